@@ -1,0 +1,55 @@
+# gpucoh - the README's two commands, and a few more.
+#   make demo    install what is missing, build, run the main job
+#   make test    install what is missing, build, run every default test
+#                (the unit tests also under ASan+UBSan)
+#   make long    the long runs (1 M stress episodes, every litmus test)
+#   make bench   simulator speed benchmarks
+#   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
+JOBS  ?= $(shell nproc)
+BUILD ?= build
+ASAN  ?= build-asan
+
+DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev
+
+.PHONY: all deps build asan demo test test-fast long bench ptx clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(DEB_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+asan: deps
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGPUCOH_SANITIZE=ON >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+
+demo: build
+	./$(BUILD)/gpucoh demo
+
+test: build asan
+	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure
+	cd $(BUILD) && ctest -LE long -j $(JOBS) --output-on-failure
+
+long: build
+	cd $(BUILD) && ctest -L long -j $(JOBS) --output-on-failure
+
+bench: build
+	@for b in $(BUILD)/bench-*; do echo "== $$b"; $$b; done
+
+ptx:
+	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
+	@for cu in workloads/*/*.cu; do \
+	  ptx=$${cu%.cu}.ptx; echo "nvcc -ptx $$cu"; \
+	  nvcc -ptx -arch=sm_75 -O3 -o $$ptx $$cu || exit 1; done
+
+clean:
+	rm -rf $(BUILD) $(ASAN)

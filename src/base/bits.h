@@ -1,0 +1,67 @@
+/*
+ * bits.h - bit helpers and the per-line byte mask.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef BASE_BITS_H
+#define BASE_BITS_H
+
+#include "base/types.h"
+
+static inline bool is_pow2(uint64_t x)
+{
+    return x && !(x & (x - 1));
+}
+
+static inline unsigned log2_u64(uint64_t x)
+{
+    return 63u - (unsigned)__builtin_clzll(x);
+}
+
+/* Which bytes of a line (up to LINE_MAX_BYTES) an access touches. */
+struct bytemask {
+    uint64_t w[LINE_MAX_BYTES / 64];
+};
+
+static inline void bytemask_set_range(struct bytemask *m, unsigned off, unsigned len)
+{
+    for (unsigned i = off; i < off + len; i++)
+        m->w[i >> 6] |= 1ull << (i & 63);
+}
+
+static inline bool bytemask_test(const struct bytemask *m, unsigned i)
+{
+    return (m->w[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline bool bytemask_empty(const struct bytemask *m)
+{
+    for (unsigned i = 0; i < ARRAY_LEN(m->w); i++)
+        if (m->w[i])
+            return false;
+    return true;
+}
+
+static inline unsigned bytemask_count(const struct bytemask *m)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < ARRAY_LEN(m->w); i++)
+        n += (unsigned)__builtin_popcountll(m->w[i]);
+    return n;
+}
+
+static inline void bytemask_or(struct bytemask *d, const struct bytemask *s)
+{
+    for (unsigned i = 0; i < ARRAY_LEN(d->w); i++)
+        d->w[i] |= s->w[i];
+}
+
+/* Copy the masked bytes of src into dst (both line-sized buffers). */
+static inline void bytes_merge(uint8_t *dst, const uint8_t *src, const struct bytemask *m,
+                               unsigned line_bytes)
+{
+    for (unsigned i = 0; i < line_bytes; i++)
+        if (bytemask_test(m, i))
+            dst[i] = src[i];
+}
+
+#endif

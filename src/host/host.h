@@ -1,0 +1,64 @@
+/*
+ * host.h - the host API: what a CUDA host program does, against the
+ * simulated GPU.
+ *
+ * Device memory lives in a simulated address space; copies and memsets go
+ * through the memory hierarchy's rules at kernel boundaries (the machine is
+ * idle between kernels: a copy writes the L2/backing store and the protocol's
+ * kernel-begin action keeps L1s from serving stale data). Launches run one
+ * kernel to completion with an implicit acquire at its start and release at
+ * its end (sequential kernels, one stream). Timing and functional modes share
+ * this API.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef HOST_HOST_H
+#define HOST_HOST_H
+
+#include "base/types.h"
+
+struct host;      /* a simulated GPU (or machine) as the host program sees it */
+struct ptx_module;
+
+struct dim3 {
+    uint32_t x, y, z;
+};
+#define DIM3(x_, y_, z_) ((struct dim3){(x_), (y_), (z_)})
+#define DIM1(x_)         ((struct dim3){(x_), 1, 1})
+
+enum karg_kind { KARG_U32, KARG_U64, KARG_F32, KARG_F64 };
+struct karg {
+    enum karg_kind kind;
+    union {
+        uint32_t u32;
+        uint64_t u64;
+        float f32;
+        double f64;
+    } v;
+};
+#define KARG_PTR(a) ((struct karg){KARG_U64, {.u64 = (a)}})
+#define KARG_I32(a) ((struct karg){KARG_U32, {.u32 = (uint32_t)(a)}})
+#define KARG_U32(a) ((struct karg){KARG_U32, {.u32 = (a)}})
+#define KARG_U64(a) ((struct karg){KARG_U64, {.u64 = (a)}})
+#define KARG_F32(a) ((struct karg){KARG_F32, {.f32 = (a)}})
+#define KARG_F64(a) ((struct karg){KARG_F64, {.f64 = (a)}})
+
+/* Device memory. Allocations are 256-byte aligned; 0 is never returned. */
+addr_t host_malloc(struct host *h, size_t bytes);
+void host_free(struct host *h, addr_t a);
+void host_memcpy_to_dev(struct host *h, addr_t dst, const void *src, size_t n);
+void host_memcpy_from_dev(struct host *h, void *dst, addr_t src, size_t n);
+void host_memset(struct host *h, addr_t dst, uint8_t value, size_t n);
+
+/* Parse PTX text (file name for messages) and make its kernels launchable.
+ * A malformed module is a fatal input error (file:line, exit 2). */
+void host_load_ptx(struct host *h, const char *text, const char *filename);
+
+/* Launch a kernel of a loaded module and run it to completion. A missing
+ * kernel or wrong argument count is a fatal input error. */
+void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
+                 uint32_t dyn_shmem_bytes, const struct karg *args, unsigned n_args);
+
+/* Simulated cycles so far (core clock), for drivers that report phases. */
+uint64_t host_cycles(const struct host *h);
+
+#endif

@@ -1,0 +1,99 @@
+/*
+ * req.h - the memory-request seam between an SM's LSU and its L1 controller.
+ *
+ * The LSU coalesces a warp's memory instruction into one request per unique
+ * line and hands each to the protocol's L1 controller with its semantics and
+ * scope (PTX memory model: weak/relaxed/acquire/release/acq_rel/sc and
+ * .cta/.gpu/.sys). Ordering operations that touch no line (fences, the
+ * implicit acquire at kernel start and release at kernel end) travel the same
+ * way, with op MEM_FENCE/MEM_KERNEL_*, so that each protocol decides what they
+ * cost. The response returns the line bytes for loads and one old value per
+ * lane for atomics.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MEM_REQ_H
+#define MEM_REQ_H
+
+#include "base/bits.h"
+#include "base/types.h"
+
+#define MEM_OPS(X)                                                                                 \
+    X(LOAD, "load")                                                                                \
+    X(STORE, "store")                                                                              \
+    X(ATOMIC, "atomic read-modify-write (result returned)")                                       \
+    X(FENCE, "memory fence (sem says acq_rel or sc)")                                             \
+    X(KERNEL_BEGIN, "implicit acquire at kernel launch")                                          \
+    X(KERNEL_END, "implicit release at kernel end")
+
+#define X(n, d) MEM_##n,
+enum mem_op { MEM_OPS(X) MEM_NOPS };
+#undef X
+
+enum mem_sem {
+    SEM_WEAK,     /* plain ld/st (PTX .weak, the default) */
+    SEM_VOLATILE, /* ld.volatile / st.volatile: relaxed.sys per the PTX ISA */
+    SEM_RELAXED,
+    SEM_ACQUIRE,
+    SEM_RELEASE,
+    SEM_ACQ_REL,
+    SEM_SC,
+    SEM_N
+};
+
+enum mem_scope { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_N };
+
+/* Atomic operations, PTX atom/red kinds. */
+#define ATOM_OPS(X)                                                                                \
+    X(ADD) X(SUB) X(MIN) X(MAX) X(INC) X(DEC) X(AND) X(OR) X(XOR) X(EXCH) X(CAS)
+
+#define X(n) ATOM_##n,
+enum atom_kind { ATOM_OPS(X) ATOM_NKINDS };
+#undef X
+
+enum atom_type { ATYPE_U32, ATYPE_S32, ATYPE_U64, ATYPE_S64, ATYPE_F32, ATYPE_F64, ATYPE_B32,
+                 ATYPE_B64 };
+
+/* One lane's share of a warp atomic on one line. Lanes that hit the same word
+ * are performed one after another in lane order, each seeing the previous. */
+struct atom_lane {
+    uint8_t lane;    /* 0..31 */
+    uint8_t off;     /* byte offset of the word in the line */
+    uint64_t a, b;   /* operands (b: CAS new value) */
+    uint64_t result; /* old value, filled where the atomic is performed */
+};
+
+struct atom_ops {
+    uint8_t kind;    /* enum atom_kind */
+    uint8_t type;    /* enum atom_type: width and arithmetic */
+    uint8_t n;       /* lanes */
+    bool is_red;     /* red.*: no result wanted */
+    struct atom_lane lane[32];
+};
+
+static inline unsigned atom_type_bytes(enum atom_type t)
+{
+    return (t == ATYPE_U64 || t == ATYPE_S64 || t == ATYPE_F64 || t == ATYPE_B64) ? 8 : 4;
+}
+
+/* Perform every lane of `ops` on `line` (the line's bytes), filling results. */
+void atom_apply(struct atom_ops *ops, uint8_t *line);
+
+/* What a request is, beyond its line address, mask and data (which travel in
+ * the message that carries it). */
+struct mem_req {
+    uint8_t op;             /* enum mem_op */
+    uint8_t sem;            /* enum mem_sem */
+    uint8_t scope;          /* enum mem_scope */
+    uint8_t gpu;            /* which GPU issued it */
+    uint16_t sm;            /* which SM */
+    uint16_t warp;          /* warp slot in the SM */
+    uint32_t id;            /* the LSU's id for matching the response */
+    struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
+};
+
+extern const char *const mem_op_names[MEM_NOPS];
+extern const char *const mem_sem_names[SEM_N];
+extern const char *const mem_scope_names[SCOPE_N];
+extern const char *const atom_kind_names[ATOM_NKINDS];
+
+#endif

@@ -1,0 +1,244 @@
+/*
+ * cfg.c - option tables, libinih loading, overrides (see cfg.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "sim/cfg.h"
+
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const struct cfg_opt *cfg_find(const struct cfg_opt *tab, const char *name)
+{
+    for (const struct cfg_opt *o = tab; o->name; o++)
+        if (!strcmp(o->name, name))
+            return o;
+    return NULL;
+}
+
+static int parse_number(const struct cfg_opt *o, const char *v, double *out, char *err,
+                        size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double d;
+    if (o->kind == CFG_KIND_F64) {
+        d = strtod(v, &end);
+    } else {
+        /* integers: decimal, hex, and K/M/G suffixes for sizes */
+        if (*v == '-') {
+            snprintf(err, errlen, "%s: '%s' is not a non-negative integer", o->name, v);
+            return -1;
+        }
+        unsigned long long u = strtoull(v, &end, 0);
+        d = (double)u;
+        if (end != v && (*end == 'K' || *end == 'k'))
+            d *= 1024, end++;
+        else if (end != v && (*end == 'M' || *end == 'm'))
+            d *= 1024 * 1024, end++;
+        else if (end != v && (*end == 'G' || *end == 'g'))
+            d *= 1024.0 * 1024 * 1024, end++;
+    }
+    while (*end == ' ' || *end == '\t')
+        end++;
+    if (end == v || *end || errno || isnan(d)) {
+        snprintf(err, errlen, "%s: '%s' is not a valid %s", o->name, v,
+                 o->kind == CFG_KIND_F64 ? "number" : "integer");
+        return -1;
+    }
+    if (d < o->min || d > o->max) {
+        snprintf(err, errlen, "%s: %s is out of range [%g, %g]%s%s", o->name, v, o->min, o->max,
+                 *o->unit ? " " : "", o->unit);
+        return -1;
+    }
+    *out = d;
+    return 0;
+}
+
+static int set_opt(const struct cfg_opt *o, void *base, const char *v, char *err, size_t errlen)
+{
+    char *field = (char *)base + o->off;
+    double d;
+    switch (o->kind) {
+    case CFG_KIND_U32:
+        if (parse_number(o, v, &d, err, errlen))
+            return -1;
+        *(uint32_t *)field = (uint32_t)d;
+        return 0;
+    case CFG_KIND_U64:
+        if (parse_number(o, v, &d, err, errlen))
+            return -1;
+        *(uint64_t *)field = (uint64_t)d;
+        return 0;
+    case CFG_KIND_F64:
+        if (parse_number(o, v, &d, err, errlen))
+            return -1;
+        *(double *)field = d;
+        return 0;
+    case CFG_KIND_BOOL:
+        if (!strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcmp(v, "1") ||
+            !strcasecmp(v, "on"))
+            *(bool *)field = true;
+        else if (!strcasecmp(v, "false") || !strcasecmp(v, "no") || !strcmp(v, "0") ||
+                 !strcasecmp(v, "off"))
+            *(bool *)field = false;
+        else {
+            snprintf(err, errlen, "%s: '%s' is not a boolean (true/false)", o->name, v);
+            return -1;
+        }
+        return 0;
+    case CFG_KIND_ENUM:
+        for (uint32_t i = 0; o->choices[i]; i++) {
+            if (!strcmp(o->choices[i], v)) {
+                *(uint32_t *)field = i;
+                return 0;
+            }
+        }
+        {
+            size_t n = (size_t)snprintf(err, errlen, "%s: '%s' is not one of", o->name, v);
+            for (uint32_t i = 0; o->choices[i] && n < errlen; i++)
+                n += (size_t)snprintf(err + n, errlen - n, " %s", o->choices[i]);
+        }
+        return -1;
+    case CFG_KIND_STR:
+        if (strlen(v) >= CFG_STR_MAX) {
+            snprintf(err, errlen, "%s: value longer than %d characters", o->name,
+                     CFG_STR_MAX - 1);
+            return -1;
+        }
+        strcpy(field, v);
+        return 0;
+    }
+    return -1;
+}
+
+void cfg_defaults(const struct cfg_opt *tab, void *base)
+{
+    char err[256];
+    for (const struct cfg_opt *o = tab; o->name; o++)
+        if (set_opt(o, base, o->def, err, sizeof err))
+            fprintf(stderr, "gpucoh: bad default: %s\n", err); /* a bug in a table */
+}
+
+int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char *value,
+            char *err, size_t errlen)
+{
+    const struct cfg_opt *o = cfg_find(tab, name);
+    if (!o) {
+        snprintf(err, errlen, "unknown option '%s' (gpucoh config show lists every option)",
+                 name);
+        return -1;
+    }
+    return set_opt(o, base, value, err, errlen);
+}
+
+int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign, char *err,
+                       size_t errlen)
+{
+    const char *eq = strchr(assign, '=');
+    if (!eq || eq == assign) {
+        snprintf(err, errlen, "--set %s: expected section.key=value", assign);
+        return -1;
+    }
+    char name[128];
+    size_t n = (size_t)(eq - assign);
+    if (n >= sizeof name) {
+        snprintf(err, errlen, "--set %s: option name too long", assign);
+        return -1;
+    }
+    memcpy(name, assign, n);
+    name[n] = 0;
+    char msg[256];
+    if (cfg_set(tab, base, name, eq + 1, msg, sizeof msg)) {
+        snprintf(err, errlen, "--set: %s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+struct ini_ctx {
+    const struct cfg_opt *tab;
+    void *base;
+    char msg[256];
+};
+
+static int on_ini_entry(void *user, const char *section, const char *key, const char *value)
+{
+    struct ini_ctx *c = user;
+    char name[128];
+    if (!*section) {
+        snprintf(c->msg, sizeof c->msg, "'%s' is outside any [section]", key);
+        return 0;
+    }
+    snprintf(name, sizeof name, "%s.%s", section, key);
+    return cfg_set(c->tab, c->base, name, value, c->msg, sizeof c->msg) == 0;
+}
+
+int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, char *err,
+                 size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    struct ini_ctx c = {tab, base, ""};
+    int line = ini_parse_file(f, on_ini_entry, &c);
+    fclose(f);
+    if (line == 0)
+        return 0;
+    if (line > 0 && c.msg[0])
+        snprintf(err, errlen, "%s:%d: %s", path, line, c.msg);
+    else if (line > 0)
+        snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)", path,
+                 line);
+    else
+        snprintf(err, errlen, "%s: cannot read", path);
+    return -1;
+}
+
+void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len)
+{
+    const char *field = (const char *)base + o->off;
+    switch (o->kind) {
+    case CFG_KIND_U32: snprintf(buf, len, "%u", *(const uint32_t *)field); break;
+    case CFG_KIND_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CFG_KIND_F64: snprintf(buf, len, "%g", *(const double *)field); break;
+    case CFG_KIND_BOOL: snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false"); break;
+    case CFG_KIND_ENUM: snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]); break;
+    case CFG_KIND_STR: snprintf(buf, len, "%s", field); break;
+    }
+}
+
+void cfg_print(const struct cfg_opt *tab, const void *base, FILE *out, bool verbose)
+{
+    char section[64] = "";
+    char buf[128];
+    for (const struct cfg_opt *o = tab; o->name; o++) {
+        const char *dot = strchr(o->name, '.');
+        size_t n = (size_t)(dot - o->name);
+        if (strlen(section) != n || strncmp(section, o->name, n)) {
+            memcpy(section, o->name, n);
+            section[n] = 0;
+            fprintf(out, "%s[%s]\n", o == tab ? "" : "\n", section);
+        }
+        cfg_format(o, base, buf, sizeof buf);
+        if (verbose) {
+            fprintf(out, "%-24s = %-12s ; %s", dot + 1, buf, o->help);
+            if (*o->unit)
+                fprintf(out, " (%s)", o->unit);
+            if (o->kind == CFG_KIND_ENUM) {
+                fputs(" {", out);
+                for (int i = 0; o->choices[i]; i++)
+                    fprintf(out, "%s%s", i ? "|" : "", o->choices[i]);
+                fputs("}", out);
+            }
+            fputc('\n', out);
+        } else {
+            fprintf(out, "%s = %s\n", dot + 1, buf);
+        }
+    }
+}

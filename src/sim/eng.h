@@ -1,0 +1,117 @@
+/*
+ * eng.h - the discrete-event engine: time, clock domains, components.
+ *
+ * Time is integer picoseconds. Events are ordered by (when, seq): seq is the
+ * insertion order, so simultaneous events run in a total, reproducible order.
+ * A component has a clock domain and a tick function; it is ticked on its
+ * clock edges only while it reports progress, and otherwise sleeps until
+ * something wakes it (a message arriving on one of its ports, a timer it set).
+ * An idle machine therefore costs nothing and time skips ahead.
+ *
+ * The watchdog: whoever issues work into the memory system counts it in
+ * eng->n_outstanding and calls eng_progress() when work completes. If work is
+ * outstanding and nothing completes for watchdog_ps, or the event queue runs
+ * dry with work outstanding, the engine panics and every component's dump()
+ * prints what it holds (exit 3).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef SIM_ENG_H
+#define SIM_ENG_H
+
+#include <stdio.h>
+
+#include "base/types.h"
+
+struct eng;
+typedef void eng_fn(void *obj, uint64_t arg);
+
+struct clock {
+    const char *name;  /* "core", "icnt", "l2", "dram" */
+    tick_t period_ps;  /* one cycle of this domain */
+};
+
+/* Period in ps of a clock of `mhz` MHz (rounded to the nearest ps). */
+tick_t clock_period_ps(double mhz);
+
+/* The first edge of `clk` at or after `t`. */
+static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
+{
+    tick_t r = t % clk->period_ps;
+    return r ? t + clk->period_ps - r : t;
+}
+
+struct comp {
+    const char *name;            /* hierarchical: "gpu.sm[3].l1" */
+    const struct clock *clk;     /* its domain */
+    struct eng *eng;
+    bool (*tick)(struct comp *); /* one cycle; returns true if anything moved */
+    void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
+    tick_t next;                 /* scheduled tick, TICK_MAX while asleep */
+    tick_t last;                 /* last tick that ran */
+    struct comp *all_next;       /* engine's list of every component */
+};
+
+struct event {
+    tick_t when;
+    uint64_t seq;
+    eng_fn *fn;
+    void *obj;
+    uint64_t arg;
+};
+
+struct eng {
+    tick_t now;
+    uint64_t seq;              /* next event sequence number */
+    struct event *heap;        /* binary min-heap on (when, seq) */
+    size_t n_heap, cap_heap;
+    struct comp *comps;        /* every registered component */
+    bool stop;                 /* set by eng_stop() */
+
+    /* watchdog */
+    uint64_t n_outstanding;    /* memory work issued and not completed */
+    tick_t last_progress;      /* time of the last eng_progress() */
+    tick_t watchdog_ps;        /* 0 disables the time-based check */
+
+    /* statistics */
+    uint64_t n_events;         /* events executed (ticks included) */
+};
+
+void eng_init(struct eng *e);
+void eng_destroy(struct eng *e);
+
+/* Run `fn(obj, arg)` at time `when` (>= now). */
+void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
+
+/* Run events until the queue is empty, eng_stop() is called, or the next
+ * event lies beyond `until`. Returns true if it stopped because the queue ran
+ * dry. Panics (watchdog) as described above. */
+bool eng_run(struct eng *e, tick_t until);
+void eng_stop(struct eng *e);
+
+static inline void eng_progress(struct eng *e)
+{
+    e->last_progress = e->now;
+}
+
+/* Print every component's dump (used by the watchdog and panics). */
+void eng_dump_all(struct eng *e, FILE *out);
+
+void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
+               bool (*tick)(struct comp *), void (*dump)(struct comp *, FILE *));
+
+/* Tick `c` at its first clock edge at or after `t` that is later than its
+ * last tick. Cheap when it is already scheduled earlier. */
+void comp_wake_at(struct comp *c, tick_t t);
+
+static inline void comp_wake(struct comp *c)
+{
+    comp_wake_at(c, c->eng->now);
+}
+
+/* Current time in cycles of `clk`. */
+static inline cycle_t comp_cycle(const struct comp *c)
+{
+    return c->eng->now / c->clk->period_ps;
+}
+
+#endif

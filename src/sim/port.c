@@ -1,0 +1,81 @@
+/*
+ * port.c - bounded delayed FIFO (see port.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "sim/port.h"
+
+#include <stdlib.h>
+
+#include "base/log.h"
+
+void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,
+               struct comp *sender, struct comp *receiver)
+{
+    p->name = name;
+    p->receiver = receiver;
+    p->sender = sender;
+    p->latency_ps = latency_ps;
+    p->cap = cap;
+    p->head = p->n = 0;
+    p->slots = calloc(cap, sizeof *p->slots);
+    if (!p->slots)
+        panic("out of memory");
+    p->n_sent = p->n_full = 0;
+}
+
+void port_destroy(struct port *p)
+{
+    free(p->slots);
+    p->slots = NULL;
+}
+
+bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
+{
+    if (p->n == p->cap) {
+        p->n_full++;
+        return false;
+    }
+    tick_t ready = p->receiver->eng->now + p->latency_ps + extra_ps;
+    /* A later message never overtakes an earlier one: FIFO order is kept even
+     * when the extra delay of the previous one was larger. */
+    if (p->n) {
+        uint32_t last = (p->head + p->n - 1) % p->cap;
+        if (p->slots[last].ready > ready)
+            ready = p->slots[last].ready;
+    }
+    uint32_t tail = (p->head + p->n) % p->cap;
+    p->slots[tail] = (struct port_slot){m, ready};
+    p->n++;
+    p->n_sent++;
+    comp_wake_at(p->receiver, ready);
+    return true;
+}
+
+bool port_send(struct port *p, struct msg *m)
+{
+    return port_send_delayed(p, m, 0);
+}
+
+struct msg *port_pop(struct port *p)
+{
+    if (!p->n)
+        panic("%s: pop from an empty port", p->name);
+    struct msg *m = p->slots[p->head].m;
+    p->head = (p->head + 1) % p->cap;
+    bool was_full = p->n == p->cap;
+    p->n--;
+    if (p->n) /* the next one may be ready later than the receiver's next edge */
+        comp_wake_at(p->receiver, p->slots[p->head].ready);
+    if (was_full && p->sender)
+        comp_wake(p->sender);
+    return m;
+}
+
+void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *))
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        const struct port_slot *s = &p->slots[(p->head + i) % p->cap];
+        fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)s->ready);
+        fn(s->m, out);
+    }
+}

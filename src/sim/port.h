@@ -1,0 +1,63 @@
+/*
+ * port.h - a bounded, delayed FIFO of messages between two components.
+ *
+ * The only way components talk (Akita's ports). A send stamps the message
+ * with a ready time (now + the port's latency), fails when the FIFO is full
+ * (backpressure, never an error), and wakes the receiver for the ready time.
+ * The receiver peeks and pops only messages that are ready, in order. A pop
+ * that frees a slot in a full port wakes the sender.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef SIM_PORT_H
+#define SIM_PORT_H
+
+#include "sim/eng.h"
+#include "sim/msg.h"
+
+struct port_slot {
+    struct msg *m;
+    tick_t ready;
+};
+
+struct port {
+    const char *name;
+    struct comp *receiver;  /* woken when a message is sent */
+    struct comp *sender;    /* woken when a full port frees a slot; may be NULL */
+    tick_t latency_ps;      /* from send to ready */
+    uint32_t cap;           /* capacity in messages */
+    uint32_t head, n;
+    struct port_slot *slots;
+    uint64_t n_sent;        /* statistics */
+    uint64_t n_full;        /* sends refused because the port was full */
+};
+
+void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,
+               struct comp *sender, struct comp *receiver);
+void port_destroy(struct port *p);
+
+static inline bool port_has_room(const struct port *p, uint32_t k)
+{
+    return p->n + k <= p->cap;
+}
+
+/* Send with the port's latency. Returns false (and counts it) when full. */
+bool port_send(struct port *p, struct msg *m);
+/* Send with an explicit extra delay on top of the port latency. */
+bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps);
+
+/* The head message if it is ready now, else NULL. */
+static inline struct msg *port_peek(const struct port *p)
+{
+    if (!p->n)
+        return NULL;
+    const struct port_slot *s = &p->slots[p->head];
+    return s->ready <= p->receiver->eng->now ? s->m : NULL;
+}
+
+/* Remove the head (which port_peek returned). */
+struct msg *port_pop(struct port *p);
+
+/* Call fn on every queued message (for dumps). */
+void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *));
+
+#endif
