@@ -3,18 +3,25 @@
  *
  * Spec 002 §4: one crossbar per direction, 32-byte flits, 700 MHz, one flit
  * per cycle per port, 8-flit buffer per virtual channel. Each source has one
- * input FIFO per virtual network (so a blocked vnet never blocks another,
- * which is what keeps protocols deadlock-free); each destination has one
- * output FIFO per vnet that its receiver pops. Every cycle every output
- * grants at most one input (round-robin over inputs and vnets) and a granted
- * message holds both its input and its output for as many cycles as it has
- * flits; it then lands in the output FIFO after the link latency.
- * Traffic is accounted in bytes and flits per message class.
+ * input FIFO per virtual network (a blocked vnet never blocks another, which
+ * keeps protocols deadlock-free); each destination has one output FIFO per
+ * vnet that its receiver pops. Every cycle every output grants at most one
+ * input (round-robin over (input, vnet)); a message of F flits
+ * (xbar_flits: header_bytes + m->size_bytes, the payload, 0 for control)
+ * granted at cycle g holds its input and output for cycles g..g+F-1 and is
+ * ready in the output FIFO at g + F + latency_cycles (+ jitter).
+ * INVARIANT: an output FIFO never holds more than vc_flits flits (room is
+ * reserved at grant; one oversized message may enter an empty FIFO); order
+ * per (input, vnet, output) is kept, also with jitter.
+ * DEVIATION: input FIFOs hold vc_flits messages, not flits (port_send cannot
+ * see sizes); exact for 1-flit control messages.
+ * Traffic is accounted in bytes, flits and messages per message class.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef NOC_XBAR_H
 #define NOC_XBAR_H
 
+#include "sim/cfg.h"
 #include "sim/eng.h"
 #include "sim/msg.h"
 #include "sim/port.h"
@@ -25,7 +32,11 @@ struct noc_spec {
     uint32_t latency_cycles;  /* pipeline latency through the crossbar */
     uint32_t vc_flits;        /* buffer per virtual channel, in flits */
     uint32_t header_bytes;    /* header of every message (control = header only) */
+    uint32_t jitter_cycles;   /* extra random delay per message, [0, jitter] (0 = none) */
 };
+
+/* Options relative to struct noc_spec (keys without a section: "mhz", ...). */
+extern const struct cfg_opt noc_opts[];
 
 struct xbar_stats {
     uint64_t bytes[TRAFFIC_N];   /* by message class */
@@ -33,6 +44,7 @@ struct xbar_stats {
     uint64_t msgs[TRAFFIC_N];
     uint64_t busy_out_cycles;    /* output-port cycles spent moving flits */
     uint64_t blocked_cycles;     /* cycles a ready head could not be granted */
+    uint64_t full_out_cycles;    /* ... of which because its output FIFO lacked room */
 };
 
 struct xbar;
@@ -45,6 +57,8 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
                       unsigned n_vnets, struct comp *const *senders,
                       struct comp *const *receivers);
 void xbar_free(struct xbar *x);
+/* Seed the jitter stream (default seed 0); call before traffic flows. */
+void xbar_set_seed(struct xbar *x, uint64_t seed);
 
 /* Sources push here (m->dst picks the output, m->vnet the vnet; m->src must
  * be the source index). */
@@ -52,10 +66,13 @@ struct port *xbar_in(struct xbar *x, unsigned src, unsigned vnet);
 /* Destinations pop here. */
 struct port *xbar_out(struct xbar *x, unsigned dst, unsigned vnet);
 
-/* Number of flits a message of size_bytes occupies. */
+/* Flits on the wire of a message whose payload is size_bytes (header added;
+ * at least 1). */
 unsigned xbar_flits(const struct noc_spec *spec, unsigned size_bytes);
 
 const struct xbar_stats *xbar_stats(const struct xbar *x);
 struct comp *xbar_comp(struct xbar *x);
+/* Print every queued message (type, address, src/dst, vnet, age). */
+void xbar_dump(struct xbar *x, FILE *out);
 
 #endif

@@ -1,0 +1,488 @@
+/*
+ * dram.c - a GDDR5 channel: request queue, FR-FCFS/FCFS scheduler, banks with
+ * open rows, one command per cycle, a shared data bus (see dram.h).
+ *
+ * Each DRAM cycle the channel (1) sends responses whose time has come, (2)
+ * moves the request latch into the queue, (3) issues at most one command.
+ * FR-FCFS (Rixner et al.): the oldest request whose column command (a row
+ * hit) can issue now wins; otherwise the oldest request whose ACT or PRE can
+ * issue now, except that a row is not closed while a queued request still
+ * hits it. FCFS (GPGPU-Sim's fifo): a request is served only when it is the
+ * oldest queued request to its bank and no older request waits for a bank
+ * that is taken (head-of-line blocking). A request leaves the queue when its
+ * column command issues; a read copies the line from the backing store then,
+ * a write applies its masked bytes then. Rows stay open (open-page policy).
+ * INVARIANT: no request is served before an older one to the same line.
+ * Timing (DRAM cycles): ACT->RD/WR tRCD, ACT->PRE tRAS, ACT->ACT same bank
+ * tRC, any bank tRRD, PRE->ACT tRP, RD/WR->RD/WR tCCD (tCCDL same bank), read
+ * data on the bus tCL after RD, write data tWL after WR, each B =
+ * line_bytes/bus_bytes_per_cycle cycles and never overlapping; RD->PRE
+ * tRTPL; end of write data ->PRE tWR, ->RD tCDLR.
+ * DEVIATION: bank groups are not modelled (tCCDL applies within a bank);
+ * tRCDWR = tRCD; read->write turnaround is only the bus occupancy.
+ * NOT MODELED: refresh, tFAW, power-down, the command/address split.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "dram/dram.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "base/log.h"
+#include "base/rng.h"
+
+static const char *const sched_names[] = {"fcfs", "frfcfs", NULL};
+
+/* Defaults: spec 002 Table 4. latency_cycles = 86: an L2 miss should cost
+ * about 120 core cycles (84 ns) more than an L2 hit (460 vs 340 core cycles
+ * at 1400 MHz). A read to a closed bank takes tRCD + tCL + B + latency =
+ * 12 + 12 + 8 + 86 = 118 DRAM cycles = 84.3 ns at 1400 MHz; the L2's own
+ * miss handling adds the last few cycles. bus_bytes_per_cycle = 16: 8
+ * channels x 16 B x 1400 MHz = 179 GB/s, Table 4's 175 GB/s peak. */
+/*        key       field    default  min  max  unit  help */
+const struct cfg_opt dram_opts[] = {
+    CFG_F64("mhz", struct dram_spec, mhz, "1400", 1, 100000, "MHz", "DRAM command clock"),
+    CFG_U32("banks", struct dram_spec, banks, "16", 1, 1024, "", "banks per channel"),
+    CFG_U32("row_bytes", struct dram_spec, row_bytes, "2048", 1, 1u << 24, "bytes",
+            "row (page) size per bank; a multiple of the line size"),
+    CFG_U32("queue", struct dram_spec, queue, "32", 1, 4096, "entries", "request queue entries"),
+    CFG_ENUM("sched", struct dram_spec, sched, "frfcfs", sched_names,
+             "scheduler: fcfs (in order per bank) or frfcfs (row hits first, then oldest)"),
+    CFG_U32("bus_bytes_per_cycle", struct dram_spec, bus_bytes_per_cycle, "16", 1, 4096,
+            "bytes", "data bus bytes per DRAM cycle (a 128 B line at 16 = 8 cycles)"),
+    CFG_U32("latency_cycles", struct dram_spec, latency_cycles, "86", 0, 100000, "cycles",
+            "fixed controller + PHY latency added to every access"),
+    CFG_U32("tCL", struct dram_spec, tCL, "12", 0, 10000, "cycles", "RD to read data"),
+    CFG_U32("tRP", struct dram_spec, tRP, "12", 0, 10000, "cycles", "PRE to ACT, same bank"),
+    CFG_U32("tRC", struct dram_spec, tRC, "40", 0, 10000, "cycles", "ACT to ACT, same bank"),
+    CFG_U32("tRAS", struct dram_spec, tRAS, "28", 0, 10000, "cycles", "ACT to PRE, same bank"),
+    CFG_U32("tCCD", struct dram_spec, tCCD, "2", 0, 10000, "cycles",
+            "column to column command, any bank"),
+    CFG_U32("tWL", struct dram_spec, tWL, "4", 0, 10000, "cycles", "WR to write data"),
+    CFG_U32("tRCD", struct dram_spec, tRCD, "12", 0, 10000, "cycles",
+            "ACT to RD/WR, same bank"),
+    CFG_U32("tRRD", struct dram_spec, tRRD, "6", 0, 10000, "cycles", "ACT to ACT, any bank"),
+    CFG_U32("tCDLR", struct dram_spec, tCDLR, "5", 0, 10000, "cycles",
+            "end of write data to RD (write-to-read turnaround)"),
+    CFG_U32("tWR", struct dram_spec, tWR, "12", 0, 10000, "cycles",
+            "end of write data to PRE (write recovery), same bank"),
+    CFG_U32("tCCDL", struct dram_spec, tCCDL, "3", 0, 10000, "cycles",
+            "column to column command, same bank (bank group)"),
+    CFG_U32("tRTPL", struct dram_spec, tRTPL, "2", 0, 10000, "cycles", "RD to PRE, same bank"),
+    CFG_U32("jitter_cycles", struct dram_spec, jitter_cycles, "0", 0, 100000, "cycles",
+            "extra seeded random response delay, uniform in [0, jitter] (litmus runs)"),
+    CFG_END};
+
+struct dram_entry {
+    struct msg *m;
+    cycle_t arrival;   /* cycle it entered the queue */
+    uint64_t line;     /* channel-local line number: same line <=> same value */
+    uint64_t row;
+    uint32_t bank;
+    bool did_act;      /* an ACT was issued for it (row miss) */
+    bool did_pre;      /* a PRE was issued for it (row conflict) */
+};
+
+struct dram_rsp {
+    struct msg *m;
+    tick_t ready;      /* when it may go to the response port */
+};
+
+struct dram_bank {
+    bool open;
+    uint64_t row;        /* open row */
+    cycle_t next_act;    /* earliest ACT (tRC, tRP) */
+    cycle_t next_col;    /* earliest RD/WR (tRCD, tCCDL) */
+    cycle_t next_pre;    /* earliest PRE (tRAS, tRTPL, tWR) */
+};
+
+struct dram {
+    struct comp comp;
+    struct dram_spec spec;
+    struct backing *store;
+    unsigned line_bytes, channel, n_channels;
+    unsigned lines_per_row;
+    unsigned burst;            /* B: data bus cycles per line */
+    struct port req;           /* one-message latch in front of the queue */
+    struct port *rsp;          /* the L2's port */
+    struct dram_entry *q;      /* [spec.queue], oldest first */
+    unsigned n_q;
+    struct dram_rsp *rq;       /* ring of [spec.queue] responses in service order */
+    unsigned rq_head, rq_n;
+    struct dram_bank *banks;
+    uint32_t *claim;           /* [banks]: FCFS bank claims, by generation */
+    uint32_t claim_gen;
+    cycle_t next_act;          /* tRRD */
+    cycle_t next_col;          /* tCCD */
+    cycle_t next_rd;           /* tCDLR */
+    cycle_t bus_free;          /* first cycle the data bus is free */
+    struct rng rng;            /* jitter stream */
+    char req_name[96];
+    struct dram_stats st;
+};
+
+static cycle_t max_c(cycle_t a, cycle_t b)
+{
+    return a > b ? a : b;
+}
+
+static bool is_read(const struct msg *m)
+{
+    return m->type == MSG_DRAM_READ;
+}
+
+static bool can_col(const struct dram *d, const struct dram_bank *b, const struct dram_entry *e,
+                    cycle_t c)
+{
+    if (d->rq_n == d->spec.queue || c < b->next_col || c < d->next_col)
+        return false;
+    if (is_read(e->m))
+        return c >= d->next_rd && c + d->spec.tCL >= d->bus_free;
+    return c + d->spec.tWL >= d->bus_free;
+}
+
+/* Whether a queued request hits the open row of bank b. */
+static bool hit_pending(const struct dram *d, uint32_t bank, uint64_t row)
+{
+    for (unsigned i = 0; i < d->n_q; i++)
+        if (d->q[i].bank == bank && d->q[i].row == row)
+            return true;
+    return false;
+}
+
+static bool older_same_line(const struct dram *d, unsigned i)
+{
+    for (unsigned j = 0; j < i; j++)
+        if (d->q[j].line == d->q[i].line)
+            return true;
+    return false;
+}
+
+static void push_rsp(struct dram *d, struct msg *m, cycle_t ready_c)
+{
+    tick_t ready = ready_c * d->comp.clk->period_ps;
+    if (d->rq_n) { /* responses leave in service order */
+        const struct dram_rsp *last = &d->rq[(d->rq_head + d->rq_n - 1) % d->spec.queue];
+        ready = MAX(ready, last->ready);
+    }
+    d->rq[(d->rq_head + d->rq_n) % d->spec.queue] = (struct dram_rsp){m, ready};
+    d->rq_n++;
+}
+
+/* Issue the RD or WR of queue entry i at cycle c and retire the entry. */
+static void issue_col(struct dram *d, unsigned i, cycle_t c)
+{
+    const struct dram_spec *sp = &d->spec;
+    struct dram_entry *e = &d->q[i];
+    struct dram_bank *b = &d->banks[e->bank];
+    struct msg *m = e->m;
+    addr_t line_addr = m->addr - m->addr % d->line_bytes;
+    cycle_t done;
+
+    if (is_read(m)) {
+        backing_read(d->store, line_addr, m->data, d->line_bytes);
+        memset(&m->mask, 0, sizeof m->mask);
+        bytemask_set_range(&m->mask, 0, d->line_bytes);
+        m->type = MSG_DRAM_DATA;
+        m->size_bytes = (uint16_t)d->line_bytes;
+        d->bus_free = c + sp->tCL + d->burst;
+        b->next_pre = max_c(b->next_pre, c + sp->tRTPL);
+        done = c + sp->tCL + d->burst;
+        d->st.reads++;
+    } else {
+        backing_write_masked(d->store, line_addr, m->data, m->mask.w, d->line_bytes);
+        m->type = MSG_DRAM_WRACK;
+        m->size_bytes = 0;
+        done = c + sp->tWL + d->burst;
+        d->bus_free = done;
+        b->next_pre = max_c(b->next_pre, done + sp->tWR);
+        d->next_rd = max_c(d->next_rd, done + sp->tCDLR);
+        d->st.writes++;
+    }
+    b->next_col = c + sp->tCCDL;
+    d->next_col = c + sp->tCCD;
+    if (e->did_pre)
+        d->st.row_conflicts++;
+    else if (e->did_act)
+        d->st.row_misses++;
+    else
+        d->st.row_hits++;
+
+    cycle_t ready = done + sp->latency_cycles;
+    if (sp->jitter_cycles)
+        ready += rng_below(&d->rng, (uint64_t)sp->jitter_cycles + 1);
+    if (m->type == MSG_DRAM_DATA)
+        d->st.total_read_latency_cycles += ready - e->arrival;
+    push_rsp(d, m, ready);
+    memmove(&d->q[i], &d->q[i + 1], (d->n_q - i - 1) * sizeof *d->q);
+    d->n_q--;
+}
+
+static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
+{
+    const struct dram_spec *sp = &d->spec;
+    struct dram_bank *b = &d->banks[e->bank];
+    if (b->open) { /* PRE */
+        b->open = false;
+        b->next_act = max_c(b->next_act, c + sp->tRP);
+        e->did_pre = true;
+        d->st.pres++;
+    } else { /* ACT */
+        b->open = true;
+        b->row = e->row;
+        b->next_col = max_c(b->next_col, c + sp->tRCD);
+        b->next_pre = max_c(b->next_pre, c + sp->tRAS);
+        b->next_act = c + sp->tRC;
+        d->next_act = c + sp->tRRD;
+        e->did_act = true;
+        d->st.acts++;
+    }
+}
+
+/* Issue at most one command at cycle c. Returns true if one issued. */
+static bool schedule(struct dram *d, cycle_t c)
+{
+    bool fcfs = d->spec.sched == DRAM_FCFS;
+    int row_i = -1;
+
+    if (fcfs && ++d->claim_gen == 0) {
+        memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
+        d->claim_gen = 1;
+    }
+    for (unsigned i = 0; i < d->n_q; i++) {
+        struct dram_entry *e = &d->q[i];
+        const struct dram_bank *b = &d->banks[e->bank];
+        if (fcfs) {
+            if (d->claim[e->bank] == d->claim_gen)
+                break; /* head-of-line: its bank serves an older request */
+            d->claim[e->bank] = d->claim_gen;
+        } else if (older_same_line(d, i)) {
+            continue;
+        }
+        if (b->open && b->row == e->row) {
+            if (can_col(d, b, e, c)) {
+                issue_col(d, i, c);
+                return true;
+            }
+        } else if (row_i < 0) {
+            if (!b->open) {
+                if (c >= b->next_act && c >= d->next_act)
+                    row_i = (int)i;
+            } else if (c >= b->next_pre && (fcfs || !hit_pending(d, e->bank, b->row))) {
+                row_i = (int)i;
+            }
+        }
+    }
+    if (row_i < 0)
+        return false;
+    issue_row(d, &d->q[row_i], c);
+    return true;
+}
+
+/* Send the responses whose time has come, in order. Returns true if any
+ * went; sets *stuck when a ready one found the port full. */
+static bool send_rsps(struct dram *d, bool *stuck)
+{
+    bool moved = false;
+    tick_t now = d->comp.eng->now;
+    *stuck = false;
+    while (d->rq_n && d->rq[d->rq_head].ready <= now) {
+        if (!d->rsp)
+            panic("%s: a response is ready but dram_connect was never called", d->comp.name);
+        if (!port_send(d->rsp, d->rq[d->rq_head].m)) {
+            d->st.rsp_full_cycles++;
+            *stuck = true;
+            break;
+        }
+        d->rq_head = (d->rq_head + 1) % d->spec.queue;
+        d->rq_n--;
+        moved = true;
+    }
+    return moved;
+}
+
+/* Move the latched request into the queue if there is room. */
+static bool accept(struct dram *d, cycle_t c)
+{
+    struct msg *m = port_peek(&d->req);
+    if (!m)
+        return false;
+    if (d->n_q == d->spec.queue) {
+        d->st.queue_full_cycles++;
+        return false;
+    }
+    if (m->type != MSG_DRAM_READ && m->type != MSG_DRAM_WRITE)
+        panic("%s: request of type %u at 0x%llx is neither MSG_DRAM_READ nor MSG_DRAM_WRITE",
+              d->comp.name, m->type, (unsigned long long)m->addr);
+    port_pop(&d->req);
+    uint64_t local = m->addr / d->line_bytes / d->n_channels;
+    uint64_t row_no = local / d->lines_per_row; /* all rows of all banks, in order */
+    d->q[d->n_q++] = (struct dram_entry){
+        .m = m,
+        .arrival = c,
+        .line = local,
+        .row = row_no / d->spec.banks,
+        .bank = (uint32_t)(row_no % d->spec.banks),
+    };
+    return true;
+}
+
+/* One DRAM cycle. Ticks every cycle while requests wait; with only
+ * responses in flight it sleeps until the first is due. */
+static bool dram_tick(struct comp *cp)
+{
+    struct dram *d = container_of(cp, struct dram, comp);
+    cycle_t c = comp_cycle(cp);
+    bool stuck;
+
+    send_rsps(d, &stuck);
+    accept(d, c);
+    schedule(d, c);
+    if (d->n_q || d->req.n || stuck)
+        return true;
+    if (d->rq_n)
+        comp_wake_at(cp, d->rq[d->rq_head].ready);
+    return false;
+}
+
+static const char *type_name(uint16_t t)
+{
+    switch (t) {
+    case MSG_DRAM_READ:
+        return "READ";
+    case MSG_DRAM_WRITE:
+        return "WRITE";
+    case MSG_DRAM_DATA:
+        return "DATA";
+    case MSG_DRAM_WRACK:
+        return "WRACK";
+    default:
+        return "?";
+    }
+}
+
+static void dump_msg(FILE *out, const struct msg *m)
+{
+    fprintf(out, "%s(%u) addr 0x%llx src %u dst %u", type_name(m->type), m->type,
+            (unsigned long long)m->addr, m->src, m->dst);
+}
+
+void dram_dump(struct dram *d, FILE *out)
+{
+    tick_t now = d->comp.eng->now, period = d->comp.clk->period_ps;
+    cycle_t c = now / period;
+    fprintf(out, "  %s: channel %u/%u, %u queued, %u responses pending, bus free at %llu (now %llu)\n",
+            d->comp.name, d->channel, d->n_channels, d->n_q, d->rq_n,
+            (unsigned long long)d->bus_free, (unsigned long long)c);
+    for (unsigned b = 0; b < d->spec.banks; b++)
+        if (d->banks[b].open)
+            fprintf(out, "    bank %u: row %llu open\n", b, (unsigned long long)d->banks[b].row);
+    for (uint32_t i = 0; i < d->req.n; i++) {
+        fprintf(out, "    latch: ");
+        dump_msg(out, d->req.slots[(d->req.head + i) % d->req.cap].m);
+        fprintf(out, "\n");
+    }
+    for (unsigned i = 0; i < d->n_q; i++) {
+        const struct dram_entry *e = &d->q[i];
+        fprintf(out, "    q[%u]: ", i);
+        dump_msg(out, e->m);
+        fprintf(out, " bank %u row %llu age %llu cycles%s%s\n", e->bank,
+                (unsigned long long)e->row, (unsigned long long)(c - e->arrival),
+                e->did_pre ? " pre'd" : "", e->did_act ? " act'd" : "");
+    }
+    for (unsigned i = 0; i < d->rq_n; i++) {
+        const struct dram_rsp *r = &d->rq[(d->rq_head + i) % d->spec.queue];
+        fprintf(out, "    rsp[%u] ready@%llu: ", i, (unsigned long long)r->ready);
+        dump_msg(out, r->m);
+        fprintf(out, " age %llu cycles\n",
+                (unsigned long long)((now - MIN(now, r->m->born)) / period));
+    }
+}
+
+static void dram_comp_dump(struct comp *c, FILE *out)
+{
+    dram_dump(container_of(c, struct dram, comp), out);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        panic("out of memory");
+    return p;
+}
+
+struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
+                      const struct dram_spec *spec, struct backing *store, unsigned line_bytes,
+                      unsigned channel, unsigned n_channels)
+{
+    if (!line_bytes || line_bytes > LINE_MAX_BYTES)
+        fatal("%s: line size %u is outside 1..%u bytes", name, line_bytes, LINE_MAX_BYTES);
+    if (spec->row_bytes < line_bytes || spec->row_bytes % line_bytes)
+        fatal("%s: dram.row_bytes (%u) must be a multiple of the line size (%u)", name,
+              spec->row_bytes, line_bytes);
+    if (!n_channels || channel >= n_channels)
+        fatal("%s: channel %u of %u channels", name, channel, n_channels);
+    if (!spec->banks || !spec->queue || !spec->bus_bytes_per_cycle || spec->sched > DRAM_FRFCFS)
+        fatal("%s: dram.banks, dram.queue and dram.bus_bytes_per_cycle must be at least 1 and "
+              "dram.sched fcfs or frfcfs",
+              name);
+    struct dram *d = xcalloc(1, sizeof *d);
+    comp_init(&d->comp, e, name, clk, dram_tick, dram_comp_dump);
+    d->spec = *spec;
+    d->store = store;
+    d->line_bytes = line_bytes;
+    d->channel = channel;
+    d->n_channels = n_channels;
+    d->lines_per_row = spec->row_bytes / line_bytes;
+    d->burst = (line_bytes + spec->bus_bytes_per_cycle - 1) / spec->bus_bytes_per_cycle;
+    d->q = xcalloc(spec->queue, sizeof *d->q);
+    d->rq = xcalloc(spec->queue, sizeof *d->rq);
+    d->banks = xcalloc(spec->banks, sizeof *d->banks);
+    d->claim = xcalloc(spec->banks, sizeof *d->claim);
+    snprintf(d->req_name, sizeof d->req_name, "%s.req", name);
+    port_init(&d->req, d->req_name, 1, 0, NULL, &d->comp);
+    dram_set_seed(d, 0);
+    return d;
+}
+
+void dram_free(struct dram *d)
+{
+    if (!d)
+        return;
+    port_destroy(&d->req);
+    free(d->q);
+    free(d->rq);
+    free(d->banks);
+    free(d->claim);
+    free(d);
+}
+
+void dram_set_seed(struct dram *d, uint64_t seed)
+{
+    rng_seed(&d->rng, seed, 0x6472616d0000u /* "dram" */ + d->channel);
+}
+
+struct port *dram_req_port(struct dram *d)
+{
+    return &d->req;
+}
+
+void dram_connect(struct dram *d, struct port *rsp, struct comp *l2)
+{
+    d->rsp = rsp;
+    d->req.sender = l2;
+    if (!rsp->sender)
+        rsp->sender = &d->comp;
+}
+
+const struct dram_stats *dram_stats(const struct dram *d)
+{
+    return &d->st;
+}
+
+struct comp *dram_comp(struct dram *d)
+{
+    return &d->comp;
+}

@@ -1,0 +1,322 @@
+/*
+ * xbar.c - the crossbar of spec 002 §4: input FIFOs per (source, vnet),
+ * output FIFOs per (destination, vnet), one grant per output per cycle.
+ *
+ * Each cycle the outputs are visited in a rotating order (so that no output
+ * is favoured when two want the same input); a free output scans the
+ * (input, vnet) heads round-robin from the one after its last grant and
+ * grants the first whose input is free and whose output FIFO has flit room.
+ * The granted message leaves its input FIFO at once and is sent into the
+ * output FIFO with a ready time of F + latency_cycles (+ jitter) cycles, so
+ * its flit room is reserved while it is in flight (credit flow control).
+ * The output FIFO is a port, whose ready times never decrease: a jittered
+ * message may delay later ones to the same output and vnet, never be passed.
+ * INVARIANT: input s is granted at most once per F cycles, output d likewise.
+ * NOT MODELED: routing pipeline stages separately (folded into
+ * latency_cycles), power. The crossbar busy-polls (ticks every cycle) while
+ * any input FIFO holds a message, even if all heads wait for output room.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "noc/xbar.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "base/rng.h"
+
+/* Defaults for the tc-fermi machine (spec 002 Table 4). latency_cycles = 8:
+ * the L2 minimum round trip is 340 core cycles at 1400 MHz = 170 crossbar
+ * cycles. With 8, a request (1 flit) takes 1 + 8 = 9 cycles and a data reply
+ * (5 flits) 5 + 8 = 13, so the two crossings cost 22 crossbar cycles (44 core
+ * cycles, about a Garnet router pipeline plus link per direction) and the
+ * other ~296 core cycles belong to the L1 and L2 pipelines, which is where
+ * the Fermi measurement places them. */
+/*        key               field            default  min  max      unit      help */
+const struct cfg_opt noc_opts[] = {
+    CFG_F64("mhz", struct noc_spec, mhz, "700", 1, 100000, "MHz", "interconnect clock"),
+    CFG_U32("flit_bytes", struct noc_spec, flit_bytes, "32", 1, 4096, "bytes",
+            "flit size: one flit per cycle per port"),
+    CFG_U32("latency_cycles", struct noc_spec, latency_cycles, "8", 0, 100000, "cycles",
+            "pipeline latency after a message's last flit"),
+    CFG_U32("vc_flits", struct noc_spec, vc_flits, "8", 1, 4096, "flits",
+            "buffer per virtual channel (input and output FIFO of each vnet)"),
+    CFG_U32("header_bytes", struct noc_spec, header_bytes, "8", 0, 4096, "bytes",
+            "header added to every message's payload on the wire"),
+    CFG_U32("jitter_cycles", struct noc_spec, jitter_cycles, "0", 0, 100000, "cycles",
+            "extra seeded random delay per message, uniform in [0, jitter] (litmus runs)"),
+    CFG_END};
+
+#define XBAR_NAME_BYTES 64 /* room for one port name */
+
+struct xbar {
+    struct comp comp;
+    struct noc_spec spec;
+    unsigned n_in, n_out, n_vnets;
+    struct port *in;          /* [src * n_vnets + vnet] */
+    struct port *out;         /* [dst * n_vnets + vnet] */
+    cycle_t *in_free_at;      /* [src]: first cycle the input may start a message */
+    cycle_t *out_free_at;     /* [dst]: first cycle the output may start a message */
+    unsigned *rr;             /* [dst]: (input, vnet) index to look at first */
+    int32_t *head_dst;        /* [src * n_vnets + vnet]: dst of a grantable head, or -1 */
+    unsigned *n_want;         /* [dst]: grantable heads wanting it this cycle */
+    unsigned out_first;       /* output visited first this cycle (rotates) */
+    struct rng rng;           /* jitter stream */
+    char *names;              /* storage for the name of every port */
+    struct xbar_stats st;
+};
+
+unsigned xbar_flits(const struct noc_spec *spec, unsigned size_bytes)
+{
+    unsigned wire = spec->header_bytes + size_bytes;
+    unsigned f = (wire + spec->flit_bytes - 1) / spec->flit_bytes;
+    return f ? f : 1;
+}
+
+/* Flits held by (queued in or in flight to) an output FIFO. */
+static unsigned out_flits(const struct xbar *x, const struct port *p)
+{
+    unsigned f = 0;
+    for (uint32_t i = 0; i < p->n; i++)
+        f += xbar_flits(&x->spec, p->slots[(p->head + i) % p->cap].m->size_bytes);
+    return f;
+}
+
+/* Whether a message of f flits may enter output FIFO p now. */
+static bool out_has_room(const struct xbar *x, const struct port *p, unsigned f)
+{
+    if (!port_has_room(p, 1))
+        return false;
+    unsigned held = out_flits(x, p);
+    return held == 0 || held + f <= x->spec.vc_flits;
+}
+
+/* Move m (head of input s, vnet v) through output d starting at cycle now. */
+static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t now)
+{
+    struct port *ip = &x->in[s * x->n_vnets + v];
+    struct msg *m = port_pop(ip);
+    unsigned f = xbar_flits(&x->spec, m->size_bytes);
+    uint64_t delay = f + x->spec.latency_cycles;
+    if (x->spec.jitter_cycles)
+        delay += rng_below(&x->rng, (uint64_t)x->spec.jitter_cycles + 1);
+    x->in_free_at[s] = now + f;
+    x->out_free_at[d] = now + f;
+    if (!port_send_delayed(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps))
+        panic("%s: output %u vnet %u refused a granted message", x->comp.name, d, v);
+    x->st.bytes[m->cls] += x->spec.header_bytes + m->size_bytes;
+    x->st.flits[m->cls] += f;
+    x->st.msgs[m->cls]++;
+    x->st.busy_out_cycles += f;
+}
+
+/* Record which heads could be granted this cycle; check their headers. */
+static void collect_heads(struct xbar *x, cycle_t now)
+{
+    memset(x->n_want, 0, x->n_out * sizeof *x->n_want);
+    for (unsigned s = 0; s < x->n_in; s++) {
+        for (unsigned v = 0; v < x->n_vnets; v++) {
+            unsigned j = s * x->n_vnets + v;
+            const struct msg *m = port_peek(&x->in[j]);
+            x->head_dst[j] = -1;
+            if (!m)
+                continue;
+            if (m->dst >= x->n_out || m->src != s || m->vnet != v || m->cls >= TRAFFIC_N)
+                panic("%s: input %u vnet %u holds a message with dst %u src %u vnet %u cls %u "
+                      "(%u outputs, %u vnets)",
+                      x->comp.name, s, v, m->dst, m->src, m->vnet, m->cls, x->n_out,
+                      x->n_vnets);
+            if (x->in_free_at[s] > now || x->out_free_at[m->dst] > now) {
+                x->st.blocked_cycles++;
+                continue;
+            }
+            x->head_dst[j] = m->dst;
+            x->n_want[m->dst]++;
+        }
+    }
+}
+
+/* One crossbar cycle: every free output grants at most one head. Returns
+ * true while any input FIFO holds a message (there is work next cycle). */
+static bool xbar_tick(struct comp *c)
+{
+    struct xbar *x = container_of(c, struct xbar, comp);
+    cycle_t now = comp_cycle(c);
+    unsigned n_j = x->n_in * x->n_vnets;
+
+    collect_heads(x, now);
+    for (unsigned k = 0; k < x->n_out; k++) {
+        unsigned d = (x->out_first + k) % x->n_out;
+        if (!x->n_want[d])
+            continue;
+        for (unsigned i = 0; i < n_j; i++) {
+            unsigned j = (x->rr[d] + i) % n_j;
+            if (x->head_dst[j] != (int32_t)d)
+                continue;
+            unsigned s = j / x->n_vnets, v = j % x->n_vnets;
+            if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
+                x->st.blocked_cycles++;
+                continue;
+            }
+            if (x->out_free_at[d] > now) { /* lost to the head granted this cycle */
+                x->st.blocked_cycles++;
+                continue;
+            }
+            const struct msg *m = port_peek(&x->in[j]);
+            if (!out_has_room(x, &x->out[d * x->n_vnets + v],
+                              xbar_flits(&x->spec, m->size_bytes))) {
+                x->st.blocked_cycles++;
+                x->st.full_out_cycles++;
+                continue;
+            }
+            grant(x, s, v, d, now);
+            x->rr[d] = (j + 1) % n_j;
+        }
+    }
+    x->out_first = (x->out_first + 1) % x->n_out;
+
+    for (unsigned j = 0; j < n_j; j++)
+        if (x->in[j].n)
+            return true;
+    return false;
+}
+
+static void dump_msg(FILE *out, const struct msg *m, tick_t now, tick_t period)
+{
+    fprintf(out, "type %u addr 0x%llx src %u dst %u vnet %u cls %s size %u age %llu cycles\n",
+            m->type, (unsigned long long)m->addr, m->src, m->dst, m->vnet,
+            m->cls < TRAFFIC_N ? traffic_class_names[m->cls] : "?", m->size_bytes,
+            (unsigned long long)((now - MIN(now, m->born)) / period));
+}
+
+static void dump_port(FILE *out, const struct port *p, tick_t now, tick_t period)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        const struct port_slot *sl = &p->slots[(p->head + i) % p->cap];
+        fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)sl->ready);
+        dump_msg(out, sl->m, now, period);
+    }
+}
+
+void xbar_dump(struct xbar *x, FILE *out)
+{
+    tick_t now = x->comp.eng->now, period = x->comp.clk->period_ps;
+    cycle_t c = now / period;
+    fprintf(out, "  %s: crossbar %u x %u, %u vnets\n", x->comp.name, x->n_in, x->n_out,
+            x->n_vnets);
+    for (unsigned s = 0; s < x->n_in; s++)
+        if (x->in_free_at[s] > c)
+            fprintf(out, "    input %u busy for %llu more cycles\n", s,
+                    (unsigned long long)(x->in_free_at[s] - c));
+    for (unsigned j = 0; j < x->n_in * x->n_vnets; j++)
+        dump_port(out, &x->in[j], now, period);
+    for (unsigned j = 0; j < x->n_out * x->n_vnets; j++)
+        dump_port(out, &x->out[j], now, period);
+}
+
+static void xbar_comp_dump(struct comp *c, FILE *out)
+{
+    xbar_dump(container_of(c, struct xbar, comp), out);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size);
+    if (!p)
+        panic("out of memory");
+    return p;
+}
+
+struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
+                      const struct noc_spec *spec, unsigned n_in, unsigned n_out,
+                      unsigned n_vnets, struct comp *const *senders,
+                      struct comp *const *receivers)
+{
+    if (!n_in || !n_out || !n_vnets || n_vnets > 256 || n_in > 65536 || n_out > 65536)
+        fatal("%s: a crossbar needs 1..65536 inputs and outputs and 1..256 vnets (got %u x %u, "
+              "%u vnets)",
+              name, n_in, n_out, n_vnets);
+    if (!spec->flit_bytes || !spec->vc_flits)
+        fatal("%s: flit_bytes and vc_flits must be at least 1", name);
+    struct xbar *x = xcalloc(1, sizeof *x);
+    comp_init(&x->comp, e, name, clk, xbar_tick, xbar_comp_dump);
+    x->spec = *spec;
+    x->n_in = n_in;
+    x->n_out = n_out;
+    x->n_vnets = n_vnets;
+    x->in = xcalloc((size_t)n_in * n_vnets, sizeof *x->in);
+    x->out = xcalloc((size_t)n_out * n_vnets, sizeof *x->out);
+    x->in_free_at = xcalloc(n_in, sizeof *x->in_free_at);
+    x->out_free_at = xcalloc(n_out, sizeof *x->out_free_at);
+    x->rr = xcalloc(n_out, sizeof *x->rr);
+    x->head_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->head_dst);
+    x->n_want = xcalloc(n_out, sizeof *x->n_want);
+    x->names = xcalloc((size_t)(n_in + n_out) * n_vnets, XBAR_NAME_BYTES);
+    xbar_set_seed(x, 0);
+
+    uint32_t cap = spec->vc_flits;
+    char *nm = x->names;
+    for (unsigned s = 0; s < n_in; s++)
+        for (unsigned v = 0; v < n_vnets; v++, nm += XBAR_NAME_BYTES) {
+            snprintf(nm, XBAR_NAME_BYTES, "%s.in[%u].v%u", name, s, v);
+            port_init(&x->in[s * n_vnets + v], nm, cap, 0, senders ? senders[s] : NULL,
+                      &x->comp);
+        }
+    for (unsigned d = 0; d < n_out; d++) {
+        if (!receivers || !receivers[d])
+            panic("%s: output %u has no receiver", name, d);
+        for (unsigned v = 0; v < n_vnets; v++, nm += XBAR_NAME_BYTES) {
+            snprintf(nm, XBAR_NAME_BYTES, "%s.out[%u].v%u", name, d, v);
+            port_init(&x->out[d * n_vnets + v], nm, cap, 0, &x->comp, receivers[d]);
+        }
+    }
+    return x;
+}
+
+void xbar_free(struct xbar *x)
+{
+    if (!x)
+        return;
+    for (unsigned j = 0; j < x->n_in * x->n_vnets; j++)
+        port_destroy(&x->in[j]);
+    for (unsigned j = 0; j < x->n_out * x->n_vnets; j++)
+        port_destroy(&x->out[j]);
+    free(x->in);
+    free(x->out);
+    free(x->in_free_at);
+    free(x->out_free_at);
+    free(x->rr);
+    free(x->head_dst);
+    free(x->n_want);
+    free(x->names);
+    free(x);
+}
+
+void xbar_set_seed(struct xbar *x, uint64_t seed)
+{
+    rng_seed(&x->rng, seed, 0x786261720000u /* "xbar" */);
+}
+
+struct port *xbar_in(struct xbar *x, unsigned src, unsigned vnet)
+{
+    panic_if(src >= x->n_in || vnet >= x->n_vnets, "%s: no input %u vnet %u", x->comp.name,
+             src, vnet);
+    return &x->in[src * x->n_vnets + vnet];
+}
+
+struct port *xbar_out(struct xbar *x, unsigned dst, unsigned vnet)
+{
+    panic_if(dst >= x->n_out || vnet >= x->n_vnets, "%s: no output %u vnet %u", x->comp.name,
+             dst, vnet);
+    return &x->out[dst * x->n_vnets + vnet];
+}
+
+const struct xbar_stats *xbar_stats(const struct xbar *x)
+{
+    return &x->st;
+}
+
+struct comp *xbar_comp(struct xbar *x)
+{
+    return &x->comp;
+}
