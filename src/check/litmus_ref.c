@@ -1,0 +1,267 @@
+/*
+ * litmus_ref.c - verdict tables of shared/litmus, the PTX oracle rules and
+ * the protocol -> promised model hook.
+ *
+ * Files read: expected/PTXv7_5-expected.csv and PTXv7_5-Liveness-expected.csv
+ * ("litmus/PTX/<path>,<0|1>", '//' comments), and index.csv (header, then one
+ * row per test; the features field is quoted). The v7.5 verdicts are used
+ * because they cover every test the v6.0 file covers, with the same answers.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "check/litmus_ref.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifndef GPUCOH_SOURCE_DIR
+#define GPUCOH_SOURCE_DIR "."
+#endif
+
+const char *const litmus_check_names[5] = {"no verdict", "C forbidden", "not-C forbidden",
+                                           "C allowed", "not-C allowed"};
+
+static bool is_dir(const char *p)
+{
+    struct stat st;
+    return !stat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+int litmus_shared_dir(char *buf, size_t len)
+{
+    const char *e = getenv("GPUCOH_SHARED");
+    if (e && *e)
+        snprintf(buf, len, "%s", e);
+    else
+        snprintf(buf, len, "%s/../shared", GPUCOH_SOURCE_DIR);
+    return is_dir(buf) ? 0 : -1;
+}
+
+int litmus_suite_dir(char *buf, size_t len)
+{
+    char s[PATH_MAX];
+    if (litmus_shared_dir(s, sizeof s))
+        return -1;
+    snprintf(buf, len, "%s/litmus/ptx", s);
+    return is_dir(buf) ? 0 : -1;
+}
+
+struct ref_row {
+    char rel[256];
+    int verdict, liveness, core;
+    char features[160];
+};
+
+struct litmus_refs {
+    char suite_real[PATH_MAX];
+    unsigned n;
+    struct ref_row rows[512];
+};
+
+static struct ref_row *row_for(struct litmus_refs *r, const char *rel)
+{
+    for (unsigned i = 0; i < r->n; i++)
+        if (!strcmp(r->rows[i].rel, rel))
+            return &r->rows[i];
+    if (r->n == ARRAY_LEN(r->rows))
+        return NULL;
+    struct ref_row *w = &r->rows[r->n++];
+    memset(w, 0, sizeof *w);
+    snprintf(w->rel, sizeof w->rel, "%s", rel);
+    w->verdict = w->liveness = w->core = -1;
+    return w;
+}
+
+static char *chomp(char *s)
+{
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == '\n' || s[n - 1] == '\r' || s[n - 1] == ' '))
+        s[--n] = 0;
+    return s;
+}
+
+/* expected/<file>: "litmus/PTX/<rel>,<0|1>". */
+static int load_expected(struct litmus_refs *r, const char *path, bool liveness, char *err,
+                         size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int ln = 0;
+    static const char prefix[] = "litmus/PTX/";
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char *s = chomp(line);
+        if (!*s || !strncmp(s, "//", 2))
+            continue;
+        char *comma = strrchr(s, ',');
+        if (!comma || strncmp(s, prefix, sizeof prefix - 1) ||
+            (strcmp(comma + 1, "0") && strcmp(comma + 1, "1"))) {
+            snprintf(err, errlen, "%s:%d: expected 'litmus/PTX/PATH,0|1'", path, ln);
+            fclose(f);
+            return -1;
+        }
+        *comma = 0;
+        struct ref_row *w = row_for(r, s + sizeof prefix - 1);
+        if (!w) {
+            snprintf(err, errlen, "%s:%d: too many rows", path, ln);
+            fclose(f);
+            return -1;
+        }
+        if (liveness)
+            w->liveness = comma[1] - '0';
+        else
+            w->verdict = comma[1] - '0';
+    }
+    fclose(f);
+    return 0;
+}
+
+/* index.csv: path,threads,instructions,"features",v6,v7.5,condition,l6,l7.5,ctas,gpus,core */
+static int load_index(struct litmus_refs *r, const char *path, char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char line[1024];
+    int ln = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char *s = chomp(line);
+        if (ln == 1 || !*s)
+            continue;
+        char *fields[16];
+        int nf = 0;
+        for (char *p = s; nf < 16;) {
+            if (*p == '"') {
+                char *q = strchr(p + 1, '"');
+                if (!q)
+                    break;
+                *q = 0;
+                fields[nf++] = p + 1;
+                p = q + 1;
+                if (*p == ',')
+                    p++;
+                else
+                    break;
+            } else {
+                fields[nf++] = p;
+                char *c = strchr(p, ',');
+                if (!c)
+                    break;
+                *c = 0;
+                p = c + 1;
+            }
+        }
+        if (nf != 12) {
+            snprintf(err, errlen, "%s:%d: expected 12 fields, got %d", path, ln, nf);
+            fclose(f);
+            return -1;
+        }
+        struct ref_row *w = row_for(r, fields[0]);
+        if (!w) {
+            snprintf(err, errlen, "%s:%d: too many rows", path, ln);
+            fclose(f);
+            return -1;
+        }
+        snprintf(w->features, sizeof w->features, "%s", fields[3]);
+        w->core = atoi(fields[11]);
+    }
+    fclose(f);
+    return 0;
+}
+
+struct litmus_refs *litmus_refs_load(char *err, size_t errlen)
+{
+    char shared[PATH_MAX], p[PATH_MAX + 64];
+    if (litmus_shared_dir(shared, sizeof shared)) {
+        snprintf(err, errlen, "%s: shared folder not found (set GPUCOH_SHARED)", shared);
+        return NULL;
+    }
+    struct litmus_refs *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(p, sizeof p, "%s/litmus/ptx", shared);
+    if (!realpath(p, r->suite_real)) {
+        snprintf(err, errlen, "%s: %s", p, strerror(errno));
+        free(r);
+        return NULL;
+    }
+    snprintf(p, sizeof p, "%s/litmus/expected/PTXv7_5-expected.csv", shared);
+    if (load_expected(r, p, false, err, errlen))
+        goto bad;
+    snprintf(p, sizeof p, "%s/litmus/expected/PTXv7_5-Liveness-expected.csv", shared);
+    if (load_expected(r, p, true, err, errlen))
+        goto bad;
+    snprintf(p, sizeof p, "%s/litmus/index.csv", shared);
+    if (load_index(r, p, err, errlen))
+        goto bad;
+    return r;
+bad:
+    free(r);
+    return NULL;
+}
+
+void litmus_refs_free(struct litmus_refs *r)
+{
+    free(r);
+}
+
+bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct litmus_ref *out)
+{
+    memset(out, 0, sizeof *out);
+    out->verdict = out->liveness = out->core = -1;
+    char real[PATH_MAX];
+    if (!r || !realpath(path, real))
+        return false;
+    size_t n = strlen(r->suite_real);
+    if (strncmp(real, r->suite_real, n) || real[n] != '/')
+        return false;
+    const char *rel = real + n + 1;
+    for (unsigned i = 0; i < r->n; i++)
+        if (!strcmp(r->rows[i].rel, rel)) {
+            snprintf(out->rel, sizeof out->rel, "%s", rel);
+            out->verdict = r->rows[i].verdict;
+            out->liveness = r->rows[i].liveness;
+            out->core = r->rows[i].core;
+            snprintf(out->features, sizeof out->features, "%s", r->rows[i].features);
+            return true;
+        }
+    snprintf(out->rel, sizeof out->rel, "%s", rel);
+    return true;
+}
+
+enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict)
+{
+    if (verdict < 0)
+        return LCHK_NONE;
+    switch (kind) {
+    case LITMUS_EXISTS:
+        return verdict ? LCHK_ALLOW_C : LCHK_FORBID_C;
+    case LITMUS_NOT_EXISTS:
+        return verdict ? LCHK_FORBID_C : LCHK_ALLOW_C;
+    default:
+        return verdict ? LCHK_FORBID_NOT_C : LCHK_ALLOW_NOT_C;
+    }
+}
+
+/* Protocols whose designs promise sequential consistency. TODO(cli): take
+ * this from the protocol descriptor's promised model. */
+static const char *const sc_protocols[] = {"functional", "sc", NULL};
+
+const char *litmus_model_of(const char *protocol)
+{
+    for (const char *const *p = sc_protocols; *p; p++)
+        if (!strcmp(*p, protocol))
+            return "sc";
+    return "ptx";
+}
