@@ -1,0 +1,368 @@
+/*
+ * functional.c - the functional mode: run a kernel's warps round-robin, one
+ * instruction per warp per round, with global memory read and written
+ * straight from the backing store and no timing at all.
+ *
+ * Every CTA of the grid is resident at once (up to max_resident_ctas; larger
+ * grids admit a new CTA when one finishes, as hardware does), and the
+ * round-robin interleaving means kernels whose CTAs or warps spin-wait on each
+ * other (message passing, spin locks) terminate. Atomics are performed lane
+ * by lane in lane order with atom_apply, the arithmetic the L2 banks of the
+ * timing machine use, so both modes compute identical values.
+ * Barriers: a warp arriving at bar.sync waits until its CTA's barrier is
+ * complete. With no thread count, a barrier completes when every warp of the
+ * CTA that has not exited has arrived; with a count, when the arriving warps'
+ * threads (counted per warp, as hardware does) reach it. bar.arrive counts in
+ * and continues.
+ * INVARIANT: a warp waiting at a barrier is never stepped.
+ * NOT MODELED: time (%clock counts rounds, host cycles stay 0), memory
+ * ordering (fences are no-ops: every access is performed when issued).
+ * Watchdog: all live warps blocked at barriers, or more warp instructions than
+ * the budget in one kernel, is a simulator fault (exit 3) with a dump.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "gpu/functional.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "mem/req.h"
+#include "ptx/ptx.h"
+
+#define FN_NBARRIERS 16
+#define FN_NOT_WAITING 0xff
+
+struct fn_bar {
+    uint32_t count;          /* threads expected; 0 = every live warp */
+    uint32_t arrived_warps;
+    uint32_t arrived_threads;
+};
+
+struct fn_warp {
+    struct ptx_warp *w;
+    uint32_t n_threads;      /* threads of the CTA this warp holds (32 but for the last) */
+    uint8_t waiting;         /* barrier id it waits at, or FN_NOT_WAITING */
+    bool done;
+};
+
+/* A resident CTA slot; reused by the next CTA of the grid when it finishes. */
+struct fn_cta {
+    struct ptx_cta *cta;     /* NULL when the slot is empty */
+    struct ptx_dim3 id;
+    unsigned n_warps, live_warps;
+    struct fn_warp *warps;   /* [n_warps] */
+    struct fn_bar bar[FN_NBARRIERS];
+};
+
+struct functional {
+    struct backing *store;
+    struct functional_opts opts;
+    struct functional_stats st;
+    uint32_t lat[PTX_LAT_N]; /* all zero: no timing */
+    struct ptx_step step;    /* reused by every step: no per-instruction allocation */
+    uint64_t lane_data[32][2];
+    const char *kernel_name; /* of the kernel running, for messages */
+};
+
+struct functional *functional_new(struct backing *store, const struct functional_opts *o)
+{
+    struct functional *f = calloc(1, sizeof *f);
+    if (!f)
+        panic("out of memory");
+    f->store = store;
+    if (o)
+        f->opts = *o;
+    if (!f->opts.max_warp_insts)
+        f->opts.max_warp_insts = FUNCTIONAL_DEFAULT_MAX_WARP_INSTS;
+    if (!f->opts.max_resident_ctas)
+        f->opts.max_resident_ctas = FUNCTIONAL_DEFAULT_RESIDENT;
+    return f;
+}
+
+void functional_delete(struct functional *f)
+{
+    free(f);
+}
+
+const struct functional_stats *functional_stats(const struct functional *f)
+{
+    return &f->st;
+}
+
+/* ---- CTAs and barriers ---- */
+
+static void cta_admit(struct fn_cta *c, const struct launch *l, uint64_t linear)
+{
+    struct ptx_dim3 id = {
+        (uint32_t)(linear % l->grid.x),
+        (uint32_t)(linear / l->grid.x % l->grid.y),
+        (uint32_t)(linear / l->grid.x / l->grid.y),
+    };
+    c->id = id;
+    c->cta = ptx_cta_new(l->kernel, id, l->grid, l->block, l->params, l->dyn_shmem_bytes);
+    c->n_warps = c->live_warps = ptx_cta_n_warps(c->cta);
+    c->warps = calloc(c->n_warps, sizeof *c->warps);
+    if (!c->warps)
+        panic("out of memory");
+    uint32_t threads = l->block.x * l->block.y * l->block.z;
+    for (unsigned i = 0; i < c->n_warps; i++) {
+        c->warps[i].w = ptx_warp_new(c->cta, i);
+        c->warps[i].n_threads = MIN(32u, threads - 32u * i);
+        c->warps[i].waiting = FN_NOT_WAITING;
+    }
+    memset(c->bar, 0, sizeof c->bar);
+}
+
+static void cta_retire(struct fn_cta *c)
+{
+    for (unsigned i = 0; i < c->n_warps; i++)
+        ptx_warp_free(c->warps[i].w);
+    free(c->warps);
+    ptx_cta_free(c->cta);
+    c->cta = NULL;
+    c->warps = NULL;
+}
+
+static bool bar_complete(const struct fn_cta *c, const struct fn_bar *b)
+{
+    if (!b->arrived_warps)
+        return false;
+    return b->count ? b->arrived_threads >= b->count : b->arrived_warps >= c->live_warps;
+}
+
+static void bar_release(struct fn_cta *c, unsigned id)
+{
+    for (unsigned i = 0; i < c->n_warps; i++) {
+        if (c->warps[i].waiting == id) {
+            c->warps[i].waiting = FN_NOT_WAITING;
+            ptx_warp_barrier_release(c->warps[i].w);
+        }
+    }
+    memset(&c->bar[id], 0, sizeof c->bar[id]);
+}
+
+static void bar_arrive(struct functional *f, struct fn_cta *c, struct fn_warp *fw,
+                       const struct ptx_barrier *pb)
+{
+    if (pb->id >= FN_NBARRIERS)
+        fatal("kernel %s: barrier id %u is out of range 0..15", f->kernel_name, pb->id);
+    struct fn_bar *b = &c->bar[pb->id];
+    if (!b->arrived_warps)
+        b->count = pb->count;
+    b->arrived_warps++;
+    b->arrived_threads += fw->n_threads;
+    if (!pb->arrive_only)
+        fw->waiting = (uint8_t)pb->id;
+    if (bar_complete(c, b))
+        bar_release(c, pb->id);
+}
+
+/* A warp exited: barriers waiting for "all live warps" may now be complete. */
+static void warp_exited(struct fn_cta *c, struct fn_warp *fw)
+{
+    fw->done = true;
+    c->live_warps--;
+    for (unsigned id = 0; id < FN_NBARRIERS; id++)
+        if (!c->bar[id].count && bar_complete(c, &c->bar[id]))
+            bar_release(c, id);
+}
+
+/* ---- global memory ---- */
+
+static _Noreturn void mem_fault(struct functional *f, const struct fn_cta *c, unsigned warp,
+                                const char *what, const struct ptx_memop *m, addr_t a)
+{
+    char where[256];
+    static const char *const ops[] = {"load", "store", "atomic", "fence"};
+    fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s global %s of %u bytes at 0x%llx (the "
+          "instruction before %s)",
+          f->kernel_name, c->id.x, c->id.y, c->id.z, warp, what, m->op < 4 ? ops[m->op] : "access",
+          m->size, (unsigned long long)a,
+          ptx_warp_where(c->warps[warp].w, where, sizeof where));
+}
+
+static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
+{
+    const struct ptx_memop *m = &f->step.mem;
+    struct fn_warp *fw = &c->warps[warp];
+    unsigned size = m->size;
+
+    if (m->op == MEM_FENCE)
+        return; /* every access is performed at issue: nothing to order */
+    for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
+        unsigned l = (unsigned)__builtin_ctz(mask);
+        addr_t a = m->addr[l];
+        if (a & (size - 1))
+            mem_fault(f, c, warp, "misaligned", m, a);
+        if (a < BACKING_PAGE_BYTES)
+            mem_fault(f, c, warp, "null-pointer", m, a);
+    }
+    switch (m->op) {
+    case MEM_LOAD:
+        for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mask);
+            f->lane_data[l][0] = f->lane_data[l][1] = 0;
+            backing_read(f->store, m->addr[l], f->lane_data[l], size);
+        }
+        ptx_warp_complete(fw->w, m, (const uint64_t(*)[2])f->lane_data, 0);
+        break;
+    case MEM_STORE:
+        for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mask);
+            backing_write(f->store, m->addr[l], m->data[l], size);
+        }
+        break;
+    case MEM_ATOMIC: {
+        struct atom_ops ops;
+        unsigned w = atom_type_bytes(m->atom_type);
+        uint8_t word[8];
+        ops.kind = m->atom_kind;
+        ops.type = m->atom_type;
+        ops.n = 1;
+        ops.is_red = m->is_red;
+        for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
+            unsigned l = (unsigned)__builtin_ctz(mask);
+            ops.lane[0] = (struct atom_lane){
+                .lane = (uint8_t)l, .off = 0, .a = m->data[l][0], .b = m->data[l][1]};
+            backing_read(f->store, m->addr[l], word, w);
+            atom_apply(&ops, word);
+            backing_write(f->store, m->addr[l], word, w);
+            f->lane_data[l][0] = ops.lane[0].result;
+            f->lane_data[l][1] = 0;
+        }
+        if (!m->is_red)
+            ptx_warp_complete(fw->w, m, (const uint64_t(*)[2])f->lane_data, 0);
+        break;
+    }
+    default:
+        panic("functional: memory op %u is not a global access", m->op);
+    }
+}
+
+/* ---- the round-robin loop ---- */
+
+static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsigned n_slots)
+{
+    char where[256];
+    fprintf(stderr, "functional: kernel %s: every live warp waits at a barrier that cannot "
+                    "complete:\n", f->kernel_name);
+    unsigned shown = 0;
+    for (unsigned s = 0; s < n_slots; s++) {
+        struct fn_cta *c = &slots[s];
+        if (!c->cta)
+            continue;
+        for (unsigned i = 0; i < c->n_warps; i++) {
+            struct fn_warp *fw = &c->warps[i];
+            if (fw->done || shown++ >= 16)
+                continue;
+            const struct fn_bar *b = &c->bar[fw->waiting];
+            fprintf(stderr, "  CTA (%u,%u,%u) warp %u: barrier %u (%u of %u live warps arrived, "
+                            "count %u), before %s\n",
+                    c->id.x, c->id.y, c->id.z, i, fw->waiting, b->arrived_warps, c->live_warps,
+                    b->count, ptx_warp_where(fw->w, where, sizeof where));
+        }
+    }
+    if (shown > 16)
+        fprintf(stderr, "  ... and %u more warps\n", shown - 16);
+    panic("functional: deadlock in kernel %s (barrier never completes)", f->kernel_name);
+}
+
+static void run_kernel(void *obj, const struct launch *l)
+{
+    struct functional *f = obj;
+    const struct ptx_kernel_info *ki = ptx_kernel_info(l->kernel);
+    uint64_t n_ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)f->opts.max_resident_ctas);
+    struct fn_cta *slots = calloc(n_slots, sizeof *slots);
+    uint64_t next_cta = 0, budget_end = f->st.warp_insts + f->opts.max_warp_insts;
+    struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat};
+    char err[512];
+
+    if (!slots)
+        panic("out of memory");
+    f->kernel_name = ki->name;
+    for (unsigned s = 0; s < n_slots; s++)
+        cta_admit(&slots[s], l, next_cta++);
+    unsigned resident = n_slots;
+
+    for (uint64_t round = 0; resident; round++) {
+        bool progress = false;
+        env.clock = env.globaltimer_ns = round;
+        for (unsigned s = 0; s < n_slots; s++) {
+            struct fn_cta *c = &slots[s];
+            if (!c->cta)
+                continue;
+            for (unsigned i = 0; i < c->n_warps; i++) {
+                struct fn_warp *fw = &c->warps[i];
+                if (fw->done || fw->waiting != FN_NOT_WAITING)
+                    continue;
+                progress = true;
+                env.warpid = i;
+                if (ptx_warp_step(fw->w, &env, &f->step, err, sizeof err))
+                    fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s", ki->name, c->id.x, c->id.y,
+                          c->id.z, i, err);
+                f->st.warp_insts++;
+                f->st.thread_insts += f->step.n_thread_insts;
+                switch (f->step.kind) {
+                case PTX_STEP_ALU:
+                    break;
+                case PTX_STEP_MEM:
+                    do_mem(f, c, i);
+                    break;
+                case PTX_STEP_BARRIER:
+                    bar_arrive(f, c, fw, &f->step.bar);
+                    break;
+                case PTX_STEP_EXIT:
+                    warp_exited(c, fw);
+                    break;
+                }
+            }
+            if (!c->live_warps) {
+                cta_retire(c);
+                if (next_cta < n_ctas)
+                    cta_admit(c, l, next_cta++);
+                else
+                    resident--;
+            }
+        }
+        if (!progress && resident)
+            deadlock(f, slots, n_slots);
+        if (f->st.warp_insts > budget_end)
+            panic("functional: kernel %s ran past its budget of %llu warp instructions "
+                  "(a spin-wait that never ends?); raise it with --max-insts",
+                  ki->name, (unsigned long long)f->opts.max_warp_insts);
+    }
+    free(slots);
+    f->st.kernels++;
+}
+
+static void fn_write(void *obj, addr_t dst, const void *src, size_t n)
+{
+    struct functional *f = obj;
+    backing_write(f->store, dst, src, n);
+}
+
+static void fn_read(void *obj, void *dst, addr_t src, size_t n)
+{
+    struct functional *f = obj;
+    backing_read(f->store, src, dst, n);
+}
+
+static uint64_t fn_cycles(const void *obj)
+{
+    (void)obj;
+    return 0; /* no timing model */
+}
+
+static const struct launcher_ops functional_ops = {
+    .run_kernel = run_kernel,
+    .write = fn_write,
+    .read = fn_read,
+    .cycles = fn_cycles,
+};
+
+struct launcher functional_launcher(struct functional *f)
+{
+    return (struct launcher){&functional_ops, f};
+}

@@ -1,0 +1,41 @@
+/*
+ * functional.h - the functional mode (--functional): kernels run without a
+ * timing model, reading and writing global memory straight from a backing
+ * store.
+ *
+ * Used to develop and check workloads and launch specs fast, and as the
+ * reference the timing machine's results are compared with. It is one of the
+ * two audited users of the backing store outside the DRAM controllers.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef GPU_FUNCTIONAL_H
+#define GPU_FUNCTIONAL_H
+
+#include "base/types.h"
+#include "host/launcher.h"
+#include "mem/backing.h"
+
+struct functional_opts {
+    uint64_t max_warp_insts;     /* per kernel; 0 = FUNCTIONAL_DEFAULT_MAX_WARP_INSTS */
+    uint32_t max_resident_ctas;  /* CTAs in flight at once; 0 = FUNCTIONAL_DEFAULT_RESIDENT */
+};
+
+#define FUNCTIONAL_DEFAULT_MAX_WARP_INSTS (1ull << 34)
+#define FUNCTIONAL_DEFAULT_RESIDENT       4096u
+
+struct functional_stats {
+    uint64_t thread_insts;  /* active lanes of every executed warp instruction */
+    uint64_t warp_insts;    /* executed warp instructions */
+    uint64_t kernels;       /* kernels run to completion */
+};
+
+/* A functional runner over `store` (not owned; it must outlive the runner).
+ * `o` may be NULL for the defaults. */
+struct functional *functional_new(struct backing *store, const struct functional_opts *o);
+void functional_delete(struct functional *f);
+/* The launcher the host API runs kernels with. */
+struct launcher functional_launcher(struct functional *f);
+/* Counters over every kernel run so far. */
+const struct functional_stats *functional_stats(const struct functional *f);
+
+#endif
