@@ -1,0 +1,113 @@
+/*
+ * sm.h - the SM timing model: CTA dispatch, warp schedulers, barriers, the
+ * LSU (coalescer, in-order memory stage) and the core-side ordering policy.
+ *
+ * An SM is an event-engine component in the core clock domain that ticks only
+ * while it has work. It executes PTX through the interpreter (src/ptx/ptx.h)
+ * one warp instruction at a time and talks to its L1 only through two ports:
+ * MSG_CORE_REQ messages out (one per unique line of a warp memory instruction,
+ * one per fence, plus MEM_KERNEL_BEGIN/END around each kernel) and exactly one
+ * MSG_CORE_RSP back per request, matched by req.id.
+ *
+ * Use:
+ *     struct sm *sm = sm_new(eng, &core_clk, "gpu.sm[0]", &spec, gpu, 0, line_bytes, &msgs);
+ *     port_init(&to_l1, ..., sm_comp(sm), l1_comp);  port_init(&from_l1, ..., l1_comp, sm_comp(sm));
+ *     sm_connect(sm, &to_l1, &from_l1);
+ *     kernel_run_init(&run, &launch, n_sms);
+ *     for (i = 0; i < n_sms; i++) sm_start_kernel(sm[i], &run);   (in SM order)
+ *     eng_run(...) until kernel_run_done(&run)
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef GPU_SM_H
+#define GPU_SM_H
+
+#include <stdio.h>
+
+#include "base/pool.h"
+#include "gpu/kernel_run.h"
+#include "gpu/order.h"
+#include "ptx/ptx.h"
+#include "sim/cfg.h"
+#include "sim/eng.h"
+#include "sim/port.h"
+
+enum sm_sched_policy { SM_SCHED_LRR, SM_SCHED_GTO, SM_SCHED_N };
+extern const char *const sm_sched_names[]; /* NULL-terminated: "lrr", "gto" */
+
+/* Immutable limits and latencies of an SM (config section of the machine). */
+struct sm_spec {
+    uint32_t warps;          /* warp slots */
+    uint32_t threads;        /* resident threads */
+    uint32_t ctas;           /* resident CTAs */
+    uint32_t regs;           /* 32-bit registers */
+    uint32_t shmem_bytes;    /* shared memory */
+    uint32_t schedulers;     /* warp schedulers; warp slot s belongs to scheduler s % schedulers */
+    uint32_t sched;          /* enum sm_sched_policy */
+    uint32_t order;          /* index into order_policies */
+    uint32_t lsu_queue;      /* memory instructions waiting in the in-order memory stage */
+    uint32_t max_inflight;   /* memory instructions issued and not completed, per SM */
+    uint32_t lat[PTX_LAT_N]; /* issue-to-result cycles per instruction class */
+};
+
+/* Option rows, names relative to the section ("warps", "lat_int", ...). */
+extern const struct cfg_opt sm_opts[];
+
+enum sm_stall {
+    SM_STALL_SCOREBOARD, /* warps present but their operands are not ready */
+    SM_STALL_ORDER,      /* a warp's next memory op is held by the ordering policy */
+    SM_STALL_LSU,        /* a warp's next memory op found the memory stage full */
+    SM_STALL_BARRIER,    /* warps wait at a barrier */
+    SM_STALL_IDLE,       /* no warp that could issue (none resident, or all exited) */
+    SM_STALL_N
+};
+extern const char *const sm_stall_names[SM_STALL_N];
+
+/* Counters; all plain, reset never (diff them around a region of interest). */
+struct sm_stats {
+    uint64_t cycles;                 /* cycles with a kernel on the SM (asleep or not) */
+    uint64_t ticks;                  /* cycles the SM actually ticked */
+    uint64_t thread_insts;           /* thread instructions (active lanes) */
+    uint64_t warp_insts;             /* warp instructions issued */
+    uint64_t stall[SM_STALL_N];      /* scheduler-cycles with no issue, by reason */
+    uint64_t mem_insts[MEM_NOPS];    /* warp memory instructions by op */
+    uint64_t mem_reqs[MEM_NOPS];     /* requests sent to the L1 by op (lines) */
+    uint64_t port_full;              /* cycles a request found the L1 port full */
+    uint64_t barriers;               /* barrier releases */
+    uint64_t ctas;                   /* CTAs run, all kernels */
+    uint64_t kernel_ctas;            /* CTAs run in the current (or last) kernel */
+    uint64_t kernels;                /* kernels started */
+    uint64_t max_ctas_resident;      /* most CTAs resident at once */
+    uint64_t max_warps_resident;     /* most warps resident at once */
+};
+
+/* Observes every issued warp instruction (tests, tracing). */
+typedef void sm_issue_fn(void *obj, unsigned sm_id, uint64_t cycle, unsigned slot,
+                         const struct ptx_step *step);
+
+struct sm;
+
+/* A new SM. `name` must outlive it; `msgs` is the machine's message pool
+ * (requests are allocated there, responses freed there); line_bytes is the
+ * L1's line size (a power of two, 16..LINE_MAX_BYTES). Panics on a spec that
+ * cannot work (the config tables bound every field). */
+struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
+                  const struct sm_spec *spec, uint32_t gpu, uint32_t id, unsigned line_bytes,
+                  struct pool *msgs);
+void sm_free(struct sm *sm);
+/* The component, for ports (sender of to_l1, receiver of from_l1). */
+struct comp *sm_comp(struct sm *sm);
+/* Attach the L1 ports; before the first kernel. */
+void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
+/* Start taking part in `run` (the SM must be idle): KERNEL_BEGIN, CTAs,
+ * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
+ * a CTA of the kernel does not fit in the SM. */
+void sm_start_kernel(struct sm *sm, struct kernel_run *run);
+/* True when no kernel is on the SM. */
+bool sm_idle(const struct sm *sm);
+
+const struct sm_stats *sm_stats(const struct sm *sm);
+/* "name.stat value # description" lines, prefixed with the SM's name. */
+void sm_stats_print(const struct sm *sm, FILE *out);
+void sm_set_issue_hook(struct sm *sm, sm_issue_fn *fn, void *obj);
+
+#endif
