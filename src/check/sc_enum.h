@@ -1,0 +1,40 @@
+/*
+ * sc_enum.h - the SC oracle: every final outcome that some sequentially
+ * consistent interleaving of a litmus test can produce.
+ *
+ * Threads take turns at instruction granularity; memory is one value per
+ * physical location; atomics are single steps; fences do nothing. Barriers
+ * follow the plan in struct litmus_test: a group with a count completes once
+ * that many threads arrived and then lets late arrivals pass; a group without
+ * a count completes when every member arrived (bar.cta.arrive counts but does
+ * not wait) and can then be used again. The search memoises (pcs, registers,
+ * memory, barrier) states, so a spin loop that revisits a state is cut there,
+ * and only executions in which every thread finishes produce outcomes;
+ * states where no thread can move are recorded as a possible hang.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CHECK_SC_ENUM_H
+#define CHECK_SC_ENUM_H
+
+#include "check/litmus.h"
+
+struct sc_result {
+    unsigned n_obs;       /* values per outcome (= test->n_obs) */
+    unsigned n_outcomes;
+    int32_t *outcomes;    /* n_outcomes rows of n_obs values, sorted, distinct */
+    bool may_hang;        /* some interleaving reaches a state where nobody can move */
+    uint64_t n_states;    /* distinct states visited */
+};
+
+/* Enumerate. Returns 0, or -1 with a message when the test has more than
+ * max_states states (0: a default of 4 million). */
+int sc_enumerate(const struct litmus_test *t, struct sc_result *r, uint64_t max_states, char *err,
+                 size_t errlen);
+void sc_result_free(struct sc_result *r);
+
+/* Whether SC allows this exact outcome. */
+bool sc_allows(const struct sc_result *r, const int32_t *values);
+/* Whether some SC outcome satisfies (want = true) or violates (false) C. */
+bool sc_cond_reachable(const struct litmus_test *t, const struct sc_result *r, bool want);
+
+#endif
