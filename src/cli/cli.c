@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "cli/cmd_exec.h"
+#include "cli/cmds.h"
 
 static int cmd_version(int argc, char **argv)
 {
@@ -21,15 +23,29 @@ static const struct {
     int (*fn)(int, char **);
     const char *help;
 } commands[] = {
+    {"run", cmd_run, "run a workload on the simulated GPU and report what it measured"},
+    {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
+    {"config", cmd_config, "show the fully resolved machine configuration"},
+    {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
+    {"list", cmd_list, "list protocols, configurations or workloads"},
     {"version", cmd_version, "print the version"},
 };
 
 static void usage(FILE *out)
 {
-    fputs("usage: gpucoh COMMAND [options]   (gpucoh COMMAND --help for more)\n\ncommands:\n",
+    fputs("gpucoh - an execution-driven simulator of GPU memory systems: real CUDA kernels\n"
+          "(the PTX nvcc emits) on SMs, L1s, a crossbar, L2 banks and DRAM whose caches hold\n"
+          "data, under interchangeable coherence protocols.\n\n"
+          "usage: gpucoh COMMAND [options]   (gpucoh COMMAND --help for more)\n\ncommands:\n",
           out);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
+    fputs("\nexamples:\n"
+          "  gpucoh list workloads\n"
+          "  gpucoh run --workload mp --size tiny --protocol rc\n"
+          "  gpucoh config show --set l1.ways=8\n"
+          "  gpucoh protocol show rc --format md\n",
+          out);
 }
 
 int cli_main(int argc, char **argv)

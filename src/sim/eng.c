@@ -138,7 +138,6 @@ void eng_dump_all(struct eng *e, FILE *out)
 bool eng_run(struct eng *e, tick_t until)
 {
     e->stop = false;
-    e->last_progress = e->now;
     while (e->n_heap > 0 && !e->stop) {
         if (e->heap[0].when > until)
             return false;

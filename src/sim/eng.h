@@ -83,7 +83,7 @@ void eng_destroy(struct eng *e);
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
 
 /* Run events until the queue is empty, eng_stop() is called, or the next
- * event lies beyond `until`. Returns true if it stopped because the queue ran
+ * event lies beyond `until`. Callers set last_progress when work starts. Returns true if it stopped because the queue ran
  * dry. Panics (watchdog) as described above. */
 bool eng_run(struct eng *e, tick_t until);
 void eng_stop(struct eng *e);

@@ -1,0 +1,13 @@
+/*
+ * cmds.h - the subcommands of gpucoh (one file each).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CLI_CMDS_H
+#define CLI_CMDS_H
+
+int cmd_run(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+int cmd_protocol(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+
+#endif

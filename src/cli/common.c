@@ -1,0 +1,256 @@
+/*
+ * common.c - shared options, session and report of the simulating commands.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "cli/common.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "host/launcher.h"
+
+const char sim_opts_help[] =
+    "machine options:\n"
+    "  --config FILE         machine configuration (INI); default configs/tc-fermi.ini\n"
+    "  --set SECTION.KEY=V   override one option (repeatable; gpucoh config show lists them)\n"
+    "  --protocol NAME       coherence protocol (same as --set coherence.protocol=NAME)\n"
+    "  --seed N              seed of every random stream (same as --set sim.seed=N)\n"
+    "  --functional          run kernels without the timing model (values straight from\n"
+    "                        memory; fast checks and the speed limit to compare against)\n"
+    "report options:\n"
+    "  --stats FILE.json     write every statistic (schema: docs/stats.md)\n"
+    "  --coverage FILE       write how often each protocol transition fired\n"
+    "  --quiet               no progress line on stderr\n";
+
+double wall_seconds(void)
+{
+    return wall_seconds_since(0);
+}
+
+static const char *value_of(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc)
+        fatal("%s needs a value", argv[*i]);
+    return argv[++*i];
+}
+
+static void add_set(struct sim_opts *o, const char *s)
+{
+    if (o->n_sets == SIM_MAX_SETS)
+        fatal("too many --set options (at most %d)", SIM_MAX_SETS);
+    o->sets[o->n_sets++] = s;
+}
+
+bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i)
+{
+    const char *a = argv[*i];
+    if (!strcmp(a, "--config")) {
+        o->config_file = value_of(argc, argv, i);
+    } else if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
+        add_set(o, value_of(argc, argv, i));
+    } else if (!strcmp(a, "--protocol")) {
+        static char buf[SIM_MAX_SETS][96];
+        const char *v = value_of(argc, argv, i);
+        snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "coherence.protocol=%s", v);
+        add_set(o, buf[o->n_sets % SIM_MAX_SETS]);
+    } else if (!strcmp(a, "--seed")) {
+        static char buf[SIM_MAX_SETS][64];
+        const char *v = value_of(argc, argv, i);
+        snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "sim.seed=%s", v);
+        add_set(o, buf[o->n_sets % SIM_MAX_SETS]);
+    } else if (!strcmp(a, "--functional")) {
+        o->functional = true;
+    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
+        o->quiet = true;
+    } else if (!strcmp(a, "--stats")) {
+        o->stats_file = value_of(argc, argv, i);
+    } else if (!strcmp(a, "--coverage")) {
+        o->coverage_file = value_of(argc, argv, i);
+    } else {
+        return false;
+    }
+    return true;
+}
+
+void sim_open(struct sim_session *s, const struct sim_opts *o)
+{
+    char err[512];
+    memset(s, 0, sizeof *s);
+    s->opts = *o;
+    const char *file = o->config_file ? o->config_file : config_default_file();
+    if (config_load(&s->cfg, file, o->sets, o->n_sets, err, sizeof err))
+        fatal("%s", err);
+    if (o->functional) {
+        backing_init(&s->store);
+        s->functional = functional_new(&s->store, NULL);
+        s->host = host_new(functional_launcher(s->functional));
+    } else {
+        s->machine = machine_new(&s->cfg);
+        machine_set_progress(s->machine, !o->quiet && isatty(2));
+        s->host = host_new(machine_launcher(s->machine));
+    }
+    s->wall_start = wall_seconds();
+}
+
+void sim_close(struct sim_session *s)
+{
+    host_delete(s->host);
+    if (s->machine)
+        machine_free(s->machine);
+    if (s->functional) {
+        functional_delete(s->functional);
+        backing_destroy(&s->store);
+    }
+}
+
+int write_file_atomic(const char *path, const char *text)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    bool ok = fputs(text, f) >= 0;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path)) {
+        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static void json_stat(void *arg, const char *name, uint64_t v)
+{
+    cJSON_AddNumberToObject(arg, name, (double)v);
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+    return b ? (double)a / (double)b : 0.0;
+}
+
+int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON *extra)
+{
+    double wall = wall_seconds() - s->wall_start;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "gpucoh_version", GPUCOH_VERSION);
+    cJSON_AddStringToObject(root, "title", title);
+    cJSON_AddStringToObject(root, "mode", s->machine ? "timing" : "functional");
+    cJSON_AddStringToObject(root, "protocol", s->machine ? s->cfg.coherence.protocol : "none");
+    cJSON *cfg = cJSON_AddObjectToObject(root, "config");
+    char buf[128];
+    for (const struct cfg_opt *o = config_options(); o->name; o++) {
+        cfg_format(o, &s->cfg, buf, sizeof buf);
+        cJSON_AddStringToObject(cfg, o->name, buf);
+    }
+    int rc = 0;
+    if (s->machine) {
+        struct machine_summary m;
+        machine_summary(s->machine, &m);
+        fprintf(out, "%s: %s on %s\n", title, s->cfg.coherence.protocol,
+                s->opts.config_file ? s->opts.config_file : "tc-fermi");
+        fprintf(out, "  cycles          %llu core cycles in %llu kernel(s)\n",
+                (unsigned long long)m.cycles, (unsigned long long)m.kernels);
+        fprintf(out, "  instructions    %llu thread, %llu warp (IPC %.2f warp/cycle)\n",
+                (unsigned long long)m.thread_insts, (unsigned long long)m.warp_insts,
+                ratio(m.warp_insts, m.cycles));
+        fprintf(out, "  L1 load hits    %.1f%% of %llu\n", 100 * ratio(m.l1_hits, m.l1_accesses),
+                (unsigned long long)m.l1_accesses);
+        fprintf(out, "  L2 hits         %.1f%% of %llu\n", 100 * ratio(m.l2_hits, m.l2_accesses),
+                (unsigned long long)m.l2_accesses);
+        uint64_t tb = 0, tf = 0;
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            tb += m.bytes[c], tf += m.flits[c];
+        fprintf(out, "  traffic         %llu bytes, %llu flits:", (unsigned long long)tb,
+                (unsigned long long)tf);
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            fprintf(out, " %s %llu", traffic_class_names[c], (unsigned long long)m.bytes[c]);
+        fputc('\n', out);
+        fprintf(out, "  simulator       %.2f s wall, %.0f cycles/s, %.2f M thread insts/s, "
+                     "%.2f M events/s\n",
+                wall, ratio(m.cycles, 1) / (wall > 0 ? wall : 1e-9),
+                (double)m.thread_insts / 1e6 / (wall > 0 ? wall : 1e-9),
+                (double)m.events / 1e6 / (wall > 0 ? wall : 1e-9));
+        cJSON_AddNumberToObject(root, "cycles", (double)m.cycles);
+        cJSON_AddNumberToObject(root, "kernels", (double)m.kernels);
+        cJSON_AddNumberToObject(root, "thread_insts", (double)m.thread_insts);
+        cJSON_AddNumberToObject(root, "warp_insts", (double)m.warp_insts);
+        cJSON_AddNumberToObject(root, "l1_hit_rate", ratio(m.l1_hits, m.l1_accesses));
+        cJSON_AddNumberToObject(root, "l2_hit_rate", ratio(m.l2_hits, m.l2_accesses));
+        cJSON *tr = cJSON_AddObjectToObject(root, "traffic");
+        for (unsigned c = 0; c < TRAFFIC_N; c++) {
+            cJSON *k = cJSON_AddObjectToObject(tr, traffic_class_names[c]);
+            cJSON_AddNumberToObject(k, "bytes", (double)m.bytes[c]);
+            cJSON_AddNumberToObject(k, "flits", (double)m.flits[c]);
+            cJSON_AddNumberToObject(k, "msgs", (double)m.msgs[c]);
+        }
+        const char **names;
+        const uint64_t *cyc;
+        unsigned nk = machine_kernel_cycles(s->machine, &names, &cyc);
+        cJSON *ks = cJSON_AddArrayToObject(root, "kernel_cycles");
+        for (unsigned i = 0; i < nk; i++) {
+            cJSON *k = cJSON_CreateObject();
+            cJSON_AddStringToObject(k, "kernel", names[i]);
+            cJSON_AddNumberToObject(k, "cycles", (double)cyc[i]);
+            cJSON_AddItemToArray(ks, k);
+        }
+        cJSON *sp = cJSON_AddObjectToObject(root, "speed");
+        cJSON_AddNumberToObject(sp, "wall_seconds", wall);
+        cJSON_AddNumberToObject(sp, "cycles_per_second", wall > 0 ? m.cycles / wall : 0);
+        cJSON_AddNumberToObject(sp, "thread_insts_per_second",
+                                wall > 0 ? m.thread_insts / wall : 0);
+        cJSON_AddNumberToObject(sp, "events_per_second", wall > 0 ? m.events / wall : 0);
+        machine_stats(s->machine, json_stat, cJSON_AddObjectToObject(root, "stats"));
+        if (s->opts.coverage_file) {
+            char *text = NULL;
+            size_t len = 0;
+            FILE *mf = open_memstream(&text, &len);
+            machine_coverage(s->machine, mf);
+            fclose(mf);
+            if (write_file_atomic(s->opts.coverage_file, text))
+                rc = EXIT_USAGE;
+            free(text);
+        }
+    } else {
+        const struct functional_stats *f = functional_stats(s->functional);
+        fprintf(out, "%s: functional mode\n", title);
+        fprintf(out, "  instructions    %llu thread, %llu warp in %llu kernel(s)\n",
+                (unsigned long long)f->thread_insts, (unsigned long long)f->warp_insts,
+                (unsigned long long)f->kernels);
+        fprintf(out, "  simulator       %.2f s wall, %.2f M thread insts/s\n", wall,
+                (double)f->thread_insts / 1e6 / (wall > 0 ? wall : 1e-9));
+        cJSON_AddNumberToObject(root, "cycles", 0);
+        cJSON_AddNumberToObject(root, "kernels", (double)f->kernels);
+        cJSON_AddNumberToObject(root, "thread_insts", (double)f->thread_insts);
+        cJSON_AddNumberToObject(root, "warp_insts", (double)f->warp_insts);
+        cJSON *sp = cJSON_AddObjectToObject(root, "speed");
+        cJSON_AddNumberToObject(sp, "wall_seconds", wall);
+        cJSON_AddNumberToObject(sp, "thread_insts_per_second",
+                                wall > 0 ? f->thread_insts / wall : 0);
+    }
+    if (extra) {
+        cJSON *item = extra->child;
+        while (item) {
+            cJSON *next = item->next;
+            cJSON_AddItemToObject(root, item->string, cJSON_DetachItemViaPointer(extra, item));
+            item = next;
+        }
+    }
+    if (s->opts.stats_file) {
+        char *text = cJSON_Print(root);
+        if (!text || write_file_atomic(s->opts.stats_file, text))
+            rc = EXIT_USAGE;
+        free(text);
+    }
+    cJSON_Delete(root);
+    return rc;
+}

@@ -1,0 +1,113 @@
+/*
+ * coh.h - the protocol-table engine: controllers as data.
+ *
+ * Every cache or directory controller of a protocol is a transition table
+ * (state, event) -> (actions, next state), in the style of gem5's SLICC but
+ * in plain C (designated initializers, one cell per line). The controller's
+ * classifier - the only place with protocol `if`s - maps an incoming message
+ * plus the line and TBE lookup to an event; coh_step() then looks the cell
+ * up and:
+ *   COH_UNDEF  a protocol hole: panic with the controller, time, address,
+ *              state, event, message, line and TBE (exit 3);
+ *   COH_STALL  the request cannot be taken in this state: counted, and the
+ *              caller parks it until the line's state changes;
+ *   COH_DO     runs the actions in order, then sets the next state (actions
+ *              never change the state; only the table does), counts the hit.
+ * Coverage counters live per machine (struct coh_cov) so that independent
+ * runs in one process do not mix.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_COH_H
+#define COH_COH_H
+
+#include <stdio.h>
+
+#include "mem/cache.h"
+#include "mem/tbe.h"
+#include "sim/eng.h"
+#include "sim/msg.h"
+
+enum coh_kind { COH_UNDEF = 0, COH_DO, COH_STALL };
+
+/* What a transition uses, for bank-conflict and energy accounting. */
+enum { TAG_RD = 1, TAG_WR = 2, DATA_RD = 4, DATA_WR = 8 };
+
+struct coh_ctx;
+typedef void coh_act(struct coh_ctx *x);
+
+struct coh_trans {
+    uint8_t kind;          /* enum coh_kind */
+    uint8_t next;          /* next state (COH_DO) */
+    uint8_t uses;          /* TAG_RD | TAG_WR | DATA_RD | DATA_WR */
+    coh_act *const *acts;  /* NULL-terminated, in order */
+};
+
+#define DO(next_, uses_, ...)                                                                      \
+    {                                                                                              \
+        .kind = COH_DO, .next = (next_), .uses = (uses_),                                          \
+        .acts = (coh_act *const[]){__VA_ARGS__, NULL}                                              \
+    }
+#define STALL {.kind = COH_STALL}
+
+struct coh_action_name {
+    coh_act *fn;
+    const char *name;
+    const char *desc;
+};
+
+/* The context an action sees. Controllers embed it or fill it per event. */
+struct coh_ctx {
+    void *ctrl;               /* the controller instance */
+    const char *ctrl_name;    /* "gpu.sm[3].l1" */
+    struct eng *eng;
+    addr_t addr;              /* line address */
+    struct msg *msg;          /* triggering message; NULL for internal events */
+    struct cache_line *line;  /* the present line, or NULL */
+    struct tbe *tbe;          /* the line's TBE, or NULL */
+    unsigned state, event;
+};
+
+struct coh_table {
+    const char *proto;                /* "rc" */
+    const char *ctrl;                 /* "L1" */
+    unsigned n_states, n_events;
+    const char *const *state_names, *const *state_descs;
+    const char *const *event_names, *const *event_descs;
+    const struct coh_trans *cells;    /* [n_states][n_events], row-major */
+    const struct coh_action_name *actions; /* every action, NULL-terminated, for printing */
+    void (*set_state)(struct coh_ctx *x, unsigned next);
+    void (*dump)(struct coh_ctx *x, FILE *out); /* the line and TBE, for panics */
+};
+
+struct coh_cov {
+    const struct coh_table *t;
+    uint64_t *hits;    /* [n_states * n_events] transitions fired */
+    uint64_t *stalls;  /* [n_states * n_events] protocol stalls */
+};
+
+void coh_cov_init(struct coh_cov *c, const struct coh_table *t);
+void coh_cov_destroy(struct coh_cov *c);
+
+enum coh_result { COH_FIRED, COH_STALLED };
+
+/* Fire (state, event) of table t for context x (x->state, x->event set). */
+enum coh_result coh_step(const struct coh_table *t, struct coh_cov *cov, struct coh_ctx *x);
+
+static inline const struct coh_trans *coh_cell(const struct coh_table *t, unsigned s, unsigned e)
+{
+    return &t->cells[s * t->n_events + e];
+}
+
+/* Print a table as Markdown or Graphviz dot. */
+void coh_table_print_md(const struct coh_table *t, FILE *out);
+void coh_table_print_dot(const struct coh_table *t, FILE *out);
+
+/* Coverage lines "coverage.<proto>.<ctrl>.<State>.<Event> <count>", cells
+ * never fired first (marked "<--"). Returns the number never fired. */
+unsigned coh_cov_print(const struct coh_cov *c, FILE *out);
+
+/* Tracing of fired transitions (gem5 ProtocolTrace shape). */
+extern FILE *coh_trace_out;      /* NULL: off */
+extern addr_t coh_trace_addr;    /* only this line if nonzero */
+
+#endif

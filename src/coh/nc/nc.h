@@ -1,0 +1,45 @@
+/*
+ * nc.h - messages of the non-coherent baselines (nol1 and rc) and their
+ * shared L2 controller.
+ *
+ * Two virtual networks (spec 002 Table 4: non-coherent 2): requests L1->L2
+ * and responses L2->L1. A request message is the core's own request message,
+ * re-addressed; the L2 turns it into the response; the L1 turns that back
+ * into the core response. No message is allocated on the way.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_NC_NC_H
+#define COH_NC_NC_H
+
+#include "coh/proto.h"
+
+enum {
+    MSG_NC_GETS = MSG_PROTO_BASE, /* read a line (control) */
+    MSG_NC_WRITE,                 /* write-through of the masked bytes */
+    MSG_NC_ATOMIC,                /* atomic performed at the L2 */
+    MSG_NC_DATA,                  /* line data for a GETS */
+    MSG_NC_WRACK,                 /* write performed at the L2 */
+    MSG_NC_ATOMRSP,               /* atomic results */
+};
+
+enum { NC_VNET_REQ, NC_VNET_RSP, NC_NVNETS };
+
+/* msg->flags: this GETS answers the requests merged in the L1's TBE. */
+#define NC_F_MERGED 0x1
+
+extern const char *const nc_vnet_names[NC_NVNETS];
+/* The L2 bank both baselines share (write-back, write-allocate, atomics at
+ * the L2; spec 002 §2). */
+struct comp *nc_l2_create(const struct ctrl_wiring *w);
+void nc_l2_connect(struct comp *c, const struct ctrl_links *l);
+struct port *nc_l2_in_port(struct comp *c);
+void nc_l2_destroy(struct comp *c);
+void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
+void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
+#define NC_L2_OPS                                                                                      {nc_l2_create, nc_l2_connect, nc_l2_in_port, nc_l2_destroy, nc_l2_dma, nc_l2_stats}
+extern const struct coh_table nc_l2_table;
+
+/* Payload bytes of a message that carries the atomics' operands/results. */
+unsigned nc_atomic_bytes(const struct msg *m);
+
+#endif

@@ -1,0 +1,25 @@
+/*
+ * proto.c - the protocol registry.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "coh/proto.h"
+
+#include <string.h>
+
+extern const struct proto_desc proto_nol1, proto_rc;
+
+const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
+
+const struct proto_desc *const proto_registry[] = {
+    &proto_nol1,
+    &proto_rc,
+    NULL,
+};
+
+const struct proto_desc *proto_find(const char *name)
+{
+    for (const struct proto_desc *const *p = proto_registry; *p; p++)
+        if (!strcmp((*p)->name, name))
+            return *p;
+    return NULL;
+}

@@ -1,0 +1,81 @@
+/*
+ * proto.h - the protocol descriptor: what the machine builder, the CLI and
+ * the validation tools know about a protocol.
+ *
+ * A protocol names the memory model it promises (the litmus oracle it is
+ * judged by), its virtual networks, its controller tables (for printing and
+ * coverage), and constructors for its L1 and L2 controllers. Controllers are
+ * components; they reach the rest of the machine only through the ports they
+ * are connected to. Ordering hooks (acquire, release, fence, kernel begin and
+ * end) arrive at the L1 as requests on the core port (mem_req op
+ * MEM_FENCE/MEM_KERNEL_*, or a load/store with acquire/release semantics),
+ * so that each protocol decides what they cost and answers when done.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_PROTO_H
+#define COH_PROTO_H
+
+#include "coh/coh.h"
+#include "mem/backing.h"
+#include "sim/port.h"
+
+struct config;
+
+#define VNET_MAX 6
+
+/* What every controller is built from. */
+struct ctrl_wiring {
+    struct eng *eng;
+    const struct clock *clk;     /* its clock domain */
+    struct pool *msgs;           /* the machine's message pool */
+    const struct config *cfg;
+    const char *name;            /* "gpu.sm[3].l1", "l2[5]" */
+    unsigned index;              /* SM or bank index */
+    unsigned n_sms, n_banks;
+    struct coh_cov *cov;         /* coverage, one per table of the protocol, in table order */
+    struct backing *store;       /* only for the idle-time host access (dma) */
+};
+
+/* Where a controller's messages go and come from. */
+struct ctrl_links {
+    struct port *to_core;          /* L1: responses to the SM */
+    struct port *net_out[VNET_MAX];/* into the crossbar, per vnet */
+    struct port *net_in[VNET_MAX]; /* out of the crossbar, per vnet */
+    struct port *to_mem;           /* L2: requests to DRAM */
+};
+
+struct ctrl_ops {
+    struct comp *(*create)(const struct ctrl_wiring *w);
+    void (*connect)(struct comp *c, const struct ctrl_links *l);
+    struct port *(*in_port)(struct comp *c);  /* L1: from the SM; L2: from DRAM */
+    void (*destroy)(struct comp *c);
+    /* L2 only: host access while the machine is idle (between kernels): read
+     * (wmask NULL) or write the masked bytes of one line, wherever the
+     * protocol keeps its current value (its L2 line, else the backing
+     * store). An audited exception to message passing, like the backing
+     * store: the host's copies are not what the protocols are compared on. */
+    void (*dma)(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
+    /* Optional statistics: name/value pairs through a callback. */
+    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
+                  void *arg);
+};
+
+enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
+extern const char *const mem_model_names[MODEL_N];
+
+struct proto_desc {
+    const char *name;          /* command-line name: "rc" */
+    const char *title;         /* one line */
+    enum mem_model model;      /* what litmus outcomes are judged against */
+    unsigned n_vnets;
+    const char *const *vnet_names;
+    const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */
+    unsigned n_l1_tables;      /* how many of `tables` belong to the L1 */
+    struct ctrl_ops l1, l2;
+};
+
+/* Every protocol gpucoh implements, NULL-terminated. */
+extern const struct proto_desc *const proto_registry[];
+const struct proto_desc *proto_find(const char *name);
+
+#endif

@@ -1,0 +1,42 @@
+/*
+ * launcher.h - what the host API needs from whatever runs kernels.
+ *
+ * Two implementations: the timing machine (src/system/) and the functional
+ * mode (src/gpu/functional.c), which runs kernels without timing and reads
+ * and writes the backing store directly. The host API, launch specs and
+ * workloads are written once against this.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef HOST_LAUNCHER_H
+#define HOST_LAUNCHER_H
+
+#include "base/types.h"
+#include "ptx/ptx.h"
+
+struct launch {
+    const struct ptx_kernel *kernel;
+    struct ptx_dim3 grid, block;
+    uint32_t dyn_shmem_bytes;
+    const uint8_t *params;          /* the parameter buffer, kernel_info.param_bytes long */
+};
+
+struct launcher_ops {
+    /* Run one kernel to completion (implicit acquire at start, release at end). */
+    void (*run_kernel)(void *obj, const struct launch *l);
+    /* Copies while the machine is idle, following the protocol's rules. */
+    void (*write)(void *obj, addr_t dst, const void *src, size_t n);
+    void (*read)(void *obj, void *dst, addr_t src, size_t n);
+    /* Simulated core cycles so far. */
+    uint64_t (*cycles)(const void *obj);
+};
+
+struct launcher {
+    const struct launcher_ops *ops;
+    void *obj;
+};
+
+/* The host over a launcher. */
+struct host *host_new(struct launcher l);
+void host_delete(struct host *h);
+
+#endif

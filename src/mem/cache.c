@@ -1,0 +1,102 @@
+/*
+ * cache.c - set-associative data-holding cache array (see cache.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "mem/cache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "base/log.h"
+
+int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->spec = *spec;
+    if (!is_pow2(spec->line_bytes) || spec->line_bytes > LINE_MAX_BYTES || spec->line_bytes < 4) {
+        snprintf(err, errlen, "line size %u is not a power of two in [4, %u]", spec->line_bytes,
+                 LINE_MAX_BYTES);
+        return -1;
+    }
+    if (!spec->ways || spec->size_bytes % (spec->ways * spec->line_bytes)) {
+        snprintf(err, errlen, "size %u is not a multiple of ways (%u) x line size (%u)",
+                 spec->size_bytes, spec->ways, spec->line_bytes);
+        return -1;
+    }
+    c->sets = spec->size_bytes / (spec->ways * spec->line_bytes);
+    if (!c->sets) {
+        snprintf(err, errlen, "cache of %u bytes has no sets", spec->size_bytes);
+        return -1;
+    }
+    c->line_shift = log2_u64(spec->line_bytes);
+    size_t n = (size_t)c->sets * spec->ways;
+    c->lines = calloc(n, sizeof *c->lines);
+    c->bytes = calloc(n, spec->line_bytes);
+    if (!c->lines || !c->bytes)
+        panic("out of memory for a cache of %u bytes", spec->size_bytes);
+    for (size_t i = 0; i < n; i++)
+        c->lines[i].data = c->bytes + i * spec->line_bytes;
+    return 0;
+}
+
+void cache_destroy(struct cache *c)
+{
+    free(c->lines);
+    free(c->bytes);
+    memset(c, 0, sizeof *c);
+}
+
+struct cache_line *cache_find(struct cache *c, addr_t line)
+{
+    struct cache_line *set = &c->lines[(size_t)cache_set_of(c, line) * c->spec.ways];
+    c->st.lookups++;
+    for (uint32_t w = 0; w < c->spec.ways; w++)
+        if (set[w].present && set[w].addr == line)
+            return &set[w];
+    return NULL;
+}
+
+struct cache_line *cache_victim(struct cache *c, addr_t line,
+                                bool (*evictable)(const struct cache_line *, void *), void *arg)
+{
+    struct cache_line *set = &c->lines[(size_t)cache_set_of(c, line) * c->spec.ways];
+    struct cache_line *best = NULL;
+    for (uint32_t w = 0; w < c->spec.ways; w++) {
+        if (!set[w].present)
+            return &set[w];
+        if ((!best || set[w].lru < best->lru) && (!evictable || evictable(&set[w], arg)))
+            best = &set[w];
+    }
+    return best;
+}
+
+void cache_install(struct cache *c, struct cache_line *way, addr_t line)
+{
+    panic_if(way->present, "cache_install over a present line %#llx",
+             (unsigned long long)way->addr);
+    way->addr = line;
+    way->present = true;
+    way->dirty = false;
+    way->state = 0;
+    way->meta[0] = way->meta[1] = 0;
+    cache_touch(c, way);
+    c->st.fills++;
+}
+
+void cache_remove(struct cache *c, struct cache_line *l)
+{
+    l->present = false;
+    l->dirty = false;
+    l->state = 0;
+    c->st.evictions++;
+}
+
+void cache_for_each(struct cache *c, void (*fn)(struct cache_line *, void *), void *arg)
+{
+    size_t n = (size_t)c->sets * c->spec.ways;
+    for (size_t i = 0; i < n; i++)
+        if (c->lines[i].present)
+            fn(&c->lines[i], arg);
+}

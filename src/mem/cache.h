@@ -1,0 +1,86 @@
+/*
+ * cache.h - a set-associative cache array that holds data.
+ *
+ * Tags, per-line protocol state and metadata, LRU replacement, and the line
+ * bytes themselves: a hit returns what the line holds, stale or not. The
+ * array knows nothing of protocols: a controller looks lines up, asks for a
+ * victim, installs and removes lines, and keeps the state byte (which only its
+ * transition table changes). `meta` is protocol-owned (sharer vectors,
+ * timestamps, ...).
+ * INVARIANT: a line address is present in at most one way of its set.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef MEM_CACHE_H
+#define MEM_CACHE_H
+
+#include "base/types.h"
+
+struct cache_spec {
+    uint32_t size_bytes;   /* capacity */
+    uint32_t ways;         /* associativity */
+    uint32_t line_bytes;   /* line size (power of two, <= LINE_MAX_BYTES) */
+    uint32_t hit_cycles;   /* tag + data access latency */
+};
+
+struct cache_line {
+    addr_t addr;           /* line address (valid when present) */
+    bool present;          /* the way holds this line */
+    bool dirty;            /* data differs from the next level */
+    uint8_t state;         /* protocol state, set only by the controller's table */
+    uint64_t lru;          /* last-use stamp */
+    uint64_t meta[2];      /* protocol metadata (sharers, timestamps, ...) */
+    uint8_t *data;         /* line_bytes of data */
+};
+
+struct cache_stats {
+    uint64_t lookups, hits, fills, evictions;
+};
+
+struct cache {
+    struct cache_spec spec;
+    uint32_t sets;
+    unsigned line_shift;
+    struct cache_line *lines;  /* sets * ways */
+    uint8_t *bytes;            /* backing storage for every line's data */
+    uint64_t lru_clock;
+    struct cache_stats st;
+};
+
+/* Returns 0, or -1 with a message when the geometry is impossible. */
+int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t errlen);
+void cache_destroy(struct cache *c);
+
+static inline addr_t cache_line_addr(const struct cache *c, addr_t a)
+{
+    return a & ~(addr_t)(c->spec.line_bytes - 1);
+}
+
+static inline uint32_t cache_set_of(const struct cache *c, addr_t line)
+{
+    return (uint32_t)((line >> c->line_shift) % c->sets);
+}
+
+/* The present line for `line`, or NULL. Does not touch LRU. */
+struct cache_line *cache_find(struct cache *c, addr_t line);
+
+/* Mark a line most recently used. */
+static inline void cache_touch(struct cache *c, struct cache_line *l)
+{
+    l->lru = ++c->lru_clock;
+}
+
+/* A way for `line`: an empty way of its set if any, else the least recently
+ * used line for which `evictable(l, arg)` is true (the caller must evict it
+ * first), else NULL (every way busy). */
+struct cache_line *cache_victim(struct cache *c, addr_t line,
+                                bool (*evictable)(const struct cache_line *, void *), void *arg);
+
+/* Take an empty way for `line` (data left as it was: the caller fills it). */
+void cache_install(struct cache *c, struct cache_line *way, addr_t line);
+/* Free a way. */
+void cache_remove(struct cache *c, struct cache_line *l);
+
+/* Call fn on every present line (flash operations, dumps). */
+void cache_for_each(struct cache *c, void (*fn)(struct cache_line *, void *), void *arg);
+
+#endif

@@ -1,0 +1,166 @@
+/*
+ * ptx.h - the PTX front-end as the rest of gpucoh sees it: parse a module
+ * once, then execute it warp instruction by warp instruction.
+ *
+ * The interpreter owns everything private to a thread or a CTA (registers,
+ * predicates, the SIMT reconvergence stack, shared, local, param and const
+ * spaces) and performs those accesses itself. Global memory it never touches:
+ * a global (or generic-resolving-to-global) access is handed to the caller as
+ * a ptx_memop, and the values of loads and atomics come back through
+ * ptx_warp_complete(). That is what keeps "values come from the memory
+ * system" true in both the timing model and the functional mode.
+ *
+ * Scoreboard: each register of a warp has a ready cycle. An instruction may
+ * issue when all the registers it reads or writes are ready; ALU results are
+ * ready `lat[class]` cycles after issue; load and atomic destinations are
+ * pending until ptx_warp_complete().
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef PTX_PTX_H
+#define PTX_PTX_H
+
+#include "base/types.h"
+#include "mem/req.h"
+
+struct ptx_module;
+struct ptx_kernel;
+
+/* Generic address windows (cvta): a generic address in [base, base+size) is
+ * shared or local memory of the executing CTA/thread; anything else is
+ * global. The host allocator hands out global addresses below these. */
+#define PTX_SHARED_WINDOW 0x00007f0000000000ull
+#define PTX_LOCAL_WINDOW  0x00007e0000000000ull
+#define PTX_WINDOW_BYTES  0x0000010000000000ull
+
+/* Instruction classes, for issue latencies (config [sm] lat_*). */
+#define PTX_LAT_CLASSES(X)                                                                         \
+    X(INT, "integer add/logic/compare/move")                                                       \
+    X(IMUL, "integer multiply, multiply-add")                                                      \
+    X(FP32, "single-precision add/mul/fma")                                                        \
+    X(FP64, "double precision")                                                                    \
+    X(SFU, "special functions: rcp sqrt sin ex2 ..., integer div/rem")                            \
+    X(SHMEM, "shared, local, param and const memory")                                              \
+    X(BRANCH, "control flow, barriers, warp votes/shuffles")                                      \
+    X(GMEM, "global memory (address generation; data returns via the LSU)")
+
+#define X(n, d) PTX_LAT_##n,
+enum ptx_lat_class { PTX_LAT_CLASSES(X) PTX_LAT_N };
+#undef X
+extern const char *const ptx_lat_names[PTX_LAT_N];
+
+/* ---- modules ---- */
+
+/* Parse and decode. Returns NULL with "file:line: what is wrong" in err for
+ * malformed or unsupported PTX (the construct is named). */
+struct ptx_module *ptx_module_parse(const char *text, const char *filename, char *err,
+                                    size_t errlen);
+void ptx_module_free(struct ptx_module *m);
+const struct ptx_kernel *ptx_module_kernel(const struct ptx_module *m, const char *name);
+/* Names of the module's .entry kernels, NULL-terminated. */
+const char *const *ptx_module_kernel_names(const struct ptx_module *m);
+
+struct ptx_kernel_info {
+    const char *name;
+    unsigned n_params;
+    const uint32_t *param_offset;  /* byte offset of each parameter in the param buffer */
+    const uint32_t *param_size;    /* its size in bytes (4 or 8 for scalars/pointers) */
+    uint32_t param_bytes;          /* size of the whole param buffer */
+    uint32_t static_shmem_bytes;   /* .shared declarations of the kernel and its callees */
+    uint32_t local_bytes;          /* .local bytes per thread (incl. call frames) */
+    uint32_t regs_per_thread;      /* registers, for occupancy */
+};
+const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k);
+
+/* ---- execution ---- */
+
+struct ptx_dim3 {
+    uint32_t x, y, z;
+};
+
+/* A CTA: shared memory, barriers, the launch's parameter buffer. */
+struct ptx_cta;
+struct ptx_cta *ptx_cta_new(const struct ptx_kernel *k, struct ptx_dim3 ctaid,
+                            struct ptx_dim3 nctaid, struct ptx_dim3 ntid,
+                            const uint8_t *params, uint32_t dyn_shmem_bytes);
+void ptx_cta_free(struct ptx_cta *c);
+unsigned ptx_cta_n_warps(const struct ptx_cta *c);
+
+/* A warp: 32 lanes' registers, the SIMT stack, the scoreboard. */
+struct ptx_warp;
+struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta);
+void ptx_warp_free(struct ptx_warp *w);
+
+/* What the caller supplies for special registers and latencies. */
+struct ptx_env {
+    uint32_t smid, nsmid;        /* %smid %nsmid */
+    uint32_t warpid;             /* %warpid: the warp's slot in its SM */
+    uint64_t clock;              /* %clock/%clock64: the SM's cycle counter */
+    uint64_t globaltimer_ns;     /* %globaltimer */
+    const uint32_t *lat;         /* [PTX_LAT_N] issue-to-result cycles */
+};
+
+enum ptx_step_kind {
+    PTX_STEP_ALU,      /* executed entirely inside the interpreter */
+    PTX_STEP_MEM,      /* a global memory operation for the caller (ptx_step.mem) */
+    PTX_STEP_BARRIER,  /* bar.sync/barrier.sync/bar.red/bar.arrive reached (ptx_step.bar) */
+    PTX_STEP_EXIT,     /* every lane of the warp has exited */
+};
+
+/* A global memory operation of one warp instruction. Only lanes in `mask`
+ * take part (lanes whose generic address was shared/local were done inside).
+ * For vector accesses each lane accesses `size` contiguous bytes. */
+struct ptx_memop {
+    uint8_t op;            /* MEM_LOAD, MEM_STORE, MEM_ATOMIC or MEM_FENCE */
+    uint8_t sem;           /* enum mem_sem (ld.acquire -> SEM_ACQUIRE, membar.gl -> SC...) */
+    uint8_t scope;         /* enum mem_scope */
+    uint8_t size;          /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint8_t atom_kind;     /* enum atom_kind (MEM_ATOMIC) */
+    uint8_t atom_type;     /* enum atom_type (MEM_ATOMIC) */
+    bool is_red;           /* red.*: no result register */
+    uint32_t mask;         /* participating lanes */
+    addr_t addr[32];       /* per-lane byte address (global) */
+    uint64_t data[32][2];  /* per-lane store bytes (little-endian, `size` of them), or
+                              atomic operands (data[l][0] = a, data[l][1] = b for CAS) */
+    uint32_t tag;          /* identifies the destination for ptx_warp_complete */
+};
+
+struct ptx_barrier {
+    uint32_t id;           /* barrier number 0..15 */
+    uint32_t count;        /* threads expected; 0 = all threads of the CTA */
+    bool arrive_only;      /* bar.arrive: count in, do not wait */
+    uint32_t n_threads;    /* active threads of this warp arriving */
+};
+
+struct ptx_step {
+    enum ptx_step_kind kind;
+    uint8_t lat_class;     /* enum ptx_lat_class of the instruction */
+    uint32_t active;       /* lanes that executed it */
+    uint32_t n_thread_insts; /* active lanes counted as thread instructions */
+    struct ptx_memop mem;  /* PTX_STEP_MEM */
+    struct ptx_barrier bar;/* PTX_STEP_BARRIER */
+};
+
+/* True when the next instruction's registers are ready at `cycle`. */
+bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle);
+
+/* Execute the warp's next instruction. Returns 0, or -1 with a message for a
+ * run-time fault of the kernel (misaligned or out-of-range shared/local
+ * access, trap): the caller reports it as a fatal kernel error. */
+int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out,
+                  char *err, size_t errlen);
+
+/* Deliver the result of a PTX_STEP_MEM load or atomic: lane_data[l] holds
+ * the `size` bytes lane l read (loads) or the old value (atomics), for the
+ * lanes in op->mask. Clears the destination registers' pending state, ready
+ * at `cycle`. Stores and reds need no completion call. */
+void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
+                       const uint64_t (*lane_data)[2], uint64_t cycle);
+
+/* A warp waiting at a barrier is released by the caller with this. */
+void ptx_warp_barrier_release(struct ptx_warp *w);
+
+bool ptx_warp_done(const struct ptx_warp *w);
+/* Source line of the next instruction ("file:line"), for diagnostics. */
+const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,158 @@
+/*
+ * config.c - composes the components' option tables into the machine's
+ * (see config.h), loads files and overrides, and cross-checks the result.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "system/config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/bits.h"
+#include "base/log.h"
+#include "coh/proto.h"
+
+#define T struct sim_spec
+static const struct cfg_opt sim_opts[] = {
+    CFG_U64("seed", T, seed, "1", 0, 1.8e19, "", "seed of every random stream"),
+    CFG_U64("watchdog_cycles", T, watchdog_cycles, "200000", 0, 1e15, "core cycles",
+            "stop (exit 3) when no memory operation completes for this long; 0 = off"),
+    CFG_U64("max_cycles", T, max_cycles, "0", 0, 1e18, "core cycles",
+            "stop a kernel that runs longer than this (exit 3); 0 = no limit"),
+    CFG_END,
+};
+#undef T
+
+#define T struct gpu_spec
+static const struct cfg_opt gpu_opts[] = {
+    CFG_U32("sms", T, sms, "16", 1, 1024, "", "SMs (cores) per GPU"),
+    CFG_F64("core_mhz", T, core_mhz, "1400", 1, 10000, "MHz",
+            "SM and L1 clock; leases and latencies in 'core cycles' use it"),
+    CFG_END,
+};
+#undef T
+
+#define T struct l1_spec
+static const struct cfg_opt l1_opts[] = {
+    CFG_U32("size", T, cache.size_bytes, "32K", 128, 1 << 30, "bytes", "capacity per SM"),
+    CFG_U32("ways", T, cache.ways, "4", 1, 64, "", "associativity"),
+    CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes", "line size"),
+    CFG_U32("hit_cycles", T, cache.hit_cycles, "20", 0, 10000, "core cycles",
+            "load hit latency"),
+    CFG_U32("mshrs", T, mshrs, "128", 1, 65536, "", "MSHR/TBE entries"),
+    CFG_U32("merge_max", T, merge_max, "8", 0, 1024, "",
+            "loads merged into one outstanding miss (beyond it they wait)"),
+    CFG_END,
+};
+#undef T
+
+#define T struct l2_spec
+static const struct cfg_opt l2_opts[] = {
+    CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels"),
+    CFG_U32("size", T, cache.size_bytes, "128K", 1024, 1u << 31, "bytes", "capacity per bank"),
+    CFG_U32("ways", T, cache.ways, "8", 1, 64, "", "associativity"),
+    CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes",
+            "line size (must equal l1.line)"),
+    CFG_U32("mshrs", T, mshrs, "128", 1, 65536, "", "MSHRs per bank"),
+    CFG_F64("mhz", T, mhz, "700", 1, 10000, "MHz", "L2 clock"),
+    CFG_U32("latency_cycles", T, latency_cycles, "150", 0, 100000, "L2 cycles",
+            "bank pipeline latency of a hit (tc-fermi: 340 core cycles round trip in all)"),
+    CFG_U32("jitter_cycles", T, jitter_cycles, "0", 0, 100000, "L2 cycles",
+            "extra random delay per response, [0, jitter] (litmus randomisation)"),
+    CFG_END,
+};
+#undef T
+
+static const struct cfg_opt coherence_opts[] = {
+    CFG_STR("protocol", struct coh_spec, protocol, "rc",
+            "coherence protocol (gpucoh list protocols)"),
+    CFG_END,
+};
+
+static const struct {
+    const char *name;
+    const struct cfg_opt *opts;
+    size_t off;
+} sections[] = {
+    {"sim", sim_opts, offsetof(struct config, sim)},
+    {"gpu", gpu_opts, offsetof(struct config, gpu)},
+    {"sm", sm_opts, offsetof(struct config, sm)},
+    {"l1", l1_opts, offsetof(struct config, l1)},
+    {"l2", l2_opts, offsetof(struct config, l2)},
+    {"noc", noc_opts, offsetof(struct config, noc)},
+    {"dram", dram_opts, offsetof(struct config, dram)},
+    {"coherence", coherence_opts, offsetof(struct config, coherence)},
+};
+
+const struct cfg_opt *config_options(void)
+{
+    static struct cfg_opt *all;
+    if (all)
+        return all;
+    size_t n = 0;
+    for (size_t s = 0; s < ARRAY_LEN(sections); s++)
+        for (const struct cfg_opt *o = sections[s].opts; o->name; o++)
+            n++;
+    all = calloc(n + 1, sizeof *all);
+    if (!all)
+        panic("out of memory");
+    size_t k = 0;
+    for (size_t s = 0; s < ARRAY_LEN(sections); s++)
+        for (const struct cfg_opt *o = sections[s].opts; o->name; o++) {
+            char *name = malloc(strlen(sections[s].name) + strlen(o->name) + 2);
+            if (!name)
+                panic("out of memory");
+            sprintf(name, "%s.%s", sections[s].name, o->name);
+            all[k] = *o;
+            all[k].name = name;
+            all[k].off += sections[s].off;
+            k++;
+        }
+    return all;
+}
+
+const char *config_default_file(void)
+{
+    static char path[4096];
+    const char *root = getenv("GPUCOH_ROOT");
+    snprintf(path, sizeof path, "%s/configs/tc-fermi.ini", root ? root : GPUCOH_SOURCE_DIR);
+    return path;
+}
+
+static int cross_check(const struct config *c, char *err, size_t errlen)
+{
+    if (c->l1.cache.line_bytes != c->l2.cache.line_bytes) {
+        snprintf(err, errlen, "l1.line (%u) and l2.line (%u) must be equal",
+                 c->l1.cache.line_bytes, c->l2.cache.line_bytes);
+        return -1;
+    }
+    if (!is_pow2(c->l1.cache.line_bytes)) {
+        snprintf(err, errlen, "l1.line (%u) must be a power of two", c->l1.cache.line_bytes);
+        return -1;
+    }
+    if (!proto_find(c->coherence.protocol)) {
+        size_t n = (size_t)snprintf(err, errlen, "coherence.protocol: unknown protocol '%s' (known:",
+                                    c->coherence.protocol);
+        for (const struct proto_desc *const *p = proto_registry; *p && n < errlen; p++)
+            n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
+        if (n < errlen)
+            snprintf(err + n, errlen - n, ")");
+        return -1;
+    }
+    return 0;
+}
+
+int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
+                char *err, size_t errlen)
+{
+    const struct cfg_opt *tab = config_options();
+    memset(c, 0, sizeof *c);
+    cfg_defaults(tab, c);
+    if (file && cfg_load_ini(tab, c, file, err, errlen))
+        return -1;
+    for (unsigned i = 0; i < n_sets; i++)
+        if (cfg_set_assignment(tab, c, sets[i], err, errlen))
+            return -1;
+    return cross_check(c, err, errlen);
+}

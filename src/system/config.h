@@ -1,0 +1,73 @@
+/*
+ * config.h - the machine configuration: one section per component.
+ *
+ * Each component declares its own spec struct and option table (rows relative
+ * to that struct); this file composes them into one struct and one flat
+ * option table with "section.key" names, which INI files and --set fill and
+ * `gpucoh config show` prints. Defaults are the GPU of specs 001/002/004a
+ * (configs/tc-fermi.ini restates them explicitly).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef SYSTEM_CONFIG_H
+#define SYSTEM_CONFIG_H
+
+#include "dram/dram.h"
+#include "gpu/sm.h"
+#include "mem/cache.h"
+#include "noc/xbar.h"
+#include "sim/cfg.h"
+
+struct sim_spec {
+    uint64_t seed;             /* every random stream derives from it */
+    uint64_t watchdog_cycles;  /* core cycles without a completion before exit 3; 0 = off */
+    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit */
+};
+
+struct gpu_spec {
+    uint32_t sms;              /* SMs per GPU */
+    double core_mhz;           /* SM and L1 clock */
+};
+
+struct l1_spec {
+    struct cache_spec cache;
+    uint32_t mshrs;            /* TBE/MSHR entries */
+    uint32_t merge_max;        /* loads merged into one outstanding miss */
+};
+
+struct l2_spec {
+    struct cache_spec cache;   /* per bank */
+    uint32_t banks;            /* one per memory partition */
+    uint32_t mshrs;            /* per bank */
+    double mhz;                /* L2 clock */
+    uint32_t latency_cycles;   /* pipeline latency of a hit, L2 cycles */
+    uint32_t jitter_cycles;    /* extra random delay per response (litmus), L2 cycles */
+};
+
+struct coh_spec {
+    char protocol[CFG_STR_MAX]; /* registry name */
+};
+
+struct config {
+    struct sim_spec sim;
+    struct gpu_spec gpu;
+    struct sm_spec sm;
+    struct l1_spec l1;
+    struct l2_spec l2;
+    struct noc_spec noc;
+    struct dram_spec dram;
+    struct coh_spec coherence;
+};
+
+/* The composed option table (built once, never freed). */
+const struct cfg_opt *config_options(void);
+
+/* Defaults, then the file (if any), then the assignments, in order. Then
+ * cross-checks (line sizes agree, protocol exists, ...). Returns 0 or -1 with
+ * "file:line: ..." or "--set ...: ..." in err. */
+int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
+                char *err, size_t errlen);
+
+/* The default configuration file (configs/tc-fermi.ini in the source tree). */
+const char *config_default_file(void);
+
+#endif

@@ -1,0 +1,494 @@
+/*
+ * machine.c - builds and runs the GPU (see machine.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "system/machine.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "dram/dram.h"
+#include "gpu/sm.h"
+#include "noc/xbar.h"
+#include "base/clock.h"
+
+struct machine {
+    struct config cfg;
+    const struct proto_desc *proto;
+    struct eng eng;
+    struct clock core_clk, icnt_clk, l2_clk, dram_clk;
+    struct pool msgs;
+    struct backing store;
+    unsigned n_sms, n_banks, n_tables;
+    uint32_t line_bytes;
+    struct sm **sms;
+    struct comp **l1s, **l2s;
+    struct ctrl_links *l1_links;
+    struct port *from_l1;      /* per SM: L1 -> SM responses */
+    struct xbar *up, *down;    /* SM -> L2, L2 -> SM */
+    struct dram **drams;
+    struct coh_cov *cov;       /* per table */
+    char **names;              /* every component name, freed at the end */
+    unsigned n_names;
+    /* kernels run so far */
+    const char **kernel_names;
+    uint64_t *kernel_cycles;
+    unsigned n_kernels, cap_kernels;
+    bool progress;             /* print a progress line on stderr */
+    double progress_wall;      /* when it was last printed */
+    double run_wall_start;
+};
+
+void machine_set_progress(struct machine *m, bool on)
+{
+    m->progress = on;
+}
+
+/* Core cycles simulated between checks of the clock and the limits. */
+#define RUN_CHUNK_CYCLES 20000
+
+static void show_progress(struct machine *m, const char *kernel, bool last)
+{
+    double now = wall_seconds_since(0);
+    if (!last && now - m->progress_wall < 0.5)
+        return;
+    m->progress_wall = now;
+    uint64_t cycles = m->eng.now / m->core_clk.period_ps;
+    double speed = now > m->run_wall_start ? cycles / (now - m->run_wall_start) : 0;
+    fprintf(stderr, "\r\033[K[gpucoh] %s: %llu cycles, %u kernels done, %.0f cycles/s",
+            kernel, (unsigned long long)cycles, m->n_kernels, speed);
+    if (last)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+static const char *name_of(struct machine *m, const char *fmt, unsigned i)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, fmt, i);
+    m->names = realloc(m->names, (m->n_names + 1) * sizeof *m->names);
+    m->names[m->n_names] = strdup(buf);
+    if (!m->names || !m->names[m->n_names])
+        panic("out of memory");
+    return m->names[m->n_names++];
+}
+
+static void *xcalloc(size_t n, size_t sz)
+{
+    void *p = calloc(n ? n : 1, sz);
+    if (!p)
+        panic("out of memory");
+    return p;
+}
+
+struct machine *machine_new(const struct config *cfg)
+{
+    struct machine *m = xcalloc(1, sizeof *m);
+    m->cfg = *cfg;
+    cfg = &m->cfg;
+    m->proto = proto_find(cfg->coherence.protocol);
+    panic_if(!m->proto, "unknown protocol %s", cfg->coherence.protocol);
+    eng_init(&m->eng);
+    m->core_clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
+    m->icnt_clk = (struct clock){"icnt", clock_period_ps(cfg->noc.mhz)};
+    m->l2_clk = (struct clock){"l2", clock_period_ps(cfg->l2.mhz)};
+    m->dram_clk = (struct clock){"dram", clock_period_ps(cfg->dram.mhz)};
+    m->eng.watchdog_ps = cfg->sim.watchdog_cycles * m->core_clk.period_ps;
+    msg_pool_init(&m->msgs);
+    backing_init(&m->store);
+    m->n_sms = cfg->gpu.sms;
+    m->n_banks = cfg->l2.banks;
+    m->line_bytes = cfg->l1.cache.line_bytes;
+
+    for (const struct coh_table *const *t = m->proto->tables; *t; t++)
+        m->n_tables++;
+    m->cov = xcalloc(m->n_tables, sizeof *m->cov);
+    for (unsigned i = 0; i < m->n_tables; i++)
+        coh_cov_init(&m->cov[i], m->proto->tables[i]);
+
+    /* controllers first: ports and crossbars need their components */
+    m->sms = xcalloc(m->n_sms, sizeof *m->sms);
+    m->l1s = xcalloc(m->n_sms, sizeof *m->l1s);
+    m->l2s = xcalloc(m->n_banks, sizeof *m->l2s);
+    m->drams = xcalloc(m->n_banks, sizeof *m->drams);
+    m->l1_links = xcalloc(m->n_sms, sizeof *m->l1_links);
+    m->from_l1 = xcalloc(m->n_sms, sizeof *m->from_l1);
+    struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg, .n_sms = m->n_sms,
+                            .n_banks = m->n_banks, .store = &m->store};
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        m->sms[i] = sm_new(&m->eng, &m->core_clk, name_of(m, "gpu.sm[%u]", i), &cfg->sm, 0, i,
+                           m->line_bytes, &m->msgs);
+        w.clk = &m->core_clk;
+        w.name = name_of(m, "gpu.sm[%u].l1", i);
+        w.index = i;
+        w.cov = m->cov;
+        m->l1s[i] = m->proto->l1.create(&w);
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        w.clk = &m->l2_clk;
+        w.name = name_of(m, "gpu.l2[%u]", b);
+        w.index = b;
+        w.cov = m->cov + m->proto->n_l1_tables;
+        m->l2s[b] = m->proto->l2.create(&w);
+        m->drams[b] = dram_new(&m->eng, name_of(m, "gpu.dram[%u]", b), &m->dram_clk, &cfg->dram,
+                               &m->store, m->line_bytes, b, m->n_banks);
+    }
+    m->up = xbar_new(&m->eng, "gpu.noc.up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
+                     m->proto->n_vnets, m->l1s, m->l2s);
+    m->down = xbar_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
+                       m->proto->n_vnets, m->l2s, m->l1s);
+    xbar_set_seed(m->up, cfg->sim.seed * 2 + 1);
+    xbar_set_seed(m->down, cfg->sim.seed * 2 + 2);
+
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        struct comp *smc = sm_comp(m->sms[i]);
+        struct port *to_l1 = m->proto->l1.in_port(m->l1s[i]);
+        to_l1->sender = smc;
+        port_init(&m->from_l1[i], name_of(m, "gpu.sm[%u].from_l1", i), 1u << 16,
+                  m->core_clk.period_ps, m->l1s[i], smc);
+        struct ctrl_links *l = &m->l1_links[i];
+        l->to_core = &m->from_l1[i];
+        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
+            l->net_out[v] = xbar_in(m->up, i, v);
+            l->net_in[v] = xbar_out(m->down, i, v);
+        }
+        m->proto->l1.connect(m->l1s[i], l);
+        sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        struct ctrl_links l = {0};
+        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
+            l.net_out[v] = xbar_in(m->down, b, v);
+            l.net_in[v] = xbar_out(m->up, b, v);
+        }
+        l.to_mem = dram_req_port(m->drams[b]);
+        l.to_mem->sender = m->l2s[b];
+        m->proto->l2.connect(m->l2s[b], &l);
+        dram_connect(m->drams[b], m->proto->l2.in_port(m->l2s[b]), m->l2s[b]);
+    }
+    return m;
+}
+
+void machine_free(struct machine *m)
+{
+    if (!m)
+        return;
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        sm_free(m->sms[i]);
+        m->proto->l1.destroy(m->l1s[i]);
+        port_destroy(&m->from_l1[i]);
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        m->proto->l2.destroy(m->l2s[b]);
+        dram_free(m->drams[b]);
+    }
+    xbar_free(m->up);
+    xbar_free(m->down);
+    for (unsigned i = 0; i < m->n_tables; i++)
+        coh_cov_destroy(&m->cov[i]);
+    for (unsigned i = 0; i < m->n_names; i++)
+        free(m->names[i]);
+    free(m->names);
+    free(m->cov);
+    free(m->sms);
+    free(m->l1s);
+    free(m->l2s);
+    free(m->drams);
+    free(m->l1_links);
+    free(m->from_l1);
+    free(m->kernel_names);
+    free(m->kernel_cycles);
+    backing_destroy(&m->store);
+    pool_destroy(&m->msgs);
+    eng_destroy(&m->eng);
+    free(m);
+}
+
+/* ---- the launcher ---- */
+
+static void kernel_done(void *obj, struct kernel_run *run)
+{
+    (void)run;
+    eng_stop(obj);
+}
+
+static void run_kernel(void *obj, const struct launch *l)
+{
+    struct machine *m = obj;
+    struct kernel_run run;
+    kernel_run_init(&run, l, m->n_sms);
+    run.on_done = kernel_done;
+    run.done_obj = &m->eng;
+    tick_t start = m->eng.now;
+    tick_t limit = m->cfg.sim.max_cycles ? start + m->cfg.sim.max_cycles * m->core_clk.period_ps
+                                         : TICK_MAX;
+    const char *kname = ptx_kernel_info(l->kernel)->name;
+    if (!m->run_wall_start)
+        m->run_wall_start = wall_seconds_since(0);
+    m->eng.last_progress = m->eng.now;
+    for (unsigned i = 0; i < m->n_sms; i++)
+        sm_start_kernel(m->sms[i], &run);
+    tick_t chunk = RUN_CHUNK_CYCLES * m->core_clk.period_ps;
+    while (!kernel_run_done(&run)) {
+        eng_run(&m->eng, MIN(limit, m->eng.now + chunk));
+        if (kernel_run_done(&run))
+            break;
+        if (m->eng.now >= limit || (m->eng.n_heap && m->eng.heap[0].when > limit))
+            panic("kernel %s ran past sim.max_cycles (%llu core cycles)", kname,
+                  (unsigned long long)m->cfg.sim.max_cycles);
+        if (!m->eng.n_heap)
+            panic("kernel %s stopped making progress: every component is asleep", kname);
+        if (m->progress)
+            show_progress(m, kname, false);
+    }
+    if (m->progress)
+        show_progress(m, kname, true);
+    if (m->n_kernels == m->cap_kernels) {
+        m->cap_kernels = m->cap_kernels ? 2 * m->cap_kernels : 16;
+        m->kernel_names = realloc(m->kernel_names, m->cap_kernels * sizeof *m->kernel_names);
+        m->kernel_cycles = realloc(m->kernel_cycles, m->cap_kernels * sizeof *m->kernel_cycles);
+        if (!m->kernel_names || !m->kernel_cycles)
+            panic("out of memory");
+    }
+    m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
+    m->kernel_cycles[m->n_kernels++] = (m->eng.now - start) / m->core_clk.period_ps;
+}
+
+/* Host copies line by line through the home bank's idle-time access. */
+static void host_access(struct machine *m, addr_t a, uint8_t *buf, size_t n, bool write)
+{
+    uint8_t line[LINE_MAX_BYTES];
+    while (n) {
+        addr_t base = a & ~(addr_t)(m->line_bytes - 1);
+        size_t off = a - base, k = MIN(n, m->line_bytes - off);
+        unsigned bank = (unsigned)((base / m->line_bytes) % m->n_banks);
+        if (write) {
+            struct bytemask mask = {0};
+            bytemask_set_range(&mask, (unsigned)off, (unsigned)k);
+            memcpy(line + off, buf, k);
+            m->proto->l2.dma(m->l2s[bank], base, line, &mask);
+        } else {
+            m->proto->l2.dma(m->l2s[bank], base, line, NULL);
+            memcpy(buf, line + off, k);
+        }
+        a += k, buf += k, n -= k;
+    }
+}
+
+static void host_write(void *obj, addr_t dst, const void *src, size_t n)
+{
+    host_access(obj, dst, (uint8_t *)src, n, true);
+}
+
+static void host_read(void *obj, void *dst, addr_t src, size_t n)
+{
+    host_access(obj, src, dst, n, false);
+}
+
+static uint64_t cycles_of(const void *obj)
+{
+    const struct machine *m = obj;
+    return m->eng.now / m->core_clk.period_ps;
+}
+
+static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of};
+
+struct launcher machine_launcher(struct machine *m)
+{
+    return (struct launcher){&machine_ops, m};
+}
+
+/* ---- statistics ---- */
+
+struct prefixed {
+    stat_emit_fn *emit;
+    void *arg;
+    const char *prefix;
+};
+
+static void emit_prefixed(void *arg, const char *name, uint64_t v)
+{
+    struct prefixed *p = arg;
+    char buf[160];
+    snprintf(buf, sizeof buf, "%s.%s", p->prefix, name);
+    p->emit(p->arg, buf, v);
+}
+
+static void xbar_emit(const char *prefix, const struct xbar_stats *s, stat_emit_fn *emit,
+                      void *arg)
+{
+    char buf[160];
+    for (unsigned c = 0; c < TRAFFIC_N; c++) {
+        snprintf(buf, sizeof buf, "%s.bytes.%s", prefix, traffic_class_names[c]);
+        emit(arg, buf, s->bytes[c]);
+        snprintf(buf, sizeof buf, "%s.flits.%s", prefix, traffic_class_names[c]);
+        emit(arg, buf, s->flits[c]);
+        snprintf(buf, sizeof buf, "%s.msgs.%s", prefix, traffic_class_names[c]);
+        emit(arg, buf, s->msgs[c]);
+    }
+}
+
+void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
+{
+    char buf[160];
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        const struct sm_stats *s = sm_stats(m->sms[i]);
+        const char *n = m->sms[i] ? sm_comp(m->sms[i])->name : "";
+#define E(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
+    emit(arg, buf, s->f)
+        E(cycles);
+        E(thread_insts);
+        E(warp_insts);
+        E(barriers);
+        E(ctas);
+        E(port_full);
+#undef E
+        for (unsigned k = 0; k < SM_STALL_N; k++) {
+            snprintf(buf, sizeof buf, "%s.stall.%s", n, sm_stall_names[k]);
+            emit(arg, buf, s->stall[k]);
+        }
+        for (unsigned k = 0; k < MEM_NOPS; k++) {
+            snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
+            emit(arg, buf, s->mem_reqs[k]);
+        }
+        if (m->proto->l1.stats) {
+            struct prefixed p = {emit, arg, m->l1s[i]->name};
+            m->proto->l1.stats(m->l1s[i], emit_prefixed, &p);
+        }
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        if (m->proto->l2.stats) {
+            struct prefixed p = {emit, arg, m->l2s[b]->name};
+            m->proto->l2.stats(m->l2s[b], emit_prefixed, &p);
+        }
+        const struct dram_stats *d = dram_stats(m->drams[b]);
+        const char *n = dram_comp(m->drams[b])->name;
+#define E(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
+    emit(arg, buf, d->f)
+        E(reads);
+        E(writes);
+        E(row_hits);
+        E(row_misses);
+        E(row_conflicts);
+#undef E
+    }
+    xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
+    xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);
+    emit(arg, "engine.events", m->eng.n_events);
+}
+
+struct summary_acc {
+    struct machine_summary *s;
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static void summary_emit(void *arg, const char *name, uint64_t v)
+{
+    struct machine_summary *s = arg;
+    if (strstr(name, ".l1.")) {
+        if (ends_with(name, ".load_hits")) {
+            s->l1_hits += v;
+            s->l1_accesses += v;
+        } else if (ends_with(name, ".load_misses") || ends_with(name, ".load_merged")) {
+            s->l1_accesses += v;
+        }
+    } else if (strstr(name, ".l2[")) {
+        if (ends_with(name, ".accesses"))
+            s->l2_accesses += v;
+        else if (ends_with(name, ".misses"))
+            s->l2_hits -= v;
+    }
+}
+
+void machine_summary(struct machine *m, struct machine_summary *s)
+{
+    memset(s, 0, sizeof *s);
+    s->cycles = m->eng.now / m->core_clk.period_ps;
+    s->kernels = m->n_kernels;
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        s->thread_insts += sm_stats(m->sms[i])->thread_insts;
+        s->warp_insts += sm_stats(m->sms[i])->warp_insts;
+    }
+    machine_stats(m, summary_emit, s);
+    s->l2_hits += s->l2_accesses;
+    for (unsigned c = 0; c < TRAFFIC_N; c++) {
+        const struct xbar_stats *u = xbar_stats(m->up), *d = xbar_stats(m->down);
+        s->bytes[c] = u->bytes[c] + d->bytes[c];
+        s->flits[c] = u->flits[c] + d->flits[c];
+        s->msgs[c] = u->msgs[c] + d->msgs[c];
+    }
+    s->events = m->eng.n_events;
+}
+
+unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles)
+{
+    *names = m->kernel_names;
+    *cycles = m->kernel_cycles;
+    return m->n_kernels;
+}
+
+const struct config *machine_config(const struct machine *m)
+{
+    return &m->cfg;
+}
+
+const struct proto_desc *machine_proto(const struct machine *m)
+{
+    return m->proto;
+}
+
+void machine_coverage(struct machine *m, FILE *out)
+{
+    for (unsigned i = 0; i < m->n_tables; i++)
+        coh_cov_print(&m->cov[i], out);
+}
+
+const struct coh_cov *machine_cov(struct machine *m, unsigned *n)
+{
+    *n = m->n_tables;
+    return m->cov;
+}
+
+struct eng *machine_eng(struct machine *m)
+{
+    return &m->eng;
+}
+
+struct pool *machine_msgs(struct machine *m)
+{
+    return &m->msgs;
+}
+
+struct port *machine_l1_port(struct machine *m, unsigned sm)
+{
+    return m->proto->l1.in_port(m->l1s[sm]);
+}
+
+struct comp *machine_l1(struct machine *m, unsigned sm)
+{
+    return m->l1s[sm];
+}
+
+struct comp *machine_l2(struct machine *m, unsigned bank)
+{
+    return m->l2s[bank];
+}
+
+void machine_detach_sm(struct machine *m, unsigned sm, struct port *rsp, struct comp *receiver)
+{
+    struct ctrl_links *l = &m->l1_links[sm];
+    l->to_core = rsp;
+    rsp->sender = m->l1s[sm];
+    (void)receiver;
+    m->proto->l1.connect(m->l1s[sm], l);
+    machine_l1_port(m, sm)->sender = NULL;
+}

@@ -1,0 +1,67 @@
+/*
+ * machine.h - builds a GPU from a configuration and runs kernels on it.
+ *
+ * The machine owns every component (SMs, the protocol's L1s and L2 banks, a
+ * crossbar per direction, DRAM channels), the message pool, the backing
+ * store and the clock domains, and wires them with ports: SM <-> L1 <->
+ * crossbar (one vnet per protocol message class) <-> L2 bank <-> DRAM
+ * channel. It offers itself to the host API as a launcher (kernels run to
+ * completion; copies go through the L2 banks' idle-time access), and
+ * enumerates every statistic under hierarchical names.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef SYSTEM_MACHINE_H
+#define SYSTEM_MACHINE_H
+
+#include "coh/proto.h"
+#include "host/launcher.h"
+#include "system/config.h"
+
+struct machine;
+
+/* Build the machine (the config must have passed config_load). */
+struct machine *machine_new(const struct config *cfg);
+void machine_free(struct machine *m);
+/* Print a progress line on stderr while kernels run (for terminals). */
+void machine_set_progress(struct machine *m, bool on);
+struct launcher machine_launcher(struct machine *m);
+
+typedef void stat_emit_fn(void *arg, const char *name, uint64_t value);
+
+/* Every statistic, hierarchically named ("gpu.sm[3].thread_insts"). */
+void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg);
+
+/* The headline figures of a run. */
+struct machine_summary {
+    uint64_t cycles;                 /* core cycles, all kernels */
+    uint64_t kernels;
+    uint64_t thread_insts, warp_insts;
+    uint64_t l1_hits, l1_accesses;   /* global loads at the L1 (protocols with an L1) */
+    uint64_t l2_hits, l2_accesses;
+    uint64_t bytes[TRAFFIC_N], flits[TRAFFIC_N], msgs[TRAFFIC_N]; /* both directions */
+    uint64_t events;                 /* engine events */
+};
+void machine_summary(struct machine *m, struct machine_summary *s);
+
+/* Cycles of each kernel launched so far, in order. */
+unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
+
+const struct config *machine_config(const struct machine *m);
+const struct proto_desc *machine_proto(const struct machine *m);
+
+/* Coverage of every controller table, with "<--" on cells never fired. */
+void machine_coverage(struct machine *m, FILE *out);
+/* Per-table coverage arrays (for tools): n tables, in the protocol's order. */
+const struct coh_cov *machine_cov(struct machine *m, unsigned *n);
+
+/* Inject a request straight into SM `sm`'s L1 as if its LSU sent it (the
+ * directed-test driver); the response comes back to `on_rsp`. */
+struct eng *machine_eng(struct machine *m);
+struct pool *machine_msgs(struct machine *m);
+struct port *machine_l1_port(struct machine *m, unsigned sm);
+struct comp *machine_l1(struct machine *m, unsigned sm);
+struct comp *machine_l2(struct machine *m, unsigned bank);
+/* Replace the SM's side of the L1 link: responses go to `rsp` (for tests). */
+void machine_detach_sm(struct machine *m, unsigned sm, struct port *rsp, struct comp *receiver);
+
+#endif
