@@ -302,6 +302,7 @@ struct lp {
     bool failed;
     enum lp_refs refs;
     unsigned refs_below;      /* REFS_INIT: buffers with a smaller index */
+    const char *defining;     /* the buffer whose line this is, if any */
     struct lp_const *consts;
     unsigned n_consts;
 };
@@ -413,8 +414,11 @@ static int find_const(const struct lp *lp, const char *name)
 
 static bool reserved(const char *name)
 {
-    if (!strcmp(name, "i"))
-        return true;
+    static const char *const words[] = {"i", "zeros", "const", "iota", "random", "file",
+                                        "values", "inf", "nan", "tol"};
+    for (size_t k = 0; k < ARRAY_LEN(words); k++)
+        if (!strcmp(name, words[k]))
+            return true;
     for (int f = 0; f < FN_N; f++)
         if (!strcmp(name, lx_fns[f].name))
             return true;
@@ -521,6 +525,11 @@ static struct lspec_expr *parse_primary(struct lp *lp)
         return x;
     }
     int b = launchspec_find_buffer(lp->s, name);
+    if (b < 0 && lp->defining && !strcmp(name, lp->defining)) {
+        lp_error(lp, "buffer '%s' is not initialized yet here (only earlier buffers can be used)",
+                 name);
+        return NULL;
+    }
     if (b < 0) {
         lp_error(lp, "unknown name '%s'", name);
         return NULL;
@@ -689,11 +698,10 @@ static bool parse_source(struct lp *lp, struct lspec_source *src, const char *wh
 {
     char tmp[40];
     memset(src, 0, sizeof *src);
-    if (accept(lp, '=')) {
-        accept(lp, '='); /* "==" reads naturally in checks */
-        src->kind = LSPEC_FILL_EXPR;
-        return (src->expr = parse_expr(lp)) != NULL;
-    }
+    /* "= EXPR", and "=" (or "==", natural in checks) before any other form */
+    bool eq = accept(lp, '=');
+    if (eq)
+        accept(lp, '=');
     if (keyword(lp, "zeros")) {
         src->kind = LSPEC_FILL_ZEROS;
         return true;
@@ -769,6 +777,10 @@ static bool parse_source(struct lp *lp, struct lspec_source *src, const char *wh
             PUSH(src->values, src->n_values, v);
         } while (accept(lp, ','));
         return expect(lp, ')', "values(V, ...");
+    }
+    if (eq) {
+        src->kind = LSPEC_FILL_EXPR;
+        return (src->expr = parse_expr(lp)) != NULL;
     }
     lp_error(lp, "expected %s (zeros, const(V), iota, random(SEED), file(PATH), values(...) or "
                  "= EXPR) but found %s",
@@ -847,8 +859,10 @@ static void parse_buffer(struct lp *lp)
     } else {
         lp->refs = REFS_INIT;
         lp->refs_below = lp->s->n_buffers;
+        lp->defining = name;
         bool ok = parse_source(lp, &b.init, "the initial contents");
         lp->refs = REFS_NONE;
+        lp->defining = NULL;
         if (!ok || !end_of_line(lp, "the initial contents"))
             return;
     }
