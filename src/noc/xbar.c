@@ -2,19 +2,21 @@
  * xbar.c - the crossbar of spec 002 §4: input FIFOs per (source, vnet),
  * output FIFOs per (destination, vnet), one grant per output per cycle.
  *
- * Each cycle the outputs are visited in a rotating order (so that no output
- * is favoured when two want the same input); a free output scans the
- * (input, vnet) heads round-robin from the one after its last grant and
- * grants the first whose input is free and whose output FIFO has flit room.
- * The granted message leaves its input FIFO at once and is sent into the
- * output FIFO with a ready time of F + latency_cycles (+ jitter) cycles, so
- * its flit room is reserved while it is in flight (credit flow control).
- * The output FIFO is a port, whose ready times never decrease: a jittered
- * message may delay later ones to the same output and vnet, never be passed.
- * INVARIANT: input s is granted at most once per F cycles, output d likewise.
- * NOT MODELED: routing pipeline stages separately (folded into
- * latency_cycles), power. The crossbar busy-polls (ticks every cycle) while
- * any input FIFO holds a message, even if all heads wait for output room.
+ * A message spends latency_cycles in its input FIFO before it may compete
+ * (the router pipeline: buffer write, route, VC and switch allocation, as in
+ * Garnet, where flits wait in the input VC buffer during those stages); the
+ * input port's latency models that. Each cycle the outputs are visited in a
+ * rotating order (no output is favoured when two want the same input); a free
+ * output scans the (input, vnet) heads round-robin from the one after its
+ * last grant and grants the first whose input is free and whose output FIFO
+ * has flit room. The message leaves its input FIFO at once and enters the
+ * output FIFO with a ready time F (+ jitter) cycles later, so its room is
+ * reserved while its flits cross (credit flow control). Output FIFOs are
+ * ports, whose ready times never decrease: a jittered message may delay later
+ * ones to the same output and vnet, never be passed by them.
+ * INVARIANT: input s and output d each start at most one message per F cycles.
+ * NOT MODELED: separate pipeline stages, speculation, power. The crossbar
+ * ticks every cycle while a ready head waits (e.g. for output room).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "noc/xbar.h"
@@ -27,18 +29,18 @@
 
 /* Defaults for the tc-fermi machine (spec 002 Table 4). latency_cycles = 8:
  * the L2 minimum round trip is 340 core cycles at 1400 MHz = 170 crossbar
- * cycles. With 8, a request (1 flit) takes 1 + 8 = 9 cycles and a data reply
- * (5 flits) 5 + 8 = 13, so the two crossings cost 22 crossbar cycles (44 core
- * cycles, about a Garnet router pipeline plus link per direction) and the
- * other ~296 core cycles belong to the L1 and L2 pipelines, which is where
- * the Fermi measurement places them. */
+ * cycles. With 8, a request (1 flit) takes 8 + 1 = 9 cycles and a data reply
+ * (5 flits) 8 + 5 = 13, so the two crossings cost 22 crossbar cycles (44 core
+ * cycles: a Garnet-like router pipeline plus link each way) and the other
+ * ~296 core cycles belong to the L1 and L2 pipelines, which is where the
+ * Fermi measurement places them. */
 /*        key               field            default  min  max      unit      help */
 const struct cfg_opt noc_opts[] = {
     CFG_F64("mhz", struct noc_spec, mhz, "700", 1, 100000, "MHz", "interconnect clock"),
     CFG_U32("flit_bytes", struct noc_spec, flit_bytes, "32", 1, 4096, "bytes",
             "flit size: one flit per cycle per port"),
     CFG_U32("latency_cycles", struct noc_spec, latency_cycles, "8", 0, 100000, "cycles",
-            "pipeline latency after a message's last flit"),
+            "router pipeline latency before a message may be granted"),
     CFG_U32("vc_flits", struct noc_spec, vc_flits, "8", 1, 4096, "flits",
             "buffer per virtual channel (input and output FIFO of each vnet)"),
     CFG_U32("header_bytes", struct noc_spec, header_bytes, "8", 0, 4096, "bytes",
@@ -97,7 +99,7 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
     struct port *ip = &x->in[s * x->n_vnets + v];
     struct msg *m = port_pop(ip);
     unsigned f = xbar_flits(&x->spec, m->size_bytes);
-    uint64_t delay = f + x->spec.latency_cycles;
+    uint64_t delay = f;
     if (x->spec.jitter_cycles)
         delay += rng_below(&x->rng, (uint64_t)x->spec.jitter_cycles + 1);
     x->in_free_at[s] = now + f;
@@ -175,9 +177,19 @@ static bool xbar_tick(struct comp *c)
     }
     x->out_first = (x->out_first + 1) % x->n_out;
 
-    for (unsigned j = 0; j < n_j; j++)
-        if (x->in[j].n)
-            return true;
+    /* A head that is ready but waits needs the next cycle; one still in the
+     * pipeline needs a wake at its ready time (the engine keeps only a
+     * component's earliest pending wake, so a later one may have been lost). */
+    tick_t first = TICK_MAX;
+    for (unsigned j = 0; j < n_j; j++) {
+        const struct port *p = &x->in[j];
+        if (p->n)
+            first = MIN(first, p->slots[p->head].ready);
+    }
+    if (first <= c->eng->now)
+        return true;
+    if (first != TICK_MAX)
+        comp_wake_at(c, first);
     return false;
 }
 
@@ -259,8 +271,8 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     for (unsigned s = 0; s < n_in; s++)
         for (unsigned v = 0; v < n_vnets; v++, nm += XBAR_NAME_BYTES) {
             snprintf(nm, XBAR_NAME_BYTES, "%s.in[%u].v%u", name, s, v);
-            port_init(&x->in[s * n_vnets + v], nm, cap, 0, senders ? senders[s] : NULL,
-                      &x->comp);
+            port_init(&x->in[s * n_vnets + v], nm, cap, spec->latency_cycles * clk->period_ps,
+                      senders ? senders[s] : NULL, &x->comp);
         }
     for (unsigned d = 0; d < n_out; d++) {
         if (!receivers || !receivers[d])

@@ -5,16 +5,18 @@
  * per cycle per port, 8-flit buffer per virtual channel. Each source has one
  * input FIFO per virtual network (a blocked vnet never blocks another, which
  * keeps protocols deadlock-free); each destination has one output FIFO per
- * vnet that its receiver pops. Every cycle every output grants at most one
- * input (round-robin over (input, vnet)); a message of F flits
+ * vnet that its receiver pops. A message sent at time t may compete from
+ * t + latency_cycles (router pipeline); every cycle every output grants at
+ * most one input (round-robin over (input, vnet)); a message of F flits
  * (xbar_flits: header_bytes + m->size_bytes, the payload, 0 for control)
  * granted at cycle g holds its input and output for cycles g..g+F-1 and is
- * ready in the output FIFO at g + F + latency_cycles (+ jitter).
+ * ready in the output FIFO at g + F (+ jitter). Idle: edge(t + L) + F.
  * INVARIANT: an output FIFO never holds more than vc_flits flits (room is
  * reserved at grant; one oversized message may enter an empty FIFO); order
  * per (input, vnet, output) is kept, also with jitter.
- * DEVIATION: input FIFOs hold vc_flits messages, not flits (port_send cannot
- * see sizes); exact for 1-flit control messages.
+ * DEVIATION: input FIFOs hold vc_flits messages (those in the pipeline
+ * included), not flits: port_send cannot see sizes; exact for 1-flit
+ * control messages.
  * Traffic is accounted in bytes, flits and messages per message class.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -29,7 +31,7 @@
 struct noc_spec {
     double mhz;               /* interconnect clock */
     uint32_t flit_bytes;      /* 32 */
-    uint32_t latency_cycles;  /* pipeline latency through the crossbar */
+    uint32_t latency_cycles;  /* router pipeline latency before a message competes */
     uint32_t vc_flits;        /* buffer per virtual channel, in flits */
     uint32_t header_bytes;    /* header of every message (control = header only) */
     uint32_t jitter_cycles;   /* extra random delay per message, [0, jitter] (0 = none) */
