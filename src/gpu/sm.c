@@ -301,8 +301,8 @@ static void barrier_arrive(struct sm *sm, struct sm_warp *w, const struct ptx_ba
 {
     struct sm_cta *c = w->cta;
     if (bar->id >= SM_N_BARRIERS)
-        panic("%s: barrier %u out of range (the interpreter checks this)", sm->comp.name,
-              bar->id);
+        fatal("kernel %s: barrier id %u is out of range 0..%u", kernel_name(sm), bar->id,
+              SM_N_BARRIERS - 1);
     struct sm_barrier *b = &c->bar[bar->id];
     if (!b->arrived)
         b->count = bar->count;
@@ -837,8 +837,16 @@ static bool sm_tick(struct comp *c)
         schedule(sm, s, cyc);
 
     /* keep ticking while something can move without a message arriving */
-    return sm->ready || sm->lsu_n || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND || sm->kstate == K_END_SEND ||
-           (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0));
+    if (sm->ready || sm->lsu_n || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND ||
+        sm->kstate == K_END_SEND ||
+        (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0)))
+        return true;
+    /* Asleep from here. A response sent while this tick was already scheduled
+     * asked for a wake that the engine folded into this tick; re-arm it. */
+    const struct port *in = sm->from_l1;
+    if (in && in->n)
+        comp_wake_at(c, in->slots[in->head].ready);
+    return false;
 }
 
 static void dump_minst(const struct sm *sm, const struct sm_minst *mi, FILE *out)
