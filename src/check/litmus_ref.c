@@ -10,6 +10,8 @@
  */
 #include "check/litmus_ref.h"
 
+#include "coh/proto.h"
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -254,13 +256,16 @@ enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict)
     }
 }
 
-/* Protocols whose designs promise sequential consistency. TODO(cli): take
- * this from the protocol descriptor's promised model. */
-static const char *const sc_protocols[] = {"functional", "sc", NULL};
+/* Names that are not registered protocols but promise SC: the functional
+ * mode executes one instruction at a time against one memory. */
+static const char *const sc_names[] = {"functional", "sc", NULL};
 
 const char *litmus_model_of(const char *protocol)
 {
-    for (const char *const *p = sc_protocols; *p; p++)
+    const struct proto_desc *d = proto_find(protocol);
+    if (d)
+        return d->model == MODEL_SC ? "sc" : "ptx";
+    for (const char *const *p = sc_names; *p; p++)
         if (!strcmp(*p, protocol))
             return "sc";
     return "ptx";

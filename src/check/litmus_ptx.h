@@ -1,0 +1,51 @@
+/*
+ * litmus_ptx.h - a litmus test as one PTX kernel that the simulator runs like
+ * any CUDA kernel.
+ *
+ * Placement: the test's CTAs (sorted by id) become CTAs 0, 1, ... of the
+ * grid, so CTA i runs on SM i; within a CTA, its threads (in P order) become
+ * warps 0, 1, ...; each litmus thread is one warp in which lane 0 does the
+ * work (the other lanes leave at once) or, with all_lanes, every lane does
+ * the loads and stores and lane 0 alone the atomics (their results are
+ * broadcast through shared memory). Locations are 32-bit words of one global
+ * buffer, each in its own 128-byte line unless packed. Registers are stored
+ * to a result buffer at the end, one word per observable. Barriers become
+ * bar.sync/bar.arrive on one hardware barrier per barrier group with an
+ * explicit thread count (members x 32; barriers count whole warps).
+ * Randomisation inside the kernel: a start-skew delay loop per thread (its
+ * length is a kernel parameter) and an optional pre-warm of the L1 (lane 0
+ * loads every location the thread uses, waits for the values, then a delay).
+ * Tests the hardware barriers cannot express are refused with a reason.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CHECK_LITMUS_PTX_H
+#define CHECK_LITMUS_PTX_H
+
+#include "check/litmus.h"
+
+struct litmus_ptx_opts {
+    bool all_lanes; /* every lane of a litmus warp loads and stores */
+    bool pack;      /* locations in consecutive words rather than one line each */
+    bool prewarm;   /* pre-warm the L1 with every location the thread uses */
+};
+
+/* Kernel parameters, in order: p_mem (u64), p_out (u64), p_skew0..p_skew{T-1}
+ * (u32 delay-loop iterations per thread), p_warm (u32 delay after pre-warm). */
+struct litmus_ptx {
+    char *text;                               /* the PTX module (malloc'd) */
+    const char *kernel;                       /* its entry name */
+    unsigned n_ctas, warps_per_cta;           /* grid and block (x 32 threads) */
+    unsigned cta_of[LITMUS_MAX_THREADS];      /* grid CTA of each litmus thread */
+    unsigned warp_of[LITMUS_MAX_THREADS];     /* warp in its CTA */
+    unsigned loc_offset[LITMUS_MAX_LOCS];     /* byte offset of each location (aliases: root) */
+    unsigned mem_bytes;                       /* size of the location buffer */
+    unsigned out_bytes;                       /* size of the result buffer (one word per obs) */
+};
+
+/* Translate. Returns 0, or -1 with the reason the test cannot run (a skip,
+ * not an input error) in why. */
+int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *o,
+                     struct litmus_ptx *p, char *why, size_t whylen);
+void litmus_ptx_free(struct litmus_ptx *p);
+
+#endif

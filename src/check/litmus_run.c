@@ -1,0 +1,259 @@
+/*
+ * litmus_run.c - the litmus runner: iterations on a launcher, histogram,
+ * oracle (see litmus_run.h).
+ *
+ * Skips, never passes: a test that needs what gpucoh does not model
+ * (proxies, aliases, several GPUs), one that the hardware barriers cannot
+ * express, one that can hang (the SC search finds a state where every thread
+ * waits), and under the PTX model one that has no reference verdict.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "check/litmus_run.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/rng.h"
+#include "host/host.h"
+
+const char *const litmus_status_names[3] = {"PASS", "FAIL", "SKIP"};
+
+static void skip(struct litmus_result *r, const char *why)
+{
+    r->status = LITMUS_SKIP;
+    snprintf(r->reason, sizeof r->reason, "%s", why);
+}
+
+static uint64_t path_stream(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static int cmp_vals(const int32_t *a, const int32_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* The histogram entry for an outcome, inserted in order if new. */
+static struct litmus_hist *hist_entry(struct litmus_result *r, const int32_t *v, unsigned n)
+{
+    unsigned lo = 0, hi = r->n_hist;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        int c = cmp_vals(r->hist[mid].values, v, n);
+        if (!c)
+            return &r->hist[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    struct litmus_hist *nh = realloc(r->hist, (r->n_hist + 1) * sizeof *nh);
+    int32_t *vals = malloc((n ? n : 1) * sizeof *vals);
+    if (!nh || !vals) {
+        free(vals);
+        if (nh)
+            r->hist = nh;
+        return NULL;
+    }
+    r->hist = nh;
+    memmove(&r->hist[lo + 1], &r->hist[lo], (r->n_hist - lo) * sizeof *nh);
+    r->n_hist++;
+    memcpy(vals, v, n * sizeof *vals);
+    r->hist[lo] = (struct litmus_hist){.values = vals};
+    return &r->hist[lo];
+}
+
+static bool forbidden(const struct litmus_result *r, const int32_t *v, bool cond)
+{
+    if (!strcmp(r->model, "sc"))
+        return !sc_allows(&r->sc, v);
+    switch (r->check) {
+    case LCHK_FORBID_C:
+        return cond;
+    case LCHK_FORBID_NOT_C:
+        return !cond;
+    default:
+        return false;
+    }
+}
+
+int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
+               struct launcher l, const struct litmus_run_opts *o, struct litmus_result *r,
+               char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->test = t;
+    snprintf(r->protocol, sizeof r->protocol, "%s", protocol);
+    r->model = litmus_model_of(protocol);
+    r->verdict = ref ? ref->verdict : -1;
+    r->check = litmus_ptx_check(t->kind, r->verdict);
+    const char *u = litmus_unsupported(t);
+    if (u) {
+        skip(r, u);
+        return 0;
+    }
+    if (sc_enumerate(t, &r->sc, 0, err, errlen))
+        return -1;
+    r->sc_cond = sc_cond_reachable(t, &r->sc, true);
+    if (!r->sc.n_outcomes) {
+        skip(r, "every execution waits forever at a barrier (a liveness test)");
+        return 0;
+    }
+    if (r->sc.may_hang) {
+        skip(r, "some executions wait forever at a barrier; a run could hang");
+        return 0;
+    }
+    if (!strcmp(r->model, "ptx") && r->check == LCHK_NONE) {
+        skip(r, "no reference PTX verdict for this test");
+        return 0;
+    }
+    struct litmus_ptx p;
+    char why[256];
+    if (litmus_ptx_build(t, &o->ptx, &p, why, sizeof why)) {
+        skip(r, why);
+        return 0;
+    }
+
+    struct host *h = host_new(l);
+    char fname[600];
+    snprintf(fname, sizeof fname, "%s (translated)", t->path);
+    host_load_ptx(h, p.text, fname);
+    addr_t mem = host_malloc(h, p.mem_bytes), out = host_malloc(h, p.out_bytes);
+    uint8_t *image = calloc(1, p.mem_bytes);
+    int32_t *res = calloc(1, p.out_bytes), *vals = calloc(t->n_obs + 1, sizeof *vals);
+    if (!image || !res || !vals) {
+        snprintf(err, errlen, "out of memory");
+        free(image), free(res), free(vals);
+        host_delete(h);
+        litmus_ptx_free(&p);
+        return -1;
+    }
+    for (unsigned k = 0; k < t->n_locs; k++)
+        if (t->locs[k].alias_of < 0)
+            memcpy(image + p.loc_offset[k], &t->locs[k].init, 4);
+    struct rng rng;
+    rng_seed(&rng, o->seed, path_stream(t->path));
+    struct karg args[2 + LITMUS_MAX_THREADS + 1];
+    unsigned n_args = 0;
+    args[n_args++] = KARG_PTR(mem);
+    args[n_args++] = KARG_PTR(out);
+    for (unsigned th = 0; th < t->n_threads; th++)
+        args[n_args++] = KARG_U32(0);
+    args[n_args++] = KARG_U32(o->warm_delay);
+
+    for (unsigned it = 0; it < o->iterations; it++) {
+        for (unsigned th = 0; th < t->n_threads; th++)
+            args[2 + th] = KARG_U32((uint32_t)rng_below(&rng, (uint64_t)o->max_skew + 1));
+        host_memcpy_to_dev(h, mem, image, p.mem_bytes);
+        host_memset(h, out, 0, p.out_bytes);
+        host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args, n_args);
+        host_memcpy_from_dev(h, res, out, p.out_bytes);
+        for (unsigned k = 0; k < t->n_obs; k++) {
+            const struct litmus_term *ob = &t->obs[k];
+            if (ob->kind == LT_REG) {
+                vals[k] = res[k];
+            } else {
+                uint32_t w;
+                host_memcpy_from_dev(h, &w, mem + p.loc_offset[ob->index], 4);
+                vals[k] = (int32_t)w;
+            }
+        }
+        struct litmus_hist *e = hist_entry(r, vals, t->n_obs);
+        if (!e) {
+            snprintf(err, errlen, "out of memory");
+            break;
+        }
+        if (!e->count) {
+            e->cond = litmus_cond_holds(t, vals);
+            e->sc_allowed = sc_allows(&r->sc, vals);
+            e->forbidden = forbidden(r, vals, e->cond);
+        }
+        e->count++;
+        r->iterations++;
+        if (e->cond)
+            r->hits++;
+    }
+    free(image);
+    free(res);
+    free(vals);
+    host_delete(h);
+    litmus_ptx_free(&p);
+
+    r->status = LITMUS_PASS;
+    for (unsigned i = 0; i < r->n_hist; i++)
+        if (r->hist[i].forbidden) {
+            char buf[256];
+            litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
+            if (r->status == LITMUS_PASS)
+                snprintf(r->reason, sizeof r->reason, "forbidden by %s: %s (%llu times)",
+                         r->model, buf, (unsigned long long)r->hist[i].count);
+            r->status = LITMUS_FAIL;
+        }
+    /* coverage: what the model allows but never appeared */
+    if (!strcmp(r->model, "sc")) {
+        unsigned seen = 0;
+        for (unsigned i = 0; i < r->n_hist; i++)
+            seen += r->hist[i].sc_allowed;
+        r->n_unseen = r->sc.n_outcomes - seen;
+        if (r->n_unseen)
+            snprintf(r->unseen_note, sizeof r->unseen_note,
+                     "%u of %u SC outcomes never observed", r->n_unseen, r->sc.n_outcomes);
+    } else if (r->check == LCHK_ALLOW_C && !r->hits) {
+        r->n_unseen = 1;
+        snprintf(r->unseen_note, sizeof r->unseen_note,
+                 "the condition is allowed (verdict %d) but was never observed", r->verdict);
+    } else if (r->check == LCHK_ALLOW_NOT_C && r->hits == r->iterations) {
+        r->n_unseen = 1;
+        snprintf(r->unseen_note, sizeof r->unseen_note,
+                 "a violation of the condition is allowed (verdict %d) but was never observed",
+                 r->verdict);
+    }
+    return 0;
+}
+
+void litmus_result_free(struct litmus_result *r)
+{
+    for (unsigned i = 0; i < r->n_hist; i++)
+        free(r->hist[i].values);
+    free(r->hist);
+    sc_result_free(&r->sc);
+    memset(r, 0, sizeof *r);
+}
+
+void litmus_result_print(const struct litmus_result *r, FILE *out)
+{
+    const struct litmus_test *t = r->test;
+    fprintf(out, "%s (%s) on %s [model %s]\n", t->path, t->name, r->protocol, r->model);
+    if (r->status == LITMUS_SKIP) {
+        fprintf(out, "  SKIP (%s)\n", r->reason);
+        return;
+    }
+    char buf[512];
+    fprintf(out, "  %u iterations, histogram:\n", r->iterations);
+    for (unsigned i = 0; i < r->n_hist; i++) {
+        litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
+        fprintf(out, "  %10llu %c %s%s%s\n", (unsigned long long)r->hist[i].count,
+                r->hist[i].cond ? '*' : ':', buf, r->hist[i].sc_allowed ? "" : "  [not SC]",
+                r->hist[i].forbidden ? "  <-- FORBIDDEN" : "");
+    }
+    fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
+            (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
+            r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
+    if (r->verdict >= 0)
+        fprintf(out, "  verdict: PTX v7.5 = %d (%s)\n", r->verdict, litmus_check_names[r->check]);
+    else
+        fprintf(out, "  verdict: none for PTX\n");
+    if (r->n_unseen)
+        fprintf(out, "  note: %s\n", r->unseen_note);
+    if (r->status == LITMUS_FAIL)
+        fprintf(out, "  FAIL (%s)\n", r->reason);
+    else
+        fprintf(out, "  PASS\n");
+}

@@ -1,0 +1,73 @@
+/*
+ * litmus_run.h - run a litmus test many times on a machine and judge the
+ * outcomes against the model the protocol promises.
+ *
+ * Each iteration is a fresh launch of the test's kernel (litmus_ptx.h) on the
+ * same machine: the host rewrites the initial values, clears the result
+ * buffer, draws new start skews from a stream seeded by (seed, test path),
+ * launches, and reads the final registers and memory back. The machine's own
+ * random delays (l2.jitter_cycles, ...) are configured by whoever built it and
+ * advance from launch to launch. Outcomes go into a histogram; the oracle is
+ * the PTX verdict (litmus_ref.h) or the SC outcome set (sc_enum.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CHECK_LITMUS_RUN_H
+#define CHECK_LITMUS_RUN_H
+
+#include "check/litmus_ptx.h"
+#include "check/litmus_ref.h"
+#include "check/sc_enum.h"
+#include "host/launcher.h"
+
+struct litmus_run_opts {
+    unsigned iterations;
+    uint64_t seed;
+    unsigned max_skew;    /* start-skew delay loop iterations, drawn in [0, max_skew] */
+    unsigned warm_delay;  /* delay-loop iterations after the pre-warm */
+    struct litmus_ptx_opts ptx;
+};
+
+enum litmus_status { LITMUS_PASS, LITMUS_FAIL, LITMUS_SKIP };
+extern const char *const litmus_status_names[3];
+
+struct litmus_hist {
+    int32_t *values;      /* one outcome (test->n_obs values) */
+    uint64_t count;
+    bool cond;            /* C holds in it */
+    bool forbidden;       /* the promised model forbids it */
+    bool sc_allowed;      /* SC can produce it */
+};
+
+struct litmus_result {
+    const struct litmus_test *test;
+    char protocol[64];
+    const char *model;            /* "ptx" or "sc" */
+    enum litmus_status status;
+    char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome */
+    unsigned iterations;          /* launches done */
+    uint64_t hits;                /* iterations whose outcome satisfies C */
+    int verdict;                  /* PTX verdict, -1 none */
+    enum litmus_check check;      /* what the verdict demands (PTX model) */
+    bool sc_cond;                 /* SC can reach an outcome satisfying C */
+    unsigned n_hist;
+    struct litmus_hist *hist;     /* sorted by outcome values */
+    unsigned n_unseen;            /* allowed but never observed: SC outcomes (SC model), or
+                                     1 when the allowed C / not-C never appeared (PTX) */
+    char unseen_note[160];        /* what was allowed but never observed */
+    struct sc_result sc;
+};
+
+/* Judge and, unless the test must be skipped, run it. `ref` may come from
+ * litmus_refs_lookup (verdict -1 if none). Returns 0; -1 with a message in
+ * err only for an input error (SC enumeration failed). Simulator faults
+ * (hangs past the machine's limits, protocol holes) exit as usual. */
+int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
+               struct launcher l, const struct litmus_run_opts *o, struct litmus_result *res,
+               char *err, size_t errlen);
+void litmus_result_free(struct litmus_result *r);
+
+/* Print the per-test report (path, iterations, histogram, hits, verdict,
+ * PASS/FAIL/SKIP). */
+void litmus_result_print(const struct litmus_result *r, FILE *out);
+
+#endif
