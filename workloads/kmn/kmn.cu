@@ -1,0 +1,39 @@
+// kmn.cu - k-means clustering (after Rodinia's kmeans).
+//
+// kmn_invert transposes the point-major feature array into feature-major
+// order once, so that in kmn_assign consecutive threads (points) read
+// consecutive words. kmn_assign runs once per iteration: each thread reads
+// its point's features (a large array re-read by every launch), the small
+// centre array (read by every thread), and writes its point's membership
+// once. The host recomputes the centres between launches.
+
+extern "C" __global__ void kmn_invert(const float *pts, float *feat, int npoints, int nfeat)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= npoints)
+        return;
+    for (int f = 0; f < nfeat; f++)
+        feat[f * npoints + p] = pts[p * nfeat + f];
+}
+
+extern "C" __global__ void kmn_assign(const float *feat, const float *centres, int *membership,
+                                      int npoints, int nfeat, int nclusters)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= npoints)
+        return;
+    int best = 0;
+    float best_dist = 3.0e38f;
+    for (int c = 0; c < nclusters; c++) {
+        float dist = 0.0f;
+        for (int f = 0; f < nfeat; f++) {
+            float d = feat[f * npoints + p] - centres[c * nfeat + f];
+            dist = fmaf(d, d, dist);
+        }
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = c;
+        }
+    }
+    membership[p] = best;
+}
