@@ -55,6 +55,10 @@ struct ctrl_ops {
      * store). An audited exception to message passing, like the backing
      * store: the host's copies are not what the protocols are compared on. */
     void (*dma)(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
+    /* Observer (tests, invariant checks; never used by the model): the line's
+     * state as an index into the controller's table, and its data if present
+     * (data may be NULL). */
+    unsigned (*peek)(struct comp *c, addr_t line, uint8_t *data);
     /* Optional statistics: name/value pairs through a callback. */
     void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
                   void *arg);

@@ -43,6 +43,8 @@ struct cache {
     struct cache_line *lines;  /* sets * ways */
     uint8_t *bytes;            /* backing storage for every line's data */
     uint64_t lru_clock;
+    uint32_t index_div;        /* lines interleaved over this many banks: strip that
+                                  factor before indexing sets (1 = none) */
     struct cache_stats st;
 };
 
@@ -57,7 +59,7 @@ static inline addr_t cache_line_addr(const struct cache *c, addr_t a)
 
 static inline uint32_t cache_set_of(const struct cache *c, addr_t line)
 {
-    return (uint32_t)((line >> c->line_shift) % c->sets);
+    return (uint32_t)(((line >> c->line_shift) / c->index_div) % c->sets);
 }
 
 /* The present line for `line`, or NULL. Does not touch LRU. */

@@ -83,17 +83,19 @@ static struct event heap_pop(struct eng *e)
     return top;
 }
 
+/* A tick event. Several may be pending for one component (a wake asked for
+ * while an earlier tick is pending must survive that tick going back to
+ * sleep); the first at each time runs the tick, the rest find it done. */
 static void comp_tick_event(void *obj, uint64_t when)
 {
     struct comp *c = obj;
-    if (c->next != when) /* superseded by an earlier wake */
+    if (c->last != TICK_MAX && c->last >= when)
         return;
-    c->next = TICK_MAX;
+    if (c->next == when)
+        c->next = TICK_MAX;
     c->last = when;
-    if (c->tick(c) && c->next == TICK_MAX) {
-        c->next = when + c->clk->period_ps;
-        eng_at(c->eng, c->next, comp_tick_event, c, c->next);
-    }
+    if (c->tick(c))
+        comp_wake_at(c, when + c->clk->period_ps);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
@@ -115,9 +117,10 @@ void comp_wake_at(struct comp *c, tick_t t)
     tick_t edge = clock_edge_at_or_after(c->clk, t);
     if (c->last != TICK_MAX && edge <= c->last)
         edge = c->last + c->clk->period_ps;
-    if (edge >= c->next)
+    if (edge == c->next)
         return;
-    c->next = edge;
+    if (edge < c->next)
+        c->next = edge;
     eng_at(c->eng, edge, comp_tick_event, c, edge);
 }
 

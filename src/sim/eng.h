@@ -46,7 +46,7 @@ struct comp {
     struct eng *eng;
     bool (*tick)(struct comp *); /* one cycle; returns true if anything moved */
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
-    tick_t next;                 /* scheduled tick, TICK_MAX while asleep */
+    tick_t next;                 /* earliest pending tick, TICK_MAX while asleep */
     tick_t last;                 /* last tick that ran */
     struct comp *all_next;       /* engine's list of every component */
 };

@@ -50,7 +50,7 @@ static const struct cfg_opt l1_opts[] = {
 #define T struct l2_spec
 static const struct cfg_opt l2_opts[] = {
     CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels"),
-    CFG_U32("size", T, cache.size_bytes, "128K", 1024, 1u << 31, "bytes", "capacity per bank"),
+    CFG_U32("size", T, cache.size_bytes, "128K", 128, 1u << 31, "bytes", "capacity per bank"),
     CFG_U32("ways", T, cache.ways, "8", 1, 64, "", "associativity"),
     CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes",
             "line size (must equal l1.line)"),

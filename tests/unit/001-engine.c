@@ -98,12 +98,47 @@ static void port_delivers_after_latency_and_applies_backpressure(void **state)
     eng_destroy(&e);
 }
 
+/* A wake asked for while an earlier tick is pending must survive that tick
+ * going back to sleep. */
+struct sleeper {
+    struct comp c;
+    int ticks;
+    tick_t seen[4];
+};
+
+static bool sleeper_tick(struct comp *c)
+{
+    struct sleeper *s = (struct sleeper *)c;
+    s->seen[s->ticks++] = c->eng->now;
+    return false;
+}
+
+static void later_wake_survives_an_earlier_idle_tick(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    struct sleeper s = {0};
+    comp_init(&s.c, &e, "s", &clk, sleeper_tick, NULL);
+    comp_wake_at(&s.c, 1000);
+    comp_wake_at(&s.c, 5000); /* later than the pending tick */
+    comp_wake_at(&s.c, 3000); /* and another in between */
+    eng_run(&e, TICK_MAX);
+    assert_int_equal(s.ticks, 3);
+    assert_int_equal(s.seen[0], 1000);
+    assert_int_equal(s.seen[1], 3000);
+    assert_int_equal(s.seen[2], 5000);
+    eng_destroy(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(same_time_events_run_in_insertion_order),
         cmocka_unit_test(component_ticks_on_edges_while_busy_then_sleeps),
         cmocka_unit_test(port_delivers_after_latency_and_applies_backpressure),
+        cmocka_unit_test(later_wake_survives_an_earlier_idle_tick),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

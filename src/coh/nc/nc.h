@@ -35,8 +35,11 @@ void nc_l2_connect(struct comp *c, const struct ctrl_links *l);
 struct port *nc_l2_in_port(struct comp *c);
 void nc_l2_destroy(struct comp *c);
 void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
+unsigned nc_l2_peek(struct comp *c, addr_t line, uint8_t *data);
 void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
-#define NC_L2_OPS                                                                                      {nc_l2_create, nc_l2_connect, nc_l2_in_port, nc_l2_destroy, nc_l2_dma, nc_l2_stats}
+#define NC_L2_OPS                                                                                  \
+    {nc_l2_create, nc_l2_connect, nc_l2_in_port, nc_l2_destroy, nc_l2_dma, nc_l2_peek,           \
+     nc_l2_stats}
 extern const struct coh_table nc_l2_table;
 
 /* Payload bytes of a message that carries the atomics' operands/results. */

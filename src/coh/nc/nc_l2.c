@@ -299,8 +299,10 @@ static bool take_request(struct nc_l2 *c, struct msg *m)
     struct coh_ctx x;
     lookup(c, &x, m->addr);
     if (!x.line) {
-        /* a miss needs an MSHR, the DRAM port, and a way */
-        if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 2)) {
+        /* A miss needs an MSHR, the DRAM port and a free way. A full set first
+         * replaces its LRU stable line (writing it back if dirty); the request
+         * then retries next cycle, as SLICC's L2_Replacement does. */
+        if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1)) {
             c->st.resource_stalls++;
             return false;
         }
@@ -315,6 +317,7 @@ static bool take_request(struct nc_l2 *c, struct msg *m)
             v.msg = NULL;
             v.event = NL2_Replace;
             coh_step(&nc_l2_table, &c->w.cov[0], &v);
+            return false;
         }
     }
     x.msg = m;
@@ -400,6 +403,7 @@ struct comp *nc_l2_create(const struct ctrl_wiring *w)
     c->w = *w;
     if (cache_init(&c->cache, &w->cfg->l2.cache, err, sizeof err))
         fatal("l2: %s", err);
+    c->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
     tbe_table_init(&c->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
     c->line_bytes = w->cfg->l2.cache.line_bytes;
     c->jitter_cycles = w->cfg->l2.jitter_cycles;
@@ -451,6 +455,15 @@ void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
     } else {
         backing_write_masked(c->w.store, line, buf, wmask->w, c->line_bytes);
     }
+}
+
+unsigned nc_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct nc_l2 *c = (struct nc_l2 *)cp;
+    struct cache_line *l = cache_find(&c->cache, line);
+    if (data && l)
+        memcpy(data, l->data, c->line_bytes);
+    return l ? l->state : NL2_I;
 }
 
 void nc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)

@@ -202,6 +202,12 @@ static void nol1_stats(struct comp *cp, void (*emit)(void *, const char *, uint6
     emit(arg, "resource_stalls", c->resource_stalls);
 }
 
+static unsigned nol1_peek(struct comp *cp, addr_t line, uint8_t *data)
+{
+    (void)cp, (void)line, (void)data;
+    return NOL1_I;
+}
+
 static const struct coh_table *const nol1_tables[] = {&nol1_l1_table, &nc_l2_table, NULL};
 
 const struct proto_desc proto_nol1 = {
@@ -212,6 +218,6 @@ const struct proto_desc proto_nol1 = {
     .vnet_names = nc_vnet_names,
     .tables = nol1_tables,
     .n_l1_tables = 1,
-    .l1 = {nol1_create, nol1_connect, nol1_in_port, nol1_destroy, NULL, nol1_stats},
+    .l1 = {nol1_create, nol1_connect, nol1_in_port, nol1_destroy, NULL, nol1_peek, nol1_stats},
     .l2 = NC_L2_OPS,
 };

@@ -221,7 +221,7 @@ static const struct coh_action_name actions[] = {
     {drop_line, "drop_line", "invalidate the line (silently: write-through keeps L2 current)"},
     {fill_line, "fill_line", "install the fill in a free way"},
     {reply_rsp, "reply_rsp", "answer the request (and merged loads); an acquire invalidates"},
-    {nothing, "nothing", "no action"},
+    {nothing, "nothing", "no action: the outstanding fill will not be installed"},
     {0},
 };
 
@@ -250,7 +250,6 @@ static const struct coh_trans rc_l1_cells[RC_NSTATES][RC_NEVENTS] = {
     [RC_II][RC_LoadL2  ] = DO(RC_II, TAG_RD,           send_gets),
     [RC_II][RC_Store   ] = DO(RC_II, TAG_RD,           send_write),
     [RC_II][RC_Atomic  ] = DO(RC_II, TAG_RD,           send_atomic),
-    [RC_II][RC_FlashInv] = DO(RC_II, 0,                nothing),
     [RC_II][RC_Rsp     ] = DO(RC_II, 0,                reply_rsp),
     [RC_II][RC_LastRsp ] = DO(RC_I,  0,                reply_rsp, free_tbe),
 };
@@ -340,7 +339,8 @@ static void flash_line(struct cache_line *l, void *arg)
     c->st.lines_invalidated++;
 }
 
-/* The acquire: every valid line, then every outstanding fill. */
+/* The acquire: every valid line, then every outstanding fill (IV). Lines in
+ * II need nothing: their responses never fill. */
 static void flash_invalidate(struct rc_l1 *c)
 {
     c->flash_pending = false;
@@ -528,6 +528,16 @@ static void rc_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint
     emit(arg, "protocol_stalls", s->protocol_stalls);
 }
 
+static unsigned rc_l1_peek(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct rc_l1 *c = (struct rc_l1 *)cp;
+    struct coh_ctx x;
+    lookup(c, &x, line);
+    if (data && x.line)
+        memcpy(data, x.line->data, c->line_bytes);
+    return x.state;
+}
+
 static const struct coh_table *const rc_tables[] = {&rc_l1_table, &nc_l2_table, NULL};
 
 const struct proto_desc proto_rc = {
@@ -538,6 +548,7 @@ const struct proto_desc proto_rc = {
     .vnet_names = nc_vnet_names,
     .tables = rc_tables,
     .n_l1_tables = 1,
-    .l1 = {rc_l1_create, rc_l1_connect, rc_l1_in_port, rc_l1_destroy, NULL, rc_l1_stats},
+    .l1 = {rc_l1_create, rc_l1_connect, rc_l1_in_port, rc_l1_destroy, NULL, rc_l1_peek,
+           rc_l1_stats},
     .l2 = NC_L2_OPS,
 };

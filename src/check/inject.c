@@ -1,0 +1,295 @@
+/*
+ * inject.c - the directed protocol test driver (see inject.h).
+ *
+ * The driver is a component in the core clock domain that owns one response
+ * port per SM; it sends each scheduled request into the SM's L1 port at its
+ * time (retrying while the port is full) and collects the responses.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "check/inject.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+
+struct op {
+    unsigned sm;
+    struct msg *m;             /* prepared request, until sent */
+    uint64_t at;               /* core cycle offset */
+    unsigned size, off;        /* bytes read and where in the line */
+    bool sent, done;
+    uint64_t value;
+    tick_t t_sent, t_done;
+    struct atom_ops atom;
+};
+
+struct inject {
+    struct comp comp;
+    struct machine *m;
+    struct port *rsp;          /* per SM */
+    struct op *ops;
+    unsigned n_ops, cap_ops, n_done, next_unsent;
+    tick_t t0;
+    uint32_t line_bytes;
+    struct clock clk;          /* the core clock */
+};
+
+static bool inject_tick(struct comp *cp)
+{
+    struct inject *r = (struct inject *)cp;
+    struct machine *m = r->m;
+    bool moved = false;
+    unsigned n_sms = machine_config(m)->gpu.sms;
+    for (unsigned s = 0; s < n_sms; s++) {
+        struct msg *rsp;
+        while ((rsp = port_peek(&r->rsp[s]))) {
+            port_pop(&r->rsp[s]);
+            struct op *o = &r->ops[rsp->req.id];
+            o->done = true;
+            o->t_done = cp->eng->now;
+            if (rsp->req.op == MEM_LOAD)
+                memcpy(&o->value, rsp->data + o->off, o->size);
+            else if (rsp->req.op == MEM_ATOMIC)
+                o->value = o->atom.lane[0].result;
+            r->n_done++;
+            cp->eng->n_outstanding--;
+            eng_progress(cp->eng);
+            msg_free(machine_msgs(m), rsp);
+            moved = true;
+        }
+    }
+    /* send in schedule order, one per SM per cycle */
+    bool retry = false;
+    for (unsigned i = r->next_unsent; i < r->n_ops; i++) {
+        struct op *o = &r->ops[i];
+        if (o->sent)
+            continue;
+        if (cp->eng->now < r->t0 + o->at * cp->clk->period_ps) {
+            comp_wake_at(cp, r->t0 + o->at * cp->clk->period_ps);
+            continue;
+        }
+        struct port *p = machine_l1_port(m, o->sm);
+        if (!port_has_room(p, 1)) {
+            retry = true;
+            continue;
+        }
+        port_send(p, o->m);
+        o->sent = true;
+        o->t_sent = cp->eng->now;
+        o->m = NULL;
+        cp->eng->n_outstanding++;
+        moved = true;
+    }
+    while (r->next_unsent < r->n_ops && r->ops[r->next_unsent].sent)
+        r->next_unsent++;
+    return moved || retry;
+}
+
+static void inject_dump(struct comp *cp, FILE *out)
+{
+    struct inject *r = (struct inject *)cp;
+    fprintf(out, "inject: %u of %u operations done\n", r->n_done, r->n_ops);
+    for (unsigned i = 0; i < r->n_ops; i++) {
+        const struct op *o = &r->ops[i];
+        if (!o->done)
+            fprintf(out, "  op %u on sm %u at +%llu: %s\n", i, o->sm, (unsigned long long)o->at,
+                    o->sent ? "sent, no response" : "not sent");
+    }
+}
+
+struct inject *inject_new(const struct config *cfg)
+{
+    struct inject *r = calloc(1, sizeof *r);
+    if (!r)
+        panic("out of memory");
+    r->m = machine_new(cfg);
+    r->line_bytes = cfg->l1.cache.line_bytes;
+    struct eng *e = machine_eng(r->m);
+    r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
+    const struct clock *clk = &r->clk;
+    comp_init(&r->comp, e, "inject", clk, inject_tick, inject_dump);
+    r->rsp = calloc(cfg->gpu.sms, sizeof *r->rsp);
+    for (unsigned s = 0; s < cfg->gpu.sms; s++) {
+        port_init(&r->rsp[s], "inject.rsp", 1u << 16, clk->period_ps, NULL, &r->comp);
+        machine_detach_sm(r->m, s, &r->rsp[s], &r->comp);
+        machine_l1_port(r->m, s)->sender = &r->comp;
+    }
+    return r;
+}
+
+void inject_free(struct inject *r)
+{
+    unsigned n_sms = machine_config(r->m)->gpu.sms;
+    for (unsigned i = 0; i < r->n_ops; i++)
+        if (r->ops[i].m)
+            msg_free(machine_msgs(r->m), r->ops[i].m);
+    machine_free(r->m);
+    for (unsigned s = 0; s < n_sms; s++)
+        port_destroy(&r->rsp[s]);
+    free(r->rsp);
+    free(r->ops);
+    free(r);
+}
+
+struct machine *inject_machine(struct inject *r)
+{
+    return r->m;
+}
+
+static struct op *new_op(struct inject *r, unsigned sm, unsigned warp, enum mem_op op, addr_t a,
+                         enum mem_sem sem, enum mem_scope scope, uint64_t at, unsigned *id)
+{
+    if (r->n_ops == r->cap_ops) {
+        r->cap_ops = r->cap_ops ? 2 * r->cap_ops : 64;
+        r->ops = realloc(r->ops, r->cap_ops * sizeof *r->ops);
+        if (!r->ops)
+            panic("out of memory");
+    }
+    *id = r->n_ops;
+    struct op *o = &r->ops[r->n_ops++];
+    memset(o, 0, sizeof *o);
+    o->sm = sm;
+    o->at = at;
+    addr_t line = a & ~(addr_t)(r->line_bytes - 1);
+    o->off = (unsigned)(a - line);
+    struct msg *m = msg_new(machine_msgs(r->m), MSG_CORE_REQ, op >= MEM_FENCE ? 0 : line,
+                            machine_eng(r->m)->now);
+    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
+                              .sm = (uint16_t)sm, .warp = (uint16_t)warp, .id = *id};
+    o->m = m;
+    return o;
+}
+
+unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
+                     enum mem_sem sem, enum mem_scope scope, uint64_t at)
+{
+    unsigned id;
+    struct op *o = new_op(r, sm, warp, MEM_LOAD, a, sem, scope, at, &id);
+    o->size = size;
+    bytemask_set_range(&o->m->mask, o->off, size);
+    return id;
+}
+
+unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
+                      uint64_t value, enum mem_sem sem, enum mem_scope scope, uint64_t at)
+{
+    unsigned id;
+    struct op *o = new_op(r, sm, warp, MEM_STORE, a, sem, scope, at, &id);
+    o->size = size;
+    bytemask_set_range(&o->m->mask, o->off, size);
+    memcpy(o->m->data + o->off, &value, size);
+    return id;
+}
+
+unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a,
+                       enum atom_kind kind, enum atom_type type, uint64_t op_a, uint64_t op_b,
+                       enum mem_sem sem, enum mem_scope scope, uint64_t at)
+{
+    unsigned id;
+    struct op *o = new_op(r, sm, warp, MEM_ATOMIC, a, sem, scope, at, &id);
+    o->size = atom_type_bytes(type);
+    bytemask_set_range(&o->m->mask, o->off, o->size);
+    o->atom = (struct atom_ops){.kind = (uint8_t)kind, .type = (uint8_t)type, .n = 1};
+    o->atom.lane[0] = (struct atom_lane){.lane = 0, .off = (uint8_t)o->off, .a = op_a, .b = op_b};
+    /* the op array may move when it grows: point at it when sending */
+    return id;
+}
+
+unsigned inject_order(struct inject *r, unsigned sm, unsigned warp, enum mem_op op,
+                      enum mem_sem sem, enum mem_scope scope, uint64_t at)
+{
+    unsigned id;
+    new_op(r, sm, warp, op, 0, sem, scope, at, &id);
+    return id;
+}
+
+void inject_run(struct inject *r)
+{
+    struct eng *e = machine_eng(r->m);
+    r->t0 = clock_edge_at_or_after(r->comp.clk, e->now);
+    for (unsigned i = 0; i < r->n_ops; i++)
+        if (r->ops[i].m && r->ops[i].m->req.op == MEM_ATOMIC)
+            r->ops[i].m->req.atom = &r->ops[i].atom;
+    e->last_progress = e->now;
+    comp_wake_at(&r->comp, r->t0);
+    while (r->n_done < r->n_ops) {
+        eng_run(e, TICK_MAX);
+        if (r->n_done < r->n_ops && !e->n_heap)
+            panic("inject: %u operations never completed", r->n_ops - r->n_done);
+    }
+}
+
+bool inject_done(const struct inject *r, unsigned id)
+{
+    return id < r->n_ops && r->ops[id].done;
+}
+
+uint64_t inject_value(const struct inject *r, unsigned id)
+{
+    return r->ops[id].value;
+}
+
+uint64_t inject_latency(const struct inject *r, unsigned id)
+{
+    const struct op *o = &r->ops[id];
+    return (o->t_done - o->t_sent) / r->comp.clk->period_ps;
+}
+
+const char *inject_l1_state(struct inject *r, unsigned sm, addr_t line)
+{
+    const struct proto_desc *p = machine_proto(r->m);
+    return p->tables[0]->state_names[p->l1.peek(machine_l1(r->m, sm), line, NULL)];
+}
+
+const char *inject_l2_state(struct inject *r, addr_t line)
+{
+    const struct proto_desc *p = machine_proto(r->m);
+    unsigned bank = (unsigned)((line / r->line_bytes) % machine_config(r->m)->l2.banks);
+    return p->tables[p->n_l1_tables]->state_names[p->l2.peek(machine_l2(r->m, bank), line, NULL)];
+}
+
+struct find_stat {
+    const char *name;
+    uint64_t value;
+    bool found;
+};
+
+static void find_stat_emit(void *arg, const char *name, uint64_t v)
+{
+    struct find_stat *f = arg;
+    if (!strcmp(name, f->name)) {
+        f->value = v;
+        f->found = true;
+    }
+}
+
+uint64_t inject_stat(struct inject *r, const char *name)
+{
+    struct find_stat f = {name, 0, false};
+    machine_stats(r->m, find_stat_emit, &f);
+    panic_if(!f.found, "inject: no statistic named %s", name);
+    return f.value;
+}
+
+uint64_t inject_coverage(struct inject *r, const char *table, const char *state,
+                         const char *event)
+{
+    unsigned n;
+    const struct coh_cov *cov = machine_cov(r->m, &n);
+    for (unsigned i = 0; i < n; i++) {
+        const struct coh_table *t = cov[i].t;
+        char name[64];
+        snprintf(name, sizeof name, "%s.%s", t->proto, t->ctrl);
+        if (strcmp(name, table))
+            continue;
+        for (unsigned s = 0; s < t->n_states; s++)
+            for (unsigned e = 0; e < t->n_events; e++)
+                if (!strcmp(t->state_names[s], state) && !strcmp(t->event_names[e], event)) {
+                    size_t k = (size_t)s * t->n_events + e;
+                    return coh_cell(t, s, e)->kind == COH_STALL ? cov[i].stalls[k]
+                                                                : cov[i].hits[k];
+                }
+    }
+    panic("inject: no cell %s [%s][%s]", table, state, event);
+}
