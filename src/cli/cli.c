@@ -9,6 +9,7 @@
 
 #include "base/log.h"
 #include "cli/cmd_exec.h"
+#include "cli/cmd_litmus.h"
 #include "cli/cmds.h"
 
 static int cmd_version(int argc, char **argv)
@@ -25,6 +26,7 @@ static const struct {
 } commands[] = {
     {"run", cmd_run, "run a workload on the simulated GPU and report what it measured"},
     {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
+    {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},
