@@ -29,7 +29,9 @@ struct inject {
     struct machine *m;
     struct port *rsp;          /* per SM */
     struct op *ops;
-    unsigned n_ops, cap_ops, n_done, next_unsent;
+    unsigned n_ops, cap_ops, n_done;
+    unsigned *order;           /* ops of the current run by (time, id) */
+    unsigned n_order, next_unsent;
     tick_t t0;
     uint32_t line_bytes;
     struct clock clk;          /* the core clock */
@@ -59,30 +61,29 @@ static bool inject_tick(struct comp *cp)
             moved = true;
         }
     }
-    /* send in schedule order, one per SM per cycle */
+    /* send in schedule order; an op that finds its L1 port full holds back
+     * the ones after it (the driver is in-order, like an LSU) */
     bool retry = false;
-    for (unsigned i = r->next_unsent; i < r->n_ops; i++) {
-        struct op *o = &r->ops[i];
-        if (o->sent)
-            continue;
-        if (cp->eng->now < r->t0 + o->at * cp->clk->period_ps) {
-            comp_wake_at(cp, r->t0 + o->at * cp->clk->period_ps);
-            continue;
+    while (r->next_unsent < r->n_order) {
+        struct op *o = &r->ops[r->order[r->next_unsent]];
+        tick_t due = r->t0 + o->at * cp->clk->period_ps;
+        if (cp->eng->now < due) {
+            comp_wake_at(cp, due);
+            break;
         }
         struct port *p = machine_l1_port(m, o->sm);
         if (!port_has_room(p, 1)) {
             retry = true;
-            continue;
+            break;
         }
         port_send(p, o->m);
         o->sent = true;
         o->t_sent = cp->eng->now;
         o->m = NULL;
         cp->eng->n_outstanding++;
+        r->next_unsent++;
         moved = true;
     }
-    while (r->next_unsent < r->n_ops && r->ops[r->next_unsent].sent)
-        r->next_unsent++;
     return moved || retry;
 }
 
@@ -129,6 +130,7 @@ void inject_free(struct inject *r)
         port_destroy(&r->rsp[s]);
     free(r->rsp);
     free(r->ops);
+    free(r->order);
     free(r);
 }
 
@@ -204,13 +206,35 @@ unsigned inject_order(struct inject *r, unsigned sm, unsigned warp, enum mem_op 
     return id;
 }
 
+static const struct inject *sort_rig;
+
+static int by_time(const void *a, const void *b)
+{
+    const struct op *x = &sort_rig->ops[*(const unsigned *)a];
+    const struct op *y = &sort_rig->ops[*(const unsigned *)b];
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return *(const unsigned *)a < *(const unsigned *)b ? -1 : 1;
+}
+
 void inject_run(struct inject *r)
 {
     struct eng *e = machine_eng(r->m);
     r->t0 = clock_edge_at_or_after(r->comp.clk, e->now);
-    for (unsigned i = 0; i < r->n_ops; i++)
-        if (r->ops[i].m && r->ops[i].m->req.op == MEM_ATOMIC)
+    free(r->order);
+    r->order = malloc((r->n_ops + 1) * sizeof *r->order);
+    if (!r->order)
+        panic("out of memory");
+    r->n_order = r->next_unsent = 0;
+    for (unsigned i = 0; i < r->n_ops; i++) {
+        if (r->ops[i].sent)
+            continue;
+        r->order[r->n_order++] = i;
+        if (r->ops[i].m->req.op == MEM_ATOMIC)
             r->ops[i].m->req.atom = &r->ops[i].atom;
+    }
+    sort_rig = r;
+    qsort(r->order, r->n_order, sizeof *r->order, by_time);
     e->last_progress = e->now;
     comp_wake_at(&r->comp, r->t0);
     while (r->n_done < r->n_ops) {
