@@ -108,8 +108,8 @@ struct dram {
     struct port *rsp;          /* the L2's port */
     struct dram_entry *q;      /* [spec.queue], oldest first */
     unsigned n_q;
-    struct dram_rsp *rq;       /* ring of [spec.queue] responses in service order */
-    unsigned rq_head, rq_n;
+    struct dram_rsp *rq;       /* ring of [rq_cap] responses in service order */
+    unsigned rq_head, rq_n, rq_cap;
     struct dram_bank *banks;
     uint32_t *claim;           /* [banks]: FCFS bank claims, by generation */
     uint32_t claim_gen;
@@ -135,7 +135,7 @@ static bool is_read(const struct msg *m)
 static bool can_col(const struct dram *d, const struct dram_bank *b, const struct dram_entry *e,
                     cycle_t c)
 {
-    if (d->rq_n == d->spec.queue || c < b->next_col || c < d->next_col)
+    if (d->rq_n == d->rq_cap || c < b->next_col || c < d->next_col)
         return false;
     if (is_read(e->m))
         return c >= d->next_rd && c + d->spec.tCL >= d->bus_free;
@@ -163,10 +163,10 @@ static void push_rsp(struct dram *d, struct msg *m, cycle_t ready_c)
 {
     tick_t ready = ready_c * d->comp.clk->period_ps;
     if (d->rq_n) { /* responses leave in service order */
-        const struct dram_rsp *last = &d->rq[(d->rq_head + d->rq_n - 1) % d->spec.queue];
+        const struct dram_rsp *last = &d->rq[(d->rq_head + d->rq_n - 1) % d->rq_cap];
         ready = MAX(ready, last->ready);
     }
-    d->rq[(d->rq_head + d->rq_n) % d->spec.queue] = (struct dram_rsp){m, ready};
+    d->rq[(d->rq_head + d->rq_n) % d->rq_cap] = (struct dram_rsp){m, ready};
     d->rq_n++;
 }
 
@@ -295,7 +295,7 @@ static bool send_rsps(struct dram *d, bool *stuck)
             *stuck = true;
             break;
         }
-        d->rq_head = (d->rq_head + 1) % d->spec.queue;
+        d->rq_head = (d->rq_head + 1) % d->rq_cap;
         d->rq_n--;
         moved = true;
     }
@@ -392,7 +392,7 @@ void dram_dump(struct dram *d, FILE *out)
                 e->did_pre ? " pre'd" : "", e->did_act ? " act'd" : "");
     }
     for (unsigned i = 0; i < d->rq_n; i++) {
-        const struct dram_rsp *r = &d->rq[(d->rq_head + i) % d->spec.queue];
+        const struct dram_rsp *r = &d->rq[(d->rq_head + i) % d->rq_cap];
         fprintf(out, "    rsp[%u] ready@%llu: ", i, (unsigned long long)r->ready);
         dump_msg(out, r->m);
         fprintf(out, " age %llu cycles\n",
@@ -438,7 +438,12 @@ struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
     d->lines_per_row = spec->row_bytes / line_bytes;
     d->burst = (line_bytes + spec->bus_bytes_per_cycle - 1) / spec->bus_bytes_per_cycle;
     d->q = xcalloc(spec->queue, sizeof *d->q);
-    d->rq = xcalloc(spec->queue, sizeof *d->rq);
+    /* Data bursts never overlap, so responses become due at least B cycles
+     * apart: this many pending ones never throttle the channel; more only
+     * pile up while the L2's port is full, and then backpressure is right. */
+    d->rq_cap = spec->queue + (MAX(spec->tCL, spec->tWL) + d->burst + spec->latency_cycles +
+                               spec->jitter_cycles) / d->burst + 1;
+    d->rq = xcalloc(d->rq_cap, sizeof *d->rq);
     d->banks = xcalloc(spec->banks, sizeof *d->banks);
     d->claim = xcalloc(spec->banks, sizeof *d->claim);
     snprintf(d->req_name, sizeof d->req_name, "%s.req", name);
