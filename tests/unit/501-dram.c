@@ -15,6 +15,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -424,6 +425,34 @@ static void jitter_is_seeded_and_keeps_order(void **state)
     assert_true(memcmp(a, c, sizeof a) != 0);
 }
 
+/* The watchdog dump lists queued requests with type, address, ids and age,
+ * the open rows and the responses in flight. */
+static void dump_lists_what_the_channel_holds(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_init(&r);
+    send_at(&r, 0, req(&r, 0, MSG_DRAM_READ, at_brc(0, 0, 0)));
+    send_at(&r, 1, req(&r, 7, MSG_DRAM_WRITE, at_brc(3, 2, 1)));
+    eng_run(&r.e, 5 * P);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    dram_dump(r.d, f);
+    fclose(f);
+    assert_non_null(strstr(buf, "dram[0]: channel 0/1, 2 queued"));
+    assert_non_null(strstr(buf, "q[0]: READ(3) addr 0x0 src 0 dst 0 bank 0 row 0 age 5 cycles"));
+    char want[96];
+    snprintf(want, sizeof want, "q[1]: WRITE(4) addr 0x%llx src 7",
+             (unsigned long long)at_brc(3, 2, 1));
+    assert_non_null(strstr(buf, want));
+    assert_non_null(strstr(buf, "bank 0: row 0 open"));
+    free(buf);
+    eng_run(&r.e, TICK_MAX);
+    assert_int_equal(r.sink.n, 2);
+    rig_destroy(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +466,7 @@ int main(void)
         cmocka_unit_test(full_response_port_holds_responses),
         cmocka_unit_test(mapping_strips_the_channel_interleave),
         cmocka_unit_test(jitter_is_seeded_and_keeps_order),
+        cmocka_unit_test(dump_lists_what_the_channel_holds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
