@@ -25,6 +25,7 @@ static const struct {
     const char *help;
 } commands[] = {
     {"run", cmd_run, "run a workload on the simulated GPU and report what it measured"},
+    {"compare", cmd_compare, "run workloads under several protocols and compare them"},
     {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"config", cmd_config, "show the fully resolved machine configuration"},

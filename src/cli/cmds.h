@@ -9,5 +9,6 @@ int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_protocol(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
 
 #endif

@@ -1,0 +1,182 @@
+/*
+ * cmd_compare.c - `gpucoh compare`: the same workloads under several
+ * protocols, side by side - the question gpucoh exists to answer.
+ *
+ * Runs every (workload, protocol) pair in this process, one fresh machine
+ * each, checks every output against its CPU reference, and prints one table:
+ * cycles, speedup over the first protocol, L1 hit rate, interconnect traffic
+ * by class; --csv writes the same rows for plotting.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "cli/cmds.h"
+#include "cli/common.h"
+#include "host/workload.h"
+
+#define MAX_ITEMS 64
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpucoh compare [--workloads A,B,...|all|SET] [--protocols P,Q,...|all]\n"
+            "                      [--size tiny|small|paper] [--csv FILE] [machine options]\n"
+            "\n"
+            "Runs each workload under each protocol on a fresh machine and prints cycles,\n"
+            "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
+            "Every output is checked against its CPU reference; a wrong one is marked and\n"
+            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync.\n"
+            "\n%s"
+            "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
+            sim_opts_help);
+}
+
+static unsigned split(char *s, const char **out)
+{
+    unsigned n = 0;
+    for (char *t = strtok(s, ","); t && n < MAX_ITEMS; t = strtok(NULL, ","))
+        out[n++] = t;
+    return n;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    struct sim_opts o = {0};
+    char *wl_arg = NULL, *pr_arg = NULL;
+    const char *csv = NULL;
+    struct wl_params p = {.size = WL_TINY, .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        if (sim_opts_take(&o, argc, argv, &i))
+            continue;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--workloads") && i + 1 < argc) {
+            wl_arg = argv[++i];
+        } else if (!strcmp(argv[i], "--protocols") && i + 1 < argc) {
+            pr_arg = argv[++i];
+        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
+            csv = argv[++i];
+        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
+            const char *s = argv[++i];
+            unsigned k;
+            for (k = 0; k < WL_NSIZES && strcmp(s, wl_size_names[k]); k++)
+                ;
+            if (k == WL_NSIZES)
+                fatal("--size %s: expected tiny, small or paper", s);
+            p.size = (enum wl_size)k;
+        } else {
+            fprintf(stderr, "gpucoh compare: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (o.functional)
+        fatal("compare measures the timing model; --functional makes no sense here");
+    const struct workload *wls[MAX_ITEMS];
+    unsigned n_wl = 0;
+    const char *names[MAX_ITEMS];
+    unsigned n_names = wl_arg ? split(wl_arg, names) : 0;
+    for (const struct workload *const *w = wl_registry; *w && n_wl < MAX_ITEMS; w++) {
+        bool take = !wl_arg;
+        for (unsigned k = 0; k < n_names; k++)
+            take |= !strcmp(names[k], "all") || !strcmp(names[k], (*w)->set);
+        if (take)
+            wls[n_wl++] = *w;
+    }
+    for (unsigned k = 0; k < n_names; k++) {
+        const struct workload *w = wl_find(names[k]);
+        if (w && n_wl < MAX_ITEMS)
+            wls[n_wl++] = w;
+        else if (!w && strcmp(names[k], "all") && strcmp(names[k], "basic") &&
+                 strcmp(names[k], "inter") && strcmp(names[k], "intra") &&
+                 strcmp(names[k], "sync"))
+            fatal("unknown workload '%s' (gpucoh list workloads)", names[k]);
+    }
+    const char *protos[MAX_ITEMS];
+    unsigned n_pr = 0;
+    if (!pr_arg || !strcmp(pr_arg, "all")) {
+        for (const struct proto_desc *const *q = proto_registry; *q && n_pr < MAX_ITEMS; q++)
+            protos[n_pr++] = (*q)->name;
+    } else {
+        n_pr = split(pr_arg, protos);
+        for (unsigned k = 0; k < n_pr; k++)
+            if (!proto_find(protos[k]))
+                fatal("unknown protocol '%s' (gpucoh list protocols)", protos[k]);
+    }
+    if (!n_wl || !n_pr)
+        fatal("nothing to compare");
+
+    FILE *csvf = NULL;
+    char *csv_text = NULL;
+    size_t csv_len = 0;
+    if (csv) {
+        csvf = open_memstream(&csv_text, &csv_len);
+        fprintf(csvf, "workload,set,protocol,check,cycles,speedup,l1_hit_rate,bytes");
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            fprintf(csvf, ",bytes_%s", traffic_class_names[c]);
+        fputc('\n', csvf);
+    }
+    printf("%-16s %-8s %-6s %12s %8s %7s %12s", "workload", "protocol", "check", "cycles",
+           "speedup", "L1hit%", "traffic(B)");
+    for (unsigned c = 0; c < TRAFFIC_N; c++)
+        printf(" %10s", traffic_class_names[c]);
+    putchar('\n');
+    int worst = 0;
+    for (unsigned w = 0; w < n_wl; w++) {
+        uint64_t base_cycles = 0;
+        for (unsigned k = 0; k < n_pr; k++) {
+            struct sim_opts ok = o;
+            char set[96];
+            snprintf(set, sizeof set, "coherence.protocol=%s", protos[k]);
+            if (ok.n_sets == SIM_MAX_SETS)
+                fatal("too many --set options");
+            ok.sets[ok.n_sets++] = set;
+            ok.quiet = true;
+            struct sim_session s;
+            sim_open(&s, &ok);
+            host_load_ptx(s.host, wls[w]->ptx, wls[w]->ptx_file);
+            char why[512] = "";
+            int result = wls[w]->run(s.host, &p, why, sizeof why);
+            struct machine_summary m;
+            machine_summary(s.machine, &m);
+            if (!k)
+                base_cycles = m.cycles;
+            uint64_t total = 0;
+            for (unsigned c = 0; c < TRAFFIC_N; c++)
+                total += m.bytes[c];
+            double speedup = m.cycles ? (double)base_cycles / (double)m.cycles : 0;
+            double hit = m.l1_accesses ? 100.0 * m.l1_hits / m.l1_accesses : 0;
+            printf("%-16s %-8s %-6s %12llu %8.2f %7.1f %12llu", wls[w]->name, protos[k],
+                   result ? "WRONG" : "ok", (unsigned long long)m.cycles, speedup, hit,
+                   (unsigned long long)total);
+            for (unsigned c = 0; c < TRAFFIC_N; c++)
+                printf(" %10llu", (unsigned long long)m.bytes[c]);
+            putchar('\n');
+            if (result)
+                printf("    %s: %s\n", wls[w]->name, why);
+            fflush(stdout);
+            if (csvf) {
+                fprintf(csvf, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[w]->name, wls[w]->set,
+                        protos[k], result ? "wrong" : "ok", (unsigned long long)m.cycles,
+                        speedup, hit / 100, (unsigned long long)total);
+                for (unsigned c = 0; c < TRAFFIC_N; c++)
+                    fprintf(csvf, ",%llu", (unsigned long long)m.bytes[c]);
+                fputc('\n', csvf);
+            }
+            if (result)
+                worst = EXIT_CHECK_FAILED;
+            sim_close(&s);
+        }
+    }
+    if (csvf) {
+        fclose(csvf);
+        if (write_file_atomic(csv, csv_text))
+            worst = EXIT_USAGE;
+        free(csv_text);
+    }
+    return worst;
+}
