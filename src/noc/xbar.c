@@ -139,7 +139,8 @@ static void collect_heads(struct xbar *x, cycle_t now)
 }
 
 /* One crossbar cycle: every free output grants at most one head. Returns
- * true while any input FIFO holds a message (there is work next cycle). */
+ * true while a ready head waits (for a busy port or output room); a head
+ * still in the pipeline gets a timed wake instead. */
 static bool xbar_tick(struct comp *c)
 {
     struct xbar *x = container_of(c, struct xbar, comp);
