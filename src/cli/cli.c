@@ -28,6 +28,7 @@ static const struct {
     {"compare", cmd_compare, "run workloads under several protocols and compare them"},
     {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
+    {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},

@@ -100,7 +100,8 @@ int cmd_compare(int argc, char **argv)
     unsigned n_pr = 0;
     if (!pr_arg || !strcmp(pr_arg, "all")) {
         for (const struct proto_desc *const *q = proto_registry; *q && n_pr < MAX_ITEMS; q++)
-            protos[n_pr++] = (*q)->name;
+            if (!(*q)->test_only)
+                protos[n_pr++] = (*q)->name;
     } else {
         n_pr = split(pr_arg, protos);
         for (unsigned k = 0; k < n_pr; k++)

@@ -46,7 +46,8 @@ int cmd_list(int argc, char **argv)
     const char *what = argc > 1 ? argv[1] : "";
     if (!strcmp(what, "protocols")) {
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
-            printf("%-10s %-4s %s\n", (*p)->name, mem_model_names[(*p)->model], (*p)->title);
+            printf("%-10s %-4s %s%s\n", (*p)->name, mem_model_names[(*p)->model],
+                   (*p)->test_only ? "[test only] " : "", (*p)->title);
     } else if (!strcmp(what, "configs")) {
         list_configs();
     } else if (!strcmp(what, "workloads")) {

@@ -69,11 +69,30 @@ enum coh_result coh_step(const struct coh_table *t, struct coh_cov *cov, struct 
         (*a)(x);
     t->set_state(x, cell->next);
     cov->hits[k]++;
+    if (cov->hist) {
+        struct coh_history *h = cov->hist;
+        h->e[h->n++ & (h->cap - 1)] = (struct coh_hist_entry){
+            x->eng->now, x->addr, x->ctrl_name, t, (uint8_t)x->event, (uint8_t)from,
+            (uint8_t)cell->next};
+    }
     if (coh_trace_out && (!coh_trace_addr || coh_trace_addr == x->addr))
         fprintf(coh_trace_out, "%12llu %-18s %-12s %6s>%-6s %#llx\n",
                 (unsigned long long)x->eng->now, x->ctrl_name, t->event_names[x->event],
                 t->state_names[from], t->state_names[cell->next], (unsigned long long)x->addr);
     return COH_FIRED;
+}
+
+void coh_history_print(const struct coh_history *h, addr_t line, FILE *out)
+{
+    uint64_t first = h->n > h->cap ? h->n - h->cap : 0;
+    for (uint64_t i = first; i < h->n; i++) {
+        const struct coh_hist_entry *e = &h->e[i & (h->cap - 1)];
+        if (e->addr != line)
+            continue;
+        fprintf(out, "    %12llu ps  %-20s %-10s %s -> %s\n", (unsigned long long)e->t, e->ctrl,
+                e->table->event_names[e->event], e->table->state_names[e->from],
+                e->table->state_names[e->to]);
+    }
 }
 
 static const char *action_name(const struct coh_table *t, coh_act *fn)

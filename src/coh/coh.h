@@ -79,11 +79,31 @@ struct coh_table {
     void (*dump)(struct coh_ctx *x, FILE *out); /* the line and TBE, for panics */
 };
 
+/* A ring of the most recent transitions of a machine, for reports that show
+ * what happened to one line (the stress tester's wrong-value report). */
+struct coh_hist_entry {
+    tick_t t;
+    addr_t addr;
+    const char *ctrl;             /* controller instance name */
+    const struct coh_table *table;
+    uint8_t event, from, to;
+};
+
+struct coh_history {
+    struct coh_hist_entry *e;
+    uint32_t cap;                 /* power of two */
+    uint64_t n;                   /* recorded so far */
+};
+
 struct coh_cov {
     const struct coh_table *t;
     uint64_t *hits;    /* [n_states * n_events] transitions fired */
     uint64_t *stalls;  /* [n_states * n_events] protocol stalls */
+    struct coh_history *hist; /* NULL: not recorded */
 };
+
+/* Print the recorded transitions of `line`, oldest first. */
+void coh_history_print(const struct coh_history *h, addr_t line, FILE *out);
 
 void coh_cov_init(struct coh_cov *c, const struct coh_table *t);
 void coh_cov_destroy(struct coh_cov *c);

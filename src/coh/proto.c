@@ -6,13 +6,14 @@
 
 #include <string.h>
 
-extern const struct proto_desc proto_nol1, proto_rc;
+extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
 
 const struct proto_desc *const proto_registry[] = {
     &proto_nol1,
     &proto_rc,
+    &proto_rc_noinv, /* test only */
     NULL,
 };
 

@@ -70,6 +70,8 @@ extern const char *const mem_model_names[MODEL_N];
 struct proto_desc {
     const char *name;          /* command-line name: "rc" */
     const char *title;         /* one line */
+    bool test_only;            /* a deliberately broken variant for testing the checkers:
+                                  never in "all", marked in listings */
     enum mem_model model;      /* what litmus outcomes are judged against */
     unsigned n_vnets;
     const char *const *vnet_names;

@@ -30,6 +30,7 @@ struct machine {
     struct xbar *up, *down;    /* SM -> L2, L2 -> SM */
     struct dram **drams;
     struct coh_cov *cov;       /* per table */
+    struct coh_history hist;   /* recent transitions, when asked for */
     char **names;              /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
@@ -192,6 +193,7 @@ void machine_free(struct machine *m)
         free(m->names[i]);
     free(m->names);
     free(m->cov);
+    free(m->hist.e);
     free(m->sms);
     free(m->l1s);
     free(m->l2s);
@@ -450,6 +452,17 @@ void machine_coverage(struct machine *m, FILE *out)
 {
     for (unsigned i = 0; i < m->n_tables; i++)
         coh_cov_print(&m->cov[i], out);
+}
+
+struct coh_history *machine_record_history(struct machine *m, uint32_t cap)
+{
+    free(m->hist.e);
+    m->hist.e = xcalloc(cap, sizeof *m->hist.e);
+    m->hist.cap = cap;
+    m->hist.n = 0;
+    for (unsigned i = 0; i < m->n_tables; i++)
+        m->cov[i].hist = &m->hist;
+    return &m->hist;
 }
 
 const struct coh_cov *machine_cov(struct machine *m, unsigned *n)

@@ -51,6 +51,8 @@ const struct proto_desc *machine_proto(const struct machine *m);
 
 /* Coverage of every controller table, with "<--" on cells never fired. */
 void machine_coverage(struct machine *m, FILE *out);
+/* Record the last `cap` transitions (a power of two) for reports. */
+struct coh_history *machine_record_history(struct machine *m, uint32_t cap);
 /* Per-table coverage arrays (for tools): n tables, in the protocol's order. */
 const struct coh_cov *machine_cov(struct machine *m, unsigned *n);
 

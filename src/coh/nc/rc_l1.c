@@ -72,6 +72,7 @@ struct rc_l1 {
     uint32_t line_bytes;
     tick_t hit_ps;               /* hit latency */
     bool flash_pending;          /* an acquire completed in this step: invalidate after it */
+    bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
     struct rc_stats st;
 };
 
@@ -199,7 +200,7 @@ static void reply_rsp(struct coh_ctx *x)
         }
     }
     if ((m->req.sem == SEM_ACQUIRE || m->req.sem == SEM_ACQ_REL || m->req.sem == SEM_SC) &&
-        m->req.scope >= SCOPE_GPU)
+        m->req.scope >= SCOPE_GPU && !c->bug_acquire_keeps_l1)
         c->flash_pending = true;
     to_core(c, m, 0);
     x->msg = NULL;
@@ -364,7 +365,8 @@ static void flash_invalidate(struct rc_l1 *c)
 static void order_op(struct rc_l1 *c, struct msg *m)
 {
     bool acquire = m->req.op == MEM_KERNEL_BEGIN ||
-                   (m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU);
+                   (m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU &&
+                    !c->bug_acquire_keeps_l1);
     if (acquire)
         flash_invalidate(c);
     to_core(c, m, 0);
@@ -391,6 +393,13 @@ static bool take_core(struct rc_l1 *c, struct msg *m)
     struct coh_ctx x;
     lookup(c, &x, m->addr);
     x.msg = m;
+    if (x.tbe && x.tbe->parked.n) {
+        /* INVARIANT: requests to a line leave in program order: once one is
+         * parked, every later one for the line parks behind it */
+        c->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+        return true;
+    }
     x.event = classify_core(c, &x);
     if (coh_step(&rc_l1_table, &c->w.cov[0], &x) == COH_STALLED) {
         c->st.protocol_stalls++;
@@ -490,6 +499,14 @@ static struct comp *rc_l1_create(const struct ctrl_wiring *w)
     return &c->comp;
 }
 
+/* The deliberately broken variant the validation tests must catch. */
+static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = rc_l1_create(w);
+    ((struct rc_l1 *)cp)->bug_acquire_keeps_l1 = true;
+    return cp;
+}
+
 static void rc_l1_connect(struct comp *cp, const struct ctrl_links *l)
 {
     struct rc_l1 *c = (struct rc_l1 *)cp;
@@ -549,6 +566,21 @@ const struct proto_desc proto_rc = {
     .tables = rc_tables,
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, rc_l1_connect, rc_l1_in_port, rc_l1_destroy, NULL, rc_l1_peek,
+           rc_l1_stats},
+    .l2 = NC_L2_OPS,
+};
+
+const struct proto_desc proto_rc_noinv = {
+    .name = "rc-noinv",
+    .title = "rc with a deliberate bug for testing the checkers: acquires do not invalidate "
+             "the L1 (kernel launches still do)",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = rc_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_noinv_create, rc_l1_connect, rc_l1_in_port, rc_l1_destroy, NULL, rc_l1_peek,
            rc_l1_stats},
     .l2 = NC_L2_OPS,
 };
