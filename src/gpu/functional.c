@@ -65,18 +65,24 @@ struct functional {
     const char *kernel_name; /* of the kernel running, for messages */
 };
 
-struct functional *functional_new(struct backing *store, const struct functional_opts *o)
+void functional_set_opts(struct functional *f, const struct functional_opts *o)
 {
-    struct functional *f = calloc(1, sizeof *f);
-    if (!f)
-        panic("out of memory");
-    f->store = store;
+    memset(&f->opts, 0, sizeof f->opts);
     if (o)
         f->opts = *o;
     if (!f->opts.max_warp_insts)
         f->opts.max_warp_insts = FUNCTIONAL_DEFAULT_MAX_WARP_INSTS;
     if (!f->opts.max_resident_ctas)
         f->opts.max_resident_ctas = FUNCTIONAL_DEFAULT_RESIDENT;
+}
+
+struct functional *functional_new(struct backing *store, const struct functional_opts *o)
+{
+    struct functional *f = calloc(1, sizeof *f);
+    if (!f)
+        panic("out of memory");
+    f->store = store;
+    functional_set_opts(f, o);
     return f;
 }
 

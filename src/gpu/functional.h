@@ -33,6 +33,8 @@ struct functional_stats {
  * `o` may be NULL for the defaults. */
 struct functional *functional_new(struct backing *store, const struct functional_opts *o);
 void functional_delete(struct functional *f);
+/* Change the options between kernels (NULL or zero fields: the defaults). */
+void functional_set_opts(struct functional *f, const struct functional_opts *o);
 /* The launcher the host API runs kernels with. */
 struct launcher functional_launcher(struct functional *f);
 /* Counters over every kernel run so far. */
