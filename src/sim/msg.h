@@ -48,7 +48,7 @@ struct msg {
     uint8_t vnet;            /* virtual network it travels on */
     uint8_t cls;             /* enum traffic_class */
     uint16_t src, dst;       /* network endpoint ids */
-    uint16_t size_bytes;     /* on-the-wire size: header + payload */
+    uint16_t size_bytes;     /* payload bytes (0 for control); the network adds its header */
     uint16_t flags;          /* protocol-defined bits */
     addr_t addr;             /* line-aligned address */
     tick_t born;             /* when it was created */

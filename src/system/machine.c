@@ -140,6 +140,8 @@ struct machine *machine_new(const struct config *cfg)
                      m->proto->n_vnets, m->l1s, m->l2s);
     m->down = xbar_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
                        m->proto->n_vnets, m->l2s, m->l1s);
+    for (unsigned b = 0; b < m->n_banks; b++)
+        dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
     xbar_set_seed(m->up, cfg->sim.seed * 2 + 1);
     xbar_set_seed(m->down, cfg->sim.seed * 2 + 2);
 
