@@ -1253,16 +1253,57 @@ static int check_file_source(const struct launchspec *s, const struct lspec_sour
     return 0;
 }
 
-/* Turn a scalar argument into a karg of the parameter's size. */
+/* Whether parameter k of kernel `name` is declared floating ('f'), integer or
+ * bits ('i'), or cannot be told ('?'), from the .entry's parameter list in the
+ * PTX text: ptx_kernel_info gives sizes only, and a float passed to an integer
+ * parameter (or the reverse) would silently pass the wrong bits. */
+static char param_kind(const char *ptx, const char *name, unsigned k)
+{
+    size_t nl = strlen(name);
+    for (const char *p = strstr(ptx, ".entry"); p; p = strstr(p + 6, ".entry")) {
+        const char *q = p + 6;
+        while (*q == ' ' || *q == '\t')
+            q++;
+        if (strncmp(q, name, nl))
+            continue;
+        q += nl;
+        while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+            q++;
+        if (*q != '(')
+            continue;
+        /* the k-th comma-separated declaration before ')' */
+        for (unsigned i = 0; i < k; i++) {
+            q = strpbrk(q + 1, ",)");
+            if (!q || *q == ')')
+                return '?';
+        }
+        const char *end = strpbrk(q + 1, ",)");
+        if (!end)
+            return '?';
+        for (const char *t = q; t + 3 < end; t++)
+            if (t[0] == '.' && t[1] == 'f' && (t[2] == '3' || t[2] == '6' || t[2] == '1'))
+                return 'f';
+        return 'i';
+    }
+    return '?';
+}
+
+/* Turn a scalar argument into a karg of the parameter's size (and kind). */
 static int resolve_scalar(const struct launchspec *s, const struct lspec_launch *l, unsigned k,
-                          struct lspec_arg *a, uint32_t psize, char *err, size_t errlen)
+                          struct lspec_arg *a, uint32_t psize, char kind, char *err,
+                          size_t errlen)
 {
     int t = a->type;
     if (t < 0) {
+        if (kind == 'i' && a->val.is_float)
+            return resolve_error(err, errlen, s, l->line,
+                                 "kernel %s: argument %u is %g but parameter %u is an integer",
+                                 l->kernel, k + 1, a->val.f, k + 1);
+        bool f = kind == 'f' || (kind == '?' && a->val.is_float);
         if (psize == 4)
-            t = a->val.is_float ? LSPEC_F32 : LSPEC_U32;
+            t = f ? LSPEC_F32 : LSPEC_U32;
         else if (psize == 8)
-            t = a->val.is_float ? LSPEC_F64 : LSPEC_U64;
+            t = f ? LSPEC_F64 : LSPEC_U64;
         else
             return resolve_error(err, errlen, s, l->line,
                                  "kernel %s: parameter %u is %u bytes; only 4- and 8-byte scalar "
@@ -1318,8 +1359,10 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
     for (unsigned i = 0; i < s->n_launches; i++) {
         struct lspec_launch *l = &s->launches[i];
         const struct ptx_kernel *k = NULL;
+        const char *text = NULL;
         for (unsigned j = 0; j < s->n_modules && !k; j++)
-            k = ptx_module_kernel(s->modules[j].mod, l->kernel);
+            if ((k = ptx_module_kernel(s->modules[j].mod, l->kernel)))
+                text = s->modules[j].text;
         if (!k) {
             char names[256] = "";
             size_t len = 0;
@@ -1347,7 +1390,8 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                         "kernel %s: argument %u is buffer %s (an 8-byte pointer) but parameter "
                         "%u is %u bytes",
                         l->kernel, a + 1, s->buffers[arg->buf].name, a + 1, ki->param_size[a]);
-            } else if (resolve_scalar(s, l, a, arg, ki->param_size[a], err, errlen)) {
+            } else if (resolve_scalar(s, l, a, arg, ki->param_size[a],
+                                      param_kind(text, l->kernel, a), err, errlen)) {
                 return -1;
             }
         }
