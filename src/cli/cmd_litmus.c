@@ -39,8 +39,8 @@ static void usage(FILE *out)
             "\n"
             "Each litmus thread becomes one warp of a generated kernel, placed on the CTA its\n"
             "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
-            "random start skews, and the machine adds random delays to L2 responses\n"
-            "(l2.jitter_cycles) and pre-warms the L1s with the initial values.\n"
+            "random start skews and pre-warmed L1s, and the machine adds random delays where\n"
+            "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles).\n"
             "\n"
             "Oracles: a protocol promises a memory model. PTX protocols are judged by the PTX\n"
             "v7.5 verdicts in shared/litmus/expected: 'exists C' with verdict 0, '~exists C'\n"
@@ -61,7 +61,7 @@ static void usage(FILE *out)
             "                       histogram, hits, verdict, pass/fail/skip\n"
             "  --core               run only the core subset of index.csv\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
-            "  --jitter N           up to N extra L2 cycles per response (default 16; 0 = off)\n"
+            "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
             "  --no-prewarm         do not pre-load the L1s with the initial values\n"
             "  --all-lanes          all 32 lanes of a litmus warp do the loads and stores\n"
             "  --pack               put the locations in one line instead of a line each\n"
@@ -287,7 +287,7 @@ int cmd_litmus(int argc, char **argv)
     bool any_fail = false;
     for (unsigned pi = 0; pi < passes; pi++) {
         struct sim_opts o = so;
-        char set_proto[96], set_seed[64], set_jit[64];
+        char set_proto[96], set_seed[64], set_jit[3][64];
         if (n_protocols && o.n_sets + 3 < SIM_MAX_SETS) {
             snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", protocols[pi]);
             o.sets[o.n_sets++] = set_proto;
@@ -296,11 +296,15 @@ int cmd_litmus(int argc, char **argv)
             snprintf(set_seed, sizeof set_seed, "sim.seed=%llu", (unsigned long long)ro.seed);
             o.sets[o.n_sets++] = set_seed;
         }
-        if (jitter && !o.functional && cfg_find(config_options(), "l2.jitter_cycles") &&
-            o.n_sets + 1 < SIM_MAX_SETS) {
-            snprintf(set_jit, sizeof set_jit, "l2.jitter_cycles=%u", jitter);
-            o.sets[o.n_sets++] = set_jit;
-        }
+        /* random extra delays where the machine offers them (options that do
+         * not exist yet are left out, so the harness runs on any machine) */
+        static const char *const jitter_opts[3] = {"l2.jitter_cycles", "noc.jitter_cycles",
+                                                   "dram.jitter_cycles"};
+        for (unsigned k = 0; k < 3 && jitter && !o.functional; k++)
+            if (cfg_find(config_options(), jitter_opts[k]) && o.n_sets + 1 < SIM_MAX_SETS) {
+                snprintf(set_jit[k], sizeof set_jit[k], "%s=%u", jitter_opts[k], jitter);
+                o.sets[o.n_sets++] = set_jit[k];
+            }
         o.quiet = true;
         struct sim_session s;
         sim_open(&s, &o);
