@@ -1,0 +1,175 @@
+/*
+ * 100-ptx-parse.c - the PTX parser: errors name file:line and the construct;
+ * every committed nvcc output (sm_75 and sm_90) parses; kernel info follows
+ * CUDA's parameter layout and counts shared and local bytes.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "../ptx/harness.h"
+
+static const char *HDR = ".version 9.0\n.target sm_75\n.address_size 64\n";
+
+/* Parse `body` after the header; expect failure with `want` in the message. */
+static void expect_error(const char *body, const char *want)
+{
+    char text[4096], err[512] = "";
+    snprintf(text, sizeof text, "%s%s", HDR, body);
+    struct ptx_module *m = ptx_module_parse(text, "t.ptx", err, sizeof err);
+    if (m) {
+        ptx_module_free(m);
+        fail_msg("parsed, expected error containing '%s'", want);
+    }
+    if (!strstr(err, want))
+        fail_msg("error '%s' does not contain '%s'", err, want);
+}
+
+static void unknown_instruction_is_named_with_line(void **state)
+{
+    (void)state;
+    expect_error(".visible .entry k()\n{\n\tfrobnicate.u32 %r1;\n\tret;\n}\n",
+                 "t.ptx:6: unsupported instruction 'frobnicate.u32'");
+}
+
+static void undeclared_register_is_named(void **state)
+{
+    (void)state;
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32 %r1, %r2, %r7;\n\tret;\n}\n",
+                 "t.ptx:7: undeclared register '%r7'");
+}
+
+static void bad_operand_is_reported(void **state)
+{
+    (void)state;
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32 %r1, %r2, ];\n\tret;\n}\n",
+                 "t.ptx:7: bad operand ']'");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32 %r1, %r2;\n\tret;\n}\n",
+                 "t.ptx:7: 'add.s32' takes 3 operands, found 2");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tld.global.u32 %r1, %r2;\n\tret;\n}\n",
+                 "t.ptx:7: 'ld.global.u32' needs an [address] operand");
+}
+
+static void other_errors(void **state)
+{
+    (void)state;
+    expect_error(".visible .entry k()\n{\n\tbra $L_nowhere;\n}\n", "t.ptx:6: undefined label");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.cc.u32 %r1, %r1, %r2;\n\tret;\n}\n",
+                 "t.ptx:7: carry arithmetic");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32.zz %r1, %r1, %r2;\n\tret;\n}\n",
+                 "unsupported modifier '.zz'");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32 %r1, %r1, %r2;\n}\n",
+                 "can run off its end");
+    expect_error(".foo 3;\n", "t.ptx:4: unsupported module directive '.foo'");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\ttex.1d.v4.s32.s32 %r1, [%r2];\n\tret;\n}\n",
+                 "t.ptx:7: unsupported instruction 'tex.1d.v4.s32.s32'");
+    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tmov.u32 %r1, %bogus;\n\tret;\n}\n",
+                 "t.ptx:7: unsupported special register or undeclared register '%bogus'");
+    char err[256];
+    assert_null(ptx_module_parse("ret;", "x.ptx", err, sizeof err));
+    assert_non_null(strstr(err, "x.ptx:1: expected .version first"));
+}
+
+static void every_committed_ptx_parses(void **state)
+{
+    (void)state;
+    static const char *const files[] = {
+        "tests/ptx/vecadd.ptx",       "tests/ptx/reduce.ptx",      "tests/ptx/diverge.ptx",
+        "tests/ptx/call.ptx",         "tests/ptx/atomics.ptx",     "tests/ptx/fmath.ptx",
+        "tests/ptx/atomic_ref.ptx",   "tests/ptx/vecadd.sm90.ptx", "tests/ptx/reduce.sm90.ptx",
+        "tests/ptx/call.sm90.ptx",    "tests/ptx/atomic_ref.sm90.ptx",
+    };
+    for (size_t f = 0; f < ARRAY_LEN(files); f++) {
+        char err[512];
+        struct ptx_module *m = hx_load(files[f], err, sizeof err);
+        if (!m)
+            fail_msg("%s", err);
+        assert_non_null(ptx_module_kernel_names(m)[0]);
+        ptx_module_free(m);
+    }
+}
+
+static void kernel_info_layout(void **state)
+{
+    (void)state;
+    char err[512];
+    struct ptx_module *m = hx_load("tests/ptx/vecadd.ptx", err, sizeof err);
+    assert_non_null(m);
+    const char *const *names = ptx_module_kernel_names(m);
+    assert_string_equal(names[0], "vecadd");
+    assert_string_equal(names[1], "saxpy_i");
+    assert_null(names[2]);
+    const struct ptx_kernel_info *ki = ptx_kernel_info(ptx_module_kernel(m, "saxpy_i"));
+    assert_int_equal(ki->n_params, 4);
+    assert_int_equal(ki->param_offset[0], 0);
+    assert_int_equal(ki->param_offset[1], 8);
+    assert_int_equal(ki->param_offset[2], 16);
+    assert_int_equal(ki->param_size[2], 4);
+    assert_int_equal(ki->param_offset[3], 20);
+    assert_int_equal(ki->param_bytes, 24);
+    assert_int_equal(ki->static_shmem_bytes, 0);
+    assert_null(ptx_module_kernel(m, "nope"));
+    ptx_module_free(m);
+
+    m = hx_load("tests/ptx/reduce.ptx", err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(ptx_kernel_info(ptx_module_kernel(m, "reduce_sum"))->static_shmem_bytes,
+                     1024);
+    assert_int_equal(ptx_kernel_info(ptx_module_kernel(m, "reduce_dyn"))->static_shmem_bytes, 0);
+    ptx_module_free(m);
+
+    m = hx_load("tests/ptx/call.ptx", err, sizeof err);
+    assert_non_null(m);
+    ki = ptx_kernel_info(ptx_module_kernel(m, "caller"));
+    assert_true(ki->local_bytes >= 32 + 8); /* poly's 32-byte depot plus parameters */
+    assert_true(ki->regs_per_thread > 13);
+    ptx_module_free(m);
+}
+
+static void initialised_const_and_nested_scopes(void **state)
+{
+    (void)state;
+    char text[2048], err[512];
+    snprintf(text, sizeof text,
+             "%s.const .align 4 .u32 tab[4] = {10, 20, 30, 40};\n"
+             ".visible .entry k(.param .u64 out)\n{\n"
+             ".reg .b32 %%r<4>;\n.reg .b64 %%rd<4>;\n"
+             "ld.param.u64 %%rd1, [out];\n"
+             "{ .reg .b32 %%t; ld.const.u32 %%t, [tab+8]; mov.u32 %%r1, %%t; }\n"
+             "mov.u64 %%rd2, tab;\n ld.const.u32 %%r2, [%%rd2+4];\n"
+             "add.s32 %%r3, %%r1, %%r2;\n"
+             "st.global.u32 [%%rd1], %%r3;\nret;\n}\n",
+             HDR);
+    struct ptx_module *m = ptx_module_parse(text, "c.ptx", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+    addr_t out = hx_alloc(&g, 4);
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
+    struct hx_params p = {0};
+    hx_param(&p, k, out);
+    struct hx_stats st = {0};
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
+               sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(*(uint32_t *)hx_ptr(&g, out), 50);
+    free(g.bytes);
+    ptx_module_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(unknown_instruction_is_named_with_line),
+        cmocka_unit_test(undeclared_register_is_named),
+        cmocka_unit_test(bad_operand_is_reported),
+        cmocka_unit_test(other_errors),
+        cmocka_unit_test(every_committed_ptx_parses),
+        cmocka_unit_test(kernel_info_layout),
+        cmocka_unit_test(initialised_const_and_nested_scopes),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
