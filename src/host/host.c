@@ -16,6 +16,7 @@
  */
 #include "host/host.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -258,8 +259,10 @@ void host_load_ptx(struct host *h, const char *text, const char *filename)
     for (const char *const *n = ptx_module_kernel_names(m); *n; n++) {
         const char *other;
         if (find_kernel(h, *n, &other)) {
+            char name[256];
+            snprintf(name, sizeof name, "%s", *n); /* *n dies with the module */
             ptx_module_free(m);
-            fatal("%s: kernel '%s' is already defined by %s", filename, *n, other);
+            fatal("%s: kernel '%s' is already defined by %s", filename, name, other);
         }
     }
     h->mods = xrealloc(h->mods, (h->n_mods + 1) * sizeof *h->mods);

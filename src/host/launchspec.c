@@ -1594,8 +1594,8 @@ static bool run_check(struct launchspec *s, struct host *h, const struct lspec_c
                 (unsigned long long)b->count);
         return false;
     }
-    fprintf(out, "%s:%d: check %s ok (%llu elements)\n", s->filename, c->line, b->name,
-            (unsigned long long)b->count);
+    fprintf(out, "%s:%d: check %s ok (%llu element%s)\n", s->filename, c->line, b->name,
+            (unsigned long long)b->count, b->count == 1 ? "" : "s");
     return true;
 }
 

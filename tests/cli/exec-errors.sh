@@ -19,7 +19,7 @@ expect2() { # expect2 PATTERN ARGS...: exit 2 and PATTERN in the output
 
 expect2 "errors/malformed\.spec:5: launch needs both 'grid' and 'block'" \
     "$root/examples/errors/malformed.spec" --functional
-expect2 "errors/texture\.ptx:34: .*tex" "$root/examples/errors/texture.spec" --functional
+expect2 "errors/texture\.ptx:34: " "$root/examples/errors/texture.spec" --functional
 
 cp "$root/examples/vecadd.ptx" "$tmp/"
 printf 'ptx vecadd.ptx\nbuffer a f32 8\n\nlaunch vecadd grid 1 block 8 args a a 8\n' >"$tmp/count.spec"
