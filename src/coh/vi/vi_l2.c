@@ -1,0 +1,346 @@
+/*
+ * vi_l2.c - the L2 bank of GPU-VI (inclusive, sharer vector with the tags)
+ * and of the ideal-coherence reference.
+ *
+ * GPU-VI, spec 002 §3.4 (paper §4.2): a write to a line that other L1s share
+ * completes only after the bank has invalidated every other copy and
+ * collected every ack (S_W): until then the new value is held in the TBE and
+ * shown to nobody, and later requests to the line park behind it; that is
+ * how write atomicity is kept. The writer's own copy stays valid (the L1
+ * wrote it at once, Opt 1). An atomic invalidates every sharer - its
+ * requester dropped its own copy when it sent the atomic - and is performed
+ * once the acks are in (S_A). Inclusion: evicting a line that L1s may hold
+ * recalls every copy first (S_R, class RCL); the request that needed the way
+ * retries meanwhile.
+ * Ideal, spec 002 §3.3 (IDEAL-COH, "coherence costs no latency and no
+ * traffic"): the same bank and sharer vector, but every write and atomic is
+ * performed the moment it reaches the bank and answered at once, and its
+ * invalidations (and the recalls of an eviction) go out on the free channel
+ * of vi.h: zero latency, outside the crossbar, no acks. An L1 handles ready
+ * invalidations before anything else in its cycle, so a copy dies at the
+ * first L1 edge at or after the write, before any response carrying the new
+ * value can reach any L1: writes stay atomic. Cost in simulated time: none
+ * for the writer; a copy may live until the next L1 clock edge (< 1 core
+ * cycle) after the write was performed, during which that L1 does nothing.
+ * States: V = valid, no L1 holds a copy; S = valid, the sharer vector names
+ * every L1 that may (bits go stale; it may even be empty after a write).
+ * INVARIANT: an L1 copy exists only for lines in S, S_W, S_A or S_R, and
+ *   only for L1s named in the vector or being invalidated.
+ * DEVIATION: the spec's IS/IM are one state IV (parked requests replay, so
+ *   the first request's kind does not matter); a write miss fetches the line;
+ *   dirty is the line's dirty bit, not a state.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+
+#include "base/log.h"
+#include "coh/vi/vi_bank.h"
+
+/* The ideal table uses the first four states and eight events. */
+#define VI_L2_STATES(X)                                                                            \
+    X(I, "not present")                                                                            \
+    X(V, "valid; no L1 holds a copy")                                                              \
+    X(S, "valid; the sharer vector names every L1 that may hold a copy")                          \
+    X(IV, "way taken, fill from DRAM outstanding; requests parked")                               \
+    X(S_W, "write waiting for invalidation acks; the new value held in the TBE")                  \
+    X(S_A, "atomic waiting for invalidation acks")                                                 \
+    X(S_R, "recall before eviction, waiting for invalidation acks")
+
+#define VI_L2_EVENTS(X)                                                                            \
+    X(GetS, "read request from an L1")                                                             \
+    X(Write, "write-through; no L1 but the writer's may hold a copy")                             \
+    X(WriteInv, "write-through; other L1s may hold copies")                                        \
+    X(Atomic, "atomic; no L1 but the requester's may hold a copy")                                \
+    X(AtomicInv, "atomic; other L1s may hold copies")                                              \
+    X(Replace, "a miss needs this line's way; no L1 holds a copy")                                 \
+    X(Recall, "a miss needs this line's way; L1s may hold copies")                                 \
+    X(MemData, "fill from DRAM")                                                                   \
+    X(InvAck, "invalidation ack, more expected")                                                   \
+    X(LastAck, "the last invalidation ack")
+
+#define X(n, d) L2_##n,
+enum l2_state { VI_L2_STATES(X) L2_NSTATES };
+enum l2_event { VI_L2_EVENTS(X) L2_NEVENTS };
+#undef X
+#define X(n, d) #n,
+static const char *const state_names[] = {VI_L2_STATES(X)};
+static const char *const event_names[] = {VI_L2_EVENTS(X)};
+#undef X
+#define X(n, d) d,
+static const char *const state_descs[] = {VI_L2_STATES(X)};
+static const char *const event_descs[] = {VI_L2_EVENTS(X)};
+#undef X
+
+enum { ID_NSTATES = L2_IV + 1, ID_NEVENTS = L2_MemData + 1 };
+
+static const struct coh_action_name actions[] = {VI_BANK_ACTION_NAMES, {0}};
+
+/* ---- the tables ---- */
+
+/*  state      event            next     uses               actions                            */
+static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
+    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_IV ][L2_GetS     ] = STALL,
+    [L2_IV ][L2_Write    ] = STALL,
+    [L2_IV ][L2_Atomic   ] = STALL,
+    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
+    [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
+    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
+    [L2_S  ][L2_WriteInv ] = DO(L2_S_W, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
+                                                          vi_hold_request),
+    [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
+                                                          vi_do_atomic),
+    [L2_S  ][L2_AtomicInv] = DO(L2_S_A, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
+                                                          vi_clear_sharers, vi_hold_request),
+    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_S  ][L2_Recall   ] = DO(L2_S_R, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_recalls),
+    [L2_S_W][L2_GetS     ] = STALL,
+    [L2_S_W][L2_Write    ] = STALL,
+    [L2_S_W][L2_WriteInv ] = STALL,
+    [L2_S_W][L2_Atomic   ] = STALL,
+    [L2_S_W][L2_AtomicInv] = STALL,
+    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                vi_count_ack),
+    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, vi_count_ack, vi_perform_held,
+                                                          vi_wake_parked),
+    [L2_S_A][L2_GetS     ] = STALL,
+    [L2_S_A][L2_Write    ] = STALL,
+    [L2_S_A][L2_Atomic   ] = STALL,
+    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                vi_count_ack),
+    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, vi_count_ack,
+                                                          vi_perform_held, vi_wake_parked),
+    [L2_S_R][L2_GetS     ] = STALL,
+    [L2_S_R][L2_Write    ] = STALL,
+    [L2_S_R][L2_Atomic   ] = STALL,
+    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                vi_count_ack),
+    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_count_ack, vi_write_back,
+                                                          vi_drop_line, vi_wake_parked),
+};
+
+/*  state      event            next     uses               actions                            */
+static const struct coh_trans ideal_l2_cells[ID_NSTATES][ID_NEVENTS] = {
+    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
+                                                          vi_park),
+    [L2_IV ][L2_GetS     ] = STALL,
+    [L2_IV ][L2_Write    ] = STALL,
+    [L2_IV ][L2_Atomic   ] = STALL,
+    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
+    [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
+    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
+    [L2_S  ][L2_WriteInv ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_WR, vi_send_invs, vi_write_line),
+    [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
+                                                          vi_do_atomic),
+    [L2_S  ][L2_AtomicInv] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_send_invs,
+                                                          vi_clear_sharers, vi_do_atomic),
+    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_S  ][L2_Recall   ] = DO(L2_I,   TAG_WR | DATA_RD, vi_send_recalls, vi_write_back,
+                                                          vi_drop_line),
+};
+
+static void set_state(struct coh_ctx *x, unsigned next)
+{
+    if (x->line)
+        x->line->state = (uint8_t)next;
+    if (x->tbe)
+        x->tbe->state = (uint8_t)next;
+}
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
+                state_names[x->line->state], x->line->dirty ? " dirty" : "",
+                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
+    if (x->tbe)
+        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
+                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->acks,
+                x->tbe->merged.n, x->tbe->parked.n);
+}
+
+const struct coh_table vi_l2_table = {
+    .proto = "gpuvi",
+    .ctrl = "L2",
+    .n_states = L2_NSTATES,
+    .n_events = L2_NEVENTS,
+    .state_names = state_names,
+    .state_descs = state_descs,
+    .event_names = event_names,
+    .event_descs = event_descs,
+    .cells = &vi_l2_cells[0][0],
+    .actions = actions,
+    .set_state = set_state,
+    .dump = dump_ctx,
+};
+
+const struct coh_table ideal_l2_table = {
+    .proto = "ideal",
+    .ctrl = "L2",
+    .n_states = ID_NSTATES,
+    .n_events = ID_NEVENTS,
+    .state_names = state_names,
+    .state_descs = state_descs,
+    .event_names = event_names,
+    .event_descs = event_descs,
+    .cells = &ideal_l2_cells[0][0],
+    .actions = actions,
+    .set_state = set_state,
+    .dump = dump_ctx,
+};
+
+/* ---- the classifier ---- */
+
+static void lookup(struct vi_bank *b, struct vi_ctx *v, addr_t line)
+{
+    vi_bank_ctx(b, v, line);
+    v->dir = v->x.line; /* the sharer vector lives with the tags */
+    v->x.state = v->x.tbe ? v->x.tbe->state : v->x.line ? v->x.line->state : L2_I;
+}
+
+static unsigned line_state(struct vi_bank *b, addr_t line)
+{
+    struct vi_ctx v;
+    lookup(b, &v, line);
+    return v.x.state;
+}
+
+static bool busy(unsigned s)
+{
+    return s == L2_IV || s == L2_S_W || s == L2_S_A || s == L2_S_R;
+}
+
+static bool evictable(unsigned s)
+{
+    return s == L2_V || s == L2_S;
+}
+
+static unsigned classify(const struct vi_ctx *v, const struct msg *m)
+{
+    bool others = vi_sharers_other(v->dir, m->src);
+    switch (m->type) {
+    case MSG_VI_GETS: return L2_GetS;
+    case MSG_VI_WRITE: return others ? L2_WriteInv : L2_Write;
+    case MSG_VI_ATOMIC: return others ? L2_AtomicInv : L2_Atomic;
+    default: panic("gpuvi L2: unexpected request type %u", m->type);
+    }
+}
+
+/* Evict `victim` through the table: a line some L1 may hold is recalled. */
+static void evict(struct vi_bank *b, struct cache_line *victim)
+{
+    struct vi_ctx v;
+    lookup(b, &v, victim->addr);
+    vi_bank_step(b, &v, vi_sharers_none(v.dir) ? L2_Replace : L2_Recall);
+}
+
+/* One request. A miss first needs room and a free way: a full set gives up
+ * its LRU stable line (recalling it if L1s may hold it) and the request
+ * retries next cycle. Returns false on a resource stall. */
+static bool take_request(struct vi_bank *b, struct msg *m)
+{
+    struct vi_ctx v;
+    if (!vi_bank_room(b))
+        return false;
+    lookup(b, &v, m->addr);
+    if (!v.x.line) {
+        bool full;
+        struct cache_line *victim = vi_bank_victim(b, &b->cache, m->addr, evictable, &full);
+        if (full)
+            return false;
+        if (victim) {
+            evict(b, victim);
+            b->st.resource_stalls++;
+            return false;
+        }
+    }
+    v.x.msg = m;
+    if (vi_bank_step(b, &v, classify(&v, m)) == COH_STALLED) {
+        b->st.protocol_stalls++;
+        msg_list_push(&v.x.tbe->parked, m);
+    }
+    return true;
+}
+
+static bool take_ack(struct vi_bank *b, struct msg *m)
+{
+    if (!vi_bank_room(b))
+        return false;
+    struct vi_ctx v;
+    lookup(b, &v, m->addr);
+    panic_if(!v.x.tbe, "%s: invalidation ack for %#llx with no TBE", b->w.name,
+             (unsigned long long)m->addr);
+    v.x.msg = m;
+    vi_bank_step(b, &v, v.x.tbe->acks == 1 ? L2_LastAck : L2_InvAck);
+    return true;
+}
+
+static void take_mem(struct vi_bank *b, struct msg *m)
+{
+    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
+        msg_free(b->w.msgs, m);
+        return;
+    }
+    struct vi_ctx v;
+    lookup(b, &v, m->addr);
+    v.x.msg = m;
+    vi_bank_step(b, &v, L2_MemData);
+}
+
+static const struct vi_bank_proto vi_proto = {&vi_l2_table, take_request, take_ack, take_mem,
+                                              line_state, busy};
+static const struct vi_bank_proto ideal_proto = {&ideal_l2_table, take_request, take_ack,
+                                                 take_mem, line_state, busy};
+
+static struct comp *vi_l2_create(const struct ctrl_wiring *w)
+{
+    return &vi_bank_create(w, &vi_proto)->comp;
+}
+
+static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
+{
+    return &vi_bank_create(w, &ideal_proto)->comp;
+}
+
+static const struct coh_table *const vi_tables[] = {&vi_l1_table, &vi_l2_table, NULL};
+static const struct coh_table *const ideal_tables[] = {&ideal_l1_table, &ideal_l2_table, NULL};
+
+const struct proto_desc proto_gpuvi = {
+    .name = "gpuvi",
+    .title = "GPU-VI: coherent write-through L1s, inclusive L2 with a sharer vector, "
+             "invalidation on write (write-atomic)",
+    .model = MODEL_PTX,
+    .n_vnets = VI_NVNETS,
+    .vnet_names = vi_vnet_names,
+    .tables = vi_tables,
+    .n_l1_tables = 1,
+    .l1 = VI_L1_OPS(vi_l1_create),
+    .l2 = VI_BANK_OPS(vi_l2_create),
+};
+
+const struct proto_desc proto_ideal = {
+    .name = "ideal",
+    .title = "IDEAL-COH reference: GPU-VI whose writes complete on reaching the L2 and whose "
+             "invalidations are instant and free (write-atomic)",
+    .model = MODEL_PTX,
+    .n_vnets = 2, /* request, response; invalidations use the free channel */
+    .vnet_names = vi_vnet_names,
+    .tables = ideal_tables,
+    .n_l1_tables = 1,
+    .l1 = VI_L1_OPS(ideal_l1_create),
+    .l2 = VI_BANK_OPS(ideal_l2_create),
+};
