@@ -104,7 +104,7 @@ struct inject *inject_new(const struct config *cfg)
     struct inject *r = calloc(1, sizeof *r);
     if (!r)
         panic("out of memory");
-    r->m = machine_new(cfg);
+    r->m = machine_new_checked(cfg, true); /* directed tests always check invariants */
     r->line_bytes = cfg->l1.cache.line_bytes;
     struct eng *e = machine_eng(r->m);
     r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};

@@ -16,7 +16,8 @@
 
 struct inject;
 
-/* A machine for `cfg` whose SMs are replaced by the driver. */
+/* A machine for `cfg` whose SMs are replaced by the driver, with the
+ * invariant observers on. */
 struct inject *inject_new(const struct config *cfg);
 void inject_free(struct inject *r);
 struct machine *inject_machine(struct inject *r);

@@ -314,7 +314,7 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     s->o = *o;
     s->res = r;
     s->report = report;
-    s->m = machine_new(cfg);
+    s->m = machine_new_checked(cfg, o->check);
     s->hist = machine_record_history(s->m, 1u << 16);
     s->n_sms = cfg->gpu.sms;
     s->line_bytes = cfg->l1.cache.line_bytes;

@@ -25,6 +25,7 @@ struct stress_opts {
     unsigned locations;       /* data words in the pool */
     unsigned max_body;        /* loads and stores per episode, at most */
     unsigned sync_vars;       /* synchronisation variables */
+    bool check;               /* run the invariant observers too */
 };
 
 struct stress_result {

@@ -31,7 +31,8 @@ static void usage(FILE *out)
             "  --seed S             random seed (default 1)\n"
             "  --small-caches       tiny L1s and L2 banks and few MSHRs: evictions, recalls,\n"
             "                       MSHR pressure\n"
-            "  --warps N            agents per SM (default 4)\n");
+            "  --warps N            agents per SM (default 4)\n"
+            "  --check              also run the invariant observers (golden memory)\n");
 }
 
 int cmd_stress(int argc, char **argv)
@@ -65,6 +66,7 @@ int cmd_stress(int argc, char **argv)
     }
     if (!so.episodes || !so.warps_per_sm || so.warps_per_sm > 48)
         fatal("--episodes must be > 0 and --warps in 1..48");
+    so.check = o.check;
     if (o.functional)
         fatal("stress tests the timing model's protocols; --functional makes no sense here");
     int worst = 0;

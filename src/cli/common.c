@@ -23,6 +23,9 @@ const char sim_opts_help[] =
     "  --seed N              seed of every random stream (same as --set sim.seed=N)\n"
     "  --functional          run kernels without the timing model (values straight from\n"
     "                        memory; fast checks and the speed limit to compare against)\n"
+    "  --check               run the invariant observers: a golden memory updated where the\n"
+    "                        protocol serialises writes, checked on what it hands out;\n"
+    "                        a violation stops the run (exit 3)\n"
     "report options:\n"
     "  --stats FILE.json     write every statistic (schema: docs/stats.md)\n"
     "  --coverage FILE       write how often each protocol transition fired\n"
@@ -66,6 +69,8 @@ bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i)
         add_set(o, buf[o->n_sets % SIM_MAX_SETS]);
     } else if (!strcmp(a, "--functional")) {
         o->functional = true;
+    } else if (!strcmp(a, "--check")) {
+        o->check = true;
     } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
         o->quiet = true;
     } else if (!strcmp(a, "--stats")) {
@@ -91,7 +96,7 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         s->functional = functional_new(&s->store, NULL);
         s->host = host_new(functional_launcher(s->functional));
     } else {
-        s->machine = machine_new(&s->cfg);
+        s->machine = machine_new_checked(&s->cfg, o->check);
         machine_set_progress(s->machine, !o->quiet && isatty(2));
         s->host = host_new(machine_launcher(s->machine));
     }

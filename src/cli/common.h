@@ -23,6 +23,7 @@ struct sim_opts {
     unsigned n_sets;
     bool functional;                     /* --functional */
     bool quiet;                          /* --quiet: no progress line */
+    bool check;                          /* --check: invariant observers */
     const char *stats_file;              /* --stats FILE.json */
     const char *coverage_file;           /* --coverage FILE */
 };

@@ -20,6 +20,7 @@
 #include "sim/port.h"
 
 struct config;
+struct observer;
 
 #define VNET_MAX 6
 
@@ -34,6 +35,7 @@ struct ctrl_wiring {
     unsigned n_sms, n_banks;
     struct coh_cov *cov;         /* coverage, one per table of the protocol, in table order */
     struct backing *store;       /* only for the idle-time host access (dma) */
+    struct observer *obs;        /* invariant observer (--check), or NULL */
 };
 
 /* Where a controller's messages go and come from. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "check/observe.h"
 #include "dram/dram.h"
 #include "gpu/sm.h"
 #include "noc/xbar.h"
@@ -31,6 +32,7 @@ struct machine {
     struct dram **drams;
     struct coh_cov *cov;       /* per table */
     struct coh_history hist;   /* recent transitions, when asked for */
+    struct observer *obs;      /* --check */
     char **names;              /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
@@ -86,7 +88,16 @@ static void *xcalloc(size_t n, size_t sz)
 
 struct machine *machine_new(const struct config *cfg)
 {
+    return machine_new_checked(cfg, false);
+}
+
+struct machine *machine_new_checked(const struct config *cfg, bool check)
+{
     struct machine *m = xcalloc(1, sizeof *m);
+    if (check) {
+        m->obs = xcalloc(1, sizeof *m->obs);
+        obs_init(m->obs, cfg->l1.cache.line_bytes);
+    }
     m->cfg = *cfg;
     cfg = &m->cfg;
     m->proto = proto_find(cfg->coherence.protocol);
@@ -117,7 +128,7 @@ struct machine *machine_new(const struct config *cfg)
     m->l1_links = xcalloc(m->n_sms, sizeof *m->l1_links);
     m->from_l1 = xcalloc(m->n_sms, sizeof *m->from_l1);
     struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg, .n_sms = m->n_sms,
-                            .n_banks = m->n_banks, .store = &m->store};
+                            .n_banks = m->n_banks, .store = &m->store, .obs = m->obs};
     for (unsigned i = 0; i < m->n_sms; i++) {
         m->sms[i] = sm_new(&m->eng, &m->core_clk, name_of(m, "gpu.sm[%u]", i), &cfg->sm, 0, i,
                            m->line_bytes, &m->msgs);
@@ -205,6 +216,10 @@ void machine_free(struct machine *m)
     free(m->kernel_names);
     free(m->kernel_cycles);
     backing_destroy(&m->store);
+    if (m->obs) {
+        obs_destroy(m->obs);
+        free(m->obs);
+    }
     pool_destroy(&m->msgs);
     eng_destroy(&m->eng);
     free(m);
@@ -383,6 +398,10 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
     xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
     xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);
     emit(arg, "engine.events", m->eng.n_events);
+    if (m->obs) {
+        emit(arg, "check.golden_writes", m->obs->writes);
+        emit(arg, "check.lines_checked", m->obs->checks);
+    }
 }
 
 struct summary_acc {

@@ -19,7 +19,9 @@
 
 struct machine;
 
-/* Build the machine (the config must have passed config_load). */
+/* Build the machine (the config must have passed config_load). With `check`
+ * the invariant observers run (golden memory, data-value invariant). */
+struct machine *machine_new_checked(const struct config *cfg, bool check);
 struct machine *machine_new(const struct config *cfg);
 void machine_free(struct machine *m);
 /* Print a progress line on stderr while kernels run (for terminals). */

@@ -23,6 +23,7 @@
 
 #include "base/log.h"
 #include "base/rng.h"
+#include "check/observe.h"
 #include "coh/nc/nc.h"
 #include "system/config.h"
 
@@ -153,6 +154,8 @@ static void reply_data(struct coh_ctx *x)
     c->st.reads++;
     cache_touch(&c->cache, x->line);
     memcpy(x->msg->data, x->line->data, c->line_bytes);
+    if (c->w.obs)
+        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
     respond(c, x->msg, MSG_NC_DATA, TRAFFIC_LD, (uint16_t)c->line_bytes);
     x->msg = NULL;
 }
@@ -164,6 +167,8 @@ static void write_line(struct coh_ctx *x)
     cache_touch(&c->cache, x->line);
     bytes_merge(x->line->data, x->msg->data, &x->msg->mask, c->line_bytes);
     x->line->dirty = true;
+    if (c->w.obs)
+        obs_write(c->w.obs, x->addr, x->msg->data, &x->msg->mask);
     respond(c, x->msg, MSG_NC_WRACK, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -173,8 +178,15 @@ static void do_atomic(struct coh_ctx *x)
     struct nc_l2 *c = l2_of(x);
     c->st.atomics++;
     cache_touch(&c->cache, x->line);
+    if (c->w.obs)
+        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
     atom_apply(x->msg->req.atom, x->line->data);
     x->line->dirty = true;
+    if (c->w.obs) {
+        struct bytemask all;
+        memset(&all, 0xff, sizeof all);
+        obs_write(c->w.obs, x->addr, x->line->data, &all);
+    }
     respond(c, x->msg, MSG_NC_ATOMRSP, TRAFFIC_ATO,
             (uint16_t)(x->msg->req.atom->is_red ? 0 : nc_atomic_bytes(x->msg)));
     x->msg = NULL;
@@ -449,10 +461,14 @@ void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
         else
             backing_read(c->w.store, line, buf, c->line_bytes);
     } else if (l) {
+        if (c->w.obs)
+            obs_write(c->w.obs, line, buf, wmask);
         bytes_merge(l->data, buf, wmask, c->line_bytes);
         l->dirty = true;
         l->state = NL2_M;
     } else {
+        if (c->w.obs)
+            obs_write(c->w.obs, line, buf, wmask);
         backing_write_masked(c->w.store, line, buf, wmask->w, c->line_bytes);
     }
 }

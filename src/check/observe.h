@@ -1,0 +1,39 @@
+/*
+ * observe.h - invariant observers (--check).
+ *
+ * A golden memory, updated by each protocol at the point where it serialises
+ * writes (the L2 bank for every protocol so far) and by host copies, and the
+ * data-value invariant checked where the protocol promises it: every line an
+ * L2 bank hands out must equal the golden memory. Protocols with stronger
+ * promises (an L1 hit returns the current value, single writer / multiple
+ * readers, lease inclusion) check those through the same observer. Observers
+ * never change behaviour; when --check is off the controllers hold a NULL
+ * observer and pay one pointer test.
+ * A violation is a simulator fault: the message, then the usual dump, exit 3.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CHECK_OBSERVE_H
+#define CHECK_OBSERVE_H
+
+#include "base/bits.h"
+#include "mem/backing.h"
+
+struct observer {
+    struct backing golden;     /* what memory holds, as serialised */
+    uint32_t line_bytes;
+    uint64_t writes;           /* golden updates */
+    uint64_t checks;           /* lines or bytes compared */
+};
+
+void obs_init(struct observer *o, uint32_t line_bytes);
+void obs_destroy(struct observer *o);
+
+/* A write performed at the serialisation point: the masked bytes of `data`. */
+void obs_write(struct observer *o, addr_t line, const uint8_t *data, const struct bytemask *mask);
+
+/* `data` (a whole line) handed out by `who` must equal the golden line on the
+ * bytes in `mask` (NULL: every byte). Panics (exit 3) on a difference. */
+void obs_check(struct observer *o, const char *who, addr_t line, const uint8_t *data,
+               const struct bytemask *mask);
+
+#endif
