@@ -1,0 +1,220 @@
+/*
+ * 252-functional.c - the functional mode on kernels nvcc compiled
+ * (examples/unit/functional.cu): barriers with a partial last warp, atomics
+ * (values and the old values each lane gets back, in lane then warp order),
+ * instruction counts, the watchdog for a barrier that can never complete and
+ * for a spin that never ends (exit 3), and a misaligned access (exit 2).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "base/log.h"
+#include "gpu/functional.h"
+#include "host/host.h"
+#include "mem/backing.h"
+
+static struct backing store;
+static struct functional *fn;
+static struct host *h;
+
+static char *read_ptx(void)
+{
+    const char *root = getenv("GPUCOH_ROOT");
+    char path[1024];
+    snprintf(path, sizeof path, "%s/examples/unit/functional.ptx", root ? root : GPUCOH_SOURCE_DIR);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return text;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    backing_init(&store);
+    fn = functional_new(&store, NULL);
+    h = host_new(functional_launcher(fn));
+    host_load_ptx(h, read_ptx(), "functional.ptx");
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    host_delete(h);
+    functional_delete(fn);
+    backing_destroy(&store);
+    return 0;
+}
+
+/* fatal() and panic() end in a longjmp back here, with stderr captured. */
+static jmp_buf on_exit_jb;
+static int exit_code;
+static char msg[4096];
+static void test_exit(int code)
+{
+    exit_code = code;
+    longjmp(on_exit_jb, 1);
+}
+#define EXPECT_EXIT(code, stmt, text)                                                              \
+    do {                                                                                           \
+        char *buf_ = NULL;                                                                         \
+        size_t len_ = 0;                                                                           \
+        FILE *saved_ = stderr;                                                                     \
+        stderr = open_memstream(&buf_, &len_);                                                     \
+        log_set_exit(test_exit);                                                                   \
+        exit_code = -1;                                                                            \
+        if (!setjmp(on_exit_jb)) {                                                                 \
+            stmt;                                                                                  \
+        }                                                                                          \
+        fclose(stderr);                                                                            \
+        stderr = saved_;                                                                           \
+        log_set_exit(NULL);                                                                        \
+        snprintf(msg, sizeof msg, "%s", buf_ ? buf_ : "");                                         \
+        free(buf_);                                                                                \
+        if (exit_code != (code) || !strstr(msg, text))                                             \
+            fail_msg("exit %d, message '%s'; wanted exit %d and '%s'", exit_code, msg, code,      \
+                     text);                                                                        \
+    } while (0)
+
+static void a_barrier_with_a_partial_last_warp_completes(void **state)
+{
+    (void)state;
+    enum { CTAS = 3, N = 100 }; /* 4 warps, the last one with 4 threads */
+    addr_t out = host_malloc(h, CTAS * N * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(h, "reverse", DIM1(CTAS), DIM1(N), 0, a, 1);
+    int got[CTAS * N];
+    host_memcpy_from_dev(h, got, out, sizeof got);
+    for (int c = 0; c < CTAS; c++)
+        for (int t = 0; t < N; t++)
+            assert_int_equal(got[c * N + t], 1000 * c + (N - 1 - t));
+    const struct functional_stats *st = functional_stats(fn);
+    assert_int_equal(st->kernels, 1);
+    assert_true(st->warp_insts > 0);
+    /* every instruction of this kernel runs on all 100 threads of a CTA */
+    assert_int_equal(st->thread_insts * 4, st->warp_insts * N);
+}
+
+static void atomics_apply_per_lane_in_lane_then_warp_order(void **state)
+{
+    (void)state;
+    enum { CTAS = 2, N = 128, T = CTAS * N };
+    addr_t ctr = host_malloc(h, 4), old = host_malloc(h, T * 4), fsum = host_malloc(h, 4),
+           mn = host_malloc(h, 4), wrap = host_malloc(h, 4), big = host_malloc(h, 8);
+    host_memset(h, ctr, 0, 4);
+    host_memset(h, fsum, 0, 4);
+    host_memset(h, mn, 0, 4);
+    host_memset(h, wrap, 0, 4);
+    host_memset(h, big, 0, 8);
+    struct karg a[] = {KARG_PTR(ctr), KARG_PTR(old), KARG_PTR(fsum),
+                       KARG_PTR(mn),  KARG_PTR(wrap), KARG_PTR(big)};
+    host_launch(h, "atomics", DIM1(CTAS), DIM1(N), 0, a, 6);
+    uint32_t c, w, o[T];
+    float f;
+    int32_t m;
+    uint64_t b;
+    host_memcpy_from_dev(h, &c, ctr, 4);
+    host_memcpy_from_dev(h, &f, fsum, 4);
+    host_memcpy_from_dev(h, &m, mn, 4);
+    host_memcpy_from_dev(h, &w, wrap, 4);
+    host_memcpy_from_dev(h, &b, big, 8);
+    host_memcpy_from_dev(h, o, old, sizeof o);
+    assert_int_equal(c, T);
+    assert_true(f == 0.5f * T);
+    assert_int_equal(m, -(T - 1));
+    assert_int_equal(w, T % 10);          /* atom.inc wraps to 0 after 9 */
+    assert_int_equal(b, (uint64_t)T << 33);
+    /* round-robin: warp 0 of CTA 0 performs its 32 lanes first, then warp 1,
+     * ... then CTA 1's warps: old values are exactly the thread index */
+    for (unsigned t = 0; t < T; t++)
+        assert_int_equal(o[t], t);
+}
+
+static void a_barrier_that_cannot_complete_is_a_deadlock(void **state)
+{
+    (void)state;
+    addr_t x = host_malloc(h, 256);
+    struct karg a[] = {KARG_PTR(x)};
+    EXPECT_EXIT(EXIT_SIM_FAULT, host_launch(h, "stuck", DIM1(1), DIM1(64), 0, a, 1),
+                "deadlock in kernel stuck");
+    assert_non_null(strstr(msg, "warp 0: barrier 1 (1 of 2 live warps arrived, count 64)"));
+    assert_non_null(strstr(msg, "warp 1: barrier 2 (1 of 2 live warps arrived, count 64)"));
+}
+
+static void a_spin_that_never_ends_exceeds_the_budget(void **state)
+{
+    (void)state;
+    functional_set_opts(fn, &(struct functional_opts){.max_warp_insts = 100000});
+    addr_t flag = host_malloc(h, 4);
+    host_memset(h, flag, 0, 4);
+    struct karg a[] = {KARG_PTR(flag)};
+    EXPECT_EXIT(EXIT_SIM_FAULT, host_launch(h, "spin", DIM1(2), DIM1(32), 0, a, 1),
+                "kernel spin ran past its budget of 100000 warp instructions");
+}
+
+static void a_misaligned_global_access_is_a_kernel_error(void **state)
+{
+    (void)state;
+    addr_t p = host_malloc(h, 16);
+    struct karg a[] = {KARG_PTR(p)};
+    EXPECT_EXIT(EXIT_USAGE, host_launch(h, "misaligned", DIM1(1), DIM1(1), 0, a, 1),
+                "kernel misaligned: CTA (0,0,0) warp 0: functional.ptx:");
+    assert_non_null(strstr(msg, "misaligned"));
+    assert_non_null(strstr(msg, "0x10000002"));
+}
+
+static void same_input_gives_the_same_counts(void **state)
+{
+    (void)state;
+    addr_t out = host_malloc(h, 64 * 256 * 4);
+    struct karg a[] = {KARG_PTR(out), KARG_I32(50)};
+    host_launch(h, "burn", DIM1(64), DIM1(256), 0, a, 2);
+    struct functional_stats first = *functional_stats(fn);
+    host_launch(h, "burn", DIM1(64), DIM1(256), 0, a, 2);
+    const struct functional_stats *st = functional_stats(fn);
+    assert_int_equal(st->warp_insts, 2 * first.warp_insts);
+    assert_int_equal(st->thread_insts, 2 * first.thread_insts);
+    /* no divergence, but lanes whose guard predicate is false do not count */
+    assert_true(st->thread_insts <= 32 * st->warp_insts);
+    assert_true(st->thread_insts >= 30 * st->warp_insts);
+    uint32_t got[2];
+    host_memcpy_from_dev(h, got, out + 4 * (5 * 256 + 7), 8);
+    for (unsigned k = 0; k < 2; k++) {
+        uint32_t x = 7 + k, y = 5;
+        for (int i = 0; i < 50; i++) {
+            x = x * 1664525u + 1013904223u;
+            y ^= x >> 7;
+            y += x & 0xff;
+        }
+        assert_int_equal(got[k], x ^ y);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(a_barrier_with_a_partial_last_warp_completes, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(atomics_apply_per_lane_in_lane_then_warp_order, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_barrier_that_cannot_complete_is_a_deadlock, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_spin_that_never_ends_exceeds_the_budget, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(a_misaligned_global_access_is_a_kernel_error, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
