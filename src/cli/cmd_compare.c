@@ -139,7 +139,6 @@ int cmd_compare(int argc, char **argv)
             ok.quiet = true;
             struct sim_session s;
             sim_open(&s, &ok);
-            host_load_ptx(s.host, wls[w]->ptx, wls[w]->ptx_file);
             char why[512] = "";
             int result = wls[w]->run(s.host, &p, why, sizeof why);
             struct machine_summary m;

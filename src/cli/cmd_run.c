@@ -75,7 +75,6 @@ int cmd_run(int argc, char **argv)
 
     struct sim_session s;
     sim_open(&s, &o);
-    host_load_ptx(s.host, w->ptx, w->ptx_file);
     char why[512] = "";
     int result = w->run(s.host, &p, why, sizeof why);
     char title[160];
