@@ -63,7 +63,22 @@ struct functional {
     struct ptx_step step;    /* reused by every step: no per-instruction allocation */
     uint64_t lane_data[32][2];
     const char *kernel_name; /* of the kernel running, for messages */
+    struct fn_cta *slots;    /* the running kernel's CTA slots; kept here so that a kernel
+                                abandoned by a fault (tests longjmp out of fatal) is freed */
+    unsigned n_slots;
 };
+
+static void cta_retire(struct fn_cta *c);
+
+static void release_slots(struct functional *f)
+{
+    for (unsigned s = 0; s < f->n_slots; s++)
+        if (f->slots[s].cta)
+            cta_retire(&f->slots[s]);
+    free(f->slots);
+    f->slots = NULL;
+    f->n_slots = 0;
+}
 
 void functional_set_opts(struct functional *f, const struct functional_opts *o)
 {
@@ -88,6 +103,9 @@ struct functional *functional_new(struct backing *store, const struct functional
 
 void functional_delete(struct functional *f)
 {
+    if (!f)
+        return;
+    release_slots(f);
     free(f);
 }
 
@@ -280,6 +298,7 @@ static void run_kernel(void *obj, const struct launch *l)
     const struct ptx_kernel_info *ki = ptx_kernel_info(l->kernel);
     uint64_t n_ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)f->opts.max_resident_ctas);
+    release_slots(f);
     struct fn_cta *slots = calloc(n_slots, sizeof *slots);
     uint64_t next_cta = 0, budget_end = f->st.warp_insts + f->opts.max_warp_insts;
     struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat};
@@ -287,6 +306,8 @@ static void run_kernel(void *obj, const struct launch *l)
 
     if (!slots)
         panic("out of memory");
+    f->slots = slots;
+    f->n_slots = n_slots;
     f->kernel_name = ki->name;
     for (unsigned s = 0; s < n_slots; s++)
         cta_admit(&slots[s], l, next_cta++);
@@ -339,7 +360,7 @@ static void run_kernel(void *obj, const struct launch *l)
                   "(a spin-wait that never ends?); raise it with --max-insts",
                   ki->name, (unsigned long long)f->opts.max_warp_insts);
     }
-    free(slots);
+    release_slots(f);
     f->st.kernels++;
 }
 
