@@ -7,7 +7,7 @@
 #include <string.h>
 
 extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
-extern const struct proto_desc proto_gpuvi, proto_ideal;
+extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
 
@@ -16,6 +16,7 @@ const struct proto_desc *const proto_registry[] = {
     &proto_rc,
     &proto_rc_noinv, /* test only */
     &proto_gpuvi,
+    &proto_gpuvini,
     &proto_ideal,
     NULL,
 };

@@ -70,6 +70,17 @@ static const struct cfg_opt coherence_opts[] = {
     CFG_END,
 };
 
+/* GPU-VIni's sparse directory (spec 002 §3.5, §8.5: 2x-8w by default, swept up
+ * to 16x-32w). */
+#define T struct vi_spec
+static const struct cfg_opt vi_opts[] = {
+    CFG_U32("dir_ratio", T, dir_ratio, "2", 1, 1024, "",
+            "gpuvini: directory entries per L1 line of the machine (R), spread over the banks"),
+    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "gpuvini: directory associativity"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -83,6 +94,7 @@ static const struct {
     {"noc", noc_opts, offsetof(struct config, noc)},
     {"dram", dram_opts, offsetof(struct config, dram)},
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
+    {"vi", vi_opts, offsetof(struct config, vi)},
 };
 
 const struct cfg_opt *config_options(void)

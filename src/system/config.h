@@ -47,6 +47,11 @@ struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
 };
 
+struct vi_spec {
+    uint32_t dir_ratio;        /* GPU-VIni: directory entries per L1 line of the machine */
+    uint32_t dir_ways;         /* GPU-VIni: directory associativity */
+};
+
 struct config {
     struct sim_spec sim;
     struct gpu_spec gpu;
@@ -56,6 +61,7 @@ struct config {
     struct noc_spec noc;
     struct dram_spec dram;
     struct coh_spec coherence;
+    struct vi_spec vi;
 };
 
 /* The composed option table (built once, never freed). */

@@ -82,10 +82,23 @@ void vi_fill_line(struct coh_ctx *x)
     x->msg = NULL;
 }
 
+/* INVARIANT: requests to a line are served in arrival order. The parked
+ * requests go to the front of the replay list: requests for the line still
+ * waiting there (not yet examined when the line became busy again) are
+ * younger than every request parked on it. */
 void vi_wake_parked(struct coh_ctx *x)
 {
     struct vi_bank *b = vi_bank_of(x);
-    msg_list_splice(&b->replay, &x->tbe->parked);
+    struct msg_list *p = &x->tbe->parked;
+    if (p->head) {
+        p->tail->next = b->replay.head;
+        if (!b->replay.tail)
+            b->replay.tail = p->tail;
+        b->replay.head = p->head;
+        b->replay.n += p->n;
+        p->head = p->tail = NULL;
+        p->n = 0;
+    }
     tbe_free(&b->tbes, x->tbe);
     x->tbe = NULL;
 }
