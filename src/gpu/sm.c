@@ -14,9 +14,9 @@
  * cycle, lat_gmem cycles after issue at the earliest.
  *
  * Per-cycle cost: only warps in the ready set are polled. A warp whose
- * operands are not ready although every ALU result it waits for has matured
- * (lat cycles after its last issue) can only be waiting for memory; it is
- * parked until one of its loads or atomics completes. When no warp is ready
+ * operands are not ready although every result it produced inside the SM has
+ * matured (issue + lat[class] of each instruction) can only be waiting for
+ * memory; it is parked until one of its loads or atomics completes. When no warp is ready
  * and nothing is queued, the SM sleeps until the L1 answers.
  *
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
@@ -81,7 +81,7 @@ struct sm_warp {
     uint16_t held;          /* instruction slot held at issue, or SM_NONE */
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
-    uint64_t last_issue;    /* cycle of its last issued instruction */
+    uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
     struct order_warp ord;  /* outstanding operations by kind */
 };
 
@@ -123,7 +123,6 @@ struct sm {
     const struct order_policy *ord;
     uint32_t gpu, id;
     unsigned line_bytes;
-    uint32_t max_lat;          /* longest ALU latency: beyond it only memory blocks a warp */
     struct pool *msgs;         /* the machine's message pool */
     struct pool atoms;         /* struct atom_ops, owned here */
     struct port *to_l1, *from_l1;
@@ -362,7 +361,7 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         uint32_t left = sm->cta_threads - 32 * i;
         w->n_threads = (uint8_t)(left < 32 ? left : 32);
         w->held = SM_NONE;
-        w->last_issue = now;
+        w->alu_ready = now;
         c->slot[i] = (uint8_t)slot;
         sm->age[w->sched][sm->n_age[w->sched]++] = (uint8_t)slot;
         set_state(sm, w, W_READY);
@@ -731,7 +730,11 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     if (ptx_warp_step(w->pw, &sm->env, st, err, sizeof err))
         fatal("kernel %s: CTA %u warp %u: %s", kernel_name(sm), w->cta->index, w->warp_in_cta,
               err);
-    w->last_issue = cyc;
+    if (st->lat_class >= PTX_LAT_N)
+        panic("%s: instruction class %u out of range", sm->comp.name, st->lat_class);
+    uint64_t ready = cyc + sm->spec.lat[st->lat_class];
+    if (ready > w->alu_ready)
+        w->alu_ready = ready;
     sm->st.warp_insts++;
     sm->st.thread_insts += st->n_thread_insts;
     if (sm->hook)
@@ -751,13 +754,14 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     }
 }
 
-/* Poll one warp: issue it if its operands are ready. A warp whose ALU
- * results have all matured but that still cannot issue waits for memory. */
+/* Poll one warp: issue it if its operands are ready. A warp whose results
+ * computed inside the SM have all matured but that still cannot issue waits
+ * for memory: it is parked until one of its loads or atomics completes. */
 static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[slot];
     if (!ptx_warp_can_issue(w->pw, cyc)) {
-        if (w->n_res && cyc >= w->last_issue + sm->max_lat)
+        if (w->n_res && cyc >= w->alu_ready)
             set_state(sm, w, W_PARKED);
         return false;
     }
@@ -918,9 +922,6 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     sm->line_bytes = line_bytes;
     sm->msgs = msgs;
     pool_init(&sm->atoms, sizeof(struct atom_ops), 64);
-    for (unsigned i = 0; i < PTX_LAT_N; i++)
-        if (spec->lat[i] > sm->max_lat)
-            sm->max_lat = spec->lat[i];
     sm->env.smid = id;
     sm->env.lat = sm->spec.lat;
     sm->ctas = calloc(spec->ctas, sizeof *sm->ctas);
