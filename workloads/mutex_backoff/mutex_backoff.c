@@ -26,9 +26,9 @@ static int mutex_backoff_run(struct host *h, const struct wl_params *p, char *wh
     mutex_setup(h, p->size, &b);
     addr_t sink = host_malloc(h, b.ctas * sizeof(uint32_t));
     host_memset(h, sink, 0, b.ctas * sizeof(uint32_t));
-    struct karg args[] = {KARG_PTR(b.lock),     KARG_PTR(b.data),      KARG_PTR(b.order),
-                          KARG_PTR(sink),       KARG_I32(b.iters),     KARG_I32(b.nldst),
-                          KARG_U32(BACKOFF_MIN), KARG_U32(BACKOFF_MAX)};
+    struct karg args[] = {KARG_PTR(b.lock),   KARG_PTR(b.total),     KARG_PTR(b.percta),
+                          KARG_PTR(b.order),  KARG_PTR(b.errs),      KARG_PTR(sink),
+                          KARG_I32(b.iters),  KARG_U32(BACKOFF_MIN), KARG_U32(BACKOFF_MAX)};
     host_launch(h, "mutex_backoff", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args,
                 ARRAY_LEN(args));
     host_free(h, sink);

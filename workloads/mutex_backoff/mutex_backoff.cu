@@ -5,17 +5,20 @@
 // before the releasing atomicExch, as pre-libcu++ CUDA code does.
 // The delay loop computes a value that is stored to sink[blockIdx.x] so the
 // compiler keeps it; it has no other use.
-// Critical section as in mutex_spin: per-thread plain increments of `nldst`
-// lines, and thread 0 logs its CTA id at order[old value of word 0].
-__device__ void cs_body(unsigned *data, unsigned *order, int nldst)
+// Critical section and its self-check as in mutex_spin.cu.
+__device__ void cs_body(unsigned *total, unsigned *percta, unsigned *order, unsigned *errs)
 {
-    unsigned t = threadIdx.x;
+    unsigned t = threadIdx.x, bt = blockDim.x;
+    unsigned s = total[t];
     if (t == 0)
-        order[data[0]] = blockIdx.x;
-    for (int j = 0; j < nldst; j++) {
-        unsigned *p = data + j * blockDim.x + t;
-        *p = *p + 1u;
-    }
+        order[s] = blockIdx.x;
+    unsigned sum = 0;
+    for (unsigned c = 0; c < gridDim.x; c++)
+        sum += percta[c * bt + t];
+    if (sum != s)
+        atomicAdd(errs, 1u);
+    percta[blockIdx.x * bt + t] += 1u;
+    total[t] = s + 1u;
 }
 
 __device__ unsigned spin_delay(unsigned n, unsigned x)
@@ -25,8 +28,8 @@ __device__ unsigned spin_delay(unsigned n, unsigned x)
     return x;
 }
 
-extern "C" __global__ void mutex_backoff(int *lock, unsigned *data, unsigned *order,
-                                         unsigned *sink, int iters, int nldst,
+extern "C" __global__ void mutex_backoff(int *lock, unsigned *total, unsigned *percta,
+                                         unsigned *order, unsigned *errs, unsigned *sink, int iters,
                                          unsigned min_backoff, unsigned max_backoff)
 {
     unsigned junk = blockIdx.x;
@@ -40,7 +43,7 @@ extern "C" __global__ void mutex_backoff(int *lock, unsigned *data, unsigned *or
             __threadfence();
         }
         __syncthreads();
-        cs_body(data, order, nldst);
+        cs_body(total, percta, order, errs);
         __syncthreads();
         if (threadIdx.x == 0) {
             __threadfence();

@@ -26,8 +26,8 @@ static int mutex_spin_run(struct host *h, const struct wl_params *p, char *why, 
     host_load_ptx(h, wl_ptx_mutex_spin, "workloads/mutex_spin/mutex_spin.ptx");
     struct mutex_bufs b;
     mutex_setup(h, p->size, &b);
-    struct karg args[] = {KARG_PTR(b.lock), KARG_PTR(b.data), KARG_PTR(b.order),
-                          KARG_I32(b.iters), KARG_I32(b.nldst)};
+    struct karg args[] = {KARG_PTR(b.lock),  KARG_PTR(b.total), KARG_PTR(b.percta),
+                          KARG_PTR(b.order), KARG_PTR(b.errs),  KARG_I32(b.iters)};
     host_launch(h, kernel, DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args, ARRAY_LEN(args));
     return mutex_finish(h, &b, why, why_len);
 }

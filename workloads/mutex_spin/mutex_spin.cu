@@ -5,23 +5,33 @@
 // __syncthreads() carries the ordering to the rest of the CTA.
 // mutex_spin_ttas spins on a relaxed load before each exchange
 // (test-and-test-and-set).
-// Critical section: every thread adds 1 to its word of `nldst` 128-byte lines
-// with a plain load and store; thread 0 first writes its CTA id into
-// order[old value of word 0], so a lost update leaves a wrong count and a
-// doubly used slot.
+// Critical section (shared by the three mutex workloads): every CTA owns one
+// 128-byte line of `percta` (a count of its own acquisitions) and `total`
+// holds the count of all acquisitions. Thread t reads total[t], then word t
+// of EVERY CTA's line, and checks that they add up to total[t] (atomically
+// counting mismatches in errs); then it increments its own CTA's word and
+// total[t]. All of it with plain loads and stores. The lines of the other
+// CTAs are only read, so an L1 that kept them from an earlier critical
+// section and missed the acquire serves stale values and the sum is off.
+// Thread 0 also writes its CTA id into order[total], so a lost update shows
+// as a doubly used slot.
 #include <cuda/atomic>
 
 using dev_int = cuda::atomic_ref<int, cuda::thread_scope_device>;
 
-__device__ void cs_body(unsigned *data, unsigned *order, int nldst)
+__device__ void cs_body(unsigned *total, unsigned *percta, unsigned *order, unsigned *errs)
 {
-    unsigned t = threadIdx.x;
+    unsigned t = threadIdx.x, bt = blockDim.x;
+    unsigned s = total[t];
     if (t == 0)
-        order[data[0]] = blockIdx.x;
-    for (int j = 0; j < nldst; j++) {
-        unsigned *p = data + j * blockDim.x + t;
-        *p = *p + 1u;
-    }
+        order[s] = blockIdx.x;
+    unsigned sum = 0;
+    for (unsigned c = 0; c < gridDim.x; c++)
+        sum += percta[c * bt + t];
+    if (sum != s)
+        atomicAdd(errs, 1u);
+    percta[blockIdx.x * bt + t] += 1u;
+    total[t] = s + 1u;
 }
 
 template <bool TTAS>
@@ -47,27 +57,28 @@ __device__ void tas_unlock(int *lock)
 }
 
 template <bool TTAS>
-__device__ void mutex_body(int *lock, unsigned *data, unsigned *order, int iters, int nldst)
+__device__ void mutex_body(int *lock, unsigned *total, unsigned *percta, unsigned *order,
+                           unsigned *errs, int iters)
 {
     for (int it = 0; it < iters; it++) {
         if (threadIdx.x == 0)
             tas_lock<TTAS>(lock);
         __syncthreads();
-        cs_body(data, order, nldst);
+        cs_body(total, percta, order, errs);
         __syncthreads();
         if (threadIdx.x == 0)
             tas_unlock(lock);
     }
 }
 
-extern "C" __global__ void mutex_spin(int *lock, unsigned *data, unsigned *order, int iters,
-                                      int nldst)
+extern "C" __global__ void mutex_spin(int *lock, unsigned *total, unsigned *percta,
+                                      unsigned *order, unsigned *errs, int iters)
 {
-    mutex_body<false>(lock, data, order, iters, nldst);
+    mutex_body<false>(lock, total, percta, order, errs, iters);
 }
 
-extern "C" __global__ void mutex_spin_ttas(int *lock, unsigned *data, unsigned *order, int iters,
-                                           int nldst)
+extern "C" __global__ void mutex_spin_ttas(int *lock, unsigned *total, unsigned *percta,
+                                           unsigned *order, unsigned *errs, int iters)
 {
-    mutex_body<true>(lock, data, order, iters, nldst);
+    mutex_body<true>(lock, total, percta, order, errs, iters);
 }

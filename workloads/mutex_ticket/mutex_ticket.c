@@ -21,8 +21,8 @@ static int mutex_ticket_run(struct host *h, const struct wl_params *p, char *why
     host_load_ptx(h, wl_ptx_mutex_ticket, "workloads/mutex_ticket/mutex_ticket.ptx");
     struct mutex_bufs b;
     mutex_setup(h, p->size, &b);
-    struct karg args[] = {KARG_PTR(b.lock), KARG_PTR(b.data), KARG_PTR(b.order),
-                          KARG_I32(b.iters), KARG_I32(b.nldst)};
+    struct karg args[] = {KARG_PTR(b.lock),  KARG_PTR(b.total), KARG_PTR(b.percta),
+                          KARG_PTR(b.order), KARG_PTR(b.errs),  KARG_I32(b.iters)};
     host_launch(h, "mutex_ticket", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args,
                 ARRAY_LEN(args));
     uint32_t lockw[64];

@@ -4,25 +4,28 @@
 // on `serving` until its number comes up, and hands over with
 // store(ticket + 1, release); device scope. The two words sit on separate
 // 128-byte lines (lockw[0] and lockw[32]).
-// Critical section as in mutex_spin: per-thread plain increments of `nldst`
-// lines, and thread 0 logs its CTA id at order[old value of word 0].
+// Critical section and its self-check as in mutex_spin.cu.
 #include <cuda/atomic>
 
 using dev_uint = cuda::atomic_ref<unsigned, cuda::thread_scope_device>;
 
-__device__ void cs_body(unsigned *data, unsigned *order, int nldst)
+__device__ void cs_body(unsigned *total, unsigned *percta, unsigned *order, unsigned *errs)
 {
-    unsigned t = threadIdx.x;
+    unsigned t = threadIdx.x, bt = blockDim.x;
+    unsigned s = total[t];
     if (t == 0)
-        order[data[0]] = blockIdx.x;
-    for (int j = 0; j < nldst; j++) {
-        unsigned *p = data + j * blockDim.x + t;
-        *p = *p + 1u;
-    }
+        order[s] = blockIdx.x;
+    unsigned sum = 0;
+    for (unsigned c = 0; c < gridDim.x; c++)
+        sum += percta[c * bt + t];
+    if (sum != s)
+        atomicAdd(errs, 1u);
+    percta[blockIdx.x * bt + t] += 1u;
+    total[t] = s + 1u;
 }
 
-extern "C" __global__ void mutex_ticket(unsigned *lockw, unsigned *data, unsigned *order,
-                                        int iters, int nldst)
+extern "C" __global__ void mutex_ticket(unsigned *lockw, unsigned *total, unsigned *percta,
+                                        unsigned *order, unsigned *errs, int iters)
 {
     dev_uint next(lockw[0]);
     dev_uint serving(lockw[32]);
@@ -34,7 +37,7 @@ extern "C" __global__ void mutex_ticket(unsigned *lockw, unsigned *data, unsigne
             }
         }
         __syncthreads();
-        cs_body(data, order, nldst);
+        cs_body(total, percta, order, errs);
         __syncthreads();
         if (threadIdx.x == 0)
             serving.store(ticket + 1u, cuda::memory_order_release);
