@@ -180,15 +180,21 @@ static void l1_every_transition(struct inject *r)
     inject_run(r);
     ld(r, 3, X);
     st(r, 2, X, 10); /* V+Inv at SM 3 */
-    /* VM+Replace: SM 0 writes X (shared with SM 1, so its ack waits for an
-     * invalidation) and meanwhile fills Z, which replaces the VM line */
-    ld(r, 3, Z);
-    ld(r, 1, X);
+    /* VM+Replace: SM 0 holds X and Z. Its loads of a line it is writing (Q:
+     * II, so each is performed at the L2 and fills nothing) queue twelve data
+     * responses from bank 0 ahead of the ack of its next write, to X;
+     * meanwhile it touches Z and fills Y from bank 1, replacing the VM line */
+    const addr_t Q = 0x500; /* bank 0 set 1 */
+    st(r, 3, Q, 1);
+    ld(r, 3, Y);
     ld(r, 0, X);
-    ld(r, 0, Y);
-    st_at(r, 0, X, 11, 0);
-    ld_at(r, 0, Y, 1);
-    ld_at(r, 0, Z, 2);
+    ld(r, 0, Z);
+    st_at(r, 0, Q, 2, 0);
+    for (unsigned i = 1; i <= 12; i++)
+        ld_at(r, 0, Q, i);
+    st_at(r, 0, X, 11, 13);
+    ld_at(r, 0, Z, 14);
+    ld_at(r, 0, Y, 15);
     inject_run(r);
     /* IV+Inv (the fill is used once) and II+Inv: SM 0's read of X is served,
      * then SM 1's write invalidates SM 0 while the fill is on its way; SM 2

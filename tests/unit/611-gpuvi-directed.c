@@ -162,11 +162,11 @@ static void l2_every_transition(struct inject *r)
     /* I+GetS, I+Write, I+Atomic; IV+GetS/Write/Atomic stall; IV+MemData;
      * V+GetS, V+Write, V+Atomic (the parked requests replayed) */
     ld_at(r, 0, D, 0);
-    ld_at(r, 1, D, 0);
-    st_at(r, 2, D, 1, 1);
-    ato_at(r, 3, D, 1, 2);
-    st_at(r, 0, E, 1, 3);
-    ato_at(r, 0, F, 1, 4);
+    ld_at(r, 1, D, 10);
+    st_at(r, 2, D, 1, 11);
+    ato_at(r, 3, D, 1, 12);
+    st_at(r, 0, E, 1, 13);
+    ato_at(r, 0, F, 1, 14);
     inject_run(r);
     /* V+Replace: A, B, C written, never read */
     st(r, 0, A, 1);
