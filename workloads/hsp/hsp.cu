@@ -36,11 +36,12 @@ extern "C" __global__ void hsp_step(const float *power, const float *src, float 
     int w = gx > 0 ? me - 1 : me;
     int e = gx < cols - 1 ? me + 1 : me;
 
-    bool computed = false;
+    // Step i updates the cells at least i+1 from the tile edge; the output
+    // region (at least `pyramid` from it) is updated by every step.
     for (int i = 0; i < iters; i++) {
-        computed = false;
-        if (in_grid && tx >= i + 1 && tx <= bx - 2 - i && ty >= i + 1 && ty <= by - 2 - i) {
-            computed = true;
+        bool active =
+            in_grid && tx >= i + 1 && tx <= bx - 2 - i && ty >= i + 1 && ty <= by - 2 - i;
+        if (active) {
             float t = t_in[me];
             float vert = (t_in[n] + t_in[s]) - (t + t);
             float horz = (t_in[e] + t_in[w]) - (t + t);
@@ -50,11 +51,11 @@ extern "C" __global__ void hsp_step(const float *power, const float *src, float 
         __syncthreads();
         if (i == iters - 1)
             break;
-        if (computed)
+        if (active)
             t_in[me] = t_out[me];
         __syncthreads();
     }
-    if (in_grid && computed && tx >= pyramid && tx <= bx - 1 - pyramid && ty >= pyramid &&
+    if (in_grid && tx >= pyramid && tx <= bx - 1 - pyramid && ty >= pyramid &&
         ty <= by - 1 - pyramid)
         dst[gy * cols + gx] = t_out[me];
 }

@@ -26,6 +26,10 @@ extern "C" __global__ void kmn_assign(const float *feat, const float *centres, i
     float best_dist = 3.0e38f;
     for (int c = 0; c < nclusters; c++) {
         float dist = 0.0f;
+        // Not unrolled: gpucoh sizes a thread's registers by the PTX virtual
+        // registers, which unrolling multiplies (a 256-thread CTA would not
+        // fit a 32 K-register SM). The loads are the same either way.
+#pragma unroll 1
         for (int f = 0; f < nfeat; f++) {
             float d = feat[f * npoints + p] - centres[c * nfeat + f];
             dist = fmaf(d, d, dist);
