@@ -24,7 +24,7 @@
 #define Y 0x10080u
 #define Z 0x10100u
 
-static struct inject *rig(const char *protocol, const char *extra)
+static inline struct inject *rig(const char *protocol, const char *extra)
 {
     const char *sets[] = {"gpu.sms=4",   "l2.banks=2", "l1.size=256",    "l1.ways=2",
                           "l2.size=512", "l2.ways=2",  "l1.merge_max=1", protocol,
@@ -37,20 +37,20 @@ static struct inject *rig(const char *protocol, const char *extra)
 }
 
 /* Operations that run to completion at once. */
-static uint64_t ld(struct inject *r, unsigned sm, addr_t a)
+static inline uint64_t ld(struct inject *r, unsigned sm, addr_t a)
 {
     unsigned id = inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, 0);
     inject_run(r);
     return inject_value(r, id);
 }
 
-static void st(struct inject *r, unsigned sm, addr_t a, uint32_t v)
+static inline void st(struct inject *r, unsigned sm, addr_t a, uint32_t v)
 {
     inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, 0);
     inject_run(r);
 }
 
-static uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
+static inline uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
 {
     unsigned id = inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED,
                                 SCOPE_GPU, 0);
@@ -59,22 +59,22 @@ static uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
 }
 
 /* Scheduled operations (run by the next inject_run). */
-static unsigned ld_at(struct inject *r, unsigned sm, addr_t a, uint64_t at)
+static inline unsigned ld_at(struct inject *r, unsigned sm, addr_t a, uint64_t at)
 {
     return inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, at);
 }
 
-static unsigned st_at(struct inject *r, unsigned sm, addr_t a, uint32_t v, uint64_t at)
+static inline unsigned st_at(struct inject *r, unsigned sm, addr_t a, uint32_t v, uint64_t at)
 {
     return inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, at);
 }
 
-static unsigned ato_at(struct inject *r, unsigned sm, addr_t a, uint32_t add, uint64_t at)
+static inline unsigned ato_at(struct inject *r, unsigned sm, addr_t a, uint32_t add, uint64_t at)
 {
     return inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED, SCOPE_GPU, at);
 }
 
-static void launch(struct inject *r, unsigned sm, uint64_t at)
+static inline void launch(struct inject *r, unsigned sm, uint64_t at)
 {
     inject_order(r, sm, 0, MEM_KERNEL_BEGIN, SEM_ACQUIRE, SCOPE_GPU, at);
 }
@@ -87,7 +87,7 @@ struct unreached {
 /* Every defined cell of every table of the machine fired (a STALL cell: was
  * taken), except the documented ones, which must indeed never fire. Returns
  * the number of cells that break this. */
-static int check_coverage(struct inject *r, const struct unreached *skip, unsigned n_skip)
+static inline int check_coverage(struct inject *r, const struct unreached *skip, unsigned n_skip)
 {
     unsigned n;
     const struct coh_cov *cov = machine_cov(inject_machine(r), &n);
@@ -124,7 +124,7 @@ static int check_coverage(struct inject *r, const struct unreached *skip, unsign
 
 /* Drive every cell of the L1 table (shared by the three protocols). Each step
  * says which cells it means to fire. */
-static void l1_every_transition(struct inject *r)
+static inline void l1_every_transition(struct inject *r)
 {
     /* I+Load, IV+Load (merge), IV+MergeFull (stall, merge_max=1), IV+Data, V+Load */
     ld_at(r, 0, X, 0);
