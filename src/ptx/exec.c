@@ -77,6 +77,7 @@ struct ptx_warp {
     uint32_t exited;
     bool at_barrier;
     unsigned n_pending;       /* loads/atomics sent out and not completed */
+    uint64_t ready_max;       /* latest ready cycle of any register not pending */
     /* current frame */
     uint64_t *r;              /* register rows of the current function */
     uint32_t *p;              /* predicates of the current function */
@@ -230,6 +231,8 @@ bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
     if (!w->sp || w->at_barrier)
         return false;
     const struct px_inst *i = &w->ins[w->stk[w->sp - 1].pc];
+    if (!w->n_pending && w->ready_max <= cycle)
+        return true; /* nothing in flight: every register is ready */
     if ((i->op == PX_CALL || i->op == PX_RET) && w->n_pending)
         return false;
     for (unsigned k = 0; k < i->n_sb; k++) {
@@ -647,6 +650,14 @@ static uint32_t brev32(uint32_t x)
         }                                                                                          \
     } while (0)
 
+/* popcount without a library call (the build does not assume POPCNT) */
+static inline uint32_t popc32(uint32_t x)
+{
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 static inline const uint64_t *row(const struct ptx_warp *w, const struct px_opnd *o)
 {
     return (o->kind == OK_IMM ? w->imm : w->r) + (size_t)o->idx * 32;
@@ -910,6 +921,8 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
             for (unsigned k = 0; k < i->n_dst; k++)
                 if (i->d[k].kind == OK_REG)
                     w->rr[i->d[k].idx] = now + lat;
+        if (now + lat > w->ready_max)
+            w->ready_max = now + lat;
         out->lat_class = PTX_LAT_SHMEM;
         return 0;
     }
@@ -958,6 +971,8 @@ void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
         for (unsigned k = 0; k < i->n_dst; k++)
             if (i->d[k].kind == OK_REG)
                 w->rr[i->d[k].idx] = cycle;
+        if (cycle > w->ready_max)
+            w->ready_max = cycle;
     }
     if (w->n_pending)
         w->n_pending--;
@@ -1030,10 +1045,29 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
 }
 
 /* Arithmetic on 32-lane rows, specialised by type. */
+/* Full warps whose destination row is not a source row take a loop over
+ * restrict-qualified rows, which the compiler may vectorise. Rows are either
+ * the same row or disjoint, so the check makes restrict truthful. */
+#define NOALIAS_FULL (active == 0xffffffffu && D != A && D != B)
+
 #define INT_BIN(EXPR32, EXPR64, EXPR16)                                                            \
     do {                                                                                           \
-        if (by == 4) {                                                                             \
+        if (by == 4 && NOALIAS_FULL) {                                                             \
+            uint64_t *restrict d_ = D;                                                             \
+            const uint64_t *restrict a_ = A, *restrict b_ = B;                                     \
+            for (unsigned l = 0; l < 32; l++) {                                                    \
+                uint32_t a = (uint32_t)a_[l], b = (uint32_t)b_[l];                                 \
+                d_[l] = (uint32_t)(EXPR32);                                                        \
+            }                                                                                      \
+        } else if (by == 4) {                                                                      \
             LANES(uint32_t a = (uint32_t)A[l]; uint32_t b = (uint32_t)B[l]; D[l] = (uint32_t)(EXPR32)); \
+        } else if (by == 8 && NOALIAS_FULL) {                                                      \
+            uint64_t *restrict d_ = D;                                                             \
+            const uint64_t *restrict a_ = A, *restrict b_ = B;                                     \
+            for (unsigned l = 0; l < 32; l++) {                                                    \
+                uint64_t a = a_[l], b = b_[l];                                                     \
+                d_[l] = (EXPR64);                                                                  \
+            }                                                                                      \
         } else if (by == 8) {                                                                      \
             LANES(uint64_t a = A[l]; uint64_t b = B[l]; D[l] = (EXPR64));                          \
         } else {                                                                                   \
@@ -1044,7 +1078,14 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
 
 #define F_BIN(EXPR32, EXPR64)                                                                      \
     do {                                                                                           \
-        if (t == PT_F32) {                                                                         \
+        if (t == PT_F32 && NOALIAS_FULL) {                                                         \
+            uint64_t *restrict d_ = D;                                                             \
+            const uint64_t *restrict a_ = A, *restrict b_ = B;                                     \
+            for (unsigned l = 0; l < 32; l++) {                                                    \
+                float a = f32_of(a_[l]), b = f32_of(b_[l]);                                        \
+                d_[l] = bits_f32(EXPR32);                                                          \
+            }                                                                                      \
+        } else if (t == PT_F32) {                                                                  \
             LANES(float a = f32_of(A[l]); float b = f32_of(B[l]); D[l] = bits_f32(EXPR32));        \
         } else {                                                                                   \
             LANES(double a = f64_of(A[l]); double b = f64_of(B[l]); D[l] = bits_f64(EXPR64));      \
@@ -1349,7 +1390,28 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     case PX_MOV_FRAME: LANES(D[l] = w->frame_base + (uint64_t)i->off); break;
     case PX_MOV_DYNSHM: LANES(D[l] = w->c->dynshm_base + (uint64_t)i->off); break;
     case PX_CVT:
-        LANES(D[l] = cvt_one(i, A[l]));
+        switch (i->bop) {
+        case CV_F32_S32: LANES(D[l] = bits_f32((float)(int32_t)A[l])); break;
+        case CV_F32_U32: LANES(D[l] = bits_f32((float)(uint32_t)A[l])); break;
+        case CV_S32_F32_RZ:
+            LANES(float f = f32_of(A[l]);
+                  D[l] = (f > -2147483648.0f && f < 2147483648.0f) ? (uint32_t)(int32_t)f
+                                                                    : cvt_one(i, A[l]));
+            break;
+        case CV_S32_F32_RN:
+            LANES(float f = f32_of(A[l]);
+                  D[l] = (f > -2147483648.0f && f < 2147483648.0f)
+                             ? (uint32_t)(int32_t)nearbyintf(f) : cvt_one(i, A[l]));
+            break;
+        case CV_ZEXT32: LANES(D[l] = (uint32_t)A[l]); break;
+        case CV_SEXT32: LANES(D[l] = (uint64_t)(int64_t)(int32_t)A[l]); break;
+        case CV_TRUNC32: LANES(D[l] = (uint32_t)A[l]); break;
+        case CV_F64_F32: LANES(D[l] = bits_f64((double)f32_of(A[l]))); break;
+        case CV_F32_F64_RN: LANES(D[l] = bits_f32((float)f64_of(A[l]))); break;
+        case CV_F64_S32: LANES(D[l] = bits_f64((double)(int32_t)A[l])); break;
+        case CV_F64_U32: LANES(D[l] = bits_f64((double)(uint32_t)A[l])); break;
+        default: LANES(D[l] = cvt_one(i, A[l])); break;
+        }
         break;
     case PX_CVTA_FROM: {
         uint64_t base = i->space == SP_SHARED ? PTX_SHARED_WINDOW
@@ -1518,7 +1580,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     out->kind = PTX_STEP_ALU;
     out->lat_class = i->lat;
     out->active = active;
-    out->n_thread_insts = (uint32_t)__builtin_popcount(active);
+    out->n_thread_insts = active == 0xffffffffu ? 32 : popc32(active);
     uint64_t now = env->clock;
     uint32_t lat = env->lat ? env->lat[i->lat] : 1;
     top->pc = pc + 1;
@@ -1694,7 +1756,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
             return -1;
         break;
     }
-    if (set_ready)
+    if (set_ready && i->n_dst) {
         for (unsigned k = 0; k < i->n_dst; k++) {
             const struct px_opnd *d = &i->d[k];
             if (d->kind == OK_REG)
@@ -1702,6 +1764,9 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
             else if (d->kind == OK_PRED)
                 w->rp[d->idx] = now + lat;
         }
+        if (now + lat > w->ready_max)
+            w->ready_max = now + lat;
+    }
     settle(w);
     if (!w->sp)
         out->kind = out->kind == PTX_STEP_ALU ? PTX_STEP_EXIT : out->kind;

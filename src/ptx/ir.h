@@ -93,6 +93,12 @@ enum px_round { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA };
 #define PF_CC     0x40  /* carry in/out forms (not supported; rejected at decode) */
 #define PF_SHIFT_CLAMP 0x80
 
+/* cvt forms with a specialised loop (ins->bop of a cvt); CV_GENERIC: cvt_one() */
+enum px_cvt_fast {
+    CV_GENERIC, CV_F32_S32, CV_F32_U32, CV_S32_F32_RZ, CV_S32_F32_RN, CV_ZEXT32, CV_SEXT32,
+    CV_TRUNC32, CV_F64_F32, CV_F32_F64_RN, CV_F64_S32, CV_F64_U32
+};
+
 /* special registers */
 enum px_sreg {
     SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,

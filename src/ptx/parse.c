@@ -92,6 +92,8 @@ struct parser {
     /* call graph, for frame and register-file sizes */
     uint32_t *edges;                /* pairs (caller, callee) */
     uint8_t *tmp_init;              /* initialiser being parsed (freed on error) */
+    struct px_param *pend_p[2];     /* return and parameter lists being parsed */
+    unsigned pend_n[2];
     size_t n_edges, cap_edges;
 };
 
@@ -1520,6 +1522,33 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         set_dst(c, i, 0, &o[0], dt);
         set_src(c, i, 0, &o[1], st);
         i->lat = (dt == PT_F64 || st == PT_F64) ? PTX_LAT_FP64 : PTX_LAT_INT;
+        i->bop = CV_GENERIC;
+        if (!md.sat && !md.ftz) {
+            bool rn = md.rnd == RND_RN, rz = md.rnd == RND_RZ;
+            bool d32 = dt == PT_S32 || dt == PT_U32 || dt == PT_B32;
+            if (dt == PT_F32 && st == PT_S32 && rn && !md.intrnd)
+                i->bop = CV_F32_S32;
+            else if (dt == PT_F32 && st == PT_U32 && rn && !md.intrnd)
+                i->bop = CV_F32_U32;
+            else if (dt == PT_S32 && st == PT_F32 && md.intrnd && rz)
+                i->bop = CV_S32_F32_RZ;
+            else if (dt == PT_S32 && st == PT_F32 && md.intrnd && rn)
+                i->bop = CV_S32_F32_RN;
+            else if ((dt == PT_U64 || dt == PT_S64) && st == PT_U32 && !md.rnd)
+                i->bop = CV_ZEXT32;
+            else if ((dt == PT_S64 || dt == PT_U64) && st == PT_S32 && !md.rnd)
+                i->bop = CV_SEXT32;
+            else if (d32 && (st == PT_U64 || st == PT_S64 || st == PT_B64) && !md.rnd)
+                i->bop = CV_TRUNC32;
+            else if (dt == PT_F64 && st == PT_F32 && !md.rnd)
+                i->bop = CV_F64_F32;
+            else if (dt == PT_F32 && st == PT_F64 && rn && !md.intrnd)
+                i->bop = CV_F32_F64_RN;
+            else if (dt == PT_F64 && st == PT_S32 && rn && !md.intrnd)
+                i->bop = CV_F64_S32;
+            else if (dt == PT_F64 && st == PT_U32 && rn && !md.intrnd)
+                i->bop = CV_F64_U32;
+        }
         return;
     }
     if (!strcmp(base, "cvta")) {
@@ -2105,6 +2134,7 @@ static void parse_params(struct parser *P, struct px_param **out, unsigned *n_ou
                 *out = ps;
             }
             struct px_param *pp = &ps[n++];
+            pp->name = NULL;
             *n_out = n;
             pp->name = xstrndup(P, name, strlen(name));
             pp->size = (uint32_t)(count * px_type_bytes((unsigned)type));
@@ -2158,6 +2188,7 @@ static void resolve_labels(struct parser *P)
             perr(P, P->fix[k].line, "undefined label '%s'", P->fix[k].name);
         m->ins[P->fix[k].pc].target = (uint32_t)*v;
         free(P->fix[k].name);
+        P->fix[k].name = NULL; /* an error on a later label must not free it again */
     }
     P->n_fix = 0;
     symtab_free(&P->labels);
@@ -2167,14 +2198,14 @@ static void resolve_labels(struct parser *P)
 static void parse_function(struct parser *P, bool is_entry, unsigned line)
 {
     struct ptx_module *m = P->m;
-    struct px_param *rets = NULL, *params = NULL;
-    unsigned n_rets = 0, n_params = 0;
+    /* parameter lists live in the parser until the function owns them, so
+     * that an error in between frees them */
     if (!is_entry && tok_is(peek(P), "("))
-        parse_params(P, &rets, &n_rets, false, line);
+        parse_params(P, &P->pend_p[0], &P->pend_n[0], false, line);
     char name[128];
     parse_name_into(P, name, "a function name");
     if (tok_is(peek(P), "("))
-        parse_params(P, &params, &n_params, is_entry, line);
+        parse_params(P, &P->pend_p[1], &P->pend_n[1], is_entry, line);
     /* performance-tuning directives: accepted, they do not change results */
     for (;;) {
         struct tok t = peek(P);
@@ -2190,7 +2221,7 @@ static void parse_function(struct parser *P, bool is_entry, unsigned line)
         }
         break;
     }
-    if (n_rets > 4)
+    if (P->pend_n[0] > 4)
         perr(P, line, "more than 4 return values");
     struct sym *prev = sym_find(P, name);
     struct px_func *f;
@@ -2216,10 +2247,12 @@ static void parse_function(struct parser *P, bool is_entry, unsigned line)
         s->idx = m->n_funcs++;
     }
     f->is_entry = is_entry;
-    f->params = params;
-    f->n_params = n_params;
-    f->rets = rets;
-    f->n_rets = n_rets;
+    f->rets = P->pend_p[0];
+    f->n_rets = P->pend_n[0];
+    f->params = P->pend_p[1];
+    f->n_params = P->pend_n[1];
+    P->pend_p[0] = P->pend_p[1] = NULL;
+    P->pend_n[0] = P->pend_n[1] = 0;
     if (accept(P, ";"))
         return; /* prototype */
     expect(P, "{");
@@ -2483,6 +2516,11 @@ struct ptx_module *ptx_module_parse(const char *text, const char *filename, char
     free(P->reg_type);
     free(P->edges);
     free(P->tmp_init);
+    for (int k = 0; k < 2; k++) {
+        for (unsigned j = 0; j < P->pend_n[k]; j++)
+            free(P->pend_p[k][j].name);
+        free(P->pend_p[k]);
+    }
     free(P);
     if (!ok) {
         ptx_module_free(m);

@@ -437,7 +437,7 @@ static void integer_math(void **state)
         unsigned fs = sh ? ((u * 5) << sh) | (u >> (32 - sh)) : u * 5;
         assert_int_equal((unsigned)Y[5], fs);
         int mx = a > -t ? a : -t, mn = a < t ? a : t;
-        assert_int_equal(Y[6], mx - mn + abs(a));
+        assert_int_equal(Y[6], (int)((unsigned)mx - (unsigned)mn + (unsigned)abs(a)));
         int hi = (int)(((long long)a * 123456789) >> 32);
         unsigned uhi = (unsigned)(((unsigned long long)u * 3000000000u) >> 32);
         assert_int_equal(Y[7], (int)((unsigned)hi + uhi));

@@ -382,6 +382,56 @@ static void barrier_step_reports_count(void **state)
     ptx_module_free(m);
 }
 
+static void conversions_saturate_and_round(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_ok(HDR
+        ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .b32 %r<12>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "cvt.rzi.s32.f32 %r1, 0f4F32D05E;\n"      /* 3e9 -> INT_MAX */
+        "cvt.rzi.s32.f32 %r2, 0f7FC00000;\n"      /* NaN -> 0 */
+        "cvt.rni.s32.f32 %r3, 0f40200000;\n"      /* 2.5 -> 2 (to even) */
+        "cvt.rmi.s32.f32 %r4, 0fBFC00000;\n"      /* -1.5 -> -2 */
+        "mov.u32 %r9, -300;\n"
+        "cvt.sat.u8.s32 %r5, %r9;\n"              /* -> 0 */
+        "cvt.s32.s8 %r6, %r9;\n"                  /* low byte 0xd4 -> -44 */
+        "cvt.rzi.u32.f32 %r7, 0fC0000000;\n"      /* -2 -> 0 */
+        "cvt.rn.f16.f32 %rs1, 0f3FC00000;\n"      /* 1.5 -> 0x3e00 */
+        "cvt.u32.u16 %r8, %rs1;\n"
+        "cvt.f32.f16 %f1, %rs1;\n"
+        "mov.b32 %r10, %f1;\n"
+        "cvt.rz.f32.f64 %f2, 0d3FF0000000000001;\n" /* 1+ulp -> 1.0f */
+        "mov.b32 %r11, %f2;\n"
+        "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
+        "st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};\n"
+        "st.global.v2.u32 [%rd1+32], {%r10, %r11};\n"
+        "ret;\n}\n");
+    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+    addr_t out = hx_alloc(&g, 64);
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
+    struct hx_params p = {0};
+    hx_param(&p, k, out);
+    struct hx_stats st = {0};
+    char err[512];
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
+               sizeof err))
+        fail_msg("%s", err);
+    const int32_t *o = hx_ptr(&g, out);
+    assert_int_equal(o[0], 2147483647);
+    assert_int_equal(o[1], 0);
+    assert_int_equal(o[2], 2);
+    assert_int_equal(o[3], -2);
+    assert_int_equal(o[4], 0);
+    assert_int_equal(o[5], -44);
+    assert_int_equal(o[6], 0);
+    assert_int_equal(o[7], 0x3e00);
+    assert_int_equal((uint32_t)o[8], 0x3fc00000u);
+    assert_int_equal((uint32_t)o[9], 0x3f800000u);
+    free(g.bytes);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +442,7 @@ int main(void)
         cmocka_unit_test(generic_access_splits_shared_and_global_lanes),
         cmocka_unit_test(runtime_faults_name_the_line),
         cmocka_unit_test(barrier_step_reports_count),
+        cmocka_unit_test(conversions_saturate_and_round),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
