@@ -432,6 +432,52 @@ static void conversions_saturate_and_round(void **state)
     ptx_module_free(m);
 }
 
+static void warp_reductions_match_and_bar_red(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_ok(HDR
+        ".visible .entry k(.param .u64 out)\n{\n"
+        ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [out];\n"
+        "mov.u32 %r1, %tid.x;\n"
+        "and.b32 %r2, %r1, 3;\n"
+        "redux.sync.add.u32 %r3, %r1, -1;\n"
+        "redux.sync.max.s32 %r4, %r2, -1;\n"
+        "match.any.sync.b32 %r5, %r2, -1;\n"
+        "match.all.sync.b32 %r6|%p1, %r2, -1;\n"
+        "setp.lt.u32 %p2, %r1, 40;\n"
+        "bar.red.popc.u32 %r7, 0, %p2;\n"
+        "bar.red.or.pred %p3, 1, %p1;\n"
+        "selp.u32 %r8, 1, 0, %p3;\n"
+        "mul.wide.u32 %rd2, %r1, 32;\n"
+        "add.s64 %rd3, %rd1, %rd2;\n"
+        "st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+        "st.global.v2.u32 [%rd3+16], {%r7, %r8};\n"
+        "ret;\n}\n");
+    struct hx_gmem g = {calloc(1, 8192), 8192, 0};
+    addr_t out = hx_alloc(&g, 32 * 64);
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
+    struct hx_params p = {0};
+    hx_param(&p, k, out);
+    struct hx_stats st = {0};
+    char err[512];
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){64, 1, 1}, p.buf, 0, &g, &st, err,
+               sizeof err))
+        fail_msg("%s", err);
+    const uint32_t *o = hx_ptr(&g, out);
+    for (unsigned t = 0; t < 64; t++) {
+        unsigned base = t & ~31u;
+        assert_int_equal(o[t * 8 + 0], 32 * base + 31 * 32 / 2);
+        assert_int_equal(o[t * 8 + 1], 3);
+        assert_int_equal(o[t * 8 + 2], 0x11111111u << (t & 3));
+        assert_int_equal(o[t * 8 + 3], 0);      /* values differ: match.all gives 0 */
+        assert_int_equal(o[t * 8 + 4], 40);     /* threads of the CTA with tid < 40 */
+        assert_int_equal(o[t * 8 + 5], 0);      /* no warp had match.all true */
+    }
+    free(g.bytes);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -443,6 +489,7 @@ int main(void)
         cmocka_unit_test(runtime_faults_name_the_line),
         cmocka_unit_test(barrier_step_reports_count),
         cmocka_unit_test(conversions_saturate_and_round),
+        cmocka_unit_test(warp_reductions_match_and_bar_red),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
