@@ -107,8 +107,8 @@ static void wrong_value(struct stress *s, const struct pending *pd, uint32_t got
     addr_t addr = loc_addr(s, pd->loc);
     fprintf(s->report,
             "stress: WRONG VALUE at t=%llu ps (%s)\n"
-            "  address %#llx: sm %u warp %u (episode %llu) loaded %#x\n"
-            "  expected %#x, written by sm %u warp %u in episode %llu\n",
+            "  address %#llx: sm %u warp %u (episode %llu) loaded 0x%08x\n"
+            "  expected 0x%08x, written by sm %u warp %u in episode %llu\n",
             (unsigned long long)s->comp.eng->now, machine_config(s->m)->coherence.protocol,
             (unsigned long long)addr, a->sm, a->warp, (unsigned long long)a->episode, got,
             pd->expect, pd->writer_sm, pd->writer_warp, (unsigned long long)pd->writer_episode);
