@@ -5,7 +5,8 @@
  * Skips, never passes: a test that needs what gpucoh does not model
  * (proxies, aliases, several GPUs), one that the hardware barriers cannot
  * express, one that can hang (the SC search finds a state where every thread
- * waits), and under the PTX model one that has no reference verdict.
+ * waits), and under the PTX model one that has no reference verdict or whose
+ * liveness verdict says a run may never finish.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_run.h"
@@ -108,6 +109,13 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
     if (r->sc.may_hang) {
         skip(r, "some executions wait forever at a barrier; a run could hang");
+        return 0;
+    }
+    if (!strcmp(r->model, "ptx") && ref && ref->liveness == 0) {
+        /* the model allows runs that never finish (a weak polling loop may
+         * keep reading a stale value); a launch cannot be abandoned midway */
+        skip(r, "PTX liveness verdict 0: a run may spin forever, and a hung launch cannot be "
+                "stopped");
         return 0;
     }
     if (!strcmp(r->model, "ptx") && r->check == LCHK_NONE) {
