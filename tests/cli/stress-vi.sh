@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # The DRF random tester passes on gpuvi, gpuvini and ideal with small caches
-# (evictions, recalls, MSHR pressure), and gpuvini also with a directory so
-# small that directory recalls are frequent.
+# (evictions, recalls, MSHR pressure) and the invariant observers on (golden
+# memory; every L1 hit must return the current value), and gpuvini also with a
+# directory so small that directory recalls are frequent.
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
 for p in gpuvi gpuvini ideal; do
-    out=$("$bin" stress --protocol "$p" --episodes 20000 --small-caches 2>&1)
+    out=$("$bin" stress --protocol "$p" --episodes 20000 --small-caches --check 2>&1)
     rc=$?
     [ $rc -eq 0 ] || { echo "$out" | head -40; fail "stress $p exited $rc"; }
     echo "$out" | grep -q "^stress $p *passed: 20000 episodes" || fail "stress $p: no pass line"
     n=$((n + 1))
 done
-out=$("$bin" stress --protocol gpuvini --episodes 20000 --small-caches --set l1.size=256 \
+out=$("$bin" stress --protocol gpuvini --episodes 20000 --small-caches --check --set l1.size=256 \
     --set vi.dir_ratio=1 --set vi.dir_ways=2 2>&1)
 rc=$?
 [ $rc -eq 0 ] || { echo "$out" | head -40; fail "stress gpuvini (tiny directory) exited $rc"; }

@@ -16,6 +16,7 @@
 
 #include "base/bits.h"
 #include "base/log.h"
+#include "check/observe.h"
 #include "system/config.h"
 
 const char *const vi_vnet_names[VI_NVNETS] = {"request", "response", "invalidation",
@@ -112,6 +113,8 @@ void vi_reply_data(struct coh_ctx *x)
     b->st.reads++;
     vi_sharer_set(v->dir, x->msg->src);
     cache_touch(&b->cache, x->line);
+    if (b->w.obs)
+        obs_check(b->w.obs, b->w.name, x->addr, x->line->data, NULL);
     memcpy(x->msg->data, x->line->data, b->line_bytes);
     respond(b, x->msg, MSG_VI_DATA, TRAFFIC_LD, (uint16_t)b->line_bytes);
     x->msg = NULL;
@@ -124,6 +127,9 @@ void vi_write_line(struct coh_ctx *x)
     cache_touch(&b->cache, x->line);
     bytes_merge(x->line->data, x->msg->data, &x->msg->mask, b->line_bytes);
     x->line->dirty = true;
+    if (b->w.obs) /* the write is performed here: no other copy exists (ideal: none survives
+                     past this L1 edge) */
+        obs_write(b->w.obs, x->addr, x->msg->data, &x->msg->mask);
     respond(b, x->msg, MSG_VI_WRACK, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -133,8 +139,15 @@ void vi_do_atomic(struct coh_ctx *x)
     struct vi_bank *b = vi_bank_of(x);
     b->st.atomics++;
     cache_touch(&b->cache, x->line);
+    if (b->w.obs)
+        obs_check(b->w.obs, b->w.name, x->addr, x->line->data, NULL);
     atom_apply(x->msg->req.atom, x->line->data);
     x->line->dirty = true;
+    if (b->w.obs) {
+        struct bytemask all;
+        memset(&all, 0xff, sizeof all);
+        obs_write(b->w.obs, x->addr, x->line->data, &all);
+    }
     respond(b, x->msg, MSG_VI_ATOMRSP, TRAFFIC_ATO,
             (uint16_t)(x->msg->req.atom->is_red ? 0 : vi_atomic_bytes(x->msg)));
     x->msg = NULL;
@@ -440,11 +453,15 @@ void vi_bank_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
             memcpy(buf, l->data, b->line_bytes);
         else
             backing_read(b->w.store, line, buf, b->line_bytes);
-    } else if (l) {
-        bytes_merge(l->data, buf, wmask, b->line_bytes);
-        l->dirty = true;
     } else {
-        backing_write_masked(b->w.store, line, buf, wmask->w, b->line_bytes);
+        if (b->w.obs)
+            obs_write(b->w.obs, line, buf, wmask);
+        if (l) {
+            bytes_merge(l->data, buf, wmask, b->line_bytes);
+            l->dirty = true;
+        } else {
+            backing_write_masked(b->w.store, line, buf, wmask->w, b->line_bytes);
+        }
     }
 }
 

@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "check/observe.h"
 #include "coh/vi/vi.h"
 #include "system/config.h"
 
@@ -174,6 +175,8 @@ static void reply_hit(struct coh_ctx *x)
     struct vi_l1 *c = l1_of(x->ctrl);
     c->st.load_hits++;
     cache_touch(&c->cache, x->line);
+    if (c->w.obs) /* coherent: a hit returns the current value of every byte */
+        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
     memcpy(x->msg->data, x->line->data, c->line_bytes);
     to_core(c, x->msg, c->hit_ps);
     x->msg = NULL;
