@@ -13,10 +13,12 @@
  * (spec 001 §2.1: ordering stalls at issue). Its line requests leave one per
  * cycle, lat_gmem cycles after issue at the earliest.
  *
- * Per-cycle cost: only warps in the ready set are polled. A warp whose
- * operands are not ready although every result it produced inside the SM has
- * matured (issue + lat[class] of each instruction) can only be waiting for
- * memory; it is parked until one of its loads or atomics completes. When no warp is ready
+ * Per-cycle cost: only warps in the ready set are polled. A warp that cannot
+ * issue is taken out of it until it can: asked about later cycles, the
+ * scoreboard gives the exact cycle its operands computed in the SM are ready
+ * (the warp waits on a timer wheel), or says it waits for memory (the warp is
+ * parked until one of its loads or atomics completes). Issue order and timing
+ * are the same as polling every warp every cycle. When no warp is ready
  * and nothing is queued, the SM sleeps until the L1 answers.
  *
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
@@ -43,6 +45,7 @@
 #define SM_CTA_WARPS   32  /* 1024 threads per CTA at most */
 #define SM_N_BARRIERS  16
 #define SM_NONE        0xffff
+#define SM_WHEEL       1024 /* timer wheel slots: more than the longest latency (1000) */
 
 /* Request ids: line index (5 bits), instruction slot (11 bits), generation
  * (16 bits) so that a stale or duplicate response is caught. */
@@ -55,6 +58,7 @@
 enum warp_state {
     W_FREE,       /* slot unused */
     W_READY,      /* in the ready set: polled by its scheduler */
+    W_TIMED,      /* operands wait for results computed in the SM: ready at wake */
     W_PARKED,     /* operands wait for a load or atomic: polled again on a completion */
     W_BARRIER,    /* waits at a barrier */
     W_HELD_ORDER, /* its memory instruction waits for the ordering policy */
@@ -63,7 +67,7 @@ enum warp_state {
     W_NSTATES
 };
 static const char *const warp_state_names[W_NSTATES] = {
-    "free", "ready", "parked(mem)", "barrier", "held(order)", "held(lsu)", "exited(draining)"};
+    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)", "exited(draining)"};
 
 enum kernel_state { K_IDLE, K_BEGIN_SEND, K_BEGIN_WAIT, K_RUN, K_END_SEND, K_END_WAIT };
 static const char *const kernel_state_names[] = {"idle", "begin-send", "begin-wait",
@@ -146,6 +150,8 @@ struct sm {
     uint16_t last[SM_MAX_SCHED];   /* last slot issued (LRR start, GTO greedy) */
     uint8_t age[SM_MAX_SCHED][SM_MAX_WARPS]; /* slots, oldest first (GTO) */
     uint8_t n_age[SM_MAX_SCHED];
+    uint64_t timed[SM_WHEEL];  /* W_TIMED warps by wake cycle % SM_WHEEL */
+    uint32_t n_timed;
 
     /* memory */
     struct sm_minst *minst;    /* [spec.max_inflight] */
@@ -713,7 +719,7 @@ static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
         return SM_STALL_ORDER;
     if (n[W_HELD_LSU])
         return SM_STALL_LSU;
-    if (n[W_READY] || n[W_PARKED])
+    if (n[W_READY] || n[W_TIMED] || n[W_PARKED])
         return SM_STALL_SCOREBOARD;
     if (n[W_BARRIER])
         return SM_STALL_BARRIER;
@@ -754,19 +760,47 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     }
 }
 
-/* Poll one warp: issue it if its operands are ready. A warp whose results
- * computed inside the SM have all matured but that still cannot issue waits
- * for memory: it is parked until one of its loads or atomics completes. */
+/* Poll one warp: issue it if its operands are ready. Otherwise it is not
+ * polled again until it can issue: operand readiness only moves earlier with
+ * time (a register ready at cycle t stays ready), so asking the scoreboard
+ * about a later cycle is exact. If it can issue once every result it computed
+ * inside the SM has matured (alu_ready), it waits for the earliest such cycle
+ * (binary search) on the timer wheel; if not, it waits for memory and is
+ * parked until one of its loads or atomics completes. */
 static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[slot];
-    if (!ptx_warp_can_issue(w->pw, cyc)) {
-        if (w->n_res && cyc >= w->alu_ready)
-            set_state(sm, w, W_PARKED);
-        return false;
+    if (ptx_warp_can_issue(w->pw, cyc)) {
+        issue(sm, w, slot, cyc);
+        return true;
     }
-    issue(sm, w, slot, cyc);
-    return true;
+    if (w->alu_ready > cyc && ptx_warp_can_issue(w->pw, w->alu_ready)) {
+        uint64_t lo = cyc + 1, hi = w->alu_ready;
+        while (lo < hi) {
+            uint64_t mid = lo + (hi - lo) / 2;
+            if (ptx_warp_can_issue(w->pw, mid))
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        set_state(sm, w, W_TIMED);
+        sm->timed[lo % SM_WHEEL] |= 1ull << slot;
+        sm->n_timed++;
+    } else if (w->n_res) {
+        set_state(sm, w, W_PARKED);
+    }
+    return false;
+}
+
+/* Warps whose operands are ready this cycle rejoin the ready set. */
+static void wake_timed(struct sm *sm, cycle_t cyc)
+{
+    uint64_t *slot = &sm->timed[cyc % SM_WHEEL];
+    for (uint64_t m = *slot; m; m &= m - 1) {
+        set_state(sm, &sm->warps[__builtin_ctzll(m)], W_READY);
+        sm->n_timed--;
+    }
+    *slot = 0;
 }
 
 static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
@@ -837,11 +871,13 @@ static bool sm_tick(struct comp *c)
     lsu_send(sm, cyc);
     kernel_step(sm);
     lsu_admit_held(sm, cyc);
+    if (sm->n_timed)
+        wake_timed(sm, cyc);
     for (unsigned s = 0; s < sm->spec.schedulers; s++)
         schedule(sm, s, cyc);
 
     /* keep ticking while something can move without a message arriving */
-    if (sm->ready || sm->lsu_n || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND ||
+    if (sm->ready || sm->n_timed || sm->lsu_n || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND ||
         sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0)))
         return true;
