@@ -218,6 +218,38 @@ void litmus_refs_free(struct litmus_refs *r)
     free(r);
 }
 
+/* A test outside the shared suite (the project's own, under tests/litmus/)
+ * takes its PTX verdict from expected.csv beside it: "file,verdict" rows,
+ * in the suite's format. Returns false (no verdict) when there is none. */
+static bool local_verdict(const char *real, struct litmus_ref *out)
+{
+    char dir[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", real);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return false;
+    const char *base = real + (slash - dir) + 1;
+    strcpy(slash, "/expected.csv");
+    FILE *f = fopen(dir, "r");
+    if (!f)
+        return false;
+    char line[512];
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        char *comma = strchr(line, ',');
+        if (line[0] == '/' || !comma)
+            continue;
+        *comma = 0;
+        if (!strcmp(line, base)) {
+            out->verdict = atoi(comma + 1);
+            snprintf(out->rel, sizeof out->rel, "%s", base);
+            found = true;
+        }
+    }
+    fclose(f);
+    return found;
+}
+
 bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct litmus_ref *out)
 {
     memset(out, 0, sizeof *out);
@@ -227,7 +259,7 @@ bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct li
         return false;
     size_t n = strlen(r->suite_real);
     if (strncmp(real, r->suite_real, n) || real[n] != '/')
-        return false;
+        return local_verdict(real, out);
     const char *rel = real + n + 1;
     for (unsigned i = 0; i < r->n; i++)
         if (!strcmp(r->rows[i].rel, rel)) {

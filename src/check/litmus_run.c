@@ -148,17 +148,23 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             memcpy(image + p.loc_offset[k], &t->locs[k].init, 4);
     struct rng rng;
     rng_seed(&rng, o->seed, path_stream(t->path));
-    struct karg args[2 + LITMUS_MAX_THREADS + 1];
+    struct karg args[2 + 2 * LITMUS_MAX_THREADS + 1];
     unsigned n_args = 0;
     args[n_args++] = KARG_PTR(mem);
     args[n_args++] = KARG_PTR(out);
     for (unsigned th = 0; th < t->n_threads; th++)
         args[n_args++] = KARG_U32(0);
     args[n_args++] = KARG_U32(o->warm_delay);
+    unsigned wmask_at = n_args;
+    for (unsigned th = 0; th < t->n_threads; th++)
+        args[n_args++] = KARG_U32(0);
 
     for (unsigned it = 0; it < o->iterations; it++) {
-        for (unsigned th = 0; th < t->n_threads; th++)
+        for (unsigned th = 0; th < t->n_threads; th++) {
             args[2 + th] = KARG_U32((uint32_t)rng_below(&rng, (uint64_t)o->max_skew + 1));
+            /* each location pre-warmed in this thread's L1 with probability 1/2 */
+            args[wmask_at + th] = KARG_U32((uint32_t)rng_next(&rng));
+        }
         host_memcpy_to_dev(h, mem, image, p.mem_bytes);
         host_memset(h, out, 0, p.out_bytes);
         host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args, n_args);

@@ -275,7 +275,7 @@ int cmd_litmus(int argc, char **argv)
 
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
-            if (n_protocols < ARRAY_LEN(protocols))
+            if (n_protocols < ARRAY_LEN(protocols) && !(*p)->test_only)
                 protocols[n_protocols++] = (*p)->name;
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The litmus core subset under every implemented protocol: no forbidden
+# outcome. Under rc, message passing with weak accesses shows its weak outcome
+# and with release/acquire never does; the broken rc-noinv is caught.
+set -u
+bin=$1; root=$2
+shared=${GPUCOH_SHARED:-$root/../shared}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" litmus --protocol all --core "$shared/litmus/ptx" --json "$tmp/core.json" >"$tmp/core.out" 2>&1 ||
+    fail "core subset: $(grep -E 'FAIL|==' "$tmp/core.out" | head -20)"
+grep '^==' "$tmp/core.out"
+grep -q '^== rc (model ptx): [0-9]* passed, 0 failed' "$tmp/core.out" || fail "rc summary"
+
+"$bin" litmus --protocol rc "$root/tests/litmus/MP-weak.litmus" \
+    "$shared/litmus/ptx/Manual/MP-gpu.litmus" >"$tmp/mp.out" 2>&1 || fail "MP on rc: $(cat "$tmp/mp.out")"
+awk '/MP-weak\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -Eq 'hits: [1-9][0-9]* of' ||
+    fail "rc never showed MP's weak outcome with weak accesses: $(cat "$tmp/mp.out")"
+awk '/MP-gpu\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -q 'hits: 0 of' ||
+    fail "rc showed MP's weak outcome with release/acquire"
+
+"$bin" litmus --protocol all "$root/tests/litmus/MP-weak.litmus" \
+    "$root/tests/litmus/MP-weak-fenced.litmus" >"$tmp/own.out" 2>&1 || fail "own tests: $(cat "$tmp/own.out")"
+
+"$bin" litmus --protocol rc-noinv "$root/tests/litmus/MP-weak-fenced.litmus" >"$tmp/bug.out" 2>&1
+[ $? -eq 1 ] || fail "rc-noinv not caught: $(cat "$tmp/bug.out")"
+grep -q 'FORBIDDEN' "$tmp/bug.out" || fail "no forbidden outcome named"
+echo "litmus-core: 1 passed, 0 failed"
