@@ -1,0 +1,959 @@
+/*
+ * mesi_l1.c - the L1 of `mesi`: a write-back, write-allocate MESI cache
+ * (spec 002 §3.6, after gem5's MESI_Two_Level L1; paper §4.1, §7).
+ *
+ * States: the stable I, S, E, M; IS and IM (misses); SM (upgrade), IS_I
+ * (a fill overtaken by an invalidation), M_I (write-back of an E/M line in
+ * flight) and SINK_WB_ACK (the write-back lost a race to a forward and waits
+ * only for its ack) - Table 1's 4 + 2 + 4 L1 states. Loads hit in S, E and
+ * M; stores and atomics hit only in M (E -> M is silent), so an atomic is
+ * performed at the L1 once it holds M (paper §8.1). A store miss fetches the
+ * whole line (write-allocate) and merges its bytes when write permission
+ * arrives; until then the store waits in the TBE (the spec's store buffer).
+ * A miss takes its way when it is sent: a full set first replaces its LRU
+ * stable line (S silently, E and M with a PUTX whose data waits in the TBE
+ * for the bank's WB_ACK). An exclusive grant (DATA_E, DATA_X, ACK_X) is
+ * answered with an UNBLOCK: the bank holds the line blocked until then, so
+ * no forward or invalidation can overtake the grant. Shared data needs no
+ * unblock: an invalidation that overtakes it finds the line in IS and turns
+ * the fill into a use-once answer (IS_I).
+ * Requests to a line leave in program order: one arriving behind a parked
+ * request parks too; the TBE answers its held requests in arrival order.
+ * Fences need no action (the SM already waited for the warp's accesses; the
+ * protocol is coherent). Kernel end writes back and gives up every E and M
+ * line and answers when every write-back is acknowledged, so that the host's
+ * idle-time reads through the bank see every value; kernel launch drops every
+ * S line, because host writes between kernels reach only the bank's copy.
+ * INVARIANT (checked with --check): at every grant (-> S, E, M) no other L1
+ *   holds E or M, and for E/M no other L1 holds a readable copy (SWMR); a
+ *   hit or a fill hands out the golden value, and stores update the golden
+ *   memory here, where MESI serialises them.
+ * DEVIATION: E is not evicted silently (gem5 sends a PUTX for E too; the
+ *   spec's "silent" would leave the bank forwarding to an L1 without the
+ *   line); its PUTX is control only. An UPGRADE from an L1 the bank no longer
+ *   lists is served as a GETX (gem5 does the same through an ack count).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/mesi/mesi.h"
+#include "system/config.h"
+
+#define MESI_L1_STATES(X)                                                                          \
+    X(I, "not present")                                                                            \
+    X(S, "shared, read-only")                                                                      \
+    X(E, "exclusive, clean: a store makes it M silently")                                         \
+    X(M, "modified: the only copy, newer than the L2's")                                          \
+    X(IS, "GETS sent; loads merge into the fill")                                                 \
+    X(IM, "GETX sent; the store or atomic waits for the line and write permission")              \
+    X(SM, "UPGRADE sent from S; the store or atomic waits for write permission")                 \
+    X(IS_I, "GETS sent, then invalidated: the fill answers the held loads once and is not "      \
+            "cached (unless it is exclusive)")                                                    \
+    X(M_I, "PUTX sent (E or M line given up); the data waits in the TBE for the WB_ACK")         \
+    X(SINK_WB_ACK, "a forward or recall took the written-back data; waiting for the WB_ACK")
+
+#define MESI_L1_EVENTS(X)                                                                          \
+    X(Load, "load from the SM (any semantics: the L1 is coherent)")                               \
+    X(MergeFull, "load to a line whose fill has merged merge_max loads")                          \
+    X(Store, "store from the SM")                                                                  \
+    X(Atomic, "atomic from the SM (performed here once the line is M)")                           \
+    X(Busy, "any request to a line in a transient state that takes no more requests")            \
+    X(Replace, "a miss needs this line's way")                                                     \
+    X(KernelBegin, "kernel launch: drop a shared line (the host may have written it)")           \
+    X(KernelEnd, "kernel end: give up an owned line so the bank holds its value")                 \
+    X(Inv, "invalidation (class INV) or recall (class RCL) from the bank")                        \
+    X(FwdGetS, "another L1 reads the line this L1 owns")                                          \
+    X(FwdGetX, "another L1 wants to write the line this L1 owns")                                 \
+    X(Data, "the line, shared")                                                                    \
+    X(DataE, "the line, exclusive clean")                                                          \
+    X(DataX, "the line with write permission")                                                     \
+    X(AckX, "write permission for the S line (UPGRADE granted)")                                  \
+    X(WbAck, "the bank took the PUTX")
+
+#define X(n, d) L1_##n,
+enum l1_state { MESI_L1_STATES(X) L1_NSTATES };
+enum l1_event { MESI_L1_EVENTS(X) L1_NEVENTS };
+#undef X
+#define X(n, d) #n,
+static const char *const state_names[] = {MESI_L1_STATES(X)};
+static const char *const event_names[] = {MESI_L1_EVENTS(X)};
+#undef X
+#define X(n, d) d,
+static const char *const state_descs[] = {MESI_L1_STATES(X)};
+static const char *const event_descs[] = {MESI_L1_EVENTS(X)};
+#undef X
+
+struct l1_stats {
+    uint64_t load_hits, load_misses, load_merged, store_hits, store_misses, upgrades;
+    uint64_t atomic_hits, atomic_misses, replacements, writebacks, putx_clean;
+    uint64_t invalidations, lines_invalidated, forwards, fills_used_once;
+    uint64_t kernel_end_flushes, kernel_begin_drops, resource_stalls, protocol_stalls;
+};
+
+struct mesi_l1 {
+    struct comp comp;
+    struct ctrl_wiring w;
+    struct ctrl_links links;
+    struct cache cache;
+    struct tbe_table tbes;
+    uint8_t *tbe_data;           /* per TBE: an M_I line's data */
+    struct port from_core;       /* the SM sends here */
+    struct msg_list replay;      /* parked requests whose line changed state */
+    struct msg_list kend;        /* KERNEL_END requests waiting for the write-backs */
+    uint32_t merge_max;
+    uint32_t line_bytes;
+    tick_t hit_ps;               /* hit latency */
+    struct l1_stats st;
+};
+
+static struct mesi_l1 *l1_of(void *p)
+{
+    return p;
+}
+
+/* ---- the SWMR observer (--check only) ----
+ * Observers may look at every controller (DESIGN.md, "components talk only
+ * through messages" - except checkers). The L1s of a machine register here
+ * under its engine when the observer is on; a grant then reads every other
+ * L1's state of the line. Never used by the model. */
+struct swmr_reg {
+    struct eng *eng;             /* NULL: free slot */
+    unsigned n_sms, n_attached;
+    struct mesi_l1 **l1;
+};
+
+static struct swmr_reg *regs;
+static unsigned n_regs;
+
+static struct swmr_reg *swmr_find(struct eng *e)
+{
+    for (unsigned i = 0; i < n_regs; i++)
+        if (regs[i].eng == e)
+            return &regs[i];
+    return NULL;
+}
+
+static void swmr_attach(struct mesi_l1 *c)
+{
+    struct swmr_reg *r = swmr_find(c->comp.eng);
+    if (!r) {
+        r = swmr_find(NULL);
+        if (!r) {
+            regs = realloc(regs, (n_regs + 1) * sizeof *regs);
+            if (!regs)
+                panic("out of memory");
+            r = &regs[n_regs++];
+        }
+        r->eng = c->comp.eng;
+        r->n_sms = c->w.n_sms;
+        r->n_attached = 0;
+        r->l1 = calloc(c->w.n_sms, sizeof *r->l1);
+        if (!r->l1)
+            panic("out of memory");
+    }
+    r->l1[c->w.index] = c;
+    r->n_attached++;
+}
+
+static void swmr_detach(struct mesi_l1 *c)
+{
+    struct swmr_reg *r = swmr_find(c->comp.eng);
+    if (!r)
+        return;
+    r->l1[c->w.index] = NULL;
+    if (--r->n_attached == 0) {
+        free(r->l1);
+        r->l1 = NULL;
+        r->eng = NULL;
+    }
+}
+
+static unsigned state_of(struct mesi_l1 *c, addr_t line)
+{
+    struct tbe *t = tbe_find(&c->tbes, line);
+    struct cache_line *l = cache_find(&c->cache, line);
+    return t ? t->state : l ? l->state : L1_I;
+}
+
+/* `c` is about to hold `line` in `granted` (S, E or M). */
+static void swmr_check(struct mesi_l1 *c, addr_t line, unsigned granted)
+{
+    struct swmr_reg *r = swmr_find(c->comp.eng);
+    for (unsigned i = 0; r && i < r->n_sms; i++) {
+        struct mesi_l1 *o = r->l1[i];
+        if (!o || o == c)
+            continue;
+        unsigned s = state_of(o, line);
+        bool owner = s == L1_E || s == L1_M;
+        bool reader = owner || s == L1_S || s == L1_SM;
+        if (owner || (granted != L1_S && reader))
+            panic("invariant violated: %s is granted %s on line %#llx while %s holds it in %s "
+                  "(single writer / multiple readers)",
+                  c->w.name, state_names[granted], (unsigned long long)line, o->w.name,
+                  state_names[s]);
+    }
+}
+
+/* ---- actions ---- */
+
+/* Reply to the core with the message itself, after `delay_ps`. */
+static void to_core(struct mesi_l1 *c, struct msg *m, tick_t delay_ps)
+{
+    m->type = MSG_CORE_RSP;
+    if (!port_send_delayed(c->links.to_core, m, delay_ps))
+        panic("%s: core response port full", c->w.name);
+}
+
+static unsigned home_of(const struct mesi_l1 *c, addr_t line)
+{
+    return (unsigned)((line / c->line_bytes) % c->w.n_banks);
+}
+
+/* Send `m` to the line's home bank on `vnet`. */
+static void to_l2(struct mesi_l1 *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
+                  uint16_t bytes)
+{
+    m->type = type;
+    m->vnet = (uint8_t)vnet;
+    m->cls = cls;
+    m->src = (uint16_t)c->w.index;
+    m->dst = (uint16_t)home_of(c, m->addr);
+    m->size_bytes = bytes;
+    if (!port_send(c->links.net_out[vnet], m))
+        panic("%s: %s port full after room check", c->w.name, mesi_vnet_names[vnet]);
+}
+
+static uint8_t *tbe_buf(struct mesi_l1 *c, const struct tbe *t)
+{
+    return c->tbe_data + (size_t)(t - c->tbes.e) * c->line_bytes;
+}
+
+/* Perform one core request on the line's data and answer it. Stores and
+ * atomics are serialised here (the line is M): the golden memory follows. */
+static void perform(struct mesi_l1 *c, struct cache_line *l, struct msg *m, tick_t delay_ps)
+{
+    struct observer *obs = c->w.obs;
+    switch (m->req.op) {
+    case MEM_LOAD:
+        if (obs)
+            obs_check(obs, c->w.name, l->addr, l->data, NULL);
+        memcpy(m->data, l->data, c->line_bytes);
+        break;
+    case MEM_STORE:
+        bytes_merge(l->data, m->data, &m->mask, c->line_bytes);
+        l->dirty = true;
+        if (obs)
+            obs_write(obs, l->addr, m->data, &m->mask);
+        break;
+    default: {
+        if (obs)
+            obs_check(obs, c->w.name, l->addr, l->data, NULL);
+        atom_apply(m->req.atom, l->data);
+        l->dirty = true;
+        if (obs) {
+            struct bytemask all;
+            memset(&all, 0xff, sizeof all);
+            obs_write(obs, l->addr, l->data, &all);
+        }
+    }
+    }
+    to_core(c, m, delay_ps);
+}
+
+static void take_way(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
+    panic_if(!way || way->present, "%s: miss without a free way", c->w.name);
+    cache_install(&c->cache, way, x->addr);
+    way->dirty = false;
+    x->line = way;
+}
+
+static void alloc_tbe(struct coh_ctx *x)
+{
+    x->tbe = tbe_alloc(&l1_of(x->ctrl)->tbes, x->addr); /* room checked before the step */
+}
+
+/* Free the TBE; its parked requests replay first. INVARIANT: requests to a
+ * line are taken in program order. Requests for the line still on the replay
+ * list (not yet examined when the line became busy again) are younger than
+ * every request parked on it: new core requests are taken only when the
+ * replay list is empty. */
+static void free_tbe(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg_list *p = &x->tbe->parked;
+    if (p->head) {
+        p->tail->next = c->replay.head;
+        if (!c->replay.tail)
+            c->replay.tail = p->tail;
+        c->replay.head = p->head;
+        c->replay.n += p->n;
+        p->head = p->tail = NULL;
+        p->n = 0;
+    }
+    tbe_free(&c->tbes, x->tbe);
+    x->tbe = NULL;
+}
+
+static void hold_req(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    switch (x->msg->req.op) {
+    case MEM_LOAD: c->st.load_misses++; break;
+    case MEM_STORE: c->st.store_misses++; break;
+    default: c->st.atomic_misses++;
+    }
+    msg_list_push(&x->tbe->merged, x->msg);
+    x->msg = NULL;
+}
+
+static void merge_load(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.load_merged++;
+    msg_list_push(&x->tbe->merged, x->msg);
+    x->msg = NULL;
+}
+
+static void send_request(struct coh_ctx *x, uint16_t type)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m = msg_new(c->w.msgs, type, x->addr, c->comp.eng->now);
+    to_l2(c, m, type, MESI_VNET_REQ, TRAFFIC_REQ, 0);
+}
+
+static void send_gets(struct coh_ctx *x)
+{
+    send_request(x, MSG_MESI_GETS);
+}
+
+static void send_getx(struct coh_ctx *x)
+{
+    send_request(x, MSG_MESI_GETX);
+}
+
+static void send_upgrade(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.upgrades++;
+    send_request(x, MSG_MESI_UPGRADE);
+}
+
+static void reply_hit(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    c->st.load_hits++;
+    cache_touch(&c->cache, x->line);
+    perform(c, x->line, x->msg, c->hit_ps);
+    x->msg = NULL;
+}
+
+static void write_hit(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    if (x->msg->req.op == MEM_STORE)
+        c->st.store_hits++;
+    else
+        c->st.atomic_hits++;
+    cache_touch(&c->cache, x->line);
+    perform(c, x->line, x->msg, c->hit_ps);
+    x->msg = NULL;
+}
+
+/* The fill: the whole line (write-allocate), clean until a store merges. */
+static void fill_line(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    memcpy(x->line->data, x->msg->data, c->line_bytes);
+    x->line->dirty = false;
+    cache_touch(&c->cache, x->line);
+    if (c->w.obs)
+        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
+}
+
+/* Perform the held requests in arrival order (loads read, stores and
+ * atomics write the line, which now has the permission they need). */
+static void answer_held(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m;
+    while ((m = msg_list_pop(&x->tbe->merged)))
+        perform(c, x->line, m, 0);
+}
+
+/* IS_I: the fill answers the loads held for it, but is not cached: an
+ * invalidation overtook it, so a later write may already be performed. */
+static void answer_once(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m;
+    c->st.fills_used_once++;
+    while ((m = msg_list_pop(&x->tbe->merged))) {
+        panic_if(m->req.op != MEM_LOAD, "%s: a store held in IS_I", c->w.name);
+        memcpy(m->data, x->msg->data, c->line_bytes);
+        to_core(c, m, 0);
+    }
+}
+
+/* The grant's message becomes the UNBLOCK. */
+static void send_unblock(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m = x->msg;
+    x->msg = NULL;
+    to_l2(c, m, MSG_MESI_UNBLOCK, MESI_VNET_UNBLOCK, TRAFFIC_REQ, 0);
+}
+
+static void drop_line(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    cache_remove(&c->cache, x->line);
+    x->line = NULL;
+}
+
+/* Give up an E or M line: its data moves to the TBE, a PUTX (with the data
+ * if it is dirty) goes to the bank. */
+static void send_putx(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    bool dirty = x->state == L1_M;
+    memcpy(tbe_buf(c, x->tbe), x->line->data, c->line_bytes);
+    x->tbe->meta[0] = dirty;
+    struct msg *m = msg_new(c->w.msgs, MSG_MESI_PUTX, x->addr, c->comp.eng->now);
+    memcpy(m->data, x->line->data, c->line_bytes);
+    memset(&m->mask, 0xff, sizeof m->mask);
+    m->flags = dirty ? MESI_F_DIRTY : 0;
+    if (dirty)
+        c->st.writebacks++;
+    else
+        c->st.putx_clean++;
+    to_l2(c, m, MSG_MESI_PUTX, MESI_VNET_WB, dirty ? TRAFFIC_ST : TRAFFIC_REQ,
+          (uint16_t)(dirty ? c->line_bytes : 0));
+}
+
+static void count_replacement(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.replacements++;
+}
+
+static void count_flush(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.kernel_end_flushes++;
+}
+
+static void count_drop(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.kernel_begin_drops++;
+}
+
+/* The INV becomes its INV_ACK, in the INV's traffic class. */
+static void ack_inv(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m = x->msg;
+    x->msg = NULL;
+    c->st.invalidations++;
+    to_l2(c, m, MSG_MESI_INV_ACK, MESI_VNET_RSP, m->cls, 0);
+}
+
+static void count_inv(struct coh_ctx *x)
+{
+    l1_of(x->ctrl)->st.lines_invalidated++;
+}
+
+/* The owner's answer to a forward or a recall: the line if it is dirty
+ * (from the cache, or from the TBE while its PUTX is in flight). Data for a
+ * read counts as LD, for a write as ST, for a recall as RCL. */
+static void send_owner_data(struct coh_ctx *x)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    struct msg *m = x->msg;
+    const uint8_t *data = x->line ? x->line->data : tbe_buf(c, x->tbe);
+    bool dirty = x->line ? x->state == L1_M : x->tbe->meta[0] != 0;
+    uint8_t cls = m->type == MSG_MESI_INV        ? m->cls
+                  : !dirty                       ? TRAFFIC_REQ
+                  : m->type == MSG_MESI_FWD_GETS ? TRAFFIC_LD
+                                                 : TRAFFIC_ST;
+    x->msg = NULL;
+    if (m->type == MSG_MESI_INV)
+        c->st.invalidations++;
+    else
+        c->st.forwards++;
+    if (c->w.obs)
+        obs_check(c->w.obs, c->w.name, x->addr, data, NULL);
+    memcpy(m->data, data, c->line_bytes);
+    memset(&m->mask, 0xff, sizeof m->mask);
+    m->flags = dirty ? MESI_F_DIRTY : 0;
+    if (x->line)
+        x->line->dirty = false; /* the bank has the value now */
+    to_l2(c, m, MSG_MESI_OWNER_DATA, MESI_VNET_RSP, cls, (uint16_t)(dirty ? c->line_bytes : 0));
+}
+
+static const struct coh_action_name actions[] = {
+    {take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
+    {free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {hold_req, "hold_req", "keep the request in the TBE until the permission arrives"},
+    {merge_load, "merge_load", "answer this load with the outstanding fill"},
+    {send_gets, "send_gets", "ask the home bank for the line (read)"},
+    {send_getx, "send_getx", "ask the home bank for the line and write permission"},
+    {send_upgrade, "send_upgrade", "ask the home bank for write permission on the S copy"},
+    {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
+    {write_hit, "write_hit", "perform the store or atomic on the line (M) after the hit latency"},
+    {fill_line, "fill_line", "write the arriving line into its way"},
+    {answer_held, "answer_held", "perform the held requests in order and answer them"},
+    {answer_once, "answer_once", "answer the held loads from the fill without caching it"},
+    {send_unblock, "send_unblock", "tell the bank the exclusive grant has arrived"},
+    {drop_line, "drop_line", "free the way"},
+    {send_putx, "send_putx", "move the data to the TBE and send a PUTX (with it if dirty)"},
+    {count_replacement, "count_replacement", "count a replacement"},
+    {count_flush, "count_flush", "count a line given up at kernel end"},
+    {count_drop, "count_drop", "count a shared line dropped at a launch"},
+    {ack_inv, "ack_inv", "answer the invalidation with an INV_ACK of its class"},
+    {count_inv, "count_inv", "count a valid copy lost to an invalidation"},
+    {send_owner_data, "send_owner_data",
+     "answer the forward or recall with OWNER_DATA (the line if dirty)"},
+    {0},
+};
+
+/* ---- the table ---- */
+
+/*  state           event             next            uses               actions              */
+static const struct coh_trans mesi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
+    [L1_I   ][L1_Load     ] = DO(L1_IS,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
+                                                            send_gets),
+    [L1_I   ][L1_Store    ] = DO(L1_IM,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
+                                                            send_getx),
+    [L1_I   ][L1_Atomic   ] = DO(L1_IM,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
+                                                            send_getx),
+    [L1_I   ][L1_Inv      ] = DO(L1_I,    TAG_RD,           ack_inv), /* stale sharer bit */
+    [L1_S   ][L1_Load     ] = DO(L1_S,    TAG_RD | DATA_RD, reply_hit),
+    [L1_S   ][L1_Store    ] = DO(L1_SM,   TAG_RD | TAG_WR,  alloc_tbe, hold_req, send_upgrade),
+    [L1_S   ][L1_Atomic   ] = DO(L1_SM,   TAG_RD | TAG_WR,  alloc_tbe, hold_req, send_upgrade),
+    [L1_S   ][L1_Replace  ] = DO(L1_I,    TAG_WR,           count_replacement, drop_line),
+    [L1_S   ][L1_KernelBegin] = DO(L1_I,  TAG_WR,           count_drop, drop_line),
+    [L1_S   ][L1_Inv      ] = DO(L1_I,    TAG_WR,           count_inv, drop_line, ack_inv),
+    [L1_E   ][L1_Load     ] = DO(L1_E,    TAG_RD | DATA_RD, reply_hit),
+    [L1_E   ][L1_Store    ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_WR, write_hit),
+    [L1_E   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_hit),
+    [L1_E   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, alloc_tbe,
+                                                            send_putx, drop_line),
+    [L1_E   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, alloc_tbe, send_putx,
+                                                            drop_line),
+    [L1_E   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
+                                                            drop_line),
+    [L1_E   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
+    [L1_E   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, drop_line),
+    [L1_M   ][L1_Load     ] = DO(L1_M,    TAG_RD | DATA_RD, reply_hit),
+    [L1_M   ][L1_Store    ] = DO(L1_M,    TAG_RD | DATA_WR, write_hit),
+    [L1_M   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | DATA_RD | DATA_WR, write_hit),
+    [L1_M   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, alloc_tbe,
+                                                            send_putx, drop_line),
+    [L1_M   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, alloc_tbe, send_putx,
+                                                            drop_line),
+    [L1_M   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
+                                                            drop_line),
+    [L1_M   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
+    [L1_M   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, drop_line),
+    [L1_IS  ][L1_Load     ] = DO(L1_IS,   TAG_RD,           merge_load),
+    [L1_IS  ][L1_MergeFull] = STALL,
+    [L1_IS  ][L1_Busy     ] = STALL,
+    [L1_IS  ][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
+    [L1_IS  ][L1_Data     ] = DO(L1_S,    TAG_WR | DATA_WR, fill_line, answer_held, free_tbe),
+    [L1_IS  ][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
+                                                            free_tbe),
+    [L1_IS_I][L1_Busy     ] = STALL,
+    [L1_IS_I][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
+    [L1_IS_I][L1_Data     ] = DO(L1_I,    TAG_WR,           answer_once, drop_line, free_tbe),
+    /* an exclusive grant is never overtaken (the bank waits for the UNBLOCK):
+     * the invalidation was older than the GETS it answers */
+    [L1_IS_I][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
+                                                            free_tbe),
+    [L1_IM  ][L1_Busy     ] = STALL,
+    [L1_IM  ][L1_Inv      ] = DO(L1_IM,   TAG_RD,           ack_inv), /* stale sharer bit */
+    [L1_IM  ][L1_DataX    ] = DO(L1_M,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
+                                                            free_tbe),
+    [L1_SM  ][L1_Busy     ] = STALL,
+    [L1_SM  ][L1_Inv      ] = DO(L1_IM,   TAG_WR,           count_inv, ack_inv),
+    [L1_SM  ][L1_AckX     ] = DO(L1_M,    TAG_WR | DATA_WR, answer_held, send_unblock, free_tbe),
+    [L1_M_I ][L1_Busy     ] = STALL,
+    [L1_M_I ][L1_Inv      ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
+    [L1_M_I ][L1_FwdGetS  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
+    [L1_M_I ][L1_FwdGetX  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
+    [L1_M_I ][L1_WbAck    ] = DO(L1_I,    0,                free_tbe),
+    [L1_SINK_WB_ACK][L1_Busy ] = STALL,
+    [L1_SINK_WB_ACK][L1_Inv  ] = DO(L1_SINK_WB_ACK, 0,      ack_inv),
+    [L1_SINK_WB_ACK][L1_WbAck] = DO(L1_I, 0,                free_tbe),
+};
+
+static void set_state(struct coh_ctx *x, unsigned next)
+{
+    struct mesi_l1 *c = l1_of(x->ctrl);
+    if (c->w.obs && next != x->state && (next == L1_S || next == L1_E || next == L1_M))
+        swmr_check(c, x->addr, next);
+    if (x->line)
+        x->line->state = (uint8_t)next;
+    if (x->tbe)
+        x->tbe->state = (uint8_t)next;
+}
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  line %#llx: %s%s\n", (unsigned long long)x->line->addr,
+                state_names[x->line->state], x->line->dirty ? " dirty" : "");
+    if (x->tbe)
+        fprintf(out, "  tbe %#llx: %s held %u parked %u\n", (unsigned long long)x->tbe->addr,
+                state_names[x->tbe->state], x->tbe->merged.n, x->tbe->parked.n);
+}
+
+const struct coh_table mesi_l1_table = {
+    .proto = "mesi",
+    .ctrl = "L1",
+    .n_states = L1_NSTATES,
+    .n_events = L1_NEVENTS,
+    .state_names = state_names,
+    .state_descs = state_descs,
+    .event_names = event_names,
+    .event_descs = event_descs,
+    .cells = &mesi_l1_cells[0][0],
+    .actions = actions,
+    .set_state = set_state,
+    .dump = dump_ctx,
+};
+
+/* ---- the classifier ---- */
+
+static void lookup(struct mesi_l1 *c, struct coh_ctx *x, addr_t line)
+{
+    x->ctrl = c;
+    x->ctrl_name = c->w.name;
+    x->eng = c->comp.eng;
+    x->addr = line;
+    x->msg = NULL;
+    x->line = cache_find(&c->cache, line);
+    x->tbe = tbe_find(&c->tbes, line);
+    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L1_I;
+}
+
+static bool is_transient(unsigned s)
+{
+    return s >= L1_IS;
+}
+
+static unsigned classify_core(const struct mesi_l1 *c, const struct coh_ctx *x)
+{
+    unsigned op = x->msg->req.op;
+    if (x->state == L1_IS && op == MEM_LOAD)
+        return x->tbe->merged.n >= c->merge_max ? L1_MergeFull : L1_Load;
+    if (is_transient(x->state))
+        return L1_Busy;
+    return op == MEM_LOAD ? L1_Load : op == MEM_STORE ? L1_Store : L1_Atomic;
+}
+
+static unsigned classify_net(const struct msg *m)
+{
+    switch (m->type) {
+    case MSG_MESI_INV: return L1_Inv;
+    case MSG_MESI_FWD_GETS: return L1_FwdGetS;
+    case MSG_MESI_FWD_GETX: return L1_FwdGetX;
+    case MSG_MESI_DATA: return L1_Data;
+    case MSG_MESI_DATA_E: return L1_DataE;
+    case MSG_MESI_DATA_X: return L1_DataX;
+    case MSG_MESI_ACK_X: return L1_AckX;
+    case MSG_MESI_WB_ACK: return L1_WbAck;
+    default: panic("mesi L1: unexpected message type %u", m->type);
+    }
+}
+
+static void run_event(struct mesi_l1 *c, struct coh_ctx *x)
+{
+    coh_step(&mesi_l1_table, &c->w.cov[0], x);
+}
+
+/* A network message: every cell consumes or forwards it; what is left (a
+ * shared fill, a write-back ack) is freed. */
+static void take_net(struct mesi_l1 *c, struct msg *m)
+{
+    struct coh_ctx x;
+    lookup(c, &x, m->addr);
+    x.msg = m;
+    x.event = classify_net(m);
+    run_event(c, &x);
+    if (x.msg)
+        msg_free(c->w.msgs, x.msg);
+}
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return l->state == L1_S || l->state == L1_E || l->state == L1_M;
+}
+
+static void line_event(struct mesi_l1 *c, addr_t line, unsigned event)
+{
+    struct coh_ctx x;
+    lookup(c, &x, line);
+    x.event = event;
+    run_event(c, &x);
+}
+
+/* Kernel launch: every S line goes (E and M lines are tracked by the banks,
+ * which the host cannot write while an L1 owns the line). */
+static void drop_shared(struct cache_line *l, void *arg)
+{
+    if (l->state == L1_S)
+        line_event(arg, l->addr, L1_KernelBegin);
+}
+
+/* Kernel end: give up owned lines while there is room; answer the
+ * KERNEL_END once none is left and every write-back is acknowledged.
+ * Returns progress. */
+static bool flush_step(struct mesi_l1 *c)
+{
+    bool moved = false;
+    if (!c->kend.n)
+        return false;
+    for (uint32_t i = 0; i < c->cache.sets * c->cache.spec.ways; i++) {
+        struct cache_line *l = &c->cache.lines[i];
+        if (!l->present || (l->state != L1_E && l->state != L1_M))
+            continue;
+        if (tbe_full(&c->tbes) || !port_has_room(c->links.net_out[MESI_VNET_WB], 1)) {
+            c->st.resource_stalls++;
+            return true; /* retry next cycle */
+        }
+        line_event(c, l->addr, L1_KernelEnd);
+        moved = true;
+    }
+    if (!c->tbes.n_used) {
+        struct msg *m;
+        while ((m = msg_list_pop(&c->kend)))
+            to_core(c, m, 0);
+        moved = true;
+    }
+    return moved;
+}
+
+static void order_op(struct mesi_l1 *c, struct msg *m)
+{
+    switch (m->req.op) {
+    case MEM_KERNEL_BEGIN:
+        cache_for_each(&c->cache, drop_shared, c);
+        to_core(c, m, 0);
+        break;
+    case MEM_KERNEL_END:
+        msg_list_push(&c->kend, m);
+        flush_step(c);
+        break;
+    default: /* a fence: the protocol is coherent and the SM waited */
+        to_core(c, m, 0);
+    }
+}
+
+/* Room for the worst case of one core step: a replaced line's PUTX and TBE,
+ * the miss's request and TBE. */
+static bool have_room(struct mesi_l1 *c)
+{
+    return port_has_room(c->links.net_out[MESI_VNET_REQ], 1) &&
+           port_has_room(c->links.net_out[MESI_VNET_WB], 1) && c->tbes.n_used + 2 <= c->tbes.cap;
+}
+
+/* One core request (new or replayed). Returns false on a resource stall (the
+ * request stays where it was). */
+static bool take_core(struct mesi_l1 *c, struct msg *m)
+{
+    if (m->req.op >= MEM_FENCE) {
+        order_op(c, m);
+        return true;
+    }
+    if (!have_room(c)) {
+        c->st.resource_stalls++;
+        return false;
+    }
+    struct coh_ctx x;
+    lookup(c, &x, m->addr);
+    x.msg = m;
+    if (x.tbe && x.tbe->parked.n) {
+        /* INVARIANT: requests to a line leave in program order: once one is
+         * parked, every later one for the line parks behind it */
+        c->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+        return true;
+    }
+    x.event = classify_core(c, &x);
+    if (x.state == L1_I) {
+        /* a miss takes its way now: a full set gives up its LRU stable line */
+        struct cache_line *way = cache_victim(&c->cache, m->addr, evictable, NULL);
+        if (!way) {
+            c->st.resource_stalls++; /* every way waits for a fill */
+            return false;
+        }
+        if (way->present)
+            line_event(c, way->addr, L1_Replace);
+    }
+    if (coh_step(&mesi_l1_table, &c->w.cov[0], &x) == COH_STALLED) {
+        c->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+    }
+    return true;
+}
+
+/* ---- tick ---- */
+
+/* One L1 cycle: every ready forward and invalidation (while the response
+ * vnet has room), one grant or fill, one write-back ack, the kernel-end
+ * flush, then one core request (parked ones replay before new ones). */
+static bool mesi_l1_tick(struct comp *cp)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    bool moved = false, blocked = false;
+    struct port *fwd = c->links.net_in[MESI_VNET_FWD], *rsp = c->links.net_in[MESI_VNET_RSP];
+    struct port *wb = c->links.net_in[MESI_VNET_WB];
+    struct msg *m;
+
+    while (port_peek(fwd)) {
+        if (!port_has_room(c->links.net_out[MESI_VNET_RSP], 1)) {
+            c->st.resource_stalls++;
+            blocked = true;
+            break;
+        }
+        take_net(c, port_pop(fwd));
+        moved = true;
+    }
+    if (port_peek(rsp)) {
+        if (port_has_room(c->links.net_out[MESI_VNET_UNBLOCK], 1)) {
+            take_net(c, port_pop(rsp));
+            moved = true;
+        } else {
+            c->st.resource_stalls++;
+            blocked = true;
+        }
+    }
+    if (port_peek(wb)) {
+        take_net(c, port_pop(wb));
+        moved = true;
+    }
+    if (c->kend.n && flush_step(c))
+        moved = blocked = true;
+    if ((m = msg_list_pop(&c->replay))) {
+        if (take_core(c, m))
+            moved = true;
+        else
+            msg_list_push_front(&c->replay, m);
+    } else if ((m = port_peek(&c->from_core))) {
+        if (take_core(c, m)) {
+            port_pop(&c->from_core);
+            moved = true;
+        }
+    }
+    /* stay awake while a resource stall may clear by itself */
+    return moved || blocked || c->replay.n || port_peek(&c->from_core) || port_peek(rsp) ||
+           port_peek(wb);
+}
+
+static void mesi_l1_dump(struct comp *cp, FILE *out)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    if (!c->tbes.n_used && !c->from_core.n && !c->replay.n && !c->kend.n)
+        return;
+    fprintf(out, "%s (mesi L1): %u TBEs, %u core requests queued, %u replaying, %u kernel ends\n",
+            c->w.name, c->tbes.n_used, c->from_core.n, c->replay.n, c->kend.n);
+    for (uint32_t i = 0; i < c->tbes.cap; i++) {
+        struct tbe *t = &c->tbes.e[i];
+        if (t->used)
+            fprintf(out, "  tbe %#llx %s held %u parked %u\n", (unsigned long long)t->addr,
+                    state_names[t->state], t->merged.n, t->parked.n);
+    }
+}
+
+/* ---- construction ---- */
+
+struct comp *mesi_l1_create(const struct ctrl_wiring *w)
+{
+    struct mesi_l1 *c = calloc(1, sizeof *c);
+    char err[256];
+    if (!c)
+        panic("out of memory");
+    if (w->n_sms > MESI_MAX_SHARERS)
+        fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
+              MESI_MAX_SHARERS);
+    c->w = *w;
+    if (cache_init(&c->cache, &w->cfg->l1.cache, err, sizeof err))
+        fatal("l1: %s", err);
+    if (w->cfg->l1.mshrs < 2)
+        fatal("mesi: l1.mshrs = %u, but a miss that replaces an owned line needs 2",
+              w->cfg->l1.mshrs);
+    tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
+    c->line_bytes = w->cfg->l1.cache.line_bytes;
+    c->tbe_data = calloc(w->cfg->l1.mshrs, c->line_bytes);
+    if (!c->tbe_data)
+        panic("out of memory");
+    c->merge_max = w->cfg->l1.merge_max;
+    c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
+    comp_init(&c->comp, w->eng, w->name, w->clk, mesi_l1_tick, mesi_l1_dump);
+    port_init(&c->from_core, "from_core", 64, w->clk->period_ps, NULL, &c->comp);
+    if (w->obs)
+        swmr_attach(c);
+    return &c->comp;
+}
+
+void mesi_l1_connect(struct comp *cp, const struct ctrl_links *l)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    c->links = *l;
+}
+
+struct port *mesi_l1_in_port(struct comp *cp)
+{
+    return &((struct mesi_l1 *)cp)->from_core;
+}
+
+void mesi_l1_destroy(struct comp *cp)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    if (c->w.obs)
+        swmr_detach(c);
+    cache_destroy(&c->cache);
+    tbe_table_destroy(&c->tbes);
+    port_destroy(&c->from_core);
+    free(c->tbe_data);
+    free(c);
+}
+
+void mesi_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    const struct l1_stats *s = &c->st;
+    emit(arg, "load_hits", s->load_hits);
+    emit(arg, "load_misses", s->load_misses);
+    emit(arg, "load_merged", s->load_merged);
+    emit(arg, "store_hits", s->store_hits);
+    emit(arg, "store_misses", s->store_misses);
+    emit(arg, "atomic_hits", s->atomic_hits);
+    emit(arg, "atomic_misses", s->atomic_misses);
+    emit(arg, "upgrades", s->upgrades);
+    emit(arg, "replacements", s->replacements);
+    emit(arg, "writebacks", s->writebacks);
+    emit(arg, "putx_clean", s->putx_clean);
+    emit(arg, "invalidations", s->invalidations);
+    emit(arg, "lines_invalidated", s->lines_invalidated);
+    emit(arg, "forwards", s->forwards);
+    emit(arg, "fills_used_once", s->fills_used_once);
+    emit(arg, "kernel_end_flushes", s->kernel_end_flushes);
+    emit(arg, "kernel_begin_drops", s->kernel_begin_drops);
+    emit(arg, "resource_stalls", s->resource_stalls);
+    emit(arg, "protocol_stalls", s->protocol_stalls);
+}
+
+unsigned mesi_l1_peek(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    struct coh_ctx x;
+    lookup(c, &x, line);
+    if (data && x.line)
+        memcpy(data, x.line->data, c->line_bytes);
+    return x.state;
+}
