@@ -81,6 +81,42 @@ static const struct cfg_opt vi_opts[] = {
 };
 #undef T
 
+/* Temporal Coherence (spec 002 §3.7-3.11, §8). */
+static const char *const tc_write_when[] = {"fences", "always", "never", NULL};
+static const char *const tc_scopes[] = {"bank", "line", NULL};
+static const char *const tc_rules[] = {"safe", "paper", NULL};
+#define T struct tc_spec
+static const struct cfg_opt tc_opts[] = {
+    CFG_STR("lease", T, lease, "auto",
+            "tcs/tcw: fixed:N (N core cycles) or predict (per-bank predictor); auto = "
+            "tcs fixed:800, tcw predict"),
+    CFG_U32("lease_init", T, lease_init, "800", 0, 1u << 24, "core cycles",
+            "predictor: initial lease of every bank"),
+    CFG_U32("lease_min", T, lease_min, "0", 0, 1u << 24, "core cycles", "predictor: lower clamp"),
+    CFG_U32("lease_max", T, lease_max, "16384", 0, 1u << 24, "core cycles",
+            "predictor: upper clamp"),
+    CFG_U32("t_hit", T, t_hit, "4", 0, 1u << 20, "core cycles",
+            "predictor: + on a load to an expired line (L1 or L2)"),
+    CFG_U32("t_evict", T, t_evict, "8", 0, 1u << 20, "core cycles",
+            "predictor: - on evicting an unexpired L2 line"),
+    CFG_U32("t_write", T, t_write, "8", 0, 1u << 20, "core cycles",
+            "predictor: - on a write to an unexpired L2 line"),
+    CFG_ENUM("t_write_when", T, t_write_when, "fences", tc_write_when,
+             "predictor: apply t_write only for writers whose SM fenced this kernel, always, "
+             "or never"),
+    CFG_ENUM("stall_scope", T, stall_scope, "bank", tc_scopes,
+             "tcs: a write waiting for leases to expire blocks its bank (paper) or only its line"),
+    CFG_ENUM("private_rule", T, private_rule, "safe", tc_rules,
+             "private-write test: safe (owner bit, DATA-G lease = GWCT) or paper (TS match only)"),
+    CFG_ENUM("retained", T, retained, "safe", tc_rules,
+             "tcw: a fill of an evicted line with an unexpired timestamp keeps it (safe) or "
+             "forgets it (paper: MI + request -> IS/IM -> P/E)"),
+    CFG_U32("ts_bits", T, ts_bits, "32", 8, 64, "bits",
+            "stored timestamp width; the L1s flash-invalidate when the counter wraps"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -95,6 +131,7 @@ static const struct {
     {"dram", dram_opts, offsetof(struct config, dram)},
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
     {"vi", vi_opts, offsetof(struct config, vi)},
+    {"tc", tc_opts, offsetof(struct config, tc)},
 };
 
 const struct cfg_opt *config_options(void)

@@ -52,6 +52,23 @@ struct vi_spec {
     uint32_t dir_ways;         /* GPU-VIni: directory associativity */
 };
 
+/* Temporal Coherence (spec 002 §3.7-3.11): leases, the lease predictor, TC-Strong's
+ * write stall and the safety fixes of spec 002 §8. Times in core cycles. */
+struct tc_spec {
+    char lease[CFG_STR_MAX];   /* "auto", "predict" or "fixed:N" */
+    uint32_t lease_init;       /* predictor: first lease of every bank */
+    uint32_t lease_min;        /* predictor clamps */
+    uint32_t lease_max;
+    uint32_t t_hit;            /* predictor steps (Table 4: 4, 8, 8) */
+    uint32_t t_evict;
+    uint32_t t_write;
+    uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
+    uint32_t stall_scope;      /* TC-Strong: 0 bank, 1 line */
+    uint32_t private_rule;     /* 0 safe (spec 002 §8 item 4), 1 paper */
+    uint32_t retained;         /* 0 safe (spec 002 §8 item 5), 1 paper */
+    uint32_t ts_bits;          /* stored timestamp width: L1s flash-invalidate at wrap */
+};
+
 struct config {
     struct sim_spec sim;
     struct gpu_spec gpu;
@@ -62,6 +79,7 @@ struct config {
     struct dram_spec dram;
     struct coh_spec coherence;
     struct vi_spec vi;
+    struct tc_spec tc;
 };
 
 /* The composed option table (built once, never freed). */

@@ -1,0 +1,1095 @@
+/*
+ * tc_l2.c - the L2 bank of Temporal Coherence (TC-Strong `tcs`, TC-Weak `tcw`).
+ *
+ * Spec 002 §3.7-3.10 (paper §6, Table 2 right). A write-back, write-allocate
+ * bank; atomics are performed here; one request per cycle in order; a miss
+ * parks later requests to its line in its MSHR (spec 002 §2). Every line has
+ * a global timestamp (meta[0], core cycles): the time by which every L1 copy
+ * will have self-invalidated. A read extends it to the lease end and returns
+ * it. States I, P (entered by one read), S, E (valid, timestamp passed: no
+ * L1 copy), IS, IM, MI (evicted while unexpired: the timestamp is kept in an
+ * MSHR until it passes, spec 002 §7 item 1). P/S -> E and MI -> I happen by
+ * time alone (Expire, fired lazily at access, and by a sweep at the earliest
+ * kept timestamp, which also frees MI MSHRs).
+ * TC-Weak: writes never stall; every write does TS++; a write to an
+ * unexpired line answers ACK-G/DATA-G with the GWCT (the timestamp before
+ * the write); a private write (an UPGR to P whose timestamp matches) gets a
+ * plain ACK. The lease comes from a per-bank predictor (+t_hit, -t_evict,
+ * -t_write, §3.10) or is fixed.
+ * TC-Strong: a write or atomic to an unexpired line waits until every lease
+ * has passed, then is performed (-> E): write atomicity. tc.stall_scope: the
+ * waiting write blocks the whole bank (`bank`, the paper: "affects all cores
+ * and wavefronts"; the default, so that TCS's head-of-line cost is the
+ * paper's) or only its line (`line`: it waits in S_W with later requests to
+ * the line parked behind it). A read never extends a line a write waits on.
+ * Safety fixes of spec 002 §8 (tc.private_rule, tc.retained: `safe` is the
+ * default): item 4, a private write needs P entered by a read (the owner bit,
+ * meta[1]) and DATA-G gives the L1 the GWCT as its lease; item 5, a fill of
+ * an evicted line whose kept timestamp has not passed keeps it (IS -> S,
+ * IM -> P with ACK-G/DATA-G).
+ * INVARIANT: a line's global timestamp never decreases while it or its MI
+ *   entry lives, and is >= every L1 copy's local timestamp.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "base/rng.h"
+#include "check/observe.h"
+#include "coh/tc/tc.h"
+#include "system/config.h"
+
+#define TC_L2_STATES(X)                                                                            \
+    X(I, "not present (no unexpired timestamp kept)")                                             \
+    X(P, "valid, private: one L1 read it since it was last written or expired")                   \
+    X(S, "valid, shared: L1 copies may exist until the global timestamp")                        \
+    X(E, "valid, expired: global timestamp < now, no L1 copy exists")                             \
+    X(IS, "read miss: way taken, fill from DRAM outstanding; requests parked")                    \
+    X(IM, "write or atomic miss: way taken, fill outstanding; requests parked")                   \
+    X(MI, "evicted with an unexpired timestamp, kept in an MSHR until it passes")                 \
+    X(S_W, "tcs, stall_scope=line: a write waits for every lease to pass; requests parked")
+
+#define TC_L2_EVENTS(X)                                                                            \
+    X(GetS, "read request from an L1")                                                             \
+    X(GetX, "write-through from an L1 without a valid copy")                                      \
+    X(Upgr, "write-through from an L1 with a copy whose timestamp does not match")               \
+    X(UpgrMatch, "tcw: write-through, the copy's timestamp matches, not private")                 \
+    X(UpgrOwn, "write-through from the one reader of a P line (private write)")                   \
+    X(Atomic, "atomic")                                                                            \
+    X(AtomicOwn, "tcs: atomic from the one reader of a P line (private)")                         \
+    X(WriteBlock, "tcs, scope bank: write/atomic to an unexpired line: the bank waits")           \
+    X(WriteHold, "tcs, scope line: write/atomic to an unexpired line: it waits in a TBE")         \
+    X(Replace, "a miss needs this line's way")                                                     \
+    X(Expire, "the global (or kept) timestamp has passed, seen at access or by the sweep")       \
+    X(MemData, "fill from DRAM")                                                                   \
+    X(MemDataRetained, "fill from DRAM of a line whose kept timestamp has not passed")
+
+#define X(n, d) L2_##n,
+enum l2_state { TC_L2_STATES(X) L2_NSTATES };
+enum l2_event { TC_L2_EVENTS(X) L2_NEVENTS };
+#undef X
+#define X(n, d) #n,
+static const char *const state_names[] = {TC_L2_STATES(X)};
+static const char *const event_names[] = {TC_L2_EVENTS(X)};
+#undef X
+#define X(n, d) d,
+static const char *const state_descs[] = {TC_L2_STATES(X)};
+static const char *const event_descs[] = {TC_L2_EVENTS(X)};
+#undef X
+
+#define GTS(l)   ((l)->meta[0])  /* global timestamp, core cycles */
+#define OWNER(l) ((l)->meta[1])  /* P entered by a read: its reader may write privately */
+#define KEPT(t)  ((t)->meta[0])  /* MI/IS/IM/S_W: the timestamp the MSHR keeps */
+#define SINCE(t) ((t)->meta[1])  /* S_W: core cycle the write began to wait */
+
+const char *const tc_vnet_names[TC_NVNETS] = {"request", "response"};
+
+struct l2_stats {
+    uint64_t reads, writes, atomics, misses, writebacks;
+    uint64_t private_writes, gwct_writes, datag, writes_stalled, write_stall_cycles;
+    uint64_t mi_entries, mi_expired, lease_sum, leases;
+    uint64_t resource_stalls, protocol_stalls;
+};
+
+struct tc_l2 {
+    struct comp comp;
+    struct ctrl_wiring w;
+    struct ctrl_links links;
+    const struct coh_table *table;
+    enum tc_variant v;
+    struct cache cache;
+    struct tbe_table tbes;
+    struct port from_mem;      /* DRAM responses */
+    struct port pipe;          /* responses in the bank's pipeline (to itself) */
+    struct msg_list replay;    /* parked requests whose line changed state */
+    uint32_t line_bytes;
+    uint32_t jitter_cycles;
+    struct rng rng;            /* jitter */
+    tick_t core_ps;            /* one core cycle: the global counter's unit */
+    uint64_t next_due;         /* earliest core cycle an MI/S_W entry may expire */
+    /* lease */
+    bool fixed;                /* fixed lease (else the predictor) */
+    int64_t lease;             /* current lease, core cycles */
+    int64_t lease_min, lease_max, t_hit, t_evict, t_write;
+    uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
+    bool bank_scope;           /* tcs: a waiting write blocks the bank */
+    bool private_safe, retained_safe;
+    struct msg *blocked;       /* tcs bank scope: the write at the head that waits */
+    uint64_t blocked_since;    /* core cycle it began to wait */
+    struct l2_stats st;
+};
+
+static struct tc_l2 *l2_of(struct coh_ctx *x)
+{
+    return x->ctrl;
+}
+
+static uint64_t now_cycles(const struct tc_l2 *c)
+{
+    return c->comp.eng->now / c->core_ps;
+}
+
+unsigned tc_atomic_bytes(const struct msg *m)
+{
+    const struct atom_ops *a = m->req.atom;
+    return a ? a->n * atom_type_bytes(a->type) * (a->kind == ATOM_CAS ? 2u : 1u) : 0;
+}
+
+bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
+{
+    const char *s = cfg->tc.lease;
+    if (!strcmp(s, "auto")) {
+        *cycles = 800;
+        return v == TC_STRONG;
+    }
+    if (!strcmp(s, "predict"))
+        return false;
+    char *end;
+    if (!strncmp(s, "fixed:", 6) && s[6] >= '0' && s[6] <= '9') {
+        unsigned long n = strtoul(s + 6, &end, 10);
+        if (!*end && n <= 1ul << 24) {
+            *cycles = (uint32_t)n;
+            return true;
+        }
+    }
+    fatal("tc.lease: '%s' is not auto, predict or fixed:N (N core cycles, at most 16777216)", s);
+}
+
+/* ---- the lease predictor (spec 002 §3.10) ---- */
+
+static void lease_add(struct tc_l2 *c, int64_t d)
+{
+    if (c->fixed)
+        return;
+    c->lease = MAX(c->lease_min, MIN(c->lease_max, c->lease + d));
+}
+
+/* ---- actions ---- */
+
+/* Into the pipeline; leaves for the L1 after the hit latency. */
+static void respond(struct tc_l2 *c, struct msg *m, uint16_t type, uint8_t cls, uint16_t bytes)
+{
+    m->type = type;
+    m->cls = cls;
+    m->vnet = TC_VNET_RSP;
+    m->dst = m->src; /* back to the requesting SM */
+    m->src = (uint16_t)c->w.index;
+    m->size_bytes = bytes;
+    tick_t extra = c->jitter_cycles
+                       ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps
+                       : 0;
+    if (!port_send_delayed(&c->pipe, m, extra))
+        panic("%s: pipeline full after room check", c->w.name);
+}
+
+static void take_way(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
+    panic_if(!way || way->present, "%s: miss without a free way", c->w.name);
+    cache_install(&c->cache, way, x->addr);
+    GTS(way) = 0;
+    OWNER(way) = 0;
+    way->dirty = false;
+    x->line = way;
+}
+
+static void alloc_tbe(struct coh_ctx *x)
+{
+    x->tbe = tbe_alloc(&l2_of(x)->tbes, x->addr); /* room checked before the step */
+}
+
+static void send_fetch(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_READ, x->addr, c->comp.eng->now);
+    c->st.misses++;
+    if (!port_send(c->links.to_mem, m))
+        panic("%s: DRAM port full after room check", c->w.name);
+}
+
+/* The request that caused the miss (or waits in S_W) is performed first. */
+static void hold_request(struct coh_ctx *x)
+{
+    msg_list_push(&x->tbe->merged, x->msg);
+    x->msg = NULL;
+}
+
+static void arm(struct tc_l2 *c, uint64_t ts)
+{
+    if (ts + 1 < c->next_due) {
+        c->next_due = ts + 1;
+        comp_wake_at(&c->comp, c->next_due * c->core_ps);
+    }
+}
+
+/* S_W: the write waits until the line's timestamp has passed. */
+static void wait_expiry(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    KEPT(x->tbe) = GTS(x->line);
+    SINCE(x->tbe) = now_cycles(c);
+    c->st.writes_stalled++;
+    arm(c, KEPT(x->tbe));
+}
+
+static void fill_line(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    memcpy(x->line->data, x->msg->data, c->line_bytes);
+    msg_free(c->w.msgs, x->msg);
+    x->msg = NULL;
+}
+
+/* The fill keeps the timestamp the MSHR kept for the evicted line. */
+static void restore_ts(struct coh_ctx *x)
+{
+    GTS(x->line) = KEPT(x->tbe);
+}
+
+/* INVARIANT: requests to a line are served in arrival order. The parked
+ * requests go to the front of the replay list: requests for the line still
+ * waiting there are younger than every request parked on it. */
+static void wake_parked(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    struct msg_list *p = &x->tbe->parked;
+    if (p->head) {
+        p->tail->next = c->replay.head;
+        if (!c->replay.tail)
+            c->replay.tail = p->tail;
+        c->replay.head = p->head;
+        c->replay.n += p->n;
+        p->head = p->tail = NULL;
+        p->n = 0;
+    }
+    tbe_free(&c->tbes, x->tbe);
+    x->tbe = NULL;
+}
+
+/* A read: the global timestamp becomes max(itself, lease end); the
+ * predictor grows on a read the L1 missed because its copy expired, and on a
+ * read of an expired line (E). */
+static void extend_ts(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    struct msg *m = x->msg;
+    if (m->flags & TC_F_EXPIRED)
+        lease_add(c, c->t_hit);
+    if (x->state == L2_E)
+        lease_add(c, c->t_hit);
+    uint64_t end = (m->flags & TC_F_LEASE) ? m->ts : now_cycles(c) + (uint64_t)c->lease;
+    c->st.lease_sum += (uint64_t)c->lease;
+    c->st.leases++;
+    GTS(x->line) = MAX(GTS(x->line), end);
+}
+
+static void reply_data(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    c->st.reads++;
+    cache_touch(&c->cache, x->line);
+    memcpy(x->msg->data, x->line->data, c->line_bytes);
+    if (c->w.obs)
+        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
+    x->msg->ts = GTS(x->line);
+    x->msg->flags = 0 | (x->msg->flags & TC_F_MERGED);
+    respond(c, x->msg, MSG_TC_DATA, TRAFFIC_LD, (uint16_t)c->line_bytes);
+    x->msg = NULL;
+}
+
+static void set_owner(struct coh_ctx *x)
+{
+    OWNER(x->line) = 1;
+}
+
+static void clear_owner(struct coh_ctx *x)
+{
+    OWNER(x->line) = 0;
+}
+
+/* Perform a write's bytes; TC-Weak: TS++ (every write, so that stale copies'
+ * UPGRs mismatch) and -t_write on an unexpired line. Returns the GWCT: the
+ * timestamp before the write if it had not passed, else 0. */
+static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
+{
+    struct msg *m = x->msg;
+    uint64_t g = GTS(x->line) >= now_cycles(c) ? GTS(x->line) : 0;
+    cache_touch(&c->cache, x->line);
+    x->line->dirty = true;
+    if (m->type == MSG_TC_ATOMIC) {
+        c->st.atomics++;
+        if (c->w.obs)
+            obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
+        atom_apply(m->req.atom, x->line->data);
+        if (c->w.obs) {
+            struct bytemask all;
+            memset(&all, 0xff, sizeof all);
+            obs_write(c->w.obs, x->addr, x->line->data, &all);
+        }
+    } else {
+        c->st.writes++;
+        bytes_merge(x->line->data, m->data, &m->mask, c->line_bytes);
+        if (c->w.obs)
+            obs_write(c->w.obs, x->addr, m->data, &m->mask);
+    }
+    if (c->v == TC_WEAK) {
+        GTS(x->line)++;
+        if (g && (c->t_write_when == 1 || (c->t_write_when == 0 && (m->flags & TC_F_FENCES))))
+            lease_add(c, -c->t_write);
+    }
+    return c->v == TC_WEAK ? g : 0;
+}
+
+static void promise(struct tc_l2 *c, struct coh_ctx *x, uint64_t gwct)
+{
+    if (c->w.obs)
+        tc_obs_write(c->comp.eng, c->w.obs, x->addr, gwct);
+}
+
+/* ACK: the write is visible everywhere (E, or TC-Strong after the wait). */
+static void write_ack(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    uint64_t g = perform(c, x);
+    panic_if(g, "%s: plain ACK for a write to an unexpired line %#llx", c->w.name,
+             (unsigned long long)x->addr);
+    promise(c, x, 0);
+    x->msg->flags = 0;
+    respond(c, x->msg, MSG_TC_ACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* Private write: no other copy can be valid; TC-Weak marks it so the writer
+ * advances its lease with the L2's TS++ (safe rule (d)). */
+static void write_private(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    c->st.private_writes++;
+    perform(c, x);
+    promise(c, x, 0);
+    x->msg->flags = c->v == TC_WEAK && c->private_safe ? TC_F_PRIVATE : 0;
+    respond(c, x->msg, MSG_TC_ACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* ACK-G: performed; visible to all by the GWCT. */
+static void write_ackg(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    uint64_t g = perform(c, x);
+    promise(c, x, g);
+    x->msg->flags = g ? TC_F_GWCT : 0;
+    x->msg->ts2 = g;
+    if (g)
+        c->st.gwct_writes++;
+    respond(c, x->msg, MSG_TC_ACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* DATA-G: performed; the writer's copy was stale, so it gets the line, its
+ * lease (the incremented timestamp) and the GWCT. */
+static void write_datag(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    uint64_t g = perform(c, x);
+    promise(c, x, g);
+    c->st.datag++;
+    if (g)
+        c->st.gwct_writes++;
+    struct msg *m = x->msg;
+    memcpy(m->data, x->line->data, c->line_bytes);
+    m->flags = g ? TC_F_GWCT : 0;
+    m->ts = GTS(x->line);
+    m->ts2 = g;
+    respond(c, m, MSG_TC_DATAG, TRAFFIC_LD, (uint16_t)c->line_bytes);
+    x->msg = NULL;
+}
+
+/* Perform every lane's atomic on the line, return old values (TC-Weak: with
+ * the GWCT when the line had not expired). */
+static void do_atomic(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    uint64_t g = perform(c, x);
+    promise(c, x, g);
+    struct msg *m = x->msg;
+    m->flags = g ? TC_F_GWCT : 0;
+    m->ts2 = g;
+    if (g)
+        c->st.gwct_writes++;
+    respond(c, m, MSG_TC_ATOMRSP, TRAFFIC_ATO,
+            (uint16_t)(m->req.atom->is_red ? 0 : tc_atomic_bytes(m)));
+    x->msg = NULL;
+}
+
+/* The request held in the MSHR (the miss's first, or the write S_W waited
+ * for), performed now: a read gets the line; a write ACK, or - TC-Weak, the
+ * kept timestamp unexpired - ACK-G for a GETX and DATA-G for an UPGR; an
+ * atomic its results. */
+static void perform_held(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    x->msg = msg_list_pop(&x->tbe->merged);
+    panic_if(!x->msg, "%s: no held request for %#llx", c->w.name, (unsigned long long)x->addr);
+    bool live = GTS(x->line) >= now_cycles(c);
+    if (x->state == L2_S_W) {
+        c->st.write_stall_cycles += now_cycles(c) - SINCE(x->tbe);
+        live = false;
+    }
+    switch (x->msg->type) {
+    case MSG_TC_GETS:
+        extend_ts(x);
+        reply_data(x);
+        break;
+    case MSG_TC_ATOMIC:
+        do_atomic(x);
+        break;
+    case MSG_TC_UPGR:
+        if (live)
+            write_datag(x);
+        else
+            write_ack(x);
+        break;
+    default:
+        if (live)
+            write_ackg(x);
+        else
+            write_ack(x);
+    }
+}
+
+static void write_back(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    if (!x->line->dirty)
+        return;
+    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_WRITE, x->addr, c->comp.eng->now);
+    memcpy(m->data, x->line->data, c->line_bytes);
+    memset(&m->mask, 0xff, sizeof m->mask);
+    x->line->dirty = false;
+    c->st.writebacks++;
+    if (!port_send(c->links.to_mem, m))
+        panic("%s: DRAM port full after room check", c->w.name);
+}
+
+/* MI: an MSHR keeps the unexpired timestamp until it passes (-t_evict). */
+static void keep_ts(struct coh_ctx *x)
+{
+    struct tc_l2 *c = l2_of(x);
+    KEPT(x->tbe) = GTS(x->line);
+    c->st.mi_entries++;
+    lease_add(c, -c->t_evict);
+    arm(c, KEPT(x->tbe));
+}
+
+static void drop_line(struct coh_ctx *x)
+{
+    cache_remove(&l2_of(x)->cache, x->line);
+    x->line = NULL;
+}
+
+static void free_kept(struct coh_ctx *x)
+{
+    l2_of(x)->st.mi_expired++;
+    wake_parked(x);
+}
+
+static void nothing(struct coh_ctx *x)
+{
+    (void)x;
+}
+
+static const struct coh_action_name actions[] = {
+    {take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {alloc_tbe, "alloc_tbe", "allocate an MSHR for the line"},
+    {send_fetch, "send_fetch", "read the line from DRAM"},
+    {hold_request, "hold_request", "keep the request in the MSHR: it is performed first"},
+    {wait_expiry, "wait_expiry", "wait (S_W) until the line's timestamp has passed"},
+    {fill_line, "fill_line", "write the DRAM data into the line"},
+    {restore_ts, "restore_ts", "give the line the timestamp the MSHR kept (§8 item 5)"},
+    {wake_parked, "wake_parked", "free the MSHR and replay its parked requests first, in order"},
+    {extend_ts, "extend_ts",
+     "timestamp := max(timestamp, lease end); predictor +t_hit on an expired L1 copy or E"},
+    {reply_data, "reply_data", "DATA: the line and its timestamp"},
+    {set_owner, "set_owner", "P entered by a read: its reader may write privately"},
+    {clear_owner, "clear_owner", "no private write until the next E -> P read"},
+    {write_ack, "write_ack", "perform the write (tcw: TS++), ACK"},
+    {write_private, "write_private", "perform the private write (tcw: TS++), ACK"},
+    {write_ackg, "write_ackg", "perform the write, TS++, ACK-G with the GWCT (-t_write)"},
+    {write_datag, "write_datag",
+     "perform the write, TS++, DATA-G: the line, its timestamp and the GWCT (-t_write)"},
+    {do_atomic, "do_atomic",
+     "perform every lane's atomic, return old values (tcw: TS++, GWCT if unexpired)"},
+    {perform_held, "perform_held",
+     "perform the held request: read DATA; write ACK, or ACK-G/DATA-G if unexpired; atomic"},
+    {write_back, "write_back", "write the line to DRAM if it is dirty"},
+    {keep_ts, "keep_ts", "keep the unexpired timestamp in the MSHR (MI), predictor -t_evict"},
+    {drop_line, "drop_line", "free the data way"},
+    {free_kept, "free_kept", "the kept timestamp passed: free the MSHR, replay parked requests"},
+    {nothing, "nothing", "no action: the timestamp passed, no L1 copy is left"},
+    {0},
+};
+
+/* ---- the tables ---- */
+
+/* Cells TC-Strong and TC-Weak share: misses, reads, E, eviction, expiry. */
+/*  state     event              next     uses              actions                              */
+#define TC_L2_COMMON_CELLS                                                                         \
+    [L2_I ][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
+                                                       hold_request),                              \
+    [L2_I ][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
+                                                       hold_request),                              \
+    [L2_I ][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
+                                                       hold_request),                              \
+    [L2_I ][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
+                                                       hold_request),                              \
+    [L2_P ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
+    [L2_P ][L2_UpgrOwn  ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_private),                   \
+    [L2_P ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, alloc_tbe, keep_ts, write_back,            \
+                                                       drop_line),                                 \
+    [L2_P ][L2_Expire   ] = DO(L2_E,  TAG_WR,          nothing),                                   \
+    [L2_S ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
+    [L2_S ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, alloc_tbe, keep_ts, write_back,            \
+                                                       drop_line),                                 \
+    [L2_S ][L2_Expire   ] = DO(L2_E,  TAG_WR,          nothing),                                   \
+    [L2_E ][L2_GetS     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data,            \
+                                                       set_owner),                                 \
+    [L2_E ][L2_GetX     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
+    [L2_E ][L2_Upgr     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
+    [L2_E ][L2_Atomic   ] = DO(L2_E,  TAG_RD | DATA_RD | DATA_WR, do_atomic),                      \
+    [L2_E ][L2_Replace  ] = DO(L2_I,  TAG_WR | DATA_RD, write_back, drop_line),                    \
+    [L2_IS][L2_GetS     ] = STALL,                                                                 \
+    [L2_IS][L2_GetX     ] = STALL,                                                                 \
+    [L2_IS][L2_Upgr     ] = STALL,                                                                 \
+    [L2_IS][L2_Atomic   ] = STALL,                                                                 \
+    [L2_IS][L2_MemData  ] = DO(L2_P,  TAG_WR | DATA_WR | DATA_RD, fill_line, perform_held,         \
+                                                       set_owner, wake_parked),                    \
+    [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, fill_line, restore_ts,      \
+                                                       perform_held, wake_parked),                 \
+    [L2_IM][L2_GetS     ] = STALL,                                                                 \
+    [L2_IM][L2_GetX     ] = STALL,                                                                 \
+    [L2_IM][L2_Upgr     ] = STALL,                                                                 \
+    [L2_IM][L2_Atomic   ] = STALL,                                                                 \
+    [L2_IM][L2_MemData  ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, fill_line, perform_held,         \
+                                                       wake_parked),                               \
+    [L2_MI][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),        \
+    [L2_MI][L2_Expire   ] = DO(L2_I,  0,               free_kept)
+
+/*  state     event              next     uses              actions                              */
+static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
+    TC_L2_COMMON_CELLS,
+    [L2_P  ][L2_AtomicOwn ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
+                                                         clear_owner),
+    [L2_P  ][L2_WriteBlock] = STALL,
+    [L2_P  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, alloc_tbe, hold_request, wait_expiry),
+    [L2_S  ][L2_WriteBlock] = STALL,
+    [L2_S  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, alloc_tbe, hold_request, wait_expiry),
+    [L2_MI ][L2_WriteBlock] = STALL,
+    [L2_MI ][L2_WriteHold ] = STALL, /* parked on the MI entry until it expires */
+    [L2_S_W][L2_GetS      ] = STALL,
+    [L2_S_W][L2_GetX      ] = STALL,
+    [L2_S_W][L2_Upgr      ] = STALL,
+    [L2_S_W][L2_Atomic    ] = STALL,
+    [L2_S_W][L2_Expire    ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, perform_held, wake_parked),
+};
+
+/*  state     event              next     uses              actions                              */
+static const struct coh_trans tcw_l2_cells[L2_NSTATES][L2_NEVENTS] = {
+    TC_L2_COMMON_CELLS,
+    [L2_P ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_P ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
+                                                       clear_owner),
+    [L2_P ][L2_UpgrMatch] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_P ][L2_Atomic   ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
+                                                       clear_owner),
+    [L2_S ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_S ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
+                                                       clear_owner),
+    [L2_S ][L2_UpgrMatch] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_S ][L2_Atomic   ] = DO(L2_S,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [L2_IM][L2_MemDataRetained] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, fill_line, restore_ts,
+                                                       perform_held, clear_owner, wake_parked),
+    [L2_MI][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
+    [L2_MI][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
+    [L2_MI][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
+};
+
+static void set_state(struct coh_ctx *x, unsigned next)
+{
+    if (x->line)
+        x->line->state = (uint8_t)next;
+    if (x->tbe)
+        x->tbe->state = (uint8_t)next;
+}
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  line %#llx: %s%s gts %llu owner %llu\n",
+                (unsigned long long)x->line->addr, state_names[x->line->state],
+                x->line->dirty ? " dirty" : "", (unsigned long long)GTS(x->line),
+                (unsigned long long)OWNER(x->line));
+    if (x->tbe)
+        fprintf(out, "  mshr %#llx: %s kept %llu held %u parked %u\n",
+                (unsigned long long)x->tbe->addr, state_names[x->tbe->state],
+                (unsigned long long)KEPT(x->tbe), x->tbe->merged.n, x->tbe->parked.n);
+}
+
+#define TC_L2_TABLE(proto_, cells_)                                                                \
+    {                                                                                              \
+        .proto = proto_, .ctrl = "L2", .n_states = L2_NSTATES, .n_events = L2_NEVENTS,             \
+        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
+        .event_descs = event_descs, .cells = &cells_[0][0], .actions = actions,                   \
+        .set_state = set_state, .dump = dump_ctx,                                                  \
+    }
+
+const struct coh_table tcs_l2_table = TC_L2_TABLE("tcs", tcs_l2_cells);
+const struct coh_table tcw_l2_table = TC_L2_TABLE("tcw", tcw_l2_cells);
+
+/* ---- the classifier ---- */
+
+static void lookup(struct tc_l2 *c, struct coh_ctx *x, addr_t line)
+{
+    memset(x, 0, sizeof *x);
+    x->ctrl = c;
+    x->ctrl_name = c->w.name;
+    x->eng = c->comp.eng;
+    x->addr = line;
+    x->line = cache_find(&c->cache, line);
+    x->tbe = tbe_find(&c->tbes, line);
+    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L2_I;
+}
+
+static enum coh_result step(struct tc_l2 *c, struct coh_ctx *x, unsigned event)
+{
+    x->event = event;
+    return coh_step(c->table, &c->w.cov[0], x);
+}
+
+/* Whether time alone has moved the line on: P/S past their timestamp are E;
+ * an MI entry or a waiting S_W write past its kept timestamp expires. */
+static bool due(const struct tc_l2 *c, const struct coh_ctx *x)
+{
+    uint64_t now = now_cycles(c);
+    switch (x->state) {
+    case L2_P:
+    case L2_S:
+        return GTS(x->line) < now;
+    case L2_MI:
+    case L2_S_W:
+        return KEPT(x->tbe) < now;
+    default:
+        return false;
+    }
+}
+
+/* Look the line up and let time act on it first (lazy Expire). */
+static void lookup_live(struct tc_l2 *c, struct coh_ctx *x, addr_t line)
+{
+    lookup(c, x, line);
+    if (due(c, x)) {
+        step(c, x, L2_Expire);
+        lookup(c, x, line);
+    }
+}
+
+/* The event for a request, given the line's (live) state. */
+static unsigned classify(const struct tc_l2 *c, const struct coh_ctx *x, const struct msg *m)
+{
+    bool live = x->state == L2_P || x->state == L2_S;
+    bool own = false;
+    if (x->state == L2_P && (OWNER(x->line) || !c->private_safe))
+        own = (m->type == MSG_TC_UPGR || (m->flags & TC_F_HAS_TS)) && m->ts == GTS(x->line);
+    if (c->v == TC_STRONG && m->type != MSG_TC_GETS && (live || x->state == L2_MI)) {
+        if (own)
+            return m->type == MSG_TC_UPGR ? L2_UpgrOwn : L2_AtomicOwn;
+        return c->bank_scope ? L2_WriteBlock : L2_WriteHold;
+    }
+    switch (m->type) {
+    case MSG_TC_GETS: return L2_GetS;
+    case MSG_TC_GETX: return L2_GetX;
+    case MSG_TC_UPGR:
+        if (!live)
+            return L2_Upgr;
+        if (own)
+            return L2_UpgrOwn;
+        return m->ts == GTS(x->line) ? L2_UpgrMatch : L2_Upgr;
+    case MSG_TC_ATOMIC: return L2_Atomic;
+    default: panic("%s: unexpected request type %u", c->w.name, m->type);
+    }
+}
+
+static bool busy(unsigned s)
+{
+    return s == L2_IS || s == L2_IM || s == L2_S_W;
+}
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return !busy(l->state);
+}
+
+/* Room for the worst step: an MSHR, a DRAM request, a response. */
+static bool room(struct tc_l2 *c)
+{
+    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
+        c->st.resource_stalls++;
+        return false;
+    }
+    return true;
+}
+
+/* One request. A miss first needs a free way: a full set gives up its LRU
+ * stable line (an unexpired one to MI) and the request retries next cycle.
+ * Returns false when the request stays where it is (resource stall, or a
+ * TC-Strong write blocking the bank). */
+static bool take_request(struct tc_l2 *c, struct msg *m)
+{
+    struct coh_ctx x;
+    if (!room(c))
+        return false;
+    lookup(c, &x, m->addr);
+    if (x.tbe && x.tbe->parked.n) {
+        /* requests to a line keep their order behind a parked one */
+        c->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+        return true;
+    }
+    lookup_live(c, &x, m->addr);
+    if (!x.line) {
+        struct cache_line *way = cache_victim(&c->cache, m->addr, evictable, NULL);
+        if (!way) {
+            c->st.resource_stalls++;
+            return false;
+        }
+        if (way->present) {
+            struct coh_ctx v;
+            lookup_live(c, &v, way->addr);
+            if (room(c))
+                step(c, &v, L2_Replace);
+            c->st.resource_stalls++;
+            return false;
+        }
+    }
+    x.msg = m;
+    unsigned ev = classify(c, &x, m);
+    if (step(c, &x, ev) == COH_STALLED) {
+        if (ev == L2_WriteBlock) {
+            if (c->blocked != m) {
+                c->blocked = m;
+                c->blocked_since = now_cycles(c);
+                c->st.writes_stalled++;
+            }
+            uint64_t until = x.state == L2_MI ? KEPT(x.tbe) : GTS(x.line);
+            comp_wake_at(&c->comp, (until + 1) * c->core_ps);
+            return false;
+        }
+        c->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+        if (ev == L2_WriteHold)
+            c->st.writes_stalled++;
+    }
+    if (c->blocked == m) {
+        c->st.write_stall_cycles += now_cycles(c) - c->blocked_since;
+        c->blocked = NULL;
+    }
+    return true;
+}
+
+static void take_mem(struct tc_l2 *c, struct msg *m)
+{
+    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
+        msg_free(c->w.msgs, m);
+        return;
+    }
+    struct coh_ctx x;
+    lookup(c, &x, m->addr);
+    x.msg = m;
+    bool kept = c->retained_safe && KEPT(x.tbe) >= now_cycles(c);
+    step(c, &x, kept ? L2_MemDataRetained : L2_MemData);
+}
+
+/* Expire every MI entry and S_W write whose timestamp has passed (frees
+ * MSHRs, performs waiting writes), then note the next such time. */
+static bool sweep(struct tc_l2 *c)
+{
+    uint64_t now = now_cycles(c);
+    if (now < c->next_due)
+        return false;
+    bool moved = false;
+    c->next_due = UINT64_MAX;
+    for (uint32_t i = 0; i < c->tbes.cap; i++) {
+        struct tbe *t = &c->tbes.e[i];
+        if (!t->used || (t->state != L2_MI && t->state != L2_S_W))
+            continue;
+        if (KEPT(t) < now && port_has_room(&c->pipe, 1)) {
+            struct coh_ctx x;
+            lookup(c, &x, t->addr);
+            step(c, &x, L2_Expire);
+            moved = true;
+        } else {
+            c->next_due = MIN(c->next_due, KEPT(t) < now ? now + 1 : KEPT(t) + 1);
+        }
+    }
+    if (c->next_due != UINT64_MAX)
+        comp_wake_at(&c->comp, c->next_due * c->core_ps);
+    return moved;
+}
+
+static bool tc_l2_tick(struct comp *cp)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    bool moved = false;
+    struct msg *m;
+    struct port *out = c->links.net_out[TC_VNET_RSP], *reqs = c->links.net_in[TC_VNET_REQ];
+
+    while (port_peek(&c->pipe) && port_has_room(out, 1)) {
+        port_send(out, port_pop(&c->pipe));
+        moved = true;
+    }
+    if (port_peek(&c->from_mem)) {
+        take_mem(c, port_pop(&c->from_mem));
+        moved = true;
+    }
+    moved |= sweep(c);
+    if ((m = msg_list_pop(&c->replay))) {
+        if (take_request(c, m))
+            moved = true;
+        else
+            msg_list_push_front(&c->replay, m);
+    } else if ((m = port_peek(reqs))) {
+        if (take_request(c, m)) {
+            port_pop(reqs);
+            moved = true;
+        }
+    }
+    /* stay awake while a stall may clear by itself; a blocked write set its
+     * own wake-up */
+    bool waiting = c->replay.n || port_peek(reqs);
+    return moved || port_peek(&c->pipe) || (waiting && !c->blocked);
+}
+
+static void dump_msg(const struct msg *m, FILE *out)
+{
+    fprintf(out, "type %u addr %#llx src %u dst %u op %s\n", m->type, (unsigned long long)m->addr,
+            m->src, m->dst, mem_op_names[m->req.op]);
+}
+
+static void tc_l2_dump(struct comp *cp, FILE *out)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    if (!c->tbes.n_used && !c->replay.n && !c->pipe.n && !c->blocked)
+        return;
+    fprintf(out, "%s (%s L2) at core cycle %llu: %u MSHRs, %u replaying, %u in pipeline, "
+                 "lease %lld%s\n",
+            c->w.name, c->table->proto, (unsigned long long)now_cycles(c), c->tbes.n_used,
+            c->replay.n, c->pipe.n, (long long)c->lease, c->blocked ? ", blocked by a write" : "");
+    for (uint32_t i = 0; i < c->tbes.cap; i++) {
+        struct tbe *t = &c->tbes.e[i];
+        if (t->used)
+            fprintf(out, "  mshr %#llx %s kept %llu held %u parked %u\n",
+                    (unsigned long long)t->addr, state_names[t->state],
+                    (unsigned long long)KEPT(t), t->merged.n, t->parked.n);
+    }
+    port_dump(&c->pipe, out, dump_msg);
+}
+
+/* ---- construction ---- */
+
+static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *t,
+                           enum tc_variant v)
+{
+    struct tc_l2 *c = calloc(1, sizeof *c);
+    char err[256];
+    if (!c)
+        panic("out of memory");
+    c->w = *w;
+    c->table = t;
+    c->v = v;
+    if (cache_init(&c->cache, &w->cfg->l2.cache, err, sizeof err))
+        fatal("l2: %s", err);
+    c->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
+    tbe_table_init(&c->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
+    c->line_bytes = w->cfg->l2.cache.line_bytes;
+    c->jitter_cycles = w->cfg->l2.jitter_cycles;
+    c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
+    c->next_due = UINT64_MAX;
+    const struct tc_spec *tc = &w->cfg->tc;
+    uint32_t fixed;
+    c->fixed = tc_lease_fixed(w->cfg, v, &fixed);
+    if (tc->lease_min > tc->lease_max)
+        fatal("tc.lease_min (%u) exceeds tc.lease_max (%u)", tc->lease_min, tc->lease_max);
+    c->lease = c->fixed ? fixed : MAX(tc->lease_min, MIN(tc->lease_max, tc->lease_init));
+    c->lease_min = tc->lease_min;
+    c->lease_max = tc->lease_max;
+    c->t_hit = tc->t_hit;
+    c->t_evict = tc->t_evict;
+    c->t_write = tc->t_write;
+    c->t_write_when = tc->t_write_when;
+    c->bank_scope = tc->stall_scope == 0;
+    c->private_safe = tc->private_rule == 0;
+    c->retained_safe = tc->retained == 0;
+    rng_seed(&c->rng, w->cfg->sim.seed, 0x7c00 + w->index);
+    comp_init(&c->comp, w->eng, w->name, w->clk, tc_l2_tick, tc_l2_dump);
+    port_init(&c->from_mem, "from_mem", 64, w->clk->period_ps, NULL, &c->comp);
+    port_init(&c->pipe, "pipe", 4096, (tick_t)w->cfg->l2.latency_cycles * w->clk->period_ps,
+              &c->comp, &c->comp);
+    if (w->obs)
+        tc_obs_bank(w->eng, w->index, w->n_banks, &c->comp);
+    return &c->comp;
+}
+
+struct comp *tcs_l2_create(const struct ctrl_wiring *w)
+{
+    return create(w, &tcs_l2_table, TC_STRONG);
+}
+
+struct comp *tcw_l2_create(const struct ctrl_wiring *w)
+{
+    return create(w, &tcw_l2_table, TC_WEAK);
+}
+
+void tc_l2_connect(struct comp *cp, const struct ctrl_links *l)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    c->links = *l;
+    c->from_mem.sender = NULL;
+}
+
+struct port *tc_l2_in_port(struct comp *cp)
+{
+    return &((struct tc_l2 *)cp)->from_mem;
+}
+
+void tc_l2_destroy(struct comp *cp)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    if (c->w.obs)
+        tc_obs_bank_gone(c->comp.eng, c->w.index);
+    cache_destroy(&c->cache);
+    tbe_table_destroy(&c->tbes);
+    port_destroy(&c->from_mem);
+    port_destroy(&c->pipe);
+    free(c);
+}
+
+/* The line's state as the protocol sees it now (time may have moved it). */
+static unsigned live_state(struct tc_l2 *c, addr_t line)
+{
+    struct coh_ctx x;
+    lookup(c, &x, line);
+    if (due(c, &x))
+        return x.state == L2_MI ? L2_I : x.state == L2_S_W ? L2_S_W : L2_E;
+    return x.state;
+}
+
+/* Host access between kernels: the line's current value is in the data array
+ * if present, else in DRAM (an MI line was written back). L1 copies are not
+ * told: every L1 flash-invalidates at the next launch. */
+void tc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    unsigned s = live_state(c, line);
+    panic_if(busy(s), "%s: host access to %#llx in state %s", c->w.name,
+             (unsigned long long)line, state_names[s]);
+    struct cache_line *l = cache_find(&c->cache, line);
+    if (!wmask) {
+        if (l)
+            memcpy(buf, l->data, c->line_bytes);
+        else
+            backing_read(c->w.store, line, buf, c->line_bytes);
+        return;
+    }
+    if (c->w.obs)
+        obs_write(c->w.obs, line, buf, wmask);
+    if (l) {
+        bytes_merge(l->data, buf, wmask, c->line_bytes);
+        l->dirty = true;
+    } else {
+        backing_write_masked(c->w.store, line, buf, wmask->w, c->line_bytes);
+    }
+}
+
+unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    struct cache_line *l = cache_find(&c->cache, line);
+    if (data && l)
+        memcpy(data, l->data, c->line_bytes);
+    return live_state(c, line);
+}
+
+bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    struct cache_line *l = cache_find(&c->cache, line);
+    struct tbe *t = tbe_find(&c->tbes, line);
+    if (t && (t->state == L2_MI || ((t->state == L2_IS || t->state == L2_IM) && KEPT(t)))) {
+        *gts = l ? MAX(GTS(l), KEPT(t)) : KEPT(t);
+        return true;
+    }
+    if (l && l->state != L2_IS && l->state != L2_IM) {
+        *gts = GTS(l);
+        return true;
+    }
+    return false;
+}
+
+void tc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    const struct l2_stats *s = &c->st;
+    emit(arg, "reads", s->reads);
+    emit(arg, "writes", s->writes);
+    emit(arg, "atomics", s->atomics);
+    emit(arg, "accesses", s->reads + s->writes + s->atomics);
+    emit(arg, "misses", s->misses); /* DRAM fetches; requests parked behind one hit */
+    emit(arg, "writebacks", s->writebacks);
+    emit(arg, "private_writes", s->private_writes);
+    emit(arg, "gwct_writes", s->gwct_writes);
+    emit(arg, "datag", s->datag);
+    emit(arg, "writes_stalled", s->writes_stalled);
+    emit(arg, "write_stall_cycles", s->write_stall_cycles);
+    emit(arg, "mi_entries", s->mi_entries);
+    emit(arg, "mi_expired", s->mi_expired);
+    emit(arg, "lease", (uint64_t)c->lease);
+    emit(arg, "lease_avg", s->leases ? s->lease_sum / s->leases : (uint64_t)c->lease);
+    emit(arg, "resource_stalls", s->resource_stalls);
+    emit(arg, "protocol_stalls", s->protocol_stalls);
+}
+
+static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_table, NULL};
+static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
+
+const struct proto_desc proto_tcs = {
+    .name = "tcs",
+    .title = "TC-Strong: write-through L1s with leases; the L2 stalls a write until every "
+             "lease has expired (write-atomic)",
+    .model = MODEL_PTX,
+    .n_vnets = TC_NVNETS,
+    .vnet_names = tc_vnet_names,
+    .tables = tcs_tables,
+    .n_l1_tables = 1,
+    .l1 = {tcs_l1_create, tc_l1_connect, tc_l1_in_port, tc_l1_destroy, NULL, tc_l1_peek,
+           tc_l1_stats},
+    .l2 = {tcs_l2_create, tc_l2_connect, tc_l2_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
+           tc_l2_stats},
+};
+
+const struct proto_desc proto_tcw = {
+    .name = "tcw",
+    .title = "TC-Weak: write-through L1s with leases; writes never stall, fences wait for the "
+             "Global Write Completion Time (RCpc)",
+    .model = MODEL_PTX,
+    .n_vnets = TC_NVNETS,
+    .vnet_names = tc_vnet_names,
+    .tables = tcw_tables,
+    .n_l1_tables = 1,
+    .l1 = {tcw_l1_create, tc_l1_connect, tc_l1_in_port, tc_l1_destroy, NULL, tc_l1_peek,
+           tc_l1_stats},
+    .l2 = {tcw_l2_create, tc_l2_connect, tc_l2_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
+           tc_l2_stats},
+};
