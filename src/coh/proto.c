@@ -9,7 +9,6 @@
 extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw;
-extern const struct proto_desc proto_tcs, proto_tcw;
 extern const struct proto_desc proto_mesi;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
@@ -21,8 +20,6 @@ const struct proto_desc *const proto_registry[] = {
     &proto_gpuvi,
     &proto_gpuvini,
     &proto_ideal,
-    &proto_tcs,
-    &proto_tcw,
     &proto_tcs,
     &proto_tcw,
     &proto_mesi,
