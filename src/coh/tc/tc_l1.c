@@ -644,9 +644,11 @@ static bool take_held(struct tc_l1 *c)
                 c->st.fence_wait_cycles += now - m->ts2;
                 m->ts = 0;
             }
-            if (!perform_core(c, m))
+            msg_list_pop(&w->held); /* before: perform_core may queue it elsewhere */
+            if (!perform_core(c, m)) {
+                msg_list_push_front(&w->held, m);
                 return moved;
-            msg_list_pop(&w->held);
+            }
             moved = true;
             if (!w->held.n)
                 c->n_held--;
