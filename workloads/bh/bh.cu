@@ -13,7 +13,8 @@
  * Others spin on locked slots and descend through published cells (child
  * slots read with ld.acquire). bh_summarize: cells, in allocation order,
  * wait until every child cell's mass is set (mass < 0 = not yet), fence,
- * then compute mass and centre of mass, fence, and publish the mass.
+ * then compute mass and centre of mass, fence, and publish the mass (a
+ * thread sweeps its cells repeatedly, skipping cells not ready yet).
  * bh_force: per body, a depth-first walk with the opening test
  * side^2 < theta^2 * dist^2 (read-only tree).
  * Variant nofence: no publish fences and relaxed slot loads.
@@ -108,42 +109,52 @@ __device__ void bh_build_body(float *px, float *py, float *pz, float *mass, int 
     }
 }
 
+/* Passes over the thread's cells until all are summarised; a cell whose
+ * child cells are not all published yet is skipped and retried next pass.
+ * No lane ever spins on another lane of its own warp (the loop always
+ * advances), so this also terminates on SIMT-stack hardware, where a lane
+ * spinning in place would keep a ready lane of its warp from running. */
 template <bool FENCE>
 __device__ void bh_summarize_body(float *px, float *py, float *pz, float *mass, const int *child,
                                   const int *glob, int nbodies, int nnodes)
 {
     const int bottom = glob[BH_BOTTOM];
-    for (int k = bottom + (int)(blockIdx.x * blockDim.x + threadIdx.x); k < nnodes;
-         k += gridDim.x * blockDim.x) {
-        const int *c = &child[(k - nbodies) * 8];
-        bool ready = false;
-        while (!ready) {
+    const int first = bottom + (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    const int stride = (int)(gridDim.x * blockDim.x);
+    bool again = true;
+    while (again) {
+        again = false;
+        for (int k = first; k < nnodes; k += stride) {
+            if (bh_fslot(mass[k]).load(cuda::memory_order_relaxed) >= 0.0f)
+                continue;                   /* done in an earlier pass */
+            const int *c = &child[(k - nbodies) * 8];
             bool all = true;
             for (int o = 0; o < 8; o++) {
                 int ch = c[o];
                 if (ch >= nbodies && bh_fslot(mass[ch]).load(cuda::memory_order_relaxed) < 0.0f)
                     all = false;
             }
-            if (all) {
-                if (FENCE)
-                    __threadfence();    /* acquire the children's summaries */
-                float m = 0.0f, sx = 0.0f, sy = 0.0f, sz = 0.0f;
-                for (int o = 0; o < 8; o++) {
-                    int ch = c[o];
-                    if (ch < 0)
-                        continue;
-                    float cm = bh_fslot(mass[ch]).load(cuda::memory_order_relaxed);
-                    m += cm;
-                    sx += cm * px[ch];
-                    sy += cm * py[ch];
-                    sz += cm * pz[ch];
-                }
-                px[k] = sx / m, py[k] = sy / m, pz[k] = sz / m;
-                if (FENCE)
-                    __threadfence();    /* the centre before the mass that flags it */
-                bh_fslot(mass[k]).store(m, cuda::memory_order_relaxed);
-                ready = true;
+            if (!all) {
+                again = true;
+                continue;
             }
+            if (FENCE)
+                __threadfence();            /* acquire the children's summaries */
+            float m = 0.0f, sx = 0.0f, sy = 0.0f, sz = 0.0f;
+            for (int o = 0; o < 8; o++) {
+                int ch = c[o];
+                if (ch < 0)
+                    continue;
+                float cm = bh_fslot(mass[ch]).load(cuda::memory_order_relaxed);
+                m += cm;
+                sx += cm * px[ch];
+                sy += cm * py[ch];
+                sz += cm * pz[ch];
+            }
+            px[k] = sx / m, py[k] = sy / m, pz[k] = sz / m;
+            if (FENCE)
+                __threadfence();            /* the centre before the mass that flags it */
+            bh_fslot(mass[k]).store(m, cuda::memory_order_relaxed);
         }
     }
 }

@@ -102,6 +102,12 @@ static int dlb_cmp_key(const void *a, const void *b)
     return (x->key > y->key) - (x->key < y->key);
 }
 
+static int dlb_cmp_want(const void *a, const void *b)
+{
+    const uint32_t *x = a, *y = b;
+    return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
 static int dlb_cmp_lo(const void *a, const void *b)
 {
     const struct dlb_task *x = a, *y = b;
@@ -173,6 +179,7 @@ static int dlb_check(const struct dlb_size *s, const int32_t *glob, const uint32
         seen[id] = 1;
     }
     qsort(lv, nl, sizeof(*lv), dlb_cmp_key);
+    qsort(want, want_leaves, sizeof(*want), dlb_cmp_want);
     for (unsigned k = 0; k < nl; k++)
         if (lv[k].key != want[k][0] || lv[k].n != want[k][1]) {
             snprintf(why, why_len, "dlb: leaf %u is cell %#x with %u points, expected %#x with %u",

@@ -11,7 +11,8 @@
  * (atomicCAS, never spins, so no deadlock), estimates the cost change from
  * relaxed reads of other blocks' positions, accepts by the Metropolis rule,
  * writes the new positions, then for each net of the moved blocks takes the
- * net's lock (spinning, one lock at a time), recomputes its cost from the
+ * net's lock (spinning, one lock at a time, the lanes of a warp in turn),
+ * recomputes its cost from the
  * current positions, and adds the difference to the total. Locks are
  * acquired with a fence after the CAS and released after a fence.
  * Variant nofence drops those fences.
@@ -79,23 +80,29 @@ __device__ void vpr_unlock(int *l)
     atomicExch(l, 0);
 }
 
-/* Recompute the nets of block x under their locks. */
+/* Recompute the nets of block x under their locks. The lanes of a warp take
+ * turns: nvcc (sm_75, independent thread scheduling) may compile the retry
+ * into a tight CAS loop with the critical section after it, and on a SIMT
+ * stack a lane spinning there for a lock held by a lane of its own warp
+ * would never let that lane run. With turns, the holder of any lock a lane
+ * waits for is in another warp. */
 template <bool FENCE>
 __device__ void vpr_update_nets(const vpr_args &a, int x)
 {
-    for (int k = a.blk_off[x]; k < a.blk_off[x + 1]; k++) {
-        int net = a.blk_nets[k];
-        bool done = false;
-        while (!done) {
-            if (vpr_trylock<FENCE>(&a.net_lock[net])) {
-                int now = vpr_net_cost(a, net, -1, -1, -1, -1);
-                int old = vpr_cell(a.net_cost[net]).load(cuda::memory_order_relaxed);
-                vpr_cell(a.net_cost[net]).store(now, cuda::memory_order_relaxed);
-                if (now != old)
-                    atomicAdd(&a.glob[VPR_TOTAL], now - old);
-                vpr_unlock<FENCE>(&a.net_lock[net]);
-                done = true;
+    const unsigned lane = threadIdx.x % 32;
+    for (unsigned turn = 0; turn < 32; turn++) {
+        if (turn != lane)
+            continue;
+        for (int k = a.blk_off[x]; k < a.blk_off[x + 1]; k++) {
+            int net = a.blk_nets[k];
+            while (!vpr_trylock<FENCE>(&a.net_lock[net])) {
             }
+            int now = vpr_net_cost(a, net, -1, -1, -1, -1);
+            int old = vpr_cell(a.net_cost[net]).load(cuda::memory_order_relaxed);
+            vpr_cell(a.net_cost[net]).store(now, cuda::memory_order_relaxed);
+            if (now != old)
+                atomicAdd(&a.glob[VPR_TOTAL], now - old);
+            vpr_unlock<FENCE>(&a.net_lock[net]);
         }
     }
 }
