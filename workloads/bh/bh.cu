@@ -84,6 +84,7 @@ __device__ void bh_build_body(float *px, float *py, float *pz, float *mass, int 
                         ccz += (cj & 4) ? cr : -cr;
                         px[cell] = ccx, py[cell] = ccy, pz[cell] = ccz;
                         mass[cell] = -1.0f;
+#pragma unroll 1
                         for (int k = 0; k < 8; k++)
                             child[(cell - nbodies) * 8 + k] = -1;
                         int jo = bh_octant(ox, oy, oz, ccx, ccy, ccz);
@@ -129,6 +130,7 @@ __device__ void bh_summarize_body(float *px, float *py, float *pz, float *mass, 
                 continue;                   /* done in an earlier pass */
             const int *c = &child[(k - nbodies) * 8];
             bool all = true;
+#pragma unroll 1
             for (int o = 0; o < 8; o++) {
                 int ch = c[o];
                 if (ch >= nbodies && bh_fslot(mass[ch]).load(cuda::memory_order_relaxed) < 0.0f)
@@ -141,6 +143,7 @@ __device__ void bh_summarize_body(float *px, float *py, float *pz, float *mass, 
             if (FENCE)
                 __threadfence();            /* acquire the children's summaries */
             float m = 0.0f, sx = 0.0f, sy = 0.0f, sz = 0.0f;
+#pragma unroll 1
             for (int o = 0; o < 8; o++) {
                 int ch = c[o];
                 if (ch < 0)
@@ -187,7 +190,8 @@ __device__ void bh_force_body(const float *px, const float *py, const float *pz,
                     fx += dx * f, fy += dy * f, fz += dz * f;
                 }
             } else {
-                for (int o = 0; o < 8; o++) {
+    #pragma unroll 1
+            for (int o = 0; o < 8; o++) {
                     int ch = child[(n - nbodies) * 8 + o];
                     if (ch < 0)
                         continue;

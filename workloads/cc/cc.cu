@@ -100,6 +100,7 @@ __device__ void cc_body(int *e, int *h, int *cf, int *cft, unsigned W, unsigned 
             {
                 if (cc_icell(h[u]).load(cuda::memory_order_relaxed) != INF)
                     continue;
+#pragma unroll 1
                 for (unsigned d = 0; d < 4; d++) {
                     int v = cc_nb(u, d, W, H);
                     if (v >= 0 && cc_icell(cf[d * n + u]).load(cuda::memory_order_relaxed) > 0 &&
@@ -136,6 +137,7 @@ __device__ void cc_body(int *e, int *h, int *cf, int *cft, unsigned W, unsigned 
                 atomicSub(&e[u], d);
                 ex -= d;
             }
+#pragma unroll 1
             for (unsigned dir = 0; dir < 4 && ex > 0; dir++) {
                 int v = cc_nb(u, dir, W, H);
                 if (v < 0)

@@ -135,6 +135,7 @@ __device__ void dlb_process(const dlb_args &a, uint4 t, unsigned *cnt, unsigned 
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned sum = 0;
+#pragma unroll 1
         for (unsigned o = 0; o < 8; o++)
             off[o] = sum, sum += cnt[o];
     }
@@ -147,10 +148,12 @@ __device__ void dlb_process(const dlb_args &a, uint4 t, unsigned *cnt, unsigned 
     __syncthreads();
     if (threadIdx.x == 0) {
         unsigned kids = 0;
+#pragma unroll 1
         for (unsigned o = 0; o < 8; o++)
             kids += cnt[o] != 0;
         atomicAdd(&a.glob[DLB_PENDING], (int)kids);
         unsigned start = 0;
+#pragma unroll 1
         for (unsigned o = 0; o < 8; o++) {
             if (cnt[o] == 0)
                 continue;
