@@ -8,10 +8,11 @@
  * Constraints are coloured into 8 batches (horizontal, vertical and both
  * diagonals, each split by parity) so that no two constraints of a batch
  * share a particle; a batch is solved in parallel, Gauss-Seidel style, and a
- * software global barrier separates batches. Constraint c belongs to thread
- * c mod (grid size), so neighbouring constraints, which share particles
- * across batches, belong to different CTAs: every barrier hands freshly
- * written particle positions to other workgroups.
+ * software global barrier separates batches. Constraint c of a batch belongs
+ * to thread (c + rot * blockDim) mod (grid size), rot advancing by one per
+ * batch, so the constraints that share a particle in consecutive batches
+ * belong to different CTAs: every barrier hands freshly written particle
+ * positions to other workgroups.
  * Barrier: a monotonic arrival counter (atomicAdd, then spin until it reaches
  * ctas * epoch); __threadfence before arriving and after leaving publishes
  * and acquires the positions. Variant nofence drops both fences.
@@ -52,7 +53,11 @@ __device__ void cl_body(float *pos, const float *inv_mass, const unsigned *ci,
 
     for (unsigned it = 0; it < iters; it++)
         for (unsigned b = 0; b < 8; b++) {
-            for (unsigned c = batch_off[b] + me; c < batch_off[b + 1]; c += stride) {
+            /* rotate ownership by one CTA per batch: the particles a CTA
+             * wrote in the last batch are read by another CTA in this one */
+            const unsigned rot = (it * 8 + b) % gridDim.x;
+            const unsigned mine = (me + rot * blockDim.x) % stride;
+            for (unsigned c = batch_off[b] + mine; c < batch_off[b + 1]; c += stride) {
                 unsigned i = ci[c], j = cj[c];
                 float wi = inv_mass[i], wj = inv_mass[j];
                 float w = wi + wj;
