@@ -180,7 +180,7 @@ static void send_gets(struct coh_ctx *x)
 
 static void write_flags(struct tc_l1 *c, struct msg *m)
 {
-    m->flags = c->fenced ? TC_F_FENCES : 0;
+    m->flags = (uint16_t)((m->flags & TC_F_HAS_TS) | (c->fenced ? TC_F_FENCES : 0));
 }
 
 static void send_getx(struct coh_ctx *x)

@@ -481,7 +481,6 @@ static void keep_ts(struct coh_ctx *x)
     KEPT(x->tbe) = GTS(x->line);
     c->st.mi_entries++;
     lease_add(c, -c->t_evict);
-    arm(c, KEPT(x->tbe));
 }
 
 static void drop_line(struct coh_ctx *x)
@@ -593,6 +592,9 @@ static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_S_W][L2_Upgr      ] = STALL,
     [L2_S_W][L2_Atomic    ] = STALL,
     [L2_S_W][L2_Expire    ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, perform_held, wake_parked),
+    /* IM + MemDataRetained is left undefined: a write or atomic to an MI line
+     * waits (WriteBlock/WriteHold) until the kept timestamp passes, so IM is
+     * only entered from I and its fill never finds a kept timestamp */
 };
 
 /*  state     event              next     uses              actions                              */
@@ -601,7 +603,10 @@ static const struct coh_trans tcw_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_P ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
     [L2_P ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
                                                        clear_owner),
-    [L2_P ][L2_UpgrMatch] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    /* P + UpgrMatch is left undefined: in P without the owner bit every
+     * timestamp was raised by a write (TS++) after the last lease was granted,
+     * and no L1 is given that raised value (DATA-G gives the GWCT); with the
+     * owner bit (or the paper rule) a match is UpgrOwn */
     [L2_P ][L2_Atomic   ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
                                                        clear_owner),
     [L2_S ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
@@ -733,8 +738,12 @@ static bool evictable(const struct cache_line *l, void *arg)
 }
 
 /* Room for the worst step: an MSHR, a DRAM request, a response. */
+static bool sweep(struct tc_l2 *c, bool force);
+
 static bool room(struct tc_l2 *c)
 {
+    if (tbe_full(&c->tbes))
+        sweep(c, true); /* MSHR pressure: free the MI entries whose timestamp passed */
     if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
         c->st.resource_stalls++;
         return false;
@@ -789,8 +798,10 @@ static bool take_request(struct tc_l2 *c, struct msg *m)
         }
         c->st.protocol_stalls++;
         msg_list_push(&x.tbe->parked, m);
-        if (ev == L2_WriteHold)
+        if (ev == L2_WriteHold) { /* on an MI entry: wake when it expires */
             c->st.writes_stalled++;
+            arm(c, KEPT(x.tbe));
+        }
     }
     if (c->blocked == m) {
         c->st.write_stall_cycles += now_cycles(c) - c->blocked_since;
@@ -812,12 +823,15 @@ static void take_mem(struct tc_l2 *c, struct msg *m)
     step(c, &x, kept ? L2_MemDataRetained : L2_MemData);
 }
 
-/* Expire every MI entry and S_W write whose timestamp has passed (frees
- * MSHRs, performs waiting writes), then note the next such time. */
-static bool sweep(struct tc_l2 *c)
+/* Expire the MSHR entries that wait for time: S_W writes, and MI entries
+ * with requests parked on them (tcs, scope line) - each armed a wake-up for
+ * its timestamp - and, under MSHR pressure (`force`), every MI entry whose
+ * timestamp passed. Other MI entries expire lazily, when their line is next
+ * accessed: time alone schedules no event. Notes the next armed time. */
+static bool sweep(struct tc_l2 *c, bool force)
 {
     uint64_t now = now_cycles(c);
-    if (now < c->next_due)
+    if (now < c->next_due && !force)
         return false;
     bool moved = false;
     c->next_due = UINT64_MAX;
@@ -825,12 +839,15 @@ static bool sweep(struct tc_l2 *c)
         struct tbe *t = &c->tbes.e[i];
         if (!t->used || (t->state != L2_MI && t->state != L2_S_W))
             continue;
+        bool armed = t->state == L2_S_W || t->parked.n;
+        if (!armed && !force)
+            continue;
         if (KEPT(t) < now && port_has_room(&c->pipe, 1)) {
             struct coh_ctx x;
             lookup(c, &x, t->addr);
             step(c, &x, L2_Expire);
             moved = true;
-        } else {
+        } else if (armed) {
             c->next_due = MIN(c->next_due, KEPT(t) < now ? now + 1 : KEPT(t) + 1);
         }
     }
@@ -854,7 +871,7 @@ static bool tc_l2_tick(struct comp *cp)
         take_mem(c, port_pop(&c->from_mem));
         moved = true;
     }
-    moved |= sweep(c);
+    moved |= sweep(c, false);
     if ((m = msg_list_pop(&c->replay))) {
         if (take_request(c, m))
             moved = true;
