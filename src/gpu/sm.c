@@ -185,6 +185,8 @@ const struct cfg_opt sm_opts[] = {
     CFG_U32("threads", struct sm_spec, threads, "1536", 32, 2048, "", "resident threads per SM"),
     CFG_U32("ctas", struct sm_spec, ctas, "8", 1, 32, "", "resident CTAs per SM"),
     CFG_U32("regs", struct sm_spec, regs, "32768", 1, 1u << 20, "", "32-bit registers per SM"),
+    CFG_U32("max_regs_per_thread", struct sm_spec, max_regs_per_thread, "63", 1, 255, "",
+            "registers a thread is given at most (Fermi ISA: 63; beyond it the compiler spills)"),
     CFG_U32("shmem_bytes", struct sm_spec, shmem_bytes, "49152", 0, 1u << 20, "bytes",
             "shared memory per SM"),
     CFG_U32("schedulers", struct sm_spec, schedulers, "2", 1, SM_MAX_SCHED, "",
@@ -1027,7 +1029,11 @@ static uint32_t occupancy(struct sm *sm, const struct launch *l)
         fatal("kernel %s: a block of %llu threads exceeds %u", ki->name,
               (unsigned long long)threads, 32 * SM_CTA_WARPS);
     uint32_t warps = (uint32_t)(threads + 31) / 32;
-    uint64_t regs = (uint64_t)ki->regs_per_thread * 32 * warps;
+    /* PTX declares virtual registers (one per SSA value nvcc emitted); the
+     * real allocator reuses them and never gives a thread more than the ISA
+     * allows, spilling the rest. So a thread gets min(PTX registers, limit). */
+    uint32_t per_thread = MIN(ki->regs_per_thread, sp->max_regs_per_thread);
+    uint64_t regs = (uint64_t)per_thread * 32 * warps;
     uint64_t shmem = (uint64_t)ki->static_shmem_bytes + l->dyn_shmem_bytes;
     if (threads > sp->threads || warps > sp->warps)
         fatal("kernel %s: a CTA of %llu threads (%u warps) does not fit in an SM of %u "
@@ -1036,7 +1042,7 @@ static uint32_t occupancy(struct sm *sm, const struct launch *l)
     if (regs > sp->regs)
         fatal("kernel %s: a CTA needs %llu registers (%u per thread, allocated per warp), the "
               "SM has %u",
-              ki->name, (unsigned long long)regs, ki->regs_per_thread, sp->regs);
+              ki->name, (unsigned long long)regs, per_thread, sp->regs);
     if (shmem > sp->shmem_bytes)
         fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u", ki->name,
               (unsigned long long)shmem, sp->shmem_bytes);

@@ -40,6 +40,7 @@ struct sm_spec {
     uint32_t threads;        /* resident threads */
     uint32_t ctas;           /* resident CTAs */
     uint32_t regs;           /* 32-bit registers */
+    uint32_t max_regs_per_thread; /* cap on a thread's registers (the ISA's limit) */
     uint32_t shmem_bytes;    /* shared memory */
     uint32_t schedulers;     /* warp schedulers; warp slot s belongs to scheduler s % schedulers */
     uint32_t sched;          /* enum sm_sched_policy */
