@@ -770,6 +770,8 @@ static inline uint64_t lane_addr(const struct ptx_warp *w, const struct px_inst 
     uint64_t a = (uint64_t)i->off;
     if (i->addr.kind == OK_REG)
         a += w->r[(size_t)i->addr.idx * 32 + l];
+    if (i->addr32) /* nvcc relies on [%r+imm] wrapping like 32-bit arithmetic */
+        a = (uint32_t)a;
     if (i->addr_rel == AR_FRAME)
         a += w->frame_base;
     else if (i->addr_rel == AR_DYNSHM)

@@ -133,6 +133,7 @@ struct px_inst {
     uint8_t vec;       /* number of elements: 1, 2 or 4 */
     uint8_t lat;       /* enum ptx_lat_class */
     uint8_t addr_rel;  /* enum px_addr_rel */
+    uint8_t addr32;    /* the address register is 32-bit: register + offset wraps at 2^32 */
     uint8_t n_dst, n_src;
     uint8_t n_sb;      /* entries used in sb[] */
     int32_t guard;     /* predicate index, -1 = unguarded */

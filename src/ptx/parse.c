@@ -1119,6 +1119,7 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
     struct sym *s = need_sym(P, o->name, o->line);
     if (s->kind == SY_REG) {
         i->addr = (struct px_opnd){OK_REG, 0, s->idx};
+        i->addr32 = px_type_bytes(s->type) == 4;
         if (space == SP_PARAM && !P->fn->is_entry)
             i->addr_rel = AR_FRAME;
         else if (space == SP_PARAM)
