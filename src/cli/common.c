@@ -172,6 +172,9 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                 (unsigned long long)m.l1_accesses);
         fprintf(out, "  L2 hits         %.1f%% of %llu\n", 100 * ratio(m.l2_hits, m.l2_accesses),
                 (unsigned long long)m.l2_accesses);
+        fprintf(out, "  load latency    %.1f core cycles on average, %llu at most, over %llu requests\n",
+                ratio(m.load_latency.sum, m.load_latency.n), (unsigned long long)m.load_latency.max,
+                (unsigned long long)m.load_latency.n);
         uint64_t tb = 0, tf = 0;
         for (unsigned c = 0; c < TRAFFIC_N; c++)
             tb += m.bytes[c], tf += m.flits[c];

@@ -598,6 +598,8 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         struct eng *e = sm->comp.eng;
         e->n_outstanding--;
         eng_progress(e);
+        if (m->req.op < MEM_NOPS)
+            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
         uint32_t id = m->req.id;
         unsigned slot = (id >> ID_LINE_BITS) & ID_SLOT_MASK;
         unsigned li = id & ((1u << ID_LINE_BITS) - 1);

@@ -29,6 +29,7 @@
 #include "ptx/ptx.h"
 #include "sim/cfg.h"
 #include "sim/eng.h"
+#include "sim/hist.h"
 #include "sim/port.h"
 
 enum sm_sched_policy { SM_SCHED_LRR, SM_SCHED_GTO, SM_SCHED_N };
@@ -79,6 +80,7 @@ struct sm_stats {
     uint64_t kernels;                /* kernels started */
     uint64_t max_ctas_resident;      /* most CTAs resident at once */
     uint64_t max_warps_resident;     /* most warps resident at once */
+    struct hist latency[MEM_NOPS];   /* core cycles from sending a request to its response */
 };
 
 /* Observes every issued warp instruction (tests, tracing). */

@@ -372,6 +372,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         for (unsigned k = 0; k < MEM_NOPS; k++) {
             snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_reqs[k]);
+            snprintf(buf, sizeof buf, "%s.latency.%s", n, mem_op_names[k]);
+            hist_emit(&s->latency[k], buf, emit, arg);
         }
         if (m->proto->l1.stats) {
             struct prefixed p = {emit, arg, m->l1s[i]->name};
@@ -394,6 +396,13 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         E(row_misses);
         E(row_conflicts);
 #undef E
+    }
+    for (unsigned k = 0; k < MEM_NOPS; k++) { /* the GPU's, all SMs together */
+        struct hist all = {0};
+        for (unsigned i = 0; i < m->n_sms; i++)
+            hist_merge(&all, &sm_stats(m->sms[i])->latency[k]);
+        snprintf(buf, sizeof buf, "gpu.latency.%s", mem_op_names[k]);
+        hist_emit(&all, buf, emit, arg);
     }
     xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
     xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);
@@ -440,6 +449,7 @@ void machine_summary(struct machine *m, struct machine_summary *s)
     for (unsigned i = 0; i < m->n_sms; i++) {
         s->thread_insts += sm_stats(m->sms[i])->thread_insts;
         s->warp_insts += sm_stats(m->sms[i])->warp_insts;
+        hist_merge(&s->load_latency, &sm_stats(m->sms[i])->latency[MEM_LOAD]);
     }
     machine_stats(m, summary_emit, s);
     s->l2_hits += s->l2_accesses;

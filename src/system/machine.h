@@ -15,6 +15,7 @@
 
 #include "coh/proto.h"
 #include "host/launcher.h"
+#include "sim/hist.h"
 #include "system/config.h"
 
 struct machine;
@@ -42,6 +43,7 @@ struct machine_summary {
     uint64_t l2_hits, l2_accesses;
     uint64_t bytes[TRAFFIC_N], flits[TRAFFIC_N], msgs[TRAFFIC_N]; /* both directions */
     uint64_t events;                 /* engine events */
+    struct hist load_latency;        /* core cycles per global load request, all SMs */
 };
 void machine_summary(struct machine *m, struct machine_summary *s);
 
