@@ -36,7 +36,8 @@ static void check_module(const struct litmus_ptx *p, const char *what)
     const struct ptx_kernel *k = ptx_module_kernel(m, p->kernel);
     assert_non_null(k);
     const struct ptx_kernel_info *ki = ptx_kernel_info(k);
-    assert_int_equal(ki->n_params, 3 + T.n_threads);
+    assert_int_equal(ki->n_params, 3 + 2 * T.n_threads); /* mem, out, warm delay; skew and
+                                                           pre-warm mask per thread */
     ptx_module_free(m);
 }
 
