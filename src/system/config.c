@@ -113,6 +113,9 @@ static const struct cfg_opt tc_opts[] = {
              "forgets it (paper: MI + request -> IS/IM -> P/E)"),
     CFG_U32("ts_bits", T, ts_bits, "32", 8, 64, "bits",
             "stored timestamp width; the L1s flash-invalidate when the counter wraps"),
+    CFG_BOOL("end_wait", T, end_wait, "true",
+             "tcw: a kernel end waits for the SM's largest GWCT (launches flash-invalidate "
+             "either way, which alone keeps kernels coherent on one GPU)"),
     CFG_END,
 };
 #undef T

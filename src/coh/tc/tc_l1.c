@@ -106,6 +106,7 @@ struct tc_l1 {
     uint32_t fixed_lease;        /* tcs fixed lease requested by GETS; 0 = none */
     bool private_safe;           /* tc.private_rule = safe */
     bool fenced;                 /* a .gpu fence or release seen this kernel */
+    bool end_wait;               /* tc.end_wait: a kernel end waits for the GWCTs */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -545,6 +546,8 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
     if (c->v != TC_WEAK)
         return 0;
     if (r->op == MEM_KERNEL_END) {
+        if (!c->end_wait)
+            return 0;
         uint64_t g = 0;
         for (uint32_t i = 0; i <= c->n_warps; i++)
             g = MAX(g, c->warps[i].gwct);
@@ -760,6 +763,7 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->ts_bits = w->cfg->tc.ts_bits;
     c->private_safe = w->cfg->tc.private_rule == 0;
+    c->end_wait = w->cfg->tc.end_wait;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)
