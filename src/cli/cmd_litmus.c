@@ -40,7 +40,8 @@ static void usage(FILE *out)
             "Each litmus thread becomes one warp of a generated kernel, placed on the CTA its\n"
             "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
             "random start skews and pre-warmed L1s, and the machine adds random delays where\n"
-            "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles).\n"
+            "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
+            "random bank conflicts (noc.conflict_pct).\n"
             "\n"
             "Oracles: a protocol promises a memory model. PTX protocols are judged by the PTX\n"
             "v7.5 verdicts in shared/litmus/expected: 'exists C' with verdict 0, '~exists C'\n"
@@ -305,6 +306,9 @@ int cmd_litmus(int argc, char **argv)
                 snprintf(set_jit[k], sizeof set_jit[k], "%s=%u", jitter_opts[k], jitter);
                 o.sets[o.n_sets++] = set_jit[k];
             }
+        /* and random bank conflicts: 1 grant in 8 leaves its bank busy a while */
+        if (jitter && !o.functional && o.n_sets + 1 < SIM_MAX_SETS)
+            o.sets[o.n_sets++] = "noc.conflict_pct=12";
         o.quiet = true;
         struct sim_session s;
         sim_open(&s, &o);

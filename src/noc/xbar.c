@@ -47,6 +47,10 @@ const struct cfg_opt noc_opts[] = {
             "header added to every message's payload on the wire"),
     CFG_U32("jitter_cycles", struct noc_spec, jitter_cycles, "0", 0, 100000, "cycles",
             "extra seeded random delay per message, uniform in [0, jitter] (litmus runs)"),
+    CFG_U32("conflict_pct", struct noc_spec, conflict_pct, "0", 0, 100, "percent",
+            "random bank conflicts: chance that a message leaves its destination busy (litmus)"),
+    CFG_U32("conflict_cycles", struct noc_spec, conflict_cycles, "8", 0, 100000, "cycles",
+            "extra cycles a destination stays busy after a random bank conflict"),
     CFG_END};
 
 #define XBAR_NAME_BYTES 64 /* room for one port name */
@@ -104,6 +108,10 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
         delay += rng_below(&x->rng, (uint64_t)x->spec.jitter_cycles + 1);
     x->in_free_at[s] = now + f;
     x->out_free_at[d] = now + f;
+    /* a random bank conflict: the destination (an L2 bank on the way up) is
+     * busy for a while, so whatever follows to it waits */
+    if (x->spec.conflict_pct && rng_below(&x->rng, 100) < x->spec.conflict_pct)
+        x->out_free_at[d] += x->spec.conflict_cycles;
     if (!port_send_delayed(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps))
         panic("%s: output %u vnet %u refused a granted message", x->comp.name, d, v);
     x->st.bytes[m->cls] += x->spec.header_bytes + m->size_bytes;

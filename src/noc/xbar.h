@@ -35,6 +35,8 @@ struct noc_spec {
     uint32_t vc_flits;        /* buffer per virtual channel, in flits */
     uint32_t header_bytes;    /* header of every message (control = header only) */
     uint32_t jitter_cycles;   /* extra random delay per message, [0, jitter] (0 = none) */
+    uint32_t conflict_pct;    /* chance (percent) that a grant finds its destination busy */
+    uint32_t conflict_cycles; /* how long a destination stays busy after such a conflict */
 };
 
 /* Options relative to struct noc_spec (keys without a section: "mhz", ...). */
