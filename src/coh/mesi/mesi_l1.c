@@ -648,7 +648,8 @@ static unsigned classify_core(const struct mesi_l1 *c, const struct coh_ctx *x)
 {
     unsigned op = x->msg->req.op;
     if (x->state == L1_IS && op == MEM_LOAD)
-        return x->tbe->merged.n >= c->merge_max ? L1_MergeFull : L1_Load;
+        /* the TBE holds the load that sent the GETS, then up to merge_max more */
+        return x->tbe->merged.n > c->merge_max ? L1_MergeFull : L1_Load;
     if (is_transient(x->state))
         return L1_Busy;
     return op == MEM_LOAD ? L1_Load : op == MEM_STORE ? L1_Store : L1_Atomic;

@@ -55,10 +55,9 @@
 
 #define MESI_L2_EVENTS(X)                                                                          \
     X(GetS, "read request")                                                                        \
-    X(GetX, "write request (GETX, or UPGRADE from an L1 no longer listed); no other S copy")     \
-    X(GetXInv, "write request; other L1s may hold S copies")                                      \
-    X(Upgrade, "UPGRADE from a listed sharer; no other S copy")                                   \
-    X(UpgradeInv, "UPGRADE from a listed sharer; other L1s may hold S copies")                    \
+    X(GetX, "write request (GETX, or UPGRADE from an L1 no longer listed); no S copy listed")    \
+    X(GetXInv, "write request to an SS line: other L1s may hold S copies")                       \
+    X(Upgrade, "UPGRADE from a listed sharer (SS: other L1s are listed too)")                     \
     X(PutX, "write-back from the owner")                                                          \
     X(PutXOld, "write-back from an L1 that no longer owns the line")                              \
     X(Busy, "any request or write-back to a line in a transient state")                          \
@@ -444,7 +443,13 @@ static const struct coh_action_name actions[] = {
 
 /* ---- the table ---- */
 
-/*  state       event            next      uses               actions                           */
+/* SS is entered only from MT_SB, with the old owner and the reader listed,
+ * and a bit is cleared only by an invalidation that leaves SS: an SS vector
+ * always names at least two L1s, so every request to an SS line meets
+ * another listed copy (GetXInv, Upgrade) and evicting one recalls
+ * (Recall). [SS][GetX] and [SS][Replace] are left undefined: reaching one
+ * would be a protocol hole (exit 3).
+ *  state       event            next      uses               actions                           */
 static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_NP   ][L2_GetS      ] = DO(L2_ISS,   TAG_RD | TAG_WR,  take_way, alloc_tbe, hold,
                                                                send_fetch),
@@ -452,12 +457,9 @@ static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
                                                                send_fetch),
     [L2_NP   ][L2_PutXOld   ] = DO(L2_NP,    TAG_RD,           send_wback),
     [L2_SS   ][L2_GetS      ] = DO(L2_SS,    TAG_RD | TAG_WR | DATA_RD, reply_shared),
-    [L2_SS   ][L2_GetX      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, alloc_tbe, grant),
     [L2_SS   ][L2_GetXInv   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  alloc_tbe, send_invs, hold),
-    [L2_SS   ][L2_Upgrade   ] = DO(L2_MT_MB, TAG_RD | TAG_WR,  alloc_tbe, grant),
-    [L2_SS   ][L2_UpgradeInv] = DO(L2_SS_MB, TAG_RD | TAG_WR,  alloc_tbe, send_invs, hold),
+    [L2_SS   ][L2_Upgrade   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  alloc_tbe, send_invs, hold),
     [L2_SS   ][L2_PutXOld   ] = DO(L2_SS,    TAG_RD,           send_wback),
-    [L2_SS   ][L2_Replace   ] = DO(L2_NP,    TAG_WR | DATA_RD, write_back, drop_line),
     [L2_SS   ][L2_Recall    ] = DO(L2_S_I,   TAG_RD | TAG_WR,  alloc_tbe, send_recalls),
     [L2_M    ][L2_GetS      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, alloc_tbe, grant),
     [L2_M    ][L2_GetX      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, alloc_tbe, grant),
@@ -570,7 +572,10 @@ static unsigned classify_request(const struct coh_ctx *x, struct msg *m)
     switch (m->type) {
     case MSG_MESI_GETS: return L2_GetS;
     case MSG_MESI_GETX: return others ? L2_GetXInv : L2_GetX;
-    case MSG_MESI_UPGRADE: return others ? L2_UpgradeInv : L2_Upgrade;
+    case MSG_MESI_UPGRADE:
+        panic_if(!others, "mesi L2: UPGRADE of %#llx from its only listed sharer",
+                 (unsigned long long)x->addr);
+        return L2_Upgrade;
     default: panic("mesi L2: unexpected request type %u", m->type);
     }
 }
