@@ -49,6 +49,9 @@ void machine_set_progress(struct machine *m, bool on)
     m->progress = on;
 }
 
+/* Core cycles the machine may take to settle after a kernel. */
+#define QUIESCE_LIMIT_CYCLES 1000000u
+
 /* Core cycles simulated between checks of the clock and the limits. */
 #define RUN_CHUNK_CYCLES 20000
 
@@ -264,6 +267,14 @@ static void run_kernel(void *obj, const struct launch *l)
     }
     if (m->progress)
         show_progress(m, kname, true);
+    tick_t end = m->eng.now;
+    /* Let the machine settle (write-backs still queued in DRAM, responses in
+     * flight) so that the host's copies, which read the L2 banks and the
+     * backing store directly, see every value the kernel wrote. */
+    eng_run(&m->eng, end + QUIESCE_LIMIT_CYCLES * m->core_clk.period_ps);
+    if (m->eng.n_heap)
+        panic("the machine did not quiesce within %u core cycles after kernel %s ended",
+              QUIESCE_LIMIT_CYCLES, kname);
     if (m->n_kernels == m->cap_kernels) {
         m->cap_kernels = m->cap_kernels ? 2 * m->cap_kernels : 16;
         m->kernel_names = realloc(m->kernel_names, m->cap_kernels * sizeof *m->kernel_names);
@@ -272,7 +283,7 @@ static void run_kernel(void *obj, const struct launch *l)
             panic("out of memory");
     }
     m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
-    m->kernel_cycles[m->n_kernels++] = (m->eng.now - start) / m->core_clk.period_ps;
+    m->kernel_cycles[m->n_kernels++] = (end - start) / m->core_clk.period_ps;
 }
 
 /* Host copies line by line through the home bank's idle-time access. */
@@ -444,7 +455,8 @@ static void summary_emit(void *arg, const char *name, uint64_t v)
 void machine_summary(struct machine *m, struct machine_summary *s)
 {
     memset(s, 0, sizeof *s);
-    s->cycles = m->eng.now / m->core_clk.period_ps;
+    for (unsigned k = 0; k < m->n_kernels; k++) /* kernel time, not the settling after */
+        s->cycles += m->kernel_cycles[k];
     s->kernels = m->n_kernels;
     for (unsigned i = 0; i < m->n_sms; i++) {
         s->thread_insts += sm_stats(m->sms[i])->thread_insts;
