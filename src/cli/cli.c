@@ -10,6 +10,7 @@
 #include "base/log.h"
 #include "cli/cmd_exec.h"
 #include "cli/cmd_litmus.h"
+#include "cli/cmd_sweep.h"
 #include "cli/cmds.h"
 
 static int cmd_version(int argc, char **argv)
@@ -29,6 +30,8 @@ static const struct {
     {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
+    {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file, in parallel"},
+    {"repro", cmd_repro, "reproduce a paper's figures (repro tc: spec 002) and compare"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},

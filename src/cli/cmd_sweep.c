@@ -1,0 +1,142 @@
+/*
+ * cmd_sweep.c - `gpucoh sweep SPEC`: run the cross product a spec file
+ * describes (docs/sweep.md) in parallel child processes, resumably, and
+ * write DIR/runs/<id>.json per run and DIR/results.csv for all of them.
+ *
+ * Exit status: 0 every run passed; 1 some run failed (wrong check, fault,
+ * timeout; their rows are in the CSV); 2 a bad spec or option; 130 when
+ * interrupted (what finished is kept, the rest runs next time).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "cli/cmd_sweep.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "cli/sweep.h"
+#include "host/workload.h"
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size tiny|small|paper]\n"
+            "                    [--retry-failed] [--timeout SECONDS] [--list]\n"
+            "\n"
+            "Runs every combination of workloads x protocols x sizes x parameter settings\n"
+            "that SPEC describes (format: docs/sweep.md), each as a child `gpucoh run`,\n"
+            "at most N at once. Writes DIR/runs/<id>.json per run and DIR/results.csv\n"
+            "(one row per run). Resumable: runs whose results exist are not redone.\n"
+            "\n"
+            "  -j, --jobs N        runs at once (default 2)\n"
+            "  --out DIR           output folder (default: SPEC's name without .sweep)\n"
+            "  --size S            run every block at this size instead of its sizes line\n"
+            "  --retry-failed      redo runs that failed before (their .err files)\n"
+            "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
+            "  --skip-missing      skip protocols this build does not have (default: error)\n"
+            "  --list              print the runs and their ids, run nothing\n"
+            "\n"
+            "exit status: 0 all runs passed, 1 some run failed, 2 bad spec or option,\n"
+            "130 interrupted\n"
+            "\nexample: gpucoh sweep repro/tc/tc.sweep --size tiny -j 2 --out /tmp/tc\n");
+}
+
+static unsigned parse_jobs(const char *v)
+{
+    char *end;
+    unsigned long n = strtoul(v, &end, 10);
+    if (*end || !n || n > 256)
+        fatal("-j %s: expected a number of runs from 1 to 256", v);
+    return (unsigned)n;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    const char *spec_path = NULL, *out = NULL;
+    struct sweep_parse_opts po = {0};
+    struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
+    bool list = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_v = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && has_v) {
+            eo.jobs = parse_jobs(argv[++i]);
+        } else if (!strncmp(a, "-j", 2) && a[2]) {
+            eo.jobs = parse_jobs(a + 2);
+        } else if (!strcmp(a, "--out") && has_v) {
+            out = argv[++i];
+        } else if (!strcmp(a, "--size") && has_v) {
+            po.size = argv[++i];
+            unsigned k;
+            for (k = 0; k < WL_NSIZES && strcmp(po.size, wl_size_names[k]); k++)
+                ;
+            if (k == WL_NSIZES)
+                fatal("--size %s: expected tiny, small or paper", po.size);
+        } else if (!strcmp(a, "--timeout") && has_v) {
+            char *end;
+            eo.timeout_s = strtod(argv[++i], &end);
+            if (*end || eo.timeout_s <= 0)
+                fatal("--timeout %s: expected a number of seconds", argv[i]);
+        } else if (!strcmp(a, "--retry-failed")) {
+            eo.retry_failed = true;
+        } else if (!strcmp(a, "--skip-missing")) {
+            po.skip_missing = true;
+        } else if (!strcmp(a, "--list")) {
+            list = true;
+        } else if (a[0] != '-' && !spec_path) {
+            spec_path = a;
+        } else {
+            fprintf(stderr, "gpucoh sweep: unknown option or missing value '%s'\n", a);
+            usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (!spec_path) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    struct sweep_spec s;
+    char err[1024];
+    if (sweep_spec_load(&s, spec_path, &po, err, sizeof err))
+        fatal("%s", err);
+    for (unsigned i = 0; i < s.n_missing; i++)
+        fprintf(stderr, "gpucoh sweep: %s:%u: skipping '%s': protocol '%s' is not built\n",
+                spec_path, s.missing[i].line, s.missing[i].config, s.missing[i].protocol);
+    char out_buf[4096];
+    if (!out) {
+        const char *base = strrchr(spec_path, '/');
+        base = base ? base + 1 : spec_path;
+        snprintf(out_buf, sizeof out_buf, "%s", base);
+        char *dot = strrchr(out_buf, '.');
+        if (dot && dot != out_buf)
+            *dot = 0;
+        else
+            strcat(out_buf, ".out");
+        out = out_buf;
+    }
+    if (list) {
+        for (unsigned i = 0; i < s.n_runs; i++) {
+            const struct sweep_run *r = &s.runs[i];
+            printf("%-40s %-10s %-12s %-6s %s%s%s\n", r->id, r->block[0] ? r->block : "-",
+                   r->workload, r->size, r->config, r->n_settings ? " " : "", r->settings_text);
+        }
+        sweep_spec_free(&s);
+        return 0;
+    }
+    eo.out_dir = out;
+    struct sweep_counts c;
+    int rc = sweep_execute(&s, &eo, &c);
+    bool csv_bad = sweep_write_csv(out, &s) != 0;
+    fprintf(stderr, "sweep: %u runs: %u run now, %u finished before, %u failed; %.1f s; %s/results.csv\n",
+            c.total, c.ran, c.skipped, c.failed, c.wall_seconds, out);
+    sweep_spec_free(&s);
+    if (rc)
+        return c.total == 0 ? EXIT_USAGE : 130;
+    if (csv_bad)
+        return EXIT_USAGE;
+    return c.failed ? EXIT_CHECK_FAILED : 0;
+}

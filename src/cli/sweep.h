@@ -1,0 +1,137 @@
+/*
+ * sweep.h - the experiment runner behind `gpucoh sweep` and `gpucoh repro`.
+ *
+ * A sweep spec (docs/sweep.md) names workloads, protocols (optionally as
+ * named configurations carrying settings, "tcw-fixed=tcw:tc.lease=fixed:3200"),
+ * sizes, machine files and parameter axes ("set tc.lease fixed:800 fixed:3200");
+ * each block's cross product is a list of runs. A run is one child process,
+ * `gpucoh run ... --stats DIR/runs/<id>.json --quiet`, so a fault in one run
+ * cannot take the others down and runs proceed in parallel.
+ *
+ * Run ids are a pure function of what the run does (workload, size, registry
+ * protocol, canonical settings, machine file), never of its name in the spec:
+ * the same run named twice is run once. A run is finished when its JSON exists
+ * (the child writes it whole, so an interrupted run leaves none) or when it
+ * failed with an exit status (DIR/runs/<id>.err); finished runs are not redone.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef CLI_SWEEP_H
+#define CLI_SWEEP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "sim/msg.h"
+
+#define SWEEP_MAX_SETTINGS 32
+#define SWEEP_MAX_MISSING 64
+
+struct sweep_run {
+    char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
+    const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
+    const char *workload;      /* registry name */
+    const char *set;           /* the workload's set: basic, inter, intra, sync */
+    const char *size;          /* tiny, small, paper */
+    const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
+    const char *protocol;      /* registry protocol ("tcw") */
+    const char *config_file;   /* resolved machine file, NULL for the default */
+    const char *settings[SWEEP_MAX_SETTINGS]; /* "section.key=value": one per key, sorted */
+    unsigned n_settings;
+    const char *settings_text; /* the settings joined by ';' ("" for none) */
+    unsigned line;             /* spec line of the block's protocols entry */
+};
+
+/* A protocol entry that names a protocol this build does not have. */
+struct sweep_missing {
+    const char *config;        /* entry name */
+    const char *protocol;      /* the protocol it needs */
+    const char *block;
+    unsigned line;
+};
+
+struct sweep_spec {
+    const char *path;                 /* for messages */
+    struct sweep_run *runs;           /* blocks in order; the same id may appear more than once */
+    unsigned n_runs, cap_runs;
+    struct sweep_missing missing[SWEEP_MAX_MISSING];
+    unsigned n_missing;
+    char **owned;                     /* strings the runs point into */
+    unsigned n_owned, cap_owned;
+};
+
+struct sweep_parse_opts {
+    const char *size;          /* replaces every `sizes` line (NULL: as written) */
+    bool skip_missing;         /* protocols not built are noted in `missing`, not an error */
+};
+
+/* Parse spec text (path is for messages and for resolving machine files).
+ * Returns 0, or -1 with "path:line: what is wrong" in err. Workload names and
+ * option keys are checked against the registries; values by loading them. */
+int sweep_spec_parse(struct sweep_spec *s, const char *path, const char *text,
+                     const struct sweep_parse_opts *o, char *err, size_t errlen);
+/* Read the file and parse it. */
+int sweep_spec_load(struct sweep_spec *s, const char *path, const struct sweep_parse_opts *o,
+                    char *err, size_t errlen);
+void sweep_spec_free(struct sweep_spec *s);
+
+/* The first run with this block, workload and configuration name (and, if
+ * `setting` is not NULL, that "key=value" among its settings), or NULL. */
+const struct sweep_run *sweep_find(const struct sweep_spec *s, const char *block,
+                                   const char *workload, const char *config,
+                                   const char *setting);
+
+/* ---- running ---- */
+
+struct sweep_exec_opts {
+    const char *out_dir;       /* runs go to out_dir/runs/ */
+    unsigned jobs;             /* at most this many children at once (>= 1) */
+    bool retry_failed;         /* redo runs that have an .err file */
+    double timeout_s;          /* kill a run after this long (0: never) */
+    const char *exe;           /* the gpucoh binary (NULL: /proc/self/exe) */
+    FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
+};
+
+struct sweep_counts {
+    unsigned total;            /* distinct runs */
+    unsigned skipped;          /* finished before this call */
+    unsigned ran;              /* run by this call */
+    unsigned failed;           /* exit status != 0, this call or before */
+    double wall_seconds;
+};
+
+/* Run every distinct run of the spec that is not finished. Returns 0, or -1
+ * if the output folder cannot be made (message printed) or the sweep was
+ * interrupted (SIGINT/SIGTERM: running children are stopped, nothing of
+ * theirs is kept). */
+int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
+                  struct sweep_counts *c);
+
+/* ---- results ---- */
+
+enum sweep_check { SWEEP_CHECK_NONE, SWEEP_CHECK_OK, SWEEP_CHECK_WRONG };
+extern const char *const sweep_check_names[3];
+
+struct sweep_result {
+    bool finished;             /* it ran (now or before) */
+    int exit_status;           /* child's exit status; 128+N for signal N */
+    bool has_stats;            /* its JSON was read */
+    enum sweep_check check;
+    double cycles, thread_insts, l1_hit_rate, wall_seconds;
+    double bytes[TRAFFIC_N];   /* interconnect bytes per traffic class */
+    double bytes_total;
+    double lease_avg;          /* mean over L2 banks of gpu.l2[b].lease_avg; < 0 without */
+    char why[256];             /* failed: the last line of its stderr */
+};
+
+/* Read what is known about one run from out_dir/runs/. */
+void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res);
+
+/* Write out_dir/results.csv, one row per distinct run in spec order. Returns
+ * 0 or -1 (message printed). */
+int sweep_write_csv(const char *out_dir, const struct sweep_spec *s);
+
+/* Small helpers shared with repro. */
+int sweep_mkdir_p(const char *path);
+char *sweep_read_file(const char *path);  /* malloc'd text, NULL if unreadable */
+
+#endif

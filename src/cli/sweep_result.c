@@ -1,0 +1,160 @@
+/*
+ * sweep_result.c - what a sweep's runs measured, read back from their files
+ * (the JSON each child wrote, the .err of a failed one), and the combined
+ * results.csv.
+ *
+ * The numbers come only from the statistics files (docs/stats.md); a run
+ * without one has an exit status and a reason but no numbers, and its CSV
+ * row leaves them empty rather than writing zeros.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/common.h"
+#include "cli/sweep.h"
+
+const char *const sweep_check_names[3] = {"-", "ok", "wrong"};
+
+static double num(const cJSON *o, const char *key)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->lease_avg = -1;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/runs/%s.err", out_dir, r->id);
+    char *err = sweep_read_file(path);
+    bool has_err = err != NULL;
+    if (err) {
+        char kind[32];
+        int v;
+        if (sscanf(err, "%31s %d", kind, &v) == 2) {
+            res->finished = strcmp(kind, "signal") != 0;
+            res->exit_status = !strcmp(kind, "exit") ? v : 128 + (!strcmp(kind, "timeout") ? 9 : v);
+            /* the reason: the last non-empty line of the output tail */
+            char *t = strstr(err, "--- last output ---\n");
+            t = t ? t + 20 : err;
+            size_t k = strlen(t);
+            while (k && (t[k - 1] == '\n' || t[k - 1] == ' '))
+                t[--k] = 0;
+            char *last = strrchr(t, '\n');
+            char head[64];
+            snprintf(head, sizeof head, "%s %d", kind, v);
+            snprintf(res->why, sizeof res->why, "%s%s%s", head, *t ? ": " : "", last ? last + 1 : t);
+        }
+        free(err);
+    }
+    snprintf(path, sizeof path, "%s/runs/%s.json", out_dir, r->id);
+    char *text = sweep_read_file(path);
+    if (!text)
+        return;
+    cJSON *root = cJSON_Parse(text);
+    free(text);
+    if (!root)
+        return;
+    res->finished = true;
+    res->has_stats = true;
+    const cJSON *cp = cJSON_GetObjectItemCaseSensitive(root, "check_passed");
+    res->check = cJSON_IsBool(cp) ? (cJSON_IsTrue(cp) ? SWEEP_CHECK_OK : SWEEP_CHECK_WRONG)
+                                  : SWEEP_CHECK_NONE;
+    if (!has_err)
+        res->exit_status = res->check == SWEEP_CHECK_WRONG ? 1 : 0;
+    res->cycles = num(root, "cycles");
+    res->thread_insts = num(root, "thread_insts");
+    res->l1_hit_rate = num(root, "l1_hit_rate");
+    res->wall_seconds = num(cJSON_GetObjectItemCaseSensitive(root, "speed"), "wall_seconds");
+    const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
+    for (unsigned c = 0; c < TRAFFIC_N; c++) {
+        res->bytes[c] = num(cJSON_GetObjectItemCaseSensitive(tr, traffic_class_names[c]), "bytes");
+        res->bytes_total += res->bytes[c];
+    }
+    const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stats");
+    double lsum = 0;
+    unsigned ln = 0;
+    const cJSON *item;
+    cJSON_ArrayForEach(item, st)
+    {
+        const char *k = item->string;
+        size_t len = strlen(k);
+        if (!strncmp(k, "gpu.l2[", 7) && len > 10 && !strcmp(k + len - 10, ".lease_avg") &&
+            cJSON_IsNumber(item)) {
+            lsum += item->valuedouble;
+            ln++;
+        }
+    }
+    if (ln)
+        res->lease_avg = lsum / ln;
+    cJSON_Delete(root);
+}
+
+/* A CSV field, quoted when it holds a comma, quote or newline. */
+static void csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fputs("id,workload,set,size,config,protocol,settings,exit,check,cycles,thread_insts,"
+          "l1_hit_rate,bytes",
+          f);
+    for (unsigned c = 0; c < TRAFFIC_N; c++)
+        fprintf(f, ",bytes_%s", traffic_class_names[c]);
+    fputs(",wall_seconds\n", f);
+    for (unsigned i = 0; i < s->n_runs; i++) {
+        const struct sweep_run *r = &s->runs[i];
+        bool dup = false;
+        for (unsigned k = 0; k < i && !dup; k++)
+            dup = !strcmp(s->runs[k].id, r->id);
+        if (dup)
+            continue;
+        struct sweep_result res;
+        sweep_result_load(out_dir, r, &res);
+        const char *fields[] = {r->id, r->workload, r->set, r->size, r->config, r->protocol,
+                                r->settings_text};
+        for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) {
+            csv_field(f, fields[k]);
+            fputc(',', f);
+        }
+        if (res.finished)
+            fprintf(f, "%d", res.exit_status);
+        fprintf(f, ",%s", sweep_check_names[res.check]);
+        if (res.has_stats) {
+            fprintf(f, ",%.0f,%.0f,%.6f,%.0f", res.cycles, res.thread_insts, res.l1_hit_rate,
+                    res.bytes_total);
+            for (unsigned c = 0; c < TRAFFIC_N; c++)
+                fprintf(f, ",%.0f", res.bytes[c]);
+            fprintf(f, ",%.3f\n", res.wall_seconds);
+        } else {
+            fputs(",,,,", f);
+            for (unsigned c = 0; c < TRAFFIC_N; c++)
+                fputc(',', f);
+            fputs(",\n", f);
+        }
+    }
+    fclose(f);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/results.csv", out_dir);
+    int rc = write_file_atomic(path, text) ? -1 : 0;
+    free(text);
+    return rc;
+}

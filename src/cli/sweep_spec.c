@@ -1,0 +1,554 @@
+/*
+ * sweep_spec.c - the sweep spec parser: lines of directives, grouped into
+ * blocks, each expanded to the cross product of its axes.
+ *
+ *   sweep NAME                 start a block (the lines before the first one form a block too)
+ *   workloads W...             workload names or sets (basic inter intra sync all)
+ *   protocols P...             registry protocols, or NAME=PROTO[:KEY=V[,KEY=V...]]
+ *   sizes S...                 tiny small paper (default small)
+ *   set KEY V...               a parameter axis; several axes multiply
+ *   config FILE...             machine files, an axis (default: the default machine)
+ *
+ * Everything a run does is checked here, before any child starts: workloads
+ * and protocols against the registries, keys against the option table, each
+ * value by loading it, machine files by loading them. Errors are
+ * "spec:line: what is wrong" and nothing is run.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "cli/sweep.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/log.h"
+#include "coh/proto.h"
+#include "host/workload.h"
+#include "sim/cfg.h"
+#include "system/config.h"
+
+#define MAX_TOKENS 256
+#define MAX_AXES 8
+
+struct pentry {                 /* one item of a protocols line */
+    const char *name, *protocol;
+    const char *settings[SWEEP_MAX_SETTINGS];
+    unsigned n_settings;
+    bool missing;
+};
+
+struct axis {
+    const char *key;
+    const char *values[MAX_TOKENS];
+    unsigned n;
+};
+
+struct block {
+    const char *name;
+    unsigned line;               /* its `sweep` line (0 for the leading block) */
+    const struct workload *wls[MAX_TOKENS];
+    unsigned n_wls;
+    struct pentry prs[MAX_TOKENS];
+    unsigned n_prs, prs_line;
+    const char *sizes[WL_NSIZES * 4];
+    unsigned n_sizes;
+    struct axis axes[MAX_AXES];
+    unsigned n_axes;
+    const char *configs[MAX_TOKENS];     /* as written (hashed) */
+    const char *config_paths[MAX_TOKENS]; /* resolved (passed to the child) */
+    unsigned n_configs;
+    bool any;                    /* a directive was seen */
+};
+
+static int fail(char *err, size_t n, const char *path, unsigned line, const char *fmt, ...)
+    PRINTF_LIKE(5, 6);
+static int fail(char *err, size_t n, const char *path, unsigned line, const char *fmt, ...)
+{
+    int k = snprintf(err, n, "%s:%u: ", path, line);
+    va_list ap;
+    va_start(ap, fmt);
+    if (k >= 0 && (size_t)k < n)
+        vsnprintf(err + k, n - (size_t)k, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static const char *own(struct sweep_spec *s, const char *text)
+{
+    if (s->n_owned == s->cap_owned) {
+        s->cap_owned = s->cap_owned ? 2 * s->cap_owned : 64;
+        s->owned = realloc(s->owned, s->cap_owned * sizeof *s->owned);
+        if (!s->owned)
+            abort();
+    }
+    char *copy = strdup(text);
+    if (!copy)
+        abort();
+    s->owned[s->n_owned++] = copy;
+    return copy;
+}
+
+char *sweep_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *text = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? 2 * cap : 8192;
+            char *t = realloc(text, cap);
+            if (!t)
+                abort();
+            text = t;
+        }
+        size_t got = fread(text + len, 1, cap - len - 1, f);
+        len += got;
+        if (!got)
+            break;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        return NULL;
+    }
+    text[len] = 0;
+    return text;
+}
+
+/* A machine file named in a spec: as written, else under the project root. */
+static const char *resolve_config(struct sweep_spec *s, const char *written)
+{
+    if (written[0] == '/' || !access(written, R_OK))
+        return own(s, written);
+    const char *root = getenv("GPUCOH_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", root ? root : GPUCOH_SOURCE_DIR, written);
+    if (!access(path, R_OK))
+        return own(s, path);
+    return NULL;
+}
+
+/* Check one "key=value" against the option table and by loading it. */
+static int check_setting(const char *kv, const char *path, unsigned line, char *err, size_t n)
+{
+    const char *eq = strchr(kv, '=');
+    if (!eq || eq == kv)
+        return fail(err, n, path, line, "'%s' is not KEY=VALUE", kv);
+    size_t klen = (size_t)(eq - kv);
+    const struct cfg_opt *o;
+    for (o = config_options(); o->name; o++)
+        if (strlen(o->name) == klen && !strncmp(o->name, kv, klen))
+            break;
+    if (!o->name)
+        return fail(err, n, path, line, "unknown option '%.*s' (gpucoh config show --help-keys)",
+                    (int)klen, kv);
+    if (!strncmp(kv, "coherence.protocol", klen))
+        return fail(err, n, path, line, "set the protocol with a protocols line, not %.*s",
+                    (int)klen, kv);
+    struct config cfg;
+    char why[512];
+    if (config_load(&cfg, NULL, &kv, 1, why, sizeof why))
+        return fail(err, n, path, line, "%s", why);
+    return 0;
+}
+
+static bool valid_name(const char *s)
+{
+    if (!*s)
+        return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '-' || *s == '_' || *s == '.'))
+            return false;
+    return true;
+}
+
+/* NAME=PROTO[:KEY=V[,KEY=V...]] or PROTO. */
+static int parse_pentry(struct sweep_spec *s, struct pentry *p, const char *tok,
+                        const struct sweep_parse_opts *o, const char *path, unsigned line,
+                        char *err, size_t n)
+{
+    memset(p, 0, sizeof *p);
+    char buf[1024];
+    if (strlen(tok) >= sizeof buf)
+        return fail(err, n, path, line, "protocol entry too long");
+    strcpy(buf, tok);
+    char *eq = strchr(buf, '=');
+    char *proto = buf, *rest = NULL;
+    if (eq) {
+        *eq = 0;
+        proto = eq + 1;
+        char *colon = strchr(proto, ':');
+        if (colon) {
+            *colon = 0;
+            rest = colon + 1;
+        }
+    }
+    if (!valid_name(buf))
+        return fail(err, n, path, line, "'%s': a configuration name is letters, digits, '-', '_', '.'",
+                    tok);
+    if (!valid_name(proto))
+        return fail(err, n, path, line, "'%s': expected NAME=PROTOCOL[:KEY=VALUE,...]", tok);
+    p->name = own(s, buf);
+    p->protocol = own(s, proto);
+    if (rest) {
+        if (!*rest)
+            return fail(err, n, path, line, "'%s': no settings after ':'", tok);
+        for (char *kv = strtok(rest, ","); kv; kv = strtok(NULL, ",")) {
+            if (p->n_settings == SWEEP_MAX_SETTINGS)
+                return fail(err, n, path, line, "too many settings in '%s'", tok);
+            if (check_setting(kv, path, line, err, n))
+                return -1;
+            p->settings[p->n_settings++] = own(s, kv);
+        }
+    }
+    const struct proto_desc *d = proto_find(p->protocol);
+    if (!d) {
+        if (!o || !o->skip_missing)
+            return fail(err, n, path, line,
+                        "protocol '%s' is not built in this gpucoh (gpucoh list protocols)",
+                        p->protocol);
+        p->missing = true;
+    }
+    return 0;
+}
+
+static int take_workload(struct block *b, const char *tok, const char *path, unsigned line,
+                         char *err, size_t n)
+{
+    bool is_set = !strcmp(tok, "all");
+    for (const struct workload *const *w = wl_registry; *w; w++)
+        is_set |= !strcmp((*w)->set, tok);
+    const struct workload *found[MAX_TOKENS];
+    unsigned nf = 0;
+    if (is_set) {
+        for (const struct workload *const *w = wl_registry; *w && nf < MAX_TOKENS; w++)
+            if (!strcmp(tok, "all") || !strcmp((*w)->set, tok))
+                found[nf++] = *w;
+    } else {
+        const struct workload *w = wl_find(tok);
+        if (!w)
+            return fail(err, n, path, line, "unknown workload '%s' (gpucoh list workloads)", tok);
+        found[nf++] = w;
+    }
+    for (unsigned i = 0; i < nf; i++) {
+        bool dup = false;
+        for (unsigned k = 0; k < b->n_wls; k++)
+            dup |= b->wls[k] == found[i];
+        if (dup)
+            continue;
+        if (b->n_wls == MAX_TOKENS)
+            return fail(err, n, path, line, "too many workloads");
+        b->wls[b->n_wls++] = found[i];
+    }
+    return 0;
+}
+
+static uint64_t fnv1a(uint64_t h, const char *s)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    h ^= 0xff; /* field separator */
+    h *= 0x100000001b3ull;
+    return h;
+}
+
+static int cmp_setting(const void *a, const void *b)
+{
+    const char *x = *(const char *const *)a, *y = *(const char *const *)b;
+    size_t lx = strcspn(x, "="), ly = strcspn(y, "=");
+    int c = strncmp(x, y, lx < ly ? lx : ly);
+    return c ? c : (lx > ly) - (lx < ly);
+}
+
+static void add_run(struct sweep_spec *s, const struct block *b, const struct workload *w,
+                    const char *size, const struct pentry *p, const char *cfg_written,
+                    const char *cfg_path, const unsigned *pick)
+{
+    struct sweep_run r;
+    memset(&r, 0, sizeof r);
+    const char *all[SWEEP_MAX_SETTINGS * 2];
+    unsigned na = 0;
+    for (unsigned i = 0; i < p->n_settings; i++)
+        all[na++] = p->settings[i];
+    for (unsigned a = 0; a < b->n_axes && na < SWEEP_MAX_SETTINGS * 2; a++) {
+        char kv[512];
+        snprintf(kv, sizeof kv, "%s=%s", b->axes[a].key, b->axes[a].values[pick[a]]);
+        all[na++] = own(s, kv);
+    }
+    /* later settings of a key win; then sort by key */
+    for (unsigned i = 0; i < na; i++) {
+        bool later = false;
+        for (unsigned k = i + 1; k < na; k++)
+            later |= !cmp_setting(&all[i], &all[k]);
+        if (!later && r.n_settings < SWEEP_MAX_SETTINGS)
+            r.settings[r.n_settings++] = all[i];
+    }
+    qsort(r.settings, r.n_settings, sizeof r.settings[0], cmp_setting);
+    char text[4096] = "";
+    size_t len = 0;
+    for (unsigned i = 0; i < r.n_settings; i++)
+        len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%s",
+                                i ? ";" : "", r.settings[i]);
+    r.settings_text = own(s, text);
+    r.block = b->name;
+    r.workload = w->name;
+    r.set = w->set;
+    r.size = size;
+    r.config = p->name;
+    r.protocol = p->protocol;
+    r.config_file = cfg_path;
+    r.line = b->prs_line;
+    uint64_t h = 0xcbf29ce484222325ull;
+    h = fnv1a(h, w->name);
+    h = fnv1a(h, size);
+    h = fnv1a(h, p->protocol);
+    h = fnv1a(h, r.settings_text);
+    h = fnv1a(h, cfg_written ? cfg_written : "");
+    snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", w->name, size, p->protocol,
+             (unsigned long long)(h & 0xffffffffffffull));
+    if (s->n_runs == s->cap_runs) {
+        s->cap_runs = s->cap_runs ? 2 * s->cap_runs : 64;
+        s->runs = realloc(s->runs, s->cap_runs * sizeof *s->runs);
+        if (!s->runs)
+            abort();
+    }
+    s->runs[s->n_runs++] = r;
+}
+
+static int expand(struct sweep_spec *s, struct block *b, const struct sweep_parse_opts *o,
+                  const char *path, char *err, size_t n)
+{
+    if (!b->any)
+        return 0;
+    const char *what = b->line ? b->name : "the first block";
+    if (!b->n_wls)
+        return fail(err, n, path, b->line ? b->line : 1, "%s has no workloads line", what);
+    if (!b->n_prs)
+        return fail(err, n, path, b->line ? b->line : 1, "%s has no protocols line", what);
+    const char *sizes[WL_NSIZES * 4];
+    unsigned n_sizes = b->n_sizes;
+    memcpy(sizes, b->sizes, sizeof sizes);
+    if (o && o->size) {
+        sizes[0] = o->size;
+        n_sizes = 1;
+    } else if (!n_sizes) {
+        sizes[0] = "small";
+        n_sizes = 1;
+    }
+    unsigned n_cfg = b->n_configs ? b->n_configs : 1;
+    for (unsigned p = 0; p < b->n_prs; p++) {
+        if (!b->prs[p].missing)
+            continue;
+        if (s->n_missing < SWEEP_MAX_MISSING)
+            s->missing[s->n_missing++] = (struct sweep_missing){
+                b->prs[p].name, b->prs[p].protocol, b->name, b->prs_line};
+    }
+    for (unsigned c = 0; c < n_cfg; c++)
+        for (unsigned z = 0; z < n_sizes; z++)
+            for (unsigned w = 0; w < b->n_wls; w++)
+                for (unsigned p = 0; p < b->n_prs; p++) {
+                    if (b->prs[p].missing)
+                        continue;
+                    unsigned pick[MAX_AXES] = {0};
+                    for (;;) {
+                        add_run(s, b, b->wls[w], sizes[z], &b->prs[p],
+                                b->n_configs ? b->configs[c] : NULL,
+                                b->n_configs ? b->config_paths[c] : NULL, pick);
+                        unsigned a = 0;
+                        while (a < b->n_axes && ++pick[a] == b->axes[a].n)
+                            pick[a++] = 0;
+                        if (a == b->n_axes)
+                            break;
+                    }
+                }
+    memset(b, 0, sizeof *b);
+    return 0;
+}
+
+static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigned nt,
+                      const struct sweep_parse_opts *o, const char *path, unsigned line,
+                      char *err, size_t n)
+{
+    const char *d = tok[0];
+    if (!strcmp(d, "sweep")) {
+        if (nt != 2 || !valid_name(tok[1]))
+            return fail(err, n, path, line, "expected: sweep NAME");
+        for (unsigned i = 0; i < s->n_runs; i++)
+            if (!strcmp(s->runs[i].block, tok[1]))
+                return fail(err, n, path, line, "block '%s' is defined twice", tok[1]);
+        if (expand(s, b, o, path, err, n))
+            return -1;
+        b->name = own(s, tok[1]);
+        b->line = line;
+        b->any = true;
+        return 0;
+    }
+    if (nt < 2)
+        return fail(err, n, path, line, "'%s' needs at least one value", d);
+    b->any = true;
+    if (!strcmp(d, "workloads")) {
+        for (unsigned i = 1; i < nt; i++)
+            if (take_workload(b, tok[i], path, line, err, n))
+                return -1;
+    } else if (!strcmp(d, "protocols")) {
+        if (b->n_prs)
+            return fail(err, n, path, line, "a second protocols line in one block (list them on one)");
+        b->prs_line = line;
+        for (unsigned i = 1; i < nt; i++) {
+            if (parse_pentry(s, &b->prs[b->n_prs], tok[i], o, path, line, err, n))
+                return -1;
+            for (unsigned k = 0; k < b->n_prs; k++)
+                if (!strcmp(b->prs[k].name, b->prs[b->n_prs].name))
+                    return fail(err, n, path, line, "configuration '%s' is named twice",
+                                b->prs[k].name);
+            b->n_prs++;
+        }
+    } else if (!strcmp(d, "sizes")) {
+        for (unsigned i = 1; i < nt; i++) {
+            unsigned k;
+            for (k = 0; k < WL_NSIZES && strcmp(tok[i], wl_size_names[k]); k++)
+                ;
+            if (k == WL_NSIZES)
+                return fail(err, n, path, line, "size '%s': expected tiny, small or paper", tok[i]);
+            if (b->n_sizes < WL_NSIZES * 4)
+                b->sizes[b->n_sizes++] = wl_size_names[k];
+        }
+    } else if (!strcmp(d, "set")) {
+        if (nt < 3)
+            return fail(err, n, path, line, "expected: set SECTION.KEY VALUE...");
+        if (b->n_axes == MAX_AXES)
+            return fail(err, n, path, line, "too many set axes in one block (at most %d)", MAX_AXES);
+        struct axis *a = &b->axes[b->n_axes];
+        for (unsigned k = 0; k < b->n_axes; k++)
+            if (!strcmp(b->axes[k].key, tok[1]))
+                return fail(err, n, path, line, "%s is already an axis of this block", tok[1]);
+        if (strchr(tok[1], '='))
+            return fail(err, n, path, line, "expected: set SECTION.KEY VALUE... (no '=')");
+        a->key = own(s, tok[1]);
+        a->n = 0;
+        for (unsigned i = 2; i < nt; i++) {
+            char kv[512];
+            snprintf(kv, sizeof kv, "%s=%s", tok[1], tok[i]);
+            if (check_setting(kv, path, line, err, n))
+                return -1;
+            a->values[a->n++] = own(s, tok[i]);
+        }
+        b->n_axes++;
+    } else if (!strcmp(d, "config")) {
+        for (unsigned i = 1; i < nt; i++) {
+            const char *p = resolve_config(s, tok[i]);
+            if (!p)
+                return fail(err, n, path, line, "machine file '%s': %s", tok[i], strerror(ENOENT));
+            struct config cfg;
+            char why[512];
+            if (config_load(&cfg, p, NULL, 0, why, sizeof why))
+                return fail(err, n, path, line, "machine file: %s", why);
+            b->configs[b->n_configs] = own(s, tok[i]);
+            b->config_paths[b->n_configs++] = p;
+        }
+    } else {
+        return fail(err, n, path, line,
+                    "unknown directive '%s' (expected sweep, workloads, protocols, sizes, set, "
+                    "config)",
+                    d);
+    }
+    return 0;
+}
+
+int sweep_spec_parse(struct sweep_spec *s, const char *path, const char *text,
+                     const struct sweep_parse_opts *o, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    s->path = own(s, path);
+    struct block *b = calloc(1, sizeof *b);
+    if (!b)
+        abort();
+    b->name = "";
+    int rc = 0;
+    unsigned line = 0;
+    const char *p = text;
+    while (*p && !rc) {
+        line++;
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char buf[4096];
+        if (len >= sizeof buf) {
+            rc = fail(err, errlen, path, line, "line too long");
+            break;
+        }
+        memcpy(buf, p, len);
+        buf[len] = 0;
+        p += len + (end ? 1 : 0);
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char *tok[MAX_TOKENS];
+        unsigned nt = 0;
+        for (char *t = strtok(buf, " \t\r"); t; t = strtok(NULL, " \t\r")) {
+            if (nt == MAX_TOKENS) {
+                rc = fail(err, errlen, path, line, "too many values (at most %d)", MAX_TOKENS - 1);
+                break;
+            }
+            tok[nt++] = t;
+        }
+        if (!rc && nt)
+            rc = parse_line(s, b, tok, nt, o, path, line, err, errlen);
+    }
+    if (!rc)
+        rc = expand(s, b, o, path, err, errlen);
+    free(b);
+    if (!rc && !s->n_runs && !s->n_missing)
+        rc = fail(err, errlen, path, line ? line : 1, "the spec defines no runs");
+    if (rc)
+        sweep_spec_free(s);
+    return rc;
+}
+
+int sweep_spec_load(struct sweep_spec *s, const char *path, const struct sweep_parse_opts *o,
+                    char *err, size_t errlen)
+{
+    char *text = sweep_read_file(path);
+    if (!text) {
+        memset(s, 0, sizeof *s);
+        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));
+        return -1;
+    }
+    int rc = sweep_spec_parse(s, path, text, o, err, errlen);
+    free(text);
+    return rc;
+}
+
+void sweep_spec_free(struct sweep_spec *s)
+{
+    for (unsigned i = 0; i < s->n_owned; i++)
+        free(s->owned[i]);
+    free(s->owned);
+    free(s->runs);
+    memset(s, 0, sizeof *s);
+}
+
+const struct sweep_run *sweep_find(const struct sweep_spec *s, const char *block,
+                                   const char *workload, const char *config,
+                                   const char *setting)
+{
+    for (unsigned i = 0; i < s->n_runs; i++) {
+        const struct sweep_run *r = &s->runs[i];
+        if (strcmp(r->block, block) || strcmp(r->workload, workload) || strcmp(r->config, config))
+            continue;
+        if (!setting)
+            return r;
+        for (unsigned k = 0; k < r->n_settings; k++)
+            if (!strcmp(r->settings[k], setting))
+                return r;
+    }
+    return NULL;
+}
