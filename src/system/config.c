@@ -116,6 +116,10 @@ static const struct cfg_opt tc_opts[] = {
     CFG_BOOL("end_wait", T, end_wait, "true",
              "tcw: a kernel end waits for the SM's largest GWCT (launches flash-invalidate "
              "either way, which alone keeps kernels coherent on one GPU)"),
+    CFG_BOOL("sc_fence_invalidates", T, sc_fence_invalidates, "true",
+             "tcw: a fence.sc at .gpu/.sys scope also self-invalidates the L1, so readers that "
+             "fence agree on the order of writes (PTX fence.sc; false = the paper's RCpc TC-Weak, "
+             "where IRIW with fences is observable)"),
     CFG_END,
 };
 #undef T

@@ -68,6 +68,7 @@ struct tc_spec {
     uint32_t retained;         /* 0 safe (spec 002 §8 item 5), 1 paper */
     uint32_t ts_bits;          /* stored timestamp width: L1s flash-invalidate at wrap */
     bool end_wait;             /* tcw: a kernel end waits for the SM's largest GWCT */
+    bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
 };
 
 struct config {

@@ -20,8 +20,17 @@ awk '/MP-weak\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -Eq 'h
 awk '/MP-gpu\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -q 'hits: 0 of' ||
     fail "rc showed MP's weak outcome with release/acquire"
 
-"$bin" litmus --protocol all "$root/tests/litmus/MP-weak.litmus" \
-    "$root/tests/litmus/MP-weak-fenced.litmus" >"$tmp/own.out" 2>&1 || fail "own tests: $(cat "$tmp/own.out")"
+"$bin" litmus --protocol all "$root"/tests/litmus/MP-*.litmus "$root"/tests/litmus/IRIW-*.litmus \
+    >"$tmp/own.out" 2>&1 ||
+    fail "own tests: $(grep -E 'FAIL|^==' "$tmp/own.out")"
+
+# multi-copy atomicity where a protocol promises write atomicity: IRIW's
+# readers never disagree (PTX itself allows it without fence.sc)
+for p in gpuvi gpuvini ideal tcs mesi; do
+    "$bin" litmus --protocol $p --iterations 200 "$root/tests/litmus/IRIW-acquire.litmus" \
+        >"$tmp/iriw.out" 2>&1 || fail "IRIW on $p"
+    grep -q 'hits: 0 of' "$tmp/iriw.out" || fail "IRIW's non-MCA outcome under write-atomic $p"
+done
 
 "$bin" litmus --protocol rc-noinv "$root/tests/litmus/MP-weak-fenced.litmus" >"$tmp/bug.out" 2>&1
 [ $? -eq 1 ] || fail "rc-noinv not caught: $(cat "$tmp/bug.out")"

@@ -4,5 +4,5 @@
 set -u
 bin=$1; root=$2
 shared=${GPUCOH_SHARED:-$root/../shared}
-"$bin" litmus --protocol all --iterations 2000 "$shared/litmus/ptx" "$root/tests/litmus/MP-weak.litmus" \
-    "$root/tests/litmus/MP-weak-fenced.litmus"
+"$bin" litmus --protocol all --iterations 2000 "$shared/litmus/ptx" "$root"/tests/litmus/MP-*.litmus \
+    "$root"/tests/litmus/IRIW-*.litmus

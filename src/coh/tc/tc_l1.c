@@ -107,6 +107,7 @@ struct tc_l1 {
     bool private_safe;           /* tc.private_rule = safe */
     bool fenced;                 /* a .gpu fence or release seen this kernel */
     bool end_wait;               /* tc.end_wait: a kernel end waits for the GWCTs */
+    bool sc_fence_invalidates;   /* tc.sc_fence_invalidates (TC-Weak) */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -566,6 +567,14 @@ static void order_op(struct tc_l1 *c, struct msg *m)
         c->st.flash_invalidations++;
         c->fenced = false;
         flash_invalidate(c, true);
+    } else if (c->v == TC_WEAK && c->sc_fence_invalidates && m->req.op == MEM_FENCE &&
+               m->req.sem == SEM_SC && m->req.scope >= SCOPE_GPU) {
+        /* DEVIATION (safe fix): TC-Weak is not multi-copy atomic (spec 002
+         * §7: IRIW allowed even with reader fences), but PTX's fence.sc
+         * forbids IRIW. A reader's fence.sc drops its L1 copies, so the loads
+         * after it read lines written before it from the L2. */
+        c->st.flash_invalidations++;
+        flash_invalidate(c, true);
     }
     to_core(c, m, 0);
 }
@@ -764,6 +773,7 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->ts_bits = w->cfg->tc.ts_bits;
     c->private_safe = w->cfg->tc.private_rule == 0;
     c->end_wait = w->cfg->tc.end_wait;
+    c->sc_fence_invalidates = w->cfg->tc.sc_fence_invalidates;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)
