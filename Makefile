@@ -33,7 +33,7 @@ asan: deps
 	cmake --build $(ASAN) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/gpucoh compare --workloads all --protocols all --size tiny
+	./$(BUILD)/gpucoh repro tc --size tiny --out results/repro-tc-tiny
 
 test: build asan
 	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure
