@@ -47,6 +47,7 @@ int main(int argc, char **argv)
     double dt = wall_seconds_since(t0);
     struct machine_summary s;
     machine_summary(inject_machine(r), &s);
+    s.cycles = e->now / clock_period_ps(cfg.gpu.core_mhz); /* no kernels: the driver's run */
     printf("memsys (rc, tc-fermi): %u requests in %.3f s = %.2f M requests/s; "
            "%.2f M events/s; %llu core cycles simulated = %.2f M cycles/s; "
            "L1 load hits %.1f%%, L2 hits %.1f%%\n",
