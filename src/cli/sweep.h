@@ -87,7 +87,7 @@ struct sweep_exec_opts {
     unsigned jobs;             /* at most this many children at once (>= 1) */
     bool retry_failed;         /* redo runs that have an .err file */
     double timeout_s;          /* kill a run after this long (0: never) */
-    const char *exe;           /* the gpucoh binary (NULL: /proc/self/exe) */
+    const char *exe;           /* the gpucoh binary (NULL: this one, /proc/self/exe) */
     FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
 };
 

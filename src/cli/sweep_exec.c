@@ -104,11 +104,10 @@ static void fmt_eta(char *buf, size_t n, double s)
 }
 
 /* Build the child's argv in `args` (pointers into the run and `buf`). */
-static void child_argv(const char *exe, const struct sweep_run *r, const char *json,
-                       const char **argv)
+static void child_argv(const struct sweep_run *r, const char *json, const char **argv)
 {
     unsigned n = 0;
-    argv[n++] = exe;
+    argv[n++] = "gpucoh";
     argv[n++] = "run";
     argv[n++] = "--workload";
     argv[n++] = r->workload;
@@ -138,7 +137,7 @@ static pid_t start(const char *exe, const char *dir, const struct sweep_run *r, 
     remove(err);
     snprintf(sl->out, sizeof sl->out, "%s/runs/%s.out.%d", dir, r->id, (int)getpid());
     const char *argv[16 + 2 * SWEEP_MAX_SETTINGS];
-    child_argv(exe, r, json, argv);
+    child_argv(r, json, argv);
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0)
@@ -207,7 +206,7 @@ static bool finish(const char *dir, const struct sweep_run *r, struct slot *sl, 
         char t[TAIL_BYTES];
         tail(sl->out, t, sizeof t);
         const char *argv[16 + 2 * SWEEP_MAX_SETTINGS];
-        child_argv("gpucoh", r, json, argv);
+        child_argv(r, json, argv);
         char *text = NULL;
         size_t len = 0;
         FILE *m = open_memstream(&text, &len);
@@ -239,17 +238,9 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
         fprintf(stderr, "gpucoh sweep: cannot make %s: %s\n", runs_dir, strerror(errno));
         return -1;
     }
-    char exe[4096];
-    if (o->exe) {
-        snprintf(exe, sizeof exe, "%s", o->exe);
-    } else {
-        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-        if (n <= 0) {
-            fprintf(stderr, "gpucoh sweep: cannot find its own binary: %s\n", strerror(errno));
-            return -1;
-        }
-        exe[n] = 0;
-    }
+    /* /proc/self/exe is this very binary even if the file is rebuilt while
+     * the sweep runs: every run of one sweep uses the same simulator */
+    const char *exe = o->exe ? o->exe : "/proc/self/exe";
     /* distinct runs, and which of them still need running */
     unsigned *todo = malloc((s->n_runs + 1) * sizeof *todo);
     unsigned n_todo = 0;

@@ -124,8 +124,10 @@ char *sweep_read_file(const char *path)
 /* A machine file named in a spec: as written, else under the project root. */
 static const char *resolve_config(struct sweep_spec *s, const char *written)
 {
-    if (written[0] == '/' || !access(written, R_OK))
+    if (!access(written, R_OK))
         return own(s, written);
+    if (written[0] == '/')
+        return NULL;
     const char *root = getenv("GPUCOH_ROOT");
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", root ? root : GPUCOH_SOURCE_DIR, written);
@@ -153,8 +155,10 @@ static int check_setting(const char *kv, const char *path, unsigned line, char *
                     (int)klen, kv);
     struct config cfg;
     char why[512];
-    if (config_load(&cfg, NULL, &kv, 1, why, sizeof why))
-        return fail(err, n, path, line, "%s", why);
+    if (config_load(&cfg, NULL, &kv, 1, why, sizeof why)) {
+        const char *msg = strncmp(why, "--set: ", 7) ? why : why + 7; /* it is not a --set here */
+        return fail(err, n, path, line, "%s", msg);
+    }
     return 0;
 }
 

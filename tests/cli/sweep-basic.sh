@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# gpucoh sweep: 2 workloads x 2 protocols at tiny with -j 2 give one JSON and
+# one results.csv row per run with the statistics of that run; a rerun redoes
+# nothing; a failing run leaves its exit status and output in .err, keeps its
+# row and is not redone unless asked; an interrupted sweep leaves no partial
+# results; a malformed spec names file:line and exits 2.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+cat >"$tmp/t.sweep" <<'SPEC'
+# two workloads, two protocols
+workloads mp saxpy
+protocols nol1 rc
+sizes tiny
+SPEC
+"$bin" sweep "$tmp/t.sweep" -j 2 --out "$tmp/out" >"$tmp/log" 2>&1 || fail "sweep exited $?: $(cat "$tmp/log")"
+grep -q "4 runs, 0 finished before, 4 to run with -j 2" "$tmp/log" || fail "start line: $(cat "$tmp/log")"
+[ "$(ls "$tmp/out/runs"/*.json | wc -l)" -eq 4 ] || fail "expected 4 JSON files: $(ls "$tmp/out/runs")"
+ls "$tmp/out/runs" | grep -qv '\.json$' && fail "stray files in runs/: $(ls "$tmp/out/runs")"
+csv=$tmp/out/results.csv
+head -1 "$csv" | grep -q '^id,workload,set,size,config,protocol,settings,exit,check,cycles,thread_insts,l1_hit_rate,bytes,bytes_LD,bytes_ST,bytes_ATO,bytes_REQ,bytes_INV,bytes_RCL,wall_seconds$' \
+    || fail "header: $(head -1 "$csv")"
+[ "$(tail -n +2 "$csv" | wc -l)" -eq 4 ] || fail "expected 4 rows: $(cat "$csv")"
+for w in mp saxpy; do for p in nol1 rc; do
+    grep -q "^$w-tiny-$p-[0-9a-f]*,$w,basic,tiny,$p,$p,,0,ok,[1-9]" "$csv" || fail "row $w $p: $(cat "$csv")"
+done; done
+# a row's numbers are its run's: cycles equal what gpucoh run reports alone
+cyc=$("$bin" run --workload mp --size tiny --protocol rc --quiet | awk '/^  cycles/ {print $2}')
+grep -q ",mp,basic,tiny,rc,rc,,0,ok,$cyc," "$csv" || fail "mp rc cycles $cyc not in: $(cat "$csv")"
+
+# rerun: nothing is redone, files untouched
+stamp=$(stat -c %Y.%s "$tmp/out/runs"/*.json | md5sum)
+sleep 1
+"$bin" sweep "$tmp/t.sweep" -j 2 --out "$tmp/out" >"$tmp/log" 2>&1 || fail "rerun exited $?"
+grep -q "4 runs: 0 run now, 4 finished before, 0 failed" "$tmp/log" || fail "rerun: $(cat "$tmp/log")"
+[ "$(stat -c %Y.%s "$tmp/out/runs"/*.json | md5sum)" = "$stamp" ] || fail "rerun touched JSON files"
+
+# a run that fails: recorded, counted, kept in the CSV, not redone
+cat >>"$tmp/t.sweep" <<'SPEC'
+sweep broken
+workloads mp
+protocols bad=tcw:tc.lease=bogus
+sizes tiny
+SPEC
+"$bin" sweep "$tmp/t.sweep" -j 2 --out "$tmp/out" >"$tmp/log" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "sweep with a failing run exited $rc, expected 1: $(cat "$tmp/log")"
+grep -q "FAILED mp-tiny-tcw-[0-9a-f]* (bad) .*exit 2: .*tc.lease: 'bogus'" "$tmp/log" || fail "failure line: $(cat "$tmp/log")"
+err=$(ls "$tmp/out/runs"/*.err) || fail "no .err file"
+head -1 "$err" | grep -qx "exit 2" || fail ".err status: $(head -1 "$err")"
+grep -q "command: gpucoh run --workload mp --size tiny --protocol tcw --set tc.lease=bogus" "$err" || fail ".err command: $(cat "$err")"
+grep -q ",mp,basic,tiny,bad,tcw,tc.lease=bogus,2,-,,," "$csv" || fail "failed row: $(cat "$csv")"
+"$bin" sweep "$tmp/t.sweep" --out "$tmp/out" >"$tmp/log" 2>&1; rc=$?
+[ $rc -eq 1 ] || fail "rerun with a failed run exited $rc"
+grep -q "5 runs: 0 run now, 5 finished before, 1 failed" "$tmp/log" || fail "failed run redone: $(cat "$tmp/log")"
+"$bin" sweep "$tmp/t.sweep" --out "$tmp/out" --retry-failed >"$tmp/log" 2>&1
+grep -q "5 runs: 1 run now, 4 finished before, 1 failed" "$tmp/log" || fail "--retry-failed: $(cat "$tmp/log")"
+
+# --list runs nothing and shows the ids
+"$bin" sweep "$tmp/t.sweep" --list >"$tmp/list" || fail "--list"
+[ "$(wc -l <"$tmp/list")" -eq 5 ] || fail "--list: $(cat "$tmp/list")"
+
+# interrupted: running children stop, nothing partial is left, exit 130
+printf 'workloads bh vpr\nprotocols nol1\nsizes small\n' >"$tmp/slow.sweep"
+"$bin" sweep "$tmp/slow.sweep" -j 2 --out "$tmp/slow" >"$tmp/log" 2>&1 &
+pid=$!
+sleep 1.5
+kill -TERM $pid
+wait $pid; rc=$?
+[ $rc -eq 130 ] || fail "interrupted sweep exited $rc, expected 130: $(cat "$tmp/log")"
+grep -q "interrupted; 2 runs left for next time" "$tmp/log" || fail "interrupt message: $(cat "$tmp/log")"
+[ -z "$(ls "$tmp/slow/runs")" ] || fail "interrupted runs left files: $(ls "$tmp/slow/runs")"
+
+# malformed specs: file:line, exit 2, nothing run
+expect_error() { # expect_error PATTERN SPEC-TEXT
+    printf '%b' "$2" >"$tmp/bad.sweep"
+    "$bin" sweep "$tmp/bad.sweep" --out "$tmp/bad" >"$tmp/out.txt" 2>"$tmp/err"; local rc=$?
+    [ $rc -eq 2 ] || fail "exit $rc, expected 2 for: $2"
+    grep -q -- "$1" "$tmp/err" || fail "expected '$1' in: $(cat "$tmp/err")"
+    [ ! -e "$tmp/bad" ] || fail "a bad spec made an output folder"
+}
+expect_error "bad.sweep:3: unknown directive 'protocol'" 'workloads mp\n\nprotocol rc\n'
+expect_error "bad.sweep:2: protocol 'nosuch' is not built" 'workloads mp\nprotocols rc nosuch\n'
+expect_error "bad.sweep:1: unknown workload 'nope'" 'workloads nope\nprotocols rc\n'
+expect_error "bad.sweep:3: unknown option 'l1.nope'" 'workloads mp\nprotocols rc\nset l1.nope 1\n'
+"$bin" sweep "$tmp/missing.sweep" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "missing.sweep: No such file" "$tmp/err" || fail "missing spec: $rc $(cat "$tmp/err")"
+"$bin" sweep "$tmp/t.sweep" -j 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-j 0 accepted"
+echo ok

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# gpucoh repro tc at tiny: every run of repro/tc/tc.sweep finishes, summary.csv
+# has the issue's header and one row per set and configuration that exists in
+# this build (with numbers), the report has the paper's numbers beside
+# gpucoh's and names what it could not run, and every figure is an SVG.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$bin" repro tc --size tiny -j 2 --out "$tmp/r" >"$tmp/report" 2>"$tmp/log"; rc=$?
+[ $rc -eq 0 ] || fail "repro exited $rc: $(tail -20 "$tmp/log")"
+sum=$tmp/r/summary.csv
+[ "$(head -1 "$sum")" = "set,protocol,speedup_hm,traffic_norm" ] || fail "header: $(head -1 "$sum")"
+protocols=$("$bin" list protocols | awk '{print $1}')
+has() { echo "$protocols" | grep -qx "$1"; }
+n=0
+for cfg in nol1:nol1 rc:rc mesi:mesi gpuvi:gpuvi gpuvini:gpuvini ideal:ideal tcs:tcs tcw-fixed:tcw tcw:tcw; do
+    name=${cfg%%:*}; proto=${cfg#*:}
+    for set in inter intra; do
+        if has "$proto"; then
+            grep -Eq "^$set,$name,[0-9]+\.[0-9]{4},[0-9]+\.[0-9]{4}$" "$sum" || fail "no row $set,$name: $(cat "$sum")"
+            n=$((n + 1))
+        else
+            grep -q "^$set,$name," "$sum" && fail "row for $name, whose protocol $proto is not built"
+            grep -q "  $name (.*) needs protocol '$proto'" "$tmp/report" || fail "report does not say $name is not run"
+        fi
+    done
+done
+[ "$(tail -n +2 "$sum" | wc -l)" -eq $n ] || fail "expected $n rows: $(cat "$sum")"
+grep -q "^inter,nol1,1.0000,1.0000$" "$sum" || fail "nol1 is the inter baseline: $(cat "$sum")"
+grep -q "^intra,rc,1.0000,1.0000$" "$sum" || fail "rc is the intra baseline: $(cat "$sum")"
+grep -q "^Fig7a   inter      tcw speedup over nol1             1.85 " "$tmp/report" || fail "paper table: $(cat "$tmp/report")"
+grep -q "== Fig. 11a" "$tmp/report" || fail "no Fig. 11 table"
+grep -q "^\[\(holds\|does not hold\|cannot check\)\] all: TCS < TCW-FIXED < TCW" "$tmp/report" || fail "no shape claims"
+cmp -s "$tmp/report" "$tmp/r/report.txt" || fail "report.txt differs from what was printed"
+for f in fig7a fig7b fig8a fig8b fig10a fig10b fig11a fig11b; do
+    grep -q "</svg>" "$tmp/r/$f.svg" || fail "$f.svg missing or cut"
+done
+# the numbers are the runs': the inter tcw speedup is the HM of nol1/tcw cycles in results.csv
+awk -F, 'NR > 1 && $3 == "inter" && ($5 == "nol1" || $5 == "tcw") { c[$2 "," $5] = $10 }
+         END { for (k in c) { split(k, a, ","); if (a[2] == "tcw") { n++; s += c[k] / c[a[1] ",nol1"] } }
+               if (n) printf "%.4f\n", n / s }' "$tmp/r/results.csv" >"$tmp/hm"
+if has tcw; then
+    want=$(cat "$tmp/hm")
+    grep -q "^inter,tcw,$want," "$sum" || fail "inter tcw HM $want not in: $(cat "$sum")"
+fi
+# resumable: a second repro runs nothing
+"$bin" repro tc --size tiny --out "$tmp/r" >/dev/null 2>"$tmp/log" || fail "second repro"
+grep -q "0 to run" "$tmp/log" || fail "second repro ran again: $(head -2 "$tmp/log")"
+echo ok
