@@ -344,12 +344,22 @@ static void table(struct repro *r, enum metric m, const char *set, const char *b
         fputc('\n', o);
     }
     fprintf(o, "%-8s", m == SPEEDUP ? "HM" : "mean");
+    char partial[512] = "";
+    size_t len = 0;
     for (unsigned k = 0; k < n_cfgs; k++) {
         unsigned used, total;
         double v = set_mean(r, m, set, base, cfgs[k], &used, &total, NULL);
         cell(o, v, false);
+        if (used < total && len < sizeof partial)
+            len += (size_t)snprintf(partial + len, sizeof partial - len, " %s %u of %u,", cfgs[k],
+                                    used, total);
     }
     fputc('\n', o);
+    if (len) {
+        partial[len - 1] = 0;
+        fprintf(o, "(%s over fewer apps, the others' runs failed:%s)\n",
+                m == SPEEDUP ? "HM" : "mean", partial);
+    }
 }
 
 /* Fill chart values [group = app (+ mean)][series = cfg] of one metric. */

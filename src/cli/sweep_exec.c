@@ -286,7 +286,7 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     sigaction(SIGTERM, &sa, &old_term);
 
     struct slot *slots = calloc(jobs, sizeof *slots);
-    double t0 = wall_seconds(), busy = 0;
+    double t0 = wall_seconds(), busy = 0, last_draw = 0;
     unsigned next = 0, running = 0, done_now = 0;
     int rc = 0;
     while ((next < n_todo || running) && !interrupted) {
@@ -345,7 +345,8 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 }
             }
         }
-        if (tty && o->log) {
+        if (tty && o->log && (reaped || wall_seconds() - last_draw >= 1)) {
+            last_draw = wall_seconds();
             double mean = done_now ? busy / done_now : -1;
             char eta[32];
             fmt_eta(eta, sizeof eta,
