@@ -88,7 +88,7 @@ static void usage(FILE *out)
             "and writes into DIR: report.txt, summary.csv (set,protocol,speedup_hm,\n"
             "traffic_norm), results.csv, fig7a.svg ... fig11b.svg, runs/.\n"
             "\n"
-            "  --size S            tiny (a few minutes on 2 cores), small (default), paper\n"
+            "  --size S            tiny (seconds: a smoke test), small (default), paper\n"
             "  --out DIR           output folder (default repro-tc-SIZE)\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
@@ -287,7 +287,7 @@ static void headlines(struct repro *r)
             "gpucoh", "verdict");
     for (unsigned i = 0; i < r->n_paper; i++) {
         const struct paper_row *p = &r->paper[i];
-        char what[64];
+        char what[160];
         snprintf(what, sizeof what, "%s %s over %s", p->design,
                  !strcmp(p->metric, "traffic_norm") ? "traffic" : "speedup", p->baseline);
         fprintf(o, "%-7s %-5s %-4s %-31s %6.2f ", p->figure, p->set, p->app[0] ? p->app : "",
