@@ -280,6 +280,52 @@ static bool schedule(struct dram *d, cycle_t c)
     return true;
 }
 
+/* The first cycle after c at which schedule() could issue a command if
+ * nothing new arrives: every queued request's earliest legal command under
+ * the same rules schedule() applies. Sleeping until then changes no timing:
+ * the constraints only move when a command issues or a request arrives, and
+ * an arrival wakes the channel anyway. */
+static cycle_t next_issue(struct dram *d, cycle_t c)
+{
+    const struct dram_spec *sp = &d->spec;
+    bool fcfs = sp->sched == DRAM_FCFS;
+    cycle_t best = UINT64_MAX;
+
+    if (fcfs && ++d->claim_gen == 0) {
+        memset(d->claim, 0, sp->banks * sizeof *d->claim);
+        d->claim_gen = 1;
+    }
+    for (unsigned i = 0; i < d->n_q; i++) {
+        const struct dram_entry *e = &d->q[i];
+        const struct dram_bank *b = &d->banks[e->bank];
+        cycle_t t;
+        if (fcfs) {
+            if (d->claim[e->bank] == d->claim_gen)
+                break;
+            d->claim[e->bank] = d->claim_gen;
+        } else if (older_same_line(d, i)) {
+            continue;
+        }
+        if (b->open && b->row == e->row) {
+            t = max_c(b->next_col, d->next_col);
+            if (is_read(e->m)) {
+                t = max_c(t, d->next_rd);
+                t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+            } else {
+                t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+            }
+        } else if (!b->open) {
+            t = max_c(b->next_act, d->next_act);
+        } else if (fcfs || !hit_pending(d, e->bank, b->row)) {
+            t = b->next_pre;
+        } else {
+            continue; /* waits for the row hit ahead of it */
+        }
+        best = MIN(best, max_c(t, c + 1));
+    }
+    return best;
+}
+
 /* Send the responses whose time has come, in order. Returns true if any
  * went; sets *stuck when a ready one found the port full. */
 static bool send_rsps(struct dram *d, bool *stuck)
@@ -328,8 +374,8 @@ static bool accept(struct dram *d, cycle_t c)
     return true;
 }
 
-/* One DRAM cycle. Ticks every cycle while requests wait; with only
- * responses in flight it sleeps until the first is due. */
+/* One DRAM cycle. Ticks while commands issue; otherwise sleeps until the
+ * next command can issue or the first response is due. */
 static bool dram_tick(struct comp *cp)
 {
     struct dram *d = container_of(cp, struct dram, comp);
@@ -337,10 +383,15 @@ static bool dram_tick(struct comp *cp)
     bool stuck;
 
     send_rsps(d, &stuck);
-    accept(d, c);
-    schedule(d, c);
-    if (d->n_q || d->req.n || stuck)
+    bool took = accept(d, c);
+    bool issued = schedule(d, c);
+    /* tick on while commands issue, a request waits in the latch (counted in
+     * queue_full_cycles) or responses are held; otherwise sleep until the
+     * next command can issue (an arrival wakes the channel sooner) */
+    if (issued || took || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
         return true;
+    if (d->n_q)
+        comp_wake_at(cp, next_issue(d, c) * cp->clk->period_ps);
     if (d->rq_n)
         comp_wake_at(cp, d->rq[d->rq_head].ready);
     return false;
