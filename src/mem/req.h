@@ -75,6 +75,14 @@ static inline unsigned atom_type_bytes(enum atom_type t)
     return (t == ATYPE_U64 || t == ATYPE_S64 || t == ATYPE_F64 || t == ATYPE_B64) ? 8 : 4;
 }
 
+/* Bytes of operands an atomic request carries (and of results it returns):
+ * one word per lane, two for CAS. 0 without ops. */
+static inline unsigned atom_operand_bytes(const struct atom_ops *a)
+{
+    return a ? a->n * atom_type_bytes((enum atom_type)a->type) * (a->kind == ATOM_CAS ? 2u : 1u)
+             : 0;
+}
+
 /* Perform every lane of `ops` on `line` (the line's bytes), filling results. */
 void atom_apply(struct atom_ops *ops, uint8_t *line);
 

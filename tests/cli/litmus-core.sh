@@ -35,4 +35,10 @@ done
 "$bin" litmus --protocol rc-noinv "$root/tests/litmus/MP-weak-fenced.litmus" >"$tmp/bug.out" 2>&1
 [ $? -eq 1 ] || fail "rc-noinv not caught: $(cat "$tmp/bug.out")"
 grep -q 'FORBIDDEN' "$tmp/bug.out" || fail "no forbidden outcome named"
+# regression: tcw's .gpu release waits for the SM's largest GWCT, so writes a
+# warp observed through .cta synchronisation are released too (cumulativity)
+for seed in 2 3 4 5 6; do
+    "$bin" litmus --protocol tcw --seed $seed "$shared/litmus/ptx/Manual/MP-3-transitive.litmus" \
+        >"$tmp/cum.out" 2>&1 || fail "MP-3-transitive under tcw, seed $seed: $(grep FAIL "$tmp/cum.out")"
+done
 echo "litmus-core: 1 passed, 0 failed"

@@ -359,13 +359,16 @@ static void predictor(void **state)
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
     st(r, 2, X, 1);              /* unexpired, but SM 2 never fenced: no change */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
-    fence_at(r, 2, 1, 0);        /* another warp of SM 2 fences (no GWCT to wait for) */
+    fence_at(r, 2, 1, 0);        /* another warp of SM 2 fences: it waits for the SM's
+                                    largest GWCT (SM 2's store), so X has expired after it */
     inject_run(r);
-    st(r, 2, X, 2);              /* now -8 */
-    assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3004);
+    ld(r, 1, X);                 /* expired L1 copy (+4) of an E line (+4): a fresh lease */
+    assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3020);
+    st(r, 2, X, 2);              /* unexpired, and SM 2 has fenced: -8 */
+    assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
     ld(r, 1, A);
     ld(r, 1, B);                 /* evicts X unexpired: -8 */
-    assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 2996);
+    assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3004);
     inject_free(r);
 }
 

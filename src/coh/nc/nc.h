@@ -42,7 +42,5 @@ void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), v
      nc_l2_stats}
 extern const struct coh_table nc_l2_table;
 
-/* Payload bytes of a message that carries the atomics' operands/results. */
-unsigned nc_atomic_bytes(const struct msg *m);
 
 #endif

@@ -74,12 +74,6 @@ struct nc_l2 {
     struct nl2_stats st;
 };
 
-unsigned nc_atomic_bytes(const struct msg *m)
-{
-    const struct atom_ops *a = m->req.atom;
-    return a ? a->n * atom_type_bytes(a->type) * (a->kind == ATOM_CAS ? 2u : 1u) : 0;
-}
-
 /* ---- actions ---- */
 
 static struct nc_l2 *l2_of(struct coh_ctx *x)
@@ -188,7 +182,7 @@ static void do_atomic(struct coh_ctx *x)
         obs_write(c->w.obs, x->addr, x->line->data, &all);
     }
     respond(c, x->msg, MSG_NC_ATOMRSP, TRAFFIC_ATO,
-            (uint16_t)(x->msg->req.atom->is_red ? 0 : nc_atomic_bytes(x->msg)));
+            (uint16_t)(x->msg->req.atom->is_red ? 0 : atom_operand_bytes(x->msg->req.atom)));
     x->msg = NULL;
 }
 

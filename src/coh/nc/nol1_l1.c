@@ -78,7 +78,7 @@ static void send_write(struct coh_ctx *x)
 static void send_atomic(struct coh_ctx *x)
 {
     ((struct nol1 *)x->ctrl)->atomics++;
-    forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, (uint16_t)nc_atomic_bytes(x->msg));
+    forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, (uint16_t)atom_operand_bytes(x->msg->req.atom));
 }
 
 static void reply_core(struct coh_ctx *x)

@@ -55,8 +55,6 @@ enum tc_variant { TC_STRONG, TC_WEAK };
  * set) or the predictor (false). Exits 2 on a malformed value. */
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles);
 
-/* Payload bytes of a message that carries the atomics' operands/results. */
-unsigned tc_atomic_bytes(const struct msg *m);
 
 /* ---- controllers (tc_l1.c, tc_l2.c) ---- */
 extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_table;

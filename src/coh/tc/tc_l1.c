@@ -208,7 +208,7 @@ static void send_atomic(struct coh_ctx *x)
     struct tc_l1 *c = l1_of(x->ctrl);
     c->st.atomics++;
     write_flags(c, x->msg);
-    to_l2(c, x, MSG_TC_ATOMIC, TRAFFIC_ATO, (uint16_t)tc_atomic_bytes(x->msg));
+    to_l2(c, x, MSG_TC_ATOMIC, TRAFFIC_ATO, (uint16_t)atom_operand_bytes(x->msg->req.atom));
 }
 
 /* Drop the valid copy first; the atomic tells the L2 the lease it held (a
@@ -540,8 +540,8 @@ static bool is_release(const struct mem_req *r)
 }
 
 /* The core cycle after which the request may proceed (0: at once). TC-Weak
- * only: a .gpu/.sys fence and a release wait for the warp's GWCT, a kernel
- * end for the SM's largest. */
+ * only: a .gpu/.sys fence, a release and a kernel end wait for the SM's
+ * largest GWCT (DEVIATION from the paper's per-warp wait, for cumulativity). */
 static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
 {
     if (c->v != TC_WEAK)
@@ -554,8 +554,16 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
             g = MAX(g, c->warps[i].gwct);
         return g;
     }
-    if ((r->op == MEM_FENCE && r->scope >= SCOPE_GPU) || is_release(r))
-        return c->warps[r->warp < c->n_warps ? r->warp : c->n_warps].gwct;
+    if ((r->op == MEM_FENCE && r->scope >= SCOPE_GPU) || is_release(r)) {
+        /* Cumulativity: a warp may have observed, through .cta-scope
+         * synchronisation, writes another warp of this SM made; a .gpu
+         * release must make those visible too (MP-3-transitive). So it waits
+         * for the SM's largest GWCT, not only its own warp's. */
+        uint64_t g = 0;
+        for (uint32_t i = 0; i <= c->n_warps; i++)
+            g = MAX(g, c->warps[i].gwct);
+        return g;
+    }
     return 0;
 }
 

@@ -130,12 +130,6 @@ static uint64_t now_cycles(const struct tc_l2 *c)
     return c->comp.eng->now / c->core_ps;
 }
 
-unsigned tc_atomic_bytes(const struct msg *m)
-{
-    const struct atom_ops *a = m->req.atom;
-    return a ? a->n * atom_type_bytes(a->type) * (a->kind == ATOM_CAS ? 2u : 1u) : 0;
-}
-
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
 {
     const char *s = cfg->tc.lease;
@@ -420,7 +414,7 @@ static void do_atomic(struct coh_ctx *x)
     if (g)
         c->st.gwct_writes++;
     respond(c, m, MSG_TC_ATOMRSP, TRAFFIC_ATO,
-            (uint16_t)(m->req.atom->is_red ? 0 : tc_atomic_bytes(m)));
+            (uint16_t)(m->req.atom->is_red ? 0 : atom_operand_bytes(m->req.atom)));
     x->msg = NULL;
 }
 

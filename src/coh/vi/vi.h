@@ -65,7 +65,5 @@ void vi_bus_attach(struct eng *e, unsigned sm, unsigned n_sms, struct port *p);
 void vi_bus_detach(struct eng *e, unsigned sm);
 struct port *vi_bus_port(struct eng *e, unsigned sm);
 
-/* Payload bytes of a message that carries the atomics' operands/results. */
-unsigned vi_atomic_bytes(const struct msg *m);
 
 #endif

@@ -22,12 +22,6 @@
 const char *const vi_vnet_names[VI_NVNETS] = {"request", "response", "invalidation",
                                               "invalidation-ack"};
 
-unsigned vi_atomic_bytes(const struct msg *m)
-{
-    const struct atom_ops *a = m->req.atom;
-    return a ? a->n * atom_type_bytes(a->type) * (a->kind == ATOM_CAS ? 2u : 1u) : 0;
-}
-
 /* ---- actions ---- */
 
 /* Into the pipeline; leaves for the L1 after the hit latency. */
@@ -149,7 +143,7 @@ void vi_do_atomic(struct coh_ctx *x)
         obs_write(b->w.obs, x->addr, x->line->data, &all);
     }
     respond(b, x->msg, MSG_VI_ATOMRSP, TRAFFIC_ATO,
-            (uint16_t)(x->msg->req.atom->is_red ? 0 : vi_atomic_bytes(x->msg)));
+            (uint16_t)(x->msg->req.atom->is_red ? 0 : atom_operand_bytes(x->msg->req.atom)));
     x->msg = NULL;
 }
 

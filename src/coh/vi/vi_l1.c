@@ -159,7 +159,7 @@ static void send_atomic(struct coh_ctx *x)
 {
     struct vi_l1 *c = l1_of(x->ctrl);
     c->st.atomics++;
-    to_l2(c, x, MSG_VI_ATOMIC, TRAFFIC_ATO, (uint16_t)vi_atomic_bytes(x->msg));
+    to_l2(c, x, MSG_VI_ATOMIC, TRAFFIC_ATO, (uint16_t)atom_operand_bytes(x->msg->req.atom));
 }
 
 static void merge_load(struct coh_ctx *x)
