@@ -25,7 +25,9 @@ static void skip(struct litmus_result *r, const char *why)
     snprintf(r->reason, sizeof r->reason, "%s", why);
 }
 
-static uint64_t path_stream(const char *s)
+/* The random stream of a test comes from its name, not its path, so that a
+ * checkout anywhere runs the same iterations. */
+static uint64_t name_stream(const char *s)
 {
     uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
     for (; *s; s++)
@@ -147,7 +149,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         if (t->locs[k].alias_of < 0)
             memcpy(image + p.loc_offset[k], &t->locs[k].init, 4);
     struct rng rng;
-    rng_seed(&rng, o->seed, path_stream(t->path));
+    rng_seed(&rng, o->seed, name_stream(t->name));
     struct karg args[2 + 2 * LITMUS_MAX_THREADS + 1];
     unsigned n_args = 0;
     args[n_args++] = KARG_PTR(mem);

@@ -85,6 +85,7 @@ static const struct cfg_opt vi_opts[] = {
 static const char *const tc_write_when[] = {"fences", "always", "never", NULL};
 static const char *const tc_scopes[] = {"bank", "line", NULL};
 static const char *const tc_rules[] = {"safe", "paper", NULL};
+static const char *const tc_fence_gwcts[] = {"sm", "warp", NULL};
 #define T struct tc_spec
 static const struct cfg_opt tc_opts[] = {
     CFG_STR("lease", T, lease, "auto",
@@ -120,6 +121,10 @@ static const struct cfg_opt tc_opts[] = {
              "tcw: a fence.sc at .gpu/.sys scope also self-invalidates the L1, so readers that "
              "fence agree on the order of writes (PTX fence.sc; false = the paper's RCpc TC-Weak, "
              "where IRIW with fences is observable)"),
+    CFG_ENUM("fence_gwct", T, fence_gwct, "sm", tc_fence_gwcts,
+             "tcw: a .gpu/.sys fence or release waits for the largest GWCT of its SM (sm: "
+             "cumulative, releases writes the warp saw through .cta synchronisation) or only of "
+             "its own warp (warp: the paper's design)"),
     CFG_END,
 };
 #undef T

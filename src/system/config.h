@@ -69,6 +69,7 @@ struct tc_spec {
     uint32_t ts_bits;          /* stored timestamp width: L1s flash-invalidate at wrap */
     bool end_wait;             /* tcw: a kernel end waits for the SM's largest GWCT */
     bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
+    uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
 };
 
 struct config {

@@ -108,6 +108,7 @@ struct tc_l1 {
     bool fenced;                 /* a .gpu fence or release seen this kernel */
     bool end_wait;               /* tc.end_wait: a kernel end waits for the GWCTs */
     bool sc_fence_invalidates;   /* tc.sc_fence_invalidates (TC-Weak) */
+    bool fence_warp_gwct;        /* tc.fence_gwct=warp: the paper's per-warp fence wait */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -306,9 +307,16 @@ static void update_line(struct coh_ctx *x)
     }
 }
 
+/* A warp's slot in the GWCT table; requests of no warp slot (kernel
+ * boundaries) use the extra last entry. */
+static unsigned slot_index(const struct tc_l1 *c, unsigned warp)
+{
+    return warp < c->n_warps ? warp : c->n_warps;
+}
+
 static struct tc_warp *slot_of(struct tc_l1 *c, unsigned warp)
 {
-    return &c->warps[warp < c->n_warps ? warp : c->n_warps];
+    return &c->warps[slot_index(c, warp)];
 }
 
 /* Answer the response's own request and, for a fill, every load merged behind
@@ -541,7 +549,8 @@ static bool is_release(const struct mem_req *r)
 
 /* The core cycle after which the request may proceed (0: at once). TC-Weak
  * only: a .gpu/.sys fence, a release and a kernel end wait for the SM's
- * largest GWCT (DEVIATION from the paper's per-warp wait, for cumulativity). */
+ * largest GWCT (DEVIATION from the paper's per-warp wait, for cumulativity;
+ * tc.fence_gwct=warp restores the paper's wait for fences and releases). */
 static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
 {
     if (c->v != TC_WEAK)
@@ -559,6 +568,8 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
          * synchronisation, writes another warp of this SM made; a .gpu
          * release must make those visible too (MP-3-transitive). So it waits
          * for the SM's largest GWCT, not only its own warp's. */
+        if (c->fence_warp_gwct)
+            return c->warps[slot_index(c, r->warp)].gwct;
         uint64_t g = 0;
         for (uint32_t i = 0; i <= c->n_warps; i++)
             g = MAX(g, c->warps[i].gwct);
@@ -782,6 +793,7 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->private_safe = w->cfg->tc.private_rule == 0;
     c->end_wait = w->cfg->tc.end_wait;
     c->sc_fence_invalidates = w->cfg->tc.sc_fence_invalidates;
+    c->fence_warp_gwct = w->cfg->tc.fence_gwct == 1;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)
