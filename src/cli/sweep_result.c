@@ -23,6 +23,12 @@ static double num(const cJSON *o, const char *key)
     return cJSON_IsNumber(v) ? v->valuedouble : 0;
 }
 
+static bool ends_with(const char *s, size_t len, const char *tail)
+{
+    size_t n = strlen(tail);
+    return len > n && !strcmp(s + len - n, tail);
+}
+
 void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -67,6 +73,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->exit_status = res->check == SWEEP_CHECK_WRONG ? 1 : 0;
     res->cycles = num(root, "cycles");
     res->thread_insts = num(root, "thread_insts");
+    res->warp_insts = num(root, "warp_insts");
     res->l1_hit_rate = num(root, "l1_hit_rate");
     res->wall_seconds = num(cJSON_GetObjectItemCaseSensitive(root, "speed"), "wall_seconds");
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
@@ -82,11 +89,14 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     {
         const char *k = item->string;
         size_t len = strlen(k);
-        if (!strncmp(k, "gpu.l2[", 7) && len > 10 && !strcmp(k + len - 10, ".lease_avg") &&
-            cJSON_IsNumber(item)) {
+        if (!cJSON_IsNumber(item))
+            continue;
+        if (!strncmp(k, "gpu.l2[", 7) && ends_with(k, len, ".lease_avg")) {
             lsum += item->valuedouble;
             ln++;
         }
+        if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.fence_wait_cycles"))
+            res->fence_wait += item->valuedouble;
     }
     if (ln)
         res->lease_avg = lsum / ln;
