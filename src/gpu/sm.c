@@ -86,6 +86,8 @@ struct sm_warp {
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
+    uint64_t issue_at;      /* ptx_warp_issue_cycle of pw, kept current: polling a warp
+                               that cannot issue then touches no interpreter state */
     struct order_warp ord;  /* outstanding operations by kind */
 };
 
@@ -289,6 +291,7 @@ static void barrier_release(struct sm *sm, struct sm_cta *c, unsigned id)
     for (uint32_t m = b->waiting; m; m &= m - 1) {
         struct sm_warp *w = &sm->warps[c->slot[__builtin_ctz(m)]];
         ptx_warp_barrier_release(w->pw);
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         set_state(sm, w, W_READY);
     }
     *b = (struct sm_barrier){0};
@@ -364,6 +367,7 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         w->sched = (uint8_t)(slot % sm->spec.schedulers);
         w->state = W_FREE; /* counted as free since sm_new or warp_free */
         w->pw = ptx_warp_new(c->pc, i);
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->cta = c;
         w->warp_in_cta = (uint8_t)i;
         uint32_t left = sm->cta_threads - 32 * i;
@@ -395,6 +399,7 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     w->n_out--;
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
     }
     mi->in_use = false;
@@ -742,6 +747,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
               err);
     if (st->lat_class >= PTX_LAT_N)
         panic("%s: instruction class %u out of range", sm->comp.name, st->lat_class);
+    w->issue_at = st->issue_at;
     uint64_t ready = cyc + sm->spec.lat[st->lat_class];
     if (ready > w->alu_ready)
         w->alu_ready = ready;
@@ -766,29 +772,22 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
 
 /* Poll one warp: issue it if its operands are ready. Otherwise it is not
  * polled again until it can issue: operand readiness only moves earlier with
- * time (a register ready at cycle t stays ready), so asking the scoreboard
- * about a later cycle is exact. If it can issue once every result it computed
- * inside the SM has matured (alu_ready), it waits for the earliest such cycle
- * (binary search) on the timer wheel; if not, it waits for memory and is
- * parked until one of its loads or atomics completes. */
+ * time (a register ready at cycle t stays ready), so the scoreboard's first
+ * issue cycle is exact. If that cycle comes once every result it computed
+ * inside the SM has matured (alu_ready), the warp waits for it on the timer
+ * wheel; if not, it waits for memory and is parked until one of its loads or
+ * atomics completes. */
 static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[slot];
-    if (ptx_warp_can_issue(w->pw, cyc)) {
+    uint64_t at = w->issue_at;
+    if (at <= cyc) {
         issue(sm, w, slot, cyc);
         return true;
     }
-    if (w->alu_ready > cyc && ptx_warp_can_issue(w->pw, w->alu_ready)) {
-        uint64_t lo = cyc + 1, hi = w->alu_ready;
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo) / 2;
-            if (ptx_warp_can_issue(w->pw, mid))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+    if (w->alu_ready > cyc && at <= w->alu_ready) {
         set_state(sm, w, W_TIMED);
-        sm->timed[lo % SM_WHEEL] |= 1ull << slot;
+        sm->timed[at % SM_WHEEL] |= 1ull << slot;
         sm->n_timed++;
     } else if (w->n_res) {
         set_state(sm, w, W_PARKED);

@@ -226,22 +226,36 @@ const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len)
     return buf;
 }
 
+/* With nothing in flight every register is ready once ready_max is, so the
+ * instruction may issue at the earlier of ready_max and its own registers'
+ * ready cycle. With loads or atomics in flight only its own registers count
+ * (a pending one reads UINT64_MAX), and call/ret wait for all of them. */
+uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
+{
+    if (!w->sp || w->at_barrier)
+        return UINT64_MAX;
+    const struct px_inst *i = &w->ins[w->stk[w->sp - 1].pc];
+    if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET))
+        return UINT64_MAX;
+    uint64_t at = 0;
+    for (unsigned k = 0; k < i->n_sb; k++) {
+        uint32_t s = i->sb[k];
+        uint64_t rd = (s & 0x80000000u) ? w->rp[s & 0x7fffffffu] : w->rr[s];
+        if (rd > at)
+            at = rd;
+    }
+    if (!w->n_pending && w->ready_max < at)
+        at = w->ready_max;
+    return at;
+}
+
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
 {
     if (!w->sp || w->at_barrier)
         return false;
-    const struct px_inst *i = &w->ins[w->stk[w->sp - 1].pc];
     if (!w->n_pending && w->ready_max <= cycle)
         return true; /* nothing in flight: every register is ready */
-    if ((i->op == PX_CALL || i->op == PX_RET) && w->n_pending)
-        return false;
-    for (unsigned k = 0; k < i->n_sb; k++) {
-        uint32_t s = i->sb[k];
-        uint64_t rd = (s & 0x80000000u) ? w->rp[s & 0x7fffffffu] : w->rr[s];
-        if (rd > cycle)
-            return false;
-    }
-    return true;
+    return ptx_warp_issue_cycle(w) <= cycle;
 }
 
 /* ------------------------------------------------------------------ value helpers */
@@ -1094,6 +1108,42 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
         }                                                                                          \
     } while (0)
 
+/* fma.f32 over a row. Where the host has an FMA instruction a clone of the
+ * loop built for it is picked at run time (the C library's fmaf uses the same
+ * instruction there; both round once, so the bits are the same); elsewhere
+ * fmaf lane by lane. All 32 lanes are computed into a local row (inactive
+ * lanes' bits only set floating-point flags, which nothing reads), so the
+ * loop vectorises whatever rows D aliases, then the active lanes are kept. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx2,fma"))) static void fma_row_f32_hw(uint64_t *D, const uint64_t *A,
+                                                               const uint64_t *B,
+                                                               const uint64_t *C, uint32_t active)
+{
+    uint64_t t[32];
+    for (unsigned l = 0; l < 32; l++)
+        t[l] = bits_f32(__builtin_fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l])));
+    if (active == 0xffffffffu)
+        memcpy(D, t, sizeof t);
+    else
+        for (uint32_t m_ = active; m_; m_ &= m_ - 1)
+            D[__builtin_ctz(m_)] = t[__builtin_ctz(m_)];
+}
+#define PX_HW_FMA() __builtin_cpu_supports("fma")
+#else
+#define fma_row_f32_hw(D, A, B, C, active) ((void)0)
+#define PX_HW_FMA() 0
+#endif
+
+static void fma_row_f32(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                        uint32_t active)
+{
+    if (PX_HW_FMA()) {
+        fma_row_f32_hw(D, A, B, C, active);
+        return;
+    }
+    LANES(D[l] = bits_f32(fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))));
+}
+
 static void float_post(uint64_t *D, uint32_t active, const struct px_inst *i)
 {
     if (i->type == PT_F32) {
@@ -1209,7 +1259,7 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         break;
     case PX_FMA:
         if (t == PT_F32)
-            LANES(D[l] = bits_f32(fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))));
+            fma_row_f32(D, A, B, C, active);
         else
             LANES(D[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))));
         break;
@@ -1772,5 +1822,6 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     settle(w);
     if (!w->sp)
         out->kind = out->kind == PTX_STEP_ALU ? PTX_STEP_EXIT : out->kind;
+    out->issue_at = ptx_warp_issue_cycle(w);
     return 0;
 }

@@ -136,12 +136,19 @@ struct ptx_step {
     uint8_t lat_class;     /* enum ptx_lat_class of the instruction */
     uint32_t active;       /* lanes that executed it */
     uint32_t n_thread_insts; /* active lanes counted as thread instructions */
+    uint64_t issue_at;     /* ptx_warp_issue_cycle() after the step, computed while the
+                              warp's state is in the host's cache */
     struct ptx_memop mem;  /* PTX_STEP_MEM */
     struct ptx_barrier bar;/* PTX_STEP_BARRIER */
 };
 
 /* True when the next instruction's registers are ready at `cycle`. */
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle);
+/* The first cycle at which ptx_warp_can_issue becomes true if nothing else
+ * happens to the warp meanwhile (readiness only moves earlier with time):
+ * ptx_warp_can_issue(w, t) == (t >= ptx_warp_issue_cycle(w)). UINT64_MAX when
+ * it waits for memory (a pending load or atomic), a barrier, or has exited. */
+uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w);
 
 /* Execute the warp's next instruction. Returns 0, or -1 with a message for a
  * run-time fault of the kernel (misaligned or out-of-range shared/local
