@@ -269,8 +269,7 @@ static void warp_free(struct sm *sm, struct sm_warp *w)
 {
     unsigned slot = (unsigned)(w - sm->warps);
     unsigned s = w->sched;
-    ptx_warp_free(w->pw);
-    w->pw = NULL;
+    /* w->pw stays: the slot's next warp reuses its storage (ptx_warp_renew) */
     for (unsigned i = 0, j = 0; i < sm->n_age[s]; i++)
         if (sm->age[s][i] != slot)
             sm->age[s][j++] = sm->age[s][i];
@@ -363,10 +362,17 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         unsigned slot = (unsigned)__builtin_ctzll(sm->free_slots);
         sm->free_slots &= sm->free_slots - 1;
         struct sm_warp *w = &sm->warps[slot];
+        struct ptx_warp *pw = w->pw;
         memset(w, 0, sizeof *w);
         w->sched = (uint8_t)(slot % sm->spec.schedulers);
         w->state = W_FREE; /* counted as free since sm_new or warp_free */
-        w->pw = ptx_warp_new(c->pc, i);
+        if (pw && !ptx_warp_renew(pw, c->pc, i)) {
+            ptx_warp_free(pw);
+            pw = NULL;
+        }
+        w->pw = pw ? pw : ptx_warp_new(c->pc, i);
+        if (!w->pw)
+            panic("out of memory");
         w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->cta = c;
         w->warp_in_cta = (uint8_t)i;

@@ -94,6 +94,7 @@ struct ptx_warp {
     uint32_t sp, stk_cap;
     struct call_frame *frames;
     uint32_t nf, frames_cap;
+    size_t cap_regs, cap_preds, cap_ready, cap_local, cap_stk, cap_frames; /* allocated */
     uint32_t tid[3][32];
     const struct px_inst *bar_red;  /* bar.red waiting for its result */
     uint32_t bar_red_mask;
@@ -148,34 +149,56 @@ unsigned ptx_cta_n_warps(const struct ptx_cta *c)
     return c->n_warps;
 }
 
-struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
+/* A buffer of n zeroed elements of `size` bytes: buf itself when its
+ * capacity *cap is enough, else a new one (buf is freed). NULL when out of
+ * memory. */
+static void *zeroed(void *buf, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap) {
+        memset(buf, 0, n * size);
+        return buf;
+    }
+    free(buf);
+    buf = calloc(n, size);
+    *cap = buf ? n : 0;
+    return buf;
+}
+
+/* (Re)initialise w as warp `warp_in_cta` of c: storage from an earlier warp
+ * is reused when it is large enough, and everything starts zeroed exactly as
+ * in a new warp. Returns false when out of memory. */
+static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta)
 {
     const struct px_func *f = c->f;
     const struct ptx_module *m = c->m;
-    struct ptx_warp *w = calloc(1, sizeof(*w));
-    if (!w)
-        return NULL;
     w->c = c;
     w->m = m;
     w->ins = m->ins;
     w->imm = m->imm;
     w->warp_in_cta = warp_in_cta;
+    w->at_barrier = false;
+    w->n_pending = 0;
+    w->ready_max = 0;
+    w->frame_base = 0;
+    w->bar_red = NULL;
+    w->bar_red_mask = 0;
     w->n_rows = f->n_rows_chain;
     w->n_preds = f->n_preds_chain;
-    w->regs = calloc((size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
-    w->preds = calloc((size_t)w->n_preds + 1, sizeof(uint32_t));
-    w->ready = calloc((size_t)w->n_rows + w->n_preds + 2, sizeof(uint64_t));
     w->local_stride = (f->max_stack + 15) & ~15u;
-    w->local = calloc((size_t)w->local_stride * 32 + 16, 1);
     /* depth bound: two entries per nested divergence plus one per call */
-    w->stk_cap = 64 + 2 * (m->n_ins < 4096 ? m->n_ins : 4096);
-    w->stk = calloc(w->stk_cap, sizeof(*w->stk));
-    w->frames_cap = m->n_funcs + 1;
-    w->frames = calloc(w->frames_cap, sizeof(*w->frames));
-    if (!w->regs || !w->preds || !w->ready || !w->local || !w->stk || !w->frames) {
-        ptx_warp_free(w);
-        return NULL;
-    }
+    uint32_t stk_cap = 64 + 2 * (m->n_ins < 4096 ? m->n_ins : 4096);
+    uint32_t frames_cap = m->n_funcs + 1;
+    w->regs = zeroed(w->regs, &w->cap_regs, (size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
+    w->preds = zeroed(w->preds, &w->cap_preds, (size_t)w->n_preds + 1, sizeof(uint32_t));
+    w->ready = zeroed(w->ready, &w->cap_ready, (size_t)w->n_rows + w->n_preds + 2,
+                      sizeof(uint64_t));
+    w->local = zeroed(w->local, &w->cap_local, (size_t)w->local_stride * 32 + 16, 1);
+    w->stk = zeroed(w->stk, &w->cap_stk, stk_cap, sizeof(*w->stk));
+    w->frames = zeroed(w->frames, &w->cap_frames, frames_cap, sizeof(*w->frames));
+    if (!w->regs || !w->preds || !w->ready || !w->local || !w->stk || !w->frames)
+        return false;
+    w->stk_cap = stk_cap;
+    w->frames_cap = frames_cap;
     w->r = w->regs;
     w->p = w->preds;
     w->rr = w->ready;
@@ -191,12 +214,30 @@ struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
     }
     w->frames[0] = (struct call_frame){f, NULL, 0, 0, 0, 0};
     w->nf = 1;
+    w->sp = 0;
     if (mask) {
         w->stk[0] = (struct simt_entry){f->first, PX_RPC_EXIT, mask, 0};
         w->sp = 1;
     }
     w->exited = ~mask;
+    return true;
+}
+
+struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
+{
+    struct ptx_warp *w = calloc(1, sizeof(*w));
+    if (!w)
+        return NULL;
+    if (!warp_setup(w, c, warp_in_cta)) {
+        ptx_warp_free(w);
+        return NULL;
+    }
     return w;
+}
+
+bool ptx_warp_renew(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta)
+{
+    return warp_setup(w, c, warp_in_cta);
 }
 
 void ptx_warp_free(struct ptx_warp *w)

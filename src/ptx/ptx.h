@@ -88,6 +88,10 @@ unsigned ptx_cta_n_warps(const struct ptx_cta *c);
 /* A warp: 32 lanes' registers, the SIMT stack, the scoreboard. */
 struct ptx_warp;
 struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta);
+/* Turn a warp that is no longer needed into warp `warp_in_cta` of c, as
+ * ptx_warp_new would make it, reusing its storage (it grows only when c's
+ * kernel needs more). False when out of memory (w is then only fit to free). */
+bool ptx_warp_renew(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta);
 void ptx_warp_free(struct ptx_warp *w);
 
 /* What the caller supplies for special registers and latencies. */
