@@ -68,21 +68,28 @@ struct call_frame {
     uint32_t row_base, pred_base, local_base;
 };
 
+/* Warps are stepped interleaved with hundreds of others, so nearly every step
+ * finds its warp out of the host's caches: what a step and an issue-cycle query
+ * read first sits together at the start (the struct is cache-line aligned), and
+ * the running SIMT entry is kept here rather than in the stack array. */
 struct ptx_warp {
-    struct ptx_cta *c;
-    const struct ptx_module *m;
+    /* hot */
+    struct simt_entry top;    /* the running entry, stack depth sp - 1 (when sp > 0) */
     const struct px_inst *ins;
-    const uint64_t *imm;
-    unsigned warp_in_cta;
-    uint32_t exited;
-    bool at_barrier;
-    unsigned n_pending;       /* loads/atomics sent out and not completed */
-    uint64_t ready_max;       /* latest ready cycle of any register not pending */
-    /* current frame */
     uint64_t *r;              /* register rows of the current function */
     uint32_t *p;              /* predicates of the current function */
     uint64_t *rr, *rp;        /* their ready cycles */
+    uint32_t sp;              /* SIMT stack depth, top included */
+    uint32_t n_pending;       /* loads/atomics sent out and not completed */
+    uint64_t ready_max;       /* latest ready cycle of any register not pending */
+    bool at_barrier;
+    uint32_t exited;
+    const uint64_t *imm;
+    struct ptx_cta *c;
+    /* current frame */
     uint32_t frame_base;      /* local offset of the current frame */
+    const struct ptx_module *m;
+    unsigned warp_in_cta;
     /* storage */
     uint64_t *regs;
     uint32_t *preds;
@@ -90,8 +97,8 @@ struct ptx_warp {
     uint32_t n_rows, n_preds;
     uint8_t *local;           /* 32 lanes x local_stride bytes */
     uint32_t local_stride;
-    struct simt_entry *stk;
-    uint32_t sp, stk_cap;
+    struct simt_entry *stk;   /* entries below the top: [0, sp - 1) */
+    uint32_t stk_cap;
     struct call_frame *frames;
     uint32_t nf, frames_cap;
     size_t cap_regs, cap_preds, cap_ready, cap_local, cap_stk, cap_frames; /* allocated */
@@ -216,7 +223,7 @@ static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_c
     w->nf = 1;
     w->sp = 0;
     if (mask) {
-        w->stk[0] = (struct simt_entry){f->first, PX_RPC_EXIT, mask, 0};
+        w->top = (struct simt_entry){f->first, PX_RPC_EXIT, mask, 0};
         w->sp = 1;
     }
     w->exited = ~mask;
@@ -225,9 +232,10 @@ static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_c
 
 struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
 {
-    struct ptx_warp *w = calloc(1, sizeof(*w));
+    struct ptx_warp *w = aligned_alloc(64, (sizeof(*w) + 63) & ~(size_t)63);
     if (!w)
         return NULL;
+    memset(w, 0, sizeof *w);
     if (!warp_setup(w, c, warp_in_cta)) {
         ptx_warp_free(w);
         return NULL;
@@ -263,7 +271,7 @@ const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len)
     if (!w->sp)
         snprintf(buf, len, "%s: (exited)", w->m->filename);
     else
-        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[w->stk[w->sp - 1].pc].line);
+        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[w->top.pc].line);
     return buf;
 }
 
@@ -275,7 +283,7 @@ uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
 {
     if (!w->sp || w->at_barrier)
         return UINT64_MAX;
-    const struct px_inst *i = &w->ins[w->stk[w->sp - 1].pc];
+    const struct px_inst *i = &w->ins[w->top.pc];
     if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET))
         return UINT64_MAX;
     uint64_t at = 0;
@@ -734,11 +742,32 @@ static int fault(const struct ptx_warp *w, const struct px_inst *i, char *err, s
 
 static void pop_entry(struct ptx_warp *w);
 
+/* The SIMT stack: entry k (0 = bottom) is w->top for k = sp - 1, else stk[k]. */
+static inline struct simt_entry *stk_at(struct ptx_warp *w, uint32_t k)
+{
+    return k + 1 == w->sp ? &w->top : &w->stk[k];
+}
+
+static inline void stk_push(struct ptx_warp *w, struct simt_entry e)
+{
+    if (w->sp)
+        w->stk[w->sp - 1] = w->top;
+    w->top = e;
+    w->sp++;
+}
+
+static inline void stk_pop(struct ptx_warp *w)
+{
+    w->sp--;
+    if (w->sp)
+        w->top = w->stk[w->sp - 1];
+}
+
 /* After an instruction: pop finished entries, complete calls. */
 static void settle(struct ptx_warp *w)
 {
     while (w->sp) {
-        struct simt_entry *t = &w->stk[w->sp - 1];
+        struct simt_entry *t = &w->top;
         if (t->mask == 0 || t->pc == t->rpc)
             pop_entry(w);
         else
@@ -750,7 +779,7 @@ static void settle(struct ptx_warp *w)
  * the caller's buffers for the lanes that made the call, restore the frame. */
 static void finish_call(struct ptx_warp *w)
 {
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     struct call_frame *cf = &w->frames[w->nf - 1];
     struct call_frame *caller = &w->frames[w->nf - 2];
     const struct px_call *cs = cf->cs;
@@ -775,7 +804,7 @@ static void finish_call(struct ptx_warp *w)
 
 static void pop_entry(struct ptx_warp *w)
 {
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     if (t->call && t->mask == 0) {
         /* every lane of the call exited inside it: drop the callee frame */
         struct call_frame *caller = &w->frames[w->nf - 2];
@@ -786,8 +815,8 @@ static void pop_entry(struct ptx_warp *w)
         w->rp = w->ready + w->n_rows + caller->pred_base;
         w->frame_base = caller->local_base;
     }
-    w->sp--;
-    if (w->sp && w->stk[w->sp - 1].call && w->stk[w->sp - 1].call == w->nf - 1 + 1 &&
+    stk_pop(w);
+    if (w->sp && w->top.call && w->top.call == w->nf - 1 + 1 &&
         w->frames[w->nf - 1].marker == w->sp - 1)
         finish_call(w);
 }
@@ -795,7 +824,7 @@ static void pop_entry(struct ptx_warp *w)
 static void remove_lanes(struct ptx_warp *w, uint32_t lanes, uint32_t from)
 {
     for (uint32_t k = from; k < w->sp; k++)
-        w->stk[k].mask &= ~lanes;
+        stk_at(w, k)->mask &= ~lanes;
 }
 
 static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmask, uint32_t fmask,
@@ -806,15 +835,15 @@ static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmas
                  w->stk_cap);
         return -1;
     }
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     if (t->rpc == rpc && !t->call) {
         t->pc = tpc;
         t->mask = tmask;
     } else {
         t->pc = rpc;
-        w->stk[w->sp++] = (struct simt_entry){tpc, rpc, tmask, 0};
+        stk_push(w, (struct simt_entry){tpc, rpc, tmask, 0});
     }
-    w->stk[w->sp++] = (struct simt_entry){fpc, rpc, fmask, 0};
+    stk_push(w, (struct simt_entry){fpc, rpc, fmask, 0});
     return 0;
 }
 
@@ -1662,7 +1691,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         snprintf(err, errlen, "%s: step of a warp that has exited", w->m->filename);
         return -1;
     }
-    struct simt_entry *top = &w->stk[w->sp - 1];
+    struct simt_entry *top = &w->top;
     uint32_t pc = top->pc, mask = top->mask;
     const struct px_inst *i = &w->ins[pc];
     uint32_t active = mask;
@@ -1804,7 +1833,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         }
         w->nf++;
         top->call = w->nf - 1 + 1;
-        w->stk[w->sp++] = (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0};
+        stk_push(w, (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0});
         w->r = w->regs + (size_t)nf->row_base * 32;
         w->p = w->preds + nf->pred_base;
         w->rr = w->ready + nf->row_base;
