@@ -165,6 +165,7 @@ struct sm {
     uint32_t lsu_wait_head, lsu_wait_n;
 
     uint64_t last_cycle;
+    tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
     bool has_last;
     struct ptx_step step;      /* scratch for ptx_warp_step */
     sm_issue_fn *hook;
@@ -558,10 +559,16 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
         m->req.atom = a;
     }
     unsigned size = op->size;
+    /* accesses are aligned to their size (coalesce checked), so a lane's
+     * bytes never straddle a 64-bit word of the mask */
+    uint64_t lane_bits = size >= 64 ? ~0ull : (1ull << size) - 1;
     for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
         unsigned l = (unsigned)__builtin_ctz(lanes);
         unsigned off = (unsigned)(op->addr[l] - cl->line);
-        bytemask_set_range(&m->mask, off, size);
+        if (size <= 64)
+            m->mask.w[off >> 6] |= lane_bits << (off & 63);
+        else
+            bytemask_set_range(&m->mask, off, size);
         if (op->op == MEM_STORE)
             memcpy(m->data + off, op->data[l], size);
         else if (a)
@@ -864,7 +871,12 @@ static void account_sleep(struct sm *sm, uint64_t n)
 static bool sm_tick(struct comp *c)
 {
     struct sm *sm = container_of(c, struct sm, comp);
-    cycle_t cyc = comp_cycle(c);
+    /* ticks fall on clock edges; the one after the last needs no division */
+    tick_t now = c->eng->now;
+    cycle_t cyc = sm->last_tick_ps != TICK_MAX && now == sm->last_tick_ps + c->clk->period_ps
+                      ? sm->last_cycle + 1
+                      : comp_cycle(c);
+    sm->last_tick_ps = now;
     if (sm->kstate != K_IDLE) {
         if (sm->has_last && cyc > sm->last_cycle + 1)
             account_sleep(sm, cyc - sm->last_cycle - 1);
@@ -987,6 +999,7 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     }
     for (unsigned s = 0; s < SM_MAX_SCHED; s++)
         sm->last[s] = SM_NONE;
+    sm->last_tick_ps = TICK_MAX;
     comp_init(&sm->comp, e, name, clk, sm_tick, sm_dump);
     return sm;
 }

@@ -1046,7 +1046,18 @@ void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
     if (op->op != MEM_LOAD && op->op != MEM_ATOMIC)
         return;
     const struct px_inst *i = &w->ins[op->tag];
-    if (op->op == MEM_LOAD || !op->is_red) {
+    if (op->op == MEM_LOAD && i->vec == 1 && i->n_dst == 1 && i->d[0].kind == OK_REG) {
+        /* a scalar load: the lane's bytes are the low bytes of lane_data[l][0] */
+        uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
+        unsigned t = i->type;
+        for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m_);
+            D[l] = extend(lane_data[l][0], t);
+        }
+        w->rr[i->d[0].idx] = cycle;
+        if (cycle > w->ready_max)
+            w->ready_max = cycle;
+    } else if (op->op == MEM_LOAD || !op->is_red) {
         for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
             unsigned l = (unsigned)__builtin_ctz(m_);
             if (op->op == MEM_LOAD)
