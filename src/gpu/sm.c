@@ -152,6 +152,9 @@ struct sm {
     uint16_t last[SM_MAX_SCHED];   /* last slot issued (LRR start, GTO greedy) */
     uint8_t age[SM_MAX_SCHED][SM_MAX_WARPS]; /* slots, oldest first (GTO) */
     uint8_t n_age[SM_MAX_SCHED];
+    uint8_t age_pos[SM_MAX_WARPS];     /* a slot's index in its scheduler's age[] */
+    uint64_t ready_age[SM_MAX_SCHED];  /* bit per age[] index whose warp is W_READY: GTO
+                                          visits ready warps oldest first without a scan */
     uint64_t timed[SM_WHEEL];  /* W_TIMED warps by wake cycle % SM_WHEEL */
     uint32_t n_timed;
 
@@ -229,10 +232,13 @@ static void set_state(struct sm *sm, struct sm_warp *w, enum warp_state s)
     sm->n_state[w->sched][w->state]--;
     sm->n_state[w->sched][s]++;
     w->state = (uint8_t)s;
-    if (s == W_READY)
+    if (s == W_READY) {
         sm->ready |= 1ull << slot;
-    else
+        sm->ready_age[w->sched] |= 1ull << sm->age_pos[slot];
+    } else {
         sm->ready &= ~(1ull << slot);
+        sm->ready_age[w->sched] &= ~(1ull << sm->age_pos[slot]);
+    }
 }
 
 static inline bool is_result_op(const struct ptx_memop *m)
@@ -271,13 +277,18 @@ static void warp_free(struct sm *sm, struct sm_warp *w)
     unsigned slot = (unsigned)(w - sm->warps);
     unsigned s = w->sched;
     /* w->pw stays: the slot's next warp reuses its storage (ptx_warp_renew) */
-    for (unsigned i = 0, j = 0; i < sm->n_age[s]; i++)
-        if (sm->age[s][i] != slot)
-            sm->age[s][j++] = sm->age[s][i];
+    set_state(sm, w, W_FREE);
+    /* close the gap in age[]: the younger warps move down one place */
+    unsigned pos = sm->age_pos[slot];
+    for (unsigned i = pos + 1; i < sm->n_age[s]; i++) {
+        sm->age[s][i - 1] = sm->age[s][i];
+        sm->age_pos[sm->age[s][i - 1]] = (uint8_t)(i - 1);
+    }
+    uint64_t below = (1ull << pos) - 1;
+    sm->ready_age[s] = (sm->ready_age[s] & below) | ((sm->ready_age[s] >> 1) & ~below);
     sm->n_age[s]--;
     if (sm->last[s] == slot)
         sm->last[s] = SM_NONE;
-    set_state(sm, w, W_FREE);
     sm->free_slots |= 1ull << slot;
     struct sm_cta *c = w->cta;
     w->cta = NULL;
@@ -382,6 +393,7 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         w->held = SM_NONE;
         w->alu_ready = now;
         c->slot[i] = (uint8_t)slot;
+        sm->age_pos[slot] = sm->n_age[w->sched];
         sm->age[w->sched][sm->n_age[w->sched]++] = (uint8_t)slot;
         set_state(sm, w, W_READY);
     }
@@ -834,9 +846,14 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
     if (sm->spec.sched == SM_SCHED_GTO) {
         if (last != SM_NONE && (cand >> last & 1) && try_issue(sm, last, cyc))
             return;
-        for (unsigned i = 0; i < sm->n_age[s]; i++) {
-            unsigned slot = sm->age[s][i];
-            if (slot != last && (cand >> slot & 1) && try_issue(sm, slot, cyc)) {
+        /* the other ready warps, oldest first (a failed try changes only the
+         * warp tried, so the set taken now is the one a scan would see) */
+        uint64_t m = sm->ready_age[s];
+        if (last != SM_NONE)
+            m &= ~(1ull << sm->age_pos[last]);
+        for (; m; m &= m - 1) {
+            unsigned slot = sm->age[s][__builtin_ctzll(m)];
+            if (try_issue(sm, slot, cyc)) {
                 sm->last[s] = (uint16_t)slot;
                 return;
             }
