@@ -772,7 +772,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
               err);
     if (st->lat_class >= PTX_LAT_N)
         panic("%s: instruction class %u out of range", sm->comp.name, st->lat_class);
-    w->issue_at = st->issue_at;
+    w->issue_at = ptx_warp_issue_cycle(w->pw); /* while the warp is in the host's cache */
     uint64_t ready = cyc + sm->spec.lat[st->lat_class];
     if (ready > w->alu_ready)
         w->alu_ready = ready;

@@ -298,6 +298,27 @@ uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
     return at;
 }
 
+void ptx_warp_prefetch(const struct ptx_warp *w)
+{
+    if (!w->sp)
+        return;
+    const struct px_inst *i = &w->ins[w->top.pc];
+    for (unsigned k = 0; k < i->n_sb; k++) {
+        uint32_t s = i->sb[k];
+        if (s & 0x80000000u) {
+            __builtin_prefetch(&w->p[s & 0x7fffffffu]);
+            __builtin_prefetch(&w->rp[s & 0x7fffffffu]);
+            continue;
+        }
+        const uint64_t *row = w->r + (size_t)s * 32; /* 256 bytes: four 64-byte lines */
+        __builtin_prefetch(&w->rr[s]);
+        __builtin_prefetch(row);
+        __builtin_prefetch(row + 8);
+        __builtin_prefetch(row + 16);
+        __builtin_prefetch(row + 24);
+    }
+}
+
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
 {
     if (!w->sp || w->at_barrier)
@@ -1903,6 +1924,5 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     settle(w);
     if (!w->sp)
         out->kind = out->kind == PTX_STEP_ALU ? PTX_STEP_EXIT : out->kind;
-    out->issue_at = ptx_warp_issue_cycle(w);
     return 0;
 }

@@ -140,8 +140,6 @@ struct ptx_step {
     uint8_t lat_class;     /* enum ptx_lat_class of the instruction */
     uint32_t active;       /* lanes that executed it */
     uint32_t n_thread_insts; /* active lanes counted as thread instructions */
-    uint64_t issue_at;     /* ptx_warp_issue_cycle() after the step, computed while the
-                              warp's state is in the host's cache */
     struct ptx_memop mem;  /* PTX_STEP_MEM */
     struct ptx_barrier bar;/* PTX_STEP_BARRIER */
 };
@@ -153,6 +151,11 @@ bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle);
  * ptx_warp_can_issue(w, t) == (t >= ptx_warp_issue_cycle(w)). UINT64_MAX when
  * it waits for memory (a pending load or atomic), a barrier, or has exited. */
 uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w);
+/* A hint with no effect on results: start bringing what the warp's next
+ * instruction reads and writes (registers, predicates, their ready cycles)
+ * into the host's caches. Callers that interleave many warps call it for a
+ * warp they will step soon. */
+void ptx_warp_prefetch(const struct ptx_warp *w);
 
 /* Execute the warp's next instruction. Returns 0, or -1 with a message for a
  * run-time fault of the kernel (misaligned or out-of-range shared/local
