@@ -14,12 +14,19 @@
  * cycle, lat_gmem cycles after issue at the earliest.
  *
  * Per-cycle cost: only warps in the ready set are polled. A warp that cannot
- * issue is taken out of it until it can: asked about later cycles, the
- * scoreboard gives the exact cycle its operands computed in the SM are ready
- * (the warp waits on a timer wheel), or says it waits for memory (the warp is
- * parked until one of its loads or atomics completes). Issue order and timing
- * are the same as polling every warp every cycle. When no warp is ready
- * and nothing is queued, the SM sleeps until the L1 answers.
+ * issue is taken out of it until it can: the scoreboard gives the exact cycle
+ * its operands computed in the SM are ready (the warp waits on a timer
+ * wheel), or says it waits for memory (the warp is parked until one of its
+ * loads or atomics completes). Issue order and timing are the same as polling
+ * every warp every cycle. When no warp is ready and nothing is queued, the SM
+ * sleeps until the L1 answers.
+ * Host speed: hundreds of warps are interleaved, so a warp's interpreter state
+ * is rarely in the host's caches. The SM therefore keeps each warp's first
+ * issue cycle itself (refreshed whenever the interpreter changes the warp:
+ * step, completion, barrier release) and touches the interpreter only to
+ * issue; GTO finds the oldest ready warp through a bit per age position; a
+ * warp slot keeps its interpreter warp, whose storage the slot's next warp
+ * reuses, so CTA dispatch does not allocate.
  *
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
  * outstanding; a CTA when all its warps are freed.

@@ -20,7 +20,14 @@
  *
  * Global memory is never touched here: those lanes are returned as a
  * ptx_memop. Shared, local, param and const accesses are done inside.
- * INVARIANT: ptx_warp_step does not allocate.
+ * Host speed: a warp's state is usually out of the host's caches when it is
+ * stepped (callers interleave hundreds of warps), so the fields a step reads
+ * first share the warp's first cache lines and the running SIMT entry is kept
+ * in the warp itself; ptx_warp_prefetch lets a caller that knows which warp
+ * comes next ask for its registers early; fma.f32 uses the host's FMA
+ * instruction over a whole row when the host has one (same bits as fmaf).
+ * INVARIANT: ptx_warp_step does not allocate; ptx_warp_renew allocates only
+ *   when a kernel needs more storage than the warp had.
  * INVARIANT: a call or ret issues only when no load/atomic is outstanding
  *   (ptx_warp_can_issue), so completions always find the frame they came from.
  * NOT MODELED: .ftz on inputs (outputs are flushed), denormal behaviour of

@@ -79,6 +79,37 @@ static void divergence_reconverges_with_per_lane_results(void **state)
     ptx_module_free(m);
 }
 
+/* Step one warp to the end against g, each instruction at its first issue
+ * cycle; returns its warp instructions, and the cycle of the last in *end. */
+static unsigned run_warp(struct ptx_warp *w, struct hx_gmem *g, uint64_t *end)
+{
+    static const uint32_t lat[PTX_LAT_N] = {1, 2, 3, 4, 5, 6, 7, 8};
+    struct ptx_env env = {.lat = lat};
+    struct ptx_step s;
+    uint64_t res[32][2];
+    char err[256];
+    unsigned n = 0;
+    for (uint64_t cycle = 1; !ptx_warp_done(w); cycle++) {
+        uint64_t at = ptx_warp_issue_cycle(w);
+        assert_true(at != UINT64_MAX);
+        assert_true(ptx_warp_can_issue(w, at));
+        assert_true(at == 0 || !ptx_warp_can_issue(w, at - 1));
+        if (at > cycle)
+            cycle = at;
+        env.clock = cycle;
+        if (ptx_warp_step(w, &env, &s, err, sizeof err))
+            fail_msg("%s", err);
+        *end = cycle;
+        n++;
+        if (s.kind == PTX_STEP_MEM) {
+            if (hx_memop(g, &s.mem, res, err, sizeof err))
+                fail_msg("%s", err);
+            ptx_warp_complete(w, &s.mem, (const uint64_t(*)[2])res, cycle + 3);
+        }
+    }
+    return n;
+}
+
 static const char *const EARLY_RET = HDR
     ".func (.param .b32 rv) f(.param .b32 a)\n{\n"
     ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
@@ -106,6 +137,8 @@ static const char *const EARLY_RET = HDR
     "st.global.v2.u32 [%rd3], {%r2, %r3};\n"
     "ret;\n}\n";
 
+static void renewed_warp_runs_like_a_new_one(void **state);
+
 static void divergent_return_and_exit(void **state)
 {
     (void)state;
@@ -132,6 +165,54 @@ static void divergent_return_and_exit(void **state)
     }
     free(g.bytes);
     ptx_module_free(m);
+}
+
+/* A warp renewed after running another kernel (calls, frames, dirty
+ * registers and scoreboard) behaves exactly as a new warp: same stores, same
+ * instruction count, and at every step its first issue cycle is the first
+ * cycle ptx_warp_can_issue allows (checked inside run_warp). */
+static void renewed_warp_runs_like_a_new_one(void **state)
+{
+    (void)state;
+    struct ptx_module *m1 = parse_ok(EARLY_RET), *m2 = parse_ok(DIVERGE);
+    const struct ptx_kernel *k1 = ptx_module_kernel(m1, "k"), *k2 = ptx_module_kernel(m2, "k");
+    struct hx_gmem g1 = {calloc(1, 4096), 4096, 0}, g2 = {calloc(1, 4096), 4096, 0};
+    addr_t out1 = hx_alloc(&g1, 16 * 32), out2 = hx_alloc(&g2, 16 * 32);
+    struct hx_params p1 = {0}, p2 = {0};
+    hx_param(&p1, k1, out1);
+    hx_param(&p2, k2, out2);
+    struct ptx_dim3 one = {1, 1, 1}, warp = {32, 1, 1}, zero = {0, 0, 0};
+
+    /* the reference: a new warp runs DIVERGE */
+    struct ptx_cta *c2 = ptx_cta_new(k2, zero, one, warp, p2.buf, 0);
+    struct ptx_warp *fresh = ptx_warp_new(c2, 0);
+    uint64_t end_fresh = 0, end;
+    unsigned n_fresh = run_warp(fresh, &g2, &end_fresh);
+    uint8_t want[16 * 32];
+    memcpy(want, hx_ptr(&g2, out2), sizeof want);
+    ptx_warp_free(fresh);
+    ptx_cta_free(c2);
+
+    /* a warp that ran EARLY_RET first, renewed for DIVERGE */
+    struct ptx_cta *c1 = ptx_cta_new(k1, zero, one, warp, p1.buf, 0);
+    struct ptx_warp *w = ptx_warp_new(c1, 0);
+    run_warp(w, &g1, &end);
+    assert_true(ptx_warp_done(w));
+    memset(hx_ptr(&g2, out2), 0, sizeof want);
+    c2 = ptx_cta_new(k2, zero, one, warp, p2.buf, 0);
+    assert_true(ptx_warp_renew(w, c2, 0));
+    assert_false(ptx_warp_done(w));
+    assert_int_equal(run_warp(w, &g2, &end), n_fresh);
+    assert_int_equal(end, end_fresh); /* the scoreboard started clean too */
+    assert_memory_equal(hx_ptr(&g2, out2), want, sizeof want);
+
+    ptx_warp_free(w);
+    ptx_cta_free(c1);
+    ptx_cta_free(c2);
+    free(g1.bytes);
+    free(g2.bytes);
+    ptx_module_free(m1);
+    ptx_module_free(m2);
 }
 
 static const uint32_t LAT[PTX_LAT_N] = {4, 6, 5, 8, 20, 30, 2, 10};
@@ -171,10 +252,12 @@ static void scoreboard_alu_and_loads(void **state)
     assert_int_equal(s.lat_class, PTX_LAT_INT);
     assert_false(ptx_warp_can_issue(w, 104));                         /* r1 ready at 105 */
     assert_true(ptx_warp_can_issue(w, 105));
+    assert_int_equal(ptx_warp_issue_cycle(w), 105);
     env.clock = 105;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* add r2 */
     assert_false(ptx_warp_can_issue(w, 129));                         /* rd1 from ld.param: 130 */
     assert_true(ptx_warp_can_issue(w, 130));
+    assert_int_equal(ptx_warp_issue_cycle(w), 130);
     env.clock = 131;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* ld.global */
     assert_int_equal(s.kind, PTX_STEP_MEM);
@@ -188,12 +271,14 @@ static void scoreboard_alu_and_loads(void **state)
     assert_true(ptx_warp_can_issue(w, 132));                          /* independent add */
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0);
     assert_false(ptx_warp_can_issue(w, 1000000));                     /* waits for r3 */
+    assert_true(ptx_warp_issue_cycle(w) == UINT64_MAX);
     uint64_t data[32][2];
     for (unsigned l = 0; l < 32; l++)
         data[l][0] = 1000 + l, data[l][1] = 0;
     ptx_warp_complete(w, &op, (const uint64_t(*)[2])data, 500);
     assert_false(ptx_warp_can_issue(w, 499));
     assert_true(ptx_warp_can_issue(w, 500));
+    assert_int_equal(ptx_warp_issue_cycle(w), 500);
     env.clock = 500;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* add r5 */
     env.clock = 504;
@@ -483,6 +568,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(divergence_reconverges_with_per_lane_results),
         cmocka_unit_test(divergent_return_and_exit),
+        cmocka_unit_test(renewed_warp_runs_like_a_new_one),
         cmocka_unit_test(scoreboard_alu_and_loads),
         cmocka_unit_test(memory_semantics_mapping),
         cmocka_unit_test(generic_access_splits_shared_and_global_lanes),
