@@ -1237,7 +1237,7 @@ __attribute__((target("avx2,fma"))) static void fma_row_f32_hw(uint64_t *D, cons
         for (uint32_t m_ = active; m_; m_ &= m_ - 1)
             D[__builtin_ctz(m_)] = t[__builtin_ctz(m_)];
 }
-#define PX_HW_FMA() __builtin_cpu_supports("fma")
+#define PX_HW_FMA() (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
 #else
 #define fma_row_f32_hw(D, A, B, C, active) ((void)0)
 #define PX_HW_FMA() 0

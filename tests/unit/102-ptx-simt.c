@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "../ptx/harness.h"
@@ -138,6 +139,7 @@ static const char *const EARLY_RET = HDR
     "ret;\n}\n";
 
 static void renewed_warp_runs_like_a_new_one(void **state);
+static void fma_f32_matches_fmaf_bit_for_bit(void **state);
 
 static void divergent_return_and_exit(void **state)
 {
@@ -213,6 +215,72 @@ static void renewed_warp_runs_like_a_new_one(void **state)
     free(g2.bytes);
     ptx_module_free(m1);
     ptx_module_free(m2);
+}
+
+/* fma.rn.f32 rounds once, bit for bit as fmaf, on every kind of operand
+ * (NaNs, infinities, subnormals, cancellation), for full and partial warps
+ * (whichever way the host computes it). */
+static void fma_f32_matches_fmaf_bit_for_bit(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_ok(HDR
+        ".visible .entry k(.param .u64 io, .param .u32 lanes)\n{\n"
+        ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .f32 %f<6>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [io];\n"
+        "ld.param.u32 %r2, [lanes];\n"
+        "mov.u32 %r1, %laneid;\n"
+        "mul.wide.u32 %rd2, %r1, 4;\n"
+        "add.s64 %rd3, %rd1, %rd2;\n"
+        "ld.global.f32 %f1, [%rd3];\n"
+        "ld.global.f32 %f2, [%rd3+128];\n"
+        "ld.global.f32 %f3, [%rd3+256];\n"
+        "mov.f32 %f4, 0f7F812345;\n"
+        "setp.lt.u32 %p1, %r1, %r2;\n"
+        "@%p1 fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+        "fma.rn.f32 %f5, %f1, %f2, %f1;\n" /* the destination row is a source row's twin */
+        "st.global.f32 [%rd3+384], %f4;\n"
+        "st.global.f32 [%rd3+512], %f5;\n"
+        "ret;\n}\n");
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
+    static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,
+                                       0x00000001u, 0x807fffffu, 0x00000000u, 0x80000000u,
+                                       0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x33800000u};
+    uint32_t rng = 12345;
+    static const unsigned active[] = {32, 7}; /* a full warp, then lanes 0..6 */
+    for (unsigned t = 0; t < ARRAY_LEN(active); t++) {
+        unsigned lanes = active[t];
+        struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+        addr_t io = hx_alloc(&g, 5 * 128);
+        uint32_t *v = hx_ptr(&g, io);
+        for (unsigned i = 0; i < 96; i++) {
+            rng = rng * 1664525u + 1013904223u;
+            v[i] = (rng >> 3) % 4 == 0 ? special[rng % ARRAY_LEN(special)] : rng;
+        }
+        v[5] = 0x3f800001u, v[32 + 5] = 0x3f7ffffeu, v[64 + 5] = 0xbf800000u; /* cancels */
+        struct hx_params p = {0};
+        hx_param(&p, k, io);
+        hx_param(&p, k, lanes);
+        struct hx_stats st = {0};
+        char err[512];
+        if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0, &g, &st,
+                   err, sizeof err))
+            fail_msg("%s", err);
+        for (unsigned l = 0; l < 32; l++) {
+            float a, b, c, want, want2;
+            memcpy(&a, &v[l], 4);
+            memcpy(&b, &v[32 + l], 4);
+            memcpy(&c, &v[64 + l], 4);
+            want = fmaf(a, b, c);
+            want2 = fmaf(a, b, a);
+            uint32_t w1, w2;
+            memcpy(&w1, &want, 4);
+            memcpy(&w2, &want2, 4);
+            assert_int_equal(v[96 + l], l < lanes ? w1 : 0x7f812345u);
+            assert_int_equal(v[128 + l], w2);
+        }
+        free(g.bytes);
+    }
+    ptx_module_free(m);
 }
 
 static const uint32_t LAT[PTX_LAT_N] = {4, 6, 5, 8, 20, 30, 2, 10};
@@ -569,6 +637,7 @@ int main(void)
         cmocka_unit_test(divergence_reconverges_with_per_lane_results),
         cmocka_unit_test(divergent_return_and_exit),
         cmocka_unit_test(renewed_warp_runs_like_a_new_one),
+        cmocka_unit_test(fma_f32_matches_fmaf_bit_for_bit),
         cmocka_unit_test(scoreboard_alu_and_loads),
         cmocka_unit_test(memory_semantics_mapping),
         cmocka_unit_test(generic_access_splits_shared_and_global_lanes),
