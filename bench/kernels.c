@@ -5,6 +5,9 @@
  * and simulated core cycles per second for each.
  * Targets (issue): functional >= 200 M thread insts/s; timing >= 20 M thread
  * insts/s and >= 300 K core cycles/s.
+ * Use: bench-kernels [functional|timing [compute|stream]] runs only the runs
+ * named (for profiling one of them; a run alone starts from a fresh machine,
+ * so its cycle count may differ from the one in the full sequence).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>
@@ -33,9 +36,19 @@ static char *slurp(const char *path)
     return s;
 }
 
+static const char *want_mode, *want_kernel; /* NULL: every one */
+
+static bool wanted(const char *mode, const char *kernel)
+{
+    return (!want_mode || !strncmp(mode, want_mode, strlen(want_mode))) &&
+           (!kernel || !want_kernel || !strcmp(kernel, want_kernel));
+}
+
 static void run_one(const char *mode, const char *kernel, struct host *h, uint64_t (*insts)(void *),
                     void *obj)
 {
+    if (!wanted(mode, kernel))
+        return;
     int n = 16 * 1536 * 2; /* two waves of full SMs */
     addr_t a = host_malloc(h, (size_t)n * 4), b = host_malloc(h, (size_t)n * 4),
            c = host_malloc(h, (size_t)n * 4);
@@ -69,12 +82,16 @@ static uint64_t timing_insts(void *obj)
     return s.thread_insts;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+    want_mode = argc > 1 ? argv[1] : NULL;
+    want_kernel = argc > 2 ? argv[2] : NULL;
     char path[4096];
     snprintf(path, sizeof path, "%s/bench/kernels/speed.ptx", GPUCOH_SOURCE_DIR);
     char *ptx = slurp(path);
 
+    if (!wanted("functional", NULL))
+        goto timing;
     struct backing store;
     backing_init(&store);
     struct functional *f = functional_new(&store, NULL);
@@ -86,6 +103,11 @@ int main(void)
     functional_delete(f);
     backing_destroy(&store);
 
+timing:
+    if (!wanted("timing", NULL)) {
+        free(ptx);
+        return 0;
+    }
     struct config cfg;
     char err[512];
     const char *sets[] = {"coherence.protocol=rc"};

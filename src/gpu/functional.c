@@ -322,6 +322,13 @@ static void run_kernel(void *obj, const struct launch *l)
                 continue;
             for (unsigned i = 0; i < c->n_warps; i++) {
                 struct fn_warp *fw = &c->warps[i];
+                /* Every warp's state is long out of the host's caches by its
+                 * next turn: ask for the next warp's registers now, and for
+                 * the one after it, the warp itself (a hint only). */
+                if (i + 1 < c->n_warps)
+                    ptx_warp_prefetch(c->warps[i + 1].w);
+                if (i + 2 < c->n_warps)
+                    __builtin_prefetch(c->warps[i + 2].w);
                 if (fw->done || fw->waiting != FN_NOT_WAITING)
                     continue;
                 progress = true;

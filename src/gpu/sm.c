@@ -14,12 +14,19 @@
  * cycle, lat_gmem cycles after issue at the earliest.
  *
  * Per-cycle cost: only warps in the ready set are polled. A warp that cannot
- * issue is taken out of it until it can: asked about later cycles, the
- * scoreboard gives the exact cycle its operands computed in the SM are ready
- * (the warp waits on a timer wheel), or says it waits for memory (the warp is
- * parked until one of its loads or atomics completes). Issue order and timing
- * are the same as polling every warp every cycle. When no warp is ready
- * and nothing is queued, the SM sleeps until the L1 answers.
+ * issue is taken out of it until it can: the scoreboard gives the exact cycle
+ * its operands computed in the SM are ready (the warp waits on a timer
+ * wheel), or says it waits for memory (the warp is parked until one of its
+ * loads or atomics completes). Issue order and timing are the same as polling
+ * every warp every cycle. When no warp is ready and nothing is queued, the SM
+ * sleeps until the L1 answers.
+ * Host speed: hundreds of warps are interleaved, so a warp's interpreter state
+ * is rarely in the host's caches. The SM therefore keeps each warp's first
+ * issue cycle itself (refreshed whenever the interpreter changes the warp:
+ * step, completion, barrier release) and touches the interpreter only to
+ * issue; GTO finds the oldest ready warp through a bit per age position; a
+ * warp slot keeps its interpreter warp, whose storage the slot's next warp
+ * reuses, so CTA dispatch does not allocate.
  *
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
  * outstanding; a CTA when all its warps are freed.
@@ -86,6 +93,8 @@ struct sm_warp {
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
+    uint64_t issue_at;      /* ptx_warp_issue_cycle of pw, kept current: polling a warp
+                               that cannot issue then touches no interpreter state */
     struct order_warp ord;  /* outstanding operations by kind */
 };
 
@@ -150,6 +159,9 @@ struct sm {
     uint16_t last[SM_MAX_SCHED];   /* last slot issued (LRR start, GTO greedy) */
     uint8_t age[SM_MAX_SCHED][SM_MAX_WARPS]; /* slots, oldest first (GTO) */
     uint8_t n_age[SM_MAX_SCHED];
+    uint8_t age_pos[SM_MAX_WARPS];     /* a slot's index in its scheduler's age[] */
+    uint64_t ready_age[SM_MAX_SCHED];  /* bit per age[] index whose warp is W_READY: GTO
+                                          visits ready warps oldest first without a scan */
     uint64_t timed[SM_WHEEL];  /* W_TIMED warps by wake cycle % SM_WHEEL */
     uint32_t n_timed;
 
@@ -163,6 +175,7 @@ struct sm {
     uint32_t lsu_wait_head, lsu_wait_n;
 
     uint64_t last_cycle;
+    tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
     bool has_last;
     struct ptx_step step;      /* scratch for ptx_warp_step */
     sm_issue_fn *hook;
@@ -226,10 +239,13 @@ static void set_state(struct sm *sm, struct sm_warp *w, enum warp_state s)
     sm->n_state[w->sched][w->state]--;
     sm->n_state[w->sched][s]++;
     w->state = (uint8_t)s;
-    if (s == W_READY)
+    if (s == W_READY) {
         sm->ready |= 1ull << slot;
-    else
+        sm->ready_age[w->sched] |= 1ull << sm->age_pos[slot];
+    } else {
         sm->ready &= ~(1ull << slot);
+        sm->ready_age[w->sched] &= ~(1ull << sm->age_pos[slot]);
+    }
 }
 
 static inline bool is_result_op(const struct ptx_memop *m)
@@ -267,15 +283,19 @@ static void warp_free(struct sm *sm, struct sm_warp *w)
 {
     unsigned slot = (unsigned)(w - sm->warps);
     unsigned s = w->sched;
-    ptx_warp_free(w->pw);
-    w->pw = NULL;
-    for (unsigned i = 0, j = 0; i < sm->n_age[s]; i++)
-        if (sm->age[s][i] != slot)
-            sm->age[s][j++] = sm->age[s][i];
+    /* w->pw stays: the slot's next warp reuses its storage (ptx_warp_renew) */
+    set_state(sm, w, W_FREE);
+    /* close the gap in age[]: the younger warps move down one place */
+    unsigned pos = sm->age_pos[slot];
+    for (unsigned i = pos + 1; i < sm->n_age[s]; i++) {
+        sm->age[s][i - 1] = sm->age[s][i];
+        sm->age_pos[sm->age[s][i - 1]] = (uint8_t)(i - 1);
+    }
+    uint64_t below = (1ull << pos) - 1;
+    sm->ready_age[s] = (sm->ready_age[s] & below) | ((sm->ready_age[s] >> 1) & ~below);
     sm->n_age[s]--;
     if (sm->last[s] == slot)
         sm->last[s] = SM_NONE;
-    set_state(sm, w, W_FREE);
     sm->free_slots |= 1ull << slot;
     struct sm_cta *c = w->cta;
     w->cta = NULL;
@@ -289,6 +309,7 @@ static void barrier_release(struct sm *sm, struct sm_cta *c, unsigned id)
     for (uint32_t m = b->waiting; m; m &= m - 1) {
         struct sm_warp *w = &sm->warps[c->slot[__builtin_ctz(m)]];
         ptx_warp_barrier_release(w->pw);
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         set_state(sm, w, W_READY);
     }
     *b = (struct sm_barrier){0};
@@ -360,10 +381,18 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         unsigned slot = (unsigned)__builtin_ctzll(sm->free_slots);
         sm->free_slots &= sm->free_slots - 1;
         struct sm_warp *w = &sm->warps[slot];
+        struct ptx_warp *pw = w->pw;
         memset(w, 0, sizeof *w);
         w->sched = (uint8_t)(slot % sm->spec.schedulers);
         w->state = W_FREE; /* counted as free since sm_new or warp_free */
-        w->pw = ptx_warp_new(c->pc, i);
+        if (pw && !ptx_warp_renew(pw, c->pc, i)) {
+            ptx_warp_free(pw);
+            pw = NULL;
+        }
+        w->pw = pw ? pw : ptx_warp_new(c->pc, i);
+        if (!w->pw)
+            panic("out of memory");
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->cta = c;
         w->warp_in_cta = (uint8_t)i;
         uint32_t left = sm->cta_threads - 32 * i;
@@ -371,6 +400,7 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
         w->held = SM_NONE;
         w->alu_ready = now;
         c->slot[i] = (uint8_t)slot;
+        sm->age_pos[slot] = sm->n_age[w->sched];
         sm->age[w->sched][sm->n_age[w->sched]++] = (uint8_t)slot;
         set_state(sm, w, W_READY);
     }
@@ -395,6 +425,7 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     w->n_out--;
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
+        w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
     }
     mi->in_use = false;
@@ -547,10 +578,16 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
         m->req.atom = a;
     }
     unsigned size = op->size;
+    /* accesses are aligned to their size (coalesce checked), so a lane's
+     * bytes never straddle a 64-bit word of the mask */
+    uint64_t lane_bits = size >= 64 ? ~0ull : (1ull << size) - 1;
     for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
         unsigned l = (unsigned)__builtin_ctz(lanes);
         unsigned off = (unsigned)(op->addr[l] - cl->line);
-        bytemask_set_range(&m->mask, off, size);
+        if (size <= 64)
+            m->mask.w[off >> 6] |= lane_bits << (off & 63);
+        else
+            bytemask_set_range(&m->mask, off, size);
         if (op->op == MEM_STORE)
             memcpy(m->data + off, op->data[l], size);
         else if (a)
@@ -742,6 +779,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
               err);
     if (st->lat_class >= PTX_LAT_N)
         panic("%s: instruction class %u out of range", sm->comp.name, st->lat_class);
+    w->issue_at = ptx_warp_issue_cycle(w->pw); /* while the warp is in the host's cache */
     uint64_t ready = cyc + sm->spec.lat[st->lat_class];
     if (ready > w->alu_ready)
         w->alu_ready = ready;
@@ -766,29 +804,22 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
 
 /* Poll one warp: issue it if its operands are ready. Otherwise it is not
  * polled again until it can issue: operand readiness only moves earlier with
- * time (a register ready at cycle t stays ready), so asking the scoreboard
- * about a later cycle is exact. If it can issue once every result it computed
- * inside the SM has matured (alu_ready), it waits for the earliest such cycle
- * (binary search) on the timer wheel; if not, it waits for memory and is
- * parked until one of its loads or atomics completes. */
+ * time (a register ready at cycle t stays ready), so the scoreboard's first
+ * issue cycle is exact. If that cycle comes once every result it computed
+ * inside the SM has matured (alu_ready), the warp waits for it on the timer
+ * wheel; if not, it waits for memory and is parked until one of its loads or
+ * atomics completes. */
 static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[slot];
-    if (ptx_warp_can_issue(w->pw, cyc)) {
+    uint64_t at = w->issue_at;
+    if (at <= cyc) {
         issue(sm, w, slot, cyc);
         return true;
     }
-    if (w->alu_ready > cyc && ptx_warp_can_issue(w->pw, w->alu_ready)) {
-        uint64_t lo = cyc + 1, hi = w->alu_ready;
-        while (lo < hi) {
-            uint64_t mid = lo + (hi - lo) / 2;
-            if (ptx_warp_can_issue(w->pw, mid))
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
+    if (w->alu_ready > cyc && at <= w->alu_ready) {
         set_state(sm, w, W_TIMED);
-        sm->timed[lo % SM_WHEEL] |= 1ull << slot;
+        sm->timed[at % SM_WHEEL] |= 1ull << slot;
         sm->n_timed++;
     } else if (w->n_res) {
         set_state(sm, w, W_PARKED);
@@ -822,9 +853,14 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
     if (sm->spec.sched == SM_SCHED_GTO) {
         if (last != SM_NONE && (cand >> last & 1) && try_issue(sm, last, cyc))
             return;
-        for (unsigned i = 0; i < sm->n_age[s]; i++) {
-            unsigned slot = sm->age[s][i];
-            if (slot != last && (cand >> slot & 1) && try_issue(sm, slot, cyc)) {
+        /* the other ready warps, oldest first (a failed try changes only the
+         * warp tried, so the set taken now is the one a scan would see) */
+        uint64_t m = sm->ready_age[s];
+        if (last != SM_NONE)
+            m &= ~(1ull << sm->age_pos[last]);
+        for (; m; m &= m - 1) {
+            unsigned slot = sm->age[s][__builtin_ctzll(m)];
+            if (try_issue(sm, slot, cyc)) {
                 sm->last[s] = (uint16_t)slot;
                 return;
             }
@@ -859,7 +895,12 @@ static void account_sleep(struct sm *sm, uint64_t n)
 static bool sm_tick(struct comp *c)
 {
     struct sm *sm = container_of(c, struct sm, comp);
-    cycle_t cyc = comp_cycle(c);
+    /* ticks fall on clock edges; the one after the last needs no division */
+    tick_t now = c->eng->now;
+    cycle_t cyc = sm->last_tick_ps != TICK_MAX && now == sm->last_tick_ps + c->clk->period_ps
+                      ? sm->last_cycle + 1
+                      : comp_cycle(c);
+    sm->last_tick_ps = now;
     if (sm->kstate != K_IDLE) {
         if (sm->has_last && cyc > sm->last_cycle + 1)
             account_sleep(sm, cyc - sm->last_cycle - 1);
@@ -982,6 +1023,7 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     }
     for (unsigned s = 0; s < SM_MAX_SCHED; s++)
         sm->last[s] = SM_NONE;
+    sm->last_tick_ps = TICK_MAX;
     comp_init(&sm->comp, e, name, clk, sm_tick, sm_dump);
     return sm;
 }

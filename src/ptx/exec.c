@@ -20,7 +20,14 @@
  *
  * Global memory is never touched here: those lanes are returned as a
  * ptx_memop. Shared, local, param and const accesses are done inside.
- * INVARIANT: ptx_warp_step does not allocate.
+ * Host speed: a warp's state is usually out of the host's caches when it is
+ * stepped (callers interleave hundreds of warps), so the fields a step reads
+ * first share the warp's first cache lines and the running SIMT entry is kept
+ * in the warp itself; ptx_warp_prefetch lets a caller that knows which warp
+ * comes next ask for its registers early; fma.f32 uses the host's FMA
+ * instruction over a whole row when the host has one (same bits as fmaf).
+ * INVARIANT: ptx_warp_step does not allocate; ptx_warp_renew allocates only
+ *   when a kernel needs more storage than the warp had.
  * INVARIANT: a call or ret issues only when no load/atomic is outstanding
  *   (ptx_warp_can_issue), so completions always find the frame they came from.
  * NOT MODELED: .ftz on inputs (outputs are flushed), denormal behaviour of
@@ -68,21 +75,28 @@ struct call_frame {
     uint32_t row_base, pred_base, local_base;
 };
 
+/* Warps are stepped interleaved with hundreds of others, so nearly every step
+ * finds its warp out of the host's caches: what a step and an issue-cycle query
+ * read first sits together at the start (the struct is cache-line aligned), and
+ * the running SIMT entry is kept here rather than in the stack array. */
 struct ptx_warp {
-    struct ptx_cta *c;
-    const struct ptx_module *m;
+    /* hot */
+    struct simt_entry top;    /* the running entry, stack depth sp - 1 (when sp > 0) */
     const struct px_inst *ins;
-    const uint64_t *imm;
-    unsigned warp_in_cta;
-    uint32_t exited;
-    bool at_barrier;
-    unsigned n_pending;       /* loads/atomics sent out and not completed */
-    uint64_t ready_max;       /* latest ready cycle of any register not pending */
-    /* current frame */
     uint64_t *r;              /* register rows of the current function */
     uint32_t *p;              /* predicates of the current function */
     uint64_t *rr, *rp;        /* their ready cycles */
+    uint32_t sp;              /* SIMT stack depth, top included */
+    uint32_t n_pending;       /* loads/atomics sent out and not completed */
+    uint64_t ready_max;       /* latest ready cycle of any register not pending */
+    bool at_barrier;
+    uint32_t exited;
+    const uint64_t *imm;
+    struct ptx_cta *c;
+    /* current frame */
     uint32_t frame_base;      /* local offset of the current frame */
+    const struct ptx_module *m;
+    unsigned warp_in_cta;
     /* storage */
     uint64_t *regs;
     uint32_t *preds;
@@ -90,10 +104,11 @@ struct ptx_warp {
     uint32_t n_rows, n_preds;
     uint8_t *local;           /* 32 lanes x local_stride bytes */
     uint32_t local_stride;
-    struct simt_entry *stk;
-    uint32_t sp, stk_cap;
+    struct simt_entry *stk;   /* entries below the top: [0, sp - 1) */
+    uint32_t stk_cap;
     struct call_frame *frames;
     uint32_t nf, frames_cap;
+    size_t cap_regs, cap_preds, cap_ready, cap_local, cap_stk, cap_frames; /* allocated */
     uint32_t tid[3][32];
     const struct px_inst *bar_red;  /* bar.red waiting for its result */
     uint32_t bar_red_mask;
@@ -148,34 +163,56 @@ unsigned ptx_cta_n_warps(const struct ptx_cta *c)
     return c->n_warps;
 }
 
-struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
+/* A buffer of n zeroed elements of `size` bytes: buf itself when its
+ * capacity *cap is enough, else a new one (buf is freed). NULL when out of
+ * memory. */
+static void *zeroed(void *buf, size_t *cap, size_t n, size_t size)
+{
+    if (n <= *cap) {
+        memset(buf, 0, n * size);
+        return buf;
+    }
+    free(buf);
+    buf = calloc(n, size);
+    *cap = buf ? n : 0;
+    return buf;
+}
+
+/* (Re)initialise w as warp `warp_in_cta` of c: storage from an earlier warp
+ * is reused when it is large enough, and everything starts zeroed exactly as
+ * in a new warp. Returns false when out of memory. */
+static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta)
 {
     const struct px_func *f = c->f;
     const struct ptx_module *m = c->m;
-    struct ptx_warp *w = calloc(1, sizeof(*w));
-    if (!w)
-        return NULL;
     w->c = c;
     w->m = m;
     w->ins = m->ins;
     w->imm = m->imm;
     w->warp_in_cta = warp_in_cta;
+    w->at_barrier = false;
+    w->n_pending = 0;
+    w->ready_max = 0;
+    w->frame_base = 0;
+    w->bar_red = NULL;
+    w->bar_red_mask = 0;
     w->n_rows = f->n_rows_chain;
     w->n_preds = f->n_preds_chain;
-    w->regs = calloc((size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
-    w->preds = calloc((size_t)w->n_preds + 1, sizeof(uint32_t));
-    w->ready = calloc((size_t)w->n_rows + w->n_preds + 2, sizeof(uint64_t));
     w->local_stride = (f->max_stack + 15) & ~15u;
-    w->local = calloc((size_t)w->local_stride * 32 + 16, 1);
     /* depth bound: two entries per nested divergence plus one per call */
-    w->stk_cap = 64 + 2 * (m->n_ins < 4096 ? m->n_ins : 4096);
-    w->stk = calloc(w->stk_cap, sizeof(*w->stk));
-    w->frames_cap = m->n_funcs + 1;
-    w->frames = calloc(w->frames_cap, sizeof(*w->frames));
-    if (!w->regs || !w->preds || !w->ready || !w->local || !w->stk || !w->frames) {
-        ptx_warp_free(w);
-        return NULL;
-    }
+    uint32_t stk_cap = 64 + 2 * (m->n_ins < 4096 ? m->n_ins : 4096);
+    uint32_t frames_cap = m->n_funcs + 1;
+    w->regs = zeroed(w->regs, &w->cap_regs, (size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
+    w->preds = zeroed(w->preds, &w->cap_preds, (size_t)w->n_preds + 1, sizeof(uint32_t));
+    w->ready = zeroed(w->ready, &w->cap_ready, (size_t)w->n_rows + w->n_preds + 2,
+                      sizeof(uint64_t));
+    w->local = zeroed(w->local, &w->cap_local, (size_t)w->local_stride * 32 + 16, 1);
+    w->stk = zeroed(w->stk, &w->cap_stk, stk_cap, sizeof(*w->stk));
+    w->frames = zeroed(w->frames, &w->cap_frames, frames_cap, sizeof(*w->frames));
+    if (!w->regs || !w->preds || !w->ready || !w->local || !w->stk || !w->frames)
+        return false;
+    w->stk_cap = stk_cap;
+    w->frames_cap = frames_cap;
     w->r = w->regs;
     w->p = w->preds;
     w->rr = w->ready;
@@ -191,12 +228,31 @@ struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
     }
     w->frames[0] = (struct call_frame){f, NULL, 0, 0, 0, 0};
     w->nf = 1;
+    w->sp = 0;
     if (mask) {
-        w->stk[0] = (struct simt_entry){f->first, PX_RPC_EXIT, mask, 0};
+        w->top = (struct simt_entry){f->first, PX_RPC_EXIT, mask, 0};
         w->sp = 1;
     }
     w->exited = ~mask;
+    return true;
+}
+
+struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta)
+{
+    struct ptx_warp *w = aligned_alloc(64, (sizeof(*w) + 63) & ~(size_t)63);
+    if (!w)
+        return NULL;
+    memset(w, 0, sizeof *w);
+    if (!warp_setup(w, c, warp_in_cta)) {
+        ptx_warp_free(w);
+        return NULL;
+    }
     return w;
+}
+
+bool ptx_warp_renew(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta)
+{
+    return warp_setup(w, c, warp_in_cta);
 }
 
 void ptx_warp_free(struct ptx_warp *w)
@@ -222,26 +278,61 @@ const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len)
     if (!w->sp)
         snprintf(buf, len, "%s: (exited)", w->m->filename);
     else
-        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[w->stk[w->sp - 1].pc].line);
+        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[w->top.pc].line);
     return buf;
+}
+
+/* With nothing in flight every register is ready once ready_max is, so the
+ * instruction may issue at the earlier of ready_max and its own registers'
+ * ready cycle. With loads or atomics in flight only its own registers count
+ * (a pending one reads UINT64_MAX), and call/ret wait for all of them. */
+uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
+{
+    if (!w->sp || w->at_barrier)
+        return UINT64_MAX;
+    const struct px_inst *i = &w->ins[w->top.pc];
+    if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET))
+        return UINT64_MAX;
+    uint64_t at = 0;
+    for (unsigned k = 0; k < i->n_sb; k++) {
+        uint32_t s = i->sb[k];
+        uint64_t rd = (s & 0x80000000u) ? w->rp[s & 0x7fffffffu] : w->rr[s];
+        if (rd > at)
+            at = rd;
+    }
+    if (!w->n_pending && w->ready_max < at)
+        at = w->ready_max;
+    return at;
+}
+
+void ptx_warp_prefetch(const struct ptx_warp *w)
+{
+    if (!w->sp)
+        return;
+    const struct px_inst *i = &w->ins[w->top.pc];
+    for (unsigned k = 0; k < i->n_sb; k++) {
+        uint32_t s = i->sb[k];
+        if (s & 0x80000000u) {
+            __builtin_prefetch(&w->p[s & 0x7fffffffu]);
+            __builtin_prefetch(&w->rp[s & 0x7fffffffu]);
+            continue;
+        }
+        const uint64_t *row = w->r + (size_t)s * 32; /* 256 bytes: four 64-byte lines */
+        __builtin_prefetch(&w->rr[s]);
+        __builtin_prefetch(row);
+        __builtin_prefetch(row + 8);
+        __builtin_prefetch(row + 16);
+        __builtin_prefetch(row + 24);
+    }
 }
 
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
 {
     if (!w->sp || w->at_barrier)
         return false;
-    const struct px_inst *i = &w->ins[w->stk[w->sp - 1].pc];
     if (!w->n_pending && w->ready_max <= cycle)
         return true; /* nothing in flight: every register is ready */
-    if ((i->op == PX_CALL || i->op == PX_RET) && w->n_pending)
-        return false;
-    for (unsigned k = 0; k < i->n_sb; k++) {
-        uint32_t s = i->sb[k];
-        uint64_t rd = (s & 0x80000000u) ? w->rp[s & 0x7fffffffu] : w->rr[s];
-        if (rd > cycle)
-            return false;
-    }
-    return true;
+    return ptx_warp_issue_cycle(w) <= cycle;
 }
 
 /* ------------------------------------------------------------------ value helpers */
@@ -679,11 +770,32 @@ static int fault(const struct ptx_warp *w, const struct px_inst *i, char *err, s
 
 static void pop_entry(struct ptx_warp *w);
 
+/* The SIMT stack: entry k (0 = bottom) is w->top for k = sp - 1, else stk[k]. */
+static inline struct simt_entry *stk_at(struct ptx_warp *w, uint32_t k)
+{
+    return k + 1 == w->sp ? &w->top : &w->stk[k];
+}
+
+static inline void stk_push(struct ptx_warp *w, struct simt_entry e)
+{
+    if (w->sp)
+        w->stk[w->sp - 1] = w->top;
+    w->top = e;
+    w->sp++;
+}
+
+static inline void stk_pop(struct ptx_warp *w)
+{
+    w->sp--;
+    if (w->sp)
+        w->top = w->stk[w->sp - 1];
+}
+
 /* After an instruction: pop finished entries, complete calls. */
 static void settle(struct ptx_warp *w)
 {
     while (w->sp) {
-        struct simt_entry *t = &w->stk[w->sp - 1];
+        struct simt_entry *t = &w->top;
         if (t->mask == 0 || t->pc == t->rpc)
             pop_entry(w);
         else
@@ -695,7 +807,7 @@ static void settle(struct ptx_warp *w)
  * the caller's buffers for the lanes that made the call, restore the frame. */
 static void finish_call(struct ptx_warp *w)
 {
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     struct call_frame *cf = &w->frames[w->nf - 1];
     struct call_frame *caller = &w->frames[w->nf - 2];
     const struct px_call *cs = cf->cs;
@@ -720,7 +832,7 @@ static void finish_call(struct ptx_warp *w)
 
 static void pop_entry(struct ptx_warp *w)
 {
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     if (t->call && t->mask == 0) {
         /* every lane of the call exited inside it: drop the callee frame */
         struct call_frame *caller = &w->frames[w->nf - 2];
@@ -731,8 +843,8 @@ static void pop_entry(struct ptx_warp *w)
         w->rp = w->ready + w->n_rows + caller->pred_base;
         w->frame_base = caller->local_base;
     }
-    w->sp--;
-    if (w->sp && w->stk[w->sp - 1].call && w->stk[w->sp - 1].call == w->nf - 1 + 1 &&
+    stk_pop(w);
+    if (w->sp && w->top.call && w->top.call == w->nf - 1 + 1 &&
         w->frames[w->nf - 1].marker == w->sp - 1)
         finish_call(w);
 }
@@ -740,7 +852,7 @@ static void pop_entry(struct ptx_warp *w)
 static void remove_lanes(struct ptx_warp *w, uint32_t lanes, uint32_t from)
 {
     for (uint32_t k = from; k < w->sp; k++)
-        w->stk[k].mask &= ~lanes;
+        stk_at(w, k)->mask &= ~lanes;
 }
 
 static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmask, uint32_t fmask,
@@ -751,15 +863,15 @@ static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmas
                  w->stk_cap);
         return -1;
     }
-    struct simt_entry *t = &w->stk[w->sp - 1];
+    struct simt_entry *t = &w->top;
     if (t->rpc == rpc && !t->call) {
         t->pc = tpc;
         t->mask = tmask;
     } else {
         t->pc = rpc;
-        w->stk[w->sp++] = (struct simt_entry){tpc, rpc, tmask, 0};
+        stk_push(w, (struct simt_entry){tpc, rpc, tmask, 0});
     }
-    w->stk[w->sp++] = (struct simt_entry){fpc, rpc, fmask, 0};
+    stk_push(w, (struct simt_entry){fpc, rpc, fmask, 0});
     return 0;
 }
 
@@ -962,7 +1074,18 @@ void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
     if (op->op != MEM_LOAD && op->op != MEM_ATOMIC)
         return;
     const struct px_inst *i = &w->ins[op->tag];
-    if (op->op == MEM_LOAD || !op->is_red) {
+    if (op->op == MEM_LOAD && i->vec == 1 && i->n_dst == 1 && i->d[0].kind == OK_REG) {
+        /* a scalar load: the lane's bytes are the low bytes of lane_data[l][0] */
+        uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
+        unsigned t = i->type;
+        for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m_);
+            D[l] = extend(lane_data[l][0], t);
+        }
+        w->rr[i->d[0].idx] = cycle;
+        if (cycle > w->ready_max)
+            w->ready_max = cycle;
+    } else if (op->op == MEM_LOAD || !op->is_red) {
         for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
             unsigned l = (unsigned)__builtin_ctz(m_);
             if (op->op == MEM_LOAD)
@@ -1094,6 +1217,42 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
         }                                                                                          \
     } while (0)
 
+/* fma.f32 over a row. Where the host has an FMA instruction a clone of the
+ * loop built for it is picked at run time (the C library's fmaf uses the same
+ * instruction there; both round once, so the bits are the same); elsewhere
+ * fmaf lane by lane. All 32 lanes are computed into a local row (inactive
+ * lanes' bits only set floating-point flags, which nothing reads), so the
+ * loop vectorises whatever rows D aliases, then the active lanes are kept. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx2,fma"))) static void fma_row_f32_hw(uint64_t *D, const uint64_t *A,
+                                                               const uint64_t *B,
+                                                               const uint64_t *C, uint32_t active)
+{
+    uint64_t t[32];
+    for (unsigned l = 0; l < 32; l++)
+        t[l] = bits_f32(__builtin_fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l])));
+    if (active == 0xffffffffu)
+        memcpy(D, t, sizeof t);
+    else
+        for (uint32_t m_ = active; m_; m_ &= m_ - 1)
+            D[__builtin_ctz(m_)] = t[__builtin_ctz(m_)];
+}
+#define PX_HW_FMA() (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
+#else
+#define fma_row_f32_hw(D, A, B, C, active) ((void)0)
+#define PX_HW_FMA() 0
+#endif
+
+static void fma_row_f32(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
+                        uint32_t active)
+{
+    if (PX_HW_FMA()) {
+        fma_row_f32_hw(D, A, B, C, active);
+        return;
+    }
+    LANES(D[l] = bits_f32(fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))));
+}
+
 static void float_post(uint64_t *D, uint32_t active, const struct px_inst *i)
 {
     if (i->type == PT_F32) {
@@ -1209,7 +1368,7 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         break;
     case PX_FMA:
         if (t == PT_F32)
-            LANES(D[l] = bits_f32(fmaf(f32_of(A[l]), f32_of(B[l]), f32_of(C[l]))));
+            fma_row_f32(D, A, B, C, active);
         else
             LANES(D[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))));
         break;
@@ -1571,7 +1730,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         snprintf(err, errlen, "%s: step of a warp that has exited", w->m->filename);
         return -1;
     }
-    struct simt_entry *top = &w->stk[w->sp - 1];
+    struct simt_entry *top = &w->top;
     uint32_t pc = top->pc, mask = top->mask;
     const struct px_inst *i = &w->ins[pc];
     uint32_t active = mask;
@@ -1713,7 +1872,7 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         }
         w->nf++;
         top->call = w->nf - 1 + 1;
-        w->stk[w->sp++] = (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0};
+        stk_push(w, (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0});
         w->r = w->regs + (size_t)nf->row_base * 32;
         w->p = w->preds + nf->pred_base;
         w->rr = w->ready + nf->row_base;

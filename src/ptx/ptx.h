@@ -88,6 +88,10 @@ unsigned ptx_cta_n_warps(const struct ptx_cta *c);
 /* A warp: 32 lanes' registers, the SIMT stack, the scoreboard. */
 struct ptx_warp;
 struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta);
+/* Turn a warp that is no longer needed into warp `warp_in_cta` of c, as
+ * ptx_warp_new would make it, reusing its storage (it grows only when c's
+ * kernel needs more). False when out of memory (w is then only fit to free). */
+bool ptx_warp_renew(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta);
 void ptx_warp_free(struct ptx_warp *w);
 
 /* What the caller supplies for special registers and latencies. */
@@ -142,6 +146,16 @@ struct ptx_step {
 
 /* True when the next instruction's registers are ready at `cycle`. */
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle);
+/* The first cycle at which ptx_warp_can_issue becomes true if nothing else
+ * happens to the warp meanwhile (readiness only moves earlier with time):
+ * ptx_warp_can_issue(w, t) == (t >= ptx_warp_issue_cycle(w)). UINT64_MAX when
+ * it waits for memory (a pending load or atomic), a barrier, or has exited. */
+uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w);
+/* A hint with no effect on results: start bringing what the warp's next
+ * instruction reads and writes (registers, predicates, their ready cycles)
+ * into the host's caches. Callers that interleave many warps call it for a
+ * warp they will step soon. */
+void ptx_warp_prefetch(const struct ptx_warp *w);
 
 /* Execute the warp's next instruction. Returns 0, or -1 with a message for a
  * run-time fault of the kernel (misaligned or out-of-range shared/local

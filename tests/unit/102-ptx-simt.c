@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "../ptx/harness.h"
@@ -79,6 +80,37 @@ static void divergence_reconverges_with_per_lane_results(void **state)
     ptx_module_free(m);
 }
 
+/* Step one warp to the end against g, each instruction at its first issue
+ * cycle; returns its warp instructions, and the cycle of the last in *end. */
+static unsigned run_warp(struct ptx_warp *w, struct hx_gmem *g, uint64_t *end)
+{
+    static const uint32_t lat[PTX_LAT_N] = {1, 2, 3, 4, 5, 6, 7, 8};
+    struct ptx_env env = {.lat = lat};
+    struct ptx_step s;
+    uint64_t res[32][2];
+    char err[256];
+    unsigned n = 0;
+    for (uint64_t cycle = 1; !ptx_warp_done(w); cycle++) {
+        uint64_t at = ptx_warp_issue_cycle(w);
+        assert_true(at != UINT64_MAX);
+        assert_true(ptx_warp_can_issue(w, at));
+        assert_true(at == 0 || !ptx_warp_can_issue(w, at - 1));
+        if (at > cycle)
+            cycle = at;
+        env.clock = cycle;
+        if (ptx_warp_step(w, &env, &s, err, sizeof err))
+            fail_msg("%s", err);
+        *end = cycle;
+        n++;
+        if (s.kind == PTX_STEP_MEM) {
+            if (hx_memop(g, &s.mem, res, err, sizeof err))
+                fail_msg("%s", err);
+            ptx_warp_complete(w, &s.mem, (const uint64_t(*)[2])res, cycle + 3);
+        }
+    }
+    return n;
+}
+
 static const char *const EARLY_RET = HDR
     ".func (.param .b32 rv) f(.param .b32 a)\n{\n"
     ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
@@ -106,6 +138,9 @@ static const char *const EARLY_RET = HDR
     "st.global.v2.u32 [%rd3], {%r2, %r3};\n"
     "ret;\n}\n";
 
+static void renewed_warp_runs_like_a_new_one(void **state);
+static void fma_f32_matches_fmaf_bit_for_bit(void **state);
+
 static void divergent_return_and_exit(void **state)
 {
     (void)state;
@@ -131,6 +166,120 @@ static void divergent_return_and_exit(void **state)
         assert_int_equal(o[l * 2 + 1], 0x0fffffffu); /* all non-exited lanes back together */
     }
     free(g.bytes);
+    ptx_module_free(m);
+}
+
+/* A warp renewed after running another kernel (calls, frames, dirty
+ * registers and scoreboard) behaves exactly as a new warp: same stores, same
+ * instruction count, and at every step its first issue cycle is the first
+ * cycle ptx_warp_can_issue allows (checked inside run_warp). */
+static void renewed_warp_runs_like_a_new_one(void **state)
+{
+    (void)state;
+    struct ptx_module *m1 = parse_ok(EARLY_RET), *m2 = parse_ok(DIVERGE);
+    const struct ptx_kernel *k1 = ptx_module_kernel(m1, "k"), *k2 = ptx_module_kernel(m2, "k");
+    struct hx_gmem g1 = {calloc(1, 4096), 4096, 0}, g2 = {calloc(1, 4096), 4096, 0};
+    addr_t out1 = hx_alloc(&g1, 16 * 32), out2 = hx_alloc(&g2, 16 * 32);
+    struct hx_params p1 = {0}, p2 = {0};
+    hx_param(&p1, k1, out1);
+    hx_param(&p2, k2, out2);
+    struct ptx_dim3 one = {1, 1, 1}, warp = {32, 1, 1}, zero = {0, 0, 0};
+
+    /* the reference: a new warp runs DIVERGE */
+    struct ptx_cta *c2 = ptx_cta_new(k2, zero, one, warp, p2.buf, 0);
+    struct ptx_warp *fresh = ptx_warp_new(c2, 0);
+    uint64_t end_fresh = 0, end;
+    unsigned n_fresh = run_warp(fresh, &g2, &end_fresh);
+    uint8_t want[16 * 32];
+    memcpy(want, hx_ptr(&g2, out2), sizeof want);
+    ptx_warp_free(fresh);
+    ptx_cta_free(c2);
+
+    /* a warp that ran EARLY_RET first, renewed for DIVERGE */
+    struct ptx_cta *c1 = ptx_cta_new(k1, zero, one, warp, p1.buf, 0);
+    struct ptx_warp *w = ptx_warp_new(c1, 0);
+    run_warp(w, &g1, &end);
+    assert_true(ptx_warp_done(w));
+    memset(hx_ptr(&g2, out2), 0, sizeof want);
+    c2 = ptx_cta_new(k2, zero, one, warp, p2.buf, 0);
+    assert_true(ptx_warp_renew(w, c2, 0));
+    assert_false(ptx_warp_done(w));
+    assert_int_equal(run_warp(w, &g2, &end), n_fresh);
+    assert_int_equal(end, end_fresh); /* the scoreboard started clean too */
+    assert_memory_equal(hx_ptr(&g2, out2), want, sizeof want);
+
+    ptx_warp_free(w);
+    ptx_cta_free(c1);
+    ptx_cta_free(c2);
+    free(g1.bytes);
+    free(g2.bytes);
+    ptx_module_free(m1);
+    ptx_module_free(m2);
+}
+
+/* fma.rn.f32 rounds once, bit for bit as fmaf, on every kind of operand
+ * (NaNs, infinities, subnormals, cancellation), for full and partial warps
+ * (whichever way the host computes it). */
+static void fma_f32_matches_fmaf_bit_for_bit(void **state)
+{
+    (void)state;
+    struct ptx_module *m = parse_ok(HDR
+        ".visible .entry k(.param .u64 io, .param .u32 lanes)\n{\n"
+        ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .f32 %f<6>;\n.reg .b64 %rd<4>;\n"
+        "ld.param.u64 %rd1, [io];\n"
+        "ld.param.u32 %r2, [lanes];\n"
+        "mov.u32 %r1, %laneid;\n"
+        "mul.wide.u32 %rd2, %r1, 4;\n"
+        "add.s64 %rd3, %rd1, %rd2;\n"
+        "ld.global.f32 %f1, [%rd3];\n"
+        "ld.global.f32 %f2, [%rd3+128];\n"
+        "ld.global.f32 %f3, [%rd3+256];\n"
+        "mov.f32 %f4, 0f7F812345;\n"
+        "setp.lt.u32 %p1, %r1, %r2;\n"
+        "@%p1 fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+        "fma.rn.f32 %f5, %f1, %f2, %f1;\n" /* the destination row is a source row's twin */
+        "st.global.f32 [%rd3+384], %f4;\n"
+        "st.global.f32 [%rd3+512], %f5;\n"
+        "ret;\n}\n");
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
+    static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,
+                                       0x00000001u, 0x807fffffu, 0x00000000u, 0x80000000u,
+                                       0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x33800000u};
+    uint32_t rng = 12345;
+    static const unsigned active[] = {32, 7}; /* a full warp, then lanes 0..6 */
+    for (unsigned t = 0; t < ARRAY_LEN(active); t++) {
+        unsigned lanes = active[t];
+        struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+        addr_t io = hx_alloc(&g, 5 * 128);
+        uint32_t *v = hx_ptr(&g, io);
+        for (unsigned i = 0; i < 96; i++) {
+            rng = rng * 1664525u + 1013904223u;
+            v[i] = (rng >> 3) % 4 == 0 ? special[rng % ARRAY_LEN(special)] : rng;
+        }
+        v[5] = 0x3f800001u, v[32 + 5] = 0x3f7ffffeu, v[64 + 5] = 0xbf800000u; /* cancels */
+        struct hx_params p = {0};
+        hx_param(&p, k, io);
+        hx_param(&p, k, lanes);
+        struct hx_stats st = {0};
+        char err[512];
+        if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0, &g, &st,
+                   err, sizeof err))
+            fail_msg("%s", err);
+        for (unsigned l = 0; l < 32; l++) {
+            float a, b, c, want, want2;
+            memcpy(&a, &v[l], 4);
+            memcpy(&b, &v[32 + l], 4);
+            memcpy(&c, &v[64 + l], 4);
+            want = fmaf(a, b, c);
+            want2 = fmaf(a, b, a);
+            uint32_t w1, w2;
+            memcpy(&w1, &want, 4);
+            memcpy(&w2, &want2, 4);
+            assert_int_equal(v[96 + l], l < lanes ? w1 : 0x7f812345u);
+            assert_int_equal(v[128 + l], w2);
+        }
+        free(g.bytes);
+    }
     ptx_module_free(m);
 }
 
@@ -171,10 +320,12 @@ static void scoreboard_alu_and_loads(void **state)
     assert_int_equal(s.lat_class, PTX_LAT_INT);
     assert_false(ptx_warp_can_issue(w, 104));                         /* r1 ready at 105 */
     assert_true(ptx_warp_can_issue(w, 105));
+    assert_int_equal(ptx_warp_issue_cycle(w), 105);
     env.clock = 105;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* add r2 */
     assert_false(ptx_warp_can_issue(w, 129));                         /* rd1 from ld.param: 130 */
     assert_true(ptx_warp_can_issue(w, 130));
+    assert_int_equal(ptx_warp_issue_cycle(w), 130);
     env.clock = 131;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* ld.global */
     assert_int_equal(s.kind, PTX_STEP_MEM);
@@ -188,12 +339,14 @@ static void scoreboard_alu_and_loads(void **state)
     assert_true(ptx_warp_can_issue(w, 132));                          /* independent add */
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0);
     assert_false(ptx_warp_can_issue(w, 1000000));                     /* waits for r3 */
+    assert_true(ptx_warp_issue_cycle(w) == UINT64_MAX);
     uint64_t data[32][2];
     for (unsigned l = 0; l < 32; l++)
         data[l][0] = 1000 + l, data[l][1] = 0;
     ptx_warp_complete(w, &op, (const uint64_t(*)[2])data, 500);
     assert_false(ptx_warp_can_issue(w, 499));
     assert_true(ptx_warp_can_issue(w, 500));
+    assert_int_equal(ptx_warp_issue_cycle(w), 500);
     env.clock = 500;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* add r5 */
     env.clock = 504;
@@ -483,6 +636,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(divergence_reconverges_with_per_lane_results),
         cmocka_unit_test(divergent_return_and_exit),
+        cmocka_unit_test(renewed_warp_runs_like_a_new_one),
+        cmocka_unit_test(fma_f32_matches_fmaf_bit_for_bit),
         cmocka_unit_test(scoreboard_alu_and_loads),
         cmocka_unit_test(memory_semantics_mapping),
         cmocka_unit_test(generic_access_splits_shared_and_global_lanes),
