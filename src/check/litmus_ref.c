@@ -67,11 +67,12 @@ static struct ref_row *row_for(struct litmus_refs *r, const char *rel)
     for (unsigned i = 0; i < r->n; i++)
         if (!strcmp(r->rows[i].rel, rel))
             return &r->rows[i];
-    if (r->n == ARRAY_LEN(r->rows))
+    size_t len = strlen(rel);
+    if (r->n == ARRAY_LEN(r->rows) || len >= sizeof r->rows[0].rel)
         return NULL;
     struct ref_row *w = &r->rows[r->n++];
     memset(w, 0, sizeof *w);
-    snprintf(w->rel, sizeof w->rel, "%s", rel);
+    memcpy(w->rel, rel, len + 1);
     w->verdict = w->liveness = w->core = -1;
     return w;
 }
@@ -111,7 +112,7 @@ static int load_expected(struct litmus_refs *r, const char *path, bool liveness,
         *comma = 0;
         struct ref_row *w = row_for(r, s + sizeof prefix - 1);
         if (!w) {
-            snprintf(err, errlen, "%s:%d: too many rows", path, ln);
+            snprintf(err, errlen, "%s:%d: too many rows, or a path over 255 bytes", path, ln);
             fclose(f);
             return -1;
         }
@@ -169,7 +170,7 @@ static int load_index(struct litmus_refs *r, const char *path, char *err, size_t
         }
         struct ref_row *w = row_for(r, fields[0]);
         if (!w) {
-            snprintf(err, errlen, "%s:%d: too many rows", path, ln);
+            snprintf(err, errlen, "%s:%d: too many rows, or a path over 255 bytes", path, ln);
             fclose(f);
             return -1;
         }
