@@ -26,11 +26,14 @@
  * in the warp itself; ptx_warp_prefetch lets a caller that knows which warp
  * comes next ask for its registers early; fma.f32 uses the host's FMA
  * instruction over a whole row when the host has one (same bits as fmaf).
+ * Half-precision instructions are ops of their own (PX_H*, PX_CVT_PACK):
+ * their element arithmetic is in half.c, so the f32 and integer cases are
+ * untouched by them.
  * INVARIANT: ptx_warp_step does not allocate; ptx_warp_renew allocates only
  *   when a kernel needs more storage than the warp had.
  * INVARIANT: a call or ret issues only when no load/atomic is outstanding
  *   (ptx_warp_can_issue), so completions always find the frame they came from.
- * NOT MODELED: .ftz on inputs (outputs are flushed), denormal behaviour of
+ * NOT MODELED: .ftz on f32 inputs (outputs are flushed), denormal behaviour of
  *   .approx functions, exact bit results of hardware .approx functions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -1481,13 +1484,13 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         unsigned n = i->n_dst, eb = by / n;
         for (unsigned k = 0; k < n; k++) {
             uint64_t *Dk = w->r + (size_t)i->d[k].idx * 32;
-            if (Dk == A)
-                continue; /* handled last so that the source is read first */
+            if (i->d[k].kind != OK_REG || Dk == A)
+                continue; /* a sink '_'; or the source, written last so it is read first */
             LANES(Dk[l] = trunc_to(A[l] >> (8 * eb * k), eb));
         }
         for (unsigned k = 0; k < n; k++) {
             uint64_t *Dk = w->r + (size_t)i->d[k].idx * 32;
-            if (Dk == A)
+            if (i->d[k].kind == OK_REG && Dk == A)
                 LANES(Dk[l] = trunc_to(A[l] >> (8 * eb * k), eb));
         }
         break;

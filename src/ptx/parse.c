@@ -9,9 +9,15 @@
  * else is an error "file:line: ..." naming the construct; nothing is skipped
  * silently except hints that do not change results (.pragma, cache
  * operators, performance-tuning directives, .file/.loc debug lines).
+ * Half precision (.f16 .f16x2 .bf16 .bf16x2) covers what cuda_fp16.h and
+ * cuda_bf16.h emit for sm_75..sm_90: add/sub/mul/fma/min/max/neg/abs,
+ * ex2/tanh.approx, setp (p|q per element of packed operands), set, and the
+ * packing cvt and mov forms; decode_half() lists the modifiers per form.
  * Errors unwind with longjmp to ptx_module_parse, which frees what was built.
  * NOT MODELED: module-level .global variables, indirect calls, recursion,
- * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma.
+ * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma,
+ * half-precision atomics (atom.add.f16/.bf16/.f16x2), fma.oob, fp8 and tf32
+ * conversions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "ptx/ir.h"
@@ -1587,11 +1593,9 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             unsigned eb = px_type_bytes((unsigned)t) / o[0].n;
             if (o[0].n < 2 || o[0].n > 4 || !eb)
                 perr(P, line, "bad vector in '%s'", opname);
-            for (unsigned k = 0; k < o[0].n; k++) {
-                if (!strcmp(o[0].elem[k], "_"))
-                    perr(P, line, "sink '_' in '%s' is not supported", opname);
-                i->d[k] = reg_opnd(P, o[0].elem[k], line);
-            }
+            for (unsigned k = 0; k < o[0].n; k++)
+                i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(P, o[0].elem[k], line)
+                                                    : (struct px_opnd){OK_NONE, 0, 0};
             i->n_dst = (uint8_t)o[0].n;
             set_src(c, i, 0, &o[1], t);
             return;

@@ -750,17 +750,20 @@ static void set_and_packing(void **state)
          "mov.b16 %h11, 0x3e40;\n"                    /* 1.5625 */
          "cvt.rni.f16.f16 %h12, %h11;\n"              /* 2 = 0x4000 */
          "cvt.u32.u16 %r22, %h12;\n"
+         "mov.b32 {_, %h13}, %r8;\n"                 /* a sink: only the high half, NaN */
+         "cvt.u32.u16 %r23, %h13;\n"
+         "st.global.u32 [%rd1+80], %r23;\n"
          "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
          "st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r9};\n"
          "st.global.v4.u32 [%rd1+32], {%r10, %r11, %r12, %r13};\n"
          "st.global.v4.u32 [%rd1+48], {%r14, %r15, %r16, %r17};\n"
          "st.global.v4.u32 [%rd1+64], {%r19, %r20, %r21, %r22};\n",
          o);
-    static const uint32_t want[20] = {
+    static const uint32_t want[21] = {
         0xffffffffu, 0, 0x3c00, 0x3f800000u, 0, 0xffffffffu, 0x40003c00u, 0x0000ffffu,
         1, 0, 0x3c00, 0x4000, 0x7bffc000u, 0x00007bffu, 0x3f80c000u, 0x3c01,
-        0x6800, 0xe801, 0x6801, 0x4000};
-    for (unsigned i = 0; i < 20; i++)
+        0x6800, 0xe801, 0x6801, 0x4000, 0x7e00};
+    for (unsigned i = 0; i < 21; i++)
         if (o[i] != want[i])
             fail_msg("word %u: got 0x%08x, want 0x%08x", i, o[i], want[i]);
 }
