@@ -26,15 +26,20 @@
  * in the warp itself; ptx_warp_prefetch lets a caller that knows which warp
  * comes next ask for its registers early; fma.f32 uses the host's FMA
  * instruction over a whole row when the host has one (same bits as fmaf).
+ * Half-precision instructions are ops of their own (PX_H*, PX_CVT_PACK):
+ * their element arithmetic is in half.c, so the f32 and integer cases are
+ * untouched by them.
  * INVARIANT: ptx_warp_step does not allocate; ptx_warp_renew allocates only
  *   when a kernel needs more storage than the warp had.
  * INVARIANT: a call or ret issues only when no load/atomic is outstanding
  *   (ptx_warp_can_issue), so completions always find the frame they came from.
- * NOT MODELED: .ftz on inputs (outputs are flushed), denormal behaviour of
+ * NOT MODELED: .ftz on f32 inputs (outputs are flushed), denormal behaviour of
  *   .approx functions, exact bit results of hardware .approx functions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "ptx/ir.h"
+
+#include "ptx/half.h"
 
 #include <fenv.h>
 #include <math.h>
@@ -366,75 +371,6 @@ static inline uint64_t bits_f64(double d)
     return u;
 }
 
-static float half_to_f32(uint16_t h)
-{
-    uint32_t s = (uint32_t)(h >> 15) << 31, e = (h >> 10) & 0x1f, m = h & 0x3ff, u;
-    if (e == 0x1f)
-        u = s | 0x7f800000u | (m << 13);
-    else if (e)
-        u = s | ((e + 112) << 23) | (m << 13);
-    else if (!m)
-        u = s;
-    else {
-        e = 113;
-        while (!(m & 0x400)) {
-            m <<= 1;
-            e--;
-        }
-        u = s | (e << 23) | ((m & 0x3ff) << 13);
-    }
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-/* float to binary16, round to nearest even */
-static uint16_t f32_to_half(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    uint32_t s = (u >> 16) & 0x8000;
-    int32_t e = (int32_t)((u >> 23) & 0xff) - 127 + 15;
-    uint32_t m = u & 0x7fffff;
-    if (((u >> 23) & 0xff) == 0xff)
-        return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
-    if (e >= 0x1f)
-        return (uint16_t)(s | 0x7c00);
-    if (e <= 0) {
-        if (e < -10)
-            return (uint16_t)s;
-        m |= 0x800000;
-        uint32_t shift = (uint32_t)(14 - e);
-        uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        if (rem > half || (rem == half && (hm & 1)))
-            hm++;
-        return (uint16_t)(s | hm);
-    }
-    uint32_t hm = m >> 13, rem = m & 0x1fff;
-    uint32_t r = s | ((uint32_t)e << 10) | hm;
-    if (rem > 0x1000 || (rem == 0x1000 && (hm & 1)))
-        r++;
-    return (uint16_t)r;
-}
-
-static float bf16_to_f32(uint16_t h)
-{
-    uint32_t u = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint16_t f32_to_bf16(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    if ((u & 0x7fffffff) > 0x7f800000)
-        return (uint16_t)((u >> 16) | 0x40);
-    u += 0x7fff + ((u >> 16) & 1);
-    return (uint16_t)(u >> 16);
-}
-
 static inline uint64_t trunc_to(uint64_t v, unsigned bytes)
 {
     return bytes >= 8 ? v : v & ((1ull << (bytes * 8)) - 1);
@@ -558,14 +494,14 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
         if (st == PT_F64)
             v = f64_of(a);
         else {
-            vf = st == PT_F32 ? f32_of(a) : st == PT_F16 ? half_to_f32((uint16_t)a)
-                                                       : bf16_to_f32((uint16_t)a);
+            vf = st == PT_F32 ? f32_of(a) : px_half_to_f32((uint16_t)a, st == PT_BF16);
             v = vf;
         }
         if (!df) {
             v = round_integral(v, i->mod);
             return extend(float_to_int(v, dt), dt);
         }
+        bool dh = dt == PT_F16 || dt == PT_BF16;
         if (i->flags & PF_INTRND) {
             if (dt == PT_F32 && is32) {
                 float r = round_integral_f(vf, i->mod);
@@ -574,10 +510,16 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
                 return bits_f32(sat ? sat32(r) : r);
             }
             double r = round_integral(v, i->mod);
-            return bits_f64(sat ? sat64(r) : r);
+            if (sat)
+                r = sat64(r);
+            if (dh) /* an integral value of a half is a half: no rounding */
+                return px_half_round(r, dt == PT_BF16, RND_RN);
+            return dt == PT_F32 ? bits_f32((float)r) : bits_f64(r);
         }
         if (dt == PT_F64)
             return bits_f64(sat ? sat64(v) : v);
+        if (dh) /* one rounding from the exact source value, in the cvt's mode */
+            return px_half_round(sat ? sat64(v) : v, dt == PT_BF16, i->mod);
         float r;
         if (st == PT_F64 && i->mod > RND_RN) {
             int old = fegetround();
@@ -590,13 +532,9 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
         }
         if (sat)
             r = sat32(r);
-        if ((i->flags & PF_FTZ) && dt == PT_F32)
+        if (i->flags & PF_FTZ)
             r = ftz32(r);
-        if (dt == PT_F32)
-            return bits_f32(r);
-        if (dt == PT_F16)
-            return f32_to_half(r);
-        return f32_to_bf16(r);
+        return bits_f32(r);
     }
     /* integer to float */
     unsigned sb = px_type_bytes(st);
@@ -610,10 +548,15 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
     if (dt == PT_F64) {
         volatile double d = px_type_signed(st) ? (double)sext(a, sb) : (double)trunc_to(a, sb);
         out = bits_f64(sat ? sat64(d) : d);
-    } else {
+    } else if (dt == PT_F32) {
         volatile float f = px_type_signed(st) ? (float)sext(a, sb) : (float)trunc_to(a, sb);
-        float g = sat ? sat32(f) : f;
-        out = dt == PT_F32 ? bits_f32(g) : dt == PT_F16 ? f32_to_half(g) : f32_to_bf16(g);
+        out = bits_f32(sat ? sat32(f) : f);
+    } else {
+        /* to double in the same mode, then to the half: rounding twice to
+         * nearest is exact enough (53 >= 2 x 11 + 2 bits), twice in one
+         * direction is one rounding in that direction */
+        volatile double d = px_type_signed(st) ? (double)sext(a, sb) : (double)trunc_to(a, sb);
+        out = px_half_round(sat ? sat64(d) : d, dt == PT_BF16, i->mod);
     }
     if (dir)
         fesetround(old);
@@ -1403,12 +1346,17 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     case PX_MIN:
     case PX_MAX: {
         bool mx = i->op == PX_MAX;
+        /* PTX orders +0.0 above -0.0, which fminf/fmaxf leave open: two
+         * zeros give -0 for min when either is -0, +0 for max when either is */
         if (t == PT_F32)
             LANES(float a = f32_of(A[l]); float b = f32_of(B[l]);
-                  D[l] = bits_f32(mx ? fmaxf(a, b) : fminf(a, b)));
+                  D[l] = (a == 0.0f && b == 0.0f)
+                             ? (uint32_t)(mx ? A[l] & B[l] : A[l] | B[l])
+                             : bits_f32(mx ? fmaxf(a, b) : fminf(a, b)));
         else if (t == PT_F64)
             LANES(double a = f64_of(A[l]); double b = f64_of(B[l]);
-                  D[l] = bits_f64(mx ? fmax(a, b) : fmin(a, b)));
+                  D[l] = (a == 0.0 && b == 0.0) ? (mx ? A[l] & B[l] : A[l] | B[l])
+                                                : bits_f64(mx ? fmax(a, b) : fmin(a, b)));
         else if (sg)
             LANES(int64_t a = sext(A[l], by); int64_t b = sext(B[l], by);
                   D[l] = trunc_to((uint64_t)(mx ? (a > b ? a : b) : (a < b ? a : b)), by));
@@ -1536,13 +1484,13 @@ static int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         unsigned n = i->n_dst, eb = by / n;
         for (unsigned k = 0; k < n; k++) {
             uint64_t *Dk = w->r + (size_t)i->d[k].idx * 32;
-            if (Dk == A)
-                continue; /* handled last so that the source is read first */
+            if (i->d[k].kind != OK_REG || Dk == A)
+                continue; /* a sink '_'; or the source, written last so it is read first */
             LANES(Dk[l] = trunc_to(A[l] >> (8 * eb * k), eb));
         }
         for (unsigned k = 0; k < n; k++) {
             uint64_t *Dk = w->r + (size_t)i->d[k].idx * 32;
-            if (Dk == A)
+            if (i->d[k].kind == OK_REG && Dk == A)
                 LANES(Dk[l] = trunc_to(A[l] >> (8 * eb * k), eb));
         }
         break;
@@ -1628,6 +1576,127 @@ static void exec_setp(struct ptx_warp *w, const struct px_inst *i, uint32_t acti
         uint32_t *Q = &w->p[i->d[1].idx];
         *Q = (*Q & ~active) | (q & active);
     }
+}
+
+/* ---- half precision: .f16 .f16x2 .bf16 .bf16x2 (element semantics in half.c) ---- */
+
+static inline bool type_bf(unsigned t)
+{
+    return t == PT_BF16 || t == PT_BF16X2;
+}
+
+static inline bool type_x2(unsigned t)
+{
+    return t == PT_F16X2 || t == PT_BF16X2;
+}
+
+static inline bool cmp_half(unsigned cmp, bool bf, bool ftz, uint16_t a, uint16_t b)
+{
+    if (ftz) {
+        a = px_half_ftz(a, bf);
+        b = px_half_ftz(b, bf);
+    }
+    return cmp_float(cmp, px_half_to_f32(a, bf), px_half_to_f32(b, bf));
+}
+
+/* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 of one element */
+static uint16_t cvt_half_elem(float f, bool bf, unsigned rnd, unsigned hb)
+{
+    uint16_t r = px_half_round(f, bf, rnd), inf = bf ? 0x7f80u : 0x7c00u;
+    if ((hb & PH_SATFIN) && (r & 0x7fffu) == inf)
+        r = (uint16_t)(r - 1); /* the largest finite value of the same sign */
+    if ((hb & PH_RELU) && (r & 0x8000u) && !px_half_is_nan(r, bf))
+        r = 0;
+    return r;
+}
+
+/* add/sub/mul/fma/min/max/neg/abs/ex2/tanh on halves, and the x2 cvt pack.
+ * Packed registers are two independent elements, the first in the low half. */
+static void exec_half(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
+{
+    unsigned t = i->type, op = i->op, fl = i->flags, hb = i->bop;
+    bool bf = type_bf(t);
+    uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
+    const uint64_t *A = row(w, &i->s[0]), *B = row(w, &i->s[1]), *C = row(w, &i->s[2]);
+    if (op == PX_CVT_PACK) {
+        LANES(uint64_t a = A[l], b = B[l];
+              D[l] = (uint64_t)cvt_half_elem(f32_of(a), bf, i->mod, hb) << 16 |
+                     cvt_half_elem(f32_of(b), bf, i->mod, hb));
+    } else if (type_x2(t)) {
+        LANES(uint64_t a = A[l], b = B[l], c = C[l];
+              uint64_t lo = px_half_arith(op, bf, fl, hb, (uint16_t)a, (uint16_t)b, (uint16_t)c);
+              uint64_t hi = px_half_arith(op, bf, fl, hb, (uint16_t)(a >> 16), (uint16_t)(b >> 16),
+                                          (uint16_t)(c >> 16));
+              D[l] = hi << 16 | lo);
+    } else {
+        LANES(D[l] = px_half_arith(op, bf, fl, hb, (uint16_t)A[l], (uint16_t)B[l], (uint16_t)C[l]));
+    }
+}
+
+/* Per-lane compare masks of a setp/set on halves: lo = the (first) element,
+ * hi = the second element of packed operands. */
+static void half_cmp_masks(const struct ptx_warp *w, const struct px_inst *i, unsigned t,
+                           uint32_t active, uint32_t *lo, uint32_t *hi)
+{
+    const uint64_t *A = row(w, &i->s[0]), *B = row(w, &i->s[1]);
+    bool bf = type_bf(t), ftz = i->flags & PF_FTZ;
+    unsigned cmp = i->mod;
+    uint32_t rl = 0, rh = 0;
+    if (type_x2(t))
+        LANES(rl |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)A[l], (uint16_t)B[l]) << l;
+              rh |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)(A[l] >> 16),
+                                       (uint16_t)(B[l] >> 16)) << l);
+    else
+        LANES(rl |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)A[l], (uint16_t)B[l]) << l);
+    *lo = rl;
+    *hi = rh;
+}
+
+/* setp on halves. Scalar: p = the compare, q = its complement (as setp on
+ * other types). Packed: p = the low elements' compare, q = the high ones'. */
+static void exec_hsetp(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
+{
+    uint32_t lo, hi;
+    half_cmp_masks(w, i, i->type, active, &lo, &hi);
+    uint32_t c = i->bop ? pred_val(w, &i->s[2]) : 0;
+    uint32_t p = bool_combine(i->bop, lo, c);
+    uint32_t q = bool_combine(i->bop, type_x2(i->type) ? hi : ~lo, c);
+    uint32_t *P = &w->p[i->d[0].idx];
+    *P = (*P & ~active) | (p & active);
+    if (i->n_dst > 1) {
+        uint32_t *Q = &w->p[i->d[1].idx];
+        *Q = (*Q & ~active) | (q & active);
+    }
+}
+
+/* set.CmpOp{.BoolOp}.dtype.stype: each element of d is "true" (1.0 for a
+ * float dtype, all ones for an integer one; per 16-bit half for packed
+ * sources) or 0. */
+static void exec_set(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
+{
+    unsigned dt = i->type, st = i->type2, cmp = i->mod;
+    const uint64_t *A = row(w, &i->s[0]), *B = row(w, &i->s[1]);
+    uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
+    uint32_t lo = 0, hi = 0;
+    if (st == PT_F16 || st == PT_BF16 || type_x2(st))
+        half_cmp_masks(w, i, st, active, &lo, &hi);
+    else if (st == PT_F32)
+        LANES(lo |= (uint32_t)cmp_float(cmp, f32_of(A[l]), f32_of(B[l])) << l);
+    else if (st == PT_F64)
+        LANES(lo |= (uint32_t)cmp_float(cmp, f64_of(A[l]), f64_of(B[l])) << l);
+    else
+        LANES(lo |= (uint32_t)cmp_int(cmp, A[l], B[l], st) << l);
+    uint32_t c = i->bop ? pred_val(w, &i->s[2]) : 0;
+    lo = bool_combine(i->bop, lo, c);
+    hi = bool_combine(i->bop, hi, c);
+    uint64_t one = dt == PT_F32 ? 0x3f800000u
+                   : dt == PT_F16 || dt == PT_F16X2 ? 0x3c00u
+                   : dt == PT_BF16 || dt == PT_BF16X2 ? 0x3f80u
+                   : type_x2(st) ? 0xffffu : trunc_to(~0ull, px_type_bytes(dt));
+    if (type_x2(st))
+        LANES(D[l] = (((lo >> l) & 1) ? one : 0) | (((hi >> l) & 1) ? one << 16 : 0));
+    else
+        LANES(D[l] = ((lo >> l) & 1) ? one : 0);
 }
 
 static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
@@ -1752,6 +1821,27 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         break;
     case PX_SETP:
         exec_setp(w, i, active);
+        break;
+    case PX_HSETP:
+        exec_hsetp(w, i, active);
+        break;
+    case PX_SET:
+        if (active)
+            exec_set(w, i, active);
+        break;
+    case PX_HADD:
+    case PX_HSUB:
+    case PX_HMUL:
+    case PX_HFMA:
+    case PX_HMIN:
+    case PX_HMAX:
+    case PX_HNEG:
+    case PX_HABS:
+    case PX_HEX2:
+    case PX_HTANH:
+    case PX_CVT_PACK:
+        if (active)
+            exec_half(w, i, active);
         break;
     case PX_PAND:
     case PX_POR:

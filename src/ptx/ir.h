@@ -50,8 +50,12 @@ enum px_op {
     PX_PAND, PX_POR, PX_PXOR, PX_PNOT, PX_PMOV,
     /* math */
     PX_SQRT, PX_RCP, PX_RSQRT, PX_EX2, PX_LG2, PX_SIN, PX_COS, PX_TANH,
-    /* compare and select */
+    /* compare and select (set: every type; setp on half types is PX_HSETP) */
     PX_SETP, PX_SELP, PX_SLCT, PX_SET,
+    /* half precision on .f16 .f16x2 .bf16 .bf16x2 (type in ins->type; half.c) */
+    PX_HADD, PX_HSUB, PX_HMUL, PX_HFMA, PX_HMIN, PX_HMAX, PX_HNEG, PX_HABS, PX_HEX2, PX_HTANH,
+    PX_HSETP,
+    PX_CVT_PACK, /* cvt.frnd.{f16x2,bf16x2}.f32 d, a, b: a to the high half, b to the low */
     /* moves and conversions */
     PX_MOV, PX_MOV_PACK, PX_MOV_UNPACK, PX_MOV_SREG, PX_MOV_FRAME, PX_MOV_DYNSHM,
     PX_MOV_PRED_FROM, PX_CVT, PX_CVTA_TO, PX_CVTA_FROM,
@@ -92,6 +96,12 @@ enum px_round { RND_NONE, RND_RN, RND_RZ, RND_RM, RND_RP, RND_RNA };
 #define PF_GNEG   0x20  /* guard predicate negated (@!p) */
 #define PF_CC     0x40  /* carry in/out forms (not supported; rejected at decode) */
 #define PF_SHIFT_CLAMP 0x80
+
+/* ins->bop of half-precision arithmetic and of cvt into a half type */
+#define PH_RELU    0x01 /* .relu: negative results become +0 */
+#define PH_NAN     0x02 /* min/max .NaN: a NaN operand gives the canonical NaN */
+#define PH_XORSIGN 0x04 /* min/max .xorsign.abs: compare magnitudes, sign = sign(a) ^ sign(b) */
+#define PH_SATFIN  0x08 /* cvt .satfinite: infinities become the largest finite value */
 
 /* cvt forms with a specialised loop (ins->bop of a cvt); CV_GENERIC: cvt_one() */
 enum px_cvt_fast {

@@ -9,9 +9,15 @@
  * else is an error "file:line: ..." naming the construct; nothing is skipped
  * silently except hints that do not change results (.pragma, cache
  * operators, performance-tuning directives, .file/.loc debug lines).
+ * Half precision (.f16 .f16x2 .bf16 .bf16x2) covers what cuda_fp16.h and
+ * cuda_bf16.h emit for sm_75..sm_90: add/sub/mul/fma/min/max/neg/abs,
+ * ex2/tanh.approx, setp (p|q per element of packed operands), set, and the
+ * packing cvt and mov forms; decode_half() lists the modifiers per form.
  * Errors unwind with longjmp to ptx_module_parse, which frees what was built.
  * NOT MODELED: module-level .global variables, indirect calls, recursion,
- * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma.
+ * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma,
+ * half-precision atomics (atom.add.f16/.bf16/.f16x2), fma.oob, fp8 and tf32
+ * conversions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "ptx/ir.h"
@@ -519,10 +525,24 @@ static void parse_operand(struct parser *P, struct rop *o)
         do {
             if (o->n >= 16)
                 perr(P, t.line, "vector operand with more than 16 elements");
-            if (accept(P, "_"))
+            struct tok e = peek(P);
+            bool minus = e.kind == TK_PUNCT && e.s[0] == '-';
+            if (minus) {
+                next(P);
+                e = peek(P);
+            }
+            if (accept(P, "_")) {
                 snprintf(o->elem[o->n++], 128, "_");
-            else
+            } else if (e.kind == TK_NUM) {
+                /* an immediate element ({0, %rs1} in cuda_bf16.h), kept as text */
+                next(P);
+                snprintf(o->elem[o->n++], 128, "%s%.*s", minus ? "-" : "",
+                         (int)(e.len > 120 ? 120 : e.len), e.s);
+            } else {
+                if (minus)
+                    perr(P, e.line, "'-' before a register in a vector operand");
                 parse_name_into(P, o->elem[o->n++], "a register in a vector operand");
+            }
         } while (accept(P, ","));
         expect(P, "}");
         return;
@@ -678,8 +698,12 @@ static uint64_t literal_bits(struct parser *P, const struct rop *o, int type)
         memcpy(&u, &d, 8);
         return u;
     }
+    if (n.is_float && (type == PT_F16 || type == PT_BF16 || type == PT_F16X2 ||
+                       type == PT_BF16X2))
+        perr(P, o->line, "floating-point literal for a .%s operand (PTX writes half "
+             "constants as bit patterns, e.g. mov.b16 %%h, 0x3c00)", type_names[type]);
     if (n.is_float) {
-        /* hex float literal used as raw bits for a bit-size or f16 operand */
+        /* hex float literal used as raw bits for a bit-size operand */
         if (n.is_float == 2 && px_type_bytes((unsigned)type) < 8)
             perr(P, o->line, "double literal for a %s operand", type_names[type]);
         return n.bits;
@@ -689,6 +713,24 @@ static uint64_t literal_bits(struct parser *P, const struct rop *o, int type)
     if (bytes && bytes < 8)
         v &= (1ull << (bytes * 8)) - 1;
     return v;
+}
+
+static struct px_opnd val_opnd(struct parser *P, const struct rop *o, int type);
+
+/* A source element of a vector operand: a register or an immediate of `type`. */
+static struct px_opnd vec_src(struct parser *P, const char *e, int type, unsigned line)
+{
+    if (e[0] != '-' && !isdigit((unsigned char)e[0]))
+        return reg_opnd(P, e, line);
+    struct rop o;
+    memset(&o, 0, sizeof o);
+    o.kind = RO_NUM;
+    o.line = line;
+    o.minus = e[0] == '-';
+    const char *d = e + o.minus;
+    if (!parse_num_text(d, (unsigned)strlen(d), &o.num))
+        perr(P, line, "bad number '%s' in a vector operand", e);
+    return val_opnd(P, &o, type);
 }
 
 static struct px_opnd val_opnd(struct parser *P, const struct rop *o, int type)
@@ -851,12 +893,14 @@ static void declare_reg(struct parser *P, const char *name, int type, unsigned l
     }
 }
 
-/* .reg .type name[<N>] {, name[<N>]} ; */
-static void parse_reg_decl(struct parser *P, unsigned line)
+/* .reg .type name[<N>] {, name[<N>]} ;  `tw` is the type word when the
+ * lexer already took it with .reg (".reg.b32", as cuda_fp16.h writes it). */
+static void parse_reg_decl(struct parser *P, unsigned line, const char *tw)
 {
     struct tok t;
     int vec = 1;
-    char *tw = word(P, &t, "a register type");
+    if (!tw)
+        tw = word(P, &t, "a register type");
     if (!strcmp(tw, ".v2") || !strcmp(tw, ".v4"))
         perr(P, line, "vector register declarations (.reg %s) are not supported", tw);
     int type = tw[0] == '.' ? type_of(tw + 1) : PT_NONE;
@@ -1218,6 +1262,70 @@ static void mem_order(struct ctx *c, struct px_inst *i, struct mods *md, bool is
     i->scope = (uint8_t)scope;
 }
 
+static bool type_half(int t)
+{
+    return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2;
+}
+
+/* Half-precision arithmetic: `op` is the generic op the opcode names (PX_ADD
+ * for add ...). Only the modifiers PTX defines for each form are accepted:
+ *   add/sub/mul{.rn}{.ftz}{.sat}.f16[x2]   add/sub/mul{.rn}.bf16[x2]
+ *   fma.rn{.ftz}{.sat|.relu}.f16[x2]       fma.rn{.relu}.bf16[x2]
+ *   min/max{.ftz}{.NaN}{.xorsign.abs}.f16[x2], the same without .ftz on bf16
+ *   neg/abs{.ftz}.f16[x2]  neg/abs.bf16[x2]
+ *   ex2.approx.f16[x2]  ex2.approx{.ftz}.bf16[x2]  tanh.approx.{f16,bf16}[x2] */
+static void decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md,
+                        int t)
+{
+    struct parser *P = c->P;
+    unsigned line = c->line;
+    bool bf = t == PT_BF16 || t == PT_BF16X2;
+    bool relu = take(md, "relu"), xorsign = take(md, "xorsign"), abs_ = take(md, "abs");
+    no_extras(P, md, c->opname, line);
+    int hop;
+    switch (op) {
+    case PX_ADD: hop = PX_HADD; break;
+    case PX_SUB: hop = PX_HSUB; break;
+    case PX_MUL: hop = PX_HMUL; break;
+    case PX_FMA: hop = PX_HFMA; break;
+    case PX_MIN: hop = PX_HMIN; break;
+    case PX_MAX: hop = PX_HMAX; break;
+    case PX_NEG: hop = PX_HNEG; break;
+    case PX_ABS: hop = PX_HABS; break;
+    case PX_EX2: hop = PX_HEX2; break;
+    case PX_TANH: hop = PX_HTANH; break;
+    default: perr(P, line, "'%s': no such half-precision instruction in PTX", c->opname);
+    }
+    bool arith = hop == PX_HADD || hop == PX_HSUB || hop == PX_HMUL || hop == PX_HFMA;
+    bool minmax = hop == PX_HMIN || hop == PX_HMAX, approx = hop == PX_HEX2 || hop == PX_HTANH;
+    if (md->rnd && (!arith || md->rnd != RND_RN || md->intrnd))
+        perr(P, line, "bad rounding modifier in '%s' (half precision rounds .rn)", c->opname);
+    if (hop == PX_HFMA && md->rnd != RND_RN)
+        perr(P, line, "'%s' needs .rn", c->opname);
+    if (md->ftz && (bf ? hop != PX_HEX2 : approx))
+        perr(P, line, "'.ftz' is not defined for '%s'", c->opname);
+    if (md->sat && (bf || !arith || relu))
+        perr(P, line, "'.sat' is not defined for '%s'", c->opname);
+    if (relu && hop != PX_HFMA)
+        perr(P, line, "'.relu' is not defined for '%s'", c->opname);
+    if ((md->nan || xorsign || abs_) && !minmax)
+        perr(P, line, "'%s': .NaN and .xorsign.abs belong to min and max", c->opname);
+    if (xorsign != abs_)
+        perr(P, line, "'%s': .xorsign and .abs come together", c->opname);
+    if (md->approx != approx)
+        perr(P, line, approx ? "'%s' needs .approx" : "'.approx' is not defined for '%s'",
+             c->opname);
+    nops(c, 1 + nsrc);
+    i->op = (uint16_t)hop;
+    i->type = (uint8_t)t;
+    i->bop = (uint8_t)((relu ? PH_RELU : 0) | (md->nan ? PH_NAN : 0) |
+                       (xorsign ? PH_XORSIGN : 0));
+    i->lat = approx ? PTX_LAT_SFU : PTX_LAT_FP32;
+    set_dst(c, i, 0, &c->o[0], t);
+    for (int s = 0; s < nsrc; s++)
+        set_src(c, i, s, &c->o[1 + s], t);
+}
+
 static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts[], int np,
                         struct rop *o, int n, const char *opname, unsigned line)
 {
@@ -1255,10 +1363,12 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         int t = one_type(c, &md);
         if (take(&md, "cc") || !strcmp(base, "addc") || !strcmp(base, "subc"))
             perr(P, line, "carry arithmetic ('%s') is not supported", opname);
+        if (type_half(t)) {
+            decode_half(c, i, arith[k].op, arith[k].nsrc, &md, t);
+            return;
+        }
         take(&md, "relu");
         no_extras(P, &md, opname, line);
-        if (t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2)
-            perr(P, line, "half-precision arithmetic ('%s') is not supported", opname);
         nops(c, 1 + arith[k].nsrc);
         i->op = (uint16_t)arith[k].op;
         i->type = (uint8_t)t;
@@ -1303,8 +1413,14 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         nops(c, mad ? 4 : 3);
         i->type = (uint8_t)t;
         if (px_type_float((unsigned)t)) {
-            if (t != PT_F32 && t != PT_F64)
-                perr(P, line, "half-precision arithmetic ('%s') is not supported", opname);
+            if (lo || hi || wide)
+                perr(P, line, "'.lo', '.hi' and '.wide' are for integers, not '%s'", opname);
+            if (type_half(t) && mad)
+                perr(P, line, "'%s': no such half-precision instruction in PTX (use fma)", opname);
+            if (type_half(t)) {
+                decode_half(c, i, PX_MUL, 2, &md, t);
+                return;
+            }
             i->op = mad ? PX_FMA : PX_MUL;
             i->lat = t == PT_F64 ? PTX_LAT_FP64 : PTX_LAT_FP32;
         } else {
@@ -1378,10 +1494,16 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         no_extras(P, &md, opname, line);
         if (cmp < 0)
             perr(P, line, "'%s' needs a comparison", opname);
-        if (t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2)
-            perr(P, line, "half-precision compare ('%s') is not supported", opname);
         nops(c, bop >= 0 ? 4 : 3);
-        i->op = PX_SETP;
+        if (type_half(t)) {
+            if (cmp >= CMP_LO && cmp <= CMP_HS)
+                perr(P, line, "'%s': .lo/.ls/.hi/.hs compare integers", opname);
+            if (md.ftz && (t == PT_BF16 || t == PT_BF16X2))
+                perr(P, line, "'.ftz' is not defined for '%s'", opname);
+            if ((t == PT_F16X2 || t == PT_BF16X2) && !o[0].pipe[0])
+                perr(P, line, "'%s' writes two predicates: p|q, one per element", opname);
+        }
+        i->op = type_half(t) ? PX_HSETP : PX_SETP;
         i->type = (uint8_t)t;
         i->mod = (uint8_t)cmp;
         i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
@@ -1394,7 +1516,44 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         set_src(c, i, 1, &o[2], t);
         if (bop >= 0)
             set_src(c, i, 2, &o[3], PT_PRED);
-        i->lat = t == PT_F64 ? PTX_LAT_FP64 : t == PT_F32 ? PTX_LAT_FP32 : PTX_LAT_INT;
+        i->lat = t == PT_F64 ? PTX_LAT_FP64
+                 : t == PT_F32 || type_half(t) ? PTX_LAT_FP32 : PTX_LAT_INT;
+        return;
+    }
+    if (!strcmp(base, "set")) {
+        int cmp = take_one(&md, cmp_names);
+        static const char *const bops[] = {"and", "or", "xor", NULL};
+        int bop = take_one(&md, bops);
+        no_extras(P, &md, opname, line);
+        if (cmp < 0)
+            perr(P, line, "'%s' needs a comparison", opname);
+        if (md.nt != 2)
+            perr(P, line, "'%s' needs a destination and a source type", opname);
+        int dt = md.types[0], st = md.types[1];
+        bool sx2 = st == PT_F16X2 || st == PT_BF16X2;
+        bool dt_ok = sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
+                         : (dt == PT_U32 || dt == PT_S32 || dt == PT_F32 || dt == PT_F16 ||
+                            dt == PT_BF16 ||
+                            ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
+        if (!dt_ok || st == PT_PRED || px_type_bytes((unsigned)st) < 2)
+            perr(P, line, "bad types in '%s'", opname);
+        bool sflt = px_type_float((unsigned)st);
+        if (sflt ? (cmp >= CMP_LO && cmp <= CMP_HS) : cmp > CMP_HS)
+            perr(P, line, "comparison not defined for the source type in '%s'", opname);
+        if (md.ftz && (!sflt || st == PT_F64 || st == PT_BF16 || st == PT_BF16X2))
+            perr(P, line, "'.ftz' is not defined for '%s'", opname);
+        nops(c, bop >= 0 ? 4 : 3);
+        i->op = PX_SET;
+        i->type = (uint8_t)dt;
+        i->type2 = (uint8_t)st;
+        i->mod = (uint8_t)cmp;
+        i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
+        set_dst(c, i, 0, &o[0], dt);
+        set_src(c, i, 0, &o[1], st);
+        set_src(c, i, 1, &o[2], st);
+        if (bop >= 0)
+            set_src(c, i, 2, &o[3], PT_PRED);
+        i->lat = st == PT_F64 ? PTX_LAT_FP64 : sflt ? PTX_LAT_FP32 : PTX_LAT_INT;
         return;
     }
     if (!strcmp(base, "selp")) {
@@ -1434,11 +1593,9 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             unsigned eb = px_type_bytes((unsigned)t) / o[0].n;
             if (o[0].n < 2 || o[0].n > 4 || !eb)
                 perr(P, line, "bad vector in '%s'", opname);
-            for (unsigned k = 0; k < o[0].n; k++) {
-                if (!strcmp(o[0].elem[k], "_"))
-                    perr(P, line, "sink '_' in '%s' is not supported", opname);
-                i->d[k] = reg_opnd(P, o[0].elem[k], line);
-            }
+            for (unsigned k = 0; k < o[0].n; k++)
+                i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(P, o[0].elem[k], line)
+                                                    : (struct px_opnd){OK_NONE, 0, 0};
             i->n_dst = (uint8_t)o[0].n;
             set_src(c, i, 0, &o[1], t);
             return;
@@ -1448,8 +1605,12 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             i->op = PX_MOV_PACK;
             if (o[1].n < 2 || o[1].n > 4)
                 perr(P, line, "bad vector in '%s'", opname);
+            unsigned eb = px_type_bytes((unsigned)t) / o[1].n;
+            static const int elem_type[9] = {[1] = PT_B8, [2] = PT_B16, [4] = PT_B32, [8] = PT_B64};
+            if (!eb || eb > 8 || !elem_type[eb])
+                perr(P, line, "bad vector in '%s'", opname);
             for (unsigned k = 0; k < o[1].n; k++)
-                i->s[k] = reg_opnd(P, o[1].elem[k], line);
+                i->s[k] = vec_src(P, o[1].elem[k], elem_type[eb], line);
             i->n_src = (uint8_t)o[1].n;
             return;
         }
@@ -1509,11 +1670,28 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
     if (!strcmp(base, "cvt")) {
         if (md.nt != 2)
             perr(P, line, "'%s' needs a destination and a source type", opname);
+        int dt = md.types[0], st = md.types[1];
+        if ((dt == PT_F16X2 || dt == PT_BF16X2) && st == PT_F32) {
+            /* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a high, b low */
+            bool relu = take(&md, "relu"), satf = take(&md, "satfinite");
+            no_extras(P, &md, opname, line);
+            if ((md.rnd != RND_RN && md.rnd != RND_RZ) || md.intrnd || md.sat || md.ftz)
+                perr(P, line, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
+                     opname);
+            nops(c, 3);
+            i->op = PX_CVT_PACK;
+            i->type = (uint8_t)dt;
+            i->type2 = PT_F32;
+            i->bop = (uint8_t)((relu ? PH_RELU : 0) | (satf ? PH_SATFIN : 0));
+            set_dst(c, i, 0, &o[0], dt);
+            set_src(c, i, 0, &o[1], PT_F32);
+            set_src(c, i, 1, &o[2], PT_F32);
+            return;
+        }
         if (take(&md, "relu") || take(&md, "satfinite"))
             perr(P, line, "unsupported modifier in '%s'", opname);
         no_extras(P, &md, opname, line);
         nops(c, 2);
-        int dt = md.types[0], st = md.types[1];
         if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
             dt == PT_PRED || st == PT_PRED)
             perr(P, line, "unsupported conversion '%s'", opname);
@@ -1607,7 +1785,8 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
                     i->d[k] = (struct px_opnd){OK_NONE, 0, 0};
                     continue;
                 }
-                struct px_opnd r = reg_opnd(P, data->elem[k], line);
+                struct px_opnd r = is_st ? vec_src(P, data->elem[k], t, line)
+                                         : reg_opnd(P, data->elem[k], line);
                 if (is_st)
                     i->s[1 + k] = r;
                 else
@@ -1968,8 +2147,8 @@ static void parse_statement(struct parser *P, struct tok t)
     unsigned line = t.line;
     char w[256];
     snprintf(w, sizeof w, "%.*s", (int)t.len, t.s);
-    if (!strcmp(w, ".reg")) {
-        parse_reg_decl(P, line);
+    if (!strcmp(w, ".reg") || !strncmp(w, ".reg.", 5)) {
+        parse_reg_decl(P, line, w[4] ? w + 4 : NULL);
         return;
     }
     if (!strcmp(w, ".local") || !strcmp(w, ".shared") || !strcmp(w, ".param") ||
