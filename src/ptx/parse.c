@@ -1367,7 +1367,8 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             decode_half(c, i, arith[k].op, arith[k].nsrc, &md, t);
             return;
         }
-        take(&md, "relu");
+        if (take(&md, "relu"))
+            perr(P, line, "'.relu' outside half precision ('%s') is not supported", opname);
         no_extras(P, &md, opname, line);
         nops(c, 1 + arith[k].nsrc);
         i->op = (uint16_t)arith[k].op;

@@ -768,7 +768,8 @@ static void set_and_packing(void **state)
             fail_msg("word %u: got 0x%08x, want 0x%08x", i, o[i], want[i]);
 }
 
-/* Invalid half-precision forms are rejected with file:line and the opcode. */
+/* Invalid half-precision forms (and .relu elsewhere, not built) are rejected
+ * with file:line and the opcode. */
 static void bad_forms_rejected(void **state)
 {
     (void)state;
@@ -787,6 +788,7 @@ static void bad_forms_rejected(void **state)
         {"add.f16 %h1, %h2, 0f3F800000;", "floating-point literal"},
         {"cvt.rm.f16x2.f32 %r1, %f1, %f2;", ".rn or .rz"},
         {"min.NaN.ftz.bf16 %h1, %h2, %h3;", ".ftz"},
+        {"max.relu.s32 %r1, %r2, %r3;", "'.relu' outside half precision"},
     };
     for (size_t k = 0; k < ARRAY_LEN(bad); k++) {
         char text[1024], err[512];
