@@ -1,5 +1,18 @@
 /*
- * eng.c - event heap, component scheduling and the watchdog (see eng.h).
+ * eng.c - event queue, component scheduling and the watchdog (see eng.h).
+ *
+ * The queue is a FIFO slot per distinct pending time, found through an
+ * open-addressed hash, and a binary min-heap of the slots' times. Nearly every
+ * event is a component tick on a clock edge, and a busy cycle schedules dozens
+ * of them for the same few edges, so scheduling is a hash probe (usually a hit
+ * on the slot used last) and an append; the heap moves once per distinct time.
+ * The FIFO order inside a slot is the order events were scheduled, which is
+ * the engine's documented tie order.
+ * A component's tick runs at most once per time: a wake for a time it already
+ * has a tick pending at adds nothing (pend[] remembers the pending times; when
+ * it overflows, a second event for a time may be scheduled, and it finds the
+ * tick done, as before).
+ * INVARIANT: every slot in the heap holds at least one event.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "sim/eng.h"
@@ -8,6 +21,9 @@
 #include <string.h>
 
 #include "base/log.h"
+
+/* Events and slots are carved from blocks of this many. */
+#define ENG_BLOCK 256
 
 tick_t clock_period_ps(double mhz)
 {
@@ -19,12 +35,22 @@ static void eng_dump_hook(void *obj, FILE *out)
     eng_dump_all(obj, out);
 }
 
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        panic("out of memory");
+    return p;
+}
+
 void eng_init(struct eng *e)
 {
     memset(e, 0, sizeof *e);
-    e->cap_heap = 1024;
-    e->heap = malloc(e->cap_heap * sizeof *e->heap);
-    if (!e->heap)
+    e->cap_heap = 256;
+    e->heap = xmalloc(e->cap_heap * sizeof *e->heap);
+    e->hash_mask = 1023;
+    e->hash = calloc(e->hash_mask + 1, sizeof *e->hash);
+    if (!e->hash)
         panic("out of memory");
     log_push_dump(eng_dump_hook, e);
 }
@@ -32,13 +58,154 @@ void eng_init(struct eng *e)
 void eng_destroy(struct eng *e)
 {
     log_pop_dump(e);
+    for (size_t i = 0; i < e->n_chunks; i++)
+        free(e->chunks[i]);
+    free(e->chunks);
     free(e->heap);
+    free(e->hash);
     memset(e, 0, sizeof *e);
 }
 
-static inline bool ev_before(const struct event *a, const struct event *b)
+static void *new_chunk(struct eng *e, size_t bytes)
 {
-    return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+    if (e->n_chunks == e->cap_chunks) {
+        e->cap_chunks = e->cap_chunks ? 2 * e->cap_chunks : 16;
+        e->chunks = realloc(e->chunks, e->cap_chunks * sizeof *e->chunks);
+        if (!e->chunks)
+            panic("out of memory");
+    }
+    return e->chunks[e->n_chunks++] = xmalloc(bytes);
+}
+
+static struct eng_event *event_alloc(struct eng *e)
+{
+    if (!e->free_events) {
+        struct eng_event *b = new_chunk(e, ENG_BLOCK * sizeof *b);
+        for (size_t i = 0; i < ENG_BLOCK; i++) {
+            b[i].next = e->free_events;
+            e->free_events = &b[i];
+        }
+    }
+    struct eng_event *ev = e->free_events;
+    e->free_events = ev->next;
+    return ev;
+}
+
+static struct eng_slot *slot_alloc(struct eng *e)
+{
+    if (!e->free_slots) {
+        struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
+        for (size_t i = 0; i < ENG_BLOCK; i++) {
+            b[i].head = (struct eng_event *)e->free_slots;
+            e->free_slots = &b[i];
+        }
+    }
+    struct eng_slot *s = e->free_slots;
+    e->free_slots = (struct eng_slot *)s->head;
+    return s;
+}
+
+static inline size_t hash_of(const struct eng *e, tick_t when)
+{
+    return (size_t)((when * 0x9e3779b97f4a7c15ull) >> 32) & e->hash_mask;
+}
+
+static void hash_put(struct eng *e, struct eng_slot *s)
+{
+    size_t i = hash_of(e, s->when);
+    while (e->hash[i])
+        i = (i + 1) & e->hash_mask;
+    e->hash[i] = s;
+}
+
+/* Remove s (linear probing: shift the rest of its cluster back). */
+static void hash_del(struct eng *e, const struct eng_slot *s)
+{
+    size_t i = hash_of(e, s->when);
+    while (e->hash[i] != s)
+        i = (i + 1) & e->hash_mask;
+    for (size_t j = (i + 1) & e->hash_mask; e->hash[j]; j = (j + 1) & e->hash_mask) {
+        size_t h = hash_of(e, e->hash[j]->when);
+        /* the entry at j may move to i if its home is not in (i, j] */
+        if (((j - h) & e->hash_mask) >= ((j - i) & e->hash_mask)) {
+            e->hash[i] = e->hash[j];
+            i = j;
+        }
+    }
+    e->hash[i] = NULL;
+}
+
+static void hash_grow(struct eng *e)
+{
+    struct eng_slot **old = e->hash;
+    size_t n = e->hash_mask + 1;
+    e->hash_mask = 2 * n - 1;
+    e->hash = calloc(2 * n, sizeof *e->hash);
+    if (!e->hash)
+        panic("out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (old[i])
+            hash_put(e, old[i]);
+    free(old);
+}
+
+static void heap_push(struct eng *e, struct eng_slot *s)
+{
+    if (e->n_heap == e->cap_heap) {
+        e->cap_heap *= 2;
+        e->heap = realloc(e->heap, e->cap_heap * sizeof *e->heap);
+        if (!e->heap)
+            panic("out of memory");
+    }
+    size_t i = e->n_heap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (e->heap[p]->when <= s->when)
+            break;
+        e->heap[i] = e->heap[p];
+        i = p;
+    }
+    e->heap[i] = s;
+}
+
+static void heap_pop(struct eng *e)
+{
+    struct eng_slot *last = e->heap[--e->n_heap];
+    size_t i = 0, n = e->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        size_t m = (l + 1 < n && e->heap[l + 1]->when < e->heap[l]->when) ? l + 1 : l;
+        if (e->heap[m]->when >= last->when)
+            break;
+        e->heap[i] = e->heap[m];
+        i = m;
+    }
+    e->heap[i] = last;
+}
+
+/* The slot of time `when`, created (empty) if there is none. */
+static struct eng_slot *slot_for(struct eng *e, tick_t when)
+{
+    struct eng_slot *s = e->last_slot;
+    if (s && s->when == when)
+        return s;
+    for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
+        s = e->hash[i];
+        if (!s)
+            break;
+        if (s->when == when)
+            return e->last_slot = s;
+    }
+    if (2 * (e->n_heap + 1) > e->hash_mask + 1)
+        hash_grow(e);
+    s = slot_alloc(e);
+    s->when = when;
+    s->head = s->tail = NULL;
+    hash_put(e, s);
+    heap_push(e, s);
+    return e->last_slot = s;
 }
 
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
@@ -46,53 +213,30 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
     if (when < e->now)
         panic("event scheduled in the past (%llu < %llu)", (unsigned long long)when,
               (unsigned long long)e->now);
-    if (e->n_heap == e->cap_heap) {
-        e->cap_heap *= 2;
-        e->heap = realloc(e->heap, e->cap_heap * sizeof *e->heap);
-        if (!e->heap)
-            panic("out of memory");
-    }
-    struct event ev = {when, e->seq++, fn, obj, arg};
-    size_t i = e->n_heap++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!ev_before(&ev, &e->heap[p]))
-            break;
-        e->heap[i] = e->heap[p];
-        i = p;
-    }
-    e->heap[i] = ev;
+    struct eng_slot *s = slot_for(e, when);
+    struct eng_event *ev = event_alloc(e);
+    ev->next = NULL;
+    ev->fn = fn;
+    ev->obj = obj;
+    ev->arg = arg;
+    if (s->tail)
+        s->tail->next = ev;
+    else
+        s->head = ev;
+    s->tail = ev;
 }
 
-static struct event heap_pop(struct eng *e)
-{
-    struct event top = e->heap[0];
-    struct event last = e->heap[--e->n_heap];
-    size_t i = 0, n = e->n_heap;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        size_t m = (l + 1 < n && ev_before(&e->heap[l + 1], &e->heap[l])) ? l + 1 : l;
-        if (!ev_before(&e->heap[m], &last))
-            break;
-        e->heap[i] = e->heap[m];
-        i = m;
-    }
-    e->heap[i] = last;
-    return top;
-}
-
-/* A tick event. Several may be pending for one component (a wake asked for
- * while an earlier tick is pending must survive that tick going back to
- * sleep); the first at each time runs the tick, the rest find it done. */
+/* A tick event. With pend[] full a second event may exist for a time; the
+ * first runs the tick, the later ones find it done. */
 static void comp_tick_event(void *obj, uint64_t when)
 {
     struct comp *c = obj;
+    if (c->n_pend && c->pend[0] == when) {
+        c->n_pend--;
+        memmove(&c->pend[0], &c->pend[1], c->n_pend * sizeof c->pend[0]);
+    }
     if (c->last != TICK_MAX && c->last >= when)
         return;
-    if (c->next == when)
-        c->next = TICK_MAX;
     c->last = when;
     if (c->tick(c))
         comp_wake_at(c, when + c->clk->period_ps);
@@ -106,8 +250,8 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->eng = e;
     c->tick = tick;
     c->dump = dump;
-    c->next = TICK_MAX;
     c->last = TICK_MAX;
+    c->n_pend = 0;
     c->all_next = e->comps;
     e->comps = c;
 }
@@ -117,10 +261,18 @@ void comp_wake_at(struct comp *c, tick_t t)
     tick_t edge = clock_edge_at_or_after(c->clk, t);
     if (c->last != TICK_MAX && edge <= c->last)
         edge = c->last + c->clk->period_ps;
-    if (edge == c->next)
+    /* already pending? (pend[] is ascending and short) */
+    uint32_t n = c->n_pend, i = n;
+    while (i > 0 && c->pend[i - 1] > edge)
+        i--;
+    if (i > 0 && c->pend[i - 1] == edge)
         return;
-    if (edge < c->next)
-        c->next = edge;
+    if (i < COMP_PENDING) { /* remember it; the latest one falls off when full */
+        uint32_t keep = n < COMP_PENDING ? n : COMP_PENDING - 1;
+        memmove(&c->pend[i + 1], &c->pend[i], (keep - i) * sizeof c->pend[0]);
+        c->pend[i] = edge;
+        c->n_pend = keep + 1;
+    }
     eng_at(c->eng, edge, comp_tick_event, c, edge);
 }
 
@@ -142,12 +294,27 @@ bool eng_run(struct eng *e, tick_t until)
 {
     e->stop = false;
     while (e->n_heap > 0 && !e->stop) {
-        if (e->heap[0].when > until)
+        struct eng_slot *s = e->heap[0];
+        if (s->when > until)
             return false;
-        struct event ev = heap_pop(e);
-        e->now = ev.when;
+        e->now = s->when;
+        struct eng_event *ev = s->head;
+        eng_fn *fn = ev->fn;
+        void *obj = ev->obj;
+        uint64_t arg = ev->arg;
+        s->head = ev->next;
+        ev->next = e->free_events;
+        e->free_events = ev;
+        if (!s->head) { /* the slot is done: events scheduled for now get a new one */
+            heap_pop(e);
+            hash_del(e, s);
+            if (e->last_slot == s)
+                e->last_slot = NULL;
+            s->head = (struct eng_event *)e->free_slots;
+            e->free_slots = s;
+        }
         e->n_events++;
-        ev.fn(ev.obj, ev.arg);
+        fn(obj, arg);
         if (e->watchdog_ps && e->n_outstanding &&
             e->now - e->last_progress > e->watchdog_ps)
             panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "
