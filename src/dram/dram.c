@@ -82,6 +82,7 @@ struct dram_entry {
     uint32_t bank;
     bool did_act;      /* an ACT was issued for it (row miss) */
     bool did_pre;      /* a PRE was issued for it (row conflict) */
+    bool behind;       /* an older queued request is to the same line */
 };
 
 struct dram_rsp {
@@ -117,6 +118,8 @@ struct dram {
     cycle_t next_col;          /* tCCD */
     cycle_t next_rd;           /* tCDLR */
     cycle_t bus_free;          /* first cycle the data bus is free */
+    cycle_t full_since;        /* the cycle the channel went to sleep with its latch
+                                  held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
     char req_name[96];
     struct dram_stats st;
@@ -153,10 +156,7 @@ static bool hit_pending(const struct dram *d, uint32_t bank, uint64_t row)
 
 static bool older_same_line(const struct dram *d, unsigned i)
 {
-    for (unsigned j = 0; j < i; j++)
-        if (d->q[j].line == d->q[i].line)
-            return true;
-    return false;
+    return d->q[i].behind;
 }
 
 static void push_rsp(struct dram *d, struct msg *m, cycle_t ready_c)
@@ -215,6 +215,13 @@ static void issue_col(struct dram *d, unsigned i, cycle_t c)
     if (m->type == MSG_DRAM_DATA)
         d->st.total_read_latency_cycles += ready - e->arrival;
     push_rsp(d, m, ready);
+    /* the oldest request to a line is the one served: the next one to the
+     * line (if any) is now the oldest */
+    for (unsigned j = i + 1; j < d->n_q; j++)
+        if (d->q[j].line == e->line) {
+            d->q[j].behind = false;
+            break;
+        }
     memmove(&d->q[i], &d->q[i + 1], (d->n_q - i - 1) * sizeof *d->q);
     d->n_q--;
 }
@@ -364,7 +371,11 @@ static bool accept(struct dram *d, cycle_t c)
     port_pop(&d->req);
     uint64_t local = m->addr / d->line_bytes / d->n_channels;
     uint64_t row_no = local / d->lines_per_row; /* all rows of all banks, in order */
+    bool behind = false;
+    for (unsigned j = 0; j < d->n_q && !behind; j++)
+        behind = d->q[j].line == local;
     d->q[d->n_q++] = (struct dram_entry){
+        .behind = behind,
         .m = m,
         .arrival = c,
         .line = local,
@@ -382,9 +393,30 @@ static bool dram_tick(struct comp *cp)
     cycle_t c = comp_cycle(cp);
     bool stuck;
 
+    if (d->full_since) { /* the cycles slept through each found the queue full */
+        d->st.queue_full_cycles += c - d->full_since - 1;
+        d->full_since = 0;
+    }
     send_rsps(d, &stuck);
     bool took = accept(d, c);
     bool issued = schedule(d, c);
+    /* The latch waits for a full queue: until a command issues (at
+     * next_issue) or a response is due, every cycle would only count
+     * queue_full_cycles, so sleep and count them at the wake. Nothing else
+     * can change that: the latch is taken, and a stuck response keeps the
+     * channel ticking. */
+    if (!issued && !took && !stuck && d->req.n && d->n_q == d->spec.queue &&
+        d->rq_n < d->rq_cap) {
+        tick_t at = next_issue(d, c) * cp->clk->period_ps;
+        if (d->rq_n)
+            at = MIN(at, d->rq[d->rq_head].ready);
+        if (at > cp->eng->now + cp->clk->period_ps) {
+            d->full_since = c;
+            comp_wake_at(cp, at);
+            return false;
+        }
+        return true;
+    }
     /* tick on while commands issue, a request waits in the latch (counted in
      * queue_full_cycles) or responses are held; otherwise sleep until the
      * next command can issue (an arrival wakes the channel sooner) */

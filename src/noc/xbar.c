@@ -79,21 +79,13 @@ unsigned xbar_flits(const struct noc_spec *spec, unsigned size_bytes)
     return f ? f : 1;
 }
 
-/* Flits held by (queued in or in flight to) an output FIFO. */
-static unsigned out_flits(const struct xbar *x, const struct port *p)
-{
-    unsigned f = 0;
-    for (uint32_t i = 0; i < p->n; i++)
-        f += xbar_flits(&x->spec, p->slots[(p->head + i) % p->cap].m->size_bytes);
-    return f;
-}
-
-/* Whether a message of f flits may enter output FIFO p now. */
+/* Whether a message of f flits may enter output FIFO p now (the port's
+ * weight is the flits it holds, queued or in flight). */
 static bool out_has_room(const struct xbar *x, const struct port *p, unsigned f)
 {
     if (!port_has_room(p, 1))
         return false;
-    unsigned held = out_flits(x, p);
+    unsigned held = p->weight;
     return held == 0 || held + f <= x->spec.vc_flits;
 }
 
@@ -112,7 +104,7 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
      * busy for a while, so whatever follows to it waits */
     if (x->spec.conflict_pct && rng_below(&x->rng, 100) < x->spec.conflict_pct)
         x->out_free_at[d] += x->spec.conflict_cycles;
-    if (!port_send_delayed(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps))
+    if (!port_send_weighted(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps, f))
         panic("%s: output %u vnet %u refused a granted message", x->comp.name, d, v);
     x->st.bytes[m->cls] += x->spec.header_bytes + m->size_bytes;
     x->st.flits[m->cls] += f;
@@ -213,7 +205,7 @@ static void dump_msg(FILE *out, const struct msg *m, tick_t now, tick_t period)
 static void dump_port(FILE *out, const struct port *p, tick_t now, tick_t period)
 {
     for (uint32_t i = 0; i < p->n; i++) {
-        const struct port_slot *sl = &p->slots[(p->head + i) % p->cap];
+        const struct port_slot *sl = port_slot_at(p, i);
         fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)sl->ready);
         dump_msg(out, sl->m, now, period);
     }

@@ -17,6 +17,7 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->latency_ps = latency_ps;
     p->cap = cap;
     p->head = p->n = 0;
+    p->weight = 0;
     p->slots = calloc(cap, sizeof *p->slots);
     if (!p->slots)
         panic("out of memory");
@@ -29,7 +30,7 @@ void port_destroy(struct port *p)
     p->slots = NULL;
 }
 
-bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
+bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight)
 {
     if (p->n == p->cap) {
         p->n_full++;
@@ -39,16 +40,21 @@ bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
     /* A later message never overtakes an earlier one: FIFO order is kept even
      * when the extra delay of the previous one was larger. */
     if (p->n) {
-        uint32_t last = (p->head + p->n - 1) % p->cap;
-        if (p->slots[last].ready > ready)
-            ready = p->slots[last].ready;
+        tick_t prev = port_slot_at(p, p->n - 1)->ready;
+        if (prev > ready)
+            ready = prev;
     }
-    uint32_t tail = (p->head + p->n) % p->cap;
-    p->slots[tail] = (struct port_slot){m, ready};
+    *port_slot_at(p, p->n) = (struct port_slot){m, ready, weight};
     p->n++;
+    p->weight += weight;
     p->n_sent++;
     comp_wake_at(p->receiver, ready);
     return true;
+}
+
+bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
+{
+    return port_send_weighted(p, m, extra_ps, 0);
 }
 
 bool port_send(struct port *p, struct msg *m)
@@ -61,7 +67,8 @@ struct msg *port_pop(struct port *p)
     if (!p->n)
         panic("%s: pop from an empty port", p->name);
     struct msg *m = p->slots[p->head].m;
-    p->head = (p->head + 1) % p->cap;
+    p->weight -= p->slots[p->head].weight;
+    p->head = p->head + 1 == p->cap ? 0 : p->head + 1;
     bool was_full = p->n == p->cap;
     p->n--;
     if (p->n) /* the next one may be ready later than the receiver's next edge */
@@ -74,7 +81,7 @@ struct msg *port_pop(struct port *p)
 void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *))
 {
     for (uint32_t i = 0; i < p->n; i++) {
-        const struct port_slot *s = &p->slots[(p->head + i) % p->cap];
+        const struct port_slot *s = port_slot_at(p, i);
         fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)s->ready);
         fn(s->m, out);
     }

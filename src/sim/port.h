@@ -17,6 +17,7 @@
 struct port_slot {
     struct msg *m;
     tick_t ready;
+    uint32_t weight;        /* what the sender counts it as (flits); 0 by default */
 };
 
 struct port {
@@ -26,6 +27,7 @@ struct port {
     tick_t latency_ps;      /* from send to ready */
     uint32_t cap;           /* capacity in messages */
     uint32_t head, n;
+    uint32_t weight;        /* sum of the queued messages' weights */
     struct port_slot *slots;
     uint64_t n_sent;        /* statistics */
     uint64_t n_full;        /* sends refused because the port was full */
@@ -44,6 +46,16 @@ static inline bool port_has_room(const struct port *p, uint32_t k)
 bool port_send(struct port *p, struct msg *m);
 /* Send with an explicit extra delay on top of the port latency. */
 bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps);
+/* ... and a weight the port sums over what it holds (the crossbar counts the
+ * flits held by an output FIFO this way). */
+bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
+
+/* Slot i (0 = head) of the FIFO. */
+static inline struct port_slot *port_slot_at(const struct port *p, uint32_t i)
+{
+    uint32_t k = p->head + i;
+    return &p->slots[k >= p->cap ? k - p->cap : k];
+}
 
 /* The head message if it is ready now, else NULL. */
 static inline struct msg *port_peek(const struct port *p)
