@@ -394,7 +394,10 @@ static bool dram_tick(struct comp *cp)
     bool stuck;
 
     if (d->full_since) { /* the cycles slept through each found the queue full */
-        d->st.queue_full_cycles += c - d->full_since - 1;
+        if (c > d->full_since)
+            d->st.queue_full_cycles += c - d->full_since - 1;
+        else /* dram_stats already counted this cycle; accept() counts it below */
+            d->st.queue_full_cycles--;
         d->full_since = 0;
     }
     send_rsps(d, &stuck);
@@ -565,8 +568,13 @@ void dram_connect(struct dram *d, struct port *rsp, struct comp *l2)
         rsp->sender = &d->comp;
 }
 
-const struct dram_stats *dram_stats(const struct dram *d)
+const struct dram_stats *dram_stats(struct dram *d)
 {
+    if (d->full_since) { /* asleep on a full queue: count the cycles up to now */
+        cycle_t c = comp_cycle(&d->comp);
+        d->st.queue_full_cycles += c - d->full_since;
+        d->full_since = c;
+    }
     return &d->st;
 }
 
