@@ -234,7 +234,11 @@ void inject_run(struct inject *r)
             r->ops[i].m->req.atom = &r->ops[i].atom;
     }
     sort_rig = r;
-    qsort(r->order, r->n_order, sizeof *r->order, by_time);
+    bool sorted = true; /* scripts usually schedule in time order already */
+    for (unsigned i = 1; i < r->n_order && sorted; i++)
+        sorted = r->ops[r->order[i - 1]].at <= r->ops[r->order[i]].at;
+    if (!sorted)
+        qsort(r->order, r->n_order, sizeof *r->order, by_time);
     e->last_progress = e->now;
     comp_wake_at(&r->comp, r->t0);
     while (r->n_done < r->n_ops) {

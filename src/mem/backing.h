@@ -18,9 +18,16 @@
 
 struct backing_page;
 
+struct backing_slot {
+    addr_t page_no;
+    struct backing_page *page;     /* NULL: empty slot */
+};
+
 struct backing {
-    struct backing_page **buckets; /* open hash on page number */
-    size_t n_buckets, n_pages;
+    struct backing_slot *slots;    /* open addressing (linear probing) on page number */
+    size_t mask;                   /* slots - 1 (a power of two minus one) */
+    size_t n_pages;
+    struct backing_page *last;     /* the page found last (accesses cluster) */
 };
 
 void backing_init(struct backing *b);

@@ -31,6 +31,7 @@ int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t
         return -1;
     }
     c->line_shift = log2_u64(spec->line_bytes);
+    c->set_mask = is_pow2(c->sets) ? c->sets - 1 : 0;
     c->index_div = 1;
     size_t n = (size_t)c->sets * spec->ways;
     c->lines = calloc(n, sizeof *c->lines);

@@ -45,6 +45,7 @@ struct cache {
     uint64_t lru_clock;
     uint32_t index_div;        /* lines interleaved over this many banks: strip that
                                   factor before indexing sets (1 = none) */
+    uint32_t set_mask;         /* sets - 1 when sets is a power of two, else 0 */
     struct cache_stats st;
 };
 
@@ -59,7 +60,10 @@ static inline addr_t cache_line_addr(const struct cache *c, addr_t a)
 
 static inline uint32_t cache_set_of(const struct cache *c, addr_t line)
 {
-    return (uint32_t)(((line >> c->line_shift) / c->index_div) % c->sets);
+    uint64_t n = line >> c->line_shift;
+    uint32_t d = c->index_div;
+    n = (d & (d - 1)) == 0 ? n >> __builtin_ctz(d) : n / d; /* no divide for powers of two */
+    return (uint32_t)(c->set_mask ? n & c->set_mask : n % c->sets);
 }
 
 /* The present line for `line`, or NULL. Does not touch LRU. */

@@ -233,7 +233,8 @@ static void comp_tick_event(void *obj, uint64_t when)
     struct comp *c = obj;
     if (c->n_pend && c->pend[0] == when) {
         c->n_pend--;
-        memmove(&c->pend[0], &c->pend[1], c->n_pend * sizeof c->pend[0]);
+        for (uint32_t i = 0; i < c->n_pend; i++)
+            c->pend[i] = c->pend[i + 1];
     }
     if (c->last != TICK_MAX && c->last >= when)
         return;
@@ -269,7 +270,8 @@ void comp_wake_at(struct comp *c, tick_t t)
         return;
     if (i < COMP_PENDING) { /* remember it; the latest one falls off when full */
         uint32_t keep = n < COMP_PENDING ? n : COMP_PENDING - 1;
-        memmove(&c->pend[i + 1], &c->pend[i], (keep - i) * sizeof c->pend[0]);
+        for (uint32_t j = keep; j > i; j--)
+            c->pend[j] = c->pend[j - 1];
         c->pend[i] = edge;
         c->n_pend = keep + 1;
     }
