@@ -118,6 +118,7 @@ struct dram {
     cycle_t next_col;          /* tCCD */
     cycle_t next_rd;           /* tCDLR */
     cycle_t bus_free;          /* first cycle the data bus is free */
+    cycle_t sched_at;          /* no command can issue before this cycle (0: look) */
     cycle_t full_since;        /* the cycle the channel went to sleep with its latch
                                   held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
@@ -133,16 +134,6 @@ static cycle_t max_c(cycle_t a, cycle_t b)
 static bool is_read(const struct msg *m)
 {
     return m->type == MSG_DRAM_READ;
-}
-
-static bool can_col(const struct dram *d, const struct dram_bank *b, const struct dram_entry *e,
-                    cycle_t c)
-{
-    if (d->rq_n == d->rq_cap || c < b->next_col || c < d->next_col)
-        return false;
-    if (is_read(e->m))
-        return c >= d->next_rd && c + d->spec.tCL >= d->bus_free;
-    return c + d->spec.tWL >= d->bus_free;
 }
 
 /* Whether a queued request hits the open row of bank b. */
@@ -247,11 +238,43 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     }
 }
 
-/* Issue at most one command at cycle c. Returns true if one issued. */
+/* The first cycle at which queue entry i could issue its next command under
+ * the rules schedule() applies, if nothing changes (UINT64_MAX: it waits for
+ * a row hit ahead of it to the same bank). */
+static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
+{
+    const struct dram_spec *sp = &d->spec;
+    const struct dram_bank *b = &d->banks[e->bank];
+    cycle_t t;
+    if (b->open && b->row == e->row) {
+        t = max_c(b->next_col, d->next_col);
+        if (is_read(e->m)) {
+            t = max_c(t, d->next_rd);
+            t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+        } else {
+            t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+        }
+        return t;
+    }
+    if (!b->open)
+        return max_c(b->next_act, d->next_act);
+    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank, b->row))
+        return b->next_pre;
+    return UINT64_MAX;
+}
+
+/* Issue at most one command at cycle c. Returns true if one issued; if none
+ * could, sets d->sched_at to the first cycle after c at which one could if
+ * nothing new arrives (commands only become possible by time passing; an
+ * arrival or a freed response slot resets sched_at). FR-FCFS: the oldest
+ * request whose column command (a row hit) can issue wins; otherwise the
+ * oldest whose ACT or PRE can issue. */
 static bool schedule(struct dram *d, cycle_t c)
 {
     bool fcfs = d->spec.sched == DRAM_FCFS;
+    bool rsp_room = d->rq_n < d->rq_cap;
     int row_i = -1;
+    cycle_t best = UINT64_MAX;
 
     if (fcfs && ++d->claim_gen == 0) {
         memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
@@ -259,7 +282,6 @@ static bool schedule(struct dram *d, cycle_t c)
     }
     for (unsigned i = 0; i < d->n_q; i++) {
         struct dram_entry *e = &d->q[i];
-        const struct dram_bank *b = &d->banks[e->bank];
         if (fcfs) {
             if (d->claim[e->bank] == d->claim_gen)
                 break; /* head-of-line: its bank serves an older request */
@@ -267,70 +289,26 @@ static bool schedule(struct dram *d, cycle_t c)
         } else if (older_same_line(d, i)) {
             continue;
         }
+        cycle_t t = entry_ready(d, e);
+        const struct dram_bank *b = &d->banks[e->bank];
         if (b->open && b->row == e->row) {
-            if (can_col(d, b, e, c)) {
+            if (t <= c && rsp_room) {
                 issue_col(d, i, c);
+                d->sched_at = 0;
                 return true;
             }
-        } else if (row_i < 0) {
-            if (!b->open) {
-                if (c >= b->next_act && c >= d->next_act)
-                    row_i = (int)i;
-            } else if (c >= b->next_pre && (fcfs || !hit_pending(d, e->bank, b->row))) {
-                row_i = (int)i;
-            }
-        }
-    }
-    if (row_i < 0)
-        return false;
-    issue_row(d, &d->q[row_i], c);
-    return true;
-}
-
-/* The first cycle after c at which schedule() could issue a command if
- * nothing new arrives: every queued request's earliest legal command under
- * the same rules schedule() applies. Sleeping until then changes no timing:
- * the constraints only move when a command issues or a request arrives, and
- * an arrival wakes the channel anyway. */
-static cycle_t next_issue(struct dram *d, cycle_t c)
-{
-    const struct dram_spec *sp = &d->spec;
-    bool fcfs = sp->sched == DRAM_FCFS;
-    cycle_t best = UINT64_MAX;
-
-    if (fcfs && ++d->claim_gen == 0) {
-        memset(d->claim, 0, sp->banks * sizeof *d->claim);
-        d->claim_gen = 1;
-    }
-    for (unsigned i = 0; i < d->n_q; i++) {
-        const struct dram_entry *e = &d->q[i];
-        const struct dram_bank *b = &d->banks[e->bank];
-        cycle_t t;
-        if (fcfs) {
-            if (d->claim[e->bank] == d->claim_gen)
-                break;
-            d->claim[e->bank] = d->claim_gen;
-        } else if (older_same_line(d, i)) {
-            continue;
-        }
-        if (b->open && b->row == e->row) {
-            t = max_c(b->next_col, d->next_col);
-            if (is_read(e->m)) {
-                t = max_c(t, d->next_rd);
-                t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
-            } else {
-                t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
-            }
-        } else if (!b->open) {
-            t = max_c(b->next_act, d->next_act);
-        } else if (fcfs || !hit_pending(d, e->bank, b->row)) {
-            t = b->next_pre;
-        } else {
-            continue; /* waits for the row hit ahead of it */
+        } else if (t <= c && row_i < 0) {
+            row_i = (int)i;
         }
         best = MIN(best, max_c(t, c + 1));
     }
-    return best;
+    if (row_i >= 0) {
+        issue_row(d, &d->q[row_i], c);
+        d->sched_at = 0;
+        return true;
+    }
+    d->sched_at = best;
+    return false;
 }
 
 /* Send the responses whose time has come, in order. Returns true if any
@@ -348,6 +326,8 @@ static bool send_rsps(struct dram *d, bool *stuck)
             *stuck = true;
             break;
         }
+        if (d->rq_n == d->rq_cap) /* a column command may issue again */
+            d->sched_at = 0;
         d->rq_head = (d->rq_head + 1) % d->rq_cap;
         d->rq_n--;
         moved = true;
@@ -374,6 +354,7 @@ static bool accept(struct dram *d, cycle_t c)
     bool behind = false;
     for (unsigned j = 0; j < d->n_q && !behind; j++)
         behind = d->q[j].line == local;
+    d->sched_at = 0;
     d->q[d->n_q++] = (struct dram_entry){
         .behind = behind,
         .m = m,
@@ -402,7 +383,7 @@ static bool dram_tick(struct comp *cp)
     }
     send_rsps(d, &stuck);
     bool took = accept(d, c);
-    bool issued = schedule(d, c);
+    bool issued = c >= d->sched_at && schedule(d, c);
     /* The latch waits for a full queue: until a command issues (at
      * next_issue) or a response is due, every cycle would only count
      * queue_full_cycles, so sleep and count them at the wake. Nothing else
@@ -410,7 +391,7 @@ static bool dram_tick(struct comp *cp)
      * channel ticking. */
     if (!issued && !took && !stuck && d->req.n && d->n_q == d->spec.queue &&
         d->rq_n < d->rq_cap) {
-        tick_t at = next_issue(d, c) * cp->clk->period_ps;
+        tick_t at = d->sched_at * cp->clk->period_ps;
         if (d->rq_n)
             at = MIN(at, d->rq[d->rq_head].ready);
         if (at > cp->eng->now + cp->clk->period_ps) {
@@ -426,7 +407,7 @@ static bool dram_tick(struct comp *cp)
     if (issued || took || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
         return true;
     if (d->n_q)
-        comp_wake_at(cp, next_issue(d, c) * cp->clk->period_ps);
+        comp_wake_at(cp, d->sched_at * cp->clk->period_ps);
     if (d->rq_n)
         comp_wake_at(cp, d->rq[d->rq_head].ready);
     return false;
