@@ -447,7 +447,7 @@ void dram_dump(struct dram *d, FILE *out)
             fprintf(out, "    bank %u: row %llu open\n", b, (unsigned long long)d->banks[b].row);
     for (uint32_t i = 0; i < d->req.n; i++) {
         fprintf(out, "    latch: ");
-        dump_msg(out, d->req.slots[(d->req.head + i) % d->req.cap].m);
+        dump_msg(out, port_slot_at(&d->req, i)->m);
         fprintf(out, "\n");
     }
     for (unsigned i = 0; i < d->n_q; i++) {

@@ -259,9 +259,11 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
 
 void comp_wake_at(struct comp *c, tick_t t)
 {
-    tick_t edge = clock_edge_at_or_after(c->clk, t);
-    if (c->last != TICK_MAX && edge <= c->last)
-        edge = c->last + c->clk->period_ps;
+    tick_t p = c->clk->period_ps, edge;
+    if (c->last != TICK_MAX && t <= c->last + p) /* the edge after the last tick (no divide) */
+        edge = c->last + p;
+    else
+        edge = clock_edge_at_or_after(c->clk, t);
     /* already pending? (pend[] is ascending and short) */
     uint32_t n = c->n_pend, i = n;
     while (i > 0 && c->pend[i - 1] > edge)

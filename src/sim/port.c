@@ -16,9 +16,10 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->sender = sender;
     p->latency_ps = latency_ps;
     p->cap = cap;
+    p->alloc = MIN(cap, 16u);
     p->head = p->n = 0;
     p->weight = 0;
-    p->slots = calloc(cap, sizeof *p->slots);
+    p->slots = calloc(p->alloc ? p->alloc : 1, sizeof *p->slots);
     if (!p->slots)
         panic("out of memory");
     p->n_sent = p->n_full = 0;
@@ -30,12 +31,29 @@ void port_destroy(struct port *p)
     p->slots = NULL;
 }
 
+/* Double the ring (up to cap), unwrapping it to start at slot 0. */
+static void grow(struct port *p)
+{
+    uint32_t alloc = MIN(p->cap, 2 * p->alloc);
+    struct port_slot *s = malloc(alloc * sizeof *s);
+    if (!s)
+        panic("out of memory");
+    for (uint32_t i = 0; i < p->n; i++)
+        s[i] = *port_slot_at(p, i);
+    free(p->slots);
+    p->slots = s;
+    p->alloc = alloc;
+    p->head = 0;
+}
+
 bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight)
 {
     if (p->n == p->cap) {
         p->n_full++;
         return false;
     }
+    if (p->n == p->alloc)
+        grow(p);
     tick_t ready = p->receiver->eng->now + p->latency_ps + extra_ps;
     /* A later message never overtakes an earlier one: FIFO order is kept even
      * when the extra delay of the previous one was larger. */
@@ -68,7 +86,7 @@ struct msg *port_pop(struct port *p)
         panic("%s: pop from an empty port", p->name);
     struct msg *m = p->slots[p->head].m;
     p->weight -= p->slots[p->head].weight;
-    p->head = p->head + 1 == p->cap ? 0 : p->head + 1;
+    p->head = p->head + 1 == p->alloc ? 0 : p->head + 1;
     bool was_full = p->n == p->cap;
     p->n--;
     if (p->n) /* the next one may be ready later than the receiver's next edge */

@@ -5,7 +5,8 @@
  * with a ready time (now + the port's latency), fails when the FIFO is full
  * (backpressure, never an error), and wakes the receiver for the ready time.
  * The receiver peeks and pops only messages that are ready, in order. A pop
- * that frees a slot in a full port wakes the sender.
+ * that frees a slot in a full port wakes the sender. The ring starts small
+ * and doubles up to the capacity when needed (warm-up only).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef SIM_PORT_H
@@ -26,6 +27,8 @@ struct port {
     struct comp *sender;    /* woken when a full port frees a slot; may be NULL */
     tick_t latency_ps;      /* from send to ready */
     uint32_t cap;           /* capacity in messages */
+    uint32_t alloc;         /* slots allocated (<= cap): the ring grows on demand, so
+                               a nearly unbounded port stays small in the cache */
     uint32_t head, n;
     uint32_t weight;        /* sum of the queued messages' weights */
     struct port_slot *slots;
@@ -54,7 +57,7 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
 static inline struct port_slot *port_slot_at(const struct port *p, uint32_t i)
 {
     uint32_t k = p->head + i;
-    return &p->slots[k >= p->cap ? k - p->cap : k];
+    return &p->slots[k >= p->alloc ? k - p->alloc : k];
 }
 
 /* The head message if it is ready now, else NULL. */
