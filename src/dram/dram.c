@@ -96,6 +96,7 @@ struct dram_bank {
     cycle_t next_act;    /* earliest ACT (tRC, tRP) */
     cycle_t next_col;    /* earliest RD/WR (tRCD, tCCDL) */
     cycle_t next_pre;    /* earliest PRE (tRAS, tRTPL, tWR) */
+    uint32_t open_hits;  /* queued requests to the open row (while open) */
 };
 
 struct dram {
@@ -136,13 +137,10 @@ static bool is_read(const struct msg *m)
     return m->type == MSG_DRAM_READ;
 }
 
-/* Whether a queued request hits the open row of bank b. */
-static bool hit_pending(const struct dram *d, uint32_t bank, uint64_t row)
+/* Whether a queued request hits the open row of bank b (kept as a count). */
+static bool hit_pending(const struct dram *d, uint32_t bank)
 {
-    for (unsigned i = 0; i < d->n_q; i++)
-        if (d->q[i].bank == bank && d->q[i].row == row)
-            return true;
-    return false;
+    return d->banks[bank].open_hits > 0;
 }
 
 static bool older_same_line(const struct dram *d, unsigned i)
@@ -193,6 +191,7 @@ static void issue_col(struct dram *d, unsigned i, cycle_t c)
     }
     b->next_col = c + sp->tCCDL;
     d->next_col = c + sp->tCCD;
+    b->open_hits--; /* it was a row hit */
     if (e->did_pre)
         d->st.row_conflicts++;
     else if (e->did_act)
@@ -223,12 +222,16 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     struct dram_bank *b = &d->banks[e->bank];
     if (b->open) { /* PRE */
         b->open = false;
+        b->open_hits = 0;
         b->next_act = max_c(b->next_act, c + sp->tRP);
         e->did_pre = true;
         d->st.pres++;
     } else { /* ACT */
         b->open = true;
         b->row = e->row;
+        b->open_hits = 0;
+        for (unsigned i = 0; i < d->n_q; i++)
+            b->open_hits += d->q[i].bank == e->bank && d->q[i].row == e->row;
         b->next_col = max_c(b->next_col, c + sp->tRCD);
         b->next_pre = max_c(b->next_pre, c + sp->tRAS);
         b->next_act = c + sp->tRC;
@@ -258,7 +261,7 @@ static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
     }
     if (!b->open)
         return max_c(b->next_act, d->next_act);
-    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank, b->row))
+    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank))
         return b->next_pre;
     return UINT64_MAX;
 }
@@ -355,6 +358,8 @@ static bool accept(struct dram *d, cycle_t c)
     for (unsigned j = 0; j < d->n_q && !behind; j++)
         behind = d->q[j].line == local;
     d->sched_at = 0;
+    struct dram_bank *b = &d->banks[row_no % d->spec.banks];
+    b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
         .behind = behind,
         .m = m,

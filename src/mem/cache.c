@@ -36,10 +36,13 @@ int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t
     size_t n = (size_t)c->sets * spec->ways;
     c->lines = calloc(n, sizeof *c->lines);
     c->bytes = calloc(n, spec->line_bytes);
-    if (!c->lines || !c->bytes)
+    c->tags = malloc(n * sizeof *c->tags);
+    if (!c->lines || !c->bytes || !c->tags)
         panic("out of memory for a cache of %u bytes", spec->size_bytes);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         c->lines[i].data = c->bytes + i * spec->line_bytes;
+        c->tags[i] = CACHE_NO_TAG;
+    }
     return 0;
 }
 
@@ -47,16 +50,18 @@ void cache_destroy(struct cache *c)
 {
     free(c->lines);
     free(c->bytes);
+    free(c->tags);
     memset(c, 0, sizeof *c);
 }
 
 struct cache_line *cache_find(struct cache *c, addr_t line)
 {
-    struct cache_line *set = &c->lines[(size_t)cache_set_of(c, line) * c->spec.ways];
+    size_t base = (size_t)cache_set_of(c, line) * c->spec.ways;
+    const addr_t *tags = &c->tags[base];
     c->st.lookups++;
     for (uint32_t w = 0; w < c->spec.ways; w++)
-        if (set[w].present && set[w].addr == line)
-            return &set[w];
+        if (tags[w] == line)
+            return &c->lines[base + w];
     return NULL;
 }
 
@@ -80,6 +85,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
              (unsigned long long)way->addr);
     way->addr = line;
     way->present = true;
+    c->tags[way - c->lines] = line;
     way->dirty = false;
     way->state = 0;
     way->meta[0] = way->meta[1] = 0;
@@ -90,6 +96,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
 void cache_remove(struct cache *c, struct cache_line *l)
 {
     l->present = false;
+    c->tags[l - c->lines] = CACHE_NO_TAG;
     l->dirty = false;
     l->state = 0;
     c->st.evictions++;

@@ -32,6 +32,8 @@ struct cache_line {
     uint8_t *data;         /* line_bytes of data */
 };
 
+#define CACHE_NO_TAG (~(addr_t)0) /* no line address is all ones (lines are aligned) */
+
 struct cache_stats {
     uint64_t lookups, hits, fills, evictions;
 };
@@ -41,6 +43,9 @@ struct cache {
     uint32_t sets;
     unsigned line_shift;
     struct cache_line *lines;  /* sets * ways */
+    addr_t *tags;              /* sets * ways: a present line's address, else CACHE_NO_TAG
+                                  (a set's tags are adjacent: a lookup reads one or two
+                                  host cache lines, not every way's metadata) */
     uint8_t *bytes;            /* backing storage for every line's data */
     uint64_t lru_clock;
     uint32_t index_div;        /* lines interleaved over this many banks: strip that
