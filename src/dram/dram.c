@@ -83,6 +83,7 @@ struct dram_entry {
     bool did_act;      /* an ACT was issued for it (row miss) */
     bool did_pre;      /* a PRE was issued for it (row conflict) */
     bool behind;       /* an older queued request is to the same line */
+    bool read;         /* MSG_DRAM_READ (kept here: the scheduler scans often) */
 };
 
 struct dram_rsp {
@@ -251,7 +252,7 @@ static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
     cycle_t t;
     if (b->open && b->row == e->row) {
         t = max_c(b->next_col, d->next_col);
-        if (is_read(e->m)) {
+        if (e->read) {
             t = max_c(t, d->next_rd);
             t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
         } else {
@@ -362,6 +363,7 @@ static bool accept(struct dram *d, cycle_t c)
     b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
         .behind = behind,
+        .read = is_read(m),
         .m = m,
         .arrival = c,
         .line = local,

@@ -101,6 +101,12 @@ void backing_read(struct backing *b, addr_t a, void *dst, size_t n)
     }
 }
 
+const uint8_t *backing_peek(struct backing *b, addr_t a)
+{
+    struct backing_page *p = find(b, a / BACKING_PAGE_BYTES, false);
+    return p ? p->bytes + a % BACKING_PAGE_BYTES : NULL;
+}
+
 void backing_write(struct backing *b, addr_t a, const void *src, size_t n)
 {
     const uint8_t *s = src;

@@ -33,6 +33,9 @@ struct backing {
 void backing_init(struct backing *b);
 void backing_destroy(struct backing *b);
 void backing_read(struct backing *b, addr_t a, void *dst, size_t n);
+/* Where the bytes at a live (up to the end of its page), or NULL if the page
+ * was never written (it reads as zeros). */
+const uint8_t *backing_peek(struct backing *b, addr_t a);
 void backing_write(struct backing *b, addr_t a, const void *src, size_t n);
 /* Write the bytes of src selected by mask (a line of `n` bytes at a). */
 void backing_write_masked(struct backing *b, addr_t a, const uint8_t *src,
