@@ -171,14 +171,12 @@ static bool xbar_tick(struct comp *c)
     unsigned n_j = x->n_in * x->n_vnets;
 
     collect_heads(x, now);
-    for (unsigned k = 0; k < x->n_out; k++) {
-        unsigned d = (x->out_first + k) % x->n_out;
-        if (!x->n_want[d])
-            continue;
-        for (unsigned i = 0; i < n_j; i++) {
-            unsigned j = (x->rr[d] + i) % n_j;
+    for (unsigned k = 0, d = x->out_first; k < x->n_out; k++, d = d + 1 == x->n_out ? 0 : d + 1) {
+        unsigned left = x->n_want[d]; /* heads that want d: stop after the last */
+        for (unsigned i = 0, j = x->rr[d]; left && i < n_j; i++, j = j + 1 == n_j ? 0 : j + 1) {
             if (x->head_dst[j] != (int32_t)d)
                 continue;
+            left--;
             unsigned s = j / x->n_vnets, v = j % x->n_vnets;
             if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
                 x->st.blocked_cycles++;
@@ -194,10 +192,10 @@ static bool xbar_tick(struct comp *c)
                 continue;
             }
             grant(x, s, v, d, now);
-            x->rr[d] = (j + 1) % n_j;
+            x->rr[d] = j + 1 == n_j ? 0 : j + 1;
         }
     }
-    x->out_first = (x->out_first + 1) % x->n_out;
+    x->out_first = x->out_first + 1 == x->n_out ? 0 : x->out_first + 1;
 
     /* A head that is ready but waits needs the next cycle; one still in the
      * pipeline needs a wake at its ready time (the engine keeps only a
