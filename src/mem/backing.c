@@ -66,13 +66,15 @@ static void grow(struct backing *b)
 
 static struct backing_page *find(struct backing *b, addr_t page_no, bool create)
 {
-    if (b->last && b->last->page_no == page_no)
+    if (b->last && b->last_no == page_no)
         return b->last;
     for (size_t k = slot_of(b, page_no);; k = (k + 1) & b->mask) {
         if (!b->slots[k].page)
             break;
-        if (b->slots[k].page_no == page_no)
+        if (b->slots[k].page_no == page_no) {
+            b->last_no = page_no;
             return b->last = b->slots[k].page;
+        }
     }
     if (!create)
         return NULL;
@@ -83,6 +85,7 @@ static struct backing_page *find(struct backing *b, addr_t page_no, bool create)
     if (2 * (++b->n_pages) > b->mask + 1)
         grow(b);
     put(b, p);
+    b->last_no = page_no;
     return b->last = p;
 }
 

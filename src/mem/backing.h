@@ -27,7 +27,8 @@ struct backing {
     struct backing_slot *slots;    /* open addressing (linear probing) on page number */
     size_t mask;                   /* slots - 1 (a power of two minus one) */
     size_t n_pages;
-    struct backing_page *last;     /* the page found last (accesses cluster) */
+    struct backing_page *last;     /* the page found last (accesses cluster) ... */
+    addr_t last_no;                /* ... and its number (no need to touch the page) */
 };
 
 void backing_init(struct backing *b);

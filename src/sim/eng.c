@@ -1,11 +1,12 @@
 /*
  * eng.c - event queue, component scheduling and the watchdog (see eng.h).
  *
- * The queue is a FIFO slot per distinct pending time, found through an
- * open-addressed hash, and a binary min-heap of the slots' times. Nearly every
- * event is a component tick on a clock edge, and a busy cycle schedules dozens
- * of them for the same few edges, so scheduling is a hash probe (usually a hit
- * on the slot used last) and an append; the heap moves once per distinct time.
+ * The queue is a FIFO slot per distinct pending time (an array of events),
+ * found through an open-addressed hash, and a binary min-heap of the slots'
+ * times. Nearly every event is a component tick on a clock edge, and a busy
+ * cycle schedules dozens of them for the same few edges, so scheduling is a
+ * hash probe (usually a hit on the slot used last) and an append; the heap
+ * moves once per distinct time, and a slot's events lie side by side.
  * The FIFO order inside a slot is the order events were scheduled, which is
  * the engine's documented tie order.
  * A component's tick runs at most once per time: a wake for a time it already
@@ -22,8 +23,10 @@
 
 #include "base/log.h"
 
-/* Events and slots are carved from blocks of this many. */
+/* Slots are carved from blocks of this many; a slot's event array starts at
+ * ENG_SLOT_EVENTS and doubles. */
 #define ENG_BLOCK 256
+#define ENG_SLOT_EVENTS 16
 
 tick_t clock_period_ps(double mhz)
 {
@@ -58,8 +61,12 @@ void eng_init(struct eng *e)
 void eng_destroy(struct eng *e)
 {
     log_pop_dump(e);
-    for (size_t i = 0; i < e->n_chunks; i++)
-        free(e->chunks[i]);
+    for (size_t i = 0; i < e->n_chunks; i++) {
+        struct eng_slot *b = e->chunks[i];
+        for (size_t k = 0; k < ENG_BLOCK; k++)
+            free(b[k].ev);
+        free(b);
+    }
     free(e->chunks);
     free(e->heap);
     free(e->hash);
@@ -77,31 +84,18 @@ static void *new_chunk(struct eng *e, size_t bytes)
     return e->chunks[e->n_chunks++] = xmalloc(bytes);
 }
 
-static struct eng_event *event_alloc(struct eng *e)
-{
-    if (!e->free_events) {
-        struct eng_event *b = new_chunk(e, ENG_BLOCK * sizeof *b);
-        for (size_t i = 0; i < ENG_BLOCK; i++) {
-            b[i].next = e->free_events;
-            e->free_events = &b[i];
-        }
-    }
-    struct eng_event *ev = e->free_events;
-    e->free_events = ev->next;
-    return ev;
-}
-
 static struct eng_slot *slot_alloc(struct eng *e)
 {
     if (!e->free_slots) {
         struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
-        for (size_t i = 0; i < ENG_BLOCK; i++) {
-            b[i].head = (struct eng_event *)e->free_slots;
+        memset(b, 0, ENG_BLOCK * sizeof *b);
+        for (size_t i = ENG_BLOCK; i-- > 0;) {
+            b[i].next_free = e->free_slots;
             e->free_slots = &b[i];
         }
     }
     struct eng_slot *s = e->free_slots;
-    e->free_slots = (struct eng_slot *)s->head;
+    e->free_slots = s->next_free;
     return s;
 }
 
@@ -202,7 +196,7 @@ static struct eng_slot *slot_for(struct eng *e, tick_t when)
         hash_grow(e);
     s = slot_alloc(e);
     s->when = when;
-    s->head = s->tail = NULL;
+    s->head = s->n = 0;
     hash_put(e, s);
     heap_push(e, s);
     return e->last_slot = s;
@@ -214,16 +208,13 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
         panic("event scheduled in the past (%llu < %llu)", (unsigned long long)when,
               (unsigned long long)e->now);
     struct eng_slot *s = slot_for(e, when);
-    struct eng_event *ev = event_alloc(e);
-    ev->next = NULL;
-    ev->fn = fn;
-    ev->obj = obj;
-    ev->arg = arg;
-    if (s->tail)
-        s->tail->next = ev;
-    else
-        s->head = ev;
-    s->tail = ev;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? 2 * s->cap : ENG_SLOT_EVENTS;
+        s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
+        if (!s->ev)
+            panic("out of memory");
+    }
+    s->ev[s->n++] = (struct eng_event){fn, obj, arg};
 }
 
 /* A tick event. With pend[] full a second event may exist for a time; the
@@ -302,23 +293,17 @@ bool eng_run(struct eng *e, tick_t until)
         if (s->when > until)
             return false;
         e->now = s->when;
-        struct eng_event *ev = s->head;
-        eng_fn *fn = ev->fn;
-        void *obj = ev->obj;
-        uint64_t arg = ev->arg;
-        s->head = ev->next;
-        ev->next = e->free_events;
-        e->free_events = ev;
-        if (!s->head) { /* the slot is done: events scheduled for now get a new one */
+        struct eng_event ev = s->ev[s->head++];
+        if (s->head == s->n) { /* the slot is done: events scheduled for now get a new one */
             heap_pop(e);
             hash_del(e, s);
             if (e->last_slot == s)
                 e->last_slot = NULL;
-            s->head = (struct eng_event *)e->free_slots;
+            s->next_free = e->free_slots;
             e->free_slots = s;
         }
         e->n_events++;
-        fn(obj, arg);
+        ev.fn(ev.obj, ev.arg);
         if (e->watchdog_ps && e->n_outstanding &&
             e->now - e->last_progress > e->watchdog_ps)
             panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "

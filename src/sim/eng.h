@@ -63,16 +63,18 @@ struct comp {
 /* One scheduled call. Events of one time wait in a FIFO, so simultaneous
  * events run in the order they were scheduled without a sequence number. */
 struct eng_event {
-    struct eng_event *next;      /* FIFO of its time slot, or the free list */
     eng_fn *fn;
     void *obj;
     uint64_t arg;
 };
 
-/* Every event of one time, in scheduling order. */
+/* Every event of one time, in scheduling order: ev[head..n). The array stays
+ * with the slot when it is recycled, so it is only allocated in warm-up. */
 struct eng_slot {
     tick_t when;
-    struct eng_event *head, *tail;
+    uint32_t head, n, cap;
+    struct eng_event *ev;
+    struct eng_slot *next_free;  /* free list */
 };
 
 struct eng {
@@ -82,9 +84,8 @@ struct eng {
     struct eng_slot **hash;    /* open-addressed time -> slot, [hash_mask + 1] */
     size_t hash_mask;
     struct eng_slot *last_slot; /* the slot found last (most schedules hit it again) */
-    struct eng_slot *free_slots; /* recycled slots, chained through head */
-    struct eng_event *free_events; /* recycled events */
-    void **chunks;             /* every block of slots and events, for eng_destroy */
+    struct eng_slot *free_slots; /* recycled slots */
+    void **chunks;             /* every block of slots, for eng_destroy */
     size_t n_chunks, cap_chunks;
     struct comp *comps;        /* every registered component */
     bool stop;                 /* set by eng_stop() */
