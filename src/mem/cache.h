@@ -27,7 +27,6 @@ struct cache_line {
     bool present;          /* the way holds this line */
     bool dirty;            /* data differs from the next level */
     uint8_t state;         /* protocol state, set only by the controller's table */
-    uint64_t lru;          /* last-use stamp */
     uint64_t meta[2];      /* protocol metadata (sharers, timestamps, ...) */
     uint8_t *data;         /* line_bytes of data */
 };
@@ -46,6 +45,7 @@ struct cache {
     addr_t *tags;              /* sets * ways: a present line's address, else CACHE_NO_TAG
                                   (a set's tags are adjacent: a lookup reads one or two
                                   host cache lines, not every way's metadata) */
+    uint64_t *lru;             /* sets * ways: last-use stamps, adjacent per set too */
     uint8_t *bytes;            /* backing storage for every line's data */
     uint64_t lru_clock;
     uint32_t index_div;        /* lines interleaved over this many banks: strip that
@@ -77,7 +77,7 @@ struct cache_line *cache_find(struct cache *c, addr_t line);
 /* Mark a line most recently used. */
 static inline void cache_touch(struct cache *c, struct cache_line *l)
 {
-    l->lru = ++c->lru_clock;
+    c->lru[l - c->lines] = ++c->lru_clock;
 }
 
 /* A way for `line`: an empty way of its set if any, else the least recently
