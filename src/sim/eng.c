@@ -222,10 +222,9 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
 static void comp_tick_event(void *obj, uint64_t when)
 {
     struct comp *c = obj;
-    if (c->n_pend && c->pend[0] == when) {
+    if (c->n_pend && c->pend[c->pend_head] == when) {
         c->n_pend--;
-        for (uint32_t i = 0; i < c->n_pend; i++)
-            c->pend[i] = c->pend[i + 1];
+        c->pend_head = (c->pend_head + 1) & (COMP_PENDING - 1);
     }
     if (c->last != TICK_MAX && c->last >= when)
         return;
@@ -243,7 +242,7 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->tick = tick;
     c->dump = dump;
     c->last = TICK_MAX;
-    c->n_pend = 0;
+    c->pend_head = c->n_pend = 0;
     c->all_next = e->comps;
     e->comps = c;
 }
@@ -255,19 +254,32 @@ void comp_wake_at(struct comp *c, tick_t t)
         edge = c->last + p;
     else
         edge = clock_edge_at_or_after(c->clk, t);
-    /* already pending? (pend[] is ascending and short) */
-    uint32_t n = c->n_pend, i = n;
-    while (i > 0 && c->pend[i - 1] > edge)
-        i--;
-    if (i > 0 && c->pend[i - 1] == edge)
+    /* already pending? pend[] is a short ascending ring; the common cases are
+     * the next edge, at the front, and a far one, at the back */
+    const uint32_t mask = COMP_PENDING - 1;
+    uint32_t n = c->n_pend, h = c->pend_head;
+#define PEND(k) c->pend[(h + (k)) & mask]
+    if (!n || edge < PEND(0)) { /* a new earliest: in front (the latest falls off when full) */
+        c->pend_head = h = (h + mask) & mask;
+        PEND(0) = edge;
+        c->n_pend = n < COMP_PENDING ? n + 1 : COMP_PENDING;
+    } else if (edge == PEND(0)) {
         return;
-    if (i < COMP_PENDING) { /* remember it; the latest one falls off when full */
-        uint32_t keep = n < COMP_PENDING ? n : COMP_PENDING - 1;
-        for (uint32_t j = keep; j > i; j--)
-            c->pend[j] = c->pend[j - 1];
-        c->pend[i] = edge;
-        c->n_pend = keep + 1;
+    } else {
+        uint32_t i = n;
+        while (PEND(i - 1) > edge) /* stops at PEND(0) < edge */
+            i--;
+        if (PEND(i - 1) == edge)
+            return;
+        if (i < COMP_PENDING) { /* make room at i; the latest falls off when full */
+            uint32_t last = n < COMP_PENDING ? n : COMP_PENDING - 1;
+            for (uint32_t j = last; j > i; j--)
+                PEND(j) = PEND(j - 1);
+            PEND(i) = edge;
+            c->n_pend = last + 1;
+        }
     }
+#undef PEND
     eng_at(c->eng, edge, comp_tick_event, c, edge);
 }
 

@@ -45,7 +45,7 @@ static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
 /* Tick times a component has pending that the engine knows of (a subset of
  * its pending tick events, earliest first): a wake for one of them adds no
  * event. Small and inline so that components need no destructor. */
-#define COMP_PENDING 6
+#define COMP_PENDING 8 /* a power of two: pend[] is a ring */
 
 struct comp {
     const char *name;            /* hierarchical: "gpu.sm[3].l1" */
@@ -56,8 +56,8 @@ struct comp {
     tick_t last;                 /* last tick that ran */
     struct comp *all_next;       /* engine's list of every component */
     /* --- private to eng.c --- */
-    uint32_t n_pend;             /* entries in pend[] */
-    tick_t pend[COMP_PENDING];   /* known pending tick times, ascending */
+    uint32_t pend_head, n_pend;  /* pend[pend_head] is the earliest of n_pend ... */
+    tick_t pend[COMP_PENDING];   /* ... known pending tick times, ascending (a ring) */
 };
 
 /* One scheduled call. Events of one time wait in a FIFO, so simultaneous
