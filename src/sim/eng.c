@@ -202,26 +202,38 @@ static struct eng_slot *slot_for(struct eng *e, tick_t when)
     return e->last_slot = s;
 }
 
+static void grow_slot(struct eng_slot *s)
+{
+    s->cap = s->cap ? 2 * s->cap : ENG_SLOT_EVENTS;
+    s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
+    if (!s->ev)
+        panic("out of memory");
+}
+
+/* Append an event to the slot of `when` (>= now). Inline: the tick path
+ * schedules once per event. */
+static inline void push_event(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
+{
+    struct eng_slot *s = e->last_slot;
+    if (!s || s->when != when)
+        s = slot_for(e, when);
+    if (s->n == s->cap)
+        grow_slot(s);
+    s->ev[s->n++] = (struct eng_event){fn, obj, arg};
+}
+
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
 {
     if (when < e->now)
         panic("event scheduled in the past (%llu < %llu)", (unsigned long long)when,
               (unsigned long long)e->now);
-    struct eng_slot *s = slot_for(e, when);
-    if (s->n == s->cap) {
-        s->cap = s->cap ? 2 * s->cap : ENG_SLOT_EVENTS;
-        s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
-        if (!s->ev)
-            panic("out of memory");
-    }
-    s->ev[s->n++] = (struct eng_event){fn, obj, arg};
+    push_event(e, when, fn, obj, arg);
 }
 
 /* A tick event. With pend[] full a second event may exist for a time; the
  * first runs the tick, the later ones find it done. */
-static void comp_tick_event(void *obj, uint64_t when)
+static inline void run_tick(struct comp *c, tick_t when)
 {
-    struct comp *c = obj;
     if (c->n_pend && c->pend[c->pend_head] == when) {
         c->n_pend--;
         c->pend_head = (c->pend_head + 1) & (COMP_PENDING - 1);
@@ -231,6 +243,11 @@ static void comp_tick_event(void *obj, uint64_t when)
     c->last = when;
     if (c->tick(c))
         comp_wake_at(c, when + c->clk->period_ps);
+}
+
+static void comp_tick_event(void *obj, uint64_t when)
+{
+    run_tick(obj, when);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
@@ -280,7 +297,10 @@ void comp_wake_at(struct comp *c, tick_t t)
         }
     }
 #undef PEND
-    eng_at(c->eng, edge, comp_tick_event, c, edge);
+    if (edge < c->eng->now)
+        panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
+              (unsigned long long)c->eng->now);
+    push_event(c->eng, edge, comp_tick_event, c, edge);
 }
 
 void eng_stop(struct eng *e)
@@ -315,7 +335,10 @@ bool eng_run(struct eng *e, tick_t until)
             e->free_slots = s;
         }
         e->n_events++;
-        ev.fn(ev.obj, ev.arg);
+        if (ev.fn == comp_tick_event) /* nearly every event: no indirect call */
+            run_tick(ev.obj, ev.arg);
+        else
+            ev.fn(ev.obj, ev.arg);
         if (e->watchdog_ps && e->n_outstanding &&
             e->now - e->last_progress > e->watchdog_ps)
             panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "
