@@ -10,9 +10,10 @@
  * The FIFO order inside a slot is the order events were scheduled, which is
  * the engine's documented tie order.
  * A component's tick runs at most once per time: a wake for a time it already
- * has a tick pending at adds nothing (pend[] remembers the pending times; when
- * it overflows, a second event for a time may be scheduled, and it finds the
- * tick done, as before).
+ * has a tick pending at adds nothing (pend[], a ring of its earliest pending
+ * times, remembers them; when it overflows, a second event for a time may be
+ * scheduled, and it finds the tick done). Tick events run without an indirect
+ * call to the event function.
  * INVARIANT: every slot in the heap holds at least one event.
  * SPDX-License-Identifier: BSD-3-Clause
  */

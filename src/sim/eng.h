@@ -135,7 +135,7 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
                bool (*tick)(struct comp *), void (*dump)(struct comp *, FILE *));
 
 /* Tick `c` at its first clock edge at or after `t` that is later than its
- * last tick. Cheap when it is already scheduled earlier. */
+ * last tick. Adds nothing when that tick is already pending. */
 void comp_wake_at(struct comp *c, tick_t t);
 
 static inline void comp_wake(struct comp *c)
