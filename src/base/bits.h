@@ -22,10 +22,15 @@ struct bytemask {
     uint64_t w[LINE_MAX_BYTES / 64];
 };
 
+/* Set bytes [off, off + len) (a word at a time: whole lines are common). */
 static inline void bytemask_set_range(struct bytemask *m, unsigned off, unsigned len)
 {
-    for (unsigned i = off; i < off + len; i++)
-        m->w[i >> 6] |= 1ull << (i & 63);
+    unsigned end = off + len;
+    while (off < end) {
+        unsigned b = off & 63, n = MIN(64 - b, end - off);
+        m->w[off >> 6] |= (n == 64 ? ~0ull : ((1ull << n) - 1)) << b;
+        off += n;
+    }
 }
 
 static inline bool bytemask_test(const struct bytemask *m, unsigned i)
@@ -59,9 +64,19 @@ static inline void bytemask_or(struct bytemask *d, const struct bytemask *s)
 static inline void bytes_merge(uint8_t *dst, const uint8_t *src, const struct bytemask *m,
                                unsigned line_bytes)
 {
-    for (unsigned i = 0; i < line_bytes; i++)
-        if (bytemask_test(m, i))
-            dst[i] = src[i];
+    for (unsigned i = 0; i < line_bytes; i += 64) {
+        uint64_t w = m->w[i >> 6];
+        if (line_bytes - i < 64)
+            w &= (1ull << (line_bytes - i)) - 1;
+        if (w == ~0ull) {
+            __builtin_memcpy(dst + i, src + i, 64);
+            continue;
+        }
+        for (; w; w &= w - 1) {
+            unsigned j = (unsigned)__builtin_ctzll(w);
+            dst[i + j] = src[i + j];
+        }
+    }
 }
 
 #endif

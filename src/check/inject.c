@@ -3,7 +3,9 @@
  *
  * The driver is a component in the core clock domain that owns one response
  * port per SM; it sends each scheduled request into the SM's L1 port at its
- * time (retrying while the port is full) and collects the responses.
+ * time (retrying while the port is full) and collects the responses. An
+ * operation is kept compact until it is sent and gets its message then, as
+ * an LSU would: a long schedule costs no memory system state up front.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/inject.h"
@@ -15,13 +17,15 @@
 
 struct op {
     unsigned sm;
-    struct msg *m;             /* prepared request, until sent */
     uint64_t at;               /* core cycle offset */
-    unsigned size, off;        /* bytes read and where in the line */
+    unsigned size, off;        /* bytes accessed and where in the line */
     bool sent, done;
-    uint64_t value;
+    uint64_t value;            /* the result; for a store, the value stored */
     tick_t t_sent, t_done;
-    struct atom_ops atom;
+    addr_t line;               /* line address (0 for fences and boundaries) */
+    tick_t born;               /* when it was scheduled */
+    struct mem_req req;        /* the request (req.atom set when sent) */
+    struct atom_ops *atom;     /* atomics only: operands, then results */
 };
 
 struct inject {
@@ -37,6 +41,19 @@ struct inject {
     struct clock clk;          /* the core clock */
 };
 
+/* The request message of o, as new_op and the inject_* calls described it. */
+static struct msg *make_msg(struct inject *r, struct op *o)
+{
+    struct msg *m = msg_new(machine_msgs(r->m), MSG_CORE_REQ, o->line, o->born);
+    m->req = o->req;
+    m->req.atom = o->atom;
+    if (o->req.op < MEM_FENCE)
+        bytemask_set_range(&m->mask, o->off, o->size);
+    if (o->req.op == MEM_STORE)
+        memcpy(m->data + o->off, &o->value, o->size);
+    return m;
+}
+
 static bool inject_tick(struct comp *cp)
 {
     struct inject *r = (struct inject *)cp;
@@ -50,10 +67,11 @@ static bool inject_tick(struct comp *cp)
             struct op *o = &r->ops[rsp->req.id];
             o->done = true;
             o->t_done = cp->eng->now;
+            o->value = 0;
             if (rsp->req.op == MEM_LOAD)
                 memcpy(&o->value, rsp->data + o->off, o->size);
             else if (rsp->req.op == MEM_ATOMIC)
-                o->value = o->atom.lane[0].result;
+                o->value = o->atom->lane[0].result;
             r->n_done++;
             cp->eng->n_outstanding--;
             eng_progress(cp->eng);
@@ -76,10 +94,9 @@ static bool inject_tick(struct comp *cp)
             retry = true;
             break;
         }
-        port_send(p, o->m);
+        port_send(p, make_msg(r, o));
         o->sent = true;
         o->t_sent = cp->eng->now;
-        o->m = NULL;
         cp->eng->n_outstanding++;
         r->next_unsent++;
         moved = true;
@@ -123,8 +140,7 @@ void inject_free(struct inject *r)
 {
     unsigned n_sms = machine_config(r->m)->gpu.sms;
     for (unsigned i = 0; i < r->n_ops; i++)
-        if (r->ops[i].m)
-            msg_free(machine_msgs(r->m), r->ops[i].m);
+        free(r->ops[i].atom);
     machine_free(r->m);
     for (unsigned s = 0; s < n_sms; s++)
         port_destroy(&r->rsp[s]);
@@ -155,11 +171,10 @@ static struct op *new_op(struct inject *r, unsigned sm, unsigned warp, enum mem_
     o->at = at;
     addr_t line = a & ~(addr_t)(r->line_bytes - 1);
     o->off = (unsigned)(a - line);
-    struct msg *m = msg_new(machine_msgs(r->m), MSG_CORE_REQ, op >= MEM_FENCE ? 0 : line,
-                            machine_eng(r->m)->now);
-    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
+    o->line = op >= MEM_FENCE ? 0 : line;
+    o->born = machine_eng(r->m)->now;
+    o->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
                               .sm = (uint16_t)sm, .warp = (uint16_t)warp, .id = *id};
-    o->m = m;
     return o;
 }
 
@@ -169,7 +184,6 @@ unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, uns
     unsigned id;
     struct op *o = new_op(r, sm, warp, MEM_LOAD, a, sem, scope, at, &id);
     o->size = size;
-    bytemask_set_range(&o->m->mask, o->off, size);
     return id;
 }
 
@@ -179,8 +193,7 @@ unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, un
     unsigned id;
     struct op *o = new_op(r, sm, warp, MEM_STORE, a, sem, scope, at, &id);
     o->size = size;
-    bytemask_set_range(&o->m->mask, o->off, size);
-    memcpy(o->m->data + o->off, &value, size);
+    o->value = value;
     return id;
 }
 
@@ -191,10 +204,11 @@ unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a,
     unsigned id;
     struct op *o = new_op(r, sm, warp, MEM_ATOMIC, a, sem, scope, at, &id);
     o->size = atom_type_bytes(type);
-    bytemask_set_range(&o->m->mask, o->off, o->size);
-    o->atom = (struct atom_ops){.kind = (uint8_t)kind, .type = (uint8_t)type, .n = 1};
-    o->atom.lane[0] = (struct atom_lane){.lane = 0, .off = (uint8_t)o->off, .a = op_a, .b = op_b};
-    /* the op array may move when it grows: point at it when sending */
+    o->atom = calloc(1, sizeof *o->atom);
+    if (!o->atom)
+        panic("out of memory");
+    *o->atom = (struct atom_ops){.kind = (uint8_t)kind, .type = (uint8_t)type, .n = 1};
+    o->atom->lane[0] = (struct atom_lane){.lane = 0, .off = (uint8_t)o->off, .a = op_a, .b = op_b};
     return id;
 }
 
@@ -230,11 +244,13 @@ void inject_run(struct inject *r)
         if (r->ops[i].sent)
             continue;
         r->order[r->n_order++] = i;
-        if (r->ops[i].m->req.op == MEM_ATOMIC)
-            r->ops[i].m->req.atom = &r->ops[i].atom;
     }
     sort_rig = r;
-    qsort(r->order, r->n_order, sizeof *r->order, by_time);
+    bool sorted = true; /* scripts usually schedule in time order already */
+    for (unsigned i = 1; i < r->n_order && sorted; i++)
+        sorted = r->ops[r->order[i - 1]].at <= r->ops[r->order[i]].at;
+    if (!sorted)
+        qsort(r->order, r->n_order, sizeof *r->order, by_time);
     e->last_progress = e->now;
     comp_wake_at(&r->comp, r->t0);
     while (r->n_done < r->n_ops) {

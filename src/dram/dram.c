@@ -82,6 +82,8 @@ struct dram_entry {
     uint32_t bank;
     bool did_act;      /* an ACT was issued for it (row miss) */
     bool did_pre;      /* a PRE was issued for it (row conflict) */
+    bool behind;       /* an older queued request is to the same line */
+    bool read;         /* MSG_DRAM_READ (kept here: the scheduler scans often) */
 };
 
 struct dram_rsp {
@@ -95,6 +97,7 @@ struct dram_bank {
     cycle_t next_act;    /* earliest ACT (tRC, tRP) */
     cycle_t next_col;    /* earliest RD/WR (tRCD, tCCDL) */
     cycle_t next_pre;    /* earliest PRE (tRAS, tRTPL, tWR) */
+    uint32_t open_hits;  /* queued requests to the open row (while open) */
 };
 
 struct dram {
@@ -117,6 +120,9 @@ struct dram {
     cycle_t next_col;          /* tCCD */
     cycle_t next_rd;           /* tCDLR */
     cycle_t bus_free;          /* first cycle the data bus is free */
+    cycle_t sched_at;          /* no command can issue before this cycle (0: look) */
+    cycle_t full_since;        /* the cycle the channel went to sleep with its latch
+                                  held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
     char req_name[96];
     struct dram_stats st;
@@ -132,31 +138,15 @@ static bool is_read(const struct msg *m)
     return m->type == MSG_DRAM_READ;
 }
 
-static bool can_col(const struct dram *d, const struct dram_bank *b, const struct dram_entry *e,
-                    cycle_t c)
+/* Whether a queued request hits the open row of bank b (kept as a count). */
+static bool hit_pending(const struct dram *d, uint32_t bank)
 {
-    if (d->rq_n == d->rq_cap || c < b->next_col || c < d->next_col)
-        return false;
-    if (is_read(e->m))
-        return c >= d->next_rd && c + d->spec.tCL >= d->bus_free;
-    return c + d->spec.tWL >= d->bus_free;
-}
-
-/* Whether a queued request hits the open row of bank b. */
-static bool hit_pending(const struct dram *d, uint32_t bank, uint64_t row)
-{
-    for (unsigned i = 0; i < d->n_q; i++)
-        if (d->q[i].bank == bank && d->q[i].row == row)
-            return true;
-    return false;
+    return d->banks[bank].open_hits > 0;
 }
 
 static bool older_same_line(const struct dram *d, unsigned i)
 {
-    for (unsigned j = 0; j < i; j++)
-        if (d->q[j].line == d->q[i].line)
-            return true;
-    return false;
+    return d->q[i].behind;
 }
 
 static void push_rsp(struct dram *d, struct msg *m, cycle_t ready_c)
@@ -202,6 +192,7 @@ static void issue_col(struct dram *d, unsigned i, cycle_t c)
     }
     b->next_col = c + sp->tCCDL;
     d->next_col = c + sp->tCCD;
+    b->open_hits--; /* it was a row hit */
     if (e->did_pre)
         d->st.row_conflicts++;
     else if (e->did_act)
@@ -215,6 +206,13 @@ static void issue_col(struct dram *d, unsigned i, cycle_t c)
     if (m->type == MSG_DRAM_DATA)
         d->st.total_read_latency_cycles += ready - e->arrival;
     push_rsp(d, m, ready);
+    /* the oldest request to a line is the one served: the next one to the
+     * line (if any) is now the oldest */
+    for (unsigned j = i + 1; j < d->n_q; j++)
+        if (d->q[j].line == e->line) {
+            d->q[j].behind = false;
+            break;
+        }
     memmove(&d->q[i], &d->q[i + 1], (d->n_q - i - 1) * sizeof *d->q);
     d->n_q--;
 }
@@ -225,12 +223,16 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     struct dram_bank *b = &d->banks[e->bank];
     if (b->open) { /* PRE */
         b->open = false;
+        b->open_hits = 0;
         b->next_act = max_c(b->next_act, c + sp->tRP);
         e->did_pre = true;
         d->st.pres++;
     } else { /* ACT */
         b->open = true;
         b->row = e->row;
+        b->open_hits = 0;
+        for (unsigned i = 0; i < d->n_q; i++)
+            b->open_hits += d->q[i].bank == e->bank && d->q[i].row == e->row;
         b->next_col = max_c(b->next_col, c + sp->tRCD);
         b->next_pre = max_c(b->next_pre, c + sp->tRAS);
         b->next_act = c + sp->tRC;
@@ -240,11 +242,43 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     }
 }
 
-/* Issue at most one command at cycle c. Returns true if one issued. */
+/* The first cycle at which queue entry i could issue its next command under
+ * the rules schedule() applies, if nothing changes (UINT64_MAX: it waits for
+ * a row hit ahead of it to the same bank). */
+static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
+{
+    const struct dram_spec *sp = &d->spec;
+    const struct dram_bank *b = &d->banks[e->bank];
+    cycle_t t;
+    if (b->open && b->row == e->row) {
+        t = max_c(b->next_col, d->next_col);
+        if (e->read) {
+            t = max_c(t, d->next_rd);
+            t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+        } else {
+            t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+        }
+        return t;
+    }
+    if (!b->open)
+        return max_c(b->next_act, d->next_act);
+    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank))
+        return b->next_pre;
+    return UINT64_MAX;
+}
+
+/* Issue at most one command at cycle c. Returns true if one issued; if none
+ * could, sets d->sched_at to the first cycle after c at which one could if
+ * nothing new arrives (commands only become possible by time passing; an
+ * arrival or a freed response slot resets sched_at). FR-FCFS: the oldest
+ * request whose column command (a row hit) can issue wins; otherwise the
+ * oldest whose ACT or PRE can issue. */
 static bool schedule(struct dram *d, cycle_t c)
 {
     bool fcfs = d->spec.sched == DRAM_FCFS;
+    bool rsp_room = d->rq_n < d->rq_cap;
     int row_i = -1;
+    cycle_t best = UINT64_MAX;
 
     if (fcfs && ++d->claim_gen == 0) {
         memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
@@ -252,7 +286,6 @@ static bool schedule(struct dram *d, cycle_t c)
     }
     for (unsigned i = 0; i < d->n_q; i++) {
         struct dram_entry *e = &d->q[i];
-        const struct dram_bank *b = &d->banks[e->bank];
         if (fcfs) {
             if (d->claim[e->bank] == d->claim_gen)
                 break; /* head-of-line: its bank serves an older request */
@@ -260,70 +293,26 @@ static bool schedule(struct dram *d, cycle_t c)
         } else if (older_same_line(d, i)) {
             continue;
         }
+        cycle_t t = entry_ready(d, e);
+        const struct dram_bank *b = &d->banks[e->bank];
         if (b->open && b->row == e->row) {
-            if (can_col(d, b, e, c)) {
+            if (t <= c && rsp_room) {
                 issue_col(d, i, c);
+                d->sched_at = 0;
                 return true;
             }
-        } else if (row_i < 0) {
-            if (!b->open) {
-                if (c >= b->next_act && c >= d->next_act)
-                    row_i = (int)i;
-            } else if (c >= b->next_pre && (fcfs || !hit_pending(d, e->bank, b->row))) {
-                row_i = (int)i;
-            }
-        }
-    }
-    if (row_i < 0)
-        return false;
-    issue_row(d, &d->q[row_i], c);
-    return true;
-}
-
-/* The first cycle after c at which schedule() could issue a command if
- * nothing new arrives: every queued request's earliest legal command under
- * the same rules schedule() applies. Sleeping until then changes no timing:
- * the constraints only move when a command issues or a request arrives, and
- * an arrival wakes the channel anyway. */
-static cycle_t next_issue(struct dram *d, cycle_t c)
-{
-    const struct dram_spec *sp = &d->spec;
-    bool fcfs = sp->sched == DRAM_FCFS;
-    cycle_t best = UINT64_MAX;
-
-    if (fcfs && ++d->claim_gen == 0) {
-        memset(d->claim, 0, sp->banks * sizeof *d->claim);
-        d->claim_gen = 1;
-    }
-    for (unsigned i = 0; i < d->n_q; i++) {
-        const struct dram_entry *e = &d->q[i];
-        const struct dram_bank *b = &d->banks[e->bank];
-        cycle_t t;
-        if (fcfs) {
-            if (d->claim[e->bank] == d->claim_gen)
-                break;
-            d->claim[e->bank] = d->claim_gen;
-        } else if (older_same_line(d, i)) {
-            continue;
-        }
-        if (b->open && b->row == e->row) {
-            t = max_c(b->next_col, d->next_col);
-            if (is_read(e->m)) {
-                t = max_c(t, d->next_rd);
-                t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
-            } else {
-                t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
-            }
-        } else if (!b->open) {
-            t = max_c(b->next_act, d->next_act);
-        } else if (fcfs || !hit_pending(d, e->bank, b->row)) {
-            t = b->next_pre;
-        } else {
-            continue; /* waits for the row hit ahead of it */
+        } else if (t <= c && row_i < 0) {
+            row_i = (int)i;
         }
         best = MIN(best, max_c(t, c + 1));
     }
-    return best;
+    if (row_i >= 0) {
+        issue_row(d, &d->q[row_i], c);
+        d->sched_at = 0;
+        return true;
+    }
+    d->sched_at = best;
+    return false;
 }
 
 /* Send the responses whose time has come, in order. Returns true if any
@@ -341,6 +330,8 @@ static bool send_rsps(struct dram *d, bool *stuck)
             *stuck = true;
             break;
         }
+        if (d->rq_n == d->rq_cap) /* a column command may issue again */
+            d->sched_at = 0;
         d->rq_head = (d->rq_head + 1) % d->rq_cap;
         d->rq_n--;
         moved = true;
@@ -364,7 +355,15 @@ static bool accept(struct dram *d, cycle_t c)
     port_pop(&d->req);
     uint64_t local = m->addr / d->line_bytes / d->n_channels;
     uint64_t row_no = local / d->lines_per_row; /* all rows of all banks, in order */
+    bool behind = false;
+    for (unsigned j = 0; j < d->n_q && !behind; j++)
+        behind = d->q[j].line == local;
+    d->sched_at = 0;
+    struct dram_bank *b = &d->banks[row_no % d->spec.banks];
+    b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
+        .behind = behind,
+        .read = is_read(m),
         .m = m,
         .arrival = c,
         .line = local,
@@ -382,16 +381,40 @@ static bool dram_tick(struct comp *cp)
     cycle_t c = comp_cycle(cp);
     bool stuck;
 
+    if (d->full_since) { /* the cycles slept through each found the queue full */
+        if (c > d->full_since)
+            d->st.queue_full_cycles += c - d->full_since - 1;
+        else /* dram_stats already counted this cycle; accept() counts it below */
+            d->st.queue_full_cycles--;
+        d->full_since = 0;
+    }
     send_rsps(d, &stuck);
     bool took = accept(d, c);
-    bool issued = schedule(d, c);
+    bool issued = c >= d->sched_at && schedule(d, c);
+    /* The latch waits for a full queue: until a command issues (at
+     * next_issue) or a response is due, every cycle would only count
+     * queue_full_cycles, so sleep and count them at the wake. Nothing else
+     * can change that: the latch is taken, and a stuck response keeps the
+     * channel ticking. */
+    if (!issued && !took && !stuck && d->req.n && d->n_q == d->spec.queue &&
+        d->rq_n < d->rq_cap) {
+        tick_t at = d->sched_at * cp->clk->period_ps;
+        if (d->rq_n)
+            at = MIN(at, d->rq[d->rq_head].ready);
+        if (at > cp->eng->now + cp->clk->period_ps) {
+            d->full_since = c;
+            comp_wake_at(cp, at);
+            return false;
+        }
+        return true;
+    }
     /* tick on while commands issue, a request waits in the latch (counted in
      * queue_full_cycles) or responses are held; otherwise sleep until the
      * next command can issue (an arrival wakes the channel sooner) */
     if (issued || took || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
         return true;
     if (d->n_q)
-        comp_wake_at(cp, next_issue(d, c) * cp->clk->period_ps);
+        comp_wake_at(cp, d->sched_at * cp->clk->period_ps);
     if (d->rq_n)
         comp_wake_at(cp, d->rq[d->rq_head].ready);
     return false;
@@ -431,7 +454,7 @@ void dram_dump(struct dram *d, FILE *out)
             fprintf(out, "    bank %u: row %llu open\n", b, (unsigned long long)d->banks[b].row);
     for (uint32_t i = 0; i < d->req.n; i++) {
         fprintf(out, "    latch: ");
-        dump_msg(out, d->req.slots[(d->req.head + i) % d->req.cap].m);
+        dump_msg(out, port_slot_at(&d->req, i)->m);
         fprintf(out, "\n");
     }
     for (unsigned i = 0; i < d->n_q; i++) {
@@ -533,8 +556,13 @@ void dram_connect(struct dram *d, struct port *rsp, struct comp *l2)
         rsp->sender = &d->comp;
 }
 
-const struct dram_stats *dram_stats(const struct dram *d)
+const struct dram_stats *dram_stats(struct dram *d)
 {
+    if (d->full_since) { /* asleep on a full queue: count the cycles up to now */
+        cycle_t c = comp_cycle(&d->comp);
+        d->st.queue_full_cycles += c - d->full_since;
+        d->full_since = c;
+    }
     return &d->st;
 }
 

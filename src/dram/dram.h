@@ -74,7 +74,9 @@ struct port *dram_req_port(struct dram *d);
  * the L2 left it NULL. */
 void dram_connect(struct dram *d, struct port *rsp, struct comp *l2);
 
-const struct dram_stats *dram_stats(const struct dram *d);
+/* (Brings queue_full_cycles up to now while the channel sleeps on a full
+ * queue.) */
+const struct dram_stats *dram_stats(struct dram *d);
 struct comp *dram_comp(struct dram *d);
 /* Print the queue, banks and pending responses (type, address, src/dst, age). */
 void dram_dump(struct dram *d, FILE *out);

@@ -31,14 +31,19 @@ int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t
         return -1;
     }
     c->line_shift = log2_u64(spec->line_bytes);
+    c->set_mask = is_pow2(c->sets) ? c->sets - 1 : 0;
     c->index_div = 1;
     size_t n = (size_t)c->sets * spec->ways;
     c->lines = calloc(n, sizeof *c->lines);
     c->bytes = calloc(n, spec->line_bytes);
-    if (!c->lines || !c->bytes)
+    c->tags = malloc(n * sizeof *c->tags);
+    c->lru = calloc(n, sizeof *c->lru);
+    if (!c->lines || !c->bytes || !c->tags || !c->lru)
         panic("out of memory for a cache of %u bytes", spec->size_bytes);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         c->lines[i].data = c->bytes + i * spec->line_bytes;
+        c->tags[i] = CACHE_NO_TAG;
+    }
     return 0;
 }
 
@@ -46,31 +51,37 @@ void cache_destroy(struct cache *c)
 {
     free(c->lines);
     free(c->bytes);
+    free(c->tags);
+    free(c->lru);
     memset(c, 0, sizeof *c);
 }
 
 struct cache_line *cache_find(struct cache *c, addr_t line)
 {
-    struct cache_line *set = &c->lines[(size_t)cache_set_of(c, line) * c->spec.ways];
+    size_t base = (size_t)cache_set_of(c, line) * c->spec.ways;
+    const addr_t *tags = &c->tags[base];
     c->st.lookups++;
     for (uint32_t w = 0; w < c->spec.ways; w++)
-        if (set[w].present && set[w].addr == line)
-            return &set[w];
+        if (tags[w] == line)
+            return &c->lines[base + w];
     return NULL;
 }
 
 struct cache_line *cache_victim(struct cache *c, addr_t line,
                                 bool (*evictable)(const struct cache_line *, void *), void *arg)
 {
-    struct cache_line *set = &c->lines[(size_t)cache_set_of(c, line) * c->spec.ways];
-    struct cache_line *best = NULL;
+    size_t base = (size_t)cache_set_of(c, line) * c->spec.ways;
+    const addr_t *tags = &c->tags[base];
+    const uint64_t *lru = &c->lru[base];
+    int best = -1;
     for (uint32_t w = 0; w < c->spec.ways; w++) {
-        if (!set[w].present)
-            return &set[w];
-        if ((!best || set[w].lru < best->lru) && (!evictable || evictable(&set[w], arg)))
-            best = &set[w];
+        if (tags[w] == CACHE_NO_TAG)
+            return &c->lines[base + w];
+        if ((best < 0 || lru[w] < lru[best]) &&
+            (!evictable || evictable(&c->lines[base + w], arg)))
+            best = (int)w;
     }
-    return best;
+    return best < 0 ? NULL : &c->lines[base + (unsigned)best];
 }
 
 void cache_install(struct cache *c, struct cache_line *way, addr_t line)
@@ -79,6 +90,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
              (unsigned long long)way->addr);
     way->addr = line;
     way->present = true;
+    c->tags[way - c->lines] = line;
     way->dirty = false;
     way->state = 0;
     way->meta[0] = way->meta[1] = 0;
@@ -89,6 +101,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
 void cache_remove(struct cache *c, struct cache_line *l)
 {
     l->present = false;
+    c->tags[l - c->lines] = CACHE_NO_TAG;
     l->dirty = false;
     l->state = 0;
     c->st.evictions++;

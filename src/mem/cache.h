@@ -27,10 +27,11 @@ struct cache_line {
     bool present;          /* the way holds this line */
     bool dirty;            /* data differs from the next level */
     uint8_t state;         /* protocol state, set only by the controller's table */
-    uint64_t lru;          /* last-use stamp */
     uint64_t meta[2];      /* protocol metadata (sharers, timestamps, ...) */
     uint8_t *data;         /* line_bytes of data */
 };
+
+#define CACHE_NO_TAG (~(addr_t)0) /* no line address is all ones (lines are aligned) */
 
 struct cache_stats {
     uint64_t lookups, hits, fills, evictions;
@@ -41,10 +42,15 @@ struct cache {
     uint32_t sets;
     unsigned line_shift;
     struct cache_line *lines;  /* sets * ways */
+    addr_t *tags;              /* sets * ways: a present line's address, else CACHE_NO_TAG
+                                  (a set's tags are adjacent: a lookup reads one or two
+                                  host cache lines, not every way's metadata) */
+    uint64_t *lru;             /* sets * ways: last-use stamps, adjacent per set too */
     uint8_t *bytes;            /* backing storage for every line's data */
     uint64_t lru_clock;
     uint32_t index_div;        /* lines interleaved over this many banks: strip that
                                   factor before indexing sets (1 = none) */
+    uint32_t set_mask;         /* sets - 1 when sets is a power of two, else 0 */
     struct cache_stats st;
 };
 
@@ -59,7 +65,10 @@ static inline addr_t cache_line_addr(const struct cache *c, addr_t a)
 
 static inline uint32_t cache_set_of(const struct cache *c, addr_t line)
 {
-    return (uint32_t)(((line >> c->line_shift) / c->index_div) % c->sets);
+    uint64_t n = line >> c->line_shift;
+    uint32_t d = c->index_div;
+    n = (d & (d - 1)) == 0 ? n >> __builtin_ctz(d) : n / d; /* no divide for powers of two */
+    return (uint32_t)(c->set_mask ? n & c->set_mask : n % c->sets);
 }
 
 /* The present line for `line`, or NULL. Does not touch LRU. */
@@ -68,7 +77,7 @@ struct cache_line *cache_find(struct cache *c, addr_t line);
 /* Mark a line most recently used. */
 static inline void cache_touch(struct cache *c, struct cache_line *l)
 {
-    l->lru = ++c->lru_clock;
+    c->lru[l - c->lines] = ++c->lru_clock;
 }
 
 /* A way for `line`: an empty way of its set if any, else the least recently

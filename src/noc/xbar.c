@@ -65,6 +65,11 @@ struct xbar {
     cycle_t *out_free_at;     /* [dst]: first cycle the output may start a message */
     unsigned *rr;             /* [dst]: (input, vnet) index to look at first */
     int32_t *head_dst;        /* [src * n_vnets + vnet]: dst of a grantable head, or -1 */
+    tick_t *head_ready;       /* [src * n_vnets + vnet]: ready time of the head, TICK_MAX
+                                 if the input is empty */
+    const struct msg **seen;  /* [src * n_vnets + vnet]: the head whose header was checked */
+    uint16_t *seen_dst;       /* ... and its destination */
+    uint16_t *seen_flits;     /* ... and its size in flits */
     unsigned *n_want;         /* [dst]: grantable heads wanting it this cycle */
     unsigned out_first;       /* output visited first this cycle (rotates) */
     struct rng rng;           /* jitter stream */
@@ -79,29 +84,24 @@ unsigned xbar_flits(const struct noc_spec *spec, unsigned size_bytes)
     return f ? f : 1;
 }
 
-/* Flits held by (queued in or in flight to) an output FIFO. */
-static unsigned out_flits(const struct xbar *x, const struct port *p)
-{
-    unsigned f = 0;
-    for (uint32_t i = 0; i < p->n; i++)
-        f += xbar_flits(&x->spec, p->slots[(p->head + i) % p->cap].m->size_bytes);
-    return f;
-}
-
-/* Whether a message of f flits may enter output FIFO p now. */
+/* Whether a message of f flits may enter output FIFO p now (the port's
+ * weight is the flits it holds, queued or in flight). */
 static bool out_has_room(const struct xbar *x, const struct port *p, unsigned f)
 {
     if (!port_has_room(p, 1))
         return false;
-    unsigned held = out_flits(x, p);
+    unsigned held = p->weight;
     return held == 0 || held + f <= x->spec.vc_flits;
 }
 
 /* Move m (head of input s, vnet v) through output d starting at cycle now. */
 static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t now)
 {
-    struct port *ip = &x->in[s * x->n_vnets + v];
+    unsigned j = s * x->n_vnets + v;
+    struct port *ip = &x->in[j];
     struct msg *m = port_pop(ip);
+    x->head_ready[j] = ip->n ? ip->slots[ip->head].ready : TICK_MAX;
+    x->seen[j] = NULL; /* the message may come back (pooled) with another header */
     unsigned f = xbar_flits(&x->spec, m->size_bytes);
     uint64_t delay = f;
     if (x->spec.jitter_cycles)
@@ -112,7 +112,7 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
      * busy for a while, so whatever follows to it waits */
     if (x->spec.conflict_pct && rng_below(&x->rng, 100) < x->spec.conflict_pct)
         x->out_free_at[d] += x->spec.conflict_cycles;
-    if (!port_send_delayed(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps))
+    if (!port_send_weighted(&x->out[d * x->n_vnets + v], m, delay * x->comp.clk->period_ps, f))
         panic("%s: output %u vnet %u refused a granted message", x->comp.name, d, v);
     x->st.bytes[m->cls] += x->spec.header_bytes + m->size_bytes;
     x->st.flits[m->cls] += f;
@@ -124,24 +124,39 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
 static void collect_heads(struct xbar *x, cycle_t now)
 {
     memset(x->n_want, 0, x->n_out * sizeof *x->n_want);
+    tick_t now_ps = x->comp.eng->now;
     for (unsigned s = 0; s < x->n_in; s++) {
         for (unsigned v = 0; v < x->n_vnets; v++) {
             unsigned j = s * x->n_vnets + v;
-            const struct msg *m = port_peek(&x->in[j]);
+            const struct port *p = &x->in[j];
             x->head_dst[j] = -1;
-            if (!m)
+            if (!p->n) {
+                x->head_ready[j] = TICK_MAX;
                 continue;
-            if (m->dst >= x->n_out || m->src != s || m->vnet != v || m->cls >= TRAFFIC_N)
+            }
+            const struct port_slot *h = &p->slots[p->head];
+            x->head_ready[j] = h->ready;
+            if (h->ready > now_ps)
+                continue;
+            const struct msg *m = h->m;
+            if (m != x->seen[j] &&
+                (m->dst >= x->n_out || m->src != s || m->vnet != v || m->cls >= TRAFFIC_N))
                 panic("%s: input %u vnet %u holds a message with dst %u src %u vnet %u cls %u "
                       "(%u outputs, %u vnets)",
                       x->comp.name, s, v, m->dst, m->src, m->vnet, m->cls, x->n_out,
                       x->n_vnets);
-            if (x->in_free_at[s] > now || x->out_free_at[m->dst] > now) {
+            if (m != x->seen[j]) { /* read the header once per message */
+                x->seen[j] = m;
+                x->seen_dst[j] = m->dst;
+                x->seen_flits[j] = xbar_flits(&x->spec, m->size_bytes);
+            }
+            unsigned dst = x->seen_dst[j];
+            if (x->in_free_at[s] > now || x->out_free_at[dst] > now) {
                 x->st.blocked_cycles++;
                 continue;
             }
-            x->head_dst[j] = m->dst;
-            x->n_want[m->dst]++;
+            x->head_dst[j] = (int32_t)dst;
+            x->n_want[dst]++;
         }
     }
 }
@@ -156,14 +171,12 @@ static bool xbar_tick(struct comp *c)
     unsigned n_j = x->n_in * x->n_vnets;
 
     collect_heads(x, now);
-    for (unsigned k = 0; k < x->n_out; k++) {
-        unsigned d = (x->out_first + k) % x->n_out;
-        if (!x->n_want[d])
-            continue;
-        for (unsigned i = 0; i < n_j; i++) {
-            unsigned j = (x->rr[d] + i) % n_j;
+    for (unsigned k = 0, d = x->out_first; k < x->n_out; k++, d = d + 1 == x->n_out ? 0 : d + 1) {
+        unsigned left = x->n_want[d]; /* heads that want d: stop after the last */
+        for (unsigned i = 0, j = x->rr[d]; left && i < n_j; i++, j = j + 1 == n_j ? 0 : j + 1) {
             if (x->head_dst[j] != (int32_t)d)
                 continue;
+            left--;
             unsigned s = j / x->n_vnets, v = j % x->n_vnets;
             if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
                 x->st.blocked_cycles++;
@@ -173,28 +186,23 @@ static bool xbar_tick(struct comp *c)
                 x->st.blocked_cycles++;
                 continue;
             }
-            const struct msg *m = port_peek(&x->in[j]);
-            if (!out_has_room(x, &x->out[d * x->n_vnets + v],
-                              xbar_flits(&x->spec, m->size_bytes))) {
+            if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
                 x->st.blocked_cycles++;
                 x->st.full_out_cycles++;
                 continue;
             }
             grant(x, s, v, d, now);
-            x->rr[d] = (j + 1) % n_j;
+            x->rr[d] = j + 1 == n_j ? 0 : j + 1;
         }
     }
-    x->out_first = (x->out_first + 1) % x->n_out;
+    x->out_first = x->out_first + 1 == x->n_out ? 0 : x->out_first + 1;
 
     /* A head that is ready but waits needs the next cycle; one still in the
      * pipeline needs a wake at its ready time (the engine keeps only a
      * component's earliest pending wake, so a later one may have been lost). */
     tick_t first = TICK_MAX;
-    for (unsigned j = 0; j < n_j; j++) {
-        const struct port *p = &x->in[j];
-        if (p->n)
-            first = MIN(first, p->slots[p->head].ready);
-    }
+    for (unsigned j = 0; j < n_j; j++)
+        first = MIN(first, x->head_ready[j]);
     if (first <= c->eng->now)
         return true;
     if (first != TICK_MAX)
@@ -213,7 +221,7 @@ static void dump_msg(FILE *out, const struct msg *m, tick_t now, tick_t period)
 static void dump_port(FILE *out, const struct port *p, tick_t now, tick_t period)
 {
     for (uint32_t i = 0; i < p->n; i++) {
-        const struct port_slot *sl = &p->slots[(p->head + i) % p->cap];
+        const struct port_slot *sl = port_slot_at(p, i);
         fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)sl->ready);
         dump_msg(out, sl->m, now, period);
     }
@@ -271,6 +279,10 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     x->out_free_at = xcalloc(n_out, sizeof *x->out_free_at);
     x->rr = xcalloc(n_out, sizeof *x->rr);
     x->head_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->head_dst);
+    x->head_ready = xcalloc((size_t)n_in * n_vnets, sizeof *x->head_ready);
+    x->seen = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen);
+    x->seen_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_dst);
+    x->seen_flits = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_flits);
     x->n_want = xcalloc(n_out, sizeof *x->n_want);
     x->names = xcalloc((size_t)(n_in + n_out) * n_vnets, XBAR_NAME_BYTES);
     xbar_set_seed(x, 0);
@@ -308,6 +320,10 @@ void xbar_free(struct xbar *x)
     free(x->out_free_at);
     free(x->rr);
     free(x->head_dst);
+    free(x->head_ready);
+    free(x->seen);
+    free(x->seen_dst);
+    free(x->seen_flits);
     free(x->n_want);
     free(x->names);
     free(x);

@@ -1,5 +1,20 @@
 /*
- * eng.c - event heap, component scheduling and the watchdog (see eng.h).
+ * eng.c - event queue, component scheduling and the watchdog (see eng.h).
+ *
+ * The queue is a FIFO slot per distinct pending time (an array of events),
+ * found through an open-addressed hash, and a binary min-heap of the slots'
+ * times. Nearly every event is a component tick on a clock edge, and a busy
+ * cycle schedules dozens of them for the same few edges, so scheduling is a
+ * hash probe (usually a hit on the slot used last) and an append; the heap
+ * moves once per distinct time, and a slot's events lie side by side.
+ * The FIFO order inside a slot is the order events were scheduled, which is
+ * the engine's documented tie order.
+ * A component's tick runs at most once per time: a wake for a time it already
+ * has a tick pending at adds nothing (pend[], a ring of its earliest pending
+ * times, remembers them; when it overflows, a second event for a time may be
+ * scheduled, and it finds the tick done). Tick events run without an indirect
+ * call to the event function.
+ * INVARIANT: every slot in the heap holds at least one event.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "sim/eng.h"
@@ -8,6 +23,11 @@
 #include <string.h>
 
 #include "base/log.h"
+
+/* Slots are carved from blocks of this many; a slot's event array starts at
+ * ENG_SLOT_EVENTS and doubles. */
+#define ENG_BLOCK 256
+#define ENG_SLOT_EVENTS 16
 
 tick_t clock_period_ps(double mhz)
 {
@@ -19,12 +39,22 @@ static void eng_dump_hook(void *obj, FILE *out)
     eng_dump_all(obj, out);
 }
 
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n);
+    if (!p)
+        panic("out of memory");
+    return p;
+}
+
 void eng_init(struct eng *e)
 {
     memset(e, 0, sizeof *e);
-    e->cap_heap = 1024;
-    e->heap = malloc(e->cap_heap * sizeof *e->heap);
-    if (!e->heap)
+    e->cap_heap = 256;
+    e->heap = xmalloc(e->cap_heap * sizeof *e->heap);
+    e->hash_mask = 1023;
+    e->hash = calloc(e->hash_mask + 1, sizeof *e->hash);
+    if (!e->hash)
         panic("out of memory");
     log_push_dump(eng_dump_hook, e);
 }
@@ -32,13 +62,165 @@ void eng_init(struct eng *e)
 void eng_destroy(struct eng *e)
 {
     log_pop_dump(e);
+    for (size_t i = 0; i < e->n_chunks; i++) {
+        struct eng_slot *b = e->chunks[i];
+        for (size_t k = 0; k < ENG_BLOCK; k++)
+            free(b[k].ev);
+        free(b);
+    }
+    free(e->chunks);
     free(e->heap);
+    free(e->hash);
     memset(e, 0, sizeof *e);
 }
 
-static inline bool ev_before(const struct event *a, const struct event *b)
+static void *new_chunk(struct eng *e, size_t bytes)
 {
-    return a->when < b->when || (a->when == b->when && a->seq < b->seq);
+    if (e->n_chunks == e->cap_chunks) {
+        e->cap_chunks = e->cap_chunks ? 2 * e->cap_chunks : 16;
+        e->chunks = realloc(e->chunks, e->cap_chunks * sizeof *e->chunks);
+        if (!e->chunks)
+            panic("out of memory");
+    }
+    return e->chunks[e->n_chunks++] = xmalloc(bytes);
+}
+
+static struct eng_slot *slot_alloc(struct eng *e)
+{
+    if (!e->free_slots) {
+        struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
+        memset(b, 0, ENG_BLOCK * sizeof *b);
+        for (size_t i = ENG_BLOCK; i-- > 0;) {
+            b[i].next_free = e->free_slots;
+            e->free_slots = &b[i];
+        }
+    }
+    struct eng_slot *s = e->free_slots;
+    e->free_slots = s->next_free;
+    return s;
+}
+
+static inline size_t hash_of(const struct eng *e, tick_t when)
+{
+    return (size_t)((when * 0x9e3779b97f4a7c15ull) >> 32) & e->hash_mask;
+}
+
+static void hash_put(struct eng *e, struct eng_slot *s)
+{
+    size_t i = hash_of(e, s->when);
+    while (e->hash[i])
+        i = (i + 1) & e->hash_mask;
+    e->hash[i] = s;
+}
+
+/* Remove s (linear probing: shift the rest of its cluster back). */
+static void hash_del(struct eng *e, const struct eng_slot *s)
+{
+    size_t i = hash_of(e, s->when);
+    while (e->hash[i] != s)
+        i = (i + 1) & e->hash_mask;
+    for (size_t j = (i + 1) & e->hash_mask; e->hash[j]; j = (j + 1) & e->hash_mask) {
+        size_t h = hash_of(e, e->hash[j]->when);
+        /* the entry at j may move to i if its home is not in (i, j] */
+        if (((j - h) & e->hash_mask) >= ((j - i) & e->hash_mask)) {
+            e->hash[i] = e->hash[j];
+            i = j;
+        }
+    }
+    e->hash[i] = NULL;
+}
+
+static void hash_grow(struct eng *e)
+{
+    struct eng_slot **old = e->hash;
+    size_t n = e->hash_mask + 1;
+    e->hash_mask = 2 * n - 1;
+    e->hash = calloc(2 * n, sizeof *e->hash);
+    if (!e->hash)
+        panic("out of memory");
+    for (size_t i = 0; i < n; i++)
+        if (old[i])
+            hash_put(e, old[i]);
+    free(old);
+}
+
+static void heap_push(struct eng *e, struct eng_slot *s)
+{
+    if (e->n_heap == e->cap_heap) {
+        e->cap_heap *= 2;
+        e->heap = realloc(e->heap, e->cap_heap * sizeof *e->heap);
+        if (!e->heap)
+            panic("out of memory");
+    }
+    size_t i = e->n_heap++;
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (e->heap[p]->when <= s->when)
+            break;
+        e->heap[i] = e->heap[p];
+        i = p;
+    }
+    e->heap[i] = s;
+}
+
+static void heap_pop(struct eng *e)
+{
+    struct eng_slot *last = e->heap[--e->n_heap];
+    size_t i = 0, n = e->n_heap;
+    for (;;) {
+        size_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        size_t m = (l + 1 < n && e->heap[l + 1]->when < e->heap[l]->when) ? l + 1 : l;
+        if (e->heap[m]->when >= last->when)
+            break;
+        e->heap[i] = e->heap[m];
+        i = m;
+    }
+    e->heap[i] = last;
+}
+
+/* The slot of time `when`, created (empty) if there is none. */
+static struct eng_slot *slot_for(struct eng *e, tick_t when)
+{
+    struct eng_slot *s = e->last_slot;
+    if (s && s->when == when)
+        return s;
+    for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
+        s = e->hash[i];
+        if (!s)
+            break;
+        if (s->when == when)
+            return e->last_slot = s;
+    }
+    if (2 * (e->n_heap + 1) > e->hash_mask + 1)
+        hash_grow(e);
+    s = slot_alloc(e);
+    s->when = when;
+    s->head = s->n = 0;
+    hash_put(e, s);
+    heap_push(e, s);
+    return e->last_slot = s;
+}
+
+static void grow_slot(struct eng_slot *s)
+{
+    s->cap = s->cap ? 2 * s->cap : ENG_SLOT_EVENTS;
+    s->ev = realloc(s->ev, s->cap * sizeof *s->ev);
+    if (!s->ev)
+        panic("out of memory");
+}
+
+/* Append an event to the slot of `when` (>= now). Inline: the tick path
+ * schedules once per event. */
+static inline void push_event(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
+{
+    struct eng_slot *s = e->last_slot;
+    if (!s || s->when != when)
+        s = slot_for(e, when);
+    if (s->n == s->cap)
+        grow_slot(s);
+    s->ev[s->n++] = (struct eng_event){fn, obj, arg};
 }
 
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
@@ -46,56 +228,27 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
     if (when < e->now)
         panic("event scheduled in the past (%llu < %llu)", (unsigned long long)when,
               (unsigned long long)e->now);
-    if (e->n_heap == e->cap_heap) {
-        e->cap_heap *= 2;
-        e->heap = realloc(e->heap, e->cap_heap * sizeof *e->heap);
-        if (!e->heap)
-            panic("out of memory");
-    }
-    struct event ev = {when, e->seq++, fn, obj, arg};
-    size_t i = e->n_heap++;
-    while (i > 0) {
-        size_t p = (i - 1) / 2;
-        if (!ev_before(&ev, &e->heap[p]))
-            break;
-        e->heap[i] = e->heap[p];
-        i = p;
-    }
-    e->heap[i] = ev;
+    push_event(e, when, fn, obj, arg);
 }
 
-static struct event heap_pop(struct eng *e)
+/* A tick event. With pend[] full a second event may exist for a time; the
+ * first runs the tick, the later ones find it done. */
+static inline void run_tick(struct comp *c, tick_t when)
 {
-    struct event top = e->heap[0];
-    struct event last = e->heap[--e->n_heap];
-    size_t i = 0, n = e->n_heap;
-    for (;;) {
-        size_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        size_t m = (l + 1 < n && ev_before(&e->heap[l + 1], &e->heap[l])) ? l + 1 : l;
-        if (!ev_before(&e->heap[m], &last))
-            break;
-        e->heap[i] = e->heap[m];
-        i = m;
+    if (c->n_pend && c->pend[c->pend_head] == when) {
+        c->n_pend--;
+        c->pend_head = (c->pend_head + 1) & (COMP_PENDING - 1);
     }
-    e->heap[i] = last;
-    return top;
-}
-
-/* A tick event. Several may be pending for one component (a wake asked for
- * while an earlier tick is pending must survive that tick going back to
- * sleep); the first at each time runs the tick, the rest find it done. */
-static void comp_tick_event(void *obj, uint64_t when)
-{
-    struct comp *c = obj;
     if (c->last != TICK_MAX && c->last >= when)
         return;
-    if (c->next == when)
-        c->next = TICK_MAX;
     c->last = when;
     if (c->tick(c))
         comp_wake_at(c, when + c->clk->period_ps);
+}
+
+static void comp_tick_event(void *obj, uint64_t when)
+{
+    run_tick(obj, when);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
@@ -106,22 +259,49 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->eng = e;
     c->tick = tick;
     c->dump = dump;
-    c->next = TICK_MAX;
     c->last = TICK_MAX;
+    c->pend_head = c->n_pend = 0;
     c->all_next = e->comps;
     e->comps = c;
 }
 
 void comp_wake_at(struct comp *c, tick_t t)
 {
-    tick_t edge = clock_edge_at_or_after(c->clk, t);
-    if (c->last != TICK_MAX && edge <= c->last)
-        edge = c->last + c->clk->period_ps;
-    if (edge == c->next)
+    tick_t p = c->clk->period_ps, edge;
+    if (c->last != TICK_MAX && t <= c->last + p) /* the edge after the last tick (no divide) */
+        edge = c->last + p;
+    else
+        edge = clock_edge_at_or_after(c->clk, t);
+    /* already pending? pend[] is a short ascending ring; the common cases are
+     * the next edge, at the front, and a far one, at the back */
+    const uint32_t mask = COMP_PENDING - 1;
+    uint32_t n = c->n_pend, h = c->pend_head;
+#define PEND(k) c->pend[(h + (k)) & mask]
+    if (!n || edge < PEND(0)) { /* a new earliest: in front (the latest falls off when full) */
+        c->pend_head = h = (h + mask) & mask;
+        PEND(0) = edge;
+        c->n_pend = n < COMP_PENDING ? n + 1 : COMP_PENDING;
+    } else if (edge == PEND(0)) {
         return;
-    if (edge < c->next)
-        c->next = edge;
-    eng_at(c->eng, edge, comp_tick_event, c, edge);
+    } else {
+        uint32_t i = n;
+        while (PEND(i - 1) > edge) /* stops at PEND(0) < edge */
+            i--;
+        if (PEND(i - 1) == edge)
+            return;
+        if (i < COMP_PENDING) { /* make room at i; the latest falls off when full */
+            uint32_t last = n < COMP_PENDING ? n : COMP_PENDING - 1;
+            for (uint32_t j = last; j > i; j--)
+                PEND(j) = PEND(j - 1);
+            PEND(i) = edge;
+            c->n_pend = last + 1;
+        }
+    }
+#undef PEND
+    if (edge < c->eng->now)
+        panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
+              (unsigned long long)c->eng->now);
+    push_event(c->eng, edge, comp_tick_event, c, edge);
 }
 
 void eng_stop(struct eng *e)
@@ -142,12 +322,24 @@ bool eng_run(struct eng *e, tick_t until)
 {
     e->stop = false;
     while (e->n_heap > 0 && !e->stop) {
-        if (e->heap[0].when > until)
+        struct eng_slot *s = e->heap[0];
+        if (s->when > until)
             return false;
-        struct event ev = heap_pop(e);
-        e->now = ev.when;
+        e->now = s->when;
+        struct eng_event ev = s->ev[s->head++];
+        if (s->head == s->n) { /* the slot is done: events scheduled for now get a new one */
+            heap_pop(e);
+            hash_del(e, s);
+            if (e->last_slot == s)
+                e->last_slot = NULL;
+            s->next_free = e->free_slots;
+            e->free_slots = s;
+        }
         e->n_events++;
-        ev.fn(ev.obj, ev.arg);
+        if (ev.fn == comp_tick_event) /* nearly every event: no indirect call */
+            run_tick(ev.obj, ev.arg);
+        else
+            ev.fn(ev.obj, ev.arg);
         if (e->watchdog_ps && e->n_outstanding &&
             e->now - e->last_progress > e->watchdog_ps)
             panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "

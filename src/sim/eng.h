@@ -1,8 +1,10 @@
 /*
  * eng.h - the discrete-event engine: time, clock domains, components.
  *
- * Time is integer picoseconds. Events are ordered by (when, seq): seq is the
- * insertion order, so simultaneous events run in a total, reproducible order.
+ * Time is integer picoseconds. Events are ordered by (when, insertion order),
+ * so simultaneous events run in a total, reproducible order: each distinct
+ * time has a FIFO slot, and a heap orders the slots (so the heap holds times,
+ * not events, and a cycle's dozens of ticks cost one heap operation).
  * A component has a clock domain and a tick function; it is ticked on its
  * clock edges only while it reports progress, and otherwise sleeps until
  * something wakes it (a message arriving on one of its ports, a timer it set).
@@ -40,30 +42,51 @@ static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
     return r ? t + clk->period_ps - r : t;
 }
 
+/* Tick times a component has pending that the engine knows of (a subset of
+ * its pending tick events, earliest first): a wake for one of them adds no
+ * event. Small and inline so that components need no destructor. */
+#define COMP_PENDING 8 /* a power of two: pend[] is a ring */
+
 struct comp {
     const char *name;            /* hierarchical: "gpu.sm[3].l1" */
     const struct clock *clk;     /* its domain */
     struct eng *eng;
     bool (*tick)(struct comp *); /* one cycle; returns true if anything moved */
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
-    tick_t next;                 /* earliest pending tick, TICK_MAX while asleep */
     tick_t last;                 /* last tick that ran */
     struct comp *all_next;       /* engine's list of every component */
+    /* --- private to eng.c --- */
+    uint32_t pend_head, n_pend;  /* pend[pend_head] is the earliest of n_pend ... */
+    tick_t pend[COMP_PENDING];   /* ... known pending tick times, ascending (a ring) */
 };
 
-struct event {
-    tick_t when;
-    uint64_t seq;
+/* One scheduled call. Events of one time wait in a FIFO, so simultaneous
+ * events run in the order they were scheduled without a sequence number. */
+struct eng_event {
     eng_fn *fn;
     void *obj;
     uint64_t arg;
 };
 
+/* Every event of one time, in scheduling order: ev[head..n). The array stays
+ * with the slot when it is recycled, so it is only allocated in warm-up. */
+struct eng_slot {
+    tick_t when;
+    uint32_t head, n, cap;
+    struct eng_event *ev;
+    struct eng_slot *next_free;  /* free list */
+};
+
 struct eng {
     tick_t now;
-    uint64_t seq;              /* next event sequence number */
-    struct event *heap;        /* binary min-heap on (when, seq) */
-    size_t n_heap, cap_heap;
+    struct eng_slot **heap;    /* binary min-heap of slots on their (distinct) times */
+    size_t n_heap, cap_heap;   /* n_heap: times with events pending (0: queue empty) */
+    struct eng_slot **hash;    /* open-addressed time -> slot, [hash_mask + 1] */
+    size_t hash_mask;
+    struct eng_slot *last_slot; /* the slot found last (most schedules hit it again) */
+    struct eng_slot *free_slots; /* recycled slots */
+    void **chunks;             /* every block of slots, for eng_destroy */
+    size_t n_chunks, cap_chunks;
     struct comp *comps;        /* every registered component */
     bool stop;                 /* set by eng_stop() */
 
@@ -88,6 +111,18 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
 bool eng_run(struct eng *e, tick_t until);
 void eng_stop(struct eng *e);
 
+/* Whether any event is pending. */
+static inline bool eng_pending(const struct eng *e)
+{
+    return e->n_heap > 0;
+}
+
+/* Time of the earliest pending event (TICK_MAX when none). */
+static inline tick_t eng_next_time(const struct eng *e)
+{
+    return e->n_heap ? e->heap[0]->when : TICK_MAX;
+}
+
 static inline void eng_progress(struct eng *e)
 {
     e->last_progress = e->now;
@@ -100,7 +135,7 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
                bool (*tick)(struct comp *), void (*dump)(struct comp *, FILE *));
 
 /* Tick `c` at its first clock edge at or after `t` that is later than its
- * last tick. Cheap when it is already scheduled earlier. */
+ * last tick. Adds nothing when that tick is already pending. */
 void comp_wake_at(struct comp *c, tick_t t);
 
 static inline void comp_wake(struct comp *c)

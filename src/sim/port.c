@@ -16,8 +16,10 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->sender = sender;
     p->latency_ps = latency_ps;
     p->cap = cap;
+    p->alloc = MIN(cap, 16u);
     p->head = p->n = 0;
-    p->slots = calloc(cap, sizeof *p->slots);
+    p->weight = 0;
+    p->slots = calloc(p->alloc ? p->alloc : 1, sizeof *p->slots);
     if (!p->slots)
         panic("out of memory");
     p->n_sent = p->n_full = 0;
@@ -29,26 +31,48 @@ void port_destroy(struct port *p)
     p->slots = NULL;
 }
 
-bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
+/* Double the ring (up to cap), unwrapping it to start at slot 0. */
+static void grow(struct port *p)
+{
+    uint32_t alloc = MIN(p->cap, 2 * p->alloc);
+    struct port_slot *s = malloc(alloc * sizeof *s);
+    if (!s)
+        panic("out of memory");
+    for (uint32_t i = 0; i < p->n; i++)
+        s[i] = *port_slot_at(p, i);
+    free(p->slots);
+    p->slots = s;
+    p->alloc = alloc;
+    p->head = 0;
+}
+
+bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight)
 {
     if (p->n == p->cap) {
         p->n_full++;
         return false;
     }
+    if (p->n == p->alloc)
+        grow(p);
     tick_t ready = p->receiver->eng->now + p->latency_ps + extra_ps;
     /* A later message never overtakes an earlier one: FIFO order is kept even
      * when the extra delay of the previous one was larger. */
     if (p->n) {
-        uint32_t last = (p->head + p->n - 1) % p->cap;
-        if (p->slots[last].ready > ready)
-            ready = p->slots[last].ready;
+        tick_t prev = port_slot_at(p, p->n - 1)->ready;
+        if (prev > ready)
+            ready = prev;
     }
-    uint32_t tail = (p->head + p->n) % p->cap;
-    p->slots[tail] = (struct port_slot){m, ready};
+    *port_slot_at(p, p->n) = (struct port_slot){m, ready, weight};
     p->n++;
+    p->weight += weight;
     p->n_sent++;
     comp_wake_at(p->receiver, ready);
     return true;
+}
+
+bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
+{
+    return port_send_weighted(p, m, extra_ps, 0);
 }
 
 bool port_send(struct port *p, struct msg *m)
@@ -61,7 +85,8 @@ struct msg *port_pop(struct port *p)
     if (!p->n)
         panic("%s: pop from an empty port", p->name);
     struct msg *m = p->slots[p->head].m;
-    p->head = (p->head + 1) % p->cap;
+    p->weight -= p->slots[p->head].weight;
+    p->head = p->head + 1 == p->alloc ? 0 : p->head + 1;
     bool was_full = p->n == p->cap;
     p->n--;
     if (p->n) /* the next one may be ready later than the receiver's next edge */
@@ -74,7 +99,7 @@ struct msg *port_pop(struct port *p)
 void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *))
 {
     for (uint32_t i = 0; i < p->n; i++) {
-        const struct port_slot *s = &p->slots[(p->head + i) % p->cap];
+        const struct port_slot *s = port_slot_at(p, i);
         fprintf(out, "    %s[%u] ready@%llu: ", p->name, i, (unsigned long long)s->ready);
         fn(s->m, out);
     }

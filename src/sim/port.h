@@ -5,7 +5,8 @@
  * with a ready time (now + the port's latency), fails when the FIFO is full
  * (backpressure, never an error), and wakes the receiver for the ready time.
  * The receiver peeks and pops only messages that are ready, in order. A pop
- * that frees a slot in a full port wakes the sender.
+ * that frees a slot in a full port wakes the sender. The ring starts small
+ * and doubles up to the capacity when needed (warm-up only).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef SIM_PORT_H
@@ -17,6 +18,7 @@
 struct port_slot {
     struct msg *m;
     tick_t ready;
+    uint32_t weight;        /* what the sender counts it as (flits); 0 by default */
 };
 
 struct port {
@@ -25,7 +27,10 @@ struct port {
     struct comp *sender;    /* woken when a full port frees a slot; may be NULL */
     tick_t latency_ps;      /* from send to ready */
     uint32_t cap;           /* capacity in messages */
+    uint32_t alloc;         /* slots allocated (<= cap): the ring grows on demand, so
+                               a nearly unbounded port stays small in the cache */
     uint32_t head, n;
+    uint32_t weight;        /* sum of the queued messages' weights */
     struct port_slot *slots;
     uint64_t n_sent;        /* statistics */
     uint64_t n_full;        /* sends refused because the port was full */
@@ -44,6 +49,16 @@ static inline bool port_has_room(const struct port *p, uint32_t k)
 bool port_send(struct port *p, struct msg *m);
 /* Send with an explicit extra delay on top of the port latency. */
 bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps);
+/* ... and a weight the port sums over what it holds (the crossbar counts the
+ * flits held by an output FIFO this way). */
+bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
+
+/* Slot i (0 = head) of the FIFO. */
+static inline struct port_slot *port_slot_at(const struct port *p, uint32_t i)
+{
+    uint32_t k = p->head + i;
+    return &p->slots[k >= p->alloc ? k - p->alloc : k];
+}
 
 /* The head message if it is ready now, else NULL. */
 static inline struct msg *port_peek(const struct port *p)

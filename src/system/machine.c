@@ -257,7 +257,7 @@ static void run_kernel(void *obj, const struct launch *l)
         eng_run(&m->eng, MIN(limit, m->eng.now + chunk));
         if (kernel_run_done(&run))
             break;
-        if (m->eng.now >= limit || (m->eng.n_heap && m->eng.heap[0].when > limit))
+        if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))
             panic("kernel %s ran past sim.max_cycles (%llu core cycles)", kname,
                   (unsigned long long)m->cfg.sim.max_cycles);
         if (!m->eng.n_heap)
