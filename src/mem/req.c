@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "base/half.h"
+
 #define X(n, d) #n,
 const char *const mem_op_names[MEM_NOPS] = {MEM_OPS(X)};
 #undef X
@@ -18,11 +20,27 @@ const char *const mem_sem_names[SEM_N] = {"weak", "volatile", "relaxed", "acquir
                                           "release", "acq_rel", "sc"};
 const char *const mem_scope_names[SCOPE_N] = {"cta", "gpu", "sys"};
 
+/* atom.add.noftz on halves (PTX has no other arithmetic on them): each
+ * element rounded to nearest even, subnormals kept. */
+static uint64_t half_atomic(enum atom_type t, uint64_t old, uint64_t a)
+{
+    bool bf = t == ATYPE_BF16 || t == ATYPE_BF16X2;
+    uint64_t r = half_add((uint16_t)old, (uint16_t)a, bf);
+    if (t == ATYPE_F16X2 || t == ATYPE_BF16X2)
+        r |= (uint64_t)half_add((uint16_t)(old >> 16), (uint16_t)(a >> 16), bf) << 16;
+    return r;
+}
+
 static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint64_t a,
                           uint64_t b)
 {
     bool wide = atom_type_bytes(t) == 8;
     switch (t) {
+    case ATYPE_F16:
+    case ATYPE_BF16:
+    case ATYPE_F16X2:
+    case ATYPE_BF16X2:
+        return k == ATOM_ADD ? half_atomic(t, old, a) : old; /* the parser admits only add */
     case ATYPE_F32: {
         float o, x, r;
         uint32_t ou = (uint32_t)old, au = (uint32_t)a;
@@ -58,7 +76,7 @@ static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint
         break;
     }
 bits:;
-    uint64_t mask = wide ? ~0ull : 0xffffffffull;
+    uint64_t mask = wide ? ~0ull : t == ATYPE_B16 ? 0xffffull : 0xffffffffull;
     bool is_signed = t == ATYPE_S32 || t == ATYPE_S64;
     int64_t so = wide ? (int64_t)old : (int64_t)(int32_t)old;
     int64_t sa = wide ? (int64_t)a : (int64_t)(int32_t)a;

@@ -51,7 +51,7 @@ enum atom_kind { ATOM_OPS(X) ATOM_NKINDS };
 #undef X
 
 enum atom_type { ATYPE_U32, ATYPE_S32, ATYPE_U64, ATYPE_S64, ATYPE_F32, ATYPE_F64, ATYPE_B32,
-                 ATYPE_B64 };
+                 ATYPE_B64, ATYPE_B16, ATYPE_F16, ATYPE_BF16, ATYPE_F16X2, ATYPE_BF16X2 };
 
 /* One lane's share of a warp atomic on one line. Lanes that hit the same word
  * are performed one after another in lane order, each seeing the previous. */
@@ -72,6 +72,8 @@ struct atom_ops {
 
 static inline unsigned atom_type_bytes(enum atom_type t)
 {
+    if (t == ATYPE_B16 || t == ATYPE_F16 || t == ATYPE_BF16)
+        return 2;
     return (t == ATYPE_U64 || t == ATYPE_S64 || t == ATYPE_F64 || t == ATYPE_B64) ? 8 : 4;
 }
 

@@ -494,7 +494,7 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
         if (st == PT_F64)
             v = f64_of(a);
         else {
-            vf = st == PT_F32 ? f32_of(a) : px_half_to_f32((uint16_t)a, st == PT_BF16);
+            vf = st == PT_F32 ? f32_of(a) : half_to_f32((uint16_t)a, st == PT_BF16);
             v = vf;
         }
         if (!df) {
@@ -513,13 +513,13 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
             if (sat)
                 r = sat64(r);
             if (dh) /* an integral value of a half is a half: no rounding */
-                return px_half_round(r, dt == PT_BF16, RND_RN);
+                return half_round(r, dt == PT_BF16, HALF_RN);
             return dt == PT_F32 ? bits_f32((float)r) : bits_f64(r);
         }
         if (dt == PT_F64)
             return bits_f64(sat ? sat64(v) : v);
         if (dh) /* one rounding from the exact source value, in the cvt's mode */
-            return px_half_round(sat ? sat64(v) : v, dt == PT_BF16, i->mod);
+            return half_round(sat ? sat64(v) : v, dt == PT_BF16, px_half_rounding(i->mod));
         float r;
         if (st == PT_F64 && i->mod > RND_RN) {
             int old = fegetround();
@@ -556,7 +556,7 @@ static uint64_t cvt_one(const struct px_inst *i, uint64_t a)
          * nearest is exact enough (53 >= 2 x 11 + 2 bits), twice in one
          * direction is one rounding in that direction */
         volatile double d = px_type_signed(st) ? (double)sext(a, sb) : (double)trunc_to(a, sb);
-        out = px_half_round(sat ? sat64(d) : d, dt == PT_BF16, i->mod);
+        out = half_round(sat ? sat64(d) : d, dt == PT_BF16, px_half_rounding(i->mod));
     }
     if (dir)
         fesetround(old);
@@ -864,13 +864,9 @@ static void unpack_load(struct ptx_warp *w, const struct px_inst *i, unsigned l,
 /* Shared-memory or generic-shared atomic of one lane, via the shared ALU. */
 static uint64_t atom_local(const struct px_inst *i, uint8_t *where, uint64_t a, uint64_t b)
 {
-    static const int8_t at[PT_N] = {[PT_U32] = ATYPE_U32, [PT_S32] = ATYPE_S32,
-                                    [PT_U64] = ATYPE_U64, [PT_S64] = ATYPE_S64,
-                                    [PT_F32] = ATYPE_F32, [PT_F64] = ATYPE_F64,
-                                    [PT_B32] = ATYPE_B32, [PT_B64] = ATYPE_B64};
     struct atom_ops ops;
     ops.kind = i->mod;
-    ops.type = (uint8_t)at[i->type];
+    ops.type = (uint8_t)px_atom_type(i->type);
     ops.n = 1;
     ops.is_red = i->op == PX_RED;
     ops.lane[0] = (struct atom_lane){0, 0, a, b, 0};
@@ -993,12 +989,8 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     mo->is_red = i->op == PX_RED;
     mo->tag = (uint32_t)(i - w->ins);
     if (is_atom) {
-        static const int8_t at[PT_N] = {[PT_U32] = ATYPE_U32, [PT_S32] = ATYPE_S32,
-                                        [PT_U64] = ATYPE_U64, [PT_S64] = ATYPE_S64,
-                                        [PT_F32] = ATYPE_F32, [PT_F64] = ATYPE_F64,
-                                        [PT_B32] = ATYPE_B32, [PT_B64] = ATYPE_B64};
         mo->atom_kind = i->mod;
-        mo->atom_type = (uint8_t)at[i->type];
+        mo->atom_type = (uint8_t)px_atom_type(i->type);
     } else {
         mo->atom_kind = mo->atom_type = 0;
     }
@@ -1593,19 +1585,19 @@ static inline bool type_x2(unsigned t)
 static inline bool cmp_half(unsigned cmp, bool bf, bool ftz, uint16_t a, uint16_t b)
 {
     if (ftz) {
-        a = px_half_ftz(a, bf);
-        b = px_half_ftz(b, bf);
+        a = half_ftz(a, bf);
+        b = half_ftz(b, bf);
     }
-    return cmp_float(cmp, px_half_to_f32(a, bf), px_half_to_f32(b, bf));
+    return cmp_float(cmp, half_to_f32(a, bf), half_to_f32(b, bf));
 }
 
 /* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 of one element */
 static uint16_t cvt_half_elem(float f, bool bf, unsigned rnd, unsigned hb)
 {
-    uint16_t r = px_half_round(f, bf, rnd), inf = bf ? 0x7f80u : 0x7c00u;
+    uint16_t r = half_round(f, bf, px_half_rounding(rnd)), inf = bf ? 0x7f80u : 0x7c00u;
     if ((hb & PH_SATFIN) && (r & 0x7fffu) == inf)
         r = (uint16_t)(r - 1); /* the largest finite value of the same sign */
-    if ((hb & PH_RELU) && (r & 0x8000u) && !px_half_is_nan(r, bf))
+    if ((hb & PH_RELU) && (r & 0x8000u) && !half_is_nan(r, bf))
         r = 0;
     return r;
 }

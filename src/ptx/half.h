@@ -1,7 +1,6 @@
 /*
- * half.h - IEEE binary16 (.f16) and bfloat16 (.bf16) values for the PTX
- * interpreter: exact widening, one correctly rounded narrowing from double,
- * and the element operations of the half-precision instructions.
+ * half.h - the element operations of PTX's half-precision instructions on
+ * .f16 and .bf16 values (the formats themselves: base/half.h).
  *
  * A half value is its 16-bit pattern; `bf` selects bfloat16. Packed .f16x2
  * and .bf16x2 registers are two such patterns, the first element in the low
@@ -14,26 +13,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define PX_HALF_NAN 0x7fffu /* the canonical NaN PTX gives for both formats */
+#include "base/half.h"
+#include "ptx/ir.h"
 
-static inline bool px_half_is_nan(uint16_t h, bool bf)
+/* The format's rounding for a PTX rounding modifier (RND_NONE: to nearest even). */
+static inline enum half_rounding px_half_rounding(unsigned rnd)
 {
-    return (h & 0x7fffu) > (bf ? 0x7f80u : 0x7c00u);
+    switch (rnd) {
+    case RND_RZ: return HALF_RZ;
+    case RND_RM: return HALF_RM;
+    case RND_RP: return HALF_RP;
+    case RND_RNA: return HALF_RNA;
+    default: return HALF_RN;
+    }
 }
-
-/* .ftz: a subnormal becomes the zero of its sign; other values are kept. */
-static inline uint16_t px_half_ftz(uint16_t h, bool bf)
-{
-    return (h & (bf ? 0x7f80u : 0x7c00u)) ? h : (uint16_t)(h & 0x8000u);
-}
-
-/* The value of h as a float (exact: both formats widen to f32 exactly). */
-float px_half_to_f32(uint16_t h, bool bf);
-
-/* v rounded once to the format with rounding `rnd` (enum px_round; RND_NONE
- * is to nearest even). Overflow gives infinity or the largest finite value as
- * the rounding direction says; a NaN gives PX_HALF_NAN. */
-uint16_t px_half_round(double v, bool bf, unsigned rnd);
 
 /* One element of a half-precision instruction: op is PX_HADD .. PX_HTANH,
  * flags the instruction's PF_FTZ/PF_SAT, hb its PH_* bits; unused operands

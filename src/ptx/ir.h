@@ -233,6 +233,28 @@ static inline unsigned px_type_bytes(unsigned t)
     }
 }
 
+/* The atomic unit's type (enum atom_type) for a PTX atom/red type, -1 if it
+ * has none. */
+static inline int px_atom_type(unsigned t)
+{
+    switch (t) {
+    case PT_U32: return ATYPE_U32;
+    case PT_S32: return ATYPE_S32;
+    case PT_U64: return ATYPE_U64;
+    case PT_S64: return ATYPE_S64;
+    case PT_F32: return ATYPE_F32;
+    case PT_F64: return ATYPE_F64;
+    case PT_B32: return ATYPE_B32;
+    case PT_B64: return ATYPE_B64;
+    case PT_B16: return ATYPE_B16;
+    case PT_F16: return ATYPE_F16;
+    case PT_BF16: return ATYPE_BF16;
+    case PT_F16X2: return ATYPE_F16X2;
+    case PT_BF16X2: return ATYPE_BF16X2;
+    default: return -1;
+    }
+}
+
 static inline bool px_type_signed(unsigned t)
 {
     return t == PT_S8 || t == PT_S16 || t == PT_S32 || t == PT_S64;

@@ -13,11 +13,12 @@
  * cuda_bf16.h emit for sm_75..sm_90: add/sub/mul/fma/min/max/neg/abs,
  * ex2/tanh.approx, setp (p|q per element of packed operands), set, and the
  * packing cvt and mov forms; decode_half() lists the modifiers per form.
+ * Atomics on halves are atom/red.add.noftz (.f16 .bf16 .f16x2 .bf16x2) and
+ * atom.cas.b16, what atomicAdd and atomicCAS on 16-bit types emit.
  * Errors unwind with longjmp to ptx_module_parse, which frees what was built.
  * NOT MODELED: module-level .global variables, indirect calls, recursion,
  * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma,
- * half-precision atomics (atom.add.f16/.bf16/.f16x2), fma.oob, fp8 and tf32
- * conversions.
+ * vector atomics (atom.v2.f16 ...), fma.oob, fp8 and tf32 conversions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "ptx/ir.h"
@@ -1189,31 +1190,6 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
         i->target = 1; /* kernel-own shared: rebased at function end */
 }
 
-static int atom_kind_of(const char *w)
-{
-    static const char *const n[] = {"add", "sub", "min", "max", "inc", "dec",
-                                    "and", "or",  "xor", "exch", "cas", NULL};
-    for (int k = 0; n[k]; k++)
-        if (!strcmp(w, n[k]))
-            return k; /* same order as ATOM_OPS */
-    return -1;
-}
-
-static int atom_type_of(int t)
-{
-    switch (t) {
-    case PT_U32: return ATYPE_U32;
-    case PT_S32: return ATYPE_S32;
-    case PT_U64: return ATYPE_U64;
-    case PT_S64: return ATYPE_S64;
-    case PT_F32: return ATYPE_F32;
-    case PT_F64: return ATYPE_F64;
-    case PT_B32: return ATYPE_B32;
-    case PT_B64: return ATYPE_B64;
-    default: return -1;
-    }
-}
-
 static void add_label_fix(struct parser *P, uint32_t pc, const char *name, unsigned line)
 {
     GROW(P, P->fix, P->n_fix, P->cap_fix);
@@ -1815,17 +1791,23 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         static const char *const kinds[] = {"add", "sub", "min", "max", "inc", "dec",
                                             "and", "or",  "xor", "exch", "cas", NULL};
         int k = take_one(&md, kinds);
-        take(&md, "noftz");
+        bool noftz = take(&md, "noftz");
         int t = one_type(c, &md);
         no_extras(P, &md, opname, line);
         if (k < 0)
             perr(P, line, "'%s' needs an operation", opname);
         if (md.vec > 1)
             perr(P, line, "vector atomics ('%s') are not supported", opname);
-        int at = atom_type_of(t);
+        int at = px_atom_type((unsigned)t);
         if (at < 0)
             perr(P, line, "unsupported atomic type in '%s'", opname);
-        (void)atom_kind_of;
+        bool half = type_half(t);
+        if (half && (k != ATOM_ADD || !noftz))
+            perr(P, line, "half-precision atomics are add.noftz only ('%s')", opname);
+        if (noftz && !half)
+            perr(P, line, "'.noftz' needs a half-precision type ('%s')", opname);
+        if (t == PT_B16 && k != ATOM_CAS)
+            perr(P, line, "16-bit atomics are cas only ('%s')", opname);
         mem_order(c, i, &md, true);
         i->op = red ? PX_RED : PX_ATOM;
         i->type = (uint8_t)t;
