@@ -17,7 +17,7 @@
 #ifndef COH_VI_VI_H
 #define COH_VI_VI_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
 
 enum {
     MSG_VI_GETS = MSG_PROTO_BASE, /* read a line (control) */
@@ -46,12 +46,10 @@ struct comp *vi_l1_create(const struct ctrl_wiring *w);
 struct comp *vini_l1_create(const struct ctrl_wiring *w);
 struct comp *ideal_l1_create(const struct ctrl_wiring *w);
 void vi_l1_connect(struct comp *c, const struct ctrl_links *l);
-struct port *vi_l1_in_port(struct comp *c);
 void vi_l1_destroy(struct comp *c);
-unsigned vi_l1_peek(struct comp *c, addr_t line, uint8_t *data);
 void vi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define VI_L1_OPS(create_)                                                                         \
-    {create_, vi_l1_connect, vi_l1_in_port, vi_l1_destroy, NULL, vi_l1_peek, vi_l1_stats}
+    {create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, vi_l1_stats}
 
 /* ---- the L2 banks (vi_l2.c: GPU-VI and ideal; vini_l2.c: GPU-VIni) ---- */
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
