@@ -182,8 +182,10 @@ static const struct coh_trans vi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_I ][L1_Atomic   ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),
     [L1_I ][L1_Inv      ] = DO(L1_I,  TAG_RD,           ack_inv),  /* stale sharer bit */
     [L1_V ][L1_Load     ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),
-    [L1_V ][L1_Store    ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe, send_write),
-    [L1_V ][L1_Atomic   ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
+    [L1_V ][L1_Store    ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe,
+                                                        send_write),
+    [L1_V ][L1_Atomic   ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
+                                                        send_atomic),
     [L1_V ][L1_Replace  ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),
     [L1_V ][L1_FlashInv ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),
     [L1_V ][L1_Inv      ] = DO(L1_I,  TAG_WR,           count_inv, ctrl_drop_line, ack_inv),
@@ -201,7 +203,8 @@ static const struct coh_trans vi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_IV][L1_Atomic   ] = DO(L1_II, TAG_RD,           send_atomic),
     [L1_IV][L1_FlashInv ] = DO(L1_II, 0,                ctrl_nothing),
     [L1_IV][L1_Inv      ] = DO(L1_II, TAG_RD,           ack_inv),  /* the fill is used once */
-    [L1_IV][L1_Data     ] = DO(L1_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
+    [L1_IV][L1_Data     ] = DO(L1_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp,
+                                                        ctrl_free_tbe),
     [L1_II][L1_Load     ] = DO(L1_II, TAG_RD,           send_gets),
     [L1_II][L1_Store    ] = DO(L1_II, TAG_RD,           send_write),
     [L1_II][L1_Atomic   ] = DO(L1_II, TAG_RD,           send_atomic),
@@ -215,7 +218,7 @@ static const struct coh_trans vi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
         .proto = proto_, .ctrl = "L1", .n_states = L1_NSTATES, .n_events = L1_NEVENTS,             \
         .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
         .event_descs = event_descs, .cells = &vi_l1_cells[0][0], .actions = actions,              \
-        .set_state = ctrl_set_state, .dump = ctrl_l1_dump_ctx,                                                  \
+        .set_state = ctrl_set_state, .dump = ctrl_l1_dump_ctx,                                     \
     }
 
 /* One table, three names: coverage and printing are per protocol. */
