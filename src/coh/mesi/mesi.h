@@ -27,7 +27,7 @@
 #ifndef COH_MESI_MESI_H
 #define COH_MESI_MESI_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
 
 enum {
     MSG_MESI_GETS = MSG_PROTO_BASE, /* read permission */
@@ -62,10 +62,7 @@ extern const struct coh_table mesi_l1_table, mesi_l2_table;
 
 /* The L1 (mesi_l1.c). */
 struct comp *mesi_l1_create(const struct ctrl_wiring *w);
-void mesi_l1_connect(struct comp *c, const struct ctrl_links *l);
-struct port *mesi_l1_in_port(struct comp *c);
 void mesi_l1_destroy(struct comp *c);
-unsigned mesi_l1_peek(struct comp *c, addr_t line, uint8_t *data);
 void mesi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 /* The L2 bank (mesi_l2.c). */

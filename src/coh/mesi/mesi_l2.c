@@ -893,7 +893,7 @@ const struct proto_desc proto_mesi = {
     .vnet_names = mesi_vnet_names,
     .tables = mesi_tables,
     .n_l1_tables = 1,
-    .l1 = {mesi_l1_create, mesi_l1_connect, mesi_l1_in_port, mesi_l1_destroy, NULL, mesi_l1_peek,
+    .l1 = {mesi_l1_create, ctrl_connect, ctrl_in_port, mesi_l1_destroy, NULL, ctrl_peek,
            mesi_l1_stats},
     .l2 = {mesi_l2_create, mesi_l2_connect, mesi_l2_in_port, mesi_l2_destroy, mesi_l2_dma,
            mesi_l2_peek, mesi_l2_stats},
