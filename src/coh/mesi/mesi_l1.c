@@ -425,11 +425,11 @@ static const struct coh_action_name actions[] = {
 /*  state           event             next            uses               actions              */
 static const struct coh_trans mesi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_I   ][L1_Load     ] = DO(L1_IS,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                            send_gets),
+                                                           send_gets),
     [L1_I   ][L1_Store    ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                            send_getx),
+                                                           send_getx),
     [L1_I   ][L1_Atomic   ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                            send_getx),
+                                                           send_getx),
     [L1_I   ][L1_Inv      ] = DO(L1_I,    TAG_RD,           ack_inv), /* stale sharer bit */
     [L1_S   ][L1_Load     ] = DO(L1_S,    TAG_RD | DATA_RD, reply_hit),
     [L1_S   ][L1_Store    ] = DO(L1_SM,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, hold_req, send_upgrade),
