@@ -66,8 +66,6 @@ void tc_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), v
 
 struct comp *tcs_l2_create(const struct ctrl_wiring *w);
 struct comp *tcw_l2_create(const struct ctrl_wiring *w);
-void tc_l2_connect(struct comp *c, const struct ctrl_links *l);
-struct port *tc_l2_in_port(struct comp *c);
 void tc_l2_destroy(struct comp *c);
 void tc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 unsigned tc_l2_peek(struct comp *c, addr_t line, uint8_t *data);
