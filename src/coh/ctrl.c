@@ -622,3 +622,12 @@ void ctrl_l2_write_back(struct coh_ctx *x)
     if (!port_send(c->links.to_mem, m))
         panic("%s: DRAM port full after room check", c->w.name);
 }
+
+void ctrl_count_ack(struct coh_ctx *x)
+{
+    struct ctrl *c = ctrl_of(x);
+    x->tbe->acks--;
+    c->st.acks++;
+    msg_free(c->w.msgs, x->msg);
+    x->msg = NULL;
+}

@@ -33,7 +33,7 @@ enum { CTRL_VNET_REQ = 0, CTRL_VNET_RSP = 1 };
 struct ctrl_stats {
     uint64_t load_hits, load_misses, load_merged, loads_at_l2; /* L1 */
     uint64_t stores, atomics, fills;                           /* L1 (atomics: also L2) */
-    uint64_t reads, writes, misses, writebacks;                /* L2 */
+    uint64_t reads, writes, misses, writebacks, acks;          /* L2 */
     uint64_t resource_stalls, protocol_stalls;
 };
 
@@ -222,5 +222,6 @@ void ctrl_l2_dump_pipe(const struct ctrl *c, FILE *out);
 coh_act ctrl_l2_send_fetch; /* read the line from DRAM */
 coh_act ctrl_l2_fill_line;  /* write the DRAM data into the line */
 coh_act ctrl_l2_write_back; /* write the line to DRAM if it is dirty */
+coh_act ctrl_count_ack;     /* one invalidation ack in: one fewer expected */
 
 #endif

@@ -18,6 +18,7 @@
 #define COH_VI_VI_H
 
 #include "coh/ctrl.h"
+#include "coh/sharers.h"
 
 enum {
     MSG_VI_GETS = MSG_PROTO_BASE, /* read a line (control) */
@@ -38,7 +39,7 @@ enum { VI_VNET_REQ, VI_VNET_RSP, VI_VNET_INV, VI_VNET_ACK, VI_NVNETS };
 extern const char *const vi_vnet_names[VI_NVNETS];
 
 /* Most SMs a sharer vector (two words of line metadata) can name. */
-#define VI_MAX_SHARERS 128
+#define VI_MAX_SHARERS COH_MAX_SHARERS
 
 /* ---- the L1 (vi_l1.c), shared by the three protocols ---- */
 extern const struct coh_table vi_l1_table, vini_l1_table, ideal_l1_table;

@@ -30,7 +30,7 @@ void vi_reply_data(struct coh_ctx *x)
     struct vi_ctx *v = vi_ctx_of(x);
     panic_if(!v->dir, "%s: read of %#llx with nowhere to record the sharer", b->base.w.name,
              (unsigned long long)x->addr);
-    vi_sharer_set(v->dir, x->msg->src);
+    coh_sharer_set(v->dir, x->msg->src);
     ctrl_l2_reply_line(&b->base, x, x->msg, MSG_VI_DATA, VI_VNET_RSP);
     x->msg = NULL;
 }
@@ -92,7 +92,7 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
             bits &= bits - 1;
             if ((int)sm == keep)
                 continue;
-            vi_sharer_clear(d, sm);
+            coh_sharer_clear(d, sm);
             send_inv(b, x->addr, sm, cls);
             if (cls == TRAFFIC_RCL)
                 b->st.recalls_sent++;
@@ -119,15 +119,6 @@ void vi_clear_sharers(struct coh_ctx *x)
     struct cache_line *d = vi_ctx_of(x)->dir;
     if (d)
         d->meta[0] = d->meta[1] = 0;
-}
-
-void vi_count_ack(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    x->tbe->acks--;
-    b->st.acks++;
-    msg_free(b->base.w.msgs, x->msg);
-    x->msg = NULL;
 }
 
 void vi_perform_held(struct coh_ctx *x)
@@ -343,7 +334,7 @@ static const struct ctrl_stat vi_bank_stat_rows[] = {
     CTRL_STAT_BASE(writebacks),
     CTRL_STAT_OWN(struct vi_bank_stats, invs_sent),
     CTRL_STAT_OWN(struct vi_bank_stats, recalls_sent),
-    CTRL_STAT_OWN(struct vi_bank_stats, acks),
+    CTRL_STAT_BASE(acks),
     CTRL_STAT_OWN(struct vi_bank_stats, writes_waited),
     CTRL_STAT_OWN(struct vi_bank_stats, dir_evictions),
     CTRL_STAT_BASE(resource_stalls),

@@ -19,10 +19,11 @@
 #ifndef COH_VI_VI_BANK_H
 #define COH_VI_VI_BANK_H
 
+#include "coh/sharers.h"
 #include "coh/vi/vi.h"
 
 struct vi_bank_stats {
-    uint64_t invs_sent, recalls_sent, acks, writes_waited, dir_evictions;
+    uint64_t invs_sent, recalls_sent, writes_waited, dir_evictions;
 };
 
 struct vi_bank;
@@ -69,36 +70,9 @@ static inline struct vi_bank *vi_bank_of(struct coh_ctx *x)
     return x->ctrl;
 }
 
-/* ---- sharer vectors (two metadata words: up to VI_MAX_SHARERS SMs) ---- */
-static inline bool vi_sharer(const struct cache_line *d, unsigned sm)
-{
-    return d && (d->meta[sm / 64] >> (sm % 64) & 1);
-}
-static inline void vi_sharer_set(struct cache_line *d, unsigned sm)
-{
-    d->meta[sm / 64] |= 1ull << (sm % 64);
-}
-static inline void vi_sharer_clear(struct cache_line *d, unsigned sm)
-{
-    d->meta[sm / 64] &= ~(1ull << (sm % 64));
-}
-static inline bool vi_sharers_none(const struct cache_line *d)
-{
-    return !d || !(d->meta[0] | d->meta[1]);
-}
-/* Sharers other than `sm`. */
-static inline bool vi_sharers_other(const struct cache_line *d, unsigned sm)
-{
-    if (!d)
-        return false;
-    uint64_t w[2] = {d->meta[0], d->meta[1]};
-    w[sm / 64] &= ~(1ull << (sm % 64));
-    return (w[0] | w[1]) != 0;
-}
-
 /* ---- shared actions (see vi_bank.c for what each does) ---- */
 coh_act vi_reply_data, vi_write_line, vi_do_atomic, vi_drop_line;
-coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_count_ack, vi_perform_held;
+coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_perform_held;
 /* Name/description rows of the shared actions, for a table's action list. */
 #define VI_BANK_ACTION_NAMES                                                                       \
     {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},        \
@@ -117,7 +91,7 @@ coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_count_ack, vi_perfor
     {vi_send_recalls, "send_recalls", "invalidate every sharer (class RCL), expect their acks"},  \
     {vi_clear_sharers, "clear_sharers", "empty the sharer vector (the requester dropped its copy)"}, \
     {ctrl_hold, "hold_request", "keep the write/atomic in the TBE until the acks are in"},        \
-    {vi_count_ack, "count_ack", "count one invalidation ack"},                                    \
+    {ctrl_count_ack, "count_ack", "count one invalidation ack"},                                    \
     {vi_perform_held, "perform_held",                                                             \
      "perform the held write or atomic now that no other copy exists, answer it"}
 

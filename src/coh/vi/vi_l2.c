@@ -107,20 +107,20 @@ static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_S_W][L2_WriteInv ] = STALL,
     [L2_S_W][L2_Atomic   ] = STALL,
     [L2_S_W][L2_AtomicInv] = STALL,
-    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                vi_count_ack),
-    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, vi_count_ack, vi_perform_held,
+    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                ctrl_count_ack),
+    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
                                                           ctrl_wake_parked),
     [L2_S_A][L2_GetS     ] = STALL,
     [L2_S_A][L2_Write    ] = STALL,
     [L2_S_A][L2_Atomic   ] = STALL,
-    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                vi_count_ack),
-    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, vi_count_ack, vi_perform_held,
+    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                ctrl_count_ack),
+    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, vi_perform_held,
                                                                     ctrl_wake_parked),
     [L2_S_R][L2_GetS     ] = STALL,
     [L2_S_R][L2_Write    ] = STALL,
     [L2_S_R][L2_Atomic   ] = STALL,
-    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                vi_count_ack),
-    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_count_ack, ctrl_l2_write_back,
+    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                ctrl_count_ack),
+    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
                                                           vi_drop_line, ctrl_wake_parked),
 };
 
@@ -216,7 +216,7 @@ static bool evictable(unsigned s)
 
 static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
-    bool others = vi_sharers_other(v->dir, m->src);
+    bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
     case MSG_VI_GETS: return L2_GetS;
     case MSG_VI_WRITE: return others ? L2_WriteInv : L2_Write;
@@ -230,7 +230,7 @@ static void evict(struct vi_bank *b, struct cache_line *victim)
 {
     struct vi_ctx v;
     lookup(b, &v, victim->addr);
-    vi_bank_step(b, &v, vi_sharers_none(v.dir) ? L2_Replace : L2_Recall);
+    vi_bank_step(b, &v, coh_sharers_none(v.dir) ? L2_Replace : L2_Recall);
 }
 
 /* One request. A miss first needs room and a free way: a full set gives up

@@ -146,27 +146,27 @@ static const struct coh_trans vini_cells[VN_NSTATES][VN_NEVENTS] = {
     [VN_S_W][VN_WriteInv  ] = STALL,
     [VN_S_W][VN_Atomic    ] = STALL,
     [VN_S_W][VN_AtomicInv ] = STALL,
-    [VN_S_W][VN_InvAck    ] = DO(VN_S_W, 0,                vi_count_ack),
-    [VN_S_W][VN_LastAck   ] = DO(VN_S,   TAG_WR | DATA_WR, vi_count_ack, vi_perform_held,
+    [VN_S_W][VN_InvAck    ] = DO(VN_S_W, 0,                ctrl_count_ack),
+    [VN_S_W][VN_LastAck   ] = DO(VN_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
                                                            ctrl_wake_parked),
     [VN_S_A][VN_GetS      ] = STALL,
     [VN_S_A][VN_Write     ] = STALL,
     [VN_S_A][VN_Atomic    ] = STALL,
-    [VN_S_A][VN_InvAck    ] = DO(VN_S_A, 0,                vi_count_ack),
-    [VN_S_A][VN_LastAck   ] = DO(VN_V,   TAG_WR | DATA_RD | DATA_WR, vi_count_ack, free_entry,
+    [VN_S_A][VN_InvAck    ] = DO(VN_S_A, 0,                ctrl_count_ack),
+    [VN_S_A][VN_LastAck   ] = DO(VN_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, free_entry,
                                                                      vi_perform_held,
                                                                      ctrl_wake_parked),
     [VN_S_R][VN_GetS      ] = STALL,
     [VN_S_R][VN_Write     ] = STALL,
     [VN_S_R][VN_Atomic    ] = STALL,
-    [VN_S_R][VN_InvAck    ] = DO(VN_S_R, 0,                vi_count_ack),
-    [VN_S_R][VN_LastAck   ] = DO(VN_V,   TAG_WR,           vi_count_ack, free_entry,
+    [VN_S_R][VN_InvAck    ] = DO(VN_S_R, 0,                ctrl_count_ack),
+    [VN_S_R][VN_LastAck   ] = DO(VN_V,   TAG_WR,           ctrl_count_ack, free_entry,
                                                            ctrl_wake_parked),
     [VN_D_R][VN_GetS      ] = STALL,
     [VN_D_R][VN_Write     ] = STALL,
     [VN_D_R][VN_Atomic    ] = STALL,
-    [VN_D_R][VN_InvAck    ] = DO(VN_D_R, 0,                vi_count_ack),
-    [VN_D_R][VN_LastAck   ] = DO(VN_I,   TAG_WR,           vi_count_ack, free_entry,
+    [VN_D_R][VN_InvAck    ] = DO(VN_D_R, 0,                ctrl_count_ack),
+    [VN_D_R][VN_LastAck   ] = DO(VN_I,   TAG_WR,           ctrl_count_ack, free_entry,
                                                            ctrl_wake_parked),
 };
 
@@ -241,7 +241,7 @@ static bool dir_evictable(unsigned s)
 
 static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
-    bool others = vi_sharers_other(v->dir, m->src);
+    bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
     case MSG_VI_GETS: return VN_GetS;
     case MSG_VI_WRITE: return others ? VN_WriteInv : VN_Write;
@@ -281,7 +281,7 @@ static bool take_request(struct vi_bank *b, struct msg *m)
         if (victim) {
             struct vi_ctx e;
             lookup(b, &e, victim->addr << b->dir_shift);
-            vi_bank_step(b, &e, vi_sharers_none(e.dir) ? VN_DirReplace : VN_DirRecall);
+            vi_bank_step(b, &e, coh_sharers_none(e.dir) ? VN_DirReplace : VN_DirRecall);
             b->st.dir_evictions++;
             b->base.st.resource_stalls++;
             return false;
