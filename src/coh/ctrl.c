@@ -109,10 +109,17 @@ uint64_t ctrl_stat_accesses(const struct ctrl *c)
     return c->st.reads + c->st.writes + c->st.atomics;
 }
 
-void ctrl_emit_stats(const struct ctrl *c, const void *own, const struct ctrl_stat *rows,
-                     void (*emit)(void *, const char *, uint64_t), void *arg)
+void ctrl_set_stats(struct ctrl *c, const struct ctrl_stat *rows, const void *own)
 {
-    for (const struct ctrl_stat *r = rows; r->name; r++) {
+    c->stat_rows = rows;
+    c->own_stats = own;
+}
+
+void ctrl_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+{
+    const struct ctrl *c = (const struct ctrl *)cp;
+    const void *own = c->own_stats;
+    for (const struct ctrl_stat *r = c->stat_rows; r && r->name; r++) {
         uint64_t v;
         switch (r->kind) {
         case CTRL_ST_BASE:
@@ -479,6 +486,19 @@ void ctrl_l1_fill_line(struct coh_ctx *x)
 }
 
 /* ---- L2 banks ---- */
+
+void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    const char *const *names = ctrl_of(x)->table->state_names;
+    if (x->line)
+        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
+                names[x->line->state], x->line->dirty ? " dirty" : "",
+                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
+    if (x->tbe)
+        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
+                (unsigned long long)x->tbe->addr, names[x->tbe->state], x->tbe->acks,
+                x->tbe->merged.n, x->tbe->parked.n);
+}
 
 void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
                      uint16_t bytes)

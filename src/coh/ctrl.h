@@ -37,6 +37,8 @@ struct ctrl_stats {
     uint64_t resource_stalls, protocol_stalls;
 };
 
+struct ctrl_stat;
+
 struct ctrl {
     struct comp comp;              /* first: a controller is a component */
     struct ctrl_wiring w;
@@ -48,6 +50,8 @@ struct ctrl {
     struct msg_list replay;        /* parked requests whose line changed state */
     uint32_t line_bytes;
     struct ctrl_stats st;
+    const struct ctrl_stat *stat_rows; /* what ctrl_stats emits, in order */
+    const void *own_stats;         /* the protocol's own counters those rows name */
     /* --- L1 only --- */
     uint32_t merge_max;            /* loads one fill may answer */
     tick_t hit_ps;                 /* hit latency */
@@ -101,9 +105,10 @@ struct ctrl_stat {
 #define CTRL_STAT_END {NULL, 0, 0, NULL}
 /* The accesses of an L2 bank: reads + writes + atomics. */
 uint64_t ctrl_stat_accesses(const struct ctrl *c);
-/* Emit every row; `own` is the protocol's own counters. */
-void ctrl_emit_stats(const struct ctrl *c, const void *own, const struct ctrl_stat *rows,
-                     void (*emit)(void *, const char *, uint64_t), void *arg);
+/* The rows ctrl_stats emits; `own` holds the protocol's own counters. */
+void ctrl_set_stats(struct ctrl *c, const struct ctrl_stat *rows, const void *own);
+/* ctrl_ops.stats: every row, in order. */
+void ctrl_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 /* ---- looking up, stepping, parking ---- */
 
@@ -217,7 +222,9 @@ void ctrl_apply_atomic(struct ctrl *c, struct cache_line *l, const struct msg *m
  * read (wmask NULL) or write the masked bytes where the value lives. */
 void ctrl_l2_dma(struct ctrl *c, struct cache_line *l, addr_t line, uint8_t *buf,
                  const struct bytemask *wmask);
-/* The header and TBE lines of an L2 dump, then the pipeline. */
+/* A table's dump of a directory bank's line (dirty bit, sharer vector) and TBE. */
+void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out);
+/* The messages in the pipeline, for a dump. */
 void ctrl_l2_dump_pipe(const struct ctrl *c, FILE *out);
 coh_act ctrl_l2_send_fetch; /* read the line from DRAM */
 coh_act ctrl_l2_fill_line;  /* write the DRAM data into the line */

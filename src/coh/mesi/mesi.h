@@ -64,12 +64,10 @@ extern const struct coh_table mesi_l1_table, mesi_l2_table;
 /* The L1 (mesi_l1.c). */
 struct comp *mesi_l1_create(const struct ctrl_wiring *w);
 void mesi_l1_destroy(struct comp *c);
-void mesi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 /* The L2 bank (mesi_l2.c). */
 struct comp *mesi_l2_create(const struct ctrl_wiring *w);
 void mesi_l2_destroy(struct comp *c);
 void mesi_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-void mesi_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 #endif

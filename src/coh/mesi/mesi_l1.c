@@ -77,14 +77,7 @@
 enum l1_state { MESI_L1_STATES(X) L1_NSTATES };
 enum l1_event { MESI_L1_EVENTS(X) L1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {MESI_L1_STATES(X)};
-static const char *const event_names[] = {MESI_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {MESI_L1_STATES(X)};
-static const char *const event_descs[] = {MESI_L1_EVENTS(X)};
-#undef X
+COH_NAMES(MESI_L1_STATES, MESI_L1_EVENTS);
 
 struct l1_stats {
     uint64_t store_hits, store_misses, upgrades, atomic_hits, atomic_misses, replacements;
@@ -511,20 +504,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 state_names[x->tbe->state], x->tbe->merged.n, x->tbe->parked.n);
 }
 
-const struct coh_table mesi_l1_table = {
-    .proto = "mesi",
-    .ctrl = "L1",
-    .n_states = L1_NSTATES,
-    .n_events = L1_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &mesi_l1_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table mesi_l1_table = COH_TABLE("mesi", "L1", mesi_l1_cells, set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -726,33 +706,6 @@ static void mesi_l1_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
-struct comp *mesi_l1_create(const struct ctrl_wiring *w)
-{
-    if (w->n_sms > MESI_MAX_SHARERS)
-        fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
-              MESI_MAX_SHARERS);
-    struct mesi_l1 *c = ctrl_alloc(sizeof *c);
-    ctrl_l1_init(&c->base, w, &mesi_l1_table, mesi_l1_tick, mesi_l1_dump);
-    if (w->cfg->l1.mshrs < 2)
-        fatal("mesi: l1.mshrs = %u, but a miss that replaces an owned line needs 2",
-              w->cfg->l1.mshrs);
-    c->tbe_data = calloc(w->cfg->l1.mshrs, c->base.line_bytes);
-    if (!c->tbe_data)
-        panic("out of memory");
-    if (w->obs)
-        swmr_attach(c);
-    return &c->base.comp;
-}
-
-void mesi_l1_destroy(struct comp *cp)
-{
-    struct mesi_l1 *c = l1_of(cp);
-    if (c->base.w.obs)
-        swmr_detach(c);
-    free(c->tbe_data);
-    ctrl_destroy(cp);
-}
-
 static const struct ctrl_stat mesi_l1_stat_rows[] = {
     CTRL_STAT_BASE(load_hits),
     CTRL_STAT_BASE(load_misses),
@@ -776,7 +729,31 @@ static const struct ctrl_stat mesi_l1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-void mesi_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+struct comp *mesi_l1_create(const struct ctrl_wiring *w)
 {
-    ctrl_emit_stats((struct ctrl *)cp, &l1_of(cp)->st, mesi_l1_stat_rows, emit, arg);
+    if (w->n_sms > MESI_MAX_SHARERS)
+        fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
+              MESI_MAX_SHARERS);
+    struct mesi_l1 *c = ctrl_alloc(sizeof *c);
+    ctrl_l1_init(&c->base, w, &mesi_l1_table, mesi_l1_tick, mesi_l1_dump);
+    ctrl_set_stats(&c->base, mesi_l1_stat_rows, &c->st);
+    if (w->cfg->l1.mshrs < 2)
+        fatal("mesi: l1.mshrs = %u, but a miss that replaces an owned line needs 2",
+              w->cfg->l1.mshrs);
+    c->tbe_data = calloc(w->cfg->l1.mshrs, c->base.line_bytes);
+    if (!c->tbe_data)
+        panic("out of memory");
+    if (w->obs)
+        swmr_attach(c);
+    return &c->base.comp;
 }
+
+void mesi_l1_destroy(struct comp *cp)
+{
+    struct mesi_l1 *c = l1_of(cp);
+    if (c->base.w.obs)
+        swmr_detach(c);
+    free(c->tbe_data);
+    ctrl_destroy(cp);
+}
+

@@ -74,14 +74,7 @@
 enum l2_state { MESI_L2_STATES(X) L2_NSTATES };
 enum l2_event { MESI_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {MESI_L2_STATES(X)};
-static const char *const event_names[] = {MESI_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {MESI_L2_STATES(X)};
-static const char *const event_descs[] = {MESI_L2_EVENTS(X)};
-#undef X
+COH_NAMES(MESI_L2_STATES, MESI_L2_EVENTS);
 
 const char *const mesi_vnet_names[MESI_NVNETS] = {"request", "forward", "response", "unblock",
                                                   "writeback"};
@@ -360,32 +353,8 @@ static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
                                                                ctrl_drop_line, ctrl_wake_parked),
 };
 
-static void dump_ctx(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
-                state_names[x->line->state], x->line->dirty ? " dirty" : "",
-                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->acks,
-                x->tbe->merged.n, x->tbe->parked.n);
-}
-
-const struct coh_table mesi_l2_table = {
-    .proto = "mesi",
-    .ctrl = "L2",
-    .n_states = L2_NSTATES,
-    .n_events = L2_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &mesi_l2_cells[0][0],
-    .actions = actions,
-    .set_state = ctrl_set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table mesi_l2_table =
+    COH_TABLE("mesi", "L2", mesi_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -580,6 +549,23 @@ static void mesi_l2_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat mesi_l2_stat_rows[] = {
+    CTRL_STAT_BASE(reads),
+    CTRL_STAT_BASE(writes),
+    CTRL_STAT_FN("accesses", ctrl_stat_accesses), /* no atomics: they are done in the L1s */
+    CTRL_STAT_BASE(misses), /* DRAM fetches */
+    CTRL_STAT_BASE(writebacks),
+    CTRL_STAT_OWN(struct l2_stats, invs_sent),
+    CTRL_STAT_OWN(struct l2_stats, recalls_sent),
+    CTRL_STAT_BASE(acks),
+    CTRL_STAT_OWN(struct l2_stats, forwards),
+    CTRL_STAT_OWN(struct l2_stats, putx),
+    CTRL_STAT_OWN(struct l2_stats, putx_old),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 struct comp *mesi_l2_create(const struct ctrl_wiring *w)
 {
     if (w->n_sms > MESI_MAX_SHARERS)
@@ -587,6 +573,7 @@ struct comp *mesi_l2_create(const struct ctrl_wiring *w)
               MESI_MAX_SHARERS);
     struct mesi_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &mesi_l2_table, mesi_l2_tick, mesi_l2_dump, 0x3E51);
+    ctrl_set_stats(&c->base, mesi_l2_stat_rows, &c->st);
     return &c->base.comp;
 }
 
@@ -617,28 +604,6 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
     ctrl_l2_dma(&c->base, x.line, line, buf, wmask);
 }
 
-static const struct ctrl_stat mesi_l2_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses), /* no atomics: they are done in the L1s */
-    CTRL_STAT_BASE(misses), /* DRAM fetches */
-    CTRL_STAT_BASE(writebacks),
-    CTRL_STAT_OWN(struct l2_stats, invs_sent),
-    CTRL_STAT_OWN(struct l2_stats, recalls_sent),
-    CTRL_STAT_BASE(acks),
-    CTRL_STAT_OWN(struct l2_stats, forwards),
-    CTRL_STAT_OWN(struct l2_stats, putx),
-    CTRL_STAT_OWN(struct l2_stats, putx_old),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
-    CTRL_STAT_END,
-};
-
-void mesi_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, &((struct mesi_l2 *)cp)->st, mesi_l2_stat_rows, emit, arg);
-}
-
 /* ---- the protocol ---- */
 
 static const struct coh_table *const mesi_tables[] = {&mesi_l1_table, &mesi_l2_table, NULL};
@@ -653,7 +618,7 @@ const struct proto_desc proto_mesi = {
     .tables = mesi_tables,
     .n_l1_tables = 1,
     .l1 = {mesi_l1_create, ctrl_connect, ctrl_in_port, mesi_l1_destroy, NULL, ctrl_peek,
-           mesi_l1_stats},
+           ctrl_stats},
     .l2 = {mesi_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma, ctrl_peek,
-           mesi_l2_stats},
+           ctrl_stats},
 };

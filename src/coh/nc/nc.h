@@ -32,9 +32,8 @@ extern const char *const nc_vnet_names[NC_NVNETS];
  * the L2; spec 002 §2). */
 struct comp *nc_l2_create(const struct ctrl_wiring *w);
 void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define NC_L2_OPS                                                                                  \
-    {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, nc_l2_stats}
+    {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, ctrl_stats}
 extern const struct coh_table nc_l2_table;
 
 

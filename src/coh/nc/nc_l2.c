@@ -38,14 +38,7 @@
 enum nl2_state { NC_L2_STATES(X) NL2_NSTATES };
 enum nl2_event { NC_L2_EVENTS(X) NL2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {NC_L2_STATES(X)};
-static const char *const event_names[] = {NC_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {NC_L2_STATES(X)};
-static const char *const event_descs[] = {NC_L2_EVENTS(X)};
-#undef X
+COH_NAMES(NC_L2_STATES, NC_L2_EVENTS);
 
 const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 
@@ -123,20 +116,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->parked.n);
 }
 
-const struct coh_table nc_l2_table = {
-    .proto = "nc",
-    .ctrl = "L2",
-    .n_states = NL2_NSTATES,
-    .n_events = NL2_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &nc_l2_cells[0][0],
-    .actions = actions,
-    .set_state = ctrl_set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table nc_l2_table = COH_TABLE("nc", "L2", nc_l2_cells, ctrl_set_state, dump_ctx);
 
 /* ---- classifier ---- */
 
@@ -219,10 +199,22 @@ static void nc_l2_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat nc_l2_stat_rows[] = {
+    CTRL_STAT_BASE(reads),
+    CTRL_STAT_BASE(writes),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
+    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
+    CTRL_STAT_BASE(writebacks),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_END,
+};
+
 struct comp *nc_l2_create(const struct ctrl_wiring *w)
 {
     struct nc_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &nc_l2_table, nc_l2_tick, nc_l2_dump, 0x1200);
+    ctrl_set_stats(&c->base, nc_l2_stat_rows, NULL);
     return &c->base.comp;
 }
 
@@ -237,18 +229,3 @@ void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
         l->state = NL2_M;
 }
 
-static const struct ctrl_stat nc_l2_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_END,
-};
-
-void nc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, NULL, nc_l2_stat_rows, emit, arg);
-}

@@ -26,14 +26,7 @@
 enum nol1_state { NOL1_STATES(X) NOL1_NSTATES };
 enum nol1_event { NOL1_EVENTS(X) NOL1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {NOL1_STATES(X)};
-static const char *const event_names[] = {NOL1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {NOL1_STATES(X)};
-static const char *const event_descs[] = {NOL1_EVENTS(X)};
-#undef X
+COH_NAMES(NOL1_STATES, NOL1_EVENTS);
 
 struct nol1_stats {
     uint64_t loads, stores, atomics;
@@ -102,19 +95,7 @@ static void set_state(struct coh_ctx *x, unsigned next)
     (void)x, (void)next; /* a single state: nothing to keep */
 }
 
-const struct coh_table nol1_l1_table = {
-    .proto = "nol1",
-    .ctrl = "L1",
-    .n_states = NOL1_NSTATES,
-    .n_events = NOL1_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &nol1_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-};
+const struct coh_table nol1_l1_table = COH_TABLE("nol1", "L1", nol1_cells, set_state, NULL);
 
 /* ---- classifier and tick ---- */
 
@@ -154,14 +135,6 @@ static bool nol1_tick(struct comp *cp)
     return moved || port_peek(&b->in);
 }
 
-static struct comp *nol1_create(const struct ctrl_wiring *w)
-{
-    struct nol1 *c = ctrl_alloc(sizeof *c);
-    ctrl_init(&c->base, w, &nol1_l1_table, nol1_tick, NULL, w->cfg->l1.cache.line_bytes);
-    port_init(&c->base.in, "from_core", 64, w->clk->period_ps, NULL, &c->base.comp);
-    return &c->base.comp;
-}
-
 static const struct ctrl_stat nol1_stat_rows[] = {
     CTRL_STAT_OWN(struct nol1_stats, loads),
     CTRL_STAT_OWN(struct nol1_stats, stores),
@@ -170,9 +143,13 @@ static const struct ctrl_stat nol1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-static void nol1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+static struct comp *nol1_create(const struct ctrl_wiring *w)
 {
-    ctrl_emit_stats((struct ctrl *)cp, &((struct nol1 *)cp)->st, nol1_stat_rows, emit, arg);
+    struct nol1 *c = ctrl_alloc(sizeof *c);
+    ctrl_init(&c->base, w, &nol1_l1_table, nol1_tick, NULL, w->cfg->l1.cache.line_bytes);
+    ctrl_set_stats(&c->base, nol1_stat_rows, &c->st);
+    port_init(&c->base.in, "from_core", 64, w->clk->period_ps, NULL, &c->base.comp);
+    return &c->base.comp;
 }
 
 static unsigned nol1_peek(struct comp *cp, addr_t line, uint8_t *data)
@@ -191,6 +168,6 @@ const struct proto_desc proto_nol1 = {
     .vnet_names = nc_vnet_names,
     .tables = nol1_tables,
     .n_l1_tables = 1,
-    .l1 = {nol1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, nol1_peek, nol1_stats},
+    .l1 = {nol1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, nol1_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
 };

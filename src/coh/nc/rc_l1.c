@@ -44,14 +44,7 @@ _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNE
 enum rc_state { RC_L1_STATES(X) RC_NSTATES };
 enum rc_event { RC_L1_EVENTS(X) RC_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {RC_L1_STATES(X)};
-static const char *const event_names[] = {RC_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {RC_L1_STATES(X)};
-static const char *const event_descs[] = {RC_L1_EVENTS(X)};
-#undef X
+COH_NAMES(RC_L1_STATES, RC_L1_EVENTS);
 
 struct rc_stats {
     uint64_t flash_invalidations, lines_invalidated, fills_dropped;
@@ -149,20 +142,8 @@ static const struct coh_trans rc_l1_cells[RC_NSTATES][RC_NEVENTS] = {
     [RC_II][RC_LastRsp ] = DO(RC_I,  0,                reply_rsp, ctrl_free_tbe),
 };
 
-const struct coh_table rc_l1_table = {
-    .proto = "rc",
-    .ctrl = "L1",
-    .n_states = RC_NSTATES,
-    .n_events = RC_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &rc_l1_cells[0][0],
-    .actions = actions,
-    .set_state = ctrl_set_state,
-    .dump = ctrl_l1_dump_ctx,
-};
+const struct coh_table rc_l1_table =
+    COH_TABLE("rc", "L1", rc_l1_cells, ctrl_set_state, ctrl_l1_dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -259,21 +240,6 @@ static bool rc_l1_tick(struct comp *cp)
 
 /* ---- construction ---- */
 
-static struct comp *rc_l1_create(const struct ctrl_wiring *w)
-{
-    struct rc_l1 *c = ctrl_alloc(sizeof *c);
-    ctrl_l1_init(&c->base, w, &rc_l1_table, rc_l1_tick, ctrl_l1_dump);
-    return &c->base.comp;
-}
-
-/* The deliberately broken variant the validation tests must catch. */
-static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
-{
-    struct comp *cp = rc_l1_create(w);
-    rc_of(cp)->bug_acquire_keeps_l1 = true;
-    return cp;
-}
-
 static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STAT_BASE(load_hits),
     CTRL_STAT_BASE(load_misses),
@@ -290,9 +256,20 @@ static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-static void rc_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+static struct comp *rc_l1_create(const struct ctrl_wiring *w)
 {
-    ctrl_emit_stats((struct ctrl *)cp, &rc_of(cp)->st, rc_l1_stat_rows, emit, arg);
+    struct rc_l1 *c = ctrl_alloc(sizeof *c);
+    ctrl_l1_init(&c->base, w, &rc_l1_table, rc_l1_tick, ctrl_l1_dump);
+    ctrl_set_stats(&c->base, rc_l1_stat_rows, &c->st);
+    return &c->base.comp;
+}
+
+/* The deliberately broken variant the validation tests must catch. */
+static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = rc_l1_create(w);
+    rc_of(cp)->bug_acquire_keeps_l1 = true;
+    return cp;
 }
 
 static const struct coh_table *const rc_tables[] = {&rc_l1_table, &nc_l2_table, NULL};
@@ -305,7 +282,7 @@ const struct proto_desc proto_rc = {
     .vnet_names = nc_vnet_names,
     .tables = rc_tables,
     .n_l1_tables = 1,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, rc_l1_stats},
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
 };
 
@@ -320,6 +297,6 @@ const struct proto_desc proto_rc_noinv = {
     .tables = rc_tables,
     .n_l1_tables = 1,
     .l1 = {rc_noinv_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek,
-           rc_l1_stats},
+           ctrl_stats},
     .l2 = NC_L2_OPS,
 };

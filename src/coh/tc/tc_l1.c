@@ -62,14 +62,7 @@ _Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNE
 enum l1_state { TC_L1_STATES(X) L1_NSTATES };
 enum l1_event { TC_L1_EVENTS(X) L1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {TC_L1_STATES(X)};
-static const char *const event_names[] = {TC_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {TC_L1_STATES(X)};
-static const char *const event_descs[] = {TC_L1_EVENTS(X)};
-#undef X
+COH_NAMES(TC_L1_STATES, TC_L1_EVENTS);
 
 /* The line's local timestamp lives in meta[0]. */
 #define LTS(l) ((l)->meta[0])
@@ -358,16 +351,11 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-#define TC_L1_TABLE(proto_, cells_)                                                                \
-    {                                                                                              \
-        .proto = proto_, .ctrl = "L1", .n_states = L1_NSTATES, .n_events = L1_NEVENTS,             \
-        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,        \
-        .event_descs = event_descs, .cells = &cells_[0][0], .actions = actions,                    \
-        .set_state = ctrl_set_state, .dump = dump_ctx,                                             \
-    }
 
-const struct coh_table tcs_l1_table = TC_L1_TABLE("tcs", tcs_l1_cells);
-const struct coh_table tcw_l1_table = TC_L1_TABLE("tcw", tcw_l1_cells);
+const struct coh_table tcs_l1_table =
+    COH_TABLE("tcs", "L1", tcs_l1_cells, ctrl_set_state, dump_ctx);
+const struct coh_table tcw_l1_table =
+    COH_TABLE("tcw", "L1", tcw_l1_cells, ctrl_set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -605,12 +593,36 @@ static void tc_l1_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat tc_l1_stat_rows[] = {
+    CTRL_STAT_BASE(load_hits),
+    CTRL_STAT_BASE(load_misses),
+    CTRL_STAT_BASE(load_merged),
+    CTRL_STAT_BASE(loads_at_l2),
+    CTRL_STAT_OWN(struct l1_stats, loads_replayed),
+    CTRL_STAT_BASE(stores),
+    CTRL_STAT_OWN(struct l1_stats, upgrades),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_BASE(fills),
+    CTRL_STAT_OWN(struct l1_stats, fills_expired),
+    CTRL_STAT_OWN(struct l1_stats, expirations),
+    CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
+    CTRL_STAT_OWN(struct l1_stats, rollovers),
+    CTRL_STAT_OWN(struct l1_stats, private_acks),
+    CTRL_STAT_OWN(struct l1_stats, refreshes),
+    CTRL_STAT_OWN(struct l1_stats, gwct_waits),
+    CTRL_STAT_OWN(struct l1_stats, fence_wait_cycles),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table *t,
                             enum tc_variant v)
 {
     struct tc_l1 *c = ctrl_alloc(sizeof *c);
     c->v = v;
     ctrl_l1_init(&c->base, w, t, tc_l1_tick, tc_l1_dump);
+    ctrl_set_stats(&c->base, tc_l1_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->ts_bits = w->cfg->tc.ts_bits;
     c->private_safe = w->cfg->tc.private_rule == 0;
@@ -642,34 +654,6 @@ void tc_l1_destroy(struct comp *cp)
 {
     free(l1_of(cp)->warps);
     ctrl_destroy(cp);
-}
-
-static const struct ctrl_stat tc_l1_stat_rows[] = {
-    CTRL_STAT_BASE(load_hits),
-    CTRL_STAT_BASE(load_misses),
-    CTRL_STAT_BASE(load_merged),
-    CTRL_STAT_BASE(loads_at_l2),
-    CTRL_STAT_OWN(struct l1_stats, loads_replayed),
-    CTRL_STAT_BASE(stores),
-    CTRL_STAT_OWN(struct l1_stats, upgrades),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_BASE(fills),
-    CTRL_STAT_OWN(struct l1_stats, fills_expired),
-    CTRL_STAT_OWN(struct l1_stats, expirations),
-    CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
-    CTRL_STAT_OWN(struct l1_stats, rollovers),
-    CTRL_STAT_OWN(struct l1_stats, private_acks),
-    CTRL_STAT_OWN(struct l1_stats, refreshes),
-    CTRL_STAT_OWN(struct l1_stats, gwct_waits),
-    CTRL_STAT_OWN(struct l1_stats, fence_wait_cycles),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
-    CTRL_STAT_END,
-};
-
-void tc_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, &l1_of(cp)->st, tc_l1_stat_rows, emit, arg);
 }
 
 /* The line's state as the protocol sees it now: an expired copy is gone. */

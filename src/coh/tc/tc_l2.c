@@ -69,14 +69,7 @@
 enum l2_state { TC_L2_STATES(X) L2_NSTATES };
 enum l2_event { TC_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {TC_L2_STATES(X)};
-static const char *const event_names[] = {TC_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {TC_L2_STATES(X)};
-static const char *const event_descs[] = {TC_L2_EVENTS(X)};
-#undef X
+COH_NAMES(TC_L2_STATES, TC_L2_EVENTS);
 
 #define GTS(l)   ((l)->meta[0])  /* global timestamp, core cycles */
 #define OWNER(l) ((l)->meta[1])  /* P entered by a read: its reader may write privately */
@@ -506,16 +499,11 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 (unsigned long long)KEPT(x->tbe), x->tbe->merged.n, x->tbe->parked.n);
 }
 
-#define TC_L2_TABLE(proto_, cells_)                                                                \
-    {                                                                                              \
-        .proto = proto_, .ctrl = "L2", .n_states = L2_NSTATES, .n_events = L2_NEVENTS,             \
-        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
-        .event_descs = event_descs, .cells = &cells_[0][0], .actions = actions,                   \
-        .set_state = ctrl_set_state, .dump = dump_ctx,                                             \
-    }
 
-const struct coh_table tcs_l2_table = TC_L2_TABLE("tcs", tcs_l2_cells);
-const struct coh_table tcw_l2_table = TC_L2_TABLE("tcw", tcw_l2_cells);
+const struct coh_table tcs_l2_table =
+    COH_TABLE("tcs", "L2", tcs_l2_cells, ctrl_set_state, dump_ctx);
+const struct coh_table tcw_l2_table =
+    COH_TABLE("tcw", "L2", tcw_l2_cells, ctrl_set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -750,12 +738,45 @@ static void tc_l2_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static uint64_t stat_lease(const struct ctrl *b)
+{
+    return (uint64_t)((const struct tc_l2 *)b)->lease;
+}
+
+static uint64_t stat_lease_avg(const struct ctrl *b)
+{
+    const struct tc_l2 *c = (const struct tc_l2 *)b;
+    return c->st.leases ? c->st.lease_sum / c->st.leases : (uint64_t)c->lease;
+}
+
+static const struct ctrl_stat tc_l2_stat_rows[] = {
+    CTRL_STAT_BASE(reads),
+    CTRL_STAT_BASE(writes),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
+    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
+    CTRL_STAT_BASE(writebacks),
+    CTRL_STAT_OWN(struct l2_stats, private_writes),
+    CTRL_STAT_OWN(struct l2_stats, gwct_writes),
+    CTRL_STAT_OWN(struct l2_stats, datag),
+    CTRL_STAT_OWN(struct l2_stats, writes_stalled),
+    CTRL_STAT_OWN(struct l2_stats, write_stall_cycles),
+    CTRL_STAT_OWN(struct l2_stats, mi_entries),
+    CTRL_STAT_OWN(struct l2_stats, mi_expired),
+    CTRL_STAT_FN("lease", stat_lease),
+    CTRL_STAT_FN("lease_avg", stat_lease_avg),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *t,
                            enum tc_variant v)
 {
     struct tc_l2 *c = ctrl_alloc(sizeof *c);
     c->v = v;
     ctrl_l2_init(&c->base, w, t, tc_l2_tick, tc_l2_dump, 0x7c00);
+    ctrl_set_stats(&c->base, tc_l2_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->next_due = UINT64_MAX;
     const struct tc_spec *tc = &w->cfg->tc;
@@ -843,43 +864,6 @@ bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
     return false;
 }
 
-static uint64_t stat_lease(const struct ctrl *b)
-{
-    return (uint64_t)((const struct tc_l2 *)b)->lease;
-}
-
-static uint64_t stat_lease_avg(const struct ctrl *b)
-{
-    const struct tc_l2 *c = (const struct tc_l2 *)b;
-    return c->st.leases ? c->st.lease_sum / c->st.leases : (uint64_t)c->lease;
-}
-
-static const struct ctrl_stat tc_l2_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
-    CTRL_STAT_OWN(struct l2_stats, private_writes),
-    CTRL_STAT_OWN(struct l2_stats, gwct_writes),
-    CTRL_STAT_OWN(struct l2_stats, datag),
-    CTRL_STAT_OWN(struct l2_stats, writes_stalled),
-    CTRL_STAT_OWN(struct l2_stats, write_stall_cycles),
-    CTRL_STAT_OWN(struct l2_stats, mi_entries),
-    CTRL_STAT_OWN(struct l2_stats, mi_expired),
-    CTRL_STAT_FN("lease", stat_lease),
-    CTRL_STAT_FN("lease_avg", stat_lease_avg),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
-    CTRL_STAT_END,
-};
-
-void tc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, &((struct tc_l2 *)cp)->st, tc_l2_stat_rows, emit, arg);
-}
-
 static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_table, NULL};
 static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
 
@@ -893,9 +877,9 @@ const struct proto_desc proto_tcs = {
     .tables = tcs_tables,
     .n_l1_tables = 1,
     .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           tc_l1_stats},
+           ctrl_stats},
     .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
-           tc_l2_stats},
+           ctrl_stats},
 };
 
 const struct proto_desc proto_tcw = {
@@ -908,7 +892,7 @@ const struct proto_desc proto_tcw = {
     .tables = tcw_tables,
     .n_l1_tables = 1,
     .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           tc_l1_stats},
+           ctrl_stats},
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
-           tc_l2_stats},
+           ctrl_stats},
 };

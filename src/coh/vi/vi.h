@@ -48,9 +48,8 @@ struct comp *vini_l1_create(const struct ctrl_wiring *w);
 struct comp *ideal_l1_create(const struct ctrl_wiring *w);
 void vi_l1_connect(struct comp *c, const struct ctrl_links *l);
 void vi_l1_destroy(struct comp *c);
-void vi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define VI_L1_OPS(create_)                                                                         \
-    {create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, vi_l1_stats}
+    {create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, ctrl_stats}
 
 /* ---- the L2 banks (vi_l2.c: GPU-VI and ideal; vini_l2.c: GPU-VIni) ---- */
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;

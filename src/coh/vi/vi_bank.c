@@ -260,6 +260,23 @@ static void vi_bank_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat vi_bank_stat_rows[] = {
+    CTRL_STAT_BASE(reads),
+    CTRL_STAT_BASE(writes),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
+    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
+    CTRL_STAT_BASE(writebacks),
+    CTRL_STAT_OWN(struct vi_bank_stats, invs_sent),
+    CTRL_STAT_OWN(struct vi_bank_stats, recalls_sent),
+    CTRL_STAT_BASE(acks),
+    CTRL_STAT_OWN(struct vi_bank_stats, writes_waited),
+    CTRL_STAT_OWN(struct vi_bank_stats, dir_evictions),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p)
 {
     if (w->n_sms > VI_MAX_SHARERS)
@@ -268,6 +285,7 @@ struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank
     struct vi_bank *b = ctrl_alloc(sizeof *b);
     b->p = p;
     ctrl_l2_init(&b->base, w, p->table, vi_bank_tick, vi_bank_dump, 0x5600);
+    ctrl_set_stats(&b->base, vi_bank_stat_rows, &b->st);
     return b;
 }
 
@@ -325,24 +343,3 @@ unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data)
     return line_state(b, line);
 }
 
-static const struct ctrl_stat vi_bank_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
-    CTRL_STAT_OWN(struct vi_bank_stats, invs_sent),
-    CTRL_STAT_OWN(struct vi_bank_stats, recalls_sent),
-    CTRL_STAT_BASE(acks),
-    CTRL_STAT_OWN(struct vi_bank_stats, writes_waited),
-    CTRL_STAT_OWN(struct vi_bank_stats, dir_evictions),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
-    CTRL_STAT_END,
-};
-
-void vi_bank_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, &((struct vi_bank *)cp)->st, vi_bank_stat_rows, emit, arg);
-}

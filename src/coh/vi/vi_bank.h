@@ -91,7 +91,7 @@ coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_perform_held;
     {vi_send_recalls, "send_recalls", "invalidate every sharer (class RCL), expect their acks"},  \
     {vi_clear_sharers, "clear_sharers", "empty the sharer vector (the requester dropped its copy)"}, \
     {ctrl_hold, "hold_request", "keep the write/atomic in the TBE until the acks are in"},        \
-    {ctrl_count_ack, "count_ack", "count one invalidation ack"},                                    \
+    {ctrl_count_ack, "count_ack", "count one invalidation ack"},                                   \
     {vi_perform_held, "perform_held",                                                             \
      "perform the held write or atomic now that no other copy exists, answer it"}
 
@@ -101,10 +101,9 @@ void vi_bank_connect(struct comp *c, const struct ctrl_links *l);
 void vi_bank_destroy(struct comp *c);
 void vi_bank_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 unsigned vi_bank_peek(struct comp *c, addr_t line, uint8_t *data);
-void vi_bank_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define VI_BANK_OPS(create_)                                                                       \
     {create_, vi_bank_connect, ctrl_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,          \
-     vi_bank_stats}
+     ctrl_stats}
 
 /* Fill the coh_ctx part of a step's context for `line` (line and TBE only). */
 void vi_bank_ctx(struct vi_bank *b, struct vi_ctx *v, addr_t line);

@@ -60,14 +60,7 @@ _Static_assert((int)VI_VNET_REQ == CTRL_VNET_REQ && (int)VI_VNET_RSP == CTRL_VNE
 enum l1_state { VI_L1_STATES(X) L1_NSTATES };
 enum l1_event { VI_L1_EVENTS(X) L1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {VI_L1_STATES(X)};
-static const char *const event_names[] = {VI_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {VI_L1_STATES(X)};
-static const char *const event_descs[] = {VI_L1_EVENTS(X)};
-#undef X
+COH_NAMES(VI_L1_STATES, VI_L1_EVENTS);
 
 struct l1_stats {
     uint64_t invalidations, lines_invalidated, fills_used_once, flash_invalidations;
@@ -213,18 +206,14 @@ static const struct coh_trans vi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_II][L1_LastRsp  ] = DO(L1_I,  0,                reply_rsp, ctrl_free_tbe),
 };
 
-#define VI_L1_TABLE(proto_)                                                                        \
-    {                                                                                              \
-        .proto = proto_, .ctrl = "L1", .n_states = L1_NSTATES, .n_events = L1_NEVENTS,             \
-        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
-        .event_descs = event_descs, .cells = &vi_l1_cells[0][0], .actions = actions,              \
-        .set_state = ctrl_set_state, .dump = ctrl_l1_dump_ctx,                                     \
-    }
 
 /* One table, three names: coverage and printing are per protocol. */
-const struct coh_table vi_l1_table = VI_L1_TABLE("gpuvi");
-const struct coh_table vini_l1_table = VI_L1_TABLE("gpuvini");
-const struct coh_table ideal_l1_table = VI_L1_TABLE("ideal");
+const struct coh_table vi_l1_table =
+    COH_TABLE("gpuvi", "L1", vi_l1_cells, ctrl_set_state, ctrl_l1_dump_ctx);
+const struct coh_table vini_l1_table =
+    COH_TABLE("gpuvini", "L1", vi_l1_cells, ctrl_set_state, ctrl_l1_dump_ctx);
+const struct coh_table ideal_l1_table =
+    COH_TABLE("ideal", "L1", vi_l1_cells, ctrl_set_state, ctrl_l1_dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -322,6 +311,23 @@ static bool vi_l1_tick(struct comp *cp)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat vi_l1_stat_rows[] = {
+    CTRL_STAT_BASE(load_hits),
+    CTRL_STAT_BASE(load_misses),
+    CTRL_STAT_BASE(load_merged),
+    CTRL_STAT_BASE(loads_at_l2),
+    CTRL_STAT_BASE(stores),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_OWN(struct l1_stats, invalidations),
+    CTRL_STAT_OWN(struct l1_stats, lines_invalidated),
+    CTRL_STAT_BASE(fills),
+    CTRL_STAT_OWN(struct l1_stats, fills_used_once),
+    CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 static struct vi_l1 *create(const struct ctrl_wiring *w, const struct coh_table *t, bool ideal)
 {
     if (w->n_sms > VI_MAX_SHARERS)
@@ -330,6 +336,7 @@ static struct vi_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     struct vi_l1 *c = ctrl_alloc(sizeof *c);
     c->ideal = ideal;
     ctrl_l1_init(&c->base, w, t, vi_l1_tick, ctrl_l1_dump);
+    ctrl_set_stats(&c->base, vi_l1_stat_rows, &c->st);
     if (ideal) {
         /* sized so that it never fills: the banks check room before a step */
         port_init(&c->bus_in, "ideal_inv", 4096, 0, NULL, &c->base.comp);
@@ -372,24 +379,3 @@ void vi_l1_destroy(struct comp *cp)
     ctrl_destroy(cp);
 }
 
-static const struct ctrl_stat vi_l1_stat_rows[] = {
-    CTRL_STAT_BASE(load_hits),
-    CTRL_STAT_BASE(load_misses),
-    CTRL_STAT_BASE(load_merged),
-    CTRL_STAT_BASE(loads_at_l2),
-    CTRL_STAT_BASE(stores),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_OWN(struct l1_stats, invalidations),
-    CTRL_STAT_OWN(struct l1_stats, lines_invalidated),
-    CTRL_STAT_BASE(fills),
-    CTRL_STAT_OWN(struct l1_stats, fills_used_once),
-    CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
-    CTRL_STAT_END,
-};
-
-void vi_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    ctrl_emit_stats((struct ctrl *)cp, &l1_of(cp)->st, vi_l1_stat_rows, emit, arg);
-}

@@ -62,14 +62,7 @@
 enum l2_state { VI_L2_STATES(X) L2_NSTATES };
 enum l2_event { VI_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {VI_L2_STATES(X)};
-static const char *const event_names[] = {VI_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {VI_L2_STATES(X)};
-static const char *const event_descs[] = {VI_L2_EVENTS(X)};
-#undef X
+COH_NAMES(VI_L2_STATES, VI_L2_EVENTS);
 
 enum { ID_NSTATES = L2_IV + 1, ID_NEVENTS = L2_MemData + 1 };
 
@@ -153,47 +146,11 @@ static const struct coh_trans ideal_l2_cells[ID_NSTATES][ID_NEVENTS] = {
                                                           vi_drop_line),
 };
 
-static void dump_ctx(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
-                state_names[x->line->state], x->line->dirty ? " dirty" : "",
-                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->acks,
-                x->tbe->merged.n, x->tbe->parked.n);
-}
+const struct coh_table vi_l2_table =
+    COH_TABLE("gpuvi", "L2", vi_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
-const struct coh_table vi_l2_table = {
-    .proto = "gpuvi",
-    .ctrl = "L2",
-    .n_states = L2_NSTATES,
-    .n_events = L2_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &vi_l2_cells[0][0],
-    .actions = actions,
-    .set_state = ctrl_set_state,
-    .dump = dump_ctx,
-};
-
-const struct coh_table ideal_l2_table = {
-    .proto = "ideal",
-    .ctrl = "L2",
-    .n_states = ID_NSTATES,
-    .n_events = ID_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &ideal_l2_cells[0][0],
-    .actions = actions,
-    .set_state = ctrl_set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table ideal_l2_table =
+    COH_TABLE("ideal", "L2", ideal_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
 /* ---- the classifier ---- */
 

@@ -60,14 +60,7 @@
 enum vini_state { VINI_STATES(X) VN_NSTATES };
 enum vini_event { VINI_EVENTS(X) VN_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {VINI_STATES(X)};
-static const char *const event_names[] = {VINI_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {VINI_STATES(X)};
-static const char *const event_descs[] = {VINI_EVENTS(X)};
-#undef X
+COH_NAMES(VINI_STATES, VINI_EVENTS);
 
 /* ---- actions (beyond vi_bank.h's) ---- */
 
@@ -197,20 +190,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-const struct coh_table vini_l2_table = {
-    .proto = "gpuvini",
-    .ctrl = "L2",
-    .n_states = VN_NSTATES,
-    .n_events = VN_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &vini_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table vini_l2_table = COH_TABLE("gpuvini", "L2", vini_cells, set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
