@@ -97,8 +97,7 @@ unsigned ctrl_peek(struct comp *cp, addr_t line, uint8_t *data)
     struct ctrl *c = (struct ctrl *)cp;
     struct coh_ctx x;
     ctrl_lookup(c, &x, line);
-    if (data && x.line)
-        memcpy(data, x.line->data, c->line_bytes);
+    ctrl_copy_line(c, line, data);
     return x.state;
 }
 
@@ -374,9 +373,14 @@ void ctrl_l1_answer_merged(struct ctrl *c, struct tbe *t, const uint8_t *data)
     }
 }
 
-enum ctrl_take ctrl_l1_begin(struct ctrl *c, struct coh_ctx *x, struct msg *m, bool room,
+enum ctrl_take ctrl_l1_begin(struct ctrl *c, struct coh_ctx *x, struct msg *m,
+                             void (*order)(struct ctrl *, struct msg *), bool room,
                              void (*lookup)(struct ctrl *, struct coh_ctx *, addr_t))
 {
+    if (m->req.op >= MEM_FENCE) {
+        order(c, m);
+        return CTRL_TAKEN;
+    }
     if (!room) {
         c->st.resource_stalls++;
         return CTRL_RETRY;
@@ -587,9 +591,19 @@ uint16_t ctrl_atomic_rsp_bytes(const struct msg *m)
     return (uint16_t)(m->req.atom->is_red ? 0 : atom_operand_bytes(m->req.atom));
 }
 
-void ctrl_l2_dma(struct ctrl *c, struct cache_line *l, addr_t line, uint8_t *buf,
-                 const struct bytemask *wmask)
+void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data)
 {
+    struct cache_line *l = cache_find(&c->cache, line);
+    if (data && l)
+        memcpy(data, l->data, c->line_bytes);
+}
+
+void ctrl_l2_dma(struct ctrl *c, addr_t line, uint8_t *buf, const struct bytemask *wmask,
+                 unsigned state, bool busy)
+{
+    panic_if(busy, "%s: host access to %#llx in state %s", c->w.name, (unsigned long long)line,
+             c->table->state_names[state]);
+    struct cache_line *l = cache_find(&c->cache, line);
     if (!wmask) {
         if (l)
             memcpy(buf, l->data, c->line_bytes);

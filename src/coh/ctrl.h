@@ -103,6 +103,15 @@ struct ctrl_stat {
 #define CTRL_STAT_OWN(T, f) {#f, CTRL_ST_OWN, offsetof(T, f), NULL}
 #define CTRL_STAT_FN(name, fn) {name, CTRL_ST_FN, 0, fn}
 #define CTRL_STAT_END {NULL, 0, 0, NULL}
+/* The first rows of a write-through L1 and of an L2 bank. */
+#define CTRL_STATS_L1_ACCESSES                                                                     \
+    CTRL_STAT_BASE(load_hits), CTRL_STAT_BASE(load_misses), CTRL_STAT_BASE(load_merged),        \
+        CTRL_STAT_BASE(loads_at_l2), CTRL_STAT_BASE(stores), CTRL_STAT_BASE(atomics)
+#define CTRL_STATS_L2_ACCESSES                                                                     \
+    CTRL_STAT_BASE(reads), CTRL_STAT_BASE(writes), CTRL_STAT_BASE(atomics),                       \
+        CTRL_STAT_FN("accesses", ctrl_stat_accesses),                                              \
+        CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */               \
+        CTRL_STAT_BASE(writebacks)
 /* The accesses of an L2 bank: reads + writes + atomics. */
 uint64_t ctrl_stat_accesses(const struct ctrl *c);
 /* The rows ctrl_stats emits; `own` holds the protocol's own counters. */
@@ -169,12 +178,14 @@ void ctrl_l1_send_write(struct coh_ctx *x, uint16_t type);
 void ctrl_l1_send_atomic(struct coh_ctx *x, uint16_t type);
 /* Answer the loads merged behind a fill with `data`, at once. */
 void ctrl_l1_answer_merged(struct ctrl *c, struct tbe *t, const uint8_t *data);
-/* The start of a core request's step: without `room`, a resource stall
- * (CTRL_RETRY: it stays where it was); else x is looked up (with `lookup`,
- * NULL for ctrl_lookup) and, behind parked requests, parked (CTRL_TAKEN);
- * else CTRL_GO: classify and step it. */
+/* The start of a core request's step: a fence or kernel boundary goes to
+ * `order` (CTRL_TAKEN); without `room`, a resource stall (CTRL_RETRY: it
+ * stays where it was); else x is looked up (with `lookup`, NULL for
+ * ctrl_lookup) and, behind parked requests, parked (CTRL_TAKEN); else
+ * CTRL_GO: classify and step it. */
 enum ctrl_take { CTRL_RETRY, CTRL_TAKEN, CTRL_GO };
-enum ctrl_take ctrl_l1_begin(struct ctrl *c, struct coh_ctx *x, struct msg *m, bool room,
+enum ctrl_take ctrl_l1_begin(struct ctrl *c, struct coh_ctx *x, struct msg *m,
+                             void (*order)(struct ctrl *, struct msg *), bool room,
                              void (*lookup)(struct ctrl *, struct coh_ctx *, addr_t));
 /* Look up a response's line (it must have a TBE). */
 void ctrl_l1_response(struct ctrl *c, struct coh_ctx *x, struct msg *m);
@@ -218,10 +229,13 @@ uint16_t ctrl_atomic_rsp_bytes(const struct msg *m);
  * updated, and checked before an atomic). */
 void ctrl_apply_store(struct ctrl *c, struct cache_line *l, const struct msg *m);
 void ctrl_apply_atomic(struct ctrl *c, struct cache_line *l, const struct msg *m);
-/* Host access between kernels to line `line` (l: its line here, or NULL):
- * read (wmask NULL) or write the masked bytes where the value lives. */
-void ctrl_l2_dma(struct ctrl *c, struct cache_line *l, addr_t line, uint8_t *buf,
-                 const struct bytemask *wmask);
+/* Host access between kernels: read (wmask NULL) or write the masked bytes
+ * of `line` where its value lives (the bank's copy, else the backing store).
+ * The line's protocol `state` must not be `busy` (a transaction in flight). */
+void ctrl_l2_dma(struct ctrl *c, addr_t line, uint8_t *buf, const struct bytemask *wmask,
+                 unsigned state, bool busy);
+/* The line's data into `data` (if both exist), for a peek. */
+void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data);
 /* A table's dump of a directory bank's line (dirty bit, sharer vector) and TBE. */
 void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out);
 /* The messages in the pipeline, for a dump. */

@@ -595,8 +595,9 @@ static bool flush_step(struct mesi_l1 *c)
     return moved;
 }
 
-static void order_op(struct mesi_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct mesi_l1 *c = l1_of(b);
     switch (m->req.op) {
     case MEM_KERNEL_BEGIN:
         cache_for_each(&c->base.cache, drop_shared, &c->base);
@@ -623,12 +624,8 @@ static bool have_room(const struct ctrl *b)
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
-    if (m->req.op >= MEM_FENCE) {
-        order_op(l1_of(b), m);
-        return true;
-    }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, have_room(b), NULL);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(l1_of(b), &x);

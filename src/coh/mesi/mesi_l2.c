@@ -599,9 +599,7 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
         panic("%s: host access to %#llx while an L1 owns it (E or M): only a kernel end, which "
               "writes owned lines back, makes host access safe",
               c->base.w.name, (unsigned long long)line);
-    panic_if(is_transient(x.state), "%s: host access to %#llx in state %s", c->base.w.name,
-             (unsigned long long)line, state_names[x.state]);
-    ctrl_l2_dma(&c->base, x.line, line, buf, wmask);
+    ctrl_l2_dma(&c->base, line, buf, wmask, x.state, is_transient(x.state));
 }
 
 /* ---- the protocol ---- */

@@ -200,12 +200,7 @@ static void nc_l2_dump(struct comp *cp, FILE *out)
 /* ---- construction ---- */
 
 static const struct ctrl_stat nc_l2_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
+    CTRL_STATS_L2_ACCESSES,
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_END,
 };
@@ -222,10 +217,9 @@ void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
 {
     struct ctrl *b = (struct ctrl *)cp;
     struct cache_line *l = cache_find(&b->cache, line);
-    panic_if(l && l->state == NL2_IV, "%s: host access to %#llx while a fill is outstanding",
-             b->w.name, (unsigned long long)line);
-    ctrl_l2_dma(b, l, line, buf, wmask);
+    unsigned s = l ? l->state : NL2_I;
+    ctrl_l2_dma(b, line, buf, wmask, s, s == NL2_IV); /* a fill outstanding */
     if (l && wmask)
-        l->state = NL2_M;
+        l->state = NL2_M; /* now differs from DRAM */
 }
 

@@ -181,8 +181,9 @@ static void flash_invalidate(struct rc_l1 *c)
 /* Fences and kernel boundaries: the SM has already waited for the warp's
  * earlier accesses (release); an acquire at .gpu/.sys scope or a launch
  * invalidates. Answered at once. */
-static void order_op(struct rc_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct rc_l1 *c = rc_of(b);
     bool acquire = m->req.op == MEM_KERNEL_BEGIN ||
                    (m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU &&
                     !c->bug_acquire_keeps_l1);
@@ -196,12 +197,8 @@ static void order_op(struct rc_l1 *c, struct msg *m)
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
-    if (m->req.op >= MEM_FENCE) {
-        order_op(c, m);
-        return true;
-    }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, ctrl_l1_room(b), NULL);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, ctrl_l1_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(c, &x);
@@ -241,12 +238,7 @@ static bool rc_l1_tick(struct comp *cp)
 /* ---- construction ---- */
 
 static const struct ctrl_stat rc_l1_stat_rows[] = {
-    CTRL_STAT_BASE(load_hits),
-    CTRL_STAT_BASE(load_misses),
-    CTRL_STAT_BASE(load_merged),
-    CTRL_STAT_BASE(loads_at_l2),
-    CTRL_STAT_BASE(stores),
-    CTRL_STAT_BASE(atomics),
+    CTRL_STATS_L1_ACCESSES,
     CTRL_STAT_OWN(struct rc_stats, flash_invalidations),
     CTRL_STAT_OWN(struct rc_stats, lines_invalidated),
     CTRL_STAT_BASE(fills),

@@ -445,8 +445,9 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
 
 /* Fences and kernel boundaries (the SM has already waited for the warp's
  * earlier accesses): a launch invalidates; answered at once. */
-static void order_op(struct tc_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct tc_l1 *c = l1_of(b);
     if (m->req.op == MEM_KERNEL_BEGIN) {
         c->st.flash_invalidations++;
         c->fenced = false;
@@ -469,12 +470,9 @@ static bool perform_core(struct tc_l1 *c, struct msg *m)
 {
     if ((m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU) || is_release(&m->req))
         c->fenced = true;
-    if (m->req.op >= MEM_FENCE) {
-        order_op(c, m);
-        return true;
-    }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(&c->base, &x, m, ctrl_l1_room(&c->base), lookup_live);
+    enum ctrl_take r =
+        ctrl_l1_begin(&c->base, &x, m, order_op, ctrl_l1_room(&c->base), lookup_live);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(c, &x);

@@ -750,12 +750,7 @@ static uint64_t stat_lease_avg(const struct ctrl *b)
 }
 
 static const struct ctrl_stat tc_l2_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
+    CTRL_STATS_L2_ACCESSES,
     CTRL_STAT_OWN(struct l2_stats, private_writes),
     CTRL_STAT_OWN(struct l2_stats, gwct_writes),
     CTRL_STAT_OWN(struct l2_stats, datag),
@@ -834,17 +829,13 @@ void tc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
     unsigned s = live_state(c, line);
-    panic_if(busy(s), "%s: host access to %#llx in state %s", c->base.w.name,
-             (unsigned long long)line, state_names[s]);
-    ctrl_l2_dma(&c->base, cache_find(&c->base.cache, line), line, buf, wmask);
+    ctrl_l2_dma(&c->base, line, buf, wmask, s, busy(s));
 }
 
 unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    struct cache_line *l = cache_find(&c->base.cache, line);
-    if (data && l)
-        memcpy(data, l->data, c->base.line_bytes);
+    ctrl_copy_line(&c->base, line, data);
     return live_state(c, line);
 }
 

@@ -261,12 +261,7 @@ static void vi_bank_dump(struct comp *cp, FILE *out)
 /* ---- construction ---- */
 
 static const struct ctrl_stat vi_bank_stat_rows[] = {
-    CTRL_STAT_BASE(reads),
-    CTRL_STAT_BASE(writes),
-    CTRL_STAT_BASE(atomics),
-    CTRL_STAT_FN("accesses", ctrl_stat_accesses),
-    CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */
-    CTRL_STAT_BASE(writebacks),
+    CTRL_STATS_L2_ACCESSES,
     CTRL_STAT_OWN(struct vi_bank_stats, invs_sent),
     CTRL_STAT_OWN(struct vi_bank_stats, recalls_sent),
     CTRL_STAT_BASE(acks),
@@ -329,17 +324,13 @@ void vi_bank_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
 {
     struct vi_bank *b = (struct vi_bank *)cp;
     unsigned s = line_state(b, line);
-    panic_if(b->p->busy(s), "%s: host access to %#llx in state %s", b->base.w.name,
-             (unsigned long long)line, b->p->table->state_names[s]);
-    ctrl_l2_dma(&b->base, cache_find(&b->base.cache, line), line, buf, wmask);
+    ctrl_l2_dma(&b->base, line, buf, wmask, s, b->p->busy(s));
 }
 
 unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    struct cache_line *l = cache_find(&b->base.cache, line);
-    if (data && l)
-        memcpy(data, l->data, b->base.line_bytes);
+    ctrl_copy_line(&b->base, line, data);
     return line_state(b, line);
 }
 

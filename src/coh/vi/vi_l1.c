@@ -236,8 +236,9 @@ static unsigned classify_core(const struct vi_l1 *c, const struct coh_ctx *x)
  * a launch invalidates every present line (V, VM), then every outstanding
  * fill (IV): host writes between kernels sent no INVs. Lines in II need
  * nothing: their responses never fill. Answered at once. */
-static void order_op(struct vi_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct vi_l1 *c = l1_of(b);
     if (m->req.op == MEM_KERNEL_BEGIN) {
         c->st.flash_invalidations++;
         ctrl_l1_flash(&c->base, L1_FlashInv, L1_IV);
@@ -249,16 +250,11 @@ static void order_op(struct vi_l1 *c, struct msg *m)
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
-    struct vi_l1 *c = l1_of(b);
-    if (m->req.op >= MEM_FENCE) {
-        order_op(c, m);
-        return true;
-    }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, ctrl_l1_room(b), NULL);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, ctrl_l1_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
-    x.event = classify_core(c, &x);
+    x.event = classify_core(l1_of(b), &x);
     ctrl_step_or_park(b, &x);
     return true;
 }
@@ -312,12 +308,7 @@ static bool vi_l1_tick(struct comp *cp)
 /* ---- construction ---- */
 
 static const struct ctrl_stat vi_l1_stat_rows[] = {
-    CTRL_STAT_BASE(load_hits),
-    CTRL_STAT_BASE(load_misses),
-    CTRL_STAT_BASE(load_merged),
-    CTRL_STAT_BASE(loads_at_l2),
-    CTRL_STAT_BASE(stores),
-    CTRL_STAT_BASE(atomics),
+    CTRL_STATS_L1_ACCESSES,
     CTRL_STAT_OWN(struct l1_stats, invalidations),
     CTRL_STAT_OWN(struct l1_stats, lines_invalidated),
     CTRL_STAT_BASE(fills),
