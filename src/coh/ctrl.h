@@ -68,8 +68,8 @@ static inline struct ctrl *ctrl_of(const struct coh_ctx *x)
 
 /* ---- construction and the common ctrl_ops ---- */
 
-/* Initialise the shared part of a freshly calloc'ed controller: the
- * component, and the port `in` (named `in_name`) that ctrl_in_port returns. */
+/* Initialise the shared part of a zeroed controller: wiring, table, line
+ * size and component (nol1, which has no cache, sets up `in` itself). */
 void ctrl_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_table *t,
                bool (*tick)(struct comp *), void (*dump)(struct comp *, FILE *),
                uint32_t line_bytes);
@@ -138,8 +138,9 @@ bool ctrl_park_behind(struct ctrl *c, struct coh_ctx *x);
 void ctrl_replay_first(struct ctrl *c, struct msg_list *l);
 /* The table's set_state: the line and the TBE take the state. */
 void ctrl_set_state(struct coh_ctx *x, unsigned next);
-/* Hit-or-retry stage of a tick: a parked request replays before any new one
- * from `in` (popped only when `take` took it). Returns progress. */
+/* The request stage of a tick: a parked request replays before any new one
+ * from `in` (popped only when `take` took it; false: a resource stall, it
+ * stays first in line). Returns progress. */
 bool ctrl_take_next(struct ctrl *c, struct port *in, bool (*take)(struct ctrl *, struct msg *));
 /* If a message is ready on `p`, pop it and hand it to `take`. Returns progress. */
 bool ctrl_take_one(struct ctrl *c, struct port *p, void (*take)(struct ctrl *, struct msg *));
