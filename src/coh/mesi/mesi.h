@@ -27,7 +27,8 @@
 #ifndef COH_MESI_MESI_H
 #define COH_MESI_MESI_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
+#include "coh/sharers.h"
 
 enum {
     MSG_MESI_GETS = MSG_PROTO_BASE, /* read permission */
@@ -56,25 +57,17 @@ enum { MESI_VNET_REQ, MESI_VNET_FWD, MESI_VNET_RSP, MESI_VNET_UNBLOCK, MESI_VNET
 extern const char *const mesi_vnet_names[MESI_NVNETS];
 
 /* Most SMs a sharer vector (two words of line metadata) can name. */
-#define MESI_MAX_SHARERS 128
+#define MESI_MAX_SHARERS COH_MAX_SHARERS
 
 extern const struct coh_table mesi_l1_table, mesi_l2_table;
 
 /* The L1 (mesi_l1.c). */
 struct comp *mesi_l1_create(const struct ctrl_wiring *w);
-void mesi_l1_connect(struct comp *c, const struct ctrl_links *l);
-struct port *mesi_l1_in_port(struct comp *c);
 void mesi_l1_destroy(struct comp *c);
-unsigned mesi_l1_peek(struct comp *c, addr_t line, uint8_t *data);
-void mesi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 /* The L2 bank (mesi_l2.c). */
 struct comp *mesi_l2_create(const struct ctrl_wiring *w);
-void mesi_l2_connect(struct comp *c, const struct ctrl_links *l);
-struct port *mesi_l2_in_port(struct comp *c);
 void mesi_l2_destroy(struct comp *c);
 void mesi_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-unsigned mesi_l2_peek(struct comp *c, addr_t line, uint8_t *data);
-void mesi_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 #endif

@@ -77,35 +77,18 @@
 enum l1_state { MESI_L1_STATES(X) L1_NSTATES };
 enum l1_event { MESI_L1_EVENTS(X) L1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {MESI_L1_STATES(X)};
-static const char *const event_names[] = {MESI_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {MESI_L1_STATES(X)};
-static const char *const event_descs[] = {MESI_L1_EVENTS(X)};
-#undef X
+COH_NAMES(MESI_L1_STATES, MESI_L1_EVENTS);
 
 struct l1_stats {
-    uint64_t load_hits, load_misses, load_merged, store_hits, store_misses, upgrades;
-    uint64_t atomic_hits, atomic_misses, replacements, writebacks, putx_clean;
-    uint64_t invalidations, lines_invalidated, forwards, fills_used_once;
-    uint64_t kernel_end_flushes, kernel_begin_drops, resource_stalls, protocol_stalls;
+    uint64_t store_hits, store_misses, upgrades, atomic_hits, atomic_misses, replacements;
+    uint64_t writebacks, putx_clean, invalidations, lines_invalidated, forwards, fills_used_once;
+    uint64_t kernel_end_flushes, kernel_begin_drops;
 };
 
 struct mesi_l1 {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
-    struct cache cache;
-    struct tbe_table tbes;
+    struct ctrl base;
     uint8_t *tbe_data;           /* per TBE: an M_I line's data */
-    struct port from_core;       /* the SM sends here */
-    struct msg_list replay;      /* parked requests whose line changed state */
     struct msg_list kend;        /* KERNEL_END requests waiting for the write-backs */
-    uint32_t merge_max;
-    uint32_t line_bytes;
-    tick_t hit_ps;               /* hit latency */
     struct l1_stats st;
 };
 
@@ -138,7 +121,7 @@ static struct swmr_reg *swmr_find(struct eng *e)
 
 static void swmr_attach(struct mesi_l1 *c)
 {
-    struct swmr_reg *r = swmr_find(c->comp.eng);
+    struct swmr_reg *r = swmr_find(c->base.comp.eng);
     if (!r) {
         r = swmr_find(NULL);
         if (!r) {
@@ -147,23 +130,23 @@ static void swmr_attach(struct mesi_l1 *c)
                 panic("out of memory");
             r = &regs[n_regs++];
         }
-        r->eng = c->comp.eng;
-        r->n_sms = c->w.n_sms;
+        r->eng = c->base.comp.eng;
+        r->n_sms = c->base.w.n_sms;
         r->n_attached = 0;
-        r->l1 = calloc(c->w.n_sms, sizeof *r->l1);
+        r->l1 = calloc(c->base.w.n_sms, sizeof *r->l1);
         if (!r->l1)
             panic("out of memory");
     }
-    r->l1[c->w.index] = c;
+    r->l1[c->base.w.index] = c;
     r->n_attached++;
 }
 
 static void swmr_detach(struct mesi_l1 *c)
 {
-    struct swmr_reg *r = swmr_find(c->comp.eng);
+    struct swmr_reg *r = swmr_find(c->base.comp.eng);
     if (!r)
         return;
-    r->l1[c->w.index] = NULL;
+    r->l1[c->base.w.index] = NULL;
     if (--r->n_attached == 0) {
         free(r->l1);
         r->l1 = NULL;
@@ -171,140 +154,64 @@ static void swmr_detach(struct mesi_l1 *c)
     }
 }
 
-static unsigned state_of(struct mesi_l1 *c, addr_t line)
-{
-    struct tbe *t = tbe_find(&c->tbes, line);
-    struct cache_line *l = cache_find(&c->cache, line);
-    return t ? t->state : l ? l->state : L1_I;
-}
-
 /* `c` is about to hold `line` in `granted` (S, E or M). */
 static void swmr_check(struct mesi_l1 *c, addr_t line, unsigned granted)
 {
-    struct swmr_reg *r = swmr_find(c->comp.eng);
+    struct swmr_reg *r = swmr_find(c->base.comp.eng);
     for (unsigned i = 0; r && i < r->n_sms; i++) {
         struct mesi_l1 *o = r->l1[i];
         if (!o || o == c)
             continue;
-        unsigned s = state_of(o, line);
+        unsigned s = ctrl_peek(&o->base.comp, line, NULL);
         bool owner = s == L1_E || s == L1_M;
         bool reader = owner || s == L1_S || s == L1_SM;
         if (owner || (granted != L1_S && reader))
             panic("invariant violated: %s is granted %s on line %#llx while %s holds it in %s "
                   "(single writer / multiple readers)",
-                  c->w.name, state_names[granted], (unsigned long long)line, o->w.name,
+                  c->base.w.name, state_names[granted], (unsigned long long)line, o->base.w.name,
                   state_names[s]);
     }
 }
 
 /* ---- actions ---- */
 
-/* Reply to the core with the message itself, after `delay_ps`. */
-static void to_core(struct mesi_l1 *c, struct msg *m, tick_t delay_ps)
-{
-    m->type = MSG_CORE_RSP;
-    if (!port_send_delayed(c->links.to_core, m, delay_ps))
-        panic("%s: core response port full", c->w.name);
-}
-
-static unsigned home_of(const struct mesi_l1 *c, addr_t line)
-{
-    return (unsigned)((line / c->line_bytes) % c->w.n_banks);
-}
-
 /* Send `m` to the line's home bank on `vnet`. */
 static void to_l2(struct mesi_l1 *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
                   uint16_t bytes)
 {
-    m->type = type;
-    m->vnet = (uint8_t)vnet;
-    m->cls = cls;
-    m->src = (uint16_t)c->w.index;
-    m->dst = (uint16_t)home_of(c, m->addr);
-    m->size_bytes = bytes;
-    if (!port_send(c->links.net_out[vnet], m))
-        panic("%s: %s port full after room check", c->w.name, mesi_vnet_names[vnet]);
+    ctrl_to_home(&c->base, m, type, vnet, cls, bytes);
 }
 
 static uint8_t *tbe_buf(struct mesi_l1 *c, const struct tbe *t)
 {
-    return c->tbe_data + (size_t)(t - c->tbes.e) * c->line_bytes;
+    return c->tbe_data + (size_t)(t - c->base.tbes.e) * c->base.line_bytes;
 }
 
 /* Perform one core request on the line's data and answer it. Stores and
  * atomics are serialised here (the line is M): the golden memory follows. */
 static void perform(struct mesi_l1 *c, struct cache_line *l, struct msg *m, tick_t delay_ps)
 {
-    struct observer *obs = c->w.obs;
+    struct ctrl *b = &c->base;
     switch (m->req.op) {
     case MEM_LOAD:
-        if (obs)
-            obs_check(obs, c->w.name, l->addr, l->data, NULL);
-        memcpy(m->data, l->data, c->line_bytes);
+        if (b->w.obs)
+            obs_check(b->w.obs, b->w.name, l->addr, l->data, NULL);
+        memcpy(m->data, l->data, b->line_bytes);
         break;
     case MEM_STORE:
-        bytes_merge(l->data, m->data, &m->mask, c->line_bytes);
-        l->dirty = true;
-        if (obs)
-            obs_write(obs, l->addr, m->data, &m->mask);
+        ctrl_apply_store(b, l, m);
         break;
-    default: {
-        if (obs)
-            obs_check(obs, c->w.name, l->addr, l->data, NULL);
-        atom_apply(m->req.atom, l->data);
-        l->dirty = true;
-        if (obs) {
-            struct bytemask all;
-            memset(&all, 0xff, sizeof all);
-            obs_write(obs, l->addr, l->data, &all);
-        }
+    default:
+        ctrl_apply_atomic(b, l, m);
     }
-    }
-    to_core(c, m, delay_ps);
-}
-
-static void take_way(struct coh_ctx *x)
-{
-    struct mesi_l1 *c = l1_of(x->ctrl);
-    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
-    panic_if(!way || way->present, "%s: miss without a free way", c->w.name);
-    cache_install(&c->cache, way, x->addr);
-    way->dirty = false;
-    x->line = way;
-}
-
-static void alloc_tbe(struct coh_ctx *x)
-{
-    x->tbe = tbe_alloc(&l1_of(x->ctrl)->tbes, x->addr); /* room checked before the step */
-}
-
-/* Free the TBE; its parked requests replay first. INVARIANT: requests to a
- * line are taken in program order. Requests for the line still on the replay
- * list (not yet examined when the line became busy again) are younger than
- * every request parked on it: new core requests are taken only when the
- * replay list is empty. */
-static void free_tbe(struct coh_ctx *x)
-{
-    struct mesi_l1 *c = l1_of(x->ctrl);
-    struct msg_list *p = &x->tbe->parked;
-    if (p->head) {
-        p->tail->next = c->replay.head;
-        if (!c->replay.tail)
-            c->replay.tail = p->tail;
-        c->replay.head = p->head;
-        c->replay.n += p->n;
-        p->head = p->tail = NULL;
-        p->n = 0;
-    }
-    tbe_free(&c->tbes, x->tbe);
-    x->tbe = NULL;
+    ctrl_to_core(b, m, delay_ps);
 }
 
 static void hold_req(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
     switch (x->msg->req.op) {
-    case MEM_LOAD: c->st.load_misses++; break;
+    case MEM_LOAD: c->base.st.load_misses++; break;
     case MEM_STORE: c->st.store_misses++; break;
     default: c->st.atomic_misses++;
     }
@@ -312,17 +219,10 @@ static void hold_req(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-static void merge_load(struct coh_ctx *x)
-{
-    l1_of(x->ctrl)->st.load_merged++;
-    msg_list_push(&x->tbe->merged, x->msg);
-    x->msg = NULL;
-}
-
 static void send_request(struct coh_ctx *x, uint16_t type)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
-    struct msg *m = msg_new(c->w.msgs, type, x->addr, c->comp.eng->now);
+    struct msg *m = msg_new(c->base.w.msgs, type, x->addr, c->base.comp.eng->now);
     to_l2(c, m, type, MESI_VNET_REQ, TRAFFIC_REQ, 0);
 }
 
@@ -345,9 +245,9 @@ static void send_upgrade(struct coh_ctx *x)
 static void reply_hit(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
-    c->st.load_hits++;
-    cache_touch(&c->cache, x->line);
-    perform(c, x->line, x->msg, c->hit_ps);
+    c->base.st.load_hits++;
+    cache_touch(&c->base.cache, x->line);
+    perform(c, x->line, x->msg, c->base.hit_ps);
     x->msg = NULL;
 }
 
@@ -358,8 +258,8 @@ static void write_hit(struct coh_ctx *x)
         c->st.store_hits++;
     else
         c->st.atomic_hits++;
-    cache_touch(&c->cache, x->line);
-    perform(c, x->line, x->msg, c->hit_ps);
+    cache_touch(&c->base.cache, x->line);
+    perform(c, x->line, x->msg, c->base.hit_ps);
     x->msg = NULL;
 }
 
@@ -367,11 +267,11 @@ static void write_hit(struct coh_ctx *x)
 static void fill_line(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
-    memcpy(x->line->data, x->msg->data, c->line_bytes);
+    memcpy(x->line->data, x->msg->data, c->base.line_bytes);
     x->line->dirty = false;
-    cache_touch(&c->cache, x->line);
-    if (c->w.obs)
-        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
+    cache_touch(&c->base.cache, x->line);
+    if (c->base.w.obs)
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, NULL);
 }
 
 /* Perform the held requests in arrival order (loads read, stores and
@@ -392,9 +292,9 @@ static void answer_once(struct coh_ctx *x)
     struct msg *m;
     c->st.fills_used_once++;
     while ((m = msg_list_pop(&x->tbe->merged))) {
-        panic_if(m->req.op != MEM_LOAD, "%s: a store held in IS_I", c->w.name);
-        memcpy(m->data, x->msg->data, c->line_bytes);
-        to_core(c, m, 0);
+        panic_if(m->req.op != MEM_LOAD, "%s: a store held in IS_I", c->base.w.name);
+        memcpy(m->data, x->msg->data, c->base.line_bytes);
+        ctrl_to_core(&c->base, m, 0);
     }
 }
 
@@ -407,23 +307,16 @@ static void send_unblock(struct coh_ctx *x)
     to_l2(c, m, MSG_MESI_UNBLOCK, MESI_VNET_UNBLOCK, TRAFFIC_REQ, 0);
 }
 
-static void drop_line(struct coh_ctx *x)
-{
-    struct mesi_l1 *c = l1_of(x->ctrl);
-    cache_remove(&c->cache, x->line);
-    x->line = NULL;
-}
-
 /* Give up an E or M line: its data moves to the TBE, a PUTX (with the data
  * if it is dirty) goes to the bank. */
 static void send_putx(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
     bool dirty = x->state == L1_M;
-    memcpy(tbe_buf(c, x->tbe), x->line->data, c->line_bytes);
+    memcpy(tbe_buf(c, x->tbe), x->line->data, c->base.line_bytes);
     x->tbe->meta[0] = dirty;
-    struct msg *m = msg_new(c->w.msgs, MSG_MESI_PUTX, x->addr, c->comp.eng->now);
-    memcpy(m->data, x->line->data, c->line_bytes);
+    struct msg *m = msg_new(c->base.w.msgs, MSG_MESI_PUTX, x->addr, c->base.comp.eng->now);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
     memset(&m->mask, 0xff, sizeof m->mask);
     m->flags = dirty ? MESI_F_DIRTY : 0;
     if (dirty)
@@ -431,7 +324,7 @@ static void send_putx(struct coh_ctx *x)
     else
         c->st.putx_clean++;
     to_l2(c, m, MSG_MESI_PUTX, MESI_VNET_WB, dirty ? TRAFFIC_ST : TRAFFIC_REQ,
-          (uint16_t)(dirty ? c->line_bytes : 0));
+          (uint16_t)(dirty ? c->base.line_bytes : 0));
 }
 
 static void count_replacement(struct coh_ctx *x)
@@ -482,22 +375,23 @@ static void send_owner_data(struct coh_ctx *x)
         c->st.invalidations++;
     else
         c->st.forwards++;
-    if (c->w.obs)
-        obs_check(c->w.obs, c->w.name, x->addr, data, NULL);
-    memcpy(m->data, data, c->line_bytes);
+    if (c->base.w.obs)
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, data, NULL);
+    memcpy(m->data, data, c->base.line_bytes);
     memset(&m->mask, 0xff, sizeof m->mask);
     m->flags = dirty ? MESI_F_DIRTY : 0;
     if (x->line)
         x->line->dirty = false; /* the bank has the value now */
-    to_l2(c, m, MSG_MESI_OWNER_DATA, MESI_VNET_RSP, cls, (uint16_t)(dirty ? c->line_bytes : 0));
+    to_l2(c, m, MSG_MESI_OWNER_DATA, MESI_VNET_RSP, cls,
+          (uint16_t)(dirty ? c->base.line_bytes : 0));
 }
 
 static const struct coh_action_name actions[] = {
-    {take_way, "take_way", "install the line in a free way (the fill comes later)"},
-    {alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
+    {ctrl_wake_parked, "free_tbe", "free the TBE and replay requests parked on it"},
     {hold_req, "hold_req", "keep the request in the TBE until the permission arrives"},
-    {merge_load, "merge_load", "answer this load with the outstanding fill"},
+    {ctrl_l1_merge_load, "merge_load", "answer this load with the outstanding fill"},
     {send_gets, "send_gets", "ask the home bank for the line (read)"},
     {send_getx, "send_getx", "ask the home bank for the line and write permission"},
     {send_upgrade, "send_upgrade", "ask the home bank for write permission on the S copy"},
@@ -507,7 +401,7 @@ static const struct coh_action_name actions[] = {
     {answer_held, "answer_held", "perform the held requests in order and answer them"},
     {answer_once, "answer_once", "answer the held loads from the fill without caching it"},
     {send_unblock, "send_unblock", "tell the bank the exclusive grant has arrived"},
-    {drop_line, "drop_line", "free the way"},
+    {ctrl_drop_line, "drop_line", "free the way"},
     {send_putx, "send_putx", "move the data to the TBE and send a PUTX (with it if dirty)"},
     {count_replacement, "count_replacement", "count a replacement"},
     {count_flush, "count_flush", "count a line given up at kernel end"},
@@ -523,81 +417,81 @@ static const struct coh_action_name actions[] = {
 
 /*  state           event             next            uses               actions              */
 static const struct coh_trans mesi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
-    [L1_I   ][L1_Load     ] = DO(L1_IS,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
-                                                            send_gets),
-    [L1_I   ][L1_Store    ] = DO(L1_IM,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
-                                                            send_getx),
-    [L1_I   ][L1_Atomic   ] = DO(L1_IM,   TAG_RD | TAG_WR, take_way, alloc_tbe, hold_req,
-                                                            send_getx),
+    [L1_I   ][L1_Load     ] = DO(L1_IS,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
+                                                           send_gets),
+    [L1_I   ][L1_Store    ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
+                                                           send_getx),
+    [L1_I   ][L1_Atomic   ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
+                                                           send_getx),
     [L1_I   ][L1_Inv      ] = DO(L1_I,    TAG_RD,           ack_inv), /* stale sharer bit */
     [L1_S   ][L1_Load     ] = DO(L1_S,    TAG_RD | DATA_RD, reply_hit),
-    [L1_S   ][L1_Store    ] = DO(L1_SM,   TAG_RD | TAG_WR,  alloc_tbe, hold_req, send_upgrade),
-    [L1_S   ][L1_Atomic   ] = DO(L1_SM,   TAG_RD | TAG_WR,  alloc_tbe, hold_req, send_upgrade),
-    [L1_S   ][L1_Replace  ] = DO(L1_I,    TAG_WR,           count_replacement, drop_line),
-    [L1_S   ][L1_KernelBegin] = DO(L1_I,  TAG_WR,           count_drop, drop_line),
-    [L1_S   ][L1_Inv      ] = DO(L1_I,    TAG_WR,           count_inv, drop_line, ack_inv),
+    [L1_S   ][L1_Store    ] = DO(L1_SM,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, hold_req, send_upgrade),
+    [L1_S   ][L1_Atomic   ] = DO(L1_SM,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, hold_req, send_upgrade),
+    [L1_S   ][L1_Replace  ] = DO(L1_I,    TAG_WR,           count_replacement, ctrl_drop_line),
+    [L1_S   ][L1_KernelBegin] = DO(L1_I,  TAG_WR,           count_drop, ctrl_drop_line),
+    [L1_S   ][L1_Inv      ] = DO(L1_I,    TAG_WR,           count_inv, ctrl_drop_line, ack_inv),
     [L1_E   ][L1_Load     ] = DO(L1_E,    TAG_RD | DATA_RD, reply_hit),
     [L1_E   ][L1_Store    ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_WR, write_hit),
     [L1_E   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_hit),
-    [L1_E   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, alloc_tbe,
-                                                            send_putx, drop_line),
-    [L1_E   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, alloc_tbe, send_putx,
-                                                            drop_line),
+    [L1_E   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe,
+                                                            send_putx, ctrl_drop_line),
+    [L1_E   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx,
+                                                            ctrl_drop_line),
     [L1_E   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
-                                                            drop_line),
+                                                            ctrl_drop_line),
     [L1_E   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
-    [L1_E   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, drop_line),
+    [L1_E   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
     [L1_M   ][L1_Load     ] = DO(L1_M,    TAG_RD | DATA_RD, reply_hit),
     [L1_M   ][L1_Store    ] = DO(L1_M,    TAG_RD | DATA_WR, write_hit),
     [L1_M   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | DATA_RD | DATA_WR, write_hit),
-    [L1_M   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, alloc_tbe,
-                                                            send_putx, drop_line),
-    [L1_M   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, alloc_tbe, send_putx,
-                                                            drop_line),
+    [L1_M   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe,
+                                                            send_putx, ctrl_drop_line),
+    [L1_M   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx,
+                                                            ctrl_drop_line),
     [L1_M   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
-                                                            drop_line),
+                                                            ctrl_drop_line),
     [L1_M   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
-    [L1_M   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, drop_line),
-    [L1_IS  ][L1_Load     ] = DO(L1_IS,   TAG_RD,           merge_load),
+    [L1_M   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
+    [L1_IS  ][L1_Load     ] = DO(L1_IS,   TAG_RD,           ctrl_l1_merge_load),
     [L1_IS  ][L1_MergeFull] = STALL,
     [L1_IS  ][L1_Busy     ] = STALL,
     [L1_IS  ][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
-    [L1_IS  ][L1_Data     ] = DO(L1_S,    TAG_WR | DATA_WR, fill_line, answer_held, free_tbe),
+    [L1_IS  ][L1_Data     ] = DO(L1_S,    TAG_WR | DATA_WR, fill_line, answer_held,
+                                                            ctrl_wake_parked),
     [L1_IS  ][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            free_tbe),
+                                                            ctrl_wake_parked),
     [L1_IS_I][L1_Busy     ] = STALL,
     [L1_IS_I][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
-    [L1_IS_I][L1_Data     ] = DO(L1_I,    TAG_WR,           answer_once, drop_line, free_tbe),
+    [L1_IS_I][L1_Data     ] = DO(L1_I,    TAG_WR,           answer_once, ctrl_drop_line,
+                                                            ctrl_wake_parked),
     /* an exclusive grant is never overtaken (the bank waits for the UNBLOCK):
      * the invalidation was older than the GETS it answers */
     [L1_IS_I][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            free_tbe),
+                                                            ctrl_wake_parked),
     [L1_IM  ][L1_Busy     ] = STALL,
     [L1_IM  ][L1_Inv      ] = DO(L1_IM,   TAG_RD,           ack_inv), /* stale sharer bit */
     [L1_IM  ][L1_DataX    ] = DO(L1_M,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            free_tbe),
+                                                            ctrl_wake_parked),
     [L1_SM  ][L1_Busy     ] = STALL,
     [L1_SM  ][L1_Inv      ] = DO(L1_IM,   TAG_WR,           count_inv, ack_inv),
-    [L1_SM  ][L1_AckX     ] = DO(L1_M,    TAG_WR | DATA_WR, answer_held, send_unblock, free_tbe),
+    [L1_SM  ][L1_AckX     ] = DO(L1_M,    TAG_WR | DATA_WR, answer_held, send_unblock,
+                                                            ctrl_wake_parked),
     [L1_M_I ][L1_Busy     ] = STALL,
     [L1_M_I ][L1_Inv      ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
     [L1_M_I ][L1_FwdGetS  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
     [L1_M_I ][L1_FwdGetX  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
-    [L1_M_I ][L1_WbAck    ] = DO(L1_I,    0,                free_tbe),
+    [L1_M_I ][L1_WbAck    ] = DO(L1_I,    0,                ctrl_wake_parked),
     [L1_SINK_WB_ACK][L1_Busy ] = STALL,
     [L1_SINK_WB_ACK][L1_Inv  ] = DO(L1_SINK_WB_ACK, 0,      ack_inv),
-    [L1_SINK_WB_ACK][L1_WbAck] = DO(L1_I, 0,                free_tbe),
+    [L1_SINK_WB_ACK][L1_WbAck] = DO(L1_I, 0,                ctrl_wake_parked),
 };
 
 static void set_state(struct coh_ctx *x, unsigned next)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
-    if (c->w.obs && next != x->state && (next == L1_S || next == L1_E || next == L1_M))
+    if (c->base.w.obs && next != x->state && (next == L1_S || next == L1_E || next == L1_M))
         swmr_check(c, x->addr, next);
-    if (x->line)
-        x->line->state = (uint8_t)next;
-    if (x->tbe)
-        x->tbe->state = (uint8_t)next;
+    ctrl_set_state(x, next);
 }
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -610,34 +504,9 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 state_names[x->tbe->state], x->tbe->merged.n, x->tbe->parked.n);
 }
 
-const struct coh_table mesi_l1_table = {
-    .proto = "mesi",
-    .ctrl = "L1",
-    .n_states = L1_NSTATES,
-    .n_events = L1_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &mesi_l1_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table mesi_l1_table = COH_TABLE("mesi", "L1", mesi_l1_cells, set_state, dump_ctx);
 
 /* ---- the classifier ---- */
-
-static void lookup(struct mesi_l1 *c, struct coh_ctx *x, addr_t line)
-{
-    x->ctrl = c;
-    x->ctrl_name = c->w.name;
-    x->eng = c->comp.eng;
-    x->addr = line;
-    x->msg = NULL;
-    x->line = cache_find(&c->cache, line);
-    x->tbe = tbe_find(&c->tbes, line);
-    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L1_I;
-}
 
 static bool is_transient(unsigned s)
 {
@@ -649,7 +518,7 @@ static unsigned classify_core(const struct mesi_l1 *c, const struct coh_ctx *x)
     unsigned op = x->msg->req.op;
     if (x->state == L1_IS && op == MEM_LOAD)
         /* the TBE holds the load that sent the GETS, then up to merge_max more */
-        return x->tbe->merged.n > c->merge_max ? L1_MergeFull : L1_Load;
+        return x->tbe->merged.n > c->base.merge_max ? L1_MergeFull : L1_Load;
     if (is_transient(x->state))
         return L1_Busy;
     return op == MEM_LOAD ? L1_Load : op == MEM_STORE ? L1_Store : L1_Atomic;
@@ -670,22 +539,17 @@ static unsigned classify_net(const struct msg *m)
     }
 }
 
-static void run_event(struct mesi_l1 *c, struct coh_ctx *x)
-{
-    coh_step(&mesi_l1_table, &c->w.cov[0], x);
-}
-
 /* A network message: every cell consumes or forwards it; what is left (a
  * shared fill, a write-back ack) is freed. */
-static void take_net(struct mesi_l1 *c, struct msg *m)
+static void take_net(struct ctrl *b, struct msg *m)
 {
     struct coh_ctx x;
-    lookup(c, &x, m->addr);
+    ctrl_lookup(b, &x, m->addr);
     x.msg = m;
     x.event = classify_net(m);
-    run_event(c, &x);
+    ctrl_step(b, &x);
     if (x.msg)
-        msg_free(c->w.msgs, x.msg);
+        msg_free(b->w.msgs, x.msg);
 }
 
 static bool evictable(const struct cache_line *l, void *arg)
@@ -694,20 +558,12 @@ static bool evictable(const struct cache_line *l, void *arg)
     return l->state == L1_S || l->state == L1_E || l->state == L1_M;
 }
 
-static void line_event(struct mesi_l1 *c, addr_t line, unsigned event)
-{
-    struct coh_ctx x;
-    lookup(c, &x, line);
-    x.event = event;
-    run_event(c, &x);
-}
-
 /* Kernel launch: every S line goes (E and M lines are tracked by the banks,
  * which the host cannot write while an L1 owns the line). */
 static void drop_shared(struct cache_line *l, void *arg)
 {
     if (l->state == L1_S)
-        line_event(arg, l->addr, L1_KernelBegin);
+        ctrl_fire(arg, l->addr, NULL, L1_KernelBegin);
 }
 
 /* Kernel end: give up owned lines while there is room; answer the
@@ -715,90 +571,75 @@ static void drop_shared(struct cache_line *l, void *arg)
  * Returns progress. */
 static bool flush_step(struct mesi_l1 *c)
 {
+    struct ctrl *b = &c->base;
     bool moved = false;
     if (!c->kend.n)
         return false;
-    for (uint32_t i = 0; i < c->cache.sets * c->cache.spec.ways; i++) {
-        struct cache_line *l = &c->cache.lines[i];
+    for (uint32_t i = 0; i < b->cache.sets * b->cache.spec.ways; i++) {
+        struct cache_line *l = &b->cache.lines[i];
         if (!l->present || (l->state != L1_E && l->state != L1_M))
             continue;
-        if (tbe_full(&c->tbes) || !port_has_room(c->links.net_out[MESI_VNET_WB], 1)) {
-            c->st.resource_stalls++;
+        if (tbe_full(&b->tbes) || !port_has_room(b->links.net_out[MESI_VNET_WB], 1)) {
+            b->st.resource_stalls++;
             return true; /* retry next cycle */
         }
-        line_event(c, l->addr, L1_KernelEnd);
+        ctrl_fire(b, l->addr, NULL, L1_KernelEnd);
         moved = true;
     }
-    if (!c->tbes.n_used) {
+    if (!b->tbes.n_used) {
         struct msg *m;
         while ((m = msg_list_pop(&c->kend)))
-            to_core(c, m, 0);
+            ctrl_to_core(b, m, 0);
         moved = true;
     }
     return moved;
 }
 
-static void order_op(struct mesi_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct mesi_l1 *c = l1_of(b);
     switch (m->req.op) {
     case MEM_KERNEL_BEGIN:
-        cache_for_each(&c->cache, drop_shared, c);
-        to_core(c, m, 0);
+        cache_for_each(&c->base.cache, drop_shared, &c->base);
+        ctrl_to_core(&c->base, m, 0);
         break;
     case MEM_KERNEL_END:
         msg_list_push(&c->kend, m);
         flush_step(c);
         break;
     default: /* a fence: the protocol is coherent and the SM waited */
-        to_core(c, m, 0);
+        ctrl_to_core(&c->base, m, 0);
     }
 }
 
 /* Room for the worst case of one core step: a replaced line's PUTX and TBE,
  * the miss's request and TBE. */
-static bool have_room(struct mesi_l1 *c)
+static bool have_room(const struct ctrl *b)
 {
-    return port_has_room(c->links.net_out[MESI_VNET_REQ], 1) &&
-           port_has_room(c->links.net_out[MESI_VNET_WB], 1) && c->tbes.n_used + 2 <= c->tbes.cap;
+    return port_has_room(b->links.net_out[MESI_VNET_REQ], 1) &&
+           port_has_room(b->links.net_out[MESI_VNET_WB], 1) && b->tbes.n_used + 2 <= b->tbes.cap;
 }
 
 /* One core request (new or replayed). Returns false on a resource stall (the
  * request stays where it was). */
-static bool take_core(struct mesi_l1 *c, struct msg *m)
+static bool take_core(struct ctrl *b, struct msg *m)
 {
-    if (m->req.op >= MEM_FENCE) {
-        order_op(c, m);
-        return true;
-    }
-    if (!have_room(c)) {
-        c->st.resource_stalls++;
-        return false;
-    }
     struct coh_ctx x;
-    lookup(c, &x, m->addr);
-    x.msg = m;
-    if (x.tbe && x.tbe->parked.n) {
-        /* INVARIANT: requests to a line leave in program order: once one is
-         * parked, every later one for the line parks behind it */
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
-        return true;
-    }
-    x.event = classify_core(c, &x);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
+    if (r != CTRL_GO)
+        return r == CTRL_TAKEN;
+    x.event = classify_core(l1_of(b), &x);
     if (x.state == L1_I) {
         /* a miss takes its way now: a full set gives up its LRU stable line */
-        struct cache_line *way = cache_victim(&c->cache, m->addr, evictable, NULL);
+        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
         if (!way) {
-            c->st.resource_stalls++; /* every way waits for a fill */
+            b->st.resource_stalls++; /* every way waits for a fill */
             return false;
         }
         if (way->present)
-            line_event(c, way->addr, L1_Replace);
+            ctrl_fire(b, way->addr, NULL, L1_Replace);
     }
-    if (coh_step(&mesi_l1_table, &c->w.cov[0], &x) == COH_STALLED) {
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
-    }
+    ctrl_step_or_park(b, &x);
     return true;
 }
 
@@ -809,152 +650,107 @@ static bool take_core(struct mesi_l1 *c, struct msg *m)
  * flush, then one core request (parked ones replay before new ones). */
 static bool mesi_l1_tick(struct comp *cp)
 {
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
+    struct mesi_l1 *c = l1_of(cp);
+    struct ctrl *b = &c->base;
     bool moved = false, blocked = false;
-    struct port *fwd = c->links.net_in[MESI_VNET_FWD], *rsp = c->links.net_in[MESI_VNET_RSP];
-    struct port *wb = c->links.net_in[MESI_VNET_WB];
-    struct msg *m;
+    struct port *fwd = b->links.net_in[MESI_VNET_FWD], *rsp = b->links.net_in[MESI_VNET_RSP];
+    struct port *wb = b->links.net_in[MESI_VNET_WB];
 
     while (port_peek(fwd)) {
-        if (!port_has_room(c->links.net_out[MESI_VNET_RSP], 1)) {
-            c->st.resource_stalls++;
+        if (!port_has_room(b->links.net_out[MESI_VNET_RSP], 1)) {
+            b->st.resource_stalls++;
             blocked = true;
             break;
         }
-        take_net(c, port_pop(fwd));
+        take_net(b, port_pop(fwd));
         moved = true;
     }
     if (port_peek(rsp)) {
-        if (port_has_room(c->links.net_out[MESI_VNET_UNBLOCK], 1)) {
-            take_net(c, port_pop(rsp));
+        if (port_has_room(b->links.net_out[MESI_VNET_UNBLOCK], 1)) {
+            take_net(b, port_pop(rsp));
             moved = true;
         } else {
-            c->st.resource_stalls++;
+            b->st.resource_stalls++;
             blocked = true;
         }
     }
-    if (port_peek(wb)) {
-        take_net(c, port_pop(wb));
-        moved = true;
-    }
+    moved |= ctrl_take_one(b, wb, take_net);
     if (c->kend.n && flush_step(c))
         moved = blocked = true;
-    if ((m = msg_list_pop(&c->replay))) {
-        if (take_core(c, m))
-            moved = true;
-        else
-            msg_list_push_front(&c->replay, m);
-    } else if ((m = port_peek(&c->from_core))) {
-        if (take_core(c, m)) {
-            port_pop(&c->from_core);
-            moved = true;
-        }
-    }
+    moved |= ctrl_take_next(b, &b->in, take_core);
     /* stay awake while a resource stall may clear by itself */
-    return moved || blocked || c->replay.n || port_peek(&c->from_core) || port_peek(rsp) ||
+    return moved || blocked || b->replay.n || port_peek(&b->in) || port_peek(rsp) ||
            port_peek(wb);
+}
+
+static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    (void)b;
+    fprintf(out, "  tbe %#llx %s held %u parked %u\n", (unsigned long long)t->addr,
+            state_names[t->state], t->merged.n, t->parked.n);
 }
 
 static void mesi_l1_dump(struct comp *cp, FILE *out)
 {
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
-    if (!c->tbes.n_used && !c->from_core.n && !c->replay.n && !c->kend.n)
+    struct mesi_l1 *c = l1_of(cp);
+    struct ctrl *b = &c->base;
+    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->kend.n)
         return;
     fprintf(out, "%s (mesi L1): %u TBEs, %u core requests queued, %u replaying, %u kernel ends\n",
-            c->w.name, c->tbes.n_used, c->from_core.n, c->replay.n, c->kend.n);
-    for (uint32_t i = 0; i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
-        if (t->used)
-            fprintf(out, "  tbe %#llx %s held %u parked %u\n", (unsigned long long)t->addr,
-                    state_names[t->state], t->merged.n, t->parked.n);
-    }
+            b->w.name, b->tbes.n_used, b->in.n, b->replay.n, c->kend.n);
+    ctrl_dump_tbes(b, out, dump_tbe);
 }
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat mesi_l1_stat_rows[] = {
+    CTRL_STAT_BASE(load_hits),
+    CTRL_STAT_BASE(load_misses),
+    CTRL_STAT_BASE(load_merged),
+    CTRL_STAT_OWN(struct l1_stats, store_hits),
+    CTRL_STAT_OWN(struct l1_stats, store_misses),
+    CTRL_STAT_OWN(struct l1_stats, atomic_hits),
+    CTRL_STAT_OWN(struct l1_stats, atomic_misses),
+    CTRL_STAT_OWN(struct l1_stats, upgrades),
+    CTRL_STAT_OWN(struct l1_stats, replacements),
+    CTRL_STAT_OWN(struct l1_stats, writebacks),
+    CTRL_STAT_OWN(struct l1_stats, putx_clean),
+    CTRL_STAT_OWN(struct l1_stats, invalidations),
+    CTRL_STAT_OWN(struct l1_stats, lines_invalidated),
+    CTRL_STAT_OWN(struct l1_stats, forwards),
+    CTRL_STAT_OWN(struct l1_stats, fills_used_once),
+    CTRL_STAT_OWN(struct l1_stats, kernel_end_flushes),
+    CTRL_STAT_OWN(struct l1_stats, kernel_begin_drops),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 struct comp *mesi_l1_create(const struct ctrl_wiring *w)
 {
-    struct mesi_l1 *c = calloc(1, sizeof *c);
-    char err[256];
-    if (!c)
-        panic("out of memory");
     if (w->n_sms > MESI_MAX_SHARERS)
         fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
               MESI_MAX_SHARERS);
-    c->w = *w;
-    if (cache_init(&c->cache, &w->cfg->l1.cache, err, sizeof err))
-        fatal("l1: %s", err);
+    struct mesi_l1 *c = ctrl_alloc(sizeof *c);
+    ctrl_l1_init(&c->base, w, &mesi_l1_table, mesi_l1_tick, mesi_l1_dump);
+    ctrl_set_stats(&c->base, mesi_l1_stat_rows, &c->st);
     if (w->cfg->l1.mshrs < 2)
         fatal("mesi: l1.mshrs = %u, but a miss that replaces an owned line needs 2",
               w->cfg->l1.mshrs);
-    tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
-    c->line_bytes = w->cfg->l1.cache.line_bytes;
-    c->tbe_data = calloc(w->cfg->l1.mshrs, c->line_bytes);
+    c->tbe_data = calloc(w->cfg->l1.mshrs, c->base.line_bytes);
     if (!c->tbe_data)
         panic("out of memory");
-    c->merge_max = w->cfg->l1.merge_max;
-    c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
-    comp_init(&c->comp, w->eng, w->name, w->clk, mesi_l1_tick, mesi_l1_dump);
-    port_init(&c->from_core, "from_core", 64, w->clk->period_ps, NULL, &c->comp);
     if (w->obs)
         swmr_attach(c);
-    return &c->comp;
-}
-
-void mesi_l1_connect(struct comp *cp, const struct ctrl_links *l)
-{
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
-    c->links = *l;
-}
-
-struct port *mesi_l1_in_port(struct comp *cp)
-{
-    return &((struct mesi_l1 *)cp)->from_core;
+    return &c->base.comp;
 }
 
 void mesi_l1_destroy(struct comp *cp)
 {
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
-    if (c->w.obs)
+    struct mesi_l1 *c = l1_of(cp);
+    if (c->base.w.obs)
         swmr_detach(c);
-    cache_destroy(&c->cache);
-    tbe_table_destroy(&c->tbes);
-    port_destroy(&c->from_core);
     free(c->tbe_data);
-    free(c);
+    ctrl_destroy(cp);
 }
 
-void mesi_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
-    const struct l1_stats *s = &c->st;
-    emit(arg, "load_hits", s->load_hits);
-    emit(arg, "load_misses", s->load_misses);
-    emit(arg, "load_merged", s->load_merged);
-    emit(arg, "store_hits", s->store_hits);
-    emit(arg, "store_misses", s->store_misses);
-    emit(arg, "atomic_hits", s->atomic_hits);
-    emit(arg, "atomic_misses", s->atomic_misses);
-    emit(arg, "upgrades", s->upgrades);
-    emit(arg, "replacements", s->replacements);
-    emit(arg, "writebacks", s->writebacks);
-    emit(arg, "putx_clean", s->putx_clean);
-    emit(arg, "invalidations", s->invalidations);
-    emit(arg, "lines_invalidated", s->lines_invalidated);
-    emit(arg, "forwards", s->forwards);
-    emit(arg, "fills_used_once", s->fills_used_once);
-    emit(arg, "kernel_end_flushes", s->kernel_end_flushes);
-    emit(arg, "kernel_begin_drops", s->kernel_begin_drops);
-    emit(arg, "resource_stalls", s->resource_stalls);
-    emit(arg, "protocol_stalls", s->protocol_stalls);
-}
-
-unsigned mesi_l1_peek(struct comp *cp, addr_t line, uint8_t *data)
-{
-    struct mesi_l1 *c = (struct mesi_l1 *)cp;
-    struct coh_ctx x;
-    lookup(c, &x, line);
-    if (data && x.line)
-        memcpy(data, x.line->data, c->line_bytes);
-    return x.state;
-}

@@ -37,6 +37,7 @@
 #include "base/rng.h"
 #include "check/observe.h"
 #include "coh/mesi/mesi.h"
+#include "coh/sharers.h"
 #include "system/config.h"
 
 #define MESI_L2_STATES(X)                                                                          \
@@ -73,36 +74,18 @@
 enum l2_state { MESI_L2_STATES(X) L2_NSTATES };
 enum l2_event { MESI_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {MESI_L2_STATES(X)};
-static const char *const event_names[] = {MESI_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {MESI_L2_STATES(X)};
-static const char *const event_descs[] = {MESI_L2_EVENTS(X)};
-#undef X
+COH_NAMES(MESI_L2_STATES, MESI_L2_EVENTS);
 
 const char *const mesi_vnet_names[MESI_NVNETS] = {"request", "forward", "response", "unblock",
                                                   "writeback"};
 
 struct l2_stats {
-    uint64_t reads, writes, misses, writebacks, invs_sent, recalls_sent, acks, forwards;
-    uint64_t putx, putx_old, resource_stalls, protocol_stalls;
+    uint64_t invs_sent, recalls_sent, forwards, putx, putx_old;
 };
 
 struct mesi_l2 {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
-    struct cache cache;
-    struct tbe_table tbes;
-    struct port from_mem;      /* DRAM responses */
-    struct port pipe;          /* responses in the bank's pipeline (to itself) */
-    struct msg_list replay;    /* parked requests whose line changed state */
+    struct ctrl base;
     struct msg_list fwd_out;   /* forwards and invalidations waiting for room */
-    uint32_t line_bytes;
-    uint32_t jitter_cycles;
-    struct rng rng;            /* jitter */
     struct l2_stats st;
 };
 
@@ -111,139 +94,40 @@ static struct mesi_l2 *l2_of(struct coh_ctx *x)
     return x->ctrl;
 }
 
-/* ---- sharer vectors (two metadata words) ---- */
-static bool sharer(const struct cache_line *l, unsigned sm)
-{
-    return l && (l->meta[sm / 64] >> (sm % 64) & 1);
-}
-static void sharer_set(struct cache_line *l, unsigned sm)
-{
-    l->meta[sm / 64] |= 1ull << (sm % 64);
-}
-static bool sharers_other(const struct cache_line *l, unsigned sm)
-{
-    if (!l)
-        return false;
-    uint64_t w[2] = {l->meta[0], l->meta[1]};
-    w[sm / 64] &= ~(1ull << (sm % 64));
-    return (w[0] | w[1]) != 0;
-}
-static bool sharers_none(const struct cache_line *l)
-{
-    return !(l->meta[0] | l->meta[1]);
-}
-/* MT: the one L1 the vector names. */
-static unsigned owner_of(const struct cache_line *l)
-{
-    return l->meta[0] ? (unsigned)__builtin_ctzll(l->meta[0])
-                      : 64 + (unsigned)__builtin_ctzll(l->meta[1]);
-}
-
 /* ---- actions ---- */
 
 /* Into the pipeline; leaves on the message's vnet after the hit latency. */
 static void respond(struct mesi_l2 *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
                     uint16_t bytes)
 {
-    m->type = type;
-    m->vnet = (uint8_t)vnet;
-    m->cls = cls;
-    m->dst = m->src; /* back to the requesting SM */
-    m->src = (uint16_t)c->w.index;
-    m->size_bytes = bytes;
-    tick_t extra = c->jitter_cycles
-                       ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps
-                       : 0;
-    if (!port_send_delayed(&c->pipe, m, extra))
-        panic("%s: pipeline full after room check", c->w.name);
+    ctrl_l2_respond(&c->base, m, type, vnet, cls, bytes);
 }
 
 /* The line's data into a response (checked against the golden memory). */
 static void with_data(struct mesi_l2 *c, struct coh_ctx *x, struct msg *m)
 {
-    if (c->w.obs)
-        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
-    memcpy(m->data, x->line->data, c->line_bytes);
+    if (c->base.w.obs)
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, NULL);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
     memset(&m->mask, 0xff, sizeof m->mask);
 }
 
 /* A forward or invalidation to L1 `sm`, out at once (tags only). */
 static void to_l1(struct mesi_l2 *c, addr_t line, unsigned sm, uint16_t type, uint8_t cls)
 {
-    struct msg *m = msg_new(c->w.msgs, type, line, c->comp.eng->now);
+    struct msg *m = msg_new(c->base.w.msgs, type, line, c->base.comp.eng->now);
     m->cls = cls;
     m->vnet = MESI_VNET_FWD;
-    m->src = (uint16_t)c->w.index;
+    m->src = (uint16_t)c->base.w.index;
     m->dst = (uint16_t)sm;
     msg_list_push(&c->fwd_out, m);
 }
 
-static void take_way(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
-    panic_if(!way || way->present, "%s: miss without a free way", c->w.name);
-    cache_install(&c->cache, way, x->addr);
-    way->dirty = false;
-    way->meta[0] = way->meta[1] = 0;
-    x->line = way;
-}
-
-static void alloc_tbe(struct coh_ctx *x)
-{
-    x->tbe = tbe_alloc(&l2_of(x)->tbes, x->addr); /* room checked before the step */
-}
-
-static void hold(struct coh_ctx *x)
-{
-    msg_list_push(&x->tbe->merged, x->msg);
-    x->msg = NULL;
-}
-
-static void send_fetch(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_READ, x->addr, c->comp.eng->now);
-    c->st.misses++;
-    if (!port_send(c->links.to_mem, m))
-        panic("%s: DRAM port full after room check", c->w.name);
-}
-
-static void fill_line(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    memcpy(x->line->data, x->msg->data, c->line_bytes);
-    msg_free(c->w.msgs, x->msg);
-    x->msg = NULL;
-}
-
-/* Free the TBE; its parked requests replay first, in order (requests for the
- * line still on the replay list are younger). */
-static void wake_parked(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    struct msg_list *p = &x->tbe->parked;
-    if (p->head) {
-        p->tail->next = c->replay.head;
-        if (!c->replay.tail)
-            c->replay.tail = p->tail;
-        c->replay.head = p->head;
-        c->replay.n += p->n;
-        p->head = p->tail = NULL;
-        p->n = 0;
-    }
-    tbe_free(&c->tbes, x->tbe);
-    x->tbe = NULL;
-}
-
 static void reply_shared_to(struct coh_ctx *x, struct msg *m)
 {
-    struct mesi_l2 *c = l2_of(x);
-    c->st.reads++;
-    cache_touch(&c->cache, x->line);
-    sharer_set(x->line, m->src);
-    with_data(c, x, m);
-    respond(c, m, MSG_MESI_DATA, MESI_VNET_RSP, TRAFFIC_LD, (uint16_t)c->line_bytes);
+    coh_sharer_set(x->line, m->src);
+    memset(&m->mask, 0xff, sizeof m->mask);
+    ctrl_l2_reply_line(x->ctrl, x, m, MSG_MESI_DATA, MESI_VNET_RSP);
 }
 
 static void reply_shared(struct coh_ctx *x)
@@ -265,23 +149,23 @@ static void grant(struct coh_ctx *x)
     struct mesi_l2 *c = l2_of(x);
     struct msg *m = x->msg ? x->msg : msg_list_pop(&x->tbe->merged);
     x->msg = NULL;
-    panic_if(!m, "%s: nothing to grant on %#llx", c->w.name, (unsigned long long)x->addr);
-    cache_touch(&c->cache, x->line);
+    panic_if(!m, "%s: nothing to grant on %#llx", c->base.w.name, (unsigned long long)x->addr);
+    cache_touch(&c->base.cache, x->line);
     x->line->meta[0] = x->line->meta[1] = 0;
-    sharer_set(x->line, m->src);
+    coh_sharer_set(x->line, m->src);
     switch (m->type) {
     case MSG_MESI_GETS:
-        c->st.reads++;
+        c->base.st.reads++;
         with_data(c, x, m);
-        respond(c, m, MSG_MESI_DATA_E, MESI_VNET_RSP, TRAFFIC_LD, (uint16_t)c->line_bytes);
+        respond(c, m, MSG_MESI_DATA_E, MESI_VNET_RSP, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
         break;
     case MSG_MESI_GETX:
-        c->st.writes++;
+        c->base.st.writes++;
         with_data(c, x, m);
-        respond(c, m, MSG_MESI_DATA_X, MESI_VNET_RSP, TRAFFIC_ST, (uint16_t)c->line_bytes);
+        respond(c, m, MSG_MESI_DATA_X, MESI_VNET_RSP, TRAFFIC_ST, (uint16_t)c->base.line_bytes);
         break;
     default:
-        c->st.writes++;
+        c->base.st.writes++;
         respond(c, m, MSG_MESI_ACK_X, MESI_VNET_RSP, TRAFFIC_REQ, 0);
     }
 }
@@ -320,20 +204,11 @@ static void send_recalls(struct coh_ctx *x)
     invalidate(x, -1, TRAFFIC_RCL);
 }
 
-static void count_ack(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    x->tbe->acks--;
-    c->st.acks++;
-    msg_free(c->w.msgs, x->msg);
-    x->msg = NULL;
-}
-
 static void send_fwd(struct coh_ctx *x, uint16_t type)
 {
     struct mesi_l2 *c = l2_of(x);
     c->st.forwards++;
-    to_l1(c, x->addr, owner_of(x->line), type, TRAFFIC_REQ);
+    to_l1(c, x->addr, coh_sharers_first(x->line), type, TRAFFIC_REQ);
 }
 
 static void send_fwd_gets(struct coh_ctx *x)
@@ -350,7 +225,7 @@ static void send_fwd_getx(struct coh_ctx *x)
 static void take_line(struct mesi_l2 *c, struct coh_ctx *x)
 {
     if (x->msg->flags & MESI_F_DIRTY) {
-        memcpy(x->line->data, x->msg->data, c->line_bytes);
+        memcpy(x->line->data, x->msg->data, c->base.line_bytes);
         x->line->dirty = true;
     }
 }
@@ -359,11 +234,11 @@ static void take_owner_data(struct coh_ctx *x)
 {
     struct mesi_l2 *c = l2_of(x);
     /* a recall cleared the owner's bit when it was sent; a forward did not */
-    panic_if(x->state != L2_MT_I && !sharer(x->line, x->msg->src),
+    panic_if(x->state != L2_MT_I && !coh_sharer(x->line, x->msg->src),
              "%s: %#llx answered by L1 %u, not its owner",
-             c->w.name, (unsigned long long)x->addr, x->msg->src);
+             c->base.w.name, (unsigned long long)x->addr, x->msg->src);
     take_line(c, x);
-    msg_free(c->w.msgs, x->msg);
+    msg_free(c->base.w.msgs, x->msg);
     x->msg = NULL;
 }
 
@@ -388,39 +263,19 @@ static void send_wback(struct coh_ctx *x)
 static void take_unblock(struct coh_ctx *x)
 {
     struct mesi_l2 *c = l2_of(x);
-    panic_if(!sharer(x->line, x->msg->src), "%s: UNBLOCK for %#llx from L1 %u, not the grantee",
-             c->w.name, (unsigned long long)x->addr, x->msg->src);
-    msg_free(c->w.msgs, x->msg);
+    panic_if(!coh_sharer(x->line, x->msg->src), "%s: UNBLOCK for %#llx from L1 %u, not the grantee",
+             c->base.w.name, (unsigned long long)x->addr, x->msg->src);
+    msg_free(c->base.w.msgs, x->msg);
     x->msg = NULL;
 }
 
-static void write_back(struct coh_ctx *x)
-{
-    struct mesi_l2 *c = l2_of(x);
-    if (!x->line->dirty)
-        return;
-    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_WRITE, x->addr, c->comp.eng->now);
-    memcpy(m->data, x->line->data, c->line_bytes);
-    memset(&m->mask, 0xff, sizeof m->mask);
-    x->line->dirty = false;
-    c->st.writebacks++;
-    if (!port_send(c->links.to_mem, m))
-        panic("%s: DRAM port full after room check", c->w.name);
-}
-
-static void drop_line(struct coh_ctx *x)
-{
-    cache_remove(&l2_of(x)->cache, x->line);
-    x->line = NULL;
-}
-
 static const struct coh_action_name actions[] = {
-    {take_way, "take_way", "install the line in a free way (the fill comes later)"},
-    {alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {hold, "hold", "keep the request in the TBE until it can be answered"},
-    {send_fetch, "send_fetch", "read the line from DRAM"},
-    {fill_line, "fill_line", "write the DRAM data into the line"},
-    {wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"},
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
+    {ctrl_hold, "hold", "keep the request in the TBE until it can be answered"},
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
+    {ctrl_wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"},
     {reply_shared, "reply_shared", "list the reader, send it the line (DATA, shared)"},
     {reply_held_shared, "reply_held_shared",
      "list the held reader, send it the line (DATA, shared)"},
@@ -429,15 +284,15 @@ static const struct coh_action_name actions[] = {
      "ACK_X to an UPGRADE"},
     {send_invs, "send_invs", "invalidate every listed L1 but the requester (class INV)"},
     {send_recalls, "send_recalls", "recall every listed L1 (class RCL)"},
-    {count_ack, "count_ack", "count one invalidation ack"},
+    {ctrl_count_ack, "count_ack", "count one invalidation ack"},
     {send_fwd_gets, "send_fwd_gets", "forward the read to the owner"},
     {send_fwd_getx, "send_fwd_getx", "forward the write to the owner"},
     {take_owner_data, "take_owner_data", "take the owner's line if it was dirty"},
     {take_putx, "take_putx", "take the written-back line if dirty; no L1 holds it now"},
     {send_wback, "send_wback", "acknowledge the PUTX"},
     {take_unblock, "take_unblock", "the new owner has its grant"},
-    {write_back, "write_back", "write the line to DRAM if it is dirty"},
-    {drop_line, "drop_line", "free the way"},
+    {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},
+    {ctrl_drop_line, "drop_line", "free the way"},
     {0},
 };
 
@@ -451,97 +306,57 @@ static const struct coh_action_name actions[] = {
  * would be a protocol hole (exit 3).
  *  state       event            next      uses               actions                           */
 static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_NP   ][L2_GetS      ] = DO(L2_ISS,   TAG_RD | TAG_WR,  take_way, alloc_tbe, hold,
-                                                               send_fetch),
-    [L2_NP   ][L2_GetX      ] = DO(L2_IM,    TAG_RD | TAG_WR,  take_way, alloc_tbe, hold,
-                                                               send_fetch),
+    [L2_NP   ][L2_GetS      ] = DO(L2_ISS,   TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                               ctrl_hold, ctrl_l2_send_fetch),
+    [L2_NP   ][L2_GetX      ] = DO(L2_IM,    TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                               ctrl_hold, ctrl_l2_send_fetch),
     [L2_NP   ][L2_PutXOld   ] = DO(L2_NP,    TAG_RD,           send_wback),
     [L2_SS   ][L2_GetS      ] = DO(L2_SS,    TAG_RD | TAG_WR | DATA_RD, reply_shared),
-    [L2_SS   ][L2_GetXInv   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  alloc_tbe, send_invs, hold),
-    [L2_SS   ][L2_Upgrade   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  alloc_tbe, send_invs, hold),
+    [L2_SS   ][L2_GetXInv   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_invs,
+                                                               ctrl_hold),
+    [L2_SS   ][L2_Upgrade   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_invs,
+                                                               ctrl_hold),
     [L2_SS   ][L2_PutXOld   ] = DO(L2_SS,    TAG_RD,           send_wback),
-    [L2_SS   ][L2_Recall    ] = DO(L2_S_I,   TAG_RD | TAG_WR,  alloc_tbe, send_recalls),
-    [L2_M    ][L2_GetS      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, alloc_tbe, grant),
-    [L2_M    ][L2_GetX      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, alloc_tbe, grant),
+    [L2_SS   ][L2_Recall    ] = DO(L2_S_I,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_recalls),
+    [L2_M    ][L2_GetS      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
+    [L2_M    ][L2_GetX      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
     [L2_M    ][L2_PutXOld   ] = DO(L2_M,     TAG_RD,           send_wback),
-    [L2_M    ][L2_Replace   ] = DO(L2_NP,    TAG_WR | DATA_RD, write_back, drop_line),
-    [L2_MT   ][L2_GetS      ] = DO(L2_MT_SB, TAG_RD,           alloc_tbe, hold, send_fwd_gets),
-    [L2_MT   ][L2_GetX      ] = DO(L2_MT_IB, TAG_RD,           alloc_tbe, hold, send_fwd_getx),
+    [L2_M    ][L2_Replace   ] = DO(L2_NP,    TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [L2_MT   ][L2_GetS      ] = DO(L2_MT_SB, TAG_RD,           ctrl_alloc_tbe, ctrl_hold,
+                                                               send_fwd_gets),
+    [L2_MT   ][L2_GetX      ] = DO(L2_MT_IB, TAG_RD,           ctrl_alloc_tbe, ctrl_hold,
+                                                               send_fwd_getx),
     [L2_MT   ][L2_PutX      ] = DO(L2_M,     TAG_RD | TAG_WR | DATA_WR, take_putx, send_wback),
     [L2_MT   ][L2_PutXOld   ] = DO(L2_MT,    TAG_RD,           send_wback),
-    [L2_MT   ][L2_Recall    ] = DO(L2_MT_I,  TAG_RD | TAG_WR,  alloc_tbe, send_recalls),
+    [L2_MT   ][L2_Recall    ] = DO(L2_MT_I,  TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_recalls),
     [L2_ISS  ][L2_Busy      ] = STALL,
-    [L2_ISS  ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, fill_line, grant),
+    [L2_ISS  ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
     [L2_IM   ][L2_Busy      ] = STALL,
-    [L2_IM   ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, fill_line, grant),
+    [L2_IM   ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
     [L2_SS_MB][L2_Busy      ] = STALL,
-    [L2_SS_MB][L2_InvAck    ] = DO(L2_SS_MB, 0,                count_ack),
-    [L2_SS_MB][L2_LastAck   ] = DO(L2_MT_MB, TAG_WR | DATA_RD, count_ack, grant),
+    [L2_SS_MB][L2_InvAck    ] = DO(L2_SS_MB, 0,                ctrl_count_ack),
+    [L2_SS_MB][L2_LastAck   ] = DO(L2_MT_MB, TAG_WR | DATA_RD, ctrl_count_ack, grant),
     [L2_MT_MB][L2_Busy      ] = STALL,
-    [L2_MT_MB][L2_Unblock   ] = DO(L2_MT,    TAG_WR,           take_unblock, wake_parked),
+    [L2_MT_MB][L2_Unblock   ] = DO(L2_MT,    TAG_WR,           take_unblock, ctrl_wake_parked),
     [L2_MT_SB][L2_Busy      ] = STALL,
     [L2_MT_SB][L2_OwnerData ] = DO(L2_SS,    TAG_WR | DATA_WR | DATA_RD, take_owner_data,
-                                                               reply_held_shared, wake_parked),
+                                                                         reply_held_shared,
+                                                                         ctrl_wake_parked),
     [L2_MT_IB][L2_Busy      ] = STALL,
-    [L2_MT_IB][L2_OwnerData ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, take_owner_data,
-                                                               grant),
+    [L2_MT_IB][L2_OwnerData ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, take_owner_data, grant),
     [L2_S_I  ][L2_Busy      ] = STALL,
-    [L2_S_I  ][L2_InvAck    ] = DO(L2_S_I,   0,                count_ack),
-    [L2_S_I  ][L2_LastAck   ] = DO(L2_NP,    TAG_WR | DATA_RD, count_ack, write_back, drop_line,
-                                                               wake_parked),
+    [L2_S_I  ][L2_InvAck    ] = DO(L2_S_I,   0,                ctrl_count_ack),
+    [L2_S_I  ][L2_LastAck   ] = DO(L2_NP,    TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
+                                                               ctrl_drop_line, ctrl_wake_parked),
     [L2_MT_I ][L2_Busy      ] = STALL,
-    [L2_MT_I ][L2_OwnerData ] = DO(L2_NP,    TAG_WR | DATA_RD, take_owner_data, write_back,
-                                                               drop_line, wake_parked),
+    [L2_MT_I ][L2_OwnerData ] = DO(L2_NP,    TAG_WR | DATA_RD, take_owner_data, ctrl_l2_write_back,
+                                                               ctrl_drop_line, ctrl_wake_parked),
 };
 
-static void set_state(struct coh_ctx *x, unsigned next)
-{
-    if (x->line)
-        x->line->state = (uint8_t)next;
-    if (x->tbe)
-        x->tbe->state = (uint8_t)next;
-}
-
-static void dump_ctx(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
-                state_names[x->line->state], x->line->dirty ? " dirty" : "",
-                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->acks,
-                x->tbe->merged.n, x->tbe->parked.n);
-}
-
-const struct coh_table mesi_l2_table = {
-    .proto = "mesi",
-    .ctrl = "L2",
-    .n_states = L2_NSTATES,
-    .n_events = L2_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &mesi_l2_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table mesi_l2_table =
+    COH_TABLE("mesi", "L2", mesi_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
 /* ---- the classifier ---- */
-
-static void lookup(struct mesi_l2 *c, struct coh_ctx *x, addr_t line)
-{
-    x->ctrl = c;
-    x->ctrl_name = c->w.name;
-    x->eng = c->comp.eng;
-    x->addr = line;
-    x->msg = NULL;
-    x->line = cache_find(&c->cache, line);
-    x->tbe = tbe_find(&c->tbes, line);
-    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L2_NP;
-}
 
 static bool is_transient(unsigned s)
 {
@@ -562,13 +377,13 @@ static unsigned classify_request(const struct coh_ctx *x, struct msg *m)
     if (is_transient(s))
         return L2_Busy;
     if (m->type == MSG_MESI_PUTX)
-        return s == L2_MT && sharer(x->line, m->src) ? L2_PutX : L2_PutXOld;
-    panic_if(s == L2_MT && sharer(x->line, m->src),
+        return s == L2_MT && coh_sharer(x->line, m->src) ? L2_PutX : L2_PutXOld;
+    panic_if(s == L2_MT && coh_sharer(x->line, m->src),
              "mesi L2: L1 %u requests line %#llx that it owns", m->src,
              (unsigned long long)x->addr);
-    if (m->type == MSG_MESI_UPGRADE && !(s == L2_SS && sharer(x->line, m->src)))
+    if (m->type == MSG_MESI_UPGRADE && !(s == L2_SS && coh_sharer(x->line, m->src)))
         m->type = MSG_MESI_GETX;
-    bool others = s == L2_SS && sharers_other(x->line, m->src);
+    bool others = s == L2_SS && coh_sharers_other(x->line, m->src);
     switch (m->type) {
     case MSG_MESI_GETS: return L2_GetS;
     case MSG_MESI_GETX: return others ? L2_GetXInv : L2_GetX;
@@ -590,19 +405,19 @@ static bool evictable(const struct cache_line *l, void *arg)
 static void evict(struct mesi_l2 *c, struct cache_line *victim)
 {
     struct coh_ctx x;
-    lookup(c, &x, victim->addr);
-    x.event = x.state == L2_M || (x.state == L2_SS && sharers_none(victim)) ? L2_Replace
+    ctrl_lookup(&c->base, &x, victim->addr);
+    x.event = x.state == L2_M || (x.state == L2_SS && coh_sharers_none(victim)) ? L2_Replace
                                                                              : L2_Recall;
-    coh_step(&mesi_l2_table, &c->w.cov[0], &x);
+    ctrl_step(&c->base, &x);
 }
 
 /* A recall in progress in the line's set: a miss waits for it rather than
  * evicting another line. */
 static bool set_recalling(struct mesi_l2 *c, addr_t line)
 {
-    struct cache_line *set = &c->cache.lines[(size_t)cache_set_of(&c->cache, line) *
-                                             c->cache.spec.ways];
-    for (uint32_t w = 0; w < c->cache.spec.ways; w++)
+    struct cache_line *set = &c->base.cache.lines[(size_t)cache_set_of(&c->base.cache, line) *
+                                             c->base.cache.spec.ways];
+    for (uint32_t w = 0; w < c->base.cache.spec.ways; w++)
         if (set[w].present && is_recall(set[w].state))
             return true;
     return false;
@@ -610,7 +425,7 @@ static bool set_recalling(struct mesi_l2 *c, addr_t line)
 
 static bool stall(struct mesi_l2 *c)
 {
-    c->st.resource_stalls++;
+    c->base.st.resource_stalls++;
     return false;
 }
 
@@ -619,19 +434,20 @@ static bool stall(struct mesi_l2 *c)
  * LRU stable line (recalling it if L1s may hold it) and the request retries.
  * A write-back needs only room in the pipeline. Returns false on a resource
  * stall (the message stays where it was). */
-static bool take_request(struct mesi_l2 *c, struct msg *m)
+static bool take_request(struct ctrl *b, struct msg *m)
 {
+    struct mesi_l2 *c = (struct mesi_l2 *)b;
     bool put = m->type == MSG_MESI_PUTX;
-    if (!port_has_room(&c->pipe, 1))
+    if (!port_has_room(&c->base.pipe, 1))
         return stall(c);
-    if (!put && (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1)))
+    if (!put && (tbe_full(&c->base.tbes) || !port_has_room(c->base.links.to_mem, 1)))
         return stall(c);
     struct coh_ctx x;
-    lookup(c, &x, m->addr);
+    ctrl_lookup(b, &x, m->addr);
     if (!put && !x.line) {
         if (set_recalling(c, m->addr))
             return stall(c);
-        struct cache_line *way = cache_victim(&c->cache, m->addr, evictable, NULL);
+        struct cache_line *way = cache_victim(&c->base.cache, m->addr, evictable, NULL);
         if (!way)
             return stall(c); /* every way is busy */
         if (way->present) {
@@ -641,10 +457,7 @@ static bool take_request(struct mesi_l2 *c, struct msg *m)
     }
     x.msg = m;
     x.event = classify_request(&x, m);
-    if (coh_step(&mesi_l2_table, &c->w.cov[0], &x) == COH_STALLED) {
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
-    }
+    ctrl_step_or_park(b, &x);
     return true;
 }
 
@@ -652,40 +465,29 @@ static bool take_request(struct mesi_l2 *c, struct msg *m)
  * request). Returns false on a resource stall. */
 static bool take_answer(struct mesi_l2 *c, struct msg *m)
 {
-    if (!port_has_room(&c->pipe, 1) || !port_has_room(c->links.to_mem, 1))
+    if (!port_has_room(&c->base.pipe, 1) || !port_has_room(c->base.links.to_mem, 1))
         return stall(c);
     struct coh_ctx x;
-    lookup(c, &x, m->addr);
-    panic_if(!x.tbe, "%s: answer type %u for %#llx with no TBE", c->w.name, m->type,
+    ctrl_lookup(&c->base, &x, m->addr);
+    panic_if(!x.tbe, "%s: answer type %u for %#llx with no TBE", c->base.w.name, m->type,
              (unsigned long long)m->addr);
     x.msg = m;
     x.event = m->type == MSG_MESI_OWNER_DATA ? L2_OwnerData
               : x.tbe->acks == 1             ? L2_LastAck
                                              : L2_InvAck;
-    coh_step(&mesi_l2_table, &c->w.cov[0], &x);
+    ctrl_step(&c->base, &x);
     return true;
 }
 
-static void take_unblock_msg(struct mesi_l2 *c, struct msg *m)
+static void take_unblock_msg(struct ctrl *b, struct msg *m)
 {
-    struct coh_ctx x;
-    lookup(c, &x, m->addr);
-    x.msg = m;
-    x.event = L2_Unblock;
-    coh_step(&mesi_l2_table, &c->w.cov[0], &x);
+    ctrl_fire(b, m->addr, m, L2_Unblock);
 }
 
-static void take_mem(struct mesi_l2 *c, struct msg *m)
+static void take_mem(struct ctrl *b, struct msg *m)
 {
-    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
-        msg_free(c->w.msgs, m);
-        return;
-    }
-    struct coh_ctx x;
-    lookup(c, &x, m->addr);
-    x.msg = m;
-    x.event = L2_MemData;
-    coh_step(&mesi_l2_table, &c->w.cov[0], &x);
+    if (!ctrl_l2_drop_wrack(b, m))
+        ctrl_fire(b, m->addr, m, L2_MemData);
 }
 
 /* ---- tick ---- */
@@ -696,49 +498,26 @@ static void take_mem(struct mesi_l2 *c, struct msg *m)
 static bool mesi_l2_tick(struct comp *cp)
 {
     struct mesi_l2 *c = (struct mesi_l2 *)cp;
-    bool moved = false;
+    struct ctrl *b = &c->base;
     struct msg *m;
-    struct port *reqs = c->links.net_in[MESI_VNET_REQ], *rsps = c->links.net_in[MESI_VNET_RSP];
-    struct port *unbl = c->links.net_in[MESI_VNET_UNBLOCK], *wbs = c->links.net_in[MESI_VNET_WB];
-    struct port *fwd = c->links.net_out[MESI_VNET_FWD];
+    struct port *reqs = b->links.net_in[MESI_VNET_REQ], *rsps = b->links.net_in[MESI_VNET_RSP];
+    struct port *unbl = b->links.net_in[MESI_VNET_UNBLOCK], *wbs = b->links.net_in[MESI_VNET_WB];
 
-    while ((m = port_peek(&c->pipe)) && port_has_room(c->links.net_out[m->vnet], 1)) {
-        port_send(c->links.net_out[m->vnet], port_pop(&c->pipe));
-        moved = true;
-    }
-    while (c->fwd_out.n && port_has_room(fwd, 1)) {
-        port_send(fwd, msg_list_pop(&c->fwd_out));
-        moved = true;
-    }
-    if (port_peek(&c->from_mem)) {
-        take_mem(c, port_pop(&c->from_mem));
-        moved = true;
-    }
-    if (port_peek(unbl)) {
-        take_unblock_msg(c, port_pop(unbl));
-        moved = true;
-    }
+    bool moved = ctrl_l2_drain_pipe(b);
+    moved |= ctrl_drain(&c->fwd_out, b->links.net_out[MESI_VNET_FWD]);
+    moved |= ctrl_take_one(b, &b->in, take_mem);
+    moved |= ctrl_take_one(b, unbl, take_unblock_msg);
     if ((m = port_peek(rsps)) && take_answer(c, m)) {
         port_pop(rsps);
         moved = true;
     }
-    if ((m = port_peek(wbs)) && take_request(c, m)) {
+    if ((m = port_peek(wbs)) && take_request(b, m)) {
         port_pop(wbs);
         moved = true;
     }
-    if ((m = msg_list_pop(&c->replay))) {
-        if (take_request(c, m))
-            moved = true;
-        else
-            msg_list_push_front(&c->replay, m);
-    } else if ((m = port_peek(reqs))) {
-        if (take_request(c, m)) {
-            port_pop(reqs);
-            moved = true;
-        }
-    }
+    moved |= ctrl_take_next(b, reqs, take_request);
     /* stay awake while a stall may clear by itself */
-    return moved || c->replay.n || c->fwd_out.n || port_peek(&c->pipe) || port_peek(reqs) ||
+    return moved || b->replay.n || c->fwd_out.n || port_peek(&b->pipe) || port_peek(reqs) ||
            port_peek(rsps) || port_peek(wbs);
 }
 
@@ -751,59 +530,51 @@ static void dump_msg(const struct msg *m, FILE *out)
 static void mesi_l2_dump(struct comp *cp, FILE *out)
 {
     struct mesi_l2 *c = (struct mesi_l2 *)cp;
-    if (!c->tbes.n_used && !c->replay.n && !c->pipe.n && !c->fwd_out.n)
+    if (!c->base.tbes.n_used && !c->base.replay.n && !c->base.pipe.n && !c->fwd_out.n)
         return;
     fprintf(out, "%s (mesi L2): %u TBEs, %u replaying, %u in pipeline, %u forwards queued\n",
-            c->w.name, c->tbes.n_used, c->replay.n, c->pipe.n, c->fwd_out.n);
-    for (uint32_t i = 0; i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
+            c->base.w.name, c->base.tbes.n_used, c->base.replay.n, c->base.pipe.n, c->fwd_out.n);
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++) {
+        struct tbe *t = &c->base.tbes.e[i];
         if (t->used) {
-            struct cache_line *l = cache_find(&c->cache, t->addr);
+            struct cache_line *l = cache_find(&c->base.cache, t->addr);
             fprintf(out, "  tbe %#llx %s acks %d held %u parked %u sharers %#llx:%#llx\n",
                     (unsigned long long)t->addr, state_names[t->state], t->acks, t->merged.n,
                     t->parked.n, l ? (unsigned long long)l->meta[1] : 0ull,
                     l ? (unsigned long long)l->meta[0] : 0ull);
         }
     }
-    port_dump(&c->pipe, out, dump_msg);
+    port_dump(&c->base.pipe, out, dump_msg);
 }
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat mesi_l2_stat_rows[] = {
+    CTRL_STAT_BASE(reads),
+    CTRL_STAT_BASE(writes),
+    CTRL_STAT_FN("accesses", ctrl_stat_accesses), /* no atomics: they are done in the L1s */
+    CTRL_STAT_BASE(misses), /* DRAM fetches */
+    CTRL_STAT_BASE(writebacks),
+    CTRL_STAT_OWN(struct l2_stats, invs_sent),
+    CTRL_STAT_OWN(struct l2_stats, recalls_sent),
+    CTRL_STAT_BASE(acks),
+    CTRL_STAT_OWN(struct l2_stats, forwards),
+    CTRL_STAT_OWN(struct l2_stats, putx),
+    CTRL_STAT_OWN(struct l2_stats, putx_old),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 struct comp *mesi_l2_create(const struct ctrl_wiring *w)
 {
-    struct mesi_l2 *c = calloc(1, sizeof *c);
-    char err[256];
-    if (!c)
-        panic("out of memory");
     if (w->n_sms > MESI_MAX_SHARERS)
         fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
               MESI_MAX_SHARERS);
-    c->w = *w;
-    if (cache_init(&c->cache, &w->cfg->l2.cache, err, sizeof err))
-        fatal("l2: %s", err);
-    c->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
-    tbe_table_init(&c->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
-    c->line_bytes = w->cfg->l2.cache.line_bytes;
-    c->jitter_cycles = w->cfg->l2.jitter_cycles;
-    rng_seed(&c->rng, w->cfg->sim.seed, 0x3E51 + w->index);
-    comp_init(&c->comp, w->eng, w->name, w->clk, mesi_l2_tick, mesi_l2_dump);
-    port_init(&c->from_mem, "from_mem", 64, w->clk->period_ps, NULL, &c->comp);
-    port_init(&c->pipe, "pipe", 4096, (tick_t)w->cfg->l2.latency_cycles * w->clk->period_ps,
-              &c->comp, &c->comp);
-    return &c->comp;
-}
-
-void mesi_l2_connect(struct comp *cp, const struct ctrl_links *l)
-{
-    struct mesi_l2 *c = (struct mesi_l2 *)cp;
-    c->links = *l;
-    c->from_mem.sender = NULL;
-}
-
-struct port *mesi_l2_in_port(struct comp *cp)
-{
-    return &((struct mesi_l2 *)cp)->from_mem;
+    struct mesi_l2 *c = ctrl_alloc(sizeof *c);
+    ctrl_l2_init(&c->base, w, &mesi_l2_table, mesi_l2_tick, mesi_l2_dump, 0x3E51);
+    ctrl_set_stats(&c->base, mesi_l2_stat_rows, &c->st);
+    return &c->base.comp;
 }
 
 void mesi_l2_destroy(struct comp *cp)
@@ -811,12 +582,8 @@ void mesi_l2_destroy(struct comp *cp)
     struct mesi_l2 *c = (struct mesi_l2 *)cp;
     struct msg *m;
     while ((m = msg_list_pop(&c->fwd_out)))
-        msg_free(c->w.msgs, m);
-    cache_destroy(&c->cache);
-    tbe_table_destroy(&c->tbes);
-    port_destroy(&c->from_mem);
-    port_destroy(&c->pipe);
-    free(c);
+        msg_free(c->base.w.msgs, m);
+    ctrl_destroy(cp);
 }
 
 /* Host access between kernels. Kernel end wrote every owned line back, so
@@ -827,57 +594,12 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
 {
     struct mesi_l2 *c = (struct mesi_l2 *)cp;
     struct coh_ctx x;
-    lookup(c, &x, line);
+    ctrl_lookup(&c->base, &x, line);
     if (x.state == L2_MT)
         panic("%s: host access to %#llx while an L1 owns it (E or M): only a kernel end, which "
               "writes owned lines back, makes host access safe",
-              c->w.name, (unsigned long long)line);
-    panic_if(is_transient(x.state), "%s: host access to %#llx in state %s", c->w.name,
-             (unsigned long long)line, state_names[x.state]);
-    if (!wmask) {
-        if (x.line)
-            memcpy(buf, x.line->data, c->line_bytes);
-        else
-            backing_read(c->w.store, line, buf, c->line_bytes);
-        return;
-    }
-    if (c->w.obs)
-        obs_write(c->w.obs, line, buf, wmask);
-    if (x.line) {
-        bytes_merge(x.line->data, buf, wmask, c->line_bytes);
-        x.line->dirty = true;
-    } else {
-        backing_write_masked(c->w.store, line, buf, wmask->w, c->line_bytes);
-    }
-}
-
-unsigned mesi_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
-{
-    struct mesi_l2 *c = (struct mesi_l2 *)cp;
-    struct coh_ctx x;
-    lookup(c, &x, line);
-    if (data && x.line)
-        memcpy(data, x.line->data, c->line_bytes);
-    return x.state;
-}
-
-void mesi_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct mesi_l2 *c = (struct mesi_l2 *)cp;
-    const struct l2_stats *s = &c->st;
-    emit(arg, "reads", s->reads);
-    emit(arg, "writes", s->writes);
-    emit(arg, "accesses", s->reads + s->writes);
-    emit(arg, "misses", s->misses); /* DRAM fetches */
-    emit(arg, "writebacks", s->writebacks);
-    emit(arg, "invs_sent", s->invs_sent);
-    emit(arg, "recalls_sent", s->recalls_sent);
-    emit(arg, "acks", s->acks);
-    emit(arg, "forwards", s->forwards);
-    emit(arg, "putx", s->putx);
-    emit(arg, "putx_old", s->putx_old);
-    emit(arg, "resource_stalls", s->resource_stalls);
-    emit(arg, "protocol_stalls", s->protocol_stalls);
+              c->base.w.name, (unsigned long long)line);
+    ctrl_l2_dma(&c->base, line, buf, wmask, x.state, is_transient(x.state));
 }
 
 /* ---- the protocol ---- */
@@ -893,8 +615,8 @@ const struct proto_desc proto_mesi = {
     .vnet_names = mesi_vnet_names,
     .tables = mesi_tables,
     .n_l1_tables = 1,
-    .l1 = {mesi_l1_create, mesi_l1_connect, mesi_l1_in_port, mesi_l1_destroy, NULL, mesi_l1_peek,
-           mesi_l1_stats},
-    .l2 = {mesi_l2_create, mesi_l2_connect, mesi_l2_in_port, mesi_l2_destroy, mesi_l2_dma,
-           mesi_l2_peek, mesi_l2_stats},
+    .l1 = {mesi_l1_create, ctrl_connect, ctrl_in_port, mesi_l1_destroy, NULL, ctrl_peek,
+           ctrl_stats},
+    .l2 = {mesi_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma, ctrl_peek,
+           ctrl_stats},
 };

@@ -11,7 +11,7 @@
 #ifndef COH_NC_NC_H
 #define COH_NC_NC_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
 
 enum {
     MSG_NC_GETS = MSG_PROTO_BASE, /* read a line (control) */
@@ -31,15 +31,9 @@ extern const char *const nc_vnet_names[NC_NVNETS];
 /* The L2 bank both baselines share (write-back, write-allocate, atomics at
  * the L2; spec 002 §2). */
 struct comp *nc_l2_create(const struct ctrl_wiring *w);
-void nc_l2_connect(struct comp *c, const struct ctrl_links *l);
-struct port *nc_l2_in_port(struct comp *c);
-void nc_l2_destroy(struct comp *c);
 void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-unsigned nc_l2_peek(struct comp *c, addr_t line, uint8_t *data);
-void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define NC_L2_OPS                                                                                  \
-    {nc_l2_create, nc_l2_connect, nc_l2_in_port, nc_l2_destroy, nc_l2_dma, nc_l2_peek,           \
-     nc_l2_stats}
+    {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, ctrl_stats}
 extern const struct coh_table nc_l2_table;
 
 

@@ -10,9 +10,7 @@
  *   answers exactly the request it carries.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <stdlib.h>
-
-#include "base/log.h"
+#include "coh/ctrl.h"
 #include "coh/nc/nc.h"
 #include "system/config.h"
 
@@ -28,65 +26,51 @@
 enum nol1_state { NOL1_STATES(X) NOL1_NSTATES };
 enum nol1_event { NOL1_EVENTS(X) NOL1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {NOL1_STATES(X)};
-static const char *const event_names[] = {NOL1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {NOL1_STATES(X)};
-static const char *const event_descs[] = {NOL1_EVENTS(X)};
-#undef X
+COH_NAMES(NOL1_STATES, NOL1_EVENTS);
+
+struct nol1_stats {
+    uint64_t loads, stores, atomics;
+};
 
 struct nol1 {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
-    struct port from_core;
-    uint32_t line_bytes;
-    uint64_t loads, stores, atomics, resource_stalls;
+    struct ctrl base;            /* no cache, no TBEs */
+    struct nol1_stats st;
 };
 
 /* ---- actions ---- */
 
+static struct nol1_stats *st_of(struct coh_ctx *x)
+{
+    return &((struct nol1 *)x->ctrl)->st;
+}
+
 static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t bytes)
 {
-    struct nol1 *c = x->ctrl;
-    struct msg *m = x->msg;
-    m->type = type;
-    m->cls = cls;
-    m->vnet = NC_VNET_REQ;
-    m->src = (uint16_t)c->w.index;
-    m->dst = (uint16_t)((m->addr / c->line_bytes) % c->w.n_banks);
-    m->size_bytes = bytes;
-    if (!port_send(c->links.net_out[NC_VNET_REQ], m))
-        panic("%s: request port full after room check", c->w.name);
+    ctrl_to_home(x->ctrl, x->msg, type, NC_VNET_REQ, cls, bytes);
     x->msg = NULL;
 }
 
 static void send_gets(struct coh_ctx *x)
 {
-    ((struct nol1 *)x->ctrl)->loads++;
+    st_of(x)->loads++;
     forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0);
 }
 
 static void send_write(struct coh_ctx *x)
 {
-    ((struct nol1 *)x->ctrl)->stores++;
+    st_of(x)->stores++;
     forward(x, MSG_NC_WRITE, TRAFFIC_ST, (uint16_t)bytemask_count(&x->msg->mask));
 }
 
 static void send_atomic(struct coh_ctx *x)
 {
-    ((struct nol1 *)x->ctrl)->atomics++;
+    st_of(x)->atomics++;
     forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, (uint16_t)atom_operand_bytes(x->msg->req.atom));
 }
 
 static void reply_core(struct coh_ctx *x)
 {
-    struct nol1 *c = x->ctrl;
-    x->msg->type = MSG_CORE_RSP;
-    if (!port_send(c->links.to_core, x->msg))
-        panic("%s: core response port full", c->w.name);
+    ctrl_to_core(x->ctrl, x->msg, 0);
     x->msg = NULL;
 }
 
@@ -111,95 +95,61 @@ static void set_state(struct coh_ctx *x, unsigned next)
     (void)x, (void)next; /* a single state: nothing to keep */
 }
 
-const struct coh_table nol1_l1_table = {
-    .proto = "nol1",
-    .ctrl = "L1",
-    .n_states = NOL1_NSTATES,
-    .n_events = NOL1_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &nol1_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-};
+const struct coh_table nol1_l1_table = COH_TABLE("nol1", "L1", nol1_cells, set_state, NULL);
 
 /* ---- classifier and tick ---- */
 
-static void step(struct nol1 *c, struct msg *m, unsigned event)
+static void step(struct ctrl *b, struct msg *m, unsigned event)
 {
-    struct coh_ctx x = {.ctrl = c, .ctrl_name = c->w.name, .eng = c->comp.eng,
+    struct coh_ctx x = {.ctrl = b, .ctrl_name = b->w.name, .eng = b->comp.eng,
                         .addr = m->addr, .msg = m, .state = NOL1_I, .event = event};
-    coh_step(&nol1_l1_table, &c->w.cov[0], &x);
+    ctrl_step(b, &x);
+}
+
+static void take_response(struct ctrl *b, struct msg *m)
+{
+    step(b, m, NOL1_Rsp);
 }
 
 static bool nol1_tick(struct comp *cp)
 {
-    struct nol1 *c = (struct nol1 *)cp;
-    bool moved = false;
+    struct ctrl *b = (struct ctrl *)cp;
     struct msg *m;
 
-    if ((m = port_peek(c->links.net_in[NC_VNET_RSP]))) {
-        step(c, port_pop(c->links.net_in[NC_VNET_RSP]), NOL1_Rsp);
-        moved = true;
-    }
-    if ((m = port_peek(&c->from_core))) {
+    bool moved = ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
+    if ((m = port_peek(&b->in))) {
         if (m->req.op >= MEM_FENCE) { /* ordering already enforced by the SM */
-            m->type = MSG_CORE_RSP;
-            port_pop(&c->from_core);
-            if (!port_send(c->links.to_core, m))
-                panic("%s: core response port full", c->w.name);
+            port_pop(&b->in);
+            ctrl_to_core(b, m, 0);
             moved = true;
-        } else if (port_has_room(c->links.net_out[NC_VNET_REQ], 1)) {
-            port_pop(&c->from_core);
-            step(c, m, m->req.op == MEM_LOAD    ? NOL1_Load
+        } else if (port_has_room(b->links.net_out[NC_VNET_REQ], 1)) {
+            port_pop(&b->in);
+            step(b, m, m->req.op == MEM_LOAD    ? NOL1_Load
                        : m->req.op == MEM_STORE ? NOL1_Store
                                                 : NOL1_Atomic);
             moved = true;
         } else {
-            c->resource_stalls++;
+            b->st.resource_stalls++;
         }
     }
-    return moved || port_peek(&c->from_core);
+    return moved || port_peek(&b->in);
 }
+
+static const struct ctrl_stat nol1_stat_rows[] = {
+    CTRL_STAT_OWN(struct nol1_stats, loads),
+    CTRL_STAT_OWN(struct nol1_stats, stores),
+    CTRL_STAT_OWN(struct nol1_stats, atomics),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_END,
+};
 
 static struct comp *nol1_create(const struct ctrl_wiring *w)
 {
-    struct nol1 *c = calloc(1, sizeof *c);
-    if (!c)
-        panic("out of memory");
-    c->w = *w;
-    c->line_bytes = w->cfg->l1.cache.line_bytes;
-    comp_init(&c->comp, w->eng, w->name, w->clk, nol1_tick, NULL);
-    port_init(&c->from_core, "from_core", 64, w->clk->period_ps, NULL, &c->comp);
-    return &c->comp;
-}
-
-static void nol1_connect(struct comp *cp, const struct ctrl_links *l)
-{
-    ((struct nol1 *)cp)->links = *l;
-}
-
-static struct port *nol1_in_port(struct comp *cp)
-{
-    return &((struct nol1 *)cp)->from_core;
-}
-
-static void nol1_destroy(struct comp *cp)
-{
-    struct nol1 *c = (struct nol1 *)cp;
-    port_destroy(&c->from_core);
-    free(c);
-}
-
-static void nol1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct nol1 *c = (struct nol1 *)cp;
-    emit(arg, "loads", c->loads);
-    emit(arg, "stores", c->stores);
-    emit(arg, "atomics", c->atomics);
-    emit(arg, "resource_stalls", c->resource_stalls);
+    struct nol1 *c = ctrl_alloc(sizeof *c);
+    ctrl_init(&c->base, w, &nol1_l1_table, nol1_tick, NULL, w->cfg->l1.cache.line_bytes);
+    ctrl_set_stats(&c->base, nol1_stat_rows, &c->st);
+    port_init(&c->base.in, "from_core", 64, w->clk->period_ps, NULL, &c->base.comp);
+    return &c->base.comp;
 }
 
 static unsigned nol1_peek(struct comp *cp, addr_t line, uint8_t *data)
@@ -218,6 +168,6 @@ const struct proto_desc proto_nol1 = {
     .vnet_names = nc_vnet_names,
     .tables = nol1_tables,
     .n_l1_tables = 1,
-    .l1 = {nol1_create, nol1_connect, nol1_in_port, nol1_destroy, NULL, nol1_peek, nol1_stats},
+    .l1 = {nol1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, nol1_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
 };

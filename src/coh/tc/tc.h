@@ -22,7 +22,7 @@
 #ifndef COH_TC_TC_H
 #define COH_TC_TC_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
 
 enum {
     MSG_TC_GETS = MSG_PROTO_BASE, /* read a line (control) */
@@ -60,20 +60,14 @@ bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycle
 extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_table;
 struct comp *tcs_l1_create(const struct ctrl_wiring *w);
 struct comp *tcw_l1_create(const struct ctrl_wiring *w);
-void tc_l1_connect(struct comp *c, const struct ctrl_links *l);
-struct port *tc_l1_in_port(struct comp *c);
 void tc_l1_destroy(struct comp *c);
 unsigned tc_l1_peek(struct comp *c, addr_t line, uint8_t *data);
-void tc_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 struct comp *tcs_l2_create(const struct ctrl_wiring *w);
 struct comp *tcw_l2_create(const struct ctrl_wiring *w);
-void tc_l2_connect(struct comp *c, const struct ctrl_links *l);
-struct port *tc_l2_in_port(struct comp *c);
 void tc_l2_destroy(struct comp *c);
 void tc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 unsigned tc_l2_peek(struct comp *c, addr_t line, uint8_t *data);
-void tc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 
 /* ---- the invariant observer (tc_obs.c; only with --check) ----
  * Lease inclusion (spec 002 §7 items 1-2): a valid L1 copy's local timestamp

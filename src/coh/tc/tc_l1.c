@@ -35,6 +35,9 @@
 #include "coh/tc/tc.h"
 #include "system/config.h"
 
+_Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNET_RSP,
+               "the TC L1 sends on the write-through vnets");
+
 #define TC_L1_STATES(X)                                                                            \
     X(I, "not present, or present with an expired lease")                                         \
     X(V, "valid: local timestamp >= now")                                                          \
@@ -59,24 +62,15 @@
 enum l1_state { TC_L1_STATES(X) L1_NSTATES };
 enum l1_event { TC_L1_EVENTS(X) L1_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {TC_L1_STATES(X)};
-static const char *const event_names[] = {TC_L1_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {TC_L1_STATES(X)};
-static const char *const event_descs[] = {TC_L1_EVENTS(X)};
-#undef X
+COH_NAMES(TC_L1_STATES, TC_L1_EVENTS);
 
 /* The line's local timestamp lives in meta[0]. */
 #define LTS(l) ((l)->meta[0])
 
 struct l1_stats {
-    uint64_t load_hits, load_misses, load_merged, loads_at_l2, loads_replayed;
-    uint64_t stores, upgrades, atomics, fills, fills_expired, expirations;
+    uint64_t loads_replayed, upgrades, fills_expired, expirations;
     uint64_t flash_invalidations, rollovers, private_acks, refreshes;
     uint64_t gwct_waits, fence_wait_cycles;
-    uint64_t resource_stalls, protocol_stalls;
 };
 
 /* One warp slot: its GWCT and the requests held behind a GWCT wait. */
@@ -86,20 +80,10 @@ struct tc_warp {
 };
 
 struct tc_l1 {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
-    const struct coh_table *table;
+    struct ctrl base;
     enum tc_variant v;
-    struct cache cache;
-    struct tbe_table tbes;
-    struct port from_core;       /* the SM sends here */
-    struct msg_list replay;      /* parked requests whose line changed state */
     struct tc_warp *warps;       /* n_warps + 1: the last is the SM's own (kernel ops) */
     uint32_t n_warps, n_held;    /* slots; slots with held requests */
-    uint32_t merge_max;
-    uint32_t line_bytes;
-    tick_t hit_ps;               /* hit latency */
     tick_t core_ps;              /* one core cycle: the global counter's unit */
     unsigned ts_bits;
     uint64_t epoch;              /* now >> ts_bits at the last look */
@@ -120,65 +104,23 @@ static struct tc_l1 *l1_of(void *p)
 
 static uint64_t now_cycles(const struct tc_l1 *c)
 {
-    return c->comp.eng->now / c->core_ps;
+    return c->base.comp.eng->now / c->core_ps;
 }
 
 /* ---- actions ---- */
-
-/* Reply to the core with the message itself, after `delay_ps`. */
-static void to_core(struct tc_l1 *c, struct msg *m, tick_t delay_ps)
-{
-    m->type = MSG_CORE_RSP;
-    if (!port_send_delayed(c->links.to_core, m, delay_ps))
-        panic("%s: core response port full", c->w.name);
-}
-
-static void alloc_tbe(struct coh_ctx *x)
-{
-    x->tbe = tbe_alloc(&l1_of(x->ctrl)->tbes, x->addr); /* room checked before the step */
-}
-
-static void free_tbe(struct coh_ctx *x)
-{
-    struct tc_l1 *c = l1_of(x->ctrl);
-    msg_list_splice(&c->replay, &x->tbe->parked);
-    tbe_free(&c->tbes, x->tbe);
-    x->tbe = NULL;
-}
-
-static void to_l2(struct tc_l1 *c, struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t bytes)
-{
-    struct msg *m = x->msg;
-    m->type = type;
-    m->cls = cls;
-    m->vnet = TC_VNET_REQ;
-    m->src = (uint16_t)c->w.index;
-    m->dst = (uint16_t)((m->addr / c->line_bytes) % c->w.n_banks);
-    m->size_bytes = bytes;
-    x->tbe->pending++;
-    if (!port_send(c->links.net_out[TC_VNET_REQ], m))
-        panic("%s: request port full after room check", c->w.name);
-    x->msg = NULL;
-}
 
 static void send_gets(struct coh_ctx *x)
 {
     struct tc_l1 *c = l1_of(x->ctrl);
     struct msg *m = x->msg;
     m->flags = 0;
-    if (x->state == L1_I) {
-        m->flags |= TC_F_MERGED; /* this fill answers the loads merged behind it */
-        c->st.load_misses++;
-    } else {
-        c->st.loads_at_l2++;
-    }
     if (c->expired_addr == x->addr)
         m->flags |= TC_F_EXPIRED;
     if (c->fixed_lease) {
         m->flags |= TC_F_LEASE;
         m->ts = now_cycles(c) + c->fixed_lease;
     }
-    to_l2(c, x, MSG_TC_GETS, TRAFFIC_REQ, 0);
+    ctrl_l1_send_gets(x, MSG_TC_GETS, x->state == L1_I, TC_F_MERGED);
 }
 
 static void write_flags(struct tc_l1 *c, struct msg *m)
@@ -188,77 +130,51 @@ static void write_flags(struct tc_l1 *c, struct msg *m)
 
 static void send_getx(struct coh_ctx *x)
 {
-    struct tc_l1 *c = l1_of(x->ctrl);
-    c->st.stores++;
-    write_flags(c, x->msg);
-    to_l2(c, x, MSG_TC_GETX, TRAFFIC_ST, (uint16_t)bytemask_count(&x->msg->mask));
+    write_flags(l1_of(x->ctrl), x->msg);
+    ctrl_l1_send_write(x, MSG_TC_GETX);
 }
 
 static void send_upgr(struct coh_ctx *x)
 {
     struct tc_l1 *c = l1_of(x->ctrl);
-    c->st.stores++;
     c->st.upgrades++;
     write_flags(c, x->msg);
     x->msg->ts = LTS(x->line);
-    to_l2(c, x, MSG_TC_UPGR, TRAFFIC_ST, (uint16_t)bytemask_count(&x->msg->mask));
+    ctrl_l1_send_write(x, MSG_TC_UPGR);
 }
 
 static void send_atomic(struct coh_ctx *x)
 {
-    struct tc_l1 *c = l1_of(x->ctrl);
-    c->st.atomics++;
-    write_flags(c, x->msg);
-    to_l2(c, x, MSG_TC_ATOMIC, TRAFFIC_ATO, (uint16_t)atom_operand_bytes(x->msg->req.atom));
+    write_flags(l1_of(x->ctrl), x->msg);
+    ctrl_l1_send_atomic(x, MSG_TC_ATOMIC);
 }
 
 /* Drop the valid copy first; the atomic tells the L2 the lease it held (a
  * private atomic needs no stall in tcs). */
 static void drop_for_atomic(struct coh_ctx *x)
 {
-    struct tc_l1 *c = l1_of(x->ctrl);
     x->msg->ts = LTS(x->line);
-    cache_remove(&c->cache, x->line);
-    x->line = NULL;
+    ctrl_drop_line(x);
     x->msg->flags |= TC_F_HAS_TS;
 }
 
 static void merge_load(struct coh_ctx *x)
 {
-    struct tc_l1 *c = l1_of(x->ctrl);
-    c->st.load_merged++;
-    x->msg->ts2 = now_cycles(c); /* when it merged: answered only if the lease reaches it */
-    msg_list_push(&x->tbe->merged, x->msg);
-    x->msg = NULL;
+    x->msg->ts2 = now_cycles(l1_of(x->ctrl)); /* answered only if the lease reaches it */
+    ctrl_l1_merge_load(x);
 }
 
+/* An observer --check: a hit on V hands out the serialised value (VM: the
+ * SM's own early view, TC-Weak only). */
 static void reply_hit(struct coh_ctx *x)
 {
     struct tc_l1 *c = l1_of(x->ctrl);
-    c->st.load_hits++;
-    cache_touch(&c->cache, x->line);
-    memcpy(x->msg->data, x->line->data, c->line_bytes);
-    if (c->w.obs)
-        tc_obs_l1(c->comp.eng, c->w.obs, c->w.name, x->state == L1_V ? c->v : TC_WEAK, x->addr,
-                  LTS(x->line), now_cycles(c), c->line_bytes,
+    struct ctrl *b = &c->base;
+    if (b->w.obs)
+        tc_obs_l1(b->comp.eng, b->w.obs, b->w.name, x->state == L1_V ? c->v : TC_WEAK, x->addr,
+                  LTS(x->line), now_cycles(c), b->line_bytes,
                   x->state == L1_V ? x->line->data : NULL, &x->msg->mask);
-    to_core(c, x->msg, c->hit_ps);
-    x->msg = NULL;
-}
-
-/* Opt 1: the store's bytes go into the line before the L2 acknowledges. */
-static void write_line(struct coh_ctx *x)
-{
-    struct tc_l1 *c = l1_of(x->ctrl);
-    cache_touch(&c->cache, x->line);
-    bytes_merge(x->line->data, x->msg->data, &x->msg->mask, c->line_bytes);
-}
-
-static void drop_line(struct coh_ctx *x)
-{
-    struct tc_l1 *c = l1_of(x->ctrl);
-    cache_remove(&c->cache, x->line);
-    x->line = NULL;
+    ctrl_l1_reply_hit(x);
 }
 
 /* The lease ended: the copy is gone; the next GETS tells the L2 (predictor). */
@@ -267,23 +183,23 @@ static void expire_line(struct coh_ctx *x)
     struct tc_l1 *c = l1_of(x->ctrl);
     c->st.expirations++;
     c->expired_addr = x->addr;
-    cache_remove(&c->cache, x->line);
-    x->line = NULL;
+    ctrl_drop_line(x);
+}
+
+/* Tell the observer (--check) that this L1 now holds a copy until its lease. */
+static void observe_copy(struct tc_l1 *c, struct coh_ctx *x)
+{
+    struct ctrl *b = &c->base;
+    if (b->w.obs)
+        tc_obs_l1(b->comp.eng, b->w.obs, b->w.name, c->v, x->addr, LTS(x->line), now_cycles(c),
+                  b->line_bytes, NULL, NULL);
 }
 
 static void fill_line(struct coh_ctx *x)
 {
-    struct tc_l1 *c = l1_of(x->ctrl);
-    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
-    panic_if(!way || way->present, "%s: fill without a free way", c->w.name);
-    cache_install(&c->cache, way, x->addr);
-    memcpy(way->data, x->msg->data, c->line_bytes);
-    LTS(way) = x->msg->ts;
-    x->line = way;
-    c->st.fills++;
-    if (c->w.obs)
-        tc_obs_l1(c->comp.eng, c->w.obs, c->w.name, c->v, x->addr, LTS(way), now_cycles(c),
-                  c->line_bytes, NULL, NULL);
+    ctrl_l1_fill_line(x);
+    LTS(x->line) = x->msg->ts;
+    observe_copy(l1_of(x->ctrl), x);
 }
 
 /* A write response to a VM line that leaves it V: a DATA-G refreshes data and
@@ -295,12 +211,10 @@ static void update_line(struct coh_ctx *x)
     struct tc_l1 *c = l1_of(x->ctrl);
     struct msg *m = x->msg;
     if (m->type == MSG_TC_DATAG) {
-        memcpy(x->line->data, m->data, c->line_bytes);
+        memcpy(x->line->data, m->data, c->base.line_bytes);
         LTS(x->line) = c->private_safe ? m->ts2 : m->ts;
         c->st.refreshes++;
-        if (c->w.obs)
-            tc_obs_l1(c->comp.eng, c->w.obs, c->w.name, c->v, x->addr, LTS(x->line),
-                      now_cycles(c), c->line_bytes, NULL, NULL);
+        observe_copy(c, x);
     } else if (m->type == MSG_TC_ACK && (m->flags & TC_F_PRIVATE)) {
         LTS(x->line)++;
         c->st.private_acks++;
@@ -340,12 +254,12 @@ static void reply_rsp(struct coh_ctx *x)
                 msg_list_push(&late, w);
                 continue;
             }
-            memcpy(w->data, m->data, c->line_bytes);
-            to_core(c, w, 0);
+            memcpy(w->data, m->data, c->base.line_bytes);
+            ctrl_to_core(&c->base, w, 0);
         }
-        msg_list_splice(&c->replay, &late);
+        msg_list_splice(&c->base.replay, &late);
     }
-    to_core(c, m, 0);
+    ctrl_to_core(&c->base, m, 0);
     x->msg = NULL;
 }
 
@@ -354,14 +268,9 @@ static void count_expired_fill(struct coh_ctx *x)
     l1_of(x->ctrl)->st.fills_expired++;
 }
 
-static void nothing(struct coh_ctx *x)
-{
-    (void)x;
-}
-
 static const struct coh_action_name actions[] = {
-    {alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
+    {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
     {send_gets, "send_gets",
      "send a read to the home L2 bank (tcs fixed lease: with the requested lease end)"},
     {send_getx, "send_getx", "write the masked bytes through to the L2 (no valid copy)"},
@@ -370,8 +279,9 @@ static const struct coh_action_name actions[] = {
     {drop_for_atomic, "drop_for_atomic", "drop the copy, the atomic carries its lease"},
     {merge_load, "merge_load", "answer this load with the outstanding fill (if in time)"},
     {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
-    {write_line, "write_line", "write the store's bytes into the line at once (Opt 1)"},
-    {drop_line, "drop_line", "invalidate the line (silently: write-through keeps the L2 current)"},
+    {ctrl_l1_write_line, "write_line", "write the store's bytes into the line at once (Opt 1)"},
+    {ctrl_drop_line, "drop_line",
+     "invalidate the line (silently: write-through keeps the L2 current)"},
     {expire_line, "expire_line", "drop the expired copy (self-invalidation), note it for the hint"},
     {fill_line, "fill_line", "install the fill and its lease in a free way"},
     {update_line, "update_line",
@@ -379,7 +289,7 @@ static const struct coh_action_name actions[] = {
     {reply_rsp, "reply_rsp",
      "answer the request and the loads merged in time (later ones replay); GWCT into the table"},
     {count_expired_fill, "count_expired_fill", "count a fill whose lease ended in flight"},
-    {nothing, "nothing", "no action: the outstanding fill will not be installed"},
+    {ctrl_nothing, "nothing", "no action: the outstanding fill will not be installed"},
     {0},
 };
 
@@ -388,34 +298,37 @@ static const struct coh_action_name actions[] = {
 /* The cells TC-Strong and TC-Weak share; they differ in VM + Load only. */
 /*  state    event             next   uses               actions                                 */
 #define TC_L1_COMMON_CELLS                                                                         \
-    [L1_I ][L1_Load       ] = DO(L1_IV, TAG_RD,           alloc_tbe, send_gets),                   \
-    [L1_I ][L1_Store      ] = DO(L1_II, TAG_RD,           alloc_tbe, send_getx),                   \
-    [L1_I ][L1_Atomic     ] = DO(L1_II, TAG_RD,           alloc_tbe, send_atomic),                 \
+    [L1_I ][L1_Load       ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),              \
+    [L1_I ][L1_Store      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_getx),              \
+    [L1_I ][L1_Atomic     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),            \
     [L1_V ][L1_Load       ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                              \
-    [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, alloc_tbe, send_upgr),       \
-    [L1_V ][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, alloc_tbe, send_atomic),\
-    [L1_V ][L1_Replace    ] = DO(L1_I,  TAG_WR,           drop_line),                              \
-    [L1_V ][L1_FlashInv   ] = DO(L1_I,  TAG_WR,           drop_line),                              \
+    [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe,      \
+                                                          send_upgr),                              \
+    [L1_V ][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, ctrl_alloc_tbe,         \
+                                                          send_atomic),                            \
+    [L1_V ][L1_Replace    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
+    [L1_V ][L1_FlashInv   ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
     [L1_V ][L1_Expire     ] = DO(L1_I,  TAG_WR,           expire_line),                            \
-    [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                  \
+    [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, send_upgr),          \
     [L1_VM][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, send_atomic),           \
-    [L1_VM][L1_Replace    ] = DO(L1_II, TAG_WR,           drop_line),                              \
-    [L1_VM][L1_FlashInv   ] = DO(L1_II, TAG_WR,           drop_line),                              \
+    [L1_VM][L1_Replace    ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
+    [L1_VM][L1_FlashInv   ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
     [L1_VM][L1_Expire     ] = DO(L1_II, TAG_WR,           expire_line),                            \
     [L1_VM][L1_Rsp        ] = DO(L1_VM, 0,                reply_rsp),                              \
-    [L1_VM][L1_LastRsp    ] = DO(L1_V,  TAG_WR | DATA_WR, update_line, reply_rsp, free_tbe),       \
+    [L1_VM][L1_LastRsp    ] = DO(L1_V,  TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),  \
     [L1_IV][L1_Load       ] = DO(L1_IV, TAG_RD,           merge_load),                             \
     [L1_IV][L1_MergeFull  ] = STALL,                                                               \
     [L1_IV][L1_Store      ] = STALL,                                                               \
     [L1_IV][L1_Atomic     ] = STALL,                                                               \
-    [L1_IV][L1_FlashInv   ] = DO(L1_II, 0,                nothing),                                \
-    [L1_IV][L1_Data       ] = DO(L1_V,  TAG_WR | DATA_WR, fill_line, reply_rsp, free_tbe),         \
-    [L1_IV][L1_DataExpired] = DO(L1_I,  0,                count_expired_fill, reply_rsp, free_tbe),\
+    [L1_IV][L1_FlashInv   ] = DO(L1_II, 0,                ctrl_nothing),                           \
+    [L1_IV][L1_Data       ] = DO(L1_V,  TAG_WR | DATA_WR, fill_line, reply_rsp, ctrl_free_tbe),    \
+    [L1_IV][L1_DataExpired] = DO(L1_I,  0,                count_expired_fill, reply_rsp,           \
+                                                          ctrl_free_tbe),                          \
     [L1_II][L1_Load       ] = DO(L1_II, TAG_RD,           send_gets),                              \
     [L1_II][L1_Store      ] = DO(L1_II, TAG_RD,           send_getx),                              \
     [L1_II][L1_Atomic     ] = DO(L1_II, TAG_RD,           send_atomic),                            \
     [L1_II][L1_Rsp        ] = DO(L1_II, 0,                reply_rsp),                              \
-    [L1_II][L1_LastRsp    ] = DO(L1_I,  0,                reply_rsp, free_tbe)
+    [L1_II][L1_LastRsp    ] = DO(L1_I,  0,                reply_rsp, ctrl_free_tbe)
 
 static const struct coh_trans tcs_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     TC_L1_COMMON_CELLS,
@@ -426,14 +339,6 @@ static const struct coh_trans tcw_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     TC_L1_COMMON_CELLS,
     [L1_VM][L1_Load       ] = DO(L1_VM, TAG_RD | DATA_RD, reply_hit), /* RCpc: own writes early */
 };
-
-static void set_state(struct coh_ctx *x, unsigned next)
-{
-    if (x->line)
-        x->line->state = (uint8_t)next;
-    if (x->tbe)
-        x->tbe->state = (uint8_t)next;
-}
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
 {
@@ -446,44 +351,22 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-#define TC_L1_TABLE(proto_, cells_)                                                                \
-    {                                                                                              \
-        .proto = proto_, .ctrl = "L1", .n_states = L1_NSTATES, .n_events = L1_NEVENTS,             \
-        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
-        .event_descs = event_descs, .cells = &cells_[0][0], .actions = actions,                   \
-        .set_state = set_state, .dump = dump_ctx,                                                  \
-    }
 
-const struct coh_table tcs_l1_table = TC_L1_TABLE("tcs", tcs_l1_cells);
-const struct coh_table tcw_l1_table = TC_L1_TABLE("tcw", tcw_l1_cells);
+const struct coh_table tcs_l1_table =
+    COH_TABLE("tcs", "L1", tcs_l1_cells, ctrl_set_state, dump_ctx);
+const struct coh_table tcw_l1_table =
+    COH_TABLE("tcw", "L1", tcw_l1_cells, ctrl_set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
-static void run_event(struct tc_l1 *c, struct coh_ctx *x)
-{
-    coh_step(c->table, &c->w.cov[0], x);
-}
-
-static void lookup(struct tc_l1 *c, struct coh_ctx *x, addr_t line)
-{
-    x->ctrl = c;
-    x->ctrl_name = c->w.name;
-    x->eng = c->comp.eng;
-    x->addr = line;
-    x->msg = NULL;
-    x->line = cache_find(&c->cache, line);
-    x->tbe = tbe_find(&c->tbes, line);
-    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L1_I;
-}
-
 /* Look the line up; a present line whose lease has ended expires first. */
-static void lookup_live(struct tc_l1 *c, struct coh_ctx *x, addr_t line)
+static void lookup_live(struct ctrl *b, struct coh_ctx *x, addr_t line)
 {
-    lookup(c, x, line);
-    if (x->line && LTS(x->line) < now_cycles(c)) {
+    ctrl_lookup(b, x, line);
+    if (x->line && LTS(x->line) < now_cycles(l1_of(b))) {
         x->event = L1_Expire;
-        run_event(c, x);
-        lookup(c, x, line);
+        ctrl_step(b, x);
+        ctrl_lookup(b, x, line);
     }
 }
 
@@ -491,7 +374,7 @@ static unsigned classify_core(const struct tc_l1 *c, const struct coh_ctx *x)
 {
     switch (x->msg->req.op) {
     case MEM_LOAD:
-        if (x->state == L1_IV && x->tbe->merged.n >= c->merge_max)
+        if (x->state == L1_IV && x->tbe->merged.n >= c->base.merge_max)
             return L1_MergeFull;
         return L1_Load;
     case MEM_STORE:
@@ -501,30 +384,12 @@ static unsigned classify_core(const struct tc_l1 *c, const struct coh_ctx *x)
     }
 }
 
-static void flash_line(struct cache_line *l, void *arg)
-{
-    struct tc_l1 *c = arg;
-    struct coh_ctx x;
-    lookup(c, &x, l->addr);
-    x.event = L1_FlashInv;
-    run_event(c, &x);
-}
-
 /* Every present line (V, VM) and, at a launch, every outstanding fill (IV):
  * the host may have written its line. A timestamp wrap leaves fills alone:
  * their leases are compared in full width. */
 static void flash_invalidate(struct tc_l1 *c, bool fills)
 {
-    cache_for_each(&c->cache, flash_line, c);
-    for (uint32_t i = 0; fills && i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
-        if (t->used && t->state == L1_IV) {
-            struct coh_ctx x;
-            lookup(c, &x, t->addr);
-            x.event = L1_FlashInv;
-            run_event(c, &x);
-        }
-    }
+    ctrl_l1_flash(&c->base, L1_FlashInv, fills ? L1_IV : -1);
 }
 
 /* The counter wrapped since the last look: stored timestamps would read as
@@ -580,8 +445,9 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
 
 /* Fences and kernel boundaries (the SM has already waited for the warp's
  * earlier accesses): a launch invalidates; answered at once. */
-static void order_op(struct tc_l1 *c, struct msg *m)
+static void order_op(struct ctrl *b, struct msg *m)
 {
+    struct tc_l1 *c = l1_of(b);
     if (m->req.op == MEM_KERNEL_BEGIN) {
         c->st.flash_invalidations++;
         c->fenced = false;
@@ -595,13 +461,7 @@ static void order_op(struct tc_l1 *c, struct msg *m)
         c->st.flash_invalidations++;
         flash_invalidate(c, true);
     }
-    to_core(c, m, 0);
-}
-
-/* Room for the worst case of one core step: one network request, one TBE. */
-static bool have_room(struct tc_l1 *c)
-{
-    return port_has_room(c->links.net_out[TC_VNET_REQ], 1) && !tbe_full(&c->tbes);
+    ctrl_to_core(&c->base, m, 0);
 }
 
 /* Perform one core request whose GWCT wait (if any) is over. Returns false on
@@ -610,29 +470,13 @@ static bool perform_core(struct tc_l1 *c, struct msg *m)
 {
     if ((m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU) || is_release(&m->req))
         c->fenced = true;
-    if (m->req.op >= MEM_FENCE) {
-        order_op(c, m);
-        return true;
-    }
-    if (!have_room(c)) {
-        c->st.resource_stalls++;
-        return false;
-    }
     struct coh_ctx x;
-    lookup_live(c, &x, m->addr);
-    x.msg = m;
-    if (x.tbe && x.tbe->parked.n) {
-        /* INVARIANT: requests to a line leave in program order: once one is
-         * parked, every later one for the line parks behind it */
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
-        return true;
-    }
+    enum ctrl_take r =
+        ctrl_l1_begin(&c->base, &x, m, order_op, ctrl_l1_room(&c->base), lookup_live);
+    if (r != CTRL_GO)
+        return r == CTRL_TAKEN;
     x.event = classify_core(c, &x);
-    if (coh_step(c->table, &c->w.cov[0], &x) == COH_STALLED) {
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
-    }
+    ctrl_step_or_park(&c->base, &x);
     return true;
 }
 
@@ -646,12 +490,13 @@ static void hold(struct tc_l1 *c, struct tc_warp *w, struct msg *m, uint64_t due
     m->ts2 = now_cycles(c);
     msg_list_push(&w->held, m);
     if (due)
-        comp_wake_at(&c->comp, (due + 1) * c->core_ps);
+        comp_wake_at(&c->base.comp, (due + 1) * c->core_ps);
 }
 
 /* One request from the core. Returns false on a resource stall. */
-static bool take_core(struct tc_l1 *c, struct msg *m)
+static bool take_core(struct ctrl *b, struct msg *m)
 {
+    struct tc_l1 *c = l1_of(b);
     struct tc_warp *w = slot_of(c, m->req.warp);
     uint64_t due = gwct_due(c, &m->req);
     if (w->held.n || (due && due >= now_cycles(c))) {
@@ -688,29 +533,22 @@ static bool take_held(struct tc_l1 *c)
     return moved;
 }
 
-static void take_response(struct tc_l1 *c, struct msg *m)
+static void take_response(struct ctrl *b, struct msg *m)
 {
     struct coh_ctx x;
-    lookup_live(c, &x, m->addr);
+    lookup_live(b, &x, m->addr);
     x.msg = m;
-    panic_if(!x.tbe, "%s: response for %#llx with no TBE", c->w.name,
+    panic_if(!x.tbe, "%s: response for %#llx with no TBE", b->w.name,
              (unsigned long long)m->addr);
-    if (x.state == L1_IV && m->ts < now_cycles(c)) {
+    if (x.state == L1_IV && m->ts < now_cycles(l1_of(b))) {
         x.event = L1_DataExpired;
     } else if (x.state == L1_IV) {
         x.event = L1_Data;
-        /* make room first: the victim is replaced through the table */
-        struct cache_line *way = cache_victim(&c->cache, m->addr, NULL, NULL);
-        if (way && way->present) {
-            struct coh_ctx v;
-            lookup(c, &v, way->addr);
-            v.event = L1_Replace;
-            run_event(c, &v);
-        }
+        ctrl_l1_make_room(b, m->addr, L1_Replace); /* the victim goes through the table */
     } else {
         x.event = x.tbe->pending == 1 ? L1_LastRsp : L1_Rsp;
     }
-    run_event(c, &x);
+    ctrl_step(b, &x);
 }
 
 /* ---- tick ---- */
@@ -719,49 +557,30 @@ static void take_response(struct tc_l1 *c, struct msg *m)
  * wait is over, then one core request (parked ones replay before new ones). */
 static bool tc_l1_tick(struct comp *cp)
 {
-    struct tc_l1 *c = (struct tc_l1 *)cp;
-    bool moved = false;
-    struct msg *m;
+    struct tc_l1 *c = l1_of(cp);
+    struct ctrl *b = &c->base;
 
     check_wrap(c);
-    if ((m = port_peek(c->links.net_in[TC_VNET_RSP]))) {
-        take_response(c, port_pop(c->links.net_in[TC_VNET_RSP]));
-        moved = true;
-    }
+    bool moved = ctrl_take_one(b, b->links.net_in[TC_VNET_RSP], take_response);
     if (c->n_held)
         moved |= take_held(c);
-    if ((m = msg_list_pop(&c->replay))) {
-        if (take_core(c, m))
-            moved = true;
-        else
-            msg_list_push_front(&c->replay, m);
-    } else if ((m = port_peek(&c->from_core))) {
-        if (take_core(c, m)) {
-            port_pop(&c->from_core);
-            moved = true;
-        }
-    }
+    moved |= ctrl_take_next(b, &b->in, take_core);
     /* stay awake while a resource stall may clear by itself; GWCT waits set
      * their own wake-up */
-    return moved || c->replay.n || port_peek(&c->from_core);
+    return moved || b->replay.n || port_peek(&b->in);
 }
 
 static void tc_l1_dump(struct comp *cp, FILE *out)
 {
-    struct tc_l1 *c = (struct tc_l1 *)cp;
-    if (!c->tbes.n_used && !c->from_core.n && !c->replay.n && !c->n_held)
+    struct tc_l1 *c = l1_of(cp);
+    struct ctrl *b = &c->base;
+    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->n_held)
         return;
     fprintf(out, "%s (%s L1) at core cycle %llu: %u TBEs, %u core requests queued, %u replaying, "
                  "%u warps held\n",
-            c->w.name, c->table->proto, (unsigned long long)now_cycles(c), c->tbes.n_used,
-            c->from_core.n, c->replay.n, c->n_held);
-    for (uint32_t i = 0; i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
-        if (t->used)
-            fprintf(out, "  tbe %#llx %s pending %d merged %u parked %u\n",
-                    (unsigned long long)t->addr, state_names[t->state], t->pending, t->merged.n,
-                    t->parked.n);
-    }
+            b->w.name, b->table->proto, (unsigned long long)now_cycles(c), b->tbes.n_used,
+            b->in.n, b->replay.n, c->n_held);
+    ctrl_dump_tbes(b, out, NULL);
     for (uint32_t i = 0; i <= c->n_warps; i++)
         if (c->warps[i].held.n)
             fprintf(out, "  warp slot %u: gwct %llu, %u held (head %s until %llu)\n", i,
@@ -772,22 +591,36 @@ static void tc_l1_dump(struct comp *cp, FILE *out)
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat tc_l1_stat_rows[] = {
+    CTRL_STAT_BASE(load_hits),
+    CTRL_STAT_BASE(load_misses),
+    CTRL_STAT_BASE(load_merged),
+    CTRL_STAT_BASE(loads_at_l2),
+    CTRL_STAT_OWN(struct l1_stats, loads_replayed),
+    CTRL_STAT_BASE(stores),
+    CTRL_STAT_OWN(struct l1_stats, upgrades),
+    CTRL_STAT_BASE(atomics),
+    CTRL_STAT_BASE(fills),
+    CTRL_STAT_OWN(struct l1_stats, fills_expired),
+    CTRL_STAT_OWN(struct l1_stats, expirations),
+    CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
+    CTRL_STAT_OWN(struct l1_stats, rollovers),
+    CTRL_STAT_OWN(struct l1_stats, private_acks),
+    CTRL_STAT_OWN(struct l1_stats, refreshes),
+    CTRL_STAT_OWN(struct l1_stats, gwct_waits),
+    CTRL_STAT_OWN(struct l1_stats, fence_wait_cycles),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table *t,
                             enum tc_variant v)
 {
-    struct tc_l1 *c = calloc(1, sizeof *c);
-    char err[256];
-    if (!c)
-        panic("out of memory");
-    c->w = *w;
-    c->table = t;
+    struct tc_l1 *c = ctrl_alloc(sizeof *c);
     c->v = v;
-    if (cache_init(&c->cache, &w->cfg->l1.cache, err, sizeof err))
-        fatal("l1: %s", err);
-    tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
-    c->merge_max = w->cfg->l1.merge_max;
-    c->line_bytes = w->cfg->l1.cache.line_bytes;
-    c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
+    ctrl_l1_init(&c->base, w, t, tc_l1_tick, tc_l1_dump);
+    ctrl_set_stats(&c->base, tc_l1_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->ts_bits = w->cfg->tc.ts_bits;
     c->private_safe = w->cfg->tc.private_rule == 0;
@@ -802,75 +635,31 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->warps = calloc(c->n_warps + 1, sizeof *c->warps);
     if (!c->warps)
         panic("out of memory");
-    comp_init(&c->comp, w->eng, w->name, w->clk, tc_l1_tick, tc_l1_dump);
-    port_init(&c->from_core, "from_core", 64, w->clk->period_ps, NULL, &c->comp);
     return c;
 }
 
 struct comp *tcs_l1_create(const struct ctrl_wiring *w)
 {
-    return &create(w, &tcs_l1_table, TC_STRONG)->comp;
+    return &create(w, &tcs_l1_table, TC_STRONG)->base.comp;
 }
 
 struct comp *tcw_l1_create(const struct ctrl_wiring *w)
 {
-    return &create(w, &tcw_l1_table, TC_WEAK)->comp;
-}
-
-void tc_l1_connect(struct comp *cp, const struct ctrl_links *l)
-{
-    ((struct tc_l1 *)cp)->links = *l;
-}
-
-struct port *tc_l1_in_port(struct comp *cp)
-{
-    return &((struct tc_l1 *)cp)->from_core;
+    return &create(w, &tcw_l1_table, TC_WEAK)->base.comp;
 }
 
 void tc_l1_destroy(struct comp *cp)
 {
-    struct tc_l1 *c = (struct tc_l1 *)cp;
-    cache_destroy(&c->cache);
-    tbe_table_destroy(&c->tbes);
-    port_destroy(&c->from_core);
-    free(c->warps);
-    free(c);
-}
-
-void tc_l1_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct tc_l1 *c = (struct tc_l1 *)cp;
-    const struct l1_stats *s = &c->st;
-    emit(arg, "load_hits", s->load_hits);
-    emit(arg, "load_misses", s->load_misses);
-    emit(arg, "load_merged", s->load_merged);
-    emit(arg, "loads_at_l2", s->loads_at_l2);
-    emit(arg, "loads_replayed", s->loads_replayed);
-    emit(arg, "stores", s->stores);
-    emit(arg, "upgrades", s->upgrades);
-    emit(arg, "atomics", s->atomics);
-    emit(arg, "fills", s->fills);
-    emit(arg, "fills_expired", s->fills_expired);
-    emit(arg, "expirations", s->expirations);
-    emit(arg, "flash_invalidations", s->flash_invalidations);
-    emit(arg, "rollovers", s->rollovers);
-    emit(arg, "private_acks", s->private_acks);
-    emit(arg, "refreshes", s->refreshes);
-    emit(arg, "gwct_waits", s->gwct_waits);
-    emit(arg, "fence_wait_cycles", s->fence_wait_cycles);
-    emit(arg, "resource_stalls", s->resource_stalls);
-    emit(arg, "protocol_stalls", s->protocol_stalls);
+    free(l1_of(cp)->warps);
+    ctrl_destroy(cp);
 }
 
 /* The line's state as the protocol sees it now: an expired copy is gone. */
 unsigned tc_l1_peek(struct comp *cp, addr_t line, uint8_t *data)
 {
-    struct tc_l1 *c = (struct tc_l1 *)cp;
-    struct coh_ctx x;
-    lookup(c, &x, line);
-    if (data && x.line)
-        memcpy(data, x.line->data, c->line_bytes);
-    if (x.line && LTS(x.line) < now_cycles(c))
-        return x.state == L1_VM ? L1_II : L1_I;
-    return x.state;
+    struct cache_line *l = cache_find(&((struct ctrl *)cp)->cache, line);
+    unsigned s = ctrl_peek(cp, line, data);
+    if (l && LTS(l) < now_cycles(l1_of(cp)))
+        return s == L1_VM ? L1_II : L1_I;
+    return s;
 }

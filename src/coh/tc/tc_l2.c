@@ -69,14 +69,7 @@
 enum l2_state { TC_L2_STATES(X) L2_NSTATES };
 enum l2_event { TC_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {TC_L2_STATES(X)};
-static const char *const event_names[] = {TC_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {TC_L2_STATES(X)};
-static const char *const event_descs[] = {TC_L2_EVENTS(X)};
-#undef X
+COH_NAMES(TC_L2_STATES, TC_L2_EVENTS);
 
 #define GTS(l)   ((l)->meta[0])  /* global timestamp, core cycles */
 #define OWNER(l) ((l)->meta[1])  /* P entered by a read: its reader may write privately */
@@ -86,26 +79,13 @@ static const char *const event_descs[] = {TC_L2_EVENTS(X)};
 const char *const tc_vnet_names[TC_NVNETS] = {"request", "response"};
 
 struct l2_stats {
-    uint64_t reads, writes, atomics, misses, writebacks;
     uint64_t private_writes, gwct_writes, datag, writes_stalled, write_stall_cycles;
     uint64_t mi_entries, mi_expired, lease_sum, leases;
-    uint64_t resource_stalls, protocol_stalls;
 };
 
 struct tc_l2 {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
-    const struct coh_table *table;
+    struct ctrl base;
     enum tc_variant v;
-    struct cache cache;
-    struct tbe_table tbes;
-    struct port from_mem;      /* DRAM responses */
-    struct port pipe;          /* responses in the bank's pipeline (to itself) */
-    struct msg_list replay;    /* parked requests whose line changed state */
-    uint32_t line_bytes;
-    uint32_t jitter_cycles;
-    struct rng rng;            /* jitter */
     tick_t core_ps;            /* one core cycle: the global counter's unit */
     uint64_t next_due;         /* earliest core cycle an MI/S_W entry may expire */
     /* lease */
@@ -127,7 +107,7 @@ static struct tc_l2 *l2_of(struct coh_ctx *x)
 
 static uint64_t now_cycles(const struct tc_l2 *c)
 {
-    return c->comp.eng->now / c->core_ps;
+    return c->base.comp.eng->now / c->core_ps;
 }
 
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
@@ -164,57 +144,14 @@ static void lease_add(struct tc_l2 *c, int64_t d)
 /* Into the pipeline; leaves for the L1 after the hit latency. */
 static void respond(struct tc_l2 *c, struct msg *m, uint16_t type, uint8_t cls, uint16_t bytes)
 {
-    m->type = type;
-    m->cls = cls;
-    m->vnet = TC_VNET_RSP;
-    m->dst = m->src; /* back to the requesting SM */
-    m->src = (uint16_t)c->w.index;
-    m->size_bytes = bytes;
-    tick_t extra = c->jitter_cycles
-                       ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps
-                       : 0;
-    if (!port_send_delayed(&c->pipe, m, extra))
-        panic("%s: pipeline full after room check", c->w.name);
-}
-
-static void take_way(struct coh_ctx *x)
-{
-    struct tc_l2 *c = l2_of(x);
-    struct cache_line *way = cache_victim(&c->cache, x->addr, NULL, NULL);
-    panic_if(!way || way->present, "%s: miss without a free way", c->w.name);
-    cache_install(&c->cache, way, x->addr);
-    GTS(way) = 0;
-    OWNER(way) = 0;
-    way->dirty = false;
-    x->line = way;
-}
-
-static void alloc_tbe(struct coh_ctx *x)
-{
-    x->tbe = tbe_alloc(&l2_of(x)->tbes, x->addr); /* room checked before the step */
-}
-
-static void send_fetch(struct coh_ctx *x)
-{
-    struct tc_l2 *c = l2_of(x);
-    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_READ, x->addr, c->comp.eng->now);
-    c->st.misses++;
-    if (!port_send(c->links.to_mem, m))
-        panic("%s: DRAM port full after room check", c->w.name);
-}
-
-/* The request that caused the miss (or waits in S_W) is performed first. */
-static void hold_request(struct coh_ctx *x)
-{
-    msg_list_push(&x->tbe->merged, x->msg);
-    x->msg = NULL;
+    ctrl_l2_respond(&c->base, m, type, TC_VNET_RSP, cls, bytes);
 }
 
 static void arm(struct tc_l2 *c, uint64_t ts)
 {
     if (ts + 1 < c->next_due) {
         c->next_due = ts + 1;
-        comp_wake_at(&c->comp, c->next_due * c->core_ps);
+        comp_wake_at(&c->base.comp, c->next_due * c->core_ps);
     }
 }
 
@@ -228,38 +165,10 @@ static void wait_expiry(struct coh_ctx *x)
     arm(c, KEPT(x->tbe));
 }
 
-static void fill_line(struct coh_ctx *x)
-{
-    struct tc_l2 *c = l2_of(x);
-    memcpy(x->line->data, x->msg->data, c->line_bytes);
-    msg_free(c->w.msgs, x->msg);
-    x->msg = NULL;
-}
-
 /* The fill keeps the timestamp the MSHR kept for the evicted line. */
 static void restore_ts(struct coh_ctx *x)
 {
     GTS(x->line) = KEPT(x->tbe);
-}
-
-/* INVARIANT: requests to a line are served in arrival order. The parked
- * requests go to the front of the replay list: requests for the line still
- * waiting there are younger than every request parked on it. */
-static void wake_parked(struct coh_ctx *x)
-{
-    struct tc_l2 *c = l2_of(x);
-    struct msg_list *p = &x->tbe->parked;
-    if (p->head) {
-        p->tail->next = c->replay.head;
-        if (!c->replay.tail)
-            c->replay.tail = p->tail;
-        c->replay.head = p->head;
-        c->replay.n += p->n;
-        p->head = p->tail = NULL;
-        p->n = 0;
-    }
-    tbe_free(&c->tbes, x->tbe);
-    x->tbe = NULL;
 }
 
 /* A read: the global timestamp becomes max(itself, lease end); the
@@ -281,15 +190,9 @@ static void extend_ts(struct coh_ctx *x)
 
 static void reply_data(struct coh_ctx *x)
 {
-    struct tc_l2 *c = l2_of(x);
-    c->st.reads++;
-    cache_touch(&c->cache, x->line);
-    memcpy(x->msg->data, x->line->data, c->line_bytes);
-    if (c->w.obs)
-        obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
     x->msg->ts = GTS(x->line);
     x->msg->flags = 0 | (x->msg->flags & TC_F_MERGED);
-    respond(c, x->msg, MSG_TC_DATA, TRAFFIC_LD, (uint16_t)c->line_bytes);
+    ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_TC_DATA, TC_VNET_RSP);
     x->msg = NULL;
 }
 
@@ -310,24 +213,10 @@ static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
 {
     struct msg *m = x->msg;
     uint64_t g = GTS(x->line) >= now_cycles(c) ? GTS(x->line) : 0;
-    cache_touch(&c->cache, x->line);
-    x->line->dirty = true;
-    if (m->type == MSG_TC_ATOMIC) {
-        c->st.atomics++;
-        if (c->w.obs)
-            obs_check(c->w.obs, c->w.name, x->addr, x->line->data, NULL);
-        atom_apply(m->req.atom, x->line->data);
-        if (c->w.obs) {
-            struct bytemask all;
-            memset(&all, 0xff, sizeof all);
-            obs_write(c->w.obs, x->addr, x->line->data, &all);
-        }
-    } else {
-        c->st.writes++;
-        bytes_merge(x->line->data, m->data, &m->mask, c->line_bytes);
-        if (c->w.obs)
-            obs_write(c->w.obs, x->addr, m->data, &m->mask);
-    }
+    if (m->type == MSG_TC_ATOMIC)
+        ctrl_l2_perform_atomic(&c->base, x);
+    else
+        ctrl_l2_perform_write(&c->base, x);
     if (c->v == TC_WEAK) {
         GTS(x->line)++;
         if (g && (c->t_write_when == 1 || (c->t_write_when == 0 && (m->flags & TC_F_FENCES))))
@@ -338,8 +227,8 @@ static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
 
 static void promise(struct tc_l2 *c, struct coh_ctx *x, uint64_t gwct)
 {
-    if (c->w.obs)
-        tc_obs_write(c->comp.eng, c->w.obs, x->addr, gwct);
+    if (c->base.w.obs)
+        tc_obs_write(c->base.comp.eng, c->base.w.obs, x->addr, gwct);
 }
 
 /* ACK: the write is visible everywhere (E, or TC-Strong after the wait). */
@@ -347,7 +236,7 @@ static void write_ack(struct coh_ctx *x)
 {
     struct tc_l2 *c = l2_of(x);
     uint64_t g = perform(c, x);
-    panic_if(g, "%s: plain ACK for a write to an unexpired line %#llx", c->w.name,
+    panic_if(g, "%s: plain ACK for a write to an unexpired line %#llx", c->base.w.name,
              (unsigned long long)x->addr);
     promise(c, x, 0);
     x->msg->flags = 0;
@@ -393,11 +282,11 @@ static void write_datag(struct coh_ctx *x)
     if (g)
         c->st.gwct_writes++;
     struct msg *m = x->msg;
-    memcpy(m->data, x->line->data, c->line_bytes);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
     m->flags = g ? TC_F_GWCT : 0;
     m->ts = GTS(x->line);
     m->ts2 = g;
-    respond(c, m, MSG_TC_DATAG, TRAFFIC_LD, (uint16_t)c->line_bytes);
+    respond(c, m, MSG_TC_DATAG, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
     x->msg = NULL;
 }
 
@@ -426,7 +315,7 @@ static void perform_held(struct coh_ctx *x)
 {
     struct tc_l2 *c = l2_of(x);
     x->msg = msg_list_pop(&x->tbe->merged);
-    panic_if(!x->msg, "%s: no held request for %#llx", c->w.name, (unsigned long long)x->addr);
+    panic_if(!x->msg, "%s: no held request for %#llx", c->base.w.name, (unsigned long long)x->addr);
     bool live = GTS(x->line) >= now_cycles(c);
     if (x->state == L2_S_W) {
         c->st.write_stall_cycles += now_cycles(c) - SINCE(x->tbe);
@@ -454,20 +343,6 @@ static void perform_held(struct coh_ctx *x)
     }
 }
 
-static void write_back(struct coh_ctx *x)
-{
-    struct tc_l2 *c = l2_of(x);
-    if (!x->line->dirty)
-        return;
-    struct msg *m = msg_new(c->w.msgs, MSG_DRAM_WRITE, x->addr, c->comp.eng->now);
-    memcpy(m->data, x->line->data, c->line_bytes);
-    memset(&m->mask, 0xff, sizeof m->mask);
-    x->line->dirty = false;
-    c->st.writebacks++;
-    if (!port_send(c->links.to_mem, m))
-        panic("%s: DRAM port full after room check", c->w.name);
-}
-
 /* MI: an MSHR keeps the unexpired timestamp until it passes (-t_evict). */
 static void keep_ts(struct coh_ctx *x)
 {
@@ -477,32 +352,22 @@ static void keep_ts(struct coh_ctx *x)
     lease_add(c, -c->t_evict);
 }
 
-static void drop_line(struct coh_ctx *x)
-{
-    cache_remove(&l2_of(x)->cache, x->line);
-    x->line = NULL;
-}
-
 static void free_kept(struct coh_ctx *x)
 {
     l2_of(x)->st.mi_expired++;
-    wake_parked(x);
-}
-
-static void nothing(struct coh_ctx *x)
-{
-    (void)x;
+    ctrl_wake_parked(x);
 }
 
 static const struct coh_action_name actions[] = {
-    {take_way, "take_way", "install the line in a free way (the fill comes later)"},
-    {alloc_tbe, "alloc_tbe", "allocate an MSHR for the line"},
-    {send_fetch, "send_fetch", "read the line from DRAM"},
-    {hold_request, "hold_request", "keep the request in the MSHR: it is performed first"},
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR for the line"},
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
+    {ctrl_hold, "hold_request", "keep the request in the MSHR: it is performed first"},
     {wait_expiry, "wait_expiry", "wait (S_W) until the line's timestamp has passed"},
-    {fill_line, "fill_line", "write the DRAM data into the line"},
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
     {restore_ts, "restore_ts", "give the line the timestamp the MSHR kept (§8 item 5)"},
-    {wake_parked, "wake_parked", "free the MSHR and replay its parked requests first, in order"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the MSHR and replay its parked requests first, in order"},
     {extend_ts, "extend_ts",
      "timestamp := max(timestamp, lease end); predictor +t_hit on an expired L1 copy or E"},
     {reply_data, "reply_data", "DATA: the line and its timestamp"},
@@ -517,11 +382,11 @@ static const struct coh_action_name actions[] = {
      "perform every lane's atomic, return old values (tcw: TS++, GWCT if unexpired)"},
     {perform_held, "perform_held",
      "perform the held request: read DATA; write ACK, or ACK-G/DATA-G if unexpired; atomic"},
-    {write_back, "write_back", "write the line to DRAM if it is dirty"},
+    {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},
     {keep_ts, "keep_ts", "keep the unexpired timestamp in the MSHR (MI), predictor -t_evict"},
-    {drop_line, "drop_line", "free the data way"},
+    {ctrl_drop_line, "drop_line", "free the data way"},
     {free_kept, "free_kept", "the kept timestamp passed: free the MSHR, replay parked requests"},
-    {nothing, "nothing", "no action: the timestamp passed, no L1 copy is left"},
+    {ctrl_nothing, "nothing", "no action: the timestamp passed, no L1 copy is left"},
     {0},
 };
 
@@ -530,62 +395,64 @@ static const struct coh_action_name actions[] = {
 /* Cells TC-Strong and TC-Weak share: misses, reads, E, eviction, expiry. */
 /*  state     event              next     uses              actions                              */
 #define TC_L2_COMMON_CELLS                                                                         \
-    [L2_I ][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
-                                                       hold_request),                              \
-    [L2_I ][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
-                                                       hold_request),                              \
-    [L2_I ][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
-                                                       hold_request),                              \
-    [L2_I ][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, alloc_tbe, send_fetch,            \
-                                                       hold_request),                              \
+    [L2_I ][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+                                                       ctrl_l2_send_fetch, ctrl_hold),             \
+    [L2_I ][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+                                                       ctrl_l2_send_fetch, ctrl_hold),             \
+    [L2_I ][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+                                                       ctrl_l2_send_fetch, ctrl_hold),             \
+    [L2_I ][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+                                                       ctrl_l2_send_fetch, ctrl_hold),             \
     [L2_P ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
     [L2_P ][L2_UpgrOwn  ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_private),                   \
-    [L2_P ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, alloc_tbe, keep_ts, write_back,            \
-                                                       drop_line),                                 \
-    [L2_P ][L2_Expire   ] = DO(L2_E,  TAG_WR,          nothing),                                   \
+    [L2_P ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
+                                                        ctrl_l2_write_back, ctrl_drop_line),       \
+    [L2_P ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
     [L2_S ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
-    [L2_S ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, alloc_tbe, keep_ts, write_back,            \
-                                                       drop_line),                                 \
-    [L2_S ][L2_Expire   ] = DO(L2_E,  TAG_WR,          nothing),                                   \
+    [L2_S ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
+                                                        ctrl_l2_write_back, ctrl_drop_line),       \
+    [L2_S ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
     [L2_E ][L2_GetS     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data,            \
-                                                       set_owner),                                 \
+                                                                 set_owner),                       \
     [L2_E ][L2_GetX     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
     [L2_E ][L2_Upgr     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
     [L2_E ][L2_Atomic   ] = DO(L2_E,  TAG_RD | DATA_RD | DATA_WR, do_atomic),                      \
-    [L2_E ][L2_Replace  ] = DO(L2_I,  TAG_WR | DATA_RD, write_back, drop_line),                    \
+    [L2_E ][L2_Replace  ] = DO(L2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),       \
     [L2_IS][L2_GetS     ] = STALL,                                                                 \
     [L2_IS][L2_GetX     ] = STALL,                                                                 \
     [L2_IS][L2_Upgr     ] = STALL,                                                                 \
     [L2_IS][L2_Atomic   ] = STALL,                                                                 \
-    [L2_IS][L2_MemData  ] = DO(L2_P,  TAG_WR | DATA_WR | DATA_RD, fill_line, perform_held,         \
-                                                       set_owner, wake_parked),                    \
-    [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, fill_line, restore_ts,      \
-                                                       perform_held, wake_parked),                 \
+    [L2_IS][L2_MemData  ] = DO(L2_P,  TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, \
+                                                                  set_owner, ctrl_wake_parked),    \
+    [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,          \
+                                                                       restore_ts, perform_held,   \
+                                                                       ctrl_wake_parked),          \
     [L2_IM][L2_GetS     ] = STALL,                                                                 \
     [L2_IM][L2_GetX     ] = STALL,                                                                 \
     [L2_IM][L2_Upgr     ] = STALL,                                                                 \
     [L2_IM][L2_Atomic   ] = STALL,                                                                 \
-    [L2_IM][L2_MemData  ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, fill_line, perform_held,         \
-                                                       wake_parked),                               \
-    [L2_MI][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),        \
+    [L2_IM][L2_MemData  ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, \
+                                                                  ctrl_wake_parked),               \
+    [L2_MI][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,          \
+                                                       ctrl_hold),                                 \
     [L2_MI][L2_Expire   ] = DO(L2_I,  0,               free_kept)
 
 /*  state     event              next     uses              actions                              */
 static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     TC_L2_COMMON_CELLS,
     [L2_P  ][L2_AtomicOwn ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
-                                                         clear_owner),
+                                                                             clear_owner),
     [L2_P  ][L2_WriteBlock] = STALL,
-    [L2_P  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, alloc_tbe, hold_request, wait_expiry),
+    [L2_P  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
     [L2_S  ][L2_WriteBlock] = STALL,
-    [L2_S  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, alloc_tbe, hold_request, wait_expiry),
+    [L2_S  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
     [L2_MI ][L2_WriteBlock] = STALL,
     [L2_MI ][L2_WriteHold ] = STALL, /* parked on the MI entry until it expires */
     [L2_S_W][L2_GetS      ] = STALL,
     [L2_S_W][L2_GetX      ] = STALL,
     [L2_S_W][L2_Upgr      ] = STALL,
     [L2_S_W][L2_Atomic    ] = STALL,
-    [L2_S_W][L2_Expire    ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, perform_held, wake_parked),
+    [L2_S_W][L2_Expire    ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, perform_held, ctrl_wake_parked),
     /* IM + MemDataRetained is left undefined: a write or atomic to an MI line
      * waits (WriteBlock/WriteHold) until the kept timestamp passes, so IM is
      * only entered from I and its fill never finds a kept timestamp */
@@ -596,32 +463,28 @@ static const struct coh_trans tcw_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     TC_L2_COMMON_CELLS,
     [L2_P ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
     [L2_P ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
-                                                       clear_owner),
+                                                                           clear_owner),
     /* P + UpgrMatch is left undefined: in P without the owner bit every
      * timestamp was raised by a write (TS++) after the last lease was granted,
      * and no L1 is given that raised value (DATA-G gives the GWCT); with the
      * owner bit (or the paper rule) a match is UpgrOwn */
-    [L2_P ][L2_Atomic   ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
-                                                       clear_owner),
+    [L2_P ][L2_Atomic   ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic, clear_owner),
     [L2_S ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
     [L2_S ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
-                                                       clear_owner),
+                                                                           clear_owner),
     [L2_S ][L2_UpgrMatch] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
     [L2_S ][L2_Atomic   ] = DO(L2_S,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-    [L2_IM][L2_MemDataRetained] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, fill_line, restore_ts,
-                                                       perform_held, clear_owner, wake_parked),
-    [L2_MI][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
-    [L2_MI][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
-    [L2_MI][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, take_way, send_fetch, hold_request),
+    [L2_IM][L2_MemDataRetained] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,
+                                                                       restore_ts, perform_held,
+                                                                       clear_owner,
+                                                                       ctrl_wake_parked),
+    [L2_MI][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
+                                                       ctrl_hold),
+    [L2_MI][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
+                                                       ctrl_hold),
+    [L2_MI][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
+                                                       ctrl_hold),
 };
-
-static void set_state(struct coh_ctx *x, unsigned next)
-{
-    if (x->line)
-        x->line->state = (uint8_t)next;
-    if (x->tbe)
-        x->tbe->state = (uint8_t)next;
-}
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
 {
@@ -636,35 +499,23 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 (unsigned long long)KEPT(x->tbe), x->tbe->merged.n, x->tbe->parked.n);
 }
 
-#define TC_L2_TABLE(proto_, cells_)                                                                \
-    {                                                                                              \
-        .proto = proto_, .ctrl = "L2", .n_states = L2_NSTATES, .n_events = L2_NEVENTS,             \
-        .state_names = state_names, .state_descs = state_descs, .event_names = event_names,       \
-        .event_descs = event_descs, .cells = &cells_[0][0], .actions = actions,                   \
-        .set_state = set_state, .dump = dump_ctx,                                                  \
-    }
 
-const struct coh_table tcs_l2_table = TC_L2_TABLE("tcs", tcs_l2_cells);
-const struct coh_table tcw_l2_table = TC_L2_TABLE("tcw", tcw_l2_cells);
+const struct coh_table tcs_l2_table =
+    COH_TABLE("tcs", "L2", tcs_l2_cells, ctrl_set_state, dump_ctx);
+const struct coh_table tcw_l2_table =
+    COH_TABLE("tcw", "L2", tcw_l2_cells, ctrl_set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
 static void lookup(struct tc_l2 *c, struct coh_ctx *x, addr_t line)
 {
-    memset(x, 0, sizeof *x);
-    x->ctrl = c;
-    x->ctrl_name = c->w.name;
-    x->eng = c->comp.eng;
-    x->addr = line;
-    x->line = cache_find(&c->cache, line);
-    x->tbe = tbe_find(&c->tbes, line);
-    x->state = x->tbe ? x->tbe->state : x->line ? x->line->state : L2_I;
+    ctrl_lookup(&c->base, x, line);
 }
 
 static enum coh_result step(struct tc_l2 *c, struct coh_ctx *x, unsigned event)
 {
     x->event = event;
-    return coh_step(c->table, &c->w.cov[0], x);
+    return ctrl_step(&c->base, x);
 }
 
 /* Whether time alone has moved the line on: P/S past their timestamp are E;
@@ -716,7 +567,7 @@ static unsigned classify(const struct tc_l2 *c, const struct coh_ctx *x, const s
             return L2_UpgrOwn;
         return m->ts == GTS(x->line) ? L2_UpgrMatch : L2_Upgr;
     case MSG_TC_ATOMIC: return L2_Atomic;
-    default: panic("%s: unexpected request type %u", c->w.name, m->type);
+    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
 
@@ -736,10 +587,11 @@ static bool sweep(struct tc_l2 *c, bool force);
 
 static bool room(struct tc_l2 *c)
 {
-    if (tbe_full(&c->tbes))
+    if (tbe_full(&c->base.tbes))
         sweep(c, true); /* MSHR pressure: free the MI entries whose timestamp passed */
-    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
-        c->st.resource_stalls++;
+    struct ctrl *b = &c->base;
+    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
+        c->base.st.resource_stalls++;
         return false;
     }
     return true;
@@ -749,23 +601,21 @@ static bool room(struct tc_l2 *c)
  * stable line (an unexpired one to MI) and the request retries next cycle.
  * Returns false when the request stays where it is (resource stall, or a
  * TC-Strong write blocking the bank). */
-static bool take_request(struct tc_l2 *c, struct msg *m)
+static bool take_request(struct ctrl *b, struct msg *m)
 {
+    struct tc_l2 *c = (struct tc_l2 *)b;
     struct coh_ctx x;
     if (!room(c))
         return false;
     lookup(c, &x, m->addr);
-    if (x.tbe && x.tbe->parked.n) {
-        /* requests to a line keep their order behind a parked one */
-        c->st.protocol_stalls++;
-        msg_list_push(&x.tbe->parked, m);
+    x.msg = m;
+    if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
         return true;
-    }
     lookup_live(c, &x, m->addr);
     if (!x.line) {
-        struct cache_line *way = cache_victim(&c->cache, m->addr, evictable, NULL);
+        struct cache_line *way = cache_victim(&c->base.cache, m->addr, evictable, NULL);
         if (!way) {
-            c->st.resource_stalls++;
+            c->base.st.resource_stalls++;
             return false;
         }
         if (way->present) {
@@ -773,7 +623,7 @@ static bool take_request(struct tc_l2 *c, struct msg *m)
             lookup_live(c, &v, way->addr);
             if (room(c))
                 step(c, &v, L2_Replace);
-            c->st.resource_stalls++;
+            c->base.st.resource_stalls++;
             return false;
         }
     }
@@ -787,10 +637,10 @@ static bool take_request(struct tc_l2 *c, struct msg *m)
                 c->st.writes_stalled++;
             }
             uint64_t until = x.state == L2_MI ? KEPT(x.tbe) : GTS(x.line);
-            comp_wake_at(&c->comp, (until + 1) * c->core_ps);
+            comp_wake_at(&c->base.comp, (until + 1) * c->core_ps);
             return false;
         }
-        c->st.protocol_stalls++;
+        c->base.st.protocol_stalls++;
         msg_list_push(&x.tbe->parked, m);
         if (ev == L2_WriteHold) { /* on an MI entry: wake when it expires */
             c->st.writes_stalled++;
@@ -804,12 +654,11 @@ static bool take_request(struct tc_l2 *c, struct msg *m)
     return true;
 }
 
-static void take_mem(struct tc_l2 *c, struct msg *m)
+static void take_mem(struct ctrl *b, struct msg *m)
 {
-    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
-        msg_free(c->w.msgs, m);
+    struct tc_l2 *c = (struct tc_l2 *)b;
+    if (ctrl_l2_drop_wrack(b, m))
         return;
-    }
     struct coh_ctx x;
     lookup(c, &x, m->addr);
     x.msg = m;
@@ -829,14 +678,14 @@ static bool sweep(struct tc_l2 *c, bool force)
         return false;
     bool moved = false;
     c->next_due = UINT64_MAX;
-    for (uint32_t i = 0; i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++) {
+        struct tbe *t = &c->base.tbes.e[i];
         if (!t->used || (t->state != L2_MI && t->state != L2_S_W))
             continue;
         bool armed = t->state == L2_S_W || t->parked.n;
         if (!armed && !force)
             continue;
-        if (KEPT(t) < now && port_has_room(&c->pipe, 1)) {
+        if (KEPT(t) < now && port_has_room(&c->base.pipe, 1)) {
             struct coh_ctx x;
             lookup(c, &x, t->addr);
             step(c, &x, L2_Expire);
@@ -846,86 +695,83 @@ static bool sweep(struct tc_l2 *c, bool force)
         }
     }
     if (c->next_due != UINT64_MAX)
-        comp_wake_at(&c->comp, c->next_due * c->core_ps);
+        comp_wake_at(&c->base.comp, c->next_due * c->core_ps);
     return moved;
 }
 
 static bool tc_l2_tick(struct comp *cp)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    bool moved = false;
-    struct msg *m;
-    struct port *out = c->links.net_out[TC_VNET_RSP], *reqs = c->links.net_in[TC_VNET_REQ];
+    struct ctrl *b = &c->base;
+    struct port *reqs = b->links.net_in[TC_VNET_REQ];
 
-    while (port_peek(&c->pipe) && port_has_room(out, 1)) {
-        port_send(out, port_pop(&c->pipe));
-        moved = true;
-    }
-    if (port_peek(&c->from_mem)) {
-        take_mem(c, port_pop(&c->from_mem));
-        moved = true;
-    }
+    bool moved = ctrl_l2_drain_pipe(b);
+    moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= sweep(c, false);
-    if ((m = msg_list_pop(&c->replay))) {
-        if (take_request(c, m))
-            moved = true;
-        else
-            msg_list_push_front(&c->replay, m);
-    } else if ((m = port_peek(reqs))) {
-        if (take_request(c, m)) {
-            port_pop(reqs);
-            moved = true;
-        }
-    }
+    moved |= ctrl_take_next(b, reqs, take_request);
     /* stay awake while a stall may clear by itself; a blocked write set its
      * own wake-up */
-    bool waiting = c->replay.n || port_peek(reqs);
-    return moved || port_peek(&c->pipe) || (waiting && !c->blocked);
+    bool waiting = b->replay.n || port_peek(reqs);
+    return moved || port_peek(&b->pipe) || (waiting && !c->blocked);
 }
 
-static void dump_msg(const struct msg *m, FILE *out)
+static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
 {
-    fprintf(out, "type %u addr %#llx src %u dst %u op %s\n", m->type, (unsigned long long)m->addr,
-            m->src, m->dst, mem_op_names[m->req.op]);
+    fprintf(out, "  mshr %#llx %s kept %llu held %u parked %u\n", (unsigned long long)t->addr,
+            b->table->state_names[t->state], (unsigned long long)KEPT(t), t->merged.n,
+            t->parked.n);
 }
 
 static void tc_l2_dump(struct comp *cp, FILE *out)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    if (!c->tbes.n_used && !c->replay.n && !c->pipe.n && !c->blocked)
+    struct ctrl *b = &c->base;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !c->blocked)
         return;
     fprintf(out, "%s (%s L2) at core cycle %llu: %u MSHRs, %u replaying, %u in pipeline, "
                  "lease %lld%s\n",
-            c->w.name, c->table->proto, (unsigned long long)now_cycles(c), c->tbes.n_used,
-            c->replay.n, c->pipe.n, (long long)c->lease, c->blocked ? ", blocked by a write" : "");
-    for (uint32_t i = 0; i < c->tbes.cap; i++) {
-        struct tbe *t = &c->tbes.e[i];
-        if (t->used)
-            fprintf(out, "  mshr %#llx %s kept %llu held %u parked %u\n",
-                    (unsigned long long)t->addr, state_names[t->state],
-                    (unsigned long long)KEPT(t), t->merged.n, t->parked.n);
-    }
-    port_dump(&c->pipe, out, dump_msg);
+            b->w.name, b->table->proto, (unsigned long long)now_cycles(c), b->tbes.n_used,
+            b->replay.n, b->pipe.n, (long long)c->lease, c->blocked ? ", blocked by a write" : "");
+    ctrl_dump_tbes(b, out, dump_mshr);
+    ctrl_l2_dump_pipe(b, out);
 }
 
 /* ---- construction ---- */
 
+static uint64_t stat_lease(const struct ctrl *b)
+{
+    return (uint64_t)((const struct tc_l2 *)b)->lease;
+}
+
+static uint64_t stat_lease_avg(const struct ctrl *b)
+{
+    const struct tc_l2 *c = (const struct tc_l2 *)b;
+    return c->st.leases ? c->st.lease_sum / c->st.leases : (uint64_t)c->lease;
+}
+
+static const struct ctrl_stat tc_l2_stat_rows[] = {
+    CTRL_STATS_L2_ACCESSES,
+    CTRL_STAT_OWN(struct l2_stats, private_writes),
+    CTRL_STAT_OWN(struct l2_stats, gwct_writes),
+    CTRL_STAT_OWN(struct l2_stats, datag),
+    CTRL_STAT_OWN(struct l2_stats, writes_stalled),
+    CTRL_STAT_OWN(struct l2_stats, write_stall_cycles),
+    CTRL_STAT_OWN(struct l2_stats, mi_entries),
+    CTRL_STAT_OWN(struct l2_stats, mi_expired),
+    CTRL_STAT_FN("lease", stat_lease),
+    CTRL_STAT_FN("lease_avg", stat_lease_avg),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *t,
                            enum tc_variant v)
 {
-    struct tc_l2 *c = calloc(1, sizeof *c);
-    char err[256];
-    if (!c)
-        panic("out of memory");
-    c->w = *w;
-    c->table = t;
+    struct tc_l2 *c = ctrl_alloc(sizeof *c);
     c->v = v;
-    if (cache_init(&c->cache, &w->cfg->l2.cache, err, sizeof err))
-        fatal("l2: %s", err);
-    c->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
-    tbe_table_init(&c->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
-    c->line_bytes = w->cfg->l2.cache.line_bytes;
-    c->jitter_cycles = w->cfg->l2.jitter_cycles;
+    ctrl_l2_init(&c->base, w, t, tc_l2_tick, tc_l2_dump, 0x7c00);
+    ctrl_set_stats(&c->base, tc_l2_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->next_due = UINT64_MAX;
     const struct tc_spec *tc = &w->cfg->tc;
@@ -943,14 +789,9 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     c->bank_scope = tc->stall_scope == 0;
     c->private_safe = tc->private_rule == 0;
     c->retained_safe = tc->retained == 0;
-    rng_seed(&c->rng, w->cfg->sim.seed, 0x7c00 + w->index);
-    comp_init(&c->comp, w->eng, w->name, w->clk, tc_l2_tick, tc_l2_dump);
-    port_init(&c->from_mem, "from_mem", 64, w->clk->period_ps, NULL, &c->comp);
-    port_init(&c->pipe, "pipe", 4096, (tick_t)w->cfg->l2.latency_cycles * w->clk->period_ps,
-              &c->comp, &c->comp);
     if (w->obs)
-        tc_obs_bank(w->eng, w->index, w->n_banks, &c->comp);
-    return &c->comp;
+        tc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
+    return &c->base.comp;
 }
 
 struct comp *tcs_l2_create(const struct ctrl_wiring *w)
@@ -963,28 +804,12 @@ struct comp *tcw_l2_create(const struct ctrl_wiring *w)
     return create(w, &tcw_l2_table, TC_WEAK);
 }
 
-void tc_l2_connect(struct comp *cp, const struct ctrl_links *l)
-{
-    struct tc_l2 *c = (struct tc_l2 *)cp;
-    c->links = *l;
-    c->from_mem.sender = NULL;
-}
-
-struct port *tc_l2_in_port(struct comp *cp)
-{
-    return &((struct tc_l2 *)cp)->from_mem;
-}
-
 void tc_l2_destroy(struct comp *cp)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    if (c->w.obs)
-        tc_obs_bank_gone(c->comp.eng, c->w.index);
-    cache_destroy(&c->cache);
-    tbe_table_destroy(&c->tbes);
-    port_destroy(&c->from_mem);
-    port_destroy(&c->pipe);
-    free(c);
+    if (c->base.w.obs)
+        tc_obs_bank_gone(cp->eng, c->base.w.index);
+    ctrl_destroy(cp);
 }
 
 /* The line's state as the protocol sees it now (time may have moved it). */
@@ -1004,40 +829,21 @@ void tc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
     unsigned s = live_state(c, line);
-    panic_if(busy(s), "%s: host access to %#llx in state %s", c->w.name,
-             (unsigned long long)line, state_names[s]);
-    struct cache_line *l = cache_find(&c->cache, line);
-    if (!wmask) {
-        if (l)
-            memcpy(buf, l->data, c->line_bytes);
-        else
-            backing_read(c->w.store, line, buf, c->line_bytes);
-        return;
-    }
-    if (c->w.obs)
-        obs_write(c->w.obs, line, buf, wmask);
-    if (l) {
-        bytes_merge(l->data, buf, wmask, c->line_bytes);
-        l->dirty = true;
-    } else {
-        backing_write_masked(c->w.store, line, buf, wmask->w, c->line_bytes);
-    }
+    ctrl_l2_dma(&c->base, line, buf, wmask, s, busy(s));
 }
 
 unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    struct cache_line *l = cache_find(&c->cache, line);
-    if (data && l)
-        memcpy(data, l->data, c->line_bytes);
+    ctrl_copy_line(&c->base, line, data);
     return live_state(c, line);
 }
 
 bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    struct cache_line *l = cache_find(&c->cache, line);
-    struct tbe *t = tbe_find(&c->tbes, line);
+    struct cache_line *l = cache_find(&c->base.cache, line);
+    struct tbe *t = tbe_find(&c->base.tbes, line);
     if (t && (t->state == L2_MI || ((t->state == L2_IS || t->state == L2_IM) && KEPT(t)))) {
         *gts = l ? MAX(GTS(l), KEPT(t)) : KEPT(t);
         return true;
@@ -1047,29 +853,6 @@ bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
         return true;
     }
     return false;
-}
-
-void tc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct tc_l2 *c = (struct tc_l2 *)cp;
-    const struct l2_stats *s = &c->st;
-    emit(arg, "reads", s->reads);
-    emit(arg, "writes", s->writes);
-    emit(arg, "atomics", s->atomics);
-    emit(arg, "accesses", s->reads + s->writes + s->atomics);
-    emit(arg, "misses", s->misses); /* DRAM fetches; requests parked behind one hit */
-    emit(arg, "writebacks", s->writebacks);
-    emit(arg, "private_writes", s->private_writes);
-    emit(arg, "gwct_writes", s->gwct_writes);
-    emit(arg, "datag", s->datag);
-    emit(arg, "writes_stalled", s->writes_stalled);
-    emit(arg, "write_stall_cycles", s->write_stall_cycles);
-    emit(arg, "mi_entries", s->mi_entries);
-    emit(arg, "mi_expired", s->mi_expired);
-    emit(arg, "lease", (uint64_t)c->lease);
-    emit(arg, "lease_avg", s->leases ? s->lease_sum / s->leases : (uint64_t)c->lease);
-    emit(arg, "resource_stalls", s->resource_stalls);
-    emit(arg, "protocol_stalls", s->protocol_stalls);
 }
 
 static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_table, NULL};
@@ -1084,10 +867,10 @@ const struct proto_desc proto_tcs = {
     .vnet_names = tc_vnet_names,
     .tables = tcs_tables,
     .n_l1_tables = 1,
-    .l1 = {tcs_l1_create, tc_l1_connect, tc_l1_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           tc_l1_stats},
-    .l2 = {tcs_l2_create, tc_l2_connect, tc_l2_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
-           tc_l2_stats},
+    .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
+           ctrl_stats},
+    .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
+           ctrl_stats},
 };
 
 const struct proto_desc proto_tcw = {
@@ -1099,8 +882,8 @@ const struct proto_desc proto_tcw = {
     .vnet_names = tc_vnet_names,
     .tables = tcw_tables,
     .n_l1_tables = 1,
-    .l1 = {tcw_l1_create, tc_l1_connect, tc_l1_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           tc_l1_stats},
-    .l2 = {tcw_l2_create, tc_l2_connect, tc_l2_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
-           tc_l2_stats},
+    .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
+           ctrl_stats},
+    .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
+           ctrl_stats},
 };

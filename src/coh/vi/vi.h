@@ -17,7 +17,8 @@
 #ifndef COH_VI_VI_H
 #define COH_VI_VI_H
 
-#include "coh/proto.h"
+#include "coh/ctrl.h"
+#include "coh/sharers.h"
 
 enum {
     MSG_VI_GETS = MSG_PROTO_BASE, /* read a line (control) */
@@ -38,7 +39,7 @@ enum { VI_VNET_REQ, VI_VNET_RSP, VI_VNET_INV, VI_VNET_ACK, VI_NVNETS };
 extern const char *const vi_vnet_names[VI_NVNETS];
 
 /* Most SMs a sharer vector (two words of line metadata) can name. */
-#define VI_MAX_SHARERS 128
+#define VI_MAX_SHARERS COH_MAX_SHARERS
 
 /* ---- the L1 (vi_l1.c), shared by the three protocols ---- */
 extern const struct coh_table vi_l1_table, vini_l1_table, ideal_l1_table;
@@ -46,12 +47,9 @@ struct comp *vi_l1_create(const struct ctrl_wiring *w);
 struct comp *vini_l1_create(const struct ctrl_wiring *w);
 struct comp *ideal_l1_create(const struct ctrl_wiring *w);
 void vi_l1_connect(struct comp *c, const struct ctrl_links *l);
-struct port *vi_l1_in_port(struct comp *c);
 void vi_l1_destroy(struct comp *c);
-unsigned vi_l1_peek(struct comp *c, addr_t line, uint8_t *data);
-void vi_l1_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define VI_L1_OPS(create_)                                                                         \
-    {create_, vi_l1_connect, vi_l1_in_port, vi_l1_destroy, NULL, vi_l1_peek, vi_l1_stats}
+    {create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, ctrl_stats}
 
 /* ---- the L2 banks (vi_l2.c: GPU-VI and ideal; vini_l2.c: GPU-VIni) ---- */
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;

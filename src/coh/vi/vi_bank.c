@@ -24,141 +24,34 @@ const char *const vi_vnet_names[VI_NVNETS] = {"request", "response", "invalidati
 
 /* ---- actions ---- */
 
-/* Into the pipeline; leaves for the L1 after the hit latency. */
-static void respond(struct vi_bank *b, struct msg *m, uint16_t type, uint8_t cls, uint16_t bytes)
-{
-    m->type = type;
-    m->cls = cls;
-    m->vnet = VI_VNET_RSP;
-    m->dst = m->src; /* back to the requesting SM */
-    m->src = (uint16_t)b->w.index;
-    m->size_bytes = bytes;
-    tick_t extra = b->jitter_cycles
-                       ? rng_below(&b->rng, b->jitter_cycles + 1) * b->comp.clk->period_ps
-                       : 0;
-    if (!port_send_delayed(&b->pipe, m, extra))
-        panic("%s: pipeline full after room check", b->w.name);
-}
-
-void vi_take_way(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    struct cache_line *way = cache_victim(&b->cache, x->addr, NULL, NULL);
-    panic_if(!way || way->present, "%s: miss without a free way", b->w.name);
-    cache_install(&b->cache, way, x->addr);
-    x->line = way;
-}
-
-void vi_alloc_tbe(struct coh_ctx *x)
-{
-    x->tbe = tbe_alloc(&vi_bank_of(x)->tbes, x->addr); /* room checked before the step */
-}
-
-void vi_send_fetch(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    struct msg *m = msg_new(b->w.msgs, MSG_DRAM_READ, x->addr, b->comp.eng->now);
-    b->st.misses++;
-    if (!port_send(b->links.to_mem, m))
-        panic("%s: DRAM port full after room check", b->w.name);
-}
-
-void vi_park(struct coh_ctx *x)
-{
-    msg_list_push(&x->tbe->parked, x->msg);
-    x->msg = NULL;
-}
-
-void vi_fill_line(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    memcpy(x->line->data, x->msg->data, b->line_bytes);
-    msg_free(b->w.msgs, x->msg);
-    x->msg = NULL;
-}
-
-/* INVARIANT: requests to a line are served in arrival order. The parked
- * requests go to the front of the replay list: requests for the line still
- * waiting there (not yet examined when the line became busy again) are
- * younger than every request parked on it. */
-void vi_wake_parked(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    struct msg_list *p = &x->tbe->parked;
-    if (p->head) {
-        p->tail->next = b->replay.head;
-        if (!b->replay.tail)
-            b->replay.tail = p->tail;
-        b->replay.head = p->head;
-        b->replay.n += p->n;
-        p->head = p->tail = NULL;
-        p->n = 0;
-    }
-    tbe_free(&b->tbes, x->tbe);
-    x->tbe = NULL;
-}
-
 void vi_reply_data(struct coh_ctx *x)
 {
     struct vi_bank *b = vi_bank_of(x);
     struct vi_ctx *v = vi_ctx_of(x);
-    panic_if(!v->dir, "%s: read of %#llx with nowhere to record the sharer", b->w.name,
+    panic_if(!v->dir, "%s: read of %#llx with nowhere to record the sharer", b->base.w.name,
              (unsigned long long)x->addr);
-    b->st.reads++;
-    vi_sharer_set(v->dir, x->msg->src);
-    cache_touch(&b->cache, x->line);
-    if (b->w.obs)
-        obs_check(b->w.obs, b->w.name, x->addr, x->line->data, NULL);
-    memcpy(x->msg->data, x->line->data, b->line_bytes);
-    respond(b, x->msg, MSG_VI_DATA, TRAFFIC_LD, (uint16_t)b->line_bytes);
+    coh_sharer_set(v->dir, x->msg->src);
+    ctrl_l2_reply_line(&b->base, x, x->msg, MSG_VI_DATA, VI_VNET_RSP);
     x->msg = NULL;
 }
 
+/* The write is performed here: no other copy exists (ideal: none survives
+ * past this L1 edge). */
 void vi_write_line(struct coh_ctx *x)
 {
-    struct vi_bank *b = vi_bank_of(x);
-    b->st.writes++;
-    cache_touch(&b->cache, x->line);
-    bytes_merge(x->line->data, x->msg->data, &x->msg->mask, b->line_bytes);
-    x->line->dirty = true;
-    if (b->w.obs) /* the write is performed here: no other copy exists (ideal: none survives
-                     past this L1 edge) */
-        obs_write(b->w.obs, x->addr, x->msg->data, &x->msg->mask);
-    respond(b, x->msg, MSG_VI_WRACK, TRAFFIC_REQ, 0);
+    struct ctrl *b = x->ctrl;
+    ctrl_l2_perform_write(b, x);
+    ctrl_l2_respond(b, x->msg, MSG_VI_WRACK, VI_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
 
 void vi_do_atomic(struct coh_ctx *x)
 {
-    struct vi_bank *b = vi_bank_of(x);
-    b->st.atomics++;
-    cache_touch(&b->cache, x->line);
-    if (b->w.obs)
-        obs_check(b->w.obs, b->w.name, x->addr, x->line->data, NULL);
-    atom_apply(x->msg->req.atom, x->line->data);
-    x->line->dirty = true;
-    if (b->w.obs) {
-        struct bytemask all;
-        memset(&all, 0xff, sizeof all);
-        obs_write(b->w.obs, x->addr, x->line->data, &all);
-    }
-    respond(b, x->msg, MSG_VI_ATOMRSP, TRAFFIC_ATO,
-            (uint16_t)(x->msg->req.atom->is_red ? 0 : atom_operand_bytes(x->msg->req.atom)));
+    struct ctrl *b = x->ctrl;
+    ctrl_l2_perform_atomic(b, x);
+    ctrl_l2_respond(b, x->msg, MSG_VI_ATOMRSP, VI_VNET_RSP, TRAFFIC_ATO,
+                    ctrl_atomic_rsp_bytes(x->msg));
     x->msg = NULL;
-}
-
-void vi_write_back(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    if (!x->line->dirty)
-        return;
-    struct msg *m = msg_new(b->w.msgs, MSG_DRAM_WRITE, x->addr, b->comp.eng->now);
-    memcpy(m->data, x->line->data, b->line_bytes);
-    memset(&m->mask, 0xff, sizeof m->mask);
-    x->line->dirty = false;
-    b->st.writebacks++;
-    if (!port_send(b->links.to_mem, m))
-        panic("%s: DRAM port full after room check", b->w.name);
 }
 
 void vi_drop_line(struct coh_ctx *x)
@@ -166,22 +59,21 @@ void vi_drop_line(struct coh_ctx *x)
     struct vi_ctx *v = vi_ctx_of(x);
     if (v->dir == x->line)
         v->dir = NULL;
-    cache_remove(&vi_bank_of(x)->cache, x->line);
-    x->line = NULL;
+    ctrl_drop_line(x);
 }
 
 /* One invalidation to `sm`: queued for the INV vnet, or delivered at once on
  * the ideal reference's free channel. */
 static void send_inv(struct vi_bank *b, addr_t line, unsigned sm, uint8_t cls)
 {
-    struct msg *m = msg_new(b->w.msgs, MSG_VI_INV, line, b->comp.eng->now);
+    struct msg *m = msg_new(b->base.w.msgs, MSG_VI_INV, line, b->base.comp.eng->now);
     m->cls = cls;
     m->vnet = VI_VNET_INV;
-    m->src = (uint16_t)b->w.index;
+    m->src = (uint16_t)b->base.w.index;
     m->dst = (uint16_t)sm;
     if (b->bus) {
         if (!port_send(b->bus[sm], m))
-            panic("%s: free invalidation channel to L1 %u full", b->w.name, sm);
+            panic("%s: free invalidation channel to L1 %u full", b->base.w.name, sm);
     } else {
         msg_list_push(&b->inv_out, m);
     }
@@ -200,7 +92,7 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
             bits &= bits - 1;
             if ((int)sm == keep)
                 continue;
-            vi_sharer_clear(d, sm);
+            coh_sharer_clear(d, sm);
             send_inv(b, x->addr, sm, cls);
             if (cls == TRAFFIC_RCL)
                 b->st.recalls_sent++;
@@ -229,26 +121,12 @@ void vi_clear_sharers(struct coh_ctx *x)
         d->meta[0] = d->meta[1] = 0;
 }
 
-void vi_hold_request(struct coh_ctx *x)
-{
-    msg_list_push(&x->tbe->merged, x->msg);
-    x->msg = NULL;
-}
-
-void vi_count_ack(struct coh_ctx *x)
-{
-    struct vi_bank *b = vi_bank_of(x);
-    x->tbe->acks--;
-    b->st.acks++;
-    msg_free(b->w.msgs, x->msg);
-    x->msg = NULL;
-}
-
 void vi_perform_held(struct coh_ctx *x)
 {
     struct vi_bank *b = vi_bank_of(x);
     x->msg = msg_list_pop(&x->tbe->merged);
-    panic_if(!x->msg, "%s: no held request for %#llx", b->w.name, (unsigned long long)x->addr);
+    panic_if(!x->msg, "%s: no held request for %#llx", b->base.w.name,
+             (unsigned long long)x->addr);
     b->st.writes_waited++;
     if (x->msg->type == MSG_VI_WRITE)
         vi_write_line(x);
@@ -260,25 +138,28 @@ void vi_perform_held(struct coh_ctx *x)
 
 void vi_bank_ctx(struct vi_bank *b, struct vi_ctx *v, addr_t line)
 {
-    memset(v, 0, sizeof *v);
-    v->x.ctrl = b;
-    v->x.ctrl_name = b->w.name;
-    v->x.eng = b->comp.eng;
-    v->x.addr = line;
-    v->x.line = cache_find(&b->cache, line);
-    v->x.tbe = tbe_find(&b->tbes, line);
+    ctrl_lookup(&b->base, &v->x, line);
+    v->dir = NULL;
 }
 
 enum coh_result vi_bank_step(struct vi_bank *b, struct vi_ctx *v, unsigned event)
 {
     v->x.event = event;
-    return coh_step(b->p->table, &b->w.cov[0], &v->x);
+    return ctrl_step(&b->base, &v->x);
+}
+
+void vi_bank_step_or_park(struct vi_bank *b, struct vi_ctx *v, struct msg *m, unsigned event)
+{
+    v->x.msg = m;
+    v->x.event = event;
+    ctrl_step_or_park(&b->base, &v->x);
 }
 
 bool vi_bank_room(struct vi_bank *b)
 {
-    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
-        b->st.resource_stalls++;
+    struct ctrl *c = &b->base;
+    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
+        c->st.resource_stalls++;
         return false;
     }
     return true;
@@ -300,8 +181,41 @@ struct cache_line *vi_bank_victim(struct vi_bank *b, struct cache *c, addr_t lin
     struct cache_line *way = cache_victim(c, line, evictable_wrap, &fn);
     *busy = !way;
     if (!way)
-        b->st.resource_stalls++;
+        b->base.st.resource_stalls++;
     return way && way->present ? way : NULL;
+}
+
+/* ---- what the bank takes ---- */
+
+static bool take_request(struct ctrl *c, struct msg *m)
+{
+    struct vi_bank *b = (struct vi_bank *)c;
+    return b->p->request(b, m);
+}
+
+/* One INVACK (false on a resource stall: it stays queued). */
+static bool take_ack(struct vi_bank *b, struct msg *m)
+{
+    if (!vi_bank_room(b))
+        return false;
+    struct vi_ctx v;
+    b->p->lookup(b, &v, m->addr);
+    panic_if(!v.x.tbe, "%s: invalidation ack for %#llx with no TBE", b->base.w.name,
+             (unsigned long long)m->addr);
+    v.x.msg = m;
+    vi_bank_step(b, &v, v.x.tbe->acks == 1 ? b->p->last_ack : b->p->inv_ack);
+    return true;
+}
+
+static void take_mem(struct ctrl *c, struct msg *m)
+{
+    struct vi_bank *b = (struct vi_bank *)c;
+    if (ctrl_l2_drop_wrack(c, m))
+        return;
+    struct vi_ctx v;
+    b->p->lookup(b, &v, m->addr);
+    v.x.msg = m;
+    vi_bank_step(b, &v, b->p->mem_data);
 }
 
 /* ---- tick ---- */
@@ -309,111 +223,78 @@ struct cache_line *vi_bank_victim(struct vi_bank *b, struct cache *c, addr_t lin
 static bool vi_bank_tick(struct comp *cp)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    bool moved = false;
+    struct ctrl *c = &b->base;
     struct msg *m;
-    struct port *rsp = b->links.net_out[VI_VNET_RSP], *inv = b->links.net_out[VI_VNET_INV];
-    struct port *acks = b->links.net_in[VI_VNET_ACK], *reqs = b->links.net_in[VI_VNET_REQ];
+    struct port *acks = c->links.net_in[VI_VNET_ACK], *reqs = c->links.net_in[VI_VNET_REQ];
 
-    while (port_peek(&b->pipe) && port_has_room(rsp, 1)) {
-        port_send(rsp, port_pop(&b->pipe));
-        moved = true;
-    }
-    while (b->inv_out.n && port_has_room(inv, 1)) {
-        port_send(inv, msg_list_pop(&b->inv_out));
-        moved = true;
-    }
-    if (port_peek(&b->from_mem)) {
-        b->p->mem(b, port_pop(&b->from_mem));
-        moved = true;
-    }
-    if (acks && (m = port_peek(acks)) && b->p->ack(b, m)) {
+    bool moved = ctrl_l2_drain_pipe(c);
+    moved |= ctrl_drain(&b->inv_out, c->links.net_out[VI_VNET_INV]);
+    moved |= ctrl_take_one(c, &c->in, take_mem);
+    if (acks && (m = port_peek(acks)) && take_ack(b, m)) {
         port_pop(acks);
         moved = true;
     }
-    if ((m = msg_list_pop(&b->replay))) {
-        if (b->p->request(b, m))
-            moved = true;
-        else
-            msg_list_push_front(&b->replay, m);
-    } else if ((m = port_peek(reqs))) {
-        if (b->p->request(b, m)) {
-            port_pop(reqs);
-            moved = true;
-        }
-    }
+    moved |= ctrl_take_next(c, reqs, take_request);
     /* stay awake while a stall may clear by itself */
-    return moved || b->replay.n || b->inv_out.n || port_peek(&b->pipe) || port_peek(reqs) ||
+    return moved || c->replay.n || b->inv_out.n || port_peek(&c->pipe) || port_peek(reqs) ||
            (acks && port_peek(acks));
 }
 
-static void dump_msg(const struct msg *m, FILE *out)
+static void dump_tbe(const struct ctrl *c, const struct tbe *t, FILE *out)
 {
-    fprintf(out, "type %u addr %#llx src %u dst %u op %s\n", m->type, (unsigned long long)m->addr,
-            m->src, m->dst, mem_op_names[m->req.op]);
+    fprintf(out, "  tbe %#llx %s acks %d held %u parked %u\n", (unsigned long long)t->addr,
+            c->table->state_names[t->state], t->acks, t->merged.n, t->parked.n);
 }
 
 static void vi_bank_dump(struct comp *cp, FILE *out)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !b->inv_out.n)
+    struct ctrl *c = &b->base;
+    if (!c->tbes.n_used && !c->replay.n && !c->pipe.n && !b->inv_out.n)
         return;
     fprintf(out, "%s (%s L2): %u TBEs, %u replaying, %u in pipeline, %u invalidations queued\n",
-            b->w.name, b->p->table->proto, b->tbes.n_used, b->replay.n, b->pipe.n,
-            b->inv_out.n);
-    for (uint32_t i = 0; i < b->tbes.cap; i++) {
-        struct tbe *t = &b->tbes.e[i];
-        if (t->used)
-            fprintf(out, "  tbe %#llx %s acks %d held %u parked %u\n",
-                    (unsigned long long)t->addr, b->p->table->state_names[t->state], t->acks,
-                    t->merged.n, t->parked.n);
-    }
-    port_dump(&b->pipe, out, dump_msg);
+            c->w.name, c->table->proto, c->tbes.n_used, c->replay.n, c->pipe.n, b->inv_out.n);
+    ctrl_dump_tbes(c, out, dump_tbe);
+    ctrl_l2_dump_pipe(c, out);
 }
 
 /* ---- construction ---- */
 
+static const struct ctrl_stat vi_bank_stat_rows[] = {
+    CTRL_STATS_L2_ACCESSES,
+    CTRL_STAT_OWN(struct vi_bank_stats, invs_sent),
+    CTRL_STAT_OWN(struct vi_bank_stats, recalls_sent),
+    CTRL_STAT_BASE(acks),
+    CTRL_STAT_OWN(struct vi_bank_stats, writes_waited),
+    CTRL_STAT_OWN(struct vi_bank_stats, dir_evictions),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p)
 {
-    struct vi_bank *b = calloc(1, sizeof *b);
-    char err[256];
-    if (!b)
-        panic("out of memory");
     if (w->n_sms > VI_MAX_SHARERS)
         fatal("%s: gpu.sms = %u, but a sharer vector names at most %u SMs", p->table->proto,
               w->n_sms, VI_MAX_SHARERS);
-    b->w = *w;
+    struct vi_bank *b = ctrl_alloc(sizeof *b);
     b->p = p;
-    if (cache_init(&b->cache, &w->cfg->l2.cache, err, sizeof err))
-        fatal("l2: %s", err);
-    b->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
-    tbe_table_init(&b->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
-    b->line_bytes = w->cfg->l2.cache.line_bytes;
-    b->jitter_cycles = w->cfg->l2.jitter_cycles;
-    rng_seed(&b->rng, w->cfg->sim.seed, 0x5600 + w->index);
-    comp_init(&b->comp, w->eng, w->name, w->clk, vi_bank_tick, vi_bank_dump);
-    port_init(&b->from_mem, "from_mem", 64, w->clk->period_ps, NULL, &b->comp);
-    port_init(&b->pipe, "pipe", 4096, (tick_t)w->cfg->l2.latency_cycles * w->clk->period_ps,
-              &b->comp, &b->comp);
+    ctrl_l2_init(&b->base, w, p->table, vi_bank_tick, vi_bank_dump, 0x5600);
+    ctrl_set_stats(&b->base, vi_bank_stat_rows, &b->st);
     return b;
 }
 
 void vi_bank_connect(struct comp *cp, const struct ctrl_links *l)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    b->links = *l;
-    b->from_mem.sender = NULL;
+    ctrl_l2_connect(cp, l);
     if (b->p->table == &ideal_l2_table && !b->bus) {
-        b->bus = calloc(b->w.n_sms, sizeof *b->bus);
+        b->bus = calloc(b->base.w.n_sms, sizeof *b->bus);
         if (!b->bus)
             panic("out of memory");
-        for (unsigned i = 0; i < b->w.n_sms; i++)
-            b->bus[i] = vi_bus_port(b->comp.eng, i);
+        for (unsigned i = 0; i < b->base.w.n_sms; i++)
+            b->bus[i] = vi_bus_port(cp->eng, i);
     }
-}
-
-struct port *vi_bank_in_port(struct comp *cp)
-{
-    return &((struct vi_bank *)cp)->from_mem;
 }
 
 void vi_bank_destroy(struct comp *cp)
@@ -421,15 +302,19 @@ void vi_bank_destroy(struct comp *cp)
     struct vi_bank *b = (struct vi_bank *)cp;
     struct msg *m;
     while ((m = msg_list_pop(&b->inv_out)))
-        msg_free(b->w.msgs, m);
-    cache_destroy(&b->cache);
+        msg_free(b->base.w.msgs, m);
     if (b->has_dir)
         cache_destroy(&b->dir);
-    tbe_table_destroy(&b->tbes);
-    port_destroy(&b->from_mem);
-    port_destroy(&b->pipe);
     free(b->bus);
-    free(b);
+    ctrl_destroy(cp);
+}
+
+/* The line's state as the protocol sees it (data, directory entry, TBE). */
+static unsigned line_state(struct vi_bank *b, addr_t line)
+{
+    struct vi_ctx v;
+    b->p->lookup(b, &v, line);
+    return v.x.state;
 }
 
 /* Host access between kernels: the line's current value is in the data
@@ -438,51 +323,14 @@ void vi_bank_destroy(struct comp *cp)
 void vi_bank_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    unsigned s = b->p->state(b, line);
-    panic_if(b->p->busy(s), "%s: host access to %#llx in state %s", b->w.name,
-             (unsigned long long)line, b->p->table->state_names[s]);
-    struct cache_line *l = cache_find(&b->cache, line);
-    if (!wmask) {
-        if (l)
-            memcpy(buf, l->data, b->line_bytes);
-        else
-            backing_read(b->w.store, line, buf, b->line_bytes);
-    } else {
-        if (b->w.obs)
-            obs_write(b->w.obs, line, buf, wmask);
-        if (l) {
-            bytes_merge(l->data, buf, wmask, b->line_bytes);
-            l->dirty = true;
-        } else {
-            backing_write_masked(b->w.store, line, buf, wmask->w, b->line_bytes);
-        }
-    }
+    unsigned s = line_state(b, line);
+    ctrl_l2_dma(&b->base, line, buf, wmask, s, b->p->busy(s));
 }
 
 unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    struct cache_line *l = cache_find(&b->cache, line);
-    if (data && l)
-        memcpy(data, l->data, b->line_bytes);
-    return b->p->state(b, line);
+    ctrl_copy_line(&b->base, line, data);
+    return line_state(b, line);
 }
 
-void vi_bank_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct vi_bank *b = (struct vi_bank *)cp;
-    const struct vi_bank_stats *s = &b->st;
-    emit(arg, "reads", s->reads);
-    emit(arg, "writes", s->writes);
-    emit(arg, "atomics", s->atomics);
-    emit(arg, "accesses", s->reads + s->writes + s->atomics);
-    emit(arg, "misses", s->misses); /* DRAM fetches; requests parked behind one hit */
-    emit(arg, "writebacks", s->writebacks);
-    emit(arg, "invs_sent", s->invs_sent);
-    emit(arg, "recalls_sent", s->recalls_sent);
-    emit(arg, "acks", s->acks);
-    emit(arg, "writes_waited", s->writes_waited);
-    emit(arg, "dir_evictions", s->dir_evictions);
-    emit(arg, "resource_stalls", s->resource_stalls);
-    emit(arg, "protocol_stalls", s->protocol_stalls);
-}

@@ -6,8 +6,10 @@
  * A bank is write-back and write-allocate, performs atomics, serves one
  * request per cycle in order and parks requests to a busy line on its TBE
  * (spec 002 §2, §3.4). Each L2 file supplies its own table, lookup and
- * classifier (`request`, `ack`, `mem` below); the tick, construction, host
- * access and statistics are shared.
+ * request classifier (`struct vi_bank_proto`); the tick, DRAM fills,
+ * invalidation acks, construction, host access and statistics are shared
+ * here, and what every controller shares comes from coh/ctrl.h (a bank is a
+ * `struct ctrl`).
  * A line's sharer vector - the L1s that may hold a copy - lives in the
  * metadata of the line that holds it (`struct vi_ctx.dir`): the data line for
  * GPU-VI and the ideal reference, the directory entry for GPU-VIni. Bits go
@@ -17,47 +19,37 @@
 #ifndef COH_VI_VI_BANK_H
 #define COH_VI_VI_BANK_H
 
-#include "base/rng.h"
+#include "coh/sharers.h"
 #include "coh/vi/vi.h"
 
 struct vi_bank_stats {
-    uint64_t reads, writes, atomics, misses, writebacks;
-    uint64_t invs_sent, recalls_sent, acks, writes_waited, dir_evictions;
-    uint64_t resource_stalls, protocol_stalls;
+    uint64_t invs_sent, recalls_sent, writes_waited, dir_evictions;
 };
 
 struct vi_bank;
+struct vi_ctx;
 
-/* The protocol's part of a bank. request: one request from an L1, false on
- * a resource stall (it stays queued); ack: one INVACK, false likewise; mem:
- * one DRAM response. state: the state of a line, for peek and dma. */
+/* The protocol's part of a bank. lookup: fill a step's context for a line
+ * (its line, TBE, sharer-vector line and state); request: one request from
+ * an L1, false on a resource stall (it stays queued); busy: a transient
+ * state (no host access); the events of a DRAM fill and of invalidation
+ * acks (more expected, the last). */
 struct vi_bank_proto {
     const struct coh_table *table;
+    void (*lookup)(struct vi_bank *b, struct vi_ctx *v, addr_t line);
     bool (*request)(struct vi_bank *b, struct msg *m);
-    bool (*ack)(struct vi_bank *b, struct msg *m);
-    void (*mem)(struct vi_bank *b, struct msg *m);
-    unsigned (*state)(struct vi_bank *b, addr_t line);
-    bool (*busy)(unsigned state);  /* a transient state: no host access */
+    bool (*busy)(unsigned state);
+    unsigned mem_data, inv_ack, last_ack;
 };
 
 struct vi_bank {
-    struct comp comp;
-    struct ctrl_wiring w;
-    struct ctrl_links links;
+    struct ctrl base;          /* cache: the data array */
     const struct vi_bank_proto *p;
-    struct cache cache;        /* the data array */
     struct cache dir;          /* GPU-VIni: the sparse directory (entries of 4 bytes) */
     bool has_dir;
     unsigned dir_shift;        /* line address >> dir_shift = directory key */
-    struct tbe_table tbes;
-    struct port from_mem;      /* DRAM responses */
-    struct port pipe;          /* responses in the bank's pipeline (to itself) */
-    struct msg_list replay;    /* parked requests whose line changed state */
     struct msg_list inv_out;   /* invalidations waiting for room on the INV vnet */
     struct port **bus;         /* ideal: every L1's free invalidation port; else NULL */
-    uint32_t line_bytes;
-    uint32_t jitter_cycles;
-    struct rng rng;            /* jitter */
     struct vi_bank_stats st;
 };
 
@@ -78,76 +70,47 @@ static inline struct vi_bank *vi_bank_of(struct coh_ctx *x)
     return x->ctrl;
 }
 
-/* ---- sharer vectors (two metadata words: up to VI_MAX_SHARERS SMs) ---- */
-static inline bool vi_sharer(const struct cache_line *d, unsigned sm)
-{
-    return d && (d->meta[sm / 64] >> (sm % 64) & 1);
-}
-static inline void vi_sharer_set(struct cache_line *d, unsigned sm)
-{
-    d->meta[sm / 64] |= 1ull << (sm % 64);
-}
-static inline void vi_sharer_clear(struct cache_line *d, unsigned sm)
-{
-    d->meta[sm / 64] &= ~(1ull << (sm % 64));
-}
-static inline bool vi_sharers_none(const struct cache_line *d)
-{
-    return !d || !(d->meta[0] | d->meta[1]);
-}
-/* Sharers other than `sm`. */
-static inline bool vi_sharers_other(const struct cache_line *d, unsigned sm)
-{
-    if (!d)
-        return false;
-    uint64_t w[2] = {d->meta[0], d->meta[1]};
-    w[sm / 64] &= ~(1ull << (sm % 64));
-    return (w[0] | w[1]) != 0;
-}
-
 /* ---- shared actions (see vi_bank.c for what each does) ---- */
-coh_act vi_take_way, vi_alloc_tbe, vi_send_fetch, vi_park, vi_fill_line, vi_wake_parked;
-coh_act vi_reply_data, vi_write_line, vi_do_atomic, vi_write_back, vi_drop_line;
-coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_hold_request, vi_count_ack;
-coh_act vi_perform_held;
+coh_act vi_reply_data, vi_write_line, vi_do_atomic, vi_drop_line;
+coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_perform_held;
 /* Name/description rows of the shared actions, for a table's action list. */
 #define VI_BANK_ACTION_NAMES                                                                       \
-    {vi_take_way, "take_way", "install the line in a free way (the fill comes later)"},          \
-    {vi_alloc_tbe, "alloc_tbe", "allocate an MSHR/TBE for the line"},                             \
-    {vi_send_fetch, "send_fetch", "read the line from DRAM"},                                     \
-    {vi_park, "park", "keep the request in the TBE until the line's state changes"},              \
-    {vi_fill_line, "fill_line", "write the DRAM data into the line"},                             \
-    {vi_wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"},      \
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},        \
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR/TBE for the line"},                           \
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},                                \
+    {ctrl_park, "park", "keep the request in the TBE until the line's state changes"},            \
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},                        \
+    {ctrl_wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"},    \
     {vi_reply_data, "reply_data", "record the reader as a sharer, send it the line"},             \
     {vi_write_line, "write_line", "merge the written bytes, acknowledge the writer"},             \
     {vi_do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},   \
-    {vi_write_back, "write_back", "write the line to DRAM if it is dirty"},                       \
+    {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},                  \
     {vi_drop_line, "drop_line", "free the data way"},                                             \
     {vi_send_invs, "send_invs",                                                                   \
      "invalidate every sharer but the requester (class INV), expect their acks"},                 \
     {vi_send_recalls, "send_recalls", "invalidate every sharer (class RCL), expect their acks"},  \
     {vi_clear_sharers, "clear_sharers", "empty the sharer vector (the requester dropped its copy)"}, \
-    {vi_hold_request, "hold_request", "keep the write/atomic in the TBE until the acks are in"},  \
-    {vi_count_ack, "count_ack", "count one invalidation ack"},                                    \
+    {ctrl_hold, "hold_request", "keep the write/atomic in the TBE until the acks are in"},        \
+    {ctrl_count_ack, "count_ack", "count one invalidation ack"},                                   \
     {vi_perform_held, "perform_held",                                                             \
      "perform the held write or atomic now that no other copy exists, answer it"}
 
 /* ---- construction and the common parts of the ctrl_ops ---- */
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p);
 void vi_bank_connect(struct comp *c, const struct ctrl_links *l);
-struct port *vi_bank_in_port(struct comp *c);
 void vi_bank_destroy(struct comp *c);
 void vi_bank_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 unsigned vi_bank_peek(struct comp *c, addr_t line, uint8_t *data);
-void vi_bank_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 #define VI_BANK_OPS(create_)                                                                       \
-    {create_, vi_bank_connect, vi_bank_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,       \
-     vi_bank_stats}
+    {create_, vi_bank_connect, ctrl_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,          \
+     ctrl_stats}
 
 /* Fill the coh_ctx part of a step's context for `line` (line and TBE only). */
 void vi_bank_ctx(struct vi_bank *b, struct vi_ctx *v, addr_t line);
 /* Run the protocol's table; returns what coh_step returned. */
 enum coh_result vi_bank_step(struct vi_bank *b, struct vi_ctx *v, unsigned event);
+/* Run a request's event; one the table stalls parks on the line's TBE. */
+void vi_bank_step_or_park(struct vi_bank *b, struct vi_ctx *v, struct msg *m, unsigned event);
 /* Whether a miss may proceed now: a free TBE, room on the DRAM port and in
  * the pipeline (counts a resource stall when not). */
 bool vi_bank_room(struct vi_bank *b);

@@ -62,14 +62,7 @@
 enum l2_state { VI_L2_STATES(X) L2_NSTATES };
 enum l2_event { VI_L2_EVENTS(X) L2_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {VI_L2_STATES(X)};
-static const char *const event_names[] = {VI_L2_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {VI_L2_STATES(X)};
-static const char *const event_descs[] = {VI_L2_EVENTS(X)};
-#undef X
+COH_NAMES(VI_L2_STATES, VI_L2_EVENTS);
 
 enum { ID_NSTATES = L2_IV + 1, ID_NEVENTS = L2_MemData + 1 };
 
@@ -79,129 +72,85 @@ static const struct coh_action_name actions[] = {VI_BANK_ACTION_NAMES, {0}};
 
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
-    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
-    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
+    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
+    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
+    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
     [L2_IV ][L2_GetS     ] = STALL,
     [L2_IV ][L2_Write    ] = STALL,
     [L2_IV ][L2_Atomic   ] = STALL,
-    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
     [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
     [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
     [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
-    [L2_S  ][L2_WriteInv ] = DO(L2_S_W, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
-                                                          vi_hold_request),
+    [L2_S  ][L2_WriteInv ] = DO(L2_S_W, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
     [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
-                                                          vi_do_atomic),
-    [L2_S  ][L2_AtomicInv] = DO(L2_S_A, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
-                                                          vi_clear_sharers, vi_hold_request),
-    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
-    [L2_S  ][L2_Recall   ] = DO(L2_S_R, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_recalls),
+                                                                             vi_do_atomic),
+    [L2_S  ][L2_AtomicInv] = DO(L2_S_A, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs,
+                                                          vi_clear_sharers, ctrl_hold),
+    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S  ][L2_Recall   ] = DO(L2_S_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
     [L2_S_W][L2_GetS     ] = STALL,
     [L2_S_W][L2_Write    ] = STALL,
     [L2_S_W][L2_WriteInv ] = STALL,
     [L2_S_W][L2_Atomic   ] = STALL,
     [L2_S_W][L2_AtomicInv] = STALL,
-    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                vi_count_ack),
-    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, vi_count_ack, vi_perform_held,
-                                                          vi_wake_parked),
+    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                ctrl_count_ack),
+    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
+                                                          ctrl_wake_parked),
     [L2_S_A][L2_GetS     ] = STALL,
     [L2_S_A][L2_Write    ] = STALL,
     [L2_S_A][L2_Atomic   ] = STALL,
-    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                vi_count_ack),
-    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, vi_count_ack,
-                                                          vi_perform_held, vi_wake_parked),
+    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                ctrl_count_ack),
+    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, vi_perform_held,
+                                                                    ctrl_wake_parked),
     [L2_S_R][L2_GetS     ] = STALL,
     [L2_S_R][L2_Write    ] = STALL,
     [L2_S_R][L2_Atomic   ] = STALL,
-    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                vi_count_ack),
-    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_count_ack, vi_write_back,
-                                                          vi_drop_line, vi_wake_parked),
+    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                ctrl_count_ack),
+    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
+                                                          vi_drop_line, ctrl_wake_parked),
 };
 
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans ideal_l2_cells[ID_NSTATES][ID_NEVENTS] = {
-    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
-    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
-    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  vi_take_way, vi_alloc_tbe, vi_send_fetch,
-                                                          vi_park),
+    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
+    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
+    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                          ctrl_l2_send_fetch, ctrl_park),
     [L2_IV ][L2_GetS     ] = STALL,
     [L2_IV ][L2_Write    ] = STALL,
     [L2_IV ][L2_Atomic   ] = STALL,
-    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
     [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
     [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
     [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
     [L2_S  ][L2_WriteInv ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_WR, vi_send_invs, vi_write_line),
     [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
-                                                          vi_do_atomic),
+                                                                             vi_do_atomic),
     [L2_S  ][L2_AtomicInv] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_send_invs,
-                                                          vi_clear_sharers, vi_do_atomic),
-    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
-    [L2_S  ][L2_Recall   ] = DO(L2_I,   TAG_WR | DATA_RD, vi_send_recalls, vi_write_back,
+                                                                             vi_clear_sharers,
+                                                                             vi_do_atomic),
+    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S  ][L2_Recall   ] = DO(L2_I,   TAG_WR | DATA_RD, vi_send_recalls, ctrl_l2_write_back,
                                                           vi_drop_line),
 };
 
-static void set_state(struct coh_ctx *x, unsigned next)
-{
-    if (x->line)
-        x->line->state = (uint8_t)next;
-    if (x->tbe)
-        x->tbe->state = (uint8_t)next;
-}
+const struct coh_table vi_l2_table =
+    COH_TABLE("gpuvi", "L2", vi_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
-static void dump_ctx(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  line %#llx: %s%s sharers %#llx:%#llx\n", (unsigned long long)x->line->addr,
-                state_names[x->line->state], x->line->dirty ? " dirty" : "",
-                (unsigned long long)x->line->meta[1], (unsigned long long)x->line->meta[0]);
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s acks %d held %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->acks,
-                x->tbe->merged.n, x->tbe->parked.n);
-}
-
-const struct coh_table vi_l2_table = {
-    .proto = "gpuvi",
-    .ctrl = "L2",
-    .n_states = L2_NSTATES,
-    .n_events = L2_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &vi_l2_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
-
-const struct coh_table ideal_l2_table = {
-    .proto = "ideal",
-    .ctrl = "L2",
-    .n_states = ID_NSTATES,
-    .n_events = ID_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &ideal_l2_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table ideal_l2_table =
+    COH_TABLE("ideal", "L2", ideal_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -210,13 +159,6 @@ static void lookup(struct vi_bank *b, struct vi_ctx *v, addr_t line)
     vi_bank_ctx(b, v, line);
     v->dir = v->x.line; /* the sharer vector lives with the tags */
     v->x.state = v->x.tbe ? v->x.tbe->state : v->x.line ? v->x.line->state : L2_I;
-}
-
-static unsigned line_state(struct vi_bank *b, addr_t line)
-{
-    struct vi_ctx v;
-    lookup(b, &v, line);
-    return v.x.state;
 }
 
 static bool busy(unsigned s)
@@ -231,7 +173,7 @@ static bool evictable(unsigned s)
 
 static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
-    bool others = vi_sharers_other(v->dir, m->src);
+    bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
     case MSG_VI_GETS: return L2_GetS;
     case MSG_VI_WRITE: return others ? L2_WriteInv : L2_Write;
@@ -245,7 +187,7 @@ static void evict(struct vi_bank *b, struct cache_line *victim)
 {
     struct vi_ctx v;
     lookup(b, &v, victim->addr);
-    vi_bank_step(b, &v, vi_sharers_none(v.dir) ? L2_Replace : L2_Recall);
+    vi_bank_step(b, &v, coh_sharers_none(v.dir) ? L2_Replace : L2_Recall);
 }
 
 /* One request. A miss first needs room and a free way: a full set gives up
@@ -259,61 +201,32 @@ static bool take_request(struct vi_bank *b, struct msg *m)
     lookup(b, &v, m->addr);
     if (!v.x.line) {
         bool full;
-        struct cache_line *victim = vi_bank_victim(b, &b->cache, m->addr, evictable, &full);
+        struct cache_line *victim = vi_bank_victim(b, &b->base.cache, m->addr, evictable, &full);
         if (full)
             return false;
         if (victim) {
             evict(b, victim);
-            b->st.resource_stalls++;
+            b->base.st.resource_stalls++;
             return false;
         }
     }
-    v.x.msg = m;
-    if (vi_bank_step(b, &v, classify(&v, m)) == COH_STALLED) {
-        b->st.protocol_stalls++;
-        msg_list_push(&v.x.tbe->parked, m);
-    }
+    vi_bank_step_or_park(b, &v, m, classify(&v, m));
     return true;
 }
 
-static bool take_ack(struct vi_bank *b, struct msg *m)
-{
-    if (!vi_bank_room(b))
-        return false;
-    struct vi_ctx v;
-    lookup(b, &v, m->addr);
-    panic_if(!v.x.tbe, "%s: invalidation ack for %#llx with no TBE", b->w.name,
-             (unsigned long long)m->addr);
-    v.x.msg = m;
-    vi_bank_step(b, &v, v.x.tbe->acks == 1 ? L2_LastAck : L2_InvAck);
-    return true;
-}
-
-static void take_mem(struct vi_bank *b, struct msg *m)
-{
-    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
-        msg_free(b->w.msgs, m);
-        return;
-    }
-    struct vi_ctx v;
-    lookup(b, &v, m->addr);
-    v.x.msg = m;
-    vi_bank_step(b, &v, L2_MemData);
-}
-
-static const struct vi_bank_proto vi_proto = {&vi_l2_table, take_request, take_ack, take_mem,
-                                              line_state, busy};
-static const struct vi_bank_proto ideal_proto = {&ideal_l2_table, take_request, take_ack,
-                                                 take_mem, line_state, busy};
+static const struct vi_bank_proto vi_proto = {&vi_l2_table, lookup, take_request, busy,
+                                              L2_MemData, L2_InvAck, L2_LastAck};
+static const struct vi_bank_proto ideal_proto = {&ideal_l2_table, lookup, take_request, busy,
+                                                 L2_MemData, L2_InvAck, L2_LastAck};
 
 static struct comp *vi_l2_create(const struct ctrl_wiring *w)
 {
-    return &vi_bank_create(w, &vi_proto)->comp;
+    return &vi_bank_create(w, &vi_proto)->base.comp;
 }
 
 static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 {
-    return &vi_bank_create(w, &ideal_proto)->comp;
+    return &vi_bank_create(w, &ideal_proto)->base.comp;
 }
 
 static const struct coh_table *const vi_tables[] = {&vi_l1_table, &vi_l2_table, NULL};

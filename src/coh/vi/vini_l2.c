@@ -60,14 +60,7 @@
 enum vini_state { VINI_STATES(X) VN_NSTATES };
 enum vini_event { VINI_EVENTS(X) VN_NEVENTS };
 #undef X
-#define X(n, d) #n,
-static const char *const state_names[] = {VINI_STATES(X)};
-static const char *const event_names[] = {VINI_EVENTS(X)};
-#undef X
-#define X(n, d) d,
-static const char *const state_descs[] = {VINI_STATES(X)};
-static const char *const event_descs[] = {VINI_EVENTS(X)};
-#undef X
+COH_NAMES(VINI_STATES, VINI_EVENTS);
 
 /* ---- actions (beyond vi_bank.h's) ---- */
 
@@ -82,7 +75,7 @@ static void alloc_entry(struct coh_ctx *x)
     struct vi_bank *b = vi_bank_of(x);
     addr_t key = dir_key(b, x->addr);
     struct cache_line *way = cache_victim(&b->dir, key, NULL, NULL);
-    panic_if(!way || way->present, "%s: directory allocation without a free way", b->w.name);
+    panic_if(!way || way->present, "%s: directory allocation without a free way", b->base.w.name);
     cache_install(&b->dir, way, key);
     vi_ctx_of(x)->dir = way;
 }
@@ -103,7 +96,7 @@ static const struct coh_action_name actions[] = {
 
 /* ---- the table ---- */
 
-#define FETCH vi_take_way, vi_alloc_tbe, vi_send_fetch, vi_park
+#define FETCH ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park
 
 /*  state      event             next     uses                 actions                          */
 static const struct coh_trans vini_cells[VN_NSTATES][VN_NEVENTS] = {
@@ -113,61 +106,61 @@ static const struct coh_trans vini_cells[VN_NSTATES][VN_NEVENTS] = {
     [VN_IV ][VN_GetS      ] = STALL,
     [VN_IV ][VN_Write     ] = STALL,
     [VN_IV ][VN_Atomic    ] = STALL,
-    [VN_IV ][VN_MemData   ] = DO(VN_V,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [VN_IV ][VN_MemData   ] = DO(VN_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     [VN_V  ][VN_GetS      ] = DO(VN_S,   TAG_RD | TAG_WR | DATA_RD, alloc_entry, vi_reply_data),
     [VN_V  ][VN_Write     ] = DO(VN_V,   TAG_RD | DATA_WR, vi_write_line),
     [VN_V  ][VN_Atomic    ] = DO(VN_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [VN_V  ][VN_Replace   ] = DO(VN_I,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+    [VN_V  ][VN_Replace   ] = DO(VN_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [VN_S  ][VN_GetS      ] = DO(VN_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
     [VN_S  ][VN_Write     ] = DO(VN_S,   TAG_RD | DATA_WR, vi_write_line),
-    [VN_S  ][VN_WriteInv  ] = DO(VN_S_W, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
-                                                           vi_hold_request),
+    [VN_S  ][VN_WriteInv  ] = DO(VN_S_W, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
     [VN_S  ][VN_Atomic    ] = DO(VN_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, free_entry,
-                                                           vi_do_atomic),
-    [VN_S  ][VN_AtomicInv ] = DO(VN_S_A, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_invs,
-                                                           vi_clear_sharers, vi_hold_request),
-    [VN_S  ][VN_Replace   ] = DO(VN_D,   TAG_WR | DATA_RD, vi_write_back, vi_drop_line),
+                                                                              vi_do_atomic),
+    [VN_S  ][VN_AtomicInv ] = DO(VN_S_A, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs,
+                                                           vi_clear_sharers, ctrl_hold),
+    [VN_S  ][VN_Replace   ] = DO(VN_D,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [VN_S  ][VN_DirReplace] = DO(VN_V,   TAG_WR,           free_entry),
-    [VN_S  ][VN_DirRecall ] = DO(VN_S_R, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_recalls),
+    [VN_S  ][VN_DirRecall ] = DO(VN_S_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
     [VN_D  ][VN_GetS      ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
     [VN_D  ][VN_Write     ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
     [VN_D  ][VN_WriteInv  ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
     [VN_D  ][VN_Atomic    ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
     [VN_D  ][VN_AtomicInv ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
     [VN_D  ][VN_DirReplace] = DO(VN_I,   TAG_WR,           free_entry),
-    [VN_D  ][VN_DirRecall ] = DO(VN_D_R, TAG_RD | TAG_WR,  vi_alloc_tbe, vi_send_recalls),
+    [VN_D  ][VN_DirRecall ] = DO(VN_D_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
     [VN_DV ][VN_GetS      ] = STALL,
     [VN_DV ][VN_Write     ] = STALL,
     [VN_DV ][VN_WriteInv  ] = STALL,
     [VN_DV ][VN_Atomic    ] = STALL,
     [VN_DV ][VN_AtomicInv ] = STALL,
-    [VN_DV ][VN_MemData   ] = DO(VN_S,   TAG_WR | DATA_WR, vi_fill_line, vi_wake_parked),
+    [VN_DV ][VN_MemData   ] = DO(VN_S,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     [VN_S_W][VN_GetS      ] = STALL,
     [VN_S_W][VN_Write     ] = STALL,
     [VN_S_W][VN_WriteInv  ] = STALL,
     [VN_S_W][VN_Atomic    ] = STALL,
     [VN_S_W][VN_AtomicInv ] = STALL,
-    [VN_S_W][VN_InvAck    ] = DO(VN_S_W, 0,                vi_count_ack),
-    [VN_S_W][VN_LastAck   ] = DO(VN_S,   TAG_WR | DATA_WR, vi_count_ack, vi_perform_held,
-                                                           vi_wake_parked),
+    [VN_S_W][VN_InvAck    ] = DO(VN_S_W, 0,                ctrl_count_ack),
+    [VN_S_W][VN_LastAck   ] = DO(VN_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
+                                                           ctrl_wake_parked),
     [VN_S_A][VN_GetS      ] = STALL,
     [VN_S_A][VN_Write     ] = STALL,
     [VN_S_A][VN_Atomic    ] = STALL,
-    [VN_S_A][VN_InvAck    ] = DO(VN_S_A, 0,                vi_count_ack),
-    [VN_S_A][VN_LastAck   ] = DO(VN_V,   TAG_WR | DATA_RD | DATA_WR, vi_count_ack, free_entry,
-                                                           vi_perform_held, vi_wake_parked),
+    [VN_S_A][VN_InvAck    ] = DO(VN_S_A, 0,                ctrl_count_ack),
+    [VN_S_A][VN_LastAck   ] = DO(VN_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, free_entry,
+                                                                     vi_perform_held,
+                                                                     ctrl_wake_parked),
     [VN_S_R][VN_GetS      ] = STALL,
     [VN_S_R][VN_Write     ] = STALL,
     [VN_S_R][VN_Atomic    ] = STALL,
-    [VN_S_R][VN_InvAck    ] = DO(VN_S_R, 0,                vi_count_ack),
-    [VN_S_R][VN_LastAck   ] = DO(VN_V,   TAG_WR,           vi_count_ack, free_entry,
-                                                           vi_wake_parked),
+    [VN_S_R][VN_InvAck    ] = DO(VN_S_R, 0,                ctrl_count_ack),
+    [VN_S_R][VN_LastAck   ] = DO(VN_V,   TAG_WR,           ctrl_count_ack, free_entry,
+                                                           ctrl_wake_parked),
     [VN_D_R][VN_GetS      ] = STALL,
     [VN_D_R][VN_Write     ] = STALL,
     [VN_D_R][VN_Atomic    ] = STALL,
-    [VN_D_R][VN_InvAck    ] = DO(VN_D_R, 0,                vi_count_ack),
-    [VN_D_R][VN_LastAck   ] = DO(VN_I,   TAG_WR,           vi_count_ack, free_entry,
-                                                           vi_wake_parked),
+    [VN_D_R][VN_InvAck    ] = DO(VN_D_R, 0,                ctrl_count_ack),
+    [VN_D_R][VN_LastAck   ] = DO(VN_I,   TAG_WR,           ctrl_count_ack, free_entry,
+                                                           ctrl_wake_parked),
 };
 
 /* The state is kept in the data line, the entry and the TBE alike. */
@@ -197,20 +190,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-const struct coh_table vini_l2_table = {
-    .proto = "gpuvini",
-    .ctrl = "L2",
-    .n_states = VN_NSTATES,
-    .n_events = VN_NEVENTS,
-    .state_names = state_names,
-    .state_descs = state_descs,
-    .event_names = event_names,
-    .event_descs = event_descs,
-    .cells = &vini_cells[0][0],
-    .actions = actions,
-    .set_state = set_state,
-    .dump = dump_ctx,
-};
+const struct coh_table vini_l2_table = COH_TABLE("gpuvini", "L2", vini_cells, set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -222,13 +202,6 @@ static void lookup(struct vi_bank *b, struct vi_ctx *v, addr_t line)
                  : v->x.line ? v->x.line->state
                  : v->dir    ? v->dir->state
                              : VN_I;
-}
-
-static unsigned line_state(struct vi_bank *b, addr_t line)
-{
-    struct vi_ctx v;
-    lookup(b, &v, line);
-    return v.x.state;
 }
 
 static bool busy(unsigned s)
@@ -248,7 +221,7 @@ static bool dir_evictable(unsigned s)
 
 static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
-    bool others = vi_sharers_other(v->dir, m->src);
+    bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
     case MSG_VI_GETS: return VN_GetS;
     case MSG_VI_WRITE: return others ? VN_WriteInv : VN_Write;
@@ -269,14 +242,15 @@ static bool take_request(struct vi_bank *b, struct msg *m)
         return false;
     lookup(b, &v, m->addr);
     if (v.x.state == VN_I || v.x.state == VN_D) {
-        struct cache_line *victim = vi_bank_victim(b, &b->cache, m->addr, data_evictable, &full);
+        struct cache_line *victim =
+            vi_bank_victim(b, &b->base.cache, m->addr, data_evictable, &full);
         if (full)
             return false;
         if (victim) {
             struct vi_ctx e;
             lookup(b, &e, victim->addr);
             vi_bank_step(b, &e, VN_Replace);
-            b->st.resource_stalls++;
+            b->base.st.resource_stalls++;
             return false;
         }
     } else if (v.x.state == VN_V && m->type == MSG_VI_GETS) {
@@ -287,47 +261,18 @@ static bool take_request(struct vi_bank *b, struct msg *m)
         if (victim) {
             struct vi_ctx e;
             lookup(b, &e, victim->addr << b->dir_shift);
-            vi_bank_step(b, &e, vi_sharers_none(e.dir) ? VN_DirReplace : VN_DirRecall);
+            vi_bank_step(b, &e, coh_sharers_none(e.dir) ? VN_DirReplace : VN_DirRecall);
             b->st.dir_evictions++;
-            b->st.resource_stalls++;
+            b->base.st.resource_stalls++;
             return false;
         }
     }
-    v.x.msg = m;
-    if (vi_bank_step(b, &v, classify(&v, m)) == COH_STALLED) {
-        b->st.protocol_stalls++;
-        msg_list_push(&v.x.tbe->parked, m);
-    }
+    vi_bank_step_or_park(b, &v, m, classify(&v, m));
     return true;
 }
 
-static bool take_ack(struct vi_bank *b, struct msg *m)
-{
-    if (!vi_bank_room(b))
-        return false;
-    struct vi_ctx v;
-    lookup(b, &v, m->addr);
-    panic_if(!v.x.tbe, "%s: invalidation ack for %#llx with no TBE", b->w.name,
-             (unsigned long long)m->addr);
-    v.x.msg = m;
-    vi_bank_step(b, &v, v.x.tbe->acks == 1 ? VN_LastAck : VN_InvAck);
-    return true;
-}
-
-static void take_mem(struct vi_bank *b, struct msg *m)
-{
-    if (m->type == MSG_DRAM_WRACK) { /* write-backs need no answer: DRAM keeps line order */
-        msg_free(b->w.msgs, m);
-        return;
-    }
-    struct vi_ctx v;
-    lookup(b, &v, m->addr);
-    v.x.msg = m;
-    vi_bank_step(b, &v, VN_MemData);
-}
-
-static const struct vi_bank_proto vini_proto = {&vini_l2_table, take_request, take_ack, take_mem,
-                                                line_state, busy};
+static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup, take_request, busy,
+                                                VN_MemData, VN_InvAck, VN_LastAck};
 
 /* The directory of one bank: dir_ratio entries per L1 line of the machine,
  * spread over the banks, dir_ways-way (fewer if the bank has fewer entries).
@@ -350,7 +295,7 @@ static struct comp *vini_l2_create(const struct ctrl_wiring *w)
     b->dir.index_div = w->n_banks;
     b->has_dir = true;
     b->dir_shift = log2_u64(cfg->l2.cache.line_bytes) - 2;
-    return &b->comp;
+    return &b->base.comp;
 }
 
 static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_table, NULL};
