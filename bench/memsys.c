@@ -1,7 +1,8 @@
 /*
  * memsys.c - speed of the memory system alone under `rc`: requests per
  * second through L1 -> crossbar -> L2 -> DRAM and back, with the SMs
- * replaced by the directed-test driver.
+ * replaced by the directed-test driver and the invariant observers off (as
+ * in a plain `gpucoh run`).
  *
  * Every SM issues a stream of loads (3 in 4) and stores over a working set
  * several times the L2 (so DRAM is busy) with some reuse (so L1 and L2 hits
@@ -26,7 +27,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s\n", err);
         return 2;
     }
-    struct inject *r = inject_new(&cfg);
+    struct inject *r = inject_new_checked(&cfg, false); /* the memory system, no observers */
     struct rng g;
     rng_seed(&g, 1, 0);
     addr_t ws = 16u << 20; /* 16 MB: 16x the L2 */

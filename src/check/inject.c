@@ -118,10 +118,15 @@ static void inject_dump(struct comp *cp, FILE *out)
 
 struct inject *inject_new(const struct config *cfg)
 {
+    return inject_new_checked(cfg, true); /* directed tests always check invariants */
+}
+
+struct inject *inject_new_checked(const struct config *cfg, bool check)
+{
     struct inject *r = calloc(1, sizeof *r);
     if (!r)
         panic("out of memory");
-    r->m = machine_new_checked(cfg, true); /* directed tests always check invariants */
+    r->m = machine_new_checked(cfg, check);
     r->line_bytes = cfg->l1.cache.line_bytes;
     struct eng *e = machine_eng(r->m);
     r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};

@@ -17,8 +17,11 @@
 struct inject;
 
 /* A machine for `cfg` whose SMs are replaced by the driver, with the
- * invariant observers on. */
+ * invariant observers on (directed tests). */
 struct inject *inject_new(const struct config *cfg);
+/* The same with the observers on or off (off: the memory system alone, as
+ * bench-memsys measures it). */
+struct inject *inject_new_checked(const struct config *cfg, bool check);
 void inject_free(struct inject *r);
 struct machine *inject_machine(struct inject *r);
 
