@@ -58,6 +58,7 @@ void eng_init(struct eng *e)
     e->hash = calloc(e->hash_mask + 1, sizeof *e->hash);
     if (!e->hash)
         panic("out of memory");
+    e->slot_words = ENG_SLOT_WORDS;
     log_push_dump(eng_dump_hook, e);
 }
 
@@ -91,6 +92,22 @@ static void *new_chunk(struct eng *e, size_t bytes)
     return e->chunks[e->n_chunks++] = xmalloc(bytes);
 }
 
+/* Give s n words of rank bits (a component registered after the slot was
+ * made; rare, so every slot is grown at once, see comp_init). */
+static void grow_ticks(struct eng_slot *s, uint32_t n)
+{
+    if (n <= s->n_words)
+        return;
+    uint64_t *t = calloc(n, sizeof *t);
+    if (!t)
+        panic("out of memory");
+    memcpy(t, s->tick, s->n_words * sizeof *t);
+    if (s->tick != s->tick_small)
+        free(s->tick);
+    s->tick = t;
+    s->n_words = n;
+}
+
 static struct eng_slot *slot_alloc(struct eng *e)
 {
     if (!e->free_slots) {
@@ -99,6 +116,8 @@ static struct eng_slot *slot_alloc(struct eng *e)
         for (size_t i = ENG_BLOCK; i-- > 0;) {
             b[i].tick = b[i].tick_small;
             b[i].n_words = ENG_SLOT_WORDS;
+            if (e->slot_words > ENG_SLOT_WORDS)
+                grow_ticks(&b[i], e->slot_words);
             b[i].next_free = e->free_slots;
             e->free_slots = &b[i];
         }
@@ -207,7 +226,6 @@ static struct eng_slot *slot_for(struct eng *e, tick_t when)
     s->when = when;
     s->head = s->n = 0;
     s->n_ticks = 0;
-    s->lo = s->n_words;
     hash_put(e, s);
     heap_push(e, s);
     return e->last_slot = s;
@@ -232,25 +250,6 @@ static void push_call(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_
     s->ev[s->n++] = (struct eng_event){fn, obj, arg};
 }
 
-/* Room for rank bits up to word w (a component registered after the slot's
- * array was sized). */
-static void grow_ticks(struct eng_slot *s, uint32_t w)
-{
-    uint32_t n = s->n_words;
-    while (n <= w)
-        n *= 2;
-    uint64_t *t = calloc(n, sizeof *t);
-    if (!t)
-        panic("out of memory");
-    memcpy(t, s->tick, s->n_words * sizeof *t);
-    if (s->tick != s->tick_small)
-        free(s->tick);
-    s->tick = t;
-    if (s->lo == s->n_words)
-        s->lo = n;
-    s->n_words = n;
-}
-
 /* Mark c's tick at `when` (>= now). Inline: the tick path schedules once per
  * tick. */
 static inline void push_tick(struct eng *e, tick_t when, const struct comp *c)
@@ -258,16 +257,9 @@ static inline void push_tick(struct eng *e, tick_t when, const struct comp *c)
     struct eng_slot *s = e->last_slot;
     if (!s || s->when != when)
         s = slot_for(e, when);
-    uint32_t w = c->rank >> 6;
-    uint64_t bit = 1ull << (c->rank & 63);
-    if (w >= s->n_words)
-        grow_ticks(s, w);
-    if (s->tick[w] & bit)
-        return;
-    s->tick[w] |= bit;
-    s->n_ticks++;
-    if (w < s->lo)
-        s->lo = w;
+    uint64_t *w = &s->tick[c->rank >> 6], old = *w;
+    *w = old | c->rank_bit;
+    s->n_ticks += !(old & c->rank_bit); /* a bit set twice is one tick */
 }
 
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
@@ -309,7 +301,14 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
             panic("out of memory");
     }
     c->rank = e->n_comps;
+    c->rank_bit = 1ull << (c->rank & 63);
     e->by_rank[e->n_comps++] = c;
+    if (e->n_comps > 64 * e->slot_words) { /* every slot gets room for the new ranks */
+        e->slot_words *= 2;
+        for (size_t i = 0; i < e->n_chunks; i++)
+            for (size_t k = 0; k < ENG_BLOCK; k++)
+                grow_ticks((struct eng_slot *)e->chunks[i] + k, e->slot_words);
+    }
 }
 
 void eng_order(struct eng *e, struct comp *const *order, size_t n)
@@ -332,8 +331,10 @@ void eng_order(struct eng *e, struct comp *const *order, size_t n)
     for (uint32_t r = 0; r < e->n_comps; r++)
         if (!taken[r])
             by[k++] = e->by_rank[r];
-    for (uint32_t r = 0; r < e->n_comps; r++)
+    for (uint32_t r = 0; r < e->n_comps; r++) {
         by[r]->rank = r;
+        by[r]->rank_bit = 1ull << (r & 63);
+    }
     free(taken);
     free(e->by_rank);
     e->by_rank = by;
@@ -421,13 +422,12 @@ bool eng_run(struct eng *e, tick_t until)
             struct eng_event ev = s->ev[s->head++];
             ev.fn(ev.obj, ev.arg);
         } else {
-            uint32_t w = s->lo;
+            uint32_t w = 0;
             while (!s->tick[w])
                 w++;
             uint64_t bits = s->tick[w];
             uint32_t r = (w << 6) | (uint32_t)__builtin_ctzll(bits);
             s->tick[w] = bits & (bits - 1);
-            s->lo = w;
             s->n_ticks--;
             e->passed = r + 1;
             run_tick(e->by_rank[r], s->when);

@@ -72,6 +72,7 @@ struct comp {
     uint32_t rank;               /* place among simultaneous ticks (lower first) */
     struct comp *all_next;       /* engine's list of every component */
     /* --- private to eng.c --- */
+    uint64_t rank_bit;           /* 1 << (rank % 64) */
     uint32_t pend_head, n_pend;  /* pend[pend_head] is the earliest of n_pend ... */
     tick_t pend[COMP_PENDING];   /* ... known pending tick times, ascending (a ring) */
 };
@@ -92,8 +93,7 @@ struct eng_event {
 struct eng_slot {
     tick_t when;
     uint32_t n_ticks;            /* tick bits set */
-    uint32_t lo;                 /* no bit is set in the words below tick[lo] */
-    uint32_t n_words;            /* words in tick[] */
+    uint32_t n_words;            /* words in tick[] (>= what the ranks need) */
     uint32_t head, n, cap;       /* eng_at calls */
     uint64_t *tick;              /* bit per rank; tick_small or allocated */
     struct eng_event *ev;
@@ -115,6 +115,7 @@ struct eng {
     struct comp *comps;        /* every registered component */
     struct comp **by_rank;     /* [n_comps] */
     uint32_t n_comps, cap_comps;
+    uint32_t slot_words;       /* words of tick bits every slot has: 64 * slot_words >= n_comps */
     bool stop;                 /* set by eng_stop() */
 
     /* watchdog */
