@@ -18,8 +18,12 @@
  * its operands computed in the SM are ready (the warp waits on a timer
  * wheel), or says it waits for memory (the warp is parked until one of its
  * loads or atomics completes). Issue order and timing are the same as polling
- * every warp every cycle. When no warp is ready and nothing is queued, the SM
- * sleeps until the L1 answers.
+ * every warp every cycle. When no warp is ready and nothing else can move
+ * (memory stage, warps held for it, kernel controller), the SM sleeps until
+ * the first timed warp's cycle, the memory stage head's cycle or the L1's
+ * next response, and on waking counts the slept cycles with the stall reason
+ * they had (nothing changed meanwhile). Under the engine's tie order this is
+ * exact: sm.sleep = false (tick every cycle) gives identical statistics.
  * Host speed: hundreds of warps are interleaved, so a warp's interpreter state
  * is rarely in the host's caches. The SM therefore keeps each warp's first
  * issue cycle itself (refreshed whenever the interpreter changes the warp:
@@ -163,7 +167,7 @@ struct sm {
     uint64_t ready_age[SM_MAX_SCHED];  /* bit per age[] index whose warp is W_READY: GTO
                                           visits ready warps oldest first without a scan */
     uint64_t timed[SM_WHEEL];  /* W_TIMED warps by wake cycle % SM_WHEEL */
-    uint32_t n_timed;
+    uint64_t timed_warps;      /* bit per W_TIMED warp (each wakes at its issue_at) */
 
     /* memory */
     struct sm_minst *minst;    /* [spec.max_inflight] */
@@ -228,6 +232,9 @@ const struct cfg_opt sm_opts[] = {
             "control flow, barriers, votes, shuffles"),
     CFG_U32("lat_gmem", struct sm_spec, lat[PTX_LAT_GMEM], "4", 1, 1000, "cycles",
             "global memory: issue to the first line leaving the memory stage"),
+    CFG_BOOL("sleep", struct sm_spec, sleep, "true",
+             "sleep through cycles in which nothing can issue or move (false: tick every cycle "
+             "while a kernel runs; results are identical, only slower)"),
     CFG_END,
 };
 
@@ -820,7 +827,7 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     if (w->alu_ready > cyc && at <= w->alu_ready) {
         set_state(sm, w, W_TIMED);
         sm->timed[at % SM_WHEEL] |= 1ull << slot;
-        sm->n_timed++;
+        sm->timed_warps |= 1ull << slot;
     } else if (w->n_res) {
         set_state(sm, w, W_PARKED);
     }
@@ -831,10 +838,9 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 static void wake_timed(struct sm *sm, cycle_t cyc)
 {
     uint64_t *slot = &sm->timed[cyc % SM_WHEEL];
-    for (uint64_t m = *slot; m; m &= m - 1) {
+    for (uint64_t m = *slot; m; m &= m - 1)
         set_state(sm, &sm->warps[__builtin_ctzll(m)], W_READY);
-        sm->n_timed--;
-    }
+    sm->timed_warps &= ~*slot;
     *slot = 0;
 }
 
@@ -916,18 +922,40 @@ static bool sm_tick(struct comp *c)
     lsu_send(sm, cyc);
     kernel_step(sm);
     lsu_admit_held(sm, cyc);
-    if (sm->n_timed)
+    if (sm->timed_warps)
         wake_timed(sm, cyc);
     for (unsigned s = 0; s < sm->spec.schedulers; s++)
         schedule(sm, s, cyc);
 
-    /* keep ticking while something can move without a message arriving */
-    if (sm->ready || sm->n_timed || sm->lsu_n || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND ||
-        sm->kstate == K_END_SEND ||
+    /* The next cycle is needed when a warp is ready (polled: it may issue), a
+     * warp waits for room in the memory stage, the memory stage's head may
+     * send, or the kernel controller has something to send or a CTA to
+     * dispatch. Otherwise nothing changes until a timed warp's operands are
+     * ready, the memory stage's head may leave, or a response arrives (the
+     * port wakes the SM): it sleeps until the first of these, and the cycles
+     * it sleeps through are counted when it wakes (account_sleep). */
+    uint64_t next = UINT64_MAX; /* the cycle to wake at, if it sleeps */
+    if (sm->lsu_n) {
+        next = sm->minst[sm->lsu[sm->lsu_head]].ready;
+        if (next <= cyc + 1)
+            return true;
+    }
+    if (sm->ready || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND || sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0)))
         return true;
-    /* Asleep from here. A response sent while this tick was already scheduled
-     * asked for a wake that the engine folded into this tick; re-arm it. */
+    if (!sm->spec.sleep && sm->kstate != K_IDLE)
+        return true; /* ticks every cycle: the reference sleeping is checked against */
+    for (uint64_t m = sm->timed_warps; m; m &= m - 1) {
+        uint64_t at = sm->warps[__builtin_ctzll(m)].issue_at;
+        if (at < next)
+            next = at;
+    }
+    if (next == cyc + 1)
+        return true;
+    if (next != UINT64_MAX)
+        comp_wake_at(c, (tick_t)next * c->clk->period_ps);
+    /* A response sent while this tick was already scheduled asked for a wake
+     * that the engine folded into this tick; re-arm it. */
     const struct port *in = sm->from_l1;
     if (in && in->n)
         comp_wake_at(c, in->slots[in->head].ready);

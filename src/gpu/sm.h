@@ -49,6 +49,7 @@ struct sm_spec {
     uint32_t lsu_queue;      /* memory instructions waiting in the in-order memory stage */
     uint32_t max_inflight;   /* memory instructions issued and not completed, per SM */
     uint32_t lat[PTX_LAT_N]; /* issue-to-result cycles per instruction class */
+    bool sleep;              /* sleep through cycles with nothing to do (false: tick each one) */
 };
 
 /* Option rows, names relative to the section ("warps", "lat_int", ...). */

@@ -1,20 +1,22 @@
 /*
  * eng.c - event queue, component scheduling and the watchdog (see eng.h).
  *
- * The queue is a FIFO slot per distinct pending time (an array of events),
- * found through an open-addressed hash, and a binary min-heap of the slots'
- * times. Nearly every event is a component tick on a clock edge, and a busy
- * cycle schedules dozens of them for the same few edges, so scheduling is a
- * hash probe (usually a hit on the slot used last) and an append; the heap
- * moves once per distinct time, and a slot's events lie side by side.
- * The FIFO order inside a slot is the order events were scheduled, which is
- * the engine's documented tie order.
- * A component's tick runs at most once per time: a wake for a time it already
- * has a tick pending at adds nothing (pend[], a ring of its earliest pending
- * times, remembers them; when it overflows, a second event for a time may be
- * scheduled, and it finds the tick done). Tick events run without an indirect
- * call to the event function.
- * INVARIANT: every slot in the heap holds at least one event.
+ * The queue is a slot per distinct pending time, found through an
+ * open-addressed hash, and a binary min-heap of the slots' times. A slot
+ * holds the eng_at calls due then (a FIFO) and a bitmap of the components to
+ * tick, by rank. Nearly every event is a component tick on a clock edge, and a
+ * busy cycle schedules dozens of them for the same few edges, so scheduling a
+ * tick is a hash probe (usually a hit on the slot used last) and setting a
+ * bit; the heap moves once per distinct time, and running the ticks of a time
+ * in rank order is a walk over a word or two of bits. A bit set twice is one
+ * tick, so a component ticks at most once per time whatever wakes it.
+ * pend[], a ring of a component's earliest pending tick times, lets most
+ * wakes for a time already pending return without looking up the slot.
+ * A slot stays at the top of the heap until everything due at its time has
+ * run, so a tick may wake a higher-ranked component for the current time
+ * (a zero-latency port) and see it tick in the same time step.
+ * INVARIANT: every slot in the heap holds at least one call or tick bit, and
+ * every tick bit of a slot is for a time at or after `now`.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "sim/eng.h"
@@ -56,6 +58,7 @@ void eng_init(struct eng *e)
     e->hash = calloc(e->hash_mask + 1, sizeof *e->hash);
     if (!e->hash)
         panic("out of memory");
+    e->slot_words = ENG_SLOT_WORDS;
     log_push_dump(eng_dump_hook, e);
 }
 
@@ -64,11 +67,15 @@ void eng_destroy(struct eng *e)
     log_pop_dump(e);
     for (size_t i = 0; i < e->n_chunks; i++) {
         struct eng_slot *b = e->chunks[i];
-        for (size_t k = 0; k < ENG_BLOCK; k++)
+        for (size_t k = 0; k < ENG_BLOCK; k++) {
             free(b[k].ev);
+            if (b[k].tick != b[k].tick_small)
+                free(b[k].tick);
+        }
         free(b);
     }
     free(e->chunks);
+    free(e->by_rank);
     free(e->heap);
     free(e->hash);
     memset(e, 0, sizeof *e);
@@ -85,12 +92,32 @@ static void *new_chunk(struct eng *e, size_t bytes)
     return e->chunks[e->n_chunks++] = xmalloc(bytes);
 }
 
+/* Give s n words of rank bits (a component registered after the slot was
+ * made; rare, so every slot is grown at once, see comp_init). */
+static void grow_ticks(struct eng_slot *s, uint32_t n)
+{
+    if (n <= s->n_words)
+        return;
+    uint64_t *t = calloc(n, sizeof *t);
+    if (!t)
+        panic("out of memory");
+    memcpy(t, s->tick, s->n_words * sizeof *t);
+    if (s->tick != s->tick_small)
+        free(s->tick);
+    s->tick = t;
+    s->n_words = n;
+}
+
 static struct eng_slot *slot_alloc(struct eng *e)
 {
     if (!e->free_slots) {
         struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
         memset(b, 0, ENG_BLOCK * sizeof *b);
         for (size_t i = ENG_BLOCK; i-- > 0;) {
+            b[i].tick = b[i].tick_small;
+            b[i].n_words = ENG_SLOT_WORDS;
+            if (e->slot_words > ENG_SLOT_WORDS)
+                grow_ticks(&b[i], e->slot_words);
             b[i].next_free = e->free_slots;
             e->free_slots = &b[i];
         }
@@ -198,6 +225,7 @@ static struct eng_slot *slot_for(struct eng *e, tick_t when)
     s = slot_alloc(e);
     s->when = when;
     s->head = s->n = 0;
+    s->n_ticks = 0;
     hash_put(e, s);
     heap_push(e, s);
     return e->last_slot = s;
@@ -211,9 +239,8 @@ static void grow_slot(struct eng_slot *s)
         panic("out of memory");
 }
 
-/* Append an event to the slot of `when` (>= now). Inline: the tick path
- * schedules once per event. */
-static inline void push_event(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
+/* Append an eng_at call to the slot of `when` (>= now). */
+static void push_call(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
 {
     struct eng_slot *s = e->last_slot;
     if (!s || s->when != when)
@@ -223,32 +250,36 @@ static inline void push_event(struct eng *e, tick_t when, eng_fn *fn, void *obj,
     s->ev[s->n++] = (struct eng_event){fn, obj, arg};
 }
 
+/* Mark c's tick at `when` (>= now). Inline: the tick path schedules once per
+ * tick. */
+static inline void push_tick(struct eng *e, tick_t when, const struct comp *c)
+{
+    struct eng_slot *s = e->last_slot;
+    if (!s || s->when != when)
+        s = slot_for(e, when);
+    uint64_t *w = &s->tick[c->rank >> 6], old = *w;
+    *w = old | c->rank_bit;
+    s->n_ticks += !(old & c->rank_bit); /* a bit set twice is one tick */
+}
+
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
 {
     if (when < e->now)
         panic("event scheduled in the past (%llu < %llu)", (unsigned long long)when,
               (unsigned long long)e->now);
-    push_event(e, when, fn, obj, arg);
+    push_call(e, when, fn, obj, arg);
 }
 
-/* A tick event. With pend[] full a second event may exist for a time; the
- * first runs the tick, the later ones find it done. */
+/* c's tick at `when` (= now). */
 static inline void run_tick(struct comp *c, tick_t when)
 {
     if (c->n_pend && c->pend[c->pend_head] == when) {
         c->n_pend--;
         c->pend_head = (c->pend_head + 1) & (COMP_PENDING - 1);
     }
-    if (c->last != TICK_MAX && c->last >= when)
-        return;
     c->last = when;
     if (c->tick(c))
         comp_wake_at(c, when + c->clk->period_ps);
-}
-
-static void comp_tick_event(void *obj, uint64_t when)
-{
-    run_tick(obj, when);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
@@ -263,6 +294,51 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->pend_head = c->n_pend = 0;
     c->all_next = e->comps;
     e->comps = c;
+    if (e->n_comps == e->cap_comps) {
+        e->cap_comps = e->cap_comps ? 2 * e->cap_comps : 64;
+        e->by_rank = realloc(e->by_rank, e->cap_comps * sizeof *e->by_rank);
+        if (!e->by_rank)
+            panic("out of memory");
+    }
+    c->rank = e->n_comps;
+    c->rank_bit = 1ull << (c->rank & 63);
+    e->by_rank[e->n_comps++] = c;
+    if (e->n_comps > 64 * e->slot_words) { /* every slot gets room for the new ranks */
+        e->slot_words *= 2;
+        for (size_t i = 0; i < e->n_chunks; i++)
+            for (size_t k = 0; k < ENG_BLOCK; k++)
+                grow_ticks((struct eng_slot *)e->chunks[i] + k, e->slot_words);
+    }
+}
+
+void eng_order(struct eng *e, struct comp *const *order, size_t n)
+{
+    for (size_t i = 0; i < e->n_heap; i++)
+        if (e->heap[i]->n_ticks)
+            panic("eng_order with ticks pending");
+    struct comp **by = malloc((e->n_comps ? e->n_comps : 1) * sizeof *by);
+    bool *taken = calloc(e->n_comps ? e->n_comps : 1, sizeof *taken);
+    if (!by || !taken)
+        panic("out of memory");
+    uint32_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        struct comp *c = order[i];
+        if (c->eng != e || c->rank >= e->n_comps || e->by_rank[c->rank] != c || taken[c->rank])
+            panic("eng_order: %s is not registered or listed twice", c->name);
+        taken[c->rank] = true;
+        by[k++] = c;
+    }
+    for (uint32_t r = 0; r < e->n_comps; r++)
+        if (!taken[r])
+            by[k++] = e->by_rank[r];
+    for (uint32_t r = 0; r < e->n_comps; r++) {
+        by[r]->rank = r;
+        by[r]->rank_bit = 1ull << (r & 63);
+    }
+    free(taken);
+    free(e->by_rank);
+    e->by_rank = by;
+    e->cap_comps = e->n_comps;
 }
 
 void comp_wake_at(struct comp *c, tick_t t)
@@ -272,6 +348,8 @@ void comp_wake_at(struct comp *c, tick_t t)
         edge = c->last + p;
     else
         edge = clock_edge_at_or_after(c->clk, t);
+    if (edge == c->eng->now && c->rank < c->eng->passed)
+        edge += p; /* this time step is past its place: as if it ticked and saw nothing */
     /* already pending? pend[] is a short ascending ring; the common cases are
      * the next edge, at the front, and a far one, at the back */
     const uint32_t mask = COMP_PENDING - 1;
@@ -301,7 +379,7 @@ void comp_wake_at(struct comp *c, tick_t t)
     if (edge < c->eng->now)
         panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
               (unsigned long long)c->eng->now);
-    push_event(c->eng, edge, comp_tick_event, c, edge);
+    push_tick(c->eng, edge, c);
 }
 
 void eng_stop(struct eng *e)
@@ -318,28 +396,45 @@ void eng_dump_all(struct eng *e, FILE *out)
             c->dump(c, out);
 }
 
+/* The slot's time is done: out of the heap and the hash, onto the free list. */
+static void retire(struct eng *e, struct eng_slot *s)
+{
+    heap_pop(e);
+    hash_del(e, s);
+    if (e->last_slot == s)
+        e->last_slot = NULL;
+    s->next_free = e->free_slots;
+    e->free_slots = s;
+}
+
 bool eng_run(struct eng *e, tick_t until)
 {
     e->stop = false;
     while (e->n_heap > 0 && !e->stop) {
-        struct eng_slot *s = e->heap[0];
+        struct eng_slot *s = e->heap[0]; /* stays on top while anything is due at its time */
         if (s->when > until)
             return false;
-        e->now = s->when;
-        struct eng_event ev = s->ev[s->head++];
-        if (s->head == s->n) { /* the slot is done: events scheduled for now get a new one */
-            heap_pop(e);
-            hash_del(e, s);
-            if (e->last_slot == s)
-                e->last_slot = NULL;
-            s->next_free = e->free_slots;
-            e->free_slots = s;
+        if (s->when != e->now) {
+            e->now = s->when;
+            e->passed = 0;
         }
-        e->n_events++;
-        if (ev.fn == comp_tick_event) /* nearly every event: no indirect call */
-            run_tick(ev.obj, ev.arg);
-        else
+        if (s->head < s->n) { /* eng_at calls first */
+            struct eng_event ev = s->ev[s->head++];
             ev.fn(ev.obj, ev.arg);
+        } else {
+            uint32_t w = 0;
+            while (!s->tick[w])
+                w++;
+            uint64_t bits = s->tick[w];
+            uint32_t r = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+            s->tick[w] = bits & (bits - 1);
+            s->n_ticks--;
+            e->passed = r + 1;
+            run_tick(e->by_rank[r], s->when);
+        }
+        if (!s->n_ticks && s->head == s->n)
+            retire(e, s);
+        e->n_events++;
         if (e->watchdog_ps && e->n_outstanding &&
             e->now - e->last_progress > e->watchdog_ps)
             panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "

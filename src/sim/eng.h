@@ -1,14 +1,29 @@
 /*
  * eng.h - the discrete-event engine: time, clock domains, components.
  *
- * Time is integer picoseconds. Events are ordered by (when, insertion order),
- * so simultaneous events run in a total, reproducible order: each distinct
- * time has a FIFO slot, and a heap orders the slots (so the heap holds times,
- * not events, and a cycle's dozens of ticks cost one heap operation).
- * A component has a clock domain and a tick function; it is ticked on its
- * clock edges only while it reports progress, and otherwise sleeps until
- * something wakes it (a message arriving on one of its ports, a timer it set).
- * An idle machine therefore costs nothing and time skips ahead.
+ * Time is integer picoseconds. A component has a clock domain and a tick
+ * function; it is ticked on its clock edges only while it reports progress,
+ * and otherwise sleeps until something wakes it (a message arriving on one of
+ * its ports, a timer it set). An idle machine therefore costs nothing and time
+ * skips ahead.
+ *
+ * The tie order (what runs first among simultaneous events) is a property of
+ * the components, not of scheduling history:
+ *  - every component has a rank, a dense number given at registration
+ *    (registration order) that eng_order() may rearrange before the run;
+ *  - at one time, events scheduled with eng_at() run first, in the order they
+ *    were scheduled (one scheduled for the current time from inside a tick
+ *    runs right after that tick); then the ticks due at that time run in
+ *    increasing rank;
+ *  - a wake for the current time of a component whose rank that time has
+ *    already passed (it ticked, or would have ticked, before the waker) takes
+ *    effect at its next edge: exactly what happens to a component that ticks
+ *    every cycle and only sees the cause on its next tick.
+ * So a component that sleeps through cycles in which its tick would do
+ * nothing, and is woken for the cycle where it has work, ticks at the same
+ * place among simultaneous events as one that ticked every cycle: sleeping
+ * changes no result. A zero-latency port delivers in the same cycle when the
+ * receiver ranks after the sender, else one receiver cycle later.
  *
  * The watchdog: whoever issues work into the memory system counts it in
  * eng->n_outstanding and calls eng_progress() when work completes. If work is
@@ -43,8 +58,8 @@ static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
 }
 
 /* Tick times a component has pending that the engine knows of (a subset of
- * its pending tick events, earliest first): a wake for one of them adds no
- * event. Small and inline so that components need no destructor. */
+ * its pending ticks, earliest first): a wake for one of them needs no look-up
+ * of the time's slot. Small and inline so that components need no destructor. */
 #define COMP_PENDING 8 /* a power of two: pend[] is a ring */
 
 struct comp {
@@ -54,31 +69,41 @@ struct comp {
     bool (*tick)(struct comp *); /* one cycle; returns true if anything moved */
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
     tick_t last;                 /* last tick that ran */
+    uint32_t rank;               /* place among simultaneous ticks (lower first) */
     struct comp *all_next;       /* engine's list of every component */
     /* --- private to eng.c --- */
+    uint64_t rank_bit;           /* 1 << (rank % 64) */
     uint32_t pend_head, n_pend;  /* pend[pend_head] is the earliest of n_pend ... */
     tick_t pend[COMP_PENDING];   /* ... known pending tick times, ascending (a ring) */
 };
 
-/* One scheduled call. Events of one time wait in a FIFO, so simultaneous
- * events run in the order they were scheduled without a sequence number. */
+/* One scheduled call (eng_at). */
 struct eng_event {
     eng_fn *fn;
     void *obj;
     uint64_t arg;
 };
 
-/* Every event of one time, in scheduling order: ev[head..n). The array stays
- * with the slot when it is recycled, so it is only allocated in warm-up. */
+#define ENG_SLOT_WORDS 2 /* tick bits kept inside a slot: ranks below 128 */
+
+/* Everything due at one time: the eng_at calls in scheduling order,
+ * ev[head..n), and a bit per rank of the components to tick. The arrays stay
+ * with the slot when it is recycled (a finished slot has no bit set), so they
+ * are only allocated in warm-up. */
 struct eng_slot {
     tick_t when;
-    uint32_t head, n, cap;
+    uint32_t n_ticks;            /* tick bits set */
+    uint32_t n_words;            /* words in tick[] (>= what the ranks need) */
+    uint32_t head, n, cap;       /* eng_at calls */
+    uint64_t *tick;              /* bit per rank; tick_small or allocated */
     struct eng_event *ev;
     struct eng_slot *next_free;  /* free list */
+    uint64_t tick_small[ENG_SLOT_WORDS];
 };
 
 struct eng {
     tick_t now;
+    uint32_t passed;           /* ranks below this have ticked (or been passed) at now */
     struct eng_slot **heap;    /* binary min-heap of slots on their (distinct) times */
     size_t n_heap, cap_heap;   /* n_heap: times with events pending (0: queue empty) */
     struct eng_slot **hash;    /* open-addressed time -> slot, [hash_mask + 1] */
@@ -88,6 +113,9 @@ struct eng {
     void **chunks;             /* every block of slots, for eng_destroy */
     size_t n_chunks, cap_chunks;
     struct comp *comps;        /* every registered component */
+    struct comp **by_rank;     /* [n_comps] */
+    uint32_t n_comps, cap_comps;
+    uint32_t slot_words;       /* words of tick bits every slot has: 64 * slot_words >= n_comps */
     bool stop;                 /* set by eng_stop() */
 
     /* watchdog */
@@ -102,7 +130,8 @@ struct eng {
 void eng_init(struct eng *e);
 void eng_destroy(struct eng *e);
 
-/* Run `fn(obj, arg)` at time `when` (>= now). */
+/* Run `fn(obj, arg)` at time `when` (>= now), before the ticks due then that
+ * have not run yet; calls for one time run in the order they were made. */
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
 
 /* Run events until the queue is empty, eng_stop() is called, or the next
@@ -131,11 +160,18 @@ static inline void eng_progress(struct eng *e)
 /* Print every component's dump (used by the watchdog and panics). */
 void eng_dump_all(struct eng *e, FILE *out);
 
+/* Register c; its rank is the number of components registered before it. */
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
                bool (*tick)(struct comp *), void (*dump)(struct comp *, FILE *));
 
+/* Give order[0..n) ranks 0..n-1 in that order; every other component keeps
+ * its relative order after them. Only while no tick is pending (panics
+ * otherwise), i.e. after building a machine and before running it. */
+void eng_order(struct eng *e, struct comp *const *order, size_t n);
+
 /* Tick `c` at its first clock edge at or after `t` that is later than its
- * last tick. Adds nothing when that tick is already pending. */
+ * last tick, and, when that edge is now, not before its rank (else the edge
+ * after). Adds nothing when that tick is already pending. */
 void comp_wake_at(struct comp *c, tick_t t);
 
 static inline void comp_wake(struct comp *c)

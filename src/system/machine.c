@@ -94,6 +94,30 @@ struct machine *machine_new(const struct config *cfg)
     return machine_new_checked(cfg, false);
 }
 
+/* The tie order among simultaneous ticks (eng.h). The ports with no latency
+ * go crossbar -> L2 bank and L1, L2 bank -> DRAM channel, L2 bank -> L1 (the
+ * ideal reference's invalidations): each receiver ranks after its sender, so
+ * a zero latency is zero. Then the L1s, then the SMs (a slot an L1 frees in
+ * its request port is seen by the SM in the same cycle). Drivers that stand
+ * in for the SMs register later and rank last. */
+static void order_components(struct machine *m)
+{
+    size_t n = 0, cap = 2 + 2 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
+    struct comp **order = xcalloc(cap, sizeof *order);
+    order[n++] = xbar_comp(m->up);
+    order[n++] = xbar_comp(m->down);
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        order[n++] = m->l2s[b];
+        order[n++] = dram_comp(m->drams[b]);
+    }
+    for (unsigned i = 0; i < m->n_sms; i++)
+        order[n++] = m->l1s[i];
+    for (unsigned i = 0; i < m->n_sms; i++)
+        order[n++] = sm_comp(m->sms[i]);
+    eng_order(&m->eng, order, n);
+    free(order);
+}
+
 struct machine *machine_new_checked(const struct config *cfg, bool check)
 {
     struct machine *m = xcalloc(1, sizeof *m);
@@ -185,6 +209,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->proto->l2.connect(m->l2s[b], &l);
         dram_connect(m->drams[b], m->proto->l2.in_port(m->l2s[b]), m->l2s[b]);
     }
+    order_components(m);
     return m;
 }
 

@@ -1,5 +1,8 @@
 /*
- * 001-engine.c - event order, clock edges, component sleep/wake, ports.
+ * 001-engine.c - event order, clock edges, component sleep/wake, ports, and
+ * the tie order: eng_at calls, then ticks by rank, whatever the order of
+ * scheduling; a wake for the current time of a passed rank waits for the
+ * next edge.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -132,6 +135,95 @@ static void later_wake_survives_an_earlier_idle_tick(void **state)
     eng_destroy(&e);
 }
 
+
+/* --- the tie order */
+struct ranked {
+    struct comp c;
+    struct ranked *wake_now[2]; /* woken for the current time by the first tick */
+    int ticks;
+};
+
+static int tick_log[16], n_tick_log;
+
+static bool ranked_tick(struct comp *c)
+{
+    struct ranked *k = (struct ranked *)c;
+    tick_log[n_tick_log++] = (int)(c->eng->now / 1000 * 10 + c->rank);
+    if (k->ticks++ == 0)
+        for (int i = 0; i < 2; i++)
+            if (k->wake_now[i])
+                comp_wake(&k->wake_now[i]->c);
+    return false;
+}
+
+static void mark(void *obj, uint64_t arg)
+{
+    (void)obj;
+    tick_log[n_tick_log++] = -(int)arg;
+}
+
+static void simultaneous_ticks_run_by_rank_after_calls(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    struct ranked k[3] = {0};
+    for (int i = 0; i < 3; i++)
+        comp_init(&k[i].c, &e, "k", &clk, ranked_tick, NULL);
+    n_tick_log = 0;
+    comp_wake_at(&k[2].c, 1000);
+    comp_wake_at(&k[0].c, 1000);
+    eng_at(&e, 1000, mark, NULL, 1);
+    comp_wake_at(&k[1].c, 1000);
+    eng_at(&e, 1000, mark, NULL, 2);
+    eng_run(&e, TICK_MAX);
+    int want[] = {-1, -2, 10, 11, 12};
+    assert_int_equal(n_tick_log, 5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(tick_log[i], want[i]);
+    /* eng_order: k[2] first, then k[0]; k[1] keeps its place after them */
+    struct comp *order[] = {&k[2].c, &k[0].c};
+    eng_order(&e, order, 2);
+    assert_int_equal(k[2].c.rank, 0);
+    assert_int_equal(k[0].c.rank, 1);
+    assert_int_equal(k[1].c.rank, 2);
+    n_tick_log = 0;
+    for (int i = 0; i < 3; i++)
+        comp_wake_at(&k[i].c, 2000);
+    eng_run(&e, TICK_MAX);
+    assert_int_equal(n_tick_log, 3);
+    assert_ptr_equal(e.by_rank[0], &k[2].c);
+    assert_int_equal(tick_log[0], 20);
+    assert_int_equal(tick_log[1], 21);
+    assert_int_equal(tick_log[2], 22);
+    eng_destroy(&e);
+}
+
+/* k[1] ticks at 1000 and wakes k[0] and k[2] for now: k[2] ranks after it and
+ * ticks at 1000 too; k[0]'s place at 1000 has passed, so it ticks at 2000,
+ * as it would have seen the wake had it ticked every cycle. */
+static void wake_for_now_of_a_passed_rank_is_the_next_edge(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    struct ranked k[3] = {0};
+    for (int i = 0; i < 3; i++)
+        comp_init(&k[i].c, &e, "k", &clk, ranked_tick, NULL);
+    k[1].wake_now[0] = &k[0];
+    k[1].wake_now[1] = &k[2];
+    n_tick_log = 0;
+    comp_wake_at(&k[1].c, 1000);
+    eng_run(&e, TICK_MAX);
+    assert_int_equal(n_tick_log, 3);
+    assert_int_equal(tick_log[0], 11);
+    assert_int_equal(tick_log[1], 12);
+    assert_int_equal(tick_log[2], 20);
+    eng_destroy(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -139,6 +231,8 @@ int main(void)
         cmocka_unit_test(component_ticks_on_edges_while_busy_then_sleeps),
         cmocka_unit_test(port_delivers_after_latency_and_applies_backpressure),
         cmocka_unit_test(later_wake_survives_an_earlier_idle_tick),
+        cmocka_unit_test(simultaneous_ticks_run_by_rank_after_calls),
+        cmocka_unit_test(wake_for_now_of_a_passed_rank_is_the_next_edge),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,14 +2,16 @@
  * 002-engine-queue.c - the event queue against a reference order, duplicate
  * wakes, and ports whose ring grows.
  *
- * The queue keeps a FIFO slot per distinct time and a heap of times; these
- * tests check it against the order it must give, (time, scheduling order),
+ * The queue keeps a slot per distinct time (eng_at calls in a FIFO, ticks as
+ * a bit per rank) and a heap of times; these tests check the calls against
+ * the order they must run in, (time, scheduling order),
  * computed independently by a stable sort, for many events (enough to grow
  * the heap and the time hash several times), including events scheduled
  * for the current time from inside an event. A component woken several
  * times for one edge ticks once and costs one event. A port whose capacity
  * exceeds its first ring keeps FIFO order, ready times and weights as it
- * grows.
+ * grows. Many components, some registered while ticks are pending (a slot's
+ * rank bits grow), tick once per wake time, in rank order.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -194,6 +196,49 @@ static void growing_port_keeps_order_ready_times_and_weight(void **state)
     eng_destroy(&e);
 }
 
+
+#define N_MANY 300
+
+static struct counter many[N_MANY];
+static int many_log[3 * N_MANY], n_many_log;
+
+static bool many_tick(struct comp *c)
+{
+    many_log[n_many_log++] = (int)c->rank;
+    return false;
+}
+
+static void many_components_tick_by_rank(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    n_many_log = 0;
+    /* the first 100 are woken before the others exist */
+    for (int i = 0; i < 100; i++)
+        comp_init(&many[i].c, &e, "k", &clk, many_tick, NULL);
+    for (int i = 99; i >= 0; i--)
+        comp_wake_at(&many[i].c, 5000);
+    for (int i = 100; i < N_MANY; i++)
+        comp_init(&many[i].c, &e, "k", &clk, many_tick, NULL);
+    for (int i = N_MANY - 1; i >= 0; i--) {
+        comp_wake_at(&many[i].c, 5000);
+        comp_wake_at(&many[i].c, 3000 + 1000 * (tick_t)(i % 2));
+    }
+    eng_run(&e, TICK_MAX);
+    assert_int_equal(n_many_log, 2 * N_MANY);
+    assert_int_equal(e.n_events, 2 * N_MANY);
+    int k = 0;
+    for (int i = 0; i < N_MANY; i += 2) /* at 3000: the even ones */
+        assert_int_equal(many_log[k++], i);
+    for (int i = 1; i < N_MANY; i += 2) /* at 4000: the odd ones */
+        assert_int_equal(many_log[k++], i);
+    for (int i = 0; i < N_MANY; i++) /* at 5000: all */
+        assert_int_equal(many_log[k++], i);
+    eng_destroy(&e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +246,7 @@ int main(void)
         cmocka_unit_test(next_time_and_until),
         cmocka_unit_test(repeated_wakes_for_one_edge_cost_one_event),
         cmocka_unit_test(growing_port_keeps_order_ready_times_and_weight),
+        cmocka_unit_test(many_components_tick_by_rank),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -93,9 +93,12 @@ static void rig_init_spec(struct rig *r, const char *const *sets, unsigned rsp_c
         assert_int_equal(cfg_set(dram_opts, &r->spec, sets[0], sets[1], err, sizeof err), 0);
     backing_init(&r->store);
     comp_init(&r->snd.c, &r->e, "l2", &r->clk, sender_tick, NULL);
+    r->d = dram_new(&r->e, "dram[0]", &r->clk, &r->spec, &r->store, LINE, 0, n_channels);
+    /* after the channel: its zero-latency response port then delivers in the
+     * cycle the channel sends (a receiver ranked before the sender would see
+     * the message one cycle later) */
     comp_init(&r->sink.c, &r->e, "l2.rsp", &r->clk, sink_tick, NULL);
     r->sink.pop = true;
-    r->d = dram_new(&r->e, "dram[0]", &r->clk, &r->spec, &r->store, LINE, 0, n_channels);
     port_init(&r->sink.rsp, "l2.from_dram", rsp_cap, 0, NULL, &r->sink.c);
     dram_connect(r->d, &r->sink.rsp, &r->snd.c);
     r->snd.to = dram_req_port(r->d);
