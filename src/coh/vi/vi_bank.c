@@ -155,10 +155,11 @@ void vi_bank_step_or_park(struct vi_bank *b, struct vi_ctx *v, struct msg *m, un
     ctrl_step_or_park(&b->base, &v->x);
 }
 
-bool vi_bank_room(struct vi_bank *b)
+bool vi_bank_room(struct vi_bank *b, bool needs_tbe)
 {
     struct ctrl *c = &b->base;
-    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
+    if ((needs_tbe && tbe_full(&c->tbes)) || !port_has_room(c->links.to_mem, 1) ||
+        !port_has_room(&c->pipe, 1)) {
         c->st.resource_stalls++;
         return false;
     }
@@ -194,9 +195,11 @@ static bool take_request(struct ctrl *c, struct msg *m)
 }
 
 /* One INVACK (false on a resource stall: it stays queued). */
+/* An ack completes a TBE that exists and never takes a new one: waiting for a
+ * free TBE here would deadlock a bank whose TBEs all wait for acks. */
 static bool take_ack(struct vi_bank *b, struct msg *m)
 {
-    if (!vi_bank_room(b))
+    if (!vi_bank_room(b, false))
         return false;
     struct vi_ctx v;
     b->p->lookup(b, &v, m->addr);

@@ -111,9 +111,9 @@ void vi_bank_ctx(struct vi_bank *b, struct vi_ctx *v, addr_t line);
 enum coh_result vi_bank_step(struct vi_bank *b, struct vi_ctx *v, unsigned event);
 /* Run a request's event; one the table stalls parks on the line's TBE. */
 void vi_bank_step_or_park(struct vi_bank *b, struct vi_ctx *v, struct msg *m, unsigned event);
-/* Whether a miss may proceed now: a free TBE, room on the DRAM port and in
- * the pipeline (counts a resource stall when not). */
-bool vi_bank_room(struct vi_bank *b);
+/* Whether a request may proceed now: a free TBE (when it may need one), room
+ * on the DRAM port and in the pipeline (counts a resource stall when not). */
+bool vi_bank_room(struct vi_bank *b, bool needs_tbe);
 /* The set-conflict victim for a miss on `line` among lines evictable(state),
  * or NULL when a free way exists or every way is busy (*busy set then). */
 struct cache_line *vi_bank_victim(struct vi_bank *b, struct cache *c, addr_t line,

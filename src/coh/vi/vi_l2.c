@@ -196,7 +196,7 @@ static void evict(struct vi_bank *b, struct cache_line *victim)
 static bool take_request(struct vi_bank *b, struct msg *m)
 {
     struct vi_ctx v;
-    if (!vi_bank_room(b))
+    if (!vi_bank_room(b, true))
         return false;
     lookup(b, &v, m->addr);
     if (!v.x.line) {

@@ -238,7 +238,7 @@ static bool take_request(struct vi_bank *b, struct msg *m)
 {
     struct vi_ctx v;
     bool full;
-    if (!vi_bank_room(b))
+    if (!vi_bank_room(b, true))
         return false;
     lookup(b, &v, m->addr);
     if (v.x.state == VN_I || v.x.state == VN_D) {
