@@ -153,11 +153,12 @@ void ctrl_tick_begin(struct ctrl *c)
         c->stall_asleep = false;
     }
     c->stall_mark = c->st.resource_stalls;
+    c->steps_mark = c->n_steps;
 }
 
 bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
 {
-    if (!c->sleep)
+    if (!c->sleep || c->n_steps != c->steps_mark)
         return true;
     c->stall_asleep = true;
     c->stall_cycle = comp_cycle(&c->comp);
@@ -180,6 +181,7 @@ void ctrl_lookup(struct ctrl *c, struct coh_ctx *x, addr_t line)
 
 enum coh_result ctrl_step(struct ctrl *c, struct coh_ctx *x)
 {
+    c->n_steps++;
     return coh_step(c->table, &c->w.cov[0], x);
 }
 

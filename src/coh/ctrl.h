@@ -58,6 +58,7 @@ struct ctrl {
     cycle_t stall_cycle;           /* the last cycle counted while asleep so */
     uint64_t stall_per_cycle;      /* resource stalls each cycle slept through counts */
     uint64_t stall_mark;           /* resource_stalls when the tick began */
+    uint64_t n_steps, steps_mark;  /* table steps taken; n_steps when the tick began */
     /* --- L1 only --- */
     uint32_t merge_max;            /* loads one fill may answer */
     tick_t hit_ps;                 /* hit latency */
@@ -113,7 +114,8 @@ void ctrl_tick_begin(struct ctrl *c);
 /* The end of a tick that moved nothing, whose only reason to tick again is a
  * request stalled on a resource, and which has nothing else pending that a
  * wake does not announce: sleep (returns false), or with coherence.sleep =
- * false tick on (true). The input ports in `in[0..n)` (NULL entries skipped)
+ * false tick on (true). A tick that took a table step (a replacement before
+ * the request that stalls retries) did move: it ticks on. The input ports in `in[0..n)` (NULL entries skipped)
  * whose head is not ready yet are re-armed to wake it when it is. */
 bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n);
 
