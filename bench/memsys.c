@@ -7,7 +7,8 @@
  * Every SM issues a stream of loads (3 in 4) and stores over a working set
  * several times the L2 (so DRAM is busy) with some reuse (so L1 and L2 hits
  * happen too). Prints requests/s, events/s and simulated cycles/s.
- * Target (issue): >= 5 M memory requests/s on one core.
+ * Usage: bench-memsys [N [KEY=V...]]. Target (issue): >= 5 M memory
+ * requests/s on one core.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>
@@ -20,10 +21,14 @@
 int main(int argc, char **argv)
 {
     unsigned n = argc > 1 ? (unsigned)strtoul(argv[1], NULL, 0) : 400000;
-    const char *sets[] = {"coherence.protocol=rc"};
+    /* further arguments are settings (KEY=V), e.g. coherence.sleep=false */
+    const char *sets[16] = {"coherence.protocol=rc"};
+    unsigned n_sets = 1;
+    for (int i = 2; i < argc && n_sets < 16; i++)
+        sets[n_sets++] = argv[i];
     struct config cfg;
     char err[256];
-    if (config_load(&cfg, config_default_file(), sets, 1, err, sizeof err)) {
+    if (config_load(&cfg, config_default_file(), sets, n_sets, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 2;
     }

@@ -32,6 +32,7 @@ void ctrl_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_tab
     c->w = *w;
     c->table = t;
     c->line_bytes = line_bytes;
+    c->sleep = w->cfg->coherence.sleep;
     comp_init(&c->comp, w->eng, w->name, w->clk, tick, dump);
 }
 
@@ -116,7 +117,12 @@ void ctrl_set_stats(struct ctrl *c, const struct ctrl_stat *rows, const void *ow
 
 void ctrl_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
 {
-    const struct ctrl *c = (const struct ctrl *)cp;
+    struct ctrl *c = (struct ctrl *)cp;
+    if (c->stall_asleep) { /* asleep on a stall: count the cycles up to now */
+        cycle_t now = comp_cycle(cp);
+        c->st.resource_stalls += (now - c->stall_cycle) * c->stall_per_cycle;
+        c->stall_cycle = now;
+    }
     const void *own = c->own_stats;
     for (const struct ctrl_stat *r = c->stat_rows; r && r->name; r++) {
         uint64_t v;
@@ -134,6 +140,35 @@ void ctrl_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), v
     }
 }
 
+/* ---- sleeping on a resource stall ---- */
+
+void ctrl_tick_begin(struct ctrl *c)
+{
+    if (c->stall_asleep) { /* each cycle slept through stalled as the last tick did */
+        cycle_t now = comp_cycle(&c->comp);
+        if (now > c->stall_cycle)
+            c->st.resource_stalls += (now - c->stall_cycle - 1) * c->stall_per_cycle;
+        else /* ctrl_stats already counted this cycle; the tick counts it again */
+            c->st.resource_stalls -= c->stall_per_cycle;
+        c->stall_asleep = false;
+    }
+    c->stall_mark = c->st.resource_stalls;
+    c->steps_mark = c->n_steps;
+}
+
+bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
+{
+    if (!c->sleep || c->n_steps != c->steps_mark)
+        return true;
+    c->stall_asleep = true;
+    c->stall_cycle = comp_cycle(&c->comp);
+    c->stall_per_cycle = c->st.resource_stalls - c->stall_mark;
+    for (unsigned i = 0; i < n; i++) /* a head not ready yet (a ready one is stalled) */
+        if (in[i] && in[i]->n && port_slot_at(in[i], 0)->ready > c->comp.eng->now)
+            comp_wake_at(&c->comp, port_slot_at(in[i], 0)->ready);
+    return false;
+}
+
 /* ---- looking up, stepping, parking ---- */
 
 void ctrl_lookup(struct ctrl *c, struct coh_ctx *x, addr_t line)
@@ -146,6 +181,7 @@ void ctrl_lookup(struct ctrl *c, struct coh_ctx *x, addr_t line)
 
 enum coh_result ctrl_step(struct ctrl *c, struct coh_ctx *x)
 {
+    c->n_steps++;
     return coh_step(c->table, &c->w.cov[0], x);
 }
 

@@ -52,6 +52,13 @@ struct ctrl {
     struct ctrl_stats st;
     const struct ctrl_stat *stat_rows; /* what ctrl_stats emits, in order */
     const void *own_stats;         /* the protocol's own counters those rows name */
+    /* --- sleeping on a resource stall (ctrl_stall_sleep) --- */
+    bool sleep;                    /* coherence.sleep */
+    bool stall_asleep;             /* asleep on a resource stall since stall_cycle */
+    cycle_t stall_cycle;           /* the last cycle counted while asleep so */
+    uint64_t stall_per_cycle;      /* resource stalls each cycle slept through counts */
+    uint64_t stall_mark;           /* resource_stalls when the tick began */
+    uint64_t n_steps, steps_mark;  /* table steps taken; n_steps when the tick began */
     /* --- L1 only --- */
     uint32_t merge_max;            /* loads one fill may answer */
     tick_t hit_ps;                 /* hit latency */
@@ -90,6 +97,27 @@ struct port *ctrl_in_port(struct comp *c);
 void ctrl_destroy(struct comp *c);
 /* The line's state (state 0 when absent), its data into `data` if present. */
 unsigned ctrl_peek(struct comp *c, addr_t line, uint8_t *data);
+
+/* ---- sleeping on a resource stall ----
+ * A controller whose request stage stalls on a resource (a full output port,
+ * a full TBE table) and which has nothing else to do would tick every cycle
+ * only to stall again and count it. Instead it sleeps: every way the stall
+ * can end wakes it (a full port that frees a slot wakes its sender; a TBE
+ * frees on a response, which wakes the receiver), and on waking it counts
+ * the cycles slept through as ticks that stalled again, each adding what the
+ * tick that went to sleep added to resource_stalls (the only statistic a
+ * tick that moves nothing changes each cycle). Exact: coherence.sleep =
+ * false ticks every cycle and gives the same statistics. */
+
+/* The start of a tick: count the cycles slept through on a stall. */
+void ctrl_tick_begin(struct ctrl *c);
+/* The end of a tick that moved nothing, whose only reason to tick again is a
+ * request stalled on a resource, and which has nothing else pending that a
+ * wake does not announce: sleep (returns false), or with coherence.sleep =
+ * false tick on (true). A tick that took a table step (a replacement before
+ * the request that stalls retries) did move: it ticks on. The input ports in `in[0..n)` (NULL entries skipped)
+ * whose head is not ready yet are re-armed to wake it when it is. */
+bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n);
 
 /* ---- statistics: rows emitted in order ---- */
 enum ctrl_stat_kind { CTRL_ST_BASE, CTRL_ST_OWN, CTRL_ST_FN };

@@ -67,6 +67,9 @@ static const struct cfg_opt l2_opts[] = {
 static const struct cfg_opt coherence_opts[] = {
     CFG_STR("protocol", struct coh_spec, protocol, "rc",
             "coherence protocol (gpucoh list protocols)"),
+    CFG_BOOL("sleep", struct coh_spec, sleep, "true",
+             "controllers sleep while only a resource stall on a full port or TBE table keeps "
+             "them busy (false: tick every cycle; the statistics are the same)"),
     CFG_END,
 };
 

@@ -45,6 +45,8 @@ struct l2_spec {
 
 struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
+    bool sleep;                 /* controllers sleep while stalled on a full port (false:
+                                   they tick every cycle; same statistics) */
 };
 
 struct vi_spec {

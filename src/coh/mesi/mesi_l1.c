@@ -656,6 +656,7 @@ static bool mesi_l1_tick(struct comp *cp)
     struct port *fwd = b->links.net_in[MESI_VNET_FWD], *rsp = b->links.net_in[MESI_VNET_RSP];
     struct port *wb = b->links.net_in[MESI_VNET_WB];
 
+    ctrl_tick_begin(b);
     while (port_peek(fwd)) {
         if (!port_has_room(b->links.net_out[MESI_VNET_RSP], 1)) {
             b->st.resource_stalls++;
@@ -678,9 +679,16 @@ static bool mesi_l1_tick(struct comp *cp)
     if (c->kend.n && flush_step(c))
         moved = blocked = true;
     moved |= ctrl_take_next(b, &b->in, take_core);
-    /* stay awake while a resource stall may clear by itself */
-    return moved || blocked || b->replay.n || port_peek(&b->in) || port_peek(rsp) ||
-           port_peek(wb);
+    if (moved)
+        return true; /* a kernel-end flush that stalled counts as moved: it ticks on */
+    /* A forward, a grant or a request left waiting stalled on a resource (a
+     * full port; a full TBE table or a set whose every way waits for a fill,
+     * which a response clears): sleep until it may clear. */
+    if (blocked || b->replay.n || port_peek(&b->in)) {
+        struct port *const in[] = {fwd, rsp, wb};
+        return ctrl_stall_sleep(b, in, 3);
+    }
+    return false;
 }
 
 static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)

@@ -503,6 +503,7 @@ static bool mesi_l2_tick(struct comp *cp)
     struct port *reqs = b->links.net_in[MESI_VNET_REQ], *rsps = b->links.net_in[MESI_VNET_RSP];
     struct port *unbl = b->links.net_in[MESI_VNET_UNBLOCK], *wbs = b->links.net_in[MESI_VNET_WB];
 
+    ctrl_tick_begin(b);
     bool moved = ctrl_l2_drain_pipe(b);
     moved |= ctrl_drain(&c->fwd_out, b->links.net_out[MESI_VNET_FWD]);
     moved |= ctrl_take_one(b, &b->in, take_mem);
@@ -516,9 +517,17 @@ static bool mesi_l2_tick(struct comp *cp)
         moved = true;
     }
     moved |= ctrl_take_next(b, reqs, take_request);
-    /* stay awake while a stall may clear by itself */
-    return moved || b->replay.n || c->fwd_out.n || port_peek(&b->pipe) || port_peek(reqs) ||
-           port_peek(rsps) || port_peek(wbs);
+    if (moved)
+        return true;
+    /* responses or forwards held by a full vnet, or messages stalled on a
+     * resource (a full port, TBE table or set, a recall in the set), and
+     * nothing else: sleep until it may clear */
+    if (b->replay.n || c->fwd_out.n || port_peek(&b->pipe) || port_peek(reqs) ||
+        port_peek(rsps) || port_peek(wbs)) {
+        struct port *const in[] = {&b->in, &b->pipe, unbl, rsps, wbs, reqs};
+        return ctrl_stall_sleep(b, in, 6);
+    }
+    return false;
 }
 
 static void dump_msg(const struct msg *m, FILE *out)

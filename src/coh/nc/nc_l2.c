@@ -174,10 +174,21 @@ static void take_mem(struct ctrl *b, struct msg *m)
 static bool nc_l2_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
+    struct port *reqs = b->links.net_in[NC_VNET_REQ];
+    ctrl_tick_begin(b);
     bool moved = ctrl_l2_drain_pipe(b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
-    moved |= ctrl_take_next(b, b->links.net_in[NC_VNET_REQ], take_request);
-    return moved || b->replay.n || port_peek(&b->pipe) || port_peek(b->links.net_in[NC_VNET_REQ]);
+    moved |= ctrl_take_next(b, reqs, take_request);
+    if (moved)
+        return true;
+    /* a response held by a full vnet, or a request stalled on a resource (a
+     * full DRAM port, MSHR table or set), and nothing else: sleep until it
+     * may clear */
+    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
+        struct port *const in[] = {&b->in, &b->pipe};
+        return ctrl_stall_sleep(b, in, 2);
+    }
+    return false;
 }
 
 static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)

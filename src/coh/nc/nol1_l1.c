@@ -116,6 +116,7 @@ static bool nol1_tick(struct comp *cp)
     struct ctrl *b = (struct ctrl *)cp;
     struct msg *m;
 
+    ctrl_tick_begin(b);
     bool moved = ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     if ((m = port_peek(&b->in))) {
         if (m->req.op >= MEM_FENCE) { /* ordering already enforced by the SM */
@@ -132,7 +133,12 @@ static bool nol1_tick(struct comp *cp)
             b->st.resource_stalls++;
         }
     }
-    return moved || port_peek(&b->in);
+    if (moved)
+        return true;
+    /* the request waiting stalled on a full port: sleep until it has room */
+    if (port_peek(&b->in))
+        return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+    return false;
 }
 
 static const struct ctrl_stat nol1_stat_rows[] = {

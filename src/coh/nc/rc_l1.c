@@ -229,10 +229,15 @@ static void take_response(struct ctrl *b, struct msg *m)
 static bool rc_l1_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
+    ctrl_tick_begin(b);
     bool moved = ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
-    /* stay awake while a resource stall may clear by itself */
-    return moved || b->replay.n || port_peek(&b->in);
+    if (moved)
+        return true;
+    /* a request left waiting stalled on a resource: sleep until it may clear */
+    if (b->replay.n || port_peek(&b->in))
+        return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+    return false;
 }
 
 /* ---- construction ---- */

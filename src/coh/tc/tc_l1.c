@@ -560,14 +560,21 @@ static bool tc_l1_tick(struct comp *cp)
     struct tc_l1 *c = l1_of(cp);
     struct ctrl *b = &c->base;
 
+    ctrl_tick_begin(b);
     check_wrap(c);
     bool moved = ctrl_take_one(b, b->links.net_in[TC_VNET_RSP], take_response);
     if (c->n_held)
         moved |= take_held(c);
     moved |= ctrl_take_next(b, &b->in, take_core);
-    /* stay awake while a resource stall may clear by itself; GWCT waits set
-     * their own wake-up */
-    return moved || b->replay.n || port_peek(&b->in);
+    if (moved)
+        return true;
+    /* A request left waiting stalled on a resource: sleep until it may clear.
+     * GWCT waits set their own wake-up. A counter wrap while asleep is seen at
+     * the wake instead of on its cycle, which changes nothing: its flash only
+     * drops present lines, which nothing looks at in between. */
+    if (b->replay.n || port_peek(&b->in))
+        return ctrl_stall_sleep(b, &b->links.net_in[TC_VNET_RSP], 1);
+    return false;
 }
 
 static void tc_l1_dump(struct comp *cp, FILE *out)

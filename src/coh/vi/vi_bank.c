@@ -230,6 +230,7 @@ static bool vi_bank_tick(struct comp *cp)
     struct msg *m;
     struct port *acks = c->links.net_in[VI_VNET_ACK], *reqs = c->links.net_in[VI_VNET_REQ];
 
+    ctrl_tick_begin(c);
     bool moved = ctrl_l2_drain_pipe(c);
     moved |= ctrl_drain(&b->inv_out, c->links.net_out[VI_VNET_INV]);
     moved |= ctrl_take_one(c, &c->in, take_mem);
@@ -238,9 +239,16 @@ static bool vi_bank_tick(struct comp *cp)
         moved = true;
     }
     moved |= ctrl_take_next(c, reqs, take_request);
-    /* stay awake while a stall may clear by itself */
-    return moved || c->replay.n || b->inv_out.n || port_peek(&c->pipe) || port_peek(reqs) ||
-           (acks && port_peek(acks));
+    if (moved)
+        return true;
+    /* responses or invalidations held by a full vnet, or an ack or request
+     * stalled on a resource, and nothing else: sleep until it may clear */
+    if (c->replay.n || b->inv_out.n || port_peek(&c->pipe) || port_peek(reqs) ||
+        (acks && port_peek(acks))) {
+        struct port *const in[] = {&c->in, &c->pipe};
+        return ctrl_stall_sleep(c, in, 2);
+    }
+    return false;
 }
 
 static void dump_tbe(const struct ctrl *c, const struct tbe *t, FILE *out)

@@ -298,11 +298,19 @@ static bool vi_l1_tick(struct comp *cp)
 {
     struct vi_l1 *c = l1_of(cp);
     struct ctrl *b = &c->base;
+    ctrl_tick_begin(b);
     bool moved = take_invalidations(c);
     moved |= ctrl_take_one(b, b->links.net_in[VI_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
-    /* stay awake while a resource stall may clear by itself */
-    return moved || b->replay.n || port_peek(&b->in) || port_peek(c->inv_in);
+    if (moved)
+        return true;
+    /* an invalidation or a request left waiting stalled on a resource: sleep
+     * until it may clear */
+    if (b->replay.n || port_peek(&b->in) || port_peek(c->inv_in)) {
+        struct port *const in[] = {c->inv_in, b->links.net_in[VI_VNET_RSP]};
+        return ctrl_stall_sleep(b, in, 2);
+    }
+    return false;
 }
 
 /* ---- construction ---- */

@@ -1,0 +1,133 @@
+/*
+ * 602-coh-sleep.c - controllers that sleep on a resource stall change no result.
+ *
+ * An L1 or L2 controller whose only work is a request stalled on a full
+ * output port or TBE table sleeps until a port wakes it (coherence.sleep, the
+ * default), and counts the cycles it slept through as stalled ticks when it
+ * wakes. Exact: every statistic of such a run equals the one of a run whose
+ * controllers tick every cycle (coherence.sleep=false), except the engine's
+ * event count, which is lower. Checked under every protocol family on
+ * workloads and machines chosen to stall: narrow crossbar buffers and few
+ * L1 MSHRs (L1s stall on their request port), few L2 MSHRs and a short DRAM
+ * queue (banks stall on their DRAM port).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "host/host.h"
+#include "host/workload.h"
+#include "system/config.h"
+#include "system/machine.h"
+
+struct dump {
+    char *text;
+    size_t len;
+    FILE *f;
+};
+
+static void emit(void *arg, const char *name, uint64_t value)
+{
+    struct dump *d = arg;
+    fprintf(d->f, "%s %llu\n", name, (unsigned long long)value);
+}
+
+struct result {
+    char *text;         /* "name value" lines, engine.events left out */
+    uint64_t events;    /* engine.events */
+    uint64_t stalls;    /* every controller's resource_stalls */
+};
+
+static void sum_stalls(void *arg, const char *name, uint64_t value)
+{
+    size_t n = strlen(name), k = strlen("resource_stalls");
+    if (n >= k && !strcmp(name + n - k, "resource_stalls"))
+        *(uint64_t *)arg += value;
+}
+
+/* Run workload `wl` (tiny, seed 1) under `proto` with the settings `m1`,
+ * `m2` and coherence.sleep = `sleep`. */
+static struct result run(const char *wl, const char *proto, const char *m1, const char *m2,
+                         bool sleep)
+{
+    char p[64];
+    snprintf(p, sizeof p, "coherence.protocol=%s", proto);
+    const char *sets[] = {p, m1, m2, sleep ? "coherence.sleep=true" : "coherence.sleep=false"};
+    struct config cfg;
+    char err[256];
+    if (config_load(&cfg, NULL, sets, 4, err, sizeof err))
+        fail_msg("%s", err);
+    struct machine *m = machine_new(&cfg);
+    struct host *h = host_new(machine_launcher(m));
+    const struct workload *w = wl_find(wl);
+    if (!w)
+        fail_msg("workload %s is not registered", wl);
+    struct wl_params wp = {.size = WL_TINY, .seed = 1, .variant = NULL};
+    char why[256];
+    if (w->run(h, &wp, why, sizeof why))
+        fail_msg("%s under %s: check failed: %s", wl, proto, why);
+    struct result r = {0};
+    struct dump d = {0};
+    d.f = open_memstream(&d.text, &d.len);
+    machine_stats(m, emit, &d);
+    fclose(d.f);
+    machine_stats(m, sum_stalls, &r.stalls);
+    r.events = machine_eng(m)->n_events;
+    host_delete(h);
+    machine_free(m);
+    char *l = strstr(d.text, "engine.events ");
+    if (!l)
+        fail_msg("no engine.events line");
+    char *end = strchr(l, '\n');
+    memmove(l, end + 1, strlen(end + 1) + 1);
+    r.text = d.text;
+    return r;
+}
+
+#define L1_STALLS "noc.vc_flits=2", "l1.mshrs=8"
+#define L2_STALLS "l2.mshrs=2", "dram.queue=2"
+
+static const struct {
+    const char *wl, *proto, *m1, *m2;
+} cases[] = {
+    {"saxpy", "nol1", L1_STALLS},
+    {"kmn", "rc", L1_STALLS},
+    {"cl", "gpuvi", L1_STALLS},   /* invalidations held by a full ack vnet */
+    {"cl", "gpuvini", L1_STALLS},
+    {"cl", "ideal", L1_STALLS},
+    {"kmn", "mesi", L1_STALLS},
+    {"kmn", "mesi", L2_STALLS},   /* directory banks on their DRAM port */
+    {"cl", "tcs", L1_STALLS},
+    {"kmn", "tcw", L1_STALLS},    /* leases, GWCT waits */
+    {"saxpy", "rc", L2_STALLS},
+};
+
+static void sleeping_controllers_change_no_statistic(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct result s = run(cases[i].wl, cases[i].proto, cases[i].m1, cases[i].m2, true);
+        struct result t = run(cases[i].wl, cases[i].proto, cases[i].m1, cases[i].m2, false);
+        print_message("%-5s %-7s %s: %llu resource stalls; events %llu sleeping, %llu ticking\n",
+                      cases[i].wl, cases[i].proto, cases[i].m1, (unsigned long long)s.stalls,
+                      (unsigned long long)s.events, (unsigned long long)t.events);
+        assert_string_equal(s.text, t.text);
+        assert_true(s.stalls > 0);         /* the case does stall ... */
+        assert_true(s.events < t.events);  /* ... and sleeping saved ticks */
+        free(s.text);
+        free(t.text);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(sleeping_controllers_change_no_statistic),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
