@@ -20,22 +20,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "host/host.h"
-#include "host/workload.h"
-#include "system/config.h"
-#include "system/machine.h"
-
-struct dump {
-    char *text;
-    size_t len;
-    FILE *f;
-};
-
-static void emit(void *arg, const char *name, uint64_t value)
-{
-    struct dump *d = arg;
-    fprintf(d->f, "%s %llu\n", name, (unsigned long long)value);
-}
+#include "run-rig.h"
 
 struct result {
     char *text;         /* "name value" lines, engine.events left out */
@@ -58,34 +43,10 @@ static struct result run(const char *wl, const char *proto, const char *m1, cons
     char p[64];
     snprintf(p, sizeof p, "coherence.protocol=%s", proto);
     const char *sets[] = {p, m1, m2, sleep ? "coherence.sleep=true" : "coherence.sleep=false"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, 4, err, sizeof err))
-        fail_msg("%s", err);
-    struct machine *m = machine_new(&cfg);
-    struct host *h = host_new(machine_launcher(m));
-    const struct workload *w = wl_find(wl);
-    if (!w)
-        fail_msg("workload %s is not registered", wl);
-    struct wl_params wp = {.size = WL_TINY, .seed = 1, .variant = NULL};
-    char why[256];
-    if (w->run(h, &wp, why, sizeof why))
-        fail_msg("%s under %s: check failed: %s", wl, proto, why);
     struct result r = {0};
-    struct dump d = {0};
-    d.f = open_memstream(&d.text, &d.len);
-    machine_stats(m, emit, &d);
-    fclose(d.f);
-    machine_stats(m, sum_stalls, &r.stalls);
-    r.events = machine_eng(m)->n_events;
-    host_delete(h);
-    machine_free(m);
-    char *l = strstr(d.text, "engine.events ");
-    if (!l)
-        fail_msg("no engine.events line");
-    char *end = strchr(l, '\n');
-    memmove(l, end + 1, strlen(end + 1) + 1);
-    r.text = d.text;
+    struct rig_run x = rig_run(wl, sets, 4, sum_stalls, &r.stalls);
+    r.text = x.text;
+    r.events = x.events;
     return r;
 }
 
