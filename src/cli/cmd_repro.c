@@ -600,6 +600,41 @@ static void fig11(struct repro *r)
 
 /* ---- where TC-Weak's time goes ---- */
 
+/* Why TCW's leases are as long as they are: the predictor's events in each
+ * app (spec 002 §3.10). The lease drifts by +t_hit per read of an expired
+ * copy or line and -t_write / -t_evict per write to, or eviction of, an
+ * unexpired line; when the reads win, it climbs until the clamp. */
+static void predictor_events(struct repro *r)
+{
+    FILE *o = r->o;
+    fprintf(o, "\nTCW's lease predictor, events per app (all L2 banks):\n");
+    fprintf(o, "%-6s %11s %11s %11s %8s %13s %9s\n", "app", "+t_hit", "-t_write", "-t_evict",
+            "L2hit", "drift/kcycle", "mean");
+    fprintf(o, "%-6s %11s %11s %11s %8s %13s %9s\n", "", "exp. reads", "unexp.wr", "unexp.ev",
+            "", "(Table 4)", "lease");
+    unsigned n_up = 0, n_fit = 0, n_apps = 0;
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        const struct sweep_result *t = get(r, r->apps[a], "tcw");
+        if (!t)
+            continue;
+        /* Table 4's constants, as the repro runs them; a bank that has
+         * fenced applies -t_write, so this is the drift's upper bound */
+        double drift = 4 * t->lease_ups - 8 * t->lease_down_writes - 8 * t->lease_down_evicts;
+        fprintf(o, "%-6s %11.0f %11.0f %11.0f %7.1f%% %13.1f %9.0f\n", r->apps[a], t->lease_ups,
+                t->lease_down_writes, t->lease_down_evicts, 100 * t->l2_hit_rate,
+                1000 * drift / t->cycles, t->lease_avg);
+        n_apps++;
+        n_up += drift > 0;
+        n_fit += drift > 0 && t->lease_down_evicts == 0;
+    }
+    fprintf(o, "(drift/kcycle: 4 x reads - 8 x writes - 8 x evictions per thousand cycles, summed "
+               "over banks; positive drift pushes the lease towards tc.lease_max)\n");
+    if (n_apps)
+        fprintf(o, "%u of %u app(s) drift upwards; in %u of them no L2 bank evicted an unexpired "
+                   "line, so -t_evict never acted.\n",
+                n_up, n_apps, n_fit);
+}
+
 /* Not a figure of the paper: the measurements that explain TCW's numbers
  * beside GPU-VI's, which invalidates instead of waiting for leases. Under TC a
  * copy stays readable until its lease ends, so a warp polling a flag keeps
@@ -640,6 +675,7 @@ static void diagnosis(struct repro *r)
         fprintf(o, "%u app(s) keep over half a warp waiting for GWCTs on average: with long "
                    "leases each fence after a write to a shared line waits for that lease.\n",
                 n_fence);
+    predictor_events(r);
 }
 
 /* ---- the expected shape (spec 002 §6) ---- */

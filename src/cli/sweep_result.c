@@ -75,6 +75,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     res->thread_insts = num(root, "thread_insts");
     res->warp_insts = num(root, "warp_insts");
     res->l1_hit_rate = num(root, "l1_hit_rate");
+    res->l2_hit_rate = num(root, "l2_hit_rate");
     res->wall_seconds = num(cJSON_GetObjectItemCaseSensitive(root, "speed"), "wall_seconds");
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
     for (unsigned c = 0; c < TRAFFIC_N; c++) {
@@ -97,6 +98,14 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         }
         if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.fence_wait_cycles"))
             res->fence_wait += item->valuedouble;
+        if (!strncmp(k, "gpu.l2[", 7)) {
+            if (ends_with(k, len, ".reads_expired_copy") || ends_with(k, len, ".reads_expired_line"))
+                res->lease_ups += item->valuedouble;
+            else if (ends_with(k, len, ".writes_unexpired"))
+                res->lease_down_writes += item->valuedouble;
+            else if (ends_with(k, len, ".mi_entries"))
+                res->lease_down_evicts += item->valuedouble;
+        }
     }
     if (ln)
         res->lease_avg = lsum / ln;

@@ -1,9 +1,17 @@
 #!/usr/bin/env bash
-# Long target: every workload at small size under every implemented protocol,
-# and the basic set at paper size under nol1 and rc.
+# Long target: tests/long/workloads-sizes.sweep (every workload at small under
+# every protocol, the basic set at paper size), run as a parallel sweep so that
+# it finishes in reasonable time; failed runs are listed with their output.
 set -u
 bin=$1
-rc=0
-"$bin" compare --workloads all --protocols all --size small || rc=1
-"$bin" compare --workloads basic --protocols nol1,rc --size paper || rc=1
+root=$2
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+"$bin" sweep "$root/tests/long/workloads-sizes.sweep" -j "$(nproc)" --out "$out"
+rc=$?
+for e in "$out"/runs/*.err; do
+    [ -e "$e" ] || continue
+    echo "== failed: $(basename "$e" .err)"
+    cat "$e"
+done
 exit $rc

@@ -81,6 +81,10 @@ const char *const tc_vnet_names[TC_NVNETS] = {"request", "response"};
 struct l2_stats {
     uint64_t private_writes, gwct_writes, datag, writes_stalled, write_stall_cycles;
     uint64_t mi_entries, mi_expired, lease_sum, leases;
+    /* the predictor's events (counted under a fixed lease too): reads of an
+     * L1 copy that had expired, reads of an E line, both at once, and writes
+     * to a line whose timestamp had not passed; mi_entries are its evictions */
+    uint64_t reads_expired_copy, reads_expired_line, reads_expired_both, writes_unexpired;
 };
 
 struct tc_l2 {
@@ -178,9 +182,13 @@ static void extend_ts(struct coh_ctx *x)
 {
     struct tc_l2 *c = l2_of(x);
     struct msg *m = x->msg;
-    if (m->flags & TC_F_EXPIRED)
+    bool copy = m->flags & TC_F_EXPIRED, line = x->state == L2_E;
+    c->st.reads_expired_copy += copy;
+    c->st.reads_expired_line += line;
+    c->st.reads_expired_both += copy && line;
+    if (copy)
         lease_add(c, c->t_hit);
-    if (x->state == L2_E)
+    if (line)
         lease_add(c, c->t_hit);
     uint64_t end = (m->flags & TC_F_LEASE) ? m->ts : now_cycles(c) + (uint64_t)c->lease;
     c->st.lease_sum += (uint64_t)c->lease;
@@ -219,6 +227,7 @@ static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
         ctrl_l2_perform_write(&c->base, x);
     if (c->v == TC_WEAK) {
         GTS(x->line)++;
+        c->st.writes_unexpired += g != 0;
         if (g && (c->t_write_when == 1 || (c->t_write_when == 0 && (m->flags & TC_F_FENCES))))
             lease_add(c, -c->t_write);
     }
@@ -758,6 +767,10 @@ static const struct ctrl_stat tc_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct l2_stats, write_stall_cycles),
     CTRL_STAT_OWN(struct l2_stats, mi_entries),
     CTRL_STAT_OWN(struct l2_stats, mi_expired),
+    CTRL_STAT_OWN(struct l2_stats, reads_expired_copy),
+    CTRL_STAT_OWN(struct l2_stats, reads_expired_line),
+    CTRL_STAT_OWN(struct l2_stats, reads_expired_both),
+    CTRL_STAT_OWN(struct l2_stats, writes_unexpired),
     CTRL_STAT_FN("lease", stat_lease),
     CTRL_STAT_FN("lease_avg", stat_lease_avg),
     CTRL_STAT_BASE(resource_stalls),
