@@ -13,19 +13,7 @@
 
 static struct inject *vini_rig(void)
 {
-    const char *sets[] = {"gpu.sms=4",   "l2.banks=2", "l1.size=256",    "l1.ways=2",
-                          "l2.size=512", "l2.ways=2",  "l1.merge_max=1", "coherence.protocol=gpuvini",
-                          "vi.dir_ratio=1", "vi.dir_ways=2"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, sizeof sets / sizeof sets[0], err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-static uint64_t stat(struct inject *r, const char *name)
-{
-    return inject_stat(r, name);
+    return rig("coherence.protocol=gpuvini", "vi.dir_ratio=1", "vi.dir_ways=2");
 }
 
 /* Data leaves the L2 without a recall: the L1 copy stays valid and the
@@ -46,8 +34,7 @@ static void l2_eviction_keeps_copies(void **state)
     st(r, 1, A, 6);
     assert_string_equal(inject_l1_state(r, 0, A), "I");
     assert_string_equal(inject_l2_state(r, A), "S");
-    assert_int_equal(stat(r, "gpu.noc.down.msgs.INV"), 1);
-    assert_int_equal(stat(r, "gpu.noc.up.msgs.INV"), 1);
+    assert_msgs_down_and_up(r, "INV", 1);
     assert_int_equal(ld(r, 0, A), 6);
     inject_free(r);
 }
@@ -71,8 +58,7 @@ static void directory_eviction_recalls(void **state)
     assert_string_equal(inject_l2_state(r, C), "S");
     assert_string_equal(inject_l1_state(r, 0, A), "I");
     assert_string_equal(inject_l1_state(r, 1, A), "I");
-    assert_int_equal(stat(r, "gpu.noc.down.msgs.RCL"), 2);
-    assert_int_equal(stat(r, "gpu.noc.up.msgs.RCL"), 2);
+    assert_msgs_down_and_up(r, "RCL", 2);
     assert_int_equal(stat(r, "gpu.l2[0].dir_evictions"), 2);
     assert_int_equal(ld(r, 3, A), 4);
     inject_free(r);
@@ -114,51 +100,8 @@ static void make_d(struct inject *r, addr_t line, unsigned readers, unsigned wr,
 
 static void l2_every_transition(struct inject *r)
 {
-    const addr_t D = 0x180, E = 0x100, F = 0x300;
-    /* I+GetS/Write/Atomic, IV stalls and MemData, V+GetS/Write/Atomic */
-    ld_at(r, 0, D, 0);
-    ld_at(r, 1, D, 10);
-    st_at(r, 2, D, 1, 11);
-    ato_at(r, 3, D, 1, 12);
-    st_at(r, 0, E, 1, 13);
-    ato_at(r, 0, F, 1, 14);
-    inject_run(r);
-    /* V+Replace */
-    st(r, 0, A, 1);
-    st(r, 0, B, 1);
-    st(r, 0, C, 1);
-    /* S+GetS, S+Write, S+Atomic; S_W with every stall, InvAck, LastAck */
-    ld(r, 0, X);
-    ld(r, 0, X);
-    st(r, 0, X, 2);
-    ato(r, 0, X, 1);
-    ld(r, 0, X);
-    ld(r, 1, X);
-    ld(r, 2, X);
-    st_at(r, 0, X, 3, 0);
-    st_at(r, 1, X, 4, 5);
-    ato_at(r, 2, X, 1, 6);
-    ld_at(r, 3, X, 7);
-    inject_run(r);
-    ld(r, 0, X);
-    ld(r, 1, X);
-    st_at(r, 1, X, 5, 0);
-    ato_at(r, 1, X, 1, 5);
-    inject_run(r);
-    ld(r, 0, X);
-    ld(r, 1, X);
-    st_at(r, 1, X, 5, 0);
-    st_at(r, 1, X, 6, 5);
-    inject_run(r);
-    /* S+AtomicInv -> S_A with its stalls, InvAck, LastAck */
-    ld(r, 0, Z);
-    ld(r, 1, Z);
-    ld(r, 2, Z);
-    ato_at(r, 3, Z, 1, 0);
-    ld_at(r, 3, Z, 5);
-    st_at(r, 1, Z, 7, 6);
-    ato_at(r, 2, Z, 1, 7);
-    inject_run(r);
+    l2_stable_walk(r);
+    l2_ack_wait_walk(r);
     /* S+Replace -> D; D+GetS -> DV with every stall; DV+MemData */
     make_d(r, A, 1u << 0, 4, B, C);
     ld_at(r, 1, A, 0);

@@ -20,7 +20,7 @@ static uint64_t coherence_msgs(struct inject *r)
 static void write_invalidates_for_free(void **state)
 {
     (void)state;
-    struct inject *r = rig(IDEAL, NULL);
+    struct inject *r = rig(IDEAL);
     ld(r, 3, Z); /* both lines resident in the L2 */
     ld(r, 3, X);
     st(r, 3, Z, 1);
@@ -46,7 +46,7 @@ static void write_invalidates_for_free(void **state)
 static void atomics_and_recalls_are_free(void **state)
 {
     (void)state;
-    struct inject *r = rig(IDEAL, NULL);
+    struct inject *r = rig(IDEAL);
     st(r, 2, A, 3);
     ld(r, 0, A);
     ld(r, 1, A);
@@ -66,42 +66,10 @@ static void atomics_and_recalls_are_free(void **state)
     inject_free(r);
 }
 
-/* The INV/DATA race exists here too (the fill is older than the write): the
- * fill is used once, the next load sees the write. */
-static void fill_raced_by_inv_is_used_once(void **state)
-{
-    (void)state;
-    struct inject *r = rig(IDEAL, NULL);
-    ld(r, 3, X);
-    unsigned a = ld_at(r, 0, X, 0);
-    st_at(r, 1, X, 12, 30);
-    inject_run(r);
-    assert_int_equal(inject_value(r, a), 0);
-    assert_int_equal(inject_stat(r, "gpu.sm[0].l1.fills_used_once"), 1);
-    assert_int_equal(ld(r, 0, X), 12);
-    inject_free(r);
-}
-
 static void l2_every_transition(struct inject *r)
 {
-    const addr_t D = 0x180, E = 0x100, F = 0x300;
-    /* I+GetS/Write/Atomic, IV stalls and MemData, V+GetS/Write/Atomic */
-    ld_at(r, 0, D, 0);
-    ld_at(r, 1, D, 10);
-    st_at(r, 2, D, 1, 11);
-    ato_at(r, 3, D, 1, 12);
-    st_at(r, 0, E, 1, 13);
-    ato_at(r, 0, F, 1, 14);
-    inject_run(r);
-    /* V+Replace */
-    st(r, 0, A, 1);
-    st(r, 0, B, 1);
-    st(r, 0, C, 1);
-    /* S+GetS, S+Write, S+Atomic, S+WriteInv, S+AtomicInv */
-    ld(r, 0, X);
-    ld(r, 0, X);
-    st(r, 0, X, 2);
-    ato(r, 0, X, 1);
+    l2_stable_walk(r);
+    /* S+WriteInv, S+AtomicInv: the other copies dropped at once */
     ld(r, 0, X);
     ld(r, 1, X);
     st(r, 0, X, 3);
@@ -120,7 +88,7 @@ static void l2_every_transition(struct inject *r)
 static void every_transition(void **state)
 {
     (void)state;
-    struct inject *r = rig(IDEAL, NULL);
+    struct inject *r = rig(IDEAL);
     l1_every_transition(r);
     l2_every_transition(r);
     assert_int_equal(check_coverage(r, NULL, 0), 0);
@@ -133,7 +101,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(write_invalidates_for_free),
         cmocka_unit_test(atomics_and_recalls_are_free),
-        cmocka_unit_test(fill_raced_by_inv_is_used_once),
+        /* the INV/DATA race exists here too (the fill is older than the write);
+         * the test is gpuvi's, in 610-vi-rig.h */
+        cmocka_unit_test_prestate(fill_raced_by_inv_is_used_once, IDEAL),
         cmocka_unit_test(every_transition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,31 +3,18 @@
  * values, line states and message counts by traffic class, and a coverage
  * test that fires every defined cell of its L1 and L2 tables.
  *
- * The machine: 4 SMs, 2 L2 banks, an L1 of one set of 2 ways (every line
- * shares it), L2 banks of 2 sets of 2 ways, merge_max 1. The invariant
- * observers are on (golden memory, data-value invariant, SWMR at every
- * grant). Lines: A, B, C and X share L2 bank 0 set 0; Y is in bank 1; Z in
- * bank 0 set 1; race(k) are fresh lines of bank 1 set 1.
+ * The machine and lines A, B, C, X, Y, Z are directed-rig.h's; race(k) are
+ * fresh lines of bank 1 set 1. The invariant observers are on (golden
+ * memory, data-value invariant, SWMR at every grant).
  * Races (an invalidation overtaking a fill, a forward meeting a write-back)
  * are found by sweeping the offset between the two operations until the
  * cell fires; each sweep is bounded and its result asserted.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
-#include <string.h>
-
-#include "check/inject.h"
+#include "directed-rig.h"
 #include "host/launcher.h"
 
-#define A 0x0u
-#define B 0x200u
-#define C 0x400u
-#define X 0x10000u
-#define Y 0x10080u
-#define Z 0x10100u
+#define MESI "coherence.protocol=mesi"
 
 /* Crossbar bytes of a message: the 8-byte header, plus a line for data. */
 #define CTL 8u
@@ -39,60 +26,10 @@ static addr_t race(unsigned k)
     return 0x40180u + (addr_t)k * 0x200u;
 }
 
-static struct inject *rig(const char *extra)
-{
-    const char *sets[] = {"gpu.sms=4",   "l2.banks=2", "l1.size=256",    "l1.ways=2",
-                          "l2.size=512", "l2.ways=2",  "l1.merge_max=1", "coherence.protocol=mesi",
-                          extra ? extra : "sim.seed=1"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, sizeof sets / sizeof sets[0], err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-/* Operations that run to completion at once. */
-static uint64_t ld(struct inject *r, unsigned sm, addr_t a)
-{
-    unsigned id = inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, 0);
-    inject_run(r);
-    return inject_value(r, id);
-}
-
-static void st(struct inject *r, unsigned sm, addr_t a, uint32_t v)
-{
-    inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, 0);
-    inject_run(r);
-}
-
-static uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
-{
-    unsigned id = inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED,
-                                SCOPE_GPU, 0);
-    inject_run(r);
-    return inject_value(r, id);
-}
-
 static void order(struct inject *r, unsigned sm, enum mem_op op)
 {
     inject_order(r, sm, 0, op, op == MEM_KERNEL_END ? SEM_RELEASE : SEM_ACQUIRE, SCOPE_SYS, 0);
     inject_run(r);
-}
-
-/* Scheduled operations (run by the next inject_run). */
-static unsigned ld_at(struct inject *r, unsigned sm, addr_t a, uint64_t at)
-{
-    return inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, at);
-}
-
-static unsigned st_at(struct inject *r, unsigned sm, addr_t a, uint32_t v, uint64_t at)
-{
-    return inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, at);
-}
-
-static unsigned ato_at(struct inject *r, unsigned sm, addr_t a, uint32_t add, uint64_t at)
-{
-    return inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED, SCOPE_GPU, at);
 }
 
 static const char *l1(struct inject *r, unsigned sm, addr_t a)
@@ -103,11 +40,6 @@ static const char *l1(struct inject *r, unsigned sm, addr_t a)
 static const char *l2(struct inject *r, addr_t a)
 {
     return inject_l2_state(r, a);
-}
-
-static uint64_t stat(struct inject *r, const char *name)
-{
-    return inject_stat(r, name);
 }
 
 static uint64_t cov1(struct inject *r, const char *state, const char *event)
@@ -144,7 +76,7 @@ static uint64_t bytes(struct inject *r, const char *cls)
 static void first_reader_gets_e_and_writes_silently(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     assert_int_equal(ld(r, 0, X), 0);
     assert_string_equal(l1(r, 0, X), "E");
     assert_string_equal(l2(r, X), "MT");
@@ -167,7 +99,7 @@ static void first_reader_gets_e_and_writes_silently(void **state)
 static void read_of_modified_line_is_forwarded(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     st(r, 0, X, 7);
     assert_string_equal(l1(r, 0, X), "M");
     assert_int_equal(ld(r, 1, X), 7);
@@ -188,7 +120,7 @@ static void read_of_modified_line_is_forwarded(void **state)
 static void upgrade_invalidates_other_copies(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     st(r, 0, X, 1);
     ld(r, 1, X);
     ld(r, 2, X);
@@ -198,8 +130,7 @@ static void upgrade_invalidates_other_copies(void **state)
     assert_string_equal(l1(r, 1, X), "M");
     assert_string_equal(l1(r, 2, X), "I");
     assert_string_equal(l2(r, X), "MT");
-    assert_int_equal(stat(r, "gpu.noc.down.msgs.INV"), 2);
-    assert_int_equal(stat(r, "gpu.noc.up.msgs.INV"), 2);
+    assert_msgs_down_and_up(r, "INV", 2);
     assert_int_equal(stat(r, "gpu.sm[1].l1.upgrades"), 1);
     assert_int_equal(msgs(r, "RCL"), 0);
     assert_int_equal(ld(r, 0, X), 2);
@@ -212,7 +143,7 @@ static void upgrade_invalidates_other_copies(void **state)
 static void store_miss_refills_the_line(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     struct launcher l = machine_launcher(inject_machine(r));
     uint32_t v = 0x55;
     l.ops->write(l.obj, Y + 4, &v, 4);
@@ -231,7 +162,7 @@ static void store_miss_refills_the_line(void **state)
 static void atomics_run_at_the_l1_in_m(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     assert_int_equal(ato(r, 0, X, 5), 0);
     assert_int_equal(ato(r, 0, X, 5), 5);
     assert_int_equal(stat(r, "gpu.sm[0].l1.atomic_hits"), 1);
@@ -251,22 +182,20 @@ static void atomics_run_at_the_l1_in_m(void **state)
 static void l2_eviction_recalls(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     st(r, 0, A, 3);  /* A: MT, owner SM 0 */
     st(r, 1, B, 4);
     ld(r, 2, B);     /* B: SS {1, 2} */
     st(r, 3, C, 5);  /* A is the LRU line of bank 0 set 0: recalled */
     assert_string_equal(l2(r, A), "NP");
     assert_string_equal(l1(r, 0, A), "I");
-    assert_int_equal(stat(r, "gpu.noc.down.msgs.RCL"), 1);
-    assert_int_equal(stat(r, "gpu.noc.up.msgs.RCL"), 1);
+    assert_msgs_down_and_up(r, "RCL", 1);
     assert_int_equal(stat(r, "gpu.noc.up.bytes.RCL"), DATA);
     st(r, 3, X, 6);  /* now B goes: two S copies recalled */
     assert_string_equal(l2(r, B), "NP");
     assert_string_equal(l1(r, 1, B), "I");
     assert_string_equal(l1(r, 2, B), "I");
-    assert_int_equal(stat(r, "gpu.noc.down.msgs.RCL"), 3);
-    assert_int_equal(stat(r, "gpu.noc.up.msgs.RCL"), 3);
+    assert_msgs_down_and_up(r, "RCL", 3);
     assert_int_equal(msgs(r, "INV"), 0);
     assert_int_equal(ld(r, 3, A), 3);
     assert_int_equal(ld(r, 3, B), 4);
@@ -279,7 +208,7 @@ static void l2_eviction_recalls(void **state)
 static void kernel_boundaries_and_host_copies(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     struct launcher l = machine_launcher(inject_machine(r));
     st(r, 0, X, 9);
     ld(r, 0, Y);         /* E, clean */
@@ -319,16 +248,10 @@ static void kernel_boundaries_and_host_copies(void **state)
 static void fill_raced_by_inv_is_used_once(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     st(r, 0, X, 1);
     ld(r, 1, X);
-    unsigned a = ld_at(r, 3, X, 0);
-    st_at(r, 2, X, 12, 20);
-    inject_run(r);
-    assert_int_equal(inject_value(r, a), 1);
-    assert_int_equal(stat(r, "gpu.sm[3].l1.fills_used_once"), 1);
-    assert_string_equal(l1(r, 3, X), "I");
-    assert_int_equal(ld(r, 3, X), 12);
+    check_fill_raced_by_inv(r, 3, 2, 20, 1);
     inject_free(r);
 }
 
@@ -337,7 +260,7 @@ static void fill_raced_by_inv_is_used_once(void **state)
 static void requests_behind_a_miss_keep_order(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     st(r, 1, X, 1);
     unsigned s = st_at(r, 0, X, 2, 0);
     unsigned a = ld_at(r, 0, X, 1);
@@ -595,9 +518,7 @@ static void race_cells(struct inject *r)
 
 /* Cells defined for robustness that the directed tests cannot reach, each
  * with the reason (also in docs/protocols/mesi.md). */
-static const struct {
-    const char *table, *state, *event, *why;
-} unreached[] = {
+static const struct unreached unreachable_cells[] = {
     {"mesi.L2", "M", "PutXOld",
      "a PUTX would have to reach the bank after the forward that took its data, the next "
      "owner's grant, UNBLOCK and its own PUTX: only under heavy crossbar congestion"},
@@ -609,42 +530,11 @@ static const struct {
 static void every_transition(void **state)
 {
     (void)state;
-    struct inject *r = rig(NULL);
+    struct inject *r = rig(MESI);
     next_line = next_other = 0;
     simple_cells(r);
     race_cells(r);
-    unsigned n;
-    const struct coh_cov *cov = machine_cov(inject_machine(r), &n);
-    int bad = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const struct coh_table *t = cov[i].t;
-        char name[64];
-        snprintf(name, sizeof name, "%s.%s", t->proto, t->ctrl);
-        for (unsigned s = 0; s < t->n_states; s++)
-            for (unsigned e = 0; e < t->n_events; e++) {
-                const struct coh_trans *cell = coh_cell(t, s, e);
-                size_t k = (size_t)s * t->n_events + e;
-                if (cell->kind == COH_UNDEF)
-                    continue;
-                uint64_t hits = cell->kind == COH_STALL ? cov[i].stalls[k] : cov[i].hits[k];
-                bool skipped = false;
-                for (unsigned j = 0; j < sizeof unreached / sizeof unreached[0]; j++)
-                    if (!strcmp(unreached[j].table, name) &&
-                        !strcmp(unreached[j].state, t->state_names[s]) &&
-                        !strcmp(unreached[j].event, t->event_names[e]))
-                        skipped = true;
-                if (!hits && !skipped) {
-                    print_message("never fired: %s [%s][%s]\n", name, t->state_names[s],
-                                  t->event_names[e]);
-                    bad++;
-                } else if (hits && skipped) {
-                    print_message("documented unreachable but fired: %s [%s][%s]\n", name,
-                                  t->state_names[s], t->event_names[e]);
-                    bad++;
-                }
-            }
-    }
-    assert_int_equal(bad, 0);
+    assert_int_equal(check_coverage(r, unreachable_cells, ARRAY_LEN(unreachable_cells)), 0);
     inject_free(r);
 }
 

@@ -4,88 +4,31 @@
  * fences, the private-write, eviction and kernel-boundary rules, rollover,
  * the predictor, and a walk that fires every table cell.
  *
- * The machine: 4 SMs, 2 L2 banks, an L1 of one set of 2 ways (every line
- * shares it), L2 banks of 2 sets of 2 ways, merge_max 1, fixed leases unless
- * a test says otherwise (timing is then exact enough to reason about).
- * Lines A, B, C, X share L2 bank 0 set 0; Y is in bank 1; Z in bank 0 set 1.
+ * The machine and lines are directed-rig.h's (4 SMs, an L1 of one set of 2
+ * ways, L2 banks of 2 sets of 2 ways), with fixed leases unless a test says
+ * otherwise (timing is then exact enough to reason about).
  * An L2 hit costs ~340 core cycles round trip, a DRAM miss ~460; a lease of
  * N runs N core cycles from the bank's service of the read.
  * Every test runs with the invariant observers on (inject_new): the golden
  * memory, lease inclusion and GWCT visibility.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <cmocka.h>
-#include <stdio.h>
-#include <string.h>
+#include "directed-rig.h"
 
-#include "check/inject.h"
-
-#define A 0x0u
-#define B 0x200u
-#define C 0x400u
-#define X 0x10000u
-#define Y 0x10080u
-#define Z 0x10100u
-
-static struct inject *rig(const char *protocol, const char *lease, const char *extra)
-{
-    const char *sets[] = {"gpu.sms=4",   "l2.banks=2", "l1.size=256",    "l1.ways=2",
-                          "l2.size=512", "l2.ways=2",  "l1.merge_max=1", protocol,
-                          lease ? lease : "sim.seed=1", extra ? extra : "sim.seed=1"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, sizeof sets / sizeof sets[0], err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-static uint64_t ld(struct inject *r, unsigned sm, addr_t a)
-{
-    unsigned id = inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, 0);
-    inject_run(r);
-    return inject_value(r, id);
-}
-
-static void st(struct inject *r, unsigned sm, addr_t a, uint32_t v)
-{
-    inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, 0);
-    inject_run(r);
-}
-
-static uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
-{
-    unsigned id = inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED,
-                                SCOPE_GPU, 0);
-    inject_run(r);
-    return inject_value(r, id);
-}
-
-static unsigned ld_at(struct inject *r, unsigned sm, addr_t a, uint64_t at)
-{
-    return inject_load(r, sm, 0, a, 4, SEM_WEAK, SCOPE_CTA, at);
-}
-
-static unsigned st_at(struct inject *r, unsigned sm, addr_t a, uint32_t v, uint64_t at)
-{
-    return inject_store(r, sm, 0, a, 4, v, SEM_WEAK, SCOPE_CTA, at);
-}
-
-static unsigned ato_at(struct inject *r, unsigned sm, addr_t a, uint32_t add, uint64_t at)
-{
-    return inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED, SCOPE_GPU, at);
-}
+#define TCS "coherence.protocol=tcs"
+#define TCW "coherence.protocol=tcw"
 
 static unsigned fence_at(struct inject *r, unsigned sm, unsigned warp, uint64_t at)
 {
     return inject_order(r, sm, warp, MEM_FENCE, SEM_ACQ_REL, SCOPE_GPU, at);
 }
 
-static void launch(struct inject *r, unsigned sm, uint64_t at)
+/* A kernel launch on every SM: every L1 is empty after it. */
+static void launch_all(struct inject *r)
 {
-    inject_order(r, sm, 0, MEM_KERNEL_BEGIN, SEM_ACQUIRE, SCOPE_GPU, at);
+    for (unsigned i = 0; i < 4; i++)
+        launch(r, i, 0);
+    inject_run(r);
 }
 
 /* Let `cycles` core cycles pass (an access elsewhere, on SM 3, line 0x8000). */
@@ -116,7 +59,7 @@ static uint64_t stat_sum(struct inject *r, const char *fmt, unsigned n)
 static void tcw_mp_fence_waits_for_gwct(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3200", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     assert_int_equal(ld(r, 1, X), 0); /* SM 1's copy: lease ~3200 cycles */
     unsigned w = st_at(r, 0, X, 1, 0);
     inject_run(r);                             /* the SM sends a fence after the ack */
@@ -140,7 +83,7 @@ static void tcw_mp_fence_waits_for_gwct(void **state)
 static void tcw_stale_copy_until_lease_end(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3200", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     assert_int_equal(ld(r, 1, X), 0);
     st(r, 0, X, 5);
     assert_int_equal(ld(r, 1, X), 0);        /* stale, legal: no fence yet */
@@ -155,7 +98,7 @@ static void tcw_stale_copy_until_lease_end(void **state)
 static void tcw_cta_fence_no_wait(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3200", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     ld(r, 1, X);
     st(r, 0, X, 1);
     unsigned f = inject_order(r, 0, 0, MEM_FENCE, SEM_ACQ_REL, SCOPE_CTA, 0);
@@ -182,7 +125,7 @@ static void tcs_write_stalls_until_leases_expire(void **state)
 {
     (void)state;
     for (int scope = 0; scope < 2; scope++) {
-        struct inject *r = rig("coherence.protocol=tcs", "tc.lease=fixed:1500",
+        struct inject *r = rig(TCS, "tc.lease=fixed:1500",
                                scope ? "tc.stall_scope=line" : "tc.stall_scope=bank");
         assert_int_equal(ld(r, 1, X), 0);
         unsigned w = st_at(r, 0, X, 9, 0);
@@ -213,8 +156,7 @@ static void private_write(void **state)
 {
     (void)state;
     for (int v = 0; v < 2; v++) {
-        struct inject *r = rig(v ? "coherence.protocol=tcw" : "coherence.protocol=tcs",
-                               "tc.lease=fixed:3000", NULL);
+        struct inject *r = rig(v ? TCW : TCS, "tc.lease=fixed:3000");
         ld(r, 0, X);
         assert_string_equal(inject_l2_state(r, X), "P");
         unsigned w = st_at(r, 0, X, 1, 0);
@@ -244,7 +186,7 @@ static void private_write(void **state)
 static void tcw_datag_is_not_private(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3000", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3000");
     ld(r, 0, X);           /* E -> P, SM 0 owner */
     ld(r, 1, X);           /* P -> S */
     st(r, 2, X, 1);        /* S + GetX -> P (owner cleared), TS++ */
@@ -257,7 +199,7 @@ static void tcw_datag_is_not_private(void **state)
     assert_true(inject_latency(r, f) > 1500); /* SM 1's stale copy still counts */
     inject_free(r);
 
-    r = rig("coherence.protocol=tcw", "tc.lease=fixed:3000", "tc.private_rule=paper");
+    r = rig(TCW, "tc.lease=fixed:3000", "tc.private_rule=paper");
     ld(r, 0, X);
     ld(r, 1, X);
     st(r, 2, X, 1);
@@ -274,8 +216,7 @@ static void eviction_keeps_timestamp(void **state)
 {
     (void)state;
     for (int v = 0; v < 2; v++) {
-        struct inject *r = rig(v ? "coherence.protocol=tcw" : "coherence.protocol=tcs",
-                               "tc.lease=fixed:3000", NULL);
+        struct inject *r = rig(v ? TCW : TCS, "tc.lease=fixed:3000");
         ld(r, 1, X);
         ld(r, 2, A);
         ld(r, 2, B);           /* bank 0 set 0 is full: X goes */
@@ -301,7 +242,7 @@ static void eviction_keeps_timestamp(void **state)
 static void expired_fill_and_late_merge(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:0", "l1.merge_max=4");
+    struct inject *r = rig(TCW, "tc.lease=fixed:0", "l1.merge_max=4");
     st(r, 2, X, 7);
     unsigned a = ld_at(r, 0, X, 0);
     unsigned b = ld_at(r, 0, X, 250); /* merges after the L2 served the read */
@@ -320,7 +261,7 @@ static void expired_fill_and_late_merge(void **state)
 static void launch_and_rollover(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3000", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3000");
     ld(r, 0, X);
     launch(r, 0, 0);
     inject_run(r);
@@ -328,7 +269,7 @@ static void launch_and_rollover(void **state)
     assert_int_equal(inject_stat(r, "gpu.sm[0].l1.flash_invalidations"), 1);
     inject_free(r);
 
-    r = rig("coherence.protocol=tcs", "tc.lease=fixed:3000", "tc.ts_bits=11");
+    r = rig(TCS, "tc.lease=fixed:3000", "tc.ts_bits=11");
     ld(r, 0, X);                 /* lease runs past the 2048-cycle wrap */
     assert_string_equal(inject_l1_state(r, 0, X), "V");
     wait_cycles(r, 2100);
@@ -346,7 +287,7 @@ static void launch_and_rollover(void **state)
 static void predictor(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=predict", "tc.lease_init=3000");
+    struct inject *r = rig(TCW, "tc.lease=predict", "tc.lease_init=3000");
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3000);
     ld(r, 0, X);                 /* a fill: no change */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3000);
@@ -377,88 +318,21 @@ static void predictor(void **state)
 static void lease_parse(void **state)
 {
     (void)state;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3200", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     assert_int_equal(inject_stat(r, "gpu.l2[1].lease"), 3200);
     inject_free(r);
-    r = rig("coherence.protocol=tcs", NULL, NULL); /* auto: 800 requested by the L1 */
+    r = rig(TCS); /* auto: 800 requested by the L1 */
     assert_int_equal(inject_stat(r, "gpu.l2[1].lease"), 800);
     inject_free(r);
 }
 
 /* ---- every cell ---- */
 
-/* Cells fired over several rigs (coverage is per machine). */
-struct fired {
-    char key[96];
-};
-static struct fired fired[512];
-static unsigned n_fired;
-
-static void collect(struct inject *r)
-{
-    unsigned n;
-    const struct coh_cov *cov = machine_cov(inject_machine(r), &n);
-    for (unsigned i = 0; i < n; i++) {
-        const struct coh_table *t = cov[i].t;
-        for (unsigned s = 0; s < t->n_states; s++)
-            for (unsigned e = 0; e < t->n_events; e++) {
-                size_t k = (size_t)s * t->n_events + e;
-                const struct coh_trans *cell = coh_cell(t, s, e);
-                uint64_t h = cell->kind == COH_STALL ? cov[i].stalls[k] : cov[i].hits[k];
-                if (!h)
-                    continue;
-                char key[96];
-                snprintf(key, sizeof key, "%s.%s [%s][%s]", t->proto, t->ctrl,
-                         t->state_names[s], t->event_names[e]);
-                unsigned j;
-                for (j = 0; j < n_fired; j++)
-                    if (!strcmp(fired[j].key, key))
-                        break;
-                if (j == n_fired && n_fired < ARRAY_LEN(fired))
-                    strcpy(fired[n_fired++].key, key);
-            }
-    }
-}
-
-/* A cell documented as unreachable, with the reason. None is needed: the
- * cells that cannot be reached are left undefined in the tables (tcw L2
- * P+UpgrMatch, tcs L2 IM+MemDataRetained; see tc_l2.c). */
-struct unreached {
-    const char *cell, *why;
-};
-
-/* Every defined cell of every table of `r`'s protocol fired in some rig
- * collected, except the documented ones, which never fired. */
-static int check_cells(struct inject *r, const struct unreached *skip, unsigned n_skip)
-{
-    unsigned n;
-    const struct coh_cov *cov = machine_cov(inject_machine(r), &n);
-    int bad = 0;
-    for (unsigned i = 0; i < n; i++) {
-        const struct coh_table *t = cov[i].t;
-        for (unsigned s = 0; s < t->n_states; s++)
-            for (unsigned e = 0; e < t->n_events; e++) {
-                if (coh_cell(t, s, e)->kind == COH_UNDEF)
-                    continue;
-                char key[96];
-                snprintf(key, sizeof key, "%s.%s [%s][%s]", t->proto, t->ctrl,
-                         t->state_names[s], t->event_names[e]);
-                bool hit = false, skipped = false;
-                for (unsigned j = 0; j < n_fired; j++)
-                    hit |= !strcmp(fired[j].key, key);
-                for (unsigned j = 0; j < n_skip; j++)
-                    skipped |= !strcmp(skip[j].cell, key);
-                if (!hit && !skipped) {
-                    print_message("never fired: %s\n", key);
-                    bad++;
-                } else if (hit && skipped) {
-                    print_message("documented unreachable but fired: %s\n", key);
-                    bad++;
-                }
-            }
-    }
-    return bad;
-}
+/* Each variant's check adds up the coverage of several rigs: lease 3000 for
+ * most cells, lease 0 for IV+DataExpired, and for tcs line stall scope for
+ * the held writes, bank scope for the rest. No cell is documented
+ * unreachable: those that cannot be reached are left undefined in the
+ * tables (tcw L2 P+UpgrMatch, tcs L2 IM+MemDataRetained; see tc_l2.c). */
 
 /* A line of its own for each episode: bank 0, set 0 (with A, B, C, X). */
 static addr_t fresh(void)
@@ -483,9 +357,7 @@ static void search(struct inject *r, const char *table, const char *st, const ch
                    uint64_t hi, uint64_t step)
 {
     for (uint64_t d = lo; d < hi; d += step) {
-        for (unsigned i = 0; i < 4; i++)
-            launch(r, i, 0);
-        inject_run(r);
+        launch_all(r);
         scenario(r, fresh(), d);
         if (inject_coverage(r, table, st, ev))
             return;
@@ -493,16 +365,9 @@ static void search(struct inject *r, const char *table, const char *st, const ch
     print_message("search for %s [%s][%s] found nothing\n", table, st, ev);
 }
 
-/* A store d cycles after a read: its ack returns after the lease ended. */
-static void vm_expire(struct inject *r, addr_t a, uint64_t d)
-{
-    ld(r, 0, a);
-    st_at(r, 0, a, 1, d);
-    inject_run(r);
-}
-
-/* A store d cycles after a read reaches the bank after the lease ended. */
-static void upgr_late(struct inject *r, addr_t a, uint64_t d)
+/* A store d cycles after a read: it reaches the bank after the lease ended
+ * (E+Upgr), or its ack returns to the L1 after that (VM+Expire). */
+static void store_after_read(struct inject *r, addr_t a, uint64_t d)
 {
     ld(r, 0, a);
     st_at(r, 0, a, 1, d);
@@ -527,51 +392,12 @@ static void upgr_into_im(struct inject *r, addr_t a, uint64_t d)
     inject_run(r);
 }
 
-/* The L1 walk both variants share. */
+/* Every L1 cell, both variants: the write-through cells, then the lease's
+ * end. It leaves every L1 empty and every lease ended for the L2 walk. `l1`:
+ * the variant's L1 table. */
 static void l1_walk(struct inject *r, const char *l1)
 {
-    /* I+Load, IV+Load (merge), IV+MergeFull (stall), IV+Data, V+Load */
-    ld_at(r, 0, X, 0);
-    ld_at(r, 0, X, 1);
-    ld_at(r, 0, X, 2);
-    inject_run(r);
-    ld(r, 0, X);
-    /* V+Store, VM+Store, VM+Load, VM+Rsp, VM+LastRsp */
-    st_at(r, 0, X, 1, 0);
-    st_at(r, 0, X, 2, 1);
-    ld_at(r, 0, X, 2);
-    inject_run(r);
-    /* VM+Atomic, II+Rsp, II+LastRsp */
-    st_at(r, 0, X, 3, 0);
-    ato_at(r, 0, X, 1, 1);
-    inject_run(r);
-    /* V+Atomic */
-    ld(r, 0, X);
-    ato(r, 0, X, 1);
-    /* V+Replace */
-    ld(r, 0, X);
-    ld(r, 0, Y);
-    ld(r, 0, Z);
-    /* V+FlashInv, VM+FlashInv */
-    ld(r, 0, Y);
-    st_at(r, 0, Y, 4, 0);
-    launch(r, 0, 1);
-    inject_run(r);
-    /* I+Store, I+Atomic, II+Load, II+Store, II+Atomic */
-    st_at(r, 1, Z, 5, 0);
-    ld_at(r, 1, Z, 1);
-    st_at(r, 1, Z, 6, 2);
-    ato_at(r, 1, Z, 1, 3);
-    ato_at(r, 1, Y, 1, 4);
-    inject_run(r);
-    /* IV+Store, IV+Atomic (parked until the fill), IV+FlashInv */
-    ld_at(r, 2, X, 0);
-    st_at(r, 2, X, 7, 1);
-    ld_at(r, 2, Y, 2);
-    ato_at(r, 2, Y, 1, 3);
-    ld_at(r, 2, Z, 4);
-    launch(r, 2, 5);
-    inject_run(r);
+    write_through_l1_walk(r);
     /* V+Expire (lease 3000) */
     ld(r, 3, X);
     wait_cycles(r, 3100);
@@ -579,9 +405,7 @@ static void l1_walk(struct inject *r, const char *l1)
     /* VM+Replace: SM 0 holds X and Z; its write to X goes to an L2 miss kept
      * in MI (slow: DRAM), while its read of Y (an L2 hit) fills first and
      * replaces X, the LRU line */
-    for (unsigned i = 0; i < 4; i++)
-        launch(r, i, 0);
-    inject_run(r);
+    launch_all(r);
     ld(r, 0, X);
     ld(r, 0, Z);
     ld(r, 1, Y);
@@ -592,14 +416,18 @@ static void l1_walk(struct inject *r, const char *l1)
     ld_at(r, 0, Y, 2);
     inject_run(r);
     /* VM+Expire */
-    search(r, l1, "VM", "Expire", vm_expire, 2300, 3000, 20);
+    search(r, l1, "VM", "Expire", store_after_read, 2300, 3000, 20);
+    launch_all(r);
+    wait_cycles(r, 3100);
 }
 
-/* IV+DataExpired: lease 0, every fill arrives expired. */
-static void expired_walk(struct inject *r)
+/* A rig of lease 0, for IV+DataExpired: every fill arrives expired. */
+static struct inject *expired_fill_rig(const char *protocol)
 {
+    struct inject *r = rig(protocol, "tc.lease=fixed:0");
     ld(r, 0, X);
     ld(r, 0, X);
+    return r;
 }
 
 /* Misses and what parks behind them; MI in every way. Each episode's first
@@ -631,16 +459,29 @@ static void l2_miss_walk(struct inject *r, bool weak)
     a = fresh(); make_mi(r, 0, a); ato(r, 1, a, 1);                          /* MI+Atomic */
 }
 
+/* The L2 cells where leases end, both variants: E+GetX, E+Atomic, P+Expire,
+ * S+Expire (at the access); the misses (l2_miss_walk); the writes that
+ * reach the bank after the writer's lease ended (E+Upgr; I+Upgr, the MI
+ * entry expired too). `l2`: the variant's L2 table. */
+static void l2_lease_end_walk(struct inject *r, const char *l2, bool weak)
+{
+    addr_t a = fresh(), b = fresh();
+    ld(r, 1, a);
+    ld(r, 2, b);
+    ld(r, 3, b);
+    wait_cycles(r, 3100);
+    st(r, 1, a, 3);
+    ato(r, 1, b, 1);
+    l2_miss_walk(r, weak);
+    search(r, l2, "E", "Upgr", store_after_read, 2550, 2800, 2);
+    search(r, l2, "I", "Upgr", upgr_late_mi, 1400, 2200, 2);
+}
+
 static void tcw_every_cell(void **state)
 {
     (void)state;
-    n_fired = 0;
-    struct inject *r = rig("coherence.protocol=tcw", "tc.lease=fixed:3000", NULL);
+    struct inject *r = rig(TCW, "tc.lease=fixed:3000");
     l1_walk(r, "tcw.L1");
-    for (unsigned i = 0; i < 4; i++)
-        launch(r, i, 0);
-    inject_run(r);
-    wait_cycles(r, 3100);
     /* stable states: E+GetS -> P, P+GetS -> S, S+UpgrMatch (SM 1 set the
      * timestamp last) -> P, P+Upgr (SM 0's copy is stale: DATA-G), P+GetX,
      * P+Atomic; S+Upgr, S+GetX, S+Atomic */
@@ -663,80 +504,51 @@ static void tcw_every_cell(void **state)
     a = fresh();
     ld(r, 0, a);
     st(r, 0, a, 2);
-    /* P+Expire, S+Expire (at access), E+GetX, E+Atomic */
-    a = fresh();
-    b = fresh();
-    ld(r, 1, a);
-    ld(r, 2, b);
-    ld(r, 3, b);
-    wait_cycles(r, 3100);
-    st(r, 1, a, 3);
-    ato(r, 1, b, 1);
-    l2_miss_walk(r, true);
-    search(r, "tcw.L2", "E", "Upgr", upgr_late, 2550, 2800, 2);
-    search(r, "tcw.L2", "I", "Upgr", upgr_late_mi, 1400, 2200, 2);
-    collect(r);
-    inject_free(r);
+    l2_lease_end_walk(r, "tcw.L2", true);
 
-    r = rig("coherence.protocol=tcw", "tc.lease=fixed:0", NULL);
-    expired_walk(r);
-    collect(r);
-    assert_int_equal(check_cells(r, NULL, 0), 0);
-    inject_free(r);
+    struct inject *rigs[] = {r, expired_fill_rig(TCW)};
+    assert_int_equal(check_coverage_of(rigs, ARRAY_LEN(rigs), NULL, 0), 0);
+    for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
+        inject_free(rigs[i]);
 }
 
-static void tcs_every_cell(void **state)
+/* tcs with line stall scope, for the cells of a write held at its line:
+ * P+WriteHold -> S_W; S_W + GetS/GetX/Upgr/Atomic (each the first to park);
+ * S_W+Expire; S+WriteHold, MI+WriteHold. */
+static struct inject *held_write_rig(void)
 {
-    (void)state;
-    n_fired = 0;
-    struct inject *r = rig("coherence.protocol=tcs", "tc.lease=fixed:3000",
-                           "tc.stall_scope=line");
-    /* P+WriteHold -> S_W; S_W + GetS/GetX/Upgr/Atomic (each the first to
-     * park); S_W+Expire */
+    struct inject *r = rig(TCS, "tc.lease=fixed:3000", "tc.stall_scope=line");
     addr_t a;
     a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); ld_at(r, 2, a, 5); inject_run(r);
     a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); st_at(r, 2, a, 2, 5); inject_run(r);
     a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); st_at(r, 0, a, 2, 5); inject_run(r);
     a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); ato_at(r, 2, a, 1, 5); inject_run(r);
-    /* S+WriteHold, MI+WriteHold */
     a = fresh(); ld(r, 0, a); ld(r, 1, a); st(r, 2, a, 1);
     a = fresh(); make_mi(r, 0, a); st(r, 2, a, 1);
-    collect(r);
-    inject_free(r);
+    return r;
+}
 
-    r = rig("coherence.protocol=tcs", "tc.lease=fixed:3000", "tc.stall_scope=bank");
+static void tcs_every_cell(void **state)
+{
+    (void)state;
+    struct inject *held = held_write_rig();
+    /* the rest with bank stall scope */
+    struct inject *r = rig(TCS, "tc.lease=fixed:3000", "tc.stall_scope=bank");
     l1_walk(r, "tcs.L1");
-    for (unsigned i = 0; i < 4; i++)
-        launch(r, i, 0);
-    inject_run(r);
-    wait_cycles(r, 3100);
     /* E+GetS -> P, P+WriteBlock; P+GetS -> S, S+GetS, S+WriteBlock;
      * P+UpgrOwn, P+AtomicOwn; MI+WriteBlock; MI+GetS */
+    addr_t a;
     a = fresh(); ld(r, 0, a); st(r, 1, a, 1);
     a = fresh(); ld(r, 0, a); ld(r, 1, a); ld(r, 2, a); st(r, 3, a, 2);
     a = fresh(); ld(r, 0, a); st(r, 0, a, 1); ato(r, 0, a, 1);
     a = fresh(); make_mi(r, 0, a); st(r, 2, a, 3);
-    /* E+GetX, E+Atomic, P+Expire, S+Expire */
-    a = fresh();
-    addr_t b = fresh();
-    ld(r, 1, a);
-    ld(r, 2, b);
-    ld(r, 3, b);
-    wait_cycles(r, 3100);
-    st(r, 1, a, 3);
-    ato(r, 1, b, 1);
-    l2_miss_walk(r, false);
-    search(r, "tcs.L2", "E", "Upgr", upgr_late, 2550, 2800, 2);
-    search(r, "tcs.L2", "I", "Upgr", upgr_late_mi, 1400, 2200, 2);
+    l2_lease_end_walk(r, "tcs.L2", false);
     search(r, "tcs.L2", "IM", "Upgr", upgr_into_im, 1400, 2200, 2);
-    collect(r);
-    inject_free(r);
 
-    r = rig("coherence.protocol=tcs", "tc.lease=fixed:0", NULL);
-    expired_walk(r);
-    collect(r);
-    assert_int_equal(check_cells(r, NULL, 0), 0);
-    inject_free(r);
+    struct inject *rigs[] = {held, r, expired_fill_rig(TCS)};
+    assert_int_equal(check_coverage_of(rigs, ARRAY_LEN(rigs), NULL, 0), 0);
+    for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
+        inject_free(rigs[i]);
 }
 
 int main(void)

@@ -11,18 +11,7 @@
  * every copy back to the host makes every workload report a failure.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdio.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "gpu/functional.h"
-#include "host/host.h"
-#include "host/launcher.h"
-#include "host/workload.h"
-#include "mem/backing.h"
+#include "functional-rig.h"
 
 struct case_ {
     const char *name;
@@ -70,50 +59,23 @@ static uint64_t corrupt_cycles(const void *obj)
 static const struct launcher_ops corrupt_ops = {corrupt_run, corrupt_write, corrupt_read,
                                                 corrupt_cycles};
 
-/* Runs one workload at tiny size on a fresh functional machine (through the
- * corrupting launcher when asked); returns its verdict and the thread
- * instructions it executed. */
-static int run_one(const struct workload *w, uint64_t seed, const char *variant, bool corrupt,
-                   char *why, size_t why_len, uint64_t *thread_insts)
+/* wrap_launcher_fn: the corrupting launcher over the machine's; `arg` is
+ * the struct corrupt that holds it. */
+static struct launcher corrupting(struct launcher machine, void *arg)
 {
-    struct backing store;
-    backing_init(&store);
-    struct functional *f = functional_new(&store, NULL);
-    struct corrupt c = {functional_launcher(f)};
-    struct host *h = host_new(corrupt ? (struct launcher){&corrupt_ops, &c} : c.inner);
-    struct wl_params p = {.size = WL_TINY, .seed = seed, .variant = variant};
-    why[0] = '\0';
-    int rc = w->run(h, &p, why, why_len);
-    if (thread_insts)
-        *thread_insts = functional_stats(f)->thread_insts;
-    host_delete(h);
-    functional_delete(f);
-    backing_destroy(&store);
-    return rc;
-}
-
-static const struct workload *find(const char *name)
-{
-    const struct workload *w = wl_find(name);
-    if (!w)
-        fail_msg("workload %s is not registered", name);
-    return w;
+    struct corrupt *c = arg;
+    c->inner = machine;
+    return (struct launcher){&corrupt_ops, c};
 }
 
 static void every_workload_passes_at_tiny(void **state)
 {
     (void)state;
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-        const struct workload *w = find(cases[i].name);
+        const struct workload *w = find_workload(cases[i].name);
         assert_string_equal(w->set, "intra");
         for (uint64_t seed = 1; seed <= 2; seed++) {
-            char why[256];
-            uint64_t insts = 0;
-            int rc = run_one(w, seed, cases[i].variant, false, why, sizeof why, &insts);
-            if (rc != 0)
-                fail_msg("%s%s%s seed %llu: check failed: %s", cases[i].name,
-                         cases[i].variant ? " " : "", cases[i].variant ? cases[i].variant : "",
-                         (unsigned long long)seed, why);
+            uint64_t insts = assert_passes(w, cases[i].variant, seed).thread_insts;
             if (insts < 10000 || insts > 5000000)
                 fail_msg("%s: tiny ran %llu thread instructions, outside [1e4, 5e6]",
                          cases[i].name, (unsigned long long)insts);
@@ -124,25 +86,15 @@ static void every_workload_passes_at_tiny(void **state)
 static void same_seed_same_run(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-        const struct workload *w = find(cases[i].name);
-        char why[256];
-        uint64_t a = 0, b = 0;
-        assert_int_equal(run_one(w, 7, cases[i].variant, false, why, sizeof why, &a), 0);
-        assert_int_equal(run_one(w, 7, cases[i].variant, false, why, sizeof why, &b), 0);
-        assert_true(a == b);
-    }
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+        assert_same_seed_same_run(cases[i].name, cases[i].variant);
 }
 
 static void unknown_variant_is_refused(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-        const struct workload *w = find(cases[i].name);
-        char why[256];
-        assert_int_equal(run_one(w, 1, "no-such-variant", false, why, sizeof why, NULL), 1);
-        assert_non_null(strstr(why, "unknown variant"));
-    }
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+        assert_unknown_variant_refused(cases[i].name);
 }
 
 /* A check that cannot fail proves nothing: one wrong word read back must be
@@ -151,13 +103,13 @@ static void a_wrong_value_is_caught(void **state)
 {
     (void)state;
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
-        const struct workload *w = find(cases[i].name);
-        char why[256];
-        int rc = run_one(w, 1, cases[i].variant, true, why, sizeof why, NULL);
-        if (rc != 1)
+        struct corrupt c;
+        struct wl_outcome o = run_functional_through(find_workload(cases[i].name), 1,
+                                                     cases[i].variant, corrupting, &c);
+        if (o.rc != 1)
             fail_msg("%s: a corrupted result passed the check", cases[i].name);
-        assert_non_null(strstr(why, "expected"));
-        assert_non_null(strstr(why, "got"));
+        assert_non_null(strstr(o.why, "expected"));
+        assert_non_null(strstr(o.why, "got"));
     }
 }
 
