@@ -175,6 +175,11 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
         fprintf(out, "  load latency    %.1f core cycles on average, %llu at most, over %llu requests\n",
                 ratio(m.load_latency.sum, m.load_latency.n), (unsigned long long)m.load_latency.max,
                 (unsigned long long)m.load_latency.n);
+        if (m.gwct_waits) /* TC-Weak's fences, the cost of never stalling writes */
+            fprintf(out, "  GWCT waits      %llu fences or releases waited %.0f cycles each on "
+                         "average (%llu warp-cycles in all)\n",
+                    (unsigned long long)m.gwct_waits, ratio(m.gwct_wait_cycles, m.gwct_waits),
+                    (unsigned long long)m.gwct_wait_cycles);
         uint64_t tb = 0, tf = 0;
         for (unsigned c = 0; c < TRAFFIC_N; c++)
             tb += m.bytes[c], tf += m.flits[c];

@@ -468,6 +468,10 @@ static void summary_emit(void *arg, const char *name, uint64_t v)
             s->l1_accesses += v;
         } else if (ends_with(name, ".load_misses") || ends_with(name, ".load_merged")) {
             s->l1_accesses += v;
+        } else if (ends_with(name, ".gwct_waits")) {
+            s->gwct_waits += v;
+        } else if (ends_with(name, ".fence_wait_cycles")) {
+            s->gwct_wait_cycles += v;
         }
     } else if (strstr(name, ".l2[")) {
         if (ends_with(name, ".accesses"))

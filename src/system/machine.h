@@ -43,6 +43,8 @@ struct machine_summary {
     uint64_t l2_hits, l2_accesses;
     uint64_t bytes[TRAFFIC_N], flits[TRAFFIC_N], msgs[TRAFFIC_N]; /* both directions */
     uint64_t events;                 /* engine events */
+    uint64_t gwct_waits;             /* TC-Weak: fences/releases that waited for a GWCT */
+    uint64_t gwct_wait_cycles;       /* ... and the warp-cycles they waited */
     struct hist load_latency;        /* core cycles per global load request, all SMs */
 };
 void machine_summary(struct machine *m, struct machine_summary *s);
