@@ -284,14 +284,14 @@ uint64_t inject_latency(const struct inject *r, unsigned id)
 const char *inject_l1_state(struct inject *r, unsigned sm, addr_t line)
 {
     const struct proto_desc *p = machine_proto(r->m);
-    return p->tables[0]->state_names[p->l1.peek(machine_l1(r->m, sm), line, NULL)];
+    return p->tables[0]->state_names[p->l1.peek(machine_l1(r->m, sm), line, NULL, NULL)];
 }
 
 const char *inject_l2_state(struct inject *r, addr_t line)
 {
     const struct proto_desc *p = machine_proto(r->m);
     unsigned bank = (unsigned)((line / r->line_bytes) % machine_config(r->m)->l2.banks);
-    return p->tables[p->n_l1_tables]->state_names[p->l2.peek(machine_l2(r->m, bank), line, NULL)];
+    return p->tables[p->n_l1_tables]->state_names[p->l2.peek(machine_l2(r->m, bank), line, NULL, NULL)];
 }
 
 struct find_stat {

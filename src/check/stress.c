@@ -74,29 +74,31 @@ static addr_t loc_addr(const struct stress *s, unsigned loc)
     return DATA_BASE + (addr_t)(loc / per_line) * s->line_bytes + (loc % per_line) * WORD_GAP;
 }
 
+/* One controller's state for the line and, if it holds them, its words. */
+static void controller_line(struct stress *s, FILE *out, struct comp *c,
+                            const struct ctrl_ops *ops, const struct coh_table *t, addr_t line)
+{
+    uint8_t data[LINE_MAX_BYTES];
+    bool has_data;
+    unsigned st = ops->peek(c, line, data, &has_data);
+    fprintf(out, "    %-16s %-4s", c->name, t->state_names[st]);
+    if (has_data)
+        for (unsigned w = 0; w < s->line_bytes; w += WORD_GAP)
+            fprintf(out, " %08x", *(uint32_t *)(data + w));
+    else if (st)
+        fputs(" (no data)", out);
+    fputc('\n', out);
+}
+
 static void line_report(struct stress *s, addr_t line)
 {
     const struct proto_desc *p = machine_proto(s->m);
     FILE *out = s->report;
-    uint8_t data[LINE_MAX_BYTES];
     fprintf(out, "  the line %#llx now:\n", (unsigned long long)line);
-    for (unsigned i = 0; i < s->n_sms; i++) {
-        unsigned st = p->l1.peek(machine_l1(s->m, i), line, data);
-        const char *name = p->tables[0]->state_names[st];
-        fprintf(out, "    %-16s %-4s", machine_l1(s->m, i)->name, name);
-        if (st)
-            for (unsigned w = 0; w < s->line_bytes; w += WORD_GAP)
-                fprintf(out, " %08x", *(uint32_t *)(data + w));
-        fputc('\n', out);
-    }
+    for (unsigned i = 0; i < s->n_sms; i++)
+        controller_line(s, out, machine_l1(s->m, i), &p->l1, p->tables[0], line);
     unsigned bank = (unsigned)((line / s->line_bytes) % machine_config(s->m)->l2.banks);
-    unsigned st = p->l2.peek(machine_l2(s->m, bank), line, data);
-    fprintf(out, "    %-16s %-4s", machine_l2(s->m, bank)->name,
-            p->tables[p->n_l1_tables]->state_names[st]);
-    if (st)
-        for (unsigned w = 0; w < s->line_bytes; w += WORD_GAP)
-            fprintf(out, " %08x", *(uint32_t *)(data + w));
-    fputc('\n', out);
+    controller_line(s, out, machine_l2(s->m, bank), &p->l2, p->tables[p->n_l1_tables], line);
     fprintf(out, "  its recent transitions (oldest first):\n");
     coh_history_print(s->hist, line, out);
 }

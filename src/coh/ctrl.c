@@ -93,12 +93,12 @@ void ctrl_destroy(struct comp *cp)
     free(c);
 }
 
-unsigned ctrl_peek(struct comp *cp, addr_t line, uint8_t *data)
+unsigned ctrl_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
 {
     struct ctrl *c = (struct ctrl *)cp;
     struct coh_ctx x;
     ctrl_lookup(c, &x, line);
-    ctrl_copy_line(c, line, data);
+    ctrl_copy_line(c, line, data, has_data);
     return x.state;
 }
 
@@ -627,11 +627,13 @@ uint16_t ctrl_atomic_rsp_bytes(const struct msg *m)
     return (uint16_t)(m->req.atom->is_red ? 0 : atom_operand_bytes(m->req.atom));
 }
 
-void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data)
+void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data, bool *has_data)
 {
     struct cache_line *l = cache_find(&c->cache, line);
     if (data && l)
         memcpy(data, l->data, c->line_bytes);
+    if (has_data)
+        *has_data = data && l;
 }
 
 void ctrl_l2_dma(struct ctrl *c, addr_t line, uint8_t *buf, const struct bytemask *wmask,

@@ -95,8 +95,9 @@ void ctrl_l2_connect(struct comp *c, const struct ctrl_links *l);
 struct port *ctrl_in_port(struct comp *c);
 /* Release the shared part and the controller itself (its extras first). */
 void ctrl_destroy(struct comp *c);
-/* The line's state (state 0 when absent), its data into `data` if present. */
-unsigned ctrl_peek(struct comp *c, addr_t line, uint8_t *data);
+/* The line's state (state 0 when absent), its data into `data` if present
+ * (proto.h's peek). */
+unsigned ctrl_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 
 /* ---- sleeping on a resource stall ----
  * A controller whose request stage stalls on a resource (a full output port,
@@ -263,8 +264,9 @@ void ctrl_apply_atomic(struct ctrl *c, struct cache_line *l, const struct msg *m
  * The line's protocol `state` must not be `busy` (a transaction in flight). */
 void ctrl_l2_dma(struct ctrl *c, addr_t line, uint8_t *buf, const struct bytemask *wmask,
                  unsigned state, bool busy);
-/* The line's data into `data` (if both exist), for a peek. */
-void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data);
+/* The line's data into `data` (if both exist), for a peek; whether it did
+ * into *has_data (may be NULL). */
+void ctrl_copy_line(struct ctrl *c, addr_t line, uint8_t *data, bool *has_data);
 /* A table's dump of a directory bank's line (dirty bit, sharer vector) and TBE. */
 void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out);
 /* The messages in the pipeline, for a dump. */

@@ -58,9 +58,10 @@ struct ctrl_ops {
      * store: the host's copies are not what the protocols are compared on. */
     void (*dma)(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
     /* Observer (tests, invariant checks; never used by the model): the line's
-     * state as an index into the controller's table, and its data if present
-     * (data may be NULL). */
-    unsigned (*peek)(struct comp *c, addr_t line, uint8_t *data);
+     * state as an index into the controller's table; when `data` is not
+     * NULL, the line's bytes if the controller holds them, and whether it
+     * did in *has_data (a state such as a miss in flight may hold none). */
+    unsigned (*peek)(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
     /* Optional statistics: name/value pairs through a callback. */
     void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
                   void *arg);

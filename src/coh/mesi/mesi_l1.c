@@ -162,7 +162,7 @@ static void swmr_check(struct mesi_l1 *c, addr_t line, unsigned granted)
         struct mesi_l1 *o = r->l1[i];
         if (!o || o == c)
             continue;
-        unsigned s = ctrl_peek(&o->base.comp, line, NULL);
+        unsigned s = ctrl_peek(&o->base.comp, line, NULL, NULL);
         bool owner = s == L1_E || s == L1_M;
         bool reader = owner || s == L1_S || s == L1_SM;
         if (owner || (granted != L1_S && reader))

@@ -158,9 +158,11 @@ static struct comp *nol1_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
-static unsigned nol1_peek(struct comp *cp, addr_t line, uint8_t *data)
+static unsigned nol1_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
 {
     (void)cp, (void)line, (void)data;
+    if (has_data)
+        *has_data = false;
     return NOL1_I;
 }
 

@@ -61,13 +61,13 @@ extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_t
 struct comp *tcs_l1_create(const struct ctrl_wiring *w);
 struct comp *tcw_l1_create(const struct ctrl_wiring *w);
 void tc_l1_destroy(struct comp *c);
-unsigned tc_l1_peek(struct comp *c, addr_t line, uint8_t *data);
+unsigned tc_l1_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 
 struct comp *tcs_l2_create(const struct ctrl_wiring *w);
 struct comp *tcw_l2_create(const struct ctrl_wiring *w);
 void tc_l2_destroy(struct comp *c);
 void tc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-unsigned tc_l2_peek(struct comp *c, addr_t line, uint8_t *data);
+unsigned tc_l2_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 
 /* ---- the invariant observer (tc_obs.c; only with --check) ----
  * Lease inclusion (spec 002 §7 items 1-2): a valid L1 copy's local timestamp

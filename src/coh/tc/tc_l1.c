@@ -662,10 +662,10 @@ void tc_l1_destroy(struct comp *cp)
 }
 
 /* The line's state as the protocol sees it now: an expired copy is gone. */
-unsigned tc_l1_peek(struct comp *cp, addr_t line, uint8_t *data)
+unsigned tc_l1_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
 {
     struct cache_line *l = cache_find(&((struct ctrl *)cp)->cache, line);
-    unsigned s = ctrl_peek(cp, line, data);
+    unsigned s = ctrl_peek(cp, line, data, has_data);
     if (l && LTS(l) < now_cycles(l1_of(cp)))
         return s == L1_VM ? L1_II : L1_I;
     return s;

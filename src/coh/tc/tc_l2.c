@@ -845,10 +845,10 @@ void tc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
     ctrl_l2_dma(&c->base, line, buf, wmask, s, busy(s));
 }
 
-unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data)
+unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
-    ctrl_copy_line(&c->base, line, data);
+    ctrl_copy_line(&c->base, line, data, has_data);
     return live_state(c, line);
 }
 

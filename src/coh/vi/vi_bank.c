@@ -338,10 +338,10 @@ void vi_bank_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
     ctrl_l2_dma(&b->base, line, buf, wmask, s, b->p->busy(s));
 }
 
-unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data)
+unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
 {
     struct vi_bank *b = (struct vi_bank *)cp;
-    ctrl_copy_line(&b->base, line, data);
+    ctrl_copy_line(&b->base, line, data, has_data);
     return line_state(b, line);
 }
 

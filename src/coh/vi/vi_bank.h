@@ -100,7 +100,7 @@ struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank
 void vi_bank_connect(struct comp *c, const struct ctrl_links *l);
 void vi_bank_destroy(struct comp *c);
 void vi_bank_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
-unsigned vi_bank_peek(struct comp *c, addr_t line, uint8_t *data);
+unsigned vi_bank_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 #define VI_BANK_OPS(create_)                                                                       \
     {create_, vi_bank_connect, ctrl_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,          \
      ctrl_stats}
