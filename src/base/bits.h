@@ -5,7 +5,38 @@
 #ifndef BASE_BITS_H
 #define BASE_BITS_H
 
+#include <string.h>
+
 #include "base/types.h"
+
+/* Reinterpret IEEE bit patterns (memcpy: the defined way in C, one move). */
+static inline float f32_from_bits(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static inline uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static inline double f64_from_bits(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+static inline uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
 
 static inline bool is_pow2(uint64_t x)
 {

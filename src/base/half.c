@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/half.h"
+#include "base/bits.h"
 
 #include <math.h>
 #include <string.h>
@@ -21,20 +22,6 @@
 #define FRAC_BITS(bf) ((bf) ? 7u : 10u)
 #define BIAS(bf) ((bf) ? 127 : 15)
 #define EXP_ONES(bf) ((bf) ? 0xffu : 0x1fu)
-
-static inline uint64_t f64_bits(double d)
-{
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
-}
-
-static inline double f64_from(uint64_t u)
-{
-    double d;
-    memcpy(&d, &u, 8);
-    return d;
-}
 
 float half_to_f32(uint16_t h, bool bf)
 {
@@ -55,9 +42,7 @@ float half_to_f32(uint16_t h, bool bf)
             u = s | ((113 - k) << 23) | (((m << k) & 0x3ffu) << 13);
         }
     }
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
+    return f32_from_bits(u);
 }
 
 uint16_t half_round(double v, bool bf, enum half_rounding rnd)
@@ -121,7 +106,7 @@ double half_sum_odd(double a, double b)
         uint64_t u = f64_bits(s);
         if (!(u & 1))
             u += ((err > 0) == (s > 0)) ? 1 : UINT64_MAX; /* away from or towards zero */
-        s = f64_from(u);
+        s = f64_from_bits(u);
     }
     return s;
 }

@@ -42,10 +42,7 @@ static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint
     case ATYPE_BF16X2:
         return k == ATOM_ADD ? half_atomic(t, old, a) : old; /* the parser admits only add */
     case ATYPE_F32: {
-        float o, x, r;
-        uint32_t ou = (uint32_t)old, au = (uint32_t)a;
-        memcpy(&o, &ou, 4);
-        memcpy(&x, &au, 4);
+        float o = f32_from_bits((uint32_t)old), x = f32_from_bits((uint32_t)a), r;
         switch (k) {
         case ATOM_ADD: r = o + x; break;
         case ATOM_MIN: r = x < o ? x : o; break;
@@ -53,14 +50,10 @@ static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint
         case ATOM_EXCH: r = x; break;
         default: goto bits;
         }
-        uint32_t ru;
-        memcpy(&ru, &r, 4);
-        return ru;
+        return f32_bits(r);
     }
     case ATYPE_F64: {
-        double o, x, r;
-        memcpy(&o, &old, 8);
-        memcpy(&x, &a, 8);
+        double o = f64_from_bits(old), x = f64_from_bits(a), r;
         switch (k) {
         case ATOM_ADD: r = o + x; break;
         case ATOM_MIN: r = x < o ? x : o; break;
@@ -68,9 +61,7 @@ static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint
         case ATOM_EXCH: r = x; break;
         default: goto bits;
         }
-        uint64_t ru;
-        memcpy(&ru, &r, 8);
-        return ru;
+        return f64_bits(r);
     }
     default:
         break;

@@ -39,6 +39,7 @@
  */
 #include "ptx/ir.h"
 
+#include "base/bits.h"
 #include "ptx/half.h"
 
 #include <fenv.h>
@@ -342,33 +343,25 @@ bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
 
 /* ------------------------------------------------------------------ value helpers */
 
+/* A register's float views (base/bits.h reinterprets). */
 static inline float f32_of(uint64_t v)
 {
-    float f;
-    uint32_t u = (uint32_t)v;
-    memcpy(&f, &u, 4);
-    return f;
+    return f32_from_bits((uint32_t)v);
 }
 
 static inline uint64_t bits_f32(float f)
 {
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
+    return f32_bits(f);
 }
 
 static inline double f64_of(uint64_t v)
 {
-    double d;
-    memcpy(&d, &v, 8);
-    return d;
+    return f64_from_bits(v);
 }
 
 static inline uint64_t bits_f64(double d)
 {
-    uint64_t u;
-    memcpy(&u, &d, 8);
-    return u;
+    return f64_bits(d);
 }
 
 static inline uint64_t trunc_to(uint64_t v, unsigned bytes)

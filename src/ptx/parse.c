@@ -23,6 +23,7 @@
  */
 #include "ptx/ir.h"
 
+#include "base/bits.h"
 #include "base/log.h"
 
 #include <ctype.h>
@@ -666,38 +667,28 @@ static uint64_t literal_bits(struct parser *P, const struct rop *o, int type)
     if (type == PT_F32) {
         float f;
         if (n.is_float == 1) {
-            uint32_t u = (uint32_t)n.bits;
-            memcpy(&f, &u, 4);
+            f = f32_from_bits((uint32_t)n.bits);
         } else if (n.is_float == 2) {
-            double d;
-            memcpy(&d, &n.bits, 8);
-            f = (float)d;
+            f = (float)f64_from_bits(n.bits);
         } else {
             f = (float)n.bits;
         }
         if (o->minus)
             f = -f;
-        uint32_t u;
-        memcpy(&u, &f, 4);
-        return u;
+        return f32_bits(f);
     }
     if (type == PT_F64) {
         double d;
         if (n.is_float == 1) {
-            float f;
-            uint32_t u = (uint32_t)n.bits;
-            memcpy(&f, &u, 4);
-            d = f;
+            d = f32_from_bits((uint32_t)n.bits);
         } else if (n.is_float == 2) {
-            memcpy(&d, &n.bits, 8);
+            d = f64_from_bits(n.bits);
         } else {
             d = (double)n.bits;
         }
         if (o->minus)
             d = -d;
-        uint64_t u;
-        memcpy(&u, &d, 8);
-        return u;
+        return f64_bits(d);
     }
     if (n.is_float && (type == PT_F16 || type == PT_BF16 || type == PT_F16X2 ||
                        type == PT_BF16X2))
