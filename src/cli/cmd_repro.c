@@ -617,8 +617,8 @@ static void predictor_events(struct repro *r)
         const struct sweep_result *t = get(r, r->apps[a], "tcw");
         if (!t)
             continue;
-        /* Table 4's constants, as the repro runs them; a bank that has
-         * fenced applies -t_write, so this is the drift's upper bound */
+        /* Table 4's constants, as the repro runs them. -t_write acts only on
+         * writes from SMs that have fenced, so the true drift is at least this */
         double drift = 4 * t->lease_ups - 8 * t->lease_down_writes - 8 * t->lease_down_evicts;
         fprintf(o, "%-6s %11.0f %11.0f %11.0f %7.1f%% %13.1f %9.0f\n", r->apps[a], t->lease_ups,
                 t->lease_down_writes, t->lease_down_evicts, 100 * t->l2_hit_rate,

@@ -310,6 +310,12 @@ static void predictor(void **state)
     ld(r, 1, A);
     ld(r, 1, B);                 /* evicts X unexpired: -8 */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3004);
+    /* the events behind those steps, as the statistics count them */
+    assert_int_equal(inject_stat(r, "gpu.l2[0].reads_expired_copy"), 2);
+    assert_int_equal(inject_stat(r, "gpu.l2[0].reads_expired_line"), 3);
+    assert_int_equal(inject_stat(r, "gpu.l2[0].reads_expired_both"), 2);
+    assert_int_equal(inject_stat(r, "gpu.l2[0].writes_unexpired"), 2);
+    assert_int_equal(inject_stat(r, "gpu.l2[0].mi_entries"), 1);
     inject_free(r);
 }
 
