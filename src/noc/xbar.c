@@ -9,7 +9,9 @@
  * rotating order (no output is favoured when two want the same input); a free
  * output scans the (input, vnet) heads round-robin from the one after its
  * last grant and grants the first whose input is free and whose output FIFO
- * has flit room. The message leaves its input FIFO at once and enters the
+ * has flit room. A head that finds too little room reserves its output FIFO:
+ * no later head of that vnet may pass it there, or a stream of shorter
+ * messages could take every freed flit and starve a longer one forever. The message leaves its input FIFO at once and enters the
  * output FIFO with a ready time F (+ jitter) cycles later, so its room is
  * reserved while its flits cross (credit flow control). Output FIFOs are
  * ports, whose ready times never decrease: a jittered message may delay later
@@ -71,6 +73,7 @@ struct xbar {
     uint16_t *seen_dst;       /* ... and its destination */
     uint16_t *seen_flits;     /* ... and its size in flits */
     unsigned *n_want;         /* [dst]: grantable heads wanting it this cycle */
+    int32_t *reserved;        /* [dst * n_vnets + vnet]: the head waiting for room there, or -1 */
     unsigned out_first;       /* output visited first this cycle (rotates) */
     struct rng rng;           /* jitter stream */
     char *names;              /* storage for the name of every port */
@@ -186,11 +189,19 @@ static bool xbar_tick(struct comp *c)
                 x->st.blocked_cycles++;
                 continue;
             }
-            if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
+            int32_t *r = &x->reserved[d * x->n_vnets + v];
+            if (*r >= 0 && *r != (int32_t)j) { /* the room is promised to an earlier head */
                 x->st.blocked_cycles++;
                 x->st.full_out_cycles++;
                 continue;
             }
+            if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
+                *r = (int32_t)j;
+                x->st.blocked_cycles++;
+                x->st.full_out_cycles++;
+                continue;
+            }
+            *r = -1;
             grant(x, s, v, d, now);
             x->rr[d] = j + 1 == n_j ? 0 : j + 1;
         }
@@ -284,6 +295,9 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     x->seen_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_dst);
     x->seen_flits = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_flits);
     x->n_want = xcalloc(n_out, sizeof *x->n_want);
+    x->reserved = xcalloc((size_t)n_out * n_vnets, sizeof *x->reserved);
+    for (unsigned k = 0; k < n_out * n_vnets; k++)
+        x->reserved[k] = -1;
     x->names = xcalloc((size_t)(n_in + n_out) * n_vnets, XBAR_NAME_BYTES);
     xbar_set_seed(x, 0);
 
@@ -325,6 +339,7 @@ void xbar_free(struct xbar *x)
     free(x->seen_dst);
     free(x->seen_flits);
     free(x->n_want);
+    free(x->reserved);
     free(x->names);
     free(x);
 }

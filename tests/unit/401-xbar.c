@@ -1,6 +1,7 @@
 /*
  * 401-xbar.c - the crossbar: exact latencies, round-robin and flit
- * serialisation, output backpressure, vnet independence, traffic accounting,
+ * serialisation, output backpressure, no starvation of long messages by short
+ * ones, vnet independence, traffic accounting,
  * seeded jitter that keeps FIFO order.
  *
  * A scripted sender component pushes messages into the input ports at given
@@ -55,10 +56,11 @@ static void sender_add(struct sender *s, cycle_t at, struct port *to, struct msg
         comp_wake_at(&s->c, at * s->c.clk->period_ps);
 }
 
-/* --- a sink: pops everything that is ready on its ports if `pop`, and records it */
+/* --- a sink: pops everything that is ready on its ports if `pop` (one
+ * message a cycle if `one_a_cycle`), and records it */
 struct sink {
     struct comp c;
-    bool pop;
+    bool pop, one_a_cycle;
     unsigned n_ports;
     struct port *ports[8];
     unsigned n;
@@ -77,6 +79,8 @@ static bool sink_tick(struct comp *c)
             port_pop(k->ports[i]);
             k->at[k->n] = c->eng->now;
             k->got[k->n++] = m;
+            if (k->one_a_cycle)
+                return true; /* the rest next cycle */
         }
     }
     /* re-arm for the earliest head still in flight: the engine keeps only
@@ -335,6 +339,37 @@ static void full_vnet_does_not_block_another(void **state)
     rig_destroy(&r);
 }
 
+/* A long message waiting for room is not passed by shorter ones: input 1
+ * streams 1-flit messages at an output whose FIFO is full, input 0 has a
+ * 5-flit message for it, and the receiver frees one flit at a time. Each
+ * freed flit would fit a short message at once; the long one reserves the
+ * room and goes after five pops, not after the whole stream. */
+static void long_message_is_not_starved_by_short_ones(void **state)
+{
+    (void)state;
+    struct rig r;
+    rig_init(&r, 2, 1, 1);
+    r.sink[0].pop = false;
+    for (unsigned i = 0; i < 8; i++)
+        send_at(&r, 0, mk(&r, i, 1, 0, 0, 0, TRAFFIC_REQ));
+    /* after the FIFO filled; the sender sends in list order */
+    send_at(&r, 20, mk(&r, 8, 0, 0, 0, 128, TRAFFIC_ST));
+    for (unsigned i = 9; i < 20; i++)
+        send_at(&r, 20, mk(&r, i, 1, 0, 0, 0, TRAFFIC_REQ));
+    eng_run(&r.e, 40 * P);
+    assert_int_equal(xbar_out(r.x, 0, 0)->n, 8); /* full: m0..m7 */
+    r.sink[0].pop = r.sink[0].one_a_cycle = true;
+    comp_wake(&r.sink[0].c);
+    eng_run(&r.e, TICK_MAX);
+    assert_int_equal(r.sink[0].n, 20);
+    unsigned long_at = 0;
+    while (r.sink[0].got[long_at] != &r.m[8])
+        long_at++;
+    /* right after m0..m7 (without the reservation it came last, 19th) */
+    assert_int_equal(long_at, 8);
+    rig_destroy(&r);
+}
+
 /* Bytes (header + payload), flits and messages are counted per class. */
 static void traffic_is_accounted_per_class(void **state)
 {
@@ -445,6 +480,7 @@ int main(void)
         cmocka_unit_test(full_output_fifo_backpressures_until_popped),
         cmocka_unit_test(output_fifo_counts_flits_of_control_messages),
         cmocka_unit_test(full_vnet_does_not_block_another),
+        cmocka_unit_test(long_message_is_not_starved_by_short_ones),
         cmocka_unit_test(traffic_is_accounted_per_class),
         cmocka_unit_test(jitter_is_seeded_bounded_and_keeps_order),
         cmocka_unit_test(misrouted_message_is_a_simulator_fault),
