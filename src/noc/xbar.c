@@ -11,7 +11,8 @@
  * last grant and grants the first whose input is free and whose output FIFO
  * has flit room. A head that finds too little room reserves its output FIFO:
  * no later head of that vnet may pass it there, or a stream of shorter
- * messages could take every freed flit and starve a longer one forever. The message leaves its input FIFO at once and enters the
+ * messages could take every freed flit and starve a longer one forever. The
+ * message leaves its input FIFO at once and enters the
  * output FIFO with a ready time F (+ jitter) cycles later, so its room is
  * reserved while its flits cross (credit flow control). Output FIFOs are
  * ports, whose ready times never decrease: a jittered message may delay later
