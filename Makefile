@@ -33,7 +33,7 @@ asan: deps
 	cmake --build $(ASAN) -j $(JOBS)
 
 demo: build
-	./$(BUILD)/gpucoh repro tc --size small -j $(JOBS) --out results/repro-tc-small
+	./$(BUILD)/gpucoh repro tc --size quick -j $(JOBS) --out results/repro-tc-quick
 
 test: build asan
 	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure

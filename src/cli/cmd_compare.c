@@ -23,7 +23,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh compare [--workloads A,B,...|all|SET] [--protocols P,Q,...|all]\n"
-            "                      [--size tiny|small|paper] [--csv FILE] [machine options]\n"
+            "                      [--size " WL_SIZE_USAGE "] [--csv FILE] [machine options]\n"
             "\n"
             "Runs each workload under each protocol on a fresh machine and prints cycles,\n"
             "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
@@ -62,11 +62,9 @@ int cmd_compare(int argc, char **argv)
             csv = argv[++i];
         } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             const char *s = argv[++i];
-            unsigned k;
-            for (k = 0; k < WL_NSIZES && strcmp(s, wl_size_names[k]); k++)
-                ;
-            if (k == WL_NSIZES)
-                fatal("--size %s: expected tiny, small or paper", s);
+            int k = wl_size_find(s);
+            if (k < 0)
+                fatal("--size %s: expected " WL_SIZE_CHOICES, s);
             p.size = (enum wl_size)k;
         } else {
             fprintf(stderr, "gpucoh compare: unknown option '%s'\n", argv[i]);

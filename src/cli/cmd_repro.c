@@ -79,7 +79,7 @@ __attribute__((noinline)) static const char *paper_name(const char *cfg)
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gpucoh repro tc [--size tiny|small|paper] [--out DIR] [-j N]\n"
+            "usage: gpucoh repro tc [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
             "                       [--timeout SECONDS] [--retry-failed]\n"
             "\n"
             "Reproduces spec 002 (Temporal Coherence) section 6: Fig. 7 (speedup over NO-L1\n"
@@ -90,7 +90,9 @@ static void usage(FILE *out)
             "and writes into DIR: report.txt, summary.csv (set,protocol,speedup_hm,\n"
             "traffic_norm), results.csv, fig7a.svg ... fig11b.svg, runs/.\n"
             "\n"
-            "  --size S            tiny (seconds: a smoke test), small (default), paper\n"
+            "  --size S            tiny (seconds: a smoke test), quick (2 minutes on 2 cores:\n"
+            "                      the README's demo), small (default; about 22 minutes on\n"
+            "                      2 cores), paper (hours)\n"
             "  --out DIR           output folder (default repro-tc-SIZE)\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
@@ -910,11 +912,9 @@ int cmd_repro(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(a, "--size") && has_v) {
             size = argv[++i];
-            unsigned k;
-            for (k = 0; k < WL_NSIZES && strcmp(size, wl_size_names[k]); k++)
-                ;
-            if (k == WL_NSIZES)
-                fatal("--size %s: expected tiny, small or paper", size);
+            int k = wl_size_find(size);
+            if (k < 0)
+                fatal("--size %s: expected " WL_SIZE_CHOICES, size);
         } else if (!strcmp(a, "--timeout") && has_v) {
             char *end;
             eo.timeout_s = strtod(argv[++i], &end);

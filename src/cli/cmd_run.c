@@ -15,7 +15,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gpucoh run --workload NAME [--size tiny|small|paper] [--variant V]\n"
+            "usage: gpucoh run --workload NAME [--size " WL_SIZE_USAGE "] [--variant V]\n"
             "                  [--input-seed N] [machine and report options]\n"
             "\n"
             "Runs a workload (gpucoh list workloads) on the simulated GPU, checks its output\n"
@@ -24,7 +24,8 @@ static void usage(FILE *out)
             "message class and simulator speed.\n"
             "\n"
             "  --workload NAME    what to run\n"
-            "  --size S           input size: tiny (tests), small (default), paper\n"
+            "  --size S           input size: tiny (tests), quick (seconds), small (default;\n"
+            "                     larger than the L2 where the paper's inputs are), paper\n"
             "  --variant V        a workload-defined variant (e.g. nofence)\n"
             "  --input-seed N     seed of the generated input (default 1)\n"
             "\n%s"
@@ -53,11 +54,9 @@ int cmd_run(int argc, char **argv)
             p.seed = strtoull(argv[++i], NULL, 0);
         } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
             const char *s = argv[++i];
-            unsigned k;
-            for (k = 0; k < WL_NSIZES && strcmp(s, wl_size_names[k]); k++)
-                ;
-            if (k == WL_NSIZES)
-                fatal("--size %s: expected tiny, small or paper", s);
+            int k = wl_size_find(s);
+            if (k < 0)
+                fatal("--size %s: expected " WL_SIZE_CHOICES, s);
             p.size = (enum wl_size)k;
         } else {
             fprintf(stderr, "gpucoh run: unknown option '%s'\n", argv[i]);

@@ -21,7 +21,7 @@
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size tiny|small|paper]\n"
+            "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size " WL_SIZE_USAGE "]\n"
             "                    [--retry-failed] [--timeout SECONDS] [--list]\n"
             "\n"
             "Runs every combination of workloads x protocols x sizes x parameter settings\n"
@@ -71,11 +71,9 @@ int cmd_sweep(int argc, char **argv)
             out = argv[++i];
         } else if (!strcmp(a, "--size") && has_v) {
             po.size = argv[++i];
-            unsigned k;
-            for (k = 0; k < WL_NSIZES && strcmp(po.size, wl_size_names[k]); k++)
-                ;
-            if (k == WL_NSIZES)
-                fatal("--size %s: expected tiny, small or paper", po.size);
+            int k = wl_size_find(po.size);
+            if (k < 0)
+                fatal("--size %s: expected " WL_SIZE_CHOICES, po.size);
         } else if (!strcmp(a, "--timeout") && has_v) {
             char *end;
             eo.timeout_s = strtod(argv[++i], &end);

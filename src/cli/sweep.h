@@ -31,7 +31,7 @@ struct sweep_run {
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     const char *workload;      /* registry name */
     const char *set;           /* the workload's set: basic, inter, intra, sync */
-    const char *size;          /* tiny, small, paper */
+    const char *size;          /* wl_size_names[]: tiny, quick, small, paper */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
     const char *protocol;      /* registry protocol ("tcw") */
     const char *config_file;   /* resolved machine file, NULL for the default */

@@ -418,11 +418,9 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
         }
     } else if (!strcmp(d, "sizes")) {
         for (unsigned i = 1; i < nt; i++) {
-            unsigned k;
-            for (k = 0; k < WL_NSIZES && strcmp(tok[i], wl_size_names[k]); k++)
-                ;
-            if (k == WL_NSIZES)
-                return fail(err, n, path, line, "size '%s': expected tiny, small or paper", tok[i]);
+            int k = wl_size_find(tok[i]);
+            if (k < 0)
+                return fail(err, n, path, line, "size '%s': expected " WL_SIZE_CHOICES, tok[i]);
             if (b->n_sizes < WL_NSIZES * 4)
                 b->sizes[b->n_sizes++] = wl_size_names[k];
         }

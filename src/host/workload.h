@@ -12,8 +12,19 @@
 
 #include "host/host.h"
 
-enum wl_size { WL_TINY, WL_SMALL, WL_PAPER, WL_NSIZES };
+/* Input sizes, smallest first. tiny: the unit tests' size, seconds for a
+ * whole sweep. quick: a few seconds a run; the README's demonstration.
+ * small: the default; the twelve Temporal Coherence benchmarks take inputs
+ * larger than the L2 where the paper's are (the paper's own where a run takes
+ * under a minute), every other workload the same as quick. paper: the
+ * papers' inputs (docs/workloads.md gives each workload's). */
+enum wl_size { WL_TINY, WL_QUICK, WL_SMALL, WL_PAPER, WL_NSIZES };
 extern const char *const wl_size_names[WL_NSIZES];
+#define WL_SIZE_CHOICES "tiny, quick, small or paper"
+#define WL_SIZE_USAGE "tiny|quick|small|paper"
+
+/* The size called name, or -1. */
+int wl_size_find(const char *name);
 
 struct wl_params {
     enum wl_size size;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Long target: tests/long/workloads-sizes.sweep (every workload at small under
-# every protocol, the basic set at paper size), run as a parallel sweep so that
+# Long target: tests/long/workloads-sizes.sweep (every workload at quick under
+# every protocol, the twelve Temporal Coherence benchmarks at small, the basic
+# set at paper size), run as a parallel sweep so that
 # it finishes in reasonable time; failed runs are listed with their output.
 set -u
 bin=$1

@@ -25,9 +25,9 @@ extern const char wl_ptx_barrier_tree[];
 static int barrier_tree_run(struct host *h, const struct wl_params *p, char *why,
                             size_t why_len)
 {
-    static const uint32_t ctas_by_size[WL_NSIZES] = {8, 32, 60};
-    static const uint32_t groups_by_size[WL_NSIZES] = {4, 8, 15};
-    static const uint32_t episodes_by_size[WL_NSIZES] = {4, 16, 100};
+    static const uint32_t ctas_by_size[WL_NSIZES] = {8, 32, 32, 60};
+    static const uint32_t groups_by_size[WL_NSIZES] = {4, 8, 8, 15};
+    static const uint32_t episodes_by_size[WL_NSIZES] = {4, 16, 16, 100};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

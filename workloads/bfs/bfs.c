@@ -26,6 +26,7 @@ struct bfs_size {
 };
 static const struct bfs_size bfs_sizes[WL_NSIZES] = {
     [WL_TINY] = {2048, 4},
+    [WL_QUICK] = {16384, 6},
     [WL_SMALL] = {16384, 6},
     [WL_PAPER] = {65536, 6},
 };

@@ -13,7 +13,8 @@
  * cell is reached; the cell count equals a CPU build's; every cell's mass is
  * the sum of its children's and its centre their mass-weighted mean (float
  * tolerance); accelerations match a CPU traversal of the CPU tree within 1%.
- * Sizes (bodies, CTAs x threads): tiny 256, 4x64; small 2048, 16x128; paper
+ * Sizes (bodies, CTAs x threads): tiny 256, 4x64; quick 2048, 16x128; small 8192,
+ * 16x128; paper
  * 30000 (the TC paper's input), 16x128. theta 0.5, softening 1e-4.
  * bh_summarize must have a co-resident grid. Variant "nofence": build and
  * summarisation without their publish/acquire fences.
@@ -34,7 +35,8 @@ struct bh_size {
 };
 static const struct bh_size bh_sizes[WL_NSIZES] = {
     [WL_TINY] = {256, 4, 64},
-    [WL_SMALL] = {2048, 16, 128},
+    [WL_QUICK] = {2048, 16, 128},
+    [WL_SMALL] = {8192, 16, 128},
     [WL_PAPER] = {30000, 16, 128},
 };
 #define BH_THETA2 0.25f

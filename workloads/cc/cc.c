@@ -13,7 +13,7 @@
  * value equals a CPU max flow (Dinic); the set of pixels that can still reach
  * the sink is the CPU's (it is the same for every maximum flow); no pixel that
  * can reach the sink keeps excess.
- * Sizes (W x H, CTAs x threads): tiny 16x16, 4x64; small 64x64, 16x64;
+ * Sizes (W x H, CTAs x threads): tiny 16x16, 4x64; quick 64x64, 16x64;
  * paper 256x256, 16x64 (the paper's image size is not given; invented).
  * Variant "nofence": the global barrier without its fences.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -32,7 +32,8 @@ struct cc_size {
 };
 static const struct cc_size cc_sizes[WL_NSIZES] = {
     [WL_TINY] = {16, 16, 4, 64},
-    [WL_SMALL] = {64, 64, 16, 64},
+    [WL_QUICK] = {64, 64, 16, 64},
+    [WL_SMALL] = {256, 256, 16, 64}, /* small is paper: larger than the L2 */
     [WL_PAPER] = {256, 256, 16, 64},
 };
 #define CC_MAX_ROUNDS 100000u

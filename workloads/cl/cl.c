@@ -6,7 +6,7 @@
  * structural (horizontal, vertical) and shear (both diagonals), coloured into
  * 8 batches by direction and parity. Reference: the same Gauss-Seidel sweep
  * on the CPU; positions compared with a tolerance (nvcc forms FMAs).
- * Sizes (W x H, CTAs x threads, iterations): tiny 16x16, 4x64, 4; small
+ * Sizes (W x H, CTAs x threads, iterations): tiny 16x16, 4x64, 4; quick
  * 64x64, 16x128, 8; paper 128x128, 16x256, 20 (RopaDemo's cloth size is not
  * given by either paper; invented). The grid must be co-resident.
  * Variant "nofence": the global barrier without its fences.
@@ -27,7 +27,8 @@ struct cl_size {
 };
 static const struct cl_size cl_sizes[WL_NSIZES] = {
     [WL_TINY] = {16, 16, 4, 64, 4},
-    [WL_SMALL] = {64, 64, 16, 128, 8},
+    [WL_QUICK] = {64, 64, 16, 128, 8},
+    [WL_SMALL] = {128, 128, 16, 256, 20}, /* small is paper: larger than the L2 */
     [WL_PAPER] = {128, 128, 16, 256, 20},
 };
 

@@ -32,8 +32,8 @@ static uint32_t mix_step(uint32_t x, uint32_t k)
 
 static int devcall_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t sizes[WL_NSIZES] = {512, 65536, 1u << 20};
-    static const uint32_t rounds_by_size[WL_NSIZES] = {4, 8, 8};
+    static const uint32_t sizes[WL_NSIZES] = {512, 65536, 65536, 1u << 20};
+    static const uint32_t rounds_by_size[WL_NSIZES] = {4, 8, 8, 8};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

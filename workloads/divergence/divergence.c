@@ -45,7 +45,7 @@ static uint32_t divergence_ref(uint32_t v)
 
 static int divergence_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t sizes[WL_NSIZES] = {1024, 65536, 1u << 20};
+    static const uint32_t sizes[WL_NSIZES] = {1024, 65536, 65536, 1u << 20};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

@@ -26,9 +26,9 @@ extern const char wl_ptx_histogram[];
 
 static int histogram_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t sizes[WL_NSIZES] = {4096, 1u << 18, 64u << 20};
-    static const uint32_t ctas[WL_NSIZES] = {4, 16, 240};
-    static const uint32_t threads[WL_NSIZES] = {128, 256, 192};
+    static const uint32_t sizes[WL_NSIZES] = {4096, 1u << 18, 1u << 18, 64u << 20};
+    static const uint32_t ctas[WL_NSIZES] = {4, 16, 16, 240};
+    static const uint32_t threads[WL_NSIZES] = {128, 256, 256, 192};
     const char *kernel;
     if (!p->variant) {
         kernel = "histo_shared";

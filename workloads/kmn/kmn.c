@@ -11,10 +11,10 @@
  * The CPU reference assigns the same points to the same centres with the
  * kernel's float operations (explicit fmaf), so memberships must match
  * exactly at every iteration; the transposed feature array is checked too.
- * Sizes: tiny 1024 points x 8 features, 4 clusters, <= 4 iterations; small
- * 16384 x 16, 5, <= 4; paper 494020 x 34, 5 clusters, <= 20 iterations (the
- * shape of Rodinia's kdd_cup input with synthetic values; the iteration cap
- * is ours).
+ * Sizes: tiny 1024 points x 8 features, 4 clusters, <= 4 iterations; quick
+ * 16384 x 16, 5, <= 4; small 65536 x 34, 5, <= 4; paper 494020 x 34, 5
+ * clusters, <= 20 iterations (the shape of Rodinia's kdd_cup input with
+ * synthetic values; the iteration cap is ours).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <math.h>
@@ -33,7 +33,8 @@ struct kmn_size {
 };
 static const struct kmn_size kmn_sizes[WL_NSIZES] = {
     [WL_TINY] = {1024, 8, 4, 4},
-    [WL_SMALL] = {16384, 16, 5, 4},
+    [WL_QUICK] = {16384, 16, 5, 4},
+    [WL_SMALL] = {65536, 34, 5, 4},
     [WL_PAPER] = {494020, 34, 5, 20},
 };
 

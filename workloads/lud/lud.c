@@ -25,7 +25,8 @@ extern const char wl_ptx_lud[];
 
 #define LUD_T 16
 
-static const int lud_sizes[WL_NSIZES] = {[WL_TINY] = 64, [WL_SMALL] = 192, [WL_PAPER] = 256};
+static const int lud_sizes[WL_NSIZES] = {
+    [WL_TINY] = 64, [WL_QUICK] = 192, [WL_SMALL] = 192, [WL_PAPER] = 256};
 
 static void *lud_alloc(size_t n)
 {

@@ -31,8 +31,8 @@ extern const char wl_ptx_mp[];
 
 static int mp_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t pairs_by_size[WL_NSIZES] = {2, 16, 64};
-    static const uint32_t words_by_size[WL_NSIZES] = {32, 64, 32};
+    static const uint32_t pairs_by_size[WL_NSIZES] = {2, 16, 16, 64};
+    static const uint32_t words_by_size[WL_NSIZES] = {32, 64, 64, 32};
     const char *kernel;
     if (!p->variant)
         kernel = "mp_acqrel";

@@ -37,8 +37,8 @@ struct mutex_bufs {
 
 static inline void mutex_setup(struct host *h, enum wl_size size, struct mutex_bufs *b)
 {
-    static const uint32_t ctas[WL_NSIZES] = {8, 32, 64};
-    static const uint32_t iters[WL_NSIZES] = {4, 8, 10};
+    static const uint32_t ctas[WL_NSIZES] = {8, 32, 32, 64};
+    static const uint32_t iters[WL_NSIZES] = {4, 8, 8, 10};
     b->ctas = ctas[size];
     b->iters = iters[size];
     size_t line = MUTEX_THREADS * sizeof(uint32_t);

@@ -10,7 +10,7 @@
  * disabled L1). The substitution table is ours: symmetric, generated from
  * the seed with BLOSUM-like ranges (+4..+11 on the diagonal, -4..+2 off it).
  * The CPU reference fills the same matrix; integers compare exactly.
- * Sizes: tiny n = 128; small n = 512; paper n = 2048, gap penalty 10
+ * Sizes: tiny n = 128; quick n = 512; paper n = 2048, gap penalty 10
  * (Rodinia's default run).
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -27,7 +27,12 @@ extern const char wl_ptx_ndl[];
 #define NDL_ALPHA   24
 #define NDL_PENALTY 10
 
-static const int ndl_sizes[WL_NSIZES] = {[WL_TINY] = 128, [WL_SMALL] = 512, [WL_PAPER] = 2048};
+static const int ndl_sizes[WL_NSIZES] = {
+    [WL_TINY] = 128,
+    [WL_QUICK] = 512,
+    [WL_SMALL] = 2048, /* small is paper: larger than the L2 */
+    [WL_PAPER] = 2048,
+};
 
 static void *ndl_alloc(size_t n)
 {

@@ -23,7 +23,7 @@ extern const char wl_ptx_reduce[];
 
 static int reduce_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t sizes[WL_NSIZES] = {4096, 1u << 18, 1u << 22};
+    static const uint32_t sizes[WL_NSIZES] = {4096, 1u << 18, 1u << 18, 1u << 22};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

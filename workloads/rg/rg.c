@@ -11,7 +11,7 @@
  * scaled to [0, 1]; the 2R+1 weights are a normalised Gaussian with
  * sigma = R/2. The CPU reference accumulates the taps in the kernel's order
  * with fmaf; both passes are checked.
- * Sizes (R = 8, the SDK separable-convolution radius): tiny 64x48; small
+ * Sizes (R = 8, the SDK separable-convolution radius): tiny 64x48; quick
  * 256x256; paper 512x512 (the SDK sample's image size). CTAs are 32x8.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -32,7 +32,8 @@ struct rg_size {
 };
 static const struct rg_size rg_sizes[WL_NSIZES] = {
     [WL_TINY] = {64, 48},
-    [WL_SMALL] = {256, 256},
+    [WL_QUICK] = {256, 256},
+    [WL_SMALL] = {512, 512}, /* small is paper: larger than the L2 */
     [WL_PAPER] = {512, 512},
 };
 

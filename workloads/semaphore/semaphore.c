@@ -28,10 +28,10 @@ extern const char wl_ptx_semaphore[];
 
 static int semaphore_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t ctas_by_size[WL_NSIZES] = {8, 32, 64};
-    static const uint32_t iters_by_size[WL_NSIZES] = {2, 8, 10};
-    static const uint32_t nldst_by_size[WL_NSIZES] = {2, 4, 10};
-    static const uint32_t units_by_size[WL_NSIZES] = {2, 10, 10};
+    static const uint32_t ctas_by_size[WL_NSIZES] = {8, 32, 32, 64};
+    static const uint32_t iters_by_size[WL_NSIZES] = {2, 8, 8, 10};
+    static const uint32_t nldst_by_size[WL_NSIZES] = {2, 4, 4, 10};
+    static const uint32_t units_by_size[WL_NSIZES] = {2, 10, 10, 10};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

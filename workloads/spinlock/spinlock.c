@@ -24,9 +24,9 @@ extern const char wl_ptx_spinlock[];
 
 static int spinlock_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t ctas_by_size[WL_NSIZES] = {4, 16, 64};
-    static const uint32_t threads_by_size[WL_NSIZES] = {32, 64, 256};
-    static const uint32_t iters_by_size[WL_NSIZES] = {1, 2, 1};
+    static const uint32_t ctas_by_size[WL_NSIZES] = {4, 16, 16, 64};
+    static const uint32_t threads_by_size[WL_NSIZES] = {32, 64, 64, 256};
+    static const uint32_t iters_by_size[WL_NSIZES] = {1, 2, 2, 1};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

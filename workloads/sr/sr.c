@@ -11,7 +11,7 @@
  * uniform noise, generated from the seed. The CPU reference repeats every
  * step with the kernels' float operations (explicit fmaf, IEEE division);
  * the image is compared at every iteration and at the end.
- * Sizes (lambda 0.5, 2 iterations): tiny 64x64, ROI 32x32; small 256x256,
+ * Sizes (lambda 0.5, 2 iterations): tiny 64x64, ROI 32x32; quick 256x256,
  * ROI 128x128; paper 2048x2048, ROI rows 0-127 and columns 0-127 (Rodinia's
  * default run). CTAs are 16x16.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -34,7 +34,8 @@ struct sr_size {
 };
 static const struct sr_size sr_sizes[WL_NSIZES] = {
     [WL_TINY] = {64, 64, 32},
-    [WL_SMALL] = {256, 256, 128},
+    [WL_QUICK] = {256, 256, 128},
+    [WL_SMALL] = {2048, 2048, 128}, /* small is paper: larger than the L2 */
     [WL_PAPER] = {2048, 2048, 128},
 };
 

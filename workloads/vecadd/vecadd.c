@@ -26,7 +26,7 @@ static float rand_unit(struct rng *r)
 
 static int vecadd_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t sizes[WL_NSIZES] = {1000, 65536, 50000};
+    static const uint32_t sizes[WL_NSIZES] = {1000, 65536, 65536, 50000};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;
