@@ -131,6 +131,7 @@ struct sm_minst {
     bool in_use;
     uint32_t pending;       /* lines not yet answered */
     uint64_t ready;         /* first cycle a line may leave */
+    tick_t first_sent;      /* when its first line left, for the starvation check */
     struct coal_line line[32];
 };
 
@@ -605,6 +606,8 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
         panic("%s: send on a port that had room", sm->comp.name);
     sm->comp.eng->n_outstanding++;
     sm->st.mem_reqs[op->op]++;
+    if (li == 0)
+        mi->first_sent = sm->comp.eng->now;
     if (++mi->next_line == mi->n_lines) {
         sm->lsu_head = (sm->lsu_head + 1) % sm->spec.lsu_queue;
         sm->lsu_n--;
@@ -965,9 +968,13 @@ static bool sm_tick(struct comp *c)
 static void dump_minst(const struct sm *sm, const struct sm_minst *mi, FILE *out)
 {
     unsigned idx = (unsigned)(mi - sm->minst);
-    fprintf(out, "      %s %s.%s: %u lines, %u sent, pending 0x%08x\n",
-            mem_op_names[mi->mem.op], mem_sem_names[mi->mem.sem],
-            mem_scope_names[mi->mem.scope], mi->n_lines, mi->next_line, mi->pending);
+    fprintf(out, "      %s %s.%s: %u lines, %u sent, pending 0x%08x", mem_op_names[mi->mem.op],
+            mem_sem_names[mi->mem.sem], mem_scope_names[mi->mem.scope], mi->n_lines,
+            mi->next_line, mi->pending);
+    if (mi->next_line)
+        fprintf(out, ", first sent %llu core cycles ago",
+                (unsigned long long)((sm->comp.eng->now - mi->first_sent) / sm->comp.clk->period_ps));
+    fputc('\n', out);
     for (unsigned i = 0; i < mi->next_line; i++)
         if (mi->pending & (1u << i))
             fprintf(out, "        id 0x%08x line 0x%llx lanes 0x%08x\n",
@@ -1088,6 +1095,19 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1)
 bool sm_idle(const struct sm *sm)
 {
     return sm->kstate == K_IDLE;
+}
+
+tick_t sm_oldest_request(const struct sm *sm, unsigned *warp)
+{
+    tick_t oldest = TICK_MAX;
+    for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
+        const struct sm_minst *mi = &sm->minst[i];
+        if (mi->in_use && mi->next_line && mi->pending && mi->first_sent < oldest) {
+            oldest = mi->first_sent;
+            *warp = mi->warp;
+        }
+    }
+    return oldest;
 }
 
 /* Resident CTAs of `run` per SM, or fatal naming the resource a single CTA

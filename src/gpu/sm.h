@@ -108,6 +108,9 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
 void sm_start_kernel(struct sm *sm, struct kernel_run *run);
 /* True when no kernel is on the SM. */
 bool sm_idle(const struct sm *sm);
+/* When the memory instruction that has waited longest for a response sent
+ * its first request, and its warp slot; TICK_MAX when none waits. */
+tick_t sm_oldest_request(const struct sm *sm, unsigned *warp);
 
 const struct sm_stats *sm_stats(const struct sm *sm);
 /* "name.stat value # description" lines, prefixed with the SM's name. */

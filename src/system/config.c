@@ -18,6 +18,9 @@ static const struct cfg_opt sim_opts[] = {
     CFG_U64("seed", T, seed, "1", 0, 1.8e19, "", "seed of every random stream"),
     CFG_U64("watchdog_cycles", T, watchdog_cycles, "200000", 0, 1e15, "core cycles",
             "stop (exit 3) when no memory operation completes for this long; 0 = off"),
+    CFG_U64("starvation_cycles", T, starvation_cycles, "1000000", 0, 1e15, "core cycles",
+            "stop (exit 3) when one warp's memory instruction waits this long for its "
+            "response, even while others complete; 0 = off"),
     CFG_U64("max_cycles", T, max_cycles, "0", 0, 1e18, "core cycles",
             "stop a kernel that runs longer than this (exit 3); 0 = no limit"),
     CFG_END,

@@ -261,6 +261,29 @@ static void kernel_done(void *obj, struct kernel_run *run)
     eng_stop(obj);
 }
 
+/* The watchdog catches a machine in which nothing completes; this catches
+ * one memory instruction starved while the rest of the machine runs on (an
+ * arbiter that never picks it, a transition that forgets a waiter). Checked
+ * between run chunks, so it costs nothing per event. */
+static void check_starvation(struct machine *m, const char *kname)
+{
+    if (!m->cfg.sim.starvation_cycles)
+        return;
+    tick_t limit_ps = m->cfg.sim.starvation_cycles * m->core_clk.period_ps;
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        unsigned warp = 0;
+        tick_t since = sm_oldest_request(m->sms[i], &warp);
+        if (since != TICK_MAX && m->eng.now - since > limit_ps)
+            panic("starvation: in kernel %s, warp slot %u of %s has waited %llu core cycles for a "
+                  "memory response (sim.starvation_cycles = %llu) while %llu operations are "
+                  "outstanding",
+                  kname, warp, sm_comp(m->sms[i])->name,
+                  (unsigned long long)((m->eng.now - since) / m->core_clk.period_ps),
+                  (unsigned long long)m->cfg.sim.starvation_cycles,
+                  (unsigned long long)m->eng.n_outstanding);
+    }
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
@@ -277,9 +300,16 @@ static void run_kernel(void *obj, const struct launch *l)
     m->eng.last_progress = m->eng.now;
     for (unsigned i = 0; i < m->n_sms; i++)
         sm_start_kernel(m->sms[i], &run);
-    tick_t chunk = RUN_CHUNK_CYCLES * m->core_clk.period_ps;
+    /* between chunks: progress, limits and the starvation check, which looks
+     * at least twice within its limit */
+    uint64_t chunk_cycles = RUN_CHUNK_CYCLES;
+    if (m->cfg.sim.starvation_cycles)
+        chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.starvation_cycles / 2, 1));
+    tick_t chunk = chunk_cycles * m->core_clk.period_ps;
+    tick_t horizon = start; /* advances by chunks even where no event falls in one */
     while (!kernel_run_done(&run)) {
-        eng_run(&m->eng, MIN(limit, m->eng.now + chunk));
+        horizon = MIN(limit, horizon + chunk);
+        eng_run(&m->eng, horizon);
         if (kernel_run_done(&run))
             break;
         if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))
@@ -287,6 +317,7 @@ static void run_kernel(void *obj, const struct launch *l)
                   (unsigned long long)m->cfg.sim.max_cycles);
         if (!m->eng.n_heap)
             panic("kernel %s stopped making progress: every component is asleep", kname);
+        check_starvation(m, kname);
         if (m->progress)
             show_progress(m, kname, false);
     }
