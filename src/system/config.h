@@ -20,7 +20,7 @@
 struct sim_spec {
     uint64_t seed;             /* every random stream derives from it */
     uint64_t watchdog_cycles;  /* core cycles without a completion before exit 3; 0 = off */
-    uint64_t starvation_cycles; /* core cycles one memory instruction may wait before exit 3; 0 = off */
+    uint64_t starvation_cycles; /* core cycles one memory instruction may wait; 0 = off */
     uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit */
 };
 
