@@ -291,7 +291,8 @@ const char *inject_l2_state(struct inject *r, addr_t line)
 {
     const struct proto_desc *p = machine_proto(r->m);
     unsigned bank = (unsigned)((line / r->line_bytes) % machine_config(r->m)->l2.banks);
-    return p->tables[p->n_l1_tables]->state_names[p->l2.peek(machine_l2(r->m, bank), line, NULL, NULL)];
+    unsigned st = p->l2.peek(machine_l2(r->m, bank), line, NULL, NULL);
+    return p->tables[p->n_l1_tables]->state_names[st];
 }
 
 struct find_stat {

@@ -11,12 +11,12 @@
  * last grant and grants the first whose input is free and whose output FIFO
  * has flit room. A head that finds too little room reserves its output FIFO:
  * no later head of that vnet may pass it there, or a stream of shorter
- * messages could take every freed flit and starve a longer one forever. The
- * message leaves its input FIFO at once and enters the
- * output FIFO with a ready time F (+ jitter) cycles later, so its room is
- * reserved while its flits cross (credit flow control). Output FIFOs are
- * ports, whose ready times never decrease: a jittered message may delay later
- * ones to the same output and vnet, never be passed by them.
+ * messages could take every freed flit and starve a longer one forever.
+ * A granted message leaves its input FIFO at once and enters the output FIFO
+ * with a ready time F (+ jitter) cycles later, so its room is reserved while
+ * its flits cross (credit flow control). Output FIFOs are ports, whose ready
+ * times never decrease: a jittered message may delay later ones to the same
+ * output and vnet, never be passed by them.
  * INVARIANT: input s and output d each start at most one message per F cycles.
  * NOT MODELED: separate pipeline stages, speculation, power. The crossbar
  * ticks every cycle while a ready head waits (e.g. for output room).
