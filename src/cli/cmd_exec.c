@@ -39,7 +39,7 @@ static void usage(FILE *out)
           out);
     fputs(sim_opts_help, out);
     fputs("\nexit: 0 every check passed, 1 a check failed, 2 bad spec or usage,\n"
-          "      3 simulator fault (deadlock, runaway kernel)\n",
+          "      3 simulator fault (deadlock, starvation, runaway kernel)\n",
           out);
 }
 
