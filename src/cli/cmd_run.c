@@ -30,7 +30,8 @@ static void usage(FILE *out)
             "  --input-seed N     seed of the generated input (default 1)\n"
             "\n%s"
             "\nexit status: 0 output correct, 1 output wrong, 2 usage or input error,\n"
-            "3 simulator fault (deadlock, starvation, protocol hole; a dump of the stuck state is printed)\n"
+            "3 simulator fault (deadlock, starvation, protocol hole; a dump of the stuck\n"
+            "state is printed)\n"
             "\nexample: gpucoh run --workload mp --size tiny --protocol rc --stats mp.json\n",
             sim_opts_help);
 }
