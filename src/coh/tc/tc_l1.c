@@ -9,13 +9,17 @@
  * an outstanding fill; stores write through (UPGR, carrying the local
  * timestamp, on a valid copy, whose bytes the store updates at once; GETX
  * otherwise); atomics drop the copy and are performed at the L2. Evictions
- * are silent. TC-Weak: write responses may carry a GWCT; a per-SM table
- * keeps the largest per warp slot, and a .gpu/.sys fence, a release store
- * or atomic (before it is performed) and a kernel end wait until now >
- * GWCT[warp] (max over the SM for a kernel end); a VM line hits (RCpc's
- * early view of the SM's own writes). TC-Strong: no GWCT; a load to a VM
- * line is performed at the L2 without a fill (GPU-VI's Opt 2), so nobody
- * reads a write before it is globally performed (write atomicity).
+ * are silent. TC-Weak: write responses may carry a GWCT, and so may a DATA
+ * (tc.load_gwct: the GWCT of the write whose data it returns, while stale
+ * copies of older data may live elsewhere); a per-SM table keeps the
+ * largest per warp slot, and a .gpu/.sys fence, a release store or atomic
+ * (before it is performed) and a kernel end wait until now > the SM's
+ * largest GWCT (tc.fence_gwct=warp: the warp's own); a VM line hits (RCpc's
+ * early view of the SM's own writes), with tc.load_gwct only for the warp
+ * that wrote it: another warp reads the L2, whose DATA brings the GWCT.
+ * TC-Strong: no GWCT; a load to a VM line is performed at the L2 without a
+ * fill (GPU-VI's Opt 2), so nobody reads a write before it is globally
+ * performed (write atomicity).
  * Kernel launch flash-invalidates (host writes between kernels, spec 002 §8
  * item 11); so does a wrap of the tc.ts_bits-wide counter (§3.11).
  * INVARIANT: a load is answered only with data valid at the time it reached
@@ -250,7 +254,9 @@ static void update_line(struct coh_ctx *x)
 
 /* Answer the response's own request and, for a fill, every load merged behind
  * it that reached the L1 while the fill's lease still ran; later ones replay
- * (see INVARIANT). A GWCT raises the warp's entry. */
+ * (see INVARIANT). A GWCT (a write's, or a DATA's: its data's write) raises
+ * the requesting warp's entry; merged loads of other warps are covered by the
+ * SM-wide wait of tc.fence_gwct=sm. */
 static void reply_rsp(struct coh_ctx *x)
 {
     struct tc_l1 *c = l1_of(x->ctrl);

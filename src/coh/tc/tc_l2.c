@@ -14,7 +14,9 @@
  * TC-Weak: writes never stall; every write does TS++; a write to an
  * unexpired line answers ACK-G/DATA-G with the GWCT (the timestamp before
  * the write); a private write (an UPGR to P whose timestamp matches) gets a
- * plain ACK. The lease comes from a per-bank predictor (+t_hit, -t_evict,
+ * plain ACK. The line keeps its latest write's GWCT (meta[2]); a DATA sent
+ * before it has passed carries it (tc.load_gwct), so the reader's later
+ * releases wait until the data is visible to every SM (PTX causality). The lease comes from a per-bank predictor (+t_hit, -t_evict,
  * -t_write, §3.10) or is fixed.
  * TC-Strong: a write or atomic to an unexpired line waits until every lease
  * has passed, then is performed (-> E): write atomicity. tc.stall_scope: the
@@ -395,7 +397,8 @@ static const struct coh_action_name actions[] = {
      "free the MSHR and replay its parked requests first, in order"},
     {extend_ts, "extend_ts",
      "timestamp := max(timestamp, lease end); predictor +t_hit on an expired L1 copy or E"},
-    {reply_data, "reply_data", "DATA: the line and its timestamp"},
+    {reply_data, "reply_data",
+     "DATA: the line and its timestamp (tcw: and the latest write's GWCT if unexpired)"},
     {set_owner, "set_owner", "P entered by a read: its reader may write privately"},
     {clear_owner, "clear_owner", "no private write until the next E -> P read"},
     {write_ack, "write_ack", "perform the write (tcw: TS++), ACK"},
