@@ -16,8 +16,9 @@
  * the write); a private write (an UPGR to P whose timestamp matches) gets a
  * plain ACK. The line keeps its latest write's GWCT (meta[2]); a DATA sent
  * before it has passed carries it (tc.load_gwct), so the reader's later
- * releases wait until the data is visible to every SM (PTX causality). The lease comes from a per-bank predictor (+t_hit, -t_evict,
- * -t_write, §3.10) or is fixed.
+ * releases wait until the data is visible to every SM (PTX causality). The
+ * lease comes from a per-bank predictor (+t_hit, -t_evict, -t_write, §3.10)
+ * or is fixed.
  * TC-Strong: a write or atomic to an unexpired line waits until every lease
  * has passed, then is performed (-> E): write atomicity. tc.stall_scope: the
  * waiting write blocks the whole bank (`bank`, the paper: "affects all cores
