@@ -139,7 +139,7 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
 
     /* --- the groups and their triangle and draw budgets */
     uint32_t n_large = 4 + (uint32_t)rng_below(&r, 6);
-    uint32_t n_medium = (uint32_t)rng_below(&r, 3);
+    uint32_t n_medium = g->tris >= 200000 ? (uint32_t)rng_below(&r, 3) : 0;
     uint64_t large_tris = (uint64_t)((double)g->tris * (0.90 + 0.05 * uniform(&r)));
     uint32_t n_small = 30 + (uint32_t)rng_below(&r, 60);
     uint64_t small_tris = g->tris - large_tris;
@@ -147,7 +147,7 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
         n_small++;
     uint32_t small_draws = (uint32_t)(g->draws * (0.35 + 0.15 * uniform(&r)));
     small_draws = MAX(small_draws, n_small);
-    panic_if(g->draws < small_draws + 10 * n_large || small_tris < 2ull * small_draws,
+    panic_if(g->draws < small_draws + 3 * n_large || small_tris < 2ull * small_draws,
              "gen: %s is too small for the frame structure (%u draws, %u triangles)", g->name,
              g->draws, g->tris);
     uint32_t large_draws = g->draws - small_draws;
@@ -160,10 +160,11 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
         large[i].tris = 5000 + rng_below(&r, 10001);
         medium_tris += large[i].tris;
     }
-    split(&r, large_tris - medium_tris, n_large - n_medium, 16384, 0.7, parts);
+    uint64_t large_min = MIN(16384, (large_tris - medium_tris) / (2 * (n_large - n_medium)));
+    split(&r, large_tris - medium_tris, n_large - n_medium, large_min, 0.7, parts);
     for (uint32_t i = n_medium; i < n_large; i++)
         large[i].tris = parts[i - n_medium];
-    split(&r, large_draws, n_large, 10, 0.5, parts);
+    split(&r, large_draws, n_large, MIN(10, large_draws / n_large), 0.5, parts);
     for (uint32_t i = 0; i < n_large; i++) {
         large[i].draws = (uint32_t)parts[i];
         large[i].kind = K_OBJECTS;
