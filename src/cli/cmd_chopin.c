@@ -19,7 +19,8 @@
 
 static void usage(FILE *out)
 {
-    fputs("usage: gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir D]\n"
+    fputs("usage: gpucoh chopin config [--config FILE] [--set section.key=value]... [--verbose]\n"
+          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir D]\n"
           "       gpucoh chopin groups --trace FILE [--threshold N]\n"
           "       gpucoh chopin run --trace F[,F...] [--design D[,D...]|all] [--config FILE]\n"
           "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
@@ -38,6 +39,7 @@ static void usage(FILE *out)
           "  chopin-cs     CHOPIN + the image-composition scheduler (pairs only ready, free GPUs)\n"
           "  chopin-ideal  CHOPIN + CompSched with zero-latency, unlimited links and buffers\n"
           "\n"
+          "config prints the resolved model parameters as INI (--verbose: with their meaning).\n"
           "gen writes a synthetic trace shaped like a game of thesis Table 6.3 (cod2 cry grid\n"
           "mirror nfs stal ut3 wolf); --draws/--tris shrink it for tests. groups prints the\n"
           "composition groups a threshold would compose. run simulates each trace under each\n"
@@ -163,6 +165,29 @@ static int cmd_groups(int argc, char **argv)
            t.name, t.width, t.height, t.n_draws, (unsigned long long)t.tris, t.n_groups,
            (unsigned long long)thr, big, ordered, 100.0 * (double)covered / (double)t.tris);
     gfx_trace_free(&t);
+    return 0;
+}
+
+static int cmd_sfr_config(int argc, char **argv)
+{
+    const char *config = NULL, *sets[SIM_MAX_SETS];
+    unsigned n_sets = 0;
+    bool verbose = false;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            config = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < SIM_MAX_SETS)
+            sets[n_sets++] = argv[++i];
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = true;
+        else
+            fatal("chopin config: unknown option '%s' (gpucoh chopin --help)", argv[i]);
+    }
+    struct sfr_config c;
+    char err[512];
+    if (sfr_config_load(&c, config, sets, n_sets, err, sizeof err))
+        fatal("%s", err);
+    cfg_print(sfr_opts, &c, stdout, verbose);
     return 0;
 }
 
@@ -329,6 +354,8 @@ int cmd_chopin(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    if (!strcmp(argv[1], "config"))
+        return cmd_sfr_config(argc, argv);
     if (!strcmp(argv[1], "gen"))
         return cmd_gen(argc, argv);
     if (!strcmp(argv[1], "groups"))
