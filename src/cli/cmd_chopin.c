@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "cli/cmd_chopin.h"
 #include "cli/cmds.h"
 #include "cli/common.h"
 #include "gfx/gen.h"
@@ -25,6 +26,7 @@ static void usage(FILE *out)
           "       gpucoh chopin run --trace F[,F...] [--design D[,D...]|all] [--config FILE]\n"
           "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
           "                         [--json FILE] [--csv FILE]\n"
+          "       gpucoh chopin repro [--out DIR] [--games G,...] [--runs FILE] [--config FILE]\n"
           "\n"
           "A draw-level model of split-frame rendering (SFR) on GPUs joined by point-to-point\n"
           "links: each GPU renders part of one frame and the parts are put together. Designs:\n"
@@ -45,6 +47,9 @@ static void usage(FILE *out)
           "composition groups a threshold would compose. run simulates each trace under each\n"
           "design (and each --vary value), prints frame cycles and speedup over dup, and checks\n"
           "that the composed frame equals a sequential rendering of the trace (exit 1 if not).\n"
+          "repro runs repro/chopin/chopin.runs (thesis Figs. 6.12-6.19 on the eight generated\n"
+          "games), prints the figures beside the thesis's numbers and checks its claims; it\n"
+          "writes report.txt, results.csv and summary.csv into --out (default repro-chopin).\n"
           "Trace format: docs/frame-trace.md; the model and its parameters: docs/chopin.md;\n"
           "default parameters (Table 6.2): configs/chopin-8gpu.ini.\n"
           "\n"
@@ -354,6 +359,8 @@ int cmd_chopin(int argc, char **argv)
             usage(stdout);
             return 0;
         }
+    if (!strcmp(argv[1], "repro"))
+        return chopin_repro(argc, argv);
     if (!strcmp(argv[1], "config"))
         return cmd_sfr_config(argc, argv);
     if (!strcmp(argv[1], "gen"))
