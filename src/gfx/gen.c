@@ -79,6 +79,14 @@ static double round3(double v)
     return round(v * 1000) / 1000;
 }
 
+/* Screens' worth of pixels all object draws (shadow pass, objects, transparent) shade
+ * together, the depth complexity of a game frame's scene passes, and all overlay draws
+ * (UI, decals, small background and post-processing draws): assumptions. */
+#define OBJECT_DEPTH_COMPLEXITY  3.0
+#define OVERLAY_DEPTH_COMPLEXITY 1.0
+/* Post-processing passes shade a quarter of the screen's pixels (down-sampled chains). */
+#define POST_PIXEL_FRACTION      0.25
+
 enum kind { K_SHADOW, K_OBJECTS, K_TRANSPARENT, K_SKY, K_DECAL, K_UI, K_POST, K_FINAL };
 
 struct plan {
@@ -177,7 +185,7 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
     large[biggest].kind = K_SHADOW;
     if (rng_chance(&r, 1, 2))
         large[(biggest + 1) % n_large].kind = K_TRANSPARENT;
-    split(&r, small_tris - 2ull * small_draws, n_small, 0, 1.0, parts);
+    split(&r, small_tris - 2ull * small_draws, n_small, 0, 2.0, parts); /* most tiny, a few larger */
     uint64_t draw_parts[1024];
     split(&r, small_draws, n_small, 1, 0.8, draw_parts);
     for (uint32_t i = 0; i < n_small; i++) {
@@ -232,7 +240,13 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
     if (n_post) /* the last post group composites into the frame */
         order[n - 1].kind = K_FINAL;
 
-    /* --- draws */
+    /* --- draws. Object draws get a relative size now and their screen area at the end,
+     * scaled so that all object draws together cover OBJECT_DEPTH_COMPLEXITY screens */
+    double *rel = calloc(g->draws, sizeof *rel), *layer = calloc(g->draws, sizeof *layer);
+    uint8_t *cls = calloc(g->draws, 1); /* 1 object, 2 overlay */
+    if (!rel || !layer || !cls)
+        panic("out of memory");
+    bool sky_done = false;
     struct gfx_draw prev = {.rt = 0xff};
     uint64_t dt[4096];
     for (uint32_t gi = 0; gi < n; gi++) {
@@ -257,28 +271,50 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
             struct gfx_draw d = st;
             d.tris = (uint32_t)dt[k];
             uint32_t w, h;
-            if (quads && k == 1) { /* one full-screen pass per quad group */
+            bool full = quads && k == 1 && (p->kind != K_SKY || !sky_done);
+            double full_px = 1.0;
+            if (full) { /* one full-screen pass per post group, one sky per frame */
                 w = t->tiles_x, h = t->tiles_y;
-            } else if (p->kind == K_UI || p->kind == K_DECAL || (quads && k > 1)) {
-                w = 1 + (uint32_t)rng_below(&r, MAX(1, t->tiles_x / 4));
-                h = 1 + (uint32_t)rng_below(&r, MAX(1, t->tiles_y / 4));
-            } else { /* objects: most cover a few tiles, the largest (terrain) much of the screen */
-                double frac = 0.08 * lognormal(&r, 1, 0.9) * (1 + log10(1 + (double)d.tris / 1000));
-                frac = MIN(1.0, frac);
-                w = MAX(1, (uint32_t)lround(frac * t->tiles_x));
-                h = MAX(1, (uint32_t)lround(frac * t->tiles_y));
+                sky_done |= p->kind == K_SKY;
+                full_px = p->kind == K_POST ? POST_PIXEL_FRACTION : 1.0;
+            } else { /* sized at the end */
+                bool overlay = p->kind == K_UI || p->kind == K_DECAL || quads;
+                cls[t->n_draws] = overlay ? 2 : 1;
+                rel[t->n_draws] = lognormal(&r, 1, 0.9) *
+                                  (overlay ? 1 : 1 + log10(1 + (double)d.tris / 1000));
+                w = h = 1;
             }
             d.tw = (uint16_t)w, d.th = (uint16_t)h;
             d.tx = (uint16_t)rng_below(&r, t->tiles_x - w + 1);
             d.ty = (uint16_t)rng_below(&r, t->tiles_y - h + 1);
             double px = (double)MIN(w * GFX_TILE_PX, t->width) * MIN(h * GFX_TILE_PX, t->height);
-            double layers = quads ? 1.0 : 0.6 + 0.8 * uniform(&r);
+            double layers = full ? full_px : 0.6 + 0.8 * uniform(&r);
             d.ppt = MAX(0.5, round3(px * layers / d.tris));
             d.gcpt = round3(lognormal(&r, 2.0, 0.6));
             d.gcpt = MAX(0.25, d.gcpt);
+            layer[t->n_draws] = layers;
             gfx_trace_add_draw(t, &d);
         }
     }
+    double sum[3] = {0}, scale[3];
+    for (uint32_t i = 0; i < t->n_draws; i++)
+        sum[cls[i]] += rel[i] * rel[i];
+    scale[1] = sqrt(OBJECT_DEPTH_COMPLEXITY * t->width * t->height / MAX(sum[1], 1e-9));
+    scale[2] = sqrt(OVERLAY_DEPTH_COMPLEXITY * t->width * t->height / MAX(sum[2], 1e-9));
+    for (uint32_t i = 0; i < t->n_draws; i++) {
+        if (!cls[i])
+            continue;
+        struct gfx_draw *d = &t->draws[i];
+        double side = MIN(scale[cls[i]] * rel[i], (double)MIN(t->width, t->height));
+        uint32_t w = MIN(t->tiles_x, (uint32_t)ceil(side / GFX_TILE_PX));
+        uint32_t h = MIN(t->tiles_y, (uint32_t)ceil(side / GFX_TILE_PX));
+        d->tw = (uint16_t)w, d->th = (uint16_t)h;
+        d->tx = (uint16_t)rng_below(&r, t->tiles_x - w + 1);
+        d->ty = (uint16_t)rng_below(&r, t->tiles_y - h + 1);
+        d->ppt = round3(side * side * layer[i] / d->tris);
+        d->ppt = MAX(0.5, d->ppt);
+    }
+    free(rel), free(layer), free(cls);
     panic_if(t->n_draws != g->draws || t->tris != g->tris,
              "gen: %s came out with %u draws and %llu triangles", g->name, t->n_draws,
              (unsigned long long)t->tris);

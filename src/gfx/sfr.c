@@ -741,6 +741,10 @@ static bool gpu_tick(struct comp *c)
         if (try_compose(g))
             continue;
         if (g->pc == g->n_ops) {
+            if (g->next_exchange < m->n_batches) { /* GPUpd: its IDs are still owed */
+                g->wait_act = SFR_WAIT_IDS;
+                return false;
+            }
             account_wait(g);
             g->finished = true;
             c->eng->n_outstanding--;
@@ -753,7 +757,6 @@ static bool gpu_tick(struct comp *c)
     }
     gpupd_exchange(g);
     pump_streams(g);
-    (void)m;
     return false;
 }
 
