@@ -49,4 +49,15 @@ grep -q '"frame_correct":	true' "$tmp/r1.json" || fail "json lacks frame_correct
     --csv "$tmp/v.csv" >/dev/null || fail "--vary"
 [ "$(wc -l <"$tmp/v.csv")" -eq 5 ] || fail "--vary rows: $(cat "$tmp/v.csv")"
 "$bin" chopin --help | grep -q "image-composition scheduler" || fail "--help"
+
+# the reproduction on one game: report, results and summary written; a malformed declaration is file:line
+"$bin" chopin repro --games wolf --out "$tmp/rep" >"$tmp/out" || fail "repro exited $?: $(tail "$tmp/out")"
+grep -q "0 frames differing from the sequential rendering" "$tmp/rep/report.txt" || fail "repro report"
+grep -q "== Fig. 6.12" "$tmp/rep/report.txt" || fail "repro report lacks Fig. 6.12"
+[ "$(wc -l <"$tmp/rep/results.csv")" -eq 123 ] || fail "repro results rows: $(wc -l <"$tmp/rep/results.csv")"
+grep -q '^gpus,machine.gpus,16,chopin-cs,' "$tmp/rep/summary.csv" || fail "repro summary"
+printf 'games wolf\nblock main designs=dup,chopin\nblock x designs=chopin vary=link.gbps:1\n' >"$tmp/bad.runs"
+expect_error "bad.runs:3: block x lacks dup" "$bin" chopin repro --runs "$tmp/bad.runs" --out "$tmp/rep2"
+printf 'games wolf\nblock main designs=dup vary=link.nope:1\n' >"$tmp/bad2.runs"
+expect_error "bad2.runs:2: unknown option 'link.nope'" "$bin" chopin repro --runs "$tmp/bad2.runs" --out "$tmp/rep2"
 echo ok
