@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/log.h"
 
 const char *const gfx_blend_names[GFX_BLEND_N] = {"none", "over", "add", "mul"};
@@ -325,27 +326,12 @@ fail:
 
 int gfx_trace_load(struct gfx_trace *t, const char *path, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
+    size_t len;
+    char *text = file_read_text(path, &len);
+    if (!text) {
         snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            text = realloc(text, cap);
-            if (!text)
-                panic("out of memory");
-        }
-        size_t n = fread(text + len, 1, cap - len - 1, f);
-        len += n;
-        if (!n)
-            break;
-    }
-    fclose(f);
-    text[len] = 0;
     if (strlen(text) != len) {
         free(text);
         snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
