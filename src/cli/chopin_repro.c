@@ -23,6 +23,7 @@
 #include "cli/common.h"
 #include "gfx/gen.h"
 #include "gfx/sfr.h"
+#include "report/verdict.h"
 
 #define MAX_GAMES  16
 #define MAX_BLOCKS 16
@@ -163,13 +164,7 @@ static double gmean(struct decl *d, struct block *b, unsigned v, int design)
 
 static const char *compare(double ours, double paper, char *buf, size_t n)
 {
-    double rel = ours / paper - 1;
-    if (fabs(rel) <= 0.05)
-        snprintf(buf, n, "close (within 5%%)");
-    else
-        snprintf(buf, n, "differs: %.0f%% %s than the paper%s", fabs(rel) * 100,
-                 rel < 0 ? "lower" : "higher",
-                 (ours - 1) * (paper - 1) < 0 ? "; on the other side of 1.0" : "");
+    report_verdict(buf, n, paper, ours);
     return buf;
 }
 
@@ -232,11 +227,7 @@ int chopin_repro(int argc, char **argv)
     char *csv = NULL;
     size_t csv_len = 0;
     FILE *cf = open_memstream(&csv, &csv_len);
-    fprintf(cf, "block,key,value,game,design,cycles,speedup_vs_dup,correct,groups_composed,"
-                "tris_composed,compose_bytes,sync_bytes,ids_bytes,sched_bytes");
-    for (unsigned a = 0; a < SFR_N_ACT; a++)
-        fprintf(cf, ",%s", sfr_activity_names[a]);
-    fputc('\n', cf);
+    chopin_csv_header(cf, "block,key,value,game,design");
     unsigned wrong = 0, runs = 0;
     double wall0 = wall_seconds();
     for (unsigned bi = 0; bi < d->n_blocks; bi++) {
@@ -261,18 +252,9 @@ int chopin_repro(int argc, char **argv)
             for (unsigned g = 0; g < d->n_games; g++)
                 for (unsigned di = 0; di < b->n_designs; di++) {
                     struct sfr_result *r = result(d, b, v, g, di);
-                    fprintf(cf, "%s,%s,%s,%s,%s,%llu,%.6f,%d,%u,%llu,%llu,%llu,%llu,%llu",
-                            b->name, b->key, b->vals[v], d->games[g],
-                            sfr_design_names[b->designs[di]], (unsigned long long)r->cycles,
-                            speedup(d, b, v, g, b->designs[di]), !r->wrong_tiles,
-                            r->groups_composed, (unsigned long long)r->tris_composed,
-                            (unsigned long long)r->traffic[SFR_T_COMPOSE],
-                            (unsigned long long)r->traffic[SFR_T_SYNC],
-                            (unsigned long long)r->traffic[SFR_T_IDS],
-                            (unsigned long long)r->traffic[SFR_T_SCHED]);
-                    for (unsigned a = 0; a < SFR_N_ACT; a++)
-                        fprintf(cf, ",%.1f", r->activity[a]);
-                    fputc('\n', cf);
+                    fprintf(cf, "%s,%s,%s,%s,%s,", b->name, b->key, b->vals[v], d->games[g],
+                            sfr_design_names[b->designs[di]]);
+                    chopin_csv_row(cf, r, speedup(d, b, v, g, b->designs[di]));
                 }
         }
     }

@@ -63,6 +63,27 @@ static void usage(FILE *out)
           out);
 }
 
+void chopin_csv_header(FILE *f, const char *lead)
+{
+    fprintf(f, "%s,cycles,speedup_vs_dup,correct,groups_composed,tris_composed", lead);
+    for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+        fprintf(f, ",bytes_%s", sfr_traffic_names[k]);
+    for (unsigned a = 0; a < SFR_N_ACT; a++)
+        fprintf(f, ",%s", sfr_activity_names[a]);
+    fputc('\n', f);
+}
+
+void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
+{
+    fprintf(f, "%llu,%.6f,%d,%u,%llu", (unsigned long long)r->cycles, speedup, !r->wrong_tiles,
+            r->groups_composed, (unsigned long long)r->tris_composed);
+    for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+        fprintf(f, ",%llu", (unsigned long long)r->traffic[k]);
+    for (unsigned a = 0; a < SFR_N_ACT; a++)
+        fprintf(f, ",%.1f", r->activity[a]);
+    fputc('\n', f);
+}
+
 static unsigned split_list(char *s, char **out)
 {
     unsigned n = 0;
@@ -257,11 +278,7 @@ static int cmd_sfr_run(int argc, char **argv)
     char *csv_text = NULL;
     size_t csv_len = 0;
     FILE *cf = open_memstream(&csv_text, &csv_len);
-    fprintf(cf, "trace,design,vary,value,cycles,speedup_vs_dup,correct,groups_composed,"
-                "tris_composed_pct,compose_MB,sync_MB,ids_MB,sched_KB");
-    for (unsigned a = 0; a < SFR_N_ACT; a++)
-        fprintf(cf, ",%s", sfr_activity_names[a]);
-    fputc('\n', cf);
+    chopin_csv_header(cf, "trace,design,vary,value");
     printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design",
            vary ? vary_key : "", "cycles", "vs dup", "ok", "compose MB", "groups");
     int rc = 0;
@@ -296,15 +313,9 @@ static int cmd_sfr_run(int argc, char **argv)
                 fflush(stdout);
                 if (r.wrong_tiles)
                     rc = EXIT_CHECK_FAILED;
-                fprintf(cf, "%s,%s,%s,%s,%llu,%.6f,%d,%u,%.4f,%.6f,%.6f,%.6f,%.4f", t.name,
-                        sfr_design_names[designs[di]], vary_key, vary ? vals[vi] : "",
-                        (unsigned long long)r.cycles, sp, !r.wrong_tiles, r.groups_composed,
-                        100.0 * (double)r.tris_composed / (double)t.tris, cmb,
-                        r.traffic[SFR_T_SYNC] / 1e6, r.traffic[SFR_T_IDS] / 1e6,
-                        r.traffic[SFR_T_SCHED] / 1e3);
-                for (unsigned a = 0; a < SFR_N_ACT; a++)
-                    fprintf(cf, ",%.1f", r.activity[a]);
-                fputc('\n', cf);
+                fprintf(cf, "%s,%s,%s,%s,", t.name, sfr_design_names[designs[di]], vary_key,
+                        vary ? vals[vi] : "");
+                chopin_csv_row(cf, &r, sp);
                 cJSON *o = cJSON_CreateObject();
                 cJSON_AddStringToObject(o, "trace", t.name);
                 cJSON_AddStringToObject(o, "design", sfr_design_names[designs[di]]);
