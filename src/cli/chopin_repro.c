@@ -222,8 +222,11 @@ int chopin_repro(int argc, char **argv)
         fatal("chopin repro: cannot create %s: %s", out, strerror(errno));
 
     struct gfx_trace traces[MAX_GAMES];
-    for (unsigned g = 0; g < d->n_games; g++)
-        gfx_generate(&traces[g], gfx_game_find(d->games[g]), d->seed);
+    for (unsigned g = 0; g < d->n_games; g++) {
+        char err[256];
+        if (gfx_generate(&traces[g], gfx_game_find(d->games[g]), d->seed, err, sizeof err))
+            fatal("%s: %s", decl_path, err);
+    }
     char *csv = NULL;
     size_t csv_len = 0;
     FILE *cf = open_memstream(&csv, &csv_len);

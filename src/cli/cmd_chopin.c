@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <cjson/cJSON.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,6 +85,17 @@ void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
     fputc('\n', f);
 }
 
+/* A whole number option value in [0, max]; anything else is a usage error. */
+static uint64_t number(const char *opt, const char *s, uint64_t max)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || *s == '-' || v > max)
+        fatal("%s %s: expected a whole number from 0 to %llu", opt, s, (unsigned long long)max);
+    return v;
+}
+
 static unsigned split_list(char *s, char **out)
 {
     unsigned n = 0;
@@ -101,11 +113,11 @@ static int cmd_gen(int argc, char **argv)
         if (!strcmp(argv[i], "--game") && i + 1 < argc)
             game = argv[++i];
         else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = strtoull(argv[++i], NULL, 0);
+            seed = number(argv[i], argv[i + 1], UINT64_MAX), i++;
         else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
-            draws = (uint32_t)strtoul(argv[++i], NULL, 0);
+            draws = (uint32_t)number(argv[i], argv[i + 1], 1u << 20), i++;
         else if (!strcmp(argv[i], "--tris") && i + 1 < argc)
-            tris = (uint32_t)strtoul(argv[++i], NULL, 0);
+            tris = (uint32_t)number(argv[i], argv[i + 1], GFX_MAX_TRIS), i++;
         else if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];
         else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
@@ -129,7 +141,9 @@ static int cmd_gen(int argc, char **argv)
             gg.draws = draws, gg.tris = tris;
         }
         struct gfx_trace t;
-        gfx_generate(&t, &gg, seed);
+        char err[256];
+        if (gfx_generate(&t, &gg, seed, err, sizeof err))
+            fatal("chopin gen: %s", err);
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
@@ -170,7 +184,7 @@ static int cmd_groups(int argc, char **argv)
         if (!strcmp(argv[i], "--trace") && i + 1 < argc)
             path = argv[++i];
         else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
-            thr = strtoull(argv[++i], NULL, 0);
+            thr = number(argv[i], argv[i + 1], UINT32_MAX), i++;
         else
             fatal("chopin groups: unknown option '%s' (gpucoh chopin --help)", argv[i]);
     }

@@ -132,7 +132,8 @@ static bool same_state(const struct gfx_draw *a, const struct gfx_draw *b)
            a->blend == b->blend;
 }
 
-void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
+int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
+                 size_t errlen)
 {
     struct rng r;
     uint64_t stream = 0x6766782d67656eull; /* "gfx-gen", then the game's name */
@@ -155,9 +156,11 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
         n_small++;
     uint32_t small_draws = (uint32_t)(g->draws * (0.35 + 0.15 * uniform(&r)));
     small_draws = MAX(small_draws, n_small);
-    panic_if(g->draws < small_draws + 3 * n_large || small_tris < 2ull * small_draws,
-             "gen: %s is too small for the frame structure (%u draws, %u triangles)", g->name,
-             g->draws, g->tris);
+    if (g->draws < small_draws + 3 * n_large || small_tris < 2ull * small_draws) {
+        snprintf(err, errlen, "%s: %u draws and %u triangles do not fit the frame structure "
+                 "(docs/frame-trace.md): give more triangles per draw", g->name, g->draws, g->tris);
+        return -1;
+    }
     uint32_t large_draws = g->draws - small_draws;
 
     struct plan large[16], small[1024];
@@ -318,4 +321,5 @@ void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed)
     panic_if(t->n_draws != g->draws || t->tris != g->tris,
              "gen: %s came out with %u draws and %llu triangles", g->name, t->n_draws,
              (unsigned long long)t->tris);
+    return 0;
 }

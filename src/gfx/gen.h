@@ -27,7 +27,10 @@ extern const struct gfx_game gfx_games[];  /* the eight of Table 6.3, then a NUL
 
 const struct gfx_game *gfx_game_find(const char *name);
 
-/* Build a frame shaped like `g` (exact draw and triangle totals). */
-void gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed);
+/* Build a frame shaped like `g` (exact draw and triangle totals). Returns 0,
+ * or -1 with a message in err when the totals cannot take the frame's
+ * structure (too few triangles per draw). */
+int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
+                 size_t errlen);
 
 #endif

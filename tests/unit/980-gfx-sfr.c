@@ -84,7 +84,8 @@ static void round_trip(void **state)
     struct gfx_game g = *gfx_game_find("cod2");
     g.draws = 120, g.tris = 30000;
     struct gfx_trace a, b;
-    gfx_generate(&a, &g, 7);
+    char gerr[256];
+    assert_int_equal(gfx_generate(&a, &g, 7, gerr, sizeof gerr), 0);
     assert_int_equal(a.n_draws, 120);
     assert_int_equal(a.tris, 30000);
     char *text = NULL;
