@@ -161,7 +161,6 @@ struct sfr {
     uint32_t n_batches;
     uint8_t *owner;           /* [tile] */
     double *own_frac;         /* [draw][gpu]: share of the draw's pixels on the GPU's tiles */
-    uint32_t *chunk_first;    /* [group][gpu]: ordered groups, consecutive chunks */
     uint64_t traffic[SFR_N_TRAFFIC];
     uint64_t n_msgs, geometry_tris, shaded_px, tris_composed;
     uint32_t groups_composed;
@@ -682,10 +681,13 @@ static bool op_step(struct gpu *g)
                 }
                 uint32_t e = g->dq[g->dq_head];
                 g->dq_head = (g->dq_head + 1) % g->dq_cap, g->dq_n--;
-                if (e == ~o->a)
-                    send_ready(g);
-                else
+                if (e < m->t->n_draws) {
                     start_draw(g, e, M_FULL, true);
+                } else {
+                    panic_if(e != ~o->a, "%s: end of group %u while in group %u", g->name, ~e,
+                             o->a);
+                    send_ready(g);
+                }
                 return true;
             }
             if (g->cursor < o->first + o->n) {
