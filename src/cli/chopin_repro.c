@@ -35,7 +35,7 @@ struct block {
     unsigned n_designs;
     char key[64];
     char vals[MAX_VALS][32];
-    unsigned n_vals;                 /* 1 with an empty value when nothing is swept */
+    unsigned n_vals; /* 1 with an empty value when nothing is swept */
     /* results[value][game][design] */
     struct sfr_result *res;
 };
@@ -82,8 +82,8 @@ static void parse_decl(struct decl *d, const char *path)
         if (!strcmp(cmd, "games")) {
             for (char *t = strtok(NULL, " \t\r\n"); t; t = strtok(NULL, " \t\r\n")) {
                 if (!gfx_game_find(t))
-                    fatal("%s:%u: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)",
-                          path, ln, t);
+                    fatal("%s:%u: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)", path,
+                          ln, t);
                 if (d->n_games == MAX_GAMES)
                     fatal("%s:%u: more than %d games", path, ln, MAX_GAMES);
                 snprintf(d->games[d->n_games++], 32, "%s", t);
@@ -140,8 +140,7 @@ static void parse_decl(struct decl *d, const char *path)
         }
     }
     fclose(f);
-    if (!d->n_games || !d->n_blocks || strcmp(d->blocks[0].name, "main") ||
-        d->blocks[0].key[0])
+    if (!d->n_games || !d->n_blocks || strcmp(d->blocks[0].name, "main") || d->blocks[0].key[0])
         fatal("%s: needs 'games' and a first block 'main' that varies nothing", path);
 }
 
@@ -180,7 +179,10 @@ static void claim(FILE *o, int *n_hold, bool known, bool holds, const char *text
                   const char *values)
 {
     fprintf(o, "  [%s] %s\n        thesis: %s\n        values: %s\n",
-            !known ? "cannot check" : holds ? "holds" : "does not hold", text, paper, values);
+            !known  ? "cannot check"
+            : holds ? "holds"
+                    : "does not hold",
+            text, paper, values);
     *n_hold += known && holds;
 }
 
@@ -269,10 +271,11 @@ int chopin_repro(int argc, char **argv)
     FILE *o = open_memstream(&rep, &rep_len);
     char cmp[128], vals[512];
     struct block *m = &d->blocks[0];
-    fprintf(o, "gpucoh chopin repro: thesis Chapter 6 (CHOPIN), spec 004b §6.2\n"
-               "%u generated traces (seed %llu), %u runs, %u frames differing from the sequential "
-               "rendering, %.1f s\n"
-               "model: docs/chopin.md; traces: docs/frame-trace.md; runs: %s\n\n",
+    fprintf(o,
+            "gpucoh chopin repro: thesis Chapter 6 (CHOPIN), spec 004b §6.2\n"
+            "%u generated traces (seed %llu), %u runs, %u frames differing from the sequential "
+            "rendering, %.1f s\n"
+            "model: docs/chopin.md; traces: docs/frame-trace.md; runs: %s\n\n",
             d->n_games, (unsigned long long)d->seed, runs, wrong, wall_seconds() - wall0,
             decl_path);
     fprintf(o, "== Fig. 6.12: speedup over primitive duplication (%s GPUs)\n%-8s", "8", "game");
@@ -298,12 +301,14 @@ int chopin_repro(int argc, char **argv)
             compare(cs_max, 1.56, cmp, sizeof cmp));
     fprintf(o, "  thesis: 4.8%% slower than IdealCHOPIN (1.048), gpucoh %.3f: %s\n", ideal / cs,
             compare(ideal / cs, 1.048, cmp, sizeof cmp));
-    fprintf(o, "  thesis (Fig. 6.4): ideal parallel composition 1.31 gmean, gpucoh IdealCHOPIN "
-               "%.3f: %s\n\n",
+    fprintf(o,
+            "  thesis (Fig. 6.4): ideal parallel composition 1.31 gmean, gpucoh IdealCHOPIN "
+            "%.3f: %s\n\n",
             ideal, compare(ideal, 1.31, cmp, sizeof cmp));
 
-    fprintf(o, "== Fig. 6.13: mean GPU cycles by activity over the games, as a share of "
-               "duplication's frame cycles\n%-13s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+    fprintf(o,
+            "== Fig. 6.13: mean GPU cycles by activity over the games, as a share of "
+            "duplication's frame cycles\n%-13s %8s %8s %8s %8s %8s %8s %8s %8s\n",
             "design", "frame", "render", "project", "distrib", "compose", "wait_cmp", "sync",
             "draws");
     for (unsigned di = 0; di < m->n_designs; di++) {
@@ -336,8 +341,8 @@ int chopin_repro(int argc, char **argv)
     fprintf(o, "  %-8s %8.2f   thesis 51.66: %s\n", "mean", mb_sum / d->n_games,
             compare(mb_sum / d->n_games, 51.66, cmp, sizeof cmp));
     if (!isnan(grid_mb))
-        fprintf(o, "  grid %.2f   thesis 131.92: %s\n",
-                grid_mb, compare(grid_mb, 131.92, cmp, sizeof cmp));
+        fprintf(o, "  grid %.2f   thesis 131.92: %s\n", grid_mb,
+                compare(grid_mb, 131.92, cmp, sizeof cmp));
     fputc('\n', o);
 
     for (unsigned bi = 1; bi < d->n_blocks; bi++) {
@@ -373,22 +378,26 @@ int chopin_repro(int argc, char **argv)
     int holds = 0, n_claims = 0;
     snprintf(vals, sizeof vals, "CHOPIN+CompSched gmean %.3f, max %.3f", cs, cs_max);
     claim(o, &holds, true, cs > 1, "CHOPIN+CompSched is faster than primitive duplication (gmean)",
-          "Fig. 6.12: 1.25x gmean, up to 1.56x", vals), n_claims++;
+          "Fig. 6.12: 1.25x gmean, up to 1.56x", vals),
+        n_claims++;
     snprintf(vals, sizeof vals, "CHOPIN+CompSched %.3f, GPUpd %.3f", cs, gpupd);
     claim(o, &holds, true, cs > gpupd, "CHOPIN+CompSched is faster than GPUpd (gmean)",
-          "Fig. 6.12: GPUpd comparable to duplication, well below CHOPIN", vals), n_claims++;
+          "Fig. 6.12: GPUpd comparable to duplication, well below CHOPIN", vals),
+        n_claims++;
     snprintf(vals, sizeof vals, "GPUpd gmean %.3f", gpupd);
     claim(o, &holds, true, fabs(gpupd - 1) <= 0.1, "GPUpd is within 10% of duplication",
           "§6.6.1: the performance of GPUpd is comparable to primitive duplication", vals),
         n_claims++;
     snprintf(vals, sizeof vals, "IdealCHOPIN / CHOPIN+CompSched = %.3f", ideal / cs);
     claim(o, &holds, true, ideal / cs <= 1.10, "CHOPIN+CompSched is within 10% of IdealCHOPIN",
-          "§6.6.1: only 4.8% slower than IdealCHOPIN", vals), n_claims++;
+          "§6.6.1: only 4.8% slower than IdealCHOPIN", vals),
+        n_claims++;
     snprintf(vals, sizeof vals, "CHOPIN+CompSched %.3f, CHOPIN %.3f", cs,
              gmean(d, m, 0, SFR_CHOPIN));
     claim(o, &holds, true, cs >= gmean(d, m, 0, SFR_CHOPIN),
           "the composition scheduler helps CHOPIN (gmean)",
-          "Fig. 6.12/6.13: CompSched reduces the composition cost", vals), n_claims++;
+          "Fig. 6.12/6.13: CompSched reduces the composition cost", vals),
+        n_claims++;
     struct block *b = find_block(d, "gpus");
     if (b && b->n_vals >= 2) {
         bool rising = true;
@@ -401,9 +410,11 @@ int chopin_repro(int argc, char **argv)
             n += (size_t)snprintf(vals + n, sizeof vals - n, "%s%s GPUs %.3f", v ? ", " : "",
                                   b->vals[v], x);
         }
-        claim(o, &holds, true, rising, "CHOPIN+CompSched's gain over duplication rises with the "
-                                       "GPU count",
-              "Fig. 6.16: CHOPIN scales, its lead grows with GPU count", vals), n_claims++;
+        claim(o, &holds, true, rising,
+              "CHOPIN+CompSched's gain over duplication rises with the "
+              "GPU count",
+              "Fig. 6.16: CHOPIN scales, its lead grows with GPU count", vals),
+            n_claims++;
     }
     b = find_block(d, "bandwidth");
     if (b && b->n_vals >= 2) {
@@ -411,17 +422,22 @@ int chopin_repro(int argc, char **argv)
         snprintf(vals, sizeof vals, "%s GB/s %.3f, %s GB/s %.3f", b->vals[0], lo,
                  b->vals[b->n_vals - 1], hi);
         claim(o, &holds, true, hi > lo, "CHOPIN+CompSched gains with link bandwidth",
-              "Fig. 6.17: CHOPIN scales with bandwidth, GPUpd does not", vals), n_claims++;
+              "Fig. 6.17: CHOPIN scales with bandwidth, GPUpd does not", vals),
+            n_claims++;
     }
     b = find_block(d, "latency");
     if (b && b->n_vals >= 2) {
         double c0 = gmean(d, b, 0, SFR_CHOPIN_CS), c1 = gmean(d, b, b->n_vals - 1, SFR_CHOPIN_CS);
         double p0 = gmean(d, b, 0, SFR_GPUPD), p1 = gmean(d, b, b->n_vals - 1, SFR_GPUPD);
-        snprintf(vals, sizeof vals, "CHOPIN+CompSched %.3f -> %.3f, GPUpd %.3f -> %.3f (%s -> %s "
-                                    "cycles)", c0, c1, p0, p1, b->vals[0], b->vals[b->n_vals - 1]);
+        snprintf(vals, sizeof vals,
+                 "CHOPIN+CompSched %.3f -> %.3f, GPUpd %.3f -> %.3f (%s -> %s "
+                 "cycles)",
+                 c0, c1, p0, p1, b->vals[0], b->vals[b->n_vals - 1]);
         claim(o, &holds, true, c1 / c0 >= 0.95 && c1 / c0 >= p1 / p0,
               "CHOPIN+CompSched loses under 5% from the lowest to the highest latency, and less "
-              "than GPUpd", "Fig. 6.18: CHOPIN barely affected; GPUpd degrades", vals), n_claims++;
+              "than GPUpd",
+              "Fig. 6.18: CHOPIN barely affected; GPUpd degrades", vals),
+            n_claims++;
     }
     b = find_block(d, "threshold");
     if (b && b->n_vals >= 2) {
@@ -431,21 +447,26 @@ int chopin_repro(int argc, char **argv)
             mn = MIN(mn, x), mx = MAX(mx, x);
         }
         snprintf(vals, sizeof vals, "CHOPIN+CompSched between %.3f and %.3f", mn, mx);
-        claim(o, &holds, true, mx / mn <= 1.05, "the group threshold changes CHOPIN+CompSched by "
-                                                "at most 5%",
-              "Fig. 6.19: not very sensitive to the threshold", vals), n_claims++;
+        claim(o, &holds, true, mx / mn <= 1.05,
+              "the group threshold changes CHOPIN+CompSched by "
+              "at most 5%",
+              "Fig. 6.19: not very sensitive to the threshold", vals),
+            n_claims++;
     }
     b = find_block(d, "update");
     if (b && b->n_vals >= 2) {
         double a = gmean(d, b, 0, SFR_CHOPIN_CS), z = gmean(d, b, b->n_vals - 1, SFR_CHOPIN_CS);
         snprintf(vals, sizeof vals, "every %s: %.3f, every %s: %.3f", b->vals[0], a,
                  b->vals[b->n_vals - 1], z);
-        claim(o, &holds, true, z / a >= 0.95, "updating the draw scheduler less often costs "
-                                              "under 5%",
-              "Fig. 6.15: every 1024 triangles, 1.25x -> 1.22x", vals), n_claims++;
+        claim(o, &holds, true, z / a >= 0.95,
+              "updating the draw scheduler less often costs "
+              "under 5%",
+              "Fig. 6.15: every 1024 triangles, 1.25x -> 1.22x", vals),
+            n_claims++;
     }
-    claim(o, &holds, true, wrong == 0, "every design's composed frame equals the sequential "
-                                       "rendering",
+    claim(o, &holds, true, wrong == 0,
+          "every design's composed frame equals the sequential "
+          "rendering",
           "§3.2: composition keeps order-dependent blending correct",
           wrong ? "some frames differ (see results.csv, column correct)" : "all frames equal"),
         n_claims++;

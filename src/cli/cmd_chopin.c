@@ -22,7 +22,8 @@
 static void usage(FILE *out)
 {
     fputs("usage: gpucoh chopin config [--config FILE] [--set section.key=value]... [--verbose]\n"
-          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir D]\n"
+          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir "
+          "D]\n"
           "       gpucoh chopin groups --trace FILE [--threshold N]\n"
           "       gpucoh chopin run --trace F[,F...] [--design D[,D...]|all] [--config FILE]\n"
           "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
@@ -38,7 +39,8 @@ static void usage(FILE *out)
           "  gpupd-ideal   ... with zero-latency, unlimited links and unlimited runahead\n"
           "  chopin        CHOPIN: draws of a large composition group go to one GPU each (the\n"
           "                draw scheduler picks the GPU with the fewest triangles left), then\n"
-          "                sub-images are composed in parallel, each GPU sending to all (direct-send)\n"
+          "                sub-images are composed in parallel, each GPU sending to all "
+          "(direct-send)\n"
           "  chopin-cs     CHOPIN + the image-composition scheduler (pairs only ready, free GPUs)\n"
           "  chopin-ideal  CHOPIN + CompSched with zero-latency, unlimited links and buffers\n"
           "\n"
@@ -60,7 +62,8 @@ static void usage(FILE *out)
           "examples:\n"
           "  gpucoh chopin gen --game cod2 --out cod2.trace\n"
           "  gpucoh chopin run --trace cod2.trace --design all\n"
-          "  gpucoh chopin run --trace cod2.trace --design dup,chopin-cs --vary machine.gpus=2,4,8,16\n",
+          "  gpucoh chopin run --trace cod2.trace --design dup,chopin-cs --vary "
+          "machine.gpus=2,4,8,16\n",
           out);
 }
 
@@ -270,7 +273,8 @@ static int cmd_sfr_run(int argc, char **argv)
             int d = sfr_design_find(dn[i]);
             if (d < 0)
                 fatal("chopin run: unknown design '%s' (dup gpupd gpupd-ideal chopin chopin-cs "
-                      "chopin-ideal)", dn[i]);
+                      "chopin-ideal)",
+                      dn[i]);
             if (n_d < SFR_N_DESIGNS)
                 designs[n_d++] = d;
         }
@@ -293,8 +297,8 @@ static int cmd_sfr_run(int argc, char **argv)
     size_t csv_len = 0;
     FILE *cf = open_memstream(&csv_text, &csv_len);
     chopin_csv_header(cf, "trace,design,vary,value");
-    printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design",
-           vary ? vary_key : "", "cycles", "vs dup", "ok", "compose MB", "groups");
+    printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design", vary ? vary_key : "",
+           "cycles", "vs dup", "ok", "compose MB", "groups");
     int rc = 0;
     for (unsigned ti = 0; ti < n_tr; ti++) {
         struct gfx_trace t;

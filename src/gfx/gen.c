@@ -85,7 +85,7 @@ static double round3(double v)
 #define OBJECT_DEPTH_COMPLEXITY  3.0
 #define OVERLAY_DEPTH_COMPLEXITY 1.0
 /* Post-processing passes shade a quarter of the screen's pixels (down-sampled chains). */
-#define POST_PIXEL_FRACTION      0.25
+#define POST_PIXEL_FRACTION 0.25
 
 enum kind { K_SHADOW, K_OBJECTS, K_TRANSPARENT, K_SKY, K_DECAL, K_UI, K_POST, K_FINAL };
 
@@ -128,8 +128,7 @@ static void group_state(enum kind k, uint32_t index, struct gfx_draw *d)
 
 static bool same_state(const struct gfx_draw *a, const struct gfx_draw *b)
 {
-    return a->rt == b->rt && a->zwrite == b->zwrite && a->zfunc == b->zfunc &&
-           a->blend == b->blend;
+    return a->rt == b->rt && a->zwrite == b->zwrite && a->zfunc == b->zfunc && a->blend == b->blend;
 }
 
 int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
@@ -157,8 +156,10 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
     uint32_t small_draws = (uint32_t)(g->draws * (0.35 + 0.15 * uniform(&r)));
     small_draws = MAX(small_draws, n_small);
     if (g->draws < small_draws + 3 * n_large || small_tris < 2ull * small_draws) {
-        snprintf(err, errlen, "%s: %u draws and %u triangles do not fit the frame structure "
-                 "(docs/frame-trace.md): give more triangles per draw", g->name, g->draws, g->tris);
+        snprintf(err, errlen,
+                 "%s: %u draws and %u triangles do not fit the frame structure "
+                 "(docs/frame-trace.md): give more triangles per draw",
+                 g->name, g->draws, g->tris);
         return -1;
     }
     uint32_t large_draws = g->draws - small_draws;
@@ -188,7 +189,8 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
     large[biggest].kind = K_SHADOW;
     if (rng_chance(&r, 1, 2))
         large[(biggest + 1) % n_large].kind = K_TRANSPARENT;
-    split(&r, small_tris - 2ull * small_draws, n_small, 0, 2.0, parts); /* most tiny, a few larger */
+    split(&r, small_tris - 2ull * small_draws, n_small, 0, 2.0,
+          parts); /* most tiny, a few larger */
     uint64_t draw_parts[1024];
     split(&r, small_draws, n_small, 1, 0.8, draw_parts);
     for (uint32_t i = 0; i < n_small; i++) {
@@ -256,19 +258,20 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
         struct plan *p = &order[gi];
         struct gfx_draw st = {0};
         group_state(p->kind, gi, &st);
-        if (same_state(&st, &prev)) /* adjacent groups must differ: they are split by a state change */
+        if (same_state(&st,
+                       &prev)) /* adjacent groups must differ: they are split by a state change */
             st.zfunc = st.zfunc == GFX_Z_LESS ? GFX_Z_LEQUAL : GFX_Z_LESS;
         prev = st;
         gfx_trace_begin_group(t);
         panic_if(p->draws > ARRAY_LEN(dt), "gen: group of %u draws", p->draws);
         bool quads = p->kind == K_POST || p->kind == K_FINAL || p->kind == K_SKY;
-        if (quads) { /* full-screen quads: two triangles each, the rest of the budget on the first */
+        if (quads) { /* full-screen quads: two triangles each, the rest of the budget on the first
+                      */
             for (uint32_t k = 0; k < p->draws; k++)
                 dt[k] = 2;
             dt[0] += p->tris - 2ull * p->draws;
         } else {
-            split(&r, p->tris, p->draws, 1, p->kind == K_UI || p->kind == K_DECAL ? 0.8 : 1.3,
-                  dt);
+            split(&r, p->tris, p->draws, 1, p->kind == K_UI || p->kind == K_DECAL ? 0.8 : 1.3, dt);
         }
         for (uint32_t k = 0; k < p->draws; k++) {
             struct gfx_draw d = st;
@@ -283,8 +286,8 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
             } else { /* sized at the end */
                 bool overlay = p->kind == K_UI || p->kind == K_DECAL || quads;
                 cls[t->n_draws] = overlay ? 2 : 1;
-                rel[t->n_draws] = lognormal(&r, 1, 0.9) *
-                                  (overlay ? 1 : 1 + log10(1 + (double)d.tris / 1000));
+                rel[t->n_draws] =
+                    lognormal(&r, 1, 0.9) * (overlay ? 1 : 1 + log10(1 + (double)d.tris / 1000));
                 w = h = 1;
             }
             d.tw = (uint16_t)w, d.th = (uint16_t)h;

@@ -16,14 +16,14 @@
 #include "gfx/trace.h"
 
 struct gfx_game {
-    const char *name;         /* Table 6.3 abbreviation */
+    const char *name; /* Table 6.3 abbreviation */
     const char *title;
     uint32_t width, height;
     uint32_t draws;
     uint32_t tris;
 };
 
-extern const struct gfx_game gfx_games[];  /* the eight of Table 6.3, then a NULL name */
+extern const struct gfx_game gfx_games[]; /* the eight of Table 6.3, then a NULL name */
 
 const struct gfx_game *gfx_game_find(const char *name);
 

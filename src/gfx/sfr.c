@@ -30,8 +30,8 @@
 #include "noc/p2p.h"
 #include "sim/port.h"
 
-const char *const sfr_design_names[SFR_N_DESIGNS] = {
-    "dup", "gpupd", "gpupd-ideal", "chopin", "chopin-cs", "chopin-ideal"};
+const char *const sfr_design_names[SFR_N_DESIGNS] = {"dup",    "gpupd",     "gpupd-ideal",
+                                                     "chopin", "chopin-cs", "chopin-ideal"};
 const char *const sfr_activity_names[SFR_N_ACT] = {
     "render", "project", "compose", "wait_ids", "wait_compose", "wait_sync", "wait_draws"};
 const char *const sfr_traffic_names[SFR_N_TRAFFIC] = {"compose", "sync", "ids", "sched"};
@@ -59,15 +59,15 @@ enum msg_type {
     MT_TILE_END,              /* end of a sender's tiles for a group */
     MT_SYNC_TILE,             /* a broadcast tile (ts = sync seq, flags = depth only) */
     MT_SYNC_END,
-    MT_IDS,                   /* GPUpd primitive IDs of a batch (ts) */
-    MT_TOKEN,                 /* GPUpd: the next GPU may send its IDs of batch ts */
-    MT_DRAW,                  /* DCS -> GPU: render draw ts */
-    MT_GROUP_END,             /* DCS -> GPU: no more draws of group ts */
-    MT_PROGRESS,              /* GPU -> DCS: triangles processed so far (ts) */
-    MT_DRAW_DONE,             /* GPU -> DCS: a draw finished */
-    MT_READY,                 /* GPU -> ICS: sub-image of group ts ready */
-    MT_START,                 /* ICS -> GPU: send your tiles to GPU `sharer` */
-    MT_DONE,                  /* GPU -> ICS: composed everything GPU `sharer` sent */
+    MT_IDS,       /* GPUpd primitive IDs of a batch (ts) */
+    MT_TOKEN,     /* GPUpd: the next GPU may send its IDs of batch ts */
+    MT_DRAW,      /* DCS -> GPU: render draw ts */
+    MT_GROUP_END, /* DCS -> GPU: no more draws of group ts */
+    MT_PROGRESS,  /* GPU -> DCS: triangles processed so far (ts) */
+    MT_DRAW_DONE, /* GPU -> DCS: a draw finished */
+    MT_READY,     /* GPU -> ICS: sub-image of group ts ready */
+    MT_START,     /* ICS -> GPU: send your tiles to GPU `sharer` */
+    MT_DONE,      /* GPU -> ICS: composed everything GPU `sharer` sent */
 };
 
 struct batch {
@@ -84,23 +84,23 @@ struct gpu {
     char name[16];
     struct op *ops;
     uint32_t n_ops, cap_ops, pc;
-    bool started;            /* the op at pc has begun */
-    tick_t busy_until;       /* end of the current step */
-    tick_t mark;             /* time accounted up to */
-    uint8_t wait_act;        /* what a wait is charged to */
+    bool started;      /* the op at pc has begun */
+    tick_t busy_until; /* end of the current step */
+    tick_t mark;       /* time accounted up to */
+    uint8_t wait_act;  /* what a wait is charged to */
     /* the draw in progress */
-    int64_t draw;            /* -1: none */
+    int64_t draw; /* -1: none */
     uint8_t mode;
     bool from_dcs;
     uint32_t tris_left;
-    double cpt;              /* cycles per triangle of this draw */
-    uint32_t cursor;         /* next draw of a chunk or batch */
+    double cpt;      /* cycles per triangle of this draw */
+    uint32_t cursor; /* next draw of a chunk or batch */
     /* DCS draw queue: draw ids, or ~group for a group end */
     uint32_t *dq;
     uint32_t dq_head, dq_n, dq_cap;
-    uint64_t processed;      /* triangles processed in scheduled draws */
+    uint64_t processed; /* triangles processed in scheduled draws */
     /* composition of the current group */
-    bool composing;          /* own rendering done */
+    bool composing; /* own rendering done */
     bool ordered;
     uint32_t n_sent, n_recv, lo, hi;
     bool bg_done;
@@ -111,9 +111,9 @@ struct gpu {
     unsigned rr;
     /* images */
     struct gfx_fb fb;
-    uint8_t *dirty;          /* [rt][tile]: 1 colour or depth changed, 2 depth changed */
-    struct gfx_px *sub;      /* opaque sub-image */
-    struct gfx_map *map;     /* ordered sub-image; for own tiles the composed interval */
+    uint8_t *dirty;      /* [rt][tile]: 1 colour or depth changed, 2 depth changed */
+    struct gfx_px *sub;  /* opaque sub-image */
+    struct gfx_map *map; /* ordered sub-image; for own tiles the composed interval */
     uint8_t *touched;
     uint32_t *touched_list, n_touched;
     /* syncs and GPUpd */
@@ -153,14 +153,14 @@ struct sfr {
     struct dcs dcs;
     struct ics ics;
     struct p2p_link link[SFR_MAX_GPUS][SFR_MAX_GPUS];
-    struct port tile[SFR_MAX_GPUS][SFR_MAX_GPUS];  /* [from][to] composition tiles */
-    struct port ctrl[SFR_MAX_GPUS][SFR_MAX_GPUS];  /* [from][to] syncs, IDs, tokens */
+    struct port tile[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] composition tiles */
+    struct port ctrl[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] syncs, IDs, tokens */
     struct port to_dcs[SFR_MAX_GPUS], to_ics[SFR_MAX_GPUS];
     struct port from_dcs[SFR_MAX_GPUS], from_ics[SFR_MAX_GPUS];
     struct batch *batches;
     uint32_t n_batches;
-    uint8_t *owner;           /* [tile] */
-    double *own_frac;         /* [draw][gpu]: share of the draw's pixels on the GPU's tiles */
+    uint8_t *owner;   /* [tile] */
+    double *own_frac; /* [draw][gpu]: share of the draw's pixels on the GPU's tiles */
     uint64_t traffic[SFR_N_TRAFFIC];
     uint64_t n_msgs, geometry_tris, shaded_px, tris_composed;
     uint32_t groups_composed;
@@ -522,8 +522,7 @@ static void take_ctrl(struct gpu *g)
     p = &m->from_ics[g->id];
     while ((x = port_peek(p))) {
         port_pop(p);
-        panic_if(!in_group(g, x->ts) || !g->composing, "%s: START outside composition",
-                 g->name);
+        panic_if(!in_group(g, x->ts) || !g->composing, "%s: START outside composition", g->name);
         g->streaming[x->sharer] = true;
         msg_free(&m->msgs, x);
     }
@@ -546,8 +545,8 @@ static void gpupd_exchange(struct gpu *g)
             for (uint32_t d = bt->first; d < bt->first + bt->n; d++) {
                 const struct gfx_draw *dr = &m->t->draws[d];
                 double spread = pow(1 + sqrt(dr->ppt) / GFX_TILE_PX, 2);
-                ids += (double)dr->tris / m->n *
-                       MIN(1.0, m->own_frac[(size_t)d * m->n + r] * spread);
+                ids +=
+                    (double)dr->tris / m->n * MIN(1.0, m->own_frac[(size_t)d * m->n + r] * spread);
             }
             send_must(m, g->id, r, &m->ctrl[g->id][r], new_msg(m, MT_IDS, b),
                       (uint64_t)ceil(ids) * m->cfg.gpupd_id_bytes, SFR_T_IDS);
@@ -573,9 +572,9 @@ static void start_sync(struct gpu *g, const struct op *o)
         if (m->owner[k] != g->id || !(*dty & need))
             continue;
         *dty = o->depth_only ? (uint8_t)(*dty & ~2) : 0;
-        uint64_t bytes = (uint64_t)tile_px(m, k) *
-                         (o->depth_only ? m->cfg.depth_bytes
-                                        : m->cfg.color_bytes + m->cfg.depth_bytes);
+        uint64_t bytes =
+            (uint64_t)tile_px(m, k) *
+            (o->depth_only ? m->cfg.depth_bytes : m->cfg.color_bytes + m->cfg.depth_bytes);
         for (unsigned r = 0; r < m->n; r++) {
             if (r == g->id)
                 continue;
@@ -924,8 +923,8 @@ static void build_lists(struct sfr *m)
         const struct gfx_group *gr = &t->groups[gi];
         const struct gfx_draw *d0 = &t->draws[gr->first];
         if (gi && sync_before[gr->first])
-            push_all(m, (struct op){.kind = OP_SYNC, .a = t->draws[gr->first - 1].rt,
-                                    .seq = seq++});
+            push_all(m,
+                     (struct op){.kind = OP_SYNC, .a = t->draws[gr->first - 1].rt, .seq = seq++});
         if (gpupd) {
             while (bi < m->n_batches && m->batches[bi].first < gr->first + gr->n) {
                 while (projected < m->n_batches && projected <= bi + runahead)
@@ -939,8 +938,8 @@ static void build_lists(struct sfr *m)
             m->groups_composed++;
             m->tris_composed += gr->tris;
             if (gfx_draw_ordered(d0)) { /* consecutive chunks of equal triangle counts */
-                push_all(m, (struct op){.kind = OP_SYNC, .a = d0->rt, .depth_only = 1,
-                                        .seq = seq++});
+                push_all(m,
+                         (struct op){.kind = OP_SYNC, .a = d0->rt, .depth_only = 1, .seq = seq++});
                 uint64_t acc = 0;
                 uint32_t first[SFR_MAX_GPUS + 1] = {0};
                 unsigned g = 0;
@@ -955,7 +954,8 @@ static void build_lists(struct sfr *m)
                     first[++g] = gr->first + gr->n;
                 first[m->n] = gr->first + gr->n;
                 for (g = 0; g < m->n; g++)
-                    push_op(&m->gpu[g], (struct op){.kind = OP_CGROUP, .a = gi,
+                    push_op(&m->gpu[g], (struct op){.kind = OP_CGROUP,
+                                                    .a = gi,
                                                     .first = first[g],
                                                     .n = first[g + 1] - first[g]});
             } else {
@@ -981,8 +981,9 @@ static void gpu_dump(struct comp *c, FILE *out)
 {
     struct gpu *g = container_of(c, struct gpu, c);
     const struct op *o = cur_op(g);
-    fprintf(out, "  %s: op %u/%u kind %d arg %u started %d draw %lld composing %d sent %u recv %u "
-                 "lo %u hi %u queue %u\n",
+    fprintf(out,
+            "  %s: op %u/%u kind %d arg %u started %d draw %lld composing %d sent %u recv %u "
+            "lo %u hi %u queue %u\n",
             g->name, g->pc, g->n_ops, o ? o->kind : -1, o ? o->a : 0, g->started,
             (long long)g->draw, g->composing, g->n_sent, g->n_recv, g->lo, g->hi, g->dq_n);
 }

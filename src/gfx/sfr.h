@@ -37,12 +37,12 @@ int sfr_design_find(const char *name);
 /* Table 6.2 and the parameters the thesis leaves open (spec 004b §8 item 17). */
 struct sfr_config {
     uint32_t gpus;
-    double mhz;                    /* GPU clock */
-    double fragment_px_per_cycle;  /* shaded pixels per cycle per GPU */
-    double rop_px_per_cycle;       /* composition (blend / depth test at the receiver) */
-    uint32_t draw_setup_cycles;    /* per draw per GPU that processes it */
-    uint32_t step_tris;            /* triangles per pipeline step (composition interleaves) */
-    double link_gbps;              /* GB/s per direction per pair; 0 = unlimited */
+    double mhz;                   /* GPU clock */
+    double fragment_px_per_cycle; /* shaded pixels per cycle per GPU */
+    double rop_px_per_cycle;      /* composition (blend / depth test at the receiver) */
+    uint32_t draw_setup_cycles;   /* per draw per GPU that processes it */
+    uint32_t step_tris;           /* triangles per pipeline step (composition interleaves) */
+    double link_gbps;             /* GB/s per direction per pair; 0 = unlimited */
     uint32_t link_latency_cycles;
     uint32_t rx_buffer_tiles;      /* composition receive buffer per sender; 0 = unlimited */
     uint32_t color_bytes;          /* per pixel */
@@ -65,8 +65,16 @@ int sfr_config_load(struct sfr_config *c, const char *file, const char *const *s
                     unsigned n_sets, char *err, size_t errlen);
 
 /* Time of a GPU by activity, cycles (Fig. 6.13's breakdown and more). */
-enum sfr_activity { SFR_RENDER, SFR_PROJECT, SFR_COMPOSE, SFR_WAIT_IDS, SFR_WAIT_COMPOSE,
-                    SFR_WAIT_SYNC, SFR_WAIT_DRAWS, SFR_N_ACT };
+enum sfr_activity {
+    SFR_RENDER,
+    SFR_PROJECT,
+    SFR_COMPOSE,
+    SFR_WAIT_IDS,
+    SFR_WAIT_COMPOSE,
+    SFR_WAIT_SYNC,
+    SFR_WAIT_DRAWS,
+    SFR_N_ACT
+};
 extern const char *const sfr_activity_names[SFR_N_ACT];
 
 /* Bytes on the links by kind. */
@@ -74,17 +82,17 @@ enum sfr_traffic { SFR_T_COMPOSE, SFR_T_SYNC, SFR_T_IDS, SFR_T_SCHED, SFR_N_TRAF
 extern const char *const sfr_traffic_names[SFR_N_TRAFFIC];
 
 struct sfr_result {
-    uint64_t cycles;                        /* frame time */
-    uint64_t gpu_cycles[SFR_MAX_GPUS];      /* when each GPU finished */
-    double activity[SFR_N_ACT];             /* mean over GPUs, cycles */
-    uint64_t traffic[SFR_N_TRAFFIC];        /* bytes (headers included) */
+    uint64_t cycles;                   /* frame time */
+    uint64_t gpu_cycles[SFR_MAX_GPUS]; /* when each GPU finished */
+    double activity[SFR_N_ACT];        /* mean over GPUs, cycles */
+    uint64_t traffic[SFR_N_TRAFFIC];   /* bytes (headers included) */
     uint64_t messages;
-    uint64_t geometry_tris;                 /* triangles through geometry, all GPUs */
-    uint64_t shaded_px;                     /* pixels shaded, all GPUs */
-    uint32_t groups_composed;               /* CHOPIN: groups composed in parallel */
-    uint64_t tris_composed;                 /* ... and their triangles */
+    uint64_t geometry_tris;   /* triangles through geometry, all GPUs */
+    uint64_t shaded_px;       /* pixels shaded, all GPUs */
+    uint32_t groups_composed; /* CHOPIN: groups composed in parallel */
+    uint64_t tris_composed;   /* ... and their triangles */
     uint64_t events;
-    uint32_t wrong_tiles;                   /* final frame vs the sequential rendering */
+    uint32_t wrong_tiles; /* final frame vs the sequential rendering */
 };
 
 /* Run one frame. Deterministic. `final` (may be NULL) receives the composed

@@ -20,8 +20,8 @@
 #include "base/log.h"
 
 const char *const gfx_blend_names[GFX_BLEND_N] = {"none", "over", "add", "mul"};
-const char *const gfx_zfunc_names[GFX_Z_N] = {"less", "lequal", "greater", "gequal", "always",
-                                              "never"};
+const char *const gfx_zfunc_names[GFX_Z_N] = {"less",   "lequal", "greater",
+                                              "gequal", "always", "never"};
 
 uint32_t gfx_tile_pixels(const struct gfx_trace *t, uint32_t x, uint32_t y)
 {
@@ -134,7 +134,7 @@ static int parse_name(struct parse *p, const char *key, const char *s, const cha
 }
 
 enum { F_TRIS, F_TILES, F_PPT, F_GCPT, F_RT, F_ZWRITE, F_ZFUNC, F_BLEND, F_N };
-static const char *const field_names[F_N] = {"tris", "tiles", "ppt",   "gcpt",
+static const char *const field_names[F_N] = {"tris", "tiles",  "ppt",   "gcpt",
                                              "rt",   "zwrite", "zfunc", "blend"};
 
 static int parse_draw(struct parse *p, struct gfx_trace *t, char *rest)
@@ -151,8 +151,10 @@ static int parse_draw(struct parse *p, struct gfx_trace *t, char *rest)
         while (f < F_N && strcmp(tok, field_names[f]))
             f++;
         if (f == F_N)
-            return perr(p, "unknown draw field '%s' (fields: tris tiles ppt gcpt rt zwrite zfunc "
-                           "blend)", tok);
+            return perr(p,
+                        "unknown draw field '%s' (fields: tris tiles ppt gcpt rt zwrite zfunc "
+                        "blend)",
+                        tok);
         if (seen[f])
             return perr(p, "draw field '%s' given twice", tok);
         seen[f] = true;
@@ -177,8 +179,8 @@ static int parse_draw(struct parse *p, struct gfx_trace *t, char *rest)
             if (part)
                 return perr(p, "tiles: '%s' is not X,Y,W,H (tile column, row, width, height)", v);
             if (r[0] + r[2] > t->tiles_x || r[1] + r[3] > t->tiles_y)
-                return perr(p, "tiles: %u,%u,%u,%u leaves the %ux%u-tile screen", r[0], r[1],
-                            r[2], r[3], t->tiles_x, t->tiles_y);
+                return perr(p, "tiles: %u,%u,%u,%u leaves the %ux%u-tile screen", r[0], r[1], r[2],
+                            r[3], t->tiles_x, t->tiles_y);
             d.tx = (uint16_t)r[0], d.ty = (uint16_t)r[1], d.tw = (uint16_t)r[2],
             d.th = (uint16_t)r[3];
             break;
@@ -228,8 +230,10 @@ static int parse_draw(struct parse *p, struct gfx_trace *t, char *rest)
                            : prev->blend != d.blend   ? "blend operator"
                                                       : NULL;
         if (what)
-            return perr(p, "%s changes inside a composition group (a group boundary, spec 004b "
-                           "§3.3): start a new 'group' before this draw", what);
+            return perr(p,
+                        "%s changes inside a composition group (a group boundary, spec 004b "
+                        "§3.3): start a new 'group' before this draw",
+                        what);
     }
     gfx_trace_add_draw(t, &d);
     return 0;
@@ -344,15 +348,17 @@ int gfx_trace_load(struct gfx_trace *t, const char *path, char *err, size_t errl
 
 void gfx_trace_write(const struct gfx_trace *t, FILE *out)
 {
-    fprintf(out, "# gpucoh frame trace (docs/frame-trace.md): %u draws, %u groups, %llu triangles\n",
+    fprintf(out,
+            "# gpucoh frame trace (docs/frame-trace.md): %u draws, %u groups, %llu triangles\n",
             t->n_draws, t->n_groups, (unsigned long long)t->tris);
     fprintf(out, "frame %s %u %u\n", t->name, t->width, t->height);
     for (uint32_t g = 0; g < t->n_groups; g++) {
         fprintf(out, "group\n");
         for (uint32_t i = t->groups[g].first; i < t->groups[g].first + t->groups[g].n; i++) {
             const struct gfx_draw *d = &t->draws[i];
-            fprintf(out, "draw tris=%u tiles=%u,%u,%u,%u ppt=%.9g gcpt=%.9g rt=%u zwrite=%u "
-                         "zfunc=%s blend=%s\n",
+            fprintf(out,
+                    "draw tris=%u tiles=%u,%u,%u,%u ppt=%.9g gcpt=%.9g rt=%u zwrite=%u "
+                    "zfunc=%s blend=%s\n",
                     d->tris, d->tx, d->ty, d->tw, d->th, d->ppt, d->gcpt, d->rt, d->zwrite,
                     gfx_zfunc_names[d->zfunc], gfx_blend_names[d->blend]);
         }

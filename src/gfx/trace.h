@@ -17,43 +17,50 @@
 
 #include "base/types.h"
 
-#define GFX_TILE_PX     64   /* screen tiles are 64 x 64 pixels (Table 6.2's SFR split) */
-#define GFX_MAX_RTS     16   /* render targets a trace may name: 0..15 */
-#define GFX_MAX_TRIS    (1u << 24)
+#define GFX_TILE_PX  64 /* screen tiles are 64 x 64 pixels (Table 6.2's SFR split) */
+#define GFX_MAX_RTS  16 /* render targets a trace may name: 0..15 */
+#define GFX_MAX_TRIS (1u << 24)
 
 enum gfx_blend { GFX_BLEND_NONE, GFX_BLEND_OVER, GFX_BLEND_ADD, GFX_BLEND_MUL, GFX_BLEND_N };
-enum gfx_zfunc { GFX_Z_LESS, GFX_Z_LEQUAL, GFX_Z_GREATER, GFX_Z_GEQUAL, GFX_Z_ALWAYS,
-                 GFX_Z_NEVER, GFX_Z_N };
+enum gfx_zfunc {
+    GFX_Z_LESS,
+    GFX_Z_LEQUAL,
+    GFX_Z_GREATER,
+    GFX_Z_GEQUAL,
+    GFX_Z_ALWAYS,
+    GFX_Z_NEVER,
+    GFX_Z_N
+};
 extern const char *const gfx_blend_names[GFX_BLEND_N];
 extern const char *const gfx_zfunc_names[GFX_Z_N];
 
 struct gfx_draw {
-    uint32_t tris;            /* triangles */
-    uint16_t tx, ty, tw, th;  /* covered tiles: the rectangle [tx, tx+tw) x [ty, ty+th) */
-    double ppt;               /* shaded pixels per triangle (fragment work) */
-    double gcpt;              /* geometry-stage cycles per triangle on one GPU */
-    uint8_t rt;               /* render target (and its depth buffer) */
-    uint8_t zwrite;           /* depth writes enabled */
-    uint8_t zfunc;            /* enum gfx_zfunc */
-    uint8_t blend;            /* enum gfx_blend; NONE = opaque */
-    uint32_t group;           /* index of its composition group */
-    uint32_t line;            /* trace line (diagnostics) */
+    uint32_t tris;           /* triangles */
+    uint16_t tx, ty, tw, th; /* covered tiles: the rectangle [tx, tx+tw) x [ty, ty+th) */
+    double ppt;              /* shaded pixels per triangle (fragment work) */
+    double gcpt;             /* geometry-stage cycles per triangle on one GPU */
+    uint8_t rt;              /* render target (and its depth buffer) */
+    uint8_t zwrite;          /* depth writes enabled */
+    uint8_t zfunc;           /* enum gfx_zfunc */
+    uint8_t blend;           /* enum gfx_blend; NONE = opaque */
+    uint32_t group;          /* index of its composition group */
+    uint32_t line;           /* trace line (diagnostics) */
 };
 
 struct gfx_group {
-    uint32_t first, n;        /* draws [first, first + n) */
-    uint64_t tris;            /* triangles in the group */
+    uint32_t first, n; /* draws [first, first + n) */
+    uint64_t tris;     /* triangles in the group */
 };
 
 struct gfx_trace {
     char name[64];
-    uint32_t width, height;   /* pixels */
+    uint32_t width, height;    /* pixels */
     uint32_t tiles_x, tiles_y; /* 64x64 tiles (the last row/column may be partial) */
     struct gfx_draw *draws;
     uint32_t n_draws, cap_draws;
     struct gfx_group *groups;
     uint32_t n_groups, cap_groups;
-    uint64_t tris;            /* total */
+    uint64_t tris; /* total */
 };
 
 /* An ordered group is one whose colour result depends on draw order: any

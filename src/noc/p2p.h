@@ -18,10 +18,10 @@
 #include "sim/port.h"
 
 struct p2p_link {
-    double ps_per_byte;       /* 0: unlimited bandwidth */
-    tick_t free_at;           /* when the last accepted message has left */
-    uint64_t bytes, msgs;     /* statistics */
-    tick_t busy_ps;           /* time spent serialising */
+    double ps_per_byte;   /* 0: unlimited bandwidth */
+    tick_t free_at;       /* when the last accepted message has left */
+    uint64_t bytes, msgs; /* statistics */
+    tick_t busy_ps;       /* time spent serialising */
 };
 
 /* bytes_per_second 0 = unlimited. */

@@ -56,7 +56,7 @@ static void serialisation_and_latency(void **state)
     struct port p;
     port_init(&p, "p", 16, 200 * NS, NULL, &rx.c);
     struct p2p_link l;
-    p2p_init(&l, 64e9); /* 64 GB/s: 64 bytes per ns */
+    p2p_init(&l, 64e9);                                           /* 64 GB/s: 64 bytes per ns */
     assert_true(p2p_send(&l, &p, msg_new(&pool, 1, 0, 0), 6400)); /* 100 ns on the wire */
     assert_true(p2p_send(&l, &p, msg_new(&pool, 1, 0, 0), 64));   /* queued behind it: 1 ns */
     assert_int_equal(ready_at(&p, 0), 100 * NS + 200 * NS);

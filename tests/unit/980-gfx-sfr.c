@@ -58,9 +58,10 @@ static void parse_errors(void **state)
     expect_error("frame a 640 480\ngroup\ndraw tris=10 tiles=0,0,1,1 ppt=2 gcpt=1 rt=0 zwrite=1 "
                  "zfunc=less blend=over\n",
                  "t.trace:3: a blended draw with depth writes is not modelled");
-    expect_error("frame a 640 480\ngroup\ndraw tris=10 tiles=0,0,1,1 ppt=2 gcpt=1 rt=0 zwrite=1 "
-                 "zfunc=nearer blend=none\n",
-                 "t.trace:3: zfunc: 'nearer' is not one of less lequal greater gequal always never");
+    expect_error(
+        "frame a 640 480\ngroup\ndraw tris=10 tiles=0,0,1,1 ppt=2 gcpt=1 rt=0 zwrite=1 "
+        "zfunc=nearer blend=none\n",
+        "t.trace:3: zfunc: 'nearer' is not one of less lequal greater gequal always never");
     expect_error("frame a 640 480\ngroup\ngroup\n" DRAW, "t.trace:3: empty composition group");
     expect_error("frame a 640 480\nsplat\n", "t.trace:2: unknown directive 'splat'");
     expect_error("frame a 640 480\ngroup\n" DRAW "draw tris=1 tris=2\n",
@@ -171,10 +172,8 @@ static void deterministic(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(parse_errors),
-        cmocka_unit_test(round_trip),
-        cmocka_unit_test(image_order_sensitive),
-        cmocka_unit_test(all_designs_compose_correctly),
+        cmocka_unit_test(parse_errors),          cmocka_unit_test(round_trip),
+        cmocka_unit_test(image_order_sensitive), cmocka_unit_test(all_designs_compose_correctly),
         cmocka_unit_test(deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
