@@ -14,6 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/rng.h"
 #include "gfx/gen.h"
 #include "gfx/image.h"
 #include "gfx/sfr.h"
@@ -150,6 +151,55 @@ static void all_designs_compose_correctly(void **state)
     }
 }
 
+/* Random frames using every depth function and blend operator, every group composed
+ * (threshold 1) or none, against the sequential rendering. */
+static void random_frames_every_state(void **state)
+{
+    (void)state;
+    struct rng r;
+    rng_seed(&r, 42, 0);
+    for (int frame = 0; frame < 6; frame++) {
+        struct gfx_trace t = {.width = 200, .height = 130};
+        snprintf(t.name, sizeof t.name, "rand%d", frame);
+        t.tiles_x = 4, t.tiles_y = 3;
+        for (int g = 0; g < 12; g++) {
+            struct gfx_draw st = {.rt = (uint8_t)rng_below(&r, 3),
+                                  .zfunc = (uint8_t)rng_below(&r, GFX_Z_N),
+                                  .blend = (uint8_t)rng_below(&r, GFX_BLEND_N)};
+            st.zwrite = st.blend == GFX_BLEND_NONE && rng_chance(&r, 2, 3);
+            gfx_trace_begin_group(&t);
+            int n = 1 + (int)rng_below(&r, 12);
+            for (int k = 0; k < n; k++) {
+                struct gfx_draw d = st;
+                d.tris = 1 + (uint32_t)rng_below(&r, 300);
+                d.tw = (uint16_t)(1 + rng_below(&r, t.tiles_x));
+                d.th = (uint16_t)(1 + rng_below(&r, t.tiles_y));
+                d.tx = (uint16_t)rng_below(&r, t.tiles_x - d.tw + 1);
+                d.ty = (uint16_t)rng_below(&r, t.tiles_y - d.th + 1);
+                d.ppt = 1 + (double)rng_below(&r, 50);
+                d.gcpt = 1 + (double)rng_below(&r, 8);
+                gfx_trace_add_draw(&t, &d);
+            }
+        }
+        static const char *const gpus[] = {"machine.gpus=2", "machine.gpus=5", "machine.gpus=8"};
+        static const char *const thr[] = {"chopin.threshold_tris=1", "chopin.threshold_tris=100000"};
+        for (int gi = 0; gi < 3; gi++)
+            for (int ti = 0; ti < 2; ti++)
+                for (int d = 0; d < SFR_N_DESIGNS; d++) {
+                    struct sfr_config c;
+                    char err[256];
+                    const char *sets[] = {gpus[gi], thr[ti], "chopin.queue_draws=2"};
+                    assert_int_equal(sfr_config_load(&c, NULL, sets, 3, err, sizeof err), 0);
+                    struct sfr_result res;
+                    sfr_run(&t, &c, (enum sfr_design)d, &res, NULL);
+                    if (res.wrong_tiles)
+                        fail_msg("frame %d %s %s %s: %u tiles differ", frame, sfr_design_names[d],
+                                 gpus[gi], thr[ti], res.wrong_tiles);
+                }
+        gfx_trace_free(&t);
+    }
+}
+
 static void deterministic(void **state)
 {
     (void)state;
@@ -174,6 +224,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(parse_errors),          cmocka_unit_test(round_trip),
         cmocka_unit_test(image_order_sensitive), cmocka_unit_test(all_designs_compose_correctly),
+        cmocka_unit_test(random_frames_every_state),
         cmocka_unit_test(deterministic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
