@@ -23,6 +23,8 @@ struct decl_reader {
     bool continued;                /* the line just read is indented */
     unsigned too_long;             /* the first line longer than inih's buffer */
     int max_line;                  /* inih's buffer */
+    unsigned section_line;         /* the last [section] line read */
+    unsigned err_line;             /* the first error's line */
     struct rp_decl *d;
     char section[256];
     enum rp_section sec;
@@ -38,6 +40,8 @@ static char *read_line(char *str, int num, void *stream)
     if (s) {
         rd->line++;
         rd->continued = str[0] == ' ' || str[0] == '\t';
+        if (str[strspn(str, " \t")] == '[')
+            rd->section_line = rd->line;
         if (!strchr(s, '\n') && !feof(rd->f)) {
             /* inih's buffer is shorter than the line: drop the rest of it
              * (so the line count stays right) and refuse the file */
@@ -54,7 +58,8 @@ static char *read_line(char *str, int num, void *stream)
 static int bad(struct decl_reader *rd, const char *fmt, ...)
 {
     if (rd->msg[0])
-        return 0; /* inih goes on after an error and reports the first one's line */
+        return 0; /* inih goes on after an error: the first one is reported */
+    rd->err_line = rd->line;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(rd->msg, sizeof rd->msg, fmt, ap);
@@ -224,9 +229,11 @@ static int on_entry(void *user, const char *section, const char *key, const char
             c->line = rd->line;
         } else {
             rd->sec = SEC_NONE;
-            return bad(rd, "[%s]: unknown section (expected [reproduction], [designs], "
+            bad(rd, "[%s]: unknown section (expected [reproduction], [designs], "
                            "[set NAME], [variant NAME], [figure ID] or [claim ID])",
                        section);
+            rd->err_line = rd->section_line; /* inih calls back at its first key */
+            return 0;
         }
     }
     int ok = 1;
@@ -345,7 +352,7 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
     }
     if (line) {
         if (line > 0 && rd.msg[0])
-            snprintf(err, errlen, "%s:%d: %s", d->path, line, rd.msg);
+            snprintf(err, errlen, "%s:%u: %s", d->path, rd.err_line, rd.msg);
         else
             snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)",
                      d->path, line);
