@@ -81,7 +81,7 @@ static unsigned list_repros(char names[][RP_NAME], unsigned max)
         snprintf(ini, sizeof ini, "%s/%s/report.ini", dir, de->d_name);
         if (de->d_name[0] == '.' || stat(ini, &st) || n == max || strlen(de->d_name) >= RP_NAME)
             continue;
-        snprintf(names[n++], RP_NAME, "%s", de->d_name);
+        memcpy(names[n++], de->d_name, strlen(de->d_name) + 1); /* shorter than RP_NAME */
     }
     closedir(dp);
     qsort(names, n, RP_NAME, (int (*)(const void *, const void *))strcmp);

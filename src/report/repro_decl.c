@@ -191,41 +191,42 @@ static int on_entry(void *user, const char *section, const char *key, const char
         /* a new section: what kind, and its entry */
         snprintf(rd->section, sizeof rd->section, "%s", section);
         rd->last_key[0] = 0;
-        char kind[32] = "", name[256] = "";
-        sscanf(section, "%31s %255s", kind, name);
-        bool named = name[0] != 0;
+        char kind[32] = "", name[RP_NAME] = "";
+        sscanf(section, "%31s %63s", kind, name);
+        /* "[figure ID]": one word after the kind, shorter than RP_NAME */
+        bool named = name[0] && strlen(section) == strlen(kind) + 1 + strlen(name);
         if (!strcmp(section, "reproduction"))
             rd->sec = SEC_REPRO;
         else if (!strcmp(section, "designs"))
             rd->sec = SEC_DESIGNS;
-        else if (named && strlen(name) < RP_NAME && !strcmp(kind, "set")) {
+        else if (named && !strcmp(kind, "set")) {
             if (d->n_sets == RP_MAX_SETS)
                 return bad(rd, "at most %d sets", RP_MAX_SETS);
             rd->sec = SEC_SET;
             struct rp_set *s = &d->sets[d->n_sets++];
-            snprintf(s->name, sizeof s->name, "%s", name);
+            memcpy(s->name, name, strlen(name) + 1); /* checked shorter */
             s->line = rd->line;
-        } else if (named && strlen(name) < RP_NAME && !strcmp(kind, "variant")) {
+        } else if (named && !strcmp(kind, "variant")) {
             if (d->n_variants == RP_MAX_VARIANTS)
                 return bad(rd, "at most %d variants", RP_MAX_VARIANTS);
             rd->sec = SEC_VARIANT;
             struct rp_variant *x = &d->variants[d->n_variants++];
-            snprintf(x->name, sizeof x->name, "%s", name);
+            memcpy(x->name, name, strlen(name) + 1); /* checked shorter */
             x->line = rd->line;
-        } else if (named && strlen(name) < RP_NAME && !strcmp(kind, "figure")) {
+        } else if (named && !strcmp(kind, "figure")) {
             if (d->n_figures == RP_MAX_FIGURES)
                 return bad(rd, "at most %d figures", RP_MAX_FIGURES);
             rd->sec = SEC_FIGURE;
             struct rp_figure *f = &d->figures[d->n_figures++];
-            snprintf(f->id, sizeof f->id, "%s", name);
+            memcpy(f->id, name, strlen(name) + 1); /* checked shorter */
             f->line = rd->line;
             f->beside_stat = -1;
-        } else if (named && strlen(name) < RP_NAME && !strcmp(kind, "claim")) {
+        } else if (named && !strcmp(kind, "claim")) {
             if (d->n_claims == RP_MAX_CLAIMS)
                 return bad(rd, "at most %d claims", RP_MAX_CLAIMS);
             rd->sec = SEC_CLAIM;
             struct rp_claim *c = &d->claims[d->n_claims++];
-            snprintf(c->id, sizeof c->id, "%s", name);
+            memcpy(c->id, name, strlen(name) + 1); /* checked shorter */
             c->line = rd->line;
         } else {
             rd->sec = SEC_NONE;
