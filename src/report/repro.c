@@ -103,11 +103,14 @@ static int errf(char *err, size_t len, const char *fmt, ...)
     return -1;
 }
 
-static int load_paper(struct repro *r, const char *path, char *err, size_t errlen)
+int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
+                   int (*row)(void *ctx, char **f, const char *path, unsigned line, char *err,
+                              size_t errlen),
+                   void *ctx, char *err, size_t errlen)
 {
     char *text = sweep_read_file(path);
     if (!text)
-        return errf(err, errlen, "%s: cannot read the paper's numbers", path);
+        return errf(err, errlen, "%s: cannot read", path);
     unsigned line = 0;
     int rc = 0;
     for (char *l = text, *next; l && !rc; l = next) {
@@ -117,50 +120,51 @@ static int load_paper(struct repro *r, const char *path, char *err, size_t errle
         line++;
         if (line == 1 || !*l || *l == '#')
             continue;
-        char *f[8];
-        if (repro_csv_split(l, f, 8) != 8) {
-            rc = errf(err, errlen,
-                      "%s:%u: expected 8 fields (figure,set,app,metric,baseline,design,value,note)",
-                      path, line);
-            break;
-        }
-        if (r->n_paper == RP_MAX_PAPER) {
-            rc = errf(err, errlen, "%s:%u: more than %d rows", path, line, RP_MAX_PAPER);
-            break;
-        }
-        struct rp_paper_row *p = &r->paper[r->n_paper++];
-        snprintf(p->figure, sizeof p->figure, "%s", f[0]);
-        snprintf(p->set, sizeof p->set, "%s", f[1]);
-        snprintf(p->app, sizeof p->app, "%s", f[2]);
-        snprintf(p->metric, sizeof p->metric, "%s", f[3]);
-        snprintf(p->baseline, sizeof p->baseline, "%s", f[4]);
-        snprintf(p->design, sizeof p->design, "%s", f[5]);
-        snprintf(p->note, sizeof p->note, "%s", f[7]);
-        p->line = line;
-        char *end;
-        p->value = strtod(f[6], &end);
-        if (*end || end == f[6])
-            rc = errf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[6]);
-        else if (repro_metric_of(p->metric) < 0)
-            rc = errf(err, errlen,
-                      "%s:%u: metric '%s': expected speedup_hm, speedup_gmean, traffic_norm or "
-                      "speedup (one app)",
-                      path, line, p->metric);
-        else if (!strcmp(p->metric, "speedup") != !!p->app[0])
-            rc = errf(err, errlen, "%s:%u: metric speedup is one app's (name it); the means "
-                                   "speedup_hm, speedup_gmean and traffic_norm are a set's",
-                      path, line);
-        else if (repro_check_design(r, p->baseline, "baseline", err, errlen) ||
-                 repro_check_design(r, p->design, "design", err, errlen) ||
-                 (p->app[0] ? repro_check_app(r, p->app, err, errlen)
-                            : repro_check_set(r, p->set, err, errlen))) {
-            char why[512];
-            snprintf(why, sizeof why, "%s", err);
-            rc = errf(err, errlen, "%s:%u: %s", path, line, why);
-        }
+        char *f[16];
+        if (repro_csv_split(l, f, n_fields) != n_fields)
+            rc = errf(err, errlen, "%s:%u: expected %u fields (%s)", path, line, n_fields, header);
+        else
+            rc = row(ctx, f, path, line, err, errlen);
     }
     free(text);
     return rc;
+}
+
+static int paper_row(void *ctx, char **f, const char *path, unsigned line, char *err,
+                     size_t errlen)
+{
+    struct repro *r = ctx;
+    if (r->n_paper == RP_MAX_PAPER)
+        return errf(err, errlen, "%s:%u: more than %d rows", path, line, RP_MAX_PAPER);
+    struct rp_paper_row *p = &r->paper[r->n_paper++];
+    snprintf(p->figure, sizeof p->figure, "%s", f[0]);
+    snprintf(p->set, sizeof p->set, "%s", f[1]);
+    snprintf(p->app, sizeof p->app, "%s", f[2]);
+    snprintf(p->metric, sizeof p->metric, "%s", f[3]);
+    snprintf(p->baseline, sizeof p->baseline, "%s", f[4]);
+    snprintf(p->design, sizeof p->design, "%s", f[5]);
+    snprintf(p->note, sizeof p->note, "%s", f[7]);
+    p->line = line;
+    char *end;
+    p->value = strtod(f[6], &end);
+    if (*end || end == f[6])
+        return errf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[6]);
+    if (repro_metric_of(p->metric) < 0)
+        return errf(err, errlen,
+                    "%s:%u: metric '%s': expected speedup_hm, speedup_gmean, traffic_norm or "
+                    "speedup (one app)",
+                    path, line, p->metric);
+    if (!strcmp(p->metric, "speedup") != !!p->app[0])
+        return errf(err, errlen, "%s:%u: metric speedup is one app's (name it); the means "
+                                 "speedup_hm, speedup_gmean and traffic_norm are a set's",
+                    path, line);
+    char why[512];
+    if (repro_check_design(r, p->baseline, "baseline", why, sizeof why) ||
+        repro_check_design(r, p->design, "design", why, sizeof why) ||
+        (p->app[0] ? repro_check_app(r, p->app, why, sizeof why)
+                   : repro_check_set(r, p->set, why, sizeof why)))
+        return errf(err, errlen, "%s:%u: %s", path, line, why);
+    return 0;
 }
 
 int repro_metric_of(const char *paper_metric)
@@ -624,7 +628,8 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
             AT(c->expr_line, "[claim %s] expr: %s", c->id, why);
     }
     snprintf(path, sizeof path, "%s/%s", d->dir, d->numbers);
-    return load_paper(r, path, err, errlen);
+    return repro_csv_rows(path, 8, "figure,set,app,metric,baseline,design,value,note", paper_row, r,
+                          err, errlen);
 }
 
 int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts *eo)

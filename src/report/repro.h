@@ -63,6 +63,7 @@ struct rp_figure {
     enum rp_kind kind;
     enum rp_metric metric;
     int stat;                          /* ratio: / value: statistic index */
+    char stat_name[RP_NAME];
     char set[RP_NAME], baseline[RP_NAME];
     char designs[RP_MAX_DESIGNS][RP_NAME];
     unsigned n_designs;

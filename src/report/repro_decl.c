@@ -103,6 +103,7 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
     else if (!strncmp(v, "ratio:", 6) || !strncmp(v, "value:", 6)) {
         f->metric = v[0] == 'r' ? RP_RATIO : RP_VALUE;
         f->stat = repro_stat_find(v + 6);
+        snprintf(f->stat_name, sizeof f->stat_name, "%.*s", RP_NAME - 1, v + 6);
         if (f->stat < 0)
             return bad(rd, "metric = %s: unknown statistic '%s' (known: see docs/repro.md)", v,
                        v + 6);

@@ -96,40 +96,35 @@ struct headline {
     char why[160];
 };
 
-static unsigned headlines_load(const char *path, struct headline *h, unsigned max)
+struct headlines {
+    struct headline *h;
+    unsigned n, max;
+};
+
+static int headline_row(void *ctx, char **f, const char *path, unsigned line, char *err,
+                        size_t errlen)
 {
-    char *text = sweep_read_file(path);
-    if (!text)
-        fatal("%s: cannot read the papers' headline numbers", path);
-    unsigned n = 0, line = 0;
-    for (char *l = text, *next; l; l = next) {
-        next = strchr(l, '\n');
-        if (next)
-            *next++ = 0;
-        if (++line == 1 || !*l || *l == '#')
-            continue;
-        char *f[9];
-        if (repro_csv_split(l, f, 9) != 9)
-            fatal("%s:%u: expected 9 fields (paper,spec,figure,set,metric,baseline,design,value,"
-                  "note)", path, line);
-        if (n == max)
-            fatal("%s:%u: more than %u rows", path, line, max);
-        struct headline *x = &h[n++];
-        snprintf(x->paper, sizeof x->paper, "%s", f[0]);
-        snprintf(x->spec, sizeof x->spec, "%s", f[1]);
-        snprintf(x->figure, sizeof x->figure, "%s", f[2]);
-        snprintf(x->set, sizeof x->set, "%s", f[3]);
-        snprintf(x->metric, sizeof x->metric, "%s", f[4]);
-        snprintf(x->baseline, sizeof x->baseline, "%s", f[5]);
-        snprintf(x->design, sizeof x->design, "%s", f[6]);
-        snprintf(x->note, sizeof x->note, "%s", f[8]);
-        char *end;
-        x->value = strtod(f[7], &end);
-        if (*end || end == f[7])
-            fatal("%s:%u: value '%s' is not a number", path, line, f[7]);
+    struct headlines *hs = ctx;
+    if (hs->n == hs->max) {
+        snprintf(err, errlen, "%s:%u: more than %u rows", path, line, hs->max);
+        return -1;
     }
-    free(text);
-    return n;
+    struct headline *x = &hs->h[hs->n++];
+    snprintf(x->paper, sizeof x->paper, "%s", f[0]);
+    snprintf(x->spec, sizeof x->spec, "%s", f[1]);
+    snprintf(x->figure, sizeof x->figure, "%s", f[2]);
+    snprintf(x->set, sizeof x->set, "%s", f[3]);
+    snprintf(x->metric, sizeof x->metric, "%s", f[4]);
+    snprintf(x->baseline, sizeof x->baseline, "%s", f[5]);
+    snprintf(x->design, sizeof x->design, "%s", f[6]);
+    snprintf(x->note, sizeof x->note, "%s", f[8]);
+    char *end;
+    x->value = strtod(f[7], &end);
+    if (*end || end == f[7]) {
+        snprintf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[7]);
+        return -1;
+    }
+    return 0;
 }
 
 static void html_text(FILE *f, const char *s)
@@ -310,7 +305,12 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
                unsigned n, const char *size, FILE *out)
 {
     static struct headline h[256];
-    unsigned nh = headlines_load(headlines_path, h, 256);
+    struct headlines hs = {h, 0, 256};
+    char err[1024];
+    if (repro_csv_rows(headlines_path, 9, "paper,spec,figure,set,metric,baseline,design,value,note",
+                       headline_row, &hs, err, sizeof err))
+        fatal("%s", err);
+    unsigned nh = hs.n;
     for (unsigned i = 0; i < nh; i++) {
         struct headline *x = &h[i];
         x->ours = NAN;

@@ -406,6 +406,17 @@ static void claims(struct repro *r)
 
 /* ---- files ---- */
 
+/* Write a text made with open_memstream as out_dir/name, whole or not at
+ * all, and free it. */
+static int write_out(const struct repro *r, const char *name, char *text)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", r->out_dir, name);
+    int rc = write_file_atomic(path, text);
+    free(text);
+    return rc;
+}
+
 static int summary(struct repro *r)
 {
     char *text = NULL;
@@ -432,28 +443,7 @@ static int summary(struct repro *r)
         }
     }
     fclose(f);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/summary.csv", r->out_dir);
-    int rc = write_file_atomic(path, text);
-    free(text);
-    return rc;
-}
-
-/* A CSV field, quoted when it must be. */
-static void csv_field(FILE *f, const char *s, bool last)
-{
-    if (strpbrk(s, ",\"\n")) {
-        fputc('"', f);
-        for (; *s; s++) {
-            if (*s == '"')
-                fputc('"', f);
-            fputc(*s == '\n' ? ' ' : *s, f);
-        }
-        fputc('"', f);
-    } else {
-        fputs(s, f);
-    }
-    fputc(last ? '\n' : ',', f);
+    return write_out(r, "summary.csv", text);
 }
 
 static int figures_csv(struct repro *r)
@@ -468,24 +458,31 @@ static int figures_csv(struct repro *r)
         if (x->kind == RP_TABLE)
             continue;
         char ylabel[256];
+        static const char *const what[] = {"speedup", "traffic", "traffic", "", ""};
         if (x->ylabel[0])
             snprintf(ylabel, sizeof ylabel, "%s", x->ylabel);
-        else
-            snprintf(ylabel, sizeof ylabel, "%s over %s", x->metric == RP_SPEEDUP ? "speedup" : "traffic",
+        else if (x->metric == RP_VALUE)
+            snprintf(ylabel, sizeof ylabel, "%s", x->stat_name);
+        else if (x->metric == RP_RATIO)
+            snprintf(ylabel, sizeof ylabel, "%s over %s", x->stat_name,
                      repro_paper_name(r, x->baseline));
-        csv_field(f, x->id, false);
-        csv_field(f, kinds[x->kind], false);
-        csv_field(f, x->plot_title[0] ? x->plot_title : x->title, false);
-        csv_field(f, ylabel, false);
-        csv_field(f, x->xlabel, false);
-        csv_field(f, x->metric == RP_VALUE ? "" : "1", true);
+        else
+            snprintf(ylabel, sizeof ylabel, "%s over %s", what[x->metric],
+                     repro_paper_name(r, x->baseline));
+        sweep_csv_field(f, x->id);
+        fputc(',', f);
+        sweep_csv_field(f, kinds[x->kind]);
+        fputc(',', f);
+        sweep_csv_field(f, x->plot_title[0] ? x->plot_title : x->title);
+        fputc(',', f);
+        sweep_csv_field(f, ylabel);
+        fputc(',', f);
+        sweep_csv_field(f, x->xlabel);
+        fputc(',', f);
+        fputs(x->metric == RP_VALUE ? "\n" : "1\n", f);
     }
     fclose(f);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/figures.csv", r->out_dir);
-    int rc = write_file_atomic(path, text);
-    free(text);
-    return rc;
+    return write_out(r, "figures.csv", text);
 }
 
 /* Draw the plots: tools/plot_repro.py under Debian's python3 (or
@@ -574,10 +571,7 @@ int repro_render(struct repro *r)
     char path[4200];
     snprintf(path, sizeof path, "%s/report.txt", r->out_dir);
     int rc = write_file_atomic(path, r->text) || summary(r) || figures_csv(r);
-    snprintf(path, sizeof path, "%s/plot-data.csv", r->out_dir);
-    rc = rc || write_file_atomic(path, plot_text);
-    free(plot_text);
-    if (rc)
+    if (write_out(r, "plot-data.csv", plot_text) || rc)
         return 2;
     if (draw(r)) {
         fprintf(stderr, "gpucoh repro %s: the plots were not drawn (the report and the data "

@@ -11,6 +11,14 @@
 #include "report/repro.h"
 
 unsigned repro_csv_split(char *line, char **f, unsigned n);
+/* Call row() for each line of a CSV file after its header (blank lines and
+ * # comments skipped) that has n_fields (at most 16) fields; a line with
+ * another count is "path:line: expected N fields (header)". Returns 0, or
+ * -1 with the first error in err. */
+int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
+                   int (*row)(void *ctx, char **f, const char *path, unsigned line, char *err,
+                              size_t errlen),
+                   void *ctx, char *err, size_t errlen);
 int repro_metric_of(const char *paper_metric);   /* paper.csv's metric: RP_SPEEDUP, RP_TRAFFIC or -1 */
 
 const struct rp_set *repro_set(const struct repro *r, const char *name);
