@@ -401,6 +401,8 @@ static void claims(struct repro *r)
         fprintf(o, "[%s] %s%s%s\n",
                 x->holds < 0 ? "cannot check" : x->holds ? "holds" : "does not hold", c->text,
                 x->detail[0] ? ": " : "", x->detail);
+        if (c->paper[0])
+            fprintf(o, "    the paper: %s\n", c->paper);
     }
 }
 

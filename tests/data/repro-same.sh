@@ -6,7 +6,9 @@
 # files line, which now names the plot data and PNGs, and (3) each claim's
 # detail after its text: a claim is now an expression and its detail lists
 # the expression's values ("speedup(inter, tcw) 1.17") where the C code wrote
-# prose ("gpucoh 1.17"). The verdicts and the claims' texts must be the same.
+# prose ("gpucoh 1.17"), and (4) the line under each claim quoting the paper's
+# sentence it tests, which the C code did not print. The verdicts and the
+# claims' texts must be the same.
 # Prints what differs and exits 1, or exits 0.
 set -u
 want=$1; report=$2; sum=$3; ini=$4
@@ -14,7 +16,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cmp -s "$want/summary.csv" "$sum" || { echo "summary.csv differs: $(diff "$want/summary.csv" "$sum")"; exit 1; }
 texts=$(sed -n 's/^text = //p' "$ini")
 norm() {
-    sed -E -e '/^files: /d' -e '2s/ in .*$/ in DIR/' -e '2s/\([0-9]+ run now, [0-9]+ from before/(RUNS/' "$1" |
+    sed -E -e '/^files: /d' -e '/^    the paper: /d' -e '2s/ in .*$/ in DIR/' -e '2s/\([0-9]+ run now, [0-9]+ from before/(RUNS/' "$1" |
         awk -v texts="$texts" 'BEGIN { n = split(texts, t, "\n") }
             /^\[(holds|does not hold|cannot check)\] / {
                 for (i = 1; i <= n; i++) if (t[i] != "" && index($0, t[i])) {
