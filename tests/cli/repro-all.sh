@@ -39,6 +39,11 @@ metric = speedup
 set = basic
 designs = rc stc-mb
 INI
+GPUCOH_ROOT=$tmp/root "$bin" repro list >"$tmp/list" || fail "repro list"
+grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
+grep -q "^zz-unbuilt .*; not built: needs protocol stc-mb" "$tmp/list" || fail "list: $(cat "$tmp/list")"
+GPUCOH_ROOT=$tmp/root "$bin" repro nosuch >/dev/null 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q "repro nosuch: no such reproduction" "$tmp/e" || fail "unknown name: $(cat "$tmp/e")"
 GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/out" 2>"$tmp/log"
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
