@@ -107,8 +107,7 @@ static void not_built(const struct repro *r, char *why, size_t n)
                  r->spec.missing[0].line);
 }
 
-static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo,
-                   FILE *report)
+static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo, FILE *report)
 {
     int rc = repro_run(r, out, eo);
     if (rc)

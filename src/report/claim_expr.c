@@ -31,12 +31,12 @@ enum cx_builtin { CX_MIN, CX_MAX, CX_SPREAD };
 
 struct cx_node {
     enum cx_kind kind;
-    char op[3];                    /* CX_BIN: + - * /; CX_CMP: < <= > >= == != */
+    char op[3]; /* CX_BIN: + - * /; CX_CMP: < <= > >= == != */
     double num;
     int builtin;
     struct cx_node *kid[CX_MAX_ARGS];
     unsigned n_kids;
-    struct cx_call call;           /* CX_CALL; its strings are owned */
+    struct cx_call call; /* CX_CALL; its strings are owned */
 };
 
 struct cx_parser {
@@ -315,7 +315,7 @@ void cx_free(struct cx_node *n)
 struct cx_detail {
     char *buf;
     size_t len, used;
-    const char *seen[64];          /* call texts already listed */
+    const char *seen[64]; /* call texts already listed */
     unsigned n_seen;
 };
 
@@ -347,7 +347,8 @@ static double truth(bool b)
 static double eval(const struct cx_node *n, const struct cx_env *env, struct cx_detail *d)
 {
     switch (n->kind) {
-    case CX_NUM: return n->num;
+    case CX_NUM:
+        return n->num;
     case CX_CALL: {
         double v = env->value(env->ctx, &n->call);
         note(d, n->call.text, v);
@@ -365,14 +366,19 @@ static double eval(const struct cx_node *n, const struct cx_env *env, struct cx_
             return NAN;
         return n->builtin == CX_MIN ? lo : n->builtin == CX_MAX ? hi : hi / lo;
     }
-    case CX_NEG: return -eval(n->kid[0], env, d);
+    case CX_NEG:
+        return -eval(n->kid[0], env, d);
     case CX_BIN: {
         double a = eval(n->kid[0], env, d), b = eval(n->kid[1], env, d);
         switch (n->op[0]) {
-        case '+': return a + b;
-        case '-': return a - b;
-        case '*': return a * b;
-        default: return a / b;
+        case '+':
+            return a + b;
+        case '-':
+            return a - b;
+        case '*':
+            return a * b;
+        default:
+            return a / b;
         }
     }
     case CX_CMP: {

@@ -25,7 +25,7 @@ struct cx_call {
     const char *fn;
     const char *args[CX_MAX_ARGS];
     unsigned n_args;
-    const char *text;          /* as written, for the claim's detail */
+    const char *text; /* as written, for the claim's detail */
 };
 
 struct cx_node;

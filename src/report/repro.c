@@ -17,14 +17,15 @@
 
 /* ---- statistics by name ---- */
 
-#define STAT_FIELDS(X)                                                                         \
-    X(cycles) X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total)        \
-    X(lease_avg) X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts)
+#define STAT_FIELDS(X)                                                                             \
+    X(cycles)                                                                                      \
+    X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total) X(lease_avg)        \
+        X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts)
 #define STAT_NAME(f) #f,
-#define STAT_OFF(f) offsetof(struct sweep_result, f),
-enum { N_FIELD_STATS = 11 };
+#define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};
 static const char *const field_stat_names[] = {STAT_FIELDS(STAT_NAME)};
+#define N_FIELD_STATS (int)(sizeof stat_offsets / sizeof stat_offsets[0])
 
 /* The fields of struct sweep_result by name, then bytes_<class> for every
  * traffic class. */
@@ -49,12 +50,16 @@ double repro_stat(const struct sweep_result *r, int stat)
     return stat_offsets[stat] == offsetof(struct sweep_result, lease_avg) && v < 0 ? NAN : v;
 }
 
-void repro_stat_list(FILE *o)
+void repro_stat_names(char *buf, size_t n)
 {
-    for (int i = 0; i < N_FIELD_STATS; i++)
-        fprintf(o, "%s ", field_stat_names[i]);
-    for (int c = 0; c < TRAFFIC_N; c++)
-        fprintf(o, "bytes_%s%s", traffic_class_names[c], c + 1 < TRAFFIC_N ? " " : "");
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < N_FIELD_STATS + TRAFFIC_N && k < n; i++)
+        k += (size_t)(i < N_FIELD_STATS ? snprintf(buf + k, n - k, "%s ", field_stat_names[i])
+                                        : snprintf(buf + k, n - k, "bytes_%s ",
+                                                   traffic_class_names[i - N_FIELD_STATS]));
+    if (k && k < n)
+        buf[k - 1] = 0;
 }
 
 /* ---- the paper's numbers ---- */
@@ -130,8 +135,7 @@ int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
     return rc;
 }
 
-static int paper_row(void *ctx, char **f, const char *path, unsigned line, char *err,
-                     size_t errlen)
+static int paper_row(void *ctx, char **f, const char *path, unsigned line, char *err, size_t errlen)
 {
     struct repro *r = ctx;
     if (r->n_paper == RP_MAX_PAPER)
@@ -155,8 +159,9 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
                     "speedup (one app)",
                     path, line, p->metric);
     if (!strcmp(p->metric, "speedup") != !!p->app[0])
-        return errf(err, errlen, "%s:%u: metric speedup is one app's (name it); the means "
-                                 "speedup_hm, speedup_gmean and traffic_norm are a set's",
+        return errf(err, errlen,
+                    "%s:%u: metric speedup is one app's (name it); the means "
+                    "speedup_hm, speedup_gmean and traffic_norm are a set's",
                     path, line);
     char why[512];
     if (repro_check_design(r, p->baseline, "baseline", why, sizeof why) ||
@@ -242,8 +247,9 @@ int repro_check_design(const struct repro *r, const char *name, const char *what
     bool built;
     if (variant(r, name) || block_has(r, r->d.block, name, &built))
         return 0;
-    return errf(err, errlen, "%s '%s': unknown design (not a configuration of sweep block '%s' "
-                             "in %s, nor a [variant])",
+    return errf(err, errlen,
+                "%s '%s': unknown design (not a configuration of sweep block '%s' "
+                "in %s, nor a [variant])",
                 what, name, r->d.block, r->d.sweep);
 }
 
@@ -296,14 +302,17 @@ double repro_ratio_of(enum rp_metric m, int stat, const struct sweep_result *b,
                       const struct sweep_result *d)
 {
     switch (m) {
-    case RP_SPEEDUP: return b->cycles / d->cycles;
+    case RP_SPEEDUP:
+        return b->cycles / d->cycles;
     case RP_TRAFFIC:
-    case RP_TRAFFIC_CLASS: return b->bytes_total > 0 ? d->bytes_total / b->bytes_total : NAN;
+    case RP_TRAFFIC_CLASS:
+        return b->bytes_total > 0 ? d->bytes_total / b->bytes_total : NAN;
     case RP_RATIO: {
         double x = repro_stat(b, stat);
         return x != 0 ? repro_stat(d, stat) / x : NAN;
     }
-    case RP_VALUE: return repro_stat(d, stat);
+    case RP_VALUE:
+        return repro_stat(d, stat);
     }
     return NAN;
 }
@@ -390,11 +399,11 @@ static bool block_sets(const struct repro *r, const char *block, const char *cfg
     return false;
 }
 
-#define AT(line, ...)                                                                            \
-    do {                                                                                         \
-        char why_[768];                                                                          \
-        snprintf(why_, sizeof why_, __VA_ARGS__);                                                \
-        return errf(err, errlen, "%s:%u: %s", d->path, (line), why_);                            \
+#define AT(line, ...)                                                                              \
+    do {                                                                                           \
+        char why_[768];                                                                            \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        return errf(err, errlen, "%s:%u: %s", d->path, (line), why_);                              \
     } while (0)
 
 static int check_figure(struct repro *r, const struct rp_figure *f, char *err, size_t errlen)
@@ -407,30 +416,32 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
     if (!f->set[0])
         AT(f->line, "[figure %s] names no set (set = NAME, or all)", f->id);
     if (repro_check_set(r, f->set, why, sizeof why))
-        AT(FL(3), "[figure %s]: %s", f->id, why);
+        AT(FL(RP_FK_SET), "[figure %s]: %s", f->id, why);
     if (!f->baseline[0] && f->metric != RP_VALUE)
-        AT(FL(4), "[figure %s]: no baseline (set %s declares none)", f->id, f->set);
+        AT(FL(RP_FK_BASELINE), "[figure %s]: no baseline (set %s declares none)", f->id, f->set);
     if (f->baseline[0] && repro_check_design(r, f->baseline, "baseline", why, sizeof why))
-        AT(FL(4), "[figure %s]: %s", f->id, why);
+        AT(FL(RP_FK_BASELINE), "[figure %s]: %s", f->id, why);
     for (unsigned k = 0; k < f->n_designs; k++)
         if (repro_check_design(r, f->designs[k], "design", why, sizeof why))
-            AT(FL(5), "[figure %s]: %s", f->id, why);
+            AT(FL(RP_FK_DESIGNS), "[figure %s]: %s", f->id, why);
     if (f->kind == RP_LINES) {
         bool built;
         if (!f->design[0] || !f->block[0] || !f->x[0])
             AT(f->line, "[figure %s]: a lines figure needs design, block and x", f->id);
         if (!block_has(r, f->block, f->design, &built))
-            AT(FL(6), "[figure %s]: design '%s' is not a configuration of sweep block '%s'",
-               f->id, f->design, f->block);
+            AT(FL(RP_FK_DESIGN),
+               "[figure %s]: design '%s' is not a configuration of sweep block '%s'", f->id,
+               f->design, f->block);
         if (built && !block_sets(r, f->block, f->design, f->x))
-            AT(FL(8), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block, f->x);
+            AT(FL(RP_FK_X), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block, f->x);
         if (f->beside[0] && repro_check_design(r, f->beside, "beside", why, sizeof why))
-            AT(FL(9), "[figure %s]: %s", f->id, why);
+            AT(FL(RP_FK_BESIDE), "[figure %s]: %s", f->id, why);
     } else if (!f->n_designs) {
         AT(f->line, "[figure %s] names no designs", f->id);
     }
     if ((f->metric == RP_TRAFFIC_CLASS) != (f->kind == RP_STACKED))
-        AT(FL(2), "[figure %s]: metric traffic_class goes with kind stacked, and only it", f->id);
+        AT(FL(RP_FK_METRIC),
+           "[figure %s]: metric traffic_class goes with kind stacked, and only it", f->id);
 #undef FL
     return 0;
 }
@@ -470,8 +481,12 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
         if (check_where(r, c->args[0], err, errlen) ||
             repro_check_design(r, c->args[1], "design", err, errlen))
             return -1;
-        if (repro_stat_find(c->args[2]) < 0)
-            return errf(err, errlen, "%s: unknown statistic '%s'", c->text, c->args[2]);
+        if (repro_stat_find(c->args[2]) < 0) {
+            char known[512];
+            repro_stat_names(known, sizeof known);
+            return errf(err, errlen, "%s: unknown statistic '%s' (known: %s)", c->text, c->args[2],
+                        known);
+        }
         return 0;
     }
     if (!strcmp(fn, "max_app")) {
@@ -495,8 +510,9 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
             return -1;
         return 0;
     }
-    return errf(err, errlen, "%s: unknown function '%s' (expected speedup, traffic, stat, "
-                             "max_app, peak, min, max or spread)",
+    return errf(err, errlen,
+                "%s: unknown function '%s' (expected speedup, traffic, stat, "
+                "max_app, peak, min, max or spread)",
                 c->text, fn);
 }
 
@@ -609,8 +625,8 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
         for (unsigned a = 0; a < r->n_apps; a++)
             any |= !strcmp(r->app_set[a], s->name);
         if (!any && r->n_apps)
-            AT(s->line, "[set %s]: no workload of sweep block '%s' is in set %s", s->name,
-               d->block, s->name);
+            AT(s->line, "[set %s]: no workload of sweep block '%s' is in set %s", s->name, d->block,
+               s->name);
         if (s->baseline[0] && repro_check_design(r, s->baseline, "baseline", why, sizeof why))
             AT(s->line, "[set %s]: %s", s->name, why);
     }

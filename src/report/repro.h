@@ -22,15 +22,15 @@
 #include "cli/sweep.h"
 #include "report/claim_expr.h"
 
-#define RP_MAX_SETS 8
-#define RP_MAX_DESIGNS 32
+#define RP_MAX_SETS     8
+#define RP_MAX_DESIGNS  32
 #define RP_MAX_VARIANTS 16
-#define RP_MAX_FIGURES 32
-#define RP_MAX_CLAIMS 32
-#define RP_MAX_PAPER 64
-#define RP_MAX_APPS 64
-#define RP_MAX_X 32
-#define RP_NAME 64
+#define RP_MAX_FIGURES  32
+#define RP_MAX_CLAIMS   32
+#define RP_MAX_PAPER    64
+#define RP_MAX_APPS     64
+#define RP_MAX_X        32
+#define RP_NAME         64
 
 enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
 /* speedup: cycles(baseline) / cycles(design), averaged per the paper's mean;
@@ -47,7 +47,7 @@ struct rp_set {
 };
 
 struct rp_design {
-    char name[RP_NAME], paper[RP_NAME];   /* "rc", "NO-COH" */
+    char name[RP_NAME], paper[RP_NAME]; /* "rc", "NO-COH" */
     unsigned line;
 };
 
@@ -58,11 +58,27 @@ struct rp_variant {
     unsigned line;
 };
 
+/* Figure keys whose lines are kept, for messages about their values. */
+enum rp_fig_key {
+    RP_FK_TITLE,
+    RP_FK_KIND,
+    RP_FK_METRIC,
+    RP_FK_SET,
+    RP_FK_BASELINE,
+    RP_FK_DESIGNS,
+    RP_FK_DESIGN,
+    RP_FK_BLOCK,
+    RP_FK_X,
+    RP_FK_BESIDE,
+    RP_FK_BESIDE_STAT,
+    RP_FK_N
+};
+
 struct rp_figure {
     char id[RP_NAME], title[256], plot_title[256], ylabel[128], xlabel[128];
     enum rp_kind kind;
     enum rp_metric metric;
-    int stat;                          /* ratio: / value: statistic index */
+    int stat; /* ratio: / value: statistic index */
     char stat_name[RP_NAME];
     char set[RP_NAME], baseline[RP_NAME];
     char designs[RP_MAX_DESIGNS][RP_NAME];
@@ -74,7 +90,7 @@ struct rp_figure {
     int beside_stat;
     char beside_stat_label[RP_NAME];
     char note[2048];
-    unsigned line, key_line[16];       /* the section's line; key_line by rp_fig_key */
+    unsigned line, key_line[RP_FK_N]; /* the section's line; each key's (0: not written) */
 };
 
 struct rp_claim {
@@ -84,12 +100,12 @@ struct rp_claim {
 };
 
 struct rp_decl {
-    char path[4096], dir[4096];        /* report.ini and its folder */
-    char name[RP_NAME];                /* the folder's name: `gpucoh repro NAME` */
+    char path[4096], dir[4096]; /* report.ini and its folder */
+    char name[RP_NAME];         /* the folder's name: `gpucoh repro NAME` */
     char title[256], paper_key[RP_NAME], sweep[256], numbers[256], block[RP_NAME], hook[RP_NAME];
     char about[1024];
     enum rp_mean mean;
-    bool built;                        /* built = no: listed as not built, never run */
+    bool built; /* built = no: listed as not built, never run */
     unsigned block_line, hook_line;
     struct rp_set sets[RP_MAX_SETS];
     unsigned n_sets;
@@ -109,13 +125,13 @@ struct rp_paper_row {
     char note[256];
     double value;
     unsigned line;
-    double ours;                       /* NaN: none */
-    bool wrong;                        /* from a run whose output check failed */
-    char verdict[160];                 /* "close (within 5%)", "not run: ...", ... */
+    double ours;       /* NaN: none */
+    bool wrong;        /* from a run whose output check failed */
+    char verdict[160]; /* "close (within 5%)", "not run: ...", ... */
 };
 
 struct rp_claim_result {
-    int holds;                         /* 1, 0, -1 cannot check */
+    int holds; /* 1, 0, -1 cannot check */
     char detail[1024];
 };
 
@@ -123,27 +139,27 @@ struct rp_claim_result {
 struct repro {
     struct rp_decl d;
     struct sweep_spec spec;
-    struct sweep_result *res;          /* per spec run */
+    struct sweep_result *res; /* per spec run */
     const char *out_dir, *size;
     struct sweep_counts counts;
-    const char *apps[RP_MAX_APPS];     /* the main block's workloads, in order */
+    const char *apps[RP_MAX_APPS]; /* the main block's workloads, in order */
     const char *app_set[RP_MAX_APPS];
     unsigned n_apps;
-    const char *cfgs[RP_MAX_DESIGNS];  /* the main block's configurations, in order */
+    const char *cfgs[RP_MAX_DESIGNS]; /* the main block's configurations, in order */
     unsigned n_cfgs;
     struct rp_paper_row paper[RP_MAX_PAPER];
     unsigned n_paper;
     struct rp_claim_result claims[RP_MAX_CLAIMS];
-    FILE *o;                           /* the text report while it is written */
-    FILE *plot;                        /* plot-data.csv while it is written */
-    char *text;                        /* the text report */
+    FILE *o;    /* the text report while it is written */
+    FILE *plot; /* plot-data.csv while it is written */
+    char *text; /* the text report */
 };
 
 /* The statistics a figure or claim may name (value:NAME, stat()): an
  * index, or -1; a run's value of one (NaN: the run has none). */
 int repro_stat_find(const char *name);
 double repro_stat(const struct sweep_result *r, int stat);
-void repro_stat_list(FILE *o);
+void repro_stat_names(char *buf, size_t n); /* "cycles thread_insts ... bytes_RCL" */
 
 /* Read repro/<name>/report.ini and paper.csv. Returns 0, or -1 with
  * "file:line: what is wrong" in err. */

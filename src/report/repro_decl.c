@@ -20,11 +20,11 @@ enum rp_section { SEC_NONE, SEC_REPRO, SEC_DESIGNS, SEC_SET, SEC_VARIANT, SEC_FI
 struct decl_reader {
     FILE *f;
     unsigned line;
-    bool continued;                /* the line just read is indented */
-    unsigned too_long;             /* the first line longer than inih's buffer */
-    int max_line;                  /* inih's buffer */
-    unsigned section_line;         /* the last [section] line read */
-    unsigned err_line;             /* the first error's line */
+    bool continued;        /* the line just read is indented */
+    unsigned too_long;     /* the first line longer than inih's buffer */
+    int max_line;          /* inih's buffer */
+    unsigned section_line; /* the last [section] line read */
+    unsigned err_line;     /* the first error's line */
     struct rp_decl *d;
     char section[256];
     enum rp_section sec;
@@ -69,8 +69,7 @@ static int bad(struct decl_reader *rd, const char *fmt, ...)
 
 /* Set, continue (indented line: joined by a space) or extend (the key
  * again: a new line) a text value. */
-static void text_value(struct decl_reader *rd, char *dst, size_t n, const char *key,
-                       const char *v)
+static void text_value(struct decl_reader *rd, char *dst, size_t n, const char *key, const char *v)
 {
     bool same = !strcmp(rd->last_key, key) && dst[0];
     size_t len = strlen(dst);
@@ -104,29 +103,28 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
         f->metric = v[0] == 'r' ? RP_RATIO : RP_VALUE;
         f->stat = repro_stat_find(v + 6);
         snprintf(f->stat_name, sizeof f->stat_name, "%.*s", RP_NAME - 1, v + 6);
-        if (f->stat < 0)
-            return bad(rd, "metric = %s: unknown statistic '%s' (known: see docs/repro.md)", v,
-                       v + 6);
+        if (f->stat < 0) {
+            char known[512];
+            repro_stat_names(known, sizeof known);
+            return bad(rd, "metric = %s: unknown statistic '%s' (known: %s)", v, v + 6, known);
+        }
     } else {
-        return bad(rd, "metric = %s: unknown metric (expected speedup, traffic, traffic_class, "
-                       "ratio:STAT or value:STAT)",
+        return bad(rd,
+                   "metric = %s: unknown metric (expected speedup, traffic, traffic_class, "
+                   "ratio:STAT or value:STAT)",
                    v);
     }
     return 1;
 }
 
-/* Figure keys, in the order key_line[] keeps their lines. */
-enum rp_fig_key {
-    FK_TITLE, FK_KIND, FK_METRIC, FK_SET, FK_BASELINE, FK_DESIGNS, FK_DESIGN, FK_BLOCK, FK_X,
-    FK_BESIDE, FK_BESIDE_STAT, FK_N
-};
-static const char *const fig_keys[FK_N] = {"title", "kind", "metric", "set", "baseline",
-                                           "designs", "design", "block", "x", "beside",
-                                           "beside_stat"};
+/* The keys of enum rp_fig_key, in its order. */
+static const char *const fig_keys[RP_FK_N] = {"title",    "kind",    "metric",     "set",
+                                              "baseline", "designs", "design",     "block",
+                                              "x",        "beside",  "beside_stat"};
 
 static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *key, const char *v)
 {
-    for (unsigned k = 0; k < FK_N; k++)
+    for (unsigned k = 0; k < RP_FK_N; k++)
         if (!strcmp(key, fig_keys[k]))
             f->key_line[k] = rd->line;
     if (!strcmp(key, "title"))
@@ -164,8 +162,11 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
         return name_value(rd, f->beside_stat_label, sizeof f->beside_stat_label, key, v);
     else if (!strcmp(key, "beside_stat")) {
         f->beside_stat = repro_stat_find(v);
-        if (f->beside_stat < 0)
-            return bad(rd, "beside_stat = %s: unknown statistic", v);
+        if (f->beside_stat < 0) {
+            char known[512];
+            repro_stat_names(known, sizeof known);
+            return bad(rd, "beside_stat = %s: unknown statistic (known: %s)", v, known);
+        }
     } else if (!strcmp(key, "designs")) {
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", v);
@@ -177,9 +178,10 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
             snprintf(f->designs[f->n_designs++], RP_NAME, "%s", t);
         }
     } else
-        return bad(rd, "[figure %s]: unknown key '%s' (expected title, kind, metric, set, "
-                       "baseline, designs, design, block, x, beside, beside_stat, "
-                       "beside_stat_label, note, plot_title, ylabel, xlabel)",
+        return bad(rd,
+                   "[figure %s]: unknown key '%s' (expected title, kind, metric, set, "
+                   "baseline, designs, design, block, x, beside, beside_stat, "
+                   "beside_stat_label, note, plot_title, ylabel, xlabel)",
                    f->id, key);
     return 1;
 }
@@ -231,16 +233,18 @@ static int on_entry(void *user, const char *section, const char *key, const char
             c->line = rd->line;
         } else {
             rd->sec = SEC_NONE;
-            bad(rd, "[%s]: unknown section (expected [reproduction], [designs], "
-                           "[set NAME], [variant NAME], [figure ID] or [claim ID])",
-                       section);
+            bad(rd,
+                "[%s]: unknown section (expected [reproduction], [designs], "
+                "[set NAME], [variant NAME], [figure ID] or [claim ID])",
+                section);
             rd->err_line = rd->section_line; /* inih calls back at its first key */
             return 0;
         }
     }
     int ok = 1;
     switch (rd->sec) {
-    case SEC_NONE: return 0;
+    case SEC_NONE:
+        return 0;
     case SEC_REPRO:
         if (!strcmp(key, "title"))
             text_value(rd, d->title, sizeof d->title, key, v);
@@ -271,8 +275,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
             else
                 ok = bad(rd, "built = %s: expected yes or no", v);
         } else
-            ok = bad(rd, "[reproduction]: unknown key '%s' (expected title, about, paper, "
-                         "sweep, numbers, block, speedup_mean, hook, built)",
+            ok = bad(rd,
+                     "[reproduction]: unknown key '%s' (expected title, about, paper, "
+                     "sweep, numbers, block, speedup_mean, hook, built)",
                      key);
         break;
     case SEC_DESIGNS: {
@@ -307,7 +312,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
                      x->name, key);
         break;
     }
-    case SEC_FIGURE: ok = figure_key(rd, &d->figures[d->n_figures - 1], key, v); break;
+    case SEC_FIGURE:
+        ok = figure_key(rd, &d->figures[d->n_figures - 1], key, v);
+        break;
     case SEC_CLAIM: {
         struct rp_claim *c = &d->claims[d->n_claims - 1];
         if (!strcmp(key, "text"))
@@ -348,8 +355,10 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
     int line = ini_parse_stream(read_line, &rd, on_entry, &rd);
     fclose(rd.f);
     if (rd.too_long && (!line || (unsigned)line > rd.too_long)) {
-        snprintf(err, errlen, "%s:%u: line longer than %d characters (continue the value on an "
-                 "indented line)", d->path, rd.too_long, rd.max_line - 2);
+        snprintf(err, errlen,
+                 "%s:%u: line longer than %d characters (continue the value on an "
+                 "indented line)",
+                 d->path, rd.too_long, rd.max_line - 2);
         return -1;
     }
     if (line) {
@@ -365,8 +374,7 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
         return -1;
     }
     if (d->built && !d->sweep[0]) {
-        snprintf(err, errlen, "%s:1: [reproduction] names no sweep (or write built = no)",
-                 d->path);
+        snprintf(err, errlen, "%s:1: [reproduction] names no sweep (or write built = no)", d->path);
         return -1;
     }
     for (unsigned i = 0; i < d->n_claims; i++)

@@ -23,8 +23,8 @@ static void predictor_events(struct repro *r)
     fprintf(o, "\nTCW's lease predictor, events per app (all L2 banks):\n");
     fprintf(o, "%-6s %11s %11s %11s %8s %13s %9s\n", "app", "+t_hit", "-t_write", "-t_evict",
             "L2hit", "drift/kcycle", "mean");
-    fprintf(o, "%-6s %11s %11s %11s %8s %13s %9s\n", "", "exp. reads", "unexp.wr", "unexp.ev",
-            "", "(Table 4)", "lease");
+    fprintf(o, "%-6s %11s %11s %11s %8s %13s %9s\n", "", "exp. reads", "unexp.wr", "unexp.ev", "",
+            "(Table 4)", "lease");
     unsigned n_up = 0, n_fit = 0, n_apps = 0;
     for (unsigned a = 0; a < r->n_apps; a++) {
         const struct sweep_result *t = repro_get(r, r->apps[a], "tcw");
@@ -43,8 +43,9 @@ static void predictor_events(struct repro *r)
     fprintf(o, "(drift/kcycle: 4 x reads - 8 x writes - 8 x evictions per thousand cycles, summed "
                "over banks; positive drift pushes the lease towards tc.lease_max)\n");
     if (n_apps)
-        fprintf(o, "%u of %u app(s) drift upwards; in %u of them no L2 bank evicted an unexpired "
-                   "line, so -t_evict never acted.\n",
+        fprintf(o,
+                "%u of %u app(s) drift upwards; in %u of them no L2 bank evicted an unexpired "
+                "line, so -t_evict never acted.\n",
                 n_up, n_apps, n_fit);
 }
 
@@ -58,21 +59,23 @@ static void tc_lease(struct repro *r)
     if (!repro_have(r, "tcw") || !repro_have(r, "gpuvi"))
         return;
     FILE *o = r->o;
-    fprintf(o, "\n== Where TC-Weak's time goes: TCW beside GPU-VI (not a figure of the paper) ==\n");
-    fprintf(o, "%-6s %-5s %9s %9s %8s %8s %9s %9s\n", "app", "set", "cycles", "warp-inst",
-            "L1hit", "L1hit", "GWCT", "mean");
-    fprintf(o, "%-6s %-5s %9s %9s %8s %8s %9s %9s\n", "", "", "tcw/vi", "tcw/vi", "gpuvi",
-            "tcw", "waiters", "lease");
+    fprintf(o,
+            "\n== Where TC-Weak's time goes: TCW beside GPU-VI (not a figure of the paper) ==\n");
+    fprintf(o, "%-6s %-5s %9s %9s %8s %8s %9s %9s\n", "app", "set", "cycles", "warp-inst", "L1hit",
+            "L1hit", "GWCT", "mean");
+    fprintf(o, "%-6s %-5s %9s %9s %8s %8s %9s %9s\n", "", "", "tcw/vi", "tcw/vi", "gpuvi", "tcw",
+            "waiters", "lease");
     unsigned n_spin = 0, n_fence = 0;
     for (unsigned a = 0; a < r->n_apps; a++) {
-        const struct sweep_result *t = repro_get(r, r->apps[a], "tcw"), *v = repro_get(r, r->apps[a], "gpuvi");
+        const struct sweep_result *t = repro_get(r, r->apps[a], "tcw"),
+                                  *v = repro_get(r, r->apps[a], "gpuvi");
         if (!t || !v)
             continue;
         double insts = v->warp_insts > 0 ? t->warp_insts / v->warp_insts : NAN;
         double waiters = t->fence_wait / t->cycles;
-        fprintf(o, "%-6s %-5s %9.2f %9.2f %7.1f%% %7.1f%% %9.2f %9.0f\n", r->apps[a],
-                r->app_set[a], t->cycles / v->cycles, insts, 100 * v->l1_hit_rate,
-                100 * t->l1_hit_rate, waiters, t->lease_avg);
+        fprintf(o, "%-6s %-5s %9.2f %9.2f %7.1f%% %7.1f%% %9.2f %9.0f\n", r->apps[a], r->app_set[a],
+                t->cycles / v->cycles, insts, 100 * v->l1_hit_rate, 100 * t->l1_hit_rate, waiters,
+                t->lease_avg);
         n_spin += insts > 1.2;
         n_fence += waiters > 0.5;
     }
@@ -80,20 +83,24 @@ static void tc_lease(struct repro *r)
                "the run, all SMs;\n mean lease: TCW's granted lease averaged over L2 banks, core "
                "cycles)\n");
     if (n_spin)
-        fprintf(o, "%u app(s) run over 1.2x GPU-VI's warp instructions under TCW: warps polling a "
-                   "flag hit their L1 copy until its lease ends, where GPU-VI's write invalidates "
-                   "it at once.\n",
+        fprintf(o,
+                "%u app(s) run over 1.2x GPU-VI's warp instructions under TCW: warps polling a "
+                "flag hit their L1 copy until its lease ends, where GPU-VI's write invalidates "
+                "it at once.\n",
                 n_spin);
     if (n_fence)
-        fprintf(o, "%u app(s) keep over half a warp waiting for GWCTs on average: with long "
-                   "leases each fence after a write to a shared line waits for that lease.\n",
+        fprintf(o,
+                "%u app(s) keep over half a warp waiting for GWCTs on average: with long "
+                "leases each fence after a write to a shared line waits for that lease.\n",
                 n_fence);
     predictor_events(r);
 }
 
 const struct repro_hook repro_hooks[] = {
-    {"tc-lease", "TCW beside GPU-VI (instructions, L1 hits, GWCT waits, leases) and TCW's lease "
-                 "predictor events", tc_lease},
+    {"tc-lease",
+     "TCW beside GPU-VI (instructions, L1 hits, GWCT waits, leases) and TCW's lease "
+     "predictor events",
+     tc_lease},
     {NULL, NULL, NULL},
 };
 

@@ -90,8 +90,8 @@ static double headline_value(struct repro *r, const char *set, const char *metri
 }
 
 struct headline {
-    char paper[32], spec[16], figure[32], set[32], metric[32], baseline[RP_NAME],
-        design[RP_NAME], note[256];
+    char paper[32], spec[16], figure[32], set[32], metric[32], baseline[RP_NAME], design[RP_NAME],
+        note[256];
     double value, ours;
     char why[160];
 };
@@ -131,11 +131,20 @@ static void html_text(FILE *f, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
         }
     }
 }
@@ -197,17 +206,22 @@ static void html_repro(FILE *h, const struct repro_entry *e)
         fputs(". No numbers.</p>\n", h);
         return;
     }
-    fprintf(h, "<p>Size %s; <a href=\"%s/report.txt\">full report</a>, "
-               "<a href=\"%s/results.csv\">results.csv</a>, <a href=\"%s/summary.csv\">summary.csv</a>"
-               "</p>\n",
+    fprintf(h,
+            "<p>Size %s; <a href=\"%s/report.txt\">full report</a>, "
+            "<a href=\"%s/results.csv\">results.csv</a>, <a href=\"%s/summary.csv\">summary.csv</a>"
+            "</p>\n",
             r->size, r->d.name, r->d.name, r->d.name);
     if (r->d.n_claims) {
         fputs("<h3>Claims</h3>\n<table><tr><th>verdict</th><th>claim</th><th>the paper</th>"
-              "<th>gpucoh's values</th></tr>\n", h);
+              "<th>gpucoh's values</th></tr>\n",
+              h);
         for (unsigned i = 0; i < r->d.n_claims; i++) {
             const struct rp_claim_result *c = &r->claims[i];
             fprintf(h, "<tr><td class=\"%s\">%s</td><td>",
-                    c->holds < 0 ? "unknown" : c->holds ? "holds" : "fails", verdict_name(c->holds));
+                    c->holds < 0 ? "unknown"
+                    : c->holds   ? "holds"
+                                 : "fails",
+                    verdict_name(c->holds));
             html_text(h, r->d.claims[i].text);
             fputs("</td><td>", h);
             html_text(h, r->d.claims[i].paper);
@@ -220,11 +234,13 @@ static void html_repro(FILE *h, const struct repro_entry *e)
     if (r->n_paper) {
         fputs("<h3>The paper's numbers beside gpucoh's</h3>\n<table><tr><th>figure</th>"
               "<th>set</th><th>app</th><th>what</th><th>paper</th><th>gpucoh</th>"
-              "<th>verdict</th><th>the paper says</th></tr>\n", h);
+              "<th>verdict</th><th>the paper says</th></tr>\n",
+              h);
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
-            fprintf(h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s %s over %s</td>"
-                       "<td class=\"num\">%.2f</td>",
+            fprintf(h,
+                    "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s %s over %s</td>"
+                    "<td class=\"num\">%.2f</td>",
                     p->figure, p->set, p->app, p->design,
                     !strcmp(p->metric, "traffic_norm") ? "traffic" : "speedup", p->baseline,
                     p->value);
@@ -244,8 +260,9 @@ static void html_repro(FILE *h, const struct repro_entry *e)
         const struct rp_figure *f = &r->d.figures[i];
         if (f->kind == RP_TABLE)
             continue;
-        fprintf(h, "<figure><a href=\"%s/%s.svg\"><img src=\"%s/%s.png\" alt=\"%s\"></a>"
-                   "<figcaption>",
+        fprintf(h,
+                "<figure><a href=\"%s/%s.svg\"><img src=\"%s/%s.png\" alt=\"%s\"></a>"
+                "<figcaption>",
                 r->d.name, f->id, r->d.name, f->id, f->id);
         html_text(h, f->title);
         fputs("</figcaption></figure>\n", h);
@@ -280,7 +297,8 @@ static void md_repro(FILE *m, const struct repro_entry *e)
     }
     if (r->n_paper) {
         fputs("| figure | set | app | what | paper | gpucoh | verdict |\n"
-              "|---|---|---|---|---:|---:|---|\n", m);
+              "|---|---|---|---|---:|---:|---|\n",
+              m);
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
             fprintf(m, "| %s | %s | %s | %s %s over %s | %.2f | ", p->figure, p->set, p->app,
@@ -297,12 +315,11 @@ static void md_repro(FILE *m, const struct repro_entry *e)
     }
     for (unsigned i = 0; i < r->d.n_figures; i++)
         if (r->d.figures[i].kind != RP_TABLE)
-            fprintf(m, "![%s](%s/%s.png)\n", r->d.figures[i].title, r->d.name,
-                    r->d.figures[i].id);
+            fprintf(m, "![%s](%s/%s.png)\n", r->d.figures[i].title, r->d.name, r->d.figures[i].id);
 }
 
-int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e,
-               unsigned n, const char *size, FILE *out)
+int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e, unsigned n,
+               const char *size, FILE *out)
 {
     static struct headline h[256];
     struct headlines hs = {h, 0, 256};
@@ -349,7 +366,8 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     fprintf(hf, "<h1>gpucoh: every reproduction at size %s</h1>\n", size);
     fputs("<p>Each reproduction is a folder of data, <code>repro/&lt;name&gt;/</code> "
           "(docs/repro.md); these are its claims, the paper's numbers beside gpucoh's, and its "
-          "plots. Numbers are what the runs measured.</p>\n<ul>\n", hf);
+          "plots. Numbers are what the runs measured.</p>\n<ul>\n",
+          hf);
     fprintf(mf, "# gpucoh: every reproduction at size %s\n\n", size);
     for (unsigned k = 0; k < n; k++) {
         fprintf(hf, "<li><a href=\"#%s\">%s</a>: ", e[k].r->d.name, e[k].r->d.name);
@@ -361,14 +379,17 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     fputs("</ul>\n<h2>The distance to every paper</h2>\n<p>Each seed paper's headline numbers "
           "(repro/headlines.csv) and gpucoh's.</p>\n<table><tr><th>paper</th><th>spec</th>"
           "<th>figure</th><th>set</th><th>metric</th><th>baseline</th><th>design</th>"
-          "<th>paper</th><th>gpucoh</th><th>the paper says</th></tr>\n", hf);
+          "<th>paper</th><th>gpucoh</th><th>the paper says</th></tr>\n",
+          hf);
     fputs("\n## The distance to every paper\n\n| paper | spec | figure | set | metric | baseline "
-          "| design | paper | gpucoh | the paper says |\n|---|---|---|---|---|---|---|---:|---:|---|\n",
+          "| design | paper | gpucoh | the paper says "
+          "|\n|---|---|---|---|---|---|---|---:|---:|---|\n",
           mf);
     for (unsigned i = 0; i < nh; i++) {
         const struct headline *x = &h[i];
-        fprintf(hf, "<tr%s><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                    "<td>%s</td><td class=\"num\">%.2f</td>",
+        fprintf(hf,
+                "<tr%s><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                "<td>%s</td><td class=\"num\">%.2f</td>",
                 isnan(x->ours) ? " class=\"notbuilt\"" : "", x->paper, x->spec, x->figure, x->set,
                 x->metric, x->baseline, x->design, x->value);
         fprintf(mf, "| %s | %s | %s | %s | %s | %s | %s | %.2f | ", x->paper, x->spec, x->figure,

@@ -10,13 +10,13 @@
 #include "report/repro.h"
 
 struct repro_entry {
-    struct repro *r;               /* loaded; run and rendered when ran */
+    struct repro *r; /* loaded; run and rendered when ran */
     bool ran;
-    char why[256];                 /* not ran: why ("needs protocol stc") */
+    char why[256]; /* not ran: why ("needs protocol stc") */
 };
 
 /* Returns 0, or 2 if a file could not be written (message printed). */
-int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e,
-               unsigned n, const char *size, FILE *out);
+int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e, unsigned n,
+               const char *size, FILE *out);
 
 #endif

@@ -125,8 +125,7 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
         /* the mean the row names, whatever the paper's usual one */
         enum rp_mean keep = r->d.mean;
         r->d.mean = !strcmp(p->metric, "speedup_gmean") ? RP_GEOMETRIC : RP_HARMONIC;
-        p->ours = repro_set_mean(r, m, 0, p->set, p->baseline, p->design, &used, &total,
-                                 &p->wrong);
+        p->ours = repro_set_mean(r, m, 0, p->set, p->baseline, p->design, &used, &total, &p->wrong);
         r->d.mean = keep;
     }
     if (isnan(p->ours)) {
@@ -223,8 +222,7 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
         fprintf(o, "%-8s", r->apps[a]);
         for (unsigned k = 0; k < n; k++) {
             bool wrong = false;
-            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k],
-                                   &wrong);
+            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong);
             cell(o, v, wrong);
             if (plot)
                 plot_row(r, f, r->apps[a], cfgs[k], "", v,
@@ -372,16 +370,24 @@ static void figure(struct repro *r, const struct rp_figure *f)
     const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
                            ? f->baseline
                        : f->kind == RP_LINES && !repro_have(r, f->design) ? f->design
-                                                                           : NULL;
+                                                                          : NULL;
     if (need) {
         fprintf(o, "not run: %s is not built in this gpucoh\n", need);
         return;
     }
     switch (f->kind) {
-    case RP_BARS: table(r, f, true); break;
-    case RP_TABLE: table(r, f, false); break;
-    case RP_STACKED: stacked(r, f); break;
-    case RP_LINES: lines(r, f); break;
+    case RP_BARS:
+        table(r, f, true);
+        break;
+    case RP_TABLE:
+        table(r, f, false);
+        break;
+    case RP_STACKED:
+        stacked(r, f);
+        break;
+    case RP_LINES:
+        lines(r, f);
+        break;
     }
     if (f->note[0])
         fprintf(o, "%s\n", f->note);
@@ -399,8 +405,10 @@ static void claims(struct repro *r)
         double v = cx_eval(c->node, repro_claim_env(r), x->detail, sizeof x->detail);
         x->holds = isnan(v) ? -1 : v != 0;
         fprintf(o, "[%s] %s%s%s\n",
-                x->holds < 0 ? "cannot check" : x->holds ? "holds" : "does not hold", c->text,
-                x->detail[0] ? ": " : "", x->detail);
+                x->holds < 0 ? "cannot check"
+                : x->holds   ? "holds"
+                             : "does not hold",
+                c->text, x->detail[0] ? ": " : "", x->detail);
         if (c->paper[0])
             fprintf(o, "    the paper: %s\n", c->paper);
     }
@@ -431,10 +439,10 @@ static int summary(struct repro *r)
         if (!set->baseline[0])
             continue;
         for (unsigned k = 0; k < r->n_cfgs; k++) {
-            double sp = repro_set_mean(r, RP_SPEEDUP, 0, set->name, set->baseline, r->cfgs[k],
-                                       NULL, NULL, NULL);
-            double tr = repro_set_mean(r, RP_TRAFFIC, 0, set->name, set->baseline, r->cfgs[k],
-                                       NULL, NULL, NULL);
+            double sp = repro_set_mean(r, RP_SPEEDUP, 0, set->name, set->baseline, r->cfgs[k], NULL,
+                                       NULL, NULL);
+            double tr = repro_set_mean(r, RP_TRAFFIC, 0, set->name, set->baseline, r->cfgs[k], NULL,
+                                       NULL, NULL);
             fprintf(f, "%s,%s,", set->name, r->cfgs[k]);
             if (!isnan(sp))
                 fprintf(f, "%.4f", sp);
@@ -503,8 +511,10 @@ static int draw(struct repro *r)
         return -1;
     if (!pid) {
         execl(py, py, script, r->out_dir, (char *)NULL);
-        fprintf(stderr, "gpucoh repro: cannot run %s: the plots need Debian's python3 and "
-                        "python3-matplotlib (make deps installs them)\n", py);
+        fprintf(stderr,
+                "gpucoh repro: cannot run %s: the plots need Debian's python3 and "
+                "python3-matplotlib (make deps installs them)\n",
+                py);
         _exit(2);
     }
     int st;
@@ -552,7 +562,9 @@ int repro_render(struct repro *r)
                        "output check failed):\n");
         fprintf(o, "  %s (%s %s): %s\n", r->spec.runs[i].id, r->spec.runs[i].workload,
                 r->spec.runs[i].config,
-                x->has_stats ? "output check failed" : x->finished ? x->why : "not run");
+                x->has_stats  ? "output check failed"
+                : x->finished ? x->why
+                              : "not run");
     }
     headlines(r);
     for (unsigned i = 0; i < r->d.n_figures; i++)
@@ -576,8 +588,10 @@ int repro_render(struct repro *r)
     if (write_out(r, "plot-data.csv", plot_text) || rc)
         return 2;
     if (draw(r)) {
-        fprintf(stderr, "gpucoh repro %s: the plots were not drawn (the report and the data "
-                        "behind them are in %s)\n", r->d.name, r->out_dir);
+        fprintf(stderr,
+                "gpucoh repro %s: the plots were not drawn (the report and the data "
+                "behind them are in %s)\n",
+                r->d.name, r->out_dir);
         return 2;
     }
     return 0;

@@ -19,12 +19,13 @@ int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
                    int (*row)(void *ctx, char **f, const char *path, unsigned line, char *err,
                               size_t errlen),
                    void *ctx, char *err, size_t errlen);
-int repro_metric_of(const char *paper_metric);   /* paper.csv's metric: RP_SPEEDUP, RP_TRAFFIC or -1 */
+int repro_metric_of(
+    const char *paper_metric); /* paper.csv's metric: RP_SPEEDUP, RP_TRAFFIC or -1 */
 
 const struct rp_set *repro_set(const struct repro *r, const char *name);
-int repro_app(const struct repro *r, const char *name);            /* index or -1 */
+int repro_app(const struct repro *r, const char *name); /* index or -1 */
 bool repro_in_set(const struct repro *r, unsigned app, const char *set);
-const char *repro_set_base(const struct repro *r, const char *set);  /* "" if none */
+const char *repro_set_base(const struct repro *r, const char *set); /* "" if none */
 const char *repro_claim_base(const struct repro *r, const char *set_or_app);
 const struct rp_figure *repro_figure(const struct repro *r, const char *id);
 const struct repro_hook *repro_hook_find(const char *name);
@@ -51,7 +52,7 @@ double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const c
                       const char *base, const char *design, unsigned *used, unsigned *total,
                       bool *wrong);
 double repro_mean(const struct repro *r, enum rp_metric m, const double *v, unsigned n);
-const char *repro_mean_label(const struct repro *r, enum rp_metric m);   /* HM, GM, mean */
+const char *repro_mean_label(const struct repro *r, enum rp_metric m); /* HM, GM, mean */
 
 /* A lines figure: its x values (labels: the text after the last ':') and
  * the x at which an app's line peaks (NaN unless every point ran). */

@@ -10,11 +10,10 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "cli/sweep.h"
 #include "report/claim_expr.h"
 #include "report/mean.h"
 
