@@ -33,6 +33,7 @@ except ImportError:
              "(apt-get install python3-matplotlib, or `make deps`) and run it with /usr/bin/python3")
 
 HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "--", "++"]
+MEAN_LABELS = ("HM", "GM", "mean")  # the group gpucoh writes for a set's mean
 
 
 def num(s):
@@ -75,6 +76,8 @@ def bars(meta, rows, out_dir, stacked):
     width = 0.8 / max(len(series), 1)
     fig, ax = plt.subplots(figsize=(max(7.0, 0.55 * len(groups) * max(len(series), 2) / 2), 4.3))
     missing = 0
+    top = 0.0
+    notes = []  # the paper's values, written out beside the legend
     for s_i, s in enumerate(series):
         xs = [g_i - 0.4 + width * (s_i + 0.5) for g_i in range(len(groups))]
         bottom = [0.0] * len(groups)
@@ -86,15 +89,20 @@ def bars(meta, rows, out_dir, stacked):
                 if math.isnan(v) and k_i == 0:
                     missing += 1
             ax.bar(xs, hs, width * 0.92, bottom=bottom, color=colours[s_i % 10],
-                   hatch=HATCHES[k_i % len(HATCHES)], edgecolor="white" if not stacked else "#333333",
-                   linewidth=0.4, zorder=2)
+                   hatch=HATCHES[k_i % len(HATCHES)],
+                   edgecolor="white" if not stacked else "#333333", linewidth=0.4, zorder=2)
             bottom = [b + h for b, h in zip(bottom, hs)]
+        # the mean's values written on the chart, so it reads at a glance in print
+        if groups and groups[-1] in MEAN_LABELS and bottom[-1] > 0:
+            ax.annotate(f"{bottom[-1]:.2f}", (xs[-1], bottom[-1]), textcoords="offset points",
+                        xytext=(0, 2), ha="center", va="bottom", fontsize=7, rotation=90)
+        top = max([top] + bottom)
         for g_i, g in enumerate(groups):
             p = paper.get((g, s), math.nan)
             if not math.isnan(p):
                 ax.plot(xs[g_i], p, marker="D", color="black", markersize=6, zorder=4)
-                ax.annotate(f"{p:g}", (xs[g_i], p), textcoords="offset points", xytext=(0, 5),
-                            ha="center", fontsize=7)
+                notes.append(f"{s} {g}: {p:g}")
+                top = max(top, p)
     ax.set_xticks(range(len(groups)))
     ax.set_xticklabels(groups)
     ax.set_xlim(-0.6, len(groups) - 0.4)
@@ -108,6 +116,10 @@ def bars(meta, rows, out_dir, stacked):
         handles.append(Line2D([], [], marker="D", color="black", linestyle="", label="paper"))
     ax.legend(handles=handles, fontsize=8, ncol=2 if stacked else 1, loc="upper left",
               bbox_to_anchor=(1.01, 1.0), frameon=False)
+    if notes:
+        ax.annotate("the paper:\n" + "\n".join(notes), (1.02, 0.0), xycoords="axes fraction",
+                    va="bottom", ha="left", fontsize=8)
+    ax.set_ylim(0, top * 1.12 if top > 0 else 1)
     finish(fig, ax, meta, missing, out_dir)
 
 

@@ -454,8 +454,12 @@ static int check_where(struct repro *r, const char *name, char *err, size_t errl
 {
     if (!strcmp(name, "all") || repro_set(r, name) || repro_app(r, name) >= 0)
         return 0;
-    return errf(err, errlen, "'%s': unknown set or app (sets: all%s%s ...)", name,
-                r->d.n_sets ? ", " : "", r->d.n_sets ? r->d.sets[0].name : "");
+    char sets[256] = "all";
+    size_t k = 3;
+    for (unsigned i = 0; i < r->d.n_sets && k < sizeof sets; i++)
+        k += (size_t)snprintf(sets + k, sizeof sets - k, ", %s", r->d.sets[i].name);
+    return errf(err, errlen, "'%s': unknown set or app (sets: %s; apps: the workloads of block %s)",
+                name, sets, r->d.block);
 }
 
 static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t errlen)
