@@ -153,16 +153,13 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
     p->value = strtod(f[6], &end);
     if (*end || end == f[6])
         return errf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[6]);
-    if (repro_metric_of(p->metric) < 0)
-        return errf(err, errlen,
-                    "%s:%u: metric '%s': expected speedup_hm, speedup_gmean, traffic_norm or "
-                    "speedup (one app)",
-                    path, line, p->metric);
-    if (!strcmp(p->metric, "speedup") != !!p->app[0])
-        return errf(err, errlen,
-                    "%s:%u: metric speedup is one app's (name it); the means "
-                    "speedup_hm, speedup_gmean and traffic_norm are a set's",
-                    path, line);
+    p->pm = repro_paper_metric(p->metric);
+    if (!p->pm) {
+        char known[512];
+        repro_paper_metric_names(known, sizeof known);
+        return errf(err, errlen, "%s:%u: metric '%s': expected one of %s", path, line, p->metric,
+                    known);
+    }
     char why[512];
     if (repro_check_design(r, p->baseline, "baseline", why, sizeof why) ||
         repro_check_design(r, p->design, "design", why, sizeof why) ||
@@ -170,16 +167,6 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
                    : repro_check_set(r, p->set, why, sizeof why)))
         return errf(err, errlen, "%s:%u: %s", path, line, why);
     return 0;
-}
-
-int repro_metric_of(const char *paper_metric)
-{
-    if (!strcmp(paper_metric, "speedup_hm") || !strcmp(paper_metric, "speedup_gmean") ||
-        !strcmp(paper_metric, "speedup"))
-        return RP_SPEEDUP;
-    if (!strcmp(paper_metric, "traffic_norm"))
-        return RP_TRAFFIC;
-    return -1;
 }
 
 /* ---- names ---- */
@@ -329,13 +316,6 @@ double repro_ratio(const struct repro *r, enum rp_metric m, int stat, const char
     return repro_ratio_of(m, stat, b ? b : d, d);
 }
 
-double repro_mean(const struct repro *r, enum rp_metric m, const double *v, unsigned n)
-{
-    if (m != RP_SPEEDUP)
-        return mean_arith(v, n);
-    return r->d.mean == RP_GEOMETRIC ? mean_geometric(v, n) : mean_harmonic(v, n);
-}
-
 const char *repro_mean_label(const struct repro *r, enum rp_metric m)
 {
     if (m != RP_SPEEDUP)
@@ -343,11 +323,12 @@ const char *repro_mean_label(const struct repro *r, enum rp_metric m)
     return r->d.mean == RP_GEOMETRIC ? "GM" : "HM";
 }
 
-double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const char *set,
-                      const char *base, const char *design, unsigned *used, unsigned *total,
-                      bool *wrong)
+/* The design's values over the set's apps where both runs have statistics,
+ * into v; returns how many, *total the set's apps. */
+static unsigned set_values(const struct repro *r, enum rp_metric m, int stat, const char *set,
+                           const char *base, const char *design, double *v, unsigned *total,
+                           bool *wrong)
 {
-    double v[RP_MAX_APPS];
     unsigned n = 0, t = 0;
     for (unsigned a = 0; a < r->n_apps; a++) {
         if (!repro_in_set(r, a, set))
@@ -357,11 +338,78 @@ double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const c
         if (!isnan(x))
             v[n++] = x;
     }
+    *total = t;
+    return n;
+}
+
+double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const char *set,
+                      const char *base, const char *design, unsigned *used, unsigned *total,
+                      bool *wrong)
+{
+    double v[RP_MAX_APPS];
+    unsigned t, n = set_values(r, m, stat, set, base, design, v, &t, wrong);
     if (used)
         *used = n;
     if (total)
         *total = t;
-    return repro_mean(r, m, v, n);
+    if (m != RP_SPEEDUP)
+        return mean_arith(v, n);
+    return r->d.mean == RP_GEOMETRIC ? mean_geometric(v, n) : mean_harmonic(v, n);
+}
+
+/* ---- the numbers papers state ---- */
+
+/* slowdown and runtime: cycles(design) / cycles(baseline) */
+static const struct rp_paper_metric paper_metrics[] = {
+    {"speedup_hm", RP_SPEEDUP, RP_AGG_HM, "speedup"},
+    {"speedup_gmean", RP_SPEEDUP, RP_AGG_GM, "speedup"},
+    {"speedup_max", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
+    {"speedup", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
+    {"traffic_norm", RP_TRAFFIC, RP_AGG_MEAN, "traffic"},
+    {"slowdown_max", RP_RATIO, RP_AGG_MAX, "slowdown"},
+    {"slowdown_mean", RP_RATIO, RP_AGG_MEAN, "slowdown"},
+    {"slowdown_gmean", RP_RATIO, RP_AGG_GM, "slowdown"},
+    {"runtime_norm", RP_RATIO, RP_AGG_MEAN, "runtime"},
+    {"time_norm", RP_RATIO, RP_AGG_MEAN, "time"},
+};
+#define N_PAPER_METRICS (sizeof paper_metrics / sizeof paper_metrics[0])
+
+const struct rp_paper_metric *repro_paper_metric(const char *name)
+{
+    for (unsigned i = 0; i < N_PAPER_METRICS; i++)
+        if (!strcmp(paper_metrics[i].name, name))
+            return &paper_metrics[i];
+    return NULL;
+}
+
+void repro_paper_metric_names(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < N_PAPER_METRICS && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", paper_metrics[i].name);
+}
+
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
+                         const char *app, const char *base, const char *design, unsigned *used,
+                         unsigned *total, bool *wrong)
+{
+    int cycles = repro_stat_find("cycles");
+    *used = *total = 1;
+    if (app[0])
+        return repro_ratio(r, pm->metric, cycles, app, base, design, wrong);
+    double v[RP_MAX_APPS], best = NAN;
+    *used = set_values(r, pm->metric, cycles, set, base, design, v, total, wrong);
+    unsigned n = *used;
+    for (unsigned i = 0; i < n; i++)
+        best = isnan(best) || v[i] > best ? v[i] : best;
+    switch (pm->agg) {
+    case RP_AGG_HM: return mean_harmonic(v, n);
+    case RP_AGG_GM: return mean_geometric(v, n);
+    case RP_AGG_MEAN: return mean_arith(v, n);
+    case RP_AGG_MAX: break;
+    }
+    return best; /* "up to": the set's largest app's */
 }
 
 /* ---- opening ---- */

@@ -119,12 +119,24 @@ struct rp_decl {
     unsigned n_claims;
 };
 
+/* How a paper states a number (paper.csv's and headlines.csv's metric
+ * column): a per-app ratio (speedup; traffic; cycles(design)/cycles(base)
+ * for slowdown and runtime) and how the set's apps are summed up. */
+enum rp_agg { RP_AGG_HM, RP_AGG_GM, RP_AGG_MEAN, RP_AGG_MAX };
+struct rp_paper_metric {
+    const char *name;                  /* "speedup_hm" */
+    enum rp_metric metric;             /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
+    enum rp_agg agg;                   /* over a set; one app's when the row names an app */
+    const char *what;                  /* "speedup", for the report */
+};
+
 /* A row of paper.csv with gpucoh's number beside it. */
 struct rp_paper_row {
     char figure[32], set[RP_NAME], app[RP_NAME], metric[32], baseline[RP_NAME], design[RP_NAME];
     char note[256];
     double value;
     unsigned line;
+    const struct rp_paper_metric *pm;
     double ours;       /* NaN: none */
     bool wrong;        /* from a run whose output check failed */
     char verdict[160]; /* "close (within 5%)", "not run: ...", ... */

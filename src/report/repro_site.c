@@ -48,7 +48,7 @@ static const char *headline_design(const struct repro *r, const char *name)
 }
 
 /* gpucoh's number for a headline of a built reproduction; why not in `why`. */
-static double headline_value(struct repro *r, const char *set, const char *metric,
+static double headline_value(const struct repro *r, const char *set, const char *metric,
                              const char *baseline, const char *design, char *why, size_t n)
 {
     const char *b = headline_design(r, baseline), *d = headline_design(r, design);
@@ -64,26 +64,13 @@ static double headline_value(struct repro *r, const char *set, const char *metri
         snprintf(why, n, "no set %s in repro/%s", set, r->d.name);
         return NAN;
     }
-    enum rp_mean keep = r->d.mean;
-    double v = NAN;
-    if (!strcmp(metric, "speedup_hm") || !strcmp(metric, "speedup_gmean")) {
-        r->d.mean = metric[8] == 'h' ? RP_HARMONIC : RP_GEOMETRIC;
-        v = repro_set_mean(r, RP_SPEEDUP, 0, set, b, d, NULL, NULL, NULL);
-    } else if (!strcmp(metric, "traffic_norm")) {
-        v = repro_set_mean(r, RP_TRAFFIC, 0, set, b, d, NULL, NULL, NULL);
-    } else if (!strcmp(metric, "speedup") || !strcmp(metric, "speedup_max")) {
-        /* "up to": the largest app's */
-        for (unsigned a = 0; a < r->n_apps; a++) {
-            if (!repro_in_set(r, a, set))
-                continue;
-            double x = repro_ratio(r, RP_SPEEDUP, 0, r->apps[a], b, d, NULL);
-            if (!isnan(x) && (isnan(v) || x > v))
-                v = x;
-        }
-    } else {
+    const struct rp_paper_metric *pm = repro_paper_metric(metric);
+    if (!pm) {
         snprintf(why, n, "metric %s is not computed yet", metric);
+        return NAN;
     }
-    r->d.mean = keep;
+    unsigned used, total;
+    double v = repro_paper_value(r, pm, set, "", b, d, &used, &total, NULL);
     if (isnan(v) && !why[0])
         snprintf(why, n, "no number: runs failed");
     return v;
@@ -241,9 +228,7 @@ static void html_repro(FILE *h, const struct repro_entry *e)
             fprintf(h,
                     "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s %s over %s</td>"
                     "<td class=\"num\">%.2f</td>",
-                    p->figure, p->set, p->app, p->design,
-                    !strcmp(p->metric, "traffic_norm") ? "traffic" : "speedup", p->baseline,
-                    p->value);
+                    p->figure, p->set, p->app, p->design, p->pm->what, p->baseline, p->value);
             if (isnan(p->ours))
                 fputs("<td class=\"num\">-</td><td>", h);
             else
@@ -302,8 +287,7 @@ static void md_repro(FILE *m, const struct repro_entry *e)
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
             fprintf(m, "| %s | %s | %s | %s %s over %s | %.2f | ", p->figure, p->set, p->app,
-                    p->design, !strcmp(p->metric, "traffic_norm") ? "traffic" : "speedup",
-                    p->baseline, p->value);
+                    p->design, p->pm->what, p->baseline, p->value);
             if (isnan(p->ours))
                 fputs("- | ", m);
             else

@@ -117,17 +117,9 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
                  "not run: configuration %s is not built in this gpucoh", missing);
         return;
     }
-    enum rp_metric m = (enum rp_metric)repro_metric_of(p->metric);
-    unsigned used = 1, total = 1;
-    if (p->app[0]) {
-        p->ours = repro_ratio(r, m, 0, p->app, p->baseline, p->design, &p->wrong);
-    } else {
-        /* the mean the row names, whatever the paper's usual one */
-        enum rp_mean keep = r->d.mean;
-        r->d.mean = !strcmp(p->metric, "speedup_gmean") ? RP_GEOMETRIC : RP_HARMONIC;
-        p->ours = repro_set_mean(r, m, 0, p->set, p->baseline, p->design, &used, &total, &p->wrong);
-        r->d.mean = keep;
-    }
+    unsigned used, total;
+    p->ours = repro_paper_value(r, p->pm, p->set, p->app, p->baseline, p->design, &used, &total,
+                                &p->wrong);
     if (isnan(p->ours)) {
         snprintf(p->verdict, sizeof p->verdict, "no number: runs failed");
         return;
@@ -155,8 +147,7 @@ static void headlines(struct repro *r)
         struct rp_paper_row *p = &r->paper[i];
         paper_value(r, p);
         char what[160];
-        snprintf(what, sizeof what, "%s %s over %s", p->design,
-                 !strcmp(p->metric, "traffic_norm") ? "traffic" : "speedup", p->baseline);
+        snprintf(what, sizeof what, "%s %s over %s", p->design, p->pm->what, p->baseline);
         fprintf(o, "%-7s %-5s %-4s %-31s %6.2f ", p->figure, p->set, p->app, what, p->value);
         if (isnan(p->ours))
             fprintf(o, "%8s  %s\n", "-", p->verdict);
@@ -175,19 +166,22 @@ static unsigned pick(const struct repro *r, const struct rp_figure *f, const cha
     return k;
 }
 
-/* A paper value for (figure, group, series), or NaN: paper.csv rows of the
- * figure's metric, baseline and design on the figure's set (the mean) or
- * on one app. */
+/* A paper value for (figure, group, series), or NaN: a paper.csv row of the
+ * figure's metric, baseline and design, for one app, or for the figure's set
+ * summed up as the figure's mean is. */
 static double paper_mark(const struct repro *r, const struct rp_figure *f, const char *group,
                          const char *design, bool is_mean)
 {
     enum rp_metric m = f->metric == RP_TRAFFIC_CLASS ? RP_TRAFFIC : f->metric;
+    enum rp_agg agg = m != RP_SPEEDUP           ? RP_AGG_MEAN
+                      : r->d.mean == RP_GEOMETRIC ? RP_AGG_GM
+                                                  : RP_AGG_HM;
     for (unsigned i = 0; i < r->n_paper; i++) {
         const struct rp_paper_row *p = &r->paper[i];
-        if (repro_metric_of(p->metric) != (int)m || strcmp(p->baseline, f->baseline) ||
-            strcmp(p->design, design))
+        if (p->pm->metric != m || strcmp(p->baseline, f->baseline) || strcmp(p->design, design))
             continue;
-        if (is_mean ? !p->app[0] && !strcmp(p->set, f->set) : !strcmp(p->app, group))
+        if (is_mean ? !p->app[0] && p->pm->agg == agg && !strcmp(p->set, f->set)
+                    : !strcmp(p->app, group))
             return p->value;
     }
     return NAN;

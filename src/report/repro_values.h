@@ -51,7 +51,15 @@ double repro_ratio(const struct repro *r, enum rp_metric m, int stat, const char
 double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const char *set,
                       const char *base, const char *design, unsigned *used, unsigned *total,
                       bool *wrong);
-double repro_mean(const struct repro *r, enum rp_metric m, const double *v, unsigned n);
+
+/* The numbers papers state: a metric by name (NULL if unknown), the names
+ * known, and gpucoh's value of one for a set, or for one app when app is
+ * not "" (NaN when no run of it has results; *used of *total apps had). */
+const struct rp_paper_metric *repro_paper_metric(const char *name);
+void repro_paper_metric_names(char *buf, size_t n);
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
+                         const char *app, const char *base, const char *design, unsigned *used,
+                         unsigned *total, bool *wrong);
 const char *repro_mean_label(const struct repro *r, enum rp_metric m); /* HM, GM, mean */
 
 /* A lines figure: its x values (labels: the text after the last ':') and
