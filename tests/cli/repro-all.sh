@@ -39,6 +39,10 @@ metric = speedup
 set = basic
 designs = rc stc-mb
 INI
+# and a placeholder whose declaration says it is not built (it needs no sweep)
+mkdir -p "$tmp/root/repro/zz-placeholder"
+printf '[reproduction]\ntitle = a paper not started\npaper = HMG\nbuilt = no\n' \
+    >"$tmp/root/repro/zz-placeholder/report.ini"
 GPUCOH_ROOT=$tmp/root "$bin" repro list >"$tmp/list" || fail "repro list"
 grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
 grep -q "^zz-unbuilt .*; not built: needs protocol stc-mb" "$tmp/list" || fail "list: $(cat "$tmp/list")"
@@ -55,6 +59,8 @@ for r in tc l1-study; do
     grep -q "^## $r: " "$tmp/all/README.md" || fail "README.md has no $r"
 done
 grep -q "Not built: needs protocol stc-mb" "$tmp/all/index.html" || fail "index.html: unbuilt not listed"
+grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
+grep -qE '^HMG +004b .* not built$' "$tmp/out" || fail "HMG not 'not built'"
 # the distance table: every headline row, a number for TC, `not built` for the others
 nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
 rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[A-Za-z]+ +[0-9]{3}[ab]? ')
