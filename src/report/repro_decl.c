@@ -208,21 +208,21 @@ static int on_entry(void *user, const char *section, const char *key, const char
             rd->sec = SEC_SET;
             struct rp_set *s = &d->sets[d->n_sets++];
             memcpy(s->name, name, strlen(name) + 1); /* checked shorter */
-            s->line = rd->line;
+            s->line = rd->section_line;
         } else if (named && !strcmp(kind, "variant")) {
             if (d->n_variants == RP_MAX_VARIANTS)
                 return bad(rd, "at most %d variants", RP_MAX_VARIANTS);
             rd->sec = SEC_VARIANT;
             struct rp_variant *x = &d->variants[d->n_variants++];
             memcpy(x->name, name, strlen(name) + 1); /* checked shorter */
-            x->line = rd->line;
+            x->line = rd->section_line;
         } else if (named && !strcmp(kind, "figure")) {
             if (d->n_figures == RP_MAX_FIGURES)
                 return bad(rd, "at most %d figures", RP_MAX_FIGURES);
             rd->sec = SEC_FIGURE;
             struct rp_figure *f = &d->figures[d->n_figures++];
             memcpy(f->id, name, strlen(name) + 1); /* checked shorter */
-            f->line = rd->line;
+            f->line = rd->section_line;
             f->beside_stat = -1;
         } else if (named && !strcmp(kind, "claim")) {
             if (d->n_claims == RP_MAX_CLAIMS)
@@ -230,7 +230,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
             rd->sec = SEC_CLAIM;
             struct rp_claim *c = &d->claims[d->n_claims++];
             memcpy(c->id, name, strlen(name) + 1); /* checked shorter */
-            c->line = rd->line;
+            c->line = rd->section_line;
         } else {
             rd->sec = SEC_NONE;
             bad(rd,
