@@ -157,7 +157,7 @@ static const char *page_head =
     "th{background:#f0f0f0} td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".holds{background:#d8f0d8} .fails{background:#f6d6d6} .unknown{background:#eee}\n"
     ".notbuilt{color:#888} .plots{display:flex;flex-wrap:wrap;gap:1em}\n"
-    "figure{margin:0;width:560px} figure img{width:100%;border:1px solid #ddd}\n"
+    "figure{margin:0;width:100%;max-width:1150px} figure img{width:100%;border:1px solid #ddd}\n"
     "figcaption{font-size:85%}\n"
     "</style></head>\n<body>\n";
 
