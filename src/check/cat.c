@@ -339,10 +339,12 @@ static int parse_cart(struct parser *p)
     size_t lo = p->tok_lo;
     int e = parse_postfix(p);
     while (!p->failed && p->tok == T_STAR) {
+        int op_line = p->tok_line;
         next(p);
         int r = parse_postfix(p);
         if (p->failed)
             return 0;
+        p->tok_line = op_line;
         if (!p->m->nodes[e].is_set || !p->m->nodes[r].is_set) {
             perr(p, "a * b needs two sets");
             return 0;
@@ -365,10 +367,12 @@ static int parse_binary(struct parser *p, int level)
     size_t lo = p->tok_lo;
     int e = parse_binary(p, level + 1);
     while (!p->failed && p->tok == level_tok[level]) {
+        int op_line = p->tok_line;
         next(p);
         int r = parse_binary(p, level + 1);
         if (p->failed)
             return 0;
+        p->tok_line = op_line; /* type errors name the operator's line */
         bool ls = p->m->nodes[e].is_set, rs = p->m->nodes[r].is_set;
         enum nkind k = level_kind[level];
         if (k == N_SEQ) {

@@ -76,6 +76,7 @@ struct tev {
 struct trace {
     unsigned n;
     unsigned backjumps;
+    int cut_line;          /* > 0: cut at the unroll bound by the jump on this line */
     int32_t regs[LITMUS_MAX_REGS];
     int8_t rmw_w[MAX_TEV]; /* read of an atom -> its write, -1 */
     struct tev ev[MAX_TEV];
@@ -140,6 +141,7 @@ struct ctx {
         unsigned ev[LITMUS_MAX_THREADS * 4];
     } quorum[LITMUS_MAX_GROUPS];
     unsigned quorum_pick[LITMUS_MAX_GROUPS];     /* bit mask of completers */
+    int cut_line;  /* a chosen trace is cut at the unroll bound (its jump's line) */
     int32_t outcome[LITMUS_MAX_OBS];
     unsigned n_cur;
     int cur[MAX_VARIANTS]; /* the outcomes of the candidate under way (several when
@@ -241,13 +243,19 @@ static bool loop_head(struct ctx *c, unsigned th, struct tstate *s, int line)
     return true;
 }
 
-static void jump(struct ctx *c, struct tstate *s, const struct litmus_instr *in, unsigned to)
+/* Take a jump. Past the unroll bound the trace is kept cut there: if an
+ * execution with it is consistent, the bound was too small (an error);
+ * otherwise the path never happens. */
+static bool jump(struct ctx *c, unsigned th, struct tstate *s, const struct litmus_instr *in,
+                 unsigned to)
 {
-    if (to <= s->pc && ++s->tr.backjumps > c->unroll)
-        fail(c, in->line, "a loop takes more than %u backward jumps (the unroll bound); its "
-                          "iterations store, so they cannot be cut as spinning",
-             c->unroll);
+    if (to <= s->pc && ++s->tr.backjumps > c->unroll) {
+        s->tr.cut_line = in->line;
+        record(c, th, s);
+        return false;
+    }
     s->pc = to;
+    return true;
 }
 
 static uint32_t atom_new(const struct litmus_instr *in, uint32_t old, uint32_t a)
@@ -376,14 +384,15 @@ static void explore(struct ctx *c, unsigned th, struct tstate *s)
         case LOP_BNE: {
             bool eq = opval(s, &in->a) == opval(s, &in->b);
             s->ctrl |= opdeps(s, &in->a) | opdeps(s, &in->b);
-            if (eq == (in->op == LOP_BEQ))
-                jump(c, s, in, (unsigned)in->target);
-            else
+            if (eq != (in->op == LOP_BEQ))
                 s->pc++;
+            else if (!jump(c, th, s, in, (unsigned)in->target))
+                return;
             break;
         }
         case LOP_GOTO:
-            jump(c, s, in, (unsigned)in->target);
+            if (!jump(c, th, s, in, (unsigned)in->target))
+                return;
             break;
         default:
             fail(c, in->line, "instruction not supported by the oracle");
@@ -681,6 +690,8 @@ static void explain(struct ctx *c, const struct cat_fail *f)
 /* Every outcome of the candidate under way is already known to be allowed. */
 static bool settled(const struct ctx *c)
 {
+    if (c->cut_line)
+        return false;
     for (unsigned i = 0; i < c->n_cur; i++)
         if (!c->r->allowed[c->cur[i]])
             return false;
@@ -692,6 +703,14 @@ static void judge(struct ctx *c)
     struct oracle_result *r = c->r;
     r->n_candidates++;
     static struct cat_fail f;
+    if (c->cut_line) {
+        if (cat_consistent(c->cat, &c->x, NULL))
+            fail(c, c->cut_line,
+                 "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
+                 "execution; its iterations store, so they cannot be cut as spinning",
+                 c->unroll);
+        return;
+    }
     if (cat_consistent(c->cat, &c->x, c->explain ? &f : NULL)) {
         for (unsigned i = 0; i < c->n_cur; i++) {
             r->allowed[c->cur[i]] = true;
@@ -825,7 +844,8 @@ static void co_done(struct ctx *c)
 {
     const struct litmus_test *t = c->t;
     c->n_cur = 0;
-    outcomes(c, 0);
+    if (!c->cut_line)
+        outcomes(c, 0);
     if (c->failed || settled(c))
         return;
     memset(c->x.rel[CR_CO], 0, c->n_ev * sizeof(uint64_t));
@@ -1243,6 +1263,10 @@ static void combine(struct ctx *c, unsigned th)
     if (c->failed)
         return;
     if (th == c->t->n_threads) {
+        c->cut_line = 0;
+        for (unsigned k = 0; k < th; k++)
+            if (c->pick[k]->cut_line)
+                c->cut_line = c->pick[k]->cut_line;
         build(c);
         return;
     }
