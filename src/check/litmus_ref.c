@@ -302,7 +302,7 @@ const char *litmus_model_of(const char *protocol)
 {
     const struct proto_desc *d = proto_find(protocol);
     if (d)
-        return d->model == MODEL_SC ? "sc" : "ptx";
+        return mem_model_names[d->model]; /* each names an oracle model (oracle.h) */
     for (const char *const *p = sc_names; *p; p++)
         if (!strcmp(*p, protocol))
             return "sc";

@@ -52,11 +52,11 @@ enum litmus_check {
 extern const char *const litmus_check_names[5];
 enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict);
 
-/* Memory models a protocol can promise. */
-enum litmus_model { LITMUS_MODEL_PTX, LITMUS_MODEL_SC };
-/* "ptx" or "sc": the model `protocol` promises. SC designs (and the
- * functional mode, which is SC at instruction granularity) promise "sc";
- * every other protocol "ptx". */
+/* The memory model `protocol` promises, as the oracle names it (oracle.h:
+ * "ptx", "ptx6", "sc", "tso"): its proto_desc's model (mem_model_names), so
+ * a protocol or ordering that promises another model only has to name it
+ * there. The functional mode, SC at instruction granularity, promises "sc";
+ * an unknown name "ptx". */
 const char *litmus_model_of(const char *protocol);
 
 #endif

@@ -50,7 +50,8 @@ const struct cat_model *oracle_cat(enum oracle_model m)
 
 /* ---- stage 1: thread traces ---- */
 
-#define MAX_TEV   48 /* events of one thread trace */
+#define MAX_TEV   40 /* events of one thread trace */
+#define MAX_TRACES 16384 /* traces of one thread */
 #define MAX_VALS  64 /* values one location can hold */
 #define MAX_VARIANTS 64 /* final states of one candidate */
 #define MAX_SNAPS 32
@@ -117,6 +118,7 @@ struct ctx {
                                     straight-line start writes before reading them */
     struct tset ts[LITMUS_MAX_THREADS];
     unsigned max_backjumps;
+    int first_cut; /* line of the first jump a trace was cut at */
     /* stage 2: the chosen traces */
     const struct trace *pick[LITMUS_MAX_THREADS];
     unsigned n_ev;
@@ -202,6 +204,19 @@ static struct tev *add_ev(struct ctx *c, struct tstate *s, const struct litmus_i
 static void record(struct ctx *c, unsigned th, struct tstate *s)
 {
     struct tset *ts = &c->ts[th];
+    if (s->tr.cut_line && !c->first_cut)
+        c->first_cut = s->tr.cut_line;
+    if (ts->n == MAX_TRACES) {
+        if (c->first_cut)
+            fail(c, c->first_cut,
+                 "a loop takes more than %u backward jumps (the unroll bound) on some of "
+                 "thread P%u's more than %d paths; the oracle cannot enumerate it",
+                 c->unroll, th, MAX_TRACES);
+        else
+            fail(c, 0, "thread P%u has more than %d paths; the oracle cannot enumerate it", th,
+                 MAX_TRACES);
+        return;
+    }
     if (ts->n == ts->cap) {
         unsigned nc = ts->cap ? ts->cap * 2 : 16;
         struct trace *nv = realloc(ts->v, nc * sizeof *nv);
@@ -646,7 +661,7 @@ static void explain(struct ctx *c, const struct cat_fail *f)
         if (w_ > 0)                                                                                \
             off = MIN(4095, off + (size_t)w_);                                                     \
     } while (0)
-    ADD("violates %s: %s (%s)\n", f->axiom, f->kind, f->expr);
+    ADD("violates %s: %s %s\n", f->axiom, f->kind, f->expr);
     char d[160], path[160];
     if (!f->n_steps) {
         describe(c, f->ev[0], d, sizeof d);
