@@ -259,11 +259,19 @@ static int op_val(struct pstate *ps, int line, const char *s, struct litmus_val 
                 s);
 }
 
+/* A location the init block does not declare starts at 0, as in the
+ * reference tool. */
 static int op_loc(struct pstate *ps, int line, const char *s, int8_t *loc)
 {
     int l = find_loc(ps->t, s);
-    if (l < 0)
-        return perr(ps, line, "location '%s' is not declared in the init block", s);
+    if (l < 0) {
+        if (!is_ident(s) || parse_reg(s) >= 0)
+            return perr(ps, line, "expected a location, got '%s'", s);
+        l = add_loc(ps, line, s);
+        if (l < 0)
+            return -1;
+        ps->t->locs[l].init = 0;
+    }
     *loc = (int8_t)l;
     return 0;
 }
@@ -355,6 +363,17 @@ static int parse_instr(struct pstate *ps, int thn, char *cell, int line)
         in->proxy = gen ? LPROXY_GENERIC
                         : !strcmp(m0, "tld") ? LPROXY_TEXTURE
                         : !strcmp(m0, "suld") ? LPROXY_SURFACE : LPROXY_CONSTANT;
+        int32_t imm;
+        if (gen && np == 1 && n == 2 && (parse_int(ops[1], &imm) || parse_reg(ops[1]) >= 0)) {
+            /* "ld rD, v": a register move in the dialect, no memory access */
+            in->op = LOP_ADD;
+            if (op_reg(ps, line, ops[0], &in->dst, th, true) ||
+                op_val(ps, line, ops[1], &in->a, th, true))
+                return -1;
+            in->b = (struct litmus_val){.is_reg = false, .v = 0};
+            th->n_instrs++;
+            return 0;
+        }
         if (mem_qual(ps, line, mn, parts, np, in, gen ? ld_sems : SEMS(SEM_WEAK), 3) ||
             want_ops(ps, line, mn, n, 2, 2) || op_reg(ps, line, ops[0], &in->dst, th, true) ||
             op_loc(ps, line, ops[1], &in->loc))
@@ -548,15 +567,21 @@ static enum tok lex(struct lexer *lx, char *word, size_t wl)
         return lx->s += 1, T_EQ;
     if (s[0] == '~')
         return lx->s += 1, T_NOT;
-    size_t n = 0;
-    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':')
+    size_t n = 0, k = 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':') {
+        if (k + 1 < wl)
+            word[k++] = s[n];
         n++;
+        /* "P3: r0": a register may follow the thread's colon after blanks */
+        if (s[n - 1] == ':')
+            while (s[n] == ' ' || s[n] == '\t')
+                n++;
+    }
     if (!n || n >= wl) {
         snprintf(word, wl, "%.*s", (int)MIN(strcspn(s, " \t\n"), wl - 1), s);
         return T_BAD;
     }
-    memcpy(word, s, n);
-    word[n] = 0;
+    word[k] = 0;
     lx->s += n;
     return T_WORD;
 }
@@ -604,8 +629,12 @@ static int parse_term(struct pstate *ps, struct lexer *lx, struct litmus_term *t
         return 0;
     }
     int l = find_loc(ps->t, w);
-    if (l < 0)
-        return perr(ps, lx->line, "condition names location '%s', which is not declared", w);
+    if (l < 0) { /* never declared nor used: it keeps its initial 0 */
+        l = add_loc(ps, lx->line, w);
+        if (l < 0)
+            return -1;
+        ps->t->locs[l].init = 0;
+    }
     tm->kind = LT_LOC;
     tm->index = (int16_t)ps->t->locs[l].root;
     return 0;
