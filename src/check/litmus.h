@@ -4,7 +4,7 @@
  * and the PTX translation.
  *
  * The input format is the litmus dialect of the shared suite
- * (shared/litmus/README.md): a header, an opaque comment, an init block, a
+ * (litmus/README.md): a header, an opaque comment, an init block, a
  * program table with one column per thread, and a final condition. Parsing
  * never exits: errors come back as "file:line: what is wrong".
  * An outcome is the vector of final values of the test's observables (the

@@ -1,11 +1,14 @@
 /*
- * litmus_parse.c - parser for the PTX litmus dialect of shared/litmus.
+ * litmus_parse.c - parser for the PTX litmus dialect of the suite in litmus/.
  *
- * Grammar and semantics: shared/litmus/README.md. The parser accepts every
- * form the 239 tests of the suite use (including proxies and aliases, so that
- * such tests can be reported as skipped rather than rejected) and nothing
- * else: unknown instructions, rows whose column count does not match the
- * thread header, undeclared locations or labels are errors naming file:line.
+ * Grammar and semantics: litmus/README.md. The parser accepts every
+ * form the 239 tests of the suite use (including proxies and aliases, which
+ * the oracle judges and the simulated machine skips), and of the rest of
+ * Dat3M's PTX dialect the register move "ld rD, v", locations without an
+ * init entry (they start at 0, as in the reference tool) and blanks after a
+ * condition's "P3:"; nothing else: unknown instructions, rows whose column
+ * count does not match the thread header, undefined labels are errors naming
+ * file:line.
  * After parsing it fills the observables and the barrier plan.
  * SPDX-License-Identifier: BSD-3-Clause
  */

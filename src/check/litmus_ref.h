@@ -4,7 +4,7 @@
  * models and index.csv that come with it, and which memory model each
  * protocol promises.
  *
- * A verdict (litmus/README-suite.md, "Using the verdicts as an oracle") turns
+ * A verdict (litmus/README.md, "Using the verdicts as an oracle") turns
  * the test's clause into either "an outcome with property P must never be
  * observed" or "P is allowed". gpucoh judges with its own oracle (oracle.h);
  * a reference verdict, where one exists, is a cross-check of it.

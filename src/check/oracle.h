@@ -22,7 +22,7 @@
  * never a verdict from a cut search. So are tests with more events than the
  * bit matrices hold.
  *
- * Barriers (the dialect's rules, shared/litmus README): barriers pair by
+ * Barriers (the dialect's rules, litmus/README.md): barriers pair by
  * (GPU, CTA, inst, id value); without a count the k-th arrivals of every
  * thread whose code holds the barrier synchronise (a member that never
  * arrives hangs the others: no execution); with a count, `count` arrivals
@@ -76,7 +76,7 @@ void oracle_result_free(struct oracle_result *r);
 
 /* Whether the model allows this exact outcome. */
 bool oracle_allows(const struct oracle_result *r, const int32_t *values);
-/* The test's verdict in the reference tool's sense (shared/litmus README):
+/* The test's verdict in the reference tool's sense (litmus/README.md):
  * exists C: 1 iff an allowed outcome satisfies C; ~exists C: 1 iff none
  * does; forall C: 1 iff every allowed outcome satisfies C. */
 int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r);

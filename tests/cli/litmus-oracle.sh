@@ -44,6 +44,15 @@ grep -q "verdict: ~exists ... is 1 (C forbidden); no reference verdict" "$tmp/o"
 grep -q "^  PASS" "$tmp/o" || fail "ISA2 not judged on rc: $(cat "$tmp/o")"
 grep -q "verdict: ptx oracle = 1 (C forbidden)" "$tmp/o" || fail "ISA2 verdict on rc: $(cat "$tmp/o")"
 
+# the rest of Dat3M's dialect: parsed, judged and run
+d=$root/tests/litmus/Dat3M-dialect.litmus
+"$bin" litmus --explain "$d" >"$tmp/o" 2>&1 || fail "dialect: $(cat "$tmp/o")"
+grep -q "^  allowed   \* P1:r0=1 P1:r2=0 P0:r1=1 x=1 y=1" "$tmp/o" || fail "dialect: $(cat "$tmp/o")"
+grep -q "verdict: exists ... is 1" "$tmp/o" || fail "dialect verdict: $(cat "$tmp/o")"
+"$bin" litmus --functional --iterations 5 --all-lanes "$d" "$suite/Manual/Atom-minus-location_.litmus" \
+    >"$tmp/o" 2>&1 || fail "dialect run: $(cat "$tmp/o")"
+[ "$(grep -c '^  PASS' "$tmp/o")" -eq 2 ] || fail "dialect run: $(cat "$tmp/o")"
+
 # the whole suite and the project's tests: a verdict each, equal to the reference
 "$bin" litmus --explain "$suite" >"$tmp/all" 2>&1 || fail "suite: $(tail -5 "$tmp/all")"
 [ "$(grep -c "^  verdict:" "$tmp/all")" -eq 239 ] || fail "suite: not 239 verdicts"
