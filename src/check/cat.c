@@ -831,7 +831,15 @@ static bool check(const struct cat_model *m, const struct cat_exec *x, const str
         f->n_steps = is_set ? 0 : 1;
         f->ev[0] = (uint8_t)bad;
         f->ev[1] = is_set ? (uint8_t)bad : (uint8_t)__builtin_ctzll(v.r[bad]);
-        snprintf(f->step[0], sizeof f->step[0], "%.95s", f->expr);
+        const struct node *nd = &m->nodes[st->expr];
+        if (nd->kind == N_DIFF) { /* "in a, not in b" says more than "a \ b" */
+            char l[56], r[32];
+            node_text(m, nd->a, l, sizeof l);
+            node_text(m, nd->b, r, sizeof r);
+            snprintf(f->step[0], sizeof f->step[0], "%s, not %s", l, r);
+        } else {
+            snprintf(f->step[0], sizeof f->step[0], "%.95s", f->expr);
+        }
     }
     return false;
 }

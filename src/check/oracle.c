@@ -689,7 +689,19 @@ static void explain(struct ctx *c, const struct cat_fail *f)
                 ADD("%s {%s} -> {%s}", i ? "," : "", d, rdd);
             }
     }
-    ADD("\n");
+    ADD("\n      with co:");
+    unsigned n_co = 0;
+    for (unsigned w = 0; w < c->n_ev; w++) {
+        if (c->ev_thread[w] < 0)
+            continue; /* the initial writes come first */
+        for (uint64_t s = c->x.rel[CR_CO][w]; s; s &= s - 1) {
+            char dw[160];
+            describe(c, w, d, sizeof d);
+            describe(c, (unsigned)__builtin_ctzll(s), dw, sizeof dw);
+            ADD("%s {%s} -> {%s}", n_co++ ? "," : "", d, dw);
+        }
+    }
+    ADD("%s\n", n_co ? "" : " initial writes first, nothing else ordered");
 #undef ADD
     for (unsigned i = 0; i < c->n_cur; i++) {
         int k = c->cur[i];
