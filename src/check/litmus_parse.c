@@ -1113,6 +1113,30 @@ bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values)
     return eval(t, t->root, values);
 }
 
+int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+int litmus_outcome_find(const int32_t *rows, unsigned n_rows, unsigned n, const int32_t *v)
+{
+    unsigned lo = 0, hi = n_rows;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        int c = litmus_outcome_cmp(rows + (uint64_t)mid * n, v, n);
+        if (!c)
+            return (int)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 void litmus_obs_name(const struct litmus_test *t, unsigned i, char *buf, size_t len)
 {
     const struct litmus_term *o = &t->obs[i];

@@ -36,21 +36,13 @@ static uint64_t name_stream(const char *s)
     return h;
 }
 
-static int cmp_vals(const int32_t *a, const int32_t *b, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
 /* The histogram entry for an outcome, inserted in order if new. */
 static struct litmus_hist *hist_entry(struct litmus_result *r, const int32_t *v, unsigned n)
 {
     unsigned lo = 0, hi = r->n_hist;
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        int c = cmp_vals(r->hist[mid].values, v, n);
+        int c = litmus_outcome_cmp(r->hist[mid].values, v, n);
         if (!c)
             return &r->hist[mid];
         if (c < 0)
@@ -84,14 +76,13 @@ static const char *axiom_of(const struct litmus_result *r, const int32_t *v)
 {
     static char name[64];
     const struct oracle_result *o = &r->oracle;
-    for (unsigned i = 0; i < o->n_outcomes; i++)
-        if (!memcmp(o->outcomes + (size_t)i * o->n_obs, v, o->n_obs * sizeof *v)) {
-            if (!o->why || !o->why[i])
-                return NULL;
-            sscanf(o->why[i], "violates %63[^:]", name);
-            return name;
-        }
-    return "no candidate execution gives it";
+    int i = litmus_outcome_find(o->outcomes, o->n_outcomes, o->n_obs, v);
+    if (i < 0)
+        return "no candidate execution gives it";
+    if (!o->why || !o->why[i])
+        return NULL;
+    sscanf(o->why[i], "violates %63[^:]", name);
+    return name;
 }
 
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,

@@ -515,21 +515,13 @@ static void make_traces(struct ctx *c)
 
 /* ---- stage 3: choices inside one combination of traces ---- */
 
-static int cmp_vals(const int32_t *a, const int32_t *b, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
 /* The outcome's row in the result, added if new; -1 on OOM. */
 static int outcome_index(struct ctx *c)
 {
     struct oracle_result *r = c->r;
     unsigned n = r->n_obs;
     for (unsigned i = 0; i < r->n_outcomes; i++)
-        if (!cmp_vals(r->outcomes + (uint64_t)i * n, c->outcome, n))
+        if (!litmus_outcome_cmp(r->outcomes + (uint64_t)i * n, c->outcome, n))
             return (int)i;
     unsigned k = r->n_outcomes;
     int32_t *no = realloc(r->outcomes, ((uint64_t)k + 1) * (n ? n : 1) * sizeof *no);
@@ -1308,7 +1300,7 @@ static void combine(struct ctx *c, unsigned th)
 static unsigned sort_n;
 static int cmp_rows(const void *a, const void *b)
 {
-    return cmp_vals(*(int32_t *const *)a, *(int32_t *const *)b, sort_n);
+    return litmus_outcome_cmp(*(int32_t *const *)a, *(int32_t *const *)b, sort_n);
 }
 
 static int sort_result(struct oracle_result *r)
@@ -1396,18 +1388,8 @@ void oracle_result_free(struct oracle_result *r)
 
 bool oracle_allows(const struct oracle_result *r, const int32_t *values)
 {
-    unsigned lo = 0, hi = r->n_outcomes;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        int cmp = cmp_vals(r->outcomes + (uint64_t)mid * r->n_obs, values, r->n_obs);
-        if (!cmp)
-            return r->allowed[mid];
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
+    int i = litmus_outcome_find(r->outcomes, r->n_outcomes, r->n_obs, values);
+    return i >= 0 && r->allowed[i];
 }
 
 bool oracle_cond_reachable(const struct litmus_test *t, const struct oracle_result *r, bool want)
