@@ -1164,10 +1164,11 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
 const char *litmus_unsupported(const struct litmus_test *t)
 {
     if (t->features & LITMUS_F_PROXY)
-        return "uses texture/surface/constant proxies or proxy fences (not modelled)";
+        return "uses texture/surface/constant proxies or proxy fences, which the machine does not "
+               "model";
     if (t->features & LITMUS_F_ALIAS)
-        return "uses virtual-address aliases (not modelled)";
+        return "uses virtual-address aliases, which the machine does not model";
     if (t->features & LITMUS_F_MULTIGPU)
-        return "places threads on several GPUs (not modelled)";
+        return "places threads on several GPUs, which the machine does not model";
     return NULL;
 }

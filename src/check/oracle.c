@@ -54,6 +54,7 @@ const struct cat_model *oracle_cat(enum oracle_model m)
 #define MAX_TRACES 16384 /* traces of one thread */
 #define MAX_VALS  64 /* values one location can hold */
 #define MAX_VARIANTS 64 /* final states of one candidate */
+#define MAX_CANDIDATES 50000000ull /* a test beyond this is refused, not left running */
 #define MAX_SNAPS 32
 
 enum ekind { EK_R, EK_W, EK_F, EK_BAR };
@@ -149,7 +150,6 @@ struct ctx {
     int cur[MAX_VARIANTS]; /* the outcomes of the candidate under way (several when
                               a location has several co-maximal writes) */
     struct oracle_result *r;
-    uint64_t budget;
 };
 
 static void fail(struct ctx *c, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
@@ -720,7 +720,11 @@ static bool settled(const struct ctx *c)
 static void judge(struct ctx *c)
 {
     struct oracle_result *r = c->r;
-    r->n_candidates++;
+    if (++r->n_candidates > MAX_CANDIDATES) {
+        fail(c, 0, "more than %llu candidate executions; the oracle cannot enumerate it",
+             MAX_CANDIDATES);
+        return;
+    }
     static struct cat_fail f;
     if (c->cut_line) {
         if (cat_consistent(c->cat, &c->x, NULL))
