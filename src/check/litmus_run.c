@@ -221,11 +221,11 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         if (r->hist[i].forbidden) {
             char buf[256];
             litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
+            const char *ax = axiom_of(r, r->hist[i].values);
             if (r->status == LITMUS_PASS)
-                snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%s: %s (%llu times)",
-                         r->model, axiom_of(r, r->hist[i].values) ? ", " : "",
-                         axiom_of(r, r->hist[i].values) ? axiom_of(r, r->hist[i].values) : "",
-                         buf, (unsigned long long)r->hist[i].count);
+                snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
+                         r->model, ax ? ", " : "", ax ? ax : "", buf,
+                         (unsigned long long)r->hist[i].count);
             r->status = LITMUS_FAIL;
         }
     /* coverage: what the model allows but never appeared */
@@ -287,8 +287,19 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     fprintf(out, "\n");
     if (r->n_unseen)
         fprintf(out, "  note: %s\n", r->unseen_note);
-    if (r->status == LITMUS_FAIL)
+    if (r->status == LITMUS_FAIL) {
         fprintf(out, "  FAIL (%s)\n", r->reason);
+        /* why the model forbids the first forbidden outcome observed */
+        for (unsigned i = 0; i < r->n_hist; i++) {
+            if (!r->hist[i].forbidden)
+                continue;
+            const struct oracle_result *o = &r->oracle;
+            int k = litmus_outcome_find(o->outcomes, o->n_outcomes, o->n_obs, r->hist[i].values);
+            if (k >= 0 && o->why && o->why[k])
+                fprintf(out, "  why: %s", o->why[k]);
+            break;
+        }
+    }
     else
         fprintf(out, "  PASS\n");
 }

@@ -104,7 +104,6 @@ struct tset {
 
 struct ctx {
     const struct litmus_test *t;
-    enum oracle_model model;
     const struct cat_model *cat;
     unsigned unroll;
     bool explain;
@@ -125,7 +124,6 @@ struct ctx {
     unsigned n_ev;
     struct tev ev[CAT_MAX_EVENTS];
     int8_t ev_thread[CAT_MAX_EVENTS];
-    uint8_t ev_local[CAT_MAX_EVENTS];
     struct cat_exec x;
     unsigned init_of[LITMUS_MAX_LOCS];           /* root -> its initial write */
     unsigned n_reads, reads[CAT_MAX_EVENTS];
@@ -1033,12 +1031,19 @@ static bool plan_barriers(struct ctx *c)
             bool waits = false;
             for (uint64_t s = grp; s; s &= s - 1) {
                 unsigned f = (unsigned)__builtin_ctzll(s);
-                if (q->n < ARRAY_LEN(q->ev))
-                    q->ev[q->n++] = f;
+                if (q->n == ARRAY_LEN(q->ev)) {
+                    fail(c, 0, "more than %zu arrivals at one counted barrier",
+                         ARRAY_LEN(q->ev));
+                    return false;
+                }
+                q->ev[q->n++] = f;
                 waits |= !c->ev[f].arrive;
             }
-            if (q->n < q->count)
-                return !waits ? true : false;
+            if (q->n < q->count) {
+                if (waits)
+                    return false; /* fewer than count ever arrive: a hang */
+                continue;         /* only arrivals that do not wait: no edges */
+            }
             c->n_quorums++;
             continue;
         }
@@ -1123,7 +1128,6 @@ static void build(struct ctx *c)
         for (unsigned i = 0; i < tr->n; i++) {
             c->ev[c->n_ev] = tr->ev[i];
             c->ev_thread[c->n_ev] = (int8_t)th;
-            c->ev_local[c->n_ev] = (uint8_t)i;
             c->n_ev++;
         }
     }
@@ -1349,7 +1353,6 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
         return -1;
     }
     c->t = t;
-    c->model = m;
     c->cat = oracle_cat(m);
     c->unroll = o && o->unroll ? o->unroll : ORACLE_DEFAULT_UNROLL;
     c->explain = o && o->explain;
