@@ -122,7 +122,12 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
     if (sc_enumerate(t, &r->sc, 0, err, errlen))
         return -1;
-    r->sc_cond = sc_cond_reachable(t, &r->sc, true);
+    /* the [not SC] marks come from sc.cat, the model an SC run is judged by */
+    if (m != OM_SC && oracle_judge(t, OM_SC, &(struct oracle_opts){.unroll = o->unroll},
+                                   &r->sc_oracle, err, errlen))
+        return -1;
+    const struct oracle_result *sco = m == OM_SC ? &r->oracle : &r->sc_oracle;
+    r->sc_cond = oracle_cond_reachable(t, sco, true);
     if (!r->sc.n_outcomes) {
         skip(r, "every execution waits forever at a barrier (a liveness test)");
         return 0;
@@ -202,7 +207,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         }
         if (!e->count) {
             e->cond = litmus_cond_holds(t, vals);
-            e->sc_allowed = sc_allows(&r->sc, vals);
+            e->sc_allowed = oracle_allows(sco, vals);
             e->forbidden = !oracle_allows(&r->oracle, vals);
         }
         e->count++;
@@ -257,6 +262,7 @@ void litmus_result_free(struct litmus_result *r)
     free(r->hist);
     sc_result_free(&r->sc);
     oracle_result_free(&r->oracle);
+    oracle_result_free(&r->sc_oracle);
     memset(r, 0, sizeof *r);
 }
 

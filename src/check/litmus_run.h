@@ -62,8 +62,10 @@ struct litmus_result {
     unsigned n_unseen;            /* allowed but never observed: outcomes (SC, TSO), or
                                      1 when the allowed C / not-C never appeared (PTX) */
     char unseen_note[160];        /* what was allowed but never observed */
-    struct sc_result sc;          /* the interleavings: hangs, and the [not SC] marks */
+    struct sc_result sc;          /* the interleavings: can a run hang at a barrier? */
     struct oracle_result oracle;  /* the model's judgement of every outcome */
+    struct oracle_result sc_oracle; /* SC's, for the [not SC] marks (unused when the model
+                                       is SC) */
 };
 
 /* Judge and, unless the test must be skipped, run it. `ref` may come from

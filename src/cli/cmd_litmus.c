@@ -73,8 +73,8 @@ static void usage(FILE *out)
             "                       test that needs more is an input error, never a verdict\n"
             "  --iterations N       launches per test and protocol (default 100)\n"
             "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
-            "  --json FILE          per-test results: path, name, protocol, model, iterations,\n"
-            "                       histogram, hits, verdicts, pass/fail/skip\n"
+            "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
+            "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
             "  --core               run only the core subset of litmus/index.csv\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
             "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
@@ -216,7 +216,7 @@ static cJSON *result_json(const struct litmus_result *r)
  * it cannot enumerate in *n_bad. */
 static int explain_all(const struct litmus_test *tests, const struct litmus_ref *refs,
                        const bool *bad, unsigned n, const struct litmus_run_opts *ro,
-                       unsigned *n_bad)
+                       bool core_only, unsigned *n_bad)
 {
     const char *mname = ro->model ? ro->model : "ptx";
     enum oracle_model m = (enum oracle_model)oracle_model_find(mname);
@@ -224,7 +224,7 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
     int rc = 0;
     char err[1024];
     for (unsigned i = 0; i < n; i++) {
-        if (bad[i])
+        if (bad[i] || (core_only && refs[i].core != 1))
             continue;
         const struct litmus_test *t = &tests[i];
         struct oracle_result r;
@@ -325,6 +325,10 @@ int cmd_litmus(int argc, char **argv)
             collect(&files, a);
         }
     }
+    if (explain && json) {
+        fprintf(stderr, "gpucoh litmus: --json records runs; --explain runs nothing\n");
+        return EXIT_USAGE;
+    }
     if (!files.n) {
         fprintf(stderr, "gpucoh litmus: no test files given\n");
         usage(stderr);
@@ -353,7 +357,7 @@ int cmd_litmus(int argc, char **argv)
         litmus_refs_lookup(table, files.v[i], &refs[i]);
     }
     if (explain) {
-        int rc = explain_all(tests, refs, bad, files.n, &ro, &n_bad);
+        int rc = explain_all(tests, refs, bad, files.n, &ro, core_only, &n_bad);
         litmus_refs_free(table);
         free(tests), free(refs), free(bad);
         for (unsigned i = 0; i < files.n; i++)
