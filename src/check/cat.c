@@ -873,24 +873,3 @@ bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct 
     }
     return true;
 }
-
-bool cat_relation(const struct cat_model *m, const struct cat_exec *x, const char *name,
-                  cat_rel out)
-{
-    for (unsigned i = 0; i < m->n_stmts; i++)
-        if (m->stmts[i].kind == S_LET || m->stmts[i].kind == S_LETREC)
-            run_let(m, x, &m->stmts[i]);
-    for (int i = (int)m->n_slots - 1; i >= 0; i--)
-        if (!strcmp(m->slot_name[i], name)) {
-            if (m->slot_set[i])
-                return false;
-            memcpy(out, m->env[i].r, x->n * sizeof(uint64_t));
-            return true;
-        }
-    for (int i = 0; i < CR_N; i++)
-        if (!strcmp(cat_rel_names[i], name)) {
-            memcpy(out, x->rel[i], x->n * sizeof(uint64_t));
-            return true;
-        }
-    return false;
-}

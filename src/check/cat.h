@@ -28,16 +28,31 @@
 
 typedef uint64_t cat_rel[CAT_MAX_EVENTS];
 
-/* Base sets a model can name. */
+/* Base sets a model can name (the oracle fills them, oracle.c): _ every
+ * event; W writes (the initial ones too), R reads, M = R | W, F fences
+ * (fence.sc, fence.acq_rel, fence.proxy.*), IW initial writes, BAR CTA barrier
+ * events, RMW-INSTR the events of atom/red instructions (a failed CAS's read
+ * too); RLX/ACQ/REL the strength of an access (an atom's read is ACQ or RLX,
+ * its write REL or RLX; weak accesses have none), ACQ_REL every fence.sc and
+ * fence.acq_rel, SC fence.sc; GEN/TEX/SUR/CON the proxy of an access (fences
+ * and barriers are GEN, a proxy fence carries its proxy's tag, ALIAS for
+ * fence.proxy.alias). */
 enum cat_set {
-    CS_ALL,    /* _ : every event */
+    CS_ALL,
     CS_W, CS_R, CS_M, CS_F, CS_IW, CS_BAR, CS_RMW_INSTR,
     CS_RLX, CS_ACQ, CS_REL, CS_ACQ_REL, CS_SC,
     CS_GEN, CS_TEX, CS_SUR, CS_CON, CS_ALIAS,
     CS_N
 };
 
-/* Base relations a model can name. */
+/* Base relations a model can name: id; po program order; loc same physical
+ * location and vloc same generic address (memory events only); po-loc =
+ * po & loc; int/ext same/different thread; rf, co (as the candidate chose:
+ * co may be partial, models close it); rmw an atom's read to its write; sr
+ * each event's scope includes the other's thread (strong events only); scta
+ * same CTA; syncbar barrier a -> barrier b when b waits for a; sync_fence the
+ * chosen order of morally strong fence.sc pairs; addr (always empty), data,
+ * ctrl the dependencies from reads. */
 enum cat_base_rel {
     CR_ID, CR_PO, CR_PO_LOC, CR_LOC, CR_VLOC, CR_INT, CR_EXT, CR_RF, CR_CO, CR_RMW, CR_SR,
     CR_SCTA, CR_SYNCBAR, CR_SYNC_FENCE, CR_ADDR, CR_DATA, CR_CTRL,
@@ -77,10 +92,5 @@ struct cat_fail {
 /* Evaluate every check in order on x. Returns true when all hold; otherwise
  * false, and fills *fail (when not NULL) for the first failed check. */
 bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct cat_fail *fail);
-
-/* Evaluate the relation a named let (or base relation) has after the whole
- * model ran on x. Returns false when the name is unknown or a set. */
-bool cat_relation(const struct cat_model *m, const struct cat_exec *x, const char *name,
-                  cat_rel out);
 
 #endif
