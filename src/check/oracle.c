@@ -54,7 +54,8 @@ const struct cat_model *oracle_cat(enum oracle_model m)
 #define MAX_TRACES 16384 /* traces of one thread */
 #define MAX_VALS  64 /* values one location can hold */
 #define MAX_VARIANTS 64 /* final states of one candidate */
-#define MAX_CANDIDATES 50000000ull /* a test beyond this is refused, not left running */
+#define MAX_CANDIDATES 1000000ull /* candidates (and trace combinations) of one test: beyond
+                                     this it is refused rather than left running for minutes */
 #define MAX_SNAPS 32
 
 enum ekind { EK_R, EK_W, EK_F, EK_BAR };
@@ -119,6 +120,7 @@ struct ctx {
     struct tset ts[LITMUS_MAX_THREADS];
     unsigned max_backjumps;
     int first_cut; /* line of the first jump a trace was cut at */
+    uint64_t n_combos;
     /* stage 2: the chosen traces */
     const struct trace *pick[LITMUS_MAX_THREADS];
     unsigned n_ev;
@@ -1290,6 +1292,12 @@ static void combine(struct ctx *c, unsigned th)
     if (c->failed)
         return;
     if (th == c->t->n_threads) {
+        if (++c->n_combos > MAX_CANDIDATES) {
+            fail(c, 0, "more than %llu combinations of thread traces; the oracle cannot "
+                       "enumerate it",
+                 MAX_CANDIDATES);
+            return;
+        }
         c->cut_line = 0;
         for (unsigned k = 0; k < th; k++)
             if (c->pick[k]->cut_line)

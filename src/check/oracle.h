@@ -20,7 +20,8 @@
  * finishes are the only ones that count. A loop that takes more than the
  * unroll bound of backward jumps in one trace is an input error (file:line),
  * never a verdict from a cut search. So are tests with more events than the
- * bit matrices hold.
+ * bit matrices hold, and tests with more than a million candidate
+ * executions (tens of seconds), which are refused rather than left running.
  *
  * Barriers (the dialect's rules, litmus/README.md): barriers pair by
  * (GPU, CTA, inst, id value); without a count the k-th arrivals of every
