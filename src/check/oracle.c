@@ -181,8 +181,8 @@ static struct tev *add_ev(struct ctx *c, struct tstate *s, const struct litmus_i
                           enum ekind k)
 {
     if (s->tr.n == MAX_TEV) {
-        fail(c, in->line, "a thread runs more than %d memory events; the oracle cannot "
-                          "enumerate it",
+        fail(c, in->line, "a thread runs more than %d events (accesses, fences, barriers); the "
+                          "oracle cannot enumerate it",
              MAX_TEV);
         return NULL;
     }
@@ -233,9 +233,10 @@ static void record(struct ctx *c, unsigned th, struct tstate *s)
         c->max_backjumps = s->tr.backjumps;
 }
 
-/* Arrival at a loop head: false when the thread is spinning: no store since
- * it was last here, and the same registers, except those the loop body
- * overwrites before reading (the value a failed poll loaded). */
+/* Arrival at a loop head: false when the thread is spinning: no store or
+ * barrier arrival since it was last here, and the same registers, except
+ * those the loop body overwrites before reading (the value a failed poll
+ * loaded), which the iteration that leaves the loop writes again. */
 static bool loop_head(struct ctx *c, unsigned th, struct tstate *s, int line)
 {
     uint32_t live = ~c->killed[th][s->pc];
@@ -387,6 +388,7 @@ static void explore(struct ctx *c, unsigned th, struct tstate *s)
             b->bar_inst = opval(s, &in->a);
             b->bar_id = in->n_bar_ops >= 2 ? opval(s, &in->b) : -1;
             b->bar_count = in->n_bar_ops >= 3 ? opval(s, &in->c) : 0;
+            s->n_snaps = 0; /* an arrival changes the barrier's state: not a spin */
             s->pc++;
             break;
         }
