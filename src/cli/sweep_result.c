@@ -3,7 +3,8 @@
  * (the JSON each child wrote, the .err of a failed one), and the combined
  * results.csv.
  *
- * The numbers come only from the statistics files (docs/stats.md); a run
+ * The numbers come only from the statistics files (docs/stats.md; a frames
+ * run's: docs/chopin.md); a run
  * without one has an exit status and a reason but no numbers, and its CSV
  * row leaves them empty rather than writing zeros.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -83,6 +84,12 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->bytes_total += res->bytes[c];
     }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stats");
+    if (r->model == SWEEP_FRAMES) { /* gpucoh chopin run --stats: the model's statistics */
+        for (unsigned k = 0; k < SFR_N_STATS; k++)
+            res->frame[k] = num(st, sfr_stat_names[k]);
+        for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+            res->bytes_total += res->frame[k];
+    }
     double lsum = 0;
     unsigned ln = 0;
     const cJSON *item;
@@ -112,8 +119,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     cJSON_Delete(root);
 }
 
-/* A CSV field, quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *f, const char *s)
+void sweep_csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, f);
@@ -151,7 +157,7 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
         const char *fields[] = {r->id, r->workload, r->set, r->size, r->config, r->protocol,
                                 r->settings_text};
         for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-            csv_field(f, fields[k]);
+            sweep_csv_field(f, fields[k]);
             fputc(',', f);
         }
         if (res.finished)
