@@ -11,7 +11,6 @@
 # usage: bash litmus-causality.sh <gpucoh-binary> <repo-root>
 set -u
 bin=$1; root=$2
-export GPUCOH_SHARED=${GPUCOH_SHARED:-$root/../shared}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
