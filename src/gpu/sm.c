@@ -64,7 +64,9 @@
 #define ID_SLOT_BITS   11
 #define ID_SLOT_MASK   ((1u << ID_SLOT_BITS) - 1)
 #define ID_KERNEL_SLOT ID_SLOT_MASK /* KERNEL_BEGIN/END */
-#define SM_MAX_INFLIGHT (ID_KERNEL_SLOT - 1)
+#define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
+#define SM_MAX_INFLIGHT (ID_PREFETCH_SLOT - 1)
+#define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
     W_FREE,       /* slot unused */
@@ -75,10 +77,12 @@ enum warp_state {
     W_HELD_ORDER, /* its memory instruction waits for the ordering policy */
     W_HELD_LSU,   /* its memory instruction waits for room in the memory stage */
     W_EXITED,     /* every lane exited; memory operations still outstanding */
+    W_HELD_SB,    /* its store waits for room in its TSO store buffer */
     W_NSTATES
 };
 static const char *const warp_state_names[W_NSTATES] = {
-    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)", "exited(draining)"};
+    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)",
+    "exited(draining)", "held(store buffer)"};
 
 enum kernel_state { K_IDLE, K_BEGIN_SEND, K_BEGIN_WAIT, K_RUN, K_END_SEND, K_END_WAIT };
 static const char *const kernel_state_names[] = {"idle", "begin-send", "begin-wait",
@@ -93,7 +97,15 @@ struct sm_warp {
     uint8_t sched;          /* its scheduler */
     uint8_t warp_in_cta;
     uint8_t n_threads;      /* threads of the CTA in this warp (barrier counting) */
-    uint16_t held;          /* instruction slot held at issue, or SM_NONE */
+    uint16_t held;          /* instruction slot held at issue, or SM_NONE (a hold before
+                               execution: SM_HOLD_CTA) */
+    uint8_t hold;           /* enum sm_hold of a W_HELD_ORDER or W_HELD_SB warp */
+    bool sb_queued;         /* in sm->sb_ready: its store buffer's head may be sent */
+    uint16_t sb_head, sb_n; /* TSO store buffer: ring of instruction slots (sm->sb) */
+    uint16_t sb_lines;      /* lines the buffered stores write (entries used) */
+    uint32_t ld_issued;     /* loads that entered the memory stage (their sequence numbers) */
+    uint32_t ld_last;       /* sequence number of the last of them */
+    uint64_t held_since;    /* cycle its current hold began */
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
@@ -132,6 +144,7 @@ struct sm_minst {
     uint32_t pending;       /* lines not yet answered */
     uint64_t ready;         /* first cycle a line may leave */
     tick_t first_sent;      /* when its first line left, for the starvation check */
+    uint32_t ld_before;     /* a buffered store: loads of its warp issued before it */
     struct coal_line line[32];
 };
 
@@ -178,6 +191,13 @@ struct sm {
     uint32_t lsu_head, lsu_n;
     uint8_t lsu_wait[SM_MAX_WARPS]; /* warps held for room, FIFO */
     uint32_t lsu_wait_head, lsu_wait_n;
+    uint16_t *sb;              /* [spec.warps][spec.order.store_buffer] store buffers */
+    uint8_t sb_ready[SM_MAX_WARPS]; /* warps whose store-buffer head may be sent, FIFO */
+    uint32_t sb_ready_head, sb_ready_n;
+    addr_t pf[SM_PREFETCH_QUEUE]; /* prefetch lines waiting, FIFO */
+    uint8_t pf_warp[SM_PREFETCH_QUEUE]; /* the warp each is for */
+    uint32_t pf_head, pf_n;
+    uint32_t pf_out;           /* prefetches sent and not answered */
 
     uint64_t last_cycle;
     tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
@@ -190,7 +210,8 @@ struct sm {
 
 const char *const sm_sched_names[] = {"lrr", "gto", NULL};
 const char *const sm_stall_names[SM_STALL_N] = {"scoreboard", "order", "lsu_full", "barrier",
-                                                "idle"};
+                                                "idle", "sb_full"};
+const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full"};
 
 /* Defaults: the Fermi core of spec 002 §4 (48 warps, 1536 threads, 8 CTAs,
  * 32 K registers, 48 KB shared memory, 2 schedulers). Latencies are
@@ -211,8 +232,6 @@ const struct cfg_opt sm_opts[] = {
             "warp schedulers; warp slot s belongs to scheduler s % schedulers"),
     CFG_ENUM("sched", struct sm_spec, sched, "gto", sm_sched_names,
              "warp scheduling: lrr (loose round-robin) or gto (greedy-then-oldest)"),
-    CFG_ENUM("order", struct sm_spec, order, "ptx", order_policy_names,
-             "core-side memory ordering policy: ptx, tso or sc"),
     CFG_U32("lsu_queue", struct sm_spec, lsu_queue, "8", 1, 1024, "",
             "warp memory instructions waiting in the in-order memory stage"),
     CFG_U32("max_inflight", struct sm_spec, max_inflight, "256", 2, SM_MAX_INFLIGHT, "",
@@ -425,6 +444,135 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
 
 /* ---- memory instructions ---- */
 
+/* The i-th store of a warp's store buffer, oldest first. */
+static struct sm_minst *sb_at(struct sm *sm, const struct sm_warp *w, unsigned i)
+{
+    unsigned cap = sm->spec.order.store_buffer;
+    unsigned slot = (unsigned)(w - sm->warps);
+    return &sm->minst[sm->sb[slot * cap + (w->sb_head + i) % cap]];
+}
+
+/* May the oldest buffered store be sent? Once every store ahead of it
+ * completed (nothing sent is outstanding: stores leave the buffer one at a
+ * time) and every load older than it did. Under TSO a warp has at most one
+ * load outstanding (loads wait for loads), so that load is older unless its
+ * sequence number is at least the store's ld_before. Atomics, fences and
+ * acquires (which also wait for the buffer to drain) hold it as well. */
+static bool sb_head_ready(struct sm *sm, const struct sm_warp *w)
+{
+    if (!w->sb_n)
+        return false;
+    if (w->ord.nz & (ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_FENCE) |
+                     ORDER_BIT(ORDER_ACQ)))
+        return false;
+    return !w->ord.n[ORDER_LD] || w->ld_last >= sb_at(sm, w, 0)->ld_before;
+}
+
+/* Queue the warp for the memory stage if its buffer's head may be sent. */
+static void sb_check(struct sm *sm, struct sm_warp *w)
+{
+    if (w->sb_queued || !sb_head_ready(sm, w))
+        return;
+    w->sb_queued = true;
+    sm->sb_ready[(sm->sb_ready_head + sm->sb_ready_n++) % SM_MAX_WARPS] =
+        (uint8_t)(w - sm->warps);
+}
+
+/* What a warp's memory instruction may do now. */
+enum mem_go {
+    GO_LSU,     /* enter the memory stage */
+    GO_BUFFER,  /* wait in the store buffer; the warp goes on */
+    GO_FORWARD, /* a load served whole from the warp's buffered stores */
+    GO_HOLD,    /* the warp waits (reason in *why) */
+};
+
+/* Which buffered stores a load reads: GO_LSU when no lane's bytes overlap
+ * one, GO_FORWARD when every lane's bytes lie inside one store lane (the
+ * youngest that overlaps; within a store the highest lane, which is written
+ * last), with the values copied into ld's data, else GO_HOLD. */
+static enum mem_go sb_forward(struct sm *sm, const struct sm_warp *w, struct sm_minst *ld)
+{
+    struct ptx_memop *op = &ld->mem;
+    unsigned n_cov = 0, n_lanes = 0;
+    for (uint32_t lanes = op->mask; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        addr_t a = op->addr[l];
+        bool hit = false;
+        n_lanes++;
+        for (unsigned i = w->sb_n; i-- && !hit;) {
+            const struct ptx_memop *st = &sb_at(sm, w, i)->mem;
+            for (int sl = 31; sl >= 0; sl--) {
+                addr_t b = st->addr[sl];
+                if (!(st->mask >> sl & 1) || b + st->size <= a || a + op->size <= b)
+                    continue;
+                if (b > a || a + op->size > b + st->size)
+                    return GO_HOLD; /* partly covered */
+                op->data[l][0] = op->data[l][1] = 0;
+                memcpy(op->data[l], (const uint8_t *)st->data[sl] + (a - b), op->size);
+                hit = true;
+                n_cov++;
+                break;
+            }
+        }
+    }
+    if (!n_cov)
+        return GO_LSU;
+    return n_cov == n_lanes ? GO_FORWARD : GO_HOLD;
+}
+
+static enum mem_go mem_decide(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold *why)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    unsigned op = mi->mem.op, sem = mi->mem.sem;
+    if (!order_may_issue(sm->ord, &w->ord, op, sem)) {
+        /* plain stores wait in the store buffer; release stores and
+         * atomics (which order what precedes them) hold the warp */
+        if (sm->sb && op == MEM_STORE && sem <= SEM_RELAXED &&
+            mi->n_lines <= sm->spec.order.store_buffer) {
+            if (w->sb_lines + mi->n_lines <= sm->spec.order.store_buffer)
+                return GO_BUFFER;
+            *why = SM_HOLD_SB_FULL;
+            return GO_HOLD;
+        }
+        *why = SM_HOLD_ORDER;
+        return GO_HOLD;
+    }
+    if (op == MEM_LOAD && w->ord.n[ORDER_SB]) {
+        enum mem_go g = sb_forward(sm, w, mi);
+        if (g == GO_HOLD)
+            *why = SM_HOLD_FORWARD;
+        return g;
+    }
+    return GO_LSU;
+}
+
+static void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold why, cycle_t cyc)
+{
+    w->held = (uint16_t)idx;
+    w->hold = (uint8_t)why;
+    w->held_since = cyc;
+    sm->st.holds[why]++;
+    set_state(sm, w, why == SM_HOLD_SB_FULL ? W_HELD_SB : W_HELD_ORDER);
+}
+
+static void sb_push(struct sm *sm, struct sm_warp *w, unsigned idx)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    unsigned cap = sm->spec.order.store_buffer;
+    unsigned slot = (unsigned)(w - sm->warps);
+    sm->sb[slot * cap + (w->sb_head + w->sb_n) % cap] = (uint16_t)idx;
+    w->sb_n++;
+    w->sb_lines = (uint16_t)(w->sb_lines + mi->n_lines);
+    mi->ld_before = w->ld_issued;
+    w->ord.n[ORDER_SB]++;
+    w->ord.nz |= (uint8_t)ORDER_BIT(ORDER_SB);
+    w->n_out++;
+    sm->st.sb_stores++;
+    sb_check(sm, w);
+}
+
+static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
+
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[mi->warp];
@@ -438,22 +586,17 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     mi->in_use = false;
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
+    if (sm->sb)
+        sb_check(sm, w);
 
     switch (w->state) {
     case W_PARKED:
         if (res)
             set_state(sm, w, W_READY);
         break;
-    case W_HELD_ORDER: {
-        struct sm_minst *h = &sm->minst[w->held];
-        if (order_may_issue(sm->ord, &w->ord, h->mem.op, h->mem.sem)) {
-            /* joins the queue for the memory stage, behind warps already waiting */
-            set_state(sm, w, W_HELD_LSU);
-            sm->lsu_wait[(sm->lsu_wait_head + sm->lsu_wait_n++) % SM_MAX_WARPS] =
-                (uint8_t)(w - sm->warps);
-        }
+    case W_HELD_ORDER:
+        retry_held(sm, w, cyc);
         break;
-    }
     case W_EXITED:
         if (w->n_out == 0)
             warp_free(sm, w);
@@ -463,14 +606,19 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
 }
 
-/* Enter the memory stage: the operation now counts as outstanding. */
-static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+/* Enter the memory stage: the operation now counts as outstanding (a store
+ * from the store buffer was counted in n_out when it was buffered). */
+static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
+                        bool buffered)
 {
     struct sm_minst *mi = &sm->minst[idx];
     order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
-    w->n_out++;
+    if (!buffered)
+        w->n_out++;
     if (is_result_op(&mi->mem))
         w->n_res++;
+    if (mi->mem.op == MEM_LOAD)
+        w->ld_last = w->ld_issued++;
     if (mi->n_lines == 0) { /* no lane went to global memory */
         complete_minst(sm, mi, cyc);
         return;
@@ -481,6 +629,18 @@ static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t 
     sm->lsu[(sm->lsu_head + sm->lsu_n++) % sm->spec.lsu_queue] = (uint16_t)idx;
 }
 
+/* A load served from the store buffer completes at once; its registers are
+ * ready lat_gmem cycles later, as an L1 port would deliver nothing sooner. */
+static void forward_load(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
+    w->n_out++;
+    w->n_res++;
+    sm->st.sb_forwards++;
+    complete_minst(sm, mi, cyc + sm->spec.lat[PTX_LAT_GMEM]);
+}
+
 static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
 {
     w->held = (uint16_t)idx;
@@ -489,7 +649,45 @@ static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
         (uint8_t)(w - sm->warps);
 }
 
-/* Warps held for room enter the memory stage first, oldest hold first. */
+/* A held warp's instruction may have become free to go. A warp held before
+ * executing (SM_HOLD_CTA) waits for all of its memory operations. */
+static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc)
+{
+    unsigned idx = w->held;
+    enum sm_hold why = (enum sm_hold)w->hold;
+    enum mem_go g = GO_LSU;
+    if (idx == SM_NONE) {
+        if (w->n_out)
+            return;
+        g = GO_FORWARD; /* nothing to send: the warp simply goes on */
+    } else {
+        g = mem_decide(sm, w, idx, &why);
+        if (g == GO_HOLD) {
+            if (why != w->hold) {
+                sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+                hold(sm, w, idx, why, cyc);
+            }
+            return;
+        }
+    }
+    sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+    if (g == GO_LSU) {
+        /* joins the queue for the memory stage, behind warps already waiting */
+        hold_for_lsu(sm, w, idx);
+        return;
+    }
+    w->held = SM_NONE;
+    set_state(sm, w, W_READY);
+    if (idx == SM_NONE)
+        return;
+    if (g == GO_BUFFER)
+        sb_push(sm, w, idx);
+    else
+        forward_load(sm, w, idx, cyc);
+}
+
+/* Warps held for room enter the memory stage first, oldest hold first; then
+ * store-buffer heads that may be sent. */
 static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
 {
     bool moved = false;
@@ -500,14 +698,53 @@ static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
         unsigned idx = w->held;
         w->held = SM_NONE;
         set_state(sm, w, W_READY);
-        lsu_enqueue(sm, w, idx, cyc);
+        lsu_enqueue(sm, w, idx, cyc, false);
+        moved = true;
+    }
+    while (sm->sb_ready_n && sm->lsu_n < sm->spec.lsu_queue) {
+        struct sm_warp *w = &sm->warps[sm->sb_ready[sm->sb_ready_head]];
+        sm->sb_ready_head = (sm->sb_ready_head + 1) % SM_MAX_WARPS;
+        sm->sb_ready_n--;
+        w->sb_queued = false;
+        if (!sb_head_ready(sm, w)) /* a younger acquire went out meanwhile */
+            continue;
+        struct sm_minst *mi = sb_at(sm, w, 0);
+        w->sb_head = (uint16_t)((w->sb_head + 1) % sm->spec.order.store_buffer);
+        w->sb_n--;
+        w->sb_lines = (uint16_t)(w->sb_lines - mi->n_lines);
+        if (--w->ord.n[ORDER_SB] == 0)
+            w->ord.nz &= (uint8_t)~ORDER_BIT(ORDER_SB);
+        lsu_enqueue(sm, w, (unsigned)(mi - sm->minst), cyc, true);
+        if (w->state == W_HELD_SB)
+            retry_held(sm, w, cyc);
         moved = true;
     }
     return moved;
 }
 
+/* Prefetch the lines of an access held for ordering (order.prefetch). */
+static void prefetch_lines(struct sm *sm, const struct sm_minst *mi)
+{
+    if (mi->mem.op == MEM_FENCE)
+        return;
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        if (sm->pf_n == SM_PREFETCH_QUEUE) {
+            sm->st.prefetches_dropped += mi->n_lines - i;
+            return;
+        }
+        unsigned k = (sm->pf_head + sm->pf_n++) % SM_PREFETCH_QUEUE;
+        sm->pf[k] = mi->line[i].line;
+        sm->pf_warp[k] = (uint8_t)mi->warp;
+    }
+}
+
 static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *op, cycle_t cyc)
 {
+    if (op->op == MEM_FENCE && sm->ord->fences_free) {
+        sm->st.mem_insts[MEM_FENCE]++;
+        sm->st.fences_elided++;
+        return;
+    }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
     memcpy(&mi->mem, op, sizeof *op);
@@ -535,32 +772,71 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         mi->n_lines = (uint8_t)n;
     }
     sm->st.mem_insts[op->op]++;
-    if (!order_may_issue(sm->ord, &w->ord, op->op, op->sem)) {
-        w->held = (uint16_t)idx;
-        set_state(sm, w, W_HELD_ORDER);
+    enum sm_hold why = SM_HOLD_ORDER;
+    switch (mem_decide(sm, w, idx, &why)) {
+    case GO_HOLD:
+        hold(sm, w, idx, why, cyc);
+        if (why == SM_HOLD_ORDER && sm->spec.order.prefetch)
+            prefetch_lines(sm, mi);
         return;
+    case GO_BUFFER:
+        sb_push(sm, w, idx);
+        return;
+    case GO_FORWARD:
+        forward_load(sm, w, idx, cyc);
+        return;
+    case GO_LSU:
+        break;
     }
     if (sm->lsu_wait_n || sm->lsu_n >= sm->spec.lsu_queue) {
         hold_for_lsu(sm, w, idx);
         return;
     }
-    lsu_enqueue(sm, w, idx, cyc);
+    lsu_enqueue(sm, w, idx, cyc, false);
 }
 
 static const uint8_t class_of_op[MEM_NOPS] = {
     [MEM_LOAD] = TRAFFIC_LD, [MEM_STORE] = TRAFFIC_ST, [MEM_ATOMIC] = TRAFFIC_ATO,
     [MEM_FENCE] = TRAFFIC_REQ, [MEM_KERNEL_BEGIN] = TRAFFIC_REQ, [MEM_KERNEL_END] = TRAFFIC_REQ};
 
+/* A prefetch leaves when the memory stage has nothing else to send this
+ * cycle: a weak load of one byte of the line, answered with data that is
+ * dropped (a plain load to the protocol, so it allocates and merges as one). */
+static bool prefetch_send(struct sm *sm)
+{
+    if (!port_has_room(sm->to_l1, 1))
+        return false;
+    unsigned k = sm->pf_head;
+    sm->pf_head = (sm->pf_head + 1) % SM_PREFETCH_QUEUE;
+    sm->pf_n--;
+    struct msg *m = msg_new(sm->msgs, MSG_CORE_REQ, sm->pf[k], sm->comp.eng->now);
+    m->cls = TRAFFIC_LD;
+    m->req = (struct mem_req){.op = MEM_LOAD,
+                              .sem = SEM_WEAK,
+                              .scope = SCOPE_GPU,
+                              .gpu = (uint8_t)sm->gpu,
+                              .sm = (uint16_t)sm->id,
+                              .warp = sm->pf_warp[k],
+                              .id = req_id(0, ID_PREFETCH_SLOT, 0)};
+    bytemask_set_range(&m->mask, 0, 1);
+    if (!port_send(sm->to_l1, m))
+        panic("%s: send on a port that had room", sm->comp.name);
+    sm->comp.eng->n_outstanding++;
+    sm->pf_out++;
+    sm->st.prefetches++;
+    return true;
+}
+
 /* The memory stage: the head instruction sends its next line, if the port
  * has room (else retried next cycle and counted). */
 static bool lsu_send(struct sm *sm, cycle_t cyc)
 {
     if (!sm->lsu_n)
-        return false;
+        return sm->pf_n && prefetch_send(sm);
     unsigned idx = sm->lsu[sm->lsu_head];
     struct sm_minst *mi = &sm->minst[idx];
     if (cyc < mi->ready)
-        return false;
+        return sm->pf_n && prefetch_send(sm);
     if (!port_has_room(sm->to_l1, 1)) {
         sm->st.port_full++;
         return false;
@@ -645,10 +921,15 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         struct eng *e = sm->comp.eng;
         e->n_outstanding--;
         eng_progress(e);
-        if (m->req.op < MEM_NOPS)
-            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
         uint32_t id = m->req.id;
         unsigned slot = (id >> ID_LINE_BITS) & ID_SLOT_MASK;
+        if (slot == ID_PREFETCH_SLOT) {
+            sm->pf_out--;
+            msg_free(sm->msgs, m);
+            continue;
+        }
+        if (m->req.op < MEM_NOPS)
+            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
         unsigned li = id & ((1u << ID_LINE_BITS) - 1);
         uint16_t gen = (uint16_t)(id >> (ID_LINE_BITS + ID_SLOT_BITS));
         if (slot == ID_KERNEL_SLOT) {
@@ -726,6 +1007,16 @@ static bool ctas_left(const struct sm *sm)
     return sm->fill_next < sm->run->fill_ctas || sm->run->next_cta < sm->run->n_ctas;
 }
 
+/* Every CTA is done; prefetches still queued are dropped (nobody will use
+ * them) and the kernel end waits for those in flight. */
+static bool kernel_may_end(struct sm *sm)
+{
+    if (sm->n_ctas_res)
+        return false;
+    sm->pf_n = 0;
+    return sm->pf_out == 0;
+}
+
 static bool kernel_step(struct sm *sm)
 {
     switch (sm->kstate) {
@@ -737,7 +1028,7 @@ static bool kernel_step(struct sm *sm)
         return false;
     case K_RUN:
         if (!ctas_left(sm)) {
-            if (sm->n_ctas_res == 0)
+            if (kernel_may_end(sm))
                 sm->kstate = K_END_SEND;
             return false;
         }
@@ -768,6 +1059,8 @@ static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
     const uint16_t *n = sm->n_state[s];
     if (n[W_HELD_ORDER])
         return SM_STALL_ORDER;
+    if (n[W_HELD_SB])
+        return SM_STALL_SB_FULL;
     if (n[W_HELD_LSU])
         return SM_STALL_LSU;
     if (n[W_READY] || n[W_TIMED] || n[W_PARKED])
@@ -824,6 +1117,10 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
+        if (sm->ord->cta_ordered && w->n_out && ptx_warp_next_orders_cta(w->pw)) {
+            hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
+            return false;
+        }
         issue(sm, w, slot, cyc);
         return true;
     }
@@ -943,8 +1240,10 @@ static bool sm_tick(struct comp *c)
         if (next <= cyc + 1)
             return true;
     }
-    if (sm->ready || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND || sm->kstate == K_END_SEND ||
-        (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0)))
+    if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || sm->kstate == K_BEGIN_SEND ||
+        sm->kstate == K_END_SEND ||
+        (sm->kstate == K_RUN &&
+         (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0 && sm->pf_out == 0)))
         return true;
     if (!sm->spec.sleep && sm->kstate != K_IDLE)
         return true; /* ticks every cycle: the reference sleeping is checked against */
@@ -996,10 +1295,14 @@ static void sm_dump(struct comp *c, FILE *out)
             continue;
         char where[128];
         fprintf(out, "    warp %u (CTA %u warp %u): %s at %s, outstanding ld %u st %u atom %u "
-                     "fence %u\n",
+                     "fence %u, store buffer %u\n",
                 slot, w->cta->index, w->warp_in_cta, warp_state_names[w->state],
                 ptx_warp_where(w->pw, where, sizeof where), w->ord.n[ORDER_LD],
-                w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE]);
+                w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE],
+                w->ord.n[ORDER_SB]);
+        if (w->state == W_HELD_ORDER || w->state == W_HELD_SB)
+            fprintf(out, "      held for the memory model (%s) since cycle %llu\n",
+                    sm_hold_names[w->hold], (unsigned long long)w->held_since);
         for (unsigned i = 0; i < sm->spec.max_inflight; i++)
             if (sm->minst[i].in_use && sm->minst[i].warp == slot)
                 dump_minst(sm, &sm->minst[i], out);
@@ -1025,14 +1328,19 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     unsigned n_ord = 0;
     while (order_policies[n_ord])
         n_ord++;
-    if (spec->order >= n_ord)
-        panic("%s: ordering policy %u out of range", name, spec->order);
+    if (spec->order.model >= n_ord)
+        panic("%s: ordering policy %u out of range", name, spec->order.model);
 
     struct sm *sm = calloc(1, sizeof *sm);
     if (!sm)
         panic("out of memory");
     sm->spec = *spec;
-    sm->ord = order_policies[spec->order];
+    sm->ord = order_policies[spec->order.model];
+    if (sm->ord->store_buffer && spec->order.store_buffer) {
+        sm->sb = calloc((size_t)spec->warps * spec->order.store_buffer, sizeof *sm->sb);
+        if (!sm->sb)
+            panic("out of memory");
+    }
     sm->gpu = gpu;
     sm->id = id;
     sm->line_bytes = line_bytes;
@@ -1078,6 +1386,7 @@ void sm_free(struct sm *sm)
     free(sm->minst);
     free(sm->minst_free);
     free(sm->lsu);
+    free(sm->sb);
     free(sm);
 }
 
@@ -1220,6 +1529,13 @@ static const struct stat_row stat_rows[] = {
     ROW(kernels, "kernels started"),
     ROW(max_ctas_resident, "most CTAs resident at once"),
     ROW(max_warps_resident, "most warps resident at once"),
+    ARR(hold_cycles, SM_HOLD_N, sm_hold_names, "warp-cycles held for the memory model, by reason"),
+    ARR(holds, SM_HOLD_N, sm_hold_names, "holds for the memory model, by reason"),
+    ROW(fences_elided, "fences not sent: the memory model already orders"),
+    ROW(sb_stores, "stores that waited in the TSO store buffer"),
+    ROW(sb_forwards, "loads served from the warp's buffered stores"),
+    ROW(prefetches, "prefetches sent for accesses held for ordering"),
+    ROW(prefetches_dropped, "prefetches not sent: the queue was full"),
 };
 
 void sm_stats_print(const struct sm *sm, FILE *out)

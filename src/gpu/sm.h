@@ -45,7 +45,7 @@ struct sm_spec {
     uint32_t shmem_bytes;    /* shared memory */
     uint32_t schedulers;     /* warp schedulers; warp slot s belongs to scheduler s % schedulers */
     uint32_t sched;          /* enum sm_sched_policy */
-    uint32_t order;          /* index into order_policies */
+    struct order_spec order; /* the memory model enforced (config section [order]) */
     uint32_t lsu_queue;      /* memory instructions waiting in the in-order memory stage */
     uint32_t max_inflight;   /* memory instructions issued and not completed, per SM */
     uint32_t lat[PTX_LAT_N]; /* issue-to-result cycles per instruction class */
@@ -61,9 +61,21 @@ enum sm_stall {
     SM_STALL_LSU,        /* a warp's next memory op found the memory stage full */
     SM_STALL_BARRIER,    /* warps wait at a barrier */
     SM_STALL_IDLE,       /* no warp that could issue (none resident, or all exited) */
+    SM_STALL_SB_FULL,    /* a warp's store found its TSO store buffer full */
     SM_STALL_N
 };
 extern const char *const sm_stall_names[SM_STALL_N];
+
+/* Why a warp's next instruction waits for the memory model (warp-cycles are
+ * counted per reason: sm_stats.hold_cycles). */
+enum sm_hold {
+    SM_HOLD_ORDER,       /* a global access waits for earlier ones (the policy's table) */
+    SM_HOLD_CTA,         /* a shared-memory access or barrier waits for the warp's global ones */
+    SM_HOLD_FORWARD,     /* a load overlaps buffered stores it cannot take whole */
+    SM_HOLD_SB_FULL,     /* a store waits for room in the store buffer */
+    SM_HOLD_N
+};
+extern const char *const sm_hold_names[SM_HOLD_N];
 
 /* Counters; all plain, reset never (diff them around a region of interest). */
 struct sm_stats {
@@ -82,6 +94,13 @@ struct sm_stats {
     uint64_t max_ctas_resident;      /* most CTAs resident at once */
     uint64_t max_warps_resident;     /* most warps resident at once */
     struct hist latency[MEM_NOPS];   /* core cycles from sending a request to its response */
+    uint64_t hold_cycles[SM_HOLD_N]; /* warp-cycles held for the memory model, by reason */
+    uint64_t holds[SM_HOLD_N];       /* holds begun, by reason */
+    uint64_t fences_elided;          /* fences not sent: the model already orders (sc) */
+    uint64_t sb_stores;              /* stores that waited in the TSO store buffer */
+    uint64_t sb_forwards;            /* loads served from the warp's buffered stores */
+    uint64_t prefetches;             /* prefetches sent for held accesses */
+    uint64_t prefetches_dropped;     /* prefetches not sent: the queue was full */
 };
 
 /* Observes every issued warp instruction (tests, tracing). */

@@ -143,6 +143,7 @@ static const struct {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
     {"sm", sm_opts, offsetof(struct config, sm)},
+    {"order", order_opts, offsetof(struct config, sm) + offsetof(struct sm_spec, order)},
     {"l1", l1_opts, offsetof(struct config, l1)},
     {"l2", l2_opts, offsetof(struct config, l2)},
     {"noc", noc_opts, offsetof(struct config, noc)},

@@ -436,6 +436,21 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             snprintf(buf, sizeof buf, "%s.stall.%s", n, sm_stall_names[k]);
             emit(arg, buf, s->stall[k]);
         }
+        for (unsigned k = 0; k < SM_HOLD_N; k++) {
+            snprintf(buf, sizeof buf, "%s.hold_cycles.%s", n, sm_hold_names[k]);
+            emit(arg, buf, s->hold_cycles[k]);
+            snprintf(buf, sizeof buf, "%s.holds.%s", n, sm_hold_names[k]);
+            emit(arg, buf, s->holds[k]);
+        }
+#define E(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
+    emit(arg, buf, s->f)
+        E(fences_elided);
+        E(sb_stores);
+        E(sb_forwards);
+        E(prefetches);
+        E(prefetches_dropped);
+#undef E
         for (unsigned k = 0; k < MEM_NOPS; k++) {
             snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_reqs[k]);

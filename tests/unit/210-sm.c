@@ -363,7 +363,7 @@ static void release_waits_for_earlier_stores(void **state)
     rig_free(&r);
 
     /* under SC each store waits for the one before */
-    sp.order = 2;
+    sp.order.model = 2;
     assert_string_equal(order_policy_names[2], "sc");
     rig_init(&r, 1, &sp, 64);
     rig_launch(&r, "release_store", 1, 32, args, 2);
