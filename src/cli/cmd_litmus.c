@@ -43,12 +43,17 @@ static void usage(FILE *out)
             "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
             "random bank conflicts (noc.conflict_pct).\n"
             "\n"
-            "Oracles: a protocol promises a memory model. PTX protocols are judged by the PTX\n"
-            "v7.5 verdicts in shared/litmus/expected: 'exists C' with verdict 0, '~exists C'\n"
-            "with 1 forbid outcomes satisfying C; 'forall C' with 1 forbids outcomes violating\n"
-            "C. SC designs and --functional are judged by the set of outcomes of every\n"
-            "sequentially consistent interleaving (enumerated exhaustively). Observing a\n"
-            "forbidden outcome is a FAIL (exit 1); an allowed outcome never observed is a note.\n"
+            "Oracles: the machine promises a memory model, from its protocol and the model\n"
+            "the SM enforces (order.model; gpucoh list protocols). Under rmo every protocol\n"
+            "promises PTX, judged by the PTX v7.5 verdicts in shared/litmus/expected: 'exists\n"
+            "C' with verdict 0, '~exists C' with 1 forbid outcomes satisfying C; 'forall C'\n"
+            "with 1 forbids outcomes violating C. order.model=sc on a write-atomic protocol\n"
+            "promises SC, and --functional is SC: judged by the set of outcomes of every\n"
+            "sequentially consistent interleaving (enumerated exhaustively). order.model=tso\n"
+            "promises TSO, judged by the TSO verdicts in tso-expected.csv beside a test (tests\n"
+            "without one are skipped). With --protocol all, protocols that cannot keep the\n"
+            "promise (not write-atomic) are listed as skipped. Observing a forbidden outcome is\n"
+            "a FAIL (exit 1); an allowed outcome never observed is a note.\n"
             "Tests needing what gpucoh does not model (proxies, aliases, several GPUs), tests\n"
             "that can hang at a barrier, and PTX runs without a verdict are skipped, never\n"
             "passed.\n"
@@ -73,7 +78,8 @@ static void usage(FILE *out)
             "\n"
             "examples:\n"
             "  gpucoh litmus --functional --iterations 20 ../shared/litmus/ptx/Manual/MP-gpu.litmus\n"
-            "  gpucoh litmus --protocol all --core --json out.json ../shared/litmus/ptx\n");
+            "  gpucoh litmus --protocol all --core --json out.json ../shared/litmus/ptx\n"
+            "  gpucoh litmus --protocol mesi --set order.model=tso tests/litmus/tso\n");
 }
 
 /* Whether the configuration the options name refuses `protocol` under its
