@@ -70,13 +70,26 @@ struct order_policy {
                            order.store_buffer > 0) */
     const char *promise; /* the model a write-atomic protocol under it gives programs; NULL:
                             the protocol's own (rmo adds nothing) */
+    bool typeaware;     /* type-aware SC: accesses are classified by sector (sm.c, mac.c) */
 };
+
+enum order_recall { ORDER_RECALL_SAFE, ORDER_RECALL_PAPER };
+extern const char *const order_recall_names[]; /* "safe", "paper" */
 
 /* The [order] section of the configuration. */
 struct order_spec {
     uint32_t model;        /* index into order_policies */
     uint32_t store_buffer; /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
     bool prefetch;         /* prefetch the lines of an access held for ordering */
+    /* type-aware SC (spec 001 §2.5, Table 2) */
+    uint32_t sector_bytes; /* classification granularity */
+    uint32_t mac_entries, mac_ways; /* per memory partition */
+    uint32_t mac_cycles;   /* MAC lookup latency, L2 cycles */
+    uint32_t mac_recall;   /* enum order_recall */
+    uint32_t type_cache_entries, type_cache_ways; /* per SM */
+    uint32_t tq_entries;   /* type-wait queue per warp */
+    uint32_t uq_entries;   /* unsafe queue per warp (accesses and markers) */
+    uint32_t sync_entries; /* synchronisation table per SM */
 };
 /* Option rows of the section, names relative to it ("model", ...). */
 extern const struct cfg_opt order_opts[];

@@ -50,6 +50,8 @@
 
 #include "base/log.h"
 #include "gpu/coalesce.h"
+#include "gpu/mac.h"
+#include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
 #define SM_MAX_SCHED   4
@@ -145,6 +147,9 @@ struct sm_minst {
     uint64_t ready;         /* first cycle a line may leave */
     tick_t first_sent;      /* when its first line left, for the starvation check */
     uint32_t ld_before;     /* a buffered store: loads of its warp issued before it */
+    uint32_t ta_known;      /* sc-typeaware: lines whose sector type is known */
+    uint32_t ta_unsafe;     /* ... of which unsafe */
+    uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe */
     struct coal_line line[32];
 };
 
@@ -198,6 +203,7 @@ struct sm {
     uint8_t pf_warp[SM_PREFETCH_QUEUE]; /* the warp each is for */
     uint32_t pf_head, pf_n;
     uint32_t pf_out;           /* prefetches sent and not answered */
+    struct sm_ta *ta;          /* sc-typeaware state, else NULL */
 
     uint64_t last_cycle;
     tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
@@ -211,7 +217,9 @@ struct sm {
 const char *const sm_sched_names[] = {"lrr", "gto", NULL};
 const char *const sm_stall_names[SM_STALL_N] = {"scoreboard", "order", "lsu_full", "barrier",
                                                 "idle", "sb_full"};
-const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full"};
+const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full",
+                                              "tq_full"};
+const char *const sm_ta_wait_names[SM_TA_N] = {"type_wait", "unsafe_full", "sync_conflict"};
 
 /* Defaults: the Fermi core of spec 002 §4 (48 warps, 1536 threads, 8 CTAs,
  * 32 K registers, 48 KB shared memory, 2 schedulers). Latencies are
@@ -483,6 +491,7 @@ enum mem_go {
     GO_LSU,     /* enter the memory stage */
     GO_BUFFER,  /* wait in the store buffer; the warp goes on */
     GO_FORWARD, /* a load served whole from the warp's buffered stores */
+    GO_TYPE,    /* sc-typeaware: enter the warp's type-wait queue */
     GO_HOLD,    /* the warp waits (reason in *why) */
 };
 
@@ -520,10 +529,19 @@ static enum mem_go sb_forward(struct sm *sm, const struct sm_warp *w, struct sm_
     return n_cov == n_lanes ? GO_FORWARD : GO_HOLD;
 }
 
+static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w);
+
 static enum mem_go mem_decide(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold *why)
 {
     struct sm_minst *mi = &sm->minst[idx];
     unsigned op = mi->mem.op, sem = mi->mem.sem;
+    if (sm->ta) {
+        if (ta_tq_full(sm, w)) {
+            *why = SM_HOLD_TQ_FULL;
+            return GO_HOLD;
+        }
+        return GO_TYPE;
+    }
     if (!order_may_issue(sm->ord, &w->ord, op, sem)) {
         /* plain stores wait in the store buffer; release stores and
          * atomics (which order what precedes them) hold the warp */
@@ -572,6 +590,7 @@ static void sb_push(struct sm *sm, struct sm_warp *w, unsigned idx)
 }
 
 static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
+static void ta_unsafe_done(struct sm *sm, unsigned slot);
 
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
@@ -588,6 +607,8 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
     if (sm->sb)
         sb_check(sm, w);
+    if (mi->ta_sent == 2)
+        ta_unsafe_done(sm, mi->warp);
 
     switch (w->state) {
     case W_PARKED:
@@ -607,16 +628,18 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 }
 
 /* Enter the memory stage: the operation now counts as outstanding (a store
- * from the store buffer was counted in n_out when it was buffered). */
+ * from the store buffer, or an access from a type-wait queue, was counted in
+ * n_out when it was buffered). */
 static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
                         bool buffered)
 {
     struct sm_minst *mi = &sm->minst[idx];
     order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
-    if (!buffered)
+    if (!buffered) {
         w->n_out++;
-    if (is_result_op(&mi->mem))
-        w->n_res++;
+        if (is_result_op(&mi->mem))
+            w->n_res++;
+    }
     if (mi->mem.op == MEM_LOAD)
         w->ld_last = w->ld_issued++;
     if (mi->n_lines == 0) { /* no lane went to global memory */
@@ -651,13 +674,16 @@ static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
 
 /* A held warp's instruction may have become free to go. A warp held before
  * executing (SM_HOLD_CTA) waits for all of its memory operations. */
+static bool cta_clear(const struct sm *sm, const struct sm_warp *w);
+static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc);
+
 static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc)
 {
     unsigned idx = w->held;
     enum sm_hold why = (enum sm_hold)w->hold;
     enum mem_go g = GO_LSU;
     if (idx == SM_NONE) {
-        if (w->n_out)
+        if (!cta_clear(sm, w))
             return;
         g = GO_FORWARD; /* nothing to send: the warp simply goes on */
     } else {
@@ -682,6 +708,8 @@ static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc)
         return;
     if (g == GO_BUFFER)
         sb_push(sm, w, idx);
+    else if (g == GO_TYPE)
+        ta_enter(sm, w, idx, cyc);
     else
         forward_load(sm, w, idx, cyc);
 }
@@ -722,6 +750,540 @@ static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
     return moved;
 }
 
+/* ---- type-aware SC (order.model = sc-typeaware, spec 001 §2.5) ----
+ *
+ * Every global memory instruction enters its warp's type-wait queue (TQ), in
+ * program order. At the TQ head it is classified from the type cache (or
+ * waits for the MAC's answer; answers are stamped into waiting entries, so a
+ * tiny type cache cannot make an entry wait forever). An instruction is
+ * unsafe when any of its lines lies in an unsafe sector (instruction
+ * granularity: its lines still leave in parallel). Unsafe instructions of a
+ * warp are performed one at a time, in program order: directly when the warp
+ * has none pending, else through its unsafe queue (UQ). A safe instruction
+ * goes to the memory stage at once; when its warp still has unsafe ones
+ * pending it bypasses them, which leaves an entry per line in the
+ * synchronisation table and a marker in the UQ, both removed once every
+ * earlier unsafe access completed. Any access that conflicts with another
+ * warp's table entry (same line, one side a store) waits at the TQ head.
+ * An INV (a sector turned unsafe) or RECALL (safe form) is acknowledged once
+ * no marker for the sector is left and no access to it sent as safe is in
+ * flight (spec 001 §2.5.5 step 5 and §7's conservative option).
+ * DEVIATION: classification, the TQ and the UQ are per warp instruction, not
+ * per line request; the LSU queue (sm.lsu_queue) is the safe queue; shared-
+ * memory accesses and barriers never bypass (the interpreter performs them at
+ * issue, before their addresses could be checked against the synchronisation
+ * table): they wait until the warp has no access waiting for its type and no
+ * unsafe one pending. Warps with no pending unsafe accesses get no scheduling
+ * priority (plain GTO). */
+
+#define TA_MARKER_SECTORS 4
+#define TA_PENDING 64
+
+struct ta_tc {                /* a type-cache entry */
+    uint64_t sector, lru;
+    bool valid, unsafe, we;
+};
+
+struct ta_uq {                /* an unsafe-queue entry: an instruction or a marker */
+    uint16_t minst;           /* the instruction (SM_NONE: a marker) */
+    uint8_t n_sectors;        /* marker: sectors of the access that bypassed (0xff: many) */
+    uint8_t n_sync;
+    uint64_t sectors[TA_MARKER_SECTORS];
+    uint16_t sync[32];        /* marker: its synchronisation-table entries */
+};
+
+struct ta_sync {              /* a synchronisation-table entry */
+    addr_t line;
+    uint64_t warps;           /* warps whose bypassing accesses it records */
+    uint32_t count;           /* markers that refer to it */
+    bool valid, store;
+};
+
+struct ta_drain {             /* an INV or RECALL being drained */
+    uint64_t sector;
+    uint64_t since;           /* cycle it arrived */
+    uint16_t mac;
+};
+
+struct ta_warp {
+    uint16_t tq_head, tq_n;
+    uint16_t uq_head, uq_n;
+    uint16_t pend_unsafe;     /* unsafe instructions sent, not completed */
+};
+
+struct sm_ta {
+    struct order_spec spec;
+    unsigned n_macs, sector_shift, tc_sets;
+    struct port *to_mac, *from_mac;
+    struct ta_tc *tc;                 /* [type_cache_entries] */
+    struct ta_warp w[SM_MAX_WARPS];
+    uint16_t *tq;                     /* [warps][tq_entries] instruction slots */
+    struct ta_uq *uq;                 /* [warps][uq_entries] */
+    struct ta_sync *sync;             /* [sync_entries] */
+    struct {
+        uint64_t sector;
+        bool write, valid;
+    } pending[TA_PENDING];            /* type requests out */
+    struct ta_drain *drains;          /* [drain_cap] */
+    unsigned n_drains, drain_cap;
+    struct msg_list outbox;           /* messages to the MACs waiting for room */
+    uint64_t watch;                   /* warps with TQ/UQ entries or held for them */
+    uint64_t tick;
+};
+
+static inline uint64_t ta_sector(const struct sm_ta *t, addr_t a)
+{
+    return a >> t->sector_shift;
+}
+
+static struct ta_tc *ta_tc_find(struct sm_ta *t, uint64_t sector)
+{
+    struct ta_tc *set = &t->tc[(sector % t->tc_sets) * t->spec.type_cache_ways];
+    for (unsigned i = 0; i < t->spec.type_cache_ways; i++)
+        if (set[i].valid && set[i].sector == sector)
+            return &set[i];
+    return NULL;
+}
+
+static void ta_tc_fill(struct sm_ta *t, uint64_t sector, bool unsafe, bool we)
+{
+    struct ta_tc *e = ta_tc_find(t, sector);
+    if (!e) {
+        struct ta_tc *set = &t->tc[(sector % t->tc_sets) * t->spec.type_cache_ways];
+        e = &set[0];
+        for (unsigned i = 0; i < t->spec.type_cache_ways; i++) {
+            if (!set[i].valid) {
+                e = &set[i];
+                break;
+            }
+            if (set[i].lru < e->lru)
+                e = &set[i];
+        }
+    }
+    *e = (struct ta_tc){sector, t->tick, true, unsafe, we};
+}
+
+static void ta_send(struct sm *sm, uint16_t type, uint64_t sector, uint16_t flags)
+{
+    struct sm_ta *t = sm->ta;
+    struct msg *m = msg_new(sm->msgs, type, (addr_t)(sector << t->sector_shift), sm->comp.eng->now);
+    m->cls = TRAFFIC_REQ;
+    m->src = (uint16_t)sm->id;
+    m->dst = (uint16_t)(sector % t->n_macs);
+    m->flags = flags;
+    msg_list_push(&t->outbox, m);
+}
+
+/* Ask the MAC for a sector's type unless the same question is out. Returns
+ * false when the table of questions is full (the asker tries again). */
+static bool ta_ask(struct sm *sm, uint64_t sector, bool write)
+{
+    struct sm_ta *t = sm->ta;
+    int free_at = -1;
+    for (int i = 0; i < TA_PENDING; i++) {
+        if (t->pending[i].valid && t->pending[i].sector == sector && t->pending[i].write >= write)
+            return true;
+        if (!t->pending[i].valid && free_at < 0)
+            free_at = i;
+    }
+    if (free_at < 0)
+        return false;
+    t->pending[free_at].valid = true;
+    t->pending[free_at].sector = sector;
+    t->pending[free_at].write = write;
+    sm->st.ta_type_requests++;
+    ta_send(sm, MSG_MAC_TYPE_REQ, sector, write ? MAC_F_WRITE : 0);
+    return true;
+}
+
+static inline bool ta_writes(const struct sm_minst *mi)
+{
+    return mi->mem.op != MEM_LOAD;
+}
+
+/* Classify what the type cache knows of mi's lines; ask for the rest. True
+ * when every line is classified. */
+static bool ta_classify(struct sm *sm, struct sm_minst *mi)
+{
+    struct sm_ta *t = sm->ta;
+    uint32_t all = mi->n_lines == 32 ? 0xffffffffu : (1u << mi->n_lines) - 1;
+    bool write = ta_writes(mi);
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        if (mi->ta_known >> i & 1)
+            continue;
+        uint64_t sec = ta_sector(t, mi->line[i].line);
+        struct ta_tc *e = ta_tc_find(t, sec);
+        if (e && (e->unsafe || e->we || !write)) {
+            e->lru = t->tick;
+            sm->st.ta_type_hits++;
+            mi->ta_known |= 1u << i;
+            if (e->unsafe)
+                mi->ta_unsafe |= 1u << i;
+            continue;
+        }
+        ta_ask(sm, sec, write);
+    }
+    return mi->ta_known == all;
+}
+
+/* Apply a MAC's answer (or an invalidation: unsafe, or a recall: forget)
+ * to every access waiting for its type. */
+static void ta_stamp(struct sm *sm, uint64_t sector, bool forget, bool unsafe, bool we)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned cap = t->spec.tq_entries;
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        const struct ta_warp *tw = &t->w[slot];
+        for (unsigned k = 0; k < tw->tq_n; k++) {
+            struct sm_minst *mi = &sm->minst[t->tq[slot * cap + (tw->tq_head + k) % cap]];
+            bool write = ta_writes(mi);
+            for (unsigned i = 0; i < mi->n_lines; i++) {
+                if (ta_sector(t, mi->line[i].line) != sector)
+                    continue;
+                if (forget) {
+                    mi->ta_known &= ~(1u << i);
+                    mi->ta_unsafe &= ~(1u << i);
+                } else if (unsafe || we || !write) {
+                    mi->ta_known |= 1u << i;
+                    if (unsafe)
+                        mi->ta_unsafe |= 1u << i;
+                }
+            }
+        }
+    }
+}
+
+static struct ta_uq *ta_uq_at(struct sm *sm, unsigned slot, unsigned k)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned cap = t->spec.uq_entries;
+    return &t->uq[slot * cap + (t->w[slot].uq_head + k) % cap];
+}
+
+/* Does an access of warp `slot` to `line` conflict with another warp's
+ * entry (single writer or several readers)? */
+static bool ta_conflict(const struct sm_ta *t, unsigned slot, addr_t line, bool store)
+{
+    for (unsigned i = 0; i < t->spec.sync_entries; i++) {
+        const struct ta_sync *e = &t->sync[i];
+        if (e->valid && e->line == line && (e->warps & ~(1ull << slot)) && (store || e->store))
+            return true;
+    }
+    return false;
+}
+
+/* Record a bypassing access of warp `slot` to `line`; the entry's index, or
+ * -1 when the table is full. */
+static int ta_sync_add(struct sm_ta *t, unsigned slot, addr_t line, bool store)
+{
+    int free_at = -1;
+    for (unsigned i = 0; i < t->spec.sync_entries; i++) {
+        struct ta_sync *e = &t->sync[i];
+        if (e->valid && e->line == line) {
+            e->warps |= 1ull << slot;
+            e->store |= store;
+            e->count++;
+            return (int)i;
+        }
+        if (!e->valid && free_at < 0)
+            free_at = (int)i;
+    }
+    if (free_at >= 0)
+        t->sync[free_at] = (struct ta_sync){line, 1ull << slot, 1, true, store};
+    return free_at;
+}
+
+static unsigned ta_sync_free(const struct sm_ta *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->spec.sync_entries; i++)
+        n += !t->sync[i].valid;
+    return n;
+}
+
+static bool lsu_room(const struct sm *sm)
+{
+    return sm->lsu_n < sm->spec.lsu_queue && !sm->lsu_wait_n;
+}
+
+/* Send instruction idx of warp w to the memory stage as safe or unsafe. */
+static void ta_go(struct sm *sm, struct sm_warp *w, unsigned idx, bool unsafe, cycle_t cyc)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->ta_sent = unsafe ? 2 : 1;
+    if (unsafe) {
+        sm->ta->w[w - sm->warps].pend_unsafe++;
+        sm->st.ta_unsafe_insts++;
+    } else {
+        sm->st.ta_safe_insts++;
+    }
+    lsu_enqueue(sm, w, idx, cyc, true);
+}
+
+/* A bypassing safe instruction: table entries per line and a marker. False
+ * (nothing changed) when the table or the unsafe queue has no room. */
+static bool ta_bypass(struct sm *sm, unsigned slot, const struct sm_minst *mi)
+{
+    struct sm_ta *t = sm->ta;
+    struct ta_warp *tw = &t->w[slot];
+    if (tw->uq_n >= t->spec.uq_entries || ta_sync_free(t) < mi->n_lines)
+        return false;
+    struct ta_uq *u = ta_uq_at(sm, slot, tw->uq_n);
+    tw->uq_n++;
+    u->minst = SM_NONE;
+    u->n_sectors = 0;
+    u->n_sync = 0;
+    bool store = ta_writes(mi);
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        uint64_t sec = ta_sector(t, mi->line[i].line);
+        bool have = false;
+        for (unsigned k = 0; k < u->n_sectors && u->n_sectors != 0xff; k++)
+            have |= u->sectors[k] == sec;
+        if (!have && u->n_sectors != 0xff) {
+            if (u->n_sectors == TA_MARKER_SECTORS)
+                u->n_sectors = 0xff;
+            else
+                u->sectors[u->n_sectors++] = sec;
+        }
+        u->sync[u->n_sync++] = (uint16_t)ta_sync_add(t, slot, mi->line[i].line, store);
+    }
+    sm->st.ta_bypasses++;
+    return true;
+}
+
+static void ta_tq_pop(struct sm *sm, unsigned slot)
+{
+    struct ta_warp *tw = &sm->ta->w[slot];
+    tw->tq_head = (uint16_t)((tw->tq_head + 1) % sm->ta->spec.tq_entries);
+    tw->tq_n--;
+}
+
+/* Move what may move in warp `slot`'s queues; returns why the TQ head
+ * waits (SM_TA_N: it does not, or the TQ is empty). */
+static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    struct ta_warp *tw = &t->w[slot];
+    struct sm_warp *w = &sm->warps[slot];
+    /* the unsafe queue: program order, one unsafe instruction at a time */
+    while (tw->uq_n && !tw->pend_unsafe) {
+        struct ta_uq *u = ta_uq_at(sm, slot, 0);
+        if (u->minst != SM_NONE) {
+            if (!lsu_room(sm))
+                break;
+            ta_go(sm, w, u->minst, true, cyc);
+        } else {
+            for (unsigned k = 0; k < u->n_sync; k++) {
+                struct ta_sync *e = &t->sync[u->sync[k]];
+                if (--e->count == 0)
+                    e->valid = false;
+            }
+        }
+        tw->uq_head = (uint16_t)((tw->uq_head + 1) % t->spec.uq_entries);
+        tw->uq_n--;
+    }
+    unsigned cap = t->spec.tq_entries;
+    while (tw->tq_n) {
+        unsigned idx = t->tq[slot * cap + tw->tq_head];
+        struct sm_minst *mi = &sm->minst[idx];
+        if (!ta_classify(sm, mi))
+            return SM_TA_TYPE;
+        bool unsafe = mi->ta_unsafe != 0, store = ta_writes(mi);
+        for (unsigned i = 0; i < mi->n_lines; i++)
+            if (ta_conflict(t, slot, mi->line[i].line, store))
+                return SM_TA_SYNC;
+        bool behind = tw->pend_unsafe || tw->uq_n;
+        if (unsafe) {
+            if (!behind && lsu_room(sm)) {
+                ta_go(sm, w, idx, true, cyc);
+            } else if (tw->uq_n < t->spec.uq_entries) {
+                struct ta_uq *u = ta_uq_at(sm, slot, tw->uq_n);
+                tw->uq_n++;
+                u->minst = (uint16_t)idx;
+            } else {
+                return SM_TA_UNSAFE_FULL;
+            }
+        } else {
+            if (!lsu_room(sm))
+                return SM_TA_N; /* the memory stage is full: counted as lsu_full */
+            if (behind && !ta_bypass(sm, slot, mi))
+                return tw->uq_n >= t->spec.uq_entries ? SM_TA_UNSAFE_FULL : SM_TA_SYNC;
+            ta_go(sm, w, idx, false, cyc);
+        }
+        ta_tq_pop(sm, slot);
+        if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_TQ_FULL)
+            retry_held(sm, w, cyc);
+    }
+    return SM_TA_N;
+}
+
+/* Enter the type-wait queue (it has room): counted as outstanding now. */
+static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned slot = (unsigned)(w - sm->warps);
+    struct ta_warp *tw = &t->w[slot];
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->ta_known = mi->ta_unsafe = 0;
+    mi->ta_sent = 0;
+    t->tq[slot * t->spec.tq_entries + (tw->tq_head + tw->tq_n) % t->spec.tq_entries] =
+        (uint16_t)idx;
+    tw->tq_n++;
+    w->n_out++;
+    if (is_result_op(&mi->mem))
+        w->n_res++;
+    t->watch |= 1ull << slot;
+    ta_advance(sm, slot, cyc);
+}
+
+/* May a shared-memory access or barrier of the warp go (cta_ordered)? */
+static bool cta_clear(const struct sm *sm, const struct sm_warp *w)
+{
+    if (!sm->ta)
+        return w->n_out == 0;
+    const struct ta_warp *tw = &sm->ta->w[w - sm->warps];
+    return !tw->tq_n && !tw->uq_n && !tw->pend_unsafe;
+}
+
+/* Is a drain of `sector` done: no marker for it, and no access to it sent as
+ * safe still in the memory stage or in flight? */
+static bool ta_drained(struct sm *sm, uint64_t sector)
+{
+    struct sm_ta *t = sm->ta;
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        for (unsigned k = 0; k < t->w[slot].uq_n; k++) {
+            const struct ta_uq *u = ta_uq_at(sm, slot, k);
+            if (u->minst != SM_NONE)
+                continue;
+            if (u->n_sectors == 0xff)
+                return false;
+            for (unsigned j = 0; j < u->n_sectors; j++)
+                if (u->sectors[j] == sector)
+                    return false;
+        }
+    }
+    for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
+        const struct sm_minst *mi = &sm->minst[i];
+        if (!mi->in_use || mi->ta_sent != 1)
+            continue;
+        for (unsigned l = 0; l < mi->n_lines; l++)
+            if (ta_sector(t, mi->line[l].line) == sector)
+                return false;
+    }
+    return true;
+}
+
+/* Messages from the MACs. */
+static void ta_receive(struct sm *sm)
+{
+    struct sm_ta *t = sm->ta;
+    struct msg *m;
+    while ((m = port_peek(t->from_mac))) {
+        port_pop(t->from_mac);
+        uint64_t sec = ta_sector(t, m->addr);
+        bool unsafe = m->flags & MAC_F_UNSAFE, we = m->flags & MAC_F_WRITE;
+        switch (m->type) {
+        case MSG_MAC_TYPE_RSP:
+            for (int i = 0; i < TA_PENDING; i++)
+                if (t->pending[i].valid && t->pending[i].sector == sec &&
+                    (t->pending[i].write <= (unsafe || we)))
+                    t->pending[i].valid = false;
+            ta_tc_fill(t, sec, unsafe, we);
+            ta_stamp(sm, sec, false, unsafe, we);
+            break;
+        case MSG_MAC_INV:
+        case MSG_MAC_RECALL: {
+            bool inv = m->type == MSG_MAC_INV;
+            struct ta_tc *e = ta_tc_find(t, sec);
+            if (inv) {
+                sm->st.ta_invalidations++;
+                if (e)
+                    e->unsafe = true;
+                ta_stamp(sm, sec, false, true, false);
+            } else {
+                sm->st.ta_recalls++;
+                if (e)
+                    e->valid = false;
+                ta_stamp(sm, sec, true, false, false);
+            }
+            if (!inv && t->spec.mac_recall == ORDER_RECALL_PAPER)
+                break;
+            if (t->n_drains == t->drain_cap) {
+                t->drain_cap = t->drain_cap ? 2 * t->drain_cap : 16;
+                t->drains = realloc(t->drains, t->drain_cap * sizeof *t->drains);
+                if (!t->drains)
+                    panic("out of memory");
+            }
+            t->drains[t->n_drains++] = (struct ta_drain){sec, t->tick, m->src};
+            break;
+        }
+        default:
+            panic("%s: unexpected message type %u from a MAC", sm->comp.name, m->type);
+        }
+        msg_free(sm->msgs, m);
+    }
+}
+
+/* Every cycle under sc-typeaware: messages in, queues advanced, drains
+ * acknowledged, messages out. */
+static void ta_step(struct sm *sm, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    t->tick = cyc;
+    ta_receive(sm);
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &sm->warps[slot];
+        enum sm_ta_wait why = ta_advance(sm, slot, cyc);
+        if (why != SM_TA_N)
+            sm->st.ta_wait_cycles[why]++;
+        const struct ta_warp *tw = &t->w[slot];
+        if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_CTA)
+            retry_held(sm, w, cyc);
+        if (!tw->tq_n && !tw->uq_n && !tw->pend_unsafe && w->state != W_HELD_ORDER)
+            t->watch &= ~(1ull << slot);
+    }
+    for (unsigned i = 0; i < t->n_drains;) {
+        if (!ta_drained(sm, t->drains[i].sector)) {
+            i++;
+            continue;
+        }
+        sm->st.ta_drains++;
+        sm->st.ta_drain_cycles += cyc - t->drains[i].since;
+        struct msg *a = msg_new(sm->msgs, MSG_MAC_ACK, (addr_t)(t->drains[i].sector
+                                                                << t->sector_shift),
+                                sm->comp.eng->now);
+        a->cls = TRAFFIC_INV;
+        a->src = (uint16_t)sm->id;
+        a->dst = t->drains[i].mac;
+        msg_list_push(&t->outbox, a);
+        t->drains[i] = t->drains[--t->n_drains];
+    }
+    while (t->outbox.head && port_has_room(t->to_mac, 1)) {
+        struct msg *o = msg_list_pop(&t->outbox);
+        if (!port_send(t->to_mac, o))
+            panic("%s: send on a port that had room", sm->comp.name);
+    }
+}
+
+static bool ta_busy(const struct sm *sm)
+{
+    const struct sm_ta *t = sm->ta;
+    return t && (t->watch || t->n_drains || t->outbox.n);
+}
+
+static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w)
+{
+    return sm->ta->w[w - sm->warps].tq_n >= sm->ta->spec.tq_entries;
+}
+
+static void ta_unsafe_done(struct sm *sm, unsigned slot)
+{
+    sm->ta->w[slot].pend_unsafe--;
+}
+
 /* Prefetch the lines of an access held for ordering (order.prefetch). */
 static void prefetch_lines(struct sm *sm, const struct sm_minst *mi)
 {
@@ -753,6 +1315,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     mi->in_use = true;
     mi->next_line = 0;
     mi->pending = 0;
+    mi->ta_sent = 0;
     if (op->op >= MEM_KERNEL_BEGIN || op->sem >= SEM_N || op->scope >= SCOPE_N)
         panic("%s: interpreter produced memory op %u sem %u scope %u", sm->comp.name, op->op,
               op->sem, op->scope);
@@ -784,6 +1347,9 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         return;
     case GO_FORWARD:
         forward_load(sm, w, idx, cyc);
+        return;
+    case GO_TYPE:
+        ta_enter(sm, w, idx, cyc);
         return;
     case GO_LSU:
         break;
@@ -1117,8 +1683,10 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
-        if (sm->ord->cta_ordered && w->n_out && ptx_warp_next_orders_cta(w->pw)) {
+        if (sm->ord->cta_ordered && !cta_clear(sm, w) && ptx_warp_next_orders_cta(w->pw)) {
             hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
+            if (sm->ta)
+                sm->ta->watch |= 1ull << slot;
             return false;
         }
         issue(sm, w, slot, cyc);
@@ -1219,6 +1787,8 @@ static bool sm_tick(struct comp *c)
     sm->st.ticks++;
 
     drain_responses(sm, cyc);
+    if (sm->ta)
+        ta_step(sm, cyc);
     lsu_send(sm, cyc);
     kernel_step(sm);
     lsu_admit_held(sm, cyc);
@@ -1240,7 +1810,8 @@ static bool sm_tick(struct comp *c)
         if (next <= cyc + 1)
             return true;
     }
-    if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || sm->kstate == K_BEGIN_SEND ||
+    if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || ta_busy(sm) ||
+        sm->kstate == K_BEGIN_SEND ||
         sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN &&
          (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0 && sm->pf_out == 0)))
@@ -1307,6 +1878,20 @@ static void sm_dump(struct comp *c, FILE *out)
             if (sm->minst[i].in_use && sm->minst[i].warp == slot)
                 dump_minst(sm, &sm->minst[i], out);
     }
+    if (sm->ta) {
+        const struct sm_ta *t = sm->ta;
+        fprintf(out, "    type-aware: %u drains pending, %u messages to the MACs waiting\n",
+                t->n_drains, t->outbox.n);
+        for (unsigned slot = 0; slot < sm->spec.warps; slot++)
+            if (t->w[slot].tq_n || t->w[slot].uq_n || t->w[slot].pend_unsafe)
+                fprintf(out, "    warp %u: %u waiting for their type, %u in the unsafe queue, %u "
+                             "unsafe pending\n",
+                        slot, t->w[slot].tq_n, t->w[slot].uq_n, t->w[slot].pend_unsafe);
+        for (unsigned i = 0; i < t->n_drains; i++)
+            fprintf(out, "    draining sector %#llx for MAC %u since cycle %llu\n",
+                    (unsigned long long)t->drains[i].sector, t->drains[i].mac,
+                    (unsigned long long)t->drains[i].since);
+    }
     if (sm->kstate == K_BEGIN_WAIT || sm->kstate == K_END_WAIT)
         fprintf(out, "    %s outstanding, id 0x%08x\n",
                 sm->kstate == K_BEGIN_WAIT ? "KERNEL_BEGIN" : "KERNEL_END",
@@ -1340,6 +1925,25 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
         sm->sb = calloc((size_t)spec->warps * spec->order.store_buffer, sizeof *sm->sb);
         if (!sm->sb)
             panic("out of memory");
+    }
+    if (sm->ord->typeaware) {
+        const struct order_spec *o = &spec->order;
+        if (!is_pow2(o->sector_bytes) || o->sector_bytes < line_bytes || !o->type_cache_ways ||
+            o->type_cache_entries % o->type_cache_ways)
+            panic("%s: type-aware SC sizes out of bounds", name);
+        struct sm_ta *t = calloc(1, sizeof *t);
+        if (!t)
+            panic("out of memory");
+        t->spec = *o;
+        t->sector_shift = (unsigned)__builtin_ctz(o->sector_bytes);
+        t->tc_sets = o->type_cache_entries / o->type_cache_ways;
+        t->tc = calloc(o->type_cache_entries, sizeof *t->tc);
+        t->tq = calloc((size_t)spec->warps * o->tq_entries, sizeof *t->tq);
+        t->uq = calloc((size_t)spec->warps * o->uq_entries, sizeof *t->uq);
+        t->sync = calloc(o->sync_entries, sizeof *t->sync);
+        if (!t->tc || !t->tq || !t->uq || !t->sync)
+            panic("out of memory");
+        sm->ta = t;
     }
     sm->gpu = gpu;
     sm->id = id;
@@ -1387,6 +1991,17 @@ void sm_free(struct sm *sm)
     free(sm->minst_free);
     free(sm->lsu);
     free(sm->sb);
+    if (sm->ta) {
+        struct msg *m;
+        while ((m = msg_list_pop(&sm->ta->outbox)))
+            msg_free(sm->msgs, m);
+        free(sm->ta->tc);
+        free(sm->ta->tq);
+        free(sm->ta->uq);
+        free(sm->ta->sync);
+        free(sm->ta->drains);
+        free(sm->ta);
+    }
     free(sm);
 }
 
@@ -1399,6 +2014,15 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1)
 {
     sm->to_l1 = to_l1;
     sm->from_l1 = from_l1;
+}
+
+void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs)
+{
+    if (!sm->ta)
+        panic("%s: MAC ports for an SM that is not type-aware", sm->comp.name);
+    sm->ta->to_mac = to_mac;
+    sm->ta->from_mac = from_mac;
+    sm->ta->n_macs = n_macs;
 }
 
 bool sm_idle(const struct sm *sm)
@@ -1536,6 +2160,17 @@ static const struct stat_row stat_rows[] = {
     ROW(sb_forwards, "loads served from the warp's buffered stores"),
     ROW(prefetches, "prefetches sent for accesses held for ordering"),
     ROW(prefetches_dropped, "prefetches not sent: the queue was full"),
+    ARR(ta_wait_cycles, SM_TA_N, sm_ta_wait_names,
+        "warp-cycles a type-wait queue head waited, by reason"),
+    ROW(ta_safe_insts, "memory instructions sent as SM-safe"),
+    ROW(ta_unsafe_insts, "memory instructions sent as unsafe"),
+    ROW(ta_bypasses, "safe instructions that passed pending unsafe ones"),
+    ROW(ta_type_hits, "type-cache lookups that found the type"),
+    ROW(ta_type_requests, "type requests sent to a MAC"),
+    ROW(ta_invalidations, "INVs received"),
+    ROW(ta_recalls, "RECALLs received"),
+    ROW(ta_drains, "drains done before an acknowledgement"),
+    ROW(ta_drain_cycles, "cycles from an INV or RECALL to its acknowledgement"),
 };
 
 void sm_stats_print(const struct sm *sm, FILE *out)

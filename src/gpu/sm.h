@@ -73,9 +73,21 @@ enum sm_hold {
     SM_HOLD_CTA,         /* a shared-memory access or barrier waits for the warp's global ones */
     SM_HOLD_FORWARD,     /* a load overlaps buffered stores it cannot take whole */
     SM_HOLD_SB_FULL,     /* a store waits for room in the store buffer */
+    SM_HOLD_TQ_FULL,     /* sc-typeaware: an access waits for room in its warp's type-wait queue */
     SM_HOLD_N
 };
 extern const char *const sm_hold_names[SM_HOLD_N];
+
+/* sc-typeaware: why the head of a warp's type-wait queue cannot leave it
+ * (warp-cycles are counted per reason: sm_stats.ta_wait_cycles). */
+enum sm_ta_wait {
+    SM_TA_TYPE,          /* its sector's type is not known yet (a type request is out) */
+    SM_TA_UNSAFE_FULL,   /* the warp's unsafe queue is full */
+    SM_TA_SYNC,          /* a conflicting synchronisation-table entry of another warp, or
+                            the table is full */
+    SM_TA_N
+};
+extern const char *const sm_ta_wait_names[SM_TA_N];
 
 /* Counters; all plain, reset never (diff them around a region of interest). */
 struct sm_stats {
@@ -101,6 +113,17 @@ struct sm_stats {
     uint64_t sb_forwards;            /* loads served from the warp's buffered stores */
     uint64_t prefetches;             /* prefetches sent for held accesses */
     uint64_t prefetches_dropped;     /* prefetches not sent: the queue was full */
+    /* sc-typeaware */
+    uint64_t ta_wait_cycles[SM_TA_N]; /* warp-cycles a type-wait queue head waited, by reason */
+    uint64_t ta_safe_insts;          /* memory instructions sent as SM-safe */
+    uint64_t ta_unsafe_insts;        /* ... as unsafe (in program order among themselves) */
+    uint64_t ta_bypasses;            /* safe instructions that passed pending unsafe ones */
+    uint64_t ta_type_hits;           /* type-cache lookups that found the type */
+    uint64_t ta_type_requests;       /* type requests sent to a MAC */
+    uint64_t ta_invalidations;       /* INVs received (a sector turned unsafe) */
+    uint64_t ta_recalls;             /* RECALLs received (a MAC evicted a sector) */
+    uint64_t ta_drains;              /* drains done before an acknowledgement */
+    uint64_t ta_drain_cycles;        /* cycles from an INV or RECALL to its acknowledgement */
 };
 
 /* Observes every issued warp instruction (tests, tracing). */
@@ -121,6 +144,9 @@ void sm_free(struct sm *sm);
 struct comp *sm_comp(struct sm *sm);
 /* Attach the L1 ports; before the first kernel. */
 void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
+/* sc-typeaware: attach the ports to and from the MACs' crossbar (messages
+ * carry the MAC's index in dst); before the first kernel. */
+void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs);
 /* Start taking part in `run` (the SM must be idle): KERNEL_BEGIN, CTAs,
  * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
  * a CTA of the kernel does not fit in the SM. */
