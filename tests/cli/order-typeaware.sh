@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Type-aware SC (order.model = sc-typeaware, spec 001 §2.5): every core litmus
-# test of the shared suite and the project's own gives only SC outcomes over
+# test of the in-tree suite and the project's own gives only SC outcomes over
 # 1000 iterations on mesi and gpuvi, with the paper's sizes and with one-line
 # sectors and a tiny classifier and type cache (sectors evicted, recalled and
 # turned unsafe all the time); the lock-stress workload (20480 lock-protected
@@ -8,7 +8,8 @@
 # flip constantly; the combination is refused on a non-write-atomic protocol.
 set -u
 bin=$1; root=$2
-shared=${GPUCOH_SHARED:-$root/../shared}
+suite=$root/litmus/ptx
+own=("$root"/tests/litmus/MP-*.litmus "$root"/tests/litmus/IRIW-*.litmus)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 tiny=(--set order.sector_bytes=128 --set order.mac_entries=2 --set order.mac_ways=1
@@ -26,12 +27,12 @@ for p in mesi gpuvi; do
         extra=()
         [ $sizes = tiny ] && extra=("${tiny[@]}")
         "$bin" litmus --protocol $p --set order.model=sc-typeaware "${extra[@]}" --core \
-            --iterations 1000 "$shared/litmus/ptx" >"$tmp/l.out" 2>&1 ||
+            --iterations 1000 "$suite" >"$tmp/l.out" 2>&1 ||
             fail "sc-typeaware ($sizes sizes) on $p: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
         grep -q "^== $p (model sc): [1-9][0-9]* passed, 0 failed" "$tmp/l.out" || fail "summary"
         echo "$sizes sizes: $(grep '^==' "$tmp/l.out")"
         "$bin" litmus --protocol $p --set order.model=sc-typeaware "${extra[@]}" --iterations 1000 \
-            "$root"/tests/litmus/[MI]*.litmus "$root"/tests/litmus/tso/*.litmus >"$tmp/o.out" 2>&1 ||
+            "${own[@]}" "$root"/tests/litmus/tso/*.litmus >"$tmp/o.out" 2>&1 ||
             fail "sc-typeaware ($sizes sizes), own tests on $p: $(grep -E 'FAIL|^==' "$tmp/o.out")"
         grep -q "^== $p (model sc): 13 passed, 0 failed" "$tmp/o.out" || fail "own tests summary"
     done

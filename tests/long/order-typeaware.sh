@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Long target: type-aware SC (order.model = sc-typeaware) at full length.
-#  - every litmus test of the shared suite and the project's own, 2000
+#  - every litmus test of the in-tree suite and the project's own, 2000
 #    iterations, on mesi and gpuvi, with the paper's sizes and with one-line
 #    sectors and a tiny classifier and type cache;
 #  - the lock-stress workload at paper size (1 M lock-protected episodes,
@@ -8,7 +8,8 @@
 #  - every workload at tiny passes its CPU check on mesi and gpuvi.
 set -u
 bin=$1; root=$2
-shared=${GPUCOH_SHARED:-$root/../shared}
+suite=$root/litmus/ptx
+own=("$root"/tests/litmus/MP-*.litmus "$root"/tests/litmus/IRIW-*.litmus)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 tiny=(--set order.sector_bytes=128 --set order.mac_entries=2 --set order.mac_ways=1
@@ -21,7 +22,7 @@ for sizes in paper tiny; do
     extra=()
     [ $sizes = tiny ] && extra=("${tiny[@]}")
     "$bin" litmus --protocol mesi --protocol gpuvi --set order.model=sc-typeaware "${extra[@]}" \
-        --iterations 2000 "$shared/litmus/ptx" "$root"/tests/litmus/[MI]*.litmus \
+        --iterations 2000 "$suite" "${own[@]}" \
         "$root"/tests/litmus/tso/*.litmus >"$tmp/l.out" 2>&1 ||
         fail "sc-typeaware litmus ($sizes sizes): $(grep -E 'FAIL|^==' "$tmp/l.out" | head -20)"
     echo "$sizes sizes:"
