@@ -6,8 +6,9 @@
  * port each way (stc.link_cycles). Each EMU cycle it takes one message in
  * (round robin over the CUs) and sends one out, so a broadcast to n CUs takes
  * n cycles and a transition's cost grows with the CU count (spec 000 §2.4:
- * 36 core cycles at 8 CUs, 79 at 32). Every stc.period_cycles after the last
- * transition ended it wakes and decides the next grant:
+ * 36 core cycles at 8 CUs, 79 at 32). It wakes every stc.period_cycles (a
+ * free-running timer; a wake-up during a transition is taken at the first
+ * one after it) and decides the next grant:
  *   stc-nv  the next epoch in turn, always (while any CU is busy);
  *   stc-es  the next epoch with demand after the current one, round robin;
  *           none: the epoch stays (spec 000 §7.2d);
@@ -66,7 +67,8 @@ struct emu {
     unsigned busy;                   /* NV: CUs busy */
     uint64_t since_remap;            /* transitions since the SEB last moved */
     tick_t core_ps, period_ps;
-    tick_t next_wake;                /* the earliest time of the next decision */
+    tick_t next_wake;                /* no decision before this (the last transition's end) */
+    tick_t wake_at;                  /* the wake-up that decides next (0: none due) */
     tick_t started;                  /* when the transition under way began */
     uint32_t line_bytes;
     /* the observer's view: writes may reach an L2 (band in check_grant under
@@ -215,7 +217,7 @@ static void take(struct emu *e, struct msg *m)
             if (e->spec.epoch_start == 0)
                 broadcast(e, MSG_STC_START, 0, 0);
             e->st.transition_cycles += (e->comp.eng->now - e->started) / e->core_ps;
-            e->next_wake = e->comp.eng->now + e->period_ps;
+            e->next_wake = e->comp.eng->now;
         }
         break;
     case MSG_STC_DEMAND:
@@ -269,11 +271,16 @@ static bool emu_tick(struct comp *cp)
     if (e->phase == EMU_IDLE && !e->out.n) {
         bool want = e->variant == STC_NV ? e->busy > 0
                                           : (e->erv & ~e->grant) || e->seb_next != e->seb;
-        if (want && now >= e->next_wake) {
+        if (want && (!e->wake_at || e->wake_at < e->next_wake)) { /* the next wake-up */
+            tick_t from = MAX(now, e->next_wake);
+            e->wake_at = (from + e->period_ps - 1) / e->period_ps * e->period_ps;
+        }
+        if (want && now >= e->wake_at) {
+            e->wake_at = 0;
             wakeup(e);
             moved = true;
         } else if (want && !moved) {
-            comp_wake_at(cp, e->next_wake);
+            comp_wake_at(cp, e->wake_at);
             return false;
         }
     }
@@ -343,7 +350,6 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
     e->line_bytes = w->cfg->l1.cache.line_bytes;
     e->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     e->period_ps = e->spec.period_cycles * e->core_ps;
-    e->next_wake = e->period_ps;
     e->obs = w->obs;
     if (e->obs) {
         e->obs->on_write = check_write;
