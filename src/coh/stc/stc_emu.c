@@ -63,7 +63,9 @@ struct emu {
     unsigned ptr;                    /* round-robin pointer: the last band granted */
     unsigned seb, seb_next;
     uint32_t erv;                    /* epoch request vector: demand bits */
-    addr_t erv_addr[32];             /* a write address per demanded band (AB) */
+    addr_t erv_addr[32];             /* the last demand's write address per band (AB) */
+    uint32_t erv_known;              /* bands whose erv_addr holds one under this SEB */
+    uint64_t round;                  /* transitions that grant every band once: epochs/width */
     unsigned busy;                   /* NV: CUs busy */
     uint64_t since_remap;            /* transitions since the SEB last moved */
     tick_t core_ps, period_ps;
@@ -145,7 +147,7 @@ static void wakeup(struct emu *e)
         e->seb = e->seb_next;
         e->since_remap = 0;
         e->st.seb_changes++;
-        e->erv = 0; /* its bands moved: the CUs demand again after ChangeEpoch */
+        e->erv = e->erv_known = 0; /* its bands moved: the CUs demand again after ChangeEpoch */
     }
     e->phase = EMU_PREPARE;
     e->acks = 0;
@@ -159,14 +161,14 @@ static void wakeup(struct emu *e)
  * moves the start epoch bit one step, taking effect at the next ChangeEpoch. */
 static void conflict(struct emu *e, unsigned b, addr_t r)
 {
-    if (!((e->erv >> b) & 1))
+    if (!((e->erv_known >> b) & 1))
         return;
     addr_t w = e->erv_addr[b], d = r ^ w;
     unsigned nbits = (unsigned)__builtin_ctz(e->spec.epochs);
     unsigned hi = e->spec.seb_max;
     int step = 0;
-    if (e->spec.ab_rule == 0 && e->since_remap < e->spec.epochs)
-        return; /* safe: the mapping holds for a round of epochs, so every band with blocked
+    if (e->spec.ab_rule == 0 && e->since_remap < e->round)
+        return; /* safe: the mapping holds for a round of grants, so every band with blocked
                    stores is granted before it moves again (no starvation by oscillation) */
     if (e->spec.ab_rule == 1) { /* paper: lower bits differ -> down, else up */
         step = (d & (((addr_t)1 << e->seb) - 1)) ? -1 : 1;
@@ -226,6 +228,7 @@ static void take(struct emu *e, struct msg *m)
             if (!((e->erv >> m->ts) & 1))
                 e->erv_addr[m->ts] = m->addr; /* the first write since the band's last grant */
             e->erv |= 1u << m->ts;
+            e->erv_known |= 1u << m->ts;
         }
         send(e, cu, MSG_STC_DEMAND_ACK, 0, 0);
         break;
@@ -346,6 +349,7 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
     e->seb = e->seb_next = e->spec.seb;
     e->writable = true;
     e->check_grant = 1;
+    e->round = e->spec.epochs / (e->variant == STC_MB ? MIN(e->spec.mb_width, e->spec.epochs) : 1);
     e->check_seb = e->seb;
     e->line_bytes = w->cfg->l1.cache.line_bytes;
     e->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
