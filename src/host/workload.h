@@ -43,6 +43,14 @@ struct workload {
     int (*run)(struct host *h, const struct wl_params *p, char *why, size_t why_len);
 };
 
+/* A random undirected graph for the graph workloads: n nodes, n * per_node
+ * edges between distinct random nodes, each stored in both directions, in
+ * CSR form (*row: n + 1 offsets, *col: the neighbours; malloc'ed, the
+ * caller frees). Deterministic in the stream. */
+struct rng;
+void wl_random_undirected_csr(uint32_t n, uint32_t per_node, struct rng *r, int32_t **row,
+                              int32_t **col);
+
 /* All registered workloads, NULL-terminated (generated at build time). */
 extern const struct workload *const wl_registry[];
 const struct workload *wl_find(const char *name);

@@ -31,26 +31,14 @@ static int mis_run(struct host *h, const struct wl_params *p, char *why, size_t 
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;
     }
-    uint32_t n = nodes[p->size], ne = 4 * n, m = 2 * ne;
-    uint32_t *eu = malloc(ne * 4), *ev = malloc(ne * 4);
-    int32_t *row = calloc(n + 1, 4), *col = malloc(m * 4), *fill = calloc(n, 4);
-    int32_t *rnd = malloc(n * 4), *status = calloc(n, 4), *sel = calloc(n, 4), *out = malloc(n * 4);
-    panic_if(!eu || !ev || !row || !col || !fill || !rnd || !status || !sel || !out,
-             "out of memory");
+    uint32_t n = nodes[p->size], m;
     struct rng r;
     rng_seed(&r, p->seed, 0);
-    for (uint32_t e = 0; e < ne; e++) {
-        eu[e] = (uint32_t)rng_below(&r, n);
-        ev[e] = (uint32_t)rng_below(&r, n - 1);
-        ev[e] += ev[e] >= eu[e]; /* no self loops */
-        row[eu[e] + 1]++, row[ev[e] + 1]++;
-    }
-    for (uint32_t v = 0; v < n; v++)
-        row[v + 1] += row[v];
-    for (uint32_t e = 0; e < ne; e++) {
-        col[row[eu[e]] + fill[eu[e]]++] = (int32_t)ev[e];
-        col[row[ev[e]] + fill[ev[e]]++] = (int32_t)eu[e];
-    }
+    int32_t *row, *col;
+    wl_random_undirected_csr(n, 4, &r, &row, &col);
+    m = (uint32_t)row[n];
+    int32_t *rnd = malloc(n * 4), *status = calloc(n, 4), *sel = calloc(n, 4), *out = malloc(n * 4);
+    panic_if(!rnd || !status || !sel || !out, "out of memory");
     for (uint32_t v = 0; v < n; v++) /* a random permutation: distinct values */
         rnd[v] = (int32_t)v;
     for (uint32_t v = n - 1; v > 0; v--) {
@@ -118,7 +106,7 @@ static int mis_run(struct host *h, const struct wl_params *p, char *why, size_t 
     }
     host_free(h, drow), host_free(h, dcol), host_free(h, drnd), host_free(h, dstatus);
     host_free(h, dsel), host_free(h, dmore);
-    free(eu), free(ev), free(row), free(col), free(fill), free(rnd), free(status), free(sel);
+    free(row), free(col), free(rnd), free(status), free(sel);
     free(out);
     return rc;
 }
