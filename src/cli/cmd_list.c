@@ -57,7 +57,7 @@ int cmd_list(int argc, char **argv)
         fputs("usage: gpucoh list protocols|configs|workloads\n"
               "  protocols  name, memory model promised, what it is\n"
               "  configs    machine configurations shipped in configs/\n"
-              "  workloads  name, set (basic, inter, intra, sync), what it computes\n",
+              "  workloads  name, set (basic, inter, intra, sync, stc), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);
         return strcmp(what, "--help") && strcmp(what, "-h") ? EXIT_USAGE : 0;
     }
