@@ -151,9 +151,11 @@ static const struct cfg_opt stc_opts[] = {
             "stc: physical address width the band field must stay inside (safe AB rule)"),
     CFG_U32("period_cycles", T, period_cycles, "100", 1, 1u << 20, "core cycles",
             "stc: EMU wake-up period (an epoch lasts at least this long)"),
-    CFG_F64("emu_mhz", T, emu_mhz, "2000", 1, 100000, "MHz",
-            "stc: EMU clock (it takes and sends one message a cycle)"),
-    CFG_U32("link_cycles", T, link_cycles, "7", 0, 100000, "core cycles",
+    CFG_F64("emu_mhz", T, emu_mhz, "2000", 1, 100000, "MHz", "stc: EMU clock"),
+    CFG_U32("emu_msg_cycles", T, emu_msg_cycles, "2", 1, 1000, "EMU cycles",
+            "stc: the EMU takes one message in and sends one out every this many cycles (a "
+            "transition's cost grows with the CU count)"),
+    CFG_U32("link_cycles", T, link_cycles, "5", 0, 100000, "core cycles",
             "stc: latency of one message between the EMU and a CU"),
     CFG_U32("bsq_entries", T, bsq_entries, "256", 1, 65536, "",
             "stc: blocked store queue entries per CU (stores and atomics waiting for their "

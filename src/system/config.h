@@ -84,6 +84,7 @@ struct stc_spec {
     uint32_t addr_bits;        /* physical address width (the AB drift clamp) */
     uint32_t period_cycles;    /* EMU wake-up period */
     double emu_mhz;            /* EMU clock */
+    uint32_t emu_msg_cycles;   /* EMU cycles to take (or send) one message */
     uint32_t link_cycles;      /* one EMU <-> CU message hop */
     uint32_t bsq_entries;      /* blocked store queue per CU */
     uint32_t bsq_banks;        /* BSQ banks ... */

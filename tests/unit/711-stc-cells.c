@@ -98,9 +98,12 @@ static void walk_slow_drain(struct inject *r)
     inject_run(r);
 }
 
-/* A fast network and L2 and a BSQ draining one entry a cycle: a store and an
- * atomic meet B lines of the band just granted that wait their turn to
- * drain (B+Store, B+Atomic). */
+/* A fast network and L2 and a BSQ draining one entry a cycle: stores and
+ * atomics meet B lines of the band just granted that wait their turn to
+ * drain (B+Store, B+Atomic). When band 1 is granted depends on the EMU's
+ * wake-up phase, so the attempts sweep a window of times over distinct
+ * lines: for any grant between cycles 60 and 150, some store meets a line
+ * of 99-k not yet drained, and some atomic one of 59-k. */
 static void walk_fast_drain(struct inject *r)
 {
     for (unsigned i = 0; i < 100; i++) /* SM 1 puts the lines in the L2 */
@@ -108,10 +111,12 @@ static void walk_fast_drain(struct inject *r)
     inject_run(r);
     for (unsigned i = 0; i < 100; i++)
         st_at(r, 0, 0x100080u + 0x200u * i, i, 0);
-    st_at(r, 0, 0x100080u + 0x200u * 82, 7, 120);
-    ato_at(r, 0, 0x100080u + 0x200u * 81, 1, 121);
+    for (unsigned k = 0; k < 40; k++) {
+        st_at(r, 0, 0x100080u + 0x200u * (99 - k), 7, 60 + 3 * k);
+        ato_at(r, 0, 0x100080u + 0x200u * (59 - k), 1, 61 + 3 * k);
+    }
     inject_run(r);
-    assert_int_equal(ld(r, 2, 0x100080u + 0x200u * 82), 7);
+    assert_int_equal(ld(r, 2, 0x100080u + 0x200u * 99), 7);
 }
 
 /* On rigs whose memory answers after some 3000 cycles: a fill of band 2 is

@@ -69,6 +69,8 @@ struct emu {
     unsigned busy;                   /* NV: CUs busy */
     uint64_t since_remap;            /* transitions since the SEB last moved */
     tick_t core_ps, period_ps;
+    tick_t msg_ps;                   /* one message in (or out) takes this long */
+    tick_t next_in, next_out;        /* the next message may be taken / sent then */
     tick_t next_wake;                /* no decision before this (the last transition's end) */
     tick_t wake_at;                  /* the wake-up that decides next (0: none due) */
     tick_t started;                  /* when the transition under way began */
@@ -252,24 +254,31 @@ static bool emu_tick(struct comp *cp)
     struct emu *e = emu_of(cp);
     tick_t now = cp->eng->now;
     bool moved = false;
-    /* one message in */
+    /* one message in, every stc.emu_msg_cycles (a message waiting for its
+     * turn keeps the EMU ticking) */
     for (unsigned k = 0; k < e->n; k++) {
         unsigned i = (e->rr + k) % e->n;
         struct msg *m = port_peek(e->from_l1[i]);
         if (m) {
+            moved = true;
+            if (now < e->next_in)
+                break;
             take(e, port_pop(e->from_l1[i]));
             e->rr = (i + 1) % e->n;
-            moved = true;
+            e->next_in = now + e->msg_ps;
             break;
         }
     }
-    /* one message out */
+    /* one message out, likewise */
     if (e->out.n) {
-        struct msg *m = msg_list_pop(&e->out);
-        if (!port_send(e->to_l1[m->dst], m))
-            panic("%s: link to CU %u full", cp->name, m->dst);
-        e->st.msgs_out++;
         moved = true;
+        if (now >= e->next_out) {
+            struct msg *m = msg_list_pop(&e->out);
+            if (!port_send(e->to_l1[m->dst], m))
+                panic("%s: link to CU %u full", cp->name, m->dst);
+            e->st.msgs_out++;
+            e->next_out = now + e->msg_ps;
+        }
     }
     if (e->phase == EMU_IDLE && !e->out.n) {
         bool want = e->variant == STC_NV ? e->busy > 0
@@ -354,6 +363,7 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
     e->line_bytes = w->cfg->l1.cache.line_bytes;
     e->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     e->period_ps = e->spec.period_cycles * e->core_ps;
+    e->msg_ps = e->spec.emu_msg_cycles * w->clk->period_ps;
     e->obs = w->obs;
     if (e->obs) {
         e->obs->on_write = check_write;
