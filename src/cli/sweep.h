@@ -125,6 +125,11 @@ struct sweep_result {
      * plus reads of an expired line (+t_hit each), writes to an unexpired line
      * (-t_write), evictions of an unexpired line (-t_evict) */
     double lease_ups, lease_down_writes, lease_down_evicts;
+    /* spatiotemporal coherence (0 under other protocols): epoch transitions
+     * (gpu.emu.transitions), bytes on the EMU's links (gpu.emu.bytes), the
+     * mean blocked-store-queue entries per CU over the run's cycles and the
+     * largest any CU held */
+    double epoch_changes, emu_bytes, bsq_mean, bsq_max;
     char why[256];             /* failed: the last line of its stderr */
 };
 
