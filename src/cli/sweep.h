@@ -30,7 +30,7 @@ struct sweep_run {
     char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     const char *workload;      /* registry name */
-    const char *set;           /* the workload's set: basic, inter, intra, sync, stc */
+    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
     const char *protocol;      /* registry protocol ("tcw") */

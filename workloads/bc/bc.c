@@ -150,7 +150,7 @@ static int bc_run(struct host *h, const struct wl_params *p, char *why, size_t w
 
 const struct workload wl_bc = {
     .name = "bc",
-    .set = "stc",
+    .set = "stc-reuse",
     .desc = "betweenness centrality (Pannotia bc): BFS-level kernels with atomics over a "
             "read-only CSR graph, then backward kernels (spec 000)",
     .ptx = wl_ptx_bc,

@@ -77,7 +77,7 @@ static int cache_reuse_run(struct host *h, const struct wl_params *p, char *why,
 
 const struct workload wl_cache_reuse = {
     .name = "cache-reuse",
-    .set = "stc",
+    .set = "stc-reuse",
     .desc = "10 kernels each re-reading one read-only array and updating another (spec 000)",
     .ptx = wl_ptx_cache_reuse,
     .ptx_file = "workloads/cache_reuse/cache_reuse.ptx",

@@ -166,7 +166,7 @@ static int hpgmg_run(struct host *h, const struct wl_params *p, char *why, size_
 
 const struct workload wl_hpgmg = {
     .name = "hpgmg",
-    .set = "stc",
+    .set = "stc-reuse",
     .desc = "HPGMG-shaped multigrid V-cycles: smoother, residual, restriction, correction "
             "kernels per level over read-only coefficients (spec 000)",
     .ptx = wl_ptx_hpgmg,

@@ -107,7 +107,7 @@ static int lulesh_run(struct host *h, const struct wl_params *p, char *why, size
 
 const struct workload wl_lulesh = {
     .name = "lulesh",
-    .set = "stc",
+    .set = "stc-reuse",
     .desc = "LULESH-shaped: two short kernels a step over a hex mesh, read-only mesh re-read by "
             "every launch (spec 000)",
     .ptx = wl_ptx_lulesh,

@@ -103,7 +103,7 @@ static int snapc_run(struct host *h, const struct wl_params *p, char *why, size_
 
 const struct workload wl_snapc = {
     .name = "snapc",
-    .set = "stc",
+    .set = "stc-reuse",
     .desc = "SNAP-shaped transport steps: a sweep kernel per angle and group over read-only "
             "cross sections, then the scalar flux (spec 000)",
     .ptx = wl_ptx_snapc,
