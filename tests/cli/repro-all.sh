@@ -68,7 +68,7 @@ rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[
 grep -qE '^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +[0-9]+\.[0-9]{2}$' "$tmp/out" || fail "TC row: $(grep '^TC ' "$tmp/out")"
 grep -E '^STC +000 ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "an STC row has no number: $(grep '^STC ' "$tmp/out")"
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
-grep -c "<img " "$tmp/all/index.html" | grep -qx 11 || fail "expected 11 plots in index.html"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 19 || fail "expected 19 plots in index.html (11 of tc and l1-study, 8 of stc), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -78,7 +78,7 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
-grep -q 'data-plots="ok 11"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 19"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"
