@@ -28,7 +28,8 @@ static void usage(FILE *out)
             "Runs each workload under each protocol on a fresh machine and prints cycles,\n"
             "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
-            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, stc, stc-reuse.\n"
+            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync,\n"
+            "stc, stc-reuse (gpucoh list workloads).\n"
             "\n%s"
             "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
             sim_opts_help);
