@@ -141,6 +141,49 @@ static const struct cfg_opt tc_opts[] = {
 };
 #undef T
 
+/* Spatiotemporal coherence (spec 000 §2-3, Table 3). */
+static const char *const stc_forms[] = {"safe", "paper", NULL};
+#define T struct stc_spec
+static const struct cfg_opt stc_opts[] = {
+    CFG_U32("epochs", T, epochs, "16", 2, 32, "",
+            "stc: epochs = address bands (a power of two; Table 3: 16)"),
+    CFG_U32("seb", T, seb, "12", 6, 40, "bit",
+            "stc: start epoch bit: a line's band is address bits [seb, seb + log2(epochs))"),
+    CFG_U32("seb_min", T, seb_min, "12", 6, 40, "bit", "stc-ab, stc-mb: lowest SEB"),
+    CFG_U32("seb_max", T, seb_max, "32", 6, 40, "bit",
+            "stc-ab, stc-mb: highest SEB (the safe rule also keeps seb + log2(epochs) <= "
+            "addr_bits)"),
+    CFG_U32("addr_bits", T, addr_bits, "32", 16, 48, "bits",
+            "stc: physical address width the band field must stay inside (safe AB rule)"),
+    CFG_U32("period_cycles", T, period_cycles, "100", 1, 1u << 20, "core cycles",
+            "stc: EMU wake-up period (an epoch lasts at least this long)"),
+    CFG_F64("emu_mhz", T, emu_mhz, "2000", 1, 100000, "MHz", "stc: EMU clock"),
+    CFG_U32("emu_msg_cycles", T, emu_msg_cycles, "2", 1, 1000, "EMU cycles",
+            "stc: the EMU takes one message in and sends one out every this many cycles (a "
+            "transition's cost grows with the CU count)"),
+    CFG_U32("link_cycles", T, link_cycles, "5", 0, 100000, "core cycles",
+            "stc: latency of one message between the EMU and a CU"),
+    CFG_U32("bsq_entries", T, bsq_entries, "256", 1, 65536, "",
+            "stc: blocked store queue entries per CU (stores and atomics waiting for their "
+            "band's epoch; full = the CU's memory pipeline stalls)"),
+    CFG_U32("bsq_banks", T, bsq_banks, "16", 1, 1024, "", "stc: BSQ banks (line-interleaved)"),
+    CFG_U32("bsq_drains", T, bsq_drains, "2", 1, 1024, "",
+            "stc: entries each BSQ bank issues a cycle in their epoch"),
+    CFG_U32("mb_width", T, mb_width, "4", 1, 32, "", "stc-mb: most bands granted at once"),
+    CFG_ENUM("epoch_start", T, epoch_start, "safe", stc_forms,
+             "stc: safe = stores to the new band wait for an EpochStart the EMU sends after "
+             "every CU's DoneAck (spec 000 §7.2a); paper = they issue at ChangeEpoch"),
+    CFG_ENUM("straddle", T, straddle, "safe", stc_forms,
+             "stc: safe = ChangeEpoch turns outstanding fills of a newly current band into "
+             "uncached loads (spec 000 §7.2b); paper = only the band at arrival decides"),
+    CFG_ENUM("ab_rule", T, ab_rule, "safe", stc_forms,
+             "stc-ab, stc-mb: safe = conflicts within one line are ignored, SEB moves by the "
+             "highest differing bit and stays below addr_bits (spec 000 §7.2c); paper = the "
+             "literal lower-bits rule"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -149,6 +192,7 @@ static const struct {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
     {"sm", sm_opts, offsetof(struct config, sm)},
+    {"order", order_opts, offsetof(struct config, sm) + offsetof(struct sm_spec, order)},
     {"l1", l1_opts, offsetof(struct config, l1)},
     {"l2", l2_opts, offsetof(struct config, l2)},
     {"noc", noc_opts, offsetof(struct config, noc)},
@@ -156,6 +200,7 @@ static const struct {
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
     {"vi", vi_opts, offsetof(struct config, vi)},
     {"tc", tc_opts, offsetof(struct config, tc)},
+    {"stc", stc_opts, offsetof(struct config, stc)},
 };
 
 const struct cfg_opt *config_options(void)
@@ -193,6 +238,24 @@ const char *config_default_file(void)
     return path;
 }
 
+const char *config_promise(const struct config *c)
+{
+    const struct proto_desc *p = proto_find(c->coherence.protocol);
+    if (!p)
+        return NULL;
+    return order_promise(order_policies[c->sm.order.model], mem_model_names[p->model],
+                         p->write_atomic);
+}
+
+void config_write_atomic_list(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (const struct proto_desc *const *p = proto_registry; *p; p++)
+        if ((*p)->write_atomic && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
+}
+
 static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     if (c->l1.cache.line_bytes != c->l2.cache.line_bytes) {
@@ -204,6 +267,20 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         snprintf(err, errlen, "l1.line (%u) must be a power of two", c->l1.cache.line_bytes);
         return -1;
     }
+    if (!is_pow2(c->stc.epochs)) {
+        snprintf(err, errlen, "stc.epochs (%u) must be a power of two", c->stc.epochs);
+        return -1;
+    }
+    if (c->stc.seb_min > c->stc.seb || c->stc.seb > c->stc.seb_max) {
+        snprintf(err, errlen, "stc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]",
+                 c->stc.seb, c->stc.seb_min, c->stc.seb_max);
+        return -1;
+    }
+    if ((1ull << c->stc.seb) < c->l1.cache.line_bytes) {
+        snprintf(err, errlen, "stc.seb (%u) must not split a line (l1.line = %u)", c->stc.seb,
+                 c->l1.cache.line_bytes);
+        return -1;
+    }
     if (!proto_find(c->coherence.protocol)) {
         size_t n = (size_t)snprintf(err, errlen, "coherence.protocol: unknown protocol '%s' (known:",
                                     c->coherence.protocol);
@@ -211,6 +288,35 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
             n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
         if (n < errlen)
             snprintf(err + n, errlen - n, ")");
+        return -1;
+    }
+    const struct order_spec *o = &c->sm.order;
+    if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
+        snprintf(err, errlen,
+                 "order.sector_bytes (%u) must be a power of two and at least l1.line (%u)",
+                 o->sector_bytes, c->l1.cache.line_bytes);
+        return -1;
+    }
+    if (o->mac_entries % o->mac_ways) {
+        snprintf(err, errlen, "order.mac_ways (%u) must divide order.mac_entries (%u)",
+                 o->mac_ways, o->mac_entries);
+        return -1;
+    }
+    if (o->type_cache_entries % o->type_cache_ways) {
+        snprintf(err, errlen,
+                 "order.type_cache_ways (%u) must divide order.type_cache_entries (%u)",
+                 o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
+    if (!config_promise(c)) {
+        char list[256];
+        config_write_atomic_list(list, sizeof list);
+        snprintf(err, errlen,
+                 "order.model = %s needs a write-atomic protocol and coherence.protocol = %s is "
+                 "not one (one reader could see a performed write while another still reads the "
+                 "old value, so %s could not be promised); write-atomic protocols: %s",
+                 order_policy_names[c->sm.order.model], c->coherence.protocol,
+                 order_policies[c->sm.order.model]->promise, list);
         return -1;
     }
     return 0;
