@@ -221,16 +221,19 @@ void litmus_refs_free(struct litmus_refs *r)
 
 /* A test outside the shared suite (the project's own, under tests/litmus/)
  * takes its PTX verdict from expected.csv beside it: "file,verdict" rows,
- * in the suite's format. Returns false (no verdict) when there is none. */
-static bool local_verdict(const char *real, struct litmus_ref *out)
+ * in the suite's format; its TSO verdict, if any, from tso-expected.csv in
+ * the same format. Returns false (no verdict) when there is none. */
+static bool local_verdict_in(const char *real, const char *file, int *verdict, char *rel,
+                             size_t rel_len)
 {
     char dir[PATH_MAX];
     snprintf(dir, sizeof dir, "%s", real);
     char *slash = strrchr(dir, '/');
-    if (!slash)
+    if (!slash || strlen(file) + 1 > sizeof dir - (size_t)(slash - dir))
         return false;
     const char *base = real + (slash - dir) + 1;
-    strcpy(slash, "/expected.csv");
+    *slash = '/';
+    strcpy(slash + 1, file);
     FILE *f = fopen(dir, "r");
     if (!f)
         return false;
@@ -242,8 +245,8 @@ static bool local_verdict(const char *real, struct litmus_ref *out)
             continue;
         *comma = 0;
         if (!strcmp(line, base)) {
-            out->verdict = atoi(comma + 1);
-            snprintf(out->rel, sizeof out->rel, "%s", base);
+            *verdict = atoi(comma + 1);
+            snprintf(rel, rel_len, "%s", base);
             found = true;
         }
     }
@@ -251,10 +254,16 @@ static bool local_verdict(const char *real, struct litmus_ref *out)
     return found;
 }
 
+static bool local_verdict(const char *real, struct litmus_ref *out)
+{
+    local_verdict_in(real, "tso-expected.csv", &out->tso_verdict, out->rel, sizeof out->rel);
+    return local_verdict_in(real, "expected.csv", &out->verdict, out->rel, sizeof out->rel);
+}
+
 bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct litmus_ref *out)
 {
     memset(out, 0, sizeof *out);
-    out->verdict = out->liveness = out->core = -1;
+    out->verdict = out->tso_verdict = out->liveness = out->core = -1;
     char real[PATH_MAX];
     if (!r || !realpath(path, real))
         return false;

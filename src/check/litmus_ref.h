@@ -24,6 +24,7 @@ int litmus_suite_dir(char *buf, size_t len);
 struct litmus_ref {
     char rel[256];      /* path under ptx/, "" when the file is not in the suite */
     int verdict;        /* PTX v7.5 verdict 0/1, -1 when none */
+    int tso_verdict;    /* TSO verdict 0/1 (tso-expected.csv beside a project test), -1 none */
     int liveness;       /* PTX v7.5 liveness verdict 0/1, -1 when none */
     int core;           /* index.csv core flag, -1 when not listed */
     char features[160]; /* index.csv feature tags */
@@ -52,9 +53,10 @@ enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict);
 
 /* Memory models a protocol can promise. */
 enum litmus_model { LITMUS_MODEL_PTX, LITMUS_MODEL_SC };
-/* "ptx" or "sc": the model `protocol` promises. SC designs (and the
- * functional mode, which is SC at instruction granularity) promise "sc";
- * every other protocol "ptx". */
+/* "ptx" or "sc": the model `protocol` promises under order.model = rmo. SC
+ * designs (and the functional mode, which is SC at instruction granularity)
+ * promise "sc"; every other protocol "ptx". Stronger SM models promise more
+ * (config_promise, litmus_run_opts.model). */
 const char *litmus_model_of(const char *protocol);
 
 #endif

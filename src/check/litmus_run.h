@@ -20,6 +20,8 @@
 #include "host/launcher.h"
 
 struct litmus_run_opts {
+    const char *model;    /* the model the machine promises ("ptx", "tso", "sc":
+                             config_promise); NULL: litmus_model_of(protocol) */
     unsigned iterations;
     uint64_t seed;
     unsigned max_skew;    /* start-skew delay loop iterations, drawn in [0, max_skew] */
@@ -41,13 +43,13 @@ struct litmus_hist {
 struct litmus_result {
     const struct litmus_test *test;
     char protocol[64];
-    const char *model;            /* "ptx" or "sc" */
+    const char *model;            /* "ptx", "tso" or "sc" */
     enum litmus_status status;
     char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome */
     unsigned iterations;          /* launches done */
     uint64_t hits;                /* iterations whose outcome satisfies C */
-    int verdict;                  /* PTX verdict, -1 none */
-    enum litmus_check check;      /* what the verdict demands (PTX model) */
+    int verdict;                  /* PTX (or, under tso, TSO) verdict, -1 none */
+    enum litmus_check check;      /* what the verdict demands (PTX and TSO models) */
     bool sc_cond;                 /* SC can reach an outcome satisfying C */
     unsigned n_hist;
     struct litmus_hist *hist;     /* sorted by outcome values */
