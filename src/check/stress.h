@@ -10,6 +10,9 @@
  * gives the value every load must return; the first wrong value stops the
  * run with a report: address, expected writer and value, observed value, the
  * line's recent transitions in every controller and its state everywhere.
+ * When the configuration promises SC (order.model = sc), an agent waits for
+ * each access before the next, as the SM's SC issue rule does (rccsc relies
+ * on it: a store's old copy stays readable to the SM until its ACK).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_STRESS_H

@@ -9,6 +9,7 @@
 #include "base/log.h"
 #include "check/stress.h"
 #include "cli/cmds.h"
+#include "coh/coh.h" // DEBUG-REMOVE
 #include "cli/common.h"
 #include "coh/proto.h"
 
@@ -25,6 +26,9 @@ static void usage(FILE *out)
             "load is checked against the last value written; the first wrong value stops\n"
             "the run with a report (address, expected writer and value, observed value, the\n"
             "line's recent transitions and its state in every cache) and exit status 1.\n"
+            "Under order.model = sc each warp waits for an access before its next (the SM's\n"
+            "SC issue rule). rccsc runs only under it: name it with --set order.model=sc;\n"
+            "`all` runs it so by itself.\n"
             "\n"
             "  --protocol NAME|all  protocols to test (default all)\n"
             "  --episodes N         episodes to complete per protocol (default 20000)\n"
@@ -37,6 +41,7 @@ static void usage(FILE *out)
 
 int cmd_stress(int argc, char **argv)
 {
+    if (getenv("RCC_DEBUG_TRACE")) coh_trace_out = stderr; // DEBUG-REMOVE
     struct sim_opts o = {0};
     const char *proto = "all";
     bool small = false;
@@ -80,9 +85,14 @@ int cmd_stress(int argc, char **argv)
                 sets[n++] = *s;
         for (unsigned k = 0; k < o.n_sets; k++)
             sets[n++] = o.sets[k];
-        char set_proto[96];
+        char set_proto[96], set_order[96];
         snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", (*p)->name);
         sets[n++] = set_proto;
+        if ((*p)->needs_order && !strcmp(proto, "all")) {
+            /* `all` runs a protocol that needs its own issue rule under it */
+            snprintf(set_order, sizeof set_order, "order.model=%s", (*p)->needs_order);
+            sets[n++] = set_order;
+        }
         struct config cfg;
         char err[512];
         const char *file = o.config_file ? o.config_file : config_default_file();

@@ -80,6 +80,8 @@ struct proto_desc {
     bool write_atomic;         /* a performed write is visible to every reader at once (no
                                   reader sees it while another can still read the old value):
                                   what TSO and SC in the SM need to keep their promise */
+    const char *needs_order;   /* NULL, or the one order.model the protocol runs under (rccsc:
+                                  sc; its promise rests on the SM's issue rule) */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */
