@@ -59,7 +59,8 @@ struct comp *rccsc_l1_create(const struct ctrl_wiring *w);
 struct comp *rccwo_l1_create(const struct ctrl_wiring *w);
 void rcc_l1_destroy(struct comp *c);
 unsigned rcc_l1_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
-/* The SM's logical clock (rccwo: the read view, *wview the write view). */
+/* The SM's logical clock now (rccwo: the read view, *wview the write view),
+ * the livelock guard's pending ticks included. */
 uint64_t rcc_l1_now(struct comp *c, uint64_t *wview);
 /* The lease end of the L1's copy of `line`, false if it holds none. */
 bool rcc_l1_exp(struct comp *c, addr_t line, uint64_t *exp);

@@ -626,12 +626,17 @@ unsigned rcc_l1_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data
     return s;
 }
 
+/* The clock as the SM sees it at this moment: the livelock guard's ticks
+ * not yet applied (the L1 applies them when it next ticks) added. */
 uint64_t rcc_l1_now(struct comp *cp, uint64_t *wview)
 {
     struct rcc_l1 *c = l1_of(cp);
+    uint64_t k = 0, cyc = now_cycles(c);
+    if (c->livelock && cyc >= c->guard_at)
+        k = (cyc - c->guard_at) / c->livelock;
     if (wview)
-        *wview = write_view(c);
-    return c->now;
+        *wview = write_view(c) + k;
+    return c->now + k;
 }
 
 bool rcc_l1_exp(struct comp *cp, addr_t line, uint64_t *exp)
