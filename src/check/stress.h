@@ -27,7 +27,8 @@ struct stress_opts {
     unsigned warps_per_sm;    /* agents per SM */
     unsigned locations;       /* data words in the pool */
     unsigned max_body;        /* loads and stores per episode, at most */
-    unsigned sync_vars;       /* synchronisation variables */
+    unsigned sync_vars;       /* synchronisation variables (1: every episode synchronises,
+                                 through memory, with every earlier one) */
     bool check;               /* run the invariant observers too */
 };
 

@@ -9,7 +9,6 @@
 #include "base/log.h"
 #include "check/stress.h"
 #include "cli/cmds.h"
-#include "coh/coh.h" // DEBUG-REMOVE
 #include "cli/common.h"
 #include "coh/proto.h"
 
@@ -28,7 +27,9 @@ static void usage(FILE *out)
             "line's recent transitions and its state in every cache) and exit status 1.\n"
             "Under order.model = sc each warp waits for an access before its next (the SM's\n"
             "SC issue rule). rccsc runs only under it: name it with --set order.model=sc;\n"
-            "`all` runs it so by itself.\n"
+            "`all` runs it so by itself. Under protocols with logical time (rccsc, rccwo) a\n"
+            "completed write is visible only to readers that synchronised with its writer\n"
+            "through memory, so every episode opens and closes on one variable there.\n"
             "\n"
             "  --protocol NAME|all  protocols to test (default all)\n"
             "  --episodes N         episodes to complete per protocol (default 20000)\n"
@@ -41,7 +42,6 @@ static void usage(FILE *out)
 
 int cmd_stress(int argc, char **argv)
 {
-    if (getenv("RCC_DEBUG_TRACE")) coh_trace_out = stderr; // DEBUG-REMOVE
     struct sim_opts o = {0};
     const char *proto = "all";
     bool small = false;
@@ -99,7 +99,10 @@ int cmd_stress(int argc, char **argv)
         if (config_load(&cfg, file, sets, n, err, sizeof err))
             fatal("%s", err);
         struct stress_result r;
-        int rc = stress_run(&cfg, &so, &r, stdout);
+        struct stress_opts po = so;
+        if ((*p)->logical_time)
+            po.sync_vars = 1; /* every episode synchronises with the one before it */
+        int rc = stress_run(&cfg, &po, &r, stdout);
         printf("stress %-8s %s: %llu episodes, %llu loads checked, %llu stores, %llu atomics, "
                "%llu cycles, %.2f s\n",
                (*p)->name, rc ? "FAILED" : "passed", (unsigned long long)r.episodes,

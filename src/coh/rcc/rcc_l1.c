@@ -523,6 +523,24 @@ static void take_response(struct ctrl *b, struct msg *m)
     ctrl_step(b, &x);
 }
 
+/* The next response, unless it is a renewal for a copy replaced meanwhile
+ * (RenewLost sends a GETS) and the request vnet is full: it waits. */
+static bool take_next_response(struct rcc_l1 *c)
+{
+    struct ctrl *b = &c->base;
+    struct port *in = b->links.net_in[RCC_VNET_RSP];
+    struct msg *m = port_peek(in);
+    if (!m)
+        return false;
+    if (m->type == MSG_RCC_RENEW && !cache_find(&b->cache, m->addr) &&
+        !port_has_room(b->links.net_out[RCC_VNET_REQ], 1)) {
+        b->st.resource_stalls++;
+        return false;
+    }
+    take_response(b, port_pop(in));
+    return true;
+}
+
 /* ---- tick ---- */
 
 /* One L1 cycle: the livelock guard, one response, one core request (parked
@@ -534,11 +552,11 @@ static bool rcc_l1_tick(struct comp *cp)
 
     ctrl_tick_begin(b);
     guard(c);
-    bool moved = ctrl_take_one(b, b->links.net_in[RCC_VNET_RSP], take_response);
+    bool moved = take_next_response(c);
     moved |= ctrl_take_next(b, &b->in, take_core);
     if (moved)
         return true;
-    if (b->replay.n || port_peek(&b->in))
+    if (b->replay.n || port_peek(&b->in) || port_peek(b->links.net_in[RCC_VNET_RSP]))
         return ctrl_stall_sleep(b, &b->links.net_in[RCC_VNET_RSP], 1);
     return false;
 }
