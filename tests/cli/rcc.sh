@@ -61,4 +61,13 @@ stat() { grep -o "\"$1\":[^,}]*" "$tmp/s.json" | head -1 | sed 's/.*:[[:space:]]
 [ "$(stat 'gpu.l2\[0\].rollovers')" -gt 0 ] || fail "no rollover in bank 0 at 12 bits"
 [ "$(stat 'gpu.sm\[0\].l1.renewals')" -gt 0 ] || fail "no renewal"
 n=$((n + 1))
+# configs/rcc-fermi.ini: Table 3.3's machine, rccsc under sc by default
+"$bin" config show --config "$2/configs/rcc-fermi.ini" >"$tmp/cfg" || fail "rcc-fermi.ini does not load"
+for kv in "sms = 16" "warps = 48" "sched = lrr" "model = sc" "protocol = rccsc" "banks = 8" \
+    "size = 131072" "mshrs = 128" "flit_bytes = 32" "tRTPL = 2" "lease_max = 2048"; do
+    grep -qx "$kv" "$tmp/cfg" || fail "rcc-fermi.ini: no '$kv'"
+done
+"$bin" run --config "$2/configs/rcc-fermi.ini" --workload bfs --size tiny --check --quiet >"$tmp/o" 2>&1 ||
+    fail "bfs on rcc-fermi.ini: $(tail -3 "$tmp/o")"
+n=$((n + 1))
 echo "rcc: $n passed, 0 failed"
