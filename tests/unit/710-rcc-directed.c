@@ -316,6 +316,177 @@ static void needs_sc(void **state)
     assert_int_equal(config_load(&cfg, NULL, wo, 2, err, sizeof err), -1);
 }
 
+/* Every defined cell of the tables fires (a STALL cell: is taken), over
+ * three machines: clocks still (V, VI, II and the L2's misses), the
+ * livelock guard ticking once a cycle with a lease longer than a round trip
+ * (expiry, renewal, a renewal whose copy is lost) and with a shorter one
+ * (fills and renewals that arrive expired). Each step names its cells. */
+/* A line of its own for each use: bank 0, not yet in any cache. */
+static addr_t fresh(void)
+{
+    static unsigned k;
+    return 0x80000 + (addr_t)(k++) * 0x100;
+}
+
+static void walk_still(struct inject *r, bool sc)
+{
+    /* I+Load, IV+Load (merge), IV+MergeFull (stall), IV+Data, V+Load;
+     * L2: I+GetS, IV+GetS, IV+MemData, V+GetS */
+    ld_at(r, 0, X, 0);
+    ld_at(r, 0, X, 1);
+    ld_at(r, 0, X, 2);
+    inject_run(r);
+    ld(r, 0, X);
+    /* V+Store (sc: VI+Load, VI+Store, VI+Rsp, VI+LastRsp; wo: II), V+Atomic,
+     * VI+Atomic; L2: V+Write, V+Atomic */
+    st_at(r, 0, X, 1, 0);
+    ld_at(r, 0, X, 1);
+    st_at(r, 0, X, 2, 2);
+    ato_at(r, 0, X, 1, 3);
+    inject_run(r);
+    ld(r, 0, X);
+    ato(r, 0, X, 1);
+    /* V+Replace: three lines through the one-set, two-way L1 */
+    ld(r, 0, X);
+    ld(r, 0, Y);
+    ld(r, 0, Z);
+    /* V+FlashInv, VI+FlashInv: a launch while Z is valid and Y being written */
+    ld(r, 0, Y);
+    st_at(r, 0, Y, 4, 0);
+    launch(r, 0, 1);
+    inject_run(r);
+    /* VI+Replace: Y (an L2 hit) is filled and written while two DRAM misses
+     * are on their way; their fills evict it before the write's ACK */
+    ld(r, 3, Y);
+    launch(r, 0, 0);
+    inject_run(r);
+    ld_at(r, 0, Y, 0);
+    ld_at(r, 0, fresh(), 1);
+    ld_at(r, 0, fresh(), 2);
+    st_at(r, 0, Y, 5, 360);
+    inject_run(r);
+    /* L2: I+Write, IV+Write; IV+GetS; IV+Atomic (stall behind a held read);
+     * IV+WriteAfterRead; I+Atomic, IAV+GetS/Write/Atomic (stall), IAV+MemData */
+    addr_t f = fresh();
+    st_at(r, 1, f, 1, 0);
+    st_at(r, 2, f, 2, 1);
+    f = fresh();
+    ld_at(r, 1, f, 0);
+    ld_at(r, 2, f, 1);
+    ato_at(r, 3, f, 1, 2);
+    f = fresh();
+    ld_at(r, 1, f, 0);
+    st_at(r, 2, f, 1, 1);
+    f = fresh();
+    ato_at(r, 1, f, 1, 0);
+    ld_at(r, 2, f, 1);
+    st_at(r, 3, f, 1, 2);
+    ato_at(r, 0, f, 1, 3);
+    f = fresh();                           /* each the first to meet IAV */
+    ato_at(r, 1, f, 1, 0);
+    ato_at(r, 2, f, 1, 1);
+    f = fresh();
+    ato_at(r, 1, f, 1, 0);
+    st_at(r, 2, f, 1, 1);
+    inject_run(r);
+    /* I+Store, I+Atomic, II+Load, II+Store, II+Atomic, II+Rsp, II+LastRsp;
+     * L2: I+Write, IV+Write, I+Atomic, IAV+GetS/Write/Atomic (stall), IAV+MemData */
+    st_at(r, 1, A, 5, 0);
+    ld_at(r, 1, A, 1);
+    st_at(r, 1, A, 6, 2);
+    ato_at(r, 1, A, 1, 3);
+    ato_at(r, 2, C, 1, 0);
+    ld_at(r, 3, C, 1);
+    st_at(r, 3, C, 1, 2);
+    ato_at(r, 1, C, 1, 3);
+    inject_run(r);
+    /* L2: IV+WriteAfterRead (a write behind a held read), IV+Atomic (stall) */
+    ld_at(r, 1, B, 0);
+    st_at(r, 2, B, 1, 1);
+    ato_at(r, 3, B, 1, 2);
+    inject_run(r);
+    /* IV+Store, IV+Atomic: parked until the fill */
+    ld_at(r, 2, X, 0);
+    st_at(r, 2, X, 7, 1);
+    ld_at(r, 2, Y, 2);
+    ato_at(r, 2, Y, 1, 3);
+    inject_run(r);
+    (void)sc;
+}
+
+/* The guard ticks once a cycle; leases of 600 outlast a round trip. */
+static void walk_ticking(struct inject *r)
+{
+    /* V+Expire, E+Load -> IV (line kept), IV+Renew; L2: V+Renew */
+    ld(r, 0, X);
+    ld_at(r, 3, Z, 800);
+    inject_run(r);
+    ld(r, 0, X);
+    /* E+Store, E+Atomic, E+Replace, E+FlashInv */
+    ld(r, 1, X);
+    ld(r, 1, Y);
+    ld_at(r, 3, Z, 800);
+    inject_run(r);
+    st(r, 1, X, 1);                        /* V+Expire, E+Store */
+    ato(r, 1, Y, 1);                       /* V+Expire, E+Atomic */
+    /* VI+Expire: a copy that expires while its write is outstanding */
+    ld(r, 2, X);
+    st_at(r, 2, X, 2, 300);
+    ld_at(r, 2, X, 620);
+    inject_run(r);
+    /* IV+Replace -> RenewLost: X expired in SM 0; Y and B fill first, B's
+     * fill evicts X while its renewal is outstanding */
+    ld(r, 0, X);
+    ld_at(r, 3, Z, 800);
+    inject_run(r);
+    ld_at(r, 0, Y, 0);
+    ld_at(r, 0, B, 1);
+    ld_at(r, 0, X, 200);
+    inject_run(r);
+    /* IV+FlashInv: a launch while a renewal is outstanding */
+    ld(r, 1, X);
+    ld_at(r, 3, Z, 800);
+    inject_run(r);
+    ld_at(r, 1, X, 0);
+    launch(r, 1, 1);
+    inject_run(r);
+}
+
+/* The guard ticks once a cycle; leases of 100 end before a round trip. */
+static void walk_short(struct inject *r)
+{
+    /* IV+DataExpired, then E+Load and IV+RenewExpired */
+    ld(r, 0, X);
+    ld(r, 0, X);
+    /* E+Replace: two more fills through the set; E+FlashInv: a launch */
+    ld(r, 0, Y);
+    ld(r, 0, Z);
+    ld(r, 0, X);
+    launch(r, 0, 0);
+    inject_run(r);
+}
+
+static void every_cell(void **state)
+{
+    (void)state;
+    for (int wo = 0; wo < 2; wo++) {
+        struct inject *rigs[] = {
+            wo ? rig(RCCWO, NO_GUARD) : rig(RCCSC, NO_GUARD),
+            wo ? rig(RCCWO, "rcc.livelock_cycles=1", "rcc.lease=fixed:600")
+               : rig(RCCSC, "rcc.livelock_cycles=1", "rcc.lease=fixed:600"),
+            wo ? rig(RCCWO, "rcc.livelock_cycles=1", "rcc.lease=fixed:100")
+               : rig(RCCSC, "rcc.livelock_cycles=1", "rcc.lease=fixed:100"),
+        };
+        walk_still(rigs[0], !wo);
+        walk_ticking(rigs[1]);
+        walk_short(rigs[2]);
+        int bad = check_coverage_of(rigs, ARRAY_LEN(rigs), NULL, 0);
+        for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
+            inject_free(rigs[i]);
+        assert_int_equal(bad, 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +497,7 @@ int main(void)
         cmocka_unit_test(rollover),
         cmocka_unit_test(wo_views),
         cmocka_unit_test(needs_sc),
+        cmocka_unit_test(every_cell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

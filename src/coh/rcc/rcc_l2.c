@@ -387,8 +387,7 @@ static const struct coh_trans rcc_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_IV ][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
                                                                   perform_held, ctrl_wake_parked),
     [L2_IAV][L2_GetS   ] = STALL,
-    [L2_IAV][L2_Write  ] = STALL,
-    [L2_IAV][L2_WriteAfterRead] = STALL,
+    [L2_IAV][L2_Write  ] = STALL, /* (IAV holds only the atomic: no WriteAfterRead) */
     [L2_IAV][L2_Atomic ] = STALL,
     [L2_IAV][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
                                                                   perform_held, ctrl_wake_parked),
