@@ -9,7 +9,7 @@ JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
 
-DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev
+DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev python3-matplotlib chromium
 
 .PHONY: all deps build asan demo test test-fast long bench ptx clean
 

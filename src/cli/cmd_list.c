@@ -63,8 +63,8 @@ int cmd_list(int argc, char **argv)
     } else {
         fputs("usage: gpucoh list protocols|configs|workloads\n"
               "  protocols  name; the memory model the machine promises programs under\n"
-              "             order.model = rmo, tso, sc ('-': refused, the protocol is not\n"
-              "             write-atomic); what it is\n"
+              "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
+              "             protocol is not write-atomic); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
               "  workloads  name, set (basic, inter, intra, sync), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);

@@ -261,6 +261,24 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
             snprintf(err + n, errlen - n, ")");
         return -1;
     }
+    const struct order_spec *o = &c->sm.order;
+    if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
+        snprintf(err, errlen,
+                 "order.sector_bytes (%u) must be a power of two and at least l1.line (%u)",
+                 o->sector_bytes, c->l1.cache.line_bytes);
+        return -1;
+    }
+    if (o->mac_entries % o->mac_ways) {
+        snprintf(err, errlen, "order.mac_ways (%u) must divide order.mac_entries (%u)",
+                 o->mac_ways, o->mac_entries);
+        return -1;
+    }
+    if (o->type_cache_entries % o->type_cache_ways) {
+        snprintf(err, errlen,
+                 "order.type_cache_ways (%u) must divide order.type_cache_entries (%u)",
+                 o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {
         snprintf(err, errlen,

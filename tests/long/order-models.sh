@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Long target: the memory models the SM enforces, at full iterations.
-#  - sc: every litmus test of the shared suite and the project's own on every
+#  - sc: every litmus test of the in-tree suite and the project's own on every
 #    write-atomic protocol (`all` skips the others), 2000 iterations each,
 #    judged by the SC enumeration;
 #  - tso: the TSO tests on every write-atomic protocol, with and without the
@@ -9,11 +9,12 @@
 #    and gpuvi.
 set -u
 bin=$1; root=$2
-shared=${GPUCOH_SHARED:-$root/../shared}
+suite=$root/litmus/ptx
+own=("$root"/tests/litmus/MP-*.litmus "$root"/tests/litmus/IRIW-*.litmus)
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-"$bin" litmus --protocol all --set order.model=sc --iterations 2000 "$shared/litmus/ptx" \
-    "$root"/tests/litmus/[MI]*.litmus "$root"/tests/litmus/tso/*.litmus >"$tmp/sc.out" 2>&1 ||
+"$bin" litmus --protocol all --set order.model=sc --iterations 2000 "$suite" \
+    "${own[@]}" "$root"/tests/litmus/tso/*.litmus >"$tmp/sc.out" 2>&1 ||
     fail "sc: $(grep -E 'FAIL|^==' "$tmp/sc.out" | head -20)"
 grep '^==' "$tmp/sc.out"
 for sb in 8 0; do
