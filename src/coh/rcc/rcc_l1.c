@@ -262,19 +262,9 @@ static void count_expired_fill(struct coh_ctx *x)
 static void reply_fill(struct coh_ctx *x)
 {
     struct rcc_l1 *c = l1_of(x->ctrl);
-    struct msg *m = x->msg, *w;
-    struct msg_list late = {0};
+    struct msg *m = x->msg;
     x->tbe->pending--;
-    while ((w = msg_list_pop(&x->tbe->merged))) {
-        if (w->ts2 > m->ts) {
-            c->st.loads_replayed++;
-            msg_list_push(&late, w);
-            continue;
-        }
-        memcpy(w->data, m->data, c->base.line_bytes);
-        ctrl_to_core(&c->base, w, 0);
-    }
-    msg_list_splice(&c->base.replay, &late);
+    c->st.loads_replayed += ctrl_l1_answer_in_time(&c->base, x->tbe, m->data, m->ts);
     ctrl_to_core(&c->base, m, 0);
     x->msg = NULL;
 }

@@ -17,63 +17,22 @@
  * view; it never changes behaviour). Keyed by the machine's engine.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <stdlib.h>
-
 #include "base/log.h"
 #include "check/observe.h"
 #include "coh/rcc/rcc.h"
 
-struct rcc_obs {
-    struct eng *eng;
-    struct comp **banks;
-    unsigned n_banks, n_live;
-    struct rcc_obs *next;
-};
-
-static struct rcc_obs *all;
-
-static struct rcc_obs *find(struct eng *e)
-{
-    for (struct rcc_obs *o = all; o; o = o->next)
-        if (o->eng == e)
-            return o;
-    return NULL;
-}
+static struct ctrl_bank_set *all;
 
 void rcc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2)
 {
-    struct rcc_obs *o = find(e);
-    if (!o) {
-        o = calloc(1, sizeof *o);
-        if (!o)
-            panic("out of memory");
-        o->eng = e;
-        o->n_banks = n_banks;
-        o->banks = calloc(n_banks, sizeof *o->banks);
-        if (!o->banks)
-            panic("out of memory");
-        o->next = all;
-        all = o;
-    }
-    o->banks[bank] = l2;
-    o->n_live++;
+    ctrl_bank_set_add(&all, sizeof(struct ctrl_bank_set), e, bank, n_banks, l2);
 }
 
 void rcc_obs_bank_gone(struct eng *e, unsigned bank)
 {
-    struct rcc_obs *o = find(e);
-    if (!o)
-        return;
-    o->banks[bank] = NULL;
-    if (--o->n_live)
-        return;
-    for (struct rcc_obs **p = &all; *p; p = &(*p)->next)
-        if (*p == o) {
-            *p = o->next;
-            break;
-        }
-    free(o->banks);
-    free(o);
+    struct ctrl_bank_set *s = ctrl_bank_set_remove(&all, e, bank);
+    if (s)
+        ctrl_bank_set_free(s);
 }
 
 void rcc_obs_now(const char *who, uint64_t was, uint64_t now)
@@ -87,10 +46,10 @@ void rcc_obs_l1(struct eng *e, struct observer *obs, const char *who, addr_t lin
                 uint64_t now, uint32_t line_bytes, const uint8_t *data,
                 const struct bytemask *mask)
 {
-    struct rcc_obs *o = find(e);
+    struct ctrl_bank_set *o = ctrl_bank_set_find(all, e);
     if (!o)
         return;
-    struct comp *bank = o->banks[(line / line_bytes) % o->n_banks];
+    struct comp *bank = ctrl_bank_set_home(o, line, line_bytes);
     if (!bank)
         return;
     uint64_t ver, l2exp;
