@@ -64,7 +64,8 @@ int cmd_list(int argc, char **argv)
         fputs("usage: gpucoh list protocols|configs|workloads\n"
               "  protocols  name; the memory model the machine promises programs under\n"
               "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
-              "             protocol is not write-atomic); what it is\n"
+              "             protocol is not write-atomic, or runs only under another\n"
+              "             model, as rccsc needs sc); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
               "  workloads  name, set (basic, inter, intra, sync), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);

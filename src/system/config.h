@@ -75,7 +75,7 @@ struct tc_spec {
     uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
 };
 
-/* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rcc.md). */
+/* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
 struct rcc_spec {
     char lease[CFG_STR_MAX];   /* "predict" or "fixed:N" (logical time units) */
     uint32_t lease_min;        /* predictor: the lease after a write */

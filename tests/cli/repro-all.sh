@@ -73,7 +73,7 @@ grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsc
 grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||
     fail "index.html lacks CHOPIN's plots"
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
-grep -c "<img " "$tmp/all/index.html" | grep -qx 21 || fail "expected 21 plots in index.html"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 26 || fail "expected 26 plots in index.html"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
