@@ -15,24 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "host/host.h"
 #include "system/config.h"
 #include "system/machine.h"
-
-static char *read_text(const char *path)
-{
-    FILE *fp = fopen(path, "rb");
-    assert_non_null(fp);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, fp), (size_t)n);
-    s[n] = 0;
-    fclose(fp);
-    return s;
-}
 
 /* The statistics a test looks at, summed over components by their name's
  * suffix ("ta_bypasses" of gpu.sm[0] only where the name says so). */
@@ -72,7 +58,8 @@ static void fig1b_on(const char *protocol)
         fail_msg("%s", err);
     struct machine *m = machine_new(&cfg);
     struct host *h = host_new(machine_launcher(m));
-    char *text = read_text(GPUCOH_SOURCE_DIR "/tests/ptx-sm/fig1b.ptx");
+    char *text = file_read_text(GPUCOH_SOURCE_DIR "/tests/ptx-sm/fig1b.ptx", NULL);
+    assert_non_null(text);
     host_load_ptx(h, text, "tests/ptx-sm/fig1b.ptx");
     /* X, Y, Z and out each in a sector of its own (16 KB, Table 2) */
     const size_t sector = 16384;
