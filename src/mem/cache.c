@@ -93,7 +93,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
     c->tags[way - c->lines] = line;
     way->dirty = false;
     way->state = 0;
-    way->meta[0] = way->meta[1] = 0;
+    memset(way->meta, 0, sizeof way->meta);
     cache_touch(c, way);
     c->st.fills++;
 }

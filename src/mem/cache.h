@@ -27,7 +27,7 @@ struct cache_line {
     bool present;          /* the way holds this line */
     bool dirty;            /* data differs from the next level */
     uint8_t state;         /* protocol state, set only by the controller's table */
-    uint64_t meta[2];      /* protocol metadata (sharers, timestamps, ...) */
+    uint64_t meta[3];      /* protocol metadata (sharers, timestamps, ...) */
     uint8_t *data;         /* line_bytes of data */
 };
 

@@ -131,6 +131,12 @@ static const struct cfg_opt tc_opts[] = {
              "tcw: a .gpu/.sys fence or release waits for the largest GWCT of its SM (sm: "
              "cumulative, releases writes the warp saw through .cta synchronisation) or only of "
              "its own warp (warp: the paper's design)"),
+    CFG_BOOL("load_gwct", T, load_gwct, "true",
+             "tcw: a load's data carries the GWCT of the write that made it (the time every "
+             "older copy has expired), and the loading SM's later .gpu/.sys fences and releases "
+             "wait for it; a load of another warp's write still in flight reads the L2 for it. "
+             "So a release is cumulative over the writes it acquired (PTX causality, WRC); "
+             "false = the paper's TC-Weak, where releases wait only for the SM's own writes"),
     CFG_END,
 };
 #undef T

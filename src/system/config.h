@@ -73,6 +73,7 @@ struct tc_spec {
     bool end_wait;             /* tcw: a kernel end waits for the SM's largest GWCT */
     bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
     uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
+    bool load_gwct;            /* tcw: loads carry their data's GWCT (causality); false = paper */
 };
 
 /* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */

@@ -118,6 +118,81 @@ static void tcw_cta_fence_no_wait(void **state)
     inject_free(r);
 }
 
+/* Write-to-read causality across SMs (tests/litmus/WRC-rel-acq.litmus): SM 2
+ * holds a copy of X; SM 0 writes X (performed at once, GWCT = SM 2's lease
+ * end); SM 1 acquires X = 1 from the L2 and releases Y. With tc.load_gwct the
+ * DATA carries X's GWCT, so the release waits out SM 2's lease and SM 2,
+ * acquiring Y = 1, then reads X = 1. The paper's form (false) releases at
+ * once: SM 2 sees Y = 1 and still hits its stale X = 0, which PTX forbids. */
+static void tcw_release_waits_for_acquired_gwct(void **state)
+{
+    (void)state;
+    for (int safe = 1; safe >= 0; safe--) {
+        struct inject *r = rig(TCW, "tc.lease=fixed:3200",
+                               safe ? "tc.load_gwct=true" : "tc.load_gwct=false");
+        assert_int_equal(ld(r, 2, X), 0);
+        st(r, 0, X, 1);
+        unsigned acq = inject_load(r, 1, 0, X, 4, SEM_ACQUIRE, SCOPE_GPU, 0);
+        inject_run(r);
+        assert_int_equal(inject_value(r, acq), 1);
+        unsigned rel = inject_store(r, 1, 0, Y, 4, 1, SEM_RELEASE, SCOPE_GPU, 0);
+        inject_run(r);
+        unsigned flag = inject_load(r, 2, 0, Y, 4, SEM_ACQUIRE, SCOPE_GPU, 0);
+        inject_run(r);
+        assert_int_equal(inject_value(r, flag), 1);
+        if (safe) {
+            assert_true(inject_latency(r, rel) > 1500); /* SM 2's lease on X */
+            assert_int_equal(inject_stat(r, "gpu.sm[1].l1.gwct_waits"), 1);
+            assert_int_equal(ld(r, 2, X), 1);
+        } else {
+            assert_true(inject_latency(r, rel) < 1000);
+            assert_int_equal(inject_stat(r, "gpu.sm[1].l1.gwct_waits"), 0);
+            assert_int_equal(ld(r, 2, X), 0);
+            assert_string_equal(inject_l1_state(r, 2, X), "V");
+        }
+        inject_free(r);
+    }
+}
+
+/* The same with the writer and the first reader on one SM (WRC-cta.litmus):
+ * warp 0 writes X into its valid copy (VM, the write in flight) and warp 1
+ * reads X. With tc.load_gwct warp 1's load goes to the L2 (VM + LoadOther),
+ * arrives behind the write and brings its GWCT (SM 2's lease); warp 0's own
+ * load still hits. The paper's form hits for warp 1 too, long before the
+ * write's GWCT is known. Then warp 1 releases Y; tc.fence_gwct=warp makes it
+ * wait for warp 1's own entry only, so the wait is the DATA's GWCT. (The
+ * driver applies no SM ordering: the release is sent once the load is done.) */
+static void tcw_other_warp_reads_outstanding_write_at_l2(void **state)
+{
+    (void)state;
+    for (int safe = 1; safe >= 0; safe--) {
+        struct inject *r = rig(TCW, "tc.lease=fixed:3200", "tc.fence_gwct=warp",
+                               safe ? "tc.load_gwct=true" : "tc.load_gwct=false");
+        assert_int_equal(ld(r, 2, X), 0);
+        assert_int_equal(ld(r, 0, X), 0);
+        unsigned w = st_at(r, 0, X, 7, 0);
+        unsigned own = inject_load(r, 0, 0, X, 4, SEM_WEAK, SCOPE_CTA, 5);
+        unsigned other = inject_load(r, 0, 1, X, 4, SEM_ACQUIRE, SCOPE_CTA, 5);
+        inject_run(r);
+        assert_true(inject_latency(r, w) < 500);
+        assert_int_equal(inject_value(r, own), 7);
+        assert_true(inject_latency(r, own) < 100);
+        assert_int_equal(inject_value(r, other), 7);
+        unsigned rel = inject_store(r, 0, 1, Y, 4, 1, SEM_RELEASE, SCOPE_GPU, 0);
+        inject_run(r);
+        if (safe) {
+            assert_true(inject_latency(r, other) > 300); /* an L2 round trip */
+            assert_int_equal(inject_coverage(r, "tcw.L1", "VM", "LoadOther"), 1);
+            assert_true(inject_latency(r, rel) > 1500);
+        } else {
+            assert_true(inject_latency(r, other) < 100);
+            assert_int_equal(inject_coverage(r, "tcw.L1", "VM", "LoadOther"), 0);
+            assert_true(inject_latency(r, rel) < 1000);
+        }
+        inject_free(r);
+    }
+}
+
 /* EVIDENCE-OF: spec 002 §3.8 "At the L2 its completion is delayed until
  * global_ts has expired". TC-Strong: the write waits until SM 1's copy has
  * expired; nobody reads the new value before that, everybody after. */
@@ -510,6 +585,10 @@ static void tcw_every_cell(void **state)
     a = fresh();
     ld(r, 0, a);
     st(r, 0, a, 2);
+    /* VM+LoadOther: warp 1 loads the line warp 0's write is in flight for */
+    st_at(r, 0, a, 3, 0);
+    inject_load(r, 0, 1, a, 4, SEM_WEAK, SCOPE_CTA, 5);
+    inject_run(r);
     l2_lease_end_walk(r, "tcw.L2", true);
 
     struct inject *rigs[] = {r, expired_fill_rig(TCW)};
@@ -563,6 +642,8 @@ int main(void)
         cmocka_unit_test(tcw_mp_fence_waits_for_gwct),
         cmocka_unit_test(tcw_stale_copy_until_lease_end),
         cmocka_unit_test(tcw_cta_fence_no_wait),
+        cmocka_unit_test(tcw_release_waits_for_acquired_gwct),
+        cmocka_unit_test(tcw_other_warp_reads_outstanding_write_at_l2),
         cmocka_unit_test(tcs_write_stalls_until_leases_expire),
         cmocka_unit_test(private_write),
         cmocka_unit_test(tcw_datag_is_not_private),

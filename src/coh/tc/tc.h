@@ -16,7 +16,8 @@
  * the simulator; tc.ts_bits only sets when the L1s flash-invalidate (§3.11).
  * msg->ts: the lease end (DATA, DATA-G, ATOMIC results), the requester's
  * local timestamp (UPGR, ATOMIC) or the requested lease end (tcs GETS);
- * msg->ts2: the GWCT (ACK-G, DATA-G, atomic results with TC_F_GWCT).
+ * msg->ts2: the GWCT (ACK-G, DATA-G, atomic results with TC_F_GWCT; tcw
+ * DATA with TC_F_GWCT: the GWCT of the write whose data it carries).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_TC_TC_H

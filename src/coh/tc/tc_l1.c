@@ -9,13 +9,17 @@
  * an outstanding fill; stores write through (UPGR, carrying the local
  * timestamp, on a valid copy, whose bytes the store updates at once; GETX
  * otherwise); atomics drop the copy and are performed at the L2. Evictions
- * are silent. TC-Weak: write responses may carry a GWCT; a per-SM table
- * keeps the largest per warp slot, and a .gpu/.sys fence, a release store
- * or atomic (before it is performed) and a kernel end wait until now >
- * GWCT[warp] (max over the SM for a kernel end); a VM line hits (RCpc's
- * early view of the SM's own writes). TC-Strong: no GWCT; a load to a VM
- * line is performed at the L2 without a fill (GPU-VI's Opt 2), so nobody
- * reads a write before it is globally performed (write atomicity).
+ * are silent. TC-Weak: write responses may carry a GWCT, and so may a DATA
+ * (tc.load_gwct: the GWCT of the write whose data it returns, while stale
+ * copies of older data may live elsewhere); a per-SM table keeps the
+ * largest per warp slot, and a .gpu/.sys fence, a release store or atomic
+ * (before it is performed) and a kernel end wait until now > the SM's
+ * largest GWCT (tc.fence_gwct=warp: the warp's own); a VM line hits (RCpc's
+ * early view of the SM's own writes), with tc.load_gwct only for the warp
+ * that wrote it: another warp reads the L2, whose DATA brings the GWCT.
+ * TC-Strong: no GWCT; a load to a VM line is performed at the L2 without a
+ * fill (GPU-VI's Opt 2), so nobody reads a write before it is globally
+ * performed (write atomicity).
  * Kernel launch flash-invalidates (host writes between kernels, spec 002 §8
  * item 11); so does a wrap of the tc.ts_bits-wide counter (§3.11).
  * INVARIANT: a load is answered only with data valid at the time it reached
@@ -47,6 +51,7 @@ _Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNE
 
 #define TC_L1_EVENTS(X)                                                                            \
     X(Load, "load from the SM")                                                                    \
+    X(LoadOther, "tcw, tc.load_gwct: load to a VM line from a warp other than its one writer")    \
     X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
@@ -64,8 +69,11 @@ enum l1_event { TC_L1_EVENTS(X) L1_NEVENTS };
 #undef X
 COH_NAMES(TC_L1_STATES, TC_L1_EVENTS);
 
-/* The line's local timestamp lives in meta[0]. */
-#define LTS(l) ((l)->meta[0])
+/* The line's local timestamp lives in meta[0]; in VM, meta[1] names the warp
+ * whose writes are outstanding (1 + its slot, MANY_WRITERS for several). */
+#define LTS(l)    ((l)->meta[0])
+#define WRITER(l) ((l)->meta[1])
+#define MANY_WRITERS UINT64_MAX
 
 struct l1_stats {
     uint64_t loads_replayed, upgrades, fills_expired, expirations;
@@ -93,6 +101,7 @@ struct tc_l1 {
     bool end_wait;               /* tc.end_wait: a kernel end waits for the GWCTs */
     bool sc_fence_invalidates;   /* tc.sc_fence_invalidates (TC-Weak) */
     bool fence_warp_gwct;        /* tc.fence_gwct=warp: the paper's per-warp fence wait */
+    bool load_gwct;              /* tc.load_gwct: loads learn their data's GWCT (causality) */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -108,6 +117,18 @@ static uint64_t now_cycles(const struct tc_l1 *c)
 }
 
 /* ---- actions ---- */
+
+/* A warp's slot in the GWCT table; requests of no warp slot (kernel
+ * boundaries) use the extra last entry. */
+static unsigned slot_index(const struct tc_l1 *c, unsigned warp)
+{
+    return warp < c->n_warps ? warp : c->n_warps;
+}
+
+static struct tc_warp *slot_of(struct tc_l1 *c, unsigned warp)
+{
+    return &c->warps[slot_index(c, warp)];
+}
 
 static void send_gets(struct coh_ctx *x)
 {
@@ -177,6 +198,15 @@ static void reply_hit(struct coh_ctx *x)
     ctrl_l1_reply_hit(x);
 }
 
+/* Opt 1: the store's bytes go into the copy at once, where the SM's loads
+ * see them before the L2 has performed them; the line remembers whose. */
+static void write_line(struct coh_ctx *x)
+{
+    uint64_t me = 1 + (uint64_t)slot_index(l1_of(x->ctrl), x->msg->req.warp);
+    ctrl_l1_write_line(x);
+    WRITER(x->line) = !WRITER(x->line) || WRITER(x->line) == me ? me : MANY_WRITERS;
+}
+
 /* The lease ended: the copy is gone; the next GETS tells the L2 (predictor). */
 static void expire_line(struct coh_ctx *x)
 {
@@ -219,23 +249,14 @@ static void update_line(struct coh_ctx *x)
         LTS(x->line)++;
         c->st.private_acks++;
     }
-}
-
-/* A warp's slot in the GWCT table; requests of no warp slot (kernel
- * boundaries) use the extra last entry. */
-static unsigned slot_index(const struct tc_l1 *c, unsigned warp)
-{
-    return warp < c->n_warps ? warp : c->n_warps;
-}
-
-static struct tc_warp *slot_of(struct tc_l1 *c, unsigned warp)
-{
-    return &c->warps[slot_index(c, warp)];
+    WRITER(x->line) = 0; /* every write of the line is performed */
 }
 
 /* Answer the response's own request and, for a fill, every load merged behind
  * it that reached the L1 while the fill's lease still ran; later ones replay
- * (see INVARIANT). A GWCT raises the warp's entry. */
+ * (see INVARIANT). A GWCT (a write's, or a DATA's: its data's write) raises
+ * the requesting warp's entry; merged loads of other warps are covered by the
+ * SM-wide wait of tc.fence_gwct=sm. */
 static void reply_rsp(struct coh_ctx *x)
 {
     struct tc_l1 *c = l1_of(x->ctrl);
@@ -279,7 +300,8 @@ static const struct coh_action_name actions[] = {
     {drop_for_atomic, "drop_for_atomic", "drop the copy, the atomic carries its lease"},
     {merge_load, "merge_load", "answer this load with the outstanding fill (if in time)"},
     {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
-    {ctrl_l1_write_line, "write_line", "write the store's bytes into the line at once (Opt 1)"},
+    {write_line, "write_line",
+     "write the store's bytes into the line at once (Opt 1), note the writing warp"},
     {ctrl_drop_line, "drop_line",
      "invalidate the line (silently: write-through keeps the L2 current)"},
     {expire_line, "expire_line", "drop the expired copy (self-invalidation), note it for the hint"},
@@ -302,14 +324,13 @@ static const struct coh_action_name actions[] = {
     [L1_I ][L1_Store      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_getx),              \
     [L1_I ][L1_Atomic     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),            \
     [L1_V ][L1_Load       ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                              \
-    [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe,      \
-                                                          send_upgr),                              \
+    [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),  \
     [L1_V ][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, ctrl_alloc_tbe,         \
                                                           send_atomic),                            \
     [L1_V ][L1_Replace    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
     [L1_V ][L1_FlashInv   ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
     [L1_V ][L1_Expire     ] = DO(L1_I,  TAG_WR,           expire_line),                            \
-    [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, send_upgr),          \
+    [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                  \
     [L1_VM][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, send_atomic),           \
     [L1_VM][L1_Replace    ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
     [L1_VM][L1_FlashInv   ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
@@ -338,6 +359,7 @@ static const struct coh_trans tcs_l1_cells[L1_NSTATES][L1_NEVENTS] = {
 static const struct coh_trans tcw_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     TC_L1_COMMON_CELLS,
     [L1_VM][L1_Load       ] = DO(L1_VM, TAG_RD | DATA_RD, reply_hit), /* RCpc: own writes early */
+    [L1_VM][L1_LoadOther  ] = DO(L1_VM, TAG_RD,           send_gets), /* learn the GWCT */
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -370,13 +392,24 @@ static void lookup_live(struct ctrl *b, struct coh_ctx *x, addr_t line)
     }
 }
 
+/* TC-Weak, tc.load_gwct: a load may read a VM line's outstanding bytes early
+ * only in the warp that wrote them. Another warp could acquire them at .cta
+ * scope and then release at .gpu scope before their GWCT reached the table
+ * (tests/litmus/WRC-cta.litmus); it reads the line from the L2 instead, and
+ * the DATA brings the GWCT of the write it returns. */
+static bool load_other(const struct tc_l1 *c, const struct coh_ctx *x)
+{
+    return c->v == TC_WEAK && c->load_gwct && x->state == L1_VM &&
+           WRITER(x->line) != 1 + (uint64_t)slot_index(c, x->msg->req.warp);
+}
+
 static unsigned classify_core(const struct tc_l1 *c, const struct coh_ctx *x)
 {
     switch (x->msg->req.op) {
     case MEM_LOAD:
         if (x->state == L1_IV && x->tbe->merged.n >= c->base.merge_max)
             return L1_MergeFull;
-        return L1_Load;
+        return load_other(c, x) ? L1_LoadOther : L1_Load;
     case MEM_STORE:
         return L1_Store;
     default:
@@ -634,6 +667,7 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->end_wait = w->cfg->tc.end_wait;
     c->sc_fence_invalidates = w->cfg->tc.sc_fence_invalidates;
     c->fence_warp_gwct = w->cfg->tc.fence_gwct == 1;
+    c->load_gwct = w->cfg->tc.load_gwct;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)

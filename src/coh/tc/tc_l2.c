@@ -14,8 +14,11 @@
  * TC-Weak: writes never stall; every write does TS++; a write to an
  * unexpired line answers ACK-G/DATA-G with the GWCT (the timestamp before
  * the write); a private write (an UPGR to P whose timestamp matches) gets a
- * plain ACK. The lease comes from a per-bank predictor (+t_hit, -t_evict,
- * -t_write, §3.10) or is fixed.
+ * plain ACK. The line keeps its latest write's GWCT (meta[2]); a DATA sent
+ * before it has passed carries it (tc.load_gwct), so the reader's later
+ * releases wait until the data is visible to every SM (PTX causality). The
+ * lease comes from a per-bank predictor (+t_hit, -t_evict, -t_write, §3.10)
+ * or is fixed.
  * TC-Strong: a write or atomic to an unexpired line waits until every lease
  * has passed, then is performed (-> E): write atomicity. tc.stall_scope: the
  * waiting write blocks the whole bank (`bank`, the paper: "affects all cores
@@ -73,6 +76,7 @@ COH_NAMES(TC_L2_STATES, TC_L2_EVENTS);
 
 #define GTS(l)   ((l)->meta[0])  /* global timestamp, core cycles */
 #define OWNER(l) ((l)->meta[1])  /* P entered by a read: its reader may write privately */
+#define WGWCT(l) ((l)->meta[2])  /* tcw: GWCT of the latest write: every older copy gone by then */
 #define KEPT(t)  ((t)->meta[0])  /* MI/IS/IM/S_W: the timestamp the MSHR keeps */
 #define SINCE(t) ((t)->meta[1])  /* S_W: core cycle the write began to wait */
 
@@ -99,6 +103,7 @@ struct tc_l2 {
     uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
     bool bank_scope;           /* tcs: a waiting write blocks the bank */
     bool private_safe, retained_safe;
+    bool load_gwct;            /* tcw: DATA carries the GWCT of the write it returns */
     struct msg *blocked;       /* tcs bank scope: the write at the head that waits */
     uint64_t blocked_since;    /* core cycle it began to wait */
     struct l2_stats st;
@@ -169,10 +174,13 @@ static void wait_expiry(struct coh_ctx *x)
     arm(c, KEPT(x->tbe));
 }
 
-/* The fill keeps the timestamp the MSHR kept for the evicted line. */
+/* The fill keeps the timestamp the MSHR kept for the evicted line. The
+ * latest write's GWCT was not kept; the kept timestamp bounds it (every copy,
+ * of any version, expires by then). */
 static void restore_ts(struct coh_ctx *x)
 {
     GTS(x->line) = KEPT(x->tbe);
+    WGWCT(x->line) = KEPT(x->tbe);
 }
 
 /* A read: the global timestamp becomes max(itself, lease end); the
@@ -196,10 +204,20 @@ static void extend_ts(struct coh_ctx *x)
     GTS(x->line) = MAX(GTS(x->line), end);
 }
 
+/* DATA: the line and its timestamp. TC-Weak (tc.load_gwct): while copies
+ * older than the data may still be valid elsewhere, also the latest write's
+ * GWCT: the data is not yet visible to every SM, so a release of the reader
+ * that follows must wait for it (causality: WRC, tests/litmus/WRC-*). */
 static void reply_data(struct coh_ctx *x)
 {
-    x->msg->ts = GTS(x->line);
-    x->msg->flags = 0 | (x->msg->flags & TC_F_MERGED);
+    struct tc_l2 *c = l2_of(x);
+    struct msg *m = x->msg;
+    m->ts = GTS(x->line);
+    m->flags = m->flags & TC_F_MERGED;
+    if (c->v == TC_WEAK && c->load_gwct && WGWCT(x->line) >= now_cycles(c)) {
+        m->flags |= TC_F_GWCT;
+        m->ts2 = WGWCT(x->line);
+    }
     ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_TC_DATA, TC_VNET_RSP);
     x->msg = NULL;
 }
@@ -227,6 +245,7 @@ static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
         ctrl_l2_perform_write(&c->base, x);
     if (c->v == TC_WEAK) {
         GTS(x->line)++;
+        WGWCT(x->line) = MAX(WGWCT(x->line), g);
         c->st.writes_unexpired += g != 0;
         if (g && (c->t_write_when == 1 || (c->t_write_when == 0 && (m->flags & TC_F_FENCES))))
             lease_add(c, -c->t_write);
@@ -379,7 +398,8 @@ static const struct coh_action_name actions[] = {
      "free the MSHR and replay its parked requests first, in order"},
     {extend_ts, "extend_ts",
      "timestamp := max(timestamp, lease end); predictor +t_hit on an expired L1 copy or E"},
-    {reply_data, "reply_data", "DATA: the line and its timestamp"},
+    {reply_data, "reply_data",
+     "DATA: the line and its timestamp (tcw: and the latest write's GWCT if unexpired)"},
     {set_owner, "set_owner", "P entered by a read: its reader may write privately"},
     {clear_owner, "clear_owner", "no private write until the next E -> P read"},
     {write_ack, "write_ack", "perform the write (tcw: TS++), ACK"},
@@ -802,6 +822,7 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     c->bank_scope = tc->stall_scope == 0;
     c->private_safe = tc->private_rule == 0;
     c->retained_safe = tc->retained == 0;
+    c->load_gwct = tc->load_gwct;
     if (w->obs)
         tc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
     return &c->base.comp;
