@@ -67,6 +67,9 @@ static void usage(FILE *out)
             "  --all-lanes          all 32 lanes of a litmus warp do the loads and stores\n"
             "  --pack               put the locations in one line instead of a line each\n"
             "  --config F, --set K=V  machine configuration, as for gpucoh run\n"
+            "  --stats FILE.json    every statistic of the machine after all tests\n"
+            "                       (docs/stats.md; one protocol, or --functional)\n"
+            "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
             "\n"
             "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed, 2 usage or\n"
             "input error (malformed test: file:line), 3 simulator fault\n"
@@ -141,11 +144,12 @@ static void collect(struct file_list *l, const char *path)
 
 static unsigned parse_uint(const char *opt, const char *v, unsigned long max)
 {
-    char *end;
-    errno = 0;
-    unsigned long x = strtoul(v ? v : "", &end, 10);
-    if (!v || !*v || *end || errno || x > max)
-        fatal("%s: expected an integer 0..%lu, got '%s'", opt, max, v ? v : "");
+    char err[256];
+    uint64_t x;
+    if (!v)
+        fatal("%s needs a value", opt);
+    if (opt_number(opt, v, 0, max, &x, err, sizeof err))
+        fatal("%s", err);
     return (unsigned)x;
 }
 
@@ -229,8 +233,11 @@ int cmd_litmus(int argc, char **argv)
         } else if (!strcmp(a, "--seed")) {
             ro.seed = parse_uint(a, v, 0xffffffffu), i++;
         } else if (!strcmp(a, "--json")) {
+            char jerr[512];
             if (!v)
                 fatal("--json needs a file name");
+            if (opt_check_output("--json", v, jerr, sizeof jerr))
+                fatal("%s", jerr);
             json = v, i++;
         } else if (!strcmp(a, "--core")) {
             core_only = true;
@@ -281,11 +288,13 @@ int cmd_litmus(int argc, char **argv)
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */
     unsigned passes = so.functional ? 1 : (n_protocols ? n_protocols : 1);
+    if (passes > 1 && (so.stats_file || so.coverage_file))
+        fatal("--stats and --coverage describe one machine: give one --protocol");
 
     cJSON *jout = cJSON_CreateObject();
     cJSON *jres = cJSON_AddArrayToObject(jout, "results");
     cJSON *jsum = cJSON_AddArrayToObject(jout, "protocols");
-    bool any_fail = false;
+    bool any_fail = false, stats_bad = false;
     for (unsigned pi = 0; pi < passes; pi++) {
         struct sim_opts o = so;
         char set_proto[96], set_seed[64], set_jit[3][64];
@@ -343,9 +352,16 @@ int cmd_litmus(int argc, char **argv)
         cJSON_AddNumberToObject(js, "allowed_never_observed", tot.unseen);
         cJSON_AddItemToArray(jsum, js);
         any_fail |= tot.fail > 0;
+        if (so.stats_file || so.coverage_file) {
+            FILE *quiet = fopen("/dev/null", "w");
+            if (!quiet || sim_report(&s, quiet, "litmus", NULL))
+                stats_bad = true;
+            if (quiet)
+                fclose(quiet);
+        }
         sim_close(&s);
     }
-    int rc = any_fail ? EXIT_CHECK_FAILED : 0;
+    int rc = stats_bad ? EXIT_USAGE : any_fail ? EXIT_CHECK_FAILED : 0;
     if (json) {
         char *text = cJSON_Print(jout);
         if (!text || write_file_atomic(json, text)) {

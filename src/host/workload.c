@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-const char *const wl_size_names[WL_NSIZES] = {"tiny", "quick", "small", "paper"};
+const char *const wl_size_names[WL_NSIZES + 1] = {"tiny", "quick", "small", "paper", NULL};
 
 int wl_size_find(const char *name)
 {
@@ -22,4 +22,12 @@ const struct workload *wl_find(const char *name)
         if (!strcmp((*w)->name, name))
             return *w;
     return NULL;
+}
+
+bool wl_has_variant(const struct workload *w, const char *v)
+{
+    for (const char *const *k = w->variants; k && *k; k++)
+        if (!strcmp(*k, v))
+            return true;
+    return false;
 }
