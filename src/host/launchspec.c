@@ -1347,7 +1347,19 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                  strerror(errno));
         if (!(m->mod = ptx_module_parse(m->text, m->path, err, errlen)))
             return -1; /* the PTX's own file:line */
+        if (!*ptx_module_kernel_names(m->mod))
+            return resolve_error(err, errlen, s, m->line, "%s defines no kernel (.entry)",
+                                 m->path);
+        /* launches name kernels: a name two modules define would be ambiguous */
+        for (unsigned j = 0; j < i; j++)
+            for (const char *const *n = ptx_module_kernel_names(m->mod); *n; n++)
+                if (ptx_module_kernel(s->modules[j].mod, *n))
+                    return resolve_error(err, errlen, s, m->line,
+                                         "kernel '%s' of %s is already defined by %s (line %u)",
+                                         *n, m->path, s->modules[j].path, s->modules[j].line);
     }
+    if (!s->n_launches)
+        return resolve_error(err, errlen, s, 1, "no 'launch' line: nothing would run");
     for (unsigned i = 0; i < s->n_buffers; i++)
         if (check_file_source(s, &s->buffers[i].init, &s->buffers[i], s->buffers[i].line, err,
                               errlen))
@@ -1375,6 +1387,9 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                  "no kernel named '%s' in the PTX (kernels: %s)", l->kernel,
                                  len ? names : "none");
         }
+        if (ptx_kernel_unsupported(k))
+            return resolve_error(err, errlen, s, l->line, "kernel %s cannot run: %s", l->kernel,
+                                 ptx_kernel_unsupported(k));
         const struct ptx_kernel_info *ki = ptx_kernel_info(k);
         if (l->n_args != ki->n_params)
             return resolve_error(err, errlen, s, l->line,

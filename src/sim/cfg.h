@@ -54,9 +54,18 @@ int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char 
 int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign, char *err,
                        size_t errlen);
 
-/* Load an INI file. Errors read "path:line: what is wrong". */
-int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, char *err,
-                 size_t errlen);
+/* Load an INI file (a regular file of at most CFG_FILE_MAX bytes). Errors read
+ * "path:line: what is wrong": syntax, unknown keys, bad values, a key set
+ * twice. If `lines` is not NULL (one entry per row of tab, zeroed), each
+ * option set by the file gets the line that set it, for later checks to
+ * name. */
+#define CFG_FILE_MAX (1 << 20)
+int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, unsigned *lines,
+                 char *err, size_t errlen);
+
+/* The same on INI text in memory; `name` is used in messages. */
+int cfg_parse_ini(const struct cfg_opt *tab, void *base, const char *name, const char *text,
+                  unsigned *lines, char *err, size_t errlen);
 
 /* Print the resolved configuration as INI (with help as comments if verbose). */
 void cfg_print(const struct cfg_opt *tab, const void *base, FILE *out, bool verbose);

@@ -92,10 +92,14 @@ struct config {
 const struct cfg_opt *config_options(void);
 
 /* Defaults, then the file (if any), then the assignments, in order. Then
- * cross-checks (line sizes agree, protocol exists, ...). Returns 0 or -1 with
+ * cross-checks (cache geometry, line sizes agree, protocol exists, ...), each
+ * naming the file:line (or --set) of the key at fault. Returns 0 or -1 with
  * "file:line: ..." or "--set ...: ..." in err. */
 int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
                 char *err, size_t errlen);
+
+/* The same for INI text in memory (`name` is used in messages). */
+int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen);
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);
