@@ -34,7 +34,9 @@ static void usage(FILE *out)
           "  --dump NAME=FILE      after the run, write buffer NAME to FILE as raw\n"
           "                        little-endian elements (repeatable)\n"
           "  --max-insts N         with --functional: warp instructions one kernel may run\n"
-          "                        before it is stopped as a runaway (default 2^34)\n"
+          "                        before it is stopped as a runaway (default: sim.max_insts,\n"
+          "                        auto = 2^24 per warp of the launch; timing runs also stop\n"
+          "                        at sim.max_cycles and when warps spin, sim.spin_cycles)\n"
           "  --help                this text\n",
           out);
     fputs(sim_opts_help, out);
@@ -106,6 +108,8 @@ int cmd_exec(int argc, char **argv)
     struct launchspec *spec = launchspec_load(spec_path, err, sizeof err);
     if (!spec)
         fatal("%s", err);
+    if (!spec->n_launches && !spec->n_checks && !spec->n_prints)
+        fatal("%s: no launch, check or print line: nothing would run", spec_path);
     for (unsigned d = 0; d < dumps.n; d++)
         if (launchspec_find_buffer(spec, dumps.v[d].name) < 0)
             fatal("--dump %s: %s declares no buffer named '%s'", dumps.v[d].name, spec_path,

@@ -123,7 +123,11 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         fatal("%s", err);
     if (o->functional) {
         backing_init(&s->store);
-        s->functional = functional_new(&s->store, NULL);
+        /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
+        uint64_t mi = s->cfg.sim.max_insts;
+        s->functional = functional_new(
+            &s->store, &(struct functional_opts){
+                           .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);

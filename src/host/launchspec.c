@@ -1358,8 +1358,6 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                          "kernel '%s' of %s is already defined by %s (line %u)",
                                          *n, m->path, s->modules[j].path, s->modules[j].line);
     }
-    if (!s->n_launches)
-        return resolve_error(err, errlen, s, 1, "no 'launch' line: nothing would run");
     for (unsigned i = 0; i < s->n_buffers; i++)
         if (check_file_source(s, &s->buffers[i].init, &s->buffers[i], s->buffers[i].line, err,
                               errlen))

@@ -2097,7 +2097,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         i->lat = PTX_LAT_BRANCH;
         return;
     }
-    punsup(P, line, "unsupported instruction '%s'", opname);
+    perr(P, line, "unknown instruction '%s' (not a PTX instruction)", opname);
 }
 
 /* Scoreboard slots: every register row and predicate the instruction touches. */
@@ -2148,15 +2148,15 @@ static void parse_body(struct parser *P);
 
 /* Valid PTX instructions gpucoh does not model (PTX ISA 8.x names, up to the
  * first '.'). Their operands need not parse: the statement is skipped, and
- * the function is marked unable to run. Anything else decode_inst does not
- * know is reported the same way once its operands have parsed. */
+ * the function is marked unable to run. A word that is in neither this list
+ * nor decode_inst is not PTX at all: a syntax error of the module. */
 static bool unmodelled(const char *op)
 {
     static const char *const names[] = {
         "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma",
         "wgmma", "tcgen05", "ldmatrix", "stmatrix", "movmatrix", "cp", "mbarrier", "mapa",
         "getctarank", "multimem", "tensormap", "elect", "griddepcontrol", "setmaxnreg",
-        "alloca", "stacksave", "stackrestore", "pmevent", "brkpt", "brx", "applypriority",
+        "alloca", "stacksave", "stackrestore", "pmevent", "brkpt", "brx", "applypriority", "madc",
         "discard", "createpolicy", "isspacep", "mul24", "mad24", "sad", "testp", "fns", "bmsk",
         "szext", "dp4a", "dp2a", "bfind", "lop3", "vadd", "vsub", "vabsdiff", "vmin", "vmax",
         "vshl", "vshr", "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",

@@ -74,6 +74,15 @@ static int set_opt(const struct cfg_opt *o, void *base, const char *v, char *err
             return -1;
         *(uint64_t *)field = (uint64_t)d;
         return 0;
+    case CFG_KIND_LIMIT:
+        if (!strcmp(v, "auto")) {
+            *(uint64_t *)field = CFG_AUTO;
+            return 0;
+        }
+        if (parse_number(o, v, &d, err, errlen))
+            return -1;
+        *(uint64_t *)field = (uint64_t)d;
+        return 0;
     case CFG_KIND_F64:
         if (parse_number(o, v, &d, err, errlen))
             return -1;
@@ -327,6 +336,12 @@ void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len
     switch (o->kind) {
     case CFG_KIND_U32: snprintf(buf, len, "%u", *(const uint32_t *)field); break;
     case CFG_KIND_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CFG_KIND_LIMIT:
+        if (*(const uint64_t *)field == CFG_AUTO)
+            snprintf(buf, len, "auto");
+        else
+            snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
     case CFG_KIND_F64: snprintf(buf, len, "%g", *(const double *)field); break;
     case CFG_KIND_BOOL: snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false"); break;
     case CFG_KIND_ENUM: snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]); break;

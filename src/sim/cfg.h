@@ -17,7 +17,11 @@
 #include "base/types.h"
 
 enum cfg_kind { CFG_KIND_U32, CFG_KIND_U64, CFG_KIND_F64, CFG_KIND_BOOL, CFG_KIND_ENUM,
-                CFG_KIND_STR };
+                CFG_KIND_STR, CFG_KIND_LIMIT };
+
+/* CFG_KIND_LIMIT fields are uint64_t: a number (0 = no limit) or "auto",
+ * stored as CFG_AUTO, for a limit the simulator scales to the work. */
+#define CFG_AUTO UINT64_MAX
 
 #define CFG_STR_MAX 64 /* CFG_KIND_STR fields are char[CFG_STR_MAX] */
 
@@ -41,6 +45,8 @@ struct cfg_opt {
 #define CFG_BOOL(n, T, f, d, h) {n, CFG_KIND_BOOL, offsetof(T, f), d, 0, 1, NULL, "", h}
 #define CFG_ENUM(n, T, f, d, ch, h) {n, CFG_KIND_ENUM, offsetof(T, f), d, 0, 0, ch, "", h}
 #define CFG_STR(n, T, f, d, h) {n, CFG_KIND_STR, offsetof(T, f), d, 0, 0, NULL, "", h}
+#define CFG_LIMIT(n, T, f, d, hi, u, h)                                                            \
+    {n, CFG_KIND_LIMIT, offsetof(T, f), d, 0, hi, NULL, u, h}
 #define CFG_END {0}
 
 /* Set every option to its default. */

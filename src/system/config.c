@@ -22,8 +22,16 @@ static const struct cfg_opt sim_opts[] = {
     CFG_U64("starvation_cycles", T, starvation_cycles, "1000000", 0, 1e15, "core cycles",
             "stop (exit 3) when one warp's memory instruction waits this long for its "
             "response, even while others complete; 0 = off"),
-    CFG_U64("max_cycles", T, max_cycles, "0", 0, 1e18, "core cycles",
-            "stop a kernel that runs longer than this (exit 3); 0 = no limit"),
+    CFG_LIMIT("max_cycles", T, max_cycles, "auto", 1e18, "core cycles",
+              "stop a kernel that runs longer than this (exit 3); 0 = no limit; auto = "
+              "2^27 per wave of the launch (a wave: the warps every SM holds at once)"),
+    CFG_LIMIT("max_insts", T, max_insts, "auto", 1e18, "warp instructions",
+              "stop a kernel that issues more warp instructions than this (exit 3); 0 = no "
+              "limit; auto = 2^24 per warp of the launch"),
+    CFG_U64("spin_cycles", T, spin_cycles, "2000000", 0, 1e15, "core cycles",
+            "stop (exit 3) when for this long no warp stores, does an atomic, loads a value "
+            "it had not loaded before, or finishes: warps spinning on a condition that "
+            "cannot change; 0 = off"),
     CFG_END,
 };
 #undef T

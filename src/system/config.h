@@ -21,8 +21,19 @@ struct sim_spec {
     uint64_t seed;             /* every random stream derives from it */
     uint64_t watchdog_cycles;  /* core cycles without a completion before exit 3; 0 = off */
     uint64_t starvation_cycles; /* core cycles one memory instruction may wait; 0 = off */
-    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit */
+    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit;
+                                  CFG_AUTO = SIM_AUTO_CYCLES_PER_WAVE per wave */
+    uint64_t max_insts;        /* stop a kernel after this many warp instructions; 0 = no
+                                  limit; CFG_AUTO = SIM_AUTO_INSTS_PER_WARP per warp */
+    uint64_t spin_cycles;      /* core cycles without a store, atomic, new loaded value or
+                                  finished warp before exit 3; 0 = off */
 };
+
+/* The automatic runaway limits: generous for any kernel that ends (the
+ * longest of the shipped workloads at paper size is far below them), and
+ * scaled to the launch so that a small launch that cannot end stops soon. */
+#define SIM_AUTO_CYCLES_PER_WAVE (1ull << 27)
+#define SIM_AUTO_INSTS_PER_WARP (1ull << 24)
 
 struct gpu_spec {
     uint32_t sms;              /* SMs per GPU */
