@@ -37,6 +37,8 @@ static void usage(FILE *out)
           "                        before it is stopped as a runaway (default: sim.max_insts,\n"
           "                        auto = 2^24 per warp of the launch; timing runs also stop\n"
           "                        at sim.max_cycles and when warps spin, sim.spin_cycles)\n"
+          "  --dry-run             check the spec, its PTX and data files and the machine\n"
+          "                        configuration, run nothing (exit 0 or 2)\n"
           "  --help                this text\n",
           out);
     fputs(sim_opts_help, out);
@@ -82,11 +84,13 @@ int cmd_exec(int argc, char **argv)
     const char *spec_path = NULL;
     struct exec_dumps dumps = {.n = 0};
     uint64_t max_insts = 0;
+    bool dry_run = false;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_ALL, sim_rows);
     const struct opt rows[] = {
         OPT_CALL_ROW("--dump", NULL, take_dump, &dumps),
         OPT_U64_ROW("--max-insts", NULL, &max_insts, 1, 0x1p64),
+        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
         OPT_END,
     };
     struct opt_args pos = {&spec_path, 0, 1};
@@ -115,6 +119,17 @@ int cmd_exec(int argc, char **argv)
             fatal("--dump %s: %s declares no buffer named '%s'", dumps.v[d].name, spec_path,
                   dumps.v[d].name);
 
+    if (dry_run) {
+        struct config cfg;
+        if (config_load(&cfg, o.config_file ? o.config_file : config_default_file(), o.sets,
+                        o.n_sets, err, sizeof err))
+            fatal("%s", err);
+        printf("%s: %u launch%s, %u check%s, %u print%s; nothing run (--dry-run)\n", spec_path,
+               spec->n_launches, spec->n_launches == 1 ? "" : "es", spec->n_checks,
+               spec->n_checks == 1 ? "" : "s", spec->n_prints, spec->n_prints == 1 ? "" : "s");
+        launchspec_free(spec);
+        return 0;
+    }
     struct sim_session s;
     sim_open(&s, &o);
     if (s.functional && max_insts)

@@ -61,6 +61,7 @@ static void usage(FILE *out)
             "  --json FILE          per-test results: path, name, protocol, iterations,\n"
             "                       histogram, hits, verdict, pass/fail/skip\n"
             "  --core               run only the core subset of index.csv\n"
+            "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
             "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
             "  --no-prewarm         do not pre-load the L1s with the initial values\n"
@@ -206,7 +207,7 @@ int cmd_litmus(int argc, char **argv)
     const char *protocols[64];
     unsigned n_protocols = 0;
     const char *json = NULL;
-    bool core_only = false, all = false;
+    bool core_only = false, all = false, dry_run = false;
     unsigned jitter = 16;
     struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64,
                                  .warm_delay = 32, .ptx = {.prewarm = true}};
@@ -241,6 +242,8 @@ int cmd_litmus(int argc, char **argv)
             json = v, i++;
         } else if (!strcmp(a, "--core")) {
             core_only = true;
+        } else if (!strcmp(a, "--dry-run")) {
+            dry_run = true;
         } else if (!strcmp(a, "--skew")) {
             ro.max_skew = parse_uint(a, v, 1000000), i++;
         } else if (!strcmp(a, "--jitter")) {
@@ -279,6 +282,17 @@ int cmd_litmus(int argc, char **argv)
         if (litmus_parse_file(files.v[i], &tests[i], err, sizeof err))
             fatal("%s", err);
         litmus_refs_lookup(table, files.v[i], &refs[i]);
+    }
+    if (dry_run) {
+        printf("%u litmus test%s read; nothing run (--dry-run)\n", files.n,
+               files.n == 1 ? "" : "s");
+        litmus_refs_free(table);
+        free(tests);
+        free(refs);
+        for (unsigned i = 0; i < files.n; i++)
+            free(files.v[i]);
+        free(files.v);
+        return 0;
     }
 
     if (all)
