@@ -283,17 +283,9 @@ int cmd_litmus(int argc, char **argv)
             fatal("%s", err);
         litmus_refs_lookup(table, files.v[i], &refs[i]);
     }
-    if (dry_run) {
+    if (dry_run)
         printf("%u litmus test%s read; nothing run (--dry-run)\n", files.n,
                files.n == 1 ? "" : "s");
-        litmus_refs_free(table);
-        free(tests);
-        free(refs);
-        for (unsigned i = 0; i < files.n; i++)
-            free(files.v[i]);
-        free(files.v);
-        return 0;
-    }
 
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
@@ -301,7 +293,7 @@ int cmd_litmus(int argc, char **argv)
                 protocols[n_protocols++] = (*p)->name;
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */
-    unsigned passes = so.functional ? 1 : (n_protocols ? n_protocols : 1);
+    unsigned passes = dry_run ? 0 : so.functional ? 1 : (n_protocols ? n_protocols : 1);
     if (passes > 1 && (so.stats_file || so.coverage_file))
         fatal("--stats and --coverage describe one machine: give one --protocol");
 

@@ -105,14 +105,20 @@ struct parser {
     size_t n_edges, cap_edges;
 };
 
-static _Noreturn PRINTF_LIKE(3, 4) void perr(struct parser *P, unsigned line, const char *fmt, ...)
+/* "file:line: message" into P->err. */
+static void set_err(struct parser *P, unsigned line, const char *fmt, va_list ap)
 {
     int n = snprintf(P->err, P->errlen, "%s:%u: ", P->file, line);
     if (n < 0 || (size_t)n >= P->errlen)
         n = 0;
+    vsnprintf(P->err + n, P->errlen - (size_t)n, fmt, ap);
+}
+
+static _Noreturn PRINTF_LIKE(3, 4) void perr(struct parser *P, unsigned line, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(P->err + n, P->errlen - (size_t)n, fmt, ap);
+    set_err(P, line, fmt, ap);
     va_end(ap);
     longjmp(P->jb, 1);
 }
@@ -124,12 +130,9 @@ static _Noreturn PRINTF_LIKE(3, 4) void perr(struct parser *P, unsigned line, co
 static _Noreturn PRINTF_LIKE(3, 4) void punsup(struct parser *P, unsigned line, const char *fmt,
                                                ...)
 {
-    int n = snprintf(P->err, P->errlen, "%s:%u: ", P->file, line);
-    if (n < 0 || (size_t)n >= P->errlen)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(P->err + n, P->errlen - (size_t)n, fmt, ap);
+    set_err(P, line, fmt, ap);
     va_end(ap);
     longjmp(P->jb, 2);
 }
