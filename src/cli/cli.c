@@ -35,6 +35,7 @@ static const struct {
     {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
     {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file, in parallel"},
     {"repro", cmd_repro, "reproduce a paper's figures (repro tc: spec 002) and compare"},
+    {"chopin", cmd_chopin, "split-frame rendering on several GPUs (CHOPIN): traces, designs"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},

@@ -1,0 +1,410 @@
+/*
+ * cmd_chopin.c - `gpucoh chopin`: split-frame rendering on several GPUs
+ * (thesis Chapter 6, spec 004b §3-§5): make frame traces, run designs on
+ * them, compare with primitive duplication.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "cli/cmd_chopin.h"
+#include "cli/cmds.h"
+#include "cli/common.h"
+#include "gfx/gen.h"
+#include "gfx/sfr.h"
+
+#define MAX_LIST 64
+
+static void usage(FILE *out)
+{
+    fputs("usage: gpucoh chopin config [--config FILE] [--set section.key=value]... [--verbose]\n"
+          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir "
+          "D]\n"
+          "       gpucoh chopin groups --trace FILE [--threshold N]\n"
+          "       gpucoh chopin run --trace F[,F...] [--design D[,D...]|all] [--config FILE]\n"
+          "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
+          "                         [--json FILE] [--csv FILE]\n"
+          "       gpucoh chopin repro [--out DIR] [--games G,...] [--runs FILE] [--config FILE]\n"
+          "\n"
+          "A draw-level model of split-frame rendering (SFR) on GPUs joined by point-to-point\n"
+          "links: each GPU renders part of one frame and the parts are put together. Designs:\n"
+          "  dup           primitive duplication: every GPU runs all geometry and keeps the\n"
+          "                fragments of its own 64x64 tiles (the baseline)\n"
+          "  gpupd         GPUpd: each GPU projects 1/N of the triangles, the GPUs exchange\n"
+          "                primitive IDs one after another, then render what falls on their tiles\n"
+          "  gpupd-ideal   ... with zero-latency, unlimited links and unlimited runahead\n"
+          "  chopin        CHOPIN: draws of a large composition group go to one GPU each (the\n"
+          "                draw scheduler picks the GPU with the fewest triangles left), then\n"
+          "                sub-images are composed in parallel, each GPU sending to all "
+          "(direct-send)\n"
+          "  chopin-cs     CHOPIN + the image-composition scheduler (pairs only ready, free GPUs)\n"
+          "  chopin-ideal  CHOPIN + CompSched with zero-latency, unlimited links and buffers\n"
+          "\n"
+          "config prints the resolved model parameters as INI (--verbose: with their meaning).\n"
+          "gen writes a synthetic trace shaped like a game of thesis Table 6.3 (cod2 cry grid\n"
+          "mirror nfs stal ut3 wolf); --draws/--tris shrink it for tests. groups prints the\n"
+          "composition groups a threshold would compose. run simulates each trace under each\n"
+          "design (and each --vary value), prints frame cycles and speedup over dup (dup runs\n"
+          "first; 0 when it is not among the designs), and checks that the composed frame\n"
+          "equals a sequential rendering of the trace (exit 1 if not).\n"
+          "repro runs repro/chopin/chopin.runs (thesis Figs. 6.12-6.19 on the eight generated\n"
+          "games), prints the figures beside the thesis's numbers and checks its claims; it\n"
+          "writes report.txt, results.csv and summary.csv into --out (default repro-chopin).\n"
+          "Trace format: docs/frame-trace.md; the model and its parameters: docs/chopin.md;\n"
+          "default parameters (Table 6.2): configs/chopin-8gpu.ini.\n"
+          "\n"
+          "exit status: 0 ok, 1 a composed frame differs from the sequential one, 2 bad input\n"
+          "(a malformed trace names file:line), 3 simulator fault (deadlock).\n"
+          "\n"
+          "examples:\n"
+          "  gpucoh chopin gen --game cod2 --out cod2.trace\n"
+          "  gpucoh chopin run --trace cod2.trace --design all\n"
+          "  gpucoh chopin run --trace cod2.trace --design dup,chopin-cs --vary "
+          "machine.gpus=2,4,8,16\n",
+          out);
+}
+
+void chopin_csv_header(FILE *f, const char *lead)
+{
+    fprintf(f, "%s,cycles,speedup_vs_dup,correct,groups_composed,tris_composed", lead);
+    for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+        fprintf(f, ",bytes_%s", sfr_traffic_names[k]);
+    for (unsigned a = 0; a < SFR_N_ACT; a++)
+        fprintf(f, ",%s", sfr_activity_names[a]);
+    fputc('\n', f);
+}
+
+void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
+{
+    fprintf(f, "%llu,%.6f,%d,%u,%llu", (unsigned long long)r->cycles, speedup, !r->wrong_tiles,
+            r->groups_composed, (unsigned long long)r->tris_composed);
+    for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+        fprintf(f, ",%llu", (unsigned long long)r->traffic[k]);
+    for (unsigned a = 0; a < SFR_N_ACT; a++)
+        fprintf(f, ",%.1f", r->activity[a]);
+    fputc('\n', f);
+}
+
+/* A whole number option value in [0, max]; anything else is a usage error. */
+static uint64_t number(const char *opt, const char *s, uint64_t max)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s || *end || *s == '-' || v > max)
+        fatal("%s %s: expected a whole number from 0 to %llu", opt, s, (unsigned long long)max);
+    return v;
+}
+
+static unsigned split_list(char *s, char **out)
+{
+    unsigned n = 0;
+    for (char *t = strtok(s, ","); t && n < MAX_LIST; t = strtok(NULL, ","))
+        out[n++] = t;
+    return n;
+}
+
+static int cmd_gen(int argc, char **argv)
+{
+    const char *game = NULL, *out = NULL, *dir = NULL;
+    uint64_t seed = 1;
+    uint32_t draws = 0, tris = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--game") && i + 1 < argc)
+            game = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = number(argv[i], argv[i + 1], UINT64_MAX), i++;
+        else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
+            draws = (uint32_t)number(argv[i], argv[i + 1], 1u << 20), i++;
+        else if (!strcmp(argv[i], "--tris") && i + 1 < argc)
+            tris = (uint32_t)number(argv[i], argv[i + 1], GFX_MAX_TRIS), i++;
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
+            out = argv[++i];
+        else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
+            dir = argv[++i];
+        else
+            fatal("chopin gen: unknown option '%s' (gpucoh chopin --help)", argv[i]);
+    }
+    if (!game)
+        fatal("chopin gen: --game NAME|all is required");
+    if (!!draws != !!tris)
+        fatal("chopin gen: --draws and --tris go together");
+    if (!strcmp(game, "all") && !dir)
+        fatal("chopin gen: --game all needs --dir");
+    for (const struct gfx_game *g = gfx_games; g->name; g++) {
+        if (strcmp(game, "all") && strcmp(game, g->name))
+            continue;
+        struct gfx_game gg = *g;
+        if (draws) {
+            if (draws < 100 || tris < 30000)
+                fatal("chopin gen: --draws must be >= 100 and --tris >= 30000");
+            gg.draws = draws, gg.tris = tris;
+        }
+        struct gfx_trace t;
+        char err[256];
+        if (gfx_generate(&t, &gg, seed, err, sizeof err))
+            fatal("chopin gen: %s", err);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        gfx_trace_write(&t, f);
+        fclose(f);
+        char path[4096];
+        if (dir)
+            snprintf(path, sizeof path, "%s/%s.trace", dir, g->name);
+        int rc = 0;
+        if (dir || out)
+            rc = write_file_atomic(dir ? path : out, text);
+        else
+            fputs(text, stdout);
+        free(text);
+        gfx_trace_free(&t);
+        if (rc)
+            return EXIT_USAGE;
+        if (strcmp(game, "all"))
+            return 0;
+    }
+    if (strcmp(game, "all"))
+        fatal("chopin gen: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)", game);
+    return 0;
+}
+
+static void load_trace(struct gfx_trace *t, const char *path)
+{
+    char err[512];
+    if (gfx_trace_load(t, path, err, sizeof err))
+        fatal("%s", err);
+}
+
+static int cmd_groups(int argc, char **argv)
+{
+    const char *path = NULL;
+    uint64_t thr = 4096;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+            path = argv[++i];
+        else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
+            thr = number(argv[i], argv[i + 1], UINT32_MAX), i++;
+        else
+            fatal("chopin groups: unknown option '%s' (gpucoh chopin --help)", argv[i]);
+    }
+    if (!path)
+        fatal("chopin groups: --trace FILE is required");
+    struct gfx_trace t;
+    load_trace(&t, path);
+    uint32_t big = 0, ordered = 0;
+    uint64_t covered = 0;
+    for (uint32_t g = 0; g < t.n_groups; g++)
+        if (t.groups[g].tris >= thr) {
+            big++;
+            covered += t.groups[g].tris;
+            ordered += gfx_draw_ordered(&t.draws[t.groups[g].first]);
+        }
+    printf("%s: %ux%u, %u draws, %llu triangles, %u groups; threshold %llu composes %u groups "
+           "(%u ordered) covering %.2f%% of triangles\n",
+           t.name, t.width, t.height, t.n_draws, (unsigned long long)t.tris, t.n_groups,
+           (unsigned long long)thr, big, ordered, 100.0 * (double)covered / (double)t.tris);
+    gfx_trace_free(&t);
+    return 0;
+}
+
+static int cmd_sfr_config(int argc, char **argv)
+{
+    const char *config = NULL, *sets[SIM_MAX_SETS];
+    unsigned n_sets = 0;
+    bool verbose = false;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            config = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < SIM_MAX_SETS)
+            sets[n_sets++] = argv[++i];
+        else if (!strcmp(argv[i], "--verbose"))
+            verbose = true;
+        else
+            fatal("chopin config: unknown option '%s' (gpucoh chopin --help)", argv[i]);
+    }
+    struct sfr_config c;
+    char err[512];
+    if (sfr_config_load(&c, config, sets, n_sets, err, sizeof err))
+        fatal("%s", err);
+    cfg_print(sfr_opts, &c, stdout, verbose);
+    return 0;
+}
+
+static int cmd_sfr_run(int argc, char **argv)
+{
+    char *traces_arg = NULL, *designs_arg = "all", *vary = NULL;
+    const char *config = NULL, *json = NULL, *csv = NULL;
+    const char *sets[SIM_MAX_SETS + 1];
+    unsigned n_sets = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--trace") && i + 1 < argc)
+            traces_arg = argv[++i];
+        else if (!strcmp(argv[i], "--design") && i + 1 < argc)
+            designs_arg = argv[++i];
+        else if (!strcmp(argv[i], "--config") && i + 1 < argc)
+            config = argv[++i];
+        else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < SIM_MAX_SETS)
+            sets[n_sets++] = argv[++i];
+        else if (!strcmp(argv[i], "--vary") && i + 1 < argc)
+            vary = argv[++i];
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json = argv[++i];
+        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+            csv = argv[++i];
+        else
+            fatal("chopin run: unknown option '%s' (gpucoh chopin --help)", argv[i]);
+    }
+    if (!traces_arg)
+        fatal("chopin run: --trace FILE is required");
+    char *tr[MAX_LIST], *dn[MAX_LIST], *vals[MAX_LIST];
+    unsigned n_tr = split_list(traces_arg, tr);
+    int designs[SFR_N_DESIGNS];
+    unsigned n_d = 0;
+    if (!strcmp(designs_arg, "all")) {
+        for (int d = 0; d < SFR_N_DESIGNS; d++)
+            designs[n_d++] = d;
+    } else {
+        unsigned k = split_list(designs_arg, dn);
+        for (unsigned i = 0; i < k; i++) {
+            int d = sfr_design_find(dn[i]);
+            if (d < 0)
+                fatal("chopin run: unknown design '%s' (dup gpupd gpupd-ideal chopin chopin-cs "
+                      "chopin-ideal)",
+                      dn[i]);
+            if (n_d < SFR_N_DESIGNS)
+                designs[n_d++] = d;
+        }
+    }
+    for (unsigned i = 1; i < n_d; i++) /* dup first: the others' speedups are over it */
+        if (designs[i] == SFR_DUP) {
+            memmove(designs + 1, designs, i * sizeof *designs);
+            designs[0] = SFR_DUP;
+        }
+    char vary_key[128] = "";
+    unsigned n_vals = 1;
+    vals[0] = NULL;
+    if (vary) {
+        char *eq = strchr(vary, '=');
+        if (!eq)
+            fatal("chopin run: --vary %s: expected section.key=V1,V2,...", vary);
+        snprintf(vary_key, sizeof vary_key, "%.*s", (int)(eq - vary), vary);
+        n_vals = split_list(eq + 1, vals);
+        if (!n_vals)
+            fatal("chopin run: --vary %s: no values", vary);
+    }
+    cJSON *root = cJSON_CreateObject(), *runs = cJSON_AddArrayToObject(root, "runs");
+    cJSON_AddStringToObject(root, "gpucoh_version", GPUCOH_VERSION);
+    char *csv_text = NULL;
+    size_t csv_len = 0;
+    FILE *cf = open_memstream(&csv_text, &csv_len);
+    chopin_csv_header(cf, "trace,design,vary,value");
+    printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design", vary ? vary_key : "",
+           "cycles", "vs dup", "ok", "compose MB", "groups");
+    int rc = 0;
+    for (unsigned ti = 0; ti < n_tr; ti++) {
+        struct gfx_trace t;
+        load_trace(&t, tr[ti]);
+        for (unsigned vi = 0; vi < n_vals; vi++) {
+            char assign[256];
+            const char *all_sets[SIM_MAX_SETS + 1];
+            memcpy(all_sets, sets, n_sets * sizeof *sets);
+            unsigned ns = n_sets;
+            if (vary) {
+                snprintf(assign, sizeof assign, "%s=%s", vary_key, vals[vi]);
+                all_sets[ns++] = assign;
+            }
+            struct sfr_config c;
+            char err[512];
+            if (sfr_config_load(&c, config, all_sets, ns, err, sizeof err))
+                fatal("%s", err);
+            uint64_t dup_cycles = 0;
+            for (unsigned di = 0; di < n_d; di++) {
+                struct sfr_result r;
+                sfr_run(&t, &c, (enum sfr_design)designs[di], &r, NULL);
+                if (designs[di] == SFR_DUP)
+                    dup_cycles = r.cycles;
+                double sp = dup_cycles ? (double)dup_cycles / (double)r.cycles : 0;
+                double cmb = r.traffic[SFR_T_COMPOSE] / 1e6;
+                printf("%-10s %-13s %-10s %12llu %8.3f %5s %10.2f %9u\n", t.name,
+                       sfr_design_names[designs[di]], vary ? vals[vi] : "",
+                       (unsigned long long)r.cycles, sp, r.wrong_tiles ? "WRONG" : "ok", cmb,
+                       r.groups_composed);
+                fflush(stdout);
+                if (r.wrong_tiles)
+                    rc = EXIT_CHECK_FAILED;
+                fprintf(cf, "%s,%s,%s,%s,", t.name, sfr_design_names[designs[di]], vary_key,
+                        vary ? vals[vi] : "");
+                chopin_csv_row(cf, &r, sp);
+                cJSON *o = cJSON_CreateObject();
+                cJSON_AddStringToObject(o, "trace", t.name);
+                cJSON_AddStringToObject(o, "design", sfr_design_names[designs[di]]);
+                if (vary)
+                    cJSON_AddStringToObject(o, vary_key, vals[vi]);
+                cJSON_AddNumberToObject(o, "cycles", (double)r.cycles);
+                cJSON_AddNumberToObject(o, "speedup_vs_dup", sp);
+                cJSON_AddBoolToObject(o, "frame_correct", !r.wrong_tiles);
+                cJSON_AddNumberToObject(o, "wrong_tiles", r.wrong_tiles);
+                cJSON_AddNumberToObject(o, "groups_composed", r.groups_composed);
+                cJSON_AddNumberToObject(o, "tris_composed", (double)r.tris_composed);
+                cJSON_AddNumberToObject(o, "geometry_tris", (double)r.geometry_tris);
+                cJSON_AddNumberToObject(o, "shaded_px", (double)r.shaded_px);
+                cJSON_AddNumberToObject(o, "link_messages", (double)r.messages);
+                cJSON *tb = cJSON_AddObjectToObject(o, "traffic_bytes");
+                for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+                    cJSON_AddNumberToObject(tb, sfr_traffic_names[k], (double)r.traffic[k]);
+                cJSON *ab = cJSON_AddObjectToObject(o, "mean_gpu_cycles");
+                for (unsigned a = 0; a < SFR_N_ACT; a++)
+                    cJSON_AddNumberToObject(ab, sfr_activity_names[a], r.activity[a]);
+                cJSON *gc = cJSON_AddArrayToObject(o, "gpu_finish_cycles");
+                for (unsigned g = 0; g < c.gpus; g++)
+                    cJSON_AddItemToArray(gc, cJSON_CreateNumber((double)r.gpu_cycles[g]));
+                cJSON_AddItemToArray(runs, o);
+            }
+        }
+        gfx_trace_free(&t);
+    }
+    fclose(cf);
+    if (csv && write_file_atomic(csv, csv_text))
+        rc = EXIT_USAGE;
+    free(csv_text);
+    if (json) {
+        char *text = cJSON_Print(root);
+        if (write_file_atomic(json, text))
+            rc = EXIT_USAGE;
+        free(text);
+    }
+    cJSON_Delete(root);
+    return rc;
+}
+
+int cmd_chopin(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? EXIT_USAGE : 0;
+    }
+    for (int i = 2; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            usage(stdout);
+            return 0;
+        }
+    if (!strcmp(argv[1], "repro"))
+        return chopin_repro(argc, argv);
+    if (!strcmp(argv[1], "config"))
+        return cmd_sfr_config(argc, argv);
+    if (!strcmp(argv[1], "gen"))
+        return cmd_gen(argc, argv);
+    if (!strcmp(argv[1], "groups"))
+        return cmd_groups(argc, argv);
+    if (!strcmp(argv[1], "run"))
+        return cmd_sfr_run(argc, argv);
+    fprintf(stderr, "gpucoh chopin: unknown subcommand '%s'\n", argv[1]);
+    usage(stderr);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,36 @@
+/*
+ * gen.h - seeded synthetic frame traces shaped like thesis Table 6.3's games.
+ *
+ * The eight games' traces are not public; the generator makes a frame with a
+ * game's resolution, draw count and triangle count and the structure the
+ * thesis reports: bipolar composition-group sizes (a few large object groups
+ * holding most triangles, many tiny background/UI/post-processing groups;
+ * spec 004b §5.2 calibrates about 6.5 groups of >= 4096 triangles covering
+ * about 92% of triangles), a shadow pass, transparent groups and render-target
+ * switches. How each quantity is drawn: docs/frame-trace.md.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef GFX_GEN_H
+#define GFX_GEN_H
+
+#include "gfx/trace.h"
+
+struct gfx_game {
+    const char *name; /* Table 6.3 abbreviation */
+    const char *title;
+    uint32_t width, height;
+    uint32_t draws;
+    uint32_t tris;
+};
+
+extern const struct gfx_game gfx_games[]; /* the eight of Table 6.3, then a NULL name */
+
+const struct gfx_game *gfx_game_find(const char *name);
+
+/* Build a frame shaped like `g` (exact draw and triangle totals). Returns 0,
+ * or -1 with a message in err when the totals cannot take the frame's
+ * structure (too few triangles per draw). */
+int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
+                 size_t errlen);
+
+#endif
