@@ -194,18 +194,20 @@ int chopin_repro(int argc, char **argv)
     snprintf(decl_path, sizeof decl_path, "%s/repro/chopin/chopin.runs",
              root ? root : GPUCOH_SOURCE_DIR);
     const char *only_games = NULL;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--runs") && i + 1 < argc)
-            snprintf(decl_path, sizeof decl_path, "%s", argv[++i]);
-        else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-            config = argv[++i];
-        else if (!strcmp(argv[i], "--games") && i + 1 < argc)
-            only_games = argv[++i];
-        else
-            fatal("chopin repro: unknown option '%s' (gpucoh chopin --help)", argv[i]);
-    }
+    const char *runs_arg = NULL;
+    const struct opt rows[] = {
+        OPT_STR_ROW("--out", NULL, &out),
+        OPT_IN_ROW("--runs", NULL, &runs_arg),
+        OPT_IN_ROW("--config", NULL, &config),
+        OPT_STR_ROW("--games", NULL, &only_games),
+        OPT_END,
+    };
+    int prc = opt_parse("chopin repro", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
+                        NULL, chopin_usage);
+    if (prc != OPT_CONTINUE)
+        return prc;
+    if (runs_arg)
+        snprintf(decl_path, sizeof decl_path, "%s", runs_arg);
     struct decl *d = calloc(1, sizeof *d);
     if (!d)
         panic("out of memory");

@@ -12,6 +12,9 @@
 
 int chopin_repro(int argc, char **argv);
 
+/* The help of `gpucoh chopin` (every subcommand). */
+void chopin_usage(FILE *out);
+
 /* The CSV columns of a run after `lead` (the caller's key columns): cycles,
  * speedup, frame check, groups, bytes by traffic kind, GPU time by activity. */
 void chopin_csv_header(FILE *f, const char *lead);

@@ -88,6 +88,17 @@ int opt_check_output(const char *opt, const char *path, char *err, size_t errlen
     return 0;
 }
 
+int opt_append(void *ctx, const char *name, const char *value, char *err, size_t errlen)
+{
+    struct opt_args *l = ctx;
+    if (l->n == l->max) {
+        snprintf(err, errlen, "too many %s options (at most %u)", name, l->max);
+        return -1;
+    }
+    l->v[l->n++] = value;
+    return 0;
+}
+
 int opt_apply(const struct opt *row, const char *value, char *err, size_t errlen)
 {
     uint64_t u;

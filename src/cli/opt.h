@@ -79,6 +79,10 @@ struct opt_args {
 int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char **argv, int first,
               struct opt_args *pos, void (*usage)(FILE *));
 
+/* An OPT_CALL function for repeatable options: appends the value to the
+ * struct opt_args passed as ctx (too many is an error). */
+int opt_append(void *ctx, const char *name, const char *value, char *err, size_t errlen);
+
 /* Apply one row to `value` (for callers with their own loop). Returns 0, or -1
  * with "--name: what is wrong" in err. */
 int opt_apply(const struct opt *row, const char *value, char *err, size_t errlen);
