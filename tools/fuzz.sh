@@ -18,7 +18,7 @@ shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 timeout_s=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptx litmus spec ini sweep)
+[ ${#targets[@]} -gt 0 ] || targets=(ptx litmus spec ini sweep trace)
 
 # The seed corpus of a target: the repository's inputs of its kind.
 seeds_of() {
@@ -29,6 +29,7 @@ seeds_of() {
     spec) ls "$root"/examples/*.spec "$root"/examples/errors/*.spec ;;
     ini) ls "$root"/configs/*.ini ;;
     sweep) ls "$root"/repro/*/*.sweep "$root"/tests/long/*.sweep ;;
+    trace) ls "$root"/tests/gfx/*.trace ;;
     # repro: the files under repro/<paper>/ once the declaration parser has a harness
     esac 2>/dev/null
 }

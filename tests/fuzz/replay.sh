@@ -16,6 +16,7 @@ for h in "$root"/fuzz/*.c; do
     spec) seeds=("$root"/examples/*.spec "$root"/examples/errors/*.spec) ;;
     ini) seeds=("$root"/configs/*.ini) ;;
     sweep) seeds=("$root"/repro/*/*.sweep) ;;
+    trace) seeds=("$root"/tests/gfx/*.trace) ;;
     *) seeds=() ;;
     esac
     found=()
