@@ -91,26 +91,11 @@ bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i)
 {
     struct opt rows[SIM_OPT_ROWS];
     sim_opts_rows(o, SIM_OPT_ALL, rows);
-    const char *a = argv[*i];
-    size_t n = strcspn(a, "=");
-    for (const struct opt *r = rows; r->name; r++) {
-        if (!(strlen(r->name) == n && !strncmp(r->name, a, n)) &&
-            !(r->alias && !strcmp(r->alias, a)))
-            continue;
-        const char *value = a[n] == '=' ? a + n + 1 : NULL;
-        if (r->kind == OPT_FLAG && value)
-            fatal("%s takes no value", r->name);
-        if (r->kind != OPT_FLAG && !value) {
-            if (*i + 1 >= argc)
-                fatal("%s needs a value", r->name);
-            value = argv[++*i];
-        }
-        char err[1024];
-        if (opt_apply(r, value ? value : "", err, sizeof err))
-            fatal("%s", err);
-        return true;
-    }
-    return false;
+    char err[1024];
+    int taken = opt_take((const struct opt *const[]){rows, NULL}, argc, argv, i, err, sizeof err);
+    if (taken < 0)
+        fatal("%s", err);
+    return taken > 0;
 }
 
 void sim_open(struct sim_session *s, const struct sim_opts *o)

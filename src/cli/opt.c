@@ -188,6 +188,27 @@ static const struct opt *find_row(const struct opt *const *tables, const char *a
     return NULL;
 }
 
+int opt_take(const struct opt *const *tables, int argc, char **argv, int *i, char *err,
+             size_t errlen)
+{
+    const char *value;
+    const struct opt *r = find_row(tables, argv[*i], &value);
+    if (!r)
+        return 0;
+    if (r->kind == OPT_FLAG && value) {
+        snprintf(err, errlen, "%s takes no value", r->name);
+        return -1;
+    }
+    if (r->kind != OPT_FLAG && !value) {
+        if (*i + 1 >= argc) {
+            snprintf(err, errlen, "%s needs a value", r->name);
+            return -1;
+        }
+        value = argv[++*i];
+    }
+    return opt_apply(r, value ? value : "", err, errlen) ? -1 : 1;
+}
+
 int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char **argv, int first,
               struct opt_args *pos, void (*usage)(FILE *))
 {
@@ -211,25 +232,13 @@ int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char *
             usage(stdout);
             return 0;
         }
-        const char *value;
-        const struct opt *r = find_row(tables, a, &value);
-        if (!r) {
+        int taken = opt_take(tables, argc, argv, &i, err, sizeof err);
+        if (taken < 0)
+            goto fail;
+        if (!taken) {
             snprintf(err, sizeof err, "unknown option '%s'", a);
             goto fail;
         }
-        if (r->kind == OPT_FLAG && value) {
-            snprintf(err, sizeof err, "%s takes no value", r->name);
-            goto fail;
-        }
-        if (r->kind != OPT_FLAG && !value) {
-            if (i + 1 >= argc) {
-                snprintf(err, sizeof err, "%s needs a value", r->name);
-                goto fail;
-            }
-            value = argv[++i];
-        }
-        if (opt_apply(r, value ? value : "", err, sizeof err))
-            goto fail;
     }
     return OPT_CONTINUE;
 fail:;

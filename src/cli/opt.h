@@ -79,6 +79,12 @@ struct opt_args {
 int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char **argv, int first,
               struct opt_args *pos, void (*usage)(FILE *));
 
+/* For code with its own loop: if argv[*i] names a row of `tables`, take it
+ * (and its value, advancing *i) as opt_parse() would and return 1; return 0
+ * if it names none, -1 with a message in err if it is malformed. */
+int opt_take(const struct opt *const *tables, int argc, char **argv, int *i, char *err,
+             size_t errlen);
+
 /* An OPT_CALL function for repeatable options: appends the value to the
  * struct opt_args passed as ctx (too many is an error). */
 int opt_append(void *ctx, const char *name, const char *value, char *err, size_t errlen);
