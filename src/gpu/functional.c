@@ -325,9 +325,11 @@ static void run_kernel(void *obj, const struct launch *l)
     unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)f->opts.max_resident_ctas);
     release_slots(f);
     struct fn_cta *slots = calloc(n_slots, sizeof *slots);
-    uint64_t warps = n_ctas * (((uint64_t)l->block.x * l->block.y * l->block.z + 31) / 32);
-    uint64_t budget = f->opts.max_warp_insts ? f->opts.max_warp_insts
-                                             : FUNCTIONAL_AUTO_INSTS_PER_WARP * MAX(warps, 1);
+    uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t warps = mul_sat_u64(n_ctas, (threads + 31) / 32);
+    uint64_t budget = f->opts.max_warp_insts
+                          ? f->opts.max_warp_insts
+                          : mul_sat_u64(FUNCTIONAL_AUTO_INSTS_PER_WARP, MAX(warps, 1));
     uint64_t next_cta = 0;
     uint64_t budget_end = budget > UINT64_MAX - f->st.warp_insts ? UINT64_MAX
                                                                  : f->st.warp_insts + budget;

@@ -291,13 +291,13 @@ static void launch_limits(const struct machine *m, const struct launch *l, uint6
 {
     uint64_t ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
-    uint64_t warps = ctas * ((threads + 31) / 32);
+    uint64_t warps = mul_sat_u64(ctas, (threads + 31) / 32);
     uint64_t per_wave = (uint64_t)m->n_sms * m->cfg.sm.warps;
-    uint64_t waves = (warps + per_wave - 1) / per_wave;
+    uint64_t waves = warps / per_wave + (warps % per_wave != 0);
     const struct sim_spec *sim = &m->cfg.sim;
-    *cycles = sim->max_cycles == CFG_AUTO ? SIM_AUTO_CYCLES_PER_WAVE * MAX(waves, 1)
+    *cycles = sim->max_cycles == CFG_AUTO ? mul_sat_u64(SIM_AUTO_CYCLES_PER_WAVE, MAX(waves, 1))
               : sim->max_cycles ? sim->max_cycles : UINT64_MAX;
-    *insts = sim->max_insts == CFG_AUTO ? SIM_AUTO_INSTS_PER_WARP * MAX(warps, 1)
+    *insts = sim->max_insts == CFG_AUTO ? mul_sat_u64(SIM_AUTO_INSTS_PER_WARP, MAX(warps, 1))
              : sim->max_insts ? sim->max_insts : UINT64_MAX;
 }
 
@@ -360,7 +360,7 @@ static void run_kernel(void *obj, const struct launch *l)
                   kname, (unsigned long long)max_cycles,
                   m->cfg.sim.max_cycles == CFG_AUTO ? ", auto: 2^27 per wave" : "");
         uint64_t insts = total_warp_insts(m) - insts_start;
-        if (insts > max_insts)
+        if (insts > max_insts) /* max_insts is UINT64_MAX when there is no limit */
             panic("runaway: kernel %s issued %llu warp instructions, past sim.max_insts (%llu%s; "
                   "0 = no limit); the warps:",
                   kname, (unsigned long long)insts, (unsigned long long)max_insts,
