@@ -34,7 +34,7 @@ static const struct {
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
     {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file, in parallel"},
-    {"repro", cmd_repro, "reproduce a paper's figures (repro tc: spec 002) and compare"},
+    {"repro", cmd_repro, "reproduce a paper (repro tc: spec 002; repro all) and compare"},
     {"chopin", cmd_chopin, "split-frame rendering on several GPUs (CHOPIN): traces, designs"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},

@@ -112,8 +112,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     cJSON_Delete(root);
 }
 
-/* A CSV field, quoted when it holds a comma, quote or newline. */
-static void csv_field(FILE *f, const char *s)
+void sweep_csv_field(FILE *f, const char *s)
 {
     if (!strpbrk(s, ",\"\n")) {
         fputs(s, f);
@@ -151,7 +150,7 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
         const char *fields[] = {r->id, r->workload, r->set, r->size, r->config, r->protocol,
                                 r->settings_text};
         for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-            csv_field(f, fields[k]);
+            sweep_csv_field(f, fields[k]);
             fputc(',', f);
         }
         if (res.finished)

@@ -28,3 +28,16 @@ double mean_arith(const double *v, unsigned n)
         s += v[i];
     return s / n;
 }
+
+double mean_geometric(const double *v, unsigned n)
+{
+    if (!n)
+        return NAN;
+    double logs = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (!(v[i] > 0) || isinf(v[i]))
+            return NAN;
+        logs += log(v[i]);
+    }
+    return exp(logs / n);
+}

@@ -16,7 +16,7 @@
 #include "base/pool.h"
 #include "mem/req.h"
 
-/* Traffic classes of spec 002 Fig. 8 (plus WB for L2->DRAM accounting). */
+/* Traffic classes of spec 002 §6 (plus WB for L2->DRAM accounting). */
 #define TRAFFIC_CLASSES(X)                                                                         \
     X(LD, "data returned to loads")                                                                \
     X(ST, "data of stores (write-throughs, write-backs from L1)")                                 \

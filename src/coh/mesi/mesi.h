@@ -15,7 +15,7 @@
  * DEVIATION: the spec's fifth class is L2<->memory; in gpucoh the DRAM
  *   channels have their own ports, so the fifth crossbar vnet carries the
  *   L1 write-backs, which gem5 sends on the request network.
- * Traffic classes (spec 002 Fig. 8: MESI's atomics count as ST): data for a
+ * Traffic classes (spec 002 §6, traffic by class: MESI's atomics count as ST): data for a
  * GETS is LD; data for a GETX or UPGRADE (stores and atomics alike) and dirty
  * write-backs are ST; requests, forwards, grants, unblocks and write-back
  * acks are REQ; invalidations and their acks are INV, recalls and their

@@ -1,0 +1,732 @@
+/*
+ * repro.c - a reproduction's values (repro.h): loading the sweep and the
+ * paper's numbers, checking every name the declaration uses against them,
+ * and the numbers themselves - a design's ratio over a baseline for one
+ * app, and a set's mean of those, the way the paper averages.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/mean.h"
+#include "report/repro.h"
+#include "report/repro_values.h"
+
+/* ---- statistics by name ---- */
+
+#define STAT_FIELDS(X)                                                                             \
+    X(cycles)                                                                                      \
+    X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total) X(lease_avg)        \
+        X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts)
+#define STAT_NAME(f) #f,
+#define STAT_OFF(f)  offsetof(struct sweep_result, f),
+static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};
+static const char *const field_stat_names[] = {STAT_FIELDS(STAT_NAME)};
+#define N_FIELD_STATS (int)(sizeof stat_offsets / sizeof stat_offsets[0])
+
+/* The fields of struct sweep_result by name, then bytes_<class> for every
+ * traffic class. */
+int repro_stat_find(const char *name)
+{
+    for (int i = 0; i < N_FIELD_STATS; i++)
+        if (!strcmp(name, field_stat_names[i]))
+            return i;
+    if (!strncmp(name, "bytes_", 6))
+        for (int c = 0; c < TRAFFIC_N; c++)
+            if (!strcmp(name + 6, traffic_class_names[c]))
+                return N_FIELD_STATS + c;
+    return -1;
+}
+
+double repro_stat(const struct sweep_result *r, int stat)
+{
+    if (stat >= N_FIELD_STATS)
+        return r->bytes[stat - N_FIELD_STATS];
+    double v = *(const double *)((const char *)r + stat_offsets[stat]);
+    /* a lease_avg below zero means the protocol has no leases */
+    return stat_offsets[stat] == offsetof(struct sweep_result, lease_avg) && v < 0 ? NAN : v;
+}
+
+void repro_stat_names(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < N_FIELD_STATS + TRAFFIC_N && k < n; i++)
+        k += (size_t)(i < N_FIELD_STATS ? snprintf(buf + k, n - k, "%s ", field_stat_names[i])
+                                        : snprintf(buf + k, n - k, "bytes_%s ",
+                                                   traffic_class_names[i - N_FIELD_STATS]));
+    if (k && k < n)
+        buf[k - 1] = 0;
+}
+
+/* ---- the paper's numbers ---- */
+
+unsigned repro_csv_split(char *line, char **f, unsigned n)
+{
+    unsigned k = 0;
+    char *p = line;
+    while (k < n) {
+        if (*p == '"') {
+            char *w = ++p;
+            f[k++] = w;
+            for (; *p; p++) {
+                if (*p == '"' && p[1] == '"')
+                    *w++ = '"', p++;
+                else if (*p == '"')
+                    break;
+                else
+                    *w++ = *p;
+            }
+            if (*p == '"')
+                p++;
+            *w = 0;
+            if (*p == ',')
+                p++;
+            else
+                break;
+        } else {
+            f[k++] = p;
+            char *c = strchr(p, ',');
+            if (!c)
+                break;
+            *c = 0;
+            p = c + 1;
+        }
+    }
+    return k;
+}
+
+static int errf(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
+                   int (*row)(void *ctx, char **f, const char *path, unsigned line, char *err,
+                              size_t errlen),
+                   void *ctx, char *err, size_t errlen)
+{
+    char *text = sweep_read_file(path);
+    if (!text)
+        return errf(err, errlen, "%s: cannot read", path);
+    unsigned line = 0;
+    int rc = 0;
+    for (char *l = text, *next; l && !rc; l = next) {
+        next = strchr(l, '\n');
+        if (next)
+            *next++ = 0;
+        line++;
+        if (line == 1 || !*l || *l == '#')
+            continue;
+        char *f[16];
+        if (repro_csv_split(l, f, n_fields) != n_fields)
+            rc = errf(err, errlen, "%s:%u: expected %u fields (%s)", path, line, n_fields, header);
+        else
+            rc = row(ctx, f, path, line, err, errlen);
+    }
+    free(text);
+    return rc;
+}
+
+static int paper_row(void *ctx, char **f, const char *path, unsigned line, char *err, size_t errlen)
+{
+    struct repro *r = ctx;
+    if (r->n_paper == RP_MAX_PAPER)
+        return errf(err, errlen, "%s:%u: more than %d rows", path, line, RP_MAX_PAPER);
+    struct rp_paper_row *p = &r->paper[r->n_paper++];
+    snprintf(p->figure, sizeof p->figure, "%s", f[0]);
+    snprintf(p->set, sizeof p->set, "%s", f[1]);
+    snprintf(p->app, sizeof p->app, "%s", f[2]);
+    snprintf(p->metric, sizeof p->metric, "%s", f[3]);
+    snprintf(p->baseline, sizeof p->baseline, "%s", f[4]);
+    snprintf(p->design, sizeof p->design, "%s", f[5]);
+    snprintf(p->note, sizeof p->note, "%s", f[7]);
+    p->line = line;
+    char *end;
+    p->value = strtod(f[6], &end);
+    if (*end || end == f[6])
+        return errf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[6]);
+    p->pm = repro_paper_metric(p->metric);
+    if (!p->pm) {
+        char known[512];
+        repro_paper_metric_names(known, sizeof known);
+        return errf(err, errlen, "%s:%u: metric '%s': expected one of %s", path, line, p->metric,
+                    known);
+    }
+    char why[512];
+    if (repro_check_design(r, p->baseline, "baseline", why, sizeof why) ||
+        repro_check_design(r, p->design, "design", why, sizeof why) ||
+        (p->app[0] ? repro_check_app(r, p->app, why, sizeof why)
+                   : repro_check_set(r, p->set, why, sizeof why)))
+        return errf(err, errlen, "%s:%u: %s", path, line, why);
+    return 0;
+}
+
+/* ---- names ---- */
+
+static const struct rp_variant *variant(const struct repro *r, const char *name)
+{
+    for (unsigned i = 0; i < r->d.n_variants; i++)
+        if (!strcmp(r->d.variants[i].name, name))
+            return &r->d.variants[i];
+    return NULL;
+}
+
+const struct rp_set *repro_set(const struct repro *r, const char *name)
+{
+    for (unsigned i = 0; i < r->d.n_sets; i++)
+        if (!strcmp(r->d.sets[i].name, name))
+            return &r->d.sets[i];
+    return NULL;
+}
+
+int repro_app(const struct repro *r, const char *name)
+{
+    for (unsigned a = 0; a < r->n_apps; a++)
+        if (!strcmp(r->apps[a], name))
+            return (int)a;
+    return -1;
+}
+
+/* A configuration the sweep names in a block: run, or not built. */
+static bool block_has(const struct repro *r, const char *block, const char *cfg, bool *built)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, block) && !strcmp(r->spec.runs[i].config, cfg)) {
+            *built = true;
+            return true;
+        }
+    for (unsigned i = 0; i < r->spec.n_missing; i++)
+        if (!strcmp(r->spec.missing[i].block, block) && !strcmp(r->spec.missing[i].config, cfg)) {
+            *built = false;
+            return true;
+        }
+    return false;
+}
+
+bool repro_have(const struct repro *r, const char *design)
+{
+    bool built = false;
+    const struct rp_variant *v = variant(r, design);
+    if (v)
+        return block_has(r, v->block, v->design, &built) && built;
+    return block_has(r, r->d.block, design, &built) && built;
+}
+
+const char *repro_paper_name(const struct repro *r, const char *design)
+{
+    for (unsigned i = 0; i < r->d.n_designs; i++)
+        if (!strcmp(r->d.designs[i].name, design))
+            return r->d.designs[i].paper;
+    return design;
+}
+
+int repro_check_design(const struct repro *r, const char *name, const char *what, char *err,
+                       size_t errlen)
+{
+    bool built;
+    if (variant(r, name) || block_has(r, r->d.block, name, &built))
+        return 0;
+    return errf(err, errlen,
+                "%s '%s': unknown design (not a configuration of sweep block '%s' "
+                "in %s, nor a [variant])",
+                what, name, r->d.block, r->d.sweep);
+}
+
+int repro_check_set(const struct repro *r, const char *name, char *err, size_t errlen)
+{
+    if (!strcmp(name, "all") || repro_set(r, name))
+        return 0;
+    return errf(err, errlen, "set '%s': unknown set (declare [set %s], or use all)", name, name);
+}
+
+int repro_check_app(const struct repro *r, const char *name, char *err, size_t errlen)
+{
+    if (repro_app(r, name) >= 0)
+        return 0;
+    return errf(err, errlen, "app '%s': not a workload of sweep block '%s'", name, r->d.block);
+}
+
+bool repro_in_set(const struct repro *r, unsigned a, const char *set)
+{
+    return !strcmp(set, "all") || !strcmp(r->app_set[a], set);
+}
+
+const char *repro_set_base(const struct repro *r, const char *set)
+{
+    const struct rp_set *s = repro_set(r, set);
+    return s ? s->baseline : "";
+}
+
+/* ---- values ---- */
+
+const struct sweep_result *repro_get_in(const struct repro *r, const char *app, const char *block,
+                                        const char *cfg, const char *setting)
+{
+    const struct sweep_run *run = sweep_find(&r->spec, block, app, cfg, setting);
+    if (!run)
+        return NULL;
+    const struct sweep_result *res = &r->res[run - r->spec.runs];
+    return res->has_stats && res->cycles > 0 ? res : NULL;
+}
+
+const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design)
+{
+    const struct rp_variant *v = variant(r, design);
+    if (v)
+        return repro_get_in(r, app, v->block, v->design, v->setting);
+    return repro_get_in(r, app, r->d.block, design, NULL);
+}
+
+double repro_ratio_of(enum rp_metric m, int stat, const struct sweep_result *b,
+                      const struct sweep_result *d)
+{
+    switch (m) {
+    case RP_SPEEDUP:
+        return b->cycles / d->cycles;
+    case RP_TRAFFIC:
+    case RP_TRAFFIC_CLASS:
+        return b->bytes_total > 0 ? d->bytes_total / b->bytes_total : NAN;
+    case RP_RATIO: {
+        double x = repro_stat(b, stat);
+        return x != 0 ? repro_stat(d, stat) / x : NAN;
+    }
+    case RP_VALUE:
+        return repro_stat(d, stat);
+    }
+    return NAN;
+}
+
+double repro_ratio(const struct repro *r, enum rp_metric m, int stat, const char *app,
+                   const char *base, const char *design, bool *wrong)
+{
+    const struct sweep_result *b = m == RP_VALUE ? NULL : repro_get(r, app, base);
+    const struct sweep_result *d = repro_get(r, app, design);
+    if ((!b && m != RP_VALUE) || !d)
+        return NAN;
+    if (wrong)
+        *wrong |= (b && b->check == SWEEP_CHECK_WRONG) || d->check == SWEEP_CHECK_WRONG;
+    return repro_ratio_of(m, stat, b ? b : d, d);
+}
+
+const char *repro_mean_label(const struct repro *r, enum rp_metric m)
+{
+    if (m != RP_SPEEDUP)
+        return "mean";
+    return r->d.mean == RP_GEOMETRIC ? "GM" : "HM";
+}
+
+/* The design's values over the set's apps where both runs have statistics,
+ * into v; returns how many, *total the set's apps. */
+static unsigned set_values(const struct repro *r, enum rp_metric m, int stat, const char *set,
+                           const char *base, const char *design, double *v, unsigned *total,
+                           bool *wrong)
+{
+    unsigned n = 0, t = 0;
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        if (!repro_in_set(r, a, set))
+            continue;
+        t++;
+        double x = repro_ratio(r, m, stat, r->apps[a], base, design, wrong);
+        if (!isnan(x))
+            v[n++] = x;
+    }
+    *total = t;
+    return n;
+}
+
+double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const char *set,
+                      const char *base, const char *design, unsigned *used, unsigned *total,
+                      bool *wrong)
+{
+    double v[RP_MAX_APPS];
+    unsigned t, n = set_values(r, m, stat, set, base, design, v, &t, wrong);
+    if (used)
+        *used = n;
+    if (total)
+        *total = t;
+    if (m != RP_SPEEDUP)
+        return mean_arith(v, n);
+    return r->d.mean == RP_GEOMETRIC ? mean_geometric(v, n) : mean_harmonic(v, n);
+}
+
+/* ---- the numbers papers state ---- */
+
+/* slowdown and runtime: cycles(design) / cycles(baseline) */
+static const struct rp_paper_metric paper_metrics[] = {
+    {"speedup_hm", RP_SPEEDUP, RP_AGG_HM, "speedup"},
+    {"speedup_gmean", RP_SPEEDUP, RP_AGG_GM, "speedup"},
+    {"speedup_max", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
+    {"speedup", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
+    {"traffic_norm", RP_TRAFFIC, RP_AGG_MEAN, "traffic"},
+    {"slowdown_max", RP_RATIO, RP_AGG_MAX, "slowdown"},
+    {"slowdown_mean", RP_RATIO, RP_AGG_MEAN, "slowdown"},
+    {"slowdown_gmean", RP_RATIO, RP_AGG_GM, "slowdown"},
+    {"runtime_norm", RP_RATIO, RP_AGG_MEAN, "runtime"},
+    {"time_norm", RP_RATIO, RP_AGG_MEAN, "time"},
+};
+#define N_PAPER_METRICS (sizeof paper_metrics / sizeof paper_metrics[0])
+
+const struct rp_paper_metric *repro_paper_metric(const char *name)
+{
+    for (unsigned i = 0; i < N_PAPER_METRICS; i++)
+        if (!strcmp(paper_metrics[i].name, name))
+            return &paper_metrics[i];
+    return NULL;
+}
+
+void repro_paper_metric_names(char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (unsigned i = 0; i < N_PAPER_METRICS && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", paper_metrics[i].name);
+}
+
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
+                         const char *app, const char *base, const char *design, unsigned *used,
+                         unsigned *total, bool *wrong)
+{
+    int cycles = repro_stat_find("cycles");
+    *used = *total = 1;
+    if (app[0])
+        return repro_ratio(r, pm->metric, cycles, app, base, design, wrong);
+    double v[RP_MAX_APPS], best = NAN;
+    *used = set_values(r, pm->metric, cycles, set, base, design, v, total, wrong);
+    unsigned n = *used;
+    for (unsigned i = 0; i < n; i++)
+        best = isnan(best) || v[i] > best ? v[i] : best;
+    switch (pm->agg) {
+    case RP_AGG_HM: return mean_harmonic(v, n);
+    case RP_AGG_GM: return mean_geometric(v, n);
+    case RP_AGG_MEAN: return mean_arith(v, n);
+    case RP_AGG_MAX: break;
+    }
+    return best; /* "up to": the set's largest app's */
+}
+
+/* ---- opening ---- */
+
+static void collect(struct repro *r)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        if (strcmp(run->block, r->d.block))
+            continue;
+        if (repro_app(r, run->workload) < 0 && r->n_apps < RP_MAX_APPS) {
+            r->app_set[r->n_apps] = run->set;
+            r->apps[r->n_apps++] = run->workload;
+        }
+        bool seen = false;
+        for (unsigned k = 0; k < r->n_cfgs && !seen; k++)
+            seen = !strcmp(r->cfgs[k], run->config);
+        if (!seen && r->n_cfgs < RP_MAX_DESIGNS)
+            r->cfgs[r->n_cfgs++] = run->config;
+    }
+}
+
+/* A setting key ("tc.lease") some run of the block sets. */
+static bool block_sets(const struct repro *r, const char *block, const char *cfg, const char *key)
+{
+    size_t n = strlen(key);
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        if (strcmp(run->block, block) || strcmp(run->config, cfg))
+            continue;
+        for (unsigned k = 0; k < run->n_settings; k++)
+            if (!strncmp(run->settings[k], key, n) && run->settings[k][n] == '=')
+                return true;
+    }
+    return false;
+}
+
+#define AT(line, ...)                                                                              \
+    do {                                                                                           \
+        char why_[768];                                                                            \
+        snprintf(why_, sizeof why_, __VA_ARGS__);                                                  \
+        return errf(err, errlen, "%s:%u: %s", d->path, (line), why_);                              \
+    } while (0)
+
+static int check_figure(struct repro *r, const struct rp_figure *f, char *err, size_t errlen)
+{
+    const struct rp_decl *d = &r->d;
+    char why[512];
+#define FL(k) (f->key_line[k] ? f->key_line[k] : f->line)
+    if (!f->title[0])
+        AT(f->line, "[figure %s] has no title", f->id);
+    if (!f->set[0])
+        AT(f->line, "[figure %s] names no set (set = NAME, or all)", f->id);
+    if (repro_check_set(r, f->set, why, sizeof why))
+        AT(FL(RP_FK_SET), "[figure %s]: %s", f->id, why);
+    if (!f->baseline[0] && f->metric != RP_VALUE)
+        AT(FL(RP_FK_BASELINE), "[figure %s]: no baseline (set %s declares none)", f->id, f->set);
+    if (f->baseline[0] && repro_check_design(r, f->baseline, "baseline", why, sizeof why))
+        AT(FL(RP_FK_BASELINE), "[figure %s]: %s", f->id, why);
+    for (unsigned k = 0; k < f->n_designs; k++)
+        if (repro_check_design(r, f->designs[k], "design", why, sizeof why))
+            AT(FL(RP_FK_DESIGNS), "[figure %s]: %s", f->id, why);
+    if (f->kind == RP_LINES) {
+        bool built;
+        if (!f->design[0] || !f->block[0] || !f->x[0])
+            AT(f->line, "[figure %s]: a lines figure needs design, block and x", f->id);
+        if (!block_has(r, f->block, f->design, &built))
+            AT(FL(RP_FK_DESIGN),
+               "[figure %s]: design '%s' is not a configuration of sweep block '%s'", f->id,
+               f->design, f->block);
+        if (built && !block_sets(r, f->block, f->design, f->x))
+            AT(FL(RP_FK_X), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block, f->x);
+        if (f->beside[0] && repro_check_design(r, f->beside, "beside", why, sizeof why))
+            AT(FL(RP_FK_BESIDE), "[figure %s]: %s", f->id, why);
+    } else if (!f->n_designs) {
+        AT(f->line, "[figure %s] names no designs", f->id);
+    }
+    if ((f->metric == RP_TRAFFIC_CLASS) != (f->kind == RP_STACKED))
+        AT(FL(RP_FK_METRIC),
+           "[figure %s]: metric traffic_class goes with kind stacked, and only it", f->id);
+#undef FL
+    return 0;
+}
+
+/* The claim functions (docs/repro.md):
+ *   speedup(SET|APP, DESIGN [, BASELINE])   traffic(SET|APP, DESIGN [, BASELINE])
+ *   stat(SET|APP, DESIGN, STAT)             max_app(speedup|traffic, SET, DESIGN [, BASELINE])
+ *   peak(FIGURE, APP)                        */
+static int check_where(struct repro *r, const char *name, char *err, size_t errlen)
+{
+    if (!strcmp(name, "all") || repro_set(r, name) || repro_app(r, name) >= 0)
+        return 0;
+    char sets[256] = "all";
+    size_t k = 3;
+    for (unsigned i = 0; i < r->d.n_sets && k < sizeof sets; i++)
+        k += (size_t)snprintf(sets + k, sizeof sets - k, ", %s", r->d.sets[i].name);
+    return errf(err, errlen, "'%s': unknown set or app (sets: %s; apps: the workloads of block %s)",
+                name, sets, r->d.block);
+}
+
+static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t errlen)
+{
+    struct repro *r = ctx;
+    const char *fn = c->fn;
+    unsigned n = c->n_args;
+    if (!strcmp(fn, "speedup") || !strcmp(fn, "traffic")) {
+        if (n < 2 || n > 3)
+            return errf(err, errlen, "%s: expected %s(SET or APP, DESIGN [, BASELINE])", c->text,
+                        fn);
+        if (check_where(r, c->args[0], err, errlen) ||
+            repro_check_design(r, c->args[1], "design", err, errlen) ||
+            (n == 3 && repro_check_design(r, c->args[2], "baseline", err, errlen)))
+            return -1;
+        if (n == 2 && !repro_claim_base(r, c->args[0])[0])
+            return errf(err, errlen, "%s: no baseline (its set declares none; name one)", c->text);
+        return 0;
+    }
+    if (!strcmp(fn, "stat")) {
+        if (n != 3)
+            return errf(err, errlen, "%s: expected stat(SET or APP, DESIGN, STAT)", c->text);
+        if (check_where(r, c->args[0], err, errlen) ||
+            repro_check_design(r, c->args[1], "design", err, errlen))
+            return -1;
+        if (repro_stat_find(c->args[2]) < 0) {
+            char known[512];
+            repro_stat_names(known, sizeof known);
+            return errf(err, errlen, "%s: unknown statistic '%s' (known: %s)", c->text, c->args[2],
+                        known);
+        }
+        return 0;
+    }
+    if (!strcmp(fn, "max_app")) {
+        if (n < 3 || n > 4 || (strcmp(c->args[0], "speedup") && strcmp(c->args[0], "traffic")))
+            return errf(err, errlen,
+                        "%s: expected max_app(speedup or traffic, SET, DESIGN [, BASELINE])",
+                        c->text);
+        if (repro_check_set(r, c->args[1], err, errlen) ||
+            repro_check_design(r, c->args[2], "design", err, errlen) ||
+            (n == 4 && repro_check_design(r, c->args[3], "baseline", err, errlen)))
+            return -1;
+        if (n == 3 && !repro_set_base(r, c->args[1])[0])
+            return errf(err, errlen, "%s: set %s has no baseline; name one", c->text, c->args[1]);
+        return 0;
+    }
+    if (!strcmp(fn, "peak")) {
+        const struct rp_figure *f = n == 2 ? repro_figure(r, c->args[0]) : NULL;
+        if (!f || f->kind != RP_LINES)
+            return errf(err, errlen, "%s: expected peak(FIGURE, APP) of a lines figure", c->text);
+        if (repro_check_app(r, c->args[1], err, errlen))
+            return -1;
+        return 0;
+    }
+    return errf(err, errlen,
+                "%s: unknown function '%s' (expected speedup, traffic, stat, "
+                "max_app, peak, min, max or spread)",
+                c->text, fn);
+}
+
+const struct rp_figure *repro_figure(const struct repro *r, const char *id)
+{
+    for (unsigned i = 0; i < r->d.n_figures; i++)
+        if (!strcmp(r->d.figures[i].id, id))
+            return &r->d.figures[i];
+    return NULL;
+}
+
+/* A claim's default baseline: the set's, or the app's set's. */
+const char *repro_claim_base(const struct repro *r, const char *where)
+{
+    int a = repro_app(r, where);
+    return repro_set_base(r, a >= 0 ? r->app_set[a] : where);
+}
+
+static double claim_value(void *ctx, const struct cx_call *c)
+{
+    struct repro *r = ctx;
+    const char *fn = c->fn;
+    if (!strcmp(fn, "speedup") || !strcmp(fn, "traffic")) {
+        enum rp_metric m = fn[0] == 's' ? RP_SPEEDUP : RP_TRAFFIC;
+        const char *where = c->args[0], *design = c->args[1];
+        const char *base = c->n_args == 3 ? c->args[2] : repro_claim_base(r, where);
+        if (!repro_have(r, design) || !repro_have(r, base))
+            return NAN;
+        if (repro_app(r, where) >= 0)
+            return repro_ratio(r, m, 0, where, base, design, NULL);
+        return repro_set_mean(r, m, 0, where, base, design, NULL, NULL, NULL);
+    }
+    if (!strcmp(fn, "stat")) {
+        int stat = repro_stat_find(c->args[2]);
+        if (repro_app(r, c->args[0]) >= 0) {
+            const struct sweep_result *x = repro_get(r, c->args[0], c->args[1]);
+            return x ? repro_stat(x, stat) : NAN;
+        }
+        return repro_set_mean(r, RP_VALUE, stat, c->args[0], NULL, c->args[1], NULL, NULL, NULL);
+    }
+    if (!strcmp(fn, "max_app")) {
+        enum rp_metric m = c->args[0][0] == 's' ? RP_SPEEDUP : RP_TRAFFIC;
+        const char *set = c->args[1], *design = c->args[2];
+        const char *base = c->n_args == 4 ? c->args[3] : repro_set_base(r, set);
+        double best = NAN;
+        for (unsigned a = 0; a < r->n_apps; a++) {
+            if (!repro_in_set(r, a, set))
+                continue;
+            double v = repro_ratio(r, m, 0, r->apps[a], base, design, NULL);
+            if (!isnan(v) && (isnan(best) || v > best))
+                best = v;
+        }
+        return best;
+    }
+    if (!strcmp(fn, "peak"))
+        return repro_peak(r, repro_figure(r, c->args[0]), c->args[1]);
+    return NAN;
+}
+
+const struct cx_env *repro_claim_env(struct repro *r)
+{
+    static struct cx_env env = {claim_check, claim_value, NULL};
+    env.ctx = r;
+    return &env;
+}
+
+int repro_open(struct repro *r, const char *dir, const char *size, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    r->size = size;
+    if (repro_decl_load(&r->d, dir, err, errlen))
+        return -1;
+    struct rp_decl *d = &r->d;
+    if (!d->built)
+        return 0;
+    char path[4400];
+    snprintf(path, sizeof path, "%s/%s", d->dir, d->sweep);
+    struct sweep_parse_opts po = {.size = size, .skip_missing = true};
+    if (sweep_spec_load(&r->spec, path, &po, err, errlen))
+        return -1;
+    collect(r);
+    bool built;
+    bool has_block = r->n_apps > 0;
+    for (unsigned i = 0; i < r->spec.n_missing && !has_block; i++)
+        has_block = !strcmp(r->spec.missing[i].block, d->block);
+    if (!has_block)
+        AT(d->block_line ? d->block_line : 1, "block '%s': no such sweep block in %s", d->block,
+           d->sweep);
+    if (d->hook[0] && !repro_hook_find(d->hook))
+        AT(d->hook_line, "hook '%s': no such hook (known: %s)", d->hook, repro_hooks[0].name);
+    char why[512];
+    for (unsigned i = 0; i < d->n_designs; i++)
+        if (repro_check_design(r, d->designs[i].name, "design", why, sizeof why))
+            AT(d->designs[i].line, "[designs]: %s", why);
+    for (unsigned i = 0; i < d->n_variants; i++) {
+        const struct rp_variant *v = &d->variants[i];
+        if (!block_has(r, v->block, v->design, &built))
+            AT(v->line, "[variant %s]: design '%s' is not a configuration of sweep block '%s'",
+               v->name, v->design, v->block);
+        const char *eq = strchr(v->setting, '=');
+        char key[128];
+        snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - v->setting) : 0, v->setting);
+        if (built && (!eq || !block_sets(r, v->block, v->design, key)))
+            AT(v->line, "[variant %s]: block '%s' has no setting '%s'", v->name, v->block,
+               v->setting);
+    }
+    for (unsigned i = 0; i < d->n_sets; i++) {
+        const struct rp_set *s = &d->sets[i];
+        bool any = false;
+        for (unsigned a = 0; a < r->n_apps; a++)
+            any |= !strcmp(r->app_set[a], s->name);
+        if (!any && r->n_apps)
+            AT(s->line, "[set %s]: no workload of sweep block '%s' is in set %s", s->name, d->block,
+               s->name);
+        if (s->baseline[0] && repro_check_design(r, s->baseline, "baseline", why, sizeof why))
+            AT(s->line, "[set %s]: %s", s->name, why);
+    }
+    for (unsigned i = 0; i < d->n_figures; i++) {
+        struct rp_figure *f = &d->figures[i];
+        if (!f->baseline[0] && f->set[0])
+            snprintf(f->baseline, sizeof f->baseline, "%s", repro_set_base(r, f->set));
+        if (check_figure(r, f, err, errlen))
+            return -1;
+    }
+    for (unsigned i = 0; i < d->n_claims; i++) {
+        struct rp_claim *c = &d->claims[i];
+        c->node = cx_parse(c->expr, repro_claim_env(r), why, sizeof why);
+        if (!c->node)
+            AT(c->expr_line, "[claim %s] expr: %s", c->id, why);
+    }
+    snprintf(path, sizeof path, "%s/%s", d->dir, d->numbers);
+    return repro_csv_rows(path, 8, "figure,set,app,metric,baseline,design,value,note", paper_row, r,
+                          err, errlen);
+}
+
+int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts *eo)
+{
+    r->out_dir = out_dir;
+    struct sweep_exec_opts o = *eo;
+    o.out_dir = out_dir;
+    int erc = sweep_execute(&r->spec, &o, &r->counts);
+    if (erc && !r->counts.total)
+        return 2;
+    if (sweep_write_csv(out_dir, &r->spec))
+        return 2;
+    if (erc)
+        return 130;
+    r->res = calloc(r->spec.n_runs ? r->spec.n_runs : 1, sizeof *r->res);
+    if (!r->res)
+        abort();
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        sweep_result_load(out_dir, &r->spec.runs[i], &r->res[i]);
+    return 0;
+}
+
+void repro_close(struct repro *r)
+{
+    repro_decl_free(&r->d);
+    free(r->res);
+    free(r->text);
+    if (r->d.built && r->spec.runs)
+        sweep_spec_free(&r->spec);
+    r->res = NULL;
+    r->text = NULL;
+}

@@ -1,0 +1,211 @@
+/*
+ * repro.h - one engine for every reproduction (docs/repro.md).
+ *
+ * A reproduction is a folder of data, repro/<name>/: a sweep of runs
+ * (docs/sweep.md), the paper's numbers (paper.csv) and report.ini, which
+ * declares the paper's figures (metric, app set and baseline, designs,
+ * chart kind) and claims (an expression over computed values, with the
+ * sentence of the paper it tests). The engine loads the declaration,
+ * checks every name in it against the sweep, runs the sweep, and renders
+ * the text report (the paper's numbers beside gpucoh's, tables per figure,
+ * each claim marked holds / does not hold / cannot check), summary.csv, the
+ * plot data and, through tools/plot_repro.py, the plots. Nothing in the
+ * engine knows any paper; a paper-specific diagnosis is a named hook.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef REPORT_REPRO_H
+#define REPORT_REPRO_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/sweep.h"
+#include "report/claim_expr.h"
+
+#define RP_MAX_SETS     8
+#define RP_MAX_DESIGNS  32
+#define RP_MAX_VARIANTS 16
+#define RP_MAX_FIGURES  32
+#define RP_MAX_CLAIMS   32
+#define RP_MAX_PAPER    64
+#define RP_MAX_APPS     64
+#define RP_MAX_X        32
+#define RP_NAME         64
+
+enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
+/* speedup: cycles(baseline) / cycles(design), averaged per the paper's mean;
+ * traffic: bytes(design) / bytes(baseline), arithmetic mean; traffic by
+ * class: each class's bytes over the baseline's total; ratio:STAT and
+ * value:STAT: a statistic of the run (repro_stat_names) over the
+ * baseline's, or as it is (arithmetic means) */
+enum rp_metric { RP_SPEEDUP, RP_TRAFFIC, RP_TRAFFIC_CLASS, RP_RATIO, RP_VALUE };
+enum rp_mean { RP_HARMONIC, RP_GEOMETRIC };
+
+struct rp_set {
+    char name[RP_NAME], baseline[RP_NAME];
+    unsigned line;
+};
+
+struct rp_design {
+    char name[RP_NAME], paper[RP_NAME]; /* "rc", "NO-COH" */
+    unsigned line;
+};
+
+/* A design at one setting of another sweep block: "lease:0" is block lease,
+ * configuration tcw-fixed, tc.lease=fixed:0. */
+struct rp_variant {
+    char name[RP_NAME], block[RP_NAME], design[RP_NAME], setting[128];
+    unsigned line;
+};
+
+/* Figure keys whose lines are kept, for messages about their values. */
+enum rp_fig_key {
+    RP_FK_TITLE,
+    RP_FK_KIND,
+    RP_FK_METRIC,
+    RP_FK_SET,
+    RP_FK_BASELINE,
+    RP_FK_DESIGNS,
+    RP_FK_DESIGN,
+    RP_FK_BLOCK,
+    RP_FK_X,
+    RP_FK_BESIDE,
+    RP_FK_BESIDE_STAT,
+    RP_FK_N
+};
+
+struct rp_figure {
+    char id[RP_NAME], title[256], plot_title[256], ylabel[128], xlabel[128];
+    enum rp_kind kind;
+    enum rp_metric metric;
+    int stat; /* ratio: / value: statistic index */
+    char stat_name[RP_NAME];
+    char set[RP_NAME], baseline[RP_NAME];
+    char designs[RP_MAX_DESIGNS][RP_NAME];
+    unsigned n_designs;
+    /* lines: one line per app of the set, design's metric at each value of
+     * the setting x in block; beside: a design of the main block shown as
+     * a column; beside_stat: a statistic of it shown as a column */
+    char design[RP_NAME], block[RP_NAME], x[RP_NAME], beside[RP_NAME];
+    int beside_stat;
+    char beside_stat_label[RP_NAME];
+    char note[2048];
+    unsigned line, key_line[RP_FK_N]; /* the section's line; each key's (0: not written) */
+};
+
+struct rp_claim {
+    char id[RP_NAME], text[512], paper[1024], expr[1024];
+    unsigned line, expr_line;
+    struct cx_node *node;
+};
+
+struct rp_decl {
+    char path[4096], dir[4096]; /* report.ini and its folder */
+    char name[RP_NAME];         /* the folder's name: `gpucoh repro NAME` */
+    char title[256], paper_key[RP_NAME], sweep[256], numbers[256], block[RP_NAME], hook[RP_NAME];
+    char about[1024];
+    enum rp_mean mean;
+    bool built; /* built = no: listed as not built, never run */
+    unsigned block_line, hook_line;
+    struct rp_set sets[RP_MAX_SETS];
+    unsigned n_sets;
+    struct rp_design designs[RP_MAX_DESIGNS];
+    unsigned n_designs;
+    struct rp_variant variants[RP_MAX_VARIANTS];
+    unsigned n_variants;
+    struct rp_figure figures[RP_MAX_FIGURES];
+    unsigned n_figures;
+    struct rp_claim claims[RP_MAX_CLAIMS];
+    unsigned n_claims;
+};
+
+/* How a paper states a number (paper.csv's and headlines.csv's metric
+ * column): a per-app ratio (speedup; traffic; cycles(design)/cycles(base)
+ * for slowdown and runtime) and how the set's apps are summed up. */
+enum rp_agg { RP_AGG_HM, RP_AGG_GM, RP_AGG_MEAN, RP_AGG_MAX };
+struct rp_paper_metric {
+    const char *name;                  /* "speedup_hm" */
+    enum rp_metric metric;             /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
+    enum rp_agg agg;                   /* over a set; one app's when the row names an app */
+    const char *what;                  /* "speedup", for the report */
+};
+
+/* A row of paper.csv with gpucoh's number beside it. */
+struct rp_paper_row {
+    char figure[32], set[RP_NAME], app[RP_NAME], metric[32], baseline[RP_NAME], design[RP_NAME];
+    char note[256];
+    double value;
+    unsigned line;
+    const struct rp_paper_metric *pm;
+    double ours;       /* NaN: none */
+    bool wrong;        /* from a run whose output check failed */
+    char verdict[160]; /* "close (within 5%)", "not run: ...", ... */
+};
+
+struct rp_claim_result {
+    int holds; /* 1, 0, -1 cannot check */
+    char detail[1024];
+};
+
+/* A reproduction loaded, run and evaluated. */
+struct repro {
+    struct rp_decl d;
+    struct sweep_spec spec;
+    struct sweep_result *res; /* per spec run */
+    const char *out_dir, *size;
+    struct sweep_counts counts;
+    const char *apps[RP_MAX_APPS]; /* the main block's workloads, in order */
+    const char *app_set[RP_MAX_APPS];
+    unsigned n_apps;
+    const char *cfgs[RP_MAX_DESIGNS]; /* the main block's configurations, in order */
+    unsigned n_cfgs;
+    struct rp_paper_row paper[RP_MAX_PAPER];
+    unsigned n_paper;
+    struct rp_claim_result claims[RP_MAX_CLAIMS];
+    FILE *o;    /* the text report while it is written */
+    FILE *plot; /* plot-data.csv while it is written */
+    char *text; /* the text report */
+};
+
+/* The statistics a figure or claim may name (value:NAME, stat()): an
+ * index, or -1; a run's value of one (NaN: the run has none). */
+int repro_stat_find(const char *name);
+double repro_stat(const struct sweep_result *r, int stat);
+void repro_stat_names(char *buf, size_t n); /* "cycles thread_insts ... bytes_RCL" */
+
+/* Read repro/<name>/report.ini and paper.csv. Returns 0, or -1 with
+ * "file:line: what is wrong" in err. */
+int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen);
+void repro_decl_free(struct rp_decl *d);
+
+/* Load the sweep at `size`, check every name of the declaration against it
+ * and parse the claims. Returns 0 or -1 with "file:line: ..." in err. */
+int repro_open(struct repro *r, const char *dir, const char *size, char *err, size_t errlen);
+
+/* Run the sweep into out_dir (resumable). Returns 0, 130 interrupted, 2 the
+ * folder could not be written. */
+int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts *eo);
+
+/* Compute everything and write out_dir/report.txt, summary.csv, plot-data.csv,
+ * figures.csv and the plots; r->text keeps the report. Returns 0 or 2. */
+int repro_render(struct repro *r);
+
+void repro_close(struct repro *r);
+
+/* ---- for the engine's parts ---- */
+
+/* The run of an app under a design of the main block or a variant; NULL
+ * when it did not run or left no statistics. */
+const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design);
+/* Whether a design can have results (its protocol is built). */
+bool repro_have(const struct repro *r, const char *design);
+const char *repro_paper_name(const struct repro *r, const char *design);
+
+/* A named hook: a paper-specific diagnosis printed after the figures. */
+struct repro_hook {
+    const char *name, *what;
+    void (*print)(struct repro *r);
+};
+extern const struct repro_hook repro_hooks[];
+
+#endif

@@ -1,0 +1,413 @@
+/*
+ * repro_site.c - the project's report over every reproduction (`gpucoh
+ * repro all`): the distance to every paper's headline numbers
+ * (repro/headlines.csv), and per reproduction its claims, the paper's
+ * numbers beside gpucoh's and its plots, as DIR/index.html (a page to open
+ * in a browser; its script marks the page when every plot has loaded) and
+ * DIR/README.md (the same tables as text).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "cli/common.h"
+#include "report/repro_site.h"
+#include "report/repro_values.h"
+
+/* "NO-COH" -> "nocoh": how headlines.csv spells a design. */
+static void squash(char *dst, size_t n, const char *s)
+{
+    size_t k = 0;
+    for (; *s && k + 1 < n; s++)
+        if (isalnum((unsigned char)*s))
+            dst[k++] = (char)tolower((unsigned char)*s);
+    dst[k] = 0;
+}
+
+/* The design of a reproduction a headline names: its configuration name,
+ * or its paper name without case and punctuation. NULL if none. */
+static const char *headline_design(const struct repro *r, const char *name)
+{
+    char want[RP_NAME], have[RP_NAME];
+    squash(want, sizeof want, name);
+    for (unsigned k = 0; k < r->n_cfgs; k++) {
+        squash(have, sizeof have, repro_paper_name(r, r->cfgs[k]));
+        if (!strcmp(r->cfgs[k], name) || !strcmp(have, want))
+            return r->cfgs[k];
+    }
+    for (unsigned i = 0; i < r->d.n_designs; i++) {
+        squash(have, sizeof have, r->d.designs[i].paper);
+        if (!strcmp(r->d.designs[i].name, name) || !strcmp(have, want))
+            return r->d.designs[i].name;
+    }
+    return NULL;
+}
+
+/* gpucoh's number for a headline of a built reproduction; why not in `why`. */
+static double headline_value(const struct repro *r, const char *set, const char *metric,
+                             const char *baseline, const char *design, char *why, size_t n)
+{
+    const char *b = headline_design(r, baseline), *d = headline_design(r, design);
+    if (!b || !d) {
+        snprintf(why, n, "no design %s in repro/%s", !b ? baseline : design, r->d.name);
+        return NAN;
+    }
+    if (!repro_have(r, b) || !repro_have(r, d)) {
+        snprintf(why, n, "not built (%s)", !repro_have(r, b) ? b : d);
+        return NAN;
+    }
+    if (strcmp(set, "all") && !repro_set(r, set)) {
+        snprintf(why, n, "no set %s in repro/%s", set, r->d.name);
+        return NAN;
+    }
+    const struct rp_paper_metric *pm = repro_paper_metric(metric);
+    if (!pm) {
+        snprintf(why, n, "metric %s is not computed yet", metric);
+        return NAN;
+    }
+    unsigned used, total;
+    double v = repro_paper_value(r, pm, set, "", b, d, &used, &total, NULL);
+    if (isnan(v) && !why[0])
+        snprintf(why, n, "no number: runs failed");
+    return v;
+}
+
+struct headline {
+    char paper[32], spec[16], figure[32], set[32], metric[32], baseline[RP_NAME], design[RP_NAME],
+        note[256];
+    double value, ours;
+    char why[160];
+};
+
+struct headlines {
+    struct headline *h;
+    unsigned n, max;
+};
+
+static int headline_row(void *ctx, char **f, const char *path, unsigned line, char *err,
+                        size_t errlen)
+{
+    struct headlines *hs = ctx;
+    if (hs->n == hs->max) {
+        snprintf(err, errlen, "%s:%u: more than %u rows", path, line, hs->max);
+        return -1;
+    }
+    struct headline *x = &hs->h[hs->n++];
+    snprintf(x->paper, sizeof x->paper, "%s", f[0]);
+    snprintf(x->spec, sizeof x->spec, "%s", f[1]);
+    snprintf(x->figure, sizeof x->figure, "%s", f[2]);
+    snprintf(x->set, sizeof x->set, "%s", f[3]);
+    snprintf(x->metric, sizeof x->metric, "%s", f[4]);
+    snprintf(x->baseline, sizeof x->baseline, "%s", f[5]);
+    snprintf(x->design, sizeof x->design, "%s", f[6]);
+    snprintf(x->note, sizeof x->note, "%s", f[8]);
+    char *end;
+    x->value = strtod(f[7], &end);
+    if (*end || end == f[7]) {
+        snprintf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[7]);
+        return -1;
+    }
+    return 0;
+}
+
+static void html_text(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", f);
+            break;
+        case '>':
+            fputs("&gt;", f);
+            break;
+        case '&':
+            fputs("&amp;", f);
+            break;
+        case '"':
+            fputs("&quot;", f);
+            break;
+        default:
+            fputc(*s, f);
+        }
+    }
+}
+
+/* Markdown table cells: no | or newline. */
+static void md_text(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        fputs(*s == '|' ? "\\|" : *s == '\n' ? " " : (char[2]){*s, 0}, f);
+}
+
+static const char *verdict_name(int holds)
+{
+    return holds < 0 ? "cannot check" : holds ? "holds" : "does not hold";
+}
+
+static const char *page_head =
+    "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+    "<title>gpucoh reproductions</title>\n<style>\n"
+    "body{font-family:sans-serif;max-width:1200px;margin:2em auto;padding:0 1em;color:#222}\n"
+    "table{border-collapse:collapse;margin:1em 0;font-size:90%}\n"
+    "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}\n"
+    "th{background:#f0f0f0} td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
+    ".holds{background:#d8f0d8} .fails{background:#f6d6d6} .unknown{background:#eee}\n"
+    ".notbuilt{color:#888} .plots{display:flex;flex-wrap:wrap;gap:1em}\n"
+    "figure{margin:0;width:100%;max-width:1150px} figure img{width:100%;border:1px solid #ddd}\n"
+    "figcaption{font-size:85%}\n"
+    "</style></head>\n<body>\n";
+
+/* The page checks its own plots: every <img> loaded with a size, or the
+ * body says which did not (a test reads the attribute back). */
+static const char *page_script =
+    "<script>\n"
+    "window.addEventListener('error', function (e) {\n"
+    "  document.body.setAttribute('data-errors', String(e.message || e.target.src));\n"
+    "}, true);\n"
+    "window.addEventListener('load', function () {\n"
+    "  var imgs = document.querySelectorAll('img'), bad = [];\n"
+    "  imgs.forEach(function (i) { if (!i.complete || !i.naturalWidth) bad.push(i.src); });\n"
+    "  document.body.setAttribute('data-plots',\n"
+    "    bad.length ? 'broken ' + bad.join(' ') : 'ok ' + imgs.length);\n"
+    "});\n"
+    "</script>\n";
+
+static void html_repro(FILE *h, const struct repro_entry *e)
+{
+    const struct repro *r = e->r;
+    fprintf(h, "<h2 id=\"%s\">%s: ", r->d.name, r->d.name);
+    html_text(h, r->d.title);
+    fputs("</h2>\n", h);
+    if (r->d.about[0]) {
+        fputs("<p>", h);
+        html_text(h, r->d.about);
+        fputs("</p>\n", h);
+    }
+    if (!e->ran) {
+        fputs("<p class=\"notbuilt\">Not built: ", h);
+        html_text(h, e->why);
+        fputs(". No numbers.</p>\n", h);
+        return;
+    }
+    fprintf(h,
+            "<p>Size %s; <a href=\"%s/report.txt\">full report</a>, "
+            "<a href=\"%s/results.csv\">results.csv</a>, <a href=\"%s/summary.csv\">summary.csv</a>"
+            "</p>\n",
+            r->size, r->d.name, r->d.name, r->d.name);
+    if (r->d.n_claims) {
+        fputs("<h3>Claims</h3>\n<table><tr><th>verdict</th><th>claim</th><th>the paper</th>"
+              "<th>gpucoh's values</th></tr>\n",
+              h);
+        for (unsigned i = 0; i < r->d.n_claims; i++) {
+            const struct rp_claim_result *c = &r->claims[i];
+            fprintf(h, "<tr><td class=\"%s\">%s</td><td>",
+                    c->holds < 0 ? "unknown"
+                    : c->holds   ? "holds"
+                                 : "fails",
+                    verdict_name(c->holds));
+            html_text(h, r->d.claims[i].text);
+            fputs("</td><td>", h);
+            html_text(h, r->d.claims[i].paper);
+            fputs("</td><td>", h);
+            html_text(h, c->detail);
+            fputs("</td></tr>\n", h);
+        }
+        fputs("</table>\n", h);
+    }
+    if (r->n_paper) {
+        fputs("<h3>The paper's numbers beside gpucoh's</h3>\n<table><tr><th>figure</th>"
+              "<th>set</th><th>app</th><th>what</th><th>paper</th><th>gpucoh</th>"
+              "<th>verdict</th><th>the paper says</th></tr>\n",
+              h);
+        for (unsigned i = 0; i < r->n_paper; i++) {
+            const struct rp_paper_row *p = &r->paper[i];
+            fprintf(h,
+                    "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s %s over %s</td>"
+                    "<td class=\"num\">%.2f</td>",
+                    p->figure, p->set, p->app, p->design, p->pm->what, p->baseline, p->value);
+            if (isnan(p->ours))
+                fputs("<td class=\"num\">-</td><td>", h);
+            else
+                fprintf(h, "<td class=\"num\">%.2f%s</td><td>", p->ours, p->wrong ? "!" : "");
+            html_text(h, p->verdict);
+            fputs("</td><td>", h);
+            html_text(h, p->note);
+            fputs("</td></tr>\n", h);
+        }
+        fputs("</table>\n", h);
+    }
+    fputs("<h3>Plots</h3>\n<div class=\"plots\">\n", h);
+    for (unsigned i = 0; i < r->d.n_figures; i++) {
+        const struct rp_figure *f = &r->d.figures[i];
+        if (f->kind == RP_TABLE)
+            continue;
+        fprintf(h,
+                "<figure><a href=\"%s/%s.svg\"><img src=\"%s/%s.png\" alt=\"%s\"></a>"
+                "<figcaption>",
+                r->d.name, f->id, r->d.name, f->id, f->id);
+        html_text(h, f->title);
+        fputs("</figcaption></figure>\n", h);
+    }
+    fputs("</div>\n", h);
+}
+
+static void md_repro(FILE *m, const struct repro_entry *e)
+{
+    const struct repro *r = e->r;
+    fprintf(m, "\n## %s: %s\n\n", r->d.name, r->d.title);
+    if (r->d.about[0])
+        fprintf(m, "%s\n\n", r->d.about);
+    if (!e->ran) {
+        fprintf(m, "Not built: %s. No numbers.\n", e->why);
+        return;
+    }
+    fprintf(m, "Size %s; full report: [%s/report.txt](%s/report.txt)\n\n", r->size, r->d.name,
+            r->d.name);
+    if (r->d.n_claims) {
+        fputs("| verdict | claim | the paper | gpucoh's values |\n|---|---|---|---|\n", m);
+        for (unsigned i = 0; i < r->d.n_claims; i++) {
+            fprintf(m, "| %s | ", verdict_name(r->claims[i].holds));
+            md_text(m, r->d.claims[i].text);
+            fputs(" | ", m);
+            md_text(m, r->d.claims[i].paper);
+            fputs(" | ", m);
+            md_text(m, r->claims[i].detail);
+            fputs(" |\n", m);
+        }
+        fputc('\n', m);
+    }
+    if (r->n_paper) {
+        fputs("| figure | set | app | what | paper | gpucoh | verdict |\n"
+              "|---|---|---|---|---:|---:|---|\n",
+              m);
+        for (unsigned i = 0; i < r->n_paper; i++) {
+            const struct rp_paper_row *p = &r->paper[i];
+            fprintf(m, "| %s | %s | %s | %s %s over %s | %.2f | ", p->figure, p->set, p->app,
+                    p->design, p->pm->what, p->baseline, p->value);
+            if (isnan(p->ours))
+                fputs("- | ", m);
+            else
+                fprintf(m, "%.2f%s | ", p->ours, p->wrong ? "!" : "");
+            md_text(m, p->verdict);
+            fputs(" |\n", m);
+        }
+        fputc('\n', m);
+    }
+    for (unsigned i = 0; i < r->d.n_figures; i++)
+        if (r->d.figures[i].kind != RP_TABLE)
+            fprintf(m, "![%s](%s/%s.png)\n", r->d.figures[i].title, r->d.name, r->d.figures[i].id);
+}
+
+int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e, unsigned n,
+               const char *size, FILE *out)
+{
+    static struct headline h[256];
+    struct headlines hs = {h, 0, 256};
+    char err[1024];
+    if (repro_csv_rows(headlines_path, 9, "paper,spec,figure,set,metric,baseline,design,value,note",
+                       headline_row, &hs, err, sizeof err))
+        fatal("%s", err);
+    unsigned nh = hs.n;
+    for (unsigned i = 0; i < nh; i++) {
+        struct headline *x = &h[i];
+        x->ours = NAN;
+        snprintf(x->why, sizeof x->why, "not built");
+        for (unsigned k = 0; k < n; k++) {
+            if (strcasecmp(e[k].r->d.paper_key, x->paper))
+                continue;
+            if (!e[k].ran) {
+                snprintf(x->why, sizeof x->why, "not built");
+                break;
+            }
+            x->why[0] = 0;
+            x->ours = headline_value(e[k].r, x->set, x->metric, x->baseline, x->design, x->why,
+                                     sizeof x->why);
+            break;
+        }
+    }
+    /* the distance table, printed and in both files */
+    fprintf(out, "\n== The distance to every paper's headline numbers (%s) ==\n", headlines_path);
+    fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7s %8s\n", "paper", "spec", "figure",
+            "set", "metric", "baseline", "design", "paper", "gpucoh");
+    for (unsigned i = 0; i < nh; i++) {
+        const struct headline *x = &h[i];
+        fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7.2f ", x->paper, x->spec, x->figure,
+                x->set, x->metric, x->baseline, x->design, x->value);
+        if (isnan(x->ours))
+            fprintf(out, "%8s\n", x->why);
+        else
+            fprintf(out, "%8.2f\n", x->ours);
+    }
+
+    char *html = NULL, *md = NULL;
+    size_t hl = 0, ml = 0;
+    FILE *hf = open_memstream(&html, &hl), *mf = open_memstream(&md, &ml);
+    fputs(page_head, hf);
+    fprintf(hf, "<h1>gpucoh: every reproduction at size %s</h1>\n", size);
+    fputs("<p>Each reproduction is a folder of data, <code>repro/&lt;name&gt;/</code> "
+          "(docs/repro.md); these are its claims, the paper's numbers beside gpucoh's, and its "
+          "plots. Numbers are what the runs measured.</p>\n<ul>\n",
+          hf);
+    fprintf(mf, "# gpucoh: every reproduction at size %s\n\n", size);
+    for (unsigned k = 0; k < n; k++) {
+        fprintf(hf, "<li><a href=\"#%s\">%s</a>: ", e[k].r->d.name, e[k].r->d.name);
+        html_text(hf, e[k].r->d.title);
+        fprintf(hf, "%s</li>\n", e[k].ran ? "" : " <span class=\"notbuilt\">(not built)</span>");
+        fprintf(mf, "- %s: %s%s\n", e[k].r->d.name, e[k].r->d.title,
+                e[k].ran ? "" : " (not built)");
+    }
+    fputs("</ul>\n<h2>The distance to every paper</h2>\n<p>Each seed paper's headline numbers "
+          "(repro/headlines.csv) and gpucoh's.</p>\n<table><tr><th>paper</th><th>spec</th>"
+          "<th>figure</th><th>set</th><th>metric</th><th>baseline</th><th>design</th>"
+          "<th>paper</th><th>gpucoh</th><th>the paper says</th></tr>\n",
+          hf);
+    fputs("\n## The distance to every paper\n\n| paper | spec | figure | set | metric | baseline "
+          "| design | paper | gpucoh | the paper says "
+          "|\n|---|---|---|---|---|---|---|---:|---:|---|\n",
+          mf);
+    for (unsigned i = 0; i < nh; i++) {
+        const struct headline *x = &h[i];
+        fprintf(hf,
+                "<tr%s><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                "<td>%s</td><td class=\"num\">%.2f</td>",
+                isnan(x->ours) ? " class=\"notbuilt\"" : "", x->paper, x->spec, x->figure, x->set,
+                x->metric, x->baseline, x->design, x->value);
+        fprintf(mf, "| %s | %s | %s | %s | %s | %s | %s | %.2f | ", x->paper, x->spec, x->figure,
+                x->set, x->metric, x->baseline, x->design, x->value);
+        if (isnan(x->ours)) {
+            fputs("<td>", hf);
+            html_text(hf, x->why);
+            fputs("</td><td>", hf);
+            md_text(mf, x->why);
+        } else {
+            fprintf(hf, "<td class=\"num\">%.2f</td><td>", x->ours);
+            fprintf(mf, "%.2f", x->ours);
+        }
+        html_text(hf, x->note);
+        fputs("</td></tr>\n", hf);
+        fputs(" | ", mf);
+        md_text(mf, x->note);
+        fputs(" |\n", mf);
+    }
+    fputs("</table>\n", hf);
+    for (unsigned k = 0; k < n; k++) {
+        html_repro(hf, &e[k]);
+        md_repro(mf, &e[k]);
+    }
+    fputs(page_script, hf);
+    fputs("</body></html>\n", hf);
+    fclose(hf);
+    fclose(mf);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/index.html", out_dir);
+    int rc = write_file_atomic(path, html);
+    snprintf(path, sizeof path, "%s/README.md", out_dir);
+    rc = rc || write_file_atomic(path, md);
+    free(html);
+    free(md);
+    return rc ? 2 : 0;
+}

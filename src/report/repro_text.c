@@ -1,0 +1,592 @@
+/*
+ * repro_text.c - rendering a reproduction (repro.h): the text report
+ * (header, the paper's numbers beside gpucoh's, one section per declared
+ * figure, the hook, the claims), summary.csv, and the plot data
+ * (figures.csv, plot-data.csv) that tools/plot_repro.py draws.
+ *
+ * Nothing here is tuned toward the paper: the numbers are what the runs
+ * measured. A design whose protocol is not built, or whose runs failed, is
+ * reported as such and contributes no number.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/common.h"
+#include "report/repro_values.h"
+
+/* ---- lines over a swept setting ---- */
+
+unsigned repro_x_values(const struct repro *r, const struct rp_figure *f, const char **values)
+{
+    unsigned n = 0;
+    size_t klen = strlen(f->x);
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        if (strcmp(run->block, f->block) || strcmp(run->config, f->design))
+            continue;
+        for (unsigned k = 0; k < run->n_settings; k++) {
+            const char *s = run->settings[k];
+            if (strncmp(s, f->x, klen) || s[klen] != '=')
+                continue;
+            bool seen = false;
+            for (unsigned j = 0; j < n && !seen; j++)
+                seen = !strcmp(values[j], s + klen + 1);
+            if (!seen && n < RP_MAX_X)
+                values[n++] = s + klen + 1;
+        }
+    }
+    return n;
+}
+
+const char *repro_x_label(const char *value)
+{
+    const char *c = strrchr(value, ':');
+    return c ? c + 1 : value;
+}
+
+double repro_point(const struct repro *r, const struct rp_figure *f, const char *app,
+                   const char *x_value, bool *wrong)
+{
+    char setting[256];
+    snprintf(setting, sizeof setting, "%s=%s", f->x, x_value);
+    const struct sweep_result *d = repro_get_in(r, app, f->block, f->design, setting);
+    const struct sweep_result *b = f->metric == RP_VALUE ? d : repro_get(r, app, f->baseline);
+    if (!b || !d)
+        return NAN;
+    if (wrong)
+        *wrong |= b->check == SWEEP_CHECK_WRONG || d->check == SWEEP_CHECK_WRONG;
+    return repro_ratio_of(f->metric, f->stat, b, d);
+}
+
+double repro_peak(const struct repro *r, const struct rp_figure *f, const char *app)
+{
+    const char *xs[RP_MAX_X];
+    unsigned n = repro_x_values(r, f, xs);
+    double best = NAN, best_x = NAN;
+    for (unsigned i = 0; i < n; i++) {
+        double v = repro_point(r, f, app, xs[i], NULL);
+        if (isnan(v))
+            return NAN; /* no peak is known while a point is missing */
+        if (isnan(best) || v > best)
+            best = v, best_x = atof(repro_x_label(xs[i]));
+    }
+    return best_x;
+}
+
+/* ---- printing ---- */
+
+static void cell(FILE *o, double v, bool wrong)
+{
+    if (isnan(v))
+        fprintf(o, " %8s", "-");
+    else
+        fprintf(o, " %7.2f%c", v, wrong ? '!' : ' ');
+}
+
+/* "close", "differs: 23% lower", with the direction relative to 1 noted. */
+static void verdict(char *buf, size_t n, double paper, double ours)
+{
+    double rel = ours / paper - 1;
+    if (fabs(rel) <= 0.05)
+        snprintf(buf, n, "close (within 5%%)");
+    else
+        snprintf(buf, n, "differs: %.0f%% %s than the paper%s", fabs(rel) * 100,
+                 rel < 0 ? "lower" : "higher",
+                 (paper - 1) * (ours - 1) < 0 ? "; on the other side of 1.0" : "");
+}
+
+static const char *mean_name(const struct repro *r)
+{
+    return r->d.mean == RP_GEOMETRIC ? "geometric" : "harmonic";
+}
+
+/* gpucoh's value for one row of paper.csv. */
+static void paper_value(struct repro *r, struct rp_paper_row *p)
+{
+    p->ours = NAN;
+    const char *missing = !repro_have(r, p->baseline) ? p->baseline
+                          : !repro_have(r, p->design) ? p->design
+                                                      : NULL;
+    if (missing) {
+        snprintf(p->verdict, sizeof p->verdict,
+                 "not run: configuration %s is not built in this gpucoh", missing);
+        return;
+    }
+    unsigned used, total;
+    p->ours = repro_paper_value(r, p->pm, p->set, p->app, p->baseline, p->design, &used, &total,
+                                &p->wrong);
+    if (isnan(p->ours)) {
+        snprintf(p->verdict, sizeof p->verdict, "no number: runs failed");
+        return;
+    }
+    verdict(p->verdict, sizeof p->verdict, p->value, p->ours);
+    if (used < total) {
+        size_t len = strlen(p->verdict);
+        snprintf(p->verdict + len, sizeof p->verdict - len, " (over %u of %u apps)", used, total);
+    }
+}
+
+static void headlines(struct repro *r)
+{
+    FILE *o = r->o;
+    if (!r->n_paper)
+        return;
+    fprintf(o, "\n== The paper's numbers beside gpucoh's ==\n");
+    fprintf(o,
+            "(speedup: %s mean of per-app cycle ratios; traffic: mean of per-app byte ratios;\n"
+            " all = %s; '!' = a run's output check failed)\n\n",
+            mean_name(r), r->d.n_sets == 2 ? "both sets" : "every set");
+    fprintf(o, "%-7s %-5s %-4s %-31s %6s %8s  %s\n", "figure", "set", "app", "what", "paper",
+            "gpucoh", "verdict");
+    for (unsigned i = 0; i < r->n_paper; i++) {
+        struct rp_paper_row *p = &r->paper[i];
+        paper_value(r, p);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s over %s", p->design, p->pm->what, p->baseline);
+        fprintf(o, "%-7s %-5s %-4s %-31s %6.2f ", p->figure, p->set, p->app, what, p->value);
+        if (isnan(p->ours))
+            fprintf(o, "%8s  %s\n", "-", p->verdict);
+        else
+            fprintf(o, "%7.2f%c  %s\n", p->ours, p->wrong ? '!' : ' ', p->verdict);
+    }
+}
+
+/* The figure's designs that have results, in its order. */
+static unsigned pick(const struct repro *r, const struct rp_figure *f, const char **out)
+{
+    unsigned k = 0;
+    for (unsigned i = 0; i < f->n_designs; i++)
+        if (repro_have(r, f->designs[i]))
+            out[k++] = f->designs[i];
+    return k;
+}
+
+/* A paper value for (figure, group, series), or NaN: a paper.csv row of the
+ * figure's metric, baseline and design, for one app, or for the figure's set
+ * summed up as the figure's mean is. */
+static double paper_mark(const struct repro *r, const struct rp_figure *f, const char *group,
+                         const char *design, bool is_mean)
+{
+    enum rp_metric m = f->metric == RP_TRAFFIC_CLASS ? RP_TRAFFIC : f->metric;
+    enum rp_agg agg = m != RP_SPEEDUP           ? RP_AGG_MEAN
+                      : r->d.mean == RP_GEOMETRIC ? RP_AGG_GM
+                                                  : RP_AGG_HM;
+    for (unsigned i = 0; i < r->n_paper; i++) {
+        const struct rp_paper_row *p = &r->paper[i];
+        if (p->pm->metric != m || strcmp(p->baseline, f->baseline) || strcmp(p->design, design))
+            continue;
+        if (is_mean ? !p->app[0] && p->pm->agg == agg && !strcmp(p->set, f->set)
+                    : !strcmp(p->app, group))
+            return p->value;
+    }
+    return NAN;
+}
+
+static void plot_row(struct repro *r, const struct rp_figure *f, const char *group,
+                     const char *series, const char *stack, double v, double paper)
+{
+    fprintf(r->plot, "%s,%s,%s,%s,", f->id, group, series, stack);
+    if (!isnan(v))
+        fprintf(r->plot, "%.6g", v);
+    fputc(',', r->plot);
+    if (!isnan(paper))
+        fprintf(r->plot, "%.6g", paper);
+    fputc('\n', r->plot);
+}
+
+/* Per-app table of the figure's metric for its designs, with the set mean. */
+static void table(struct repro *r, const struct rp_figure *f, bool plot)
+{
+    FILE *o = r->o;
+    const char *cfgs[RP_MAX_DESIGNS];
+    unsigned n = pick(r, f, cfgs);
+    const char *label = repro_mean_label(r, f->metric);
+    fprintf(o, "%-8s", "app");
+    for (unsigned k = 0; k < n; k++)
+        fprintf(o, " %8s", cfgs[k]);
+    fputc('\n', o);
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        if (!repro_in_set(r, a, f->set))
+            continue;
+        fprintf(o, "%-8s", r->apps[a]);
+        for (unsigned k = 0; k < n; k++) {
+            bool wrong = false;
+            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong);
+            cell(o, v, wrong);
+            if (plot)
+                plot_row(r, f, r->apps[a], cfgs[k], "", v,
+                         paper_mark(r, f, r->apps[a], cfgs[k], false));
+        }
+        fputc('\n', o);
+    }
+    fprintf(o, "%-8s", label);
+    char partial[512] = "";
+    size_t len = 0;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned used, total;
+        double v = repro_set_mean(r, f->metric, f->stat, f->set, f->baseline, cfgs[k], &used,
+                                  &total, NULL);
+        cell(o, v, false);
+        if (plot)
+            plot_row(r, f, label, cfgs[k], "", v, paper_mark(r, f, label, cfgs[k], true));
+        if (used < total && len < sizeof partial)
+            len += (size_t)snprintf(partial + len, sizeof partial - len, " %s %u of %u,", cfgs[k],
+                                    used, total);
+    }
+    fputc('\n', o);
+    if (len) {
+        partial[len - 1] = 0;
+        fprintf(o, "(%s over fewer apps, the others' runs failed:%s)\n", label, partial);
+    }
+}
+
+/* Traffic by class, normalised to the baseline's total: a table of the set
+ * means per design; plotted stacked per app. */
+static void stacked(struct repro *r, const struct rp_figure *f)
+{
+    FILE *o = r->o;
+    const char *cfgs[RP_MAX_DESIGNS];
+    unsigned n = pick(r, f, cfgs);
+    fprintf(o, "%-9s", "config");
+    for (unsigned c = 0; c < TRAFFIC_N; c++)
+        fprintf(o, " %7s", traffic_class_names[c]);
+    fprintf(o, " %7s\n", "total");
+    for (unsigned k = 0; k < n; k++) {
+        double sum[TRAFFIC_N] = {0};
+        unsigned used = 0;
+        for (unsigned a = 0; a < r->n_apps; a++) {
+            if (!repro_in_set(r, a, f->set))
+                continue;
+            const struct sweep_result *b = repro_get(r, r->apps[a], f->baseline),
+                                      *d = repro_get(r, r->apps[a], cfgs[k]);
+            bool ok = b && d && b->bytes_total > 0;
+            for (unsigned c = 0; c < TRAFFIC_N; c++) {
+                double v = ok ? d->bytes[c] / b->bytes_total : NAN;
+                plot_row(r, f, r->apps[a], cfgs[k], traffic_class_names[c], v, NAN);
+                if (ok)
+                    sum[c] += v;
+            }
+            used += ok;
+        }
+        fprintf(o, "%-9s", cfgs[k]);
+        double total = 0;
+        for (unsigned c = 0; c < TRAFFIC_N; c++) {
+            double v = used ? sum[c] / used : NAN;
+            total += v;
+            cell(o, v, false);
+            plot_row(r, f, "mean", cfgs[k], traffic_class_names[c], v,
+                     c ? NAN : paper_mark(r, f, "mean", cfgs[k], true));
+        }
+        cell(o, total, false);
+        fputc('\n', o);
+    }
+}
+
+static void beside_cell(FILE *o, int width, double v)
+{
+    if (isnan(v))
+        fprintf(o, " %*s", width, "-");
+    else
+        fprintf(o, fabs(v) >= 100 ? " %*.0f" : " %*.2f", width, v);
+}
+
+/* One line per app of the set: the design's metric at each x; the best x;
+ * the beside design's value and statistic. */
+static void lines(struct repro *r, const struct rp_figure *f)
+{
+    FILE *o = r->o;
+    const char *xs[RP_MAX_X];
+    unsigned nx = repro_x_values(r, f, xs);
+    int stat_w = f->beside_stat_label[0] && strlen(f->beside_stat_label) > 8
+                     ? (int)strlen(f->beside_stat_label)
+                     : 8;
+    fprintf(o, "%-8s", "app");
+    for (unsigned l = 0; l < nx; l++)
+        fprintf(o, " %8s", repro_x_label(xs[l]));
+    fprintf(o, " %8s", "best");
+    if (f->beside[0])
+        fprintf(o, " %8s", f->beside);
+    if (f->beside_stat >= 0)
+        fprintf(o, " %*s", stat_w, f->beside_stat_label[0] ? f->beside_stat_label : "stat");
+    fputc('\n', o);
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        if (!repro_in_set(r, a, f->set))
+            continue;
+        const char *app = r->apps[a];
+        fprintf(o, "%-8s", app);
+        for (unsigned l = 0; l < nx; l++) {
+            bool wrong = false;
+            double v = repro_point(r, f, app, xs[l], &wrong);
+            cell(o, v, wrong);
+            /* the paper's value at this point: a variant of this block and setting */
+            double paper = NAN;
+            for (unsigned i = 0; i < r->d.n_variants; i++) {
+                const struct rp_variant *x = &r->d.variants[i];
+                char setting[256];
+                snprintf(setting, sizeof setting, "%s=%s", f->x, xs[l]);
+                if (strcmp(x->block, f->block) || strcmp(x->design, f->design) ||
+                    strcmp(x->setting, setting))
+                    continue;
+                for (unsigned p = 0; p < r->n_paper; p++)
+                    if (!strcmp(r->paper[p].design, x->name) && !strcmp(r->paper[p].app, app) &&
+                        !strcmp(r->paper[p].baseline, f->baseline))
+                        paper = r->paper[p].value;
+            }
+            plot_row(r, f, repro_x_label(xs[l]), app, "", v, paper);
+        }
+        double peak = repro_peak(r, f, app);
+        char best[32] = "-";
+        if (!isnan(peak))
+            snprintf(best, sizeof best, "%.0f", peak);
+        fprintf(o, " %8s", best);
+        if (f->beside[0])
+            cell(o, repro_ratio(r, f->metric, f->stat, app, f->baseline, f->beside, NULL), false);
+        if (f->beside_stat >= 0) {
+            const struct sweep_result *t = repro_get(r, app, f->beside);
+            beside_cell(o, stat_w, t ? repro_stat(t, f->beside_stat) : NAN);
+        }
+        fputc('\n', o);
+    }
+}
+
+static void figure(struct repro *r, const struct rp_figure *f)
+{
+    FILE *o = r->o;
+    if (f->kind == RP_TABLE)
+        fprintf(o, "%s\n", f->title);
+    else
+        fprintf(o, "\n== %s ==\n", f->title);
+    const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
+                           ? f->baseline
+                       : f->kind == RP_LINES && !repro_have(r, f->design) ? f->design
+                                                                          : NULL;
+    if (need) {
+        fprintf(o, "not run: %s is not built in this gpucoh\n", need);
+        return;
+    }
+    switch (f->kind) {
+    case RP_BARS:
+        table(r, f, true);
+        break;
+    case RP_TABLE:
+        table(r, f, false);
+        break;
+    case RP_STACKED:
+        stacked(r, f);
+        break;
+    case RP_LINES:
+        lines(r, f);
+        break;
+    }
+    if (f->note[0])
+        fprintf(o, "%s\n", f->note);
+}
+
+static void claims(struct repro *r)
+{
+    FILE *o = r->o;
+    if (!r->d.n_claims)
+        return;
+    fprintf(o, "\n== The paper's expected shape, claim by claim ==\n");
+    for (unsigned i = 0; i < r->d.n_claims; i++) {
+        const struct rp_claim *c = &r->d.claims[i];
+        struct rp_claim_result *x = &r->claims[i];
+        double v = cx_eval(c->node, repro_claim_env(r), x->detail, sizeof x->detail);
+        x->holds = isnan(v) ? -1 : v != 0;
+        fprintf(o, "[%s] %s%s%s\n",
+                x->holds < 0 ? "cannot check"
+                : x->holds   ? "holds"
+                             : "does not hold",
+                c->text, x->detail[0] ? ": " : "", x->detail);
+        if (c->paper[0])
+            fprintf(o, "    the paper: %s\n", c->paper);
+    }
+}
+
+/* ---- files ---- */
+
+/* Write a text made with open_memstream as out_dir/name, whole or not at
+ * all, and free it. */
+static int write_out(const struct repro *r, const char *name, char *text)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", r->out_dir, name);
+    int rc = write_file_atomic(path, text);
+    free(text);
+    return rc;
+}
+
+static int summary(struct repro *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "set,protocol,speedup_%s,traffic_norm\n",
+            r->d.mean == RP_GEOMETRIC ? "gmean" : "hm");
+    for (unsigned s = 0; s < r->d.n_sets; s++) {
+        const struct rp_set *set = &r->d.sets[s];
+        if (!set->baseline[0])
+            continue;
+        for (unsigned k = 0; k < r->n_cfgs; k++) {
+            double sp = repro_set_mean(r, RP_SPEEDUP, 0, set->name, set->baseline, r->cfgs[k], NULL,
+                                       NULL, NULL);
+            double tr = repro_set_mean(r, RP_TRAFFIC, 0, set->name, set->baseline, r->cfgs[k], NULL,
+                                       NULL, NULL);
+            fprintf(f, "%s,%s,", set->name, r->cfgs[k]);
+            if (!isnan(sp))
+                fprintf(f, "%.4f", sp);
+            fputc(',', f);
+            if (!isnan(tr))
+                fprintf(f, "%.4f", tr);
+            fputc('\n', f);
+        }
+    }
+    fclose(f);
+    return write_out(r, "summary.csv", text);
+}
+
+static int figures_csv(struct repro *r)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    static const char *const kinds[] = {"bars", "stacked", "lines", "table"};
+    fputs("figure,kind,title,ylabel,xlabel,ref\n", f);
+    for (unsigned i = 0; i < r->d.n_figures; i++) {
+        const struct rp_figure *x = &r->d.figures[i];
+        if (x->kind == RP_TABLE)
+            continue;
+        char ylabel[256];
+        static const char *const what[] = {"speedup", "traffic", "traffic", "", ""};
+        if (x->ylabel[0])
+            snprintf(ylabel, sizeof ylabel, "%s", x->ylabel);
+        else if (x->metric == RP_VALUE)
+            snprintf(ylabel, sizeof ylabel, "%s", x->stat_name);
+        else if (x->metric == RP_RATIO)
+            snprintf(ylabel, sizeof ylabel, "%s over %s", x->stat_name,
+                     repro_paper_name(r, x->baseline));
+        else
+            snprintf(ylabel, sizeof ylabel, "%s over %s", what[x->metric],
+                     repro_paper_name(r, x->baseline));
+        sweep_csv_field(f, x->id);
+        fputc(',', f);
+        sweep_csv_field(f, kinds[x->kind]);
+        fputc(',', f);
+        sweep_csv_field(f, x->plot_title[0] ? x->plot_title : x->title);
+        fputc(',', f);
+        sweep_csv_field(f, ylabel);
+        fputc(',', f);
+        sweep_csv_field(f, x->xlabel);
+        fputc(',', f);
+        fputs(x->metric == RP_VALUE ? "\n" : "1\n", f);
+    }
+    fclose(f);
+    return write_out(r, "figures.csv", text);
+}
+
+/* Draw the plots: tools/plot_repro.py under Debian's python3 (or
+ * $GPUCOH_PYTHON), which reads figures.csv and plot-data.csv. */
+static int draw(struct repro *r)
+{
+    const char *root = getenv("GPUCOH_ROOT");
+    const char *py = getenv("GPUCOH_PYTHON");
+    char script[4200];
+    snprintf(script, sizeof script, "%s/tools/plot_repro.py", root ? root : GPUCOH_SOURCE_DIR);
+    if (!py)
+        py = "/usr/bin/python3";
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (!pid) {
+        execl(py, py, script, r->out_dir, (char *)NULL);
+        fprintf(stderr,
+                "gpucoh repro: cannot run %s: the plots need Debian's python3 and "
+                "python3-matplotlib (make deps installs them)\n",
+                py);
+        _exit(2);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        ;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int repro_render(struct repro *r)
+{
+    size_t len = 0;
+    r->o = open_memstream(&r->text, &len);
+    char *plot_text = NULL;
+    size_t plot_len = 0;
+    r->plot = open_memstream(&plot_text, &plot_len);
+    fputs("figure,group,series,stack,value,paper\n", r->plot);
+    FILE *o = r->o;
+    const struct sweep_counts *c = &r->counts;
+    fprintf(o, "gpucoh repro %s: %s at size %s\n", r->d.name, r->d.title, r->size);
+    fprintf(o, "%u runs (%u run now, %u from before, %u failed) in %s\n", c->total, c->ran,
+            c->skipped, c->failed, r->out_dir);
+    fprintf(o, "configurations:");
+    for (unsigned k = 0; k < r->n_cfgs; k++)
+        fprintf(o, " %s = %s%s", r->cfgs[k], repro_paper_name(r, r->cfgs[k]),
+                k + 1 < r->n_cfgs ? "," : "\n");
+    if (r->spec.n_missing) {
+        fprintf(o, "NOT RUN, protocol not built in this gpucoh (no number is given for them):\n");
+        for (unsigned i = 0; i < r->spec.n_missing; i++)
+            fprintf(o, "  %s (%s) needs protocol '%s' (%s:%u)\n", r->spec.missing[i].config,
+                    repro_paper_name(r, r->spec.missing[i].config), r->spec.missing[i].protocol,
+                    r->spec.path, r->spec.missing[i].line);
+    } else {
+        fprintf(o, "every configuration the paper names was run\n");
+    }
+    unsigned n_failed = 0;
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_result *x = &r->res[i];
+        bool dup = false;
+        for (unsigned k = 0; k < i && !dup; k++)
+            dup = !strcmp(r->spec.runs[k].id, r->spec.runs[i].id);
+        if (dup || (x->has_stats && x->check != SWEEP_CHECK_WRONG))
+            continue;
+        if (!n_failed++)
+            fprintf(o, "runs that failed (their numbers are left out, or marked '!' if only the "
+                       "output check failed):\n");
+        fprintf(o, "  %s (%s %s): %s\n", r->spec.runs[i].id, r->spec.runs[i].workload,
+                r->spec.runs[i].config,
+                x->has_stats  ? "output check failed"
+                : x->finished ? x->why
+                              : "not run");
+    }
+    headlines(r);
+    for (unsigned i = 0; i < r->d.n_figures; i++)
+        figure(r, &r->d.figures[i]);
+    if (r->d.hook[0])
+        repro_hook_find(r->d.hook)->print(r);
+    claims(r);
+    fprintf(o, "\nfiles: %s/summary.csv, results.csv, report.txt, figures.csv, plot-data.csv,",
+            r->out_dir);
+    for (unsigned i = 0; i < r->d.n_figures; i++)
+        if (r->d.figures[i].kind != RP_TABLE)
+            fprintf(o, " %s.svg", r->d.figures[i].id);
+    fprintf(o, " (and .png)\n");
+    fclose(o);
+    r->o = NULL;
+    fclose(r->plot);
+    r->plot = NULL;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/report.txt", r->out_dir);
+    int rc = write_file_atomic(path, r->text) || summary(r) || figures_csv(r);
+    if (write_out(r, "plot-data.csv", plot_text) || rc)
+        return 2;
+    if (draw(r)) {
+        fprintf(stderr,
+                "gpucoh repro %s: the plots were not drawn (the report and the data "
+                "behind them are in %s)\n",
+                r->d.name, r->out_dir);
+        return 2;
+    }
+    return 0;
+}

@@ -1,0 +1,73 @@
+/*
+ * repro_values.h - what the parts of the reproduction engine share
+ * (repro.c computes, repro_text.c renders, repro_hooks.c diagnoses): names
+ * checked against the sweep, and a design's ratio over a baseline for one
+ * app or a set's mean of them.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef REPORT_REPRO_VALUES_H
+#define REPORT_REPRO_VALUES_H
+
+#include "report/repro.h"
+
+unsigned repro_csv_split(char *line, char **f, unsigned n);
+/* Call row() for each line of a CSV file after its header (blank lines and
+ * # comments skipped) that has n_fields (at most 16) fields; a line with
+ * another count is "path:line: expected N fields (header)". Returns 0, or
+ * -1 with the first error in err. */
+int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
+                   int (*row)(void *ctx, char **f, const char *path, unsigned line, char *err,
+                              size_t errlen),
+                   void *ctx, char *err, size_t errlen);
+int repro_metric_of(
+    const char *paper_metric); /* paper.csv's metric: RP_SPEEDUP, RP_TRAFFIC or -1 */
+
+const struct rp_set *repro_set(const struct repro *r, const char *name);
+int repro_app(const struct repro *r, const char *name); /* index or -1 */
+bool repro_in_set(const struct repro *r, unsigned app, const char *set);
+const char *repro_set_base(const struct repro *r, const char *set); /* "" if none */
+const char *repro_claim_base(const struct repro *r, const char *set_or_app);
+const struct rp_figure *repro_figure(const struct repro *r, const char *id);
+const struct repro_hook *repro_hook_find(const char *name);
+const struct cx_env *repro_claim_env(struct repro *r);
+
+/* 0 if known, else -1 with the reason (no file:line) in err. */
+int repro_check_design(const struct repro *r, const char *name, const char *what, char *err,
+                       size_t errlen);
+int repro_check_set(const struct repro *r, const char *name, char *err, size_t errlen);
+int repro_check_app(const struct repro *r, const char *name, char *err, size_t errlen);
+
+const struct sweep_result *repro_get_in(const struct repro *r, const char *app, const char *block,
+                                        const char *cfg, const char *setting);
+/* design over base for one app: cycles(base)/cycles(design), bytes(design)/
+ * bytes(base), stat(design)/stat(base) or stat(design). NaN when a run is
+ * missing; *wrong set when a run's output check failed. */
+double repro_ratio_of(enum rp_metric m, int stat, const struct sweep_result *base,
+                      const struct sweep_result *design);
+double repro_ratio(const struct repro *r, enum rp_metric m, int stat, const char *app,
+                   const char *base, const char *design, bool *wrong);
+/* The set's mean (the paper's for speedup, arithmetic otherwise) over the
+ * apps where both runs have statistics; *used and *total count apps. */
+double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const char *set,
+                      const char *base, const char *design, unsigned *used, unsigned *total,
+                      bool *wrong);
+
+/* The numbers papers state: a metric by name (NULL if unknown), the names
+ * known, and gpucoh's value of one for a set, or for one app when app is
+ * not "" (NaN when no run of it has results; *used of *total apps had). */
+const struct rp_paper_metric *repro_paper_metric(const char *name);
+void repro_paper_metric_names(char *buf, size_t n);
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
+                         const char *app, const char *base, const char *design, unsigned *used,
+                         unsigned *total, bool *wrong);
+const char *repro_mean_label(const struct repro *r, enum rp_metric m); /* HM, GM, mean */
+
+/* A lines figure: its x values (labels: the text after the last ':') and
+ * the x at which an app's line peaks (NaN unless every point ran). */
+unsigned repro_x_values(const struct repro *r, const struct rp_figure *f, const char **values);
+const char *repro_x_label(const char *value);
+double repro_peak(const struct repro *r, const struct rp_figure *f, const char *app);
+double repro_point(const struct repro *r, const struct rp_figure *f, const char *app,
+                   const char *x_value, bool *wrong);
+
+#endif

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# gpucoh repro all --size tiny: every built reproduction runs, DIR/index.html
+# and DIR/README.md carry each one's claims and plots, the distance table has
+# a row per line of repro/headlines.csv with a number or `not built`, and a
+# reproduction whose sweep names a protocol this gpucoh lacks is listed as not
+# built with no numbers. The page is loaded in headless Chromium: its script
+# marks <body data-plots="ok N"> when every <img> loaded with a size (read
+# back with --dump-dom), page errors fail the test, and the screenshot must
+# not be blank. Chromium is Debian's `chromium` (make deps installs it).
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# the repository's reproductions plus one that is not built (a protocol
+# gpucoh does not have): GPUCOH_ROOT points at a copy of repro/ beside links
+# to the rest of the repository
+mkdir -p "$tmp/root"
+for f in "$root"/*; do [ "$(basename "$f")" = repro ] || ln -s "$f" "$tmp/root/"; done
+cp -r "$root/repro" "$tmp/root/"
+mkdir -p "$tmp/root/repro/zz-unbuilt"
+cat >"$tmp/root/repro/zz-unbuilt/s.sweep" <<'SWEEP'
+sweep main
+workloads vecadd
+protocols rc stc-mb=stc-mb
+SWEEP
+printf 'figure,set,app,metric,baseline,design,value,note\n' >"$tmp/root/repro/zz-unbuilt/paper.csv"
+cat >"$tmp/root/repro/zz-unbuilt/report.ini" <<'INI'
+[reproduction]
+title = a paper whose designs are not built
+paper = STC
+sweep = s.sweep
+[set basic]
+baseline = rc
+[figure f]
+title = f
+kind = bars
+metric = speedup
+set = basic
+designs = rc stc-mb
+INI
+# and a placeholder whose declaration says it is not built (it needs no sweep)
+mkdir -p "$tmp/root/repro/zz-placeholder"
+printf '[reproduction]\ntitle = a paper not started\npaper = HMG\nbuilt = no\n' \
+    >"$tmp/root/repro/zz-placeholder/report.ini"
+GPUCOH_ROOT=$tmp/root "$bin" repro list >"$tmp/list" || fail "repro list"
+grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
+grep -q "^zz-unbuilt .*; not built: needs protocol stc-mb" "$tmp/list" || fail "list: $(cat "$tmp/list")"
+GPUCOH_ROOT=$tmp/root "$bin" repro nosuch >/dev/null 2>"$tmp/e"
+[ $? -eq 2 ] && grep -q "repro nosuch: no such reproduction" "$tmp/e" || fail "unknown name: $(cat "$tmp/e")"
+GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/out" 2>"$tmp/log"
+rc=$?
+[ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
+grep -q "^repro zz-unbuilt: not built: needs protocol stc-mb" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
+for r in tc l1-study; do
+    grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
+    [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
+    grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
+    grep -q "^## $r: " "$tmp/all/README.md" || fail "README.md has no $r"
+done
+grep -q "Not built: needs protocol stc-mb" "$tmp/all/index.html" || fail "index.html: unbuilt not listed"
+grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
+grep -qE '^HMG +004b .* not built$' "$tmp/out" || fail "HMG not 'not built'"
+# the distance table: every headline row, a number for TC, `not built` for the others
+nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
+rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[A-Za-z]+ +[0-9]{3}[ab]? ')
+[ "$rows" -eq "$nh" ] || fail "distance table has $rows rows, headlines.csv $nh"
+grep -qE '^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +[0-9]+\.[0-9]{2}$' "$tmp/out" || fail "TC row: $(grep '^TC ' "$tmp/out")"
+grep -qE '^STC +000 .* not built$' "$tmp/out" || fail "STC not 'not built'"
+grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 11 || fail "expected 11 plots in index.html"
+
+# the page in a browser
+chrome=$(command -v chromium || command -v chromium-browser || true)
+[ -n "$chrome" ] || fail "no chromium (Debian package chromium; make deps installs it)"
+flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-file-access-from-files
+       --user-data-dir="$tmp/chrome" --virtual-time-budget=10000 --window-size=1280,2400)
+page="file://$tmp/all/index.html"
+timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
+    fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
+grep -q 'data-plots="ok 11"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
+timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
+    fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"
+# a blank page compresses to almost nothing; plots and tables do not
+size=$(stat -c %s "$tmp/shot.png")
+[ "$size" -gt 60000 ] || fail "screenshot is $size bytes: blank?"
+[ -n "${GPUCOH_KEEP_SCREENSHOT:-}" ] && cp "$tmp/shot.png" "$GPUCOH_KEEP_SCREENSHOT"
+echo ok
