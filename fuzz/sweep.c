@@ -2,11 +2,6 @@
  * sweep.c - fuzz harness of the sweep-spec parser (sweep_spec_parse, which
  * also loads every machine file and setting it names, relative to the
  * repository's repro/tc/, so configs/ is reachable).
- *
- * The reproduction declarations (repro/<paper>/) will get a harness of their
- * own here, repro.c, once their parser exists: the same shape, its parse
- * function called on the text, with the files under repro/ as the seed
- * corpus (the seeds_of function in tools/fuzz.sh).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>

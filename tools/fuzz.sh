@@ -18,7 +18,7 @@ shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 timeout_s=${FUZZ_TIMEOUT:-10}
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(ptx litmus spec ini sweep trace)
+[ ${#targets[@]} -gt 0 ] || targets=(ptx litmus spec ini sweep trace repro)
 
 # The seed corpus of a target: the repository's inputs of its kind.
 seeds_of() {
@@ -30,7 +30,7 @@ seeds_of() {
     ini) ls "$root"/configs/*.ini ;;
     sweep) ls "$root"/repro/*/*.sweep "$root"/tests/long/*.sweep ;;
     trace) ls "$root"/tests/gfx/*.trace ;;
-    # repro: the files under repro/<paper>/ once the declaration parser has a harness
+    repro) ls "$root"/repro/*/report.ini ;;
     esac 2>/dev/null
 }
 

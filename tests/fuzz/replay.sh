@@ -17,6 +17,7 @@ for h in "$root"/fuzz/*.c; do
     ini) seeds=("$root"/configs/*.ini) ;;
     sweep) seeds=("$root"/repro/*/*.sweep) ;;
     trace) seeds=("$root"/tests/gfx/*.trace) ;;
+    repro) seeds=("$root"/repro/*/report.ini) ;;
     *) seeds=() ;;
     esac
     found=()
