@@ -41,7 +41,7 @@ for t in "${targets[@]}"; do
     corpus=$build/corpus/$t findings=$build/findings/$t
     mkdir -p "$corpus" "$findings"
     for s in $(seeds_of "$t") "$root"/tests/fuzz/"$t"/*; do
-        [ -f "$s" ] && cp "$s" "$corpus/seed-$(basename "$s")"
+        [ -f "$s" ] && cp "$s" "$corpus/seed-$(basename "$(dirname "$s")")-$(basename "$s")"
     done
     log=$build/fuzz-$t.log
     echo "fuzz $t: ${seconds} s, seeds $(seeds_of "$t" | wc -l), corpus $(ls "$corpus" | wc -l)"
