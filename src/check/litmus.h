@@ -4,7 +4,7 @@
  * and the PTX translation.
  *
  * The input format is the litmus dialect of the shared suite
- * (shared/litmus/README.md): a header, an opaque comment, an init block, a
+ * (litmus/README.md): a header, an opaque comment, an init block, a
  * program table with one column per thread, and a final condition. Parsing
  * never exits: errors come back as "file:line: what is wrong".
  * An outcome is the vector of final values of the test's observables (the
@@ -169,6 +169,10 @@ int32_t litmus_term_value(const struct litmus_test *t, const struct litmus_term 
                           const int32_t *values);
 /* Whether the condition's expression C holds in the outcome. */
 bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values);
+/* Order of two outcomes of n values: -1, 0 or 1, value by value. */
+int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n);
+/* The row equal to v in a table of n_rows sorted rows of n values, or -1. */
+int litmus_outcome_find(const int32_t *rows, unsigned n_rows, unsigned n, const int32_t *v);
 /* Print an outcome as "P0:r1=1 P1:r2=0 x=1". */
 void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, char *buf,
                            size_t len);

@@ -1,11 +1,14 @@
 /*
- * litmus_parse.c - parser for the PTX litmus dialect of shared/litmus.
+ * litmus_parse.c - parser for the PTX litmus dialect of the suite in litmus/.
  *
- * Grammar and semantics: shared/litmus/README.md. The parser accepts every
- * form the 239 tests of the suite use (including proxies and aliases, so that
- * such tests can be reported as skipped rather than rejected) and nothing
- * else: unknown instructions, rows whose column count does not match the
- * thread header, undeclared locations or labels are errors naming file:line.
+ * Grammar and semantics: litmus/README.md. The parser accepts every
+ * form the 239 tests of the suite use (including proxies and aliases, which
+ * the oracle judges and the simulated machine skips), and of the rest of
+ * Dat3M's PTX dialect the register move "ld rD, v", locations without an
+ * init entry (they start at 0, as in the reference tool) and blanks after a
+ * condition's "P3:"; nothing else: unknown instructions, rows whose column
+ * count does not match the thread header, undefined labels are errors naming
+ * file:line.
  * After parsing it fills the observables and the barrier plan.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -259,11 +262,19 @@ static int op_val(struct pstate *ps, int line, const char *s, struct litmus_val 
                 s);
 }
 
+/* A location the init block does not declare starts at 0, as in the
+ * reference tool. */
 static int op_loc(struct pstate *ps, int line, const char *s, int8_t *loc)
 {
     int l = find_loc(ps->t, s);
-    if (l < 0)
-        return perr(ps, line, "location '%s' is not declared in the init block", s);
+    if (l < 0) {
+        if (!is_ident(s) || parse_reg(s) >= 0)
+            return perr(ps, line, "expected a location, got '%s'", s);
+        l = add_loc(ps, line, s);
+        if (l < 0)
+            return -1;
+        ps->t->locs[l].init = 0;
+    }
     *loc = (int8_t)l;
     return 0;
 }
@@ -355,6 +366,17 @@ static int parse_instr(struct pstate *ps, int thn, char *cell, int line)
         in->proxy = gen ? LPROXY_GENERIC
                         : !strcmp(m0, "tld") ? LPROXY_TEXTURE
                         : !strcmp(m0, "suld") ? LPROXY_SURFACE : LPROXY_CONSTANT;
+        int32_t imm;
+        if (gen && np == 1 && n == 2 && (parse_int(ops[1], &imm) || parse_reg(ops[1]) >= 0)) {
+            /* "ld rD, v": a register move in the dialect, no memory access */
+            in->op = LOP_ADD;
+            if (op_reg(ps, line, ops[0], &in->dst, th, true) ||
+                op_val(ps, line, ops[1], &in->a, th, true))
+                return -1;
+            in->b = (struct litmus_val){.is_reg = false, .v = 0};
+            th->n_instrs++;
+            return 0;
+        }
         if (mem_qual(ps, line, mn, parts, np, in, gen ? ld_sems : SEMS(SEM_WEAK), 3) ||
             want_ops(ps, line, mn, n, 2, 2) || op_reg(ps, line, ops[0], &in->dst, th, true) ||
             op_loc(ps, line, ops[1], &in->loc))
@@ -548,15 +570,21 @@ static enum tok lex(struct lexer *lx, char *word, size_t wl)
         return lx->s += 1, T_EQ;
     if (s[0] == '~')
         return lx->s += 1, T_NOT;
-    size_t n = 0;
-    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':')
+    size_t n = 0, k = 0;
+    while (isalnum((unsigned char)s[n]) || s[n] == '_' || s[n] == ':') {
+        if (k + 1 < wl)
+            word[k++] = s[n];
         n++;
+        /* "P3: r0": a register may follow the thread's colon after blanks */
+        if (s[n - 1] == ':')
+            while (s[n] == ' ' || s[n] == '\t')
+                n++;
+    }
     if (!n || n >= wl) {
         snprintf(word, wl, "%.*s", (int)MIN(strcspn(s, " \t\n"), wl - 1), s);
         return T_BAD;
     }
-    memcpy(word, s, n);
-    word[n] = 0;
+    word[k] = 0;
     lx->s += n;
     return T_WORD;
 }
@@ -604,8 +632,12 @@ static int parse_term(struct pstate *ps, struct lexer *lx, struct litmus_term *t
         return 0;
     }
     int l = find_loc(ps->t, w);
-    if (l < 0)
-        return perr(ps, lx->line, "condition names location '%s', which is not declared", w);
+    if (l < 0) { /* never declared nor used: it keeps its initial 0 */
+        l = add_loc(ps, lx->line, w);
+        if (l < 0)
+            return -1;
+        ps->t->locs[l].init = 0;
+    }
     tm->kind = LT_LOC;
     tm->index = (int16_t)ps->t->locs[l].root;
     return 0;
@@ -1081,6 +1113,30 @@ bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values)
     return eval(t, t->root, values);
 }
 
+int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+int litmus_outcome_find(const int32_t *rows, unsigned n_rows, unsigned n, const int32_t *v)
+{
+    unsigned lo = 0, hi = n_rows;
+    while (lo < hi) {
+        unsigned mid = (lo + hi) / 2;
+        int c = litmus_outcome_cmp(rows + (uint64_t)mid * n, v, n);
+        if (!c)
+            return (int)mid;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return -1;
+}
+
 void litmus_obs_name(const struct litmus_test *t, unsigned i, char *buf, size_t len)
 {
     const struct litmus_term *o = &t->obs[i];
@@ -1108,10 +1164,11 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
 const char *litmus_unsupported(const struct litmus_test *t)
 {
     if (t->features & LITMUS_F_PROXY)
-        return "uses texture/surface/constant proxies or proxy fences (not modelled)";
+        return "uses texture/surface/constant proxies or proxy fences, which the machine does not "
+               "model";
     if (t->features & LITMUS_F_ALIAS)
-        return "uses virtual-address aliases (not modelled)";
+        return "uses virtual-address aliases, which the machine does not model";
     if (t->features & LITMUS_F_MULTIGPU)
-        return "places threads on several GPUs (not modelled)";
+        return "places threads on several GPUs, which the machine does not model";
     return NULL;
 }

@@ -270,7 +270,8 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     for (unsigned th = 0; th < t->n_threads; th++)
         put(&b, ",\n\t.param .u32 p_wmask%u", th);
     put(&b, "\n)\n{\n");
-    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<8>;\n", LITMUS_MAX_REGS);
+    /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask */
+    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<9>;\n", LITMUS_MAX_REGS);
     put(&b, "\t.reg .b64 %%rd<4>;\n\t.reg .b64 %%a<%d>;\n", LITMUS_MAX_LOCS);
     if (o->all_lanes)
         put(&b, "\t.shared .align 4 .b32 bcast[%u];\n", p->warps_per_cta);
@@ -305,10 +306,10 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         if (o->prewarm && locs_used) {
             /* pre-warm the subset of locations the launch's p_wmask names, so
              * that stale and fresh copies can meet in one iteration */
-            put(&b, "\tmov.u32 %%t5, 0;\n\tld.param.u32 %%t7, [p_wmask%u];\n", th);
+            put(&b, "\tmov.u32 %%t5, 0;\n\tld.param.u32 %%t8, [p_wmask%u];\n", th);
             for (unsigned l = 0; l < t->n_locs; l++)
                 if (locs_used & (1u << l)) {
-                    put(&b, "\tand.b32 %%t6, %%t7, %u;\n", 1u << l);
+                    put(&b, "\tand.b32 %%t6, %%t8, %u;\n", 1u << l);
                     put(&b, "\tsetp.ne.and.u32 %%p3, %%t6, 0, %%p0;\n");
                     put(&b, "\tmov.u32 %%t4, 0;\n");
                     put(&b, "\t@%%p3 ld.global.u32 %%t4, [%%a%u];\n", l);

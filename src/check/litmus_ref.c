@@ -1,11 +1,11 @@
 /*
- * litmus_ref.c - verdict tables of shared/litmus, the PTX oracle rules and
- * the protocol -> promised model hook.
+ * litmus_ref.c - the reference verdict tables of the in-tree suite (litmus/),
+ * the verdict rules and the protocol -> promised model hook.
  *
- * Files read: expected/PTXv7_5-expected.csv and PTXv7_5-Liveness-expected.csv
- * ("litmus/PTX/<path>,<0|1>", '//' comments), and index.csv (header, then one
- * row per test; the features field is quoted). The v7.5 verdicts are used
- * because they cover every test the v6.0 file covers, with the same answers.
+ * Files read: expected/PTXv7_5-expected.csv, PTXv6_0-expected.csv and
+ * PTXv7_5-Liveness-expected.csv ("litmus/PTX/<path>,<0|1>", '//' comments),
+ * and index.csv (header, then one row per test; the features field is
+ * quoted). These are cross-checks of the oracle (oracle.h), which judges.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_ref.h"
@@ -31,28 +31,24 @@ static bool is_dir(const char *p)
     return !stat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-int litmus_shared_dir(char *buf, size_t len)
+int litmus_root_dir(char *buf, size_t len)
 {
-    const char *e = getenv("GPUCOH_SHARED");
-    if (e && *e)
-        snprintf(buf, len, "%s", e);
-    else
-        snprintf(buf, len, "%s/../shared", GPUCOH_SOURCE_DIR);
+    snprintf(buf, len, "%s/litmus", GPUCOH_SOURCE_DIR);
     return is_dir(buf) ? 0 : -1;
 }
 
 int litmus_suite_dir(char *buf, size_t len)
 {
     char s[PATH_MAX];
-    if (litmus_shared_dir(s, sizeof s))
+    if (litmus_root_dir(s, sizeof s))
         return -1;
-    snprintf(buf, len, "%s/litmus/ptx", s);
+    snprintf(buf, len, "%s/ptx", s);
     return is_dir(buf) ? 0 : -1;
 }
 
 struct ref_row {
     char rel[256];
-    int verdict, liveness, core;
+    int verdict, verdict6, liveness, core;
     char features[160];
 };
 
@@ -73,7 +69,7 @@ static struct ref_row *row_for(struct litmus_refs *r, const char *rel)
     struct ref_row *w = &r->rows[r->n++];
     memset(w, 0, sizeof *w);
     memcpy(w->rel, rel, len + 1);
-    w->verdict = w->liveness = w->core = -1;
+    w->verdict = w->verdict6 = w->liveness = w->core = -1;
     return w;
 }
 
@@ -86,8 +82,10 @@ static char *chomp(char *s)
 }
 
 /* expected/<file>: "litmus/PTX/<rel>,<0|1>". */
-static int load_expected(struct litmus_refs *r, const char *path, bool liveness, char *err,
-                         size_t errlen)
+enum expected_file { EXP_V75, EXP_V60, EXP_LIVENESS };
+
+static int load_expected(struct litmus_refs *r, const char *path, enum expected_file which,
+                         char *err, size_t errlen)
 {
     FILE *f = fopen(path, "r");
     if (!f) {
@@ -116,10 +114,13 @@ static int load_expected(struct litmus_refs *r, const char *path, bool liveness,
             fclose(f);
             return -1;
         }
-        if (liveness)
-            w->liveness = comma[1] - '0';
+        int v = comma[1] - '0';
+        if (which == EXP_LIVENESS)
+            w->liveness = v;
+        else if (which == EXP_V60)
+            w->verdict6 = v;
         else
-            w->verdict = comma[1] - '0';
+            w->verdict = v;
     }
     fclose(f);
     return 0;
@@ -183,9 +184,9 @@ static int load_index(struct litmus_refs *r, const char *path, char *err, size_t
 
 struct litmus_refs *litmus_refs_load(char *err, size_t errlen)
 {
-    char shared[PATH_MAX], p[PATH_MAX + 64];
-    if (litmus_shared_dir(shared, sizeof shared)) {
-        snprintf(err, errlen, "%s: shared folder not found (set GPUCOH_SHARED)", shared);
+    char root[PATH_MAX], p[PATH_MAX + 64];
+    if (litmus_root_dir(root, sizeof root)) {
+        snprintf(err, errlen, "%s: the litmus suite folder is missing", root);
         return NULL;
     }
     struct litmus_refs *r = calloc(1, sizeof *r);
@@ -193,19 +194,22 @@ struct litmus_refs *litmus_refs_load(char *err, size_t errlen)
         snprintf(err, errlen, "out of memory");
         return NULL;
     }
-    snprintf(p, sizeof p, "%s/litmus/ptx", shared);
+    snprintf(p, sizeof p, "%s/ptx", root);
     if (!realpath(p, r->suite_real)) {
         snprintf(err, errlen, "%s: %s", p, strerror(errno));
         free(r);
         return NULL;
     }
-    snprintf(p, sizeof p, "%s/litmus/expected/PTXv7_5-expected.csv", shared);
-    if (load_expected(r, p, false, err, errlen))
+    snprintf(p, sizeof p, "%s/expected/PTXv7_5-expected.csv", root);
+    if (load_expected(r, p, EXP_V75, err, errlen))
         goto bad;
-    snprintf(p, sizeof p, "%s/litmus/expected/PTXv7_5-Liveness-expected.csv", shared);
-    if (load_expected(r, p, true, err, errlen))
+    snprintf(p, sizeof p, "%s/expected/PTXv6_0-expected.csv", root);
+    if (load_expected(r, p, EXP_V60, err, errlen))
         goto bad;
-    snprintf(p, sizeof p, "%s/litmus/index.csv", shared);
+    snprintf(p, sizeof p, "%s/expected/PTXv7_5-Liveness-expected.csv", root);
+    if (load_expected(r, p, EXP_LIVENESS, err, errlen))
+        goto bad;
+    snprintf(p, sizeof p, "%s/index.csv", root);
     if (load_index(r, p, err, errlen))
         goto bad;
     return r;
@@ -254,7 +258,7 @@ static bool local_verdict(const char *real, struct litmus_ref *out)
 bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct litmus_ref *out)
 {
     memset(out, 0, sizeof *out);
-    out->verdict = out->liveness = out->core = -1;
+    out->verdict = out->verdict6 = out->liveness = out->core = -1;
     char real[PATH_MAX];
     if (!r || !realpath(path, real))
         return false;
@@ -266,6 +270,7 @@ bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct li
         if (!strcmp(r->rows[i].rel, rel)) {
             snprintf(out->rel, sizeof out->rel, "%s", rel);
             out->verdict = r->rows[i].verdict;
+            out->verdict6 = r->rows[i].verdict6;
             out->liveness = r->rows[i].liveness;
             out->core = r->rows[i].core;
             snprintf(out->features, sizeof out->features, "%s", r->rows[i].features);
@@ -297,7 +302,7 @@ const char *litmus_model_of(const char *protocol)
 {
     const struct proto_desc *d = proto_find(protocol);
     if (d)
-        return d->model == MODEL_SC ? "sc" : "ptx";
+        return mem_model_names[d->model]; /* each names an oracle model (oracle.h) */
     for (const char *const *p = sc_names; *p; p++)
         if (!strcmp(*p, protocol))
             return "sc";

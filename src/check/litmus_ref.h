@@ -1,12 +1,13 @@
 /*
- * litmus_ref.h - the reference side of the litmus harness: where the shared
- * suite lives, the PTX-model verdicts and index of shared/litmus, and which
- * memory model each protocol promises.
+ * litmus_ref.h - the reference side of the litmus harness: where the in-tree
+ * suite lives (litmus/ at the source root), the reference verdicts of the PTX
+ * models and index.csv that come with it, and which memory model each
+ * protocol promises.
  *
- * The PTX oracle follows shared/litmus/README.md, "Using the verdicts as an
- * oracle": a verdict turns the test's clause into either "an outcome with
- * property P must never be observed" or "P is allowed" (a coverage note when
- * never seen). The SC oracle is sc_enum.h.
+ * A verdict (litmus/README.md, "Using the verdicts as an oracle") turns
+ * the test's clause into either "an outcome with property P must never be
+ * observed" or "P is allowed". gpucoh judges with its own oracle (oracle.h);
+ * a reference verdict, where one exists, is a cross-check of it.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_LITMUS_REF_H
@@ -14,16 +15,17 @@
 
 #include "check/litmus.h"
 
-/* The shared folder: $GPUCOH_SHARED, else <source root>/../shared. Returns 0,
+/* <source root>/litmus, the suite with its models and verdicts. Returns 0,
  * or -1 when it does not exist. */
-int litmus_shared_dir(char *buf, size_t len);
-/* <shared>/litmus/ptx, the suite's tests. */
+int litmus_root_dir(char *buf, size_t len);
+/* <source root>/litmus/ptx, the suite's tests. */
 int litmus_suite_dir(char *buf, size_t len);
 
 /* What the reference files say about one test. */
 struct litmus_ref {
     char rel[256];      /* path under ptx/, "" when the file is not in the suite */
     int verdict;        /* PTX v7.5 verdict 0/1, -1 when none */
+    int verdict6;       /* PTX v6.0 verdict 0/1, -1 when none */
     int liveness;       /* PTX v7.5 liveness verdict 0/1, -1 when none */
     int core;           /* index.csv core flag, -1 when not listed */
     char features[160]; /* index.csv feature tags */
@@ -50,11 +52,11 @@ enum litmus_check {
 extern const char *const litmus_check_names[5];
 enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict);
 
-/* Memory models a protocol can promise. */
-enum litmus_model { LITMUS_MODEL_PTX, LITMUS_MODEL_SC };
-/* "ptx" or "sc": the model `protocol` promises. SC designs (and the
- * functional mode, which is SC at instruction granularity) promise "sc";
- * every other protocol "ptx". */
+/* The memory model `protocol` promises, as the oracle names it (oracle.h:
+ * "ptx", "ptx6", "sc", "tso"): its proto_desc's model (mem_model_names), so
+ * a protocol or ordering that promises another model only has to name it
+ * there. The functional mode, SC at instruction granularity, promises "sc";
+ * an unknown name "ptx". */
 const char *litmus_model_of(const char *protocol);
 
 #endif

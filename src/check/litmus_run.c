@@ -2,11 +2,12 @@
  * litmus_run.c - the litmus runner: iterations on a launcher, histogram,
  * oracle (see litmus_run.h).
  *
- * Skips, never passes: a test that needs what gpucoh does not model
+ * Skips, never passes: a test that needs what gpucoh's machine does not model
  * (proxies, aliases, several GPUs), one that the hardware barriers cannot
  * express, one that can hang (the SC search finds a state where every thread
- * waits), and under the PTX model one that has no reference verdict or whose
- * liveness verdict says a run may never finish.
+ * waits), and under a PTX model one whose liveness verdict says a run may
+ * never finish. Every test is judged by the oracle first, so a test with no
+ * reference verdict is judged all the same.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_run.h"
@@ -35,21 +36,13 @@ static uint64_t name_stream(const char *s)
     return h;
 }
 
-static int cmp_vals(const int32_t *a, const int32_t *b, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (a[i] != b[i])
-            return a[i] < b[i] ? -1 : 1;
-    return 0;
-}
-
 /* The histogram entry for an outcome, inserted in order if new. */
 static struct litmus_hist *hist_entry(struct litmus_result *r, const int32_t *v, unsigned n)
 {
     unsigned lo = 0, hi = r->n_hist;
     while (lo < hi) {
         unsigned mid = (lo + hi) / 2;
-        int c = cmp_vals(r->hist[mid].values, v, n);
+        int c = litmus_outcome_cmp(r->hist[mid].values, v, n);
         if (!c)
             return &r->hist[mid];
         if (c < 0)
@@ -73,18 +66,23 @@ static struct litmus_hist *hist_entry(struct litmus_result *r, const int32_t *v,
     return &r->hist[lo];
 }
 
-static bool forbidden(const struct litmus_result *r, const int32_t *v, bool cond)
+static bool is_ptx(const char *model)
 {
-    if (!strcmp(r->model, "sc"))
-        return !sc_allows(&r->sc, v);
-    switch (r->check) {
-    case LCHK_FORBID_C:
-        return cond;
-    case LCHK_FORBID_NOT_C:
-        return !cond;
-    default:
-        return false;
-    }
+    return !strncmp(model, "ptx", 3);
+}
+
+/* The axiom an outcome violates ("violates axiom-Causality"), or NULL. */
+static const char *axiom_of(const struct litmus_result *r, const int32_t *v)
+{
+    static char name[64];
+    const struct oracle_result *o = &r->oracle;
+    int i = litmus_outcome_find(o->outcomes, o->n_outcomes, o->n_obs, v);
+    if (i < 0)
+        return "no candidate execution gives it";
+    if (!o->why || !o->why[i])
+        return NULL;
+    sscanf(o->why[i], "violates %63[^:]", name);
+    return name;
 }
 
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
@@ -94,9 +92,29 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     memset(r, 0, sizeof *r);
     r->test = t;
     snprintf(r->protocol, sizeof r->protocol, "%s", protocol);
-    r->model = litmus_model_of(protocol);
-    r->verdict = ref ? ref->verdict : -1;
+    r->model = o->model ? o->model : litmus_model_of(protocol);
+    int m = oracle_model_find(r->model);
+    if (m < 0) {
+        snprintf(err, errlen, "%s: no oracle for memory model '%s' (ptx, ptx6, sc, tso)",
+                 t->path, r->model);
+        return -1;
+    }
+    r->model = oracle_model_names[m];
+    struct oracle_opts oo = {.unroll = o->unroll, .explain = true};
+    if (oracle_judge(t, (enum oracle_model)m, &oo, &r->oracle, err, errlen))
+        return -1;
+    r->verdict = oracle_verdict(t, &r->oracle);
     r->check = litmus_ptx_check(t->kind, r->verdict);
+    r->ref_verdict = !ref ? -1 : m == OM_PTX ? ref->verdict : m == OM_PTX6 ? ref->verdict6 : -1;
+    if (r->ref_verdict >= 0 && r->ref_verdict != r->verdict) {
+        r->ref_disagrees = true;
+        r->status = LITMUS_FAIL;
+        snprintf(r->reason, sizeof r->reason,
+                 "the oracle's %s verdict %d disagrees with the reference verdict %d: a bug in "
+                 "one of the two",
+                 r->model, r->verdict, r->ref_verdict);
+        return 0;
+    }
     const char *u = litmus_unsupported(t);
     if (u) {
         skip(r, u);
@@ -104,7 +122,12 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
     if (sc_enumerate(t, &r->sc, 0, err, errlen))
         return -1;
-    r->sc_cond = sc_cond_reachable(t, &r->sc, true);
+    /* the [not SC] marks come from sc.cat, the model an SC run is judged by */
+    if (m != OM_SC && oracle_judge(t, OM_SC, &(struct oracle_opts){.unroll = o->unroll},
+                                   &r->sc_oracle, err, errlen))
+        return -1;
+    const struct oracle_result *sco = m == OM_SC ? &r->oracle : &r->sc_oracle;
+    r->sc_cond = oracle_cond_reachable(t, sco, true);
     if (!r->sc.n_outcomes) {
         skip(r, "every execution waits forever at a barrier (a liveness test)");
         return 0;
@@ -113,15 +136,11 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         skip(r, "some executions wait forever at a barrier; a run could hang");
         return 0;
     }
-    if (!strcmp(r->model, "ptx") && ref && ref->liveness == 0) {
+    if (is_ptx(r->model) && ref && ref->liveness == 0) {
         /* the model allows runs that never finish (a weak polling loop may
          * keep reading a stale value); a launch cannot be abandoned midway */
         skip(r, "PTX liveness verdict 0: a run may spin forever, and a hung launch cannot be "
                 "stopped");
-        return 0;
-    }
-    if (!strcmp(r->model, "ptx") && r->check == LCHK_NONE) {
-        skip(r, "no reference PTX verdict for this test");
         return 0;
     }
     struct litmus_ptx p;
@@ -188,8 +207,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         }
         if (!e->count) {
             e->cond = litmus_cond_holds(t, vals);
-            e->sc_allowed = sc_allows(&r->sc, vals);
-            e->forbidden = forbidden(r, vals, e->cond);
+            e->sc_allowed = oracle_allows(sco, vals);
+            e->forbidden = !oracle_allows(&r->oracle, vals);
         }
         e->count++;
         r->iterations++;
@@ -207,20 +226,22 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         if (r->hist[i].forbidden) {
             char buf[256];
             litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
+            const char *ax = axiom_of(r, r->hist[i].values);
             if (r->status == LITMUS_PASS)
-                snprintf(r->reason, sizeof r->reason, "forbidden by %s: %s (%llu times)",
-                         r->model, buf, (unsigned long long)r->hist[i].count);
+                snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
+                         r->model, ax ? ", " : "", ax ? ax : "", buf,
+                         (unsigned long long)r->hist[i].count);
             r->status = LITMUS_FAIL;
         }
     /* coverage: what the model allows but never appeared */
-    if (!strcmp(r->model, "sc")) {
+    if (!is_ptx(r->model)) {
         unsigned seen = 0;
         for (unsigned i = 0; i < r->n_hist; i++)
-            seen += r->hist[i].sc_allowed;
-        r->n_unseen = r->sc.n_outcomes - seen;
+            seen += !r->hist[i].forbidden;
+        r->n_unseen = r->oracle.n_allowed - seen;
         if (r->n_unseen)
-            snprintf(r->unseen_note, sizeof r->unseen_note,
-                     "%u of %u SC outcomes never observed", r->n_unseen, r->sc.n_outcomes);
+            snprintf(r->unseen_note, sizeof r->unseen_note, "%u of %u %s outcomes never observed",
+                     r->n_unseen, r->oracle.n_allowed, r->model);
     } else if (r->check == LCHK_ALLOW_C && !r->hits) {
         r->n_unseen = 1;
         snprintf(r->unseen_note, sizeof r->unseen_note,
@@ -240,6 +261,8 @@ void litmus_result_free(struct litmus_result *r)
         free(r->hist[i].values);
     free(r->hist);
     sc_result_free(&r->sc);
+    oracle_result_free(&r->oracle);
+    oracle_result_free(&r->sc_oracle);
     memset(r, 0, sizeof *r);
 }
 
@@ -247,8 +270,8 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
 {
     const struct litmus_test *t = r->test;
     fprintf(out, "%s (%s) on %s [model %s]\n", t->path, t->name, r->protocol, r->model);
-    if (r->status == LITMUS_SKIP) {
-        fprintf(out, "  SKIP (%s)\n", r->reason);
+    if (r->status == LITMUS_SKIP || r->ref_disagrees) {
+        fprintf(out, "  %s (%s)\n", r->ref_disagrees ? "FAIL" : "SKIP", r->reason);
         return;
     }
     char buf[512];
@@ -262,14 +285,27 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
             (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
             r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
-    if (r->verdict >= 0)
-        fprintf(out, "  verdict: PTX v7.5 = %d (%s)\n", r->verdict, litmus_check_names[r->check]);
-    else
-        fprintf(out, "  verdict: none for PTX\n");
+    fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model,
+            r->verdict, litmus_check_names[r->check], r->oracle.n_allowed,
+            r->oracle.n_outcomes);
+    if (r->ref_verdict >= 0)
+        fprintf(out, "; reference agrees");
+    fprintf(out, "\n");
     if (r->n_unseen)
         fprintf(out, "  note: %s\n", r->unseen_note);
-    if (r->status == LITMUS_FAIL)
+    if (r->status == LITMUS_FAIL) {
         fprintf(out, "  FAIL (%s)\n", r->reason);
+        /* why the model forbids the first forbidden outcome observed */
+        for (unsigned i = 0; i < r->n_hist; i++) {
+            if (!r->hist[i].forbidden)
+                continue;
+            const struct oracle_result *o = &r->oracle;
+            int k = litmus_outcome_find(o->outcomes, o->n_outcomes, o->n_obs, r->hist[i].values);
+            if (k >= 0 && o->why && o->why[k])
+                fprintf(out, "  why: %s", o->why[k]);
+            break;
+        }
+    }
     else
         fprintf(out, "  PASS\n");
 }

@@ -237,18 +237,10 @@ static int record_outcome(struct search *s, const int32_t *st)
     return 0;
 }
 
-static int cmp_n_vals(const int32_t *x, const int32_t *y, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (x[i] != y[i])
-            return x[i] < y[i] ? -1 : 1;
-    return 0;
-}
-
 static unsigned cmp_n; /* outcome width for qsort */
 static int cmp_vals(const void *a, const void *b)
 {
-    return cmp_n_vals(a, b, cmp_n);
+    return litmus_outcome_cmp(a, b, cmp_n);
 }
 
 int sc_enumerate(const struct litmus_test *t, struct sc_result *r, uint64_t max_states, char *err,
@@ -305,7 +297,7 @@ int sc_enumerate(const struct litmus_test *t, struct sc_result *r, uint64_t max_
         qsort(s.outs, s.n_outs, t->n_obs * sizeof(int32_t), cmp_vals);
     uint64_t k = 0;
     for (uint64_t i = 0; i < s.n_outs; i++)
-        if (!k || cmp_n_vals(s.outs + (k - 1) * t->n_obs, s.outs + i * t->n_obs, t->n_obs))
+        if (!k || litmus_outcome_cmp(s.outs + (k - 1) * t->n_obs, s.outs + i * t->n_obs, t->n_obs))
             memmove(s.outs + (k++) * t->n_obs, s.outs + i * t->n_obs, t->n_obs * sizeof(int32_t));
     if (!t->n_obs && s.n_outs)
         k = 1;
@@ -335,18 +327,7 @@ void sc_result_free(struct sc_result *r)
 
 bool sc_allows(const struct sc_result *r, const int32_t *values)
 {
-    unsigned lo = 0, hi = r->n_outcomes;
-    while (lo < hi) {
-        unsigned mid = (lo + hi) / 2;
-        int c = cmp_n_vals(r->outcomes + (uint64_t)mid * r->n_obs, values, r->n_obs);
-        if (!c)
-            return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
+    return litmus_outcome_find(r->outcomes, r->n_outcomes, r->n_obs, values) >= 0;
 }
 
 bool sc_cond_reachable(const struct litmus_test *t, const struct sc_result *r, bool want)

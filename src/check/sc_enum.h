@@ -1,6 +1,9 @@
 /*
- * sc_enum.h - the SC oracle: every final outcome that some sequentially
- * consistent interleaving of a litmus test can produce.
+ * sc_enum.h - the SC interleaving search: every final outcome that some
+ * sequentially consistent interleaving of a litmus test can produce. The
+ * litmus runner uses it to find tests that can hang at a barrier; runs are
+ * judged by the oracle (oracle.h), whose sc.cat it cross-checks
+ * (tests/unit/805-oracle.c).
  *
  * Threads take turns at instruction granularity; memory is one value per
  * physical location; atomics are single steps; fences do nothing. Barriers

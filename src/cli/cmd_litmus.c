@@ -1,12 +1,14 @@
 /*
  * cmd_litmus.c - `gpucoh litmus`: the validation harness's front-end.
  *
- * Reads every test first (a malformed file is exit 2 before anything runs),
- * then for each protocol builds one machine (or the functional runner) with
- * the litmus randomisation switched on, runs each test through litmus_run,
- * prints per-test reports and per-protocol totals, and writes --json whole.
- * Exit status: 0 all passed or skipped, 1 a forbidden outcome was observed,
- * 2 usage or input error, 3 simulator fault.
+ * Reads every test first (a malformed file is reported, file:line, and left
+ * out; the others still run), then either judges them with the oracle alone
+ * (--explain) or, for each protocol, builds one machine (or the functional
+ * runner) with the litmus randomisation switched on, runs each test through
+ * litmus_run, prints per-test reports and per-protocol totals, and writes
+ * --json whole. Exit status: 0 all passed or skipped, 1 a forbidden outcome
+ * was observed (or the oracle and a reference verdict disagree), 2 usage or
+ * input error (also after the other tests ran), 3 simulator fault.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "cli/cmd_litmus.h"
@@ -28,14 +30,15 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh litmus [--protocol NAME|all] [--functional] [--config F] [--set K=V]\n"
+            "                     [--model ptx|ptx6|sc|tso] [--explain] [--unroll N]\n"
             "                     [--iterations N] [--seed S] [--json FILE] [--core]\n"
             "                     [--skew N] [--jitter N] [--no-prewarm] [--all-lanes] [--pack]\n"
             "                     FILE|DIR...\n"
             "\n"
-            "Runs PTX litmus tests (the format of shared/litmus, see its README) many times on\n"
-            "the simulated GPU and prints, per test, the histogram of final outcomes (registers\n"
-            "and memory), how many iterations satisfied the test's condition (hits), the\n"
-            "reference verdict, and PASS, FAIL or SKIP(reason).\n"
+            "Runs PTX litmus tests (the dialect of the suite in litmus/, see litmus/README.md)\n"
+            "many times on the simulated GPU and prints, per test, the histogram of final\n"
+            "outcomes (registers and memory), how many iterations satisfied the test's\n"
+            "condition (hits), the model's verdict, and PASS, FAIL or SKIP(reason).\n"
             "\n"
             "Each litmus thread becomes one warp of a generated kernel, placed on the CTA its\n"
             "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
@@ -43,24 +46,36 @@ static void usage(FILE *out)
             "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
             "random bank conflicts (noc.conflict_pct).\n"
             "\n"
-            "Oracles: a protocol promises a memory model. PTX protocols are judged by the PTX\n"
-            "v7.5 verdicts in shared/litmus/expected: 'exists C' with verdict 0, '~exists C'\n"
-            "with 1 forbid outcomes satisfying C; 'forall C' with 1 forbids outcomes violating\n"
-            "C. SC designs and --functional are judged by the set of outcomes of every\n"
-            "sequentially consistent interleaving (enumerated exhaustively). Observing a\n"
-            "forbidden outcome is a FAIL (exit 1); an allowed outcome never observed is a note.\n"
-            "Tests needing what gpucoh does not model (proxies, aliases, several GPUs), tests\n"
-            "that can hang at a barrier, and PTX runs without a verdict are skipped, never\n"
-            "passed.\n"
+            "The oracle: every test is judged by gpucoh's own memory-model oracle, which\n"
+            "enumerates the test's candidate executions (reads-from, coherence order, RMW\n"
+            "values, fence.sc order, barrier pairing; spin loops cut, other loops unrolled\n"
+            "up to --unroll) and evaluates a cat model on each: ptx (PTX ISA 7.5, the\n"
+            "mixed-proxy model), ptx6 (PTX 6.0), sc (sequential consistency) or tso\n"
+            "(x86-TSO); the models are litmus/models/*.cat, built into gpucoh. An observed\n"
+            "outcome the model does not allow is a FAIL (exit 1), whether or not the test\n"
+            "has a reference verdict; a test of your own is judged the same way. Where the\n"
+            "suite's reference verdicts (litmus/expected, computed by Dat3M) cover the test\n"
+            "under the model, the oracle's verdict must equal it: a disagreement is a FAIL\n"
+            "that names both. An allowed outcome never observed is a note. Tests needing\n"
+            "what the simulated machine does not model (proxies, aliases, several GPUs) and\n"
+            "tests that can hang at a barrier are skipped, never passed.\n"
             "\n"
             "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one;\n"
             "                       default: the configuration's protocol\n"
             "  --functional         run in functional mode (SC at instruction granularity)\n"
+            "  --model M            judge by model M instead of the one the protocol promises\n"
+            "                       (SC designs and --functional promise sc, the others ptx)\n"
+            "  --explain            run nothing: print every final outcome of each test with\n"
+            "                       allowed/forbidden under the model (default ptx) and, for a\n"
+            "                       forbidden one, the axiom it violates and a witness cycle of\n"
+            "                       events and relations; then the verdict and the reference's\n"
+            "  --unroll N           backward jumps a loop that stores may take (default 8); a\n"
+            "                       test that needs more is an input error, never a verdict\n"
             "  --iterations N       launches per test and protocol (default 100)\n"
             "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
-            "  --json FILE          per-test results: path, name, protocol, iterations,\n"
-            "                       histogram, hits, verdict, pass/fail/skip\n"
-            "  --core               run only the core subset of index.csv\n"
+            "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
+            "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
+            "  --core               run only the core subset of litmus/index.csv\n"
             "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
             "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
@@ -72,12 +87,16 @@ static void usage(FILE *out)
             "                       (docs/stats.md; one protocol, or --functional)\n"
             "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
             "\n"
-            "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed, 2 usage or\n"
-            "input error (malformed test: file:line), 3 simulator fault\n"
+            "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed or the\n"
+            "oracle disagrees with a reference verdict, 2 usage or input error (a malformed\n"
+            "test, or one the oracle cannot enumerate: file:line; the other tests still run),\n"
+            "3 simulator fault\n"
             "\n"
             "examples:\n"
-            "  gpucoh litmus --functional --iterations 20 ../shared/litmus/ptx/Manual/MP-gpu.litmus\n"
-            "  gpucoh litmus --protocol all --core --json out.json ../shared/litmus/ptx\n");
+            "  gpucoh litmus --explain litmus/ptx/Manual/MP-gpu.litmus\n"
+            "  gpucoh litmus --explain --model tso litmus/ptx/Manual/SB-weak.litmus\n"
+            "  gpucoh litmus --functional --iterations 20 litmus/ptx/Manual/MP-gpu.litmus\n"
+            "  gpucoh litmus --protocol all --core --json out.json litmus/ptx\n");
 }
 
 struct file_list {
@@ -180,13 +199,13 @@ static cJSON *result_json(const struct litmus_result *r)
         cJSON_AddItemToArray(h, e);
     }
     cJSON_AddNumberToObject(o, "hits", (double)r->hits);
-    if (r->verdict >= 0)
-        cJSON_AddNumberToObject(o, "verdict", r->verdict);
+    cJSON_AddNumberToObject(o, "verdict", r->verdict);
+    cJSON_AddStringToObject(o, "verdict_use", litmus_check_names[r->check]);
+    cJSON_AddNumberToObject(o, "outcomes_allowed", r->oracle.n_allowed);
+    if (r->ref_verdict >= 0)
+        cJSON_AddNumberToObject(o, "reference_verdict", r->ref_verdict);
     else
-        cJSON_AddNullToObject(o, "verdict");
-    cJSON_AddStringToObject(o, "verdict_use", !strcmp(r->model, "sc")
-                                                  ? "SC outcome set"
-                                                  : litmus_check_names[r->check]);
+        cJSON_AddNullToObject(o, "reference_verdict");
     cJSON_AddBoolToObject(o, "sc_reaches_condition", r->sc_cond);
     static const char *const st[3] = {"pass", "fail", "skip"};
     cJSON_AddStringToObject(o, "result", st[r->status]);
@@ -195,6 +214,49 @@ static cJSON *result_json(const struct litmus_result *r)
     if (r->n_unseen)
         cJSON_AddStringToObject(o, "allowed_never_observed", r->unseen_note);
     return o;
+}
+
+/* --explain: the oracle's judgement of every test, nothing run. Returns 1
+ * when the oracle disagrees with a reference verdict, else 0; counts tests
+ * it cannot enumerate in *n_bad. */
+static int explain_all(const struct litmus_test *tests, const struct litmus_ref *refs,
+                       const bool *bad, unsigned n, const struct litmus_run_opts *ro,
+                       bool core_only, unsigned *n_bad)
+{
+    const char *mname = ro->model ? ro->model : "ptx";
+    enum oracle_model m = (enum oracle_model)oracle_model_find(mname);
+    struct oracle_opts oo = {.unroll = ro->unroll, .explain = true};
+    int rc = 0;
+    char err[1024];
+    for (unsigned i = 0; i < n; i++) {
+        if (bad[i] || (core_only && refs[i].core != 1))
+            continue;
+        const struct litmus_test *t = &tests[i];
+        struct oracle_result r;
+        if (oracle_judge(t, m, &oo, &r, err, sizeof err)) {
+            fprintf(stderr, "gpucoh litmus: %s\n", err);
+            (*n_bad)++;
+            continue;
+        }
+        printf("%s (%s) [model %s: %s]\n", t->path, t->name, mname, cat_title(oracle_cat(m)));
+        printf("  %u outcomes of %llu candidate executions; '*' marks the condition's "
+               "outcomes; loops unrolled up to %u backward jumps (%u used)\n",
+               r.n_outcomes, (unsigned long long)r.n_candidates, r.unroll, r.max_backjumps);
+        oracle_print(t, &r, stdout);
+        int v = oracle_verdict(t, &r);
+        printf("  verdict: %s ... is %d (%s)", litmus_kind_names[t->kind], v,
+               litmus_check_names[litmus_ptx_check(t->kind, v)]);
+        int ref = m == OM_PTX ? refs[i].verdict : m == OM_PTX6 ? refs[i].verdict6 : -1;
+        if (ref >= 0 && ref == v)
+            printf("; the reference verdict agrees\n");
+        else if (ref >= 0) {
+            printf("; DISAGREES with the reference verdict %d (a bug in one of the two)\n", ref);
+            rc = EXIT_CHECK_FAILED;
+        } else
+            printf("; no reference verdict\n");
+        oracle_result_free(&r);
+    }
+    return rc;
 }
 
 struct totals {
@@ -207,7 +269,7 @@ int cmd_litmus(int argc, char **argv)
     const char *protocols[64];
     unsigned n_protocols = 0;
     const char *json = NULL;
-    bool core_only = false, all = false, dry_run = false;
+    bool core_only = false, all = false, explain = false, dry_run = false;
     unsigned jitter = 16;
     struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64,
                                  .warm_delay = 32, .ptx = {.prewarm = true}};
@@ -254,6 +316,16 @@ int cmd_litmus(int argc, char **argv)
             ro.ptx.all_lanes = true;
         } else if (!strcmp(a, "--pack")) {
             ro.ptx.pack = true;
+        } else if (!strcmp(a, "--model")) {
+            if (!v || oracle_model_find(v) < 0)
+                fatal("--model: expected ptx, ptx6, sc or tso, got '%s'", v ? v : "");
+            ro.model = v, i++;
+        } else if (!strcmp(a, "--unroll")) {
+            ro.unroll = parse_uint(a, v, 1000), i++;
+            if (!ro.unroll)
+                fatal("--unroll must be at least 1");
+        } else if (!strcmp(a, "--explain")) {
+            explain = true;
         } else if (sim_opts_take(&so, argc, argv, &i)) {
         } else if (a[0] == '-' && a[1]) {
             fprintf(stderr, "gpucoh litmus: unknown option '%s'\n", a);
@@ -263,29 +335,49 @@ int cmd_litmus(int argc, char **argv)
             collect(&files, a);
         }
     }
+    if (explain && json) {
+        fprintf(stderr, "gpucoh litmus: --json records runs; --explain runs nothing\n");
+        return EXIT_USAGE;
+    }
     if (!files.n) {
         fprintf(stderr, "gpucoh litmus: no test files given\n");
         usage(stderr);
         return EXIT_USAGE;
     }
 
-    /* read everything first: malformed input stops before anything runs */
+    /* read everything first: a malformed test is reported and left out, and
+     * the run ends with exit 2 after the others */
     char err[1024];
     struct litmus_test *tests = calloc(files.n, sizeof *tests);
     struct litmus_ref *refs = calloc(files.n, sizeof *refs);
-    if (!tests || !refs)
+    bool *bad = calloc(files.n, sizeof *bad);
+    if (!tests || !refs || !bad)
         fatal("out of memory");
     struct litmus_refs *table = litmus_refs_load(err, sizeof err);
     if (!table)
-        warn("%s; PTX verdicts unavailable (tests will be skipped under the PTX model)", err);
+        warn("%s; reference verdicts unavailable (no cross-check of the oracle)", err);
+    unsigned n_bad = 0;
     for (unsigned i = 0; i < files.n; i++) {
-        if (litmus_parse_file(files.v[i], &tests[i], err, sizeof err))
-            fatal("%s", err);
+        if (litmus_parse_file(files.v[i], &tests[i], err, sizeof err)) {
+            fprintf(stderr, "gpucoh litmus: %s\n", err);
+            bad[i] = true;
+            n_bad++;
+            continue;
+        }
         litmus_refs_lookup(table, files.v[i], &refs[i]);
     }
+    if (explain) {
+        int rc = explain_all(tests, refs, bad, files.n, &ro, core_only, &n_bad);
+        litmus_refs_free(table);
+        free(tests), free(refs), free(bad);
+        for (unsigned i = 0; i < files.n; i++)
+            free(files.v[i]);
+        free(files.v);
+        return n_bad ? EXIT_USAGE : rc;
+    }
     if (dry_run)
-        printf("%u litmus test%s read; nothing run (--dry-run)\n", files.n,
-               files.n == 1 ? "" : "s");
+        printf("%u litmus test%s read; nothing run (--dry-run)\n", files.n - n_bad,
+               files.n - n_bad == 1 ? "" : "s");
 
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
@@ -332,11 +424,15 @@ int cmd_litmus(int argc, char **argv)
                                          : machine_launcher(s.machine);
         struct totals tot = {0};
         for (unsigned i = 0; i < files.n; i++) {
-            if (core_only && refs[i].core != 1)
+            if (bad[i] || (core_only && refs[i].core != 1))
                 continue;
             struct litmus_result r;
-            if (litmus_run(&tests[i], &refs[i], pname, l, &ro, &r, err, sizeof err))
-                fatal("%s", err);
+            if (litmus_run(&tests[i], &refs[i], pname, l, &ro, &r, err, sizeof err)) {
+                fprintf(stderr, "gpucoh litmus: %s\n", err);
+                bad[i] = true;
+                n_bad++;
+                continue;
+            }
             litmus_result_print(&r, stdout);
             tot.pass += r.status == LITMUS_PASS;
             tot.fail += r.status == LITMUS_FAIL;
@@ -345,13 +441,14 @@ int cmd_litmus(int argc, char **argv)
             cJSON_AddItemToArray(jres, result_json(&r));
             litmus_result_free(&r);
         }
+        const char *model = ro.model ? ro.model : litmus_model_of(pname);
         printf("== %s (model %s): %u passed, %u failed, %u skipped, %u with allowed outcomes "
                "never observed\n",
-               pname, litmus_model_of(pname), tot.pass, tot.fail, tot.skip, tot.unseen);
+               pname, model, tot.pass, tot.fail, tot.skip, tot.unseen);
         fflush(stdout);
         cJSON *js = cJSON_CreateObject();
         cJSON_AddStringToObject(js, "protocol", pname);
-        cJSON_AddStringToObject(js, "model", litmus_model_of(pname));
+        cJSON_AddStringToObject(js, "model", model);
         cJSON_AddNumberToObject(js, "passed", tot.pass);
         cJSON_AddNumberToObject(js, "failed", tot.fail);
         cJSON_AddNumberToObject(js, "skipped", tot.skip);
@@ -367,7 +464,10 @@ int cmd_litmus(int argc, char **argv)
         }
         sim_close(&s);
     }
-    int rc = stats_bad ? EXIT_USAGE : any_fail ? EXIT_CHECK_FAILED : 0;
+    int rc = n_bad || stats_bad ? EXIT_USAGE : any_fail ? EXIT_CHECK_FAILED : 0;
+    if (n_bad)
+        fprintf(stderr, "gpucoh litmus: %u test file%s with errors (above) not run\n", n_bad,
+                n_bad == 1 ? "" : "s");
     if (json) {
         char *text = cJSON_Print(jout);
         if (!text || write_file_atomic(json, text)) {
@@ -380,6 +480,7 @@ int cmd_litmus(int argc, char **argv)
     litmus_refs_free(table);
     free(tests);
     free(refs);
+    free(bad);
     for (unsigned i = 0; i < files.n; i++)
         free(files.v[i]);
     free(files.v);

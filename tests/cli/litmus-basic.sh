@@ -6,16 +6,16 @@
 set -u
 bin=$1
 root=$2
-shared=${GPUCOH_SHARED:-$root/../shared}
-suite=$shared/litmus/ptx
+suite=$root/litmus/ptx
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
 "$bin" litmus --help >"$tmp/help" || fail "--help exit $?"
-grep -q "exists C" "$tmp/help" || fail "--help does not explain the oracle"
+grep -q "memory-model oracle" "$tmp/help" || fail "--help does not explain the oracle"
+grep -q -- "--explain" "$tmp/help" || fail "--help does not teach --explain"
 
-# malformed input: file:line and exit 2, before anything runs
+# malformed input: file:line and exit 2
 "$bin" litmus --functional "$root/tests/litmus/bad-columns.litmus" >"$tmp/o" 2>"$tmp/e"
 rc=$?
 [ $rc -eq 2 ] || fail "malformed file: exit $rc, want 2"
@@ -23,6 +23,14 @@ grep -q "bad-columns.litmus:9: row has 3 columns" "$tmp/e" || fail "no file:line
 "$bin" litmus --functional "$root/tests/litmus/bad-instr.litmus" >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] || fail "unknown instruction: want exit 2"
 grep -q "bad-instr.litmus:8: unknown instruction 'frobnicate'" "$tmp/e" || fail "$(cat "$tmp/e")"
+# a malformed file among good ones: reported, the others still run, exit 2 at the end
+"$bin" litmus --functional --iterations 5 "$suite/Manual/SB-weak.litmus" \
+    "$root/tests/litmus/bad-instr.litmus" "$suite/Manual/MP-gpu.litmus" >"$tmp/o" 2>"$tmp/e"
+rc=$?
+[ $rc -eq 2 ] || fail "malformed file among good ones: exit $rc, want 2"
+grep -q "bad-instr.litmus:8: unknown instruction" "$tmp/e" || fail "no file:line: $(cat "$tmp/e")"
+grep -q "1 test file with errors" "$tmp/e" || fail "no error count: $(cat "$tmp/e")"
+[ "$(grep -c '^  PASS' "$tmp/o")" -eq 2 ] || fail "the good tests did not run: $(cat "$tmp/o")"
 "$bin" litmus --functional --iterations 0 "$suite/Manual/MP-gpu.litmus" >/dev/null 2>&1
 [ $? -eq 2 ] || fail "--iterations 0 accepted"
 

@@ -4,17 +4,16 @@
 # and with release/acquire never does; the broken rc-noinv is caught.
 set -u
 bin=$1; root=$2
-shared=${GPUCOH_SHARED:-$root/../shared}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$bin" litmus --protocol all --core "$shared/litmus/ptx" --json "$tmp/core.json" >"$tmp/core.out" 2>&1 ||
+"$bin" litmus --protocol all --core "$root/litmus/ptx" --json "$tmp/core.json" >"$tmp/core.out" 2>&1 ||
     fail "core subset: $(grep -E 'FAIL|==' "$tmp/core.out" | head -20)"
 grep '^==' "$tmp/core.out"
 grep -q '^== rc (model ptx): [0-9]* passed, 0 failed' "$tmp/core.out" || fail "rc summary"
 
 "$bin" litmus --protocol rc "$root/tests/litmus/MP-weak.litmus" \
-    "$shared/litmus/ptx/Manual/MP-gpu.litmus" >"$tmp/mp.out" 2>&1 || fail "MP on rc: $(cat "$tmp/mp.out")"
+    "$root/litmus/ptx/Manual/MP-gpu.litmus" >"$tmp/mp.out" 2>&1 || fail "MP on rc: $(cat "$tmp/mp.out")"
 awk '/MP-weak\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -Eq 'hits: [1-9][0-9]* of' ||
     fail "rc never showed MP's weak outcome with weak accesses: $(cat "$tmp/mp.out")"
 awk '/MP-gpu\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -q 'hits: 0 of' ||
@@ -39,13 +38,13 @@ grep -q 'FORBIDDEN' "$tmp/bug.out" || fail "no forbidden outcome named"
 # warp observed through .cta synchronisation are released too (cumulativity)
 for seed in 1 2 3; do
     "$bin" litmus --protocol tcw --iterations 1000 --seed $seed \
-        "$shared/litmus/ptx/Manual/MP-3-transitive.litmus" \
+        "$root/litmus/ptx/Manual/MP-3-transitive.litmus" \
         >"$tmp/cum.out" 2>&1 || fail "MP-3-transitive under tcw, seed $seed: $(grep FAIL "$tmp/cum.out")"
 done
 # ... and the paper's per-warp wait (tc.fence_gwct=warp) lets the stale read
 # through (a few times in 1000), which is why it is not the default
 if "$bin" litmus --protocol tcw --set tc.fence_gwct=warp --iterations 1000 --seed 1 \
-    "$shared/litmus/ptx/Manual/MP-3-transitive.litmus" >"$tmp/cum.out" 2>&1; then
+    "$root/litmus/ptx/Manual/MP-3-transitive.litmus" >"$tmp/cum.out" 2>&1; then
     fail "MP-3-transitive under tcw with tc.fence_gwct=warp: expected the forbidden outcome"
 fi
 grep -q "0 passed, 1 failed" "$tmp/cum.out" || fail "MP-3-transitive, fence_gwct=warp: $(tail -1 "$tmp/cum.out")"

@@ -175,15 +175,51 @@ static void malformed_files_name_file_and_line(void **state)
     expect_error("bad-label.litmus", "8", "label 'LC09' is not defined in P1");
 }
 
+/* The rest of the Dat3M dialect: immediate loads, locations without an init
+ * entry, blanks inside a condition's register. */
+static void dat3m_dialect(void **state)
+{
+    (void)state;
+    const char *imm = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld r1, 1 ;\n ld r2, r1 ;\n"
+                      " st.weak x, r2 ;\nexists (P0:r2 == 1)";
+    if (litmus_parse(imm, "m.litmus", &T, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(T.th[0].ins[0].op, LOP_ADD);
+    assert_int_equal(T.th[0].ins[0].dst, 1);
+    assert_false(T.th[0].ins[0].a.is_reg);
+    assert_int_equal(T.th[0].ins[0].a.v, 1);
+    assert_int_equal(T.th[0].ins[1].op, LOP_ADD);
+    assert_true(T.th[0].ins[1].a.is_reg);
+    assert_int_equal(T.th[0].ins[0].loc, -1);
+    const char *undecl = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, y ;\n"
+                         "exists (P0:r0 == 0 /\\ z == 0)";
+    if (litmus_parse(undecl, "m.litmus", &T, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(T.n_locs, 3);
+    assert_string_equal(T.locs[1].name, "y");
+    assert_int_equal(T.locs[1].init, 0);
+    assert_int_equal(T.locs[1].root, 1);
+    assert_string_equal(T.locs[2].name, "z");
+    const char *blank = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n"
+                        " ld.weak r0, x | ld.weak r3, x ;\nexists (P0: r0 == 0 /\\ P1:\tr3 == 0)";
+    if (litmus_parse(blank, "m.litmus", &T, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(T.nodes[T.root].kind, LN_AND);
+    assert_int_equal(T.obs[0].thread, 0);
+    assert_int_equal(T.obs[0].index, 0);
+    assert_int_equal(T.obs[1].thread, 1);
+    assert_int_equal(T.obs[1].index, 3);
+}
+
 static void inline_errors(void **state)
 {
     (void)state;
     const char *no_scope = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.acquire r0, x ;\nexists (P0:r0 == 0)";
     assert_int_equal(litmus_parse(no_scope, "m.litmus", &T, err, sizeof err), -1);
     assert_non_null(strstr(err, "m.litmus:4: unknown instruction 'ld.acquire'"));
-    const char *undecl = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, y ;\nexists (P0:r0 == 0)";
-    assert_int_equal(litmus_parse(undecl, "m.litmus", &T, err, sizeof err), -1);
-    assert_non_null(strstr(err, "m.litmus:4: location 'y' is not declared"));
+    const char *notloc = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, 5 ;\nexists (P0:r0 == 0)";
+    assert_int_equal(litmus_parse(notloc, "m.litmus", &T, err, sizeof err), -1);
+    assert_non_null(strstr(err, "m.litmus:4: expected a location, got '5'"));
     const char *nocond = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n";
     assert_int_equal(litmus_parse(nocond, "m.litmus", &T, err, sizeof err), -1);
     assert_non_null(strstr(err, "missing the final condition"));
@@ -210,6 +246,7 @@ int main(void)
         cmocka_unit_test(memory_conditions_and_unsupported),
         cmocka_unit_test(malformed_files_name_file_and_line),
         cmocka_unit_test(inline_errors),
+        cmocka_unit_test(dat3m_dialect),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
