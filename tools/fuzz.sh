@@ -25,7 +25,8 @@ seeds_of() {
     case $1 in
     ptx) ls "$root"/workloads/*/*.ptx "$root"/examples/*.ptx "$root"/examples/errors/*.ptx \
              "$root"/tests/ptx/*.ptx "$root"/bench/kernels/*.ptx ;;
-    litmus) ls "$root"/tests/litmus/*.litmus "$root"/examples/errors/*.litmus ;;
+    litmus) ls "$root"/tests/litmus/*.litmus "$root"/examples/errors/*.litmus
+            find "$root/litmus/ptx" -name '*.litmus' ;;
     spec) ls "$root"/examples/*.spec "$root"/examples/errors/*.spec ;;
     ini) ls "$root"/configs/*.ini ;;
     sweep) ls "$root"/repro/*/*.sweep "$root"/tests/long/*.sweep ;;

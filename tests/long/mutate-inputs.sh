@@ -43,7 +43,8 @@ run_kind() { # run_kind KIND EXT FILES...: mutate round-robin over FILES, run ea
 }
 
 run_kind ptx ptx "$root"/workloads/*/*.ptx "$root"/examples/*.ptx "$root"/tests/ptx/*.ptx
-run_kind litmus litmus "$root"/tests/litmus/*.litmus
+mapfile -t suite < <(find "$root/litmus/ptx" -name '*.litmus' | sort)
+run_kind litmus litmus "$root"/tests/litmus/*.litmus "${suite[@]}"
 run_kind spec spec "$root"/examples/*.spec
 run_kind ini ini "$root"/configs/*.ini
 rm -rf "$tmp"
