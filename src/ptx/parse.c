@@ -2510,6 +2510,8 @@ static void parse_function(struct parser *P, bool is_entry, unsigned line)
             free(f->rets[k].name);
         free(f->params);
         free(f->rets);
+        f->params = f->rets = NULL; /* an error below must not free them again */
+        f->n_params = f->n_rets = 0;
         if (f->defined && !tok_is(peek(P), ";"))
             perr(P, line, "function '%s' defined twice", name);
     } else {

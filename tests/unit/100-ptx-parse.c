@@ -75,6 +75,9 @@ static void other_errors(void **state)
                  "t.ptx:7: unsupported instruction 'tex.1d.v4.s32.s32'");
     expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tmov.u32 %r1, %bogus;\n\tret;\n}\n",
                  "t.ptx:7: unsupported special register or undeclared register '%bogus'");
+    /* a second body frees the first's parameters before the error: once freed twice (fuzzing) */
+    expect_error(".func f(.param .b32 a)\n{\n\tret;\n}\n.func f(.param .b32 a)\n{\n\tret;\n}\n",
+                 "t.ptx:8: function 'f' defined twice");
     char err[256];
     assert_null(ptx_module_parse("ret;", "x.ptx", err, sizeof err));
     assert_non_null(strstr(err, "x.ptx:1: expected .version first"));
