@@ -169,7 +169,7 @@ int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign
     return 0;
 }
 
-/* libinih reads through ini_reader below, which counts lines itself, so a
+/* libinih reads through read_ini_line below, which counts lines itself, so a
  * callback error carries the line it belongs to (the library only reports the
  * first line with any error, which may be an earlier syntax error). */
 struct ini_ctx {
