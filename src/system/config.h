@@ -111,6 +111,12 @@ int config_load(struct config *c, const char *file, const char *const *sets, uns
 
 /* The same for INI text in memory (`name` is used in messages). */
 int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen);
+/* The memory model the machine promises programs ("ptx", "tso", "sc"): the
+ * SM's order.model combined with the protocol (order_promise). NULL when
+ * the combination cannot keep a promise (config_load refuses it). */
+const char *config_promise(const struct config *c);
+/* The write-atomic protocols' names, space-separated, into buf. */
+void config_write_atomic_list(char *buf, size_t len);
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);
