@@ -424,7 +424,9 @@ static void run_kernel(void *obj, const struct launch *l)
     uint64_t insts_start = total_warp_insts(m);
     uint64_t advances = total_advances(m);
     tick_t advanced_at = start;
-    tick_t spin_ps = m->cfg.sim.spin_cycles * m->core_clk.period_ps;
+    /* logical-time protocols (RCC) let a warp reread one value for long
+     * stretches by design: the spin watchdog would stop correct runs */
+    tick_t spin_ps = m->proto->logical_time ? 0 : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
     const char *kname = ptx_kernel_info(l->kernel)->name;
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
