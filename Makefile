@@ -5,24 +5,37 @@
 #   make long    the long runs (1 M stress episodes, every litmus test)
 #   make bench   simulator speed benchmarks
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
+#   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
 JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
 
 DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev python3-matplotlib chromium
+FUZZ_PACKAGES := clang
+FUZZ ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps build asan demo test test-fast long bench ptx clean
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-fast long bench ptx fuzz clean
 
 all: build
 
-deps:
-	@missing=""; for p in $(DEB_PACKAGES); do \
+# Install the Debian packages of $(1) that are missing.
+define install_missing
+	@missing=""; for p in $(1); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
 	fi
+endef
+
+deps:
+	$(call install_missing,$(DEB_PACKAGES))
+
+fuzz-deps:
+	$(call install_missing,$(FUZZ_PACKAGES))
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -39,8 +52,16 @@ test: build asan
 	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure
 	cd $(BUILD) && ctest -LE long -j $(JOBS) --output-on-failure
 
-long: build
+long: build fuzz-build
 	cd $(BUILD) && ctest -L long -j $(JOBS) --output-on-failure
+
+# libFuzzer harnesses (clang, ASan, UBSan): fuzz/*.c; findings go to $(FUZZ)/findings/
+fuzz-build: deps fuzz-deps
+	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCOH_FUZZ=ON >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS) --target $(addprefix fuzz-,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	tools/fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
 bench: build
 	@for b in $(BUILD)/bench-*; do echo "== $$b"; $$b; done
@@ -52,4 +73,4 @@ ptx:
 	  nvcc -ptx -arch=sm_75 -O3 -o $$ptx $$cu || exit 1; done
 
 clean:
-	rm -rf $(BUILD) $(ASAN)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ)

@@ -110,4 +110,11 @@ static inline void bytes_merge(uint8_t *dst, const uint8_t *src, const struct by
     }
 }
 
+/* a * b, or UINT64_MAX where that overflows (limits that scale with input). */
+static inline uint64_t mul_sat_u64(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
 #endif

@@ -29,6 +29,10 @@ _Noreturn void fatal(const char *fmt, ...) PRINTF_LIKE(1, 2);
 _Noreturn void panic(const char *fmt, ...) PRINTF_LIKE(1, 2);
 void warn(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
+/* Copy s into out (len bytes), writing control bytes, DEL and bytes that are
+ * not valid UTF-8 as \xNN: messages that echo input stay printable. */
+void log_escape(const char *s, char *out, size_t len);
+
 #define panic_if(cond, ...)                                                                        \
     do {                                                                                           \
         if (cond)                                                                                  \

@@ -29,6 +29,7 @@ struct pstate {
     const char *path;
     char *err;
     size_t errlen;
+    unsigned depth;           /* nesting of '(' and '~' in the condition being parsed */
     /* unresolved branch targets: thread, instr, label name */
     struct {
         int th, ins;
@@ -644,8 +645,23 @@ static int parse_term(struct pstate *ps, struct lexer *lx, struct litmus_term *t
 }
 
 static int parse_or(struct pstate *ps, struct lexer *lx);
+static int parse_unary_nested(struct pstate *ps, struct lexer *lx);
+
+/* The parser recurses once per '(' or '~': bound it, so a pathological
+ * condition is an error instead of a stack overflow (found by fuzzing). */
+#define LITMUS_MAX_NESTING 64
 
 static int parse_unary(struct pstate *ps, struct lexer *lx)
+{
+    if (ps->depth == LITMUS_MAX_NESTING)
+        return perr(ps, lx->line, "condition nested more than %d deep", LITMUS_MAX_NESTING);
+    ps->depth++;
+    int n = parse_unary_nested(ps, lx);
+    ps->depth--;
+    return n;
+}
+
+static int parse_unary_nested(struct pstate *ps, struct lexer *lx)
 {
     char w[64];
     enum tok k = peek(lx);

@@ -35,7 +35,7 @@ static void put(struct sbuf *b, const char *fmt, ...)
     for (;;) {
         va_list ap;
         va_start(ap, fmt);
-        int n = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        int n = vsnprintf(b->s ? b->s + b->n : NULL, b->cap - b->n, fmt, ap);
         va_end(ap);
         if (n < 0) {
             b->oom = true;

@@ -15,7 +15,10 @@
 
 static int cmd_version(int argc, char **argv)
 {
-    (void)argc, (void)argv;
+    if (argc > 1) {
+        fprintf(stderr, "gpucoh version: unexpected argument '%s'\n", argv[1]);
+        return EXIT_USAGE;
+    }
     printf("gpucoh %s\n", GPUCOH_VERSION);
     return 0;
 }
@@ -36,7 +39,7 @@ static const struct {
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},
-    {"version", cmd_version, "print the version"},
+    {"version", cmd_version, "print the version (also gpucoh --version)"},
 };
 
 static void usage(FILE *out)
@@ -58,6 +61,8 @@ static void usage(FILE *out)
 
 int cli_main(int argc, char **argv)
 {
+    if (argc >= 2 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")))
+        return cmd_version(argc - 1, argv + 1);
     if (argc < 2 || !strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
         !strcmp(argv[1], "-h")) {
         usage(stdout);

@@ -19,7 +19,7 @@
 
 #define MAX_LIST 64
 
-static void usage(FILE *out)
+static void chopin_usage(FILE *out)
 {
     fputs("usage: gpucoh chopin config [--config FILE] [--set section.key=value]... [--verbose]\n"
           "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir "
@@ -95,17 +95,6 @@ static void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
     fputc('\n', f);
 }
 
-/* A whole number option value in [0, max]; anything else is a usage error. */
-static uint64_t number(const char *opt, const char *s, uint64_t max)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s || *end || *s == '-' || v > max)
-        fatal("%s %s: expected a whole number from 0 to %llu", opt, s, (unsigned long long)max);
-    return v;
-}
-
 static unsigned split_list(char *s, char **out)
 {
     unsigned n = 0;
@@ -118,23 +107,20 @@ static int cmd_gen(int argc, char **argv)
 {
     const char *game = NULL, *out = NULL, *dir = NULL;
     uint64_t seed = 1;
-    uint32_t draws = 0, tris = 0;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--game") && i + 1 < argc)
-            game = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = number(argv[i], argv[i + 1], UINT64_MAX), i++;
-        else if (!strcmp(argv[i], "--draws") && i + 1 < argc)
-            draws = (uint32_t)number(argv[i], argv[i + 1], 1u << 20), i++;
-        else if (!strcmp(argv[i], "--tris") && i + 1 < argc)
-            tris = (uint32_t)number(argv[i], argv[i + 1], GFX_MAX_TRIS), i++;
-        else if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--dir") && i + 1 < argc)
-            dir = argv[++i];
-        else
-            fatal("chopin gen: unknown option '%s' (gpucoh chopin --help)", argv[i]);
-    }
+    unsigned draws = 0, tris = 0;
+    const struct opt rows[] = {
+        OPT_STR_ROW("--game", NULL, &game),
+        OPT_U64_ROW("--seed", NULL, &seed, 0, 0x1p64),
+        OPT_UINT_ROW("--draws", NULL, &draws, 0, 1u << 20),
+        OPT_UINT_ROW("--tris", NULL, &tris, 0, GFX_MAX_TRIS),
+        OPT_OUT_ROW("--out", NULL, &out),
+        OPT_STR_ROW("--dir", NULL, &dir),
+        OPT_END,
+    };
+    int prc = opt_parse("chopin gen", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
+                        NULL, chopin_usage);
+    if (prc != OPT_CONTINUE)
+        return prc;
     if (!game)
         fatal("chopin gen: --game NAME|all is required");
     if (!!draws != !!tris)
@@ -190,14 +176,15 @@ static int cmd_groups(int argc, char **argv)
 {
     const char *path = NULL;
     uint64_t thr = 4096;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--trace") && i + 1 < argc)
-            path = argv[++i];
-        else if (!strcmp(argv[i], "--threshold") && i + 1 < argc)
-            thr = number(argv[i], argv[i + 1], UINT32_MAX), i++;
-        else
-            fatal("chopin groups: unknown option '%s' (gpucoh chopin --help)", argv[i]);
-    }
+    const struct opt rows[] = {
+        OPT_IN_ROW("--trace", NULL, &path),
+        OPT_U64_ROW("--threshold", NULL, &thr, 0, UINT32_MAX),
+        OPT_END,
+    };
+    int prc = opt_parse("chopin groups", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
+                        NULL, chopin_usage);
+    if (prc != OPT_CONTINUE)
+        return prc;
     if (!path)
         fatal("chopin groups: --trace FILE is required");
     struct gfx_trace t;
@@ -221,21 +208,21 @@ static int cmd_groups(int argc, char **argv)
 static int cmd_sfr_config(int argc, char **argv)
 {
     const char *config = NULL, *sets[SIM_MAX_SETS];
-    unsigned n_sets = 0;
+    struct opt_args set_list = {sets, 0, SIM_MAX_SETS};
     bool verbose = false;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--config") && i + 1 < argc)
-            config = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < SIM_MAX_SETS)
-            sets[n_sets++] = argv[++i];
-        else if (!strcmp(argv[i], "--verbose"))
-            verbose = true;
-        else
-            fatal("chopin config: unknown option '%s' (gpucoh chopin --help)", argv[i]);
-    }
+    const struct opt rows[] = {
+        OPT_IN_ROW("--config", NULL, &config),
+        OPT_CALL_ROW("--set", "-s", opt_append, &set_list),
+        OPT_FLAG_ROW("--verbose", NULL, &verbose),
+        OPT_END,
+    };
+    int prc = opt_parse("chopin config", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
+                        NULL, chopin_usage);
+    if (prc != OPT_CONTINUE)
+        return prc;
     struct sfr_config c;
     char err[512];
-    if (sfr_config_load(&c, config, sets, n_sets, err, sizeof err))
+    if (sfr_config_load(&c, config, sets, set_list.n, err, sizeof err))
         fatal("%s", err);
     cfg_print(sfr_opts, &c, stdout, verbose);
     return 0;
@@ -286,35 +273,28 @@ static int cmd_sfr_run(int argc, char **argv)
     char *traces_arg = NULL, *games_arg = NULL, *designs_arg = "all", *vary = NULL;
     const char *config = NULL, *json = NULL, *csv = NULL, *stats = NULL;
     const char *sets[SIM_MAX_SETS + 1];
-    unsigned n_sets = 0;
+    struct opt_args set_list = {sets, 0, SIM_MAX_SETS};
     uint64_t seed = 1;
     bool quiet = false;
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--trace") && i + 1 < argc)
-            traces_arg = argv[++i];
-        else if (!strcmp(argv[i], "--game") && i + 1 < argc)
-            games_arg = argv[++i];
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            seed = number(argv[i], argv[i + 1], UINT64_MAX), i++;
-        else if (!strcmp(argv[i], "--stats") && i + 1 < argc)
-            stats = argv[++i];
-        else if (!strcmp(argv[i], "--quiet"))
-            quiet = true;
-        else if (!strcmp(argv[i], "--design") && i + 1 < argc)
-            designs_arg = argv[++i];
-        else if (!strcmp(argv[i], "--config") && i + 1 < argc)
-            config = argv[++i];
-        else if (!strcmp(argv[i], "--set") && i + 1 < argc && n_sets < SIM_MAX_SETS)
-            sets[n_sets++] = argv[++i];
-        else if (!strcmp(argv[i], "--vary") && i + 1 < argc)
-            vary = argv[++i];
-        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
-            json = argv[++i];
-        else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
-            csv = argv[++i];
-        else
-            fatal("chopin run: unknown option '%s' (gpucoh chopin --help)", argv[i]);
-    }
+    const struct opt rows[] = {
+        OPT_STR_ROW("--trace", NULL, &traces_arg),
+        OPT_STR_ROW("--game", NULL, &games_arg),
+        OPT_U64_ROW("--seed", NULL, &seed, 0, 0x1p64),
+        OPT_OUT_ROW("--stats", NULL, &stats),
+        OPT_FLAG_ROW("--quiet", "-q", &quiet),
+        OPT_STR_ROW("--design", NULL, &designs_arg),
+        OPT_IN_ROW("--config", NULL, &config),
+        OPT_CALL_ROW("--set", "-s", opt_append, &set_list),
+        OPT_STR_ROW("--vary", NULL, &vary),
+        OPT_OUT_ROW("--json", NULL, &json),
+        OPT_OUT_ROW("--csv", NULL, &csv),
+        OPT_END,
+    };
+    int prc = opt_parse("chopin run", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
+                        NULL, chopin_usage);
+    if (prc != OPT_CONTINUE)
+        return prc;
+    unsigned n_sets = set_list.n;
     if (!traces_arg == !games_arg)
         fatal("chopin run: --trace FILE or --game NAME is required (one of them)");
     char *tr[MAX_LIST], *dn[MAX_LIST], *vals[MAX_LIST];
@@ -458,12 +438,12 @@ int cmd_chopin(int argc, char **argv)
 {
     if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
         !strcmp(argv[1], "help")) {
-        usage(argc < 2 ? stderr : stdout);
+        chopin_usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? EXIT_USAGE : 0;
     }
     for (int i = 2; i < argc; i++)
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
+            chopin_usage(stdout);
             return 0;
         }
     if (!strcmp(argv[1], "repro")) { /* gpucoh repro chopin [options] */
@@ -479,6 +459,6 @@ int cmd_chopin(int argc, char **argv)
     if (!strcmp(argv[1], "run"))
         return cmd_sfr_run(argc, argv);
     fprintf(stderr, "gpucoh chopin: unknown subcommand '%s'\n", argv[1]);
-    usage(stderr);
+    chopin_usage(stderr);
     return EXIT_USAGE;
 }

@@ -32,57 +32,76 @@ static void usage(FILE *out)
             "stc, stc-reuse (gpucoh list workloads).\n"
             "`--protocols all` runs a protocol that needs its own order.model (rccsc: sc)\n"
             "under it; named, it needs --set order.model=sc.\n"
-            "\n%s"
-            "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
-            sim_opts_help);
+            "\n"
+            "  --workloads LIST      workloads or sets, comma-separated (default all)\n"
+            "  --protocols LIST      protocols, comma-separated, or all (default: every one\n"
+            "                        that is not test-only); --protocol NAME adds one\n"
+            "  --size S              input size (default tiny)\n"
+            "  --csv FILE            write the table's rows as CSV\n"
+            "\n" SIM_HELP_MACHINE SIM_HELP_CHECK
+            "\nFor every statistic of one run, use gpucoh run --stats (or gpucoh sweep).\n"
+            "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n");
+}
+
+/* --workloads, --protocols and --protocol append to a comma-separated list,
+ * so that repeating them adds rather than replaces. */
+struct list_arg {
+    char *text;
+    size_t cap;
+};
+
+static int take_list(void *ctx, const char *name, const char *value, char *err, size_t errlen)
+{
+    struct list_arg *l = ctx;
+    size_t n = strlen(l->text);
+    if (!*value || n + strlen(value) + 2 > l->cap) {
+        snprintf(err, errlen, "%s: %s", name, *value ? "list too long" : "needs a value");
+        return -1;
+    }
+    snprintf(l->text + n, l->cap - n, "%s%s", n ? "," : "", value);
+    return 0;
 }
 
 static unsigned split(char *s, const char **out)
 {
     unsigned n = 0;
-    for (char *t = strtok(s, ","); t && n < MAX_ITEMS; t = strtok(NULL, ","))
+    for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
+        if (n == MAX_ITEMS)
+            fatal("too many names in a list (at most %d)", MAX_ITEMS);
         out[n++] = t;
+    }
     return n;
 }
 
 int cmd_compare(int argc, char **argv)
 {
     struct sim_opts o = {0};
-    char *wl_arg = NULL, *pr_arg = NULL;
+    char wl_list[4096] = "", pr_list[4096] = "";
+    struct list_arg wl_arg = {wl_list, sizeof wl_list}, pr_arg = {pr_list, sizeof pr_list};
     const char *csv = NULL;
     struct wl_params p = {.size = WL_TINY, .seed = 1};
-    for (int i = 1; i < argc; i++) {
-        if (sim_opts_take(&o, argc, argv, &i))
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--workloads") && i + 1 < argc) {
-            wl_arg = argv[++i];
-        } else if (!strcmp(argv[i], "--protocols") && i + 1 < argc) {
-            pr_arg = argv[++i];
-        } else if (!strcmp(argv[i], "--csv") && i + 1 < argc) {
-            csv = argv[++i];
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            const char *s = argv[++i];
-            int k = wl_size_find(s);
-            if (k < 0)
-                fatal("--size %s: expected " WL_SIZE_CHOICES, s);
-            p.size = (enum wl_size)k;
-        } else {
-            fprintf(stderr, "gpucoh compare: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
-    if (o.functional)
-        fatal("compare measures the timing model; --functional makes no sense here");
+    int size = WL_TINY;
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&o, SIM_OPT_MACHINE | SIM_OPT_CHECK, sim_rows);
+    const struct opt rows[] = {
+        OPT_CALL_ROW("--workloads", NULL, take_list, &wl_arg),
+        OPT_CALL_ROW("--protocols", NULL, take_list, &pr_arg),
+        OPT_CALL_ROW("--protocol", NULL, take_list, &pr_arg),
+        OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),
+        OPT_OUT_ROW("--csv", NULL, &csv),
+        OPT_END,
+    };
+    int rc = opt_parse("compare", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv,
+                       1, NULL, usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
+    p.size = (enum wl_size)size;
     const struct workload *wls[MAX_ITEMS];
     unsigned n_wl = 0;
     const char *names[MAX_ITEMS];
-    unsigned n_names = wl_arg ? split(wl_arg, names) : 0;
+    unsigned n_names = split(wl_list, names);
     for (const struct workload *const *w = wl_registry; *w && n_wl < MAX_ITEMS; w++) {
-        bool take = !wl_arg;
+        bool take = !n_names;
         for (unsigned k = 0; k < n_names; k++)
             take |= !strcmp(names[k], "all") || !strcmp(names[k], (*w)->set);
         if (take)
@@ -100,12 +119,12 @@ int cmd_compare(int argc, char **argv)
     }
     const char *protos[MAX_ITEMS];
     unsigned n_pr = 0;
-    if (!pr_arg || !strcmp(pr_arg, "all")) {
+    if (!pr_list[0] || !strcmp(pr_list, "all")) {
         for (const struct proto_desc *const *q = proto_registry; *q && n_pr < MAX_ITEMS; q++)
             if (!(*q)->test_only)
                 protos[n_pr++] = (*q)->name;
     } else {
-        n_pr = split(pr_arg, protos);
+        n_pr = split(pr_list, protos);
         for (unsigned k = 0; k < n_pr; k++)
             if (!proto_find(protos[k]))
                 fatal("unknown protocol '%s' (gpucoh list protocols)", protos[k]);
@@ -139,7 +158,7 @@ int cmd_compare(int argc, char **argv)
                 fatal("too many --set options");
             ok.sets[ok.n_sets++] = set;
             const struct proto_desc *pd = proto_find(protos[k]);
-            if (pd->needs_order && (!pr_arg || !strcmp(pr_arg, "all"))) {
+            if (pd->needs_order && (!pr_list[0] || !strcmp(pr_list, "all"))) {
                 /* `all` runs a protocol that needs its own issue rule under it */
                 snprintf(set_order, sizeof set_order, "order.model=%s", pd->needs_order);
                 ok.sets[ok.n_sets++] = set_order;

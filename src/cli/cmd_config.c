@@ -14,10 +14,12 @@ static void usage(FILE *out)
     fputs("usage: gpucoh config show [--config FILE] [--set SECTION.KEY=V]... [--help-keys]\n"
           "\n"
           "Prints the configuration after applying the file and every --set, in INI form\n"
-          "(so it can be saved and reused). --help-keys adds each option's meaning, unit\n"
-          "and allowed values. A comment line says which memory model the machine\n"
-          "promises programs: the protocol's own under order.model = rmo, tso or sc under\n"
-          "those models on a write-atomic protocol; other combinations are refused (exit 2).\n",
+          "(so it can be saved and reused), once it has passed every check a run makes.\n"
+          "--help-keys adds each option's meaning, unit and allowed values. A comment line\n"
+          "says which memory model the machine promises programs: the protocol's own under\n"
+          "order.model = rmo, tso or sc under those models on a write-atomic protocol; other\n"
+          "combinations are refused (exit 2).\n"
+          "\n" SIM_HELP_MACHINE,
           out);
 }
 
@@ -33,19 +35,13 @@ int cmd_config(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    for (int i = 2; i < argc; i++) {
-        if (sim_opts_take(&o, argc, argv, &i))
-            continue;
-        if (!strcmp(argv[i], "--help-keys")) {
-            verbose = true;
-        } else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else {
-            fprintf(stderr, "gpucoh config: unknown option '%s'\n", argv[i]);
-            return EXIT_USAGE;
-        }
-    }
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
+    const struct opt rows[] = {OPT_FLAG_ROW("--help-keys", NULL, &verbose), OPT_END};
+    int rc = opt_parse("config", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 2,
+                       NULL, usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
     struct config c;
     char err[512];
     const char *file = o.config_file ? o.config_file : config_default_file();

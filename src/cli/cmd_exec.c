@@ -34,7 +34,11 @@ static void usage(FILE *out)
           "  --dump NAME=FILE      after the run, write buffer NAME to FILE as raw\n"
           "                        little-endian elements (repeatable)\n"
           "  --max-insts N         with --functional: warp instructions one kernel may run\n"
-          "                        before it is stopped as a runaway (default 2^34)\n"
+          "                        before it is stopped as a runaway (default: sim.max_insts,\n"
+          "                        auto = 2^24 per warp of the launch; timing runs also stop\n"
+          "                        at sim.max_cycles and when warps spin, sim.spin_cycles)\n"
+          "  --dry-run             check the spec, its PTX and data files and the machine\n"
+          "                        configuration, run nothing (exit 0 or 2)\n"
           "  --help                this text\n",
           out);
     fputs(sim_opts_help, out);
@@ -43,78 +47,97 @@ static void usage(FILE *out)
           out);
 }
 
-static int usage_error(const char *what, const char *arg)
-{
-    fprintf(stderr, "gpucoh exec: %s%s\n(gpucoh exec --help for usage)\n", what, arg);
-    return EXIT_USAGE;
-}
-
 struct exec_dump {
     char name[64];
     const char *path;
 };
 
+struct exec_dumps {
+    struct exec_dump v[EXEC_MAX_DUMPS];
+    unsigned n;
+};
+
+/* --dump NAME=FILE: FILE must be writable before the run starts. */
+static int take_dump(void *ctx, const char *opt, const char *val, char *err, size_t errlen)
+{
+    struct exec_dumps *d = ctx;
+    const char *eq = strchr(val, '=');
+    if (!eq || eq == val || !eq[1] || (size_t)(eq - val) >= sizeof d->v[0].name) {
+        snprintf(err, errlen, "%s needs NAME=FILE, not '%s'", opt, val);
+        return -1;
+    }
+    if (d->n == EXEC_MAX_DUMPS) {
+        snprintf(err, errlen, "too many %s options (at most %d)", opt, EXEC_MAX_DUMPS);
+        return -1;
+    }
+    if (opt_check_output(opt, eq + 1, err, errlen))
+        return -1;
+    memcpy(d->v[d->n].name, val, (size_t)(eq - val));
+    d->v[d->n].name[eq - val] = 0;
+    d->v[d->n++].path = eq + 1;
+    return 0;
+}
+
 int cmd_exec(int argc, char **argv)
 {
     struct sim_opts o = {0};
     const char *spec_path = NULL;
-    struct exec_dump dumps[EXEC_MAX_DUMPS];
-    unsigned n_dumps = 0;
+    struct exec_dumps dumps = {.n = 0};
     uint64_t max_insts = 0;
-
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (sim_opts_take(&o, argc, argv, &i))
-            continue;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--dump") || !strncmp(a, "--dump=", 7)) {
-            const char *val = a[6] == '=' ? a + 7 : i + 1 < argc ? argv[++i] : "";
-            const char *eq = strchr(val, '=');
-            if (!eq || eq == val || !eq[1] || (size_t)(eq - val) >= sizeof dumps[0].name)
-                return usage_error("--dump needs NAME=FILE, not ", val);
-            if (n_dumps == EXEC_MAX_DUMPS)
-                return usage_error("too many --dump options", "");
-            memcpy(dumps[n_dumps].name, val, (size_t)(eq - val));
-            dumps[n_dumps].name[eq - val] = 0;
-            dumps[n_dumps++].path = eq + 1;
-        } else if (!strcmp(a, "--max-insts") || !strncmp(a, "--max-insts=", 12)) {
-            const char *val = a[11] == '=' ? a + 12 : i + 1 < argc ? argv[++i] : "";
-            char *end;
-            max_insts = strtoull(val, &end, 0);
-            if (!*val || *end || !max_insts || val[0] == '-')
-                return usage_error("--max-insts needs a positive number, not ", val);
-        } else if (a[0] == '-' && a[1]) {
-            return usage_error("unknown option ", a);
-        } else if (spec_path) {
-            return usage_error("more than one spec file: ", a);
-        } else {
-            spec_path = a;
-        }
+    bool dry_run = false;
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&o, SIM_OPT_ALL, sim_rows);
+    const struct opt rows[] = {
+        OPT_CALL_ROW("--dump", NULL, take_dump, &dumps),
+        OPT_U64_ROW("--max-insts", NULL, &max_insts, 1, 0x1p64),
+        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
+        OPT_END,
+    };
+    struct opt_args pos = {&spec_path, 0, 1};
+    int rc = opt_parse("exec", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
+                       &pos, usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
+    if (!spec_path) {
+        fprintf(stderr, "gpucoh exec: no spec file given\n(gpucoh exec --help for usage)\n");
+        return EXIT_USAGE;
     }
-    if (!spec_path)
-        return usage_error("no spec file given", "");
-    if (max_insts && !o.functional)
-        return usage_error("--max-insts applies to --functional runs", "");
+    if (max_insts && !o.functional) {
+        fprintf(stderr, "gpucoh exec: --max-insts applies to --functional runs (timing runs: "
+                        "--set sim.max_insts=N)\n");
+        return EXIT_USAGE;
+    }
 
     char err[1024];
     struct launchspec *spec = launchspec_load(spec_path, err, sizeof err);
     if (!spec)
         fatal("%s", err);
-    for (unsigned d = 0; d < n_dumps; d++)
-        if (launchspec_find_buffer(spec, dumps[d].name) < 0)
-            fatal("--dump %s: %s declares no buffer named '%s'", dumps[d].name, spec_path,
-                  dumps[d].name);
+    if (!spec->n_launches && !spec->n_checks && !spec->n_prints)
+        fatal("%s: no launch, check or print line: nothing would run", spec_path);
+    for (unsigned d = 0; d < dumps.n; d++)
+        if (launchspec_find_buffer(spec, dumps.v[d].name) < 0)
+            fatal("--dump %s: %s declares no buffer named '%s'", dumps.v[d].name, spec_path,
+                  dumps.v[d].name);
 
+    if (dry_run) {
+        struct config cfg;
+        if (config_load(&cfg, o.config_file ? o.config_file : config_default_file(), o.sets,
+                        o.n_sets, err, sizeof err))
+            fatal("%s", err);
+        printf("%s: %u launch%s, %u check%s, %u print%s; nothing run (--dry-run)\n", spec_path,
+               spec->n_launches, spec->n_launches == 1 ? "" : "es", spec->n_checks,
+               spec->n_checks == 1 ? "" : "s", spec->n_prints, spec->n_prints == 1 ? "" : "s");
+        launchspec_free(spec);
+        return 0;
+    }
     struct sim_session s;
     sim_open(&s, &o);
     if (s.functional && max_insts)
         functional_set_opts(s.functional, &(struct functional_opts){.max_warp_insts = max_insts});
 
     int result = launchspec_run(spec, s.host, stdout);
-    for (unsigned d = 0; d < n_dumps; d++)
-        if (launchspec_dump(spec, s.host, dumps[d].name, dumps[d].path, err, sizeof err))
+    for (unsigned d = 0; d < dumps.n; d++)
+        if (launchspec_dump(spec, s.host, dumps.v[d].name, dumps.v[d].path, err, sizeof err))
             fatal("%s", err);
 
     char title[300];
@@ -122,7 +145,7 @@ int cmd_exec(int argc, char **argv)
     cJSON *extra = cJSON_CreateObject();
     cJSON_AddStringToObject(extra, "spec", spec_path);
     cJSON_AddBoolToObject(extra, "check_passed", result == 0);
-    int rc = sim_report(&s, stdout, title, extra);
+    rc = sim_report(&s, stdout, title, extra);
     cJSON_Delete(extra);
     printf("  checks          %s\n", result ? "FAILED" : spec->n_checks ? "passed" : "none");
     sim_close(&s);

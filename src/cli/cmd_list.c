@@ -46,6 +46,10 @@ static void list_configs(void)
 int cmd_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
+    if (argc > 2) {
+        fprintf(stderr, "gpucoh list: unexpected argument '%s'\n", argv[2]);
+        return EXIT_USAGE;
+    }
     if (!strcmp(what, "protocols")) {
         for (const struct proto_desc *const *p = proto_registry; *p; p++) {
             printf("%-10s", (*p)->name);

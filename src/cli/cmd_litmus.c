@@ -81,12 +81,16 @@ static void usage(FILE *out)
             "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
             "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
             "  --core               run only the core subset of litmus/index.csv\n"
+            "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
             "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
             "  --no-prewarm         do not pre-load the L1s with the initial values\n"
             "  --all-lanes          all 32 lanes of a litmus warp do the loads and stores\n"
             "  --pack               put the locations in one line instead of a line each\n"
             "  --config F, --set K=V  machine configuration, as for gpucoh run\n"
+            "  --stats FILE.json    every statistic of the machine after all tests\n"
+            "                       (docs/stats.md; one protocol, or --functional)\n"
+            "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
             "\n"
             "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed or the\n"
             "oracle disagrees with a reference verdict, 2 usage or input error (a malformed\n"
@@ -188,11 +192,12 @@ static void collect(struct file_list *l, const char *path)
 
 static unsigned parse_uint(const char *opt, const char *v, unsigned long max)
 {
-    char *end;
-    errno = 0;
-    unsigned long x = strtoul(v ? v : "", &end, 10);
-    if (!v || !*v || *end || errno || x > max)
-        fatal("%s: expected an integer 0..%lu, got '%s'", opt, max, v ? v : "");
+    char err[256];
+    uint64_t x;
+    if (!v)
+        fatal("%s needs a value", opt);
+    if (opt_number(opt, v, 0, max, &x, err, sizeof err))
+        fatal("%s", err);
     return (unsigned)x;
 }
 
@@ -292,7 +297,7 @@ int cmd_litmus(int argc, char **argv)
     const char *protocols[64];
     unsigned n_protocols = 0;
     const char *json = NULL;
-    bool core_only = false, all = false, explain = false;
+    bool core_only = false, all = false, explain = false, dry_run = false;
     unsigned jitter = 16;
     struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64,
                                  .warm_delay = 32, .ptx = {.prewarm = true}};
@@ -319,11 +324,16 @@ int cmd_litmus(int argc, char **argv)
         } else if (!strcmp(a, "--seed")) {
             ro.seed = parse_uint(a, v, 0xffffffffu), i++;
         } else if (!strcmp(a, "--json")) {
+            char jerr[512];
             if (!v)
                 fatal("--json needs a file name");
+            if (opt_check_output("--json", v, jerr, sizeof jerr))
+                fatal("%s", jerr);
             json = v, i++;
         } else if (!strcmp(a, "--core")) {
             core_only = true;
+        } else if (!strcmp(a, "--dry-run")) {
+            dry_run = true;
         } else if (!strcmp(a, "--skew")) {
             ro.max_skew = parse_uint(a, v, 1000000), i++;
         } else if (!strcmp(a, "--jitter")) {
@@ -393,6 +403,9 @@ int cmd_litmus(int argc, char **argv)
         free(files.v);
         return n_bad ? EXIT_USAGE : rc;
     }
+    if (dry_run)
+        printf("%u litmus test%s read; nothing run (--dry-run)\n", files.n - n_bad,
+               files.n - n_bad == 1 ? "" : "s");
 
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
@@ -400,12 +413,14 @@ int cmd_litmus(int argc, char **argv)
                 protocols[n_protocols++] = (*p)->name;
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */
-    unsigned passes = so.functional ? 1 : (n_protocols ? n_protocols : 1);
+    unsigned passes = dry_run ? 0 : so.functional ? 1 : (n_protocols ? n_protocols : 1);
+    if (passes > 1 && (so.stats_file || so.coverage_file))
+        fatal("--stats and --coverage describe one machine: give one --protocol");
 
     cJSON *jout = cJSON_CreateObject();
     cJSON *jres = cJSON_AddArrayToObject(jout, "results");
     cJSON *jsum = cJSON_AddArrayToObject(jout, "protocols");
-    bool any_fail = false;
+    bool any_fail = false, stats_bad = false;
     for (unsigned pi = 0; pi < passes; pi++) {
         struct sim_opts o = so;
         char set_proto[96], set_seed[64], set_jit[3][64];
@@ -478,9 +493,16 @@ int cmd_litmus(int argc, char **argv)
         cJSON_AddNumberToObject(js, "allowed_never_observed", tot.unseen);
         cJSON_AddItemToArray(jsum, js);
         any_fail |= tot.fail > 0;
+        if (so.stats_file || so.coverage_file) {
+            FILE *quiet = fopen("/dev/null", "w");
+            if (!quiet || sim_report(&s, quiet, "litmus", NULL))
+                stats_bad = true;
+            if (quiet)
+                fclose(quiet);
+        }
         sim_close(&s);
     }
-    int rc = n_bad ? EXIT_USAGE : any_fail ? EXIT_CHECK_FAILED : 0;
+    int rc = n_bad || stats_bad ? EXIT_USAGE : any_fail ? EXIT_CHECK_FAILED : 0;
     if (n_bad)
         fprintf(stderr, "gpucoh litmus: %u test file%s with errors (above) not run\n", n_bad,
                 n_bad == 1 ? "" : "s");

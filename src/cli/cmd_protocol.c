@@ -8,6 +8,7 @@
 
 #include "base/log.h"
 #include "cli/cmds.h"
+#include "cli/opt.h"
 #include "coh/proto.h"
 
 static void usage(FILE *out)
@@ -31,24 +32,18 @@ int cmd_protocol(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
-    for (int i = 2; i < argc; i++) {
-        if (!strcmp(argv[i], "--format") && i + 1 < argc)
-            format = argv[++i];
-        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (argv[i][0] != '-' && !name)
-            name = argv[i];
-        else {
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
+    static const char *const formats[] = {"md", "dot", NULL};
+    int fmt = 0;
+    const struct opt rows[] = {OPT_ENUM_ROW("--format", NULL, &fmt, formats), OPT_END};
+    struct opt_args pos = {&name, 0, 1};
+    int rc = opt_parse("protocol", (const struct opt *const[]){rows, NULL}, argc, argv, 2, &pos,
+                       usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
+    format = formats[fmt];
     const struct proto_desc *p = name ? proto_find(name) : NULL;
     if (!p)
         fatal("unknown protocol '%s' (gpucoh list protocols)", name ? name : "");
-    if (strcmp(format, "md") && strcmp(format, "dot"))
-        fatal("--format %s: expected md or dot", format);
     if (!strcmp(format, "md")) {
         printf("# Protocol `%s`\n\n%s. Promises the %s memory model; %u virtual networks (", p->name,
                p->title, mem_model_names[p->model], p->n_vnets);

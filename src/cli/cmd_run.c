@@ -27,7 +27,7 @@ static void usage(FILE *out)
             "  --size S           input size: tiny (tests), quick (seconds), small (default;\n"
             "                     larger than the L2 where the paper's inputs are), paper\n"
             "  --variant V        a workload-defined variant (e.g. nofence)\n"
-            "  --input-seed N     seed of the generated input (default 1)\n"
+            "  --input-seed N     seed of the generated input, 0 to 2^64-1 (default 1)\n"
             "\n%s"
             "\nexit status: 0 output correct, 1 output wrong, 2 usage or input error,\n"
             "3 simulator fault (deadlock, starvation, protocol hole; a dump of the stuck\n"
@@ -40,38 +40,38 @@ int cmd_run(int argc, char **argv)
 {
     struct sim_opts o = {0};
     const char *name = NULL, *variant = NULL;
-    struct wl_params p = {.size = WL_SMALL, .seed = 1};
-    for (int i = 1; i < argc; i++) {
-        if (sim_opts_take(&o, argc, argv, &i))
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--workload") && i + 1 < argc) {
-            name = argv[++i];
-        } else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
-            variant = argv[++i];
-        } else if (!strcmp(argv[i], "--input-seed") && i + 1 < argc) {
-            p.seed = strtoull(argv[++i], NULL, 0);
-        } else if (!strcmp(argv[i], "--size") && i + 1 < argc) {
-            const char *s = argv[++i];
-            int k = wl_size_find(s);
-            if (k < 0)
-                fatal("--size %s: expected " WL_SIZE_CHOICES, s);
-            p.size = (enum wl_size)k;
-        } else {
-            fprintf(stderr, "gpucoh run: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
+    int size = WL_SMALL;
+    uint64_t input_seed = 1;
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&o, SIM_OPT_ALL, sim_rows);
+    const struct opt rows[] = {
+        OPT_STR_ROW("--workload", NULL, &name),
+        OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),
+        OPT_STR_ROW("--variant", NULL, &variant),
+        OPT_U64_ROW("--input-seed", NULL, &input_seed, 0, 0x1p64),
+        OPT_END,
+    };
+    int rc = opt_parse("run", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
+                       NULL, usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
     if (!name) {
+        fprintf(stderr, "gpucoh run: --workload is required\n");
         usage(stderr);
         return EXIT_USAGE;
     }
     const struct workload *w = wl_find(name);
     if (!w)
         fatal("unknown workload '%s' (gpucoh list workloads)", name);
+    if (variant && !wl_has_variant(w, variant)) {
+        fprintf(stderr, "gpucoh run: --variant: workload %s has no variant '%s' (", w->name,
+                variant);
+        for (const char *const *v = w->variants; v && *v; v++)
+            fprintf(stderr, "%s%s", v == w->variants ? "known: " : ", ", *v);
+        fprintf(stderr, "%s)\n", w->variants ? "" : "it has none");
+        return EXIT_USAGE;
+    }
+    struct wl_params p = {.size = (enum wl_size)size, .seed = input_seed};
     p.variant = variant;
 
     struct sim_session s;
@@ -86,7 +86,7 @@ int cmd_run(int argc, char **argv)
     cJSON_AddStringToObject(extra, "size", wl_size_names[p.size]);
     cJSON_AddStringToObject(extra, "variant", variant ? variant : "");
     cJSON_AddBoolToObject(extra, "check_passed", result == 0);
-    int rc = sim_report(&s, stdout, title, extra);
+    rc = sim_report(&s, stdout, title, extra);
     cJSON_Delete(extra);
     printf("  check           %s%s%s\n", result ? "FAILED" : "passed", result ? ": " : "",
            result ? why : "");

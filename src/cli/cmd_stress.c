@@ -32,12 +32,13 @@ static void usage(FILE *out)
             "through memory, so every episode opens and closes on one variable there.\n"
             "\n"
             "  --protocol NAME|all  protocols to test (default all)\n"
-            "  --episodes N         episodes to complete per protocol (default 20000)\n"
+            "  --episodes N         episodes to complete per protocol, 1 to 10^12 (default 20000)\n"
             "  --seed S             random seed (default 1)\n"
             "  --small-caches       tiny L1s and L2 banks and few MSHRs: evictions, recalls,\n"
             "                       MSHR pressure\n"
-            "  --warps N            agents per SM (default 4)\n"
-            "  --check              also run the invariant observers (golden memory)\n");
+            "  --warps N            agents per SM, 1 to 48 (default 4)\n"
+            "  --check              also run the invariant observers (golden memory)\n"
+            "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
 }
 
 int cmd_stress(int argc, char **argv)
@@ -47,33 +48,22 @@ int cmd_stress(int argc, char **argv)
     bool small = false;
     struct stress_opts so = {.episodes = 20000, .warps_per_sm = 4, .locations = 512,
                              .max_body = 8, .sync_vars = 8};
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--protocol") && i + 1 < argc) {
-            proto = argv[++i];
-            continue;
-        }
-        if (sim_opts_take(&o, argc, argv, &i))
-            continue;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(argv[i], "--episodes") && i + 1 < argc) {
-            so.episodes = strtoull(argv[++i], NULL, 0);
-        } else if (!strcmp(argv[i], "--warps") && i + 1 < argc) {
-            so.warps_per_sm = (unsigned)strtoul(argv[++i], NULL, 0);
-        } else if (!strcmp(argv[i], "--small-caches")) {
-            small = true;
-        } else {
-            fprintf(stderr, "gpucoh stress: unknown option '%s'\n", argv[i]);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
-    if (!so.episodes || !so.warps_per_sm || so.warps_per_sm > 48)
-        fatal("--episodes must be > 0 and --warps in 1..48");
+    uint64_t episodes = so.episodes;
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&o, SIM_OPT_MACHINE | SIM_OPT_CHECK, sim_rows);
+    const struct opt rows[] = {
+        OPT_STR_ROW("--protocol", NULL, &proto),
+        OPT_U64_ROW("--episodes", NULL, &episodes, 1, 1e12),
+        OPT_UINT_ROW("--warps", NULL, &so.warps_per_sm, 1, 48),
+        OPT_FLAG_ROW("--small-caches", NULL, &small),
+        OPT_END,
+    };
+    int rc = opt_parse("stress", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
+                       NULL, usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
+    so.episodes = episodes;
     so.check = o.check;
-    if (o.functional)
-        fatal("stress tests the timing model's protocols; --functional makes no sense here");
     int worst = 0;
     for (const struct proto_desc *const *p = proto_registry; *p; p++) {
         if (strcmp(proto, "all") ? strcmp(proto, (*p)->name) : (*p)->test_only)
@@ -102,7 +92,7 @@ int cmd_stress(int argc, char **argv)
         struct stress_opts po = so;
         if ((*p)->logical_time)
             po.sync_vars = 1; /* every episode synchronises with the one before it */
-        int rc = stress_run(&cfg, &po, &r, stdout);
+        rc = stress_run(&cfg, &po, &r, stdout);
         printf("stress %-8s %s: %llu episodes, %llu loads checked, %llu stores, %llu atomics, "
                "%llu cycles, %.2f s\n",
                (*p)->name, rc ? "FAILED" : "passed", (unsigned long long)r.episodes,

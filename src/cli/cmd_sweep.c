@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "cli/opt.h"
 #include "cli/sweep.h"
 #include "host/workload.h"
 
@@ -45,57 +46,30 @@ static void usage(FILE *out)
             "\nexample: gpucoh sweep repro/tc/tc.sweep --size tiny -j 2 --out /tmp/tc\n");
 }
 
-static unsigned parse_jobs(const char *v)
-{
-    char *end;
-    unsigned long n = strtoul(v, &end, 10);
-    if (*end || !n || n > 256)
-        fatal("-j %s: expected a number of runs from 1 to 256", v);
-    return (unsigned)n;
-}
-
 int cmd_sweep(int argc, char **argv)
 {
     const char *spec_path = NULL, *out = NULL;
     struct sweep_parse_opts po = {0};
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
     bool list = false;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_v = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && has_v) {
-            eo.jobs = parse_jobs(argv[++i]);
-        } else if (!strncmp(a, "-j", 2) && a[2]) {
-            eo.jobs = parse_jobs(a + 2);
-        } else if (!strcmp(a, "--out") && has_v) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--size") && has_v) {
-            po.size = argv[++i];
-            int k = wl_size_find(po.size);
-            if (k < 0)
-                fatal("--size %s: expected " WL_SIZE_CHOICES, po.size);
-        } else if (!strcmp(a, "--timeout") && has_v) {
-            char *end;
-            eo.timeout_s = strtod(argv[++i], &end);
-            if (*end || eo.timeout_s <= 0)
-                fatal("--timeout %s: expected a number of seconds", argv[i]);
-        } else if (!strcmp(a, "--retry-failed")) {
-            eo.retry_failed = true;
-        } else if (!strcmp(a, "--skip-missing")) {
-            po.skip_missing = true;
-        } else if (!strcmp(a, "--list")) {
-            list = true;
-        } else if (a[0] != '-' && !spec_path) {
-            spec_path = a;
-        } else {
-            fprintf(stderr, "gpucoh sweep: unknown option or missing value '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
+    int size = -1;
+    const struct opt rows[] = {
+        OPT_UINT_ROW("--jobs", "-j", &eo.jobs, 1, 256),
+        OPT_STR_ROW("--out", NULL, &out),
+        OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),
+        OPT_F64_ROW("--timeout", NULL, &eo.timeout_s, 0.001, 1e9),
+        OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
+        OPT_FLAG_ROW("--skip-missing", NULL, &po.skip_missing),
+        OPT_FLAG_ROW("--list", NULL, &list),
+        OPT_END,
+    };
+    struct opt_args pos = {&spec_path, 0, 1};
+    int rc = opt_parse("sweep", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos,
+                       usage);
+    if (rc != OPT_CONTINUE)
+        return rc;
+    if (size >= 0)
+        po.size = wl_size_names[size];
     if (!spec_path) {
         usage(stderr);
         return EXIT_USAGE;
@@ -130,7 +104,7 @@ int cmd_sweep(int argc, char **argv)
     }
     eo.out_dir = out;
     struct sweep_counts c;
-    int rc = sweep_execute(&s, &eo, &c);
+    rc = sweep_execute(&s, &eo, &c);
     bool csv_bad = sweep_write_csv(out, &s) != 0;
     fprintf(stderr, "sweep: %u runs: %u run now, %u finished before, %u failed; %.1f s; %s/results.csv\n",
             c.total, c.ran, c.skipped, c.failed, c.wall_seconds, out);

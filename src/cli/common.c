@@ -15,72 +15,87 @@
 #include "base/log.h"
 #include "host/launcher.h"
 
-const char sim_opts_help[] =
-    "machine options:\n"
-    "  --config FILE         machine configuration (INI); default configs/tc-fermi.ini\n"
-    "  --set SECTION.KEY=V   override one option (repeatable; gpucoh config show lists them)\n"
-    "  --protocol NAME       coherence protocol (same as --set coherence.protocol=NAME)\n"
-    "  --seed N              seed of every random stream (same as --set sim.seed=N)\n"
-    "  --functional          run kernels without the timing model (values straight from\n"
-    "                        memory; fast checks and the speed limit to compare against)\n"
-    "  --check               run the invariant observers: a golden memory updated where the\n"
-    "                        protocol serialises writes, checked on what it hands out;\n"
-    "                        a violation stops the run (exit 3)\n"
-    "report options:\n"
-    "  --stats FILE.json     write every statistic (schema: docs/stats.md)\n"
-    "  --coverage FILE       write how often each protocol transition fired\n"
-    "  --quiet               no progress line on stderr\n";
+const char sim_opts_help[] = SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT;
 
 double wall_seconds(void)
 {
     return wall_seconds_since(0);
 }
 
-static const char *value_of(int argc, char **argv, int *i)
+static int add_set(struct sim_opts *o, const char *s, char *err, size_t errlen)
 {
-    if (*i + 1 >= argc)
-        fatal("%s needs a value", argv[*i]);
-    return argv[++*i];
+    if (o->n_sets == SIM_MAX_SETS) {
+        snprintf(err, errlen, "too many --set options (at most %d)", SIM_MAX_SETS);
+        return -1;
+    }
+    o->sets[o->n_sets++] = s;
+    return 0;
 }
 
-static void add_set(struct sim_opts *o, const char *s)
+static int take_set(void *ctx, const char *name, const char *value, char *err, size_t errlen)
 {
-    if (o->n_sets == SIM_MAX_SETS)
-        fatal("too many --set options (at most %d)", SIM_MAX_SETS);
-    o->sets[o->n_sets++] = s;
+    (void)name;
+    return add_set(ctx, value, err, errlen);
+}
+
+/* --protocol and --seed are --set shorthands; their text lives in one buffer
+ * per --set slot so that it outlives the parse. */
+static int take_protocol(void *ctx, const char *name, const char *value, char *err,
+                         size_t errlen)
+{
+    static char buf[SIM_MAX_SETS][96];
+    struct sim_opts *o = ctx;
+    if (!*value || strlen(value) >= CFG_STR_MAX) {
+        snprintf(err, errlen, "%s: '%s' is not a protocol name (gpucoh list protocols)", name,
+                 value);
+        return -1;
+    }
+    snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "coherence.protocol=%s", value);
+    return add_set(o, buf[o->n_sets % SIM_MAX_SETS], err, errlen);
+}
+
+static int take_seed(void *ctx, const char *name, const char *value, char *err, size_t errlen)
+{
+    static char buf[SIM_MAX_SETS][64];
+    struct sim_opts *o = ctx;
+    uint64_t seed;
+    if (opt_number(name, value, 0, UINT64_MAX, &seed, err, errlen))
+        return -1;
+    snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "sim.seed=%llu",
+             (unsigned long long)seed);
+    return add_set(o, buf[o->n_sets % SIM_MAX_SETS], err, errlen);
+}
+
+void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS])
+{
+    unsigned n = 0;
+    if (groups & SIM_OPT_MACHINE) {
+        rows[n++] = (struct opt)OPT_IN_ROW("--config", NULL, &o->config_file);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--set", "-s", take_set, o);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--protocol", NULL, take_protocol, o);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--seed", NULL, take_seed, o);
+    }
+    if (groups & SIM_OPT_FUNCTIONAL)
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--functional", NULL, &o->functional);
+    if (groups & SIM_OPT_CHECK)
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--check", NULL, &o->check);
+    if (groups & SIM_OPT_REPORT) {
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--quiet", "-q", &o->quiet);
+        rows[n++] = (struct opt)OPT_OUT_ROW("--stats", NULL, &o->stats_file);
+        rows[n++] = (struct opt)OPT_OUT_ROW("--coverage", NULL, &o->coverage_file);
+    }
+    rows[n] = (struct opt)OPT_END;
 }
 
 bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i)
 {
-    const char *a = argv[*i];
-    if (!strcmp(a, "--config")) {
-        o->config_file = value_of(argc, argv, i);
-    } else if (!strcmp(a, "--set") || !strcmp(a, "-s")) {
-        add_set(o, value_of(argc, argv, i));
-    } else if (!strcmp(a, "--protocol")) {
-        static char buf[SIM_MAX_SETS][96];
-        const char *v = value_of(argc, argv, i);
-        snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "coherence.protocol=%s", v);
-        add_set(o, buf[o->n_sets % SIM_MAX_SETS]);
-    } else if (!strcmp(a, "--seed")) {
-        static char buf[SIM_MAX_SETS][64];
-        const char *v = value_of(argc, argv, i);
-        snprintf(buf[o->n_sets % SIM_MAX_SETS], sizeof buf[0], "sim.seed=%s", v);
-        add_set(o, buf[o->n_sets % SIM_MAX_SETS]);
-    } else if (!strcmp(a, "--functional")) {
-        o->functional = true;
-    } else if (!strcmp(a, "--check")) {
-        o->check = true;
-    } else if (!strcmp(a, "--quiet") || !strcmp(a, "-q")) {
-        o->quiet = true;
-    } else if (!strcmp(a, "--stats")) {
-        o->stats_file = value_of(argc, argv, i);
-    } else if (!strcmp(a, "--coverage")) {
-        o->coverage_file = value_of(argc, argv, i);
-    } else {
-        return false;
-    }
-    return true;
+    struct opt rows[SIM_OPT_ROWS];
+    sim_opts_rows(o, SIM_OPT_ALL, rows);
+    char err[1024];
+    int taken = opt_take((const struct opt *const[]){rows, NULL}, argc, argv, i, err, sizeof err);
+    if (taken < 0)
+        fatal("%s", err);
+    return taken > 0;
 }
 
 void sim_open(struct sim_session *s, const struct sim_opts *o)
@@ -93,7 +108,11 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         fatal("%s", err);
     if (o->functional) {
         backing_init(&s->store);
-        s->functional = functional_new(&s->store, NULL);
+        /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
+        uint64_t mi = s->cfg.sim.max_insts;
+        s->functional = functional_new(
+            &s->store, &(struct functional_opts){
+                           .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);

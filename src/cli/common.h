@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+#include "cli/opt.h"
 #include "gpu/functional.h"
 #include "host/host.h"
 #include "system/machine.h"
@@ -28,11 +29,43 @@ struct sim_opts {
     const char *coverage_file;           /* --coverage FILE */
 };
 
-/* Help text for the options above, for each command's --help. */
+/* The groups of common options a command takes (its --help must list the
+ * same): the machine (--config, --set, --protocol, --seed), --functional,
+ * --check, and the report (--stats, --coverage, --quiet). */
+enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_REPORT = 8,
+       SIM_OPT_ALL = 15 };
+
+#define SIM_HELP_MACHINE                                                                           \
+    "machine options:\n"                                                                           \
+    "  --config FILE         machine configuration (INI); default configs/tc-fermi.ini\n"          \
+    "  --set SECTION.KEY=V   override one option (repeatable; gpucoh config show lists them)\n"    \
+    "  --protocol NAME       coherence protocol (same as --set coherence.protocol=NAME)\n"         \
+    "  --seed N              seed of every random stream (same as --set sim.seed=N)\n"
+#define SIM_HELP_FUNCTIONAL                                                                        \
+    "  --functional          run kernels without the timing model (values straight from\n"        \
+    "                        memory; fast checks and the speed limit to compare against)\n"
+#define SIM_HELP_CHECK                                                                             \
+    "  --check               run the invariant observers: a golden memory updated where the\n"    \
+    "                        protocol serialises writes, checked on what it hands out;\n"          \
+    "                        a violation stops the run (exit 3)\n"
+#define SIM_HELP_REPORT                                                                            \
+    "report options:\n"                                                                            \
+    "  --stats FILE.json     write every statistic (schema: docs/stats.md)\n"                      \
+    "  --coverage FILE       write how often each protocol transition fired\n"                     \
+    "  --quiet               no progress line on stderr\n"
+
+/* Help text of every group, for the commands that take them all. */
 extern const char sim_opts_help[];
 
-/* If argv[*i] is one of the common options, consume it (and its value) and
- * return true. A malformed one is a usage error (exit 2). */
+/* Fill `rows` (SIM_OPT_ROWS entries, OPT_END included) with the option rows
+ * of `groups`, writing into o; pass them to opt_parse() after the command's
+ * own rows. */
+#define SIM_OPT_ROWS 12
+void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS]);
+
+/* For commands with their own argument loop: if argv[*i] is one of the common
+ * options, consume it (and its value), parsed as opt_parse() would, and return
+ * true. A malformed one is a usage error (exit 2). */
 bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i);
 
 struct sim_session {

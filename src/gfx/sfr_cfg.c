@@ -62,7 +62,7 @@ int sfr_config_load(struct sfr_config *c, const char *file, const char *const *s
 {
     memset(c, 0, sizeof *c);
     cfg_defaults(sfr_opts, c);
-    if (file && cfg_load_ini(sfr_opts, c, file, err, errlen))
+    if (file && cfg_load_ini(sfr_opts, c, file, NULL, err, errlen))
         return -1;
     for (unsigned i = 0; i < n_sets; i++)
         if (cfg_set_assignment(sfr_opts, c, sets[i], err, errlen))

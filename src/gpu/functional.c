@@ -85,8 +85,6 @@ void functional_set_opts(struct functional *f, const struct functional_opts *o)
     memset(&f->opts, 0, sizeof f->opts);
     if (o)
         f->opts = *o;
-    if (!f->opts.max_warp_insts)
-        f->opts.max_warp_insts = FUNCTIONAL_DEFAULT_MAX_WARP_INSTS;
     if (!f->opts.max_resident_ctas)
         f->opts.max_resident_ctas = FUNCTIONAL_DEFAULT_RESIDENT;
 }
@@ -266,6 +264,33 @@ static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
 
 /* ---- the round-robin loop ---- */
 
+/* Past the instruction budget: where every live warp is, then exit 3. */
+static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsigned n_slots,
+                              uint64_t budget)
+{
+    char where[256];
+    fprintf(stderr, "functional: kernel %s ran past its budget of %llu warp instructions (a "
+                    "spin-wait that never ends?); the live warps:\n",
+            f->kernel_name, (unsigned long long)budget);
+    unsigned shown = 0;
+    for (unsigned s = 0; s < n_slots; s++) {
+        struct fn_cta *c = &slots[s];
+        for (unsigned i = 0; c->cta && i < c->n_warps; i++) {
+            struct fn_warp *fw = &c->warps[i];
+            if (fw->done || shown++ >= 16)
+                continue;
+            fprintf(stderr, "  CTA (%u,%u,%u) warp %u: %s, before %s\n", c->id.x, c->id.y,
+                    c->id.z, i, fw->waiting != FN_NOT_WAITING ? "at a barrier" : "running",
+                    ptx_warp_where(fw->w, where, sizeof where));
+        }
+    }
+    if (shown > 16)
+        fprintf(stderr, "  ... and %u more warps\n", shown - 16);
+    panic("runaway: kernel %s ran past its budget of %llu warp instructions (sim.max_insts, "
+          "or --max-insts; auto: 2^24 per warp of the launch)",
+          f->kernel_name, (unsigned long long)budget);
+}
+
 static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsigned n_slots)
 {
     char where[256];
@@ -300,7 +325,14 @@ static void run_kernel(void *obj, const struct launch *l)
     unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)f->opts.max_resident_ctas);
     release_slots(f);
     struct fn_cta *slots = calloc(n_slots, sizeof *slots);
-    uint64_t next_cta = 0, budget_end = f->st.warp_insts + f->opts.max_warp_insts;
+    uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t warps = mul_sat_u64(n_ctas, (threads + 31) / 32);
+    uint64_t budget = f->opts.max_warp_insts
+                          ? f->opts.max_warp_insts
+                          : mul_sat_u64(FUNCTIONAL_AUTO_INSTS_PER_WARP, MAX(warps, 1));
+    uint64_t next_cta = 0;
+    uint64_t budget_end = budget > UINT64_MAX - f->st.warp_insts ? UINT64_MAX
+                                                                 : f->st.warp_insts + budget;
     struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat};
     char err[512];
 
@@ -363,9 +395,7 @@ static void run_kernel(void *obj, const struct launch *l)
         if (!progress && resident)
             deadlock(f, slots, n_slots);
         if (f->st.warp_insts > budget_end)
-            panic("functional: kernel %s ran past its budget of %llu warp instructions "
-                  "(a spin-wait that never ends?); raise it with --max-insts",
-                  ki->name, (unsigned long long)f->opts.max_warp_insts);
+            runaway(f, slots, n_slots, budget);
     }
     release_slots(f);
     f->st.kernels++;

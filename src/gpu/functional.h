@@ -16,11 +16,12 @@
 #include "mem/backing.h"
 
 struct functional_opts {
-    uint64_t max_warp_insts;     /* per kernel; 0 = FUNCTIONAL_DEFAULT_MAX_WARP_INSTS */
+    uint64_t max_warp_insts;     /* per kernel; 0 = FUNCTIONAL_AUTO_INSTS_PER_WARP per warp of
+                                    the launch; UINT64_MAX = no limit */
     uint32_t max_resident_ctas;  /* CTAs in flight at once; 0 = FUNCTIONAL_DEFAULT_RESIDENT */
 };
 
-#define FUNCTIONAL_DEFAULT_MAX_WARP_INSTS (1ull << 34)
+#define FUNCTIONAL_AUTO_INSTS_PER_WARP (1ull << 24) /* as the timing machine's auto limit */
 #define FUNCTIONAL_DEFAULT_RESIDENT       4096u
 
 struct functional_stats {

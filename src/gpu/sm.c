@@ -110,6 +110,7 @@ struct sm_warp {
     uint64_t held_since;    /* cycle its current hold began */
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
+    uint64_t last_load;     /* hash of its last load's addresses and values (spin check) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
     uint64_t issue_at;      /* ptx_warp_issue_cycle of pw, kept current: polling a warp
                                that cannot issue then touches no interpreter state */
@@ -212,6 +213,9 @@ struct sm {
     sm_issue_fn *hook;
     void *hook_obj;
     struct sm_stats st;
+    uint64_t advances;         /* stores, atomics, loads of values new to their warp and
+                                  finished warps: the spin watchdog's progress (sm_advances);
+                                  not a statistic, so statistics stay as they were */
 };
 
 const char *const sm_sched_names[] = {"lrr", "gto", NULL};
@@ -381,6 +385,7 @@ static void barrier_arrive(struct sm *sm, struct sm_warp *w, const struct ptx_ba
 static void warp_exit(struct sm *sm, struct sm_warp *w)
 {
     struct sm_cta *c = w->cta;
+    sm->advances++;
     set_state(sm, w, W_EXITED);
     c->live_threads -= w->n_threads;
     /* barriers counting the CTA's live threads may now be complete */
@@ -598,6 +603,18 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     bool res = is_result_op(&mi->mem);
     order_complete(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
     w->n_out--;
+    if (mi->mem.op == MEM_LOAD) {
+        /* a warp that loads what it loaded last time (a spin on a flag) is not
+         * progressing; a new address or a new value is */
+        uint64_t h = mi->mem.mask;
+        for (uint32_t lanes = mi->mem.mask; lanes; lanes &= lanes - 1) {
+            unsigned l = (unsigned)__builtin_ctz(lanes);
+            h = (h ^ mi->mem.addr[l] ^ mi->mem.data[l][0] ^ (mi->mem.data[l][1] << 1)) *
+                0x9e3779b97f4a7c15ull;
+        }
+        sm->advances += h != w->last_load;
+        w->last_load = h;
+    }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -1335,6 +1352,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         mi->n_lines = (uint8_t)n;
     }
     sm->st.mem_insts[op->op]++;
+    sm->advances += op->op == MEM_STORE || op->op == MEM_ATOMIC;
     enum sm_hold why = SM_HOLD_ORDER;
     switch (mem_decide(sm, w, idx, &why)) {
     case GO_HOLD:
@@ -2028,6 +2046,16 @@ void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, u
 bool sm_idle(const struct sm *sm)
 {
     return sm->kstate == K_IDLE;
+}
+
+uint64_t sm_advances(const struct sm *sm)
+{
+    return sm->advances;
+}
+
+uint64_t sm_warp_insts(const struct sm *sm)
+{
+    return sm->st.warp_insts;
 }
 
 tick_t sm_oldest_request(const struct sm *sm, unsigned *warp)

@@ -304,6 +304,8 @@ void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct di
         fatal("launch: no kernel named '%s' in the loaded PTX (kernels: %s)", kernel,
               len ? names : "none loaded");
     }
+    if (ptx_kernel_unsupported(k))
+        fatal("kernel %s cannot run: %s", kernel, ptx_kernel_unsupported(k));
     const struct ptx_kernel_info *ki = ptx_kernel_info(k);
     if (n_args != ki->n_params)
         fatal("kernel %s takes %u parameter%s, %u argument%s given", kernel, ki->n_params,

@@ -110,7 +110,25 @@ struct lx_env {
     uint64_t i;
     bool f32;                 /* round floating results to float */
     int line;                 /* for run-time errors */
+    char *msg;                /* parse time: the first error goes here (and *failed is set) */
+    size_t msglen;            /* instead of fatal(), so that the parser can clean up */
+    bool *failed;
 };
+
+static void lx_error(const struct lx_env *e, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void lx_error(const struct lx_env *e, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!e->failed)
+        fatal("%s:%d: %s", e->s->filename, e->line, msg);
+    if (!*e->failed)
+        snprintf(e->msg, e->msglen, "%s", msg);
+    *e->failed = true;
+}
 
 static struct lspec_val vint(int64_t i)
 {
@@ -225,12 +243,15 @@ static struct lspec_val lx_eval(const struct lspec_expr *x, const struct lx_env 
     case LX_BUF: {
         const struct lspec_buffer *bf = &e->s->buffers[x->buf];
         a = lx_eval(x->a[0], e);
-        if (a.is_float)
-            fatal("%s:%d: index of %s is not an integer (%g)", e->s->filename, e->line, bf->name,
-                  a.f);
-        if (a.i < 0 || (uint64_t)a.i >= bf->count)
-            fatal("%s:%d: %s[%lld] is out of range (%s has %llu elements)", e->s->filename,
-                  e->line, bf->name, (long long)a.i, bf->name, (unsigned long long)bf->count);
+        if (a.is_float) {
+            lx_error(e, "index of %s is not an integer (%g)", bf->name, a.f);
+            return vint(0);
+        }
+        if (a.i < 0 || (uint64_t)a.i >= bf->count) {
+            lx_error(e, "%s[%lld] is out of range (%s has %llu elements)", bf->name,
+                     (long long)a.i, bf->name, (unsigned long long)bf->count);
+            return vint(0);
+        }
         return elem_get(bf->type, x->init ? bf->initial : bf->current, (uint64_t)a.i);
     }
     case LX_NEG:
@@ -238,8 +259,10 @@ static struct lspec_val lx_eval(const struct lspec_expr *x, const struct lx_env 
         return a.is_float ? vflt(-a.f) : vint((int64_t)(0 - (uint64_t)a.i));
     case LX_NOT:
         a = lx_eval(x->a[0], e);
-        if (a.is_float)
-            fatal("%s:%d: '~' needs an integer operand", e->s->filename, e->line);
+        if (a.is_float) {
+            lx_error(e, "'~' needs an integer operand");
+            return vint(0);
+        }
         return vint(~a.i);
     case LX_CALL: return eval_call(x, e);
     default: break;
@@ -255,7 +278,8 @@ static struct lspec_val lx_eval(const struct lspec_expr *x, const struct lx_env 
         case LX_DIV: return round_f(e, vflt(e->f32 ? (double)((float)p / (float)q) : p / q));
         case LX_MOD: return round_f(e, vflt(fmod(p, q)));
         default:
-            fatal("%s:%d: bitwise operators need integer operands", e->s->filename, e->line);
+            lx_error(e, "bitwise operators need integer operands");
+            return vint(0);
         }
     }
     uint64_t p = (uint64_t)a.i, q = (uint64_t)b.i;
@@ -265,8 +289,10 @@ static struct lspec_val lx_eval(const struct lspec_expr *x, const struct lx_env 
     case LX_MUL: return vint((int64_t)(p * q));
     case LX_DIV:
     case LX_MOD:
-        if (!b.i)
-            fatal("%s:%d: integer division by zero", e->s->filename, e->line);
+        if (!b.i) {
+            lx_error(e, "integer division by zero");
+            return vint(0);
+        }
         if (a.i == INT64_MIN && b.i == -1)
             return vint(x->op == LX_DIV ? INT64_MIN : 0);
         return vint(x->op == LX_DIV ? a.i / b.i : a.i % b.i);
@@ -630,9 +656,14 @@ static bool const_expr(struct lp *lp, struct lspec_val *out)
     lp->refs = saved;
     if (!x)
         return false;
-    struct lx_env e = {.s = lp->s, .line = lp->line};
+    char msg[256];
+    bool failed = false;
+    struct lx_env e = {.s = lp->s, .line = lp->line, .msg = msg, .msglen = sizeof msg,
+                       .failed = &failed};
     *out = lx_eval(x, &e);
-    return true;
+    if (failed)
+        lp_error(lp, "%s", msg);
+    return !failed;
 }
 
 /* A constant integer in [lo, hi]; `what` names it in messages. */
@@ -1347,6 +1378,16 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                  strerror(errno));
         if (!(m->mod = ptx_module_parse(m->text, m->path, err, errlen)))
             return -1; /* the PTX's own file:line */
+        if (!*ptx_module_kernel_names(m->mod))
+            return resolve_error(err, errlen, s, m->line, "%s defines no kernel (.entry)",
+                                 m->path);
+        /* launches name kernels: a name two modules define would be ambiguous */
+        for (unsigned j = 0; j < i; j++)
+            for (const char *const *n = ptx_module_kernel_names(m->mod); *n; n++)
+                if (ptx_module_kernel(s->modules[j].mod, *n))
+                    return resolve_error(err, errlen, s, m->line,
+                                         "kernel '%s' of %s is already defined by %s (line %u)",
+                                         *n, m->path, s->modules[j].path, s->modules[j].line);
     }
     for (unsigned i = 0; i < s->n_buffers; i++)
         if (check_file_source(s, &s->buffers[i].init, &s->buffers[i], s->buffers[i].line, err,
@@ -1375,6 +1416,9 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                  "no kernel named '%s' in the PTX (kernels: %s)", l->kernel,
                                  len ? names : "none");
         }
+        if (ptx_kernel_unsupported(k))
+            return resolve_error(err, errlen, s, l->line, "kernel %s cannot run: %s", l->kernel,
+                                 ptx_kernel_unsupported(k));
         const struct ptx_kernel_info *ki = ptx_kernel_info(k);
         if (l->n_args != ki->n_params)
             return resolve_error(err, errlen, s, l->line,

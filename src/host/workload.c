@@ -10,7 +10,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 
-const char *const wl_size_names[WL_NSIZES] = {"tiny", "quick", "small", "paper"};
+const char *const wl_size_names[WL_NSIZES + 1] = {"tiny", "quick", "small", "paper", NULL};
 
 int wl_size_find(const char *name)
 {
@@ -26,6 +26,14 @@ const struct workload *wl_find(const char *name)
         if (!strcmp((*w)->name, name))
             return *w;
     return NULL;
+}
+
+bool wl_has_variant(const struct workload *w, const char *v)
+{
+    for (const char *const *k = w->variants; k && *k; k++)
+        if (!strcmp(*k, v))
+            return true;
+    return false;
 }
 
 void wl_random_undirected_csr(uint32_t n, uint32_t per_node, struct rng *r, int32_t **row,

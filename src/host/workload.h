@@ -19,7 +19,7 @@
  * under a minute), every other workload the same as quick. paper: the
  * papers' inputs (docs/workloads.md gives each workload's). */
 enum wl_size { WL_TINY, WL_QUICK, WL_SMALL, WL_PAPER, WL_NSIZES };
-extern const char *const wl_size_names[WL_NSIZES];
+extern const char *const wl_size_names[WL_NSIZES + 1]; /* NULL-terminated */
 #define WL_SIZE_CHOICES "tiny, quick, small or paper"
 #define WL_SIZE_USAGE "tiny|quick|small|paper"
 
@@ -41,6 +41,7 @@ struct workload {
     /* Run it. Returns 0 when the output matches the CPU reference, 1 when it
      * does not (with a reason in why). */
     int (*run)(struct host *h, const struct wl_params *p, char *why, size_t why_len);
+    const char *const *variants; /* NULL-terminated names --variant accepts; NULL: none */
 };
 
 /* A random undirected graph for the graph workloads: n nodes, n * per_node
@@ -54,5 +55,8 @@ void wl_random_undirected_csr(uint32_t n, uint32_t per_node, struct rng *r, int3
 /* All registered workloads, NULL-terminated (generated at build time). */
 extern const struct workload *const wl_registry[];
 const struct workload *wl_find(const char *name);
+
+/* Whether w declares the variant `v`. */
+bool wl_has_variant(const struct workload *w, const char *v);
 
 #endif

@@ -11,25 +11,32 @@
 #include "base/bits.h"
 #include "base/log.h"
 
-int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t errlen)
+int cache_spec_check(const struct cache_spec *spec, char *err, size_t errlen)
 {
-    memset(c, 0, sizeof *c);
-    c->spec = *spec;
     if (!is_pow2(spec->line_bytes) || spec->line_bytes > LINE_MAX_BYTES || spec->line_bytes < 4) {
         snprintf(err, errlen, "line size %u is not a power of two in [4, %u]", spec->line_bytes,
                  LINE_MAX_BYTES);
         return -1;
     }
-    if (!spec->ways || spec->size_bytes % (spec->ways * spec->line_bytes)) {
+    if (!spec->ways || spec->size_bytes % ((uint64_t)spec->ways * spec->line_bytes)) {
         snprintf(err, errlen, "size %u is not a multiple of ways (%u) x line size (%u)",
                  spec->size_bytes, spec->ways, spec->line_bytes);
         return -1;
     }
-    c->sets = spec->size_bytes / (spec->ways * spec->line_bytes);
-    if (!c->sets) {
+    if (!(spec->size_bytes / ((uint64_t)spec->ways * spec->line_bytes))) {
         snprintf(err, errlen, "cache of %u bytes has no sets", spec->size_bytes);
         return -1;
     }
+    return 0;
+}
+
+int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->spec = *spec;
+    if (cache_spec_check(spec, err, errlen))
+        return -1;
+    c->sets = spec->size_bytes / (spec->ways * spec->line_bytes);
     c->line_shift = log2_u64(spec->line_bytes);
     c->set_mask = is_pow2(c->sets) ? c->sets - 1 : 0;
     c->index_div = 1;

@@ -56,6 +56,9 @@ struct cache {
 
 /* Returns 0, or -1 with a message when the geometry is impossible. */
 int cache_init(struct cache *c, const struct cache_spec *spec, char *err, size_t errlen);
+
+/* The geometry checks of cache_init alone (for configuration checks). */
+int cache_spec_check(const struct cache_spec *spec, char *err, size_t errlen);
 void cache_destroy(struct cache *c);
 
 static inline addr_t cache_line_addr(const struct cache *c, addr_t a)

@@ -189,6 +189,7 @@ struct px_func {
     uint32_t n_rows_chain, n_preds_chain;/* incl. the deepest callee chain */
     uint32_t dynshm_base;  /* kernels: offset of dynamic shared memory */
     struct ptx_kernel_info info;  /* kernels only */
+    char *unsupported;     /* why it cannot run ("file:line: ..."), NULL if it can */
     uint32_t *param_offset_arr, *param_size_arr;
 };
 

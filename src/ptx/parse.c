@@ -98,23 +98,43 @@ struct parser {
     uint8_t *reg_type;              /* per register row of fn: px_type */
     size_t cap_reg_type;
     /* call graph, for frame and register-file sizes */
-    uint32_t *edges;                /* pairs (caller, callee) */
+    uint32_t *edges;                /* triples (caller, callee, line of the call) */
     uint8_t *tmp_init;              /* initialiser being parsed (freed on error) */
     struct px_param *pend_p[2];     /* return and parameter lists being parsed */
     unsigned pend_n[2];
     size_t n_edges, cap_edges;
 };
 
-static _Noreturn PRINTF_LIKE(3, 4) void perr(struct parser *P, unsigned line, const char *fmt, ...)
+/* "file:line: message" into P->err. */
+static void set_err(struct parser *P, unsigned line, const char *fmt, va_list ap)
 {
     int n = snprintf(P->err, P->errlen, "%s:%u: ", P->file, line);
     if (n < 0 || (size_t)n >= P->errlen)
         n = 0;
+    vsnprintf(P->err + n, P->errlen - (size_t)n, fmt, ap);
+}
+
+static _Noreturn PRINTF_LIKE(3, 4) void perr(struct parser *P, unsigned line, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(P->err + n, P->errlen - (size_t)n, fmt, ap);
+    set_err(P, line, fmt, ap);
     va_end(ap);
     longjmp(P->jb, 1);
+}
+
+/* An instruction gpucoh does not model (as opposed to malformed PTX): the
+ * message goes to P->err like perr's, but the statement's caller catches it
+ * (longjmp value 2), so only the function using it - and the kernels that call
+ * it - are rejected, when launched (ptx_kernel_unsupported). */
+static _Noreturn PRINTF_LIKE(3, 4) void punsup(struct parser *P, unsigned line, const char *fmt,
+                                               ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_err(P, line, fmt, ap);
+    va_end(ap);
+    longjmp(P->jb, 2);
 }
 
 static void *xrealloc(struct parser *P, void *p, size_t n)
@@ -132,6 +152,18 @@ static void *xrealloc(struct parser *P, void *p, size_t n)
             (arr) = xrealloc((P), (arr), (cap) * sizeof(*(arr)));                                  \
         }                                                                                          \
     } while (0)
+
+static PRINTF_LIKE(2, 3) char *xprintf(struct parser *P, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *out = NULL;
+    int n = vasprintf(&out, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        perr(P, 0, "out of memory");
+    return out;
+}
 
 static char *xstrndup(struct parser *P, const char *s, size_t n)
 {
@@ -785,7 +817,7 @@ static void no_extras(struct parser *P, struct mods *md, const char *opname, uns
 {
     for (int i = 0; i < md->n_extra; i++)
         if (md->extra[i])
-            perr(P, line, "unsupported modifier '.%s' in '%s'", md->extra[i], opname);
+            punsup(P, line, "unsupported modifier '.%s' in '%s'", md->extra[i], opname);
 }
 
 static void split_mods(struct parser *P, char *parts[], int n, struct mods *md, const char *opname,
@@ -841,7 +873,7 @@ static void split_mods(struct parser *P, char *parts[], int n, struct mods *md, 
                  !strncmp(w, "L1::", 4) || !strncmp(w, "L2::", 4))
             ;
         else if (!strcmp(w, "cluster") || !strcmp(w, "shared::cluster"))
-            perr(P, line, "unsupported modifier '.%s' in '%s' (clusters are not modelled)", w,
+            punsup(P, line, "unsupported modifier '.%s' in '%s' (clusters are not modelled)", w,
                  opname);
         else {
             if (md->n_extra >= MAX_MODS)
@@ -1166,7 +1198,7 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
         perr(P, o->line, "'%s' is not a variable or an address register", o->name);
     int vs = s->space;
     if (vs == SP_GLOBAL)
-        perr(P, o->line, "module-level .global variable '%s' is not supported", o->name);
+        punsup(P, o->line, "module-level .global variable '%s' is not supported", o->name);
     if (space != SP_GENERIC && vs != space &&
         !(space == SP_LOCAL && vs == SP_PARAM) && !(space == SP_PARAM && vs == SP_LOCAL))
         perr(P, o->line, "'%s' is a .%s variable, accessed as %s", o->name,
@@ -1174,7 +1206,7 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
                                                                                    : "const",
              c->opname);
     if (space == SP_GENERIC)
-        perr(P, o->line, "generic access to variable '%s' by name is not supported", o->name);
+        punsup(P, o->line, "generic access to variable '%s' by name is not supported", o->name);
     i->off += (int64_t)s->off;
     i->addr_rel = s->rel;
     if (vs == SP_SHARED && s->idx == 1)
@@ -1190,14 +1222,15 @@ static void add_label_fix(struct parser *P, uint32_t pc, const char *name, unsig
     P->n_fix++;
 }
 
-static void add_edge(struct parser *P, uint32_t from, uint32_t to)
+static void add_edge(struct parser *P, uint32_t from, uint32_t to, unsigned line)
 {
-    if (P->n_edges + 2 > P->cap_edges) {
-        P->cap_edges = P->cap_edges ? P->cap_edges * 2 : 64;
+    if (P->n_edges + 3 > P->cap_edges) {
+        P->cap_edges = P->cap_edges ? P->cap_edges * 2 : 96;
         P->edges = xrealloc(P, P->edges, P->cap_edges * sizeof(uint32_t));
     }
     P->edges[P->n_edges++] = from;
     P->edges[P->n_edges++] = to;
+    P->edges[P->n_edges++] = line;
 }
 
 /* The default .sem/.scope of ld/st and atom, and checks of their pairing. */
@@ -1329,13 +1362,13 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             continue;
         int t = one_type(c, &md);
         if (take(&md, "cc") || !strcmp(base, "addc") || !strcmp(base, "subc"))
-            perr(P, line, "carry arithmetic ('%s') is not supported", opname);
+            punsup(P, line, "carry arithmetic ('%s') is not supported", opname);
         if (type_half(t)) {
             decode_half(c, i, arith[k].op, arith[k].nsrc, &md, t);
             return;
         }
         if (take(&md, "relu"))
-            perr(P, line, "'.relu' outside half precision ('%s') is not supported", opname);
+            punsup(P, line, "'.relu' outside half precision ('%s') is not supported", opname);
         no_extras(P, &md, opname, line);
         nops(c, 1 + arith[k].nsrc);
         i->op = (uint16_t)arith[k].op;
@@ -1375,7 +1408,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         bool mad = base[1] == 'a';
         int t = one_type(c, &md);
         if (take(&md, "cc"))
-            perr(P, line, "carry arithmetic ('%s') is not supported", opname);
+            punsup(P, line, "carry arithmetic ('%s') is not supported", opname);
         bool lo = take(&md, "lo"), hi = take(&md, "hi"), wide = take(&md, "wide");
         no_extras(P, &md, opname, line);
         nops(c, mad ? 4 : 3);
@@ -1607,9 +1640,9 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             struct sym *s = need_sym(P, o[1].name, line);
             if (s->kind == SY_VAR || s->kind == SY_FUNC) {
                 if (s->kind == SY_FUNC)
-                    perr(P, line, "function addresses ('%s') are not supported", o[1].name);
+                    punsup(P, line, "function addresses ('%s') are not supported", o[1].name);
                 if (s->space == SP_GLOBAL)
-                    perr(P, line, "module-level .global variable '%s' is not supported",
+                    punsup(P, line, "module-level .global variable '%s' is not supported",
                          o[1].name);
                 uint64_t a = s->off + (uint64_t)o[1].off;
                 if (s->rel == AR_FRAME) {
@@ -1619,7 +1652,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
                     i->op = PX_MOV_DYNSHM;
                     i->off = (int64_t)a;
                 } else if (s->space == SP_PARAM) {
-                    perr(P, line, "taking the address of kernel parameter '%s' is not supported",
+                    punsup(P, line, "taking the address of kernel parameter '%s' is not supported",
                          o[1].name);
                 } else {
                     i->op = PX_MOV;
@@ -1657,7 +1690,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             return;
         }
         if (take(&md, "relu") || take(&md, "satfinite"))
-            perr(P, line, "unsupported modifier in '%s'", opname);
+            punsup(P, line, "unsupported modifier in '%s'", opname);
         no_extras(P, &md, opname, line);
         nops(c, 2);
         if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
@@ -1948,7 +1981,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         i->target = f->idx;
         if (md.uni)
             i->flags |= PF_UNI;
-        add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx);
+        add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
         return;
     }
     if (!strcmp(base, "ret") || !strcmp(base, "exit") || !strcmp(base, "trap")) {
@@ -2067,7 +2100,7 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         i->lat = PTX_LAT_BRANCH;
         return;
     }
-    perr(P, line, "unsupported instruction '%s'", opname);
+    perr(P, line, "unknown instruction '%s' (not a PTX instruction)", opname);
 }
 
 /* Scoreboard slots: every register row and predicate the instruction touches. */
@@ -2115,6 +2148,78 @@ static void fill_sb(struct parser *P, struct px_inst *i)
 /* One statement inside a function body. Returns false at the closing brace of
  * the body. */
 static void parse_body(struct parser *P);
+
+/* Valid PTX instructions gpucoh does not model (PTX ISA 8.x names, up to the
+ * first '.'). Their operands need not parse: the statement is skipped, and
+ * the function is marked unable to run. A word that is in neither this list
+ * nor decode_inst is not PTX at all: a syntax error of the module. */
+static bool unmodelled(const char *op)
+{
+    static const char *const names[] = {
+        "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma",
+        "wgmma", "tcgen05", "ldmatrix", "stmatrix", "movmatrix", "cp", "mbarrier", "mapa",
+        "getctarank", "multimem", "tensormap", "elect", "griddepcontrol", "setmaxnreg",
+        "alloca", "stacksave", "stackrestore", "pmevent", "brkpt", "brx", "applypriority", "madc",
+        "discard", "createpolicy", "isspacep", "mul24", "mad24", "sad", "testp", "fns", "bmsk",
+        "szext", "dp4a", "dp2a", "bfind", "lop3", "vadd", "vsub", "vabsdiff", "vmin", "vmax",
+        "vshl", "vshr", "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",
+        "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
+        "clusterlaunchcontrol", NULL};
+    size_t n = strcspn(op, ".");
+    for (const char *const *k = names; *k; k++)
+        if (strlen(*k) == n && !strncmp(*k, op, n))
+            return true;
+    return false;
+}
+
+/* Skip the rest of a statement up to its ';'. */
+static void skip_statement(struct parser *P, unsigned line)
+{
+    for (;;) {
+        struct tok t = next(P);
+        if (t.kind == TK_EOF)
+            perr(P, line, "missing ';' at the end of the statement");
+        if (tok_is(t, ";"))
+            return;
+    }
+}
+
+/* Mark the function being parsed as unable to run, with the first reason:
+ * `fmt` (at `line`), or when NULL the message punsup left in P->err. */
+static PRINTF_LIKE(3, 4) void note_unsupported(struct parser *P, unsigned line, const char *fmt,
+                                               ...)
+{
+    if (P->fn->unsupported)
+        return;
+    if (!fmt) {
+        P->fn->unsupported = xprintf(P, "%s", P->err);
+        return;
+    }
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    P->fn->unsupported = xprintf(P, "%s:%u: %s", P->file, line, msg);
+}
+
+/* decode_inst and fill_sb, catching what is valid PTX but not modelled
+ * (punsup): returns 0, or the longjmp value (1 malformed, 2 not modelled). */
+static __attribute__((noinline)) int decode_catching(struct parser *P, struct px_inst *i,
+                                                     char *base, char *parts[], int np,
+                                                     struct rop *o, int n, const char *opname,
+                                                     unsigned line)
+{
+    jmp_buf outer;
+    memcpy(outer, P->jb, sizeof outer);
+    int caught = setjmp(P->jb);
+    if (!caught) {
+        decode_inst(P, i, base, parts, np, o, n, opname, line);
+        fill_sb(P, i);
+    }
+    memcpy(P->jb, outer, sizeof outer);
+    return caught;
+}
 
 static void parse_statement(struct parser *P, struct tok t)
 {
@@ -2177,6 +2282,13 @@ static void parse_statement(struct parser *P, struct tok t)
         char b[64];
         perr(P, line, "unexpected '%s'", tok_text(t, b, sizeof b));
     }
+    if (unmodelled(opw)) {
+        skip_statement(P, line);
+        struct px_inst *i = new_inst(P, line);
+        i->op = PX_NOP;
+        note_unsupported(P, line, "unsupported instruction '%s'", opw);
+        return;
+    }
     /* operands */
     struct rop ops[8];
     int n = 0;
@@ -2210,8 +2322,19 @@ static void parse_statement(struct parser *P, struct tok t)
     i->guard = guard;
     if (gneg)
         i->flags |= PF_GNEG;
-    decode_inst(P, i, base, parts, np, ops, n, opw, line);
-    fill_sb(P, i);
+    const size_t at = (size_t)(i - P->m->ins);
+    int caught = decode_catching(P, i, base, parts, np, ops, n, opw, line);
+    if (caught == 1)
+        longjmp(P->jb, 1); /* malformed: the whole module fails */
+    if (caught == 2) {
+        i = &P->m->ins[at];
+        memset(i, 0, sizeof *i);
+        i->guard = -1;
+        i->vec = 1;
+        i->line = line;
+        i->op = PX_NOP; /* keeps the function's shape; it is never run */
+        note_unsupported(P, line, NULL);
+    }
 }
 
 static void parse_body(struct parser *P)
@@ -2387,6 +2510,8 @@ static void parse_function(struct parser *P, bool is_entry, unsigned line)
             free(f->rets[k].name);
         free(f->params);
         free(f->rets);
+        f->params = f->rets = NULL; /* an error below must not free them again */
+        f->n_params = f->n_rets = 0;
         if (f->defined && !tok_is(peek(P), ";"))
             perr(P, line, "function '%s' defined twice", name);
     } else {
@@ -2540,7 +2665,7 @@ static void size_chains(struct parser *P)
             free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
             perr(P, 0, "recursive device-function calls are not supported");
         }
-        for (size_t e = 0; e + 1 < P->n_edges; e += 2) {
+        for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
             uint32_t a = P->edges[e], b = P->edges[e + 1];
             struct px_func *fa = &m->funcs[a];
             uint32_t mem = fa->frame_bytes + stack_mem[b];
@@ -2568,10 +2693,26 @@ static void size_chains(struct parser *P)
         fn->uses_dynshm = stack_shm[f];
     }
     free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
-    for (size_t e = 0; e + 1 < P->n_edges; e += 2)
-        if (!m->funcs[P->edges[e + 1]].defined)
-            perr(P, 0, "call of '%s', which has no body in this module",
-                 m->funcs[P->edges[e + 1]].name);
+    /* a call of a function without a body (device malloc, printf) or of one
+     * that cannot run makes its caller unable to run, up to the kernels */
+    for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
+        struct px_func *caller = &m->funcs[P->edges[e]], *callee = &m->funcs[P->edges[e + 1]];
+        if (!callee->defined && !caller->unsupported)
+            caller->unsupported = xprintf(P, "%s:%u: call of '%s', which has no body in this "
+                                             "module", P->file, P->edges[e + 2], callee->name);
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
+            struct px_func *caller = &m->funcs[P->edges[e]];
+            struct px_func *callee = &m->funcs[P->edges[e + 1]];
+            if (callee->unsupported && !caller->unsupported) {
+                caller->unsupported = xprintf(P, "%s (called at %s:%u)", callee->unsupported,
+                                              P->file, P->edges[e + 2]);
+                changed = true;
+            }
+        }
+    }
 }
 
 static void finish_module(struct parser *P)
@@ -2697,6 +2838,7 @@ void ptx_module_free(struct ptx_module *m)
         free(fn->rets);
         free(fn->param_offset_arr);
         free(fn->param_size_arr);
+        free(fn->unsupported);
         free(fn->name);
     }
     free(m->funcs);
@@ -2726,4 +2868,9 @@ const char *const *ptx_module_kernel_names(const struct ptx_module *m)
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k)
 {
     return &k->f->info;
+}
+
+const char *ptx_kernel_unsupported(const struct ptx_kernel *k)
+{
+    return k->f->unsupported;
 }

@@ -71,6 +71,11 @@ struct ptx_kernel_info {
 };
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k);
 
+/* NULL if the kernel can run; otherwise why not ("file:line: unsupported
+ * instruction 'tex.2d...'", or a call of a function without a body). A module
+ * holding such a kernel still loads: only launching the kernel is an error. */
+const char *ptx_kernel_unsupported(const struct ptx_kernel *k);
+
 /* ---- execution ---- */
 
 struct ptx_dim3 {

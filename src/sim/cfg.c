@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 const struct cfg_opt *cfg_find(const struct cfg_opt *tab, const char *name)
 {
@@ -69,6 +70,15 @@ static int set_opt(const struct cfg_opt *o, void *base, const char *v, char *err
         *(uint32_t *)field = (uint32_t)d;
         return 0;
     case CFG_KIND_U64:
+        if (parse_number(o, v, &d, err, errlen))
+            return -1;
+        *(uint64_t *)field = (uint64_t)d;
+        return 0;
+    case CFG_KIND_LIMIT:
+        if (!strcmp(v, "auto")) {
+            *(uint64_t *)field = CFG_AUTO;
+            return 0;
+        }
         if (parse_number(o, v, &d, err, errlen))
             return -1;
         *(uint64_t *)field = (uint64_t)d;
@@ -159,45 +169,165 @@ int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign
     return 0;
 }
 
+/* libinih reads through read_ini_line below, which counts lines itself, so a
+ * callback error carries the line it belongs to (the library only reports the
+ * first line with any error, which may be an earlier syntax error). */
 struct ini_ctx {
     const struct cfg_opt *tab;
     void *base;
-    char msg[256];
+    unsigned *lines;     /* per option: the line that set it, 0 = not set here */
+    const char *p;       /* rest of the text */
+    unsigned line;       /* line number of the last line read */
+    unsigned err_line;   /* first line with an error found here (0: none) */
+    char msg[512];
 };
+
+static void ini_error(struct ini_ctx *c, unsigned line, const char *msg)
+{
+    if (c->err_line && c->err_line <= line)
+        return;
+    c->err_line = line;
+    snprintf(c->msg, sizeof c->msg, "%s", msg);
+}
+
+static char *read_ini_line(char *str, int num, void *stream)
+{
+    struct ini_ctx *c = stream;
+    if (!*c->p)
+        return NULL;
+    const char *nl = strchr(c->p, '\n');
+    size_t len = nl ? (size_t)(nl - c->p) + 1 : strlen(c->p);
+    c->line++;
+    if (len + 1 > (size_t)num) {
+        char m[96];
+        snprintf(m, sizeof m, "line longer than %d characters", num - 2);
+        ini_error(c, c->line, m);
+        len = 0; /* the library sees an empty line: its numbering stays ours */
+    }
+    memcpy(str, c->p, len);
+    str[len] = 0;
+    c->p += nl ? (size_t)(nl - c->p) + 1 : strlen(c->p);
+    return str;
+}
 
 static int on_ini_entry(void *user, const char *section, const char *key, const char *value)
 {
     struct ini_ctx *c = user;
-    char name[128];
+    char name[160], msg[512];
     if (!*section) {
-        snprintf(c->msg, sizeof c->msg, "'%s' is outside any [section]", key);
+        snprintf(msg, sizeof msg, "'%s' is outside any [section]", key);
+        ini_error(c, c->line, msg);
         return 0;
     }
     snprintf(name, sizeof name, "%s.%s", section, key);
-    return cfg_set(c->tab, c->base, name, value, c->msg, sizeof c->msg) == 0;
+    const struct cfg_opt *o = cfg_find(c->tab, name);
+    if (o && c->lines) {
+        unsigned *at = &c->lines[o - c->tab];
+        if (*at) {
+            snprintf(msg, sizeof msg, "%s is set twice (first at line %u)", name, *at);
+            ini_error(c, c->line, msg);
+            return 0;
+        }
+        *at = c->line;
+    }
+    if (cfg_set(c->tab, c->base, name, value, msg, sizeof msg)) {
+        ini_error(c, c->line, msg);
+        return 0;
+    }
+    return 1;
 }
 
-int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, char *err,
-                 size_t errlen)
+/* The text of line `n` of `text`, for a syntax error's message. */
+static void line_text(const char *text, unsigned n, char *out, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    for (unsigned l = 1; l < n && text; l++) {
+        text = strchr(text, '\n');
+        text = text ? text + 1 : NULL;
+    }
+    if (!text)
+        text = "";
+    size_t k = strcspn(text, "\r\n");
+    snprintf(out, len, "%.*s", (int)(k < len ? k : len - 1), text);
+}
+
+int cfg_parse_ini(const struct cfg_opt *tab, void *base, const char *name, const char *text,
+                  unsigned *lines, char *err, size_t errlen)
+{
+    unsigned *own = NULL;
+    if (!lines) { /* still needed to find keys set twice */
+        size_t n = 0;
+        while (tab[n].name)
+            n++;
+        lines = own = calloc(n + 1, sizeof *own);
+        if (!own) {
+            snprintf(err, errlen, "%s: out of memory while reading", name);
+            return -1;
+        }
+    }
+    struct ini_ctx c = {.tab = tab, .base = base, .lines = lines, .p = text};
+    int line = ini_parse_stream(read_ini_line, &c, on_ini_entry, &c);
+    free(own);
+    if (line == 0 && !c.err_line)
+        return 0;
+    if (line < 0) {
+        snprintf(err, errlen, "%s: out of memory while reading", name);
         return -1;
     }
-    struct ini_ctx c = {tab, base, ""};
-    int line = ini_parse_file(f, on_ini_entry, &c);
-    fclose(f);
-    if (line == 0)
-        return 0;
-    if (line > 0 && c.msg[0])
-        snprintf(err, errlen, "%s:%d: %s", path, line, c.msg);
-    else if (line > 0)
-        snprintf(err, errlen, "%s:%d: syntax error (expected [section] or key = value)", path,
-                 line);
+    if (c.err_line && (line == 0 || c.err_line <= (unsigned)line)) {
+        snprintf(err, errlen, "%s:%u: %s", name, c.err_line, c.msg);
+        return -1;
+    }
+    char t[80];
+    line_text(text, (unsigned)line, t, sizeof t);
+    const char *s = t + strspn(t, " \t");
+    if (*s == '[')
+        snprintf(err, errlen, "%s:%d: section header '%s' lacks its closing ']'", name, line, s);
     else
-        snprintf(err, errlen, "%s: cannot read", path);
+        snprintf(err, errlen, "%s:%d: expected [section] or key = value, found '%s'", name, line,
+                 s);
     return -1;
+}
+
+int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, unsigned *lines,
+                 char *err, size_t errlen)
+{
+    FILE *f = fopen(path, "r");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st)) {
+        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || st.st_size > CFG_FILE_MAX) {
+        snprintf(err, errlen, "%s: %s", path,
+                 S_ISREG(st.st_mode) ? "larger than 1 MiB; not a configuration"
+                                     : "not a regular file");
+        fclose(f);
+        return -1;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    size_t n = text ? fread(text, 1, (size_t)st.st_size, f) : 0;
+    bool bad = !text || ferror(f);
+    fclose(f);
+    if (bad) {
+        snprintf(err, errlen, "%s: cannot read", path);
+        free(text);
+        return -1;
+    }
+    text[n] = 0;
+    const char *nul = memchr(text, 0, n);
+    if (nul) {
+        unsigned line = 1;
+        for (const char *q = text; q < nul; q++)
+            line += *q == '\n';
+        snprintf(err, errlen, "%s:%u: NUL byte: not a text file", path, line);
+        free(text);
+        return -1;
+    }
+    int rc = cfg_parse_ini(tab, base, path, text, lines, err, errlen);
+    free(text);
+    return rc;
 }
 
 void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len)
@@ -206,6 +336,12 @@ void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len
     switch (o->kind) {
     case CFG_KIND_U32: snprintf(buf, len, "%u", *(const uint32_t *)field); break;
     case CFG_KIND_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CFG_KIND_LIMIT:
+        if (*(const uint64_t *)field == CFG_AUTO)
+            snprintf(buf, len, "auto");
+        else
+            snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
     case CFG_KIND_F64: snprintf(buf, len, "%g", *(const double *)field); break;
     case CFG_KIND_BOOL: snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false"); break;
     case CFG_KIND_ENUM: snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]); break;

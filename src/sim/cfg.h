@@ -17,7 +17,11 @@
 #include "base/types.h"
 
 enum cfg_kind { CFG_KIND_U32, CFG_KIND_U64, CFG_KIND_F64, CFG_KIND_BOOL, CFG_KIND_ENUM,
-                CFG_KIND_STR };
+                CFG_KIND_STR, CFG_KIND_LIMIT };
+
+/* CFG_KIND_LIMIT fields are uint64_t: a number (0 = no limit) or "auto",
+ * stored as CFG_AUTO, for a limit the simulator scales to the work. */
+#define CFG_AUTO UINT64_MAX
 
 #define CFG_STR_MAX 64 /* CFG_KIND_STR fields are char[CFG_STR_MAX] */
 
@@ -41,6 +45,8 @@ struct cfg_opt {
 #define CFG_BOOL(n, T, f, d, h) {n, CFG_KIND_BOOL, offsetof(T, f), d, 0, 1, NULL, "", h}
 #define CFG_ENUM(n, T, f, d, ch, h) {n, CFG_KIND_ENUM, offsetof(T, f), d, 0, 0, ch, "", h}
 #define CFG_STR(n, T, f, d, h) {n, CFG_KIND_STR, offsetof(T, f), d, 0, 0, NULL, "", h}
+#define CFG_LIMIT(n, T, f, d, hi, u, h)                                                            \
+    {n, CFG_KIND_LIMIT, offsetof(T, f), d, 0, hi, NULL, u, h}
 #define CFG_END {0}
 
 /* Set every option to its default. */
@@ -54,9 +60,18 @@ int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char 
 int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign, char *err,
                        size_t errlen);
 
-/* Load an INI file. Errors read "path:line: what is wrong". */
-int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, char *err,
-                 size_t errlen);
+/* Load an INI file (a regular file of at most CFG_FILE_MAX bytes). Errors read
+ * "path:line: what is wrong": syntax, unknown keys, bad values, a key set
+ * twice. If `lines` is not NULL (one entry per row of tab, zeroed), each
+ * option set by the file gets the line that set it, for later checks to
+ * name. */
+#define CFG_FILE_MAX (1 << 20)
+int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, unsigned *lines,
+                 char *err, size_t errlen);
+
+/* The same on INI text in memory; `name` is used in messages. */
+int cfg_parse_ini(const struct cfg_opt *tab, void *base, const char *name, const char *text,
+                  unsigned *lines, char *err, size_t errlen);
 
 /* Print the resolved configuration as INI (with help as comments if verbose). */
 void cfg_print(const struct cfg_opt *tab, const void *base, FILE *out, bool verbose);

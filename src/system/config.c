@@ -5,6 +5,7 @@
  */
 #include "system/config.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,16 @@ static const struct cfg_opt sim_opts[] = {
     CFG_U64("starvation_cycles", T, starvation_cycles, "1000000", 0, 1e15, "core cycles",
             "stop (exit 3) when one warp's memory instruction waits this long for its "
             "response, even while others complete; 0 = off"),
-    CFG_U64("max_cycles", T, max_cycles, "0", 0, 1e18, "core cycles",
-            "stop a kernel that runs longer than this (exit 3); 0 = no limit"),
+    CFG_LIMIT("max_cycles", T, max_cycles, "auto", 1e18, "core cycles",
+              "stop a kernel that runs longer than this (exit 3); 0 = no limit; auto = "
+              "2^27 per wave of the launch (a wave: the warps every SM holds at once)"),
+    CFG_LIMIT("max_insts", T, max_insts, "auto", 1e18, "warp instructions",
+              "stop a kernel that issues more warp instructions than this (exit 3); 0 = no "
+              "limit; auto = 2^24 per warp of the launch"),
+    CFG_U64("spin_cycles", T, spin_cycles, "2000000", 0, 1e15, "core cycles",
+            "stop (exit 3) when for this long no warp stores, does an atomic, loads a value "
+            "it had not loaded before, or finishes: warps spinning on a condition that "
+            "cannot change; 0 = off"),
     CFG_END,
 };
 #undef T
@@ -291,15 +300,80 @@ void config_write_atomic_list(char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
 }
 
-static int cross_check(const struct config *c, char *err, size_t errlen)
+/* Where each option got its value, so that a check after parsing names the
+ * key's file:line (or its --set) rather than only the value. */
+struct origin {
+    const char *file;
+    unsigned *lines;            /* per option: line in file, 0 = not set there */
+    const char *const *sets;    /* per option: the --set that set it last, or NULL */
+};
+
+static size_t opt_index(const char *name)
 {
+    const struct cfg_opt *tab = config_options();
+    const struct cfg_opt *o = cfg_find(tab, name);
+    return o ? (size_t)(o - tab) : 0;
+}
+
+/* "FILE:LINE: " or "--set K=V: " for the first of the keys (NULL-terminated)
+ * that was set explicitly, preferring a --set (it came last). */
+static void blame(const struct origin *w, char *out, size_t len, ...)
+{
+    va_list ap;
+    const char *file_key = NULL, *k;
+    *out = 0;
+    va_start(ap, len);
+    while ((k = va_arg(ap, const char *))) {
+        size_t i = opt_index(k);
+        if (w->sets[i]) {
+            snprintf(out, len, "--set %s: ", w->sets[i]);
+            va_end(ap);
+            return;
+        }
+        if (!file_key && w->lines[i])
+            file_key = k;
+    }
+    va_end(ap);
+    if (file_key)
+        snprintf(out, len, "%s:%u: ", w->file, w->lines[opt_index(file_key)]);
+}
+
+static int cache_check(const struct origin *w, const char *sec, const struct cache_spec *spec,
+                       char *err, size_t errlen)
+{
+    char why[256], at[512], k_size[16], k_ways[16], k_line[16];
+    if (!cache_spec_check(spec, why, sizeof why))
+        return 0;
+    snprintf(k_size, sizeof k_size, "%s.size", sec);
+    snprintf(k_ways, sizeof k_ways, "%s.ways", sec);
+    snprintf(k_line, sizeof k_line, "%s.line", sec);
+    blame(w, at, sizeof at, k_size, k_ways, k_line, (char *)NULL);
+    snprintf(err, errlen, "%s%s: %s", at, sec, why);
+    return -1;
+}
+
+static int cross_check(const struct config *c, const struct origin *w, char *err, size_t errlen)
+{
+    char at[512];
+    if (cache_check(w, "l1", &c->l1.cache, err, errlen) ||
+        cache_check(w, "l2", &c->l2.cache, err, errlen))
+        return -1;
     if (c->l1.cache.line_bytes != c->l2.cache.line_bytes) {
-        snprintf(err, errlen, "l1.line (%u) and l2.line (%u) must be equal",
+        blame(w, at, sizeof at, "l1.line", "l2.line", (char *)NULL);
+        snprintf(err, errlen, "%sl1.line (%u) and l2.line (%u) must be equal", at,
                  c->l1.cache.line_bytes, c->l2.cache.line_bytes);
         return -1;
     }
-    if (!is_pow2(c->l1.cache.line_bytes)) {
-        snprintf(err, errlen, "l1.line (%u) must be a power of two", c->l1.cache.line_bytes);
+    if (c->dram.row_bytes < c->l2.cache.line_bytes || c->dram.row_bytes % c->l2.cache.line_bytes) {
+        blame(w, at, sizeof at, "dram.row_bytes", "l2.line", (char *)NULL);
+        snprintf(err, errlen, "%sdram.row_bytes (%u) must be a multiple of the line size (%u)",
+                 at, c->dram.row_bytes, c->l2.cache.line_bytes);
+        return -1;
+    }
+    if (c->tc.lease_min > c->tc.lease_max) {
+        blame(w, at, sizeof at, "tc.lease_min", "tc.lease_max", (char *)NULL);
+        snprintf(err, errlen, "%stc.lease_min (%u) exceeds tc.lease_max (%u)", at,
+                 c->tc.lease_min, c->tc.lease_max);
         return -1;
     }
     if (!is_pow2(c->stc.epochs)) {
@@ -317,8 +391,9 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         return -1;
     }
     if (!proto_find(c->coherence.protocol)) {
-        size_t n = (size_t)snprintf(err, errlen, "coherence.protocol: unknown protocol '%s' (known:",
-                                    c->coherence.protocol);
+        blame(w, at, sizeof at, "coherence.protocol", (char *)NULL);
+        size_t n = (size_t)snprintf(err, errlen, "%scoherence.protocol: unknown protocol '%s' "
+                                    "(known:", at, c->coherence.protocol);
         for (const struct proto_desc *const *p = proto_registry; *p && n < errlen; p++)
             n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
         if (n < errlen)
@@ -327,19 +402,23 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     }
     const struct order_spec *o = &c->sm.order;
     if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
+        blame(w, at, sizeof at, "order.sector_bytes", "l1.line", (char *)NULL);
         snprintf(err, errlen,
-                 "order.sector_bytes (%u) must be a power of two and at least l1.line (%u)",
+                 "%sorder.sector_bytes (%u) must be a power of two and at least l1.line (%u)", at,
                  o->sector_bytes, c->l1.cache.line_bytes);
         return -1;
     }
     if (o->mac_entries % o->mac_ways) {
-        snprintf(err, errlen, "order.mac_ways (%u) must divide order.mac_entries (%u)",
+        blame(w, at, sizeof at, "order.mac_ways", "order.mac_entries", (char *)NULL);
+        snprintf(err, errlen, "%sorder.mac_ways (%u) must divide order.mac_entries (%u)", at,
                  o->mac_ways, o->mac_entries);
         return -1;
     }
     if (o->type_cache_entries % o->type_cache_ways) {
+        blame(w, at, sizeof at, "order.type_cache_ways", "order.type_cache_entries",
+              (char *)NULL);
         snprintf(err, errlen,
-                 "order.type_cache_ways (%u) must divide order.type_cache_entries (%u)",
+                 "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
                  o->type_cache_ways, o->type_cache_entries);
         return -1;
     }
@@ -354,27 +433,61 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     if (!config_promise(c)) {
         char list[256];
         config_write_atomic_list(list, sizeof list);
+        blame(w, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
-                 "order.model = %s needs a write-atomic protocol and coherence.protocol = %s is "
+                 "%sorder.model = %s needs a write-atomic protocol and coherence.protocol = %s is "
                  "not one (one reader could see a performed write while another still reads the "
                  "old value, so %s could not be promised); write-atomic protocols: %s",
-                 order_policy_names[c->sm.order.model], c->coherence.protocol,
+                 at, order_policy_names[c->sm.order.model], c->coherence.protocol,
                  order_policies[c->sm.order.model]->promise, list);
         return -1;
     }
     return 0;
 }
 
+/* Load from a file or from text (name = where the text came from). */
+static int load(struct config *c, const char *file, const char *text, const char *const *sets,
+                unsigned n_sets, char *err, size_t errlen)
+{
+    const struct cfg_opt *tab = config_options();
+    size_t n_opts = 0;
+    while (tab[n_opts].name)
+        n_opts++;
+    struct origin w = {file, calloc(n_opts + 1, sizeof *w.lines),
+                       calloc(n_opts + 1, sizeof *w.sets)};
+    if (!w.lines || !w.sets)
+        panic("out of memory");
+    memset(c, 0, sizeof *c);
+    cfg_defaults(tab, c);
+    int rc = 0;
+    if (text)
+        rc = cfg_parse_ini(tab, c, file, text, w.lines, err, errlen);
+    else if (file)
+        rc = cfg_load_ini(tab, c, file, w.lines, err, errlen);
+    for (unsigned i = 0; i < n_sets && !rc; i++) {
+        rc = cfg_set_assignment(tab, c, sets[i], err, errlen);
+        size_t k = strcspn(sets[i], "=");
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1),
+                 sets[i]);
+        const struct cfg_opt *o = cfg_find(tab, name);
+        if (o)
+            ((const char **)w.sets)[o - tab] = sets[i];
+    }
+    if (!rc)
+        rc = cross_check(c, &w, err, errlen);
+    free(w.lines);
+    free((void *)w.sets);
+    return rc;
+}
+
 int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
                 char *err, size_t errlen)
 {
-    const struct cfg_opt *tab = config_options();
-    memset(c, 0, sizeof *c);
-    cfg_defaults(tab, c);
-    if (file && cfg_load_ini(tab, c, file, err, errlen))
-        return -1;
-    for (unsigned i = 0; i < n_sets; i++)
-        if (cfg_set_assignment(tab, c, sets[i], err, errlen))
-            return -1;
-    return cross_check(c, err, errlen);
+    return load(c, file, NULL, sets, n_sets, err, errlen);
+}
+
+int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen)
+{
+    return load(c, name, text, NULL, 0, err, errlen);
 }

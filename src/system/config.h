@@ -21,8 +21,19 @@ struct sim_spec {
     uint64_t seed;             /* every random stream derives from it */
     uint64_t watchdog_cycles;  /* core cycles without a completion before exit 3; 0 = off */
     uint64_t starvation_cycles; /* core cycles one memory instruction may wait; 0 = off */
-    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit */
+    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit;
+                                  CFG_AUTO = SIM_AUTO_CYCLES_PER_WAVE per wave */
+    uint64_t max_insts;        /* stop a kernel after this many warp instructions; 0 = no
+                                  limit; CFG_AUTO = SIM_AUTO_INSTS_PER_WARP per warp */
+    uint64_t spin_cycles;      /* core cycles without a store, atomic, new loaded value or
+                                  finished warp before exit 3; 0 = off */
 };
+
+/* The automatic runaway limits: generous for any kernel that ends (the
+ * longest of the shipped workloads at paper size is far below them), and
+ * scaled to the launch so that a small launch that cannot end stops soon. */
+#define SIM_AUTO_CYCLES_PER_WAVE (1ull << 27)
+#define SIM_AUTO_INSTS_PER_WARP (1ull << 24)
 
 struct gpu_spec {
     uint32_t sms;              /* SMs per GPU */
@@ -126,11 +137,14 @@ struct config {
 const struct cfg_opt *config_options(void);
 
 /* Defaults, then the file (if any), then the assignments, in order. Then
- * cross-checks (line sizes agree, protocol exists, ...). Returns 0 or -1 with
+ * cross-checks (cache geometry, line sizes agree, protocol exists, ...), each
+ * naming the file:line (or --set) of the key at fault. Returns 0 or -1 with
  * "file:line: ..." or "--set ...: ..." in err. */
 int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
                 char *err, size_t errlen);
 
+/* The same for INI text in memory (`name` is used in messages). */
+int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen);
 /* The memory model the machine promises programs ("ptx", "tso", "sc"): the
  * SM's order.model combined with the protocol (order_promise). NULL when
  * the combination cannot keep a promise (config_load refuses it). */

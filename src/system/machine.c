@@ -375,6 +375,39 @@ static void check_starvation(struct machine *m, const char *kname)
     }
 }
 
+/* The runaway limits of one launch (sim.max_cycles, sim.max_insts): as set,
+ * or for "auto" scaled to the launch's warps. UINT64_MAX: none. */
+static void launch_limits(const struct machine *m, const struct launch *l, uint64_t *cycles,
+                          uint64_t *insts)
+{
+    uint64_t ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
+    uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
+    uint64_t warps = mul_sat_u64(ctas, (threads + 31) / 32);
+    uint64_t per_wave = (uint64_t)m->n_sms * m->cfg.sm.warps;
+    uint64_t waves = warps / per_wave + (warps % per_wave != 0);
+    const struct sim_spec *sim = &m->cfg.sim;
+    *cycles = sim->max_cycles == CFG_AUTO ? mul_sat_u64(SIM_AUTO_CYCLES_PER_WAVE, MAX(waves, 1))
+              : sim->max_cycles ? sim->max_cycles : UINT64_MAX;
+    *insts = sim->max_insts == CFG_AUTO ? mul_sat_u64(SIM_AUTO_INSTS_PER_WARP, MAX(warps, 1))
+             : sim->max_insts ? sim->max_insts : UINT64_MAX;
+}
+
+static uint64_t total_warp_insts(const struct machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->n_sms; i++)
+        n += sm_warp_insts(m->sms[i]);
+    return n;
+}
+
+static uint64_t total_advances(const struct machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->n_sms; i++)
+        n += sm_advances(m->sms[i]);
+    return n;
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
@@ -383,8 +416,17 @@ static void run_kernel(void *obj, const struct launch *l)
     run.on_done = kernel_done;
     run.done_obj = &m->eng;
     tick_t start = m->eng.now;
-    tick_t limit = m->cfg.sim.max_cycles ? start + m->cfg.sim.max_cycles * m->core_clk.period_ps
-                                         : TICK_MAX;
+    uint64_t max_cycles, max_insts;
+    launch_limits(m, l, &max_cycles, &max_insts);
+    tick_t limit = max_cycles < (TICK_MAX - start) / m->core_clk.period_ps
+                       ? start + max_cycles * m->core_clk.period_ps
+                       : TICK_MAX;
+    uint64_t insts_start = total_warp_insts(m);
+    uint64_t advances = total_advances(m);
+    tick_t advanced_at = start;
+    /* logical-time protocols (RCC) let a warp reread one value for long
+     * stretches by design: the spin watchdog would stop correct runs */
+    tick_t spin_ps = m->proto->logical_time ? 0 : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
     const char *kname = ptx_kernel_info(l->kernel)->name;
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
@@ -396,6 +438,8 @@ static void run_kernel(void *obj, const struct launch *l)
     uint64_t chunk_cycles = RUN_CHUNK_CYCLES;
     if (m->cfg.sim.starvation_cycles)
         chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.starvation_cycles / 2, 1));
+    if (m->cfg.sim.spin_cycles)
+        chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.spin_cycles / 2, 1));
     tick_t chunk = chunk_cycles * m->core_clk.period_ps;
     tick_t horizon = start; /* advances by chunks even where no event falls in one */
     while (!kernel_run_done(&run)) {
@@ -404,10 +448,29 @@ static void run_kernel(void *obj, const struct launch *l)
         if (kernel_run_done(&run))
             break;
         if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))
-            panic("kernel %s ran past sim.max_cycles (%llu core cycles)", kname,
-                  (unsigned long long)m->cfg.sim.max_cycles);
+            panic("runaway: kernel %s ran past sim.max_cycles (%llu core cycles%s; 0 = no "
+                  "limit); the warps:",
+                  kname, (unsigned long long)max_cycles,
+                  m->cfg.sim.max_cycles == CFG_AUTO ? ", auto: 2^27 per wave" : "");
+        uint64_t insts = total_warp_insts(m) - insts_start;
+        if (insts > max_insts) /* max_insts is UINT64_MAX when there is no limit */
+            panic("runaway: kernel %s issued %llu warp instructions, past sim.max_insts (%llu%s; "
+                  "0 = no limit); the warps:",
+                  kname, (unsigned long long)insts, (unsigned long long)max_insts,
+                  m->cfg.sim.max_insts == CFG_AUTO ? ", auto: 2^24 per warp" : "");
         if (!m->eng.n_heap)
             panic("kernel %s stopped making progress: every component is asleep", kname);
+        uint64_t now_advances = total_advances(m);
+        if (now_advances != advances) {
+            advances = now_advances;
+            advanced_at = m->eng.now;
+        } else if (spin_ps && m->eng.now - advanced_at > spin_ps) {
+            panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
+                  "atomic, loaded a value it had not just loaded, or finished (sim.spin_cycles "
+                  "= %llu): warps spin on a condition that cannot change; the warps:",
+                  kname, (unsigned long long)((m->eng.now - advanced_at) / m->core_clk.period_ps),
+                  (unsigned long long)m->cfg.sim.spin_cycles);
+        }
         check_starvation(m, kname);
         if (m->progress)
             show_progress(m, kname, false);

@@ -31,7 +31,7 @@ expect_error "machine.gpus: 17 is out of range" "$bin" chopin run --trace "$root
 expect_error "unknown design 'sli'" "$bin" chopin run --trace "$root/tests/gfx/cod2-s7.trace" --design sli
 
 expect_error "do not fit the frame structure" "$bin" chopin gen --game cod2 --draws 5000 --tris 30000
-expect_error "\-\-seed x: expected a whole number" "$bin" chopin gen --game cod2 --seed x
+expect_error "\-\-seed: 'x' is not a whole number" "$bin" chopin gen --game cod2 --seed x
 
 # the committed configuration is the defaults
 "$bin" chopin config >"$tmp/defaults.ini" || fail "chopin config"

@@ -347,4 +347,5 @@ const struct workload wl_bh = {
     .ptx = wl_ptx_bh,
     .ptx_file = "workloads/bh/bh.ptx",
     .run = bh_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

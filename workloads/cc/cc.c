@@ -320,4 +320,5 @@ const struct workload wl_cc = {
     .ptx = wl_ptx_cc,
     .ptx_file = "workloads/cc/cc.ptx",
     .run = cc_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

@@ -176,4 +176,5 @@ const struct workload wl_cl = {
     .ptx = wl_ptx_cl,
     .ptx_file = "workloads/cl/cl.ptx",
     .run = cl_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

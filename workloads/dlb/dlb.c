@@ -289,4 +289,5 @@ const struct workload wl_dlb = {
     .ptx = wl_ptx_dlb,
     .ptx_file = "workloads/dlb/dlb.ptx",
     .run = dlb_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

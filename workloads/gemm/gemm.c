@@ -100,4 +100,5 @@ const struct workload wl_gemm = {
     .ptx = wl_ptx_gemm,
     .ptx_file = "workloads/gemm/gemm.ptx",
     .run = gemm_run,
+    .variants = (const char *const[]){"1tb", NULL},
 };

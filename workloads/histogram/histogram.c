@@ -81,4 +81,5 @@ const struct workload wl_histogram = {
     .ptx = wl_ptx_histogram,
     .ptx_file = "workloads/histogram/histogram.ptx",
     .run = histogram_run,
+    .variants = (const char *const[]){"global", NULL},
 };

@@ -173,4 +173,5 @@ const struct workload wl_hsp = {
     .ptx = wl_ptx_hsp,
     .ptx_file = "workloads/hsp/hsp.ptx",
     .run = hsp_run,
+    .variants = (const char *const[]){"aligned", NULL},
 };

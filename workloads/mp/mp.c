@@ -106,4 +106,5 @@ const struct workload wl_mp = {
     .ptx = wl_ptx_mp,
     .ptx_file = "workloads/mp/mp.ptx",
     .run = mp_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

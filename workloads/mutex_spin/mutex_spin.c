@@ -40,4 +40,5 @@ const struct workload wl_mutex_spin = {
     .ptx = wl_ptx_mutex_spin,
     .ptx_file = "workloads/mutex_spin/mutex_spin.ptx",
     .run = mutex_spin_run,
+    .variants = (const char *const[]){"ttas", NULL},
 };

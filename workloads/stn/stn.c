@@ -121,4 +121,5 @@ const struct workload wl_stn = {
     .ptx = wl_ptx_stn,
     .ptx_file = "workloads/stn/stn.ptx",
     .run = stn_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

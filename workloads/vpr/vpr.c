@@ -223,4 +223,5 @@ const struct workload wl_vpr = {
     .ptx = wl_ptx_vpr,
     .ptx_file = "workloads/vpr/vpr.ptx",
     .run = vpr_run,
+    .variants = (const char *const[]){"nofence", NULL},
 };

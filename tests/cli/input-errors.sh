@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Every input error names its location: INI errors the line they belong to,
+# checks after parsing the key's file:line (or --set), spec and PTX errors
+# their line; keys set twice are errors; unprintable bytes are escaped;
+# valid PTX that gpucoh does not model is "unsupported", and only the kernels
+# using it are refused, when launched.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+n=0
+
+expect_error() { # expect_error PATTERN CMD...: exit 2 and the fixed string PATTERN on stderr
+    local pat=$1; shift
+    timeout 60 "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    [ $rc -eq 2 ] || fail "'$*' exited $rc, expected 2: $(tail -2 "$tmp/err")"
+    grep -qF -- "$pat" "$tmp/err" || fail "'$*': expected '$pat' in: $(cat "$tmp/err")"
+    n=$((n + 1))
+}
+
+# INI: checks after parsing name the key's line; config show prints nothing bad
+printf '[l1]\nways = 4\n[coherence]\nprotocol = magic\n' >"$tmp/proto.ini"
+expect_error "proto.ini:4: coherence.protocol: unknown protocol 'magic'" \
+    config show --config "$tmp/proto.ini"
+printf '[l1]\n\nsize = 1000\n' >"$tmp/size.ini"
+expect_error "size.ini:3: l1: size 1000 is not a multiple of ways (4) x line size (128)" \
+    config show --config "$tmp/size.ini"
+[ ! -s "$tmp/out" ] || fail "config show printed a configuration it rejects"
+expect_error "--set l1.size=1000: l1: size 1000" config show --set l1.size=1000
+printf '[l2]\nline = 64\n' >"$tmp/line.ini"
+expect_error "line.ini:2: l1.line (128) and l2.line (64) must be equal" \
+    config show --config "$tmp/line.ini"
+# INI syntax: the line at fault, and what is wrong with it
+printf '[l1\nways = 4\n' >"$tmp/header.ini"
+expect_error "header.ini:1: section header '[l1' lacks its closing ']'" \
+    config show --config "$tmp/header.ini"
+printf '[l1]\nways = 4\nsize = 16K\nways = 8\n' >"$tmp/twice.ini"
+expect_error "twice.ini:4: l1.ways is set twice (first at line 2)" \
+    config show --config "$tmp/twice.ini"
+printf '[l1]\nways = 4\x01\xfe\n' >"$tmp/binary.ini"
+expect_error "binary.ini:2: l1.ways: '4\\x01\\xfe' is not a valid integer" \
+    config show --config "$tmp/binary.ini"
+grep -q $'\x01' "$tmp/err" && fail "a raw control byte reached the terminal"
+printf '[l1]\nways = 4\0\n' >"$tmp/nul.ini"
+expect_error "nul.ini:2: NUL byte" config show --config "$tmp/nul.ini"
+{ printf '[l1]\nways = '; head -c 300 /dev/zero | tr '\0' 4; printf '\n'; } >"$tmp/long.ini"
+expect_error "long.ini:2: line longer than" config show --config "$tmp/long.ini"
+
+# launch specs: the line of the duplicated ptx directive
+cp "$root/examples/vecadd.ptx" "$tmp/"
+printf 'ptx vecadd.ptx\nbuffer a f32 8\nptx vecadd.ptx\n' >"$tmp/dup.spec"
+expect_error "dup.spec:3: kernel 'vecadd' of $tmp/vecadd.ptx is already defined by" \
+    exec "$tmp/dup.spec" --functional
+printf 'ptx vecadd.ptx\n\x01\xfe\n' >"$tmp/binary.spec"
+expect_error '\x01\xfe' exec "$tmp/binary.spec" --functional
+grep -q $'\x01' "$tmp/err" && fail "a raw control byte reached the terminal"
+
+# PTX: unmodelled instructions are "unsupported", named, and refused only when launched
+errs=$root/examples/errors
+expect_error "texture.spec:5: kernel sample cannot run: $errs/texture.ptx:34: unsupported instruction 'tex.2d.v4.f32.f32'" \
+    exec "$errs/texture.spec" --functional
+expect_error "mixed.ptx:40: unsupported instruction 'mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32'" \
+    exec "$errs/unsupported-mma.spec" --functional
+expect_error "unsupported-malloc.spec:5: kernel heap cannot run: $errs/mixed.ptx:56: call of 'malloc', which has no body in this module" \
+    exec "$errs/unsupported-malloc.spec" --functional
+"$bin" exec "$errs/mixed.spec" --functional >"$tmp/out" 2>&1 ||
+    fail "fill in a module with unsupported kernels did not run: $(tail -3 "$tmp/out")"
+grep -q "checks          passed" "$tmp/out" || fail "mixed.spec: $(tail -3 "$tmp/out")"
+"$bin" exec "$errs/mixed.spec" >"$tmp/out" 2>&1 || fail "mixed.spec (timing): $(tail -3 "$tmp/out")"
+# a word that is not PTX at all is still an error of the whole module, at its line
+sed 's/\tret;/\tfrobnicate.u32 %r1;\n\tret;/' "$root/examples/vecadd.ptx" >"$tmp/typo.ptx"
+printf 'ptx typo.ptx\nbuffer a f32 8\nlaunch vecadd grid 1 block 8 args a a a 8\n' >"$tmp/typo.spec"
+expect_error "typo.ptx:" exec "$tmp/typo.spec" --functional
+grep -qF "unknown instruction 'frobnicate.u32' (not a PTX instruction)" "$tmp/err" ||
+    fail "typo: $(cat "$tmp/err")"
+echo "input-errors: $n errors located, 2 runs of a partly unsupported module"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Kernels that cannot end stop with exit 3 and a dump of the warps (their PCs,
+# states and outstanding operations), under the default configuration: the
+# spin watchdog (sim.spin_cycles) in timing mode, the instruction budget
+# (sim.max_insts, auto: 2^24 per warp of the launch) in both modes, the cycle
+# limit (sim.max_cycles, auto: 2^27 per wave). 0 means no limit when asked.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+errs=$root/examples/errors
+n=0
+
+expect_fault() { # expect_fault PATTERN CMD...: exit 3 within 60 s, PATTERN on stderr
+    local pat=$1; shift
+    timeout 60 "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
+    [ $rc -eq 3 ] || fail "'$*' exited $rc, expected 3: $(grep -v '^ ' "$tmp/err" | tail -2)"
+    grep -qF -- "$pat" "$tmp/err" || fail "'$*': expected '$pat' in: $(head -3 "$tmp/err")"
+    n=$((n + 1))
+}
+
+# histo_shared without its loop increment: every thread reloads one byte forever
+expect_fault "no progress: in kernel histo_shared" exec "$errs/runaway.spec"
+grep -qE "warp [0-9]+ \(CTA [01] warp [0-3]\): [a-z-]+ at $errs/histogram-noinc.ptx:[0-9]+" \
+    "$tmp/err" || fail "the dump does not show the warps' PCs: $(head -40 "$tmp/err")"
+# a spin loop that never loads: no memory operation is ever outstanding
+expect_fault "no progress: in kernel spin" exec "$errs/spin.spec"
+grep -q "ready at $errs/spin.ptx:2[45], outstanding ld 0" "$tmp/err" ||
+    fail "spin: no warp line in the dump: $(grep warp "$tmp/err" | head -3)"
+expect_fault "runaway: kernel spin ran past its budget of 16777216 warp instructions" \
+    exec "$errs/spin.spec" --functional
+grep -q "CTA (0,0,0) warp 0: running, before $errs/spin.ptx:2[45]" "$tmp/err" ||
+    fail "functional spin: no warp line: $(head -3 "$tmp/err")"
+# the same mistake in a litmus test, in functional mode
+expect_fault "runaway: kernel litmus_kernel ran past its budget" \
+    litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+# the limits, set explicitly
+expect_fault "ran past sim.max_cycles (50000 core cycles; 0 = no limit)" \
+    exec "$errs/spin.spec" --set sim.max_cycles=50000
+expect_fault "past sim.max_insts (20000; 0 = no limit)" \
+    exec "$errs/spin.spec" --set sim.spin_cycles=0 --set sim.max_insts=20000
+expect_fault "runaway: kernel spin ran past its budget of 5000 warp instructions" \
+    exec "$errs/spin.spec" --functional --set sim.max_insts=5000
+# with the watchdog off and no cycle limit, the instruction limit still ends it
+expect_fault "past sim.max_insts (100000" exec "$errs/spin.spec" --set sim.spin_cycles=0 \
+    --set sim.max_cycles=0 --set sim.max_insts=100000
+# ordinary runs finish under the defaults and with every limit off
+"$bin" run --workload mp --size tiny --protocol rc >/dev/null || fail "the defaults stopped mp"
+"$bin" run --workload spinlock --size tiny --protocol tcw --set sim.max_cycles=0 \
+    --set sim.max_insts=0 --set sim.spin_cycles=0 >/dev/null || fail "limits off stopped spinlock"
+"$bin" config show | grep -q "^max_cycles = auto" || fail "sim.max_cycles is not auto by default"
+echo "runaway: $n runaway kernels stopped with a dump, 2 ordinary runs finished"
