@@ -350,6 +350,11 @@ static void run_kernel(void *obj, const struct launch *l)
                 case PTX_STEP_EXIT:
                     warp_exited(c, fw);
                     break;
+                case PTX_STEP_TX_BEGIN:
+                case PTX_STEP_TX_END:
+                    fatal("kernel %s: CTA (%u,%u,%u) warp %u: transactions are not built in the "
+                          "functional mode (docs/transactions.md)",
+                          ki->name, c->id.x, c->id.y, c->id.z, i);
                 }
             }
             if (!c->live_warps) {
