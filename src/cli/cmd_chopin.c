@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "cli/cmd_chopin.h"
+#include "cli/cmd_sweep.h"
 #include "cli/cmds.h"
 #include "cli/common.h"
 #include "gfx/gen.h"
@@ -25,10 +25,11 @@ static void usage(FILE *out)
           "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir "
           "D]\n"
           "       gpucoh chopin groups --trace FILE [--threshold N]\n"
-          "       gpucoh chopin run --trace F[,F...] [--design D[,D...]|all] [--config FILE]\n"
+          "       gpucoh chopin run --trace F[,F...]|--game G[,G...] [--seed N]\n"
+          "                         [--design D[,D...]|all] [--config FILE]\n"
           "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
-          "                         [--json FILE] [--csv FILE]\n"
-          "       gpucoh chopin repro [--out DIR] [--games G,...] [--runs FILE] [--config FILE]\n"
+          "                         [--json FILE] [--csv FILE] [--stats FILE] [--quiet]\n"
+          "       gpucoh chopin repro [gpucoh repro options]    (the same as gpucoh repro chopin)\n"
           "\n"
           "A draw-level model of split-frame rendering (SFR) on GPUs joined by point-to-point\n"
           "links: each GPU renders part of one frame and the parts are put together. Designs:\n"
@@ -50,10 +51,13 @@ static void usage(FILE *out)
           "composition groups a threshold would compose. run simulates each trace under each\n"
           "design (and each --vary value), prints frame cycles and speedup over dup (dup runs\n"
           "first; 0 when it is not among the designs), and checks that the composed frame\n"
-          "equals a sequential rendering of the trace (exit 1 if not).\n"
-          "repro runs repro/chopin/chopin.runs (thesis Figs. 6.12-6.19 on the eight generated\n"
-          "games), prints the figures beside the thesis's numbers and checks its claims; it\n"
-          "writes report.txt, results.csv and summary.csv into --out (default repro-chopin).\n"
+          "equals a sequential rendering of the trace (exit 1 if not). --game generates the\n"
+          "game's trace (with --seed, default 1) instead of reading a file; --stats writes one\n"
+          "run's statistics as JSON (one trace, one design: what a sweep's frames run reads,\n"
+          "docs/chopin.md); --quiet prints no table.\n"
+          "repro is gpucoh repro chopin: thesis Figs. 6.12-6.19 from repro/chopin/ (a sweep of\n"
+          "frames runs, the thesis's numbers and claims as data), on the reproduction engine\n"
+          "(docs/repro.md).\n"
           "Trace format: docs/frame-trace.md; the model and its parameters: docs/chopin.md;\n"
           "default parameters (Table 6.2): configs/chopin-8gpu.ini.\n"
           "\n"
@@ -68,7 +72,9 @@ static void usage(FILE *out)
           out);
 }
 
-void chopin_csv_header(FILE *f, const char *lead)
+/* The CSV columns of a run after `lead` (the caller's key columns): cycles,
+ * speedup, frame check, groups, bytes by traffic kind, GPU time by activity. */
+static void chopin_csv_header(FILE *f, const char *lead)
 {
     fprintf(f, "%s,cycles,speedup_vs_dup,correct,groups_composed,tris_composed", lead);
     for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
@@ -78,7 +84,7 @@ void chopin_csv_header(FILE *f, const char *lead)
     fputc('\n', f);
 }
 
-void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
+static void chopin_csv_row(FILE *f, const struct sfr_result *r, double speedup)
 {
     fprintf(f, "%llu,%.6f,%d,%u,%llu", (unsigned long long)r->cycles, speedup, !r->wrong_tiles,
             r->groups_composed, (unsigned long long)r->tris_composed);
@@ -235,15 +241,65 @@ static int cmd_sfr_config(int argc, char **argv)
     return 0;
 }
 
+/* A trace named on the command line: a file, or a game generated here. */
+static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint64_t seed)
+{
+    if (!generate) {
+        load_trace(t, name);
+        return;
+    }
+    const struct gfx_game *g = gfx_game_find(name);
+    char err[256];
+    if (!g)
+        fatal("chopin run: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)", name);
+    if (gfx_generate(t, g, seed, err, sizeof err))
+        fatal("chopin run: %s", err);
+}
+
+/* --stats FILE: one run's statistics, as a sweep's frames run reads them
+ * (docs/chopin.md). */
+static cJSON *run_stats(const struct gfx_trace *t, const char *game, uint64_t seed,
+                        const struct sfr_config *c, int design, const struct sfr_result *r,
+                        double wall)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "gpucoh_version", GPUCOH_VERSION);
+    cJSON_AddStringToObject(o, "model", "frames");
+    cJSON_AddStringToObject(o, "trace", t->name);
+    if (game)
+        cJSON_AddNumberToObject(o, "seed", (double)seed);
+    cJSON_AddStringToObject(o, "design", sfr_design_names[design]);
+    cJSON_AddNumberToObject(o, "gpus", c->gpus);
+    cJSON_AddNumberToObject(o, "cycles", (double)r->cycles);
+    cJSON_AddBoolToObject(o, "check_passed", !r->wrong_tiles);
+    double v[SFR_N_STATS];
+    sfr_stats(r, v);
+    cJSON *st = cJSON_AddObjectToObject(o, "stats");
+    for (unsigned k = 0; k < SFR_N_STATS; k++)
+        cJSON_AddNumberToObject(st, sfr_stat_names[k], v[k]);
+    cJSON_AddNumberToObject(cJSON_AddObjectToObject(o, "speed"), "wall_seconds", wall);
+    return o;
+}
+
 static int cmd_sfr_run(int argc, char **argv)
 {
-    char *traces_arg = NULL, *designs_arg = "all", *vary = NULL;
-    const char *config = NULL, *json = NULL, *csv = NULL;
+    char *traces_arg = NULL, *games_arg = NULL, *designs_arg = "all", *vary = NULL;
+    const char *config = NULL, *json = NULL, *csv = NULL, *stats = NULL;
     const char *sets[SIM_MAX_SETS + 1];
     unsigned n_sets = 0;
+    uint64_t seed = 1;
+    bool quiet = false;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--trace") && i + 1 < argc)
             traces_arg = argv[++i];
+        else if (!strcmp(argv[i], "--game") && i + 1 < argc)
+            games_arg = argv[++i];
+        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
+            seed = number(argv[i], argv[i + 1], UINT64_MAX), i++;
+        else if (!strcmp(argv[i], "--stats") && i + 1 < argc)
+            stats = argv[++i];
+        else if (!strcmp(argv[i], "--quiet"))
+            quiet = true;
         else if (!strcmp(argv[i], "--design") && i + 1 < argc)
             designs_arg = argv[++i];
         else if (!strcmp(argv[i], "--config") && i + 1 < argc)
@@ -259,10 +315,10 @@ static int cmd_sfr_run(int argc, char **argv)
         else
             fatal("chopin run: unknown option '%s' (gpucoh chopin --help)", argv[i]);
     }
-    if (!traces_arg)
-        fatal("chopin run: --trace FILE is required");
+    if (!traces_arg == !games_arg)
+        fatal("chopin run: --trace FILE or --game NAME is required (one of them)");
     char *tr[MAX_LIST], *dn[MAX_LIST], *vals[MAX_LIST];
-    unsigned n_tr = split_list(traces_arg, tr);
+    unsigned n_tr = split_list(games_arg ? games_arg : traces_arg, tr);
     int designs[SFR_N_DESIGNS];
     unsigned n_d = 0;
     if (!strcmp(designs_arg, "all")) {
@@ -297,18 +353,22 @@ static int cmd_sfr_run(int argc, char **argv)
         if (!n_vals)
             fatal("chopin run: --vary %s: no values", vary);
     }
+    if (stats && (n_tr != 1 || n_d != 1 || n_vals != 1))
+        fatal("chopin run: --stats FILE is for one run: one trace or game, one design, no --vary");
     cJSON *root = cJSON_CreateObject(), *runs = cJSON_AddArrayToObject(root, "runs");
+    cJSON *one = NULL;
     cJSON_AddStringToObject(root, "gpucoh_version", GPUCOH_VERSION);
     char *csv_text = NULL;
     size_t csv_len = 0;
     FILE *cf = open_memstream(&csv_text, &csv_len);
     chopin_csv_header(cf, "trace,design,vary,value");
-    printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design", vary ? vary_key : "",
-           "cycles", "vs dup", "ok", "compose MB", "groups");
+    if (!quiet)
+        printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design",
+               vary ? vary_key : "", "cycles", "vs dup", "ok", "compose MB", "groups");
     int rc = 0;
     for (unsigned ti = 0; ti < n_tr; ti++) {
         struct gfx_trace t;
-        load_trace(&t, tr[ti]);
+        get_trace(&t, tr[ti], games_arg != NULL, seed);
         for (unsigned vi = 0; vi < n_vals; vi++) {
             char assign[256];
             const char *all_sets[SIM_MAX_SETS + 1];
@@ -325,15 +385,20 @@ static int cmd_sfr_run(int argc, char **argv)
             uint64_t dup_cycles = 0;
             for (unsigned di = 0; di < n_d; di++) {
                 struct sfr_result r;
+                double wall0 = wall_seconds();
                 sfr_run(&t, &c, (enum sfr_design)designs[di], &r, NULL);
+                if (stats)
+                    one = run_stats(&t, games_arg, seed, &c, designs[di], &r,
+                                    wall_seconds() - wall0);
                 if (designs[di] == SFR_DUP)
                     dup_cycles = r.cycles;
                 double sp = dup_cycles ? (double)dup_cycles / (double)r.cycles : 0;
                 double cmb = r.traffic[SFR_T_COMPOSE] / 1e6;
-                printf("%-10s %-13s %-10s %12llu %8.3f %5s %10.2f %9u\n", t.name,
-                       sfr_design_names[designs[di]], vary ? vals[vi] : "",
-                       (unsigned long long)r.cycles, sp, r.wrong_tiles ? "WRONG" : "ok", cmb,
-                       r.groups_composed);
+                if (!quiet)
+                    printf("%-10s %-13s %-10s %12llu %8.3f %5s %10.2f %9u\n", t.name,
+                           sfr_design_names[designs[di]], vary ? vals[vi] : "",
+                           (unsigned long long)r.cycles, sp, r.wrong_tiles ? "WRONG" : "ok", cmb,
+                           r.groups_composed);
                 fflush(stdout);
                 if (r.wrong_tiles)
                     rc = EXIT_CHECK_FAILED;
@@ -379,6 +444,13 @@ static int cmd_sfr_run(int argc, char **argv)
         free(text);
     }
     cJSON_Delete(root);
+    if (one) {
+        char *text = cJSON_Print(one);
+        if (write_file_atomic(stats, text))
+            rc = EXIT_USAGE;
+        free(text);
+        cJSON_Delete(one);
+    }
     return rc;
 }
 
@@ -394,8 +466,10 @@ int cmd_chopin(int argc, char **argv)
             usage(stdout);
             return 0;
         }
-    if (!strcmp(argv[1], "repro"))
-        return chopin_repro(argc, argv);
+    if (!strcmp(argv[1], "repro")) { /* gpucoh repro chopin [options] */
+        argv[1] = "chopin";
+        return cmd_repro(argc, argv);
+    }
     if (!strcmp(argv[1], "config"))
         return cmd_sfr_config(argc, argv);
     if (!strcmp(argv[1], "gen"))

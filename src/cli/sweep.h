@@ -21,19 +21,28 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "gfx/sfr.h"
 #include "sim/msg.h"
 
 #define SWEEP_MAX_SETTINGS 32
 #define SWEEP_MAX_MISSING 64
 
+/* What a block's runs simulate: kernels on the memory system (`gpucoh run`),
+ * or one frame on the split-frame rendering model (`gpucoh chopin run`),
+ * where a workload is a generated game trace and a protocol is a design. */
+enum sweep_model { SWEEP_MEMORY, SWEEP_FRAMES };
+extern const char *const sweep_model_names[2];
+
 struct sweep_run {
     char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
-    const char *workload;      /* registry name */
-    const char *set;           /* the workload's set: basic, inter, intra, sync */
-    const char *size;          /* wl_size_names[]: tiny, quick, small, paper */
+    enum sweep_model model;
+    const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
+    const char *set;           /* the workload's set: basic, inter, intra, sync; frames: games */
+    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
+    const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
-    const char *protocol;      /* registry protocol ("tcw") */
+    const char *protocol;      /* registry protocol ("tcw"); frames: the design ("chopin-cs") */
     const char *config_file;   /* resolved machine file, NULL for the default */
     const char *settings[SWEEP_MAX_SETTINGS]; /* "section.key=value": one per key, sorted */
     unsigned n_settings;
@@ -125,6 +134,7 @@ struct sweep_result {
      * plus reads of an expired line (+t_hit each), writes to an unexpired line
      * (-t_write), evictions of an unexpired line (-t_evict) */
     double lease_ups, lease_down_writes, lease_down_evicts;
+    double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };
 

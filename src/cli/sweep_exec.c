@@ -2,7 +2,8 @@
  * sweep_exec.c - runs a sweep's runs as child processes, at most -j at once,
  * skipping finished ones, and reports progress.
  *
- * Each child is `gpucoh run ... --stats DIR/runs/<id>.json --quiet` with its
+ * Each child is `gpucoh run ... --stats DIR/runs/<id>.json --quiet` (a frames
+ * run: `gpucoh chopin run --game G --seed S --design D ...`) with its
  * stdout and stderr in DIR/runs/<id>.out.<pid> while it runs. A run that exits
  * 0 leaves only its JSON. One that exits otherwise leaves DIR/runs/<id>.err:
  * its exit status on the first line ("exit N", "timeout S", "signal N"), the
@@ -108,12 +109,22 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
 {
     unsigned n = 0;
     argv[n++] = "gpucoh";
-    argv[n++] = "run";
-    argv[n++] = "--workload";
-    argv[n++] = r->workload;
-    argv[n++] = "--size";
-    argv[n++] = r->size;
-    argv[n++] = "--protocol";
+    if (r->model == SWEEP_FRAMES) {
+        argv[n++] = "chopin";
+        argv[n++] = "run";
+        argv[n++] = "--game";
+        argv[n++] = r->workload;
+        argv[n++] = "--seed";
+        argv[n++] = r->seed;
+        argv[n++] = "--design";
+    } else {
+        argv[n++] = "run";
+        argv[n++] = "--workload";
+        argv[n++] = r->workload;
+        argv[n++] = "--size";
+        argv[n++] = r->size;
+        argv[n++] = "--protocol";
+    }
     argv[n++] = r->protocol;
     if (r->config_file) {
         argv[n++] = "--config";

@@ -3,7 +3,8 @@
  * (the JSON each child wrote, the .err of a failed one), and the combined
  * results.csv.
  *
- * The numbers come only from the statistics files (docs/stats.md); a run
+ * The numbers come only from the statistics files (docs/stats.md; a frames
+ * run's: docs/chopin.md); a run
  * without one has an exit status and a reason but no numbers, and its CSV
  * row leaves them empty rather than writing zeros.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -83,6 +84,12 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->bytes_total += res->bytes[c];
     }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stats");
+    if (r->model == SWEEP_FRAMES) { /* gpucoh chopin run --stats: the model's statistics */
+        for (unsigned k = 0; k < SFR_N_STATS; k++)
+            res->frame[k] = num(st, sfr_stat_names[k]);
+        for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
+            res->bytes_total += res->frame[k];
+    }
     double lsum = 0;
     unsigned ln = 0;
     const cJSON *item;

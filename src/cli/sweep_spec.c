@@ -8,6 +8,12 @@
  *   sizes S...                 tiny small paper (default small)
  *   set KEY V...               a parameter axis; several axes multiply
  *   config FILE...             machine files, an axis (default: the default machine)
+ *   model memory|frames        what the block simulates (first in its block; default memory)
+ *   seed N                     frames: the trace generator's seed (default 1)
+ *
+ * A frames block runs the split-frame rendering model (gpucoh chopin run):
+ * its workloads are games (gpucoh chopin gen), its protocols designs, its
+ * keys those of `gpucoh chopin config`, its machine files the model's.
  *
  * Everything a run does is checked here, before any child starts: workloads
  * and protocols against the registries, keys against the option table, each
@@ -26,6 +32,7 @@
 
 #include "base/log.h"
 #include "coh/proto.h"
+#include "gfx/gen.h"
 #include "host/workload.h"
 #include "sim/cfg.h"
 #include "system/config.h"
@@ -49,7 +56,10 @@ struct axis {
 struct block {
     const char *name;
     unsigned line;               /* its `sweep` line (0 for the leading block) */
-    const struct workload *wls[MAX_TOKENS];
+    enum sweep_model model;
+    unsigned n_directives;       /* other than sweep and model: model must come first */
+    const char *seed;            /* frames */
+    const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
     unsigned n_wls;
     struct pentry prs[MAX_TOKENS];
     unsigned n_prs, prs_line;
@@ -136,12 +146,29 @@ static const char *resolve_config(struct sweep_spec *s, const char *written)
     return NULL;
 }
 
+const char *const sweep_model_names[2] = {"memory", "frames"};
+
+/* Check one "key=value" of the split-frame model by loading it. */
+static int check_frame_setting(const char *kv, const char *path, unsigned line, char *err,
+                               size_t n)
+{
+    struct sfr_config c;
+    char why[512];
+    if (!sfr_config_load(&c, NULL, &kv, 1, why, sizeof why))
+        return 0;
+    const char *msg = strncmp(why, "--set: ", 7) ? why : why + 7;
+    return fail(err, n, path, line, "%s (gpucoh chopin config --verbose)", msg);
+}
+
 /* Check one "key=value" against the option table and by loading it. */
-static int check_setting(const char *kv, const char *path, unsigned line, char *err, size_t n)
+static int check_setting(enum sweep_model model, const char *kv, const char *path, unsigned line,
+                         char *err, size_t n)
 {
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv)
         return fail(err, n, path, line, "'%s' is not KEY=VALUE", kv);
+    if (model == SWEEP_FRAMES)
+        return check_frame_setting(kv, path, line, err, n);
     size_t klen = (size_t)(eq - kv);
     const struct cfg_opt *o;
     for (o = config_options(); o->name; o++)
@@ -174,9 +201,9 @@ static bool valid_name(const char *s)
 }
 
 /* NAME=PROTO[:KEY=V[,KEY=V...]] or PROTO. */
-static int parse_pentry(struct sweep_spec *s, struct pentry *p, const char *tok,
-                        const struct sweep_parse_opts *o, const char *path, unsigned line,
-                        char *err, size_t n)
+static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model model,
+                        const char *tok, const struct sweep_parse_opts *o, const char *path,
+                        unsigned line, char *err, size_t n)
 {
     memset(p, 0, sizeof *p);
     char buf[1024];
@@ -207,10 +234,18 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, const char *tok,
         for (char *kv = strtok(rest, ","); kv; kv = strtok(NULL, ",")) {
             if (p->n_settings == SWEEP_MAX_SETTINGS)
                 return fail(err, n, path, line, "too many settings in '%s'", tok);
-            if (check_setting(kv, path, line, err, n))
+            if (check_setting(model, kv, path, line, err, n))
                 return -1;
             p->settings[p->n_settings++] = own(s, kv);
         }
+    }
+    if (model == SWEEP_FRAMES) {
+        if (sfr_design_find(p->protocol) < 0)
+            return fail(err, n, path, line,
+                        "unknown design '%s' (dup gpupd gpupd-ideal chopin chopin-cs "
+                        "chopin-ideal)",
+                        p->protocol);
+        return 0;
     }
     const struct proto_desc *d = proto_find(p->protocol);
     if (!d) {
@@ -223,9 +258,38 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, const char *tok,
     return 0;
 }
 
+static int add_workload(struct block *b, const char *name, const char *set, const char *path,
+                        unsigned line, char *err, size_t n)
+{
+    for (unsigned k = 0; k < b->n_wls; k++)
+        if (!strcmp(b->wl_names[k], name))
+            return 0;
+    if (b->n_wls == MAX_TOKENS)
+        return fail(err, n, path, line, "too many workloads");
+    b->wl_names[b->n_wls] = name;
+    b->wl_sets[b->n_wls++] = set;
+    return 0;
+}
+
+/* A frames block's workload: a game of the trace generator, or all of them. */
+static int take_game(struct block *b, const char *tok, const char *path, unsigned line, char *err,
+                     size_t n)
+{
+    bool all = !strcmp(tok, "all") || !strcmp(tok, "games");
+    if (!all && !gfx_game_find(tok))
+        return fail(err, n, path, line,
+                    "unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf, or games)", tok);
+    for (const struct gfx_game *g = gfx_games; g->name; g++)
+        if ((all || !strcmp(tok, g->name)) && add_workload(b, g->name, "games", path, line, err, n))
+            return -1;
+    return 0;
+}
+
 static int take_workload(struct block *b, const char *tok, const char *path, unsigned line,
                          char *err, size_t n)
 {
+    if (b->model == SWEEP_FRAMES)
+        return take_game(b, tok, path, line, err, n);
     bool is_set = !strcmp(tok, "all");
     for (const struct workload *const *w = wl_registry; *w; w++)
         is_set |= !strcmp((*w)->set, tok);
@@ -241,16 +305,9 @@ static int take_workload(struct block *b, const char *tok, const char *path, uns
             return fail(err, n, path, line, "unknown workload '%s' (gpucoh list workloads)", tok);
         found[nf++] = w;
     }
-    for (unsigned i = 0; i < nf; i++) {
-        bool dup = false;
-        for (unsigned k = 0; k < b->n_wls; k++)
-            dup |= b->wls[k] == found[i];
-        if (dup)
-            continue;
-        if (b->n_wls == MAX_TOKENS)
-            return fail(err, n, path, line, "too many workloads");
-        b->wls[b->n_wls++] = found[i];
-    }
+    for (unsigned i = 0; i < nf; i++)
+        if (add_workload(b, found[i]->name, found[i]->set, path, line, err, n))
+            return -1;
     return 0;
 }
 
@@ -273,8 +330,7 @@ static int cmp_setting(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
-static void add_run(struct sweep_spec *s, const struct block *b, const struct workload *w,
-                    const char *size, const struct pentry *p, const char *cfg_written,
+static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, const char *size, const struct pentry *p, const char *cfg_written,
                     const char *cfg_path, const unsigned *pick)
 {
     struct sweep_run r;
@@ -304,20 +360,24 @@ static void add_run(struct sweep_spec *s, const struct block *b, const struct wo
                                 i ? ";" : "", r.settings[i]);
     r.settings_text = own(s, text);
     r.block = b->name;
-    r.workload = w->name;
-    r.set = w->set;
+    r.model = b->model;
+    r.workload = b->wl_names[w];
+    r.set = b->wl_sets[w];
     r.size = size;
+    r.seed = b->model == SWEEP_FRAMES ? b->seed : "";
     r.config = p->name;
     r.protocol = p->protocol;
     r.config_file = cfg_path;
     r.line = b->prs_line;
     uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv1a(h, w->name);
+    h = fnv1a(h, r.workload);
     h = fnv1a(h, size);
     h = fnv1a(h, p->protocol);
     h = fnv1a(h, r.settings_text);
     h = fnv1a(h, cfg_written ? cfg_written : "");
-    snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", w->name, size, p->protocol,
+    if (b->model == SWEEP_FRAMES) /* memory runs' ids stay what they were */
+        h = fnv1a(fnv1a(h, "frames"), r.seed);
+    snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", r.workload, size, p->protocol,
              (unsigned long long)(h & 0xffffffffffffull));
     if (s->n_runs == s->cap_runs) {
         s->cap_runs = s->cap_runs ? 2 * s->cap_runs : 64;
@@ -341,7 +401,10 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
     const char *sizes[WL_NSIZES * 4];
     unsigned n_sizes = b->n_sizes;
     memcpy(sizes, b->sizes, sizeof sizes);
-    if (o && o->size) {
+    if (b->model == SWEEP_FRAMES) { /* a game's trace has one size */
+        sizes[0] = "frame";
+        n_sizes = 1;
+    } else if (o && o->size) {
         sizes[0] = o->size;
         n_sizes = 1;
     } else if (!n_sizes) {
@@ -364,7 +427,7 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
                         continue;
                     unsigned pick[MAX_AXES] = {0};
                     for (;;) {
-                        add_run(s, b, b->wls[w], sizes[z], &b->prs[p],
+                        add_run(s, b, w, sizes[z], &b->prs[p],
                                 b->n_configs ? b->configs[c] : NULL,
                                 b->n_configs ? b->config_paths[c] : NULL, pick);
                         unsigned a = 0;
@@ -399,7 +462,27 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
     if (nt < 2)
         return fail(err, n, path, line, "'%s' needs at least one value", d);
     b->any = true;
-    if (!strcmp(d, "workloads")) {
+    if (!strcmp(d, "model")) {
+        if (nt != 2 || (strcmp(tok[1], "memory") && strcmp(tok[1], "frames")))
+            return fail(err, n, path, line, "expected: model memory|frames");
+        if (b->n_directives)
+            return fail(err, n, path, line, "model goes first in its block");
+        b->model = !strcmp(tok[1], "frames") ? SWEEP_FRAMES : SWEEP_MEMORY;
+        b->seed = "1";
+        return 0;
+    }
+    b->n_directives++;
+    if (!strcmp(d, "seed")) {
+        char *end = tok[1];
+        errno = 0;
+        if (tok[1][0] != '-')
+            strtoull(tok[1], &end, 10);
+        if (nt != 2 || end == tok[1] || *end || errno)
+            return fail(err, n, path, line, "expected: seed N (a whole number)");
+        if (b->model != SWEEP_FRAMES)
+            return fail(err, n, path, line, "seed is for a frames block (model frames)");
+        b->seed = own(s, tok[1]);
+    } else if (!strcmp(d, "workloads")) {
         for (unsigned i = 1; i < nt; i++)
             if (take_workload(b, tok[i], path, line, err, n))
                 return -1;
@@ -408,7 +491,7 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
             return fail(err, n, path, line, "a second protocols line in one block (list them on one)");
         b->prs_line = line;
         for (unsigned i = 1; i < nt; i++) {
-            if (parse_pentry(s, &b->prs[b->n_prs], tok[i], o, path, line, err, n))
+            if (parse_pentry(s, &b->prs[b->n_prs], b->model, tok[i], o, path, line, err, n))
                 return -1;
             for (unsigned k = 0; k < b->n_prs; k++)
                 if (!strcmp(b->prs[k].name, b->prs[b->n_prs].name))
@@ -417,6 +500,8 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
             b->n_prs++;
         }
     } else if (!strcmp(d, "sizes")) {
+        if (b->model == SWEEP_FRAMES)
+            return fail(err, n, path, line, "a frames block has no sizes (a game's trace is one)");
         for (unsigned i = 1; i < nt; i++) {
             int k = wl_size_find(tok[i]);
             if (k < 0)
@@ -440,7 +525,7 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
         for (unsigned i = 2; i < nt; i++) {
             char kv[512];
             snprintf(kv, sizeof kv, "%s=%s", tok[1], tok[i]);
-            if (check_setting(kv, path, line, err, n))
+            if (check_setting(b->model, kv, path, line, err, n))
                 return -1;
             a->values[a->n++] = own(s, tok[i]);
         }
@@ -451,8 +536,10 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
             if (!p)
                 return fail(err, n, path, line, "machine file '%s': %s", tok[i], strerror(ENOENT));
             struct config cfg;
+            struct sfr_config sc;
             char why[512];
-            if (config_load(&cfg, p, NULL, 0, why, sizeof why))
+            if (b->model == SWEEP_FRAMES ? sfr_config_load(&sc, p, NULL, 0, why, sizeof why)
+                                         : config_load(&cfg, p, NULL, 0, why, sizeof why))
                 return fail(err, n, path, line, "machine file: %s", why);
             b->configs[b->n_configs] = own(s, tok[i]);
             b->config_paths[b->n_configs++] = p;
@@ -460,7 +547,7 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
     } else {
         return fail(err, n, path, line,
                     "unknown directive '%s' (expected sweep, workloads, protocols, sizes, set, "
-                    "config)",
+                    "config, model, seed)",
                     d);
     }
     return 0;

@@ -35,6 +35,26 @@ const char *const sfr_design_names[SFR_N_DESIGNS] = {"dup",    "gpupd",     "gpu
 const char *const sfr_activity_names[SFR_N_ACT] = {
     "render", "project", "compose", "wait_ids", "wait_compose", "wait_sync", "wait_draws"};
 const char *const sfr_traffic_names[SFR_N_TRAFFIC] = {"compose", "sync", "ids", "sched"};
+const char *const sfr_stat_names[SFR_N_STATS] = {
+    "bytes_compose",   "bytes_sync",    "bytes_ids",        "bytes_sched",      "gpu_render",
+    "gpu_project",     "gpu_compose",   "gpu_wait_ids",     "gpu_wait_compose", "gpu_wait_sync",
+    "gpu_wait_draws",  "groups_composed", "tris_composed",  "wrong_tiles",      "link_messages",
+    "geometry_tris",   "shaded_px"};
+
+void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS])
+{
+    unsigned k = 0;
+    for (unsigned t = 0; t < SFR_N_TRAFFIC; t++)
+        out[k++] = (double)r->traffic[t];
+    for (unsigned a = 0; a < SFR_N_ACT; a++)
+        out[k++] = r->activity[a];
+    out[k++] = r->groups_composed;
+    out[k++] = (double)r->tris_composed;
+    out[k++] = r->wrong_tiles;
+    out[k++] = (double)r->messages;
+    out[k++] = (double)r->geometry_tris;
+    out[k++] = (double)r->shaded_px;
+}
 
 int sfr_design_find(const char *name)
 {

@@ -95,6 +95,14 @@ struct sfr_result {
     uint32_t wrong_tiles; /* final frame vs the sequential rendering */
 };
 
+/* A run's statistics by name, as a sweep's frame runs report them
+ * (docs/chopin.md): link bytes per kind (bytes_compose ...), mean GPU cycles
+ * per activity (gpu_render ...), then composition groups and triangles,
+ * wrong tiles, link messages, geometry triangles and shaded pixels. */
+#define SFR_N_STATS (SFR_N_TRAFFIC + SFR_N_ACT + 6)
+extern const char *const sfr_stat_names[SFR_N_STATS];
+void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS]);
+
 /* Run one frame. Deterministic. `final` (may be NULL) receives the composed
  * frame (each tile from its owner), initialised by the call. */
 void sfr_run(const struct gfx_trace *t, const struct sfr_config *c, enum sfr_design d,

@@ -27,8 +27,10 @@ static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};
 static const char *const field_stat_names[] = {STAT_FIELDS(STAT_NAME)};
 #define N_FIELD_STATS (int)(sizeof stat_offsets / sizeof stat_offsets[0])
 
+#define N_FRAME_BASE (N_FIELD_STATS + TRAFFIC_N)
+
 /* The fields of struct sweep_result by name, then bytes_<class> for every
- * traffic class. */
+ * traffic class, then the split-frame model's statistics (frames runs). */
 int repro_stat_find(const char *name)
 {
     for (int i = 0; i < N_FIELD_STATS; i++)
@@ -38,11 +40,16 @@ int repro_stat_find(const char *name)
         for (int c = 0; c < TRAFFIC_N; c++)
             if (!strcmp(name + 6, traffic_class_names[c]))
                 return N_FIELD_STATS + c;
+    for (int k = 0; k < SFR_N_STATS; k++)
+        if (!strcmp(name, sfr_stat_names[k]))
+            return N_FRAME_BASE + k;
     return -1;
 }
 
 double repro_stat(const struct sweep_result *r, int stat)
 {
+    if (stat >= N_FRAME_BASE)
+        return r->frame[stat - N_FRAME_BASE];
     if (stat >= N_FIELD_STATS)
         return r->bytes[stat - N_FIELD_STATS];
     double v = *(const double *)((const char *)r + stat_offsets[stat]);
@@ -58,6 +65,8 @@ void repro_stat_names(char *buf, size_t n)
         k += (size_t)(i < N_FIELD_STATS ? snprintf(buf + k, n - k, "%s ", field_stat_names[i])
                                         : snprintf(buf + k, n - k, "bytes_%s ",
                                                    traffic_class_names[i - N_FIELD_STATS]));
+    for (int i = 0; i < SFR_N_STATS && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s ", sfr_stat_names[i]);
     if (k && k < n)
         buf[k - 1] = 0;
 }
@@ -154,14 +163,38 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
     if (*end || end == f[6])
         return errf(err, errlen, "%s:%u: value '%s' is not a number", path, line, f[6]);
     p->pm = repro_paper_metric(p->metric);
+    p->stat = -1;
+    p->divisor = 1;
+    if (p->pm && p->pm->metric == RP_VALUE) {
+        char name[64];
+        snprintf(name, sizeof name, "%s", p->metric + 6);
+        char *slash = strchr(name, '/');
+        if (slash) {
+            *slash = 0;
+            p->divisor = strtod(slash + 1, &end);
+            if (*end || end == slash + 1 || !(p->divisor > 0))
+                return errf(err, errlen, "%s:%u: metric '%s': expected value:STAT[/DIVISOR]",
+                            path, line, p->metric);
+        }
+        p->stat = repro_stat_find(name);
+        if (p->stat < 0) {
+            char known[1024];
+            repro_stat_names(known, sizeof known);
+            return errf(err, errlen, "%s:%u: metric '%s': unknown statistic '%s' (known: %s)",
+                        path, line, p->metric, name, known);
+        }
+    }
     if (!p->pm) {
-        char known[512];
+        char known[1024];
         repro_paper_metric_names(known, sizeof known);
         return errf(err, errlen, "%s:%u: metric '%s': expected one of %s", path, line, p->metric,
                     known);
     }
     char why[512];
-    if (repro_check_design(r, p->baseline, "baseline", why, sizeof why) ||
+    if (p->stat >= 0 && p->baseline[0])
+        return errf(err, errlen, "%s:%u: a value: metric has no baseline (leave it empty)", path,
+                    line);
+    if ((p->stat < 0 && repro_check_design(r, p->baseline, "baseline", why, sizeof why)) ||
         repro_check_design(r, p->design, "design", why, sizeof why) ||
         (p->app[0] ? repro_check_app(r, p->app, why, sizeof why)
                    : repro_check_set(r, p->set, why, sizeof why)))
@@ -371,13 +404,15 @@ static const struct rp_paper_metric paper_metrics[] = {
     {"slowdown_gmean", RP_RATIO, RP_AGG_GM, "slowdown"},
     {"runtime_norm", RP_RATIO, RP_AGG_MEAN, "runtime"},
     {"time_norm", RP_RATIO, RP_AGG_MEAN, "time"},
+    {"value:", RP_VALUE, RP_AGG_MEAN, "value"}, /* value:STAT[/DIVISOR]: the statistic itself */
 };
 #define N_PAPER_METRICS (sizeof paper_metrics / sizeof paper_metrics[0])
 
 const struct rp_paper_metric *repro_paper_metric(const char *name)
 {
     for (unsigned i = 0; i < N_PAPER_METRICS; i++)
-        if (!strcmp(paper_metrics[i].name, name))
+        if (paper_metrics[i].metric == RP_VALUE ? !strncmp(name, "value:", 6)
+                                                : !strcmp(paper_metrics[i].name, name))
             return &paper_metrics[i];
     return NULL;
 }
@@ -387,14 +422,15 @@ void repro_paper_metric_names(char *buf, size_t n)
     size_t k = 0;
     buf[0] = 0;
     for (unsigned i = 0; i < N_PAPER_METRICS && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%s", i ? ", " : "", paper_metrics[i].name);
+        k += (size_t)snprintf(buf + k, n - k, "%s%s%s", i ? ", " : "", paper_metrics[i].name,
+                              paper_metrics[i].metric == RP_VALUE ? "STAT[/DIVISOR]" : "");
 }
 
-double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
-                         const char *app, const char *base, const char *design, unsigned *used,
-                         unsigned *total, bool *wrong)
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, int stat,
+                         const char *set, const char *app, const char *base, const char *design,
+                         unsigned *used, unsigned *total, bool *wrong)
 {
-    int cycles = repro_stat_find("cycles");
+    int cycles = pm->metric == RP_VALUE ? stat : repro_stat_find("cycles");
     *used = *total = 1;
     if (app[0])
         return repro_ratio(r, pm->metric, cycles, app, base, design, wrong);
@@ -469,27 +505,38 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
         AT(FL(RP_FK_BASELINE), "[figure %s]: no baseline (set %s declares none)", f->id, f->set);
     if (f->baseline[0] && repro_check_design(r, f->baseline, "baseline", why, sizeof why))
         AT(FL(RP_FK_BASELINE), "[figure %s]: %s", f->id, why);
-    for (unsigned k = 0; k < f->n_designs; k++)
+    for (unsigned k = 0; k < f->n_designs && f->kind != RP_LINES; k++)
         if (repro_check_design(r, f->designs[k], "design", why, sizeof why))
             AT(FL(RP_FK_DESIGNS), "[figure %s]: %s", f->id, why);
     if (f->kind == RP_LINES) {
         bool built;
-        if (!f->design[0] || !f->block[0] || !f->x[0])
-            AT(f->line, "[figure %s]: a lines figure needs design, block and x", f->id);
-        if (!block_has(r, f->block, f->design, &built))
-            AT(FL(RP_FK_DESIGN),
-               "[figure %s]: design '%s' is not a configuration of sweep block '%s'", f->id,
-               f->design, f->block);
-        if (built && !block_sets(r, f->block, f->design, f->x))
-            AT(FL(RP_FK_X), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block, f->x);
+        if (!f->design[0] == !f->n_designs || !f->block[0] || !f->x[0])
+            AT(f->line, "[figure %s]: a lines figure needs design (or designs), block and x",
+               f->id);
+        for (unsigned k = 0; k < (f->n_designs ? f->n_designs : 1); k++) {
+            const char *dn = f->n_designs ? f->designs[k] : f->design;
+            unsigned kl = FL(f->n_designs ? RP_FK_DESIGNS : RP_FK_DESIGN);
+            if (!block_has(r, f->block, dn, &built))
+                AT(kl, "[figure %s]: design '%s' is not a configuration of sweep block '%s'",
+                   f->id, dn, f->block);
+            if (built && !block_sets(r, f->block, dn, f->x))
+                AT(FL(RP_FK_X), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block,
+                   f->x);
+        }
         if (f->beside[0] && repro_check_design(r, f->beside, "beside", why, sizeof why))
             AT(FL(RP_FK_BESIDE), "[figure %s]: %s", f->id, why);
     } else if (!f->n_designs) {
         AT(f->line, "[figure %s] names no designs", f->id);
     }
-    if ((f->metric == RP_TRAFFIC_CLASS) != (f->kind == RP_STACKED))
+    if (f->n_parts && (f->kind != RP_STACKED || f->metric != RP_RATIO))
+        AT(FL(RP_FK_PARTS), "[figure %s]: parts go with kind stacked and metric ratio:STAT",
+           f->id);
+    if (f->kind == RP_STACKED && f->metric != RP_TRAFFIC_CLASS && !f->n_parts)
         AT(FL(RP_FK_METRIC),
-           "[figure %s]: metric traffic_class goes with kind stacked, and only it", f->id);
+           "[figure %s]: a stacked figure has metric traffic_class, or ratio:STAT with parts",
+           f->id);
+    if (f->metric == RP_TRAFFIC_CLASS && f->kind != RP_STACKED)
+        AT(FL(RP_FK_METRIC), "[figure %s]: metric traffic_class goes with kind stacked", f->id);
 #undef FL
     return 0;
 }
@@ -497,7 +544,8 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
 /* The claim functions (docs/repro.md):
  *   speedup(SET|APP, DESIGN [, BASELINE])   traffic(SET|APP, DESIGN [, BASELINE])
  *   stat(SET|APP, DESIGN, STAT)             max_app(speedup|traffic, SET, DESIGN [, BASELINE])
- *   peak(FIGURE, APP)                        */
+ *   peak(FIGURE, APP)                       point(FIGURE, APP|DESIGN, X)
+ *   runs_wrong(BLOCK|all)                    */
 static int check_where(struct repro *r, const char *name, char *err, size_t errlen)
 {
     if (!strcmp(name, "all") || repro_set(r, name) || repro_app(r, name) >= 0)
@@ -534,7 +582,7 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
             repro_check_design(r, c->args[1], "design", err, errlen))
             return -1;
         if (repro_stat_find(c->args[2]) < 0) {
-            char known[512];
+            char known[1024];
             repro_stat_names(known, sizeof known);
             return errf(err, errlen, "%s: unknown statistic '%s' (known: %s)", c->text, c->args[2],
                         known);
@@ -562,9 +610,34 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
             return -1;
         return 0;
     }
+    if (!strcmp(fn, "point")) {
+        const struct rp_figure *f = n == 3 ? repro_figure(r, c->args[0]) : NULL;
+        if (!f || f->kind != RP_LINES)
+            return errf(err, errlen, "%s: expected point(FIGURE, SERIES, X) of a lines figure",
+                        c->text);
+        bool series = false;
+        for (unsigned k = 0; k < f->n_designs; k++)
+            series |= !strcmp(f->designs[k], c->args[1]);
+        if (!f->by_design)
+            series = repro_app(r, c->args[1]) >= 0;
+        if (!series)
+            return errf(err, errlen, "%s: '%s' is not a line of figure %s (%s)", c->text,
+                        c->args[1], f->id, f->by_design ? "its designs" : "an app");
+        if (!repro_x_find(r, f, c->args[2]))
+            return errf(err, errlen, "%s: figure %s has no x '%s'", c->text, f->id, c->args[2]);
+        return 0;
+    }
+    if (!strcmp(fn, "runs_wrong")) {
+        bool known = n == 1 && !strcmp(c->args[0], "all");
+        for (unsigned i = 0; i < r->spec.n_runs && n == 1 && !known; i++)
+            known = !strcmp(r->spec.runs[i].block, c->args[0]);
+        if (!known)
+            return errf(err, errlen, "%s: expected runs_wrong(BLOCK or all)", c->text);
+        return 0;
+    }
     return errf(err, errlen,
                 "%s: unknown function '%s' (expected speedup, traffic, stat, "
-                "max_app, peak, min, max or spread)",
+                "max_app, peak, point, runs_wrong, min, max or spread)",
                 c->text, fn);
 }
 
@@ -621,6 +694,24 @@ static double claim_value(void *ctx, const struct cx_call *c)
     }
     if (!strcmp(fn, "peak"))
         return repro_peak(r, repro_figure(r, c->args[0]), c->args[1]);
+    if (!strcmp(fn, "point")) {
+        const struct rp_figure *f = repro_figure(r, c->args[0]);
+        const char *x = repro_x_find(r, f, c->args[2]);
+        return f->by_design ? repro_line_mean(r, f, c->args[1], x, NULL)
+                            : repro_point(r, f, c->args[1], x, NULL);
+    }
+    if (!strcmp(fn, "runs_wrong")) { /* distinct runs whose output check failed */
+        double wrong = 0;
+        for (unsigned i = 0; i < r->spec.n_runs; i++) {
+            const struct sweep_run *run = &r->spec.runs[i];
+            bool first = true;
+            for (unsigned k = 0; k < i && first; k++)
+                first = strcmp(r->spec.runs[k].id, run->id) != 0;
+            if (first && (!strcmp(c->args[0], "all") || !strcmp(run->block, c->args[0])))
+                wrong += r->res[i].check == SWEEP_CHECK_WRONG;
+        }
+        return wrong;
+    }
     return NAN;
 }
 
@@ -684,6 +775,7 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
     }
     for (unsigned i = 0; i < d->n_figures; i++) {
         struct rp_figure *f = &d->figures[i];
+        f->by_design = f->kind == RP_LINES && f->n_designs > 0;
         if (!f->baseline[0] && f->set[0])
             snprintf(f->baseline, sizeof f->baseline, "%s", repro_set_base(r, f->set));
         if (check_figure(r, f, err, errlen))

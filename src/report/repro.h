@@ -30,6 +30,7 @@
 #define RP_MAX_PAPER    64
 #define RP_MAX_APPS     64
 #define RP_MAX_X        32
+#define RP_MAX_PARTS    12
 #define RP_NAME         64
 
 enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
@@ -71,6 +72,7 @@ enum rp_fig_key {
     RP_FK_X,
     RP_FK_BESIDE,
     RP_FK_BESIDE_STAT,
+    RP_FK_PARTS,
     RP_FK_N
 };
 
@@ -78,7 +80,8 @@ struct rp_figure {
     char id[RP_NAME], title[256], plot_title[256], ylabel[128], xlabel[128];
     enum rp_kind kind;
     enum rp_metric metric;
-    int stat; /* ratio: / value: statistic index */
+    int stat;       /* ratio: / value: statistic index */
+    double divisor; /* value:STAT/DIVISOR: tables and plots show the value divided (1e6: MB) */
     char stat_name[RP_NAME];
     char set[RP_NAME], baseline[RP_NAME];
     char designs[RP_MAX_DESIGNS][RP_NAME];
@@ -87,6 +90,15 @@ struct rp_figure {
      * the setting x in block; beside: a design of the main block shown as
      * a column; beside_stat: a statistic of it shown as a column */
     char design[RP_NAME], block[RP_NAME], x[RP_NAME], beside[RP_NAME];
+    /* lines with designs instead of design: one line per design, the set's
+     * mean at each value, over the baseline at the same setting when the
+     * block runs it (else the main block's) */
+    bool by_design;
+    /* stacked with metric ratio:STAT: each bar split into these statistics,
+     * each over the baseline's STAT */
+    char parts[RP_MAX_PARTS][RP_NAME];
+    int part_stat[RP_MAX_PARTS];
+    unsigned n_parts;
     int beside_stat;
     char beside_stat_label[RP_NAME];
     char note[2048];
@@ -137,6 +149,8 @@ struct rp_paper_row {
     double value;
     unsigned line;
     const struct rp_paper_metric *pm;
+    int stat;          /* value:STAT[/DIVISOR]: the statistic (else -1) ... */
+    double divisor;    /* ... and what it is divided by (1e6: bytes as MB) */
     double ours;       /* NaN: none */
     bool wrong;        /* from a run whose output check failed */
     char verdict[160]; /* "close (within 5%)", "not run: ...", ... */

@@ -101,17 +101,25 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
         f->metric = RP_TRAFFIC_CLASS;
     else if (!strncmp(v, "ratio:", 6) || !strncmp(v, "value:", 6)) {
         f->metric = v[0] == 'r' ? RP_RATIO : RP_VALUE;
-        f->stat = repro_stat_find(v + 6);
         snprintf(f->stat_name, sizeof f->stat_name, "%.*s", RP_NAME - 1, v + 6);
+        char *slash = strchr(f->stat_name, '/');
+        if (slash && f->metric == RP_VALUE) { /* value:STAT/DIVISOR: shown divided */
+            char *end;
+            f->divisor = strtod(slash + 1, &end);
+            if (*end || end == slash + 1 || !(f->divisor > 0))
+                return bad(rd, "metric = %s: expected value:STAT[/DIVISOR]", v);
+            *slash = 0;
+        }
+        f->stat = repro_stat_find(f->stat_name);
         if (f->stat < 0) {
-            char known[512];
+            char known[1024];
             repro_stat_names(known, sizeof known);
             return bad(rd, "metric = %s: unknown statistic '%s' (known: %s)", v, v + 6, known);
         }
     } else {
         return bad(rd,
                    "metric = %s: unknown metric (expected speedup, traffic, traffic_class, "
-                   "ratio:STAT or value:STAT)",
+                   "ratio:STAT or value:STAT[/DIVISOR])",
                    v);
     }
     return 1;
@@ -120,7 +128,7 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
 /* The keys of enum rp_fig_key, in its order. */
 static const char *const fig_keys[RP_FK_N] = {"title",    "kind",    "metric",     "set",
                                               "baseline", "designs", "design",     "block",
-                                              "x",        "beside",  "beside_stat"};
+                                              "x",        "beside",  "beside_stat", "parts"};
 
 static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *key, const char *v)
 {
@@ -163,9 +171,24 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
     else if (!strcmp(key, "beside_stat")) {
         f->beside_stat = repro_stat_find(v);
         if (f->beside_stat < 0) {
-            char known[512];
+            char known[1024];
             repro_stat_names(known, sizeof known);
             return bad(rd, "beside_stat = %s: unknown statistic (known: %s)", v, known);
+        }
+    } else if (!strcmp(key, "parts")) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", v);
+        for (char *t = strtok(buf, " \t,"); t; t = strtok(NULL, " \t,")) {
+            if (f->n_parts == RP_MAX_PARTS)
+                return bad(rd, "parts: at most %d", RP_MAX_PARTS);
+            int st = repro_stat_find(t);
+            if (st < 0) {
+                char known[1024];
+                repro_stat_names(known, sizeof known);
+                return bad(rd, "parts: unknown statistic '%s' (known: %s)", t, known);
+            }
+            f->part_stat[f->n_parts] = st;
+            snprintf(f->parts[f->n_parts++], RP_NAME, "%s", t);
         }
     } else if (!strcmp(key, "designs")) {
         char buf[1024];
@@ -181,7 +204,7 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
         return bad(rd,
                    "[figure %s]: unknown key '%s' (expected title, kind, metric, set, "
                    "baseline, designs, design, block, x, beside, beside_stat, "
-                   "beside_stat_label, note, plot_title, ylabel, xlabel)",
+                   "beside_stat_label, parts, note, plot_title, ylabel, xlabel)",
                    f->id, key);
     return 1;
 }
@@ -224,6 +247,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
             memcpy(f->id, name, strlen(name) + 1); /* checked shorter */
             f->line = rd->section_line;
             f->beside_stat = -1;
+            f->divisor = 1;
         } else if (named && !strcmp(kind, "claim")) {
             if (d->n_claims == RP_MAX_CLAIMS)
                 return bad(rd, "at most %d claims", RP_MAX_CLAIMS);

@@ -70,7 +70,7 @@ static double headline_value(const struct repro *r, const char *set, const char 
         return NAN;
     }
     unsigned used, total;
-    double v = repro_paper_value(r, pm, set, "", b, d, &used, &total, NULL);
+    double v = repro_paper_value(r, pm, -1, set, "", b, d, &used, &total, NULL);
     if (isnan(v) && !why[0])
         snprintf(why, n, "no number: runs failed");
     return v;

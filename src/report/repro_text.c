@@ -17,9 +17,21 @@
 #include <unistd.h>
 
 #include "cli/common.h"
+#include "report/mean.h"
 #include "report/repro_values.h"
 
 /* ---- lines over a swept setting ---- */
+
+/* Whether a configuration is a line of the figure. */
+static bool on_figure(const struct rp_figure *f, const char *cfg)
+{
+    if (!f->by_design)
+        return !strcmp(cfg, f->design);
+    for (unsigned k = 0; k < f->n_designs; k++)
+        if (!strcmp(cfg, f->designs[k]))
+            return true;
+    return false;
+}
 
 unsigned repro_x_values(const struct repro *r, const struct rp_figure *f, const char **values)
 {
@@ -27,7 +39,7 @@ unsigned repro_x_values(const struct repro *r, const struct rp_figure *f, const 
     size_t klen = strlen(f->x);
     for (unsigned i = 0; i < r->spec.n_runs; i++) {
         const struct sweep_run *run = &r->spec.runs[i];
-        if (strcmp(run->block, f->block) || strcmp(run->config, f->design))
+        if (strcmp(run->block, f->block) || !on_figure(f, run->config))
             continue;
         for (unsigned k = 0; k < run->n_settings; k++) {
             const char *s = run->settings[k];
@@ -61,6 +73,44 @@ double repro_point(const struct repro *r, const struct rp_figure *f, const char 
     if (wrong)
         *wrong |= b->check == SWEEP_CHECK_WRONG || d->check == SWEEP_CHECK_WRONG;
     return repro_ratio_of(f->metric, f->stat, b, d);
+}
+
+const char *repro_x_find(const struct repro *r, const struct rp_figure *f, const char *x)
+{
+    const char *xs[RP_MAX_X];
+    unsigned n = repro_x_values(r, f, xs);
+    for (unsigned i = 0; i < n; i++)
+        if (!strcmp(xs[i], x) || !strcmp(repro_x_label(xs[i]), x))
+            return xs[i];
+    return NULL;
+}
+
+double repro_line_mean(const struct repro *r, const struct rp_figure *f, const char *design,
+                       const char *x_value, bool *wrong)
+{
+    char setting[256];
+    snprintf(setting, sizeof setting, "%s=%s", f->x, x_value);
+    double v[RP_MAX_APPS];
+    unsigned n = 0;
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        if (!repro_in_set(r, a, f->set))
+            continue;
+        const struct sweep_result *d = repro_get_in(r, r->apps[a], f->block, design, setting);
+        const struct sweep_result *b = d;
+        if (f->metric != RP_VALUE) {
+            b = repro_get_in(r, r->apps[a], f->block, f->baseline, setting);
+            if (!b && !sweep_find(&r->spec, f->block, r->apps[a], f->baseline, setting))
+                b = repro_get(r, r->apps[a], f->baseline);
+        }
+        if (!b || !d)
+            return NAN; /* a mean over fewer apps would not be the set's */
+        if (wrong)
+            *wrong |= b->check == SWEEP_CHECK_WRONG || d->check == SWEEP_CHECK_WRONG;
+        v[n++] = repro_ratio_of(f->metric, f->stat, b, d);
+    }
+    if (f->metric != RP_SPEEDUP)
+        return mean_arith(v, n);
+    return r->d.mean == RP_GEOMETRIC ? mean_geometric(v, n) : mean_harmonic(v, n);
 }
 
 double repro_peak(const struct repro *r, const struct rp_figure *f, const char *app)
@@ -109,7 +159,7 @@ static const char *mean_name(const struct repro *r)
 static void paper_value(struct repro *r, struct rp_paper_row *p)
 {
     p->ours = NAN;
-    const char *missing = !repro_have(r, p->baseline) ? p->baseline
+    const char *missing = p->baseline[0] && !repro_have(r, p->baseline) ? p->baseline
                           : !repro_have(r, p->design) ? p->design
                                                       : NULL;
     if (missing) {
@@ -118,8 +168,9 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
         return;
     }
     unsigned used, total;
-    p->ours = repro_paper_value(r, p->pm, p->set, p->app, p->baseline, p->design, &used, &total,
-                                &p->wrong);
+    p->ours = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
+                                &total, &p->wrong) /
+              p->divisor;
     if (isnan(p->ours)) {
         snprintf(p->verdict, sizeof p->verdict, "no number: runs failed");
         return;
@@ -147,7 +198,10 @@ static void headlines(struct repro *r)
         struct rp_paper_row *p = &r->paper[i];
         paper_value(r, p);
         char what[160];
-        snprintf(what, sizeof what, "%s %s over %s", p->design, p->pm->what, p->baseline);
+        if (p->stat >= 0)
+            snprintf(what, sizeof what, "%s %s", p->design, p->metric + 6);
+        else
+            snprintf(what, sizeof what, "%s %s over %s", p->design, p->pm->what, p->baseline);
         fprintf(o, "%-7s %-5s %-4s %-31s %6.2f ", p->figure, p->set, p->app, what, p->value);
         if (isnan(p->ours))
             fprintf(o, "%8s  %s\n", "-", p->verdict);
@@ -178,7 +232,9 @@ static double paper_mark(const struct repro *r, const struct rp_figure *f, const
                                                   : RP_AGG_HM;
     for (unsigned i = 0; i < r->n_paper; i++) {
         const struct rp_paper_row *p = &r->paper[i];
-        if (p->pm->metric != m || strcmp(p->baseline, f->baseline) || strcmp(p->design, design))
+        if (p->pm->metric != m || strcmp(p->design, design))
+            continue;
+        if (m == RP_VALUE ? p->stat != f->stat : strcmp(p->baseline, f->baseline) != 0)
             continue;
         if (is_mean ? !p->app[0] && p->pm->agg == agg && !strcmp(p->set, f->set)
                     : !strcmp(p->app, group))
@@ -216,7 +272,8 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
         fprintf(o, "%-8s", r->apps[a]);
         for (unsigned k = 0; k < n; k++) {
             bool wrong = false;
-            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong);
+            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong) /
+                       f->divisor;
             cell(o, v, wrong);
             if (plot)
                 plot_row(r, f, r->apps[a], cfgs[k], "", v,
@@ -230,7 +287,8 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
     for (unsigned k = 0; k < n; k++) {
         unsigned used, total;
         double v = repro_set_mean(r, f->metric, f->stat, f->set, f->baseline, cfgs[k], &used,
-                                  &total, NULL);
+                                  &total, NULL) /
+                   f->divisor;
         cell(o, v, false);
         if (plot)
             plot_row(r, f, label, cfgs[k], "", v, paper_mark(r, f, label, cfgs[k], true));
@@ -245,10 +303,65 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
     }
 }
 
+/* Statistics in parts (parts =, metric ratio:STAT): each part over the
+ * baseline's STAT; a table of the set means per design, with the design's
+ * own STAT ratio and the parts' sum; plotted stacked per app. */
+static void stacked_parts(struct repro *r, const struct rp_figure *f)
+{
+    FILE *o = r->o;
+    const char *cfgs[RP_MAX_DESIGNS];
+    unsigned n = pick(r, f, cfgs);
+    fprintf(o, "%-13s %8s", "design", f->stat_name);
+    for (unsigned p = 0; p < f->n_parts; p++)
+        fprintf(o, " %*s", (int)(strlen(f->parts[p]) > 8 ? strlen(f->parts[p]) : 8),
+                f->parts[p]);
+    fprintf(o, " %8s\n", "sum");
+    for (unsigned k = 0; k < n; k++) {
+        double sum[RP_MAX_PARTS] = {0}, whole = 0;
+        unsigned used = 0;
+        for (unsigned a = 0; a < r->n_apps; a++) {
+            if (!repro_in_set(r, a, f->set))
+                continue;
+            const struct sweep_result *b = repro_get(r, r->apps[a], f->baseline),
+                                      *d = repro_get(r, r->apps[a], cfgs[k]);
+            double base = b ? repro_stat(b, f->stat) : NAN;
+            bool ok = d && base > 0;
+            for (unsigned p = 0; p < f->n_parts; p++) {
+                double v = ok ? repro_stat(d, f->part_stat[p]) / base : NAN;
+                plot_row(r, f, r->apps[a], cfgs[k], f->parts[p], v, NAN);
+                if (ok)
+                    sum[p] += v;
+            }
+            if (ok)
+                whole += repro_stat(d, f->stat) / base;
+            used += ok;
+        }
+        fprintf(o, "%-13s", cfgs[k]);
+        cell(o, used ? whole / used : NAN, false);
+        double total = 0;
+        for (unsigned p = 0; p < f->n_parts; p++) {
+            double v = used ? sum[p] / used : NAN;
+            total += v;
+            int w = (int)(strlen(f->parts[p]) > 8 ? strlen(f->parts[p]) : 8);
+            if (isnan(v))
+                fprintf(o, " %*s", w, "-");
+            else
+                fprintf(o, " %*.3f", w, v);
+            plot_row(r, f, "mean", cfgs[k], f->parts[p], v, NAN);
+        }
+        cell(o, total, false);
+        fputc('\n', o);
+    }
+}
+
 /* Traffic by class, normalised to the baseline's total: a table of the set
  * means per design; plotted stacked per app. */
 static void stacked(struct repro *r, const struct rp_figure *f)
 {
+    if (f->n_parts) {
+        stacked_parts(r, f);
+        return;
+    }
     FILE *o = r->o;
     const char *cfgs[RP_MAX_DESIGNS];
     unsigned n = pick(r, f, cfgs);
@@ -354,6 +467,50 @@ static void lines(struct repro *r, const struct rp_figure *f)
     }
 }
 
+/* The paper's value of a design at one x of a lines figure: a row of
+ * paper.csv naming a variant of this block, design and setting (for one app,
+ * or "" for the set). */
+static double paper_at(const struct repro *r, const struct rp_figure *f, const char *design,
+                       const char *x_value, const char *app)
+{
+    char setting[256];
+    snprintf(setting, sizeof setting, "%s=%s", f->x, x_value);
+    for (unsigned i = 0; i < r->d.n_variants; i++) {
+        const struct rp_variant *x = &r->d.variants[i];
+        if (strcmp(x->block, f->block) || strcmp(x->design, design) || strcmp(x->setting, setting))
+            continue;
+        for (unsigned p = 0; p < r->n_paper; p++)
+            if (!strcmp(r->paper[p].design, x->name) && !strcmp(r->paper[p].app, app) &&
+                r->paper[p].pm->metric == f->metric &&
+                (f->metric != RP_VALUE || r->paper[p].stat == f->stat))
+                return r->paper[p].value;
+    }
+    return NAN;
+}
+
+/* One line per design: the set's mean at each x (baseline at the same x). */
+static void design_lines(struct repro *r, const struct rp_figure *f)
+{
+    FILE *o = r->o;
+    const char *xs[RP_MAX_X];
+    unsigned nx = repro_x_values(r, f, xs);
+    fprintf(o, "%-13s", f->metric == RP_VALUE ? f->stat_name : repro_mean_label(r, f->metric));
+    for (unsigned l = 0; l < nx; l++)
+        fprintf(o, " %8s", repro_x_label(xs[l]));
+    fputc('\n', o);
+    for (unsigned k = 0; k < f->n_designs; k++) {
+        const char *dn = f->designs[k];
+        fprintf(o, "%-13s", dn);
+        for (unsigned l = 0; l < nx; l++) {
+            bool wrong = false;
+            double v = repro_line_mean(r, f, dn, xs[l], &wrong) / f->divisor;
+            cell(o, v, wrong);
+            plot_row(r, f, repro_x_label(xs[l]), dn, "", v, paper_at(r, f, dn, xs[l], ""));
+        }
+        fputc('\n', o);
+    }
+}
+
 static void figure(struct repro *r, const struct rp_figure *f)
 {
     FILE *o = r->o;
@@ -363,8 +520,9 @@ static void figure(struct repro *r, const struct rp_figure *f)
         fprintf(o, "\n== %s ==\n", f->title);
     const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
                            ? f->baseline
-                       : f->kind == RP_LINES && !repro_have(r, f->design) ? f->design
-                                                                          : NULL;
+                       : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
+                           ? f->design
+                           : NULL;
     if (need) {
         fprintf(o, "not run: %s is not built in this gpucoh\n", need);
         return;
@@ -380,7 +538,10 @@ static void figure(struct repro *r, const struct rp_figure *f)
         stacked(r, f);
         break;
     case RP_LINES:
-        lines(r, f);
+        if (f->by_design)
+            design_lines(r, f);
+        else
+            lines(r, f);
         break;
     }
     if (f->note[0])

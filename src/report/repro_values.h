@@ -52,14 +52,16 @@ double repro_set_mean(const struct repro *r, enum rp_metric m, int stat, const c
                       const char *base, const char *design, unsigned *used, unsigned *total,
                       bool *wrong);
 
-/* The numbers papers state: a metric by name (NULL if unknown), the names
+/* The numbers papers state: a metric by name (NULL if unknown; value:STAT
+ * gives the statistic's entry, its name checked by the caller), the names
  * known, and gpucoh's value of one for a set, or for one app when app is
- * not "" (NaN when no run of it has results; *used of *total apps had). */
+ * not "" (NaN when no run of it has results; *used of *total apps had);
+ * stat is the statistic of a value: metric (else ignored). */
 const struct rp_paper_metric *repro_paper_metric(const char *name);
 void repro_paper_metric_names(char *buf, size_t n);
-double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, const char *set,
-                         const char *app, const char *base, const char *design, unsigned *used,
-                         unsigned *total, bool *wrong);
+double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, int stat,
+                         const char *set, const char *app, const char *base, const char *design,
+                         unsigned *used, unsigned *total, bool *wrong);
 const char *repro_mean_label(const struct repro *r, enum rp_metric m); /* HM, GM, mean */
 
 /* A lines figure: its x values (labels: the text after the last ':') and
@@ -69,5 +71,10 @@ const char *repro_x_label(const char *value);
 double repro_peak(const struct repro *r, const struct rp_figure *f, const char *app);
 double repro_point(const struct repro *r, const struct rp_figure *f, const char *app,
                    const char *x_value, bool *wrong);
+/* A lines figure by design: the set's mean of one design at x_value. */
+double repro_line_mean(const struct repro *r, const struct rp_figure *f, const char *design,
+                       const char *x_value, bool *wrong);
+/* The x value ("fixed:800") whose label or value is `x`, or NULL. */
+const char *repro_x_find(const struct repro *r, const struct rp_figure *f, const char *x);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpucoh chopin: malformed traces and configurations name file:line and exit 2;
 # generated traces parse; every design's composed frame equals the sequential
-# rendering (exit 0); runs are deterministic (identical JSON); --help teaches.
+# rendering (exit 0); runs are deterministic (identical JSON); --help teaches;
+# frames blocks of a sweep run the model; `chopin repro` is `repro chopin`.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -53,14 +54,50 @@ grep -q '"frame_correct":	true' "$tmp/r1.json" || fail "json lacks frame_correct
 [ "$(wc -l <"$tmp/v.csv")" -eq 5 ] || fail "--vary rows: $(cat "$tmp/v.csv")"
 "$bin" chopin --help | grep -q "image-composition scheduler" || fail "--help"
 
-# the reproduction on one game: report, results and summary written; a malformed declaration is file:line
-"$bin" chopin repro --games wolf --out "$tmp/rep" >"$tmp/out" || fail "repro exited $?: $(tail "$tmp/out")"
-grep -q "0 frames differing from the sequential rendering" "$tmp/rep/report.txt" || fail "repro report"
-grep -q "== Fig. 6.12" "$tmp/rep/report.txt" || fail "repro report lacks Fig. 6.12"
-[ "$(wc -l <"$tmp/rep/results.csv")" -eq 123 ] || fail "repro results rows: $(wc -l <"$tmp/rep/results.csv")"
-grep -q '^gpus,machine.gpus,16,chopin-cs,' "$tmp/rep/summary.csv" || fail "repro summary"
-printf 'games wolf\nblock main designs=dup,chopin\nblock x designs=chopin vary=link.gbps:1\n' >"$tmp/bad.runs"
-expect_error "bad.runs:3: block x lacks dup" "$bin" chopin repro --runs "$tmp/bad.runs" --out "$tmp/rep2"
-printf 'games wolf\nblock main designs=dup vary=link.nope:1\n' >"$tmp/bad2.runs"
-expect_error "bad2.runs:2: unknown option 'link.nope'" "$bin" chopin repro --runs "$tmp/bad2.runs" --out "$tmp/rep2"
+# one frames run as a sweep child runs it: --game generates the trace, --stats writes its statistics
+"$bin" chopin run --game wolf --seed 3 --design chopin-cs --stats "$tmp/one.json" --quiet >"$tmp/out" \
+    || fail "--stats exited $?"
+[ -s "$tmp/out" ] && fail "--quiet printed: $(cat "$tmp/out")"
+grep -q '"check_passed":	true' "$tmp/one.json" || fail "stats lacks check_passed"
+grep -q '"bytes_compose":	[1-9]' "$tmp/one.json" || fail "stats lacks bytes_compose"
+expect_error "\-\-stats FILE is for one run" "$bin" chopin run --game wolf --design all --stats "$tmp/x.json"
+expect_error "unknown game 'halo'" "$bin" chopin run --game halo
+
+# frames blocks of a sweep: games x designs x settings, checked before anything runs
+cat >"$tmp/f.sweep" <<'SWEEP'
+sweep main
+model frames
+seed 3
+workloads wolf
+protocols dup cs=chopin-cs:chopin.threshold_tris=1024
+set machine.gpus 2 4
+SWEEP
+"$bin" sweep "$tmp/f.sweep" --out "$tmp/fs" 2>"$tmp/log" || fail "frames sweep exited $?: $(tail -3 "$tmp/log")"
+[ "$(grep -c ',wolf,games,frame,' "$tmp/fs/results.csv")" -eq 4 ] || fail "frames rows: $(cat "$tmp/fs/results.csv")"
+grep -q ',cs,chopin-cs,chopin.threshold_tris=1024;machine.gpus=4,0,ok,[1-9]' "$tmp/fs/results.csv" \
+    || fail "frames row: $(cat "$tmp/fs/results.csv")"
+printf 'sweep a\nmodel frames\nworkloads wolf\nprotocols sli\n' >"$tmp/b1.sweep"
+expect_error "b1.sweep:4: unknown design 'sli'" "$bin" sweep "$tmp/b1.sweep" --list
+printf 'sweep a\nmodel frames\nworkloads wolf\nprotocols dup\nset link.nope 1\n' >"$tmp/b2.sweep"
+expect_error "b2.sweep:5: .*link.nope" "$bin" sweep "$tmp/b2.sweep" --list
+printf 'sweep a\nworkloads vecadd\nmodel frames\n' >"$tmp/b3.sweep"
+expect_error "b3.sweep:3: model goes first in its block" "$bin" sweep "$tmp/b3.sweep" --list
+printf 'sweep a\nworkloads vecadd\nprotocols rc\nseed 2\n' >"$tmp/b4.sweep"
+expect_error "b4.sweep:4: seed is for a frames block" "$bin" sweep "$tmp/b4.sweep" --list
+printf 'sweep a\nmodel frames\nworkloads vecadd\n' >"$tmp/b5.sweep"
+expect_error "b5.sweep:3: unknown game 'vecadd'" "$bin" sweep "$tmp/b5.sweep" --list
+
+# `chopin repro` is `repro chopin`: the thesis's reproduction, as data, on one game
+mkdir -p "$tmp/root"
+for f in "$root"/*; do [ "$(basename "$f")" = repro ] || ln -s "$f" "$tmp/root/"; done
+mkdir -p "$tmp/root/repro" && cp -r "$root/repro/chopin" "$tmp/root/repro/"
+sed -i 's/^workloads games$/workloads wolf/' "$tmp/root/repro/chopin/chopin.sweep"
+sed -i '/,grid,/d' "$tmp/root/repro/chopin/paper.csv"
+GPUCOH_ROOT=$tmp/root "$bin" chopin repro --out "$tmp/rep" >"$tmp/out" 2>"$tmp/log" \
+    || fail "chopin repro exited $?: $(tail -3 "$tmp/log")"
+grep -q "^122 runs (122 run now, 0 from before, 0 failed)" "$tmp/out" || fail "repro runs: $(head -3 "$tmp/out")"
+grep -q "^== Fig. 6.12: speedup over primitive duplication" "$tmp/rep/report.txt" || fail "repro lacks Fig. 6.12"
+grep -q "^\[holds\] every design's composed frame equals the sequential rendering" "$tmp/rep/report.txt" \
+    || fail "frames not all correct: $(grep runs_wrong "$tmp/rep/report.txt")"
+[ -s "$tmp/rep/fig6.16.svg" ] || fail "no fig6.16.svg"
 echo ok

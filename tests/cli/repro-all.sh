@@ -52,7 +52,7 @@ GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
 grep -q "^repro zz-unbuilt: not built: needs protocol stc-mb" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
-for r in tc l1-study; do
+for r in tc l1-study chopin; do
     grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
     [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
     grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
@@ -67,8 +67,13 @@ rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[
 [ "$rows" -eq "$nh" ] || fail "distance table has $rows rows, headlines.csv $nh"
 grep -qE '^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +[0-9]+\.[0-9]{2}$' "$tmp/out" || fail "TC row: $(grep '^TC ' "$tmp/out")"
 grep -qE '^STC +000 .* not built$' "$tmp/out" || fail "STC not 'not built'"
+# CHOPIN's rows come from its frames runs (repro/chopin: the split-frame model, not the memory system)
+grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsched +1\.25 +1\.19$' "$tmp/out" ||
+    fail "CHOPIN row: $(grep '^CHOPIN ' "$tmp/out")"
+grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||
+    fail "index.html lacks CHOPIN's plots"
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
-grep -c "<img " "$tmp/all/index.html" | grep -qx 11 || fail "expected 11 plots in index.html"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 21 || fail "expected 21 plots in index.html"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -78,7 +83,7 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
-grep -q 'data-plots="ok 11"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 21"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"
