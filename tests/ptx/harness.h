@@ -252,4 +252,33 @@ static inline int hx_run(const struct ptx_kernel *k, struct ptx_dim3 grid, struc
     return rc;
 }
 
+/* A module and a flat global memory of `bytes`, for a test that runs its
+ * kernels: the module is parsed from `text`, or read from `file` when text is
+ * NULL. When it does not parse, m is NULL and err says why. */
+struct hx_rig {
+    struct ptx_module *m;
+    struct hx_gmem g;
+    struct hx_stats st;
+    char err[512];
+};
+
+static inline struct hx_rig *hx_rig_new(const char *file, const char *text, size_t bytes)
+{
+    struct hx_rig *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
+    r->m = text ? ptx_module_parse(text, file, r->err, sizeof r->err)
+                : hx_load(file, r->err, sizeof r->err);
+    r->g.size = bytes;
+    r->g.bytes = calloc(1, bytes);
+    return r;
+}
+
+static inline void hx_rig_free(struct hx_rig *r)
+{
+    ptx_module_free(r->m);
+    free(r->g.bytes);
+    free(r);
+}
+
 #endif

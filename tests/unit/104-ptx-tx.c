@@ -20,47 +20,18 @@
     ".version 9.0\n.target sm_75\n.address_size 64\n"                                              \
     ".func gpucoh_tx_begin()\n{\nret;\n}\n.func gpucoh_tx_commit()\n{\nret;\n}\n"
 
-struct rig {
-    struct ptx_module *m;
-    struct hx_gmem g;
-    struct hx_stats st;
-    char err[512];
-};
-
-static struct rig *rig_file(const char *file)
+static struct hx_rig *rig_new(const char *file, const char *text)
 {
-    struct rig *r = calloc(1, sizeof(*r));
-    r->m = hx_load(file, r->err, sizeof r->err);
+    struct hx_rig *r = hx_rig_new(file, text, 1 << 16);
     if (!r->m)
         fail_msg("%s", r->err);
-    r->g.size = 1 << 16;
-    r->g.bytes = calloc(1, r->g.size);
     return r;
 }
 
-static struct rig *rig_text(const char *text)
-{
-    struct rig *r = calloc(1, sizeof(*r));
-    r->m = ptx_module_parse(text, "t.ptx", r->err, sizeof r->err);
-    if (!r->m)
-        fail_msg("%s", r->err);
-    r->g.size = 1 << 16;
-    r->g.bytes = calloc(1, r->g.size);
-    return r;
-}
-
-static void rig_free(struct rig *r)
-{
-    ptx_module_free(r->m);
-    free(r->g.bytes);
-    free(r);
-}
-
-static const struct ptx_kernel *kern(struct rig *r, const char *name)
+static const struct ptx_kernel *kern(struct hx_rig *r, const char *name)
 {
     const struct ptx_kernel *k = ptx_module_kernel(r->m, name);
-    if (!k)
-        fail_msg("no kernel %s", name);
+    assert_non_null(k);
     return k;
 }
 
@@ -68,7 +39,7 @@ static const struct ptx_kernel *kern(struct rig *r, const char *name)
 
 /* One warp stepped by hand against r->g: every attempt's end is recorded. */
 struct drv {
-    struct rig *r;
+    struct hx_rig *r;
     struct ptx_cta *c;
     struct ptx_warp *w;
     struct ptx_step s;
@@ -79,7 +50,7 @@ struct drv {
     unsigned n_ends;
 };
 
-static void drv_start(struct drv *d, struct rig *r, const struct ptx_kernel *k,
+static void drv_start(struct drv *d, struct hx_rig *r, const struct ptx_kernel *k,
                       const struct hx_params *p)
 {
     memset(d, 0, sizeof *d);
@@ -131,7 +102,7 @@ static void drv_run(struct drv *d)
 static void counter_serialises_through_intra_warp_aborts(void **state)
 {
     (void)state;
-    struct rig *r = rig_file("tests/ptx/tx.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/tx.ptx", NULL);
     const struct ptx_kernel *k = kern(r, "tx_counter");
     addr_t counter = hx_alloc(&r->g, 4), seen = hx_alloc(&r->g, 4 * 32);
     *PTR(r, counter, int32_t) = 0;
@@ -147,7 +118,7 @@ static void counter_serialises_through_intra_warp_aborts(void **state)
     assert_int_equal(r->st.tx_attempts, 32);
     assert_int_equal(r->st.tx_commits, 32);
     assert_int_equal(r->st.tx_aborts, 31 * 32 / 2);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 /* Transfers between 8 accounts with a branch inside the transaction: the
@@ -156,7 +127,7 @@ static void counter_serialises_through_intra_warp_aborts(void **state)
 static void transfer_equals_serial_replay_of_commit_order(void **state)
 {
     (void)state;
-    struct rig *r = rig_file("tests/ptx/tx.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/tx.ptx", NULL);
     const struct ptx_kernel *k = kern(r, "tx_transfer");
     enum { N = 8, AMOUNT = 30, START = 50 };
     addr_t acct = hx_alloc(&r->g, 4 * N), moved = hx_alloc(&r->g, 4 * 32);
@@ -199,7 +170,7 @@ static void transfer_equals_serial_replay_of_commit_order(void **state)
     for (int t = 0; t < 32; t++)
         assert_int_equal(PTR(r, moved, int32_t)[t], ref_moved[t]);
     drv_end(&d);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static const char *const ABORTED = HDR
@@ -228,7 +199,7 @@ static const char *const ABORTED = HDR
 static void abort_from_outside_restores_registers_and_retries(void **state)
 {
     (void)state;
-    struct rig *r = rig_text(ABORTED);
+    struct hx_rig *r = rig_new("t.ptx", ABORTED);
     const struct ptx_kernel *k = kern(r, "k");
     addr_t slot = hx_alloc(&r->g, 4 * 64);
     for (int l = 0; l < 32; l++)
@@ -279,14 +250,14 @@ static void abort_from_outside_restores_registers_and_retries(void **state)
         assert_int_equal(PTR(r, slot, int32_t)[32 + l], l + 101);
     }
     drv_end(&d);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 /* Every lane aborted: the attempt ends without a commit and all retry. */
 static void all_lanes_aborted_end_the_attempt(void **state)
 {
     (void)state;
-    struct rig *r = rig_text(ABORTED);
+    struct hx_rig *r = rig_new("t.ptx", ABORTED);
     const struct ptx_kernel *k = kern(r, "k");
     addr_t slot = hx_alloc(&r->g, 4 * 64);
     struct hx_params p = {0};
@@ -306,7 +277,7 @@ static void all_lanes_aborted_end_the_attempt(void **state)
     for (int l = 0; l < 32; l++)
         assert_int_equal(PTR(r, slot, int32_t)[l], 101);
     drv_end(&d);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 /* What a transaction may not contain fails with the line and the reason. */
@@ -332,7 +303,7 @@ static void forbidden_constructs_are_errors(void **state)
                      ".reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [p];\n%s"
                      "ret;\n}\n",
                  cases[c].body);
-        struct rig *r = rig_text(text);
+        struct hx_rig *r = rig_new("t.ptx", text);
         const struct ptx_kernel *k = kern(r, "k");
         addr_t slot = hx_alloc(&r->g, 64);
         struct hx_params p = {0};
@@ -342,7 +313,7 @@ static void forbidden_constructs_are_errors(void **state)
         assert_int_equal(rc, -1);
         if (!strstr(r->err, cases[c].want) || !strstr(r->err, "t.ptx:"))
             fail_msg("case %zu: '%s' does not say '%s'", c, r->err, cases[c].want);
-        rig_free(r);
+        hx_rig_free(r);
     }
     char err[512];
     struct ptx_module *m = ptx_module_parse(
