@@ -28,7 +28,7 @@ static void usage(FILE *out)
             "Runs each workload under each protocol on a fresh machine and prints cycles,\n"
             "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
-            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync.\n"
+            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order.\n"
             "\n%s"
             "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
             sim_opts_help);
@@ -91,7 +91,7 @@ int cmd_compare(int argc, char **argv)
             wls[n_wl++] = w;
         else if (!w && strcmp(names[k], "all") && strcmp(names[k], "basic") &&
                  strcmp(names[k], "inter") && strcmp(names[k], "intra") &&
-                 strcmp(names[k], "sync"))
+                 strcmp(names[k], "sync") && strcmp(names[k], "order"))
             fatal("unknown workload '%s' (gpucoh list workloads)", names[k]);
     }
     const char *protos[MAX_ITEMS];

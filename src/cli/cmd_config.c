@@ -15,7 +15,9 @@ static void usage(FILE *out)
           "\n"
           "Prints the configuration after applying the file and every --set, in INI form\n"
           "(so it can be saved and reused). --help-keys adds each option's meaning, unit\n"
-          "and allowed values.\n",
+          "and allowed values. A comment line says which memory model the machine\n"
+          "promises programs: the protocol's own under order.model = rmo, tso or sc under\n"
+          "those models on a write-atomic protocol; other combinations are refused (exit 2).\n",
           out);
 }
 
@@ -50,6 +52,8 @@ int cmd_config(int argc, char **argv)
     if (config_load(&c, file, o.sets, o.n_sets, err, sizeof err))
         fatal("%s", err);
     printf("; resolved from %s%s\n", file, o.n_sets ? " and --set overrides" : "");
+    printf("; promises programs the %s memory model (order.model = %s on %s)\n",
+           config_promise(&c), order_policy_names[c.sm.order.model], c.coherence.protocol);
     cfg_print(config_options(), &c, stdout, verbose);
     return 0;
 }

@@ -10,6 +10,7 @@
 #include "base/log.h"
 #include "cli/cmds.h"
 #include "coh/proto.h"
+#include "gpu/order.h"
 #include "host/workload.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -45,9 +46,15 @@ int cmd_list(int argc, char **argv)
 {
     const char *what = argc > 1 ? argv[1] : "";
     if (!strcmp(what, "protocols")) {
-        for (const struct proto_desc *const *p = proto_registry; *p; p++)
-            printf("%-10s %-4s %s%s\n", (*p)->name, mem_model_names[(*p)->model],
-                   (*p)->test_only ? "[test only] " : "", (*p)->title);
+        for (const struct proto_desc *const *p = proto_registry; *p; p++) {
+            printf("%-10s", (*p)->name);
+            for (unsigned m = 0; order_policies[m]; m++) {
+                const char *pr = order_promise(order_policies[m], mem_model_names[(*p)->model],
+                                               (*p)->write_atomic);
+                printf(" %-3s", pr ? pr : "-");
+            }
+            printf("  %s%s\n", (*p)->test_only ? "[test only] " : "", (*p)->title);
+        }
     } else if (!strcmp(what, "configs")) {
         list_configs();
     } else if (!strcmp(what, "workloads")) {
@@ -55,9 +62,11 @@ int cmd_list(int argc, char **argv)
             printf("%-18s %-6s %s\n", (*w)->name, (*w)->set, (*w)->desc);
     } else {
         fputs("usage: gpucoh list protocols|configs|workloads\n"
-              "  protocols  name, memory model promised, what it is\n"
+              "  protocols  name; the memory model the machine promises programs under\n"
+              "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
+              "             protocol is not write-atomic); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
-              "  workloads  name, set (basic, inter, intra, sync), what it computes\n",
+              "  workloads  name, set (basic, inter, intra, sync, order), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);
         return strcmp(what, "--help") && strcmp(what, "-h") ? EXIT_USAGE : 0;
     }

@@ -75,7 +75,11 @@ struct proto_desc {
     const char *title;         /* one line */
     bool test_only;            /* a deliberately broken variant for testing the checkers:
                                   never in "all", marked in listings */
-    enum mem_model model;      /* what litmus outcomes are judged against */
+    enum mem_model model;      /* what litmus outcomes are judged against (under order.model
+                                  = rmo; stronger SM models promise more, config_promise) */
+    bool write_atomic;         /* a performed write is visible to every reader at once (no
+                                  reader sees it while another can still read the old value):
+                                  what TSO and SC in the SM need to keep their promise */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

@@ -10,6 +10,43 @@
 
 #include <string.h>
 
+const struct cfg_opt order_opts[] = {
+    CFG_ENUM("model", struct order_spec, model, "rmo", order_policy_names,
+             "memory model the SM enforces: rmo (relaxed; PTX synchronisation), tso, sc "
+             "(spec 001 §2.1-2.3) or sc-typeaware (§2.5); all but rmo need a write-atomic "
+             "protocol"),
+    CFG_U32("store_buffer", struct order_spec, store_buffer, "8", 0, 1024, "lines",
+            "tso: store-buffer entries per warp (one per line a store writes; spec 001 §6.2: "
+            "8 x 128 B); 0 = naive TSO, a store that may not issue holds its warp"),
+    CFG_BOOL("prefetch", struct order_spec, prefetch, "false",
+             "send a prefetch (a load whose data is dropped) for each line of an access while "
+             "it is held for ordering (spec 001 §2.4)"),
+    CFG_U32("sector_bytes", struct order_spec, sector_bytes, "16K", 128, 1u << 30, "bytes",
+            "sc-typeaware: classification granularity (a power of two, at least a line)"),
+    CFG_U32("mac_entries", struct order_spec, mac_entries, "512", 1, 1u << 20, "",
+            "sc-typeaware: sectors each memory partition's classifier (MAC) tracks"),
+    CFG_U32("mac_ways", struct order_spec, mac_ways, "8", 1, 1024, "",
+            "sc-typeaware: MAC associativity (must divide mac_entries)"),
+    CFG_U32("mac_cycles", struct order_spec, mac_cycles, "4", 0, 10000, "L2 cycles",
+            "sc-typeaware: MAC lookup latency"),
+    CFG_ENUM("mac_recall", struct order_spec, mac_recall, "safe", order_recall_names,
+             "sc-typeaware: a MAC eviction recalls the sector and waits for every SM to drain "
+             "and acknowledge (safe, spec 001 §7) or reuses the entry at once (paper)"),
+    CFG_U32("type_cache_entries", struct order_spec, type_cache_entries, "64", 1, 1u << 16, "",
+            "sc-typeaware: sector types cached per SM"),
+    CFG_U32("type_cache_ways", struct order_spec, type_cache_ways, "4", 1, 1024, "",
+            "sc-typeaware: type-cache associativity (must divide type_cache_entries)"),
+    CFG_U32("tq_entries", struct order_spec, tq_entries, "4", 1, 64, "",
+            "sc-typeaware: accesses waiting for their type, per warp"),
+    CFG_U32("uq_entries", struct order_spec, uq_entries, "4", 1, 64, "",
+            "sc-typeaware: unsafe accesses and markers waiting for earlier unsafe ones, per warp"),
+    CFG_U32("sync_entries", struct order_spec, sync_entries, "64", 1, 4096, "",
+            "sc-typeaware: synchronisation-table entries per SM (blocks reached by bypassing)"),
+    CFG_END,
+};
+
+const char *const order_recall_names[] = {"safe", "paper", NULL};
+
 #define ACQ_ONLY ORDER_BIT(ORDER_ACQ)
 #define FREE     {ACQ_ONLY, false}  /* issues unless an acquire is outstanding */
 #define ACQ      {ACQ_ONLY, true}   /* and later ops wait for it */
@@ -17,9 +54,9 @@
 #define REL_ACQ  {ORDER_ALL, true}  /* both */
 
 /* Semantics columns: weak, volatile, relaxed, acquire, release, acq_rel, sc. */
-static const struct order_policy order_ptx = {
-    "ptx",
-    "PTX release/acquire as hardware implements it; weak and relaxed ops unordered",
+static const struct order_policy order_rmo = {
+    "rmo",
+    "relaxed hardware: weak and relaxed ops unordered; PTX release/acquire and fences order",
     {
         /*                  weak     volatile relaxed  acquire  release  acq_rel  sc      */
         [MEM_LOAD]      = {FREE,    FREE,    FREE,    ACQ,     REL_ACQ, REL_ACQ, REL_ACQ},
@@ -29,16 +66,23 @@ static const struct order_policy order_ptx = {
         [MEM_KERNEL_BEGIN] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
         [MEM_KERNEL_END]   = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
     },
+    .cta_ordered = false,
+    .fences_free = false,
+    .store_buffer = false,
+    .promise = NULL,
 };
 
 #define LD_WAIT (ORDER_BIT(ORDER_LD) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_ACQ))
-#define ST_WAIT (LD_WAIT | ORDER_BIT(ORDER_ST))
+#define ST_WAIT (LD_WAIT | ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_SB))
 #define TSO_LD  {LD_WAIT, false}
 #define TSO_ST  {ST_WAIT, false}
 
-/* Naive TSO (spec 001 §2.2): R->R, R->W and W->W kept, W->R relaxed. The
+/* TSO (spec 001 §2.2): R->R, R->W and W->W kept, W->R relaxed. The
  * semantics do not matter except that the cells stay at least as strong as
- * PTX's. Atomics act as both a load and a store and order everything. */
+ * PTX's. Atomics act as both a load and a store and order everything; so do
+ * fences (they give W->R, which TSO lacks) and release stores, which also
+ * wait for the store buffer to drain (ORDER_ALL includes ORDER_SB). Loads
+ * pass buffered stores (LD_WAIT lacks ORDER_SB). */
 static const struct order_policy order_tso = {
     "tso",
     "naive TSO (spec 001 §2.2): loads wait for loads, stores for loads and stores",
@@ -51,13 +95,17 @@ static const struct order_policy order_tso = {
         [MEM_KERNEL_BEGIN] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
         [MEM_KERNEL_END]   = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
     },
+    .cta_ordered = true,
+    .fences_free = false,
+    .store_buffer = true,
+    .promise = "tso",
 };
 
 #define SC_ROW {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ}
 
-/* Naive SC (spec 001 §2.3): one outstanding operation per warp.
- * NOT MODELED: shared-memory accesses waiting for earlier global ones (they
- * run inside the interpreter, which the ordering policy does not see). */
+/* Naive SC (spec 001 §2.3): one outstanding operation per warp; shared
+ * accesses and barriers wait for it too (cta_ordered), so a fence has
+ * nothing left to order and is not sent. */
 static const struct order_policy order_sc = {
     "sc",
     "naive SC (spec 001 §2.3): every operation waits for all earlier ones",
@@ -69,10 +117,39 @@ static const struct order_policy order_sc = {
         [MEM_KERNEL_BEGIN] = SC_ROW,
         [MEM_KERNEL_END] = SC_ROW,
     },
+    .cta_ordered = true,
+    .fences_free = true,
+    .store_buffer = false,
+    .promise = "sc",
 };
 
-const struct order_policy *const order_policies[] = {&order_ptx, &order_tso, &order_sc, NULL};
-const char *const order_policy_names[] = {"ptx", "tso", "sc", NULL};
+/* Type-aware SC (spec 001 §2.5): the SM classifies every access by its
+ * sector and orders only unsafe ones (sm.c), so no cell waits; a kernel end
+ * still waits for everything. */
+#define NONE {0, false}
+#define TA_ROW {NONE, NONE, NONE, NONE, NONE, NONE, NONE}
+static const struct order_policy order_sc_typeaware = {
+    "sc-typeaware",
+    "type-aware SC (spec 001 §2.5): only accesses to sectors several SMs share and one "
+    "writes are ordered",
+    {
+        [MEM_LOAD] = TA_ROW,
+        [MEM_STORE] = TA_ROW,
+        [MEM_ATOMIC] = TA_ROW,
+        [MEM_FENCE] = TA_ROW,
+        [MEM_KERNEL_BEGIN] = SC_ROW,
+        [MEM_KERNEL_END] = SC_ROW,
+    },
+    .cta_ordered = true,
+    .fences_free = true,
+    .store_buffer = false,
+    .promise = "sc",
+    .typeaware = true,
+};
+
+const struct order_policy *const order_policies[] = {&order_rmo, &order_tso, &order_sc,
+                                                     &order_sc_typeaware, NULL};
+const char *const order_policy_names[] = {"rmo", "tso", "sc", "sc-typeaware", NULL};
 
 const struct order_policy *order_find(const char *name)
 {
@@ -80,4 +157,12 @@ const struct order_policy *order_find(const char *name)
         if (!strcmp(order_policies[i]->name, name))
             return order_policies[i];
     return NULL;
+}
+
+const char *order_promise(const struct order_policy *p, const char *proto_model,
+                          bool write_atomic)
+{
+    if (!p->promise)
+        return proto_model;
+    return write_atomic ? p->promise : NULL;
 }

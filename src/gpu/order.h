@@ -2,26 +2,35 @@
  * order.h - core-side memory ordering policies: when may a warp's next
  * global memory operation issue, given the ones it has outstanding?
  *
- * Ordering is tracked per warp (a warp plays the role of a CPU thread, spec
- * 002 §2, spec 001 §2.0) with one counter per kind of outstanding operation,
- * from entry into the LSU until the L1's response. A policy is a table
+ * The memory model the SM enforces is a choice of its own (order.model),
+ * orthogonal to the coherence protocol; what a combination promises is
+ * order_promise(). Ordering is tracked per warp (a warp plays the role of a
+ * CPU thread, spec 002 §2, spec 001 §2.0) with one counter per kind of
+ * outstanding operation, from entry into the LSU until the L1's response,
+ * plus the stores waiting in the warp's TSO store buffer. A policy is a table
  * indexed by (op, sem): each cell names the kinds that must have nothing
  * outstanding before the operation may issue (`wait`), and whether the
  * operation, while outstanding, holds back later operations that wait on
  * ORDER_ACQ (`acq`). Checks are made at issue: a warp whose next operation
  * may not issue is not eligible (spec 001 §2.1 "issue-time stalling").
  *
- *   ptx  the PTX model as the hardware implements it (default): weak,
- *        relaxed and volatile operations issue freely; a release (and
- *        acq_rel, sc, every fence, kernel end) waits for every earlier
- *        operation of the warp; an acquire (and acq_rel, sc, every fence)
- *        holds every later operation until it completes.
- *   tso  naive TSO of spec 001 §2.2: loads wait for earlier loads, stores
- *        for earlier loads and stores; atomics and fences order everything.
- *   sc   every operation waits for all earlier ones (one outstanding).
+ *   rmo  relaxed hardware with PTX/DRF-0 synchronisation (spec 001 §2.1, the
+ *        default): weak, relaxed and volatile operations issue freely; a
+ *        release (and acq_rel, sc, every fence, kernel end) waits for every
+ *        earlier operation of the warp; an acquire (and acq_rel, sc, every
+ *        fence) holds every later operation until it completes.
+ *   tso  TSO of spec 001 §2.2: loads wait for earlier loads, stores for
+ *        earlier loads and stores; atomics and fences order everything. With
+ *        order.store_buffer > 0 a store that may not issue waits in the
+ *        warp's store buffer and the warp goes on (sm.c).
+ *   sc   naive SC of spec 001 §2.3: every operation waits for all earlier
+ *        ones; fences are no-ops.
+ * Under tso and sc, shared-memory accesses and barriers also wait until the
+ * warp has nothing outstanding (cta_ordered): they take effect at issue,
+ * so they would otherwise pass earlier global accesses (spec 001 Fig. 1b).
  *
  * NOT MODELED: scope does not relax ordering (a .cta release waits as a .gpu
- * one does); TSO store buffers (spec 001 §2.2) need state beyond counters.
+ * one does); in-window speculation (spec 001 §2.4, docs/ordering.md).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef GPU_ORDER_H
@@ -29,6 +38,7 @@
 
 #include "base/types.h"
 #include "mem/req.h"
+#include "sim/cfg.h"
 
 /* Kinds of outstanding operations a warp counts. */
 enum order_kind {
@@ -37,6 +47,7 @@ enum order_kind {
     ORDER_ATOM,  /* atomics and reductions */
     ORDER_FENCE, /* fences and kernel begin/end */
     ORDER_ACQ,   /* any of the above whose cell has acq: later ops wait for it */
+    ORDER_SB,    /* stores waiting in the warp's TSO store buffer (not yet sent) */
     ORDER_NKINDS
 };
 
@@ -52,7 +63,43 @@ struct order_policy {
     const char *name;
     const char *desc;
     struct order_rule rule[MEM_NOPS][SEM_N]; /* indexed by enum mem_op, enum mem_sem */
+    bool cta_ordered;   /* shared-memory accesses and barriers wait until the warp has
+                           nothing outstanding */
+    bool fences_free;   /* fences are no-ops: every access already waits for all earlier ones */
+    bool store_buffer;  /* plain stores that may not issue wait in the store buffer (when
+                           order.store_buffer > 0) */
+    const char *promise; /* the model a write-atomic protocol under it gives programs; NULL:
+                            the protocol's own (rmo adds nothing) */
+    bool typeaware;     /* type-aware SC: accesses are classified by sector (sm.c, mac.c) */
 };
+
+enum order_recall { ORDER_RECALL_SAFE, ORDER_RECALL_PAPER };
+extern const char *const order_recall_names[]; /* "safe", "paper" */
+
+/* The [order] section of the configuration. */
+struct order_spec {
+    uint32_t model;        /* index into order_policies */
+    uint32_t store_buffer; /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
+    bool prefetch;         /* prefetch the lines of an access held for ordering */
+    /* type-aware SC (spec 001 §2.5, Table 2) */
+    uint32_t sector_bytes; /* classification granularity */
+    uint32_t mac_entries, mac_ways; /* per memory partition */
+    uint32_t mac_cycles;   /* MAC lookup latency, L2 cycles */
+    uint32_t mac_recall;   /* enum order_recall */
+    uint32_t type_cache_entries, type_cache_ways; /* per SM */
+    uint32_t tq_entries;   /* type-wait queue per warp */
+    uint32_t uq_entries;   /* unsafe queue per warp (accesses and markers) */
+    uint32_t sync_entries; /* synchronisation table per SM */
+};
+/* Option rows of the section, names relative to it ("model", ...). */
+extern const struct cfg_opt order_opts[];
+
+/* What a combination of policy and protocol promises programs: the policy's
+ * promise when it has one and the protocol is write-atomic, the protocol's
+ * own model under rmo. NULL when the policy needs write atomicity the
+ * protocol does not give (the combination is refused). */
+const char *order_promise(const struct order_policy *p, const char *proto_model,
+                          bool write_atomic);
 
 /* A warp's outstanding operations. */
 struct order_warp {

@@ -50,6 +50,8 @@
 
 #include "base/log.h"
 #include "gpu/coalesce.h"
+#include "gpu/mac.h"
+#include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
 #define SM_MAX_SCHED   4
@@ -64,7 +66,9 @@
 #define ID_SLOT_BITS   11
 #define ID_SLOT_MASK   ((1u << ID_SLOT_BITS) - 1)
 #define ID_KERNEL_SLOT ID_SLOT_MASK /* KERNEL_BEGIN/END */
-#define SM_MAX_INFLIGHT (ID_KERNEL_SLOT - 1)
+#define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
+#define SM_MAX_INFLIGHT (ID_PREFETCH_SLOT - 1)
+#define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
     W_FREE,       /* slot unused */
@@ -75,10 +79,12 @@ enum warp_state {
     W_HELD_ORDER, /* its memory instruction waits for the ordering policy */
     W_HELD_LSU,   /* its memory instruction waits for room in the memory stage */
     W_EXITED,     /* every lane exited; memory operations still outstanding */
+    W_HELD_SB,    /* its store waits for room in its TSO store buffer */
     W_NSTATES
 };
 static const char *const warp_state_names[W_NSTATES] = {
-    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)", "exited(draining)"};
+    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)",
+    "exited(draining)", "held(store buffer)"};
 
 enum kernel_state { K_IDLE, K_BEGIN_SEND, K_BEGIN_WAIT, K_RUN, K_END_SEND, K_END_WAIT };
 static const char *const kernel_state_names[] = {"idle", "begin-send", "begin-wait",
@@ -93,7 +99,15 @@ struct sm_warp {
     uint8_t sched;          /* its scheduler */
     uint8_t warp_in_cta;
     uint8_t n_threads;      /* threads of the CTA in this warp (barrier counting) */
-    uint16_t held;          /* instruction slot held at issue, or SM_NONE */
+    uint16_t held;          /* instruction slot held at issue, or SM_NONE (a hold before
+                               execution: SM_HOLD_CTA) */
+    uint8_t hold;           /* enum sm_hold of a W_HELD_ORDER or W_HELD_SB warp */
+    bool sb_queued;         /* in sm->sb_ready: its store buffer's head may be sent */
+    uint16_t sb_head, sb_n; /* TSO store buffer: ring of instruction slots (sm->sb) */
+    uint16_t sb_lines;      /* lines the buffered stores write (entries used) */
+    uint32_t ld_issued;     /* loads that entered the memory stage (their sequence numbers) */
+    uint32_t ld_last;       /* sequence number of the last of them */
+    uint64_t held_since;    /* cycle its current hold began */
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
@@ -132,6 +146,10 @@ struct sm_minst {
     uint32_t pending;       /* lines not yet answered */
     uint64_t ready;         /* first cycle a line may leave */
     tick_t first_sent;      /* when its first line left, for the starvation check */
+    uint32_t ld_before;     /* a buffered store: loads of its warp issued before it */
+    uint32_t ta_known;      /* sc-typeaware: lines whose sector type is known */
+    uint32_t ta_unsafe;     /* ... of which unsafe */
+    uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe */
     struct coal_line line[32];
 };
 
@@ -178,6 +196,14 @@ struct sm {
     uint32_t lsu_head, lsu_n;
     uint8_t lsu_wait[SM_MAX_WARPS]; /* warps held for room, FIFO */
     uint32_t lsu_wait_head, lsu_wait_n;
+    uint16_t *sb;              /* [spec.warps][spec.order.store_buffer] store buffers */
+    uint8_t sb_ready[SM_MAX_WARPS]; /* warps whose store-buffer head may be sent, FIFO */
+    uint32_t sb_ready_head, sb_ready_n;
+    addr_t pf[SM_PREFETCH_QUEUE]; /* prefetch lines waiting, FIFO */
+    uint8_t pf_warp[SM_PREFETCH_QUEUE]; /* the warp each is for */
+    uint32_t pf_head, pf_n;
+    uint32_t pf_out;           /* prefetches sent and not answered */
+    struct sm_ta *ta;          /* sc-typeaware state, else NULL */
 
     uint64_t last_cycle;
     tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
@@ -190,7 +216,10 @@ struct sm {
 
 const char *const sm_sched_names[] = {"lrr", "gto", NULL};
 const char *const sm_stall_names[SM_STALL_N] = {"scoreboard", "order", "lsu_full", "barrier",
-                                                "idle"};
+                                                "idle", "sb_full"};
+const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full",
+                                              "tq_full"};
+const char *const sm_ta_wait_names[SM_TA_N] = {"type_wait", "unsafe_full", "sync_conflict"};
 
 /* Defaults: the Fermi core of spec 002 §4 (48 warps, 1536 threads, 8 CTAs,
  * 32 K registers, 48 KB shared memory, 2 schedulers). Latencies are
@@ -211,8 +240,6 @@ const struct cfg_opt sm_opts[] = {
             "warp schedulers; warp slot s belongs to scheduler s % schedulers"),
     CFG_ENUM("sched", struct sm_spec, sched, "gto", sm_sched_names,
              "warp scheduling: lrr (loose round-robin) or gto (greedy-then-oldest)"),
-    CFG_ENUM("order", struct sm_spec, order, "ptx", order_policy_names,
-             "core-side memory ordering policy: ptx, tso or sc"),
     CFG_U32("lsu_queue", struct sm_spec, lsu_queue, "8", 1, 1024, "",
             "warp memory instructions waiting in the in-order memory stage"),
     CFG_U32("max_inflight", struct sm_spec, max_inflight, "256", 2, SM_MAX_INFLIGHT, "",
@@ -425,6 +452,146 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
 
 /* ---- memory instructions ---- */
 
+/* The i-th store of a warp's store buffer, oldest first. */
+static struct sm_minst *sb_at(struct sm *sm, const struct sm_warp *w, unsigned i)
+{
+    unsigned cap = sm->spec.order.store_buffer;
+    unsigned slot = (unsigned)(w - sm->warps);
+    return &sm->minst[sm->sb[slot * cap + (w->sb_head + i) % cap]];
+}
+
+/* May the oldest buffered store be sent? Once every store ahead of it
+ * completed (nothing sent is outstanding: stores leave the buffer one at a
+ * time) and every load older than it did. Under TSO a warp has at most one
+ * load outstanding (loads wait for loads), so that load is older unless its
+ * sequence number is at least the store's ld_before. Atomics, fences and
+ * acquires (which also wait for the buffer to drain) hold it as well. */
+static bool sb_head_ready(struct sm *sm, const struct sm_warp *w)
+{
+    if (!w->sb_n)
+        return false;
+    if (w->ord.nz & (ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_FENCE) |
+                     ORDER_BIT(ORDER_ACQ)))
+        return false;
+    return !w->ord.n[ORDER_LD] || w->ld_last >= sb_at(sm, w, 0)->ld_before;
+}
+
+/* Queue the warp for the memory stage if its buffer's head may be sent. */
+static void sb_check(struct sm *sm, struct sm_warp *w)
+{
+    if (w->sb_queued || !sb_head_ready(sm, w))
+        return;
+    w->sb_queued = true;
+    sm->sb_ready[(sm->sb_ready_head + sm->sb_ready_n++) % SM_MAX_WARPS] =
+        (uint8_t)(w - sm->warps);
+}
+
+/* What a warp's memory instruction may do now. */
+enum mem_go {
+    GO_LSU,     /* enter the memory stage */
+    GO_BUFFER,  /* wait in the store buffer; the warp goes on */
+    GO_FORWARD, /* a load served whole from the warp's buffered stores */
+    GO_TYPE,    /* sc-typeaware: enter the warp's type-wait queue */
+    GO_HOLD,    /* the warp waits (reason in *why) */
+};
+
+/* Which buffered stores a load reads: GO_LSU when no lane's bytes overlap
+ * one, GO_FORWARD when every lane's bytes lie inside one store lane (the
+ * youngest that overlaps; within a store the highest lane, which is written
+ * last), with the values copied into ld's data, else GO_HOLD. */
+static enum mem_go sb_forward(struct sm *sm, const struct sm_warp *w, struct sm_minst *ld)
+{
+    struct ptx_memop *op = &ld->mem;
+    unsigned n_cov = 0, n_lanes = 0;
+    for (uint32_t lanes = op->mask; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        addr_t a = op->addr[l];
+        bool hit = false;
+        n_lanes++;
+        for (unsigned i = w->sb_n; i-- && !hit;) {
+            const struct ptx_memop *st = &sb_at(sm, w, i)->mem;
+            for (int sl = 31; sl >= 0; sl--) {
+                addr_t b = st->addr[sl];
+                if (!(st->mask >> sl & 1) || b + st->size <= a || a + op->size <= b)
+                    continue;
+                if (b > a || a + op->size > b + st->size)
+                    return GO_HOLD; /* partly covered */
+                op->data[l][0] = op->data[l][1] = 0;
+                memcpy(op->data[l], (const uint8_t *)st->data[sl] + (a - b), op->size);
+                hit = true;
+                n_cov++;
+                break;
+            }
+        }
+    }
+    if (!n_cov)
+        return GO_LSU;
+    return n_cov == n_lanes ? GO_FORWARD : GO_HOLD;
+}
+
+static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w);
+
+static enum mem_go mem_decide(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold *why)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    unsigned op = mi->mem.op, sem = mi->mem.sem;
+    if (sm->ta) {
+        if (ta_tq_full(sm, w)) {
+            *why = SM_HOLD_TQ_FULL;
+            return GO_HOLD;
+        }
+        return GO_TYPE;
+    }
+    if (!order_may_issue(sm->ord, &w->ord, op, sem)) {
+        /* plain stores wait in the store buffer; release stores and
+         * atomics (which order what precedes them) hold the warp */
+        if (sm->sb && op == MEM_STORE && sem <= SEM_RELAXED &&
+            mi->n_lines <= sm->spec.order.store_buffer) {
+            if (w->sb_lines + mi->n_lines <= sm->spec.order.store_buffer)
+                return GO_BUFFER;
+            *why = SM_HOLD_SB_FULL;
+            return GO_HOLD;
+        }
+        *why = SM_HOLD_ORDER;
+        return GO_HOLD;
+    }
+    if (op == MEM_LOAD && w->ord.n[ORDER_SB]) {
+        enum mem_go g = sb_forward(sm, w, mi);
+        if (g == GO_HOLD)
+            *why = SM_HOLD_FORWARD;
+        return g;
+    }
+    return GO_LSU;
+}
+
+static void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold why, cycle_t cyc)
+{
+    w->held = (uint16_t)idx;
+    w->hold = (uint8_t)why;
+    w->held_since = cyc;
+    sm->st.holds[why]++;
+    set_state(sm, w, why == SM_HOLD_SB_FULL ? W_HELD_SB : W_HELD_ORDER);
+}
+
+static void sb_push(struct sm *sm, struct sm_warp *w, unsigned idx)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    unsigned cap = sm->spec.order.store_buffer;
+    unsigned slot = (unsigned)(w - sm->warps);
+    sm->sb[slot * cap + (w->sb_head + w->sb_n) % cap] = (uint16_t)idx;
+    w->sb_n++;
+    w->sb_lines = (uint16_t)(w->sb_lines + mi->n_lines);
+    mi->ld_before = w->ld_issued;
+    w->ord.n[ORDER_SB]++;
+    w->ord.nz |= (uint8_t)ORDER_BIT(ORDER_SB);
+    w->n_out++;
+    sm->st.sb_stores++;
+    sb_check(sm, w);
+}
+
+static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
+static void ta_unsafe_done(struct sm *sm, unsigned slot);
+
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[mi->warp];
@@ -438,22 +605,19 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     mi->in_use = false;
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
+    if (sm->sb)
+        sb_check(sm, w);
+    if (mi->ta_sent == 2)
+        ta_unsafe_done(sm, mi->warp);
 
     switch (w->state) {
     case W_PARKED:
         if (res)
             set_state(sm, w, W_READY);
         break;
-    case W_HELD_ORDER: {
-        struct sm_minst *h = &sm->minst[w->held];
-        if (order_may_issue(sm->ord, &w->ord, h->mem.op, h->mem.sem)) {
-            /* joins the queue for the memory stage, behind warps already waiting */
-            set_state(sm, w, W_HELD_LSU);
-            sm->lsu_wait[(sm->lsu_wait_head + sm->lsu_wait_n++) % SM_MAX_WARPS] =
-                (uint8_t)(w - sm->warps);
-        }
+    case W_HELD_ORDER:
+        retry_held(sm, w, cyc);
         break;
-    }
     case W_EXITED:
         if (w->n_out == 0)
             warp_free(sm, w);
@@ -463,14 +627,21 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
 }
 
-/* Enter the memory stage: the operation now counts as outstanding. */
-static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+/* Enter the memory stage: the operation now counts as outstanding (a store
+ * from the store buffer, or an access from a type-wait queue, was counted in
+ * n_out when it was buffered). */
+static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
+                        bool buffered)
 {
     struct sm_minst *mi = &sm->minst[idx];
     order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
-    w->n_out++;
-    if (is_result_op(&mi->mem))
-        w->n_res++;
+    if (!buffered) {
+        w->n_out++;
+        if (is_result_op(&mi->mem))
+            w->n_res++;
+    }
+    if (mi->mem.op == MEM_LOAD)
+        w->ld_last = w->ld_issued++;
     if (mi->n_lines == 0) { /* no lane went to global memory */
         complete_minst(sm, mi, cyc);
         return;
@@ -481,6 +652,18 @@ static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t 
     sm->lsu[(sm->lsu_head + sm->lsu_n++) % sm->spec.lsu_queue] = (uint16_t)idx;
 }
 
+/* A load served from the store buffer completes at once; its registers are
+ * ready lat_gmem cycles later, as an L1 port would deliver nothing sooner. */
+static void forward_load(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
+    w->n_out++;
+    w->n_res++;
+    sm->st.sb_forwards++;
+    complete_minst(sm, mi, cyc + sm->spec.lat[PTX_LAT_GMEM]);
+}
+
 static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
 {
     w->held = (uint16_t)idx;
@@ -489,7 +672,50 @@ static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
         (uint8_t)(w - sm->warps);
 }
 
-/* Warps held for room enter the memory stage first, oldest hold first. */
+/* A held warp's instruction may have become free to go. A warp held before
+ * executing (SM_HOLD_CTA) waits for all of its memory operations. */
+static bool cta_clear(const struct sm *sm, const struct sm_warp *w);
+static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc);
+
+static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc)
+{
+    unsigned idx = w->held;
+    enum sm_hold why = (enum sm_hold)w->hold;
+    enum mem_go g = GO_LSU;
+    if (idx == SM_NONE) {
+        if (!cta_clear(sm, w))
+            return;
+        g = GO_FORWARD; /* nothing to send: the warp simply goes on */
+    } else {
+        g = mem_decide(sm, w, idx, &why);
+        if (g == GO_HOLD) {
+            if (why != w->hold) {
+                sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+                hold(sm, w, idx, why, cyc);
+            }
+            return;
+        }
+    }
+    sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+    if (g == GO_LSU) {
+        /* joins the queue for the memory stage, behind warps already waiting */
+        hold_for_lsu(sm, w, idx);
+        return;
+    }
+    w->held = SM_NONE;
+    set_state(sm, w, W_READY);
+    if (idx == SM_NONE)
+        return;
+    if (g == GO_BUFFER)
+        sb_push(sm, w, idx);
+    else if (g == GO_TYPE)
+        ta_enter(sm, w, idx, cyc);
+    else
+        forward_load(sm, w, idx, cyc);
+}
+
+/* Warps held for room enter the memory stage first, oldest hold first; then
+ * store-buffer heads that may be sent. */
 static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
 {
     bool moved = false;
@@ -500,14 +726,587 @@ static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
         unsigned idx = w->held;
         w->held = SM_NONE;
         set_state(sm, w, W_READY);
-        lsu_enqueue(sm, w, idx, cyc);
+        lsu_enqueue(sm, w, idx, cyc, false);
+        moved = true;
+    }
+    while (sm->sb_ready_n && sm->lsu_n < sm->spec.lsu_queue) {
+        struct sm_warp *w = &sm->warps[sm->sb_ready[sm->sb_ready_head]];
+        sm->sb_ready_head = (sm->sb_ready_head + 1) % SM_MAX_WARPS;
+        sm->sb_ready_n--;
+        w->sb_queued = false;
+        if (!sb_head_ready(sm, w)) /* a younger acquire went out meanwhile */
+            continue;
+        struct sm_minst *mi = sb_at(sm, w, 0);
+        w->sb_head = (uint16_t)((w->sb_head + 1) % sm->spec.order.store_buffer);
+        w->sb_n--;
+        w->sb_lines = (uint16_t)(w->sb_lines - mi->n_lines);
+        if (--w->ord.n[ORDER_SB] == 0)
+            w->ord.nz &= (uint8_t)~ORDER_BIT(ORDER_SB);
+        lsu_enqueue(sm, w, (unsigned)(mi - sm->minst), cyc, true);
+        if (w->state == W_HELD_SB)
+            retry_held(sm, w, cyc);
         moved = true;
     }
     return moved;
 }
 
+/* ---- type-aware SC (order.model = sc-typeaware, spec 001 §2.5) ----
+ *
+ * Every global memory instruction enters its warp's type-wait queue (TQ), in
+ * program order. At the TQ head it is classified from the type cache (or
+ * waits for the MAC's answer; answers are stamped into waiting entries, so a
+ * tiny type cache cannot make an entry wait forever). An instruction is
+ * unsafe when any of its lines lies in an unsafe sector (instruction
+ * granularity: its lines still leave in parallel). Unsafe instructions of a
+ * warp are performed one at a time, in program order: directly when the warp
+ * has none pending, else through its unsafe queue (UQ). A safe instruction
+ * goes to the memory stage at once; when its warp still has unsafe ones
+ * pending it bypasses them, which leaves an entry per line in the
+ * synchronisation table and a marker in the UQ, both removed once every
+ * earlier unsafe access completed. Any access that conflicts with another
+ * warp's table entry (same line, one side a store) waits at the TQ head.
+ * An INV (a sector turned unsafe) or RECALL (safe form) is acknowledged once
+ * no marker for the sector is left and no access to it sent as safe is in
+ * flight (spec 001 §2.5.5 step 5 and §7's conservative option).
+ * DEVIATION: classification, the TQ and the UQ are per warp instruction, not
+ * per line request; the LSU queue (sm.lsu_queue) is the safe queue; shared-
+ * memory accesses and barriers never bypass (the interpreter performs them at
+ * issue, before their addresses could be checked against the synchronisation
+ * table): they wait until the warp has no access waiting for its type and no
+ * unsafe one pending. Warps with no pending unsafe accesses get no scheduling
+ * priority (plain GTO). */
+
+#define TA_MARKER_SECTORS 4
+#define TA_PENDING 64
+
+struct ta_tc {                /* a type-cache entry */
+    uint64_t sector, lru;
+    bool valid, unsafe, we;
+};
+
+struct ta_uq {                /* an unsafe-queue entry: an instruction or a marker */
+    uint16_t minst;           /* the instruction (SM_NONE: a marker) */
+    uint8_t n_sectors;        /* marker: sectors of the access that bypassed (0xff: many) */
+    uint8_t n_sync;
+    uint64_t sectors[TA_MARKER_SECTORS];
+    uint16_t sync[32];        /* marker: its synchronisation-table entries */
+};
+
+struct ta_sync {              /* a synchronisation-table entry */
+    addr_t line;
+    uint64_t warps;           /* warps whose bypassing accesses it records */
+    uint32_t count;           /* markers that refer to it */
+    bool valid, store;
+};
+
+struct ta_drain {             /* an INV or RECALL being drained */
+    uint64_t sector;
+    uint64_t since;           /* cycle it arrived */
+    uint16_t mac;
+};
+
+struct ta_warp {
+    uint16_t tq_head, tq_n;
+    uint16_t uq_head, uq_n;
+    uint16_t pend_unsafe;     /* unsafe instructions sent, not completed */
+};
+
+struct sm_ta {
+    struct order_spec spec;
+    unsigned n_macs, sector_shift, tc_sets;
+    struct port *to_mac, *from_mac;
+    struct ta_tc *tc;                 /* [type_cache_entries] */
+    struct ta_warp w[SM_MAX_WARPS];
+    uint16_t *tq;                     /* [warps][tq_entries] instruction slots */
+    struct ta_uq *uq;                 /* [warps][uq_entries] */
+    struct ta_sync *sync;             /* [sync_entries] */
+    struct {
+        uint64_t sector;
+        bool write, valid;
+    } pending[TA_PENDING];            /* type requests out */
+    struct ta_drain *drains;          /* [drain_cap] */
+    unsigned n_drains, drain_cap;
+    struct msg_list outbox;           /* messages to the MACs waiting for room */
+    uint64_t watch;                   /* warps with TQ/UQ entries or held for them */
+    uint64_t tick;
+};
+
+static inline uint64_t ta_sector(const struct sm_ta *t, addr_t a)
+{
+    return a >> t->sector_shift;
+}
+
+static struct ta_tc *ta_tc_find(struct sm_ta *t, uint64_t sector)
+{
+    struct ta_tc *set = &t->tc[(sector % t->tc_sets) * t->spec.type_cache_ways];
+    for (unsigned i = 0; i < t->spec.type_cache_ways; i++)
+        if (set[i].valid && set[i].sector == sector)
+            return &set[i];
+    return NULL;
+}
+
+static void ta_tc_fill(struct sm_ta *t, uint64_t sector, bool unsafe, bool we)
+{
+    struct ta_tc *e = ta_tc_find(t, sector);
+    if (!e) {
+        struct ta_tc *set = &t->tc[(sector % t->tc_sets) * t->spec.type_cache_ways];
+        e = &set[0];
+        for (unsigned i = 0; i < t->spec.type_cache_ways; i++) {
+            if (!set[i].valid) {
+                e = &set[i];
+                break;
+            }
+            if (set[i].lru < e->lru)
+                e = &set[i];
+        }
+    }
+    *e = (struct ta_tc){sector, t->tick, true, unsafe, we};
+}
+
+static void ta_send(struct sm *sm, uint16_t type, uint64_t sector, uint16_t flags)
+{
+    struct sm_ta *t = sm->ta;
+    struct msg *m = msg_new(sm->msgs, type, (addr_t)(sector << t->sector_shift), sm->comp.eng->now);
+    m->cls = TRAFFIC_REQ;
+    m->src = (uint16_t)sm->id;
+    m->dst = (uint16_t)(sector % t->n_macs);
+    m->flags = flags;
+    msg_list_push(&t->outbox, m);
+}
+
+/* Ask the MAC for a sector's type unless the same question is out. Returns
+ * false when the table of questions is full (the asker tries again). */
+static bool ta_ask(struct sm *sm, uint64_t sector, bool write)
+{
+    struct sm_ta *t = sm->ta;
+    int free_at = -1;
+    for (int i = 0; i < TA_PENDING; i++) {
+        if (t->pending[i].valid && t->pending[i].sector == sector && t->pending[i].write >= write)
+            return true;
+        if (!t->pending[i].valid && free_at < 0)
+            free_at = i;
+    }
+    if (free_at < 0)
+        return false;
+    t->pending[free_at].valid = true;
+    t->pending[free_at].sector = sector;
+    t->pending[free_at].write = write;
+    sm->st.ta_type_requests++;
+    ta_send(sm, MSG_MAC_TYPE_REQ, sector, write ? MAC_F_WRITE : 0);
+    return true;
+}
+
+static inline bool ta_writes(const struct sm_minst *mi)
+{
+    return mi->mem.op != MEM_LOAD;
+}
+
+/* Classify what the type cache knows of mi's lines; ask for the rest. True
+ * when every line is classified. */
+static bool ta_classify(struct sm *sm, struct sm_minst *mi)
+{
+    struct sm_ta *t = sm->ta;
+    uint32_t all = mi->n_lines == 32 ? 0xffffffffu : (1u << mi->n_lines) - 1;
+    bool write = ta_writes(mi);
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        if (mi->ta_known >> i & 1)
+            continue;
+        uint64_t sec = ta_sector(t, mi->line[i].line);
+        struct ta_tc *e = ta_tc_find(t, sec);
+        if (e && (e->unsafe || e->we || !write)) {
+            e->lru = t->tick;
+            sm->st.ta_type_hits++;
+            mi->ta_known |= 1u << i;
+            if (e->unsafe)
+                mi->ta_unsafe |= 1u << i;
+            continue;
+        }
+        ta_ask(sm, sec, write);
+    }
+    return mi->ta_known == all;
+}
+
+/* Apply a MAC's answer (or an invalidation: unsafe, or a recall: forget)
+ * to every access waiting for its type. */
+static void ta_stamp(struct sm *sm, uint64_t sector, bool forget, bool unsafe, bool we)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned cap = t->spec.tq_entries;
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        const struct ta_warp *tw = &t->w[slot];
+        for (unsigned k = 0; k < tw->tq_n; k++) {
+            struct sm_minst *mi = &sm->minst[t->tq[slot * cap + (tw->tq_head + k) % cap]];
+            bool write = ta_writes(mi);
+            for (unsigned i = 0; i < mi->n_lines; i++) {
+                if (ta_sector(t, mi->line[i].line) != sector)
+                    continue;
+                if (forget) {
+                    mi->ta_known &= ~(1u << i);
+                    mi->ta_unsafe &= ~(1u << i);
+                } else if (unsafe || we || !write) {
+                    mi->ta_known |= 1u << i;
+                    if (unsafe)
+                        mi->ta_unsafe |= 1u << i;
+                }
+            }
+        }
+    }
+}
+
+static struct ta_uq *ta_uq_at(struct sm *sm, unsigned slot, unsigned k)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned cap = t->spec.uq_entries;
+    return &t->uq[slot * cap + (t->w[slot].uq_head + k) % cap];
+}
+
+/* Does an access of warp `slot` to `line` conflict with another warp's
+ * entry (single writer or several readers)? */
+static bool ta_conflict(const struct sm_ta *t, unsigned slot, addr_t line, bool store)
+{
+    for (unsigned i = 0; i < t->spec.sync_entries; i++) {
+        const struct ta_sync *e = &t->sync[i];
+        if (e->valid && e->line == line && (e->warps & ~(1ull << slot)) && (store || e->store))
+            return true;
+    }
+    return false;
+}
+
+/* Record a bypassing access of warp `slot` to `line`; the entry's index, or
+ * -1 when the table is full. */
+static int ta_sync_add(struct sm_ta *t, unsigned slot, addr_t line, bool store)
+{
+    int free_at = -1;
+    for (unsigned i = 0; i < t->spec.sync_entries; i++) {
+        struct ta_sync *e = &t->sync[i];
+        if (e->valid && e->line == line) {
+            e->warps |= 1ull << slot;
+            e->store |= store;
+            e->count++;
+            return (int)i;
+        }
+        if (!e->valid && free_at < 0)
+            free_at = (int)i;
+    }
+    if (free_at >= 0)
+        t->sync[free_at] = (struct ta_sync){line, 1ull << slot, 1, true, store};
+    return free_at;
+}
+
+static unsigned ta_sync_free(const struct sm_ta *t)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < t->spec.sync_entries; i++)
+        n += !t->sync[i].valid;
+    return n;
+}
+
+static bool lsu_room(const struct sm *sm)
+{
+    return sm->lsu_n < sm->spec.lsu_queue && !sm->lsu_wait_n;
+}
+
+/* Send instruction idx of warp w to the memory stage as safe or unsafe. */
+static void ta_go(struct sm *sm, struct sm_warp *w, unsigned idx, bool unsafe, cycle_t cyc)
+{
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->ta_sent = unsafe ? 2 : 1;
+    if (unsafe) {
+        sm->ta->w[w - sm->warps].pend_unsafe++;
+        sm->st.ta_unsafe_insts++;
+    } else {
+        sm->st.ta_safe_insts++;
+    }
+    lsu_enqueue(sm, w, idx, cyc, true);
+}
+
+/* A bypassing safe instruction: table entries per line and a marker. False
+ * (nothing changed) when the table or the unsafe queue has no room. */
+static bool ta_bypass(struct sm *sm, unsigned slot, const struct sm_minst *mi)
+{
+    struct sm_ta *t = sm->ta;
+    struct ta_warp *tw = &t->w[slot];
+    if (tw->uq_n >= t->spec.uq_entries || ta_sync_free(t) < mi->n_lines)
+        return false;
+    struct ta_uq *u = ta_uq_at(sm, slot, tw->uq_n);
+    tw->uq_n++;
+    u->minst = SM_NONE;
+    u->n_sectors = 0;
+    u->n_sync = 0;
+    bool store = ta_writes(mi);
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        uint64_t sec = ta_sector(t, mi->line[i].line);
+        bool have = false;
+        for (unsigned k = 0; k < u->n_sectors && u->n_sectors != 0xff; k++)
+            have |= u->sectors[k] == sec;
+        if (!have && u->n_sectors != 0xff) {
+            if (u->n_sectors == TA_MARKER_SECTORS)
+                u->n_sectors = 0xff;
+            else
+                u->sectors[u->n_sectors++] = sec;
+        }
+        u->sync[u->n_sync++] = (uint16_t)ta_sync_add(t, slot, mi->line[i].line, store);
+    }
+    sm->st.ta_bypasses++;
+    return true;
+}
+
+static void ta_tq_pop(struct sm *sm, unsigned slot)
+{
+    struct ta_warp *tw = &sm->ta->w[slot];
+    tw->tq_head = (uint16_t)((tw->tq_head + 1) % sm->ta->spec.tq_entries);
+    tw->tq_n--;
+}
+
+/* Move what may move in warp `slot`'s queues; returns why the TQ head
+ * waits (SM_TA_N: it does not, or the TQ is empty). */
+static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    struct ta_warp *tw = &t->w[slot];
+    struct sm_warp *w = &sm->warps[slot];
+    /* the unsafe queue: program order, one unsafe instruction at a time */
+    while (tw->uq_n && !tw->pend_unsafe) {
+        struct ta_uq *u = ta_uq_at(sm, slot, 0);
+        if (u->minst != SM_NONE) {
+            if (!lsu_room(sm))
+                break;
+            ta_go(sm, w, u->minst, true, cyc);
+        } else {
+            for (unsigned k = 0; k < u->n_sync; k++) {
+                struct ta_sync *e = &t->sync[u->sync[k]];
+                if (--e->count == 0)
+                    e->valid = false;
+            }
+        }
+        tw->uq_head = (uint16_t)((tw->uq_head + 1) % t->spec.uq_entries);
+        tw->uq_n--;
+    }
+    unsigned cap = t->spec.tq_entries;
+    while (tw->tq_n) {
+        unsigned idx = t->tq[slot * cap + tw->tq_head];
+        struct sm_minst *mi = &sm->minst[idx];
+        if (!ta_classify(sm, mi))
+            return SM_TA_TYPE;
+        bool unsafe = mi->ta_unsafe != 0, store = ta_writes(mi);
+        for (unsigned i = 0; i < mi->n_lines; i++)
+            if (ta_conflict(t, slot, mi->line[i].line, store))
+                return SM_TA_SYNC;
+        bool behind = tw->pend_unsafe || tw->uq_n;
+        if (unsafe) {
+            if (!behind && lsu_room(sm)) {
+                ta_go(sm, w, idx, true, cyc);
+            } else if (tw->uq_n < t->spec.uq_entries) {
+                struct ta_uq *u = ta_uq_at(sm, slot, tw->uq_n);
+                tw->uq_n++;
+                u->minst = (uint16_t)idx;
+            } else {
+                return SM_TA_UNSAFE_FULL;
+            }
+        } else {
+            if (!lsu_room(sm))
+                return SM_TA_N; /* the memory stage is full: counted as lsu_full */
+            if (behind && !ta_bypass(sm, slot, mi))
+                return tw->uq_n >= t->spec.uq_entries ? SM_TA_UNSAFE_FULL : SM_TA_SYNC;
+            ta_go(sm, w, idx, false, cyc);
+        }
+        ta_tq_pop(sm, slot);
+        if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_TQ_FULL)
+            retry_held(sm, w, cyc);
+    }
+    return SM_TA_N;
+}
+
+/* Enter the type-wait queue (it has room): counted as outstanding now. */
+static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    unsigned slot = (unsigned)(w - sm->warps);
+    struct ta_warp *tw = &t->w[slot];
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->ta_known = mi->ta_unsafe = 0;
+    mi->ta_sent = 0;
+    t->tq[slot * t->spec.tq_entries + (tw->tq_head + tw->tq_n) % t->spec.tq_entries] =
+        (uint16_t)idx;
+    tw->tq_n++;
+    w->n_out++;
+    if (is_result_op(&mi->mem))
+        w->n_res++;
+    t->watch |= 1ull << slot;
+    ta_advance(sm, slot, cyc);
+}
+
+/* May a shared-memory access or barrier of the warp go (cta_ordered)? */
+static bool cta_clear(const struct sm *sm, const struct sm_warp *w)
+{
+    if (!sm->ta)
+        return w->n_out == 0;
+    const struct ta_warp *tw = &sm->ta->w[w - sm->warps];
+    return !tw->tq_n && !tw->uq_n && !tw->pend_unsafe;
+}
+
+/* Is a drain of `sector` done: no marker for it, and no access to it sent as
+ * safe still in the memory stage or in flight? */
+static bool ta_drained(struct sm *sm, uint64_t sector)
+{
+    struct sm_ta *t = sm->ta;
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        for (unsigned k = 0; k < t->w[slot].uq_n; k++) {
+            const struct ta_uq *u = ta_uq_at(sm, slot, k);
+            if (u->minst != SM_NONE)
+                continue;
+            if (u->n_sectors == 0xff)
+                return false;
+            for (unsigned j = 0; j < u->n_sectors; j++)
+                if (u->sectors[j] == sector)
+                    return false;
+        }
+    }
+    for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
+        const struct sm_minst *mi = &sm->minst[i];
+        if (!mi->in_use || mi->ta_sent != 1)
+            continue;
+        for (unsigned l = 0; l < mi->n_lines; l++)
+            if (ta_sector(t, mi->line[l].line) == sector)
+                return false;
+    }
+    return true;
+}
+
+/* Messages from the MACs. */
+static void ta_receive(struct sm *sm)
+{
+    struct sm_ta *t = sm->ta;
+    struct msg *m;
+    while ((m = port_peek(t->from_mac))) {
+        port_pop(t->from_mac);
+        uint64_t sec = ta_sector(t, m->addr);
+        bool unsafe = m->flags & MAC_F_UNSAFE, we = m->flags & MAC_F_WRITE;
+        switch (m->type) {
+        case MSG_MAC_TYPE_RSP:
+            for (int i = 0; i < TA_PENDING; i++)
+                if (t->pending[i].valid && t->pending[i].sector == sec &&
+                    (t->pending[i].write <= (unsafe || we)))
+                    t->pending[i].valid = false;
+            ta_tc_fill(t, sec, unsafe, we);
+            ta_stamp(sm, sec, false, unsafe, we);
+            break;
+        case MSG_MAC_INV:
+        case MSG_MAC_RECALL: {
+            bool inv = m->type == MSG_MAC_INV;
+            struct ta_tc *e = ta_tc_find(t, sec);
+            if (inv) {
+                sm->st.ta_invalidations++;
+                if (e)
+                    e->unsafe = true;
+                ta_stamp(sm, sec, false, true, false);
+            } else {
+                sm->st.ta_recalls++;
+                if (e)
+                    e->valid = false;
+                ta_stamp(sm, sec, true, false, false);
+            }
+            if (!inv && t->spec.mac_recall == ORDER_RECALL_PAPER)
+                break;
+            if (t->n_drains == t->drain_cap) {
+                t->drain_cap = t->drain_cap ? 2 * t->drain_cap : 16;
+                t->drains = realloc(t->drains, t->drain_cap * sizeof *t->drains);
+                if (!t->drains)
+                    panic("out of memory");
+            }
+            t->drains[t->n_drains++] = (struct ta_drain){sec, t->tick, m->src};
+            break;
+        }
+        default:
+            panic("%s: unexpected message type %u from a MAC", sm->comp.name, m->type);
+        }
+        msg_free(sm->msgs, m);
+    }
+}
+
+/* Every cycle under sc-typeaware: messages in, queues advanced, drains
+ * acknowledged, messages out. */
+static void ta_step(struct sm *sm, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    t->tick = cyc;
+    ta_receive(sm);
+    for (uint64_t m = t->watch; m; m &= m - 1) {
+        unsigned slot = (unsigned)__builtin_ctzll(m);
+        struct sm_warp *w = &sm->warps[slot];
+        enum sm_ta_wait why = ta_advance(sm, slot, cyc);
+        if (why != SM_TA_N)
+            sm->st.ta_wait_cycles[why]++;
+        const struct ta_warp *tw = &t->w[slot];
+        if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_CTA)
+            retry_held(sm, w, cyc);
+        if (!tw->tq_n && !tw->uq_n && !tw->pend_unsafe && w->state != W_HELD_ORDER)
+            t->watch &= ~(1ull << slot);
+    }
+    for (unsigned i = 0; i < t->n_drains;) {
+        if (!ta_drained(sm, t->drains[i].sector)) {
+            i++;
+            continue;
+        }
+        sm->st.ta_drains++;
+        sm->st.ta_drain_cycles += cyc - t->drains[i].since;
+        struct msg *a = msg_new(sm->msgs, MSG_MAC_ACK, (addr_t)(t->drains[i].sector
+                                                                << t->sector_shift),
+                                sm->comp.eng->now);
+        a->cls = TRAFFIC_INV;
+        a->src = (uint16_t)sm->id;
+        a->dst = t->drains[i].mac;
+        msg_list_push(&t->outbox, a);
+        t->drains[i] = t->drains[--t->n_drains];
+    }
+    while (t->outbox.head && port_has_room(t->to_mac, 1)) {
+        struct msg *o = msg_list_pop(&t->outbox);
+        if (!port_send(t->to_mac, o))
+            panic("%s: send on a port that had room", sm->comp.name);
+    }
+}
+
+static bool ta_busy(const struct sm *sm)
+{
+    const struct sm_ta *t = sm->ta;
+    return t && (t->watch || t->n_drains || t->outbox.n);
+}
+
+static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w)
+{
+    return sm->ta->w[w - sm->warps].tq_n >= sm->ta->spec.tq_entries;
+}
+
+static void ta_unsafe_done(struct sm *sm, unsigned slot)
+{
+    sm->ta->w[slot].pend_unsafe--;
+}
+
+/* Prefetch the lines of an access held for ordering (order.prefetch). */
+static void prefetch_lines(struct sm *sm, const struct sm_minst *mi)
+{
+    if (mi->mem.op == MEM_FENCE)
+        return;
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        if (sm->pf_n == SM_PREFETCH_QUEUE) {
+            sm->st.prefetches_dropped += mi->n_lines - i;
+            return;
+        }
+        unsigned k = (sm->pf_head + sm->pf_n++) % SM_PREFETCH_QUEUE;
+        sm->pf[k] = mi->line[i].line;
+        sm->pf_warp[k] = (uint8_t)mi->warp;
+    }
+}
+
 static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *op, cycle_t cyc)
 {
+    if (op->op == MEM_FENCE && sm->ord->fences_free) {
+        sm->st.mem_insts[MEM_FENCE]++;
+        sm->st.fences_elided++;
+        return;
+    }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
     memcpy(&mi->mem, op, sizeof *op);
@@ -516,6 +1315,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     mi->in_use = true;
     mi->next_line = 0;
     mi->pending = 0;
+    mi->ta_sent = 0;
     if (op->op >= MEM_KERNEL_BEGIN || op->sem >= SEM_N || op->scope >= SCOPE_N)
         panic("%s: interpreter produced memory op %u sem %u scope %u", sm->comp.name, op->op,
               op->sem, op->scope);
@@ -535,32 +1335,74 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         mi->n_lines = (uint8_t)n;
     }
     sm->st.mem_insts[op->op]++;
-    if (!order_may_issue(sm->ord, &w->ord, op->op, op->sem)) {
-        w->held = (uint16_t)idx;
-        set_state(sm, w, W_HELD_ORDER);
+    enum sm_hold why = SM_HOLD_ORDER;
+    switch (mem_decide(sm, w, idx, &why)) {
+    case GO_HOLD:
+        hold(sm, w, idx, why, cyc);
+        if (why == SM_HOLD_ORDER && sm->spec.order.prefetch)
+            prefetch_lines(sm, mi);
         return;
+    case GO_BUFFER:
+        sb_push(sm, w, idx);
+        return;
+    case GO_FORWARD:
+        forward_load(sm, w, idx, cyc);
+        return;
+    case GO_TYPE:
+        ta_enter(sm, w, idx, cyc);
+        return;
+    case GO_LSU:
+        break;
     }
     if (sm->lsu_wait_n || sm->lsu_n >= sm->spec.lsu_queue) {
         hold_for_lsu(sm, w, idx);
         return;
     }
-    lsu_enqueue(sm, w, idx, cyc);
+    lsu_enqueue(sm, w, idx, cyc, false);
 }
 
 static const uint8_t class_of_op[MEM_NOPS] = {
     [MEM_LOAD] = TRAFFIC_LD, [MEM_STORE] = TRAFFIC_ST, [MEM_ATOMIC] = TRAFFIC_ATO,
     [MEM_FENCE] = TRAFFIC_REQ, [MEM_KERNEL_BEGIN] = TRAFFIC_REQ, [MEM_KERNEL_END] = TRAFFIC_REQ};
 
+/* A prefetch leaves when the memory stage has nothing else to send this
+ * cycle: a weak load of one byte of the line, answered with data that is
+ * dropped (a plain load to the protocol, so it allocates and merges as one). */
+static bool prefetch_send(struct sm *sm)
+{
+    if (!port_has_room(sm->to_l1, 1))
+        return false;
+    unsigned k = sm->pf_head;
+    sm->pf_head = (sm->pf_head + 1) % SM_PREFETCH_QUEUE;
+    sm->pf_n--;
+    struct msg *m = msg_new(sm->msgs, MSG_CORE_REQ, sm->pf[k], sm->comp.eng->now);
+    m->cls = TRAFFIC_LD;
+    m->req = (struct mem_req){.op = MEM_LOAD,
+                              .sem = SEM_WEAK,
+                              .scope = SCOPE_GPU,
+                              .gpu = (uint8_t)sm->gpu,
+                              .sm = (uint16_t)sm->id,
+                              .warp = sm->pf_warp[k],
+                              .id = req_id(0, ID_PREFETCH_SLOT, 0)};
+    bytemask_set_range(&m->mask, 0, 1);
+    if (!port_send(sm->to_l1, m))
+        panic("%s: send on a port that had room", sm->comp.name);
+    sm->comp.eng->n_outstanding++;
+    sm->pf_out++;
+    sm->st.prefetches++;
+    return true;
+}
+
 /* The memory stage: the head instruction sends its next line, if the port
  * has room (else retried next cycle and counted). */
 static bool lsu_send(struct sm *sm, cycle_t cyc)
 {
     if (!sm->lsu_n)
-        return false;
+        return sm->pf_n && prefetch_send(sm);
     unsigned idx = sm->lsu[sm->lsu_head];
     struct sm_minst *mi = &sm->minst[idx];
     if (cyc < mi->ready)
-        return false;
+        return sm->pf_n && prefetch_send(sm);
     if (!port_has_room(sm->to_l1, 1)) {
         sm->st.port_full++;
         return false;
@@ -645,10 +1487,15 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         struct eng *e = sm->comp.eng;
         e->n_outstanding--;
         eng_progress(e);
-        if (m->req.op < MEM_NOPS)
-            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
         uint32_t id = m->req.id;
         unsigned slot = (id >> ID_LINE_BITS) & ID_SLOT_MASK;
+        if (slot == ID_PREFETCH_SLOT) {
+            sm->pf_out--;
+            msg_free(sm->msgs, m);
+            continue;
+        }
+        if (m->req.op < MEM_NOPS)
+            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
         unsigned li = id & ((1u << ID_LINE_BITS) - 1);
         uint16_t gen = (uint16_t)(id >> (ID_LINE_BITS + ID_SLOT_BITS));
         if (slot == ID_KERNEL_SLOT) {
@@ -726,6 +1573,16 @@ static bool ctas_left(const struct sm *sm)
     return sm->fill_next < sm->run->fill_ctas || sm->run->next_cta < sm->run->n_ctas;
 }
 
+/* Every CTA is done; prefetches still queued are dropped (nobody will use
+ * them) and the kernel end waits for those in flight. */
+static bool kernel_may_end(struct sm *sm)
+{
+    if (sm->n_ctas_res)
+        return false;
+    sm->pf_n = 0;
+    return sm->pf_out == 0;
+}
+
 static bool kernel_step(struct sm *sm)
 {
     switch (sm->kstate) {
@@ -737,7 +1594,7 @@ static bool kernel_step(struct sm *sm)
         return false;
     case K_RUN:
         if (!ctas_left(sm)) {
-            if (sm->n_ctas_res == 0)
+            if (kernel_may_end(sm))
                 sm->kstate = K_END_SEND;
             return false;
         }
@@ -768,6 +1625,8 @@ static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
     const uint16_t *n = sm->n_state[s];
     if (n[W_HELD_ORDER])
         return SM_STALL_ORDER;
+    if (n[W_HELD_SB])
+        return SM_STALL_SB_FULL;
     if (n[W_HELD_LSU])
         return SM_STALL_LSU;
     if (n[W_READY] || n[W_TIMED] || n[W_PARKED])
@@ -829,6 +1688,12 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
+        if (sm->ord->cta_ordered && !cta_clear(sm, w) && ptx_warp_next_orders_cta(w->pw)) {
+            hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
+            if (sm->ta)
+                sm->ta->watch |= 1ull << slot;
+            return false;
+        }
         issue(sm, w, slot, cyc);
         return true;
     }
@@ -927,6 +1792,8 @@ static bool sm_tick(struct comp *c)
     sm->st.ticks++;
 
     drain_responses(sm, cyc);
+    if (sm->ta)
+        ta_step(sm, cyc);
     lsu_send(sm, cyc);
     kernel_step(sm);
     lsu_admit_held(sm, cyc);
@@ -948,8 +1815,11 @@ static bool sm_tick(struct comp *c)
         if (next <= cyc + 1)
             return true;
     }
-    if (sm->ready || sm->lsu_wait_n || sm->kstate == K_BEGIN_SEND || sm->kstate == K_END_SEND ||
-        (sm->kstate == K_RUN && (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0)))
+    if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || ta_busy(sm) ||
+        sm->kstate == K_BEGIN_SEND ||
+        sm->kstate == K_END_SEND ||
+        (sm->kstate == K_RUN &&
+         (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0 && sm->pf_out == 0)))
         return true;
     if (!sm->spec.sleep && sm->kstate != K_IDLE)
         return true; /* ticks every cycle: the reference sleeping is checked against */
@@ -1001,13 +1871,31 @@ static void sm_dump(struct comp *c, FILE *out)
             continue;
         char where[128];
         fprintf(out, "    warp %u (CTA %u warp %u): %s at %s, outstanding ld %u st %u atom %u "
-                     "fence %u\n",
+                     "fence %u, store buffer %u\n",
                 slot, w->cta->index, w->warp_in_cta, warp_state_names[w->state],
                 ptx_warp_where(w->pw, where, sizeof where), w->ord.n[ORDER_LD],
-                w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE]);
+                w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE],
+                w->ord.n[ORDER_SB]);
+        if (w->state == W_HELD_ORDER || w->state == W_HELD_SB)
+            fprintf(out, "      held for the memory model (%s) since cycle %llu\n",
+                    sm_hold_names[w->hold], (unsigned long long)w->held_since);
         for (unsigned i = 0; i < sm->spec.max_inflight; i++)
             if (sm->minst[i].in_use && sm->minst[i].warp == slot)
                 dump_minst(sm, &sm->minst[i], out);
+    }
+    if (sm->ta) {
+        const struct sm_ta *t = sm->ta;
+        fprintf(out, "    type-aware: %u drains pending, %u messages to the MACs waiting\n",
+                t->n_drains, t->outbox.n);
+        for (unsigned slot = 0; slot < sm->spec.warps; slot++)
+            if (t->w[slot].tq_n || t->w[slot].uq_n || t->w[slot].pend_unsafe)
+                fprintf(out, "    warp %u: %u waiting for their type, %u in the unsafe queue, %u "
+                             "unsafe pending\n",
+                        slot, t->w[slot].tq_n, t->w[slot].uq_n, t->w[slot].pend_unsafe);
+        for (unsigned i = 0; i < t->n_drains; i++)
+            fprintf(out, "    draining sector %#llx for MAC %u since cycle %llu\n",
+                    (unsigned long long)t->drains[i].sector, t->drains[i].mac,
+                    (unsigned long long)t->drains[i].since);
     }
     if (sm->kstate == K_BEGIN_WAIT || sm->kstate == K_END_WAIT)
         fprintf(out, "    %s outstanding, id 0x%08x\n",
@@ -1030,14 +1918,38 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     unsigned n_ord = 0;
     while (order_policies[n_ord])
         n_ord++;
-    if (spec->order >= n_ord)
-        panic("%s: ordering policy %u out of range", name, spec->order);
+    if (spec->order.model >= n_ord)
+        panic("%s: ordering policy %u out of range", name, spec->order.model);
 
     struct sm *sm = calloc(1, sizeof *sm);
     if (!sm)
         panic("out of memory");
     sm->spec = *spec;
-    sm->ord = order_policies[spec->order];
+    sm->ord = order_policies[spec->order.model];
+    if (sm->ord->store_buffer && spec->order.store_buffer) {
+        sm->sb = calloc((size_t)spec->warps * spec->order.store_buffer, sizeof *sm->sb);
+        if (!sm->sb)
+            panic("out of memory");
+    }
+    if (sm->ord->typeaware) {
+        const struct order_spec *o = &spec->order;
+        if (!is_pow2(o->sector_bytes) || o->sector_bytes < line_bytes || !o->type_cache_ways ||
+            o->type_cache_entries % o->type_cache_ways)
+            panic("%s: type-aware SC sizes out of bounds", name);
+        struct sm_ta *t = calloc(1, sizeof *t);
+        if (!t)
+            panic("out of memory");
+        t->spec = *o;
+        t->sector_shift = (unsigned)__builtin_ctz(o->sector_bytes);
+        t->tc_sets = o->type_cache_entries / o->type_cache_ways;
+        t->tc = calloc(o->type_cache_entries, sizeof *t->tc);
+        t->tq = calloc((size_t)spec->warps * o->tq_entries, sizeof *t->tq);
+        t->uq = calloc((size_t)spec->warps * o->uq_entries, sizeof *t->uq);
+        t->sync = calloc(o->sync_entries, sizeof *t->sync);
+        if (!t->tc || !t->tq || !t->uq || !t->sync)
+            panic("out of memory");
+        sm->ta = t;
+    }
     sm->gpu = gpu;
     sm->id = id;
     sm->line_bytes = line_bytes;
@@ -1083,6 +1995,18 @@ void sm_free(struct sm *sm)
     free(sm->minst);
     free(sm->minst_free);
     free(sm->lsu);
+    free(sm->sb);
+    if (sm->ta) {
+        struct msg *m;
+        while ((m = msg_list_pop(&sm->ta->outbox)))
+            msg_free(sm->msgs, m);
+        free(sm->ta->tc);
+        free(sm->ta->tq);
+        free(sm->ta->uq);
+        free(sm->ta->sync);
+        free(sm->ta->drains);
+        free(sm->ta);
+    }
     free(sm);
 }
 
@@ -1095,6 +2019,15 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1)
 {
     sm->to_l1 = to_l1;
     sm->from_l1 = from_l1;
+}
+
+void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs)
+{
+    if (!sm->ta)
+        panic("%s: MAC ports for an SM that is not type-aware", sm->comp.name);
+    sm->ta->to_mac = to_mac;
+    sm->ta->from_mac = from_mac;
+    sm->ta->n_macs = n_macs;
 }
 
 bool sm_idle(const struct sm *sm)
@@ -1225,6 +2158,24 @@ static const struct stat_row stat_rows[] = {
     ROW(kernels, "kernels started"),
     ROW(max_ctas_resident, "most CTAs resident at once"),
     ROW(max_warps_resident, "most warps resident at once"),
+    ARR(hold_cycles, SM_HOLD_N, sm_hold_names, "warp-cycles held for the memory model, by reason"),
+    ARR(holds, SM_HOLD_N, sm_hold_names, "holds for the memory model, by reason"),
+    ROW(fences_elided, "fences not sent: the memory model already orders"),
+    ROW(sb_stores, "stores that waited in the TSO store buffer"),
+    ROW(sb_forwards, "loads served from the warp's buffered stores"),
+    ROW(prefetches, "prefetches sent for accesses held for ordering"),
+    ROW(prefetches_dropped, "prefetches not sent: the queue was full"),
+    ARR(ta_wait_cycles, SM_TA_N, sm_ta_wait_names,
+        "warp-cycles a type-wait queue head waited, by reason"),
+    ROW(ta_safe_insts, "memory instructions sent as SM-safe"),
+    ROW(ta_unsafe_insts, "memory instructions sent as unsafe"),
+    ROW(ta_bypasses, "safe instructions that passed pending unsafe ones"),
+    ROW(ta_type_hits, "type-cache lookups that found the type"),
+    ROW(ta_type_requests, "type requests sent to a MAC"),
+    ROW(ta_invalidations, "INVs received"),
+    ROW(ta_recalls, "RECALLs received"),
+    ROW(ta_drains, "drains done before an acknowledgement"),
+    ROW(ta_drain_cycles, "cycles from an INV or RECALL to its acknowledgement"),
 };
 
 void sm_stats_print(const struct sm *sm, FILE *out)

@@ -45,7 +45,7 @@ struct sm_spec {
     uint32_t shmem_bytes;    /* shared memory */
     uint32_t schedulers;     /* warp schedulers; warp slot s belongs to scheduler s % schedulers */
     uint32_t sched;          /* enum sm_sched_policy */
-    uint32_t order;          /* index into order_policies */
+    struct order_spec order; /* the memory model enforced (config section [order]) */
     uint32_t lsu_queue;      /* memory instructions waiting in the in-order memory stage */
     uint32_t max_inflight;   /* memory instructions issued and not completed, per SM */
     uint32_t lat[PTX_LAT_N]; /* issue-to-result cycles per instruction class */
@@ -61,9 +61,33 @@ enum sm_stall {
     SM_STALL_LSU,        /* a warp's next memory op found the memory stage full */
     SM_STALL_BARRIER,    /* warps wait at a barrier */
     SM_STALL_IDLE,       /* no warp that could issue (none resident, or all exited) */
+    SM_STALL_SB_FULL,    /* a warp's store found its TSO store buffer full */
     SM_STALL_N
 };
 extern const char *const sm_stall_names[SM_STALL_N];
+
+/* Why a warp's next instruction waits for the memory model (warp-cycles are
+ * counted per reason: sm_stats.hold_cycles). */
+enum sm_hold {
+    SM_HOLD_ORDER,       /* a global access waits for earlier ones (the policy's table) */
+    SM_HOLD_CTA,         /* a shared-memory access or barrier waits for the warp's global ones */
+    SM_HOLD_FORWARD,     /* a load overlaps buffered stores it cannot take whole */
+    SM_HOLD_SB_FULL,     /* a store waits for room in the store buffer */
+    SM_HOLD_TQ_FULL,     /* sc-typeaware: an access waits for room in its warp's type-wait queue */
+    SM_HOLD_N
+};
+extern const char *const sm_hold_names[SM_HOLD_N];
+
+/* sc-typeaware: why the head of a warp's type-wait queue cannot leave it
+ * (warp-cycles are counted per reason: sm_stats.ta_wait_cycles). */
+enum sm_ta_wait {
+    SM_TA_TYPE,          /* its sector's type is not known yet (a type request is out) */
+    SM_TA_UNSAFE_FULL,   /* the warp's unsafe queue is full */
+    SM_TA_SYNC,          /* a conflicting synchronisation-table entry of another warp, or
+                            the table is full */
+    SM_TA_N
+};
+extern const char *const sm_ta_wait_names[SM_TA_N];
 
 /* Counters; all plain, reset never (diff them around a region of interest). */
 struct sm_stats {
@@ -82,6 +106,24 @@ struct sm_stats {
     uint64_t max_ctas_resident;      /* most CTAs resident at once */
     uint64_t max_warps_resident;     /* most warps resident at once */
     struct hist latency[MEM_NOPS];   /* core cycles from sending a request to its response */
+    uint64_t hold_cycles[SM_HOLD_N]; /* warp-cycles held for the memory model, by reason */
+    uint64_t holds[SM_HOLD_N];       /* holds begun, by reason */
+    uint64_t fences_elided;          /* fences not sent: the model already orders (sc) */
+    uint64_t sb_stores;              /* stores that waited in the TSO store buffer */
+    uint64_t sb_forwards;            /* loads served from the warp's buffered stores */
+    uint64_t prefetches;             /* prefetches sent for held accesses */
+    uint64_t prefetches_dropped;     /* prefetches not sent: the queue was full */
+    /* sc-typeaware */
+    uint64_t ta_wait_cycles[SM_TA_N]; /* warp-cycles a type-wait queue head waited, by reason */
+    uint64_t ta_safe_insts;          /* memory instructions sent as SM-safe */
+    uint64_t ta_unsafe_insts;        /* ... as unsafe (in program order among themselves) */
+    uint64_t ta_bypasses;            /* safe instructions that passed pending unsafe ones */
+    uint64_t ta_type_hits;           /* type-cache lookups that found the type */
+    uint64_t ta_type_requests;       /* type requests sent to a MAC */
+    uint64_t ta_invalidations;       /* INVs received (a sector turned unsafe) */
+    uint64_t ta_recalls;             /* RECALLs received (a MAC evicted a sector) */
+    uint64_t ta_drains;              /* drains done before an acknowledgement */
+    uint64_t ta_drain_cycles;        /* cycles from an INV or RECALL to its acknowledgement */
 };
 
 /* Observes every issued warp instruction (tests, tracing). */
@@ -102,6 +144,9 @@ void sm_free(struct sm *sm);
 struct comp *sm_comp(struct sm *sm);
 /* Attach the L1 ports; before the first kernel. */
 void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
+/* sc-typeaware: attach the ports to and from the MACs' crossbar (messages
+ * carry the MAC's index in dst); before the first kernel. */
+void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs);
 /* Start taking part in `run` (the SM must be idle): KERNEL_BEGIN, CTAs,
  * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
  * a CTA of the kernel does not fit in the SM. */

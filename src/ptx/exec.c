@@ -362,6 +362,24 @@ void ptx_warp_prefetch(const struct ptx_warp *w)
     }
 }
 
+bool ptx_warp_next_orders_cta(const struct ptx_warp *w)
+{
+    if (!w->sp)
+        return false;
+    const struct px_inst *i = &w->ins[w->top.pc];
+    switch (i->op) {
+    case PX_BAR:
+        return true;
+    case PX_LD:
+    case PX_ST:
+    case PX_ATOM:
+    case PX_RED:
+        return i->space == SP_SHARED || i->space == SP_GENERIC;
+    default:
+        return false;
+    }
+}
+
 bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle)
 {
     if (!w->sp || w->at_barrier)

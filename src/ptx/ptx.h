@@ -181,6 +181,12 @@ bool ptx_warp_can_issue(const struct ptx_warp *w, uint64_t cycle);
  * ptx_warp_can_issue(w, t) == (t >= ptx_warp_issue_cycle(w)). UINT64_MAX when
  * it waits for memory (a pending load or atomic), a barrier, or has exited. */
 uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w);
+/* True when the warp's next instruction makes its effect visible to the other
+ * warps of its CTA at issue: a shared-memory (or generic, which may be
+ * shared) load, store or atomic, or a barrier. A memory model stronger than
+ * RMO holds such an instruction until the warp's global accesses complete
+ * (spec 001 §2.3). */
+bool ptx_warp_next_orders_cta(const struct ptx_warp *w);
 /* A hint with no effect on results: start bringing what the warp's next
  * instruction reads and writes (registers, predicates, their ready cycles)
  * into the host's caches. Callers that interleave many warps call it for a

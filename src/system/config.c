@@ -143,6 +143,7 @@ static const struct {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
     {"sm", sm_opts, offsetof(struct config, sm)},
+    {"order", order_opts, offsetof(struct config, sm) + offsetof(struct sm_spec, order)},
     {"l1", l1_opts, offsetof(struct config, l1)},
     {"l2", l2_opts, offsetof(struct config, l2)},
     {"noc", noc_opts, offsetof(struct config, noc)},
@@ -187,6 +188,24 @@ const char *config_default_file(void)
     return path;
 }
 
+const char *config_promise(const struct config *c)
+{
+    const struct proto_desc *p = proto_find(c->coherence.protocol);
+    if (!p)
+        return NULL;
+    return order_promise(order_policies[c->sm.order.model], mem_model_names[p->model],
+                         p->write_atomic);
+}
+
+void config_write_atomic_list(char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    for (const struct proto_desc *const *p = proto_registry; *p; p++)
+        if ((*p)->write_atomic && n < len)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
+}
+
 static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     if (c->l1.cache.line_bytes != c->l2.cache.line_bytes) {
@@ -205,6 +224,35 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
             n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
         if (n < errlen)
             snprintf(err + n, errlen - n, ")");
+        return -1;
+    }
+    const struct order_spec *o = &c->sm.order;
+    if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
+        snprintf(err, errlen,
+                 "order.sector_bytes (%u) must be a power of two and at least l1.line (%u)",
+                 o->sector_bytes, c->l1.cache.line_bytes);
+        return -1;
+    }
+    if (o->mac_entries % o->mac_ways) {
+        snprintf(err, errlen, "order.mac_ways (%u) must divide order.mac_entries (%u)",
+                 o->mac_ways, o->mac_entries);
+        return -1;
+    }
+    if (o->type_cache_entries % o->type_cache_ways) {
+        snprintf(err, errlen,
+                 "order.type_cache_ways (%u) must divide order.type_cache_entries (%u)",
+                 o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
+    if (!config_promise(c)) {
+        char list[256];
+        config_write_atomic_list(list, sizeof list);
+        snprintf(err, errlen,
+                 "order.model = %s needs a write-atomic protocol and coherence.protocol = %s is "
+                 "not one (one reader could see a performed write while another still reads the "
+                 "old value, so %s could not be promised); write-atomic protocols: %s",
+                 order_policy_names[c->sm.order.model], c->coherence.protocol,
+                 order_policies[c->sm.order.model]->promise, list);
         return -1;
     }
     return 0;

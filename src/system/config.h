@@ -97,6 +97,13 @@ const struct cfg_opt *config_options(void);
 int config_load(struct config *c, const char *file, const char *const *sets, unsigned n_sets,
                 char *err, size_t errlen);
 
+/* The memory model the machine promises programs ("ptx", "tso", "sc"): the
+ * SM's order.model combined with the protocol (order_promise). NULL when
+ * the combination cannot keep a promise (config_load refuses it). */
+const char *config_promise(const struct config *c);
+/* The write-atomic protocols' names, space-separated, into buf. */
+void config_write_atomic_list(char *buf, size_t len);
+
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);
 

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "check/observe.h"
 #include "dram/dram.h"
+#include "gpu/mac.h"
 #include "gpu/sm.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
@@ -29,6 +30,8 @@ struct machine {
     struct ctrl_links *l1_links;
     struct port *from_l1;      /* per SM: L1 -> SM responses */
     struct xbar *up, *down;    /* SM -> L2, L2 -> SM */
+    struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
+    struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
     struct coh_cov *cov;       /* per table */
     struct coh_history hist;   /* recent transitions, when asked for */
@@ -102,10 +105,16 @@ struct machine *machine_new(const struct config *cfg)
  * in for the SMs register later and rank last. */
 static void order_components(struct machine *m)
 {
-    size_t n = 0, cap = 2 + 2 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
+    size_t n = 0, cap = 4 + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
     struct comp **order = xcalloc(cap, sizeof *order);
     order[n++] = xbar_comp(m->up);
     order[n++] = xbar_comp(m->down);
+    if (m->macs) {
+        order[n++] = xbar_comp(m->type_up);
+        order[n++] = xbar_comp(m->type_down);
+        for (unsigned b = 0; b < m->n_banks; b++)
+            order[n++] = mac_comp(m->macs[b]);
+    }
     for (unsigned b = 0; b < m->n_banks; b++) {
         order[n++] = m->l2s[b];
         order[n++] = dram_comp(m->drams[b]);
@@ -116,6 +125,38 @@ static void order_components(struct machine *m)
         order[n++] = sm_comp(m->sms[i]);
     eng_order(&m->eng, order, n);
     free(order);
+}
+
+/* Type-aware SC: a MAC beside each L2 bank (on the L2 clock) and a crossbar
+ * pair of their own with the main one's parameters, one virtual network
+ * each way. DEVIATION: the paper sends MAC traffic on the existing virtual
+ * channels; here it does not compete with data traffic, and its bytes are
+ * counted apart (gpu.noc.type_up/type_down), not in the traffic totals. */
+static void build_macs(struct machine *m)
+{
+    const struct config *cfg = &m->cfg;
+    m->macs = xcalloc(m->n_banks, sizeof *m->macs);
+    struct comp **sms = xcalloc(m->n_sms, sizeof *sms), **macs = xcalloc(m->n_banks, sizeof *macs);
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        m->macs[b] = mac_new(&m->eng, name_of(m, "gpu.mac[%u]", b), &m->l2_clk, &cfg->sm.order, b,
+                             m->n_sms, &m->msgs);
+        macs[b] = mac_comp(m->macs[b]);
+    }
+    for (unsigned i = 0; i < m->n_sms; i++)
+        sms[i] = sm_comp(m->sms[i]);
+    m->type_up = xbar_new(&m->eng, "gpu.noc.type_up", &m->icnt_clk, &cfg->noc, m->n_sms,
+                          m->n_banks, 1, sms, macs);
+    m->type_down = xbar_new(&m->eng, "gpu.noc.type_down", &m->icnt_clk, &cfg->noc, m->n_banks,
+                            m->n_sms, 1, macs, sms);
+    xbar_set_seed(m->type_up, cfg->sim.seed * 2 + 3);
+    xbar_set_seed(m->type_down, cfg->sim.seed * 2 + 4);
+    for (unsigned b = 0; b < m->n_banks; b++)
+        mac_connect(m->macs[b], xbar_out(m->type_up, b, 0), xbar_in(m->type_down, b, 0));
+    for (unsigned i = 0; i < m->n_sms; i++)
+        sm_connect_mac(m->sms[i], xbar_in(m->type_up, i, 0), xbar_out(m->type_down, i, 0),
+                       m->n_banks);
+    free(sms);
+    free(macs);
 }
 
 struct machine *machine_new_checked(const struct config *cfg, bool check)
@@ -209,6 +250,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->proto->l2.connect(m->l2s[b], &l);
         dram_connect(m->drams[b], m->proto->l2.in_port(m->l2s[b]), m->l2s[b]);
     }
+    if (order_policies[cfg->sm.order.model]->typeaware)
+        build_macs(m);
     order_components(m);
     return m;
 }
@@ -228,6 +271,13 @@ void machine_free(struct machine *m)
     }
     xbar_free(m->up);
     xbar_free(m->down);
+    if (m->macs) {
+        for (unsigned b = 0; b < m->n_banks; b++)
+            mac_free(m->macs[b]);
+        free(m->macs);
+        xbar_free(m->type_up);
+        xbar_free(m->type_down);
+    }
     for (unsigned i = 0; i < m->n_tables; i++)
         coh_cov_destroy(&m->cov[i]);
     for (unsigned i = 0; i < m->n_names; i++)
@@ -436,6 +486,36 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             snprintf(buf, sizeof buf, "%s.stall.%s", n, sm_stall_names[k]);
             emit(arg, buf, s->stall[k]);
         }
+        for (unsigned k = 0; k < SM_HOLD_N; k++) {
+            snprintf(buf, sizeof buf, "%s.hold_cycles.%s", n, sm_hold_names[k]);
+            emit(arg, buf, s->hold_cycles[k]);
+            snprintf(buf, sizeof buf, "%s.holds.%s", n, sm_hold_names[k]);
+            emit(arg, buf, s->holds[k]);
+        }
+#define E(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
+    emit(arg, buf, s->f)
+        E(fences_elided);
+        E(sb_stores);
+        E(sb_forwards);
+        E(prefetches);
+        E(prefetches_dropped);
+        if (m->macs) {
+            E(ta_safe_insts);
+            E(ta_unsafe_insts);
+            E(ta_bypasses);
+            E(ta_type_hits);
+            E(ta_type_requests);
+            E(ta_invalidations);
+            E(ta_recalls);
+            E(ta_drains);
+            E(ta_drain_cycles);
+            for (unsigned k = 0; k < SM_TA_N; k++) {
+                snprintf(buf, sizeof buf, "%s.ta_wait_cycles.%s", n, sm_ta_wait_names[k]);
+                emit(arg, buf, s->ta_wait_cycles[k]);
+            }
+        }
+#undef E
         for (unsigned k = 0; k < MEM_NOPS; k++) {
             snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_reqs[k]);
@@ -473,6 +553,30 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
     }
     xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
     xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);
+    if (m->macs) {
+        xbar_emit("gpu.noc.type_up", xbar_stats(m->type_up), emit, arg);
+        xbar_emit("gpu.noc.type_down", xbar_stats(m->type_down), emit, arg);
+        for (unsigned b = 0; b < m->n_banks; b++) {
+            const struct mac_stats *s = mac_stats(m->macs[b]);
+            const char *n = mac_comp(m->macs[b])->name;
+#define E(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
+    emit(arg, buf, s->f)
+            E(requests);
+            E(invalidations);
+            E(evictions);
+            E(recalls);
+            E(held);
+            E(transition_cycles);
+#undef E
+            for (unsigned k = 0; k < MAC_NSTATES; k++) {
+                snprintf(buf, sizeof buf, "%s.allocs.%s", n, mac_state_names[k]);
+                emit(arg, buf, s->allocs[k]);
+                snprintf(buf, sizeof buf, "%s.to_state.%s", n, mac_state_names[k]);
+                emit(arg, buf, s->to_state[k]);
+            }
+        }
+    }
     emit(arg, "engine.events", m->eng.n_events);
     if (m->obs) {
         emit(arg, "check.golden_writes", m->obs->writes);

@@ -93,3 +93,32 @@ extern "C" __global__ void count(int *counter, int *old)
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     old[i] = atomicAdd(counter, 1);
 }
+
+// Lane 0 stores to two lines, then reads its second store back whole and a
+// word of which it wrote one byte (volatile: the compiler keeps every access).
+// Under TSO with a store buffer the second store waits in the buffer, the
+// first load is served from it and the second waits for it to drain.
+extern "C" __global__ void store_forward(volatile int *a, int *out)
+{
+    if (threadIdx.x == 0) {
+        a[0] = 7;
+        a[32] = 8;
+        ((volatile char *)a)[256] = 5;
+        out[0] = a[32];
+        out[1] = a[64];
+    }
+}
+
+// Each lane stores to its own line, then to shared memory, fences, and reads
+// another lane's shared word after a barrier. Under TSO and SC the shared
+// store and the barrier wait for the warp's global stores; under SC the fence
+// is not sent.
+extern "C" __global__ void shared_after_global(int *data, int *out)
+{
+    __shared__ int s[32];
+    data[threadIdx.x * 32] = threadIdx.x;
+    s[threadIdx.x] = threadIdx.x + 1;
+    __threadfence();
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x];
+}

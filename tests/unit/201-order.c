@@ -9,10 +9,10 @@
 
 #include "gpu/order.h"
 
-static void ptx_weak_ops_issue_freely(void **state)
+static void rmo_weak_ops_issue_freely(void **state)
 {
     (void)state;
-    const struct order_policy *p = order_find("ptx");
+    const struct order_policy *p = order_find("rmo");
     struct order_warp w = {0};
     assert_non_null(p);
     for (int i = 0; i < 3; i++) {
@@ -30,10 +30,10 @@ static void ptx_weak_ops_issue_freely(void **state)
     assert_true(order_may_issue(p, &w, MEM_LOAD, SEM_ACQUIRE)); /* acquire waits for nothing */
 }
 
-static void ptx_release_waits_for_everything_earlier(void **state)
+static void rmo_release_waits_for_everything_earlier(void **state)
 {
     (void)state;
-    const struct order_policy *p = order_find("ptx");
+    const struct order_policy *p = order_find("rmo");
     struct order_warp w = {0};
     order_issue(p, &w, MEM_STORE, SEM_WEAK);
     order_issue(p, &w, MEM_LOAD, SEM_WEAK);
@@ -52,10 +52,10 @@ static void ptx_release_waits_for_everything_earlier(void **state)
     assert_true(order_may_issue(p, &w, MEM_LOAD, SEM_WEAK));
 }
 
-static void ptx_acquire_holds_later_ops(void **state)
+static void rmo_acquire_holds_later_ops(void **state)
 {
     (void)state;
-    const struct order_policy *p = order_find("ptx");
+    const struct order_policy *p = order_find("rmo");
     struct order_warp w = {0};
     order_issue(p, &w, MEM_LOAD, SEM_ACQUIRE);
     assert_false(order_may_issue(p, &w, MEM_LOAD, SEM_WEAK));
@@ -100,9 +100,9 @@ static void tso_and_sc(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(ptx_weak_ops_issue_freely),
-        cmocka_unit_test(ptx_release_waits_for_everything_earlier),
-        cmocka_unit_test(ptx_acquire_holds_later_ops),
+        cmocka_unit_test(rmo_weak_ops_issue_freely),
+        cmocka_unit_test(rmo_release_waits_for_everything_earlier),
+        cmocka_unit_test(rmo_acquire_holds_later_ops),
         cmocka_unit_test(tso_and_sc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,7 +128,9 @@ static struct ptx_module *sm_module(void)
 
 static void spec_defaults(struct sm_spec *s)
 {
+    memset(s, 0, sizeof *s);
     cfg_defaults(sm_opts, s);
+    cfg_defaults(order_opts, &s->order);
 }
 
 /* Build the machine with `spec`; l1_in_cap is the SM->L1 port capacity. */
@@ -363,7 +365,7 @@ static void release_waits_for_earlier_stores(void **state)
     rig_free(&r);
 
     /* under SC each store waits for the one before */
-    sp.order = 2;
+    sp.order.model = 2;
     assert_string_equal(order_policy_names[2], "sc");
     rig_init(&r, 1, &sp, 64);
     rig_launch(&r, "release_store", 1, 32, args, 2);
@@ -626,6 +628,109 @@ static void many_ctas_and_two_kernels(void **state)
     rig_free(&r);
 }
 
+/* TSO with a store buffer: the second and third stores wait in the buffer
+ * (the first is outstanding), the load of the second is served from it and
+ * never reaches the L1, the load of a word with one buffered byte waits for
+ * the buffer to drain and reads the merged word from memory. Under rmo both
+ * loads go to the L1. */
+static void tso_store_buffer_forwards_and_drains(void **state)
+{
+    (void)state;
+    struct sm_spec sp;
+    spec_defaults(&sp);
+    sp.order.model = 1;
+    sp.order.store_buffer = 8;
+    assert_string_equal(order_policy_names[1], "tso");
+    struct rig r;
+    int32_t word = 0x11223300;
+    uint64_t args[] = {IN, OUT};
+    const struct log_ent *ld[4], *st[8];
+    rig_init(&r, 1, &sp, 64);
+    put32(&r, IN + 256, &word, 1);
+    rig_launch(&r, "store_forward", 1, 32, args, 2);
+    assert_int_equal(get32(&r, OUT), 8);
+    assert_int_equal(get32(&r, OUT + 4), 0x11223305);
+    assert_int_equal(get32(&r, IN + 128), 8);
+    const struct sm_stats *s = sm_stats(r.sm[0]);
+    assert_int_equal(s->sb_forwards, 1);
+    assert_true(s->sb_stores >= 2);
+    assert_int_equal(s->holds[SM_HOLD_FORWARD], 1);
+    assert_int_equal(find_reqs(&r, 0, MEM_LOAD, ld, 4), 1);
+    assert_int_equal(ld[0]->addr, IN + 256);
+    /* stores reach the L1 in program order, one at a time, and the load
+     * after them */
+    assert_true(find_reqs(&r, 0, MEM_STORE, st, 8) >= 3);
+    assert_int_equal(st[0]->addr, IN);
+    assert_int_equal(st[1]->addr, IN + 128);
+    assert_int_equal(st[2]->addr, IN + 256);
+    assert_true(st[1]->cycle >= st[0]->cycle + L1_LAT);
+    assert_true(st[2]->cycle >= st[1]->cycle + L1_LAT);
+    assert_true(ld[0]->cycle > st[2]->cycle);
+    rig_free(&r);
+
+    sp.order.model = 0; /* rmo: both loads go to the L1, nothing is buffered */
+    rig_init(&r, 1, &sp, 64);
+    put32(&r, IN + 256, &word, 1);
+    rig_launch(&r, "store_forward", 1, 32, args, 2);
+    assert_int_equal(get32(&r, OUT), 8);
+    assert_int_equal(get32(&r, OUT + 4), 0x11223305);
+    assert_int_equal(find_reqs(&r, 0, MEM_LOAD, ld, 4), 2);
+    assert_int_equal(sm_stats(r.sm[0])->sb_stores, 0);
+    assert_int_equal(sm_stats(r.sm[0])->sb_forwards, 0);
+    rig_free(&r);
+
+    /* naive TSO (no buffer): the second store holds the warp until the
+     * first completes, and nothing is forwarded */
+    sp.order.model = 1;
+    sp.order.store_buffer = 0;
+    rig_init(&r, 1, &sp, 64);
+    put32(&r, IN + 256, &word, 1);
+    rig_launch(&r, "store_forward", 1, 32, args, 2);
+    assert_int_equal(get32(&r, OUT), 8);
+    assert_int_equal(get32(&r, OUT + 4), 0x11223305);
+    assert_int_equal(find_reqs(&r, 0, MEM_LOAD, ld, 4), 2);
+    assert_int_equal(sm_stats(r.sm[0])->sb_stores, 0);
+    assert_true(sm_stats(r.sm[0])->holds[SM_HOLD_ORDER] >= 2);
+    rig_free(&r);
+}
+
+/* Under sc and tso a shared-memory store and a barrier wait until the warp's
+ * global stores completed (they take effect at issue); under sc the fence
+ * between them is not sent. Under rmo nothing waits and the fence is sent. */
+static void shared_accesses_wait_under_strong_models(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned model;
+        bool waits, fence_sent;
+    } cases[] = {{0, false, true}, {1, true, true}, {2, true, false}};
+    for (unsigned c = 0; c < 3; c++) {
+        struct sm_spec sp;
+        spec_defaults(&sp);
+        sp.order.model = cases[c].model;
+        sp.order.store_buffer = 8;
+        struct rig r;
+        rig_init(&r, 1, &sp, 64);
+        uint64_t args[] = {IN, OUT};
+        rig_launch(&r, "shared_after_global", 1, 32, args, 2);
+        for (int i = 0; i < 32; i++) {
+            assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), 32 - i);
+            assert_int_equal(get32(&r, IN + 128 * (addr_t)i), i);
+        }
+        const struct sm_stats *s = sm_stats(r.sm[0]);
+        const struct log_ent *f[2];
+        if (cases[c].waits) {
+            assert_true(s->holds[SM_HOLD_CTA] >= 1);
+            assert_true(s->hold_cycles[SM_HOLD_CTA] >= L1_LAT);
+        } else {
+            assert_int_equal(s->holds[SM_HOLD_CTA], 0);
+        }
+        assert_int_equal(find_reqs(&r, 0, MEM_FENCE, f, 2), cases[c].fence_sent ? 1 : 0);
+        assert_int_equal(s->fences_elided, cases[c].fence_sent ? 0 : 1);
+        rig_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -641,6 +746,8 @@ int main(void)
         cmocka_unit_test(barrier_holds_warps_until_all_arrive),
         cmocka_unit_test(atomics_return_unique_old_values),
         cmocka_unit_test(many_ctas_and_two_kernels),
+        cmocka_unit_test(tso_store_buffer_forwards_and_drains),
+        cmocka_unit_test(shared_accesses_wait_under_strong_models),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -620,6 +620,7 @@ const struct proto_desc proto_mesi = {
     .title = "MESI: write-back, write-allocate L1s (atomics at the L1 in M), inclusive L2 "
              "directory with forwards, unblocks and recalls (gem5 MESI_Two_Level)",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = MESI_NVNETS,
     .vnet_names = mesi_vnet_names,
     .tables = mesi_tables,

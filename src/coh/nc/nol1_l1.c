@@ -172,6 +172,7 @@ const struct proto_desc proto_nol1 = {
     .name = "nol1",
     .title = "L1 disabled for global data: every access goes to its L2 bank, no MSHR merging",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = NC_NVNETS,
     .vnet_names = nc_vnet_names,
     .tables = nol1_tables,

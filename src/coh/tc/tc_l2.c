@@ -876,6 +876,7 @@ const struct proto_desc proto_tcs = {
     .title = "TC-Strong: write-through L1s with leases; the L2 stalls a write until every "
              "lease has expired (write-atomic)",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = TC_NVNETS,
     .vnet_names = tc_vnet_names,
     .tables = tcs_tables,

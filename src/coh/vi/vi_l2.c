@@ -237,6 +237,7 @@ const struct proto_desc proto_gpuvi = {
     .title = "GPU-VI: coherent write-through L1s, inclusive L2 with a sharer vector, "
              "invalidation on write (write-atomic)",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = VI_NVNETS,
     .vnet_names = vi_vnet_names,
     .tables = vi_tables,
@@ -250,6 +251,7 @@ const struct proto_desc proto_ideal = {
     .title = "IDEAL-COH reference: GPU-VI whose writes complete on reaching the L2 and whose "
              "invalidations are instant and free (write-atomic)",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = 2, /* request, response; invalidations use the free channel */
     .vnet_names = vi_vnet_names,
     .tables = ideal_tables,

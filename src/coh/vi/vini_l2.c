@@ -305,6 +305,7 @@ const struct proto_desc proto_gpuvini = {
     .title = "GPU-VIni: GPU-VI with a non-inclusive L2 and a sparse directory (directory "
              "evictions recall, L2 evictions do not; write-atomic)",
     .model = MODEL_PTX,
+    .write_atomic = true,
     .n_vnets = VI_NVNETS,
     .vnet_names = vi_vnet_names,
     .tables = vini_tables,

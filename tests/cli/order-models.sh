@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The memory models the SM enforces (order.model): what each combination with
+# a protocol promises, refusals, and litmus and value-checked workloads under
+# each model on the paper's protocols (mesi write-back, gpuvi write-through).
+#  - sc: every core litmus test of the in-tree suite and the project's own give
+#    only outcomes an SC enumeration allows, 1000 iterations each;
+#  - tso: the TSO tests (tests/litmus/tso; the oracle's TSO verdicts equal
+#    tso-expected.csv) never show what TSO forbids (MP, IRIW, LB, WRC, 2+2W,
+#    S) and do show store buffering (SB);
+#  - every workload passes its CPU check at tiny under tso and sc, the sync
+#    set with several input seeds and prefetching on.
+# rmo is today's behaviour, checked by litmus-core.sh and workloads-tiny.sh.
+set -u
+bin=$1; root=$2
+suite=$root/litmus/ptx
+own=("$root"/tests/litmus/MP-*.litmus "$root"/tests/litmus/IRIW-*.litmus)
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# promises and refusals
+"$bin" list protocols >"$tmp/list"
+grep -Eq '^mesi +ptx tso sc ' "$tmp/list" || fail "list protocols: mesi promises"
+grep -Eq '^rc +ptx -   -   ' "$tmp/list" || fail "list protocols: rc refuses tso and sc"
+"$bin" config show --set order.model=sc --set coherence.protocol=gpuvi | grep -q '^; promises programs the sc memory model' ||
+    fail "config show does not say the promise"
+for m in tso sc; do
+    for p in rc tcw; do
+        "$bin" run --workload vecadd --size tiny --protocol $p --set order.model=$m >"$tmp/o" 2>&1
+        rc=$?
+        [ $rc -eq 2 ] || fail "order.model=$m on $p: exit $rc, expected 2 (refused)"
+        grep -q "needs a write-atomic protocol" "$tmp/o" || fail "refusal of $m on $p: $(cat "$tmp/o")"
+    done
+done
+"$bin" run --workload vecadd --size tiny --set order.model=xyz >"$tmp/o" 2>&1
+[ $? -eq 2 ] || fail "unknown order.model accepted"
+
+# litmus: sc
+for p in mesi gpuvi; do
+    "$bin" litmus --protocol $p --set order.model=sc --core --iterations 1000 "$suite" \
+        >"$tmp/sc.out" 2>&1 || fail "sc core subset on $p: $(grep -E 'FAIL|^==' "$tmp/sc.out" | head)"
+    grep -q "^== $p (model sc): [1-9][0-9]* passed, 0 failed" "$tmp/sc.out" || fail "sc summary on $p"
+    grep '^==' "$tmp/sc.out"
+    "$bin" litmus --protocol $p --set order.model=sc --iterations 1000 "${own[@]}" \
+        "$root"/tests/litmus/tso/*.litmus >"$tmp/sc2.out" 2>&1 ||
+        fail "sc, own tests on $p: $(grep -E 'FAIL|^==' "$tmp/sc2.out" | head)"
+    grep -q "^== $p (model sc): 13 passed, 0 failed" "$tmp/sc2.out" || fail "sc own tests: $(grep '^==' "$tmp/sc2.out")"
+done
+# `all` under sc runs the write-atomic protocols and says which it skips
+"$bin" litmus --protocol all --set order.model=sc --iterations 50 "$root/tests/litmus/tso/SB.litmus" \
+    >"$tmp/all.out" 2>&1 || fail "sc on all: $(grep -E 'FAIL|^==' "$tmp/all.out")"
+grep -q '^== rc: skipped (not write-atomic' "$tmp/all.out" || fail "rc not skipped under sc"
+grep -q '^== tcs (model sc): 1 passed' "$tmp/all.out" || fail "tcs not run under sc"
+
+# litmus: tso. The oracle's TSO verdicts of the TSO tests are the expected ones
+while IFS=, read -r f v; do
+    case $f in //* | "") continue ;; esac
+    "$bin" litmus --explain --model tso "$root/tests/litmus/tso/$f" >"$tmp/x.out" 2>&1 ||
+        fail "oracle on $f: $(tail -3 "$tmp/x.out")"
+    grep -q "verdict: .* is $v " "$tmp/x.out" || fail "$f: the TSO oracle's verdict is not $v"
+done <"$root/tests/litmus/tso/tso-expected.csv"
+for p in mesi gpuvi; do
+    "$bin" litmus --protocol $p --set order.model=tso --iterations 1000 "$root"/tests/litmus/tso/*.litmus \
+        >"$tmp/tso.out" 2>&1 || fail "tso on $p: $(grep -E 'FAIL|^==' "$tmp/tso.out" | head)"
+    grep -q "^== $p (model tso): 9 passed, 0 failed" "$tmp/tso.out" || fail "tso summary on $p"
+    grep '^==' "$tmp/tso.out"
+    awk '/tso\/SB\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/tso.out" | grep -Eq 'hits: [1-9][0-9]* of' ||
+        fail "tso on $p never showed store buffering"
+    # naive TSO (no store buffer) promises the same
+    "$bin" litmus --protocol $p --set order.model=tso --set order.store_buffer=0 --iterations 300 \
+        "$root"/tests/litmus/tso/*.litmus >"$tmp/naive.out" 2>&1 ||
+        fail "naive tso on $p: $(grep -E 'FAIL|^==' "$tmp/naive.out" | head)"
+done
+
+# workloads with their CPU checks under each model
+for m in tso sc; do
+    for p in mesi gpuvi; do
+        for w in $("$bin" list workloads | awk '{print $1}'); do
+            "$bin" run --workload $w --size tiny --protocol $p --set order.model=$m --check --quiet \
+                >"$tmp/w.out" 2>&1 || fail "$w under $m on $p: $(tail -5 "$tmp/w.out")"
+        done
+        for w in $("$bin" list workloads | awk '$2=="sync"{print $1}') mp spinlock; do
+            for seed in 2 3; do
+                "$bin" run --workload $w --size tiny --protocol $p --set order.model=$m \
+                    --set order.prefetch=true --input-seed $seed --check --quiet >"$tmp/w.out" 2>&1 ||
+                    fail "$w under $m+prefetch on $p, seed $seed: $(tail -5 "$tmp/w.out")"
+            done
+        done
+    done
+done
+echo "order-models: 1 passed, 0 failed"
