@@ -23,6 +23,10 @@ struct observer {
     uint32_t line_bytes;
     uint64_t writes;           /* golden updates */
     uint64_t checks;           /* lines or bytes compared */
+    /* A protocol's own check of every write at the serialisation point (STC:
+     * the write's band is granted), or NULL. */
+    void (*on_write)(void *arg, addr_t line);
+    void *on_write_arg;
 };
 
 void obs_init(struct observer *o, uint32_t line_bytes);
@@ -30,6 +34,14 @@ void obs_destroy(struct observer *o);
 
 /* A write performed at the serialisation point: the masked bytes of `data`. */
 void obs_write(struct observer *o, addr_t line, const uint8_t *data, const struct bytemask *mask);
+
+/* A write or atomic a core issued was performed at the serialisation point
+ * (not a host copy): the protocol's own check, if it has one. */
+static inline void obs_performed(struct observer *o, addr_t line)
+{
+    if (o->on_write)
+        o->on_write(o->on_write_arg, line);
+}
 
 /* `data` (a whole line) handed out by `who` must equal the golden line on the
  * bytes in `mask` (NULL: every byte). Panics (exit 3) on a difference. */

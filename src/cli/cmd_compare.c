@@ -28,7 +28,8 @@ static void usage(FILE *out)
             "Runs each workload under each protocol on a fresh machine and prints cycles,\n"
             "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
-            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order.\n"
+            "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order,\n"
+            "stc, stc-reuse (gpucoh list workloads).\n"
             "\n%s"
             "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
             sim_opts_help);
@@ -87,11 +88,12 @@ int cmd_compare(int argc, char **argv)
     }
     for (unsigned k = 0; k < n_names; k++) {
         const struct workload *w = wl_find(names[k]);
+        bool is_set = !strcmp(names[k], "all");
+        for (const struct workload *const *s = wl_registry; *s; s++)
+            is_set |= !strcmp(names[k], (*s)->set);
         if (w && n_wl < MAX_ITEMS)
             wls[n_wl++] = w;
-        else if (!w && strcmp(names[k], "all") && strcmp(names[k], "basic") &&
-                 strcmp(names[k], "inter") && strcmp(names[k], "intra") &&
-                 strcmp(names[k], "sync") && strcmp(names[k], "order"))
+        else if (!w && !is_set)
             fatal("unknown workload '%s' (gpucoh list workloads)", names[k]);
     }
     const char *protos[MAX_ITEMS];

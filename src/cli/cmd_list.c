@@ -59,14 +59,15 @@ int cmd_list(int argc, char **argv)
         list_configs();
     } else if (!strcmp(what, "workloads")) {
         for (const struct workload *const *w = wl_registry; *w; w++)
-            printf("%-18s %-6s %s\n", (*w)->name, (*w)->set, (*w)->desc);
+            printf("%-18s %-9s %s\n", (*w)->name, (*w)->set, (*w)->desc);
     } else {
         fputs("usage: gpucoh list protocols|configs|workloads\n"
               "  protocols  name; the memory model the machine promises programs under\n"
               "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
               "             protocol is not write-atomic); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
-              "  workloads  name, set (basic, inter, intra, sync, order), what it computes\n",
+              "  workloads  name, set (basic, inter, intra, sync, order, stc, stc-reuse),\n"
+              "             what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);
         return strcmp(what, "--help") && strcmp(what, "-h") ? EXIT_USAGE : 0;
     }

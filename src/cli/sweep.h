@@ -38,7 +38,8 @@ struct sweep_run {
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
     const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
-    const char *set;           /* the workload's set: basic, inter, intra, sync; frames: games */
+    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse; frames:
+                                  games */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
@@ -134,6 +135,11 @@ struct sweep_result {
      * plus reads of an expired line (+t_hit each), writes to an unexpired line
      * (-t_write), evictions of an unexpired line (-t_evict) */
     double lease_ups, lease_down_writes, lease_down_evicts;
+    /* spatiotemporal coherence (0 under other protocols): epoch transitions
+     * (gpu.emu.transitions), bytes on the EMU's links (gpu.emu.bytes), the
+     * mean blocked-store-queue entries per CU over the run's cycles and the
+     * largest any CU held */
+    double epoch_changes, emu_bytes, bsq_mean, bsq_max;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

@@ -90,8 +90,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0;
-    unsigned ln = 0;
+    double lsum = 0, bsq_sum = 0;
+    unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
     {
@@ -105,6 +105,16 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         }
         if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.fence_wait_cycles"))
             res->fence_wait += item->valuedouble;
+        if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.bsq_occupancy")) {
+            bsq_sum += item->valuedouble;
+            n_l1++;
+        }
+        if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.bsq_max"))
+            res->bsq_max = MAX(res->bsq_max, item->valuedouble);
+        if (!strcmp(k, "gpu.emu.transitions"))
+            res->epoch_changes = item->valuedouble;
+        if (!strcmp(k, "gpu.emu.bytes"))
+            res->emu_bytes = item->valuedouble;
         if (!strncmp(k, "gpu.l2[", 7)) {
             if (ends_with(k, len, ".reads_expired_copy") || ends_with(k, len, ".reads_expired_line"))
                 res->lease_ups += item->valuedouble;
@@ -116,6 +126,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     }
     if (ln)
         res->lease_avg = lsum / ln;
+    if (n_l1 && res->cycles > 0)
+        res->bsq_mean = bsq_sum / n_l1 / res->cycles;
     cJSON_Delete(root);
 }
 

@@ -590,8 +590,10 @@ void ctrl_apply_store(struct ctrl *c, struct cache_line *l, const struct msg *m)
 {
     bytes_merge(l->data, m->data, &m->mask, c->line_bytes);
     l->dirty = true;
-    if (c->w.obs)
+    if (c->w.obs) {
         obs_write(c->w.obs, l->addr, m->data, &m->mask);
+        obs_performed(c->w.obs, l->addr);
+    }
 }
 
 void ctrl_apply_atomic(struct ctrl *c, struct cache_line *l, const struct msg *m)
@@ -605,6 +607,7 @@ void ctrl_apply_atomic(struct ctrl *c, struct cache_line *l, const struct msg *m
         struct bytemask all;
         memset(&all, 0xff, sizeof all);
         obs_write(obs, l->addr, l->data, &all);
+        obs_performed(obs, l->addr);
     }
 }
 

@@ -44,6 +44,8 @@ struct ctrl_links {
     struct port *net_out[VNET_MAX];/* into the crossbar, per vnet */
     struct port *net_in[VNET_MAX]; /* out of the crossbar, per vnet */
     struct port *to_mem;           /* L2: requests to DRAM */
+    struct port *to_unit;          /* L1: to the protocol's central unit (NULL: none) */
+    struct port *from_unit;        /* L1: from it */
 };
 
 struct ctrl_ops {
@@ -67,6 +69,21 @@ struct ctrl_ops {
                   void *arg);
 };
 
+/* A protocol's central unit, one per GPU beside the L1s and banks (STC's
+ * epoch management unit): a component linked to every L1 by one port each
+ * way, on its own clock. */
+struct unit_ops {
+    struct comp *(*create)(const struct ctrl_wiring *w);
+    /* to_l1[i] carries its messages to L1 i, from_l1[i] L1 i's to it. */
+    void (*connect)(struct comp *c, struct port *const *to_l1, struct port *const *from_l1);
+    void (*destroy)(struct comp *c);
+    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
+                  void *arg);
+    /* Its clock (MHz) and the latency of one hop to or from an L1 (core cycles). */
+    double (*mhz)(const struct config *cfg);
+    uint32_t (*link_cycles)(const struct config *cfg);
+};
+
 enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
 extern const char *const mem_model_names[MODEL_N];
 
@@ -85,6 +102,7 @@ struct proto_desc {
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */
     unsigned n_l1_tables;      /* how many of `tables` belong to the L1 */
     struct ctrl_ops l1, l2;
+    struct unit_ops unit;      /* .create NULL: no central unit */
 };
 
 /* Every protocol gpucoh implements, NULL-terminated. */

@@ -34,7 +34,7 @@ struct wl_params {
 
 struct workload {
     const char *name;       /* command-line name, lower case */
-    const char *set;        /* "basic", "inter", "intra", "sync" */
+    const char *set;        /* "basic", "inter", "intra", "sync", "stc", "stc-reuse" */
     const char *desc;       /* one line for `gpucoh list workloads` */
     const char *ptx;        /* embedded PTX text */
     const char *ptx_file;   /* its path in the repository, for messages */
@@ -42,6 +42,14 @@ struct workload {
      * does not (with a reason in why). */
     int (*run)(struct host *h, const struct wl_params *p, char *why, size_t why_len);
 };
+
+/* A random undirected graph for the graph workloads: n nodes, n * per_node
+ * edges between distinct random nodes, each stored in both directions, in
+ * CSR form (*row: n + 1 offsets, *col: the neighbours; malloc'ed, the
+ * caller frees). Deterministic in the stream. */
+struct rng;
+void wl_random_undirected_csr(uint32_t n, uint32_t per_node, struct rng *r, int32_t **row,
+                              int32_t **col);
 
 /* All registered workloads, NULL-terminated (generated at build time). */
 extern const struct workload *const wl_registry[];

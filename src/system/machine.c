@@ -33,6 +33,9 @@ struct machine {
     struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
+    struct comp *unit;         /* the protocol's central unit, or NULL */
+    struct clock unit_clk;
+    struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
     struct coh_cov *cov;       /* per table */
     struct coh_history hist;   /* recent transitions, when asked for */
     struct observer *obs;      /* --check */
@@ -105,7 +108,8 @@ struct machine *machine_new(const struct config *cfg)
  * in for the SMs register later and rank last. */
 static void order_components(struct machine *m)
 {
-    size_t n = 0, cap = 4 + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
+    /* the crossbars, the MACs' crossbars and the central unit; per bank L2, DRAM and MAC; per SM */
+    size_t n = 0, cap = 5 + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
     struct comp **order = xcalloc(cap, sizeof *order);
     order[n++] = xbar_comp(m->up);
     order[n++] = xbar_comp(m->down);
@@ -119,6 +123,8 @@ static void order_components(struct machine *m)
         order[n++] = m->l2s[b];
         order[n++] = dram_comp(m->drams[b]);
     }
+    if (m->unit) /* its links have a latency of at least one cycle either way */
+        order[n++] = m->unit;
     for (unsigned i = 0; i < m->n_sms; i++)
         order[n++] = m->l1s[i];
     for (unsigned i = 0; i < m->n_sms; i++)
@@ -215,6 +221,32 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->drams[b] = dram_new(&m->eng, name_of(m, "gpu.dram[%u]", b), &m->dram_clk, &cfg->dram,
                                &m->store, m->line_bytes, b, m->n_banks);
     }
+    if (m->proto->unit.create) {
+        const struct unit_ops *u = &m->proto->unit;
+        m->unit_clk = (struct clock){"unit", clock_period_ps(u->mhz(cfg))};
+        w.clk = &m->unit_clk;
+        w.name = "gpu.emu";
+        w.index = 0;
+        w.cov = m->cov;
+        m->unit = u->create(&w);
+        m->to_unit = xcalloc(m->n_sms, sizeof *m->to_unit);
+        m->from_unit = xcalloc(m->n_sms, sizeof *m->from_unit);
+        tick_t hop = MAX(u->link_cycles(cfg), 1u) * m->core_clk.period_ps;
+        struct port **to = xcalloc(m->n_sms, sizeof *to), **from = xcalloc(m->n_sms, sizeof *from);
+        for (unsigned i = 0; i < m->n_sms; i++) {
+            port_init(&m->to_unit[i], name_of(m, "gpu.emu.from_l1[%u]", i), 1u << 16, hop,
+                      m->l1s[i], m->unit);
+            port_init(&m->from_unit[i], name_of(m, "gpu.emu.to_l1[%u]", i), 1u << 16, hop,
+                      m->unit, m->l1s[i]);
+            m->l1_links[i].to_unit = &m->to_unit[i];
+            m->l1_links[i].from_unit = &m->from_unit[i];
+            to[i] = &m->from_unit[i];
+            from[i] = &m->to_unit[i];
+        }
+        u->connect(m->unit, to, from);
+        free(to);
+        free(from);
+    }
     m->up = xbar_new(&m->eng, "gpu.noc.up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
                      m->proto->n_vnets, m->l1s, m->l2s);
     m->down = xbar_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
@@ -268,6 +300,15 @@ void machine_free(struct machine *m)
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->proto->l2.destroy(m->l2s[b]);
         dram_free(m->drams[b]);
+    }
+    if (m->unit) {
+        m->proto->unit.destroy(m->unit);
+        for (unsigned i = 0; i < m->n_sms; i++) {
+            port_destroy(&m->to_unit[i]);
+            port_destroy(&m->from_unit[i]);
+        }
+        free(m->to_unit);
+        free(m->from_unit);
     }
     xbar_free(m->up);
     xbar_free(m->down);
@@ -550,6 +591,10 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             hist_merge(&all, &sm_stats(m->sms[i])->latency[k]);
         snprintf(buf, sizeof buf, "gpu.latency.%s", mem_op_names[k]);
         hist_emit(&all, buf, emit, arg);
+    }
+    if (m->unit && m->proto->unit.stats) {
+        struct prefixed p = {emit, arg, m->unit->name};
+        m->proto->unit.stats(m->unit, emit_prefixed, &p);
     }
     xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
     xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);

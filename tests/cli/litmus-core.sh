@@ -25,7 +25,7 @@ awk '/MP-gpu\.litmus/{f=1} f&&/hits:/{print; exit}' "$tmp/mp.out" | grep -q 'hit
 
 # multi-copy atomicity where a protocol promises write atomicity: IRIW's
 # readers never disagree (PTX itself allows it without fence.sc)
-for p in gpuvi gpuvini ideal tcs mesi; do
+for p in gpuvi gpuvini ideal tcs mesi stc-nv stc-es stc-ab stc-mb; do
     "$bin" litmus --protocol $p --iterations 200 "$root/tests/litmus/IRIW-acquire.litmus" \
         >"$tmp/iriw.out" 2>&1 || fail "IRIW on $p"
     grep -q 'hits: 0 of' "$tmp/iriw.out" || fail "IRIW's non-MCA outcome under write-atomic $p"

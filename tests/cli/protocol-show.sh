@@ -11,4 +11,8 @@ echo "$out" | grep -q 'drop_line, alloc_tbe, send_write → II' || fail "write-e
 "$bin" protocol show nol1 --format dot | grep -q '"I" -> "I" \[label="Load"\]' || fail "dot"
 "$bin" protocol show nosuch >/dev/null 2>&1; [ $? -eq 2 ] || fail "unknown protocol must exit 2"
 "$bin" list protocols | grep -q '^rc ' || fail "list protocols"
+out=$("$bin" protocol show stc-mb --format md) || fail "protocol show stc-mb"
+echo "$out" | grep -q '^### stc: L1' || fail "no stc L1 table"
+echo "$out" | grep -q 'alloc_tbe, block → B' || fail "stc I+Block cell missing"
+echo "$out" | grep -q 'reply_rsp, free_tbe → I' || fail "stc Data_E cell missing"
 echo "protocol-show: 1 passed, 0 failed"

@@ -140,6 +140,10 @@ static unsigned classify_request(const struct msg *m)
 static bool take_request(struct ctrl *b, struct msg *m)
 {
     struct coh_ctx x;
+    if (!port_has_room(&b->pipe, 1)) { /* responses held by a full vnet back up to here */
+        b->st.resource_stalls++;
+        return false;
+    }
     ctrl_lookup(b, &x, m->addr);
     if (!x.line) {
         /* A miss needs an MSHR, the DRAM port and a free way. A full set first

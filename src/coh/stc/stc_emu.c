@@ -1,0 +1,426 @@
+/*
+ * stc_emu.c - the epoch management unit of spatiotemporal coherence (spec 000
+ * §2.3, §2.8-2.10, Fig. 5).
+ *
+ * One per GPU, on its own clock (stc.emu_mhz), linked to every CU's L1 by a
+ * port each way (stc.link_cycles). Each EMU cycle it takes one message in
+ * (round robin over the CUs) and sends one out, so a broadcast to n CUs takes
+ * n cycles and a transition's cost grows with the CU count (spec 000 §2.4:
+ * 36 core cycles at 8 CUs, 79 at 32). It wakes every stc.period_cycles (a
+ * free-running timer; a wake-up during a transition is taken at the first
+ * one after it) and decides the next grant:
+ *   stc-nv  the next epoch in turn, always (while any CU is busy);
+ *   stc-es  the next epoch with demand after the current one, round robin;
+ *           none: the epoch stays (spec 000 §7.2d);
+ *   stc-ab  ES, and ChangeEpoch also carries the start epoch bit that
+ *           EpochConflicts moved (one bit per transition);
+ *   stc-mb  AB granting the next stc.mb_width demanded bands at once.
+ * A grant runs the handshake PrepareEpochChange -> every ReadyAck ->
+ * ChangeEpoch -> every DoneAck (-> EpochStart, safe form). A DoneAck carries
+ * the CU's new epoch set and SEB; the EMU checks they equal the grant (ER3).
+ * Demand for a band that is current when the EMU decides is dropped: its
+ * stores issue in this epoch, and any still blocked are demanded again after
+ * the next ChangeEpoch (stc_l1.c). An SEB change clears the ERV for the same
+ * reason (its bands move). Between kernels nothing is demanded and the EMU
+ * sleeps; under NV it cycles while any CU reports itself busy (a kernel
+ * running or stores blocked), the stand-in for the paper's free-running
+ * timer, since the simulator spends no time between kernels.
+ * With --check the observer asks the EMU, for every write an L2 performs,
+ * whether the write's band is granted and no transition is under way (I-ER2).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/stc/stc.h"
+
+enum emu_phase {
+    EMU_IDLE,    /* an epoch (set) is in force */
+    EMU_PREPARE, /* PrepareEpochChange sent: collecting ReadyAcks */
+    EMU_CHANGE,  /* ChangeEpoch sent: collecting DoneAcks */
+};
+
+struct emu_stats {
+    uint64_t wakeups, transitions, transition_cycles, skipped, bands_granted;
+    uint64_t demands, conflicts, seb_changes, msgs_in, msgs_out;
+};
+
+struct emu {
+    struct comp comp;
+    enum stc_variant variant;
+    struct stc_spec spec;
+    struct pool *msgs;
+    struct observer *obs;
+    unsigned n;                      /* CUs */
+    struct port **to_l1, **from_l1;
+    unsigned rr;                     /* next CU port to take a message from */
+    struct msg_list out;             /* messages to send, one a cycle (dst = CU) */
+    enum emu_phase phase;
+    unsigned acks;                   /* ReadyAcks or DoneAcks so far */
+    uint32_t grant;                  /* the epoch set in force (or being installed) */
+    unsigned ptr;                    /* round-robin pointer: the last band granted */
+    unsigned seb, seb_next;
+    uint32_t erv;                    /* epoch request vector: demand bits */
+    addr_t erv_addr[32];             /* the last demand's write address per band (AB) */
+    uint32_t erv_known;              /* bands whose erv_addr holds one under this SEB */
+    uint64_t round;                  /* transitions that grant every band once: epochs/width */
+    unsigned busy;                   /* NV: CUs busy */
+    uint64_t since_remap;            /* transitions since the SEB last moved */
+    tick_t core_ps, period_ps;
+    tick_t msg_ps;                   /* one message in (or out) takes this long */
+    tick_t next_in, next_out;        /* the next message may be taken / sent then */
+    tick_t next_wake;                /* no decision before this (the last transition's end) */
+    tick_t wake_at;                  /* the wake-up that decides next (0: none due) */
+    tick_t started;                  /* when the transition under way began */
+    uint32_t line_bytes;
+    /* the observer's view: writes may reach an L2 (band in check_grant under
+     * check_seb) unless a transition is between its last ReadyAck and its
+     * EpochStart (safe form) */
+    bool writable;
+    uint32_t check_grant;
+    unsigned check_seb;
+    struct emu_stats st;
+};
+
+static struct emu *emu_of(void *p)
+{
+    return p;
+}
+
+static void send(struct emu *e, unsigned cu, uint16_t type, uint64_t ts, uint64_t ts2)
+{
+    struct msg *m = msg_new(e->msgs, type, 0, e->comp.eng->now);
+    m->dst = (uint16_t)cu;
+    m->ts = ts;
+    m->ts2 = ts2;
+    m->size_bytes = STC_MSG_BYTES;
+    msg_list_push(&e->out, m);
+}
+
+static void broadcast(struct emu *e, uint16_t type, uint64_t ts, uint64_t ts2)
+{
+    for (unsigned i = 0; i < e->n; i++)
+        send(e, i, type, ts, ts2);
+}
+
+/* The next band after `from` in round-robin order with a bit in `w`
+ * (`from` itself last); -1 when w is empty. */
+static int next_set(uint32_t w, unsigned from, unsigned epochs)
+{
+    for (unsigned k = 1; k <= epochs; k++) {
+        unsigned b = (from + k) & (epochs - 1);
+        if ((w >> b) & 1)
+            return (int)b;
+    }
+    return -1;
+}
+
+/* The wake-up: decide the next grant and start its handshake, or keep the
+ * epoch. */
+static void wakeup(struct emu *e)
+{
+    e->st.wakeups++;
+    uint32_t grant = 0;
+    if (e->variant == STC_NV) {
+        e->ptr = (e->ptr + 1) & (e->spec.epochs - 1);
+        grant = 1u << e->ptr;
+    } else {
+        e->erv &= ~e->grant; /* served by the epoch in force (stc_l1.c re-demands leftovers) */
+        unsigned width = e->variant == STC_MB ? e->spec.mb_width : 1;
+        int b = next_set(e->erv, e->ptr, e->spec.epochs);
+        for (unsigned k = 0; k < width && b >= 0; k++) {
+            grant |= 1u << b;
+            e->erv &= ~(1u << b);
+            e->ptr = (unsigned)b;
+            b = next_set(e->erv, e->ptr, e->spec.epochs);
+        }
+        if (!grant && e->seb_next == e->seb) {
+            e->st.skipped++;
+            return;
+        }
+        if (!grant)
+            grant = e->grant; /* only the SEB moves */
+    }
+    e->grant = grant;
+    e->since_remap++;
+    if (e->seb_next != e->seb) {
+        e->seb = e->seb_next;
+        e->since_remap = 0;
+        e->st.seb_changes++;
+        e->erv = e->erv_known = 0; /* its bands moved: the CUs demand again after ChangeEpoch */
+    }
+    e->phase = EMU_PREPARE;
+    e->acks = 0;
+    e->started = e->comp.eng->now;
+    e->st.transitions++;
+    e->st.bands_granted += (uint64_t)__builtin_popcount(grant);
+    broadcast(e, MSG_STC_PREPARE, 0, 0);
+}
+
+/* Adaptive bands (spec 000 §2.9): a read R of a band with a blocked write W
+ * moves the start epoch bit one step, taking effect at the next ChangeEpoch. */
+static void conflict(struct emu *e, unsigned b, addr_t r)
+{
+    if (!((e->erv_known >> b) & 1))
+        return;
+    addr_t w = e->erv_addr[b], d = r ^ w;
+    unsigned nbits = (unsigned)__builtin_ctz(e->spec.epochs);
+    unsigned hi = e->spec.seb_max;
+    int step = 0;
+    if (e->spec.ab_rule == 0 && e->since_remap < e->round)
+        return; /* safe: the mapping holds for a round of grants, so every band with blocked
+                   stores is granted before it moves again (no starvation by oscillation) */
+    if (e->spec.ab_rule == 1) { /* paper: lower bits differ -> down, else up */
+        step = (d & (((addr_t)1 << e->seb) - 1)) ? -1 : 1;
+    } else {                    /* safe: by the highest differing bit, inside the address */
+        hi = MIN(hi, e->spec.addr_bits - nbits);
+        if (d < e->line_bytes && (r & ~(addr_t)(e->line_bytes - 1)) == (w & ~(addr_t)(e->line_bytes - 1)))
+            return;             /* one line: true sharing no remap can separate */
+        unsigned h = d ? 63u - (unsigned)__builtin_clzll(d) : 0;
+        if (h >= e->seb + nbits)
+            step = 1;
+        else if (h < e->seb)
+            step = -1;
+    }
+    if (step > 0 && e->seb < hi)
+        e->seb_next = e->seb + 1;
+    else if (step < 0 && e->seb > e->spec.seb_min)
+        e->seb_next = e->seb - 1;
+}
+
+static void take(struct emu *e, struct msg *m)
+{
+    e->st.msgs_in++;
+    unsigned cu = m->sharer;
+    switch (m->type) {
+    case MSG_STC_READY:
+        panic_if(e->phase != EMU_PREPARE, "%s: ReadyAck from CU %u outside a transition",
+                 e->comp.name, cu);
+        if (++e->acks == e->n) { /* every CU has PW = 0 and holds its stores */
+            e->phase = EMU_CHANGE;
+            e->acks = 0;
+            broadcast(e, MSG_STC_CHANGE, e->grant, e->seb);
+            e->writable = e->spec.epoch_start == 1; /* paper: CUs write once switched */
+            e->check_grant = e->grant;
+            e->check_seb = e->seb;
+        }
+        break;
+    case MSG_STC_DONE:
+        panic_if(e->phase != EMU_CHANGE, "%s: DoneAck from CU %u outside a transition",
+                 e->comp.name, cu);
+        if (m->ts != e->grant || m->ts2 != e->seb)
+            panic("%s: invariant ER3: CU %u switched to epoch set %#llx SEB %llu, granted %#x "
+                  "SEB %u",
+                  e->comp.name, cu, (unsigned long long)m->ts, (unsigned long long)m->ts2,
+                  e->grant, e->seb);
+        if (++e->acks == e->n) {
+            e->phase = EMU_IDLE;
+            e->writable = true; /* no CU writes before its EpochStart */
+            if (e->spec.epoch_start == 0)
+                broadcast(e, MSG_STC_START, 0, 0);
+            e->st.transition_cycles += (e->comp.eng->now - e->started) / e->core_ps;
+            e->next_wake = e->comp.eng->now;
+        }
+        break;
+    case MSG_STC_DEMAND:
+        e->st.demands++;
+        if (m->ts2 == e->seb) { /* else its band has moved: it comes again */
+            if (!((e->erv >> m->ts) & 1))
+                e->erv_addr[m->ts] = m->addr; /* the first write since the band's last grant */
+            e->erv |= 1u << m->ts;
+            e->erv_known |= 1u << m->ts;
+        }
+        send(e, cu, MSG_STC_DEMAND_ACK, 0, 0);
+        break;
+    case MSG_STC_CONFLICT:
+        e->st.conflicts++;
+        if (m->ts2 == e->seb)
+            conflict(e, (unsigned)m->ts, m->addr);
+        break;
+    case MSG_STC_ACTIVE:
+        panic_if(!m->ts && !e->busy, "%s: CU %u idle twice", e->comp.name, cu);
+        e->busy += m->ts ? 1 : -1u;
+        break;
+    default:
+        panic("%s: unknown message type %u from CU %u", e->comp.name, m->type, cu);
+    }
+    msg_free(e->msgs, m);
+}
+
+static bool emu_tick(struct comp *cp)
+{
+    struct emu *e = emu_of(cp);
+    tick_t now = cp->eng->now;
+    bool moved = false;
+    /* one message in, every stc.emu_msg_cycles (a message waiting for its
+     * turn keeps the EMU ticking) */
+    for (unsigned k = 0; k < e->n; k++) {
+        unsigned i = (e->rr + k) % e->n;
+        struct msg *m = port_peek(e->from_l1[i]);
+        if (m) {
+            moved = true;
+            if (now < e->next_in)
+                break;
+            take(e, port_pop(e->from_l1[i]));
+            e->rr = (i + 1) % e->n;
+            e->next_in = now + e->msg_ps;
+            break;
+        }
+    }
+    /* one message out, likewise */
+    if (e->out.n) {
+        moved = true;
+        if (now >= e->next_out) {
+            struct msg *m = msg_list_pop(&e->out);
+            if (!port_send(e->to_l1[m->dst], m))
+                panic("%s: link to CU %u full", cp->name, m->dst);
+            e->st.msgs_out++;
+            e->next_out = now + e->msg_ps;
+        }
+    }
+    if (e->phase == EMU_IDLE && !e->out.n) {
+        bool want = e->variant == STC_NV ? e->busy > 0
+                                          : (e->erv & ~e->grant) || e->seb_next != e->seb;
+        if (want && (!e->wake_at || e->wake_at < e->next_wake)) { /* the next wake-up */
+            tick_t from = MAX(now, e->next_wake);
+            e->wake_at = (from + e->period_ps - 1) / e->period_ps * e->period_ps;
+        }
+        if (want && now >= e->wake_at) {
+            e->wake_at = 0;
+            wakeup(e);
+            moved = true;
+        } else if (want && !moved) {
+            comp_wake_at(cp, e->wake_at);
+            return false;
+        }
+    }
+    if (moved)
+        return true;
+    /* nothing to do: sleep until a CU's message arrives (its port wakes us);
+     * re-arm ports whose head is not ready yet */
+    for (unsigned i = 0; i < e->n; i++)
+        if (e->from_l1[i]->n)
+            comp_wake_at(cp, port_slot_at(e->from_l1[i], 0)->ready);
+    return false;
+}
+
+static void emu_dump(struct comp *cp, FILE *out)
+{
+    struct emu *e = emu_of(cp);
+    static const char *const phases[] = {"idle", "prepare", "change"};
+    fprintf(out, "%s: %s, grant %#x seb %u (next %u), acks %u/%u, erv %#x, busy %u, %u to send\n",
+            cp->name, phases[e->phase], e->grant, e->seb, e->seb_next, e->acks, e->n, e->erv,
+            e->busy, e->out.n);
+}
+
+/* The observer's question for every write an L2 performs (--check). */
+static void check_write(void *arg, addr_t line)
+{
+    struct emu *e = arg;
+    unsigned b = stc_band(line, e->check_seb, e->spec.epochs);
+    if (!e->writable || !((e->check_grant >> b) & 1))
+        panic("%s: invariant I-ER2: write to %#llx (band %u) performed at the L2 %s (granted "
+              "epoch set %#x)",
+              e->comp.name, (unsigned long long)line, b,
+              e->writable ? "outside its epoch" : "during an epoch transition", e->check_grant);
+}
+
+bool stc_emu_writable(const struct comp *cp, uint32_t *set, unsigned *seb)
+{
+    const struct emu *e = (const struct emu *)cp;
+    *set = e->check_grant;
+    *seb = e->check_seb;
+    return e->writable;
+}
+
+enum stc_variant stc_variant_of(const char *proto)
+{
+    static const char *const names[] = {"stc-nv", "stc-es", "stc-ab", "stc-mb"};
+    for (unsigned v = 0; v < ARRAY_LEN(names); v++)
+        if (!strcmp(proto, names[v]))
+            return (enum stc_variant)v;
+    panic("no STC variant %s", proto);
+}
+
+struct comp *stc_emu_create(const struct ctrl_wiring *w)
+{
+    struct emu *e = calloc(1, sizeof *e);
+    if (!e)
+        panic("out of memory");
+    comp_init(&e->comp, w->eng, w->name, w->clk, emu_tick, emu_dump);
+    e->variant = stc_variant_of(w->cfg->coherence.protocol);
+    e->spec = w->cfg->stc;
+    e->msgs = w->msgs;
+    e->n = w->n_sms;
+    e->grant = 1; /* epoch 0 */
+    e->seb = e->seb_next = e->spec.seb;
+    e->writable = true;
+    e->check_grant = 1;
+    e->round = e->spec.epochs / (e->variant == STC_MB ? MIN(e->spec.mb_width, e->spec.epochs) : 1);
+    e->check_seb = e->seb;
+    e->line_bytes = w->cfg->l1.cache.line_bytes;
+    e->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
+    e->period_ps = e->spec.period_cycles * e->core_ps;
+    e->msg_ps = e->spec.emu_msg_cycles * w->clk->period_ps;
+    e->obs = w->obs;
+    if (e->obs) {
+        e->obs->on_write = check_write;
+        e->obs->on_write_arg = e;
+    }
+    return &e->comp;
+}
+
+void stc_emu_connect(struct comp *cp, struct port *const *to_l1, struct port *const *from_l1)
+{
+    struct emu *e = emu_of(cp);
+    e->to_l1 = calloc(e->n, sizeof *e->to_l1);
+    e->from_l1 = calloc(e->n, sizeof *e->from_l1);
+    if (!e->to_l1 || !e->from_l1)
+        panic("out of memory");
+    memcpy(e->to_l1, to_l1, e->n * sizeof *to_l1);
+    memcpy(e->from_l1, from_l1, e->n * sizeof *from_l1);
+}
+
+void stc_emu_destroy(struct comp *cp)
+{
+    struct emu *e = emu_of(cp);
+    struct msg *m;
+    while ((m = msg_list_pop(&e->out)))
+        msg_free(e->msgs, m);
+    if (e->obs && e->obs->on_write_arg == e)
+        e->obs->on_write = NULL;
+    free(e->to_l1);
+    free(e->from_l1);
+    free(e);
+}
+
+void stc_emu_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+{
+    struct emu *e = emu_of(cp);
+#define E(f) emit(arg, #f, e->st.f)
+    E(wakeups);
+    E(transitions);
+    E(transition_cycles);
+    E(skipped);
+    E(bands_granted);
+    E(demands);
+    E(conflicts);
+    E(seb_changes);
+    E(msgs_in);
+    E(msgs_out);
+#undef E
+    emit(arg, "bytes", (e->st.msgs_in + e->st.msgs_out) * STC_MSG_BYTES);
+    emit(arg, "seb", e->seb);
+}
+
+double stc_emu_mhz(const struct config *cfg)
+{
+    return cfg->stc.emu_mhz;
+}
+
+uint32_t stc_link_cycles(const struct config *cfg)
+{
+    return cfg->stc.link_cycles;
+}
