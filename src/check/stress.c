@@ -66,6 +66,7 @@ struct stress {
     struct stress_result *res;
     FILE *report;
     struct coh_history *hist;
+    bool one_at_a_time;            /* the SM's model promises sc: a warp waits for each access */
 };
 
 static addr_t loc_addr(const struct stress *s, unsigned loc)
@@ -234,6 +235,8 @@ static bool step_agent(struct stress *s, struct agent *a)
         a->phase = P_BODY;
         /* fall through */
     case P_BODY:
+        if (a->body_left && a->n_out && s->one_at_a_time)
+            return false; /* the SC issue rule: one access of a warp at a time */
         if (a->body_left) {
             a->body_left--;
             body_op(s, a);
@@ -314,6 +317,7 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
         panic("out of memory");
     memset(r, 0, sizeof *r);
     s->o = *o;
+    s->one_at_a_time = !strcmp(config_promise(cfg), "sc");
     s->res = r;
     s->report = report;
     s->m = machine_new_checked(cfg, o->check);

@@ -10,6 +10,9 @@
  * gives the value every load must return; the first wrong value stops the
  * run with a report: address, expected writer and value, observed value, the
  * line's recent transitions in every controller and its state everywhere.
+ * When the configuration promises SC (order.model = sc), an agent waits for
+ * each access before the next, as the SM's SC issue rule does (rccsc relies
+ * on it: a store's old copy stays readable to the SM until its ACK).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_STRESS_H
@@ -24,7 +27,8 @@ struct stress_opts {
     unsigned warps_per_sm;    /* agents per SM */
     unsigned locations;       /* data words in the pool */
     unsigned max_body;        /* loads and stores per episode, at most */
-    unsigned sync_vars;       /* synchronisation variables */
+    unsigned sync_vars;       /* synchronisation variables (1: every episode synchronises,
+                                 through memory, with every earlier one) */
     bool check;               /* run the invariant observers too */
 };
 

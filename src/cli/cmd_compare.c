@@ -30,6 +30,8 @@ static void usage(FILE *out)
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
             "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order,\n"
             "stc, stc-reuse (gpucoh list workloads).\n"
+            "`--protocols all` runs a protocol that needs its own order.model (rccsc: sc)\n"
+            "under it; named, it needs --set order.model=sc.\n"
             "\n%s"
             "\nexample: gpucoh compare --workloads intra --protocols nol1,rc --size tiny\n",
             sim_opts_help);
@@ -131,11 +133,17 @@ int cmd_compare(int argc, char **argv)
         uint64_t base_cycles = 0;
         for (unsigned k = 0; k < n_pr; k++) {
             struct sim_opts ok = o;
-            char set[96];
+            char set[96], set_order[96];
             snprintf(set, sizeof set, "coherence.protocol=%s", protos[k]);
-            if (ok.n_sets == SIM_MAX_SETS)
+            if (ok.n_sets + 1 >= SIM_MAX_SETS)
                 fatal("too many --set options");
             ok.sets[ok.n_sets++] = set;
+            const struct proto_desc *pd = proto_find(protos[k]);
+            if (pd->needs_order && (!pr_arg || !strcmp(pr_arg, "all"))) {
+                /* `all` runs a protocol that needs its own issue rule under it */
+                snprintf(set_order, sizeof set_order, "order.model=%s", pd->needs_order);
+                ok.sets[ok.n_sets++] = set_order;
+            }
             ok.quiet = true;
             struct sim_session s;
             sim_open(&s, &ok);

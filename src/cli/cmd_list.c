@@ -11,6 +11,7 @@
 #include "cli/cmds.h"
 #include "coh/proto.h"
 #include "gpu/order.h"
+#include "system/config.h"
 #include "host/workload.h"
 
 static int cmp_str(const void *a, const void *b)
@@ -49,8 +50,7 @@ int cmd_list(int argc, char **argv)
         for (const struct proto_desc *const *p = proto_registry; *p; p++) {
             printf("%-10s", (*p)->name);
             for (unsigned m = 0; order_policies[m]; m++) {
-                const char *pr = order_promise(order_policies[m], mem_model_names[(*p)->model],
-                                               (*p)->write_atomic);
+                const char *pr = proto_promise(*p, m);
                 printf(" %-3s", pr ? pr : "-");
             }
             printf("  %s%s\n", (*p)->test_only ? "[test only] " : "", (*p)->title);
@@ -64,7 +64,8 @@ int cmd_list(int argc, char **argv)
         fputs("usage: gpucoh list protocols|configs|workloads\n"
               "  protocols  name; the memory model the machine promises programs under\n"
               "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
-              "             protocol is not write-atomic); what it is\n"
+              "             protocol is not write-atomic, or runs only under another\n"
+              "             model, as rccsc needs sc); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
               "  workloads  name, set (basic, inter, intra, sync, order, stc, stc-reuse),\n"
               "             what it computes\n",

@@ -120,8 +120,7 @@ static bool refused(const struct sim_opts *o, const char *protocol)
     if (config_load(&c, o->config_file ? o->config_file : config_default_file(), sets,
                     o->n_sets + 1, err, sizeof err))
         return false;
-    return !order_promise(order_policies[c.sm.order.model], mem_model_names[p->model],
-                          p->write_atomic);
+    return !proto_promise(p, c.sm.order.model);
 }
 
 struct file_list {

@@ -25,6 +25,11 @@ static void usage(FILE *out)
             "load is checked against the last value written; the first wrong value stops\n"
             "the run with a report (address, expected writer and value, observed value, the\n"
             "line's recent transitions and its state in every cache) and exit status 1.\n"
+            "Under order.model = sc each warp waits for an access before its next (the SM's\n"
+            "SC issue rule). rccsc runs only under it: name it with --set order.model=sc;\n"
+            "`all` runs it so by itself. Under protocols with logical time (rccsc, rccwo) a\n"
+            "completed write is visible only to readers that synchronised with its writer\n"
+            "through memory, so every episode opens and closes on one variable there.\n"
             "\n"
             "  --protocol NAME|all  protocols to test (default all)\n"
             "  --episodes N         episodes to complete per protocol (default 20000)\n"
@@ -80,16 +85,24 @@ int cmd_stress(int argc, char **argv)
                 sets[n++] = *s;
         for (unsigned k = 0; k < o.n_sets; k++)
             sets[n++] = o.sets[k];
-        char set_proto[96];
+        char set_proto[96], set_order[96];
         snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", (*p)->name);
         sets[n++] = set_proto;
+        if ((*p)->needs_order && !strcmp(proto, "all")) {
+            /* `all` runs a protocol that needs its own issue rule under it */
+            snprintf(set_order, sizeof set_order, "order.model=%s", (*p)->needs_order);
+            sets[n++] = set_order;
+        }
         struct config cfg;
         char err[512];
         const char *file = o.config_file ? o.config_file : config_default_file();
         if (config_load(&cfg, file, sets, n, err, sizeof err))
             fatal("%s", err);
         struct stress_result r;
-        int rc = stress_run(&cfg, &so, &r, stdout);
+        struct stress_opts po = so;
+        if ((*p)->logical_time)
+            po.sync_vars = 1; /* every episode synchronises with the one before it */
+        int rc = stress_run(&cfg, &po, &r, stdout);
         printf("stress %-8s %s: %llu episodes, %llu loads checked, %llu stores, %llu atomics, "
                "%llu cycles, %.2f s\n",
                (*p)->name, rc ? "FAILED" : "passed", (unsigned long long)r.episodes,

@@ -208,6 +208,12 @@ void ctrl_l1_send_write(struct coh_ctx *x, uint16_t type);
 void ctrl_l1_send_atomic(struct coh_ctx *x, uint16_t type);
 /* Answer the loads merged behind a fill with `data`, at once. */
 void ctrl_l1_answer_merged(struct ctrl *c, struct tbe *t, const uint8_t *data);
+/* Answer the loads merged behind a fill whose lease ends at `lease_end`
+ * with `data`: those that reached the L1 in time (msg->ts2 <= lease_end, the
+ * time each merged at) at once; later ones go back to the replay list (they
+ * could read data older than what they must see). Returns how many replay. */
+unsigned ctrl_l1_answer_in_time(struct ctrl *c, struct tbe *t, const uint8_t *data,
+                                uint64_t lease_end);
 /* The start of a core request's step: a fence or kernel boundary goes to
  * `order` (CTRL_TAKEN); without `room`, a resource stall (CTRL_RETRY: it
  * stays where it was); else x is looked up (with `lookup`, NULL for
@@ -275,5 +281,29 @@ coh_act ctrl_l2_send_fetch; /* read the line from DRAM */
 coh_act ctrl_l2_fill_line;  /* write the DRAM data into the line */
 coh_act ctrl_l2_write_back; /* write the line to DRAM if it is dirty */
 coh_act ctrl_count_ack;     /* one invalidation ack in: one fewer expected */
+
+/* ---- the banks an invariant observer reads (--check) ----
+ * An observer reads its machine's L2 banks directly (a global view that never
+ * changes behaviour); a machine is known by its engine. Each kind of observer
+ * keeps one list of sets, and may embed a set first in its own struct. */
+struct ctrl_bank_set {
+    struct eng *eng;
+    struct comp **banks;
+    unsigned n_banks, n_live;
+    struct ctrl_bank_set *next;
+};
+/* The set of engine e in *all, or NULL. */
+struct ctrl_bank_set *ctrl_bank_set_find(struct ctrl_bank_set *all, struct eng *e);
+/* Register bank `bank` of `n_banks`; the set (zeroed, `size` bytes) is made
+ * on the first registration. Returns it. */
+struct ctrl_bank_set *ctrl_bank_set_add(struct ctrl_bank_set **all, size_t size, struct eng *e,
+                                        unsigned bank, unsigned n_banks, struct comp *l2);
+/* Unregister a bank. When it was the last one the set is unlinked and
+ * returned (the caller frees what it added, then ctrl_bank_set_free); else NULL. */
+struct ctrl_bank_set *ctrl_bank_set_remove(struct ctrl_bank_set **all, struct eng *e,
+                                           unsigned bank);
+void ctrl_bank_set_free(struct ctrl_bank_set *s);
+/* The home bank of `line` (banks interleave lines), NULL once it is gone. */
+struct comp *ctrl_bank_set_home(const struct ctrl_bank_set *s, addr_t line, uint32_t line_bytes);
 
 #endif

@@ -97,6 +97,11 @@ struct proto_desc {
     bool write_atomic;         /* a performed write is visible to every reader at once (no
                                   reader sees it while another can still read the old value):
                                   what TSO and SC in the SM need to keep their promise */
+    const char *needs_order;   /* NULL, or the one order.model the protocol runs under (rccsc:
+                                  sc; its promise rests on the SM's issue rule) */
+    bool logical_time;         /* a performed write is visible only to readers that synchronised
+                                  with its writer through memory (RCC), not to every reader
+                                  after it in physical time */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

@@ -135,6 +135,34 @@ static const struct cfg_opt tc_opts[] = {
 };
 #undef T
 
+/* Relativistic Cache Coherence (spec 004a §3, §9). */
+static const char *const rcc_rules[] = {"safe", "paper", NULL};
+#define T struct rcc_spec
+static const struct cfg_opt rcc_opts[] = {
+    CFG_STR("lease", T, lease, "predict",
+            "rccsc/rccwo: predict (per-block predictor, lease_max after a refill, lease_min "
+            "after a write, doubled at each renewal) or fixed:N (N logical time units)"),
+    CFG_U32("lease_min", T, lease_min, "8", 1, 1u << 20, "logical time",
+            "predictor: the lease of a block after a write (a power of two)"),
+    CFG_U32("lease_max", T, lease_max, "2048", 1, 1u << 20, "logical time",
+            "predictor: the lease of a block fetched from DRAM, and the cap of doubling "
+            "(a power of two)"),
+    CFG_U32("ts_bits", T, ts_bits, "32", 12, 64, "bits",
+            "stored timestamp width: a bank or L1 whose timestamps would pass it rolls over to "
+            "the next epoch (every stored timestamp jumps to its base, L1s flush)"),
+    CFG_U32("livelock_cycles", T, livelock_cycles, "10000", 0, 1u << 30, "core cycles",
+            "every SM's logical clock advances by one this often, so a spin loop hitting in "
+            "its L1 eventually sees a release (0: never)"),
+    CFG_ENUM("refill_version", T, refill_version, "safe", rcc_rules,
+             "write version of a block refilled from DRAM: safe max(lastwr, mnow + 1) (spec "
+             "004a §9 item 1) or paper max(lastwr, mnow), which can break MP after an eviction"),
+    CFG_BOOL("renew", T, renew, "true",
+             "a GETS for an expired L1 copy whose block was not written since gets a RENEW "
+             "(new lease, no data) instead of the data"),
+    CFG_END,
+};
+#undef T
+
 /* Spatiotemporal coherence (spec 000 §2-3, Table 3). */
 static const char *const stc_forms[] = {"safe", "paper", NULL};
 #define T struct stc_spec
@@ -194,6 +222,7 @@ static const struct {
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
     {"vi", vi_opts, offsetof(struct config, vi)},
     {"tc", tc_opts, offsetof(struct config, tc)},
+    {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
 };
 
@@ -232,13 +261,19 @@ const char *config_default_file(void)
     return path;
 }
 
+const char *proto_promise(const struct proto_desc *p, unsigned model)
+{
+    if (p->needs_order && strcmp(p->needs_order, order_policy_names[model]))
+        return NULL;
+    return order_promise(order_policies[model], mem_model_names[p->model], p->write_atomic);
+}
+
 const char *config_promise(const struct config *c)
 {
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     if (!p)
         return NULL;
-    return order_promise(order_policies[c->sm.order.model], mem_model_names[p->model],
-                         p->write_atomic);
+    return proto_promise(p, c->sm.order.model);
 }
 
 void config_write_atomic_list(char *buf, size_t len)
@@ -300,6 +335,14 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         snprintf(err, errlen,
                  "order.type_cache_ways (%u) must divide order.type_cache_entries (%u)",
                  o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
+    const struct proto_desc *p = proto_find(c->coherence.protocol);
+    if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {
+        snprintf(err, errlen,
+                 "coherence.protocol = %s needs order.model = %s (its promise rests on that "
+                 "issue rule), not %s",
+                 p->name, p->needs_order, order_policy_names[c->sm.order.model]);
         return -1;
     }
     if (!config_promise(c)) {

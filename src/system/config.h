@@ -75,6 +75,17 @@ struct tc_spec {
     uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
 };
 
+/* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
+struct rcc_spec {
+    char lease[CFG_STR_MAX];   /* "predict" or "fixed:N" (logical time units) */
+    uint32_t lease_min;        /* predictor: the lease after a write */
+    uint32_t lease_max;        /* predictor: the lease of a new block */
+    uint32_t ts_bits;          /* stored timestamp width: a component rolls over past it */
+    uint32_t livelock_cycles;  /* every SM's now += 1 this often (0: never) */
+    uint32_t refill_version;   /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
+    bool renew;                /* a GETS for an expired copy the L2 has not rewritten: RENEW */
+};
+
 /* Spatiotemporal coherence (spec 000 §2-3): bands, epochs, the EMU and the
  * blocked store queue. Times in core cycles unless named otherwise. */
 struct stc_spec {
@@ -106,6 +117,7 @@ struct config {
     struct coh_spec coherence;
     struct vi_spec vi;
     struct tc_spec tc;
+    struct rcc_spec rcc;
     struct stc_spec stc;
 };
 
@@ -122,6 +134,10 @@ int config_load(struct config *c, const char *file, const char *const *sets, uns
  * SM's order.model combined with the protocol (order_promise). NULL when
  * the combination cannot keep a promise (config_load refuses it). */
 const char *config_promise(const struct config *c);
+/* What protocol p promises under order model `model` (an index of
+ * order_policies): order_promise, and NULL when p needs another model. */
+struct proto_desc;
+const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 

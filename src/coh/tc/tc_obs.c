@@ -24,61 +24,32 @@
 
 /* Per machine: the banks, and per line the largest GWCT promised. */
 struct tc_obs {
-    struct eng *eng;
-    struct comp **banks;
-    unsigned n_banks, n_live;
+    struct ctrl_bank_set set;   /* first: the set is the observer */
     addr_t *keys;               /* open addressing; 0 = empty (line 0 stored as ~0) */
     uint64_t *gwct;
     size_t cap, n;
-    struct tc_obs *next;
 };
 
-static struct tc_obs *all;
+static struct ctrl_bank_set *all;
 
 static struct tc_obs *find(struct eng *e)
 {
-    for (struct tc_obs *o = all; o; o = o->next)
-        if (o->eng == e)
-            return o;
-    return NULL;
+    return (struct tc_obs *)ctrl_bank_set_find(all, e);
 }
 
 void tc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2)
 {
-    struct tc_obs *o = find(e);
-    if (!o) {
-        o = calloc(1, sizeof *o);
-        if (!o)
-            panic("out of memory");
-        o->eng = e;
-        o->n_banks = n_banks;
-        o->banks = calloc(n_banks, sizeof *o->banks);
-        if (!o->banks)
-            panic("out of memory");
-        o->next = all;
-        all = o;
-    }
-    o->banks[bank] = l2;
-    o->n_live++;
+    ctrl_bank_set_add(&all, sizeof(struct tc_obs), e, bank, n_banks, l2);
 }
 
 void tc_obs_bank_gone(struct eng *e, unsigned bank)
 {
-    struct tc_obs *o = find(e);
+    struct tc_obs *o = (struct tc_obs *)ctrl_bank_set_remove(&all, e, bank);
     if (!o)
         return;
-    o->banks[bank] = NULL;
-    if (--o->n_live)
-        return;
-    for (struct tc_obs **p = &all; *p; p = &(*p)->next)
-        if (*p == o) {
-            *p = o->next;
-            break;
-        }
-    free(o->banks);
     free(o->keys);
     free(o->gwct);
-    free(o);
+    ctrl_bank_set_free(&o->set);
 }
 
 static size_t slot(const struct tc_obs *o, addr_t key)
@@ -146,7 +117,7 @@ void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_var
     if (!o)
         return;
     if (local_ts >= now) {
-        struct comp *bank = o->banks[(line / line_bytes) % o->n_banks];
+        struct comp *bank = ctrl_bank_set_home(&o->set, line, line_bytes);
         uint64_t gts = 0;
         bool kept = bank && tc_l2_gts(bank, line, &gts);
         if (!kept || gts < local_ts)

@@ -1,0 +1,697 @@
+/*
+ * rcc_l2.c - the L2 bank of Relativistic Cache Coherence (`rccsc`, `rccwo`).
+ *
+ * Spec 004a §3.5-3.10 (thesis Fig. 3.5b). A write-back, write-allocate,
+ * non-inclusive bank; atomics are performed here; one request per cycle in
+ * order. Every line keeps `ver` (the logical time of its last write) and
+ * `exp` (the largest lease it granted); the bank keeps `mnow`, the largest
+ * ver/exp it has evicted (a bank is a memory partition here: each has its
+ * own DRAM channel). States I, V, IV (read or write miss, fill outstanding),
+ * IAV (atomic miss).
+ *   GETS in V:   exp = max(exp, ver + lease, now + lease); RENEW{exp} if the
+ *                copy the L1 still holds is current (M.exp > ver), else
+ *                DATA{exp, ver}.
+ *   WRITE in V:  ver = max(now, ver, exp + 1): past every lease, so it never
+ *                waits; ACK{ver}. ATOMIC alike, DATA{ver} with the old values.
+ *   evict:       mnow = max(mnow, exp, ver); no recall (copies expire alone).
+ *   miss:        the MSHR notes lastrd/lastwr, the largest reader and writer
+ *                clocks. A write is ACKed at once with ver = max(lastwr,
+ *                mnow + 1) (spec 004a §9 items 1-2) and its bytes merged in
+ *                arrival order into the MSHR (§9 item 3: writes that share a
+ *                version are ordered by arrival); reads wait in the MSHR and
+ *                are answered at the fill with every write merged by then;
+ *                an atomic (IAV) holds the line until it is performed.
+ *                DEVIATION: a write arriving while reads are held waits for
+ *                the fill (parked, ACKed then), since the merged bytes
+ *                would otherwise reach reads that came before it.
+ *   fill:        ver = exp = mnow; after writes ver = max(lastwr, mnow + 1,
+ *                every version ACKed); after reads exp = max(ver, lastrd) +
+ *                lease; then the held requests are answered in order.
+ * rcc.refill_version = paper uses the thesis's printed mnow instead of
+ * mnow + 1, which lets a write version equal a lease still held in an L1.
+ * Lease predictor (spec 004a §3.10 and §9 item 5; where it lives is
+ * INFERRED): per line, in the tag: lease_max for a line fetched from DRAM,
+ * lease_min after a write, doubled (capped) after each renewal; a renewal is
+ * granted with the lease before the doubling. rcc.lease = fixed:N: always N.
+ * Rollover (spec 004a §3.9): DEVIATION: the thesis stops every partition with
+ * a flit on a ring, zeroes every timestamp and flushes every L1. Here each
+ * component rolls over by itself when a timestamp it must store leaves its
+ * epoch of 2^rcc.ts_bits values: a bank raises every ver, exp, mnow and MSHR
+ * clock to the new epoch's base ("zero"), an L1 flushes and moves its clock
+ * there (rcc_l1.c). Messages carry full 64-bit timestamps, i.e. in hardware
+ * the epoch's low bit beside the stored width, so that a component can tell
+ * a stamp of the next epoch; no ring is modelled.
+ * INVARIANT: ver and exp of a line never decrease while it lives, and a
+ *   refill's are >= mnow >= those of every eviction of it (spec 004a R1, R6).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/rcc/rcc.h"
+#include "system/config.h"
+
+#define RCC_L2_STATES(X)                                                                           \
+    X(I, "not present")                                                                            \
+    X(V, "valid: ver and exp kept in the tag")                                                     \
+    X(IV, "read or write miss: fill from DRAM outstanding, reads held, writes ACKed and merged")  \
+    X(IAV, "atomic miss: fill outstanding, every other request waits")
+
+#define RCC_L2_EVENTS(X)                                                                           \
+    X(GetS, "read from an L1")                                                                     \
+    X(Renew, "read of a copy the L1 holds, not written since its lease (M.exp > ver)")            \
+    X(Write, "write-through from an L1")                                                           \
+    X(WriteAfterRead, "write to a missing line whose MSHR holds reads: waits for the fill")       \
+    X(Atomic, "atomic")                                                                            \
+    X(Replace, "a miss needs this line's way")                                                     \
+    X(MemData, "fill from DRAM")
+
+#define X(n, d) L2_##n,
+enum l2_state { RCC_L2_STATES(X) L2_NSTATES };
+enum l2_event { RCC_L2_EVENTS(X) L2_NEVENTS };
+#undef X
+COH_NAMES(RCC_L2_STATES, RCC_L2_EVENTS);
+
+#define VER(l) ((l)->meta[0])
+#define EXP(l) ((l)->meta[1])
+
+const char *const rcc_vnet_names[RCC_NVNETS] = {"request", "response"};
+
+/* An MSHR's clocks and the bytes of the writes it merged. */
+struct rcc_mshr {
+    uint64_t lastrd, lastwr, acked; /* largest reader / writer clock, version ACKed */
+    bool hasread, haswrite;
+    struct bytemask wmask;
+    uint8_t wdata[LINE_MAX_BYTES];
+};
+
+struct l2_stats {
+    uint64_t renewals, early_acks, rollovers, lease_sum, leases;
+};
+
+struct rcc_l2 {
+    struct ctrl base;
+    uint64_t mnow;
+    unsigned ts_bits;
+    uint64_t epoch;
+    bool refill_paper;      /* rcc.refill_version = paper */
+    bool renew;
+    uint32_t fixed;         /* fixed lease, 0: the predictor */
+    uint32_t lease_min;
+    uint8_t levels;         /* predictor: lease_min << level, level <= levels */
+    uint8_t *level;         /* per way of the cache */
+    struct rcc_mshr *mshr;  /* per TBE */
+    struct l2_stats st;
+};
+
+static struct rcc_l2 *l2_of(struct coh_ctx *x)
+{
+    return x->ctrl;
+}
+
+static struct rcc_mshr *mshr_of(struct rcc_l2 *c, const struct tbe *t)
+{
+    return &c->mshr[t - c->base.tbes.e];
+}
+
+static uint8_t *level_of(struct rcc_l2 *c, const struct cache_line *l)
+{
+    return &c->level[l - c->base.cache.lines];
+}
+
+/* ---- time ---- */
+
+static void raise_to(uint64_t *t, uint64_t base)
+{
+    *t = MAX(*t, base);
+}
+
+struct roll {
+    uint64_t base;
+};
+
+static void roll_line(struct cache_line *l, void *arg)
+{
+    const struct roll *r = arg;
+    raise_to(&VER(l), r->base);
+    raise_to(&EXP(l), r->base);
+}
+
+/* Logical time t is about to be stored: past the bank's epoch, every stamp
+ * it keeps jumps to the new epoch's base first. Returns t. */
+static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
+{
+    uint64_t e = rcc_epoch(t, c->ts_bits);
+    if (e <= c->epoch)
+        return t;
+    struct roll r = {e << c->ts_bits};
+    c->epoch = e;
+    c->st.rollovers++;
+    cache_for_each(&c->base.cache, roll_line, &r);
+    raise_to(&c->mnow, r.base);
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++)
+        if (c->base.tbes.e[i].used) {
+            struct rcc_mshr *s = &c->mshr[i];
+            raise_to(&s->lastrd, r.base);
+            raise_to(&s->lastwr, r.base);
+            raise_to(&s->acked, r.base);
+        }
+    return t;
+}
+
+static uint64_t lease_of(struct rcc_l2 *c, const struct cache_line *l)
+{
+    return c->fixed ? c->fixed : (uint64_t)c->lease_min << *level_of(c, l);
+}
+
+/* The version a refill gives after writes: past mnow (safe) or at it (paper). */
+static uint64_t past_mnow(const struct rcc_l2 *c)
+{
+    return c->refill_paper ? c->mnow : c->mnow + 1;
+}
+
+/* ---- actions ---- */
+
+static void respond(struct rcc_l2 *c, struct msg *m, uint16_t type, uint8_t cls, uint16_t bytes)
+{
+    ctrl_l2_respond(&c->base, m, type, RCC_VNET_RSP, cls, bytes);
+}
+
+static void open_mshr(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    memset(mshr_of(c, x->tbe), 0, sizeof(struct rcc_mshr));
+}
+
+static void note_read(struct coh_ctx *x)
+{
+    struct rcc_mshr *s = mshr_of(l2_of(x), x->tbe);
+    s->lastrd = s->hasread ? MAX(s->lastrd, x->msg->ts) : x->msg->ts;
+    s->hasread = true;
+    ctrl_hold(x);
+}
+
+static void note_atomic(struct coh_ctx *x)
+{
+    struct rcc_mshr *s = mshr_of(l2_of(x), x->tbe);
+    s->lastwr = s->haswrite ? MAX(s->lastwr, x->msg->ts) : x->msg->ts;
+    s->haswrite = true;
+    ctrl_hold(x);
+}
+
+/* A write to a missing line: its version is known now (§9 item 2), so it is
+ * ACKed at once; its bytes wait in the MSHR, merged in arrival order. */
+static void buffer_write(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct rcc_mshr *s = mshr_of(c, x->tbe);
+    struct msg *m = x->msg;
+    s->lastwr = s->haswrite ? MAX(s->lastwr, m->ts) : m->ts;
+    s->haswrite = true;
+    s->acked = stamp(c, MAX(MAX(s->lastwr, past_mnow(c)), s->acked));
+    bytes_merge(s->wdata, m->data, &m->mask, c->base.line_bytes);
+    for (size_t i = 0; i < sizeof s->wmask.w / sizeof s->wmask.w[0]; i++)
+        s->wmask.w[i] |= m->mask.w[i];
+    c->base.st.writes++;
+    c->st.early_acks++;
+    m->ts2 = s->acked;
+    respond(c, m, MSG_RCC_ACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* The refill's timestamps (spec 004a §3.5 with §9 item 1), the predictor
+ * reset, then the merged writes (§9 item 3). */
+static void refill(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct rcc_mshr *s = mshr_of(c, x->tbe);
+    struct cache_line *l = x->line;
+    VER(l) = EXP(l) = c->mnow;
+    *level_of(c, l) = c->levels;
+    if (s->haswrite) {
+        VER(l) = stamp(c, MAX(MAX(s->lastwr, past_mnow(c)), s->acked));
+        *level_of(c, l) = 0;
+    }
+    if (s->hasread)
+        EXP(l) = stamp(c, MAX(VER(l), s->lastrd) + lease_of(c, l));
+    if (bytemask_count(&s->wmask)) {
+        bytes_merge(l->data, s->wdata, &s->wmask, c->base.line_bytes);
+        l->dirty = true;
+        if (c->base.w.obs)
+            obs_write(c->base.w.obs, l->addr, s->wdata, &s->wmask);
+    }
+}
+
+static void grant_lease(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct cache_line *l = x->line;
+    uint64_t lease = lease_of(c, l);
+    c->st.lease_sum += lease;
+    c->st.leases++;
+    EXP(l) = stamp(c, MAX(EXP(l), MAX(VER(l), x->msg->ts) + lease));
+}
+
+static void reply_data(struct coh_ctx *x)
+{
+    struct msg *m = x->msg;
+    m->flags &= RCC_F_MERGED;
+    m->ts = EXP(x->line);
+    m->ts2 = VER(x->line);
+    ctrl_l2_reply_line(x->ctrl, x, m, MSG_RCC_DATA, RCC_VNET_RSP);
+    x->msg = NULL;
+}
+
+/* No write since the L1's lease: a new lease without data; the predictor
+ * doubles the line's lease (after this grant). */
+static void reply_renew(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct msg *m = x->msg;
+    uint8_t *lv = level_of(c, x->line);
+    if (*lv < c->levels)
+        (*lv)++;
+    c->st.renewals++;
+    c->base.st.reads++;
+    cache_touch(&c->base.cache, x->line);
+    m->flags &= RCC_F_MERGED;
+    m->ts = EXP(x->line);
+    m->ts2 = VER(x->line);
+    respond(c, m, MSG_RCC_RENEW, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* Rules 2 and 3: the write's version is past the writer's clock, the line's
+ * version and every lease granted; the predictor drops to lease_min. */
+static void write_version(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct cache_line *l = x->line;
+    VER(l) = stamp(c, MAX(x->msg->ts, MAX(VER(l), EXP(l) + 1)));
+    *level_of(c, l) = 0;
+}
+
+static void write_ack(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    ctrl_l2_perform_write(&c->base, x);
+    x->msg->flags = 0;
+    x->msg->ts2 = VER(x->line);
+    respond(c, x->msg, MSG_RCC_ACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+static void do_atomic(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    struct msg *m = x->msg;
+    ctrl_l2_perform_atomic(&c->base, x);
+    m->flags = 0;
+    m->ts = EXP(x->line);
+    m->ts2 = VER(x->line);
+    respond(c, m, MSG_RCC_ATOMRSP, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
+    x->msg = NULL;
+}
+
+/* The requests held in the MSHR, in arrival order: reads get the line and
+ * the lease the refill granted; the atomic (IAV) is performed at the
+ * version the refill gave. */
+static void perform_held(struct coh_ctx *x)
+{
+    while ((x->msg = msg_list_pop(&x->tbe->merged))) {
+        if (x->msg->type == MSG_RCC_ATOMIC) {
+            *level_of(l2_of(x), x->line) = 0;
+            do_atomic(x);
+        } else {
+            grant_lease(x);
+            reply_data(x);
+        }
+    }
+}
+
+static void raise_mnow(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = l2_of(x);
+    c->mnow = MAX(c->mnow, MAX(EXP(x->line), VER(x->line)));
+}
+
+static const struct coh_action_name actions[] = {
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR for the line"},
+    {open_mshr, "open_mshr", "clear the MSHR's clocks and write buffer"},
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
+    {note_read, "note_read", "lastrd = max(lastrd, M.now); hold the read in the MSHR"},
+    {note_atomic, "note_atomic", "lastwr = max(lastwr, M.now); hold the atomic in the MSHR"},
+    {buffer_write, "buffer_write",
+     "lastwr = max(lastwr, M.now); ACK{max(lastwr, mnow + 1)} now; merge the bytes in order"},
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
+    {refill, "refill",
+     "ver = exp = mnow, lease_max; writes: ver = max(lastwr, mnow + 1), lease_min, merged "
+     "bytes applied; reads: exp = max(ver, lastrd) + lease"},
+    {perform_held, "perform_held", "answer the held reads (DATA) and perform the held atomic"},
+    {ctrl_wake_parked, "wake_parked", "free the MSHR and replay its parked requests first"},
+    {grant_lease, "grant_lease", "exp = max(exp, ver + lease, M.now + lease)"},
+    {reply_data, "reply_data", "DATA{exp, ver} with the line"},
+    {reply_renew, "reply_renew", "RENEW{exp}, no data; the predictor doubles the lease"},
+    {write_version, "write_version",
+     "ver = max(M.now, ver, exp + 1); the predictor drops to lease_min"},
+    {write_ack, "write_ack", "perform the write, ACK{ver}"},
+    {do_atomic, "do_atomic", "perform every lane's atomic, DATA{ver} with the old values"},
+    {raise_mnow, "raise_mnow", "mnow = max(mnow, exp, ver)"},
+    {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},
+    {ctrl_drop_line, "drop_line", "free the way (L1 copies expire by themselves)"},
+    {0},
+};
+
+/*  state     event        next    uses                              actions                     */
+static const struct coh_trans rcc_l2_cells[L2_NSTATES][L2_NEVENTS] = {
+    [L2_I  ][L2_GetS   ] = DO(L2_IV,  TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                                                       ctrl_l2_send_fetch, note_read),
+    [L2_I  ][L2_Write  ] = DO(L2_IV,  TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                                                       ctrl_l2_send_fetch, buffer_write),
+    [L2_I  ][L2_Atomic ] = DO(L2_IAV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                                                       ctrl_l2_send_fetch, note_atomic),
+    [L2_V  ][L2_GetS   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD, grant_lease, reply_data),
+    [L2_V  ][L2_Renew  ] = DO(L2_V,   TAG_RD | TAG_WR, grant_lease, reply_renew),
+    [L2_V  ][L2_Write  ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_WR, write_version, write_ack),
+    [L2_V  ][L2_Atomic ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_version,
+                                                                           do_atomic),
+    [L2_V  ][L2_Replace] = DO(L2_I,   TAG_WR | DATA_RD, raise_mnow, ctrl_l2_write_back,
+                                                        ctrl_drop_line),
+    [L2_IV ][L2_GetS   ] = DO(L2_IV,  0,               note_read),
+    [L2_IV ][L2_Write  ] = DO(L2_IV,  0,               buffer_write),
+    [L2_IV ][L2_WriteAfterRead] = STALL,
+    [L2_IV ][L2_Atomic ] = STALL,
+    [L2_IV ][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
+                                                                  perform_held, ctrl_wake_parked),
+    [L2_IAV][L2_GetS   ] = STALL,
+    [L2_IAV][L2_Write  ] = STALL, /* (IAV holds only the atomic: no WriteAfterRead) */
+    [L2_IAV][L2_Atomic ] = STALL,
+    [L2_IAV][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
+                                                                  perform_held, ctrl_wake_parked),
+};
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    struct rcc_l2 *c = l2_of(x);
+    if (x->line)
+        fprintf(out, "  line %#llx: %s%s ver %llu exp %llu lease %llu (mnow %llu)\n",
+                (unsigned long long)x->line->addr, state_names[x->line->state],
+                x->line->dirty ? " dirty" : "", (unsigned long long)VER(x->line),
+                (unsigned long long)EXP(x->line), (unsigned long long)lease_of(c, x->line),
+                (unsigned long long)c->mnow);
+    if (x->tbe) {
+        struct rcc_mshr *s = mshr_of(c, x->tbe);
+        fprintf(out, "  mshr %#llx: %s lastrd %llu lastwr %llu acked %llu held %u parked %u\n",
+                (unsigned long long)x->tbe->addr, state_names[x->tbe->state],
+                (unsigned long long)s->lastrd, (unsigned long long)s->lastwr,
+                (unsigned long long)s->acked, x->tbe->merged.n, x->tbe->parked.n);
+    }
+}
+
+const struct coh_table rcc_l2_table = COH_TABLE("rcc", "L2", rcc_l2_cells, ctrl_set_state,
+                                                dump_ctx);
+
+/* ---- the classifier ---- */
+
+static enum coh_result step(struct rcc_l2 *c, struct coh_ctx *x, unsigned event)
+{
+    x->event = event;
+    return ctrl_step(&c->base, x);
+}
+
+static unsigned classify(const struct rcc_l2 *c, const struct coh_ctx *x, const struct msg *m)
+{
+    switch (m->type) {
+    case MSG_RCC_GETS:
+        return x->state == L2_V && c->renew && m->ts2 > VER(x->line) ? L2_Renew : L2_GetS;
+    case MSG_RCC_WRITE:
+        /* the held reads came first: they must not see it */
+        return x->state == L2_IV && x->tbe->merged.n ? L2_WriteAfterRead : L2_Write;
+    case MSG_RCC_ATOMIC: return L2_Atomic;
+    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    }
+}
+
+static bool busy(unsigned s)
+{
+    return s == L2_IV || s == L2_IAV;
+}
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return !busy(l->state);
+}
+
+/* Room for the worst step: an MSHR, a DRAM request, a response. */
+static bool room(struct rcc_l2 *c)
+{
+    struct ctrl *b = &c->base;
+    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
+        b->st.resource_stalls++;
+        return false;
+    }
+    return true;
+}
+
+/* One request. A miss first needs a free way: a full set gives up its LRU
+ * stable line (no recall, no waiting) and the request retries next cycle. */
+static bool take_request(struct ctrl *b, struct msg *m)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)b;
+    struct coh_ctx x;
+    if (!room(c))
+        return false;
+    ctrl_lookup(b, &x, m->addr);
+    x.msg = m;
+    if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
+        return true;
+    if (!x.line) {
+        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
+        if (!way) {
+            b->st.resource_stalls++;
+            return false;
+        }
+        if (way->present) {
+            struct coh_ctx v;
+            ctrl_lookup(b, &v, way->addr);
+            step(c, &v, L2_Replace);
+            b->st.resource_stalls++;
+            return false;
+        }
+    }
+    unsigned ev = classify(c, &x, m);
+    if (step(c, &x, ev) == COH_STALLED) {
+        b->st.protocol_stalls++;
+        msg_list_push(&x.tbe->parked, m);
+    }
+    return true;
+}
+
+static void take_mem(struct ctrl *b, struct msg *m)
+{
+    if (ctrl_l2_drop_wrack(b, m))
+        return;
+    struct coh_ctx x;
+    ctrl_lookup(b, &x, m->addr);
+    x.msg = m;
+    step((struct rcc_l2 *)b, &x, L2_MemData);
+}
+
+static bool rcc_l2_tick(struct comp *cp)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct ctrl *b = &c->base;
+    struct port *reqs = b->links.net_in[RCC_VNET_REQ];
+
+    ctrl_tick_begin(b);
+    bool moved = ctrl_l2_drain_pipe(b);
+    moved |= ctrl_take_one(b, &b->in, take_mem);
+    moved |= ctrl_take_next(b, reqs, take_request);
+    if (moved)
+        return true;
+    /* a response held by a full vnet, or a request stalled on a resource:
+     * sleep until it may clear (as the baseline bank) */
+    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
+        struct port *const in[] = {&b->in, &b->pipe};
+        return ctrl_stall_sleep(b, in, 2);
+    }
+    return false;
+}
+
+static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)b;
+    const struct rcc_mshr *s = mshr_of(c, t);
+    fprintf(out, "  mshr %#llx %s lastrd %llu lastwr %llu acked %llu held %u parked %u\n",
+            (unsigned long long)t->addr, b->table->state_names[t->state],
+            (unsigned long long)s->lastrd, (unsigned long long)s->lastwr,
+            (unsigned long long)s->acked, t->merged.n, t->parked.n);
+}
+
+static void rcc_l2_dump(struct comp *cp, FILE *out)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct ctrl *b = &c->base;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n)
+        return;
+    fprintf(out, "%s (rcc L2) mnow %llu: %u MSHRs, %u replaying, %u in pipeline\n", b->w.name,
+            (unsigned long long)c->mnow, b->tbes.n_used, b->replay.n, b->pipe.n);
+    ctrl_dump_tbes(b, out, dump_mshr);
+    ctrl_l2_dump_pipe(b, out);
+}
+
+/* ---- construction ---- */
+
+static uint64_t stat_mnow(const struct ctrl *b)
+{
+    return ((const struct rcc_l2 *)b)->mnow;
+}
+
+static uint64_t stat_lease_avg(const struct ctrl *b)
+{
+    const struct rcc_l2 *c = (const struct rcc_l2 *)b;
+    return c->st.leases ? c->st.lease_sum / c->st.leases : 0;
+}
+
+static const struct ctrl_stat rcc_l2_stat_rows[] = {
+    CTRL_STATS_L2_ACCESSES,
+    CTRL_STAT_OWN(struct l2_stats, renewals),
+    CTRL_STAT_OWN(struct l2_stats, early_acks),
+    CTRL_STAT_OWN(struct l2_stats, rollovers),
+    CTRL_STAT_FN("lease_avg", stat_lease_avg),
+    CTRL_STAT_FN("mnow", stat_mnow),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
+static bool pow2(uint32_t v)
+{
+    return v && !(v & (v - 1));
+}
+
+/* rcc.lease: predict, or fixed:N (returns N; 0 for the predictor). */
+static uint32_t fixed_lease(const char *s)
+{
+    if (!strcmp(s, "predict"))
+        return 0;
+    char *end;
+    if (!strncmp(s, "fixed:", 6) && s[6] >= '1' && s[6] <= '9') {
+        unsigned long n = strtoul(s + 6, &end, 10);
+        if (!*end && n <= 1ul << 20)
+            return (uint32_t)n;
+    }
+    fatal("rcc.lease: '%s' is not predict or fixed:N (N from 1 to 1048576)", s);
+}
+
+struct comp *rcc_l2_create(const struct ctrl_wiring *w)
+{
+    const struct rcc_spec *r = &w->cfg->rcc;
+    struct rcc_l2 *c = ctrl_alloc(sizeof *c);
+    ctrl_l2_init(&c->base, w, &rcc_l2_table, rcc_l2_tick, rcc_l2_dump, 0x7d00);
+    ctrl_set_stats(&c->base, rcc_l2_stat_rows, &c->st);
+    c->ts_bits = r->ts_bits;
+    c->refill_paper = r->refill_version == 1;
+    c->renew = r->renew;
+    c->fixed = fixed_lease(r->lease);
+    if (!pow2(r->lease_min) || !pow2(r->lease_max) || r->lease_min > r->lease_max)
+        fatal("rcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, min <= max",
+              r->lease_min, r->lease_max);
+    c->lease_min = r->lease_min;
+    c->levels = (uint8_t)(__builtin_ctz(r->lease_max) - __builtin_ctz(r->lease_min));
+    size_t ways = (size_t)c->base.cache.sets * c->base.cache.spec.ways;
+    c->level = calloc(ways, 1);
+    c->mshr = calloc(c->base.tbes.cap, sizeof *c->mshr);
+    if (!c->level || !c->mshr)
+        panic("out of memory");
+    if (w->obs)
+        rcc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
+    return &c->base.comp;
+}
+
+void rcc_l2_destroy(struct comp *cp)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    if (c->base.w.obs)
+        rcc_obs_bank_gone(cp->eng, c->base.w.index);
+    free(c->level);
+    free(c->mshr);
+    ctrl_destroy(cp);
+}
+
+/* Host access between kernels: the line's value is in the data array if
+ * present, else in DRAM. L1 copies are dropped at the next launch. */
+void rcc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct coh_ctx x;
+    ctrl_lookup(&c->base, &x, line);
+    ctrl_l2_dma(&c->base, line, buf, wmask, x.state, busy(x.state));
+}
+
+unsigned rcc_l2_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct coh_ctx x;
+    ctrl_lookup(&c->base, &x, line);
+    ctrl_copy_line(&c->base, line, data, has_data);
+    return x.state;
+}
+
+bool rcc_l2_stamps(struct comp *cp, addr_t line, uint64_t *ver, uint64_t *exp)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct cache_line *l = cache_find(&c->base.cache, line);
+    if (!l || l->state != L2_V)
+        return false;
+    *ver = VER(l);
+    *exp = EXP(l);
+    return true;
+}
+
+uint64_t rcc_l2_mnow(struct comp *cp)
+{
+    return ((struct rcc_l2 *)cp)->mnow;
+}
+
+static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_table, NULL};
+static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table, NULL};
+
+const struct proto_desc proto_rccsc = {
+    .name = "rccsc",
+    .title = "RCC-SC: logical-time leases; a write moves its writer's clock past every lease "
+             "instead of waiting (SC with order.model = sc, which it requires)",
+    .model = MODEL_SC,
+    .write_atomic = true,
+    .needs_order = "sc",
+    .logical_time = true,
+    .n_vnets = RCC_NVNETS,
+    .vnet_names = rcc_vnet_names,
+    .tables = rccsc_tables,
+    .n_l1_tables = 1,
+    .l1 = {rccsc_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
+           ctrl_stats},
+    .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
+           ctrl_stats},
+};
+
+const struct proto_desc proto_rccwo = {
+    .name = "rccwo",
+    .title = "RCC-WO: RCC with a read and a write clock per SM, joined by fences and "
+             "acquire/release (weak ordering)",
+    .model = MODEL_PTX,
+    .write_atomic = false,
+    .logical_time = true,
+    .n_vnets = RCC_NVNETS,
+    .vnet_names = rcc_vnet_names,
+    .tables = rccwo_tables,
+    .n_l1_tables = 1,
+    .l1 = {rccwo_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
+           ctrl_stats},
+    .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
+           ctrl_stats},
+};
