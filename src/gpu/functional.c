@@ -19,6 +19,14 @@
  * ordering (fences are no-ops: every access is performed when issued).
  * Watchdog: all live warps blocked at barriers, or more warp instructions than
  * the budget in one kernel, is a simulator fault (exit 3) with a dump.
+ * Transactions (docs/transactions.md) run under GETM's rules with no timing:
+ * every transactional access goes through one validation unit
+ * (coh/getm/getm_vu.h) sized for the whole GPU; a load's data comes from the
+ * backing store once the VU lets it through; a lane the VU parks in its stall
+ * buffer holds its warp until the lane re-enters; the end of an attempt writes
+ * the committed lanes' logs to the backing store, then releases every
+ * reservation (commit or cleanup) and advances the warp's timestamp past all
+ * it saw (items 17 and 18).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "gpu/functional.h"
@@ -27,6 +35,8 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "base/rng.h"
+#include "coh/getm/getm_vu.h"
 #include "mem/req.h"
 #include "ptx/ptx.h"
 
@@ -44,7 +54,32 @@ struct fn_warp {
     uint32_t n_threads;      /* threads of the CTA this warp holds (32 but for the last) */
     uint8_t waiting;         /* barrier id it waits at, or FN_NOT_WAITING */
     bool done;
+    bool tx_wait;            /* a transactional access waits in the VU's stall buffer */
+    uint64_t tx_sleep_until; /* backing off after an abort: not stepped before this round */
 };
+
+/* A warp slot's transaction state (wid = CTA slot * 32 + warp), kept across
+ * the CTAs that use the slot so that its timestamps only grow. */
+#define FN_WARPS_PER_SLOT 32
+struct fn_tx {
+    uint32_t wid, seq;       /* seq: the attempt, which tags the VU's owners (item 19) */
+    getm_ts ts;
+    getm_ts horizon;         /* the largest abort cause, rts and wts the attempt saw */
+    struct fn_warp *fw;      /* the warp running in the slot */
+    struct ptx_memop op;     /* the access being validated */
+    uint32_t queued;         /* its lanes parked in the stall buffer */
+    uint64_t data[32][2];    /* its loads' data */
+    uint32_t fails;          /* attempts in a row that had aborts: the backoff's exponent */
+    struct rng rng;          /* the backoff's draws */
+    uint32_t n_resv;
+    addr_t resv[PTX_TX_LOG_MAX]; /* one per reservation the VU granted */
+};
+
+/* Backoff after an abort (spec 004a §9 item 26: binary exponential with a
+ * random slot), in rounds: without it two warps that keep reading what the
+ * other writes can abort each other for ever. */
+#define FN_TX_BACKOFF_BASE 4u
+#define FN_TX_BACKOFF_MAX_EXP 10u
 
 /* A resident CTA slot; reused by the next CTA of the grid when it finishes. */
 struct fn_cta {
@@ -66,6 +101,14 @@ struct functional {
     struct fn_cta *slots;    /* the running kernel's CTA slots; kept here so that a kernel
                                 abandoned by a fault (tests longjmp out of fatal) is freed */
     unsigned n_slots;
+    /* transactions: made at the first transactional access */
+    struct getm_params vu_params;
+    struct getm_vu *vu;
+    struct eng vu_eng;       /* only for the table engine's diagnostics: no timing here */
+    struct coh_cov vu_cov;
+    struct fn_tx **tx;       /* [n_tx], by wid */
+    unsigned n_tx;
+    uint64_t round;          /* the round-robin loop's round */
 };
 
 static void cta_retire(struct fn_cta *c);
@@ -104,6 +147,14 @@ void functional_delete(struct functional *f)
     if (!f)
         return;
     release_slots(f);
+    if (f->vu) {
+        getm_vu_free(f->vu);
+        coh_cov_destroy(&f->vu_cov);
+        eng_destroy(&f->vu_eng);
+    }
+    for (unsigned k = 0; k < f->n_tx; k++)
+        free(f->tx[k]);
+    free(f->tx);
     free(f);
 }
 
@@ -204,6 +255,8 @@ static _Noreturn void mem_fault(struct functional *f, const struct fn_cta *c, un
           ptx_warp_where(c->warps[warp].w, where, sizeof where));
 }
 
+static void tx_mem(struct functional *f, struct fn_cta *c, unsigned warp);
+
 static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
 {
     const struct ptx_memop *m = &f->step.mem;
@@ -212,6 +265,10 @@ static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
 
     if (m->op == MEM_FENCE)
         return; /* every access is performed at issue: nothing to order */
+    if (m->tx) {
+        tx_mem(f, c, warp);
+        return;
+    }
     for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
         unsigned l = (unsigned)__builtin_ctz(mask);
         addr_t a = m->addr[l];
@@ -262,6 +319,138 @@ static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
     }
 }
 
+/* ---- transactions ---- */
+
+static struct fn_tx *tx_of(struct functional *f, struct fn_cta *c, unsigned warp)
+{
+    if (!f->vu) {
+        getm_params_default(&f->vu_params);
+        f->vu_params.precise_sets *= 8; /* one VU for the GPU: Table 4.2's 4K entries... */
+        f->vu_params.bloom_sets *= 8;   /* ...and 1K Bloom entries, rounded up */
+        unsigned bits = 1;
+        while ((1ull << bits) < (uint64_t)f->opts.max_resident_ctas * FN_WARPS_PER_SLOT)
+            bits++;
+        f->vu_params.warp_bits = bits;
+        eng_init(&f->vu_eng);
+        coh_cov_init(&f->vu_cov, &getm_vu_table);
+        f->vu = getm_vu_new(&f->vu_params, &f->vu_eng, "functional.vu", &f->vu_cov);
+    }
+    unsigned slot = (unsigned)(c - f->slots), wid = slot * FN_WARPS_PER_SLOT + warp;
+    if (warp >= FN_WARPS_PER_SLOT || wid >> f->vu_params.warp_bits)
+        panic("functional: warp %u of CTA slot %u has no transaction id", warp, slot);
+    if (wid >= f->n_tx) {
+        unsigned n = MAX(wid + 1, 2 * f->n_tx);
+        struct fn_tx **t = realloc(f->tx, n * sizeof *t);
+        if (!t)
+            panic("out of memory");
+        memset(t + f->n_tx, 0, (n - f->n_tx) * sizeof *t);
+        f->tx = t;
+        f->n_tx = n;
+    }
+    if (!f->tx[wid]) {
+        f->tx[wid] = calloc(1, sizeof *f->tx[wid]);
+        if (!f->tx[wid])
+            panic("out of memory");
+        f->tx[wid]->wid = wid;
+        f->tx[wid]->ts = getm_first_ts(&f->vu_params, wid);
+        rng_seed(&f->tx[wid]->rng, 0x6e7a, wid);
+    }
+    f->tx[wid]->fw = &c->warps[warp];
+    return f->tx[wid];
+}
+
+static void tx_lane(struct functional *f, struct fn_tx *t, unsigned l);
+
+/* Re-enter the requests a release woke, in the order the VU gives. */
+static void tx_release(struct functional *f, addr_t a)
+{
+    struct getm_req woken[64];
+    unsigned n = getm_vu_release(f->vu, a, 1, woken, 64);
+    for (unsigned k = 0; k < n; k++)
+        tx_lane(f, f->tx[woken[k].cookie >> 5], (unsigned)(woken[k].cookie & 31));
+}
+
+static void tx_access_done(struct fn_tx *t)
+{
+    if (t->op.op == MEM_LOAD)
+        ptx_warp_complete(t->fw->w, &t->op, (const uint64_t(*)[2])t->data, 0);
+    t->fw->tx_wait = false;
+}
+
+/* Validate lane l of the warp's access at the VU and act on the reply. */
+static void tx_lane(struct functional *f, struct fn_tx *t, unsigned l)
+{
+    const struct ptx_memop *m = &t->op;
+    bool store = m->op == MEM_STORE;
+    struct getm_req q = {m->addr[l], store, t->wid, t->seq, t->ts, (uint64_t)t->wid << 5 | l};
+    struct getm_result x = getm_vu_access(f->vu, &q);
+    uint32_t bit = 1u << l, was_queued = t->queued;
+    t->queued &= ~bit;
+    switch (x.reply) {
+    case GETM_OK:
+        t->horizon = MAX(t->horizon, MAX(x.rts, x.wts));
+        if (store) {
+            t->resv[t->n_resv++] = m->addr[l];
+        } else {
+            t->data[l][0] = t->data[l][1] = 0;
+            backing_read(f->store, m->addr[l], t->data[l], m->size);
+        }
+        break;
+    case GETM_ABORT:
+        t->horizon = MAX(t->horizon, x.cause);
+        ptx_warp_tx_abort(t->fw->w, bit);
+        f->st.tx_vu_aborts++;
+        break;
+    case GETM_QUEUED:
+        t->queued |= bit;
+        break;
+    }
+    if (was_queued && !t->queued)
+        tx_access_done(t);
+}
+
+static void tx_mem(struct functional *f, struct fn_cta *c, unsigned warp)
+{
+    struct fn_tx *t = tx_of(f, c, warp);
+    t->op = f->step.mem;
+    t->queued = 0;
+    for (uint32_t mask = t->op.mask; mask; mask &= mask - 1)
+        tx_lane(f, t, (unsigned)__builtin_ctz(mask));
+    if (t->queued)
+        t->fw->tx_wait = true;
+    else
+        tx_access_done(t);
+}
+
+/* The end of an attempt: the committed lanes' writes reach memory, then every
+ * reservation is released (a commit or a cleanup: the VU cannot tell). */
+static void tx_end(struct functional *f, struct fn_cta *c, unsigned warp)
+{
+    const struct ptx_tx_end *e = &f->step.tx;
+    struct fn_tx *t = tx_of(f, c, warp);
+    for (uint32_t k = 0; k < e->n_log; k++) {
+        const struct ptx_tx_access *a = &e->log[k];
+        if (a->write && (e->committed >> a->lane & 1))
+            backing_write(f->store, a->addr, a->data, a->size);
+    }
+    uint32_t n = t->n_resv;
+    t->n_resv = 0;
+    for (uint32_t k = 0; k < n; k++)
+        tx_release(f, t->resv[k]);
+    t->ts = getm_advance_ts(&f->vu_params, t->wid, MAX(t->ts, t->horizon));
+    t->horizon = 0;
+    t->seq++;
+    if (e->aborted) {
+        t->fails = MIN(t->fails + 1, FN_TX_BACKOFF_MAX_EXP);
+        t->fw->tx_sleep_until = f->round + rng_below(&t->rng, FN_TX_BACKOFF_BASE << t->fails);
+    } else {
+        t->fails = 0;
+    }
+    f->st.tx_attempts++;
+    f->st.tx_commits += (uint64_t)__builtin_popcount(e->committed);
+    f->st.tx_aborts += (uint64_t)__builtin_popcount(e->aborted);
+}
+
 /* ---- the round-robin loop ---- */
 
 /* Past the instruction budget: where every live warp is, then exit 3. */
@@ -305,6 +494,12 @@ static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsig
             struct fn_warp *fw = &c->warps[i];
             if (fw->done || shown++ >= 16)
                 continue;
+            if (fw->tx_wait) {
+                fprintf(stderr, "  CTA (%u,%u,%u) warp %u: a transactional access waits in the "
+                                "stall buffer, before %s\n",
+                        c->id.x, c->id.y, c->id.z, i, ptx_warp_where(fw->w, where, sizeof where));
+                continue;
+            }
             const struct fn_bar *b = &c->bar[fw->waiting];
             fprintf(stderr, "  CTA (%u,%u,%u) warp %u: barrier %u (%u of %u live warps arrived, "
                             "count %u), before %s\n",
@@ -348,6 +543,7 @@ static void run_kernel(void *obj, const struct launch *l)
     for (uint64_t round = 0; resident; round++) {
         bool progress = false;
         env.clock = env.globaltimer_ns = round;
+        f->round = round;
         for (unsigned s = 0; s < n_slots; s++) {
             struct fn_cta *c = &slots[s];
             if (!c->cta)
@@ -361,9 +557,11 @@ static void run_kernel(void *obj, const struct launch *l)
                     ptx_warp_prefetch(c->warps[i + 1].w);
                 if (i + 2 < c->n_warps)
                     __builtin_prefetch(c->warps[i + 2].w);
-                if (fw->done || fw->waiting != FN_NOT_WAITING)
+                if (fw->done || fw->waiting != FN_NOT_WAITING || fw->tx_wait)
                     continue;
                 progress = true;
+                if (round < fw->tx_sleep_until)
+                    continue;
                 env.warpid = i;
                 if (ptx_warp_step(fw->w, &env, &f->step, err, sizeof err))
                     fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s", ki->name, c->id.x, c->id.y,
@@ -381,6 +579,11 @@ static void run_kernel(void *obj, const struct launch *l)
                     break;
                 case PTX_STEP_EXIT:
                     warp_exited(c, fw);
+                    break;
+                case PTX_STEP_TX_BEGIN:
+                    break;
+                case PTX_STEP_TX_END:
+                    tx_end(f, c, i);
                     break;
                 }
             }

@@ -28,6 +28,10 @@ struct functional_stats {
     uint64_t thread_insts;  /* active lanes of every executed warp instruction */
     uint64_t warp_insts;    /* executed warp instructions */
     uint64_t kernels;       /* kernels run to completion */
+    uint64_t tx_attempts;   /* warp transaction attempts ended (commit or all aborted) */
+    uint64_t tx_commits;    /* threads' transactions committed */
+    uint64_t tx_aborts;     /* threads' transaction attempts aborted (the VU's or intra-warp) */
+    uint64_t tx_vu_aborts;  /* of those, aborts the validation unit decided */
 };
 
 /* A functional runner over `store` (not owned; it must outlive the runner).

@@ -1686,6 +1686,11 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     case PTX_STEP_EXIT:
         warp_exit(sm, w);
         break;
+    case PTX_STEP_TX_BEGIN:
+    case PTX_STEP_TX_END:
+        fatal("kernel %s: CTA %u warp %u: transactions need a transactional memory design at "
+              "the L2, and none is built yet (docs/transactions.md)",
+              kernel_name(sm), w->cta->index, w->warp_in_cta);
     }
 }
 

@@ -69,9 +69,14 @@ struct ptx_cta {
     } red[16];
 };
 
+/* Entry kinds: the Transaction entry runs an attempt of a transaction; the
+ * Retry entry under it collects the lanes that aborted (docs/transactions.md). */
+enum { SE_PLAIN, SE_TX, SE_RETRY };
+
 struct simt_entry {
     uint32_t pc, rpc, mask;
     uint32_t call;            /* 1 + frame index when this entry is a call marker */
+    uint32_t kind;            /* SE_* */
 };
 
 struct call_frame {
@@ -118,6 +123,15 @@ struct ptx_warp {
     uint32_t tid[3][32];
     const struct px_inst *bar_red;  /* bar.red waiting for its result */
     uint32_t bar_red_mask;
+    /* transactions (only for modules that have them) */
+    uint32_t tx_at;           /* 1 + SIMT stack index of the Transaction entry; 0: none */
+    uint32_t tx_begin_pc;     /* the gpucoh_tx_begin call being run */
+    uint32_t tx_aborted;      /* lanes aborted in the running attempt (in the Retry entry) */
+    uint64_t *tx_regs;        /* registers and predicates at the begin, restored for retries */
+    uint32_t *tx_preds;
+    struct ptx_tx_access *tx_log; /* the attempt's accesses in program order */
+    uint32_t tx_n;
+    size_t cap_tx_regs, cap_tx_preds, cap_tx_log;
 };
 
 /* ------------------------------------------------------------------ CTAs and warps */
@@ -217,6 +231,16 @@ static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_c
     w->frames = zeroed(w->frames, &w->cap_frames, frames_cap, sizeof(*w->frames));
     if (!w->regs || !w->preds || !w->ready || !w->local || !w->stk || !w->frames)
         return false;
+    w->tx_at = w->tx_begin_pc = w->tx_aborted = w->tx_n = 0;
+    if (m->has_tx) {
+        w->tx_regs = zeroed(w->tx_regs, &w->cap_tx_regs, (size_t)w->n_rows * 32 + 32,
+                            sizeof(uint64_t));
+        w->tx_preds = zeroed(w->tx_preds, &w->cap_tx_preds, (size_t)w->n_preds + 1,
+                             sizeof(uint32_t));
+        w->tx_log = zeroed(w->tx_log, &w->cap_tx_log, PTX_TX_LOG_MAX, sizeof(*w->tx_log));
+        if (!w->tx_regs || !w->tx_preds || !w->tx_log)
+            return false;
+    }
     w->stk_cap = stk_cap;
     w->frames_cap = frames_cap;
     w->r = w->regs;
@@ -271,6 +295,9 @@ void ptx_warp_free(struct ptx_warp *w)
     free(w->local);
     free(w->stk);
     free(w->frames);
+    free(w->tx_regs);
+    free(w->tx_preds);
+    free(w->tx_log);
     free(w);
 }
 
@@ -296,8 +323,11 @@ uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
 {
     if (!w->sp || w->at_barrier)
         return UINT64_MAX;
+    if (w->tx_at == w->sp && !w->top.mask) /* every lane aborted: the attempt ends */
+        return w->n_pending ? UINT64_MAX : 0;
     const struct px_inst *i = &w->ins[w->top.pc];
-    if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET))
+    if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET || i->op == PX_TXBEGIN ||
+                         i->op == PX_TXCOMMIT))
         return UINT64_MAX;
     uint64_t at = 0;
     for (unsigned k = 0; k < i->n_sb; k++) {
@@ -750,6 +780,8 @@ static void settle(struct ptx_warp *w)
 {
     while (w->sp) {
         struct simt_entry *t = &w->top;
+        if (t->kind == SE_TX && t->mask == 0)
+            break; /* the attempt ends at the warp's next step */
         if (t->mask == 0 || t->pc == t->rpc)
             pop_entry(w);
         else
@@ -818,7 +850,7 @@ static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmas
         return -1;
     }
     struct simt_entry *t = &w->top;
-    if (t->rpc == rpc && !t->call) {
+    if (t->rpc == rpc && !t->call && t->kind == SE_PLAIN) {
         t->pc = tpc;
         t->mask = tmask;
     } else {
@@ -827,6 +859,102 @@ static int diverge(struct ptx_warp *w, uint32_t tpc, uint32_t fpc, uint32_t tmas
     }
     stk_push(w, (struct simt_entry){fpc, rpc, fmask, 0});
     return 0;
+}
+
+/* ---- transactions ----
+ * At gpucoh_tx_begin the running entry E gets a Retry entry and a Transaction
+ * entry above it (E, Retry, Tx; tx_at - 1 indexes Tx). Divergence inside the
+ * transaction pushes plain entries above Tx; they reconverge into Tx before
+ * the commit. An aborted lane leaves Tx and everything above it and joins
+ * Retry. At the commit (or once Tx has no lane left) the attempt ends: E
+ * continues after the commit with the committed lanes, and Retry's lanes, if
+ * any, run the transaction again from the begin with their registers restored. */
+
+static void tx_abort_lanes(struct ptx_warp *w, uint32_t lanes)
+{
+    uint32_t tx = w->tx_at - 1;
+    lanes &= stk_at(w, tx)->mask;
+    if (!lanes)
+        return;
+    remove_lanes(w, lanes, tx);
+    stk_at(w, tx - 1)->mask |= lanes;
+    w->tx_aborted |= lanes;
+}
+
+void ptx_warp_tx_abort(struct ptx_warp *w, uint32_t lanes)
+{
+    if (!w->tx_at)
+        return;
+    tx_abort_lanes(w, lanes);
+    settle(w);
+}
+
+bool ptx_warp_in_tx(const struct ptx_warp *w)
+{
+    return w->tx_at != 0;
+}
+
+bool ptx_warp_at_tx_begin(const struct ptx_warp *w)
+{
+    return w->sp && w->ins[w->top.pc].op == PX_TXBEGIN;
+}
+
+/* Intra-warp conflict detection (spec 004a §9 item 22): lane l's access to
+ * [a, a + size) conflicts with another live lane's earlier access to the same
+ * 4-byte word when either of the two writes. Of two conflicting lanes the
+ * higher-numbered (younger) one aborts, so an attempt always keeps its lowest
+ * lane. Returns false when lane l itself aborts. */
+static bool tx_intra_check(struct ptx_warp *w, unsigned l, uint64_t a, unsigned size, bool write)
+{
+    uint64_t lo = a & ~3ull, hi = (a + size + 3) & ~3ull;
+    uint32_t with = 0;
+    for (uint32_t k = 0; k < w->tx_n; k++) {
+        const struct ptx_tx_access *e = &w->tx_log[k];
+        if (e->lane == l || (w->tx_aborted >> e->lane & 1) || (!write && !e->write))
+            continue;
+        uint64_t elo = e->addr & ~3ull, ehi = (e->addr + e->size + 3) & ~3ull;
+        if (elo < hi && lo < ehi)
+            with |= 1u << e->lane;
+    }
+    if (with & ((1u << l) - 1)) {
+        tx_abort_lanes(w, 1u << l);
+        return false;
+    }
+    tx_abort_lanes(w, with);
+    return true;
+}
+
+/* The attempt running in the Transaction entry (on top) ends: `committed`
+ * lanes reached the commit at `commit_pc`. */
+static void tx_end(struct ptx_warp *w, struct ptx_step *out, uint32_t committed,
+                   uint32_t commit_pc)
+{
+    out->kind = PTX_STEP_TX_END;
+    out->tx = (struct ptx_tx_end){committed, w->tx_aborted, w->tx_log, w->tx_n};
+    if (committed)
+        stk_at(w, w->tx_at - 3)->pc = commit_pc + 1;
+    stk_pop(w);
+    struct simt_entry *retry = &w->top;
+    uint32_t again = retry->mask;
+    w->tx_n = 0;
+    w->tx_aborted = 0;
+    if (!again) {
+        stk_pop(w);
+        w->tx_at = 0;
+        return;
+    }
+    for (uint32_t r = 0; r < w->n_rows; r++) {
+        uint64_t *R = w->regs + (size_t)r * 32;
+        const uint64_t *C = w->tx_regs + (size_t)r * 32;
+        for (uint32_t m_ = again; m_; m_ &= m_ - 1) {
+            unsigned l = (unsigned)__builtin_ctz(m_);
+            R[l] = C[l];
+        }
+    }
+    for (uint32_t k = 0; k < w->n_preds; k++)
+        w->preds[k] = (w->preds[k] & ~again) | (w->tx_preds[k] & again);
+    retry->mask = 0;
+    stk_push(w, (struct simt_entry){w->tx_begin_pc + 1, PX_RPC_EXIT, again, 0, SE_TX});
 }
 
 /* Per-lane address of a memory instruction, in its own space (before
@@ -930,6 +1058,24 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         case SP_GLOBAL:
             if (a & (size - 1))
                 return fault(w, i, err, errlen, "misaligned global access", l, a);
+            if (w->tx_at) {
+                if (is_atom)
+                    return fault(w, i, err, errlen,
+                                 "atomic inside a transaction (not supported)", l, a);
+                if ((w->tx_aborted >> l & 1) || !tx_intra_check(w, l, a, size, is_st))
+                    continue;
+                if (w->tx_n >= PTX_TX_LOG_MAX)
+                    return fault(w, i, err, errlen, "transaction log overflow", l, a);
+                struct ptx_tx_access *e = &w->tx_log[w->tx_n++];
+                e->addr = a;
+                e->lane = (uint8_t)l;
+                e->size = (uint8_t)size;
+                e->pc = (uint32_t)(i - w->ins);
+                e->write = is_st;
+                e->data[0] = e->data[1] = 0;
+                if (is_st)
+                    pack_store(w, i, l, e->data);
+            }
             gmask |= 1u << l;
             mo->addr[l] = a;
             if (is_st)
@@ -999,6 +1145,7 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     mo->mask = gmask;
     mo->is_red = i->op == PX_RED;
     mo->tag = (uint32_t)(i - w->ins);
+    mo->tx = w->tx_at != 0;
     if (is_atom) {
         mo->atom_kind = i->mod;
         mo->atom_type = (uint8_t)px_atom_type(i->type);
@@ -1014,12 +1161,45 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     return 0;
 }
 
+/* A transactional load sees the lane's own earlier writes of the attempt (the
+ * redo log) over what memory returned. The load's own log entry is the lane's
+ * last read from its instruction: one instruction cannot have two loads in
+ * flight, since its destination is pending. */
+static void tx_read_own_writes(const struct ptx_warp *w, const struct ptx_memop *op,
+                               const uint64_t (*lane_data)[2], uint64_t (*own)[2])
+{
+    for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m_);
+        own[l][0] = lane_data[l][0];
+        own[l][1] = lane_data[l][1];
+        uint32_t upto = w->tx_n;
+        while (upto && !(w->tx_log[upto - 1].lane == l && w->tx_log[upto - 1].pc == op->tag &&
+                         !w->tx_log[upto - 1].write))
+            upto--;
+        uint64_t a = op->addr[l];
+        uint8_t *dst = (uint8_t *)own[l];
+        for (uint32_t k = 0; k + 1 < upto; k++) {
+            const struct ptx_tx_access *e = &w->tx_log[k];
+            if (e->lane != l || !e->write)
+                continue;
+            uint64_t lo = MAX(a, e->addr), hi = MIN(a + op->size, e->addr + e->size);
+            if (lo < hi)
+                memcpy(dst + (lo - a), (const uint8_t *)e->data + (lo - e->addr), hi - lo);
+        }
+    }
+}
+
 void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
                        const uint64_t (*lane_data)[2], uint64_t cycle)
 {
     if (op->op != MEM_LOAD && op->op != MEM_ATOMIC)
         return;
     const struct px_inst *i = &w->ins[op->tag];
+    uint64_t own[32][2];
+    if (op->tx) {
+        tx_read_own_writes(w, op, lane_data, own);
+        lane_data = (const uint64_t(*)[2])own;
+    }
     if (op->op == MEM_LOAD && i->vec == 1 && i->n_dst == 1 && i->d[0].kind == OK_REG) {
         /* a scalar load: the lane's bytes are the low bytes of lane_data[l][0] */
         uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
@@ -1805,6 +1985,14 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     struct simt_entry *top = &w->top;
     uint32_t pc = top->pc, mask = top->mask;
     const struct px_inst *i = &w->ins[pc];
+    if (w->tx_at == w->sp && !mask) {
+        /* every lane of the attempt aborted: it ends here, without a commit */
+        out->lat_class = PTX_LAT_BRANCH;
+        out->active = 0;
+        out->n_thread_insts = 0;
+        tx_end(w, out, 0, 0);
+        return 0;
+    }
     uint32_t active = mask;
     if (i->guard >= 0) {
         uint32_t g = w->p[i->guard];
@@ -1886,10 +2074,16 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         out->mem.is_red = false;
         out->mem.atom_kind = out->mem.atom_type = 0;
         out->mem.tag = pc;
+        out->mem.tx = false;
         break;
     case PX_BAR: {
         if (!active)
             break;
+        if (w->tx_at) {
+            snprintf(err, errlen, "%s:%u: barrier inside a transaction is not supported",
+                     w->m->filename, i->line);
+            return -1;
+        }
         unsigned l0 = (unsigned)__builtin_ctz(active);
         uint32_t id = (uint32_t)row(w, &i->s[0])[l0];
         if (id > 15) {
@@ -1924,7 +2118,60 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
             return -1;
         break;
     }
+    case PX_TXBEGIN:
+        if (active != mask) {
+            snprintf(err, errlen, "%s:%u: predicated transaction begin with a partial mask is "
+                     "not supported", w->m->filename, i->line);
+            return -1;
+        }
+        if (!active)
+            break;
+        if (w->tx_at) {
+            snprintf(err, errlen, "%s:%u: nested transactions are not supported",
+                     w->m->filename, i->line);
+            return -1;
+        }
+        if (w->n_pending || w->sp + 2 > w->stk_cap) {
+            snprintf(err, errlen, "%s:%u: transaction begin with %s", w->m->filename, i->line,
+                     w->n_pending ? "loads outstanding" : "a full SIMT stack");
+            return -1;
+        }
+        memcpy(w->tx_regs, w->regs, (size_t)w->n_rows * 32 * sizeof(uint64_t));
+        memcpy(w->tx_preds, w->preds, (size_t)w->n_preds * sizeof(uint32_t));
+        w->tx_begin_pc = pc;
+        w->tx_n = 0;
+        w->tx_aborted = 0;
+        stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, 0, 0, SE_RETRY});
+        stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, active, 0, SE_TX});
+        w->tx_at = w->sp;
+        out->kind = PTX_STEP_TX_BEGIN;
+        break;
+    case PX_TXCOMMIT:
+        if (!active && !w->tx_at)
+            break;
+        if (!w->tx_at || w->tx_at != w->sp || active != mask) {
+            snprintf(err, errlen, "%s:%u: %s", w->m->filename, i->line,
+                     !w->tx_at ? "transaction commit outside a transaction"
+                     : active != mask ? "predicated transaction commit with a partial mask is "
+                                        "not supported"
+                                      : "transaction commit reached by part of a diverged warp "
+                                        "(branches inside a transaction must reconverge before "
+                                        "its commit)");
+            return -1;
+        }
+        if (w->n_pending) {
+            snprintf(err, errlen, "%s:%u: transaction commit with loads outstanding",
+                     w->m->filename, i->line);
+            return -1;
+        }
+        tx_end(w, out, active, pc);
+        break;
     case PX_CALL: {
+        if (w->tx_at && active) {
+            snprintf(err, errlen, "%s:%u: call inside a transaction is not supported",
+                     w->m->filename, i->line);
+            return -1;
+        }
         if (active != mask) {
             snprintf(err, errlen, "%s:%u: predicated call with a partial mask is not supported",
                      w->m->filename, i->line);
@@ -1974,6 +2221,11 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         break;
     }
     case PX_RET: {
+        if (w->tx_at && active) {
+            snprintf(err, errlen, "%s:%u: %s inside a transaction is not supported",
+                     w->m->filename, i->line, w->nf <= 1 ? "exit" : "ret");
+            return -1;
+        }
         if (w->nf <= 1) {
             /* ret in a kernel is decoded as exit; this is a defensive path */
             w->exited |= active;
@@ -1989,6 +2241,11 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         break;
     }
     case PX_EXIT:
+        if (w->tx_at && active) {
+            snprintf(err, errlen, "%s:%u: exit inside a transaction is not supported",
+                     w->m->filename, i->line);
+            return -1;
+        }
         w->exited |= active;
         remove_lanes(w, active, 0);
         break;

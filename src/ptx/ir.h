@@ -63,6 +63,8 @@ enum px_op {
     PX_LD, PX_ST, PX_ATOM, PX_RED, PX_FENCE, PX_PREFETCH,
     /* control */
     PX_BRA, PX_CALL, PX_RET, PX_EXIT, PX_BAR, PX_TRAP,
+    /* transactions: calls of gpucoh_tx_begin() / gpucoh_tx_commit() (docs/transactions.md) */
+    PX_TXBEGIN, PX_TXCOMMIT,
     /* warp-level */
     PX_SHFL, PX_VOTE, PX_ACTIVEMASK, PX_MATCH, PX_REDUX, PX_BAR_WARP,
     PX_NOPS
@@ -216,6 +218,7 @@ struct ptx_module {
     uint64_t *imm;            /* immediate rows, 32 lanes each */
     uint32_t n_imm;
     uint32_t n_regs, n_preds; /* register rows and predicates (module-wide numbering) */
+    bool has_tx;              /* some function begins a transaction */
     uint8_t *cbank;           /* .const space */
     uint32_t cbank_bytes;
     struct px_call *calls;

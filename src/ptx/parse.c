@@ -663,6 +663,18 @@ static void parse_operand(struct parser *P, struct rop *o)
 
 /* ------------------------------------------------------------------ operand resolution */
 
+/* The transaction markers (docs/transactions.md): calls of these functions,
+ * under their C or C++ (Itanium-mangled) names, begin and commit a
+ * transaction instead of calling. Returns PX_TXBEGIN, PX_TXCOMMIT or 0. */
+static int tx_marker(const char *name)
+{
+    if (!strcmp(name, "gpucoh_tx_begin") || !strcmp(name, "_Z15gpucoh_tx_beginv"))
+        return PX_TXBEGIN;
+    if (!strcmp(name, "gpucoh_tx_commit") || !strcmp(name, "_Z16gpucoh_tx_commitv"))
+        return PX_TXCOMMIT;
+    return 0;
+}
+
 static struct sym *need_sym(struct parser *P, const char *name, unsigned line)
 {
     struct sym *s = sym_find(P, name);
@@ -1946,7 +1958,16 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         if (f->kind != SY_FUNC)
             perr(P, line, "indirect calls are not supported ('%s' is not a function)",
                  o[k].name);
+        int tx = tx_marker(o[k].name);
         k++;
+        if (tx) {
+            /* a transaction marker: no results, at most an empty argument list */
+            if (rets || (k < n && (o[k].kind != RO_LIST || o[k].n)) || k + (k < n) != n)
+                perr(P, line, "'%s' takes no arguments and returns nothing", o[k - 1].name);
+            i->op = (uint16_t)tx;
+            P->m->has_tx = true;
+            return;
+        }
         if (k < n && o[k].kind == RO_LIST)
             args = &o[k++];
         if (k != n)

@@ -113,6 +113,8 @@ enum ptx_step_kind {
     PTX_STEP_MEM,      /* a global memory operation for the caller (ptx_step.mem) */
     PTX_STEP_BARRIER,  /* bar.sync/barrier.sync/bar.red/bar.arrive reached (ptx_step.bar) */
     PTX_STEP_EXIT,     /* every lane of the warp has exited */
+    PTX_STEP_TX_BEGIN, /* the warp began a transaction (gpucoh_tx_begin) */
+    PTX_STEP_TX_END,   /* an attempt of the warp's transaction ended (ptx_step.tx) */
 };
 
 /* A global memory operation of one warp instruction. Only lanes in `mask`
@@ -131,6 +133,33 @@ struct ptx_memop {
     uint64_t data[32][2];  /* per-lane store bytes (little-endian, `size` of them), or
                               atomic operands (data[l][0] = a, data[l][1] = b for CAS) */
     uint32_t tag;          /* identifies the destination for ptx_warp_complete */
+    bool tx;               /* a transactional load or store (inside gpucoh_tx_begin/commit):
+                              a store's data goes to the warp's redo log, not to memory; a
+                              load's returned bytes are overlaid with the lane's own logged
+                              writes by ptx_warp_complete */
+};
+
+/* One transactional global access of one lane, in the warp's transaction log
+ * (program order). */
+struct ptx_tx_access {
+    addr_t addr;
+    uint8_t lane;
+    uint8_t size;          /* bytes: 1, 2, 4, 8 or 16 */
+    uint32_t pc;           /* the instruction (index in the module) */
+    bool write;
+    uint64_t data[2];      /* a write's bytes, little-endian */
+};
+
+/* The end of one attempt of a warp's transaction: at gpucoh_tx_commit, or
+ * when every lane of the attempt has aborted. The lanes in `committed` commit
+ * their writes (the caller applies the write log); the lanes in `aborted`
+ * restart at the instruction after gpucoh_tx_begin with the registers they had
+ * there, and their writes (in the log too) are to be cleaned up. `log` is the
+ * whole attempt's log, valid until the warp's next step. */
+struct ptx_tx_end {
+    uint32_t committed, aborted;
+    const struct ptx_tx_access *log;
+    uint32_t n_log;
 };
 
 struct ptx_barrier {
@@ -147,6 +176,7 @@ struct ptx_step {
     uint32_t n_thread_insts; /* active lanes counted as thread instructions */
     struct ptx_memop mem;  /* PTX_STEP_MEM */
     struct ptx_barrier bar;/* PTX_STEP_BARRIER */
+    struct ptx_tx_end tx;  /* PTX_STEP_TX_END */
 };
 
 /* True when the next instruction's registers are ready at `cycle`. */
@@ -183,6 +213,25 @@ void ptx_warp_complete(struct ptx_warp *w, const struct ptx_memop *op,
 
 /* A warp waiting at a barrier is released by the caller with this. */
 void ptx_warp_barrier_release(struct ptx_warp *w);
+
+/* ---- transactions (docs/transactions.md) ----
+ * The SIMT stack holds a Retry entry under the Transaction entry (KiloTM's
+ * extension): lanes that abort leave every entry above the Retry entry and
+ * join it; when the attempt ends, they run the transaction again. Intra-warp
+ * conflicts (a lane touching a word another lane of the attempt wrote, or
+ * writing one another lane read) abort the later lane inside the interpreter. */
+
+/* Abort `lanes` of the warp's running transaction attempt (the memory system
+ * found a conflict). Lanes not in the attempt are ignored. */
+void ptx_warp_tx_abort(struct ptx_warp *w, uint32_t lanes);
+/* True while the warp is inside a transaction (between begin and the end of
+ * its last attempt). */
+bool ptx_warp_in_tx(const struct ptx_warp *w);
+/* True when the warp's next instruction begins a transaction (for a limit on
+ * transactional warps per SM). */
+bool ptx_warp_at_tx_begin(const struct ptx_warp *w);
+/* Most log entries one attempt of a warp's transaction may make. */
+#define PTX_TX_LOG_MAX 1024
 
 bool ptx_warp_done(const struct ptx_warp *w);
 /* Source line of the next instruction ("file:line"), for diagnostics. */

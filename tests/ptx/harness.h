@@ -110,7 +110,8 @@ static inline int hx_memop(struct hx_gmem *g, const struct ptx_memop *op, uint64
             res[l][0] = res[l][1] = 0;
             memcpy(res[l], p, op->size);
         } else if (op->op == MEM_STORE) {
-            memcpy(p, op->data[l], op->size);
+            if (!op->tx) /* a transactional store's data waits in the redo log */
+                memcpy(p, op->data[l], op->size);
         } else if (op->op == MEM_ATOMIC) {
             struct atom_ops ao;
             ao.kind = op->atom_kind;
@@ -126,8 +127,22 @@ static inline int hx_memop(struct hx_gmem *g, const struct ptx_memop *op, uint64
     return 0;
 }
 
+/* The end of a transaction attempt: the committed lanes' writes reach memory
+ * in program order. The harness detects no conflicts between warps, so only
+ * one-warp kernels are serialisable under it (the interpreter itself detects
+ * those between lanes of a warp). */
+static inline void hx_tx_end(struct hx_gmem *g, const struct ptx_tx_end *t)
+{
+    for (uint32_t k = 0; k < t->n_log; k++) {
+        const struct ptx_tx_access *e = &t->log[k];
+        if (e->write && (t->committed >> e->lane & 1))
+            memcpy(hx_ptr(g, e->addr), e->data, e->size);
+    }
+}
+
 struct hx_stats {
     uint64_t warp_insts, thread_insts, mem_ops, barriers, cycles;
+    uint64_t tx_attempts, tx_commits, tx_aborts; /* attempts (warp), lanes committed/aborted */
 };
 
 /* Run a whole grid. Returns 0, or -1 with a message in err. */
@@ -191,6 +206,12 @@ static inline int hx_run(const struct ptx_kernel *k, struct ptx_dim3 grid, struc
                             waiting[c]++;
                         break;
                     }
+                    if (step.kind == PTX_STEP_TX_END) {
+                        st->tx_attempts++;
+                        st->tx_commits += (uint64_t)__builtin_popcount(step.tx.committed);
+                        st->tx_aborts += (uint64_t)__builtin_popcount(step.tx.aborted);
+                        hx_tx_end(g, &step.tx);
+                    }
                     if (step.kind == PTX_STEP_EXIT)
                         break;
                 }
@@ -229,6 +250,35 @@ static inline int hx_run(const struct ptx_kernel *k, struct ptx_dim3 grid, struc
     free(warps);
     free(ctas);
     return rc;
+}
+
+/* A module and a flat global memory of `bytes`, for a test that runs its
+ * kernels: the module is parsed from `text`, or read from `file` when text is
+ * NULL. When it does not parse, m is NULL and err says why. */
+struct hx_rig {
+    struct ptx_module *m;
+    struct hx_gmem g;
+    struct hx_stats st;
+    char err[512];
+};
+
+static inline struct hx_rig *hx_rig_new(const char *file, const char *text, size_t bytes)
+{
+    struct hx_rig *r = calloc(1, sizeof(*r));
+    if (!r)
+        return NULL;
+    r->m = text ? ptx_module_parse(text, file, r->err, sizeof r->err)
+                : hx_load(file, r->err, sizeof r->err);
+    r->g.size = bytes;
+    r->g.bytes = calloc(1, bytes);
+    return r;
+}
+
+static inline void hx_rig_free(struct hx_rig *r)
+{
+    ptx_module_free(r->m);
+    free(r->g.bytes);
+    free(r);
 }
 
 #endif

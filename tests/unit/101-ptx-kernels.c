@@ -17,32 +17,15 @@
 
 #include "../ptx/harness.h"
 
-struct rig {
-    struct ptx_module *m;
-    struct hx_gmem g;
-    struct hx_stats st;
-    char err[512];
-};
-
-static struct rig *rig_new(const char *file)
+static struct hx_rig *rig_new(const char *file)
 {
-    struct rig *r = calloc(1, sizeof(*r));
-    r->m = hx_load(file, r->err, sizeof r->err);
+    struct hx_rig *r = hx_rig_new(file, NULL, 1 << 20);
     if (!r->m)
         fail_msg("%s", r->err);
-    r->g.size = 1 << 20;
-    r->g.bytes = calloc(1, r->g.size);
     return r;
 }
 
-static void rig_free(struct rig *r)
-{
-    ptx_module_free(r->m);
-    free(r->g.bytes);
-    free(r);
-}
-
-static const struct ptx_kernel *kern(struct rig *r, const char *name)
+static const struct ptx_kernel *kern(struct hx_rig *r, const char *name)
 {
     const struct ptx_kernel *k = ptx_module_kernel(r->m, name);
     if (!k)
@@ -50,7 +33,7 @@ static const struct ptx_kernel *kern(struct rig *r, const char *name)
     return k;
 }
 
-static void run(struct rig *r, const struct ptx_kernel *k, unsigned grid, unsigned block,
+static void run(struct hx_rig *r, const struct ptx_kernel *k, unsigned grid, unsigned block,
                 const struct hx_params *p, uint32_t dyn)
 {
     if (hx_run(k, (struct ptx_dim3){grid, 1, 1}, (struct ptx_dim3){block, 1, 1}, p->buf, dyn,
@@ -62,7 +45,7 @@ static void run(struct rig *r, const struct ptx_kernel *k, unsigned grid, unsign
 
 static void vecadd_one(const char *file)
 {
-    struct rig *r = rig_new(file);
+    struct hx_rig *r = rig_new(file);
     const struct ptx_kernel *k = kern(r, "vecadd");
     int n = 500;
     addr_t a = hx_alloc(&r->g, 4 * n), b = hx_alloc(&r->g, 4 * n), c = hx_alloc(&r->g, 4 * n);
@@ -78,7 +61,7 @@ static void vecadd_one(const char *file)
     run(r, k, 3, 64, &p, 0);
     for (int i = 0; i < n; i++)
         assert_true(PTR(r, c, float)[i] == (float)i * 0.5f + (1000.0f - (float)i));
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void vecadd(void **state)
@@ -91,7 +74,7 @@ static void vecadd(void **state)
 static void saxpy_bounds(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/vecadd.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/vecadd.ptx");
     const struct ptx_kernel *k = kern(r, "saxpy_i");
     addr_t y = hx_alloc(&r->g, 4 * 128), x = hx_alloc(&r->g, 4 * 128);
     for (int i = 0; i < 128; i++) {
@@ -106,12 +89,12 @@ static void saxpy_bounds(void **state)
     run(r, k, 2, 64, &p, 0);
     for (int i = 0; i < 128; i++)
         assert_int_equal(PTR(r, y, int)[i], i < 100 ? -5 * 3 * i + i - 7 : i - 7);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void reduce_one(const char *file)
 {
-    struct rig *r = rig_new(file);
+    struct hx_rig *r = rig_new(file);
     const struct ptx_kernel *k = kern(r, "reduce_sum");
     int n = 700;
     addr_t in = hx_alloc(&r->g, 4 * 768), out = hx_alloc(&r->g, 4 * 3);
@@ -145,7 +128,7 @@ static void reduce_one(const char *file)
             s += (float)((i * 13) % 17);
         assert_true(PTR(r, fout, float)[b] == s);
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void reduce(void **state)
@@ -178,7 +161,7 @@ static int nest_ref(int t, int k)
 static void divergent_loops(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/diverge.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/diverge.ptx");
     const struct ptx_kernel *k = kern(r, "nest");
     addr_t out = hx_alloc(&r->g, 4 * 256);
     for (int i = 0; i < 256; i++)
@@ -205,13 +188,13 @@ static void divergent_loops(void **state)
         }
         assert_int_equal(PTR(r, out, unsigned)[t], s);
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void votes_and_shuffles(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/diverge.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/diverge.ptx");
     const struct ptx_kernel *k = kern(r, "votes");
     addr_t out = hx_alloc(&r->g, 4 * 64);
     struct hx_params p = {0};
@@ -223,7 +206,7 @@ static void votes_and_shuffles(void **state)
         unsigned sh = (base + (lane ^ 5)) * 3;
         assert_int_equal(PTR(r, out, unsigned)[t], b ^ (all << 1) ^ (any << 2) ^ am ^ sh);
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static int poly_ref(int x, int y)
@@ -239,7 +222,7 @@ static int poly_ref(int x, int y)
 
 static void calls_one(const char *file)
 {
-    struct rig *r = rig_new(file);
+    struct hx_rig *r = rig_new(file);
     const struct ptx_kernel *k = kern(r, "caller");
     addr_t out = hx_alloc(&r->g, 4 * 128), fout = hx_alloc(&r->g, 4 * 64);
     for (int i = 0; i < 128; i++)
@@ -257,7 +240,7 @@ static void calls_one(const char *file)
         assert_true(PTR(r, fout, float)[t] == (float)((float)t * 0.5 + 1.0));
         assert_int_equal(PTR(r, out, int)[64 + t], t - 3 < 0 ? -1 : (t - 3) * (t - 3));
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void device_calls(void **state)
@@ -270,7 +253,7 @@ static void device_calls(void **state)
 static void atomics(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/atomics.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/atomics.ptx");
     const struct ptx_kernel *k = kern(r, "atomics");
     addr_t ctr = hx_alloc(&r->g, 4 * 8), u = hx_alloc(&r->g, 4 * 80), f = hx_alloc(&r->g, 4),
            l = hx_alloc(&r->g, 8);
@@ -318,12 +301,12 @@ static void atomics(void **state)
         assert_int_equal(PTR(r, g, int)[j], (j & 1) ? 0 : 2 * j + 32);
         assert_int_equal(PTR(r, g, int)[32 + j], (j & 1) ? 2 * j + 32 : 0);
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void release_acquire_one(const char *file)
 {
-    struct rig *r = rig_new(file);
+    struct hx_rig *r = rig_new(file);
     const struct ptx_kernel *k = kern(r, "mp");
     addr_t data = hx_alloc(&r->g, 4), flag = hx_alloc(&r->g, 4), out = hx_alloc(&r->g, 16);
     struct hx_params p = {0};
@@ -335,7 +318,7 @@ static void release_acquire_one(const char *file)
     assert_int_equal(PTR(r, out, int)[1], 5);
     assert_int_equal(PTR(r, out, int)[2], 7);
     assert_int_equal(*PTR(r, flag, int), 1);
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static void release_acquire(void **state)
@@ -354,7 +337,7 @@ static void close_f(float got, float want, float rel)
 static void float_math(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/fmath.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/fmath.ptx");
     const struct ptx_kernel *k = kern(r, "fmath");
     addr_t x = hx_alloc(&r->g, 4 * 32), y = hx_alloc(&r->g, 4 * 8 * 32),
            d = hx_alloc(&r->g, 8 * 4 * 32), iv = hx_alloc(&r->g, 4 * 4 * 32);
@@ -390,7 +373,7 @@ static void float_math(void **state)
         assert_int_equal(I[2], (int)(unsigned char)(t * 37));
         assert_int_equal(I[3], a < b ? t : -t);
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 static unsigned brev_ref(unsigned x)
@@ -413,7 +396,7 @@ static unsigned byte_perm_ref(unsigned x, unsigned y, unsigned s)
 static void integer_math(void **state)
 {
     (void)state;
-    struct rig *r = rig_new("tests/ptx/fmath.ptx");
+    struct hx_rig *r = rig_new("tests/ptx/fmath.ptx");
     const struct ptx_kernel *k = kern(r, "imath");
     addr_t x = hx_alloc(&r->g, 4 * 32), y = hx_alloc(&r->g, 4 * 8 * 32),
            z = hx_alloc(&r->g, 8 * 2 * 32);
@@ -446,7 +429,7 @@ static void integer_math(void **state)
         assert_true(Z[0] == w / 13 + (w >> 5));
         assert_true(Z[1] == (long long)((unsigned long long)w % 1000ULL));
     }
-    rig_free(r);
+    hx_rig_free(r);
 }
 
 int main(void)

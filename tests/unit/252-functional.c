@@ -4,6 +4,12 @@
  * (values and the old values each lane gets back, in lane then warp order),
  * instruction counts, the watchdog for a barrier that can never complete and
  * for a spin that never ends (exit 3), and a misaligned access (exit 2).
+ * Transactions (tests/ptx/tx.cu, include/gpucoh_tx.cuh) under GETM's rules:
+ * many warps over one counter (every thread's transaction commits once and
+ * the values read are 0..n-1, each once: a serial order) and transfers
+ * between accounts with a branch inside the transaction (the total never
+ * changes and every balance is exactly what the transfers that report
+ * success give). Conflicts between warps go through the validation unit.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -21,13 +27,13 @@
 
 static struct backing store;
 static struct functional *fn;
-static struct host *h;
+static struct host *h, *htx; /* htx: tests/ptx/tx.ptx on the same machine */
 
-static char *read_ptx(void)
+static char *read_ptx(const char *rel)
 {
     const char *root = getenv("GPUCOH_ROOT");
     char path[1024];
-    snprintf(path, sizeof path, "%s/examples/unit/functional.ptx", root ? root : GPUCOH_SOURCE_DIR);
+    snprintf(path, sizeof path, "%s/%s", root ? root : GPUCOH_SOURCE_DIR, rel);
     FILE *f = fopen(path, "rb");
     if (!f)
         fail_msg("cannot open %s", path);
@@ -44,7 +50,9 @@ static int setup(void **state)
     backing_init(&store);
     fn = functional_new(&store, NULL);
     h = host_new(functional_launcher(fn));
-    host_load_ptx(h, read_ptx(), "functional.ptx");
+    host_load_ptx(h, read_ptx("examples/unit/functional.ptx"), "functional.ptx");
+    htx = host_new(functional_launcher(fn));
+    host_load_ptx(htx, read_ptx("tests/ptx/tx.ptx"), "tx.ptx");
     return 0;
 }
 
@@ -52,6 +60,7 @@ static int teardown(void **state)
 {
     (void)state;
     host_delete(h);
+    host_delete(htx);
     functional_delete(fn);
     backing_destroy(&store);
     return 0;
@@ -201,6 +210,67 @@ static void same_input_gives_the_same_counts(void **state)
     }
 }
 
+static void counter_of_many_warps_is_serialisable(void **state)
+{
+    (void)state;
+    enum { CTAS = 30, N = 64, T = CTAS * N };
+    struct functional_stats before = *functional_stats(fn);
+    addr_t counter = host_malloc(htx, 4), seen = host_malloc(htx, T * 4);
+    int zero = 0;
+    host_memcpy_to_dev(htx, counter, &zero, 4);
+    struct karg a[] = {KARG_PTR(counter), KARG_PTR(seen)};
+    host_launch(htx, "tx_counter", DIM1(CTAS), DIM1(N), 0, a, 2);
+    int c, got[T];
+    host_memcpy_from_dev(htx, &c, counter, 4);
+    host_memcpy_from_dev(htx, got, seen, sizeof got);
+    assert_int_equal(c, T);
+    static bool hit[T];
+    memset(hit, 0, sizeof hit);
+    for (int t = 0; t < T; t++) {
+        assert_true(got[t] >= 0 && got[t] < T);
+        assert_false(hit[got[t]]);
+        hit[got[t]] = true;
+    }
+    const struct functional_stats *st = functional_stats(fn);
+    assert_int_equal(st->tx_commits - before.tx_commits, T);
+    assert_true(st->tx_vu_aborts > before.tx_vu_aborts); /* warps conflicted at the VU */
+    printf("tx_counter: %d threads, %llu attempts, %llu aborts (%llu by the VU)\n", T,
+           (unsigned long long)(st->tx_attempts - before.tx_attempts),
+           (unsigned long long)(st->tx_aborts - before.tx_aborts),
+           (unsigned long long)(st->tx_vu_aborts - before.tx_vu_aborts));
+}
+
+static void transfers_keep_every_balance_exact(void **state)
+{
+    (void)state;
+    enum { CTAS = 16, N = 128, T = CTAS * N, ACCTS = 97, AMOUNT = 7, START = 20 };
+    addr_t acct = host_malloc(htx, ACCTS * 4), moved = host_malloc(htx, T * 4);
+    int init[ACCTS];
+    for (int k = 0; k < ACCTS; k++)
+        init[k] = START;
+    host_memcpy_to_dev(htx, acct, init, sizeof init);
+    struct karg a[] = {KARG_PTR(acct), KARG_I32(ACCTS), KARG_I32(AMOUNT), KARG_PTR(moved)};
+    host_launch(htx, "tx_transfer", DIM1(CTAS), DIM1(N), 0, a, 4);
+    int fin[ACCTS], ok[T], want[ACCTS], total = 0, n_moved = 0;
+    host_memcpy_from_dev(htx, fin, acct, sizeof fin);
+    host_memcpy_from_dev(htx, ok, moved, sizeof ok);
+    memcpy(want, init, sizeof want);
+    for (int t = 0; t < T; t++) {
+        if (!ok[t])
+            continue;
+        n_moved++;
+        want[(t * 7 + 3) % ACCTS] -= AMOUNT;
+        want[(t * 5 + 1) % ACCTS] += AMOUNT;
+    }
+    for (int k = 0; k < ACCTS; k++) {
+        assert_int_equal(fin[k], want[k]);
+        assert_true(fin[k] >= 0);
+        total += fin[k];
+    }
+    assert_int_equal(total, ACCTS * START);
+    assert_true(n_moved > T / 4 && n_moved < T); /* some ran out of money */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +285,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_misaligned_global_access_is_a_kernel_error, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
+        cmocka_unit_test_setup_teardown(counter_of_many_warps_is_serialisable, setup, teardown),
+        cmocka_unit_test_setup_teardown(transfers_keep_every_balance_exact, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,103 @@
+/*
+ * getm_vu.h - GETM's validation unit (VU) at one L2 partition (spec 004a
+ * §4.3-4.7, thesis §4.5.2): eager conflict detection with logical timestamps.
+ *
+ * Per 32-byte granule the VU keeps rts, wts, #writes and owner. A
+ * transactional access is checked against them as the transition table
+ * getm_vu_table says (states Free and Locked; the classifier is the only place
+ * with protocol `if`s): it succeeds (updating rts/wts eagerly, never rolled
+ * back), aborts with the largest timestamp it saw, or waits in the stall
+ * buffer for the owner's commit or cleanup. Metadata lives in a precise table
+ * (4-way cuckoo hash with H3 hashes, a stash, an overflow list) and, for
+ * everything else, a recency Bloom filter that only ever overestimates.
+ *
+ * The spec's fixes are options (docs/transactions.md): unique timestamps
+ * (item 17: getm_advance_ts), owners tagged with a transaction sequence number
+ * (item 19), and all stall-buffer waiters re-entering in ascending warpts
+ * (item 23); false gives the thesis's printed form.
+ *
+ * NOT BUILT YET: the VU is a unit driven through getm_vu_access/release; it is
+ * not yet wired into an L2 bank with messages from the SMs (the SM stops with
+ * a clear error at a transaction).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_GETM_VU_H
+#define COH_GETM_VU_H
+
+#include "coh/coh.h"
+
+typedef uint64_t getm_ts;
+
+struct getm_params {
+    uint32_t granule;        /* bytes of one metadata granule (32) */
+    uint32_t precise_sets;   /* sets per cuckoo way (power of two); 4 ways */
+    uint32_t stash;          /* fully associative stash entries */
+    uint32_t max_swaps;      /* cuckoo displacements before the stash */
+    uint32_t overflow;       /* overflow list entries (the thesis's unbounded list) */
+    uint32_t bloom_sets;     /* sets per Bloom filter way (power of two); 4 ways */
+    uint32_t stall_lines, stall_entries; /* stall buffer: lines x entries per line */
+    uint32_t warp_bits;      /* log2 of the GPU's warps: the warp-id part of a unique ts */
+    bool unique_ts;          /* item 17: timestamps (logical << warp_bits) | warp id */
+    bool owner_seq;          /* item 19: owner = (warp, transaction sequence) */
+    bool wake_all;           /* item 23: every waiter re-enters, ascending warpts */
+    uint64_t seed;           /* the H3 matrices */
+};
+
+/* Table 4.2's sizes for one of 6 partitions (4K precise entries and 1K
+ * Bloom entries GPU-wide, rounded to powers of two per partition) and the
+ * spec's fixes on. */
+void getm_params_default(struct getm_params *p);
+
+/* The first timestamp of warp `wid`, and the smallest one later than t that
+ * the warp may take (after an abort with cause t, or a commit that saw t). */
+getm_ts getm_first_ts(const struct getm_params *p, uint32_t wid);
+getm_ts getm_advance_ts(const struct getm_params *p, uint32_t wid, getm_ts t);
+
+struct getm_req {
+    addr_t addr;
+    bool store;
+    uint32_t wid;            /* global warp id */
+    uint32_t seq;            /* the warp's transaction sequence number */
+    getm_ts warpts;
+    uint64_t cookie;         /* the caller's, returned when a waiter re-enters */
+};
+
+enum getm_reply { GETM_OK, GETM_ABORT, GETM_QUEUED };
+
+struct getm_result {
+    enum getm_reply reply;
+    getm_ts cause;           /* GETM_ABORT: the timestamp the core must move past */
+    getm_ts rts, wts;        /* the granule's timestamps after the access */
+};
+
+struct getm_meta {
+    getm_ts rts, wts;
+    uint32_t nwrites, owner, owner_seq;
+};
+
+struct getm_vu_stats {
+    uint64_t accesses, aborts, queued, stall_full, woken, releases;
+    uint64_t stashed, bloom_evictions, overflowed, bloom_fills;
+};
+
+struct getm_vu;
+struct getm_vu *getm_vu_new(const struct getm_params *p, struct eng *eng, const char *name,
+                            struct coh_cov *cov);
+void getm_vu_free(struct getm_vu *v);
+
+/* Validate a transactional load or store. */
+struct getm_result getm_vu_access(struct getm_vu *v, const struct getm_req *r);
+/* A commit or cleanup log entry: `count` of the owner's writes to addr's
+ * granule are done (for a commit, the bank has written the data). Waiters
+ * that must now re-enter the VU are copied to woken (at most cap) in the order
+ * to retry them; returns how many. */
+unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct getm_req *woken,
+                         unsigned cap);
+/* Observer: the metadata the VU would use for addr (precise, else the Bloom
+ * filter's overestimate); true when it is in the precise table. */
+bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m);
+const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v);
+
+extern const struct coh_table getm_vu_table;
+
+#endif
