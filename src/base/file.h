@@ -2,8 +2,8 @@
  * file.h - read a whole file into memory.
  *
  * Parsers read their input whole and report file:line themselves; this is
- * the one place that does the reading. (sweep_read_file, the launch-spec and
- * litmus readers predate it and could call it.)
+ * the one place that does the reading. (The launch-spec and litmus readers
+ * predate it and could call it.)
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef BASE_FILE_H

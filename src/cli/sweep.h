@@ -154,6 +154,5 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s);
 /* Small helpers shared with repro. */
 void sweep_csv_field(FILE *f, const char *s);  /* quoted when it holds a comma, quote or newline */
 int sweep_mkdir_p(const char *path);
-char *sweep_read_file(const char *path);  /* malloc'd text, NULL if unreadable */
 
 #endif

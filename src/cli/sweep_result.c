@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "cli/common.h"
 #include "cli/sweep.h"
 
@@ -36,7 +37,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     res->lease_avg = -1;
     char path[4200];
     snprintf(path, sizeof path, "%s/runs/%s.err", out_dir, r->id);
-    char *err = sweep_read_file(path);
+    char *err = file_read_text(path, NULL);
     bool has_err = err != NULL;
     if (err) {
         char kind[32];
@@ -58,7 +59,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         free(err);
     }
     snprintf(path, sizeof path, "%s/runs/%s.json", out_dir, r->id);
-    char *text = sweep_read_file(path);
+    char *text = file_read_text(path, NULL);
     if (!text)
         return;
     cJSON *root = cJSON_Parse(text);

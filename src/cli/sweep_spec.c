@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "coh/proto.h"
 #include "gfx/gen.h"
@@ -99,36 +100,6 @@ static const char *own(struct sweep_spec *s, const char *text)
         abort();
     s->owned[s->n_owned++] = copy;
     return copy;
-}
-
-char *sweep_read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 8192;
-            char *t = realloc(text, cap);
-            if (!t)
-                abort();
-            text = t;
-        }
-        size_t got = fread(text + len, 1, cap - len - 1, f);
-        len += got;
-        if (!got)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        return NULL;
-    }
-    text[len] = 0;
-    return text;
 }
 
 /* A machine file named in a spec: as written, else under the project root. */
@@ -605,7 +576,7 @@ int sweep_spec_parse(struct sweep_spec *s, const char *path, const char *text,
 int sweep_spec_load(struct sweep_spec *s, const char *path, const struct sweep_parse_opts *o,
                     char *err, size_t errlen)
 {
-    char *text = sweep_read_file(path);
+    char *text = file_read_text(path, NULL);
     if (!text) {
         memset(s, 0, sizeof *s);
         snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "report/mean.h"
 #include "report/repro.h"
 #include "report/repro_values.h"
@@ -123,7 +124,7 @@ int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
                               size_t errlen),
                    void *ctx, char *err, size_t errlen)
 {
-    char *text = sweep_read_file(path);
+    char *text = file_read_text(path, NULL);
     if (!text)
         return errf(err, errlen, "%s: cannot read", path);
     unsigned line = 0;

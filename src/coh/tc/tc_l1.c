@@ -266,20 +266,8 @@ static void reply_rsp(struct coh_ctx *x)
         struct tc_warp *w = slot_of(c, m->req.warp);
         w->gwct = MAX(w->gwct, m->ts2);
     }
-    if (m->flags & TC_F_MERGED) {
-        struct msg *w;
-        struct msg_list late = {0};
-        while ((w = msg_list_pop(&x->tbe->merged))) {
-            if (w->ts2 > m->ts) {
-                c->st.loads_replayed++;
-                msg_list_push(&late, w);
-                continue;
-            }
-            memcpy(w->data, m->data, c->base.line_bytes);
-            ctrl_to_core(&c->base, w, 0);
-        }
-        msg_list_splice(&c->base.replay, &late);
-    }
+    if (m->flags & TC_F_MERGED)
+        c->st.loads_replayed += ctrl_l1_answer_in_time(&c->base, x->tbe, m->data, m->ts);
     ctrl_to_core(&c->base, m, 0);
     x->msg = NULL;
 }
