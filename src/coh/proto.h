@@ -102,6 +102,10 @@ struct proto_desc {
     bool logical_time;         /* a performed write is visible only to readers that synchronised
                                   with its writer through memory (RCC), not to every reader
                                   after it in physical time */
+    /* The protocol's own limits on a configuration (config_load calls it after
+     * the generic checks): NULL when it can build this machine, else the key
+     * at fault ("gpu.sms"), with what is wrong in `why`. NULL hook: no limits. */
+    const char *(*check)(const struct config *c, char *why, size_t len);
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

@@ -2095,15 +2095,15 @@ static uint32_t occupancy(struct sm *sm, const struct launch *l)
     uint64_t shmem = (uint64_t)ki->static_shmem_bytes + l->dyn_shmem_bytes;
     if (threads > sp->threads || warps > sp->warps)
         fatal("kernel %s: a CTA of %llu threads (%u warps) does not fit in an SM of %u "
-              "threads, %u warps",
+              "threads (sm.threads), %u warps (sm.warps)",
               ki->name, (unsigned long long)threads, warps, sp->threads, sp->warps);
     if (regs > sp->regs)
         fatal("kernel %s: a CTA needs %llu registers (%u per thread, allocated per warp), the "
-              "SM has %u",
+              "SM has %u (sm.regs)",
               ki->name, (unsigned long long)regs, per_thread, sp->regs);
     if (shmem > sp->shmem_bytes)
-        fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u", ki->name,
-              (unsigned long long)shmem, sp->shmem_bytes);
+        fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u (sm.shmem_bytes)",
+              ki->name, (unsigned long long)shmem, sp->shmem_bytes);
     sm->cta_threads = (uint32_t)threads;
     sm->cta_warps = warps;
     sm->cta_regs = (uint32_t)regs;

@@ -156,6 +156,17 @@ const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 
+/* A lease option's value (tc.lease, rcc.lease): one of `words` (NULL-
+ * terminated; returns its index) or "fixed:N" with lo <= N <= hi (returns
+ * CONFIG_LEASE_FIXED, N in *n); -1 when it is neither. */
+#define CONFIG_LEASE_FIXED 100
+int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
+                       uint32_t *n);
+extern const char *const config_tc_lease_words[];  /* "auto", "predict" */
+extern const char *const config_rcc_lease_words[]; /* "predict" */
+#define CONFIG_TC_LEASE_MAX (1u << 24)
+#define CONFIG_RCC_LEASE_MAX (1u << 20)
+
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);
 

@@ -569,23 +569,14 @@ static const struct ctrl_stat rcc_l2_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-static bool pow2(uint32_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-/* rcc.lease: predict, or fixed:N (returns N; 0 for the predictor). */
+/* rcc.lease: predict, or fixed:N (returns N; 0 for the predictor); config_load
+ * has checked its form. */
 static uint32_t fixed_lease(const char *s)
 {
-    if (!strcmp(s, "predict"))
-        return 0;
-    char *end;
-    if (!strncmp(s, "fixed:", 6) && s[6] >= '1' && s[6] <= '9') {
-        unsigned long n = strtoul(s + 6, &end, 10);
-        if (!*end && n <= 1ul << 20)
-            return (uint32_t)n;
-    }
-    fatal("rcc.lease: '%s' is not predict or fixed:N (N from 1 to 1048576)", s);
+    uint32_t n = 0;
+    if (config_lease_parse(s, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) < 0)
+        panic("rcc.lease '%s' passed config_load's check", s);
+    return n;
 }
 
 struct comp *rcc_l2_create(const struct ctrl_wiring *w)
@@ -598,9 +589,7 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     c->refill_paper = r->refill_version == 1;
     c->renew = r->renew;
     c->fixed = fixed_lease(r->lease);
-    if (!pow2(r->lease_min) || !pow2(r->lease_max) || r->lease_min > r->lease_max)
-        fatal("rcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, min <= max",
-              r->lease_min, r->lease_max);
+    /* config_load has checked: lease_min and lease_max are powers of two, min <= max */
     c->lease_min = r->lease_min;
     c->levels = (uint8_t)(__builtin_ctz(r->lease_max) - __builtin_ctz(r->lease_min));
     size_t ways = (size_t)c->base.cache.sets * c->base.cache.spec.ways;
