@@ -31,7 +31,7 @@ static const struct cfg_opt sim_opts[] = {
     CFG_U64("spin_cycles", T, spin_cycles, "2000000", 0, 1e15, "core cycles",
             "stop (exit 3) when for this long no warp stores, does an atomic, loads a value "
             "it had not loaded before, or finishes: warps spinning on a condition that "
-            "cannot change; 0 = off"),
+            "cannot change (functional mode: rounds of one instruction per warp); 0 = off"),
     CFG_END,
 };
 #undef T

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Kernels that cannot end stop with exit 3 and a dump of the warps (their PCs,
-# states and outstanding operations), under the default configuration: the
-# spin watchdog (sim.spin_cycles) in timing mode, the instruction budget
-# (sim.max_insts, auto: 2^24 per warp of the launch) in both modes, the cycle
-# limit (sim.max_cycles, auto: 2^27 per wave). 0 means no limit when asked.
+# states and outstanding operations or last loads), under the default
+# configuration: the spin watchdog (sim.spin_cycles; rounds in functional
+# mode) and the instruction budget (sim.max_insts, auto: 2^24 per warp of the
+# launch) in both modes, the cycle limit (sim.max_cycles, auto: 2^27 per wave).
+# 0 means no limit when asked.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -27,13 +28,28 @@ grep -qE "warp [0-9]+ \(CTA [01] warp [0-3]\): [a-z-]+ at $errs/histogram-noinc.
 expect_fault "no progress: in kernel spin" exec "$errs/spin.spec"
 grep -q "ready at $errs/spin.ptx:2[45], outstanding ld 0" "$tmp/err" ||
     fail "spin: no warp line in the dump: $(grep warp "$tmp/err" | head -3)"
+# functional mode: the spin watchdog counts rounds (one instruction per warp)
+expect_fault "no progress: in kernel spin, for 2000001 rounds" exec "$errs/spin.spec" --functional
+grep -q "CTA (0,0,0) warp 0: running, before $errs/spin.ptx:2[45]; last load 0x[0-9a-f]* = 0" \
+    "$tmp/err" || fail "functional spin: no warp line: $(head -3 "$tmp/err")"
+expect_fault "no progress: in kernel histo_shared, for 2000001 rounds" \
+    exec "$errs/runaway.spec" --functional
+grep -qE "CTA \(1,0,0\) warp 3: running, before $errs/histogram-noinc.ptx:[0-9]+; last load" \
+    "$tmp/err" || fail "functional histo_shared: no warp line: $(head -3 "$tmp/err")"
+expect_fault "no progress: in kernel spin, for 1001 rounds" \
+    exec "$errs/spin.spec" --functional --set sim.spin_cycles=1000
 expect_fault "runaway: kernel spin ran past its budget of 16777216 warp instructions" \
-    exec "$errs/spin.spec" --functional
-grep -q "CTA (0,0,0) warp 0: running, before $errs/spin.ptx:2[45]" "$tmp/err" ||
-    fail "functional spin: no warp line: $(head -3 "$tmp/err")"
-# the same mistake in a litmus test, in functional mode
-expect_fault "runaway: kernel litmus_kernel ran past its budget" \
+    exec "$errs/spin.spec" --functional --set sim.spin_cycles=0
+# the same mistake in a litmus test, in functional and timing mode
+expect_fault "no progress: in kernel litmus_kernel, for 2000001 rounds" \
     litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+grep -q "CTA (0,0,0) warp 0: running, before .*spin-never-reloads.litmus (translated):[0-9]*; last load" \
+    "$tmp/err" || fail "functional litmus: no warp line: $(head -3 "$tmp/err")"
+expect_fault "runaway: kernel litmus_kernel ran past its budget" \
+    litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
+    --set sim.spin_cycles=0
+expect_fault "no progress: in kernel litmus_kernel, for 2020000 core cycles" \
+    litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
 # the limits, set explicitly
 expect_fault "ran past sim.max_cycles (50000 core cycles; 0 = no limit)" \
     exec "$errs/spin.spec" --set sim.max_cycles=50000
