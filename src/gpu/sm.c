@@ -213,8 +213,9 @@ struct sm {
     sm_issue_fn *hook;
     void *hook_obj;
     struct sm_stats st;
-    uint64_t advances;         /* stores, atomics, loads of values new to their warp and
-                                  finished warps: the spin watchdog's progress (sm_advances);
+    uint64_t advances;         /* stores and atomics (issued, completed), loads of values new
+                                  to their warp and finished warps: the spin watchdog's
+                                  progress (sm_advances);
                                   not a statistic, so statistics stay as they were */
 };
 
@@ -603,6 +604,9 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     bool res = is_result_op(&mi->mem);
     order_complete(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
     w->n_out--;
+    /* a write at the L2 now: logical-time protocols' spin watchdog takes its
+     * lease marks after it (machine.c, mark_leases) */
+    sm->advances += mi->mem.op == MEM_STORE || mi->mem.op == MEM_ATOMIC;
     if (mi->mem.op == MEM_LOAD) {
         /* a warp that loads what it loaded last time (a spin on a flag) is not
          * progressing; a new address or a new value is */

@@ -24,14 +24,16 @@ static const struct cfg_opt sim_opts[] = {
             "response, even while others complete; 0 = off"),
     CFG_LIMIT("max_cycles", T, max_cycles, "auto", 1e18, "core cycles",
               "stop a kernel that runs longer than this (exit 3); 0 = no limit; auto = "
-              "2^27 per wave of the launch (a wave: the warps every SM holds at once)"),
+              "2^29 per wave of the launch (a wave: the warps every SM holds at once)"),
     CFG_LIMIT("max_insts", T, max_insts, "auto", 1e18, "warp instructions",
               "stop a kernel that issues more warp instructions than this (exit 3); 0 = no "
               "limit; auto = 2^24 per warp of the launch"),
     CFG_U64("spin_cycles", T, spin_cycles, "2000000", 0, 1e15, "core cycles",
             "stop (exit 3) when for this long no warp stores, does an atomic, loads a value "
             "it had not loaded before, or finishes: warps spinning on a condition that "
-            "cannot change (functional mode: rounds of one instruction per warp); 0 = off"),
+            "cannot change (functional mode: rounds of one instruction per warp; RCC: counted "
+            "from when every L1's clock has passed the leases it held at the last progress); "
+            "0 = off"),
     CFG_END,
 };
 #undef T

@@ -3,7 +3,7 @@
 # states and outstanding operations or last loads), under the default
 # configuration: the spin watchdog (sim.spin_cycles; rounds in functional
 # mode) and the instruction budget (sim.max_insts, auto: 2^24 per warp of the
-# launch) in both modes, the cycle limit (sim.max_cycles, auto: 2^27 per wave).
+# launch) in both modes, the cycle limit (sim.max_cycles, auto: 2^29 per wave).
 # 0 means no limit when asked.
 set -u
 bin=$1; root=$2
@@ -50,6 +50,23 @@ expect_fault "runaway: kernel litmus_kernel ran past its budget" \
     --set sim.spin_cycles=0
 expect_fault "no progress: in kernel litmus_kernel, for 2020000 core cycles" \
     litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+# logical-time protocols (RCC): the watchdog counts only once every L1's clock
+# has passed the leases it held at the last progress (lease 2048 x guard 10000
+# cycles, then 2 M); a short lease gets there sooner
+leases="after every L1's clock had passed the leases it held at the last progress"
+expect_fault "for 22500000 core cycles no warp stored" exec "$errs/spin.spec" --protocol rccwo
+grep -qF "the last 2020000 of them $leases" "$tmp/err" || fail "rccwo spin: $(head -1 "$tmp/err")"
+expect_fault "$leases" exec "$errs/spin.spec" --protocol rccsc --set order.model=sc \
+    --set rcc.lease=fixed:16
+expect_fault "$leases" litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
+    --protocol rccwo
+# ... while correct RCC runs whose warps reread one value for far longer than
+# sim.spin_cycles (their copies' leases) finish: counting from the last
+# progress instead stops both after 40000 cycles
+for w in mp semaphore; do
+    "$bin" run --workload $w --size tiny --protocol rccwo --set sim.spin_cycles=20000 \
+        >/dev/null 2>"$tmp/err" || fail "rccwo $w stopped: $(head -1 "$tmp/err")"
+done
 # the limits, set explicitly
 expect_fault "ran past sim.max_cycles (50000 core cycles; 0 = no limit)" \
     exec "$errs/spin.spec" --set sim.max_cycles=50000
@@ -65,4 +82,4 @@ expect_fault "past sim.max_insts (100000" exec "$errs/spin.spec" --set sim.spin_
 "$bin" run --workload spinlock --size tiny --protocol tcw --set sim.max_cycles=0 \
     --set sim.max_insts=0 --set sim.spin_cycles=0 >/dev/null || fail "limits off stopped spinlock"
 "$bin" config show | grep -q "^max_cycles = auto" || fail "sim.max_cycles is not auto by default"
-echo "runaway: $n runaway kernels stopped with a dump, 2 ordinary runs finished"
+echo "runaway: $n runaway kernels stopped with a dump, 4 ordinary runs finished"

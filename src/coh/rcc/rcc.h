@@ -62,6 +62,10 @@ unsigned rcc_l1_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data)
 /* The SM's logical clock now (rccwo: the read view, *wview the write view),
  * the livelock guard's pending ticks included. */
 uint64_t rcc_l1_now(struct comp *c, uint64_t *wview);
+/* proto_desc.lease_mark and lease_passed: the largest lease end the L1 gave a
+ * copy so far; whether its clock has passed `mark` since. */
+uint64_t rcc_l1_lease_mark(struct comp *c);
+bool rcc_l1_lease_passed(struct comp *c, uint64_t mark);
 /* The lease end of the L1's copy of `line`, false if it holds none. */
 bool rcc_l1_exp(struct comp *c, addr_t line, uint64_t *exp);
 
