@@ -102,11 +102,11 @@ struct proto_desc {
     bool logical_time;         /* a performed write is visible only to readers that synchronised
                                   with its writer through memory (RCC), not to every reader
                                   after it in physical time */
-    /* logical_time protocols, for the spin watchdog (an observer, docs/design.md): a mark
-     * of the leases an L1 has granted its copies so far, and whether its clock has since
-     * passed every one of them (so that none of the copies it held at the mark can hit
-     * any more). NULL: the watchdog is off for the protocol. */
-    uint64_t (*lease_mark)(struct comp *l1);
+    /* logical_time protocols, for the spin watchdog (an observer, docs/design.md): the
+     * largest lease end an L2 bank has granted SM `sm`'s L1 so far (those in flight
+     * included), and whether that L1's clock has passed a mark (so that no copy granted
+     * by then can hit any more). NULL: the watchdog is off for the protocol. */
+    uint64_t (*lease_mark)(struct comp *l2, unsigned sm);
     bool (*lease_passed)(struct comp *l1, uint64_t mark);
     /* The protocol's own limits on a configuration (config_load calls it after
      * the generic checks): NULL when it can build this machine, else the key

@@ -411,17 +411,21 @@ static uint64_t total_advances(const struct machine *m)
 /* Logical-time protocols (RCC): a warp may reread a value for as long as its
  * L1's copy is leased, millions of cycles, while a newer value waits at the
  * L2, so rereading one value is not yet being stuck. The spin watchdog there
- * takes each L1's lease mark at every progress event (or kernel start) and
+ * takes each L1's lease mark at every progress event (or kernel start: the
+ * largest lease end the banks have granted it, those in flight included) and
  * starts counting only once every L1's clock has passed its mark: from then
  * on no copy granted before the event can hit, so every load reads the L2's
- * value or a copy filled since, and a warp that still sees nothing new for
+ * value or a copy granted since, and a warp that still sees nothing new for
  * sim.spin_cycles waits for a write nobody makes. Store and atomic
  * completions are progress events (sm_advances), so a write is at the L2
  * before the mark that must pass is taken. */
 static void mark_leases(const struct machine *m, uint64_t *marks)
 {
-    for (unsigned i = 0; i < m->n_sms; i++)
-        marks[i] = m->proto->lease_mark(m->l1s[i]);
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        marks[i] = 0;
+        for (unsigned b = 0; b < m->n_banks; b++)
+            marks[i] = MAX(marks[i], m->proto->lease_mark(m->l2s[b], i));
+    }
 }
 
 static bool leases_passed(const struct machine *m, const uint64_t *marks)

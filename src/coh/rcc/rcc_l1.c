@@ -94,7 +94,6 @@ struct rcc_l1 {
     tick_t core_ps;
     uint64_t livelock;      /* core cycles per tick of the guard (0: off) */
     uint64_t guard_at;      /* core cycle up to which the guard has ticked */
-    uint64_t max_exp;       /* the largest lease end a copy got (the spin watchdog's mark) */
     struct l1_stats st;
 };
 
@@ -241,7 +240,6 @@ static void fill_line(struct coh_ctx *x)
         ctrl_l1_fill_line(x);
     }
     EXP(x->line) = x->msg->ts;
-    c->max_exp = MAX(c->max_exp, x->msg->ts);
     observe_copy(c, x);
 }
 
@@ -250,7 +248,6 @@ static void renew_line(struct coh_ctx *x)
     struct rcc_l1 *c = l1_of(x->ctrl);
     c->st.renewals++;
     EXP(x->line) = x->msg->ts;
-    c->max_exp = MAX(c->max_exp, x->msg->ts);
     memcpy(x->msg->data, x->line->data, c->base.line_bytes); /* what the loads read */
     observe_copy(c, x);
 }
@@ -648,11 +645,6 @@ uint64_t rcc_l1_now(struct comp *cp, uint64_t *wview)
     if (wview)
         *wview = write_view(c) + k;
     return c->now + k;
-}
-
-uint64_t rcc_l1_lease_mark(struct comp *cp)
-{
-    return l1_of(cp)->max_exp;
 }
 
 /* A copy hits while exp >= the read view: past the mark, none granted by then can. */
