@@ -22,7 +22,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "base/rng.h"
 #include "ptx/ptx.h"
@@ -1220,35 +1222,6 @@ struct launchspec *launchspec_parse(const char *text, const char *filename, cons
 
 /* ---- resolving: PTX and data files ---- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            buf = xrealloc(buf, cap);
-        }
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        n += k;
-        if (!k)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
-}
-
 static int resolve_error(char *err, size_t errlen, const struct launchspec *s, int line,
                          const char *fmt, ...) PRINTF_LIKE(5, 6);
 static int resolve_error(char *err, size_t errlen, const struct launchspec *s, int line,
@@ -1268,13 +1241,14 @@ static int check_file_source(const struct launchspec *s, const struct lspec_sour
 {
     if (src->kind != LSPEC_FILL_FILE)
         return 0;
-    FILE *f = fopen(src->path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(src->path, &st))
         return resolve_error(err, errlen, s, line, "cannot open %s: %s", src->path,
                              strerror(errno));
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
+    if (!S_ISREG(st.st_mode))
+        return resolve_error(err, errlen, s, line, "%s is not a regular file (a data file of "
+                             "raw elements is expected)", src->path);
+    long size = (long)st.st_size;
     uint64_t want = b->count * lspec_type_bytes[b->type];
     if (size < 0 || (uint64_t)size != want)
         return resolve_error(err, errlen, s, line,
@@ -1373,9 +1347,15 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
         struct lspec_module *m = &s->modules[i];
         if (m->mod)
             continue;
-        if (!m->text && !(m->text = read_file(m->path, NULL)))
-            return resolve_error(err, errlen, s, m->line, "cannot read %s: %s", m->path,
-                                 strerror(errno));
+        if (!m->text) {
+            size_t len;
+            if (!(m->text = file_read_text(m->path, &len)))
+                return resolve_error(err, errlen, s, m->line, "cannot read %s: %s", m->path,
+                                     errno == EISDIR ? "is a folder, expected a PTX file"
+                                                     : strerror(errno));
+            if (file_check_text(m->path, m->text, len, err, errlen))
+                return -1; /* the PTX's own file:line */
+        }
         if (!(m->mod = ptx_module_parse(m->text, m->path, err, errlen)))
             return -1; /* the PTX's own file:line */
         if (!*ptx_module_kernel_names(m->mod))
@@ -1446,11 +1426,9 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
 
 struct launchspec *launchspec_load(const char *path, char *err, size_t errlen)
 {
-    char *text = read_file(path, NULL);
-    if (!text) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *text = file_read_source(path, NULL, err, errlen);
+    if (!text)
         return NULL;
-    }
     struct launchspec *s = launchspec_parse(text, path, NULL, err, errlen);
     free(text);
     if (s && launchspec_resolve(s, err, errlen)) {
