@@ -867,6 +867,30 @@ static void parse_let(struct lp *lp)
     PUSH(lp->consts, lp->n_consts, c);
 }
 
+/* values() constants must be what an element of type t can hold: an integer
+ * type takes integers that fit its width, signed or unsigned (-1 is the all-
+ * ones u8), rather than the low bytes of whatever was written. */
+static bool values_fit(struct lp *lp, const struct lspec_source *src, enum lspec_type t)
+{
+    if (src->kind != LSPEC_FILL_VALUES || type_is_float(t))
+        return true;
+    unsigned bits = 8 * lspec_type_bytes[t];
+    for (uint64_t k = 0; k < src->n_values; k++) {
+        struct lspec_val v = src->values[k];
+        if (v.is_float) {
+            lp_error(lp, "values(): value %llu (%g) is not an integer, and the elements are %s",
+                     (unsigned long long)k + 1, v.f, lspec_type_names[t]);
+            return false;
+        }
+        if (bits < 64 && (v.i < -(INT64_C(1) << (bits - 1)) || v.i > (INT64_C(1) << bits) - 1)) {
+            lp_error(lp, "values(): value %llu (%lld) does not fit in %s",
+                     (unsigned long long)k + 1, (long long)v.i, lspec_type_names[t]);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void parse_buffer(struct lp *lp)
 {
     char name[64], type[16] = "", tmp[40];
@@ -905,6 +929,10 @@ static void parse_buffer(struct lp *lp)
         free(b.init.values);
         return;
     }
+    if (!values_fit(lp, &b.init, b.type)) {
+        free(b.init.values);
+        return;
+    }
     b.name = xstrdup(name);
     PUSH(lp->s->buffers, lp->s->n_buffers, b);
 }
@@ -919,7 +947,9 @@ static bool parse_dims(struct lp *lp, const char *what, struct dim3 *d)
             lp_error(lp, "%s has more than 3 dimensions", what);
             return false;
         }
-        if (!const_uint(lp, what, 1, what[0] == 'g' ? UINT32_MAX : 1024, &v[k++]))
+        /* CUDA's limits: grid x < 2^31, y and z <= 65535; block x, y <= 1024, z <= 64 */
+        uint64_t max = what[0] == 'g' ? (k ? 65535 : INT32_MAX) : (k == 2 ? 64 : 1024);
+        if (!const_uint(lp, what, 1, max, &v[k++]))
             return false;
     } while (accept(lp, ','));
     *d = DIM3((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
@@ -1088,6 +1118,10 @@ static void parse_check(struct lp *lp)
     if (c.expect.kind == LSPEC_FILL_VALUES && c.expect.n_values != b->count) {
         lp_error(lp, "values() gives %llu values but %s has %llu elements",
                  (unsigned long long)c.expect.n_values, b->name, (unsigned long long)b->count);
+        free(c.expect.values);
+        return;
+    }
+    if (!values_fit(lp, &c.expect, b->type)) {
         free(c.expect.values);
         return;
     }
