@@ -959,7 +959,7 @@ static void parse_buffer(struct lp *lp)
         return;
     }
     if (!values_fit(lp, &b.init, b.type)) {
-        free(b.init.values);
+        free_source(&b.init);
         return;
     }
     b.name = xstrdup(name);
@@ -1149,10 +1149,8 @@ static void parse_check(struct lp *lp)
                  (unsigned long long)c.expect.n_values, b->name, (unsigned long long)b->count);
         goto fail;
     }
-    if (!values_fit(lp, &c.expect, b->type)) {
-        free(c.expect.values);
-        return;
-    }
+    if (!values_fit(lp, &c.expect, b->type))
+        goto fail;
     if (keyword(lp, "tol")) {
         struct lspec_val v;
         if (!const_expr(lp, &v))
