@@ -11,8 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "base/types.h"
 #include "base/log.h"
+#include "base/types.h"
 
 int opt_number(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out,
                char *err, size_t errlen)
