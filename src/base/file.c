@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "base/log.h"
 
@@ -15,6 +17,12 @@ char *file_read_text(const char *path, size_t *len_out)
     FILE *f = fopen(path, "rb");
     if (!f)
         return NULL;
+    struct stat st;
+    if (!fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
+        fclose(f);
+        errno = EISDIR; /* fopen opens a folder; reading it would say EIO */
+        return NULL;
+    }
     char *text = NULL;
     size_t len = 0, cap = 0;
     for (;;) {
@@ -37,6 +45,36 @@ char *file_read_text(const char *path, size_t *len_out)
         return NULL;
     }
     text[len] = 0;
+    if (len_out)
+        *len_out = len;
+    return text;
+}
+
+int file_check_text(const char *path, const char *text, size_t len, char *err, size_t errlen)
+{
+    const char *nul = memchr(text, 0, len);
+    if (!nul)
+        return 0;
+    unsigned line = 1;
+    for (const char *q = text; q < nul; q++)
+        line += *q == '\n';
+    snprintf(err, errlen, "%s:%u: NUL byte: not a text file", path, line);
+    return -1;
+}
+
+char *file_read_source(const char *path, size_t *len_out, char *err, size_t errlen)
+{
+    size_t len;
+    char *text = file_read_text(path, &len);
+    if (!text) {
+        snprintf(err, errlen, "%s: cannot read: %s", path,
+                 errno == EISDIR ? "is a folder, expected a file" : strerror(errno));
+        return NULL;
+    }
+    if (file_check_text(path, text, len, err, errlen)) {
+        free(text);
+        return NULL;
+    }
     if (len_out)
         *len_out = len;
     return text;

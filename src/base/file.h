@@ -2,8 +2,7 @@
  * file.h - read a whole file into memory.
  *
  * Parsers read their input whole and report file:line themselves; this is
- * the one place that does the reading. (The launch-spec and litmus readers
- * predate it and could call it.)
+ * the one place that does the reading.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef BASE_FILE_H
@@ -15,5 +14,14 @@
  * NULL) how many bytes it has: a NUL inside makes strlen() < *len. NULL with
  * errno set when it cannot be opened or read. */
 char *file_read_text(const char *path, size_t *len);
+
+/* A parser's input: file_read_text, or NULL with what is wrong in err: "PATH:
+ * cannot read: WHY" (a folder: "is a folder, expected a file") or, when a NUL
+ * byte makes it not text, "PATH:LINE: NUL byte: not a text file". */
+char *file_read_source(const char *path, size_t *len, char *err, size_t errlen);
+
+/* -1 with "PATH:LINE: NUL byte: not a text file" in err when text[0, len)
+ * holds a NUL byte; 0 otherwise. */
+int file_check_text(const char *path, const char *text, size_t len, char *err, size_t errlen);
 
 #endif

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/log.h"
 
 const char *const litmus_kind_names[3] = {"exists", "~exists", "forall"};
@@ -1056,37 +1057,9 @@ out:
 
 int litmus_parse_file(const char *path, struct litmus_test *t, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    char *text = file_read_source(path, NULL, err, errlen);
+    if (!text)
         return -1;
-    }
-    char *text = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len + 4096 + 1 > cap) {
-            cap = cap ? cap * 2 : 8192;
-            char *nt = realloc(text, cap);
-            if (!nt) {
-                free(text);
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return -1;
-            }
-            text = nt;
-        }
-        size_t n = fread(text + len, 1, 4096, f);
-        len += n;
-        if (n < 4096)
-            break;
-    }
-    fclose(f);
-    text[len] = 0;
-    if (strlen(text) != len) {
-        free(text);
-        snprintf(err, errlen, "%s:1: file contains a NUL byte", path);
-        return -1;
-    }
     int rc = litmus_parse(text, path, t, err, errlen);
     free(text);
     return rc;

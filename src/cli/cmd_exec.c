@@ -133,7 +133,9 @@ int cmd_exec(int argc, char **argv)
     struct sim_session s;
     sim_open(&s, &o);
     if (s.functional && max_insts)
-        functional_set_opts(s.functional, &(struct functional_opts){.max_warp_insts = max_insts});
+        functional_set_opts(s.functional,
+                            &(struct functional_opts){.max_warp_insts = max_insts,
+                                                      .spin_rounds = s.cfg.sim.spin_cycles});
 
     int result = launchspec_run(spec, s.host, stdout);
     for (unsigned d = 0; d < dumps.n; d++)

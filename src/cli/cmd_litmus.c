@@ -190,13 +190,13 @@ static void collect(struct file_list *l, const char *path)
     free(here.v);
 }
 
-static unsigned parse_uint(const char *opt, const char *v, unsigned long max)
+static unsigned parse_uint(const char *opt, const char *v, unsigned long min, unsigned long max)
 {
     char err[256];
     uint64_t x;
     if (!v)
         fatal("%s needs a value", opt);
-    if (opt_number(opt, v, 0, max, &x, err, sizeof err))
+    if (opt_number(opt, v, min, max, &x, err, sizeof err))
         fatal("%s", err);
     return (unsigned)x;
 }
@@ -318,11 +318,9 @@ int cmd_litmus(int argc, char **argv)
                 protocols[n_protocols++] = v;
             i++;
         } else if (!strcmp(a, "--iterations")) {
-            ro.iterations = parse_uint(a, v, 100000000), i++;
-            if (!ro.iterations)
-                fatal("--iterations must be at least 1");
+            ro.iterations = parse_uint(a, v, 1, 100000000), i++;
         } else if (!strcmp(a, "--seed")) {
-            ro.seed = parse_uint(a, v, 0xffffffffu), i++;
+            ro.seed = parse_uint(a, v, 0, 0xffffffffu), i++;
         } else if (!strcmp(a, "--json")) {
             char jerr[512];
             if (!v)
@@ -335,9 +333,9 @@ int cmd_litmus(int argc, char **argv)
         } else if (!strcmp(a, "--dry-run")) {
             dry_run = true;
         } else if (!strcmp(a, "--skew")) {
-            ro.max_skew = parse_uint(a, v, 1000000), i++;
+            ro.max_skew = parse_uint(a, v, 0, 1000000), i++;
         } else if (!strcmp(a, "--jitter")) {
-            jitter = parse_uint(a, v, 100000), i++;
+            jitter = parse_uint(a, v, 0, 100000), i++;
         } else if (!strcmp(a, "--no-prewarm")) {
             ro.ptx.prewarm = false;
         } else if (!strcmp(a, "--all-lanes")) {
@@ -349,9 +347,7 @@ int cmd_litmus(int argc, char **argv)
                 fatal("--model: expected ptx, ptx6, sc or tso, got '%s'", v ? v : "");
             ro.model = v, i++;
         } else if (!strcmp(a, "--unroll")) {
-            ro.unroll = parse_uint(a, v, 1000), i++;
-            if (!ro.unroll)
-                fatal("--unroll must be at least 1");
+            ro.unroll = parse_uint(a, v, 1, 1000), i++;
         } else if (!strcmp(a, "--explain")) {
             explain = true;
         } else if (sim_opts_take(&so, argc, argv, &i)) {
@@ -360,7 +356,10 @@ int cmd_litmus(int argc, char **argv)
             usage(stderr);
             return EXIT_USAGE;
         } else {
+            unsigned before = files.n;
             collect(&files, a);
+            if (files.n == before)
+                fatal("%s: a folder with no .litmus file in it (or its subfolders)", a);
         }
     }
     if (explain && json) {

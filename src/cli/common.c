@@ -112,7 +112,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         uint64_t mi = s->cfg.sim.max_insts;
         s->functional = functional_new(
             &s->store, &(struct functional_opts){
-                           .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX});
+                           .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX,
+                           .spin_rounds = s->cfg.sim.spin_cycles});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/log.h"
+#include "base/types.h"
 
 int opt_number(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out,
                char *err, size_t errlen)
@@ -214,6 +215,8 @@ int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char *
 {
     char err[1024];
     bool options_end = false;
+    const struct opt *seen[64]; /* value options given so far: a second is an error */
+    unsigned n_seen = 0;
     for (int i = first; i < argc; i++) {
         const char *a = argv[i];
         if (options_end || a[0] != '-' || !a[1]) {
@@ -231,6 +234,17 @@ int opt_parse(const char *cmd, const struct opt *const *tables, int argc, char *
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        }
+        const char *eq;
+        const struct opt *row = find_row(tables, a, &eq);
+        if (row && row->kind != OPT_FLAG && row->kind != OPT_CALL) {
+            for (unsigned k = 0; k < n_seen; k++)
+                if (seen[k] == row) {
+                    snprintf(err, sizeof err, "%s given twice (it takes one value)", row->name);
+                    goto fail;
+                }
+            if (n_seen < ARRAY_LEN(seen))
+                seen[n_seen++] = row;
         }
         int taken = opt_take(tables, argc, argv, &i, err, sizeof err);
         if (taken < 0)

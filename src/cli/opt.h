@@ -14,6 +14,8 @@
  *     checked before anything runs so a typo costs no simulation time;
  *   - OPT_CALL: the row's function takes the text (repeatable options such
  *     as --set, or a value only the command can check);
+ *   - an option that takes one value (not a flag, not OPT_CALL) given twice
+ *     is an error: the first value would be dropped without a word;
  *   - an unknown option, a missing value or a bad value prints
  *     "gpucoh CMD: --opt: what is wrong" and is exit 2 (EXIT_USAGE).
  * Rows are searched in order over several tables (the command's own first,

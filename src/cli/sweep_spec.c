@@ -576,10 +576,9 @@ int sweep_spec_parse(struct sweep_spec *s, const char *path, const char *text,
 int sweep_spec_load(struct sweep_spec *s, const char *path, const struct sweep_parse_opts *o,
                     char *err, size_t errlen)
 {
-    char *text = file_read_text(path, NULL);
+    char *text = file_read_source(path, NULL, err, errlen);
     if (!text) {
         memset(s, 0, sizeof *s);
-        snprintf(err, errlen, "%s: %s", path, strerror(errno ? errno : ENOENT));
         return -1;
     }
     int rc = sweep_spec_parse(s, path, text, o, err, errlen);

@@ -41,7 +41,7 @@ void ctrl_l1_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_
 {
     char err[256];
     if (cache_init(&c->cache, &w->cfg->l1.cache, err, sizeof err))
-        fatal("l1: %s", err);
+        panic("l1: %s (passed config_load's cache check)", err);
     tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
     c->merge_max = w->cfg->l1.merge_max;
     c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
@@ -55,7 +55,7 @@ void ctrl_l2_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_
 {
     char err[256];
     if (cache_init(&c->cache, &w->cfg->l2.cache, err, sizeof err))
-        fatal("l2: %s", err);
+        panic("l2: %s (passed config_load's cache check)", err);
     c->cache.index_div = w->n_banks; /* this bank sees every n_banks-th line */
     tbe_table_init(&c->tbes, w->cfg->l2.mshrs, w->cfg->l2.cache.line_bytes);
     c->jitter_cycles = w->cfg->l2.jitter_cycles;

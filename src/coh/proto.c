@@ -4,7 +4,11 @@
  */
 #include "coh/proto.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "coh/sharers.h"
+#include "system/config.h"
 
 extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
@@ -40,4 +44,13 @@ const struct proto_desc *proto_find(const char *name)
         if (!strcmp((*p)->name, name))
             return *p;
     return NULL;
+}
+
+const char *coh_sharers_check(const struct config *c, char *why, size_t len)
+{
+    if (c->gpu.sms <= COH_MAX_SHARERS)
+        return NULL;
+    snprintf(why, len, "gpu.sms = %u, but a sharer vector names at most %u SMs", c->gpu.sms,
+             COH_MAX_SHARERS);
+    return "gpu.sms";
 }

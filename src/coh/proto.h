@@ -102,6 +102,16 @@ struct proto_desc {
     bool logical_time;         /* a performed write is visible only to readers that synchronised
                                   with its writer through memory (RCC), not to every reader
                                   after it in physical time */
+    /* logical_time protocols, for the spin watchdog (an observer, docs/design.md): the
+     * largest lease end an L2 bank has granted SM `sm`'s L1 so far (those in flight
+     * included), and whether that L1's clock has passed a mark (so that no copy granted
+     * by then can hit any more). NULL: the watchdog is off for the protocol. */
+    uint64_t (*lease_mark)(struct comp *l2, unsigned sm);
+    bool (*lease_passed)(struct comp *l1, uint64_t mark);
+    /* The protocol's own limits on a configuration (config_load calls it after
+     * the generic checks): NULL when it can build this machine, else the key
+     * at fault ("gpu.sms"), with what is wrong in `why`. NULL hook: no limits. */
+    const char *(*check)(const struct config *c, char *why, size_t len);
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

@@ -16,6 +16,11 @@
 /* Most SMs a sharer vector can name. */
 #define COH_MAX_SHARERS 128
 
+/* proto_desc.check of the protocols that keep sharer vectors: gpu.sms within
+ * COH_MAX_SHARERS (proto.c). */
+struct config;
+const char *coh_sharers_check(const struct config *c, char *why, size_t len);
+
 static inline bool coh_sharer(const struct cache_line *d, unsigned sm)
 {
     return d && (d->meta[sm / 64] >> (sm % 64) & 1);

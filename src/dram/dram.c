@@ -491,17 +491,21 @@ struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
                       const struct dram_spec *spec, struct backing *store, unsigned line_bytes,
                       unsigned channel, unsigned n_channels)
 {
-    if (!line_bytes || line_bytes > LINE_MAX_BYTES)
-        fatal("%s: line size %u is outside 1..%u bytes", name, line_bytes, LINE_MAX_BYTES);
-    if (spec->row_bytes < line_bytes || spec->row_bytes % line_bytes)
-        fatal("%s: dram.row_bytes (%u) must be a multiple of the line size (%u)", name,
-              spec->row_bytes, line_bytes);
-    if (!n_channels || channel >= n_channels)
-        fatal("%s: channel %u of %u channels", name, channel, n_channels);
-    if (!spec->banks || !spec->queue || !spec->bus_bytes_per_cycle || spec->sched > DRAM_FRFCFS)
-        fatal("%s: dram.banks, dram.queue and dram.bus_bytes_per_cycle must be at least 1 and "
-              "dram.sched fcfs or frfcfs",
-              name);
+    /* The option bounds and config_load's cross-checks (dram.row_bytes a multiple of
+     * l2.line) keep a configured machine inside these: a violation is the machine
+     * builder's fault, not the user's. */
+    panic_if(!line_bytes || line_bytes > LINE_MAX_BYTES, "%s: line size %u is outside 1..%u bytes",
+             name, line_bytes, LINE_MAX_BYTES);
+    panic_if(spec->row_bytes < line_bytes || spec->row_bytes % line_bytes,
+             "%s: dram.row_bytes (%u) must be a multiple of the line size (%u)", name,
+             spec->row_bytes, line_bytes);
+    panic_if(!n_channels || channel >= n_channels, "%s: channel %u of %u channels", name, channel,
+             n_channels);
+    panic_if(!spec->banks || !spec->queue || !spec->bus_bytes_per_cycle ||
+                 spec->sched > DRAM_FRFCFS,
+             "%s: dram.banks, dram.queue and dram.bus_bytes_per_cycle must be at least 1 and "
+             "dram.sched fcfs or frfcfs",
+             name);
     struct dram *d = xcalloc(1, sizeof *d);
     comp_init(&d->comp, e, name, clk, dram_tick, dram_comp_dump);
     d->spec = *spec;

@@ -330,17 +330,9 @@ fail:
 
 int gfx_trace_load(struct gfx_trace *t, const char *path, char *err, size_t errlen)
 {
-    size_t len;
-    char *text = file_read_text(path, &len);
-    if (!text) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    char *text = file_read_source(path, NULL, err, errlen);
+    if (!text)
         return -1;
-    }
-    if (strlen(text) != len) {
-        free(text);
-        snprintf(err, errlen, "%s: not a text file (NUL byte)", path);
-        return -1;
-    }
     int r = gfx_trace_parse(t, text, path, err, errlen);
     free(text);
     return r;

@@ -17,8 +17,12 @@
  * INVARIANT: a warp waiting at a barrier is never stepped.
  * NOT MODELED: time (%clock counts rounds, host cycles stay 0), memory
  * ordering (fences are no-ops: every access is performed when issued).
- * Watchdog: all live warps blocked at barriers, or more warp instructions than
- * the budget in one kernel, is a simulator fault (exit 3) with a dump.
+ * Watchdog: all live warps blocked at barriers, more warp instructions than
+ * the budget in one kernel, or spin_rounds rounds in which no warp progresses
+ * (stores, does an atomic, commits a transaction, loads a value it had not
+ * just loaded, or finishes: the timing mode's spin watchdog, with rounds for
+ * cycles, which they never outnumber) is a simulator fault (exit 3) with a
+ * dump of the live warps.
  * Transactions (docs/transactions.md) run under GETM's rules with no timing:
  * every transactional access goes through one validation unit
  * (coh/getm/getm_vu.h) sized for the whole GPU; a load's data comes from the
@@ -56,6 +60,9 @@ struct fn_warp {
     bool done;
     bool tx_wait;            /* a transactional access waits in the VU's stall buffer */
     uint64_t tx_sleep_until; /* backing off after an abort: not stepped before this round */
+    uint64_t last_load;      /* hash of its last load's addresses and values (spin check) */
+    addr_t last_addr;        /* its last load's first lane: address and value, for the dump */
+    uint64_t last_value;
 };
 
 /* A warp slot's transaction state (wid = CTA slot * 32 + warp), kept across
@@ -109,6 +116,7 @@ struct functional {
     struct fn_tx **tx;       /* [n_tx], by wid */
     unsigned n_tx;
     uint64_t round;          /* the round-robin loop's round */
+    uint64_t advances;       /* progress events (see the watchdog above) */
 };
 
 static void cta_retire(struct fn_cta *c);
@@ -278,21 +286,36 @@ static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
             mem_fault(f, c, warp, "null-pointer", m, a);
     }
     switch (m->op) {
-    case MEM_LOAD:
+    case MEM_LOAD: {
+        /* a warp that loads what it loaded last time (a spin on a flag) is not
+         * progressing; a new address or a new value is (as in the timing SM) */
+        uint64_t h = m->mask;
         for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
             unsigned l = (unsigned)__builtin_ctz(mask);
             f->lane_data[l][0] = f->lane_data[l][1] = 0;
             backing_read(f->store, m->addr[l], f->lane_data[l], size);
+            h = (h ^ m->addr[l] ^ f->lane_data[l][0] ^ (f->lane_data[l][1] << 1)) *
+                0x9e3779b97f4a7c15ull;
+        }
+        f->advances += h != fw->last_load;
+        fw->last_load = h;
+        if (m->mask) {
+            unsigned l = (unsigned)__builtin_ctz(m->mask);
+            fw->last_addr = m->addr[l];
+            fw->last_value = f->lane_data[l][0];
         }
         ptx_warp_complete(fw->w, m, (const uint64_t(*)[2])f->lane_data, 0);
         break;
+    }
     case MEM_STORE:
+        f->advances++;
         for (uint32_t mask = m->mask; mask; mask &= mask - 1) {
             unsigned l = (unsigned)__builtin_ctz(mask);
             backing_write(f->store, m->addr[l], m->data[l], size);
         }
         break;
     case MEM_ATOMIC: {
+        f->advances++;
         struct atom_ops ops;
         unsigned w = atom_type_bytes(m->atom_type);
         uint8_t word[8];
@@ -447,20 +470,18 @@ static void tx_end(struct functional *f, struct fn_cta *c, unsigned warp)
         t->fails = 0;
     }
     f->st.tx_attempts++;
+    f->advances += e->committed != 0;
     f->st.tx_commits += (uint64_t)__builtin_popcount(e->committed);
     f->st.tx_aborts += (uint64_t)__builtin_popcount(e->aborted);
 }
 
 /* ---- the round-robin loop ---- */
 
-/* Past the instruction budget: where every live warp is, then exit 3. */
-static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsigned n_slots,
-                              uint64_t budget)
+/* Where every live warp is and what it waits on (the first 16), for the
+ * watchdogs' faults. */
+static void dump_warps(struct functional *f, struct fn_cta *slots, unsigned n_slots)
 {
     char where[256];
-    fprintf(stderr, "functional: kernel %s ran past its budget of %llu warp instructions (a "
-                    "spin-wait that never ends?); the live warps:\n",
-            f->kernel_name, (unsigned long long)budget);
     unsigned shown = 0;
     for (unsigned s = 0; s < n_slots; s++) {
         struct fn_cta *c = &slots[s];
@@ -468,47 +489,61 @@ static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsign
             struct fn_warp *fw = &c->warps[i];
             if (fw->done || shown++ >= 16)
                 continue;
-            fprintf(stderr, "  CTA (%u,%u,%u) warp %u: %s, before %s\n", c->id.x, c->id.y,
-                    c->id.z, i, fw->waiting != FN_NOT_WAITING ? "at a barrier" : "running",
-                    ptx_warp_where(fw->w, where, sizeof where));
+            fprintf(stderr, "  CTA (%u,%u,%u) warp %u: ", c->id.x, c->id.y, c->id.z, i);
+            if (fw->tx_wait) {
+                fprintf(stderr, "a transactional access waits in the stall buffer");
+            } else if (fw->waiting != FN_NOT_WAITING) {
+                const struct fn_bar *b = &c->bar[fw->waiting];
+                fprintf(stderr, "barrier %u (%u of %u live warps arrived, count %u)",
+                        fw->waiting, b->arrived_warps, c->live_warps, b->count);
+            } else {
+                fprintf(stderr, "running");
+            }
+            fprintf(stderr, ", before %s", ptx_warp_where(fw->w, where, sizeof where));
+            if (fw->last_load)
+                fprintf(stderr, "; last load 0x%llx = %llu", (unsigned long long)fw->last_addr,
+                        (unsigned long long)fw->last_value);
+            fprintf(stderr, "\n");
         }
     }
     if (shown > 16)
         fprintf(stderr, "  ... and %u more warps\n", shown - 16);
+    (void)f;
+}
+
+/* Past the instruction budget: where every live warp is, then exit 3. */
+static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsigned n_slots,
+                              uint64_t budget)
+{
+    fprintf(stderr, "functional: kernel %s ran past its budget of %llu warp instructions (a "
+                    "spin-wait that never ends?); the live warps:\n",
+            f->kernel_name, (unsigned long long)budget);
+    dump_warps(f, slots, n_slots);
     panic("runaway: kernel %s ran past its budget of %llu warp instructions (sim.max_insts, "
           "or --max-insts; auto: 2^24 per warp of the launch)",
           f->kernel_name, (unsigned long long)budget);
 }
 
+/* No warp progressed for spin_rounds rounds: where they are, then exit 3. */
+static _Noreturn void spinning(struct functional *f, struct fn_cta *slots, unsigned n_slots,
+                               uint64_t rounds)
+{
+    fprintf(stderr, "functional: kernel %s: for %llu rounds no warp stored, did an atomic, "
+                    "committed a transaction, loaded a value it had not just loaded, or "
+                    "finished; the live warps:\n",
+            f->kernel_name, (unsigned long long)rounds);
+    dump_warps(f, slots, n_slots);
+    panic("no progress: in kernel %s, for %llu rounds (one instruction per warp each) no warp "
+          "made progress (sim.spin_cycles = %llu, counted in rounds in functional mode): "
+          "warps spin on a condition that cannot change",
+          f->kernel_name, (unsigned long long)rounds, (unsigned long long)f->opts.spin_rounds);
+}
+
 static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsigned n_slots)
 {
-    char where[256];
     fprintf(stderr, "functional: kernel %s: every live warp waits at a barrier that cannot "
                     "complete:\n", f->kernel_name);
-    unsigned shown = 0;
-    for (unsigned s = 0; s < n_slots; s++) {
-        struct fn_cta *c = &slots[s];
-        if (!c->cta)
-            continue;
-        for (unsigned i = 0; i < c->n_warps; i++) {
-            struct fn_warp *fw = &c->warps[i];
-            if (fw->done || shown++ >= 16)
-                continue;
-            if (fw->tx_wait) {
-                fprintf(stderr, "  CTA (%u,%u,%u) warp %u: a transactional access waits in the "
-                                "stall buffer, before %s\n",
-                        c->id.x, c->id.y, c->id.z, i, ptx_warp_where(fw->w, where, sizeof where));
-                continue;
-            }
-            const struct fn_bar *b = &c->bar[fw->waiting];
-            fprintf(stderr, "  CTA (%u,%u,%u) warp %u: barrier %u (%u of %u live warps arrived, "
-                            "count %u), before %s\n",
-                    c->id.x, c->id.y, c->id.z, i, fw->waiting, b->arrived_warps, c->live_warps,
-                    b->count, ptx_warp_where(fw->w, where, sizeof where));
-        }
-    }
-    if (shown > 16)
-        fprintf(stderr, "  ... and %u more warps\n", shown - 16);
+    dump_warps(f, slots, n_slots);
     panic("functional: deadlock in kernel %s (barrier never completes)", f->kernel_name);
 }
 
@@ -540,6 +575,7 @@ static void run_kernel(void *obj, const struct launch *l)
         cta_admit(&slots[s], l, next_cta++);
     unsigned resident = n_slots;
 
+    uint64_t advances = f->advances, advanced_round = 0;
     for (uint64_t round = 0; resident; round++) {
         bool progress = false;
         env.clock = env.globaltimer_ns = round;
@@ -579,6 +615,7 @@ static void run_kernel(void *obj, const struct launch *l)
                     break;
                 case PTX_STEP_EXIT:
                     warp_exited(c, fw);
+                    f->advances++;
                     break;
                 case PTX_STEP_TX_BEGIN:
                     break;
@@ -599,6 +636,12 @@ static void run_kernel(void *obj, const struct launch *l)
             deadlock(f, slots, n_slots);
         if (f->st.warp_insts > budget_end)
             runaway(f, slots, n_slots, budget);
+        if (f->advances != advances) {
+            advances = f->advances;
+            advanced_round = round;
+        } else if (f->opts.spin_rounds && round - advanced_round > f->opts.spin_rounds) {
+            spinning(f, slots, n_slots, round - advanced_round);
+        }
     }
     release_slots(f);
     f->st.kernels++;

@@ -19,6 +19,10 @@ struct functional_opts {
     uint64_t max_warp_insts;     /* per kernel; 0 = FUNCTIONAL_AUTO_INSTS_PER_WARP per warp of
                                     the launch; UINT64_MAX = no limit */
     uint32_t max_resident_ctas;  /* CTAs in flight at once; 0 = FUNCTIONAL_DEFAULT_RESIDENT */
+    uint64_t spin_rounds;        /* rounds (one instruction per warp each) in which no warp
+                                    stores, does an atomic, commits a transaction, loads a
+                                    value it had not just loaded or finishes, before exit 3:
+                                    the timing mode's sim.spin_cycles; 0 = off */
 };
 
 #define FUNCTIONAL_AUTO_INSTS_PER_WARP (1ull << 24) /* as the timing machine's auto limit */

@@ -213,8 +213,9 @@ struct sm {
     sm_issue_fn *hook;
     void *hook_obj;
     struct sm_stats st;
-    uint64_t advances;         /* stores, atomics, loads of values new to their warp and
-                                  finished warps: the spin watchdog's progress (sm_advances);
+    uint64_t advances;         /* stores and atomics (issued, completed), loads of values new
+                                  to their warp and finished warps: the spin watchdog's
+                                  progress (sm_advances);
                                   not a statistic, so statistics stay as they were */
 };
 
@@ -603,6 +604,9 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     bool res = is_result_op(&mi->mem);
     order_complete(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
     w->n_out--;
+    /* a write at the L2 now: logical-time protocols' spin watchdog takes its
+     * lease marks after it (machine.c, mark_leases) */
+    sm->advances += mi->mem.op == MEM_STORE || mi->mem.op == MEM_ATOMIC;
     if (mi->mem.op == MEM_LOAD) {
         /* a warp that loads what it loaded last time (a spin on a flag) is not
          * progressing; a new address or a new value is */
@@ -2095,15 +2099,15 @@ static uint32_t occupancy(struct sm *sm, const struct launch *l)
     uint64_t shmem = (uint64_t)ki->static_shmem_bytes + l->dyn_shmem_bytes;
     if (threads > sp->threads || warps > sp->warps)
         fatal("kernel %s: a CTA of %llu threads (%u warps) does not fit in an SM of %u "
-              "threads, %u warps",
+              "threads (sm.threads), %u warps (sm.warps)",
               ki->name, (unsigned long long)threads, warps, sp->threads, sp->warps);
     if (regs > sp->regs)
         fatal("kernel %s: a CTA needs %llu registers (%u per thread, allocated per warp), the "
-              "SM has %u",
+              "SM has %u (sm.regs)",
               ki->name, (unsigned long long)regs, per_thread, sp->regs);
     if (shmem > sp->shmem_bytes)
-        fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u", ki->name,
-              (unsigned long long)shmem, sp->shmem_bytes);
+        fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u (sm.shmem_bytes)",
+              ki->name, (unsigned long long)shmem, sp->shmem_bytes);
     sm->cta_threads = (uint32_t)threads;
     sm->cta_warps = warps;
     sm->cta_regs = (uint32_t)regs;

@@ -157,9 +157,9 @@ bool sm_idle(const struct sm *sm);
  * its first request, and its warp slot; TICK_MAX when none waits. */
 tick_t sm_oldest_request(const struct sm *sm, unsigned *warp);
 
-/* Events that show its warps progressing: stores and atomics issued, loads
- * returning addresses or values their warp had not just loaded, warps
- * finished. The machine's spin watchdog stops a run in which none happens
+/* Events that show its warps progressing: stores and atomics issued and
+ * completed, loads returning addresses or values their warp had not just
+ * loaded, warps finished. The machine's spin watchdog stops a run in which none happens
  * for sim.spin_cycles. */
 uint64_t sm_advances(const struct sm *sm);
 

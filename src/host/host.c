@@ -280,10 +280,15 @@ static unsigned karg_bytes(enum karg_kind k)
 
 static const char *const karg_names[] = {"u32", "u64", "f32", "f64"};
 
-static void check_dim(const char *kernel, const char *what, struct dim3 d)
+/* CUDA's limits: grid x < 2^31, y and z <= 65535; block x, y <= 1024, z <= 64. */
+static void check_dim(const char *kernel, const char *what, struct dim3 d, uint32_t max_x,
+                      uint32_t max_y, uint32_t max_z)
 {
     if (!d.x || !d.y || !d.z)
         fatal("kernel %s: %s (%u,%u,%u) has a zero dimension", kernel, what, d.x, d.y, d.z);
+    if (d.x > max_x || d.y > max_y || d.z > max_z)
+        fatal("kernel %s: %s (%u,%u,%u) is past CUDA's limits (%u,%u,%u)", kernel, what, d.x,
+              d.y, d.z, max_x, max_y, max_z);
 }
 
 /* Pack `args` into a parameter buffer laid out by the kernel's info and run
@@ -310,11 +315,11 @@ void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct di
     if (n_args != ki->n_params)
         fatal("kernel %s takes %u parameter%s, %u argument%s given", kernel, ki->n_params,
               ki->n_params == 1 ? "" : "s", n_args, n_args == 1 ? "" : "s");
-    check_dim(kernel, "grid", grid);
-    check_dim(kernel, "block", block);
+    check_dim(kernel, "grid", grid, INT32_MAX, 65535, 65535);
     if ((uint64_t)block.x * block.y * block.z > 1024)
         fatal("kernel %s: block (%u,%u,%u) has more than 1024 threads", kernel, block.x, block.y,
               block.z);
+    check_dim(kernel, "block", block, 1024, 1024, 64);
 
     uint8_t stackbuf[256];
     uint8_t *params = ki->param_bytes <= sizeof stackbuf ? stackbuf : xrealloc(NULL, ki->param_bytes);

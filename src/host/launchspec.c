@@ -22,7 +22,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "base/rng.h"
 #include "ptx/ptx.h"
@@ -892,6 +894,30 @@ static void parse_let(struct lp *lp)
     PUSH(lp->consts, lp->n_consts, c);
 }
 
+/* values() constants must be what an element of type t can hold: an integer
+ * type takes integers that fit its width, signed or unsigned (-1 is the all-
+ * ones u8), rather than the low bytes of whatever was written. */
+static bool values_fit(struct lp *lp, const struct lspec_source *src, enum lspec_type t)
+{
+    if (src->kind != LSPEC_FILL_VALUES || type_is_float(t))
+        return true;
+    unsigned bits = 8 * lspec_type_bytes[t];
+    for (uint64_t k = 0; k < src->n_values; k++) {
+        struct lspec_val v = src->values[k];
+        if (v.is_float) {
+            lp_error(lp, "values(): value %llu (%g) is not an integer, and the elements are %s",
+                     (unsigned long long)k + 1, v.f, lspec_type_names[t]);
+            return false;
+        }
+        if (bits < 64 && (v.i < -(INT64_C(1) << (bits - 1)) || v.i > (INT64_C(1) << bits) - 1)) {
+            lp_error(lp, "values(): value %llu (%lld) does not fit in %s",
+                     (unsigned long long)k + 1, (long long)v.i, lspec_type_names[t]);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void parse_buffer(struct lp *lp)
 {
     char name[64], type[16] = "", tmp[40];
@@ -932,6 +958,10 @@ static void parse_buffer(struct lp *lp)
         free_source(&b.init);
         return;
     }
+    if (!values_fit(lp, &b.init, b.type)) {
+        free_source(&b.init);
+        return;
+    }
     b.name = xstrdup(name);
     PUSH(lp->s->buffers, lp->s->n_buffers, b);
 }
@@ -946,7 +976,9 @@ static bool parse_dims(struct lp *lp, const char *what, struct dim3 *d)
             lp_error(lp, "%s has more than 3 dimensions", what);
             return false;
         }
-        if (!const_uint(lp, what, 1, what[0] == 'g' ? UINT32_MAX : 1024, &v[k++]))
+        /* CUDA's limits: grid x < 2^31, y and z <= 65535; block x, y <= 1024, z <= 64 */
+        uint64_t max = what[0] == 'g' ? (k ? 65535 : INT32_MAX) : (k == 2 ? 64 : 1024);
+        if (!const_uint(lp, what, 1, max, &v[k++]))
             return false;
     } while (accept(lp, ','));
     *d = DIM3((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2]);
@@ -1117,6 +1149,8 @@ static void parse_check(struct lp *lp)
                  (unsigned long long)c.expect.n_values, b->name, (unsigned long long)b->count);
         goto fail;
     }
+    if (!values_fit(lp, &c.expect, b->type))
+        goto fail;
     if (keyword(lp, "tol")) {
         struct lspec_val v;
         if (!const_expr(lp, &v))
@@ -1251,35 +1285,6 @@ struct launchspec *launchspec_parse(const char *text, const char *filename, cons
 
 /* ---- resolving: PTX and data files ---- */
 
-static char *read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    for (;;) {
-        if (n + 4096 + 1 > cap) {
-            cap = cap ? 2 * cap : 65536;
-            buf = xrealloc(buf, cap);
-        }
-        size_t k = fread(buf + n, 1, cap - n - 1, f);
-        n += k;
-        if (!k)
-            break;
-    }
-    bool bad = ferror(f);
-    fclose(f);
-    if (bad) {
-        free(buf);
-        return NULL;
-    }
-    buf[n] = 0;
-    if (len)
-        *len = n;
-    return buf;
-}
-
 static int resolve_error(char *err, size_t errlen, const struct launchspec *s, int line,
                          const char *fmt, ...) PRINTF_LIKE(5, 6);
 static int resolve_error(char *err, size_t errlen, const struct launchspec *s, int line,
@@ -1299,13 +1304,14 @@ static int check_file_source(const struct launchspec *s, const struct lspec_sour
 {
     if (src->kind != LSPEC_FILL_FILE)
         return 0;
-    FILE *f = fopen(src->path, "rb");
-    if (!f)
+    struct stat st;
+    if (stat(src->path, &st))
         return resolve_error(err, errlen, s, line, "cannot open %s: %s", src->path,
                              strerror(errno));
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    fclose(f);
+    if (!S_ISREG(st.st_mode))
+        return resolve_error(err, errlen, s, line, "%s is not a regular file (a data file of "
+                             "raw elements is expected)", src->path);
+    long size = (long)st.st_size;
     uint64_t want = b->count * lspec_type_bytes[b->type];
     if (size < 0 || (uint64_t)size != want)
         return resolve_error(err, errlen, s, line,
@@ -1404,9 +1410,15 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
         struct lspec_module *m = &s->modules[i];
         if (m->mod)
             continue;
-        if (!m->text && !(m->text = read_file(m->path, NULL)))
-            return resolve_error(err, errlen, s, m->line, "cannot read %s: %s", m->path,
-                                 strerror(errno));
+        if (!m->text) {
+            size_t len;
+            if (!(m->text = file_read_text(m->path, &len)))
+                return resolve_error(err, errlen, s, m->line, "cannot read %s: %s", m->path,
+                                     errno == EISDIR ? "is a folder, expected a PTX file"
+                                                     : strerror(errno));
+            if (file_check_text(m->path, m->text, len, err, errlen))
+                return -1; /* the PTX's own file:line */
+        }
         if (!(m->mod = ptx_module_parse(m->text, m->path, err, errlen)))
             return -1; /* the PTX's own file:line */
         if (!*ptx_module_kernel_names(m->mod))
@@ -1477,11 +1489,9 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
 
 struct launchspec *launchspec_load(const char *path, char *err, size_t errlen)
 {
-    char *text = read_file(path, NULL);
-    if (!text) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+    char *text = file_read_source(path, NULL, err, errlen);
+    if (!text)
         return NULL;
-    }
     struct launchspec *s = launchspec_parse(text, path, NULL, err, errlen);
     free(text);
     if (s && launchspec_resolve(s, err, errlen)) {

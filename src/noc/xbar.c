@@ -273,12 +273,15 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
                       unsigned n_vnets, struct comp *const *senders,
                       struct comp *const *receivers)
 {
-    if (!n_in || !n_out || !n_vnets || n_vnets > 256 || n_in > 65536 || n_out > 65536)
-        fatal("%s: a crossbar needs 1..65536 inputs and outputs and 1..256 vnets (got %u x %u, "
-              "%u vnets)",
-              name, n_in, n_out, n_vnets);
-    if (!spec->flit_bytes || !spec->vc_flits)
-        fatal("%s: flit_bytes and vc_flits must be at least 1", name);
+    /* The option bounds keep a configured machine inside these (gpu.sms and l2.banks
+     * at most 1024, noc.flit_bytes and noc.vc_flits at least 1): a violation is the
+     * machine builder's fault, not the user's. */
+    panic_if(!n_in || !n_out || !n_vnets || n_vnets > 256 || n_in > 65536 || n_out > 65536,
+             "%s: a crossbar needs 1..65536 inputs and outputs and 1..256 vnets (got %u x %u, "
+             "%u vnets)",
+             name, n_in, n_out, n_vnets);
+    panic_if(!spec->flit_bytes || !spec->vc_flits, "%s: flit_bytes and vc_flits must be at least 1",
+             name);
     struct xbar *x = xcalloc(1, sizeof *x);
     comp_init(&x->comp, e, name, clk, xbar_tick, xbar_comp_dump);
     x->spec = *spec;

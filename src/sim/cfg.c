@@ -12,6 +12,8 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "base/file.h"
+
 const struct cfg_opt *cfg_find(const struct cfg_opt *tab, const char *name)
 {
     for (const struct cfg_opt *o = tab; o->name; o++)
@@ -322,12 +324,7 @@ int cfg_load_ini(const struct cfg_opt *tab, void *base, const char *path, unsign
         return -1;
     }
     text[n] = 0;
-    const char *nul = memchr(text, 0, n);
-    if (nul) {
-        unsigned line = 1;
-        for (const char *q = text; q < nul; q++)
-            line += *q == '\n';
-        snprintf(err, errlen, "%s:%u: NUL byte: not a text file", path, line);
+    if (file_check_text(path, text, n, err, errlen)) {
         free(text);
         return -1;
     }

@@ -24,14 +24,16 @@ static const struct cfg_opt sim_opts[] = {
             "response, even while others complete; 0 = off"),
     CFG_LIMIT("max_cycles", T, max_cycles, "auto", 1e18, "core cycles",
               "stop a kernel that runs longer than this (exit 3); 0 = no limit; auto = "
-              "2^27 per wave of the launch (a wave: the warps every SM holds at once)"),
+              "2^29 per wave of the launch (a wave: the warps every SM holds at once)"),
     CFG_LIMIT("max_insts", T, max_insts, "auto", 1e18, "warp instructions",
               "stop a kernel that issues more warp instructions than this (exit 3); 0 = no "
               "limit; auto = 2^24 per warp of the launch"),
     CFG_U64("spin_cycles", T, spin_cycles, "2000000", 0, 1e15, "core cycles",
             "stop (exit 3) when for this long no warp stores, does an atomic, loads a value "
             "it had not loaded before, or finishes: warps spinning on a condition that "
-            "cannot change; 0 = off"),
+            "cannot change (functional mode: rounds of one instruction per warp; RCC: counted "
+            "from when every L1's clock has passed the leases it held at the last progress); "
+            "0 = off"),
     CFG_END,
 };
 #undef T
@@ -300,6 +302,25 @@ void config_write_atomic_list(char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
 }
 
+const char *const config_tc_lease_words[] = {"auto", "predict", NULL};
+const char *const config_rcc_lease_words[] = {"predict", NULL};
+
+int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
+                       uint32_t *n)
+{
+    for (int i = 0; words[i]; i++)
+        if (!strcmp(s, words[i]))
+            return i;
+    if (strncmp(s, "fixed:", 6) || s[6] < '0' || s[6] > '9')
+        return -1;
+    char *end;
+    unsigned long v = strtoul(s + 6, &end, 10);
+    if (*end || v < lo || v > hi)
+        return -1;
+    *n = (uint32_t)v;
+    return CONFIG_LEASE_FIXED;
+}
+
 /* Where each option got its value, so that a check after parsing names the
  * key's file:line (or its --set) rather than only the value. */
 struct origin {
@@ -376,18 +397,43 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  c->tc.lease_min, c->tc.lease_max);
         return -1;
     }
+    uint32_t n;
+    if (config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n) < 0) {
+        blame(w, at, sizeof at, "tc.lease", (char *)NULL);
+        snprintf(err, errlen, "%stc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
+                 "at most %u)", at, c->tc.lease, CONFIG_TC_LEASE_MAX);
+        return -1;
+    }
+    if (config_lease_parse(c->rcc.lease, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) <
+        0) {
+        blame(w, at, sizeof at, "rcc.lease", (char *)NULL);
+        snprintf(err, errlen, "%srcc.lease: '%s' is not predict or fixed:N (N from 1 to %u)", at,
+                 c->rcc.lease, CONFIG_RCC_LEASE_MAX);
+        return -1;
+    }
+    if (!is_pow2(c->rcc.lease_min) || !is_pow2(c->rcc.lease_max) ||
+        c->rcc.lease_min > c->rcc.lease_max) {
+        blame(w, at, sizeof at, "rcc.lease_min", "rcc.lease_max", (char *)NULL);
+        snprintf(err, errlen, "%srcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, "
+                 "min <= max", at, c->rcc.lease_min, c->rcc.lease_max);
+        return -1;
+    }
     if (!is_pow2(c->stc.epochs)) {
-        snprintf(err, errlen, "stc.epochs (%u) must be a power of two", c->stc.epochs);
+        blame(w, at, sizeof at, "stc.epochs", (char *)NULL);
+        snprintf(err, errlen, "%sstc.epochs (%u) must be a power of two", at, c->stc.epochs);
         return -1;
     }
     if (c->stc.seb_min > c->stc.seb || c->stc.seb > c->stc.seb_max) {
-        snprintf(err, errlen, "stc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]",
+        blame(w, at, sizeof at, "stc.seb", "stc.seb_min", "stc.seb_max", (char *)NULL);
+        snprintf(err, errlen,
+                 "%sstc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]", at,
                  c->stc.seb, c->stc.seb_min, c->stc.seb_max);
         return -1;
     }
     if ((1ull << c->stc.seb) < c->l1.cache.line_bytes) {
-        snprintf(err, errlen, "stc.seb (%u) must not split a line (l1.line = %u)", c->stc.seb,
-                 c->l1.cache.line_bytes);
+        blame(w, at, sizeof at, "stc.seb", "l1.line", (char *)NULL);
+        snprintf(err, errlen, "%sstc.seb (%u) must not split a line (l1.line = %u)", at,
+                 c->stc.seb, c->l1.cache.line_bytes);
         return -1;
     }
     if (!proto_find(c->coherence.protocol)) {
@@ -423,11 +469,19 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
+    char why[256];
+    const char *key = p->check ? p->check(c, why, sizeof why) : NULL;
+    if (key) {
+        blame(w, at, sizeof at, key, "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen, "%s%s: %s", at, p->name, why);
+        return -1;
+    }
     if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {
+        blame(w, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
-                 "coherence.protocol = %s needs order.model = %s (its promise rests on that "
+                 "%scoherence.protocol = %s needs order.model = %s (its promise rests on that "
                  "issue rule), not %s",
-                 p->name, p->needs_order, order_policy_names[c->sm.order.model]);
+                 at, p->name, p->needs_order, order_policy_names[c->sm.order.model]);
         return -1;
     }
     if (!config_promise(c)) {

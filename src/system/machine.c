@@ -408,6 +408,34 @@ static uint64_t total_advances(const struct machine *m)
     return n;
 }
 
+/* Logical-time protocols (RCC): a warp may reread a value for as long as its
+ * L1's copy is leased, millions of cycles, while a newer value waits at the
+ * L2, so rereading one value is not yet being stuck. The spin watchdog there
+ * takes each L1's lease mark at every progress event (or kernel start: the
+ * largest lease end the banks have granted it, those in flight included) and
+ * starts counting only once every L1's clock has passed its mark: from then
+ * on no copy granted before the event can hit, so every load reads the L2's
+ * value or a copy granted since, and a warp that still sees nothing new for
+ * sim.spin_cycles waits for a write nobody makes. Store and atomic
+ * completions are progress events (sm_advances), so a write is at the L2
+ * before the mark that must pass is taken. */
+static void mark_leases(const struct machine *m, uint64_t *marks)
+{
+    for (unsigned i = 0; i < m->n_sms; i++) {
+        marks[i] = 0;
+        for (unsigned b = 0; b < m->n_banks; b++)
+            marks[i] = MAX(marks[i], m->proto->lease_mark(m->l2s[b], i));
+    }
+}
+
+static bool leases_passed(const struct machine *m, const uint64_t *marks)
+{
+    for (unsigned i = 0; i < m->n_sms; i++)
+        if (!m->proto->lease_passed(m->l1s[i], marks[i]))
+            return false;
+    return true;
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
@@ -424,9 +452,16 @@ static void run_kernel(void *obj, const struct launch *l)
     uint64_t insts_start = total_warp_insts(m);
     uint64_t advances = total_advances(m);
     tick_t advanced_at = start;
-    /* logical-time protocols (RCC) let a warp reread one value for long
-     * stretches by design: the spin watchdog would stop correct runs */
-    tick_t spin_ps = m->proto->logical_time ? 0 : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
+    /* logical-time protocols: the watchdog counts from when the leases pass
+     * (mark_leases); one without lease hooks would be stopped in correct runs */
+    uint64_t *marks = m->proto->lease_mark ? xcalloc(m->n_sms, sizeof *marks) : NULL;
+    tick_t spin_ps = m->proto->logical_time && !marks
+                         ? 0
+                         : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
+    tick_t quiet_from = start; /* the spin watchdog counts from here */
+    bool leases_pending = marks != NULL;
+    if (marks)
+        mark_leases(m, marks);
     const char *kname = ptx_kernel_info(l->kernel)->name;
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
@@ -451,7 +486,7 @@ static void run_kernel(void *obj, const struct launch *l)
             panic("runaway: kernel %s ran past sim.max_cycles (%llu core cycles%s; 0 = no "
                   "limit); the warps:",
                   kname, (unsigned long long)max_cycles,
-                  m->cfg.sim.max_cycles == CFG_AUTO ? ", auto: 2^27 per wave" : "");
+                  m->cfg.sim.max_cycles == CFG_AUTO ? ", auto: 2^29 per wave" : "");
         uint64_t insts = total_warp_insts(m) - insts_start;
         if (insts > max_insts) /* max_insts is UINT64_MAX when there is no limit */
             panic("runaway: kernel %s issued %llu warp instructions, past sim.max_insts (%llu%s; "
@@ -463,13 +498,29 @@ static void run_kernel(void *obj, const struct launch *l)
         uint64_t now_advances = total_advances(m);
         if (now_advances != advances) {
             advances = now_advances;
-            advanced_at = m->eng.now;
-        } else if (spin_ps && m->eng.now - advanced_at > spin_ps) {
+            advanced_at = quiet_from = m->eng.now;
+            if (marks) {
+                mark_leases(m, marks);
+                leases_pending = true;
+            }
+        } else if (leases_pending) {
+            if (leases_passed(m, marks)) {
+                leases_pending = false;
+                quiet_from = m->eng.now;
+            }
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps) {
+            char leased[160] = "";
+            if (marks)
+                snprintf(leased, sizeof leased, ", the last %llu of them after every L1's clock "
+                         "had passed the leases it held at the last progress",
+                         (unsigned long long)((m->eng.now - quiet_from) /
+                                              m->core_clk.period_ps));
             panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
-                  "atomic, loaded a value it had not just loaded, or finished (sim.spin_cycles "
-                  "= %llu): warps spin on a condition that cannot change; the warps:",
+                  "atomic, loaded a value it had not just loaded, or finished%s "
+                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change; "
+                  "the warps:",
                   kname, (unsigned long long)((m->eng.now - advanced_at) / m->core_clk.period_ps),
-                  (unsigned long long)m->cfg.sim.spin_cycles);
+                  leased, (unsigned long long)m->cfg.sim.spin_cycles);
         }
         check_starvation(m, kname);
         if (m->progress)
@@ -477,6 +528,7 @@ static void run_kernel(void *obj, const struct launch *l)
     }
     if (m->progress)
         show_progress(m, kname, true);
+    free(marks);
     tick_t end = m->eng.now;
     /* Let the machine settle (write-backs still queued in DRAM, responses in
      * flight) so that the host's copies, which read the L2 banks and the

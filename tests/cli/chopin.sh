@@ -24,7 +24,7 @@ printf 'frame t 640 480\ngroup\n%s\n%s\n' "$good" "${good/rt=0/rt=1}" >"$tmp/c.t
 expect_error "c.trace:4: render target changes inside a composition group" "$bin" chopin groups --trace "$tmp/c.trace"
 printf 'frame t 640 480\n# nothing\n' >"$tmp/d.trace"
 expect_error "d.trace:3: the trace has no draws" "$bin" chopin run --trace "$tmp/d.trace"
-expect_error "missing.trace: cannot open" "$bin" chopin run --trace "$tmp/missing.trace"
+expect_error "missing.trace: cannot read: No such file" "$bin" chopin run --trace "$tmp/missing.trace"
 printf '[link]\ngbps = fast\n' >"$tmp/bad.ini"
 expect_error "bad.ini:2: link.gbps: 'fast' is not a valid number" "$bin" chopin run --trace "$root/tests/gfx/cod2-s7.trace" --config "$tmp/bad.ini"
 expect_error "machine.gpus: 17 is out of range" "$bin" chopin run --trace "$root/tests/gfx/cod2-s7.trace" --set machine.gpus=17

@@ -37,6 +37,32 @@ expect_error "expected section.key=value" "$bin" config show --set l1.ways
 expect_error "unknown protocol 'magic'" "$bin" config show --protocol magic
 expect_error "l1.line (64) and l2.line (128) must be equal" "$bin" config show --set l1.line=64
 
+# checks after parsing name the file:line (or --set) of the key at fault
+bad_key() { # bad_key NAME INI-TEXT PATTERN [ARGS...]: config show exits 2 with NAME.ini:PATTERN
+    local name=$1 text=$2 pat=$3; shift 3
+    printf "$text" >"$tmp/$name.ini"
+    expect_error "$name.ini:$pat" "$bin" config show --config "$tmp/$name.ini" "$@"
+}
+bad_key tclease '[coherence]\nprotocol = tcw\n[tc]\nlease = fixed:abc\n' \
+    "4: tc.lease: 'fixed:abc' is not auto, predict or fixed:N"
+bad_key tclease2 '[tc]\nlease = fixed:99999999999999999999\n' "2: tc.lease:"
+bad_key rcclease '[rcc]\nlease = fixed:0\n' "2: rcc.lease: 'fixed:0' is not predict or fixed:N"
+bad_key rccmin '[rcc]\nlease_max = 1024\nlease_min = 3\n' \
+    "3: rcc.lease_min (3) and rcc.lease_max (1024) must be powers of two"
+bad_key mesisms '[gpu]\nsms = 200\n[coherence]\nprotocol = mesi\n' \
+    "2: mesi: gpu.sms = 200, but a sharer vector names at most 128 SMs"
+bad_key visms '[coherence]\nprotocol = gpuvi\n\n[gpu]\nsms = 129\n' "5: gpuvi: gpu.sms = 129"
+bad_key mesimshrs '[coherence]\nprotocol = mesi\n[l1]\nmshrs = 1\n' \
+    "4: mesi: l1.mshrs = 1, but a miss that replaces an owned line needs 2"
+bad_key vinidir '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l1]\nsize = 64M\n[vi]\ndir_ratio = 1024\n' \
+    "8: gpuvini: vi.dir_ratio = 1024 gives a directory of"
+bad_key stcepochs '[stc]\nepochs = 3\n' "2: stc.epochs (3) must be a power of two"
+bad_key stcseb '[stc]\nseb_min = 6\nseb = 6\n' "3: stc.seb (6) must not split a line"
+bad_key stcrange '[stc]\nseb = 40\n' "2: stc.seb (40) must lie in"
+bad_key rccsc '[coherence]\nprotocol = rccsc\n' "2: coherence.protocol = rccsc needs order.model = sc"
+expect_error "^gpucoh: error: --set gpu.sms=129: ideal: gpu.sms = 129" \
+    "$bin" config show --set coherence.protocol=ideal --set gpu.sms=129
+
 # the resolved configuration is valid INI that round-trips
 "$bin" config show --set l1.ways=8 --set coherence.protocol=nol1 >"$tmp/resolved.ini" || fail "config show"
 grep -q '^ways = 8' "$tmp/resolved.ini" || fail "override not shown"

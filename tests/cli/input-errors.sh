@@ -73,4 +73,40 @@ printf 'ptx typo.ptx\nbuffer a f32 8\nlaunch vecadd grid 1 block 8 args a a a 8\
 expect_error "typo.ptx:" exec "$tmp/typo.spec" --functional
 grep -qF "unknown instruction 'frobnicate.u32' (not a PTX instruction)" "$tmp/err" ||
     fail "typo: $(cat "$tmp/err")"
+# folders and binary files given where a text file belongs
+mkdir -p "$tmp/adir" "$tmp/dir.ptx"
+expect_error "adir: cannot read: is a folder, expected a file" exec "$tmp/adir"
+expect_error "adir: cannot read: is a folder, expected a file" sweep "$tmp/adir"
+printf 'ptx %s\nlaunch k grid 1 block 1\n' "$tmp/dir.ptx" >"$tmp/dirptx.spec"
+expect_error "dirptx.spec:1: cannot read $tmp/dir.ptx: is a folder" exec "$tmp/dirptx.spec"
+printf 'ptx %s/examples/vecadd.ptx\nbuffer a f32 4 = file(%s)\n' "$root" "$tmp/adir" >"$tmp/dd.spec"
+printf 'buffer b f32 4\nbuffer c f32 4\nlaunch vecadd grid 1 block 4 args a b c n=4\n' >>"$tmp/dd.spec"
+expect_error "dd.spec:2: $tmp/adir is not a regular file" exec "$tmp/dd.spec"
+printf 'ptx %s/examples/vecadd.ptx\nlaunch vecadd\0 grid 1 block 4\n' "$root" >"$tmp/nul.spec"
+expect_error "nul.spec:2: NUL byte: not a text file" exec "$tmp/nul.spec"
+printf '.version 8.0\n\0' >"$tmp/nul.ptx"
+printf 'ptx %s\nlaunch k grid 1 block 1\n' "$tmp/nul.ptx" >"$tmp/nulptx.spec"
+expect_error "nul.ptx:2: NUL byte: not a text file" exec "$tmp/nulptx.spec"
+printf 'PTX x\n"a"\n{\nx=0;\0\n}\n' >"$tmp/nul.litmus"
+expect_error "nul.litmus:4: NUL byte: not a text file" litmus "$tmp/nul.litmus"
+# numbers a spec cannot mean: constants that do not fit the elements, launches
+# past CUDA's grid and block limits
+vspec() { printf 'ptx %s/examples/vecadd.ptx\n%s\n' "$root" "$1" >"$tmp/v.spec"; }
+vspec 'buffer a u8 4 = values(300, 1, 2, -1)'
+expect_error "v.spec:2: values(): value 1 (300) does not fit in u8" exec "$tmp/v.spec"
+vspec 'buffer a s32 2 = values(1, 2.5)'
+expect_error "v.spec:2: values(): value 2 (2.5) is not an integer, and the elements are s32" \
+    exec "$tmp/v.spec"
+vspec 'buffer a u16 2
+check a == values(1, 65536)'
+expect_error "v.spec:3: values(): value 2 (65536) does not fit in u16" exec "$tmp/v.spec"
+vspec 'buffer a f32 4
+launch vecadd grid 2147483648 block 4 args a a a n=4'
+expect_error "v.spec:3: grid 2147483648 is out of range [1, 2147483647]" exec "$tmp/v.spec"
+vspec 'buffer a f32 4
+launch vecadd grid 1,65536 block 4 args a a a n=4'
+expect_error "v.spec:3: grid 65536 is out of range [1, 65535]" exec "$tmp/v.spec"
+vspec 'buffer a f32 4
+launch vecadd grid 1 block 1,1,65 args a a a n=4'
+expect_error "v.spec:3: block 65 is out of range [1, 64]" exec "$tmp/v.spec"
 echo "input-errors: $n errors located, 2 runs of a partly unsupported module"

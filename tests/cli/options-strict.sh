@@ -70,6 +70,13 @@ expect_usage "noker.spec:1: .*empty.ptx defines no kernel" exec "$tmp/noker.spec
 # the version
 [ "$("$bin" --version)" = "$("$bin" version)" ] && "$bin" --version | grep -q '^gpucoh [0-9]' ||
     fail "gpucoh --version: $("$bin" --version 2>&1)"
+# an option that takes one value, given twice, would drop the first silently
+expect_usage "--workload given twice" run --workload mp --workload bfs --size tiny
+# litmus: bounds say what is accepted; a folder without tests is named
+expect_usage "--iterations: '0' is not a whole number from 1 to" litmus --iterations 0 x.litmus
+expect_usage "--unroll: '0' is not a whole number from 1 to" litmus --unroll 0 x.litmus
+mkdir "$tmp/notests"
+expect_usage "notests: a folder with no .litmus file" litmus "$tmp/notests"
 # the documented forms still work
 "$bin" stress --protocol rc --episodes=200 --warps 2 >/dev/null || fail "stress --episodes=200"
 "$bin" sweep -j2 --list "$root/repro/tc/tc.sweep" >/dev/null || fail "sweep -j2 --list"

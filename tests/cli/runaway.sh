@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Kernels that cannot end stop with exit 3 and a dump of the warps (their PCs,
-# states and outstanding operations), under the default configuration: the
-# spin watchdog (sim.spin_cycles) in timing mode, the instruction budget
-# (sim.max_insts, auto: 2^24 per warp of the launch) in both modes, the cycle
-# limit (sim.max_cycles, auto: 2^27 per wave). 0 means no limit when asked.
+# states and outstanding operations or last loads), under the default
+# configuration: the spin watchdog (sim.spin_cycles; rounds in functional
+# mode) and the instruction budget (sim.max_insts, auto: 2^24 per warp of the
+# launch) in both modes, the cycle limit (sim.max_cycles, auto: 2^29 per wave).
+# 0 means no limit when asked.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -27,13 +28,45 @@ grep -qE "warp [0-9]+ \(CTA [01] warp [0-3]\): [a-z-]+ at $errs/histogram-noinc.
 expect_fault "no progress: in kernel spin" exec "$errs/spin.spec"
 grep -q "ready at $errs/spin.ptx:2[45], outstanding ld 0" "$tmp/err" ||
     fail "spin: no warp line in the dump: $(grep warp "$tmp/err" | head -3)"
+# functional mode: the spin watchdog counts rounds (one instruction per warp)
+expect_fault "no progress: in kernel spin, for 2000001 rounds" exec "$errs/spin.spec" --functional
+grep -q "CTA (0,0,0) warp 0: running, before $errs/spin.ptx:2[45]; last load 0x[0-9a-f]* = 0" \
+    "$tmp/err" || fail "functional spin: no warp line: $(head -3 "$tmp/err")"
+expect_fault "no progress: in kernel histo_shared, for 2000001 rounds" \
+    exec "$errs/runaway.spec" --functional
+grep -qE "CTA \(1,0,0\) warp 3: running, before $errs/histogram-noinc.ptx:[0-9]+; last load" \
+    "$tmp/err" || fail "functional histo_shared: no warp line: $(head -3 "$tmp/err")"
+expect_fault "no progress: in kernel spin, for 1001 rounds" \
+    exec "$errs/spin.spec" --functional --set sim.spin_cycles=1000
 expect_fault "runaway: kernel spin ran past its budget of 16777216 warp instructions" \
-    exec "$errs/spin.spec" --functional
-grep -q "CTA (0,0,0) warp 0: running, before $errs/spin.ptx:2[45]" "$tmp/err" ||
-    fail "functional spin: no warp line: $(head -3 "$tmp/err")"
-# the same mistake in a litmus test, in functional mode
-expect_fault "runaway: kernel litmus_kernel ran past its budget" \
+    exec "$errs/spin.spec" --functional --set sim.spin_cycles=0
+# the same mistake in a litmus test, in functional and timing mode
+expect_fault "no progress: in kernel litmus_kernel, for 2000001 rounds" \
     litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+grep -q "CTA (0,0,0) warp 0: running, before .*spin-never-reloads.litmus (translated):[0-9]*; last load" \
+    "$tmp/err" || fail "functional litmus: no warp line: $(head -3 "$tmp/err")"
+expect_fault "runaway: kernel litmus_kernel ran past its budget" \
+    litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
+    --set sim.spin_cycles=0
+expect_fault "no progress: in kernel litmus_kernel, for 2020000 core cycles" \
+    litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+# logical-time protocols (RCC): the watchdog counts only once every L1's clock
+# has passed the leases it held at the last progress (lease 2048 x guard 10000
+# cycles, then 2 M); a short lease gets there sooner
+leases="after every L1's clock had passed the leases it held at the last progress"
+expect_fault "for 22500000 core cycles no warp stored" exec "$errs/spin.spec" --protocol rccwo
+grep -qF "the last 2020000 of them $leases" "$tmp/err" || fail "rccwo spin: $(head -1 "$tmp/err")"
+expect_fault "$leases" exec "$errs/spin.spec" --protocol rccsc --set order.model=sc \
+    --set rcc.lease=fixed:16
+expect_fault "$leases" litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
+    --protocol rccwo
+# ... while correct RCC runs whose warps reread one value for far longer than
+# sim.spin_cycles (their copies' leases) finish: counting from the last
+# progress instead stops both after 40000 cycles
+for w in mp semaphore; do
+    "$bin" run --workload $w --size tiny --protocol rccwo --set sim.spin_cycles=20000 \
+        >/dev/null 2>"$tmp/err" || fail "rccwo $w stopped: $(head -1 "$tmp/err")"
+done
 # the limits, set explicitly
 expect_fault "ran past sim.max_cycles (50000 core cycles; 0 = no limit)" \
     exec "$errs/spin.spec" --set sim.max_cycles=50000
@@ -49,4 +82,4 @@ expect_fault "past sim.max_insts (100000" exec "$errs/spin.spec" --set sim.spin_
 "$bin" run --workload spinlock --size tiny --protocol tcw --set sim.max_cycles=0 \
     --set sim.max_insts=0 --set sim.spin_cycles=0 >/dev/null || fail "limits off stopped spinlock"
 "$bin" config show | grep -q "^max_cycles = auto" || fail "sim.max_cycles is not auto by default"
-echo "runaway: $n runaway kernels stopped with a dump, 2 ordinary runs finished"
+echo "runaway: $n runaway kernels stopped with a dump, 4 ordinary runs finished"

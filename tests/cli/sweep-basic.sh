@@ -37,20 +37,21 @@ sleep 1
 grep -q "4 runs: 0 run now, 4 finished before, 0 failed" "$tmp/log" || fail "rerun: $(cat "$tmp/log")"
 [ "$(stat -c %Y.%s "$tmp/out/runs"/*.json | md5sum)" = "$stamp" ] || fail "rerun touched JSON files"
 
-# a run that fails: recorded, counted, kept in the CSV, not redone
+# a run that fails (its configuration loads, but no CTA fits in an SM of one
+# register): recorded, counted, kept in the CSV, not redone
 cat >>"$tmp/t.sweep" <<'SPEC'
 sweep broken
 workloads mp
-protocols bad=tcw:tc.lease=bogus
+protocols bad=tcw:sm.regs=1
 sizes tiny
 SPEC
 "$bin" sweep "$tmp/t.sweep" -j 2 --out "$tmp/out" >"$tmp/log" 2>&1; rc=$?
 [ $rc -eq 1 ] || fail "sweep with a failing run exited $rc, expected 1: $(cat "$tmp/log")"
-grep -q "FAILED mp-tiny-tcw-[0-9a-f]* (bad) .*exit 2: .*tc.lease: 'bogus'" "$tmp/log" || fail "failure line: $(cat "$tmp/log")"
+grep -q "FAILED mp-tiny-tcw-[0-9a-f]* (bad) .*exit 2: .*the SM has 1 (sm.regs)" "$tmp/log" || fail "failure line: $(cat "$tmp/log")"
 err=$(ls "$tmp/out/runs"/*.err) || fail "no .err file"
 head -1 "$err" | grep -qx "exit 2" || fail ".err status: $(head -1 "$err")"
-grep -q "command: gpucoh run --workload mp --size tiny --protocol tcw --set tc.lease=bogus" "$err" || fail ".err command: $(cat "$err")"
-grep -q ",mp,basic,tiny,bad,tcw,tc.lease=bogus,2,-,,," "$csv" || fail "failed row: $(cat "$csv")"
+grep -q "command: gpucoh run --workload mp --size tiny --protocol tcw --set sm.regs=1" "$err" || fail ".err command: $(cat "$err")"
+grep -q ",mp,basic,tiny,bad,tcw,sm.regs=1,2,-,,," "$csv" || fail "failed row: $(cat "$csv")"
 "$bin" sweep "$tmp/t.sweep" --out "$tmp/out" >"$tmp/log" 2>&1; rc=$?
 [ $rc -eq 1 ] || fail "rerun with a failed run exited $rc"
 grep -q "5 runs: 0 run now, 5 finished before, 1 failed" "$tmp/log" || fail "failed run redone: $(cat "$tmp/log")"
@@ -85,6 +86,6 @@ expect_error "bad.sweep:2: protocol 'nosuch' is not built" 'workloads mp\nprotoc
 expect_error "bad.sweep:1: unknown workload 'nope'" 'workloads nope\nprotocols rc\n'
 expect_error "bad.sweep:3: unknown option 'l1.nope'" 'workloads mp\nprotocols rc\nset l1.nope 1\n'
 "$bin" sweep "$tmp/missing.sweep" >/dev/null 2>"$tmp/err"; rc=$?
-[ $rc -eq 2 ] && grep -q "missing.sweep: No such file" "$tmp/err" || fail "missing spec: $rc $(cat "$tmp/err")"
+[ $rc -eq 2 ] && grep -q "missing.sweep: cannot read: No such file" "$tmp/err" || fail "missing spec: $rc $(cat "$tmp/err")"
 "$bin" sweep "$tmp/t.sweep" -j 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-j 0 accepted"
 echo ok

@@ -736,15 +736,11 @@ static const struct ctrl_stat mesi_l1_stat_rows[] = {
 
 struct comp *mesi_l1_create(const struct ctrl_wiring *w)
 {
-    if (w->n_sms > MESI_MAX_SHARERS)
-        fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
-              MESI_MAX_SHARERS);
+    panic_if(w->n_sms > MESI_MAX_SHARERS || w->cfg->l1.mshrs < 2,
+             "mesi: %u SMs, %u L1 MSHRs passed mesi_check", w->n_sms, w->cfg->l1.mshrs);
     struct mesi_l1 *c = ctrl_alloc(sizeof *c);
     ctrl_l1_init(&c->base, w, &mesi_l1_table, mesi_l1_tick, mesi_l1_dump);
     ctrl_set_stats(&c->base, mesi_l1_stat_rows, &c->st);
-    if (w->cfg->l1.mshrs < 2)
-        fatal("mesi: l1.mshrs = %u, but a miss that replaces an owned line needs 2",
-              w->cfg->l1.mshrs);
     c->tbe_data = calloc(w->cfg->l1.mshrs, c->base.line_bytes);
     if (!c->tbe_data)
         panic("out of memory");

@@ -30,6 +30,7 @@
  *   order (a write-back needs no ack), and shared grants need no UNBLOCK.
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -577,9 +578,7 @@ static const struct ctrl_stat mesi_l2_stat_rows[] = {
 
 struct comp *mesi_l2_create(const struct ctrl_wiring *w)
 {
-    if (w->n_sms > MESI_MAX_SHARERS)
-        fatal("mesi: gpu.sms = %u, but a sharer vector names at most %u SMs", w->n_sms,
-              MESI_MAX_SHARERS);
+    panic_if(w->n_sms > MESI_MAX_SHARERS, "mesi: %u SMs passed mesi_check", w->n_sms);
     struct mesi_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &mesi_l2_table, mesi_l2_tick, mesi_l2_dump, 0x3E51);
     ctrl_set_stats(&c->base, mesi_l2_stat_rows, &c->st);
@@ -615,12 +614,26 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
 
 static const struct coh_table *const mesi_tables[] = {&mesi_l1_table, &mesi_l2_table, NULL};
 
+static const char *mesi_check(const struct config *c, char *why, size_t len)
+{
+    const char *key = coh_sharers_check(c, why, len);
+    if (key)
+        return key;
+    if (c->l1.mshrs < 2) {
+        snprintf(why, len, "l1.mshrs = %u, but a miss that replaces an owned line needs 2",
+                 c->l1.mshrs);
+        return "l1.mshrs";
+    }
+    return NULL;
+}
+
 const struct proto_desc proto_mesi = {
     .name = "mesi",
     .title = "MESI: write-back, write-allocate L1s (atomics at the L1 in M), inclusive L2 "
              "directory with forwards, unblocks and recalls (gem5 MESI_Two_Level)",
     .model = MODEL_PTX,
     .write_atomic = true,
+    .check = mesi_check,
     .n_vnets = MESI_NVNETS,
     .vnet_names = mesi_vnet_names,
     .tables = mesi_tables,

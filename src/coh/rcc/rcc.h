@@ -62,6 +62,8 @@ unsigned rcc_l1_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data)
 /* The SM's logical clock now (rccwo: the read view, *wview the write view),
  * the livelock guard's pending ticks included. */
 uint64_t rcc_l1_now(struct comp *c, uint64_t *wview);
+/* proto_desc.lease_passed: whether the L1's clock has passed `mark`. */
+bool rcc_l1_lease_passed(struct comp *c, uint64_t mark);
 /* The lease end of the L1's copy of `line`, false if it holds none. */
 bool rcc_l1_exp(struct comp *c, addr_t line, uint64_t *exp);
 
@@ -72,6 +74,9 @@ unsigned rcc_l2_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data)
 /* The bank's ver and exp of `line` (false: not present in V), and its mnow. */
 bool rcc_l2_stamps(struct comp *c, addr_t line, uint64_t *ver, uint64_t *exp);
 uint64_t rcc_l2_mnow(struct comp *c);
+/* proto_desc.lease_mark: the largest lease end the bank has granted SM `sm`'s
+ * L1 (DATA or RENEW), those still in flight included. */
+uint64_t rcc_l2_lease_mark(struct comp *c, unsigned sm);
 
 /* ---- the invariant observer (rcc_obs.c; only with --check) ----
  * Spec 004a §8.1: R1 every SM's now never decreases; R2 an L1 copy's exp

@@ -647,6 +647,12 @@ uint64_t rcc_l1_now(struct comp *cp, uint64_t *wview)
     return c->now + k;
 }
 
+/* A copy hits while exp >= the read view: past the mark, none granted by then can. */
+bool rcc_l1_lease_passed(struct comp *cp, uint64_t mark)
+{
+    return !mark || mark < rcc_l1_now(cp, NULL);
+}
+
 bool rcc_l1_exp(struct comp *cp, addr_t line, uint64_t *exp)
 {
     struct cache_line *l = cache_find(&l1_of(cp)->base.cache, line);

@@ -103,6 +103,7 @@ struct rcc_l2 {
     uint8_t levels;         /* predictor: lease_min << level, level <= levels */
     uint8_t *level;         /* per way of the cache */
     struct rcc_mshr *mshr;  /* per TBE */
+    uint64_t *granted;      /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
     struct l2_stats st;
 };
 
@@ -254,11 +255,19 @@ static void grant_lease(struct coh_ctx *x)
     EXP(l) = stamp(c, MAX(EXP(l), MAX(VER(l), x->msg->ts) + lease));
 }
 
+/* A lease leaves for the requester's L1 (m->src until the reply is sent). */
+static void note_grant(struct rcc_l2 *c, const struct msg *m)
+{
+    if (m->src < c->base.w.n_sms)
+        c->granted[m->src] = MAX(c->granted[m->src], m->ts);
+}
+
 static void reply_data(struct coh_ctx *x)
 {
     struct msg *m = x->msg;
     m->flags &= RCC_F_MERGED;
     m->ts = EXP(x->line);
+    note_grant(l2_of(x), m);
     m->ts2 = VER(x->line);
     ctrl_l2_reply_line(x->ctrl, x, m, MSG_RCC_DATA, RCC_VNET_RSP);
     x->msg = NULL;
@@ -279,6 +288,7 @@ static void reply_renew(struct coh_ctx *x)
     m->flags &= RCC_F_MERGED;
     m->ts = EXP(x->line);
     m->ts2 = VER(x->line);
+    note_grant(c, m);
     respond(c, m, MSG_RCC_RENEW, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -569,23 +579,14 @@ static const struct ctrl_stat rcc_l2_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-static bool pow2(uint32_t v)
-{
-    return v && !(v & (v - 1));
-}
-
-/* rcc.lease: predict, or fixed:N (returns N; 0 for the predictor). */
+/* rcc.lease: predict, or fixed:N (returns N; 0 for the predictor); config_load
+ * has checked its form. */
 static uint32_t fixed_lease(const char *s)
 {
-    if (!strcmp(s, "predict"))
-        return 0;
-    char *end;
-    if (!strncmp(s, "fixed:", 6) && s[6] >= '1' && s[6] <= '9') {
-        unsigned long n = strtoul(s + 6, &end, 10);
-        if (!*end && n <= 1ul << 20)
-            return (uint32_t)n;
-    }
-    fatal("rcc.lease: '%s' is not predict or fixed:N (N from 1 to 1048576)", s);
+    uint32_t n = 0;
+    if (config_lease_parse(s, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) < 0)
+        panic("rcc.lease '%s' passed config_load's check", s);
+    return n;
 }
 
 struct comp *rcc_l2_create(const struct ctrl_wiring *w)
@@ -598,15 +599,14 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     c->refill_paper = r->refill_version == 1;
     c->renew = r->renew;
     c->fixed = fixed_lease(r->lease);
-    if (!pow2(r->lease_min) || !pow2(r->lease_max) || r->lease_min > r->lease_max)
-        fatal("rcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, min <= max",
-              r->lease_min, r->lease_max);
+    /* config_load has checked: lease_min and lease_max are powers of two, min <= max */
     c->lease_min = r->lease_min;
     c->levels = (uint8_t)(__builtin_ctz(r->lease_max) - __builtin_ctz(r->lease_min));
     size_t ways = (size_t)c->base.cache.sets * c->base.cache.spec.ways;
     c->level = calloc(ways, 1);
     c->mshr = calloc(c->base.tbes.cap, sizeof *c->mshr);
-    if (!c->level || !c->mshr)
+    c->granted = calloc(MAX(w->n_sms, 1u), sizeof *c->granted);
+    if (!c->level || !c->mshr || !c->granted)
         panic("out of memory");
     if (w->obs)
         rcc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
@@ -620,6 +620,7 @@ void rcc_l2_destroy(struct comp *cp)
         rcc_obs_bank_gone(cp->eng, c->base.w.index);
     free(c->level);
     free(c->mshr);
+    free(c->granted);
     ctrl_destroy(cp);
 }
 
@@ -658,6 +659,11 @@ uint64_t rcc_l2_mnow(struct comp *cp)
     return ((struct rcc_l2 *)cp)->mnow;
 }
 
+uint64_t rcc_l2_lease_mark(struct comp *cp, unsigned sm)
+{
+    return ((struct rcc_l2 *)cp)->granted[sm];
+}
+
 static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_table, NULL};
 static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table, NULL};
 
@@ -669,6 +675,8 @@ const struct proto_desc proto_rccsc = {
     .write_atomic = true,
     .needs_order = "sc",
     .logical_time = true,
+    .lease_mark = rcc_l2_lease_mark,
+    .lease_passed = rcc_l1_lease_passed,
     .n_vnets = RCC_NVNETS,
     .vnet_names = rcc_vnet_names,
     .tables = rccsc_tables,
@@ -686,6 +694,8 @@ const struct proto_desc proto_rccwo = {
     .model = MODEL_PTX,
     .write_atomic = false,
     .logical_time = true,
+    .lease_mark = rcc_l2_lease_mark,
+    .lease_passed = rcc_l1_lease_passed,
     .n_vnets = RCC_NVNETS,
     .vnet_names = rcc_vnet_names,
     .tables = rccwo_tables,

@@ -53,7 +53,7 @@ extern const char *const tc_vnet_names[TC_NVNETS];
 enum tc_variant { TC_STRONG, TC_WEAK };
 
 /* The lease policy of tc.lease for `v`: a fixed lease (returns true, *cycles
- * set) or the predictor (false). Exits 2 on a malformed value. */
+ * set) or the predictor (false). config_load has checked its form. */
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles);
 
 

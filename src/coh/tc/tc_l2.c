@@ -121,22 +121,17 @@ static uint64_t now_cycles(const struct tc_l2 *c)
 
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
 {
-    const char *s = cfg->tc.lease;
-    if (!strcmp(s, "auto")) {
+    switch (config_lease_parse(cfg->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX,
+                               cycles)) {
+    case 0: /* auto */
         *cycles = 800;
         return v == TC_STRONG;
-    }
-    if (!strcmp(s, "predict"))
+    case 1: /* predict */
         return false;
-    char *end;
-    if (!strncmp(s, "fixed:", 6) && s[6] >= '0' && s[6] <= '9') {
-        unsigned long n = strtoul(s + 6, &end, 10);
-        if (!*end && n <= 1ul << 24) {
-            *cycles = (uint32_t)n;
-            return true;
-        }
+    case CONFIG_LEASE_FIXED:
+        return true;
     }
-    fatal("tc.lease: '%s' is not auto, predict or fixed:N (N core cycles, at most 16777216)", s);
+    panic("tc.lease '%s' passed config_load's check", cfg->tc.lease);
 }
 
 /* ---- the lease predictor (spec 002 §3.10) ---- */
@@ -810,8 +805,6 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     const struct tc_spec *tc = &w->cfg->tc;
     uint32_t fixed;
     c->fixed = tc_lease_fixed(w->cfg, v, &fixed);
-    if (tc->lease_min > tc->lease_max)
-        fatal("tc.lease_min (%u) exceeds tc.lease_max (%u)", tc->lease_min, tc->lease_max);
     c->lease = c->fixed ? fixed : MAX(tc->lease_min, MIN(tc->lease_max, tc->lease_init));
     c->lease_min = tc->lease_min;
     c->lease_max = tc->lease_max;

@@ -285,9 +285,8 @@ static const struct ctrl_stat vi_bank_stat_rows[] = {
 
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p)
 {
-    if (w->n_sms > VI_MAX_SHARERS)
-        fatal("%s: gpu.sms = %u, but a sharer vector names at most %u SMs", p->table->proto,
-              w->n_sms, VI_MAX_SHARERS);
+    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check",
+             p->table->proto, w->n_sms);
     struct vi_bank *b = ctrl_alloc(sizeof *b);
     b->p = p;
     ctrl_l2_init(&b->base, w, p->table, vi_bank_tick, vi_bank_dump, 0x5600);

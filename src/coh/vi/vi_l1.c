@@ -329,9 +329,8 @@ static const struct ctrl_stat vi_l1_stat_rows[] = {
 
 static struct vi_l1 *create(const struct ctrl_wiring *w, const struct coh_table *t, bool ideal)
 {
-    if (w->n_sms > VI_MAX_SHARERS)
-        fatal("%s: gpu.sms = %u, but a sharer vector names at most %u SMs", t->proto, w->n_sms,
-              VI_MAX_SHARERS);
+    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check", t->proto,
+             w->n_sms);
     struct vi_l1 *c = ctrl_alloc(sizeof *c);
     c->ideal = ideal;
     ctrl_l1_init(&c->base, w, t, vi_l1_tick, ctrl_l1_dump);

@@ -238,6 +238,7 @@ const struct proto_desc proto_gpuvi = {
              "invalidation on write (write-atomic)",
     .model = MODEL_PTX,
     .write_atomic = true,
+    .check = coh_sharers_check,
     .n_vnets = VI_NVNETS,
     .vnet_names = vi_vnet_names,
     .tables = vi_tables,
@@ -252,6 +253,7 @@ const struct proto_desc proto_ideal = {
              "invalidations are instant and free (write-atomic)",
     .model = MODEL_PTX,
     .write_atomic = true,
+    .check = coh_sharers_check,
     .n_vnets = 2, /* request, response; invalidations use the free channel */
     .vnet_names = vi_vnet_names,
     .tables = ideal_tables,

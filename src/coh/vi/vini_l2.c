@@ -24,6 +24,7 @@
  *   needed it retries while the victim is recalled.
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "base/bits.h"
@@ -276,25 +277,49 @@ static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup, take_req
 
 /* The directory of one bank: dir_ratio entries per L1 line of the machine,
  * spread over the banks, dir_ways-way (fewer if the bank has fewer entries).
- * Entries are 4-byte lines of a cache array indexed by line number. */
+ * Entries are 4-byte lines of a cache array indexed by line number. Returns
+ * 0, or -1 with what is wrong in `why`. */
+static int dir_spec(const struct config *cfg, struct cache_spec *spec, char *why, size_t len)
+{
+    uint64_t l1_lines = (uint64_t)cfg->gpu.sms * (cfg->l1.cache.size_bytes /
+                                                   cfg->l1.cache.line_bytes);
+    uint64_t entries = (cfg->vi.dir_ratio * l1_lines + cfg->l2.banks - 1) / cfg->l2.banks;
+    uint32_t ways = (uint32_t)MIN((uint64_t)cfg->vi.dir_ways, entries);
+    uint64_t sets = (entries + ways - 1) / ways;
+    if (sets * ways * 4 > UINT32_MAX) {
+        snprintf(why, len, "vi.dir_ratio = %u gives a directory of %llu entries per bank, more "
+                 "than a bank can index", cfg->vi.dir_ratio, (unsigned long long)(sets * ways));
+        return -1;
+    }
+    *spec = (struct cache_spec){(uint32_t)(sets * ways * 4), ways, 4, 0};
+    char err[200];
+    if (cache_spec_check(spec, err, sizeof err)) {
+        snprintf(why, len, "the directory of vi.dir_ratio = %u, vi.dir_ways = %u: %s",
+                 cfg->vi.dir_ratio, cfg->vi.dir_ways, err);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *vini_check(const struct config *c, char *why, size_t len)
+{
+    struct cache_spec spec;
+    const char *key = coh_sharers_check(c, why, len);
+    if (!key && dir_spec(c, &spec, why, len))
+        key = "vi.dir_ratio";
+    return key;
+}
+
 static struct comp *vini_l2_create(const struct ctrl_wiring *w)
 {
     struct vi_bank *b = vi_bank_create(w, &vini_proto);
-    const struct config *cfg = w->cfg;
-    uint64_t l1_lines = (uint64_t)w->n_sms * (cfg->l1.cache.size_bytes / cfg->l1.cache.line_bytes);
-    uint64_t entries = (cfg->vi.dir_ratio * l1_lines + w->n_banks - 1) / w->n_banks;
-    uint32_t ways = (uint32_t)MIN((uint64_t)cfg->vi.dir_ways, entries);
-    uint64_t sets = (entries + ways - 1) / ways;
-    if (sets * ways * 4 > UINT32_MAX)
-        fatal("vi.dir_ratio: a directory of %llu entries per bank is too large",
-              (unsigned long long)(sets * ways));
-    struct cache_spec spec = {(uint32_t)(sets * ways * 4), ways, 4, 0};
+    struct cache_spec spec;
     char err[256];
-    if (cache_init(&b->dir, &spec, err, sizeof err))
-        fatal("vi directory: %s", err);
+    if (dir_spec(w->cfg, &spec, err, sizeof err) || cache_init(&b->dir, &spec, err, sizeof err))
+        panic("gpuvini: %s (passed vini_check)", err);
     b->dir.index_div = w->n_banks;
     b->has_dir = true;
-    b->dir_shift = log2_u64(cfg->l2.cache.line_bytes) - 2;
+    b->dir_shift = log2_u64(w->cfg->l2.cache.line_bytes) - 2;
     return &b->base.comp;
 }
 
@@ -306,6 +331,7 @@ const struct proto_desc proto_gpuvini = {
              "evictions recall, L2 evictions do not; write-atomic)",
     .model = MODEL_PTX,
     .write_atomic = true,
+    .check = vini_check,
     .n_vnets = VI_NVNETS,
     .vnet_names = vi_vnet_names,
     .tables = vini_tables,
