@@ -102,6 +102,8 @@ struct proto_desc {
     bool logical_time;         /* a performed write is visible only to readers that synchronised
                                   with its writer through memory (RCC), not to every reader
                                   after it in physical time */
+    bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
+                                  stamp transactional requests (docs/transactions.md) */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */
