@@ -10,22 +10,31 @@
 // holds never lets the holder run: a SIMT deadlock).
 #include "../../include/gpucoh_tx.cuh"
 
-__device__ unsigned atm_next(unsigned s)
+// The thread's stream starts at atm_first; atm_draw advances it and gives
+// the next transfer's accounts and amount (the host replays the same).
+__device__ unsigned atm_first(unsigned seed)
 {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    return (seed ^ (t * 0x9e3779b9u)) | 1u;
+}
+
+__device__ int atm_draw(unsigned *state, int n, int *src, int *dst)
+{
+    unsigned s = *state;
     s ^= s << 13;
     s ^= s >> 17;
     s ^= s << 5;
-    return s;
+    *state = s;
+    *src = (int)(s % (unsigned)n);
+    *dst = (int)((s >> 11) % (unsigned)n);
+    return 1 + (int)((s >> 27) & 7u);
 }
 
 extern "C" __global__ void atm_tx(int *accounts, int n, int per, unsigned seed)
 {
-    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned s = (seed ^ (t * 0x9e3779b9u)) | 1u;
+    unsigned s = atm_first(seed);
     for (int k = 0; k < per; k++) {
-        s = atm_next(s);
-        int src = (int)(s % (unsigned)n), dst = (int)((s >> 11) % (unsigned)n);
-        int amount = 1 + (int)((s >> 27) & 7u);
+        int src, dst, amount = atm_draw(&s, n, &src, &dst);
         if (src == dst)
             continue;
         gpucoh_tx_begin();
@@ -37,12 +46,9 @@ extern "C" __global__ void atm_tx(int *accounts, int n, int per, unsigned seed)
 
 extern "C" __global__ void atm_lock(int *accounts, int *locks, int n, int per, unsigned seed)
 {
-    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned s = (seed ^ (t * 0x9e3779b9u)) | 1u;
+    unsigned s = atm_first(seed);
     for (int k = 0; k < per; k++) {
-        s = atm_next(s);
-        int src = (int)(s % (unsigned)n), dst = (int)((s >> 11) % (unsigned)n);
-        int amount = 1 + (int)((s >> 27) & 7u);
+        int src, dst, amount = atm_draw(&s, n, &src, &dst);
         if (src == dst)
             continue;
         int outer = src > dst ? src : dst, inner = src > dst ? dst : src;

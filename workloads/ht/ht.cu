@@ -9,24 +9,32 @@
 // inserts, fences and releases.
 #include "../../include/gpucoh_tx.cuh"
 
-__device__ unsigned ht_next(unsigned s)
+// Key k of the thread: its node (written with the key) and its bucket. The
+// stream starts at ht_first; the host replays the same.
+__device__ unsigned ht_first(unsigned seed)
 {
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+    return (seed ^ (t * 0x9e3779b9u)) | 1u;
+}
+
+__device__ int ht_draw(unsigned *state, unsigned *keys, int nbuckets, int per, int k, int *node)
+{
+    unsigned t = blockIdx.x * blockDim.x + threadIdx.x, s = *state;
     s ^= s << 13;
     s ^= s >> 17;
     s ^= s << 5;
-    return s;
+    *state = s;
+    *node = (int)(t * (unsigned)per + (unsigned)k);
+    keys[*node] = s;
+    return (int)(s % (unsigned)nbuckets);
 }
 
 extern "C" __global__ void ht_tx(int *heads, int *next, unsigned *keys, int nbuckets, int per,
                                  unsigned seed)
 {
-    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned s = (seed ^ (t * 0x9e3779b9u)) | 1u;
+    unsigned s = ht_first(seed);
     for (int k = 0; k < per; k++) {
-        s = ht_next(s);
-        int node = (int)(t * (unsigned)per + (unsigned)k);
-        int b = (int)(s % (unsigned)nbuckets);
-        keys[node] = s;
+        int node, b = ht_draw(&s, keys, nbuckets, per, k, &node);
         gpucoh_tx_begin();
         int h = heads[b];
         next[node] = h;
@@ -38,13 +46,9 @@ extern "C" __global__ void ht_tx(int *heads, int *next, unsigned *keys, int nbuc
 extern "C" __global__ void ht_lock(int *heads, int *next, unsigned *keys, int *locks,
                                    int nbuckets, int per, unsigned seed)
 {
-    unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
-    unsigned s = (seed ^ (t * 0x9e3779b9u)) | 1u;
+    unsigned s = ht_first(seed);
     for (int k = 0; k < per; k++) {
-        s = ht_next(s);
-        int node = (int)(t * (unsigned)per + (unsigned)k);
-        int b = (int)(s % (unsigned)nbuckets);
-        keys[node] = s;
+        int node, b = ht_draw(&s, keys, nbuckets, per, k, &node);
         volatile bool done = false; // volatile: nvcc may not turn the retry into an inner spin
         while (!done) {
             if (atomicCAS(&locks[b], 0, 1) == 0) {
