@@ -632,7 +632,7 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 
     switch (w->state) {
     case W_PARKED:
-        if (res || mi->mem.tx) /* a transaction's end waits for every verdict */
+        if (res || sm->tx) /* a transaction's end waits for the warp's accesses */
             set_state(sm, w, W_READY);
         break;
     case W_HELD_ORDER:
