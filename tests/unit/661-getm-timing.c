@@ -8,7 +8,8 @@
  * that report success say and the total unchanged; the same seed gives the
  * same statistics; the limit on transactional warps per SM holds warps at
  * their begin and changes no value; the thesis's printed timestamp rules
- * (getm.unique_ts = false) run the same kernels correctly too.
+ * (getm.unique_ts = false) run the same kernels correctly too; a commit
+ * waits for a plain store issued before its begin, and is then woken.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -192,6 +193,25 @@ static void printed_timestamps_run_correctly(void **state)
     transfer_run(printed, 1, &t);
 }
 
+static void empty_transaction_after_a_store(void **state)
+{
+    (void)state;
+    struct rig r;
+    struct tally t;
+    enum { T = 4 * 64 };
+    rig_up(&r, NULL, 0);
+    addr_t out = host_malloc(r.h, T * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(r.h, "tx_after_store", DIM1(4), DIM1(64), 0, a, 1);
+    int32_t got[T];
+    host_memcpy_from_dev(r.h, got, out, sizeof got);
+    for (int k = 0; k < T; k++)
+        assert_int_equal(got[k], k + 1);
+    rig_down(&r, &t);
+    assert_int_equal(t.lane_commits, T);
+    assert_int_equal(t.commit_msgs, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +220,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_statistics),
         cmocka_unit_test(limit_holds_warps_at_begin),
         cmocka_unit_test(printed_timestamps_run_correctly),
+        cmocka_unit_test(empty_transaction_after_a_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
