@@ -155,6 +155,7 @@ static void transfer_run(const char *const *extra, unsigned n_extra, struct tall
     assert_true(n_moved > ACCTS); /* enough transfers for conflicts */
     rig_down(&r, t);
     assert_int_equal(t->lane_commits, T);
+    assert_int_equal(t->commit_msgs, t->bank_commits); /* each written once */
 }
 
 static void transfers_keep_every_balance_exact(void **state)

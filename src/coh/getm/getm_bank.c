@@ -172,8 +172,7 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
     case MEM_TX_NONE:
     case MEM_TX_LOAD_OK:
         return GETM_TO_TABLE;
-    case MEM_TX_COMMIT:
-        g->st.commits++;
+    case MEM_TX_COMMIT: /* counted once written: a resource stall takes it again */
         return GETM_TO_TABLE;
     case MEM_TX_STORE_OK:
         answer_store(b, m);
@@ -214,6 +213,7 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
 
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m)
 {
+    g->st.commits++;
     release_line(g, b, m);
 }
 
