@@ -15,6 +15,7 @@ extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw;
 extern const struct proto_desc proto_mesi;
 extern const struct proto_desc proto_rccsc, proto_rccwo;
+extern const struct proto_desc proto_getm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
@@ -35,6 +36,7 @@ const struct proto_desc *const proto_registry[] = {
     &proto_stc_mb,
     &proto_rccsc,
     &proto_rccwo,
+    &proto_getm,
     NULL,
 };
 

@@ -112,6 +112,8 @@ struct proto_desc {
      * the generic checks): NULL when it can build this machine, else the key
      * at fault ("gpu.sms"), with what is wrong in `why`. NULL hook: no limits. */
     const char *(*check)(const struct config *c, char *why, size_t len);
+    bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
+                                  stamp transactional requests (docs/transactions.md) */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

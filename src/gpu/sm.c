@@ -51,6 +51,7 @@
 #include "base/log.h"
 #include "gpu/coalesce.h"
 #include "gpu/mac.h"
+#include "gpu/sm_tx.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
@@ -68,6 +69,7 @@
 #define ID_KERNEL_SLOT ID_SLOT_MASK /* KERNEL_BEGIN/END */
 #define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
 #define SM_MAX_INFLIGHT (ID_PREFETCH_SLOT - 1)
+#define ID_TX_SLOT SM_MAX_INFLIGHT /* GETM commit and cleanup messages (never an instruction slot) */
 #define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
@@ -205,6 +207,7 @@ struct sm {
     uint32_t pf_head, pf_n;
     uint32_t pf_out;           /* prefetches sent and not answered */
     struct sm_ta *ta;          /* sc-typeaware state, else NULL */
+    struct sm_tx *tx;          /* GETM: timestamps, verdicts, commit unit (sm_enable_tx), else NULL */
 
     uint64_t last_cycle;
     tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
@@ -633,7 +636,7 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 
     switch (w->state) {
     case W_PARKED:
-        if (res)
+        if (res || sm->tx) /* a transaction's end waits for the warp's accesses */
             set_state(sm, w, W_READY);
         break;
     case W_HELD_ORDER:
@@ -1466,6 +1469,8 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
             a->lane[a->n++] = (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0],
                                                  op->data[l][1], 0};
     }
+    if (op->tx)
+        sm_tx_stamp(sm->tx, mi->warp, m, op->op == MEM_STORE);
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
     sm->comp.eng->n_outstanding++;
@@ -1478,6 +1483,8 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
     }
     return true;
 }
+
+static void tx_wake(struct sm *sm, uint64_t slots);
 
 static void kernel_response(struct sm *sm, const struct msg *m)
 {
@@ -1525,6 +1532,14 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             msg_free(sm->msgs, m);
             continue;
         }
+        if (slot == ID_TX_SLOT) { /* a commit or cleanup is done at its bank */
+            if (!sm->tx || m->req.warp >= sm->spec.warps)
+                panic("%s: commit response id 0x%x for no transaction", sm->comp.name, id);
+            if (sm_tx_ack(sm->tx, m->req.warp))
+                tx_wake(sm, 1ull << m->req.warp);
+            msg_free(sm->msgs, m);
+            continue;
+        }
         struct sm_minst *mi = slot < sm->spec.max_inflight ? &sm->minst[slot] : NULL;
         if (!mi || !mi->in_use || mi->gen != gen || li >= mi->next_line ||
             !(mi->pending & (1u << li)))
@@ -1547,6 +1562,17 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
                     op->data[a->lane[i].lane][1] = 0;
                 }
             pool_free(&sm->atoms, a);
+        }
+        if (op->tx) { /* the validation unit's verdict */
+            struct sm_warp *w = &sm->warps[mi->warp];
+            uint32_t abort;
+            bool last = sm_tx_verdict(sm->tx, mi->warp, m, op, cl->lanes, &abort);
+            if (abort) {
+                ptx_warp_tx_abort(w->pw, abort);
+                w->issue_at = ptx_warp_issue_cycle(w->pw);
+            }
+            if (last || abort)
+                tx_wake(sm, 1ull << mi->warp);
         }
         msg_free(sm->msgs, m);
         mi->pending &= ~(1u << li);
@@ -1658,6 +1684,48 @@ static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
     return SM_STALL_IDLE;
 }
 
+/* A parked warp that may issue again is polled again. */
+static void tx_wake(struct sm *sm, uint64_t slots)
+{
+    for (; slots; slots &= slots - 1) {
+        struct sm_warp *w = &sm->warps[__builtin_ctzll(slots)];
+        if (w->state == W_PARKED)
+            set_state(sm, w, W_READY);
+    }
+}
+
+/* The end of a transaction attempt: the commit unit queues its messages; a
+ * warp that leaves its transaction makes room under the limit. */
+static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct ptx_tx_end *e,
+                   cycle_t cyc)
+{
+    bool left = !ptx_warp_in_tx(w->pw);
+    struct mem_req tmpl = {.gpu = (uint8_t)sm->gpu,
+                           .sm = (uint16_t)sm->id,
+                           .warp = (uint16_t)slot,
+                           .id = req_id(0, ID_TX_SLOT, 0)};
+    unsigned wait = sm_tx_end(sm->tx, slot, e, left, sm->msgs, sm->comp.eng->now, &tmpl);
+    if (wait) { /* the retry backs off: the warp waits on the timer wheel */
+        w->alu_ready = MAX(w->alu_ready, cyc + wait);
+        w->issue_at = MAX(w->issue_at, cyc + wait);
+    }
+    if (left)
+        tx_wake(sm, sm_tx_take_limit_waiters(sm->tx));
+}
+
+/* The commit unit sends its next message when the L1 port has room. */
+static bool tx_send(struct sm *sm)
+{
+    struct msg *m = sm_tx_peek_out(sm->tx);
+    if (!m || !port_has_room(sm->to_l1, 1))
+        return false;
+    sm_tx_pop_out(sm->tx);
+    if (!port_send(sm->to_l1, m))
+        panic("%s: send on a port that had room", sm->comp.name);
+    sm->comp.eng->n_outstanding++;
+    return true;
+}
+
 static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
 {
     struct ptx_step *st = &sm->step;
@@ -1691,10 +1759,15 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
         warp_exit(sm, w);
         break;
     case PTX_STEP_TX_BEGIN:
+        if (!sm->tx)
+            fatal("kernel %s: CTA %u warp %u: transactions need a transactional protocol "
+                  "(coherence.protocol = getm; docs/transactions.md)",
+                  kernel_name(sm), w->cta->index, w->warp_in_cta);
+        sm_tx_begin(sm->tx, slot);
+        break;
     case PTX_STEP_TX_END:
-        fatal("kernel %s: CTA %u warp %u: transactions need a transactional memory design at "
-              "the L2, and none is built yet (docs/transactions.md)",
-              kernel_name(sm), w->cta->index, w->warp_in_cta);
+        tx_end(sm, w, slot, &st->tx, cyc);
+        break;
     }
 }
 
@@ -1710,6 +1783,10 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
+        if (sm->tx && sm_tx_blocks(sm->tx, slot, w->pw, w->n_out)) { /* polled again by tx_wake */
+            set_state(sm, w, W_PARKED);
+            return false;
+        }
         if (sm->ord->cta_ordered && !cta_clear(sm, w) && ptx_warp_next_orders_cta(w->pw)) {
             hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
             if (sm->ta)
@@ -1817,6 +1894,8 @@ static bool sm_tick(struct comp *c)
     if (sm->ta)
         ta_step(sm, cyc);
     lsu_send(sm, cyc);
+    if (sm->tx)
+        tx_send(sm);
     kernel_step(sm);
     lsu_admit_held(sm, cyc);
     if (sm->timed_warps)
@@ -1838,6 +1917,7 @@ static bool sm_tick(struct comp *c)
             return true;
     }
     if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || ta_busy(sm) ||
+        (sm->tx && sm_tx_peek_out(sm->tx)) ||
         sm->kstate == K_BEGIN_SEND ||
         sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN &&
@@ -2013,6 +2093,7 @@ void sm_free(struct sm *sm)
         if (sm->ctas[i].pc)
             ptx_cta_free(sm->ctas[i].pc);
     pool_destroy(&sm->atoms);
+    sm_tx_free(sm->tx);
     free(sm->ctas);
     free(sm->minst);
     free(sm->minst_free);
@@ -2050,6 +2131,17 @@ void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, u
     sm->ta->to_mac = to_mac;
     sm->ta->from_mac = from_mac;
     sm->ta->n_macs = n_macs;
+}
+
+void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
+                  unsigned backoff, uint64_t seed)
+{
+    sm->tx = sm_tx_new(p, wid_base, sm->spec.warps, sm->line_bytes, limit, backoff, seed);
+}
+
+const struct sm_tx_stats *sm_tx_stats(const struct sm *sm)
+{
+    return sm->tx ? sm_tx_stats_of(sm->tx) : NULL;
 }
 
 bool sm_idle(const struct sm *sm)

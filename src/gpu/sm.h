@@ -147,6 +147,16 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
 /* sc-typeaware: attach the ports to and from the MACs' crossbar (messages
  * carry the MAC's index in dst); before the first kernel. */
 void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs);
+/* GETM (sm_tx.h): the SM stamps transactional requests and runs the commit
+ * unit; wid_base is the global warp id of slot 0, limit the transactional
+ * warps at once (0: any), backoff the retry backoff's first window in cycles
+ * (0: none), seed its random stream. Before the first kernel. */
+struct getm_params;
+struct sm_tx_stats;
+void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
+                  unsigned backoff, uint64_t seed);
+/* Its statistics, NULL without transactions. */
+const struct sm_tx_stats *sm_tx_stats(const struct sm *sm);
 /* Start taking part in `run` (the SM must be idle): KERNEL_BEGIN, CTAs,
  * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
  * a CTA of the kernel does not fit in the SM. */

@@ -88,6 +88,21 @@ static inline unsigned atom_operand_bytes(const struct atom_ops *a)
 /* Perform every lane of `ops` on `line` (the line's bytes), filling results. */
 void atom_apply(struct atom_ops *ops, uint8_t *line);
 
+/* A request's part in a hardware transaction (GETM, docs/transactions.md).
+ * Only a transactional protocol (proto_desc.transactional) sees anything but
+ * MEM_TX_NONE. The L1 forwards these to the home bank as its plain ops: an
+ * access as a load performed at the L2 (transactional loads bypass the L1,
+ * spec 004a §9 item 20), a commit or cleanup as a write-through. */
+enum mem_tx {
+    MEM_TX_NONE,
+    MEM_TX_LOAD,      /* validate a transactional load, then read the line */
+    MEM_TX_STORE,     /* validate a transactional store (reserve the granules; no data) */
+    MEM_TX_COMMIT,    /* the committed writes to the line, then release its reservations */
+    MEM_TX_CLEANUP,   /* release the line's reservations of an aborted attempt (no data) */
+    MEM_TX_LOAD_OK,   /* at the bank: a load whose validation is done (read the line) */
+    MEM_TX_STORE_OK,  /* at the bank: a store whose validation is done (answer it) */
+};
+
 /* What a request is, beyond its line address, mask and data (which travel in
  * the message that carries it). */
 struct mem_req {
@@ -97,6 +112,7 @@ struct mem_req {
     uint8_t gpu;            /* which GPU issued it */
     uint16_t sm;            /* which SM */
     uint16_t warp;          /* warp slot in the SM */
+    uint8_t tx;             /* enum mem_tx */
     uint32_t id;            /* the LSU's id for matching the response */
     struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
 };

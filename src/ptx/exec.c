@@ -899,6 +899,12 @@ bool ptx_warp_at_tx_begin(const struct ptx_warp *w)
     return w->sp && w->ins[w->top.pc].op == PX_TXBEGIN;
 }
 
+bool ptx_warp_at_tx_end(const struct ptx_warp *w)
+{
+    return w->tx_at && w->sp &&
+           ((w->tx_at == w->sp && !w->top.mask) || w->ins[w->top.pc].op == PX_TXCOMMIT);
+}
+
 /* Intra-warp conflict detection (spec 004a §9 item 22): lane l's access to
  * [a, a + size) conflicts with another live lane's earlier access to the same
  * 4-byte word when either of the two writes. Of two conflicting lanes the

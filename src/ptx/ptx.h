@@ -230,6 +230,10 @@ bool ptx_warp_in_tx(const struct ptx_warp *w);
 /* True when the warp's next instruction begins a transaction (for a limit on
  * transactional warps per SM). */
 bool ptx_warp_at_tx_begin(const struct ptx_warp *w);
+/* True when the warp's next step ends an attempt of its transaction (the
+ * commit, or no lane of the attempt is left): the memory system's verdicts
+ * on every access of the attempt must be in before it issues. */
+bool ptx_warp_at_tx_end(const struct ptx_warp *w);
 /* Most log entries one attempt of a warp's transaction may make. */
 #define PTX_TX_LOG_MAX 1024
 

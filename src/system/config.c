@@ -223,6 +223,38 @@ static const struct cfg_opt stc_opts[] = {
 };
 #undef T
 
+/* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
+#define T struct getm_spec
+static const struct cfg_opt getm_opts[] = {
+    CFG_U32("tx_warps", T, tx_warps, "0", 0, 64, "warps",
+            "getm: warps of one SM inside a transaction at once; a warp at gpucoh_tx_begin "
+            "waits for room (0: no limit; the thesis sweeps 1, 2, 4, 8, 16)"),
+    CFG_U32("backoff_cycles", T, backoff_cycles, "32", 0, 1u << 16, "core cycles",
+            "getm: a warp whose attempt had aborts waits a random number of cycles below "
+            "backoff_cycles x 2^k before it retries (k: such attempts in a row, at most 6; "
+            "spec 004a §9 item 26: without it, read-modify-writes of one word livelock; 0: off)"),
+    CFG_U32("precise_sets", T, precise_sets, "128", 1, 1u << 20, "",
+            "getm: sets of each of the 4 cuckoo ways of a bank's precise metadata table (a "
+            "power of two; 6 banks x 4 x 128 is about Table 4.2's 4K entries)"),
+    CFG_U32("stash", T, stash, "4", 0, 1024, "", "getm: stash entries of a bank's precise table"),
+    CFG_U32("bloom_sets", T, bloom_sets, "32", 1, 1u << 20, "",
+            "getm: sets of each of the 4 ways of a bank's recency Bloom filter (a power of two)"),
+    CFG_U32("stall_lines", T, stall_lines, "4", 1, 1024, "",
+            "getm: stall buffer lines per bank (requests waiting for an owner's commit)"),
+    CFG_U32("stall_entries", T, stall_entries, "4", 1, 1024, "",
+            "getm: waiting requests per stall buffer line"),
+    CFG_BOOL("unique_ts", T, unique_ts, "true",
+             "getm: timestamps carry the warp id (spec 004a §9 item 17; false: the thesis's "
+             "printed rules, under which write skew commits)"),
+    CFG_BOOL("owner_seq", T, owner_seq, "true",
+             "getm: owners are tagged with the warp's transaction sequence (item 19)"),
+    CFG_BOOL("wake_all", T, wake_all, "true",
+             "getm: a release re-enters every stall-buffer waiter, oldest first (item 23; "
+             "false: only the oldest)"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -241,6 +273,7 @@ static const struct {
     {"tc", tc_opts, offsetof(struct config, tc)},
     {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
+    {"getm", getm_opts, offsetof(struct config, getm)},
 };
 
 const struct cfg_opt *config_options(void)
@@ -468,12 +501,25 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  o->type_cache_ways, o->type_cache_entries);
         return -1;
     }
+    if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {
+        blame(w, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
+        snprintf(err, errlen, "%sgetm.precise_sets (%u) and getm.bloom_sets (%u) must be powers "
+                 "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
+        return -1;
+    }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
     const char *key = p->check ? p->check(c, why, sizeof why) : NULL;
     if (key) {
         blame(w, at, sizeof at, key, "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);
+        return -1;
+    }
+    if (p->transactional && c->l2.cache.line_bytes > 4 * 32) {
+        blame(w, at, sizeof at, "l2.line", "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen, "%scoherence.protocol = %s validates 32-byte granules, at most 4 "
+                 "per line: l2.line (%u) must be at most 128", at, p->name,
+                 c->l2.cache.line_bytes);
         return -1;
     }
     if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {

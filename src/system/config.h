@@ -120,6 +120,23 @@ struct stc_spec {
     uint32_t ab_rule;          /* 0 safe (same-line conflicts ignored, SEB clamped), 1 paper */
 };
 
+/* GETM, the transactional memory of protocol getm (spec 004a §4;
+ * docs/transactions.md): the validation unit's sizes per L2 bank, the spec's
+ * fixes, and the SM's limit on transactional warps. */
+struct getm_spec {
+    uint32_t tx_warps;         /* warps of one SM inside a transaction at once; 0 = no limit */
+    uint32_t backoff_cycles;   /* a warp retrying after its k-th aborted attempt in a row waits
+                                  a random number of cycles below backoff_cycles << k */
+    uint32_t precise_sets;     /* per bank: sets of each of the 4 cuckoo ways */
+    uint32_t stash;            /* per bank: stash entries */
+    uint32_t bloom_sets;       /* per bank: sets of each of the 4 Bloom filter ways */
+    uint32_t stall_lines;      /* per bank: stall buffer lines ... */
+    uint32_t stall_entries;    /* ... of this many waiting requests */
+    bool unique_ts;            /* spec §9 item 17 */
+    bool owner_seq;            /* item 19 */
+    bool wake_all;             /* item 23 */
+};
+
 struct config {
     struct sim_spec sim;
     struct gpu_spec gpu;
@@ -133,6 +150,7 @@ struct config {
     struct tc_spec tc;
     struct rcc_spec rcc;
     struct stc_spec stc;
+    struct getm_spec getm;
 };
 
 /* The composed option table (built once, never freed). */

@@ -13,6 +13,8 @@
 #include "dram/dram.h"
 #include "gpu/mac.h"
 #include "gpu/sm.h"
+#include "gpu/sm_tx.h"
+#include "coh/getm/getm_bank.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
 
@@ -206,6 +208,12 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     for (unsigned i = 0; i < m->n_sms; i++) {
         m->sms[i] = sm_new(&m->eng, &m->core_clk, name_of(m, "gpu.sm[%u]", i), &cfg->sm, 0, i,
                            m->line_bytes, &m->msgs);
+        if (m->proto->transactional) {
+            struct getm_params gp;
+            getm_params_of_config(cfg, m->n_sms, &gp);
+            sm_enable_tx(m->sms[i], &gp, getm_warp_id(cfg, i, 0), cfg->getm.tx_warps,
+                         cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+        }
         w.clk = &m->core_clk;
         w.name = name_of(m, "gpu.sm[%u].l1", i);
         w.index = i;
@@ -647,6 +655,23 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             emit(arg, buf, s->hold_cycles[k]);
             snprintf(buf, sizeof buf, "%s.holds.%s", n, sm_hold_names[k]);
             emit(arg, buf, s->holds[k]);
+        }
+        const struct sm_tx_stats *tx = m->sms[i] ? sm_tx_stats(m->sms[i]) : NULL;
+        if (tx) {
+#define T(f)                                                                                       \
+    snprintf(buf, sizeof buf, "%s.tx." #f, n);                                                     \
+    emit(arg, buf, tx->f)
+            T(begins);
+            T(attempts);
+            T(lane_commits);
+            T(lane_aborts);
+            T(vu_aborts);
+            T(commit_msgs);
+            T(cleanup_msgs);
+            T(commit_bytes);
+            T(limit_waits);
+            T(backoff_cycles);
+#undef T
         }
 #define E(f)                                                                                       \
     snprintf(buf, sizeof buf, "%s." #f, n);                                                        \

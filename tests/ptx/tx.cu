@@ -30,3 +30,13 @@ extern "C" __global__ void tx_transfer(int *acct, int n, int amount, int *moved)
     gpucoh_tx_commit();
     moved[t] = ok;
 }
+
+// A plain store, then a transaction that touches no global memory: the
+// commit must not wait for ever on the store issued before the begin.
+extern "C" __global__ void tx_after_store(int *out)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = t + 1;
+    gpucoh_tx_begin();
+    gpucoh_tx_commit();
+}

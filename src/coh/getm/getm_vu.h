@@ -16,9 +16,9 @@
  * (item 19), and all stall-buffer waiters re-entering in ascending warpts
  * (item 23); false gives the thesis's printed form.
  *
- * NOT BUILT YET: the VU is a unit driven through getm_vu_access/release; it is
- * not yet wired into an L2 bank with messages from the SMs (the SM stops with
- * a clear error at a transaction).
+ * The VU is a unit driven through getm_vu_access/release: the timing
+ * machine's L2 banks drive it with the SMs' messages (getm_bank.h), the
+ * functional mode directly.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_GETM_VU_H

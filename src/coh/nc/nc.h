@@ -36,5 +36,13 @@ void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask 
     {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, ctrl_stats}
 extern const struct coh_table nc_l2_table;
 
+/* Protocol getm (coh/getm/getm_bank.h): rc's L1, and the nc bank with a GETM
+ * validation unit in front of its table. */
+extern const struct coh_table rc_l1_table;
+struct comp *rc_l1_create(const struct ctrl_wiring *w);
+struct comp *nc_l2_create_getm(const struct ctrl_wiring *w);
+void nc_l2_destroy(struct comp *c);
+void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
+
 
 #endif

@@ -19,6 +19,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
+#include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
 
 #define NC_L2_STATES(X)                                                                            \
@@ -44,6 +45,7 @@ const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 
 struct nc_l2 {
     struct ctrl base;
+    struct getm_bank *tm;    /* protocol getm: the validation unit in front of the table */
 };
 
 /* ---- actions ---- */
@@ -56,7 +58,10 @@ static void reply_data(struct coh_ctx *x)
 
 static void write_line(struct coh_ctx *x)
 {
+    struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
     ctrl_l2_perform_write(x->ctrl, x);
+    if (c->tm && x->msg->req.tx == MEM_TX_COMMIT) /* written: the reservations go */
+        getm_bank_committed(c->tm, x->ctrl, x->msg);
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -144,6 +149,9 @@ static bool take_request(struct ctrl *b, struct msg *m)
         b->st.resource_stalls++;
         return false;
     }
+    struct nc_l2 *c = (struct nc_l2 *)b;
+    if (c->tm && getm_bank_take(c->tm, b, m) == GETM_TAKEN)
+        return true;
     ctrl_lookup(b, &x, m->addr);
     if (!x.line) {
         /* A miss needs an MSHR, the DRAM port and a free way. A full set first
@@ -226,6 +234,27 @@ struct comp *nc_l2_create(const struct ctrl_wiring *w)
     ctrl_l2_init(&c->base, w, &nc_l2_table, nc_l2_tick, nc_l2_dump, 0x1200);
     ctrl_set_stats(&c->base, nc_l2_stat_rows, NULL);
     return &c->base.comp;
+}
+
+struct comp *nc_l2_create_getm(const struct ctrl_wiring *w)
+{
+    struct comp *cp = nc_l2_create(w);
+    ((struct nc_l2 *)cp)->tm = getm_bank_new(w);
+    return cp;
+}
+
+void nc_l2_destroy(struct comp *cp)
+{
+    getm_bank_free(((struct nc_l2 *)cp)->tm);
+    ctrl_destroy(cp);
+}
+
+void nc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
+{
+    struct nc_l2 *c = (struct nc_l2 *)cp;
+    ctrl_stats(cp, emit, arg);
+    if (c->tm)
+        getm_bank_stats(c->tm, emit, arg);
 }
 
 void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)

@@ -1,0 +1,255 @@
+/*
+ * getm_bank.c - GETM's validation unit at an L2 bank, and protocol `getm`
+ * (see getm_bank.h and docs/transactions.md).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "coh/getm/getm_bank.h"
+
+#include <stdlib.h>
+
+#include "base/log.h"
+#include "coh/nc/nc.h"
+#include "system/config.h"
+
+struct getm_bank_stats {
+    uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
+    uint64_t granules, granule_aborts, granule_waits, releases;
+};
+
+struct getm_bank {
+    struct getm_params p;
+    struct getm_vu *vu;
+    const struct config *cfg;
+    unsigned n_gran;             /* granules per line */
+    struct getm_req *woken;      /* scratch for getm_vu_release: every stall-buffer entry */
+    unsigned cap_woken;
+    struct getm_bank_stats st;
+};
+
+void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm_params *p)
+{
+    const struct getm_spec *s = &cfg->getm;
+    getm_params_default(p);
+    p->precise_sets = s->precise_sets;
+    p->stash = s->stash;
+    p->bloom_sets = s->bloom_sets;
+    p->stall_lines = s->stall_lines;
+    p->stall_entries = s->stall_entries;
+    p->unique_ts = s->unique_ts;
+    p->owner_seq = s->owner_seq;
+    p->wake_all = s->wake_all;
+    p->seed ^= cfg->sim.seed;
+    unsigned bits = 1;
+    while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
+        bits++;
+    p->warp_bits = bits;
+}
+
+uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot)
+{
+    return sm * cfg->sm.warps + slot;
+}
+
+struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
+{
+    struct getm_bank *g = calloc(1, sizeof *g);
+    if (!g)
+        panic("out of memory");
+    g->cfg = w->cfg;
+    getm_params_of_config(w->cfg, w->n_sms, &g->p);
+    uint32_t line = w->cfg->l2.cache.line_bytes;
+    g->n_gran = line / g->p.granule;
+    if (line % g->p.granule || g->n_gran > GETM_MAX_GRANULES)
+        panic("%s: getm needs lines of at most %u granules of %u bytes", w->name,
+              GETM_MAX_GRANULES, g->p.granule);
+    g->cap_woken = g->p.stall_lines * g->p.stall_entries;
+    g->woken = calloc(g->cap_woken, sizeof *g->woken);
+    if (!g->woken)
+        panic("out of memory");
+    /* the VU's coverage follows the bank table's (proto_getm.tables) */
+    g->vu = getm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
+    return g;
+}
+
+void getm_bank_free(struct getm_bank *g)
+{
+    if (!g)
+        return;
+    getm_vu_free(g->vu);
+    free(g->woken);
+    free(g);
+}
+
+/* The VU's verdict on granule k of access m. */
+static void decide(struct getm_bank *g, struct msg *m, unsigned k, bool store,
+                   const struct getm_result *r)
+{
+    uint32_t bit = 1u << k;
+    switch (r->reply) {
+    case GETM_QUEUED: /* the stall buffer holds it until the owner's release */
+        g->st.granule_waits++;
+        return;
+    case GETM_OK:
+        m->ts2 = MAX(m->ts2, MAX(r->rts, r->wts));
+        if (store)
+            m->sharer |= bit << 16;
+        break;
+    case GETM_ABORT:
+        m->ts2 = MAX(m->ts2, r->cause);
+        m->sharer |= bit << 8;
+        g->st.granule_aborts++;
+        break;
+    }
+    m->sharer &= ~bit;
+}
+
+static struct getm_req req_of(const struct getm_bank *g, const struct msg *m, unsigned k)
+{
+    return (struct getm_req){
+        .addr = m->addr + (addr_t)k * g->p.granule,
+        .store = m->req.tx == MEM_TX_STORE,
+        .wid = getm_warp_id(g->cfg, m->req.sm, m->req.warp),
+        .seq = (uint32_t)m->acks,
+        .warpts = m->ts,
+        .cookie = (uint64_t)(uintptr_t)m | k, /* messages are 8-byte aligned */
+    };
+}
+
+/* Release `count` reservations of granule a; the waiters it wakes re-enter
+ * the VU in its order, and a request with no granule left undecided replays
+ * through the bank (a load to read its line, a store to be answered). */
+static void release(struct getm_bank *g, struct ctrl *b, addr_t a, uint32_t count)
+{
+    g->st.releases += count;
+    unsigned n = getm_vu_release(g->vu, a, count, g->woken, g->cap_woken);
+    for (unsigned i = 0; i < n; i++) {
+        struct getm_req q = g->woken[i];
+        struct msg *m = (struct msg *)(uintptr_t)(q.cookie & ~(uint64_t)7);
+        struct getm_result r = getm_vu_access(g->vu, &q);
+        decide(g, m, (unsigned)(q.cookie & 7), q.store, &r);
+        if (!GETM_PENDING(m->sharer)) {
+            m->req.tx = q.store ? MEM_TX_STORE_OK : MEM_TX_LOAD_OK;
+            msg_list_push(&b->replay, m);
+        }
+    }
+}
+
+/* Every reservation m's ts2 counts, granule by granule. */
+static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *m)
+{
+    for (unsigned k = 0; k < g->n_gran; k++) {
+        uint32_t c = (uint32_t)(m->ts2 >> (16 * k)) & 0xffffu;
+        if (c)
+            release(g, b, m->addr + (addr_t)k * g->p.granule, c);
+    }
+}
+
+/* The granules of the line whose bytes m's mask touches. */
+static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
+{
+    uint32_t s = 0;
+    for (unsigned k = 0; k < g->n_gran; k++)
+        for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule; i += 64 - i % 64) {
+            uint64_t w = m->mask.w[i / 64];
+            unsigned lo = i % 64, n = MIN(64 - lo, (k + 1) * g->p.granule - i);
+            uint64_t bits = n == 64 ? ~0ull : ((1ull << n) - 1) << lo;
+            if (w & bits) {
+                s |= 1u << k;
+                break;
+            }
+        }
+    return s;
+}
+
+static void answer_store(struct ctrl *b, struct msg *m)
+{
+    ctrl_l2_respond(b, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+}
+
+enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
+{
+    switch ((enum mem_tx)m->req.tx) {
+    case MEM_TX_NONE:
+    case MEM_TX_LOAD_OK:
+        return GETM_TO_TABLE;
+    case MEM_TX_COMMIT: /* counted once written: a resource stall takes it again */
+        return GETM_TO_TABLE;
+    case MEM_TX_STORE_OK:
+        answer_store(b, m);
+        return GETM_TAKEN;
+    case MEM_TX_CLEANUP:
+        g->st.cleanups++;
+        release_line(g, b, m);
+        answer_store(b, m);
+        return GETM_TAKEN;
+    case MEM_TX_LOAD:
+    case MEM_TX_STORE:
+        break;
+    }
+    bool store = m->req.tx == MEM_TX_STORE;
+    if (store)
+        g->st.tx_stores++;
+    else
+        g->st.tx_loads++;
+    uint32_t gs = granules_of(g, m);
+    m->sharer = gs;
+    m->ts2 = 0;
+    for (; gs; gs &= gs - 1) {
+        unsigned k = (unsigned)__builtin_ctz(gs);
+        struct getm_req q = req_of(g, m, k);
+        struct getm_result r = getm_vu_access(g->vu, &q);
+        g->st.granules++;
+        decide(g, m, k, store, &r);
+    }
+    if (GETM_PENDING(m->sharer))
+        return GETM_TAKEN; /* the stall buffer holds it */
+    if (store) {
+        answer_store(b, m);
+        return GETM_TAKEN;
+    }
+    m->req.tx = MEM_TX_LOAD_OK;
+    return GETM_TO_TABLE;
+}
+
+void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m)
+{
+    g->st.commits++;
+    release_line(g, b, m);
+}
+
+void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
+                     void *arg)
+{
+    emit(arg, "getm.tx_loads", g->st.tx_loads);
+    emit(arg, "getm.tx_stores", g->st.tx_stores);
+    emit(arg, "getm.commits", g->st.commits);
+    emit(arg, "getm.cleanups", g->st.cleanups);
+    emit(arg, "getm.granules", g->st.granules);
+    emit(arg, "getm.granule_aborts", g->st.granule_aborts);
+    emit(arg, "getm.granule_waits", g->st.granule_waits);
+    emit(arg, "getm.releases", g->st.releases);
+    const struct getm_vu_stats *v = getm_vu_stats(g->vu);
+    emit(arg, "getm.vu_stashed", v->stashed);
+    emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
+    emit(arg, "getm.vu_stall_full", v->stall_full);
+}
+
+/* ---- the protocol ---- */
+
+static const struct coh_table *const getm_tables[] = {&rc_l1_table, &nc_l2_table, &getm_vu_table,
+                                                      NULL};
+
+const struct proto_desc proto_getm = {
+    .name = "getm",
+    .title = "GETM hardware transactional memory (eager conflict detection with logical "
+             "timestamps at the L2) over the non-coherent rc baseline",
+    .model = MODEL_PTX,
+    .transactional = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = getm_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
+           nc_l2_stats},
+};

@@ -1,0 +1,67 @@
+/*
+ * getm_bank.h - GETM in the timing machine: the validation unit (VU) of one
+ * L2 bank and what the bank does with transactional requests (spec 004a
+ * §4.3-4.7; docs/transactions.md).
+ *
+ * Protocol `getm` is the non-coherent baseline (rc's L1, nc's L2 bank) with a
+ * VU at every bank. The SM stamps each transactional line request with its
+ * warp's timestamp (msg->ts) and transaction sequence (msg->acks); the bank
+ * validates every 32-byte granule the request's byte mask touches before the
+ * line's table sees it:
+ *   MEM_TX_LOAD   validated, then read through the table as a GetS (the
+ *                 answer carries the line, so values come from the bank);
+ *   MEM_TX_STORE  validated (the granules are reserved) and answered, no data;
+ *   MEM_TX_COMMIT the committed writes, performed by the table as a Write;
+ *                 once written, the line's reservations are released;
+ *   MEM_TX_CLEANUP the reservations of an aborted attempt, released at once.
+ * A granule that must wait for an owner's commit waits in the VU's stall
+ * buffer, the request with it; a release re-enters it, and once all its
+ * granules are decided it replays through the bank's replay list.
+ * The answer says, in msg->sharer, which granules aborted (GETM_ABORTED) and
+ * which stores were reserved (GETM_RESERVED), and in msg->ts the largest
+ * timestamp the VU saw (the warp's next timestamp must pass it).
+ * A commit carries the count of reservations to release per granule in
+ * msg->ts2 (16 bits per granule).
+ * DEVIATION: one request validates all its granules in the bank's cycle (the
+ *   thesis's VU takes one granule per VU cycle); a load whose granule aborted
+ *   still reads the line (the SM drops the aborted lanes' values).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_GETM_BANK_H
+#define COH_GETM_BANK_H
+
+#include "coh/ctrl.h"
+#include "coh/getm/getm_vu.h"
+
+/* msg->sharer of a transactional access: granule bits per field. */
+#define GETM_PENDING(s)  ((s) & 0xffu)
+#define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
+#define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
+#define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
+
+struct config;
+/* The VU parameters of a machine of n_sms SMs with cfg's [getm] and [sm]
+ * sections: both the SMs (timestamps) and the banks use them. */
+void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm_params *p);
+/* The global warp id of an SM's warp slot, the id the VU and timestamps use. */
+uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot);
+
+struct getm_bank;
+struct getm_bank *getm_bank_new(const struct ctrl_wiring *w);
+void getm_bank_free(struct getm_bank *g);
+
+/* What the bank does with a request after getm_bank_take. */
+enum getm_take {
+    GETM_TO_TABLE, /* not (or no longer) a VU matter: classify it and step the table */
+    GETM_TAKEN,    /* answered, or waiting in the VU: the bank has taken it */
+};
+/* A request from the network or the replay list (the bank has checked that
+ * its response pipeline has room). */
+enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m);
+/* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
+void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
+/* Statistics rows of the bank's VU. */
+void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
+                     void *arg);
+
+#endif

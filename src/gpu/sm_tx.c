@@ -1,0 +1,255 @@
+/*
+ * sm_tx.c - the SM's part of GETM: warp timestamps, the transactional-warp
+ * limit, verdicts and the commit unit (see sm_tx.h).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "gpu/sm_tx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "base/rng.h"
+#include "coh/getm/getm_bank.h"
+#include "mem/tbe.h"
+
+#define SM_TX_WARPS 64
+#define SM_TX_BACKOFF_MAX_EXP 6
+
+/* A store's reservation at a bank: the granules of one line it reserved. */
+struct sm_tx_resv {
+    addr_t line;
+    uint8_t granules;
+};
+
+struct sm_tx_warp {
+    getm_ts ts;               /* warpts: the attempt's timestamp */
+    getm_ts horizon;          /* the largest timestamp the attempt's answers carried */
+    uint32_t seq;             /* transaction sequence: tags the VU's owner (item 19) */
+    uint32_t n_access;        /* transactional requests awaiting their verdict */
+    uint32_t n_acks;          /* commit and cleanup messages awaiting their ack */
+    bool in_tx;               /* counted against the limit */
+    uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
+    uint32_t n_resv;
+    struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
+};
+
+struct sm_tx {
+    struct getm_params p;
+    uint32_t wid_base;
+    unsigned line_bytes, limit, n_in_tx, backoff;
+    struct rng rng;           /* backoff windows */
+    uint64_t limit_waiters;   /* warps at a begin, blocked by the limit */
+    struct sm_tx_warp w[SM_TX_WARPS];
+    struct msg_list out;      /* the commit unit's queue */
+    struct msg **build;       /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
+    struct sm_tx_stats st;
+};
+
+struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned warps,
+                        unsigned line_bytes, unsigned limit, unsigned backoff, uint64_t seed)
+{
+    if (warps > SM_TX_WARPS || line_bytes / p->granule > GETM_MAX_GRANULES)
+        panic("sm_tx: %u warps or %u-byte lines out of bounds", warps, line_bytes);
+    struct sm_tx *t = calloc(1, sizeof *t);
+    if (!t || !(t->build = calloc(PTX_TX_LOG_MAX, sizeof *t->build)))
+        panic("out of memory");
+    t->p = *p;
+    t->wid_base = wid_base;
+    t->line_bytes = line_bytes;
+    t->limit = limit;
+    t->backoff = backoff;
+    rng_seed(&t->rng, seed, 0x7e7a);
+    for (unsigned s = 0; s < warps; s++)
+        t->w[s].ts = getm_first_ts(p, wid_base + s);
+    return t;
+}
+
+void sm_tx_free(struct sm_tx *t)
+{
+    if (!t)
+        return;
+    for (unsigned s = 0; s < SM_TX_WARPS; s++)
+        free(t->w[s].resv);
+    free(t->build);
+    free(t);
+}
+
+const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t)
+{
+    return &t->st;
+}
+
+bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (w->n_acks)
+        return true;
+    if ((n_out || w->n_access) && ptx_warp_at_tx_end(pw))
+        return true;
+    if (t->limit && !w->in_tx && t->n_in_tx >= t->limit && ptx_warp_at_tx_begin(pw)) {
+        if (!(t->limit_waiters >> slot & 1))
+            t->st.limit_waits++;
+        t->limit_waiters |= 1ull << slot;
+        return true;
+    }
+    return false;
+}
+
+uint64_t sm_tx_take_limit_waiters(struct sm_tx *t)
+{
+    uint64_t m = t->limit_waiters;
+    t->limit_waiters = 0;
+    return m;
+}
+
+void sm_tx_begin(struct sm_tx *t, unsigned slot)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!w->resv && !(w->resv = calloc(PTX_TX_LOG_MAX, sizeof *w->resv)))
+        panic("out of memory");
+    w->in_tx = true;
+    w->n_resv = 0;
+    w->horizon = 0;
+    t->n_in_tx++;
+    t->st.begins++;
+}
+
+void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    /* to the L1 a validation is a load performed at the L2 (item 20: it
+     * bypasses the L1); the bank's validation unit tells the two apart */
+    m->req.op = MEM_LOAD;
+    m->req.sem = SEM_RELAXED;
+    m->req.scope = SCOPE_GPU;
+    m->req.tx = store ? MEM_TX_STORE : MEM_TX_LOAD;
+    m->ts = w->ts;
+    m->acks = (int32_t)w->seq;
+    w->n_access++;
+}
+
+bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
+                   const struct ptx_memop *op, uint32_t lanes, uint32_t *abort)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!w->n_access)
+        panic("sm_tx: a verdict for warp %u, which awaits none", slot);
+    w->horizon = MAX(w->horizon, m->ts2);
+    uint32_t aborted = GETM_ABORTED(m->sharer), reserved = GETM_RESERVED(m->sharer);
+    *abort = 0;
+    for (; aborted && lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        unsigned k = (unsigned)((op->addr[l] - m->addr) / t->p.granule);
+        if (aborted >> k & 1)
+            *abort |= 1u << l;
+    }
+    t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
+    if (reserved) {
+        if (w->n_resv >= PTX_TX_LOG_MAX)
+            panic("sm_tx: warp %u has more reservations than log entries", slot);
+        w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, (uint8_t)reserved};
+    }
+    return --w->n_access == 0;
+}
+
+/* The message of `line` among the attempt's first n, or NULL. */
+static struct msg *find_line(struct sm_tx *t, unsigned n, addr_t line)
+{
+    for (unsigned i = n; i-- > 0;)
+        if (t->build[i]->addr == line)
+            return t->build[i];
+    return NULL;
+}
+
+unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
+                   struct pool *msgs, tick_t now, const struct mem_req *tmpl)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    unsigned n = 0;
+    (void)left;
+    for (uint32_t i = 0; i < w->n_resv; i++) {
+        const struct sm_tx_resv *r = &w->resv[i];
+        struct msg *m = find_line(t, n, r->line);
+        if (!m) {
+            m = msg_new(msgs, MSG_CORE_REQ, r->line, now);
+            m->cls = TRAFFIC_ST;
+            m->req = *tmpl;
+            m->req.op = MEM_STORE;
+            m->req.sem = SEM_WEAK;
+            m->req.scope = SCOPE_GPU;
+            m->req.tx = MEM_TX_CLEANUP;
+            m->ts = w->ts;
+            m->acks = (int32_t)w->seq;
+            m->ts2 = 0;
+            memset(&m->mask, 0, sizeof m->mask);
+            t->build[n++] = m;
+        }
+        for (uint32_t g = r->granules; g; g &= g - 1)
+            m->ts2 += 1ull << (16 * __builtin_ctz(g));
+    }
+    /* the committed writes, coalesced per line in program order */
+    for (uint32_t k = 0; k < e->n_log; k++) {
+        const struct ptx_tx_access *a = &e->log[k];
+        if (!a->write || !(e->committed >> a->lane & 1))
+            continue;
+        addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
+        struct msg *m = find_line(t, n, line);
+        if (!m)
+            panic("sm_tx: warp %u commits a write to 0x%llx, which it never reserved", slot,
+                  (unsigned long long)a->addr);
+        unsigned off = (unsigned)(a->addr - line);
+        memcpy(m->data + off, a->data, a->size);
+        bytemask_set_range(&m->mask, off, a->size);
+        m->req.tx = MEM_TX_COMMIT;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        struct msg *m = t->build[i];
+        if (m->req.tx == MEM_TX_COMMIT) {
+            t->st.commit_msgs++;
+            t->st.commit_bytes += bytemask_count(&m->mask);
+        } else {
+            t->st.cleanup_msgs++;
+        }
+        msg_list_push(&t->out, m);
+    }
+    w->n_acks += n;
+    w->n_resv = 0;
+    /* the next attempt's timestamp passes everything this one saw */
+    w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
+    w->horizon = 0;
+    w->seq++;
+    t->st.attempts++;
+    t->st.lane_commits += (uint64_t)__builtin_popcount(e->committed);
+    t->st.lane_aborts += (uint64_t)__builtin_popcount(e->aborted);
+    if (left) {
+        w->in_tx = false;
+        t->n_in_tx--;
+    }
+    if (!e->aborted) {
+        w->fails = 0;
+        return 0;
+    }
+    w->fails = (uint8_t)MIN(w->fails + 1, SM_TX_BACKOFF_MAX_EXP);
+    unsigned wait = t->backoff ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails) : 0;
+    t->st.backoff_cycles += wait;
+    return wait;
+}
+
+struct msg *sm_tx_peek_out(struct sm_tx *t)
+{
+    return t->out.head;
+}
+
+void sm_tx_pop_out(struct sm_tx *t)
+{
+    msg_list_pop(&t->out);
+}
+
+bool sm_tx_ack(struct sm_tx *t, unsigned slot)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!w->n_acks)
+        panic("sm_tx: a commit acknowledgement for warp %u, which awaits none", slot);
+    return --w->n_acks == 0;
+}

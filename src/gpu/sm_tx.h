@@ -1,0 +1,79 @@
+/*
+ * sm_tx.h - the SM's part of GETM (spec 004a §4.3-4.4; docs/transactions.md):
+ * each warp slot's timestamp (warpts) and transaction sequence, the limit on
+ * transactional warps per SM, the verdicts the L2's validation units send
+ * back, and the commit unit that turns the end of an attempt into one message
+ * per line.
+ *
+ * A transactional line request carries the warp's warpts and sequence (see
+ * coh/getm/getm_bank.h); its answer says which granules aborted (their lanes
+ * abort) and which stores were reserved. At the end of an attempt the commit
+ * unit coalesces the committed lanes' logged writes per line (the warp-level
+ * log coalescing of the thesis) and sends, for every line the attempt
+ * reserved, one message: the writes and the count of reservations to release
+ * per granule (MEM_TX_COMMIT), or only the counts when nothing of the line
+ * commits (MEM_TX_CLEANUP). The warp's timestamp then moves past every
+ * timestamp the attempt's answers carried (spec §9 items 17, 18).
+ * DEVIATION: a warp waits for the acknowledgements of its commit or cleanup
+ *   messages before it goes on (or retries); the thesis's warp goes on at once
+ *   and its next transaction waits at the VU if it touches the same granules.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef GPU_SM_TX_H
+#define GPU_SM_TX_H
+
+#include "base/pool.h"
+#include "coh/getm/getm_vu.h"
+#include "ptx/ptx.h"
+#include "sim/msg.h"
+
+struct sm_tx_stats {
+    uint64_t begins;          /* transactions begun (warps) */
+    uint64_t attempts;        /* attempts ended */
+    uint64_t lane_commits;    /* lanes that committed */
+    uint64_t lane_aborts;     /* lanes that aborted (and retried) */
+    uint64_t vu_aborts;       /* lanes aborted by a validation unit's verdict */
+    uint64_t commit_msgs;     /* MEM_TX_COMMIT messages sent */
+    uint64_t cleanup_msgs;    /* MEM_TX_CLEANUP messages sent */
+    uint64_t commit_bytes;    /* bytes the commit messages wrote */
+    uint64_t limit_waits;     /* times a warp at a begin waited for the limit */
+    uint64_t backoff_cycles;  /* cycles warps backed off before retries */
+};
+
+struct sm_tx;
+/* wid_base: the global warp id of slot 0; limit: tx warps at once (0: any);
+ * backoff: cycles of the retry backoff's first window (0: none); seed: its
+ * random stream. */
+struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned warps,
+                        unsigned line_bytes, unsigned limit, unsigned backoff, uint64_t seed);
+void sm_tx_free(struct sm_tx *t);
+const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t);
+
+/* True when warp `slot` may not issue its next instruction now: a begin over
+ * the limit, an attempt's end while the warp has memory instructions
+ * outstanding (n_out: their verdicts must be in), or a commit or cleanup not
+ * yet acknowledged. */
+bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out);
+/* Warps blocked at a begin by the limit (bit per slot), cleared. */
+uint64_t sm_tx_take_limit_waiters(struct sm_tx *t);
+
+void sm_tx_begin(struct sm_tx *t, unsigned slot);
+/* A transactional line request of warp `slot` leaves: stamp it. */
+void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
+/* Its answer: the lanes (of `lanes`, the request's) to abort. Returns true
+ * when it was the warp's last outstanding verdict. */
+bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
+                   const struct ptx_memop *op, uint32_t lanes, uint32_t *abort);
+/* The end of an attempt (ptx_step.tx) of warp `slot`; `tmpl` is the request
+ * header its messages carry. `left` says the warp left its transaction (no
+ * retry). Returns the cycles the warp backs off before its retry (0: none). */
+unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
+                   struct pool *msgs, tick_t now, const struct mem_req *tmpl);
+/* The commit unit's next message (NULL: none), and taking it. */
+struct msg *sm_tx_peek_out(struct sm_tx *t);
+void sm_tx_pop_out(struct sm_tx *t);
+/* A commit or cleanup acknowledgement for warp `slot`; true when it was the
+ * last one the warp waited for. */
+bool sm_tx_ack(struct sm_tx *t, unsigned slot);
+
+#endif

@@ -1,0 +1,25 @@
+#!/bin/bash
+# getm-workloads.sh - the GETM set (workloads/atm, workloads/ht) at tiny size
+# on configs/getm-fermi.ini: each in transactions (--variant tx, m-tx, l-tx)
+# and as its fine-grained-lock twin, every final state checked by the
+# workload (ATM: every balance and the total; HT: every chain); a
+# transactional variant under a protocol without transactional memory stops
+# with exit 2.
+# usage: getm-workloads.sh GPUCOH REPO
+set -u
+bin=$1 root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; echo "--- output:"; cat "$tmp/out"; exit 1; }
+cfg=(--config "$root/configs/getm-fermi.ini" --size tiny --quiet)
+for run in "atm" "atm tx" "ht" "ht tx" "ht m-tx" "ht l-tx"; do
+    set -- $run
+    "$bin" run --workload "$1" ${2:+--variant "$2"} "${cfg[@]}" >"$tmp/out" 2>&1
+    rc=$?
+    [ $rc -eq 0 ] || fail "$run: exit $rc"
+    grep -qE "check +passed" "$tmp/out" || fail "$run: no passing check"
+done
+"$bin" run --workload atm --variant tx --size tiny --protocol rc --quiet >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || fail "atm tx under rc: exit $rc, expected 2"
+echo ok

@@ -1,0 +1,227 @@
+/*
+ * 661-getm-timing.c - GETM on the timing machine (protocol getm): the SMs
+ * stamp transactional requests, the validation units at the L2 banks decide
+ * through messages, the commit unit writes the log; values come from the
+ * banks. Checked on tests/ptx/tx.ptx: a counter incremented in transactions
+ * ends at n and the values read are 0..n-1 once each (a serial order);
+ * transfers between accounts leave every balance exactly as the transfers
+ * that report success say and the total unchanged; the same seed gives the
+ * same statistics; the limit on transactional warps per SM holds warps at
+ * their begin and changes no value; the thesis's printed timestamp rules
+ * (getm.unique_ts = false) run the same kernels correctly too; a commit
+ * waits for a plain store issued before its begin, and is then woken.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "host/host.h"
+#include "system/config.h"
+#include "system/machine.h"
+
+struct tally {
+    uint64_t hash;            /* every statistic, names and values */
+    uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
+};
+
+static void pick(void *arg, const char *name, uint64_t v)
+{
+    struct tally *t = arg;
+    for (const char *c = name; *c; c++)
+        t->hash = (t->hash ^ (uint8_t)*c) * 0x100000001b3ull;
+    t->hash = (t->hash ^ v) * 0x100000001b3ull;
+    size_t n = strlen(name);
+#define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
+    if (ENDS(".tx.lane_commits"))
+        t->lane_commits += v;
+    else if (ENDS(".tx.vu_aborts"))
+        t->vu_aborts += v;
+    else if (ENDS(".tx.limit_waits"))
+        t->limit_waits += v;
+    else if (ENDS(".tx.commit_msgs"))
+        t->commit_msgs += v;
+    else if (ENDS(".getm.commits"))
+        t->bank_commits += v;
+#undef ENDS
+}
+
+struct rig {
+    struct machine *m;
+    struct host *h;
+    char *text;
+};
+
+static void rig_up(struct rig *r, const char *const *extra, unsigned n_extra)
+{
+    const char *sets[8] = {"coherence.protocol=getm", "gpu.sms=4"};
+    unsigned n = 2;
+    for (unsigned k = 0; k < n_extra; k++)
+        sets[n++] = extra[k];
+    struct config cfg;
+    char err[256];
+    if (config_load(&cfg, NULL, sets, n, err, sizeof err))
+        fail_msg("%s", err);
+    r->m = machine_new(&cfg);
+    r->h = host_new(machine_launcher(r->m));
+    r->text = file_read_text(GPUCOH_SOURCE_DIR "/tests/ptx/tx.ptx", NULL);
+    assert_non_null(r->text);
+    host_load_ptx(r->h, r->text, "tests/ptx/tx.ptx");
+}
+
+static void rig_down(struct rig *r, struct tally *t)
+{
+    memset(t, 0, sizeof *t);
+    machine_stats(r->m, pick, t);
+    host_delete(r->h);
+    machine_free(r->m);
+    free(r->text);
+}
+
+/* n threads increment one counter; returns the tally. */
+static void counter_run(const char *const *extra, unsigned n_extra, unsigned ctas,
+                        unsigned block, struct tally *t)
+{
+    struct rig r;
+    rig_up(&r, extra, n_extra);
+    unsigned n = ctas * block;
+    addr_t counter = host_malloc(r.h, 4), seen = host_malloc(r.h, n * 4);
+    host_memset(r.h, counter, 0, 4);
+    struct karg a[] = {KARG_PTR(counter), KARG_PTR(seen)};
+    host_launch(r.h, "tx_counter", DIM1(ctas), DIM1(block), 0, a, 2);
+    int32_t got, *vals = calloc(n, 4);
+    char *hit = calloc(n, 1);
+    assert_non_null(vals);
+    assert_non_null(hit);
+    host_memcpy_from_dev(r.h, &got, counter, 4);
+    host_memcpy_from_dev(r.h, vals, seen, n * 4);
+    assert_int_equal(got, (int32_t)n);
+    for (unsigned k = 0; k < n; k++) {
+        assert_true(vals[k] >= 0 && (unsigned)vals[k] < n);
+        assert_false(hit[vals[k]]); /* each value read once: a serial order */
+        hit[vals[k]] = 1;
+    }
+    free(vals);
+    free(hit);
+    rig_down(&r, t);
+    assert_int_equal(t->lane_commits, n);
+}
+
+static void counter_is_serial(void **state)
+{
+    (void)state;
+    struct tally t;
+    counter_run(NULL, 0, 8, 64, &t);
+    assert_true(t.vu_aborts > 0); /* warps of different SMs met at the bank */
+    assert_int_equal(t.commit_msgs, t.bank_commits);
+}
+
+/* Transfers; returns the tally. Every balance is checked. */
+static void transfer_run(const char *const *extra, unsigned n_extra, struct tally *t)
+{
+    enum { CTAS = 8, N = 128, T = CTAS * N, ACCTS = 97, AMOUNT = 7, START = 20 };
+    struct rig r;
+    rig_up(&r, extra, n_extra);
+    addr_t acct = host_malloc(r.h, ACCTS * 4), moved = host_malloc(r.h, T * 4);
+    int init[ACCTS];
+    for (int k = 0; k < ACCTS; k++)
+        init[k] = START;
+    host_memcpy_to_dev(r.h, acct, init, sizeof init);
+    struct karg a[] = {KARG_PTR(acct), KARG_I32(ACCTS), KARG_I32(AMOUNT), KARG_PTR(moved)};
+    host_launch(r.h, "tx_transfer", DIM1(CTAS), DIM1(N), 0, a, 4);
+    int fin[ACCTS], ok[T], want[ACCTS], total = 0, n_moved = 0;
+    host_memcpy_from_dev(r.h, fin, acct, sizeof fin);
+    host_memcpy_from_dev(r.h, ok, moved, sizeof ok);
+    memcpy(want, init, sizeof want);
+    for (int k = 0; k < T; k++) {
+        if (!ok[k])
+            continue;
+        n_moved++;
+        want[(k * 7 + 3) % ACCTS] -= AMOUNT;
+        want[(k * 5 + 1) % ACCTS] += AMOUNT;
+    }
+    for (int k = 0; k < ACCTS; k++) {
+        assert_int_equal(fin[k], want[k]);
+        assert_true(fin[k] >= 0);
+        total += fin[k];
+    }
+    assert_int_equal(total, ACCTS * START);
+    assert_true(n_moved > ACCTS); /* enough transfers for conflicts */
+    rig_down(&r, t);
+    assert_int_equal(t->lane_commits, T);
+    assert_int_equal(t->commit_msgs, t->bank_commits); /* each written once */
+}
+
+static void transfers_keep_every_balance_exact(void **state)
+{
+    (void)state;
+    struct tally t;
+    transfer_run(NULL, 0, &t);
+}
+
+static void same_seed_same_statistics(void **state)
+{
+    (void)state;
+    struct tally a, b, c;
+    const char *seed[] = {"sim.seed=7"}, *other[] = {"sim.seed=8", "l2.jitter_cycles=3"};
+    transfer_run(seed, 1, &a);
+    transfer_run(seed, 1, &b);
+    assert_true(a.hash == b.hash);
+    transfer_run(other, 2, &c); /* still exact, by another interleaving */
+    assert_true(a.hash != c.hash);
+}
+
+static void limit_holds_warps_at_begin(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *one[] = {"getm.tx_warps=1"};
+    counter_run(one, 1, 8, 64, &t);
+    assert_true(t.limit_waits > 0);
+}
+
+static void printed_timestamps_run_correctly(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *printed[] = {"getm.unique_ts=false"};
+    transfer_run(printed, 1, &t);
+}
+
+static void empty_transaction_after_a_store(void **state)
+{
+    (void)state;
+    struct rig r;
+    struct tally t;
+    enum { T = 4 * 64 };
+    rig_up(&r, NULL, 0);
+    addr_t out = host_malloc(r.h, T * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(r.h, "tx_after_store", DIM1(4), DIM1(64), 0, a, 1);
+    int32_t got[T];
+    host_memcpy_from_dev(r.h, got, out, sizeof got);
+    for (int k = 0; k < T; k++)
+        assert_int_equal(got[k], k + 1);
+    rig_down(&r, &t);
+    assert_int_equal(t.lane_commits, T);
+    assert_int_equal(t.commit_msgs, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(counter_is_serial),
+        cmocka_unit_test(transfers_keep_every_balance_exact),
+        cmocka_unit_test(same_seed_same_statistics),
+        cmocka_unit_test(limit_holds_warps_at_begin),
+        cmocka_unit_test(printed_timestamps_run_correctly),
+        cmocka_unit_test(empty_transaction_after_a_store),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
