@@ -376,6 +376,20 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  c->tc.lease_min, c->tc.lease_max);
         return -1;
     }
+    if (c->sm.warp_size != 32 && c->sm.warp_size != 64) {
+        blame(w, at, sizeof at, "sm.warp_size", (char *)NULL);
+        snprintf(err, errlen, "%ssm.warp_size (%u) must be 32 (warps) or 64 (wavefronts)", at,
+                 c->sm.warp_size);
+        return -1;
+    }
+    if (c->sm.warp_size == 64 && c->sm.warps > 32) {
+        blame(w, at, sizeof at, "sm.warps", "sm.warp_size", (char *)NULL);
+        snprintf(err, errlen,
+                 "%ssm.warps (%u) must be at most 32 with sm.warp_size = 64 (each wavefront "
+                 "slot holds two 32-thread PTX warps, 64 of those at most)",
+                 at, c->sm.warps);
+        return -1;
+    }
     if (!is_pow2(c->stc.epochs)) {
         snprintf(err, errlen, "stc.epochs (%u) must be a power of two", c->stc.epochs);
         return -1;

@@ -3,7 +3,8 @@
  * against a fake L1 that serves requests from a backing store with a fixed
  * latency: results, coalescing, release/acquire ordering at exact cycles, CTA
  * placement, occupancy, GTO vs LRR issue order, barriers, atomics,
- * backpressure, kernel begin/end.
+ * backpressure, kernel begin/end; 64-thread wavefronts (sm.warp_size = 64):
+ * lockstep issue of the two PTX warps, warp collectives within each, odd CTAs.
  *
  * Timing of the rig: a request sent by the SM at cycle c is seen by the fake
  * L1 at c + 1 (port latency one cycle); it is performed there and its
@@ -112,17 +113,23 @@ static char *read_text(const char *path)
     return s;
 }
 
+static struct ptx_module *load_module(const char *rel)
+{
+    char path[512], err[512] = "";
+    snprintf(path, sizeof path, "%s/%s", GPUCOH_SOURCE_DIR, rel);
+    char *text = read_text(path);
+    struct ptx_module *mod = ptx_module_parse(text, rel, err, sizeof err);
+    if (!mod)
+        fail_msg("%s", err);
+    free(text);
+    return mod;
+}
+
 static struct ptx_module *sm_module(void)
 {
     static struct ptx_module *mod;
-    if (!mod) {
-        char err[512] = "";
-        char *text = read_text(GPUCOH_SOURCE_DIR "/tests/ptx-sm/sm.ptx");
-        mod = ptx_module_parse(text, "tests/ptx-sm/sm.ptx", err, sizeof err);
-        if (!mod)
-            fail_msg("%s", err);
-        free(text);
-    }
+    if (!mod)
+        mod = load_module("tests/ptx-sm/sm.ptx");
     return mod;
 }
 
@@ -731,6 +738,124 @@ static void shared_accesses_wait_under_strong_models(void **state)
     }
 }
 
+/* ---- wavefronts (sm.warp_size = 64) ---- */
+
+static void spec_wavefronts(struct sm_spec *s)
+{
+    spec_defaults(s);
+    s->warp_size = 64;
+    s->warps = 24; /* 48 slots of 32-thread PTX warps */
+}
+
+static void wavefront_halves_issue_as_one_instruction(void **state)
+{
+    (void)state;
+    uint64_t insts[2], threads[2];
+    for (unsigned wide = 0; wide < 2; wide++) {
+        struct sm_spec sp;
+        if (wide)
+            spec_wavefronts(&sp);
+        else
+            spec_defaults(&sp);
+        struct rig r;
+        rig_init(&r, 2, &sp, 64);
+        int32_t in[256];
+        for (int i = 0; i < 256; i++)
+            in[i] = i * 5 - 77;
+        put32(&r, IN, in, 256);
+        uint64_t args[] = {IN, OUT};
+        rig_launch(&r, "add1", 4, 64, args, 2);
+        for (int i = 0; i < 256; i++)
+            assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
+        /* each 32-thread half coalesces its own 128 bytes: one line each */
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
+        insts[wide] = total(&r, offsetof(struct sm_stats, warp_insts));
+        threads[wide] = total(&r, offsetof(struct sm_stats, thread_insts));
+        rig_free(&r);
+    }
+    /* no divergence: every instruction of a wavefront issues once for 64 threads */
+    assert_int_equal(threads[1], threads[0]);
+    assert_int_equal(insts[0], threads[0] / 32);
+    assert_int_equal(insts[1], threads[1] / 64);
+}
+
+/* tests/ptx/diverge.ptx `votes`: ballot, all, any, activemask under a branch
+ * that splits each PTX warp, and a butterfly shuffle. With 64-thread
+ * wavefronts these still act within each 32-thread PTX warp (what the PTX
+ * means); 96-thread CTAs leave the second wavefront half empty. */
+static void wavefront_collectives_act_per_ptx_warp(void **state)
+{
+    (void)state;
+    static struct ptx_module *mod;
+    if (!mod)
+        mod = load_module("tests/ptx/diverge.ptx");
+    uint64_t insts[2], threads[2];
+    for (unsigned wide = 0; wide < 2; wide++) {
+        struct sm_spec sp;
+        if (wide)
+            spec_wavefronts(&sp);
+        else
+            spec_defaults(&sp);
+        struct rig r;
+        rig_init(&r, 1, &sp, 64);
+        r.mod = mod;
+        uint64_t args[] = {OUT};
+        rig_launch(&r, "votes", 3, 96, args, 1);
+        for (unsigned c = 0; c < 3; c++)
+            for (unsigned t = 0; t < 96; t++) {
+                unsigned lane = t & 31, base = t - lane;
+                unsigned b = 0xaaaaaaaau, all = 1, any = base == 0;
+                unsigned am = (t & 4) ? 0xf0f0f0f0u : 0, sh = (base + (lane ^ 5)) * 3;
+                assert_int_equal((uint32_t)get32(&r, OUT + 4 * (addr_t)t),
+                                 b ^ (all << 1) ^ (any << 2) ^ am ^ sh);
+            }
+        const struct sm_stats *s = sm_stats(r.sm[0]);
+        assert_int_equal(s->ctas, 3);
+        insts[wide] = s->warp_insts;
+        threads[wide] = s->thread_insts;
+        rig_free(&r);
+    }
+    assert_int_equal(threads[1], threads[0]);
+    /* 9 PTX warps as 6 wavefronts, 3 of them half empty: the full ones issue
+     * once for both halves, the branch paths of each half one at a time */
+    assert_true(insts[1] < insts[0]);
+    assert_true(insts[1] * 3 >= insts[0] * 2);
+}
+
+/* A shared access after a global one waits for it under SC (hold at issue):
+ * the wavefront waits as a whole and the results stay exact. */
+static void wavefront_waits_for_a_held_half(void **state)
+{
+    (void)state;
+    struct sm_spec sp;
+    spec_wavefronts(&sp);
+    sp.order.model = 2;
+    struct rig r;
+    rig_init(&r, 1, &sp, 64);
+    uint64_t args[] = {IN, OUT};
+    rig_launch(&r, "shared_after_global", 1, 32, args, 2);
+    for (int i = 0; i < 32; i++) {
+        assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), 32 - i);
+        assert_int_equal(get32(&r, IN + 128 * (addr_t)i), i);
+    }
+    assert_true(sm_stats(r.sm[0])->holds[SM_HOLD_CTA] >= 1);
+    rig_free(&r);
+    /* and the barrier kernel: wavefronts meet at bar.sync */
+    rig_init(&r, 1, &sp, 64);
+    uint64_t bargs[] = {OUT, 50};
+    rig_launch(&r, "barrier", 2, 128, bargs, 2);
+    for (unsigned c = 0; c < 2; c++)
+        for (int i = 0; i < 128; i++) {
+            int a = i % 32;
+            for (int k = 0; k < 50; k++)
+                a = (int)((unsigned)a * 5u + 1u);
+            assert_int_equal(get32(&r, OUT + 4 * (c * 128 + (addr_t)i)), a);
+        }
+    assert_int_equal(sm_stats(r.sm[0])->barriers, 2);
+    rig_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -748,6 +873,9 @@ int main(void)
         cmocka_unit_test(many_ctas_and_two_kernels),
         cmocka_unit_test(tso_store_buffer_forwards_and_drains),
         cmocka_unit_test(shared_accesses_wait_under_strong_models),
+        cmocka_unit_test(wavefront_halves_issue_as_one_instruction),
+        cmocka_unit_test(wavefront_collectives_act_per_ptx_warp),
+        cmocka_unit_test(wavefront_waits_for_a_held_half),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
