@@ -437,10 +437,14 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
     for (unsigned i = 0; i < c->n_warps; i++) {
         /* a wavefront takes a whole pair of slots (an odd CTA leaves the
          * second one empty, and pairs are only ever taken whole) */
-        uint64_t can = sm->gang == 1 || i % 2 ? sm->free_slots
-                                              : sm->free_slots & sm->free_slots >> 1 &
-                                                    0x5555555555555555ull;
-        unsigned slot = (unsigned)__builtin_ctzll(can);
+        unsigned slot;
+        if (sm->gang == 1)
+            slot = (unsigned)__builtin_ctzll(sm->free_slots);
+        else if (i % 2)
+            slot = c->slot[i - 1] + 1u;
+        else
+            slot = (unsigned)__builtin_ctzll(sm->free_slots & sm->free_slots >> 1 &
+                                             0x5555555555555555ull);
         sm->free_slots &= ~(1ull << slot);
         struct sm_warp *w = &sm->warps[slot];
         struct ptx_warp *pw = w->pw;
@@ -1811,7 +1815,8 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
         /* the other ready warps, oldest first (a failed try changes only the
          * warp tried, so the set taken now is the one a scan would see) */
         uint64_t m = sm->ready_age[s];
-        if (last != SM_NONE)
+        if (last != SM_NONE && sm->warps[last].state != W_FREE) /* (a warp that exited as it
+                                    issued is freed: its age_pos is another warp's now) */
             m &= ~(1ull << sm->age_pos[last]);
         for (; m; m &= m - 1) {
             unsigned slot = sm->age[s][__builtin_ctzll(m)];
