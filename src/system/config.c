@@ -59,6 +59,8 @@ static const struct cfg_opt l1_opts[] = {
 };
 #undef T
 
+const char *const l2_write_ack_names[] = {"performed", "arrival", NULL};
+
 #define T struct l2_spec
 static const struct cfg_opt l2_opts[] = {
     CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels"),
@@ -72,6 +74,11 @@ static const struct cfg_opt l2_opts[] = {
             "bank pipeline latency of a hit (tc-fermi: 340 core cycles round trip in all)"),
     CFG_U32("jitter_cycles", T, jitter_cycles, "0", 0, 100000, "L2 cycles",
             "extra random delay per response, [0, jitter] (litmus randomisation)"),
+    CFG_ENUM("write_ack", T, write_ack, "performed", l2_write_ack_names,
+             "rc, nol1, stc-*: a write is acknowledged through the bank's access pipeline once "
+             "performed, after the fill on a miss (performed), or as soon as the bank takes it, "
+             "a miss merged into the allocated line (arrival: spec 000's 'as soon as the store "
+             "reaches the memory side cache')"),
     CFG_END,
 };
 #undef T
