@@ -239,7 +239,7 @@ static void take_mem(struct ctrl *b, struct msg *m)
 {
     if (ctrl_l2_drop_wrack(b, m))
         return;
-    const struct tbe *t = tbe_find(&b->tbes, m->addr);
+    const struct tbe *t = ((struct nc_l2 *)b)->ack_on_arrival ? tbe_find(&b->tbes, m->addr) : NULL;
     bool written = t && (t->meta[0] | t->meta[1]);
     ctrl_fire(b, m->addr, m, written ? NL2_MemDataW : NL2_MemData);
 }
