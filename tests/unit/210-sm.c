@@ -140,6 +140,14 @@ static void spec_defaults(struct sm_spec *s)
     cfg_defaults(order_opts, &s->order);
 }
 
+/* 64-thread wavefronts: 24 wavefront slots, 48 slots of 32-thread PTX warps */
+static void spec_wavefronts(struct sm_spec *s)
+{
+    spec_defaults(s);
+    s->warp_size = 64;
+    s->warps = 24;
+}
+
 /* Build the machine with `spec`; l1_in_cap is the SM->L1 port capacity. */
 static void rig_init(struct rig *r, unsigned n_sms, const struct sm_spec *spec, uint32_t l1_in_cap)
 {
@@ -251,33 +259,41 @@ static uint64_t total(const struct rig *r, size_t off)
 
 /* ---- tests ---- */
 
+/* At warp_size 64 each 32-thread half of a wavefront coalesces its own lanes
+ * and both halves issue as one instruction. */
 static void add1_is_correct_with_one_request_per_warp(void **state)
 {
     (void)state;
-    struct sm_spec sp;
-    spec_defaults(&sp);
-    struct rig r;
-    rig_init(&r, 2, &sp, 64);
-    int32_t in[256];
-    for (int i = 0; i < 256; i++)
-        in[i] = i * 7 - 100;
-    put32(&r, IN, in, 256);
-    uint64_t args[] = {IN, OUT};
-    rig_launch(&r, "add1", 4, 64, args, 2);
-    for (int i = 0; i < 256; i++)
-        assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
-    /* 8 warps, 32 consecutive words each: one line per load and per store */
-    assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, warp_insts)),
-                     total(&r, offsetof(struct sm_stats, thread_insts)) / 32);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, ctas)), 4);
-    /* each SM: KERNEL_BEGIN first, KERNEL_END last */
-    for (unsigned i = 0; i < 2; i++) {
-        assert_int_equal(r.l1[i].log[0].op, MEM_KERNEL_BEGIN);
-        assert_int_equal(r.l1[i].log[r.l1[i].n_log - 1].op, MEM_KERNEL_END);
+    for (unsigned ws = 32; ws <= 64; ws += 32) {
+        struct sm_spec sp;
+        if (ws == 64)
+            spec_wavefronts(&sp);
+        else
+            spec_defaults(&sp);
+        struct rig r;
+        rig_init(&r, 2, &sp, 64);
+        int32_t in[256];
+        for (int i = 0; i < 256; i++)
+            in[i] = i * 7 - 100;
+        put32(&r, IN, in, 256);
+        uint64_t args[] = {IN, OUT};
+        rig_launch(&r, "add1", 4, 64, args, 2);
+        for (int i = 0; i < 256; i++)
+            assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
+        /* 8 warps, 32 consecutive words each: one line per load and per store */
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
+        /* no divergence: one warp instruction per ws threads */
+        assert_int_equal(total(&r, offsetof(struct sm_stats, warp_insts)),
+                         total(&r, offsetof(struct sm_stats, thread_insts)) / ws);
+        assert_int_equal(total(&r, offsetof(struct sm_stats, ctas)), 4);
+        /* each SM: KERNEL_BEGIN first, KERNEL_END last */
+        for (unsigned i = 0; i < 2; i++) {
+            assert_int_equal(r.l1[i].log[0].op, MEM_KERNEL_BEGIN);
+            assert_int_equal(r.l1[i].log[r.l1[i].n_log - 1].op, MEM_KERNEL_END);
+        }
+        rig_free(&r);
     }
-    rig_free(&r);
 }
 
 /* One warp: ld; add.s32 (waits for the load); add.s64; st (waits for both). */
@@ -542,6 +558,19 @@ static void gto_is_greedy_lrr_rotates(void **state)
     rig_free(&r);
 }
 
+/* The `barrier` kernel's output for 2 CTAs of 128 threads and 50 rounds. */
+static void barrier_results_are_right(struct rig *r)
+{
+    for (unsigned c = 0; c < 2; c++)
+        for (int i = 0; i < 128; i++) {
+            int a = i % 32;
+            for (int k = 0; k < 50; k++)
+                a = (int)((unsigned)a * 5u + 1u);
+            assert_int_equal(get32(r, OUT + 4 * (c * 128 + (addr_t)i)), a);
+        }
+    assert_int_equal(sm_stats(r->sm[0])->barriers, 2);
+}
+
 static void barrier_holds_warps_until_all_arrive(void **state)
 {
     (void)state;
@@ -554,14 +583,7 @@ static void barrier_holds_warps_until_all_arrive(void **state)
     sm_set_issue_hook(r.sm[0], record_issue, &t);
     uint64_t args[] = {OUT, 50};
     rig_launch(&r, "barrier", 2, 128, args, 2);
-    for (unsigned c = 0; c < 2; c++)
-        for (int i = 0; i < 128; i++) {
-            int a = i % 32;
-            for (int k = 0; k < 50; k++)
-                a = (int)((unsigned)a * 5u + 1u);
-            assert_int_equal(get32(&r, OUT + 4 * (c * 128 + (addr_t)i)), a);
-        }
-    assert_int_equal(sm_stats(r.sm[0])->barriers, 2);
+    barrier_results_are_right(&r);
     /* per CTA (warps in slots 0-3 and 4-7): no warp issues after its barrier
      * before the last warp of its CTA arrived (a released warp may issue in
      * the cycle of the last arrival, on the other scheduler) */
@@ -711,10 +733,13 @@ static void shared_accesses_wait_under_strong_models(void **state)
         unsigned model;
         bool waits, fence_sent;
     } cases[] = {{0, false, true}, {1, true, true}, {2, true, false}};
-    for (unsigned c = 0; c < 3; c++) {
+    for (unsigned c = 0; c < 6; c++) { /* each case with warps, then with wavefronts */
         struct sm_spec sp;
-        spec_defaults(&sp);
-        sp.order.model = cases[c].model;
+        if (c < 3)
+            spec_defaults(&sp);
+        else
+            spec_wavefronts(&sp);
+        sp.order.model = cases[c % 3].model;
         sp.order.store_buffer = 8;
         struct rig r;
         rig_init(&r, 1, &sp, 64);
@@ -726,59 +751,20 @@ static void shared_accesses_wait_under_strong_models(void **state)
         }
         const struct sm_stats *s = sm_stats(r.sm[0]);
         const struct log_ent *f[2];
-        if (cases[c].waits) {
+        if (cases[c % 3].waits) {
             assert_true(s->holds[SM_HOLD_CTA] >= 1);
             assert_true(s->hold_cycles[SM_HOLD_CTA] >= L1_LAT);
         } else {
             assert_int_equal(s->holds[SM_HOLD_CTA], 0);
         }
-        assert_int_equal(find_reqs(&r, 0, MEM_FENCE, f, 2), cases[c].fence_sent ? 1 : 0);
-        assert_int_equal(s->fences_elided, cases[c].fence_sent ? 0 : 1);
+        assert_int_equal(find_reqs(&r, 0, MEM_FENCE, f, 2), cases[c % 3].fence_sent ? 1 : 0);
+        assert_int_equal(s->fences_elided, cases[c % 3].fence_sent ? 0 : 1);
         rig_free(&r);
     }
 }
 
 /* ---- wavefronts (sm.warp_size = 64) ---- */
 
-static void spec_wavefronts(struct sm_spec *s)
-{
-    spec_defaults(s);
-    s->warp_size = 64;
-    s->warps = 24; /* 48 slots of 32-thread PTX warps */
-}
-
-static void wavefront_halves_issue_as_one_instruction(void **state)
-{
-    (void)state;
-    uint64_t insts[2], threads[2];
-    for (unsigned wide = 0; wide < 2; wide++) {
-        struct sm_spec sp;
-        if (wide)
-            spec_wavefronts(&sp);
-        else
-            spec_defaults(&sp);
-        struct rig r;
-        rig_init(&r, 2, &sp, 64);
-        int32_t in[256];
-        for (int i = 0; i < 256; i++)
-            in[i] = i * 5 - 77;
-        put32(&r, IN, in, 256);
-        uint64_t args[] = {IN, OUT};
-        rig_launch(&r, "add1", 4, 64, args, 2);
-        for (int i = 0; i < 256; i++)
-            assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
-        /* each 32-thread half coalesces its own 128 bytes: one line each */
-        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
-        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
-        insts[wide] = total(&r, offsetof(struct sm_stats, warp_insts));
-        threads[wide] = total(&r, offsetof(struct sm_stats, thread_insts));
-        rig_free(&r);
-    }
-    /* no divergence: every instruction of a wavefront issues once for 64 threads */
-    assert_int_equal(threads[1], threads[0]);
-    assert_int_equal(insts[0], threads[0] / 32);
-    assert_int_equal(insts[1], threads[1] / 64);
-}
 
 /* tests/ptx/diverge.ptx `votes`: ballot, all, any, activemask under a branch
  * that splits each PTX warp, and a butterfly shuffle. With 64-thread
@@ -823,36 +809,17 @@ static void wavefront_collectives_act_per_ptx_warp(void **state)
     assert_true(insts[1] * 3 >= insts[0] * 2);
 }
 
-/* A shared access after a global one waits for it under SC (hold at issue):
- * the wavefront waits as a whole and the results stay exact. */
-static void wavefront_waits_for_a_held_half(void **state)
+/* 2 CTAs of two wavefronts meet at bar.sync 50 times. */
+static void wavefronts_meet_at_barriers(void **state)
 {
     (void)state;
     struct sm_spec sp;
     spec_wavefronts(&sp);
-    sp.order.model = 2;
     struct rig r;
     rig_init(&r, 1, &sp, 64);
-    uint64_t args[] = {IN, OUT};
-    rig_launch(&r, "shared_after_global", 1, 32, args, 2);
-    for (int i = 0; i < 32; i++) {
-        assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), 32 - i);
-        assert_int_equal(get32(&r, IN + 128 * (addr_t)i), i);
-    }
-    assert_true(sm_stats(r.sm[0])->holds[SM_HOLD_CTA] >= 1);
-    rig_free(&r);
-    /* and the barrier kernel: wavefronts meet at bar.sync */
-    rig_init(&r, 1, &sp, 64);
-    uint64_t bargs[] = {OUT, 50};
-    rig_launch(&r, "barrier", 2, 128, bargs, 2);
-    for (unsigned c = 0; c < 2; c++)
-        for (int i = 0; i < 128; i++) {
-            int a = i % 32;
-            for (int k = 0; k < 50; k++)
-                a = (int)((unsigned)a * 5u + 1u);
-            assert_int_equal(get32(&r, OUT + 4 * (c * 128 + (addr_t)i)), a);
-        }
-    assert_int_equal(sm_stats(r.sm[0])->barriers, 2);
+    uint64_t args[] = {OUT, 50};
+    rig_launch(&r, "barrier", 2, 128, args, 2);
+    barrier_results_are_right(&r);
     rig_free(&r);
 }
 
@@ -873,9 +840,8 @@ int main(void)
         cmocka_unit_test(many_ctas_and_two_kernels),
         cmocka_unit_test(tso_store_buffer_forwards_and_drains),
         cmocka_unit_test(shared_accesses_wait_under_strong_models),
-        cmocka_unit_test(wavefront_halves_issue_as_one_instruction),
         cmocka_unit_test(wavefront_collectives_act_per_ptx_warp),
-        cmocka_unit_test(wavefront_waits_for_a_held_half),
+        cmocka_unit_test(wavefronts_meet_at_barriers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
