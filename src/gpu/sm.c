@@ -43,7 +43,7 @@
  * therefore act within each 32-thread half, as the PTX says. Internally every
  * count of slots (spec.warps after sm_new) is in 32-thread halves.
  * DEVIATION: each half coalesces its own lanes, so a line both halves touch is
- * requested twice (once for lanes of consecutive words: never).
+ * requested twice (for lanes of consecutive words that never happens).
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
  * outstanding; a CTA when all its warps are freed.
  * DEVIATION: a barrier counts warps, not threads (pre-Volta hardware): a warp
@@ -1720,13 +1720,6 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     }
 }
 
-/* Poll one warp: issue it if its operands are ready. Otherwise it is not
- * polled again until it can issue: operand readiness only moves earlier with
- * time (a register ready at cycle t stays ready), so the scoreboard's first
- * issue cycle is exact. If that cycle comes once every result it computed
- * inside the SM has matured (alu_ready), the warp waits for it on the timer
- * wheel; if not, it waits for memory and is parked until one of its loads or
- * atomics completes. */
 static bool hold_for_cta(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
 {
     if (!sm->ord->cta_ordered || cta_clear(sm, w) || !ptx_warp_next_orders_cta(w->pw))
@@ -1765,6 +1758,13 @@ static bool try_issue_wavefront(struct sm *sm, struct sm_warp *w, unsigned slot,
     return true;
 }
 
+/* Poll one warp: issue it if its operands are ready. Otherwise it is not
+ * polled again until it can issue: operand readiness only moves earlier with
+ * time (a register ready at cycle t stays ready), so the scoreboard's first
+ * issue cycle is exact. If that cycle comes once every result it computed
+ * inside the SM has matured (alu_ready), the warp waits for it on the timer
+ * wheel; if not, it waits for memory and is parked until one of its loads or
+ * atomics completes. */
 static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[slot];
@@ -1815,8 +1815,9 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
         /* the other ready warps, oldest first (a failed try changes only the
          * warp tried, so the set taken now is the one a scan would see) */
         uint64_t m = sm->ready_age[s];
-        if (last != SM_NONE && sm->warps[last].state != W_FREE) /* (a warp that exited as it
-                                    issued is freed: its age_pos is another warp's now) */
+        /* (a greedy warp that exited as it issued was freed: its age_pos is
+         * another warp's now) */
+        if (last != SM_NONE && sm->warps[last].state != W_FREE)
             m &= ~(1ull << sm->age_pos[last]);
         for (; m; m &= m - 1) {
             unsigned slot = sm->age[s][__builtin_ctzll(m)];

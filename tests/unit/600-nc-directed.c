@@ -287,8 +287,8 @@ static void writes_acknowledged_on_arrival(void **state)
     (void)state;
     uint64_t lat[2];
     for (unsigned arrival = 0; arrival < 2; arrival++) {
-        struct inject *r =
-            rig("coherence.protocol=rc", arrival ? "l2.write_ack=arrival" : "l2.write_ack=performed");
+        struct inject *r = rig("coherence.protocol=rc",
+                               arrival ? "l2.write_ack=arrival" : "l2.write_ack=performed");
         /* word 1 of line 0x0 holds 9 in DRAM only: written, then evicted */
         inject_store(r, 0, 0, 0x4, 4, 9, SEM_WEAK, SCOPE_CTA, 0);
         inject_run(r);
