@@ -558,15 +558,21 @@ void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
-                     uint16_t bytes)
+void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
+                          uint8_t cls, uint16_t bytes)
 {
     m->type = type;
     m->vnet = (uint8_t)vnet;
     m->cls = cls;
-    m->dst = m->src; /* back to the requesting SM */
+    m->dst = m->src;
     m->src = (uint16_t)c->w.index;
     m->size_bytes = bytes;
+}
+
+void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
+                     uint16_t bytes)
+{
+    ctrl_l2_reply_header(c, m, type, vnet, cls, bytes);
     tick_t extra = c->jitter_cycles
                        ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps
                        : 0;

@@ -248,6 +248,10 @@ coh_act ctrl_l1_fill_line;  /* install the fill in a free way */
  * (plus jitter). */
 void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
                      uint16_t bytes);
+/* Turn request m into its response (type, vnet, class, payload bytes),
+ * addressed back to the requesting SM: what ctrl_l2_respond sends. */
+void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
+                          uint8_t cls, uint16_t bytes);
 /* Ready responses leave the pipeline while their vnet has room. */
 bool ctrl_l2_drain_pipe(struct ctrl *c);
 /* A DRAM write-back ack needs nothing (DRAM keeps line order): freed, true. */

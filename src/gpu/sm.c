@@ -32,6 +32,18 @@
  * warp slot keeps its interpreter warp, whose storage the slot's next warp
  * reuses, so CTA dispatch does not allocate.
  *
+ * Wavefronts (warp_size 64): PTX fixes a warp at 32 threads (WARP_SZ,
+ * %laneid, 32-bit vote and shuffle masks), so a 64-thread wavefront is two
+ * PTX warps of one CTA in a pair of slots (2k, 2k+1) that issue in lockstep:
+ * when both halves are about to run the same instruction, they issue together
+ * in one scheduler slot (counted as one warp instruction), and one whose half
+ * waits for its operands or for the memory stage waits with it; halves at
+ * different instructions (divergence across the halves) issue one at a time,
+ * as the paths of a divergent wavefront do. Warp collectives and %laneid
+ * therefore act within each 32-thread half, as the PTX says. Internally every
+ * count of slots (spec.warps after sm_new) is in 32-thread halves.
+ * DEVIATION: each half coalesces its own lanes, so a line both halves touch is
+ * requested twice (for lanes of consecutive words that never happens).
  * INVARIANT: a warp slot is freed only when its warp exited and has nothing
  * outstanding; a CTA when all its warps are freed.
  * DEVIATION: a barrier counts warps, not threads (pre-Volta hardware): a warp
@@ -161,6 +173,7 @@ struct sm {
     struct sm_spec spec;
     const struct order_policy *ord;
     uint32_t gpu, id;
+    unsigned gang;             /* PTX warps per wavefront: warp_size / 32 (1 or 2) */
     unsigned line_bytes;
     struct pool *msgs;         /* the machine's message pool */
     struct pool atoms;         /* struct atom_ops, owned here */
@@ -172,7 +185,8 @@ struct sm {
     uint8_t kstate;            /* enum kernel_state */
     uint16_t kgen;             /* generation of kernel begin/end ids */
     uint32_t fill_next;        /* next round-robin CTA reserved for this SM */
-    uint32_t cta_threads, cta_warps, cta_regs, cta_shmem; /* needs of one CTA */
+    uint32_t cta_threads, cta_warps, cta_regs, cta_shmem; /* needs of one CTA (warps: slots,
+                                                              whole wavefronts) */
     uint32_t used_threads, used_warps, used_regs, used_shmem, n_ctas_res;
     struct sm_cta *ctas;       /* [spec.ctas] */
 
@@ -237,6 +251,9 @@ const char *const sm_ta_wait_names[SM_TA_N] = {"type_wait", "unsafe_full", "sync
  * global address generation before the memory stage. */
 const struct cfg_opt sm_opts[] = {
     CFG_U32("warps", struct sm_spec, warps, "48", 1, SM_MAX_WARPS, "", "warp slots per SM"),
+    CFG_U32("warp_size", struct sm_spec, warp_size, "32", 32, 64, "lanes",
+            "threads issued as one instruction: 32 (warps), or 64 (GCN wavefronts: two "
+            "32-thread PTX warps in lockstep; warps then counts wavefront slots, at most 32)"),
     CFG_U32("threads", struct sm_spec, threads, "1536", 32, 2048, "", "resident threads per SM"),
     CFG_U32("ctas", struct sm_spec, ctas, "8", 1, 32, "", "resident CTAs per SM"),
     CFG_U32("regs", struct sm_spec, regs, "32768", 1, 1u << 20, "", "32-bit registers per SM"),
@@ -416,18 +433,27 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
     c->pc = ptx_cta_new(l->kernel, id, l->grid, l->block, l->params, l->dyn_shmem_bytes);
     c->index = index;
     c->n_warps = (uint16_t)ptx_cta_n_warps(c->pc);
-    if (c->n_warps != sm->cta_warps)
+    if ((c->n_warps + sm->gang - 1) / sm->gang * sm->gang != sm->cta_warps)
         panic("%s: CTA has %u warps, expected %u", sm->comp.name, c->n_warps, sm->cta_warps);
     c->n_alive = c->n_warps;
     c->live_threads = sm->cta_threads;
     cycle_t now = comp_cycle(&sm->comp);
     for (unsigned i = 0; i < c->n_warps; i++) {
-        unsigned slot = (unsigned)__builtin_ctzll(sm->free_slots);
-        sm->free_slots &= sm->free_slots - 1;
+        /* a wavefront takes a whole pair of slots (an odd CTA leaves the
+         * second one empty, and pairs are only ever taken whole) */
+        unsigned slot;
+        if (sm->gang == 1)
+            slot = (unsigned)__builtin_ctzll(sm->free_slots);
+        else if (i % 2)
+            slot = c->slot[i - 1] + 1u;
+        else
+            slot = (unsigned)__builtin_ctzll(sm->free_slots & sm->free_slots >> 1 &
+                                             0x5555555555555555ull);
+        sm->free_slots &= ~(1ull << slot);
         struct sm_warp *w = &sm->warps[slot];
         struct ptx_warp *pw = w->pw;
         memset(w, 0, sizeof *w);
-        w->sched = (uint8_t)(slot % sm->spec.schedulers);
+        w->sched = (uint8_t)(slot / sm->gang % sm->spec.schedulers);
         w->state = W_FREE; /* counted as free since sm_new or warp_free */
         if (pw && !ptx_warp_renew(pw, c->pc, i)) {
             ptx_warp_free(pw);
@@ -1726,7 +1752,7 @@ static bool tx_send(struct sm *sm)
     return true;
 }
 
-static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
+static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, bool counted)
 {
     struct ptx_step *st = &sm->step;
     char err[256];
@@ -1742,7 +1768,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     uint64_t ready = cyc + sm->spec.lat[st->lat_class];
     if (ready > w->alu_ready)
         w->alu_ready = ready;
-    sm->st.warp_insts++;
+    sm->st.warp_insts += counted;
     sm->st.thread_insts += st->n_thread_insts;
     if (sm->hook)
         sm->hook(sm->hook_obj, sm->id, cyc, slot, st);
@@ -1771,6 +1797,44 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
     }
 }
 
+static bool hold_for_cta(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
+{
+    if (!sm->ord->cta_ordered || cta_clear(sm, w) || !ptx_warp_next_orders_cta(w->pw))
+        return false;
+    hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
+    if (sm->ta)
+        sm->ta->watch |= 1ull << slot;
+    return true;
+}
+
+/* The other half of a wavefront (warp_size 64) when it is about to run the
+ * same instruction as w and has not left the lockstep: not exited, not at a
+ * barrier (halves at one instruction reach a barrier together). */
+static struct sm_warp *lockstep_half(struct sm *sm, const struct sm_warp *w, unsigned slot)
+{
+    struct sm_warp *o = &sm->warps[slot ^ 1];
+    if (o->state == W_FREE || o->state == W_EXITED || o->state == W_BARRIER ||
+        ptx_warp_pc(o->pw) != ptx_warp_pc(w->pw))
+        return NULL;
+    return o;
+}
+
+/* warp_size 64: issue w with the other half of its wavefront when that one
+ * runs the same instruction; it waits (and stays polled) while that half's
+ * operands are not ready or the half is held for the memory stage. */
+static bool try_issue_wavefront(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
+{
+    struct sm_warp *o = lockstep_half(sm, w, slot);
+    if (o && (o->state != W_READY || o->issue_at > cyc))
+        return false;
+    if (hold_for_cta(sm, w, slot, cyc) || (o && hold_for_cta(sm, o, slot ^ 1, cyc)))
+        return false;
+    issue(sm, w, slot, cyc, true);
+    if (o)
+        issue(sm, o, slot ^ 1, cyc, false);
+    return true;
+}
+
 /* Poll one warp: issue it if its operands are ready. Otherwise it is not
  * polled again until it can issue: operand readiness only moves earlier with
  * time (a register ready at cycle t stays ready), so the scoreboard's first
@@ -1787,13 +1851,11 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
             set_state(sm, w, W_PARKED);
             return false;
         }
-        if (sm->ord->cta_ordered && !cta_clear(sm, w) && ptx_warp_next_orders_cta(w->pw)) {
-            hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
-            if (sm->ta)
-                sm->ta->watch |= 1ull << slot;
+        if (sm->gang > 1)
+            return try_issue_wavefront(sm, w, slot, cyc);
+        if (hold_for_cta(sm, w, slot, cyc))
             return false;
-        }
-        issue(sm, w, slot, cyc);
+        issue(sm, w, slot, cyc, true);
         return true;
     }
     if (w->alu_ready > cyc && at <= w->alu_ready) {
@@ -1834,7 +1896,9 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
         /* the other ready warps, oldest first (a failed try changes only the
          * warp tried, so the set taken now is the one a scan would see) */
         uint64_t m = sm->ready_age[s];
-        if (last != SM_NONE)
+        /* (a greedy warp that exited as it issued was freed: its age_pos is
+         * another warp's now) */
+        if (last != SM_NONE && sm->warps[last].state != W_FREE)
             m &= ~(1ull << sm->age_pos[last]);
         for (; m; m &= m - 1) {
             unsigned slot = sm->age[s][__builtin_ctzll(m)];
@@ -2027,6 +2091,13 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     if (!sm)
         panic("out of memory");
     sm->spec = *spec;
+    if (spec->warp_size != 32 && spec->warp_size != 64)
+        panic("%s: warp size %u is neither 32 nor 64", name, spec->warp_size);
+    sm->gang = spec->warp_size / 32;
+    if (spec->warps * sm->gang > SM_MAX_WARPS)
+        panic("%s: %u wavefront slots exceed %u", name, spec->warps, SM_MAX_WARPS / sm->gang);
+    sm->spec.warps = spec->warps * sm->gang; /* from here on: slots of 32-thread halves */
+    spec = &sm->spec;
     sm->ord = order_policies[spec->order.model];
     if (sm->ord->store_buffer && spec->order.store_buffer) {
         sm->sb = calloc((size_t)spec->warps * spec->order.store_buffer, sizeof *sm->sb);
@@ -2070,9 +2141,10 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     sm->n_minst_free = spec->max_inflight;
     sm->free_slots = spec->warps == 64 ? ~0ull : (1ull << spec->warps) - 1;
     for (unsigned slot = 0; slot < spec->warps; slot++) {
-        sm->sched_mask[slot % spec->schedulers] |= 1ull << slot;
-        sm->n_state[slot % spec->schedulers][W_FREE]++;
-        sm->warps[slot].sched = (uint8_t)(slot % spec->schedulers);
+        unsigned s = slot / sm->gang % spec->schedulers;
+        sm->sched_mask[s] |= 1ull << slot;
+        sm->n_state[s][W_FREE]++;
+        sm->warps[slot].sched = (uint8_t)s;
         sm->warps[slot].held = SM_NONE;
     }
     for (unsigned s = 0; s < SM_MAX_SCHED; s++)
@@ -2182,7 +2254,8 @@ static uint32_t occupancy(struct sm *sm, const struct launch *l)
     if (threads > 32 * SM_CTA_WARPS)
         fatal("kernel %s: a block of %llu threads exceeds %u", ki->name,
               (unsigned long long)threads, 32 * SM_CTA_WARPS);
-    uint32_t warps = (uint32_t)(threads + 31) / 32;
+    /* warps in slots: whole wavefronts (gang PTX warps each) */
+    uint32_t warps = ((uint32_t)(threads + 31) / 32 + sm->gang - 1) / sm->gang * sm->gang;
     /* PTX declares virtual registers (one per SSA value nvcc emitted); the
      * real allocator reuses them and never gives a thread more than the ISA
      * allows, spilling the rest. So a thread gets min(PTX registers, limit). */

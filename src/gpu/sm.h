@@ -37,7 +37,9 @@ extern const char *const sm_sched_names[]; /* NULL-terminated: "lrr", "gto" */
 
 /* Immutable limits and latencies of an SM (config section of the machine). */
 struct sm_spec {
-    uint32_t warps;          /* warp slots */
+    uint32_t warps;          /* warp slots (wavefront slots when warp_size is 64) */
+    uint32_t warp_size;      /* lanes issued as one instruction: 32, or 64 (GCN wavefronts:
+                                two 32-thread PTX warps of a CTA issued in lockstep) */
     uint32_t threads;        /* resident threads */
     uint32_t ctas;           /* resident CTAs */
     uint32_t regs;           /* 32-bit registers */
@@ -94,7 +96,7 @@ struct sm_stats {
     uint64_t cycles;                 /* cycles with a kernel on the SM (asleep or not) */
     uint64_t ticks;                  /* cycles the SM actually ticked */
     uint64_t thread_insts;           /* thread instructions (active lanes) */
-    uint64_t warp_insts;             /* warp instructions issued */
+    uint64_t warp_insts;             /* warp instructions issued (a wavefront's, once) */
     uint64_t stall[SM_STALL_N];      /* scheduler-cycles with no issue, by reason */
     uint64_t mem_insts[MEM_NOPS];    /* warp memory instructions by op */
     uint64_t mem_reqs[MEM_NOPS];     /* requests sent to the L1 by op (lines) */

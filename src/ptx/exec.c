@@ -306,6 +306,11 @@ bool ptx_warp_done(const struct ptx_warp *w)
     return w->sp == 0;
 }
 
+uint32_t ptx_warp_pc(const struct ptx_warp *w)
+{
+    return w->sp ? w->top.pc : UINT32_MAX;
+}
+
 const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len)
 {
     if (!w->sp)

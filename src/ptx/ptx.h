@@ -238,6 +238,10 @@ bool ptx_warp_at_tx_end(const struct ptx_warp *w);
 #define PTX_TX_LOG_MAX 1024
 
 bool ptx_warp_done(const struct ptx_warp *w);
+/* The next instruction (an index in the module; equal for two warps of one
+ * kernel exactly when they are about to run the same instruction), or
+ * UINT32_MAX once the warp has exited. */
+uint32_t ptx_warp_pc(const struct ptx_warp *w);
 /* Source line of the next instruction ("file:line"), for diagnostics. */
 const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len);
 

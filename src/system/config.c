@@ -61,6 +61,8 @@ static const struct cfg_opt l1_opts[] = {
 };
 #undef T
 
+const char *const l2_write_ack_names[] = {"performed", "arrival", NULL};
+
 #define T struct l2_spec
 static const struct cfg_opt l2_opts[] = {
     CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels"),
@@ -74,6 +76,11 @@ static const struct cfg_opt l2_opts[] = {
             "bank pipeline latency of a hit (tc-fermi: 340 core cycles round trip in all)"),
     CFG_U32("jitter_cycles", T, jitter_cycles, "0", 0, 100000, "L2 cycles",
             "extra random delay per response, [0, jitter] (litmus randomisation)"),
+    CFG_ENUM("write_ack", T, write_ack, "performed", l2_write_ack_names,
+             "rc, nol1, stc-*: a write is acknowledged through the bank's access pipeline once "
+             "performed, after the fill on a miss (performed), or as soon as the bank takes it, "
+             "a miss merged into the allocated line (arrival: spec 000's 'as soon as the store "
+             "reaches the memory side cache')"),
     CFG_END,
 };
 #undef T
@@ -451,6 +458,20 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  "min <= max", at, c->rcc.lease_min, c->rcc.lease_max);
         return -1;
     }
+    if (c->sm.warp_size != 32 && c->sm.warp_size != 64) {
+        blame(w, at, sizeof at, "sm.warp_size", (char *)NULL);
+        snprintf(err, errlen, "%ssm.warp_size (%u) must be 32 (warps) or 64 (wavefronts)", at,
+                 c->sm.warp_size);
+        return -1;
+    }
+    if (c->sm.warp_size == 64 && c->sm.warps > 32) {
+        blame(w, at, sizeof at, "sm.warps", "sm.warp_size", (char *)NULL);
+        snprintf(err, errlen,
+                 "%ssm.warps (%u) must be at most 32 with sm.warp_size = 64 (each wavefront "
+                 "slot holds two 32-thread PTX warps, 64 of those at most)",
+                 at, c->sm.warps);
+        return -1;
+    }
     if (!is_pow2(c->stc.epochs)) {
         blame(w, at, sizeof at, "stc.epochs", (char *)NULL);
         snprintf(err, errlen, "%sstc.epochs (%u) must be a power of two", at, c->stc.epochs);
@@ -513,6 +534,12 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     if (key) {
         blame(w, at, sizeof at, key, "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);
+        return -1;
+    }
+    if (p->transactional && c->sm.warp_size != 32) {
+        blame(w, at, sizeof at, "sm.warp_size", "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen, "%scoherence.protocol = %s runs transactions in 32-thread warps: "
+                 "sm.warp_size must be 32", at, p->name);
         return -1;
     }
     if (p->transactional && c->l2.cache.line_bytes > 4 * 32) {

@@ -55,7 +55,13 @@ struct l2_spec {
     double mhz;                /* L2 clock */
     uint32_t latency_cycles;   /* pipeline latency of a hit, L2 cycles */
     uint32_t jitter_cycles;    /* extra random delay per response (litmus), L2 cycles */
+    uint32_t write_ack;        /* enum l2_write_ack (the nc bank: rc, nol1, stc-*) */
 };
+
+/* When the nc bank acknowledges a write: once performed, through the access
+ * pipeline (a miss: after the fill), or as soon as the bank takes it. */
+enum l2_write_ack { L2_ACK_PERFORMED, L2_ACK_ARRIVAL };
+extern const char *const l2_write_ack_names[]; /* NULL-terminated */
 
 struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */

@@ -36,6 +36,10 @@ expect_error "unknown option 'l1.nope'" "$bin" config show --set l1.nope=1
 expect_error "expected section.key=value" "$bin" config show --set l1.ways
 expect_error "unknown protocol 'magic'" "$bin" config show --protocol magic
 expect_error "l1.line (64) and l2.line (128) must be equal" "$bin" config show --set l1.line=64
+printf '[sm]\nwarps = 40\nwarp_size = 64\n' >"$tmp/waves.ini"
+expect_error "waves.ini:2: sm.warps (40) must be at most 32 with sm.warp_size = 64" \
+    "$bin" config show --config "$tmp/waves.ini"
+expect_error "sm.warp_size (48) must be 32 (warps) or 64" "$bin" config show --set sm.warp_size=48
 
 # checks after parsing name the file:line (or --set) of the key at fault
 bad_key() { # bad_key NAME INI-TEXT PATTERN [ARGS...]: config show exits 2 with NAME.ini:PATTERN

@@ -3,7 +3,8 @@
  * against a fake L1 that serves requests from a backing store with a fixed
  * latency: results, coalescing, release/acquire ordering at exact cycles, CTA
  * placement, occupancy, GTO vs LRR issue order, barriers, atomics,
- * backpressure, kernel begin/end.
+ * backpressure, kernel begin/end; 64-thread wavefronts (sm.warp_size = 64):
+ * lockstep issue of the two PTX warps, warp collectives within each, odd CTAs.
  *
  * Timing of the rig: a request sent by the SM at cycle c is seen by the fake
  * L1 at c + 1 (port latency one cycle); it is performed there and its
@@ -112,17 +113,23 @@ static char *read_text(const char *path)
     return s;
 }
 
+static struct ptx_module *load_module(const char *rel)
+{
+    char path[512], err[512] = "";
+    snprintf(path, sizeof path, "%s/%s", GPUCOH_SOURCE_DIR, rel);
+    char *text = read_text(path);
+    struct ptx_module *mod = ptx_module_parse(text, rel, err, sizeof err);
+    if (!mod)
+        fail_msg("%s", err);
+    free(text);
+    return mod;
+}
+
 static struct ptx_module *sm_module(void)
 {
     static struct ptx_module *mod;
-    if (!mod) {
-        char err[512] = "";
-        char *text = read_text(GPUCOH_SOURCE_DIR "/tests/ptx-sm/sm.ptx");
-        mod = ptx_module_parse(text, "tests/ptx-sm/sm.ptx", err, sizeof err);
-        if (!mod)
-            fail_msg("%s", err);
-        free(text);
-    }
+    if (!mod)
+        mod = load_module("tests/ptx-sm/sm.ptx");
     return mod;
 }
 
@@ -131,6 +138,14 @@ static void spec_defaults(struct sm_spec *s)
     memset(s, 0, sizeof *s);
     cfg_defaults(sm_opts, s);
     cfg_defaults(order_opts, &s->order);
+}
+
+/* 64-thread wavefronts: 24 wavefront slots, 48 slots of 32-thread PTX warps */
+static void spec_wavefronts(struct sm_spec *s)
+{
+    spec_defaults(s);
+    s->warp_size = 64;
+    s->warps = 24;
 }
 
 /* Build the machine with `spec`; l1_in_cap is the SM->L1 port capacity. */
@@ -244,33 +259,41 @@ static uint64_t total(const struct rig *r, size_t off)
 
 /* ---- tests ---- */
 
+/* At warp_size 64 each 32-thread half of a wavefront coalesces its own lanes
+ * and both halves issue as one instruction. */
 static void add1_is_correct_with_one_request_per_warp(void **state)
 {
     (void)state;
-    struct sm_spec sp;
-    spec_defaults(&sp);
-    struct rig r;
-    rig_init(&r, 2, &sp, 64);
-    int32_t in[256];
-    for (int i = 0; i < 256; i++)
-        in[i] = i * 7 - 100;
-    put32(&r, IN, in, 256);
-    uint64_t args[] = {IN, OUT};
-    rig_launch(&r, "add1", 4, 64, args, 2);
-    for (int i = 0; i < 256; i++)
-        assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
-    /* 8 warps, 32 consecutive words each: one line per load and per store */
-    assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, warp_insts)),
-                     total(&r, offsetof(struct sm_stats, thread_insts)) / 32);
-    assert_int_equal(total(&r, offsetof(struct sm_stats, ctas)), 4);
-    /* each SM: KERNEL_BEGIN first, KERNEL_END last */
-    for (unsigned i = 0; i < 2; i++) {
-        assert_int_equal(r.l1[i].log[0].op, MEM_KERNEL_BEGIN);
-        assert_int_equal(r.l1[i].log[r.l1[i].n_log - 1].op, MEM_KERNEL_END);
+    for (unsigned ws = 32; ws <= 64; ws += 32) {
+        struct sm_spec sp;
+        if (ws == 64)
+            spec_wavefronts(&sp);
+        else
+            spec_defaults(&sp);
+        struct rig r;
+        rig_init(&r, 2, &sp, 64);
+        int32_t in[256];
+        for (int i = 0; i < 256; i++)
+            in[i] = i * 7 - 100;
+        put32(&r, IN, in, 256);
+        uint64_t args[] = {IN, OUT};
+        rig_launch(&r, "add1", 4, 64, args, 2);
+        for (int i = 0; i < 256; i++)
+            assert_int_equal(get32(&r, OUT + 4 * (addr_t)i), in[i] + 1);
+        /* 8 warps, 32 consecutive words each: one line per load and per store */
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_LOAD])), 8);
+        assert_int_equal(total(&r, offsetof(struct sm_stats, mem_reqs[MEM_STORE])), 8);
+        /* no divergence: one warp instruction per ws threads */
+        assert_int_equal(total(&r, offsetof(struct sm_stats, warp_insts)),
+                         total(&r, offsetof(struct sm_stats, thread_insts)) / ws);
+        assert_int_equal(total(&r, offsetof(struct sm_stats, ctas)), 4);
+        /* each SM: KERNEL_BEGIN first, KERNEL_END last */
+        for (unsigned i = 0; i < 2; i++) {
+            assert_int_equal(r.l1[i].log[0].op, MEM_KERNEL_BEGIN);
+            assert_int_equal(r.l1[i].log[r.l1[i].n_log - 1].op, MEM_KERNEL_END);
+        }
+        rig_free(&r);
     }
-    rig_free(&r);
 }
 
 /* One warp: ld; add.s32 (waits for the load); add.s64; st (waits for both). */
@@ -535,6 +558,19 @@ static void gto_is_greedy_lrr_rotates(void **state)
     rig_free(&r);
 }
 
+/* The `barrier` kernel's output for 2 CTAs of 128 threads and 50 rounds. */
+static void barrier_results_are_right(struct rig *r)
+{
+    for (unsigned c = 0; c < 2; c++)
+        for (int i = 0; i < 128; i++) {
+            int a = i % 32;
+            for (int k = 0; k < 50; k++)
+                a = (int)((unsigned)a * 5u + 1u);
+            assert_int_equal(get32(r, OUT + 4 * (c * 128 + (addr_t)i)), a);
+        }
+    assert_int_equal(sm_stats(r->sm[0])->barriers, 2);
+}
+
 static void barrier_holds_warps_until_all_arrive(void **state)
 {
     (void)state;
@@ -547,14 +583,7 @@ static void barrier_holds_warps_until_all_arrive(void **state)
     sm_set_issue_hook(r.sm[0], record_issue, &t);
     uint64_t args[] = {OUT, 50};
     rig_launch(&r, "barrier", 2, 128, args, 2);
-    for (unsigned c = 0; c < 2; c++)
-        for (int i = 0; i < 128; i++) {
-            int a = i % 32;
-            for (int k = 0; k < 50; k++)
-                a = (int)((unsigned)a * 5u + 1u);
-            assert_int_equal(get32(&r, OUT + 4 * (c * 128 + (addr_t)i)), a);
-        }
-    assert_int_equal(sm_stats(r.sm[0])->barriers, 2);
+    barrier_results_are_right(&r);
     /* per CTA (warps in slots 0-3 and 4-7): no warp issues after its barrier
      * before the last warp of its CTA arrived (a released warp may issue in
      * the cycle of the last arrival, on the other scheduler) */
@@ -704,10 +733,13 @@ static void shared_accesses_wait_under_strong_models(void **state)
         unsigned model;
         bool waits, fence_sent;
     } cases[] = {{0, false, true}, {1, true, true}, {2, true, false}};
-    for (unsigned c = 0; c < 3; c++) {
+    for (unsigned c = 0; c < 6; c++) { /* each case with warps, then with wavefronts */
         struct sm_spec sp;
-        spec_defaults(&sp);
-        sp.order.model = cases[c].model;
+        if (c < 3)
+            spec_defaults(&sp);
+        else
+            spec_wavefronts(&sp);
+        sp.order.model = cases[c % 3].model;
         sp.order.store_buffer = 8;
         struct rig r;
         rig_init(&r, 1, &sp, 64);
@@ -719,16 +751,76 @@ static void shared_accesses_wait_under_strong_models(void **state)
         }
         const struct sm_stats *s = sm_stats(r.sm[0]);
         const struct log_ent *f[2];
-        if (cases[c].waits) {
+        if (cases[c % 3].waits) {
             assert_true(s->holds[SM_HOLD_CTA] >= 1);
             assert_true(s->hold_cycles[SM_HOLD_CTA] >= L1_LAT);
         } else {
             assert_int_equal(s->holds[SM_HOLD_CTA], 0);
         }
-        assert_int_equal(find_reqs(&r, 0, MEM_FENCE, f, 2), cases[c].fence_sent ? 1 : 0);
-        assert_int_equal(s->fences_elided, cases[c].fence_sent ? 0 : 1);
+        assert_int_equal(find_reqs(&r, 0, MEM_FENCE, f, 2), cases[c % 3].fence_sent ? 1 : 0);
+        assert_int_equal(s->fences_elided, cases[c % 3].fence_sent ? 0 : 1);
         rig_free(&r);
     }
+}
+
+/* ---- wavefronts (sm.warp_size = 64) ---- */
+
+
+/* tests/ptx/diverge.ptx `votes`: ballot, all, any, activemask under a branch
+ * that splits each PTX warp, and a butterfly shuffle. With 64-thread
+ * wavefronts these still act within each 32-thread PTX warp (what the PTX
+ * means); 96-thread CTAs leave the second wavefront half empty. */
+static void wavefront_collectives_act_per_ptx_warp(void **state)
+{
+    (void)state;
+    static struct ptx_module *mod;
+    if (!mod)
+        mod = load_module("tests/ptx/diverge.ptx");
+    uint64_t insts[2], threads[2];
+    for (unsigned wide = 0; wide < 2; wide++) {
+        struct sm_spec sp;
+        if (wide)
+            spec_wavefronts(&sp);
+        else
+            spec_defaults(&sp);
+        struct rig r;
+        rig_init(&r, 1, &sp, 64);
+        r.mod = mod;
+        uint64_t args[] = {OUT};
+        rig_launch(&r, "votes", 3, 96, args, 1);
+        for (unsigned c = 0; c < 3; c++)
+            for (unsigned t = 0; t < 96; t++) {
+                unsigned lane = t & 31, base = t - lane;
+                unsigned b = 0xaaaaaaaau, all = 1, any = base == 0;
+                unsigned am = (t & 4) ? 0xf0f0f0f0u : 0, sh = (base + (lane ^ 5)) * 3;
+                assert_int_equal((uint32_t)get32(&r, OUT + 4 * (addr_t)t),
+                                 b ^ (all << 1) ^ (any << 2) ^ am ^ sh);
+            }
+        const struct sm_stats *s = sm_stats(r.sm[0]);
+        assert_int_equal(s->ctas, 3);
+        insts[wide] = s->warp_insts;
+        threads[wide] = s->thread_insts;
+        rig_free(&r);
+    }
+    assert_int_equal(threads[1], threads[0]);
+    /* 9 PTX warps as 6 wavefronts, 3 of them half empty: the full ones issue
+     * once for both halves, the branch paths of each half one at a time */
+    assert_true(insts[1] < insts[0]);
+    assert_true(insts[1] * 3 >= insts[0] * 2);
+}
+
+/* 2 CTAs of two wavefronts meet at bar.sync 50 times. */
+static void wavefronts_meet_at_barriers(void **state)
+{
+    (void)state;
+    struct sm_spec sp;
+    spec_wavefronts(&sp);
+    struct rig r;
+    rig_init(&r, 1, &sp, 64);
+    uint64_t args[] = {OUT, 50};
+    rig_launch(&r, "barrier", 2, 128, args, 2);
+    barrier_results_are_right(&r);
+    rig_free(&r);
 }
 
 int main(void)
@@ -748,6 +840,8 @@ int main(void)
         cmocka_unit_test(many_ctas_and_two_kernels),
         cmocka_unit_test(tso_store_buffer_forwards_and_drains),
         cmocka_unit_test(shared_accesses_wait_under_strong_models),
+        cmocka_unit_test(wavefront_collectives_act_per_ptx_warp),
+        cmocka_unit_test(wavefronts_meet_at_barriers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

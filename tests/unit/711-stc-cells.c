@@ -173,6 +173,11 @@ static const struct unreached unreached[] = {
     {"stc.L1", "V", "Store", "as V+Load_U: the set is scrubbed before the request is classified"},
     {"stc.L1", "V", "Atomic", "as V+Load_U"},
     {"stc.L1", "B", "MergeFull", "MergeFull is a classification of I_V only"},
+    {"nc.L2", "I", "WriteOnArrival", "l2.write_ack = arrival only (600-nc-directed.c)"},
+    {"nc.L2", "IV", "WriteOnArrival", "l2.write_ack = arrival only (600-nc-directed.c)"},
+    {"nc.L2", "V", "WriteOnArrival", "l2.write_ack = arrival only (600-nc-directed.c)"},
+    {"nc.L2", "M", "WriteOnArrival", "l2.write_ack = arrival only (600-nc-directed.c)"},
+    {"nc.L2", "IV", "MemDataW", "l2.write_ack = arrival only (600-nc-directed.c)"},
 };
 
 static void every_cell(void **state)

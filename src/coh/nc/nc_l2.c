@@ -13,14 +13,24 @@
  * latency), so the bank keeps taking one request per cycle.
  * INVARIANT: the bank is the single point where writes to its lines are
  *   serialised; a line in IV is never chosen as a victim.
+ * With l2.write_ack = arrival (spec 000 §2.4: STC acknowledges a store "as
+ * soon as it reaches the memory side cache") a write is performed when the
+ * bank takes it and its acknowledgement leaves at once, not after the access
+ * pipeline (WriteOnArrival); one that misses, or finds its line filling with
+ * nothing but such writes before it, is merged into the allocated line and
+ * the fill keeps the bytes written (MemDataW). Other requests still park
+ * behind a fill, so a line's requests are performed in arrival order.
  * DEVIATION: the spec's IS/IM are one state IV here: requests are parked
  *   and replayed, so what the first request was does not matter. A write
  *   miss always fetches (no full-line write optimisation).
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <string.h>
+
 #include "base/log.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
+#include "system/config.h"
 
 #define NC_L2_STATES(X)                                                                            \
     X(I, "not present")                                                                            \
@@ -33,7 +43,10 @@
     X(Write, "write-through from an L1")                                                           \
     X(Atomic, "atomic from an L1")                                                                 \
     X(Replace, "a miss needs this line's way")                                                     \
-    X(MemData, "fill from DRAM")
+    X(MemData, "fill from DRAM")                                                                   \
+    X(WriteOnArrival, "write-through, l2.write_ack = arrival (to a filling line: only with "      \
+                      "nothing but writes before it)")                                             \
+    X(MemDataW, "fill from DRAM of a line written while it was filling")
 
 #define X(n, d) NL2_##n,
 enum nl2_state { NC_L2_STATES(X) NL2_NSTATES };
@@ -46,7 +59,14 @@ const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 struct nc_l2 {
     struct ctrl base;
     struct getm_bank *tm;    /* protocol getm: the validation unit in front of the table */
+    bool ack_on_arrival;     /* l2.write_ack = arrival */
+    struct msg_list acks;    /* acknowledgements sent on arrival, waiting for the vnet */
 };
+
+/* The bytes written into a filling line (arrival mode) are kept in its
+ * MSHR's protocol words, which this bank uses for nothing else. */
+_Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
+               "an MSHR's meta words hold one line's byte mask");
 
 /* ---- actions ---- */
 
@@ -63,6 +83,39 @@ static void write_line(struct coh_ctx *x)
     if (c->tm && x->msg->req.tx == MEM_TX_COMMIT) /* written: the reservations go */
         getm_bank_committed(c->tm, x->ctrl, x->msg);
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* l2.write_ack = arrival: perform, and acknowledge past the access
+ * pipeline (the acknowledgement queues only for room in its vnet). */
+static void write_now(struct coh_ctx *x)
+{
+    struct ctrl *c = x->ctrl;
+    ctrl_l2_perform_write(c, x);
+    ctrl_l2_reply_header(c, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    msg_list_push(&((struct nc_l2 *)c)->acks, x->msg);
+    x->msg = NULL;
+}
+
+static void write_filling(struct coh_ctx *x)
+{
+    struct bytemask written;
+    memcpy(&written, x->tbe->meta, sizeof written);
+    for (unsigned i = 0; i < LINE_MAX_BYTES / 64; i++)
+        written.w[i] |= x->msg->mask.w[i];
+    memcpy(x->tbe->meta, &written, sizeof written);
+    write_now(x);
+}
+
+static void fill_unwritten(struct coh_ctx *x)
+{
+    struct ctrl *c = ctrl_of(x);
+    struct bytemask keep;
+    memcpy(&keep, x->tbe->meta, sizeof keep);
+    for (unsigned i = 0; i < LINE_MAX_BYTES / 64; i++)
+        keep.w[i] = ~keep.w[i];
+    bytes_merge(x->line->data, x->msg->data, &keep, c->line_bytes);
+    msg_free(c->w.msgs, x->msg);
     x->msg = NULL;
 }
 
@@ -83,6 +136,10 @@ static const struct coh_action_name actions[] = {
     {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
     {reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
+    {write_now, "write_now", "merge the written bytes, acknowledge at once"},
+    {write_filling, "write_filling", "merge the written bytes into the filling line, note them "
+                                     "in the MSHR, acknowledge at once"},
+    {fill_unwritten, "fill_unwritten", "write the DRAM data into the bytes not written"},
     {do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
     {ctrl_drop_line, "drop_line", "free the way"},
@@ -109,6 +166,12 @@ static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
     [NL2_IV][NL2_Write  ] = STALL,
     [NL2_IV][NL2_Atomic ] = STALL,
     [NL2_IV][NL2_MemData] = DO(NL2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    [NL2_I ][NL2_WriteOnArrival] = DO(NL2_IV, TAG_RD | TAG_WR | DATA_WR, ctrl_take_way,
+                                      ctrl_alloc_tbe, ctrl_l2_send_fetch, write_filling),
+    [NL2_IV][NL2_WriteOnArrival] = DO(NL2_IV, DATA_WR, write_filling),
+    [NL2_V ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
+    [NL2_M ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
+    [NL2_IV][NL2_MemDataW] = DO(NL2_M, TAG_WR | DATA_WR, fill_unwritten, ctrl_free_tbe),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -173,22 +236,34 @@ static bool take_request(struct ctrl *b, struct msg *m)
     }
     x.msg = m;
     x.event = classify_request(m);
+    if (x.event == NL2_Write && ((struct nc_l2 *)b)->ack_on_arrival &&
+        (!x.line || x.line->state != NL2_IV || !x.tbe->parked.n))
+        x.event = NL2_WriteOnArrival;
     ctrl_step_or_park(b, &x);
     return true;
 }
 
 static void take_mem(struct ctrl *b, struct msg *m)
 {
-    if (!ctrl_l2_drop_wrack(b, m))
-        ctrl_fire(b, m->addr, m, NL2_MemData);
+    if (ctrl_l2_drop_wrack(b, m))
+        return;
+    const struct tbe *t = ((struct nc_l2 *)b)->ack_on_arrival ? tbe_find(&b->tbes, m->addr) : NULL;
+    bool written = t && (t->meta[0] | t->meta[1]);
+    ctrl_fire(b, m->addr, m, written ? NL2_MemDataW : NL2_MemData);
 }
 
 static bool nc_l2_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
     struct port *reqs = b->links.net_in[NC_VNET_REQ];
+    struct msg_list *acks = &((struct nc_l2 *)b)->acks;
     ctrl_tick_begin(b);
-    bool moved = ctrl_l2_drain_pipe(b);
+    bool moved = false;
+    while (acks->n && port_has_room(b->links.net_out[NC_VNET_RSP], 1)) {
+        port_send(b->links.net_out[NC_VNET_RSP], msg_list_pop(acks));
+        moved = true;
+    }
+    moved |= ctrl_l2_drain_pipe(b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
@@ -196,7 +271,7 @@ static bool nc_l2_tick(struct comp *cp)
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
-    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
+    if (b->replay.n || port_peek(&b->pipe) || acks->n || port_peek(reqs)) {
         struct port *const in[] = {&b->in, &b->pipe};
         return ctrl_stall_sleep(b, in, 2);
     }
@@ -212,10 +287,11 @@ static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
 static void nc_l2_dump(struct comp *cp, FILE *out)
 {
     struct ctrl *b = (struct ctrl *)cp;
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n)
+    const struct msg_list *acks = &((const struct nc_l2 *)b)->acks;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !acks->n)
         return;
-    fprintf(out, "%s (nc L2): %u MSHRs, %u replaying, %u in pipeline\n", b->w.name,
-            b->tbes.n_used, b->replay.n, b->pipe.n);
+    fprintf(out, "%s (nc L2): %u MSHRs, %u replaying, %u in pipeline, %u acknowledgements queued\n",
+            b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, acks->n);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -232,6 +308,7 @@ struct comp *nc_l2_create(const struct ctrl_wiring *w)
 {
     struct nc_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &nc_l2_table, nc_l2_tick, nc_l2_dump, 0x1200);
+    c->ack_on_arrival = w->cfg->l2.write_ack == L2_ACK_ARRIVAL;
     ctrl_set_stats(&c->base, nc_l2_stat_rows, NULL);
     return &c->base.comp;
 }

@@ -44,6 +44,8 @@ enum emu_phase {
 
 struct emu_stats {
     uint64_t wakeups, transitions, transition_cycles, skipped, bands_granted;
+    uint64_t ready_cycles;           /* of transition_cycles: PrepareEpochChange to the last
+                                        ReadyAck (the CUs' outstanding writes draining) */
     uint64_t demands, conflicts, seb_changes, msgs_in, msgs_out;
 };
 
@@ -199,6 +201,7 @@ static void take(struct emu *e, struct msg *m)
         panic_if(e->phase != EMU_PREPARE, "%s: ReadyAck from CU %u outside a transition",
                  e->comp.name, cu);
         if (++e->acks == e->n) { /* every CU has PW = 0 and holds its stores */
+            e->st.ready_cycles += (e->comp.eng->now - e->started) / e->core_ps;
             e->phase = EMU_CHANGE;
             e->acks = 0;
             broadcast(e, MSG_STC_CHANGE, e->grant, e->seb);
@@ -403,6 +406,7 @@ void stc_emu_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t)
     E(wakeups);
     E(transitions);
     E(transition_cycles);
+    E(ready_cycles);
     E(skipped);
     E(bands_granted);
     E(demands);

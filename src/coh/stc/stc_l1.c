@@ -29,8 +29,8 @@
  * L2 only in its band's epoch with stores released (I-ER2); ReadyAck only
  * with nothing outstanding. With --check a hit must also equal the golden
  * memory, and the EMU checks every write the L2 performs (stc_emu.c).
- * DEVIATION: warps stay 32 lanes wide (docs/protocols/stc.md): a 64-thread
- * wavefront's instruction is two warp instructions here.
+ * A 64-thread wavefront (sm.warp_size = 64) issues as two 32-thread PTX
+ * warps in lockstep, each coalesced on its own (docs/protocols/stc.md).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
