@@ -75,8 +75,8 @@ grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
 # RCC's SC stalls (Fig. 3.9) and expired loads (Fig. 3.7, right) come from every run's statistics
 for f in "Fig. 3.9 (top)" "Fig. 3.9 (bottom)" "Fig. 3.7 (right)"; do
-    awk -v f="$f" 'index($0, f) { on = 1 } on && /^stn / { print; exit }' "$tmp/all/rcc/report.txt" |
-        grep -qE '^stn +1\.00 +[0-9]+\.[0-9]+' || fail "rcc: $f has no stn row with numbers"
+    awk -v f="$f" 'index($0, f) { on = 1 } on && /^bh / { print; exit }' "$tmp/all/rcc/report.txt" |
+        grep -qE '^bh +1\.00 +[0-9]+\.[0-9]+' || fail "rcc: $f has no bh row with numbers"
 done
 grep -c "<img " "$tmp/all/index.html" | grep -qx 37 ||
     fail "expected 37 plots in index.html (8 of them stc's, 8 rcc's), not $(grep -c "<img " "$tmp/all/index.html")"
