@@ -469,20 +469,13 @@ static void lookup_live(struct ctrl *b, struct coh_ctx *x, addr_t line)
     }
 }
 
-/* A load the PTX memory model makes strong at gpu scope or wider: what spin
- * loops read their flags with. */
-static bool strong(const struct mem_req *r)
-{
-    return r->scope >= SCOPE_GPU && r->sem != SEM_WEAK;
-}
-
 static unsigned classify_core(const struct rcc_l1 *c, const struct coh_ctx *x)
 {
     switch (x->msg->req.op) {
     case MEM_LOAD:
         if (x->state == L1_IV && x->tbe->merged.n >= c->base.merge_max)
             return L1_MergeFull;
-        return c->strong_at_l2 && strong(&x->msg->req) ? L1_LoadL2 : L1_Load;
+        return c->strong_at_l2 && mem_req_strong_gpu(&x->msg->req) ? L1_LoadL2 : L1_Load;
     case MEM_STORE:
         return L1_Store;
     default:
