@@ -331,6 +331,7 @@ struct lp {
     const char *defining;     /* the buffer whose line this is, if any */
     struct lp_const *consts;
     unsigned n_consts;
+    unsigned depth;           /* nesting of parentheses and unary operators */
 };
 
 static void lp_error(struct lp *lp, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -586,7 +587,26 @@ static struct lspec_expr *parse_primary(struct lp *lp)
     return x;
 }
 
+/* The expression parser recurses once per '(' or unary operator: bound it,
+ * so a pathological expression is an error instead of a stack overflow
+ * (found by fuzzing). */
+#define LSPEC_MAX_NESTING 64
+
+static struct lspec_expr *parse_unary_nested(struct lp *lp);
+
 static struct lspec_expr *parse_unary(struct lp *lp)
+{
+    if (lp->depth == LSPEC_MAX_NESTING) {
+        lp_error(lp, "expression nested more than %d deep", LSPEC_MAX_NESTING);
+        return NULL;
+    }
+    lp->depth++;
+    struct lspec_expr *x = parse_unary_nested(lp);
+    lp->depth--;
+    return x;
+}
+
+static struct lspec_expr *parse_unary_nested(struct lp *lp)
 {
     skip_ws(lp);
     enum lx_op op;
