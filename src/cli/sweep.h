@@ -140,6 +140,16 @@ struct sweep_result {
      * mean blocked-store-queue entries per CU over the run's cycles and the
      * largest any CU held */
     double epoch_changes, emu_bytes, bsq_mean, bsq_max;
+    /* the memory model's issue stalls (spec 004a Fig. 3.9), summed over SMs:
+     * warp-cycles held for ordering (hold_cycles.order + .cta) and their mean
+     * length per hold (0 without holds) */
+    double sc_hold_cycles, sc_hold_mean;
+    /* mean load and store latency in core cycles (LSU to response, over all
+     * SMs; Fig. 3.1c) and their ratio (0 without loads or stores) */
+    double load_latency, store_latency, store_load_ratio;
+    /* loads that found their L1 copy's lease ended (RCC's renewals_asked,
+     * summed over SMs; Fig. 3.7's predictor panel) */
+    double expired_loads;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

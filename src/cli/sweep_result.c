@@ -91,7 +91,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0;
+    double lsum = 0, bsq_sum = 0, holds = 0, lat[4] = {0}; /* load sum, count; store sum, count */
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -112,6 +112,22 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         }
         if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.bsq_max"))
             res->bsq_max = MAX(res->bsq_max, item->valuedouble);
+        if (!strncmp(k, "gpu.sm[", 7)) {
+            if (ends_with(k, len, ".hold_cycles.order") || ends_with(k, len, ".hold_cycles.cta"))
+                res->sc_hold_cycles += item->valuedouble;
+            else if (ends_with(k, len, ".holds.order") || ends_with(k, len, ".holds.cta"))
+                holds += item->valuedouble;
+            else if (ends_with(k, len, ".latency.LOAD.sum"))
+                lat[0] += item->valuedouble;
+            else if (ends_with(k, len, ".latency.LOAD.count"))
+                lat[1] += item->valuedouble;
+            else if (ends_with(k, len, ".latency.STORE.sum"))
+                lat[2] += item->valuedouble;
+            else if (ends_with(k, len, ".latency.STORE.count"))
+                lat[3] += item->valuedouble;
+            else if (ends_with(k, len, ".l1.renewals_asked"))
+                res->expired_loads += item->valuedouble;
+        }
         if (!strcmp(k, "gpu.emu.transitions"))
             res->epoch_changes = item->valuedouble;
         if (!strcmp(k, "gpu.emu.bytes"))
@@ -129,6 +145,14 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->lease_avg = lsum / ln;
     if (n_l1 && res->cycles > 0)
         res->bsq_mean = bsq_sum / n_l1 / res->cycles;
+    if (holds > 0)
+        res->sc_hold_mean = res->sc_hold_cycles / holds;
+    if (lat[1] > 0)
+        res->load_latency = lat[0] / lat[1];
+    if (lat[3] > 0)
+        res->store_latency = lat[2] / lat[3];
+    if (res->load_latency > 0)
+        res->store_load_ratio = res->store_latency / res->load_latency;
     cJSON_Delete(root);
 }
 

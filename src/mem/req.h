@@ -117,6 +117,13 @@ struct mem_req {
     struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
 };
 
+/* Strong at gpu scope or wider (PTX: not weak, .gpu or .sys): an access
+ * every SM must see coherently, such as a spin loop's flag load. */
+static inline bool mem_req_strong_gpu(const struct mem_req *r)
+{
+    return r->scope >= SCOPE_GPU && r->sem != SEM_WEAK;
+}
+
 extern const char *const mem_op_names[MEM_NOPS];
 extern const char *const mem_sem_names[SEM_N];
 extern const char *const mem_scope_names[SCOPE_N];

@@ -161,6 +161,7 @@ static const struct cfg_opt tc_opts[] = {
 
 /* Relativistic Cache Coherence (spec 004a §3, §9). */
 static const char *const rcc_rules[] = {"safe", "paper", NULL};
+static const char *const rcc_strong_loads[] = {"l2", "l1", NULL};
 #define T struct rcc_spec
 static const struct cfg_opt rcc_opts[] = {
     CFG_STR("lease", T, lease, "predict",
@@ -183,6 +184,11 @@ static const struct cfg_opt rcc_opts[] = {
     CFG_BOOL("renew", T, renew, "true",
              "a GETS for an expired L1 copy whose block was not written since gets a RENEW "
              "(new lease, no data) instead of the data"),
+    CFG_ENUM("strong_loads", T, strong_loads, "l2", rcc_strong_loads,
+             "loads of gpu scope or wider that are not weak (ld.relaxed/acquire/volatile: the "
+             "flags spin loops read): l2 performs them at the L2 without using or keeping the "
+             "SM's copy, as the modelled Fermi serves volatile loads; l1 lets them hit the copy "
+             "like any load, so a spin loop waits for the livelock guard"),
     CFG_END,
 };
 #undef T

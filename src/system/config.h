@@ -104,6 +104,7 @@ struct rcc_spec {
     uint32_t livelock_cycles;  /* every SM's now += 1 this often (0: never) */
     uint32_t refill_version;   /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
     bool renew;                /* a GETS for an expired copy the L2 has not rewritten: RENEW */
+    uint32_t strong_loads;     /* 0 l2: strong gpu-scope loads performed at the L2; 1 l1: cached */
 };
 
 /* Spatiotemporal coherence (spec 000 §2-3): bands, epochs, the EMU and the

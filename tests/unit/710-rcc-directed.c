@@ -4,7 +4,8 @@
  * thesis's Fig. 3.3 with every timestamp checked step by step, the refill
  * version fix (§9 item 1) against the printed rule, renewal, the lease
  * predictor, the livelock guard, rollover at a 12-bit stored width, RCC-WO's
- * two views, and the refusal of rccsc without the SC issue rule.
+ * two views, strong loads performed at the L2 (rcc.strong_loads), and the
+ * refusal of rccsc without the SC issue rule.
  *
  * The machine is directed-rig.h's (4 SMs, 2 L2 banks of 2 sets of 2 ways;
  * A, B, C and X share bank 0 set 0, Y is in bank 1), with fixed leases and
@@ -49,6 +50,19 @@ static uint64_t l1_exp(struct inject *r, unsigned sm, addr_t a)
     uint64_t e = 0;
     assert_true(rcc_l1_exp(machine_l1(inject_machine(r), sm), a, &e));
     return e;
+}
+
+/* A strong load (ld.relaxed.gpu: what spin loops read flags with). */
+static unsigned lds_at(struct inject *r, unsigned sm, addr_t a, uint64_t at)
+{
+    return inject_load(r, sm, 0, a, 4, SEM_RELAXED, SCOPE_GPU, at);
+}
+
+static uint64_t lds(struct inject *r, unsigned sm, addr_t a)
+{
+    unsigned id = lds_at(r, sm, a, 0);
+    inject_run(r);
+    return inject_value(r, id);
 }
 
 /* Bank 1, set 0 lines (line index odd, index / 2 even): the mnow ladder. */
@@ -300,6 +314,30 @@ static void wo_views(void **state)
     inject_free(r);
 }
 
+/* A spinning reader's clock stands still (no guard): its copy of X stays
+ * valid, so a weak load keeps reading the old value. A strong load is
+ * performed at the L2 (rcc.strong_loads = l2): it sees the write, the clock
+ * moves to its version, and the copy is gone; with l1 it hits the copy and
+ * reads the old value like the weak load. */
+static void strong_loads(void **state)
+{
+    (void)state;
+    for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
+        struct inject *r = rig(RCCSC, "rcc.lease=fixed:100", NO_GUARD,
+                               at_l2 ? "rcc.strong_loads=l2" : "rcc.strong_loads=l1");
+        assert_int_equal(ld(r, 1, X), 0);  /* SM 1's copy: lease end 100 */
+        st(r, 0, X, 5);                    /* ver 101 */
+        assert_int_equal(ld(r, 1, X), 0);  /* weak: the copy, still valid at now 0 */
+        assert_int_equal(now_of(r, 1), 0);
+        assert_int_equal(lds(r, 1, X), at_l2 ? 5 : 0);
+        assert_int_equal(now_of(r, 1), at_l2 ? 101 : 0);
+        assert_int_equal(stat(r, "gpu.sm[1].l1.loads_at_l2"), at_l2);
+        /* the copy was dropped: the next weak load fills at the new clock */
+        assert_int_equal(ld(r, 1, X), at_l2 ? 5 : 0);
+        inject_free(r);
+    }
+}
+
 /* rccsc relies on the SM's SC issue rule and is refused without it. */
 static void needs_sc(void **state)
 {
@@ -411,6 +449,27 @@ static void walk_still(struct inject *r, bool sc)
     ld_at(r, 2, Y, 2);
     ato_at(r, 2, Y, 1, 3);
     inject_run(r);
+    /* strong loads: I+LoadL2, V+LoadL2 (the copy goes), IV+LoadL2 (merged),
+     * II+LoadL2, VI+LoadL2 (sc; wo: II) */
+    f = fresh();
+    lds(r, 1, f);
+    ld(r, 1, f);
+    lds(r, 1, f);
+    f = fresh();
+    ld_at(r, 1, f, 0);
+    lds_at(r, 1, f, 1);
+    st_at(r, 1, f, 1, 2);
+    lds_at(r, 1, f, 3);
+    inject_run(r);
+    f = fresh();
+    ld(r, 1, f);
+    st_at(r, 1, f, 1, 0);
+    lds_at(r, 1, f, 1);
+    inject_run(r);
+    f = fresh();
+    st_at(r, 1, f, 1, 0);
+    lds_at(r, 1, f, 1);
+    inject_run(r);
     (void)sc;
 }
 
@@ -450,6 +509,12 @@ static void walk_ticking(struct inject *r)
     ld_at(r, 1, X, 0);
     launch(r, 1, 1);
     inject_run(r);
+    /* E+LoadL2: a strong load finds the copy expired */
+    addr_t f = fresh();
+    ld(r, 2, f);
+    ld_at(r, 3, Z, 800);
+    inject_run(r);
+    lds(r, 2, f);
 }
 
 /* The guard ticks once a cycle; leases of 100 end before a round trip. */
@@ -496,6 +561,7 @@ int main(void)
         cmocka_unit_test(predictor),
         cmocka_unit_test(rollover),
         cmocka_unit_test(wo_views),
+        cmocka_unit_test(strong_loads),
         cmocka_unit_test(needs_sc),
         cmocka_unit_test(every_cell),
     };

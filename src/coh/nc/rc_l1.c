@@ -147,17 +147,12 @@ const struct coh_table rc_l1_table =
 
 /* ---- the classifier ---- */
 
-static bool performed_at_l2(const struct mem_req *r)
-{
-    return r->scope >= SCOPE_GPU && r->sem != SEM_WEAK;
-}
-
 static unsigned classify_core(const struct rc_l1 *c, const struct coh_ctx *x)
 {
     const struct mem_req *r = &x->msg->req;
     switch (r->op) {
     case MEM_LOAD:
-        if (performed_at_l2(r))
+        if (mem_req_strong_gpu(r))
             return RC_LoadL2;
         if (x->state == RC_IV && x->tbe->merged.n >= c->base.merge_max)
             return RC_MergeFull;

@@ -27,6 +27,13 @@
  * Livelock guard (spec 004a §3.11): the clock advances by one every
  * rcc.livelock_cycles core cycles, so a spin loop hitting in its L1
  * eventually expires its copy.
+ * Strong loads (rcc.strong_loads = l2, the default; INFERRED, see
+ * docs/protocols/rccsc.md): a load of gpu scope or wider that is not weak
+ * (ld.relaxed/acquire.gpu, ld.volatile: the flags spin loops read) is
+ * performed at the L2 and neither uses nor keeps the SM's copy, as the
+ * modelled Fermi serves volatile loads. The thesis's workloads spin on such
+ * flags; served from the copy, a spin waits for the guard to carry the
+ * clock past the copy's lease (up to lease_max x livelock_cycles cycles).
  * Rollover: when the clock would leave its epoch of 2^rcc.ts_bits values (a
  * response from a bank already in a later epoch, or the livelock guard), the
  * L1 flushes every copy and its clock jumps to the new epoch's base.
@@ -52,12 +59,13 @@ _Static_assert((int)RCC_VNET_REQ == CTRL_VNET_REQ && (int)RCC_VNET_RSP == CTRL_V
     X(V, "valid: now <= exp")                                                                      \
     X(E, "present, lease ended (exp < now): data kept for a renewal, otherwise as I")             \
     X(IV, "load miss or renewal outstanding; later loads merge")                                   \
-    X(II, "writes or atomics outstanding, no valid copy; responses do not fill")                  \
+    X(II, "writes, atomics or loads at the L2 outstanding, no valid copy; responses do not fill") \
     X(VI, "writes or atomics outstanding; the old copy stays readable until the clock passes it")
 
 #define RCC_L1_EVENTS(X)                                                                           \
     X(Load, "load from the SM")                                                                    \
     X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
+    X(LoadL2, "strong load (gpu scope or wider, not weak), rcc.strong_loads = l2: at the L2")     \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
     X(Replace, "a fill needs this line's way")                                                     \
@@ -94,6 +102,7 @@ struct rcc_l1 {
     tick_t core_ps;
     uint64_t livelock;      /* core cycles per tick of the guard (0: off) */
     uint64_t guard_at;      /* core cycle up to which the guard has ticked */
+    bool strong_at_l2;      /* rcc.strong_loads = l2 */
     struct l1_stats st;
 };
 
@@ -152,6 +161,17 @@ static void send_gets(struct coh_ctx *x)
     m->ts2 = x->state == L1_E ? EXP(x->line) : 0;
     c->st.renewals_asked += m->ts2 != 0;
     ctrl_l1_send_gets(x, MSG_RCC_GETS, fill, RCC_F_MERGED);
+}
+
+/* A strong load: GETS{now, 0} performed at the L2; the response answers it
+ * without filling, and its version moves the clock (rule 1). */
+static void send_gets_at_l2(struct coh_ctx *x)
+{
+    struct rcc_l1 *c = l1_of(x->ctrl);
+    x->msg->flags = 0;
+    x->msg->ts = read_view(c);
+    x->msg->ts2 = 0;
+    ctrl_l1_send_gets(x, MSG_RCC_GETS, false, 0);
 }
 
 /* The copy a renewal was asked for is gone: ask again, for the data. */
@@ -283,6 +303,7 @@ static const struct coh_action_name actions[] = {
     {send_gets, "send_gets",
      "GETS{now, exp}: exp of the expired copy held (a renewal may answer), else 0"},
     {resend_gets, "resend_gets", "the copy is gone: GETS{now, 0} for the data"},
+    {send_gets_at_l2, "send_gets_at_l2", "GETS{now, 0} answered at the L2, no fill"},
     {send_write, "send_write", "WRITE{now} of the masked bytes (rccwo: the write view)"},
     {send_atomic, "send_atomic", "ATOMIC{now} (rccwo: views joined first)"},
     {merge_load, "merge_load", "answer this load with the outstanding fill (if its lease reaches)"},
@@ -308,19 +329,25 @@ static const struct coh_action_name actions[] = {
     [L1_I ][L1_Load        ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),             \
     [L1_I ][L1_Store       ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_write),            \
     [L1_I ][L1_Atomic      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),           \
+    [L1_I ][L1_LoadL2      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_gets_at_l2),       \
     [L1_V ][L1_Load        ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                             \
     [L1_V ][L1_Replace     ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
     [L1_V ][L1_FlashInv    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
     [L1_V ][L1_Expire      ] = DO(L1_E,  TAG_WR,           count_expiry),                          \
+    [L1_V ][L1_LoadL2      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
+                                                           send_gets_at_l2),                       \
     [L1_E ][L1_Load        ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),             \
     [L1_E ][L1_Store       ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
                                                            send_write),                            \
     [L1_E ][L1_Atomic      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
                                                            send_atomic),                           \
+    [L1_E ][L1_LoadL2      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
+                                                           send_gets_at_l2),                       \
     [L1_E ][L1_Replace     ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
     [L1_E ][L1_FlashInv    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
     [L1_IV][L1_Load        ] = DO(L1_IV, TAG_RD,           merge_load),                            \
     [L1_IV][L1_MergeFull   ] = STALL,                                                              \
+    [L1_IV][L1_LoadL2      ] = DO(L1_IV, TAG_RD,           merge_load),                            \
     [L1_IV][L1_Store       ] = STALL,                                                              \
     [L1_IV][L1_Atomic      ] = STALL,                                                              \
     [L1_IV][L1_Replace     ] = DO(L1_IV, TAG_WR,           ctrl_drop_line),                        \
@@ -335,6 +362,7 @@ static const struct coh_action_name actions[] = {
                                                            reply_fill, ctrl_free_tbe),             \
     [L1_IV][L1_RenewLost   ] = DO(L1_IV, 0,                resend_gets),                           \
     [L1_II][L1_Load        ] = DO(L1_II, TAG_RD,           send_gets),                             \
+    [L1_II][L1_LoadL2      ] = DO(L1_II, TAG_RD,           send_gets_at_l2),                       \
     [L1_II][L1_Store       ] = DO(L1_II, TAG_RD,           send_write),                            \
     [L1_II][L1_Atomic      ] = DO(L1_II, TAG_RD,           send_atomic),                           \
     [L1_II][L1_Rsp         ] = DO(L1_II, 0,                take_version, reply_rsp),               \
@@ -346,6 +374,7 @@ static const struct coh_trans rccsc_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_V ][L1_Store       ] = DO(L1_VI, TAG_RD,           ctrl_alloc_tbe, send_write),
     [L1_V ][L1_Atomic      ] = DO(L1_VI, TAG_RD,           ctrl_alloc_tbe, send_atomic),
     [L1_VI][L1_Load        ] = DO(L1_VI, TAG_RD | DATA_RD, reply_hit),
+    [L1_VI][L1_LoadL2      ] = DO(L1_VI, TAG_RD,           send_gets_at_l2),
     [L1_VI][L1_Store       ] = DO(L1_VI, TAG_RD,           send_write),
     [L1_VI][L1_Atomic      ] = DO(L1_VI, TAG_RD,           send_atomic),
     [L1_VI][L1_Replace     ] = DO(L1_II, TAG_WR,           ctrl_drop_line),
@@ -446,7 +475,7 @@ static unsigned classify_core(const struct rcc_l1 *c, const struct coh_ctx *x)
     case MEM_LOAD:
         if (x->state == L1_IV && x->tbe->merged.n >= c->base.merge_max)
             return L1_MergeFull;
-        return L1_Load;
+        return c->strong_at_l2 && mem_req_strong_gpu(&x->msg->req) ? L1_LoadL2 : L1_Load;
     case MEM_STORE:
         return L1_Store;
     default:
@@ -605,6 +634,7 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->ts_bits = w->cfg->rcc.ts_bits;
     c->livelock = w->cfg->rcc.livelock_cycles;
+    c->strong_at_l2 = w->cfg->rcc.strong_loads == 0;
     return &c->base.comp;
 }
 
