@@ -147,7 +147,7 @@ static int btree_run(struct host *h, const struct wl_params *p, char *why, size_
 }
 
 const struct workload wl_btree = {
-    .name = "b+tree",
+    .name = "btree",
     .set = "order",
     .desc = "B+ tree lookups, one block per query descending from the root "
             "(Rodinia b+tree findK; spec 001)",
