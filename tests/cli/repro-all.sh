@@ -52,7 +52,7 @@ GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
 grep -q "^repro zz-unbuilt: not built: needs protocol zz-none" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
-for r in tc l1-study chopin stc; do
+for r in tc l1-study chopin stc sc; do
     grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
     [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
     grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
@@ -73,8 +73,8 @@ grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsc
 grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||
     fail "index.html lacks CHOPIN's plots"
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
-grep -c "<img " "$tmp/all/index.html" | grep -qx 34 ||
-    fail "expected 34 plots in index.html (8 of them stc's, 5 rcc's), not $(grep -c "<img " "$tmp/all/index.html")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 40 ||
+    fail "expected 40 plots in index.html (8 of them stc's, 5 rcc's, 6 sc's), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -84,7 +84,7 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
-grep -q 'data-plots="ok 34"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 40"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"
