@@ -131,11 +131,12 @@ static int check_frame_setting(const char *kv, const char *path, unsigned line, 
     return fail(err, n, path, line, "%s (gpucoh chopin config --verbose)", msg);
 }
 
-/* Check one "key=value" against the option table and by loading it, on
- * protocol `proto` when it belongs to a protocols entry (NULL: a set line's
- * value, loaded on the default protocol), so that a setting valid only on
- * some protocols (order.model=tso needs a write-atomic one) is judged on its
- * own. */
+/* Check one "key=value" against the option table and by loading it: alone
+ * on the default machine, and, for a protocols entry (proto not NULL), on
+ * its protocol too. It is wrong only when both fail, so that a setting valid
+ * only on some protocols (order.model=tso needs a write-atomic one) is judged
+ * on its own, and one that needs the block's machine file (rccsc needs the
+ * order.model = sc of configs/rcc-fermi.ini) is left to the run. */
 static int check_setting(enum sweep_model model, const char *kv, const char *proto,
                          const char *path, unsigned line, char *err, size_t n)
 {
@@ -160,7 +161,10 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pro
     const char *kvs[2] = {with, kv};
     bool on_proto = proto && proto_find(proto) &&
                     snprintf(with, sizeof with, "coherence.protocol=%s", proto) < (int)sizeof with;
-    if (config_load(&cfg, NULL, on_proto ? kvs : &kv, on_proto ? 2 : 1, why, sizeof why)) {
+    bool ok = !config_load(&cfg, NULL, &kv, 1, why, sizeof why);
+    if (on_proto) /* judged on its protocol; the message, if both fail, is this one's */
+        ok = !config_load(&cfg, NULL, kvs, 2, why, sizeof why) || ok;
+    if (!ok) {
         const char *msg = strncmp(why, "--set: ", 7) ? why : why + 7; /* it is not a --set here */
         return fail(err, n, path, line, "%s", msg);
     }
