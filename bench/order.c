@@ -71,8 +71,8 @@ int main(int argc, char **argv)
             struct machine_summary s;
             machine_summary(m, &s);
             uint64_t cy = host_cycles(h);
-            printf("%-12s %-6s %-13s %10llu cycles in %6.2f s CPU = %7.1f K cycles/s, %6.2f M thread "
-                   "insts/s%s\n",
+            printf("%-12s %-6s %-13s %10llu cycles in %6.2f s CPU = %7.1f K cycles/s, "
+                   "%6.2f M thread insts/s%s\n",
                    w->name, wl_size_names[cases[c].size], models[k][0], (unsigned long long)cy, dt,
                    cy / dt / 1e3, s.thread_insts / dt / 1e6, bad ? "  CHECK FAILED" : "");
             host_delete(h);

@@ -1284,7 +1284,8 @@ static void ta_receive(struct sm *sm)
                 if (!t->drains)
                     panic("out of memory");
             }
-            t->drains[t->n_drains++] = (struct ta_drain){.sector = sec, .since = t->tick, .mac = m->src};
+            t->drains[t->n_drains++] =
+                (struct ta_drain){.sector = sec, .since = t->tick, .mac = m->src};
             break;
         }
         default:
@@ -1305,7 +1306,8 @@ static void ta_step(struct sm *sm, cycle_t cyc)
         unsigned slot = (unsigned)__builtin_ctzll(m);
         struct sm_warp *w = &sm->warps[slot];
         const struct ta_warp *tw = &t->w[slot];
-        bool moves = tw->dirty || ((tw->wait_on & TA_ON_TYPE) && tw->seen_type != t->n_type_events) ||
+        bool moves = tw->dirty ||
+                     ((tw->wait_on & TA_ON_TYPE) && tw->seen_type != t->n_type_events) ||
                      ((tw->wait_on & TA_ON_SYNC) && tw->seen_sync != t->n_sync_frees) ||
                      ((tw->wait_on & TA_ON_LSU) && lsu_room(sm));
         enum sm_ta_wait why = moves ? ta_advance_noted(sm, slot, cyc) : (enum sm_ta_wait)tw->why;

@@ -109,8 +109,10 @@ static int btree_run(struct host *h, const struct wl_params *p, char *why, size_
     host_load_ptx(h, wl_ptx_btree, "workloads/btree/btree.ptx");
     addr_t dnodes = host_malloc(h, n_nodes * sizeof *nodes),
            drec = host_malloc(h, n_rec * sizeof(int32_t)),
-           dcurr = host_malloc(h, nq * sizeof(int64_t)), doff = host_malloc(h, nq * sizeof(int64_t)),
-           dkeys = host_malloc(h, nq * sizeof(int32_t)), dans = host_malloc(h, nq * sizeof(int32_t));
+           dcurr = host_malloc(h, nq * sizeof(int64_t)),
+           doff = host_malloc(h, nq * sizeof(int64_t)),
+           dkeys = host_malloc(h, nq * sizeof(int32_t)),
+           dans = host_malloc(h, nq * sizeof(int32_t));
     host_memcpy_to_dev(h, dnodes, nodes, n_nodes * sizeof *nodes);
     host_memcpy_to_dev(h, drec, records, n_rec * sizeof(int32_t));
     host_memcpy_to_dev(h, dkeys, keys, nq * sizeof(int32_t));
