@@ -131,9 +131,14 @@ static int check_frame_setting(const char *kv, const char *path, unsigned line, 
     return fail(err, n, path, line, "%s (gpucoh chopin config --verbose)", msg);
 }
 
-/* Check one "key=value" against the option table and by loading it. */
-static int check_setting(enum sweep_model model, const char *kv, const char *path, unsigned line,
-                         char *err, size_t n)
+/* Check one "key=value" against the option table and by loading it: alone
+ * on the default machine, and, for a protocols entry (proto not NULL), on
+ * its protocol too. It is wrong only when both fail, so that a setting valid
+ * only on some protocols (order.model=tso needs a write-atomic one) is judged
+ * on its own, and one that needs the block's machine file (rccsc needs the
+ * order.model = sc of configs/rcc-fermi.ini) is left to the run. */
+static int check_setting(enum sweep_model model, const char *kv, const char *proto,
+                         const char *path, unsigned line, char *err, size_t n)
 {
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv)
@@ -152,8 +157,14 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pat
         return fail(err, n, path, line, "set the protocol with a protocols line, not %.*s",
                     (int)klen, kv);
     struct config cfg;
-    char why[512];
-    if (config_load(&cfg, NULL, &kv, 1, why, sizeof why)) {
+    char why[512], with[80];
+    const char *kvs[2] = {with, kv};
+    bool on_proto = proto && proto_find(proto) &&
+                    snprintf(with, sizeof with, "coherence.protocol=%s", proto) < (int)sizeof with;
+    bool ok = !config_load(&cfg, NULL, &kv, 1, why, sizeof why);
+    if (on_proto) /* judged on its protocol; the message, if both fail, is this one's */
+        ok = !config_load(&cfg, NULL, kvs, 2, why, sizeof why) || ok;
+    if (!ok) {
         const char *msg = strncmp(why, "--set: ", 7) ? why : why + 7; /* it is not a --set here */
         return fail(err, n, path, line, "%s", msg);
     }
@@ -205,7 +216,7 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model
         for (char *kv = strtok(rest, ","); kv; kv = strtok(NULL, ",")) {
             if (p->n_settings == SWEEP_MAX_SETTINGS)
                 return fail(err, n, path, line, "too many settings in '%s'", tok);
-            if (check_setting(model, kv, path, line, err, n))
+            if (check_setting(model, kv, proto, path, line, err, n))
                 return -1;
             p->settings[p->n_settings++] = own(s, kv);
         }
@@ -496,7 +507,7 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
         for (unsigned i = 2; i < nt; i++) {
             char kv[512];
             snprintf(kv, sizeof kv, "%s=%s", tok[1], tok[i]);
-            if (check_setting(b->model, kv, path, line, err, n))
+            if (check_setting(b->model, kv, NULL, path, line, err, n))
                 return -1;
             a->values[a->n++] = own(s, tok[i]);
         }

@@ -164,6 +164,7 @@ struct sm_minst {
     uint32_t ld_before;     /* a buffered store: loads of its warp issued before it */
     uint32_t ta_known;      /* sc-typeaware: lines whose sector type is known */
     uint32_t ta_unsafe;     /* ... of which unsafe */
+    uint32_t ta_asked;      /* ... lines not known whose sector's type was asked for */
     uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe */
     struct coal_line line[32];
 };
@@ -625,7 +626,7 @@ static void sb_push(struct sm *sm, struct sm_warp *w, unsigned idx)
 }
 
 static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
-static void ta_unsafe_done(struct sm *sm, unsigned slot);
+static void ta_sent_done(struct sm *sm, const struct sm_minst *mi);
 
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
@@ -657,8 +658,8 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
     if (sm->sb)
         sb_check(sm, w);
-    if (mi->ta_sent == 2)
-        ta_unsafe_done(sm, mi->warp);
+    if (mi->ta_sent)
+        ta_sent_done(sm, mi);
 
     switch (w->state) {
     case W_PARKED:
@@ -852,13 +853,27 @@ struct ta_sync {              /* a synchronisation-table entry */
 struct ta_drain {             /* an INV or RECALL being drained */
     uint64_t sector;
     uint64_t since;           /* cycle it arrived */
+    uint32_t checked;         /* sm_ta.n_drain_events when it was last found not drained */
+    bool ever_checked;
     uint16_t mac;
+};
+
+/* What a warp's queues wait for when ta_advance leaves them (a fixed point:
+ * calling it again changes nothing until one of these happens). */
+enum {
+    TA_ON_TYPE = 1,           /* a message from a MAC (answer, INV, RECALL) */
+    TA_ON_SYNC = 2,           /* a synchronisation-table entry freed */
+    TA_ON_LSU = 4,            /* room in the memory stage */
 };
 
 struct ta_warp {
     uint16_t tq_head, tq_n;
     uint16_t uq_head, uq_n;
     uint16_t pend_unsafe;     /* unsafe instructions sent, not completed */
+    uint8_t wait_on;          /* TA_ON_* bits: events that may let its queues move */
+    uint8_t why;              /* enum sm_ta_wait of its TQ head at the last advance */
+    bool dirty;               /* its own state changed (an unsafe access completed) */
+    uint32_t seen_type, seen_sync; /* sm_ta's event counts at the last advance */
 };
 
 struct sm_ta {
@@ -879,6 +894,10 @@ struct sm_ta {
     struct msg_list outbox;           /* messages to the MACs waiting for room */
     uint64_t watch;                   /* warps with TQ/UQ entries or held for them */
     uint64_t tick;
+    uint32_t n_type_events;           /* MAC messages received */
+    uint32_t n_sync_frees;            /* synchronisation-table entries freed */
+    uint32_t n_drain_events;          /* markers removed and safe accesses completed: what
+                                         may end a drain (ta_drained) */
 };
 
 static inline uint64_t ta_sector(const struct sm_ta *t, addr_t a)
@@ -959,7 +978,7 @@ static bool ta_classify(struct sm *sm, struct sm_minst *mi)
     uint32_t all = mi->n_lines == 32 ? 0xffffffffu : (1u << mi->n_lines) - 1;
     bool write = ta_writes(mi);
     for (unsigned i = 0; i < mi->n_lines; i++) {
-        if (mi->ta_known >> i & 1)
+        if ((mi->ta_known | mi->ta_asked) >> i & 1)
             continue;
         uint64_t sec = ta_sector(t, mi->line[i].line);
         struct ta_tc *e = ta_tc_find(t, sec);
@@ -971,7 +990,10 @@ static bool ta_classify(struct sm *sm, struct sm_minst *mi)
                 mi->ta_unsafe |= 1u << i;
             continue;
         }
-        ta_ask(sm, sec, write);
+        /* an answer (or INV) for the sector is stamped into this entry, so
+         * once asked it needs no second look until a RECALL forgets it */
+        if (ta_ask(sm, sec, write))
+            mi->ta_asked |= 1u << i;
     }
     return mi->ta_known == all;
 }
@@ -993,6 +1015,7 @@ static void ta_stamp(struct sm *sm, uint64_t sector, bool forget, bool unsafe, b
                     continue;
                 if (forget) {
                     mi->ta_known &= ~(1u << i);
+                    mi->ta_asked &= ~(1u << i);
                     mi->ta_unsafe &= ~(1u << i);
                 } else if (unsafe || we || !write) {
                     mi->ta_known |= 1u << i;
@@ -1124,10 +1147,13 @@ static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
                 break;
             ta_go(sm, w, u->minst, true, cyc);
         } else {
+            t->n_drain_events++;
             for (unsigned k = 0; k < u->n_sync; k++) {
                 struct ta_sync *e = &t->sync[u->sync[k]];
-                if (--e->count == 0)
+                if (--e->count == 0) {
                     e->valid = false;
+                    t->n_sync_frees++;
+                }
             }
         }
         tw->uq_head = (uint16_t)((tw->uq_head + 1) % t->spec.uq_entries);
@@ -1168,6 +1194,30 @@ static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
     return SM_TA_N;
 }
 
+/* ta_advance, then note what the warp's queues now wait for, so that
+ * ta_step calls it again only when that may have changed (the queues are a
+ * fixed point of ta_advance otherwise: a call would change nothing). Every
+ * waiting TQ head depends on MAC messages (a RECALL makes it ask again). */
+static enum sm_ta_wait ta_advance_noted(struct sm *sm, unsigned slot, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    enum sm_ta_wait why = ta_advance(sm, slot, cyc);
+    struct ta_warp *tw = &t->w[slot];
+    uint8_t on = 0;
+    if (tw->tq_n)
+        on |= TA_ON_TYPE;
+    if (tw->tq_n && (why == SM_TA_SYNC || why == SM_TA_UNSAFE_FULL))
+        on |= TA_ON_SYNC;
+    if ((tw->tq_n && why == SM_TA_N) || (tw->uq_n && !tw->pend_unsafe))
+        on |= TA_ON_LSU; /* the TQ head, or the UQ's head instruction, waits for room */
+    tw->wait_on = on;
+    tw->why = (uint8_t)why;
+    tw->dirty = false;
+    tw->seen_type = t->n_type_events;
+    tw->seen_sync = t->n_sync_frees;
+    return why;
+}
+
 /* Enter the type-wait queue (it has room): counted as outstanding now. */
 static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc)
 {
@@ -1175,7 +1225,7 @@ static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc
     unsigned slot = (unsigned)(w - sm->warps);
     struct ta_warp *tw = &t->w[slot];
     struct sm_minst *mi = &sm->minst[idx];
-    mi->ta_known = mi->ta_unsafe = 0;
+    mi->ta_known = mi->ta_unsafe = mi->ta_asked = 0;
     mi->ta_sent = 0;
     t->tq[slot * t->spec.tq_entries + (tw->tq_head + tw->tq_n) % t->spec.tq_entries] =
         (uint16_t)idx;
@@ -1184,7 +1234,7 @@ static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc
     if (is_result_op(&mi->mem))
         w->n_res++;
     t->watch |= 1ull << slot;
-    ta_advance(sm, slot, cyc);
+    ta_advance_noted(sm, slot, cyc);
 }
 
 /* May a shared-memory access or barrier of the warp go (cta_ordered)? */
@@ -1232,6 +1282,7 @@ static void ta_receive(struct sm *sm)
     struct msg *m;
     while ((m = port_peek(t->from_mac))) {
         port_pop(t->from_mac);
+        t->n_type_events++;
         uint64_t sec = ta_sector(t, m->addr);
         bool unsafe = m->flags & MAC_F_UNSAFE, we = m->flags & MAC_F_WRITE;
         switch (m->type) {
@@ -1266,7 +1317,8 @@ static void ta_receive(struct sm *sm)
                 if (!t->drains)
                     panic("out of memory");
             }
-            t->drains[t->n_drains++] = (struct ta_drain){sec, t->tick, m->src};
+            t->drains[t->n_drains++] =
+                (struct ta_drain){.sector = sec, .since = t->tick, .mac = m->src};
             break;
         }
         default:
@@ -1286,17 +1338,26 @@ static void ta_step(struct sm *sm, cycle_t cyc)
     for (uint64_t m = t->watch; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         struct sm_warp *w = &sm->warps[slot];
-        enum sm_ta_wait why = ta_advance(sm, slot, cyc);
+        const struct ta_warp *tw = &t->w[slot];
+        bool moves = tw->dirty ||
+                     ((tw->wait_on & TA_ON_TYPE) && tw->seen_type != t->n_type_events) ||
+                     ((tw->wait_on & TA_ON_SYNC) && tw->seen_sync != t->n_sync_frees) ||
+                     ((tw->wait_on & TA_ON_LSU) && lsu_room(sm));
+        enum sm_ta_wait why = moves ? ta_advance_noted(sm, slot, cyc) : (enum sm_ta_wait)tw->why;
         if (why != SM_TA_N)
             sm->st.ta_wait_cycles[why]++;
-        const struct ta_warp *tw = &t->w[slot];
         if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_CTA)
             retry_held(sm, w, cyc);
         if (!tw->tq_n && !tw->uq_n && !tw->pend_unsafe && w->state != W_HELD_ORDER)
             t->watch &= ~(1ull << slot);
     }
     for (unsigned i = 0; i < t->n_drains;) {
-        if (!ta_drained(sm, t->drains[i].sector)) {
+        struct ta_drain *d = &t->drains[i];
+        /* a drain found unfinished can end only after a drain event */
+        if ((d->ever_checked && d->checked == t->n_drain_events) ||
+            !ta_drained(sm, d->sector)) {
+            d->checked = t->n_drain_events;
+            d->ever_checked = true;
             i++;
             continue;
         }
@@ -1329,9 +1390,17 @@ static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w)
     return sm->ta->w[w - sm->warps].tq_n >= sm->ta->spec.tq_entries;
 }
 
-static void ta_unsafe_done(struct sm *sm, unsigned slot)
+/* An access sent by the type-aware path completed: an unsafe one lets its
+ * warp's unsafe queue move; a safe one may end a drain. */
+static void ta_sent_done(struct sm *sm, const struct sm_minst *mi)
 {
-    sm->ta->w[slot].pend_unsafe--;
+    struct sm_ta *t = sm->ta;
+    if (mi->ta_sent == 2) {
+        t->w[mi->warp].pend_unsafe--;
+        t->w[mi->warp].dirty = true;
+    } else {
+        t->n_drain_events++;
+    }
 }
 
 /* Prefetch the lines of an access held for ordering (order.prefetch). */
@@ -2121,6 +2190,8 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
         t->sync = calloc(o->sync_entries, sizeof *t->sync);
         if (!t->tc || !t->tq || !t->uq || !t->sync)
             panic("out of memory");
+        for (unsigned i = 0; i < SM_MAX_WARPS; i++)
+            t->w[i].why = SM_TA_N;
         sm->ta = t;
     }
     sm->gpu = gpu;

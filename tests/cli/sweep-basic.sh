@@ -85,6 +85,11 @@ expect_error "bad.sweep:3: unknown directive 'protocol'" 'workloads mp\n\nprotoc
 expect_error "bad.sweep:2: protocol 'nosuch' is not built" 'workloads mp\nprotocols rc nosuch\n'
 expect_error "bad.sweep:1: unknown workload 'nope'" 'workloads nope\nprotocols rc\n'
 expect_error "bad.sweep:3: unknown option 'l1.nope'" 'workloads mp\nprotocols rc\nset l1.nope 1\n'
+# a configuration's settings are checked on its own protocol: TSO is refused on
+# non-coherent rc and valid on write-atomic MESI
+expect_error "bad.sweep:2: .*needs a write-atomic protocol" 'workloads mp\nprotocols t=rc:order.model=tso\n'
+printf 'workloads mp\nprotocols t=mesi:order.model=tso\nsizes tiny\n' >"$tmp/tso.sweep"
+"$bin" sweep "$tmp/tso.sweep" --out "$tmp/tso" >"$tmp/log" 2>&1 || fail "tso on mesi: $(cat "$tmp/log")"
 "$bin" sweep "$tmp/missing.sweep" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "missing.sweep: cannot read: No such file" "$tmp/err" || fail "missing spec: $rc $(cat "$tmp/err")"
 "$bin" sweep "$tmp/t.sweep" -j 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-j 0 accepted"
