@@ -253,7 +253,8 @@ static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-static struct comp *rc_l1_create(const struct ctrl_wiring *w)
+/* Also the GPU-coherence device L1 of Spandex (src/coh/spandex/). */
+struct comp *rc_l1_create(const struct ctrl_wiring *w)
 {
     struct rc_l1 *c = ctrl_alloc(sizeof *c);
     ctrl_l1_init(&c->base, w, &rc_l1_table, rc_l1_tick, ctrl_l1_dump);
