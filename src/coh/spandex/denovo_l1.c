@@ -715,32 +715,17 @@ static void take_response(struct ctrl *b, struct msg *m)
         self_invalidate(c);
 }
 
+static bool has_owned_words(const struct cache_line *l)
+{
+    return l->state == DN_O;
+}
+
 /* Kernel end: write every owned line back while there is room; answer the
  * KERNEL_END once none is left and every write-back is acknowledged. */
 static bool flush_step(struct dn_l1 *c)
 {
-    struct ctrl *b = &c->base;
-    bool moved = false;
-    if (!c->kend.n)
-        return false;
-    for (uint32_t i = 0; i < b->cache.sets * b->cache.spec.ways; i++) {
-        struct cache_line *l = &b->cache.lines[i];
-        if (!l->present || l->state != DN_O)
-            continue;
-        if (tbe_full(&b->tbes) || !port_has_room(b->links.net_out[SPX_VNET_REQ], 1)) {
-            b->st.resource_stalls++;
-            return true;
-        }
-        ctrl_fire(b, l->addr, NULL, DN_Flush);
-        moved = true;
-    }
-    if (!b->tbes.n_used) {
-        struct msg *m;
-        while ((m = msg_list_pop(&c->kend)))
-            ctrl_to_core(b, m, 0);
-        moved = true;
-    }
-    return moved;
+    return ctrl_l1_flush_step(&c->base, &c->kend, has_owned_words, DN_Flush,
+                              c->base.links.net_out[SPX_VNET_REQ]);
 }
 
 static void order_op(struct ctrl *b, struct msg *m)

@@ -53,6 +53,8 @@ enum {
 };
 
 enum { SPX_VNET_REQ, SPX_VNET_RSP, SPX_VNET_FWD, SPX_VNET_FWDRSP, SPX_NVNETS };
+_Static_assert((int)SPX_VNET_REQ == NC_VNET_REQ && (int)SPX_VNET_RSP == NC_VNET_RSP,
+               "rc's L1 and the nc bank's actions serve Spandex on their vnets");
 extern const char *const spx_vnet_names[SPX_NVNETS];
 
 /* msg->flags of SPX_FWD_RSP: the words go on to msg->sharer (an FWD_O), not

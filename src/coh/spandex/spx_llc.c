@@ -137,27 +137,6 @@ static int forward_to_owners(struct spx_llc *c, struct coh_ctx *x, uint64_t word
     return n;
 }
 
-static void reply_data(struct coh_ctx *x)
-{
-    ctrl_l2_reply_line(x->ctrl, x, x->msg, SPX_RSP_V, SPX_VNET_RSP);
-    x->msg = NULL;
-}
-
-static void write_line(struct coh_ctx *x)
-{
-    ctrl_l2_perform_write(x->ctrl, x);
-    ctrl_l2_respond(x->ctrl, x->msg, SPX_RSP_WT, SPX_VNET_RSP, TRAFFIC_REQ, 0);
-    x->msg = NULL;
-}
-
-static void do_atomic(struct coh_ctx *x)
-{
-    ctrl_l2_perform_atomic(x->ctrl, x);
-    ctrl_l2_respond(x->ctrl, x->msg, SPX_RSP_WT_DATA, SPX_VNET_RSP, TRAFFIC_ATO,
-                    ctrl_atomic_rsp_bytes(x->msg));
-    x->msg = NULL;
-}
-
 /* G: ask every owner for its words (they keep them); the read waits in the
  * TBE's held list. */
 static void send_fwd_v(struct coh_ctx *x)
@@ -314,9 +293,9 @@ static const struct coh_action_name actions[] = {
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
     {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
     {clear_owners, "clear_owners", "a new line: no word owned"},
-    {reply_data, "reply_data", "send the line to the requester (RspV)"},
-    {write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
-    {do_atomic, "do_atomic", "perform the atomic, return old values (RspWT+data)"},
+    {nc_l2_reply_data, "reply_data", "send the line to the requester (RspV)"},
+    {nc_l2_write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
+    {nc_l2_do_atomic, "do_atomic", "perform the atomic, return old values (RspWT+data)"},
     {grant_ownership, "grant_ownership",
      "owner ids := requester; FwdReqO to old owners; RspO (+data) with the relay count"},
     {send_fwd_v, "send_fwd_v", "FwdReqV to every owner of the line (they keep ownership)"},
@@ -349,9 +328,9 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_Relay     ] = DO(SL_I,  0,               relay),
     },
     [SL_V] = {
-        [SL_ReqV      ] = DO(SL_V,  TAG_RD | DATA_RD, reply_data),
-        [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, write_line),
-        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+        [SL_ReqV      ] = DO(SL_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
+        [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, nc_l2_write_line),
+        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
         [SL_ReqWBStale] = DO(SL_V,  TAG_RD,          take_wb),
         [SL_Relay     ] = DO(SL_V,  0,               relay),
@@ -359,8 +338,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
     },
     [SL_O] = {
         [SL_ReqVOwned ] = DO(SL_G,  TAG_RD,          ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
-        [SL_ReqWT     ] = DO(SL_O,  TAG_RD | DATA_WR, write_line),
-        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+        [SL_ReqWT     ] = DO(SL_O,  TAG_RD | DATA_WR, nc_l2_write_line),
+        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
         [SL_ReqWTOwned] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
         [SL_ReqWB     ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_WR, take_wb),
