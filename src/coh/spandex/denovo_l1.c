@@ -10,7 +10,8 @@
  * owned words are current ("atomic accesses can only hit on owned state").
  * A store or atomic completes (and the SM sees its ack) once the grant and
  * every relayed word of an old owner are in; forwards for words whose grant
- * is still on its way wait for it (they were sent after it). Owned words
+ * is still on its way wait for it (they were sent after it); a word a
+ * forward takes from a waiting request is asked for again. Owned words
  * serve forwarded requests: FwdReqV (send them, keep them), FwdReqO (send
  * them to the new owner through the LLC, drop them) and RvkO (give them back
  * to the LLC). An evicted line with owned words is written back (ReqWB) and
@@ -24,9 +25,10 @@
  * survive a kernel boundary; one request per line is outstanding (a second
  * miss to a busy line waits for the first).
  * Per line: meta[0] valid words, meta[1] owned words. Per TBE: meta[0] words
- * whose ownership is pending, meta[1] the held grant, acks the relays still
- * expected (negative until the grant says how many), pending the grant or
- * fill still expected.
+ * whose ownership is pending, meta[1] the held store or atomic (its msg->ts:
+ * the words done, ts2: the rounds asked), acks the relays still expected
+ * (negative until the grant says how many), pending the grant or fill still
+ * expected.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
