@@ -483,6 +483,33 @@ unsigned ctrl_l1_flash(struct ctrl *c, unsigned event, int tbe_state)
     return f.n;
 }
 
+bool ctrl_l1_flush_step(struct ctrl *b, struct msg_list *kend,
+                        bool (*owned)(const struct cache_line *), unsigned event,
+                        struct port *out)
+{
+    bool moved = false;
+    if (!kend->n)
+        return false;
+    for (uint32_t i = 0; i < b->cache.sets * b->cache.spec.ways; i++) {
+        struct cache_line *l = &b->cache.lines[i];
+        if (!l->present || !owned(l))
+            continue;
+        if (tbe_full(&b->tbes) || !port_has_room(out, 1)) {
+            b->st.resource_stalls++;
+            return true; /* retry next cycle */
+        }
+        ctrl_fire(b, l->addr, NULL, event);
+        moved = true;
+    }
+    if (!b->tbes.n_used) {
+        struct msg *m;
+        while ((m = msg_list_pop(kend)))
+            ctrl_to_core(b, m, 0);
+        moved = true;
+    }
+    return moved;
+}
+
 bool ctrl_l1_room(const struct ctrl *c)
 {
     return port_has_room(c->links.net_out[CTRL_VNET_REQ], 1) && !tbe_full(&c->tbes);

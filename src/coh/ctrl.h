@@ -231,6 +231,14 @@ void ctrl_l1_make_room(struct ctrl *c, addr_t line, unsigned replace);
 /* Fire `event` for every present line, then (tbe_state >= 0) for every TBE
  * in that state. Returns the number of present lines. */
 unsigned ctrl_l1_flash(struct ctrl *c, unsigned event, int tbe_state);
+/* Kernel end of an L1 that owns lines: fire `event` for every present line
+ * `owned` accepts while a TBE and room in `out` are free (its write-back),
+ * and answer the KERNEL_END requests in `kend` once no TBE is in use (every
+ * write-back acknowledged). Returns progress; a stall counts as progress (it
+ * must tick again). */
+bool ctrl_l1_flush_step(struct ctrl *c, struct msg_list *kend,
+                        bool (*owned)(const struct cache_line *), unsigned event,
+                        struct port *out);
 /* Room for one core step of a write-through L1: one request, one TBE. */
 bool ctrl_l1_room(const struct ctrl *c);
 /* The dump of a write-through L1: queues and TBEs (nothing when idle). */

@@ -17,6 +17,7 @@ extern const struct proto_desc proto_mesi;
 extern const struct proto_desc proto_rccsc, proto_rccwo;
 extern const struct proto_desc proto_getm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
+extern const struct proto_desc proto_spandex_g, proto_spandex_d;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
 
@@ -37,6 +38,8 @@ const struct proto_desc *const proto_registry[] = {
     &proto_rccsc,
     &proto_rccwo,
     &proto_getm,
+    &proto_spandex_g,
+    &proto_spandex_d,
     NULL,
 };
 

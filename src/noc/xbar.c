@@ -37,6 +37,8 @@
  * cycles: a Garnet-like router pipeline plus link each way) and the other
  * ~296 core cycles belong to the L1 and L2 pipelines, which is where the
  * Fermi measurement places them. */
+const char *const noc_topology_names[] = {"crossbar", "mesh", NULL};
+
 /*        key               field            default  min  max      unit      help */
 const struct cfg_opt noc_opts[] = {
     CFG_F64("mhz", struct noc_spec, mhz, "700", 1, 100000, "MHz", "interconnect clock"),
@@ -54,6 +56,14 @@ const struct cfg_opt noc_opts[] = {
             "random bank conflicts: chance that a message leaves its destination busy (litmus)"),
     CFG_U32("conflict_cycles", struct noc_spec, conflict_cycles, "8", 0, 100000, "cycles",
             "extra cycles a destination stays busy after a random bank conflict"),
+    CFG_ENUM("topology", struct noc_spec, topology, "crossbar", noc_topology_names,
+             "network per direction: crossbar (every source to every destination) or a 2D "
+             "mesh (latency_cycles is then each router's pipeline)"),
+    CFG_U32("mesh_cols", struct noc_spec, mesh_cols, "4", 1, 256, "routers",
+            "mesh: routers per row (endpoints spread evenly over the nodes)"),
+    CFG_U32("mesh_rows", struct noc_spec, mesh_rows, "4", 1, 256, "routers", "mesh: rows of routers"),
+    CFG_U32("link_cycles", struct noc_spec, link_cycles, "1", 1, 100000, "cycles",
+            "mesh: cycles for a message's head to cross one link between routers"),
     CFG_END};
 
 #define XBAR_NAME_BYTES 64 /* room for one port name */
@@ -122,6 +132,7 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
     x->st.flits[m->cls] += f;
     x->st.msgs[m->cls]++;
     x->st.busy_out_cycles += f;
+    x->st.hop_flits += f;
 }
 
 /* Record which heads could be granted this cycle; check their headers. */

@@ -37,7 +37,15 @@ struct noc_spec {
     uint32_t jitter_cycles;   /* extra random delay per message, [0, jitter] (0 = none) */
     uint32_t conflict_pct;    /* chance (percent) that a grant finds its destination busy */
     uint32_t conflict_cycles; /* how long a destination stays busy after such a conflict */
+    uint32_t topology;        /* enum noc_topology: what net_new builds */
+    uint32_t mesh_cols;       /* mesh: routers per row */
+    uint32_t mesh_rows;       /* mesh: rows of routers */
+    uint32_t link_cycles;     /* mesh: cycles for a message's head to cross one link */
 };
+
+/* The networks net_new (noc/net.h) can build from the same [noc] keys. */
+enum noc_topology { NOC_CROSSBAR, NOC_MESH };
+extern const char *const noc_topology_names[];
 
 /* Options relative to struct noc_spec (keys without a section: "mhz", ...). */
 extern const struct cfg_opt noc_opts[];
@@ -49,6 +57,7 @@ struct xbar_stats {
     uint64_t busy_out_cycles;    /* output-port cycles spent moving flits */
     uint64_t blocked_cycles;     /* cycles a ready head could not be granted */
     uint64_t full_out_cycles;    /* ... of which because its output FIFO lacked room */
+    uint64_t hop_flits;          /* flits carried by every link (mesh; the crossbar: one hop) */
 };
 
 struct xbar;

@@ -548,6 +548,12 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  "sm.warp_size must be 32", at, p->name);
         return -1;
     }
+    if (p->transactional && c->l2.write_ack != L2_ACK_PERFORMED) {
+        blame(w, at, sizeof at, "l2.write_ack", "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen, "%scoherence.protocol = %s releases a commit's reservations once "
+                 "it is written: l2.write_ack must be performed", at, p->name);
+        return -1;
+    }
     if (p->transactional && c->l2.cache.line_bytes > 4 * 32) {
         blame(w, at, sizeof at, "l2.line", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%scoherence.protocol = %s validates 32-byte granules, at most 4 "

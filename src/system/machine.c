@@ -15,6 +15,7 @@
 #include "gpu/sm.h"
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
+#include "noc/net.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
 
@@ -31,7 +32,7 @@ struct machine {
     struct comp **l1s, **l2s;
     struct ctrl_links *l1_links;
     struct port *from_l1;      /* per SM: L1 -> SM responses */
-    struct xbar *up, *down;    /* SM -> L2, L2 -> SM */
+    struct net *up, *down;     /* SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
     struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
@@ -113,8 +114,8 @@ static void order_components(struct machine *m)
     /* the crossbars, the MACs' crossbars and the central unit; per bank L2, DRAM and MAC; per SM */
     size_t n = 0, cap = 5 + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
     struct comp **order = xcalloc(cap, sizeof *order);
-    order[n++] = xbar_comp(m->up);
-    order[n++] = xbar_comp(m->down);
+    order[n++] = net_comp(m->up);
+    order[n++] = net_comp(m->down);
     if (m->macs) {
         order[n++] = xbar_comp(m->type_up);
         order[n++] = xbar_comp(m->type_down);
@@ -255,14 +256,14 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         free(to);
         free(from);
     }
-    m->up = xbar_new(&m->eng, "gpu.noc.up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
-                     m->proto->n_vnets, m->l1s, m->l2s);
-    m->down = xbar_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
-                       m->proto->n_vnets, m->l2s, m->l1s);
+    m->up = net_new(&m->eng, "gpu.noc.up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
+                    m->proto->n_vnets, m->l1s, m->l2s);
+    m->down = net_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
+                      m->proto->n_vnets, m->l2s, m->l1s);
     for (unsigned b = 0; b < m->n_banks; b++)
         dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
-    xbar_set_seed(m->up, cfg->sim.seed * 2 + 1);
-    xbar_set_seed(m->down, cfg->sim.seed * 2 + 2);
+    net_set_seed(m->up, cfg->sim.seed * 2 + 1);
+    net_set_seed(m->down, cfg->sim.seed * 2 + 2);
 
     for (unsigned i = 0; i < m->n_sms; i++) {
         struct comp *smc = sm_comp(m->sms[i]);
@@ -273,8 +274,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         struct ctrl_links *l = &m->l1_links[i];
         l->to_core = &m->from_l1[i];
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l->net_out[v] = xbar_in(m->up, i, v);
-            l->net_in[v] = xbar_out(m->down, i, v);
+            l->net_out[v] = net_in(m->up, i, v);
+            l->net_in[v] = net_out(m->down, i, v);
         }
         m->proto->l1.connect(m->l1s[i], l);
         sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
@@ -282,8 +283,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     for (unsigned b = 0; b < m->n_banks; b++) {
         struct ctrl_links l = {0};
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l.net_out[v] = xbar_in(m->down, b, v);
-            l.net_in[v] = xbar_out(m->up, b, v);
+            l.net_out[v] = net_in(m->down, b, v);
+            l.net_in[v] = net_out(m->up, b, v);
         }
         l.to_mem = dram_req_port(m->drams[b]);
         l.to_mem->sender = m->l2s[b];
@@ -318,8 +319,8 @@ void machine_free(struct machine *m)
         free(m->to_unit);
         free(m->from_unit);
     }
-    xbar_free(m->up);
-    xbar_free(m->down);
+    net_free(m->up);
+    net_free(m->down);
     if (m->macs) {
         for (unsigned b = 0; b < m->n_banks; b++)
             mac_free(m->macs[b]);
@@ -628,6 +629,8 @@ static void xbar_emit(const char *prefix, const struct xbar_stats *s, stat_emit_
         snprintf(buf, sizeof buf, "%s.msgs.%s", prefix, traffic_class_names[c]);
         emit(arg, buf, s->msgs[c]);
     }
+    snprintf(buf, sizeof buf, "%s.hop_flits", prefix); /* flits x links crossed */
+    emit(arg, buf, s->hop_flits);
 }
 
 void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
@@ -736,8 +739,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         struct prefixed p = {emit, arg, m->unit->name};
         m->proto->unit.stats(m->unit, emit_prefixed, &p);
     }
-    xbar_emit("gpu.noc.up", xbar_stats(m->up), emit, arg);
-    xbar_emit("gpu.noc.down", xbar_stats(m->down), emit, arg);
+    xbar_emit("gpu.noc.up", net_stats(m->up), emit, arg);
+    xbar_emit("gpu.noc.down", net_stats(m->down), emit, arg);
     if (m->macs) {
         xbar_emit("gpu.noc.type_up", xbar_stats(m->type_up), emit, arg);
         xbar_emit("gpu.noc.type_down", xbar_stats(m->type_down), emit, arg);
@@ -815,7 +818,7 @@ void machine_summary(struct machine *m, struct machine_summary *s)
     machine_stats(m, summary_emit, s);
     s->l2_hits += s->l2_accesses;
     for (unsigned c = 0; c < TRAFFIC_N; c++) {
-        const struct xbar_stats *u = xbar_stats(m->up), *d = xbar_stats(m->down);
+        const struct xbar_stats *u = net_stats(m->up), *d = net_stats(m->down);
         s->bytes[c] = u->bytes[c] + d->bytes[c];
         s->flits[c] = u->flits[c] + d->flits[c];
         s->msgs[c] = u->msgs[c] + d->msgs[c];

@@ -566,33 +566,18 @@ static void drop_shared(struct cache_line *l, void *arg)
         ctrl_fire(arg, l->addr, NULL, L1_KernelBegin);
 }
 
+static bool owns_line(const struct cache_line *l)
+{
+    return l->state == L1_E || l->state == L1_M;
+}
+
 /* Kernel end: give up owned lines while there is room; answer the
  * KERNEL_END once none is left and every write-back is acknowledged.
  * Returns progress. */
 static bool flush_step(struct mesi_l1 *c)
 {
-    struct ctrl *b = &c->base;
-    bool moved = false;
-    if (!c->kend.n)
-        return false;
-    for (uint32_t i = 0; i < b->cache.sets * b->cache.spec.ways; i++) {
-        struct cache_line *l = &b->cache.lines[i];
-        if (!l->present || (l->state != L1_E && l->state != L1_M))
-            continue;
-        if (tbe_full(&b->tbes) || !port_has_room(b->links.net_out[MESI_VNET_WB], 1)) {
-            b->st.resource_stalls++;
-            return true; /* retry next cycle */
-        }
-        ctrl_fire(b, l->addr, NULL, L1_KernelEnd);
-        moved = true;
-    }
-    if (!b->tbes.n_used) {
-        struct msg *m;
-        while ((m = msg_list_pop(&c->kend)))
-            ctrl_to_core(b, m, 0);
-        moved = true;
-    }
-    return moved;
+    return ctrl_l1_flush_step(&c->base, &c->kend, owns_line, L1_KernelEnd,
+                              c->base.links.net_out[MESI_VNET_WB]);
 }
 
 static void order_op(struct ctrl *b, struct msg *m)

@@ -35,6 +35,13 @@ void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask 
 #define NC_L2_OPS                                                                                  \
     {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, ctrl_stats}
 extern const struct coh_table nc_l2_table;
+/* Its actions that the Spandex LLC shares (same message numbers and vnets):
+ * reply with the line (DATA), write and ack (WRACK), perform the atomic
+ * (ATOMRSP). */
+coh_act nc_l2_reply_data, nc_l2_write_line, nc_l2_do_atomic;
+/* rc's L1, also Spandex's GPU-coherence device L1 (src/coh/spandex/). */
+struct comp *rc_l1_create(const struct ctrl_wiring *w);
+extern const struct coh_table rc_l1_table;
 
 /* Protocol getm (coh/getm/getm_bank.h): rc's L1, and the nc bank with a GETM
  * validation unit in front of its table. */

@@ -70,18 +70,30 @@ _Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
 
 /* ---- actions ---- */
 
-static void reply_data(struct coh_ctx *x)
+void nc_l2_reply_data(struct coh_ctx *x)
 {
     ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
     x->msg = NULL;
 }
 
+/* Shared with the Spandex LLC, whose controller is not an nc_l2. */
+void nc_l2_write_line(struct coh_ctx *x)
+{
+    ctrl_l2_perform_write(x->ctrl, x);
+    ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* This bank's write: under getm a commit's reservations go once it is written. */
 static void write_line(struct coh_ctx *x)
 {
     struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
+    if (!c->tm || x->msg->req.tx != MEM_TX_COMMIT) {
+        nc_l2_write_line(x);
+        return;
+    }
     ctrl_l2_perform_write(x->ctrl, x);
-    if (c->tm && x->msg->req.tx == MEM_TX_COMMIT) /* written: the reservations go */
-        getm_bank_committed(c->tm, x->ctrl, x->msg);
+    getm_bank_committed(c->tm, x->ctrl, x->msg);
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -119,7 +131,7 @@ static void fill_unwritten(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-static void do_atomic(struct coh_ctx *x)
+void nc_l2_do_atomic(struct coh_ctx *x)
 {
     ctrl_l2_perform_atomic(x->ctrl, x);
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_ATOMRSP, NC_VNET_RSP, TRAFFIC_ATO,
@@ -134,13 +146,13 @@ static const struct coh_action_name actions[] = {
     {ctrl_park, "park", "keep the request in the MSHR until the fill"},
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
     {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
-    {reply_data, "reply_data", "send the line to the requester"},
+    {nc_l2_reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
     {write_now, "write_now", "merge the written bytes, acknowledge at once"},
     {write_filling, "write_filling", "merge the written bytes into the filling line, note them "
                                      "in the MSHR, acknowledge at once"},
     {fill_unwritten, "fill_unwritten", "write the DRAM data into the bytes not written"},
-    {do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
+    {nc_l2_do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
     {ctrl_drop_line, "drop_line", "free the way"},
     {0},
@@ -154,13 +166,13 @@ static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
                                                          ctrl_l2_send_fetch, ctrl_park),
     [NL2_I ][NL2_Atomic ] = DO(NL2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
                                                          ctrl_l2_send_fetch, ctrl_park),
-    [NL2_V ][NL2_GetS   ] = DO(NL2_V,  TAG_RD | DATA_RD, reply_data),
+    [NL2_V ][NL2_GetS   ] = DO(NL2_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
     [NL2_V ][NL2_Write  ] = DO(NL2_M,  TAG_RD | DATA_WR, write_line),
-    [NL2_V ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [NL2_V ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_V ][NL2_Replace] = DO(NL2_I,  TAG_WR,           ctrl_drop_line),
-    [NL2_M ][NL2_GetS   ] = DO(NL2_M,  TAG_RD | DATA_RD, reply_data),
+    [NL2_M ][NL2_GetS   ] = DO(NL2_M,  TAG_RD | DATA_RD, nc_l2_reply_data),
     [NL2_M ][NL2_Write  ] = DO(NL2_M,  TAG_RD | DATA_WR, write_line),
-    [NL2_M ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [NL2_M ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_M ][NL2_Replace] = DO(NL2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
     [NL2_IV][NL2_GetS   ] = STALL,
     [NL2_IV][NL2_Write  ] = STALL,

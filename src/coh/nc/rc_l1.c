@@ -248,6 +248,7 @@ static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
+/* Also the GPU-coherence device L1 of Spandex (src/coh/spandex/). */
 struct comp *rc_l1_create(const struct ctrl_wiring *w)
 {
     struct rc_l1 *c = ctrl_alloc(sizeof *c);

@@ -1,0 +1,886 @@
+/*
+ * denovo_l1.c - the DeNovo device L1 on the Spandex LLC (spec 003 §2.4,
+ * §2.7): word-granularity valid and owned state, ownership for stores and
+ * atomics, self-invalidation of valid (not owned) words at acquires.
+ *
+ * Requests (spandex.h): a load miss sends ReqV for the line (the response's
+ * words fill every word the L1 does not own); a store to words it does not
+ * own sends ReqO (ReqO+data when it writes part of a word); an atomic on
+ * words it does not own sends ReqO+data and is then performed here, where
+ * owned words are current ("atomic accesses can only hit on owned state").
+ * A store or atomic completes (and the SM sees its ack) once the grant and
+ * every relayed word of an old owner are in; forwards for words whose grant
+ * is still on its way wait for it (they were sent after it); a word a
+ * forward takes from a waiting request is asked for again. Owned words
+ * serve forwarded requests: FwdReqV (send them, keep them), FwdReqO (send
+ * them to the new owner through the LLC, drop them) and RvkO (give them back
+ * to the LLC). An evicted line with owned words is written back (ReqWB) and
+ * kept, serving forwards, until the write-back's ack.
+ * Acquires (kernel launch, .gpu/.sys fences and acquire loads or atomics)
+ * drop every valid word that is not owned; a fill requested before an
+ * acquire answers its load but is not installed. Releases need nothing here:
+ * the SM waits for its stores' acks, which arrive once ownership is held.
+ * DEVIATION: owned words are written back at kernel end (the host's copies
+ * read the LLC, as MESI's L1 flushes at kernel end), so ownership does not
+ * survive a kernel boundary; one request per line is outstanding (a second
+ * miss to a busy line waits for the first).
+ * Per line: meta[0] valid words, meta[1] owned words. Per TBE: meta[0] words
+ * whose ownership is pending, meta[1] the held store or atomic (its msg->ts:
+ * the words done, ts2: the rounds asked), acks the relays still expected
+ * (negative until the grant says how many), pending the grant or fill still
+ * expected.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/spandex/spandex.h"
+
+#define DN_STATES(X)                                                                               \
+    X(I, "not present")                                                                            \
+    X(V, "present, some words valid, none owned")                                                 \
+    X(O, "present, some words owned (current here, serve forwards)")                              \
+    X(BV, "a ReqV is outstanding for the line")                                                   \
+    X(BO, "a ReqO is outstanding for some words (grant and relays to collect)")                   \
+    X(W, "owned words written back (eviction or kernel end); kept until the ack")
+
+#define DN_EVENTS(X)                                                                               \
+    X(LoadHit, "load whose words are all valid or owned")                                         \
+    X(Load, "load of a word not valid (ReqV: the line fills)")                                    \
+    X(LoadL2, ".gpu/.sys load not all owned (ReqV, answered, not installed)")                    \
+    X(StoreHit, "store to words all owned")                                                       \
+    X(Store, "store to some word not owned (ReqO, ReqO+data for partial words)")                  \
+    X(AtomicHit, "atomic on words all owned: performed here")                                     \
+    X(Atomic, "atomic on some word not owned (ReqO+data, then performed here)")                   \
+    X(Replace, "a fill needs this line's way: no word owned")                                     \
+    X(ReplaceOwned, "a fill needs this line's way: write the owned words back")                   \
+    X(SelfInv, "acquire: drop every valid word that is not owned")                                \
+    X(Flush, "kernel end: write the owned words back")                                            \
+    X(Fill, "ReqV response: the line's words (no word owned here)")                              \
+    X(FillOwned, "ReqV response for a line with owned words")                                                    \
+    X(Grant, "RspO, relays still expected")                                                       \
+    X(GrantDone, "RspO with every relay in: perform the store or atomic")                         \
+    X(Relay, "an old owner's words, more expected")                                               \
+    X(RelayDone, "the last old owner's words with the grant in: perform")                         \
+    X(GrantRetry, "RspO completing the words asked for, but a word the request needs was taken")\
+    X(RelayRetry, "the last relay completing them, but a word the request needs was taken")     \
+    X(WbAck, "RspWB: the write-back is in")                                                       \
+    X(FwdV, "FwdReqV: send the owned words, keep them")                                           \
+    X(FwdO, "FwdReqO: send the owned words to the new owner, drop them")                          \
+    X(RvkO, "RvkO: give the owned words back to the LLC")                                         \
+    X(FwdOLast, "FwdReqO taking the line's last owned words")                                     \
+    X(RvkOLast, "RvkO taking the line's last owned words")                                        \
+    X(FwdPending, "a forward for words whose grant is still on its way")
+
+#define X(n, d) DN_##n,
+enum dn_state { DN_STATES(X) DN_NSTATES };
+enum dn_event { DN_EVENTS(X) DN_NEVENTS };
+#undef X
+COH_NAMES(DN_STATES, DN_EVENTS);
+
+struct dn_stats {
+    uint64_t store_hits, atomic_hits, ownership_requests, forwards_served, revoked,
+        self_invalidations, words_invalidated, writebacks, fills_dropped, ownership_retries;
+};
+
+struct dn_l1 {
+    struct ctrl base;
+    unsigned words;
+    bool inv_pending;      /* an acquire was answered in this step: self-invalidate after it */
+    struct msg_list kend;  /* KERNEL_END requests waiting for the flush */
+    struct dn_stats st;
+};
+
+static struct dn_l1 *dn_of(void *p)
+{
+    return p;
+}
+
+static uint64_t *valid_of(struct cache_line *l)
+{
+    return &l->meta[0];
+}
+
+static uint64_t *owned_of(struct cache_line *l)
+{
+    return &l->meta[1];
+}
+
+static uint64_t core_words(const struct dn_l1 *c, const struct msg *m)
+{
+    if (m->req.op == MEM_ATOMIC)
+        return spx_atomic_words(m->req.atom);
+    return spx_words_of(&m->mask, c->base.line_bytes);
+}
+
+static bool is_acquire(const struct mem_req *r)
+{
+    return (r->sem == SEM_ACQUIRE || r->sem == SEM_ACQ_REL || r->sem == SEM_SC) &&
+           r->scope >= SCOPE_GPU;
+}
+
+/* Perform an atomic on owned words of line l. The observer sees only the
+ * owned words: the line's other words may be stale or absent here. */
+static void apply_atomic(struct dn_l1 *c, struct cache_line *l, struct msg *m)
+{
+    struct observer *obs = c->base.w.obs;
+    struct bytemask words;
+    uint64_t w = spx_atomic_words(m->req.atom);
+    spx_bytes_of(&words, w, c->base.line_bytes);
+    if (obs) {
+        spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr, w,
+                      c->base.line_bytes);
+        obs_check(obs, c->base.w.name, l->addr, l->data, &words);
+    }
+    atom_apply(m->req.atom, l->data);
+    l->dirty = true;
+    if (obs) {
+        obs_write(obs, l->addr, l->data, &words);
+        obs_performed(obs, l->addr);
+    }
+}
+
+/* ---- actions ---- */
+
+static void send_req_v(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    x->tbe->use_once = x->event == DN_LoadL2;
+    x->tbe->acks = 0;
+    ctrl_l1_send_gets(x, SPX_REQ_V, x->event == DN_Load, 0);
+    (void)c;
+}
+
+/* The words of `needed` still to do (msg->ts: the words done so far). */
+static uint64_t words_left(const struct dn_l1 *c, const struct msg *m)
+{
+    return core_words(c, m) & ~m->ts;
+}
+
+/* ReqO for the words of held request m that are left and not owned (+data
+ * for an atomic or when the store writes part of a word), as a message of
+ * its own: m, with its mask and data, waits in the TBE for the grant. */
+static void request_ownership(struct dn_l1 *c, struct coh_ctx *x, struct msg *m)
+{
+    uint64_t owned = x->line ? *owned_of(x->line) : 0, want = words_left(c, m) & ~owned;
+    struct bytemask whole, wrote;
+    spx_bytes_of(&whole, want, c->base.line_bytes);
+    for (unsigned i = 0; i < ARRAY_LEN(whole.w); i++)
+        wrote.w[i] = whole.w[i] & m->mask.w[i];
+    bool partial = m->req.op == MEM_ATOMIC || memcmp(&whole, &wrote, sizeof whole) != 0;
+    x->tbe->meta[0] = want;
+    x->tbe->meta[1] = (uint64_t)(uintptr_t)m;
+    x->tbe->acks = 0;
+    x->tbe->pending++;
+    c->st.ownership_requests++;
+    struct msg *r = msg_new(c->base.w.msgs, SPX_REQ_O, x->addr, c->base.comp.eng->now);
+    r->mask = whole;
+    r->req = m->req;
+    r->req.atom = NULL;
+    ctrl_to_home(&c->base, r, partial ? SPX_REQ_O_DATA : SPX_REQ_O, SPX_VNET_REQ, TRAFFIC_REQ, 0);
+}
+
+static void send_req_o(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    m->ts = 0;
+    m->ts2 = 0;
+    if (m->req.op == MEM_ATOMIC)
+        c->base.st.atomics++;
+    else
+        c->base.st.stores++;
+    x->msg = NULL;
+    request_ownership(c, x, m);
+}
+
+static void take_way_now(struct coh_ctx *x)
+{
+    ctrl_take_way(x);
+    *valid_of(x->line) = 0;
+    *owned_of(x->line) = 0;
+}
+
+static void reply_hit(struct coh_ctx *x)
+{
+    if (is_acquire(&x->msg->req))
+        dn_of(x->ctrl)->inv_pending = true;
+    ctrl_l1_reply_hit(x);
+}
+
+/* A store performed here on owned words (the observer checks no other L1
+ * owns them). */
+static void apply_store(struct dn_l1 *c, struct cache_line *l, struct msg *m)
+{
+    if (c->base.w.obs)
+        spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr,
+                      spx_words_of(&m->mask, c->base.line_bytes), c->base.line_bytes);
+    ctrl_apply_store(&c->base, l, m);
+}
+
+static void store_hit(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    c->st.store_hits++;
+    c->base.st.stores++;
+    cache_touch(&c->base.cache, x->line);
+    apply_store(c, x->line, x->msg);
+    ctrl_to_core(&c->base, x->msg, c->base.hit_ps);
+    x->msg = NULL;
+}
+
+static void atomic_hit(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    c->st.atomic_hits++;
+    c->base.st.atomics++;
+    cache_touch(&c->base.cache, x->line);
+    apply_atomic(c, x->line, x->msg);
+    if (is_acquire(&x->msg->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, x->msg, c->base.hit_ps);
+    x->msg = NULL;
+}
+
+/* The fill: every word not owned takes the response's value (unless an
+ * acquire came since the request: then it only answers its load). */
+static void fill(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t owned = *owned_of(x->line), take = spx_all_words(c->base.line_bytes) & ~owned;
+    struct bytemask own;
+    spx_bytes_of(&own, owned, c->base.line_bytes);
+    bytes_merge(m->data, x->line->data, &own, c->base.line_bytes); /* owned words are newer */
+    if (x->tbe->use_once) {
+        c->st.fills_dropped++;
+    } else {
+        memcpy(x->line->data, m->data, c->base.line_bytes);
+        *valid_of(x->line) |= take;
+        c->base.st.fills++;
+    }
+    x->tbe->pending--;
+    if (is_acquire(&m->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, m, 0);
+    x->msg = NULL;
+}
+
+/* RspO: the grant, with data of the words the LLC held (+data) and the
+ * number of old owners whose words are relayed. */
+static void take_grant(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    bytes_merge(x->line->data, m->data, &m->mask, c->base.line_bytes);
+    x->tbe->acks += m->acks;
+    x->tbe->pending--;
+    msg_free(c->base.w.msgs, m);
+    x->msg = NULL;
+}
+
+static void take_relay(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    if (m->flags & SPX_F_DATA)
+        bytes_merge(x->line->data, m->data, &m->mask, c->base.line_bytes);
+    x->tbe->acks--;
+    msg_free(c->base.w.msgs, m);
+    x->msg = NULL;
+}
+
+/* Perform the part of held request m on the words `avail` (owned here):
+ * a store's bytes there, an atomic's lanes there. */
+static void perform_part(struct dn_l1 *c, struct cache_line *l, struct msg *m, uint64_t avail)
+{
+    if (m->req.op != MEM_ATOMIC) {
+        struct bytemask all = m->mask, part;
+        spx_bytes_of(&part, avail, c->base.line_bytes);
+        for (unsigned i = 0; i < ARRAY_LEN(part.w); i++)
+            m->mask.w[i] = all.w[i] & part.w[i];
+        apply_store(c, l, m);
+        m->mask = all;
+        return;
+    }
+    struct atom_ops *ops = m->req.atom, sub = *ops;
+    uint8_t index[32];
+    sub.n = 0;
+    unsigned bytes = atom_type_bytes((enum atom_type)ops->type);
+    for (unsigned i = 0; i < ops->n; i++) {
+        uint64_t w = 0;
+        for (unsigned b = 0; b < bytes; b += SPX_WORD_BYTES)
+            w |= 1ull << ((ops->lane[i].off + b) / SPX_WORD_BYTES);
+        if ((w & ~avail) == 0) {
+            index[sub.n] = (uint8_t)i;
+            sub.lane[sub.n++] = ops->lane[i];
+        }
+    }
+    struct msg tmp = {.req = m->req};
+    tmp.req.atom = &sub;
+    apply_atomic(c, l, &tmp);
+    for (unsigned k = 0; k < sub.n; k++)
+        ops->lane[index[k]].result = sub.lane[k].result;
+}
+
+/* The grant and every relay are in: the requested words are owned and
+ * current. Perform the held request on every word left that is owned now;
+ * a word it needed that a forward took meanwhile (owned, not requested,
+ * when the request left) is requested again, so each round performs at
+ * least the words it requested. Answer the core when nothing is left. */
+static void perform_held(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = (struct msg *)(uintptr_t)x->tbe->meta[1];
+    uint64_t granted = x->tbe->meta[0];
+    *owned_of(x->line) |= granted;
+    *valid_of(x->line) |= granted;
+    x->tbe->meta[0] = 0;
+    x->tbe->meta[1] = 0;
+    cache_touch(&c->base.cache, x->line);
+    uint64_t avail = words_left(c, m) & *owned_of(x->line);
+    perform_part(c, x->line, m, avail);
+    m->ts |= avail;
+    if (words_left(c, m)) {
+        c->st.ownership_retries++;
+        /* each round performs at least the words it asked for, so a request
+         * takes at most one round per word: more is a retry loop */
+        if (c->base.w.obs && ++m->ts2 > (uint64_t)__builtin_popcountll(core_words(c, m)))
+            panic("invariant violated: %s asked for ownership of line %#llx's words %llu times "
+                  "for one request (retry loop)",
+                  c->base.w.name, (unsigned long long)x->addr, (unsigned long long)m->ts2);
+        request_ownership(c, x, m);
+        /* forwards parked for the words just granted are due now (the LLC
+         * may wait for them before it takes the new request) */
+        ctrl_replay_first(&c->base, &x->tbe->parked);
+        return;
+    }
+    if (m->req.op == MEM_ATOMIC && is_acquire(&m->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, m, 0);
+}
+
+/* A forward: the words of msg->mask this L1 owns go to the LLC (relayed to
+ * the new owner for FwdReqO). FwdReqO and RvkO drop them here. */
+static void serve_forward(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *f = x->msg;
+    uint64_t words = spx_words_of(&f->mask, c->base.line_bytes) & *owned_of(x->line);
+    bool relay = f->type == SPX_FWD_O, data = !relay || (f->flags & SPX_F_DATA);
+    c->st.forwards_served++;
+    struct msg *r = msg_new(c->base.w.msgs, SPX_FWD_RSP, x->addr, c->base.comp.eng->now);
+    spx_bytes_of(&r->mask, words, c->base.line_bytes);
+    if (c->base.w.obs) /* the owner is where its words are current */
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &r->mask);
+    memcpy(r->data, x->line->data, c->base.line_bytes);
+    r->flags = (uint16_t)((relay ? SPX_F_RELAY : 0) | (data ? SPX_F_DATA : 0));
+    r->sharer = f->sharer;
+    r->req = f->req;
+    if (f->type != SPX_FWD_V) {
+        *owned_of(x->line) &= ~words;
+        *valid_of(x->line) &= ~words;
+        c->st.revoked += (uint64_t)__builtin_popcountll(words);
+    }
+    msg_free(c->base.w.msgs, f);
+    x->msg = NULL;
+    ctrl_to_home(&c->base, r, SPX_FWD_RSP, SPX_VNET_FWDRSP,
+                 f->type == SPX_RVK_O ? TRAFFIC_RCL : data ? TRAFFIC_LD : TRAFFIC_REQ,
+                 data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0);
+}
+
+/* ReqWB of the owned words; the line stays (serving forwards) until the ack. */
+static void send_wb(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *w = msg_new(c->base.w.msgs, SPX_REQ_WB, x->addr, c->base.comp.eng->now);
+    uint64_t owned = *owned_of(x->line);
+    spx_bytes_of(&w->mask, owned, c->base.line_bytes);
+    memcpy(w->data, x->line->data, c->base.line_bytes);
+    c->st.writebacks++;
+    ctrl_to_home(&c->base, w, SPX_REQ_WB, SPX_VNET_REQ, TRAFFIC_ST,
+                 (uint16_t)(__builtin_popcountll(owned) * SPX_WORD_BYTES));
+}
+
+static void wb_done(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    msg_free(c->base.w.msgs, x->msg);
+    x->msg = NULL;
+}
+
+static void self_inv(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    if (x->line) {
+        uint64_t *v = valid_of(x->line);
+        c->st.words_invalidated += (uint64_t)__builtin_popcountll(*v & ~*owned_of(x->line));
+        *v &= *owned_of(x->line);
+    }
+    if (x->tbe && x->state == DN_BV)
+        x->tbe->use_once = true;
+}
+
+static const struct coh_action_name actions[] = {
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
+    {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {take_way_now, "take_way", "install the line in a free way, no word valid"},
+    {send_req_v, "send_req_v", "ReqV for the line (LoadL2: answered, not installed)"},
+    {send_req_o, "send_req_o", "ReqO (+data for atomics and partial words) for the words not owned"},
+    {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
+    {store_hit, "store_hit", "write the owned words here, ack after the hit latency"},
+    {atomic_hit, "atomic_hit", "perform the atomic on the owned words here"},
+    {fill, "fill", "words not owned take the response; answer the load"},
+    {take_grant, "take_grant", "merge the LLC's words, count the relays to expect, hold the grant"},
+    {take_relay, "take_relay", "merge an old owner's words"},
+    {perform_held, "perform", "own the words; perform the held store or atomic and answer it"},
+    {serve_forward, "serve_forward",
+     "send the owned words to the LLC (FwdReqO: relayed to the new owner); FwdReqO/RvkO drop them"},
+    {send_wb, "send_wb", "ReqWB of the owned words; keep the line until the ack"},
+    {wb_done, "wb_done", "the write-back is in"},
+    {self_inv, "self_inv", "drop valid words not owned; an outstanding fill will not install"},
+    {ctrl_drop_line, "drop_line", "free the way"},
+    {ctrl_park, "park", "wait until the line's state changes"},
+    {0},
+};
+
+/*  state    event              next    uses               actions                             */
+static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
+    [DN_I] = {
+        [DN_Load     ] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+        [DN_LoadL2   ] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+        [DN_Store    ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+        [DN_Atomic   ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    },
+    [DN_V] = {
+        [DN_LoadHit  ] = DO(DN_V,  TAG_RD | DATA_RD, reply_hit),
+        [DN_Load     ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
+        [DN_LoadL2   ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
+        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line),
+        [DN_SelfInv  ] = DO(DN_I,  TAG_WR,          self_inv, ctrl_drop_line),
+    },
+    [DN_O] = {
+        [DN_LoadHit  ] = DO(DN_O,  TAG_RD | DATA_RD, reply_hit),
+        [DN_Load     ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
+        [DN_LoadL2   ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
+        [DN_StoreHit ] = DO(DN_O,  TAG_RD | DATA_WR, store_hit),
+        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_AtomicHit] = DO(DN_O,  TAG_RD | DATA_RD | DATA_WR, atomic_hit),
+        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+        [DN_SelfInv  ] = DO(DN_O,  TAG_WR,          self_inv),
+        [DN_Flush    ] = DO(DN_W,  TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+        [DN_FwdV     ] = DO(DN_O,  DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_O,  DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkO     ] = DO(DN_O,  DATA_RD | TAG_WR, serve_forward),
+        [DN_FwdOLast ] = DO(DN_V,  DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkOLast ] = DO(DN_V,  DATA_RD | TAG_WR, serve_forward),
+    },
+    [DN_BV] = {
+        [DN_LoadHit  ] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
+        [DN_Load     ] = STALL,
+        [DN_LoadL2   ] = STALL,
+        [DN_StoreHit ] = STALL,
+        [DN_Store    ] = STALL,
+        [DN_AtomicHit] = STALL,
+        [DN_Atomic   ] = STALL,
+        [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
+        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
+        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
+        [DN_FwdV     ] = DO(DN_BV, DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+    },
+    [DN_BO] = {
+        [DN_LoadHit  ] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
+        [DN_Load     ] = STALL,
+        [DN_LoadL2   ] = STALL,
+        [DN_StoreHit ] = STALL,
+        [DN_Store    ] = STALL,
+        [DN_AtomicHit] = STALL,
+        [DN_Atomic   ] = STALL,
+        [DN_SelfInv  ] = DO(DN_BO, TAG_WR,          self_inv),
+        [DN_Grant    ] = DO(DN_BO, DATA_WR,         take_grant),
+        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_free_tbe),
+        [DN_Relay    ] = DO(DN_BO, DATA_WR,         take_relay),
+        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_free_tbe),
+        [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
+        [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
+        [DN_FwdV     ] = DO(DN_BO, DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+        [DN_FwdPending] = DO(DN_BO, 0,              ctrl_park),
+    },
+    [DN_W] = {
+        [DN_LoadHit  ] = STALL,
+        [DN_Load     ] = STALL,
+        [DN_LoadL2   ] = STALL,
+        [DN_StoreHit ] = STALL,
+        [DN_Store    ] = STALL,
+        [DN_AtomicHit] = STALL,
+        [DN_Atomic   ] = STALL,
+        [DN_SelfInv  ] = DO(DN_W,  0,               self_inv),
+        [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
+        [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
+        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_free_tbe),
+    },
+};
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  line %#llx: %s valid %#llx owned %#llx\n",
+                (unsigned long long)x->line->addr, state_names[x->line->state],
+                (unsigned long long)*valid_of(x->line), (unsigned long long)*owned_of(x->line));
+    if (x->tbe)
+        fprintf(out, "  tbe %#llx: %s pending %d relays %d words %#llx parked %u\n",
+                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->pending,
+                x->tbe->acks, (unsigned long long)x->tbe->meta[0], x->tbe->parked.n);
+}
+
+const struct coh_table dn_l1_table = COH_TABLE("spandex", "DeNovo-L1", dn_cells, ctrl_set_state,
+                                               dump_ctx);
+
+/* ---- classifier ---- */
+
+static bool performed_at_llc(const struct mem_req *r)
+{
+    return r->scope >= SCOPE_GPU && r->sem != SEM_WEAK;
+}
+
+static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
+{
+    const struct msg *m = x->msg;
+    uint64_t words = core_words(c, m);
+    uint64_t owned = x->line ? *owned_of(x->line) : 0, valid = x->line ? *valid_of(x->line) : 0;
+    if (x->tbe && x->state == DN_BO) { /* words the held store or atomic will write */
+        const struct msg *held = (const struct msg *)(uintptr_t)x->tbe->meta[1];
+        uint64_t busy = x->tbe->meta[0] | words_left(c, held);
+        owned &= ~busy;
+        valid &= ~busy;
+    }
+    bool all_owned = (words & ~owned) == 0;
+    switch (m->req.op) {
+    case MEM_LOAD:
+        if (all_owned)
+            return DN_LoadHit;
+        if (performed_at_llc(&m->req))
+            return DN_LoadL2;
+        return (words & ~(owned | valid)) ? DN_Load : DN_LoadHit;
+    case MEM_STORE:
+        return all_owned ? DN_StoreHit : DN_Store;
+    default:
+        return all_owned ? DN_AtomicHit : DN_Atomic;
+    }
+}
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return l->state == DN_V || l->state == DN_O;
+}
+
+static void order_op(struct ctrl *b, struct msg *m);
+
+/* Whether a line of `line`'s set is being written back (W). */
+static bool writing_back(const struct ctrl *b, addr_t line)
+{
+    const struct cache_line *set =
+        &b->cache.lines[(size_t)cache_set_of(&b->cache, line) * b->cache.spec.ways];
+    for (uint32_t w = 0; w < b->cache.spec.ways; w++)
+        if (set[w].present && set[w].state == DN_W)
+            return true;
+    return false;
+}
+
+/* Room for the worst case of one core step: a victim's ReqWB and TBE, the
+ * request and its TBE. */
+static bool have_room(const struct ctrl *b)
+{
+    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;
+}
+
+static void self_invalidate(struct dn_l1 *c)
+{
+    c->inv_pending = false;
+    c->st.self_invalidations++;
+    ctrl_l1_flash(&c->base, DN_SelfInv, -1);
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* fills in flight do not install */
+        struct tbe *t = &c->base.tbes.e[i];
+        if (t->used && t->state == DN_BV)
+            t->use_once = true;
+    }
+}
+
+/* One core request (new or replayed), or a forward that waited for a grant. */
+static bool take_core(struct ctrl *b, struct msg *m);
+
+static void take_forward(struct ctrl *b, struct msg *m)
+{
+    struct dn_l1 *c = dn_of(b);
+    struct coh_ctx x;
+    ctrl_lookup(b, &x, m->addr);
+    x.msg = m;
+    if (m->type == SPX_RSP_WB) {
+        x.event = DN_WbAck;
+    } else {
+        uint64_t words = spx_words_of(&m->mask, b->line_bytes);
+        panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
+                 (unsigned long long)m->addr);
+        if (x.state == DN_BO && (words & x.tbe->meta[0]))
+            x.event = DN_FwdPending;
+        else if (m->type == SPX_FWD_V)
+            x.event = DN_FwdV;
+        else if (x.state == DN_O && !(*owned_of(x.line) & ~words))
+            x.event = m->type == SPX_FWD_O ? DN_FwdOLast : DN_RvkOLast;
+        else
+            x.event = m->type == SPX_FWD_O ? DN_FwdO : DN_RvkO;
+    }
+    ctrl_step(b, &x);
+    (void)c;
+}
+
+static bool take_core(struct ctrl *b, struct msg *m)
+{
+    struct dn_l1 *c = dn_of(b);
+    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O) {
+        /* a forward parked behind a grant: the grant is in now */
+        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+            b->st.resource_stalls++;
+            return false;
+        }
+        take_forward(b, m);
+        return true;
+    }
+    struct coh_ctx x;
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
+    if (r != CTRL_GO)
+        return r == CTRL_TAKEN;
+    x.event = classify_core(c, &x);
+    if (x.state == DN_I) {
+        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
+        if (way && way->present && writing_back(b, m->addr)) {
+            /* a way of the set frees at its write-back's ack: wait for it
+             * rather than evict another owned line */
+            b->st.resource_stalls++;
+            return false;
+        }
+        if (!way) {
+            b->st.resource_stalls++;
+            return false;
+        }
+        if (way->present) {
+            ctrl_fire(b, way->addr, NULL, *owned_of(way) ? DN_ReplaceOwned : DN_Replace);
+            if (way->present) { /* written back: the way frees at the ack */
+                b->st.resource_stalls++;
+                return false;
+            }
+        }
+    }
+    ctrl_step_or_park(b, &x);
+    if (c->inv_pending)
+        self_invalidate(c);
+    return true;
+}
+
+/* Whether the held request can finish once the words it asked for are in:
+ * every word it still needs is owned or asked for. */
+static bool complete(const struct dn_l1 *c, const struct coh_ctx *x)
+{
+    const struct msg *held = (const struct msg *)(uintptr_t)x->tbe->meta[1];
+    return (words_left(c, held) & ~(*owned_of(x->line) | x->tbe->meta[0])) == 0;
+}
+
+static void take_response(struct ctrl *b, struct msg *m)
+{
+    struct dn_l1 *c = dn_of(b);
+    struct coh_ctx x;
+    ctrl_l1_response(b, &x, m);
+    switch (m->type) {
+    case SPX_RSP_V:
+        x.event = *owned_of(x.line) ? DN_FillOwned : DN_Fill;
+        break;
+    case SPX_RSP_O:
+        x.event = x.tbe->acks + m->acks != 0 ? DN_Grant
+                  : complete(c, &x)         ? DN_GrantDone
+                                            : DN_GrantRetry;
+        break;
+    default: /* SPX_RELAY */
+        x.event = !(x.tbe->pending == 0 && x.tbe->acks == 1) ? DN_Relay
+                  : complete(c, &x)                           ? DN_RelayDone
+                                                              : DN_RelayRetry;
+    }
+    ctrl_step(b, &x);
+    if (c->inv_pending)
+        self_invalidate(c);
+}
+
+static bool has_owned_words(const struct cache_line *l)
+{
+    return l->state == DN_O;
+}
+
+/* Kernel end: write every owned line back while there is room; answer the
+ * KERNEL_END once none is left and every write-back is acknowledged. */
+static bool flush_step(struct dn_l1 *c)
+{
+    return ctrl_l1_flush_step(&c->base, &c->kend, has_owned_words, DN_Flush,
+                              c->base.links.net_out[SPX_VNET_REQ]);
+}
+
+static void order_op(struct ctrl *b, struct msg *m)
+{
+    struct dn_l1 *c = dn_of(b);
+    switch (m->req.op) {
+    case MEM_KERNEL_END:
+        msg_list_push(&c->kend, m);
+        flush_step(c);
+        return;
+    case MEM_KERNEL_BEGIN:
+        self_invalidate(c);
+        break;
+    default:
+        if (m->req.scope >= SCOPE_GPU)
+            self_invalidate(c);
+    }
+    ctrl_to_core(b, m, 0);
+}
+
+static bool dn_tick(struct comp *cp)
+{
+    struct dn_l1 *c = dn_of(cp);
+    struct ctrl *b = &c->base;
+    bool moved = false, blocked = false;
+    struct port *fwd = b->links.net_in[SPX_VNET_FWD], *rsp = b->links.net_in[SPX_VNET_RSP];
+    ctrl_tick_begin(b);
+    while (port_peek(fwd)) {
+        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+            b->st.resource_stalls++;
+            blocked = true;
+            break;
+        }
+        take_forward(b, port_pop(fwd));
+        moved = true;
+    }
+    if (port_peek(rsp)) { /* a grant may send a new request (a retry) */
+        if (port_has_room(b->links.net_out[SPX_VNET_REQ], 1)) {
+            take_response(b, port_pop(rsp));
+            moved = true;
+        } else {
+            b->st.resource_stalls++;
+            blocked = true;
+        }
+    }
+    if (c->kend.n && flush_step(c))
+        moved = blocked = true;
+    moved |= ctrl_take_next(b, &b->in, take_core);
+    if (moved)
+        return true;
+    if (blocked || b->replay.n || port_peek(&b->in)) {
+        struct port *const in[] = {fwd, rsp};
+        return ctrl_stall_sleep(b, in, 2);
+    }
+    return false;
+}
+
+static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    (void)b;
+    fprintf(out, "  tbe %#llx %s pending %d relays %d words %#llx parked %u\n",
+            (unsigned long long)t->addr, state_names[t->state], t->pending, t->acks,
+            (unsigned long long)t->meta[0], t->parked.n);
+}
+
+static void dn_dump(struct comp *cp, FILE *out)
+{
+    struct dn_l1 *c = dn_of(cp);
+    struct ctrl *b = &c->base;
+    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->kend.n)
+        return;
+    fprintf(out, "%s (DeNovo L1): %u TBEs, %u core requests queued, %u replaying, %u kernel ends\n",
+            b->w.name, b->tbes.n_used, b->in.n, b->replay.n, c->kend.n);
+    ctrl_dump_tbes(b, out, dump_tbe);
+}
+
+static const struct ctrl_stat dn_stat_rows[] = {
+    CTRL_STATS_L1_ACCESSES,
+    CTRL_STAT_OWN(struct dn_stats, store_hits),
+    CTRL_STAT_OWN(struct dn_stats, atomic_hits),
+    CTRL_STAT_OWN(struct dn_stats, ownership_requests),
+    CTRL_STAT_OWN(struct dn_stats, ownership_retries),
+    CTRL_STAT_OWN(struct dn_stats, forwards_served),
+    CTRL_STAT_OWN(struct dn_stats, revoked),
+    CTRL_STAT_OWN(struct dn_stats, self_invalidations),
+    CTRL_STAT_OWN(struct dn_stats, words_invalidated),
+    CTRL_STAT_OWN(struct dn_stats, writebacks),
+    CTRL_STAT_BASE(fills),
+    CTRL_STAT_OWN(struct dn_stats, fills_dropped),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_BASE(protocol_stalls),
+    CTRL_STAT_END,
+};
+
+/* The words of `line` this L1 owns where it may write them (observer). */
+static uint64_t owned_writable(struct comp *cp, addr_t line)
+{
+    struct cache_line *l = cache_find(&dn_of(cp)->base.cache, line);
+    if (!l || l->state == DN_W)
+        return 0;
+    return *owned_of(l);
+}
+
+static void dn_destroy(struct comp *cp)
+{
+    struct dn_l1 *c = dn_of(cp);
+    if (c->base.w.obs)
+        spx_obs_l1_gone(cp->eng, c->base.w.index);
+    ctrl_destroy(cp);
+}
+
+static struct comp *dn_create(const struct ctrl_wiring *w)
+{
+    struct dn_l1 *c = ctrl_alloc(sizeof *c);
+    ctrl_l1_init(&c->base, w, &dn_l1_table, dn_tick, dn_dump);
+    ctrl_set_stats(&c->base, dn_stat_rows, &c->st);
+    c->words = c->base.line_bytes / SPX_WORD_BYTES;
+    if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
+        fatal("%s: DeNovo keeps per-word state for at most 64 words a line", w->name);
+    if (w->obs)
+        spx_obs_l1(w->eng, w->index, w->n_sms, &c->base.comp, owned_writable);
+    return &c->base.comp;
+}
+
+/* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
+
+
+static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_llc_table, NULL};
+
+/* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
+const struct proto_desc proto_spandex_g = {
+    .name = "spandex-g",
+    .title = "Spandex LLC (word state, owner ids) with GPU-coherence L1s (ReqV/ReqWT, "
+             "self-invalidation)",
+    .model = MODEL_PTX,
+    .n_vnets = SPX_NVNETS,
+    .vnet_names = spx_vnet_names,
+    .tables = spx_g_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = SPX_LLC_OPS,
+};
+
+const struct proto_desc proto_spandex_d = {
+    .name = "spandex-d",
+    .title = "Spandex LLC (word state, owner ids) with DeNovo L1s (ReqV, ReqO, ReqO+data; "
+             "ownership, self-invalidation)",
+    .model = MODEL_PTX,
+    .n_vnets = SPX_NVNETS,
+    .vnet_names = spx_vnet_names,
+    .tables = spx_d_tables,
+    .n_l1_tables = 1,
+    .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = SPX_LLC_OPS,
+};

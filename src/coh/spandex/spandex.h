@@ -1,0 +1,123 @@
+/*
+ * spandex.h - messages, virtual networks and word masks of the Spandex LLC
+ * (spec 003 §2.5) and its device L1s.
+ *
+ * Spandex keeps coherence state per word: a line at the LLC is I, V or has
+ * owned words, each with its owner's id; devices talk to it with request
+ * types of their own (Table 1). This file defines the base request types the
+ * LLC serves here:
+ *   ReqV        read the line, self-invalidated at acquires (GPU coherence,
+ *               DeNovo loads);
+ *   ReqWT       write-through of the masked bytes (GPU coherence stores);
+ *   ReqWT+data  an atomic performed at the LLC (GPU coherence RMWs);
+ *   ReqO        ownership of the masked words, no data (DeNovo stores);
+ *   ReqO+data   ownership with the words' data (DeNovo RMWs);
+ *   ReqWB       write-back of owned words (evictions, kernel-end flush).
+ * The GPU-coherence device is rc's L1 (src/coh/nc/rc_l1.c): its GETS, WRITE
+ * and ATOMIC are ReqV, ReqWT and ReqWT+data, and their responses keep the
+ * numbers rc expects, so the same table serves both.
+ * Four virtual networks: requests (L1 -> LLC, write-backs included),
+ * responses (LLC -> requester, relayed owner data included), forwards (LLC ->
+ * owner: FwdReqV, FwdReqO, RvkO, and the write-back acks, which must follow
+ * the forwards the LLC sent before them: one vnet keeps that order), and
+ * forward responses (owner -> LLC).
+ * DEVIATION: the machine's networks run L1 -> LLC and LLC -> L1 only, so an
+ * owner's answer to a forwarded request reaches the requester through the
+ * LLC (the owner's data is relayed without a state change) rather than
+ * directly: one more network crossing than the paper's 3-hop forwards.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_SPANDEX_SPANDEX_H
+#define COH_SPANDEX_SPANDEX_H
+
+#include "coh/ctrl.h"
+#include "coh/nc/nc.h"
+
+enum {
+    SPX_REQ_V = MSG_NC_GETS,          /* line read; answered by SPX_RSP_V */
+    SPX_REQ_WT = MSG_NC_WRITE,        /* answered by SPX_RSP_WT */
+    SPX_REQ_WT_DATA = MSG_NC_ATOMIC,  /* answered by SPX_RSP_WT_DATA */
+    SPX_RSP_V = MSG_NC_DATA,
+    SPX_RSP_WT = MSG_NC_WRACK,
+    SPX_RSP_WT_DATA = MSG_NC_ATOMRSP,
+    SPX_REQ_O = MSG_PROTO_BASE + 8,   /* ownership of msg->mask's words */
+    SPX_REQ_O_DATA,                   /* ... and their data */
+    SPX_REQ_WB,                       /* owned words' data back to the LLC */
+    SPX_RSP_O,                        /* ownership granted; acks = relays to expect */
+    SPX_RSP_WB,                       /* write-back taken (forward vnet) */
+    SPX_FWD_V,                        /* LLC -> owner: send the owned words' data, keep them */
+    SPX_FWD_O,                        /* LLC -> owner: give the words to msg->sharer */
+    SPX_RVK_O,                        /* LLC -> owner: give the words back to the LLC */
+    SPX_FWD_RSP,                      /* owner -> LLC: data of the words in msg->mask */
+    SPX_RELAY,                        /* LLC -> new owner: an old owner's words (FWD_O) */
+};
+
+enum { SPX_VNET_REQ, SPX_VNET_RSP, SPX_VNET_FWD, SPX_VNET_FWDRSP, SPX_NVNETS };
+_Static_assert((int)SPX_VNET_REQ == NC_VNET_REQ && (int)SPX_VNET_RSP == NC_VNET_RSP,
+               "rc's L1 and the nc bank's actions serve Spandex on their vnets");
+extern const char *const spx_vnet_names[SPX_NVNETS];
+
+/* msg->flags of SPX_FWD_RSP: the words go on to msg->sharer (an FWD_O), not
+ * into the LLC. */
+#define SPX_F_RELAY 0x2
+/* msg->flags of SPX_FWD_O and SPX_FWD_RSP: the new owner wants the words'
+ * data (ReqO+data). */
+#define SPX_F_DATA 0x4
+
+#define SPX_WORD_BYTES 4u
+
+/* The words (bit w: bytes 4w..4w+3) a byte mask touches. */
+static inline uint64_t spx_words_of(const struct bytemask *m, unsigned line_bytes)
+{
+    uint64_t w = 0;
+    for (unsigned i = 0; i < line_bytes; i++)
+        if (bytemask_test(m, i))
+            w |= 1ull << (i / SPX_WORD_BYTES);
+    return w;
+}
+
+/* The byte mask of a word mask. */
+static inline void spx_bytes_of(struct bytemask *m, uint64_t words, unsigned line_bytes)
+{
+    memset(m, 0, sizeof *m);
+    for (unsigned w = 0; w < line_bytes / SPX_WORD_BYTES; w++)
+        if (words >> w & 1)
+            bytemask_set_range(m, w * SPX_WORD_BYTES, SPX_WORD_BYTES);
+}
+
+/* The words an atomic's lanes touch. */
+static inline uint64_t spx_atomic_words(const struct atom_ops *a)
+{
+    uint64_t w = 0;
+    unsigned bytes = atom_type_bytes((enum atom_type)a->type);
+    for (unsigned i = 0; i < a->n; i++)
+        for (unsigned b = 0; b < bytes; b += SPX_WORD_BYTES)
+            w |= 1ull << ((a->lane[i].off + b) / SPX_WORD_BYTES);
+    return w;
+}
+
+/* Every word of a line. */
+static inline uint64_t spx_all_words(unsigned line_bytes)
+{
+    unsigned n = line_bytes / SPX_WORD_BYTES;
+    return n >= 64 ? ~0ull : (1ull << n) - 1;
+}
+
+/* --check: the single-owner invariant (spx_obs.c). Device L1s that own
+ * words register; before an L1 writes an owned word, no other L1 may hold
+ * it owned in a writable state. */
+void spx_obs_l1(struct eng *e, unsigned index, unsigned n, struct comp *l1,
+                uint64_t (*owned)(struct comp *l1, addr_t line));
+void spx_obs_l1_gone(struct eng *e, unsigned index);
+void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, uint64_t words,
+                   uint32_t line_bytes);
+
+struct comp *spx_llc_create(const struct ctrl_wiring *w);
+void spx_llc_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
+void spx_llc_destroy(struct comp *c);
+extern const struct coh_table spx_llc_table;
+#define SPX_LLC_OPS                                                                                \
+    {spx_llc_create, ctrl_l2_connect, ctrl_in_port, spx_llc_destroy, spx_llc_dma, ctrl_peek,        \
+     ctrl_stats}
+
+#endif

@@ -1,0 +1,587 @@
+/*
+ * spx_llc.c - the Spandex last-level cache bank (spec 003 §2.5): word
+ * granularity state with an owner id per owned word, serving the base
+ * request types of Table 1 (see spandex.h).
+ *
+ * A line is I, V (no word owned: the bank's data is current) or O (some
+ * words owned by L1s; their ids are kept per word beside the data, as DeNovo
+ * keeps them in the data array). Ownership moves without a blocking state: a
+ * ReqO updates the owner ids at once and forwards the words an L1 owned to
+ * it (FwdReqO), whose data the bank relays to the new owner; the grant tells
+ * the requester how many relays to expect. Blocking states exist only where
+ * the bank itself needs owned data: a read of a line with owned words (G:
+ * each owner sends its words and keeps them, FwdReqV; the read is answered
+ * when all are in), a write-through or atomic to an owned word and the
+ * eviction of a line with owned words (R: the owners give the words back,
+ * RvkO; the request then replays). Misses fetch from DRAM (IV).
+ * A write-back (ReqWB) writes only the words the writer still owns: when
+ * ownership moved on while it travelled, the forward that moved it reaches
+ * the writer before the write-back's ack (one vnet), and the writer serves it
+ * from the line it keeps until that ack.
+ * INVARIANT (checked by spx_check_owner under --check): a word has at most
+ * one owner, and an owned word is never served from the bank's data.
+ * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
+ * rather than letting each owner answer the requester directly (the
+ * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
+ * before writing (the paper writes at once and revokes in the background:
+ * equal for whole-word writes, and this keeps partial-word writes exact).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/spandex/spandex.h"
+
+#define SPX_LLC_STATES(X)                                                                          \
+    X(I, "not present")                                                                            \
+    X(V, "valid, no word owned: the bank's data is current")                                      \
+    X(O, "some words owned by L1s (owner id per word)")                                           \
+    X(IV, "way taken, fill from DRAM outstanding; requests parked")                               \
+    X(G, "gathering owned words for a read: owners send them and keep ownership")                 \
+    X(R, "revoking owned words (for a write-through, an atomic or an eviction)")
+
+#define SPX_LLC_EVENTS(X)                                                                          \
+    X(ReqV, "read of a line with no word owned by an L1")                                         \
+    X(ReqVOwned, "read of a line with owned words")                                               \
+    X(ReqWT, "write-through to words not owned")                                                   \
+    X(ReqWTdata, "atomic (performed here) on words not owned")                                    \
+    X(ReqWTOwned, "write-through or atomic to an owned word")                                     \
+    X(ReqO, "ownership (with or without data) of some words")                                     \
+    X(ReqWB, "write-back of owned words; some words stay owned")                                  \
+    X(ReqWBLast, "write-back that leaves no word owned")                                          \
+    X(ReqWBStale, "write-back of words the writer no longer owns: only acknowledged")             \
+    X(FwdRsp, "an owner's words (for G or R), more expected")                                    \
+    X(FwdRspLastO, "the last owner's words; some words stay owned")                               \
+    X(FwdRspLastV, "the last owner's words; no word stays owned")                                 \
+    X(Relay, "an old owner's words for a new owner: passed on")                                   \
+    X(Replace, "a miss needs this line's way")                                                     \
+    X(MemData, "fill from DRAM")
+
+#define X(n, d) SL_##n,
+enum spx_llc_state { SPX_LLC_STATES(X) SL_NSTATES };
+enum spx_llc_event { SPX_LLC_EVENTS(X) SL_NEVENTS };
+#undef X
+COH_NAMES(SPX_LLC_STATES, SPX_LLC_EVENTS);
+
+const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward",
+                                                "forward-response"};
+
+struct spx_llc_stats {
+    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale;
+};
+
+struct spx_llc {
+    struct ctrl base;
+    unsigned words;             /* per line */
+    uint16_t *owner;            /* [way index * words + word]: owner id of an owned word */
+    struct spx_llc_stats st;
+};
+
+static struct spx_llc *llc_of(void *p)
+{
+    return p;
+}
+
+/* The owned-word mask lives in line->meta[0]. */
+static uint64_t *owned_of(struct cache_line *l)
+{
+    return &l->meta[0];
+}
+
+static uint16_t *owners_of(struct spx_llc *c, const struct cache_line *l)
+{
+    return &c->owner[(size_t)(l - c->base.cache.lines) * c->words];
+}
+
+/* The words a request names: its byte mask (loads: the whole line). */
+static uint64_t req_words(const struct spx_llc *c, const struct msg *m)
+{
+    if (m->type == SPX_REQ_V)
+        return spx_all_words(c->base.line_bytes);
+    if (m->type == SPX_REQ_WT_DATA)
+        return spx_atomic_words(m->req.atom);
+    return spx_words_of(&m->mask, c->base.line_bytes);
+}
+
+/* ---- actions ---- */
+
+/* One forward per owner of the words in `words` that are owned (and not by
+ * `except`): FwdReqV, FwdReqO (to `to`) or RvkO. Returns how many. */
+static int forward_to_owners(struct spx_llc *c, struct coh_ctx *x, uint64_t words, uint16_t type,
+                             unsigned except, unsigned to, uint16_t flags)
+{
+    uint64_t left = words & *owned_of(x->line);
+    const uint16_t *own = owners_of(c, x->line);
+    int n = 0;
+    while (left) {
+        unsigned w0 = (unsigned)__builtin_ctzll(left), o = own[w0];
+        uint64_t mine = 0;
+        for (uint64_t k = left; k; k &= k - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(k);
+            if (own[w] == o)
+                mine |= 1ull << w;
+        }
+        left &= ~mine;
+        if (o == except)
+            continue;
+        struct msg *f = msg_new(c->base.w.msgs, type, x->addr, c->base.comp.eng->now);
+        spx_bytes_of(&f->mask, mine, c->base.line_bytes);
+        f->sharer = to;
+        f->flags = flags;
+        f->src = (uint16_t)o; /* ctrl_l2_respond sends to m->src */
+        ctrl_l2_respond(&c->base, f, type, SPX_VNET_FWD,
+                        type == SPX_RVK_O ? TRAFFIC_RCL : TRAFFIC_REQ, 0);
+        n++;
+    }
+    return n;
+}
+
+/* G: ask every owner for its words (they keep them); the read waits in the
+ * TBE's held list. */
+static void send_fwd_v(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    x->tbe->acks = forward_to_owners(c, x, ~0ull, SPX_FWD_V, UINT32_MAX, 0, 0);
+    c->st.gathers++;
+    c->st.forwards += (uint64_t)x->tbe->acks;
+}
+
+/* R: the owners of the request's words give them back (the whole line's for
+ * an eviction, x->msg NULL). */
+static void send_rvk(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    uint64_t words = x->msg ? req_words(c, x->msg) : ~0ull;
+    x->tbe->acks = forward_to_owners(c, x, words, SPX_RVK_O, UINT32_MAX, 0, 0);
+    c->st.revokes += (uint64_t)x->tbe->acks;
+}
+
+/* ReqO(+data): the requester owns the words from now on; each old owner is
+ * told to pass its words on (relayed here); the grant carries the number of
+ * relays and, for +data, the bank's data of the words no L1 owned. */
+static void grant_ownership(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t words = req_words(c, m), owned = *owned_of(x->line);
+    unsigned r = m->src;
+    int relays = forward_to_owners(c, x, words, SPX_FWD_O, r, r,
+                                   m->type == SPX_REQ_O_DATA ? SPX_F_DATA : 0);
+    uint16_t *own = owners_of(c, x->line);
+    for (uint64_t k = words; k; k &= k - 1)
+        own[__builtin_ctzll(k)] = (uint16_t)r;
+    *owned_of(x->line) = owned | words;
+    c->st.ownership_grants++;
+    c->base.st.writes++;
+    c->st.forwards += (uint64_t)relays;
+    cache_touch(&c->base.cache, x->line);
+    m->acks = relays;
+    uint16_t bytes = 0;
+    if (m->type == SPX_REQ_O_DATA) {
+        uint64_t from_here = words & ~owned;
+        spx_bytes_of(&m->mask, from_here, c->base.line_bytes);
+        memcpy(m->data, x->line->data, c->base.line_bytes);
+        if (c->base.w.obs)
+            obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &m->mask);
+        bytes = (uint16_t)(__builtin_popcountll(from_here) * SPX_WORD_BYTES);
+    } else {
+        memset(&m->mask, 0, sizeof m->mask);
+    }
+    ctrl_l2_respond(&c->base, m, SPX_RSP_O, SPX_VNET_RSP, bytes ? TRAFFIC_LD : TRAFFIC_REQ,
+                    bytes);
+    x->msg = NULL;
+}
+
+/* ReqWB: the words the writer still owns take its data and are owned by no
+ * one; acknowledged on the forward vnet (after any forward sent to it). */
+static void take_wb(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t words = spx_words_of(&m->mask, c->base.line_bytes), mine = 0;
+    if (x->line) {
+        const uint16_t *own = owners_of(c, x->line);
+        for (uint64_t k = words & *owned_of(x->line); k; k &= k - 1) {
+            unsigned w = (unsigned)__builtin_ctzll(k);
+            if (own[w] == m->src)
+                mine |= 1ull << w;
+        }
+    }
+    if (mine) {
+        struct bytemask b;
+        spx_bytes_of(&b, mine, c->base.line_bytes);
+        bytes_merge(x->line->data, m->data, &b, c->base.line_bytes);
+        x->line->dirty = true;
+        *owned_of(x->line) &= ~mine;
+        c->base.st.writebacks++;
+    }
+    if (mine != words)
+        c->st.wb_stale++;
+    ctrl_l2_respond(&c->base, m, SPX_RSP_WB, SPX_VNET_FWD, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+/* An owner's words for G or R: into the line; in R they are owned by no one
+ * from now on. */
+static void take_fwd_rsp(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t words = spx_words_of(&m->mask, c->base.line_bytes);
+    const uint16_t *own = owners_of(c, x->line);
+    uint64_t still = 0; /* words the sender still owns (a write-back may have come first) */
+    for (uint64_t k = words & *owned_of(x->line); k; k &= k - 1) {
+        unsigned w = (unsigned)__builtin_ctzll(k);
+        if (own[w] == m->src)
+            still |= 1ull << w;
+    }
+    struct bytemask b;
+    spx_bytes_of(&b, still, c->base.line_bytes);
+    bytes_merge(x->line->data, m->data, &b, c->base.line_bytes);
+    if (x->state == SL_R) {
+        *owned_of(x->line) &= ~still;
+        if (still)
+            x->line->dirty = true;
+    }
+    x->tbe->acks--;
+    msg_free(c->base.w.msgs, m);
+    x->msg = NULL;
+}
+
+/* The gathered read: the line now holds every word's value (an owned word's
+ * as of when its owner answered: the observer checked it there, since the
+ * owner may have written it again since). */
+static void reply_held(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = msg_list_pop(&x->tbe->merged);
+    c->base.st.reads++;
+    cache_touch(&c->base.cache, x->line);
+    if (c->base.w.obs) {
+        struct bytemask held_here;
+        spx_bytes_of(&held_here, spx_all_words(c->base.line_bytes) & ~*owned_of(x->line),
+                     c->base.line_bytes);
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &held_here);
+    }
+    memcpy(m->data, x->line->data, c->base.line_bytes);
+    ctrl_l2_respond(&c->base, m, SPX_RSP_V, SPX_VNET_RSP, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
+}
+
+static void relay(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->st.relays++;
+    m->src = (uint16_t)m->sharer;
+    ctrl_l2_respond(&c->base, m, SPX_RELAY, SPX_VNET_RSP, m->size_bytes ? TRAFFIC_LD : TRAFFIC_REQ,
+                    m->size_bytes);
+    x->msg = NULL;
+}
+
+static void clear_owners(struct coh_ctx *x)
+{
+    *owned_of(x->line) = 0;
+}
+
+static const struct coh_action_name actions[] = {
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR"},
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
+    {ctrl_park, "park", "keep the request in the MSHR until the line is stable"},
+    {ctrl_hold, "hold", "keep the read until the owners' words are in"},
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
+    {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
+    {clear_owners, "clear_owners", "a new line: no word owned"},
+    {nc_l2_reply_data, "reply_data", "send the line to the requester (RspV)"},
+    {nc_l2_write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
+    {nc_l2_do_atomic, "do_atomic", "perform the atomic, return old values (RspWT+data)"},
+    {grant_ownership, "grant_ownership",
+     "owner ids := requester; FwdReqO to old owners; RspO (+data) with the relay count"},
+    {send_fwd_v, "send_fwd_v", "FwdReqV to every owner of the line (they keep ownership)"},
+    {send_rvk, "send_rvk", "RvkO to the owners of the words (they give them back)"},
+    {take_wb, "take_wb", "write the words the writer still owns, clear them; ack (RspWB)"},
+    {take_fwd_rsp, "take_fwd_rsp", "an owner's words into the line (R: owned by no one now)"},
+    {reply_held, "reply_held", "answer the held read with the gathered line"},
+    {relay, "relay", "pass an old owner's words on to the new owner"},
+    {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
+    {ctrl_drop_line, "drop_line", "free the way"},
+    {0},
+};
+
+#define REQ_STALLS                                                                                 \
+    [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,        \
+    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL
+
+/*  state     event              next    uses               actions                            */
+static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
+    [SL_I] = {
+        [SL_ReqV      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                                     ctrl_l2_send_fetch, ctrl_park),
+        [SL_ReqWT     ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                                     ctrl_l2_send_fetch, ctrl_park),
+        [SL_ReqWTdata ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                                     ctrl_l2_send_fetch, ctrl_park),
+        [SL_ReqO      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                                     ctrl_l2_send_fetch, ctrl_park),
+        [SL_ReqWBStale] = DO(SL_I,  TAG_RD,          take_wb),
+        [SL_Relay     ] = DO(SL_I,  0,               relay),
+    },
+    [SL_V] = {
+        [SL_ReqV      ] = DO(SL_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
+        [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, nc_l2_write_line),
+        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+        [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+        [SL_ReqWBStale] = DO(SL_V,  TAG_RD,          take_wb),
+        [SL_Relay     ] = DO(SL_V,  0,               relay),
+        [SL_Replace   ] = DO(SL_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    },
+    [SL_O] = {
+        [SL_ReqVOwned ] = DO(SL_G,  TAG_RD,          ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
+        [SL_ReqWT     ] = DO(SL_O,  TAG_RD | DATA_WR, nc_l2_write_line),
+        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+        [SL_ReqWTOwned] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
+        [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+        [SL_ReqWB     ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBLast ] = DO(SL_V,  TAG_RD | TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBStale] = DO(SL_O,  TAG_RD,          take_wb),
+        [SL_Relay     ] = DO(SL_O,  0,               relay),
+        [SL_Replace   ] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk),
+    },
+    [SL_IV] = {
+        REQ_STALLS,
+        [SL_ReqWBStale] = DO(SL_IV, 0,               take_wb),
+        [SL_Relay     ] = DO(SL_IV, 0,               relay),
+        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    },
+    [SL_G] = {
+        REQ_STALLS,
+        [SL_ReqWB     ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBLast ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBStale] = DO(SL_G,  0,               take_wb),
+        [SL_Relay     ] = DO(SL_G,  0,               relay),
+        [SL_FwdRsp    ] = DO(SL_G,  DATA_WR,         take_fwd_rsp),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
+    },
+    [SL_R] = {
+        REQ_STALLS,
+        [SL_ReqWB     ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBLast ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
+        [SL_ReqWBStale] = DO(SL_R,  0,               take_wb),
+        [SL_Relay     ] = DO(SL_R,  0,               relay),
+        [SL_FwdRsp    ] = DO(SL_R,  DATA_WR,         take_fwd_rsp),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
+    },
+};
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    if (x->line) {
+        fprintf(out, "  line %#llx: %s%s owned %#llx owners", (unsigned long long)x->line->addr,
+                state_names[x->line->state], x->line->dirty ? " dirty" : "",
+                (unsigned long long)*owned_of(x->line));
+        for (uint64_t k = *owned_of(x->line); k; k &= k - 1)
+            fprintf(out, " w%u:%u", (unsigned)__builtin_ctzll(k),
+                    owners_of(c, x->line)[__builtin_ctzll(k)]);
+        fputc('\n', out);
+    }
+    if (x->tbe)
+        fprintf(out, "  mshr %#llx: acks %d held %u parked %u\n", (unsigned long long)x->tbe->addr,
+                x->tbe->acks, x->tbe->merged.n, x->tbe->parked.n);
+}
+
+const struct coh_table spx_llc_table =
+    COH_TABLE("spandex", "LLC", spx_llc_cells, ctrl_set_state, dump_ctx);
+
+/* ---- classifier ---- */
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return l->state == SL_V || l->state == SL_O;
+}
+
+/* The words of m that `line` has owned by someone. */
+static uint64_t owned_words(struct spx_llc *c, const struct coh_ctx *x, const struct msg *m)
+{
+    return x->line ? req_words(c, m) & *owned_of(x->line) : 0;
+}
+
+static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, const struct msg *m)
+{
+    switch (m->type) {
+    case SPX_REQ_V: return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
+    case SPX_REQ_WT: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWT;
+    case SPX_REQ_WT_DATA: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWTdata;
+    case SPX_REQ_O:
+    case SPX_REQ_O_DATA: return SL_ReqO;
+    case SPX_REQ_WB: {
+        if (!x->line || x->state == SL_IV)
+            return SL_ReqWBStale;
+        uint64_t words = spx_words_of(&m->mask, c->base.line_bytes), mine = 0;
+        const uint16_t *own = owners_of(c, x->line);
+        for (uint64_t k = words & *owned_of(x->line); k; k &= k - 1)
+            if (own[__builtin_ctzll(k)] == m->src)
+                mine |= k & -k;
+        if (!mine)
+            return SL_ReqWBStale;
+        return (*owned_of(x->line) & ~mine) ? SL_ReqWB : SL_ReqWBLast;
+    }
+    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    }
+}
+
+/* One request (new or replayed). Returns false on a resource stall. */
+static bool take_request(struct ctrl *b, struct msg *m)
+{
+    struct spx_llc *c = llc_of(b);
+    struct coh_ctx x;
+    ctrl_lookup(b, &x, m->addr);
+    if (!x.line && m->type != SPX_REQ_WB) {
+        if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1)) {
+            b->st.resource_stalls++;
+            return false;
+        }
+        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
+        if (!way) {
+            b->st.resource_stalls++;
+            return false;
+        }
+        if (way->present) {
+            if (way->state == SL_O && tbe_full(&b->tbes)) {
+                b->st.resource_stalls++;
+                return false;
+            }
+            ctrl_fire(b, way->addr, NULL, SL_Replace);
+            return false;
+        }
+    } else if (x.line && x.state != SL_IV && x.state != SL_G && x.state != SL_R &&
+               tbe_full(&b->tbes)) {
+        b->st.resource_stalls++; /* a G or R step needs an MSHR */
+        return false;
+    }
+    x.msg = m;
+    x.event = classify_request(c, &x, m);
+    ctrl_step_or_park(b, &x);
+    return true;
+}
+
+static void take_fwd_response(struct ctrl *b, struct msg *m)
+{
+    struct spx_llc *c = llc_of(b);
+    struct coh_ctx x;
+    ctrl_lookup(b, &x, m->addr);
+    x.msg = m;
+    if (m->flags & SPX_F_RELAY) {
+        x.event = SL_Relay;
+    } else {
+        panic_if(!x.tbe || !x.line, "%s: owner's words for %#llx with nothing waiting", b->w.name,
+                 (unsigned long long)m->addr);
+        if (x.tbe->acks > 1) {
+            x.event = SL_FwdRsp;
+        } else {
+            /* the words still owned once this response is in */
+            uint64_t owned = *owned_of(x.line);
+            if (x.state == SL_R) {
+                const uint16_t *own = owners_of(c, x.line);
+                uint64_t words = spx_words_of(&m->mask, b->line_bytes);
+                for (uint64_t k = words & owned; k; k &= k - 1)
+                    if (own[__builtin_ctzll(k)] == m->src)
+                        owned &= ~(k & -k);
+            }
+            x.event = owned ? SL_FwdRspLastO : SL_FwdRspLastV;
+        }
+    }
+    ctrl_step(b, &x);
+}
+
+static void take_mem(struct ctrl *b, struct msg *m)
+{
+    if (!ctrl_l2_drop_wrack(b, m))
+        ctrl_fire(b, m->addr, m, SL_MemData);
+}
+
+static bool spx_llc_tick(struct comp *cp)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    struct port *reqs = b->links.net_in[SPX_VNET_REQ];
+    ctrl_tick_begin(b);
+    bool moved = ctrl_l2_drain_pipe(b);
+    moved |= ctrl_take_one(b, &b->in, take_mem);
+    moved |= ctrl_take_one(b, b->links.net_in[SPX_VNET_FWDRSP], take_fwd_response);
+    moved |= ctrl_take_next(b, reqs, take_request);
+    if (moved)
+        return true;
+    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
+        struct port *const in[] = {&b->in, &b->pipe, b->links.net_in[SPX_VNET_FWDRSP]};
+        return ctrl_stall_sleep(b, in, 3);
+    }
+    return false;
+}
+
+static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    fprintf(out, "  mshr %#llx %s acks %d held %u parked %u\n", (unsigned long long)t->addr,
+            b->table->state_names[t->state], t->acks, t->merged.n, t->parked.n);
+}
+
+static void spx_llc_dump(struct comp *cp, FILE *out)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n)
+        return;
+    fprintf(out, "%s (spandex LLC): %u MSHRs, %u replaying, %u in pipeline\n", b->w.name,
+            b->tbes.n_used, b->replay.n, b->pipe.n);
+    ctrl_dump_tbes(b, out, dump_mshr);
+    ctrl_l2_dump_pipe(b, out);
+}
+
+/* ---- construction ---- */
+
+static const struct ctrl_stat spx_llc_stat_rows[] = {
+    CTRL_STATS_L2_ACCESSES,
+    CTRL_STAT_OWN(struct spx_llc_stats, ownership_grants),
+    CTRL_STAT_OWN(struct spx_llc_stats, forwards),
+    CTRL_STAT_OWN(struct spx_llc_stats, revokes),
+    CTRL_STAT_OWN(struct spx_llc_stats, gathers),
+    CTRL_STAT_OWN(struct spx_llc_stats, relays),
+    CTRL_STAT_OWN(struct spx_llc_stats, wb_stale),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_END,
+};
+
+void spx_llc_destroy(struct comp *cp)
+{
+    free(llc_of(cp)->owner);
+    ctrl_destroy(cp);
+}
+
+struct comp *spx_llc_create(const struct ctrl_wiring *w)
+{
+    struct spx_llc *c = ctrl_alloc(sizeof *c);
+    ctrl_l2_init(&c->base, w, &spx_llc_table, spx_llc_tick, spx_llc_dump, 0x5a00);
+    ctrl_set_stats(&c->base, spx_llc_stat_rows, &c->st);
+    c->words = c->base.line_bytes / SPX_WORD_BYTES;
+    if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
+        fatal("%s: Spandex keeps per-word state for at most 64 words of %u bytes a line (line "
+              "%u bytes)",
+              w->name, SPX_WORD_BYTES, c->base.line_bytes);
+    size_t n = (size_t)c->base.cache.sets * c->base.cache.spec.ways * c->words;
+    c->owner = calloc(n ? n : 1, sizeof *c->owner);
+    if (!c->owner)
+        panic("out of memory");
+    return &c->base.comp;
+}
+
+void spx_llc_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    struct cache_line *l = cache_find(&b->cache, line);
+    unsigned s = l ? l->state : SL_I;
+    /* the L1s write owned words back at kernel end, so between kernels no
+     * word is owned and the bank's data is current */
+    ctrl_l2_dma(b, line, buf, wmask, s, s != SL_I && s != SL_V);
+}

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Spandex (spec 003): GPU L1s on the Spandex LLC. The litmus suite passes at
+# 1000 iterations with DeNovo and with GPU-coherence L1s; on configs/
+# spandex.ini (4 x 4 mesh, 16 LLC banks) the DRF stress tester passes 20 K
+# episodes with small caches and the invariant observers (golden memory,
+# single owner per word, bounded ownership retries) and every workload passes
+# its CPU check under DeNovo L1s, which really own what they write; the
+# tables are the ones docs/protocols/ prints. (tests/long/spandex.sh: the
+# litmus suite on spandex.ini and 1 M stress episodes.)
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cfg=(--config "$root/configs/spandex.ini")
+tests=("$root/litmus/ptx")
+for t in "$root"/tests/litmus/*.litmus; do
+    case $(basename "$t") in bad-*) ;; *) tests+=("$t") ;; esac
+done
+n=0
+for p in spandex-d spandex-g; do
+    "$bin" litmus --protocol $p --iterations 1000 "${tests[@]}" >"$tmp/l.out" 2>&1 ||
+        fail "litmus under $p: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
+    grep -q "^== $p (model ptx): [1-9][0-9]* passed, 0 failed" "$tmp/l.out" || fail "litmus summary $p"
+    out=$("$bin" stress "${cfg[@]}" --protocol $p --episodes 20000 --small-caches --check 2>&1) ||
+        { echo "$out" | head -40; fail "stress $p"; }
+    echo "$out" | grep -q "^stress $p *passed: 20000 episodes" || fail "stress $p: no pass line"
+    cmp -s <("$bin" protocol show $p --format md) "$root/docs/protocols/$p.md" ||
+        fail "docs/protocols/$p.md differs from gpucoh protocol show $p"
+    n=$((n + 1))
+done
+"$bin" compare "${cfg[@]}" --workloads all --protocols spandex-d --size tiny --check \
+    --csv "$tmp/w.csv" >"$tmp/w.out" 2>&1 || fail "$(grep -E 'WRONG|error|fault' -A2 "$tmp/w.out" | head)"
+[ "$(grep -c ',ok,' "$tmp/w.csv")" -eq "$(($(wc -l <"$tmp/w.csv") - 1))" ] || fail "a workload check failed"
+"$bin" run "${cfg[@]}" --workload histogram --size tiny --stats "$tmp/h.json" --quiet >/dev/null ||
+    fail "histogram"
+grants=$(grep -Po '"gpu.l2\[[0-9]+\].ownership_grants":\t\K[0-9]+' "$tmp/h.json" | awk '{s += $1} END {print s + 0}')
+[ "$grants" -gt 0 ] || fail "no ownership grant under spandex-d"
+# the size of the tables (spec 003 §2.8 compares designs by their state space)
+"$bin" protocol show spandex-d --format count >"$tmp/c.out" || fail "protocol show --format count"
+grep -Eq '^spandex-d +spandex.DeNovo-L1 +6 +[0-9]+ +[1-9][0-9]* ' "$tmp/c.out" || fail "no DeNovo L1 count"
+grep -Eq '^spandex-d +spandex.LLC +6 ' "$tmp/c.out" || fail "no LLC count"
+grep -Eq '^spandex-d +total ' "$tmp/c.out" || fail "no total"
+"$bin" protocol show all --format count | grep -Eq '^mesi +total ' || fail "count of every protocol"
+echo "spandex: $((n + 2)) passed, 0 failed"

@@ -1,0 +1,254 @@
+/*
+ * 720-spandex-directed.c - the Spandex LLC and its device L1s (spandex-d:
+ * DeNovo; spandex-g: GPU coherence), scenario by scenario on the tiny
+ * directed machine (4 SMs, 2 banks, 128-byte lines: 32 words, 2-line L1s,
+ * 2-way banks), with the invariant observers on; and the LLC hit latency of
+ * configs/spandex.ini against Table 2.
+ * Each scenario checks the values the loads and atomics return, the line
+ * states at the L1s and the LLC, and the table cells it is about.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "directed-rig.h"
+
+#include <string.h>
+
+#define SPXD "coherence.protocol=spandex-d"
+#define SPXG "coherence.protocol=spandex-g"
+
+static uint64_t dn(struct inject *r, const char *state, const char *event)
+{
+    return inject_coverage(r, "spandex.DeNovo-L1", state, event);
+}
+
+static uint64_t llc(struct inject *r, const char *state, const char *event)
+{
+    return inject_coverage(r, "spandex.LLC", state, event);
+}
+
+static void fence(struct inject *r, unsigned sm)
+{
+    inject_order(r, sm, 0, MEM_FENCE, SEM_ACQ_REL, SCOPE_GPU, 0);
+    inject_run(r);
+}
+
+/* A store takes ownership of its word (ReqO); the owner then hits on it. A
+ * load from another L1 is answered with the owner's value through the LLC
+ * (G: FwdReqV), and the owner keeps the word. */
+static void store_owns_the_word_and_remote_reads_gather_it(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    st(r, 0, X, 0x11);
+    assert_string_equal(inject_l1_state(r, 0, X), "O");
+    assert_string_equal(inject_l2_state(r, X), "O");
+    assert_true(dn(r, "I", "Store") == 1 && dn(r, "BO", "GrantDone") == 1);
+    st(r, 0, X, 0x12); /* owned: no message */
+    assert_int_equal(dn(r, "O", "StoreHit"), 1);
+    assert_int_equal(ld(r, 0, X), 0x12);
+    assert_int_equal(ld(r, 1, X), 0x12);
+    assert_int_equal(llc(r, "O", "ReqVOwned"), 1);
+    assert_int_equal(dn(r, "O", "FwdV"), 1);
+    assert_int_equal(llc(r, "G", "FwdRspLastO"), 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "O"); /* kept */
+    assert_string_equal(inject_l1_state(r, 1, X), "V");
+    inject_free(r);
+}
+
+/* A second store moves the word: the LLC names the new owner at once and
+ * the old owner's word is relayed (FwdReqO); the old owner keeps no valid
+ * copy of it and reads the new value after an acquire. */
+static void ownership_moves_between_l1s(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    st(r, 0, X, 0x11);
+    st(r, 1, X, 0x22);
+    assert_int_equal(dn(r, "O", "FwdOLast"), 1);
+    assert_int_equal(llc(r, "O", "Relay"), 1);
+    assert_int_equal(dn(r, "BO", "RelayDone") + dn(r, "BO", "GrantDone"), 2);
+    assert_string_equal(inject_l1_state(r, 0, X), "V");
+    assert_string_equal(inject_l1_state(r, 1, X), "O");
+    fence(r, 0); /* acquire: V words go */
+    assert_string_equal(inject_l1_state(r, 0, X), "I");
+    assert_int_equal(ld(r, 0, X), 0x22);
+    inject_free(r);
+}
+
+/* Atomics take ownership with data (ReqO+data) and are performed at the
+ * owner; the next atomic elsewhere gets the word relayed with its value. */
+static void atomics_are_performed_at_the_owner(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    assert_int_equal(ato(r, 2, X + 4, 5), 0);
+    assert_int_equal(ato(r, 2, X + 4, 1), 5); /* a hit */
+    assert_int_equal(dn(r, "O", "AtomicHit"), 1);
+    assert_int_equal(ato(r, 3, X + 4, 7), 6);
+    assert_int_equal(ato(r, 1, X + 4, 0), 13);
+    fence(r, 2);
+    assert_int_equal(ld(r, 2, X + 4), 13);
+    /* words of one line owned by different L1s */
+    st(r, 0, X, 0xa);
+    assert_int_equal(ld(r, 3, X), 0xa);
+    assert_int_equal(ld(r, 3, X + 4), 13);
+    inject_free(r);
+}
+
+/* Kernel end writes owned words back (ReqWB; the line is kept until the
+ * ack); the LLC then holds every word and no owner. */
+static void kernel_end_writes_owned_words_back(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    st(r, 0, X, 0x31);
+    st(r, 1, X + 8, 0x32);
+    inject_order(r, 0, 0, MEM_KERNEL_END, SEM_RELEASE, SCOPE_GPU, 0);
+    inject_order(r, 1, 0, MEM_KERNEL_END, SEM_RELEASE, SCOPE_GPU, 0);
+    inject_run(r);
+    assert_int_equal(dn(r, "O", "Flush"), 2);
+    assert_int_equal(dn(r, "W", "WbAck"), 2);
+    assert_true(llc(r, "O", "ReqWB") == 1 && llc(r, "O", "ReqWBLast") == 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "I");
+    assert_string_equal(inject_l2_state(r, X), "V");
+    assert_int_equal(ld(r, 2, X), 0x31);
+    assert_int_equal(ld(r, 2, X + 8), 0x32);
+    inject_free(r);
+}
+
+/* An L1 evicting a line with owned words writes them back; a forward that
+ * meets the line on its way out is served from it, and the write-back of
+ * words that moved on meanwhile is only acknowledged. */
+static void evicted_owned_words_are_written_back(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    /* SM 0's L1 holds two lines (one set of 2 ways): X and Z fill it, Y evicts */
+    st(r, 0, X, 1);
+    st(r, 0, Z, 2);
+    st(r, 0, Y, 3);
+    assert_int_equal(dn(r, "O", "ReplaceOwned"), 1);
+    assert_int_equal(dn(r, "W", "WbAck"), 1);
+    /* a write-back racing a transfer: SM 0 owns Y (its older line) and P;
+     * SM 1 asks for Y just before SM 0's miss to Q evicts it */
+    addr_t P = X + 0x200, Q = X + 0x300;
+    st(r, 0, P, 5);
+    st_at(r, 1, Y, 4, 0);
+    st_at(r, 0, Q, 6, 1);
+    inject_run(r);
+    assert_int_equal(dn(r, "W", "FwdO"), 1); /* served on its way out */
+    assert_int_equal(llc(r, "O", "ReqWBStale"), 1); /* ... so the write-back is only acked */
+    fence(r, 2);
+    assert_int_equal(ld(r, 2, Y), 4);
+    assert_int_equal(ld(r, 2, X), 1);
+    assert_int_equal(ld(r, 2, Z), 2);
+    assert_int_equal(ld(r, 2, P), 5);
+    assert_int_equal(ld(r, 2, Q), 6);
+    inject_free(r);
+}
+
+/* An LLC eviction of a line with owned words revokes them (R: RvkO) and
+ * writes the line back; the values survive in DRAM. */
+static void llc_eviction_revokes_owned_words(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, "l2.size=256"); /* one set of 2 ways per bank */
+    /* lines of bank 0: X, Z, X + 0x200, ... */
+    st(r, 0, X, 7);
+    st(r, 1, Z, 8);
+    st(r, 2, X + 0x200, 9);
+    assert_true(llc(r, "O", "Replace") >= 1);
+    assert_true(dn(r, "O", "RvkOLast") + dn(r, "O", "RvkO") >= 1);
+    assert_true(llc(r, "R", "FwdRspLastV") >= 1);
+    fence(r, 3);
+    assert_int_equal(ld(r, 3, X), 7);
+    assert_int_equal(ld(r, 3, Z), 8);
+    assert_int_equal(ld(r, 3, X + 0x200), 9);
+    inject_free(r);
+}
+
+/* Two stores that each need a word the other holds: neither waits for the
+ * other (no deadlock); a word taken while its store waited is asked for
+ * again, and both values land. */
+static void crossed_multiword_requests_finish(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD);
+    st(r, 0, X, 1);     /* SM 0 owns word 0 */
+    st(r, 1, X + 4, 2); /* SM 1 owns word 1 */
+    /* each now writes both words at once (an 8-byte store) */
+    inject_store(r, 0, 0, X, 8, 0x0000000b0000000aull, SEM_WEAK, SCOPE_CTA, 0);
+    inject_store(r, 1, 0, X, 8, 0x0000001500000014ull, SEM_WEAK,
+                 SCOPE_CTA, 0);
+    inject_run(r);
+    fence(r, 2);
+    uint64_t w0 = ld(r, 2, X), w1 = ld(r, 2, X + 4);
+    assert_true((w0 == 0xa && w1 == 0xb) || (w0 == 0x14 && w1 == 0x15) ||
+                (w0 == 0xa && w1 == 0x15) || (w0 == 0x14 && w1 == 0xb));
+    inject_free(r);
+}
+
+/* GPU coherence on the Spandex LLC: loads fill (ReqV), stores write
+ * through (ReqWT), atomics are performed at the LLC (ReqWT+data); no word
+ * is ever owned. */
+static void gpu_coherence_l1_writes_through(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXG);
+    st(r, 0, X, 0x41);
+    assert_int_equal(ld(r, 1, X), 0x41);
+    assert_int_equal(ato(r, 2, X + 4, 3), 0);
+    assert_int_equal(ato(r, 3, X + 4, 3), 3);
+    assert_string_equal(inject_l2_state(r, X), "V");
+    assert_int_equal(llc(r, "V", "ReqWT"), 1);
+    assert_int_equal(llc(r, "V", "ReqWTdata"), 2);
+    assert_int_equal(stat(r, "gpu.l2[0].ownership_grants"), 0);
+    inject_free(r);
+}
+
+/* configs/spandex.ini: an LLC hit costs 129 to 165 core cycles (Table 2:
+ * 129-161; the spread is the mesh's hop count), a DRAM access 297 to 361. */
+static void spandex_llc_hit_latency_matches_table_2(void **state)
+{
+    (void)state;
+    char path[512];
+    snprintf(path, sizeof path, "%s", config_default_file());
+    char *slash = strrchr(path, '/');
+    assert_non_null(slash);
+    snprintf(slash + 1, sizeof path - (size_t)(slash + 1 - path), "spandex.ini");
+    struct config cfg;
+    char err[256];
+    if (config_load(&cfg, path, NULL, 0, err, sizeof err))
+        fail_msg("%s", err);
+    struct inject *r = inject_new(&cfg);
+    /* line 0 is homed at bank 0 (node 0): SM 0 is 0 hops away, SM 15 six */
+    unsigned miss = inject_load(r, 0, 0, 0x0, 4, SEM_WEAK, SCOPE_CTA, 0);
+    inject_run(r);
+    unsigned near = inject_load(r, 1, 0, 0x0, 4, SEM_WEAK, SCOPE_CTA, 0);
+    inject_run(r);
+    unsigned far = inject_load(r, 15, 0, 0x0, 4, SEM_WEAK, SCOPE_CTA, 0);
+    inject_run(r);
+    uint64_t m = inject_latency(r, miss), n = inject_latency(r, near), f = inject_latency(r, far);
+    print_message("LLC hit %llu (1 hop) .. %llu (6 hops) core cycles, DRAM %llu (0 hops)\n",
+                  (unsigned long long)n, (unsigned long long)f, (unsigned long long)m);
+    assert_in_range(n, 129, 165);
+    assert_in_range(f, 129, 165);
+    assert_int_equal(f - n, 5 * 6); /* 5 more hops each way, 3 cycles a hop */
+    assert_in_range(m, 297, 361);
+    inject_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(store_owns_the_word_and_remote_reads_gather_it),
+        cmocka_unit_test(ownership_moves_between_l1s),
+        cmocka_unit_test(atomics_are_performed_at_the_owner),
+        cmocka_unit_test(kernel_end_writes_owned_words_back),
+        cmocka_unit_test(evicted_owned_words_are_written_back),
+        cmocka_unit_test(llc_eviction_revokes_owned_words),
+        cmocka_unit_test(crossed_multiword_requests_finish),
+        cmocka_unit_test(gpu_coherence_l1_writes_through),
+        cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
