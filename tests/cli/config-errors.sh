@@ -50,6 +50,10 @@ bad_key() { # bad_key NAME INI-TEXT PATTERN [ARGS...]: config show exits 2 with 
 bad_key tclease '[coherence]\nprotocol = tcw\n[tc]\nlease = fixed:abc\n' \
     "4: tc.lease: 'fixed:abc' is not auto, predict or fixed:N"
 bad_key tclease2 '[tc]\nlease = fixed:99999999999999999999\n' "2: tc.lease:"
+bad_key tclong '[coherence]\nprotocol = tcs\n[tc]\nlease = fixed:2000000\n' \
+    "4: tcs: a lease of 2000000 cycles: a write or fence may wait that long"
+bad_key tcwlong '[tc]\nlease_max = 1048576\n[coherence]\nprotocol = tcw\n' \
+    "2: tcw: a lease of 1048576 cycles"
 bad_key rcclease '[rcc]\nlease = fixed:0\n' "2: rcc.lease: 'fixed:0' is not predict or fixed:N"
 bad_key rccmin '[rcc]\nlease_max = 1024\nlease_min = 3\n' \
     "3: rcc.lease_min (3) and rcc.lease_max (1024) must be powers of two"

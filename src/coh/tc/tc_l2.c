@@ -882,6 +882,28 @@ bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
     return false;
 }
 
+/* A write (tcs) or a fence (tcw) may wait for the longest lease to expire: a
+ * lease the starvation watchdog would take for a hang is refused before the run. */
+static const char *tc_check(const struct config *c, char *why, size_t len)
+{
+    uint32_t n = 0;
+    int form = config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n);
+    bool tcs = !strcmp(c->coherence.protocol, "tcs");
+    const char *key = "tc.lease";
+    if (form != CONFIG_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
+        n = tcs && form == 0 ? 800 : c->tc.lease_max; /* auto: tcs fixed:800, tcw predict */
+        key = form == 0 && tcs ? NULL : "tc.lease_max";
+    }
+    uint64_t limit = c->sim.starvation_cycles;
+    if (key && limit && n >= limit) {
+        snprintf(why, len, "a lease of %u cycles: a write or fence may wait that long for leases "
+                 "to expire, which sim.starvation_cycles (%llu) would stop as a hang; shorten "
+                 "the lease or raise sim.starvation_cycles", n, (unsigned long long)limit);
+        return key;
+    }
+    return NULL;
+}
+
 static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_table, NULL};
 static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
 
@@ -891,6 +913,7 @@ const struct proto_desc proto_tcs = {
              "lease has expired (write-atomic)",
     .model = MODEL_PTX,
     .write_atomic = true,
+    .check = tc_check,
     .n_vnets = TC_NVNETS,
     .vnet_names = tc_vnet_names,
     .tables = tcs_tables,
@@ -906,6 +929,7 @@ const struct proto_desc proto_tcw = {
     .title = "TC-Weak: write-through L1s with leases; writes never stall, fences wait for the "
              "Global Write Completion Time (RCpc)",
     .model = MODEL_PTX,
+    .check = tc_check,
     .n_vnets = TC_NVNETS,
     .vnet_names = tc_vnet_names,
     .tables = tcw_tables,
