@@ -464,6 +464,12 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  "min <= max", at, c->rcc.lease_min, c->rcc.lease_max);
         return -1;
     }
+    if (c->sm.threads % 32) {
+        blame(w, at, sizeof at, "sm.threads", (char *)NULL);
+        snprintf(err, errlen, "%ssm.threads (%u) must be a multiple of 32 (resident threads come "
+                 "in whole warps)", at, c->sm.threads);
+        return -1;
+    }
     if (c->sm.warp_size != 32 && c->sm.warp_size != 64) {
         blame(w, at, sizeof at, "sm.warp_size", (char *)NULL);
         snprintf(err, errlen, "%ssm.warp_size (%u) must be 32 (warps) or 64 (wavefronts)", at,

@@ -54,6 +54,7 @@ bad_key tclong '[coherence]\nprotocol = tcs\n[tc]\nlease = fixed:2000000\n' \
     "4: tcs: a lease of 2000000 cycles: a write or fence may wait that long"
 bad_key tcwlong '[tc]\nlease_max = 1048576\n[coherence]\nprotocol = tcw\n' \
     "2: tcw: a lease of 1048576 cycles"
+bad_key smthreads '[sm]\nthreads = 1000\n' "2: sm.threads (1000) must be a multiple of 32"
 bad_key rcclease '[rcc]\nlease = fixed:0\n' "2: rcc.lease: 'fixed:0' is not predict or fixed:N"
 bad_key rccmin '[rcc]\nlease_max = 1024\nlease_min = 3\n' \
     "3: rcc.lease_min (3) and rcc.lease_max (1024) must be powers of two"
