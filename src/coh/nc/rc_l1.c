@@ -18,6 +18,7 @@
  */
 #include "coh/ctrl.h"
 #include "coh/nc/nc.h"
+#include "coh/mg/mg.h"
 
 _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNET_RSP,
                "rc sends on the write-through vnets");
@@ -54,6 +55,12 @@ struct rc_l1 {
     struct ctrl base;
     bool flash_pending;          /* an acquire completed in this step: invalidate after it */
     bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
+    /* multi-GPM protocols (coh/mg): a release wider than .cta is completed by
+     * the L2 banks (every bank of the GPM acknowledges MSG_MG_REL once the
+     * writes and invalidations it must cover have arrived) */
+    bool release_at_l2;
+    struct msg *rel_held;        /* the request waiting for its release, or NULL */
+    unsigned rel_acks;           /* acknowledgements still expected */
     struct rc_stats st;
 };
 
@@ -192,12 +199,50 @@ static void order_op(struct ctrl *b, struct msg *m)
     ctrl_to_core(&c->base, m, 0);
 }
 
+/* Multi-GPM protocols: does request m release at .gpu/.sys scope (a fence,
+ * a kernel end, a store or atomic with release semantics)? */
+static bool releases_at_l2(const struct rc_l1 *c, const struct msg *m)
+{
+    const struct mem_req *r = &m->req;
+    if (!c->release_at_l2 || (m->flags & MG_F_RELEASED) || r->op == MEM_LOAD ||
+        r->op == MEM_KERNEL_BEGIN)
+        return false;
+    if (r->op == MEM_KERNEL_END)
+        return true;
+    return r->scope >= SCOPE_GPU &&
+           (r->sem == SEM_RELEASE || r->sem == SEM_ACQ_REL || r->sem == SEM_SC);
+}
+
+/* Start a release: one MSG_MG_REL to every bank of the GPM; m waits for
+ * their acknowledgements. False (a resource stall) while another release
+ * is under way or the request vnet lacks room. */
+static bool start_release(struct rc_l1 *c, struct msg *m)
+{
+    struct ctrl *b = &c->base;
+    if (c->rel_held || !port_has_room(b->links.net_out[NC_VNET_REQ], b->w.n_banks)) {
+        b->st.resource_stalls++;
+        return false;
+    }
+    m->flags |= MG_F_RELEASED;
+    c->rel_held = m;
+    c->rel_acks = b->w.n_banks;
+    for (unsigned k = 0; k < b->w.n_banks; k++) {
+        struct msg *r = msg_new(b->w.msgs, MSG_MG_REL, (addr_t)k * b->line_bytes,
+                                b->comp.eng->now);
+        r->req = m->req;
+        ctrl_to_home(b, r, MSG_MG_REL, NC_VNET_REQ, TRAFFIC_REQ, 0);
+    }
+    return true;
+}
+
 /* One core request (new or replayed). Returns false on a resource stall (the
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (releases_at_l2(c, m))
+        return start_release(c, m);
     enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, ctrl_l1_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
@@ -212,6 +257,14 @@ static void take_response(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (m->type == MSG_MG_RELACK) {
+        msg_free(b->w.msgs, m);
+        if (!--c->rel_acks) { /* released: the held request goes on, first */
+            msg_list_push_front(&b->replay, c->rel_held);
+            c->rel_held = NULL;
+        }
+        return;
+    }
     ctrl_l1_response(b, &x, m);
     if (x.state == RC_IV) {
         x.event = RC_Data;
@@ -237,6 +290,7 @@ static bool rc_l1_tick(struct comp *cp)
     /* a request left waiting stalled on a resource: sleep until it may clear */
     if (b->replay.n || port_peek(&b->in))
         return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+    /* a release under way wakes us with its acknowledgements */
     return false;
 }
 
@@ -266,6 +320,14 @@ static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
 {
     struct comp *cp = rc_l1_create(w);
     rc_of(cp)->bug_acquire_keeps_l1 = true;
+    return cp;
+}
+
+/* The L1 of the multi-GPM protocols (coh/mg): rc's, releasing through the L2s. */
+struct comp *mg_l1_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = rc_l1_create(w);
+    rc_of(cp)->release_at_l2 = true;
     return cp;
 }
 
