@@ -865,6 +865,16 @@ const struct config *machine_config(const struct machine *m)
     return &m->cfg;
 }
 
+unsigned machine_n_sms(const struct machine *m)
+{
+    return m->n_sms;
+}
+
+unsigned machine_n_banks(const struct machine *m)
+{
+    return m->n_banks;
+}
+
 const struct proto_desc *machine_proto(const struct machine *m)
 {
     return m->proto;

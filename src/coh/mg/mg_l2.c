@@ -743,7 +743,10 @@ static bool mg_l2_tick(struct comp *cp)
             take_sys_answer(c, port_pop(b->links.sys_in[NC_VNET_RSP]));
             moved = true;
         }
-        if ((m = port_peek(b->links.sys_in[NC_VNET_REQ])) && take_sys_request(c, m)) {
+        /* parked requests replay first: a fill's waiters before anything
+         * that could take its way again */
+        if (!b->replay.n && (m = port_peek(b->links.sys_in[NC_VNET_REQ])) &&
+            take_sys_request(c, m)) {
             port_pop(b->links.sys_in[NC_VNET_REQ]);
             moved = true;
         }
