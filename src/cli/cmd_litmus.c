@@ -458,6 +458,10 @@ int cmd_litmus(int argc, char **argv)
         struct litmus_run_opts rp = ro; /* judged by what this machine promises */
         if (!rp.model)
             rp.model = o.functional ? "sc" : config_promise(&s.cfg);
+        if (!o.functional) { /* threads placed on GPUs and GPMs the machine has */
+            rp.ptx.gpus = s.cfg.topology.gpus;
+            rp.ptx.gpms = s.cfg.topology.gpms;
+        }
         struct launcher l = o.functional ? functional_launcher(s.functional)
                                          : machine_launcher(s.machine);
         struct totals tot = {0};
