@@ -127,7 +127,9 @@ static struct msg *new_req(struct stress *s, struct agent *a, enum mem_op op, ad
 {
     struct msg *m = msg_new(machine_msgs(s->m), MSG_CORE_REQ,
                             addr & ~(addr_t)(s->line_bytes - 1), s->comp.eng->now);
-    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = SCOPE_GPU,
+    /* agents on several GPUs synchronise at .sys scope, the one that covers them */
+    enum mem_scope scope = machine_config(s->m)->topology.gpus > 1 ? SCOPE_SYS : SCOPE_GPU;
+    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
                               .sm = (uint16_t)a->sm, .warp = (uint16_t)a->warp,
                               .id = s->next_id};
     s->pend[s->next_id++ & s->pend_mask] = (struct pending){.agent = (unsigned)(a - s->agents)};

@@ -23,6 +23,10 @@
 #include "noc/xbar.h"
 #include "sim/port.h"
 
+/* A bit of msg->flags the network reads: the message costs nothing (no
+ * serialisation, no latency, not counted), for idealised protocols. */
+#define SYSNET_F_FREE 0x8000
+
 struct sysnet_stats {
     uint64_t gpm_bytes[TRAFFIC_N], gpm_msgs[TRAFFIC_N]; /* between GPMs of one GPU */
     uint64_t gpu_bytes[TRAFFIC_N], gpu_msgs[TRAFFIC_N]; /* between GPUs */

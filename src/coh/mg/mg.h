@@ -15,6 +15,7 @@
 
 #include "coh/ctrl.h"
 #include "coh/nc/nc.h"
+#include "noc/sysnet.h"
 
 enum {
     MSG_MG_REL = MSG_NC_ATOMRSP + 1, /* release: L1 -> its banks, bank -> other GPMs' banks */
@@ -30,9 +31,10 @@ enum {
 #define MG_F_FILL 0x400     /* a forwarded load whose answer may fill this bank */
 #define MG_F_DIR 0x800      /* the home's directory has seen this request */
 #define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
+#define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
-extern const struct proto_desc proto_nhcc, proto_nocache_mg;
+extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 
 /* The L1 (coh/nc/rc_l1.c). */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);

@@ -37,6 +37,7 @@
  * of the address space, which would fall in 4 banks.
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
@@ -74,13 +75,15 @@ COH_NAMES(MG_L2_STATES, MG_L2_EVENTS);
 
 /* What distinguishes the protocols that share this bank. */
 struct mg_flavour {
-    bool directory;     /* nhcc: track sharers, invalidate on writes */
+    bool directory;     /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
     bool remote_fill;   /* non-home banks keep copies (false: no remote caching) */
+    bool hier;          /* hmg: a GPU home per GPU between the GPMs and the system home */
+    bool free_coherence; /* ideal-mg: invalidations and release markers cost nothing */
 };
 
 struct mg_stats {
     uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
-    uint64_t dir_evictions, releases, rel_sent, marks_sent;
+    uint64_t dir_evictions, releases, marks_sent;
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -90,17 +93,18 @@ struct mg_rel {
     unsigned left;      /* acknowledgements still expected */
 };
 
-#define MG_RELS 64
 
 struct mg_l2 {
     struct ctrl base;
     struct mg_flavour f;
-    unsigned gpm, n_gpms, banks;
+    unsigned gpm, n_gpms, gpms, banks; /* gpms: per GPU */
     struct cache dir;   /* nhcc: entries with meta[0] = sharer GPMs */
     unsigned dir_lines;
     uint64_t epoch;     /* invalidations taken + writes forwarded: a fill older than one
                            of them must not be installed */
-    struct mg_rel rel[MG_RELS];
+    struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
+                           marker is never refused, so markers cannot deadlock */
+    unsigned n_rel;
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -122,6 +126,9 @@ static void sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet
     m->src = (uint16_t)(c->gpm * c->banks + c->base.w.index);
     m->dst = (uint16_t)(gpm * c->banks + c->base.w.index);
     m->size_bytes = bytes;
+    if (c->f.free_coherence && (type == MSG_MG_INV || type == MSG_MG_MARK ||
+                                type == MSG_MG_MARKACK))
+        m->flags |= SYSNET_F_FREE;
     if (c->outq.n || !port_send(c->base.links.sys_out[vnet], m))
         msg_list_push(&c->outq, m); /* the sysnet's FIFOs are deep: rare, and kept in order */
 }
@@ -160,7 +167,33 @@ static bool drain_pipe(struct mg_l2 *c)
     return moved;
 }
 
-/* ---- the directory (nhcc) ---- */
+/* ---- homes ---- */
+
+/* The line's system home (the first toucher of its page) and the home of
+ * this bank's GPU: in hmg the GPM of this GPU with the system home's index
+ * (spec 004b §2.1, Figure 5.6), else the system home itself. */
+static unsigned sys_home(struct mg_l2 *c, addr_t line, bool touch)
+{
+    if (!c->base.w.pages)
+        return c->gpm;
+    return touch ? pagemap_touch(c->base.w.pages, line, c->gpm)
+                 : pagemap_owner(c->base.w.pages, line);
+}
+
+static unsigned gpu_home(const struct mg_l2 *c, unsigned sys)
+{
+    return c->f.hier ? c->gpm / c->gpms * c->gpms + sys % c->gpms : sys;
+}
+
+/* Where this bank sends what it cannot serve: its GPU's home, or from there
+ * the system home. */
+static unsigned parent(struct mg_l2 *c, addr_t line)
+{
+    unsigned sys = sys_home(c, line, false), gh = gpu_home(c, sys);
+    return c->gpm == gh ? sys : gh;
+}
+
+/* ---- the directory (nhcc, hmg) ---- */
 
 static addr_t dir_key(const struct mg_l2 *c, addr_t line)
 {
@@ -194,7 +227,8 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
     X(LocalSt, "a write or atomic from this GPM's L1s")                                           \
     X(RemoteLd, "a read from another GPM")                                                         \
     X(RemoteSt, "a write or atomic from another GPM")                                              \
-    X(Replace, "the entry's way is needed for another region")
+    X(Replace, "the entry's way is needed for another region")                                    \
+    X(Inv, "hmg, at a GPU home: an invalidation from the system home")
 
 #define X(n, d) MD_##n,
 enum md_state { MG_DIR_STATES(X) MD_NSTATES };
@@ -237,7 +271,7 @@ static void dir_inv_others(struct coh_ctx *x)
 static void dir_free(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    if (!x->msg)
+    if (x->event == MD_Replace)
         c->st.dir_evictions++;
     cache_remove(&c->dir, x->line);
     x->line = NULL;
@@ -274,10 +308,12 @@ static const struct coh_trans mg_dir_cells[MD_NSTATES][MD_NEVENTS] = {
     [MD_V][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender),
     [MD_V][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender, dir_inv_others),
     [MD_V][MD_Replace ] = DO(MD_I, TAG_WR,          dir_inv_all, dir_free),
+    [MD_I][MD_Inv     ] = DO(MD_I, TAG_RD,          ctrl_nothing),
+    [MD_V][MD_Inv     ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
 };
 
 const struct coh_table mg_dir_table = {
-    .proto = "nhcc", .ctrl = "Dir", .n_states = MD_NSTATES, .n_events = MD_NEVENTS,
+    .proto = "nhcc/hmg", .ctrl = "Dir", .n_states = MD_NSTATES, .n_events = MD_NEVENTS,
     .state_names = dir_state_names, .state_descs = dir_state_descs,
     .event_names = dir_event_names, .event_descs = dir_event_descs,
     .cells = &mg_dir_cells[0][0], .actions = dir_actions, .set_state = dir_set_state,
@@ -327,15 +363,15 @@ static void reply_data(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-/* A non-home hit: the copy may be stale, as the weak model allows. */
+/* A hit on a copy (a GPU home's may answer its GPMs): it may be stale, as
+ * the weak model allows for what the scope does not cover. */
 static void reply_copy(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     c->base.st.reads++;
     cache_touch(&c->base.cache, x->line);
     memcpy(x->msg->data, x->line->data, c->base.line_bytes);
-    ctrl_l2_respond(&c->base, x->msg, MSG_NC_DATA, NC_VNET_RSP, TRAFFIC_LD,
-                    (uint16_t)c->base.line_bytes);
+    answer(c, x->msg, MSG_NC_DATA, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
     x->msg = NULL;
 }
 
@@ -358,18 +394,29 @@ static void do_atomic(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-/* Forward a request to the line's home; the answer is relayed to the L1 it
- * came from (m->sharer keeps the L1's index). */
+/* Forward a request towards the line's home (parent()); the answer comes
+ * back the same way. From an L1 of this GPM: m->sharer keeps the L1, m->ts
+ * this bank's epoch, MG_F_FILL whether the answer may fill here. From
+ * another GPM (at a GPU home, hmg): m->ts2 keeps that bank's endpoint + 1,
+ * m->acks this bank's epoch, MG_F_FILL2 whether the answer may fill here. */
 static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t bytes, bool fill)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct msg *m = x->msg;
-    unsigned home = pagemap_owner(c->base.w.pages, x->addr);
     c->st.forwarded++;
-    m->sharer = m->src;
-    m->ts = c->epoch;
-    m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR)) | (fill ? MG_F_FILL : 0));
-    sys_send(c, m, home, NC_VNET_REQ, type, cls, bytes);
+    if (m->flags & MG_F_SYS) {
+        m->ts2 = (uint64_t)m->src + 1;
+        m->acks = (int32_t)(uint32_t)c->epoch;
+        m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
+                              (fill ? MG_F_FILL2 : 0));
+    } else {
+        m->sharer = m->src;
+        m->ts = c->epoch;
+        m->ts2 = 0;
+        m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL | MG_F_FILL2)) |
+                              (fill ? MG_F_FILL : 0));
+    }
+    sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
     x->msg = NULL;
 }
 
@@ -383,17 +430,22 @@ static void fwd_load_nofill(struct coh_ctx *x)
     forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, false);
 }
 
-/* A write-through: acknowledged to the L1 now, a copy to the home. */
+/* A write-through: acknowledged to the L1 now, a copy to the home (one
+ * forwarded by another GPM's bank goes on as it is). */
 static void fwd_write(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct msg *m = x->msg;
+    c->epoch++;
+    c->base.st.writes++;
+    if (m->flags & MG_F_SYS) {
+        forward(x, MSG_NC_WRITE, TRAFFIC_ST, m->size_bytes, false);
+        return;
+    }
     struct msg *w = msg_new(c->base.w.msgs, MSG_NC_WRITE, m->addr, c->base.comp.eng->now);
     w->req = m->req;
     w->mask = m->mask;
     memcpy(w->data, m->data, c->base.line_bytes);
-    c->epoch++;
-    c->base.st.writes++;
     ctrl_l2_respond(&c->base, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = w;
     forward(x, MSG_NC_WRITE, TRAFFIC_ST, (uint16_t)bytemask_count(&w->mask), false);
@@ -510,25 +562,22 @@ static bool evictable(const struct cache_line *l, void *arg)
     return l->state != ML2_IV;
 }
 
-/* The home GPM of a line; the first GPM to ask places its page. */
-static unsigned home_of(struct mg_l2 *c, addr_t line, bool touch)
+/* Where a read may be served (spec 004b §2.4): 0 anywhere (weak, .cta),
+ * 1 at the GPU home (.gpu), 2 only at the system home (.sys, volatile). */
+static unsigned load_reach(const struct mem_req *r)
 {
-    if (!c->base.w.pages)
-        return c->gpm;
-    return touch ? pagemap_touch(c->base.w.pages, line, c->gpm)
-                 : pagemap_owner(c->base.w.pages, line);
-}
-
-static bool loads_at_home(const struct mem_req *r)
-{
-    return (r->scope >= SCOPE_GPU && r->sem != SEM_WEAK) || r->sem == SEM_VOLATILE;
+    if (r->sem == SEM_VOLATILE || (r->scope == SCOPE_SYS && r->sem != SEM_WEAK))
+        return 2;
+    return r->scope == SCOPE_GPU && r->sem != SEM_WEAK ? 1 : 0;
 }
 
 static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
 {
-    bool home = home_of(c, m->addr, !(m->flags & MG_F_SYS)) == c->gpm;
+    unsigned sys = sys_home(c, m->addr, !(m->flags & MG_F_SYS));
+    bool home = sys == c->gpm, gh = gpu_home(c, sys) == c->gpm;
     switch (m->type) {
-    case MSG_NC_GETS: return home ? ML2_HLoad : loads_at_home(&m->req) ? ML2_LoadFar : ML2_Load;
+    case MSG_NC_GETS:
+        return home ? ML2_HLoad : load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
     case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
     case MSG_NC_ATOMIC: return home ? ML2_HAtomic : ML2_Atomic;
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
@@ -563,23 +612,26 @@ static bool take_request(struct ctrl *b, struct msg *m)
             return false;
         }
     }
-    if (at_home)
-        dir_step(c, m, event != ML2_HLoad);
+    /* the directory of the line's home for this request: the system home,
+     * or in hmg the GPU home for its GPMs (a read it passes on unfilled
+     * leaves no copy behind) */
+    if (at_home || (c->f.hier && event != ML2_LoadFar &&
+                    gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
+        dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
     x.msg = m;
     x.event = event;
     ctrl_step_or_park(b, &x);
     return true;
 }
 
-/* An answer from a home, relayed to the L1 that asked; a read's data may
- * fill this bank first. */
-static void take_answer(struct mg_l2 *c, struct msg *m)
+/* A read's answer fills this bank if nothing that could make it stale came
+ * in since it was forwarded (`sent`: the epoch then). */
+static void maybe_fill(struct mg_l2 *c, struct msg *m, bool sent_matches)
 {
     struct ctrl *b = &c->base;
-    c->st.relayed++;
-    if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL)) {
-        struct cache_line *l = cache_find(&b->cache, m->addr);
-        if (m->ts != c->epoch) {
+    struct cache_line *l = cache_find(&b->cache, m->addr);
+    {
+        if (!sent_matches) {
             c->st.fills_dropped++; /* an invalidation or a write came in meanwhile */
         } else if (!l) {
             struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
@@ -591,6 +643,25 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
                 c->st.fills_dropped++; /* the set is busy with home lines */
         }
     }
+}
+
+/* An answer from a home, relayed to the bank (hmg, at a GPU home) or the L1
+ * that asked; a read's data may fill this bank first. */
+static void take_answer(struct mg_l2 *c, struct msg *m)
+{
+    struct ctrl *b = &c->base;
+    c->st.relayed++;
+    if (m->ts2) {
+        if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL2))
+            maybe_fill(c, m, (uint32_t)m->acks == (uint32_t)c->epoch);
+        unsigned to = (unsigned)(m->ts2 - 1);
+        m->ts2 = 0;
+        m->flags &= (uint16_t)~MG_F_FILL2;
+        sys_send(c, m, to / c->banks, NC_VNET_RSP, m->type, m->cls, m->size_bytes);
+        return;
+    }
+    if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL))
+        maybe_fill(c, m, m->ts == c->epoch);
     m->flags &= (uint16_t) ~(MG_F_FILL | MG_F_SYS | MG_F_DIR);
     m->src = (uint16_t)m->sharer;
     ctrl_l2_respond(b, m, m->type, NC_VNET_RSP, m->cls, m->size_bytes);
@@ -600,63 +671,95 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
 
 static struct mg_rel *rel_slot(struct mg_l2 *c)
 {
-    for (unsigned i = 0; i < MG_RELS; i++)
+    for (unsigned i = 0; i < c->n_rel; i++)
         if (!c->rel[i].m)
             return &c->rel[i];
-    return NULL;
+    unsigned old = c->n_rel, n = old ? 2 * old : 16;
+    struct mg_rel *r = realloc(c->rel, n * sizeof *r);
+    if (!r)
+        panic("out of memory");
+    memset(r + old, 0, (n - old) * sizeof *r);
+    c->rel = r;
+    c->n_rel = n;
+    return &c->rel[old];
 }
 
-/* Send `type` to this bank's peer in every other GPM; the slot counts the
- * acknowledgements. */
-static void to_every_gpm(struct mg_l2 *c, struct mg_rel *r, uint16_t type)
+/* The banks a release marker of `scope` goes to from this one: every other
+ * GPM's in flat protocols; in hmg the GPMs this bank exchanges messages with
+ * (its GPU's, and for .sys the same GPM index in every other GPU: GPU homes
+ * and system homes), the M + N - 2 of spec 004b §2.1. */
+static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
 {
-    r->left = c->n_gpms - 1;
-    for (unsigned g = 0; g < c->n_gpms; g++) {
-        if (g == c->gpm)
-            continue;
-        struct msg *m = msg_new(c->base.w.msgs, type, r->m->addr, c->base.comp.eng->now);
-        m->req = r->m->req;
-        m->sharer = (uint32_t)(r - c->rel);
-        sys_send(c, m, g, NC_VNET_REQ, type, TRAFFIC_REQ, 0);
-    }
+    if (g == c->gpm)
+        return false;
+    if (!c->f.hier)
+        return true;
+    return g / c->gpms == c->gpm / c->gpms ||
+           (scope >= SCOPE_SYS && g % c->gpms == c->gpm % c->gpms);
+}
+
+/* Levels of markers a release needs: each level proves that what a bank
+ * sent before it has arrived, so a chain of k hops needs k levels. A write
+ * reaches its home in one hop and the home's invalidations the sharers in a
+ * second (2); in hmg a .sys write takes GPM -> GPU home -> system home, whose
+ * invalidation takes system home -> GPU home -> GPMs (4); without
+ * invalidations only the writes (1). */
+static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
+{
+    if (!c->f.directory)
+        return 1;
+    return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
 }
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r)
 {
     struct msg *m = r->m;
     r->m = NULL;
-    if (m->flags & MG_F_SYS) { /* m->sharer: the releasing bank's slot */
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_RELACK, TRAFFIC_REQ, 0);
+    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
     } else {
         ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     }
 }
 
-/* A REL from an L1 of this GPM (on to every other GPM) or from another
- * GPM's bank (markers to every other GPM). False: no free slot yet. */
+/* A release from an L1 of this GPM (level rel_depth) or a marker from
+ * another GPM's bank (its level in m->ts): markers of the next level down
+ * to every neighbour, answered once all of theirs are back; level 0 is
+ * answered at once. False: no free slot yet. */
 static bool take_rel(struct mg_l2 *c, struct msg *m)
 {
     struct mg_rel *r = rel_slot(c);
-    if (!r || !port_has_room(&c->base.pipe, 1)) {
+    if (!port_has_room(&c->base.pipe, 1)) {
         c->base.st.resource_stalls++;
         return false;
     }
-    r->m = m;
-    c->st.releases++;
-    if (c->n_gpms == 1) {
-        rel_done(c, r);
-        return true;
-    }
     bool remote = m->flags & MG_F_SYS;
-    *(remote ? &c->st.marks_sent : &c->st.rel_sent) += c->n_gpms - 1;
-    to_every_gpm(c, r, remote ? MSG_MG_MARK : MSG_MG_REL);
+    unsigned scope = m->req.scope, level = remote ? (unsigned)m->ts : rel_depth(c, scope);
+    r->m = m;
+    r->left = 0;
+    if (!remote)
+        c->st.releases++;
+    for (unsigned g = 0; level && g < c->n_gpms; g++) {
+        if (!neighbour(c, g, scope))
+            continue;
+        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_MARK, m->addr, c->base.comp.eng->now);
+        k->req = m->req;
+        k->ts = level - 1;
+        k->sharer = (uint32_t)(r - c->rel);
+        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_MARK, TRAFFIC_REQ, 0);
+        r->left++;
+        c->st.marks_sent++;
+    }
+    if (!r->left)
+        rel_done(c, r);
     return true;
 }
 
 static void take_ack(struct mg_l2 *c, struct msg *m)
 {
+    panic_if(m->sharer >= c->n_rel, "%s: acknowledgement for no release", c->base.w.name);
     struct mg_rel *r = &c->rel[m->sharer];
-    panic_if(m->sharer >= MG_RELS || !r->m, "%s: acknowledgement for no release", c->base.w.name);
+    panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
     msg_free(c->base.w.msgs, m);
     if (!--r->left)
         rel_done(c, r);
@@ -681,17 +784,20 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
         for (unsigned k = 0; k < c->dir_lines; k++) {
             addr_t line = region_line(c, dir_key(c, m->addr), k);
             struct cache_line *l = cache_find(&b->cache, line);
-            if (l && l->state == ML2_V && home_of(c, line, false) != c->gpm)
+            if (l && l->state == ML2_V && sys_home(c, line, false) != c->gpm)
                 ctrl_fire(b, line, NULL, ML2_Inv);
+        }
+        if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
+            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs */
+            struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
+                                .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
+            x.line = cache_find(&c->dir, x.addr);
+            x.state = x.line ? MD_V : MD_I;
+            coh_step(&mg_dir_table, &b->w.cov[1], &x);
         }
         msg_free(b->w.msgs, m);
         return true;
     case MSG_MG_MARK:
-        if (!port_has_room(b->links.sys_out[NC_VNET_RSP], 1))
-            return false;
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
-        return true;
-    case MSG_MG_REL:
         m->flags |= MG_F_SYS;
         return take_rel(c, m);
     default:
@@ -702,7 +808,7 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
 
 static void take_sys_answer(struct mg_l2 *c, struct msg *m)
 {
-    if (m->type == MSG_MG_RELACK || m->type == MSG_MG_MARKACK)
+    if (m->type == MSG_MG_MARKACK)
         take_ack(c, m);
     else
         take_answer(c, m);
@@ -773,14 +879,14 @@ static void mg_l2_dump(struct comp *cp, FILE *out)
     struct ctrl *b = (struct ctrl *)cp;
     struct mg_l2 *c = mg_of(b);
     unsigned rels = 0;
-    for (unsigned i = 0; i < MG_RELS; i++)
+    for (unsigned i = 0; i < c->n_rel; i++)
         rels += c->rel[i].m != NULL;
     if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !rels && !c->outq.n)
         return;
     fprintf(out, "%s (multi-GPM L2): %u MSHRs, %u replaying, %u in pipeline, %u releases, "
             "%u waiting for the sysnet\n",
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
-    for (unsigned i = 0; i < MG_RELS; i++)
+    for (unsigned i = 0; i < c->n_rel; i++)
         if (c->rel[i].m)
             fprintf(out, "  release %u: %u acknowledgements expected\n", i, c->rel[i].left);
     ctrl_dump_tbes(b, out, dump_mshr);
@@ -800,7 +906,6 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, lines_invalidated),
     CTRL_STAT_OWN(struct mg_stats, dir_evictions),
     CTRL_STAT_OWN(struct mg_stats, releases),
-    CTRL_STAT_OWN(struct mg_stats, rel_sent),
     CTRL_STAT_OWN(struct mg_stats, marks_sent),
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_END,
@@ -815,6 +920,7 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->f = f;
     c->gpm = w->gpm;
     c->n_gpms = cfg->topology.gpus * cfg->topology.gpms;
+    c->gpms = cfg->topology.gpms;
     c->banks = w->n_banks;
     c->dir_lines = cfg->mg.dir_lines;
     if (f.directory) {
@@ -832,12 +938,24 @@ static void mg_destroy(struct comp *cp)
     struct mg_l2 *c = mg_of(cp);
     if (c->f.directory)
         cache_destroy(&c->dir);
+    free(c->rel);
     ctrl_destroy(cp);
 }
 
 static struct comp *nhcc_l2_create(const struct ctrl_wiring *w)
 {
     return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true});
+}
+
+static struct comp *hmg_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true, .hier = true});
+}
+
+static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true,
+                                            .free_coherence = true});
 }
 
 static struct comp *nocache_l2_create(const struct ctrl_wiring *w)
@@ -851,7 +969,7 @@ static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct b
 {
     struct mg_l2 *c = mg_of(cp);
     struct ctrl *b = &c->base;
-    unsigned home = home_of(c, line, false);
+    unsigned home = sys_home(c, line, false);
     struct cache_line *l = cache_find(&b->cache, line);
     bool is_home = home == c->gpm || (home == PAGEMAP_NONE && c->gpm == 0);
     if (is_home) {
@@ -882,6 +1000,36 @@ const struct proto_desc proto_nhcc = {
     .n_l1_tables = 1,
     .l1 = MG_L1_OPS,
     .l2 = {nhcc_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
+
+const struct proto_desc proto_hmg = {
+    .name = "hmg",
+    .title = "HMG: nhcc made hierarchical, a GPU home per GPU and a system home per line; "
+             ".gpu synchronisation at the GPU home, .sys at the system home",
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nhcc_tables,
+    .n_l1_tables = 1,
+    .l1 = MG_L1_OPS,
+    .l2 = {hmg_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
+
+const struct proto_desc proto_ideal_mg = {
+    .name = "ideal-mg",
+    .title = "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
+             "nothing (no latency, no bandwidth, not counted)",
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nhcc_tables,
+    .n_l1_tables = 1,
+    .l1 = MG_L1_OPS,
+    .l2 = {ideal_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
            ctrl_stats},
 };
 
