@@ -105,6 +105,9 @@ struct mg_l2 {
     struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
                            marker is never refused, so markers cannot deadlock */
     unsigned n_rel;
+    struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
+    struct msg_list rel_round; /* ... those the round under way answers */
+    bool round_busy;
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -711,45 +714,81 @@ static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
     return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
 }
 
-static void rel_done(struct mg_l2 *c, struct mg_rel *r)
+/* Send the markers of a round of depth `level` at `scope` for slot r. */
+static void send_markers(struct mg_l2 *c, struct mg_rel *r, unsigned scope, unsigned level)
 {
-    struct msg *m = r->m;
-    r->m = NULL;
-    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
-    } else {
-        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
-    }
-}
-
-/* A release from an L1 of this GPM (level rel_depth) or a marker from
- * another GPM's bank (its level in m->ts): markers of the next level down
- * to every neighbour, answered once all of theirs are back; level 0 is
- * answered at once. False: no free slot yet. */
-static bool take_rel(struct mg_l2 *c, struct msg *m)
-{
-    struct mg_rel *r = rel_slot(c);
-    if (!port_has_room(&c->base.pipe, 1)) {
-        c->base.st.resource_stalls++;
-        return false;
-    }
-    bool remote = m->flags & MG_F_SYS;
-    unsigned scope = m->req.scope, level = remote ? (unsigned)m->ts : rel_depth(c, scope);
-    r->m = m;
     r->left = 0;
-    if (!remote)
-        c->st.releases++;
     for (unsigned g = 0; level && g < c->n_gpms; g++) {
         if (!neighbour(c, g, scope))
             continue;
-        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_MARK, m->addr, c->base.comp.eng->now);
-        k->req = m->req;
+        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_MARK, r->m->addr, c->base.comp.eng->now);
+        k->req = r->m->req;
+        k->req.scope = (uint8_t)scope;
         k->ts = level - 1;
         k->sharer = (uint32_t)(r - c->rel);
         sys_send(c, k, g, NC_VNET_REQ, MSG_MG_MARK, TRAFFIC_REQ, 0);
         r->left++;
         c->st.marks_sent++;
     }
+}
+
+static void rel_done(struct mg_l2 *c, struct mg_rel *r);
+
+/* A round for every L1 release waiting at this bank: one set of markers at
+ * the widest scope among them answers them all. Releases that arrive while
+ * a round is under way wait for the next (they must be covered from their
+ * own arrival on), so a burst of them (every SM's kernel end) costs two
+ * rounds, not one each. */
+static void start_round(struct mg_l2 *c)
+{
+    struct mg_rel *r = rel_slot(c);
+    unsigned scope = SCOPE_CTA;
+    for (struct msg *m = c->rel_next.head; m; m = m->next)
+        scope = MAX(scope, (unsigned)m->req.scope);
+    c->rel_round = c->rel_next;
+    c->rel_next = (struct msg_list){0};
+    c->round_busy = true;
+    r->m = c->rel_round.head;
+    c->st.releases++;
+    send_markers(c, r, scope, rel_depth(c, scope));
+    if (!r->left)
+        rel_done(c, r);
+}
+
+static void rel_done(struct mg_l2 *c, struct mg_rel *r)
+{
+    struct msg *m = r->m;
+    r->m = NULL;
+    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
+        return;
+    }
+    while ((m = msg_list_pop(&c->rel_round)))
+        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    c->round_busy = false;
+    if (c->rel_next.n)
+        start_round(c);
+}
+
+/* A release from an L1 of this GPM (it joins the next round) or a marker
+ * from another GPM's bank (its level in m->ts): markers of the next level
+ * down to every neighbour, answered once all of theirs are back; level 0 is
+ * answered at once. False: the pipeline lacks room for the answers. */
+static bool take_rel(struct mg_l2 *c, struct msg *m)
+{
+    if (!port_has_room(&c->base.pipe, c->base.w.n_sms + 1u)) {
+        c->base.st.resource_stalls++;
+        return false;
+    }
+    if (!(m->flags & MG_F_SYS)) {
+        msg_list_push(&c->rel_next, m);
+        if (!c->round_busy)
+            start_round(c);
+        return true;
+    }
+    struct mg_rel *r = rel_slot(c);
+    r->m = m;
+    send_markers(c, r, m->req.scope, (unsigned)m->ts);
     if (!r->left)
         rel_done(c, r);
     return true;
