@@ -331,6 +331,7 @@ struct lp {
     const char *defining;     /* the buffer whose line this is, if any */
     struct lp_const *consts;
     unsigned n_consts;
+    unsigned depth;           /* nesting of parentheses and unary operators */
 };
 
 static void lp_error(struct lp *lp, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -586,7 +587,26 @@ static struct lspec_expr *parse_primary(struct lp *lp)
     return x;
 }
 
+/* The expression parser recurses once per '(' or unary operator: bound it,
+ * so a pathological expression is an error instead of a stack overflow
+ * (found by fuzzing). */
+#define LSPEC_MAX_NESTING 64
+
+static struct lspec_expr *parse_unary_nested(struct lp *lp);
+
 static struct lspec_expr *parse_unary(struct lp *lp)
+{
+    if (lp->depth == LSPEC_MAX_NESTING) {
+        lp_error(lp, "expression nested more than %d deep", LSPEC_MAX_NESTING);
+        return NULL;
+    }
+    lp->depth++;
+    struct lspec_expr *x = parse_unary_nested(lp);
+    lp->depth--;
+    return x;
+}
+
+static struct lspec_expr *parse_unary_nested(struct lp *lp)
 {
     skip_ws(lp);
     enum lx_op op;
@@ -725,6 +745,13 @@ static char *parse_path(struct lp *lp, char stop)
 
 /* A fill source: zeros | const(E) | iota[(S[, STEP])] | random(SEED[, LO, HI]) |
  * file(PATH) | values(E, ...) | = E. */
+/* What parse_source allocated; every parser that gives up after it frees it. */
+static void free_source(struct lspec_source *src)
+{
+    free(src->path);
+    free(src->values);
+}
+
 static bool parse_source(struct lp *lp, struct lspec_source *src, const char *what)
 {
     char tmp[40];
@@ -894,13 +921,15 @@ static void parse_buffer(struct lp *lp)
         bool ok = parse_source(lp, &b.init, "the initial contents");
         lp->refs = REFS_NONE;
         lp->defining = NULL;
-        if (!ok || !end_of_line(lp, "the initial contents"))
+        if (!ok || !end_of_line(lp, "the initial contents")) {
+            free_source(&b.init);
             return;
+        }
     }
     if (b.init.kind == LSPEC_FILL_VALUES && b.init.n_values != b.count) {
         lp_error(lp, "values() gives %llu values for %llu elements",
                  (unsigned long long)b.init.n_values, (unsigned long long)b.count);
-        free(b.init.values);
+        free_source(&b.init);
         return;
     }
     b.name = xstrdup(name);
@@ -1081,29 +1110,31 @@ static void parse_check(struct lp *lp)
     bool ok = parse_source(lp, &c.expect, "the expected contents");
     lp->refs = REFS_NONE;
     if (!ok)
-        return;
+        goto fail;
     const struct lspec_buffer *b = &lp->s->buffers[c.buf];
     if (c.expect.kind == LSPEC_FILL_VALUES && c.expect.n_values != b->count) {
         lp_error(lp, "values() gives %llu values but %s has %llu elements",
                  (unsigned long long)c.expect.n_values, b->name, (unsigned long long)b->count);
-        free(c.expect.values);
-        return;
+        goto fail;
     }
     if (keyword(lp, "tol")) {
         struct lspec_val v;
         if (!const_expr(lp, &v))
-            return;
+            goto fail;
         c.tol = as_f(v);
         if (!(c.tol >= 0)) {
             lp_error(lp, "tolerance must be >= 0");
-            return;
+            goto fail;
         }
     }
     if (!end_of_line(lp, "the check"))
-        return;
+        goto fail;
     PUSH(lp->s->checks, lp->s->n_checks, c);
     struct lspec_step st = {LSPEC_CHECK, lp->s->n_checks - 1};
     PUSH(lp->s->steps, lp->s->n_steps, st);
+    return;
+fail:
+    free_source(&c.expect);
 }
 
 static void parse_print(struct lp *lp)
@@ -1458,12 +1489,6 @@ struct launchspec *launchspec_load(const char *path, char *err, size_t errlen)
         return NULL;
     }
     return s;
-}
-
-static void free_source(struct lspec_source *src)
-{
-    free(src->path);
-    free(src->values);
 }
 
 void launchspec_free(struct launchspec *s)

@@ -119,6 +119,12 @@ static int set_opt(const struct cfg_opt *o, void *base, const char *v, char *err
                      CFG_STR_MAX - 1);
             return -1;
         }
+        if (v[0] == ';') {
+            /* `config show` prints "key = VALUE", and INI reads " ;" as the
+             * start of a comment: such a value could not be loaded back. */
+            snprintf(err, errlen, "%s: a value cannot start with ';' (it begins a comment)", o->name);
+            return -1;
+        }
         strcpy(field, v);
         return 0;
     }
