@@ -440,7 +440,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
               (char *)NULL);
         snprintf(err, errlen,
                  "%scoherence.protocol = %s runs on one GPU of one GPM, not on topology.gpus = %u "
-                 "x topology.gpms = %u (multi-GPM protocols: nhcc hmg ideal-mg nocache-mg)",
+                 "x topology.gpms = %u (multi-GPM protocols: nhcc hmg ideal-mg sw-nh sw-h nocache-mg)",
                  at, c->coherence.protocol, tp->gpus, tp->gpms);
         return -1;
     }

@@ -10,7 +10,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 machine=(--set topology.gpus=2 --set topology.gpms=2 --set gpu.sms=2 --set l2.banks=2
          --set topology.page_bytes=4K --set mg.dir_entries=16 --set mg.dir_ways=2)
-for p in nhcc hmg ideal-mg nocache-mg; do
+for p in nhcc hmg ideal-mg sw-nh sw-h nocache-mg; do
     "$bin" stress --protocol $p --episodes 20000 --small-caches --check "${machine[@]}" \
         >"$tmp/$p.out" 2>&1 || fail "stress $p: $(tail -5 "$tmp/$p.out")"
     grep -q "stress $p .*passed: 20000 episodes" "$tmp/$p.out" || fail "stress $p: $(cat "$tmp/$p.out")"

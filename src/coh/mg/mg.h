@@ -23,10 +23,14 @@ enum {
     MSG_MG_INV,                      /* home -> sharer: drop the region's lines (no ack) */
     MSG_MG_MARK,                     /* release marker: every earlier message has arrived? */
     MSG_MG_MARKACK,                  /* ... yes */
+    MSG_MG_ACQ,                      /* software coherence: drop copies of remote lines (L1 ->
+                                        its banks, sw-h: bank -> its GPU's banks); answered by
+                                        MSG_MG_RELACK (to an L1) or MSG_MG_MARKACK */
 };
 
 /* msg->flags */
 #define MG_F_RELEASED 0x100 /* L1: this request's release is done */
+#define MG_F_ACQUIRED 0x4000 /* L1: this request's acquire at the banks is done */
 #define MG_F_SYS 0x200      /* arrived from another GPM: answer through the sysnet */
 #define MG_F_FILL 0x400     /* a forwarded load whose answer may fill this bank */
 #define MG_F_DIR 0x800      /* the home's directory has seen this request */
@@ -35,8 +39,10 @@ enum {
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
+extern const struct proto_desc proto_sw_nh, proto_sw_h;
 
 /* The L1 (coh/nc/rc_l1.c). */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);
+struct comp *mg_sw_l1_create(const struct ctrl_wiring *w);
 
 #endif

@@ -63,7 +63,7 @@
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
     X(Fill, "not home: the home's data for a forwarded read that may be installed")              \
-    X(Inv, "not home: an invalidation of the line's region from its home")                       \
+    X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
 
@@ -83,7 +83,7 @@ struct mg_flavour {
 
 struct mg_stats {
     uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
-    uint64_t dir_evictions, releases, marks_sent;
+    uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -709,8 +709,8 @@ static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
  * invalidations only the writes (1). */
 static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
 {
-    if (!c->f.directory)
-        return 1;
+    if (!c->f.directory) /* sw-h: GPM -> GPU home -> system home */
+        return c->f.hier && scope >= SCOPE_SYS ? 2 : 1;
     return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
 }
 
@@ -759,6 +759,10 @@ static void rel_done(struct mg_l2 *c, struct mg_rel *r)
 {
     struct msg *m = r->m;
     r->m = NULL;
+    if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
+        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+        return;
+    }
     if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
         sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
         return;
@@ -789,6 +793,62 @@ static bool take_rel(struct mg_l2 *c, struct msg *m)
     struct mg_rel *r = rel_slot(c);
     r->m = m;
     send_markers(c, r, m->req.scope, (unsigned)m->ts);
+    if (!r->left)
+        rel_done(c, r);
+    return true;
+}
+
+/* ---- software coherence: bulk invalidation at acquires ---- */
+
+struct drop {
+    struct mg_l2 *c;
+    unsigned scope;
+};
+
+static void drop_if_remote(struct cache_line *l, void *arg)
+{
+    struct drop *d = arg;
+    struct mg_l2 *c = d->c;
+    if (l->state != ML2_V)
+        return;
+    unsigned sys = sys_home(c, l->addr, false);
+    bool keep = sys == c->gpm || (d->scope < SCOPE_SYS && gpu_home(c, sys) == c->gpm);
+    if (!keep) {
+        c->st.bulk_dropped++;
+        ctrl_fire(&c->base, l->addr, NULL, ML2_Inv);
+    }
+}
+
+/* Spec 004b §2.8: an acquire at scope S invalidates every cache between the
+ * SM and S's home: this bank's copies of lines homed elsewhere (for .gpu in
+ * sw-h, not those this bank is the GPU home of); in sw-h a .sys acquire also
+ * has every other GPM of the GPU drop theirs. Fills in flight are dropped. */
+static bool take_acq(struct mg_l2 *c, struct msg *m)
+{
+    if (!port_has_room(&c->base.pipe, 1)) {
+        c->base.st.resource_stalls++;
+        return false;
+    }
+    struct drop d = {c, m->req.scope};
+    c->epoch++;
+    c->st.bulk_invalidations++;
+    cache_for_each(&c->base.cache, drop_if_remote, &d);
+    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
+        return true;
+    }
+    struct mg_rel *r = rel_slot(c);
+    r->m = m;
+    r->left = 0;
+    for (unsigned g = 0; c->f.hier && m->req.scope >= SCOPE_SYS && g < c->n_gpms; g++) {
+        if (g == c->gpm || g / c->gpms != c->gpm / c->gpms)
+            continue;
+        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_ACQ, m->addr, c->base.comp.eng->now);
+        k->req = m->req;
+        k->sharer = (uint32_t)(r - c->rel);
+        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_ACQ, TRAFFIC_REQ, 0);
+        r->left++;
+    }
     if (!r->left)
         rel_done(c, r);
     return true;
@@ -839,6 +899,9 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
     case MSG_MG_MARK:
         m->flags |= MG_F_SYS;
         return take_rel(c, m);
+    case MSG_MG_ACQ:
+        m->flags |= MG_F_SYS;
+        return take_acq(c, m);
     default:
         m->flags |= MG_F_SYS;
         return take_request(b, m);
@@ -859,6 +922,8 @@ static bool take_local(struct ctrl *b, struct msg *m)
     struct mg_l2 *c = mg_of(b);
     if (m->type == MSG_MG_REL)
         return take_rel(c, m);
+    if (m->type == MSG_MG_ACQ)
+        return take_acq(c, m);
     return take_request(b, m);
 }
 
@@ -946,6 +1011,8 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, dir_evictions),
     CTRL_STAT_OWN(struct mg_stats, releases),
     CTRL_STAT_OWN(struct mg_stats, marks_sent),
+    CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
+    CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_END,
 };
@@ -995,6 +1062,16 @@ static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 {
     return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true,
                                             .free_coherence = true});
+}
+
+static struct comp *swnh_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.remote_fill = true});
+}
+
+static struct comp *swh_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.remote_fill = true, .hier = true});
 }
 
 static struct comp *nocache_l2_create(const struct ctrl_wiring *w)
@@ -1069,6 +1146,39 @@ const struct proto_desc proto_ideal_mg = {
     .n_l1_tables = 1,
     .l1 = MG_L1_OPS,
     .l2 = {ideal_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
+
+#define MG_SW_L1_OPS                                                                               \
+    {mg_sw_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}
+
+const struct proto_desc proto_sw_nh = {
+    .name = "sw-nh",
+    .title = "software coherence over every GPM as one flat GPU: L2s cache remote lines, no "
+             "directory; a .gpu/.sys acquire drops the local L2's remote lines",
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nocache_tables,
+    .n_l1_tables = 1,
+    .l1 = MG_SW_L1_OPS,
+    .l2 = {swnh_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
+
+const struct proto_desc proto_sw_h = {
+    .name = "sw-h",
+    .title = "hierarchical software coherence: hmg's GPU homes without a directory; a .gpu "
+             "acquire drops the local L2's remote lines, a .sys acquire those of every L2 of the GPU",
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nocache_tables,
+    .n_l1_tables = 1,
+    .l1 = MG_SW_L1_OPS,
+    .l2 = {swh_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
            ctrl_stats},
 };
 
