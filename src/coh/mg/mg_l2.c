@@ -544,18 +544,8 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_IV][ML2_MemData] = DO(ML2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
 };
 
-static void dump_ctx(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  line %#llx: %s%s\n", (unsigned long long)x->line->addr,
-                state_names[x->line->state], x->line->dirty ? " dirty" : "");
-    if (x->tbe)
-        fprintf(out, "  mshr %#llx: parked %u\n", (unsigned long long)x->tbe->addr,
-                x->tbe->parked.n);
-}
-
 const struct coh_table mg_l2_table =
-    COH_TABLE("nhcc", "L2", mg_l2_cells, ctrl_set_state, dump_ctx);
+    COH_TABLE("nhcc", "L2", mg_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
 
 /* ---- classifier ---- */
 
@@ -600,21 +590,8 @@ static bool take_request(struct ctrl *b, struct msg *m)
     unsigned event = classify_request(c, m);
     ctrl_lookup(b, &x, m->addr);
     bool at_home = event <= ML2_HAtomic;
-    if (at_home && !x.line) {
-        if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1)) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (!way) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        if (way->present) {
-            ctrl_fire(b, way->addr, NULL, ML2_Replace);
-            return false;
-        }
-    }
+    if (at_home && !x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
+        return false;
     /* the directory of the line's home for this request: the system home,
      * or in hmg the GPU home for its GPMs (a read it passes on unfilled
      * leaves no copy behind) */
@@ -1102,97 +1079,50 @@ static const struct coh_table *const nhcc_tables[] = {&rc_l1_table, &mg_l2_table
                                                       NULL};
 static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_table, NULL};
 
-#define MG_L1_OPS {mg_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}
+/* Every multi-GPM protocol: rc's L1 (releasing, for software coherence also
+ * acquiring, through the banks) and this bank in one of its flavours. */
+#define MG_PROTO(name_, title_, tables_, l1_create_, l2_create_)                                   \
+    {                                                                                              \
+        .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true,                     \
+        .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,    \
+        .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
+        .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,        \
+               ctrl_stats},                                                                        \
+    }
 
-const struct proto_desc proto_nhcc = {
-    .name = "nhcc",
-    .title = "NHCC: flat home directory over every GPM (V/I, sharer vector), ack-free "
+const struct proto_desc proto_nhcc =
+    MG_PROTO("nhcc",
+             "NHCC: flat home directory over every GPM (V/I, sharer vector), ack-free "
              "invalidations, write-through rc L1s, releases drained by markers",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nhcc_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_L1_OPS,
-    .l2 = {nhcc_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+             nhcc_tables, mg_l1_create, nhcc_l2_create);
 
-const struct proto_desc proto_hmg = {
-    .name = "hmg",
-    .title = "HMG: nhcc made hierarchical, a GPU home per GPU and a system home per line; "
+const struct proto_desc proto_hmg =
+    MG_PROTO("hmg",
+             "HMG: nhcc made hierarchical, a GPU home per GPU and a system home per line; "
              ".gpu synchronisation at the GPU home, .sys at the system home",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nhcc_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_L1_OPS,
-    .l2 = {hmg_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+             nhcc_tables, mg_l1_create, hmg_l2_create);
 
-const struct proto_desc proto_ideal_mg = {
-    .name = "ideal-mg",
-    .title = "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
+const struct proto_desc proto_ideal_mg =
+    MG_PROTO("ideal-mg",
+             "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
              "nothing (no latency, no bandwidth, not counted)",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nhcc_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_L1_OPS,
-    .l2 = {ideal_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+             nhcc_tables, mg_l1_create, ideal_l2_create);
 
-#define MG_SW_L1_OPS                                                                               \
-    {mg_sw_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}
-
-const struct proto_desc proto_sw_nh = {
-    .name = "sw-nh",
-    .title = "software coherence over every GPM as one flat GPU: L2s cache remote lines, no "
+const struct proto_desc proto_sw_nh =
+    MG_PROTO("sw-nh",
+             "software coherence over every GPM as one flat GPU: L2s cache remote lines, no "
              "directory; a .gpu/.sys acquire drops the local L2's remote lines",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nocache_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_SW_L1_OPS,
-    .l2 = {swnh_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+             nocache_tables, mg_sw_l1_create, swnh_l2_create);
 
-const struct proto_desc proto_sw_h = {
-    .name = "sw-h",
-    .title = "hierarchical software coherence: hmg's GPU homes without a directory; a .gpu "
-             "acquire drops the local L2's remote lines, a .sys acquire those of every L2 of the GPU",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nocache_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_SW_L1_OPS,
-    .l2 = {swh_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+const struct proto_desc proto_sw_h =
+    MG_PROTO("sw-h",
+             "hierarchical software coherence: hmg's GPU homes without a directory; a .gpu "
+             "acquire drops the local L2's remote lines, a .sys acquire those of every L2 of "
+             "the GPU",
+             nocache_tables, mg_sw_l1_create, swh_l2_create);
 
-const struct proto_desc proto_nocache_mg = {
-    .name = "nocache-mg",
-    .title = "multi-GPM baseline: no caching of other GPMs' data in the L2 (the "
+const struct proto_desc proto_nocache_mg =
+    MG_PROTO("nocache-mg",
+             "multi-GPM baseline: no caching of other GPMs' data in the L2 (the "
              "normalisation of Fig. 5.9); every remote access goes to its home",
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nocache_tables,
-    .n_l1_tables = 1,
-    .l1 = MG_L1_OPS,
-    .l2 = {nocache_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+             nocache_tables, mg_l1_create, nocache_l2_create);
