@@ -1,37 +1,37 @@
 /*
- * mg_l2.c - the L2 bank of the multi-GPM protocols: NHCC's flat home
- * directory (spec 004b §2.3) and the remote-caching baselines it is compared
- * with (§2.8).
+ * mg_l2.c - the L2 bank of the multi-GPM protocols (spec 004b §2.3-2.8):
+ * nhcc, hmg, ideal-mg, sw-nh, sw-h and nocache-mg, one bank in flavours.
  *
  * Every GPM's bank b serves the lines that interleave onto b. For each line
- * one GPM is the home (the first toucher of its page, mem/pagemap): its bank
- * keeps the newest value (write-back to its own DRAM, as nc's L2) and, for
- * nhcc, a directory of which other GPMs may cache the line. Any other bank
- * is a non-home bank: it keeps clean copies of remote lines, forwards every
- * miss, write and atomic to the home, and relays the answers.
+ * one GPM is the system home (the first toucher of its page, mem/pagemap):
+ * its bank keeps the newest value (write-back to its own DRAM, as nc's L2).
+ * In hmg and sw-h each GPU also has a GPU home for the line, its GPM with the
+ * system home's index; GPMs go through their GPU home, GPU homes through the
+ * system home. Any other bank keeps clean copies of remote lines, forwards
+ * every miss, write and atomic towards the home, and relays the answers.
  *
  * Two tables: the data array's (this file's first) and the directory's
- * (Table 5.1: V/I per region with a sharer vector, no transient states).
- * The classifier picks home or non-home events; scope decides where a load
- * may hit: weak and .cta loads anywhere, .gpu/.sys loads only at the home.
- * Stores are written through to the home and acknowledged to the L1 at once
- * by its own bank (posted); atomics are performed at the home.
+ * (Table 5.1: V/I per region with a sharer vector of GPMs, no transient
+ * states; nhcc, hmg, ideal-mg). The classifier picks home or non-home
+ * events; scope decides where a load may be served: weak and .cta loads
+ * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
+ * the system home. Stores are written through and acknowledged to the L1 at
+ * once by its own bank (posted); atomics are performed at the system home.
  * Invalidations go only on read-write sharing and directory evictions and are
- * never acknowledged. A fill that may be older than an invalidation or a
- * write seen meanwhile is not installed (a per-bank count of both, compared
- * at the answer: conservative, spec 004b §8 item 4).
+ * never acknowledged; a GPU home passes those of the system home on to its
+ * GPMs. A fill that may be older than an invalidation or a write seen
+ * meanwhile is not installed (a per-bank count of both, compared at the
+ * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
+ * sw-h) has no directory: an acquire has the banks drop their remote copies.
  *
  * Release completion (spec 004b §2.7, option 1, the safe choice): an L1's
- * release sends MSG_MG_REL to each bank of its GPM; each sends it on to the
- * same bank of every other GPM, behind the write-throughs it forwarded
- * earlier (the sysnet keeps order per GPM pair and vnet). A bank that takes
- * a REL has taken those writes and sent their invalidations; it then sends
- * MSG_MG_MARK to every other GPM's bank, behind any invalidation it sent,
- * and answers RELACK once every MARKACK is back. The releasing bank answers
- * its L1 when every RELACK is in: by then every write the releaser could
- * have observed is at its home and every invalidation sent before has
- * arrived (cumulative). NHCC is flat: .gpu and .sys releases alike cover
- * every GPM.
+ * release reaches every bank of its GPM; a bank runs a round of markers of
+ * the protocol's depth to its neighbour banks (the same bank index in other
+ * GPMs), each of which sends markers one level down before it answers. The
+ * sysnet keeps order per GPM pair and vnet, so a marker arrives after
+ * everything its sender sent before it, and each level proves one more hop
+ * of writes and invalidations delivered, also of writes the releaser only
+ * observed (cumulative). docs/multi-gpu.md gives the depths.
  * DEVIATION: the directory covers dir_lines consecutive lines of one bank's
  * interleave (a bank's lines are every banks-th line), not 4 adjacent lines
  * of the address space, which would fall in 4 banks.

@@ -243,10 +243,15 @@ static void to_every_bank(struct rc_l1 *c, const struct msg *m, uint16_t type, u
     }
 }
 
-/* A round for every acquiring response waiting: MSG_MG_ACQ at the widest
- * scope among them. */
-static void start_acq_round(struct rc_l1 *c)
+/* A round for every acquiring response waiting, when none is under way and
+ * the request vnet has room (else the tick tries again: a full port wakes
+ * its sender when it frees): MSG_MG_ACQ at the widest scope among them.
+ * Returns whether it started one. */
+static bool start_acq_round(struct rc_l1 *c)
 {
+    if (c->acq_round.n || !c->acq_next.n ||
+        !port_has_room(c->base.links.net_out[NC_VNET_REQ], c->base.w.n_banks))
+        return false;
     struct msg widest = {0};
     for (struct msg *m = c->acq_next.head; m; m = m->next)
         if (!widest.req.op || m->req.scope > widest.req.scope)
@@ -255,6 +260,7 @@ static void start_acq_round(struct rc_l1 *c)
     c->acq_next = (struct msg_list){0};
     c->acq_acks = c->base.w.n_banks;
     to_every_bank(c, &widest, MSG_MG_ACQ, 1);
+    return true;
 }
 
 /* Start a release (or, for software coherence, an acquire) at the banks:
@@ -285,8 +291,7 @@ static bool hold_acquire(struct rc_l1 *c, struct msg *m)
         return false;
     m->flags |= MG_F_ACQUIRED;
     msg_list_push(&c->acq_next, m);
-    if (!c->acq_round.n)
-        start_acq_round(c);
+    start_acq_round(c);
     return true;
 }
 
@@ -321,8 +326,7 @@ static void take_response(struct ctrl *b, struct msg *m)
             struct msg *r;
             while ((r = msg_list_pop(&c->acq_round)))
                 take_response(b, r);
-            if (c->acq_next.n)
-                start_acq_round(c);
+            start_acq_round(c);
         }
         return;
     }
@@ -353,8 +357,10 @@ static void take_response(struct ctrl *b, struct msg *m)
 static bool rc_l1_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
+    struct rc_l1 *c = rc_of(b);
     ctrl_tick_begin(b);
-    bool moved = ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
+    bool moved = c->acq_next.n && start_acq_round(c);
+    moved |= ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
     if (moved)
         return true;
