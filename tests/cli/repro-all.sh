@@ -41,7 +41,7 @@ designs = rc zz-none
 INI
 # and a placeholder whose declaration says it is not built (it needs no sweep)
 mkdir -p "$tmp/root/repro/zz-placeholder"
-printf '[reproduction]\ntitle = a paper not started\npaper = HMG\nbuilt = no\n' \
+printf '[reproduction]\ntitle = a paper not started\npaper = ZZ\nbuilt = no\n' \
     >"$tmp/root/repro/zz-placeholder/report.ini"
 GPUCOH_ROOT=$tmp/root "$bin" repro list >"$tmp/list" || fail "repro list"
 grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
@@ -52,7 +52,7 @@ GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
 grep -q "^repro zz-unbuilt: not built: needs protocol zz-none" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
-for r in tc l1-study chopin stc; do
+for r in tc l1-study chopin stc hmg; do
     grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
     [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
     grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
@@ -60,7 +60,8 @@ for r in tc l1-study chopin stc; do
 done
 grep -q "Not built: needs protocol zz-none" "$tmp/all/index.html" || fail "index.html: unbuilt not listed"
 grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
-grep -qE '^HMG +004b .* not built$' "$tmp/out" || fail "HMG not 'not built'"
+grep -qE '^HMG +004b +Fig5.9 +all +speedup_gmean +nhcc +hmg +1\.18 +[0-9]+\.[0-9]{2}$' "$tmp/out" ||
+    fail "HMG row: $(grep '^HMG ' "$tmp/out")"
 # the distance table: every headline row, a number for TC and STC, `not built` for the others
 nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
 rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[A-Za-z]+ +[0-9]{3}[ab]? ')
@@ -73,8 +74,8 @@ grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsc
 grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||
     fail "index.html lacks CHOPIN's plots"
 grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
-grep -c "<img " "$tmp/all/index.html" | grep -qx 34 ||
-    fail "expected 34 plots in index.html (8 of them stc's, 5 rcc's), not $(grep -c "<img " "$tmp/all/index.html")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 35 ||
+    fail "expected 35 plots in index.html (8 of them stc's, 5 rcc's, 1 hmg's), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
