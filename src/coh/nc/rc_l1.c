@@ -269,7 +269,7 @@ static bool start_acq_round(struct rc_l1 *c)
 static bool start_release(struct rc_l1 *c, struct msg *m, bool acquire)
 {
     struct ctrl *b = &c->base;
-    if (c->rel_held || !port_has_room(b->links.net_out[NC_VNET_REQ], b->w.n_banks)) {
+    if (!port_has_room(b->links.net_out[NC_VNET_REQ], b->w.n_banks)) {
         b->st.resource_stalls++;
         return false;
     }
@@ -301,6 +301,10 @@ static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (c->rel_held) { /* nothing passes a request held for its release (program order) */
+        b->st.resource_stalls++;
+        return false;
+    }
     if (releases_at_l2(c, m))
         return start_release(c, m, false);
     if (acquires_at_l2(c, m))
