@@ -79,6 +79,7 @@ struct litmus_label {
 
 struct litmus_thread {
     int cta, gpu;                  /* placement from the header */
+    int gpm;                       /* ... and the GPU module, ",gpm N" (default 0) */
     unsigned n_instrs;
     struct litmus_instr ins[LITMUS_MAX_INSTRS];
     unsigned n_labels;
@@ -178,6 +179,9 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
                            size_t len);
 /* Why gpucoh cannot run the test yet (proxies, aliases, several GPUs), or NULL. */
 const char *litmus_unsupported(const struct litmus_test *t);
+/* The same on a machine of `gpus` GPUs of `gpms` GPMs each: a test whose
+ * threads all fit runs there. */
+const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms);
 /* Name of register/location observables, "P0:r1" or "x". */
 void litmus_obs_name(const struct litmus_test *t, unsigned i, char *buf, size_t len);
 

@@ -516,17 +516,21 @@ static int parse_cell(struct pstate *ps, int thn, char *cell, int line)
 static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
 {
     s = trim(s);
-    int th, cta, gpu, used = 0;
-    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0 */
-    if (sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) != 3 || s[used])
-        return perr(ps, line, "bad thread declaration '%s' (expected 'P%d@cta N,gpu N')", s,
-                    idx);
+    int th, cta, gpu, gpm = 0, used = 0, more = 0;
+    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow: ,gpm 1 */
+    if (sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) != 3 ||
+        (s[used] && (sscanf(s + used, " , gpm %d%n", &gpm, &more) != 1 || s[used + more])))
+        return perr(ps, line,
+                    "bad thread declaration '%s' (expected 'P%d@cta N,gpu N' or "
+                    "'P%d@cta N,gpu N,gpm N')",
+                    s, idx, idx);
     if (th != idx)
         return perr(ps, line, "thread column %d is declared as P%d", idx, th);
-    if (cta < 0 || gpu < 0)
-        return perr(ps, line, "negative cta or gpu in '%s'", s);
+    if (cta < 0 || gpu < 0 || gpm < 0)
+        return perr(ps, line, "negative cta, gpu or gpm in '%s'", s);
     ps->t->th[idx].cta = cta;
     ps->t->th[idx].gpu = gpu;
+    ps->t->th[idx].gpm = gpm;
     if (gpu != ps->t->th[0].gpu)
         ps->t->features |= LITMUS_F_MULTIGPU;
     return 0;
@@ -1152,12 +1156,23 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
 
 const char *litmus_unsupported(const struct litmus_test *t)
 {
+    return litmus_unsupported_on(t, 1, 1);
+}
+
+const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms)
+{
     if (t->features & LITMUS_F_PROXY)
         return "uses texture/surface/constant proxies or proxy fences, which the machine does not "
                "model";
     if (t->features & LITMUS_F_ALIAS)
         return "uses virtual-address aliases, which the machine does not model";
-    if (t->features & LITMUS_F_MULTIGPU)
-        return "places threads on several GPUs, which the machine does not model";
+    for (unsigned th = 0; th < t->n_threads; th++) {
+        if ((unsigned)t->th[th].gpu >= gpus)
+            return gpus == 1 ? "places threads on several GPUs, which a machine of one GPU "
+                               "does not model (topology.gpus)"
+                             : "places a thread on a GPU the machine lacks (topology.gpus)";
+        if ((unsigned)t->th[th].gpm >= gpms)
+            return "places a thread on a GPU module the machine lacks (topology.gpms)";
+    }
     return NULL;
 }

@@ -214,39 +214,47 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
                      struct litmus_ptx *p, char *why, size_t whylen)
 {
     memset(p, 0, sizeof *p);
-    const char *u = litmus_unsupported(t);
+    unsigned gpus = MAX(o->gpus, 1u), gpms = MAX(o->gpms, 1u);
+    const char *u = litmus_unsupported_on(t, gpus, gpms);
     if (u) {
         snprintf(why, whylen, "%s", u);
         return -1;
     }
     if (check_barriers(t, why, whylen))
         return -1;
-    /* placement */
-    int ctas[LITMUS_MAX_THREADS];
-    unsigned n_ctas = 0;
+    /* placement: (GPM, CTA id) pairs sorted, numbered within their GPM */
+    long ctas[LITMUS_MAX_THREADS];
+    unsigned n_ctas = 0, n_gpms = gpus * gpms;
     for (unsigned th = 0; th < t->n_threads; th++) {
+        long key = (long)(t->th[th].gpu * gpms + t->th[th].gpm) << 32 | t->th[th].cta;
         unsigned k = 0;
-        while (k < n_ctas && ctas[k] != t->th[th].cta)
+        while (k < n_ctas && ctas[k] != key)
             k++;
         if (k == n_ctas)
-            ctas[n_ctas++] = t->th[th].cta;
+            ctas[n_ctas++] = key;
     }
-    for (unsigned x = 1; x < n_ctas; x++) /* sort the CTA ids */
+    for (unsigned x = 1; x < n_ctas; x++) /* sort by GPM, then CTA id */
         for (unsigned y = x; y > 0 && ctas[y - 1] > ctas[y]; y--) {
-            int tmp = ctas[y];
+            long tmp = ctas[y];
             ctas[y] = ctas[y - 1];
             ctas[y - 1] = tmp;
         }
+    unsigned slot[LITMUS_MAX_THREADS], per_gpm_max = 0;
+    for (unsigned k = 0; k < n_ctas; k++) {
+        slot[k] = k && ctas[k - 1] >> 32 == ctas[k] >> 32 ? slot[k - 1] + 1 : 0;
+        per_gpm_max = MAX(per_gpm_max, slot[k] + 1);
+    }
     unsigned per_cta[LITMUS_MAX_THREADS] = {0};
     for (unsigned th = 0; th < t->n_threads; th++) {
+        long key = (long)(t->th[th].gpu * gpms + t->th[th].gpm) << 32 | t->th[th].cta;
         unsigned k = 0;
-        while (ctas[k] != t->th[th].cta)
+        while (ctas[k] != key)
             k++;
-        p->cta_of[th] = k;
+        p->cta_of[th] = n_gpms == 1 ? k : (unsigned)(ctas[k] >> 32) * per_gpm_max + slot[k];
         p->warp_of[th] = per_cta[k]++;
         p->warps_per_cta = MAX(p->warps_per_cta, per_cta[k]);
     }
-    p->n_ctas = n_ctas;
+    p->n_ctas = n_gpms == 1 ? n_ctas : n_gpms * per_gpm_max;
     /* memory layout */
     unsigned stride = o->pack ? 4 : 128, n_roots = 0;
     for (unsigned l = 0; l < t->n_locs; l++)
@@ -292,7 +300,7 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     put(&b, "\tbra DONE;\n");
     for (unsigned th = 0; th < t->n_threads; th++) {
         const struct litmus_thread *tt = &t->th[th];
-        put(&b, "\n// P%u@cta %d,gpu %d\nP%u_START:\n", th, tt->cta, tt->gpu, th);
+        put(&b, "\n// P%u@cta %d,gpu %d,gpm %d\nP%u_START:\n", th, tt->cta, tt->gpu, tt->gpm, th);
         for (int r = 0; r < LITMUS_MAX_REGS; r++)
             if (tt->regs_used & (1u << r))
                 put(&b, "\tmov.u32 %%r%d, %u;\n", r, (uint32_t)tt->reg_init[r]);

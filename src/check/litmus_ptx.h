@@ -3,7 +3,10 @@
  * any CUDA kernel.
  *
  * Placement: the test's CTAs (sorted by id) become CTAs 0, 1, ... of the
- * grid, so CTA i runs on SM i; within a CTA, its threads (in P order) become
+ * grid, so CTA i runs on SM i; on a machine of several GPMs (G of them) the
+ * grid has G x K CTAs, K the most CTAs a GPM gets: CTAs of GPM g (global
+ * index gpu x gpms + gpm) become g x K + 0, 1, ..., which contiguous CTA
+ * scheduling puts on that GPM's SMs 0, 1, ... (the others exit); within a CTA, its threads (in P order) become
  * warps 0, 1, ...; each litmus thread is one warp in which lane 0 does the
  * work (the other lanes leave at once) or, with all_lanes, every lane does
  * the loads and stores and lane 0 alone the atomics (their results are
@@ -27,6 +30,7 @@ struct litmus_ptx_opts {
     bool all_lanes; /* every lane of a litmus warp loads and stores */
     bool pack;      /* locations in consecutive words rather than one line each */
     bool prewarm;   /* pre-warm the L1 with every location the thread uses */
+    unsigned gpus, gpms; /* the machine's topology (0: 1) */
 };
 
 /* Kernel parameters, in order: p_mem (u64), p_out (u64), p_skew0..p_skew{T-1}

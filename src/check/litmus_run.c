@@ -115,7 +115,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
                  r->model, r->verdict, r->ref_verdict);
         return 0;
     }
-    const char *u = litmus_unsupported(t);
+    const char *u = litmus_unsupported_on(t, MAX(o->ptx.gpus, 1u), MAX(o->ptx.gpms, 1u));
     if (u) {
         skip(r, u);
         return 0;

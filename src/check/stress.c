@@ -98,8 +98,10 @@ static void line_report(struct stress *s, addr_t line)
     fprintf(out, "  the line %#llx now:\n", (unsigned long long)line);
     for (unsigned i = 0; i < s->n_sms; i++)
         controller_line(s, out, machine_l1(s->m, i), &p->l1, p->tables[0], line);
-    unsigned bank = (unsigned)((line / s->line_bytes) % machine_config(s->m)->l2.banks);
-    controller_line(s, out, machine_l2(s->m, bank), &p->l2, p->tables[p->n_l1_tables], line);
+    unsigned banks = machine_config(s->m)->l2.banks;
+    unsigned bank = (unsigned)((line / s->line_bytes) % banks);
+    for (unsigned b = bank; b < machine_n_banks(s->m); b += banks) /* every GPM's */
+        controller_line(s, out, machine_l2(s->m, b), &p->l2, p->tables[p->n_l1_tables], line);
     fprintf(out, "  its recent transitions (oldest first):\n");
     coh_history_print(s->hist, line, out);
 }
@@ -125,7 +127,9 @@ static struct msg *new_req(struct stress *s, struct agent *a, enum mem_op op, ad
 {
     struct msg *m = msg_new(machine_msgs(s->m), MSG_CORE_REQ,
                             addr & ~(addr_t)(s->line_bytes - 1), s->comp.eng->now);
-    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = SCOPE_GPU,
+    /* agents on several GPUs synchronise at .sys scope, the one that covers them */
+    enum mem_scope scope = machine_config(s->m)->topology.gpus > 1 ? SCOPE_SYS : SCOPE_GPU;
+    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
                               .sm = (uint16_t)a->sm, .warp = (uint16_t)a->warp,
                               .id = s->next_id};
     s->pend[s->next_id++ & s->pend_mask] = (struct pending){.agent = (unsigned)(a - s->agents)};
@@ -322,7 +326,7 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     s->report = report;
     s->m = machine_new_checked(cfg, o->check);
     s->hist = machine_record_history(s->m, 1u << 16);
-    s->n_sms = cfg->gpu.sms;
+    s->n_sms = machine_n_sms(s->m);
     s->line_bytes = cfg->l1.cache.line_bytes;
     s->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
     rng_seed(&s->rng, cfg->sim.seed, 0x57e55);

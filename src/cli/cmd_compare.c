@@ -35,7 +35,8 @@ static void usage(FILE *out)
             "\n"
             "  --workloads LIST      workloads or sets, comma-separated (default all)\n"
             "  --protocols LIST      protocols, comma-separated, or all (default: every one\n"
-            "                        that is not test-only); --protocol NAME adds one\n"
+            "                        that is not test-only, multi-GPM ones aside: name\n"
+            "                        those, e.g. nhcc,hmg); --protocol NAME adds one\n"
             "  --size S              input size (default tiny)\n"
             "  --csv FILE            write the table's rows as CSV\n"
             "\n" SIM_HELP_MACHINE SIM_HELP_CHECK
@@ -121,7 +122,7 @@ int cmd_compare(int argc, char **argv)
     unsigned n_pr = 0;
     if (!pr_list[0] || !strcmp(pr_list, "all")) {
         for (const struct proto_desc *const *q = proto_registry; *q && n_pr < MAX_ITEMS; q++)
-            if (!(*q)->test_only)
+            if (!(*q)->test_only && !(*q)->multi_gpm)
                 protos[n_pr++] = (*q)->name;
     } else {
         n_pr = split(pr_list, protos);

@@ -65,7 +65,8 @@ static void usage(FILE *out)
             "what the simulated machine does not model (proxies, aliases, several GPUs) and\n"
             "tests that can hang at a barrier are skipped, never passed.\n"
             "\n"
-            "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one;\n"
+            "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one\n"
+            "                       but the multi-GPM ones (name those: nhcc, hmg, ...);\n"
             "                       default: the configuration's protocol\n"
             "  --functional         run in functional mode (SC at instruction granularity)\n"
             "  --model M            judge by model M instead of the one the machine promises\n"
@@ -408,7 +409,7 @@ int cmd_litmus(int argc, char **argv)
 
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
-            if (n_protocols < ARRAY_LEN(protocols) && !(*p)->test_only)
+            if (n_protocols < ARRAY_LEN(protocols) && !(*p)->test_only && !(*p)->multi_gpm)
                 protocols[n_protocols++] = (*p)->name;
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */
@@ -457,6 +458,10 @@ int cmd_litmus(int argc, char **argv)
         struct litmus_run_opts rp = ro; /* judged by what this machine promises */
         if (!rp.model)
             rp.model = o.functional ? "sc" : config_promise(&s.cfg);
+        if (!o.functional) { /* threads placed on GPUs and GPMs the machine has */
+            rp.ptx.gpus = s.cfg.topology.gpus;
+            rp.ptx.gpms = s.cfg.topology.gpms;
+        }
         struct launcher l = o.functional ? functional_launcher(s.functional)
                                          : machine_launcher(s.machine);
         struct totals tot = {0};

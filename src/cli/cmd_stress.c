@@ -31,7 +31,8 @@ static void usage(FILE *out)
             "completed write is visible only to readers that synchronised with its writer\n"
             "through memory, so every episode opens and closes on one variable there.\n"
             "\n"
-            "  --protocol NAME|all  protocols to test (default all)\n"
+            "  --protocol NAME|all  protocols to test (default all: every one but the test-only\n"
+            "                       and multi-GPM ones, which are named: nhcc, hmg, ...)\n"
             "  --episodes N         episodes to complete per protocol, 1 to 10^12 (default 20000)\n"
             "  --seed S             random seed (default 1)\n"
             "  --small-caches       tiny L1s and L2 banks and few MSHRs: evictions, recalls,\n"
@@ -66,7 +67,7 @@ int cmd_stress(int argc, char **argv)
     so.check = o.check;
     int worst = 0;
     for (const struct proto_desc *const *p = proto_registry; *p; p++) {
-        if (strcmp(proto, "all") ? strcmp(proto, (*p)->name) : (*p)->test_only)
+        if (strcmp(proto, "all") ? strcmp(proto, (*p)->name) : (*p)->test_only || (*p)->multi_gpm)
             continue;
         const char *sets[SIM_MAX_SETS + 16];
         unsigned n = 0;

@@ -718,6 +718,25 @@ void ctrl_l2_dump_pipe(const struct ctrl *c, FILE *out)
     port_dump(&c->pipe, out, ctrl_dump_msg);
 }
 
+bool ctrl_l2_room_for_miss(struct ctrl *c, addr_t line,
+                           bool (*evictable)(const struct cache_line *, void *), unsigned replace)
+{
+    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1)) {
+        c->st.resource_stalls++;
+        return false;
+    }
+    struct cache_line *way = cache_victim(&c->cache, line, evictable, NULL);
+    if (!way) {
+        c->st.resource_stalls++;
+        return false;
+    }
+    if (way->present) {
+        ctrl_fire(c, way->addr, NULL, replace);
+        return false;
+    }
+    return true;
+}
+
 void ctrl_l2_send_fetch(struct coh_ctx *x)
 {
     struct ctrl *c = ctrl_of(x);

@@ -260,6 +260,13 @@ void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet
  * addressed back to the requesting SM: what ctrl_l2_respond sends. */
 void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
                           uint8_t cls, uint16_t bytes);
+/* Room for a miss of a write-back bank at `line`: an MSHR, the DRAM port and
+ * a free way. A full set first replaces its LRU line that `evictable` allows
+ * (event `replace`, writing it back if dirty) and the request retries next
+ * cycle, as SLICC's L2_Replacement does. False (counted as a resource stall
+ * unless a replacement ran) while there is none. */
+bool ctrl_l2_room_for_miss(struct ctrl *c, addr_t line,
+                           bool (*evictable)(const struct cache_line *, void *), unsigned replace);
 /* Ready responses leave the pipeline while their vnet has room. */
 bool ctrl_l2_drain_pipe(struct ctrl *c);
 /* A DRAM write-back ack needs nothing (DRAM keeps line order): freed, true. */

@@ -18,6 +18,8 @@ extern const struct proto_desc proto_rccsc, proto_rccwo;
 extern const struct proto_desc proto_getm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
 extern const struct proto_desc proto_spandex_g, proto_spandex_d;
+extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
+extern const struct proto_desc proto_sw_nh, proto_sw_h;
 
 const char *const mem_model_names[MODEL_N] = {"ptx", "sc"};
 
@@ -40,6 +42,12 @@ const struct proto_desc *const proto_registry[] = {
     &proto_getm,
     &proto_spandex_g,
     &proto_spandex_d,
+    &proto_nhcc,
+    &proto_hmg,
+    &proto_ideal_mg,
+    &proto_sw_nh,
+    &proto_sw_h,
+    &proto_nocache_mg,
     NULL,
 };
 

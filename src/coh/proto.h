@@ -21,6 +21,7 @@
 
 struct config;
 struct observer;
+struct pagemap;
 
 #define VNET_MAX 6
 
@@ -36,6 +37,9 @@ struct ctrl_wiring {
     struct coh_cov *cov;         /* coverage, one per table of the protocol, in table order */
     struct backing *store;       /* only for the idle-time host access (dma) */
     struct observer *obs;        /* invariant observer (--check), or NULL */
+    /* --- several GPMs (proto_desc.multi_gpm; zero on one GPM) --- */
+    unsigned gpm;                /* this controller's GPM: gpu * topology.gpms + module */
+    struct pagemap *pages;       /* first-touch placement of pages on GPMs */
 };
 
 /* Where a controller's messages go and come from. */
@@ -46,6 +50,9 @@ struct ctrl_links {
     struct port *to_mem;           /* L2: requests to DRAM */
     struct port *to_unit;          /* L1: to the protocol's central unit (NULL: none) */
     struct port *from_unit;        /* L1: from it */
+    struct port *sys_out[VNET_MAX];/* L2 of a multi-GPM protocol: into the network between
+                                      GPMs' banks (noc/sysnet), per vnet */
+    struct port *sys_in[VNET_MAX]; /* ... and out of it */
 };
 
 struct ctrl_ops {
@@ -114,6 +121,9 @@ struct proto_desc {
     const char *(*check)(const struct config *c, char *why, size_t len);
     bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
                                   stamp transactional requests (docs/transactions.md) */
+    bool multi_gpm;            /* runs on a machine of several GPMs or GPUs (topology.*): its
+                                  L2 banks also talk to other GPMs' banks (struct ctrl_links's
+                                  sys_out/sys_in) */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */

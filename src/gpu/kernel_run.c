@@ -26,3 +26,11 @@ void kernel_run_init(struct kernel_run *run, const struct launch *l, uint32_t n_
     run->n_ctas = (uint32_t)n;
     run->n_sms = n_sms;
 }
+
+void kernel_run_share(struct kernel_run *run, unsigned part, unsigned parts)
+{
+    uint64_t n = run->n_ctas;
+    uint32_t first = (uint32_t)(n * part / parts), end = (uint32_t)(n * (part + 1) / parts);
+    run->cta_base = first;
+    run->n_ctas = end - first;
+}

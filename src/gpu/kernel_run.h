@@ -23,7 +23,8 @@
 
 struct kernel_run {
     struct launch launch;   /* what runs (params must outlive the run) */
-    uint32_t n_ctas;        /* grid.x * grid.y * grid.z */
+    uint32_t cta_base;      /* this GPM's first CTA (its CTAs are cta_base + [0, n_ctas)) */
+    uint32_t n_ctas;        /* CTAs this GPM runs (one GPM: grid.x * grid.y * grid.z) */
     uint32_t n_sms;         /* SMs of the GPU taking part */
     uint32_t per_sm_ctas;   /* resident CTAs per SM (occupancy); set by the first SM */
     uint32_t fill_ctas;     /* CTAs [0, fill_ctas) placed round-robin: CTA i on SM i % n_sms */
@@ -39,6 +40,11 @@ struct kernel_run {
 /* Fill `run` for launch `l` on a GPU of n_sms SMs. Fails (fatal, exit 2)
  * for an empty grid or block. */
 void kernel_run_init(struct kernel_run *run, const struct launch *l, uint32_t n_sms);
+
+/* Contiguous CTA scheduling over several GPMs (spec 004b §2.1): GPM `part`
+ * of `parts` runs the CTAs [n * part / parts, n * (part + 1) / parts) of the
+ * n that kernel_run_init counted, possibly none. */
+void kernel_run_share(struct kernel_run *run, unsigned part, unsigned parts);
 
 /* True when every SM finished the kernel. */
 static inline bool kernel_run_done(const struct kernel_run *run)

@@ -429,6 +429,7 @@ static void cta_dispatch(struct sm *sm, uint32_t index)
     if (!c)
         panic("%s: no free CTA entry although the limit allowed one", sm->comp.name);
     memset(c, 0, sizeof *c);
+    index += sm->run->cta_base; /* this GPM's share starts there */
     struct ptx_dim3 id = {index % l->grid.x, (index / l->grid.x) % l->grid.y,
                           index / (l->grid.x * l->grid.y)};
     c->pc = ptx_cta_new(l->kernel, id, l->grid, l->block, l->params, l->dyn_shmem_bytes);

@@ -28,7 +28,7 @@ bool p2p_send(struct p2p_link *l, struct port *p, struct msg *m, uint64_t bytes)
     l->bytes += bytes;
     l->msgs++;
     l->busy_ps += ser;
-    bool ok = port_send_delayed(p, m, l->free_at - now);
+    bool ok = port_send_delayed(p, m, l->free_at - now + l->latency_ps);
     panic_if(!ok, "p2p_send: port %s refused after room check", p->name);
     return true;
 }

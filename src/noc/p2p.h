@@ -22,6 +22,8 @@ struct p2p_link {
     tick_t free_at;       /* when the last accepted message has left */
     uint64_t bytes, msgs; /* statistics */
     tick_t busy_ps;       /* time spent serialising */
+    tick_t latency_ps;    /* flight time added after serialisation on top of the port's own
+                             latency (0 from p2p_init: the port carries it) */
 };
 
 /* bytes_per_second 0 = unlimited. */

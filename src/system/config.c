@@ -40,7 +40,7 @@ static const struct cfg_opt sim_opts[] = {
 
 #define T struct gpu_spec
 static const struct cfg_opt gpu_opts[] = {
-    CFG_U32("sms", T, sms, "16", 1, 1024, "", "SMs (cores) per GPU"),
+    CFG_U32("sms", T, sms, "16", 1, 1024, "", "SMs (cores) per GPU module (topology.gpms; one GPM: per GPU)"),
     CFG_F64("core_mhz", T, core_mhz, "1400", 1, 10000, "MHz",
             "SM and L1 clock; leases and latencies in 'core cycles' use it"),
     CFG_END,
@@ -65,7 +65,7 @@ const char *const l2_write_ack_names[] = {"performed", "arrival", NULL};
 
 #define T struct l2_spec
 static const struct cfg_opt l2_opts[] = {
-    CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels"),
+    CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels, per GPU module"),
     CFG_U32("size", T, cache.size_bytes, "128K", 128, 1u << 31, "bytes", "capacity per bank"),
     CFG_U32("ways", T, cache.ways, "8", 1, 64, "", "associativity"),
     CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes",
@@ -101,6 +101,38 @@ static const struct cfg_opt vi_opts[] = {
     CFG_U32("dir_ratio", T, dir_ratio, "2", 1, 1024, "",
             "gpuvini: directory entries per L1 line of the machine (R), spread over the banks"),
     CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "gpuvini: directory associativity"),
+    CFG_END,
+};
+#undef T
+
+/* The hierarchy of GPUs and GPMs (spec 004b §2.1, Table 5.2; latencies the
+ * thesis omits are chosen in docs/multi-gpu.md). */
+#define T struct topo_spec
+static const struct cfg_opt topology_opts[] = {
+    CFG_U32("gpus", T, gpus, "1", 1, 16, "", "GPUs, linked through a switch"),
+    CFG_U32("gpms", T, gpms, "1", 1, 16, "",
+            "GPU modules per GPU; each has gpu.sms SMs, a crossbar, l2.banks banks and DRAM"),
+    CFG_F64("gpm_link_gbs", T, gpm_link_gbs, "83", 0, 1e6, "GB/s",
+            "bandwidth per direction between two GPMs of one GPU (0: unlimited)"),
+    CFG_U32("gpm_link_cycles", T, gpm_link_cycles, "32", 1, 100000, "core cycles",
+            "latency from one GPM's L2 to another's in the same GPU"),
+    CFG_F64("gpu_link_gbs", T, gpu_link_gbs, "100", 0, 1e6, "GB/s",
+            "bandwidth per direction between two GPUs through the switch (0: unlimited)"),
+    CFG_U32("gpu_link_cycles", T, gpu_link_cycles, "200", 1, 100000, "core cycles",
+            "latency from one GPU's L2 to another GPU's"),
+    CFG_U32("page_bytes", T, page_bytes, "2M", 128, 1u << 30, "bytes",
+            "page size of first-touch placement (a power of two)"),
+    CFG_END,
+};
+#undef T
+
+#define T struct mg_spec
+static const struct cfg_opt mg_opts[] = {
+    CFG_U32("dir_entries", T, dir_entries, "12K", 1, 1u << 24, "",
+            "nhcc/hmg: directory entries per GPM (spread over its banks)"),
+    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "nhcc/hmg: directory associativity"),
+    CFG_U32("dir_lines", T, dir_lines, "4", 1, 64, "",
+            "nhcc/hmg: consecutive lines one entry tracks (a power of two)"),
     CFG_END,
 };
 #undef T
@@ -287,6 +319,8 @@ static const struct {
     {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
     {"getm", getm_opts, offsetof(struct config, getm)},
+    {"topology", topology_opts, offsetof(struct config, topology)},
+    {"mg", mg_opts, offsetof(struct config, mg)},
 };
 
 const struct cfg_opt *config_options(void)
@@ -510,6 +544,31 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
             n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
         if (n < errlen)
             snprintf(err + n, errlen - n, ")");
+        return -1;
+    }
+    const struct topo_spec *tp = &c->topology;
+    if (tp->gpus * tp->gpms > 1 && !proto_find(c->coherence.protocol)->multi_gpm) {
+        blame(w, at, sizeof at, "coherence.protocol", "topology.gpus", "topology.gpms",
+              (char *)NULL);
+        snprintf(err, errlen,
+                 "%scoherence.protocol = %s runs on one GPU of one GPM, not on topology.gpus = %u "
+                 "x topology.gpms = %u (multi-GPM protocols: nhcc hmg ideal-mg sw-nh sw-h nocache-mg)",
+                 at, c->coherence.protocol, tp->gpus, tp->gpms);
+        return -1;
+    }
+    if (!is_pow2(tp->page_bytes) || tp->page_bytes < c->l2.cache.line_bytes) {
+        blame(w, at, sizeof at, "topology.page_bytes", (char *)NULL);
+        snprintf(err, errlen, "%stopology.page_bytes (%u) must be a power of two of at least a line",
+                 at, tp->page_bytes);
+        return -1;
+    }
+    if (!is_pow2(c->mg.dir_lines) || c->mg.dir_entries % (c->mg.dir_ways * c->l2.banks)) {
+        blame(w, at, sizeof at, "mg.dir_lines", "mg.dir_entries", "mg.dir_ways", "l2.banks",
+              (char *)NULL);
+        snprintf(err, errlen,
+                 "%smg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a multiple of "
+                 "mg.dir_ways x l2.banks (%u x %u)",
+                 at, c->mg.dir_lines, c->mg.dir_entries, c->mg.dir_ways, c->l2.banks);
         return -1;
     }
     const struct order_spec *o = &c->sm.order;

@@ -144,6 +144,27 @@ struct getm_spec {
     bool wake_all;             /* item 23 */
 };
 
+/* The machine's hierarchy (spec 004b §2.1; docs/multi-gpu.md): GPUs of GPU
+ * modules (GPMs), each GPM with gpu.sms SMs, its crossbar (noc.*), l2.banks
+ * L2 banks and as many DRAM channels. One GPU of one GPM is the flat GPU of
+ * every other protocol. Link bandwidths are per direction. */
+struct topo_spec {
+    uint32_t gpus;             /* GPUs, linked through a switch */
+    uint32_t gpms;             /* GPMs per GPU, linked pairwise */
+    double gpm_link_gbs;       /* GB/s per direction between two GPMs of a GPU */
+    uint32_t gpm_link_cycles;  /* core cycles from one GPM's L2 to another's */
+    double gpu_link_gbs;       /* GB/s per direction between two GPUs (through the switch) */
+    uint32_t gpu_link_cycles;  /* core cycles from one GPU's L2 to another's */
+    uint32_t page_bytes;       /* placement granule: a page lives at its first toucher's GPM */
+};
+
+/* The multi-GPM coherence directories (spec 004b §2.3: nhcc, hmg). */
+struct mg_spec {
+    uint32_t dir_entries;      /* directory entries per GPM (all banks together) */
+    uint32_t dir_ways;         /* directory associativity */
+    uint32_t dir_lines;        /* consecutive lines one entry covers (its region) */
+};
+
 struct config {
     struct sim_spec sim;
     struct gpu_spec gpu;
@@ -158,6 +179,8 @@ struct config {
     struct rcc_spec rcc;
     struct stc_spec stc;
     struct getm_spec getm;
+    struct topo_spec topology;
+    struct mg_spec mg;
 };
 
 /* The composed option table (built once, never freed). */

@@ -16,6 +16,8 @@
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
 #include "noc/net.h"
+#include "mem/pagemap.h"
+#include "noc/sysnet.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
 
@@ -26,13 +28,18 @@ struct machine {
     struct clock core_clk, icnt_clk, l2_clk, dram_clk;
     struct pool msgs;
     struct backing store;
-    unsigned n_sms, n_banks, n_tables;
+    unsigned n_sms, n_banks, n_tables; /* SMs and banks of every GPM together */
+    unsigned n_gpms, sms_per_gpm, banks_per_gpm; /* GPMs of every GPU together */
     uint32_t line_bytes;
     struct sm **sms;
     struct comp **l1s, **l2s;
     struct ctrl_links *l1_links;
     struct port *from_l1;      /* per SM: L1 -> SM responses */
-    struct net *up, *down;     /* SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
+    struct net **up, **down;   /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
+    struct sysnet *sys;        /* between GPMs' banks (several GPMs only) */
+    struct pagemap pages;      /* first-touch page placement (several GPMs only) */
+    struct kernel_run *runs;   /* per GPM: its share of the running kernel */
+    unsigned runs_left;        /* GPMs whose share has not finished */
     struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
@@ -90,6 +97,19 @@ static const char *name_of(struct machine *m, const char *fmt, unsigned i)
     return m->names[m->n_names++];
 }
 
+/* The name of GPM g's component: "gpu.sm[3]" on one GPM (as before
+ * topologies), "gpu1.gpm0.sm[3]" on several. */
+static const char *gpm_name(struct machine *m, unsigned g, const char *what, unsigned i)
+{
+    char fmt[64];
+    if (m->n_gpms == 1)
+        snprintf(fmt, sizeof fmt, "gpu.%s", what);
+    else
+        snprintf(fmt, sizeof fmt, "gpu%u.gpm%u.%s", g / m->cfg.topology.gpms,
+                 g % m->cfg.topology.gpms, what);
+    return name_of(m, fmt, i);
+}
+
 static void *xcalloc(size_t n, size_t sz)
 {
     void *p = calloc(n ? n : 1, sz);
@@ -112,10 +132,14 @@ struct machine *machine_new(const struct config *cfg)
 static void order_components(struct machine *m)
 {
     /* the crossbars, the MACs' crossbars and the central unit; per bank L2, DRAM and MAC; per SM */
-    size_t n = 0, cap = 5 + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
+    size_t n = 0, cap = 6 + 2 * (size_t)m->n_gpms + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
     struct comp **order = xcalloc(cap, sizeof *order);
-    order[n++] = net_comp(m->up);
-    order[n++] = net_comp(m->down);
+    if (m->sys) /* its input ports have a latency of a cycle; its outputs none */
+        order[n++] = sysnet_comp(m->sys);
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        order[n++] = net_comp(m->up[g]);
+        order[n++] = net_comp(m->down[g]);
+    }
     if (m->macs) {
         order[n++] = xbar_comp(m->type_up);
         order[n++] = xbar_comp(m->type_down);
@@ -187,8 +211,13 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     m->eng.watchdog_ps = cfg->sim.watchdog_cycles * m->core_clk.period_ps;
     msg_pool_init(&m->msgs);
     backing_init(&m->store);
-    m->n_sms = cfg->gpu.sms;
-    m->n_banks = cfg->l2.banks;
+    m->n_gpms = cfg->topology.gpus * cfg->topology.gpms;
+    m->sms_per_gpm = cfg->gpu.sms;
+    m->banks_per_gpm = cfg->l2.banks;
+    m->n_sms = m->n_gpms * m->sms_per_gpm;
+    m->n_banks = m->n_gpms * m->banks_per_gpm;
+    if (m->n_gpms > 1)
+        pagemap_init(&m->pages, cfg->topology.page_bytes);
     m->line_bytes = cfg->l1.cache.line_bytes;
 
     for (const struct coh_table *const *t = m->proto->tables; *t; t++)
@@ -204,11 +233,15 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     m->drams = xcalloc(m->n_banks, sizeof *m->drams);
     m->l1_links = xcalloc(m->n_sms, sizeof *m->l1_links);
     m->from_l1 = xcalloc(m->n_sms, sizeof *m->from_l1);
-    struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg, .n_sms = m->n_sms,
-                            .n_banks = m->n_banks, .store = &m->store, .obs = m->obs};
+    /* every GPM alike: its controllers index SMs and banks within it */
+    struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg,
+                            .n_sms = m->sms_per_gpm, .n_banks = m->banks_per_gpm,
+                            .store = &m->store, .obs = m->obs,
+                            .pages = m->n_gpms > 1 ? &m->pages : NULL};
     for (unsigned i = 0; i < m->n_sms; i++) {
-        m->sms[i] = sm_new(&m->eng, &m->core_clk, name_of(m, "gpu.sm[%u]", i), &cfg->sm, 0, i,
-                           m->line_bytes, &m->msgs);
+        unsigned g = i / m->sms_per_gpm, local = i % m->sms_per_gpm;
+        m->sms[i] = sm_new(&m->eng, &m->core_clk, gpm_name(m, g, "sm[%u]", local), &cfg->sm,
+                           g / cfg->topology.gpms, local, m->line_bytes, &m->msgs);
         if (m->proto->transactional) {
             struct getm_params gp;
             getm_params_of_config(cfg, m->n_sms, &gp);
@@ -216,19 +249,22 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
         }
         w.clk = &m->core_clk;
-        w.name = name_of(m, "gpu.sm[%u].l1", i);
-        w.index = i;
+        w.name = gpm_name(m, g, "sm[%u].l1", local);
+        w.index = local;
+        w.gpm = g;
         w.cov = m->cov;
         m->l1s[i] = m->proto->l1.create(&w);
     }
     for (unsigned b = 0; b < m->n_banks; b++) {
+        unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
         w.clk = &m->l2_clk;
-        w.name = name_of(m, "gpu.l2[%u]", b);
-        w.index = b;
+        w.name = gpm_name(m, g, "l2[%u]", local);
+        w.index = local;
+        w.gpm = g;
         w.cov = m->cov + m->proto->n_l1_tables;
         m->l2s[b] = m->proto->l2.create(&w);
-        m->drams[b] = dram_new(&m->eng, name_of(m, "gpu.dram[%u]", b), &m->dram_clk, &cfg->dram,
-                               &m->store, m->line_bytes, b, m->n_banks);
+        m->drams[b] = dram_new(&m->eng, gpm_name(m, g, "dram[%u]", local), &m->dram_clk,
+                               &cfg->dram, &m->store, m->line_bytes, local, m->banks_per_gpm);
     }
     if (m->proto->unit.create) {
         const struct unit_ops *u = &m->proto->unit;
@@ -256,35 +292,58 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         free(to);
         free(from);
     }
-    m->up = net_new(&m->eng, "gpu.noc.up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
-                    m->proto->n_vnets, m->l1s, m->l2s);
-    m->down = net_new(&m->eng, "gpu.noc.down", &m->icnt_clk, &cfg->noc, m->n_banks, m->n_sms,
-                      m->proto->n_vnets, m->l2s, m->l1s);
+    m->up = xcalloc(m->n_gpms, sizeof *m->up);
+    m->down = xcalloc(m->n_gpms, sizeof *m->down);
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
+        m->up[g] = net_new(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
+                            m->sms_per_gpm, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s);
+        m->down[g] = net_new(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
+                              m->banks_per_gpm, m->sms_per_gpm, m->proto->n_vnets, l2s, l1s);
+        net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
+        net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
+    }
     for (unsigned b = 0; b < m->n_banks; b++)
         dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
-    net_set_seed(m->up, cfg->sim.seed * 2 + 1);
-    net_set_seed(m->down, cfg->sim.seed * 2 + 2);
+    if (m->n_gpms > 1) {
+        const struct topo_spec *t = &cfg->topology;
+        struct sysnet_shape sh = {
+            .gpus = t->gpus, .gpms = t->gpms, .banks = m->banks_per_gpm,
+            .n_vnets = m->proto->n_vnets, .gpm_bytes_per_s = t->gpm_link_gbs * 1e9,
+            .gpu_bytes_per_s = t->gpu_link_gbs * 1e9,
+            .gpm_latency_ps = t->gpm_link_cycles * m->core_clk.period_ps,
+            .gpu_latency_ps = t->gpu_link_cycles * m->core_clk.period_ps,
+            .header_bytes = cfg->noc.header_bytes};
+        m->sys = sysnet_new(&m->eng, "sys.net", &m->core_clk, &sh, m->l2s);
+    }
 
     for (unsigned i = 0; i < m->n_sms; i++) {
+        unsigned g = i / m->sms_per_gpm, local = i % m->sms_per_gpm;
         struct comp *smc = sm_comp(m->sms[i]);
         struct port *to_l1 = m->proto->l1.in_port(m->l1s[i]);
         to_l1->sender = smc;
-        port_init(&m->from_l1[i], name_of(m, "gpu.sm[%u].from_l1", i), 1u << 16,
+        port_init(&m->from_l1[i], gpm_name(m, g, "sm[%u].from_l1", local), 1u << 16,
                   m->core_clk.period_ps, m->l1s[i], smc);
         struct ctrl_links *l = &m->l1_links[i];
         l->to_core = &m->from_l1[i];
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l->net_out[v] = net_in(m->up, i, v);
-            l->net_in[v] = net_out(m->down, i, v);
+            l->net_out[v] = net_in(m->up[g], local, v);
+            l->net_in[v] = net_out(m->down[g], local, v);
         }
         m->proto->l1.connect(m->l1s[i], l);
         sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
     }
     for (unsigned b = 0; b < m->n_banks; b++) {
+        unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
         struct ctrl_links l = {0};
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l.net_out[v] = net_in(m->down, b, v);
-            l.net_in[v] = net_out(m->up, b, v);
+            l.net_out[v] = net_in(m->down[g], local, v);
+            l.net_in[v] = net_out(m->up[g], local, v);
+            if (m->sys) {
+                l.sys_out[v] = sysnet_in(m->sys, b, v);
+                l.sys_out[v]->latency_ps = m->core_clk.period_ps; /* the injection cycle */
+                l.sys_in[v] = sysnet_out(m->sys, b, v);
+            }
         }
         l.to_mem = dram_req_port(m->drams[b]);
         l.to_mem->sender = m->l2s[b];
@@ -319,8 +378,17 @@ void machine_free(struct machine *m)
         free(m->to_unit);
         free(m->from_unit);
     }
-    net_free(m->up);
-    net_free(m->down);
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        net_free(m->up[g]);
+        net_free(m->down[g]);
+    }
+    free(m->up);
+    free(m->down);
+    if (m->sys) {
+        sysnet_free(m->sys);
+        pagemap_destroy(&m->pages);
+    }
+    free(m->runs);
     if (m->macs) {
         for (unsigned b = 0; b < m->n_banks; b++)
             mac_free(m->macs[b]);
@@ -355,10 +423,21 @@ void machine_free(struct machine *m)
 
 /* ---- the launcher ---- */
 
+/* A GPM's share of the kernel finished: the kernel ends with the last. */
 static void kernel_done(void *obj, struct kernel_run *run)
 {
+    struct machine *m = obj;
     (void)run;
-    eng_stop(obj);
+    if (!--m->runs_left)
+        eng_stop(&m->eng);
+}
+
+static bool kernel_all_done(const struct machine *m)
+{
+    for (unsigned g = 0; g < m->n_gpms; g++)
+        if (!kernel_run_done(&m->runs[g]))
+            return false;
+    return true;
 }
 
 /* The watchdog catches a machine in which nothing completes; this catches
@@ -448,10 +527,16 @@ static bool leases_passed(const struct machine *m, const uint64_t *marks)
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
-    struct kernel_run run;
-    kernel_run_init(&run, l, m->n_sms);
-    run.on_done = kernel_done;
-    run.done_obj = &m->eng;
+    if (!m->runs)
+        m->runs = xcalloc(m->n_gpms, sizeof *m->runs);
+    for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
+        struct kernel_run *run = &m->runs[g];
+        kernel_run_init(run, l, m->sms_per_gpm);
+        kernel_run_share(run, g, m->n_gpms);
+        run->on_done = kernel_done;
+        run->done_obj = m;
+    }
+    m->runs_left = m->n_gpms;
     tick_t start = m->eng.now;
     uint64_t max_cycles, max_insts;
     launch_limits(m, l, &max_cycles, &max_insts);
@@ -476,7 +561,7 @@ static void run_kernel(void *obj, const struct launch *l)
         m->run_wall_start = wall_seconds_since(0);
     m->eng.last_progress = m->eng.now;
     for (unsigned i = 0; i < m->n_sms; i++)
-        sm_start_kernel(m->sms[i], &run);
+        sm_start_kernel(m->sms[i], &m->runs[i / m->sms_per_gpm]);
     /* between chunks: progress, limits and the starvation check, which looks
      * at least twice within its limit */
     uint64_t chunk_cycles = RUN_CHUNK_CYCLES;
@@ -486,10 +571,10 @@ static void run_kernel(void *obj, const struct launch *l)
         chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.spin_cycles / 2, 1));
     tick_t chunk = chunk_cycles * m->core_clk.period_ps;
     tick_t horizon = start; /* advances by chunks even where no event falls in one */
-    while (!kernel_run_done(&run)) {
+    while (!kernel_all_done(m)) {
         horizon = MIN(limit, horizon + chunk);
         eng_run(&m->eng, horizon);
-        if (kernel_run_done(&run))
+        if (kernel_all_done(m))
             break;
         if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))
             panic("runaway: kernel %s ran past sim.max_cycles (%llu core cycles%s; 0 = no "
@@ -564,14 +649,19 @@ static void host_access(struct machine *m, addr_t a, uint8_t *buf, size_t n, boo
     while (n) {
         addr_t base = a & ~(addr_t)(m->line_bytes - 1);
         size_t off = a - base, k = MIN(n, m->line_bytes - off);
-        unsigned bank = (unsigned)((base / m->line_bytes) % m->n_banks);
+        unsigned bank = (unsigned)((base / m->line_bytes) % m->banks_per_gpm);
         if (write) {
             struct bytemask mask = {0};
             bytemask_set_range(&mask, (unsigned)off, (unsigned)k);
             memcpy(line + off, buf, k);
-            m->proto->l2.dma(m->l2s[bank], base, line, &mask);
+            /* every GPM's bank: each updates the copy it holds (the home also
+             * its memory), so no GPM keeps a stale copy across the copy */
+            for (unsigned g = 0; g < m->n_gpms; g++)
+                m->proto->l2.dma(m->l2s[g * m->banks_per_gpm + bank], base, line, &mask);
         } else {
-            m->proto->l2.dma(m->l2s[bank], base, line, NULL);
+            unsigned g = m->sys ? pagemap_owner(&m->pages, base) : 0;
+            g = g == PAGEMAP_NONE ? 0 : g; /* never touched: memory holds it */
+            m->proto->l2.dma(m->l2s[g * m->banks_per_gpm + bank], base, line, NULL);
             memcpy(buf, line + off, k);
         }
         a += k, buf += k, n -= k;
@@ -739,8 +829,24 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         struct prefixed p = {emit, arg, m->unit->name};
         m->proto->unit.stats(m->unit, emit_prefixed, &p);
     }
-    xbar_emit("gpu.noc.up", net_stats(m->up), emit, arg);
-    xbar_emit("gpu.noc.down", net_stats(m->down), emit, arg);
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        xbar_emit(net_comp(m->up[g])->name, net_stats(m->up[g]), emit, arg);
+        xbar_emit(net_comp(m->down[g])->name, net_stats(m->down[g]), emit, arg);
+    }
+    if (m->sys) {
+        const struct sysnet_stats *s = sysnet_stats(m->sys);
+        for (unsigned c = 0; c < TRAFFIC_N; c++) {
+            snprintf(buf, sizeof buf, "sys.gpm_links.bytes.%s", traffic_class_names[c]);
+            emit(arg, buf, s->gpm_bytes[c]);
+            snprintf(buf, sizeof buf, "sys.gpm_links.msgs.%s", traffic_class_names[c]);
+            emit(arg, buf, s->gpm_msgs[c]);
+            snprintf(buf, sizeof buf, "sys.gpu_links.bytes.%s", traffic_class_names[c]);
+            emit(arg, buf, s->gpu_bytes[c]);
+            snprintf(buf, sizeof buf, "sys.gpu_links.msgs.%s", traffic_class_names[c]);
+            emit(arg, buf, s->gpu_msgs[c]);
+        }
+        emit(arg, "sys.pages_placed", m->pages.placed);
+    }
     if (m->macs) {
         xbar_emit("gpu.noc.type_up", xbar_stats(m->type_up), emit, arg);
         xbar_emit("gpu.noc.type_down", xbar_stats(m->type_down), emit, arg);
@@ -817,12 +923,13 @@ void machine_summary(struct machine *m, struct machine_summary *s)
     }
     machine_stats(m, summary_emit, s);
     s->l2_hits += s->l2_accesses;
-    for (unsigned c = 0; c < TRAFFIC_N; c++) {
-        const struct xbar_stats *u = net_stats(m->up), *d = net_stats(m->down);
-        s->bytes[c] = u->bytes[c] + d->bytes[c];
-        s->flits[c] = u->flits[c] + d->flits[c];
-        s->msgs[c] = u->msgs[c] + d->msgs[c];
-    }
+    for (unsigned g = 0; g < m->n_gpms; g++)
+        for (unsigned c = 0; c < TRAFFIC_N; c++) {
+            const struct xbar_stats *u = net_stats(m->up[g]), *d = net_stats(m->down[g]);
+            s->bytes[c] += u->bytes[c] + d->bytes[c];
+            s->flits[c] += u->flits[c] + d->flits[c];
+            s->msgs[c] += u->msgs[c] + d->msgs[c];
+        }
     s->events = m->eng.n_events;
 }
 
@@ -836,6 +943,16 @@ unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uin
 const struct config *machine_config(const struct machine *m)
 {
     return &m->cfg;
+}
+
+unsigned machine_n_sms(const struct machine *m)
+{
+    return m->n_sms;
+}
+
+unsigned machine_n_banks(const struct machine *m)
+{
+    return m->n_banks;
 }
 
 const struct proto_desc *machine_proto(const struct machine *m)

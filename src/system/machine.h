@@ -53,6 +53,11 @@ void machine_summary(struct machine *m, struct machine_summary *s);
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 
 const struct config *machine_config(const struct machine *m);
+/* SMs and L2 banks of every GPM together (gpu.sms and l2.banks per GPM times
+ * the GPMs of topology.*); SM i and bank b belong to GPM i / gpu.sms and
+ * b / l2.banks. */
+unsigned machine_n_sms(const struct machine *m);
+unsigned machine_n_banks(const struct machine *m);
 const struct proto_desc *machine_proto(const struct machine *m);
 
 /* Coverage of every controller table, with "<--" on cells never fired. */

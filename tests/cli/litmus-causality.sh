@@ -23,7 +23,8 @@ small=(--set l1.size=1K --set l1.ways=2 --set l1.mshrs=8 --set l1.merge_max=2
 run=(litmus --iterations 20000 --jitter 32 "${small[@]}")
 
 # every registered protocol that promises PTX, test-only ones (rc-noinv) aside
-protos=$("$bin" list protocols | awk '$2 == "ptx" && !/\[test only\]/ {print $1}')
+# (multi-GPM ones: tests/cli/litmus-mg.sh, WRC over three GPUs)
+protos=$("$bin" list protocols | awk '$2 == "ptx" && !/\[test only\]/ && !/\[multi-GPM\]/ {print $1}')
 [ -n "$protos" ] || fail "no PTX protocol listed"
 n=0
 for p in $protos; do

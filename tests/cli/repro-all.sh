@@ -41,7 +41,7 @@ designs = rc zz-none
 INI
 # and a placeholder whose declaration says it is not built (it needs no sweep)
 mkdir -p "$tmp/root/repro/zz-placeholder"
-printf '[reproduction]\ntitle = a paper not started\npaper = HMG\nbuilt = no\n' \
+printf '[reproduction]\ntitle = a paper not started\npaper = ZZ\nbuilt = no\n' \
     >"$tmp/root/repro/zz-placeholder/report.ini"
 GPUCOH_ROOT=$tmp/root "$bin" repro list >"$tmp/list" || fail "repro list"
 grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
@@ -52,7 +52,7 @@ GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
 grep -q "^repro zz-unbuilt: not built: needs protocol zz-none" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
-for r in tc l1-study chopin stc sc; do
+for r in tc l1-study chopin stc sc hmg; do
     grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
     [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
     grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
@@ -60,7 +60,8 @@ for r in tc l1-study chopin stc sc; do
 done
 grep -q "Not built: needs protocol zz-none" "$tmp/all/index.html" || fail "index.html: unbuilt not listed"
 grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
-grep -qE '^HMG +004b .* not built$' "$tmp/out" || fail "HMG not 'not built'"
+grep -qE '^HMG +004b +Fig5.9 +all +speedup_gmean +nhcc +hmg +1\.18 +[0-9]+\.[0-9]{2}$' "$tmp/out" ||
+    fail "HMG row: $(grep '^HMG ' "$tmp/out")"
 # the distance table: every headline row, a number for TC and STC, `not built` for the others
 nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
 rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[A-Za-z]+ +[0-9]{3}[ab]? ')
@@ -78,8 +79,8 @@ for f in "Fig. 3.9 (top)" "Fig. 3.9 (bottom)" "Fig. 3.7 (right)"; do
     awk -v f="$f" 'index($0, f) { on = 1 } on && /^bh / { print; exit }' "$tmp/all/rcc/report.txt" |
         grep -qE '^bh +1\.00 +[0-9]+\.[0-9]+' || fail "rcc: $f has no bh row with numbers"
 done
-grep -c "<img " "$tmp/all/index.html" | grep -qx 43 ||
-    fail "expected 43 plots in index.html (8 of them stc's, 8 rcc's, 6 sc's), not $(grep -c "<img " "$tmp/all/index.html")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 44 ||
+    fail "expected 44 plots in index.html (8 of them stc's, 8 rcc's, 6 sc's, 1 hmg's), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -89,7 +90,7 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
-grep -q 'data-plots="ok 43"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 44"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"

@@ -228,24 +228,8 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if (c->tm && getm_bank_take(c->tm, b, m) == GETM_TAKEN)
         return true;
     ctrl_lookup(b, &x, m->addr);
-    if (!x.line) {
-        /* A miss needs an MSHR, the DRAM port and a free way. A full set first
-         * replaces its LRU stable line (writing it back if dirty); the request
-         * then retries next cycle, as SLICC's L2_Replacement does. */
-        if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1)) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (!way) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        if (way->present) {
-            ctrl_fire(b, way->addr, NULL, NL2_Replace);
-            return false;
-        }
-    }
+    if (!x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, NL2_Replace))
+        return false;
     x.msg = m;
     x.event = classify_request(m);
     if (x.event == NL2_Write && ((struct nc_l2 *)b)->ack_on_arrival &&

@@ -18,6 +18,7 @@
  */
 #include "coh/ctrl.h"
 #include "coh/nc/nc.h"
+#include "coh/mg/mg.h"
 
 _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNET_RSP,
                "rc sends on the write-through vnets");
@@ -54,6 +55,19 @@ struct rc_l1 {
     struct ctrl base;
     bool flash_pending;          /* an acquire completed in this step: invalidate after it */
     bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
+    /* multi-GPM protocols (coh/mg): a release wider than .cta is completed by
+     * the L2 banks (every bank of the GPM acknowledges MSG_MG_REL once the
+     * writes and invalidations it must cover have arrived) */
+    bool release_at_l2;
+    struct msg *rel_held;        /* the request waiting for its release, or NULL */
+    unsigned rel_acks;           /* acknowledgements still expected */
+    /* software coherence (sw-nh, sw-h): an acquire wider than .cta also has
+     * the L2 banks drop their copies of remote lines (MSG_MG_ACQ) before it
+     * completes; responses of acquiring loads and atomics wait for a round */
+    bool acquire_at_l2;
+    struct msg_list acq_next;    /* acquiring responses waiting for the next round */
+    struct msg_list acq_round;   /* ... those the round under way completes */
+    unsigned acq_acks;
     struct rc_stats st;
 };
 
@@ -187,12 +201,109 @@ static void order_op(struct ctrl *b, struct msg *m)
     ctrl_to_core(&c->base, m, 0);
 }
 
+/* Multi-GPM protocols: does request m release at .gpu/.sys scope (a fence,
+ * a kernel end, a store or atomic with release semantics)? */
+static bool releases_at_l2(const struct rc_l1 *c, const struct msg *m)
+{
+    const struct mem_req *r = &m->req;
+    if (!c->release_at_l2 || (m->flags & MG_F_RELEASED) || r->op == MEM_LOAD ||
+        r->op == MEM_KERNEL_BEGIN)
+        return false;
+    if (r->op == MEM_KERNEL_END)
+        return true;
+    return r->scope >= SCOPE_GPU &&
+           (r->sem == SEM_RELEASE || r->sem == SEM_ACQ_REL || r->sem == SEM_SC);
+}
+
+/* Software coherence: does the fence or kernel start m acquire at
+ * .gpu/.sys scope (the banks must drop remote copies first)? */
+static bool acquires_at_l2(const struct rc_l1 *c, const struct msg *m)
+{
+    const struct mem_req *r = &m->req;
+    if (!c->acquire_at_l2 || (m->flags & MG_F_ACQUIRED))
+        return false;
+    return r->op == MEM_KERNEL_BEGIN || (r->op == MEM_FENCE && r->scope >= SCOPE_GPU);
+}
+
+/* One `type` message (MSG_MG_REL or MSG_MG_ACQ) for m's scope to every bank
+ * of the GPM; `round` comes back in the acknowledgements' sharer field. */
+static void to_every_bank(struct rc_l1 *c, const struct msg *m, uint16_t type, uint32_t round)
+{
+    struct ctrl *b = &c->base;
+    for (unsigned k = 0; k < b->w.n_banks; k++) {
+        struct msg *r = msg_new(b->w.msgs, type, (addr_t)k * b->line_bytes, b->comp.eng->now);
+        r->req = m->req;
+        r->sharer = round;
+        ctrl_to_home(b, r, type, NC_VNET_REQ, TRAFFIC_REQ, 0);
+    }
+}
+
+/* A round for every acquiring response waiting, when none is under way and
+ * the request vnet has room (else the tick tries again: a full port wakes
+ * its sender when it frees): MSG_MG_ACQ at the widest scope among them.
+ * Returns whether it started one. */
+static bool start_acq_round(struct rc_l1 *c)
+{
+    if (c->acq_round.n || !c->acq_next.n ||
+        !port_has_room(c->base.links.net_out[NC_VNET_REQ], c->base.w.n_banks))
+        return false;
+    struct msg widest = {0};
+    for (struct msg *m = c->acq_next.head; m; m = m->next)
+        if (!widest.req.op || m->req.scope > widest.req.scope)
+            widest.req = m->req;
+    c->acq_round = c->acq_next;
+    c->acq_next = (struct msg_list){0};
+    c->acq_acks = c->base.w.n_banks;
+    to_every_bank(c, &widest, MSG_MG_ACQ, 1);
+    return true;
+}
+
+/* Start a release (or, for software coherence, an acquire) at the banks:
+ * m waits for their acknowledgements. False (a resource stall) while
+ * another is under way or the request vnet lacks room. */
+static bool start_release(struct rc_l1 *c, struct msg *m, bool acquire)
+{
+    struct ctrl *b = &c->base;
+    if (!port_has_room(b->links.net_out[NC_VNET_REQ], b->w.n_banks)) {
+        b->st.resource_stalls++;
+        return false;
+    }
+    m->flags |= acquire ? MG_F_ACQUIRED : MG_F_RELEASED;
+    c->rel_held = m;
+    c->rel_acks = b->w.n_banks;
+    to_every_bank(c, m, acquire ? MSG_MG_ACQ : MSG_MG_REL, 0);
+    return true;
+}
+
+/* Software coherence: the response m of a load or atomic that acquires at
+ * .gpu/.sys scope waits for the banks to drop their remote copies; one
+ * round at a time, later ones join the next. True: m is held. */
+static bool hold_acquire(struct rc_l1 *c, struct msg *m)
+{
+    const struct mem_req *r = &m->req;
+    if (!c->acquire_at_l2 || (m->flags & MG_F_ACQUIRED) || r->scope < SCOPE_GPU ||
+        (r->sem != SEM_ACQUIRE && r->sem != SEM_ACQ_REL && r->sem != SEM_SC))
+        return false;
+    m->flags |= MG_F_ACQUIRED;
+    msg_list_push(&c->acq_next, m);
+    start_acq_round(c);
+    return true;
+}
+
 /* One core request (new or replayed). Returns false on a resource stall (the
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (c->rel_held) { /* nothing passes a request held for its release (program order) */
+        b->st.resource_stalls++;
+        return false;
+    }
+    if (releases_at_l2(c, m))
+        return start_release(c, m, false);
+    if (acquires_at_l2(c, m))
+        return start_release(c, m, true);
     enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, ctrl_l1_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
@@ -205,8 +316,29 @@ static bool take_core(struct ctrl *b, struct msg *m)
 
 static void take_response(struct ctrl *b, struct msg *m)
 {
+    /* (the acquiring responses a round held come back here) */
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (m->type == MSG_MG_RELACK && m->sharer == 1) { /* an acquiring responses' round */
+        msg_free(b->w.msgs, m);
+        if (!--c->acq_acks) {
+            struct msg *r;
+            while ((r = msg_list_pop(&c->acq_round)))
+                take_response(b, r);
+            start_acq_round(c);
+        }
+        return;
+    }
+    if (m->type == MSG_MG_RELACK) {
+        msg_free(b->w.msgs, m);
+        if (!--c->rel_acks) { /* released: the held request goes on, first */
+            msg_list_push_front(&b->replay, c->rel_held);
+            c->rel_held = NULL;
+        }
+        return;
+    }
+    if (hold_acquire(c, m))
+        return;
     ctrl_l1_response(b, &x, m);
     if (x.state == RC_IV) {
         x.event = RC_Data;
@@ -224,14 +356,17 @@ static void take_response(struct ctrl *b, struct msg *m)
 static bool rc_l1_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
+    struct rc_l1 *c = rc_of(b);
     ctrl_tick_begin(b);
-    bool moved = ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
+    bool moved = c->acq_next.n && start_acq_round(c);
+    moved |= ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
     if (moved)
         return true;
     /* a request left waiting stalled on a resource: sleep until it may clear */
     if (b->replay.n || port_peek(&b->in))
         return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+    /* a release under way wakes us with its acknowledgements */
     return false;
 }
 
@@ -262,6 +397,22 @@ static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
 {
     struct comp *cp = rc_l1_create(w);
     rc_of(cp)->bug_acquire_keeps_l1 = true;
+    return cp;
+}
+
+/* The L1 of the multi-GPM protocols (coh/mg): rc's, releasing through the L2s. */
+struct comp *mg_l1_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = rc_l1_create(w);
+    rc_of(cp)->release_at_l2 = true;
+    return cp;
+}
+
+/* ... and of software coherence (sw-nh, sw-h): acquiring through them too. */
+struct comp *mg_sw_l1_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = mg_l1_create(w);
+    rc_of(cp)->acquire_at_l2 = true;
     return cp;
 }
 

@@ -1,0 +1,48 @@
+/*
+ * mg.h - the multi-GPM protocols (spec 004b §2.3-2.8): messages, flags and
+ * the L2 bank they share.
+ *
+ * The L1 is rc's write-through L1 (coh/nc) whose releases wider than .cta
+ * go through the L2 banks (mg_l1_create). Between an L1 and the banks of its
+ * GPM travel rc's requests and responses plus MSG_MG_REL/RELACK; between the
+ * banks of different GPMs (noc/sysnet) two vnets: requests, invalidations
+ * and release markers on one (FIFO per GPM pair: a marker arrives after
+ * everything sent before it), responses and acknowledgements on the other.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef COH_MG_MG_H
+#define COH_MG_MG_H
+
+#include "coh/ctrl.h"
+#include "coh/nc/nc.h"
+#include "noc/sysnet.h"
+
+enum {
+    MSG_MG_REL = MSG_NC_ATOMRSP + 1, /* release: L1 -> its banks, bank -> other GPMs' banks */
+    MSG_MG_RELACK,                   /* ... done */
+    MSG_MG_INV,                      /* home -> sharer: drop the region's lines (no ack) */
+    MSG_MG_MARK,                     /* release marker: every earlier message has arrived? */
+    MSG_MG_MARKACK,                  /* ... yes */
+    MSG_MG_ACQ,                      /* software coherence: drop copies of remote lines (L1 ->
+                                        its banks, sw-h: bank -> its GPU's banks); answered by
+                                        MSG_MG_RELACK (to an L1) or MSG_MG_MARKACK */
+};
+
+/* msg->flags */
+#define MG_F_RELEASED 0x100 /* L1: this request's release is done */
+#define MG_F_ACQUIRED 0x4000 /* L1: this request's acquire at the banks is done */
+#define MG_F_SYS 0x200      /* arrived from another GPM: answer through the sysnet */
+#define MG_F_FILL 0x400     /* a forwarded load whose answer may fill this bank */
+#define MG_F_DIR 0x800      /* the home's directory has seen this request */
+#define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
+#define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
+
+extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
+extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
+extern const struct proto_desc proto_sw_nh, proto_sw_h;
+
+/* The L1 (coh/nc/rc_l1.c). */
+struct comp *mg_l1_create(const struct ctrl_wiring *w);
+struct comp *mg_sw_l1_create(const struct ctrl_wiring *w);
+
+#endif

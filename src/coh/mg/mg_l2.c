@@ -1,0 +1,1128 @@
+/*
+ * mg_l2.c - the L2 bank of the multi-GPM protocols (spec 004b §2.3-2.8):
+ * nhcc, hmg, ideal-mg, sw-nh, sw-h and nocache-mg, one bank in flavours.
+ *
+ * Every GPM's bank b serves the lines that interleave onto b. For each line
+ * one GPM is the system home (the first toucher of its page, mem/pagemap):
+ * its bank keeps the newest value (write-back to its own DRAM, as nc's L2).
+ * In hmg and sw-h each GPU also has a GPU home for the line, its GPM with the
+ * system home's index; GPMs go through their GPU home, GPU homes through the
+ * system home. Any other bank keeps clean copies of remote lines, forwards
+ * every miss, write and atomic towards the home, and relays the answers.
+ *
+ * Two tables: the data array's (this file's first) and the directory's
+ * (Table 5.1: V/I per region with a sharer vector of GPMs, no transient
+ * states; nhcc, hmg, ideal-mg). The classifier picks home or non-home
+ * events; scope decides where a load may be served: weak and .cta loads
+ * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
+ * the system home. Stores are written through and acknowledged to the L1 at
+ * once by its own bank (posted); atomics are performed at the system home.
+ * Invalidations go only on read-write sharing and directory evictions and are
+ * never acknowledged; a GPU home passes those of the system home on to its
+ * GPMs. A fill that may be older than an invalidation or a write seen
+ * meanwhile is not installed (a per-bank count of both, compared at the
+ * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
+ * sw-h) has no directory: an acquire has the banks drop their remote copies.
+ *
+ * Release completion (spec 004b §2.7, option 1, the safe choice): an L1's
+ * release reaches every bank of its GPM; a bank runs a round of markers of
+ * the protocol's depth to its neighbour banks (the same bank index in other
+ * GPMs), each of which sends markers one level down before it answers. The
+ * sysnet keeps order per GPM pair and vnet, so a marker arrives after
+ * everything its sender sent before it, and each level proves one more hop
+ * of writes and invalidations delivered, also of writes the releaser only
+ * observed (cumulative). docs/multi-gpu.md gives the depths.
+ * DEVIATION: the directory covers dir_lines consecutive lines of one bank's
+ * interleave (a bank's lines are every banks-th line), not 4 adjacent lines
+ * of the address space, which would fall in 4 banks.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/mg/mg.h"
+#include "mem/pagemap.h"
+#include "system/config.h"
+
+/* ---- the data array ---- */
+
+#define MG_L2_STATES(X)                                                                            \
+    X(I, "not present")                                                                            \
+    X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
+    X(M, "home only: valid, dirty (differs from DRAM)")                                           \
+    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")
+
+#define MG_L2_EVENTS(X)                                                                            \
+    X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
+    X(HWrite, "home: a write-through")                                                             \
+    X(HAtomic, "home: an atomic")                                                                  \
+    X(Load, "not home: a weak or .cta read from an L1 of this GPM (may hit here)")               \
+    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
+    X(Write, "not home: a write-through from an L1 of this GPM")                                  \
+    X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
+    X(Fill, "not home: the home's data for a forwarded read that may be installed")              \
+    X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
+    X(Replace, "a miss or fill needs this line's way")                                             \
+    X(MemData, "home: fill from DRAM")
+
+#define X(n, d) ML2_##n,
+enum ml2_state { MG_L2_STATES(X) ML2_NSTATES };
+enum ml2_event { MG_L2_EVENTS(X) ML2_NEVENTS };
+#undef X
+COH_NAMES(MG_L2_STATES, MG_L2_EVENTS);
+
+/* What distinguishes the protocols that share this bank. */
+struct mg_flavour {
+    bool directory;     /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
+    bool remote_fill;   /* non-home banks keep copies (false: no remote caching) */
+    bool hier;          /* hmg: a GPU home per GPU between the GPMs and the system home */
+    bool free_coherence; /* ideal-mg: invalidations and release markers cost nothing */
+};
+
+struct mg_stats {
+    uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
+    uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
+};
+
+/* A release under way at this bank: for an L1 of this GPM (waiting for the
+ * RELACKs of the other GPMs) or for another GPM (waiting for MARKACKs). */
+struct mg_rel {
+    struct msg *m;      /* the REL being answered */
+    unsigned left;      /* acknowledgements still expected */
+};
+
+
+struct mg_l2 {
+    struct ctrl base;
+    struct mg_flavour f;
+    unsigned gpm, n_gpms, gpms, banks; /* gpms: per GPU */
+    struct cache dir;   /* nhcc: entries with meta[0] = sharer GPMs */
+    unsigned dir_lines;
+    uint64_t epoch;     /* invalidations taken + writes forwarded: a fill older than one
+                           of them must not be installed */
+    struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
+                           marker is never refused, so markers cannot deadlock */
+    unsigned n_rel;
+    struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
+    struct msg_list rel_round; /* ... those the round under way answers */
+    bool round_busy;
+    struct msg_list outq; /* messages for the sysnet that found their vnet full */
+    struct mg_stats st;
+};
+
+static struct mg_l2 *mg_of(void *p)
+{
+    return p;
+}
+
+/* ---- sending ---- */
+
+/* To bank `bank` of GPM `gpm` through the sysnet. */
+static void sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet, uint16_t type,
+                     uint8_t cls, uint16_t bytes)
+{
+    m->type = type;
+    m->vnet = (uint8_t)vnet;
+    m->cls = cls;
+    m->src = (uint16_t)(c->gpm * c->banks + c->base.w.index);
+    m->dst = (uint16_t)(gpm * c->banks + c->base.w.index);
+    m->size_bytes = bytes;
+    if (c->f.free_coherence && (type == MSG_MG_INV || type == MSG_MG_MARK ||
+                                type == MSG_MG_MARKACK))
+        m->flags |= SYSNET_F_FREE;
+    if (c->outq.n || !port_send(c->base.links.sys_out[vnet], m))
+        msg_list_push(&c->outq, m); /* the sysnet's FIFOs are deep: rare, and kept in order */
+}
+
+/* An answer to the request m, through the bank's pipeline (its hit
+ * latency): to the bank of another GPM that sent it (over the sysnet, marked
+ * MG_F_TO_SYS), or to this GPM's L1. */
+static void answer(struct mg_l2 *c, struct msg *m, uint16_t type, uint8_t cls, uint16_t bytes)
+{
+    bool sys = m->flags & MG_F_SYS;
+    uint16_t from = m->src;
+    ctrl_l2_respond(&c->base, m, type, NC_VNET_RSP, cls, bytes);
+    if (sys) {
+        m->flags |= MG_F_TO_SYS;
+        m->src = (uint16_t)(c->gpm * c->banks + c->base.w.index);
+        m->dst = from;
+    }
+}
+
+/* Ready answers leave the pipeline: to the crossbar, or to the sysnet. */
+static bool drain_pipe(struct mg_l2 *c)
+{
+    struct ctrl *b = &c->base;
+    bool moved = false;
+    struct msg *m;
+    while ((m = port_peek(&b->pipe))) {
+        struct port *out = (m->flags & MG_F_TO_SYS) ? b->links.sys_out[m->vnet]
+                                                    : b->links.net_out[m->vnet];
+        if (!port_has_room(out, 1))
+            break;
+        port_pop(&b->pipe);
+        m->flags &= (uint16_t)~MG_F_TO_SYS;
+        port_send(out, m);
+        moved = true;
+    }
+    return moved;
+}
+
+/* ---- homes ---- */
+
+/* The line's system home (the first toucher of its page) and the home of
+ * this bank's GPU: in hmg the GPM of this GPU with the system home's index
+ * (spec 004b §2.1, Figure 5.6), else the system home itself. */
+static unsigned sys_home(struct mg_l2 *c, addr_t line, bool touch)
+{
+    if (!c->base.w.pages)
+        return c->gpm;
+    return touch ? pagemap_touch(c->base.w.pages, line, c->gpm)
+                 : pagemap_owner(c->base.w.pages, line);
+}
+
+static unsigned gpu_home(const struct mg_l2 *c, unsigned sys)
+{
+    return c->f.hier ? c->gpm / c->gpms * c->gpms + sys % c->gpms : sys;
+}
+
+/* Where this bank sends what it cannot serve: its GPU's home, or from there
+ * the system home. */
+static unsigned parent(struct mg_l2 *c, addr_t line)
+{
+    unsigned sys = sys_home(c, line, false), gh = gpu_home(c, sys);
+    return c->gpm == gh ? sys : gh;
+}
+
+/* ---- the directory (nhcc, hmg) ---- */
+
+static addr_t dir_key(const struct mg_l2 *c, addr_t line)
+{
+    uint64_t li = line / c->base.line_bytes / c->banks;
+    return (li / c->dir_lines) * 16; /* the directory array's 16-byte "lines" */
+}
+
+/* Every line of a directory entry's region. */
+static addr_t region_line(const struct mg_l2 *c, addr_t key, unsigned k)
+{
+    uint64_t li = (key / 16) * c->dir_lines + k;
+    return (li * c->banks + c->base.w.index) * c->base.line_bytes;
+}
+
+static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
+{
+    for (unsigned g = 0; g < c->n_gpms; g++)
+        if (sharers >> g & 1) {
+            struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
+                                    c->base.comp.eng->now);
+            c->st.invs_sent++;
+            sys_send(c, m, g, NC_VNET_REQ, MSG_MG_INV, TRAFFIC_INV, 0);
+        }
+}
+
+#define MG_DIR_STATES(X)                                                                           \
+    X(I, "no entry: no other GPM is known to cache the region")                                   \
+    X(V, "an entry with the GPMs that may cache lines of the region")
+
+#define MG_DIR_EVENTS(X)                                                                           \
+    X(LocalSt, "a write or atomic from this GPM's L1s")                                           \
+    X(RemoteLd, "a read from another GPM")                                                         \
+    X(RemoteSt, "a write or atomic from another GPM")                                              \
+    X(Replace, "the entry's way is needed for another region")                                    \
+    X(Inv, "hmg, at a GPU home: an invalidation from the system home")
+
+#define X(n, d) MD_##n,
+enum md_state { MG_DIR_STATES(X) MD_NSTATES };
+enum md_event { MG_DIR_EVENTS(X) MD_NEVENTS };
+#undef X
+
+static const char *const dir_state_names[] = {MG_DIR_STATES(COH_X_NAME_)};
+static const char *const dir_state_descs[] = {MG_DIR_STATES(COH_X_DESC_)};
+static const char *const dir_event_names[] = {MG_DIR_EVENTS(COH_X_NAME_)};
+static const char *const dir_event_descs[] = {MG_DIR_EVENTS(COH_X_DESC_)};
+
+/* x->line is the entry (taken for I); x->msg the request (NULL for Replace). */
+static void dir_take(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct cache_line *way = cache_victim(&c->dir, x->addr, NULL, NULL);
+    cache_install(&c->dir, way, x->addr);
+    way->meta[0] = 0;
+    x->line = way;
+}
+
+static void dir_add_sender(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    x->line->meta[0] |= 1ull << (x->msg->src / c->banks);
+    cache_touch(&c->dir, x->line);
+}
+
+static void dir_inv_all(struct coh_ctx *x)
+{
+    send_inv(mg_of(x->ctrl), x->addr, x->line->meta[0]);
+}
+
+static void dir_inv_others(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    send_inv(c, x->addr, x->line->meta[0] & ~(1ull << (x->msg->src / c->banks)));
+}
+
+static void dir_free(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    if (x->event == MD_Replace)
+        c->st.dir_evictions++;
+    cache_remove(&c->dir, x->line);
+    x->line = NULL;
+}
+
+static void dir_set_state(struct coh_ctx *x, unsigned next)
+{
+    if (x->line)
+        x->line->state = (uint8_t)next;
+}
+
+static void dir_dump(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  directory entry %#llx: sharers %#llx\n", (unsigned long long)x->addr,
+                (unsigned long long)x->line->meta[0]);
+}
+
+static const struct coh_action_name dir_actions[] = {
+    {dir_take, "take_entry", "allocate an entry (a full set replaces its LRU entry first)"},
+    {dir_add_sender, "add_sharer", "record the requesting GPM"},
+    {dir_inv_all, "inv_all", "invalidate every sharer (unacknowledged)"},
+    {dir_inv_others, "inv_others", "invalidate every sharer but the writer (unacknowledged)"},
+    {dir_free, "free_entry", "free the entry"},
+    {0},
+};
+
+/*  state      event            next   uses     actions                                      */
+static const struct coh_trans mg_dir_cells[MD_NSTATES][MD_NEVENTS] = {
+    [MD_I][MD_LocalSt ] = DO(MD_I, TAG_RD,          ctrl_nothing),
+    [MD_I][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
+    [MD_I][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
+    [MD_V][MD_LocalSt ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
+    [MD_V][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender),
+    [MD_V][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender, dir_inv_others),
+    [MD_V][MD_Replace ] = DO(MD_I, TAG_WR,          dir_inv_all, dir_free),
+    [MD_I][MD_Inv     ] = DO(MD_I, TAG_RD,          ctrl_nothing),
+    [MD_V][MD_Inv     ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
+};
+
+const struct coh_table mg_dir_table = {
+    .proto = "nhcc/hmg", .ctrl = "Dir", .n_states = MD_NSTATES, .n_events = MD_NEVENTS,
+    .state_names = dir_state_names, .state_descs = dir_state_descs,
+    .event_names = dir_event_names, .event_descs = dir_event_descs,
+    .cells = &mg_dir_cells[0][0], .actions = dir_actions, .set_state = dir_set_state,
+    .dump = dir_dump,
+};
+
+/* Run the directory for request m at its home (once per request). */
+static void dir_step(struct mg_l2 *c, struct msg *m, bool write)
+{
+    if (!c->f.directory || (m->flags & MG_F_DIR))
+        return;
+    m->flags |= MG_F_DIR;
+    bool remote = m->flags & MG_F_SYS;
+    if (!remote && !write)
+        return; /* Table 5.1: a local read changes nothing */
+    struct coh_ctx x = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = c->base.comp.eng,
+                        .addr = dir_key(c, m->addr), .msg = m};
+    x.line = cache_find(&c->dir, x.addr);
+    if (!x.line && remote) { /* a full set gives up its LRU entry first */
+        struct cache_line *way = cache_victim(&c->dir, x.addr, NULL, NULL);
+        if (way->present) {
+            struct coh_ctx v = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = x.eng,
+                                .addr = way->addr, .line = way, .state = MD_V,
+                                .event = MD_Replace};
+            coh_step(&mg_dir_table, &c->base.w.cov[1], &v);
+        }
+    }
+    x.state = x.line ? MD_V : MD_I;
+    x.event = !remote ? MD_LocalSt : write ? MD_RemoteSt : MD_RemoteLd;
+    coh_step(&mg_dir_table, &c->base.w.cov[1], &x);
+}
+
+/* ---- data-array actions ---- */
+
+/* The home's answer to a read: the line (checked against the golden memory:
+ * the home always holds the newest value). */
+static void reply_data(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->base.st.reads++;
+    cache_touch(&c->base.cache, x->line);
+    if (c->base.w.obs)
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, NULL);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
+    answer(c, m, MSG_NC_DATA, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
+    x->msg = NULL;
+}
+
+/* A hit on a copy (a GPU home's may answer its GPMs): it may be stale, as
+ * the weak model allows for what the scope does not cover. */
+static void reply_copy(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    c->base.st.reads++;
+    cache_touch(&c->base.cache, x->line);
+    memcpy(x->msg->data, x->line->data, c->base.line_bytes);
+    answer(c, x->msg, MSG_NC_DATA, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
+    x->msg = NULL;
+}
+
+static void write_line(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    ctrl_l2_perform_write(&c->base, x);
+    if (x->msg->flags & MG_F_SYS) /* posted: the writer's own bank acknowledged it */
+        msg_free(c->base.w.msgs, x->msg);
+    else
+        ctrl_l2_respond(&c->base, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
+static void do_atomic(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    ctrl_l2_perform_atomic(&c->base, x);
+    answer(c, x->msg, MSG_NC_ATOMRSP, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg));
+    x->msg = NULL;
+}
+
+/* Forward a request towards the line's home (parent()); the answer comes
+ * back the same way. From an L1 of this GPM: m->sharer keeps the L1, m->ts
+ * this bank's epoch, MG_F_FILL whether the answer may fill here. From
+ * another GPM (at a GPU home, hmg): m->ts2 keeps that bank's endpoint + 1,
+ * m->acks this bank's epoch, MG_F_FILL2 whether the answer may fill here. */
+static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t bytes, bool fill)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->st.forwarded++;
+    if (m->flags & MG_F_SYS) {
+        m->ts2 = (uint64_t)m->src + 1;
+        m->acks = (int32_t)(uint32_t)c->epoch;
+        m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
+                              (fill ? MG_F_FILL2 : 0));
+    } else {
+        m->sharer = m->src;
+        m->ts = c->epoch;
+        m->ts2 = 0;
+        m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL | MG_F_FILL2)) |
+                              (fill ? MG_F_FILL : 0));
+    }
+    sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
+    x->msg = NULL;
+}
+
+static void fwd_load(struct coh_ctx *x)
+{
+    forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, mg_of(x->ctrl)->f.remote_fill);
+}
+
+static void fwd_load_nofill(struct coh_ctx *x)
+{
+    forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, false);
+}
+
+/* A write-through: acknowledged to the L1 now, a copy to the home (one
+ * forwarded by another GPM's bank goes on as it is). */
+static void fwd_write(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->epoch++;
+    c->base.st.writes++;
+    if (m->flags & MG_F_SYS) {
+        forward(x, MSG_NC_WRITE, TRAFFIC_ST, m->size_bytes, false);
+        return;
+    }
+    struct msg *w = msg_new(c->base.w.msgs, MSG_NC_WRITE, m->addr, c->base.comp.eng->now);
+    w->req = m->req;
+    w->mask = m->mask;
+    memcpy(w->data, m->data, c->base.line_bytes);
+    ctrl_l2_respond(&c->base, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    x->msg = w;
+    forward(x, MSG_NC_WRITE, TRAFFIC_ST, (uint16_t)bytemask_count(&w->mask), false);
+}
+
+/* The written bytes into this GPM's clean copy (read-own-write). */
+static void update_copy(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    bytes_merge(x->line->data, x->msg->data, &x->msg->mask, c->base.line_bytes);
+    cache_touch(&c->base.cache, x->line);
+}
+
+static void fwd_atomic(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    c->epoch++;
+    c->base.st.atomics++;
+    forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg), false);
+}
+
+static void install_fill(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct cache_line *way = cache_victim(&c->base.cache, x->addr, NULL, NULL);
+    cache_install(&c->base.cache, way, x->addr);
+    way->dirty = false;
+    memcpy(way->data, x->msg->data, c->base.line_bytes);
+    x->line = way;
+    c->base.st.fills++;
+}
+
+static void count_inv(struct coh_ctx *x)
+{
+    mg_of(x->ctrl)->st.lines_invalidated++;
+}
+
+static const struct coh_action_name actions[] = {
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
+    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR for the miss"},
+    {ctrl_l2_send_fetch, "send_fetch", "read the line from this GPM's DRAM"},
+    {ctrl_park, "park", "keep the request in the MSHR until the fill"},
+    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
+    {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
+    {reply_data, "reply_data", "send the line to the requester (checked: the newest value)"},
+    {reply_copy, "reply_copy", "answer the L1 from this GPM's copy"},
+    {write_line, "write_line", "merge the written bytes (acknowledge a write of this GPM)"},
+    {do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
+    {fwd_load, "fwd_load", "forward the read to the home (its answer may fill here)"},
+    {fwd_load_nofill, "fwd_load_far", "forward the read to the home (its answer never fills)"},
+    {fwd_write, "fwd_write", "acknowledge the L1, write through to the home"},
+    {update_copy, "update_copy", "write the bytes into this GPM's copy"},
+    {fwd_atomic, "fwd_atomic", "forward the atomic to the home"},
+    {install_fill, "install", "install the home's data in a free way"},
+    {count_inv, "count_inv", "count the invalidated line"},
+    {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
+    {ctrl_drop_line, "drop_line", "free the way"},
+    {ctrl_nothing, "nothing", "no action"},
+    {0},
+};
+
+/*  state      event           next     uses               actions                              */
+static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
+    [ML2_I ][ML2_HLoad  ] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                         ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I ][ML2_HWrite ] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                         ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I ][ML2_HAtomic] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                         ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I ][ML2_Load   ] = DO(ML2_I,  TAG_RD,           fwd_load),
+    [ML2_I ][ML2_LoadFar] = DO(ML2_I,  TAG_RD,           fwd_load_nofill),
+    [ML2_I ][ML2_Write  ] = DO(ML2_I,  TAG_RD,           fwd_write),
+    [ML2_I ][ML2_Atomic ] = DO(ML2_I,  TAG_RD,           fwd_atomic),
+    [ML2_I ][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, install_fill),
+    [ML2_I ][ML2_Inv    ] = DO(ML2_I,  TAG_RD,           ctrl_nothing),
+    [ML2_V ][ML2_HLoad  ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_data),
+    [ML2_V ][ML2_HWrite ] = DO(ML2_M,  TAG_RD | DATA_WR, write_line),
+    [ML2_V ][ML2_HAtomic] = DO(ML2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [ML2_V ][ML2_Load   ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_copy),
+    [ML2_V ][ML2_LoadFar] = DO(ML2_V,  TAG_RD,           fwd_load_nofill),
+    [ML2_V ][ML2_Write  ] = DO(ML2_V,  TAG_RD | DATA_WR, update_copy, fwd_write),
+    [ML2_V ][ML2_Atomic ] = DO(ML2_I,  TAG_RD | TAG_WR,  ctrl_drop_line, fwd_atomic),
+    [ML2_V ][ML2_Fill   ] = DO(ML2_V,  TAG_RD,           ctrl_nothing),
+    [ML2_V ][ML2_Inv    ] = DO(ML2_I,  TAG_WR,           count_inv, ctrl_drop_line),
+    [ML2_V ][ML2_Replace] = DO(ML2_I,  TAG_WR,           ctrl_drop_line),
+    [ML2_M ][ML2_HLoad  ] = DO(ML2_M,  TAG_RD | DATA_RD, reply_data),
+    [ML2_M ][ML2_HWrite ] = DO(ML2_M,  TAG_RD | DATA_WR, write_line),
+    [ML2_M ][ML2_HAtomic] = DO(ML2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [ML2_M ][ML2_Replace] = DO(ML2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [ML2_IV][ML2_HLoad  ] = STALL,
+    [ML2_IV][ML2_HWrite ] = STALL,
+    [ML2_IV][ML2_HAtomic] = STALL,
+    [ML2_IV][ML2_MemData] = DO(ML2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+};
+
+const struct coh_table mg_l2_table =
+    COH_TABLE("nhcc", "L2", mg_l2_cells, ctrl_set_state, ctrl_l2_dump_ctx);
+
+/* ---- classifier ---- */
+
+static bool evictable(const struct cache_line *l, void *arg)
+{
+    (void)arg;
+    return l->state != ML2_IV;
+}
+
+/* Where a read may be served (spec 004b §2.4): 0 anywhere (weak, .cta),
+ * 1 at the GPU home (.gpu), 2 only at the system home (.sys, volatile). */
+static unsigned load_reach(const struct mem_req *r)
+{
+    if (r->sem == SEM_VOLATILE || (r->scope == SCOPE_SYS && r->sem != SEM_WEAK))
+        return 2;
+    return r->scope == SCOPE_GPU && r->sem != SEM_WEAK ? 1 : 0;
+}
+
+static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
+{
+    unsigned sys = sys_home(c, m->addr, !(m->flags & MG_F_SYS));
+    bool home = sys == c->gpm, gh = gpu_home(c, sys) == c->gpm;
+    switch (m->type) {
+    case MSG_NC_GETS:
+        return home ? ML2_HLoad : load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
+    case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
+    case MSG_NC_ATOMIC: return home ? ML2_HAtomic : ML2_Atomic;
+    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    }
+}
+
+/* Room for what a step may send: a response into the pipeline and, at a
+ * home miss, a DRAM read, an MSHR and a way. */
+static bool take_request(struct ctrl *b, struct msg *m)
+{
+    struct mg_l2 *c = mg_of(b);
+    struct coh_ctx x;
+    if (!port_has_room(&b->pipe, 1)) {
+        b->st.resource_stalls++;
+        return false;
+    }
+    unsigned event = classify_request(c, m);
+    ctrl_lookup(b, &x, m->addr);
+    bool at_home = event <= ML2_HAtomic;
+    if (at_home && !x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
+        return false;
+    /* the directory of the line's home for this request: the system home,
+     * or in hmg the GPU home for its GPMs (a read it passes on unfilled
+     * leaves no copy behind) */
+    if (at_home || (c->f.hier && event != ML2_LoadFar &&
+                    gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
+        dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
+    x.msg = m;
+    x.event = event;
+    ctrl_step_or_park(b, &x);
+    return true;
+}
+
+/* A read's answer fills this bank if nothing that could make it stale came
+ * in since it was forwarded (`sent`: the epoch then). */
+static void maybe_fill(struct mg_l2 *c, struct msg *m, bool sent_matches)
+{
+    struct ctrl *b = &c->base;
+    struct cache_line *l = cache_find(&b->cache, m->addr);
+    {
+        if (!sent_matches) {
+            c->st.fills_dropped++; /* an invalidation or a write came in meanwhile */
+        } else if (!l) {
+            struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
+            if (way && way->present && way->state == ML2_V)
+                ctrl_fire(b, way->addr, NULL, ML2_Replace);
+            if (way && !way->present)
+                ctrl_fire(b, m->addr, m, ML2_Fill);
+            else
+                c->st.fills_dropped++; /* the set is busy with home lines */
+        }
+    }
+}
+
+/* An answer from a home, relayed to the bank (hmg, at a GPU home) or the L1
+ * that asked; a read's data may fill this bank first. */
+static void take_answer(struct mg_l2 *c, struct msg *m)
+{
+    struct ctrl *b = &c->base;
+    c->st.relayed++;
+    if (m->ts2) {
+        if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL2))
+            maybe_fill(c, m, (uint32_t)m->acks == (uint32_t)c->epoch);
+        unsigned to = (unsigned)(m->ts2 - 1);
+        m->ts2 = 0;
+        m->flags &= (uint16_t)~MG_F_FILL2;
+        sys_send(c, m, to / c->banks, NC_VNET_RSP, m->type, m->cls, m->size_bytes);
+        return;
+    }
+    if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL))
+        maybe_fill(c, m, m->ts == c->epoch);
+    m->flags &= (uint16_t) ~(MG_F_FILL | MG_F_SYS | MG_F_DIR);
+    m->src = (uint16_t)m->sharer;
+    ctrl_l2_respond(b, m, m->type, NC_VNET_RSP, m->cls, m->size_bytes);
+}
+
+/* ---- release completion ---- */
+
+static struct mg_rel *rel_slot(struct mg_l2 *c)
+{
+    for (unsigned i = 0; i < c->n_rel; i++)
+        if (!c->rel[i].m)
+            return &c->rel[i];
+    unsigned old = c->n_rel, n = old ? 2 * old : 16;
+    struct mg_rel *r = realloc(c->rel, n * sizeof *r);
+    if (!r)
+        panic("out of memory");
+    memset(r + old, 0, (n - old) * sizeof *r);
+    c->rel = r;
+    c->n_rel = n;
+    return &c->rel[old];
+}
+
+/* The banks a release marker of `scope` goes to from this one: every other
+ * GPM's in flat protocols; in hmg the GPMs this bank exchanges messages with
+ * (its GPU's, and for .sys the same GPM index in every other GPU: GPU homes
+ * and system homes), the M + N - 2 of spec 004b §2.1. */
+static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
+{
+    if (g == c->gpm)
+        return false;
+    if (!c->f.hier)
+        return true;
+    return g / c->gpms == c->gpm / c->gpms ||
+           (scope >= SCOPE_SYS && g % c->gpms == c->gpm % c->gpms);
+}
+
+/* Levels of markers a release needs: each level proves that what a bank
+ * sent before it has arrived, so a chain of k hops needs k levels. A write
+ * reaches its home in one hop and the home's invalidations the sharers in a
+ * second (2); in hmg a .sys write takes GPM -> GPU home -> system home, whose
+ * invalidation takes system home -> GPU home -> GPMs (4); without
+ * invalidations only the writes (1). */
+static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
+{
+    if (!c->f.directory) /* sw-h: GPM -> GPU home -> system home */
+        return c->f.hier && scope >= SCOPE_SYS ? 2 : 1;
+    return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
+}
+
+/* Send the markers of a round of depth `level` at `scope` for slot r. */
+static void send_markers(struct mg_l2 *c, struct mg_rel *r, unsigned scope, unsigned level)
+{
+    r->left = 0;
+    for (unsigned g = 0; level && g < c->n_gpms; g++) {
+        if (!neighbour(c, g, scope))
+            continue;
+        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_MARK, r->m->addr, c->base.comp.eng->now);
+        k->req = r->m->req;
+        k->req.scope = (uint8_t)scope;
+        k->ts = level - 1;
+        k->sharer = (uint32_t)(r - c->rel);
+        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_MARK, TRAFFIC_REQ, 0);
+        r->left++;
+        c->st.marks_sent++;
+    }
+}
+
+static void rel_done(struct mg_l2 *c, struct mg_rel *r);
+
+/* A round for every L1 release waiting at this bank: one set of markers at
+ * the widest scope among them answers them all. Releases that arrive while
+ * a round is under way wait for the next (they must be covered from their
+ * own arrival on), so a burst of them (every SM's kernel end) costs two
+ * rounds, not one each. */
+static void start_round(struct mg_l2 *c)
+{
+    struct mg_rel *r = rel_slot(c);
+    unsigned scope = SCOPE_CTA;
+    for (struct msg *m = c->rel_next.head; m; m = m->next)
+        scope = MAX(scope, (unsigned)m->req.scope);
+    c->rel_round = c->rel_next;
+    c->rel_next = (struct msg_list){0};
+    c->round_busy = true;
+    r->m = c->rel_round.head;
+    c->st.releases++;
+    send_markers(c, r, scope, rel_depth(c, scope));
+    if (!r->left)
+        rel_done(c, r);
+}
+
+static void rel_done(struct mg_l2 *c, struct mg_rel *r)
+{
+    struct msg *m = r->m;
+    r->m = NULL;
+    if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
+        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+        return;
+    }
+    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
+        return;
+    }
+    while ((m = msg_list_pop(&c->rel_round)))
+        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    c->round_busy = false;
+    if (c->rel_next.n)
+        start_round(c);
+}
+
+/* A release from an L1 of this GPM (it joins the next round) or a marker
+ * from another GPM's bank (its level in m->ts): markers of the next level
+ * down to every neighbour, answered once all of theirs are back; level 0 is
+ * answered at once. False: the pipeline lacks room for the answers. */
+static bool take_rel(struct mg_l2 *c, struct msg *m)
+{
+    if (!port_has_room(&c->base.pipe, c->base.w.n_sms + 1u)) {
+        c->base.st.resource_stalls++;
+        return false;
+    }
+    if (!(m->flags & MG_F_SYS)) {
+        msg_list_push(&c->rel_next, m);
+        if (!c->round_busy)
+            start_round(c);
+        return true;
+    }
+    struct mg_rel *r = rel_slot(c);
+    r->m = m;
+    send_markers(c, r, m->req.scope, (unsigned)m->ts);
+    if (!r->left)
+        rel_done(c, r);
+    return true;
+}
+
+/* ---- software coherence: bulk invalidation at acquires ---- */
+
+struct drop {
+    struct mg_l2 *c;
+    unsigned scope;
+};
+
+static void drop_if_remote(struct cache_line *l, void *arg)
+{
+    struct drop *d = arg;
+    struct mg_l2 *c = d->c;
+    if (l->state != ML2_V)
+        return;
+    unsigned sys = sys_home(c, l->addr, false);
+    bool keep = sys == c->gpm || (d->scope < SCOPE_SYS && gpu_home(c, sys) == c->gpm);
+    if (!keep) {
+        c->st.bulk_dropped++;
+        ctrl_fire(&c->base, l->addr, NULL, ML2_Inv);
+    }
+}
+
+/* Spec 004b §2.8: an acquire at scope S invalidates every cache between the
+ * SM and S's home: this bank's copies of lines homed elsewhere (for .gpu in
+ * sw-h, not those this bank is the GPU home of); in sw-h a .sys acquire also
+ * has every other GPM of the GPU drop theirs. Fills in flight are dropped. */
+static bool take_acq(struct mg_l2 *c, struct msg *m)
+{
+    if (!port_has_room(&c->base.pipe, 1)) {
+        c->base.st.resource_stalls++;
+        return false;
+    }
+    struct drop d = {c, m->req.scope};
+    c->epoch++;
+    c->st.bulk_invalidations++;
+    cache_for_each(&c->base.cache, drop_if_remote, &d);
+    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
+        return true;
+    }
+    struct mg_rel *r = rel_slot(c);
+    r->m = m;
+    r->left = 0;
+    for (unsigned g = 0; c->f.hier && m->req.scope >= SCOPE_SYS && g < c->n_gpms; g++) {
+        if (g == c->gpm || g / c->gpms != c->gpm / c->gpms)
+            continue;
+        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_ACQ, m->addr, c->base.comp.eng->now);
+        k->req = m->req;
+        k->sharer = (uint32_t)(r - c->rel);
+        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_ACQ, TRAFFIC_REQ, 0);
+        r->left++;
+    }
+    if (!r->left)
+        rel_done(c, r);
+    return true;
+}
+
+static void take_ack(struct mg_l2 *c, struct msg *m)
+{
+    panic_if(m->sharer >= c->n_rel, "%s: acknowledgement for no release", c->base.w.name);
+    struct mg_rel *r = &c->rel[m->sharer];
+    panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
+    msg_free(c->base.w.msgs, m);
+    if (!--r->left)
+        rel_done(c, r);
+}
+
+/* ---- tick ---- */
+
+static void take_mem(struct ctrl *b, struct msg *m)
+{
+    if (!ctrl_l2_drop_wrack(b, m))
+        ctrl_fire(b, m->addr, m, ML2_MemData);
+}
+
+/* One message from another GPM's bank on the request vnet. */
+static bool take_sys_request(struct mg_l2 *c, struct msg *m)
+{
+    struct ctrl *b = &c->base;
+    switch (m->type) {
+    case MSG_MG_INV:
+        c->epoch++;
+        c->st.invs_received++;
+        for (unsigned k = 0; k < c->dir_lines; k++) {
+            addr_t line = region_line(c, dir_key(c, m->addr), k);
+            struct cache_line *l = cache_find(&b->cache, line);
+            if (l && l->state == ML2_V && sys_home(c, line, false) != c->gpm)
+                ctrl_fire(b, line, NULL, ML2_Inv);
+        }
+        if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
+            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs */
+            struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
+                                .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
+            x.line = cache_find(&c->dir, x.addr);
+            x.state = x.line ? MD_V : MD_I;
+            coh_step(&mg_dir_table, &b->w.cov[1], &x);
+        }
+        msg_free(b->w.msgs, m);
+        return true;
+    case MSG_MG_MARK:
+        m->flags |= MG_F_SYS;
+        return take_rel(c, m);
+    case MSG_MG_ACQ:
+        m->flags |= MG_F_SYS;
+        return take_acq(c, m);
+    default:
+        m->flags |= MG_F_SYS;
+        return take_request(b, m);
+    }
+}
+
+static void take_sys_answer(struct mg_l2 *c, struct msg *m)
+{
+    if (m->type == MSG_MG_MARKACK)
+        take_ack(c, m);
+    else
+        take_answer(c, m);
+}
+
+/* An L1's request (new or replayed, or a replayed request of another GPM). */
+static bool take_local(struct ctrl *b, struct msg *m)
+{
+    struct mg_l2 *c = mg_of(b);
+    if (m->type == MSG_MG_REL)
+        return take_rel(c, m);
+    if (m->type == MSG_MG_ACQ)
+        return take_acq(c, m);
+    return take_request(b, m);
+}
+
+static bool drain_outq(struct mg_l2 *c)
+{
+    bool moved = false;
+    struct msg *m;
+    while ((m = c->outq.head) && port_send(c->base.links.sys_out[m->vnet], m)) {
+        msg_list_pop(&c->outq);
+        moved = true;
+    }
+    return moved;
+}
+
+static bool mg_l2_tick(struct comp *cp)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    struct mg_l2 *c = mg_of(b);
+    struct port *reqs = b->links.net_in[NC_VNET_REQ];
+    ctrl_tick_begin(b);
+    bool moved = drain_pipe(c);
+    moved |= ctrl_take_one(b, &b->in, take_mem);
+    if (b->links.sys_in[0]) {
+        struct msg *m;
+        moved |= drain_outq(c);
+        if ((m = port_peek(b->links.sys_in[NC_VNET_RSP]))) {
+            take_sys_answer(c, port_pop(b->links.sys_in[NC_VNET_RSP]));
+            moved = true;
+        }
+        /* parked requests replay first: a fill's waiters before anything
+         * that could take its way again */
+        if (!b->replay.n && (m = port_peek(b->links.sys_in[NC_VNET_REQ])) &&
+            take_sys_request(c, m)) {
+            port_pop(b->links.sys_in[NC_VNET_REQ]);
+            moved = true;
+        }
+    }
+    moved |= ctrl_take_next(b, reqs, take_local);
+    if (moved)
+        return true;
+    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs) || c->outq.n ||
+        (b->links.sys_in[0] && port_peek(b->links.sys_in[NC_VNET_REQ]))) {
+        struct port *const in[] = {&b->in, &b->pipe, b->links.sys_in[NC_VNET_RSP]};
+        return ctrl_stall_sleep(b, in, b->links.sys_in[0] ? 3 : 2);
+    }
+    return false;
+}
+
+static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    fprintf(out, "  mshr %#llx %s parked %u\n", (unsigned long long)t->addr,
+            b->table->state_names[t->state], t->parked.n);
+}
+
+static void mg_l2_dump(struct comp *cp, FILE *out)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    struct mg_l2 *c = mg_of(b);
+    unsigned rels = 0;
+    for (unsigned i = 0; i < c->n_rel; i++)
+        rels += c->rel[i].m != NULL;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !rels && !c->outq.n)
+        return;
+    fprintf(out, "%s (multi-GPM L2): %u MSHRs, %u replaying, %u in pipeline, %u releases, "
+            "%u waiting for the sysnet\n",
+            b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
+    for (unsigned i = 0; i < c->n_rel; i++)
+        if (c->rel[i].m)
+            fprintf(out, "  release %u: %u acknowledgements expected\n", i, c->rel[i].left);
+    ctrl_dump_tbes(b, out, dump_mshr);
+    ctrl_l2_dump_pipe(b, out);
+}
+
+/* ---- construction ---- */
+
+static const struct ctrl_stat mg_l2_stat_rows[] = {
+    CTRL_STATS_L2_ACCESSES,
+    CTRL_STAT_BASE(fills),
+    CTRL_STAT_OWN(struct mg_stats, forwarded),
+    CTRL_STAT_OWN(struct mg_stats, relayed),
+    CTRL_STAT_OWN(struct mg_stats, fills_dropped),
+    CTRL_STAT_OWN(struct mg_stats, invs_sent),
+    CTRL_STAT_OWN(struct mg_stats, invs_received),
+    CTRL_STAT_OWN(struct mg_stats, lines_invalidated),
+    CTRL_STAT_OWN(struct mg_stats, dir_evictions),
+    CTRL_STAT_OWN(struct mg_stats, releases),
+    CTRL_STAT_OWN(struct mg_stats, marks_sent),
+    CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
+    CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
+    CTRL_STAT_BASE(resource_stalls),
+    CTRL_STAT_END,
+};
+
+static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
+{
+    struct mg_l2 *c = ctrl_alloc(sizeof *c);
+    ctrl_l2_init(&c->base, w, &mg_l2_table, mg_l2_tick, mg_l2_dump, 0x2000);
+    ctrl_set_stats(&c->base, mg_l2_stat_rows, &c->st);
+    const struct config *cfg = w->cfg;
+    c->f = f;
+    c->gpm = w->gpm;
+    c->n_gpms = cfg->topology.gpus * cfg->topology.gpms;
+    c->gpms = cfg->topology.gpms;
+    c->banks = w->n_banks;
+    c->dir_lines = cfg->mg.dir_lines;
+    if (f.directory) {
+        struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
+                                .ways = cfg->mg.dir_ways, .line_bytes = 16};
+        char err[256];
+        if (cache_init(&c->dir, &ds, err, sizeof err))
+            fatal("mg.dir_entries / mg.dir_ways: %s", err);
+    }
+    return &c->base.comp;
+}
+
+static void mg_destroy(struct comp *cp)
+{
+    struct mg_l2 *c = mg_of(cp);
+    if (c->f.directory)
+        cache_destroy(&c->dir);
+    free(c->rel);
+    ctrl_destroy(cp);
+}
+
+static struct comp *nhcc_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true});
+}
+
+static struct comp *hmg_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true, .hier = true});
+}
+
+static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true,
+                                            .free_coherence = true});
+}
+
+static struct comp *swnh_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.remote_fill = true});
+}
+
+static struct comp *swh_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.remote_fill = true, .hier = true});
+}
+
+static struct comp *nocache_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = false, .remote_fill = false});
+}
+
+/* Host access between kernels: the home's copy or memory; every other GPM
+ * updates a copy it holds (machine.c calls every GPM's bank for a write). */
+static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
+{
+    struct mg_l2 *c = mg_of(cp);
+    struct ctrl *b = &c->base;
+    unsigned home = sys_home(c, line, false);
+    struct cache_line *l = cache_find(&b->cache, line);
+    bool is_home = home == c->gpm || (home == PAGEMAP_NONE && c->gpm == 0);
+    if (is_home) {
+        unsigned s = l ? l->state : ML2_I;
+        ctrl_l2_dma(b, line, buf, wmask, s, s == ML2_IV);
+        if (l && wmask)
+            l->state = ML2_M;
+    } else if (wmask && l) {
+        bytes_merge(l->data, buf, wmask, b->line_bytes);
+    }
+}
+
+static const struct coh_table *const nhcc_tables[] = {&rc_l1_table, &mg_l2_table, &mg_dir_table,
+                                                      NULL};
+static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_table, NULL};
+
+/* Every multi-GPM protocol: rc's L1 (releasing, for software coherence also
+ * acquiring, through the banks) and this bank in one of its flavours. */
+#define MG_PROTO(name_, title_, tables_, l1_create_, l2_create_)                                   \
+    {                                                                                              \
+        .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true,                     \
+        .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,    \
+        .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
+        .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,        \
+               ctrl_stats},                                                                        \
+    }
+
+const struct proto_desc proto_nhcc =
+    MG_PROTO("nhcc",
+             "NHCC: flat home directory over every GPM (V/I, sharer vector), ack-free "
+             "invalidations, write-through rc L1s, releases drained by markers",
+             nhcc_tables, mg_l1_create, nhcc_l2_create);
+
+const struct proto_desc proto_hmg =
+    MG_PROTO("hmg",
+             "HMG: nhcc made hierarchical, a GPU home per GPU and a system home per line; "
+             ".gpu synchronisation at the GPU home, .sys at the system home",
+             nhcc_tables, mg_l1_create, hmg_l2_create);
+
+const struct proto_desc proto_ideal_mg =
+    MG_PROTO("ideal-mg",
+             "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
+             "nothing (no latency, no bandwidth, not counted)",
+             nhcc_tables, mg_l1_create, ideal_l2_create);
+
+const struct proto_desc proto_sw_nh =
+    MG_PROTO("sw-nh",
+             "software coherence over every GPM as one flat GPU: L2s cache remote lines, no "
+             "directory; a .gpu/.sys acquire drops the local L2's remote lines",
+             nocache_tables, mg_sw_l1_create, swnh_l2_create);
+
+const struct proto_desc proto_sw_h =
+    MG_PROTO("sw-h",
+             "hierarchical software coherence: hmg's GPU homes without a directory; a .gpu "
+             "acquire drops the local L2's remote lines, a .sys acquire those of every L2 of "
+             "the GPU",
+             nocache_tables, mg_sw_l1_create, swh_l2_create);
+
+const struct proto_desc proto_nocache_mg =
+    MG_PROTO("nocache-mg",
+             "multi-GPM baseline: no caching of other GPMs' data in the L2 (the "
+             "normalisation of Fig. 5.9); every remote access goes to its home",
+             nocache_tables, mg_l1_create, nocache_l2_create);

@@ -1,0 +1,55 @@
+/*
+ * sysnet.h - the network between the L2 banks of different GPMs: inter-GPM
+ * links inside a GPU and inter-GPU links through a switch (spec 004b §2.1).
+ *
+ * Endpoints are L2 banks, numbered gpm * banks + bank over the machine's
+ * GPMs (gpm = gpu * gpms + module). Every ordered pair of GPMs of one GPU has
+ * a point-to-point link (topology.gpm_link_*); every ordered pair of GPUs has
+ * one through the switch (topology.gpu_link_*), which carries the messages
+ * of all their GPM pairs: the switch is non-blocking and each GPU pair gets
+ * the link bandwidth per direction. A message of B bytes (noc.header_bytes +
+ * its payload) serialises on its link (noc/p2p) in send order, then flies
+ * the link's latency into a FIFO per (link, vnet) at the far side, whence it
+ * moves to its bank's input FIFO of its vnet. Order is kept per (source GPM,
+ * destination GPM, vnet): the FIFO channels a release relies on (spec 004b
+ * §2.7). Traffic is counted in bytes and messages per class, inter-GPM and
+ * inter-GPU apart.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef NOC_SYSNET_H
+#define NOC_SYSNET_H
+
+#include "noc/p2p.h"
+#include "noc/xbar.h"
+#include "sim/port.h"
+
+/* A bit of msg->flags the network reads: the message costs nothing (no
+ * serialisation, no latency, not counted), for idealised protocols. */
+#define SYSNET_F_FREE 0x8000
+
+struct sysnet_stats {
+    uint64_t gpm_bytes[TRAFFIC_N], gpm_msgs[TRAFFIC_N]; /* between GPMs of one GPU */
+    uint64_t gpu_bytes[TRAFFIC_N], gpu_msgs[TRAFFIC_N]; /* between GPUs */
+};
+
+struct sysnet_shape {
+    unsigned gpus, gpms, banks, n_vnets;
+    double gpm_bytes_per_s, gpu_bytes_per_s; /* 0: unlimited */
+    tick_t gpm_latency_ps, gpu_latency_ps;
+    uint32_t header_bytes;
+};
+
+struct sysnet;
+
+/* banks[ep] is endpoint ep's L2 bank (sender and receiver of its ports). */
+struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *clk,
+                          const struct sysnet_shape *shape, struct comp *const *banks);
+void sysnet_free(struct sysnet *n);
+/* A bank sends here (m->dst: the destination endpoint; m->src: its own). */
+struct port *sysnet_in(struct sysnet *n, unsigned ep, unsigned vnet);
+/* A bank receives here. */
+struct port *sysnet_out(struct sysnet *n, unsigned ep, unsigned vnet);
+const struct sysnet_stats *sysnet_stats(const struct sysnet *n);
+struct comp *sysnet_comp(struct sysnet *n);
+
+#endif

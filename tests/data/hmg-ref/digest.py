@@ -1,0 +1,12 @@
+#!/usr/bin/env python3
+"""Digest of a run's statistics (gpucoh run --stats FILE.json): what the 1x1
+topology test compares. The echoed configuration and the simulator speed are
+left out; every simulated number is in."""
+import hashlib
+import json
+import sys
+
+d = json.load(open(sys.argv[1]))
+keep = {k: d[k] for k in ('cycles', 'kernels', 'thread_insts', 'warp_insts', 'traffic',
+                          'kernel_cycles', 'stats', 'check_passed')}
+print(hashlib.sha256(json.dumps(keep, sort_keys=True).encode()).hexdigest())
