@@ -70,8 +70,9 @@ void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
 bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
                    const struct ptx_memop *op, uint32_t lanes, uint32_t *abort);
 /* The end of an attempt (ptx_step.tx) of warp `slot` at core cycle `cyc`;
- * `tmpl` is the request header its messages carry. `left` says the warp left its transaction (no
- * retry). Returns the cycles the warp backs off before its retry (0: none). */
+ * `tmpl` is the request header its messages carry. `left` says the warp left
+ * its transaction (no retry). Returns the cycles the warp backs off before
+ * its retry (0: none). */
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
                    struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
 /* The commit unit's next message (NULL: none), and taking it. */
