@@ -1631,7 +1631,7 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         if (slot == ID_TX_SLOT) { /* a commit or cleanup is done at its bank */
             if (!sm->tx || m->req.warp >= sm->spec.warps)
                 panic("%s: commit response id 0x%x for no transaction", sm->comp.name, id);
-            if (sm_tx_ack(sm->tx, m->req.warp))
+            if (sm_tx_ack(sm->tx, m->req.warp, cyc))
                 tx_wake(sm, 1ull << m->req.warp);
             msg_free(sm->msgs, m);
             continue;
@@ -1800,7 +1800,7 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
                            .sm = (uint16_t)sm->id,
                            .warp = (uint16_t)slot,
                            .id = req_id(0, ID_TX_SLOT, 0)};
-    unsigned wait = sm_tx_end(sm->tx, slot, e, left, sm->msgs, sm->comp.eng->now, &tmpl);
+    unsigned wait = sm_tx_end(sm->tx, slot, e, left, sm->msgs, sm->comp.eng->now, cyc, &tmpl);
     if (wait) { /* the retry backs off: the warp waits on the timer wheel */
         w->alu_ready = MAX(w->alu_ready, cyc + wait);
         w->issue_at = MAX(w->issue_at, cyc + wait);
@@ -1859,7 +1859,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
             fatal("kernel %s: CTA %u warp %u: transactions need a transactional protocol "
                   "(coherence.protocol = getm; docs/transactions.md)",
                   kernel_name(sm), w->cta->index, w->warp_in_cta);
-        sm_tx_begin(sm->tx, slot);
+        sm_tx_begin(sm->tx, slot, cyc);
         break;
     case PTX_STEP_TX_END:
         tx_end(sm, w, slot, &st->tx, cyc);

@@ -30,6 +30,9 @@ struct sm_tx_warp {
     uint32_t n_acks;          /* commit and cleanup messages awaiting their ack */
     bool in_tx;               /* counted against the limit */
     uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
+    cycle_t start;            /* the attempt's start (or the retry's earliest start) */
+    cycle_t ended;            /* the last attempt's end, while its acks are awaited */
+    bool acks_block;          /* the warp may not go on before the acks */
     uint32_t n_resv;
     struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
 };
@@ -80,10 +83,21 @@ const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t)
     return &t->st;
 }
 
+/* A retry inside the transaction may go on before the acks of the previous
+ * attempt's commit and cleanup (the thesis's warp sends its write log and
+ * moves on): its requests carry the next transaction sequence, so a granule
+ * still reserved by that attempt makes them wait in the stall buffer (or
+ * abort) until the release arrives. Without owner_seq the retry would be
+ * taken for the owner and read around the release, so it waits. */
+static bool retry_waits_acks(const struct sm_tx *t)
+{
+    return t->p.commit_waits || !t->p.owner_seq;
+}
+
 bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
 {
     struct sm_tx_warp *w = &t->w[slot];
-    if (w->n_acks)
+    if (w->n_acks && (w->acks_block || !ptx_warp_in_tx(pw)))
         return true;
     if ((n_out || w->n_access) && ptx_warp_at_tx_end(pw))
         return true;
@@ -103,9 +117,10 @@ uint64_t sm_tx_take_limit_waiters(struct sm_tx *t)
     return m;
 }
 
-void sm_tx_begin(struct sm_tx *t, unsigned slot)
+void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc)
 {
     struct sm_tx_warp *w = &t->w[slot];
+    w->start = cyc;
     if (!w->resv && !(w->resv = calloc(PTX_TX_LOG_MAX, sizeof *w->resv)))
         panic("out of memory");
     w->in_tx = true;
@@ -163,10 +178,12 @@ static struct msg *find_line(struct sm_tx *t, unsigned n, addr_t line)
 }
 
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
-                   struct pool *msgs, tick_t now, const struct mem_req *tmpl)
+                   struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl)
 {
     struct sm_tx_warp *w = &t->w[slot];
     unsigned n = 0;
+    t->st.attempt_cycles += cyc - MIN(w->start, cyc);
+    w->ended = cyc;
     (void)left;
     for (uint32_t i = 0; i < w->n_resv; i++) {
         const struct sm_tx_resv *r = &w->resv[i];
@@ -214,6 +231,7 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         msg_list_push(&t->out, m);
     }
     w->n_acks += n;
+    w->acks_block = left || retry_waits_acks(t);
     w->n_resv = 0;
     /* the next attempt's timestamp passes everything this one saw */
     w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
@@ -228,11 +246,13 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     }
     if (!e->aborted) {
         w->fails = 0;
+        w->start = cyc;
         return 0;
     }
     w->fails = (uint8_t)MIN(w->fails + 1, SM_TX_BACKOFF_MAX_EXP);
     unsigned wait = t->backoff ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails) : 0;
     t->st.backoff_cycles += wait;
+    w->start = cyc + wait; /* the retry starts after its backoff and its acks */
     return wait;
 }
 
@@ -246,10 +266,15 @@ void sm_tx_pop_out(struct sm_tx *t)
     msg_list_pop(&t->out);
 }
 
-bool sm_tx_ack(struct sm_tx *t, unsigned slot)
+bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_acks)
         panic("sm_tx: a commit acknowledgement for warp %u, which awaits none", slot);
-    return --w->n_acks == 0;
+    if (--w->n_acks)
+        return false;
+    t->st.commit_wait_cycles += cyc - MIN(w->ended, cyc);
+    if (w->acks_block)
+        w->start = MAX(w->start, cyc);
+    return true;
 }

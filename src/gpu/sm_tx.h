@@ -38,6 +38,10 @@ struct sm_tx_stats {
     uint64_t commit_bytes;    /* bytes the commit messages wrote */
     uint64_t limit_waits;     /* times a warp at a begin waited for the limit */
     uint64_t backoff_cycles;  /* cycles warps backed off before retries */
+    uint64_t attempt_cycles;  /* cycles from an attempt's start (its begin, or the end of the
+                               * previous attempt's backoff and commit) to its end */
+    uint64_t commit_wait_cycles; /* cycles from an attempt's end to its last commit or
+                                  * cleanup acknowledgement */
 };
 
 struct sm_tx;
@@ -57,23 +61,25 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
 /* Warps blocked at a begin by the limit (bit per slot), cleared. */
 uint64_t sm_tx_take_limit_waiters(struct sm_tx *t);
 
-void sm_tx_begin(struct sm_tx *t, unsigned slot);
+/* Warp `slot` begins a transaction at core cycle `cyc`. */
+void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc);
 /* A transactional line request of warp `slot` leaves: stamp it. */
 void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
 /* Its answer: the lanes (of `lanes`, the request's) to abort. Returns true
  * when it was the warp's last outstanding verdict. */
 bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
                    const struct ptx_memop *op, uint32_t lanes, uint32_t *abort);
-/* The end of an attempt (ptx_step.tx) of warp `slot`; `tmpl` is the request
- * header its messages carry. `left` says the warp left its transaction (no
- * retry). Returns the cycles the warp backs off before its retry (0: none). */
+/* The end of an attempt (ptx_step.tx) of warp `slot` at core cycle `cyc`;
+ * `tmpl` is the request header its messages carry. `left` says the warp left
+ * its transaction (no retry). Returns the cycles the warp backs off before
+ * its retry (0: none). */
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
-                   struct pool *msgs, tick_t now, const struct mem_req *tmpl);
+                   struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);
-/* A commit or cleanup acknowledgement for warp `slot`; true when it was the
- * last one the warp waited for. */
-bool sm_tx_ack(struct sm_tx *t, unsigned slot);
+/* A commit or cleanup acknowledgement for warp `slot` at core cycle `cyc`;
+ * true when it was the last one the warp waited for. */
+bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc);
 
 #endif

@@ -301,6 +301,12 @@ static const struct cfg_opt getm_opts[] = {
     CFG_BOOL("wake_all", T, wake_all, "true",
              "getm: a release re-enters every stall-buffer waiter, oldest first (item 23; "
              "false: only the oldest)"),
+    CFG_BOOL("commit_waits", T, commit_waits, "true",
+             "getm: a warp retrying aborted lanes first waits for the acknowledgements of the "
+             "attempt's commit and cleanup messages (false: the thesis's warp sends its write "
+             "log and moves on, the validation unit making the retry wait behind the release; "
+             "slower here, repro/getm/README.md; instructions after the transaction always "
+             "wait; owner_seq = false implies true)"),
     CFG_END,
 };
 #undef T

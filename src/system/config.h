@@ -142,6 +142,7 @@ struct getm_spec {
     bool unique_ts;            /* spec §9 item 17 */
     bool owner_seq;            /* item 19 */
     bool wake_all;             /* item 23 */
+    bool commit_waits;         /* a retry waits for the last attempt's acks */
 };
 
 /* The machine's hierarchy (spec 004b §2.1; docs/multi-gpu.md): GPUs of GPU

@@ -764,6 +764,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             T(commit_bytes);
             T(limit_waits);
             T(backoff_cycles);
+            T(attempt_cycles);
+            T(commit_wait_cycles);
 #undef T
         }
 #define E(f)                                                                                       \

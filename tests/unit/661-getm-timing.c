@@ -8,8 +8,11 @@
  * that report success say and the total unchanged; the same seed gives the
  * same statistics; the limit on transactional warps per SM holds warps at
  * their begin and changes no value; the thesis's printed timestamp rules
- * (getm.unique_ts = false) run the same kernels correctly too; a commit
- * waits for a plain store issued before its begin, and is then woken.
+ * (getm.unique_ts = false) run the same kernels correctly too, and so does
+ * the thesis's retry that goes on before its commit and cleanup are
+ * acknowledged (getm.commit_waits = false); a commit waits for a plain store
+ * issued before its begin, and is then woken; attempts and commit waits are
+ * timed.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -29,6 +32,7 @@
 struct tally {
     uint64_t hash;            /* every statistic, names and values */
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
+    uint64_t attempts, attempt_cycles, commit_wait_cycles;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -49,6 +53,12 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->commit_msgs += v;
     else if (ENDS(".getm.commits"))
         t->bank_commits += v;
+    else if (ENDS(".tx.attempts"))
+        t->attempts += v;
+    else if (ENDS(".tx.attempt_cycles"))
+        t->attempt_cycles += v;
+    else if (ENDS(".tx.commit_wait_cycles"))
+        t->commit_wait_cycles += v;
 #undef ENDS
 }
 
@@ -120,6 +130,9 @@ static void counter_is_serial(void **state)
     counter_run(NULL, 0, 8, 64, &t);
     assert_true(t.vu_aborts > 0); /* warps of different SMs met at the bank */
     assert_int_equal(t.commit_msgs, t.bank_commits);
+    /* an attempt takes at least a round trip to a bank, and so does its commit */
+    assert_true(t.attempts > 0 && t.attempt_cycles >= 100 * t.attempts);
+    assert_true(t.commit_wait_cycles > 0);
 }
 
 /* Transfers; returns the tally. Every balance is checked. */
@@ -194,6 +207,18 @@ static void printed_timestamps_run_correctly(void **state)
     transfer_run(printed, 1, &t);
 }
 
+static void retry_goes_on_before_acks(void **state)
+{
+    (void)state;
+    struct tally waits, goes_on;
+    const char *on[] = {"getm.commit_waits=false"};
+    transfer_run(NULL, 0, &waits);
+    transfer_run(on, 1, &goes_on);
+    assert_true(goes_on.vu_aborts > 0);
+    assert_true(waits.hash != goes_on.hash); /* the retries did not wait */
+    counter_run(on, 1, 8, 64, &goes_on);
+}
+
 static void empty_transaction_after_a_store(void **state)
 {
     (void)state;
@@ -221,6 +246,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_statistics),
         cmocka_unit_test(limit_holds_warps_at_begin),
         cmocka_unit_test(printed_timestamps_run_correctly),
+        cmocka_unit_test(retry_goes_on_before_acks),
         cmocka_unit_test(empty_transaction_after_a_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -38,6 +38,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->unique_ts = s->unique_ts;
     p->owner_seq = s->owner_seq;
     p->wake_all = s->wake_all;
+    p->commit_waits = s->commit_waits;
     p->seed ^= cfg->sim.seed;
     unsigned bits = 1;
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)

@@ -40,6 +40,8 @@ struct getm_params {
     bool unique_ts;          /* item 17: timestamps (logical << warp_bits) | warp id */
     bool owner_seq;          /* item 19: owner = (warp, transaction sequence) */
     bool wake_all;           /* item 23: every waiter re-enters, ascending warpts */
+    bool commit_waits;       /* the SM's retry waits for its commit and cleanup acks (the
+                                thesis's warp "sends the write log and moves on": false) */
     uint64_t seed;           /* the H3 matrices */
 };
 
