@@ -22,77 +22,9 @@
 #include "noc/xbar.h"
 #include "sim/cfg.h"
 
+#include "net-rig.h"
+
 #define P 1000 /* ps per crossbar cycle in these tests */
-
-/* --- a scripted sender: sends entry i at cycle at[i] (in order, retrying when refused) */
-struct sender {
-    struct comp c;
-    unsigned n, next;
-    cycle_t at[64];
-    struct port *to[64];
-    struct msg *m[64];
-};
-
-static bool sender_tick(struct comp *c)
-{
-    struct sender *s = container_of(c, struct sender, c);
-    cycle_t now = comp_cycle(c);
-    while (s->next < s->n && s->at[s->next] <= now) {
-        if (!port_send(s->to[s->next], s->m[s->next]))
-            return true; /* refused: retry next cycle */
-        s->next++;
-    }
-    if (s->next < s->n)
-        comp_wake_at(c, s->at[s->next] * c->clk->period_ps);
-    return false;
-}
-
-static void sender_add(struct sender *s, cycle_t at, struct port *to, struct msg *m)
-{
-    s->at[s->n] = at;
-    s->to[s->n] = to;
-    s->m[s->n] = m;
-    if (s->n++ == s->next)
-        comp_wake_at(&s->c, at * s->c.clk->period_ps);
-}
-
-/* --- a sink: pops everything that is ready on its ports if `pop` (one
- * message a cycle if `one_a_cycle`), and records it */
-struct sink {
-    struct comp c;
-    bool pop, one_a_cycle;
-    unsigned n_ports;
-    struct port *ports[8];
-    unsigned n;
-    tick_t at[64];
-    struct msg *got[64];
-};
-
-static bool sink_tick(struct comp *c)
-{
-    struct sink *k = container_of(c, struct sink, c);
-    if (!k->pop)
-        return false;
-    for (unsigned i = 0; i < k->n_ports; i++) {
-        struct msg *m;
-        while ((m = port_peek(k->ports[i]))) {
-            port_pop(k->ports[i]);
-            k->at[k->n] = c->eng->now;
-            k->got[k->n++] = m;
-            if (k->one_a_cycle)
-                return true; /* the rest next cycle */
-        }
-    }
-    /* re-arm for the earliest head still in flight: the engine keeps only
-     * the earliest pending wake of a component */
-    tick_t first = TICK_MAX;
-    for (unsigned i = 0; i < k->n_ports; i++)
-        if (k->ports[i]->n)
-            first = MIN(first, k->ports[i]->slots[k->ports[i]->head].ready);
-    if (first != TICK_MAX)
-        comp_wake_at(c, first);
-    return false;
-}
 
 /* --- the rig: one crossbar, n_in inputs, n_out sinks */
 struct rig {
@@ -142,20 +74,10 @@ static void rig_destroy(struct rig *r)
     eng_destroy(&r->e);
 }
 
-/* Message i of the rig, from src to dst on vnet with a payload of size bytes. */
 static struct msg *mk(struct rig *r, unsigned i, unsigned src, unsigned dst, unsigned vnet,
                       unsigned size, unsigned cls)
 {
-    struct msg *m = &r->m[i];
-    memset(m, 0, offsetof(struct msg, data));
-    m->type = MSG_PROTO_BASE + i;
-    m->src = (uint16_t)src;
-    m->dst = (uint16_t)dst;
-    m->vnet = (uint8_t)vnet;
-    m->size_bytes = (uint16_t)size;
-    m->cls = (uint8_t)cls;
-    m->addr = 0x1000 + 128 * i;
-    return m;
+    return net_rig_msg(&r->m[i], i, src, dst, vnet, size, cls);
 }
 
 static void send_at(struct rig *r, cycle_t at, struct msg *m)

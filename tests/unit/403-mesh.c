@@ -25,60 +25,10 @@
 
 #define P 1000 /* ps per mesh cycle */
 #define MAX_MSGS 1024
+#define NET_RIG_MAX_MSGS MAX_MSGS
 #define MAX_ENDS 16
 
-struct sender {
-    struct comp c;
-    unsigned n, next;
-    cycle_t at[MAX_MSGS];
-    struct port *to[MAX_MSGS];
-    struct msg *m[MAX_MSGS];
-};
-
-static bool sender_tick(struct comp *c)
-{
-    struct sender *s = container_of(c, struct sender, c);
-    cycle_t now = comp_cycle(c);
-    while (s->next < s->n && s->at[s->next] <= now) {
-        if (!port_send(s->to[s->next], s->m[s->next]))
-            return true; /* refused: retry next cycle (in order) */
-        s->next++;
-    }
-    if (s->next < s->n)
-        comp_wake_at(c, s->at[s->next] * c->clk->period_ps);
-    return false;
-}
-
-struct sink {
-    struct comp c;
-    bool pop;
-    unsigned n_ports;
-    struct port *ports[4];
-    unsigned n;
-    tick_t at[MAX_MSGS];
-    struct msg *got[MAX_MSGS];
-};
-
-static bool sink_tick(struct comp *c)
-{
-    struct sink *k = container_of(c, struct sink, c);
-    if (!k->pop)
-        return false;
-    tick_t first = TICK_MAX;
-    for (unsigned i = 0; i < k->n_ports; i++) {
-        struct msg *m;
-        while ((m = port_peek(k->ports[i]))) {
-            port_pop(k->ports[i]);
-            k->at[k->n] = c->eng->now;
-            k->got[k->n++] = m;
-        }
-        if (k->ports[i]->n)
-            first = MIN(first, k->ports[i]->slots[k->ports[i]->head].ready);
-    }
-    if (first != TICK_MAX)
-        comp_wake_at(c, first);
-    return false;
-}
+#include "net-rig.h"
 
 struct rig {
     struct eng e;
@@ -132,26 +82,12 @@ static void rig_destroy(struct rig *r)
 static struct msg *mk(struct rig *r, unsigned i, unsigned src, unsigned dst, unsigned vnet,
                       unsigned size, unsigned cls)
 {
-    struct msg *m = &r->m[i];
-    memset(m, 0, offsetof(struct msg, data));
-    m->type = MSG_PROTO_BASE;
-    m->src = (uint16_t)src;
-    m->dst = (uint16_t)dst;
-    m->vnet = (uint8_t)vnet;
-    m->size_bytes = (uint16_t)size;
-    m->cls = (uint8_t)cls;
-    m->addr = 0x1000 + 128 * (addr_t)i;
-    return m;
+    return net_rig_msg(&r->m[i], i, src, dst, vnet, size, cls);
 }
 
 static void send_at(struct rig *r, cycle_t at, struct msg *m)
 {
-    struct sender *s = &r->snd;
-    s->at[s->n] = at;
-    s->to[s->n] = mesh_in(r->x, m->src, m->vnet);
-    s->m[s->n] = m;
-    if (s->n++ == s->next)
-        comp_wake_at(&s->c, at * P);
+    sender_add(&r->snd, at, mesh_in(r->x, m->src, m->vnet), m);
 }
 
 /* Zero-load time of a message of f flits over h hops (pipeline 2, link 1). */

@@ -22,53 +22,10 @@
 #include "dram/dram.h"
 #include "sim/cfg.h"
 
+#include "net-rig.h"
+
 #define P    1000 /* ps per DRAM cycle in these tests */
 #define LINE 128
-
-/* --- a scripted sender (the L2): entry i goes at cycle at[i], in order */
-struct sender {
-    struct comp c;
-    unsigned n, next;
-    cycle_t at[64];
-    struct port *to;
-    struct msg *m[64];
-};
-
-static bool sender_tick(struct comp *c)
-{
-    struct sender *s = container_of(c, struct sender, c);
-    cycle_t now = comp_cycle(c);
-    while (s->next < s->n && s->at[s->next] <= now) {
-        if (!port_send(s->to, s->m[s->next]))
-            return true; /* refused: retry next cycle */
-        s->next++;
-    }
-    if (s->next < s->n)
-        comp_wake_at(c, s->at[s->next] * c->clk->period_ps);
-    return false;
-}
-
-/* --- a sink owning the response port */
-struct sink {
-    struct comp c;
-    bool pop;
-    struct port rsp;
-    unsigned n;
-    tick_t at[64];
-    struct msg *got[64];
-};
-
-static bool sink_tick(struct comp *c)
-{
-    struct sink *k = container_of(c, struct sink, c);
-    struct msg *m;
-    while (k->pop && (m = port_peek(&k->rsp))) {
-        port_pop(&k->rsp);
-        k->at[k->n] = c->eng->now;
-        k->got[k->n++] = m;
-    }
-    return false; /* one port: port_pop re-arms for the next head */
-}
 
 struct rig {
     struct eng e;
@@ -76,7 +33,8 @@ struct rig {
     struct dram_spec spec;
     struct backing store;
     struct sender snd;
-    struct sink sink;
+    struct sink sink; /* pops the response port */
+    struct port rsp;
     struct dram *d;
     struct msg m[64];
 };
@@ -99,9 +57,10 @@ static void rig_init_spec(struct rig *r, const char *const *sets, unsigned rsp_c
      * the message one cycle later) */
     comp_init(&r->sink.c, &r->e, "l2.rsp", &r->clk, sink_tick, NULL);
     r->sink.pop = true;
-    port_init(&r->sink.rsp, "l2.from_dram", rsp_cap, 0, NULL, &r->sink.c);
-    dram_connect(r->d, &r->sink.rsp, &r->snd.c);
-    r->snd.to = dram_req_port(r->d);
+    port_init(&r->rsp, "l2.from_dram", rsp_cap, 0, NULL, &r->sink.c);
+    r->sink.ports[0] = &r->rsp;
+    r->sink.n_ports = 1;
+    dram_connect(r->d, &r->rsp, &r->snd.c);
 }
 
 static void rig_init(struct rig *r)
@@ -112,7 +71,7 @@ static void rig_init(struct rig *r)
 static void rig_destroy(struct rig *r)
 {
     dram_free(r->d);
-    port_destroy(&r->sink.rsp);
+    port_destroy(&r->rsp);
     backing_destroy(&r->store);
     eng_destroy(&r->e);
 }
@@ -135,11 +94,7 @@ static struct msg *req(struct rig *r, unsigned i, uint16_t type, addr_t a)
 
 static void send_at(struct rig *r, cycle_t at, struct msg *m)
 {
-    struct sender *s = &r->snd;
-    s->at[s->n] = at;
-    s->m[s->n] = m;
-    if (s->n++ == s->next)
-        comp_wake_at(&s->c, at * P);
+    sender_add(&r->snd, at, dram_req_port(r->d), m);
 }
 
 /* Run to just before `cyc` and check that n responses arrived, then to `cyc`
@@ -366,13 +321,13 @@ static void full_response_port_holds_responses(void **state)
     send_at(&r, 0, req(&r, 0, MSG_DRAM_READ, at_brc(0, 0, 0)));
     send_at(&r, 1, req(&r, 1, MSG_DRAM_READ, at_brc(0, 0, 1)));
     eng_run(&r.e, 200 * P);
-    assert_int_equal(r.sink.rsp.n, 1);
+    assert_int_equal(r.rsp.n, 1);
     assert_true(dram_stats(r.d)->rsp_full_cycles > 0);
-    assert_ptr_equal(port_pop(&r.sink.rsp), &r.m[0]); /* at 200: the channel ticked */
+    assert_ptr_equal(port_pop(&r.rsp), &r.m[0]); /* at 200: the channel ticked */
     eng_run(&r.e, 201 * P - 1);
-    assert_int_equal(r.sink.rsp.n, 0);
+    assert_int_equal(r.rsp.n, 0);
     eng_run(&r.e, 201 * P);
-    assert_ptr_equal(port_peek(&r.sink.rsp), &r.m[1]);
+    assert_ptr_equal(port_peek(&r.rsp), &r.m[1]);
     eng_run(&r.e, TICK_MAX); /* nothing left: the channel sleeps */
     rig_destroy(&r);
 }
