@@ -12,8 +12,8 @@
  * GPUs (every configs/hmg-*.ini) and would race on more. Words from the
  * seed; the CPU reference is the same sums modulo 2^32: exact check.
  * Sizes (CTAs per chain, words per thread, rounds; footprint = 2 x words +
- * flags): tiny 4, 4, 1 (128 KB); quick and small 16, 4, 2 (520 KB); paper 64,
- * 8, 2 (4.2 MB).
+ * flags): tiny 4, 4, 1 (132 KB); quick and small 16, 4, 2 (528 KB); paper 64,
+ * 8, 2 (4.3 MB).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>

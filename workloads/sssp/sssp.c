@@ -10,7 +10,7 @@
  * node 0. The CPU reference relaxes every edge until nothing changes: exact
  * check of every distance.
  * Sizes (side; nodes, footprint = nodes x 4 words + edges x 2 words): tiny 16
- * (256 nodes, 12 KB); quick and small 64 (4096 nodes, 199 KB); paper 256
+ * (256 nodes, 12 KB); quick and small 64 (4096 nodes, 201 KB); paper 256
  * (65536 nodes, 3.2 MB). Table 5.3's bfs on road-FLA is 26 MB.
  * SPDX-License-Identifier: BSD-3-Clause
  */
