@@ -19,18 +19,18 @@ for p in hmg sw-h nocache-mg; do
             fail "$w under $p: $(tail -5 "$tmp/out")"
     done
 done
-# conv reads every GPM's output from every GPM: remote caching must keep
-# copies (fills at non-home banks) and the directory must invalidate them
-# when the next layer overwrites; without remote caching nothing is filled.
-python3 - "$tmp/conv-hmg.json" "$tmp/conv-nocache-mg.json" <<'PY' || exit 1
+# halo's ping-pong grids are read across GPMs and overwritten two kernels
+# later: the directory must invalidate the copies; conv's layers move data
+# between GPUs and GPMs; without remote caching nothing is invalidated.
+python3 - "$tmp/halo-hmg.json" "$tmp/conv-hmg.json" "$tmp/halo-nocache-mg.json" <<'PY' || exit 1
 import json, sys
 def total(p, tail):
     return sum(v for k, v in json.load(open(p))["stats"].items()
                if k.endswith(tail) and (".l2[" in k or k.startswith("sys.")))
-hmg, nc = sys.argv[1], sys.argv[2]
+hmg, conv, nc = sys.argv[1], sys.argv[2], sys.argv[3]
 if not total(hmg, ".lines_invalidated") > 0 or not total(hmg, ".invs_sent") > 0:
-    sys.exit("FAIL: conv under hmg invalidated nothing")
-if not total(hmg, "sys.gpu_links.bytes.LD") > 0 or not total(hmg, "sys.gpm_links.bytes.LD") > 0:
+    sys.exit("FAIL: halo under hmg invalidated nothing")
+if not total(conv, "sys.gpu_links.bytes.LD") > 0 or not total(conv, "sys.gpm_links.bytes.LD") > 0:
     sys.exit("FAIL: conv under hmg moved no data between GPUs or GPMs")
 if total(nc, ".invs_sent") != 0 or total(nc, ".lines_invalidated") != 0:
     sys.exit("FAIL: nocache-mg sent invalidations")
