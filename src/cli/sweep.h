@@ -152,8 +152,9 @@ struct sweep_result {
     double expired_loads;
     /* multi-GPM machines (docs/multi-gpu.md; 0 on one GPM): bytes on the
      * links between GPUs and between the GPMs of a GPU, all classes; the
-     * invalidation class's bytes on both; L2 lines dropped by directory
-     * invalidations and directory entries evicted, summed over banks; the
+     * invalidation class's bytes on both; L2 lines dropped by invalidations
+     * (a directory's, or sw-nh/sw-h's bulk ones) and directory entries
+     * evicted, summed over banks; the
      * stores and atomics the L1s sent, and lines invalidated per one of them
      * (Fig. 5.10) */
     double gpu_link_bytes, gpm_link_bytes, link_inv_bytes;

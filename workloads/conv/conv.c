@@ -8,7 +8,7 @@
  * Input activations in [0, 255], weights in [-3, 3], both from the seed. The
  * CPU reference runs the same integer layers, so the check is exact.
  * Sizes (side, C; footprint = the four activation tensors + the weights):
- * tiny 8, 8 (26 KB); quick and small 16, 16 (170 KB); paper 32, 32 (1.4 MB).
+ * tiny 8, 8 (34 KB); quick and small 16, 16 (216 KB); paper 32, 32 (1.5 MB).
  * With 4C = 64 output channels at small, each of the scaled machine's 16
  * GPMs computes 4 channels of the wide layers and so reads their whole input
  * 4 times, as Table 5.3's layers (hundreds of channels, 618 MB-3.2 GB) are
