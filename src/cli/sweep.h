@@ -154,9 +154,8 @@ struct sweep_result {
      * links between GPUs and between the GPMs of a GPU, all classes; the
      * invalidation class's bytes on both; L2 lines dropped by invalidations
      * (a directory's, or sw-nh/sw-h's bulk ones) and directory entries
-     * evicted, summed over banks; the
-     * stores and atomics the L1s sent, and lines invalidated per one of them
-     * (Fig. 5.10) */
+     * evicted, summed over banks; the stores and atomics the L1s sent, and
+     * lines invalidated per one of them (Fig. 5.10) */
     double gpu_link_bytes, gpm_link_bytes, link_inv_bytes;
     double lines_invalidated, dir_evictions, l1_writes, invs_per_store;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
