@@ -38,8 +38,8 @@ struct sweep_run {
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
     const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
-    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse; frames:
-                                  games */
+    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
+                                  mg; frames: games */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
