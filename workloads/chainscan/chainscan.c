@@ -62,8 +62,8 @@ static int chainscan_run(struct host *h, const struct wl_params *p, char *why, s
     for (int k = 0; k < s->rounds; k++) {
         host_memset(h, d_flags, 0, side);
         struct karg pass[] = {KARG_PTR(d_buf[k & 1]), KARG_PTR(d_buf[1 - (k & 1)]),
-                              KARG_PTR(d_flags), KARG_PTR(d_totals), KARG_I32(s->per_chain),
-                              KARG_I32(s->per_thread)};
+                              KARG_PTR(d_flags),      KARG_PTR(d_totals),
+                              KARG_I32(s->per_chain), KARG_I32(s->per_thread)};
         host_launch(h, "chainscan_pass", DIM1(ctas), DIM1(256), 0, pass, ARRAY_LEN(pass));
         struct karg fix[] = {KARG_PTR(d_buf[1 - (k & 1)]), KARG_PTR(d_totals),
                              KARG_I32(s->per_chain), KARG_I32(s->per_thread)};
@@ -77,8 +77,9 @@ static int chainscan_run(struct host *h, const struct wl_params *p, char *why, s
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++)
         if (got[i] != v[i]) {
-            snprintf(why, why_len, "chainscan: word %zu (CTA %zu) after %d rounds is %u, expected %u",
-                     i, i / (256 * (size_t)s->per_thread), s->rounds, got[i], v[i]);
+            snprintf(why, why_len,
+                     "chainscan: word %zu (CTA %zu) after %d rounds is %u, expected %u", i,
+                     i / (256 * (size_t)s->per_thread), s->rounds, got[i], v[i]);
             rc = 1;
         }
     host_free(h, d_buf[0]);

@@ -107,11 +107,15 @@ static int conv_run(struct host *h, const struct wl_params *p, char *why, size_t
     size_t woff = 0;
     for (int l = 0; l < CONV_LAYERS; l++) {
         int cin = conv_cin[l] * C, cout = conv_cout[l] * C;
-        struct karg args[] = {KARG_PTR(d_act[l]), KARG_PTR(d_w + (addr_t)(woff * sizeof(int))),
-                              KARG_PTR(d_act[l + 1]), KARG_I32(cin), KARG_I32(H), KARG_I32(W),
+        struct karg args[] = {KARG_PTR(d_act[l]),
+                              KARG_PTR(d_w + (addr_t)(woff * sizeof(int))),
+                              KARG_PTR(d_act[l + 1]),
+                              KARG_I32(cin),
+                              KARG_I32(H),
+                              KARG_I32(W),
                               KARG_I32(CONV_SHIFT)};
-        host_launch(h, conv_ks[l] == 3 ? "conv3_layer" : "conv1_layer", DIM3(tiles, (uint32_t)cout, 1), DIM3(16, 16, 1), 0, args,
-                    ARRAY_LEN(args));
+        host_launch(h, conv_ks[l] == 3 ? "conv3_layer" : "conv1_layer",
+                    DIM3(tiles, (uint32_t)cout, 1), DIM3(16, 16, 1), 0, args, ARRAY_LEN(args));
         conv_ref(act[l], w + woff, act[l + 1], cin, cout, H, W, conv_ks[l]);
         woff += wlen[l];
     }

@@ -51,7 +51,8 @@ static int pathfinder_run(struct host *h, const struct wl_params *p, char *why, 
 
     host_load_ptx(h, wl_ptx_pathfinder, "workloads/pathfinder/pathfinder.ptx");
     addr_t d_cost = host_malloc(h, all * sizeof(int));
-    addr_t d_row[2] = {host_malloc(h, (size_t)C * sizeof(int)), host_malloc(h, (size_t)C * sizeof(int))};
+    addr_t d_row[2] = {host_malloc(h, (size_t)C * sizeof(int)),
+                       host_malloc(h, (size_t)C * sizeof(int))};
     host_memcpy_to_dev(h, d_cost, cost, all * sizeof(int));
     host_memcpy_to_dev(h, d_row[0], cost, (size_t)C * sizeof(int));
     for (int y = 1; y < R; y++) {

@@ -63,8 +63,8 @@ static int rnn_run(struct host *h, const struct wl_params *p, char *why, size_t 
     host_memset(h, d_h[0], 0, hb);
     for (int t = 0; t < T; t++) {
         struct karg args[] = {KARG_PTR(d_w), KARG_PTR(d_h[t & 1]),
-                              KARG_PTR(d_x + (addr_t)t * (addr_t)hb),
-                              KARG_PTR(d_h[1 - (t & 1)]), KARG_I32(H)};
+                              KARG_PTR(d_x + (addr_t)t * (addr_t)hb), KARG_PTR(d_h[1 - (t & 1)]),
+                              KARG_I32(H)};
         host_launch(h, "rnn_step", DIM3((uint32_t)H / 64, (uint32_t)B, 1), DIM1(64), 0, args,
                     ARRAY_LEN(args));
     }

@@ -24,8 +24,8 @@
 
 extern const char wl_ptx_sssp[];
 
-static const int sssp_sides[WL_NSIZES] = {[WL_TINY] = 16, [WL_QUICK] = 64, [WL_SMALL] = 64,
-                                          [WL_PAPER] = 256};
+static const int sssp_sides[WL_NSIZES] = {
+    [WL_TINY] = 16, [WL_QUICK] = 64, [WL_SMALL] = 64, [WL_PAPER] = 256};
 #define SSSP_FAR (INT_MAX / 2)
 
 struct sssp_edge {
@@ -94,8 +94,8 @@ static int sssp_run(struct host *h, const struct wl_params *p, char *why, size_t
     int rounds = 0, changed = 1;
     while (changed && rounds < n) {
         host_memset(h, d_changed, 0, sizeof(int));
-        struct karg relax[] = {KARG_PTR(d_row),    KARG_PTR(d_col),  KARG_PTR(d_wgt),
-                               KARG_PTR(d_dist),   KARG_PTR(d_active), KARG_PTR(d_next),
+        struct karg relax[] = {KARG_PTR(d_row),     KARG_PTR(d_col),    KARG_PTR(d_wgt),
+                               KARG_PTR(d_dist),    KARG_PTR(d_active), KARG_PTR(d_next),
                                KARG_PTR(d_changed), KARG_I32(n)};
         host_launch(h, "sssp_relax", grid, DIM1(256), 0, relax, ARRAY_LEN(relax));
         struct karg swap[] = {KARG_PTR(d_active), KARG_PTR(d_next), KARG_I32(n)};
@@ -122,8 +122,8 @@ static int sssp_run(struct host *h, const struct wl_params *p, char *why, size_t
     }
     for (int u = 0; u < n && rc == 0; u++)
         if (got[u] != dist[u]) {
-            snprintf(why, why_len, "sssp: distance of node %d after %d rounds is %d, expected %d", u,
-                     rounds, got[u], dist[u]);
+            snprintf(why, why_len, "sssp: distance of node %d after %d rounds is %d, expected %d",
+                     u, rounds, got[u], dist[u]);
             rc = 1;
         }
     host_free(h, d_row);
