@@ -29,7 +29,7 @@ static void usage(FILE *out)
             "speedup over the first protocol, L1 load hit rate and traffic by message class.\n"
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
             "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order,\n"
-            "stc, stc-reuse (gpucoh list workloads).\n"
+            "stc, stc-reuse, mg (gpucoh list workloads).\n"
             "`--protocols all` runs a protocol that needs its own order.model (rccsc: sc)\n"
             "under it; named, it needs --set order.model=sc.\n"
             "\n"

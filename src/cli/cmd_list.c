@@ -72,8 +72,8 @@ int cmd_list(int argc, char **argv)
               "             protocol is not write-atomic, or runs only under another\n"
               "             model, as rccsc needs sc); what it is\n"
               "  configs    machine configurations shipped in configs/\n"
-              "  workloads  name, set (basic, inter, intra, sync, order, stc, stc-reuse),\n"
-              "             what it computes\n",
+              "  workloads  name, set (basic, inter, intra, sync, order, stc, stc-reuse,\n"
+              "             mg), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);
         return strcmp(what, "--help") && strcmp(what, "-h") ? EXIT_USAGE : 0;
     }

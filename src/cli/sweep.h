@@ -38,8 +38,8 @@ struct sweep_run {
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
     const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
-    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse; frames:
-                                  games */
+    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
+                                  mg; frames: games */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
@@ -150,6 +150,14 @@ struct sweep_result {
     /* loads that found their L1 copy's lease ended (RCC's renewals_asked,
      * summed over SMs; Fig. 3.7's predictor panel) */
     double expired_loads;
+    /* multi-GPM machines (docs/multi-gpu.md; 0 on one GPM): bytes on the
+     * links between GPUs and between the GPMs of a GPU, all classes; the
+     * invalidation class's bytes on both; L2 lines dropped by invalidations
+     * (a directory's, or sw-nh/sw-h's bulk ones) and directory entries
+     * evicted, summed over banks; the stores and atomics the L1s sent, and
+     * lines invalidated per one of them (Fig. 5.10) */
+    double gpu_link_bytes, gpm_link_bytes, link_inv_bytes;
+    double lines_invalidated, dir_evictions, l1_writes, invs_per_store;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

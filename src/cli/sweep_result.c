@@ -128,6 +128,19 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             else if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
         }
+        if (!strncmp(k, "sys.gpu_links.bytes.", 20) || !strncmp(k, "sys.gpm_links.bytes.", 20)) {
+            bool between_gpus = !strncmp(k, "sys.gpu_", 8);
+            *(between_gpus ? &res->gpu_link_bytes : &res->gpm_link_bytes) += item->valuedouble;
+            if (ends_with(k, len, ".INV"))
+                res->link_inv_bytes += item->valuedouble;
+        }
+        if (strstr(k, ".l2[") && ends_with(k, len, ".lines_invalidated"))
+            res->lines_invalidated += item->valuedouble;
+        if (strstr(k, ".l2[") && ends_with(k, len, ".dir_evictions"))
+            res->dir_evictions += item->valuedouble;
+        if (strstr(k, ".sm[") &&
+            (ends_with(k, len, ".l1.stores") || ends_with(k, len, ".l1.atomics")))
+            res->l1_writes += item->valuedouble;
         if (!strcmp(k, "gpu.emu.transitions"))
             res->epoch_changes = item->valuedouble;
         if (!strcmp(k, "gpu.emu.bytes"))
@@ -151,6 +164,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->load_latency = lat[0] / lat[1];
     if (lat[3] > 0)
         res->store_latency = lat[2] / lat[3];
+    if (res->l1_writes > 0)
+        res->invs_per_store = res->lines_invalidated / res->l1_writes;
     if (res->load_latency > 0)
         res->store_load_ratio = res->store_latency / res->load_latency;
     cJSON_Delete(root);

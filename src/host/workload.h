@@ -34,7 +34,8 @@ struct wl_params {
 
 struct workload {
     const char *name;       /* command-line name, lower case */
-    const char *set;        /* "basic", "inter", "intra", "sync", "stc", "stc-reuse" */
+    const char *set;        /* "basic", "inter", "intra", "sync", "order", "stc", "stc-reuse",
+                               "mg" */
     const char *desc;       /* one line for `gpucoh list workloads` */
     const char *ptx;        /* embedded PTX text */
     const char *ptx_file;   /* its path in the repository, for messages */
