@@ -37,7 +37,11 @@ struct sweep_run {
     char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
-    const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
+    const char *workload;      /* the app as the workloads line names it: a registry name,
+                                  or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
+    const char *wl;            /* the registry name ("ht") */
+    const char *variant;       /* the --variant the run passes: the app's and the configuration's
+                                  joined by '-' ("m-tx"), one of them alone, or NULL for none */
     const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse; frames:
                                   games */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
