@@ -154,6 +154,12 @@ struct sweep_result {
     /* loads that found their L1 copy's lease ended (RCC's renewals_asked,
      * summed over SMs; Fig. 3.7's predictor panel) */
     double expired_loads;
+    /* transactions (protocol getm; 0 elsewhere), summed over SMs: thread
+     * transactions committed and aborted (tx.lane_commits, tx.lane_aborts),
+     * aborts per 1000 commits, warp-cycles in transactions (attempts, commit
+     * waits and backoff: tx.attempt_cycles + commit_wait_cycles +
+     * backoff_cycles) and those per warp transaction (tx.begins) */
+    double tx_commits, tx_aborts, tx_aborts_per_1k, tx_cycles, tx_cycles_per_tx;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

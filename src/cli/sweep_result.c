@@ -91,7 +91,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0, holds = 0, lat[4] = {0}; /* load sum, count; store sum, count */
+    double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0, lat[4] = {0}; /* load sum, count; store sum, count */
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -127,6 +127,16 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                 lat[3] += item->valuedouble;
             else if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
+            else if (ends_with(k, len, ".tx.lane_commits"))
+                res->tx_commits += item->valuedouble;
+            else if (ends_with(k, len, ".tx.lane_aborts"))
+                res->tx_aborts += item->valuedouble;
+            else if (ends_with(k, len, ".tx.begins"))
+                tx_begins += item->valuedouble;
+            else if (ends_with(k, len, ".tx.attempt_cycles") ||
+                     ends_with(k, len, ".tx.commit_wait_cycles") ||
+                     ends_with(k, len, ".tx.backoff_cycles"))
+                res->tx_cycles += item->valuedouble;
         }
         if (!strcmp(k, "gpu.emu.transitions"))
             res->epoch_changes = item->valuedouble;
@@ -151,6 +161,10 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->load_latency = lat[0] / lat[1];
     if (lat[3] > 0)
         res->store_latency = lat[2] / lat[3];
+    if (res->tx_commits > 0)
+        res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
+    if (tx_begins > 0)
+        res->tx_cycles_per_tx = res->tx_cycles / tx_begins;
     if (res->load_latency > 0)
         res->store_load_ratio = res->store_latency / res->load_latency;
     cJSON_Delete(root);
