@@ -35,6 +35,32 @@ __device__ int bh_octant(int4 b, int depth)
     return (((b.x >> s) & 1) << 2) | (((b.y >> s) & 1) << 1) | ((b.z >> s) & 1);
 }
 
+// New cells from the pool cursor *next until bodies me (b) and s (other),
+// which share octant o at depth d, separate: each new cell holds the next in
+// the octant both select, the last holds the two bodies. Returns the first
+// new cell, which the caller stores into the slot the two shared. P is int
+// (transactional stores) or volatile int (private cells, published later).
+template <typename P>
+__device__ int bh_split(P *child, int nbodies, int4 b, int me, int4 other, int s, int d, int o,
+                        int *next)
+{
+    int first = *next, c = -1;
+    for (;;) {
+        int nc = (*next)++;
+        if (c >= 0)
+            child[8 * c + o] = nbodies + nc;
+        c = nc;
+        d++;
+        int om = bh_octant(b, d), oo = bh_octant(other, d);
+        if (om != oo) {
+            child[8 * c + om] = me;
+            child[8 * c + oo] = s;
+            return first;
+        }
+        o = om;
+    }
+}
+
 extern "C" __global__ void bh_tx(int *child, const int4 *bodies, int nbodies, int per)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x, nthreads = gridDim.x * blockDim.x;
@@ -55,20 +81,8 @@ extern "C" __global__ void bh_tx(int *child, const int4 *bodies, int nbodies, in
                 child[8 * c + o] = me;
                 break;
             } else { // a body: new cells until the two separate
-                int4 other = bodies[s];
-                for (;;) {
-                    int nc = next++;
-                    child[8 * c + o] = nbodies + nc;
-                    c = nc;
-                    d++;
-                    int om = bh_octant(b, d), oo = bh_octant(other, d);
-                    if (om != oo) {
-                        child[8 * c + om] = me;
-                        child[8 * c + oo] = s;
-                        break;
-                    }
-                    o = om;
-                }
+                child[8 * c + o] = nbodies + bh_split(child, nbodies, b, me, bodies[s], s, d, o,
+                                                      &next);
                 break;
             }
         }
@@ -97,22 +111,8 @@ extern "C" __global__ void bh_lock(int *child, const int4 *bodies, int nbodies, 
                 if (atomicCAS(&child[8 * c + o], -1, me) == -1)
                     done = true;
             } else if (s >= 0 && atomicCAS(&child[8 * c + o], s, -2) == s) {
-                int4 other = bodies[s];
-                int first = next, cc, oc = o;
-                for (;;) { // private cells: plain stores, published below
-                    cc = next++;
-                    if (cc != first)
-                        vc[8 * (cc - 1) + oc] = nbodies + cc;
-                    d++;
-                    int om = bh_octant(b, d), oo = bh_octant(other, d);
-                    if (om != oo) {
-                        vc[8 * cc + om] = me;
-                        vc[8 * cc + oo] = s;
-                        break;
-                    }
-                    oc = om;
-                }
-                __threadfence();
+                int first = bh_split(vc, nbodies, b, me, bodies[s], s, d, o, &next);
+                __threadfence(); // the private cells before the slot that publishes them
                 atomicExch(&child[8 * c + o], nbodies + first);
                 done = true;
             }

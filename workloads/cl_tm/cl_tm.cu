@@ -37,6 +37,18 @@ __device__ void cl_correct(int xu, int yu, int xv, int yv, int rest, int *cx, in
     *cy = (int)(dy * k);
 }
 
+// Add the correction: +c to u, -c to w, one update each. V is cl_vertex
+// (transactional accesses) or volatile cl_vertex (under the locks).
+template <typename V> __device__ void cl_apply(V *v, int u, int w, int cx, int cy)
+{
+    v[u].x = v[u].x + cx;
+    v[u].y = v[u].y + cy;
+    v[u].n = v[u].n + 1;
+    v[w].x = v[w].x - cx;
+    v[w].y = v[w].y - cy;
+    v[w].n = v[w].n + 1;
+}
+
 extern "C" __global__ void cl_tx(cl_vertex *v, const int4 *edges, int nedges, int passes)
 {
     int t = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
@@ -67,12 +79,7 @@ extern "C" __global__ void clto_tx(cl_vertex *v, const int4 *edges, int nedges, 
             int cx, cy;
             cl_correct(vv[ed.x].x, vv[ed.x].y, vv[ed.y].x, vv[ed.y].y, ed.z, &cx, &cy);
             gpucoh_tx_begin();
-            v[ed.x].x += cx;
-            v[ed.x].y += cy;
-            v[ed.x].n += 1;
-            v[ed.y].x -= cx;
-            v[ed.y].y -= cy;
-            v[ed.y].n += 1;
+            cl_apply(v, ed.x, ed.y, cx, cy);
             gpucoh_tx_commit();
         }
 }
@@ -138,12 +145,7 @@ extern "C" __global__ void clto_lock(cl_vertex *v, const int4 *edges, int *locks
             volatile bool done = false;
             while (!done) {
                 if (cl_lock2(locks, ed.x, ed.y)) {
-                    vv[ed.x].x = vv[ed.x].x + cx;
-                    vv[ed.x].y = vv[ed.x].y + cy;
-                    vv[ed.x].n = vv[ed.x].n + 1;
-                    vv[ed.y].x = vv[ed.y].x - cx;
-                    vv[ed.y].y = vv[ed.y].y - cy;
-                    vv[ed.y].n = vv[ed.y].n + 1;
+                    cl_apply(vv, ed.x, ed.y, cx, cy);
                     cl_unlock2(locks, ed.x, ed.y);
                     done = true;
                 }
