@@ -81,8 +81,10 @@ extern "C" __global__ void bh_tx(int *child, const int4 *bodies, int nbodies, in
                 child[8 * c + o] = me;
                 break;
             } else { // a body: new cells until the two separate
-                child[8 * c + o] = nbodies + bh_split(child, nbodies, b, me, bodies[s], s, d, o,
-                                                      &next);
+                // the shared slot first: a store reserves its granule at once, so a
+                // later reader cannot raise its rts while the chain is built
+                child[8 * c + o] = nbodies + next;
+                bh_split(child, nbodies, b, me, bodies[s], s, d, o, &next);
                 break;
             }
         }
