@@ -91,7 +91,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0, lat[4] = {0}; /* load sum, count; store sum, count */
+    double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
+    double lat[4] = {0}; /* load sum, count; store sum, count */
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
