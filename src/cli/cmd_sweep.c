@@ -31,6 +31,9 @@ static void usage(FILE *out)
             "(one row per run). Resumable: runs whose results exist are not redone.\n"
             "A block that starts with `model frames` runs the split-frame rendering model\n"
             "instead (games x designs, each a child `gpucoh chopin run`; docs/chopin.md).\n"
+            "Workload variants: `workloads ht:m` runs ht's variant m as an app of its own;\n"
+            "a configuration `getm=getm:variant=tx` runs each workload's tx twin, joined to\n"
+            "the workload's own (ht:m runs --variant m-tx). --list shows each run's.\n"
             "\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --out DIR           output folder (default: SPEC's name without .sweep)\n"
@@ -96,8 +99,9 @@ int cmd_sweep(int argc, char **argv)
     if (list) {
         for (unsigned i = 0; i < s.n_runs; i++) {
             const struct sweep_run *r = &s.runs[i];
-            printf("%-40s %-10s %-12s %-6s %s%s%s\n", r->id, r->block[0] ? r->block : "-",
-                   r->workload, r->size, r->config, r->n_settings ? " " : "", r->settings_text);
+            printf("%-40s %-10s %-12s %-6s %s%s%s%s%s\n", r->id, r->block[0] ? r->block : "-",
+                   r->workload, r->size, r->config, r->variant ? " --variant " : "",
+                   r->variant ? r->variant : "", r->n_settings ? " " : "", r->settings_text);
         }
         sweep_spec_free(&s);
         return 0;

@@ -37,9 +37,13 @@ struct sweep_run {
     char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
     const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
-    const char *workload;      /* registry name; frames: the game (gpucoh chopin gen) */
+    const char *workload;      /* the app as the workloads line names it: a registry name,
+                                  or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
+    const char *wl;            /* the registry name ("ht") */
+    const char *variant;       /* the --variant the run passes: the app's and the configuration's
+                                  joined by '-' ("m-tx"), one of them alone, or NULL for none */
     const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
-                                  mg; frames: games */
+                                  mg, getm; frames: games */
     const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
@@ -158,6 +162,12 @@ struct sweep_result {
      * lines invalidated per one of them (Fig. 5.10) */
     double gpu_link_bytes, gpm_link_bytes, link_inv_bytes;
     double lines_invalidated, dir_evictions, l1_writes, invs_per_store;
+    /* transactions (protocol getm; 0 elsewhere), summed over SMs: thread
+     * transactions committed and aborted (tx.lane_commits, tx.lane_aborts),
+     * aborts per 1000 commits, warp-cycles in transactions (attempts, commit
+     * waits and backoff: tx.attempt_cycles + commit_wait_cycles +
+     * backoff_cycles) and those per warp transaction (tx.begins) */
+    double tx_commits, tx_aborts, tx_aborts_per_1k, tx_cycles, tx_cycles_per_tx;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

@@ -120,7 +120,11 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
     } else {
         argv[n++] = "run";
         argv[n++] = "--workload";
-        argv[n++] = r->workload;
+        argv[n++] = r->wl;
+        if (r->variant) {
+            argv[n++] = "--variant";
+            argv[n++] = r->variant;
+        }
         argv[n++] = "--size";
         argv[n++] = r->size;
         argv[n++] = "--protocol";
@@ -147,7 +151,7 @@ static pid_t start(const char *exe, const char *dir, const struct sweep_run *r, 
     run_path(err, sizeof err, dir, r->id, "err");
     remove(err);
     snprintf(sl->out, sizeof sl->out, "%s/runs/%s.out.%d", dir, r->id, (int)getpid());
-    const char *argv[16 + 2 * SWEEP_MAX_SETTINGS];
+    const char *argv[18 + 2 * SWEEP_MAX_SETTINGS];
     child_argv(r, json, argv);
     fflush(NULL);
     pid_t pid = fork();
@@ -216,7 +220,7 @@ static bool finish(const char *dir, const struct sweep_run *r, struct slot *sl, 
     if (failed) {
         char t[TAIL_BYTES];
         tail(sl->out, t, sizeof t);
-        const char *argv[16 + 2 * SWEEP_MAX_SETTINGS];
+        const char *argv[18 + 2 * SWEEP_MAX_SETTINGS];
         child_argv(r, json, argv);
         char *text = NULL;
         size_t len = 0;

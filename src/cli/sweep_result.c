@@ -91,7 +91,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0, holds = 0, lat[4] = {0}; /* load sum, count; store sum, count */
+    double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
+    double lat[4] = {0}; /* load sum, count; store sum, count */
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -127,6 +128,16 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                 lat[3] += item->valuedouble;
             else if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
+            else if (ends_with(k, len, ".tx.lane_commits"))
+                res->tx_commits += item->valuedouble;
+            else if (ends_with(k, len, ".tx.lane_aborts"))
+                res->tx_aborts += item->valuedouble;
+            else if (ends_with(k, len, ".tx.begins"))
+                tx_begins += item->valuedouble;
+            else if (ends_with(k, len, ".tx.attempt_cycles") ||
+                     ends_with(k, len, ".tx.commit_wait_cycles") ||
+                     ends_with(k, len, ".tx.backoff_cycles"))
+                res->tx_cycles += item->valuedouble;
         }
         if (!strncmp(k, "sys.gpu_links.bytes.", 20) || !strncmp(k, "sys.gpm_links.bytes.", 20)) {
             bool between_gpus = !strncmp(k, "sys.gpu_", 8);
@@ -166,6 +177,10 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->store_latency = lat[2] / lat[3];
     if (res->l1_writes > 0)
         res->invs_per_store = res->lines_invalidated / res->l1_writes;
+    if (res->tx_commits > 0)
+        res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
+    if (tx_begins > 0)
+        res->tx_cycles_per_tx = res->tx_cycles / tx_begins;
     if (res->load_latency > 0)
         res->store_load_ratio = res->store_latency / res->load_latency;
     cJSON_Delete(root);

@@ -3,8 +3,10 @@
  * blocks, each expanded to the cross product of its axes.
  *
  *   sweep NAME                 start a block (the lines before the first one form a block too)
- *   workloads W...             workload names or sets (basic inter intra sync all)
- *   protocols P...             registry protocols, or NAME=PROTO[:KEY=V[,KEY=V...]]
+ *   workloads W...             workload names or sets (basic inter intra sync all); W:VARIANT
+ *                              runs a workload's variant (its input: ht:m)
+ *   protocols P...             registry protocols, or NAME=PROTO[:KEY=V[,KEY=V...]]; the key
+ *                              `variant` selects the workloads' twin (getm=getm:variant=tx)
  *   sizes S...                 tiny small paper (default small)
  *   set KEY V...               a parameter axis; several axes multiply
  *   config FILE...             machine files, an axis (default: the default machine)
@@ -43,6 +45,7 @@
 
 struct pentry {                 /* one item of a protocols line */
     const char *name, *protocol;
+    const char *variant;        /* variant=V: joined to each workload's (NULL: none) */
     const char *settings[SWEEP_MAX_SETTINGS];
     unsigned n_settings;
     bool missing;
@@ -61,6 +64,9 @@ struct block {
     unsigned n_directives;       /* other than sweep and model: model must come first */
     const char *seed;            /* frames */
     const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
+    const struct workload *wls[MAX_TOKENS]; /* memory blocks: the registry entry */
+    const char *wl_variants[MAX_TOKENS];    /* W:VARIANT's variant, or NULL */
+    unsigned wl_lines[MAX_TOKENS];
     unsigned n_wls;
     struct pentry prs[MAX_TOKENS];
     unsigned n_prs, prs_line;
@@ -150,6 +156,9 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pro
     for (o = config_options(); o->name; o++)
         if (strlen(o->name) == klen && !strncmp(o->name, kv, klen))
             break;
+    if (!o->name && !strncmp(kv, "variant", klen))
+        return fail(err, n, path, line, "variant is not an option: a configuration selects the "
+                    "workloads' variant (NAME=PROTOCOL:variant=V), a workload its own (W:V)");
     if (!o->name)
         return fail(err, n, path, line, "unknown option '%.*s' (gpucoh config show --help-keys)",
                     (int)klen, kv);
@@ -214,6 +223,14 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model
         if (!*rest)
             return fail(err, n, path, line, "'%s': no settings after ':'", tok);
         for (char *kv = strtok(rest, ","); kv; kv = strtok(NULL, ",")) {
+            if (!strncmp(kv, "variant=", 8) && model == SWEEP_MEMORY) {
+                if (p->variant || !valid_name(kv + 8))
+                    return fail(err, n, path, line, "'%s': %s", tok,
+                                p->variant ? "variant given twice"
+                                           : "a variant is letters, digits, '-', '_', '.'");
+                p->variant = own(s, kv + 8);
+                continue;
+            }
             if (p->n_settings == SWEEP_MAX_SETTINGS)
                 return fail(err, n, path, line, "too many settings in '%s'", tok);
             if (check_setting(model, kv, proto, path, line, err, n))
@@ -240,7 +257,9 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model
     return 0;
 }
 
-static int add_workload(struct block *b, const char *name, const char *set, const char *path,
+/* name is the app as written ("ht:m" for a workload's variant). */
+static int add_workload(struct block *b, const char *name, const char *set,
+                        const struct workload *w, const char *variant, const char *path,
                         unsigned line, char *err, size_t n)
 {
     for (unsigned k = 0; k < b->n_wls; k++)
@@ -248,9 +267,24 @@ static int add_workload(struct block *b, const char *name, const char *set, cons
             return 0;
     if (b->n_wls == MAX_TOKENS)
         return fail(err, n, path, line, "too many workloads");
+    b->wls[b->n_wls] = w;
+    b->wl_variants[b->n_wls] = variant;
+    b->wl_lines[b->n_wls] = line;
     b->wl_names[b->n_wls] = name;
     b->wl_sets[b->n_wls++] = set;
     return 0;
+}
+
+/* The variants w declares, for a message: "tx, m, m-tx" or "it has none". */
+static void variant_list(const struct workload *w, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (const char *const *v = w->variants; v && *v; v++)
+        len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s",
+                                v == w->variants ? "" : ", ", *v);
+    if (!w->variants || !*w->variants)
+        snprintf(buf, n, "it has none");
 }
 
 /* A frames block's workload: a game of the trace generator, or all of them. */
@@ -262,16 +296,38 @@ static int take_game(struct block *b, const char *tok, const char *path, unsigne
         return fail(err, n, path, line,
                     "unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf, or games)", tok);
     for (const struct gfx_game *g = gfx_games; g->name; g++)
-        if ((all || !strcmp(tok, g->name)) && add_workload(b, g->name, "games", path, line, err, n))
+        if ((all || !strcmp(tok, g->name)) &&
+            add_workload(b, g->name, "games", NULL, NULL, path, line, err, n))
             return -1;
     return 0;
 }
 
-static int take_workload(struct block *b, const char *tok, const char *path, unsigned line,
-                         char *err, size_t n)
+static int take_workload(struct sweep_spec *s, struct block *b, const char *tok, const char *path,
+                         unsigned line, char *err, size_t n)
 {
+    const char *colon = strchr(tok, ':');
+    if (colon && b->model == SWEEP_FRAMES)
+        return fail(err, n, path, line, "'%s': a game has no variants", tok);
     if (b->model == SWEEP_FRAMES)
         return take_game(b, tok, path, line, err, n);
+    if (colon) { /* NAME:VARIANT, one workload's variant */
+        char name[256], list[512];
+        size_t len = (size_t)(colon - tok);
+        if (len >= sizeof name || !colon[1])
+            return fail(err, n, path, line, "'%s': expected WORKLOAD:VARIANT", tok);
+        memcpy(name, tok, len);
+        name[len] = 0;
+        const struct workload *w = wl_find(name);
+        if (!w)
+            return fail(err, n, path, line, "unknown workload '%s' (gpucoh list workloads; a set "
+                        "has no variants)", name);
+        if (!wl_has_variant(w, colon + 1)) {
+            variant_list(w, list, sizeof list);
+            return fail(err, n, path, line, "workload %s has no variant '%s' (%s)", name,
+                        colon + 1, list);
+        }
+        return add_workload(b, own(s, tok), w->set, w, own(s, colon + 1), path, line, err, n);
+    }
     bool is_set = !strcmp(tok, "all");
     for (const struct workload *const *w = wl_registry; *w; w++)
         is_set |= !strcmp((*w)->set, tok);
@@ -288,7 +344,7 @@ static int take_workload(struct block *b, const char *tok, const char *path, uns
         found[nf++] = w;
     }
     for (unsigned i = 0; i < nf; i++)
-        if (add_workload(b, found[i]->name, found[i]->set, path, line, err, n))
+        if (add_workload(b, found[i]->name, found[i]->set, found[i], NULL, path, line, err, n))
             return -1;
     return 0;
 }
@@ -312,8 +368,22 @@ static int cmp_setting(const void *a, const void *b)
     return c ? c : (lx > ly) - (lx < ly);
 }
 
-static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, const char *size, const struct pentry *p, const char *cfg_written,
-                    const char *cfg_path, const unsigned *pick)
+/* The variant a run of workload w under entry p passes: the workload's and
+ * the entry's joined by '-' ("m" and "tx": "m-tx"), one alone, or NULL. */
+static const char *run_variant(struct sweep_spec *s, const struct block *b, unsigned w,
+                               const struct pentry *p)
+{
+    const char *a = b->wl_variants[w], *c = p->variant;
+    if (!a || !c)
+        return a ? a : c;
+    char joined[512];
+    snprintf(joined, sizeof joined, "%s-%s", a, c);
+    return own(s, joined);
+}
+
+static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, const char *size,
+                    const struct pentry *p, const char *cfg_written, const char *cfg_path,
+                    const unsigned *pick)
 {
     struct sweep_run r;
     memset(&r, 0, sizeof r);
@@ -344,6 +414,8 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     r.block = b->name;
     r.model = b->model;
     r.workload = b->wl_names[w];
+    r.wl = b->wls[w] ? b->wls[w]->name : r.workload;
+    r.variant = b->model == SWEEP_MEMORY ? run_variant(s, b, w, p) : NULL;
     r.set = b->wl_sets[w];
     r.size = size;
     r.seed = b->model == SWEEP_FRAMES ? b->seed : "";
@@ -359,7 +431,13 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     h = fnv1a(h, cfg_written ? cfg_written : "");
     if (b->model == SWEEP_FRAMES) /* memory runs' ids stay what they were */
         h = fnv1a(fnv1a(h, "frames"), r.seed);
-    snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", r.workload, size, p->protocol,
+    if (r.variant) /* so do those of runs without a variant */
+        h = fnv1a(fnv1a(h, "variant"), r.variant);
+    char app[128]; /* "ht:m" names its files ht.m-... */
+    snprintf(app, sizeof app, "%s", r.workload);
+    for (char *c = strchr(app, ':'); c; c = strchr(c, ':'))
+        *c = '.';
+    snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", app, size, p->protocol,
              (unsigned long long)(h & 0xffffffffffffull));
     if (s->n_runs == s->cap_runs) {
         s->cap_runs = s->cap_runs ? 2 * s->cap_runs : 64;
@@ -394,6 +472,19 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
         n_sizes = 1;
     }
     unsigned n_cfg = b->n_configs ? b->n_configs : 1;
+    for (unsigned w = 0; w < b->n_wls && b->model == SWEEP_MEMORY; w++)
+        for (unsigned p = 0; p < b->n_prs; p++) { /* every run's variant must exist */
+            const char *v = run_variant(s, b, w, &b->prs[p]);
+            char list[512];
+            if (!v || wl_has_variant(b->wls[w], v))
+                continue;
+            variant_list(b->wls[w], list, sizeof list);
+            return fail(err, n, path, b->prs_line,
+                        "configuration %s runs %s with variant '%s', which workload %s does not "
+                        "have (%s; line %u names it)",
+                        b->prs[p].name, b->wl_names[w], v, b->wls[w]->name, list,
+                        b->wl_lines[w]);
+        }
     for (unsigned p = 0; p < b->n_prs; p++) {
         if (!b->prs[p].missing)
             continue;
@@ -466,7 +557,7 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
         b->seed = own(s, tok[1]);
     } else if (!strcmp(d, "workloads")) {
         for (unsigned i = 1; i < nt; i++)
-            if (take_workload(b, tok[i], path, line, err, n))
+            if (take_workload(s, b, tok[i], path, line, err, n))
                 return -1;
     } else if (!strcmp(d, "protocols")) {
         if (b->n_prs)

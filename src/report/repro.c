@@ -25,7 +25,9 @@
             X(emu_bytes) X(bsq_mean) X(bsq_max) X(sc_hold_cycles) X(sc_hold_mean)              \
                 X(load_latency) X(store_latency) X(store_load_ratio) X(expired_loads)      \
                     X(gpu_link_bytes) X(gpm_link_bytes) X(link_inv_bytes)                  \
-                        X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store)
+                        X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \
+                    X(tx_commits) X(tx_aborts) X(tx_aborts_per_1k) X(tx_cycles)            \
+                        X(tx_cycles_per_tx)
 #define STAT_NAME(f) #f,
 #define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};

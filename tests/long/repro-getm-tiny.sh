@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# gpucoh repro getm at size tiny (114 runs of GETM and FGLock; about a minute
+# on 2 cores): every run finishes with its final state checked, every claim
+# that needs only GETM and FGLock gets a verdict, and those that need WarpTM
+# are `cannot check` while the protocol is not built.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+"$bin" repro getm --size tiny -j 2 --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" ||
+    fail "repro exited $?: $(tail -5 "$tmp/log")"
+grep -q "0 failed" "$tmp/report" || fail "a run failed: $(head -3 "$tmp/report")"
+for c in "within 7% of FGLock .gmean" "best concurrency" "8 transactional warps" "AP aborts the most" \
+         "smallest precise table" "doubling the precise" "on 56 cores"; do
+    grep -E "^\[(holds|does not hold)\] .*$c" "$tmp/report" >/dev/null || fail "claim '$c' has no verdict"
+done
+if ! "$bin" list protocols | grep -q '^warptm'; then
+    grep -q "^\[cannot check\] GETM 1.2x faster than WarpTM" "$tmp/report" || fail "WarpTM claim"
+fi
+grep -E '^\[(holds|does not hold|cannot check)\]' "$tmp/report"
+echo ok
