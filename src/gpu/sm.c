@@ -1427,6 +1427,10 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         sm->st.fences_elided++;
         return;
     }
+    if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
+        sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
+        return;
+    }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
     memcpy(&mi->mem, op, sizeof *op);
@@ -1628,10 +1632,18 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             msg_free(sm->msgs, m);
             continue;
         }
-        if (slot == ID_TX_SLOT) { /* a commit or cleanup is done at its bank */
+        if (slot == ID_TX_SLOT) { /* a validation answered, or a commit or cleanup done */
             if (!sm->tx || m->req.warp >= sm->spec.warps)
                 panic("%s: commit response id 0x%x for no transaction", sm->comp.name, id);
-            if (sm_tx_ack(sm->tx, m->req.warp, cyc))
+            struct sm_warp *w = &sm->warps[m->req.warp];
+            uint32_t abort = 0;
+            bool last = li == 1 ? sm_tx_validated(sm->tx, m->req.warp, m, w->pw, &abort)
+                                : sm_tx_ack(sm->tx, m->req.warp, cyc);
+            if (abort) {
+                ptx_warp_tx_abort(w->pw, abort);
+                w->issue_at = ptx_warp_issue_cycle(w->pw);
+            }
+            if (last)
                 tx_wake(sm, 1ull << m->req.warp);
             msg_free(sm->msgs, m);
             continue;
@@ -1809,6 +1821,19 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
         tx_wake(sm, sm_tx_take_limit_waiters(sm->tx));
 }
 
+/* WarpTM: a warp at the end of its attempt sends its read log to be
+ * validated before the attempt may end. */
+static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
+{
+    struct mem_req tmpl = {.gpu = (uint8_t)sm->gpu,
+                           .sm = (uint16_t)sm->id,
+                           .warp = (uint16_t)slot,
+                           .id = req_id(0, ID_TX_SLOT, 0)};
+    uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);
+    if (abort)
+        ptx_warp_tx_abort(w->pw, abort);
+}
+
 /* The commit unit sends its next message when the L1 port has room. */
 static bool tx_send(struct sm *sm)
 {
@@ -1857,7 +1882,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     case PTX_STEP_TX_BEGIN:
         if (!sm->tx)
             fatal("kernel %s: CTA %u warp %u: transactions need a transactional protocol "
-                  "(coherence.protocol = getm; docs/transactions.md)",
+                  "(coherence.protocol = getm or warptm; docs/transactions.md)",
                   kernel_name(sm), w->cta->index, w->warp_in_cta);
         sm_tx_begin(sm->tx, slot, cyc);
         break;
@@ -1917,6 +1942,8 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
+        if (sm->tx && sm_tx_wants_validation(sm->tx, slot, w->pw, w->n_out))
+            tx_validate(sm, w, slot);
         if (sm->tx && sm_tx_blocks(sm->tx, slot, w->pw, w->n_out)) { /* polled again by tx_wake */
             set_state(sm, w, W_PARKED);
             return false;

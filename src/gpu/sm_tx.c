@@ -16,10 +16,12 @@
 #define SM_TX_WARPS 64
 #define SM_TX_BACKOFF_MAX_EXP 6
 
-/* A store's reservation at a bank: the granules of one line it reserved. */
+/* A store's reservation at a bank: the granules of one line it reserved
+ * (GETM); or the granules of one line a validation holds (WarpTM). */
 struct sm_tx_resv {
     addr_t line;
-    uint8_t granules;
+    uint8_t granules;         /* reserved (GETM) or held exclusively (WarpTM) */
+    uint8_t read_granules;    /* WarpTM: held shared */
 };
 
 struct sm_tx_warp {
@@ -33,6 +35,11 @@ struct sm_tx_warp {
     cycle_t start;            /* the attempt's start (or the retry's earliest start) */
     cycle_t ended;            /* the last attempt's end, while its acks are awaited */
     bool acks_block;          /* the warp may not go on before the acks */
+    /* WarpTM */
+    uint64_t first_read;      /* the earliest time (ps) a load of the attempt was read */
+    uint64_t last_write;      /* the latest TCD write time its loads' answers carried */
+    uint32_t n_val;           /* validations awaiting their answer */
+    bool validated;           /* the attempt's validation is done: it may end */
     uint32_t n_resv;
     struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
 };
@@ -63,8 +70,10 @@ struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned
     t->limit = limit;
     t->backoff = backoff;
     rng_seed(&t->rng, seed, 0x7e7a);
-    for (unsigned s = 0; s < warps; s++)
+    for (unsigned s = 0; s < warps; s++) {
         t->w[s].ts = getm_first_ts(p, wid_base + s);
+        t->w[s].first_read = UINT64_MAX;
+    }
     return t;
 }
 
@@ -91,7 +100,7 @@ const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t)
  * taken for the owner and read around the release, so it waits. */
 static bool retry_waits_acks(const struct sm_tx *t)
 {
-    return t->p.commit_waits || !t->p.owner_seq;
+    return t->p.commit_waits || !t->p.owner_seq || t->p.warptm;
 }
 
 bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
@@ -99,7 +108,7 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
     struct sm_tx_warp *w = &t->w[slot];
     if (w->n_acks && (w->acks_block || !ptx_warp_in_tx(pw)))
         return true;
-    if ((n_out || w->n_access) && ptx_warp_at_tx_end(pw))
+    if ((n_out || w->n_access || (t->p.warptm && !w->validated)) && ptx_warp_at_tx_end(pw))
         return true;
     if (t->limit && !w->in_tx && t->n_in_tx >= t->limit && ptx_warp_at_tx_begin(pw)) {
         if (!(t->limit_waiters >> slot & 1))
@@ -150,6 +159,12 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_access)
         panic("sm_tx: a verdict for warp %u, which awaits none", slot);
+    if (t->p.warptm) { /* a load's data, and the TCD's times */
+        w->first_read = MIN(w->first_read, m->ts);
+        w->last_write = MAX(w->last_write, m->ts2);
+        *abort = 0;
+        return --w->n_access == 0;
+    }
     w->horizon = MAX(w->horizon, m->ts2);
     uint32_t aborted = GETM_ABORTED(m->sharer), reserved = GETM_RESERVED(m->sharer);
     *abort = 0;
@@ -166,6 +181,116 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
         w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, (uint8_t)reserved};
     }
     return --w->n_access == 0;
+}
+
+bool sm_tx_stores_local(const struct sm_tx *t)
+{
+    return t->p.warptm;
+}
+
+bool sm_tx_wants_validation(const struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                            unsigned n_out)
+{
+    const struct sm_tx_warp *w = &t->w[slot];
+    return t->p.warptm && !w->validated && !w->n_val && !n_out && !w->n_access &&
+           ptx_warp_at_tx_end(pw);
+}
+
+/* The validation message of `line` among the first n being built, made if new. */
+static struct msg *validation_of(struct sm_tx *t, unsigned *n, addr_t line, struct pool *msgs,
+                                 tick_t now, const struct mem_req *tmpl)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (t->build[i]->addr == line)
+            return t->build[i];
+    struct msg *m = msg_new(msgs, MSG_CORE_REQ, line, now);
+    m->cls = TRAFFIC_ST;
+    m->req = *tmpl;
+    m->req.op = MEM_STORE; /* to the L1, a write-through of the values read */
+    m->req.sem = SEM_WEAK;
+    m->req.scope = SCOPE_GPU;
+    m->req.tx = MEM_TX_VALIDATE;
+    m->req.id |= 1; /* line index 1: a validation, not a commit */
+    m->ts2 = 0;
+    memset(&m->mask, 0, sizeof m->mask);
+    t->build[(*n)++] = m;
+    return m;
+}
+
+uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                        struct pool *msgs, tick_t now, const struct mem_req *tmpl)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    uint32_t n_log, live, abort = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    bool writes = false;
+    for (uint32_t k = 0; k < n_log; k++)
+        writes |= log[k].write && (live >> log[k].lane & 1);
+    w->validated = true;
+    if (!live || (t->p.silent && !writes && w->last_write < w->first_read)) {
+        t->st.silent_commits += live != 0;
+        return 0; /* read a snapshot (or nothing is left): no validation */
+    }
+    unsigned n = 0;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!(live >> a->lane & 1) || (abort >> a->lane & 1))
+            continue;
+        addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
+        unsigned off = (unsigned)(a->addr - line);
+        struct msg *m = validation_of(t, &n, line, msgs, now, tmpl);
+        if (a->write) {
+            for (unsigned g = off / t->p.granule; g <= (off + a->size - 1) / t->p.granule; g++)
+                m->ts2 |= WARPTM_RELEASES(0, 1u << g);
+            continue;
+        }
+        const uint8_t *v = (const uint8_t *)a->data;
+        for (unsigned i = 0; i < a->size; i++)
+            if (bytemask_test(&m->mask, off + i) && m->data[off + i] != v[i])
+                abort |= 1u << a->lane; /* two lanes read different values: one is stale */
+        if (abort >> a->lane & 1)
+            continue;
+        memcpy(m->data + off, v, a->size);
+        bytemask_set_range(&m->mask, off, a->size);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        t->st.validation_msgs++;
+        msg_list_push(&t->out, t->build[i]);
+    }
+    w->n_val = n;
+    w->validated = !n;
+    return abort;
+}
+
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
+                     const struct ptx_warp *pw, uint32_t *abort)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!w->n_val)
+        panic("sm_tx: a validation answer for warp %u, which awaits none", slot);
+    uint32_t failed = GETM_ABORTED(m->sharer), n_log, live;
+    uint8_t wr = (uint8_t)GETM_RESERVED(m->sharer), rd = (uint8_t)WARPTM_READ_HELD(m->sharer);
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    *abort = 0;
+    for (uint32_t k = 0; failed && k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!(live >> a->lane & 1) || (a->addr & ~(addr_t)(t->line_bytes - 1)) != m->addr)
+            continue;
+        unsigned off = (unsigned)(a->addr - m->addr);
+        for (unsigned g = off / t->p.granule; g <= (off + a->size - 1) / t->p.granule; g++)
+            if (failed >> g & 1)
+                *abort |= 1u << a->lane;
+    }
+    t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
+    if (wr | rd) {
+        if (w->n_resv >= PTX_TX_LOG_MAX)
+            panic("sm_tx: warp %u holds more lines than log entries", slot);
+        w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, wr, rd};
+    }
+    if (--w->n_val)
+        return false;
+    w->validated = true;
+    return true;
 }
 
 /* The message of `line` among the attempt's first n, or NULL. */
@@ -202,8 +327,11 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
             memset(&m->mask, 0, sizeof m->mask);
             t->build[n++] = m;
         }
-        for (uint32_t g = r->granules; g; g &= g - 1)
-            m->ts2 += 1ull << (16 * __builtin_ctz(g));
+        if (t->p.warptm)
+            m->ts2 |= WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
+        else
+            for (uint32_t g = r->granules; g; g &= g - 1)
+                m->ts2 += 1ull << (16 * __builtin_ctz(g));
     }
     /* the committed writes, coalesced per line in program order */
     for (uint32_t k = 0; k < e->n_log; k++) {
@@ -236,6 +364,9 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     /* the next attempt's timestamp passes everything this one saw */
     w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
     w->horizon = 0;
+    w->first_read = UINT64_MAX;
+    w->last_write = 0;
+    w->validated = false;
     w->seq++;
     t->st.attempts++;
     t->st.lane_commits += (uint64_t)__builtin_popcount(e->committed);

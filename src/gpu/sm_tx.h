@@ -14,6 +14,11 @@
  * per granule (MEM_TX_COMMIT), or only the counts when nothing of the line
  * commits (MEM_TX_CLEANUP). The warp's timestamp then moves past every
  * timestamp the attempt's answers carried (spec §9 items 17, 18).
+ * Under WarpTM (protocol warptm) stores stay in the redo log; at the end of
+ * an attempt the warp first sends its read values and written granules to be
+ * validated (MEM_TX_VALIDATE), aborts the lanes whose granules failed, and
+ * then commits or cleans up as above: the thesis's two round trips, the warp
+ * resuming once every acknowledgement is in.
  * DEVIATION: a warp waits for the acknowledgements of its commit or cleanup
  *   messages before it goes on (or retries); the thesis's warp goes on at once
  *   and its next transaction waits at the VU if it touches the same granules.
@@ -42,6 +47,8 @@ struct sm_tx_stats {
                                * previous attempt's backoff and commit) to its end */
     uint64_t commit_wait_cycles; /* cycles from an attempt's end to its last commit or
                                   * cleanup acknowledgement */
+    uint64_t validation_msgs; /* WarpTM: MEM_TX_VALIDATE messages sent */
+    uint64_t silent_commits;  /* WarpTM: attempts that committed without validation (TCD) */
 };
 
 struct sm_tx;
@@ -75,6 +82,22 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
  * its retry (0: none). */
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
                    struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
+/* WarpTM: transactional stores stay in the warp's redo log (no message). */
+bool sm_tx_stores_local(const struct sm_tx *t);
+/* WarpTM: warp `slot` is at the end of an attempt with every load answered
+ * and its validation not yet begun. */
+bool sm_tx_wants_validation(const struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                            unsigned n_out);
+/* WarpTM: begin the validation: one MEM_TX_VALIDATE per line the live lanes
+ * touched (the values read, the granules written) into the commit unit's
+ * queue, or none when the TCD shows a read-only attempt read a snapshot.
+ * Returns lanes to abort at once (two lanes read different values). */
+uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                        struct pool *msgs, tick_t now, const struct mem_req *tmpl);
+/* WarpTM: a validation's answer: the lanes to abort (they touched a granule
+ * that failed); true when it was the attempt's last. */
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
+                     const struct ptx_warp *pw, uint32_t *abort);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);

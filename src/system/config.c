@@ -306,6 +306,22 @@ static const struct cfg_opt getm_opts[] = {
 };
 #undef T
 
+/* WarpTM (spec 004a §4.1; docs/transactions.md). */
+#define T struct warptm_spec
+static const struct cfg_opt warptm_opts[] = {
+    CFG_BOOL("silent", T, silent, "true",
+             "warptm: an attempt that writes nothing and whose loads the temporal conflict "
+             "detector found older than its first load commits without validation"),
+    CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
+            "warptm: granules the validated transactions may hold at one bank at once (a power "
+            "of two; a validation finding the table three quarters full fails)"),
+    CFG_U32("tcd_entries", T, tcd_entries, "512", 1, 1u << 20, "",
+            "warptm: last-write times per bank in the temporal conflict detector (a power of "
+            "two; granules that share an entry share its latest time)"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -325,6 +341,7 @@ static const struct {
     {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
     {"getm", getm_opts, offsetof(struct config, getm)},
+    {"warptm", warptm_opts, offsetof(struct config, warptm)},
     {"topology", topology_opts, offsetof(struct config, topology)},
     {"mg", mg_opts, offsetof(struct config, mg)},
 };
@@ -597,6 +614,12 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         snprintf(err, errlen,
                  "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
                  o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
+    if (!is_pow2(c->warptm.hold_entries) || !is_pow2(c->warptm.tcd_entries)) {
+        blame(w, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
+        snprintf(err, errlen, "%swarptm.hold_entries (%u) and warptm.tcd_entries (%u) must be "
+                 "powers of two", at, c->warptm.hold_entries, c->warptm.tcd_entries);
         return -1;
     }
     if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {

@@ -145,6 +145,14 @@ struct getm_spec {
     bool commit_waits;         /* a retry waits for the last attempt's acks */
 };
 
+/* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its
+ * validation unit per L2 bank. tx_warps and backoff_cycles of [getm] apply. */
+struct warptm_spec {
+    bool silent;               /* read-only attempts the TCD clears commit without validation */
+    uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
+    uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
+};
+
 /* The machine's hierarchy (spec 004b §2.1; docs/multi-gpu.md): GPUs of GPU
  * modules (GPMs), each GPM with gpu.sms SMs, its crossbar (noc.*), l2.banks
  * L2 banks and as many DRAM channels. One GPU of one GPM is the flat GPU of
@@ -180,6 +188,7 @@ struct config {
     struct rcc_spec rcc;
     struct stc_spec stc;
     struct getm_spec getm;
+    struct warptm_spec warptm;
     struct topo_spec topology;
     struct mg_spec mg;
 };

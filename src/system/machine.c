@@ -766,6 +766,10 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             T(backoff_cycles);
             T(attempt_cycles);
             T(commit_wait_cycles);
+            if (m->proto->lazy_tm) {
+                T(validation_msgs);
+                T(silent_commits);
+            }
 #undef T
         }
 #define E(f)                                                                                       \

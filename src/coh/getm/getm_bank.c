@@ -8,17 +8,21 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "coh/getm/warptm_vu.h"
 #include "coh/nc/nc.h"
+#include "coh/proto.h"
 #include "system/config.h"
 
 struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
     uint64_t granules, granule_aborts, granule_waits, releases;
+    uint64_t validations;    /* WarpTM: MEM_TX_VALIDATE requests */
 };
 
 struct getm_bank {
     struct getm_params p;
-    struct getm_vu *vu;
+    struct getm_vu *vu;          /* GETM, or NULL */
+    struct warptm_vu *wvu;       /* WarpTM, or NULL */
     const struct config *cfg;
     unsigned n_gran;             /* granules per line */
     struct getm_req *woken;      /* scratch for getm_vu_release: every stall-buffer entry */
@@ -39,6 +43,11 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->owner_seq = s->owner_seq;
     p->wake_all = s->wake_all;
     p->commit_waits = s->commit_waits;
+    const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
+    p->warptm = pd && pd->lazy_tm;
+    p->silent = cfg->warptm.silent;
+    p->hold_entries = cfg->warptm.hold_entries;
+    p->tcd_entries = cfg->warptm.tcd_entries;
     p->seed ^= cfg->sim.seed;
     unsigned bits = 1;
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
@@ -67,8 +76,11 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
     g->woken = calloc(g->cap_woken, sizeof *g->woken);
     if (!g->woken)
         panic("out of memory");
-    /* the VU's coverage follows the bank table's (proto_getm.tables) */
-    g->vu = getm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
+    /* the VU's coverage follows the bank table's (proto_getm.tables, proto_warptm.tables) */
+    if (g->p.warptm)
+        g->wvu = warptm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
+    else
+        g->vu = getm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
     return g;
 }
 
@@ -77,6 +89,7 @@ void getm_bank_free(struct getm_bank *g)
     if (!g)
         return;
     getm_vu_free(g->vu);
+    warptm_vu_free(g->wvu);
     free(g->woken);
     free(g);
 }
@@ -135,9 +148,21 @@ static void release(struct getm_bank *g, struct ctrl *b, addr_t a, uint32_t coun
     }
 }
 
-/* Every reservation m's ts2 counts, granule by granule. */
+/* Every reservation m's ts2 counts, granule by granule (GETM), or every
+ * hold it names (WarpTM: WARPTM_RELEASE_READ/WRITE). */
 static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *m)
 {
+    if (g->wvu) {
+        for (unsigned k = 0; k < g->n_gran; k++) {
+            addr_t a = m->addr + (addr_t)k * g->p.granule;
+            bool rd = WARPTM_RELEASE_READ(m->ts2) >> k & 1, wr = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1;
+            if (rd || wr) {
+                g->st.releases++;
+                warptm_vu_release(g->wvu, a, wr);
+            }
+        }
+        return;
+    }
     for (unsigned k = 0; k < g->n_gran; k++) {
         uint32_t c = (uint32_t)(m->ts2 >> (16 * k)) & 0xffffu;
         if (c)
@@ -167,6 +192,26 @@ static void answer_store(struct ctrl *b, struct msg *m)
     ctrl_l2_respond(b, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
 }
 
+/* WarpTM: a transactional load is a read at the bank (its answer gets the
+ * TCD's times in getm_bank_reading); a validation reads the line through the
+ * table too, and is compared with it there. Stores never leave the SM. */
+static enum getm_take warptm_take(struct getm_bank *g, struct msg *m)
+{
+    switch ((enum mem_tx)m->req.tx) {
+    case MEM_TX_LOAD:
+        g->st.tx_loads++;
+        m->req.tx = MEM_TX_LOAD_OK;
+        m->sharer = 0;
+        return GETM_TO_TABLE;
+    case MEM_TX_VALIDATE: /* counted once compared: a miss takes it again */
+        m->type = MSG_NC_GETS; /* it came as a write-through of the values read */
+        return GETM_TO_TABLE;
+    default:
+        panic("warptm bank: a transactional request of kind %u (stores stay in the SM's redo "
+              "log)", m->req.tx);
+    }
+}
+
 enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
 {
     switch ((enum mem_tx)m->req.tx) {
@@ -185,6 +230,9 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
         return GETM_TAKEN;
     case MEM_TX_LOAD:
     case MEM_TX_STORE:
+    case MEM_TX_VALIDATE:
+        if (g->wvu)
+            return warptm_take(g, m);
         break;
     }
     bool store = m->req.tx == MEM_TX_STORE;
@@ -212,9 +260,69 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
     return GETM_TO_TABLE;
 }
 
+/* WarpTM's validation of granule k of m against the line's bytes. */
+static enum warptm_verdict validate(struct getm_bank *g, const struct msg *m, unsigned k,
+                                    const uint8_t *line)
+{
+    struct warptm_check c = {.addr = m->addr + (addr_t)k * g->p.granule,
+                             .write = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1,
+                             .match = true};
+    for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule && c.match; i++)
+        if (bytemask_test(&m->mask, i) && m->data[i] != line[i])
+            c.match = false;
+    return warptm_vu_validate(g->wvu, &c);
+}
+
+bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line)
+{
+    if (!g->wvu)
+        return false;
+    uint64_t now = b->comp.eng->now;
+    if (m->req.tx == MEM_TX_LOAD_OK) { /* the TCD's answer travels with the data */
+        m->ts = now;
+        m->ts2 = 0;
+        for (uint32_t gs = granules_of(g, m); gs; gs &= gs - 1) {
+            addr_t a = m->addr + (addr_t)__builtin_ctz(gs) * g->p.granule;
+            m->ts2 = MAX(m->ts2, warptm_vu_last_write(g->wvu, a, now));
+        }
+        return false;
+    }
+    if (m->req.tx != MEM_TX_VALIDATE)
+        return false;
+    uint32_t gs = granules_of(g, m) | WARPTM_RELEASE_WRITE(m->ts2);
+    m->sharer = 0;
+    g->st.validations++;
+    for (; gs; gs &= gs - 1) {
+        unsigned k = (unsigned)__builtin_ctz(gs);
+        g->st.granules++;
+        switch (validate(g, m, k, line)) {
+        case WARPTM_FAIL:
+            m->sharer |= 1u << (8 + k);
+            g->st.granule_aborts++;
+            break;
+        case WARPTM_WRITE_HELD:
+            m->sharer |= 1u << (16 + k);
+            break;
+        case WARPTM_READ_HELD:
+            m->sharer |= 1u << (24 + k);
+            break;
+        }
+    }
+    answer_store(b, m);
+    return true;
+}
+
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m)
 {
     g->st.commits++;
+    if (g->wvu) /* the TCD learns the granules written */
+        for (unsigned k = 0; k < g->n_gran; k++)
+            for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule; i++)
+                if (bytemask_test(&m->mask, i)) {
+                    warptm_vu_written(g->wvu, m->addr + (addr_t)k * g->p.granule,
+                                      b->comp.eng->now);
+                    break;
+                }
     release_line(g, b, m);
 }
 
@@ -229,6 +337,14 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.granule_aborts", g->st.granule_aborts);
     emit(arg, "getm.granule_waits", g->st.granule_waits);
     emit(arg, "getm.releases", g->st.releases);
+    if (g->wvu) {
+        const struct warptm_vu_stats *w = warptm_vu_stats(g->wvu);
+        emit(arg, "warptm.validations", g->st.validations);
+        emit(arg, "warptm.mismatches", w->mismatches);
+        emit(arg, "warptm.conflicts", w->conflicts);
+        emit(arg, "warptm.hold_full", w->full);
+        return;
+    }
     const struct getm_vu_stats *v = getm_vu_stats(g->vu);
     emit(arg, "getm.vu_stashed", v->stashed);
     emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
@@ -249,6 +365,27 @@ const struct proto_desc proto_getm = {
     .n_vnets = NC_NVNETS,
     .vnet_names = nc_vnet_names,
     .tables = getm_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
+           nc_l2_stats},
+};
+
+static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
+                                                        &warptm_vu_table, NULL};
+
+const struct proto_desc proto_warptm = {
+    .name = "warptm",
+    .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
+             "temporal conflict detection, two-round-trip commit) over the non-coherent rc "
+             "baseline",
+    .model = MODEL_PTX,
+    .transactional = true,
+    .lazy_tm = true,
+    .not_in_all = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = warptm_tables,
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,

@@ -22,6 +22,13 @@
  * timestamp the VU saw (the warp's next timestamp must pass it).
  * A commit carries the count of reservations to release per granule in
  * msg->ts2 (16 bits per granule).
+ * Protocol `warptm` is the same bank with WarpTM's validation unit
+ * (warptm_vu.h): MEM_TX_LOAD is a read whose answer carries the TCD's
+ * last-write time in msg->ts2 (and the read's time in msg->ts); stores stay in
+ * the SM; MEM_TX_VALIDATE carries the values read (mask and data) and the
+ * granules written (msg->ts2), is read through the table as a GetS, compared
+ * with the line and answered without data; MEM_TX_COMMIT and MEM_TX_CLEANUP
+ * release the holds msg->ts2 names.
  * DEVIATION: one request validates all its granules in the bank's cycle (the
  *   thesis's VU takes one granule per VU cycle); a load whose granule aborted
  *   still reads the line (the SM drops the aborted lanes' values).
@@ -38,6 +45,14 @@
 #define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
 #define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
 #define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
+/* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
+ * GETM_RESERVED (held exclusively), the granules held shared; a validation
+ * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
+ * it releases: */
+#define WARPTM_READ_HELD(s)     (((s) >> 24) & 0xffu)
+#define WARPTM_RELEASE_READ(t)  ((uint32_t)(t) & 0xffu)
+#define WARPTM_RELEASE_WRITE(t) ((uint32_t)((t) >> 8) & 0xffu)
+#define WARPTM_RELEASES(rd, wr) ((uint64_t)(rd) | (uint64_t)(wr) << 8)
 
 struct config;
 /* The VU parameters of a machine of n_sms SMs with cfg's [getm] and [sm]
@@ -58,6 +73,10 @@ enum getm_take {
 /* A request from the network or the replay list (the bank has checked that
  * its response pipeline has room). */
 enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m);
+/* The table is about to answer request m with the line's bytes: WarpTM's TCD
+ * times go with a transactional load's data, and a validation is compared
+ * with the line and answered here (returns true: the bank has answered m). */
+bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
 /* Statistics rows of the bank's VU. */

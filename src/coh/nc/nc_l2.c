@@ -72,6 +72,11 @@ _Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
 
 void nc_l2_reply_data(struct coh_ctx *x)
 {
+    struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
+    if (c->tm && x->msg->req.tx && getm_bank_reading(c->tm, x->ctrl, x->msg, x->line->data)) {
+        x->msg = NULL; /* a WarpTM validation, answered */
+        return;
+    }
     ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
     x->msg = NULL;
 }
