@@ -12,7 +12,10 @@
  * the thesis's retry that goes on before its commit and cleanup are
  * acknowledged (getm.commit_waits = false); a commit waits for a plain store
  * issued before its begin, and is then woken; attempts and commit waits are
- * timed.
+ * timed. The same kernels run under WarpTM (protocol warptm: lazy value-based
+ * validation at the banks, the two-round-trip commit): the counter is
+ * serial, the transfers exact, with and without the TCD's silent commits,
+ * and an empty transaction commits silently.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -33,6 +36,7 @@ struct tally {
     uint64_t hash;            /* every statistic, names and values */
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
+    uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -59,6 +63,16 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->attempt_cycles += v;
     else if (ENDS(".tx.commit_wait_cycles"))
         t->commit_wait_cycles += v;
+    else if (ENDS(".tx.validation_msgs"))
+        t->validation_msgs += v;
+    else if (ENDS(".tx.silent_commits"))
+        t->silent_commits += v;
+    else if (ENDS(".warptm.validations"))
+        t->validations += v;
+    else if (ENDS(".warptm.mismatches"))
+        t->mismatches += v;
+    else if (ENDS(".warptm.conflicts"))
+        t->conflicts += v;
 #undef ENDS
 }
 
@@ -68,9 +82,12 @@ struct rig {
     char *text;
 };
 
+/* The protocol the tests run: getm, or warptm for the tests named so. */
+static const char *protocol = "coherence.protocol=getm";
+
 static void rig_up(struct rig *r, const char *const *extra, unsigned n_extra)
 {
-    const char *sets[8] = {"coherence.protocol=getm", "gpu.sms=4"};
+    const char *sets[8] = {protocol, "gpu.sms=4"};
     unsigned n = 2;
     for (unsigned k = 0; k < n_extra; k++)
         sets[n++] = extra[k];
@@ -238,6 +255,57 @@ static void empty_transaction_after_a_store(void **state)
     assert_int_equal(t.commit_msgs, 0);
 }
 
+/* ---- WarpTM ---- */
+
+static int use_warptm(void **state)
+{
+    (void)state;
+    protocol = "coherence.protocol=warptm";
+    return 0;
+}
+
+static void warptm_counter_is_serial(void **state)
+{
+    (void)state;
+    struct tally t;
+    counter_run(NULL, 0, 8, 64, &t);
+    assert_true(t.vu_aborts > 0 && t.mismatches + t.conflicts > 0); /* validations failed */
+    assert_int_equal(t.validation_msgs, t.validations);        /* each compared once */
+    assert_int_equal(t.commit_msgs, t.bank_commits);
+    assert_true(t.attempt_cycles >= 100 * t.attempts);
+    assert_true(t.commit_wait_cycles > 0);
+}
+
+static void warptm_transfers_exact_and_deterministic(void **state)
+{
+    (void)state;
+    struct tally a, b, c, quiet;
+    const char *seed[] = {"sim.seed=7"}, *other[] = {"sim.seed=8", "l2.jitter_cycles=3"};
+    const char *no_silent[] = {"warptm.silent=false"};
+    transfer_run(seed, 1, &a);
+    transfer_run(seed, 1, &b);
+    assert_true(a.hash == b.hash);
+    assert_true(a.vu_aborts > 0);
+    transfer_run(other, 2, &c);
+    assert_true(a.hash != c.hash);
+    transfer_run(no_silent, 1, &quiet);
+    assert_int_equal(quiet.silent_commits, 0);
+}
+
+static void warptm_empty_transaction_commits_silently(void **state)
+{
+    empty_transaction_after_a_store(state);
+    struct rig r;
+    struct tally t;
+    rig_up(&r, NULL, 0);
+    addr_t out = host_malloc(r.h, 256 * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(r.h, "tx_after_store", DIM1(4), DIM1(64), 0, a, 1);
+    rig_down(&r, &t);
+    assert_int_equal(t.silent_commits, 8); /* one per warp, no validation */
+    assert_int_equal(t.validation_msgs, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +316,9 @@ int main(void)
         cmocka_unit_test(printed_timestamps_run_correctly),
         cmocka_unit_test(retry_goes_on_before_acks),
         cmocka_unit_test(empty_transaction_after_a_store),
+        cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
+        cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
+        cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

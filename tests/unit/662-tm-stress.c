@@ -1,0 +1,209 @@
+/*
+ * 662-tm-stress.c - the transactional-memory stress tester on the timing
+ * machine, for GETM and WarpTM (docs/transactions.md).
+ *
+ * Every thread of 16 CTAs on 4 SMs runs random transactions
+ * (tests/ptx/tx_stress.cu): two distinct words of 64, each word read and, with
+ * probability 1/2, written with the transaction's own id + 1 (a unique value).
+ * The words lie 32 bytes apart (one granule each) and the validation units'
+ * tables are tiny (GETM: one cuckoo set per way, a 2-entry stash, 2 Bloom sets
+ * per way, a 2 x 2 stall buffer; WarpTM: 8 hold entries, a 4-entry TCD), so
+ * stash, Bloom filter, stall-buffer overflow and full hold tables all happen.
+ * Values come from the banks. After the kernel the host checks
+ * serialisability: each word's writers must form one chain from 0 (each
+ * writer read its predecessor's value: no update lost) ending at the word's
+ * final value, every value read must be 0 or a write of a transaction that
+ * wrote that word, and the conflicts (writer before reader, writer before the
+ * next writer, reader before the writer that overwrote what it read) must
+ * form no cycle. 20 000 transactions per protocol by default;
+ * TM_STRESS_EPISODES sets the number (tests/long/tm-stress-1m.sh: a million)
+ * and TM_STRESS_SEED the seed.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/file.h"
+#include "host/host.h"
+#include "system/config.h"
+#include "system/machine.h"
+
+enum { CTAS = 16, BLOCK = 64, THREADS = CTAS * BLOCK, WORDS = 64, STRIDE = 8 };
+
+struct rec {
+    uint32_t w0, v0, w1, v1, wr;
+};
+
+struct tally {
+    uint64_t stashed, bloom_evictions, stall_full, hold_full, lane_aborts;
+};
+
+static void pick(void *arg, const char *name, uint64_t v)
+{
+    struct tally *t = arg;
+    size_t n = strlen(name);
+#define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
+    if (ENDS(".getm.vu_stashed"))
+        t->stashed += v;
+    else if (ENDS(".getm.vu_bloom_evictions"))
+        t->bloom_evictions += v;
+    else if (ENDS(".getm.vu_stall_full"))
+        t->stall_full += v;
+    else if (ENDS(".warptm.hold_full"))
+        t->hold_full += v;
+    else if (ENDS(".tx.lane_aborts"))
+        t->lane_aborts += v;
+#undef ENDS
+}
+
+static unsigned env_u(const char *name, unsigned dflt)
+{
+    const char *s = getenv(name);
+    return s && *s ? (unsigned)strtoul(s, NULL, 10) : dflt;
+}
+
+/* The serialisability check of the records of n transactions and the final
+ * words (see the header). Returns NULL, or what is wrong. */
+static const char *check(const struct rec *r, unsigned n, const uint32_t *final, char *why,
+                         size_t len)
+{
+    /* next[w * (n + 1) + v]: the transaction that overwrote value v of word w
+     * (v = 0: the initial value, else a writer's id + 1); UINT32_MAX: none */
+    uint32_t *next = malloc((size_t)WORDS * (n + 1) * sizeof *next);
+    uint32_t *indeg = calloc(n, sizeof *indeg), *head = malloc(n * sizeof *head);
+    uint32_t *to = malloc((size_t)n * 8 * sizeof *to), *link = malloc((size_t)n * 8 * sizeof *link);
+    uint32_t *queue = malloc(n * sizeof *queue), n_edges = 0;
+    assert_true(next && indeg && head && to && link && queue);
+    memset(next, 0xff, (size_t)WORDS * (n + 1) * sizeof *next);
+    memset(head, 0xff, n * sizeof *head);
+    const char *bad = NULL;
+#define FAIL(...) do { snprintf(why, len, __VA_ARGS__); bad = why; goto out; } while (0)
+    for (uint32_t t = 0; t < n; t++)
+        for (unsigned k = 0; k < 2; k++) {
+            uint32_t w = k ? r[t].w1 : r[t].w0, v = k ? r[t].v1 : r[t].v0;
+            if (w >= WORDS || v > n)
+                FAIL("transaction %u: word %u value %u out of range", t, w, v);
+            if (v && !(r[v - 1].wr & (r[v - 1].w0 == w ? 1u : r[v - 1].w1 == w ? 2u : 0u)))
+                FAIL("transaction %u read %u from word %u, which transaction %u never wrote", t,
+                     v, w, v - 1);
+            if (!(r[t].wr >> k & 1))
+                continue;
+            uint32_t *s = &next[w * (n + 1) + v];
+            if (*s != UINT32_MAX)
+                FAIL("word %u: transactions %u and %u both overwrote value %u (a lost update)", w,
+                     *s, t, v);
+            *s = t;
+        }
+    for (uint32_t w = 0; w < WORDS; w++) { /* the chain from 0 ends at the final value */
+        uint32_t v = 0, len_chain = 0;
+        while (next[w * (n + 1) + v] != UINT32_MAX && len_chain++ <= n)
+            v = next[w * (n + 1) + v] + 1;
+        if (v != final[w])
+            FAIL("word %u: the writers' chain ends at %u but memory holds %u", w, v, final[w]);
+    }
+    for (uint32_t t = 0; t < n; t++) /* conflict edges */
+        for (unsigned k = 0; k < 2; k++) {
+            uint32_t w = k ? r[t].w1 : r[t].w0, v = k ? r[t].v1 : r[t].v0;
+            uint32_t from[2] = {v ? v - 1 : UINT32_MAX, t};
+            uint32_t dst[2] = {t, next[w * (n + 1) + v]};
+            for (unsigned e = 0; e < 2; e++)
+                if (from[e] != UINT32_MAX && dst[e] != UINT32_MAX && from[e] != dst[e]) {
+                    to[n_edges] = dst[e];
+                    link[n_edges] = head[from[e]];
+                    head[from[e]] = n_edges++;
+                    indeg[dst[e]]++;
+                }
+        }
+    uint32_t qh = 0, qt = 0; /* Kahn's topological sort */
+    for (uint32_t t = 0; t < n; t++)
+        if (!indeg[t])
+            queue[qt++] = t;
+    while (qh < qt)
+        for (uint32_t e = head[queue[qh++]]; e != UINT32_MAX; e = link[e])
+            if (!--indeg[to[e]])
+                queue[qt++] = to[e];
+    if (qt != n)
+        FAIL("the conflicts of %u transactions form a cycle (not serialisable)", n - qt);
+#undef FAIL
+out:
+    free(next), free(indeg), free(head), free(to), free(link), free(queue);
+    return bad;
+}
+
+static void stress(const char *protocol)
+{
+    unsigned episodes = env_u("TM_STRESS_EPISODES", 20000), seed = env_u("TM_STRESS_SEED", 1);
+    unsigned per = (episodes + THREADS - 1) / THREADS, n = per * THREADS;
+    char set_seed[64];
+    snprintf(set_seed, sizeof set_seed, "sim.seed=%u", seed);
+    const char *sets[] = {protocol, "gpu.sms=4", set_seed, "getm.precise_sets=1", "getm.stash=2",
+                          "getm.bloom_sets=2", "getm.stall_lines=2", "getm.stall_entries=2",
+                          "warptm.hold_entries=8", "warptm.tcd_entries=4"};
+    struct config cfg;
+    char err[256];
+    if (config_load(&cfg, NULL, sets, sizeof sets / sizeof *sets, err, sizeof err))
+        fail_msg("%s", err);
+    struct machine *m = machine_new(&cfg);
+    struct host *h = host_new(machine_launcher(m));
+    char *text = file_read_text(GPUCOH_SOURCE_DIR "/tests/ptx/tx_stress.ptx", NULL);
+    assert_non_null(text);
+    host_load_ptx(h, text, "tests/ptx/tx_stress.ptx");
+    addr_t words = host_malloc(h, WORDS * STRIDE * 4), log = host_malloc(h, (size_t)n * 20);
+    host_memset(h, words, 0, WORDS * STRIDE * 4);
+    struct karg a[] = {KARG_PTR(words), KARG_I32(WORDS), KARG_I32(STRIDE), KARG_I32((int)per),
+                       KARG_I32((int)seed), KARG_PTR(log)};
+    host_launch(h, "tx_stress", DIM1(CTAS), DIM1(BLOCK), 0, a, 6);
+    struct rec *r = malloc((size_t)n * sizeof *r);
+    uint32_t *mem = malloc(WORDS * STRIDE * 4), final[WORDS];
+    assert_true(r && mem);
+    host_memcpy_from_dev(h, r, log, (size_t)n * sizeof *r);
+    host_memcpy_from_dev(h, mem, words, WORDS * STRIDE * 4);
+    for (unsigned w = 0; w < WORDS; w++)
+        final[w] = mem[w * STRIDE];
+    char why[256];
+    const char *bad = check(r, n, final, why, sizeof why);
+    struct tally t = {0};
+    machine_stats(m, pick, &t);
+    printf("%s: %u transactions, %llu lane aborts, stashed %llu, Bloom evictions %llu, stall "
+           "buffer full %llu, hold table full %llu\n",
+           protocol, n, (unsigned long long)t.lane_aborts, (unsigned long long)t.stashed,
+           (unsigned long long)t.bloom_evictions, (unsigned long long)t.stall_full,
+           (unsigned long long)t.hold_full);
+    free(r), free(mem), free(text);
+    host_delete(h);
+    machine_free(m);
+    if (bad)
+        fail_msg("%s: %s", protocol, bad);
+    assert_true(t.lane_aborts > 0);
+    if (!strcmp(protocol, "coherence.protocol=getm"))
+        assert_true(t.stashed > 0 && t.bloom_evictions > 0 && t.stall_full > 0);
+    else
+        assert_true(t.hold_full > 0);
+}
+
+static void getm_stress_is_serialisable(void **state)
+{
+    (void)state;
+    stress("coherence.protocol=getm");
+}
+
+static void warptm_stress_is_serialisable(void **state)
+{
+    (void)state;
+    stress("coherence.protocol=warptm");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(getm_stress_is_serialisable),
+        cmocka_unit_test(warptm_stress_is_serialisable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
