@@ -652,6 +652,9 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
+        uint32_t doomed = mi->mem.tx && sm->tx ? sm_tx_eager_check(sm->tx, mi->warp, w->pw) : 0;
+        if (doomed)
+            ptx_warp_tx_abort(w->pw, doomed);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
     }
@@ -1429,6 +1432,9 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     }
     if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
         sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
+        uint32_t doomed = sm_tx_eager_check(sm->tx, (unsigned)(w - sm->warps), w->pw);
+        if (doomed)
+            ptx_warp_tx_abort(w->pw, doomed);
         return;
     }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
@@ -1829,6 +1835,9 @@ static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
                            .sm = (uint16_t)sm->id,
                            .warp = (uint16_t)slot,
                            .id = req_id(0, ID_TX_SLOT, 0)};
+    uint32_t doomed = sm_tx_eager_check(sm->tx, slot, w->pw); /* WarpTM-EL: at no cost */
+    if (doomed)
+        ptx_warp_tx_abort(w->pw, doomed);
     uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);
     if (abort)
         ptx_warp_tx_abort(w->pw, abort);
@@ -2308,6 +2317,11 @@ void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
                   unsigned backoff, uint64_t seed)
 {
     sm->tx = sm_tx_new(p, wid_base, sm->spec.warps, sm->line_bytes, limit, backoff, seed);
+}
+
+void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg)
+{
+    sm_tx_set_oracle(sm->tx, value_now, arg);
 }
 
 const struct sm_tx_stats *sm_tx_stats(const struct sm *sm)

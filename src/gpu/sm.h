@@ -155,6 +155,8 @@ void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, u
  * (0: none), seed its random stream. Before the first kernel. */
 struct getm_params;
 struct sm_tx_stats;
+/* WarpTM-EL (ideal): the SM's zero-latency view of the banks' values. */
+void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg);
 void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
                   unsigned backoff, uint64_t seed);
 /* Its statistics, NULL without transactions. */

@@ -53,6 +53,8 @@ struct sm_tx {
     struct sm_tx_warp w[SM_TX_WARPS];
     struct msg_list out;      /* the commit unit's queue */
     struct msg **build;       /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
+    sm_tx_value_now *value_now; /* WarpTM-EL's ideal view of the banks, or NULL */
+    void *value_arg;
     struct sm_tx_stats st;
 };
 
@@ -291,6 +293,38 @@ bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
         return false;
     w->validated = true;
     return true;
+}
+
+void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg)
+{
+    t->value_now = fn;
+    t->value_arg = arg;
+}
+
+uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
+{
+    if (!t->p.eager || !t->value_now)
+        return 0;
+    (void)slot;
+    uint32_t n_log, live, abort = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    uint8_t data[LINE_MAX_BYTES];
+    addr_t have = 1; /* no line: lines are aligned */
+    bool held = false;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (a->write || !a->done || !(live >> a->lane & 1) || (abort >> a->lane & 1))
+            continue;
+        addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
+        if (line != have) {
+            held = t->value_now(t->value_arg, line, data);
+            have = line;
+        }
+        if (held && memcmp(data + (a->addr - line), a->data, a->size))
+            abort |= 1u << a->lane;
+    }
+    t->st.eager_aborts += (uint64_t)__builtin_popcount(abort);
+    return abort;
 }
 
 /* The message of `line` among the attempt's first n, or NULL. */

@@ -49,6 +49,7 @@ struct sm_tx_stats {
                                   * cleanup acknowledgement */
     uint64_t validation_msgs; /* WarpTM: MEM_TX_VALIDATE messages sent */
     uint64_t silent_commits;  /* WarpTM: attempts that committed without validation (TCD) */
+    uint64_t eager_aborts;    /* WarpTM-EL: lanes aborted by the ideal early checks */
 };
 
 struct sm_tx;
@@ -98,6 +99,13 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
  * that failed); true when it was the attempt's last. */
 bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
                      const struct ptx_warp *pw, uint32_t *abort);
+/* WarpTM-EL (ideal): how the SM learns a bank's bytes of a line now (false:
+ * the bank does not hold them), for its zero-latency early checks. */
+typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);
+void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg);
+/* WarpTM-EL: the live lanes whose completed reads no longer match the banks'
+ * values (to abort now); 0 unless warptm.eager. */
+uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);

@@ -1093,6 +1093,7 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
                 e->pc = (uint32_t)(i - w->ins);
                 e->write = is_st;
                 e->data[0] = e->data[1] = 0;
+                e->done = false;
                 if (is_st)
                     pack_store(w, i, l, e->data);
             }
@@ -1200,6 +1201,7 @@ static void tx_read_own_writes(struct ptx_warp *w, const struct ptx_memop *op,
         if (upto) {
             w->tx_log[upto - 1].data[0] = lane_data[l][0];
             w->tx_log[upto - 1].data[1] = lane_data[l][1];
+            w->tx_log[upto - 1].done = true;
         }
         uint64_t a = op->addr[l];
         uint8_t *dst = (uint8_t *)own[l];

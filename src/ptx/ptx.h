@@ -147,6 +147,7 @@ struct ptx_tx_access {
     uint8_t size;          /* bytes: 1, 2, 4, 8 or 16 */
     uint32_t pc;           /* the instruction (index in the module) */
     bool write;
+    bool done;             /* a read: memory's bytes are in data */
     uint64_t data[2];      /* a write's bytes, or the bytes memory returned to a read,
                               little-endian */
 };

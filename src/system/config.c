@@ -312,6 +312,11 @@ static const struct cfg_opt warptm_opts[] = {
     CFG_BOOL("silent", T, silent, "true",
              "warptm: an attempt that writes nothing and whose loads the temporal conflict "
              "detector found older than its first load commits without validation"),
+    CFG_BOOL("eager", T, eager, "false",
+             "warptm: WarpTM-EL (ideal), the thesis's motivation study (Fig. 4.3, 4.4): whenever a "
+             "transactional load completes, every value the attempt has read is compared with "
+             "the banks' at no cost, and the lanes whose values changed abort at once; the "
+             "commit still validates and writes through the banks"),
     CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
             "warptm: granules the validated transactions may hold at one bank at once (a power "
             "of two; a validation finding the table three quarters full fails)"),

@@ -149,6 +149,7 @@ struct getm_spec {
  * validation unit per L2 bank. tx_warps and backoff_cycles of [getm] apply. */
 struct warptm_spec {
     bool silent;               /* read-only attempts the TCD clears commit without validation */
+    bool eager;                /* WarpTM-EL (ideal): zero-latency value checks at every load */
     uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
 };

@@ -15,6 +15,7 @@
 #include "gpu/sm.h"
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
+#include "coh/nc/nc.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
 #include "noc/sysnet.h"
@@ -192,6 +193,17 @@ static void build_macs(struct machine *m)
     free(macs);
 }
 
+/* WarpTM-EL (ideal): the bytes a line's home bank holds now. An audited
+ * exception to message passing, as the thesis's ideal variant is: the SMs'
+ * zero-latency early checks read it, and only to abort (never for data). The
+ * transactional protocols run on one GPM, whose L2 is the nc bank. */
+static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
+{
+    struct machine *m = arg;
+    unsigned bank = (unsigned)((line / m->line_bytes) % m->banks_per_gpm);
+    return nc_l2_value_now(m->l2s[bank], line, data);
+}
+
 struct machine *machine_new_checked(const struct config *cfg, bool check)
 {
     struct machine *m = xcalloc(1, sizeof *m);
@@ -247,6 +259,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
             getm_params_of_config(cfg, m->n_sms, &gp);
             sm_enable_tx(m->sms[i], &gp, getm_warp_id(cfg, i, 0), cfg->getm.tx_warps,
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (gp.eager)
+                sm_set_tx_oracle(m->sms[i], tx_value_now, m);
         }
         w.clk = &m->core_clk;
         w.name = gpm_name(m, g, "sm[%u].l1", local);
@@ -769,6 +783,7 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             if (m->proto->lazy_tm) {
                 T(validation_msgs);
                 T(silent_commits);
+                T(eager_aborts);
             }
 #undef T
         }

@@ -15,7 +15,8 @@
  * final value, every value read must be 0 or a write of a transaction that
  * wrote that word, and the conflicts (writer before reader, writer before the
  * next writer, reader before the writer that overwrote what it read) must
- * form no cycle. 20 000 transactions per protocol by default;
+ * form no cycle. GETM, WarpTM and WarpTM-EL (ideal) each run 20 000
+ * transactions by default;
  * TM_STRESS_EPISODES sets the number (tests/long/tm-stress-1m.sh: a million)
  * and TM_STRESS_SEED the seed.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -136,7 +137,7 @@ out:
     return bad;
 }
 
-static void stress(const char *protocol)
+static void stress(const char *protocol, const char *variant)
 {
     unsigned episodes = env_u("TM_STRESS_EPISODES", 20000), seed = env_u("TM_STRESS_SEED", 1);
     unsigned per = (episodes + THREADS - 1) / THREADS, n = per * THREADS;
@@ -144,10 +145,11 @@ static void stress(const char *protocol)
     snprintf(set_seed, sizeof set_seed, "sim.seed=%u", seed);
     const char *sets[] = {protocol, "gpu.sms=4", set_seed, "getm.precise_sets=1", "getm.stash=2",
                           "getm.bloom_sets=2", "getm.stall_lines=2", "getm.stall_entries=2",
-                          "warptm.hold_entries=8", "warptm.tcd_entries=4"};
+                          "warptm.hold_entries=8", "warptm.tcd_entries=4", variant};
+    unsigned n_sets = sizeof sets / sizeof *sets - !variant;
     struct config cfg;
     char err[256];
-    if (config_load(&cfg, NULL, sets, sizeof sets / sizeof *sets, err, sizeof err))
+    if (config_load(&cfg, NULL, sets, n_sets, err, sizeof err))
         fail_msg("%s", err);
     struct machine *m = machine_new(&cfg);
     struct host *h = host_new(machine_launcher(m));
@@ -170,9 +172,9 @@ static void stress(const char *protocol)
     const char *bad = check(r, n, final, why, sizeof why);
     struct tally t = {0};
     machine_stats(m, pick, &t);
-    printf("%s: %u transactions, %llu lane aborts, stashed %llu, Bloom evictions %llu, stall "
+    printf("%s %s: %u transactions, %llu lane aborts, stashed %llu, Bloom evictions %llu, stall "
            "buffer full %llu, hold table full %llu\n",
-           protocol, n, (unsigned long long)t.lane_aborts, (unsigned long long)t.stashed,
+           protocol, variant ? variant : "", n, (unsigned long long)t.lane_aborts, (unsigned long long)t.stashed,
            (unsigned long long)t.bloom_evictions, (unsigned long long)t.stall_full,
            (unsigned long long)t.hold_full);
     free(r), free(mem), free(text);
@@ -190,13 +192,19 @@ static void stress(const char *protocol)
 static void getm_stress_is_serialisable(void **state)
 {
     (void)state;
-    stress("coherence.protocol=getm");
+    stress("coherence.protocol=getm", NULL);
 }
 
 static void warptm_stress_is_serialisable(void **state)
 {
     (void)state;
-    stress("coherence.protocol=warptm");
+    stress("coherence.protocol=warptm", "warptm.eager=false");
+}
+
+static void warptm_el_stress_is_serialisable(void **state)
+{
+    (void)state;
+    stress("coherence.protocol=warptm", "warptm.eager=true");
 }
 
 int main(void)
@@ -204,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(getm_stress_is_serialisable),
         cmocka_unit_test(warptm_stress_is_serialisable),
+        cmocka_unit_test(warptm_el_stress_is_serialisable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -46,6 +46,8 @@ struct getm_params {
     /* WarpTM (protocol warptm, coh/getm/warptm_vu.h): lazy value-based validation */
     bool warptm;             /* the banks validate values at commit (not GETM's timestamps) */
     bool silent;             /* read-only attempts the TCD clears commit without validation */
+    bool eager;              /* WarpTM-EL (ideal): every read so far is checked against the
+                                banks' values, at no cost, whenever a load completes */
     uint32_t hold_entries;   /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;    /* per bank: last-write times of the temporal conflict detector */
 };

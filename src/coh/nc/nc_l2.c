@@ -321,6 +321,16 @@ struct comp *nc_l2_create_getm(const struct ctrl_wiring *w)
     return cp;
 }
 
+bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    const struct cache_line *l = cache_find(&b->cache, line);
+    if (!l || (l->state != NL2_V && l->state != NL2_M))
+        return false;
+    memcpy(data, l->data, b->line_bytes);
+    return true;
+}
+
 void nc_l2_destroy(struct comp *cp)
 {
     getm_bank_free(((struct nc_l2 *)cp)->tm);
