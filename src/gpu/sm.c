@@ -64,6 +64,7 @@
 #include "gpu/coalesce.h"
 #include "gpu/mac.h"
 #include "gpu/sm_tx.h"
+#include "gpu/tx_board.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
@@ -1841,6 +1842,40 @@ static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
     uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);
     if (abort)
         ptx_warp_tx_abort(w->pw, abort);
+}
+
+/* EAPG (ideal): a commit's signature went up (sig != 0: running attempts
+ * that read its granules abort now) or came down (validations it held go
+ * on). Called from whichever SM's tick published or withdrew it. */
+static void tx_hear(void *obj, uint64_t sig)
+{
+    struct sm *sm = obj;
+    uint64_t wake = 0;
+    if (!sig) {
+        wake = sm_tx_take_paused(sm->tx);
+    } else {
+        for (unsigned slot = 0; slot < sm->spec.warps; slot++) {
+            struct sm_warp *w = &sm->warps[slot];
+            uint32_t doomed = w->pw && w->state != W_FREE && w->state != W_EXITED
+                                  ? sm_tx_doomed(sm->tx, slot, w->pw, sig)
+                                  : 0;
+            if (doomed) {
+                ptx_warp_tx_abort(w->pw, doomed);
+                w->issue_at = ptx_warp_issue_cycle(w->pw);
+                wake |= 1ull << slot;
+            }
+        }
+    }
+    if (wake) {
+        tx_wake(sm, wake);
+        comp_wake(&sm->comp);
+    }
+}
+
+void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index)
+{
+    sm_tx_set_board(sm->tx, b, index);
+    tx_board_listen(b, index, tx_hear, sm);
 }
 
 /* The commit unit sends its next message when the L1 port has room. */

@@ -11,6 +11,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "coh/getm/getm_bank.h"
+#include "gpu/tx_board.h"
 #include "mem/tbe.h"
 
 #define SM_TX_WARPS 64
@@ -40,6 +41,7 @@ struct sm_tx_warp {
     uint64_t last_write;      /* the latest TCD write time its loads' answers carried */
     uint32_t n_val;           /* validations awaiting their answer */
     bool validated;           /* the attempt's validation is done: it may end */
+    bool published;           /* EAPG: its commit's signature is up on the board */
     uint32_t n_resv;
     struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
 };
@@ -55,6 +57,9 @@ struct sm_tx {
     struct msg **build;       /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
     sm_tx_value_now *value_now; /* WarpTM-EL's ideal view of the banks, or NULL */
     void *value_arg;
+    struct tx_board *board;   /* EAPG (ideal): the commits' broadcasts, or NULL */
+    unsigned sm_id;           /* this SM on the board */
+    uint64_t paused;          /* EAPG: warps holding their validation for a signature */
     struct sm_tx_stats st;
 };
 
@@ -190,12 +195,66 @@ bool sm_tx_stores_local(const struct sm_tx *t)
     return t->p.warptm;
 }
 
-bool sm_tx_wants_validation(const struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+/* The board signature of the granules the live lanes of the attempt read
+ * (reads) or write (writes). */
+static uint64_t signature(const struct sm_tx *t, const struct ptx_warp *pw, bool reads,
+                          bool writes)
+{
+    uint32_t n_log, live;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    uint64_t sig = 0;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if ((live >> a->lane & 1) && (a->write ? writes : reads && a->done))
+            sig |= tx_board_bit(a->addr / t->p.granule);
+    }
+    return sig;
+}
+
+bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
                             unsigned n_out)
 {
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access ||
+        !ptx_warp_at_tx_end(pw))
+        return false;
+    if (t->board && tx_board_meets(t->board, t->sm_id, slot, signature(t, pw, true, true))) {
+        t->st.eapg_pauses += !(t->paused >> slot & 1);
+        t->paused |= 1ull << slot; /* Pause-n-Go: validate once that commit is done */
+        return false;
+    }
+    t->paused &= ~(1ull << slot);
+    return true;
+}
+
+void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id)
+{
+    t->board = b;
+    t->sm_id = sm_id;
+}
+
+uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig)
+{
     const struct sm_tx_warp *w = &t->w[slot];
-    return t->p.warptm && !w->validated && !w->n_val && !n_out && !w->n_access &&
-           ptx_warp_at_tx_end(pw);
+    if (!ptx_warp_in_tx(pw) || w->n_val || w->validated)
+        return 0; /* not running, or already committing */
+    uint32_t n_log, live, doomed = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!a->write && a->done && (live >> a->lane & 1) &&
+            (tx_board_bit(a->addr / t->p.granule) & sig))
+            doomed |= 1u << a->lane;
+    }
+    t->st.eapg_aborts += (uint64_t)__builtin_popcount(doomed);
+    return doomed;
+}
+
+uint64_t sm_tx_take_paused(struct sm_tx *t)
+{
+    uint64_t m = t->paused;
+    t->paused = 0;
+    return m;
 }
 
 /* The validation message of `line` among the first n being built, made if new. */
@@ -382,9 +441,16 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         bytemask_set_range(&m->mask, off, a->size);
         m->req.tx = MEM_TX_COMMIT;
     }
+    uint64_t sig = 0; /* EAPG: the granules this commit writes */
     for (unsigned i = 0; i < n; i++) {
         struct msg *m = t->build[i];
         if (m->req.tx == MEM_TX_COMMIT) {
+            for (unsigned b = 0; b < t->line_bytes; b += t->p.granule)
+                for (unsigned k = b; k < b + t->p.granule; k++)
+                    if (bytemask_test(&m->mask, k)) {
+                        sig |= tx_board_bit((m->addr + b) / t->p.granule);
+                        break;
+                    }
             t->st.commit_msgs++;
             t->st.commit_bytes += bytemask_count(&m->mask);
         } else {
@@ -394,6 +460,10 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     }
     w->n_acks += n;
     w->acks_block = left || retry_waits_acks(t);
+    if (t->board && sig) {
+        tx_board_publish(t->board, t->sm_id, slot, sig);
+        w->published = true;
+    }
     w->n_resv = 0;
     /* the next attempt's timestamp passes everything this one saw */
     w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
@@ -438,6 +508,10 @@ bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
         panic("sm_tx: a commit acknowledgement for warp %u, which awaits none", slot);
     if (--w->n_acks)
         return false;
+    if (w->published) {
+        w->published = false;
+        tx_board_withdraw(t->board, t->sm_id, slot);
+    }
     t->st.commit_wait_cycles += cyc - MIN(w->ended, cyc);
     if (w->acks_block)
         w->start = MAX(w->start, cyc);

@@ -50,6 +50,8 @@ struct sm_tx_stats {
     uint64_t validation_msgs; /* WarpTM: MEM_TX_VALIDATE messages sent */
     uint64_t silent_commits;  /* WarpTM: attempts that committed without validation (TCD) */
     uint64_t eager_aborts;    /* WarpTM-EL: lanes aborted by the ideal early checks */
+    uint64_t eapg_aborts;     /* EAPG: lanes aborted early by a commit's broadcast */
+    uint64_t eapg_pauses;     /* EAPG: validations held for a commit's broadcast */
 };
 
 struct sm_tx;
@@ -87,8 +89,17 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
 bool sm_tx_stores_local(const struct sm_tx *t);
 /* WarpTM: warp `slot` is at the end of an attempt with every load answered
  * and its validation not yet begun. */
-bool sm_tx_wants_validation(const struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
                             unsigned n_out);
+/* EAPG (ideal, gpu/tx_board.h): this SM on the board. A validation whose
+ * granules meet a signature up waits (Pause-n-Go): sm_tx_wants_validation
+ * says no and the warp is among sm_tx_take_paused's when a signature comes
+ * down. sm_tx_doomed: the lanes of warp `slot`'s running attempt (not yet
+ * validating) that read a granule of a signature just up (EarlyAbort). */
+struct tx_board;
+void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id);
+uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig);
+uint64_t sm_tx_take_paused(struct sm_tx *t);
 /* WarpTM: begin the validation: one MEM_TX_VALIDATE per line the live lanes
  * touched (the values read, the granules written) into the commit unit's
  * queue, or none when the TCD shows a read-only attempt read a snapshot.

@@ -317,6 +317,11 @@ static const struct cfg_opt warptm_opts[] = {
              "transactional load completes, every value the attempt has read is compared with "
              "the banks' at no cost, and the lanes whose values changed abort at once; the "
              "commit still validates and writes through the banks"),
+    CFG_BOOL("eapg", T, eapg, "false",
+             "warptm: EAPG (ideal; EarlyAbort/Pause-n-Go, spec 004a §4.9): a commit broadcasts "
+             "the 64-bit signature of the granules it writes to every SM at once and at no "
+             "cost; running attempts that read one abort at once, and a validation that "
+             "would touch one waits until that commit is acknowledged"),
     CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
             "warptm: granules the validated transactions may hold at one bank at once (a power "
             "of two; a validation finding the table three quarters full fails)"),

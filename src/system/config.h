@@ -150,6 +150,7 @@ struct getm_spec {
 struct warptm_spec {
     bool silent;               /* read-only attempts the TCD clears commit without validation */
     bool eager;                /* WarpTM-EL (ideal): zero-latency value checks at every load */
+    bool eapg;                 /* EAPG (ideal): EarlyAbort/Pause-n-Go broadcasts */
     uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
 };

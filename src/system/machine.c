@@ -16,6 +16,7 @@
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
+#include "gpu/tx_board.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
 #include "noc/sysnet.h"
@@ -45,6 +46,7 @@ struct machine {
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
     struct comp *unit;         /* the protocol's central unit, or NULL */
+    struct tx_board *tx_board; /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
     struct clock unit_clk;
     struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
     struct coh_cov *cov;       /* per table */
@@ -261,6 +263,11 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
             if (gp.eager)
                 sm_set_tx_oracle(m->sms[i], tx_value_now, m);
+            if (gp.eapg) {
+                if (!m->tx_board)
+                    m->tx_board = tx_board_new(m->n_sms, cfg->sm.warps);
+                sm_join_tx_board(m->sms[i], m->tx_board, i);
+            }
         }
         w.clk = &m->core_clk;
         w.name = gpm_name(m, g, "sm[%u].l1", local);
@@ -379,6 +386,7 @@ void machine_free(struct machine *m)
         m->proto->l1.destroy(m->l1s[i]);
         port_destroy(&m->from_l1[i]);
     }
+    tx_board_free(m->tx_board);
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->proto->l2.destroy(m->l2s[b]);
         dram_free(m->drams[b]);
@@ -784,6 +792,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
                 T(validation_msgs);
                 T(silent_commits);
                 T(eager_aborts);
+                T(eapg_aborts);
+                T(eapg_pauses);
             }
 #undef T
         }

@@ -15,7 +15,8 @@
  * timed. The same kernels run under WarpTM (protocol warptm: lazy value-based
  * validation at the banks, the two-round-trip commit): the counter is
  * serial, the transfers exact, with and without the TCD's silent commits,
- * and an empty transaction commits silently.
+ * and an empty transaction commits silently; so are the ideal WarpTM-EL and
+ * EAPG variants.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -37,6 +38,7 @@ struct tally {
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
+    uint64_t eager_aborts, eapg_aborts, eapg_pauses;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -67,6 +69,12 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->validation_msgs += v;
     else if (ENDS(".tx.silent_commits"))
         t->silent_commits += v;
+    else if (ENDS(".tx.eager_aborts"))
+        t->eager_aborts += v;
+    else if (ENDS(".tx.eapg_aborts"))
+        t->eapg_aborts += v;
+    else if (ENDS(".tx.eapg_pauses"))
+        t->eapg_pauses += v;
     else if (ENDS(".warptm.validations"))
         t->validations += v;
     else if (ENDS(".warptm.mismatches"))
@@ -292,6 +300,21 @@ static void warptm_transfers_exact_and_deterministic(void **state)
     assert_int_equal(quiet.silent_commits, 0);
 }
 
+/* The ideal variants: WarpTM-EL aborts lanes early at no cost, EAPG aborts
+ * and pauses on commits' broadcasts; both stay exact and serial. */
+static void warptm_ideal_variants_exact(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *el[] = {"warptm.eager=true"}, *eapg[] = {"warptm.eapg=true"};
+    transfer_run(el, 1, &t);
+    assert_true(t.eager_aborts > 0);
+    counter_run(el, 1, 8, 64, &t);
+    transfer_run(eapg, 1, &t);
+    counter_run(eapg, 1, 8, 64, &t);
+    assert_true(t.eapg_aborts > 0 && t.eapg_pauses > 0);
+}
+
 static void warptm_empty_transaction_commits_silently(void **state)
 {
     empty_transaction_after_a_store(state);
@@ -319,6 +342,7 @@ int main(void)
         cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
         cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
         cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),
+        cmocka_unit_test_setup(warptm_ideal_variants_exact, use_warptm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

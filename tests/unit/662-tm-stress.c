@@ -15,7 +15,7 @@
  * final value, every value read must be 0 or a write of a transaction that
  * wrote that word, and the conflicts (writer before reader, writer before the
  * next writer, reader before the writer that overwrote what it read) must
- * form no cycle. GETM, WarpTM and WarpTM-EL (ideal) each run 20 000
+ * form no cycle. GETM, WarpTM, WarpTM-EL (ideal) and EAPG (ideal) each run 20 000
  * transactions by default;
  * TM_STRESS_EPISODES sets the number (tests/long/tm-stress-1m.sh: a million)
  * and TM_STRESS_SEED the seed.
@@ -207,12 +207,19 @@ static void warptm_el_stress_is_serialisable(void **state)
     stress("coherence.protocol=warptm", "warptm.eager=true");
 }
 
+static void eapg_stress_is_serialisable(void **state)
+{
+    (void)state;
+    stress("coherence.protocol=warptm", "warptm.eapg=true");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(getm_stress_is_serialisable),
         cmocka_unit_test(warptm_stress_is_serialisable),
         cmocka_unit_test(warptm_el_stress_is_serialisable),
+        cmocka_unit_test(eapg_stress_is_serialisable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -47,6 +47,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->warptm = pd && pd->lazy_tm;
     p->silent = cfg->warptm.silent;
     p->eager = cfg->warptm.eager;
+    p->eapg = cfg->warptm.eapg;
     p->hold_entries = cfg->warptm.hold_entries;
     p->tcd_entries = cfg->warptm.tcd_entries;
     p->seed ^= cfg->sim.seed;

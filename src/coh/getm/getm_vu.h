@@ -48,6 +48,7 @@ struct getm_params {
     bool silent;             /* read-only attempts the TCD clears commit without validation */
     bool eager;              /* WarpTM-EL (ideal): every read so far is checked against the
                                 banks' values, at no cost, whenever a load completes */
+    bool eapg;               /* EAPG (ideal): commits broadcast their write signatures */
     uint32_t hold_entries;   /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;    /* per bank: last-write times of the temporal conflict detector */
 };
