@@ -195,17 +195,25 @@ bool sm_tx_stores_local(const struct sm_tx *t)
     return t->p.warptm;
 }
 
-/* The board signature of the granules the live lanes of the attempt read
- * (reads) or write (writes). */
-static uint64_t signature(const struct sm_tx *t, const struct ptx_warp *pw, bool reads,
-                          bool writes)
+/* The granules of a line (bit k: the k-th) that `size` bytes at `off` touch. */
+static uint32_t granules_in(const struct sm_tx *t, unsigned off, unsigned size)
+{
+    uint32_t s = 0;
+    for (unsigned g = off / t->p.granule; g <= (off + size - 1) / t->p.granule; g++)
+        s |= 1u << g;
+    return s;
+}
+
+/* The board signature of the granules the live lanes of the attempt have
+ * read (answered loads) or write. */
+static uint64_t signature(const struct sm_tx *t, const struct ptx_warp *pw)
 {
     uint32_t n_log, live;
     const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
     uint64_t sig = 0;
     for (uint32_t k = 0; k < n_log; k++) {
         const struct ptx_tx_access *a = &log[k];
-        if ((live >> a->lane & 1) && (a->write ? writes : reads && a->done))
+        if ((live >> a->lane & 1) && (a->write || a->done))
             sig |= tx_board_bit(a->addr / t->p.granule);
     }
     return sig;
@@ -218,7 +226,7 @@ bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_war
     if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access ||
         !ptx_warp_at_tx_end(pw))
         return false;
-    if (t->board && tx_board_meets(t->board, t->sm_id, slot, signature(t, pw, true, true))) {
+    if (t->board && tx_board_meets(t->board, t->sm_id, slot, signature(t, pw))) {
         t->st.eapg_pauses += !(t->paused >> slot & 1);
         t->paused |= 1ull << slot; /* Pause-n-Go: validate once that commit is done */
         return false;
@@ -301,8 +309,7 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
         unsigned off = (unsigned)(a->addr - line);
         struct msg *m = validation_of(t, &n, line, msgs, now, tmpl);
         if (a->write) {
-            for (unsigned g = off / t->p.granule; g <= (off + a->size - 1) / t->p.granule; g++)
-                m->ts2 |= WARPTM_RELEASES(0, 1u << g);
+            m->ts2 |= WARPTM_RELEASES(0, granules_in(t, off, a->size));
             continue;
         }
         const uint8_t *v = (const uint8_t *)a->data;
@@ -337,10 +344,8 @@ bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
         const struct ptx_tx_access *a = &log[k];
         if (!(live >> a->lane & 1) || (a->addr & ~(addr_t)(t->line_bytes - 1)) != m->addr)
             continue;
-        unsigned off = (unsigned)(a->addr - m->addr);
-        for (unsigned g = off / t->p.granule; g <= (off + a->size - 1) / t->p.granule; g++)
-            if (failed >> g & 1)
-                *abort |= 1u << a->lane;
+        if (failed & granules_in(t, (unsigned)(a->addr - m->addr), a->size))
+            *abort |= 1u << a->lane;
     }
     t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
     if (wr | rd) {
@@ -360,11 +365,10 @@ void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg)
     t->value_arg = arg;
 }
 
-uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
+uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw)
 {
     if (!t->p.eager || !t->value_now)
         return 0;
-    (void)slot;
     uint32_t n_log, live, abort = 0;
     const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
     uint8_t data[LINE_MAX_BYTES];
@@ -445,12 +449,9 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     for (unsigned i = 0; i < n; i++) {
         struct msg *m = t->build[i];
         if (m->req.tx == MEM_TX_COMMIT) {
-            for (unsigned b = 0; b < t->line_bytes; b += t->p.granule)
-                for (unsigned k = b; k < b + t->p.granule; k++)
-                    if (bytemask_test(&m->mask, k)) {
-                        sig |= tx_board_bit((m->addr + b) / t->p.granule);
-                        break;
-                    }
+            for (uint32_t gs = getm_granules(&m->mask, t->line_bytes / t->p.granule, t->p.granule);
+                 gs; gs &= gs - 1)
+                sig |= tx_board_bit(m->addr / t->p.granule + (unsigned)__builtin_ctz(gs));
             t->st.commit_msgs++;
             t->st.commit_bytes += bytemask_count(&m->mask);
         } else {

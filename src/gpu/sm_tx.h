@@ -116,7 +116,7 @@ typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);
 void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg);
 /* WarpTM-EL: the live lanes whose completed reads no longer match the banks'
  * values (to abort now); 0 unless warptm.eager. */
-uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw);
+uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);

@@ -172,14 +172,13 @@ static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *
     }
 }
 
-/* The granules of the line whose bytes m's mask touches. */
-static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
+uint32_t getm_granules(const struct bytemask *mask, unsigned n_gran, unsigned granule)
 {
     uint32_t s = 0;
-    for (unsigned k = 0; k < g->n_gran; k++)
-        for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule; i += 64 - i % 64) {
-            uint64_t w = m->mask.w[i / 64];
-            unsigned lo = i % 64, n = MIN(64 - lo, (k + 1) * g->p.granule - i);
+    for (unsigned k = 0; k < n_gran; k++)
+        for (unsigned i = k * granule; i < (k + 1) * granule; i += 64 - i % 64) {
+            uint64_t w = mask->w[i / 64];
+            unsigned lo = i % 64, n = MIN(64 - lo, (k + 1) * granule - i);
             uint64_t bits = n == 64 ? ~0ull : ((1ull << n) - 1) << lo;
             if (w & bits) {
                 s |= 1u << k;
@@ -187,6 +186,12 @@ static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
             }
         }
     return s;
+}
+
+/* The granules of the line whose bytes m's mask touches. */
+static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
+{
+    return getm_granules(&m->mask, g->n_gran, g->p.granule);
 }
 
 static void answer_store(struct ctrl *b, struct msg *m)
@@ -318,13 +323,9 @@ void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *
 {
     g->st.commits++;
     if (g->wvu) /* the TCD learns the granules written */
-        for (unsigned k = 0; k < g->n_gran; k++)
-            for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule; i++)
-                if (bytemask_test(&m->mask, i)) {
-                    warptm_vu_written(g->wvu, m->addr + (addr_t)k * g->p.granule,
-                                      b->comp.eng->now);
-                    break;
-                }
+        for (uint32_t gs = granules_of(g, m); gs; gs &= gs - 1)
+            warptm_vu_written(g->wvu, m->addr + (addr_t)__builtin_ctz(gs) * g->p.granule,
+                              b->comp.eng->now);
     release_line(g, b, m);
 }
 

@@ -61,6 +61,10 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
 /* The global warp id of an SM's warp slot, the id the VU and timestamps use. */
 uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot);
 
+/* The granules (bit k: bytes [k * granule, (k + 1) * granule)) of a line of
+ * n_gran granules whose bytes the mask touches. */
+uint32_t getm_granules(const struct bytemask *mask, unsigned n_gran, unsigned granule);
+
 struct getm_bank;
 struct getm_bank *getm_bank_new(const struct ctrl_wiring *w);
 void getm_bank_free(struct getm_bank *g);
