@@ -307,6 +307,13 @@ static const struct cfg_opt getm_opts[] = {
              "log and moves on, the validation unit making the retry wait behind the release; "
              "slower here, repro/getm/README.md; instructions after the transaction always "
              "wait; owner_seq = false implies true)"),
+    CFG_U32("vu_mhz", T, vu_mhz, "1400", 1, 100000, "MHz",
+            "getm, warptm: the validation unit's clock (Table 4.2: 1400 MHz); used with vu_port"),
+    CFG_U32("vu_port", T, vu_port, "0", 0, 64, "granules/VU cycle",
+            "getm, warptm: granules a bank's validation unit takes per VU cycle (Table 4.2: 1 "
+            "request a cycle); a transactional request that finds the port busy waits at the "
+            "bank's input, and requests behind it with it (0: every request is decided in the "
+            "bank's cycle)"),
     CFG_END,
 };
 #undef T

@@ -16,7 +16,8 @@
  * validation at the banks, the two-round-trip commit): the counter is
  * serial, the transfers exact, with and without the TCD's silent commits,
  * and an empty transaction commits silently; so are the ideal WarpTM-EL and
- * EAPG variants.
+ * EAPG variants. Both protocols' validation units can be held to Table 4.2's
+ * one granule per VU cycle (getm.vu_port).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -38,7 +39,7 @@ struct tally {
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
-    uint64_t eager_aborts, eapg_aborts, eapg_pauses;
+    uint64_t eager_aborts, eapg_aborts, eapg_pauses, port_busy;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -69,6 +70,8 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->validation_msgs += v;
     else if (ENDS(".tx.silent_commits"))
         t->silent_commits += v;
+    else if (ENDS(".getm.vu_port_busy"))
+        t->port_busy += v;
     else if (ENDS(".tx.eager_aborts"))
         t->eager_aborts += v;
     else if (ENDS(".tx.eapg_aborts"))
@@ -244,6 +247,21 @@ static void retry_goes_on_before_acks(void **state)
     counter_run(on, 1, 8, 64, &goes_on);
 }
 
+/* Table 4.2's validation bandwidth (getm.vu_port = 1 granule per VU cycle):
+ * requests of several granules keep the port busy and later ones wait; the
+ * values stay exact. Without the limit the port is never busy. */
+static void vu_port_limits_validation(void **state)
+{
+    (void)state;
+    struct tally free_port, one;
+    const char *port[] = {"getm.vu_port=1"};
+    transfer_run(NULL, 0, &free_port);
+    transfer_run(port, 1, &one);
+    assert_int_equal(free_port.port_busy, 0);
+    assert_true(one.port_busy > 0);
+    assert_true(free_port.hash != one.hash);
+}
+
 static void empty_transaction_after_a_store(void **state)
 {
     (void)state;
@@ -339,10 +357,12 @@ int main(void)
         cmocka_unit_test(printed_timestamps_run_correctly),
         cmocka_unit_test(retry_goes_on_before_acks),
         cmocka_unit_test(empty_transaction_after_a_store),
+        cmocka_unit_test(vu_port_limits_validation),
         cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
         cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
         cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),
         cmocka_unit_test_setup(warptm_ideal_variants_exact, use_warptm),
+        cmocka_unit_test_setup(vu_port_limits_validation, use_warptm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

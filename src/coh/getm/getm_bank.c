@@ -17,6 +17,7 @@ struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
     uint64_t granules, granule_aborts, granule_waits, releases;
     uint64_t validations;    /* WarpTM: MEM_TX_VALIDATE requests */
+    uint64_t port_busy;      /* requests refused by a busy VU port (retried next cycle) */
 };
 
 struct getm_bank {
@@ -25,6 +26,9 @@ struct getm_bank {
     struct warptm_vu *wvu;       /* WarpTM, or NULL */
     const struct config *cfg;
     unsigned n_gran;             /* granules per line */
+    uint32_t vu_port;            /* granules per VU cycle (getm.vu_port); 0: no limit */
+    tick_t vu_period;            /* ps per VU cycle */
+    tick_t vu_free;              /* the port takes the next request from then */
     struct getm_req *woken;      /* scratch for getm_vu_release: every stall-buffer entry */
     unsigned cap_woken;
     struct getm_bank_stats st;
@@ -74,6 +78,8 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
     if (line % g->p.granule || g->n_gran > GETM_MAX_GRANULES)
         panic("%s: getm needs lines of at most %u granules of %u bytes", w->name,
               GETM_MAX_GRANULES, g->p.granule);
+    g->vu_port = w->cfg->getm.vu_port;
+    g->vu_period = (tick_t)(1000000 / w->cfg->getm.vu_mhz);
     g->cap_woken = g->p.stall_lines * g->p.stall_entries;
     g->woken = calloc(g->cap_woken, sizeof *g->woken);
     if (!g->woken)
@@ -199,10 +205,31 @@ static void answer_store(struct ctrl *b, struct msg *m)
     ctrl_l2_respond(b, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
 }
 
+/* The VU's port (getm.vu_port granules per VU cycle): a request of k
+ * granules is taken when the port is free and keeps it busy k / vu_port
+ * cycles (rounded up). False: busy, the request waits. */
+static bool take_port(struct getm_bank *g, struct ctrl *b, unsigned k)
+{
+    tick_t now = b->comp.eng->now;
+    if (!g->vu_port)
+        return true;
+    if (g->vu_free > now) {
+        g->st.port_busy++;
+        return false;
+    }
+    g->vu_free = now + (tick_t)((k + g->vu_port - 1) / g->vu_port) * g->vu_period;
+    return true;
+}
+
+bool getm_bank_busy(const struct getm_bank *g, tick_t now)
+{
+    return g->vu_free > now;
+}
+
 /* WarpTM: a transactional load is a read at the bank (its answer gets the
  * TCD's times in getm_bank_reading); a validation reads the line through the
  * table too, and is compared with it there. Stores never leave the SM. */
-static enum getm_take warptm_take(struct getm_bank *g, struct msg *m)
+static enum getm_take warptm_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
 {
     switch ((enum mem_tx)m->req.tx) {
     case MEM_TX_LOAD:
@@ -211,6 +238,11 @@ static enum getm_take warptm_take(struct getm_bank *g, struct msg *m)
         m->sharer = 0;
         return GETM_TO_TABLE;
     case MEM_TX_VALIDATE: /* counted once compared: a miss takes it again */
+        if (m->type == MSG_NC_GETS)
+            return GETM_TO_TABLE; /* a replay after a miss: the port was paid */
+        if (!take_port(g, b, (unsigned)__builtin_popcount(granules_of(g, m) |
+                                                            WARPTM_RELEASE_WRITE(m->ts2))))
+            return GETM_BUSY;
         m->type = MSG_NC_GETS; /* it came as a write-through of the values read */
         return GETM_TO_TABLE;
     default:
@@ -239,9 +271,11 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
     case MEM_TX_STORE:
     case MEM_TX_VALIDATE:
         if (g->wvu)
-            return warptm_take(g, m);
+            return warptm_take(g, b, m);
         break;
     }
+    if (!take_port(g, b, (unsigned)__builtin_popcount(granules_of(g, m))))
+        return GETM_BUSY;
     bool store = m->req.tx == MEM_TX_STORE;
     if (store)
         g->st.tx_stores++;
@@ -340,6 +374,7 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.granule_aborts", g->st.granule_aborts);
     emit(arg, "getm.granule_waits", g->st.granule_waits);
     emit(arg, "getm.releases", g->st.releases);
+    emit(arg, "getm.vu_port_busy", g->st.port_busy);
     if (g->wvu) {
         const struct warptm_vu_stats *w = warptm_vu_stats(g->wvu);
         emit(arg, "warptm.validations", g->st.validations);

@@ -29,9 +29,16 @@
  * granules written (msg->ts2), is read through the table as a GetS, compared
  * with the line and answered without data; MEM_TX_COMMIT and MEM_TX_CLEANUP
  * release the holds msg->ts2 names.
- * DEVIATION: one request validates all its granules in the bank's cycle (the
- *   thesis's VU takes one granule per VU cycle); a load whose granule aborted
- *   still reads the line (the SM drops the aborted lanes' values).
+ * The VU's port: with getm.vu_port = n a request of k granules is taken only
+ * when the port is free and keeps it busy ceil(k / n) cycles of the VU's
+ * clock (getm.vu_mhz); a request that finds it busy waits at the bank's input
+ * (GETM_BUSY), with the requests behind it. Table 4.2's VU takes 1 request a
+ * cycle at 1400 MHz; getm.vu_port = 0 (the default) decides every request in
+ * the bank's cycle.
+ * DEVIATION: the VU decides a request's granules when the port takes it (its
+ *   answer is not delayed by the k cycles); a stall-buffer waiter re-enters
+ *   without the port; a load whose granule aborted still reads the line (the
+ *   SM drops the aborted lanes' values).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_GETM_BANK_H
@@ -73,6 +80,7 @@ void getm_bank_free(struct getm_bank *g);
 enum getm_take {
     GETM_TO_TABLE, /* not (or no longer) a VU matter: classify it and step the table */
     GETM_TAKEN,    /* answered, or waiting in the VU: the bank has taken it */
+    GETM_BUSY,     /* the VU's port is busy (getm.vu_port): the request waits at the input */
 };
 /* A request from the network or the replay list (the bank has checked that
  * its response pipeline has room). */
@@ -81,6 +89,9 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
  * times go with a transactional load's data, and a validation is compared
  * with the line and answered here (returns true: the bank has answered m). */
 bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line);
+/* The VU's port is busy now (the bank must tick again to retry a request
+ * refused with GETM_BUSY: nothing else announces the port's freeing). */
+bool getm_bank_busy(const struct getm_bank *g, tick_t now);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
 /* Statistics rows of the bank's VU. */

@@ -230,8 +230,13 @@ static bool take_request(struct ctrl *b, struct msg *m)
         return false;
     }
     struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm && getm_bank_take(c->tm, b, m) == GETM_TAKEN)
+    enum getm_take t = c->tm ? getm_bank_take(c->tm, b, m) : GETM_TO_TABLE;
+    if (t == GETM_TAKEN)
         return true;
+    if (t == GETM_BUSY) { /* retried when the VU's port frees (nc_l2_tick) */
+        b->st.resource_stalls++;
+        return false;
+    }
     ctrl_lookup(b, &x, m->addr);
     if (!x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, NL2_Replace))
         return false;
@@ -269,6 +274,9 @@ static bool nc_l2_tick(struct comp *cp)
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
+    struct nc_l2 *c = (struct nc_l2 *)b;
+    if (c->tm && port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now))
+        return true; /* a request waits for the VU's port: only time frees it */
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
