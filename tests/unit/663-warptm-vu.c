@@ -5,9 +5,9 @@
  * writer holds it alone; a changed value fails whatever the holds; a full
  * hold table fails a validation that needs a new entry; the last release
  * frees the entry (a later writer gets it); deletions from the hold table
- * keep every other hold. The temporal conflict detector answers "now" for a granule held for a write
- * and otherwise the latest write, never less (two granules sharing a slot
- * share the later time).
+ * keep every other hold. The temporal conflict detector answers "now" for a
+ * granule held for a write and otherwise its latest write, which a later
+ * report of an earlier time never lowers.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>

@@ -165,7 +165,8 @@ static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *
     if (g->wvu) {
         for (unsigned k = 0; k < g->n_gran; k++) {
             addr_t a = m->addr + (addr_t)k * g->p.granule;
-            bool rd = WARPTM_RELEASE_READ(m->ts2) >> k & 1, wr = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1;
+            bool rd = WARPTM_RELEASE_READ(m->ts2) >> k & 1;
+            bool wr = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1;
             if (rd || wr) {
                 g->st.releases++;
                 warptm_vu_release(g->wvu, a, wr);
