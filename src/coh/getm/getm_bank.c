@@ -137,11 +137,11 @@ static struct getm_req req_of(const struct getm_bank *g, const struct msg *m, un
     };
 }
 
+static bool load_still_decided(struct getm_bank *g, struct msg *m);
+
 /* Release `count` reservations of granule a; the waiters it wakes re-enter
  * the VU in its order, and a request with no granule left undecided replays
  * through the bank (a load to read its line, a store to be answered). */
-static bool load_still_decided(struct getm_bank *g, struct msg *m);
-
 static void release(struct getm_bank *g, struct ctrl *b, addr_t a, uint32_t count)
 {
     g->st.releases += count;
