@@ -15,7 +15,7 @@ extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw;
 extern const struct proto_desc proto_mesi;
 extern const struct proto_desc proto_rccsc, proto_rccwo;
-extern const struct proto_desc proto_getm;
+extern const struct proto_desc proto_getm, proto_warptm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
 extern const struct proto_desc proto_spandex_g, proto_spandex_d;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
@@ -40,6 +40,7 @@ const struct proto_desc *const proto_registry[] = {
     &proto_rccsc,
     &proto_rccwo,
     &proto_getm,
+    &proto_warptm,
     &proto_spandex_g,
     &proto_spandex_d,
     &proto_nhcc,

@@ -121,6 +121,10 @@ struct proto_desc {
     const char *(*check)(const struct config *c, char *why, size_t len);
     bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
                                   stamp transactional requests (docs/transactions.md) */
+    bool lazy_tm;              /* transactions are validated lazily, by value, at commit
+                                  (WarpTM), not eagerly by timestamps (GETM) */
+    bool not_in_all;           /* outside transactions it is another protocol of "all" (warptm
+                                  is getm's rc): "all" skips it */
     bool multi_gpm;            /* runs on a machine of several GPMs or GPUs (topology.*): its
                                   L2 banks also talk to other GPMs' banks (struct ctrl_links's
                                   sys_out/sys_in) */

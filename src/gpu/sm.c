@@ -64,6 +64,7 @@
 #include "gpu/coalesce.h"
 #include "gpu/mac.h"
 #include "gpu/sm_tx.h"
+#include "gpu/tx_board.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
@@ -652,6 +653,9 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
+        uint32_t doomed = mi->mem.tx && sm->tx ? sm_tx_eager_check(sm->tx, w->pw) : 0;
+        if (doomed)
+            ptx_warp_tx_abort(w->pw, doomed);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
     }
@@ -1427,6 +1431,13 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         sm->st.fences_elided++;
         return;
     }
+    if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
+        sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
+        uint32_t doomed = sm_tx_eager_check(sm->tx, w->pw);
+        if (doomed)
+            ptx_warp_tx_abort(w->pw, doomed);
+        return;
+    }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
     memcpy(&mi->mem, op, sizeof *op);
@@ -1628,10 +1639,18 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             msg_free(sm->msgs, m);
             continue;
         }
-        if (slot == ID_TX_SLOT) { /* a commit or cleanup is done at its bank */
+        if (slot == ID_TX_SLOT) { /* a validation answered, or a commit or cleanup done */
             if (!sm->tx || m->req.warp >= sm->spec.warps)
                 panic("%s: commit response id 0x%x for no transaction", sm->comp.name, id);
-            if (sm_tx_ack(sm->tx, m->req.warp, cyc))
+            struct sm_warp *w = &sm->warps[m->req.warp];
+            uint32_t abort = 0;
+            bool last = li == 1 ? sm_tx_validated(sm->tx, m->req.warp, m, w->pw, &abort)
+                                : sm_tx_ack(sm->tx, m->req.warp, cyc);
+            if (abort) {
+                ptx_warp_tx_abort(w->pw, abort);
+                w->issue_at = ptx_warp_issue_cycle(w->pw);
+            }
+            if (last)
                 tx_wake(sm, 1ull << m->req.warp);
             msg_free(sm->msgs, m);
             continue;
@@ -1809,6 +1828,56 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
         tx_wake(sm, sm_tx_take_limit_waiters(sm->tx));
 }
 
+/* WarpTM: a warp at the end of its attempt sends its read log to be
+ * validated before the attempt may end. */
+static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
+{
+    struct mem_req tmpl = {.gpu = (uint8_t)sm->gpu,
+                           .sm = (uint16_t)sm->id,
+                           .warp = (uint16_t)slot,
+                           .id = req_id(0, ID_TX_SLOT, 0)};
+    uint32_t doomed = sm_tx_eager_check(sm->tx, w->pw); /* WarpTM-EL: at no cost */
+    if (doomed)
+        ptx_warp_tx_abort(w->pw, doomed);
+    uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);
+    if (abort)
+        ptx_warp_tx_abort(w->pw, abort);
+}
+
+/* EAPG (ideal): a commit's signature went up (sig != 0: running attempts
+ * that read its granules abort now) or came down (validations it held go
+ * on). Called from whichever SM's tick published or withdrew it. */
+static void tx_hear(void *obj, uint64_t sig)
+{
+    struct sm *sm = obj;
+    uint64_t wake = 0;
+    if (!sig) {
+        wake = sm_tx_take_paused(sm->tx);
+    } else {
+        for (unsigned slot = 0; slot < sm->spec.warps; slot++) {
+            struct sm_warp *w = &sm->warps[slot];
+            uint32_t doomed = w->pw && w->state != W_FREE && w->state != W_EXITED
+                                  ? sm_tx_doomed(sm->tx, slot, w->pw, sig)
+                                  : 0;
+            if (doomed) {
+                ptx_warp_tx_abort(w->pw, doomed);
+                w->issue_at = ptx_warp_issue_cycle(w->pw);
+                wake |= 1ull << slot;
+            }
+        }
+    }
+    if (wake) {
+        tx_wake(sm, wake);
+        comp_wake(&sm->comp);
+    }
+}
+
+void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index)
+{
+    sm_tx_set_board(sm->tx, b, index);
+    tx_board_listen(b, index, tx_hear, sm);
+}
+
 /* The commit unit sends its next message when the L1 port has room. */
 static bool tx_send(struct sm *sm)
 {
@@ -1857,7 +1926,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     case PTX_STEP_TX_BEGIN:
         if (!sm->tx)
             fatal("kernel %s: CTA %u warp %u: transactions need a transactional protocol "
-                  "(coherence.protocol = getm; docs/transactions.md)",
+                  "(coherence.protocol = getm or warptm; docs/transactions.md)",
                   kernel_name(sm), w->cta->index, w->warp_in_cta);
         sm_tx_begin(sm->tx, slot, cyc);
         break;
@@ -1917,6 +1986,8 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
+        if (sm->tx && sm_tx_wants_validation(sm->tx, slot, w->pw, w->n_out))
+            tx_validate(sm, w, slot);
         if (sm->tx && sm_tx_blocks(sm->tx, slot, w->pw, w->n_out)) { /* polled again by tx_wake */
             set_state(sm, w, W_PARKED);
             return false;
@@ -2281,6 +2352,11 @@ void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
                   unsigned backoff, uint64_t seed)
 {
     sm->tx = sm_tx_new(p, wid_base, sm->spec.warps, sm->line_bytes, limit, backoff, seed);
+}
+
+void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg)
+{
+    sm_tx_set_oracle(sm->tx, value_now, arg);
 }
 
 const struct sm_tx_stats *sm_tx_stats(const struct sm *sm)

@@ -155,6 +155,12 @@ void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, u
  * (0: none), seed its random stream. Before the first kernel. */
 struct getm_params;
 struct sm_tx_stats;
+/* EAPG (ideal): the SM publishes and hears commits' signatures on board b
+ * (gpu/tx_board.h) as its `index`-th SM. */
+struct tx_board;
+void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index);
+/* WarpTM-EL (ideal): the SM's zero-latency view of the banks' values. */
+void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg);
 void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
                   unsigned backoff, uint64_t seed);
 /* Its statistics, NULL without transactions. */

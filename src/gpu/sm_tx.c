@@ -11,15 +11,18 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "coh/getm/getm_bank.h"
+#include "gpu/tx_board.h"
 #include "mem/tbe.h"
 
 #define SM_TX_WARPS 64
 #define SM_TX_BACKOFF_MAX_EXP 6
 
-/* A store's reservation at a bank: the granules of one line it reserved. */
+/* A store's reservation at a bank: the granules of one line it reserved
+ * (GETM); or the granules of one line a validation holds (WarpTM). */
 struct sm_tx_resv {
     addr_t line;
-    uint8_t granules;
+    uint8_t granules;         /* reserved (GETM) or held exclusively (WarpTM) */
+    uint8_t read_granules;    /* WarpTM: held shared */
 };
 
 struct sm_tx_warp {
@@ -33,6 +36,12 @@ struct sm_tx_warp {
     cycle_t start;            /* the attempt's start (or the retry's earliest start) */
     cycle_t ended;            /* the last attempt's end, while its acks are awaited */
     bool acks_block;          /* the warp may not go on before the acks */
+    /* WarpTM */
+    uint64_t first_read;      /* the earliest time (ps) a load of the attempt was read */
+    uint64_t last_write;      /* the latest TCD write time its loads' answers carried */
+    uint32_t n_val;           /* validations awaiting their answer */
+    bool validated;           /* the attempt's validation is done: it may end */
+    bool published;           /* EAPG: its commit's signature is up on the board */
     uint32_t n_resv;
     struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
 };
@@ -46,6 +55,11 @@ struct sm_tx {
     struct sm_tx_warp w[SM_TX_WARPS];
     struct msg_list out;      /* the commit unit's queue */
     struct msg **build;       /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
+    sm_tx_value_now *value_now; /* WarpTM-EL's ideal view of the banks, or NULL */
+    void *value_arg;
+    struct tx_board *board;   /* EAPG (ideal): the commits' broadcasts, or NULL */
+    unsigned sm_id;           /* this SM on the board */
+    uint64_t paused;          /* EAPG: warps holding their validation for a signature */
     struct sm_tx_stats st;
 };
 
@@ -63,8 +77,10 @@ struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned
     t->limit = limit;
     t->backoff = backoff;
     rng_seed(&t->rng, seed, 0x7e7a);
-    for (unsigned s = 0; s < warps; s++)
+    for (unsigned s = 0; s < warps; s++) {
         t->w[s].ts = getm_first_ts(p, wid_base + s);
+        t->w[s].first_read = UINT64_MAX;
+    }
     return t;
 }
 
@@ -91,7 +107,7 @@ const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t)
  * taken for the owner and read around the release, so it waits. */
 static bool retry_waits_acks(const struct sm_tx *t)
 {
-    return t->p.commit_waits || !t->p.owner_seq;
+    return t->p.commit_waits || !t->p.owner_seq || t->p.warptm;
 }
 
 bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
@@ -99,7 +115,7 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
     struct sm_tx_warp *w = &t->w[slot];
     if (w->n_acks && (w->acks_block || !ptx_warp_in_tx(pw)))
         return true;
-    if ((n_out || w->n_access) && ptx_warp_at_tx_end(pw))
+    if ((n_out || w->n_access || (t->p.warptm && !w->validated)) && ptx_warp_at_tx_end(pw))
         return true;
     if (t->limit && !w->in_tx && t->n_in_tx >= t->limit && ptx_warp_at_tx_begin(pw)) {
         if (!(t->limit_waiters >> slot & 1))
@@ -150,6 +166,12 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_access)
         panic("sm_tx: a verdict for warp %u, which awaits none", slot);
+    if (t->p.warptm) { /* a load's data, and the TCD's times */
+        w->first_read = MIN(w->first_read, m->ts);
+        w->last_write = MAX(w->last_write, m->ts2);
+        *abort = 0;
+        return --w->n_access == 0;
+    }
     w->horizon = MAX(w->horizon, m->ts2);
     uint32_t aborted = GETM_ABORTED(m->sharer), reserved = GETM_RESERVED(m->sharer);
     *abort = 0;
@@ -166,6 +188,206 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
         w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, (uint8_t)reserved};
     }
     return --w->n_access == 0;
+}
+
+bool sm_tx_stores_local(const struct sm_tx *t)
+{
+    return t->p.warptm;
+}
+
+/* The granules of a line (bit k: the k-th) that `size` bytes at `off` touch. */
+static uint32_t granules_in(const struct sm_tx *t, unsigned off, unsigned size)
+{
+    uint32_t s = 0;
+    for (unsigned g = off / t->p.granule; g <= (off + size - 1) / t->p.granule; g++)
+        s |= 1u << g;
+    return s;
+}
+
+/* The board signature of the granules the live lanes of the attempt have
+ * read (answered loads) or write. */
+static uint64_t signature(const struct sm_tx *t, const struct ptx_warp *pw)
+{
+    uint32_t n_log, live;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    uint64_t sig = 0;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if ((live >> a->lane & 1) && (a->write || a->done))
+            sig |= tx_board_bit(a->addr / t->p.granule);
+    }
+    return sig;
+}
+
+bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                            unsigned n_out)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access ||
+        !ptx_warp_at_tx_end(pw))
+        return false;
+    if (t->board && tx_board_meets(t->board, t->sm_id, slot, signature(t, pw))) {
+        t->st.eapg_pauses += !(t->paused >> slot & 1);
+        t->paused |= 1ull << slot; /* Pause-n-Go: validate once that commit is done */
+        return false;
+    }
+    t->paused &= ~(1ull << slot);
+    return true;
+}
+
+void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id)
+{
+    t->board = b;
+    t->sm_id = sm_id;
+}
+
+uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig)
+{
+    const struct sm_tx_warp *w = &t->w[slot];
+    if (!ptx_warp_in_tx(pw) || w->n_val || w->validated)
+        return 0; /* not running, or already committing */
+    uint32_t n_log, live, doomed = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!a->write && a->done && (live >> a->lane & 1) &&
+            (tx_board_bit(a->addr / t->p.granule) & sig))
+            doomed |= 1u << a->lane;
+    }
+    t->st.eapg_aborts += (uint64_t)__builtin_popcount(doomed);
+    return doomed;
+}
+
+uint64_t sm_tx_take_paused(struct sm_tx *t)
+{
+    uint64_t m = t->paused;
+    t->paused = 0;
+    return m;
+}
+
+/* The validation message of `line` among the first n being built, made if new. */
+static struct msg *validation_of(struct sm_tx *t, unsigned *n, addr_t line, struct pool *msgs,
+                                 tick_t now, const struct mem_req *tmpl)
+{
+    for (unsigned i = 0; i < *n; i++)
+        if (t->build[i]->addr == line)
+            return t->build[i];
+    struct msg *m = msg_new(msgs, MSG_CORE_REQ, line, now);
+    m->cls = TRAFFIC_ST;
+    m->req = *tmpl;
+    m->req.op = MEM_STORE; /* to the L1, a write-through of the values read */
+    m->req.sem = SEM_WEAK;
+    m->req.scope = SCOPE_GPU;
+    m->req.tx = MEM_TX_VALIDATE;
+    m->req.id |= 1; /* line index 1: a validation, not a commit */
+    m->ts2 = 0;
+    memset(&m->mask, 0, sizeof m->mask);
+    t->build[(*n)++] = m;
+    return m;
+}
+
+uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                        struct pool *msgs, tick_t now, const struct mem_req *tmpl)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    uint32_t n_log, live, abort = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    bool writes = false;
+    for (uint32_t k = 0; k < n_log; k++)
+        writes |= log[k].write && (live >> log[k].lane & 1);
+    w->validated = true;
+    if (!live || (t->p.silent && !writes && w->last_write < w->first_read)) {
+        t->st.silent_commits += live != 0;
+        return 0; /* read a snapshot (or nothing is left): no validation */
+    }
+    unsigned n = 0;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!(live >> a->lane & 1) || (abort >> a->lane & 1))
+            continue;
+        addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
+        unsigned off = (unsigned)(a->addr - line);
+        struct msg *m = validation_of(t, &n, line, msgs, now, tmpl);
+        if (a->write) {
+            m->ts2 |= WARPTM_RELEASES(0, granules_in(t, off, a->size));
+            continue;
+        }
+        const uint8_t *v = (const uint8_t *)a->data;
+        for (unsigned i = 0; i < a->size; i++)
+            if (bytemask_test(&m->mask, off + i) && m->data[off + i] != v[i])
+                abort |= 1u << a->lane; /* two lanes read different values: one is stale */
+        if (abort >> a->lane & 1)
+            continue;
+        memcpy(m->data + off, v, a->size);
+        bytemask_set_range(&m->mask, off, a->size);
+    }
+    for (unsigned i = 0; i < n; i++) {
+        t->st.validation_msgs++;
+        msg_list_push(&t->out, t->build[i]);
+    }
+    w->n_val = n;
+    w->validated = !n;
+    return abort;
+}
+
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
+                     const struct ptx_warp *pw, uint32_t *abort)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    if (!w->n_val)
+        panic("sm_tx: a validation answer for warp %u, which awaits none", slot);
+    uint32_t failed = GETM_ABORTED(m->sharer), n_log, live;
+    uint8_t wr = (uint8_t)GETM_RESERVED(m->sharer), rd = (uint8_t)WARPTM_READ_HELD(m->sharer);
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    *abort = 0;
+    for (uint32_t k = 0; failed && k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (!(live >> a->lane & 1) || (a->addr & ~(addr_t)(t->line_bytes - 1)) != m->addr)
+            continue;
+        if (failed & granules_in(t, (unsigned)(a->addr - m->addr), a->size))
+            *abort |= 1u << a->lane;
+    }
+    t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
+    if (wr | rd) {
+        if (w->n_resv >= PTX_TX_LOG_MAX)
+            panic("sm_tx: warp %u holds more lines than log entries", slot);
+        w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, wr, rd};
+    }
+    if (--w->n_val)
+        return false;
+    w->validated = true;
+    return true;
+}
+
+void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg)
+{
+    t->value_now = fn;
+    t->value_arg = arg;
+}
+
+uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw)
+{
+    if (!t->p.eager || !t->value_now)
+        return 0;
+    uint32_t n_log, live, abort = 0;
+    const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
+    uint8_t data[LINE_MAX_BYTES];
+    addr_t have = 1; /* no line: lines are aligned */
+    bool held = false;
+    for (uint32_t k = 0; k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (a->write || !a->done || !(live >> a->lane & 1) || (abort >> a->lane & 1))
+            continue;
+        addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
+        if (line != have) {
+            held = t->value_now(t->value_arg, line, data);
+            have = line;
+        }
+        if (held && memcmp(data + (a->addr - line), a->data, a->size))
+            abort |= 1u << a->lane;
+    }
+    t->st.eager_aborts += (uint64_t)__builtin_popcount(abort);
+    return abort;
 }
 
 /* The message of `line` among the attempt's first n, or NULL. */
@@ -202,8 +424,11 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
             memset(&m->mask, 0, sizeof m->mask);
             t->build[n++] = m;
         }
-        for (uint32_t g = r->granules; g; g &= g - 1)
-            m->ts2 += 1ull << (16 * __builtin_ctz(g));
+        if (t->p.warptm)
+            m->ts2 |= WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
+        else
+            for (uint32_t g = r->granules; g; g &= g - 1)
+                m->ts2 += 1ull << (16 * __builtin_ctz(g));
     }
     /* the committed writes, coalesced per line in program order */
     for (uint32_t k = 0; k < e->n_log; k++) {
@@ -220,9 +445,13 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         bytemask_set_range(&m->mask, off, a->size);
         m->req.tx = MEM_TX_COMMIT;
     }
+    uint64_t sig = 0; /* EAPG: the granules this commit writes */
     for (unsigned i = 0; i < n; i++) {
         struct msg *m = t->build[i];
         if (m->req.tx == MEM_TX_COMMIT) {
+            for (uint32_t gs = getm_granules(&m->mask, t->line_bytes / t->p.granule, t->p.granule);
+                 gs; gs &= gs - 1)
+                sig |= tx_board_bit(m->addr / t->p.granule + (unsigned)__builtin_ctz(gs));
             t->st.commit_msgs++;
             t->st.commit_bytes += bytemask_count(&m->mask);
         } else {
@@ -232,10 +461,17 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     }
     w->n_acks += n;
     w->acks_block = left || retry_waits_acks(t);
+    if (t->board && sig) {
+        tx_board_publish(t->board, t->sm_id, slot, sig);
+        w->published = true;
+    }
     w->n_resv = 0;
     /* the next attempt's timestamp passes everything this one saw */
     w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
     w->horizon = 0;
+    w->first_read = UINT64_MAX;
+    w->last_write = 0;
+    w->validated = false;
     w->seq++;
     t->st.attempts++;
     t->st.lane_commits += (uint64_t)__builtin_popcount(e->committed);
@@ -273,6 +509,10 @@ bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
         panic("sm_tx: a commit acknowledgement for warp %u, which awaits none", slot);
     if (--w->n_acks)
         return false;
+    if (w->published) {
+        w->published = false;
+        tx_board_withdraw(t->board, t->sm_id, slot);
+    }
     t->st.commit_wait_cycles += cyc - MIN(w->ended, cyc);
     if (w->acks_block)
         w->start = MAX(w->start, cyc);

@@ -14,6 +14,11 @@
  * per granule (MEM_TX_COMMIT), or only the counts when nothing of the line
  * commits (MEM_TX_CLEANUP). The warp's timestamp then moves past every
  * timestamp the attempt's answers carried (spec §9 items 17, 18).
+ * Under WarpTM (protocol warptm) stores stay in the redo log; at the end of
+ * an attempt the warp first sends its read values and written granules to be
+ * validated (MEM_TX_VALIDATE), aborts the lanes whose granules failed, and
+ * then commits or cleans up as above: the thesis's two round trips, the warp
+ * resuming once every acknowledgement is in.
  * DEVIATION: a warp waits for the acknowledgements of its commit or cleanup
  *   messages before it goes on (or retries); the thesis's warp goes on at once
  *   and its next transaction waits at the VU if it touches the same granules.
@@ -42,6 +47,11 @@ struct sm_tx_stats {
                                * previous attempt's backoff and commit) to its end */
     uint64_t commit_wait_cycles; /* cycles from an attempt's end to its last commit or
                                   * cleanup acknowledgement */
+    uint64_t validation_msgs; /* WarpTM: MEM_TX_VALIDATE messages sent */
+    uint64_t silent_commits;  /* WarpTM: attempts that committed without validation (TCD) */
+    uint64_t eager_aborts;    /* WarpTM-EL: lanes aborted by the ideal early checks */
+    uint64_t eapg_aborts;     /* EAPG: lanes aborted early by a commit's broadcast */
+    uint64_t eapg_pauses;     /* EAPG: validations held for a commit's broadcast */
 };
 
 struct sm_tx;
@@ -75,6 +85,38 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
  * its retry (0: none). */
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
                    struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
+/* WarpTM: transactional stores stay in the warp's redo log (no message). */
+bool sm_tx_stores_local(const struct sm_tx *t);
+/* WarpTM: warp `slot` is at the end of an attempt with every load answered
+ * and its validation not yet begun. */
+bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                            unsigned n_out);
+/* EAPG (ideal, gpu/tx_board.h): this SM on the board. A validation whose
+ * granules meet a signature up waits (Pause-n-Go): sm_tx_wants_validation
+ * says no and the warp is among sm_tx_take_paused's when a signature comes
+ * down. sm_tx_doomed: the lanes of warp `slot`'s running attempt (not yet
+ * validating) that read a granule of a signature just up (EarlyAbort). */
+struct tx_board;
+void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id);
+uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig);
+uint64_t sm_tx_take_paused(struct sm_tx *t);
+/* WarpTM: begin the validation: one MEM_TX_VALIDATE per line the live lanes
+ * touched (the values read, the granules written) into the commit unit's
+ * queue, or none when the TCD shows a read-only attempt read a snapshot.
+ * Returns lanes to abort at once (two lanes read different values). */
+uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                        struct pool *msgs, tick_t now, const struct mem_req *tmpl);
+/* WarpTM: a validation's answer: the lanes to abort (they touched a granule
+ * that failed); true when it was the attempt's last. */
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
+                     const struct ptx_warp *pw, uint32_t *abort);
+/* WarpTM-EL (ideal): how the SM learns a bank's bytes of a line now (false:
+ * the bank does not hold them), for its zero-latency early checks. */
+typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);
+void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg);
+/* WarpTM-EL: the live lanes whose completed reads no longer match the banks'
+ * values (to abort now); 0 unless warptm.eager. */
+uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);

@@ -88,7 +88,7 @@ static inline unsigned atom_operand_bytes(const struct atom_ops *a)
 /* Perform every lane of `ops` on `line` (the line's bytes), filling results. */
 void atom_apply(struct atom_ops *ops, uint8_t *line);
 
-/* A request's part in a hardware transaction (GETM, docs/transactions.md).
+/* A request's part in a hardware transaction (GETM, WarpTM; docs/transactions.md).
  * Only a transactional protocol (proto_desc.transactional) sees anything but
  * MEM_TX_NONE. The L1 forwards these to the home bank as its plain ops: an
  * access as a load performed at the L2 (transactional loads bypass the L1,
@@ -101,6 +101,8 @@ enum mem_tx {
     MEM_TX_CLEANUP,   /* release the line's reservations of an aborted attempt (no data) */
     MEM_TX_LOAD_OK,   /* at the bank: a load whose validation is done (read the line) */
     MEM_TX_STORE_OK,  /* at the bank: a store whose validation is done (answer it) */
+    MEM_TX_VALIDATE,  /* WarpTM: the values read from the line, to compare and hold (the L1
+                         forwards it as a write-through of those bytes) */
 };
 
 /* What a request is, beyond its line address, mask and data (which travel in

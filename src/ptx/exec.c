@@ -904,6 +904,15 @@ bool ptx_warp_at_tx_begin(const struct ptx_warp *w)
     return w->sp && w->ins[w->top.pc].op == PX_TXBEGIN;
 }
 
+const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n,
+                                            uint32_t *live)
+{
+    *n = w->tx_at ? w->tx_n : 0;
+    uint32_t k = w->tx_at - 1; /* the Transaction entry */
+    *live = !w->tx_at ? 0 : k + 1 == w->sp ? w->top.mask : w->stk[k].mask;
+    return w->tx_log;
+}
+
 bool ptx_warp_at_tx_end(const struct ptx_warp *w)
 {
     return w->tx_at && w->sp &&
@@ -1084,6 +1093,7 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
                 e->pc = (uint32_t)(i - w->ins);
                 e->write = is_st;
                 e->data[0] = e->data[1] = 0;
+                e->done = false;
                 if (is_st)
                     pack_store(w, i, l, e->data);
             }
@@ -1175,8 +1185,9 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
 /* A transactional load sees the lane's own earlier writes of the attempt (the
  * redo log) over what memory returned. The load's own log entry is the lane's
  * last read from its instruction: one instruction cannot have two loads in
- * flight, since its destination is pending. */
-static void tx_read_own_writes(const struct ptx_warp *w, const struct ptx_memop *op,
+ * flight, since its destination is pending. That entry keeps what memory
+ * returned (the read log a lazy TM validates). */
+static void tx_read_own_writes(struct ptx_warp *w, const struct ptx_memop *op,
                                const uint64_t (*lane_data)[2], uint64_t (*own)[2])
 {
     for (uint32_t m_ = op->mask; m_; m_ &= m_ - 1) {
@@ -1187,6 +1198,11 @@ static void tx_read_own_writes(const struct ptx_warp *w, const struct ptx_memop 
         while (upto && !(w->tx_log[upto - 1].lane == l && w->tx_log[upto - 1].pc == op->tag &&
                          !w->tx_log[upto - 1].write))
             upto--;
+        if (upto) {
+            w->tx_log[upto - 1].data[0] = lane_data[l][0];
+            w->tx_log[upto - 1].data[1] = lane_data[l][1];
+            w->tx_log[upto - 1].done = true;
+        }
         uint64_t a = op->addr[l];
         uint8_t *dst = (uint8_t *)own[l];
         for (uint32_t k = 0; k + 1 < upto; k++) {

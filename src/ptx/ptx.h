@@ -147,7 +147,9 @@ struct ptx_tx_access {
     uint8_t size;          /* bytes: 1, 2, 4, 8 or 16 */
     uint32_t pc;           /* the instruction (index in the module) */
     bool write;
-    uint64_t data[2];      /* a write's bytes, little-endian */
+    bool done;             /* a read: memory's bytes are in data */
+    uint64_t data[2];      /* a write's bytes, or the bytes memory returned to a read,
+                              little-endian */
 };
 
 /* The end of one attempt of a warp's transaction: at gpucoh_tx_commit, or
@@ -234,6 +236,11 @@ bool ptx_warp_at_tx_begin(const struct ptx_warp *w);
  * commit, or no lane of the attempt is left): the memory system's verdicts
  * on every access of the attempt must be in before it issues. */
 bool ptx_warp_at_tx_end(const struct ptx_warp *w);
+/* The running attempt's log so far (n entries, program order; a load's entry
+ * holds the bytes memory returned to it once it has completed) and its live
+ * lanes (not aborted). */
+const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n,
+                                            uint32_t *live);
 /* Most log entries one attempt of a warp's transaction may make. */
 #define PTX_TX_LOG_MAX 1024
 

@@ -307,6 +307,39 @@ static const struct cfg_opt getm_opts[] = {
              "log and moves on, the validation unit making the retry wait behind the release; "
              "slower here, repro/getm/README.md; instructions after the transaction always "
              "wait; owner_seq = false implies true)"),
+    CFG_U32("vu_mhz", T, vu_mhz, "1400", 1, 100000, "MHz",
+            "getm, warptm: the validation unit's clock (Table 4.2: 1400 MHz); used with vu_port"),
+    CFG_U32("vu_port", T, vu_port, "0", 0, 64, "granules/VU cycle",
+            "getm, warptm: granules a bank's validation unit takes per VU cycle (Table 4.2: 1 "
+            "request a cycle); a transactional request that finds the port busy waits at the "
+            "bank's input, and requests behind it with it (0: every request is decided in the "
+            "bank's cycle)"),
+    CFG_END,
+};
+#undef T
+
+/* WarpTM (spec 004a §4.1; docs/transactions.md). */
+#define T struct warptm_spec
+static const struct cfg_opt warptm_opts[] = {
+    CFG_BOOL("silent", T, silent, "true",
+             "warptm: an attempt that writes nothing and whose loads the temporal conflict "
+             "detector found older than its first load commits without validation"),
+    CFG_BOOL("eager", T, eager, "false",
+             "warptm: WarpTM-EL (ideal), the thesis's motivation study (Fig. 4.3, 4.4): whenever a "
+             "transactional load completes, every value the attempt has read is compared with "
+             "the banks' at no cost, and the lanes whose values changed abort at once; the "
+             "commit still validates and writes through the banks"),
+    CFG_BOOL("eapg", T, eapg, "false",
+             "warptm: EAPG (ideal; EarlyAbort/Pause-n-Go, spec 004a §4.9): a commit broadcasts "
+             "the 64-bit signature of the granules it writes to every SM at once and at no "
+             "cost; running attempts that read one abort at once, and a validation that "
+             "would touch one waits until that commit is acknowledged"),
+    CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
+            "warptm: granules the validated transactions may hold at one bank at once (a power "
+            "of two; a validation finding the table three quarters full fails)"),
+    CFG_U32("tcd_entries", T, tcd_entries, "512", 1, 1u << 20, "",
+            "warptm: last-write times per bank in the temporal conflict detector (a power of "
+            "two; granules that share an entry share its latest time)"),
     CFG_END,
 };
 #undef T
@@ -330,6 +363,7 @@ static const struct {
     {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
     {"getm", getm_opts, offsetof(struct config, getm)},
+    {"warptm", warptm_opts, offsetof(struct config, warptm)},
     {"topology", topology_opts, offsetof(struct config, topology)},
     {"mg", mg_opts, offsetof(struct config, mg)},
 };
@@ -602,6 +636,12 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         snprintf(err, errlen,
                  "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
                  o->type_cache_ways, o->type_cache_entries);
+        return -1;
+    }
+    if (!is_pow2(c->warptm.hold_entries) || !is_pow2(c->warptm.tcd_entries)) {
+        blame(w, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
+        snprintf(err, errlen, "%swarptm.hold_entries (%u) and warptm.tcd_entries (%u) must be "
+                 "powers of two", at, c->warptm.hold_entries, c->warptm.tcd_entries);
         return -1;
     }
     if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {

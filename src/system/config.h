@@ -143,6 +143,18 @@ struct getm_spec {
     bool owner_seq;            /* item 19 */
     bool wake_all;             /* item 23 */
     bool commit_waits;         /* a retry waits for the last attempt's acks */
+    uint32_t vu_mhz;           /* the validation unit's clock */
+    uint32_t vu_port;          /* granules a bank's VU takes per VU cycle; 0 = no limit */
+};
+
+/* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its
+ * validation unit per L2 bank. tx_warps and backoff_cycles of [getm] apply. */
+struct warptm_spec {
+    bool silent;               /* read-only attempts the TCD clears commit without validation */
+    bool eager;                /* WarpTM-EL (ideal): zero-latency value checks at every load */
+    bool eapg;                 /* EAPG (ideal): EarlyAbort/Pause-n-Go broadcasts */
+    uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
+    uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
 };
 
 /* The machine's hierarchy (spec 004b §2.1; docs/multi-gpu.md): GPUs of GPU
@@ -181,6 +193,7 @@ struct config {
     struct rcc_spec rcc;
     struct stc_spec stc;
     struct getm_spec getm;
+    struct warptm_spec warptm;
     struct topo_spec topology;
     struct mg_spec mg;
 };

@@ -15,6 +15,8 @@
 #include "gpu/sm.h"
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
+#include "coh/nc/nc.h"
+#include "gpu/tx_board.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
 #include "noc/sysnet.h"
@@ -44,6 +46,7 @@ struct machine {
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
     struct comp *unit;         /* the protocol's central unit, or NULL */
+    struct tx_board *tx_board; /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
     struct clock unit_clk;
     struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
     struct coh_cov *cov;       /* per table */
@@ -192,6 +195,17 @@ static void build_macs(struct machine *m)
     free(macs);
 }
 
+/* WarpTM-EL (ideal): the bytes a line's home bank holds now. An audited
+ * exception to message passing, as the thesis's ideal variant is: the SMs'
+ * zero-latency early checks read it, and only to abort (never for data). The
+ * transactional protocols run on one GPM, whose L2 is the nc bank. */
+static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
+{
+    struct machine *m = arg;
+    unsigned bank = (unsigned)((line / m->line_bytes) % m->banks_per_gpm);
+    return nc_l2_value_now(m->l2s[bank], line, data);
+}
+
 struct machine *machine_new_checked(const struct config *cfg, bool check)
 {
     struct machine *m = xcalloc(1, sizeof *m);
@@ -247,6 +261,13 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
             getm_params_of_config(cfg, m->n_sms, &gp);
             sm_enable_tx(m->sms[i], &gp, getm_warp_id(cfg, i, 0), cfg->getm.tx_warps,
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (gp.eager)
+                sm_set_tx_oracle(m->sms[i], tx_value_now, m);
+            if (gp.eapg) {
+                if (!m->tx_board)
+                    m->tx_board = tx_board_new(m->n_sms, cfg->sm.warps);
+                sm_join_tx_board(m->sms[i], m->tx_board, i);
+            }
         }
         w.clk = &m->core_clk;
         w.name = gpm_name(m, g, "sm[%u].l1", local);
@@ -365,6 +386,7 @@ void machine_free(struct machine *m)
         m->proto->l1.destroy(m->l1s[i]);
         port_destroy(&m->from_l1[i]);
     }
+    tx_board_free(m->tx_board);
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->proto->l2.destroy(m->l2s[b]);
         dram_free(m->drams[b]);
@@ -766,6 +788,13 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             T(backoff_cycles);
             T(attempt_cycles);
             T(commit_wait_cycles);
+            if (m->proto->lazy_tm) {
+                T(validation_msgs);
+                T(silent_commits);
+                T(eager_aborts);
+                T(eapg_aborts);
+                T(eapg_pauses);
+            }
 #undef T
         }
 #define E(f)                                                                                       \

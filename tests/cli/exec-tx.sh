@@ -2,7 +2,8 @@
 # exec-tx.sh - a CUDA kernel with transactions (tests/ptx/tx.spec): the
 # functional mode runs them under GETM's rules, and so does the timing machine
 # with protocol getm (1920 increments of one counter in transactions give
-# exactly 1920 both ways, and a timing run repeated gives the same statistics);
+# exactly 1920 both ways, and a timing run repeated gives the same statistics),
+# and so does protocol warptm (WarpTM);
 # a protocol without transactional memory stops with exit 2 and says so.
 # usage: exec-tx.sh GPUCOH REPO
 set -u
@@ -27,6 +28,11 @@ done
 grep -v '"wall\|_per_s\|"host' "$tmp/s1.json" >"$tmp/a"
 grep -v '"wall\|_per_s\|"host' "$tmp/s2.json" >"$tmp/b"
 cmp -s "$tmp/a" "$tmp/b" || { diff "$tmp/a" "$tmp/b" | head >"$tmp/out"; fail "statistics differ"; }
+
+"$bin" exec "$root/tests/ptx/tx.spec" --protocol warptm --set gpu.sms=4 --quiet >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 0 ] || fail "timing warptm: exit $rc, expected 0"
+grep -qF "counter[0..0]: 1920" "$tmp/out" || fail "timing warptm: counter is not 1920"
 
 "$bin" exec "$root/tests/ptx/tx.spec" --protocol rc --quiet >"$tmp/out" 2>&1
 rc=$?

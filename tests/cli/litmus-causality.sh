@@ -22,9 +22,10 @@ small=(--set l1.size=1K --set l1.ways=2 --set l1.mshrs=8 --set l1.merge_max=2
        --set l2.size=2K --set l2.ways=2 --set l2.mshrs=8)
 run=(litmus --iterations 20000 --jitter 32 "${small[@]}")
 
-# every registered protocol that promises PTX, test-only ones (rc-noinv) aside
+# every registered protocol that promises PTX, test-only ones (rc-noinv) and
+# those "all" leaves out (warptm: getm's rc outside transactions) aside
 # (multi-GPM ones: tests/cli/litmus-mg.sh, WRC over three GPUs)
-protos=$("$bin" list protocols | awk '$2 == "ptx" && !/\[test only\]/ && !/\[multi-GPM\]/ {print $1}')
+protos=$("$bin" list protocols | awk '$2 == "ptx" && !/\[test only\]/ && !/\[multi-GPM\]/ && !/\[not in all\]/ {print $1}')
 [ -n "$protos" ] || fail "no PTX protocol listed"
 n=0
 for p in $protos; do

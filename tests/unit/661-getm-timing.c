@@ -12,7 +12,12 @@
  * the thesis's retry that goes on before its commit and cleanup are
  * acknowledged (getm.commit_waits = false); a commit waits for a plain store
  * issued before its begin, and is then woken; attempts and commit waits are
- * timed.
+ * timed. The same kernels run under WarpTM (protocol warptm: lazy value-based
+ * validation at the banks, the two-round-trip commit): the counter is
+ * serial, the transfers exact, with and without the TCD's silent commits,
+ * and an empty transaction commits silently; so are the ideal WarpTM-EL and
+ * EAPG variants. Both protocols' validation units can be held to Table 4.2's
+ * one granule per VU cycle (getm.vu_port).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -33,6 +38,8 @@ struct tally {
     uint64_t hash;            /* every statistic, names and values */
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
+    uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
+    uint64_t eager_aborts, eapg_aborts, eapg_pauses, port_busy;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -59,6 +66,24 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->attempt_cycles += v;
     else if (ENDS(".tx.commit_wait_cycles"))
         t->commit_wait_cycles += v;
+    else if (ENDS(".tx.validation_msgs"))
+        t->validation_msgs += v;
+    else if (ENDS(".tx.silent_commits"))
+        t->silent_commits += v;
+    else if (ENDS(".getm.vu_port_busy"))
+        t->port_busy += v;
+    else if (ENDS(".tx.eager_aborts"))
+        t->eager_aborts += v;
+    else if (ENDS(".tx.eapg_aborts"))
+        t->eapg_aborts += v;
+    else if (ENDS(".tx.eapg_pauses"))
+        t->eapg_pauses += v;
+    else if (ENDS(".warptm.validations"))
+        t->validations += v;
+    else if (ENDS(".warptm.mismatches"))
+        t->mismatches += v;
+    else if (ENDS(".warptm.conflicts"))
+        t->conflicts += v;
 #undef ENDS
 }
 
@@ -68,9 +93,12 @@ struct rig {
     char *text;
 };
 
+/* The protocol the tests run: getm, or warptm for the tests named so. */
+static const char *protocol = "coherence.protocol=getm";
+
 static void rig_up(struct rig *r, const char *const *extra, unsigned n_extra)
 {
-    const char *sets[8] = {"coherence.protocol=getm", "gpu.sms=4"};
+    const char *sets[8] = {protocol, "gpu.sms=4"};
     unsigned n = 2;
     for (unsigned k = 0; k < n_extra; k++)
         sets[n++] = extra[k];
@@ -219,6 +247,21 @@ static void retry_goes_on_before_acks(void **state)
     counter_run(on, 1, 8, 64, &goes_on);
 }
 
+/* Table 4.2's validation bandwidth (getm.vu_port = 1 granule per VU cycle):
+ * requests of several granules keep the port busy and later ones wait; the
+ * values stay exact. Without the limit the port is never busy. */
+static void vu_port_limits_validation(void **state)
+{
+    (void)state;
+    struct tally free_port, one;
+    const char *port[] = {"getm.vu_port=1"};
+    transfer_run(NULL, 0, &free_port);
+    transfer_run(port, 1, &one);
+    assert_int_equal(free_port.port_busy, 0);
+    assert_true(one.port_busy > 0);
+    assert_true(free_port.hash != one.hash);
+}
+
 static void empty_transaction_after_a_store(void **state)
 {
     (void)state;
@@ -238,6 +281,72 @@ static void empty_transaction_after_a_store(void **state)
     assert_int_equal(t.commit_msgs, 0);
 }
 
+/* ---- WarpTM ---- */
+
+static int use_warptm(void **state)
+{
+    (void)state;
+    protocol = "coherence.protocol=warptm";
+    return 0;
+}
+
+static void warptm_counter_is_serial(void **state)
+{
+    (void)state;
+    struct tally t;
+    counter_run(NULL, 0, 8, 64, &t);
+    assert_true(t.vu_aborts > 0 && t.mismatches + t.conflicts > 0); /* validations failed */
+    assert_int_equal(t.validation_msgs, t.validations);        /* each compared once */
+    assert_int_equal(t.commit_msgs, t.bank_commits);
+    assert_true(t.attempt_cycles >= 100 * t.attempts);
+    assert_true(t.commit_wait_cycles > 0);
+}
+
+static void warptm_transfers_exact_and_deterministic(void **state)
+{
+    (void)state;
+    struct tally a, b, c, quiet;
+    const char *seed[] = {"sim.seed=7"}, *other[] = {"sim.seed=8", "l2.jitter_cycles=3"};
+    const char *no_silent[] = {"warptm.silent=false"};
+    transfer_run(seed, 1, &a);
+    transfer_run(seed, 1, &b);
+    assert_true(a.hash == b.hash);
+    assert_true(a.vu_aborts > 0);
+    transfer_run(other, 2, &c);
+    assert_true(a.hash != c.hash);
+    transfer_run(no_silent, 1, &quiet);
+    assert_int_equal(quiet.silent_commits, 0);
+}
+
+/* The ideal variants: WarpTM-EL aborts lanes early at no cost, EAPG aborts
+ * and pauses on commits' broadcasts; both stay exact and serial. */
+static void warptm_ideal_variants_exact(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *el[] = {"warptm.eager=true"}, *eapg[] = {"warptm.eapg=true"};
+    transfer_run(el, 1, &t);
+    assert_true(t.eager_aborts > 0);
+    counter_run(el, 1, 8, 64, &t);
+    transfer_run(eapg, 1, &t);
+    counter_run(eapg, 1, 8, 64, &t);
+    assert_true(t.eapg_aborts > 0 && t.eapg_pauses > 0);
+}
+
+static void warptm_empty_transaction_commits_silently(void **state)
+{
+    empty_transaction_after_a_store(state);
+    struct rig r;
+    struct tally t;
+    rig_up(&r, NULL, 0);
+    addr_t out = host_malloc(r.h, 256 * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(r.h, "tx_after_store", DIM1(4), DIM1(64), 0, a, 1);
+    rig_down(&r, &t);
+    assert_int_equal(t.silent_commits, 8); /* one per warp, no validation */
+    assert_int_equal(t.validation_msgs, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +357,12 @@ int main(void)
         cmocka_unit_test(printed_timestamps_run_correctly),
         cmocka_unit_test(retry_goes_on_before_acks),
         cmocka_unit_test(empty_transaction_after_a_store),
+        cmocka_unit_test(vu_port_limits_validation),
+        cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
+        cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
+        cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),
+        cmocka_unit_test_setup(warptm_ideal_variants_exact, use_warptm),
+        cmocka_unit_test_setup(vu_port_limits_validation, use_warptm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

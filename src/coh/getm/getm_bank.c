@@ -8,19 +8,27 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "coh/getm/warptm_vu.h"
 #include "coh/nc/nc.h"
+#include "coh/proto.h"
 #include "system/config.h"
 
 struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
     uint64_t granules, granule_aborts, granule_waits, releases;
+    uint64_t validations;    /* WarpTM: MEM_TX_VALIDATE requests */
+    uint64_t port_busy;      /* requests refused by a busy VU port (retried next cycle) */
 };
 
 struct getm_bank {
     struct getm_params p;
-    struct getm_vu *vu;
+    struct getm_vu *vu;          /* GETM, or NULL */
+    struct warptm_vu *wvu;       /* WarpTM, or NULL */
     const struct config *cfg;
     unsigned n_gran;             /* granules per line */
+    uint32_t vu_port;            /* granules per VU cycle (getm.vu_port); 0: no limit */
+    tick_t vu_period;            /* ps per VU cycle */
+    tick_t vu_free;              /* the port takes the next request from then */
     struct getm_req *woken;      /* scratch for getm_vu_release: every stall-buffer entry */
     unsigned cap_woken;
     struct getm_bank_stats st;
@@ -39,6 +47,13 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->owner_seq = s->owner_seq;
     p->wake_all = s->wake_all;
     p->commit_waits = s->commit_waits;
+    const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
+    p->warptm = pd && pd->lazy_tm;
+    p->silent = cfg->warptm.silent;
+    p->eager = p->warptm && cfg->warptm.eager; /* WarpTM's variants: nothing under getm */
+    p->eapg = p->warptm && cfg->warptm.eapg;
+    p->hold_entries = cfg->warptm.hold_entries;
+    p->tcd_entries = cfg->warptm.tcd_entries;
     p->seed ^= cfg->sim.seed;
     unsigned bits = 1;
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
@@ -63,12 +78,17 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
     if (line % g->p.granule || g->n_gran > GETM_MAX_GRANULES)
         panic("%s: getm needs lines of at most %u granules of %u bytes", w->name,
               GETM_MAX_GRANULES, g->p.granule);
+    g->vu_port = w->cfg->getm.vu_port;
+    g->vu_period = (tick_t)(1000000 / w->cfg->getm.vu_mhz);
     g->cap_woken = g->p.stall_lines * g->p.stall_entries;
     g->woken = calloc(g->cap_woken, sizeof *g->woken);
     if (!g->woken)
         panic("out of memory");
-    /* the VU's coverage follows the bank table's (proto_getm.tables) */
-    g->vu = getm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
+    /* the VU's coverage follows the bank table's (proto_getm.tables, proto_warptm.tables) */
+    if (g->p.warptm)
+        g->wvu = warptm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
+    else
+        g->vu = getm_vu_new(&g->p, w->eng, w->name, w->cov + 1);
     return g;
 }
 
@@ -77,6 +97,7 @@ void getm_bank_free(struct getm_bank *g)
     if (!g)
         return;
     getm_vu_free(g->vu);
+    warptm_vu_free(g->wvu);
     free(g->woken);
     free(g);
 }
@@ -116,6 +137,8 @@ static struct getm_req req_of(const struct getm_bank *g, const struct msg *m, un
     };
 }
 
+static bool load_still_decided(struct getm_bank *g, struct msg *m);
+
 /* Release `count` reservations of granule a; the waiters it wakes re-enter
  * the VU in its order, and a request with no granule left undecided replays
  * through the bank (a load to read its line, a store to be answered). */
@@ -128,16 +151,29 @@ static void release(struct getm_bank *g, struct ctrl *b, addr_t a, uint32_t coun
         struct msg *m = (struct msg *)(uintptr_t)(q.cookie & ~(uint64_t)7);
         struct getm_result r = getm_vu_access(g->vu, &q);
         decide(g, m, (unsigned)(q.cookie & 7), q.store, &r);
-        if (!GETM_PENDING(m->sharer)) {
+        if (!GETM_PENDING(m->sharer) && (q.store || load_still_decided(g, m))) {
             m->req.tx = q.store ? MEM_TX_STORE_OK : MEM_TX_LOAD_OK;
             msg_list_push(&b->replay, m);
         }
     }
 }
 
-/* Every reservation m's ts2 counts, granule by granule. */
+/* Every reservation m's ts2 counts, granule by granule (GETM), or every
+ * hold it names (WarpTM: WARPTM_RELEASE_READ/WRITE). */
 static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *m)
 {
+    if (g->wvu) {
+        for (unsigned k = 0; k < g->n_gran; k++) {
+            addr_t a = m->addr + (addr_t)k * g->p.granule;
+            bool rd = WARPTM_RELEASE_READ(m->ts2) >> k & 1;
+            bool wr = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1;
+            if (rd || wr) {
+                g->st.releases++;
+                warptm_vu_release(g->wvu, a, wr);
+            }
+        }
+        return;
+    }
     for (unsigned k = 0; k < g->n_gran; k++) {
         uint32_t c = (uint32_t)(m->ts2 >> (16 * k)) & 0xffffu;
         if (c)
@@ -145,14 +181,13 @@ static void release_line(struct getm_bank *g, struct ctrl *b, const struct msg *
     }
 }
 
-/* The granules of the line whose bytes m's mask touches. */
-static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
+uint32_t getm_granules(const struct bytemask *mask, unsigned n_gran, unsigned granule)
 {
     uint32_t s = 0;
-    for (unsigned k = 0; k < g->n_gran; k++)
-        for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule; i += 64 - i % 64) {
-            uint64_t w = m->mask.w[i / 64];
-            unsigned lo = i % 64, n = MIN(64 - lo, (k + 1) * g->p.granule - i);
+    for (unsigned k = 0; k < n_gran; k++)
+        for (unsigned i = k * granule; i < (k + 1) * granule; i += 64 - i % 64) {
+            uint64_t w = mask->w[i / 64];
+            unsigned lo = i % 64, n = MIN(64 - lo, (k + 1) * granule - i);
             uint64_t bits = n == 64 ? ~0ull : ((1ull << n) - 1) << lo;
             if (w & bits) {
                 s |= 1u << k;
@@ -162,9 +197,82 @@ static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
     return s;
 }
 
+/* The granules of the line whose bytes m's mask touches. */
+static uint32_t granules_of(const struct getm_bank *g, const struct msg *m)
+{
+    return getm_granules(&m->mask, g->n_gran, g->p.granule);
+}
+
+/* A load that waited in the stall buffer is read only now: its granules
+ * decided before it waited may since have been reserved, even written, by a
+ * later transaction (rts did not stop a writer with a larger warpts), and
+ * reading that write would put the reader after it. So every granule not
+ * aborted is decided again, with the line read at once (the replay list goes
+ * before the network, so no commit comes in between). False: a granule
+ * waits again (the stall buffer holds the load until its release). Found by
+ * the stress tester (tests/unit/662-tm-stress.c): a cycle of three
+ * transactions at 50 000. */
+static bool load_still_decided(struct getm_bank *g, struct msg *m)
+{
+    for (uint32_t gs = granules_of(g, m) & ~GETM_ABORTED(m->sharer); gs; gs &= gs - 1) {
+        unsigned k = (unsigned)__builtin_ctz(gs);
+        struct getm_req q = req_of(g, m, k);
+        struct getm_result r = getm_vu_access(g->vu, &q);
+        m->sharer |= 1u << k; /* undecided until decide says otherwise */
+        decide(g, m, k, false, &r);
+    }
+    return !GETM_PENDING(m->sharer);
+}
+
 static void answer_store(struct ctrl *b, struct msg *m)
 {
     ctrl_l2_respond(b, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+}
+
+/* The VU's port (getm.vu_port granules per VU cycle): a request of k
+ * granules is taken when the port is free and keeps it busy k / vu_port
+ * cycles (rounded up). False: busy, the request waits. */
+static bool take_port(struct getm_bank *g, struct ctrl *b, unsigned k)
+{
+    tick_t now = b->comp.eng->now;
+    if (!g->vu_port)
+        return true;
+    if (g->vu_free > now) {
+        g->st.port_busy++;
+        return false;
+    }
+    g->vu_free = now + (tick_t)((k + g->vu_port - 1) / g->vu_port) * g->vu_period;
+    return true;
+}
+
+bool getm_bank_busy(const struct getm_bank *g, tick_t now)
+{
+    return g->vu_free > now;
+}
+
+/* WarpTM: a transactional load is a read at the bank (its answer gets the
+ * TCD's times in getm_bank_reading); a validation reads the line through the
+ * table too, and is compared with it there. Stores never leave the SM. */
+static enum getm_take warptm_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
+{
+    switch ((enum mem_tx)m->req.tx) {
+    case MEM_TX_LOAD:
+        g->st.tx_loads++;
+        m->req.tx = MEM_TX_LOAD_OK;
+        m->sharer = 0;
+        return GETM_TO_TABLE;
+    case MEM_TX_VALIDATE: /* counted once compared: a miss takes it again */
+        if (m->type == MSG_NC_GETS)
+            return GETM_TO_TABLE; /* a replay after a miss: the port was paid */
+        if (!take_port(g, b, (unsigned)__builtin_popcount(granules_of(g, m) |
+                                                            WARPTM_RELEASE_WRITE(m->ts2))))
+            return GETM_BUSY;
+        m->type = MSG_NC_GETS; /* it came as a write-through of the values read */
+        return GETM_TO_TABLE;
+    default:
+        panic("warptm bank: a transactional request of kind %u (stores stay in the SM's redo "
+              "log)", m->req.tx);
+    }
 }
 
 enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
@@ -185,8 +293,13 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
         return GETM_TAKEN;
     case MEM_TX_LOAD:
     case MEM_TX_STORE:
+    case MEM_TX_VALIDATE:
+        if (g->wvu)
+            return warptm_take(g, b, m);
         break;
     }
+    if (!take_port(g, b, (unsigned)__builtin_popcount(granules_of(g, m))))
+        return GETM_BUSY;
     bool store = m->req.tx == MEM_TX_STORE;
     if (store)
         g->st.tx_stores++;
@@ -212,9 +325,65 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
     return GETM_TO_TABLE;
 }
 
+/* WarpTM's validation of granule k of m against the line's bytes. */
+static enum warptm_verdict validate(struct getm_bank *g, const struct msg *m, unsigned k,
+                                    const uint8_t *line)
+{
+    struct warptm_check c = {.addr = m->addr + (addr_t)k * g->p.granule,
+                             .write = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1,
+                             .match = true};
+    for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule && c.match; i++)
+        if (bytemask_test(&m->mask, i) && m->data[i] != line[i])
+            c.match = false;
+    return warptm_vu_validate(g->wvu, &c);
+}
+
+bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line)
+{
+    if (!g->wvu)
+        return false;
+    uint64_t now = b->comp.eng->now;
+    if (m->req.tx == MEM_TX_LOAD_OK) { /* the TCD's answer travels with the data */
+        m->ts = now;
+        m->ts2 = 0;
+        for (uint32_t gs = granules_of(g, m); gs; gs &= gs - 1) {
+            addr_t a = m->addr + (addr_t)__builtin_ctz(gs) * g->p.granule;
+            m->ts2 = MAX(m->ts2, warptm_vu_last_write(g->wvu, a, now));
+        }
+        return false;
+    }
+    if (m->req.tx != MEM_TX_VALIDATE)
+        return false;
+    uint32_t gs = granules_of(g, m) | WARPTM_RELEASE_WRITE(m->ts2);
+    m->sharer = 0;
+    g->st.validations++;
+    for (; gs; gs &= gs - 1) {
+        unsigned k = (unsigned)__builtin_ctz(gs);
+        g->st.granules++;
+        switch (validate(g, m, k, line)) {
+        case WARPTM_FAIL:
+            m->sharer |= 1u << (8 + k);
+            g->st.granule_aborts++;
+            break;
+        case WARPTM_WRITE_HELD:
+            m->sharer |= 1u << (16 + k);
+            break;
+        case WARPTM_READ_HELD:
+            m->sharer |= 1u << (24 + k);
+            break;
+        }
+    }
+    answer_store(b, m);
+    return true;
+}
+
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m)
 {
     g->st.commits++;
+    if (g->wvu) /* the TCD learns the granules written */
+        for (uint32_t gs = granules_of(g, m); gs; gs &= gs - 1)
+            warptm_vu_written(g->wvu, m->addr + (addr_t)__builtin_ctz(gs) * g->p.granule,
+                              b->comp.eng->now);
     release_line(g, b, m);
 }
 
@@ -229,6 +398,15 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.granule_aborts", g->st.granule_aborts);
     emit(arg, "getm.granule_waits", g->st.granule_waits);
     emit(arg, "getm.releases", g->st.releases);
+    emit(arg, "getm.vu_port_busy", g->st.port_busy);
+    if (g->wvu) {
+        const struct warptm_vu_stats *w = warptm_vu_stats(g->wvu);
+        emit(arg, "warptm.validations", g->st.validations);
+        emit(arg, "warptm.mismatches", w->mismatches);
+        emit(arg, "warptm.conflicts", w->conflicts);
+        emit(arg, "warptm.hold_full", w->full);
+        return;
+    }
     const struct getm_vu_stats *v = getm_vu_stats(g->vu);
     emit(arg, "getm.vu_stashed", v->stashed);
     emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
@@ -249,6 +427,27 @@ const struct proto_desc proto_getm = {
     .n_vnets = NC_NVNETS,
     .vnet_names = nc_vnet_names,
     .tables = getm_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
+           nc_l2_stats},
+};
+
+static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
+                                                        &warptm_vu_table, NULL};
+
+const struct proto_desc proto_warptm = {
+    .name = "warptm",
+    .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
+             "temporal conflict detection, two-round-trip commit) over the non-coherent rc "
+             "baseline",
+    .model = MODEL_PTX,
+    .transactional = true,
+    .lazy_tm = true,
+    .not_in_all = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = warptm_tables,
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,

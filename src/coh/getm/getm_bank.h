@@ -22,9 +22,23 @@
  * timestamp the VU saw (the warp's next timestamp must pass it).
  * A commit carries the count of reservations to release per granule in
  * msg->ts2 (16 bits per granule).
- * DEVIATION: one request validates all its granules in the bank's cycle (the
- *   thesis's VU takes one granule per VU cycle); a load whose granule aborted
- *   still reads the line (the SM drops the aborted lanes' values).
+ * Protocol `warptm` is the same bank with WarpTM's validation unit
+ * (warptm_vu.h): MEM_TX_LOAD is a read whose answer carries the TCD's
+ * last-write time in msg->ts2 (and the read's time in msg->ts); stores stay in
+ * the SM; MEM_TX_VALIDATE carries the values read (mask and data) and the
+ * granules written (msg->ts2), is read through the table as a GetS, compared
+ * with the line and answered without data; MEM_TX_COMMIT and MEM_TX_CLEANUP
+ * release the holds msg->ts2 names.
+ * The VU's port: with getm.vu_port = n a request of k granules is taken only
+ * when the port is free and keeps it busy ceil(k / n) cycles of the VU's
+ * clock (getm.vu_mhz); a request that finds it busy waits at the bank's input
+ * (GETM_BUSY), with the requests behind it. Table 4.2's VU takes 1 request a
+ * cycle at 1400 MHz; getm.vu_port = 0 (the default) decides every request in
+ * the bank's cycle.
+ * DEVIATION: the VU decides a request's granules when the port takes it (its
+ *   answer is not delayed by the k cycles); a stall-buffer waiter re-enters
+ *   without the port; a load whose granule aborted still reads the line (the
+ *   SM drops the aborted lanes' values).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_GETM_BANK_H
@@ -38,6 +52,14 @@
 #define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
 #define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
 #define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
+/* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
+ * GETM_RESERVED (held exclusively), the granules held shared; a validation
+ * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
+ * it releases: */
+#define WARPTM_READ_HELD(s)     (((s) >> 24) & 0xffu)
+#define WARPTM_RELEASE_READ(t)  ((uint32_t)(t) & 0xffu)
+#define WARPTM_RELEASE_WRITE(t) ((uint32_t)((t) >> 8) & 0xffu)
+#define WARPTM_RELEASES(rd, wr) ((uint64_t)(rd) | (uint64_t)(wr) << 8)
 
 struct config;
 /* The VU parameters of a machine of n_sms SMs with cfg's [getm] and [sm]
@@ -45,6 +67,10 @@ struct config;
 void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm_params *p);
 /* The global warp id of an SM's warp slot, the id the VU and timestamps use. */
 uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot);
+
+/* The granules (bit k: bytes [k * granule, (k + 1) * granule)) of a line of
+ * n_gran granules whose bytes the mask touches. */
+uint32_t getm_granules(const struct bytemask *mask, unsigned n_gran, unsigned granule);
 
 struct getm_bank;
 struct getm_bank *getm_bank_new(const struct ctrl_wiring *w);
@@ -54,10 +80,18 @@ void getm_bank_free(struct getm_bank *g);
 enum getm_take {
     GETM_TO_TABLE, /* not (or no longer) a VU matter: classify it and step the table */
     GETM_TAKEN,    /* answered, or waiting in the VU: the bank has taken it */
+    GETM_BUSY,     /* the VU's port is busy (getm.vu_port): the request waits at the input */
 };
 /* A request from the network or the replay list (the bank has checked that
  * its response pipeline has room). */
 enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m);
+/* The table is about to answer request m with the line's bytes: WarpTM's TCD
+ * times go with a transactional load's data, and a validation is compared
+ * with the line and answered here (returns true: the bank has answered m). */
+bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line);
+/* The VU's port is busy now (the bank must tick again to retry a request
+ * refused with GETM_BUSY: nothing else announces the port's freeing). */
+bool getm_bank_busy(const struct getm_bank *g, tick_t now);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
 /* Statistics rows of the bank's VU. */

@@ -43,6 +43,14 @@ struct getm_params {
     bool commit_waits;       /* the SM's retry waits for its commit and cleanup acks (the
                                 thesis's warp "sends the write log and moves on": false) */
     uint64_t seed;           /* the H3 matrices */
+    /* WarpTM (protocol warptm, coh/getm/warptm_vu.h): lazy value-based validation */
+    bool warptm;             /* the banks validate values at commit (not GETM's timestamps) */
+    bool silent;             /* read-only attempts the TCD clears commit without validation */
+    bool eager;              /* WarpTM-EL (ideal): every read so far is checked against the
+                                banks' values, at no cost, whenever a load completes */
+    bool eapg;               /* EAPG (ideal): commits broadcast their write signatures */
+    uint32_t hold_entries;   /* per bank: granules validated transactions may hold at once */
+    uint32_t tcd_entries;    /* per bank: last-write times of the temporal conflict detector */
 };
 
 /* Table 4.2's sizes for one of 6 partitions (4K precise entries and 1K

@@ -48,6 +48,9 @@ extern const struct coh_table rc_l1_table;
 extern const struct coh_table rc_l1_table;
 struct comp *rc_l1_create(const struct ctrl_wiring *w);
 struct comp *nc_l2_create_getm(const struct ctrl_wiring *w);
+/* The bytes the bank holds for the line now, if it holds them (V or M); for
+ * WarpTM-EL's ideal early checks only (an observer: it changes nothing). */
+bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data);
 void nc_l2_destroy(struct comp *c);
 void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 

@@ -72,6 +72,11 @@ _Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
 
 void nc_l2_reply_data(struct coh_ctx *x)
 {
+    struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
+    if (c->tm && x->msg->req.tx && getm_bank_reading(c->tm, x->ctrl, x->msg, x->line->data)) {
+        x->msg = NULL; /* a WarpTM validation, answered */
+        return;
+    }
     ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
     x->msg = NULL;
 }
@@ -225,8 +230,13 @@ static bool take_request(struct ctrl *b, struct msg *m)
         return false;
     }
     struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm && getm_bank_take(c->tm, b, m) == GETM_TAKEN)
+    enum getm_take t = c->tm ? getm_bank_take(c->tm, b, m) : GETM_TO_TABLE;
+    if (t == GETM_TAKEN)
         return true;
+    if (t == GETM_BUSY) { /* retried when the VU's port frees (nc_l2_tick) */
+        b->st.resource_stalls++;
+        return false;
+    }
     ctrl_lookup(b, &x, m->addr);
     if (!x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, NL2_Replace))
         return false;
@@ -264,6 +274,9 @@ static bool nc_l2_tick(struct comp *cp)
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
+    struct nc_l2 *c = (struct nc_l2 *)b;
+    if (c->tm && port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now))
+        return true; /* a request waits for the VU's port: only time frees it */
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
@@ -314,6 +327,16 @@ struct comp *nc_l2_create_getm(const struct ctrl_wiring *w)
     struct comp *cp = nc_l2_create(w);
     ((struct nc_l2 *)cp)->tm = getm_bank_new(w);
     return cp;
+}
+
+bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
+{
+    struct ctrl *b = (struct ctrl *)cp;
+    const struct cache_line *l = cache_find(&b->cache, line);
+    if (!l || (l->state != NL2_V && l->state != NL2_M))
+        return false;
+    memcpy(data, l->data, b->line_bytes);
+    return true;
 }
 
 void nc_l2_destroy(struct comp *cp)
