@@ -617,15 +617,12 @@ static bool evictable(const struct cache_line *l, void *arg)
     return !busy(l->state);
 }
 
-/* Room for the worst step: an MSHR, a DRAM request, a response. */
-static bool room(struct rcc_l2 *c)
+/* A miss's set is full: the victim (stable) is replaced. */
+static void replace(struct ctrl *b, addr_t victim)
 {
-    struct ctrl *b = &c->base;
-    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
-        b->st.resource_stalls++;
-        return false;
-    }
-    return true;
+    struct coh_ctx v;
+    ctrl_lookup(b, &v, victim);
+    step((struct rcc_l2 *)b, &v, L2_Replace);
 }
 
 /* One request. A miss first needs a free way: a full set gives up its LRU
@@ -634,26 +631,14 @@ static bool take_request(struct ctrl *b, struct msg *m)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)b;
     struct coh_ctx x;
-    if (!room(c))
+    if (!ctrl_l2_room_for_step(b)) /* room for the worst step */
         return false;
     ctrl_lookup(b, &x, m->addr);
     x.msg = m;
     if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
         return true;
-    if (!x.line) {
-        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (!way) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        if (way->present) {
-            struct coh_ctx v;
-            ctrl_lookup(b, &v, way->addr);
-            step(c, &v, L2_Replace);
-            b->st.resource_stalls++;
-            return false;
-        }
-    }
+    if (!x.line && !ctrl_l2_free_way(b, m->addr, evictable, replace))
+        return false;
     unsigned ev = classify(c, &x, m);
     if (step(c, &x, ev) == COH_STALLED) {
         b->st.protocol_stalls++;
