@@ -92,6 +92,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             res->bytes_total += res->frame[k];
     }
     double lsum = 0, bsq_sum = 0, holds = 0, lat[4] = {0}; /* load sum, count; store sum, count */
+    double atomics = 0;
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -125,6 +126,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                 lat[2] += item->valuedouble;
             else if (ends_with(k, len, ".latency.STORE.count"))
                 lat[3] += item->valuedouble;
+            else if (ends_with(k, len, ".latency.ATOMIC.count"))
+                atomics += item->valuedouble;
             else if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
         }
@@ -147,6 +150,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->bsq_mean = bsq_sum / n_l1 / res->cycles;
     if (holds > 0)
         res->sc_hold_mean = res->sc_hold_cycles / holds;
+    if (lat[1] + lat[3] + atomics > 0)
+        res->sc_held_frac = holds / (lat[1] + lat[3] + atomics);
     if (lat[1] > 0)
         res->load_latency = lat[0] / lat[1];
     if (lat[3] > 0)

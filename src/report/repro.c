@@ -23,7 +23,8 @@
     X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total) X(lease_avg)        \
         X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts) X(epoch_changes)    \
             X(emu_bytes) X(bsq_mean) X(bsq_max) X(sc_hold_cycles) X(sc_hold_mean)              \
-                X(load_latency) X(store_latency) X(store_load_ratio) X(expired_loads)
+                X(sc_held_frac) X(load_latency) X(store_latency) X(store_load_ratio)           \
+                    X(expired_loads)
 #define STAT_NAME(f) #f,
 #define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};
