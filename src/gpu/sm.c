@@ -1240,8 +1240,8 @@ static void ta_serial_step(struct sm *sm, unsigned slot, cycle_t cyc)
  * (ta_serial_step). The warp has no unsafe access pending or queued, and no
  * later instruction passes it (ta_advance), so it is ordered like any unsafe
  * one; an access of a thread is one line, so sending lines apart reorders
- * nothing within a thread. It enters the memory stage's accounting now
- * (lsu_enqueue) and sends its lines as they are committed. */
+ * nothing within a thread. It counts as in the memory stage now (lsu_issue)
+ * and sends its lines as they are committed. */
 static void ta_go_serial(struct sm *sm, unsigned slot, unsigned idx, cycle_t cyc)
 {
     struct sm_ta *t = sm->ta;
@@ -1418,8 +1418,10 @@ static bool cta_clear(const struct sm *sm, const struct sm_warp *w)
     return !tw->tq_n && !tw->uq_n && !tw->pend_unsafe;
 }
 
-/* Is a drain of `sector` done: no marker for it, and no access to it sent as
- * safe still in the memory stage or in flight? */
+/* Is a drain of `sector` done: no marker for it, no access to it sent as
+ * safe still in the memory stage or in flight, no line of a line-at-a-time
+ * instruction committed to it or in flight, and for a RECALL no unsafe
+ * access to it queued or in flight either? */
 static bool ta_drained(struct sm *sm, uint64_t sector, bool recall)
 {
     struct sm_ta *t = sm->ta;
