@@ -367,6 +367,8 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     r->episodes = s->finished;
     r->cycles = e->now / s->clk.period_ps;
     r->wall_seconds = wall_seconds_since(t0);
+    if (o->on_done)
+        o->on_done(s->m, o->on_done_arg);
     /* responses still in flight after a wrong value are dropped with the machine */
     machine_free(s->m);
     for (unsigned i = 0; i < s->n_sms; i++)

@@ -22,6 +22,8 @@
 
 #include "system/config.h"
 
+struct machine;
+
 struct stress_opts {
     uint64_t episodes;        /* episodes to complete, over all warps */
     unsigned warps_per_sm;    /* agents per SM */
@@ -30,6 +32,9 @@ struct stress_opts {
     unsigned sync_vars;       /* synchronisation variables (1: every episode synchronises,
                                  through memory, with every earlier one) */
     bool check;               /* run the invariant observers too */
+    /* called with the machine once the run is over, before it goes (NULL: none) */
+    void (*on_done)(struct machine *m, void *arg);
+    void *on_done_arg;
 };
 
 struct stress_result {

@@ -2,6 +2,7 @@
  * cmd_stress.c - `gpucoh stress`: the DRF random tester over protocols.
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cli/cmds.h"
 #include "cli/common.h"
 #include "coh/proto.h"
+#include "system/machine.h"
 
 static void usage(FILE *out)
 {
@@ -38,14 +40,30 @@ static void usage(FILE *out)
             "  --small-caches       tiny L1s and L2 banks and few MSHRs: evictions, recalls,\n"
             "                       MSHR pressure\n"
             "  --warps N            agents per SM, 1 to 48 (default 4)\n"
+            "  --stats FILE.json    write every statistic of the machine at the end (one\n"
+            "                       protocol only; written whole or not at all; schema:\n"
+            "                       docs/stats.md, under \"stats\")\n"
             "  --check              also run the invariant observers (golden memory)\n"
             "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
+}
+
+static void stat_to_json(void *arg, const char *name, uint64_t v)
+{
+    cJSON_AddNumberToObject(arg, name, (double)v);
+}
+
+/* The machine's statistics as {"protocol": ..., "stats": {...}}. */
+static void keep_stats(struct machine *m, void *arg)
+{
+    cJSON *root = arg;
+    machine_stats(m, stat_to_json, cJSON_AddObjectToObject(root, "stats"));
 }
 
 int cmd_stress(int argc, char **argv)
 {
     struct sim_opts o = {0};
     const char *proto = "all";
+    const char *stats_file = NULL;
     bool small = false;
     struct stress_opts so = {.episodes = 20000, .warps_per_sm = 4, .locations = 512,
                              .max_body = 8, .sync_vars = 8};
@@ -57,6 +75,7 @@ int cmd_stress(int argc, char **argv)
         OPT_U64_ROW("--episodes", NULL, &episodes, 1, 1e12),
         OPT_UINT_ROW("--warps", NULL, &so.warps_per_sm, 1, 48),
         OPT_FLAG_ROW("--small-caches", NULL, &small),
+        OPT_STR_ROW("--stats", NULL, &stats_file),
         OPT_END,
     };
     int rc = opt_parse("stress", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
@@ -65,6 +84,10 @@ int cmd_stress(int argc, char **argv)
         return rc;
     so.episodes = episodes;
     so.check = o.check;
+    if (stats_file && !strcmp(proto, "all")) {
+        fprintf(stderr, "gpucoh: error: --stats needs one --protocol\n");
+        return EXIT_USAGE;
+    }
     int worst = 0;
     for (const struct proto_desc *const *p = proto_registry; *p; p++) {
         if (strcmp(proto, "all") ? strcmp(proto, (*p)->name)
@@ -94,7 +117,23 @@ int cmd_stress(int argc, char **argv)
         struct stress_opts po = so;
         if ((*p)->logical_time)
             po.sync_vars = 1; /* every episode synchronises with the one before it */
+        cJSON *root = NULL;
+        if (stats_file) {
+            root = cJSON_CreateObject();
+            cJSON_AddStringToObject(root, "protocol", (*p)->name);
+            po.on_done = keep_stats;
+            po.on_done_arg = root;
+        }
         rc = stress_run(&cfg, &po, &r, stdout);
+        if (root) {
+            cJSON_AddNumberToObject(root, "episodes", (double)r.episodes);
+            cJSON_AddNumberToObject(root, "cycles", (double)r.cycles);
+            char *text = cJSON_Print(root);
+            cJSON_Delete(root);
+            if (!text || write_file_atomic(stats_file, text))
+                worst = EXIT_USAGE;
+            free(text);
+        }
         printf("stress %-8s %s: %llu episodes, %llu loads checked, %llu stores, %llu atomics, "
                "%llu cycles, %.2f s\n",
                (*p)->name, rc ? "FAILED" : "passed", (unsigned long long)r.episodes,

@@ -148,6 +148,9 @@ struct sweep_result {
      * warp-cycles held for ordering (hold_cycles.order + .cta) and their mean
      * length per hold (0 without holds) */
     double sc_hold_cycles, sc_hold_mean;
+    /* holds begun (holds.order + .cta) per memory request sent (loads, stores
+     * and atomics, lines): how often an access was held (Fig. 3.1a) */
+    double sc_held_frac;
     /* mean load and store latency in core cycles (LSU to response, over all
      * SMs; Fig. 3.1c) and their ratio (0 without loads or stores) */
     double load_latency, store_latency, store_load_ratio;

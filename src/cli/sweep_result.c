@@ -93,6 +93,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     }
     double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
     double lat[4] = {0}; /* load sum, count; store sum, count */
+    double atomics = 0;
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -126,6 +127,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                 lat[2] += item->valuedouble;
             else if (ends_with(k, len, ".latency.STORE.count"))
                 lat[3] += item->valuedouble;
+            else if (ends_with(k, len, ".latency.ATOMIC.count"))
+                atomics += item->valuedouble;
             else if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
             else if (ends_with(k, len, ".tx.lane_commits"))
@@ -171,6 +174,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->bsq_mean = bsq_sum / n_l1 / res->cycles;
     if (holds > 0)
         res->sc_hold_mean = res->sc_hold_cycles / holds;
+    if (lat[1] + lat[3] + atomics > 0)
+        res->sc_held_frac = holds / (lat[1] + lat[3] + atomics);
     if (lat[1] > 0)
         res->load_latency = lat[0] / lat[1];
     if (lat[3] > 0)

@@ -525,16 +525,20 @@ void ctrl_l1_dump(struct comp *cp, FILE *out)
     ctrl_dump_tbes(c, out, NULL);
 }
 
-void ctrl_l1_dump_ctx(struct coh_ctx *x, FILE *out)
+void ctrl_l1_dump_ctx_tbe(const struct coh_ctx *x, FILE *out)
 {
-    const char *const *names = ctrl_of(x)->table->state_names;
-    if (x->line)
-        fprintf(out, "  line %#llx: %s\n", (unsigned long long)x->line->addr,
-                names[x->line->state]);
     if (x->tbe)
         fprintf(out, "  tbe %#llx: %s pending %d merged %u parked %u\n",
-                (unsigned long long)x->tbe->addr, names[x->tbe->state], x->tbe->pending,
-                x->tbe->merged.n, x->tbe->parked.n);
+                (unsigned long long)x->tbe->addr, ctrl_of(x)->table->state_names[x->tbe->state],
+                x->tbe->pending, x->tbe->merged.n, x->tbe->parked.n);
+}
+
+void ctrl_l1_dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    if (x->line)
+        fprintf(out, "  line %#llx: %s\n", (unsigned long long)x->line->addr,
+                ctrl_of(x)->table->state_names[x->line->state]);
+    ctrl_l1_dump_ctx_tbe(x, out);
 }
 
 void ctrl_l1_merge_load(struct coh_ctx *x)
@@ -716,6 +720,28 @@ void ctrl_l2_dma(struct ctrl *c, addr_t line, uint8_t *buf, const struct bytemas
 void ctrl_l2_dump_pipe(const struct ctrl *c, FILE *out)
 {
     port_dump(&c->pipe, out, ctrl_dump_msg);
+}
+
+bool ctrl_l2_room_for_step(struct ctrl *c)
+{
+    if (tbe_full(&c->tbes) || !port_has_room(c->links.to_mem, 1) || !port_has_room(&c->pipe, 1)) {
+        c->st.resource_stalls++;
+        return false;
+    }
+    return true;
+}
+
+bool ctrl_l2_free_way(struct ctrl *c, addr_t line,
+                      bool (*evictable)(const struct cache_line *, void *),
+                      void (*replace)(struct ctrl *c, addr_t victim))
+{
+    struct cache_line *way = cache_victim(&c->cache, line, evictable, NULL);
+    if (way && !way->present)
+        return true;
+    if (way)
+        replace(c, way->addr);
+    c->st.resource_stalls++;
+    return false;
 }
 
 bool ctrl_l2_room_for_miss(struct ctrl *c, addr_t line,

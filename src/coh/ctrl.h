@@ -245,6 +245,8 @@ bool ctrl_l1_room(const struct ctrl *c);
 void ctrl_l1_dump(struct comp *c, FILE *out);
 /* A table's dump of the line and TBE of a write-through L1. */
 void ctrl_l1_dump_ctx(struct coh_ctx *x, FILE *out);
+/* ... of its TBE alone (for a table that prints the line its own way). */
+void ctrl_l1_dump_ctx_tbe(const struct coh_ctx *x, FILE *out);
 coh_act ctrl_l1_merge_load; /* answer this load with the outstanding fill */
 coh_act ctrl_l1_reply_hit;  /* answer the load from the line after the hit latency */
 coh_act ctrl_l1_write_line; /* write the store's bytes into the line at once */
@@ -260,6 +262,18 @@ void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet
  * addressed back to the requesting SM: what ctrl_l2_respond sends. */
 void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
                           uint8_t cls, uint16_t bytes);
+/* Room for the worst step of a write-through bank: an MSHR, a DRAM request
+ * and a response in the pipeline. False (counted as a resource stall) when
+ * one is missing. */
+bool ctrl_l2_room_for_step(struct ctrl *c);
+/* A free way for a request that misses at `line` in a write-through bank: a
+ * full set gives up the line `evictable` allows (cache_victim's choice):
+ * `replace` fires its replacement (the protocol's lookup and event), and the
+ * request retries next cycle. False while there is none, counted as a
+ * resource stall (a replacement included). */
+bool ctrl_l2_free_way(struct ctrl *c, addr_t line,
+                      bool (*evictable)(const struct cache_line *, void *),
+                      void (*replace)(struct ctrl *c, addr_t victim));
 /* Room for a miss of a write-back bank at `line`: an MSHR, the DRAM port and
  * a free way. A full set first replaces its LRU line that `evictable` allows
  * (event `replace`, writing it back if dirty) and the request retries next

@@ -36,7 +36,7 @@ struct mac_entry {
 struct mac {
     struct comp comp;
     struct order_spec spec;
-    unsigned index, n_sms, n_sets;
+    unsigned index, n_macs, n_sms, n_sets;
     struct pool *msgs;
     struct port *in, *out;
     struct mac_entry *e;      /* [n_sets][mac_ways] */
@@ -58,9 +58,18 @@ static void send(struct mac *m, uint16_t type, uint64_t sector, unsigned sm, uin
     msg_list_push(&m->outbox, r);
 }
 
+/* The set of `sector`'s ways. The MAC holds only sectors that are `index`
+ * modulo n_macs (mac_home), so the set comes from the sector number above
+ * those bits: indexed by the sector number itself, only one set in n_macs
+ * would ever be used. */
+static struct mac_entry *set_of(struct mac *m, uint64_t sector)
+{
+    return &m->e[(sector / m->n_macs % m->n_sets) * m->spec.mac_ways];
+}
+
 static struct mac_entry *lookup(struct mac *m, uint64_t sector)
 {
-    struct mac_entry *set = &m->e[(sector % m->n_sets) * m->spec.mac_ways];
+    struct mac_entry *set = set_of(m, sector);
     for (unsigned w = 0; w < m->spec.mac_ways; w++)
         if (set[w].valid && set[w].sector == sector)
             return &set[w];
@@ -88,18 +97,43 @@ static unsigned notify(struct mac *m, const struct mac_entry *e, uint16_t type, 
 
 static void handle(struct mac *m, struct msg *req);
 
-/* A busy entry settled: handle what waited for it (and for a free way). */
+/* Move the requests of `from` into `to`, keeping `to` in arrival order
+ * (r->ts, the cycle the lookup finished, grows with arrival; stable). */
+static void merge_by_arrival(struct msg_list *to, struct msg_list *from)
+{
+    struct msg *r;
+    while ((r = msg_list_pop(from))) {
+        if (!to->tail || to->tail->ts <= r->ts) {
+            msg_list_push(to, r);
+            continue;
+        }
+        if (r->ts < to->head->ts) {
+            msg_list_push_front(to, r);
+            continue;
+        }
+        struct msg *p = to->head;
+        while (p->next->ts <= r->ts)
+            p = p->next;
+        r->next = p->next;
+        p->next = r;
+        to->n++;
+    }
+}
+
+/* A busy entry settled: handle what waited for it and for a free way, in
+ * the order the requests arrived. Handling the entry's own waiters first
+ * would let them (each evicting a way again) take every way freed before
+ * requests stalled earlier: with a set smaller than the sectors in demand,
+ * those could wait for ever. */
 static void settle(struct mac *m, struct mac_entry *e)
 {
     m->st.transition_cycles += m->tick_count - e->busy_since;
     e->busy = false;
-    struct msg_list w = e->waiting, s = m->stalled;
-    e->waiting = (struct msg_list){0};
-    m->stalled = (struct msg_list){0};
+    struct msg_list w = {0};
+    merge_by_arrival(&w, &e->waiting);
+    merge_by_arrival(&w, &m->stalled);
     struct msg *r;
     while ((r = msg_list_pop(&w)))
-        handle(m, r);
-    while ((r = msg_list_pop(&s)))
         handle(m, r);
 }
 
@@ -115,7 +149,7 @@ static void begin_busy(struct mac *m, struct mac_entry *e, unsigned acks)
  * (req waits: in the victim while its safe-form recall drains, or stalled). */
 static struct mac_entry *make_room(struct mac *m, uint64_t sector, struct msg *req)
 {
-    struct mac_entry *set = &m->e[(sector % m->n_sets) * m->spec.mac_ways], *v = NULL;
+    struct mac_entry *set = set_of(m, sector), *v = NULL;
     for (unsigned w = 0; w < m->spec.mac_ways; w++) {
         if (!set[w].valid)
             return &set[w];
@@ -301,7 +335,7 @@ static void mac_dump(struct comp *c, FILE *out)
 }
 
 struct mac *mac_new(struct eng *e, const char *name, const struct clock *clk,
-                    const struct order_spec *spec, unsigned index, unsigned n_sms,
+                    const struct order_spec *spec, unsigned index, unsigned n_macs, unsigned n_sms,
                     struct pool *msgs)
 {
     if (!spec->mac_ways || spec->mac_entries % spec->mac_ways || !spec->sector_bytes)
@@ -312,6 +346,7 @@ struct mac *mac_new(struct eng *e, const char *name, const struct clock *clk,
         panic("out of memory");
     m->spec = *spec;
     m->index = index;
+    m->n_macs = n_macs;
     m->n_sms = n_sms;
     m->n_sets = spec->mac_entries / spec->mac_ways;
     m->msgs = msgs;

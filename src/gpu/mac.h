@@ -62,10 +62,10 @@ struct mac_stats {
 
 struct mac;
 
-/* A MAC for partition `index` of n_banks, on clock clk, sizes from spec
+/* A MAC for partition `index` of n_macs, on clock clk, sizes from spec
  * (mac_entries, mac_ways, sector_bytes, mac_cycles, mac_recall). */
 struct mac *mac_new(struct eng *e, const char *name, const struct clock *clk,
-                    const struct order_spec *spec, unsigned index, unsigned n_sms,
+                    const struct order_spec *spec, unsigned index, unsigned n_macs, unsigned n_sms,
                     struct pool *msgs);
 void mac_free(struct mac *m);
 struct comp *mac_comp(struct mac *m);

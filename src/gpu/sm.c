@@ -149,6 +149,9 @@ struct sm_cta {
     struct sm_barrier bar[SM_N_BARRIERS];
 };
 
+/* How sc-typeaware sent an instruction (sm_minst.ta_sent). */
+enum { TA_SENT_SAFE = 1, TA_SENT_UNSAFE = 2, TA_SENT_SERIAL = 3 };
+
 /* A warp memory instruction from issue to completion. For loads and atomics
  * the lanes' results are gathered into mem.data (each lane belongs to exactly
  * one line, so a result never overwrites an operand still to be sent). */
@@ -158,6 +161,8 @@ struct sm_minst {
     uint16_t gen;           /* generation, part of the request ids */
     uint8_t n_lines;
     uint8_t next_line;      /* next line to send */
+    uint8_t send_end;       /* the memory stage sends lines up to here (sc-typeaware's
+                               line-at-a-time instructions), else n_lines */
     bool in_use;
     uint32_t pending;       /* lines not yet answered */
     uint64_t ready;         /* first cycle a line may leave */
@@ -166,7 +171,9 @@ struct sm_minst {
     uint32_t ta_known;      /* sc-typeaware: lines whose sector type is known */
     uint32_t ta_unsafe;     /* ... of which unsafe */
     uint32_t ta_asked;      /* ... lines not known whose sector's type was asked for */
-    uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe */
+    uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe, 3 as unsafe
+                               one line at a time (TA_SENT_SERIAL) */
+    uint8_t ta_forgets;     /* ... RECALLs that made it forget a line while at its TQ head */
     struct coal_line line[32];
 };
 
@@ -629,6 +636,8 @@ static void sb_push(struct sm *sm, struct sm_warp *w, unsigned idx)
 
 static void retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
 static void ta_sent_done(struct sm *sm, const struct sm_minst *mi);
+static void ta_line_left(struct sm *sm, const struct sm_minst *mi);
+static void ta_line_answered(struct sm *sm);
 
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
@@ -683,11 +692,11 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
 }
 
-/* Enter the memory stage: the operation now counts as outstanding (a store
+/* The operation now counts as outstanding in the memory stage (a store
  * from the store buffer, or an access from a type-wait queue, was counted in
- * n_out when it was buffered). */
-static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
-                        bool buffered)
+ * n_out when it was buffered); false when it had no line to send and is
+ * complete already. */
+static bool lsu_issue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc, bool buffered)
 {
     struct sm_minst *mi = &sm->minst[idx];
     order_issue(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
@@ -700,11 +709,22 @@ static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t 
         w->ld_last = w->ld_issued++;
     if (mi->n_lines == 0) { /* no lane went to global memory */
         complete_minst(sm, mi, cyc);
-        return;
+        return false;
     }
     uint32_t lat = sm->spec.lat[PTX_LAT_GMEM];
     mi->ready = cyc + (lat ? lat : 1);
     mi->pending = mi->n_lines == 32 ? 0xffffffffu : (1u << mi->n_lines) - 1;
+    return true;
+}
+
+/* Enter the memory stage, every line to be sent (lsu_issue). */
+static void lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
+                        bool buffered)
+{
+    if (!lsu_issue(sm, w, idx, cyc, buffered))
+        return;
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->send_end = mi->n_lines;
     sm->lsu[(sm->lsu_head + sm->lsu_n++) % sm->spec.lsu_queue] = (uint16_t)idx;
 }
 
@@ -834,6 +854,11 @@ static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
 
 #define TA_MARKER_SECTORS 4
 #define TA_PENDING 64
+/* RECALLs that make a TQ head forget a classified line before it switches
+ * to line-at-a-time sending: with a classifier set smaller than the sectors
+ * one instruction touches (or contended by other SMs), classifying every
+ * line at once may never happen. */
+#define TA_SERIAL_AFTER 2
 
 struct ta_tc {                /* a type-cache entry */
     uint64_t sector, lru;
@@ -860,6 +885,7 @@ struct ta_drain {             /* an INV or RECALL being drained */
     uint64_t since;           /* cycle it arrived */
     uint32_t checked;         /* sm_ta.n_drain_events when it was last found not drained */
     bool ever_checked;
+    bool recall;              /* a RECALL (else an INV) */
     uint16_t mac;
 };
 
@@ -875,6 +901,7 @@ struct ta_warp {
     uint16_t tq_head, tq_n;
     uint16_t uq_head, uq_n;
     uint16_t pend_unsafe;     /* unsafe instructions sent, not completed */
+    uint16_t serial;          /* the instruction it sends one line at a time, or SM_NONE */
     uint8_t wait_on;          /* TA_ON_* bits: events that may let its queues move */
     uint8_t why;              /* enum sm_ta_wait of its TQ head at the last advance */
     bool dirty;               /* its own state changed (an unsafe access completed) */
@@ -975,36 +1002,70 @@ static inline bool ta_writes(const struct sm_minst *mi)
     return mi->mem.op != MEM_LOAD;
 }
 
+/* Classify line i of mi from the type cache, or ask its MAC (once, until a
+ * RECALL makes it forget the line). */
+static void ta_classify_line(struct sm *sm, struct sm_minst *mi, unsigned i, bool write)
+{
+    struct sm_ta *t = sm->ta;
+    if ((mi->ta_known | mi->ta_asked) >> i & 1)
+        return;
+    uint64_t sec = ta_sector(t, mi->line[i].line);
+    struct ta_tc *e = ta_tc_find(t, sec);
+    if (e && (e->unsafe || e->we || !write)) {
+        e->lru = t->tick;
+        sm->st.ta_type_hits++;
+        mi->ta_known |= 1u << i;
+        if (e->unsafe)
+            mi->ta_unsafe |= 1u << i;
+        return;
+    }
+    /* an answer (or INV) for the sector is stamped into this entry, so once
+     * asked it needs no second look until a RECALL forgets it */
+    if (ta_ask(sm, sec, write))
+        mi->ta_asked |= 1u << i;
+}
+
 /* Classify what the type cache knows of mi's lines; ask for the rest. True
  * when every line is classified. */
 static bool ta_classify(struct sm *sm, struct sm_minst *mi)
 {
-    struct sm_ta *t = sm->ta;
     uint32_t all = mi->n_lines == 32 ? 0xffffffffu : (1u << mi->n_lines) - 1;
     bool write = ta_writes(mi);
-    for (unsigned i = 0; i < mi->n_lines; i++) {
-        if ((mi->ta_known | mi->ta_asked) >> i & 1)
-            continue;
-        uint64_t sec = ta_sector(t, mi->line[i].line);
-        struct ta_tc *e = ta_tc_find(t, sec);
-        if (e && (e->unsafe || e->we || !write)) {
-            e->lru = t->tick;
-            sm->st.ta_type_hits++;
-            mi->ta_known |= 1u << i;
-            if (e->unsafe)
-                mi->ta_unsafe |= 1u << i;
-            continue;
-        }
-        /* an answer (or INV) for the sector is stamped into this entry, so
-         * once asked it needs no second look until a RECALL forgets it */
-        if (ta_ask(sm, sec, write))
-            mi->ta_asked |= 1u << i;
-    }
+    for (unsigned i = 0; i < mi->n_lines; i++)
+        ta_classify_line(sm, mi, i, write);
     return mi->ta_known == all;
 }
 
 /* Apply a MAC's answer (or an invalidation: unsafe, or a recall: forget)
- * to every access waiting for its type. */
+ * to one waiting access; `committed`: a line whose type is known is not
+ * forgotten (ta_serial_step). True when a recall made it forget a line it
+ * knew. */
+static bool ta_stamp_minst(const struct sm_ta *t, struct sm_minst *mi, uint64_t sector,
+                           bool forget, bool unsafe, bool we, bool committed)
+{
+    bool write = ta_writes(mi);
+    bool forgot = false;
+    for (unsigned i = 0; i < mi->n_lines; i++) {
+        if (ta_sector(t, mi->line[i].line) != sector)
+            continue;
+        if (forget) {
+            if (committed && mi->ta_known >> i & 1)
+                continue;
+            forgot |= mi->ta_known >> i & 1;
+            mi->ta_known &= ~(1u << i);
+            mi->ta_asked &= ~(1u << i);
+            mi->ta_unsafe &= ~(1u << i);
+        } else if (unsafe || we || !write) {
+            mi->ta_known |= 1u << i;
+            if (unsafe)
+                mi->ta_unsafe |= 1u << i;
+        }
+    }
+    return forgot;
+}
+
+/* ... to every access waiting for its type. A RECALL that makes a TQ head
+ * forget a line counts towards sending it line at a time (TA_SERIAL_AFTER). */
 static void ta_stamp(struct sm *sm, uint64_t sector, bool forget, bool unsafe, bool we)
 {
     struct sm_ta *t = sm->ta;
@@ -1014,20 +1075,13 @@ static void ta_stamp(struct sm *sm, uint64_t sector, bool forget, bool unsafe, b
         const struct ta_warp *tw = &t->w[slot];
         for (unsigned k = 0; k < tw->tq_n; k++) {
             struct sm_minst *mi = &sm->minst[t->tq[slot * cap + (tw->tq_head + k) % cap]];
-            bool write = ta_writes(mi);
-            for (unsigned i = 0; i < mi->n_lines; i++) {
-                if (ta_sector(t, mi->line[i].line) != sector)
-                    continue;
-                if (forget) {
-                    mi->ta_known &= ~(1u << i);
-                    mi->ta_asked &= ~(1u << i);
-                    mi->ta_unsafe &= ~(1u << i);
-                } else if (unsafe || we || !write) {
-                    mi->ta_known |= 1u << i;
-                    if (unsafe)
-                        mi->ta_unsafe |= 1u << i;
-                }
-            }
+            if (ta_stamp_minst(t, mi, sector, forget, unsafe, we, false) && k == 0 &&
+                mi->ta_forgets < UINT8_MAX)
+                mi->ta_forgets++;
+        }
+        if (tw->serial != SM_NONE) {
+            struct sm_minst *mi = &sm->minst[tw->serial];
+            ta_stamp_minst(t, mi, sector, forget, unsafe, we, true);
         }
     }
 }
@@ -1130,6 +1184,103 @@ static bool ta_bypass(struct sm *sm, unsigned slot, const struct sm_minst *mi)
     return true;
 }
 
+/* Swap lines i and j of an instruction none of whose lines from
+ * min(i, j) on has been sent (request ids name a line by its index only
+ * once sent). */
+static void ta_swap_lines(struct sm_minst *mi, unsigned i, unsigned j)
+{
+    struct coal_line l = mi->line[i];
+    mi->line[i] = mi->line[j];
+    mi->line[j] = l;
+    uint32_t *bits[] = {&mi->ta_known, &mi->ta_unsafe, &mi->ta_asked};
+    for (unsigned k = 0; k < sizeof bits / sizeof *bits; k++) {
+        uint32_t d = (*bits[k] >> i ^ *bits[k] >> j) & 1;
+        *bits[k] ^= d << i | d << j;
+    }
+}
+
+/* Drive warp `slot`'s line-at-a-time instruction (ta_go_serial). Every line
+ * not sent yet is classified from the type cache or asked for; a line
+ * whose type is known is committed: it is sent without asking anything
+ * more, so a RECALL does not make it forgotten (ta_stamp) and drains of its
+ * sector wait until it is answered (ta_drained), and no MAC hands the sector
+ * to another SM under it. Once the lines sent before have left the memory
+ * stage, the known lines are moved to the front of those not sent and enter
+ * it together (lines of one instruction belong to different threads: their
+ * order is free). */
+static void ta_serial_step(struct sm *sm, unsigned slot, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    struct ta_warp *tw = &t->w[slot];
+    struct sm_minst *mi = &sm->minst[tw->serial];
+    bool store = ta_writes(mi);
+    for (unsigned i = mi->send_end; i < mi->n_lines; i++)
+        ta_classify_line(sm, mi, i, store);
+    if (mi->next_line != mi->send_end || !lsu_room(sm))
+        return; /* lines sent before are still in the memory stage */
+    unsigned end = mi->send_end;
+    for (unsigned i = end; i < mi->n_lines; i++) {
+        /* the synchronisation table orders it after other warps' bypassing
+         * accesses to the line, as at the TQ head */
+        if (!(mi->ta_known >> i & 1) || ta_conflict(t, slot, mi->line[i].line, store))
+            continue;
+        if (i != end)
+            ta_swap_lines(mi, i, end);
+        end++;
+    }
+    if (end == mi->send_end)
+        return;
+    if (mi->send_end) /* the first lines keep lsu_issue's latency */
+        mi->ready = cyc + 1;
+    sm->lsu[(sm->lsu_head + sm->lsu_n++) % sm->spec.lsu_queue] = tw->serial;
+    mi->send_end = (uint8_t)end;
+}
+
+/* The TQ head idx of warp `slot` could not get every line classified at
+ * once (TA_SERIAL_AFTER): with a classifier set smaller than the sectors one
+ * instruction touches, or contended by other SMs, a RECALL for one line's
+ * sector may keep arriving while another line's type is asked for. It goes
+ * as an unsafe instruction whose lines leave as their own types become known
+ * (ta_serial_step). The warp has no unsafe access pending or queued, and no
+ * later instruction passes it (ta_advance), so it is ordered like any unsafe
+ * one; an access of a thread is one line, so sending lines apart reorders
+ * nothing within a thread. It counts as in the memory stage now (lsu_issue)
+ * and sends its lines as they are committed. */
+static void ta_go_serial(struct sm *sm, unsigned slot, unsigned idx, cycle_t cyc)
+{
+    struct sm_ta *t = sm->ta;
+    struct sm_minst *mi = &sm->minst[idx];
+    mi->ta_sent = TA_SENT_SERIAL;
+    t->w[slot].pend_unsafe++;
+    t->w[slot].serial = (uint16_t)idx;
+    sm->st.ta_unsafe_insts++;
+    sm->st.ta_serial_insts++;
+    mi->send_end = 0;
+    if (lsu_issue(sm, &sm->warps[slot], idx, cyc, true))
+        ta_serial_step(sm, slot, cyc);
+}
+
+/* Does mi touch a line of an unsafe instruction of warp `slot` still in its
+ * unsafe queue (classified, not yet sent)? A safe access that bypassed it
+ * would reach the L1 first: a thread's later access to the same address
+ * performed before its earlier one. An instruction is unsafe when any of its
+ * lines is, so its other lines may well lie in a sector that is safe now
+ * (or that was recalled and handed back as private since). */
+static bool ta_uq_touches(struct sm *sm, unsigned slot, const struct sm_minst *mi)
+{
+    for (unsigned k = 0; k < sm->ta->w[slot].uq_n; k++) {
+        const struct ta_uq *u = ta_uq_at(sm, slot, k);
+        if (u->minst == SM_NONE)
+            continue;
+        const struct sm_minst *q = &sm->minst[u->minst];
+        for (unsigned i = 0; i < mi->n_lines; i++)
+            for (unsigned j = 0; j < q->n_lines; j++)
+                if (mi->line[i].line == q->line[j].line)
+                    return true;
+    }
+    return false;
+}
+
 static void ta_tq_pop(struct sm *sm, unsigned slot)
 {
     struct ta_warp *tw = &sm->ta->w[slot];
@@ -1144,6 +1295,8 @@ static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_ta *t = sm->ta;
     struct ta_warp *tw = &t->w[slot];
     struct sm_warp *w = &sm->warps[slot];
+    if (tw->serial != SM_NONE)
+        ta_serial_step(sm, slot, cyc);
     /* the unsafe queue: program order, one unsafe instruction at a time */
     while (tw->uq_n && !tw->pend_unsafe) {
         struct ta_uq *u = ta_uq_at(sm, slot, 0);
@@ -1165,16 +1318,30 @@ static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
         tw->uq_n--;
     }
     unsigned cap = t->spec.tq_entries;
-    while (tw->tq_n) {
+    /* nothing passes a line-at-a-time instruction: a safe access bypassing it
+     * would leave a marker that holds drains, and the instruction's next line
+     * may wait for a MAC that waits for one of those drains */
+    while (tw->tq_n && tw->serial == SM_NONE) {
         unsigned idx = t->tq[slot * cap + tw->tq_head];
         struct sm_minst *mi = &sm->minst[idx];
-        if (!ta_classify(sm, mi))
-            return SM_TA_TYPE;
+        if (!ta_classify(sm, mi)) {
+            if (mi->ta_forgets < TA_SERIAL_AFTER || tw->pend_unsafe || tw->uq_n)
+                return SM_TA_TYPE;
+            ta_go_serial(sm, slot, idx, cyc);
+            ta_tq_pop(sm, slot);
+            if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_TQ_FULL)
+                retry_held(sm, w, cyc);
+            return tw->tq_n ? SM_TA_TYPE : SM_TA_N;
+        }
         bool unsafe = mi->ta_unsafe != 0, store = ta_writes(mi);
         for (unsigned i = 0; i < mi->n_lines; i++)
             if (ta_conflict(t, slot, mi->line[i].line, store))
                 return SM_TA_SYNC;
         bool behind = tw->pend_unsafe || tw->uq_n;
+        if (!unsafe && tw->uq_n && ta_uq_touches(sm, slot, mi)) {
+            unsafe = true; /* it keeps its place behind them */
+            sm->st.ta_same_line++;
+        }
         if (unsafe) {
             if (!behind && lsu_room(sm)) {
                 ta_go(sm, w, idx, true, cyc);
@@ -1196,7 +1363,7 @@ static enum sm_ta_wait ta_advance(struct sm *sm, unsigned slot, cycle_t cyc)
         if (w->state == W_HELD_ORDER && w->hold == SM_HOLD_TQ_FULL)
             retry_held(sm, w, cyc);
     }
-    return SM_TA_N;
+    return tw->tq_n ? SM_TA_TYPE : SM_TA_N;
 }
 
 /* ta_advance, then note what the warp's queues now wait for, so that
@@ -1215,6 +1382,9 @@ static enum sm_ta_wait ta_advance_noted(struct sm *sm, unsigned slot, cycle_t cy
         on |= TA_ON_SYNC;
     if ((tw->tq_n && why == SM_TA_N) || (tw->uq_n && !tw->pend_unsafe))
         on |= TA_ON_LSU; /* the TQ head, or the UQ's head instruction, waits for room */
+    if (tw->serial != SM_NONE)
+        on |= TA_ON_TYPE | TA_ON_LSU | TA_ON_SYNC; /* its next line waits for its type, room
+                                                      and no conflicting table entry */
     tw->wait_on = on;
     tw->why = (uint8_t)why;
     tw->dirty = false;
@@ -1232,6 +1402,7 @@ static void ta_enter(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc
     struct sm_minst *mi = &sm->minst[idx];
     mi->ta_known = mi->ta_unsafe = mi->ta_asked = 0;
     mi->ta_sent = 0;
+    mi->ta_forgets = 0;
     t->tq[slot * t->spec.tq_entries + (tw->tq_head + tw->tq_n) % t->spec.tq_entries] =
         (uint16_t)idx;
     tw->tq_n++;
@@ -1251,17 +1422,27 @@ static bool cta_clear(const struct sm *sm, const struct sm_warp *w)
     return !tw->tq_n && !tw->uq_n && !tw->pend_unsafe;
 }
 
-/* Is a drain of `sector` done: no marker for it, and no access to it sent as
- * safe still in the memory stage or in flight? */
-static bool ta_drained(struct sm *sm, uint64_t sector)
+/* Is a drain of `sector` done: no marker for it, no access to it sent as
+ * safe still in the memory stage or in flight, no line of a line-at-a-time
+ * instruction committed to it or in flight, and for a RECALL no unsafe
+ * access to it queued or in flight either? */
+static bool ta_drained(struct sm *sm, uint64_t sector, bool recall)
 {
     struct sm_ta *t = sm->ta;
     for (uint64_t m = t->watch; m; m &= m - 1) {
         unsigned slot = (unsigned)__builtin_ctzll(m);
         for (unsigned k = 0; k < t->w[slot].uq_n; k++) {
             const struct ta_uq *u = ta_uq_at(sm, slot, k);
-            if (u->minst != SM_NONE)
+            if (u->minst != SM_NONE) {
+                /* an unsafe access classified before a RECALL must be
+                 * performed before the MAC forgets this SM's use of the
+                 * sector (it leaves the UQ without asking again) */
+                const struct sm_minst *q = &sm->minst[u->minst];
+                for (unsigned l = 0; recall && l < q->n_lines; l++)
+                    if (ta_sector(t, q->line[l].line) == sector)
+                        return false;
                 continue;
+            }
             if (u->n_sectors == 0xff)
                 return false;
             for (unsigned j = 0; j < u->n_sectors; j++)
@@ -1271,11 +1452,18 @@ static bool ta_drained(struct sm *sm, uint64_t sector)
     }
     for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
         const struct sm_minst *mi = &sm->minst[i];
-        if (!mi->in_use || mi->ta_sent != 1)
+        if (!mi->in_use || !mi->ta_sent || (mi->ta_sent == TA_SENT_UNSAFE && !recall))
             continue;
-        for (unsigned l = 0; l < mi->n_lines; l++)
-            if (ta_sector(t, mi->line[l].line) == sector)
+        /* a line-at-a-time instruction: its lines sent and not answered,
+         * and those committed (ta_serial_step); the others are classified
+         * anew */
+        bool serial = mi->ta_sent == TA_SENT_SERIAL;
+        for (unsigned l = 0; l < mi->n_lines; l++) {
+            if (ta_sector(t, mi->line[l].line) != sector)
+                continue;
+            if (!serial || (l < mi->send_end ? mi->pending >> l & 1 : mi->ta_known >> l & 1))
                 return false;
+        }
     }
     return true;
 }
@@ -1323,7 +1511,7 @@ static void ta_receive(struct sm *sm)
                     panic("out of memory");
             }
             t->drains[t->n_drains++] =
-                (struct ta_drain){.sector = sec, .since = t->tick, .mac = m->src};
+                (struct ta_drain){.sector = sec, .since = t->tick, .mac = m->src, .recall = !inv};
             break;
         }
         default:
@@ -1360,7 +1548,7 @@ static void ta_step(struct sm *sm, cycle_t cyc)
         struct ta_drain *d = &t->drains[i];
         /* a drain found unfinished can end only after a drain event */
         if ((d->ever_checked && d->checked == t->n_drain_events) ||
-            !ta_drained(sm, d->sector)) {
+            !ta_drained(sm, d->sector, d->recall)) {
             d->checked = t->n_drain_events;
             d->ever_checked = true;
             i++;
@@ -1400,12 +1588,26 @@ static bool ta_tq_full(const struct sm *sm, const struct sm_warp *w)
 static void ta_sent_done(struct sm *sm, const struct sm_minst *mi)
 {
     struct sm_ta *t = sm->ta;
-    if (mi->ta_sent == 2) {
+    if (mi->ta_sent != TA_SENT_SAFE) {
         t->w[mi->warp].pend_unsafe--;
         t->w[mi->warp].dirty = true;
-    } else {
-        t->n_drain_events++;
     }
+    if (mi->ta_sent == TA_SENT_SERIAL)
+        t->w[mi->warp].serial = SM_NONE;
+    t->n_drain_events++;
+}
+
+/* A line of a line-at-a-time instruction left the memory stage: its warp
+ * may send the next. */
+static void ta_line_left(struct sm *sm, const struct sm_minst *mi)
+{
+    sm->ta->w[mi->warp].dirty = true;
+}
+
+/* ... was answered: a drain of its sector may end. */
+static void ta_line_answered(struct sm *sm)
+{
+    sm->ta->n_drain_events++;
 }
 
 /* Prefetch the lines of an access held for ordering (order.prefetch). */
@@ -1584,9 +1786,11 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
     sm->st.mem_reqs[op->op]++;
     if (li == 0)
         mi->first_sent = sm->comp.eng->now;
-    if (++mi->next_line == mi->n_lines) {
+    if (++mi->next_line == mi->send_end) {
         sm->lsu_head = (sm->lsu_head + 1) % sm->spec.lsu_queue;
         sm->lsu_n--;
+        if (mi->send_end != mi->n_lines)
+            ta_line_left(sm, mi);
     }
     return true;
 }
@@ -1691,6 +1895,8 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         }
         msg_free(sm->msgs, m);
         mi->pending &= ~(1u << li);
+        if (mi->ta_sent == TA_SENT_SERIAL)
+            ta_line_answered(sm);
         if (!mi->pending && mi->next_line == mi->n_lines)
             complete_minst(sm, mi, cyc);
     }
@@ -2195,10 +2401,26 @@ static void sm_dump(struct comp *c, FILE *out)
         fprintf(out, "    type-aware: %u drains pending, %u messages to the MACs waiting\n",
                 t->n_drains, t->outbox.n);
         for (unsigned slot = 0; slot < sm->spec.warps; slot++)
-            if (t->w[slot].tq_n || t->w[slot].uq_n || t->w[slot].pend_unsafe)
+            if (t->w[slot].tq_n || t->w[slot].uq_n || t->w[slot].pend_unsafe) {
                 fprintf(out, "    warp %u: %u waiting for their type, %u in the unsafe queue, %u "
-                             "unsafe pending\n",
+                             "unsafe pending",
                         slot, t->w[slot].tq_n, t->w[slot].uq_n, t->w[slot].pend_unsafe);
+                if (t->w[slot].serial != SM_NONE) {
+                    const struct sm_minst *mi = &sm->minst[t->w[slot].serial];
+                    fprintf(out, " (sent line by line: %u of %u lines sent, known 0x%08x)",
+                            mi->send_end, mi->n_lines, mi->ta_known);
+                    for (unsigned i = mi->send_end; i < mi->n_lines; i++)
+                        fprintf(out, " [line %u: sector %#llx%s]", i,
+                                (unsigned long long)ta_sector(t, mi->line[i].line),
+                                mi->ta_asked >> i & 1 ? ", asked" : "");
+                }
+                fputc('\n', out);
+            }
+        for (int i = 0; i < TA_PENDING; i++)
+            if (t->pending[i].valid)
+                fprintf(out, "    type of sector %#llx asked%s\n",
+                        (unsigned long long)t->pending[i].sector,
+                        t->pending[i].write ? " for writing" : "");
         for (unsigned i = 0; i < t->n_drains; i++)
             fprintf(out, "    draining sector %#llx for MAC %u since cycle %llu\n",
                     (unsigned long long)t->drains[i].sector, t->drains[i].mac,
@@ -2262,8 +2484,10 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
         t->sync = calloc(o->sync_entries, sizeof *t->sync);
         if (!t->tc || !t->tq || !t->uq || !t->sync)
             panic("out of memory");
-        for (unsigned i = 0; i < SM_MAX_WARPS; i++)
+        for (unsigned i = 0; i < SM_MAX_WARPS; i++) {
             t->w[i].why = SM_TA_N;
+            t->w[i].serial = SM_NONE;
+        }
         sm->ta = t;
     }
     sm->gpu = gpu;
@@ -2515,6 +2739,8 @@ static const struct stat_row stat_rows[] = {
     ROW(ta_safe_insts, "memory instructions sent as SM-safe"),
     ROW(ta_unsafe_insts, "memory instructions sent as unsafe"),
     ROW(ta_bypasses, "safe instructions that passed pending unsafe ones"),
+    ROW(ta_same_line, "safe instructions kept behind a queued unsafe one that shares a line"),
+    ROW(ta_serial_insts, "unsafe instructions sent line by line (their sectors kept being recalled)"),
     ROW(ta_type_hits, "type-cache lookups that found the type"),
     ROW(ta_type_requests, "type requests sent to a MAC"),
     ROW(ta_invalidations, "INVs received"),

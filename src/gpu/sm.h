@@ -120,6 +120,11 @@ struct sm_stats {
     uint64_t ta_safe_insts;          /* memory instructions sent as SM-safe */
     uint64_t ta_unsafe_insts;        /* ... as unsafe (in program order among themselves) */
     uint64_t ta_bypasses;            /* safe instructions that passed pending unsafe ones */
+    uint64_t ta_same_line;           /* safe instructions sent as unsafe because they touch a
+                                        line of an earlier unsafe one still in the unsafe queue */
+    uint64_t ta_serial_insts;        /* unsafe instructions sent line by line, each line once
+                                        its type was known (recalls kept making them forget
+                                        a line before all were known at once) */
     uint64_t ta_type_hits;           /* type-cache lookups that found the type */
     uint64_t ta_type_requests;       /* type requests sent to a MAC */
     uint64_t ta_invalidations;       /* INVs received (a sector turned unsafe) */

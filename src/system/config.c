@@ -210,8 +210,12 @@ static const struct cfg_opt rcc_opts[] = {
             "predictor: the lease of a block fetched from DRAM, and the cap of doubling "
             "(a power of two)"),
     CFG_U32("ts_bits", T, ts_bits, "32", 12, 64, "bits",
-            "stored timestamp width: a bank or L1 whose timestamps would pass it rolls over to "
-            "the next epoch (every stored timestamp jumps to its base, L1s flush)"),
+            "stored timestamp width: a bank whose timestamps would pass it rolls over to the "
+            "next epoch (every stored timestamp jumps to its base) and stops every bank with "
+            "the stall ring while every L1 flushes (an L1 whose guard passes it flushes alone)"),
+    CFG_U32("ring_hop_cycles", T, ring_hop_cycles, "1", 1, 1000, "L2 cycles",
+            "rollover: cycles the stall ring's flit takes from one bank to the next (the ring "
+            "links the banks in order; the thesis gives no latency)"),
     CFG_U32("livelock_cycles", T, livelock_cycles, "10000", 0, 1u << 30, "core cycles",
             "every SM's logical clock advances by one this often, so a spin loop hitting in "
             "its L1 eventually sees a release (0: never)"),

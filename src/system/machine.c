@@ -175,7 +175,7 @@ static void build_macs(struct machine *m)
     struct comp **sms = xcalloc(m->n_sms, sizeof *sms), **macs = xcalloc(m->n_banks, sizeof *macs);
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->macs[b] = mac_new(&m->eng, name_of(m, "gpu.mac[%u]", b), &m->l2_clk, &cfg->sm.order, b,
-                             m->n_sms, &m->msgs);
+                             m->n_banks, m->n_sms, &m->msgs);
         macs[b] = mac_comp(m->macs[b]);
     }
     for (unsigned i = 0; i < m->n_sms; i++)
@@ -809,6 +809,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             E(ta_safe_insts);
             E(ta_unsafe_insts);
             E(ta_bypasses);
+            E(ta_same_line);
+            E(ta_serial_insts);
             E(ta_type_hits);
             E(ta_type_requests);
             E(ta_invalidations);

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 tiny=(--set order.sector_bytes=128 --set order.mac_entries=2 --set order.mac_ways=1
       --set order.type_cache_entries=1 --set order.type_cache_ways=1 --set order.sync_entries=2
       --set order.uq_entries=1 --set order.tq_entries=1)
-small=(--set order.sector_bytes=4096 --set order.mac_entries=8 --set order.mac_ways=4
+small=(--set order.sector_bytes=4096 --set order.mac_entries=4 --set order.mac_ways=4
        --set order.type_cache_entries=4 --set order.type_cache_ways=2 --set order.sync_entries=8
        --set order.uq_entries=2 --set order.tq_entries=2)
 
@@ -45,6 +45,24 @@ done
 tot() { grep -o "\"gpu\.mac\[[0-9]*\]\.$1\":[[:space:]]*[0-9]*" "$tmp/s.json" |
     awk -F: '{n += $NF} END {print n + 0}'; }
 ev=$(tot evictions); rc=$(tot recalls); srw=$(tot 'to_state\.S_RW')
+sms() { grep -o "\"gpu\.sm\[[0-9]*\]\.$1\":[[:space:]]*[0-9]*" "$2" |
+    awk -F: '{n += $NF} END {print n + 0}'; }
 echo "lock-stress: $ev MAC evictions, $rc recalls, $srw transitions to S_RW"
 [ "$ev" -gt 1000 ] && [ "$rc" -gt 1000 ] && [ "$srw" -gt 50 ] || fail "lock-stress: sectors did not flip"
+# a classifier set smaller than the sectors one instruction touches (128-byte
+# sectors, one 2-way set per MAC): instructions whose lines keep being
+# recalled are sent line by line (once livelocked), and a safe access that
+# shares a line with an earlier queued unsafe instruction keeps its place
+# behind it (once sent ahead: bh lost a body whose slot was overwritten by
+# its own thread's earlier store)
+thrash=(--set order.sector_bytes=128 --set order.mac_entries=2 --set order.mac_ways=2
+        --set order.type_cache_entries=1 --set order.type_cache_ways=1)
+for p in nol1 gpuvi; do
+    "$bin" run --workload bh --size tiny --protocol $p --set order.model=sc-typeaware \
+        "${thrash[@]}" --quiet --stats "$tmp/t.json" >"$tmp/t.out" 2>&1 ||
+        fail "bh with a thrashing classifier on $p: $(tail -5 "$tmp/t.out")"
+    serial=$(sms ta_serial_insts "$tmp/t.json"); same=$(sms ta_same_line "$tmp/t.json")
+    echo "bh, thrashing classifier, $p: $serial instructions sent line by line, $same kept behind"
+    [ "$serial" -gt 100 ] && [ "$same" -gt 0 ] || fail "bh on $p: the fallbacks did not run"
+done
 echo "order-typeaware: 1 passed, 0 failed"

@@ -2,7 +2,8 @@
 # Relativistic Cache Coherence (rccsc, rccwo; docs/protocols/rccsc.md):
 #  - the DRF stress tester, 20 K episodes with small caches, the invariant
 #    observers on (R1, R2, R4 and the golden memory) and a 12-bit stored
-#    timestamp width, so that every bank and L1 rolls over many times; with
+#    timestamp width, so that every bank and L1 rolls over many times, each
+#    time through the stall ring (every bank stopped, every L1 flushed); with
 #    the worked example's fixed lease of 10, without renewal, with a fast
 #    livelock guard; rccwo likewise;
 #  - rccsc is refused without order.model = sc (exit 2);
@@ -27,7 +28,15 @@ stress() {
 }
 SC="--set order.model=sc"
 W12="--set rcc.ts_bits=12"
-stress rccsc $SC $W12
+stress rccsc $SC $W12 --stats "$tmp/st.json"
+sum() { grep -o "\"$1\":[[:space:]]*[0-9]*" "$tmp/st.json" | awk -F: '{n += $NF} END {print n + 0}'; }
+rings=$(sum 'gpu\.l2\[[0-9]*\]\.ring_rollovers'); rolls=$(sum 'gpu\.l2\[0\]\.rollovers')
+flushed=$(grep -o '"gpu\.sm\[[0-9]*\]\.l1\.flushes":[[:space:]]*[0-9]*' "$tmp/st.json" |
+    awk -F: '{print $NF + 0}' | sort -u)
+echo "stress rccsc at 12 bits: $rings rollovers through the stall ring, every L1 flushed $flushed times"
+[ "$rings" -gt 100 ] && [ "$rings" -eq "$rolls" ] || fail "stall ring: $rings ring rollovers, bank 0 $rolls"
+[ "$(echo "$flushed" | wc -l)" -eq 1 ] && [ "$flushed" -eq "$rings" ] ||
+    fail "stall ring: L1 flushes $flushed, not one per rollover"
 stress rccsc $SC $W12 --set rcc.lease=fixed:10 --seed 2
 stress rccsc $SC $W12 --set rcc.renew=false --seed 3
 stress rccsc $SC $W12 --set rcc.livelock_cycles=20 --seed 4

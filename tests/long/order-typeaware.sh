@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 tiny=(--set order.sector_bytes=128 --set order.mac_entries=2 --set order.mac_ways=1
       --set order.type_cache_entries=1 --set order.type_cache_ways=1 --set order.sync_entries=2
       --set order.uq_entries=1 --set order.tq_entries=1)
-small=(--set order.sector_bytes=4096 --set order.mac_entries=8 --set order.mac_ways=4
+small=(--set order.sector_bytes=4096 --set order.mac_entries=4 --set order.mac_ways=4
        --set order.type_cache_entries=4 --set order.type_cache_ways=2 --set order.sync_entries=8
        --set order.uq_entries=2 --set order.tq_entries=2)
 for sizes in paper tiny; do

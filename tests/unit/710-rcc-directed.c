@@ -3,7 +3,8 @@
  * `rccsc` and `rccwo` (spec 004a §3, §8, §9): the worked example of the
  * thesis's Fig. 3.3 with every timestamp checked step by step, the refill
  * version fix (§9 item 1) against the printed rule, renewal, the lease
- * predictor, the livelock guard, rollover at a 12-bit stored width, RCC-WO's
+ * predictor, the livelock guard, rollover at a 12-bit stored width (alone,
+ * and through the stall ring that stops every bank and flushes every L1), RCC-WO's
  * two views, strong loads performed at the L2 (rcc.strong_loads), and the
  * refusal of rccsc without the SC issue rule.
  *
@@ -291,6 +292,48 @@ static void rollover(void **state)
     inject_free(r);
 }
 
+/* The stall ring (spec 004a §3.9), guard off: SM 1 reads X (a lease of 2000)
+ * and writes it past the lease, three times, which carries bank 0's stamps
+ * past 4096. Bank 0 rolls over and stops bank 1
+ * with the ring; every L1 is flushed (SMs 2 and 3, which never talked to
+ * bank 0, included: their clocks jump to the base and their copies go); the
+ * ring resumes and values stay right. */
+static void rollover_ring(void **state)
+{
+    (void)state;
+    struct inject *r = rig(RCCSC, "rcc.ts_bits=12", "rcc.lease=fixed:2000", NO_GUARD);
+    st(r, 3, Y, 7);
+    assert_int_equal(ld(r, 2, Y), 7);      /* SM 2 holds a copy of Y (bank 1) */
+    assert_int_equal(stat(r, "gpu.sm[2].l1.flushes"), 0);
+    for (unsigned i = 1; i <= 3; i++) {
+        assert_int_equal(ld(r, 1, X), i - 1); /* a lease to now + 2000 */
+        st(r, 1, X, i);                    /* ver past it: SM 1's clock 2000 further each time */
+    }
+    assert_true(stat(r, "gpu.l2[0].ring_rollovers") >= 1);
+    assert_int_equal(stat(r, "gpu.l2[1].ring_rollovers"), 0);
+    for (unsigned b = 0; b < 2; b++) {
+        char name[64];
+        snprintf(name, sizeof name, "gpu.l2[%u].ring_stall_cycles", b);
+        assert_true(stat(r, name) > 0);    /* both banks stopped */
+        snprintf(name, sizeof name, "gpu.l2[%u].rollovers", b);
+        assert_true(stat(r, name) >= 1);   /* bank 1 rolled when the flit reached it */
+    }
+    for (unsigned sm = 0; sm < 4; sm++) {
+        char name[64];
+        snprintf(name, sizeof name, "gpu.sm[%u].l1.flushes", sm);
+        assert_true(stat(r, name) >= 1);
+        assert_true(now_of(r, sm) >= 4096);
+    }
+    uint64_t v, e;
+    assert_true(rcc_l2_stamps(machine_l2(inject_machine(r), 1), Y, &v, &e));
+    assert_true(v >= 4096 && e >= 4096);   /* bank 1's stamps were raised to the base */
+    assert_int_equal(ld(r, 2, Y), 7);      /* its copy was flushed: read again at the L2 */
+    assert_int_equal(ld(r, 1, X), 3);
+    st(r, 2, X, 4);
+    assert_int_equal(ld(r, 3, X), 4);
+    inject_free(r);
+}
+
 /* RCC-WO (spec 004a §3.12): a store moves only the write view; a fence
  * joins the views; the SM reads its own write; an atomic joins them. */
 static void wo_views(void **state)
@@ -560,6 +603,7 @@ int main(void)
         cmocka_unit_test(renewal),
         cmocka_unit_test(predictor),
         cmocka_unit_test(rollover),
+        cmocka_unit_test(rollover_ring),
         cmocka_unit_test(wo_views),
         cmocka_unit_test(strong_loads),
         cmocka_unit_test(needs_sc),

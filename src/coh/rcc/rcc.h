@@ -17,9 +17,12 @@
  *   GETS    ts = the requester's now, ts2 = the lease end of the expired copy
  *           the L1 still holds (0: it holds no data, spec 004a §9 item 4);
  *   WRITE, ATOMIC  ts = the requester's now (rccwo: its write view);
- *   DATA    ts = exp, ts2 = ver;  RENEW  ts = exp;  ACK, ATOMRSP  ts2 = ver.
- * rcc.ts_bits sets the stored width: a component whose timestamps would
- * leave the current epoch (2^ts_bits values) rolls over (see rcc_l2.c).
+ *   DATA    ts = exp, ts2 = ver;  RENEW  ts = exp;  ACK, ATOMRSP  ts2 = ver;
+ *   FLUSH   ts = the base of the epoch a rollover moves everyone to.
+ * rcc.ts_bits sets the stored width: a bank that must store a timestamp past
+ * the current epoch (2^ts_bits values) rolls over and stops every bank and
+ * L1 with the stall ring (see rcc_l2.c); FLUSH (response vnet) and FLUSHED
+ * (request vnet) are its messages to and from the L1s.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_RCC_RCC_H
@@ -35,6 +38,8 @@ enum {
     MSG_RCC_RENEW,                 /* a new lease for the copy the L1 holds, no data */
     MSG_RCC_ACK,                   /* write performed at version ts2 */
     MSG_RCC_ATOMRSP,               /* atomic results, performed at version ts2 */
+    MSG_RCC_FLUSH,                 /* rollover: drop every copy, clock to the epoch's base ts */
+    MSG_RCC_FLUSHED,               /* ... done (to the bank that started the rollover) */
 };
 
 enum { RCC_VNET_REQ, RCC_VNET_RSP, RCC_NVNETS };

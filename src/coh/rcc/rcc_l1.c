@@ -34,9 +34,11 @@
  * modelled Fermi serves volatile loads. The thesis's workloads spin on such
  * flags; served from the copy, a spin waits for the guard to carry the
  * clock past the copy's lease (up to lease_max x livelock_cycles cycles).
- * Rollover: when the clock would leave its epoch of 2^rcc.ts_bits values (a
- * response from a bank already in a later epoch, or the livelock guard), the
- * L1 flushes every copy and its clock jumps to the new epoch's base.
+ * Rollover: a bank's FLUSH (the stall ring, rcc_l2.c) moves the clock to the
+ * base of the bank's new epoch, every copy dropped, and is answered FLUSHED.
+ * The clock can also reach a later epoch first (the livelock guard, or a
+ * response from a bank that has rolled over before its FLUSH arrives): the L1
+ * then flushes alone; a FLUSH for the epoch it is in drops nothing more.
  * INVARIANT: a load is answered only with data valid at the logical time it
  *   reached the L1: a load merged into a fill whose lease ends before the
  *   clock it merged at is replayed, not answered.
@@ -90,6 +92,7 @@ COH_NAMES(RCC_L1_STATES, RCC_L1_EVENTS);
 struct l1_stats {
     uint64_t expirations, renewals_asked, renewals, renewals_lost, fills_expired;
     uint64_t loads_replayed, rollovers, flash_invalidations, livelock_ticks, clock_jumps;
+    uint64_t flushes;
 };
 
 struct rcc_l1 {
@@ -401,10 +404,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
     if (x->line)
         fprintf(out, "  line %#llx: %s exp %llu\n", (unsigned long long)x->line->addr,
                 state_names[x->line->state], (unsigned long long)EXP(x->line));
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s pending %d merged %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->pending,
-                x->tbe->merged.n, x->tbe->parked.n);
+    ctrl_l1_dump_ctx_tbe(x, out);
 }
 
 const struct coh_table rccsc_l1_table =
@@ -542,8 +542,24 @@ static void take_response(struct ctrl *b, struct msg *m)
     ctrl_step(b, &x);
 }
 
+/* The stall ring's FLUSH: to the epoch's base, every copy dropped, and
+ * FLUSHED back to the bank that started the rollover. */
+static void take_flush(struct rcc_l1 *c, struct msg *m)
+{
+    struct ctrl *b = &c->base;
+    c->st.flushes++;
+    roll_to(c, m->ts);
+    m->type = MSG_RCC_FLUSHED;
+    m->vnet = RCC_VNET_REQ;
+    m->dst = m->src;
+    m->src = (uint16_t)b->w.index;
+    if (!port_send(b->links.net_out[RCC_VNET_REQ], m))
+        panic("%s: request vnet full after room check", b->w.name);
+}
+
 /* The next response, unless it is a renewal for a copy replaced meanwhile
- * (RenewLost sends a GETS) and the request vnet is full: it waits. */
+ * (RenewLost sends a GETS) or a FLUSH, and the request vnet is full: it
+ * waits. */
 static bool take_next_response(struct rcc_l1 *c)
 {
     struct ctrl *b = &c->base;
@@ -551,10 +567,15 @@ static bool take_next_response(struct rcc_l1 *c)
     struct msg *m = port_peek(in);
     if (!m)
         return false;
-    if (m->type == MSG_RCC_RENEW && !cache_find(&b->cache, m->addr) &&
-        !port_has_room(b->links.net_out[RCC_VNET_REQ], 1)) {
+    bool asks = m->type == MSG_RCC_FLUSH ||
+                (m->type == MSG_RCC_RENEW && !cache_find(&b->cache, m->addr));
+    if (asks && !port_has_room(b->links.net_out[RCC_VNET_REQ], 1)) {
         b->st.resource_stalls++;
         return false;
+    }
+    if (m->type == MSG_RCC_FLUSH) {
+        take_flush(c, port_pop(in));
+        return true;
     }
     take_response(b, port_pop(in));
     return true;
@@ -616,6 +637,7 @@ static const struct ctrl_stat rcc_l1_stat_rows[] = {
     CTRL_STAT_OWN(struct l1_stats, renewals_lost),
     CTRL_STAT_OWN(struct l1_stats, flash_invalidations),
     CTRL_STAT_OWN(struct l1_stats, rollovers),
+    CTRL_STAT_OWN(struct l1_stats, flushes),
     CTRL_STAT_OWN(struct l1_stats, livelock_ticks),
     CTRL_STAT_OWN(struct l1_stats, clock_jumps),
     CTRL_STAT_FN("now", stat_now),

@@ -33,14 +33,21 @@
  * INFERRED): per line, in the tag: lease_max for a line fetched from DRAM,
  * lease_min after a write, doubled (capped) after each renewal; a renewal is
  * granted with the lease before the doubling. rcc.lease = fixed:N: always N.
- * Rollover (spec 004a §3.9): DEVIATION: the thesis stops every partition with
- * a flit on a ring, zeroes every timestamp and flushes every L1. Here each
- * component rolls over by itself when a timestamp it must store leaves its
- * epoch of 2^rcc.ts_bits values: a bank raises every ver, exp, mnow and MSHR
- * clock to the new epoch's base ("zero"), an L1 flushes and moves its clock
- * there (rcc_l1.c). Messages carry full 64-bit timestamps, i.e. in hardware
- * the epoch's low bit beside the stored width, so that a component can tell
- * a stamp of the next epoch; no ring is modelled.
+ * Rollover (spec 004a §3.9): a bank that must store a timestamp past its
+ * epoch of 2^rcc.ts_bits values raises every ver, exp, mnow and MSHR clock it
+ * holds to the new epoch's base (the thesis's "set to 0") and starts the
+ * stall ring: a STALL flit goes bank to bank (rcc.ring_hop_cycles a hop);
+ * each bank it reaches rolls over likewise and stops taking requests (it
+ * queues them, MSHRs and fills go on). When the flit is back, every bank has
+ * stopped: the originator sends FLUSH to every L1 (each drops its copies and
+ * moves its clock to the base, rcc_l1.c) and waits for every FLUSHED; then a
+ * RESUME flit goes round and every bank takes its queued requests again.
+ * A rollover asked for while one is under way follows it (the thesis: the
+ * lowest partition id wins a tie). DEVIATION: messages carry full 64-bit
+ * timestamps (in hardware: the epoch's low bit beside the stored width), so
+ * a stamp of an older epoch still in flight (a response sent before the
+ * stall) is told apart and never moves a clock back; an L1 whose clock
+ * would cross the epoch end by itself (the livelock guard) rolls over alone.
  * INVARIANT: ver and exp of a line never decrease while it lives, and a
  *   refill's are >= mnow >= those of every eviction of it (spec 004a R1, R6).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -89,7 +96,22 @@ struct rcc_mshr {
 
 struct l2_stats {
     uint64_t renewals, early_acks, rollovers, lease_sum, leases;
+    uint64_t ring_rollovers, ring_stall_cycles;
 };
+
+/* The stall ring's flits (spec 004a §3.9). */
+enum ring_flit { RING_NONE, RING_STALL, RING_RESUME };
+
+/* The banks of one machine on the stall ring (keyed by its engine). */
+struct ring {
+    struct ctrl_bank_set set; /* first: the banks, in ring order */
+    bool busy;                /* a rollover is under way */
+    unsigned origin;          /* ... started by this bank */
+    uint64_t epoch;           /* ... moving everyone to this epoch */
+    uint64_t again;           /* a later epoch asked for meanwhile (0: none) */
+    unsigned flushed;         /* L1s that have answered FLUSH */
+};
+static struct ctrl_bank_set *rings;
 
 struct rcc_l2 {
     struct ctrl base;
@@ -104,6 +126,14 @@ struct rcc_l2 {
     uint8_t *level;         /* per way of the cache */
     struct rcc_mshr *mshr;  /* per TBE */
     uint64_t *granted;      /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
+    struct ring *ring;
+    uint32_t ring_hop;      /* rcc.ring_hop_cycles */
+    uint8_t flit;           /* enum ring_flit arriving at flit_at */
+    cycle_t flit_at;
+    bool stalled;           /* stopped by the ring: requests are queued in held */
+    cycle_t stalled_since;
+    struct msg_list held;
+    struct msg_list flush_out; /* the originator's FLUSHes, waiting for room */
     struct l2_stats st;
 };
 
@@ -140,13 +170,9 @@ static void roll_line(struct cache_line *l, void *arg)
     raise_to(&EXP(l), r->base);
 }
 
-/* Logical time t is about to be stored: past the bank's epoch, every stamp
- * it keeps jumps to the new epoch's base first. Returns t. */
-static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
+/* Every stamp the bank keeps jumps to the base of epoch e (past its own). */
+static void roll_bank(struct rcc_l2 *c, uint64_t e)
 {
-    uint64_t e = rcc_epoch(t, c->ts_bits);
-    if (e <= c->epoch)
-        return t;
     struct roll r = {e << c->ts_bits};
     c->epoch = e;
     c->st.rollovers++;
@@ -159,7 +185,142 @@ static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
             raise_to(&s->lastwr, r.base);
             raise_to(&s->acked, r.base);
         }
+}
+
+static void ring_start(struct rcc_l2 *c, uint64_t e);
+
+/* Logical time t is about to be stored: past the bank's epoch, every stamp
+ * it keeps jumps to the new epoch's base first, and the ring takes every
+ * other bank and L1 there. Returns t. */
+static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
+{
+    uint64_t e = rcc_epoch(t, c->ts_bits);
+    if (e <= c->epoch)
+        return t;
+    roll_bank(c, e);
+    ring_start(c, e);
     return t;
+}
+
+/* ---- the stall ring ---- */
+
+static struct rcc_l2 *ring_bank(const struct ring *r, unsigned i)
+{
+    return (struct rcc_l2 *)r->set.banks[i % r->set.n_banks];
+}
+
+/* Send flit f to the next bank on the ring. */
+static void ring_send(struct rcc_l2 *c, enum ring_flit f)
+{
+    struct rcc_l2 *next = ring_bank(c->ring, c->base.w.index + 1);
+    if (next->flit != RING_NONE)
+        panic("%s: ring flit %u sent while flit %u is on the hop", c->base.w.name, f, next->flit);
+    next->flit = (uint8_t)f;
+    next->flit_at = comp_cycle(&c->base.comp) + c->ring_hop;
+    comp_wake_at(&next->base.comp, (tick_t)next->flit_at * next->base.comp.clk->period_ps);
+}
+
+static void ring_stall(struct rcc_l2 *c)
+{
+    c->stalled = true;
+    c->stalled_since = comp_cycle(&c->base.comp);
+}
+
+/* Requests queued while stopped are taken again, before newer ones. */
+static void ring_resume(struct rcc_l2 *c)
+{
+    c->stalled = false;
+    c->st.ring_stall_cycles += comp_cycle(&c->base.comp) - c->stalled_since;
+    msg_list_splice(&c->base.replay, &c->held);
+}
+
+/* Bank c rolled over to epoch e: stop every bank (or, with a rollover under
+ * way, follow it with another). */
+static void ring_start(struct rcc_l2 *c, uint64_t e)
+{
+    struct ring *r = c->ring;
+    if (r->busy) {
+        r->again = MAX(r->again, e);
+        return;
+    }
+    r->busy = true;
+    r->origin = c->base.w.index;
+    r->epoch = e;
+    r->flushed = 0;
+    c->st.ring_rollovers++;
+    ring_stall(c);
+    ring_send(c, RING_STALL);
+}
+
+/* Every bank has stopped: FLUSH every L1 (the response vnet, in order). */
+static void ring_flush_l1s(struct rcc_l2 *c)
+{
+    for (unsigned sm = 0; sm < c->base.w.n_sms; sm++) {
+        struct msg *m = msg_new(c->base.w.msgs, MSG_RCC_FLUSH, 0, c->base.comp.eng->now);
+        m->vnet = RCC_VNET_RSP;
+        m->cls = TRAFFIC_INV;
+        m->src = (uint16_t)c->base.w.index;
+        m->dst = (uint16_t)sm;
+        m->ts = c->ring->epoch << c->ts_bits;
+        msg_list_push(&c->flush_out, m);
+    }
+}
+
+/* A flit that has arrived. */
+static bool ring_step(struct rcc_l2 *c)
+{
+    struct ring *r = c->ring;
+    if (c->flit == RING_NONE || comp_cycle(&c->base.comp) < c->flit_at)
+        return false;
+    enum ring_flit f = c->flit;
+    c->flit = RING_NONE;
+    bool origin = c->base.w.index == r->origin;
+    if (f == RING_STALL && origin) {
+        ring_flush_l1s(c);
+        if (!c->base.w.n_sms) { /* nothing to flush */
+            ring_resume(c);
+            ring_send(c, RING_RESUME);
+        }
+    } else if (f == RING_STALL) {
+        if (r->epoch > c->epoch)
+            roll_bank(c, r->epoch);
+        ring_stall(c);
+        ring_send(c, RING_STALL);
+    } else if (origin) { /* the resume flit is back: done */
+        r->busy = false;
+        if (r->again > r->epoch) {
+            uint64_t e = r->again;
+            r->again = 0;
+            ring_start(c, e);
+        }
+    } else {
+        ring_resume(c);
+        ring_send(c, RING_RESUME);
+    }
+    return true;
+}
+
+/* While stopped: requests are queued (so the network keeps flowing and the
+ * L1s' FLUSHED reach the originator); FLUSHED are counted, and the last one
+ * resumes the originator and sends the resume flit. */
+static bool ring_take_stalled(struct rcc_l2 *c, struct port *reqs)
+{
+    bool moved = false;
+    struct msg *m;
+    while ((m = port_peek(reqs))) {
+        port_pop(reqs);
+        moved = true;
+        if (m->type != MSG_RCC_FLUSHED) {
+            msg_list_push(&c->held, m);
+            continue;
+        }
+        msg_free(c->base.w.msgs, m);
+        if (++c->ring->flushed == c->base.w.n_sms) {
+            ring_resume(c);
+            ring_send(c, RING_RESUME);
+        }
+    }
+    return moved;
 }
 
 static uint64_t lease_of(struct rcc_l2 *c, const struct cache_line *l)
@@ -456,15 +617,12 @@ static bool evictable(const struct cache_line *l, void *arg)
     return !busy(l->state);
 }
 
-/* Room for the worst step: an MSHR, a DRAM request, a response. */
-static bool room(struct rcc_l2 *c)
+/* A miss's set is full: the victim (stable) is replaced. */
+static void replace(struct ctrl *b, addr_t victim)
 {
-    struct ctrl *b = &c->base;
-    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
-        b->st.resource_stalls++;
-        return false;
-    }
-    return true;
+    struct coh_ctx v;
+    ctrl_lookup(b, &v, victim);
+    step((struct rcc_l2 *)b, &v, L2_Replace);
 }
 
 /* One request. A miss first needs a free way: a full set gives up its LRU
@@ -473,26 +631,14 @@ static bool take_request(struct ctrl *b, struct msg *m)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)b;
     struct coh_ctx x;
-    if (!room(c))
+    if (!ctrl_l2_room_for_step(b)) /* room for the worst step */
         return false;
     ctrl_lookup(b, &x, m->addr);
     x.msg = m;
     if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
         return true;
-    if (!x.line) {
-        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (!way) {
-            b->st.resource_stalls++;
-            return false;
-        }
-        if (way->present) {
-            struct coh_ctx v;
-            ctrl_lookup(b, &v, way->addr);
-            step(c, &v, L2_Replace);
-            b->st.resource_stalls++;
-            return false;
-        }
-    }
+    if (!x.line && !ctrl_l2_free_way(b, m->addr, evictable, replace))
+        return false;
     unsigned ev = classify(c, &x, m);
     if (step(c, &x, ev) == COH_STALLED) {
         b->st.protocol_stalls++;
@@ -518,14 +664,21 @@ static bool rcc_l2_tick(struct comp *cp)
     struct port *reqs = b->links.net_in[RCC_VNET_REQ];
 
     ctrl_tick_begin(b);
-    bool moved = ctrl_l2_drain_pipe(b);
+    bool moved = ring_step(c);
+    moved |= ctrl_drain(&c->flush_out, b->links.net_out[RCC_VNET_RSP]);
+    moved |= ctrl_l2_drain_pipe(b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
-    moved |= ctrl_take_next(b, reqs, take_request);
-    if (moved)
+    if (c->stalled)
+        moved |= ring_take_stalled(c, reqs);
+    else
+        moved |= ctrl_take_next(b, reqs, take_request);
+    if (moved || c->flush_out.n)
         return true;
+    if (c->flit != RING_NONE) /* the flit arrives later (woken then) */
+        comp_wake_at(cp, (tick_t)c->flit_at * cp->clk->period_ps);
     /* a response held by a full vnet, or a request stalled on a resource:
      * sleep until it may clear (as the baseline bank) */
-    if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
+    if (!c->stalled && (b->replay.n || port_peek(&b->pipe) || port_peek(reqs))) {
         struct port *const in[] = {&b->in, &b->pipe};
         return ctrl_stall_sleep(b, in, 2);
     }
@@ -546,10 +699,16 @@ static void rcc_l2_dump(struct comp *cp, FILE *out)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
     struct ctrl *b = &c->base;
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n)
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !c->ring->busy)
         return;
     fprintf(out, "%s (rcc L2) mnow %llu: %u MSHRs, %u replaying, %u in pipeline\n", b->w.name,
             (unsigned long long)c->mnow, b->tbes.n_used, b->replay.n, b->pipe.n);
+    if (c->ring->busy)
+        fprintf(out, "  rollover to epoch %llu from bank %u: %s, %u requests queued, flit %u at "
+                     "cycle %llu, %u of %u L1s flushed, %u FLUSHes to send\n",
+                (unsigned long long)c->ring->epoch, c->ring->origin,
+                c->stalled ? "stopped" : "running", c->held.n, c->flit,
+                (unsigned long long)c->flit_at, c->ring->flushed, b->w.n_sms, c->flush_out.n);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -572,6 +731,8 @@ static const struct ctrl_stat rcc_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct l2_stats, renewals),
     CTRL_STAT_OWN(struct l2_stats, early_acks),
     CTRL_STAT_OWN(struct l2_stats, rollovers),
+    CTRL_STAT_OWN(struct l2_stats, ring_rollovers),
+    CTRL_STAT_OWN(struct l2_stats, ring_stall_cycles),
     CTRL_STAT_FN("lease_avg", stat_lease_avg),
     CTRL_STAT_FN("mnow", stat_mnow),
     CTRL_STAT_BASE(resource_stalls),
@@ -608,6 +769,9 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     c->granted = calloc(MAX(w->n_sms, 1u), sizeof *c->granted);
     if (!c->level || !c->mshr || !c->granted)
         panic("out of memory");
+    c->ring_hop = r->ring_hop_cycles;
+    c->ring = (struct ring *)ctrl_bank_set_add(&rings, sizeof(struct ring), w->eng, w->index,
+                                               w->n_banks, &c->base.comp);
     if (w->obs)
         rcc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
     return &c->base.comp;
@@ -618,6 +782,14 @@ void rcc_l2_destroy(struct comp *cp)
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
     if (c->base.w.obs)
         rcc_obs_bank_gone(cp->eng, c->base.w.index);
+    struct ctrl_bank_set *s = ctrl_bank_set_remove(&rings, cp->eng, c->base.w.index);
+    if (s)
+        ctrl_bank_set_free(s);
+    struct msg *m;
+    while ((m = msg_list_pop(&c->held)))
+        msg_free(c->base.w.msgs, m);
+    while ((m = msg_list_pop(&c->flush_out)))
+        msg_free(c->base.w.msgs, m);
     free(c->level);
     free(c->mshr);
     free(c->granted);

@@ -355,10 +355,7 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
     if (x->line)
         fprintf(out, "  line %#llx: %s lease %llu\n", (unsigned long long)x->line->addr,
                 state_names[x->line->state], (unsigned long long)LTS(x->line));
-    if (x->tbe)
-        fprintf(out, "  tbe %#llx: %s pending %d merged %u parked %u\n",
-                (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->pending,
-                x->tbe->merged.n, x->tbe->parked.n);
+    ctrl_l1_dump_ctx_tbe(x, out);
 }
 
 

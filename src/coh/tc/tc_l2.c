@@ -613,12 +613,17 @@ static bool room(struct tc_l2 *c)
 {
     if (tbe_full(&c->base.tbes))
         sweep(c, true); /* MSHR pressure: free the MI entries whose timestamp passed */
-    struct ctrl *b = &c->base;
-    if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1) || !port_has_room(&b->pipe, 1)) {
-        c->base.st.resource_stalls++;
-        return false;
-    }
-    return true;
+    return ctrl_l2_room_for_step(&c->base);
+}
+
+/* A miss's set is full: the victim (stable) is replaced if there is room. */
+static void replace(struct ctrl *b, addr_t victim)
+{
+    struct tc_l2 *c = (struct tc_l2 *)b;
+    struct coh_ctx v;
+    lookup_live(c, &v, victim);
+    if (room(c))
+        step(c, &v, L2_Replace);
 }
 
 /* One request. A miss first needs a free way: a full set gives up its LRU
@@ -636,21 +641,8 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
         return true;
     lookup_live(c, &x, m->addr);
-    if (!x.line) {
-        struct cache_line *way = cache_victim(&c->base.cache, m->addr, evictable, NULL);
-        if (!way) {
-            c->base.st.resource_stalls++;
-            return false;
-        }
-        if (way->present) {
-            struct coh_ctx v;
-            lookup_live(c, &v, way->addr);
-            if (room(c))
-                step(c, &v, L2_Replace);
-            c->base.st.resource_stalls++;
-            return false;
-        }
-    }
+    if (!x.line && !ctrl_l2_free_way(b, m->addr, evictable, replace))
+        return false;
     x.msg = m;
     unsigned ev = classify(c, &x, m);
     if (step(c, &x, ev) == COH_STALLED) {
