@@ -306,6 +306,29 @@ static const struct cfg_opt getm_opts[] = {
 };
 #undef T
 
+/* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
+const char *const fcs_load_names[] = {"v", "vo", "odata", NULL};
+const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
+const char *const fcs_rmw_names[] = {"odata", "wtdata", "wtfwd_data", "wto_data", NULL};
+#define T struct fcs_spec
+static const struct cfg_opt fcs_opts[] = {
+    CFG_ENUM("load", T, load, "v", fcs_load_names,
+             "spandex-d: loads send ReqV (DeNovo), ReqVo (to the predicted owner) or ReqO+data "
+             "(own the words read)"),
+    CFG_ENUM("store", T, store, "o", fcs_store_names,
+             "spandex-d: stores to words not owned send ReqO (DeNovo), ReqWT, ReqWTfwd (the LLC "
+             "forwards it to the owner) or ReqWTo (to the predicted owner)"),
+    CFG_ENUM("rmw", T, rmw, "odata", fcs_rmw_names,
+             "spandex-d: atomics on words not owned send ReqO+data (DeNovo), ReqWT+data, "
+             "ReqWTfwd+data or ReqWTo+data"),
+    CFG_BOOL("random", T, random, "false",
+             "spandex-d: every access draws its request type from the full set (stress)"),
+    CFG_U32("mispredict", T, mispredict, "0", 0, 100, "percent",
+            "spandex-d: owner predictions sent to a wrong L1 on purpose (Nack and retry)"),
+    CFG_END,
+};
+#undef T
+
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
@@ -327,6 +350,7 @@ static const struct {
     {"getm", getm_opts, offsetof(struct config, getm)},
     {"topology", topology_opts, offsetof(struct config, topology)},
     {"mg", mg_opts, offsetof(struct config, mg)},
+    {"fcs", fcs_opts, offsetof(struct config, fcs)},
 };
 
 const struct cfg_opt *config_options(void)
