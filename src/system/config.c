@@ -330,6 +330,15 @@ static const struct cfg_opt fcs_opts[] = {
              "spandex-d: every access draws its request type from the full set (stress)"),
     CFG_U32("mispredict", T, mispredict, "0", 0, 100, "percent",
             "spandex-d: owner predictions sent to a wrong L1 on purpose (Nack and retry)"),
+    CFG_STR("table", T, table, "",
+            "spandex-d: file of request types per static PTX instruction (FCS; lines 'LINE TYPE' "
+            "or 'LABEL TYPE', docs/spandex-fcs.md); instructions it names override load/store/rmw"),
+    CFG_BOOL("fwd", T, fwd, "true",
+             "spandex-d: the hardware forwards write-throughs; false: ReqWTfwd is sent as ReqWT, "
+             "ReqWTfwd+data as ReqWT+data, ReqWTo as ReqWT (spec 003 §2.10)"),
+    CFG_BOOL("pred", T, pred, "true",
+             "spandex-d: the hardware predicts owners; false: ReqVo is sent as ReqV, ReqWTo(+data) "
+             "as ReqWTfwd(+data) (spec 003 §2.10)"),
     CFG_END,
 };
 #undef T

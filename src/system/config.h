@@ -170,6 +170,8 @@ struct fcs_spec {
     uint32_t load, store, rmw; /* enum fcs_load, fcs_store, fcs_rmw */
     bool random;               /* a random type of the full set per access */
     uint32_t mispredict;       /* percent of owner predictions sent to a wrong L1 on purpose */
+    char table[CFG_STR_MAX];   /* per-static-instruction request types (FCS), "" none */
+    bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
 };
 
 /* The multi-GPM coherence directories (spec 004b §2.3: nhcc, hmg). */

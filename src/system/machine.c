@@ -15,6 +15,8 @@
 #include "gpu/sm.h"
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
+#include "coh/spandex/fcs.h"
+#include "ptx/ir.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
 #include "noc/sysnet.h"
@@ -34,6 +36,8 @@ struct machine {
     struct sm **sms;
     struct comp **l1s, **l2s;
     struct ctrl_links *l1_links;
+    const struct ptx_module *fcs_mod; /* the module fcs_types was loaded for */
+    uint8_t *fcs_types;               /* fcs.table's request type per instruction */
     struct port *from_l1;      /* per SM: L1 -> SM responses */
     struct net **up, **down;   /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
     struct sysnet *sys;        /* between GPMs' banks (several GPMs only) */
@@ -356,10 +360,17 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     return m;
 }
 
+void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj)
+{
+    for (unsigned i = 0; i < m->n_sms; i++)
+        sm_set_issue_hook(m->sms[i], fn, obj);
+}
+
 void machine_free(struct machine *m)
 {
     if (!m)
         return;
+    free(m->fcs_types);
     for (unsigned i = 0; i < m->n_sms; i++) {
         sm_free(m->sms[i]);
         m->proto->l1.destroy(m->l1s[i]);
@@ -524,17 +535,37 @@ static bool leases_passed(const struct machine *m, const uint64_t *marks)
     return true;
 }
 
+/* fcs.table: the request type of every instruction of the kernel's module
+ * (loaded once per module); NULL without a table. A bad table is a user
+ * error (exit 2). */
+static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
+{
+    if (!m->cfg.fcs.table[0])
+        return NULL;
+    if (m->fcs_mod != mod) {
+        char err[1024];
+        free(m->fcs_types);
+        m->fcs_types = fcs_table_load(m->cfg.fcs.table, mod, err, sizeof err);
+        if (!m->fcs_types)
+            fatal("%s", err);
+        m->fcs_mod = mod;
+    }
+    return m->fcs_types;
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
     if (!m->runs)
         m->runs = xcalloc(m->n_gpms, sizeof *m->runs);
+    const uint8_t *req_types = fcs_types(m, l->kernel->m);
     for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
         struct kernel_run *run = &m->runs[g];
         kernel_run_init(run, l, m->sms_per_gpm);
         kernel_run_share(run, g, m->n_gpms);
         run->on_done = kernel_done;
         run->done_obj = m;
+        run->req_types = req_types;
     }
     m->runs_left = m->n_gpms;
     tick_t start = m->eng.now;

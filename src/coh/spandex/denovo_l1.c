@@ -45,6 +45,7 @@
  */
 #include "base/log.h"
 #include "check/observe.h"
+#include "coh/spandex/fcs.h"
 #include "coh/spandex/spandex.h"
 #include "system/config.h"
 
@@ -859,46 +860,58 @@ static uint32_t predict_owner(struct dn_l1 *c, unsigned k)
     return c->pred[k] == self + 1 ? 0 : c->pred[k];
 }
 
-/* This access's request type (fcs.*; a random one under fcs.random), as an
- * index of fcs_load_names, fcs_store_names or fcs_rmw_names. */
-static unsigned access_type(struct dn_l1 *c, enum mem_op op)
+/* This access's request type: its instruction's (fcs.table), else the
+ * fcs.load/store/rmw setting for its kind of access (a random type of the
+ * full set under fcs.random), then what the hardware supports (fcs.fwd,
+ * fcs.pred; spec 003 §2.10). */
+static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
 {
-    unsigned fixed = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
+    static const uint8_t load_kinds[] = {SPXK_V, SPXK_VO, SPXK_O_DATA};
+    static const uint8_t store_kinds[] = {SPXK_O, SPXK_WT, SPXK_WTFWD, SPXK_WTO};
+    static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA,
+                                        SPXK_WTO_DATA};
+    unsigned op = m->req.op, k = m->req.req_type;
+    if (!k) {
+        unsigned t = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
                                                                       : c->types.rmw;
-    if (!c->types.random)
-        return fixed;
-    return (unsigned)rng_below(&c->rng, op == MEM_LOAD ? 3 : 4);
+        if (c->types.random)
+            t = (unsigned)rng_below(&c->rng, op == MEM_LOAD ? 3 : 4);
+        k = op == MEM_LOAD ? load_kinds[t] : op == MEM_STORE ? store_kinds[t] : rmw_kinds[t];
+    }
+    return spx_req_kind_supported(k, c->types.fwd, c->types.pred);
 }
 
 /* The event of a load, store or atomic that misses, by its request type;
  * the type to send and the predicted owner go in pick_type and pick_to. */
 static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
 {
-    unsigned t = access_type(c, (enum mem_op)m->req.op);
+    unsigned k = access_kind(c, m);
     c->pick_to = 0;
-    switch (m->req.op) {
-    case MEM_LOAD:
-        if (t == FCS_LD_ODATA)
-            return DN_LoadOwn;
-        if (t == FCS_LD_VO && (c->pick_to = predict_owner(c, PRED_V))) {
+    switch (k) {
+    case SPXK_O_DATA:
+        return m->req.op == MEM_LOAD ? DN_LoadOwn : m->req.op == MEM_STORE ? DN_Store : DN_Atomic;
+    case SPXK_O: return DN_Store;
+    case SPXK_VO:
+        if ((c->pick_to = predict_owner(c, PRED_V))) {
             c->pick_type = SPX_REQ_VO;
             return DN_LoadPred;
         }
         return DN_Load;
-    case MEM_STORE:
-        if (t == FCS_ST_O)
-            return DN_Store;
-        c->pick_type = t == FCS_ST_WT ? SPX_REQ_WT : SPX_REQ_WTFWD;
-        if (t == FCS_ST_WTO && (c->pick_to = predict_owner(c, PRED_WT)))
+    case SPXK_WT:
+    case SPXK_WTFWD:
+    case SPXK_WTO:
+        c->pick_type = k == SPXK_WT ? SPX_REQ_WT : SPX_REQ_WTFWD;
+        if (k == SPXK_WTO && (c->pick_to = predict_owner(c, PRED_WT)))
             c->pick_type = SPX_REQ_WTO;
         return DN_StoreWT;
-    default:
-        if (t == FCS_RMW_ODATA)
-            return DN_Atomic;
-        c->pick_type = t == FCS_RMW_WTDATA ? SPX_REQ_WT_DATA : SPX_REQ_WTFWD_DATA;
-        if (t == FCS_RMW_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
+    case SPXK_WT_DATA:
+    case SPXK_WTFWD_DATA:
+    case SPXK_WTO_DATA:
+        c->pick_type = k == SPXK_WT_DATA ? SPX_REQ_WT_DATA : SPX_REQ_WTFWD_DATA;
+        if (k == SPXK_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
             c->pick_type = SPX_REQ_WTO_DATA;
         return DN_AtomicWT;
+    default: return DN_Load; /* SPXK_V */
     }
 }
 
