@@ -332,7 +332,8 @@ static const struct cfg_opt fcs_opts[] = {
             "spandex-d: owner predictions sent to a wrong L1 on purpose (Nack and retry)"),
     CFG_STR("table", T, table, "",
             "spandex-d: file of request types per static PTX instruction (FCS; lines 'LINE TYPE' "
-            "or 'LABEL TYPE', docs/spandex-fcs.md); instructions it names override load/store/rmw"),
+            "or 'LABEL TYPE', docs/protocols/spandex.md); instructions it names override "
+            "load/store/rmw; %m in the path stands for the PTX file's name (prodcons)"),
     CFG_BOOL("fwd", T, fwd, "true",
              "spandex-d: the hardware forwards write-throughs; false: ReqWTfwd is sent as ReqWT, "
              "ReqWTfwd+data as ReqWT+data, ReqWTo as ReqWT (spec 003 §2.10)"),

@@ -535,6 +535,44 @@ static bool leases_passed(const struct machine *m, const uint64_t *marks)
     return true;
 }
 
+/* fcs.table's file for module `mod`: "%m" stands for the module's file name
+ * without folder and extension (one setting serves several workloads); a
+ * relative path missing from the current folder is tried from the project
+ * root, as machine files are. */
+static void fcs_table_path(const struct machine *m, const struct ptx_module *mod, char *out,
+                           size_t n)
+{
+    const char *base = strrchr(mod->filename, '/');
+    base = base ? base + 1 : mod->filename;
+    size_t base_len = strcspn(base, ".");
+    char rel[1024];
+    size_t k = 0;
+    for (const char *t = m->cfg.fcs.table; *t && k + 1 < sizeof rel; t++) {
+        if (t[0] == '%' && t[1] == 'm') {
+            k += (size_t)snprintf(rel + k, sizeof rel - k, "%.*s", (int)base_len, base);
+            k = k < sizeof rel ? k : sizeof rel - 1;
+            t++;
+        } else {
+            rel[k++] = *t;
+        }
+    }
+    rel[k] = 0;
+    FILE *f = fopen(rel, "r");
+    if (f || rel[0] == '/') {
+        if (f)
+            fclose(f);
+        snprintf(out, n, "%s", rel);
+        return;
+    }
+    const char *def = config_default_file(); /* ROOT/configs/tc-fermi.ini */
+    const char *cut = strstr(def, "/configs/");
+    snprintf(out, n, "%.*s/%s", cut ? (int)(cut - def) : 1, cut ? def : ".", rel);
+    if (!(f = fopen(out, "r")))
+        snprintf(out, n, "%s", rel); /* the error names the path as written */
+    else
+        fclose(f);
+}
+
 /* fcs.table: the request type of every instruction of the kernel's module
  * (loaded once per module); NULL without a table. A bad table is a user
  * error (exit 2). */
@@ -543,9 +581,10 @@ static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
     if (!m->cfg.fcs.table[0])
         return NULL;
     if (m->fcs_mod != mod) {
-        char err[1024];
+        char err[1024], path[2048];
         free(m->fcs_types);
-        m->fcs_types = fcs_table_load(m->cfg.fcs.table, mod, err, sizeof err);
+        fcs_table_path(m, mod, path, sizeof path);
+        m->fcs_types = fcs_table_load(path, mod, err, sizeof err);
         if (!m->fcs_types)
             fatal("%s", err);
         m->fcs_mod = mod;

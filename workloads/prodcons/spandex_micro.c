@@ -1,8 +1,7 @@
 /*
- * spx_micro.c - host driver of spec 003 §4's microbenchmarks (set spandex):
- * FlexV/S, FlexO/WT, FlexOa/WTa and Prod-Cons (spx_micro.cu says what each
- * does). --variant flexvs|flexowt|flexoawta|prodcons runs one; no variant
- * runs all four, one after another.
+ * spandex_micro.c - the host side that spec 003 §4's microbenchmarks share
+ * (workloads/spandex_micro.h): FlexV/S, FlexO/WT, FlexOa/WTa and Prod-Cons,
+ * each a workload of its own (set spandex; its .cu says what it does).
  *
  * The paper gives no sizes (spec 003 §7.1). Here: partitions of P words,
  * as many as CTAs (FlexOa/WTa) or half of them (the others: one per "CPU"
@@ -22,12 +21,11 @@
 
 #include "base/log.h"
 #include "host/workload.h"
-
-extern const char wl_ptx_spx_micro[];
+#include "../spandex_micro.h"
 
 #define SPX_THREADS 128u
 
-static const char *const variants[] = {"flexvs", "flexowt", "flexoawta", "prodcons", NULL};
+static const char *const kernels[] = {"flexvs", "flexowt", "flexoawta", "prodcons"};
 
 struct dev {
     struct host *h;
@@ -161,17 +159,17 @@ static int run_one(struct dev *d, unsigned which, char *why, size_t why_len)
     args[n++] = KARG_PTR(d->dbar);
     args[n++] = KARG_I32(d->P);
     args[n++] = KARG_I32(d->iters);
-    host_launch(d->h, variants[which], DIM1(d->nb), DIM1(SPX_THREADS), 0, args, n);
+    host_launch(d->h, kernels[which], DIM1(d->nb), DIM1(SPX_THREADS), 0, args, n);
     void (*const replay[])(struct dev *) = {replay_flexvs, replay_flexowt, replay_flexoawta,
                                             replay_prodcons};
     replay[which](d);
     char what[32];
-    snprintf(what, sizeof what, "%s A", variants[which]);
+    snprintf(what, sizeof what, "%s A", kernels[which]);
     int rc = compare(d, what, d->dA, d->A, d->a_words, why, why_len);
-    snprintf(what, sizeof what, "%s B", variants[which]);
+    snprintf(what, sizeof what, "%s B", kernels[which]);
     if (!rc)
         rc = compare(d, what, d->dB, d->B, d->b_words, why, why_len);
-    snprintf(what, sizeof what, "%s checksum", variants[which]);
+    snprintf(what, sizeof what, "%s checksum", kernels[which]);
     if (!rc)
         rc = compare(d, what, d->dout, d->out, d->out_words, why, why_len);
     host_free(d->h, d->dA);
@@ -184,36 +182,17 @@ static int run_one(struct dev *d, unsigned which, char *why, size_t why_len)
     return rc;
 }
 
-static int spx_micro_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
+int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_micro which,
+                      const char *ptx, const char *ptx_file, char *why, size_t why_len)
 {
     static const uint32_t ctas[WL_NSIZES] = {8, 16, 16, 16}, words[WL_NSIZES] = {128, 1024, 4096,
                                                                                    4096},
                           iters[WL_NSIZES] = {2, 4, 8, 20};
-    int only = -1;
     if (p->variant) {
-        for (unsigned k = 0; variants[k]; k++)
-            if (!strcmp(p->variant, variants[k]))
-                only = (int)k;
-        if (only < 0) {
-            snprintf(why, why_len, "unknown variant '%s'", p->variant);
-            return 1;
-        }
+        snprintf(why, why_len, "unknown variant '%s'", p->variant);
+        return 1;
     }
-    host_load_ptx(h, wl_ptx_spx_micro, "workloads/spx_micro/spx_micro.ptx");
+    host_load_ptx(h, ptx, ptx_file);
     struct dev d = {.h = h, .nb = ctas[p->size], .P = words[p->size], .iters = iters[p->size]};
-    for (unsigned k = 0; variants[k]; k++)
-        if ((only < 0 || only == (int)k) && run_one(&d, k, why, why_len))
-            return 1;
-    return 0;
+    return run_one(&d, which, why, why_len);
 }
-
-const struct workload wl_spx_micro = {
-    .name = "spx-micro",
-    .set = "spandex",
-    .desc = "spec 003's microbenchmarks FlexV/S, FlexO/WT, FlexOa/WTa, Prod-Cons (GPU CTAs "
-            "play the CPU cores)",
-    .ptx = wl_ptx_spx_micro,
-    .ptx_file = "workloads/spx_micro/spx_micro.ptx",
-    .run = spx_micro_run,
-    .variants = variants,
-};
