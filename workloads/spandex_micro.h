@@ -23,4 +23,21 @@ enum spandex_micro { SPXM_FLEXVS, SPXM_FLEXOWT, SPXM_FLEXOAWTA, SPXM_PRODCONS };
 int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_micro which,
                       const char *ptx, const char *ptx_file, char *why, size_t why_len);
 
+/* The workload `wl_DIR` of folder workloads/DIR: benchmark WHICH, named NAME. */
+#define SPANDEX_MICRO_WORKLOAD(DIR, NAME, WHICH, DESC)                                             \
+    extern const char wl_ptx_##DIR[];                                                              \
+    static int DIR##_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)     \
+    {                                                                                              \
+        return spandex_micro_run(h, p, WHICH, wl_ptx_##DIR, "workloads/" #DIR "/" #DIR ".ptx",    \
+                                 why, why_len);                                                    \
+    }                                                                                              \
+    const struct workload wl_##DIR = {                                                             \
+        .name = NAME,                                                                              \
+        .set = "spandex",                                                                          \
+        .desc = DESC,                                                                              \
+        .ptx = wl_ptx_##DIR,                                                                       \
+        .ptx_file = "workloads/" #DIR "/" #DIR ".ptx",                                             \
+        .run = DIR##_run,                                                                          \
+    }
+
 #endif

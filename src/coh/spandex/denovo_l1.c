@@ -678,6 +678,14 @@ static const struct coh_action_name actions[] = {
     {0},
 };
 
+/* A line busy with a request of its own: the core's typed misses wait. */
+#define TYPED_STALLS                                                                               \
+    [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL
+/* ... and every core request waits. */
+#define CORE_STALLS                                                                                \
+    [DN_LoadHit] = STALL, [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL,           \
+    [DN_Store] = STALL, [DN_AtomicHit] = STALL, [DN_Atomic] = STALL, TYPED_STALLS
+
 /*  state    event              next    uses               actions                             */
 static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
     [DN_I] = {
@@ -740,10 +748,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
         [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
         [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
-        [DN_LoadOwn  ] = STALL,
-        [DN_LoadPred ] = STALL,
-        [DN_StoreWT  ] = STALL,
-        [DN_AtomicWT ] = STALL,
+        TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BV, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BV, 0,             nack),
@@ -770,45 +775,22 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_FwdPending] = DO(DN_BO, 0,              ctrl_park),
-        [DN_LoadOwn  ] = STALL,
-        [DN_LoadPred ] = STALL,
-        [DN_StoreWT  ] = STALL,
-        [DN_AtomicWT ] = STALL,
+        TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BO, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BO, 0,             nack),
     },
     [DN_W] = {
-        [DN_LoadHit  ] = STALL,
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
+        CORE_STALLS,
         [DN_SelfInv  ] = DO(DN_W,  0,               self_inv),
         [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_free_tbe),
-        [DN_LoadOwn  ] = STALL,
-        [DN_LoadPred ] = STALL,
-        [DN_StoreWT  ] = STALL,
-        [DN_AtomicWT ] = STALL,
         [DN_FwdNack  ] = DO(DN_W,  0,               nack),
     },
     [DN_BW] = {
-        [DN_LoadHit  ] = STALL,
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
-        [DN_LoadOwn  ] = STALL,
-        [DN_LoadPred ] = STALL,
-        [DN_StoreWT  ] = STALL,
-        [DN_AtomicWT ] = STALL,
+        CORE_STALLS,
         [DN_SelfInv  ] = DO(DN_BW, TAG_WR,          self_inv),
         [DN_FwdV     ] = DO(DN_BW, DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
