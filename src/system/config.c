@@ -691,6 +691,24 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  order_policies[c->sm.order.model]->promise, list);
         return -1;
     }
+    /* request types per access (spec 003 §2.6, §2.9): only the Spandex
+     * DeNovo L1 sends them; elsewhere they would be ignored without a word */
+    const struct fcs_spec *f = &c->fcs;
+    const char *fcs_key = f->table[0]  ? "fcs.table"
+                          : f->random  ? "fcs.random"
+                          : f->load    ? "fcs.load"
+                          : f->store   ? "fcs.store"
+                          : f->rmw     ? "fcs.rmw"
+                          : f->mispredict ? "fcs.mispredict"
+                                          : NULL;
+    if (fcs_key && strcmp(c->coherence.protocol, "spandex-d")) {
+        blame(w, at, sizeof at, fcs_key, "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen,
+                 "%s%s: Spandex request types are sent by the DeNovo L1 of protocol spandex-d "
+                 "only, not by coherence.protocol = %s",
+                 at, fcs_key, c->coherence.protocol);
+        return -1;
+    }
     return 0;
 }
 

@@ -58,6 +58,11 @@ bad "\$nowhere ReqV" "label '\$nowhere' is not in workloads/prodcons/prodcons.pt
 "$bin" run --workload prod-cons --size tiny "${cfg[@]}" --set fcs.table="$tmp/none.fcs" --quiet \
     >"$tmp/b.out" 2>&1
 [ $? -eq 2 ] && grep -q "none.fcs: cannot open" "$tmp/b.out" || fail "missing table: $(cat "$tmp/b.out")"
+# request types under a protocol that does not send them: refused
+"$bin" run --workload prod-cons --size tiny "${cfg[@]}" --protocol spandex-g \
+    --set fcs.table="$tmp/pc.fcs" --quiet >"$tmp/b.out" 2>&1
+[ $? -eq 2 ] && grep -q "fcs.table: Spandex request types are sent by the DeNovo L1 of protocol spandex-d only" \
+    "$tmp/b.out" || fail "fcs.table under spandex-g: $(cat "$tmp/b.out")"
 n=$((n + 1))
 
 "$bin" repro spandex --size tiny -j 2 --out "$tmp/rep" >"$tmp/rep.out" 2>&1 ||
