@@ -38,6 +38,7 @@ static const struct {
     {"chopin", cmd_chopin, "split-frame rendering on several GPUs (CHOPIN): traces, designs"},
     {"config", cmd_config, "show the fully resolved machine configuration"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
+    {"spandex", cmd_spandex, "Spandex FCS: derive request types per instruction (select)"},
     {"list", cmd_list, "list protocols, configurations or workloads"},
     {"version", cmd_version, "print the version (also gpucoh --version)"},
 };

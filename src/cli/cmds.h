@@ -8,6 +8,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_protocol(int argc, char **argv);
+int cmd_spandex(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stress(int argc, char **argv);

@@ -32,6 +32,9 @@ struct kernel_run {
     uint32_t n_sms_started; /* SMs that got sm_start_kernel */
     uint32_t n_sms_busy;    /* started SMs whose KERNEL_END is not yet acknowledged */
     uint32_t n_ctas_done;   /* CTAs whose warps all finished */
+    /* Spandex FCS: a request type (enum spx_req_kind) per instruction of the
+     * kernel's module, indexed by ptx_memop.tag; NULL: none. */
+    const uint8_t *req_types;
     /* Called once, when the last SM finished (may be NULL). */
     void (*on_done)(void *obj, struct kernel_run *run);
     void *done_obj;

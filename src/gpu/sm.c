@@ -1752,6 +1752,7 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
                               .gpu = (uint8_t)sm->gpu,
                               .sm = (uint16_t)sm->id,
                               .warp = mi->warp,
+                              .req_type = sm->run->req_types ? sm->run->req_types[op->tag] : 0,
                               .id = req_id(mi->gen, idx, li)};
     struct atom_ops *a = NULL;
     if (op->op == MEM_ATOMIC) {

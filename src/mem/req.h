@@ -115,6 +115,8 @@ struct mem_req {
     uint16_t sm;            /* which SM */
     uint16_t warp;          /* warp slot in the SM */
     uint8_t tx;             /* enum mem_tx */
+    uint8_t req_type;       /* Spandex FCS: the instruction's request type (enum spx_req_kind,
+                               src/coh/spandex/fcs.h); 0: the L1's own choice */
     uint32_t id;            /* the LSU's id for matching the response */
     struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
 };

@@ -201,6 +201,13 @@ struct px_module_const {
     uint32_t size;
 };
 
+/* A label: the instruction it stands before (pc == n_ins of its function's
+ * end when none follows). */
+struct px_label {
+    char *name;
+    uint32_t pc;
+};
+
 struct ptx_kernel {
     struct ptx_module *m;
     struct px_func *f;
@@ -224,6 +231,8 @@ struct ptx_module {
     struct px_call *calls;
     uint32_t n_calls;
     uint32_t shared_common;   /* bytes of module-level and device-function shared variables */
+    struct px_label *labels;  /* every label, in file order (request-type tables name them) */
+    uint32_t n_labels;
 };
 
 static inline unsigned px_type_bytes(unsigned t)

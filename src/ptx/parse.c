@@ -2280,6 +2280,10 @@ static void parse_statement(struct parser *P, struct tok t)
         if (*v >= 0)
             perr(P, line, "label '%s' defined twice", w);
         *v = (int)P->m->n_ins;
+        struct ptx_module *m = P->m;
+        m->labels = xrealloc(P, m->labels, (m->n_labels + 1) * sizeof *m->labels);
+        m->labels[m->n_labels++] = (struct px_label){.name = xstrndup(P, w, strlen(w)),
+                                                     .pc = m->n_ins};
         return;
     }
     /* guard */
@@ -2863,6 +2867,9 @@ void ptx_module_free(struct ptx_module *m)
         free(fn->name);
     }
     free(m->funcs);
+    for (uint32_t k = 0; k < m->n_labels; k++)
+        free(m->labels[k].name);
+    free(m->labels);
     free(m->ins);
     free(m->kernels);
     free(m->kernel_names);

@@ -17,6 +17,8 @@
 #include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
 #include "gpu/tx_board.h"
+#include "coh/spandex/fcs.h"
+#include "ptx/ir.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
 #include "noc/sysnet.h"
@@ -36,6 +38,8 @@ struct machine {
     struct sm **sms;
     struct comp **l1s, **l2s;
     struct ctrl_links *l1_links;
+    const struct ptx_module *fcs_mod; /* the module fcs_types was loaded for */
+    uint8_t *fcs_types;               /* fcs.table's request type per instruction */
     struct port *from_l1;      /* per SM: L1 -> SM responses */
     struct net **up, **down;   /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
     struct sysnet *sys;        /* between GPMs' banks (several GPMs only) */
@@ -377,10 +381,17 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     return m;
 }
 
+void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj)
+{
+    for (unsigned i = 0; i < m->n_sms; i++)
+        sm_set_issue_hook(m->sms[i], fn, obj);
+}
+
 void machine_free(struct machine *m)
 {
     if (!m)
         return;
+    free(m->fcs_types);
     for (unsigned i = 0; i < m->n_sms; i++) {
         sm_free(m->sms[i]);
         m->proto->l1.destroy(m->l1s[i]);
@@ -546,17 +557,76 @@ static bool leases_passed(const struct machine *m, const uint64_t *marks)
     return true;
 }
 
+/* fcs.table's file for module `mod`: "%m" stands for the module's file name
+ * without folder and extension (one setting serves several workloads); a
+ * relative path missing from the current folder is tried from the project
+ * root, as machine files are. */
+static void fcs_table_path(const struct machine *m, const struct ptx_module *mod, char *out,
+                           size_t n)
+{
+    const char *base = strrchr(mod->filename, '/');
+    base = base ? base + 1 : mod->filename;
+    size_t base_len = strcspn(base, ".");
+    char rel[1024];
+    size_t k = 0;
+    for (const char *t = m->cfg.fcs.table; *t && k + 1 < sizeof rel; t++) {
+        if (t[0] == '%' && t[1] == 'm') {
+            k += (size_t)snprintf(rel + k, sizeof rel - k, "%.*s", (int)base_len, base);
+            k = k < sizeof rel ? k : sizeof rel - 1;
+            t++;
+        } else {
+            rel[k++] = *t;
+        }
+    }
+    rel[k] = 0;
+    FILE *f = fopen(rel, "r");
+    if (f || rel[0] == '/') {
+        if (f)
+            fclose(f);
+        snprintf(out, n, "%s", rel);
+        return;
+    }
+    const char *def = config_default_file(); /* ROOT/configs/tc-fermi.ini */
+    const char *cut = strstr(def, "/configs/");
+    snprintf(out, n, "%.*s/%s", cut ? (int)(cut - def) : 1, cut ? def : ".", rel);
+    if (!(f = fopen(out, "r")))
+        snprintf(out, n, "%s", rel); /* the error names the path as written */
+    else
+        fclose(f);
+}
+
+/* fcs.table: the request type of every instruction of the kernel's module
+ * (loaded once per module); NULL without a table. A bad table is a user
+ * error (exit 2). */
+static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
+{
+    if (!m->cfg.fcs.table[0])
+        return NULL;
+    if (m->fcs_mod != mod) {
+        char err[1024], path[2048];
+        free(m->fcs_types);
+        fcs_table_path(m, mod, path, sizeof path);
+        m->fcs_types = fcs_table_load(path, mod, err, sizeof err);
+        if (!m->fcs_types)
+            fatal("%s", err);
+        m->fcs_mod = mod;
+    }
+    return m->fcs_types;
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct machine *m = obj;
     if (!m->runs)
         m->runs = xcalloc(m->n_gpms, sizeof *m->runs);
+    const uint8_t *req_types = fcs_types(m, l->kernel->m);
     for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
         struct kernel_run *run = &m->runs[g];
         kernel_run_init(run, l, m->sms_per_gpm);
         kernel_run_share(run, g, m->n_gpms);
         run->on_done = kernel_done;
         run->done_obj = m;
+        run->req_types = req_types;
     }
     m->runs_left = m->n_gpms;
     tick_t start = m->eng.now;

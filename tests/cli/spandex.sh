@@ -5,7 +5,12 @@
 # episodes with small caches and the invariant observers (golden memory,
 # single owner per word, bounded ownership retries) and every workload passes
 # its CPU check under DeNovo L1s, which really own what they write; the
-# tables are the ones docs/protocols/ prints. (tests/long/spandex.sh: the
+# tables are the ones docs/protocols/ prints. With every access drawing its
+# request type from the full set (fcs.random: ReqV, ReqVo, ReqO+data, ReqO,
+# ReqWT, ReqWTfwd, ReqWTo and the +data atomics) and 30% of owner
+# predictions sent to a wrong L1 on purpose, the litmus suite passes at 1000
+# iterations and the stress tester 20 K episodes with the observers on
+# (forwarded updates performed exactly once, no Nack loop). (tests/long/spandex.sh: the
 # litmus suite on spandex.ini and 1 M stress episodes.)
 set -u
 bin=$1; root=$2
@@ -16,7 +21,15 @@ tests=("$root/litmus/ptx")
 for t in "$root"/tests/litmus/*.litmus; do
     case $(basename "$t") in bad-*) ;; *) tests+=("$t") ;; esac
 done
-n=0
+fcs=(--set fcs.random=true --set fcs.mispredict=30)
+"$bin" litmus --protocol spandex-d --iterations 1000 "${fcs[@]}" "${tests[@]}" >"$tmp/l.out" 2>&1 ||
+    fail "litmus with random request types: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
+grep -q "^== spandex-d (model ptx): [1-9][0-9]* passed, 0 failed" "$tmp/l.out" ||
+    fail "litmus summary, random request types"
+out=$("$bin" stress "${cfg[@]}" --protocol spandex-d --episodes 20000 --small-caches --check \
+    "${fcs[@]}" 2>&1) || { echo "$out" | head -40; fail "stress with random request types"; }
+echo "$out" | grep -q "^stress spandex-d *passed: 20000 episodes" || fail "stress fcs: no pass line"
+n=2
 for p in spandex-d spandex-g; do
     "$bin" litmus --protocol $p --iterations 1000 "${tests[@]}" >"$tmp/l.out" 2>&1 ||
         fail "litmus under $p: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
@@ -37,7 +50,7 @@ grants=$(grep -Po '"gpu.l2\[[0-9]+\].ownership_grants":\t\K[0-9]+' "$tmp/h.json"
 [ "$grants" -gt 0 ] || fail "no ownership grant under spandex-d"
 # the size of the tables (spec 003 §2.8 compares designs by their state space)
 "$bin" protocol show spandex-d --format count >"$tmp/c.out" || fail "protocol show --format count"
-grep -Eq '^spandex-d +spandex.DeNovo-L1 +6 +[0-9]+ +[1-9][0-9]* ' "$tmp/c.out" || fail "no DeNovo L1 count"
+grep -Eq '^spandex-d +spandex.DeNovo-L1 +7 +[0-9]+ +[1-9][0-9]* ' "$tmp/c.out" || fail "no DeNovo L1 count"
 grep -Eq '^spandex-d +spandex.LLC +6 ' "$tmp/c.out" || fail "no LLC count"
 grep -Eq '^spandex-d +total ' "$tmp/c.out" || fail "no total"
 "$bin" protocol show all --format count | grep -Eq '^mesi +total ' || fail "count of every protocol"

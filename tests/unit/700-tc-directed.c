@@ -38,17 +38,6 @@ static void wait_cycles(struct inject *r, uint64_t cycles)
     inject_run(r);
 }
 
-static uint64_t stat_sum(struct inject *r, const char *fmt, unsigned n)
-{
-    uint64_t s = 0;
-    char name[128];
-    for (unsigned i = 0; i < n; i++) {
-        snprintf(name, sizeof name, fmt, i);
-        s += inject_stat(r, name);
-    }
-    return s;
-}
-
 /* ---- values and the model ---- */
 
 /* EVIDENCE-OF: spec 002 §3.9 "A fence deschedules the wavefront until its

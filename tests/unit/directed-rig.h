@@ -106,6 +106,18 @@ static inline uint64_t stat(struct inject *r, const char *name)
     return inject_stat(r, name);
 }
 
+/* A statistic summed over n controllers: fmt names controller %u's. */
+static inline uint64_t stat_sum(struct inject *r, const char *fmt, unsigned n)
+{
+    uint64_t s = 0;
+    char name[128];
+    for (unsigned i = 0; i < n; i++) {
+        snprintf(name, sizeof name, fmt, i);
+        s += inject_stat(r, name);
+    }
+    return s;
+}
+
 /* `n` messages of class `cls` (a string literal: "INV", "RCL") went down to
  * the L1s and as many answers came back up. A macro, so that a failure
  * names the test's line. */

@@ -24,6 +24,18 @@
  * read the LLC, as MESI's L1 flushes at kernel end), so ownership does not
  * survive a kernel boundary; one request per line is outstanding (a second
  * miss to a busy line waits for the first).
+ * Request types (spec 003 §2.6; fcs.* settings, docs/spandex.md): a load
+ * that misses sends ReqV, ReqVo (to the predicted owner: the last L1 that
+ * answered this L1's ReqVo or ReqV, or the LLC when none) or ReqO+data (the
+ * words read become owned); a store to words not owned ReqO, ReqWT, ReqWTfwd
+ * or ReqWTo; an atomic ReqO+data, ReqWT+data, ReqWTfwd+data or ReqWTo+data.
+ * The write-through kinds leave the words where they are (BW until the
+ * answer: from the LLC, or from the owner that performed it). As an owner
+ * this L1 performs forwarded and predicted writes and atomics on words it
+ * owns and keeps them, answers predicted reads from them, and Nacks what it
+ * does not own entirely (nothing done); the requester then retries at the
+ * LLC with ReqV, ReqWT or ReqWT+data, which are never Nacked. Under --check
+ * a request performed twice (by an owner and again) or Nacked twice panics.
  * Per line: meta[0] valid words, meta[1] owned words. Per TBE: meta[0] words
  * whose ownership is pending, meta[1] the held store or atomic (its msg->ts:
  * the words done, ts2: the rounds asked), acks the relays still expected
@@ -33,7 +45,9 @@
  */
 #include "base/log.h"
 #include "check/observe.h"
+#include "coh/spandex/fcs.h"
 #include "coh/spandex/spandex.h"
+#include "system/config.h"
 
 #define DN_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
@@ -41,7 +55,8 @@
     X(O, "present, some words owned (current here, serve forwards)")                              \
     X(BV, "a ReqV is outstanding for the line")                                                   \
     X(BO, "a ReqO is outstanding for some words (grant and relays to collect)")                   \
-    X(W, "owned words written back (eviction or kernel end); kept until the ack")
+    X(W, "owned words written back (eviction or kernel end); kept until the ack")                \
+    X(BW, "a write-through, forwarded or predicted request is out (no state asked)")
 
 #define DN_EVENTS(X)                                                                               \
     X(LoadHit, "load whose words are all valid or owned")                                         \
@@ -69,7 +84,20 @@
     X(RvkO, "RvkO: give the owned words back to the LLC")                                         \
     X(FwdOLast, "FwdReqO taking the line's last owned words")                                     \
     X(RvkOLast, "RvkO taking the line's last owned words")                                        \
-    X(FwdPending, "a forward for words whose grant is still on its way")
+    X(FwdPending, "a forward for words whose grant is still on its way")                          \
+    X(LoadOwn, "load of a word not valid, typed ReqO+data: own the words read")                  \
+    X(LoadPred, "load of a word not valid, typed ReqVo: ask the predicted owner")                \
+    X(StoreWT, "store to some word not owned, typed ReqWT, ReqWTfwd or ReqWTo")                  \
+    X(AtomicWT, "atomic on some word not owned, typed ReqWT+data, ReqWTfwd+data or ReqWTo+data") \
+    X(WTDone, "the write-through's answer (LLC or owner); no word owned here")                   \
+    X(WTDoneOwned, "the write-through's answer; some words of the line owned here")              \
+    X(PredFill, "the predicted owner's words for a ReqVo; no word owned here")                    \
+    X(PredFillOwned, "the predicted owner's words for a ReqVo; some words owned here")           \
+    X(Nack, "Nack of a forwarded or predicted write: retry at the LLC (ReqWT(+data))")          \
+    X(NackLoad, "Nack of a ReqVo: retry at the LLC (ReqV)")                                      \
+    X(FwdWT, "FwdWT, ReqWTo(+data) for words all owned here: perform, keep them")                \
+    X(PredV, "ReqVo for words all owned here: send them, keep them")                             \
+    X(FwdNack, "a forwarded or predicted request for words not all owned here: Nack")
 
 #define X(n, d) DN_##n,
 enum dn_state { DN_STATES(X) DN_NSTATES };
@@ -79,14 +107,25 @@ COH_NAMES(DN_STATES, DN_EVENTS);
 
 struct dn_stats {
     uint64_t store_hits, atomic_hits, ownership_requests, forwards_served, revoked,
-        self_invalidations, words_invalidated, writebacks, fills_dropped, ownership_retries;
+        self_invalidations, words_invalidated, writebacks, fills_dropped, ownership_retries,
+        write_throughs, predicted_sent, forwarded_performed, predicted_reads_served, nacks_sent,
+        nacks_received;
 };
+
+/* The owner predictor's request classes (spec 003 §6.1: the last responder
+ * per request type). */
+enum { PRED_V, PRED_WT, PRED_WT_DATA, PRED_N };
 
 struct dn_l1 {
     struct ctrl base;
     unsigned words;
     bool inv_pending;      /* an acquire was answered in this step: self-invalidate after it */
     struct msg_list kend;  /* KERNEL_END requests waiting for the flush */
+    struct fcs_spec types; /* the request types to send */
+    uint32_t pred[PRED_N]; /* last responder: L1 index + 1, 0 the LLC */
+    uint16_t pick_type;    /* the classifier's choice for the step it classified */
+    uint32_t pick_to;      /* ... and its predicted owner (L1 index + 1; 0: the LLC) */
+    struct rng rng;        /* fcs.random and fcs.mispredict draws */
     struct dn_stats st;
 };
 
@@ -146,6 +185,7 @@ static void send_req_v(struct coh_ctx *x)
     struct dn_l1 *c = dn_of(x->ctrl);
     x->tbe->use_once = x->event == DN_LoadL2;
     x->tbe->acks = 0;
+    x->msg->sharer = 0; /* the answer names the owner that supplied words, if any */
     ctrl_l1_send_gets(x, SPX_REQ_V, x->event == DN_Load, 0);
     (void)c;
 }
@@ -166,7 +206,7 @@ static void request_ownership(struct dn_l1 *c, struct coh_ctx *x, struct msg *m)
     spx_bytes_of(&whole, want, c->base.line_bytes);
     for (unsigned i = 0; i < ARRAY_LEN(whole.w); i++)
         wrote.w[i] = whole.w[i] & m->mask.w[i];
-    bool partial = m->req.op == MEM_ATOMIC || memcmp(&whole, &wrote, sizeof whole) != 0;
+    bool partial = m->req.op != MEM_STORE || memcmp(&whole, &wrote, sizeof whole) != 0;
     x->tbe->meta[0] = want;
     x->tbe->meta[1] = (uint64_t)(uintptr_t)m;
     x->tbe->acks = 0;
@@ -187,6 +227,8 @@ static void send_req_o(struct coh_ctx *x)
     m->ts2 = 0;
     if (m->req.op == MEM_ATOMIC)
         c->base.st.atomics++;
+    else if (m->req.op == MEM_LOAD)
+        c->base.st.load_misses++;
     else
         c->base.st.stores++;
     x->msg = NULL;
@@ -261,6 +303,7 @@ static void fill(struct coh_ctx *x)
     x->tbe->pending--;
     if (is_acquire(&m->req))
         c->inv_pending = true;
+    c->pred[PRED_V] = m->sharer;
     ctrl_to_core(&c->base, m, 0);
     x->msg = NULL;
 }
@@ -293,6 +336,8 @@ static void take_relay(struct coh_ctx *x)
  * a store's bytes there, an atomic's lanes there. */
 static void perform_part(struct dn_l1 *c, struct cache_line *l, struct msg *m, uint64_t avail)
 {
+    if (m->req.op == MEM_LOAD) /* ReqO+data load: answered from the line when all are in */
+        return;
     if (m->req.op != MEM_ATOMIC) {
         struct bytemask all = m->mask, part;
         spx_bytes_of(&part, avail, c->base.line_bytes);
@@ -356,6 +401,8 @@ static void perform_held(struct coh_ctx *x)
     }
     if (m->req.op == MEM_ATOMIC && is_acquire(&m->req))
         c->inv_pending = true;
+    if (m->req.op == MEM_LOAD)
+        memcpy(m->data, x->line->data, c->base.line_bytes);
     ctrl_to_core(&c->base, m, 0);
 }
 
@@ -408,6 +455,186 @@ static void wb_done(struct coh_ctx *x)
     x->msg = NULL;
 }
 
+/* ---- write-through, forwarded and predicted requests (spec 003 §2.6) ---- */
+
+static unsigned pred_class(const struct msg *m)
+{
+    return m->req.op == MEM_LOAD ? PRED_V : m->req.op == MEM_STORE ? PRED_WT : PRED_WT_DATA;
+}
+
+/* The type a write-through kind is retried with after a Nack: the same
+ * request at the LLC, in a type that is never forwarded. */
+static uint16_t retry_type(const struct msg *m)
+{
+    return m->req.op == MEM_LOAD ? SPX_REQ_V : m->req.op == MEM_STORE ? SPX_REQ_WT
+                                                                      : SPX_REQ_WT_DATA;
+}
+
+/* Send core request m (held in x->msg) as `type`; the TBE counts it. */
+static void send_as(struct dn_l1 *c, struct coh_ctx *x, uint16_t type)
+{
+    struct msg *m = x->msg;
+    bool atomic = m->req.op == MEM_ATOMIC, load = m->req.op == MEM_LOAD;
+    ctrl_l1_request(x, type, load ? TRAFFIC_REQ : atomic ? TRAFFIC_ATO : TRAFFIC_ST,
+                    load     ? 0
+                    : atomic ? (uint16_t)atom_operand_bytes(m->req.atom)
+                             : (uint16_t)bytemask_count(&m->mask));
+    (void)c;
+}
+
+/* StoreWT, AtomicWT, LoadPred: the classifier's type (pick_type), to the
+ * LLC or to the predicted owner (pick_to). A store's bytes go into the
+ * valid words here too; an atomic's words are no longer valid here. */
+static void send_wt(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    m->ts = 0;  /* times performed by an owner (--check) */
+    m->ts2 = 0; /* Nacks */
+    m->flags = 0;
+    m->sharer = c->pick_to ? c->pick_to - 1 : 0;
+    if (spx_predicted(c->pick_type))
+        c->st.predicted_sent++;
+    if (m->req.op == MEM_STORE) {
+        c->st.write_throughs++;
+        c->base.st.stores++;
+        bytes_merge(x->line->data, m->data, &m->mask, c->base.line_bytes);
+    } else if (m->req.op == MEM_ATOMIC) {
+        c->st.write_throughs++;
+        c->base.st.atomics++;
+        *valid_of(x->line) &= ~spx_atomic_words(m->req.atom);
+    } else {
+        c->base.st.load_misses++;
+        x->tbe->use_once = false;
+    }
+    send_as(c, x, c->pick_type);
+}
+
+/* The owner predictor learns who answered (msg->sharer: L1 index + 1, or 0
+ * for the LLC). */
+static void learn(struct dn_l1 *c, const struct msg *m, uint32_t who)
+{
+    c->pred[pred_class(m)] = who;
+}
+
+/* The answer to a write-through kind: done. */
+static void wt_done(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    bool by_owner = m->type == SPX_RSP_OWNER;
+    /* performed exactly once: by the owner that answers, or by the LLC */
+    if (c->base.w.obs && m->ts != (by_owner ? 1u : 0u))
+        panic("invariant violated: %s: a %s to line %#llx was performed %llu times by owners "
+              "and answered by %s (forwarded updates are applied exactly once)",
+              c->base.w.name, mem_op_names[m->req.op], (unsigned long long)x->addr,
+              (unsigned long long)m->ts, by_owner ? "an owner" : "the LLC");
+    learn(c, m, by_owner ? m->sharer : 0);
+    x->tbe->pending--;
+    if (m->req.op == MEM_ATOMIC && is_acquire(&m->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, m, 0);
+    x->msg = NULL;
+}
+
+/* The predicted owner's words for a ReqVo: they fill the words of the line
+ * not owned here (unless an acquire came since: then they only answer). */
+static void pred_fill(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t words = core_words(c, m) & ~*owned_of(x->line);
+    learn(c, m, m->sharer);
+    if (!x->tbe->use_once) {
+        struct bytemask b;
+        spx_bytes_of(&b, words, c->base.line_bytes);
+        bytes_merge(x->line->data, m->data, &b, c->base.line_bytes);
+        *valid_of(x->line) |= words;
+        c->base.st.fills++;
+    } else {
+        c->st.fills_dropped++;
+    }
+    x->tbe->pending--;
+    ctrl_to_core(&c->base, m, 0);
+    x->msg = NULL;
+}
+
+/* A Nack: the target did not own every word and did nothing; retry at the
+ * LLC with the non-forwarded type, which is never Nacked. */
+static void retry_at_llc(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->st.nacks_received++;
+    if (c->base.w.obs && (m->ts || ++m->ts2 > 1))
+        panic("invariant violated: %s: a %s to line %#llx Nacked %s (no Nack loop; a Nacked "
+              "request was not performed)",
+              c->base.w.name, mem_op_names[m->req.op], (unsigned long long)x->addr,
+              m->ts ? "after an owner performed it" : "twice");
+    learn(c, m, 0);
+    x->tbe->pending--;
+    m->flags = 0;
+    m->sharer = 0;
+    if (m->req.op == MEM_LOAD) {
+        c->base.st.load_misses--; /* counted again by the retry */
+        ctrl_l1_send_gets(x, retry_type(m), true, 0);
+        return;
+    }
+    send_as(c, x, retry_type(m));
+}
+
+/* Answer a forwarded or predicted request through the LLC (passed on to
+ * the requester, msg->sharer). */
+static void answer_owner(struct dn_l1 *c, struct msg *m, uint16_t flags, uint8_t cls,
+                         uint16_t bytes)
+{
+    m->flags = (uint16_t)(SPX_F_PASS | flags);
+    ctrl_to_home(&c->base, m, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls, bytes);
+}
+
+/* FwdWT, ReqWTo(+data) for words all owned here: perform, keep them. */
+static void serve_fwd_wt(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->st.forwarded_performed++;
+    cache_touch(&c->base.cache, x->line);
+    m->ts++;
+    if (m->req.op == MEM_ATOMIC) {
+        apply_atomic(c, x->line, m);
+        answer_owner(c, m, 0, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
+    } else {
+        apply_store(c, x->line, m);
+        answer_owner(c, m, 0, TRAFFIC_REQ, 0);
+    }
+    x->msg = NULL;
+}
+
+/* ReqVo for words all owned here: send them, keep them. */
+static void serve_pred_v(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t words = core_words(c, m);
+    struct bytemask b;
+    spx_bytes_of(&b, words, c->base.line_bytes);
+    c->st.predicted_reads_served++;
+    cache_touch(&c->base.cache, x->line);
+    if (c->base.w.obs)
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &b);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
+    answer_owner(c, m, 0, TRAFFIC_LD, (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES));
+    x->msg = NULL;
+}
+
+static void nack(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    c->st.nacks_sent++;
+    answer_owner(c, x->msg, SPX_F_NACK, TRAFFIC_REQ, 0);
+    x->msg = NULL;
+}
+
 static void self_inv(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
@@ -416,7 +643,7 @@ static void self_inv(struct coh_ctx *x)
         c->st.words_invalidated += (uint64_t)__builtin_popcountll(*v & ~*owned_of(x->line));
         *v &= *owned_of(x->line);
     }
-    if (x->tbe && x->state == DN_BV)
+    if (x->tbe && (x->state == DN_BV || x->state == DN_BW))
         x->tbe->use_once = true;
 }
 
@@ -440,8 +667,24 @@ static const struct coh_action_name actions[] = {
     {self_inv, "self_inv", "drop valid words not owned; an outstanding fill will not install"},
     {ctrl_drop_line, "drop_line", "free the way"},
     {ctrl_park, "park", "wait until the line's state changes"},
+    {send_wt, "send_wt",
+     "send the typed request to the LLC or the predicted owner (stores: bytes into valid words)"},
+    {wt_done, "wt_done", "answer the core; the predictor learns who performed it"},
+    {pred_fill, "pred_fill", "the owner's words fill the words not owned; answer the load"},
+    {retry_at_llc, "retry_at_llc", "Nacked: send ReqV, ReqWT or ReqWT+data to the LLC"},
+    {serve_fwd_wt, "serve_fwd_wt", "perform the write or atomic on the owned words, answer"},
+    {serve_pred_v, "serve_pred_v", "send the owned words to the requester, keep them"},
+    {nack, "nack", "answer Nack: nothing done"},
     {0},
 };
+
+/* A line busy with a request of its own: the core's typed misses wait. */
+#define TYPED_STALLS                                                                               \
+    [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL
+/* ... and every core request waits. */
+#define CORE_STALLS                                                                                \
+    [DN_LoadHit] = STALL, [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL,           \
+    [DN_Store] = STALL, [DN_AtomicHit] = STALL, [DN_Atomic] = STALL, TYPED_STALLS
 
 /*  state    event              next    uses               actions                             */
 static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
@@ -450,6 +693,11 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_LoadL2   ] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
         [DN_Store    ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
         [DN_Atomic   ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+        [DN_LoadPred ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+        [DN_AtomicWT ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+        [DN_FwdNack  ] = DO(DN_I,  0,               nack),
     },
     [DN_V] = {
         [DN_LoadHit  ] = DO(DN_V,  TAG_RD | DATA_RD, reply_hit),
@@ -457,6 +705,11 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_LoadL2   ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
         [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
         [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_FwdNack  ] = DO(DN_V,  0,               nack),
         [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line),
         [DN_SelfInv  ] = DO(DN_I,  TAG_WR,          self_inv, ctrl_drop_line),
     },
@@ -468,6 +721,13 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
         [DN_AtomicHit] = DO(DN_O,  TAG_RD | DATA_RD | DATA_WR, atomic_hit),
         [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_FwdWT    ] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
+        [DN_PredV    ] = DO(DN_O, DATA_RD,       serve_pred_v),
+        [DN_FwdNack  ] = DO(DN_O, 0,             nack),
         [DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
         [DN_SelfInv  ] = DO(DN_O,  TAG_WR,          self_inv),
         [DN_Flush    ] = DO(DN_W,  TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
@@ -488,6 +748,10 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
         [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
         [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
+        TYPED_STALLS,
+        [DN_FwdWT    ] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
+        [DN_PredV    ] = DO(DN_BV, DATA_RD,       serve_pred_v),
+        [DN_FwdNack  ] = DO(DN_BV, 0,             nack),
         [DN_FwdV     ] = DO(DN_BV, DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
@@ -511,20 +775,35 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_FwdPending] = DO(DN_BO, 0,              ctrl_park),
+        TYPED_STALLS,
+        [DN_FwdWT    ] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
+        [DN_PredV    ] = DO(DN_BO, DATA_RD,       serve_pred_v),
+        [DN_FwdNack  ] = DO(DN_BO, 0,             nack),
     },
     [DN_W] = {
-        [DN_LoadHit  ] = STALL,
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
+        CORE_STALLS,
         [DN_SelfInv  ] = DO(DN_W,  0,               self_inv),
         [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_free_tbe),
+        [DN_FwdNack  ] = DO(DN_W,  0,               nack),
+    },
+    [DN_BW] = {
+        CORE_STALLS,
+        [DN_SelfInv  ] = DO(DN_BW, TAG_WR,          self_inv),
+        [DN_FwdV     ] = DO(DN_BW, DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkO     ] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+        [DN_FwdWT    ] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
+        [DN_PredV    ] = DO(DN_BW, DATA_RD,       serve_pred_v),
+        [DN_FwdNack  ] = DO(DN_BW, 0,             nack),
+        [DN_WTDone   ] = DO(DN_V,  TAG_WR,          wt_done, ctrl_free_tbe),
+        [DN_WTDoneOwned] = DO(DN_O, TAG_WR,         wt_done, ctrl_free_tbe),
+        [DN_PredFill ] = DO(DN_V,  TAG_WR | DATA_WR, pred_fill, ctrl_free_tbe),
+        [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_free_tbe),
+        [DN_Nack     ] = DO(DN_BW, 0,               retry_at_llc),
+        [DN_NackLoad ] = DO(DN_BV, TAG_WR,          retry_at_llc),
     },
 };
 
@@ -550,6 +829,74 @@ static bool performed_at_llc(const struct mem_req *r)
     return r->scope >= SCOPE_GPU && r->sem != SEM_WEAK;
 }
 
+/* The owner to send a predicted request of class k to (L1 index + 1), or 0
+ * for the LLC: the last responder, unless fcs.mispredict sends it to another
+ * L1 on purpose. */
+static uint32_t predict_owner(struct dn_l1 *c, unsigned k)
+{
+    unsigned self = c->base.w.index, n = c->base.w.n_sms;
+    if (c->types.mispredict && n > 1 && rng_below(&c->rng, 100) < c->types.mispredict) {
+        unsigned t = (unsigned)rng_below(&c->rng, n - 1);
+        return (t >= self ? t + 1 : t) + 1;
+    }
+    return c->pred[k] == self + 1 ? 0 : c->pred[k];
+}
+
+/* This access's request type: its instruction's (fcs.table), else the
+ * fcs.load/store/rmw setting for its kind of access (a random type of the
+ * full set under fcs.random), then what the hardware supports (fcs.fwd,
+ * fcs.pred; spec 003 §2.10). */
+static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
+{
+    static const uint8_t load_kinds[] = {SPXK_V, SPXK_VO, SPXK_O_DATA};
+    static const uint8_t store_kinds[] = {SPXK_O, SPXK_WT, SPXK_WTFWD, SPXK_WTO};
+    static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA,
+                                        SPXK_WTO_DATA};
+    unsigned op = m->req.op, k = m->req.req_type;
+    if (!k) {
+        unsigned t = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
+                                                                      : c->types.rmw;
+        if (c->types.random)
+            t = (unsigned)rng_below(&c->rng, op == MEM_LOAD ? 3 : 4);
+        k = op == MEM_LOAD ? load_kinds[t] : op == MEM_STORE ? store_kinds[t] : rmw_kinds[t];
+    }
+    return spx_req_kind_supported(k, c->types.fwd, c->types.pred);
+}
+
+/* The event of a load, store or atomic that misses, by its request type;
+ * the type to send and the predicted owner go in pick_type and pick_to. */
+static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
+{
+    unsigned k = access_kind(c, m);
+    c->pick_to = 0;
+    switch (k) {
+    case SPXK_O_DATA:
+        return m->req.op == MEM_LOAD ? DN_LoadOwn : m->req.op == MEM_STORE ? DN_Store : DN_Atomic;
+    case SPXK_O: return DN_Store;
+    case SPXK_VO:
+        if ((c->pick_to = predict_owner(c, PRED_V))) {
+            c->pick_type = SPX_REQ_VO;
+            return DN_LoadPred;
+        }
+        return DN_Load;
+    case SPXK_WT:
+    case SPXK_WTFWD:
+    case SPXK_WTO:
+        c->pick_type = k == SPXK_WT ? SPX_REQ_WT : SPX_REQ_WTFWD;
+        if (k == SPXK_WTO && (c->pick_to = predict_owner(c, PRED_WT)))
+            c->pick_type = SPX_REQ_WTO;
+        return DN_StoreWT;
+    case SPXK_WT_DATA:
+    case SPXK_WTFWD_DATA:
+    case SPXK_WTO_DATA:
+        c->pick_type = k == SPXK_WT_DATA ? SPX_REQ_WT_DATA : SPX_REQ_WTFWD_DATA;
+        if (k == SPXK_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
+            c->pick_type = SPX_REQ_WTO_DATA;
+        return DN_AtomicWT;
+    default: return DN_Load; /* SPXK_V */
+    }
+}
+
 static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
 {
     const struct msg *m = x->msg;
@@ -568,11 +915,11 @@ static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
             return DN_LoadHit;
         if (performed_at_llc(&m->req))
             return DN_LoadL2;
-        return (words & ~(owned | valid)) ? DN_Load : DN_LoadHit;
+        return (words & ~(owned | valid)) ? typed_miss(c, m) : DN_LoadHit;
     case MEM_STORE:
-        return all_owned ? DN_StoreHit : DN_Store;
+        return all_owned ? DN_StoreHit : typed_miss(c, m);
     default:
-        return all_owned ? DN_AtomicHit : DN_Atomic;
+        return all_owned ? DN_AtomicHit : typed_miss(c, m);
     }
 }
 
@@ -609,7 +956,7 @@ static void self_invalidate(struct dn_l1 *c)
     ctrl_l1_flash(&c->base, DN_SelfInv, -1);
     for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* fills in flight do not install */
         struct tbe *t = &c->base.tbes.e[i];
-        if (t->used && t->state == DN_BV)
+        if (t->used && (t->state == DN_BV || t->state == DN_BW))
             t->use_once = true;
     }
 }
@@ -625,6 +972,15 @@ static void take_forward(struct ctrl *b, struct msg *m)
     x.msg = m;
     if (m->type == SPX_RSP_WB) {
         x.event = DN_WbAck;
+    } else if (m->type == SPX_FWD_WT || spx_predicted(m->type)) {
+        uint64_t words = core_words(c, m);
+        uint64_t owned = x.line && x.state != DN_W ? *owned_of(x.line) : 0;
+        if (m->type == SPX_FWD_WT && x.state == DN_BO && (words & x.tbe->meta[0]))
+            x.event = DN_FwdPending; /* the LLC named this L1 owner: the grant is coming */
+        else if (words & ~owned)
+            x.event = DN_FwdNack;
+        else
+            x.event = m->type == SPX_REQ_VO ? DN_PredV : DN_FwdWT;
     } else {
         uint64_t words = spx_words_of(&m->mask, b->line_bytes);
         panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
@@ -645,7 +1001,8 @@ static void take_forward(struct ctrl *b, struct msg *m)
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct dn_l1 *c = dn_of(b);
-    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O) {
+    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O ||
+        m->type == SPX_FWD_WT) {
         /* a forward parked behind a grant: the grant is in now */
         if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
             b->st.resource_stalls++;
@@ -701,6 +1058,18 @@ static void take_response(struct ctrl *b, struct msg *m)
     switch (m->type) {
     case SPX_RSP_V:
         x.event = *owned_of(x.line) ? DN_FillOwned : DN_Fill;
+        break;
+    case SPX_RSP_OWNER:
+        if (m->flags & SPX_F_NACK)
+            x.event = m->req.op == MEM_LOAD ? DN_NackLoad : DN_Nack;
+        else if (m->req.op == MEM_LOAD)
+            x.event = *owned_of(x.line) ? DN_PredFillOwned : DN_PredFill;
+        else
+            x.event = *owned_of(x.line) ? DN_WTDoneOwned : DN_WTDone;
+        break;
+    case SPX_RSP_WT:
+    case SPX_RSP_WT_DATA:
+        x.event = *owned_of(x.line) ? DN_WTDoneOwned : DN_WTDone;
         break;
     case SPX_RSP_O:
         x.event = x.tbe->acks + m->acks != 0 ? DN_Grant
@@ -815,6 +1184,12 @@ static const struct ctrl_stat dn_stat_rows[] = {
     CTRL_STAT_OWN(struct dn_stats, self_invalidations),
     CTRL_STAT_OWN(struct dn_stats, words_invalidated),
     CTRL_STAT_OWN(struct dn_stats, writebacks),
+    CTRL_STAT_OWN(struct dn_stats, write_throughs),
+    CTRL_STAT_OWN(struct dn_stats, predicted_sent),
+    CTRL_STAT_OWN(struct dn_stats, forwarded_performed),
+    CTRL_STAT_OWN(struct dn_stats, predicted_reads_served),
+    CTRL_STAT_OWN(struct dn_stats, nacks_sent),
+    CTRL_STAT_OWN(struct dn_stats, nacks_received),
     CTRL_STAT_BASE(fills),
     CTRL_STAT_OWN(struct dn_stats, fills_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -845,6 +1220,8 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
     ctrl_l1_init(&c->base, w, &dn_l1_table, dn_tick, dn_dump);
     ctrl_set_stats(&c->base, dn_stat_rows, &c->st);
     c->words = c->base.line_bytes / SPX_WORD_BYTES;
+    c->types = w->cfg->fcs;
+    rng_seed(&c->rng, w->cfg->sim.seed, 0xfc5000u + w->index);
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: DeNovo keeps per-word state for at most 64 words a line", w->name);
     if (w->obs)

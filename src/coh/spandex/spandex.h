@@ -13,6 +13,20 @@
  *   ReqO        ownership of the masked words, no data (DeNovo stores);
  *   ReqO+data   ownership with the words' data (DeNovo RMWs);
  *   ReqWB       write-back of owned words (evictions, kernel-end flush).
+ * and the request types of spec 003 §2.6 that change no coherence state:
+ *   ReqWTfwd(+data)  a write-through (atomic) the LLC forwards to the L1
+ *               that owns the words, which performs it and keeps them
+ *               (FwdWT); words not owned elsewhere: served as ReqWT(+data);
+ *   ReqVo, ReqWTo(+data)  a read, write-through or atomic sent to a
+ *               predicted owner (msg->sharer). The LLC passes it on without
+ *               a lookup; the target serves it if it owns every word, else
+ *               it Nacks and the requester retries at the LLC with ReqV,
+ *               ReqWT or ReqWT+data (non-forwarded types: never Nacked, so
+ *               a request is Nacked at most once).
+ * An owner's answer to a forwarded or predicted request (RspOwner: done,
+ * the words' data for ReqVo, or Nack) is passed back through the LLC the
+ * same way. Passing skips the bank's access pipeline: the bank's router
+ * hands the message on (see DEVIATION).
  * The GPU-coherence device is rc's L1 (src/coh/nc/rc_l1.c): its GETS, WRITE
  * and ATOMIC are ReqV, ReqWT and ReqWT+data, and their responses keep the
  * numbers rc expects, so the same table serves both.
@@ -50,7 +64,20 @@ enum {
     SPX_RVK_O,                        /* LLC -> owner: give the words back to the LLC */
     SPX_FWD_RSP,                      /* owner -> LLC: data of the words in msg->mask */
     SPX_RELAY,                        /* LLC -> new owner: an old owner's words (FWD_O) */
+    SPX_REQ_WTFWD,                    /* ReqWTfwd: forwarded to the words' owner */
+    SPX_REQ_WTFWD_DATA,               /* ReqWTfwd+data */
+    SPX_REQ_VO,                       /* ReqVo: to the predicted owner msg->sharer */
+    SPX_REQ_WTO,                      /* ReqWTo */
+    SPX_REQ_WTO_DATA,                 /* ReqWTo+data */
+    SPX_FWD_WT,                       /* LLC -> owner: perform this write or atomic, keep the words */
+    SPX_RSP_OWNER,                    /* owner -> requester (passed by the LLC): done, data, Nack */
 };
+
+/* The predicted types: passed by the LLC to msg->sharer without a lookup. */
+static inline bool spx_predicted(unsigned type)
+{
+    return type == SPX_REQ_VO || type == SPX_REQ_WTO || type == SPX_REQ_WTO_DATA;
+}
 
 enum { SPX_VNET_REQ, SPX_VNET_RSP, SPX_VNET_FWD, SPX_VNET_FWDRSP, SPX_NVNETS };
 _Static_assert((int)SPX_VNET_REQ == NC_VNET_REQ && (int)SPX_VNET_RSP == NC_VNET_RSP,
@@ -63,6 +90,11 @@ extern const char *const spx_vnet_names[SPX_NVNETS];
 /* msg->flags of SPX_FWD_O and SPX_FWD_RSP: the new owner wants the words'
  * data (ReqO+data). */
 #define SPX_F_DATA 0x4
+/* msg->flags of an owner's answer to a forwarded or predicted request
+ * (SPX_FWD_RSP on its way to the LLC, SPX_RSP_OWNER after): the LLC passes it
+ * to msg->sharer; NACK: the owner did not own every word and did nothing. */
+#define SPX_F_PASS 0x8
+#define SPX_F_NACK 0x10
 
 #define SPX_WORD_BYTES 4u
 

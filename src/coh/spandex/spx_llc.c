@@ -18,13 +18,23 @@
  * ownership moved on while it travelled, the forward that moved it reaches
  * the writer before the write-back's ack (one vnet), and the writer serves it
  * from the line it keeps until that ack.
+ * Forwarded and predicted requests (spec 003 §2.6) change no state here: a
+ * ReqWTfwd(+data) whose words one other L1 owns goes to that owner (FwdWT,
+ * no blocking state), one not remotely owned is a ReqWT(+data); a predicted
+ * request (ReqVo, ReqWTo(+data)) and an owner's answer (RspOwner) are passed
+ * on without a lookup.
  * INVARIANT (checked by spx_check_owner under --check): a word has at most
  * one owner, and an owned word is never served from the bank's data.
  * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
  * rather than letting each owner answer the requester directly (the
  * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
  * before writing (the paper writes at once and revokes in the background:
- * equal for whole-word writes, and this keeps partial-word writes exact).
+ * equal for whole-word writes, and this keeps partial-word writes exact);
+ * a ReqWTfwd(+data) is forwarded only when one L1 owns all its words (words
+ * of several owners, or owned and not: served as ReqWT(+data), which revokes);
+ * predicted requests and owners' answers reach their target through the
+ * home bank's node (passed on past the access pipeline) since the networks
+ * join L1s to banks only.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
@@ -47,6 +57,7 @@
     X(ReqWT, "write-through to words not owned")                                                   \
     X(ReqWTdata, "atomic (performed here) on words not owned")                                    \
     X(ReqWTOwned, "write-through or atomic to an owned word")                                     \
+    X(ReqWTfwd, "ReqWTfwd(+data) to words one other L1 owns: forwarded to it")                  \
     X(ReqO, "ownership (with or without data) of some words")                                     \
     X(ReqWB, "write-back of owned words; some words stay owned")                                  \
     X(ReqWBLast, "write-back that leaves no word owned")                                          \
@@ -56,7 +67,9 @@
     X(FwdRspLastV, "the last owner's words; no word stays owned")                                 \
     X(Relay, "an old owner's words for a new owner: passed on")                                   \
     X(Replace, "a miss needs this line's way")                                                     \
-    X(MemData, "fill from DRAM")
+    X(MemData, "fill from DRAM")                                                                   \
+    X(Predicted, "ReqVo, ReqWTo(+data) for a predicted owner: passed on, no lookup")             \
+    X(OwnerAnswer, "an owner's answer to a forwarded or predicted request: passed on")
 
 #define X(n, d) SL_##n,
 enum spx_llc_state { SPX_LLC_STATES(X) SL_NSTATES };
@@ -68,13 +81,16 @@ const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward"
                                                 "forward-response"};
 
 struct spx_llc_stats {
-    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale;
+    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
+        predicted_passed, answers_passed;
 };
 
 struct spx_llc {
     struct ctrl base;
     unsigned words;             /* per line */
     uint16_t *owner;            /* [way index * words + word]: owner id of an owned word */
+    /* passed on past the access pipeline, in order, as the vnet has room */
+    struct msg_list pass_fwd, pass_rsp;
     struct spx_llc_stats st;
 };
 
@@ -99,7 +115,7 @@ static uint64_t req_words(const struct spx_llc *c, const struct msg *m)
 {
     if (m->type == SPX_REQ_V)
         return spx_all_words(c->base.line_bytes);
-    if (m->type == SPX_REQ_WT_DATA)
+    if (m->type == SPX_REQ_WT_DATA || m->type == SPX_REQ_WTFWD_DATA)
         return spx_atomic_words(m->req.atom);
     return spx_words_of(&m->mask, c->base.line_bytes);
 }
@@ -265,6 +281,9 @@ static void reply_held(struct coh_ctx *x)
         obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &held_here);
     }
     memcpy(m->data, x->line->data, c->base.line_bytes);
+    /* an owner that answered (index + 1): DeNovo L1s' owner predictors learn it */
+    uint64_t owned = *owned_of(x->line);
+    m->sharer = owned ? owners_of(c, x->line)[__builtin_ctzll(owned)] + 1u : 0;
     ctrl_l2_respond(&c->base, m, SPX_RSP_V, SPX_VNET_RSP, TRAFFIC_LD, (uint16_t)c->base.line_bytes);
 }
 
@@ -276,6 +295,98 @@ static void relay(struct coh_ctx *x)
     m->src = (uint16_t)m->sharer;
     ctrl_l2_respond(&c->base, m, SPX_RELAY, SPX_VNET_RSP, m->size_bytes ? TRAFFIC_LD : TRAFFIC_REQ,
                     m->size_bytes);
+    x->msg = NULL;
+}
+
+/* The one L1 that owns all of `words` of the line, or UINT32_MAX. */
+static unsigned sole_owner(struct spx_llc *c, struct cache_line *l, uint64_t words)
+{
+    if (!l || !words || (words & ~*owned_of(l)))
+        return UINT32_MAX;
+    const uint16_t *own = owners_of(c, l);
+    unsigned o = own[__builtin_ctzll(words)];
+    for (uint64_t k = words; k; k &= k - 1)
+        if (own[__builtin_ctzll(k)] != o)
+            return UINT32_MAX;
+    return o;
+}
+
+/* ReqWTfwd(+data): the owner performs it and keeps the words; nothing
+ * changes here. The owner answers the requester (msg->sharer). */
+static void forward_wt(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    unsigned requester = m->src;
+    m->src = (uint16_t)sole_owner(c, x->line, req_words(c, m));
+    m->sharer = requester;
+    c->st.wt_forwarded++;
+    c->st.forwards++;
+    bool atomic = m->req.op == MEM_ATOMIC;
+    ctrl_l2_respond(&c->base, m, SPX_FWD_WT, SPX_VNET_FWD, atomic ? TRAFFIC_ATO : TRAFFIC_ST,
+                    atomic ? (uint16_t)atom_operand_bytes(m->req.atom)
+                           : (uint16_t)bytemask_count(&m->mask));
+    x->msg = NULL;
+}
+
+/* Hand m to L1 `to` on `vnet` past the access pipeline (no lookup). */
+static void pass_on(struct spx_llc *c, struct msg *m, unsigned to, unsigned vnet)
+{
+    m->dst = (uint16_t)to;
+    m->src = (uint16_t)c->base.w.index;
+    m->vnet = (uint8_t)vnet;
+    msg_list_push(vnet == SPX_VNET_FWD ? &c->pass_fwd : &c->pass_rsp, m);
+}
+
+/* A predicted request: to the predicted owner (msg->sharer), which learns
+ * the requester from msg->sharer in turn. */
+static void pass_predicted(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    unsigned to = m->sharer;
+    m->sharer = m->src;
+    c->st.predicted_passed++;
+    pass_on(c, m, to, SPX_VNET_FWD);
+    x->msg = NULL;
+}
+
+/* An owner's answer: to the requester, naming the owner (msg->sharer: the
+ * requester's owner predictor learns it). */
+static void pass_answer(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    unsigned to = m->sharer;
+    m->sharer = m->src + 1u;
+    m->type = SPX_RSP_OWNER;
+    c->st.answers_passed++;
+    pass_on(c, m, to, SPX_VNET_RSP);
+    x->msg = NULL;
+}
+
+/* ReqWT+data on words no L1 owns: performed here, old values returned. The
+ * observer sees the atomic's words only: other words of the line may be
+ * owned elsewhere, and stale here. */
+static void do_atomic(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    struct observer *obs = c->base.w.obs;
+    struct bytemask words;
+    spx_bytes_of(&words, spx_atomic_words(m->req.atom), c->base.line_bytes);
+    c->base.st.atomics++;
+    cache_touch(&c->base.cache, x->line);
+    if (obs)
+        obs_check(obs, c->base.w.name, x->addr, x->line->data, &words);
+    atom_apply(m->req.atom, x->line->data);
+    x->line->dirty = true;
+    if (obs) {
+        obs_write(obs, x->addr, x->line->data, &words);
+        obs_performed(obs, x->addr);
+    }
+    ctrl_l2_respond(&c->base, m, SPX_RSP_WT_DATA, SPX_VNET_RSP, TRAFFIC_ATO,
+                    ctrl_atomic_rsp_bytes(m));
     x->msg = NULL;
 }
 
@@ -295,7 +406,7 @@ static const struct coh_action_name actions[] = {
     {clear_owners, "clear_owners", "a new line: no word owned"},
     {nc_l2_reply_data, "reply_data", "send the line to the requester (RspV)"},
     {nc_l2_write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
-    {nc_l2_do_atomic, "do_atomic", "perform the atomic, return old values (RspWT+data)"},
+    {do_atomic, "do_atomic", "perform the atomic, return old values (RspWT+data)"},
     {grant_ownership, "grant_ownership",
      "owner ids := requester; FwdReqO to old owners; RspO (+data) with the relay count"},
     {send_fwd_v, "send_fwd_v", "FwdReqV to every owner of the line (they keep ownership)"},
@@ -304,6 +415,9 @@ static const struct coh_action_name actions[] = {
     {take_fwd_rsp, "take_fwd_rsp", "an owner's words into the line (R: owned by no one now)"},
     {reply_held, "reply_held", "answer the held read with the gathered line"},
     {relay, "relay", "pass an old owner's words on to the new owner"},
+    {forward_wt, "forward_wt", "FwdWT to the words' owner (it performs and keeps them)"},
+    {pass_predicted, "pass_predicted", "hand the request to the predicted owner, no lookup"},
+    {pass_answer, "pass_answer", "hand the owner's answer to the requester, no lookup"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
     {ctrl_drop_line, "drop_line", "free the way"},
     {0},
@@ -311,11 +425,16 @@ static const struct coh_action_name actions[] = {
 
 #define REQ_STALLS                                                                                 \
     [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,        \
-    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL
+    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL, [SL_ReqWTfwd] = STALL
+
+/* Predicted requests and owners' answers pass in every state, changing none. */
+#define PASSES(s)                                                                                  \
+    [SL_Predicted] = DO(s, 0, pass_predicted), [SL_OwnerAnswer] = DO(s, 0, pass_answer)
 
 /*  state     event              next    uses               actions                            */
 static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
     [SL_I] = {
+        PASSES(SL_I),
         [SL_ReqV      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
                                                      ctrl_l2_send_fetch, ctrl_park),
         [SL_ReqWT     ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
@@ -328,19 +447,22 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_Relay     ] = DO(SL_I,  0,               relay),
     },
     [SL_V] = {
+        PASSES(SL_V),
         [SL_ReqV      ] = DO(SL_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
         [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, nc_l2_write_line),
-        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
         [SL_ReqWBStale] = DO(SL_V,  TAG_RD,          take_wb),
         [SL_Relay     ] = DO(SL_V,  0,               relay),
         [SL_Replace   ] = DO(SL_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
     },
     [SL_O] = {
+        PASSES(SL_O),
         [SL_ReqVOwned ] = DO(SL_G,  TAG_RD,          ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
         [SL_ReqWT     ] = DO(SL_O,  TAG_RD | DATA_WR, nc_l2_write_line),
-        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
         [SL_ReqWTOwned] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
+        [SL_ReqWTfwd  ] = DO(SL_O,  TAG_RD,          forward_wt),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
         [SL_ReqWB     ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_WR, take_wb),
         [SL_ReqWBLast ] = DO(SL_V,  TAG_RD | TAG_WR | DATA_WR, take_wb),
@@ -349,12 +471,14 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_Replace   ] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk),
     },
     [SL_IV] = {
+        PASSES(SL_IV),
         REQ_STALLS,
         [SL_ReqWBStale] = DO(SL_IV, 0,               take_wb),
         [SL_Relay     ] = DO(SL_IV, 0,               relay),
         [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
     },
     [SL_G] = {
+        PASSES(SL_G),
         REQ_STALLS,
         [SL_ReqWB     ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
         [SL_ReqWBLast ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
@@ -365,6 +489,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
     },
     [SL_R] = {
+        PASSES(SL_R),
         REQ_STALLS,
         [SL_ReqWB     ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
         [SL_ReqWBLast ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
@@ -414,6 +539,16 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
 {
     switch (m->type) {
     case SPX_REQ_V: return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
+    case SPX_REQ_WTFWD:
+    case SPX_REQ_WTFWD_DATA: {
+        unsigned o = sole_owner(c, x->line, req_words(c, m));
+        if (o != UINT32_MAX && o != m->src)
+            return SL_ReqWTfwd;
+        /* not owned by another L1 alone: a ReqWT(+data) */
+        if (owned_words(c, x, m))
+            return SL_ReqWTOwned;
+        return m->type == SPX_REQ_WTFWD ? SL_ReqWT : SL_ReqWTdata;
+    }
     case SPX_REQ_WT: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWT;
     case SPX_REQ_WT_DATA: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWTdata;
     case SPX_REQ_O:
@@ -440,6 +575,12 @@ static bool take_request(struct ctrl *b, struct msg *m)
     struct spx_llc *c = llc_of(b);
     struct coh_ctx x;
     ctrl_lookup(b, &x, m->addr);
+    if (spx_predicted(m->type)) { /* no lookup: the state is only the table's row */
+        x.msg = m;
+        x.event = SL_Predicted;
+        ctrl_step(b, &x);
+        return true;
+    }
     if (!x.line && m->type != SPX_REQ_WB) {
         if (tbe_full(&b->tbes) || !port_has_room(b->links.to_mem, 1)) {
             b->st.resource_stalls++;
@@ -475,7 +616,9 @@ static void take_fwd_response(struct ctrl *b, struct msg *m)
     struct coh_ctx x;
     ctrl_lookup(b, &x, m->addr);
     x.msg = m;
-    if (m->flags & SPX_F_RELAY) {
+    if (m->flags & SPX_F_PASS) {
+        x.event = SL_OwnerAnswer;
+    } else if (m->flags & SPX_F_RELAY) {
         x.event = SL_Relay;
     } else {
         panic_if(!x.tbe || !x.line, "%s: owner's words for %#llx with nothing waiting", b->w.name,
@@ -508,13 +651,18 @@ static bool spx_llc_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
     struct port *reqs = b->links.net_in[SPX_VNET_REQ];
+    struct spx_llc *c = llc_of(b);
     ctrl_tick_begin(b);
     bool moved = ctrl_l2_drain_pipe(b);
+    moved |= ctrl_drain(&c->pass_fwd, b->links.net_out[SPX_VNET_FWD]);
+    moved |= ctrl_drain(&c->pass_rsp, b->links.net_out[SPX_VNET_RSP]);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_one(b, b->links.net_in[SPX_VNET_FWDRSP], take_fwd_response);
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
+    if (c->pass_fwd.n || c->pass_rsp.n)
+        return true; /* waiting for room in a vnet: look again next cycle */
     if (b->replay.n || port_peek(&b->pipe) || port_peek(reqs)) {
         struct port *const in[] = {&b->in, &b->pipe, b->links.net_in[SPX_VNET_FWDRSP]};
         return ctrl_stall_sleep(b, in, 3);
@@ -549,6 +697,9 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, gathers),
     CTRL_STAT_OWN(struct spx_llc_stats, relays),
     CTRL_STAT_OWN(struct spx_llc_stats, wb_stale),
+    CTRL_STAT_OWN(struct spx_llc_stats, wt_forwarded),
+    CTRL_STAT_OWN(struct spx_llc_stats, predicted_passed),
+    CTRL_STAT_OWN(struct spx_llc_stats, answers_passed),
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_END,
 };

@@ -1,0 +1,395 @@
+/*
+ * fcs_select.c - the offline request-type selector of fine-grain coherence
+ * specialization (spec 003 §2.9, Algorithms 1-7, and §2.10), over a
+ * sequentially consistent trace of a workload (fcs_select.h).
+ *
+ * The trace is a list of word accesses in the order the SMs issue them
+ * under order.model = sc (each warp's access waits for its previous one):
+ * one entry per word a lane touches (a load or store touching a word from
+ * several lanes is one access; every lane of an atomic is one), with its
+ * SM (the paper's core: one private cache), kind, static instruction, and
+ * the counts of acquires and releases its SM had seen (kernel boundaries
+ * count as both, .gpu fences by their semantics, atomics by theirs), from
+ * which SyncSep is read.
+ * Then, per word access: Algorithm 5 (OwnershipBeneficial), 6
+ * (SharedStateBeneficial: false for GPU accesses, and the only device here
+ * is the GPU), 7 (OwnerPredBeneficial) choose by Algorithms 1-3; §2.10's
+ * conversions apply for hardware without forwarding or prediction; the word
+ * accesses of a static instruction vote on its type, weighted by
+ * Criticality (one level of voting: the paper's word -> dynamic access ->
+ * instruction voting with a plurality rule gives the same result when
+ * every dynamic access touches as many words, as a warp's coalesced accesses
+ * mostly do); ties go to the DeNovo device's own type (ReqV, ReqO,
+ * ReqO+data).
+ * Simplifications (docs/spandex-fcs.md): ReusePossible bounds the unique
+ * bytes between two accesses of a core by 4 bytes per word access between
+ * them (an upper bound: it says "no reuse" sooner than an exact count);
+ * Algorithm 5's walk stops after 4096 steps of the same word; Algorithm 4's
+ * masks are not chosen (the L1 requests the words it accesses; ReqV fills
+ * the line). Algorithm 7 follows the printed algorithm (phase 4, +-1) with
+ * the text's condition that the predicted core is remote; Algorithm 3's
+ * prediction branch is ReqWTo+data (spec 003 §7.2 erratum 1).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "coh/spandex/fcs_select.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/log.h"
+#include "coh/spandex/fcs.h"
+#include "mem/req.h"
+#include "ptx/ir.h"
+#include "ptx/ptx.h"
+
+enum { K_LD, K_ST, K_RMW };
+
+struct acc {
+    uint64_t word;   /* word address (bytes / 4) */
+    uint32_t pc;     /* static instruction (index in the module) */
+    uint32_t seq;    /* its index among its core's accesses */
+    uint32_t acq;    /* acquires its core had seen (kernel boundaries included) */
+    uint32_t rel;    /* releases likewise */
+    uint16_t core;
+    uint8_t kind;    /* K_LD, K_ST, K_RMW */
+    uint8_t release; /* an RMW with release semantics */
+};
+
+#define MAX_CORES 1024
+
+struct fcs_trace {
+    struct acc *a;
+    size_t n, cap;
+    const struct ptx_module *mod;
+    bool several_modules;
+    uint32_t kernels;                 /* kernel boundaries so far */
+    uint32_t acq[MAX_CORES], rel[MAX_CORES], seq[MAX_CORES];
+    unsigned n_cores;
+};
+
+struct fcs_trace *fcs_trace_new(void)
+{
+    struct fcs_trace *t = calloc(1, sizeof *t);
+    if (!t)
+        panic("out of memory");
+    return t;
+}
+
+void fcs_trace_free(struct fcs_trace *t)
+{
+    if (t)
+        free(t->a);
+    free(t);
+}
+
+void fcs_trace_kernel(struct fcs_trace *t, const struct ptx_module *m)
+{
+    if (t->mod && t->mod != m)
+        t->several_modules = true;
+    t->mod = m;
+    t->kernels++;
+}
+
+static void push(struct fcs_trace *t, unsigned core, unsigned kind, bool release, uint64_t word,
+                 uint32_t pc)
+{
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 4096;
+        t->a = realloc(t->a, t->cap * sizeof *t->a);
+        if (!t->a)
+            panic("out of memory");
+    }
+    t->a[t->n++] = (struct acc){.word = word,
+                                .pc = pc,
+                                .seq = t->seq[core]++,
+                                .acq = t->acq[core] + t->kernels,
+                                .rel = t->rel[core] + t->kernels,
+                                .core = (uint16_t)core,
+                                .kind = (uint8_t)kind,
+                                .release = release};
+}
+
+static bool has_acquire(unsigned sem)
+{
+    return sem == SEM_ACQUIRE || sem == SEM_ACQ_REL || sem == SEM_SC;
+}
+
+static bool has_release(unsigned sem)
+{
+    return sem == SEM_RELEASE || sem == SEM_ACQ_REL || sem == SEM_SC;
+}
+
+void fcs_trace_step(struct fcs_trace *t, unsigned core, const struct ptx_memop *op)
+{
+    if (core >= MAX_CORES)
+        fatal("spandex select: more than %u SMs", MAX_CORES);
+    if (core >= t->n_cores)
+        t->n_cores = core + 1;
+    if (op->op == MEM_FENCE) {
+        t->acq[core] += has_acquire(op->sem);
+        t->rel[core] += has_release(op->sem);
+        return;
+    }
+    unsigned kind = op->op == MEM_LOAD ? K_LD : op->op == MEM_STORE ? K_ST : K_RMW;
+    if (kind == K_RMW && has_release(op->sem))
+        t->rel[core]++;
+    uint64_t seen[128];
+    unsigned n_seen = 0;
+    for (uint32_t lanes = op->mask; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        uint64_t first = op->addr[l] / 4, last = (op->addr[l] + op->size - 1) / 4;
+        for (uint64_t w = first; w <= last; w++) {
+            bool dup = false;
+            for (unsigned k = 0; k < n_seen && kind != K_RMW; k++)
+                dup |= seen[k] == w;
+            if (dup)
+                continue;
+            if (n_seen < 128)
+                seen[n_seen++] = w;
+            push(t, core, kind, kind == K_RMW && has_release(op->sem), w, op->tag);
+        }
+    }
+    if (kind == K_RMW && has_acquire(op->sem))
+        t->acq[core]++;
+}
+
+size_t fcs_trace_len(const struct fcs_trace *t)
+{
+    return t->n;
+}
+
+/* ---- the selector ---- */
+
+#define NONE UINT32_MAX
+
+struct sel {
+    const struct fcs_trace *t;
+    const struct fcs_select_opts *o;
+    uint32_t *next_conf, *prev_conf, *prev_same;
+    double reuse_words; /* ReusePossible: fewer word accesses between than this */
+};
+
+/* For each access, the next and the previous access to its word (any core):
+ * NextConflict and PrevConf. Walks the trace with a hash table of the last
+ * index per word. */
+static void link_by_word(const struct fcs_trace *t, uint32_t *next, uint32_t *prev)
+{
+    size_t cap = 1;
+    while (cap < 2 * t->n + 2)
+        cap <<= 1;
+    uint64_t *keys = malloc(cap * sizeof *keys);
+    uint32_t *last = malloc(cap * sizeof *last);
+    if (!keys || !last)
+        panic("out of memory");
+    for (size_t i = 0; i < cap; i++)
+        last[i] = NONE;
+    for (size_t i = 0; i < t->n; i++) {
+        uint64_t k = t->a[i].word;
+        size_t h = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
+        while (last[h] != NONE && keys[h] != k)
+            h = (h + 1) & (cap - 1);
+        uint32_t p = last[h];
+        prev[i] = p;
+        next[i] = NONE;
+        if (p != NONE)
+            next[p] = (uint32_t)i;
+        keys[h] = k;
+        last[h] = (uint32_t)i;
+    }
+    free(keys);
+    free(last);
+}
+
+/* The previous access by the same core of the same kind (Algorithm 7's
+ * PrevAcc restricted to sameCore and sameType, which is all it uses). */
+static void link_same(const struct fcs_trace *t, uint32_t *prev)
+{
+    uint32_t *last = malloc((size_t)MAX_CORES * 3 * sizeof *last);
+    if (!last)
+        panic("out of memory");
+    for (size_t i = 0; i < (size_t)MAX_CORES * 3; i++)
+        last[i] = NONE;
+    for (size_t i = 0; i < t->n; i++) {
+        uint32_t *l = &last[t->a[i].core * 3u + t->a[i].kind];
+        prev[i] = *l;
+        *l = (uint32_t)i;
+    }
+    free(last);
+}
+
+/* SyncSep(x, y): the same core, and a synchronisation between them that
+ * orders them: either is an atomic, or x is a load and an acquire came
+ * between, or x is a store and a release did (x before y). */
+static bool sync_sep(const struct acc *x, const struct acc *y)
+{
+    if (x->core != y->core)
+        return false;
+    if ((x->kind == K_RMW || y->kind == K_RMW) && (x->acq != y->acq || x->rel != y->rel))
+        return true;
+    if (x->kind == K_LD && y->acq > x->acq)
+        return true;
+    return x->kind == K_ST && y->rel > x->rel;
+}
+
+static bool reuse_possible(const struct sel *s, const struct acc *x, const struct acc *y)
+{
+    return (double)(y->seq - x->seq) < s->reuse_words;
+}
+
+/* Loads and atomics without release: 2 (GPU; 6 for CPU cores, not built);
+ * stores and release atomics 1; all 1 without forwarding (§2.10). */
+static double criticality(const struct sel *s, const struct acc *a)
+{
+    if (!s->o->fwd)
+        return 1;
+    return a->kind == K_LD || (a->kind == K_RMW && !a->release) ? 2 : 1;
+}
+
+/* Algorithm 5. */
+static bool ownership_beneficial(const struct sel *s, uint32_t xi)
+{
+    const struct acc *a = s->t->a, *x = &a[xi];
+    int phase = 5;
+    double score = 0;
+    uint64_t prev[MAX_CORES / 64] = {0};
+    prev[x->core / 64] |= 1ull << (x->core % 64);
+    const struct acc *yprev = x;
+    unsigned steps = 0;
+    for (uint32_t yi = s->next_conf[xi]; yi != NONE && steps < 4096;
+         yi = s->next_conf[yi], steps++) {
+        const struct acc *y = &a[yi];
+        if (yprev->core != y->core || sync_sep(yprev, y)) {
+            if (--phase < 0 || (x->core == y->core && !reuse_possible(s, x, y)))
+                break;
+            bool seen = prev[y->core / 64] >> (y->core % 64) & 1;
+            double yval = (seen ? 2.0 : 0.5) * criticality(s, y);
+            if (x->core == y->core) {
+                score += yval;
+            } else {
+                score -= yval;
+                prev[y->core / 64] |= 1ull << (y->core % 64);
+            }
+        }
+        yprev = y;
+    }
+    return score > 0;
+}
+
+/* Algorithm 7 (phase 4, +-1 as printed; the predicted core must be remote
+ * as the text says). */
+static bool owner_pred_beneficial(const struct sel *s, uint32_t xi)
+{
+    if (!s->o->pred)
+        return false;
+    const struct acc *a = s->t->a, *x = &a[xi];
+    int score = 0, phase = 4;
+    uint32_t xprev = s->prev_conf[xi];
+    for (uint32_t yi = s->prev_same[xi]; yi != NONE; yi = s->prev_same[yi]) {
+        if (--phase < 0)
+            break;
+        uint32_t yprev = s->prev_conf[yi];
+        if (yprev != NONE && xprev != NONE && a[yprev].core == a[xprev].core &&
+            a[xprev].core != x->core)
+            score++;
+        else
+            score--;
+    }
+    return score > 0;
+}
+
+/* Algorithms 1-3 (Algorithm 6 is false: every device here is a GPU CU). */
+static unsigned select_word(const struct sel *s, uint32_t xi)
+{
+    const struct acc *x = &s->t->a[xi];
+    bool own = ownership_beneficial(s, xi);
+    switch (x->kind) {
+    case K_LD:
+        return own ? SPXK_O_DATA : owner_pred_beneficial(s, xi) ? SPXK_VO : SPXK_V;
+    case K_ST:
+        return own ? SPXK_O : owner_pred_beneficial(s, xi) ? SPXK_WTO : SPXK_WTFWD;
+    default:
+        return own ? SPXK_O_DATA : owner_pred_beneficial(s, xi) ? SPXK_WTO_DATA : SPXK_WTFWD_DATA;
+    }
+}
+
+static bool owning(unsigned k)
+{
+    return k == SPXK_O || k == SPXK_O_DATA;
+}
+
+int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out,
+               char *err, size_t errlen)
+{
+    if (t->several_modules) {
+        snprintf(err, errlen, "the workload's kernels come from several PTX modules; a "
+                              "request-type table names the lines of one");
+        return -1;
+    }
+    if (!t->mod || !t->n) {
+        snprintf(err, errlen, "the workload made no global memory access");
+        return -1;
+    }
+    struct sel s = {.t = t, .o = o, .reuse_words = 0.75 * (double)o->l1_bytes / 4.0};
+    s.next_conf = malloc(t->n * sizeof *s.next_conf);
+    s.prev_conf = malloc(t->n * sizeof *s.prev_conf);
+    s.prev_same = malloc(t->n * sizeof *s.prev_same);
+    uint8_t *kind = malloc(t->n);
+    const struct ptx_module *m = t->mod;
+    double(*votes)[SPXK_N] = calloc(m->n_ins, sizeof *votes);
+    uint64_t *count = calloc(m->n_ins, sizeof *count);
+    if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !count)
+        panic("out of memory");
+    link_by_word(t, s.next_conf, s.prev_conf);
+    link_same(t, s.prev_same);
+    for (size_t i = 0; i < t->n; i++)
+        kind[i] = (uint8_t)select_word(&s, (uint32_t)i);
+    for (size_t i = 0; i < t->n; i++) {
+        unsigned k = kind[i];
+        if (!o->fwd) { /* §2.10 */
+            if (k == SPXK_WTFWD || k == SPXK_WTO) {
+                k = SPXK_WT;
+            } else if (k == SPXK_WTFWD_DATA || k == SPXK_WTO_DATA) {
+                uint32_t p = s.prev_conf[i], n = s.next_conf[i];
+                k = p != NONE && n != NONE && owning(kind[p]) && owning(kind[n]) ? SPXK_O_DATA
+                                                                                 : SPXK_WT_DATA;
+            }
+        }
+        k = spx_req_kind_supported(k, o->fwd, o->pred);
+        votes[t->a[i].pc][k] += criticality(&s, &t->a[i]);
+        count[t->a[i].pc]++;
+    }
+    fprintf(out,
+            "# request types per static instruction (gpucoh spandex select, spec 003 §2.9)\n"
+            "# workload %s; hardware: forwarding %s, owner prediction %s; L1 %u bytes\n"
+            "# SC trace: %zu word accesses by %u SMs in %u kernel(s); votes weighted by "
+            "criticality\n"
+            "# LINE TYPE  # instruction: word accesses, votes\n",
+            o->title, o->fwd ? "on" : "off", o->pred ? "on" : "off", o->l1_bytes, t->n,
+            t->n_cores, t->kernels);
+    static const uint8_t defaults[] = {[K_LD] = SPXK_V, [K_ST] = SPXK_O, [K_RMW] = SPXK_O_DATA};
+    for (uint32_t pc = 0; pc < m->n_ins; pc++) {
+        if (!count[pc])
+            continue;
+        const struct px_inst *in = &m->ins[pc];
+        unsigned op = in->op == PX_LD ? K_LD : in->op == PX_ST ? K_ST : K_RMW;
+        unsigned best = defaults[op];
+        for (unsigned k = 1; k < SPXK_N; k++)
+            if (votes[pc][k] > votes[pc][best])
+                best = k;
+        fprintf(out, "%-6u %-14s # %s: %llu accesses,", in->line, spx_req_kind_names[best],
+                op == K_LD ? "load" : op == K_ST ? "store" : "atomic",
+                (unsigned long long)count[pc]);
+        for (unsigned k = 1; k < SPXK_N; k++)
+            if (votes[pc][k] > 0)
+                fprintf(out, " %s %.1f", spx_req_kind_names[k], votes[pc][k]);
+        fputc('\n', out);
+    }
+    free(s.next_conf);
+    free(s.prev_conf);
+    free(s.prev_same);
+    free(kind);
+    free(votes);
+    free(count);
+    return 0;
+}

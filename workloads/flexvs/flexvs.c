@@ -1,0 +1,10 @@
+/*
+ * flexvs.c - spec 003's FlexV/S microbenchmark (set spandex): the kernel is
+ * flexvs.cu, the host side workloads/spandex_micro.h.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "host/workload.h"
+#include "../spandex_micro.h"
+
+SPANDEX_MICRO_WORKLOAD(flexvs, "flex-vs", SPXM_FLEXVS,
+                       "CPU-role CTAs read shared A and streamed B, GPU-role CTAs write A sparsely and own B (spec 003 §4.1)");
