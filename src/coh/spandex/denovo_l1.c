@@ -34,6 +34,7 @@
 #include "base/log.h"
 #include "check/observe.h"
 #include "coh/spandex/spandex.h"
+#include "system/config.h"
 
 #define DN_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
@@ -855,8 +856,37 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
 /* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
 
 
-static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table, &spx_llc_table,
+                                                       NULL};
 static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_llc_table, NULL};
+
+static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL,
+                                       ctrl_peek, ctrl_stats};
+
+/* The CPU cores' L1s (cpu.device): DeNovo, the table after the GPU's L1 in
+ * spandex-g and the GPU's own in spandex-d. */
+static const struct ctrl_ops *spx_g_cpu_l1(const struct config *cfg, unsigned *table)
+{
+    (void)cfg;
+    *table = 1;
+    return &dn_ops;
+}
+
+static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *table)
+{
+    (void)cfg;
+    *table = 0;
+    return &dn_ops;
+}
+
+static const char *spx_check(const struct config *c, char *why, size_t len)
+{
+    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI) {
+        snprintf(why, len, "cpu.device = mesi: the MESI device L1 is not built yet (denovo is)");
+        return "cpu.device";
+    }
+    return NULL;
+}
 
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
@@ -867,9 +897,11 @@ const struct proto_desc proto_spandex_g = {
     .n_vnets = SPX_NVNETS,
     .vnet_names = spx_vnet_names,
     .tables = spx_g_tables,
-    .n_l1_tables = 1,
+    .n_l1_tables = 2,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
+    .check = spx_check,
+    .cpu_l1 = spx_g_cpu_l1,
 };
 
 const struct proto_desc proto_spandex_d = {
@@ -883,4 +915,6 @@ const struct proto_desc proto_spandex_d = {
     .n_l1_tables = 1,
     .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
+    .check = spx_check,
+    .cpu_l1 = spx_d_cpu_l1,
 };
