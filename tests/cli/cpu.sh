@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # CPU cores (docs/cpu.md): a CPU kernel and a GPU kernel launched together
 # synchronise through memory in both directions (examples/cpugpu.spec) under
-# both GPU devices, the CPU cores really run (their instructions, store
-# buffer and L1 statistics), statistics are deterministic, and what cannot
-# work fails with a located error (exit 2).
+# the paper's four static designs (SDD, SDG: DeNovo CPU L1s; SMD, SMG: MESI
+# CPU L1s, whose shared copies the LLC invalidates), the CPU cores really run
+# (their instructions, store buffer and L1 statistics), statistics are
+# deterministic, and what cannot work fails with a located error (exit 2).
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -11,20 +12,27 @@ fail() { echo "FAIL: $*"; exit 1; }
 cfg=(--config "$root/configs/spandex.ini")
 spec=$root/examples/cpugpu.spec
 n=0
-for p in spandex-d spandex-g; do
-    "$bin" exec "$spec" "${cfg[@]}" --protocol $p --check --stats "$tmp/$p.json" >"$tmp/o" 2>&1 ||
-        { cat "$tmp/o"; fail "cpugpu under $p"; }
-    grep -q "checks *passed" "$tmp/o" || fail "cpugpu $p: no pass line"
+for design in spandex-d:denovo spandex-g:denovo spandex-d:mesi spandex-g:mesi; do
+    p=${design%:*} dev=${design#*:}
+    "$bin" exec "$spec" "${cfg[@]}" --protocol $p --set cpu.device=$dev --check \
+        --stats "$tmp/$p.json" >"$tmp/o" 2>&1 || { cat "$tmp/o"; fail "cpugpu under $design"; }
+    grep -q "checks *passed" "$tmp/o" || fail "cpugpu $design: no pass line"
     for k in 0 15; do
         v=$(grep -Po "\"cpu\[$k\]\.thread_insts\":\t\K[0-9]+" "$tmp/$p.json")
-        [ "${v:-0}" -gt 500 ] || fail "$p: cpu[$k] ran ${v:-no} instructions"
+        [ "${v:-0}" -gt 500 ] || fail "$design: cpu[$k] ran ${v:-no} instructions"
     done
     sb=$(grep -Po '"cpu\[0\]\.sb_stores":\t\K[0-9]+' "$tmp/$p.json")
-    [ "${sb:-0}" -gt 0 ] || fail "$p: no store went through cpu[0]'s store buffer"
+    [ "${sb:-0}" -gt 0 ] || fail "$design: no store went through cpu[0]'s store buffer"
+    if [ $dev = mesi ]; then
+        inv=$(grep -Po '"cpu\[[0-9]+\]\.l1\.invalidations":\t\K[0-9]+' "$tmp/$p.json" |
+            awk '{s += $1} END {print s + 0}')
+        [ "$inv" -gt 0 ] || fail "$design: no MESI CPU L1 was invalidated"
+    fi
     n=$((n + 1))
 done
-"$bin" exec "$spec" "${cfg[@]}" --check --stats "$tmp/again.json" >/dev/null 2>&1 || fail "rerun"
-cmp -s <(grep -v 'wall_seconds\|_per_second' "$tmp/spandex-d.json") <(grep -v 'wall_seconds\|_per_second' "$tmp/again.json") ||
+"$bin" exec "$spec" "${cfg[@]}" --protocol spandex-g --set cpu.device=mesi --check \
+    --stats "$tmp/again.json" >/dev/null 2>&1 || fail "rerun"
+cmp -s <(grep -v 'wall_seconds\|_per_second' "$tmp/spandex-g.json") <(grep -v 'wall_seconds\|_per_second' "$tmp/again.json") ||
     fail "statistics differ between two runs of one configuration"
 n=$((n + 1))
 cp "$root/examples/cpugpu.ptx" "$tmp/"

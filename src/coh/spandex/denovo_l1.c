@@ -856,34 +856,37 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
 /* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
 
 
-static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table, &spx_llc_table,
-                                                       NULL};
-static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table,
+                                                       &spx_mesi_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_mesi_l1_table,
+                                                       &spx_llc_table, NULL};
 
 static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL,
                                        ctrl_peek, ctrl_stats};
 
-/* The CPU cores' L1s (cpu.device): DeNovo, the table after the GPU's L1 in
- * spandex-g and the GPU's own in spandex-d. */
+/* The CPU cores' L1s (cpu.device): DeNovo (the GPU's own table in
+ * spandex-d, the one after it in spandex-g) or MESI (mesi_l1.c). */
 static const struct ctrl_ops *spx_g_cpu_l1(const struct config *cfg, unsigned *table)
 {
-    (void)cfg;
-    *table = 1;
-    return &dn_ops;
+    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
+    *table = mesi ? 2 : 1;
+    return mesi ? &spx_mesi_l1_ops : &dn_ops;
 }
 
 static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *table)
 {
-    (void)cfg;
-    *table = 0;
-    return &dn_ops;
+    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
+    *table = mesi ? 1 : 0;
+    return mesi ? &spx_mesi_l1_ops : &dn_ops;
 }
 
+/* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word. */
 static const char *spx_check(const struct config *c, char *why, size_t len)
 {
-    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI) {
-        snprintf(why, len, "cpu.device = mesi: the MESI device L1 is not built yet (denovo is)");
-        return "cpu.device";
+    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && c->gpu.sms + c->cpu.cores > 64) {
+        snprintf(why, len, "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
+                 "cpu.cores = %u", c->gpu.sms + c->cpu.cores);
+        return "cpu.cores";
     }
     return NULL;
 }
@@ -897,7 +900,7 @@ const struct proto_desc proto_spandex_g = {
     .n_vnets = SPX_NVNETS,
     .vnet_names = spx_vnet_names,
     .tables = spx_g_tables,
-    .n_l1_tables = 2,
+    .n_l1_tables = 3,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,
@@ -912,7 +915,7 @@ const struct proto_desc proto_spandex_d = {
     .n_vnets = SPX_NVNETS,
     .vnet_names = spx_vnet_names,
     .tables = spx_d_tables,
-    .n_l1_tables = 1,
+    .n_l1_tables = 2,
     .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,

@@ -12,7 +12,11 @@
  *   ReqWT+data  an atomic performed at the LLC (GPU coherence RMWs);
  *   ReqO        ownership of the masked words, no data (DeNovo stores);
  *   ReqO+data   ownership with the words' data (DeNovo RMWs);
- *   ReqWB       write-back of owned words (evictions, kernel-end flush).
+ *   ReqWB       write-back of owned words (evictions, kernel-end flush);
+ *   ReqS        read of the line as a registered sharer, writer-invalidated
+ *               (MESI device loads): answered like ReqV; a later write or
+ *               ownership request first invalidates every sharer (Inv,
+ *               InvAck), and a ReqS of a line with owned words revokes them.
  * The GPU-coherence device is rc's L1 (src/coh/nc/rc_l1.c): its GETS, WRITE
  * and ATOMIC are ReqV, ReqWT and ReqWT+data, and their responses keep the
  * numbers rc expects, so the same table serves both.
@@ -50,6 +54,9 @@ enum {
     SPX_RVK_O,                        /* LLC -> owner: give the words back to the LLC */
     SPX_FWD_RSP,                      /* owner -> LLC: data of the words in msg->mask */
     SPX_RELAY,                        /* LLC -> new owner: an old owner's words (FWD_O) */
+    SPX_REQ_S,                        /* line read as a sharer; answered by SPX_RSP_V */
+    SPX_INV,                          /* LLC -> sharer: drop the line (forward vnet) */
+    SPX_INV_ACK,                      /* sharer -> LLC: dropped (forward-response vnet) */
 };
 
 enum { SPX_VNET_REQ, SPX_VNET_RSP, SPX_VNET_FWD, SPX_VNET_FWDRSP, SPX_NVNETS };
@@ -111,6 +118,10 @@ void spx_obs_l1(struct eng *e, unsigned index, unsigned n, struct comp *l1,
 void spx_obs_l1_gone(struct eng *e, unsigned index);
 void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, uint64_t words,
                    uint32_t line_bytes);
+
+/* The MESI device L1 (mesi_l1.c), for CPU cores (cpu.device = mesi). */
+extern const struct coh_table spx_mesi_l1_table;
+extern const struct ctrl_ops spx_mesi_l1_ops;
 
 struct comp *spx_llc_create(const struct ctrl_wiring *w);
 void spx_llc_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
