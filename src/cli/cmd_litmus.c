@@ -461,6 +461,7 @@ int cmd_litmus(int argc, char **argv)
         if (!o.functional) { /* threads placed on GPUs and GPMs the machine has */
             rp.ptx.gpus = s.cfg.topology.gpus;
             rp.ptx.gpms = s.cfg.topology.gpms;
+            rp.ptx.cpus = s.cfg.cpu.cores;
         }
         struct launcher l = o.functional ? functional_launcher(s.functional)
                                          : machine_launcher(s.machine);
