@@ -284,7 +284,9 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     put(&b, ",\n\t.param .u32 p_warm");
     for (unsigned th = 0; th < t->n_threads; th++)
         put(&b, ",\n\t.param .u32 p_wmask%u", th);
-    put(&b, ",\n\t.param .u32 p_cpu");
+    bool cpu = p->n_cpu_ctas > 0; /* the kernel is also launched on the CPU cores */
+    if (cpu)
+        put(&b, ",\n\t.param .u32 p_cpu");
     put(&b, "\n)\n{\n");
     /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask */
     put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<9>;\n", LITMUS_MAX_REGS);
@@ -301,13 +303,17 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         put(&b, "\t@!%%p0 bra DONE;\n");
     }
     /* %t6: 1 in the launch on the CPU cores, whose threads are told by CTA */
-    put(&b, "\tld.param.u32 %%t6, [p_cpu];\n");
+    if (cpu)
+        put(&b, "\tld.param.u32 %%t6, [p_cpu];\n");
     for (unsigned th = 0; th < t->n_threads; th++) {
         put(&b, "\tsetp.eq.u32 %%p1, %%t1, %u;\n\tsetp.eq.u32 %%p2, %%t2, %u;\n", p->cta_of[th],
             p->warp_of[th]);
         put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
-        put(&b, "\tsetp.%s.u32 %%p2, %%t6, 0;\n", t->th[th].on_cpu ? "ne" : "eq");
-        put(&b, "\tand.pred %%p1, %%p1, %%p2;\n\t@%%p1 bra P%u_START;\n", th);
+        if (cpu) {
+            put(&b, "\tsetp.%s.u32 %%p2, %%t6, 0;\n", t->th[th].on_cpu ? "ne" : "eq");
+            put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
+        }
+        put(&b, "\t@%%p1 bra P%u_START;\n", th);
     }
     put(&b, "\tbra DONE;\n");
     for (unsigned th = 0; th < t->n_threads; th++) {

@@ -36,7 +36,8 @@ struct litmus_ptx_opts {
 
 /* Kernel parameters, in order: p_mem (u64), p_out (u64), p_skew0..p_skew{T-1}
  * (u32 delay-loop iterations per thread), p_warm (u32 delay after pre-warm),
- * p_wmask0..p_wmask{T-1}, p_cpu (u32: 1 in the launch on the CPU cores).
+ * p_wmask0..p_wmask{T-1}, and for a test with threads on CPU cores p_cpu
+ * (u32: 1 in the launch on the CPU cores).
  * Threads placed on CPU cores ("P1@cpu N") run in a second launch of the same
  * kernel on the CPU, together with the GPU's: CPU core N runs CTA N there. */
 struct litmus_ptx {

@@ -180,7 +180,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     unsigned wmask_at = n_args;
     for (unsigned th = 0; th < t->n_threads; th++)
         args[n_args++] = KARG_U32(0);
-    unsigned cpu_at = n_args++; /* p_cpu */
+    unsigned cpu_at = p.n_cpu_ctas ? n_args++ : 0; /* p_cpu */
 
     for (unsigned it = 0; it < o->iterations; it++) {
         for (unsigned th = 0; th < t->n_threads; th++) {
@@ -196,7 +196,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
                            args, n_args);
         }
         if (p.n_ctas) {
-            args[cpu_at] = KARG_U32(0);
+            if (p.n_cpu_ctas)
+                args[cpu_at] = KARG_U32(0);
             host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args,
                         n_args);
         }
