@@ -224,38 +224,19 @@ static void perform_held(struct coh_ctx *x)
 static void serve_forward(struct coh_ctx *x)
 {
     struct me_l1 *c = me_of(x->ctrl);
-    struct msg *f = x->msg;
-    uint64_t words = spx_words_of(&f->mask, c->base.line_bytes) & *owned_of(x->line);
-    bool relay = f->type == SPX_FWD_O, data = !relay || (f->flags & SPX_F_DATA);
+    bool keep = x->msg->type == SPX_FWD_V;
     c->st.forwards_served++;
-    struct msg *r = msg_new(c->base.w.msgs, SPX_FWD_RSP, x->addr, c->base.comp.eng->now);
-    spx_bytes_of(&r->mask, words, c->base.line_bytes);
-    if (c->base.w.obs)
-        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &r->mask);
-    memcpy(r->data, x->line->data, c->base.line_bytes);
-    r->flags = (uint16_t)((relay ? SPX_F_RELAY : 0) | (data ? SPX_F_DATA : 0));
-    r->sharer = f->sharer;
-    r->req = f->req;
-    if (f->type != SPX_FWD_V)
+    uint64_t words = spx_dev_answer_forward(&c->base, x, *owned_of(x->line));
+    if (!keep)
         *owned_of(x->line) &= ~words;
-    msg_free(c->base.w.msgs, f);
-    x->msg = NULL;
-    ctrl_to_home(&c->base, r, SPX_FWD_RSP, SPX_VNET_FWDRSP,
-                 f->type == SPX_RVK_O ? TRAFFIC_RCL : data ? TRAFFIC_LD : TRAFFIC_REQ,
-                 data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0);
 }
 
 /* ReqWB of the owned words; the line stays (serving forwards) until the ack. */
 static void send_wb(struct coh_ctx *x)
 {
     struct me_l1 *c = me_of(x->ctrl);
-    struct msg *w = msg_new(c->base.w.msgs, SPX_REQ_WB, x->addr, c->base.comp.eng->now);
-    uint64_t owned = *owned_of(x->line);
-    spx_bytes_of(&w->mask, owned, c->base.line_bytes);
-    memcpy(w->data, x->line->data, c->base.line_bytes);
     c->st.writebacks++;
-    ctrl_to_home(&c->base, w, SPX_REQ_WB, SPX_VNET_REQ, TRAFFIC_ST,
-                 (uint16_t)(__builtin_popcountll(owned) * SPX_WORD_BYTES));
+    spx_dev_send_wb(&c->base, x, *owned_of(x->line));
 }
 
 static void free_msg(struct coh_ctx *x)
@@ -383,24 +364,6 @@ static bool evictable(const struct cache_line *l, void *arg)
     return l->state == ME_S || l->state == ME_M;
 }
 
-/* Whether a line of `line`'s set is being written back (MI). */
-static bool writing_back(const struct ctrl *b, addr_t line)
-{
-    const struct cache_line *set =
-        &b->cache.lines[(size_t)cache_set_of(&b->cache, line) * b->cache.spec.ways];
-    for (uint32_t w = 0; w < b->cache.spec.ways; w++)
-        if (set[w].present && set[w].state == ME_MI)
-            return true;
-    return false;
-}
-
-/* Room for the worst case of one core step: a victim's ReqWB and TBE, the
- * request and its TBE. */
-static bool have_room(const struct ctrl *b)
-{
-    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;
-}
-
 static void order_op(struct ctrl *b, struct msg *m);
 
 static void take_forward(struct ctrl *b, struct msg *m)
@@ -441,13 +404,13 @@ static bool take_core(struct ctrl *b, struct msg *m)
         return true;
     }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, spx_dev_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(m);
     if (x.state == ME_I) {
         struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (!way || (way->present && writing_back(b, m->addr))) {
+        if (!way || (way->present && spx_dev_writing_back(b, m->addr, ME_MI))) {
             b->st.resource_stalls++; /* a way frees at a write-back's ack */
             return false;
         }
@@ -551,24 +514,10 @@ static bool me_tick(struct comp *cp)
     return false;
 }
 
-static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)
-{
-    (void)b;
-    fprintf(out, "  tbe %#llx %s pending %d relays %d words %#llx parked %u\n",
-            (unsigned long long)t->addr, state_names[t->state], t->pending, t->acks,
-            (unsigned long long)t->meta[0], t->parked.n);
-}
-
 static void me_dump(struct comp *cp, FILE *out)
 {
     struct me_l1 *c = me_of(cp);
-    struct ctrl *b = &c->base;
-    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->kend.n)
-        return;
-    fprintf(out, "%s (MESI device L1): %u TBEs, %u core requests queued, %u replaying, %u kernel "
-            "ends\n",
-            b->w.name, b->tbes.n_used, b->in.n, b->replay.n, c->kend.n);
-    ctrl_dump_tbes(b, out, dump_tbe);
+    spx_dev_dump(&c->base, "MESI device L1", c->kend.n, out);
 }
 
 static const struct ctrl_stat me_stat_rows[] = {

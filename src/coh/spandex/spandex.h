@@ -119,6 +119,21 @@ void spx_obs_l1_gone(struct eng *e, unsigned index);
 void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, uint64_t words,
                    uint32_t line_bytes);
 
+/* What the device L1s that own words share (spx_dev.c). A forward (x->msg:
+ * FwdReqV, FwdReqO or RvkO) answered from the words of its mask in `owned`
+ * (FwdReqO: relayed to the new owner); returns those words, frees the
+ * forward. The caller drops them for FwdReqO and RvkO. */
+uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* ReqWB of the `owned` words of x->line. */
+void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* Whether a line of `line`'s set is in state wb_state (being written back). */
+bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
+/* Room for the worst case of one core step: a victim's ReqWB and TBE, the
+ * request and its TBE. */
+bool spx_dev_room(const struct ctrl *b);
+/* The watchdog's dump: queues and TBEs (kind: "DeNovo L1"). */
+void spx_dev_dump(const struct ctrl *b, const char *kind, unsigned kernel_ends, FILE *out);
+
 /* The MESI device L1 (mesi_l1.c), for CPU cores (cpu.device = mesi). */
 extern const struct coh_table spx_mesi_l1_table;
 extern const struct ctrl_ops spx_mesi_l1_ops;
