@@ -35,6 +35,14 @@ done
 cmp -s <(grep -v 'wall_seconds\|_per_second' "$tmp/spandex-g.json") <(grep -v 'wall_seconds\|_per_second' "$tmp/again.json") ||
     fail "statistics differ between two runs of one configuration"
 n=$((n + 1))
+# the MESI device L1 is a table of its own in both protocols
+for p in spandex-d spandex-g; do
+    "$bin" protocol show $p --format count | grep -Eq "^$p +spandex.MESI-L1 +6 " ||
+        fail "protocol show $p: no MESI device L1"
+    "$bin" protocol show $p --format md | cmp -s - "$root/docs/protocols/$p.md" ||
+        fail "docs/protocols/$p.md differs from gpucoh protocol show $p"
+done
+n=$((n + 1))
 cp "$root/examples/cpugpu.ptx" "$tmp/"
 # errors: each located, exit 2
 expect_err() { # expected-text, command...
