@@ -84,6 +84,7 @@ struct mg_flavour {
 struct mg_stats {
     uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
+    uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -108,6 +109,8 @@ struct mg_l2 {
     struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;
+    uint64_t round_start; /* when the round under way began (release_cycles) */
+    bool one_round;       /* mg.release = thesis: one round of depth 1 to every L2 in scope */
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -672,8 +675,8 @@ static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
 {
     if (g == c->gpm)
         return false;
-    if (!c->f.hier)
-        return true;
+    if (!c->f.hier || (c->one_round && scope >= SCOPE_SYS))
+        return true; /* thesis: a .sys release goes to every L2 of the system */
     return g / c->gpms == c->gpm / c->gpms ||
            (scope >= SCOPE_SYS && g % c->gpms == c->gpm % c->gpms);
 }
@@ -683,9 +686,13 @@ static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
  * reaches its home in one hop and the home's invalidations the sharers in a
  * second (2); in hmg a .sys write takes GPM -> GPU home -> system home, whose
  * invalidation takes system home -> GPU home -> GPMs (4); without
- * invalidations only the writes (1). */
+ * invalidations only the writes (1). mg.release = thesis: one level to every
+ * L2 in scope (§5.5: "propagated through the local L2 to all remote L2s"),
+ * which a write's invalidation, two or more hops away, may arrive after. */
 static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
 {
+    if (c->one_round)
+        return 1;
     if (!c->f.directory) /* sw-h: GPM -> GPU home -> system home */
         return c->f.hier && scope >= SCOPE_SYS ? 2 : 1;
     return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
@@ -726,7 +733,9 @@ static void start_round(struct mg_l2 *c)
     c->rel_next = (struct msg_list){0};
     c->round_busy = true;
     r->m = c->rel_round.head;
+    c->round_start = comp_cycle(&c->base.comp);
     c->st.releases++;
+    c->st.sys_rounds += scope >= SCOPE_SYS;
     send_markers(c, r, scope, rel_depth(c, scope));
     if (!r->left)
         rel_done(c, r);
@@ -744,8 +753,11 @@ static void rel_done(struct mg_l2 *c, struct mg_rel *r)
         sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
         return;
     }
-    while ((m = msg_list_pop(&c->rel_round)))
+    c->st.release_cycles += comp_cycle(&c->base.comp) - c->round_start;
+    while ((m = msg_list_pop(&c->rel_round))) {
+        c->st.l1_releases++;
         ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    }
     c->round_busy = false;
     if (c->rel_next.n)
         start_round(c);
@@ -988,6 +1000,9 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, dir_evictions),
     CTRL_STAT_OWN(struct mg_stats, releases),
     CTRL_STAT_OWN(struct mg_stats, marks_sent),
+    CTRL_STAT_OWN(struct mg_stats, l1_releases),
+    CTRL_STAT_OWN(struct mg_stats, sys_rounds),
+    CTRL_STAT_OWN(struct mg_stats, release_cycles),
     CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
     CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -1006,6 +1021,7 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->gpms = cfg->topology.gpms;
     c->banks = w->n_banks;
     c->dir_lines = cfg->mg.dir_lines;
+    c->one_round = cfg->mg.release == 1;
     if (f.directory) {
         struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
                                 .ways = cfg->mg.dir_ways, .line_bytes = 16};
