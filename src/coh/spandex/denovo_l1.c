@@ -404,7 +404,8 @@ static void self_inv(struct coh_ctx *x)
 
 static const struct coh_action_name actions[] = {
     {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the TBE; its parked requests replay before younger ones for the line"},
     {take_way_now, "take_way", "install the line in a free way, no word valid"},
     {send_req_v, "send_req_v", "ReqV for the line (LoadL2: answered, not installed)"},
     {send_req_o, "send_req_o", "ReqO (+data for atomics and partial words) for the words not owned"},
@@ -468,8 +469,8 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_AtomicHit] = STALL,
         [DN_Atomic   ] = STALL,
         [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
-        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
-        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
+        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
         [DN_FwdV     ] = DO(DN_BV, DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
@@ -484,9 +485,9 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_Atomic   ] = STALL,
         [DN_SelfInv  ] = DO(DN_BO, TAG_WR,          self_inv),
         [DN_Grant    ] = DO(DN_BO, DATA_WR,         take_grant),
-        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_free_tbe),
+        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
         [DN_Relay    ] = DO(DN_BO, DATA_WR,         take_relay),
-        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_free_tbe),
+        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
         [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
         [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
         [DN_FwdV     ] = DO(DN_BO, DATA_RD,         serve_forward),
@@ -506,7 +507,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
-        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_free_tbe),
+        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_wake_parked),
     },
 };
 

@@ -260,7 +260,8 @@ static void ack_inv(struct coh_ctx *x)
 
 static const struct coh_action_name actions[] = {
     {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the TBE; its parked requests replay before younger ones for the line"},
     {take_way_now, "take_way", "install the line in a free way, no word owned"},
     {send_req_s, "send_req_s", "ReqS for the line (registered as a sharer)"},
     {send_req_o, "send_req_o", "ReqO+data for every word of the line; hold the store or atomic"},
@@ -311,16 +312,16 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
     },
     [ME_IS] = {
         CORE_STALLS,
-        [ME_Fill     ] = DO(ME_S,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
-        [ME_FillInvalid] = DO(ME_I, TAG_WR,         fill, ctrl_drop_line, ctrl_free_tbe),
+        [ME_Fill     ] = DO(ME_S,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+        [ME_FillInvalid] = DO(ME_I, TAG_WR,         fill, ctrl_drop_line, ctrl_wake_parked),
         [ME_Inv      ] = DO(ME_IS, 0,               ack_inv),
     },
     [ME_IM] = {
         CORE_STALLS,
         [ME_Grant    ] = DO(ME_IM, DATA_WR,         take_grant),
-        [ME_GrantDone] = DO(ME_M,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_free_tbe),
+        [ME_GrantDone] = DO(ME_M,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
         [ME_Relay    ] = DO(ME_IM, DATA_WR,         take_relay),
-        [ME_RelayDone] = DO(ME_M,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_free_tbe),
+        [ME_RelayDone] = DO(ME_M,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
         [ME_Inv      ] = DO(ME_IM, 0,               ack_inv),
         [ME_FwdPending] = DO(ME_IM, 0,              ctrl_park),
     },
@@ -329,7 +330,7 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_FwdV     ] = DO(ME_MI, DATA_RD,         serve_forward),
         [ME_FwdO     ] = DO(ME_MI, DATA_RD,         serve_forward),
         [ME_FwdOLast ] = DO(ME_MI, DATA_RD,         serve_forward),
-        [ME_WbAck    ] = DO(ME_I,  TAG_WR,          free_msg, ctrl_drop_line, ctrl_free_tbe),
+        [ME_WbAck    ] = DO(ME_I,  TAG_WR,          free_msg, ctrl_drop_line, ctrl_wake_parked),
     },
 };
 
