@@ -59,7 +59,7 @@ static bool inject_tick(struct comp *cp)
     struct inject *r = (struct inject *)cp;
     struct machine *m = r->m;
     bool moved = false;
-    unsigned n_sms = machine_config(m)->gpu.sms;
+    unsigned n_sms = machine_n_sms(m) + machine_n_cpus(m);
     for (unsigned s = 0; s < n_sms; s++) {
         struct msg *rsp;
         while ((rsp = port_peek(&r->rsp[s]))) {
@@ -132,8 +132,9 @@ struct inject *inject_new_checked(const struct config *cfg, bool check)
     r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
     const struct clock *clk = &r->clk;
     comp_init(&r->comp, e, "inject", clk, inject_tick, inject_dump);
-    r->rsp = calloc(cfg->gpu.sms, sizeof *r->rsp);
-    for (unsigned s = 0; s < cfg->gpu.sms; s++) {
+    unsigned n_cores = machine_n_sms(r->m) + machine_n_cpus(r->m); /* the CPU cores' L1s too */
+    r->rsp = calloc(n_cores, sizeof *r->rsp);
+    for (unsigned s = 0; s < n_cores; s++) {
         port_init(&r->rsp[s], "inject.rsp", 1u << 16, clk->period_ps, NULL, &r->comp);
         machine_detach_sm(r->m, s, &r->rsp[s], &r->comp);
         machine_l1_port(r->m, s)->sender = &r->comp;
@@ -143,7 +144,7 @@ struct inject *inject_new_checked(const struct config *cfg, bool check)
 
 void inject_free(struct inject *r)
 {
-    unsigned n_sms = machine_config(r->m)->gpu.sms;
+    unsigned n_sms = machine_n_sms(r->m) + machine_n_cpus(r->m);
     for (unsigned i = 0; i < r->n_ops; i++)
         free(r->ops[i].atom);
     machine_free(r->m);
@@ -284,7 +285,11 @@ uint64_t inject_latency(const struct inject *r, unsigned id)
 const char *inject_l1_state(struct inject *r, unsigned sm, addr_t line)
 {
     const struct proto_desc *p = machine_proto(r->m);
-    return p->tables[0]->state_names[p->l1.peek(machine_l1(r->m, sm), line, NULL, NULL)];
+    unsigned t = 0;
+    if (sm >= machine_n_sms(r->m)) /* a CPU core's L1 */
+        p->cpu_l1(machine_config(r->m), &t);
+    const struct ctrl_ops *ops = machine_l1_ops(r->m, sm);
+    return p->tables[t]->state_names[ops->peek(machine_l1(r->m, sm), line, NULL, NULL)];
 }
 
 const char *inject_l2_state(struct inject *r, addr_t line)

@@ -27,7 +27,8 @@ struct machine *inject_machine(struct inject *r);
 
 /* Schedule operations `at` core cycles from the start of the next
  * inject_run (0 = at once). Each returns an id for the queries below.
- * Sizes are 1, 2, 4 or 8 bytes; addresses must not straddle a line. */
+ * Sizes are 1, 2, 4 or 8 bytes; addresses must not straddle a line. `sm`
+ * names an SM, or gpu.sms + i for CPU core i's L1 (cpu.cores). */
 unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
                      enum mem_sem sem, enum mem_scope scope, uint64_t at);
 unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
@@ -48,7 +49,8 @@ uint64_t inject_value(const struct inject *r, unsigned id);
 /* Core cycles from entering the L1 to the response reaching the SM side. */
 uint64_t inject_latency(const struct inject *r, unsigned id);
 
-/* Name of the state of `line` in SM `sm`'s L1 / in its home L2 bank. */
+/* Name of the state of `line` in SM `sm`'s L1 (sm = gpu.sms + i: CPU core
+ * i's) / in its home L2 bank. */
 const char *inject_l1_state(struct inject *r, unsigned sm, addr_t line);
 const char *inject_l2_state(struct inject *r, addr_t line);
 /* One statistic by its full name (e.g. "gpu.noc.up.msgs.REQ"); panics if unknown. */

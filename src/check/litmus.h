@@ -80,6 +80,10 @@ struct litmus_label {
 struct litmus_thread {
     int cta, gpu;                  /* placement from the header */
     int gpm;                       /* ... and the GPU module, ",gpm N" (default 0) */
+    bool on_cpu;                   /* "P1@cpu N" (docs/cpu.md): on CPU core `cpu`; gpu is -1
+                                      and cta -1 - cpu, so that it shares no CTA or GPU with
+                                      another thread, only the system (.sys) */
+    int cpu;
     unsigned n_instrs;
     struct litmus_instr ins[LITMUS_MAX_INSTRS];
     unsigned n_labels;
@@ -122,6 +126,7 @@ struct litmus_node {
 #define LITMUS_F_MULTIGPU (1u << 2) /* threads on more than one GPU */
 #define LITMUS_F_BARRIER  (1u << 3)
 #define LITMUS_F_CONTROL  (1u << 4)
+#define LITMUS_F_CPU      (1u << 5) /* threads on CPU cores ("P1@cpu N") */
 
 /* One barrier group: barriers of one CTA with the same inst and id. */
 struct litmus_bar_group {
@@ -179,9 +184,10 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
                            size_t len);
 /* Why gpucoh cannot run the test yet (proxies, aliases, several GPUs), or NULL. */
 const char *litmus_unsupported(const struct litmus_test *t);
-/* The same on a machine of `gpus` GPUs of `gpms` GPMs each: a test whose
- * threads all fit runs there. */
-const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms);
+/* The same on a machine of `gpus` GPUs of `gpms` GPMs each and `cpus` CPU
+ * cores: a test whose threads all fit runs there. */
+const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms,
+                                  unsigned cpus);
 /* Name of register/location observables, "P0:r1" or "x". */
 void litmus_obs_name(const struct litmus_test *t, unsigned i, char *buf, size_t len);
 

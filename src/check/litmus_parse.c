@@ -516,14 +516,27 @@ static int parse_cell(struct pstate *ps, int thn, char *cell, int line)
 static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
 {
     s = trim(s);
-    int th, cta, gpu, gpm = 0, used = 0, more = 0;
+    int th, cta, gpu, gpm = 0, cpu, used = 0, more = 0;
+    /* P1@cpu 0: a thread on CPU core 0 */
+    if (sscanf(s, "P%d@cpu %d%n", &th, &cpu, &used) == 2 && !s[used]) {
+        if (th != idx)
+            return perr(ps, line, "thread column %d is declared as P%d", idx, th);
+        if (cpu < 0)
+            return perr(ps, line, "negative cpu in '%s'", s);
+        ps->t->th[idx].on_cpu = true;
+        ps->t->th[idx].cpu = cpu;
+        ps->t->th[idx].gpu = -1;
+        ps->t->th[idx].cta = -1 - cpu;
+        ps->t->features |= LITMUS_F_CPU;
+        return 0;
+    }
     /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow: ,gpm 1 */
     if (sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) != 3 ||
         (s[used] && (sscanf(s + used, " , gpm %d%n", &gpm, &more) != 1 || s[used + more])))
         return perr(ps, line,
-                    "bad thread declaration '%s' (expected 'P%d@cta N,gpu N' or "
-                    "'P%d@cta N,gpu N,gpm N')",
-                    s, idx, idx);
+                    "bad thread declaration '%s' (expected 'P%d@cta N,gpu N', "
+                    "'P%d@cta N,gpu N,gpm N' or 'P%d@cpu N')",
+                    s, idx, idx, idx);
     if (th != idx)
         return perr(ps, line, "thread column %d is declared as P%d", idx, th);
     if (cta < 0 || gpu < 0 || gpm < 0)
@@ -531,7 +544,7 @@ static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
     ps->t->th[idx].cta = cta;
     ps->t->th[idx].gpu = gpu;
     ps->t->th[idx].gpm = gpm;
-    if (gpu != ps->t->th[0].gpu)
+    if (gpu != ps->t->th[0].gpu && !ps->t->th[0].on_cpu)
         ps->t->features |= LITMUS_F_MULTIGPU;
     return 0;
 }
@@ -1156,10 +1169,11 @@ void litmus_outcome_format(const struct litmus_test *t, const int32_t *values, c
 
 const char *litmus_unsupported(const struct litmus_test *t)
 {
-    return litmus_unsupported_on(t, 1, 1);
+    return litmus_unsupported_on(t, 1, 1, 0);
 }
 
-const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms)
+const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, unsigned gpms,
+                                  unsigned cpus)
 {
     if (t->features & LITMUS_F_PROXY)
         return "uses texture/surface/constant proxies or proxy fences, which the machine does not "
@@ -1167,6 +1181,13 @@ const char *litmus_unsupported_on(const struct litmus_test *t, unsigned gpus, un
     if (t->features & LITMUS_F_ALIAS)
         return "uses virtual-address aliases, which the machine does not model";
     for (unsigned th = 0; th < t->n_threads; th++) {
+        if (t->th[th].on_cpu) {
+            if ((unsigned)t->th[th].cpu >= cpus)
+                return cpus ? "places a thread on a CPU core the machine lacks (cpu.cores)"
+                            : "places a thread on a CPU core, and the machine has none "
+                              "(cpu.cores, a protocol with CPU devices: spandex-d, spandex-g)";
+            continue;
+        }
         if ((unsigned)t->th[th].gpu >= gpus)
             return gpus == 1 ? "places threads on several GPUs, which a machine of one GPU "
                                "does not model (topology.gpus)"

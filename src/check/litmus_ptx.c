@@ -215,7 +215,7 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
 {
     memset(p, 0, sizeof *p);
     unsigned gpus = MAX(o->gpus, 1u), gpms = MAX(o->gpms, 1u);
-    const char *u = litmus_unsupported_on(t, gpus, gpms);
+    const char *u = litmus_unsupported_on(t, gpus, gpms, o->cpus);
     if (u) {
         snprintf(why, whylen, "%s", u);
         return -1;
@@ -226,6 +226,11 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     long ctas[LITMUS_MAX_THREADS];
     unsigned n_ctas = 0, n_gpms = gpus * gpms;
     for (unsigned th = 0; th < t->n_threads; th++) {
+        if (t->th[th].on_cpu) { /* CTA cpu of the CPU launch */
+            p->cta_of[th] = (unsigned)t->th[th].cpu;
+            p->n_cpu_ctas = MAX(p->n_cpu_ctas, p->cta_of[th] + 1);
+            continue;
+        }
         long key = (long)(t->th[th].gpu * gpms + t->th[th].gpm) << 32 | t->th[th].cta;
         unsigned k = 0;
         while (k < n_ctas && ctas[k] != key)
@@ -246,6 +251,8 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     }
     unsigned per_cta[LITMUS_MAX_THREADS] = {0};
     for (unsigned th = 0; th < t->n_threads; th++) {
+        if (t->th[th].on_cpu)
+            continue;
         long key = (long)(t->th[th].gpu * gpms + t->th[th].gpm) << 32 | t->th[th].cta;
         unsigned k = 0;
         while (ctas[k] != key)
@@ -254,7 +261,7 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         p->warp_of[th] = per_cta[k]++;
         p->warps_per_cta = MAX(p->warps_per_cta, per_cta[k]);
     }
-    p->n_ctas = n_gpms == 1 ? n_ctas : n_gpms * per_gpm_max;
+    p->n_ctas = n_gpms == 1 || !n_ctas ? n_ctas : n_gpms * per_gpm_max;
     /* memory layout */
     unsigned stride = o->pack ? 4 : 128, n_roots = 0;
     for (unsigned l = 0; l < t->n_locs; l++)
@@ -277,6 +284,9 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     put(&b, ",\n\t.param .u32 p_warm");
     for (unsigned th = 0; th < t->n_threads; th++)
         put(&b, ",\n\t.param .u32 p_wmask%u", th);
+    bool cpu = p->n_cpu_ctas > 0; /* the kernel is also launched on the CPU cores */
+    if (cpu)
+        put(&b, ",\n\t.param .u32 p_cpu");
     put(&b, "\n)\n{\n");
     /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask */
     put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<9>;\n", LITMUS_MAX_REGS);
@@ -292,15 +302,27 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     } else {
         put(&b, "\t@!%%p0 bra DONE;\n");
     }
+    /* %t6: 1 in the launch on the CPU cores, whose threads are told by CTA */
+    if (cpu)
+        put(&b, "\tld.param.u32 %%t6, [p_cpu];\n");
     for (unsigned th = 0; th < t->n_threads; th++) {
         put(&b, "\tsetp.eq.u32 %%p1, %%t1, %u;\n\tsetp.eq.u32 %%p2, %%t2, %u;\n", p->cta_of[th],
             p->warp_of[th]);
-        put(&b, "\tand.pred %%p1, %%p1, %%p2;\n\t@%%p1 bra P%u_START;\n", th);
+        put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
+        if (cpu) {
+            put(&b, "\tsetp.%s.u32 %%p2, %%t6, 0;\n", t->th[th].on_cpu ? "ne" : "eq");
+            put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
+        }
+        put(&b, "\t@%%p1 bra P%u_START;\n", th);
     }
     put(&b, "\tbra DONE;\n");
     for (unsigned th = 0; th < t->n_threads; th++) {
         const struct litmus_thread *tt = &t->th[th];
-        put(&b, "\n// P%u@cta %d,gpu %d,gpm %d\nP%u_START:\n", th, tt->cta, tt->gpu, tt->gpm, th);
+        if (tt->on_cpu)
+            put(&b, "\n// P%u@cpu %d\nP%u_START:\n", th, tt->cpu, th);
+        else
+            put(&b, "\n// P%u@cta %d,gpu %d,gpm %d\nP%u_START:\n", th, tt->cta, tt->gpu, tt->gpm,
+                th);
         for (int r = 0; r < LITMUS_MAX_REGS; r++)
             if (tt->regs_used & (1u << r))
                 put(&b, "\tmov.u32 %%r%d, %u;\n", r, (uint32_t)tt->reg_init[r]);

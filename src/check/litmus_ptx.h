@@ -31,14 +31,21 @@ struct litmus_ptx_opts {
     bool pack;      /* locations in consecutive words rather than one line each */
     bool prewarm;   /* pre-warm the L1 with every location the thread uses */
     unsigned gpus, gpms; /* the machine's topology (0: 1) */
+    unsigned cpus;       /* its CPU cores (cpu.cores) */
 };
 
 /* Kernel parameters, in order: p_mem (u64), p_out (u64), p_skew0..p_skew{T-1}
- * (u32 delay-loop iterations per thread), p_warm (u32 delay after pre-warm). */
+ * (u32 delay-loop iterations per thread), p_warm (u32 delay after pre-warm),
+ * p_wmask0..p_wmask{T-1}, and for a test with threads on CPU cores p_cpu
+ * (u32: 1 in the launch on the CPU cores).
+ * Threads placed on CPU cores ("P1@cpu N") run in a second launch of the same
+ * kernel on the CPU, together with the GPU's: CPU core N runs CTA N there. */
 struct litmus_ptx {
     char *text;                               /* the PTX module (malloc'd) */
     const char *kernel;                       /* its entry name */
-    unsigned n_ctas, warps_per_cta;           /* grid and block (x 32 threads) */
+    unsigned n_ctas, warps_per_cta;           /* grid and block (x 32 threads); 0 CTAs: no
+                                                 thread on the GPU */
+    unsigned n_cpu_ctas;                      /* the CPU launch's grid (0: no CPU thread) */
     unsigned cta_of[LITMUS_MAX_THREADS];      /* grid CTA of each litmus thread */
     unsigned warp_of[LITMUS_MAX_THREADS];     /* warp in its CTA */
     unsigned loc_offset[LITMUS_MAX_LOCS];     /* byte offset of each location (aliases: root) */

@@ -115,7 +115,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
                  r->model, r->verdict, r->ref_verdict);
         return 0;
     }
-    const char *u = litmus_unsupported_on(t, MAX(o->ptx.gpus, 1u), MAX(o->ptx.gpms, 1u));
+    const char *u =
+        litmus_unsupported_on(t, MAX(o->ptx.gpus, 1u), MAX(o->ptx.gpms, 1u), o->ptx.cpus);
     if (u) {
         skip(r, u);
         return 0;
@@ -169,7 +170,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             memcpy(image + p.loc_offset[k], &t->locs[k].init, 4);
     struct rng rng;
     rng_seed(&rng, o->seed, name_stream(t->name));
-    struct karg args[2 + 2 * LITMUS_MAX_THREADS + 1];
+    struct karg args[2 + 2 * LITMUS_MAX_THREADS + 2];
     unsigned n_args = 0;
     args[n_args++] = KARG_PTR(mem);
     args[n_args++] = KARG_PTR(out);
@@ -179,6 +180,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     unsigned wmask_at = n_args;
     for (unsigned th = 0; th < t->n_threads; th++)
         args[n_args++] = KARG_U32(0);
+    unsigned cpu_at = p.n_cpu_ctas ? n_args++ : 0; /* p_cpu */
 
     for (unsigned it = 0; it < o->iterations; it++) {
         for (unsigned th = 0; th < t->n_threads; th++) {
@@ -188,7 +190,17 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         }
         host_memcpy_to_dev(h, mem, image, p.mem_bytes);
         host_memset(h, out, 0, p.out_bytes);
-        host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args, n_args);
+        if (p.n_cpu_ctas) { /* the CPU's threads, at the same time as the GPU's */
+            args[cpu_at] = KARG_U32(1);
+            host_launch_on(h, HOST_CPU, p.n_ctas != 0, p.kernel, DIM1(p.n_cpu_ctas), DIM1(1), 0,
+                           args, n_args);
+        }
+        if (p.n_ctas) {
+            if (p.n_cpu_ctas)
+                args[cpu_at] = KARG_U32(0);
+            host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args,
+                        n_args);
+        }
         host_memcpy_from_dev(h, res, out, p.out_bytes);
         for (unsigned k = 0; k < t->n_obs; k++) {
             const struct litmus_term *ob = &t->obs[k];

@@ -67,6 +67,7 @@ struct stress {
     FILE *report;
     struct coh_history *hist;
     bool one_at_a_time;            /* the SM's model promises sc: a warp waits for each access */
+    bool hetero;                   /* CPU cores too (cpu.cores): their agents follow the SMs' */
 };
 
 static addr_t loc_addr(const struct stress *s, unsigned loc)
@@ -96,8 +97,12 @@ static void line_report(struct stress *s, addr_t line)
     const struct proto_desc *p = machine_proto(s->m);
     FILE *out = s->report;
     fprintf(out, "  the line %#llx now:\n", (unsigned long long)line);
-    for (unsigned i = 0; i < s->n_sms; i++)
-        controller_line(s, out, machine_l1(s->m, i), &p->l1, p->tables[0], line);
+    for (unsigned i = 0; i < s->n_sms; i++) {
+        unsigned t = 0;
+        if (i >= machine_n_sms(s->m)) /* a CPU core's L1 */
+            p->cpu_l1(machine_config(s->m), &t);
+        controller_line(s, out, machine_l1(s->m, i), machine_l1_ops(s->m, i), p->tables[t], line);
+    }
     unsigned banks = machine_config(s->m)->l2.banks;
     unsigned bank = (unsigned)((line / s->line_bytes) % banks);
     for (unsigned b = bank; b < machine_n_banks(s->m); b += banks) /* every GPM's */
@@ -187,6 +192,10 @@ static void body_op(struct stress *s, struct agent *a)
     if (rng_chance(&s->rng, 1, 2)) {
         struct msg *m = new_req(s, a, MEM_LOAD, addr, SEM_WEAK);
         m->req.scope = SCOPE_CTA;
+        if (s->hetero && rng_chance(&s->rng, 1, 4)) { /* a .sys load: performed at the LLC */
+            m->req.sem = SEM_RELAXED;
+            m->req.scope = SCOPE_SYS;
+        }
         bytemask_set_range(&m->mask, off, 4);
         struct pending *pd = &s->pend[m->req.id & s->pend_mask];
         pd->loc = l;
@@ -326,7 +335,8 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     s->report = report;
     s->m = machine_new_checked(cfg, o->check);
     s->hist = machine_record_history(s->m, 1u << 16);
-    s->n_sms = machine_n_sms(s->m);
+    s->n_sms = machine_n_sms(s->m) + machine_n_cpus(s->m);
+    s->hetero = machine_n_cpus(s->m) > 0;
     s->line_bytes = cfg->l1.cache.line_bytes;
     s->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
     rng_seed(&s->rng, cfg->sim.seed, 0x57e55);

@@ -10,6 +10,11 @@
  * gives the value every load must return; the first wrong value stops the
  * run with a report: address, expected writer and value, observed value, the
  * line's recent transitions in every controller and its state everywhere.
+ * With CPU cores (cpu.cores) the tester is heterogeneous: CPU cores' L1s
+ * get agents too (after the SMs'), so episodes move data between CPU and GPU
+ * L1s of different devices (MESI or DeNovo CPU L1s beside DeNovo or
+ * GPU-coherence GPU L1s), and a quarter of the loads are relaxed .sys loads,
+ * which the self-invalidating L1s perform at the LLC.
  * When the configuration promises SC (order.model = sc), an agent waits for
  * each access before the next, as the SM's SC issue rule does (rccsc relies
  * on it: a store's old copy stays readable to the SM until its ACK).

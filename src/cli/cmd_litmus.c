@@ -44,7 +44,10 @@ static void usage(FILE *out)
             "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
             "random start skews and pre-warmed L1s, and the machine adds random delays where\n"
             "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
-            "random bank conflicts (noc.conflict_pct).\n"
+            "random bank conflicts (noc.conflict_pct). A thread annotated P1@cpu N runs on\n"
+            "CPU core N (machines with cpu.cores, e.g. configs/spandex.ini; docs/cpu.md), in a\n"
+            "launch on the CPU cores that runs together with the GPU's; it shares only .sys\n"
+            "scope with the other threads (litmus/cpu-gpu).\n"
             "\n"
             "The model a run is judged by is the one the machine promises: its protocol's\n"
             "under order.model=rmo (ptx), and tso or sc under order.model=tso, sc or\n"
@@ -462,6 +465,7 @@ int cmd_litmus(int argc, char **argv)
         if (!o.functional) { /* threads placed on GPUs and GPMs the machine has */
             rp.ptx.gpus = s.cfg.topology.gpus;
             rp.ptx.gpms = s.cfg.topology.gpms;
+            rp.ptx.cpus = s.cfg.cpu.cores;
         }
         struct launcher l = o.functional ? functional_launcher(s.functional)
                                          : machine_launcher(s.machine);

@@ -134,6 +134,10 @@ struct proto_desc {
     unsigned n_l1_tables;      /* how many of `tables` belong to the L1 */
     struct ctrl_ops l1, l2;
     struct unit_ops unit;      /* .create NULL: no central unit */
+    /* The CPU cores' L1 (cpu.cores > 0, docs/cpu.md) under this configuration
+     * (cpu.device), and in *table the index in `tables` of its table. NULL:
+     * the protocol has no CPU device. */
+    const struct ctrl_ops *(*cpu_l1)(const struct config *cfg, unsigned *table);
 };
 
 /* Every protocol gpucoh implements, NULL-terminated. */

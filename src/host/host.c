@@ -51,6 +51,8 @@ struct host {
     addr_t top;                /* first never-allocated address */
     struct host_module *mods;
     size_t n_mods;
+    struct launch waiting[2];  /* launches that start with the next one (host_launch_on) */
+    unsigned n_waiting;
 };
 
 static void *xrealloc(void *p, size_t n)
@@ -80,6 +82,8 @@ void host_delete(struct host *h)
         free(h->mods[i].filename);
     }
     free(h->mods);
+    for (unsigned i = 0; i < h->n_waiting; i++)
+        free((void *)h->waiting[i].params);
     free(h->live.v);
     free(h->free.v);
     free(h);
@@ -297,6 +301,13 @@ static void check_dim(const char *kernel, const char *what, struct dim3 d, uint3
 void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
                  uint32_t dyn_shmem_bytes, const struct karg *args, unsigned n_args)
 {
+    host_launch_on(h, HOST_GPU, false, kernel, grid, block, dyn_shmem_bytes, args, n_args);
+}
+
+void host_launch_on(struct host *h, enum host_device dev, bool together, const char *kernel,
+                    struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
+                    const struct karg *args, unsigned n_args)
+{
     const struct ptx_kernel *k = find_kernel(h, kernel, NULL);
     if (!k) {
         char names[512] = "";
@@ -321,8 +332,25 @@ void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct di
               block.z);
     check_dim(kernel, "block", block, 1024, 1024, 64);
 
+    if (dev == HOST_CPU && (uint64_t)block.x * block.y * block.z != 1)
+        fatal("kernel %s launched on the CPU: a CPU core runs one thread, so the block must be 1 "
+              "thread (got (%u,%u,%u)); the grid counts the threads",
+              kernel, block.x, block.y, block.z);
+    for (unsigned i = 0; i < h->n_waiting; i++)
+        if (h->waiting[i].on_cpu == (dev == HOST_CPU))
+            fatal("kernel %s: %s already runs %s in this group of launches (one kernel per "
+                  "device at a time)",
+                  kernel, dev == HOST_CPU ? "the CPU" : "the GPU",
+                  ptx_kernel_info(h->waiting[i].kernel)->name);
+    if ((together || h->n_waiting) && !h->l.ops->run_together)
+        fatal("kernel %s: launches that run together need the timing machine (the functional "
+              "mode runs one kernel at a time)",
+              kernel);
+
     uint8_t stackbuf[256];
-    uint8_t *params = ki->param_bytes <= sizeof stackbuf ? stackbuf : xrealloc(NULL, ki->param_bytes);
+    uint8_t *params = ki->param_bytes <= sizeof stackbuf && !together
+                          ? stackbuf
+                          : xrealloc(NULL, ki->param_bytes ? ki->param_bytes : 1);
     memset(params, 0, ki->param_bytes ? ki->param_bytes : 1);
     for (unsigned i = 0; i < n_args; i++) {
         unsigned sz = karg_bytes(args[i].kind);
@@ -340,8 +368,21 @@ void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct di
         .block = {block.x, block.y, block.z},
         .dyn_shmem_bytes = dyn_shmem_bytes,
         .params = params,
+        .on_cpu = dev == HOST_CPU,
     };
-    h->l.ops->run_kernel(h->l.obj, &l);
+    if (together) {
+        h->waiting[h->n_waiting++] = l; /* at most one per device: checked above */
+        return;
+    }
+    if (h->n_waiting) {
+        h->waiting[h->n_waiting] = l;
+        h->l.ops->run_together(h->l.obj, h->waiting, h->n_waiting + 1);
+        for (unsigned i = 0; i < h->n_waiting; i++)
+            free((void *)h->waiting[i].params);
+        h->n_waiting = 0;
+    } else {
+        h->l.ops->run_kernel(h->l.obj, &l);
+    }
     if (params != stackbuf)
         free(params);
 }

@@ -58,6 +58,21 @@ void host_load_ptx(struct host *h, const char *text, const char *filename);
 void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
                  uint32_t dyn_shmem_bytes, const struct karg *args, unsigned n_args);
 
+/* Where a launch runs: the GPU's SMs, or the CPU cores (cpu.cores in the
+ * configuration; one thread per core, so the block is one thread and the
+ * grid counts the threads). */
+enum host_device { HOST_GPU, HOST_CPU };
+
+/* Launch on `dev`; with `together`, the launch only waits (its arguments
+ * packed and checked now) and starts with the next launch that is not
+ * together, and that call returns when all of them have finished: a CPU
+ * launch and a GPU launch that run at the same time and synchronise through
+ * memory. A launcher that runs one kernel at a time (the functional mode)
+ * refuses a group (fatal); two launches of one group on one device too. */
+void host_launch_on(struct host *h, enum host_device dev, bool together, const char *kernel,
+                    struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
+                    const struct karg *args, unsigned n_args);
+
 /* Simulated cycles so far (core clock), for drivers that report phases. */
 uint64_t host_cycles(const struct host *h);
 

@@ -18,6 +18,7 @@ struct launch {
     struct ptx_dim3 grid, block;
     uint32_t dyn_shmem_bytes;
     const uint8_t *params;          /* the parameter buffer, kernel_info.param_bytes long */
+    bool on_cpu;                    /* runs on the CPU cores (cpu.cores), one thread per core */
 };
 
 struct launcher_ops {
@@ -28,6 +29,10 @@ struct launcher_ops {
     void (*read)(void *obj, void *dst, addr_t src, size_t n);
     /* Simulated core cycles so far. */
     uint64_t (*cycles)(const void *obj);
+    /* Run n kernels at the same time (at most one per device: the GPU and the
+     * CPU cores), returning when all have finished; they may synchronise
+     * through memory. NULL: the launcher runs one kernel at a time. */
+    void (*run_together)(void *obj, const struct launch *l, unsigned n);
 };
 
 struct launcher {

@@ -334,6 +334,8 @@ struct lp {
     struct lp_const *consts;
     unsigned n_consts;
     unsigned depth;           /* nesting of parentheses and unary operators */
+    int together_line;        /* a launch ending in '&' waits for the next launch: its line */
+    unsigned together_devices; /* bit 0 GPU, bit 1 CPU: devices its group uses so far */
 };
 
 static void lp_error(struct lp *lp, const char *fmt, ...) PRINTF_LIKE(2, 3);
@@ -1068,6 +1070,22 @@ static void parse_launch(struct lp *lp)
                 goto fail;
             l.shared_bytes = (uint32_t)v;
             has_shared = true;
+        } else if (keyword(lp, "on")) {
+            if (keyword(lp, "cpu")) {
+                l.on_cpu = true;
+            } else if (!keyword(lp, "gpu")) {
+                char tmp[40];
+                lp_error(lp, "expected cpu or gpu after 'on' but found %s",
+                         next_desc(lp, tmp, sizeof tmp));
+                goto fail;
+            }
+        } else if (accept(lp, '&')) {
+            l.together = true;
+            if (!at_end(lp)) {
+                lp_error(lp, "'&' ends a launch line (it runs with the next launch)");
+                goto fail;
+            }
+            break;
         } else if (keyword(lp, "args")) {
             /* each space-separated word is one argument, parsed on its own so
              * that "1 -1" is two arguments, not 1 - 1 */
@@ -1082,6 +1100,15 @@ static void parse_launch(struct lp *lp)
                 memcpy(word, lp->p, n);
                 word[n] = 0;
                 const char *rest = lp->p + n;
+                if (!strcmp(word, "&")) {
+                    lp->p = rest;
+                    l.together = true;
+                    if (!at_end(lp)) {
+                        lp_error(lp, "'&' ends a launch line (it runs with the next launch)");
+                        goto fail;
+                    }
+                    break;
+                }
                 lp->p = word;
                 bool ok = parse_arg(lp, &a);
                 lp->p = rest;
@@ -1094,7 +1121,7 @@ static void parse_launch(struct lp *lp)
             break;
         } else {
             char tmp[40];
-            lp_error(lp, "expected grid, block, shared or args but found %s",
+            lp_error(lp, "expected grid, block, shared, on, args or & but found %s",
                      next_desc(lp, tmp, sizeof tmp));
             goto fail;
         }
@@ -1107,6 +1134,24 @@ static void parse_launch(struct lp *lp)
         lp_error(lp, "block (%u,%u,%u) has more than 1024 threads", l.block.x, l.block.y,
                  l.block.z);
         goto fail;
+    }
+    if (l.on_cpu && (uint64_t)l.block.x * l.block.y * l.block.z != 1) {
+        lp_error(lp, "a launch on the CPU runs one thread per core: block must be 1 (the grid "
+                 "counts the threads)");
+        goto fail;
+    }
+    unsigned dev = l.on_cpu ? 2u : 1u;
+    if (lp->together_devices & dev) {
+        lp_error(lp, "this launch runs together with line %d's on the same device (one kernel "
+                 "per device at a time: add 'on cpu' to one of them)", lp->together_line);
+        goto fail;
+    }
+    if (l.together) {
+        lp->together_devices |= dev;
+        lp->together_line = lp->line;
+    } else {
+        lp->together_devices = 0;
+        lp->together_line = 0;
     }
     l.kernel = xstrdup(name);
     PUSH(lp->s->launches, lp->s->n_launches, l);
@@ -1210,6 +1255,9 @@ static void parse_line(struct lp *lp)
         parse_buffer(lp);
     else if (!strcmp(word, "launch"))
         parse_launch(lp);
+    else if (lp->together_line && (!strcmp(word, "check") || !strcmp(word, "print")))
+        lp_error(lp, "line %d's launch ends in '&': the launch it runs with must come before "
+                 "this %s", lp->together_line, word);
     else if (!strcmp(word, "check"))
         parse_check(lp);
     else if (!strcmp(word, "print"))
@@ -1272,6 +1320,10 @@ struct launchspec *launchspec_parse(const char *text, const char *filename, cons
     for (unsigned i = 0; i < lp.n_consts; i++)
         free(lp.consts[i].name);
     free(lp.consts);
+    if (!lp.failed && lp.together_line) {
+        lp.line = lp.together_line;
+        lp_error(&lp, "the launch ends in '&' but no launch follows to run with it");
+    }
     if (!lp.failed && !s->n_modules && s->n_launches) {
         lp.line = s->launches[0].line;
         lp_error(&lp, "launch before any 'ptx FILE' line: no kernels to launch");
@@ -1705,10 +1757,12 @@ static void run_launch(struct launchspec *s, struct host *h, const struct lspec_
             args[a] = arg->karg;
         }
     }
-    fprintf(out, "%s:%d: launch %s grid (%u,%u,%u) block (%u,%u,%u)\n", s->filename, l->line,
-            l->kernel, l->grid.x, l->grid.y, l->grid.z, l->block.x, l->block.y, l->block.z);
+    fprintf(out, "%s:%d: launch %s%s grid (%u,%u,%u) block (%u,%u,%u)%s\n", s->filename,
+            l->line, l->kernel, l->on_cpu ? " on cpu" : "", l->grid.x, l->grid.y, l->grid.z,
+            l->block.x, l->block.y, l->block.z, l->together ? " &" : "");
     fflush(out);
-    host_launch(h, l->kernel, l->grid, l->block, l->shared_bytes, args, l->n_args);
+    host_launch_on(h, l->on_cpu ? HOST_CPU : HOST_GPU, l->together, l->kernel, l->grid, l->block,
+                   l->shared_bytes, args, l->n_args);
     free(args);
 }
 

@@ -92,6 +92,8 @@ struct lspec_launch {
     char *kernel;
     struct dim3 grid, block;
     uint32_t shared_bytes;       /* dynamic shared memory */
+    bool on_cpu;                 /* 'on cpu': runs on the CPU cores, one thread each */
+    bool together;               /* ends in '&': runs together with the next launch */
     struct lspec_arg *args;
     unsigned n_args;
     int line;

@@ -12,12 +12,22 @@ struct net *net_new(struct eng *e, const char *name, const struct clock *clk,
                     const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
                     struct comp *const *senders, struct comp *const *receivers)
 {
+    return net_new_placed(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers, NULL,
+                          NULL);
+}
+
+struct net *net_new_placed(struct eng *e, const char *name, const struct clock *clk,
+                           const struct noc_spec *spec, unsigned n_in, unsigned n_out,
+                           unsigned n_vnets, struct comp *const *senders,
+                           struct comp *const *receivers, const uint16_t *in_node,
+                           const uint16_t *out_node)
+{
     struct net *n = calloc(1, sizeof *n);
     if (!n)
         panic("out of memory");
     if (spec->topology == NOC_MESH)
-        n->mesh = mesh_new(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers, NULL,
-                           NULL);
+        n->mesh = mesh_new(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers, in_node,
+                           out_node);
     else
         n->xbar = xbar_new(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers);
     return n;

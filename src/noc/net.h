@@ -25,6 +25,13 @@ struct net {
 struct net *net_new(struct eng *e, const char *name, const struct clock *clk,
                     const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
                     struct comp *const *senders, struct comp *const *receivers);
+/* The same with the endpoints placed: in_node[s] / out_node[d] name a mesh
+ * node (NULL: spread evenly; a crossbar has no places). */
+struct net *net_new_placed(struct eng *e, const char *name, const struct clock *clk,
+                           const struct noc_spec *spec, unsigned n_in, unsigned n_out,
+                           unsigned n_vnets, struct comp *const *senders,
+                           struct comp *const *receivers, const uint16_t *in_node,
+                           const uint16_t *out_node);
 void net_free(struct net *n);
 void net_set_seed(struct net *n, uint64_t seed);
 struct port *net_in(struct net *n, unsigned src, unsigned vnet);

@@ -126,6 +126,26 @@ static const struct cfg_opt topology_opts[] = {
 };
 #undef T
 
+const char *const cpu_device_names[] = {"denovo", "mesi", NULL};
+
+/* CPU cores (spec 003 Table 2; docs/cpu.md). */
+#define T struct cpu_spec
+static const struct cfg_opt cpu_opts[] = {
+    CFG_U32("cores", T, cores, "0", 0, 64, "",
+            "in-order CPU cores, one thread of a CPU launch each (0: none; needs a protocol "
+            "with CPU devices: spandex-d, spandex-g)"),
+    CFG_F64("mhz", T, mhz, "2000", 1, 10000, "MHz", "CPU core and CPU L1 clock"),
+    CFG_U32("store_buffer", T, store_buffer, "128", 1, 1024, "",
+            "TSO store-buffer entries (lines) per core: stores retire into it in order and "
+            "loads read their own buffered stores"),
+    CFG_ENUM("device", T, device, "denovo", cpu_device_names,
+             "coherence of the CPU L1s on Spandex: denovo (ReqV, ReqO, ReqO+data by word) or "
+             "mesi (ReqS, ReqO+data by line, writer-invalidated); with coherence.protocol "
+             "spandex-g / spandex-d this gives the paper's SDG / SDD, or SMG / SMD"),
+    CFG_END,
+};
+#undef T
+
 static const char *const mg_releases[] = {"levels", "thesis", NULL};
 #define T struct mg_spec
 static const struct cfg_opt mg_opts[] = {
@@ -404,6 +424,7 @@ static const struct {
     {"topology", topology_opts, offsetof(struct config, topology)},
     {"mg", mg_opts, offsetof(struct config, mg)},
     {"fcs", fcs_opts, offsetof(struct config, fcs)},
+    {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
 
 const struct cfg_opt *config_options(void)
@@ -694,6 +715,18 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     if (key) {
         blame(w, at, sizeof at, key, "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);
+        return -1;
+    }
+    if (c->cpu.cores && !p->cpu_l1) {
+        blame(w, at, sizeof at, "cpu.cores", "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen, "%scpu.cores = %u needs a protocol with CPU devices (spandex-d, "
+                 "spandex-g); coherence.protocol = %s has none", at, c->cpu.cores, p->name);
+        return -1;
+    }
+    if (c->cpu.cores && tp->gpus * tp->gpms > 1) {
+        blame(w, at, sizeof at, "cpu.cores", "topology.gpus", "topology.gpms", (char *)NULL);
+        snprintf(err, errlen, "%sCPU cores sit beside one GPU of one GPM (cpu.cores = %u with "
+                 "topology.gpus x topology.gpms = %u)", at, c->cpu.cores, tp->gpus * tp->gpms);
         return -1;
     }
     if (p->transactional && c->sm.warp_size != 32) {

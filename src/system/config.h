@@ -187,6 +187,22 @@ struct fcs_spec {
     bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
 };
 
+/* CPU cores beside the GPU (spec 003 §3, Table 2; docs/cpu.md): in-order
+ * cores, each running one thread of a PTX kernel launched on the CPU, on
+ * their own clock, each with an L1 of the [l1] geometry (Table 2 gives CPU
+ * and GPU L1s the same size) on the GPU's network, one per mesh node beside
+ * the SM of the same index. */
+struct cpu_spec {
+    uint32_t cores;            /* 0: no CPU */
+    double mhz;                /* CPU core and L1 clock */
+    uint32_t store_buffer;     /* TSO store-buffer entries (lines) per core */
+    uint32_t device;           /* enum cpu_device: the coherence of the CPU L1s */
+};
+
+/* Which L1 the CPU cores have on a protocol with CPU devices (Spandex). */
+enum cpu_device { CPU_DEVICE_DENOVO, CPU_DEVICE_MESI, CPU_DEVICE_N };
+extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi" */
+
 /* The multi-GPM coherence directories (spec 004b §2.3: nhcc, hmg). */
 struct mg_spec {
     uint32_t dir_entries;      /* directory entries per GPM (all banks together) */
@@ -213,6 +229,7 @@ struct config {
     struct topo_spec topology;
     struct mg_spec mg;
     struct fcs_spec fcs;
+    struct cpu_spec cpu;
 };
 
 /* The composed option table (built once, never freed). */

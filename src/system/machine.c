@@ -29,23 +29,29 @@ struct machine {
     struct config cfg;
     const struct proto_desc *proto;
     struct eng eng;
-    struct clock core_clk, icnt_clk, l2_clk, dram_clk;
+    struct clock core_clk, icnt_clk, l2_clk, dram_clk, cpu_clk;
     struct pool msgs;
     struct backing store;
     unsigned n_sms, n_banks, n_tables; /* SMs and banks of every GPM together */
+    unsigned n_cpus, n_cores;  /* CPU cores (cpu.cores); SMs and CPU cores together */
+    struct sm_spec cpu_spec;   /* a CPU core: an in-order one-thread SM (cpu_spec_of) */
     unsigned n_gpms, sms_per_gpm, banks_per_gpm; /* GPMs of every GPU together */
     uint32_t line_bytes;
-    struct sm **sms;
-    struct comp **l1s, **l2s;
+    struct sm **sms;           /* per core: the SMs, then the CPU cores */
+    struct comp **l1s, **l2s;  /* per core; per bank */
+    const struct ctrl_ops **l1_ops; /* per core: its L1's operations */
     struct ctrl_links *l1_links;
     const struct ptx_module *fcs_mod; /* the module fcs_types was loaded for */
     uint8_t *fcs_types;               /* fcs.table's request type per instruction */
-    struct port *from_l1;      /* per SM: L1 -> SM responses */
+    struct port *from_l1;      /* per core: L1 -> SM or CPU core responses */
     struct net **up, **down;   /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
     struct sysnet *sys;        /* between GPMs' banks (several GPMs only) */
     struct pagemap pages;      /* first-touch page placement (several GPMs only) */
     struct kernel_run *runs;   /* per GPM: its share of the running kernel */
-    unsigned runs_left;        /* GPMs whose share has not finished */
+    struct kernel_run cpu_run; /* the CPU cores' kernel */
+    unsigned runs_left;        /* GPMs and CPU kernels whose share has not finished */
+    bool gpu_running, cpu_running;
+    tick_t gpu_end, cpu_end;   /* when each device's kernel finished */
     struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
@@ -61,6 +67,7 @@ struct machine {
     /* kernels run so far */
     const char **kernel_names;
     uint64_t *kernel_cycles;
+    uint64_t busy_cycles;      /* core cycles with a kernel running (kernels run together once) */
     unsigned n_kernels, cap_kernels;
     bool progress;             /* print a progress line on stderr */
     double progress_wall;      /* when it was last printed */
@@ -139,7 +146,7 @@ struct machine *machine_new(const struct config *cfg)
 static void order_components(struct machine *m)
 {
     /* the crossbars, the MACs' crossbars and the central unit; per bank L2, DRAM and MAC; per SM */
-    size_t n = 0, cap = 6 + 2 * (size_t)m->n_gpms + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_sms;
+    size_t n = 0, cap = 6 + 2 * (size_t)m->n_gpms + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_cores;
     struct comp **order = xcalloc(cap, sizeof *order);
     if (m->sys) /* its input ports have a latency of a cycle; its outputs none */
         order[n++] = sysnet_comp(m->sys);
@@ -159,9 +166,9 @@ static void order_components(struct machine *m)
     }
     if (m->unit) /* its links have a latency of at least one cycle either way */
         order[n++] = m->unit;
-    for (unsigned i = 0; i < m->n_sms; i++)
+    for (unsigned i = 0; i < m->n_cores; i++)
         order[n++] = m->l1s[i];
-    for (unsigned i = 0; i < m->n_sms; i++)
+    for (unsigned i = 0; i < m->n_cores; i++)
         order[n++] = sm_comp(m->sms[i]);
     eng_order(&m->eng, order, n);
     free(order);
@@ -210,6 +217,50 @@ static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
     return nc_l2_value_now(m->l2s[bank], line, data);
 }
 
+/* A CPU core (docs/cpu.md): an in-order core running one thread, built as an
+ * SM of one warp slot whose warp has one live lane, at the CPU clock, with
+ * TSO and a store buffer of cpu.store_buffer entries (x86 as the paper's
+ * Simics CPUs: stores retire into a FIFO buffer, loads read the core's own
+ * buffered stores, atomics and fences drain it), one instruction per cycle
+ * and a 1-cycle L1 hit. Latencies in CPU cycles: simple integer operations,
+ * branches, moves and the issue of a memory access 1; integer multiply 3,
+ * floating point 4, division and special functions 20. */
+static void cpu_spec_of(const struct config *cfg, struct sm_spec *s)
+{
+    *s = cfg->sm;
+    s->warps = 1;
+    s->warp_size = 32;
+    s->threads = 32;
+    s->ctas = 1;
+    s->schedulers = 1;
+    s->regs = 32 * 255;
+    s->max_regs_per_thread = 255;
+    for (unsigned i = 0; order_policy_names[i]; i++)
+        if (!strcmp(order_policy_names[i], "tso"))
+            s->order.model = i;
+    s->order.store_buffer = cfg->cpu.store_buffer;
+    s->order.prefetch = false;
+    static const uint32_t lat[PTX_LAT_N] = {
+        [PTX_LAT_INT] = 1, [PTX_LAT_IMUL] = 3, [PTX_LAT_FP32] = 4, [PTX_LAT_FP64] = 4,
+        [PTX_LAT_SFU] = 20, [PTX_LAT_SHMEM] = 1, [PTX_LAT_BRANCH] = 1, [PTX_LAT_GMEM] = 1,
+    };
+    memcpy(s->lat, lat, sizeof lat);
+}
+
+/* Mesh nodes of the L1s: SM i and CPU core i share node i (of as many as
+ * there are SMs, spread evenly over the mesh), as the paper puts one CPU
+ * core and one GPU compute unit at every node. */
+static uint16_t *l1_nodes(const struct machine *m)
+{
+    unsigned nodes = m->cfg.noc.mesh_cols * m->cfg.noc.mesh_rows;
+    uint16_t *at = xcalloc(m->n_cores, sizeof *at);
+    for (unsigned i = 0; i < m->n_sms; i++)
+        at[i] = (uint16_t)((uint64_t)i * nodes / m->n_sms);
+    for (unsigned i = 0; i < m->n_cpus; i++)
+        at[m->n_sms + i] = (uint16_t)((uint64_t)i * nodes / m->n_cpus);
+    return at;
+}
+
 struct machine *machine_new_checked(const struct config *cfg, bool check)
 {
     struct machine *m = xcalloc(1, sizeof *m);
@@ -234,6 +285,10 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     m->banks_per_gpm = cfg->l2.banks;
     m->n_sms = m->n_gpms * m->sms_per_gpm;
     m->n_banks = m->n_gpms * m->banks_per_gpm;
+    m->n_cpus = cfg->cpu.cores; /* config_load: only on one GPM, under a protocol with CPU L1s */
+    m->n_cores = m->n_sms + m->n_cpus;
+    m->cpu_clk = (struct clock){"cpu", clock_period_ps(cfg->cpu.mhz)};
+    cpu_spec_of(cfg, &m->cpu_spec);
     if (m->n_gpms > 1)
         pagemap_init(&m->pages, cfg->topology.page_bytes);
     m->line_bytes = cfg->l1.cache.line_bytes;
@@ -245,12 +300,13 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         coh_cov_init(&m->cov[i], m->proto->tables[i]);
 
     /* controllers first: ports and crossbars need their components */
-    m->sms = xcalloc(m->n_sms, sizeof *m->sms);
-    m->l1s = xcalloc(m->n_sms, sizeof *m->l1s);
+    m->sms = xcalloc(m->n_cores, sizeof *m->sms);
+    m->l1s = xcalloc(m->n_cores, sizeof *m->l1s);
+    m->l1_ops = xcalloc(m->n_cores, sizeof *m->l1_ops);
     m->l2s = xcalloc(m->n_banks, sizeof *m->l2s);
     m->drams = xcalloc(m->n_banks, sizeof *m->drams);
-    m->l1_links = xcalloc(m->n_sms, sizeof *m->l1_links);
-    m->from_l1 = xcalloc(m->n_sms, sizeof *m->from_l1);
+    m->l1_links = xcalloc(m->n_cores, sizeof *m->l1_links);
+    m->from_l1 = xcalloc(m->n_cores, sizeof *m->from_l1);
     /* every GPM alike: its controllers index SMs and banks within it */
     struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg,
                             .n_sms = m->sms_per_gpm, .n_banks = m->banks_per_gpm,
@@ -278,8 +334,24 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         w.index = local;
         w.gpm = g;
         w.cov = m->cov;
+        if (m->n_cpus)
+            w.n_sms = m->n_cores; /* L1 indices of the CPU cores follow the SMs' */
+        m->l1_ops[i] = &m->proto->l1;
         m->l1s[i] = m->proto->l1.create(&w);
     }
+    for (unsigned i = 0; i < m->n_cpus; i++) {
+        unsigned k = m->n_sms + i, table = 0;
+        m->sms[k] = sm_new(&m->eng, &m->cpu_clk, name_of(m, "cpu[%u]", i), &m->cpu_spec, 0, i,
+                           m->line_bytes, &m->msgs);
+        w.clk = &m->cpu_clk;
+        w.name = name_of(m, "cpu[%u].l1", i);
+        w.index = k;
+        w.gpm = 0;
+        m->l1_ops[k] = m->proto->cpu_l1(cfg, &table);
+        w.cov = m->cov + table;
+        m->l1s[k] = m->l1_ops[k]->create(&w);
+    }
+    w.n_sms = m->sms_per_gpm;
     for (unsigned b = 0; b < m->n_banks; b++) {
         unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
         w.clk = &m->l2_clk;
@@ -319,15 +391,20 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     }
     m->up = xcalloc(m->n_gpms, sizeof *m->up);
     m->down = xcalloc(m->n_gpms, sizeof *m->down);
+    /* the CPU cores' L1s (one GPM only) are endpoints after the SMs' */
+    uint16_t *at = m->n_cpus ? l1_nodes(m) : NULL;
     for (unsigned g = 0; g < m->n_gpms; g++) {
         struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
-        m->up[g] = net_new(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
-                            m->sms_per_gpm, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s);
-        m->down[g] = net_new(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
-                              m->banks_per_gpm, m->sms_per_gpm, m->proto->n_vnets, l2s, l1s);
+        unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
+        m->up[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
+                                  n_l1, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s, at, NULL);
+        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk,
+                                    &cfg->noc, m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s,
+                                    l1s, NULL, at);
         net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
         net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
     }
+    free(at);
     for (unsigned b = 0; b < m->n_banks; b++)
         dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
     if (m->n_gpms > 1) {
@@ -342,20 +419,23 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->sys = sysnet_new(&m->eng, "sys.net", &m->core_clk, &sh, m->l2s);
     }
 
-    for (unsigned i = 0; i < m->n_sms; i++) {
-        unsigned g = i / m->sms_per_gpm, local = i % m->sms_per_gpm;
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        bool cpu = i >= m->n_sms;
+        unsigned g = cpu ? 0 : i / m->sms_per_gpm, local = cpu ? i : i % m->sms_per_gpm;
         struct comp *smc = sm_comp(m->sms[i]);
-        struct port *to_l1 = m->proto->l1.in_port(m->l1s[i]);
+        struct port *to_l1 = m->l1_ops[i]->in_port(m->l1s[i]);
         to_l1->sender = smc;
-        port_init(&m->from_l1[i], gpm_name(m, g, "sm[%u].from_l1", local), 1u << 16,
-                  m->core_clk.period_ps, m->l1s[i], smc);
+        port_init(&m->from_l1[i],
+                  cpu ? name_of(m, "cpu[%u].from_l1", i - m->n_sms)
+                      : gpm_name(m, g, "sm[%u].from_l1", local),
+                  1u << 16, cpu ? m->cpu_clk.period_ps : m->core_clk.period_ps, m->l1s[i], smc);
         struct ctrl_links *l = &m->l1_links[i];
         l->to_core = &m->from_l1[i];
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
             l->net_out[v] = net_in(m->up[g], local, v);
             l->net_in[v] = net_out(m->down[g], local, v);
         }
-        m->proto->l1.connect(m->l1s[i], l);
+        m->l1_ops[i]->connect(m->l1s[i], l);
         sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
     }
     for (unsigned b = 0; b < m->n_banks; b++) {
@@ -392,9 +472,9 @@ void machine_free(struct machine *m)
     if (!m)
         return;
     free(m->fcs_types);
-    for (unsigned i = 0; i < m->n_sms; i++) {
+    for (unsigned i = 0; i < m->n_cores; i++) {
         sm_free(m->sms[i]);
-        m->proto->l1.destroy(m->l1s[i]);
+        m->l1_ops[i]->destroy(m->l1s[i]);
         port_destroy(&m->from_l1[i]);
     }
     tx_board_free(m->tx_board);
@@ -438,6 +518,7 @@ void machine_free(struct machine *m)
     free(m->hist.e);
     free(m->sms);
     free(m->l1s);
+    free(m->l1_ops);
     free(m->l2s);
     free(m->drams);
     free(m->l1_links);
@@ -456,20 +537,27 @@ void machine_free(struct machine *m)
 
 /* ---- the launcher ---- */
 
-/* A GPM's share of the kernel finished: the kernel ends with the last. */
+/* A GPM's share of the kernel, or the CPU's kernel, finished: the launch
+ * ends with the last. */
 static void kernel_done(void *obj, struct kernel_run *run)
 {
     struct machine *m = obj;
-    (void)run;
+    if (run == &m->cpu_run)
+        m->cpu_end = m->eng.now;
+    else
+        m->gpu_end = m->eng.now;
     if (!--m->runs_left)
         eng_stop(&m->eng);
 }
 
 static bool kernel_all_done(const struct machine *m)
 {
-    for (unsigned g = 0; g < m->n_gpms; g++)
-        if (!kernel_run_done(&m->runs[g]))
-            return false;
+    if (m->cpu_running && !kernel_run_done(&m->cpu_run))
+        return false;
+    if (m->gpu_running)
+        for (unsigned g = 0; g < m->n_gpms; g++)
+            if (!kernel_run_done(&m->runs[g]))
+                return false;
     return true;
 }
 
@@ -482,7 +570,7 @@ static void check_starvation(struct machine *m, const char *kname)
     if (!m->cfg.sim.starvation_cycles)
         return;
     tick_t limit_ps = m->cfg.sim.starvation_cycles * m->core_clk.period_ps;
-    for (unsigned i = 0; i < m->n_sms; i++) {
+    for (unsigned i = 0; i < m->n_cores; i++) {
         unsigned warp = 0;
         tick_t since = sm_oldest_request(m->sms[i], &warp);
         if (since != TICK_MAX && m->eng.now - since > limit_ps)
@@ -516,7 +604,7 @@ static void launch_limits(const struct machine *m, const struct launch *l, uint6
 static uint64_t total_warp_insts(const struct machine *m)
 {
     uint64_t n = 0;
-    for (unsigned i = 0; i < m->n_sms; i++)
+    for (unsigned i = 0; i < m->n_cores; i++)
         n += sm_warp_insts(m->sms[i]);
     return n;
 }
@@ -524,7 +612,7 @@ static uint64_t total_warp_insts(const struct machine *m)
 static uint64_t total_advances(const struct machine *m)
 {
     uint64_t n = 0;
-    for (unsigned i = 0; i < m->n_sms; i++)
+    for (unsigned i = 0; i < m->n_cores; i++)
         n += sm_advances(m->sms[i]);
     return n;
 }
@@ -614,24 +702,69 @@ static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
     return m->fcs_types;
 }
 
-static void run_kernel(void *obj, const struct launch *l)
+/* Record a finished kernel's name and cycles. */
+static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles)
+{
+    if (m->n_kernels == m->cap_kernels) {
+        m->cap_kernels = m->cap_kernels ? 2 * m->cap_kernels : 16;
+        m->kernel_names = realloc(m->kernel_names, m->cap_kernels * sizeof *m->kernel_names);
+        m->kernel_cycles = realloc(m->kernel_cycles, m->cap_kernels * sizeof *m->kernel_cycles);
+        if (!m->kernel_names || !m->kernel_cycles)
+            panic("out of memory");
+    }
+    m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
+    m->kernel_cycles[m->n_kernels++] = cycles;
+}
+
+/* Run the launches (at most one on the GPU and one on the CPU cores) at the
+ * same time until every one has finished. */
+static void run_together(void *obj, const struct launch *ls, unsigned n)
 {
     struct machine *m = obj;
     if (!m->runs)
         m->runs = xcalloc(m->n_gpms, sizeof *m->runs);
-    const uint8_t *req_types = fcs_types(m, l->kernel->m);
-    for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
-        struct kernel_run *run = &m->runs[g];
-        kernel_run_init(run, l, m->sms_per_gpm);
-        kernel_run_share(run, g, m->n_gpms);
-        run->on_done = kernel_done;
-        run->done_obj = m;
-        run->req_types = req_types;
+    m->runs_left = 0;
+    m->gpu_running = m->cpu_running = false;
+    const struct launch *l = NULL, *gpu = NULL, *cpu = NULL;
+    uint64_t max_cycles = 0, max_insts = 0;
+    for (unsigned i = 0; i < n; i++) {
+        const char *name = ptx_kernel_info(ls[i].kernel)->name;
+        if (ls[i].on_cpu) {
+            if (!m->n_cpus)
+                fatal("kernel %s is launched on the CPU, but the machine has no CPU cores "
+                      "(cpu.cores = 0)", name);
+            if (cpu)
+                fatal("kernels %s and %s are launched together on the CPU (one kernel per "
+                      "device at a time)", ptx_kernel_info(cpu->kernel)->name, name);
+            cpu = &ls[i];
+            kernel_run_init(&m->cpu_run, cpu, m->n_cpus);
+            m->cpu_run.on_done = kernel_done;
+            m->cpu_run.done_obj = m;
+            m->runs_left++;
+            m->cpu_running = true;
+        } else {
+            if (gpu)
+                fatal("kernels %s and %s are launched together on the GPU (one kernel per "
+                      "device at a time)", ptx_kernel_info(gpu->kernel)->name, name);
+            gpu = &ls[i];
+            for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
+                struct kernel_run *run = &m->runs[g];
+                kernel_run_init(run, gpu, m->sms_per_gpm);
+                kernel_run_share(run, g, m->n_gpms);
+                run->on_done = kernel_done;
+                run->done_obj = m;
+                run->req_types = fcs_types(m, gpu->kernel->m);
+            }
+            m->runs_left += m->n_gpms;
+            m->gpu_running = true;
+        }
+        uint64_t c, k;
+        launch_limits(m, &ls[i], &c, &k);
+        max_cycles = MAX(max_cycles, c);
+        max_insts = k == UINT64_MAX || max_insts == UINT64_MAX ? UINT64_MAX : max_insts + k;
     }
-    m->runs_left = m->n_gpms;
+    l = gpu ? gpu : cpu; /* named in messages */
     tick_t start = m->eng.now;
-    uint64_t max_cycles, max_insts;
-    launch_limits(m, l, &max_cycles, &max_insts);
     tick_t limit = max_cycles < (TICK_MAX - start) / m->core_clk.period_ps
                        ? start + max_cycles * m->core_clk.period_ps
                        : TICK_MAX;
@@ -652,8 +785,12 @@ static void run_kernel(void *obj, const struct launch *l)
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
     m->eng.last_progress = m->eng.now;
-    for (unsigned i = 0; i < m->n_sms; i++)
-        sm_start_kernel(m->sms[i], &m->runs[i / m->sms_per_gpm]);
+    if (gpu)
+        for (unsigned i = 0; i < m->n_sms; i++)
+            sm_start_kernel(m->sms[i], &m->runs[i / m->sms_per_gpm]);
+    if (cpu)
+        for (unsigned i = 0; i < m->n_cpus; i++)
+            sm_start_kernel(m->sms[m->n_sms + i], &m->cpu_run);
     /* between chunks: progress, limits and the starvation check, which looks
      * at least twice within its limit */
     uint64_t chunk_cycles = RUN_CHUNK_CYCLES;
@@ -723,15 +860,18 @@ static void run_kernel(void *obj, const struct launch *l)
     if (m->eng.n_heap)
         panic("the machine did not quiesce within %u core cycles after kernel %s ended",
               QUIESCE_LIMIT_CYCLES, kname);
-    if (m->n_kernels == m->cap_kernels) {
-        m->cap_kernels = m->cap_kernels ? 2 * m->cap_kernels : 16;
-        m->kernel_names = realloc(m->kernel_names, m->cap_kernels * sizeof *m->kernel_names);
-        m->kernel_cycles = realloc(m->kernel_cycles, m->cap_kernels * sizeof *m->kernel_cycles);
-        if (!m->kernel_names || !m->kernel_cycles)
-            panic("out of memory");
-    }
-    m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
-    m->kernel_cycles[m->n_kernels++] = (end - start) / m->core_clk.period_ps;
+    /* each kernel's cycles run from the common start to its own end, in
+     * GPU core cycles for both devices */
+    m->busy_cycles += (end - start) / m->core_clk.period_ps;
+    if (gpu)
+        note_kernel(m, gpu, ((cpu ? m->gpu_end : end) - start) / m->core_clk.period_ps);
+    if (cpu)
+        note_kernel(m, cpu, ((gpu ? m->cpu_end : end) - start) / m->core_clk.period_ps);
+}
+
+static void run_kernel(void *obj, const struct launch *l)
+{
+    run_together(obj, l, 1);
 }
 
 /* Host copies line by line through the home bank's idle-time access. */
@@ -776,7 +916,8 @@ static uint64_t cycles_of(const void *obj)
     return m->eng.now / m->core_clk.period_ps;
 }
 
-static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of};
+static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of,
+                                                run_together};
 
 struct launcher machine_launcher(struct machine *m)
 {
@@ -818,7 +959,7 @@ static void xbar_emit(const char *prefix, const struct xbar_stats *s, stat_emit_
 void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
 {
     char buf[160];
-    for (unsigned i = 0; i < m->n_sms; i++) {
+    for (unsigned i = 0; i < m->n_cores; i++) {
         const struct sm_stats *s = sm_stats(m->sms[i]);
         const char *n = m->sms[i] ? sm_comp(m->sms[i])->name : "";
 #define E(f)                                                                                       \
@@ -875,7 +1016,7 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         E(sb_forwards);
         E(prefetches);
         E(prefetches_dropped);
-        if (m->macs) {
+        if (m->macs && i < m->n_sms) {
             E(ta_safe_insts);
             E(ta_unsafe_insts);
             E(ta_bypasses);
@@ -899,9 +1040,9 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             snprintf(buf, sizeof buf, "%s.latency.%s", n, mem_op_names[k]);
             hist_emit(&s->latency[k], buf, emit, arg);
         }
-        if (m->proto->l1.stats) {
+        if (m->l1_ops[i]->stats) {
             struct prefixed p = {emit, arg, m->l1s[i]->name};
-            m->proto->l1.stats(m->l1s[i], emit_prefixed, &p);
+            m->l1_ops[i]->stats(m->l1s[i], emit_prefixed, &p);
         }
     }
     for (unsigned b = 0; b < m->n_banks; b++) {
@@ -1016,10 +1157,9 @@ static void summary_emit(void *arg, const char *name, uint64_t v)
 void machine_summary(struct machine *m, struct machine_summary *s)
 {
     memset(s, 0, sizeof *s);
-    for (unsigned k = 0; k < m->n_kernels; k++) /* kernel time, not the settling after */
-        s->cycles += m->kernel_cycles[k];
+    s->cycles = m->busy_cycles; /* kernel time, not the settling after */
     s->kernels = m->n_kernels;
-    for (unsigned i = 0; i < m->n_sms; i++) {
+    for (unsigned i = 0; i < m->n_cores; i++) {
         s->thread_insts += sm_stats(m->sms[i])->thread_insts;
         s->warp_insts += sm_stats(m->sms[i])->warp_insts;
         hist_merge(&s->load_latency, &sm_stats(m->sms[i])->latency[MEM_LOAD]);
@@ -1051,6 +1191,16 @@ const struct config *machine_config(const struct machine *m)
 unsigned machine_n_sms(const struct machine *m)
 {
     return m->n_sms;
+}
+
+unsigned machine_n_cpus(const struct machine *m)
+{
+    return m->n_cpus;
+}
+
+const struct ctrl_ops *machine_l1_ops(const struct machine *m, unsigned core)
+{
+    return m->l1_ops[core];
 }
 
 unsigned machine_n_banks(const struct machine *m)
@@ -1098,7 +1248,7 @@ struct pool *machine_msgs(struct machine *m)
 
 struct port *machine_l1_port(struct machine *m, unsigned sm)
 {
-    return m->proto->l1.in_port(m->l1s[sm]);
+    return m->l1_ops[sm]->in_port(m->l1s[sm]);
 }
 
 struct comp *machine_l1(struct machine *m, unsigned sm)
@@ -1117,6 +1267,6 @@ void machine_detach_sm(struct machine *m, unsigned sm, struct port *rsp, struct 
     l->to_core = rsp;
     rsp->sender = m->l1s[sm];
     (void)receiver;
-    m->proto->l1.connect(m->l1s[sm], l);
+    m->l1_ops[sm]->connect(m->l1s[sm], l);
     machine_l1_port(m, sm)->sender = NULL;
 }

@@ -39,7 +39,7 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg);
 
 /* The headline figures of a run. */
 struct machine_summary {
-    uint64_t cycles;                 /* core cycles, all kernels */
+    uint64_t cycles;                 /* core cycles with a kernel running (kernels run together count once) */
     uint64_t kernels;
     uint64_t thread_insts, warp_insts;
     uint64_t l1_hits, l1_accesses;   /* global loads at the L1 (protocols with an L1) */
@@ -61,6 +61,11 @@ const struct config *machine_config(const struct machine *m);
  * b / l2.banks. */
 unsigned machine_n_sms(const struct machine *m);
 unsigned machine_n_banks(const struct machine *m);
+/* CPU cores (cpu.cores); their L1s follow the SMs': core n_sms + i is CPU i. */
+unsigned machine_n_cpus(const struct machine *m);
+/* The operations of core k's L1 (an SM's: the protocol's l1; a CPU core's:
+ * its cpu_l1). */
+const struct ctrl_ops *machine_l1_ops(const struct machine *m, unsigned core);
 const struct proto_desc *machine_proto(const struct machine *m);
 
 /* Coverage of every controller table, with "<--" on cells never fired. */
@@ -70,7 +75,7 @@ struct coh_history *machine_record_history(struct machine *m, uint32_t cap);
 /* Per-table coverage arrays (for tools): n tables, in the protocol's order. */
 const struct coh_cov *machine_cov(struct machine *m, unsigned *n);
 
-/* Inject a request straight into SM `sm`'s L1 as if its LSU sent it (the
+/* Inject a request straight into core `sm`'s L1 (SMs, then CPU cores) as if its LSU sent it (the
  * directed-test driver); the response comes back to `on_rsp`. */
 struct eng *machine_eng(struct machine *m);
 struct pool *machine_msgs(struct machine *m);

@@ -158,7 +158,7 @@ static const struct {
     {"ptx k.ptx\nlaunch k grid 1 block 32,32,2\n", "more than 1024 threads"},
     {"ptx k.ptx\nlaunch k grid 1,1,1,1 block 1\n", "grid has more than 3 dimensions"},
     {"ptx k.ptx\nlaunch k grid 1 block 1 grid 2\n", "grid given twice"},
-    {"ptx k.ptx\nlaunch k block 1 grid 1 warp 3\n", "expected grid, block, shared or args"},
+    {"ptx k.ptx\nlaunch k block 1 grid 1 warp 3\n", "expected grid, block, shared, on, args or &"},
     {"ptx k.ptx\nlaunch k grid 1 block 32 args zz\n", "t.spec:2: unknown name 'zz'"},
     {"ptx k.ptx\nbuffer a f32 4\nlaunch k grid 1 block 1 args a*2\n",
      "t.spec:3: buffer 'a' cannot be used in a constant expression"},

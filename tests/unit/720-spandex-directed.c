@@ -1,6 +1,7 @@
 /*
  * 720-spandex-directed.c - the Spandex LLC and its device L1s (spandex-d:
- * DeNovo; spandex-g: GPU coherence), scenario by scenario on the tiny
+ * DeNovo; spandex-g: GPU coherence; cpu.device = mesi: the MESI L1s of two
+ * CPU cores beside the SMs), scenario by scenario on the tiny
  * directed machine (4 SMs, 2 banks, 128-byte lines: 32 words, 2-line L1s,
  * 2-way banks), with the invariant observers on (single owner per word,
  * forwarded updates performed exactly once, no Nack loop); the request
@@ -27,6 +28,16 @@ static uint64_t dn(struct inject *r, const char *state, const char *event)
 static uint64_t llc(struct inject *r, const char *state, const char *event)
 {
     return inject_coverage(r, "spandex.LLC", state, event);
+}
+
+/* Two MESI CPU cores beside the 4 SMs: cores 4 and 5 (docs/cpu.md). */
+#define CPU0 4
+#define CPU1 5
+#define MESI_CPUS "cpu.cores=2", "cpu.device=mesi"
+
+static uint64_t me(struct inject *r, const char *state, const char *event)
+{
+    return inject_coverage(r, "spandex.MESI-L1", state, event);
 }
 
 static void fence(struct inject *r, unsigned sm)
@@ -194,6 +205,72 @@ static void crossed_multiword_requests_finish(void **state)
 /* GPU coherence on the Spandex LLC: loads fill (ReqV), stores write
  * through (ReqWT), atomics are performed at the LLC (ReqWT+data); no word
  * is ever owned. */
+/* MESI CPU L1s read lines Shared (ReqS: the LLC registers them); a GPU
+ * write-through first invalidates every sharer (Inv, InvAck), after which
+ * the CPUs read the new value; a kernel start drops Shared lines. */
+static void mesi_shared_lines_are_invalidated_before_a_write(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXG, MESI_CPUS);
+    assert_int_equal(ld(r, CPU0, X), 0);
+    assert_int_equal(ld(r, CPU1, X + 4), 0);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "S");
+    assert_string_equal(inject_l2_state(r, X), "S");
+    assert_true(me(r, "I", "Load") == 2 && me(r, "IS", "Fill") == 2);
+    assert_int_equal(ld(r, CPU0, X + 4), 0); /* a hit */
+    assert_int_equal(me(r, "S", "Load"), 1);
+    st(r, 0, X, 0x33);
+    assert_int_equal(llc(r, "S", "ReqWT"), 1);
+    assert_int_equal(me(r, "S", "Inv"), 2);
+    assert_int_equal(llc(r, "SI", "InvAckLast"), 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "I");
+    assert_int_equal(ld(r, CPU0, X), 0x33);
+    assert_int_equal(ld(r, CPU1, X), 0x33);
+    inject_order(r, CPU0, 0, MEM_KERNEL_BEGIN, SEM_ACQUIRE, SCOPE_GPU, 0);
+    inject_run(r);
+    assert_int_equal(me(r, "S", "KernelStart"), 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "I");
+    inject_free(r);
+}
+
+/* A MESI store takes the whole line (ReqO+data) and hits from then on; a
+ * remote read gathers it from the owner (FwdReqV); another CPU's atomic
+ * moves it (FwdReqO of every word: the old owner leaves); a DeNovo GPU store
+ * to one word takes that word, and the MESI owner writes the others back. */
+static void mesi_stores_own_the_line(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, MESI_CPUS);
+    st(r, CPU0, X, 0x44);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "M");
+    assert_int_equal(me(r, "IM", "GrantDone"), 1);
+    st(r, CPU0, X + 8, 0x45);
+    assert_int_equal(me(r, "M", "Store"), 1);
+    assert_int_equal(ld(r, 0, X), 0x44);
+    assert_int_equal(me(r, "M", "FwdV"), 1);
+    assert_int_equal(ato(r, CPU1, X + 4, 3), 0);
+    assert_int_equal(me(r, "M", "FwdOLast"), 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "I");
+    assert_int_equal(ld(r, CPU1, X), 0x44);
+    assert_int_equal(ld(r, CPU1, X + 8), 0x45);
+    st(r, 1, X + 4, 0x46); /* DeNovo: ReqO of one word */
+    assert_int_equal(me(r, "M", "FwdO"), 1);
+    assert_int_equal(me(r, "MI", "WbAck"), 1);
+    assert_string_equal(inject_l1_state(r, CPU1, X), "I");
+    assert_int_equal(ld(r, CPU0, X + 4), 0x46); /* ReqS revokes the GPU's word */
+    assert_int_equal(llc(r, "O", "ReqSOwned"), 1);
+    assert_int_equal(ld(r, CPU0, X + 8), 0x45);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "S");
+    /* a Modified line is written back at kernel end */
+    st(r, CPU1, Y, 0x47);
+    inject_order(r, CPU1, 0, MEM_KERNEL_END, SEM_RELEASE, SCOPE_GPU, 0);
+    inject_run(r);
+    assert_int_equal(me(r, "M", "Flush"), 1);
+    assert_string_equal(inject_l2_state(r, Y), "V");
+    assert_int_equal(ld(r, 2, Y), 0x47);
+    inject_free(r);
+}
+
 static void gpu_coherence_l1_writes_through(void **state)
 {
     (void)state;
@@ -361,6 +438,8 @@ int main(void)
         cmocka_unit_test(predicted_writes_nack_and_retry_on_a_misprediction),
         cmocka_unit_test(predicted_reads_and_atomics_go_to_the_owner),
         cmocka_unit_test(forced_mispredictions_retry_once),
+        cmocka_unit_test(mesi_shared_lines_are_invalidated_before_a_write),
+        cmocka_unit_test(mesi_stores_own_the_line),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

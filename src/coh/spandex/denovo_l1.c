@@ -411,41 +411,22 @@ static void perform_held(struct coh_ctx *x)
 static void serve_forward(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
-    struct msg *f = x->msg;
-    uint64_t words = spx_words_of(&f->mask, c->base.line_bytes) & *owned_of(x->line);
-    bool relay = f->type == SPX_FWD_O, data = !relay || (f->flags & SPX_F_DATA);
+    bool keep = x->msg->type == SPX_FWD_V;
     c->st.forwards_served++;
-    struct msg *r = msg_new(c->base.w.msgs, SPX_FWD_RSP, x->addr, c->base.comp.eng->now);
-    spx_bytes_of(&r->mask, words, c->base.line_bytes);
-    if (c->base.w.obs) /* the owner is where its words are current */
-        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &r->mask);
-    memcpy(r->data, x->line->data, c->base.line_bytes);
-    r->flags = (uint16_t)((relay ? SPX_F_RELAY : 0) | (data ? SPX_F_DATA : 0));
-    r->sharer = f->sharer;
-    r->req = f->req;
-    if (f->type != SPX_FWD_V) {
+    uint64_t words = spx_dev_answer_forward(&c->base, x, *owned_of(x->line));
+    if (!keep) {
         *owned_of(x->line) &= ~words;
         *valid_of(x->line) &= ~words;
         c->st.revoked += (uint64_t)__builtin_popcountll(words);
     }
-    msg_free(c->base.w.msgs, f);
-    x->msg = NULL;
-    ctrl_to_home(&c->base, r, SPX_FWD_RSP, SPX_VNET_FWDRSP,
-                 f->type == SPX_RVK_O ? TRAFFIC_RCL : data ? TRAFFIC_LD : TRAFFIC_REQ,
-                 data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0);
 }
 
 /* ReqWB of the owned words; the line stays (serving forwards) until the ack. */
 static void send_wb(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
-    struct msg *w = msg_new(c->base.w.msgs, SPX_REQ_WB, x->addr, c->base.comp.eng->now);
-    uint64_t owned = *owned_of(x->line);
-    spx_bytes_of(&w->mask, owned, c->base.line_bytes);
-    memcpy(w->data, x->line->data, c->base.line_bytes);
     c->st.writebacks++;
-    ctrl_to_home(&c->base, w, SPX_REQ_WB, SPX_VNET_REQ, TRAFFIC_ST,
-                 (uint16_t)(__builtin_popcountll(owned) * SPX_WORD_BYTES));
+    spx_dev_send_wb(&c->base, x, *owned_of(x->line));
 }
 
 static void wb_done(struct coh_ctx *x)
@@ -649,7 +630,8 @@ static void self_inv(struct coh_ctx *x)
 
 static const struct coh_action_name actions[] = {
     {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
-    {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the TBE; its parked requests replay before younger ones for the line"},
     {take_way_now, "take_way", "install the line in a free way, no word valid"},
     {send_req_v, "send_req_v", "ReqV for the line (LoadL2: answered, not installed)"},
     {send_req_o, "send_req_o", "ReqO (+data for atomics and partial words) for the words not owned"},
@@ -746,8 +728,8 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_AtomicHit] = STALL,
         [DN_Atomic   ] = STALL,
         [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
-        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
-        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_free_tbe),
+        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
         TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BV, DATA_RD,       serve_pred_v),
@@ -766,9 +748,9 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_Atomic   ] = STALL,
         [DN_SelfInv  ] = DO(DN_BO, TAG_WR,          self_inv),
         [DN_Grant    ] = DO(DN_BO, DATA_WR,         take_grant),
-        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_free_tbe),
+        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
         [DN_Relay    ] = DO(DN_BO, DATA_WR,         take_relay),
-        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_free_tbe),
+        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
         [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
         [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
         [DN_FwdV     ] = DO(DN_BO, DATA_RD,         serve_forward),
@@ -786,7 +768,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
         [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
-        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_free_tbe),
+        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_wake_parked),
         [DN_FwdNack  ] = DO(DN_W,  0,               nack),
     },
     [DN_BW] = {
@@ -798,10 +780,10 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdWT    ] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BW, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BW, 0,             nack),
-        [DN_WTDone   ] = DO(DN_V,  TAG_WR,          wt_done, ctrl_free_tbe),
-        [DN_WTDoneOwned] = DO(DN_O, TAG_WR,         wt_done, ctrl_free_tbe),
-        [DN_PredFill ] = DO(DN_V,  TAG_WR | DATA_WR, pred_fill, ctrl_free_tbe),
-        [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_free_tbe),
+        [DN_WTDone   ] = DO(DN_V,  TAG_WR,          wt_done, ctrl_wake_parked),
+        [DN_WTDoneOwned] = DO(DN_O, TAG_WR,         wt_done, ctrl_wake_parked),
+        [DN_PredFill ] = DO(DN_V,  TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
+        [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
         [DN_Nack     ] = DO(DN_BW, 0,               retry_at_llc),
         [DN_NackLoad ] = DO(DN_BV, TAG_WR,          retry_at_llc),
     },
@@ -931,23 +913,6 @@ static bool evictable(const struct cache_line *l, void *arg)
 
 static void order_op(struct ctrl *b, struct msg *m);
 
-/* Whether a line of `line`'s set is being written back (W). */
-static bool writing_back(const struct ctrl *b, addr_t line)
-{
-    const struct cache_line *set =
-        &b->cache.lines[(size_t)cache_set_of(&b->cache, line) * b->cache.spec.ways];
-    for (uint32_t w = 0; w < b->cache.spec.ways; w++)
-        if (set[w].present && set[w].state == DN_W)
-            return true;
-    return false;
-}
-
-/* Room for the worst case of one core step: a victim's ReqWB and TBE, the
- * request and its TBE. */
-static bool have_room(const struct ctrl *b)
-{
-    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;
-}
 
 static void self_invalidate(struct dn_l1 *c)
 {
@@ -1012,13 +977,13 @@ static bool take_core(struct ctrl *b, struct msg *m)
         return true;
     }
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, spx_dev_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(c, &x);
     if (x.state == DN_I) {
         struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-        if (way && way->present && writing_back(b, m->addr)) {
+        if (way && way->present && spx_dev_writing_back(b, m->addr, DN_W)) {
             /* a way of the set frees at its write-back's ack: wait for it
              * rather than evict another owned line */
             b->st.resource_stalls++;
@@ -1154,23 +1119,10 @@ static bool dn_tick(struct comp *cp)
     return false;
 }
 
-static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)
-{
-    (void)b;
-    fprintf(out, "  tbe %#llx %s pending %d relays %d words %#llx parked %u\n",
-            (unsigned long long)t->addr, state_names[t->state], t->pending, t->acks,
-            (unsigned long long)t->meta[0], t->parked.n);
-}
-
 static void dn_dump(struct comp *cp, FILE *out)
 {
     struct dn_l1 *c = dn_of(cp);
-    struct ctrl *b = &c->base;
-    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->kend.n)
-        return;
-    fprintf(out, "%s (DeNovo L1): %u TBEs, %u core requests queued, %u replaying, %u kernel ends\n",
-            b->w.name, b->tbes.n_used, b->in.n, b->replay.n, c->kend.n);
-    ctrl_dump_tbes(b, out, dump_tbe);
+    spx_dev_dump(&c->base, "DeNovo L1", c->kend.n, out);
 }
 
 static const struct ctrl_stat dn_stat_rows[] = {
@@ -1232,8 +1184,40 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
 /* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
 
 
-static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &spx_llc_table, NULL};
-static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table,
+                                                       &spx_mesi_l1_table, &spx_llc_table, NULL};
+static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_mesi_l1_table,
+                                                       &spx_llc_table, NULL};
+
+static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL,
+                                       ctrl_peek, ctrl_stats};
+
+/* The CPU cores' L1s (cpu.device): DeNovo (the GPU's own table in
+ * spandex-d, the one after it in spandex-g) or MESI (mesi_l1.c). */
+static const struct ctrl_ops *spx_g_cpu_l1(const struct config *cfg, unsigned *table)
+{
+    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
+    *table = mesi ? 2 : 1;
+    return mesi ? &spx_mesi_l1_ops : &dn_ops;
+}
+
+static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *table)
+{
+    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
+    *table = mesi ? 1 : 0;
+    return mesi ? &spx_mesi_l1_ops : &dn_ops;
+}
+
+/* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word. */
+static const char *spx_check(const struct config *c, char *why, size_t len)
+{
+    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && c->gpu.sms + c->cpu.cores > 64) {
+        snprintf(why, len, "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
+                 "cpu.cores = %u", c->gpu.sms + c->cpu.cores);
+        return "cpu.cores";
+    }
+    return NULL;
+}
 
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
@@ -1244,9 +1228,11 @@ const struct proto_desc proto_spandex_g = {
     .n_vnets = SPX_NVNETS,
     .vnet_names = spx_vnet_names,
     .tables = spx_g_tables,
-    .n_l1_tables = 1,
+    .n_l1_tables = 3,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
+    .check = spx_check,
+    .cpu_l1 = spx_g_cpu_l1,
 };
 
 const struct proto_desc proto_spandex_d = {
@@ -1257,7 +1243,9 @@ const struct proto_desc proto_spandex_d = {
     .n_vnets = SPX_NVNETS,
     .vnet_names = spx_vnet_names,
     .tables = spx_d_tables,
-    .n_l1_tables = 1,
+    .n_l1_tables = 2,
     .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
+    .check = spx_check,
+    .cpu_l1 = spx_d_cpu_l1,
 };

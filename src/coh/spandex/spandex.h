@@ -12,7 +12,11 @@
  *   ReqWT+data  an atomic performed at the LLC (GPU coherence RMWs);
  *   ReqO        ownership of the masked words, no data (DeNovo stores);
  *   ReqO+data   ownership with the words' data (DeNovo RMWs);
- *   ReqWB       write-back of owned words (evictions, kernel-end flush).
+ *   ReqWB       write-back of owned words (evictions, kernel-end flush);
+ *   ReqS        read of the line as a registered sharer, writer-invalidated
+ *               (MESI device loads): answered like ReqV; a later write or
+ *               ownership request first invalidates every sharer (Inv,
+ *               InvAck), and a ReqS of a line with owned words revokes them.
  * and the request types of spec 003 §2.6 that change no coherence state:
  *   ReqWTfwd(+data)  a write-through (atomic) the LLC forwards to the L1
  *               that owns the words, which performs it and keeps them
@@ -71,6 +75,9 @@ enum {
     SPX_REQ_WTO_DATA,                 /* ReqWTo+data */
     SPX_FWD_WT,                       /* LLC -> owner: perform this write or atomic, keep the words */
     SPX_RSP_OWNER,                    /* owner -> requester (passed by the LLC): done, data, Nack */
+    SPX_REQ_S,                        /* line read as a sharer; answered by SPX_RSP_V */
+    SPX_INV,                          /* LLC -> sharer: drop the line (forward vnet) */
+    SPX_INV_ACK,                      /* sharer -> LLC: dropped (forward-response vnet) */
 };
 
 /* The predicted types: passed by the LLC to msg->sharer without a lookup. */
@@ -143,6 +150,25 @@ void spx_obs_l1(struct eng *e, unsigned index, unsigned n, struct comp *l1,
 void spx_obs_l1_gone(struct eng *e, unsigned index);
 void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, uint64_t words,
                    uint32_t line_bytes);
+
+/* What the device L1s that own words share (spx_dev.c). A forward (x->msg:
+ * FwdReqV, FwdReqO or RvkO) answered from the words of its mask in `owned`
+ * (FwdReqO: relayed to the new owner); returns those words, frees the
+ * forward. The caller drops them for FwdReqO and RvkO. */
+uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* ReqWB of the `owned` words of x->line. */
+void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* Whether a line of `line`'s set is in state wb_state (being written back). */
+bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
+/* Room for the worst case of one core step: a victim's ReqWB and TBE, the
+ * request and its TBE. */
+bool spx_dev_room(const struct ctrl *b);
+/* The watchdog's dump: queues and TBEs (kind: "DeNovo L1"). */
+void spx_dev_dump(const struct ctrl *b, const char *kind, unsigned kernel_ends, FILE *out);
+
+/* The MESI device L1 (mesi_l1.c), for CPU cores (cpu.device = mesi). */
+extern const struct coh_table spx_mesi_l1_table;
+extern const struct ctrl_ops spx_mesi_l1_ops;
 
 struct comp *spx_llc_create(const struct ctrl_wiring *w);
 void spx_llc_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);

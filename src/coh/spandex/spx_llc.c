@@ -23,6 +23,13 @@
  * no blocking state), one not remotely owned is a ReqWT(+data); a predicted
  * request (ReqVo, ReqWTo(+data)) and an owner's answer (RspOwner) are passed
  * on without a lookup.
+ *
+ * Lines read with ReqS (MESI devices) are S: the sharers, one bit per L1
+ * in line->meta[1], hold copies that no acquire drops, so a write-through,
+ * an atomic or an ownership request to an S line first invalidates every
+ * sharer (SI: Inv, InvAck; the request then replays), and a ReqS of a line
+ * with owned words revokes them first (R), as spec 003 §6 I2 says; an S line
+ * never has owned words.
  * INVARIANT (checked by spx_check_owner under --check): a word has at most
  * one owner, and an owned word is never served from the bank's data.
  * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
@@ -49,7 +56,9 @@
     X(O, "some words owned by L1s (owner id per word)")                                           \
     X(IV, "way taken, fill from DRAM outstanding; requests parked")                               \
     X(G, "gathering owned words for a read: owners send them and keep ownership")                 \
-    X(R, "revoking owned words (for a write-through, an atomic or an eviction)")
+    X(R, "revoking owned words (for a write-through, an atomic, a ReqS or an eviction)")          \
+    X(S, "valid, no word owned, copies at the sharers (ReqS; writer-invalidated)")                \
+    X(SI, "invalidating the sharers (for a write, an ownership request or an eviction)")
 
 #define SPX_LLC_EVENTS(X)                                                                          \
     X(ReqV, "read of a line with no word owned by an L1")                                         \
@@ -69,7 +78,11 @@
     X(Replace, "a miss needs this line's way")                                                     \
     X(MemData, "fill from DRAM")                                                                   \
     X(Predicted, "ReqVo, ReqWTo(+data) for a predicted owner: passed on, no lookup")             \
-    X(OwnerAnswer, "an owner's answer to a forwarded or predicted request: passed on")
+    X(OwnerAnswer, "an owner's answer to a forwarded or predicted request: passed on")             \
+    X(ReqS, "read as a sharer of a line with no word owned by an L1")                             \
+    X(ReqSOwned, "read as a sharer of a line with owned words")                                   \
+    X(InvAck, "a sharer dropped its copy, more expected")                                         \
+    X(InvAckLast, "the last sharer dropped its copy")
 
 #define X(n, d) SL_##n,
 enum spx_llc_state { SPX_LLC_STATES(X) SL_NSTATES };
@@ -82,7 +95,7 @@ const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward"
 
 struct spx_llc_stats {
     uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
-        predicted_passed, answers_passed;
+        predicted_passed, answers_passed, invalidations;
 };
 
 struct spx_llc {
@@ -99,10 +112,15 @@ static struct spx_llc *llc_of(void *p)
     return p;
 }
 
-/* The owned-word mask lives in line->meta[0]. */
+/* The owned-word mask lives in line->meta[0], the sharers in meta[1]. */
 static uint64_t *owned_of(struct cache_line *l)
 {
     return &l->meta[0];
+}
+
+static uint64_t *sharers_of(struct cache_line *l)
+{
+    return &l->meta[1];
 }
 
 static uint16_t *owners_of(struct spx_llc *c, const struct cache_line *l)
@@ -113,7 +131,7 @@ static uint16_t *owners_of(struct spx_llc *c, const struct cache_line *l)
 /* The words a request names: its byte mask (loads: the whole line). */
 static uint64_t req_words(const struct spx_llc *c, const struct msg *m)
 {
-    if (m->type == SPX_REQ_V)
+    if (m->type == SPX_REQ_V || m->type == SPX_REQ_S)
         return spx_all_words(c->base.line_bytes);
     if (m->type == SPX_REQ_WT_DATA || m->type == SPX_REQ_WTFWD_DATA)
         return spx_atomic_words(m->req.atom);
@@ -393,6 +411,38 @@ static void do_atomic(struct coh_ctx *x)
 static void clear_owners(struct coh_ctx *x)
 {
     *owned_of(x->line) = 0;
+    *sharers_of(x->line) = 0;
+}
+
+/* ReqS: the requester joins the sharers. */
+static void add_sharer(struct coh_ctx *x)
+{
+    *sharers_of(x->line) |= 1ull << x->msg->src;
+}
+
+/* SI: Inv to every sharer (the requester too: its ReqO+data brings the
+ * line); the sharers are none from now on. */
+static void send_inv(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    int n = 0;
+    for (uint64_t k = *sharers_of(x->line); k; k &= k - 1) {
+        struct msg *f = msg_new(c->base.w.msgs, SPX_INV, x->addr, c->base.comp.eng->now);
+        f->src = (uint16_t)__builtin_ctzll(k); /* ctrl_l2_respond sends to m->src */
+        ctrl_l2_respond(&c->base, f, SPX_INV, SPX_VNET_FWD, TRAFFIC_INV, 0);
+        n++;
+    }
+    *sharers_of(x->line) = 0;
+    x->tbe->acks = n;
+    c->st.invalidations += (uint64_t)n;
+}
+
+static void take_inv_ack(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    x->tbe->acks--;
+    msg_free(c->base.w.msgs, x->msg);
+    x->msg = NULL;
 }
 
 static const struct coh_action_name actions[] = {
@@ -420,12 +470,16 @@ static const struct coh_action_name actions[] = {
     {pass_answer, "pass_answer", "hand the owner's answer to the requester, no lookup"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
     {ctrl_drop_line, "drop_line", "free the way"},
+    {add_sharer, "add_sharer", "the requester joins the line's sharers"},
+    {send_inv, "send_inv", "Inv to every sharer; count the acks to expect"},
+    {take_inv_ack, "take_inv_ack", "a sharer's InvAck"},
     {0},
 };
 
 #define REQ_STALLS                                                                                 \
     [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,        \
-    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL, [SL_ReqWTfwd] = STALL
+    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL, [SL_ReqWTfwd] = STALL, [SL_ReqS] = STALL,          \
+    [SL_ReqSOwned] = STALL
 
 /* Predicted requests and owners' answers pass in every state, changing none. */
 #define PASSES(s)                                                                                  \
@@ -443,6 +497,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
                                                      ctrl_l2_send_fetch, ctrl_park),
         [SL_ReqO      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
                                                      ctrl_l2_send_fetch, ctrl_park),
+        [SL_ReqS      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                                     ctrl_l2_send_fetch, ctrl_park),
         [SL_ReqWBStale] = DO(SL_I,  TAG_RD,          take_wb),
         [SL_Relay     ] = DO(SL_I,  0,               relay),
     },
@@ -452,6 +508,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, nc_l2_write_line),
         [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+        [SL_ReqS      ] = DO(SL_S,  TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
         [SL_ReqWBStale] = DO(SL_V,  TAG_RD,          take_wb),
         [SL_Relay     ] = DO(SL_V,  0,               relay),
         [SL_Replace   ] = DO(SL_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
@@ -463,6 +520,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
         [SL_ReqWTOwned] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
         [SL_ReqWTfwd  ] = DO(SL_O,  TAG_RD,          forward_wt),
+        [SL_ReqSOwned ] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
         [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
         [SL_ReqWB     ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_WR, take_wb),
         [SL_ReqWBLast ] = DO(SL_V,  TAG_RD | TAG_WR | DATA_WR, take_wb),
@@ -499,6 +557,25 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
         [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
     },
+    [SL_S] = {
+        PASSES(SL_S),
+        [SL_ReqV      ] = DO(SL_S,  TAG_RD | DATA_RD, nc_l2_reply_data),
+        [SL_ReqS      ] = DO(SL_S,  TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
+        [SL_ReqWT     ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
+        [SL_ReqWTdata ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
+        [SL_ReqO      ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
+        [SL_ReqWBStale] = DO(SL_S,  TAG_RD,          take_wb),
+        [SL_Relay     ] = DO(SL_S,  0,               relay),
+        [SL_Replace   ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv),
+    },
+    [SL_SI] = {
+        PASSES(SL_SI),
+        REQ_STALLS,
+        [SL_ReqWBStale] = DO(SL_SI, 0,               take_wb),
+        [SL_Relay     ] = DO(SL_SI, 0,               relay),
+        [SL_InvAck    ] = DO(SL_SI, 0,               take_inv_ack),
+        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_free_tbe),
+    },
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -526,7 +603,7 @@ const struct coh_table spx_llc_table =
 static bool evictable(const struct cache_line *l, void *arg)
 {
     (void)arg;
-    return l->state == SL_V || l->state == SL_O;
+    return l->state == SL_V || l->state == SL_O || l->state == SL_S;
 }
 
 /* The words of m that `line` has owned by someone. */
@@ -549,6 +626,7 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
             return SL_ReqWTOwned;
         return m->type == SPX_REQ_WTFWD ? SL_ReqWT : SL_ReqWTdata;
     }
+    case SPX_REQ_S: return owned_words(c, x, m) ? SL_ReqSOwned : SL_ReqS;
     case SPX_REQ_WT: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWT;
     case SPX_REQ_WT_DATA: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWTdata;
     case SPX_REQ_O:
@@ -592,7 +670,7 @@ static bool take_request(struct ctrl *b, struct msg *m)
             return false;
         }
         if (way->present) {
-            if (way->state == SL_O && tbe_full(&b->tbes)) {
+            if ((way->state == SL_O || way->state == SL_S) && tbe_full(&b->tbes)) {
                 b->st.resource_stalls++;
                 return false;
             }
@@ -600,6 +678,7 @@ static bool take_request(struct ctrl *b, struct msg *m)
             return false;
         }
     } else if (x.line && x.state != SL_IV && x.state != SL_G && x.state != SL_R &&
+               x.state != SL_SI &&
                tbe_full(&b->tbes)) {
         b->st.resource_stalls++; /* a G or R step needs an MSHR */
         return false;
@@ -618,6 +697,10 @@ static void take_fwd_response(struct ctrl *b, struct msg *m)
     x.msg = m;
     if (m->flags & SPX_F_PASS) {
         x.event = SL_OwnerAnswer;
+    } else if (m->type == SPX_INV_ACK) {
+        panic_if(!x.tbe || x.state != SL_SI, "%s: InvAck for %#llx with nothing waiting",
+                 b->w.name, (unsigned long long)m->addr);
+        x.event = x.tbe->acks > 1 ? SL_InvAck : SL_InvAckLast;
     } else if (m->flags & SPX_F_RELAY) {
         x.event = SL_Relay;
     } else {
@@ -700,6 +783,7 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, wt_forwarded),
     CTRL_STAT_OWN(struct spx_llc_stats, predicted_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, answers_passed),
+    CTRL_STAT_OWN(struct spx_llc_stats, invalidations),
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_END,
 };
@@ -734,5 +818,5 @@ void spx_llc_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
     unsigned s = l ? l->state : SL_I;
     /* the L1s write owned words back at kernel end, so between kernels no
      * word is owned and the bank's data is current */
-    ctrl_l2_dma(b, line, buf, wmask, s, s != SL_I && s != SL_V);
+    ctrl_l2_dma(b, line, buf, wmask, s, s != SL_I && s != SL_V && s != SL_S);
 }

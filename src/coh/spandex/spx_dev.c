@@ -1,0 +1,71 @@
+/*
+ * spx_dev.c - what the Spandex device L1s that own words share (the DeNovo
+ * L1, denovo_l1.c, and the MESI device L1, mesi_l1.c; spandex.h): answering
+ * a forward from owned words, writing owned words back, the room a core
+ * request needs, and their dumps. The tables, classifiers and the words each
+ * L1 owns stay in the L1's own file.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "check/observe.h"
+#include "coh/spandex/spandex.h"
+
+uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
+{
+    struct msg *f = x->msg;
+    uint64_t words = spx_words_of(&f->mask, b->line_bytes) & owned;
+    bool relay = f->type == SPX_FWD_O, data = !relay || (f->flags & SPX_F_DATA);
+    struct msg *r = msg_new(b->w.msgs, SPX_FWD_RSP, x->addr, b->comp.eng->now);
+    spx_bytes_of(&r->mask, words, b->line_bytes);
+    if (b->w.obs) /* the owner is where its words are current */
+        obs_check(b->w.obs, b->w.name, x->addr, x->line->data, &r->mask);
+    memcpy(r->data, x->line->data, b->line_bytes);
+    r->flags = (uint16_t)((relay ? SPX_F_RELAY : 0) | (data ? SPX_F_DATA : 0));
+    r->sharer = f->sharer;
+    r->req = f->req;
+    uint8_t cls = f->type == SPX_RVK_O ? TRAFFIC_RCL : data ? TRAFFIC_LD : TRAFFIC_REQ;
+    msg_free(b->w.msgs, f);
+    x->msg = NULL;
+    ctrl_to_home(b, r, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls,
+                 data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0);
+    return words;
+}
+
+void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
+{
+    struct msg *w = msg_new(b->w.msgs, SPX_REQ_WB, x->addr, b->comp.eng->now);
+    spx_bytes_of(&w->mask, owned, b->line_bytes);
+    memcpy(w->data, x->line->data, b->line_bytes);
+    ctrl_to_home(b, w, SPX_REQ_WB, SPX_VNET_REQ, TRAFFIC_ST,
+                 (uint16_t)(__builtin_popcountll(owned) * SPX_WORD_BYTES));
+}
+
+bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state)
+{
+    const struct cache_line *set =
+        &b->cache.lines[(size_t)cache_set_of(&b->cache, line) * b->cache.spec.ways];
+    for (uint32_t w = 0; w < b->cache.spec.ways; w++)
+        if (set[w].present && set[w].state == wb_state)
+            return true;
+    return false;
+}
+
+bool spx_dev_room(const struct ctrl *b)
+{
+    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;
+}
+
+static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)
+{
+    fprintf(out, "  tbe %#llx %s pending %d relays %d words %#llx parked %u\n",
+            (unsigned long long)t->addr, b->table->state_names[t->state], t->pending, t->acks,
+            (unsigned long long)t->meta[0], t->parked.n);
+}
+
+void spx_dev_dump(const struct ctrl *b, const char *kind, unsigned kernel_ends, FILE *out)
+{
+    if (!b->tbes.n_used && !b->in.n && !b->replay.n && !kernel_ends)
+        return;
+    fprintf(out, "%s (%s): %u TBEs, %u core requests queued, %u replaying, %u kernel ends\n",
+            b->w.name, kind, b->tbes.n_used, b->in.n, b->replay.n, kernel_ends);
+    ctrl_dump_tbes(b, out, dump_tbe);
+}
