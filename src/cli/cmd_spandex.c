@@ -34,13 +34,13 @@ static void usage(FILE *out)
             "sequentially consistent trace of the workload itself, so that an FCS run is\n"
             "reproducible from the workload alone. The workload runs once on the machine\n"
             "with order.model = sc (each warp's access waits for its previous one; the\n"
-            "protocol is nol1 for this run, as SC needs a write-atomic one) and its\n"
-            "global accesses are recorded word by word, with kernel boundaries, fences and\n"
-            "atomics as acquires and releases. For every word access, Algorithms 5-7 score\n"
-            "ownership (will this SM be the main user of the word before another SM takes\n"
-            "it?) and owner prediction (did this SM's recent accesses of this kind find one\n"
-            "remote owner?), and Algorithms 1-3 turn the scores into a type: loads ReqO+data,\n"
-            "ReqVo or ReqV; stores ReqO, ReqWTo or ReqWTfwd; atomics ReqO+data, ReqWTo+data\n"
+            "protocol is nol1 for this run, as SC needs a write-atomic one, without CPU\n"
+            "cores) and its global accesses are recorded word by word, with kernel\n"
+            "boundaries, fences and atomics as acquires and releases. For every word\n"
+            "access, Algorithms 5-7 score ownership (will this SM be the main user of the\n"
+            "word before another SM takes it?) and owner prediction (did this SM's recent\n"
+            "accesses of this kind find one remote owner?), and Algorithms 1-3 turn the\n"
+            "scores into a type: loads ReqO+data, ReqVo or ReqV; stores ReqO, ReqWTo or ReqWTfwd; atomics ReqO+data, ReqWTo+data\n"
             "or ReqWTfwd+data. The accesses of an instruction vote (weighted by criticality)\n"
             "on its type. The output names each instruction by its PTX line:\n"
             "\n"
@@ -146,17 +146,19 @@ static int select_cmd(int argc, char **argv)
     if (variant && !wl_has_variant(w, variant))
         fatal("--variant: workload %s has no variant '%s'", w->name, variant);
     /* the SC trace: the SC issue rule on a write-atomic protocol (nol1: every
-     * access at the L2), and no table of an earlier selection */
-    const char *sets[SIM_MAX_SETS + 3];
+     * access at the L2, which has no CPU devices: the workload's kernels run
+     * on the GPU), and no table of an earlier selection */
+    const char *sets[SIM_MAX_SETS + 4];
     for (unsigned k = 0; k < o.n_sets; k++)
         sets[k] = o.sets[k];
     sets[o.n_sets] = "coherence.protocol=nol1";
     sets[o.n_sets + 1] = "order.model=sc";
     sets[o.n_sets + 2] = "fcs.table=";
+    sets[o.n_sets + 3] = "cpu.cores=0";
     struct config cfg;
     char err[1024];
     if (config_load(&cfg, o.config_file ? o.config_file : config_default_file(), sets,
-                    o.n_sets + 3, err, sizeof err))
+                    o.n_sets + 4, err, sizeof err))
         fatal("%s", err);
     struct machine *m = machine_new(&cfg);
     struct fcs_trace *trace = fcs_trace_new();
