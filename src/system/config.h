@@ -164,7 +164,9 @@ struct mg_spec {
     uint32_t dir_entries;      /* directory entries per GPM (all banks together) */
     uint32_t dir_ways;         /* directory associativity */
     uint32_t dir_lines;        /* consecutive lines one entry covers (its region) */
-    uint32_t release;          /* 0 levels: markers in levels (safe); 1 thesis: one round */
+    uint32_t release;          /* 0 levels: markers in levels (safe); 1 thesis: one round
+                                  (unsafe); 2 counted (default): one round, acknowledged
+                                  invalidations */
 };
 
 struct config {

@@ -24,14 +24,21 @@
  * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
  * sw-h) has no directory: an acquire has the banks drop their remote copies.
  *
- * Release completion (spec 004b §2.7, option 1, the safe choice): an L1's
- * release reaches every bank of its GPM; a bank runs a round of markers of
- * the protocol's depth to its neighbour banks (the same bank index in other
- * GPMs), each of which sends markers one level down before it answers. The
- * sysnet keeps order per GPM pair and vnet, so a marker arrives after
- * everything its sender sent before it, and each level proves one more hop
- * of writes and invalidations delivered, also of writes the releaser only
- * observed (cumulative). docs/multi-gpu.md gives the depths.
+ * Release completion (spec 004b §2.7; docs/multi-gpu.md): an L1's release
+ * reaches every bank of its GPM; a bank runs a round of markers to its
+ * neighbour banks (the same bank index in other GPMs). The sysnet keeps
+ * order per GPM pair and vnet, so a marker arrives after everything its
+ * sender sent before it. mg.release = counted (the default, option 3): one
+ * round to every bank in scope, each (the releasing one too) answering once
+ * what it sent before the marker arrived is acknowledged: its invalidations
+ * (a GPU home acknowledges one from the system home once its GPMs have it)
+ * and, at a GPU home, the writes and atomics it passed on to the system
+ * home (acknowledged there once their invalidations are). levels (option
+ * 1): markers in as many levels as a write and its invalidation take hops,
+ * each level proving one more hop delivered. Both cover the writes the
+ * releaser only observed (cumulative). thesis: one round answered at once,
+ * which an invalidation two hops away may arrive after (unsafe; kept to
+ * measure, tests/unit/640-mg-release.c shows the race).
  * DEVIATION: the directory covers dir_lines consecutive lines of one bank's
  * interleave (a bank's lines are every banks-th line), not 4 adjacent lines
  * of the address space, which would fall in 4 banks.
@@ -85,6 +92,7 @@ struct mg_stats {
     uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
     uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
+    uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -92,6 +100,8 @@ struct mg_stats {
 struct mg_rel {
     struct msg *m;      /* the REL being answered */
     unsigned left;      /* acknowledgements still expected */
+    bool waiting;       /* counted: also until generations up to `gen` are drained */
+    uint64_t gen;
 };
 
 
@@ -110,7 +120,18 @@ struct mg_l2 {
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;
     uint64_t round_start; /* when the round under way began (release_cycles) */
-    bool one_round;       /* mg.release = thesis: one round of depth 1 to every L2 in scope */
+    bool one_round;       /* mg.release = thesis or counted: one round of depth 1 to every L2
+                             in scope */
+    /* mg.release = counted: what this bank sent that a release must see
+     * arrive (invalidations; in a GPU home, writes and atomics it forwarded
+     * to the system home), counted per generation until acknowledged. A
+     * marker is answered once every generation up to its arrival is drained. */
+    bool counted;
+    uint64_t gen;         /* the open generation (from 1) */
+    uint64_t gen_low;     /* no generation below it has anything outstanding */
+    uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
+    unsigned n_gout;
+    int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -133,7 +154,7 @@ static void sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet
     m->dst = (uint16_t)(gpm * c->banks + c->base.w.index);
     m->size_bytes = bytes;
     if (c->f.free_coherence && (type == MSG_MG_INV || type == MSG_MG_MARK ||
-                                type == MSG_MG_MARKACK))
+                                type == MSG_MG_MARKACK || type == MSG_MG_INVACK))
         m->flags |= SYSNET_F_FREE;
     if (c->outq.n || !port_send(c->base.links.sys_out[vnet], m))
         msg_list_push(&c->outq, m); /* the sysnet's FIFOs are deep: rare, and kept in order */
@@ -214,6 +235,48 @@ static addr_t region_line(const struct mg_l2 *c, addr_t key, unsigned k)
     return (li * c->banks + c->base.w.index) * c->base.line_bytes;
 }
 
+/* ---- counted release completion: generations ---- */
+
+/* One more message outstanding in the open generation; its tag. */
+static uint64_t gen_count(struct mg_l2 *c)
+{
+    c->gout[c->gen % c->n_gout]++;
+    return c->gen;
+}
+
+/* Every generation up to g has nothing outstanding. */
+static bool gen_drained(struct mg_l2 *c, uint64_t g)
+{
+    while (c->gen_low < c->gen && !c->gout[c->gen_low % c->n_gout])
+        c->gen_low++;
+    for (uint64_t x = c->gen_low; x <= g; x++)
+        if (c->gout[x % c->n_gout])
+            return false;
+    return true;
+}
+
+/* Close the open generation for a waiter: the generation it waits for.
+ * The ring doubles when every slot holds a generation still outstanding
+ * (warm-up only, like the release slots). */
+static uint64_t gen_close(struct mg_l2 *c)
+{
+    if (!c->gout[c->gen % c->n_gout])
+        return c->gen - 1; /* nothing sent in it yet: the older ones suffice */
+    gen_drained(c, 0);     /* moves gen_low on */
+    if (c->gen + 1 - c->gen_low >= c->n_gout) {
+        unsigned n = 2 * c->n_gout;
+        uint32_t *g = calloc(n, sizeof *g);
+        if (!g)
+            panic("out of memory");
+        for (uint64_t x = c->gen_low; x <= c->gen; x++)
+            g[x % n] = c->gout[x % c->n_gout];
+        free(c->gout);
+        c->gout = g;
+        c->n_gout = n;
+    }
+    return c->gen++;
+}
+
 static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
 {
     for (unsigned g = 0; g < c->n_gpms; g++)
@@ -221,6 +284,12 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
             struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
                                     c->base.comp.eng->now);
             c->st.invs_sent++;
+            if (c->counted) { /* acknowledged: to this generation and the slot at work */
+                m->ts = gen_count(c);
+                m->sharer = (uint32_t)(c->inv_slot + 1);
+                if (c->inv_slot >= 0)
+                    c->rel[c->inv_slot].left++;
+            }
             sys_send(c, m, g, NC_VNET_REQ, MSG_MG_INV, TRAFFIC_INV, 0);
         }
 }
@@ -409,8 +478,9 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct msg *m = x->msg;
+    bool passed_on = m->flags & MG_F_SYS; /* another GPM's, at a GPU home (hmg, sw-h) */
     c->st.forwarded++;
-    if (m->flags & MG_F_SYS) {
+    if (passed_on) {
         m->ts2 = (uint64_t)m->src + 1;
         m->acks = (int32_t)(uint32_t)c->epoch;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
@@ -421,6 +491,12 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
         m->ts2 = 0;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL | MG_F_FILL2)) |
                               (fill ? MG_F_FILL : 0));
+    }
+    if (c->counted && passed_on && type != MSG_NC_GETS) {
+        /* outstanding until the system home has it and its invalidations
+         * have arrived (a marker straight to the system home may overtake it) */
+        m->acks = (int32_t)(uint32_t)gen_count(c);
+        m->flags |= MG_F_ACKME;
     }
     sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
     x->msg = NULL;
@@ -580,6 +656,9 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     }
 }
 
+static int ack_slot(struct mg_l2 *c, struct msg *m);
+static void slot_check(struct mg_l2 *c, struct mg_rel *r);
+
 /* Room for what a step may send: a response into the pipeline and, at a
  * home miss, a DRAM read, an MSHR and a way. */
 static bool take_request(struct ctrl *b, struct msg *m)
@@ -598,9 +677,15 @@ static bool take_request(struct ctrl *b, struct msg *m)
     /* the directory of the line's home for this request: the system home,
      * or in hmg the GPU home for its GPMs (a read it passes on unfilled
      * leaves no copy behind) */
+    int slot = -1;
+    if (at_home && (m->flags & MG_F_ACKME)) /* counted: acknowledged once its invalidations are */
+        slot = ack_slot(c, m);
     if (at_home || (c->f.hier && event != ML2_LoadFar &&
                     gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
         dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
+    c->inv_slot = -1;
+    if (slot >= 0)
+        slot_check(c, &c->rel[slot]);
     x.msg = m;
     x.event = event;
     ctrl_step_or_park(b, &x);
@@ -688,7 +773,9 @@ static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
  * invalidation takes system home -> GPU home -> GPMs (4); without
  * invalidations only the writes (1). mg.release = thesis: one level to every
  * L2 in scope (§5.5: "propagated through the local L2 to all remote L2s"),
- * which a write's invalidation, two or more hops away, may arrive after. */
+ * which a write's invalidation, two or more hops away, may arrive after;
+ * counted: the same one level, whose banks answer only once what they sent
+ * before is acknowledged (slot_wait). */
 static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
 {
     if (c->one_round)
@@ -718,6 +805,60 @@ static void send_markers(struct mg_l2 *c, struct mg_rel *r, unsigned scope, unsi
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r);
 
+/* A slot is done when its acknowledgements are in and, counted, the
+ * generations it waits for are drained. */
+static void slot_check(struct mg_l2 *c, struct mg_rel *r)
+{
+    if (r->waiting && gen_drained(c, r->gen))
+        r->waiting = false;
+    if (r->m && !r->left && !r->waiting)
+        rel_done(c, r);
+}
+
+/* Counted: wait also for everything this bank sent so far. */
+static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
+{
+    if (c->counted) {
+        r->waiting = true;
+        r->gen = gen_close(c);
+    }
+}
+
+/* Counted, at the system home: a write or atomic a GPU home forwarded (m)
+ * is acknowledged to it once the invalidations it causes have arrived; they
+ * count in the slot returned (inv_slot while the directory steps). */
+static int ack_slot(struct mg_l2 *c, struct msg *m)
+{
+    struct mg_rel *r = rel_slot(c);
+    struct msg *k = msg_new(c->base.w.msgs, MSG_MG_INVACK, m->addr, c->base.comp.eng->now);
+    k->ts = (uint32_t)m->acks; /* the GPU home's generation */
+    k->ts2 = m->src / c->banks;
+    r->m = k;
+    r->left = 0;
+    m->flags &= (uint16_t)~MG_F_ACKME; /* once, also if the request is parked and replayed */
+    c->inv_slot = (int)(r - c->rel);
+    return c->inv_slot;
+}
+
+/* Counted: an invalidation or a forwarded write is acknowledged (m->ts its
+ * generation here, m->sharer its slot + 1 or 0). */
+static void take_invack(struct mg_l2 *c, struct msg *m)
+{
+    uint64_t g = c->gen - (uint32_t)((uint32_t)c->gen - (uint32_t)m->ts);
+    panic_if(!c->gout[g % c->n_gout], "%s: acknowledgement for nothing outstanding",
+             c->base.w.name);
+    c->gout[g % c->n_gout]--;
+    c->st.acks_received++;
+    if (m->sharer) {
+        struct mg_rel *r = &c->rel[m->sharer - 1];
+        panic_if(!r->m || !r->left, "%s: invalidation acknowledgement for no slot", c->base.w.name);
+        r->left--;
+    }
+    msg_free(c->base.w.msgs, m);
+    for (unsigned i = 0; i < c->n_rel; i++)
+        slot_check(c, &c->rel[i]);
+}
+
 /* A round for every L1 release waiting at this bank: one set of markers at
  * the widest scope among them answers them all. Releases that arrive while
  * a round is under way wait for the next (they must be covered from their
@@ -737,14 +878,22 @@ static void start_round(struct mg_l2 *c)
     c->st.releases++;
     c->st.sys_rounds += scope >= SCOPE_SYS;
     send_markers(c, r, scope, rel_depth(c, scope));
-    if (!r->left)
-        rel_done(c, r);
+    slot_wait(c, r);
+    slot_check(c, r);
 }
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r)
 {
     struct msg *m = r->m;
     r->m = NULL;
+    if (m->type == MSG_MG_INV) { /* counted, a GPU home: its GPMs have it too */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
+        return;
+    }
+    if (m->type == MSG_MG_INVACK) { /* counted: a forwarded write's invalidations are in */
+        sys_send(c, m, (unsigned)m->ts2, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
+        return;
+    }
     if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
         ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
         return;
@@ -782,8 +931,8 @@ static bool take_rel(struct mg_l2 *c, struct msg *m)
     struct mg_rel *r = rel_slot(c);
     r->m = m;
     send_markers(c, r, m->req.scope, (unsigned)m->ts);
-    if (!r->left)
-        rel_done(c, r);
+    slot_wait(c, r);
+    slot_check(c, r);
     return true;
 }
 
@@ -849,8 +998,8 @@ static void take_ack(struct mg_l2 *c, struct msg *m)
     struct mg_rel *r = &c->rel[m->sharer];
     panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
     msg_free(c->base.w.msgs, m);
-    if (!--r->left)
-        rel_done(c, r);
+    r->left--;
+    slot_check(c, r);
 }
 
 /* ---- tick ---- */
@@ -875,15 +1024,29 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
             if (l && l->state == ML2_V && sys_home(c, line, false) != c->gpm)
                 ctrl_fire(b, line, NULL, ML2_Inv);
         }
+        struct mg_rel *r = NULL;
         if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
-            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs */
+            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs
+             * (counted: and acknowledges once they have it) */
+            if (c->counted) {
+                r = rel_slot(c);
+                r->m = m;
+                r->left = 0;
+                c->inv_slot = (int)(r - c->rel);
+            }
             struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
                                 .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
             x.line = cache_find(&c->dir, x.addr);
             x.state = x.line ? MD_V : MD_I;
             coh_step(&mg_dir_table, &b->w.cov[1], &x);
+            c->inv_slot = -1;
         }
-        msg_free(b->w.msgs, m);
+        if (r)
+            slot_check(c, r);
+        else if (c->counted)
+            sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
+        else
+            msg_free(b->w.msgs, m);
         return true;
     case MSG_MG_MARK:
         m->flags |= MG_F_SYS;
@@ -901,6 +1064,8 @@ static void take_sys_answer(struct mg_l2 *c, struct msg *m)
 {
     if (m->type == MSG_MG_MARKACK)
         take_ack(c, m);
+    else if (m->type == MSG_MG_INVACK)
+        take_invack(c, m);
     else
         take_answer(c, m);
 }
@@ -981,7 +1146,8 @@ static void mg_l2_dump(struct comp *cp, FILE *out)
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
     for (unsigned i = 0; i < c->n_rel; i++)
         if (c->rel[i].m)
-            fprintf(out, "  release %u: %u acknowledgements expected\n", i, c->rel[i].left);
+            fprintf(out, "  release %u: %u acknowledgements expected%s\n", i, c->rel[i].left,
+                    c->rel[i].waiting ? ", waiting for its generations" : "");
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -1003,6 +1169,7 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, l1_releases),
     CTRL_STAT_OWN(struct mg_stats, sys_rounds),
     CTRL_STAT_OWN(struct mg_stats, release_cycles),
+    CTRL_STAT_OWN(struct mg_stats, acks_received),
     CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
     CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -1021,7 +1188,16 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->gpms = cfg->topology.gpms;
     c->banks = w->n_banks;
     c->dir_lines = cfg->mg.dir_lines;
-    c->one_round = cfg->mg.release == 1;
+    c->one_round = cfg->mg.release != 0;
+    c->counted = cfg->mg.release == 2;
+    c->inv_slot = -1;
+    if (c->counted) {
+        c->gen = 1;
+        c->n_gout = 64;
+        c->gout = calloc(c->n_gout, sizeof *c->gout);
+        if (!c->gout)
+            panic("out of memory");
+    }
     if (f.directory) {
         struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
                                 .ways = cfg->mg.dir_ways, .line_bytes = 16};
@@ -1038,6 +1214,7 @@ static void mg_destroy(struct comp *cp)
     if (c->f.directory)
         cache_destroy(&c->dir);
     free(c->rel);
+    free(c->gout);
     ctrl_destroy(cp);
 }
 
