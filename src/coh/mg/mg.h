@@ -40,6 +40,7 @@ enum {
 #define MG_F_DIR 0x800      /* the home's directory has seen this request */
 #define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
 #define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
+#define MG_F_FETCH 0x80     /* hmg: a GPU home's read of a line for a .gpu atomic */
 #define MG_F_ACKME 0x40     /* counted: a write or atomic a GPU home forwarded (its
                                generation in msg->acks): acknowledge with MSG_MG_INVACK */
 

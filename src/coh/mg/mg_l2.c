@@ -59,7 +59,9 @@
     X(I, "not present")                                                                            \
     X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
     X(M, "home only: valid, dirty (differs from DRAM)")                                           \
-    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")
+    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
+    X(IA, "hmg GPU home only: way taken, the line fetched from the system home for a .gpu "     \
+          "atomic; requests parked")
 
 #define MG_L2_EVENTS(X)                                                                            \
     X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
@@ -69,7 +71,9 @@
     X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(Fill, "not home: the home's data for a forwarded read that may be installed")              \
+    X(GAtomic, "hmg, a GPU home (not the system home): a .gpu or .cta atomic, performed here")    \
+    X(Fill, "not home: the home's data for a forwarded read that may be installed, or for a "   \
+            "GPU home's fetch")                                                                    \
     X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
@@ -93,6 +97,7 @@ struct mg_stats {
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
     uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
     uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
+    uint64_t gpu_atomics;   /* hmg: .gpu/.cta atomics performed at this GPU home */
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -549,6 +554,60 @@ static void fwd_atomic(struct coh_ctx *x)
     forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg), false);
 }
 
+/* hmg, a GPU home: a .gpu (or .cta) atomic is performed on this GPU's copy,
+ * kept coherent by the directory (spec 004b §2.4: .gpu synchronisation at
+ * the GPU home), and its bytes are written through to the system home,
+ * where the observers check values (a GPU home's copy is not the newest
+ * value for other GPUs, which a .gpu atomic does not synchronise with). */
+static void gpu_atomic(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m = x->msg;
+    struct atom_ops *a = m->req.atom;
+    c->st.gpu_atomics++;
+    c->epoch++; /* a fill already on its way is older than this */
+    cache_touch(&c->base.cache, x->line);
+    atom_apply(a, x->line->data);
+    struct msg *w = msg_new(c->base.w.msgs, MSG_NC_WRITE, m->addr, c->base.comp.eng->now);
+    w->req = m->req;
+    w->req.op = MEM_STORE;
+    w->req.atom = NULL;
+    for (unsigned i = 0; i < a->n; i++)
+        bytemask_set_range(&w->mask, a->lane[i].off, atom_type_bytes((enum atom_type)a->type));
+    memcpy(w->data, x->line->data, c->base.line_bytes);
+    answer(c, m, MSG_NC_ATOMRSP, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
+    if (c->counted) { /* a marker straight to the system home may overtake it */
+        w->acks = (int32_t)(uint32_t)gen_count(c);
+        w->flags |= MG_F_ACKME;
+    }
+    c->st.forwarded++;
+    sys_send(c, w, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_WRITE, TRAFFIC_ST,
+             (uint16_t)bytemask_count(&w->mask));
+    x->msg = NULL;
+}
+
+/* hmg, a GPU home without the line: fetch it from the system home for the
+ * parked .gpu atomic (the answer fires Fill; MG_F_FETCH). */
+static void fetch_line(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *k = msg_new(c->base.w.msgs, MSG_NC_GETS, x->addr, c->base.comp.eng->now);
+    k->req = x->msg->req;
+    k->req.op = MEM_LOAD;
+    k->req.atom = NULL;
+    k->flags = MG_F_FETCH;
+    c->st.forwarded++;
+    sys_send(c, k, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_GETS, TRAFFIC_REQ, 0);
+}
+
+static void fill_fetched(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    memcpy(x->line->data, x->msg->data, c->base.line_bytes);
+    x->line->dirty = false;
+    c->base.st.fills++;
+}
+
 static void install_fill(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
@@ -581,6 +640,10 @@ static const struct coh_action_name actions[] = {
     {fwd_write, "fwd_write", "acknowledge the L1, write through to the home"},
     {update_copy, "update_copy", "write the bytes into this GPM's copy"},
     {fwd_atomic, "fwd_atomic", "forward the atomic to the home"},
+    {gpu_atomic, "gpu_atomic", "perform the atomic on this copy, write its bytes through to "
+                               "the system home"},
+    {fetch_line, "fetch_line", "read the line from the system home (its answer fills here)"},
+    {fill_fetched, "fill_fetched", "write the system home's data into the line"},
     {install_fill, "install", "install the home's data in a free way"},
     {count_inv, "count_inv", "count the invalidated line"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
@@ -601,6 +664,8 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_I ][ML2_LoadFar] = DO(ML2_I,  TAG_RD,           fwd_load_nofill),
     [ML2_I ][ML2_Write  ] = DO(ML2_I,  TAG_RD,           fwd_write),
     [ML2_I ][ML2_Atomic ] = DO(ML2_I,  TAG_RD,           fwd_atomic),
+    [ML2_I ][ML2_GAtomic] = DO(ML2_IA, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                         fetch_line, ctrl_park),
     [ML2_I ][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, install_fill),
     [ML2_I ][ML2_Inv    ] = DO(ML2_I,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_HLoad  ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_data),
@@ -610,6 +675,7 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_V ][ML2_LoadFar] = DO(ML2_V,  TAG_RD,           fwd_load_nofill),
     [ML2_V ][ML2_Write  ] = DO(ML2_V,  TAG_RD | DATA_WR, update_copy, fwd_write),
     [ML2_V ][ML2_Atomic ] = DO(ML2_I,  TAG_RD | TAG_WR,  ctrl_drop_line, fwd_atomic),
+    [ML2_V ][ML2_GAtomic] = DO(ML2_V,  TAG_RD | DATA_RD | DATA_WR, gpu_atomic),
     [ML2_V ][ML2_Fill   ] = DO(ML2_V,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_Inv    ] = DO(ML2_I,  TAG_WR,           count_inv, ctrl_drop_line),
     [ML2_V ][ML2_Replace] = DO(ML2_I,  TAG_WR,           ctrl_drop_line),
@@ -621,6 +687,12 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_IV][ML2_HWrite ] = STALL,
     [ML2_IV][ML2_HAtomic] = STALL,
     [ML2_IV][ML2_MemData] = DO(ML2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    [ML2_IA][ML2_Load   ] = STALL,
+    [ML2_IA][ML2_LoadFar] = STALL,
+    [ML2_IA][ML2_Write  ] = STALL,
+    [ML2_IA][ML2_Atomic ] = STALL,
+    [ML2_IA][ML2_GAtomic] = STALL,
+    [ML2_IA][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, fill_fetched, ctrl_free_tbe),
 };
 
 const struct coh_table mg_l2_table =
@@ -631,7 +703,7 @@ const struct coh_table mg_l2_table =
 static bool evictable(const struct cache_line *l, void *arg)
 {
     (void)arg;
-    return l->state != ML2_IV;
+    return l->state != ML2_IV && l->state != ML2_IA;
 }
 
 /* Where a read may be served (spec 004b §2.4): 0 anywhere (weak, .cta),
@@ -651,7 +723,12 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     case MSG_NC_GETS:
         return home ? ML2_HLoad : load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
     case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
-    case MSG_NC_ATOMIC: return home ? ML2_HAtomic : ML2_Atomic;
+    case MSG_NC_ATOMIC:
+        if (home)
+            return ML2_HAtomic;
+        /* hmg: .gpu synchronisation at the GPU home, whose copy the directory
+         * keeps coherent (sw-h's GPU homes are not) */
+        return gh && c->f.directory && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
@@ -672,7 +749,8 @@ static bool take_request(struct ctrl *b, struct msg *m)
     unsigned event = classify_request(c, m);
     ctrl_lookup(b, &x, m->addr);
     bool at_home = event <= ML2_HAtomic;
-    if (at_home && !x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
+    if ((at_home || event == ML2_GAtomic) && !x.line &&
+        !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
         return false;
     /* the directory of the line's home for this request: the system home,
      * or in hmg the GPU home for its GPMs (a read it passes on unfilled
@@ -718,6 +796,11 @@ static void maybe_fill(struct mg_l2 *c, struct msg *m, bool sent_matches)
 static void take_answer(struct mg_l2 *c, struct msg *m)
 {
     struct ctrl *b = &c->base;
+    if (m->flags & MG_F_FETCH) { /* a GPU home's own fetch (fetch_line) */
+        ctrl_fire(b, m->addr, m, ML2_Fill);
+        msg_free(b->w.msgs, m);
+        return;
+    }
     c->st.relayed++;
     if (m->ts2) {
         if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL2))
@@ -1170,6 +1253,7 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, sys_rounds),
     CTRL_STAT_OWN(struct mg_stats, release_cycles),
     CTRL_STAT_OWN(struct mg_stats, acks_received),
+    CTRL_STAT_OWN(struct mg_stats, gpu_atomics),
     CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
     CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
     CTRL_STAT_BASE(resource_stalls),
