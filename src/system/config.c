@@ -127,6 +127,7 @@ static const struct cfg_opt topology_opts[] = {
 #undef T
 
 static const char *const mg_releases[] = {"levels", "thesis", "counted", NULL};
+static const char *const mg_gpu_atomics[] = {"system", "gpu-home", NULL};
 #define T struct mg_spec
 static const struct cfg_opt mg_opts[] = {
     CFG_U32("dir_entries", T, dir_entries, "12K", 1, 1u << 24, "",
@@ -141,6 +142,11 @@ static const struct cfg_opt mg_opts[] = {
              "levels = markers in as many levels as a write and its invalidation take hops "
              "(option 1, safe, slower); thesis = one round answered at once (§5.5's text; "
              "unsafe: an invalidation may arrive after it)"),
+    CFG_ENUM("gpu_atomics", T, gpu_atomics, "system", mg_gpu_atomics,
+             "hmg: where .gpu and .cta atomics are performed (docs/multi-gpu.md): system = at "
+             "the system home, like .sys ones (atomic across GPUs, as a kernel written for one "
+             "GPU and spanning several needs); gpu-home = at the GPU home (spec 004b §2.4; "
+             ".gpu atomics of different GPUs are then not atomic with each other)"),
     CFG_END,
 };
 #undef T

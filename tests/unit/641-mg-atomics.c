@@ -8,8 +8,9 @@
  * for it is GPM 1.
  *
  * - A .gpu counter incremented by the four SMs of GPU 0 (both its GPMs):
- *   under hmg performed at GPU 0's GPU home (GPM 1), not at the system home;
- *   under nhcc at the system home. The old values returned are 0 .. n-1,
+ *   under hmg with mg.gpu_atomics = gpu-home performed at GPU 0's GPU home
+ *   (GPM 1), not at the system home; under hmg's default and nhcc at the
+ *   system home. The old values returned are 0 .. n-1,
  *   each once (atomicity), the GPU home reads n at once, and the system
  *   home n once the write-throughs have arrived.
  * - A .sys counter incremented by all eight SMs: performed at the system
@@ -33,12 +34,13 @@
 #define MCTR 0x30000u /* mixed, homed at GPM 3 */
 #define PER_SM 24u
 
-static struct inject *mg_rig(const char *protocol)
+static struct inject *mg_rig(const char *protocol, const char *gpu_atomics)
 {
-    char proto[64];
+    char proto[64], at[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
-    const char *sets[] = {proto,        "topology.gpus=2", "topology.gpms=2",
-                          "topology.page_bytes=4K", "gpu.sms=2", "l2.banks=1"};
+    snprintf(at, sizeof at, "mg.gpu_atomics=%s", gpu_atomics);
+    const char *sets[] = {proto,          "topology.gpus=2", "topology.gpms=2",
+                          "topology.page_bytes=4K", "gpu.sms=2", "l2.banks=1", at};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
@@ -92,9 +94,9 @@ static enum mem_scope mixed_scope(unsigned k)
     return k % 3 ? SCOPE_GPU : SCOPE_SYS;
 }
 
-static void counters(const char *protocol, bool at_gpu_home)
+static void counters(const char *protocol, const char *gpu_atomics, bool at_gpu_home)
 {
-    struct inject *r = mg_rig(protocol);
+    struct inject *r = mg_rig(protocol, gpu_atomics);
     load(r, 6, GCTR, SCOPE_CTA); /* first touches place the pages */
     load(r, 4, SCTR, SCOPE_CTA);
     load(r, 6, MCTR, SCOPE_CTA);
@@ -123,20 +125,22 @@ static void counters(const char *protocol, bool at_gpu_home)
 static void hmg_gpu_atomics_at_the_gpu_home(void **state)
 {
     (void)state;
-    counters("hmg", true);
+    counters("hmg", "gpu-home", true);
 }
 
-static void nhcc_atomics_at_the_home(void **state)
+/* The default, and nhcc (no GPU home) whatever the setting. */
+static void atomics_at_the_system_home(void **state)
 {
     (void)state;
-    counters("nhcc", false);
+    counters("hmg", "system", false);
+    counters("nhcc", "gpu-home", false);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(hmg_gpu_atomics_at_the_gpu_home),
-        cmocka_unit_test(nhcc_atomics_at_the_home),
+        cmocka_unit_test(atomics_at_the_system_home),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -16,7 +16,8 @@
  * events; scope decides where a load may be served: weak and .cta loads
  * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
  * the system home. Stores are written through and acknowledged to the L1 at
- * once by its own bank (posted); atomics are performed at the system home.
+ * once by its own bank (posted); atomics are performed at the system home
+ * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
  * Invalidations go only on read-write sharing and directory evictions and are
  * never acknowledged; a GPU home passes those of the system home on to its
  * GPMs. A fill that may be older than an invalidation or a write seen
@@ -60,8 +61,8 @@
     X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
     X(M, "home only: valid, dirty (differs from DRAM)")                                           \
     X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
-    X(IA, "hmg GPU home only: way taken, the line fetched from the system home for a .gpu "     \
-          "atomic; requests parked")
+    X(IA, "GPU home only (hmg, mg.gpu_atomics = gpu-home): way taken, the line fetched from "   \
+          "the system home for a .gpu atomic; requests parked")
 
 #define MG_L2_EVENTS(X)                                                                            \
     X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
@@ -71,7 +72,8 @@
     X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(GAtomic, "hmg, a GPU home (not the system home): a .gpu or .cta atomic, performed here")    \
+    X(GAtomic, "hmg, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a .gpu or "   \
+               ".cta atomic, performed here")                                                     \
     X(Fill, "not home: the home's data for a forwarded read that may be installed, or for a "   \
             "GPU home's fetch")                                                                    \
     X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
@@ -137,6 +139,7 @@ struct mg_l2 {
     uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
     unsigned n_gout;
     int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
+    bool gpu_atomics;     /* hmg, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU home */
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -726,9 +729,9 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     case MSG_NC_ATOMIC:
         if (home)
             return ML2_HAtomic;
-        /* hmg: .gpu synchronisation at the GPU home, whose copy the directory
-         * keeps coherent (sw-h's GPU homes are not) */
-        return gh && c->f.directory && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
+        /* hmg, mg.gpu_atomics = gpu-home: .gpu synchronisation at the GPU
+         * home, whose copy the directory keeps coherent (sw-h's is not) */
+        return gh && c->gpu_atomics && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
@@ -1274,6 +1277,7 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->dir_lines = cfg->mg.dir_lines;
     c->one_round = cfg->mg.release != 0;
     c->counted = cfg->mg.release == 2;
+    c->gpu_atomics = f.hier && f.directory && cfg->mg.gpu_atomics == 1;
     c->inv_slot = -1;
     if (c->counted) {
         c->gen = 1;
