@@ -19,8 +19,8 @@
  * once by its own bank (posted); atomics are performed at the system home
  * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
  * Invalidations go only on read-write sharing and directory evictions and are
- * never acknowledged; a GPU home passes those of the system home on to its
- * GPMs. A fill that may be older than an invalidation or a write seen
+ * acknowledged only for the counted release completion (below); a GPU home
+ * passes those of the system home on to its GPMs. A fill that may be older than an invalidation or a write seen
  * meanwhile is not installed (a per-bank count of both, compared at the
  * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
  * sw-h) has no directory: an acquire has the banks drop their remote copies.
@@ -755,12 +755,12 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if ((at_home || event == ML2_GAtomic) && !x.line &&
         !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
         return false;
-    /* the directory of the line's home for this request: the system home,
-     * or in hmg the GPU home for its GPMs (a read it passes on unfilled
-     * leaves no copy behind) */
     int slot = -1;
     if (at_home && (m->flags & MG_F_ACKME)) /* counted: acknowledged once its invalidations are */
         slot = ack_slot(c, m);
+    /* the directory of the line's home for this request: the system home,
+     * or in hmg the GPU home for its GPMs (a read it passes on unfilled
+     * leaves no copy behind) */
     if (at_home || (c->f.hier && event != ML2_LoadFar &&
                     gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
         dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
