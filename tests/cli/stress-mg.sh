@@ -10,15 +10,16 @@
 set -u
 bin=$1
 n=${STRESS_MG_EPISODES:-20000}
-releases=${STRESS_MG_RELEASES:-counted}
+releases=${STRESS_MG_RELEASES:-default} # default: mg.release left as it is
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 machine=(--set topology.gpus=2 --set topology.gpms=2 --set gpu.sms=2 --set l2.banks=2
          --set topology.page_bytes=4K --set mg.dir_entries=16 --set mg.dir_ways=2)
 for r in $releases; do
     for p in nhcc hmg ideal-mg sw-nh sw-h nocache-mg; do
+        rel=(); [ "$r" = default ] || rel=(--set mg.release=$r)
         "$bin" stress --protocol $p --episodes $n --small-caches --check "${machine[@]}" \
-            --set mg.release=$r >"$tmp/$p.out" 2>&1 || fail "stress $p, $r: $(tail -5 "$tmp/$p.out")"
+            "${rel[@]}" >"$tmp/$p.out" 2>&1 || fail "stress $p, $r: $(tail -5 "$tmp/$p.out")"
         grep -q "stress $p .*passed: $n episodes" "$tmp/$p.out" ||
             fail "stress $p, $r: $(cat "$tmp/$p.out")"
         if [ -n "${STRESS_MG_LOG:-}" ]; then # a line per run, for long runs
