@@ -10,6 +10,7 @@
  */
 #include "check/inject.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,7 @@ struct inject {
     tick_t t0;
     uint32_t line_bytes;
     struct clock clk;          /* the core clock */
+    unsigned stop_at;          /* inject_run_until: the op whose completion stops the run */
 };
 
 /* The request message of o, as new_op and the inject_* calls described it. */
@@ -75,6 +77,8 @@ static bool inject_tick(struct comp *cp)
             r->n_done++;
             cp->eng->n_outstanding--;
             eng_progress(cp->eng);
+            if (rsp->req.id == r->stop_at)
+                eng_stop(cp->eng); /* the rest stays in flight */
             msg_free(machine_msgs(m), rsp);
             moved = true;
         }
@@ -128,11 +132,14 @@ struct inject *inject_new_checked(const struct config *cfg, bool check)
         panic("out of memory");
     r->m = machine_new_checked(cfg, check);
     r->line_bytes = cfg->l1.cache.line_bytes;
+    r->stop_at = UINT_MAX;
     struct eng *e = machine_eng(r->m);
     r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
     const struct clock *clk = &r->clk;
     comp_init(&r->comp, e, "inject", clk, inject_tick, inject_dump);
-    unsigned n_cores = machine_n_sms(r->m) + machine_n_cpus(r->m); /* the CPU cores' L1s too */
+    /* every SM of every GPM, numbered GPM by GPM (gpu.sms each), then the
+     * CPU cores' L1s */
+    unsigned n_cores = machine_n_sms(r->m) + machine_n_cpus(r->m);
     r->rsp = calloc(n_cores, sizeof *r->rsp);
     for (unsigned s = 0; s < n_cores; s++) {
         port_init(&r->rsp[s], "inject.rsp", 1u << 16, clk->period_ps, NULL, &r->comp);
@@ -239,7 +246,13 @@ static int by_time(const void *a, const void *b)
 
 void inject_run(struct inject *r)
 {
+    inject_run_until(r, UINT_MAX);
+}
+
+void inject_run_until(struct inject *r, unsigned id)
+{
     struct eng *e = machine_eng(r->m);
+    r->stop_at = id;
     r->t0 = clock_edge_at_or_after(r->comp.clk, e->now);
     free(r->order);
     r->order = malloc((r->n_ops + 1) * sizeof *r->order);
@@ -259,11 +272,12 @@ void inject_run(struct inject *r)
         qsort(r->order, r->n_order, sizeof *r->order, by_time);
     e->last_progress = e->now;
     comp_wake_at(&r->comp, r->t0);
-    while (r->n_done < r->n_ops) {
+    while (id < r->n_ops ? !r->ops[id].done : r->n_done < r->n_ops) {
         eng_run(e, TICK_MAX);
         if (r->n_done < r->n_ops && !e->n_heap)
             panic("inject: %u operations never completed", r->n_ops - r->n_done);
     }
+    r->stop_at = UINT_MAX;
 }
 
 bool inject_done(const struct inject *r, unsigned id)

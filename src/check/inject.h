@@ -42,6 +42,10 @@ unsigned inject_order(struct inject *r, unsigned sm, unsigned warp, enum mem_op 
 
 /* Run until every scheduled operation has completed. */
 void inject_run(struct inject *r);
+/* Run until operation `id` has completed and stop at once: what else is
+ * scheduled or in flight (messages, other operations) goes on at the next
+ * run, as a core would see it had it acted on that answer right away. */
+void inject_run_until(struct inject *r, unsigned id);
 
 bool inject_done(const struct inject *r, unsigned id);
 /* Loaded value, or an atomic's old value. */

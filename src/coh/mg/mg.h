@@ -26,6 +26,10 @@ enum {
     MSG_MG_ACQ,                      /* software coherence: drop copies of remote lines (L1 ->
                                         its banks, sw-h: bank -> its GPU's banks); answered by
                                         MSG_MG_RELACK (to an L1) or MSG_MG_MARKACK */
+    MSG_MG_INVACK,                   /* mg.release = counted: an invalidation (and what a GPU
+                                        home passed on of it) has arrived, or a write a GPU
+                                        home forwarded is at the system home and its
+                                        invalidations have arrived */
 };
 
 /* msg->flags */
@@ -36,6 +40,9 @@ enum {
 #define MG_F_DIR 0x800      /* the home's directory has seen this request */
 #define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
 #define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
+#define MG_F_FETCH 0x80     /* hmg: a GPU home's read of a line for a .gpu atomic */
+#define MG_F_ACKME 0x40     /* counted: a write or atomic a GPU home forwarded (its
+                               generation in msg->acks): acknowledge with MSG_MG_INVACK */
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;

@@ -16,22 +16,30 @@
  * events; scope decides where a load may be served: weak and .cta loads
  * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
  * the system home. Stores are written through and acknowledged to the L1 at
- * once by its own bank (posted); atomics are performed at the system home.
+ * once by its own bank (posted); atomics are performed at the system home
+ * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
  * Invalidations go only on read-write sharing and directory evictions and are
- * never acknowledged; a GPU home passes those of the system home on to its
- * GPMs. A fill that may be older than an invalidation or a write seen
+ * acknowledged only for the counted release completion (below); a GPU home
+ * passes those of the system home on to its GPMs. A fill that may be older than an invalidation or a write seen
  * meanwhile is not installed (a per-bank count of both, compared at the
  * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
  * sw-h) has no directory: an acquire has the banks drop their remote copies.
  *
- * Release completion (spec 004b §2.7, option 1, the safe choice): an L1's
- * release reaches every bank of its GPM; a bank runs a round of markers of
- * the protocol's depth to its neighbour banks (the same bank index in other
- * GPMs), each of which sends markers one level down before it answers. The
- * sysnet keeps order per GPM pair and vnet, so a marker arrives after
- * everything its sender sent before it, and each level proves one more hop
- * of writes and invalidations delivered, also of writes the releaser only
- * observed (cumulative). docs/multi-gpu.md gives the depths.
+ * Release completion (spec 004b §2.7; docs/multi-gpu.md): an L1's release
+ * reaches every bank of its GPM; a bank runs a round of markers to its
+ * neighbour banks (the same bank index in other GPMs). The sysnet keeps
+ * order per GPM pair and vnet, so a marker arrives after everything its
+ * sender sent before it. mg.release = counted (the default, option 3): one
+ * round to every bank in scope, each (the releasing one too) answering once
+ * what it sent before the marker arrived is acknowledged: its invalidations
+ * (a GPU home acknowledges one from the system home once its GPMs have it)
+ * and, at a GPU home, the writes and atomics it passed on to the system
+ * home (acknowledged there once their invalidations are). levels (option
+ * 1): markers in as many levels as a write and its invalidation take hops,
+ * each level proving one more hop delivered. Both cover the writes the
+ * releaser only observed (cumulative). thesis: one round answered at once,
+ * which an invalidation two hops away may arrive after (unsafe; kept to
+ * measure, tests/unit/640-mg-release.c shows the race).
  * DEVIATION: the directory covers dir_lines consecutive lines of one bank's
  * interleave (a bank's lines are every banks-th line), not 4 adjacent lines
  * of the address space, which would fall in 4 banks.
@@ -52,7 +60,9 @@
     X(I, "not present")                                                                            \
     X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
     X(M, "home only: valid, dirty (differs from DRAM)")                                           \
-    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")
+    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
+    X(IA, "GPU home only (hmg, mg.gpu_atomics = gpu-home): way taken, the line fetched from "   \
+          "the system home for a .gpu atomic; requests parked")
 
 #define MG_L2_EVENTS(X)                                                                            \
     X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
@@ -62,7 +72,10 @@
     X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(Fill, "not home: the home's data for a forwarded read that may be installed")              \
+    X(GAtomic, "hmg, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a .gpu or "   \
+               ".cta atomic, performed here")                                                     \
+    X(Fill, "not home: the home's data for a forwarded read that may be installed, or for a "   \
+            "GPU home's fetch")                                                                    \
     X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
@@ -85,6 +98,8 @@ struct mg_stats {
     uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
     uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
+    uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
+    uint64_t gpu_atomics;   /* hmg: .gpu/.cta atomics performed at this GPU home */
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -92,6 +107,8 @@ struct mg_stats {
 struct mg_rel {
     struct msg *m;      /* the REL being answered */
     unsigned left;      /* acknowledgements still expected */
+    bool waiting;       /* counted: also until generations up to `gen` are drained */
+    uint64_t gen;
 };
 
 
@@ -110,7 +127,19 @@ struct mg_l2 {
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;
     uint64_t round_start; /* when the round under way began (release_cycles) */
-    bool one_round;       /* mg.release = thesis: one round of depth 1 to every L2 in scope */
+    bool one_round;       /* mg.release = thesis or counted: one round of depth 1 to every L2
+                             in scope */
+    /* mg.release = counted: what this bank sent that a release must see
+     * arrive (invalidations; in a GPU home, writes and atomics it forwarded
+     * to the system home), counted per generation until acknowledged. A
+     * marker is answered once every generation up to its arrival is drained. */
+    bool counted;
+    uint64_t gen;         /* the open generation (from 1) */
+    uint64_t gen_low;     /* no generation below it has anything outstanding */
+    uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
+    unsigned n_gout;
+    int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
+    bool gpu_atomics;     /* hmg, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU home */
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -133,7 +162,7 @@ static void sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet
     m->dst = (uint16_t)(gpm * c->banks + c->base.w.index);
     m->size_bytes = bytes;
     if (c->f.free_coherence && (type == MSG_MG_INV || type == MSG_MG_MARK ||
-                                type == MSG_MG_MARKACK))
+                                type == MSG_MG_MARKACK || type == MSG_MG_INVACK))
         m->flags |= SYSNET_F_FREE;
     if (c->outq.n || !port_send(c->base.links.sys_out[vnet], m))
         msg_list_push(&c->outq, m); /* the sysnet's FIFOs are deep: rare, and kept in order */
@@ -214,6 +243,48 @@ static addr_t region_line(const struct mg_l2 *c, addr_t key, unsigned k)
     return (li * c->banks + c->base.w.index) * c->base.line_bytes;
 }
 
+/* ---- counted release completion: generations ---- */
+
+/* One more message outstanding in the open generation; its tag. */
+static uint64_t gen_count(struct mg_l2 *c)
+{
+    c->gout[c->gen % c->n_gout]++;
+    return c->gen;
+}
+
+/* Every generation up to g has nothing outstanding. */
+static bool gen_drained(struct mg_l2 *c, uint64_t g)
+{
+    while (c->gen_low < c->gen && !c->gout[c->gen_low % c->n_gout])
+        c->gen_low++;
+    for (uint64_t x = c->gen_low; x <= g; x++)
+        if (c->gout[x % c->n_gout])
+            return false;
+    return true;
+}
+
+/* Close the open generation for a waiter: the generation it waits for.
+ * The ring doubles when every slot holds a generation still outstanding
+ * (warm-up only, like the release slots). */
+static uint64_t gen_close(struct mg_l2 *c)
+{
+    if (!c->gout[c->gen % c->n_gout])
+        return c->gen - 1; /* nothing sent in it yet: the older ones suffice */
+    gen_drained(c, 0);     /* moves gen_low on */
+    if (c->gen + 1 - c->gen_low >= c->n_gout) {
+        unsigned n = 2 * c->n_gout;
+        uint32_t *g = calloc(n, sizeof *g);
+        if (!g)
+            panic("out of memory");
+        for (uint64_t x = c->gen_low; x <= c->gen; x++)
+            g[x % n] = c->gout[x % c->n_gout];
+        free(c->gout);
+        c->gout = g;
+        c->n_gout = n;
+    }
+    return c->gen++;
+}
+
 static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
 {
     for (unsigned g = 0; g < c->n_gpms; g++)
@@ -221,6 +292,12 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
             struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
                                     c->base.comp.eng->now);
             c->st.invs_sent++;
+            if (c->counted) { /* acknowledged: to this generation and the slot at work */
+                m->ts = gen_count(c);
+                m->sharer = (uint32_t)(c->inv_slot + 1);
+                if (c->inv_slot >= 0)
+                    c->rel[c->inv_slot].left++;
+            }
             sys_send(c, m, g, NC_VNET_REQ, MSG_MG_INV, TRAFFIC_INV, 0);
         }
 }
@@ -409,8 +486,9 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct msg *m = x->msg;
+    bool passed_on = m->flags & MG_F_SYS; /* another GPM's, at a GPU home (hmg, sw-h) */
     c->st.forwarded++;
-    if (m->flags & MG_F_SYS) {
+    if (passed_on) {
         m->ts2 = (uint64_t)m->src + 1;
         m->acks = (int32_t)(uint32_t)c->epoch;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
@@ -421,6 +499,12 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
         m->ts2 = 0;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL | MG_F_FILL2)) |
                               (fill ? MG_F_FILL : 0));
+    }
+    if (c->counted && passed_on && type != MSG_NC_GETS) {
+        /* outstanding until the system home has it and its invalidations
+         * have arrived (a marker straight to the system home may overtake it) */
+        m->acks = (int32_t)(uint32_t)gen_count(c);
+        m->flags |= MG_F_ACKME;
     }
     sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
     x->msg = NULL;
@@ -473,6 +557,60 @@ static void fwd_atomic(struct coh_ctx *x)
     forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg), false);
 }
 
+/* hmg, a GPU home: a .gpu (or .cta) atomic is performed on this GPU's copy,
+ * kept coherent by the directory (spec 004b §2.4: .gpu synchronisation at
+ * the GPU home), and its bytes are written through to the system home,
+ * where the observers check values (a GPU home's copy is not the newest
+ * value for other GPUs, which a .gpu atomic does not synchronise with). */
+static void gpu_atomic(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m = x->msg;
+    struct atom_ops *a = m->req.atom;
+    c->st.gpu_atomics++;
+    c->epoch++; /* a fill already on its way is older than this */
+    cache_touch(&c->base.cache, x->line);
+    atom_apply(a, x->line->data);
+    struct msg *w = msg_new(c->base.w.msgs, MSG_NC_WRITE, m->addr, c->base.comp.eng->now);
+    w->req = m->req;
+    w->req.op = MEM_STORE;
+    w->req.atom = NULL;
+    for (unsigned i = 0; i < a->n; i++)
+        bytemask_set_range(&w->mask, a->lane[i].off, atom_type_bytes((enum atom_type)a->type));
+    memcpy(w->data, x->line->data, c->base.line_bytes);
+    answer(c, m, MSG_NC_ATOMRSP, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
+    if (c->counted) { /* a marker straight to the system home may overtake it */
+        w->acks = (int32_t)(uint32_t)gen_count(c);
+        w->flags |= MG_F_ACKME;
+    }
+    c->st.forwarded++;
+    sys_send(c, w, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_WRITE, TRAFFIC_ST,
+             (uint16_t)bytemask_count(&w->mask));
+    x->msg = NULL;
+}
+
+/* hmg, a GPU home without the line: fetch it from the system home for the
+ * parked .gpu atomic (the answer fires Fill; MG_F_FETCH). */
+static void fetch_line(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *k = msg_new(c->base.w.msgs, MSG_NC_GETS, x->addr, c->base.comp.eng->now);
+    k->req = x->msg->req;
+    k->req.op = MEM_LOAD;
+    k->req.atom = NULL;
+    k->flags = MG_F_FETCH;
+    c->st.forwarded++;
+    sys_send(c, k, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_GETS, TRAFFIC_REQ, 0);
+}
+
+static void fill_fetched(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    memcpy(x->line->data, x->msg->data, c->base.line_bytes);
+    x->line->dirty = false;
+    c->base.st.fills++;
+}
+
 static void install_fill(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
@@ -505,6 +643,10 @@ static const struct coh_action_name actions[] = {
     {fwd_write, "fwd_write", "acknowledge the L1, write through to the home"},
     {update_copy, "update_copy", "write the bytes into this GPM's copy"},
     {fwd_atomic, "fwd_atomic", "forward the atomic to the home"},
+    {gpu_atomic, "gpu_atomic", "perform the atomic on this copy, write its bytes through to "
+                               "the system home"},
+    {fetch_line, "fetch_line", "read the line from the system home (its answer fills here)"},
+    {fill_fetched, "fill_fetched", "write the system home's data into the line"},
     {install_fill, "install", "install the home's data in a free way"},
     {count_inv, "count_inv", "count the invalidated line"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
@@ -525,6 +667,8 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_I ][ML2_LoadFar] = DO(ML2_I,  TAG_RD,           fwd_load_nofill),
     [ML2_I ][ML2_Write  ] = DO(ML2_I,  TAG_RD,           fwd_write),
     [ML2_I ][ML2_Atomic ] = DO(ML2_I,  TAG_RD,           fwd_atomic),
+    [ML2_I ][ML2_GAtomic] = DO(ML2_IA, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
+                                                         fetch_line, ctrl_park),
     [ML2_I ][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, install_fill),
     [ML2_I ][ML2_Inv    ] = DO(ML2_I,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_HLoad  ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_data),
@@ -534,6 +678,7 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_V ][ML2_LoadFar] = DO(ML2_V,  TAG_RD,           fwd_load_nofill),
     [ML2_V ][ML2_Write  ] = DO(ML2_V,  TAG_RD | DATA_WR, update_copy, fwd_write),
     [ML2_V ][ML2_Atomic ] = DO(ML2_I,  TAG_RD | TAG_WR,  ctrl_drop_line, fwd_atomic),
+    [ML2_V ][ML2_GAtomic] = DO(ML2_V,  TAG_RD | DATA_RD | DATA_WR, gpu_atomic),
     [ML2_V ][ML2_Fill   ] = DO(ML2_V,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_Inv    ] = DO(ML2_I,  TAG_WR,           count_inv, ctrl_drop_line),
     [ML2_V ][ML2_Replace] = DO(ML2_I,  TAG_WR,           ctrl_drop_line),
@@ -545,6 +690,12 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_IV][ML2_HWrite ] = STALL,
     [ML2_IV][ML2_HAtomic] = STALL,
     [ML2_IV][ML2_MemData] = DO(ML2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    [ML2_IA][ML2_Load   ] = STALL,
+    [ML2_IA][ML2_LoadFar] = STALL,
+    [ML2_IA][ML2_Write  ] = STALL,
+    [ML2_IA][ML2_Atomic ] = STALL,
+    [ML2_IA][ML2_GAtomic] = STALL,
+    [ML2_IA][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, fill_fetched, ctrl_free_tbe),
 };
 
 const struct coh_table mg_l2_table =
@@ -555,7 +706,7 @@ const struct coh_table mg_l2_table =
 static bool evictable(const struct cache_line *l, void *arg)
 {
     (void)arg;
-    return l->state != ML2_IV;
+    return l->state != ML2_IV && l->state != ML2_IA;
 }
 
 /* Where a read may be served (spec 004b §2.4): 0 anywhere (weak, .cta),
@@ -575,10 +726,18 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     case MSG_NC_GETS:
         return home ? ML2_HLoad : load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
     case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
-    case MSG_NC_ATOMIC: return home ? ML2_HAtomic : ML2_Atomic;
+    case MSG_NC_ATOMIC:
+        if (home)
+            return ML2_HAtomic;
+        /* hmg, mg.gpu_atomics = gpu-home: .gpu synchronisation at the GPU
+         * home, whose copy the directory keeps coherent (sw-h's is not) */
+        return gh && c->gpu_atomics && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
+
+static int ack_slot(struct mg_l2 *c, struct msg *m);
+static void slot_check(struct mg_l2 *c, struct mg_rel *r);
 
 /* Room for what a step may send: a response into the pipeline and, at a
  * home miss, a DRAM read, an MSHR and a way. */
@@ -593,14 +752,21 @@ static bool take_request(struct ctrl *b, struct msg *m)
     unsigned event = classify_request(c, m);
     ctrl_lookup(b, &x, m->addr);
     bool at_home = event <= ML2_HAtomic;
-    if (at_home && !x.line && !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
+    if ((at_home || event == ML2_GAtomic) && !x.line &&
+        !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
         return false;
+    int slot = -1;
+    if (at_home && (m->flags & MG_F_ACKME)) /* counted: acknowledged once its invalidations are */
+        slot = ack_slot(c, m);
     /* the directory of the line's home for this request: the system home,
      * or in hmg the GPU home for its GPMs (a read it passes on unfilled
      * leaves no copy behind) */
     if (at_home || (c->f.hier && event != ML2_LoadFar &&
                     gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
         dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
+    c->inv_slot = -1;
+    if (slot >= 0)
+        slot_check(c, &c->rel[slot]);
     x.msg = m;
     x.event = event;
     ctrl_step_or_park(b, &x);
@@ -633,6 +799,11 @@ static void maybe_fill(struct mg_l2 *c, struct msg *m, bool sent_matches)
 static void take_answer(struct mg_l2 *c, struct msg *m)
 {
     struct ctrl *b = &c->base;
+    if (m->flags & MG_F_FETCH) { /* a GPU home's own fetch (fetch_line) */
+        ctrl_fire(b, m->addr, m, ML2_Fill);
+        msg_free(b->w.msgs, m);
+        return;
+    }
     c->st.relayed++;
     if (m->ts2) {
         if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL2))
@@ -688,7 +859,9 @@ static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
  * invalidation takes system home -> GPU home -> GPMs (4); without
  * invalidations only the writes (1). mg.release = thesis: one level to every
  * L2 in scope (§5.5: "propagated through the local L2 to all remote L2s"),
- * which a write's invalidation, two or more hops away, may arrive after. */
+ * which a write's invalidation, two or more hops away, may arrive after;
+ * counted: the same one level, whose banks answer only once what they sent
+ * before is acknowledged (slot_wait). */
 static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
 {
     if (c->one_round)
@@ -718,6 +891,60 @@ static void send_markers(struct mg_l2 *c, struct mg_rel *r, unsigned scope, unsi
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r);
 
+/* A slot is done when its acknowledgements are in and, counted, the
+ * generations it waits for are drained. */
+static void slot_check(struct mg_l2 *c, struct mg_rel *r)
+{
+    if (r->waiting && gen_drained(c, r->gen))
+        r->waiting = false;
+    if (r->m && !r->left && !r->waiting)
+        rel_done(c, r);
+}
+
+/* Counted: wait also for everything this bank sent so far. */
+static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
+{
+    if (c->counted) {
+        r->waiting = true;
+        r->gen = gen_close(c);
+    }
+}
+
+/* Counted, at the system home: a write or atomic a GPU home forwarded (m)
+ * is acknowledged to it once the invalidations it causes have arrived; they
+ * count in the slot returned (inv_slot while the directory steps). */
+static int ack_slot(struct mg_l2 *c, struct msg *m)
+{
+    struct mg_rel *r = rel_slot(c);
+    struct msg *k = msg_new(c->base.w.msgs, MSG_MG_INVACK, m->addr, c->base.comp.eng->now);
+    k->ts = (uint32_t)m->acks; /* the GPU home's generation */
+    k->ts2 = m->src / c->banks;
+    r->m = k;
+    r->left = 0;
+    m->flags &= (uint16_t)~MG_F_ACKME; /* once, also if the request is parked and replayed */
+    c->inv_slot = (int)(r - c->rel);
+    return c->inv_slot;
+}
+
+/* Counted: an invalidation or a forwarded write is acknowledged (m->ts its
+ * generation here, m->sharer its slot + 1 or 0). */
+static void take_invack(struct mg_l2 *c, struct msg *m)
+{
+    uint64_t g = c->gen - (uint32_t)((uint32_t)c->gen - (uint32_t)m->ts);
+    panic_if(!c->gout[g % c->n_gout], "%s: acknowledgement for nothing outstanding",
+             c->base.w.name);
+    c->gout[g % c->n_gout]--;
+    c->st.acks_received++;
+    if (m->sharer) {
+        struct mg_rel *r = &c->rel[m->sharer - 1];
+        panic_if(!r->m || !r->left, "%s: invalidation acknowledgement for no slot", c->base.w.name);
+        r->left--;
+    }
+    msg_free(c->base.w.msgs, m);
+    for (unsigned i = 0; i < c->n_rel; i++)
+        slot_check(c, &c->rel[i]);
+}
+
 /* A round for every L1 release waiting at this bank: one set of markers at
  * the widest scope among them answers them all. Releases that arrive while
  * a round is under way wait for the next (they must be covered from their
@@ -737,14 +964,22 @@ static void start_round(struct mg_l2 *c)
     c->st.releases++;
     c->st.sys_rounds += scope >= SCOPE_SYS;
     send_markers(c, r, scope, rel_depth(c, scope));
-    if (!r->left)
-        rel_done(c, r);
+    slot_wait(c, r);
+    slot_check(c, r);
 }
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r)
 {
     struct msg *m = r->m;
     r->m = NULL;
+    if (m->type == MSG_MG_INV) { /* counted, a GPU home: its GPMs have it too */
+        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
+        return;
+    }
+    if (m->type == MSG_MG_INVACK) { /* counted: a forwarded write's invalidations are in */
+        sys_send(c, m, (unsigned)m->ts2, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
+        return;
+    }
     if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
         ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
         return;
@@ -782,8 +1017,8 @@ static bool take_rel(struct mg_l2 *c, struct msg *m)
     struct mg_rel *r = rel_slot(c);
     r->m = m;
     send_markers(c, r, m->req.scope, (unsigned)m->ts);
-    if (!r->left)
-        rel_done(c, r);
+    slot_wait(c, r);
+    slot_check(c, r);
     return true;
 }
 
@@ -849,8 +1084,8 @@ static void take_ack(struct mg_l2 *c, struct msg *m)
     struct mg_rel *r = &c->rel[m->sharer];
     panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
     msg_free(c->base.w.msgs, m);
-    if (!--r->left)
-        rel_done(c, r);
+    r->left--;
+    slot_check(c, r);
 }
 
 /* ---- tick ---- */
@@ -875,15 +1110,29 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
             if (l && l->state == ML2_V && sys_home(c, line, false) != c->gpm)
                 ctrl_fire(b, line, NULL, ML2_Inv);
         }
+        struct mg_rel *r = NULL;
         if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
-            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs */
+            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs
+             * (counted: and acknowledges once they have it) */
+            if (c->counted) {
+                r = rel_slot(c);
+                r->m = m;
+                r->left = 0;
+                c->inv_slot = (int)(r - c->rel);
+            }
             struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
                                 .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
             x.line = cache_find(&c->dir, x.addr);
             x.state = x.line ? MD_V : MD_I;
             coh_step(&mg_dir_table, &b->w.cov[1], &x);
+            c->inv_slot = -1;
         }
-        msg_free(b->w.msgs, m);
+        if (r)
+            slot_check(c, r);
+        else if (c->counted)
+            sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
+        else
+            msg_free(b->w.msgs, m);
         return true;
     case MSG_MG_MARK:
         m->flags |= MG_F_SYS;
@@ -901,6 +1150,8 @@ static void take_sys_answer(struct mg_l2 *c, struct msg *m)
 {
     if (m->type == MSG_MG_MARKACK)
         take_ack(c, m);
+    else if (m->type == MSG_MG_INVACK)
+        take_invack(c, m);
     else
         take_answer(c, m);
 }
@@ -981,7 +1232,8 @@ static void mg_l2_dump(struct comp *cp, FILE *out)
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
     for (unsigned i = 0; i < c->n_rel; i++)
         if (c->rel[i].m)
-            fprintf(out, "  release %u: %u acknowledgements expected\n", i, c->rel[i].left);
+            fprintf(out, "  release %u: %u acknowledgements expected%s\n", i, c->rel[i].left,
+                    c->rel[i].waiting ? ", waiting for its generations" : "");
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -1003,6 +1255,8 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, l1_releases),
     CTRL_STAT_OWN(struct mg_stats, sys_rounds),
     CTRL_STAT_OWN(struct mg_stats, release_cycles),
+    CTRL_STAT_OWN(struct mg_stats, acks_received),
+    CTRL_STAT_OWN(struct mg_stats, gpu_atomics),
     CTRL_STAT_OWN(struct mg_stats, bulk_invalidations),
     CTRL_STAT_OWN(struct mg_stats, bulk_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -1021,7 +1275,17 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->gpms = cfg->topology.gpms;
     c->banks = w->n_banks;
     c->dir_lines = cfg->mg.dir_lines;
-    c->one_round = cfg->mg.release == 1;
+    c->one_round = cfg->mg.release != 0;
+    c->counted = cfg->mg.release == 2;
+    c->gpu_atomics = f.hier && f.directory && cfg->mg.gpu_atomics == 1;
+    c->inv_slot = -1;
+    if (c->counted) {
+        c->gen = 1;
+        c->n_gout = 64;
+        c->gout = calloc(c->n_gout, sizeof *c->gout);
+        if (!c->gout)
+            panic("out of memory");
+    }
     if (f.directory) {
         struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
                                 .ways = cfg->mg.dir_ways, .line_bytes = 16};
@@ -1038,6 +1302,7 @@ static void mg_destroy(struct comp *cp)
     if (c->f.directory)
         cache_destroy(&c->dir);
     free(c->rel);
+    free(c->gout);
     ctrl_destroy(cp);
 }
 
