@@ -54,7 +54,7 @@ GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
 grep -q "^repro zz-unbuilt: not built: needs protocol zz-none" "$tmp/out" || fail "unbuilt: $(cat "$tmp/out")"
-for r in tc l1-study chopin stc sc hmg spandex; do
+for r in tc l1-study chopin stc sc hmg spandex getm; do
     grep -q "^repro $r: .* runs (0 failed); claims: " "$tmp/out" || fail "no line for $r: $(cat "$tmp/out")"
     [ -s "$tmp/all/$r/report.txt" ] || fail "no $r/report.txt"
     grep -q "<h2 id=\"$r\">" "$tmp/all/index.html" || fail "index.html has no $r"
@@ -81,8 +81,8 @@ for f in "Fig. 3.9 (top)" "Fig. 3.9 (bottom)" "Fig. 3.7 (right)"; do
     awk -v f="$f" 'index($0, f) { on = 1 } on && /^bh / { print; exit }' "$tmp/all/rcc/report.txt" |
         grep -qE '^bh +1\.00 +[0-9]+\.[0-9]+' || fail "rcc: $f has no bh row with numbers"
 done
-grep -c "<img " "$tmp/all/index.html" | grep -qx 57 ||
-    fail "expected 57 plots in index.html (8 of them stc's, 9 rcc's, 6 sc's, 11 hmg's, 2 spandex's), not $(grep -c "<img " "$tmp/all/index.html")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 64 ||
+    fail "expected 64 plots in index.html (8 of them stc's, 9 rcc's, 6 sc's, 11 hmg's, 2 spandex's, 7 getm's), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -92,7 +92,7 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
-grep -q 'data-plots="ok 57"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 64"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"
