@@ -200,6 +200,19 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                          "average (%llu warp-cycles in all)\n",
                     (unsigned long long)m.gwct_waits, ratio(m.gwct_wait_cycles, m.gwct_waits),
                     (unsigned long long)m.gwct_wait_cycles);
+        if (m.tx_commits || m.tx_aborts) { /* transactions: aborts per 1000 commits by cause */
+            fprintf(out, "  transactions    %llu committed, %llu aborted (%.0f per 1K commits):",
+                    (unsigned long long)m.tx_commits, (unsigned long long)m.tx_aborts,
+                    1000 * ratio(m.tx_aborts, m.tx_commits));
+            for (unsigned k = 0; k < SM_TX_ABORT_N; k++)
+                if (m.tx_abort[k])
+                    fprintf(out, " %s %.0f", sm_tx_abort_names[k],
+                            1000 * ratio(m.tx_abort[k], m.tx_commits));
+            if (m.tx_abort_bloom)
+                fprintf(out, "; %llu granule aborts on Bloom-filter timestamps",
+                        (unsigned long long)m.tx_abort_bloom);
+            fputc('\n', out);
+        }
         uint64_t tb = 0, tf = 0;
         for (unsigned c = 0; c < TRAFFIC_N; c++)
             tb += m.bytes[c], tf += m.flits[c];

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "gfx/sfr.h"
+#include "gpu/sm_tx.h"
 #include "sim/msg.h"
 
 #define SWEEP_MAX_SETTINGS 32
@@ -171,6 +172,11 @@ struct sweep_result {
      * waits and backoff: tx.attempt_cycles + commit_wait_cycles +
      * backoff_cycles) and those per warp transaction (tx.begins) */
     double tx_commits, tx_aborts, tx_aborts_per_1k, tx_cycles, tx_cycles_per_tx;
+    /* aborted thread transactions by cause (tx.abort.<cause> over SMs, in
+     * sm_tx_abort_names' order; they sum to tx_aborts), and the validation
+     * units' granule aborts refused only by Bloom-filter timestamps
+     * (getm.vu_abort.bloom over banks) */
+    double tx_abort[SM_TX_ABORT_N], tx_abort_bloom;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

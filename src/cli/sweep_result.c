@@ -135,7 +135,12 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                 res->tx_commits += item->valuedouble;
             else if (ends_with(k, len, ".tx.lane_aborts"))
                 res->tx_aborts += item->valuedouble;
-            else if (ends_with(k, len, ".tx.begins"))
+            else if (strstr(k, ".tx.abort.")) {
+                const char *c = strstr(k, ".tx.abort.") + 10;
+                for (unsigned a = 0; a < SM_TX_ABORT_N; a++)
+                    if (!strcmp(c, sm_tx_abort_names[a]))
+                        res->tx_abort[a] += item->valuedouble;
+            } else if (ends_with(k, len, ".tx.begins"))
                 tx_begins += item->valuedouble;
             else if (ends_with(k, len, ".tx.attempt_cycles") ||
                      ends_with(k, len, ".tx.commit_wait_cycles") ||
@@ -150,6 +155,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         }
         if (strstr(k, ".l2[") && ends_with(k, len, ".lines_invalidated"))
             res->lines_invalidated += item->valuedouble;
+        if (strstr(k, ".l2[") && ends_with(k, len, ".getm.vu_abort.bloom"))
+            res->tx_abort_bloom += item->valuedouble;
         if (strstr(k, ".l2[") && ends_with(k, len, ".dir_evictions"))
             res->dir_evictions += item->valuedouble;
         if (strstr(k, ".sm[") &&

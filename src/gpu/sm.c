@@ -662,7 +662,7 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
-        uint32_t doomed = mi->mem.tx && sm->tx ? sm_tx_eager_check(sm->tx, w->pw) : 0;
+        uint32_t doomed = mi->mem.tx && sm->tx ? sm_tx_eager_check(sm->tx, mi->warp, w->pw) : 0;
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -1635,7 +1635,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     }
     if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
         sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
-        uint32_t doomed = sm_tx_eager_check(sm->tx, w->pw);
+        uint32_t doomed = sm_tx_eager_check(sm->tx, (unsigned)(w - sm->warps), w->pw);
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
         return;
@@ -1885,8 +1885,9 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         }
         if (op->tx) { /* the validation unit's verdict */
             struct sm_warp *w = &sm->warps[mi->warp];
-            uint32_t abort;
-            bool last = sm_tx_verdict(sm->tx, mi->warp, m, op, cl->lanes, &abort);
+            uint32_t abort, n_log, live; /* lanes aborted since the request left have no verdict */
+            ptx_warp_tx_log(w->pw, &n_log, &live);
+            bool last = sm_tx_verdict(sm->tx, mi->warp, m, op, cl->lanes & live, &abort);
             if (abort) {
                 ptx_warp_tx_abort(w->pw, abort);
                 w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -2043,7 +2044,7 @@ static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
                            .sm = (uint16_t)sm->id,
                            .warp = (uint16_t)slot,
                            .id = req_id(0, ID_TX_SLOT, 0)};
-    uint32_t doomed = sm_tx_eager_check(sm->tx, w->pw); /* WarpTM-EL: at no cost */
+    uint32_t doomed = sm_tx_eager_check(sm->tx, slot, w->pw); /* WarpTM-EL: at no cost */
     if (doomed)
         ptx_warp_tx_abort(w->pw, doomed);
     uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);

@@ -17,6 +17,10 @@
 #define SM_TX_WARPS 64
 #define SM_TX_BACKOFF_MAX_EXP 6
 
+#define X(n, d) #n,
+const char *const sm_tx_abort_names[SM_TX_ABORT_N] = {SM_TX_ABORT_CAUSES(X)};
+#undef X
+
 /* A store's reservation at a bank: the granules of one line it reserved
  * (GETM); or the granules of one line a validation holds (WarpTM). */
 struct sm_tx_resv {
@@ -33,6 +37,7 @@ struct sm_tx_warp {
     uint32_t n_acks;          /* commit and cleanup messages awaiting their ack */
     bool in_tx;               /* counted against the limit */
     uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
+    uint32_t claimed;         /* lanes of the attempt whose abort has a cause counted */
     cycle_t start;            /* the attempt's start (or the retry's earliest start) */
     cycle_t ended;            /* the last attempt's end, while its acks are awaited */
     bool acks_block;          /* the warp may not go on before the acks */
@@ -97,6 +102,16 @@ void sm_tx_free(struct sm_tx *t)
 const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t)
 {
     return &t->st;
+}
+
+/* Count `lanes` of warp `slot`'s attempt as aborted for `cause`, each lane
+ * once an attempt (the first cause to reach the SM). */
+static void claim(struct sm_tx *t, unsigned slot, uint32_t lanes, enum sm_tx_abort_cause cause)
+{
+    struct sm_tx_warp *w = &t->w[slot];
+    lanes &= ~w->claimed;
+    w->claimed |= lanes;
+    t->st.aborts[cause] += (uint64_t)__builtin_popcount(lanes);
 }
 
 /* A retry inside the transaction may go on before the acks of the previous
@@ -178,8 +193,10 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
     for (; aborted && lanes; lanes &= lanes - 1) {
         unsigned l = (unsigned)__builtin_ctz(lanes);
         unsigned k = (unsigned)((op->addr[l] - m->addr) / t->p.granule);
-        if (aborted >> k & 1)
+        if (aborted >> k & 1) {
             *abort |= 1u << l;
+            claim(t, slot, 1u << l, SM_TX_ABORT_load_late + GETM_ABORT_KIND(m->sharer, k));
+        }
     }
     t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
     if (reserved) {
@@ -255,6 +272,7 @@ uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
             doomed |= 1u << a->lane;
     }
     t->st.eapg_aborts += (uint64_t)__builtin_popcount(doomed);
+    claim(t, slot, doomed, SM_TX_ABORT_eapg);
     return doomed;
 }
 
@@ -300,6 +318,7 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
         t->st.silent_commits += live != 0;
         return 0; /* read a snapshot (or nothing is left): no validation */
     }
+    t->st.tcd_validations += !writes;
     unsigned n = 0;
     for (uint32_t k = 0; k < n_log; k++) {
         const struct ptx_tx_access *a = &log[k];
@@ -325,6 +344,7 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
         t->st.validation_msgs++;
         msg_list_push(&t->out, t->build[i]);
     }
+    claim(t, slot, abort, SM_TX_ABORT_stale_pair);
     w->n_val = n;
     w->validated = !n;
     return abort;
@@ -344,8 +364,12 @@ bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
         const struct ptx_tx_access *a = &log[k];
         if (!(live >> a->lane & 1) || (a->addr & ~(addr_t)(t->line_bytes - 1)) != m->addr)
             continue;
-        if (failed & granules_in(t, (unsigned)(a->addr - m->addr), a->size))
+        uint32_t gs = failed & granules_in(t, (unsigned)(a->addr - m->addr), a->size);
+        if (gs) {
             *abort |= 1u << a->lane;
+            claim(t, slot, 1u << a->lane,
+                  SM_TX_ABORT_mismatch + WARPTM_FAIL_WHY(m->ts, __builtin_ctz(gs)));
+        }
     }
     t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
     if (wr | rd) {
@@ -365,7 +389,7 @@ void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg)
     t->value_arg = arg;
 }
 
-uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw)
+uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
 {
     if (!t->p.eager || !t->value_now)
         return 0;
@@ -387,6 +411,7 @@ uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw)
             abort |= 1u << a->lane;
     }
     t->st.eager_aborts += (uint64_t)__builtin_popcount(abort);
+    claim(t, slot, abort, SM_TX_ABORT_eager);
     return abort;
 }
 
@@ -468,6 +493,7 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     w->n_resv = 0;
     /* the next attempt's timestamp passes everything this one saw */
     w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
+    t->st.ts_max = MAX(t->st.ts_max, t->p.unique_ts ? w->ts >> t->p.warp_bits : w->ts);
     w->horizon = 0;
     w->first_read = UINT64_MAX;
     w->last_write = 0;
@@ -476,6 +502,9 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     t->st.attempts++;
     t->st.lane_commits += (uint64_t)__builtin_popcount(e->committed);
     t->st.lane_aborts += (uint64_t)__builtin_popcount(e->aborted);
+    /* an aborted lane no verdict claimed aborted in the interpreter */
+    t->st.aborts[SM_TX_ABORT_intra] += (uint64_t)__builtin_popcount(e->aborted & ~w->claimed);
+    w->claimed = 0;
     if (left) {
         w->in_tx = false;
         t->n_in_tx--;

@@ -32,6 +32,28 @@
 #include "ptx/ptx.h"
 #include "sim/msg.h"
 
+/* Why a lane's attempt aborted (statistics tx.abort.<name>, lanes; one cause
+ * per aborted lane and attempt, the first that reached the SM). GETM's come
+ * from the validation unit's verdict on a granule (getm_vu.h); WarpTM's from
+ * its validation or its ideal variants; intra-warp conflicts from the PTX
+ * interpreter (every aborted lane no other cause claimed). */
+#define SM_TX_ABORT_CAUSES(X)                                                                      \
+    X(load_late, "GETM: a load found wts > warpts (a logically later write)")                      \
+    X(store_read, "GETM: a store found rts > warpts (a logically later read)")                     \
+    X(store_write, "GETM: a store found wts > warpts (a logically later write)")                   \
+    X(stall_full, "GETM: the access would wait for the owner but the stall buffer was full")      \
+    X(mismatch, "WarpTM: validation found a value read changed since")                             \
+    X(held, "WarpTM: validation found the granule held by another validated transaction")         \
+    X(hold_full, "WarpTM: validation found no room in the bank's hold table")                      \
+    X(stale_pair, "WarpTM: two lanes of the warp read different values of one word")              \
+    X(eager, "WarpTM-EL (ideal): an early check found a value read changed")                      \
+    X(eapg, "EAPG (ideal): a committing transaction's signature meets a granule read")            \
+    X(intra, "intra-warp conflict: another lane of the attempt touched the word, one writing")
+#define X(n, d) SM_TX_ABORT_##n,
+enum sm_tx_abort_cause { SM_TX_ABORT_CAUSES(X) SM_TX_ABORT_N };
+#undef X
+extern const char *const sm_tx_abort_names[SM_TX_ABORT_N];
+
 struct sm_tx_stats {
     uint64_t begins;          /* transactions begun (warps) */
     uint64_t attempts;        /* attempts ended */
@@ -52,6 +74,11 @@ struct sm_tx_stats {
     uint64_t eager_aborts;    /* WarpTM-EL: lanes aborted by the ideal early checks */
     uint64_t eapg_aborts;     /* EAPG: lanes aborted early by a commit's broadcast */
     uint64_t eapg_pauses;     /* EAPG: validations held for a commit's broadcast */
+    uint64_t tcd_validations; /* WarpTM: read-only attempts the TCD could not clear (they
+                               * validate; with warptm.silent off, every read-only one) */
+    uint64_t aborts[SM_TX_ABORT_N]; /* aborted lanes by cause (they sum to lane_aborts) */
+    uint64_t ts_max;          /* GETM: the largest logical warpts a warp reached (the unique
+                               * timestamps' warp-id bits dropped): how fast time moved */
 };
 
 struct sm_tx;
@@ -75,7 +102,8 @@ uint64_t sm_tx_take_limit_waiters(struct sm_tx *t);
 void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc);
 /* A transactional line request of warp `slot` leaves: stamp it. */
 void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
-/* Its answer: the lanes (of `lanes`, the request's) to abort. Returns true
+/* Its answer: the lanes (of `lanes`, the request's lanes still live in the
+ * attempt) to abort. Returns true
  * when it was the warp's last outstanding verdict. */
 bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
                    const struct ptx_memop *op, uint32_t lanes, uint32_t *abort);
@@ -114,9 +142,9 @@ bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
  * the bank does not hold them), for its zero-latency early checks. */
 typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);
 void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg);
-/* WarpTM-EL: the live lanes whose completed reads no longer match the banks'
- * values (to abort now); 0 unless warptm.eager. */
-uint32_t sm_tx_eager_check(struct sm_tx *t, const struct ptx_warp *pw);
+/* WarpTM-EL: the live lanes of warp `slot` whose completed reads no longer
+ * match the banks' values (to abort now); 0 unless warptm.eager. */
+uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw);
 /* The commit unit's next message (NULL: none), and taking it. */
 struct msg *sm_tx_peek_out(struct sm_tx *t);
 void sm_tx_pop_out(struct sm_tx *t);

@@ -35,9 +35,11 @@ static const char *const field_stat_names[] = {STAT_FIELDS(STAT_NAME)};
 #define N_FIELD_STATS (int)(sizeof stat_offsets / sizeof stat_offsets[0])
 
 #define N_FRAME_BASE (N_FIELD_STATS + TRAFFIC_N)
+#define N_ABORT_BASE (N_FRAME_BASE + SFR_N_STATS)
 
 /* The fields of struct sweep_result by name, then bytes_<class> for every
- * traffic class, then the split-frame model's statistics (frames runs). */
+ * traffic class, then the split-frame model's statistics (frames runs), then
+ * tx_abort_<cause> for every abort cause and tx_abort_bloom. */
 int repro_stat_find(const char *name)
 {
     for (int i = 0; i < N_FIELD_STATS; i++)
@@ -50,11 +52,20 @@ int repro_stat_find(const char *name)
     for (int k = 0; k < SFR_N_STATS; k++)
         if (!strcmp(name, sfr_stat_names[k]))
             return N_FRAME_BASE + k;
+    if (!strcmp(name, "tx_abort_bloom"))
+        return N_ABORT_BASE + SM_TX_ABORT_N;
+    if (!strncmp(name, "tx_abort_", 9))
+        for (int k = 0; k < SM_TX_ABORT_N; k++)
+            if (!strcmp(name + 9, sm_tx_abort_names[k]))
+                return N_ABORT_BASE + k;
     return -1;
 }
 
 double repro_stat(const struct sweep_result *r, int stat)
 {
+    if (stat >= N_ABORT_BASE)
+        return stat == N_ABORT_BASE + SM_TX_ABORT_N ? r->tx_abort_bloom
+                                                    : r->tx_abort[stat - N_ABORT_BASE];
     if (stat >= N_FRAME_BASE)
         return r->frame[stat - N_FRAME_BASE];
     if (stat >= N_FIELD_STATS)
@@ -74,6 +85,10 @@ void repro_stat_names(char *buf, size_t n)
                                                    traffic_class_names[i - N_FIELD_STATS]));
     for (int i = 0; i < SFR_N_STATS && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s ", sfr_stat_names[i]);
+    for (int i = 0; i < SM_TX_ABORT_N && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "tx_abort_%s ", sm_tx_abort_names[i]);
+    if (k < n)
+        k += (size_t)snprintf(buf + k, n - k, "tx_abort_bloom ");
     if (k && k < n)
         buf[k - 1] = 0;
 }

@@ -340,6 +340,11 @@ static const struct cfg_opt getm_opts[] = {
              "log and moves on, the validation unit making the retry wait behind the release; "
              "slower here, repro/getm/README.md; instructions after the transaction always "
              "wait; owner_seq = false implies true)"),
+    CFG_BOOL("evict_oldest", T, evict_oldest, "true",
+             "getm: a granule entering a full precise table evicts, of the 4 slots it may "
+             "take, the one with no reservation and the oldest timestamps to the Bloom filter "
+             "(the thesis does not say which; false: the entry the cuckoo walk displaces "
+             "first, which may be one a transaction in flight just read)"),
     CFG_U32("vu_mhz", T, vu_mhz, "1400", 1, 100000, "MHz",
             "getm, warptm: the validation unit's clock (Table 4.2: 1400 MHz); used with vu_port"),
     CFG_U32("vu_port", T, vu_port, "0", 0, 64, "granules/VU cycle",

@@ -144,6 +144,7 @@ struct getm_spec {
     bool owner_seq;            /* item 19 */
     bool wake_all;             /* item 23 */
     bool commit_waits;         /* a retry waits for the last attempt's acks */
+    bool evict_oldest;         /* the precise table's victim: the oldest unreserved slot */
     uint32_t vu_mhz;           /* the validation unit's clock */
     uint32_t vu_port;          /* granules a bank's VU takes per VU cycle; 0 = no limit */
 };

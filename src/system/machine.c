@@ -999,14 +999,25 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             T(backoff_cycles);
             T(attempt_cycles);
             T(commit_wait_cycles);
+            if (!m->proto->lazy_tm) {
+                T(ts_max);
+            }
             if (m->proto->lazy_tm) {
                 T(validation_msgs);
                 T(silent_commits);
+                T(tcd_validations);
                 T(eager_aborts);
                 T(eapg_aborts);
                 T(eapg_pauses);
             }
 #undef T
+            /* the causes the design can give (GETM's four, or WarpTM's six), then intra-warp */
+            for (unsigned k = 0; k < SM_TX_ABORT_N; k++)
+                if (k == SM_TX_ABORT_intra ||
+                    (m->proto->lazy_tm ? k >= SM_TX_ABORT_mismatch : k < SM_TX_ABORT_mismatch)) {
+                    snprintf(buf, sizeof buf, "%s.tx.abort.%s", n, sm_tx_abort_names[k]);
+                    emit(arg, buf, tx->aborts[k]);
+                }
         }
 #define E(f)                                                                                       \
     snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
@@ -1147,7 +1158,9 @@ static void summary_emit(void *arg, const char *name, uint64_t v)
             s->gwct_wait_cycles += v;
         }
     } else if (strstr(name, ".l2[")) {
-        if (ends_with(name, ".accesses"))
+        if (ends_with(name, ".getm.vu_abort.bloom"))
+            s->tx_abort_bloom += v;
+        else if (ends_with(name, ".accesses"))
             s->l2_accesses += v;
         else if (ends_with(name, ".misses"))
             s->l2_hits -= v;
@@ -1163,6 +1176,13 @@ void machine_summary(struct machine *m, struct machine_summary *s)
         s->thread_insts += sm_stats(m->sms[i])->thread_insts;
         s->warp_insts += sm_stats(m->sms[i])->warp_insts;
         hist_merge(&s->load_latency, &sm_stats(m->sms[i])->latency[MEM_LOAD]);
+        const struct sm_tx_stats *tx = m->sms[i] ? sm_tx_stats(m->sms[i]) : NULL;
+        if (!tx)
+            continue;
+        s->tx_commits += tx->lane_commits;
+        s->tx_aborts += tx->lane_aborts;
+        for (unsigned k = 0; k < SM_TX_ABORT_N; k++)
+            s->tx_abort[k] += tx->aborts[k];
     }
     machine_stats(m, summary_emit, s);
     s->l2_hits += s->l2_accesses;

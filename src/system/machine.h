@@ -15,6 +15,7 @@
 
 #include "coh/proto.h"
 #include "gpu/sm.h"
+#include "gpu/sm_tx.h"
 #include "host/launcher.h"
 #include "sim/hist.h"
 #include "system/config.h"
@@ -49,6 +50,10 @@ struct machine_summary {
     uint64_t gwct_waits;             /* TC-Weak: fences/releases that waited for a GWCT */
     uint64_t gwct_wait_cycles;       /* ... and the warp-cycles they waited */
     struct hist load_latency;        /* core cycles per global load request, all SMs */
+    /* transactional protocols: thread transactions committed and aborted, the
+     * aborts by cause, and the validation units' granule aborts refused only
+     * by Bloom-filter timestamps (statistics tx.*, getm.vu_abort.bloom) */
+    uint64_t tx_commits, tx_aborts, tx_abort[SM_TX_ABORT_N], tx_abort_bloom;
 };
 void machine_summary(struct machine *m, struct machine_summary *s);
 

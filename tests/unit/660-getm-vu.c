@@ -270,6 +270,93 @@ static void small_tables_only_overestimate(void **state)
     rig_destroy(&r);
 }
 
+/* The abort causes: each refusal of the flowchart with its kind (and the
+ * VU's counts), and a refusal by a timestamp the Bloom filter gave back
+ * (approx) told from one by a precise timestamp. */
+static void abort_kinds_and_bloom_refusals(void **state)
+{
+    (void)state;
+    struct getm_params p = printed();
+    p.stall_lines = p.stall_entries = 1;
+    struct rig r;
+    rig_init(&r, &p);
+    assert_int_equal(acc(&r, A, true, TX1, 0, 20).reply, GETM_OK);  /* A: wts 21, TX1's */
+    assert_int_equal(acc(&r, B, false, TX1, 0, 20).reply, GETM_OK); /* B: rts 20 */
+    struct getm_result x = acc(&r, A, false, TX2, 0, 10);
+    assert_int_equal(x.reply, GETM_ABORT);
+    assert_int_equal(x.kind, GETM_ABORT_LOAD_LATE);
+    assert_int_equal(x.cause, 21);
+    assert_false(x.approx);
+    x = acc(&r, B, true, TX2, 0, 10);
+    assert_int_equal(x.kind, GETM_ABORT_STORE_READ);
+    assert_int_equal(x.cause, 20);
+    x = acc(&r, A, true, TX2, 0, 10);
+    assert_int_equal(x.kind, GETM_ABORT_STORE_WRITE);
+    assert_int_equal(acc(&r, A, false, TX2, 0, 30).reply, GETM_QUEUED); /* the one entry */
+    x = acc(&r, A, false, 3, 0, 40);
+    assert_int_equal(x.kind, GETM_ABORT_STALL_FULL);
+    assert_int_equal(x.cause, 40);
+    const struct getm_vu_stats *st = getm_vu_stats(r.v);
+    for (unsigned k = 0; k < GETM_ABORT_KINDS; k++)
+        assert_int_equal(st->abort_kinds[k], 1);
+    assert_int_equal(st->abort_approx, 0);
+    rig_destroy(&r);
+
+    /* one precise set of 4 ways and no stash: reads of 16 granules at 100
+     * send most of them to the Bloom filter; a store at 50 to one that is
+     * there comes back with the filter's rts and is refused by it, one to a
+     * precise granule by its own rts */
+    p = printed();
+    p.precise_sets = 1;
+    p.stash = 0;
+    rig_init(&r, &p);
+    for (addr_t g = 0; g < 16; g++)
+        assert_int_equal(acc(&r, 32 * g, false, TX1, 0, 100).reply, GETM_OK);
+    addr_t out = 0, in = 0;
+    struct getm_meta m;
+    for (addr_t g = 0; g < 16; g++)
+        *(getm_vu_peek(r.v, 32 * g, &m) ? &in : &out) = 32 * g;
+    assert_true(getm_vu_stats(r.v)->bloom_evictions > 0);
+    x = acc(&r, in, true, TX2, 0, 50);
+    assert_int_equal(x.kind, GETM_ABORT_STORE_READ);
+    assert_false(x.approx);
+    x = acc(&r, out, true, TX2, 0, 50);
+    assert_int_equal(x.kind, GETM_ABORT_STORE_READ);
+    assert_true(x.approx);
+    assert_int_equal(x.cause, 100);
+    /* a read raises the rts itself: no longer the filter's */
+    assert_int_equal(acc(&r, out, false, TX2, 0, 200).reply, GETM_OK);
+    assert_false(acc(&r, out, true, TX1, 0, 150).approx);
+    assert_int_equal(getm_vu_stats(r.v)->abort_approx, 1);
+    rig_destroy(&r);
+}
+
+/* A full precise table (one set: 4 slots) takes a new granule in place of
+ * the unreserved one with the oldest timestamps (evict_oldest), never a
+ * reserved one; the evicted granule's timestamps go to the Bloom filter. */
+static void full_table_evicts_the_oldest_unreserved(void **state)
+{
+    (void)state;
+    struct getm_params p = printed();
+    p.precise_sets = 1;
+    p.stash = 0;
+    struct rig r;
+    rig_init(&r, &p);
+    assert_int_equal(acc(&r, 0, true, TX1, 0, 5).reply, GETM_OK); /* reserved, oldest */
+    for (addr_t g = 1; g < 4; g++) /* ways 1..3: rts 30, 20, 10 */
+        assert_int_equal(acc(&r, 32 * g, false, TX1, 0, 40 - 10 * g).reply, GETM_OK);
+    assert_int_equal(acc(&r, 32 * 4, false, TX1, 0, 50).reply, GETM_OK);
+    struct getm_meta m;
+    assert_true(getm_vu_peek(r.v, 0, &m)); /* the reservation stays */
+    assert_false(getm_vu_peek(r.v, 32 * 3, &m)); /* rts 10: gone to the filter (the cuckoo
+                                                    walk would have sent rts 30's) */
+    assert_true(m.rts >= 10);
+    for (addr_t g = 1; g < 5; g++)
+        assert_true(g == 3 || getm_vu_peek(r.v, 32 * g, &m));
+    assert_int_equal(getm_vu_stats(r.v)->bloom_evictions, 1);
+    rig_destroy(&r);
+}
+
 /* ---- the stress tester ---- */
 
 enum { W = 16, G = 24, MAXOPS = 4, WORD = 32 };
@@ -534,6 +621,8 @@ int main(void)
         cmocka_unit_test(owner_tagged_with_sequence_waits_for_the_commit),
         cmocka_unit_test(stall_buffer_wake_order_and_overflow),
         cmocka_unit_test(small_tables_only_overestimate),
+        cmocka_unit_test(abort_kinds_and_bloom_refusals),
+        cmocka_unit_test(full_table_evicts_the_oldest_unreserved),
         cmocka_unit_test(stress_20k_transactions_serialisable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

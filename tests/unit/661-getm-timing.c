@@ -40,6 +40,7 @@ struct tally {
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
     uint64_t eager_aborts, eapg_aborts, eapg_pauses, port_busy;
+    uint64_t lane_aborts, cause_aborts, intra_aborts; /* tx.abort.*: they sum to lane_aborts */
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -50,7 +51,13 @@ static void pick(void *arg, const char *name, uint64_t v)
     t->hash = (t->hash ^ v) * 0x100000001b3ull;
     size_t n = strlen(name);
 #define ENDS(s) (n >= sizeof(s) - 1 && !strcmp(name + n - (sizeof(s) - 1), s))
-    if (ENDS(".tx.lane_commits"))
+    if (strstr(name, ".tx.abort.")) {
+        t->cause_aborts += v;
+        if (ENDS(".intra"))
+            t->intra_aborts += v;
+    } else if (ENDS(".tx.lane_aborts"))
+        t->lane_aborts += v;
+    else if (ENDS(".tx.lane_commits"))
         t->lane_commits += v;
     else if (ENDS(".tx.vu_aborts"))
         t->vu_aborts += v;
@@ -149,6 +156,7 @@ static void counter_run(const char *const *extra, unsigned n_extra, unsigned cta
     free(hit);
     rig_down(&r, t);
     assert_int_equal(t->lane_commits, n);
+    assert_int_equal(t->cause_aborts, t->lane_aborts); /* every abort has one cause */
 }
 
 static void counter_is_serial(void **state)
@@ -157,6 +165,8 @@ static void counter_is_serial(void **state)
     struct tally t;
     counter_run(NULL, 0, 8, 64, &t);
     assert_true(t.vu_aborts > 0); /* warps of different SMs met at the bank */
+    assert_true(t.intra_aborts > 0); /* and the lanes of a warp at the one word */
+    assert_int_equal(t.cause_aborts - t.intra_aborts, t.vu_aborts);
     assert_int_equal(t.commit_msgs, t.bank_commits);
     /* an attempt takes at least a round trip to a bank, and so does its commit */
     assert_true(t.attempts > 0 && t.attempt_cycles >= 100 * t.attempts);
@@ -196,6 +206,7 @@ static void transfer_run(const char *const *extra, unsigned n_extra, struct tall
     assert_true(n_moved > ACCTS); /* enough transfers for conflicts */
     rig_down(&r, t);
     assert_int_equal(t->lane_commits, T);
+    assert_int_equal(t->cause_aborts, t->lane_aborts);
     assert_int_equal(t->commit_msgs, t->bank_commits); /* each written once */
 }
 

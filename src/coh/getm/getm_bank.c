@@ -47,6 +47,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->owner_seq = s->owner_seq;
     p->wake_all = s->wake_all;
     p->commit_waits = s->commit_waits;
+    p->evict_oldest = s->evict_oldest;
     const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
     p->warptm = pd && pd->lazy_tm;
     p->silent = cfg->warptm.silent;
@@ -116,9 +117,10 @@ static void decide(struct getm_bank *g, struct msg *m, unsigned k, bool store,
         if (store)
             m->sharer |= bit << 16;
         break;
-    case GETM_ABORT:
+    case GETM_ABORT: /* which granule, and why (2 bits a granule) */
         m->ts2 = MAX(m->ts2, r->cause);
-        m->sharer |= bit << 8;
+        m->sharer = (m->sharer & ~(3u << (24 + 2 * k))) | bit << 8 |
+                    (uint32_t)r->kind << (24 + 2 * k);
         g->st.granule_aborts++;
         break;
     }
@@ -356,6 +358,7 @@ bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const
         return false;
     uint32_t gs = granules_of(g, m) | WARPTM_RELEASE_WRITE(m->ts2);
     m->sharer = 0;
+    m->ts = 0; /* why each failed granule did (WARPTM_FAIL_WHY) */
     g->st.validations++;
     for (; gs; gs &= gs - 1) {
         unsigned k = (unsigned)__builtin_ctz(gs);
@@ -363,6 +366,7 @@ bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const
         switch (validate(g, m, k, line)) {
         case WARPTM_FAIL:
             m->sharer |= 1u << (8 + k);
+            m->ts |= (uint64_t)warptm_vu_why(g->wvu) << (8 * k);
             g->st.granule_aborts++;
             break;
         case WARPTM_WRITE_HELD:
@@ -411,6 +415,12 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.vu_stashed", v->stashed);
     emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
     emit(arg, "getm.vu_stall_full", v->stall_full);
+    static const char *const kinds[GETM_ABORT_KINDS] = {
+        "getm.vu_abort.load_late", "getm.vu_abort.store_read", "getm.vu_abort.store_write",
+        "getm.vu_abort.stall_full"};
+    for (unsigned k = 0; k < GETM_ABORT_KINDS; k++)
+        emit(arg, kinds[k], v->abort_kinds[k]);
+    emit(arg, "getm.vu_abort.bloom", v->abort_approx);
 }
 
 /* ---- the protocol ---- */

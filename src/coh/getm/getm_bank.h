@@ -18,8 +18,9 @@
  * buffer, the request with it; a release re-enters it, and once all its
  * granules are decided it replays through the bank's replay list.
  * The answer says, in msg->sharer, which granules aborted (GETM_ABORTED) and
- * which stores were reserved (GETM_RESERVED), and in msg->ts the largest
- * timestamp the VU saw (the warp's next timestamp must pass it).
+ * why (GETM_ABORT_KIND) and which stores were reserved (GETM_RESERVED), and
+ * in msg->ts2 the largest timestamp the VU saw (the warp's next timestamp
+ * must pass it).
  * A commit carries the count of reservations to release per granule in
  * msg->ts2 (16 bits per granule).
  * Protocol `warptm` is the same bank with WarpTM's validation unit
@@ -52,6 +53,11 @@
 #define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
 #define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
 #define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
+/* GETM: why granule k aborted (enum getm_abort_kind), 2 bits a granule. */
+#define GETM_ABORT_KIND(s, k) (((s) >> (24 + 2 * (k))) & 3u)
+/* WarpTM: a validation's answer says in msg->ts why granule k failed (enum
+ * warptm_fail), 8 bits a granule. */
+#define WARPTM_FAIL_WHY(ts, k) ((unsigned)((ts) >> (8 * (k))) & 0xffu)
 /* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
  * GETM_RESERVED (held exclusively), the granules held shared; a validation
  * names in msg->ts2 the granules it writes, and a commit or cleanup the holds

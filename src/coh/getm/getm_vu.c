@@ -31,6 +31,7 @@ void getm_params_default(struct getm_params *p)
         .owner_seq = true,
         .wake_all = true,
         .commit_waits = true,  /* measured faster here; false is the thesis's */
+        .evict_oldest = true,  /* the thesis does not say which entry goes */
         .seed = 0x9e7a11,
         .silent = true,
         .hold_entries = 1024,
@@ -122,6 +123,7 @@ static void bloom_lookup(const struct getm_vu *v, uint64_t key, struct getm_meta
         m->rts = w ? MIN(m->rts, v->bloom[w][i].rts) : v->bloom[w][i].rts;
         m->wts = w ? MIN(m->wts, v->bloom[w][i].wts) : v->bloom[w][i].wts;
     }
+    m->approx = (m->rts ? GETM_APPROX_RTS : 0) | (m->wts ? GETM_APPROX_WTS : 0);
 }
 
 /* ---- the precise table ---- */
@@ -161,11 +163,29 @@ static void evict(struct getm_vu *v, struct slot *s)
     s->key = 0;
 }
 
-/* Insert `key` (not present) with the Bloom filter's values. Cuckoo
- * displacement; a displaced entry that cannot move and holds no reservation
- * goes to the Bloom filter (Fig. 4.8); one that holds a reservation goes to
- * the stash after max_swaps, then the overflow list (G4: a reserved entry is
- * never evicted). */
+/* Of the slots `key` may take, the unreserved one whose timestamps are
+ * oldest (NULL: all reserved). */
+static struct slot *oldest_unreserved(const struct getm_vu *v, uint64_t key)
+{
+    struct slot *victim = NULL;
+    for (unsigned w = 0; w < WAYS; w++) {
+        struct slot *s = way_slot(v, w, key);
+        if (!s->m.nwrites &&
+            (!victim || MAX(s->m.rts, s->m.wts) < MAX(victim->m.rts, victim->m.wts)))
+            victim = s;
+    }
+    return victim;
+}
+
+/* Insert `key` (not present) with the Bloom filter's values. With every
+ * slot it may take full, evict_oldest sends the one among them with the
+ * oldest timestamps and no reservation to the Bloom filter (Fig. 4.8), so
+ * the precise table keeps the granules of transactions in flight and the
+ * filter takes the smallest timestamps. Otherwise, or with all of them
+ * reserved, cuckoo displacement: a displaced entry that cannot move and holds
+ * no reservation goes to the Bloom filter; one that holds a reservation goes
+ * to the stash after max_swaps, then the overflow list (G4: a reserved entry
+ * is never evicted). */
 static struct slot *precise_insert(struct getm_vu *v, uint64_t key)
 {
     struct slot cur = {key, {0}};
@@ -173,6 +193,12 @@ static struct slot *precise_insert(struct getm_vu *v, uint64_t key)
     v->st.bloom_fills++;
     if (place_empty(v, &cur))
         return precise_find(v, key);
+    struct slot *victim = v->p.evict_oldest ? oldest_unreserved(v, key) : NULL;
+    if (victim) {
+        evict(v, victim);
+        *victim = cur;
+        return victim;
+    }
     unsigned w = 0;
     for (uint32_t n = 0; n < v->p.max_swaps; n++, w = (w + 1) % WAYS) {
         struct slot *s = way_slot(v, w, cur.key);
@@ -269,7 +295,10 @@ static struct getm_vu *vu_of(struct coh_ctx *x)
 static void a_read_ts(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
-    v->m->rts = MAX(v->m->rts, v->req->warpts);
+    if (v->req->warpts > v->m->rts) {
+        v->m->rts = v->req->warpts;
+        v->m->approx &= ~GETM_APPROX_RTS;
+    }
 }
 
 static void a_reply_ok(struct coh_ctx *x)
@@ -278,25 +307,40 @@ static void a_reply_ok(struct coh_ctx *x)
     v->res.reply = GETM_OK;
 }
 
+/* An abort refused by the timestamps in `fields` (GETM_APPROX_*): counted as
+ * the Bloom filter's when each of them came from it. */
+static void abort_for(struct getm_vu *v, enum getm_abort_kind kind, getm_ts cause,
+                      unsigned fields)
+{
+    v->res.reply = GETM_ABORT;
+    v->res.cause = cause;
+    v->res.kind = kind;
+    v->res.approx = fields && (v->m->approx & fields) == fields;
+    v->st.abort_kinds[kind]++;
+    v->st.abort_approx += v->res.approx;
+}
+
 static void a_abort_wts(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
-    v->res.reply = GETM_ABORT;
-    v->res.cause = v->m->wts;
+    abort_for(v, GETM_ABORT_LOAD_LATE, v->m->wts, GETM_APPROX_WTS);
 }
 
 static void a_abort_max(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
-    v->res.reply = GETM_ABORT;
-    v->res.cause = MAX(v->m->wts, v->m->rts);
+    getm_ts t = v->req->warpts;
+    bool late_write = t < v->m->wts;
+    unsigned fields = (late_write ? GETM_APPROX_WTS : 0) | (t < v->m->rts ? GETM_APPROX_RTS : 0);
+    abort_for(v, late_write ? GETM_ABORT_STORE_WRITE : GETM_ABORT_STORE_READ,
+              MAX(v->m->wts, v->m->rts), fields);
 }
 
 static void a_abort_full(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
-    v->res.reply = GETM_ABORT;
-    v->res.cause = v->req->warpts; /* not a conflict: retry one step later */
+    /* not a conflict: retry one step later */
+    abort_for(v, GETM_ABORT_STALL_FULL, v->req->warpts, 0);
     v->st.stall_full++;
 }
 
@@ -309,6 +353,7 @@ static void a_reserve(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
     v->m->wts = v->req->warpts + 1;
+    v->m->approx &= ~GETM_APPROX_WTS;
     v->m->owner = v->req->wid;
     v->m->owner_seq = v->req->seq;
     v->m->nwrites = 1;

@@ -42,6 +42,9 @@ struct getm_params {
     bool wake_all;           /* item 23: every waiter re-enters, ascending warpts */
     bool commit_waits;       /* the SM's retry waits for its commit and cleanup acks (the
                                 thesis's warp "sends the write log and moves on": false) */
+    bool evict_oldest;       /* a full precise table evicts, of the slots a granule may take,
+                                the unreserved one with the oldest timestamps (false: the
+                                entry the cuckoo walk displaces first) */
     uint64_t seed;           /* the H3 matrices */
     /* WarpTM (protocol warptm, coh/getm/warptm_vu.h): lazy value-based validation */
     bool warptm;             /* the banks validate values at commit (not GETM's timestamps) */
@@ -74,20 +77,38 @@ struct getm_req {
 
 enum getm_reply { GETM_OK, GETM_ABORT, GETM_QUEUED };
 
+/* Why an access aborted (the order of sm_tx.h's first four causes). */
+enum getm_abort_kind {
+    GETM_ABORT_LOAD_LATE,    /* a load with warpts < wts */
+    GETM_ABORT_STORE_READ,   /* a store with wts <= warpts < rts */
+    GETM_ABORT_STORE_WRITE,  /* a store with warpts < wts */
+    GETM_ABORT_STALL_FULL,   /* it would wait, but the stall buffer is full */
+    GETM_ABORT_KINDS
+};
+
 struct getm_result {
     enum getm_reply reply;
     getm_ts cause;           /* GETM_ABORT: the timestamp the core must move past */
+    enum getm_abort_kind kind; /* GETM_ABORT: why */
+    bool approx;             /* GETM_ABORT: every timestamp that refused it came from the
+                                recency Bloom filter (an overestimate, or by chance exact) */
     getm_ts rts, wts;        /* the granule's timestamps after the access */
 };
 
 struct getm_meta {
     getm_ts rts, wts;
     uint32_t nwrites, owner, owner_seq;
+    uint8_t approx;          /* GETM_APPROX_*: the value came from the Bloom filter on the
+                                granule's last entry into the precise table, unchanged since */
 };
+#define GETM_APPROX_RTS 1u
+#define GETM_APPROX_WTS 2u
 
 struct getm_vu_stats {
     uint64_t accesses, aborts, queued, stall_full, woken, releases;
     uint64_t stashed, bloom_evictions, overflowed, bloom_fills;
+    uint64_t abort_kinds[GETM_ABORT_KINDS]; /* granule verdicts by cause */
+    uint64_t abort_approx;   /* of those, refused only by Bloom-filter timestamps */
 };
 
 struct getm_vu;

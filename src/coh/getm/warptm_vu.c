@@ -30,6 +30,7 @@ struct warptm_vu {
     struct hold *h;
     uint64_t key;
     enum warptm_verdict verdict;
+    enum warptm_fail why;    /* the last failure's */
     struct warptm_vu_stats st;
 };
 
@@ -118,6 +119,7 @@ static void a_fail_mismatch(struct coh_ctx *x)
 {
     struct warptm_vu *v = vu_of(x);
     v->verdict = WARPTM_FAIL;
+    v->why = WARPTM_FAIL_MISMATCH;
     v->st.mismatches++;
 }
 
@@ -125,6 +127,7 @@ static void a_fail_conflict(struct coh_ctx *x)
 {
     struct warptm_vu *v = vu_of(x);
     v->verdict = WARPTM_FAIL;
+    v->why = WARPTM_FAIL_HELD;
     v->st.conflicts++;
 }
 
@@ -132,6 +135,7 @@ static void a_fail_full(struct coh_ctx *x)
 {
     struct warptm_vu *v = vu_of(x);
     v->verdict = WARPTM_FAIL;
+    v->why = WARPTM_FAIL_FULL;
     v->st.full++;
 }
 
@@ -246,6 +250,11 @@ enum warptm_verdict warptm_vu_validate(struct warptm_vu *v, const struct warptm_
     v->st.validations++;
     step(v, c->addr, classify(v, c));
     return v->verdict;
+}
+
+enum warptm_fail warptm_vu_why(const struct warptm_vu *v)
+{
+    return v->why;
 }
 
 void warptm_vu_release(struct warptm_vu *v, addr_t addr, bool write)

@@ -42,6 +42,9 @@ struct warptm_check {
 };
 
 enum warptm_verdict { WARPTM_FAIL, WARPTM_READ_HELD, WARPTM_WRITE_HELD };
+/* Why a validation failed (the order of sm_tx.h's causes mismatch, held,
+ * hold_full). */
+enum warptm_fail { WARPTM_FAIL_MISMATCH, WARPTM_FAIL_HELD, WARPTM_FAIL_FULL };
 
 struct warptm_vu_stats {
     uint64_t validations, mismatches, conflicts, full, releases;
@@ -54,6 +57,8 @@ void warptm_vu_free(struct warptm_vu *v);
 
 /* Validate one granule of a transaction's log (see above). */
 enum warptm_verdict warptm_vu_validate(struct warptm_vu *v, const struct warptm_check *c);
+/* Why the last validation that failed did. */
+enum warptm_fail warptm_vu_why(const struct warptm_vu *v);
 /* The commit or cleanup of a validated transaction releases its hold. */
 void warptm_vu_release(struct warptm_vu *v, addr_t addr, bool write);
 /* TCD: the granule's last committed write (time in ps), or `now` while a
