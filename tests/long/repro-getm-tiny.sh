@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpucoh repro getm at size tiny (114 runs of GETM and FGLock; about a minute
+# gpucoh repro getm at size tiny (150 runs; about a minute
 # on 2 cores): every run finishes with its final state checked, every claim
 # that needs only GETM and FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
