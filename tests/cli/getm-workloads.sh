@@ -4,7 +4,8 @@
 # tx, m-tx, l-tx, to-tx) and as its fine-grained-lock twin, every final state
 # checked by the workload (ATM: every balance and the total; HT: every chain;
 # CL: coordinate sums and update counts; BH: the whole tree; CC: flow
-# conservation, skew symmetry and heights; AP: every count); a
+# conservation, skew symmetry and heights; AP: every count), and the
+# transactional runs print their transactions line (aborts by cause); a
 # transactional variant under a protocol without transactional memory stops
 # with exit 2.
 # usage: getm-workloads.sh GPUCOH REPO
@@ -21,6 +22,9 @@ for run in "atm" "atm tx" "ht" "ht tx" "ht m-tx" "ht l-tx" "cl-tm" "cl-tm tx" "c
     rc=$?
     [ $rc -eq 0 ] || fail "$run: exit $rc"
     grep -qE "check +passed" "$tmp/out" || fail "$run: no passing check"
+    # a transactional run prints its commits, aborts and their causes per 1K commits
+    case "${2:-}" in *tx) grep -qE "^  transactions +[1-9][0-9]* committed, [0-9]+ aborted \([0-9]+ per 1K commits\):" \
+                              "$tmp/out" || fail "$run: no transactions line" ;; esac
 done
 "$bin" run --workload atm --variant tx --size tiny --protocol rc --quiet >"$tmp/out" 2>&1
 rc=$?
