@@ -35,6 +35,11 @@
  * (GETM_BUSY), with the requests behind it. Table 4.2's VU takes 1 request a
  * cycle at 1400 MHz; getm.vu_port = 0 (the default) decides every request in
  * the bank's cycle.
+ * The commit unit (getm_cu.h; getm.cu_bytes per cycle of getm.cu_mhz, a
+ * getm.cu_buffer-byte buffer): MEM_TX_COMMIT and MEM_TX_CLEANUP of both
+ * protocols enter its buffer and are performed (written, released) once it
+ * has written them; a message that finds the buffer full waits at the bank's
+ * input (GETM_BUSY). getm.cu_bytes = 0 performs them when the bank takes them.
  * DEVIATION: the VU decides a request's granules when the port takes it (its
  *   answer is not delayed by the k cycles); a stall-buffer waiter re-enters
  *   without the port; a load whose granule aborted still reads the line (the
@@ -52,6 +57,8 @@
 #define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
 #define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
 #define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
+/* msg->flags of a commit or cleanup: the commit unit has written it. */
+#define GETM_F_WRITTEN 0x2
 /* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
  * GETM_RESERVED (held exclusively), the granules held shared; a validation
  * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
@@ -92,6 +99,11 @@ bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const
 /* The VU's port is busy now (the bank must tick again to retry a request
  * refused with GETM_BUSY: nothing else announces the port's freeing). */
 bool getm_bank_busy(const struct getm_bank *g, tick_t now);
+/* The commit unit's entries written by now go to the bank's replay list, to
+ * be performed (true: some did). */
+bool getm_bank_tick(struct getm_bank *g, struct ctrl *b);
+/* The commit unit holds entries (the bank must tick until they are written). */
+bool getm_bank_writing(const struct getm_bank *g);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
 /* Statistics rows of the bank's VU. */

@@ -270,13 +270,17 @@ static bool nc_l2_tick(struct comp *cp)
         moved = true;
     }
     moved |= ctrl_l2_drain_pipe(b);
+    if (((struct nc_l2 *)b)->tm)
+        moved |= getm_bank_tick(((struct nc_l2 *)b)->tm, b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
     struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm && port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now))
-        return true; /* a request waits for the VU's port: only time frees it */
+    if (c->tm && ((port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now)) ||
+                  getm_bank_writing(c->tm)))
+        return true; /* a request waits for the VU's port, or the commit unit writes: only
+                        time frees them */
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
