@@ -741,6 +741,15 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  c->l2.cache.line_bytes);
         return -1;
     }
+    unsigned warp_bits = 1; /* as getm_params_of_config counts them */
+    while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
+        warp_bits++;
+    if (c->getm.ts_bits < warp_bits + 2) {
+        blame(w, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
+        snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
+                 "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
+        return -1;
+    }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
     const char *key = p->check ? p->check(c, why, sizeof why) : NULL;

@@ -41,6 +41,7 @@ struct tally {
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
     uint64_t eager_aborts, eapg_aborts, eapg_pauses, port_busy;
     uint64_t cu_entries, cu_regions, cu_busy_cycles, cu_wait_cycles;
+    uint64_t rollovers, vu_rollovers;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -85,6 +86,10 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->mismatches += v;
     else if (ENDS(".warptm.conflicts"))
         t->conflicts += v;
+    else if (ENDS(".tx.rollovers"))
+        t->rollovers += v;
+    else if (ENDS(".getm.vu_rollovers"))
+        t->vu_rollovers += v;
     else if (ENDS(".getm.cu_entries"))
         t->cu_entries += v;
     else if (ENDS(".getm.cu_regions"))
@@ -290,6 +295,25 @@ static void empty_transaction_after_a_store(void **state)
     assert_int_equal(t.commit_msgs, 0);
 }
 
+/* Timestamp rollover (getm.ts_bits; gpu/tx_epoch.h): 4 SMs of 48 warps need
+ * 8 bits of warp id, so 10-bit timestamps give each warp logical times 0..2
+ * and the counter's 512 increments roll over again and again (99 times).
+ * Every SM and every bank takes part in each rollover, and the counter stays
+ * serial. */
+static void counter_rolls_over(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *narrow[] = {"getm.ts_bits=10"};
+    counter_run(narrow, 1, 8, 64, &t);
+    printf("%llu SM rollovers, %llu bank rollovers\n", (unsigned long long)t.rollovers,
+           (unsigned long long)t.vu_rollovers);
+    uint64_t n = t.rollovers / 4;
+    assert_true(n >= 10);
+    assert_int_equal(t.rollovers, 4 * n);    /* every SM each time */
+    assert_int_equal(t.vu_rollovers, 8 * n); /* and each of the 8 banks */
+}
+
 /* One warp commits 32 whole lines (tx_fill_lines: 4 KB, 128 regions of 32
  * bytes) to one L2 bank; returns the tally. Every word is checked. */
 static void fill_run(const char *cu_bytes, struct tally *t)
@@ -421,6 +445,7 @@ int main(void)
         cmocka_unit_test(empty_transaction_after_a_store),
         cmocka_unit_test(vu_port_limits_validation),
         cmocka_unit_test(commit_unit_writes_at_its_bandwidth),
+        cmocka_unit_test(counter_rolls_over),
         cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
         cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
         cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),

@@ -62,6 +62,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
         bits++;
     p->warp_bits = bits;
+    p->ts_bits = cfg->getm.ts_bits;
 }
 
 uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot)
@@ -426,6 +427,12 @@ void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *
     release_line(g, b, m);
 }
 
+void getm_bank_rollover(struct getm_bank *g)
+{
+    if (g->vu)
+        getm_vu_rollover(g->vu);
+}
+
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg)
 {
@@ -459,6 +466,7 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.vu_stashed", v->stashed);
     emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
     emit(arg, "getm.vu_stall_full", v->stall_full);
+    emit(arg, "getm.vu_rollovers", v->rollovers);
 }
 
 /* ---- the protocol ---- */

@@ -106,6 +106,8 @@ bool getm_bank_tick(struct getm_bank *g, struct ctrl *b);
 bool getm_bank_writing(const struct getm_bank *g);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
+/* Timestamp rollover (gpu/tx_epoch.h): GETM's VU flushes its tables. */
+void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg);

@@ -343,6 +343,11 @@ bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
     return true;
 }
 
+void nc_l2_tm_rollover(struct comp *cp)
+{
+    getm_bank_rollover(((struct nc_l2 *)cp)->tm);
+}
+
 void nc_l2_destroy(struct comp *cp)
 {
     getm_bank_free(((struct nc_l2 *)cp)->tm);
