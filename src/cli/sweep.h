@@ -171,6 +171,7 @@ struct sweep_result {
      * waits and backoff: tx.attempt_cycles + commit_wait_cycles +
      * backoff_cycles) and those per warp transaction (tx.begins) */
     double tx_commits, tx_aborts, tx_aborts_per_1k, tx_cycles, tx_cycles_per_tx;
+    double tx_exec_cycles, tx_wait_cycles; /* tx_cycles split: attempts; commit waits, backoff */
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };
