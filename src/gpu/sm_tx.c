@@ -518,12 +518,13 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
      * does not fit the timestamps' width waits for a rollover, and while one
      * is asked for no attempt starts (WarpTM's timestamps are physical) */
     getm_ts next = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
+    bool overflow = !t->p.warptm && next > getm_ts_limit(&t->p);
     w->running = !left;
-    if (!t->p.warptm && (next > getm_ts_limit(&t->p) || (t->epoch && tx_epoch_stalling(t->epoch)))) {
+    if (overflow || (!t->p.warptm && t->epoch && tx_epoch_stalling(t->epoch))) {
         if (!t->epoch)
             panic("sm_tx: warp %u's next timestamp %llu does not fit %u bits, and nothing rolls "
                   "over", slot, (unsigned long long)next, t->p.ts_bits);
-        if (next > getm_ts_limit(&t->p)) {
+        if (overflow) {
             t->st.rollover_requests++;
             tx_epoch_request(t->epoch);
         }

@@ -243,8 +243,11 @@ static const char *stress_run(const char *protocol, const char *variant, unsigne
 
 static void stress(const char *protocol, const char *variant)
 {
-    const char *only = getenv("TM_STRESS_ONLY"); /* e.g. "getm": the other runs skip */
-    if (only && *only && strcmp(only, protocol + strlen("coherence.protocol=")))
+    /* e.g. "getm", or one variant: "warptm:warptm.eager=false"; the others skip */
+    const char *only = getenv("TM_STRESS_ONLY"), *name = protocol + strlen("coherence.protocol=");
+    size_t n = strlen(name);
+    if (only && *only && strcmp(only, name) &&
+        (strncmp(only, name, n) || only[n] != ':' || !variant || strcmp(only + n + 1, variant)))
         skip();
     char why[1024];
     const char *bad = stress_run(protocol, variant, 0, 0, why, sizeof why);
