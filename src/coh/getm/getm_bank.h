@@ -87,7 +87,8 @@ void getm_bank_free(struct getm_bank *g);
 enum getm_take {
     GETM_TO_TABLE, /* not (or no longer) a VU matter: classify it and step the table */
     GETM_TAKEN,    /* answered, or waiting in the VU: the bank has taken it */
-    GETM_BUSY,     /* the VU's port is busy (getm.vu_port): the request waits at the input */
+    GETM_BUSY,     /* the VU's port is busy (getm.vu_port), or the commit unit's buffer is
+                      full: the request waits at the input */
 };
 /* A request from the network or the replay list (the bank has checked that
  * its response pipeline has room). */
@@ -97,7 +98,8 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
  * with the line and answered here (returns true: the bank has answered m). */
 bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line);
 /* The VU's port is busy now (the bank must tick again to retry a request
- * refused with GETM_BUSY: nothing else announces the port's freeing). */
+ * refused with GETM_BUSY: nothing else announces the port's freeing; a full
+ * commit unit is getm_bank_writing). */
 bool getm_bank_busy(const struct getm_bank *g, tick_t now);
 /* The commit unit's entries written by now go to the bank's replay list, to
  * be performed (true: some did). */
