@@ -353,7 +353,7 @@ static const struct cfg_opt getm_opts[] = {
             "getm, warptm: bytes a bank's commit unit writes per cycle of its clock (Table 4.2: "
             "32); a commit that writes r aligned regions of this width takes r cycles, a "
             "cleanup one, in arrival order (0: commits are written when the bank takes them; "
-            "else at least 4)"),
+            "else a power of two from 4 to the line size)"),
     CFG_U32("cu_buffer", T, cu_buffer, "16384", 128, 1u << 24, "bytes",
             "getm, warptm: a bank's commit-unit buffer (Table 4.5: 16 KB); an entry holds its "
             "regions (a cleanup one) until written, and a commit that finds no room waits at "
@@ -734,11 +734,13 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                  "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
         return -1;
     }
-    if (c->getm.cu_bytes && (c->getm.cu_bytes < 4 || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
+    if (c->getm.cu_bytes &&
+        (c->getm.cu_bytes < 4 || !is_pow2(c->getm.cu_bytes) ||
+         c->getm.cu_bytes > c->l2.cache.line_bytes || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
         blame(w, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or at least 4, and getm.cu_buffer "
-                 "(%u) must hold a line (%u bytes)", at, c->getm.cu_bytes, c->getm.cu_buffer,
-                 c->l2.cache.line_bytes);
+        snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
+                 "(%u bytes), and getm.cu_buffer (%u) must hold a line", at, c->getm.cu_bytes,
+                 c->l2.cache.line_bytes, c->getm.cu_buffer);
         return -1;
     }
     unsigned warp_bits = 1; /* as getm_params_of_config counts them */
