@@ -177,6 +177,7 @@ struct sweep_result {
      * units' granule aborts refused only by Bloom-filter timestamps
      * (getm.vu_abort.bloom over banks) */
     double tx_abort[SM_TX_ABORT_N], tx_abort_bloom;
+    double tx_exec_cycles, tx_wait_cycles; /* tx_cycles split: attempts; commit waits, backoff */
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

@@ -142,10 +142,11 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
                         res->tx_abort[a] += item->valuedouble;
             } else if (ends_with(k, len, ".tx.begins"))
                 tx_begins += item->valuedouble;
-            else if (ends_with(k, len, ".tx.attempt_cycles") ||
-                     ends_with(k, len, ".tx.commit_wait_cycles") ||
+            else if (ends_with(k, len, ".tx.attempt_cycles"))
+                res->tx_exec_cycles += item->valuedouble;
+            else if (ends_with(k, len, ".tx.commit_wait_cycles") ||
                      ends_with(k, len, ".tx.backoff_cycles"))
-                res->tx_cycles += item->valuedouble;
+                res->tx_wait_cycles += item->valuedouble;
         }
         if (!strncmp(k, "sys.gpu_links.bytes.", 20) || !strncmp(k, "sys.gpm_links.bytes.", 20)) {
             bool between_gpus = !strncmp(k, "sys.gpu_", 8);
@@ -189,6 +190,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->store_latency = lat[2] / lat[3];
     if (res->l1_writes > 0)
         res->invs_per_store = res->lines_invalidated / res->l1_writes;
+    res->tx_cycles = res->tx_exec_cycles + res->tx_wait_cycles;
     if (res->tx_commits > 0)
         res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
     if (tx_begins > 0)

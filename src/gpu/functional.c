@@ -354,6 +354,7 @@ static struct fn_tx *tx_of(struct functional *f, struct fn_cta *c, unsigned warp
         while ((1ull << bits) < (uint64_t)f->opts.max_resident_ctas * FN_WARPS_PER_SLOT)
             bits++;
         f->vu_params.warp_bits = bits;
+        f->vu_params.ts_bits = 64; /* the functional mode has no rollover */
         eng_init(&f->vu_eng);
         coh_cov_init(&f->vu_cov, &getm_vu_table);
         f->vu = getm_vu_new(&f->vu_params, &f->vu_eng, "functional.vu", &f->vu_cov);

@@ -65,6 +65,7 @@
 #include "gpu/mac.h"
 #include "gpu/sm_tx.h"
 #include "gpu/tx_board.h"
+#include "gpu/tx_epoch.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
@@ -2078,6 +2079,23 @@ static void tx_hear(void *obj, uint64_t sig)
         tx_wake(sm, wake);
         comp_wake(&sm->comp);
     }
+}
+
+/* GETM's timestamp rollover is done: the warps that waited for it go on. */
+static void tx_rolled(void *obj)
+{
+    struct sm *sm = obj;
+    uint64_t wake = sm_tx_rollover(sm->tx);
+    if (wake) {
+        tx_wake(sm, wake);
+        comp_wake(&sm->comp);
+    }
+}
+
+void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index)
+{
+    sm_tx_set_epoch(sm->tx, e);
+    tx_epoch_listen_sm(e, index, tx_rolled, sm);
 }
 
 void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index)

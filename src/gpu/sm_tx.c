@@ -12,6 +12,7 @@
 #include "base/rng.h"
 #include "coh/getm/getm_bank.h"
 #include "gpu/tx_board.h"
+#include "gpu/tx_epoch.h"
 #include "mem/tbe.h"
 
 #define SM_TX_WARPS 64
@@ -36,6 +37,9 @@ struct sm_tx_warp {
     uint32_t n_access;        /* transactional requests awaiting their verdict */
     uint32_t n_acks;          /* commit and cleanup messages awaiting their ack */
     bool in_tx;               /* counted against the limit */
+    bool running;             /* an attempt runs (from its begin or retry to its end) */
+    bool live;                /* running or acks awaited: counted on the epoch board */
+    bool ts_wait;             /* its next attempt waits for a timestamp rollover */
     uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
     uint32_t claimed;         /* lanes of the attempt whose abort has a cause counted */
     cycle_t start;            /* the attempt's start (or the retry's earliest start) */
@@ -65,6 +69,8 @@ struct sm_tx {
     struct tx_board *board;   /* EAPG (ideal): the commits' broadcasts, or NULL */
     unsigned sm_id;           /* this SM on the board */
     uint64_t paused;          /* EAPG: warps holding their validation for a signature */
+    struct tx_epoch *epoch;   /* GETM: the timestamp rollover board, or NULL */
+    uint64_t epoch_waiters;   /* warps held for a rollover (woken by it) */
     struct sm_tx_stats st;
 };
 
@@ -114,6 +120,41 @@ static void claim(struct sm_tx *t, unsigned slot, uint32_t lanes, enum sm_tx_abo
     t->st.aborts[cause] += (uint64_t)__builtin_popcount(lanes);
 }
 
+/* Keep the epoch board's count of warps with an attempt running or a commit
+ * unacknowledged (it may roll over when that reaches 0). */
+static void note_live(struct sm_tx *t, struct sm_tx_warp *w)
+{
+    bool live = w->running || w->n_acks;
+    if (live == w->live)
+        return;
+    w->live = live;
+    if (t->epoch)
+        tx_epoch_live(t->epoch, live ? 1 : -1);
+}
+
+void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e)
+{
+    t->epoch = e;
+}
+
+uint64_t sm_tx_rollover(struct sm_tx *t)
+{
+    for (unsigned s = 0; s < SM_TX_WARPS; s++) {
+        struct sm_tx_warp *w = &t->w[s];
+        w->ts = getm_first_ts(&t->p, t->wid_base + s);
+        w->horizon = 0;
+        if (w->ts_wait && w->in_tx) { /* its retry runs now */
+            w->running = true;
+            note_live(t, w);
+        }
+        w->ts_wait = false;
+    }
+    t->st.rollovers++;
+    uint64_t m = t->epoch_waiters;
+    t->epoch_waiters = 0;
+    return m;
+}
+
 /* A retry inside the transaction may go on before the acks of the previous
  * attempt's commit and cleanup (the thesis's warp sends its write log and
  * moves on): its requests carry the next transaction sequence, so a granule
@@ -128,6 +169,11 @@ static bool retry_waits_acks(const struct sm_tx *t)
 bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
 {
     struct sm_tx_warp *w = &t->w[slot];
+    if ((w->ts_wait && (ptx_warp_in_tx(pw) || ptx_warp_at_tx_begin(pw))) ||
+        (t->epoch && tx_epoch_stalling(t->epoch) && !w->running && ptx_warp_at_tx_begin(pw))) {
+        t->epoch_waiters |= 1ull << slot; /* no attempt starts before the rollover */
+        return true;
+    }
     if (w->n_acks && (w->acks_block || !ptx_warp_in_tx(pw)))
         return true;
     if ((n_out || w->n_access || (t->p.warptm && !w->validated)) && ptx_warp_at_tx_end(pw))
@@ -155,10 +201,12 @@ void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc)
     if (!w->resv && !(w->resv = calloc(PTX_TX_LOG_MAX, sizeof *w->resv)))
         panic("out of memory");
     w->in_tx = true;
+    w->running = true;
     w->n_resv = 0;
     w->horizon = 0;
     t->n_in_tx++;
     t->st.begins++;
+    note_live(t, w);
 }
 
 void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
@@ -491,9 +539,26 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         w->published = true;
     }
     w->n_resv = 0;
-    /* the next attempt's timestamp passes everything this one saw */
-    w->ts = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
-    t->st.ts_max = MAX(t->st.ts_max, t->p.unique_ts ? w->ts >> t->p.warp_bits : w->ts);
+    /* the next attempt's timestamp passes everything this one saw; one that
+     * does not fit the timestamps' width waits for a rollover, and while one
+     * is asked for no attempt starts (WarpTM's timestamps are physical) */
+    getm_ts next = getm_advance_ts(&t->p, t->wid_base + slot, MAX(w->ts, w->horizon));
+    bool overflow = !t->p.warptm && next > getm_ts_limit(&t->p);
+    w->running = !left;
+    if (overflow || (!t->p.warptm && t->epoch && tx_epoch_stalling(t->epoch))) {
+        if (!t->epoch)
+            panic("sm_tx: warp %u's next timestamp %llu does not fit %u bits, and nothing rolls "
+                  "over", slot, (unsigned long long)next, t->p.ts_bits);
+        if (overflow) {
+            t->st.rollover_requests++;
+            tx_epoch_request(t->epoch);
+        }
+        w->ts_wait = true;
+        w->running = false;
+    } else {
+        w->ts = next;
+        t->st.ts_max = MAX(t->st.ts_max, t->p.unique_ts ? w->ts >> t->p.warp_bits : w->ts);
+    }
     w->horizon = 0;
     w->first_read = UINT64_MAX;
     w->last_write = 0;
@@ -509,15 +574,17 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         w->in_tx = false;
         t->n_in_tx--;
     }
+    unsigned wait = 0;
     if (!e->aborted) {
         w->fails = 0;
         w->start = cyc;
-        return 0;
+    } else {
+        w->fails = (uint8_t)MIN(w->fails + 1, SM_TX_BACKOFF_MAX_EXP);
+        wait = t->backoff ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails) : 0;
+        t->st.backoff_cycles += wait;
+        w->start = cyc + wait; /* the retry starts after its backoff and its acks */
     }
-    w->fails = (uint8_t)MIN(w->fails + 1, SM_TX_BACKOFF_MAX_EXP);
-    unsigned wait = t->backoff ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails) : 0;
-    t->st.backoff_cycles += wait;
-    w->start = cyc + wait; /* the retry starts after its backoff and its acks */
+    note_live(t, w); /* last: it may roll over, which restarts this warp too */
     return wait;
 }
 
@@ -545,5 +612,6 @@ bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
     t->st.commit_wait_cycles += cyc - MIN(w->ended, cyc);
     if (w->acks_block)
         w->start = MAX(w->start, cyc);
+    note_live(t, w); /* last: it may roll over */
     return true;
 }

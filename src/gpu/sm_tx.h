@@ -79,6 +79,8 @@ struct sm_tx_stats {
     uint64_t aborts[SM_TX_ABORT_N]; /* aborted lanes by cause (they sum to lane_aborts) */
     uint64_t ts_max;          /* GETM: the largest logical warpts a warp reached (the unique
                                * timestamps' warp-id bits dropped): how fast time moved */
+    uint64_t rollover_requests; /* GETM: attempts whose next timestamp did not fit */
+    uint64_t rollovers;       /* GETM: timestamp rollovers this SM took part in */
 };
 
 struct sm_tx;
@@ -113,6 +115,14 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
  * its retry (0: none). */
 unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
                    struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
+/* GETM: this SM on the timestamp rollover board (gpu/tx_epoch.h). A warp
+ * whose next timestamp would not fit getm.ts_bits asks for a rollover; no
+ * attempt starts while one is asked for (sm_tx_blocks). */
+struct tx_epoch;
+void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e);
+/* The rollover: every warp restarts from its first timestamp. Returns the
+ * warps that waited for it (to poll again). */
+uint64_t sm_tx_rollover(struct sm_tx *t);
 /* WarpTM: transactional stores stay in the warp's redo log (no message). */
 bool sm_tx_stores_local(const struct sm_tx *t);
 /* WarpTM: warp `slot` is at the end of an attempt with every load answered

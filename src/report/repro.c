@@ -27,7 +27,7 @@
                     X(gpu_link_bytes) X(gpm_link_bytes) X(link_inv_bytes)                  \
                         X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \
                     X(tx_commits) X(tx_aborts) X(tx_aborts_per_1k) X(tx_cycles)            \
-                        X(tx_cycles_per_tx)
+                        X(tx_cycles_per_tx) X(tx_exec_cycles) X(tx_wait_cycles)
 #define STAT_NAME(f) #f,
 #define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};

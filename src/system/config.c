@@ -352,6 +352,22 @@ static const struct cfg_opt getm_opts[] = {
             "request a cycle); a transactional request that finds the port busy waits at the "
             "bank's input, and requests behind it with it (0: every request is decided in the "
             "bank's cycle)"),
+    CFG_U32("cu_mhz", T, cu_mhz, "700", 1, 100000, "MHz",
+            "getm, warptm: the commit unit's clock (Table 4.2: 700 MHz)"),
+    CFG_U32("cu_bytes", T, cu_bytes, "32", 0, 1024, "bytes/CU cycle",
+            "getm, warptm: bytes a bank's commit unit writes per cycle of its clock (Table 4.2: "
+            "32); a commit that writes r aligned regions of this width takes r cycles, a "
+            "cleanup one, in arrival order (0: commits are written when the bank takes them; "
+            "else a power of two from 4 to the line size)"),
+    CFG_U32("cu_buffer", T, cu_buffer, "16384", 128, 1u << 24, "bytes",
+            "getm, warptm: a bank's commit-unit buffer (Table 4.5: 16 KB); an entry holds its "
+            "regions (a cleanup one) until written, and a commit that finds no room waits at "
+            "the bank's input"),
+    CFG_U32("ts_bits", T, ts_bits, "32", 4, 64, "bits",
+            "getm: width of a logical timestamp, warp id included (spec 004a §9 item 30: 32); "
+            "a warp whose next timestamp would not fit asks for a rollover: transactions stop "
+            "beginning, those running finish, every validation unit clears its timestamps "
+            "and every warp restarts from its first (docs/transactions.md)"),
     CFG_END,
 };
 #undef T
@@ -721,6 +737,24 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         blame(w, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
         snprintf(err, errlen, "%sgetm.precise_sets (%u) and getm.bloom_sets (%u) must be powers "
                  "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
+        return -1;
+    }
+    if (c->getm.cu_bytes &&
+        (c->getm.cu_bytes < 4 || !is_pow2(c->getm.cu_bytes) ||
+         c->getm.cu_bytes > c->l2.cache.line_bytes || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
+        blame(w, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
+        snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
+                 "(%u bytes), and getm.cu_buffer (%u) must hold a line", at, c->getm.cu_bytes,
+                 c->l2.cache.line_bytes, c->getm.cu_buffer);
+        return -1;
+    }
+    unsigned warp_bits = 1; /* as getm_params_of_config counts them */
+    while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
+        warp_bits++;
+    if (c->getm.ts_bits < warp_bits + 2) {
+        blame(w, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
+        snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
+                 "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
         return -1;
     }
     const struct proto_desc *p = proto_find(c->coherence.protocol);

@@ -147,6 +147,10 @@ struct getm_spec {
     bool evict_oldest;         /* the precise table's victim: the oldest unreserved slot */
     uint32_t vu_mhz;           /* the validation unit's clock */
     uint32_t vu_port;          /* granules a bank's VU takes per VU cycle; 0 = no limit */
+    uint32_t cu_mhz;           /* the commit unit's clock */
+    uint32_t cu_bytes;         /* bytes the commit unit writes per cycle; 0 = no limit */
+    uint32_t cu_buffer;        /* bytes of the commit unit's buffer */
+    uint32_t ts_bits;          /* width of a logical timestamp (warp id included) */
 };
 
 /* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its

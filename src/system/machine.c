@@ -17,6 +17,7 @@
 #include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
 #include "gpu/tx_board.h"
+#include "gpu/tx_epoch.h"
 #include "coh/spandex/fcs.h"
 #include "ptx/ir.h"
 #include "noc/net.h"
@@ -57,6 +58,7 @@ struct machine {
     struct dram **drams;
     struct comp *unit;         /* the protocol's central unit, or NULL */
     struct tx_board *tx_board; /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
+    struct tx_epoch *tx_epoch; /* GETM: the timestamp rollover board, or NULL */
     struct clock unit_clk;
     struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
     struct coh_cov *cov;       /* per table */
@@ -217,6 +219,13 @@ static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
     return nc_l2_value_now(m->l2s[bank], line, data);
 }
 
+/* GETM's timestamp rollover (gpu/tx_epoch.h): a bank's validation unit
+ * flushes its tables, called from the board when nothing is in flight. */
+static void tx_roll_bank(void *obj)
+{
+    nc_l2_tm_rollover(obj);
+}
+
 /* A CPU core (docs/cpu.md): an in-order core running one thread, built as an
  * SM of one warp slot whose warp has one live lane, at the CPU clock, with
  * TSO and a store buffer of cpu.store_buffer entries (x86 as the paper's
@@ -328,6 +337,11 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                     m->tx_board = tx_board_new(m->n_sms, cfg->sm.warps);
                 sm_join_tx_board(m->sms[i], m->tx_board, i);
             }
+            if (!gp.warptm) {
+                if (!m->tx_epoch)
+                    m->tx_epoch = tx_epoch_new(m->n_sms, m->n_banks);
+                sm_join_tx_epoch(m->sms[i], m->tx_epoch, i);
+            }
         }
         w.clk = &m->core_clk;
         w.name = gpm_name(m, g, "sm[%u].l1", local);
@@ -360,6 +374,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         w.gpm = g;
         w.cov = m->cov + m->proto->n_l1_tables;
         m->l2s[b] = m->proto->l2.create(&w);
+        if (m->tx_epoch)
+            tx_epoch_listen_bank(m->tx_epoch, b, tx_roll_bank, m->l2s[b]);
         m->drams[b] = dram_new(&m->eng, gpm_name(m, g, "dram[%u]", local), &m->dram_clk,
                                &cfg->dram, &m->store, m->line_bytes, local, m->banks_per_gpm);
     }
@@ -478,6 +494,7 @@ void machine_free(struct machine *m)
         port_destroy(&m->from_l1[i]);
     }
     tx_board_free(m->tx_board);
+    tx_epoch_free(m->tx_epoch);
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->proto->l2.destroy(m->l2s[b]);
         dram_free(m->drams[b]);
@@ -1001,6 +1018,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             T(commit_wait_cycles);
             if (!m->proto->lazy_tm) {
                 T(ts_max);
+                T(rollover_requests);
+                T(rollovers);
             }
             if (m->proto->lazy_tm) {
                 T(validation_msgs);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gpucoh repro getm at size tiny (150 runs; about a minute
-# on 2 cores): every run finishes with its final state checked, every claim
+# gpucoh repro getm at size tiny (150 runs of FGLock, GETM, WarpTM, EAPG and
+# WarpTM-EL; about a minute on 2 cores): every run finishes with its final state checked, every claim
 # that needs only GETM and FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
 set -u
@@ -13,6 +13,14 @@ grep -q "0 failed" "$tmp/report" || fail "a run failed: $(head -3 "$tmp/report")
 for c in "within 7% of FGLock .gmean" "best concurrency" "8 transactional warps" "AP aborts the most" \
          "smallest precise table" "doubling the precise" "on 56 cores"; do
     grep -E "^\[(holds|does not hold)\] .*$c" "$tmp/report" >/dev/null || fail "claim '$c' has no verdict"
+done
+# Fig. 4.4 (WarpTM-EL, the eager block) and Fig. 4.12 (traffic over WarpTM)
+for c in "WarpTM-EL .ideal. runs faster" "fewer cycles in transactions than WarpTM-LL" \
+         "crossbar traffic is above"; do
+    grep -E "^\[(holds|does not hold)\] .*$c" "$tmp/report" >/dev/null || fail "claim '$c' has no verdict"
+done
+for f in fig4_4a fig4_4b fig4_12; do
+    [ -s "$tmp/r/$f.svg" ] || fail "no plot $f"
 done
 if ! "$bin" list protocols | grep -q '^warptm'; then
     grep -q "^\[cannot check\] GETM 1.2x faster than WarpTM" "$tmp/report" || fail "WarpTM claim"

@@ -40,3 +40,14 @@ extern "C" __global__ void tx_after_store(int *out)
     gpucoh_tx_begin();
     gpucoh_tx_commit();
 }
+
+// One warp: every lane writes a whole 128-byte line of its own in one
+// transaction, so the commit is 32 lines, 4 KB, 128 regions of 32 bytes.
+extern "C" __global__ void tx_fill_lines(int *out)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    gpucoh_tx_begin();
+    for (int k = 0; k < 32; k++)
+        out[t * 32 + k] = t + k;
+    gpucoh_tx_commit();
+}

@@ -612,6 +612,47 @@ static void stress_20k_transactions_serialisable(void **state)
     stress_run(n, seed ? strtoull(seed, NULL, 10) : 1);
 }
 
+/* Timestamp rollover (spec 004a §4.7; gpu/tx_epoch.h): with 8-bit
+ * timestamps and 4 warp bits a warp may take logical times 0..14 (its wts
+ * must fit: the limit is 254); with nothing reserved or waiting the VU
+ * flushes its precise table, stash and Bloom filter, so every granule reads
+ * (0, 0) and a store at a warp's first timestamp passes where it aborted
+ * before (behind the loads' rts). */
+static void rollover_flushes_the_tables(void **state)
+{
+    (void)state;
+    struct getm_params p;
+    getm_params_default(&p);
+    p.ts_bits = 8;
+    p.warp_bits = 4;
+    p.precise_sets = 1; /* 4 precise entries and a 2-entry stash for 16 granules */
+    p.stash = 2;
+    p.bloom_sets = 2;
+    assert_int_equal(getm_ts_limit(&p), 254);
+    assert_int_equal(getm_advance_ts(&p, 3, getm_ts_limit(&p)), 0x103); /* would not fit */
+    struct rig r;
+    rig_init(&r, &p);
+    struct getm_req woken[8];
+    getm_ts late = getm_advance_ts(&p, 5, 0xd0); /* logical 14, the last that fits */
+    assert_true(late <= getm_ts_limit(&p));
+    for (unsigned k = 0; k < 16; k++) /* rts = late everywhere */
+        assert_int_equal(acc(&r, (addr_t)k * 32, false, 5, 1, late).reply, GETM_OK);
+    assert_true(getm_vu_stats(r.v)->bloom_evictions > 0);
+    assert_int_equal(acc(&r, 0, true, 2, 1, getm_first_ts(&p, 2)).reply, GETM_ABORT);
+    getm_vu_rollover(r.v);
+    assert_int_equal(getm_vu_stats(r.v)->rollovers, 1);
+    struct getm_meta m;
+    for (unsigned k = 0; k < 16; k++) {
+        assert_false(getm_vu_peek(r.v, (addr_t)k * 32, &m)); /* not in the precise table */
+        assert_int_equal(m.rts, 0);                          /* and the filter is clear */
+        assert_int_equal(m.wts, 0);
+    }
+    assert_int_equal(acc(&r, 0, true, 2, 2, getm_first_ts(&p, 2)).reply, GETM_OK);
+    expect_meta(&r, 0, 0, 3, 1, 2);
+    getm_vu_release(r.v, 0, 1, woken, 8);
+    rig_destroy(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -624,6 +665,7 @@ int main(void)
         cmocka_unit_test(abort_kinds_and_bloom_refusals),
         cmocka_unit_test(full_table_evicts_the_oldest_unreserved),
         cmocka_unit_test(stress_20k_transactions_serialisable),
+        cmocka_unit_test(rollover_flushes_the_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

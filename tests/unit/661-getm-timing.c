@@ -41,6 +41,8 @@ struct tally {
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
     uint64_t eager_aborts, eapg_aborts, eapg_pauses, port_busy;
     uint64_t lane_aborts, cause_aborts, intra_aborts; /* tx.abort.*: they sum to lane_aborts */
+    uint64_t cu_entries, cu_regions, cu_busy_cycles, cu_wait_cycles;
+    uint64_t rollovers, vu_rollovers;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -91,6 +93,18 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->mismatches += v;
     else if (ENDS(".warptm.conflicts"))
         t->conflicts += v;
+    else if (ENDS(".tx.rollovers"))
+        t->rollovers += v;
+    else if (ENDS(".getm.vu_rollovers"))
+        t->vu_rollovers += v;
+    else if (ENDS(".getm.cu_entries"))
+        t->cu_entries += v;
+    else if (ENDS(".getm.cu_regions"))
+        t->cu_regions += v;
+    else if (ENDS(".getm.cu_busy_cycles"))
+        t->cu_busy_cycles += v;
+    else if (ENDS(".getm.cu_wait_cycles"))
+        t->cu_wait_cycles += v;
 #undef ENDS
 }
 
@@ -292,6 +306,78 @@ static void empty_transaction_after_a_store(void **state)
     assert_int_equal(t.commit_msgs, 0);
 }
 
+/* Timestamp rollover (getm.ts_bits; gpu/tx_epoch.h): 4 SMs of 48 warps need
+ * 8 bits of warp id, so 10-bit timestamps give each warp logical times 0..2
+ * and the counter's 512 increments roll over again and again (99 times).
+ * Every SM and every bank takes part in each rollover, and the counter stays
+ * serial. */
+static void counter_rolls_over(void **state)
+{
+    (void)state;
+    struct tally t;
+    const char *narrow[] = {"getm.ts_bits=10"};
+    counter_run(narrow, 1, 8, 64, &t);
+    printf("%llu SM rollovers, %llu bank rollovers\n", (unsigned long long)t.rollovers,
+           (unsigned long long)t.vu_rollovers);
+    uint64_t n = t.rollovers / 4;
+    assert_true(n >= 10);
+    assert_int_equal(t.rollovers, 4 * n);    /* every SM each time */
+    assert_int_equal(t.vu_rollovers, 8 * n); /* and each of the 8 banks */
+}
+
+/* One warp commits 32 whole lines (tx_fill_lines: 4 KB, 128 regions of 32
+ * bytes) to one L2 bank; returns the tally. Every word is checked. */
+static void fill_run(const char *cu_bytes, struct tally *t)
+{
+    enum { LANES = 32, WORDS = LANES * 32 };
+    struct rig r;
+    const char *extra[] = {"l2.banks=1", "noc.mhz=1400", "l2.mhz=1400", cu_bytes};
+    rig_up(&r, extra, 4);
+    addr_t out = host_malloc(r.h, WORDS * 4);
+    struct karg a[] = {KARG_PTR(out)};
+    host_launch(r.h, "tx_fill_lines", DIM1(1), DIM1(LANES), 0, a, 1);
+    int32_t got[WORDS];
+    host_memcpy_from_dev(r.h, got, out, sizeof got);
+    for (int k = 0; k < WORDS; k++)
+        assert_int_equal(got[k], k / 32 + k % 32);
+    rig_down(&r, t);
+    assert_int_equal(t->lane_commits, LANES);
+    assert_int_equal(t->commit_msgs, LANES);
+}
+
+/* The commit unit (getm.cu_bytes per cycle of getm.cu_mhz = 700): the 32
+ * lines of a 4 KB commit are written region by region, one region a unit
+ * cycle. At 4 bytes a cycle a line takes 32 unit cycles, far longer than
+ * the messages' spacing on the network, so the unit works without a break
+ * from the first message's arrival: the last line is written 1024 unit
+ * cycles after it; at 8 bytes, 512. Everything before the first arrival and
+ * after the last write is the same in both runs, so the commit's last
+ * acknowledgement comes 512 unit cycles later at 4 bytes: 512 x 1429 ps =
+ * 1024.7 core cycles of 714 ps. At Table 4.2's 32 bytes the 128 regions take
+ * 128 cycles; with no limit (0) the unit is not there. */
+static void commit_unit_writes_at_its_bandwidth(void **state)
+{
+    (void)state;
+    struct tally by4, by8, by32, none;
+    fill_run("getm.cu_bytes=4", &by4);
+    fill_run("getm.cu_bytes=8", &by8);
+    fill_run("getm.cu_bytes=32", &by32);
+    fill_run("getm.cu_bytes=0", &none);
+    assert_int_equal(by4.cu_entries, 32);
+    assert_int_equal(by4.cu_regions, 1024);
+    assert_int_equal(by4.cu_busy_cycles, 1024);
+    assert_int_equal(by8.cu_regions, 512);
+    assert_int_equal(by8.cu_busy_cycles, 512);
+    assert_true(by4.commit_wait_cycles >= by8.commit_wait_cycles + 1024 &&
+                by4.commit_wait_cycles <= by8.commit_wait_cycles + 1026);
+    assert_int_equal(by32.cu_regions, 128);
+    assert_int_equal(by32.cu_busy_cycles, 128);
+    assert_true(by32.cu_wait_cycles > 0); /* the messages came faster than it wrote */
+    assert_true(by8.commit_wait_cycles > by32.commit_wait_cycles);
+    assert_true(by32.commit_wait_cycles >= none.commit_wait_cycles);
+    assert_int_equal(none.cu_entries, 0);
+}
+
 /* ---- WarpTM ---- */
 
 static int use_warptm(void **state)
@@ -369,6 +455,8 @@ int main(void)
         cmocka_unit_test(retry_goes_on_before_acks),
         cmocka_unit_test(empty_transaction_after_a_store),
         cmocka_unit_test(vu_port_limits_validation),
+        cmocka_unit_test(commit_unit_writes_at_its_bandwidth),
+        cmocka_unit_test(counter_rolls_over),
         cmocka_unit_test_setup(warptm_counter_is_serial, use_warptm),
         cmocka_unit_test_setup(warptm_transfers_exact_and_deterministic, use_warptm),
         cmocka_unit_test_setup(warptm_empty_transaction_commits_silently, use_warptm),

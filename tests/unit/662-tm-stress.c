@@ -15,7 +15,8 @@
  * final value, every value read must be 0 or a write of a transaction that
  * wrote that word, and the conflicts (writer before reader, writer before the
  * next writer, reader before the writer that overwrote what it read) must
- * form no cycle. GETM, WarpTM, WarpTM-EL (ideal) and EAPG (ideal) each run 20 000
+ * form no cycle. GETM, GETM with 11-bit timestamps (rolling over), WarpTM,
+ * WarpTM-EL (ideal) and EAPG (ideal) each run 20 000
  * transactions by default (4 096 in the sanitizer build);
  * TM_STRESS_EPISODES sets the number (tests/long/tm-stress-1m.sh: a million),
  * TM_STRESS_SEED the seed, and TM_STRESS_SET one more setting (KEY=VALUE).
@@ -50,7 +51,7 @@ struct rec {
 };
 
 struct tally {
-    uint64_t stashed, bloom_evictions, stall_full, hold_full, lane_aborts;
+    uint64_t stashed, bloom_evictions, stall_full, hold_full, lane_aborts, rollovers;
 };
 
 static void pick(void *arg, const char *name, uint64_t v)
@@ -68,6 +69,8 @@ static void pick(void *arg, const char *name, uint64_t v)
         t->hold_full += v;
     else if (ENDS(".tx.lane_aborts"))
         t->lane_aborts += v;
+    else if (ENDS(".getm.vu_rollovers"))
+        t->rollovers += v;
 #undef ENDS
 }
 
@@ -218,10 +221,11 @@ static const char *stress_run(const char *protocol, const char *variant, unsigne
     struct tally t = {0};
     machine_stats(m, pick, &t);
     printf("%s %s: %u transactions, %llu lane aborts, stashed %llu, Bloom evictions %llu, stall "
-           "buffer full %llu, hold table full %llu\n",
+           "buffer full %llu, hold table full %llu, bank rollovers %llu\n",
            protocol, variant ? variant : "", n, (unsigned long long)t.lane_aborts,
            (unsigned long long)t.stashed, (unsigned long long)t.bloom_evictions,
-           (unsigned long long)t.stall_full, (unsigned long long)t.hold_full);
+           (unsigned long long)t.stall_full, (unsigned long long)t.hold_full,
+           (unsigned long long)t.rollovers);
     free(r), free(mem), free(text);
     host_delete(h);
     machine_free(m);
@@ -232,13 +236,18 @@ static const char *stress_run(const char *protocol, const char *variant, unsigne
         assert_true(t.stashed > 0 && t.bloom_evictions > 0 && t.stall_full > 0);
     else
         assert_true(t.hold_full > 0);
+    if (variant && strstr(variant, "ts_bits"))
+        assert_true(t.rollovers > 0);
     return NULL;
 }
 
 static void stress(const char *protocol, const char *variant)
 {
-    const char *only = getenv("TM_STRESS_ONLY"); /* e.g. "getm": the other runs skip */
-    if (only && *only && strcmp(only, protocol + strlen("coherence.protocol=")))
+    /* e.g. "getm", or one variant: "warptm:warptm.eager=false"; the others skip */
+    const char *only = getenv("TM_STRESS_ONLY"), *name = protocol + strlen("coherence.protocol=");
+    size_t n = strlen(name);
+    if (only && *only && strcmp(only, name) &&
+        (strncmp(only, name, n) || only[n] != ':' || !variant || strcmp(only + n + 1, variant)))
         skip();
     char why[1024];
     const char *bad = stress_run(protocol, variant, 0, 0, why, sizeof why);
@@ -290,6 +299,16 @@ static void getm_stress_is_serialisable(void **state)
     stress("coherence.protocol=getm", NULL);
 }
 
+/* Timestamp rollover (getm.ts_bits): 4 SMs of 48 warps need 8 bits of warp
+ * id, so 11-bit timestamps leave each warp logical times 0..6 and the run
+ * rolls over every few dozen transactions (each rollover drains every
+ * attempt and clears every bank's tables). */
+static void getm_stress_rolling_over_is_serialisable(void **state)
+{
+    (void)state;
+    stress("coherence.protocol=getm", "getm.ts_bits=11");
+}
+
 static void warptm_stress_is_serialisable(void **state)
 {
     (void)state;
@@ -312,6 +331,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(getm_stress_is_serialisable),
+        cmocka_unit_test(getm_stress_rolling_over_is_serialisable),
         cmocka_unit_test(warptm_stress_is_serialisable),
         cmocka_unit_test(warptm_el_stress_is_serialisable),
         cmocka_unit_test(eapg_stress_is_serialisable),

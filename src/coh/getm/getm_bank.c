@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "coh/getm/getm_cu.h"
 #include "coh/getm/warptm_vu.h"
 #include "coh/nc/nc.h"
 #include "coh/proto.h"
@@ -23,6 +24,8 @@ struct getm_bank_stats {
 struct getm_bank {
     struct getm_params p;
     struct getm_vu *vu;          /* GETM, or NULL */
+    struct getm_cu *cu;          /* the commit unit (getm.cu_bytes), or NULL: no limit */
+    uint32_t cu_bytes;           /* its width: a commit writes regions of this many bytes */
     struct warptm_vu *wvu;       /* WarpTM, or NULL */
     const struct config *cfg;
     unsigned n_gran;             /* granules per line */
@@ -60,6 +63,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
         bits++;
     p->warp_bits = bits;
+    p->ts_bits = cfg->getm.ts_bits;
 }
 
 uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot)
@@ -81,6 +85,9 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
               GETM_MAX_GRANULES, g->p.granule);
     g->vu_port = w->cfg->getm.vu_port;
     g->vu_period = (tick_t)(1000000 / w->cfg->getm.vu_mhz);
+    g->cu_bytes = w->cfg->getm.cu_bytes;
+    if (g->cu_bytes)
+        g->cu = getm_cu_new(w->cfg->getm.cu_mhz, g->cu_bytes, w->cfg->getm.cu_buffer, w->name);
     g->cap_woken = g->p.stall_lines * g->p.stall_entries;
     g->woken = calloc(g->cap_woken, sizeof *g->woken);
     if (!g->woken)
@@ -99,6 +106,7 @@ void getm_bank_free(struct getm_bank *g)
         return;
     getm_vu_free(g->vu);
     warptm_vu_free(g->wvu);
+    getm_cu_free(g->cu);
     free(g->woken);
     free(g);
 }
@@ -277,8 +285,40 @@ static enum getm_take warptm_take(struct getm_bank *g, struct ctrl *b, struct ms
     }
 }
 
+/* A commit or cleanup enters the commit unit's buffer (GETM_TAKEN), or finds
+ * it full (GETM_BUSY); once the unit has written it, it comes back through
+ * the replay list marked GETM_F_WRITTEN and is performed. */
+static enum getm_take enter_cu(struct getm_bank *g, struct ctrl *b, struct msg *m)
+{
+    unsigned regions = m->req.tx == MEM_TX_COMMIT
+                           ? (unsigned)__builtin_popcount(
+                                 getm_granules(&m->mask, b->line_bytes / g->cu_bytes, g->cu_bytes))
+                           : 0;
+    return getm_cu_offer(g->cu, m, regions, b->comp.eng->now) ? GETM_TAKEN : GETM_BUSY;
+}
+
+bool getm_bank_tick(struct getm_bank *g, struct ctrl *b)
+{
+    bool moved = false;
+    struct msg *m;
+    while (g->cu && (m = getm_cu_take_done(g->cu, b->comp.eng->now))) {
+        m->flags |= GETM_F_WRITTEN;
+        msg_list_push(&b->replay, m);
+        moved = true;
+    }
+    return moved;
+}
+
+bool getm_bank_writing(const struct getm_bank *g)
+{
+    return g->cu && getm_cu_busy(g->cu);
+}
+
 enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m)
 {
+    if ((m->req.tx == MEM_TX_COMMIT || m->req.tx == MEM_TX_CLEANUP) && g->cu &&
+        !(m->flags & GETM_F_WRITTEN))
+        return enter_cu(g, b, m);
     switch ((enum mem_tx)m->req.tx) {
     case MEM_TX_NONE:
     case MEM_TX_LOAD_OK:
@@ -391,6 +431,12 @@ void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *
     release_line(g, b, m);
 }
 
+void getm_bank_rollover(struct getm_bank *g)
+{
+    if (g->vu)
+        getm_vu_rollover(g->vu);
+}
+
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg)
 {
@@ -403,6 +449,15 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.granule_waits", g->st.granule_waits);
     emit(arg, "getm.releases", g->st.releases);
     emit(arg, "getm.vu_port_busy", g->st.port_busy);
+    if (g->cu) {
+        const struct getm_cu_stats *c = getm_cu_stats(g->cu);
+        emit(arg, "getm.cu_entries", c->entries);
+        emit(arg, "getm.cu_regions", c->regions);
+        emit(arg, "getm.cu_busy_cycles", c->busy_cycles);
+        emit(arg, "getm.cu_wait_cycles", c->wait_cycles);
+        emit(arg, "getm.cu_full", c->full);
+        emit(arg, "getm.cu_peak_bytes", c->peak_bytes);
+    }
     if (g->wvu) {
         const struct warptm_vu_stats *w = warptm_vu_stats(g->wvu);
         emit(arg, "warptm.validations", g->st.validations);
@@ -421,6 +476,7 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     for (unsigned k = 0; k < GETM_ABORT_KINDS; k++)
         emit(arg, kinds[k], v->abort_kinds[k]);
     emit(arg, "getm.vu_abort.bloom", v->abort_approx);
+    emit(arg, "getm.vu_rollovers", v->rollovers);
 }
 
 /* ---- the protocol ---- */

@@ -36,6 +36,11 @@
  * (GETM_BUSY), with the requests behind it. Table 4.2's VU takes 1 request a
  * cycle at 1400 MHz; getm.vu_port = 0 (the default) decides every request in
  * the bank's cycle.
+ * The commit unit (getm_cu.h; getm.cu_bytes per cycle of getm.cu_mhz, a
+ * getm.cu_buffer-byte buffer): MEM_TX_COMMIT and MEM_TX_CLEANUP of both
+ * protocols enter its buffer and are performed (written, released) once it
+ * has written them; a message that finds the buffer full waits at the bank's
+ * input (GETM_BUSY). getm.cu_bytes = 0 performs them when the bank takes them.
  * DEVIATION: the VU decides a request's granules when the port takes it (its
  *   answer is not delayed by the k cycles); a stall-buffer waiter re-enters
  *   without the port; a load whose granule aborted still reads the line (the
@@ -58,6 +63,8 @@
 /* WarpTM: a validation's answer says in msg->ts why granule k failed (enum
  * warptm_fail), 8 bits a granule. */
 #define WARPTM_FAIL_WHY(ts, k) ((unsigned)((ts) >> (8 * (k))) & 0xffu)
+/* msg->flags of a commit or cleanup: the commit unit has written it. */
+#define GETM_F_WRITTEN 0x2
 /* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
  * GETM_RESERVED (held exclusively), the granules held shared; a validation
  * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
@@ -86,7 +93,8 @@ void getm_bank_free(struct getm_bank *g);
 enum getm_take {
     GETM_TO_TABLE, /* not (or no longer) a VU matter: classify it and step the table */
     GETM_TAKEN,    /* answered, or waiting in the VU: the bank has taken it */
-    GETM_BUSY,     /* the VU's port is busy (getm.vu_port): the request waits at the input */
+    GETM_BUSY,     /* the VU's port is busy (getm.vu_port), or the commit unit's buffer is
+                      full: the request waits at the input */
 };
 /* A request from the network or the replay list (the bank has checked that
  * its response pipeline has room). */
@@ -96,10 +104,18 @@ enum getm_take getm_bank_take(struct getm_bank *g, struct ctrl *b, struct msg *m
  * with the line and answered here (returns true: the bank has answered m). */
 bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const uint8_t *line);
 /* The VU's port is busy now (the bank must tick again to retry a request
- * refused with GETM_BUSY: nothing else announces the port's freeing). */
+ * refused with GETM_BUSY: nothing else announces the port's freeing; a full
+ * commit unit is getm_bank_writing). */
 bool getm_bank_busy(const struct getm_bank *g, tick_t now);
+/* The commit unit's entries written by now go to the bank's replay list, to
+ * be performed (true: some did). */
+bool getm_bank_tick(struct getm_bank *g, struct ctrl *b);
+/* The commit unit holds entries (the bank must tick until they are written). */
+bool getm_bank_writing(const struct getm_bank *g);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
+/* Timestamp rollover (gpu/tx_epoch.h): GETM's VU flushes its tables. */
+void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg);

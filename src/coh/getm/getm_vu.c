@@ -27,6 +27,7 @@ void getm_params_default(struct getm_params *p)
         .stall_lines = 4,
         .stall_entries = 4,
         .warp_bits = 10,      /* up to 1024 warps GPU-wide (15 SMs x 48 warps = 720) */
+        .ts_bits = 32,        /* spec 004a §9 item 30 */
         .unique_ts = true,
         .owner_seq = true,
         .wake_all = true,
@@ -49,6 +50,11 @@ getm_ts getm_advance_ts(const struct getm_params *p, uint32_t wid, getm_ts t)
     if (!p->unique_ts)
         return t + 1;
     return ((t >> p->warp_bits) + 1) << p->warp_bits | wid;
+}
+
+getm_ts getm_ts_limit(const struct getm_params *p)
+{
+    return p->ts_bits >= 64 ? UINT64_MAX - 1 : (1ull << p->ts_bits) - 2;
 }
 
 struct slot {
@@ -486,6 +492,9 @@ static void step(struct getm_vu *v, addr_t granule_addr, unsigned event)
 struct getm_result getm_vu_access(struct getm_vu *v, const struct getm_req *r)
 {
     uint64_t key = r->addr / v->p.granule + 1;
+    if (r->warpts > getm_ts_limit(&v->p))
+        panic("%s: warp %u's warpts %llu does not fit %u-bit timestamps (no rollover)", v->name,
+              r->wid, (unsigned long long)r->warpts, v->p.ts_bits);
     v->m = meta_of(v, key);
     v->req = r;
     v->res = (struct getm_result){0};
@@ -511,6 +520,32 @@ unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct 
                   : count == v->m->nwrites ? VE_ReleaseLast : VE_Release;
     step(v, addr - addr % v->p.granule, ev);
     return v->n_woken;
+}
+
+void getm_vu_rollover(struct getm_vu *v)
+{
+    for (uint32_t k = 0; k < v->p.stall_lines; k++)
+        if (v->stall[k].n)
+            panic("%s: rollover with %u requests waiting in the stall buffer", v->name,
+                  v->stall[k].n);
+    for (unsigned w = 0; w < WAYS; w++)
+        for (uint32_t i = 0; i < v->p.precise_sets; i++)
+            if (v->way[w][i].key && v->way[w][i].m.nwrites)
+                panic("%s: rollover with granule %#llx reserved", v->name,
+                      (unsigned long long)((v->way[w][i].key - 1) * v->p.granule));
+    for (uint32_t k = 0; k < v->p.stash; k++)
+        if (v->stash[k].key && v->stash[k].m.nwrites)
+            panic("%s: rollover with a stashed granule reserved", v->name);
+    for (uint32_t k = 0; k < v->n_over; k++)
+        if (v->over[k].m.nwrites)
+            panic("%s: rollover with an overflowed granule reserved", v->name);
+    for (unsigned w = 0; w < WAYS; w++) {
+        memset(v->way[w], 0, v->p.precise_sets * sizeof *v->way[w]);
+        memset(v->bloom[w], 0, v->p.bloom_sets * sizeof *v->bloom[w]);
+    }
+    memset(v->stash, 0, v->p.stash * sizeof *v->stash);
+    v->n_over = 0;
+    v->st.rollovers++;
 }
 
 bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m)

@@ -37,6 +37,7 @@ struct getm_params {
     uint32_t bloom_sets;     /* sets per Bloom filter way (power of two); 4 ways */
     uint32_t stall_lines, stall_entries; /* stall buffer: lines x entries per line */
     uint32_t warp_bits;      /* log2 of the GPU's warps: the warp-id part of a unique ts */
+    uint32_t ts_bits;        /* width of a timestamp, warp id included (rollover beyond) */
     bool unique_ts;          /* item 17: timestamps (logical << warp_bits) | warp id */
     bool owner_seq;          /* item 19: owner = (warp, transaction sequence) */
     bool wake_all;           /* item 23: every waiter re-enters, ascending warpts */
@@ -65,6 +66,10 @@ void getm_params_default(struct getm_params *p);
  * the warp may take (after an abort with cause t, or a commit that saw t). */
 getm_ts getm_first_ts(const struct getm_params *p, uint32_t wid);
 getm_ts getm_advance_ts(const struct getm_params *p, uint32_t wid, getm_ts t);
+/* The largest warpts a warp may take: its wts (warpts + 1) must fit ts_bits.
+ * A warp whose next timestamp is larger must wait for a rollover
+ * (gpu/tx_epoch.h). */
+getm_ts getm_ts_limit(const struct getm_params *p);
 
 struct getm_req {
     addr_t addr;
@@ -105,7 +110,7 @@ struct getm_meta {
 #define GETM_APPROX_WTS 2u
 
 struct getm_vu_stats {
-    uint64_t accesses, aborts, queued, stall_full, woken, releases;
+    uint64_t accesses, aborts, queued, stall_full, woken, releases, rollovers;
     uint64_t stashed, bloom_evictions, overflowed, bloom_fills;
     uint64_t abort_kinds[GETM_ABORT_KINDS]; /* granule verdicts by cause */
     uint64_t abort_approx;   /* of those, refused only by Bloom-filter timestamps */
@@ -124,6 +129,10 @@ struct getm_result getm_vu_access(struct getm_vu *v, const struct getm_req *r);
  * to retry them; returns how many. */
 unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct getm_req *woken,
                          unsigned cap);
+/* Timestamp rollover (gpu/tx_epoch.h): nothing is in flight and no granule
+ * is reserved; the stall buffer and the metadata tables are flushed (every
+ * rts and wts back to 0). A waiter or a reservation left is a fault (panic). */
+void getm_vu_rollover(struct getm_vu *v);
 /* Observer: the metadata the VU would use for addr (precise, else the Bloom
  * filter's overestimate); true when it is in the precise table. */
 bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m);

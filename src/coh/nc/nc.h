@@ -51,6 +51,9 @@ struct comp *nc_l2_create_getm(const struct ctrl_wiring *w);
 /* The bytes the bank holds for the line now, if it holds them (V or M); for
  * WarpTM-EL's ideal early checks only (an observer: it changes nothing). */
 bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data);
+/* GETM's timestamp rollover: the bank's validation unit flushes its tables
+ * (gpu/tx_epoch.h; nothing transactional is in flight). */
+void nc_l2_tm_rollover(struct comp *cp);
 void nc_l2_destroy(struct comp *c);
 void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 

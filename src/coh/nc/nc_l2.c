@@ -270,13 +270,17 @@ static bool nc_l2_tick(struct comp *cp)
         moved = true;
     }
     moved |= ctrl_l2_drain_pipe(b);
+    if (((struct nc_l2 *)b)->tm)
+        moved |= getm_bank_tick(((struct nc_l2 *)b)->tm, b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
     struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm && port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now))
-        return true; /* a request waits for the VU's port: only time frees it */
+    if (c->tm && ((port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now)) ||
+                  getm_bank_writing(c->tm)))
+        return true; /* a request waits for the VU's port, or the commit unit writes: only
+                        time frees them */
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
@@ -337,6 +341,11 @@ bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
         return false;
     memcpy(data, l->data, b->line_bytes);
     return true;
+}
+
+void nc_l2_tm_rollover(struct comp *cp)
+{
+    getm_bank_rollover(((struct nc_l2 *)cp)->tm);
 }
 
 void nc_l2_destroy(struct comp *cp)
