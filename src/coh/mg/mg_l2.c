@@ -26,13 +26,14 @@
  * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
  * Invalidations go only on read-write sharing and directory evictions and are
  * acknowledged only for the counted release completion (below); a GPU home
- * passes those of the system home on to its GPMs. A fill that may be older than an
- * invalidation or a write seen meanwhile is not installed: a per-line race
- * check (spec 004b §8 item 4), the MSHR moving from IR to IRX when a write
- * or atomic to the line passes through the bank, an invalidation of its
- * region arrives or an acquire drops remote copies; reads that come later
- * do not merge on it (their value must be as new as that event). Software coherence (sw-nh,
- * sw-h) has no directory: an acquire has the banks drop their remote copies.
+ * passes those of the system home on to its GPMs. A fill that may be older
+ * than an invalidation or a write seen meanwhile is not installed: a
+ * per-line race check (spec 004b §8 item 4), the MSHR moving from IR to IRX
+ * when a write or atomic to the line passes through the bank, an
+ * invalidation of its region arrives or an acquire drops remote copies;
+ * reads that come later do not merge on it (their value must be as new as
+ * that event). Software coherence (sw-nh, sw-h) has no directory: an
+ * acquire has the banks drop their remote copies.
  *
  * Release completion (spec 004b §2.7; docs/multi-gpu.md): an L1's release
  * reaches every bank of its GPM; a bank runs a round of markers to its
@@ -532,7 +533,7 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
 static void open_read(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    ctrl_alloc_tbe(x); /* room checked before the step (remote_room) */
+    ctrl_alloc_tbe(x); /* room checked before the step (take_request) */
     c->n_remote++;
     forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, true);
 }
