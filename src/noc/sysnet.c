@@ -20,7 +20,9 @@ struct sysnet {
     unsigned n_ep, n_gpm;
     struct port *in, *out;      /* [ep][vnet] */
     struct port *far;           /* [src gpm][dst gpm][vnet]: the far end of each link */
-    struct p2p_link *link;      /* [src gpm][dst gpm] (the diagonal unused) */
+    struct p2p_link *link;      /* [src gpm][dst gpm] of one GPU (the diagonal unused) */
+    struct p2p_link *gpu_link;  /* [src gpu][dst gpu] through the switch (the diagonal unused):
+                                   one serialisation for every GPM pair of the two GPUs */
     char **names;
     unsigned n_names;
     struct sysnet_stats st;
@@ -52,9 +54,11 @@ static bool inject(struct sysnet *n, struct msg *m, unsigned src_ep)
     size_t li = (size_t)sg * n->n_gpm + dg;
     struct port *far = &n->far[li * n->s.n_vnets + m->vnet];
     uint32_t bytes = n->s.header_bytes + m->size_bytes;
-    if (!p2p_send(&n->link[li], far, m, bytes))
-        return false;
     bool cross = gpu_of(n, sg) != gpu_of(n, dg);
+    struct p2p_link *l =
+        cross ? &n->gpu_link[(size_t)gpu_of(n, sg) * n->s.gpus + gpu_of(n, dg)] : &n->link[li];
+    if (!p2p_send(l, far, m, bytes))
+        return false;
     (cross ? n->st.gpu_bytes : n->st.gpm_bytes)[m->cls] += bytes;
     (cross ? n->st.gpu_msgs : n->st.gpm_msgs)[m->cls]++;
     return true;
@@ -111,8 +115,9 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
     n->out = calloc((size_t)n->n_ep * nv, sizeof *n->out);
     n->far = calloc(n_far, sizeof *n->far);
     n->link = calloc((size_t)n->n_gpm * n->n_gpm, sizeof *n->link);
+    n->gpu_link = calloc((size_t)shape->gpus * shape->gpus, sizeof *n->gpu_link);
     n->names = calloc(2 * (size_t)n->n_ep * nv + n_far, sizeof *n->names);
-    if (!n->in || !n->out || !n->far || !n->link || !n->names)
+    if (!n->in || !n->out || !n->far || !n->link || !n->gpu_link || !n->names)
         panic("out of memory");
     for (unsigned ep = 0; ep < n->n_ep; ep++)
         for (unsigned v = 0; v < nv; v++) {
@@ -121,12 +126,15 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
             port_init(&n->out[ep * nv + v], add_name(n, "%s.out[%u].vnet%u", ep, v, 0),
                       SYSNET_FIFO, 0, &n->comp, banks[ep]);
         }
+    for (unsigned a = 0; a < shape->gpus * shape->gpus; a++) {
+        p2p_init(&n->gpu_link[a], shape->gpu_bytes_per_s);
+        n->gpu_link[a].latency_ps = shape->gpu_latency_ps;
+    }
     for (unsigned a = 0; a < n->n_gpm; a++)
         for (unsigned b = 0; b < n->n_gpm; b++) {
-            bool cross = gpu_of(n, a) != gpu_of(n, b);
             struct p2p_link *l = &n->link[(size_t)a * n->n_gpm + b];
-            p2p_init(l, cross ? shape->gpu_bytes_per_s : shape->gpm_bytes_per_s);
-            l->latency_ps = cross ? shape->gpu_latency_ps : shape->gpm_latency_ps;
+            p2p_init(l, shape->gpm_bytes_per_s);
+            l->latency_ps = shape->gpm_latency_ps;
             for (unsigned v = 0; v < nv; v++)
                 port_init(&n->far[((size_t)a * n->n_gpm + b) * nv + v],
                           add_name(n, "%s.link[%u->%u].vnet%u", a, b, v), SYSNET_FIFO, 0,
@@ -153,6 +161,7 @@ void sysnet_free(struct sysnet *n)
     free(n->out);
     free(n->far);
     free(n->link);
+    free(n->gpu_link);
     free(n);
 }
 

@@ -9,6 +9,12 @@
  * system home's index; GPMs go through their GPU home, GPU homes through the
  * system home. Any other bank keeps clean copies of remote lines, forwards
  * every miss, write and atomic towards the home, and relays the answers.
+ * Concurrent misses to one remote line merge: the first read's MSHR (state
+ * IR) holds the later ones, which its answer serves, so one request crosses
+ * the link (remote-line MSHRs are at most half of l2.mshrs, so that home
+ * misses, which free on DRAM alone, always find one; a full share stalls an
+ * L1's read, while a read another GPM's bank passed on, which must not hold
+ * up the FIFO behind it, goes on unmerged and unfilled).
  *
  * Two tables: the data array's (this file's first) and the directory's
  * (Table 5.1: V/I per region with a sharer vector of GPMs, no transient
@@ -20,10 +26,14 @@
  * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
  * Invalidations go only on read-write sharing and directory evictions and are
  * acknowledged only for the counted release completion (below); a GPU home
- * passes those of the system home on to its GPMs. A fill that may be older than an invalidation or a write seen
- * meanwhile is not installed (a per-bank count of both, compared at the
- * answer: conservative, spec 004b §8 item 4). Software coherence (sw-nh,
- * sw-h) has no directory: an acquire has the banks drop their remote copies.
+ * passes those of the system home on to its GPMs. A fill that may be older
+ * than an invalidation or a write seen meanwhile is not installed: a
+ * per-line race check (spec 004b §8 item 4), the MSHR moving from IR to IRX
+ * when a write or atomic to the line passes through the bank, an
+ * invalidation of its region arrives or an acquire drops remote copies;
+ * reads that come later do not merge on it (their value must be as new as
+ * that event). Software coherence (sw-nh, sw-h) has no directory: an
+ * acquire has the banks drop their remote copies.
  *
  * Release completion (spec 004b §2.7; docs/multi-gpu.md): an L1's release
  * reaches every bank of its GPM; a bank runs a round of markers to its
@@ -62,20 +72,28 @@
     X(M, "home only: valid, dirty (differs from DRAM)")                                           \
     X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
     X(IA, "GPU home only (hmg, mg.gpu_atomics = gpu-home): way taken, the line fetched from "   \
-          "the system home for a .gpu atomic; requests parked")
+          "the system home for a .gpu atomic; requests parked")                                   \
+    X(IR, "not home: no way; a read forwarded to the home, its answer will fill here; later "   \
+          "reads of the line wait in its MSHR (merged) instead of crossing the link")            \
+    X(IRX, "not home: as IR, but a write, atomic or invalidation of the line (or an acquire) "  \
+           "came meanwhile: the answer serves the merged reads and is not installed; later "    \
+           "reads go on alone, unfilled")
 
 #define MG_L2_EVENTS(X)                                                                            \
     X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
     X(HWrite, "home: a write-through")                                                             \
     X(HAtomic, "home: an atomic")                                                                  \
     X(Load, "not home: a weak or .cta read from an L1 of this GPM (may hit here)")               \
-    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
+    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home), every read "  \
+               "of no remote caching, or one another GPM passed on finding no remote-line MSHR "  \
+               "free (it must not wait): forwarded, never filled")                                \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
     X(GAtomic, "hmg, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a .gpu or "   \
                ".cta atomic, performed here")                                                     \
-    X(Fill, "not home: the home's data for a forwarded read that may be installed, or for a "   \
+    X(Fill, "not home: the home's answer to the MSHR's read (installed unless raced), or to a " \
             "GPU home's fetch")                                                                    \
+    X(FillNoWay, "not home: the answer to the MSHR's read finds its set busy with home lines")   \
     X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
@@ -95,7 +113,10 @@ struct mg_flavour {
 };
 
 struct mg_stats {
-    uint64_t forwarded, relayed, fills_dropped, invs_sent, invs_received, lines_invalidated;
+    uint64_t forwarded, relayed, invs_sent, invs_received, lines_invalidated;
+    uint64_t merged;        /* reads served by another's outstanding read of the remote line */
+    uint64_t fills_dropped; /* answers to a read not installed (raced, or no way) */
+    uint64_t fills_raced;   /* ... because a write or invalidation of the line came meanwhile */
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
     uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
     uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
@@ -118,8 +139,7 @@ struct mg_l2 {
     unsigned gpm, n_gpms, gpms, banks; /* gpms: per GPU */
     struct cache dir;   /* nhcc: entries with meta[0] = sharer GPMs */
     unsigned dir_lines;
-    uint64_t epoch;     /* invalidations taken + writes forwarded: a fill older than one
-                           of them must not be installed */
+    unsigned n_remote, max_remote; /* MSHRs in IR/IRX; at most (l2.mshrs / 2) */
     struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
                            marker is never refused, so markers cannot deadlock */
     unsigned n_rel;
@@ -478,10 +498,10 @@ static void do_atomic(struct coh_ctx *x)
 }
 
 /* Forward a request towards the line's home (parent()); the answer comes
- * back the same way. From an L1 of this GPM: m->sharer keeps the L1, m->ts
- * this bank's epoch, MG_F_FILL whether the answer may fill here. From
- * another GPM (at a GPU home, hmg): m->ts2 keeps that bank's endpoint + 1,
- * m->acks this bank's epoch, MG_F_FILL2 whether the answer may fill here. */
+ * back the same way. From an L1 of this GPM: m->sharer keeps the L1,
+ * MG_F_FILL whether the answer settles this bank's MSHR (IR) for the line.
+ * From another GPM (at a GPU home, hmg): m->ts2 keeps that bank's endpoint +
+ * 1, MG_F_FILL2 whether the answer settles this bank's MSHR. */
 static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t bytes, bool fill)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
@@ -490,12 +510,10 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
     c->st.forwarded++;
     if (passed_on) {
         m->ts2 = (uint64_t)m->src + 1;
-        m->acks = (int32_t)(uint32_t)c->epoch;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
                               (fill ? MG_F_FILL2 : 0));
     } else {
         m->sharer = m->src;
-        m->ts = c->epoch;
         m->ts2 = 0;
         m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL | MG_F_FILL2)) |
                               (fill ? MG_F_FILL : 0));
@@ -510,9 +528,21 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
     x->msg = NULL;
 }
 
-static void fwd_load(struct coh_ctx *x)
+/* A read miss to a remote line: the MSHR (IR) its answer settles, and the
+ * read to the home. */
+static void open_read(struct coh_ctx *x)
 {
-    forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, mg_of(x->ctrl)->f.remote_fill);
+    struct mg_l2 *c = mg_of(x->ctrl);
+    ctrl_alloc_tbe(x); /* room checked before the step (take_request) */
+    c->n_remote++;
+    forward(x, MSG_NC_GETS, TRAFFIC_REQ, 0, true);
+}
+
+/* A later read of the line waits for the outstanding one's answer. */
+static void merge_read(struct coh_ctx *x)
+{
+    mg_of(x->ctrl)->st.merged++;
+    ctrl_hold(x);
 }
 
 static void fwd_load_nofill(struct coh_ctx *x)
@@ -526,7 +556,6 @@ static void fwd_write(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct msg *m = x->msg;
-    c->epoch++;
     c->base.st.writes++;
     if (m->flags & MG_F_SYS) {
         forward(x, MSG_NC_WRITE, TRAFFIC_ST, m->size_bytes, false);
@@ -552,7 +581,6 @@ static void update_copy(struct coh_ctx *x)
 static void fwd_atomic(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    c->epoch++;
     c->base.st.atomics++;
     forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg), false);
 }
@@ -568,7 +596,6 @@ static void gpu_atomic(struct coh_ctx *x)
     struct msg *m = x->msg;
     struct atom_ops *a = m->req.atom;
     c->st.gpu_atomics++;
-    c->epoch++; /* a fill already on its way is older than this */
     cache_touch(&c->base.cache, x->line);
     atom_apply(a, x->line->data);
     struct msg *w = msg_new(c->base.w.msgs, MSG_NC_WRITE, m->addr, c->base.comp.eng->now);
@@ -627,6 +654,42 @@ static void count_inv(struct coh_ctx *x)
     mg_of(x->ctrl)->st.lines_invalidated++;
 }
 
+static void count_raced(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    c->st.fills_dropped++;
+    c->st.fills_raced++;
+}
+
+static void count_no_way(struct coh_ctx *x)
+{
+    mg_of(x->ctrl)->st.fills_dropped++;
+}
+
+/* The answer to the MSHR's read (x->msg, relayed to its requester after
+ * the step) serves every read merged on it, then the MSHR is freed; those
+ * parked on it (.gpu atomics) replay. A merged read of another GPM goes
+ * back as the answer to its own forward. */
+static void settle_read(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *w;
+    while ((w = msg_list_pop(&x->tbe->merged))) {
+        c->base.st.reads++;
+        memcpy(w->data, x->msg->data, c->base.line_bytes);
+        if (w->flags & MG_F_SYS) {
+            w->flags &= (uint16_t) ~(MG_F_SYS | MG_F_DIR);
+            sys_send(c, w, w->src / c->banks, NC_VNET_RSP, MSG_NC_DATA, TRAFFIC_LD,
+                     (uint16_t)c->base.line_bytes);
+        } else {
+            ctrl_l2_respond(&c->base, w, MSG_NC_DATA, NC_VNET_RSP, TRAFFIC_LD,
+                            (uint16_t)c->base.line_bytes);
+        }
+    }
+    c->n_remote--;
+    ctrl_free_tbe(x);
+}
+
 static const struct coh_action_name actions[] = {
     {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},
     {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR for the miss"},
@@ -638,7 +701,12 @@ static const struct coh_action_name actions[] = {
     {reply_copy, "reply_copy", "answer the L1 from this GPM's copy"},
     {write_line, "write_line", "merge the written bytes (acknowledge a write of this GPM)"},
     {do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
-    {fwd_load, "fwd_load", "forward the read to the home (its answer may fill here)"},
+    {open_read, "open_read", "allocate an MSHR, forward the read to the home (its answer "
+                             "may fill here)"},
+    {merge_read, "merge_read", "wait in the MSHR for the outstanding read's answer"},
+    {settle_read, "settle_read", "answer the merged reads with the home's data, free the MSHR"},
+    {count_raced, "count_raced", "count the answer not installed (raced)"},
+    {count_no_way, "count_no_way", "count the answer not installed (no way)"},
     {fwd_load_nofill, "fwd_load_far", "forward the read to the home (its answer never fills)"},
     {fwd_write, "fwd_write", "acknowledge the L1, write through to the home"},
     {update_copy, "update_copy", "write the bytes into this GPM's copy"},
@@ -663,13 +731,12 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
                                                          ctrl_l2_send_fetch, ctrl_park),
     [ML2_I ][ML2_HAtomic] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
                                                          ctrl_l2_send_fetch, ctrl_park),
-    [ML2_I ][ML2_Load   ] = DO(ML2_I,  TAG_RD,           fwd_load),
+    [ML2_I ][ML2_Load   ] = DO(ML2_IR, TAG_RD,           open_read),
     [ML2_I ][ML2_LoadFar] = DO(ML2_I,  TAG_RD,           fwd_load_nofill),
     [ML2_I ][ML2_Write  ] = DO(ML2_I,  TAG_RD,           fwd_write),
     [ML2_I ][ML2_Atomic ] = DO(ML2_I,  TAG_RD,           fwd_atomic),
     [ML2_I ][ML2_GAtomic] = DO(ML2_IA, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
                                                          fetch_line, ctrl_park),
-    [ML2_I ][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, install_fill),
     [ML2_I ][ML2_Inv    ] = DO(ML2_I,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_HLoad  ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_data),
     [ML2_V ][ML2_HWrite ] = DO(ML2_M,  TAG_RD | DATA_WR, write_line),
@@ -679,7 +746,6 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_V ][ML2_Write  ] = DO(ML2_V,  TAG_RD | DATA_WR, update_copy, fwd_write),
     [ML2_V ][ML2_Atomic ] = DO(ML2_I,  TAG_RD | TAG_WR,  ctrl_drop_line, fwd_atomic),
     [ML2_V ][ML2_GAtomic] = DO(ML2_V,  TAG_RD | DATA_RD | DATA_WR, gpu_atomic),
-    [ML2_V ][ML2_Fill   ] = DO(ML2_V,  TAG_RD,           ctrl_nothing),
     [ML2_V ][ML2_Inv    ] = DO(ML2_I,  TAG_WR,           count_inv, ctrl_drop_line),
     [ML2_V ][ML2_Replace] = DO(ML2_I,  TAG_WR,           ctrl_drop_line),
     [ML2_M ][ML2_HLoad  ] = DO(ML2_M,  TAG_RD | DATA_RD, reply_data),
@@ -696,6 +762,21 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_IA][ML2_Atomic ] = STALL,
     [ML2_IA][ML2_GAtomic] = STALL,
     [ML2_IA][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, fill_fetched, ctrl_free_tbe),
+    [ML2_IR ][ML2_Load     ] = DO(ML2_IR,  TAG_RD,           merge_read),
+    [ML2_IR ][ML2_LoadFar  ] = DO(ML2_IR,  TAG_RD,           fwd_load_nofill),
+    [ML2_IR ][ML2_Write    ] = DO(ML2_IRX, TAG_RD,           fwd_write),
+    [ML2_IR ][ML2_Atomic   ] = DO(ML2_IRX, TAG_RD,           fwd_atomic),
+    [ML2_IR ][ML2_GAtomic  ] = STALL,
+    [ML2_IR ][ML2_Inv      ] = DO(ML2_IRX, TAG_RD,           ctrl_nothing),
+    [ML2_IR ][ML2_Fill     ] = DO(ML2_V,   TAG_WR | DATA_WR, install_fill, settle_read),
+    [ML2_IR ][ML2_FillNoWay] = DO(ML2_I,   TAG_RD,           count_no_way, settle_read),
+    [ML2_IRX][ML2_Load     ] = DO(ML2_IRX, TAG_RD,           fwd_load_nofill),
+    [ML2_IRX][ML2_LoadFar  ] = DO(ML2_IRX, TAG_RD,           fwd_load_nofill),
+    [ML2_IRX][ML2_Write    ] = DO(ML2_IRX, TAG_RD,           fwd_write),
+    [ML2_IRX][ML2_Atomic   ] = DO(ML2_IRX, TAG_RD,           fwd_atomic),
+    [ML2_IRX][ML2_GAtomic  ] = STALL,
+    [ML2_IRX][ML2_Inv      ] = DO(ML2_IRX, TAG_RD,           ctrl_nothing),
+    [ML2_IRX][ML2_Fill     ] = DO(ML2_I,   TAG_RD,           count_raced, settle_read),
 };
 
 const struct coh_table mg_l2_table =
@@ -724,7 +805,9 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     bool home = sys == c->gpm, gh = gpu_home(c, sys) == c->gpm;
     switch (m->type) {
     case MSG_NC_GETS:
-        return home ? ML2_HLoad : load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
+        if (home)
+            return ML2_HLoad;
+        return c->f.remote_fill && load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
     case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
     case MSG_NC_ATOMIC:
         if (home)
@@ -755,6 +838,15 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if ((at_home || event == ML2_GAtomic) && !x.line &&
         !ctrl_l2_room_for_miss(b, m->addr, evictable, ML2_Replace))
         return false;
+    /* no MSHR for a read of a remote line: an L1's read waits for one; one
+     * another GPM passed on goes on unfilled here (a GPU home's FIFO from
+     * that GPM also carries what the homes it waits on need) */
+    bool no_mshr = event == ML2_Load && x.state == ML2_I &&
+                   (c->n_remote == c->max_remote || tbe_full(&b->tbes));
+    if (no_mshr && c->max_remote && !(m->flags & MG_F_SYS)) {
+        b->st.resource_stalls++;
+        return false;
+    }
     int slot = -1;
     if (at_home && (m->flags & MG_F_ACKME)) /* counted: acknowledged once its invalidations are */
         slot = ack_slot(c, m);
@@ -764,6 +856,8 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if (at_home || (c->f.hier && event != ML2_LoadFar &&
                     gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
         dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
+    if (no_mshr) /* after the directory: the GPM that passed it on may fill */
+        event = ML2_LoadFar;
     c->inv_slot = -1;
     if (slot >= 0)
         slot_check(c, &c->rel[slot]);
@@ -773,25 +867,23 @@ static bool take_request(struct ctrl *b, struct msg *m)
     return true;
 }
 
-/* A read's answer fills this bank if nothing that could make it stale came
- * in since it was forwarded (`sent`: the epoch then). */
-static void maybe_fill(struct mg_l2 *c, struct msg *m, bool sent_matches)
+/* The answer to this bank's read of a remote line settles its MSHR: it
+ * fills the line unless raced (IRX) or its set is busy with home lines. */
+static void settle(struct mg_l2 *c, struct msg *m)
 {
     struct ctrl *b = &c->base;
-    struct cache_line *l = cache_find(&b->cache, m->addr);
-    {
-        if (!sent_matches) {
-            c->st.fills_dropped++; /* an invalidation or a write came in meanwhile */
-        } else if (!l) {
-            struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
-            if (way && way->present && way->state == ML2_V)
-                ctrl_fire(b, way->addr, NULL, ML2_Replace);
-            if (way && !way->present)
-                ctrl_fire(b, m->addr, m, ML2_Fill);
-            else
-                c->st.fills_dropped++; /* the set is busy with home lines */
-        }
+    struct tbe *t = tbe_find(&b->tbes, m->addr);
+    panic_if(!t || (t->state != ML2_IR && t->state != ML2_IRX),
+             "%s: answer %#llx for no outstanding read", b->w.name, (unsigned long long)m->addr);
+    unsigned event = ML2_Fill;
+    if (t->state == ML2_IR) {
+        struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
+        if (way && way->present && way->state == ML2_V)
+            ctrl_fire(b, way->addr, NULL, ML2_Replace);
+        if (!way || way->present)
+            event = ML2_FillNoWay;
     }
+    ctrl_fire(b, m->addr, m, event);
 }
 
 /* An answer from a home, relayed to the bank (hmg, at a GPU home) or the L1
@@ -807,7 +899,7 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
     c->st.relayed++;
     if (m->ts2) {
         if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL2))
-            maybe_fill(c, m, (uint32_t)m->acks == (uint32_t)c->epoch);
+            settle(c, m);
         unsigned to = (unsigned)(m->ts2 - 1);
         m->ts2 = 0;
         m->flags &= (uint16_t)~MG_F_FILL2;
@@ -815,7 +907,7 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
         return;
     }
     if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL))
-        maybe_fill(c, m, m->ts == c->epoch);
+        settle(c, m);
     m->flags &= (uint16_t) ~(MG_F_FILL | MG_F_SYS | MG_F_DIR);
     m->src = (uint16_t)m->sharer;
     ctrl_l2_respond(b, m, m->type, NC_VNET_RSP, m->cls, m->size_bytes);
@@ -1046,7 +1138,8 @@ static void drop_if_remote(struct cache_line *l, void *arg)
 /* Spec 004b §2.8: an acquire at scope S invalidates every cache between the
  * SM and S's home: this bank's copies of lines homed elsewhere (for .gpu in
  * sw-h, not those this bank is the GPU home of); in sw-h a .sys acquire also
- * has every other GPM of the GPU drop theirs. Fills in flight are dropped. */
+ * has every other GPM of the GPU drop theirs. Reads out now are not
+ * installed, and later ones do not merge on them (IRX). */
 static bool take_acq(struct mg_l2 *c, struct msg *m)
 {
     if (!port_has_room(&c->base.pipe, 1)) {
@@ -1054,9 +1147,13 @@ static bool take_acq(struct mg_l2 *c, struct msg *m)
         return false;
     }
     struct drop d = {c, m->req.scope};
-    c->epoch++;
     c->st.bulk_invalidations++;
     cache_for_each(&c->base.cache, drop_if_remote, &d);
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* reads out now may be older */
+        struct tbe *t = &c->base.tbes.e[i];
+        if (t->used && t->state == ML2_IR)
+            ctrl_fire(&c->base, t->addr, NULL, ML2_Inv);
+    }
     if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
         sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
         return true;
@@ -1102,12 +1199,12 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
     struct ctrl *b = &c->base;
     switch (m->type) {
     case MSG_MG_INV:
-        c->epoch++;
         c->st.invs_received++;
-        for (unsigned k = 0; k < c->dir_lines; k++) {
+        for (unsigned k = 0; k < c->dir_lines; k++) { /* copies, and reads out now (IR) */
             addr_t line = region_line(c, dir_key(c, m->addr), k);
-            struct cache_line *l = cache_find(&b->cache, line);
-            if (l && l->state == ML2_V && sys_home(c, line, false) != c->gpm)
+            struct coh_ctx x;
+            ctrl_lookup(b, &x, line);
+            if ((x.state == ML2_V && sys_home(c, line, false) != c->gpm) || x.state == ML2_IR)
                 ctrl_fire(b, line, NULL, ML2_Inv);
         }
         struct mg_rel *r = NULL;
@@ -1245,7 +1342,9 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_BASE(fills),
     CTRL_STAT_OWN(struct mg_stats, forwarded),
     CTRL_STAT_OWN(struct mg_stats, relayed),
+    CTRL_STAT_OWN(struct mg_stats, merged),
     CTRL_STAT_OWN(struct mg_stats, fills_dropped),
+    CTRL_STAT_OWN(struct mg_stats, fills_raced),
     CTRL_STAT_OWN(struct mg_stats, invs_sent),
     CTRL_STAT_OWN(struct mg_stats, invs_received),
     CTRL_STAT_OWN(struct mg_stats, lines_invalidated),
@@ -1279,6 +1378,7 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->counted = cfg->mg.release == 2;
     c->gpu_atomics = f.hier && f.directory && cfg->mg.gpu_atomics == 1;
     c->inv_slot = -1;
+    c->max_remote = cfg->l2.mshrs / 2;
     if (c->counted) {
         c->gen = 1;
         c->n_gout = 64;
