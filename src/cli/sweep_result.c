@@ -152,8 +152,11 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             res->lines_invalidated += item->valuedouble;
         if (strstr(k, ".l2[") && ends_with(k, len, ".dir_evictions"))
             res->dir_evictions += item->valuedouble;
+        if (strstr(k, ".l2[") && ends_with(k, len, ".evict_lines_invalidated"))
+            res->evict_lines_invalidated += item->valuedouble;
         if (strstr(k, ".sm[") &&
-            (ends_with(k, len, ".l1.stores") || ends_with(k, len, ".l1.atomics")))
+            (ends_with(k, len, ".l1.stores") || ends_with(k, len, ".l1.atomics") ||
+             ends_with(k, len, ".l1.cta_atomics")))
             res->l1_writes += item->valuedouble;
         if (!strcmp(k, "gpu.emu.transitions"))
             res->epoch_changes = item->valuedouble;
@@ -182,6 +185,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->store_latency = lat[2] / lat[3];
     if (res->l1_writes > 0)
         res->invs_per_store = res->lines_invalidated / res->l1_writes;
+    if (res->dir_evictions > 0)
+        res->invs_per_dir_evict = res->evict_lines_invalidated / res->dir_evictions;
     if (res->tx_commits > 0)
         res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
     if (tx_begins > 0)
