@@ -23,6 +23,11 @@
  *   then on its copy), old values 0 .. n-1, n at the system home once the
  *   write-throughs are in; and .cta and .gpu increments mixed on one counter
  *   by one SM's warps (one CTA's: morally strong), still atomic.
+ * - hmg, gpu-home: a GPU home's fetch for a .gpu atomic met on its way by an
+ *   invalidation of its region (a write at the system home to another line
+ *   of the region, which the GPU home shares) is used once (FillOnce): the
+ *   atomic is performed on it, the line is not kept, so a later .gpu load
+ *   at the GPU home goes on to the system home.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -39,6 +44,7 @@
 #define MCTR 0x30000u /* mixed, homed at GPM 3 */
 #define CCTR 0x40000u /* .cta counter, homed at GPM 3 */
 #define XCTR 0x50000u /* .cta and .gpu mixed, homed at GPM 3 */
+#define FCTR 0x60000u /* a fetch met by an invalidation, homed at GPM 3 */
 #define PER_SM 24u
 
 static struct inject *mg_rig(const char *protocol, const char *gpu_atomics)
@@ -171,6 +177,28 @@ static void cta_atomics_in_the_l1(void **state)
     }
 }
 
+static void stale_fetch_is_used_once(void **state)
+{
+    (void)state;
+    struct inject *r = mg_rig("hmg", "gpu-home");
+    load(r, 6, FCTR, SCOPE_CTA); /* homed at GPM 3 (GPU 1) */
+    inject_store(r, 6, 0, FCTR, 4, 5, SEM_RELAXED, SCOPE_SYS, 0);
+    inject_run(r);
+    load(r, 2, FCTR + 128, SCOPE_CTA); /* GPU 0's home (GPM 1) shares the region */
+    unsigned a = inject_atomic(r, 2, 0, FCTR, ATOM_ADD, ATYPE_U32, 1, 0, SEM_RELAXED, SCOPE_GPU,
+                               0); /* GPM 1 fetches the line ... */
+    inject_store(r, 6, 1, FCTR + 128, 4, 7, SEM_RELAXED, SCOPE_SYS, 0); /* ... the region's inv */
+    inject_run(r);
+    assert_int_equal(inject_value(r, a), 5);
+    assert_int_equal(inject_coverage(r, "nhcc.L2", "IA", "FillOnce"), 1);
+    assert_int_equal(inject_stat(r, "gpu0.gpm1.l2[0].gpu_atomics"), 1);
+    uint64_t fwd = inject_stat(r, "gpu0.gpm1.l2[0].forwarded");
+    assert_int_equal(load(r, 2, FCTR, SCOPE_GPU), 6);  /* not kept: from the system home */
+    assert_true(inject_stat(r, "gpu0.gpm1.l2[0].forwarded") > fwd);
+    assert_int_equal(load(r, 6, FCTR, SCOPE_SYS), 6);
+    inject_free(r);
+}
+
 /* The default, and nhcc (no GPU home) whatever the setting. */
 static void atomics_at_the_system_home(void **state)
 {
@@ -185,6 +213,7 @@ int main(void)
         cmocka_unit_test(hmg_gpu_atomics_at_the_gpu_home),
         cmocka_unit_test(swh_gpu_atomics_at_the_gpu_home),
         cmocka_unit_test(cta_atomics_in_the_l1),
+        cmocka_unit_test(stale_fetch_is_used_once),
         cmocka_unit_test(atomics_at_the_system_home),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
