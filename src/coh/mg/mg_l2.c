@@ -73,8 +73,8 @@
     X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home)")               \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a .gpu or " \
-               ".cta atomic, performed here")                                                     \
+    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a "    \
+               ".gpu or .cta atomic, performed here")                                             \
     X(Fill, "not home: the home's data for a forwarded read that may be installed, or for a "   \
             "GPU home's fetch")                                                                    \
     X(FillOnce, "GPU home: the fetched line, met on its way by an invalidation of its region or " \
@@ -576,9 +576,10 @@ static void fwd_atomic(struct coh_ctx *x)
  * copy (spec 004b §2.4: .gpu synchronisation at the GPU home), which every
  * write and atomic of this GPU passes: hmg's directory keeps it coherent with
  * the system home's, sw-h's .sys acquires drop it (a .gpu one need not: the
- * GPU home is .gpu's point of coherence). Its bytes are written through to the system home,
- * where the observers check values (a GPU home's copy is not the newest
- * value for other GPUs, which a .gpu atomic does not synchronise with). */
+ * GPU home is .gpu's point of coherence). Its bytes are written through to
+ * the system home, where the observers check values (a GPU home's copy is
+ * not the newest value for other GPUs, which a .gpu atomic does not
+ * synchronise with). */
 static void gpu_atomic(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
