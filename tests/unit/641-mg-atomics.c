@@ -22,7 +22,8 @@
  *   performed in that SM's L1 under every multi-GPM protocol (one fetch,
  *   then on its copy), old values 0 .. n-1, n at the system home once the
  *   write-throughs are in; and .cta and .gpu increments mixed on one counter
- *   by one SM's warps (one CTA's: morally strong), still atomic.
+ *   by one SM's warps (one CTA's: morally strong), still atomic. Every
+ *   CtaAtomic cell of the L1 fires.
  * - hmg, gpu-home: a GPU home's fetch for a .gpu atomic met on its way by an
  *   invalidation of its region (a write at the system home to another line
  *   of the region, which the GPU home shares) is used once (FillOnce): the
@@ -173,6 +174,19 @@ static void cta_atomics_in_the_l1(void **state)
         assert_int_equal(load(r, 6, CCTR, SCOPE_SYS), n);
         n = increments(r, XCTR, 0, 1, cta_gpu_scope);
         assert_int_equal(load(r, 6, XCTR, SCOPE_SYS), n);
+        /* a .cta atomic behind a load's fill (it waits, then is performed here) */
+        inject_load(r, 0, 0, CCTR + 0x100, 4, SEM_WEAK, SCOPE_CTA, 0);
+        unsigned id = inject_atomic(r, 0, 1, CCTR + 0x100, ATOM_ADD, ATYPE_U32, 1, 0,
+                                    SEM_RELAXED, SCOPE_CTA, 1);
+        inject_run(r);
+        assert_int_equal(inject_value(r, id), 0);
+        assert_int_equal(load(r, 0, CCTR + 0x100, SCOPE_CTA), 1);
+        /* every CtaAtomic cell: the miss's fetch, a stall behind a load's
+         * fill, the hits, and behind an outstanding .gpu atomic (at the L2) */
+        const char *const states[] = {"I", "IV", "V", "II"};
+        for (unsigned s = 0; s < ARRAY_LEN(states); s++)
+            if (inject_coverage(r, "rc.L1", states[s], "CtaAtomic") < 1)
+                fail_msg("%s: rc.L1 [%s][CtaAtomic] never fired", protocols[p], states[s]);
         inject_free(r);
     }
 }
