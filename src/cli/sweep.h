@@ -162,10 +162,13 @@ struct sweep_result {
      * links between GPUs and between the GPMs of a GPU, all classes; the
      * invalidation class's bytes on both; L2 lines dropped by invalidations
      * (a directory's, or sw-nh/sw-h's bulk ones) and directory entries
-     * evicted, summed over banks; the stores and atomics the L1s sent, and
-     * lines invalidated per one of them (Fig. 5.10) */
+     * evicted, summed over banks; the stores and atomics the L1s sent (and
+     * the .cta atomics they performed, each a write-through), and lines
+     * invalidated per one of them (Fig. 5.10); the lines invalidations caused
+     * by directory evictions dropped, and those per eviction (Fig. 5.11) */
     double gpu_link_bytes, gpm_link_bytes, link_inv_bytes;
     double lines_invalidated, dir_evictions, l1_writes, invs_per_store;
+    double evict_lines_invalidated, invs_per_dir_evict;
     /* transactions (protocol getm; 0 elsewhere), summed over SMs: thread
      * transactions committed and aborted (tx.lane_commits, tx.lane_aborts),
      * aborts per 1000 commits, warp-cycles in transactions (attempts, commit

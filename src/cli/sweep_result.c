@@ -160,8 +160,11 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             res->tx_abort_bloom += item->valuedouble;
         if (strstr(k, ".l2[") && ends_with(k, len, ".dir_evictions"))
             res->dir_evictions += item->valuedouble;
+        if (strstr(k, ".l2[") && ends_with(k, len, ".evict_lines_invalidated"))
+            res->evict_lines_invalidated += item->valuedouble;
         if (strstr(k, ".sm[") &&
-            (ends_with(k, len, ".l1.stores") || ends_with(k, len, ".l1.atomics")))
+            (ends_with(k, len, ".l1.stores") || ends_with(k, len, ".l1.atomics") ||
+             ends_with(k, len, ".l1.cta_atomics")))
             res->l1_writes += item->valuedouble;
         if (!strcmp(k, "gpu.emu.transitions"))
             res->epoch_changes = item->valuedouble;
@@ -191,6 +194,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     if (res->l1_writes > 0)
         res->invs_per_store = res->lines_invalidated / res->l1_writes;
     res->tx_cycles = res->tx_exec_cycles + res->tx_wait_cycles;
+    if (res->dir_evictions > 0)
+        res->invs_per_dir_evict = res->evict_lines_invalidated / res->dir_evictions;
     if (res->tx_commits > 0)
         res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
     if (tx_begins > 0)

@@ -26,6 +26,7 @@
                 X(sc_held_frac) X(load_latency) X(store_latency) X(store_load_ratio) X(expired_loads)      \
                     X(gpu_link_bytes) X(gpm_link_bytes) X(link_inv_bytes)                  \
                         X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \
+                        X(evict_lines_invalidated) X(invs_per_dir_evict)                   \
                     X(tx_commits) X(tx_aborts) X(tx_aborts_per_1k) X(tx_cycles)            \
                         X(tx_cycles_per_tx) X(tx_exec_cycles) X(tx_wait_cycles)
 #define STAT_NAME(f) #f,

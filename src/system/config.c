@@ -163,7 +163,8 @@ static const struct cfg_opt mg_opts[] = {
              "(option 1, safe, slower); thesis = one round answered at once (§5.5's text; "
              "unsafe: an invalidation may arrive after it)"),
     CFG_ENUM("gpu_atomics", T, gpu_atomics, "system", mg_gpu_atomics,
-             "hmg: where .gpu and .cta atomics are performed (docs/multi-gpu.md): system = at "
+             "hmg, sw-h: where .gpu atomics (and the .cta ones an L1 sends on) are performed "
+             "(docs/multi-gpu.md): system = at "
              "the system home, like .sys ones (atomic across GPUs, as a kernel written for one "
              "GPU and spanning several needs); gpu-home = at the GPU home (spec 004b §2.4; "
              ".gpu atomics of different GPUs are then not atomic with each other)"),

@@ -2,7 +2,8 @@
  * 853-sweep-mg-stats.c - the multi-GPM statistics a sweep reads from a run's
  * JSON (docs/repro.md): link bytes between GPUs and between GPMs, the
  * invalidation class on both, lines invalidated and directory evictions over
- * every bank, the L1s' stores and atomics and their ratio (Fig. 5.10), under
+ * every bank, the L1s' stores and atomics and their ratio (Fig. 5.10), the
+ * lines directory evictions' invalidations dropped per eviction (Fig. 5.11), under
  * multi-GPM component names; all 0 for a run on one GPM.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -48,8 +49,10 @@ static void multi_gpm_statistics_are_summed_over_components(void **state)
          "\"sys.gpm_links.bytes.INV\": 16,"
          "\"gpu0.gpm0.l2[0].lines_invalidated\": 3, \"gpu1.gpm1.l2[1].lines_invalidated\": 2,"
          "\"gpu0.gpm1.l2[0].dir_evictions\": 4,"
+         "\"gpu0.gpm0.l2[0].evict_lines_invalidated\": 2,"
+         "\"gpu1.gpm1.l2[1].evict_lines_invalidated\": 4,"
          "\"gpu0.gpm0.sm[0].l1.stores\": 6, \"gpu1.gpm0.sm[1].l1.stores\": 3,"
-         "\"gpu1.gpm0.sm[1].l1.atomics\": 1",
+         "\"gpu1.gpm0.sm[1].l1.atomics\": 1, \"gpu1.gpm1.sm[0].l1.cta_atomics\": 2",
          &res);
     assert_true(res.has_stats);
     assert_true(res.gpu_link_bytes == 124);
@@ -57,11 +60,13 @@ static void multi_gpm_statistics_are_summed_over_components(void **state)
     assert_true(res.link_inv_bytes == 40);
     assert_true(res.lines_invalidated == 5);
     assert_true(res.dir_evictions == 4);
-    assert_true(res.l1_writes == 10);
-    assert_true(res.invs_per_store == 0.5);
+    assert_true(res.l1_writes == 12);
+    assert_true(res.invs_per_store == 5.0 / 12);
     int k = repro_stat_find("invs_per_store");
     assert_true(k >= 0);
-    assert_true(repro_stat(&res, k) == 0.5);
+    assert_true(repro_stat(&res, k) == 5.0 / 12);
+    assert_true(res.evict_lines_invalidated == 6);
+    assert_true(repro_stat(&res, repro_stat_find("invs_per_dir_evict")) == 1.5);
     assert_true(repro_stat(&res, repro_stat_find("gpu_link_bytes")) == 124);
 }
 
@@ -73,6 +78,7 @@ static void one_gpm_has_none(void **state)
     assert_true(res.l1_writes == 6);
     assert_true(res.gpu_link_bytes == 0 && res.gpm_link_bytes == 0 && res.link_inv_bytes == 0);
     assert_true(res.lines_invalidated == 0 && res.invs_per_store == 0);
+    assert_true(res.dir_evictions == 0 && res.invs_per_dir_evict == 0);
 }
 
 int main(void)

@@ -41,6 +41,10 @@ enum {
 #define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
 #define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
 #define MG_F_FETCH 0x80     /* hmg: a GPU home's read of a line for a .gpu atomic */
+#define MG_F_L1WT 0x2      /* a .cta atomic's write-through from the L1 that performed it
+                               (rc_l1.c): the L1 absorbs its acknowledgement */
+#define MG_F_L1FETCH 0x4   /* an L1's read of a line for a parked .cta atomic */
+#define MG_F_EVICT 0x8      /* MSG_MG_INV: caused by a directory eviction (Fig. 5.11) */
 #define MG_F_ACKME 0x40     /* counted: a write or atomic a GPU home forwarded (its
                                generation in msg->acks): acknowledge with MSG_MG_INVACK */
 

@@ -23,7 +23,8 @@
  * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
  * the system home. Stores are written through and acknowledged to the L1 at
  * once by its own bank (posted); atomics are performed at the system home
- * (hmg, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home).
+ * (hmg and sw-h, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home;
+ * .cta ones are performed in the L1, coh/nc/rc_l1.c).
  * Invalidations go only on read-write sharing and directory evictions and are
  * acknowledged only for the counted release completion (below); a GPU home
  * passes those of the system home on to its GPMs. A fill that may be older
@@ -71,8 +72,8 @@
     X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
     X(M, "home only: valid, dirty (differs from DRAM)")                                           \
     X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
-    X(IA, "GPU home only (hmg, mg.gpu_atomics = gpu-home): way taken, the line fetched from "   \
-          "the system home for a .gpu atomic; requests parked")                                   \
+    X(IA, "GPU home only (hmg, sw-h, mg.gpu_atomics = gpu-home): way taken, the line fetched "  \
+          "from the system home for a .gpu atomic; requests parked")                               \
     X(IR, "not home: no way; a read forwarded to the home, its answer will fill here; later "   \
           "reads of the line wait in its MSHR (merged) instead of crossing the link")            \
     X(IRX, "not home: as IR, but a write, atomic or invalidation of the line (or an acquire) "  \
@@ -89,11 +90,13 @@
                "free (it must not wait): forwarded, never filled")                                \
     X(Write, "not home: a write-through from an L1 of this GPM")                                  \
     X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(GAtomic, "hmg, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a .gpu or "   \
-               ".cta atomic, performed here")                                                     \
+    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a "    \
+               ".gpu or .cta atomic, performed here")                                             \
     X(Fill, "not home: the home's answer to the MSHR's read (installed unless raced), or to a " \
             "GPU home's fetch")                                                                    \
     X(FillNoWay, "not home: the answer to the MSHR's read finds its set busy with home lines")   \
+    X(FillOnce, "GPU home: the fetched line, met on its way by an invalidation of its region or " \
+                "a bulk invalidation (it may be stale): serves the parked atomic, not kept")     \
     X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
@@ -120,7 +123,11 @@ struct mg_stats {
     uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
     uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
     uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
-    uint64_t gpu_atomics;   /* hmg: .gpu/.cta atomics performed at this GPU home */
+    uint64_t gpu_atomics;   /* hmg, sw-h: .gpu/.cta atomics performed at this GPU home */
+    /* Fig. 5.11: invalidations a directory eviction caused (MG_F_EVICT; at a
+     * GPU home also those it passes on of one from the system home), and the
+     * lines they dropped here */
+    uint64_t evict_invs, evict_lines_invalidated;
 };
 
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
@@ -159,7 +166,8 @@ struct mg_l2 {
     uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
     unsigned n_gout;
     int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
-    bool gpu_atomics;     /* hmg, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU home */
+    bool gpu_atomics;     /* hmg, sw-h, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU
+                             home */
     struct msg_list outq; /* messages for the sysnet that found their vnet full */
     struct mg_stats st;
 };
@@ -305,13 +313,18 @@ static uint64_t gen_close(struct mg_l2 *c)
     return c->gen++;
 }
 
-static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers)
+/* `evict`: the invalidations a directory eviction causes (MG_F_EVICT). */
+static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers, bool evict)
 {
     for (unsigned g = 0; g < c->n_gpms; g++)
         if (sharers >> g & 1) {
             struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
                                     c->base.comp.eng->now);
             c->st.invs_sent++;
+            if (evict) {
+                m->flags |= MG_F_EVICT;
+                c->st.evict_invs++;
+            }
             if (c->counted) { /* acknowledged: to this generation and the slot at work */
                 m->ts = gen_count(c);
                 m->sharer = (uint32_t)(c->inv_slot + 1);
@@ -362,13 +375,15 @@ static void dir_add_sender(struct coh_ctx *x)
 
 static void dir_inv_all(struct coh_ctx *x)
 {
-    send_inv(mg_of(x->ctrl), x->addr, x->line->meta[0]);
+    bool evict = x->event == MD_Replace ||
+                 (x->event == MD_Inv && (x->msg->flags & MG_F_EVICT)); /* passed on */
+    send_inv(mg_of(x->ctrl), x->addr, x->line->meta[0], evict);
 }
 
 static void dir_inv_others(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    send_inv(c, x->addr, x->line->meta[0] & ~(1ull << (x->msg->src / c->banks)));
+    send_inv(c, x->addr, x->line->meta[0] & ~(1ull << (x->msg->src / c->banks)), false);
 }
 
 static void dir_free(struct coh_ctx *x)
@@ -585,11 +600,14 @@ static void fwd_atomic(struct coh_ctx *x)
     forward(x, MSG_NC_ATOMIC, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(x->msg), false);
 }
 
-/* hmg, a GPU home: a .gpu (or .cta) atomic is performed on this GPU's copy,
- * kept coherent by the directory (spec 004b §2.4: .gpu synchronisation at
- * the GPU home), and its bytes are written through to the system home,
- * where the observers check values (a GPU home's copy is not the newest
- * value for other GPUs, which a .gpu atomic does not synchronise with). */
+/* hmg, sw-h, a GPU home: a .gpu (or .cta) atomic is performed on this GPU's
+ * copy (spec 004b §2.4: .gpu synchronisation at the GPU home), which every
+ * write and atomic of this GPU passes: hmg's directory keeps it coherent with
+ * the system home's, sw-h's .sys acquires drop it (a .gpu one need not: the
+ * GPU home is .gpu's point of coherence). Its bytes are written through to
+ * the system home, where the observers check values (a GPU home's copy is
+ * not the newest value for other GPUs, which a .gpu atomic does not
+ * synchronise with). */
 static void gpu_atomic(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
@@ -636,6 +654,20 @@ static void fill_fetched(struct coh_ctx *x)
     memcpy(x->line->data, x->msg->data, c->base.line_bytes);
     x->line->dirty = false;
     c->base.st.fills++;
+}
+
+/* The parked .gpu atomic that fetched the line (the first parked: its step
+ * parked it), performed on the fetched data before the line is dropped. The
+ * data may miss a write of another GPU, which a .gpu atomic is not atomic
+ * with; every access of this GPU it must be atomic with passes this bank and
+ * is parked behind it. */
+static void atomic_parked(struct coh_ctx *x)
+{
+    struct msg *m = msg_list_pop(&x->tbe->parked);
+    panic_if(!m || m->type != MSG_NC_ATOMIC, "%s: no atomic parked on %#llx", x->ctrl_name,
+             (unsigned long long)x->addr);
+    x->msg = m;
+    gpu_atomic(x);
 }
 
 static void install_fill(struct coh_ctx *x)
@@ -715,6 +747,7 @@ static const struct coh_action_name actions[] = {
                                "the system home"},
     {fetch_line, "fetch_line", "read the line from the system home (its answer fills here)"},
     {fill_fetched, "fill_fetched", "write the system home's data into the line"},
+    {atomic_parked, "atomic_parked", "perform the parked atomic on it (gpu_atomic)"},
     {install_fill, "install", "install the home's data in a free way"},
     {count_inv, "count_inv", "count the invalidated line"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
@@ -777,6 +810,8 @@ static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
     [ML2_IRX][ML2_GAtomic  ] = STALL,
     [ML2_IRX][ML2_Inv      ] = DO(ML2_IRX, TAG_RD,           ctrl_nothing),
     [ML2_IRX][ML2_Fill     ] = DO(ML2_I,   TAG_RD,           count_raced, settle_read),
+    [ML2_IA][ML2_FillOnce] = DO(ML2_I, TAG_WR | DATA_WR, fill_fetched, atomic_parked,
+                                                         ctrl_drop_line, ctrl_free_tbe),
 };
 
 const struct coh_table mg_l2_table =
@@ -812,8 +847,8 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     case MSG_NC_ATOMIC:
         if (home)
             return ML2_HAtomic;
-        /* hmg, mg.gpu_atomics = gpu-home: .gpu synchronisation at the GPU
-         * home, whose copy the directory keeps coherent (sw-h's is not) */
+        /* hmg, sw-h, mg.gpu_atomics = gpu-home: .gpu synchronisation at
+         * the GPU home */
         return gh && c->gpu_atomics && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
@@ -892,7 +927,8 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
 {
     struct ctrl *b = &c->base;
     if (m->flags & MG_F_FETCH) { /* a GPU home's own fetch (fetch_line) */
-        ctrl_fire(b, m->addr, m, ML2_Fill);
+        struct tbe *t = tbe_find(&b->tbes, m->addr);
+        ctrl_fire(b, m->addr, m, t && t->use_once ? ML2_FillOnce : ML2_Fill);
         msg_free(b->w.msgs, m);
         return;
     }
@@ -1114,6 +1150,14 @@ static bool take_rel(struct mg_l2 *c, struct msg *m)
     return true;
 }
 
+/* A GPU home's fetch for a .gpu atomic (IA) that an invalidation of its
+ * region or a bulk invalidation meets may bring stale data: use it once. */
+static void stale_fetch(struct mg_l2 *c, const struct cache_line *l)
+{
+    if (l->state == ML2_IA)
+        tbe_find(&c->base.tbes, l->addr)->use_once = true;
+}
+
 /* ---- software coherence: bulk invalidation at acquires ---- */
 
 struct drop {
@@ -1125,6 +1169,7 @@ static void drop_if_remote(struct cache_line *l, void *arg)
 {
     struct drop *d = arg;
     struct mg_l2 *c = d->c;
+    stale_fetch(c, l);
     if (l->state != ML2_V)
         return;
     unsigned sys = sys_home(c, l->addr, false);
@@ -1204,8 +1249,12 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
             addr_t line = region_line(c, dir_key(c, m->addr), k);
             struct coh_ctx x;
             ctrl_lookup(b, &x, line);
-            if ((x.state == ML2_V && sys_home(c, line, false) != c->gpm) || x.state == ML2_IR)
+            if ((x.state == ML2_V && sys_home(c, line, false) != c->gpm) || x.state == ML2_IR) {
+                c->st.evict_lines_invalidated +=
+                    x.state == ML2_V && (m->flags & MG_F_EVICT) != 0;
                 ctrl_fire(b, line, NULL, ML2_Inv);
+            } else if (x.line)
+                stale_fetch(c, x.line);
         }
         struct mg_rel *r = NULL;
         if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
@@ -1349,6 +1398,8 @@ static const struct ctrl_stat mg_l2_stat_rows[] = {
     CTRL_STAT_OWN(struct mg_stats, invs_received),
     CTRL_STAT_OWN(struct mg_stats, lines_invalidated),
     CTRL_STAT_OWN(struct mg_stats, dir_evictions),
+    CTRL_STAT_OWN(struct mg_stats, evict_invs),
+    CTRL_STAT_OWN(struct mg_stats, evict_lines_invalidated),
     CTRL_STAT_OWN(struct mg_stats, releases),
     CTRL_STAT_OWN(struct mg_stats, marks_sent),
     CTRL_STAT_OWN(struct mg_stats, l1_releases),
@@ -1376,7 +1427,7 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->dir_lines = cfg->mg.dir_lines;
     c->one_round = cfg->mg.release != 0;
     c->counted = cfg->mg.release == 2;
-    c->gpu_atomics = f.hier && f.directory && cfg->mg.gpu_atomics == 1;
+    c->gpu_atomics = f.hier && cfg->mg.gpu_atomics == 1;
     c->inv_slot = -1;
     c->max_remote = cfg->l2.mshrs / 2;
     if (c->counted) {

@@ -10,6 +10,16 @@
  * action here because the SM already waits for the warp's stores to be
  * acknowledged by the L2. Loads and atomics of .gpu/.sys scope (and
  * volatile loads) are performed at the L2 and never fill.
+ * The multi-GPM protocols' L1 (mg_l1_create) performs .cta atomics itself
+ * (spec 004b §2.2: .cta synchronisation at the L1): every thread a .cta
+ * atomic must be atomic with (its CTA's, at any scope) goes through this L1,
+ * which serialises them per line. On a valid copy it applies the atomic,
+ * answers, and writes the bytes through (posted: the L1 absorbs the ack;
+ * the write is ahead of anything later from this L1 to the bank); a miss
+ * fetches the line first, with the atomic parked; while writes, atomics or
+ * L2 loads of the line are outstanding (II) it goes to the L2 behind them.
+ * Other CTAs' threads are not morally strong with it and may see a stale
+ * value, as the scoped model allows.
  * A stale hit returns the stale value: that is the baseline's contract.
  * INVARIANT: a fill requested before a store (or an acquire) to its line is
  *   never installed (state II); a load never merges into such a fill.
@@ -35,6 +45,7 @@ _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNE
     X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
+    X(CtaAtomic, "multi-GPM L1s: a .cta atomic (performed here on a valid copy)")                \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "acquire: invalidate every valid line")                                            \
     X(Data, "the fill of the line's outstanding miss")                                             \
@@ -49,12 +60,14 @@ COH_NAMES(RC_L1_STATES, RC_L1_EVENTS);
 
 struct rc_stats {
     uint64_t flash_invalidations, lines_invalidated, fills_dropped;
+    uint64_t cta_atomics; /* multi-GPM L1s: .cta atomics performed here */
 };
 
 struct rc_l1 {
     struct ctrl base;
     bool flash_pending;          /* an acquire completed in this step: invalidate after it */
     bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
+    bool cta_atomics_here;       /* multi-GPM L1s: .cta atomics are performed in this L1 */
     /* multi-GPM protocols (coh/mg): a release wider than .cta is completed by
      * the L2 banks (every bank of the GPM acknowledges MSG_MG_REL once the
      * writes and invalidations it must cover have arrived) */
@@ -93,6 +106,46 @@ static void send_atomic(struct coh_ctx *x)
     ctrl_l1_send_atomic(x, MSG_NC_ATOMIC);
 }
 
+/* A .cta atomic on the valid copy: every lane's atomic on the line, the old
+ * values to the SM after the hit latency, and the new bytes written through
+ * to the L2 (MG_F_L1WT: its acknowledgement stays here). */
+static void atomic_here(struct coh_ctx *x)
+{
+    struct rc_l1 *c = rc_of(x->ctrl);
+    struct ctrl *b = &c->base;
+    struct msg *m = x->msg;
+    struct atom_ops *a = m->req.atom;
+    c->st.cta_atomics++;
+    cache_touch(&b->cache, x->line);
+    atom_apply(a, x->line->data);
+    struct msg *w = msg_new(b->w.msgs, MSG_NC_WRITE, m->addr, b->comp.eng->now);
+    w->req = m->req;
+    w->req.op = MEM_STORE;
+    w->req.atom = NULL;
+    w->flags = MG_F_L1WT;
+    for (unsigned i = 0; i < a->n; i++)
+        bytemask_set_range(&w->mask, a->lane[i].off, atom_type_bytes((enum atom_type)a->type));
+    memcpy(w->data, x->line->data, b->line_bytes);
+    ctrl_to_home(b, w, MSG_NC_WRITE, NC_VNET_REQ, TRAFFIC_ST, (uint16_t)bytemask_count(&w->mask));
+    ctrl_to_core(b, m, b->hit_ps);
+    x->msg = NULL;
+}
+
+/* A miss of a .cta atomic: read the line (MG_F_L1FETCH: the answer goes to
+ * no request of the SM; loads that come meanwhile merge into it). */
+static void fetch_line(struct coh_ctx *x)
+{
+    struct ctrl *b = ctrl_of(x);
+    struct msg *k = msg_new(b->w.msgs, MSG_NC_GETS, x->addr, b->comp.eng->now);
+    k->req = x->msg->req;
+    k->req.op = MEM_LOAD;
+    k->req.atom = NULL;
+    k->flags = MG_F_L1FETCH | NC_F_MERGED;
+    x->tbe->pending++;
+    b->st.load_misses++;
+    ctrl_to_home(b, k, MSG_NC_GETS, NC_VNET_REQ, TRAFFIC_REQ, 0);
+}
+
 /* Answer the response's own request and, for the merged fill, every load
  * merged behind it. The data is copied before the message is reused. An
  * acquire at .gpu/.sys scope invalidates the L1 once it has been answered. */
@@ -105,6 +158,11 @@ static void reply_rsp(struct coh_ctx *x)
         c->st.fills_dropped++;
     if (m->flags & NC_F_MERGED)
         ctrl_l1_answer_merged(&c->base, x->tbe, m->data);
+    if (m->flags & MG_F_L1FETCH) { /* a .cta atomic's fetch: it is parked, and replays */
+        msg_free(c->base.w.msgs, m);
+        x->msg = NULL;
+        return;
+    }
     if ((m->req.sem == SEM_ACQUIRE || m->req.sem == SEM_ACQ_REL || m->req.sem == SEM_SC) &&
         m->req.scope >= SCOPE_GPU && !c->bug_acquire_keeps_l1)
         c->flash_pending = true;
@@ -118,6 +176,9 @@ static const struct coh_action_name actions[] = {
     {send_gets, "send_gets", "send a read to the home L2 bank"},
     {send_write, "send_write", "write the masked bytes through to the L2"},
     {send_atomic, "send_atomic", "send the atomic to the L2"},
+    {atomic_here, "atomic_here", "perform the atomic on the line, answer, write the bytes through"},
+    {fetch_line, "fetch_line", "read the line for the parked .cta atomic"},
+    {ctrl_park, "park", "keep the request until the line's TBE frees"},
     {ctrl_l1_merge_load, "merge_load", "answer this load with the outstanding fill"},
     {ctrl_l1_reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
     {ctrl_drop_line, "drop_line", "invalidate the line (silently: write-through keeps L2 current)"},
@@ -135,10 +196,12 @@ static const struct coh_trans rc_l1_cells[RC_NSTATES][RC_NEVENTS] = {
     [RC_I ][RC_LoadL2  ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_gets),
     [RC_I ][RC_Store   ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_write),
     [RC_I ][RC_Atomic  ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),
+    [RC_I ][RC_CtaAtomic]= DO(RC_IV, TAG_RD,           ctrl_alloc_tbe, fetch_line, ctrl_park),
     [RC_V ][RC_Load    ] = DO(RC_V,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
     [RC_V ][RC_LoadL2  ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_gets),
     [RC_V ][RC_Store   ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_write),
     [RC_V ][RC_Atomic  ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
+    [RC_V ][RC_CtaAtomic]= DO(RC_V,  TAG_RD | DATA_RD | DATA_WR, atomic_here),
     [RC_V ][RC_Replace ] = DO(RC_I,  TAG_WR,           ctrl_drop_line),
     [RC_V ][RC_FlashInv] = DO(RC_I,  TAG_WR,           ctrl_drop_line),
     [RC_IV][RC_Load    ] = DO(RC_IV, TAG_RD,           ctrl_l1_merge_load),
@@ -146,12 +209,14 @@ static const struct coh_trans rc_l1_cells[RC_NSTATES][RC_NEVENTS] = {
     [RC_IV][RC_LoadL2  ] = DO(RC_II, TAG_RD,           send_gets),
     [RC_IV][RC_Store   ] = DO(RC_II, TAG_RD,           send_write),
     [RC_IV][RC_Atomic  ] = DO(RC_II, TAG_RD,           send_atomic),
+    [RC_IV][RC_CtaAtomic]= STALL, /* the fill comes, then it is performed here */
     [RC_IV][RC_FlashInv] = DO(RC_II, 0,                ctrl_nothing),
     [RC_IV][RC_Data    ] = DO(RC_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
     [RC_II][RC_Load    ] = DO(RC_II, TAG_RD,           send_gets),
     [RC_II][RC_LoadL2  ] = DO(RC_II, TAG_RD,           send_gets),
     [RC_II][RC_Store   ] = DO(RC_II, TAG_RD,           send_write),
     [RC_II][RC_Atomic  ] = DO(RC_II, TAG_RD,           send_atomic),
+    [RC_II][RC_CtaAtomic]= DO(RC_II, TAG_RD,           send_atomic), /* at the L2, behind them */
     [RC_II][RC_Rsp     ] = DO(RC_II, 0,                reply_rsp),
     [RC_II][RC_LastRsp ] = DO(RC_I,  0,                reply_rsp, ctrl_free_tbe),
 };
@@ -174,7 +239,7 @@ static unsigned classify_core(const struct rc_l1 *c, const struct coh_ctx *x)
     case MEM_STORE:
         return RC_Store;
     default:
-        return RC_Atomic;
+        return c->cta_atomics_here && r->scope == SCOPE_CTA ? RC_CtaAtomic : RC_Atomic;
     }
 }
 
@@ -319,6 +384,10 @@ static void take_response(struct ctrl *b, struct msg *m)
     /* (the acquiring responses a round held come back here) */
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
+    if (m->flags & MG_F_L1WT) { /* a .cta atomic's write-through: answered already */
+        msg_free(b->w.msgs, m);
+        return;
+    }
     if (m->type == MSG_MG_RELACK && m->sharer == 1) { /* an acquiring responses' round */
         msg_free(b->w.msgs, m);
         if (!--c->acq_acks) {
@@ -372,14 +441,23 @@ static bool rc_l1_tick(struct comp *cp)
 
 /* ---- construction ---- */
 
+#define RC_L1_STAT_ROWS                                                                            \
+    CTRL_STAT_OWN(struct rc_stats, flash_invalidations),                                           \
+        CTRL_STAT_OWN(struct rc_stats, lines_invalidated), CTRL_STAT_BASE(fills),                  \
+        CTRL_STAT_OWN(struct rc_stats, fills_dropped), CTRL_STAT_BASE(resource_stalls),            \
+        CTRL_STAT_BASE(protocol_stalls)
+
 static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STATS_L1_ACCESSES,
-    CTRL_STAT_OWN(struct rc_stats, flash_invalidations),
-    CTRL_STAT_OWN(struct rc_stats, lines_invalidated),
-    CTRL_STAT_BASE(fills),
-    CTRL_STAT_OWN(struct rc_stats, fills_dropped),
-    CTRL_STAT_BASE(resource_stalls),
-    CTRL_STAT_BASE(protocol_stalls),
+    RC_L1_STAT_ROWS,
+    CTRL_STAT_END,
+};
+
+/* The multi-GPM protocols' L1: rc's rows and the .cta atomics it performs. */
+static const struct ctrl_stat mg_l1_stat_rows[] = {
+    CTRL_STATS_L1_ACCESSES,
+    CTRL_STAT_OWN(struct rc_stats, cta_atomics),
+    RC_L1_STAT_ROWS,
     CTRL_STAT_END,
 };
 
@@ -405,6 +483,8 @@ struct comp *mg_l1_create(const struct ctrl_wiring *w)
 {
     struct comp *cp = rc_l1_create(w);
     rc_of(cp)->release_at_l2 = true;
+    rc_of(cp)->cta_atomics_here = true;
+    ctrl_set_stats(&rc_of(cp)->base, mg_l1_stat_rows, &rc_of(cp)->st);
     return cp;
 }
 
