@@ -92,7 +92,8 @@ extern "C" __global__ void lenet_pipe(const int *c1, const int *c2, const int *f
                                       const int *X, int *Y, int *buf, unsigned *full,
                                       unsigned *taken, int S, int M)
 {
-    __shared__ int in[LENET_MAX_S * LENET_MAX_S], out[LENET_C1 * 14 * 14];
+    // in: an input image or a whole stage's output (conv1's 6 x 14 x 14 is the largest)
+    __shared__ int in[LENET_C1 * 14 * 14], out[LENET_C1 * 14 * 14];
     int s1 = (S - 4) / 2, s2 = (s1 - 4) / 2;
     int words[4] = {LENET_C1 * s1 * s1, LENET_C2 * s2 * s2, LENET_F1, LENET_OUT};
     int units[4] = {LENET_C1, LENET_C2, LENET_F1, LENET_OUT};
