@@ -49,6 +49,15 @@ for w in fcnn lstm lenet; do
             --quiet >"$tmp/r.out" 2>&1 || fail "$w under $t: $(tail -3 "$tmp/r.out")"
     done
 done
+# FCNN's committed table is what the selector gives, and its weight loads
+# are owned: they are reused across the acquires of the hand-overs, which the
+# trace must count (load-acquires and acquire atomics alike)
+(cd "$root" && "$bin" spandex select --workload fcnn --size quick --config configs/spandex.ini \
+    --hw fcs+fwd) >"$tmp/fcnn.fcs" || fail "select fcnn"
+cmp -s "$tmp/fcnn.fcs" "$root/repro/spandex/tables/fcs-fwd/fcnn.fcs" ||
+    fail "fcnn's table differs from repro/spandex/tables/fcs-fwd/fcnn.fcs"
+[ "$(grep -Ec '^[0-9]+ +ReqO\+data +# load: 307200 accesses' "$tmp/fcnn.fcs")" -eq 4 ] ||
+    fail "fcnn's weight loads are not owned: $(cat "$tmp/fcnn.fcs")"
 for w in fcnn lenet; do
     "$bin" run --workload $w --variant dp --size tiny "${cfg[@]}" --check --quiet >"$tmp/r.out" 2>&1 ||
         fail "$w --variant dp: $(tail -3 "$tmp/r.out")"
