@@ -336,9 +336,12 @@ const struct sweep_result *repro_get_in(const struct repro *r, const char *app, 
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design)
 {
     const struct rp_variant *v = variant(r, design);
-    if (v)
-        return repro_get_in(r, app, v->block, v->design, v->setting);
-    return repro_get_in(r, app, r->d.block, design, NULL);
+    if (!v)
+        return repro_get_in(r, app, r->d.block, design, NULL);
+    const char *setting = v->setting[0] ? v->setting : NULL;
+    if (v->fallback[0] && !sweep_find(&r->spec, v->block, app, v->design, setting))
+        return repro_get_in(r, app, r->d.block, v->fallback, NULL);
+    return repro_get_in(r, app, v->block, v->design, setting);
 }
 
 double repro_ratio_of(enum rp_metric m, int stat, const struct sweep_result *b,
@@ -781,9 +784,12 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
         const char *eq = strchr(v->setting, '=');
         char key[128];
         snprintf(key, sizeof key, "%.*s", eq ? (int)(eq - v->setting) : 0, v->setting);
-        if (built && (!eq || !block_sets(r, v->block, v->design, key)))
+        if (built && v->setting[0] && (!eq || !block_sets(r, v->block, v->design, key)))
             AT(v->line, "[variant %s]: block '%s' has no setting '%s'", v->name, v->block,
                v->setting);
+        if (v->fallback[0] && !block_has(r, d->block, v->fallback, &built))
+            AT(v->line, "[variant %s]: fallback '%s' is not a configuration of sweep block '%s'",
+               v->name, v->fallback, d->block);
     }
     for (unsigned i = 0; i < d->n_sets; i++) {
         const struct rp_set *s = &d->sets[i];

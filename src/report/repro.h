@@ -55,7 +55,8 @@ struct rp_design {
 /* A design at one setting of another sweep block: "lease:0" is block lease,
  * configuration tcw-fixed, tc.lease=fixed:0. */
 struct rp_variant {
-    char name[RP_NAME], block[RP_NAME], design[RP_NAME], setting[128];
+    /* fallback: a main-block design for the apps the block does not run */
+    char name[RP_NAME], block[RP_NAME], design[RP_NAME], setting[128], fallback[RP_NAME];
     unsigned line;
 };
 

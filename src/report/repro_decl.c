@@ -331,8 +331,11 @@ static int on_entry(void *user, const char *section, const char *key, const char
             ok = name_value(rd, x->design, sizeof x->design, key, v);
         else if (!strcmp(key, "setting"))
             ok = name_value(rd, x->setting, sizeof x->setting, key, v);
+        else if (!strcmp(key, "fallback"))
+            ok = name_value(rd, x->fallback, sizeof x->fallback, key, v);
         else
-            ok = bad(rd, "[variant %s]: unknown key '%s' (expected block, design, setting)",
+            ok = bad(rd,
+                     "[variant %s]: unknown key '%s' (expected block, design, setting, fallback)",
                      x->name, key);
         break;
     }

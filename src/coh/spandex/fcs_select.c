@@ -132,7 +132,9 @@ void fcs_trace_step(struct fcs_trace *t, unsigned core, const struct ptx_memop *
         return;
     }
     unsigned kind = op->op == MEM_LOAD ? K_LD : op->op == MEM_STORE ? K_ST : K_RMW;
-    if (kind == K_RMW && has_release(op->sem))
+    /* a store-release or release atomic releases before its access, a
+     * load-acquire or acquire atomic acquires after it */
+    if (kind != K_LD && has_release(op->sem))
         t->rel[core]++;
     uint64_t seen[128];
     unsigned n_seen = 0;
@@ -150,7 +152,7 @@ void fcs_trace_step(struct fcs_trace *t, unsigned core, const struct ptx_memop *
             push(t, core, kind, kind == K_RMW && has_release(op->sem), w, op->tag);
         }
     }
-    if (kind == K_RMW && has_acquire(op->sem))
+    if (kind != K_ST && has_acquire(op->sem))
         t->acq[core]++;
 }
 
