@@ -271,6 +271,40 @@ static void mesi_stores_own_the_line(void **state)
     inject_free(r);
 }
 
+/* Requests parked on an LLC MSHR keep their arrival order: two MESI
+ * sharers hold X, so the first GPU write-through to X invalidates them (SI)
+ * and every later request to X parks behind it, while a second line of the
+ * same bank fills from DRAM (IV) with its own requests parked. Each SM
+ * writes X twice, back to back: when the MSHRs free, the parked requests
+ * must replay before anything younger, so each SM's second value lands
+ * after its first and the word ends with some SM's second value. */
+static void llc_parked_requests_replay_in_arrival_order(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXG, MESI_CPUS);
+    ld(r, CPU0, X);
+    ld(r, CPU1, X);
+    assert_string_equal(inject_l2_state(r, X), "S");
+    for (unsigned sm = 0; sm < 4; sm++) {
+        st_at(r, sm, X, 0x100 + sm, sm);
+        st_at(r, sm, Z, 0x300 + sm, sm);
+        st_at(r, sm, X, 0x200 + sm, sm);
+        st_at(r, sm, Z, 0x400 + sm, sm);
+    }
+    inject_run(r);
+    assert_int_equal(llc(r, "SI", "InvAckLast"), 1);
+    assert_int_equal(llc(r, "IV", "MemData"), 2); /* X (for the CPUs' loads) and Z */
+    assert_true(llc(r, "SI", "ReqWT") >= 3); /* parked behind the invalidation */
+    assert_true(llc(r, "IV", "ReqWT") >= 3); /* parked behind the fill */
+    fence(r, 0);
+    uint64_t x = ld(r, 0, X), z = ld(r, 0, Z);
+    print_message("X ends %#llx, Z %#llx\n", (unsigned long long)x, (unsigned long long)z);
+    assert_in_range(x, 0x200, 0x203);
+    assert_in_range(z, 0x400, 0x403);
+    assert_int_equal(ld(r, CPU0, X), x);
+    inject_free(r);
+}
+
 static void gpu_coherence_l1_writes_through(void **state)
 {
     (void)state;
@@ -440,6 +474,7 @@ int main(void)
         cmocka_unit_test(forced_mispredictions_retry_once),
         cmocka_unit_test(mesi_shared_lines_are_invalidated_before_a_write),
         cmocka_unit_test(mesi_stores_own_the_line),
+        cmocka_unit_test(llc_parked_requests_replay_in_arrival_order),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,6 +32,12 @@
  * never has owned words.
  * INVARIANT (checked by spx_check_owner under --check): a word has at most
  * one owner, and an owned word is never served from the bank's data.
+ * INVARIANT: requests to a line are served in arrival order. A freed MSHR's
+ * parked requests replay before anything still on the replay list
+ * (ctrl_wake_parked), as the device L1s do; with one replayed request taken
+ * a tick, a line's requests stay together on that list and no new MSHR
+ * frees within a tick, so appending them (ctrl_free_tbe) kept this too, but
+ * only by that timing.
  * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
  * rather than letting each owner answer the requester directly (the
  * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
@@ -452,7 +458,8 @@ static const struct coh_action_name actions[] = {
     {ctrl_park, "park", "keep the request in the MSHR until the line is stable"},
     {ctrl_hold, "hold", "keep the read until the owners' words are in"},
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
-    {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the MSHR; its parked requests replay before younger ones for the line"},
     {clear_owners, "clear_owners", "a new line: no word owned"},
     {nc_l2_reply_data, "reply_data", "send the line to the requester (RspV)"},
     {nc_l2_write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
@@ -533,7 +540,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         REQ_STALLS,
         [SL_ReqWBStale] = DO(SL_IV, 0,               take_wb),
         [SL_Relay     ] = DO(SL_IV, 0,               relay),
-        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     },
     [SL_G] = {
         PASSES(SL_G),
@@ -543,8 +550,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_G,  0,               take_wb),
         [SL_Relay     ] = DO(SL_G,  0,               relay),
         [SL_FwdRsp    ] = DO(SL_G,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
     },
     [SL_R] = {
         PASSES(SL_R),
@@ -554,8 +561,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_R,  0,               take_wb),
         [SL_Relay     ] = DO(SL_R,  0,               relay),
         [SL_FwdRsp    ] = DO(SL_R,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
     },
     [SL_S] = {
         PASSES(SL_S),
@@ -574,7 +581,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_SI, 0,               take_wb),
         [SL_Relay     ] = DO(SL_SI, 0,               relay),
         [SL_InvAck    ] = DO(SL_SI, 0,               take_inv_ack),
-        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_free_tbe),
+        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_wake_parked),
     },
 };
 
