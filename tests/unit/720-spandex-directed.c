@@ -305,6 +305,41 @@ static void llc_parked_requests_replay_in_arrival_order(void **state)
     inject_free(r);
 }
 
+/* A MESI L1's forwards are served in the order the LLC sent them, and a
+ * full set of TBEs never stops the ones that need none. CPU 0, waiting for
+ * line X (IM), parks a forward of word 0 (for SM 1) and one of the other
+ * words (for CPU 1). Once its grant is in, the first sends word 0 and writes
+ * the rest back (MI: a TBE); meanwhile SM 2 takes a word of line Y, which
+ * CPU 0 holds Modified, so Y is written back too and both TBEs are busy.
+ * The second forward must then still be served from X's line in MI before
+ * X's write-back ack drops it, and the acks must still come in. Swept over
+ * when SM 2 asks, so that one request lands in the window. */
+static void mesi_forwards_keep_their_order_behind_a_write_back(void **state)
+{
+    (void)state;
+    unsigned both = 0;
+    for (uint64_t d = 0; d <= 400; d += 10) {
+        struct inject *r = rig(SPXD, MESI_CPUS, "l1.mshrs=2");
+        st(r, CPU0, Y, 0x50);              /* CPU 0 holds Y Modified */
+        st(r, 0, X, 0x51);                 /* SM 0 owns word 0 of X */
+        ato_at(r, CPU0, X + 4, 1, 0);      /* CPU 0 asks for all of X */
+        st_at(r, 1, X, 0x52, 30);          /* SM 1 takes word 0 after it */
+        st_at(r, CPU1, X + 8, 0x53, 60);   /* CPU 1 takes X after that */
+        st_at(r, 2, Y, 0x54, 60 + d);      /* SM 2 takes word 0 of Y */
+        inject_run(r);
+        both += me(r, "M", "FwdO") == 2 && me(r, "MI", "FwdOLast") == 1;
+        fence(r, 3);
+        assert_int_equal(ld(r, 3, X), 0x52);
+        assert_int_equal(ld(r, 3, X + 4), 1);
+        assert_int_equal(ld(r, 3, X + 8), 0x53);
+        assert_int_equal(ld(r, 3, Y), 0x54);
+        inject_free(r);
+    }
+    print_message("%u of 41 timings wrote X and Y back, X's second forward served in MI\n",
+                  both);
+    assert_true(both > 0);
+}
+
 static void gpu_coherence_l1_writes_through(void **state)
 {
     (void)state;
@@ -475,6 +510,7 @@ int main(void)
         cmocka_unit_test(mesi_shared_lines_are_invalidated_before_a_write),
         cmocka_unit_test(mesi_stores_own_the_line),
         cmocka_unit_test(llc_parked_requests_replay_in_arrival_order),
+        cmocka_unit_test(mesi_forwards_keep_their_order_behind_a_write_back),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
