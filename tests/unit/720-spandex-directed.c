@@ -359,7 +359,7 @@ static void gpu_coherence_l1_writes_through(void **state)
  * load); the producer's ReqWTfwd and ReqWTfwd+data reach it through the LLC
  * and are performed there; neither the LLC nor the owner changes state, and
  * the consumer then hits on the new values. A word no L1 owns takes a
- * ReqWTfwd as a ReqWT. */
+ * ReqWTfwd as a ReqWT, also beside owned words of the same request. */
 static void forwarded_updates_are_performed_at_the_owner(void **state)
 {
     (void)state;
@@ -383,6 +383,16 @@ static void forwarded_updates_are_performed_at_the_owner(void **state)
     st(r, 1, Y, 7);
     assert_int_equal(llc(r, "V", "ReqWT"), 1);
     assert_int_equal(ld(r, 2, Y), 7);
+    /* words 0 and 1 at once, only word 0 owned (by SM 0): word 1 is written
+     * at the LLC, word 0 forwarded (spec 003 §2.6.1 decides word by word) */
+    inject_store(r, 1, 0, X, 8, 0x0000000b0000000aull, SEM_WEAK, SCOPE_CTA, 0);
+    inject_run(r);
+    assert_int_equal(llc(r, "O", "ReqWTfwd"), 3);
+    assert_int_equal(stat(r, "gpu.l2[0].wt_split"), 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "O"); /* kept */
+    assert_int_equal(ld(r, 0, X), 0xa);
+    fence(r, 2);
+    assert_int_equal(ld(r, 2, X + 4), 0xb);
     inject_free(r);
 }
 

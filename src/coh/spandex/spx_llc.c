@@ -43,8 +43,10 @@
  * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
  * before writing (the paper writes at once and revokes in the background:
  * equal for whole-word writes, and this keeps partial-word writes exact);
- * a ReqWTfwd(+data) is forwarded only when one L1 owns all its words (words
- * of several owners, or owned and not: served as ReqWT(+data), which revokes);
+ * a ReqWTfwd is forwarded only when one other L1 owns all its owned words
+ * (the words no L1 owns are written here first), a ReqWTfwd+data only when
+ * one L1 owns all its words (words of several owners, or a ReqWTfwd+data's
+ * owned and not: served as ReqWT(+data), which revokes);
  * predicted requests and owners' answers reach their target through the
  * home bank's node (passed on past the access pipeline) since the networks
  * join L1s to banks only.
@@ -72,7 +74,8 @@
     X(ReqWT, "write-through to words not owned")                                                   \
     X(ReqWTdata, "atomic (performed here) on words not owned")                                    \
     X(ReqWTOwned, "write-through or atomic to an owned word")                                     \
-    X(ReqWTfwd, "ReqWTfwd(+data) to words one other L1 owns: forwarded to it")                  \
+    X(ReqWTfwd, "ReqWTfwd to owned words of one other L1 (the rest written here), ReqWTfwd+data "  \
+                "to words it owns: forwarded to it")                                          \
     X(ReqO, "ownership (with or without data) of some words")                                     \
     X(ReqWB, "write-back of owned words; some words stay owned")                                  \
     X(ReqWBLast, "write-back that leaves no word owned")                                          \
@@ -101,7 +104,7 @@ const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward"
 
 struct spx_llc_stats {
     uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
-        predicted_passed, answers_passed, invalidations;
+        wt_split, predicted_passed, answers_passed, invalidations;
 };
 
 struct spx_llc {
@@ -335,14 +338,35 @@ static unsigned sole_owner(struct spx_llc *c, struct cache_line *l, uint64_t wor
     return o;
 }
 
+/* Keep only the bytes of m's mask that lie in `words`. */
+static void mask_to_words(struct msg *m, uint64_t words, unsigned line_bytes)
+{
+    struct bytemask in;
+    spx_bytes_of(&in, words, line_bytes);
+    for (unsigned i = 0; i < ARRAY_LEN(in.w); i++)
+        m->mask.w[i] &= in.w[i];
+}
+
 /* ReqWTfwd(+data): the owner performs it and keeps the words; nothing
- * changes here. The owner answers the requester (msg->sharer). */
+ * changes here. The owner answers the requester (msg->sharer). Words of a
+ * ReqWTfwd that no L1 owns are written here first (spec 003 §2.6.1 decides
+ * word by word), so the owner's answer completes the whole write; a Nack
+ * then retries only the forwarded words. */
 static void forward_wt(struct coh_ctx *x)
 {
     struct spx_llc *c = llc_of(x->ctrl);
     struct msg *m = x->msg;
     unsigned requester = m->src;
-    m->src = (uint16_t)sole_owner(c, x->line, req_words(c, m));
+    uint64_t words = req_words(c, m), owned = words & *owned_of(x->line);
+    if (words != owned) {
+        struct bytemask all = m->mask;
+        mask_to_words(m, words & ~owned, c->base.line_bytes);
+        ctrl_l2_perform_write(&c->base, x);
+        c->st.wt_split++;
+        m->mask = all;
+        mask_to_words(m, owned, c->base.line_bytes);
+    }
+    m->src = (uint16_t)sole_owner(c, x->line, owned);
     m->sharer = requester;
     c->st.wt_forwarded++;
     c->st.forwards++;
@@ -625,7 +649,12 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
     case SPX_REQ_V: return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
     case SPX_REQ_WTFWD:
     case SPX_REQ_WTFWD_DATA: {
-        unsigned o = sole_owner(c, x->line, req_words(c, m));
+        /* a write-through's words are forwarded to their owner, the others
+         * written here (forward_wt); an atomic's all go to one owner */
+        uint64_t words = req_words(c, m);
+        if (m->type == SPX_REQ_WTFWD)
+            words &= x->line ? *owned_of(x->line) : 0;
+        unsigned o = sole_owner(c, x->line, words);
         if (o != UINT32_MAX && o != m->src)
             return SL_ReqWTfwd;
         /* not owned by another L1 alone: a ReqWT(+data) */
@@ -788,6 +817,7 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, relays),
     CTRL_STAT_OWN(struct spx_llc_stats, wb_stale),
     CTRL_STAT_OWN(struct spx_llc_stats, wt_forwarded),
+    CTRL_STAT_OWN(struct spx_llc_stats, wt_split),
     CTRL_STAT_OWN(struct spx_llc_stats, predicted_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, answers_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, invalidations),
