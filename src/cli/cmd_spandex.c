@@ -27,15 +27,15 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh spandex select --workload NAME [--size S] [--variant V]\n"
             "                             [--input-seed N] [--hw fcs|fcs+fwd|fcs+pred]\n"
-            "                             [--out FILE] [machine options]\n"
+            "                             [--cpu-shared] [--out FILE] [machine options]\n"
             "\n"
             "Fine-grain coherence specialization (spec 003 §2.9): derives a Spandex request\n"
             "type for every static global load, store and atomic of a workload, from a\n"
             "sequentially consistent trace of the workload itself, so that an FCS run is\n"
             "reproducible from the workload alone. The workload runs once on the machine\n"
             "with order.model = sc (each warp's access waits for its previous one; the\n"
-            "protocol is nol1 for this run, as SC needs a write-atomic one, without CPU\n"
-            "cores) and its global accesses are recorded word by word, with kernel\n"
+            "protocol is nol1 for this run, as SC needs a write-atomic one; with CPU\n"
+            "cores, see below) and its global accesses are recorded word by word, kernel\n"
             "boundaries, fences and atomics as acquires and releases. For every word\n"
             "access, Algorithms 5-7 score ownership (will this SM be the main user of the\n"
             "word before another SM takes it?) and owner prediction (did this SM's recent\n"
@@ -55,14 +55,24 @@ static void usage(FILE *out)
             "  fcs+fwd    forwarded write-throughs, no prediction\n"
             "  fcs+pred   both (default)\n"
             "Run the table with the same --hw as fcs.fwd and fcs.pred settings (FCS:\n"
-            "fcs.fwd=false fcs.pred=false; FCS+fwd: fcs.pred=false). CPU cores are not\n"
-            "built, so Algorithm 6 (shared state, for CPU loads) never applies.\n"
+            "fcs.fwd=false fcs.pred=false; FCS+fwd: fcs.pred=false). On a machine with\n"
+            "CPU cores (cpu.cores) the traced run keeps them and runs on spandex-d with\n"
+            "DeNovo CPU L1s and the configured ordering instead (no protocol with CPU\n"
+            "devices is write-atomic; for data-race-free workloads the trace is the same\n"
+            "SC order), and the CPU cores' accesses are traced and typed too (core\n"
+            "gpu.sms + i; a CPU core's loads weigh 6, a GPU CU's 2). Algorithm 6 (shared\n"
+            "state: ReqS for a CPU load whose core reads the line again after a\n"
+            "synchronisation before another core writes it) applies only with\n"
+            "--cpu-shared, for hardware whose CPU L1s keep Shared lines: gpucoh's DeNovo\n"
+            "L1 keeps none and sends ReqV for a ReqS, and its MESI L1 sends ReqS for\n"
+            "every load whatever the table says.\n"
             "\n"
             "  --workload NAME    the workload (gpucoh list workloads)\n"
             "  --size S           input size: " WL_SIZE_USAGE " (default tiny)\n"
             "  --variant V        a workload-defined variant\n"
             "  --input-seed N     seed of the generated input (default 1)\n"
             "  --hw H             hardware support, as above (default fcs+pred)\n"
+            "  --cpu-shared       the CPU L1s keep Shared lines: Algorithm 6 applies (above)\n"
             "  --out FILE         write the table there (whole or not at all; default stdout)\n"
             "\n%s"
             "\nexit status: 0 table written, 1 the traced run's output was wrong, 2 usage or\n"
@@ -104,7 +114,16 @@ static uint64_t tr_cycles(const void *obj)
     return t->inner.ops->cycles(t->inner.obj);
 }
 
-static const struct launcher_ops tracer_ops = {tr_run_kernel, tr_write, tr_read, tr_cycles};
+/* A CPU kernel and a GPU kernel together: one kernel boundary for both. */
+static void tr_run_together(void *obj, const struct launch *l, unsigned n)
+{
+    struct tracer *t = obj;
+    fcs_trace_kernel(t->trace, l[0].kernel->m);
+    t->inner.ops->run_together(t->inner.obj, l, n);
+}
+
+static const struct launcher_ops tracer_ops = {tr_run_kernel, tr_write, tr_read, tr_cycles,
+                                               tr_run_together};
 
 static void on_issue(void *obj, unsigned sm, uint64_t cycle, unsigned slot,
                      const struct ptx_step *st)
@@ -120,6 +139,7 @@ static int select_cmd(int argc, char **argv)
     struct sim_opts o = {0};
     const char *name = NULL, *variant = NULL, *out = NULL;
     int size = WL_TINY, hw = 2;
+    bool cpu_shared = false;
     uint64_t input_seed = 1;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
@@ -130,6 +150,7 @@ static int select_cmd(int argc, char **argv)
         OPT_U64_ROW("--input-seed", NULL, &input_seed, 0, 0x1p64),
         OPT_ENUM_ROW("--hw", NULL, &hw, hw_names),
         OPT_STR_ROW("--out", NULL, &out),
+        OPT_FLAG_ROW("--cpu-shared", NULL, &cpu_shared),
         OPT_END,
     };
     int rc = opt_parse("spandex select", (const struct opt *const[]){rows, sim_rows, NULL}, argc,
@@ -147,25 +168,32 @@ static int select_cmd(int argc, char **argv)
     if (variant && !wl_has_variant(w, variant))
         fatal("--variant: workload %s has no variant '%s'", w->name, variant);
     /* the SC trace: the SC issue rule on a write-atomic protocol (nol1: every
-     * access at the L2, which has no CPU devices: the workload's kernels run
-     * on the GPU), and no table of an earlier selection */
-    const char *sets[SIM_MAX_SETS + 4];
+     * access at the L2), and no table of an earlier selection. nol1 has no
+     * CPU devices and no protocol with CPU devices is write-atomic: on a
+     * machine with CPU cores (whose kernels run beside the GPU's and wait for
+     * them) the trace runs on spandex-d with DeNovo CPU L1s and the machine's
+     * own ordering, which is SC for the data-race-free programs this is for
+     * (conflicting accesses are issued in the order their synchronisation
+     * sets, which is the order the trace keeps). */
+    const char *sets[SIM_MAX_SETS + 3];
     for (unsigned k = 0; k < o.n_sets; k++)
         sets[k] = o.sets[k];
-    sets[o.n_sets] = "coherence.protocol=nol1";
-    sets[o.n_sets + 1] = "order.model=sc";
-    sets[o.n_sets + 2] = "fcs.table=";
-    sets[o.n_sets + 3] = "cpu.cores=0";
+    sets[o.n_sets] = "fcs.table=";
     struct config cfg;
     char err[1024];
-    if (config_load(&cfg, o.config_file ? o.config_file : config_default_file(), sets,
-                    o.n_sets + 4, err, sizeof err))
+    const char *file = o.config_file ? o.config_file : config_default_file();
+    if (config_load(&cfg, file, sets, o.n_sets + 1, err, sizeof err))
+        fatal("%s", err);
+    bool cpus = cfg.cpu.cores > 0;
+    sets[o.n_sets + 1] = cpus ? "coherence.protocol=spandex-d" : "coherence.protocol=nol1";
+    sets[o.n_sets + 2] = cpus ? "cpu.device=denovo" : "order.model=sc";
+    if (config_load(&cfg, file, sets, o.n_sets + 3, err, sizeof err))
         fatal("%s", err);
     struct machine *m = machine_new(&cfg);
     struct fcs_trace *trace = fcs_trace_new();
     struct tracer tr = {machine_launcher(m), trace};
     machine_set_issue_hook(m, on_issue, trace);
-    struct host *h = host_new((struct launcher){&tracer_ops, &tr});
+    struct host *h = host_new((struct launcher){&tracer_ops, &tr, tr.inner.cpu_cores});
     struct wl_params p = {.size = (enum wl_size)size, .seed = input_seed, .variant = variant};
     char why[512] = "";
     int result = w->run(h, &p, why, sizeof why);
@@ -180,8 +208,13 @@ static int select_cmd(int argc, char **argv)
     char title[160];
     snprintf(title, sizeof title, "%s (%s%s%s), %u SMs", w->name, wl_size_names[size],
              variant ? ", " : "", variant ? variant : "", cfg.gpu.sms);
-    struct fcs_select_opts so = {.title = title, .fwd = hw >= 1, .pred = hw >= 2,
-                                 .l1_bytes = cfg.l1.cache.size_bytes};
+    struct fcs_select_opts so = {.title = title,
+                                 .fwd = hw >= 1,
+                                 .pred = hw >= 2,
+                                 .shared = cpu_shared,
+                                 .l1_bytes = cfg.l1.cache.size_bytes,
+                                 .line_bytes = cfg.l1.cache.line_bytes,
+                                 .cpu_from = cpus ? cfg.gpu.sms : 0};
     char *text = NULL;
     size_t len = 0;
     FILE *buf = open_memstream(&text, &len);

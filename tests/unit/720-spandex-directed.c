@@ -271,6 +271,75 @@ static void mesi_stores_own_the_line(void **state)
     inject_free(r);
 }
 
+/* Requests parked on an LLC MSHR keep their arrival order: two MESI
+ * sharers hold X, so the first GPU write-through to X invalidates them (SI)
+ * and every later request to X parks behind it, while a second line of the
+ * same bank fills from DRAM (IV) with its own requests parked. Each SM
+ * writes X twice, back to back: when the MSHRs free, the parked requests
+ * must replay before anything younger, so each SM's second value lands
+ * after its first and the word ends with some SM's second value. */
+static void llc_parked_requests_replay_in_arrival_order(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXG, MESI_CPUS);
+    ld(r, CPU0, X);
+    ld(r, CPU1, X);
+    assert_string_equal(inject_l2_state(r, X), "S");
+    for (unsigned sm = 0; sm < 4; sm++) {
+        st_at(r, sm, X, 0x100 + sm, sm);
+        st_at(r, sm, Z, 0x300 + sm, sm);
+        st_at(r, sm, X, 0x200 + sm, sm);
+        st_at(r, sm, Z, 0x400 + sm, sm);
+    }
+    inject_run(r);
+    assert_int_equal(llc(r, "SI", "InvAckLast"), 1);
+    assert_int_equal(llc(r, "IV", "MemData"), 2); /* X (for the CPUs' loads) and Z */
+    assert_true(llc(r, "SI", "ReqWT") >= 3); /* parked behind the invalidation */
+    assert_true(llc(r, "IV", "ReqWT") >= 3); /* parked behind the fill */
+    fence(r, 0);
+    uint64_t x = ld(r, 0, X), z = ld(r, 0, Z);
+    print_message("X ends %#llx, Z %#llx\n", (unsigned long long)x, (unsigned long long)z);
+    assert_in_range(x, 0x200, 0x203);
+    assert_in_range(z, 0x400, 0x403);
+    assert_int_equal(ld(r, CPU0, X), x);
+    inject_free(r);
+}
+
+/* A MESI L1's forwards are served in the order the LLC sent them, and a
+ * full set of TBEs never stops the ones that need none. CPU 0, waiting for
+ * line X (IM), parks a forward of word 0 (for SM 1) and one of the other
+ * words (for CPU 1). Once its grant is in, the first sends word 0 and writes
+ * the rest back (MI: a TBE); meanwhile SM 2 takes a word of line Y, which
+ * CPU 0 holds Modified, so Y is written back too and both TBEs are busy.
+ * The second forward must then still be served from X's line in MI before
+ * X's write-back ack drops it, and the acks must still come in. Swept over
+ * when SM 2 asks, so that one request lands in the window. */
+static void mesi_forwards_keep_their_order_behind_a_write_back(void **state)
+{
+    (void)state;
+    unsigned both = 0;
+    for (uint64_t d = 0; d <= 400; d += 10) {
+        struct inject *r = rig(SPXD, MESI_CPUS, "l1.mshrs=2");
+        st(r, CPU0, Y, 0x50);              /* CPU 0 holds Y Modified */
+        st(r, 0, X, 0x51);                 /* SM 0 owns word 0 of X */
+        ato_at(r, CPU0, X + 4, 1, 0);      /* CPU 0 asks for all of X */
+        st_at(r, 1, X, 0x52, 30);          /* SM 1 takes word 0 after it */
+        st_at(r, CPU1, X + 8, 0x53, 60);   /* CPU 1 takes X after that */
+        st_at(r, 2, Y, 0x54, 60 + d);      /* SM 2 takes word 0 of Y */
+        inject_run(r);
+        both += me(r, "M", "FwdO") == 2 && me(r, "MI", "FwdOLast") == 1;
+        fence(r, 3);
+        assert_int_equal(ld(r, 3, X), 0x52);
+        assert_int_equal(ld(r, 3, X + 4), 1);
+        assert_int_equal(ld(r, 3, X + 8), 0x53);
+        assert_int_equal(ld(r, 3, Y), 0x54);
+        inject_free(r);
+    }
+    print_message("%u of 41 timings wrote X and Y back, X's second forward served in MI\n",
+                  both);
+    assert_true(both > 0);
+}
+
 static void gpu_coherence_l1_writes_through(void **state)
 {
     (void)state;
@@ -290,7 +359,7 @@ static void gpu_coherence_l1_writes_through(void **state)
  * load); the producer's ReqWTfwd and ReqWTfwd+data reach it through the LLC
  * and are performed there; neither the LLC nor the owner changes state, and
  * the consumer then hits on the new values. A word no L1 owns takes a
- * ReqWTfwd as a ReqWT. */
+ * ReqWTfwd as a ReqWT, also beside owned words of the same request. */
 static void forwarded_updates_are_performed_at_the_owner(void **state)
 {
     (void)state;
@@ -314,6 +383,16 @@ static void forwarded_updates_are_performed_at_the_owner(void **state)
     st(r, 1, Y, 7);
     assert_int_equal(llc(r, "V", "ReqWT"), 1);
     assert_int_equal(ld(r, 2, Y), 7);
+    /* words 0 and 1 at once, only word 0 owned (by SM 0): word 1 is written
+     * at the LLC, word 0 forwarded (spec 003 §2.6.1 decides word by word) */
+    inject_store(r, 1, 0, X, 8, 0x0000000b0000000aull, SEM_WEAK, SCOPE_CTA, 0);
+    inject_run(r);
+    assert_int_equal(llc(r, "O", "ReqWTfwd"), 3);
+    assert_int_equal(stat(r, "gpu.l2[0].wt_split"), 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "O"); /* kept */
+    assert_int_equal(ld(r, 0, X), 0xa);
+    fence(r, 2);
+    assert_int_equal(ld(r, 2, X + 4), 0xb);
     inject_free(r);
 }
 
@@ -440,6 +519,8 @@ int main(void)
         cmocka_unit_test(forced_mispredictions_retry_once),
         cmocka_unit_test(mesi_shared_lines_are_invalidated_before_a_write),
         cmocka_unit_test(mesi_stores_own_the_line),
+        cmocka_unit_test(llc_parked_requests_replay_in_arrival_order),
+        cmocka_unit_test(mesi_forwards_keep_their_order_behind_a_write_back),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -875,7 +875,7 @@ static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
         if (k == SPXK_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
             c->pick_type = SPX_REQ_WTO_DATA;
         return DN_AtomicWT;
-    default: return DN_Load; /* SPXK_V */
+    default: return DN_Load; /* SPXK_V, and SPXK_S: no Shared state here, so ReqV */
     }
 }
 

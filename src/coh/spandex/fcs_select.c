@@ -12,8 +12,9 @@
  * count as both, .gpu fences by their semantics, atomics by theirs), from
  * which SyncSep is read.
  * Then, per word access: Algorithm 5 (OwnershipBeneficial), 6
- * (SharedStateBeneficial: false for GPU accesses, and the only device here
- * is the GPU), 7 (OwnerPredBeneficial) choose by Algorithms 1-3; §2.10's
+ * (SharedStateBeneficial: CPU loads only, and only on hardware whose CPU
+ * L1s hold Shared lines, opts.shared; cores from opts.cpu_from on are the
+ * CPU cores), 7 (OwnerPredBeneficial) choose by Algorithms 1-3; §2.10's
  * conversions apply for hardware without forwarding or prediction; the word
  * accesses of a static instruction vote on its type, weighted by
  * Criticality (one level of voting: the paper's word -> dynamic access ->
@@ -169,13 +170,15 @@ struct sel {
     const struct fcs_trace *t;
     const struct fcs_select_opts *o;
     uint32_t *next_conf, *prev_conf, *prev_same;
+    uint32_t *next_block; /* NextBlockConflict (Algorithm 6), NULL when it does not apply */
     double reuse_words; /* ReusePossible: fewer word accesses between than this */
 };
 
 /* For each access, the next and the previous access to its word (any core):
- * NextConflict and PrevConf. Walks the trace with a hash table of the last
- * index per word. */
-static void link_by_word(const struct fcs_trace *t, uint32_t *next, uint32_t *prev)
+ * NextConflict and PrevConf; with `shift`, to its block of 2^shift words
+ * (NextBlockConflict). Walks the trace with a hash table of the last index
+ * per word. */
+static void link_by_word(const struct fcs_trace *t, unsigned shift, uint32_t *next, uint32_t *prev)
 {
     size_t cap = 1;
     while (cap < 2 * t->n + 2)
@@ -187,7 +190,7 @@ static void link_by_word(const struct fcs_trace *t, uint32_t *next, uint32_t *pr
     for (size_t i = 0; i < cap; i++)
         last[i] = NONE;
     for (size_t i = 0; i < t->n; i++) {
-        uint64_t k = t->a[i].word;
+        uint64_t k = t->a[i].word >> shift;
         size_t h = (size_t)((k * 0x9e3779b97f4a7c15ull) >> 20) & (cap - 1);
         while (last[h] != NONE && keys[h] != k)
             h = (h + 1) & (cap - 1);
@@ -239,13 +242,20 @@ static bool reuse_possible(const struct sel *s, const struct acc *x, const struc
     return (double)(y->seq - x->seq) < s->reuse_words;
 }
 
-/* Loads and atomics without release: 2 (GPU; 6 for CPU cores, not built);
+static bool from_cpu(const struct sel *s, const struct acc *a)
+{
+    return s->o->cpu_from && a->core >= s->o->cpu_from;
+}
+
+/* Loads and atomics without release: 6 on a CPU core, 2 on a GPU CU;
  * stores and release atomics 1; all 1 without forwarding (§2.10). */
 static double criticality(const struct sel *s, const struct acc *a)
 {
     if (!s->o->fwd)
         return 1;
-    return a->kind == K_LD || (a->kind == K_RMW && !a->release) ? 2 : 1;
+    if (a->kind == K_LD || (a->kind == K_RMW && !a->release))
+        return from_cpu(s, a) ? 6 : 2;
+    return 1;
 }
 
 /* Algorithm 5. */
@@ -278,6 +288,30 @@ static bool ownership_beneficial(const struct sel *s, uint32_t xi)
     return score > 0;
 }
 
+/* Algorithm 6: a CPU load gains from Shared state when, walking the later
+ * accesses to its block, a load of its own core at a phase change (another
+ * core than the access before, or a synchronisation between them) comes
+ * before another core's store or atomic at a phase change. SyncSep(Yprev, Y)
+ * as spec 003 §2.9 reads the printed SyncSep(Y, Yprev) (Y follows Yprev). */
+static bool shared_state_beneficial(const struct sel *s, uint32_t xi)
+{
+    const struct acc *a = s->t->a, *x = &a[xi];
+    if (!s->next_block || !from_cpu(s, x))
+        return false;
+    const struct acc *yprev = x;
+    for (uint32_t yi = s->next_block[xi]; yi != NONE; yi = s->next_block[yi]) {
+        const struct acc *y = &a[yi];
+        if (y->core != yprev->core || sync_sep(yprev, y)) {
+            if (y->kind == K_LD && y->core == x->core)
+                return true;
+            if (y->kind != K_LD && y->core != x->core)
+                return false; /* a remote store (or atomic) would invalidate the copy */
+        }
+        yprev = y;
+    }
+    return false;
+}
+
 /* Algorithm 7 (phase 4, +-1 as printed; the predicted core must be remote
  * as the text says). */
 static bool owner_pred_beneficial(const struct sel *s, uint32_t xi)
@@ -300,14 +334,17 @@ static bool owner_pred_beneficial(const struct sel *s, uint32_t xi)
     return score > 0;
 }
 
-/* Algorithms 1-3 (Algorithm 6 is false: every device here is a GPU CU). */
+/* Algorithms 1-3. */
 static unsigned select_word(const struct sel *s, uint32_t xi)
 {
     const struct acc *x = &s->t->a[xi];
     bool own = ownership_beneficial(s, xi);
     switch (x->kind) {
     case K_LD:
-        return own ? SPXK_O_DATA : owner_pred_beneficial(s, xi) ? SPXK_VO : SPXK_V;
+        return own                               ? SPXK_O_DATA
+               : shared_state_beneficial(s, xi) ? SPXK_S
+               : owner_pred_beneficial(s, xi)   ? SPXK_VO
+                                                : SPXK_V;
     case K_ST:
         return own ? SPXK_O : owner_pred_beneficial(s, xi) ? SPXK_WTO : SPXK_WTFWD;
     default:
@@ -342,8 +379,19 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     uint64_t *count = calloc(m->n_ins, sizeof *count);
     if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !count)
         panic("out of memory");
-    link_by_word(t, s.next_conf, s.prev_conf);
+    link_by_word(t, 0, s.next_conf, s.prev_conf);
     link_same(t, s.prev_same);
+    if (o->shared && o->cpu_from) {
+        unsigned words = (o->line_bytes ? o->line_bytes : 64) / 4, shift = 0;
+        while ((1u << shift) < words)
+            shift++;
+        uint32_t *prev = malloc(t->n * sizeof *prev);
+        s.next_block = malloc(t->n * sizeof *s.next_block);
+        if (!prev || !s.next_block)
+            panic("out of memory");
+        link_by_word(t, shift, s.next_block, prev);
+        free(prev);
+    }
     for (size_t i = 0; i < t->n; i++)
         kind[i] = (uint8_t)select_word(&s, (uint32_t)i);
     for (size_t i = 0; i < t->n; i++) {
@@ -390,6 +438,7 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     free(s.next_conf);
     free(s.prev_conf);
     free(s.prev_same);
+    free(s.next_block);
     free(kind);
     free(votes);
     free(count);

@@ -27,7 +27,10 @@ size_t fcs_trace_len(const struct fcs_trace *t);
 struct fcs_select_opts {
     const char *title;  /* the workload, for the file's header */
     bool fwd, pred;     /* the hardware forwards write-throughs, predicts owners */
+    bool shared;        /* the CPU L1s hold lines Shared (ReqS): Algorithm 6 applies */
     unsigned l1_bytes;  /* ReusePossible: 75% of it */
+    unsigned line_bytes; /* Algorithm 6's blocks (0: 64) */
+    unsigned cpu_from;  /* cores from this number on are CPU cores (gpu.sms); 0: none */
 };
 
 /* Write the table to out. Returns 0, or -1 with the reason in err. */

@@ -18,13 +18,13 @@ const char *const spx_req_kind_names[SPXK_N] = {
     [SPXK_NONE] = "-",           [SPXK_V] = "ReqV",         [SPXK_VO] = "ReqVo",
     [SPXK_O_DATA] = "ReqO+data", [SPXK_O] = "ReqO",         [SPXK_WT] = "ReqWT",
     [SPXK_WTFWD] = "ReqWTfwd",   [SPXK_WTO] = "ReqWTo",     [SPXK_WT_DATA] = "ReqWT+data",
-    [SPXK_WTFWD_DATA] = "ReqWTfwd+data", [SPXK_WTO_DATA] = "ReqWTo+data",
+    [SPXK_WTFWD_DATA] = "ReqWTfwd+data", [SPXK_WTO_DATA] = "ReqWTo+data", [SPXK_S] = "ReqS",
 };
 
 bool spx_req_kind_fits(unsigned k, unsigned op)
 {
     switch (op) {
-    case MEM_LOAD: return k == SPXK_V || k == SPXK_VO || k == SPXK_O_DATA;
+    case MEM_LOAD: return k == SPXK_V || k == SPXK_VO || k == SPXK_O_DATA || k == SPXK_S;
     case MEM_STORE:
         return k == SPXK_O || k == SPXK_O_DATA || k == SPXK_WT || k == SPXK_WTFWD || k == SPXK_WTO;
     case MEM_ATOMIC:

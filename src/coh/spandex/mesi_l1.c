@@ -390,14 +390,27 @@ static void take_forward(struct ctrl *b, struct msg *m)
     ctrl_step(b, &x);
 }
 
-/* One core request (new or replayed), or a forward that waited for a grant. */
+/* Room to take message m of the forward vnet: a forward or an Inv answers
+ * on the forward-response vnet, and a forward to a Modified line may write
+ * the rest of it back (a TBE and a request); a write-back's ack needs
+ * nothing, so the TBEs of lines in MI always free. */
+static bool fwd_room(struct ctrl *b, const struct msg *m)
+{
+    if (m->type == SPX_RSP_WB)
+        return true;
+    const struct cache_line *l = cache_find(&b->cache, m->addr);
+    bool may_write_back = l && l->state == ME_M && m->type != SPX_FWD_V;
+    return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) &&
+           (!may_write_back ||
+            (port_has_room(b->links.net_out[SPX_VNET_REQ], 1) && !tbe_full(&b->tbes)));
+}
+
+/* One core request (new or replayed), or a message of the forward vnet: a
+ * forward that waited for a grant, or one queued behind such a forward. */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
-    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O) {
-        /* a forward parked behind a grant: the grant is in now (serving it
-         * may write the rest of the line back) */
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) ||
-            !port_has_room(b->links.net_out[SPX_VNET_REQ], 1) || tbe_full(&b->tbes)) {
+    if (spx_to_l1_on_fwd(m->type)) {
+        if (!fwd_room(b, m)) {
             b->st.resource_stalls++;
             return false;
         }
@@ -488,10 +501,14 @@ static bool me_tick(struct comp *cp)
     bool moved = false, blocked = false;
     struct port *fwd = b->links.net_in[SPX_VNET_FWD], *rsp = b->links.net_in[SPX_VNET_RSP];
     ctrl_tick_begin(b);
-    while (port_peek(fwd)) {
-        /* a forward may send its words and a write-back of the rest */
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) ||
-            !port_has_room(b->links.net_out[SPX_VNET_REQ], 1) || tbe_full(&b->tbes)) {
+    struct msg *f;
+    while ((f = port_peek(fwd))) {
+        if (spx_dev_forward_waits(b, f->addr)) { /* behind the line's woken forward */
+            msg_list_push(&b->replay, port_pop(fwd));
+            moved = true;
+            continue;
+        }
+        if (!fwd_room(b, f)) {
             b->st.resource_stalls++;
             blocked = true;
             break;

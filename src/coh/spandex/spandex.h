@@ -86,6 +86,14 @@ static inline bool spx_predicted(unsigned type)
     return type == SPX_REQ_VO || type == SPX_REQ_WTO || type == SPX_REQ_WTO_DATA;
 }
 
+/* What reaches an L1 on the forward vnet: the LLC's forwards, Inv and
+ * write-back acks, and forwarded or predicted requests. */
+static inline bool spx_to_l1_on_fwd(unsigned type)
+{
+    return type == SPX_FWD_V || type == SPX_FWD_O || type == SPX_RVK_O || type == SPX_INV ||
+           type == SPX_RSP_WB || type == SPX_FWD_WT || spx_predicted(type);
+}
+
 enum { SPX_VNET_REQ, SPX_VNET_RSP, SPX_VNET_FWD, SPX_VNET_FWDRSP, SPX_NVNETS };
 _Static_assert((int)SPX_VNET_REQ == NC_VNET_REQ && (int)SPX_VNET_RSP == NC_VNET_RSP,
                "rc's L1 and the nc bank's actions serve Spandex on their vnets");
@@ -160,6 +168,11 @@ uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owne
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
 /* Whether a line of `line`'s set is in state wb_state (being written back). */
 bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
+/* Whether the replay list holds a message of the forward vnet (a forward,
+ * Inv or write-back ack) for `line`: one woken from a TBE, or moved there
+ * behind such a one. Later messages for the line queue behind it, so a line's
+ * forwards are served in the order the LLC sent them. */
+bool spx_dev_forward_waits(const struct ctrl *b, addr_t line);
 /* Room for the worst case of one core step: a victim's ReqWB and TBE, the
  * request and its TBE. */
 bool spx_dev_room(const struct ctrl *b);

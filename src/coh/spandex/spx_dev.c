@@ -49,6 +49,14 @@ bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state)
     return false;
 }
 
+bool spx_dev_forward_waits(const struct ctrl *b, addr_t line)
+{
+    for (const struct msg *m = b->replay.head; m; m = m->next)
+        if (m->addr == line && spx_to_l1_on_fwd(m->type))
+            return true;
+    return false;
+}
+
 bool spx_dev_room(const struct ctrl *b)
 {
     return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;

@@ -32,13 +32,21 @@
  * never has owned words.
  * INVARIANT (checked by spx_check_owner under --check): a word has at most
  * one owner, and an owned word is never served from the bank's data.
+ * INVARIANT: requests to a line are served in arrival order. A freed MSHR's
+ * parked requests replay before anything still on the replay list
+ * (ctrl_wake_parked), as the device L1s do; with one replayed request taken
+ * a tick, a line's requests stay together on that list and no new MSHR
+ * frees within a tick, so appending them (ctrl_free_tbe) kept this too, but
+ * only by that timing.
  * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
  * rather than letting each owner answer the requester directly (the
  * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
  * before writing (the paper writes at once and revokes in the background:
  * equal for whole-word writes, and this keeps partial-word writes exact);
- * a ReqWTfwd(+data) is forwarded only when one L1 owns all its words (words
- * of several owners, or owned and not: served as ReqWT(+data), which revokes);
+ * a ReqWTfwd is forwarded only when one other L1 owns all its owned words
+ * (the words no L1 owns are written here first), a ReqWTfwd+data only when
+ * one L1 owns all its words (words of several owners, or a ReqWTfwd+data's
+ * owned and not: served as ReqWT(+data), which revokes);
  * predicted requests and owners' answers reach their target through the
  * home bank's node (passed on past the access pipeline) since the networks
  * join L1s to banks only.
@@ -66,7 +74,8 @@
     X(ReqWT, "write-through to words not owned")                                                   \
     X(ReqWTdata, "atomic (performed here) on words not owned")                                    \
     X(ReqWTOwned, "write-through or atomic to an owned word")                                     \
-    X(ReqWTfwd, "ReqWTfwd(+data) to words one other L1 owns: forwarded to it")                  \
+    X(ReqWTfwd, "ReqWTfwd to owned words of one other L1 (the rest written here), ReqWTfwd+data "  \
+                "to words it owns: forwarded to it")                                          \
     X(ReqO, "ownership (with or without data) of some words")                                     \
     X(ReqWB, "write-back of owned words; some words stay owned")                                  \
     X(ReqWBLast, "write-back that leaves no word owned")                                          \
@@ -95,7 +104,7 @@ const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward"
 
 struct spx_llc_stats {
     uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
-        predicted_passed, answers_passed, invalidations;
+        wt_split, predicted_passed, answers_passed, invalidations;
 };
 
 struct spx_llc {
@@ -329,14 +338,35 @@ static unsigned sole_owner(struct spx_llc *c, struct cache_line *l, uint64_t wor
     return o;
 }
 
+/* Keep only the bytes of m's mask that lie in `words`. */
+static void mask_to_words(struct msg *m, uint64_t words, unsigned line_bytes)
+{
+    struct bytemask in;
+    spx_bytes_of(&in, words, line_bytes);
+    for (unsigned i = 0; i < ARRAY_LEN(in.w); i++)
+        m->mask.w[i] &= in.w[i];
+}
+
 /* ReqWTfwd(+data): the owner performs it and keeps the words; nothing
- * changes here. The owner answers the requester (msg->sharer). */
+ * changes here. The owner answers the requester (msg->sharer). Words of a
+ * ReqWTfwd that no L1 owns are written here first (spec 003 §2.6.1 decides
+ * word by word), so the owner's answer completes the whole write; a Nack
+ * then retries only the forwarded words. */
 static void forward_wt(struct coh_ctx *x)
 {
     struct spx_llc *c = llc_of(x->ctrl);
     struct msg *m = x->msg;
     unsigned requester = m->src;
-    m->src = (uint16_t)sole_owner(c, x->line, req_words(c, m));
+    uint64_t words = req_words(c, m), owned = words & *owned_of(x->line);
+    if (words != owned) {
+        struct bytemask all = m->mask;
+        mask_to_words(m, words & ~owned, c->base.line_bytes);
+        ctrl_l2_perform_write(&c->base, x);
+        c->st.wt_split++;
+        m->mask = all;
+        mask_to_words(m, owned, c->base.line_bytes);
+    }
+    m->src = (uint16_t)sole_owner(c, x->line, owned);
     m->sharer = requester;
     c->st.wt_forwarded++;
     c->st.forwards++;
@@ -452,7 +482,8 @@ static const struct coh_action_name actions[] = {
     {ctrl_park, "park", "keep the request in the MSHR until the line is stable"},
     {ctrl_hold, "hold", "keep the read until the owners' words are in"},
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
-    {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
+    {ctrl_wake_parked, "wake_parked",
+     "free the MSHR; its parked requests replay before younger ones for the line"},
     {clear_owners, "clear_owners", "a new line: no word owned"},
     {nc_l2_reply_data, "reply_data", "send the line to the requester (RspV)"},
     {nc_l2_write_line, "write_line", "merge the written bytes, acknowledge (RspWT)"},
@@ -533,7 +564,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         REQ_STALLS,
         [SL_ReqWBStale] = DO(SL_IV, 0,               take_wb),
         [SL_Relay     ] = DO(SL_IV, 0,               relay),
-        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
     },
     [SL_G] = {
         PASSES(SL_G),
@@ -543,8 +574,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_G,  0,               take_wb),
         [SL_Relay     ] = DO(SL_G,  0,               relay),
         [SL_FwdRsp    ] = DO(SL_G,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_free_tbe),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
     },
     [SL_R] = {
         PASSES(SL_R),
@@ -554,8 +585,8 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_R,  0,               take_wb),
         [SL_Relay     ] = DO(SL_R,  0,               relay),
         [SL_FwdRsp    ] = DO(SL_R,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_free_tbe),
+        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
+        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
     },
     [SL_S] = {
         PASSES(SL_S),
@@ -574,7 +605,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
         [SL_ReqWBStale] = DO(SL_SI, 0,               take_wb),
         [SL_Relay     ] = DO(SL_SI, 0,               relay),
         [SL_InvAck    ] = DO(SL_SI, 0,               take_inv_ack),
-        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_free_tbe),
+        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_wake_parked),
     },
 };
 
@@ -618,7 +649,12 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
     case SPX_REQ_V: return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
     case SPX_REQ_WTFWD:
     case SPX_REQ_WTFWD_DATA: {
-        unsigned o = sole_owner(c, x->line, req_words(c, m));
+        /* a write-through's words are forwarded to their owner, the others
+         * written here (forward_wt); an atomic's all go to one owner */
+        uint64_t words = req_words(c, m);
+        if (m->type == SPX_REQ_WTFWD)
+            words &= x->line ? *owned_of(x->line) : 0;
+        unsigned o = sole_owner(c, x->line, words);
         if (o != UINT32_MAX && o != m->src)
             return SL_ReqWTfwd;
         /* not owned by another L1 alone: a ReqWT(+data) */
@@ -781,6 +817,7 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, relays),
     CTRL_STAT_OWN(struct spx_llc_stats, wb_stale),
     CTRL_STAT_OWN(struct spx_llc_stats, wt_forwarded),
+    CTRL_STAT_OWN(struct spx_llc_stats, wt_split),
     CTRL_STAT_OWN(struct spx_llc_stats, predicted_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, answers_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, invalidations),
