@@ -34,8 +34,8 @@ static void usage(FILE *out)
             "sequentially consistent trace of the workload itself, so that an FCS run is\n"
             "reproducible from the workload alone. The workload runs once on the machine\n"
             "with order.model = sc (each warp's access waits for its previous one; the\n"
-            "protocol is nol1 for this run, as SC needs a write-atomic one, without CPU\n"
-            "cores) and its global accesses are recorded word by word, with kernel\n"
+            "protocol is nol1 for this run, as SC needs a write-atomic one; with CPU\n"
+            "cores, see below) and its global accesses are recorded word by word, kernel\n"
             "boundaries, fences and atomics as acquires and releases. For every word\n"
             "access, Algorithms 5-7 score ownership (will this SM be the main user of the\n"
             "word before another SM takes it?) and owner prediction (did this SM's recent\n"
@@ -55,8 +55,13 @@ static void usage(FILE *out)
             "  fcs+fwd    forwarded write-throughs, no prediction\n"
             "  fcs+pred   both (default)\n"
             "Run the table with the same --hw as fcs.fwd and fcs.pred settings (FCS:\n"
-            "fcs.fwd=false fcs.pred=false; FCS+fwd: fcs.pred=false). CPU cores are not\n"
-            "built, so Algorithm 6 (shared state, for CPU loads) never applies.\n"
+            "fcs.fwd=false fcs.pred=false; FCS+fwd: fcs.pred=false). On a machine with\n"
+            "CPU cores (cpu.cores) the traced run keeps them and runs on spandex-d with\n"
+            "DeNovo CPU L1s and the configured ordering instead (no protocol with CPU\n"
+            "devices is write-atomic; for data-race-free workloads the trace is the same\n"
+            "SC order), and the CPU cores' accesses are traced and typed too (core\n"
+            "gpu.sms + i; the DeNovo CPU L1 sends every type but ReqS, so Algorithm 6,\n"
+            "shared state for CPU loads, is not applied).\n"
             "\n"
             "  --workload NAME    the workload (gpucoh list workloads)\n"
             "  --size S           input size: " WL_SIZE_USAGE " (default tiny)\n"
@@ -104,7 +109,16 @@ static uint64_t tr_cycles(const void *obj)
     return t->inner.ops->cycles(t->inner.obj);
 }
 
-static const struct launcher_ops tracer_ops = {tr_run_kernel, tr_write, tr_read, tr_cycles};
+/* A CPU kernel and a GPU kernel together: one kernel boundary for both. */
+static void tr_run_together(void *obj, const struct launch *l, unsigned n)
+{
+    struct tracer *t = obj;
+    fcs_trace_kernel(t->trace, l[0].kernel->m);
+    t->inner.ops->run_together(t->inner.obj, l, n);
+}
+
+static const struct launcher_ops tracer_ops = {tr_run_kernel, tr_write, tr_read, tr_cycles,
+                                               tr_run_together};
 
 static void on_issue(void *obj, unsigned sm, uint64_t cycle, unsigned slot,
                      const struct ptx_step *st)
@@ -147,25 +161,32 @@ static int select_cmd(int argc, char **argv)
     if (variant && !wl_has_variant(w, variant))
         fatal("--variant: workload %s has no variant '%s'", w->name, variant);
     /* the SC trace: the SC issue rule on a write-atomic protocol (nol1: every
-     * access at the L2, which has no CPU devices: the workload's kernels run
-     * on the GPU), and no table of an earlier selection */
-    const char *sets[SIM_MAX_SETS + 4];
+     * access at the L2), and no table of an earlier selection. nol1 has no
+     * CPU devices and no protocol with CPU devices is write-atomic: on a
+     * machine with CPU cores (whose kernels run beside the GPU's and wait for
+     * them) the trace runs on spandex-d with DeNovo CPU L1s and the machine's
+     * own ordering, which is SC for the data-race-free programs this is for
+     * (conflicting accesses are issued in the order their synchronisation
+     * sets, which is the order the trace keeps). */
+    const char *sets[SIM_MAX_SETS + 3];
     for (unsigned k = 0; k < o.n_sets; k++)
         sets[k] = o.sets[k];
-    sets[o.n_sets] = "coherence.protocol=nol1";
-    sets[o.n_sets + 1] = "order.model=sc";
-    sets[o.n_sets + 2] = "fcs.table=";
-    sets[o.n_sets + 3] = "cpu.cores=0";
+    sets[o.n_sets] = "fcs.table=";
     struct config cfg;
     char err[1024];
-    if (config_load(&cfg, o.config_file ? o.config_file : config_default_file(), sets,
-                    o.n_sets + 4, err, sizeof err))
+    const char *file = o.config_file ? o.config_file : config_default_file();
+    if (config_load(&cfg, file, sets, o.n_sets + 1, err, sizeof err))
+        fatal("%s", err);
+    bool cpus = cfg.cpu.cores > 0;
+    sets[o.n_sets + 1] = cpus ? "coherence.protocol=spandex-d" : "coherence.protocol=nol1";
+    sets[o.n_sets + 2] = cpus ? "cpu.device=denovo" : "order.model=sc";
+    if (config_load(&cfg, file, sets, o.n_sets + 3, err, sizeof err))
         fatal("%s", err);
     struct machine *m = machine_new(&cfg);
     struct fcs_trace *trace = fcs_trace_new();
     struct tracer tr = {machine_launcher(m), trace};
     machine_set_issue_hook(m, on_issue, trace);
-    struct host *h = host_new((struct launcher){&tracer_ops, &tr});
+    struct host *h = host_new((struct launcher){&tracer_ops, &tr, tr.inner.cpu_cores});
     struct wl_params p = {.size = (enum wl_size)size, .seed = input_seed, .variant = variant};
     char why[512] = "";
     int result = w->run(h, &p, why, sizeof why);

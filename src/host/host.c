@@ -387,6 +387,11 @@ void host_launch_on(struct host *h, enum host_device dev, bool together, const c
         free(params);
 }
 
+unsigned host_cpu_cores(const struct host *h)
+{
+    return h->l.cpu_cores;
+}
+
 uint64_t host_cycles(const struct host *h)
 {
     return h->l.ops->cycles(h->l.obj);

@@ -73,6 +73,11 @@ void host_launch_on(struct host *h, enum host_device dev, bool together, const c
                     struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
                     const struct karg *args, unsigned n_args);
 
+/* The CPU cores a launch on the CPU runs on (cpu.cores; 0: none, or a
+ * launcher without them): a driver whose CPU threads wait for each other
+ * launches at most that many. */
+unsigned host_cpu_cores(const struct host *h);
+
 /* Simulated cycles so far (core clock), for drivers that report phases. */
 uint64_t host_cycles(const struct host *h);
 

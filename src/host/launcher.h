@@ -38,6 +38,7 @@ struct launcher_ops {
 struct launcher {
     const struct launcher_ops *ops;
     void *obj;
+    unsigned cpu_cores; /* the CPU cores a launch on the CPU runs on (0: none) */
 };
 
 /* The host over a launcher. */

@@ -35,6 +35,8 @@ struct machine {
     unsigned n_sms, n_banks, n_tables; /* SMs and banks of every GPM together */
     unsigned n_cpus, n_cores;  /* CPU cores (cpu.cores); SMs and CPU cores together */
     struct sm_spec cpu_spec;   /* a CPU core: an in-order one-thread SM (cpu_spec_of) */
+    sm_issue_fn *issue_fn;     /* machine_set_issue_hook's, for the CPU cores' shim */
+    void *issue_obj;
     unsigned n_gpms, sms_per_gpm, banks_per_gpm; /* GPMs of every GPU together */
     uint32_t line_bytes;
     struct sm **sms;           /* per core: the SMs, then the CPU cores */
@@ -461,10 +463,23 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     return m;
 }
 
+/* A CPU core's issue, reported as core gpu.sms + i (its L1 index): a CPU
+ * core's own id counts from 0 like the SMs'. */
+static void cpu_issue(void *obj, unsigned id, uint64_t cycle, unsigned slot,
+                      const struct ptx_step *st)
+{
+    struct machine *m = obj;
+    m->issue_fn(m->issue_obj, m->n_sms + id, cycle, slot, st);
+}
+
 void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj)
 {
+    m->issue_fn = fn;
+    m->issue_obj = obj;
     for (unsigned i = 0; i < m->n_sms; i++)
         sm_set_issue_hook(m->sms[i], fn, obj);
+    for (unsigned i = m->n_sms; i < m->n_cores; i++)
+        sm_set_issue_hook(m->sms[i], fn ? cpu_issue : NULL, m);
 }
 
 void machine_free(struct machine *m)
@@ -740,6 +755,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
             kernel_run_init(&m->cpu_run, cpu, m->n_cpus);
             m->cpu_run.on_done = kernel_done;
             m->cpu_run.done_obj = m;
+            m->cpu_run.req_types = fcs_types(m, cpu->kernel->m); /* FCS types CPU L1s too */
             m->runs_left++;
             m->cpu_running = true;
         } else {
@@ -921,7 +937,7 @@ static const struct launcher_ops machine_ops = {run_kernel, host_write, host_rea
 
 struct launcher machine_launcher(struct machine *m)
 {
-    return (struct launcher){&machine_ops, m};
+    return (struct launcher){&machine_ops, m, m->n_cpus};
 }
 
 /* ---- statistics ---- */

@@ -29,7 +29,8 @@ void machine_free(struct machine *m);
 /* Print a progress line on stderr while kernels run (for terminals). */
 void machine_set_progress(struct machine *m, bool on);
 struct launcher machine_launcher(struct machine *m);
-/* Observe every warp instruction every SM issues (gpu/sm.h). */
+/* Observe every warp instruction every SM issues (gpu/sm.h), and every CPU
+ * core's, which reports as core gpu.sms + i. */
 void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj);
 
 typedef void stat_emit_fn(void *arg, const char *name, uint64_t value);
