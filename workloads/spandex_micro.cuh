@@ -30,11 +30,21 @@ __device__ static unsigned poll_relaxed(const unsigned *p)
     return v;
 }
 
+// About n * 3 dependent instructions of nothing (nanosleep is a no-op
+// here): the gap between two polls, so that a waiting participant's polls
+// (each a request to the LLC under DeNovo and GPU coherence) do not make
+// most of a run's traffic.
+__device__ static void poll_gap(unsigned n)
+{
+    asm volatile("{\n\t.reg .u32 c;\n\t.reg .pred p;\n\tmov.u32 c, %0;\n"
+                 "GAP%=:\n\tsub.u32 c, c, 1;\n\tsetp.ne.u32 p, c, 0;\n\t@p bra GAP%=;\n\t}" ::"r"(n));
+}
+
 // Spin (one thread) until *flag reaches v.
 __device__ static void await_flag(const unsigned *flag, unsigned v)
 {
     while (poll_relaxed(flag) < v)
-        ;
+        poll_gap(32);
 }
 
 // After this thread's polls: an acquire, then the rest of the CTA goes on.
@@ -55,11 +65,13 @@ __device__ static void raise_flag(unsigned *flag, unsigned v)
     }
 }
 
-// Wait until every flag of side `side` reached v: lane k of the CTA polls
-// flag k (a CPU core's one thread polls them in turn).
+// Wait until every flag of side `side` reached v: one thread polls them in
+// turn (one poll in flight per waiting participant; a poll per lane would
+// multiply the polling traffic by the lanes).
 __device__ static void await_side(unsigned *flags, unsigned side, unsigned n, unsigned v)
 {
-    for (unsigned k = threadIdx.x; k < n; k += blockDim.x)
-        await_flag(spx_flag(flags, side, k, n), v);
+    if (threadIdx.x == 0)
+        for (unsigned k = 0; k < n; k++)
+            await_flag(spx_flag(flags, side, k, n), v);
     acquire_all();
 }
