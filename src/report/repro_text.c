@@ -255,7 +255,6 @@ static void plot_row(struct repro *r, const struct rp_figure *f, const char *gro
     fputc('\n', r->plot);
 }
 
-/* Per-app table of the figure's metric for its designs, with the set mean. */
 /* The design of f's best list with the fewest cycles on app ("-": none
  * ran). */
 static const char *best_of(struct repro *r, const struct rp_figure *f, const char *app)
@@ -273,6 +272,8 @@ static const char *best_of(struct repro *r, const struct rp_figure *f, const cha
     return best;
 }
 
+/* Per-app table of the figure's metric for its designs, with the set mean
+ * (and the best column when the figure has a best list). */
 static void table(struct repro *r, const struct rp_figure *f, bool plot)
 {
     FILE *o = r->o;
