@@ -1,38 +1,77 @@
 // spandex_micro.cuh - what the microbenchmarks of spec 003 §4 (Alsop et
 // al., TACO 2022, §5.1, Fig. 2) share: workloads/flexvs, flexowt, flexoawta
-// and prodcons include it. The paper runs their "CPU" phases on 16 CPU
-// cores and their "GPU" phases on 16 GPU CUs; gpucoh has no CPU cores yet,
-// so the first half of the CTAs plays the CPU cores and the second half the
-// GPU CUs, each CTA on an SM of its own (16 CTAs on 16 SMs: CTA i runs on
-// SM i). The phases are separated by a grid barrier (a release and an
-// acquire at gpu scope), not by kernel boundaries, so that what an SM owns
-// survives from one phase to the next as it does between the paper's
-// phases. Every access pattern follows the spec's synthetic re-creation
-// (§4.1-4.4); "sparse" is one word per 64-byte line.
+// and prodcons include it. As in the paper, their "CPU" phases run on the
+// CPU cores (one thread each, launched on the CPU) and their "GPU" phases on
+// the GPU's compute units (a CTA each), both kernels at the same time: CPU
+// thread i and GPU CTA i own partition i.
 //
-// The CTAs must all be resident at once (the barrier spins): the host
-// launches at most as many as the machine holds.
+// The paper separates phases by kernel boundaries. gpucoh's DeNovo and MESI
+// L1s write owned data back at kernel end (docs/protocols/spandex.md), which
+// would drop what a core owns between its phases, so the phases are
+// separated by CPU-GPU flags instead: each participant raises its own flag
+// (a release store of the phase number, one flag per 64-byte line) when its
+// phase is done, and a participant starts its next phase once the flags of
+// the participants whose data it touches are raised (relaxed polls, then an
+// acquire). No word is written by two participants' synchronisation, so no
+// atomic moves a counter from core to core.
 #pragma once
 
-// A grid barrier: thread 0 of each CTA arrives on `count`; the last one
-// starts the next generation. __threadfence is fence.sc.gpu: a release
-// before arriving and an acquire after leaving.
-__device__ void grid_sync(unsigned *count, volatile unsigned *gen, unsigned n)
+// Flag of participant i of side s (0: the CPU threads, 1: the GPU CTAs) in
+// a block of 2 * n flags a line apart.
+__device__ static unsigned *spx_flag(unsigned *flags, unsigned side, unsigned i, unsigned n)
 {
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        unsigned g = *gen;
-        __threadfence();
-        if (atomicAdd(count, 1u) == n - 1) {
-            *count = 0;
-            __threadfence();
-            atomicExch((unsigned *)gen, g + 1);
-        } else {
-            while (*gen == g)
-                ;
-        }
-        __threadfence();
-    }
+    return flags + (side * n + i) * 16u;
+}
+
+__device__ static unsigned poll_relaxed(const unsigned *p)
+{
+    unsigned v;
+    asm volatile("ld.relaxed.sys.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+// About n * 3 dependent instructions of nothing (nanosleep is a no-op
+// here): the gap between two polls, so that a waiting participant's polls
+// (each a request to the LLC under DeNovo and GPU coherence) do not make
+// most of a run's traffic.
+__device__ static void poll_gap(unsigned n)
+{
+    asm volatile("{\n\t.reg .u32 c;\n\t.reg .pred p;\n\tmov.u32 c, %0;\n"
+                 "GAP%=:\n\tsub.u32 c, c, 1;\n\tsetp.ne.u32 p, c, 0;\n\t@p bra GAP%=;\n\t}" ::"r"(n));
+}
+
+// Spin (one thread) until *flag reaches v.
+__device__ static void await_flag(const unsigned *flag, unsigned v)
+{
+    while (poll_relaxed(flag) < v)
+        poll_gap(32);
+}
+
+// After this thread's polls: an acquire, then the rest of the CTA goes on.
+__device__ static void acquire_all(void)
+{
+    asm volatile("fence.acq_rel.sys;" ::: "memory");
     __syncthreads();
 }
 
+// This participant's phase is done: every thread's writes, then flag = v
+// (a release).
+__device__ static void raise_flag(unsigned *flag, unsigned v)
+{
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        __threadfence_system();
+        asm volatile("st.release.sys.global.u32 [%0], %1;" ::"l"(flag), "r"(v) : "memory");
+    }
+}
+
+// Wait until every flag of side `side` reached v: one thread polls them in
+// turn (one poll in flight per waiting participant; a poll per lane would
+// multiply the polling traffic by the lanes).
+__device__ static void await_side(unsigned *flags, unsigned side, unsigned n, unsigned v)
+{
+    if (threadIdx.x == 0)
+        for (unsigned k = 0; k < n; k++)
+            await_flag(spx_flag(flags, side, k, n), v);
+    acquire_all();
+}

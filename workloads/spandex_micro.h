@@ -1,11 +1,13 @@
 /*
  * spandex_micro.h - the host side of spec 003 §4's microbenchmarks
  * (workloads/flexvs, flexowt, flexoawta, prodcons; implemented in
- * workloads/prodcons/spandex_micro.c). Sizes: tiny 8 CTAs, partitions of
- * 128 words, 2 iterations; quick 16 CTAs (one per SM of configs/
- * spandex.ini), 1024 words (4 KB), 4 iterations; small 16, 4096 (16 KB: the
- * spec's Prod-Cons partitions), 8; paper 16, 4096, 20. The host replays
- * every phase on its own copies and compares every word.
+ * workloads/prodcons/spandex_micro.c). CPU phases on the CPU cores, GPU
+ * phases on the GPU, both kernels at once, synchronised by flags
+ * (spandex_micro.cuh). Sizes (CPU threads and GPU CTAs, words a partition,
+ * iterations): tiny 4, 128, 2; quick 16 (every CPU core and SM of configs/
+ * spandex.ini), 512, 4; small 16, 1024, 8; paper 16, 4096 (16 KB: the
+ * spec's Prod-Cons partitions), 20. The host replays every phase on its
+ * own copies and compares every word.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef WORKLOADS_SPANDEX_MICRO_H

@@ -81,6 +81,9 @@ struct order_spec {
     uint32_t model;        /* index into order_policies */
     uint32_t store_buffer; /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
     bool prefetch;         /* prefetch the lines of an access held for ordering */
+    bool sb_combine;       /* send the buffered stores that follow the head in its line
+                              with it, as one request (a CPU core's write-combining
+                              buffer; set by the machine, no configuration key) */
     /* type-aware SC (spec 001 §2.5, Table 2) */
     uint32_t sector_bytes; /* classification granularity */
     uint32_t mac_entries, mac_ways; /* per memory partition */

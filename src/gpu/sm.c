@@ -522,6 +522,54 @@ static bool sb_head_ready(struct sm *sm, const struct sm_warp *w)
     return !w->ord.n[ORDER_LD] || w->ld_last >= sb_at(sm, w, 0)->ld_before;
 }
 
+static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc);
+
+/* order.sb_combine (a CPU core): the buffered stores that follow the head
+ * `hd`, just taken from the buffer, go with it as more lanes of its one
+ * request, as a write-combining buffer sends a line's words together. TSO
+ * allows it: consecutive stores become visible together, never out of
+ * order. It stops at a store to another line, of another kind (semantics,
+ * scope, size, request type), overlapping bytes already taken (the younger
+ * must win), held back by an older load (sb_head_ready's rule), or when the
+ * lanes run out. A combined store is done here; the head's ack covers it. */
+static void sb_combine(struct sm *sm, struct sm_warp *w, struct sm_minst *hd, cycle_t cyc)
+{
+    const uint8_t *types = sm->run ? sm->run->req_types : NULL;
+    struct ptx_memop *h = &hd->mem;
+    if (!sm->spec.order.sb_combine || hd->n_lines != 1 || h->tx)
+        return;
+    while (w->sb_n) {
+        struct sm_minst *c = sb_at(sm, w, 0);
+        const struct ptx_memop *o = &c->mem;
+        if (c->n_lines != 1 || c->line[0].line != hd->line[0].line || o->tx ||
+            o->sem != h->sem || o->scope != h->scope || o->size != h->size ||
+            (types && types[o->tag] != types[h->tag]) ||
+            (w->ord.n[ORDER_LD] && w->ld_last < c->ld_before) ||
+            __builtin_popcount(h->mask) + __builtin_popcount(o->mask) > 32)
+            return;
+        for (uint32_t a = h->mask; a; a &= a - 1)
+            for (uint32_t b = o->mask; b; b &= b - 1) {
+                addr_t x = h->addr[__builtin_ctz(a)], y = o->addr[__builtin_ctz(b)];
+                if (x < y + o->size && y < x + h->size)
+                    return;
+            }
+        for (uint32_t b = o->mask; b; b &= b - 1) {
+            unsigned from = (unsigned)__builtin_ctz(b), to = (unsigned)__builtin_ctz(~h->mask);
+            h->addr[to] = o->addr[from];
+            memcpy(h->data[to], o->data[from], sizeof h->data[to]);
+            h->mask |= 1u << to;
+            hd->line[0].lanes |= 1u << to;
+        }
+        w->sb_head = (uint16_t)((w->sb_head + 1) % sm->spec.order.store_buffer);
+        w->sb_n--;
+        w->sb_lines = (uint16_t)(w->sb_lines - 1);
+        if (--w->ord.n[ORDER_SB] == 0)
+            w->ord.nz &= (uint8_t)~ORDER_BIT(ORDER_SB);
+        order_issue(sm->ord, &w->ord, o->op, o->sem);
+        complete_minst(sm, c, cyc);
+    }
+}
+
 /* Queue the warp for the memory stage if its buffer's head may be sent. */
 static void sb_check(struct sm *sm, struct sm_warp *w)
 {
@@ -819,6 +867,7 @@ static bool lsu_admit_held(struct sm *sm, cycle_t cyc)
         w->sb_lines = (uint16_t)(w->sb_lines - mi->n_lines);
         if (--w->ord.n[ORDER_SB] == 0)
             w->ord.nz &= (uint8_t)~ORDER_BIT(ORDER_SB);
+        sb_combine(sm, w, mi, cyc);
         lsu_enqueue(sm, w, (unsigned)(mi - sm->minst), cyc, true);
         if (w->state == W_HELD_SB)
             retry_held(sm, w, cyc);

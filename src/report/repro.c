@@ -534,6 +534,11 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
     for (unsigned k = 0; k < f->n_designs && f->kind != RP_LINES; k++)
         if (repro_check_design(r, f->designs[k], "design", why, sizeof why))
             AT(FL(RP_FK_DESIGNS), "[figure %s]: %s", f->id, why);
+    if (f->n_best && f->kind != RP_BARS && f->kind != RP_TABLE)
+        AT(FL(RP_FK_BEST), "[figure %s]: best needs kind = bars or table", f->id);
+    for (unsigned k = 0; k < f->n_best; k++)
+        if (repro_check_design(r, f->best[k], "best", why, sizeof why))
+            AT(FL(RP_FK_BEST), "[figure %s]: %s", f->id, why);
     if (f->kind == RP_LINES) {
         bool built;
         if (!f->design[0] == !f->n_designs || !f->block[0] || !f->x[0])

@@ -74,6 +74,7 @@ enum rp_fig_key {
     RP_FK_BESIDE,
     RP_FK_BESIDE_STAT,
     RP_FK_PARTS,
+    RP_FK_BEST,
     RP_FK_N
 };
 
@@ -102,6 +103,10 @@ struct rp_figure {
     unsigned n_parts;
     int beside_stat;
     char beside_stat_label[RP_NAME];
+    /* bars and table: a column naming, per app, the design of these with the
+     * fewest cycles (the paper's Sbest: the best static design) */
+    char best[RP_MAX_DESIGNS][RP_NAME], best_label[RP_NAME];
+    unsigned n_best;
     char note[2048];
     unsigned line, key_line[RP_FK_N]; /* the section's line; each key's (0: not written) */
 };

@@ -126,9 +126,10 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
 }
 
 /* The keys of enum rp_fig_key, in its order. */
-static const char *const fig_keys[RP_FK_N] = {"title",    "kind",    "metric",     "set",
-                                              "baseline", "designs", "design",     "block",
-                                              "x",        "beside",  "beside_stat", "parts"};
+static const char *const fig_keys[RP_FK_N] = {"title",    "kind",    "metric",      "set",
+                                              "baseline", "designs", "design",      "block",
+                                              "x",        "beside",  "beside_stat", "parts",
+                                              "best"};
 
 static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *key, const char *v)
 {
@@ -190,21 +191,27 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
             f->part_stat[f->n_parts] = st;
             snprintf(f->parts[f->n_parts++], RP_NAME, "%s", t);
         }
-    } else if (!strcmp(key, "designs")) {
+    } else if (!strcmp(key, "designs") || !strcmp(key, "best")) {
+        bool best = key[0] == 'b';
+        char (*to)[RP_NAME] = best ? f->best : f->designs;
+        unsigned *n = best ? &f->n_best : &f->n_designs;
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", v);
         for (char *t = strtok(buf, " \t,"); t; t = strtok(NULL, " \t,")) {
-            if (f->n_designs == RP_MAX_DESIGNS)
-                return bad(rd, "designs: at most %d", RP_MAX_DESIGNS);
+            if (*n == RP_MAX_DESIGNS)
+                return bad(rd, "%s: at most %d", key, RP_MAX_DESIGNS);
             if (strlen(t) >= RP_NAME)
-                return bad(rd, "designs: '%s' is too long", t);
-            snprintf(f->designs[f->n_designs++], RP_NAME, "%s", t);
+                return bad(rd, "%s: '%s' is too long", key, t);
+            snprintf(to[(*n)++], RP_NAME, "%s", t);
         }
-    } else
+    } else if (!strcmp(key, "best_label"))
+        return name_value(rd, f->best_label, sizeof f->best_label, key, v);
+    else
         return bad(rd,
                    "[figure %s]: unknown key '%s' (expected title, kind, metric, set, "
                    "baseline, designs, design, block, x, beside, beside_stat, "
-                   "beside_stat_label, parts, note, plot_title, ylabel, xlabel)",
+                   "beside_stat_label, parts, best, best_label, note, plot_title, ylabel, "
+                   "xlabel)",
                    f->id, key);
     return 1;
 }

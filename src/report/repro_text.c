@@ -255,16 +255,37 @@ static void plot_row(struct repro *r, const struct rp_figure *f, const char *gro
     fputc('\n', r->plot);
 }
 
-/* Per-app table of the figure's metric for its designs, with the set mean. */
+/* The design of f's best list with the fewest cycles on app ("-": none
+ * ran). */
+static const char *best_of(struct repro *r, const struct rp_figure *f, const char *app)
+{
+    const char *best = "-";
+    double least = INFINITY;
+    for (unsigned k = 0; k < f->n_best; k++) {
+        const struct sweep_result *d = repro_get(r, app, f->best[k]);
+        double c = d ? repro_stat(d, repro_stat_find("cycles")) : NAN;
+        if (c < least) {
+            least = c;
+            best = f->best[k];
+        }
+    }
+    return best;
+}
+
+/* Per-app table of the figure's metric for its designs, with the set mean
+ * (and the best column when the figure has a best list). */
 static void table(struct repro *r, const struct rp_figure *f, bool plot)
 {
     FILE *o = r->o;
     const char *cfgs[RP_MAX_DESIGNS];
     unsigned n = pick(r, f, cfgs);
     const char *label = repro_mean_label(r, f->metric);
+    const char *best_label = f->best_label[0] ? f->best_label : "best";
     fprintf(o, "%-8s", "app");
     for (unsigned k = 0; k < n; k++)
         fprintf(o, " %8s", cfgs[k]);
+    if (f->n_best)
+        fprintf(o, "  %s", best_label);
     fputc('\n', o);
     for (unsigned a = 0; a < r->n_apps; a++) {
         if (!repro_in_set(r, a, f->set))
@@ -279,6 +300,8 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
                 plot_row(r, f, r->apps[a], cfgs[k], "", v,
                          paper_mark(r, f, r->apps[a], cfgs[k], false));
         }
+        if (f->n_best)
+            fprintf(o, "  %s", best_of(r, f, r->apps[a]));
         fputc('\n', o);
     }
     fprintf(o, "%-8s", label);

@@ -232,7 +232,9 @@ static void tx_roll_bank(void *obj)
  * SM of one warp slot whose warp has one live lane, at the CPU clock, with
  * TSO and a store buffer of cpu.store_buffer entries (x86 as the paper's
  * Simics CPUs: stores retire into a FIFO buffer, loads read the core's own
- * buffered stores, atomics and fences drain it), one instruction per cycle
+ * buffered stores, atomics and fences drain it; the stores that follow the
+ * head in its line leave with it, as Table 2's write buffer combines them),
+ * one instruction per cycle
  * and a 1-cycle L1 hit. Latencies in CPU cycles: simple integer operations,
  * branches, moves and the issue of a memory access 1; integer multiply 3,
  * floating point 4, division and special functions 20. */
@@ -251,6 +253,7 @@ static void cpu_spec_of(const struct config *cfg, struct sm_spec *s)
             s->order.model = i;
     s->order.store_buffer = cfg->cpu.store_buffer;
     s->order.prefetch = false;
+    s->order.sb_combine = true;
     static const uint32_t lat[PTX_LAT_N] = {
         [PTX_LAT_INT] = 1, [PTX_LAT_IMUL] = 3, [PTX_LAT_FP32] = 4, [PTX_LAT_FP64] = 4,
         [PTX_LAT_SFU] = 20, [PTX_LAT_SHMEM] = 1, [PTX_LAT_BRANCH] = 1, [PTX_LAT_GMEM] = 1,

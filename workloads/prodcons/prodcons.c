@@ -7,4 +7,4 @@
 #include "../spandex_micro.h"
 
 SPANDEX_MICRO_WORKLOAD(prodcons, "prod-cons", SPXM_PRODCONS,
-                       "CPU-role CTAs turn A into B, GPU-role CTAs B into A, same partitions (spec 003 §4.4)");
+                       "CPU threads turn A into B, GPU CTAs B into A, same partitions (spec 003 §4.4)");
