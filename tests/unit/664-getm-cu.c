@@ -3,12 +3,15 @@
  * spec 004a §4.8, Table 4.2): entries are written in arrival order, one
  * region of `bytes` a cycle of the unit's clock, a cleanup in one cycle; an
  * entry holds its regions of the buffer until written, and a message that
- * finds no room is refused.
+ * finds no room is refused; a simulator fault's dump lists the entries.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "coh/getm/getm_cu.h"
@@ -78,12 +81,42 @@ static void a_full_buffer_refuses(void **state)
     getm_cu_free(cu);
 }
 
+/* A simulator fault's dump names each entry still in the buffer, oldest
+ * first, with its bytes and when it is written. */
+static void the_dump_lists_the_entries(void **state)
+{
+    (void)state;
+    struct getm_cu *cu = getm_cu_new(700, 32, 512, "cu");
+    struct msg m[2] = {{.addr = 0x1000}, {.addr = 0x2080}};
+    m[0].req.tx = MEM_TX_COMMIT;
+    m[0].req.sm = 3;
+    m[0].req.warp = 5;
+    m[1].req.tx = MEM_TX_CLEANUP;
+    assert_true(getm_cu_offer(cu, &m[0], 2, 0));
+    assert_true(getm_cu_offer(cu, &m[1], 0, 0));
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    getm_cu_dump(cu, out);
+    fclose(out);
+    assert_non_null(strstr(text, "commit unit: 2 entries, 96 of 512 bytes held"));
+    const char *a = strstr(text, "commit 0x1000 from sm 3 warp 5, 64 bytes, written at 2858 ps");
+    const char *b = strstr(text, "cleanup 0x2080 from sm 0 warp 0, 32 bytes, written at 4287 ps");
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_true(a < b);
+    free(text);
+    getm_cu_free(cu);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(a_large_commit_takes_a_cycle_per_region),
         cmocka_unit_test(cleanups_and_clock_edges),
         cmocka_unit_test(a_full_buffer_refuses),
+        cmocka_unit_test(the_dump_lists_the_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

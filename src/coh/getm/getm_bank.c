@@ -10,9 +10,15 @@
 #include "base/log.h"
 #include "coh/getm/getm_cu.h"
 #include "coh/getm/warptm_vu.h"
+#include "coh/mg/mg.h"
 #include "coh/nc/nc.h"
 #include "coh/proto.h"
 #include "system/config.h"
+
+/* A commit's or cleanup's flags are the rc L1's too (getm_bank.h). */
+_Static_assert(!(GETM_F_WRITTEN &
+                 (NC_F_MERGED | MG_F_L1WT | MG_F_L1FETCH | MG_F_RELEASED | MG_F_ACQUIRED)),
+               "GETM_F_WRITTEN shares a bit with the rc L1's message flags");
 
 struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
@@ -236,6 +242,7 @@ static bool load_still_decided(struct getm_bank *g, struct msg *m)
 
 static void answer_store(struct ctrl *b, struct msg *m)
 {
+    m->flags &= (uint16_t)~GETM_F_WRITTEN; /* the bank's mark stays in the bank */
     ctrl_l2_respond(b, m, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
 }
 
@@ -429,6 +436,19 @@ void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *
             warptm_vu_written(g->wvu, m->addr + (addr_t)__builtin_ctz(gs) * g->p.granule,
                               b->comp.eng->now);
     release_line(g, b, m);
+}
+
+bool getm_bank_holds(const struct getm_bank *g)
+{
+    return getm_bank_writing(g) || (g->vu && getm_vu_waiting(g->vu));
+}
+
+void getm_bank_dump(const struct getm_bank *g, FILE *out)
+{
+    if (g->cu && getm_cu_busy(g->cu))
+        getm_cu_dump(g->cu, out);
+    if (g->vu)
+        getm_vu_dump(g->vu, out);
 }
 
 void getm_bank_rollover(struct getm_bank *g)

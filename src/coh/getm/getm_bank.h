@@ -63,8 +63,14 @@
 /* WarpTM: a validation's answer says in msg->ts why granule k failed (enum
  * warptm_fail), 8 bits a granule. */
 #define WARPTM_FAIL_WHY(ts, k) ((unsigned)((ts) >> (8 * (k))) & 0xffu)
-/* msg->flags of a commit or cleanup: the commit unit has written it. */
-#define GETM_F_WRITTEN 0x2
+/* msg->flags of a commit or cleanup inside the bank: the commit unit has
+ * written it. The message is the rc L1's, whose own bits (NC_F_MERGED,
+ * MG_F_L1WT, MG_F_L1FETCH, MG_F_RELEASED, MG_F_ACQUIRED) it must not share:
+ * the L1 absorbed acknowledgements marked MG_F_L1WT (0x2, once this bit's
+ * value), so every commit the unit wrote went unacknowledged and GETM
+ * deadlocked. getm_bank.c asserts the bits apart; the bank clears this one
+ * before it answers. */
+#define GETM_F_WRITTEN 0x20
 /* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
  * GETM_RESERVED (held exclusively), the granules held shared; a validation
  * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
@@ -114,6 +120,12 @@ bool getm_bank_tick(struct getm_bank *g, struct ctrl *b);
 bool getm_bank_writing(const struct getm_bank *g);
 /* The table performed a MEM_TX_COMMIT's writes: release its reservations. */
 void getm_bank_committed(struct getm_bank *g, struct ctrl *b, const struct msg *m);
+/* Whether the commit unit or the VU's stall buffer holds requests (the
+ * bank's dump prints them with getm_bank_dump). */
+bool getm_bank_holds(const struct getm_bank *g);
+/* The commit unit's entries and the stall buffer's waiters, for a simulator
+ * fault's dump. */
+void getm_bank_dump(const struct getm_bank *g, FILE *out);
 /* Timestamp rollover (gpu/tx_epoch.h): GETM's VU flushes its tables. */
 void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */

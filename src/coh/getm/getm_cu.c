@@ -88,6 +88,19 @@ bool getm_cu_busy(const struct getm_cu *cu)
     return cu->n != 0;
 }
 
+void getm_cu_dump(const struct getm_cu *cu, FILE *out)
+{
+    fprintf(out, "  commit unit: %u entries, %u of %u bytes held, free at %llu ps\n", cu->n,
+            cu->used, cu->buffer, (unsigned long long)cu->free_at);
+    for (uint32_t i = 0; i < cu->n; i++) {
+        const struct cu_entry *e = &cu->ring[(cu->head + i) % cu->cap];
+        fprintf(out, "    %s %#llx from sm %u warp %u, %u bytes, written at %llu ps\n",
+                e->m->req.tx == MEM_TX_COMMIT ? "commit" : "cleanup",
+                (unsigned long long)e->m->addr, e->m->req.sm, e->m->req.warp, e->bytes,
+                (unsigned long long)e->done);
+    }
+}
+
 const struct getm_cu_stats *getm_cu_stats(const struct getm_cu *cu)
 {
     return &cu->st;

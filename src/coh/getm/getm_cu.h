@@ -21,6 +21,7 @@
 #define COH_GETM_CU_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "base/types.h"
 #include "sim/msg.h"
@@ -49,5 +50,7 @@ struct msg *getm_cu_take_done(struct getm_cu *cu, tick_t now);
 /* Whether the buffer holds entries (done or not). */
 bool getm_cu_busy(const struct getm_cu *cu);
 const struct getm_cu_stats *getm_cu_stats(const struct getm_cu *cu);
+/* The buffer's entries, oldest first, for a simulator fault's dump. */
+void getm_cu_dump(const struct getm_cu *cu, FILE *out);
 
 #endif

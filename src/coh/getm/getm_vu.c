@@ -565,6 +565,34 @@ const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v)
     return &v->st;
 }
 
+unsigned getm_vu_waiting(const struct getm_vu *v)
+{
+    unsigned n = 0;
+    for (uint32_t k = 0; k < v->p.stall_lines; k++)
+        n += v->stall[k].n;
+    return n;
+}
+
+void getm_vu_dump(const struct getm_vu *v, FILE *out)
+{
+    for (uint32_t k = 0; k < v->p.stall_lines; k++) {
+        const struct stall_line *s = &v->stall[k];
+        if (!s->n)
+            continue;
+        addr_t a = (addr_t)(s->key - 1) * v->p.granule;
+        struct getm_meta m;
+        bool known = getm_vu_peek(v, a, &m);
+        fprintf(out, "  stall buffer line %u: granule %#llx, %u waiting for owner warp %u "
+                "(sequence %u, %u reservations)%s\n", k, (unsigned long long)a, s->n,
+                known ? m.owner : 0, known ? m.owner_seq : 0, known ? m.nwrites : 0,
+                known ? "" : " (not in the precise table)");
+        for (uint32_t i = 0; i < s->n; i++)
+            fprintf(out, "    %s of warp %u (sequence %u) at warpts %llu\n",
+                    s->e[i].store ? "store" : "load", s->e[i].wid, s->e[i].seq,
+                    (unsigned long long)s->e[i].warpts);
+    }
+}
+
 struct getm_vu *getm_vu_new(const struct getm_params *p, struct eng *eng, const char *name,
                             struct coh_cov *cov)
 {

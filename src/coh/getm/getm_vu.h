@@ -24,6 +24,8 @@
 #ifndef COH_GETM_VU_H
 #define COH_GETM_VU_H
 
+#include <stdio.h>
+
 #include "coh/coh.h"
 
 typedef uint64_t getm_ts;
@@ -137,6 +139,11 @@ void getm_vu_rollover(struct getm_vu *v);
  * filter's overestimate); true when it is in the precise table. */
 bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m);
 const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v);
+/* How many requests wait in the stall buffer. */
+unsigned getm_vu_waiting(const struct getm_vu *v);
+/* The stall buffer's waiters, line by line, for a simulator fault's dump
+ * (nothing when it is empty). */
+void getm_vu_dump(const struct getm_vu *v, FILE *out);
 
 extern const struct coh_table getm_vu_table;
 

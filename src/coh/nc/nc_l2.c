@@ -99,6 +99,7 @@ static void write_line(struct coh_ctx *x)
     }
     ctrl_l2_perform_write(x->ctrl, x);
     getm_bank_committed(c->tm, x->ctrl, x->msg);
+    x->msg->flags &= (uint16_t)~GETM_F_WRITTEN; /* the bank's mark stays in the bank */
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -300,13 +301,17 @@ static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
 static void nc_l2_dump(struct comp *cp, FILE *out)
 {
     struct ctrl *b = (struct ctrl *)cp;
-    const struct msg_list *acks = &((const struct nc_l2 *)b)->acks;
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !acks->n)
+    const struct nc_l2 *c = (const struct nc_l2 *)b;
+    const struct msg_list *acks = &c->acks;
+    bool tm = c->tm && getm_bank_holds(c->tm); /* GETM's commit unit or stall buffer */
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !acks->n && !tm)
         return;
     fprintf(out, "%s (nc L2): %u MSHRs, %u replaying, %u in pipeline, %u acknowledgements queued\n",
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, acks->n);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
+    if (tm)
+        getm_bank_dump(c->tm, out);
 }
 
 /* ---- construction ---- */
