@@ -384,7 +384,9 @@ static void take_response(struct ctrl *b, struct msg *m)
     /* (the acquiring responses a round held come back here) */
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
-    if (m->flags & MG_F_L1WT) { /* a .cta atomic's write-through: answered already */
+    /* a .cta atomic's write-through, answered already (only its own
+     * acknowledgement: other protocols' responses may use the bit) */
+    if (m->type == MSG_NC_WRACK && (m->flags & MG_F_L1WT)) {
         msg_free(b->w.msgs, m);
         return;
     }
