@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpucoh repro getm at size tiny (150 runs of FGLock, GETM, WarpTM, EAPG and
+# gpucoh repro getm at size tiny (162 runs of FGLock, GETM, WarpTM, EAPG and
 # WarpTM-EL; about a minute on 2 cores): every run finishes with its final state checked, every claim
 # that needs only GETM and FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
