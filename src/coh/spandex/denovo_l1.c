@@ -198,10 +198,15 @@ static uint64_t words_left(const struct dn_l1 *c, const struct msg *m)
 
 /* ReqO for the words of held request m that are left and not owned (+data
  * for an atomic or when the store writes part of a word), as a message of
- * its own: m, with its mask and data, waits in the TBE for the grant. */
+ * its own: m, with its mask and data, waits in the TBE for the grant. The
+ * first round also asks for the other words of its instruction's mask shape
+ * (Algorithm 4: words the core will own anyway), with their data. */
 static void request_ownership(struct dn_l1 *c, struct coh_ctx *x, struct msg *m)
 {
-    uint64_t owned = x->line ? *owned_of(x->line) : 0, want = words_left(c, m) & ~owned;
+    uint64_t owned = x->line ? *owned_of(x->line) : 0, want = words_left(c, m);
+    if (!m->ts2)
+        want = spx_shape_words(spx_type_shape(m->req.req_type), want, c->words);
+    want &= ~owned;
     struct bytemask whole, wrote;
     spx_bytes_of(&whole, want, c->base.line_bytes);
     for (unsigned i = 0; i < ARRAY_LEN(whole.w); i++)
@@ -389,7 +394,7 @@ static void perform_held(struct coh_ctx *x)
         c->st.ownership_retries++;
         /* each round performs at least the words it asked for, so a request
          * takes at most one round per word: more is a retry loop */
-        if (c->base.w.obs && ++m->ts2 > (uint64_t)__builtin_popcountll(core_words(c, m)))
+        if (++m->ts2 > (uint64_t)__builtin_popcountll(core_words(c, m)) && c->base.w.obs)
             panic("invariant violated: %s asked for ownership of line %#llx's words %llu times "
                   "for one request (retry loop)",
                   c->base.w.name, (unsigned long long)x->addr, (unsigned long long)m->ts2);
@@ -834,7 +839,7 @@ static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
     static const uint8_t store_kinds[] = {SPXK_O, SPXK_WT, SPXK_WTFWD, SPXK_WTO};
     static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA,
                                         SPXK_WTO_DATA};
-    unsigned op = m->req.op, k = m->req.req_type;
+    unsigned op = m->req.op, k = spx_type_kind(m->req.req_type);
     if (!k) {
         unsigned t = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
                                                                       : c->types.rmw;

@@ -20,14 +20,18 @@
  * Criticality (one level of voting: the paper's word -> dynamic access ->
  * instruction voting with a plurality rule gives the same result when
  * every dynamic access touches as many words, as a warp's coalesced accesses
- * mostly do); ties go to the DeNovo device's own type (ReqV, ReqO,
+ * mostly do), question by question in the order of Algorithms 1-3 (own?
+ * share? predict?), so that types answering one the same way do not split
+ * their vote; ties go the DeNovo device's own type's way (ReqV, ReqO,
  * ReqO+data).
  * Simplifications (docs/spandex-fcs.md): ReusePossible bounds the unique
  * bytes between two accesses of a core by 4 bytes per word access between
  * them (an upper bound: it says "no reuse" sooner than an exact count);
- * Algorithm 5's walk stops after 4096 steps of the same word; Algorithm 4's
- * masks are not chosen (the L1 requests the words it accesses; ReqV fills
- * the line). Algorithm 7 follows the printed algorithm (phase 4, +-1) with
+ * Algorithm 5's walk stops after 4096 steps of the same word. Algorithm 4's
+ * masks are chosen for ownership requests only (ReqV fills the line), and
+ * as one of three shapes per instruction (the words accessed, the rest of
+ * the line, the whole line: fcs.h), voted for by the word accesses whose
+ * masks they come closest to. Algorithm 7 follows the printed algorithm (phase 4, +-1) with
  * the text's condition that the predicted core is remote; Algorithm 3's
  * prediction branch is ReqWTo+data (spec 003 §7.2 erratum 1).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -52,6 +56,7 @@ struct acc {
     uint32_t seq;    /* its index among its core's accesses */
     uint32_t acq;    /* acquires its core had seen (kernel boundaries included) */
     uint32_t rel;    /* releases likewise */
+    uint32_t op;     /* the dynamic operation it belongs to (its words share a request) */
     uint16_t core;
     uint8_t kind;    /* K_LD, K_ST, K_RMW */
     uint8_t release; /* an RMW with release semantics */
@@ -65,6 +70,7 @@ struct fcs_trace {
     const struct ptx_module *mod;
     bool several_modules;
     uint32_t kernels;                 /* kernel boundaries so far */
+    uint32_t ops;                     /* dynamic operations so far */
     uint32_t acq[MAX_CORES], rel[MAX_CORES], seq[MAX_CORES];
     unsigned n_cores;
 };
@@ -106,6 +112,7 @@ static void push(struct fcs_trace *t, unsigned core, unsigned kind, bool release
                                 .seq = t->seq[core]++,
                                 .acq = t->acq[core] + t->kernels,
                                 .rel = t->rel[core] + t->kernels,
+                                .op = t->ops,
                                 .core = (uint16_t)core,
                                 .kind = (uint8_t)kind,
                                 .release = release};
@@ -153,6 +160,7 @@ void fcs_trace_step(struct fcs_trace *t, unsigned core, const struct ptx_memop *
             push(t, core, kind, kind == K_RMW && has_release(op->sem), w, op->tag);
         }
     }
+    t->ops++;
     if (kind != K_ST && has_acquire(op->sem))
         t->acq[core]++;
 }
@@ -170,7 +178,8 @@ struct sel {
     const struct fcs_trace *t;
     const struct fcs_select_opts *o;
     uint32_t *next_conf, *prev_conf, *prev_same;
-    uint32_t *next_block; /* NextBlockConflict (Algorithm 6), NULL when it does not apply */
+    uint32_t *next_block; /* NextBlockConflict (Algorithms 4 and 6) */
+    unsigned block_words; /* words a block (a line) */
     double reuse_words; /* ReusePossible: fewer word accesses between than this */
 };
 
@@ -296,7 +305,7 @@ static bool ownership_beneficial(const struct sel *s, uint32_t xi)
 static bool shared_state_beneficial(const struct sel *s, uint32_t xi)
 {
     const struct acc *a = s->t->a, *x = &a[xi];
-    if (!s->next_block || !from_cpu(s, x))
+    if (!s->o->shared || !from_cpu(s, x))
         return false;
     const struct acc *yprev = x;
     for (uint32_t yi = s->next_block[xi]; yi != NONE; yi = s->next_block[yi]) {
@@ -357,6 +366,118 @@ static bool owning(unsigned k)
     return k == SPXK_O || k == SPXK_O_DATA;
 }
 
+/* The bit of a word in its block. */
+static uint64_t block_bit(const struct sel *s, const struct acc *a)
+{
+    return 1ull << (a->word & (s->block_words - 1));
+}
+
+/* Requested(X) for every access: the words of its block that its dynamic
+ * operation touches (an operation's word accesses are consecutive). */
+static void requested_words(const struct sel *s, uint64_t *req)
+{
+    const struct acc *a = s->t->a;
+    for (size_t i = 0, j; i < s->t->n; i = j) {
+        for (j = i; j < s->t->n && a[j].op == a[i].op; j++)
+            ;
+        for (size_t k = i; k < j; k++) {
+            uint64_t m = 0;
+            for (size_t l = i; l < j; l++)
+                if (a[l].word / s->block_words == a[k].word / s->block_words)
+                    m |= block_bit(s, &a[l]);
+            req[k] = m;
+        }
+    }
+}
+
+/* Algorithm 4's mask of an ownership request by access x. From a store or
+ * atomic: InterSynchStoreReuse | Requested (the words of the block it
+ * stores again after a synchronisation, reuse possible). From a load typed
+ * ReqO+data, where the paper gives no mask: the words whose next access by
+ * the core, reuse possible and before any other core's, is itself typed to
+ * own (the core would ask to own them anyway). The walk over the block's
+ * later accesses stops where reuse is no longer possible, or after 1024
+ * steps. (ReqV's mask, IntraSynchLoadReuse | Requested, is not chosen: the
+ * L1's ReqV asks for the line.) */
+static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, const uint8_t *kind)
+{
+    const struct acc *a = s->t->a, *x = &a[xi];
+    uint64_t o = req, self_seen = req, other_first = 0;
+    unsigned steps = 0;
+    for (uint32_t yi = s->next_block[xi]; yi != NONE && steps < 1024;
+         yi = s->next_block[yi], steps++) {
+        const struct acc *y = &a[yi];
+        uint64_t bit = block_bit(s, y);
+        if (y->core != x->core) {
+            other_first |= bit & ~self_seen;
+            continue;
+        }
+        if (!reuse_possible(s, x, y))
+            break;
+        if (x->kind != K_LD) {
+            if (y->kind == K_ST && sync_sep(x, y))
+                o |= bit;
+        } else if (!(self_seen & bit) && !(other_first & bit) && owning(kind[yi])) {
+            o |= bit;
+        }
+        self_seen |= bit;
+    }
+    return o;
+}
+
+/* Access x's vote for the shapes (words, rest of the line, whole line)
+ * closest to its mask m (fewest words differing): each closest shape gets
+ * the weight, so that shapes which ask for the same words here (the rest of
+ * a line from its first word is all of it) do not split the vote. */
+static void vote_shape(const struct sel *s, uint64_t req, uint64_t m, double weight,
+                       double votes[SPXM_N])
+{
+    unsigned cost[SPXM_N], best = 65;
+    for (unsigned h = SPXM_WORDS; h < SPXM_N; h++) {
+        cost[h] = (unsigned)__builtin_popcountll(spx_shape_words(h, req, s->block_words) ^ m);
+        if (cost[h] < best)
+            best = cost[h];
+    }
+    for (unsigned h = SPXM_WORDS; h < SPXM_N; h++)
+        if (cost[h] == best)
+            votes[h] += weight;
+}
+
+/* Whether kind k belongs to group g of the decisions below. */
+static bool in_group(unsigned k, unsigned g)
+{
+    static const uint16_t groups[] = {
+        1u << SPXK_O | 1u << SPXK_O_DATA,                       /* own (Algorithm 5) */
+        1u << SPXK_S,                                           /* share (Algorithm 6) */
+        1u << SPXK_VO | 1u << SPXK_WTO | 1u << SPXK_WTO_DATA,   /* predict (Algorithm 7) */
+    };
+    return groups[g] >> k & 1;
+}
+
+unsigned fcs_elect(const double *votes, unsigned dflt)
+{
+    bool left[SPXK_N]; /* still electable */
+    for (unsigned k = 0; k < SPXK_N; k++)
+        left[k] = k != SPXK_NONE;
+    for (unsigned g = 0; g < 3; g++) {
+        double yes = 0, no = 0;
+        for (unsigned k = 1; k < SPXK_N; k++)
+            if (left[k])
+                *(in_group(k, g) ? &yes : &no) += votes[k];
+        bool take = yes > no || (yes == no && in_group(dflt, g));
+        for (unsigned k = 1; k < SPXK_N; k++)
+            left[k] = left[k] && in_group(k, g) == take;
+        if (take)
+            break;
+    }
+    unsigned best = SPXK_NONE;
+    for (unsigned k = 1; k < SPXK_N; k++)
+        if (left[k] && (best == SPXK_NONE || votes[k] > votes[best] ||
+                        (votes[k] == votes[best] && k == dflt)))
+            best = k;
+    return best;
+}
+
 int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out,
                char *err, size_t errlen)
 {
@@ -370,28 +491,29 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
         return -1;
     }
     struct sel s = {.t = t, .o = o, .reuse_words = 0.75 * (double)o->l1_bytes / 4.0};
+    s.block_words = (o->line_bytes ? o->line_bytes : 64) / 4;
+    if (s.block_words > 64 || (s.block_words & (s.block_words - 1)))
+        s.block_words = 16;
     s.next_conf = malloc(t->n * sizeof *s.next_conf);
     s.prev_conf = malloc(t->n * sizeof *s.prev_conf);
     s.prev_same = malloc(t->n * sizeof *s.prev_same);
     uint8_t *kind = malloc(t->n);
     const struct ptx_module *m = t->mod;
     double(*votes)[SPXK_N] = calloc(m->n_ins, sizeof *votes);
+    /* Algorithm 4's ownership masks, as shapes */
+    double(*shape_votes)[SPXM_N] = calloc(m->n_ins, sizeof *shape_votes);
     uint64_t *count = calloc(m->n_ins, sizeof *count);
-    if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !count)
+    uint64_t *req = malloc(t->n * sizeof *req);
+    uint32_t *prev_block = malloc(t->n * sizeof *prev_block);
+    s.next_block = malloc(t->n * sizeof *s.next_block);
+    if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !shape_votes ||
+        !count || !req || !prev_block || !s.next_block)
         panic("out of memory");
     link_by_word(t, 0, s.next_conf, s.prev_conf);
     link_same(t, s.prev_same);
-    if (o->shared && o->cpu_from) {
-        unsigned words = (o->line_bytes ? o->line_bytes : 64) / 4, shift = 0;
-        while ((1u << shift) < words)
-            shift++;
-        uint32_t *prev = malloc(t->n * sizeof *prev);
-        s.next_block = malloc(t->n * sizeof *s.next_block);
-        if (!prev || !s.next_block)
-            panic("out of memory");
-        link_by_word(t, shift, s.next_block, prev);
-        free(prev);
-    }
+    link_by_word(t, (unsigned)__builtin_ctz(s.block_words), s.next_block, prev_block);
+    free(prev_block);
+    requested_words(&s, req);
     for (size_t i = 0; i < t->n; i++)
         kind[i] = (uint8_t)select_word(&s, (uint32_t)i);
     for (size_t i = 0; i < t->n; i++) {
@@ -406,15 +528,18 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             }
         }
         k = spx_req_kind_supported(k, o->fwd, o->pred);
-        votes[t->a[i].pc][k] += criticality(&s, &t->a[i]);
+        double weight = criticality(&s, &t->a[i]);
+        votes[t->a[i].pc][k] += weight;
         count[t->a[i].pc]++;
+        uint64_t mask = ownership_mask(&s, (uint32_t)i, req[i], kind);
+        vote_shape(&s, req[i], mask, weight, shape_votes[t->a[i].pc]);
     }
     fprintf(out,
             "# request types per static instruction (gpucoh spandex select, spec 003 §2.9)\n"
             "# workload %s; hardware: forwarding %s, owner prediction %s; L1 %u bytes\n"
             "# SC trace: %zu word accesses by %u SMs in %u kernel(s); votes weighted by "
             "criticality\n"
-            "# LINE TYPE  # instruction: word accesses, votes\n",
+            "# LINE TYPE MASK  # instruction: word accesses, votes (type; mask)\n",
             o->title, o->fwd ? "on" : "off", o->pred ? "on" : "off", o->l1_bytes, t->n,
             t->n_cores, t->kernels);
     static const uint8_t defaults[] = {[K_LD] = SPXK_V, [K_ST] = SPXK_O, [K_RMW] = SPXK_O_DATA};
@@ -423,16 +548,28 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             continue;
         const struct px_inst *in = &m->ins[pc];
         unsigned op = in->op == PX_LD ? K_LD : in->op == PX_ST ? K_ST : K_RMW;
-        unsigned best = defaults[op];
-        for (unsigned k = 1; k < SPXK_N; k++)
-            if (votes[pc][k] > votes[pc][best])
-                best = k;
-        fprintf(out, "%-6u %-14s # %s: %llu accesses,", in->line, spx_req_kind_names[best],
-                op == K_LD ? "load" : op == K_ST ? "store" : "atomic",
+        unsigned best = fcs_elect(votes[pc], defaults[op]);
+        const char *shape = "";
+        const double *sv = shape_votes[pc];
+        if (spx_kind_has_shape(best)) {
+            unsigned h = SPXM_WORDS; /* the DeNovo device's own */
+            for (unsigned g = SPXM_WORDS; g < SPXM_N; g++)
+                if (sv[g] > sv[h])
+                    h = g;
+            shape = spx_mask_shape_names[h];
+        }
+        fprintf(out, "%-6u %-14s %-5s # %s: %llu accesses,", in->line, spx_req_kind_names[best],
+                shape, op == K_LD ? "load" : op == K_ST ? "store" : "atomic",
                 (unsigned long long)count[pc]);
         for (unsigned k = 1; k < SPXK_N; k++)
             if (votes[pc][k] > 0)
                 fprintf(out, " %s %.1f", spx_req_kind_names[k], votes[pc][k]);
+        if (*shape) {
+            fputc(';', out);
+            for (unsigned g = SPXM_WORDS; g < SPXM_N; g++)
+                if (sv[g] > 0)
+                    fprintf(out, " %s %.1f", spx_mask_shape_names[g], sv[g]);
+        }
         fputc('\n', out);
     }
     free(s.next_conf);
@@ -440,6 +577,8 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     free(s.prev_same);
     free(s.next_block);
     free(kind);
+    free(req);
+    free(shape_votes);
     free(votes);
     free(count);
     return 0;

@@ -33,6 +33,15 @@ struct fcs_select_opts {
     unsigned cpu_from;  /* cores from this number on are CPU cores (gpu.sms); 0: none */
 };
 
+/* An instruction's type from its accesses' votes (per enum spx_req_kind),
+ * decided in the order of Algorithms 1-3: own or not; if not, share (ReqS)
+ * or not; if not, predict the owner or not; then the type with most votes
+ * on the chosen side. Each decision weighs every vote on either side, so
+ * types that answer a question the same way (ReqWT and ReqWTfwd, say) do
+ * not split their side's vote. A tie goes the way of the device's own type
+ * dflt. */
+unsigned fcs_elect(const double *votes, unsigned dflt);
+
 /* Write the table to out. Returns 0, or -1 with the reason in err. */
 int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out,
                char *err, size_t errlen);

@@ -21,6 +21,14 @@ const char *const spx_req_kind_names[SPXK_N] = {
     [SPXK_WTFWD_DATA] = "ReqWTfwd+data", [SPXK_WTO_DATA] = "ReqWTo+data", [SPXK_S] = "ReqS",
 };
 
+const char *const spx_mask_shape_names[SPXM_N] = {
+    [SPXM_DEFAULT] = "-", [SPXM_WORDS] = "words", [SPXM_REST] = "rest", [SPXM_LINE] = "line"};
+
+bool spx_kind_has_shape(unsigned k)
+{
+    return k == SPXK_O || k == SPXK_O_DATA;
+}
+
 bool spx_req_kind_fits(unsigned k, unsigned op)
 {
     switch (op) {
@@ -106,14 +114,14 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
         char *hash = strchr(buf, '#');
         if (hash)
             *hash = 0;
-        char where[512], type[64], extra[8];
-        int k = sscanf(buf, "%511s %63s %7s", where, type, extra);
+        char where[512], type[64], shape_name[16], extra[8];
+        int k = sscanf(buf, "%511s %63s %15s %7s", where, type, shape_name, extra);
         if (k <= 0)
             continue;
-        if (k != 2)
+        if (k != 2 && k != 3)
             return fail(err, errlen, types, f,
-                        "%s:%u: expected 'LINE TYPE' or 'LABEL TYPE' (a PTX line number or label "
-                        "and a request type)",
+                        "%s:%u: expected 'LINE TYPE [MASK]' or 'LABEL TYPE [MASK]' (a PTX line "
+                        "number or label, a request type, and optionally words, rest or line)",
                         path, n);
         unsigned kind = SPXK_N;
         for (unsigned t = 1; t < SPXK_N; t++)
@@ -121,9 +129,24 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
                 kind = t;
         if (kind == SPXK_N)
             return fail(err, errlen, types, f,
-                        "%s:%u: unknown request type '%s' (ReqV, ReqVo, ReqO, ReqO+data, ReqWT, "
-                        "ReqWTfwd, ReqWTo, ReqWT+data, ReqWTfwd+data or ReqWTo+data)",
+                        "%s:%u: unknown request type '%s' (ReqV, ReqVo, ReqS, ReqO, ReqO+data, "
+                        "ReqWT, ReqWTfwd, ReqWTo, ReqWT+data, ReqWTfwd+data or ReqWTo+data)",
                         path, n, type);
+        unsigned shape = SPXM_DEFAULT;
+        if (k == 3) {
+            for (unsigned h = SPXM_WORDS; h < SPXM_N; h++)
+                if (!strcmp(shape_name, spx_mask_shape_names[h]))
+                    shape = h;
+            if (shape == SPXM_DEFAULT)
+                return fail(err, errlen, types, f,
+                            "%s:%u: unknown mask '%s' (words, rest or line)", path, n,
+                            shape_name);
+            if (!spx_kind_has_shape(kind))
+                return fail(err, errlen, types, f,
+                            "%s:%u: %s takes no mask (only ReqO and ReqO+data do)", path,
+                            n, type);
+        }
+        unsigned typed = spx_type(kind, shape);
         char *end;
         unsigned long line = strtoul(where, &end, 10);
         bool by_label = *end != 0 || !isdigit((unsigned char)where[0]);
@@ -145,10 +168,10 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
                             path, n, type,
                             op == MEM_LOAD ? "load" : op == MEM_STORE ? "store" : "atomic",
                             m->filename, in->line);
-            if (types[i] && types[i] != kind)
+            if (types[i] && types[i] != typed)
                 return fail(err, errlen, types, f, "%s:%u: %s:%u is given two request types",
                             path, n, m->filename, in->line);
-            types[i] = (uint8_t)kind;
+            types[i] = (uint8_t)typed;
             hits++;
         }
         if (!hits)
