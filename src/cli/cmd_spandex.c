@@ -27,7 +27,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh spandex select --workload NAME [--size S] [--variant V]\n"
             "                             [--input-seed N] [--hw fcs|fcs+fwd|fcs+pred]\n"
-            "                             [--cpu-shared] [--out FILE] [machine options]\n"
+            "                             [--cpu-shared] [--line-state] [--out FILE]\n"
+            "                             [machine options]\n"
             "\n"
             "Fine-grain coherence specialization (spec 003 §2.9): derives a Spandex request\n"
             "type for every static global load, store and atomic of a workload, from a\n"
@@ -76,6 +77,9 @@ static void usage(FILE *out)
             "  --input-seed N     seed of the generated input (default 1)\n"
             "  --hw H             hardware support, as above (default fcs+pred)\n"
             "  --cpu-shared       the CPU L1s keep Shared lines: Algorithm 6 applies (above)\n"
+            "  --line-state       the L1s keep coherence state per line, not per word\n"
+            "                     (spec 003 §2.10): ownership requests ask for the whole\n"
+            "                     line, and ReqO becomes ReqO+data\n"
             "  --out FILE         write the table there (whole or not at all; default stdout)\n"
             "\n%s"
             "\nexit status: 0 table written, 1 the traced run's output was wrong, 2 usage or\n"
@@ -142,7 +146,7 @@ static int select_cmd(int argc, char **argv)
     struct sim_opts o = {0};
     const char *name = NULL, *variant = NULL, *out = NULL;
     int size = WL_TINY, hw = 2;
-    bool cpu_shared = false;
+    bool cpu_shared = false, line_state = false;
     uint64_t input_seed = 1;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
@@ -154,6 +158,7 @@ static int select_cmd(int argc, char **argv)
         OPT_ENUM_ROW("--hw", NULL, &hw, hw_names),
         OPT_STR_ROW("--out", NULL, &out),
         OPT_FLAG_ROW("--cpu-shared", NULL, &cpu_shared),
+        OPT_FLAG_ROW("--line-state", NULL, &line_state),
         OPT_END,
     };
     int rc = opt_parse("spandex select", (const struct opt *const[]){rows, sim_rows, NULL}, argc,
@@ -215,6 +220,7 @@ static int select_cmd(int argc, char **argv)
                                  .fwd = hw >= 1,
                                  .pred = hw >= 2,
                                  .shared = cpu_shared,
+                                 .line_state = line_state,
                                  .l1_bytes = cfg.l1.cache.size_bytes,
                                  .line_bytes = cfg.l1.cache.line_bytes,
                                  .cpu_from = cpus ? cfg.gpu.sms : 0};

@@ -26,6 +26,11 @@ grep -Eq '^[0-9]+ +ReqO\+data +rest +# load' "$tmp/pc.fcs" || fail "no load asks
 grep -Eq '^[0-9]+ +ReqWTo +# store' "$tmp/pc.fcs" || fail "no predicted store: $(cat "$tmp/pc.fcs")"
 "$bin" spandex select --workload prod-cons "${cfg[@]}" --hw fcs >"$tmp/pc0.fcs" || fail "select fcs"
 grep -Eq 'ReqWTfwd|ReqWTo|ReqVo' "$tmp/pc0.fcs" && fail "--hw fcs chose a forwarded or predicted type"
+# §2.10 without word state: every ownership request asks for the line, with data
+"$bin" spandex select --workload flex-o-wt "${cfg[@]}" --line-state >"$tmp/ls.fcs" || fail "select --line-state"
+grep -q 'owner prediction on, line state' "$tmp/ls.fcs" || fail "--line-state header"
+grep -Eq '^[0-9]+ +ReqO\+data +line +#' "$tmp/ls.fcs" || fail "--line-state: no line ownership"
+grep -Eq '^[0-9]+ +(ReqO +|ReqO\+data +(words|rest))' "$tmp/ls.fcs" && fail "--line-state: $(cat "$tmp/ls.fcs")"
 n=$((n + 1))
 
 "$bin" run --workload prod-cons --size tiny "${cfg[@]}" --check --set fcs.table="$tmp/pc.fcs" \

@@ -528,6 +528,8 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             }
         }
         k = spx_req_kind_supported(k, o->fwd, o->pred);
+        if (o->line_state && k == SPXK_O) /* §2.10: the line's other words need data */
+            k = SPXK_O_DATA;
         double weight = criticality(&s, &t->a[i]);
         votes[t->a[i].pc][k] += weight;
         count[t->a[i].pc]++;
@@ -536,11 +538,13 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     }
     fprintf(out,
             "# request types per static instruction (gpucoh spandex select, spec 003 §2.9)\n"
-            "# workload %s; hardware: forwarding %s, owner prediction %s; L1 %u bytes\n"
+            "# workload %s; hardware: forwarding %s, owner prediction %s, %s state; L1 %u "
+            "bytes\n"
             "# SC trace: %zu word accesses by %u SMs in %u kernel(s); votes weighted by "
             "criticality\n"
             "# LINE TYPE MASK  # instruction: word accesses, votes (type; mask)\n",
-            o->title, o->fwd ? "on" : "off", o->pred ? "on" : "off", o->l1_bytes, t->n,
+            o->title, o->fwd ? "on" : "off", o->pred ? "on" : "off",
+            o->line_state ? "line" : "word", o->l1_bytes, t->n,
             t->n_cores, t->kernels);
     static const uint8_t defaults[] = {[K_LD] = SPXK_V, [K_ST] = SPXK_O, [K_RMW] = SPXK_O_DATA};
     for (uint32_t pc = 0; pc < m->n_ins; pc++) {
@@ -556,6 +560,8 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             for (unsigned g = SPXM_WORDS; g < SPXM_N; g++)
                 if (sv[g] > sv[h])
                     h = g;
+            if (o->line_state) /* §2.10: FullBlockMask */
+                h = SPXM_LINE;
             shape = spx_mask_shape_names[h];
         }
         fprintf(out, "%-6u %-14s %-5s # %s: %llu accesses,", in->line, spx_req_kind_names[best],

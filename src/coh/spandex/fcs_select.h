@@ -28,6 +28,8 @@ struct fcs_select_opts {
     const char *title;  /* the workload, for the file's header */
     bool fwd, pred;     /* the hardware forwards write-throughs, predicts owners */
     bool shared;        /* the CPU L1s hold lines Shared (ReqS): Algorithm 6 applies */
+    bool line_state;    /* the L1s keep state per line, not per word (§2.10): every
+                           ownership request asks for the line, ReqO becomes ReqO+data */
     unsigned l1_bytes;  /* ReusePossible: 75% of it */
     unsigned line_bytes; /* Algorithm 6's blocks (0: 64) */
     unsigned cpu_from;  /* cores from this number on are CPU cores (gpu.sms); 0: none */
