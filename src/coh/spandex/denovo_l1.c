@@ -36,6 +36,17 @@
  * does not own entirely (nothing done); the requester then retries at the
  * LLC with ReqV, ReqWT or ReqWT+data, which are never Nacked. Under --check
  * a request performed twice (by an owner and again) or Nacked twice panics.
+ * Forwards are served in the order the LLC sent them: forwards that waited
+ * for a grant replay once it is in, and until they are served, later
+ * messages of the forward vnet for the same line queue behind them. This
+ * L1 can meet that race: a parked FwdWT leaves the words owned here at the
+ * LLC, which goes on forwarding writes (FwdWT) and ownership (FwdReqO) of
+ * them here, and predicted requests pass the LLC without a lookup, so a
+ * newer one may arrive after the grant woke the older one; served first, a
+ * FwdReqO would move the words before the older write is performed there
+ * (which is then Nacked and retried), a FwdWT would reorder two writes.
+ * (A parked FwdReqV or RvkO cannot be overtaken so: the LLC blocks the line
+ * until this L1 answers it.)
  * Per line: meta[0] valid words, meta[1] owned words. Per TBE: meta[0] words
  * whose ownership is pending, meta[1] the held store or atomic (its msg->ts:
  * the words done, ts2: the rounds asked), acks the relays still expected
@@ -926,7 +937,8 @@ static void self_invalidate(struct dn_l1 *c)
     }
 }
 
-/* One core request (new or replayed), or a forward that waited for a grant. */
+/* One core request (new or replayed), or a message of the forward vnet: a
+ * forward that waited for a grant, or one queued behind such a forward. */
 static bool take_core(struct ctrl *b, struct msg *m);
 
 static void take_forward(struct ctrl *b, struct msg *m)
@@ -963,13 +975,20 @@ static void take_forward(struct ctrl *b, struct msg *m)
     (void)c;
 }
 
+/* Room to take message m of the forward vnet: everything but a write-back's
+ * ack answers on the forward-response vnet (no forward here needs a TBE). */
+static bool fwd_room(struct ctrl *b, const struct msg *m)
+{
+    return m->type == SPX_RSP_WB || port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1);
+}
+
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct dn_l1 *c = dn_of(b);
-    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O ||
-        m->type == SPX_FWD_WT) {
-        /* a forward parked behind a grant: the grant is in now */
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+    if (spx_to_l1_on_fwd(m->type)) {
+        /* a forward parked behind a grant (the grant is in now), or a
+         * message of the forward vnet queued behind such a forward */
+        if (!fwd_room(b, m)) {
             b->st.resource_stalls++;
             return false;
         }
@@ -1089,8 +1108,14 @@ static bool dn_tick(struct comp *cp)
     bool moved = false, blocked = false;
     struct port *fwd = b->links.net_in[SPX_VNET_FWD], *rsp = b->links.net_in[SPX_VNET_RSP];
     ctrl_tick_begin(b);
-    while (port_peek(fwd)) {
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+    struct msg *f;
+    while ((f = port_peek(fwd))) {
+        if (spx_dev_forward_waits(b, f->addr)) { /* behind the line's woken forward */
+            msg_list_push(&b->replay, port_pop(fwd));
+            moved = true;
+            continue;
+        }
+        if (!fwd_room(b, f)) {
             b->st.resource_stalls++;
             blocked = true;
             break;
