@@ -531,6 +531,34 @@ static void denovo_shared_words_survive_acquires_until_a_write(void **state)
     inject_free(r);
 }
 
+/* A ReqS from an L1 that owns words of the line: the LLC revokes them first
+ * (R: RvkO, the requester's own words too), which the L1 serves while its
+ * ReqS waits (BS); the fill then finds no word owned here and the line is
+ * S, with the value the L1 wrote. An eviction drops the S line silently,
+ * and the Inv of a later write is just acknowledged. */
+static void denovo_shared_read_revokes_its_own_words(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, "fcs.load=s");
+    st(r, 0, X, 0x71); /* ReqO: SM 0 owns word 0 */
+    assert_string_equal(inject_l1_state(r, 0, X), "O");
+    assert_int_equal(ld(r, 0, X + 4), 0); /* not valid: ReqS */
+    assert_int_equal(dn(r, "O", "LoadShared"), 1);
+    assert_int_equal(llc(r, "O", "ReqSOwned"), 1);
+    assert_int_equal(dn(r, "BS", "RvkO") + dn(r, "BS", "RvkOLast"), 1);
+    assert_int_equal(dn(r, "BS", "FillShared"), 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "S");
+    assert_string_equal(inject_l2_state(r, X), "S");
+    assert_int_equal(ld(r, 0, X), 0x71);
+    ld(r, 0, Y); /* the L1's one set of 2 ways: Y and Z evict X */
+    ld(r, 0, Z);
+    assert_int_equal(dn(r, "S", "Replace"), 1);
+    st(r, 1, X, 0x72);
+    assert_int_equal(dn(r, "I", "Inv"), 1); /* the LLC still counted SM 0 a sharer */
+    assert_int_equal(ld(r, 0, X), 0x72);
+    inject_free(r);
+}
+
 /* An Inv that overtakes the ReqS fill: the LLC answered the ReqS, then
  * invalidated the new sharer (here: it evicts the S line for a miss of
  * another line of its set) while the fill was on its way. The fill answers
@@ -630,6 +658,7 @@ int main(void)
         cmocka_unit_test(llc_parked_requests_replay_in_arrival_order),
         cmocka_unit_test(mesi_forwards_keep_their_order_behind_a_write_back),
         cmocka_unit_test(denovo_shared_words_survive_acquires_until_a_write),
+        cmocka_unit_test(denovo_shared_read_revokes_its_own_words),
         cmocka_unit_test(denovo_inv_overtaking_the_shared_fill),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
