@@ -400,14 +400,15 @@ static const struct cfg_opt warptm_opts[] = {
 #undef T
 
 /* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
-const char *const fcs_load_names[] = {"v", "vo", "odata", NULL};
+const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
 const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
 const char *const fcs_rmw_names[] = {"odata", "wtdata", "wtfwd_data", "wto_data", NULL};
 #define T struct fcs_spec
 static const struct cfg_opt fcs_opts[] = {
     CFG_ENUM("load", T, load, "v", fcs_load_names,
-             "spandex-d: loads send ReqV (DeNovo), ReqVo (to the predicted owner) or ReqO+data "
-             "(own the words read)"),
+             "spandex-d: loads send ReqV (DeNovo), ReqVo (to the predicted owner), ReqO+data "
+             "(own the words read) or ReqS (a registered sharer: writer-invalidated, kept at "
+             "acquires)"),
     CFG_ENUM("store", T, store, "o", fcs_store_names,
              "spandex-d: stores to words not owned send ReqO (DeNovo), ReqWT, ReqWTfwd (the LLC "
              "forwards it to the owner) or ReqWTo (to the predicted owner)"),

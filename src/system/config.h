@@ -180,7 +180,7 @@ struct topo_spec {
 /* The request types a Spandex DeNovo-capable L1 issues (spec 003 §2.6, Table
  * 1): the static DeNovo types by default, any type of the full set by
  * setting, or a random type per access (the stress tester's forced mixes). */
-enum fcs_load { FCS_LD_V, FCS_LD_VO, FCS_LD_ODATA };
+enum fcs_load { FCS_LD_V, FCS_LD_VO, FCS_LD_ODATA, FCS_LD_S };
 enum fcs_store { FCS_ST_O, FCS_ST_WT, FCS_ST_WTFWD, FCS_ST_WTO };
 enum fcs_rmw { FCS_RMW_ODATA, FCS_RMW_WTDATA, FCS_RMW_WTFWD_DATA, FCS_RMW_WTO_DATA };
 extern const char *const fcs_load_names[], *const fcs_store_names[], *const fcs_rmw_names[];

@@ -6,8 +6,8 @@
 # single owner per word, bounded ownership retries) and every workload passes
 # its CPU check under DeNovo L1s, which really own what they write; the
 # tables are the ones docs/protocols/ prints. With every access drawing its
-# request type from the full set (fcs.random: ReqV, ReqVo, ReqO+data, ReqO,
-# ReqWT, ReqWTfwd, ReqWTo and the +data atomics) and 30% of owner
+# request type from the full set (fcs.random: ReqV, ReqVo, ReqO+data, ReqS,
+# ReqO, ReqWT, ReqWTfwd, ReqWTo and the +data atomics) and 30% of owner
 # predictions sent to a wrong L1 on purpose, the litmus suite passes at 1000
 # iterations and the stress tester 20 K episodes with the observers on
 # (forwarded updates performed exactly once, no Nack loop). (tests/long/spandex.sh: the
@@ -50,7 +50,7 @@ grants=$(grep -Po '"gpu.l2\[[0-9]+\].ownership_grants":\t\K[0-9]+' "$tmp/h.json"
 [ "$grants" -gt 0 ] || fail "no ownership grant under spandex-d"
 # the size of the tables (spec 003 §2.8 compares designs by their state space)
 "$bin" protocol show spandex-d --format count >"$tmp/c.out" || fail "protocol show --format count"
-grep -Eq '^spandex-d +spandex.DeNovo-L1 +7 +[0-9]+ +[1-9][0-9]* ' "$tmp/c.out" || fail "no DeNovo L1 count"
+grep -Eq '^spandex-d +spandex.DeNovo-L1 +9 +[0-9]+ +[1-9][0-9]* ' "$tmp/c.out" || fail "no DeNovo L1 count"
 grep -Eq '^spandex-d +spandex.LLC +[1-9][0-9]* ' "$tmp/c.out" || fail "no LLC count"
 grep -Eq '^spandex-d +total ' "$tmp/c.out" || fail "no total"
 "$bin" protocol show all --format count | grep -Eq '^mesi +total ' || fail "count of every protocol"

@@ -7,7 +7,8 @@
  * forwarded updates performed exactly once, no Nack loop); the request
  * types of spec 003 §2.6 (fcs.* settings): forwarded write-throughs and
  * atomics performed at the owner, owner-predicted reads, writes and atomics,
- * a misprediction's Nack and its retry at the LLC, owned loads; and the LLC
+ * a misprediction's Nack and its retry at the LLC, owned loads; the DeNovo
+ * L1's shared words (loads typed ReqS); and the LLC
  * hit latency of configs/spandex.ini against Table 2.
  * Each scenario checks the values the loads and atomics return, the line
  * states at the L1s and the LLC, and the table cells it is about.
@@ -470,6 +471,141 @@ static void forced_mispredictions_retry_once(void **state)
     inject_free(r);
 }
 
+/* Two DeNovo CPU cores beside the 4 SMs, every load typed ReqS. */
+#define DENOVO_CPUS_S "cpu.cores=2", "fcs.load=s"
+
+/* Spec 003 litmus test 6 on the DeNovo L1 (ReqS, §2.4, I6, I7): a CPU
+ * core's ReqS makes the line's words shared (S at the L1, a sharer at the
+ * LLC); an acquire keeps them, so later loads hit, .sys ones too. A GPU
+ * store typed ReqWTfwd to the line, which no L1 owns, is a ReqWT at the
+ * LLC: it first invalidates the sharer (Inv, InvAck), so after its
+ * acquire the CPU misses and reads the new value. A remote atomic (ReqO+data)
+ * invalidates a sharer the same way, and so does the sharer's own atomic
+ * (the LLC invalidates "the requester too"): the Inv reaches the line while
+ * its ReqO+data waits (BO), before the grant. */
+static void denovo_shared_words_survive_acquires_until_a_write(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, DENOVO_CPUS_S, "fcs.store=wtfwd");
+    assert_int_equal(ld(r, CPU0, X), 0);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "S");
+    assert_string_equal(inject_l2_state(r, X), "S");
+    assert_true(dn(r, "I", "LoadShared") == 1 && dn(r, "BS", "FillShared") == 1);
+    fence(r, CPU0); /* an acquire: shared words stay */
+    assert_true(dn(r, "S", "SelfInv") >= 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "S");
+    assert_int_equal(ld(r, CPU0, X + 4), 0);
+    unsigned acq = inject_load(r, CPU0, 0, X + 8, 4, SEM_ACQUIRE, SCOPE_SYS, 0);
+    inject_run(r);
+    assert_int_equal(inject_value(r, acq), 0);
+    assert_int_equal(dn(r, "S", "LoadHit"), 2); /* the .sys acquire load too */
+    assert_int_equal(stat(r, "cpu[0].l1.load_misses"), 1);
+
+    st(r, 0, X, 0x61); /* ReqWTfwd, no owner: a ReqWT */
+    assert_int_equal(llc(r, "S", "ReqWT"), 1);
+    assert_int_equal(dn(r, "S", "Inv"), 1);
+    assert_int_equal(llc(r, "SI", "InvAckLast"), 1);
+    assert_int_equal(stat(r, "cpu[0].l1.invalidations"), 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "I");
+    fence(r, CPU0);
+    assert_int_equal(ld(r, CPU0, X), 0x61); /* a miss: the new value */
+    assert_int_equal(stat(r, "cpu[0].l1.load_misses"), 2);
+
+    /* a remote atomic (ReqO+data) invalidates the sharer first */
+    assert_int_equal(ld(r, CPU1, X + 4), 0);
+    assert_string_equal(inject_l1_state(r, CPU1, X), "S");
+    assert_int_equal(ato(r, 1, X + 4, 5), 0);
+    assert_string_equal(inject_l1_state(r, CPU1, X), "I");
+    assert_int_equal(ld(r, CPU1, X + 4), 5); /* ReqS revokes SM 1's word */
+    assert_true(llc(r, "O", "ReqSOwned") >= 1);
+    assert_int_equal(dn(r, "O", "RvkO") + dn(r, "O", "RvkOLast"), 1);
+    assert_string_equal(inject_l1_state(r, CPU1, X), "S");
+
+    /* the sharer's own atomic: Inv while its ReqO+data waits, then the grant */
+    assert_int_equal(ato(r, CPU1, X + 4, 1), 5);
+    assert_int_equal(dn(r, "S", "Atomic"), 1);
+    assert_int_equal(dn(r, "BO", "Inv"), 1);
+    assert_string_equal(inject_l1_state(r, CPU1, X), "O");
+    assert_int_equal(ld(r, CPU0, X + 4), 6);
+    assert_int_equal(ld(r, CPU1, X), 0x61); /* the word the Inv took: a miss again */
+    inject_free(r);
+}
+
+/* A ReqS from an L1 that owns words of the line: the LLC revokes them first
+ * (R: RvkO, the requester's own words too), which the L1 serves while its
+ * ReqS waits (BS); the fill then finds no word owned here and the line is
+ * S, with the value the L1 wrote. An eviction drops the S line silently,
+ * and the Inv of a later write is just acknowledged. */
+static void denovo_shared_read_revokes_its_own_words(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, "fcs.load=s");
+    st(r, 0, X, 0x71); /* ReqO: SM 0 owns word 0 */
+    assert_string_equal(inject_l1_state(r, 0, X), "O");
+    assert_int_equal(ld(r, 0, X + 4), 0); /* not valid: ReqS */
+    assert_int_equal(dn(r, "O", "LoadShared"), 1);
+    assert_int_equal(llc(r, "O", "ReqSOwned"), 1);
+    assert_int_equal(dn(r, "BS", "RvkO") + dn(r, "BS", "RvkOLast"), 1);
+    assert_int_equal(dn(r, "BS", "FillShared"), 1);
+    assert_string_equal(inject_l1_state(r, 0, X), "S");
+    assert_string_equal(inject_l2_state(r, X), "S");
+    assert_int_equal(ld(r, 0, X), 0x71);
+    ld(r, 0, Y); /* the L1's one set of 2 ways: Y and Z evict X */
+    ld(r, 0, Z);
+    assert_int_equal(dn(r, "S", "Replace"), 1);
+    st(r, 1, X, 0x72);
+    assert_int_equal(dn(r, "I", "Inv"), 1); /* the LLC still counted SM 0 a sharer */
+    assert_int_equal(ld(r, 0, X), 0x72);
+    inject_free(r);
+}
+
+/* An Inv that overtakes the ReqS fill: the LLC answered the ReqS, then
+ * invalidated the new sharer (here: it evicts the S line for a miss of
+ * another line of its set) while the fill was on its way. The fill answers
+ * its load, which the LLC ordered before the Inv, but installs no shared
+ * word, so the next load misses. An L1 takes one response a cycle and
+ * every forward-vnet message at once, so a fill that waits behind the fills
+ * of other lines the CPU read just before lets the Inv pass it. Seven lines
+ * of one LLC bank (2 lines a bank; 7 sets of a larger L1) are read at once,
+ * some of them later, swept in time, until such races happen. */
+static void denovo_inv_overtaking_the_shared_fill(void **state)
+{
+    (void)state;
+    unsigned raced = 0;
+    for (uint64_t d = 0; d <= 60 && raced < 3; d += 2) {
+        struct inject *r = rig(SPXD, DENOVO_CPUS_S, "fcs.store=wt", "l1.size=4096",
+                               "l1.mshrs=16");
+        unsigned id[7];
+        for (unsigned k = 0; k < 7; k++)
+            st(r, 2, X + 0x100 * k, 0x70 + k); /* written through, no owner */
+        for (unsigned k = 0; k < 7; k++)
+            id[k] = ld_at(r, CPU0, X + 0x100 * k, k < 4 ? 0 : d);
+        inject_run(r);
+        uint64_t late = dn(r, "BS", "FillSharedLate");
+        for (unsigned k = 0; k < 7; k++)
+            assert_int_equal(inject_value(r, id[k]), 0x70 + k); /* late fills answer too */
+        if (!late) {
+            inject_free(r);
+            continue;
+        }
+        raced++;
+        assert_true(llc(r, "S", "Replace") >= late);
+        assert_int_equal(dn(r, "BS", "Inv"), late);
+        assert_int_equal(stat(r, "cpu[0].l1.fills_dropped"), late);
+        unsigned shared = 0;
+        for (unsigned k = 0; k < 7; k++)
+            shared += !strcmp(inject_l1_state(r, CPU0, X + 0x100 * k), "S");
+        assert_true(shared <= 7 - late); /* a late fill installs nothing */
+        uint64_t misses = stat(r, "cpu[0].l1.load_misses");
+        for (unsigned k = 0; k < 7; k++)
+            assert_int_equal(ld(r, CPU0, X + 0x100 * k), 0x70 + k);
+        assert_true(stat(r, "cpu[0].l1.load_misses") >= misses + late);
+        inject_free(r);
+    }
+    print_message("the Inv overtook a fill in %u timings\n", raced);
+    assert_true(raced > 0);
+}
+
 /* configs/spandex.ini: an LLC hit costs 129 to 165 core cycles (Table 2:
  * 129-161; the spread is the mesh's hop count), a DRAM access 297 to 361. */
 static void spandex_llc_hit_latency_matches_table_2(void **state)
@@ -521,6 +657,9 @@ int main(void)
         cmocka_unit_test(mesi_stores_own_the_line),
         cmocka_unit_test(llc_parked_requests_replay_in_arrival_order),
         cmocka_unit_test(mesi_forwards_keep_their_order_behind_a_write_back),
+        cmocka_unit_test(denovo_shared_words_survive_acquires_until_a_write),
+        cmocka_unit_test(denovo_shared_read_revokes_its_own_words),
+        cmocka_unit_test(denovo_inv_overtaking_the_shared_fill),
         cmocka_unit_test(spandex_llc_hit_latency_matches_table_2),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,17 +17,35 @@
  * to the LLC). An evicted line with owned words is written back (ReqWB) and
  * kept, serving forwards, until the write-back's ack.
  * Acquires (kernel launch, .gpu/.sys fences and acquire loads or atomics)
- * drop every valid word that is not owned; a fill requested before an
- * acquire answers its load but is not installed. Releases need nothing here:
- * the SM waits for its stores' acks, which arrive once ownership is held.
+ * drop every valid word that is neither owned nor shared; a ReqV fill
+ * requested before an acquire answers its load but is not installed.
+ * Releases need nothing here: the SM waits for its stores' acks, which
+ * arrive once ownership is held.
+ * Shared words (spec 003 §2.4, I6, I7): a load typed ReqS that misses reads
+ * the line as a registered sharer (ReqS); the fill makes every word valid
+ * and shared (state S: the LLC never answers a ReqS while a word of the line
+ * is owned, so none is owned here). The LLC invalidates every sharer (Inv,
+ * answered InvAck whether or not the line is here) before it performs any
+ * write or atomic to the line or grants any of its words, this L1's own
+ * requests included, so shared words are current while held: loads hit on
+ * them (strong .gpu/.sys loads too), acquires keep them, and a line with
+ * shared words is never granted or written through before its Inv is in.
+ * Shared words leave silently (eviction) or at the Inv; an Inv that
+ * overtakes the ReqS fill lets the fill answer its load (ordered before the
+ * write) without installing. A ReqV or ReqVo fill makes the words it writes
+ * valid but not shared (a downgrade, always safe: the LLC's later Inv is
+ * only acknowledged).
  * DEVIATION: owned words are written back at kernel end (the host's copies
  * read the LLC, as MESI's L1 flushes at kernel end), so ownership does not
- * survive a kernel boundary; one request per line is outstanding (a second
- * miss to a busy line waits for the first).
+ * survive a kernel boundary, and shared words are dropped at kernel start
+ * (the host's copies write the LLC without invalidating sharers, as for the
+ * MESI L1); one request per line is outstanding (a second miss to a busy
+ * line waits for the first).
  * Request types (spec 003 §2.6; fcs.* settings, docs/spandex.md): a load
  * that misses sends ReqV, ReqVo (to the predicted owner: the last L1 that
- * answered this L1's ReqVo or ReqV, or the LLC when none) or ReqO+data (the
- * words read become owned); a store to words not owned ReqO, ReqWT, ReqWTfwd
+ * answered this L1's ReqVo or ReqV, or the LLC when none), ReqO+data (the
+ * words read become owned) or ReqS (the line becomes shared); a store to
+ * words not owned ReqO, ReqWT, ReqWTfwd
  * or ReqWTo; an atomic ReqO+data, ReqWT+data, ReqWTfwd+data or ReqWTo+data.
  * The write-through kinds leave the words where they are (BW until the
  * answer: from the LLC, or from the owner that performed it). As an owner
@@ -36,7 +54,19 @@
  * does not own entirely (nothing done); the requester then retries at the
  * LLC with ReqV, ReqWT or ReqWT+data, which are never Nacked. Under --check
  * a request performed twice (by an owner and again) or Nacked twice panics.
- * Per line: meta[0] valid words, meta[1] owned words. Per TBE: meta[0] words
+ * Forwards are served in the order the LLC sent them: forwards that waited
+ * for a grant replay once it is in, and until they are served, later
+ * messages of the forward vnet for the same line queue behind them. This
+ * L1 can meet that race: a parked FwdWT leaves the words owned here at the
+ * LLC, which goes on forwarding writes (FwdWT) and ownership (FwdReqO) of
+ * them here, and predicted requests pass the LLC without a lookup, so a
+ * newer one may arrive after the grant woke the older one; served first, a
+ * FwdReqO would move the words before the older write is performed there
+ * (which is then Nacked and retried), a FwdWT would reorder two writes.
+ * (A parked FwdReqV or RvkO cannot be overtaken so: the LLC blocks the line
+ * until this L1 answers it.)
+ * Per line: meta[0] valid words, meta[1] owned words, meta[2] shared words
+ * (INVARIANT: shared words are valid, never owned). Per TBE: meta[0] words
  * whose ownership is pending, meta[1] the held store or atomic (its msg->ts:
  * the words done, ts2: the rounds asked), acks the relays still expected
  * (negative until the grant says how many), pending the grant or fill still
@@ -51,9 +81,11 @@
 
 #define DN_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
-    X(V, "present, some words valid, none owned")                                                 \
+    X(V, "present, some words valid, none owned or shared")                                       \
+    X(S, "every word valid and shared: registered at the LLC, invalidated before any write")      \
     X(O, "present, some words owned (current here, serve forwards)")                              \
     X(BV, "a ReqV is outstanding for the line")                                                   \
+    X(BS, "a ReqS is outstanding for the line")                                                   \
     X(BO, "a ReqO is outstanding for some words (grant and relays to collect)")                   \
     X(W, "owned words written back (eviction or kernel end); kept until the ack")                \
     X(BW, "a write-through, forwarded or predicted request is out (no state asked)")
@@ -97,7 +129,12 @@
     X(NackLoad, "Nack of a ReqVo: retry at the LLC (ReqV)")                                      \
     X(FwdWT, "FwdWT, ReqWTo(+data) for words all owned here: perform, keep them")                \
     X(PredV, "ReqVo for words all owned here: send them, keep them")                             \
-    X(FwdNack, "a forwarded or predicted request for words not all owned here: Nack")
+    X(FwdNack, "a forwarded or predicted request for words not all owned here: Nack")            \
+    X(LoadShared, "load of a word not valid, typed ReqS: read the line as a registered sharer")  \
+    X(FillShared, "the ReqS response: every word valid and shared")                              \
+    X(FillSharedLate, "the ReqS response after an Inv overtook it: answers the load only")      \
+    X(Inv, "Inv: the LLC invalidates the line's sharers (acked whether or not it is here)")     \
+    X(KernelStart, "kernel start: drop the shared words (the host may have written the LLC)")
 
 #define X(n, d) DN_##n,
 enum dn_state { DN_STATES(X) DN_NSTATES };
@@ -109,7 +146,7 @@ struct dn_stats {
     uint64_t store_hits, atomic_hits, ownership_requests, forwards_served, revoked,
         self_invalidations, words_invalidated, writebacks, fills_dropped, ownership_retries,
         write_throughs, predicted_sent, forwarded_performed, predicted_reads_served, nacks_sent,
-        nacks_received;
+        nacks_received, shared_reads, invalidations;
 };
 
 /* The owner predictor's request classes (spec 003 §6.1: the last responder
@@ -142,6 +179,11 @@ static uint64_t *valid_of(struct cache_line *l)
 static uint64_t *owned_of(struct cache_line *l)
 {
     return &l->meta[1];
+}
+
+static uint64_t *shared_of(struct cache_line *l)
+{
+    return &l->meta[2];
 }
 
 static uint64_t core_words(const struct dn_l1 *c, const struct msg *m)
@@ -188,6 +230,17 @@ static void send_req_v(struct coh_ctx *x)
     x->msg->sharer = 0; /* the answer names the owner that supplied words, if any */
     ctrl_l1_send_gets(x, SPX_REQ_V, x->event == DN_Load, 0);
     (void)c;
+}
+
+/* ReqS: the line is read as a registered sharer. */
+static void send_req_s(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    c->st.shared_reads++;
+    x->tbe->use_once = false; /* set if an Inv overtakes the fill */
+    x->tbe->acks = 0;
+    x->msg->sharer = 0;
+    ctrl_l1_send_gets(x, SPX_REQ_S, true, 0);
 }
 
 /* The words of `needed` still to do (msg->ts: the words done so far). */
@@ -245,12 +298,23 @@ static void take_way_now(struct coh_ctx *x)
     ctrl_take_way(x);
     *valid_of(x->line) = 0;
     *owned_of(x->line) = 0;
+    *shared_of(x->line) = 0;
 }
 
+/* A load hit. Shared words are current (the LLC invalidates them before
+ * any write is performed), so under --check the ones the load reads must
+ * equal the golden memory: a shared word that missed its Inv shows here. */
 static void reply_hit(struct coh_ctx *x)
 {
+    struct dn_l1 *c = dn_of(x->ctrl);
     if (is_acquire(&x->msg->req))
-        dn_of(x->ctrl)->inv_pending = true;
+        c->inv_pending = true;
+    uint64_t shared = *shared_of(x->line) & core_words(c, x->msg);
+    if (c->base.w.obs && shared) {
+        struct bytemask b;
+        spx_bytes_of(&b, shared, c->base.line_bytes);
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &b);
+    }
     ctrl_l1_reply_hit(x);
 }
 
@@ -303,6 +367,7 @@ static void fill(struct coh_ctx *x)
     } else {
         memcpy(x->line->data, m->data, c->base.line_bytes);
         *valid_of(x->line) |= take;
+        *shared_of(x->line) &= ~take; /* valid, not shared: a downgrade, always safe */
         c->base.st.fills++;
     }
     x->tbe->pending--;
@@ -311,6 +376,51 @@ static void fill(struct coh_ctx *x)
     c->pred[PRED_V] = m->sharer;
     ctrl_to_core(&c->base, m, 0);
     x->msg = NULL;
+}
+
+/* The ReqS response: every word valid and shared (unless an Inv overtook it:
+ * then it only answers its load, which the LLC ordered before the write).
+ * INVARIANT: the LLC answers a ReqS only once no word of the line is owned,
+ * and this L1 served the revokes of its own words before the answer left. */
+static void fill_shared(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    if (x->event == DN_FillSharedLate) {
+        c->st.fills_dropped++;
+    } else {
+        uint64_t all = spx_all_words(c->base.line_bytes);
+        memcpy(x->line->data, m->data, c->base.line_bytes);
+        *valid_of(x->line) = all;
+        *shared_of(x->line) = all;
+        c->base.st.fills++;
+    }
+    x->tbe->pending--;
+    if (is_acquire(&m->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, m, 0);
+    x->msg = NULL;
+}
+
+/* Inv: the shared words stop being valid (owned words and pending requests
+ * are untouched); acknowledged whether or not the line is here. */
+static void ack_inv(struct coh_ctx *x)
+{
+    struct dn_l1 *c = dn_of(x->ctrl);
+    struct msg *m = x->msg;
+    c->st.invalidations++;
+    if (x->line) {
+        *valid_of(x->line) &= ~*shared_of(x->line);
+        *shared_of(x->line) = 0;
+    }
+    x->msg = NULL;
+    ctrl_to_home(&c->base, m, SPX_INV_ACK, SPX_VNET_FWDRSP, TRAFFIC_INV, 0);
+}
+
+/* An Inv overtook the ReqS fill: the fill will answer its load only. */
+static void fill_late(struct coh_ctx *x)
+{
+    x->tbe->use_once = true;
 }
 
 /* RspO: the grant, with data of the words the LLC held (+data) and the
@@ -382,6 +492,9 @@ static void perform_held(struct coh_ctx *x)
     struct dn_l1 *c = dn_of(x->ctrl);
     struct msg *m = (struct msg *)(uintptr_t)x->tbe->meta[1];
     uint64_t granted = x->tbe->meta[0];
+    panic_if(*shared_of(x->line), "invariant violated: %s granted words of line %#llx while it "
+             "holds shared words (the LLC invalidates every sharer before a grant)",
+             c->base.w.name, (unsigned long long)x->addr);
     *owned_of(x->line) |= granted;
     *valid_of(x->line) |= granted;
     x->tbe->meta[0] = 0;
@@ -489,6 +602,7 @@ static void send_wt(struct coh_ctx *x)
         c->st.write_throughs++;
         c->base.st.atomics++;
         *valid_of(x->line) &= ~spx_atomic_words(m->req.atom);
+        *shared_of(x->line) &= ~spx_atomic_words(m->req.atom);
     } else {
         c->base.st.load_misses++;
         x->tbe->use_once = false;
@@ -536,6 +650,7 @@ static void pred_fill(struct coh_ctx *x)
         spx_bytes_of(&b, words, c->base.line_bytes);
         bytes_merge(x->line->data, m->data, &b, c->base.line_bytes);
         *valid_of(x->line) |= words;
+        *shared_of(x->line) &= ~words;
         c->base.st.fills++;
     } else {
         c->st.fills_dropped++;
@@ -625,9 +740,9 @@ static void self_inv(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
     if (x->line) {
-        uint64_t *v = valid_of(x->line);
-        c->st.words_invalidated += (uint64_t)__builtin_popcountll(*v & ~*owned_of(x->line));
-        *v &= *owned_of(x->line);
+        uint64_t *v = valid_of(x->line), keep = *owned_of(x->line) | *shared_of(x->line);
+        c->st.words_invalidated += (uint64_t)__builtin_popcountll(*v & ~keep);
+        *v &= keep;
     }
     if (x->tbe && (x->state == DN_BV || x->state == DN_BW))
         x->tbe->use_once = true;
@@ -643,7 +758,7 @@ static const struct coh_action_name actions[] = {
     {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
     {store_hit, "store_hit", "write the owned words here, ack after the hit latency"},
     {atomic_hit, "atomic_hit", "perform the atomic on the owned words here"},
-    {fill, "fill", "words not owned take the response; answer the load"},
+    {fill, "fill", "words not owned take the response (valid, not shared); answer the load"},
     {take_grant, "take_grant", "merge the LLC's words, count the relays to expect, hold the grant"},
     {take_relay, "take_relay", "merge an old owner's words"},
     {perform_held, "perform", "own the words; perform the held store or atomic and answer it"},
@@ -651,7 +766,8 @@ static const struct coh_action_name actions[] = {
      "send the owned words to the LLC (FwdReqO: relayed to the new owner); FwdReqO/RvkO drop them"},
     {send_wb, "send_wb", "ReqWB of the owned words; keep the line until the ack"},
     {wb_done, "wb_done", "the write-back is in"},
-    {self_inv, "self_inv", "drop valid words not owned; an outstanding fill will not install"},
+    {self_inv, "self_inv",
+     "drop valid words neither owned nor shared; an outstanding ReqV fill will not install"},
     {ctrl_drop_line, "drop_line", "free the way"},
     {ctrl_park, "park", "wait until the line's state changes"},
     {send_wt, "send_wt",
@@ -662,12 +778,18 @@ static const struct coh_action_name actions[] = {
     {serve_fwd_wt, "serve_fwd_wt", "perform the write or atomic on the owned words, answer"},
     {serve_pred_v, "serve_pred_v", "send the owned words to the requester, keep them"},
     {nack, "nack", "answer Nack: nothing done"},
+    {send_req_s, "send_req_s", "ReqS for the line (registered as a sharer)"},
+    {fill_shared, "fill_shared",
+     "every word valid and shared (unless an Inv overtook the fill); answer the load"},
+    {ack_inv, "ack_inv", "drop the shared words; InvAck to the LLC"},
+    {fill_late, "fill_late", "the ReqS fill on its way will answer its load only"},
     {0},
 };
 
 /* A line busy with a request of its own: the core's typed misses wait. */
 #define TYPED_STALLS                                                                               \
-    [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL
+    [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL,      \
+    [DN_LoadShared] = STALL
 /* ... and every core request waits. */
 #define CORE_STALLS                                                                                \
     [DN_LoadHit] = STALL, [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL,           \
@@ -684,7 +806,9 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_LoadPred ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
         [DN_StoreWT  ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
         [DN_AtomicWT ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+        [DN_LoadShared] = DO(DN_BS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
         [DN_FwdNack  ] = DO(DN_I,  0,               nack),
+        [DN_Inv      ] = DO(DN_I,  0,               ack_inv), /* dropped silently before */
     },
     [DN_V] = {
         [DN_LoadHit  ] = DO(DN_V,  TAG_RD | DATA_RD, reply_hit),
@@ -696,9 +820,25 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
         [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
         [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_LoadShared] = DO(DN_BS, TAG_RD,         ctrl_alloc_tbe, send_req_s),
         [DN_FwdNack  ] = DO(DN_V,  0,               nack),
         [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line),
         [DN_SelfInv  ] = DO(DN_I,  TAG_WR,          self_inv, ctrl_drop_line),
+        [DN_Inv      ] = DO(DN_V,  0,               ack_inv), /* shared words dropped before */
+    },
+    /* every word valid and shared, so loads hit; no word owned, so no
+     * forward comes (a predicted request is Nacked) */
+    [DN_S] = {
+        [DN_LoadHit  ] = DO(DN_S,  TAG_RD | DATA_RD, reply_hit),
+        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
+        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_FwdNack  ] = DO(DN_S,  0,               nack),
+        [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line), /* silently */
+        [DN_SelfInv  ] = DO(DN_S,  0,               self_inv),  /* acquires keep shared words */
+        [DN_Inv      ] = DO(DN_I,  TAG_WR,          ack_inv, ctrl_drop_line),
+        [DN_KernelStart] = DO(DN_I, TAG_WR,         ctrl_drop_line),
     },
     [DN_O] = {
         [DN_LoadHit  ] = DO(DN_O,  TAG_RD | DATA_RD, reply_hit),
@@ -712,6 +852,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
         [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
         [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
+        [DN_LoadShared] = DO(DN_BS, TAG_RD,         ctrl_alloc_tbe, send_req_s), /* revokes */
         [DN_FwdWT    ] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_O, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_O, 0,             nack),
@@ -742,6 +883,27 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdV     ] = DO(DN_BV, DATA_RD,         serve_forward),
         [DN_FwdO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+        [DN_Inv      ] = DO(DN_BV, 0,               ack_inv), /* a stale registration */
+    },
+    [DN_BS] = {
+        [DN_LoadHit  ] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
+        [DN_Load     ] = STALL,
+        [DN_LoadL2   ] = STALL,
+        [DN_StoreHit ] = STALL,
+        [DN_Store    ] = STALL,
+        [DN_AtomicHit] = STALL,
+        [DN_Atomic   ] = STALL,
+        [DN_SelfInv  ] = DO(DN_BS, TAG_WR,          self_inv), /* the ReqS fill still installs */
+        [DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
+        [DN_FillSharedLate] = DO(DN_V, TAG_WR,      fill_shared, ctrl_wake_parked),
+        TYPED_STALLS,
+        [DN_FwdWT    ] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
+        [DN_PredV    ] = DO(DN_BS, DATA_RD,       serve_pred_v),
+        [DN_FwdNack  ] = DO(DN_BS, 0,             nack),
+        [DN_FwdV     ] = DO(DN_BS, DATA_RD,         serve_forward),
+        [DN_FwdO     ] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward),
+        [DN_RvkO     ] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward), /* the ReqS revokes */
+        [DN_Inv      ] = DO(DN_BS, 0,               ack_inv, fill_late),
     },
     [DN_BO] = {
         [DN_LoadHit  ] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
@@ -766,6 +928,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdWT    ] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BO, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BO, 0,             nack),
+        [DN_Inv      ] = DO(DN_BO, TAG_WR,          ack_inv), /* before the grant */
     },
     [DN_W] = {
         CORE_STALLS,
@@ -791,15 +954,17 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
         [DN_Nack     ] = DO(DN_BW, 0,               retry_at_llc),
         [DN_NackLoad ] = DO(DN_BV, TAG_WR,          retry_at_llc),
+        [DN_Inv      ] = DO(DN_BW, TAG_WR,          ack_inv), /* before the write is performed */
     },
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
 {
     if (x->line)
-        fprintf(out, "  line %#llx: %s valid %#llx owned %#llx\n",
+        fprintf(out, "  line %#llx: %s valid %#llx owned %#llx shared %#llx\n",
                 (unsigned long long)x->line->addr, state_names[x->line->state],
-                (unsigned long long)*valid_of(x->line), (unsigned long long)*owned_of(x->line));
+                (unsigned long long)*valid_of(x->line), (unsigned long long)*owned_of(x->line),
+                (unsigned long long)*shared_of(x->line));
     if (x->tbe)
         fprintf(out, "  tbe %#llx: %s pending %d relays %d words %#llx parked %u\n",
                 (unsigned long long)x->tbe->addr, state_names[x->tbe->state], x->tbe->pending,
@@ -835,7 +1000,7 @@ static uint32_t predict_owner(struct dn_l1 *c, unsigned k)
  * fcs.pred; spec 003 §2.10). */
 static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
 {
-    static const uint8_t load_kinds[] = {SPXK_V, SPXK_VO, SPXK_O_DATA};
+    static const uint8_t load_kinds[] = {SPXK_V, SPXK_VO, SPXK_O_DATA, SPXK_S};
     static const uint8_t store_kinds[] = {SPXK_O, SPXK_WT, SPXK_WTFWD, SPXK_WTO};
     static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA,
                                         SPXK_WTO_DATA};
@@ -843,8 +1008,8 @@ static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
     if (!k) {
         unsigned t = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
                                                                       : c->types.rmw;
-        if (c->types.random)
-            t = (unsigned)rng_below(&c->rng, op == MEM_LOAD ? 3 : 4);
+        if (c->types.random) /* four kinds of each */
+            t = (unsigned)rng_below(&c->rng, 4);
         k = op == MEM_LOAD ? load_kinds[t] : op == MEM_STORE ? store_kinds[t] : rmw_kinds[t];
     }
     return spx_req_kind_supported(k, c->types.fwd, c->types.pred);
@@ -880,7 +1045,8 @@ static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
         if (k == SPXK_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
             c->pick_type = SPX_REQ_WTO_DATA;
         return DN_AtomicWT;
-    default: return DN_Load; /* SPXK_V, and SPXK_S: no Shared state here, so ReqV */
+    case SPXK_S: return DN_LoadShared;
+    default: return DN_Load; /* SPXK_V */
     }
 }
 
@@ -889,16 +1055,19 @@ static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
     const struct msg *m = x->msg;
     uint64_t words = core_words(c, m);
     uint64_t owned = x->line ? *owned_of(x->line) : 0, valid = x->line ? *valid_of(x->line) : 0;
+    uint64_t shared = x->line ? *shared_of(x->line) : 0;
     if (x->tbe && x->state == DN_BO) { /* words the held store or atomic will write */
         const struct msg *held = (const struct msg *)(uintptr_t)x->tbe->meta[1];
         uint64_t busy = x->tbe->meta[0] | words_left(c, held);
         owned &= ~busy;
         valid &= ~busy;
+        shared &= ~busy;
     }
     bool all_owned = (words & ~owned) == 0;
     switch (m->req.op) {
     case MEM_LOAD:
-        if (all_owned)
+        /* owned and shared words are current: even a .gpu/.sys load hits */
+        if ((words & ~(owned | shared)) == 0)
             return DN_LoadHit;
         if (performed_at_llc(&m->req))
             return DN_LoadL2;
@@ -913,7 +1082,7 @@ static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
 static bool evictable(const struct cache_line *l, void *arg)
 {
     (void)arg;
-    return l->state == DN_V || l->state == DN_O;
+    return l->state == DN_V || l->state == DN_S || l->state == DN_O;
 }
 
 static void order_op(struct ctrl *b, struct msg *m);
@@ -931,7 +1100,8 @@ static void self_invalidate(struct dn_l1 *c)
     }
 }
 
-/* One core request (new or replayed), or a forward that waited for a grant. */
+/* One core request (new or replayed), or a message of the forward vnet: a
+ * forward that waited for a grant, or one queued behind such a forward. */
 static bool take_core(struct ctrl *b, struct msg *m);
 
 static void take_forward(struct ctrl *b, struct msg *m)
@@ -942,6 +1112,8 @@ static void take_forward(struct ctrl *b, struct msg *m)
     x.msg = m;
     if (m->type == SPX_RSP_WB) {
         x.event = DN_WbAck;
+    } else if (m->type == SPX_INV) {
+        x.event = DN_Inv;
     } else if (m->type == SPX_FWD_WT || spx_predicted(m->type)) {
         uint64_t words = core_words(c, m);
         uint64_t owned = x.line && x.state != DN_W ? *owned_of(x.line) : 0;
@@ -968,13 +1140,20 @@ static void take_forward(struct ctrl *b, struct msg *m)
     (void)c;
 }
 
+/* Room to take message m of the forward vnet: everything but a write-back's
+ * ack answers on the forward-response vnet (no forward here needs a TBE). */
+static bool fwd_room(struct ctrl *b, const struct msg *m)
+{
+    return m->type == SPX_RSP_WB || port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1);
+}
+
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct dn_l1 *c = dn_of(b);
-    if (m->type == SPX_FWD_V || m->type == SPX_FWD_O || m->type == SPX_RVK_O ||
-        m->type == SPX_FWD_WT) {
-        /* a forward parked behind a grant: the grant is in now */
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+    if (spx_to_l1_on_fwd(m->type)) {
+        /* a forward parked behind a grant (the grant is in now), or a
+         * message of the forward vnet queued behind such a forward */
+        if (!fwd_room(b, m)) {
             b->st.resource_stalls++;
             return false;
         }
@@ -1027,7 +1206,14 @@ static void take_response(struct ctrl *b, struct msg *m)
     ctrl_l1_response(b, &x, m);
     switch (m->type) {
     case SPX_RSP_V:
-        x.event = *owned_of(x.line) ? DN_FillOwned : DN_Fill;
+        if (x.state == DN_BS) {
+            panic_if(*owned_of(x.line), "invariant violated: %s: a ReqS of line %#llx answered "
+                     "while it owns words (the LLC revokes them first)", b->w.name,
+                     (unsigned long long)m->addr);
+            x.event = x.tbe->use_once ? DN_FillSharedLate : DN_FillShared;
+        } else {
+            x.event = *owned_of(x.line) ? DN_FillOwned : DN_Fill;
+        }
         break;
     case SPX_RSP_OWNER:
         if (m->flags & SPX_F_NACK)
@@ -1069,6 +1255,12 @@ static bool flush_step(struct dn_l1 *c)
                               c->base.links.net_out[SPX_VNET_REQ]);
 }
 
+static void drop_shared(struct cache_line *l, void *arg)
+{
+    if (*shared_of(l))
+        ctrl_fire(arg, l->addr, NULL, DN_KernelStart);
+}
+
 static void order_op(struct ctrl *b, struct msg *m)
 {
     struct dn_l1 *c = dn_of(b);
@@ -1079,6 +1271,7 @@ static void order_op(struct ctrl *b, struct msg *m)
         return;
     case MEM_KERNEL_BEGIN:
         self_invalidate(c);
+        cache_for_each(&b->cache, drop_shared, b);
         break;
     default:
         if (m->req.scope >= SCOPE_GPU)
@@ -1094,8 +1287,14 @@ static bool dn_tick(struct comp *cp)
     bool moved = false, blocked = false;
     struct port *fwd = b->links.net_in[SPX_VNET_FWD], *rsp = b->links.net_in[SPX_VNET_RSP];
     ctrl_tick_begin(b);
-    while (port_peek(fwd)) {
-        if (!port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1)) {
+    struct msg *f;
+    while ((f = port_peek(fwd))) {
+        if (spx_dev_forward_waits(b, f->addr)) { /* behind the line's woken forward */
+            msg_list_push(&b->replay, port_pop(fwd));
+            moved = true;
+            continue;
+        }
+        if (!fwd_room(b, f)) {
             b->st.resource_stalls++;
             blocked = true;
             break;
@@ -1147,6 +1346,8 @@ static const struct ctrl_stat dn_stat_rows[] = {
     CTRL_STAT_OWN(struct dn_stats, predicted_reads_served),
     CTRL_STAT_OWN(struct dn_stats, nacks_sent),
     CTRL_STAT_OWN(struct dn_stats, nacks_received),
+    CTRL_STAT_OWN(struct dn_stats, shared_reads),
+    CTRL_STAT_OWN(struct dn_stats, invalidations),
     CTRL_STAT_BASE(fills),
     CTRL_STAT_OWN(struct dn_stats, fills_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -1213,13 +1414,26 @@ static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *t
     return mesi ? &spx_mesi_l1_ops : &dn_ops;
 }
 
-/* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word. */
+/* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word: MESI
+ * CPU L1s send ReqS, and so do DeNovo L1s whose loads may be typed ReqS
+ * (fcs.load = s, fcs.random, or an fcs.table, which may name ReqS). */
 static const char *spx_check(const struct config *c, char *why, size_t len)
 {
-    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && c->gpu.sms + c->cpu.cores > 64) {
+    unsigned l1s = c->gpu.sms + c->cpu.cores;
+    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && l1s > 64) {
         snprintf(why, len, "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
-                 "cpu.cores = %u", c->gpu.sms + c->cpu.cores);
+                 "cpu.cores = %u", l1s);
         return "cpu.cores";
+    }
+    if (!strcmp(c->coherence.protocol, "spandex-d") && l1s > 64) {
+        const char *key = c->fcs.load == FCS_LD_S ? "fcs.load"
+                          : c->fcs.random         ? "fcs.random"
+                          : c->fcs.table[0]       ? "fcs.table"
+                                                  : NULL;
+        if (key)
+            snprintf(why, len, "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "
+                     "L1s: gpu.sms + cpu.cores = %u", l1s);
+        return key;
     }
     return NULL;
 }

@@ -25,7 +25,7 @@ enum spx_req_kind {
     SPXK_WT_DATA,    /* ReqWT+data (atomics) */
     SPXK_WTFWD_DATA, /* ReqWTfwd+data */
     SPXK_WTO_DATA,   /* ReqWTo+data */
-    SPXK_S,          /* ReqS (loads; a DeNovo L1 has no Shared state and sends ReqV) */
+    SPXK_S,          /* ReqS (loads: the DeNovo L1 keeps the line's words Shared) */
     SPXK_N
 };
 extern const char *const spx_req_kind_names[SPXK_N];

@@ -14,7 +14,7 @@
  *   ReqO+data   ownership with the words' data (DeNovo RMWs);
  *   ReqWB       write-back of owned words (evictions, kernel-end flush);
  *   ReqS        read of the line as a registered sharer, writer-invalidated
- *               (MESI device loads): answered like ReqV; a later write or
+ *               (MESI device loads, DeNovo loads typed ReqS): answered like ReqV; a later write or
  *               ownership request first invalidates every sharer (Inv,
  *               InvAck), and a ReqS of a line with owned words revokes them.
  * and the request types of spec 003 §2.6 that change no coherence state:

@@ -24,7 +24,7 @@
  * request (ReqVo, ReqWTo(+data)) and an owner's answer (RspOwner) are passed
  * on without a lookup.
  *
- * Lines read with ReqS (MESI devices) are S: the sharers, one bit per L1
+ * Lines read with ReqS (MESI devices, DeNovo loads typed ReqS) are S: the sharers, one bit per L1
  * in line->meta[1], hold copies that no acquire drops, so a write-through,
  * an atomic or an ownership request to an S line first invalidates every
  * sharer (SI: Inv, InvAck; the request then replays), and a ReqS of a line
