@@ -257,8 +257,12 @@ static uint64_t words_left(const struct dn_l1 *c, const struct msg *m)
 static void request_ownership(struct dn_l1 *c, struct coh_ctx *x, struct msg *m)
 {
     uint64_t owned = x->line ? *owned_of(x->line) : 0, want = words_left(c, m);
-    if (!m->ts2)
-        want = spx_shape_words(spx_type_shape(m->req.req_type), want, c->words);
+    if (!m->ts2) {
+        unsigned shape = spx_type_shape(m->req.req_type);
+        if (c->types.random && !spx_type_kind(m->req.req_type)) /* the stress tests' mix */
+            shape = SPXM_WORDS + (unsigned)rng_below(&c->rng, SPXM_N - SPXM_WORDS);
+        want = spx_shape_words(shape, want, c->words);
+    }
     want &= ~owned;
     struct bytemask whole, wrote;
     spx_bytes_of(&whole, want, c->base.line_bytes);
@@ -684,15 +688,6 @@ static void retry_at_llc(struct coh_ctx *x)
     send_as(c, x, retry_type(m));
 }
 
-/* Answer a forwarded or predicted request through the LLC (passed on to
- * the requester, msg->sharer). */
-static void answer_owner(struct dn_l1 *c, struct msg *m, uint16_t flags, uint8_t cls,
-                         uint16_t bytes)
-{
-    m->flags = (uint16_t)(SPX_F_PASS | flags);
-    ctrl_to_home(&c->base, m, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls, bytes);
-}
-
 /* FwdWT, ReqWTo(+data) for words all owned here: perform, keep them. */
 static void serve_fwd_wt(struct coh_ctx *x)
 {
@@ -703,12 +698,11 @@ static void serve_fwd_wt(struct coh_ctx *x)
     m->ts++;
     if (m->req.op == MEM_ATOMIC) {
         apply_atomic(c, x->line, m);
-        answer_owner(c, m, 0, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
+        spx_dev_answer_owner(&c->base, x, 0, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
     } else {
         apply_store(c, x->line, m);
-        answer_owner(c, m, 0, TRAFFIC_REQ, 0);
+        spx_dev_answer_owner(&c->base, x, 0, TRAFFIC_REQ, 0);
     }
-    x->msg = NULL;
 }
 
 /* ReqVo for words all owned here: send them, keep them. */
@@ -724,16 +718,15 @@ static void serve_pred_v(struct coh_ctx *x)
     if (c->base.w.obs)
         obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &b);
     memcpy(m->data, x->line->data, c->base.line_bytes);
-    answer_owner(c, m, 0, TRAFFIC_LD, (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES));
-    x->msg = NULL;
+    spx_dev_answer_owner(&c->base, x, 0, TRAFFIC_LD,
+                         (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES));
 }
 
 static void nack(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
     c->st.nacks_sent++;
-    answer_owner(c, x->msg, SPX_F_NACK, TRAFFIC_REQ, 0);
-    x->msg = NULL;
+    spx_dev_answer_owner(&c->base, x, SPX_F_NACK, TRAFFIC_REQ, 0);
 }
 
 static void self_inv(struct coh_ctx *x)

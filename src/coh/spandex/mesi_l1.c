@@ -65,7 +65,8 @@
     X(FwdV, "FwdReqV: send the owned words, keep them")                                           \
     X(FwdO, "FwdReqO or RvkO taking some owned words: send them, write the others back")         \
     X(FwdOLast, "FwdReqO or RvkO taking the line's last owned words")                             \
-    X(FwdPending, "a forward for words whose grant is still on its way")
+    X(FwdPending, "a forward for words whose grant is still on its way")                          \
+    X(FwdNack, "a forwarded write-through or predicted request: not served here, Nack")
 
 #define X(n, d) ME_##n,
 enum me_state { ME_STATES(X) ME_NSTATES };
@@ -75,7 +76,7 @@ COH_NAMES(ME_STATES, ME_EVENTS);
 
 struct me_stats {
     uint64_t store_hits, atomic_hits, shared_reads, ownership_requests, forwards_served,
-        invalidations, writebacks, fills_dropped;
+        invalidations, writebacks, fills_dropped, nacks_sent;
 };
 
 struct me_l1 {
@@ -258,6 +259,18 @@ static void ack_inv(struct coh_ctx *x)
     ctrl_to_home(&c->base, m, SPX_INV_ACK, SPX_VNET_FWDRSP, TRAFFIC_INV, 0);
 }
 
+/* A forwarded write-through or predicted request (spec 003 §2.6): the MESI
+ * device keeps state per line and takes no forwarded updates (Table 1 gives
+ * these types to FCS devices), so it Nacks whatever it holds; the requester
+ * retries at the LLC with ReqV, ReqWT or ReqWT+data, which revoke or read
+ * the line as they do for any owner. */
+static void nack(struct coh_ctx *x)
+{
+    struct me_l1 *c = me_of(x->ctrl);
+    c->st.nacks_sent++;
+    spx_dev_answer_owner(&c->base, x, SPX_F_NACK, TRAFFIC_REQ, 0);
+}
+
 static const struct coh_action_name actions[] = {
     {ctrl_alloc_tbe, "alloc_tbe", "allocate a TBE for the line"},
     {ctrl_wake_parked, "wake_parked",
@@ -277,6 +290,7 @@ static const struct coh_action_name actions[] = {
     {send_wb, "send_wb", "ReqWB of the owned words; keep the line until the ack"},
     {free_msg, "wb_done", "the write-back is in"},
     {ack_inv, "ack_inv", "InvAck to the LLC; a fill on its way will not install"},
+    {nack, "nack", "answer Nack through the LLC: nothing done"},
     {ctrl_drop_line, "drop_line", "free the way"},
     {ctrl_park, "park", "wait until the line's state changes"},
     {0},
@@ -291,6 +305,7 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_Store    ] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
         [ME_Atomic   ] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
         [ME_Inv      ] = DO(ME_I,  0,               ack_inv),
+        [ME_FwdNack  ] = DO(ME_I,  0,               nack),
     },
     [ME_S] = {
         [ME_Load     ] = DO(ME_S,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
@@ -299,6 +314,7 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_Replace  ] = DO(ME_I,  TAG_WR,          ctrl_drop_line),
         [ME_KernelStart] = DO(ME_I, TAG_WR,         ctrl_drop_line),
         [ME_Inv      ] = DO(ME_I,  TAG_WR,          ack_inv, ctrl_drop_line),
+        [ME_FwdNack  ] = DO(ME_S,  0,               nack),
     },
     [ME_M] = {
         [ME_Load     ] = DO(ME_M,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
@@ -309,12 +325,14 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_FwdV     ] = DO(ME_M,  DATA_RD,         serve_forward),
         [ME_FwdO     ] = DO(ME_MI, DATA_RD | TAG_WR, serve_forward, ctrl_alloc_tbe, send_wb),
         [ME_FwdOLast ] = DO(ME_I,  DATA_RD | TAG_WR, serve_forward, ctrl_drop_line),
+        [ME_FwdNack  ] = DO(ME_M,  0,               nack),
     },
     [ME_IS] = {
         CORE_STALLS,
         [ME_Fill     ] = DO(ME_S,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
         [ME_FillInvalid] = DO(ME_I, TAG_WR,         fill, ctrl_drop_line, ctrl_wake_parked),
         [ME_Inv      ] = DO(ME_IS, 0,               ack_inv),
+        [ME_FwdNack  ] = DO(ME_IS, 0,               nack),
     },
     [ME_IM] = {
         CORE_STALLS,
@@ -324,6 +342,7 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_RelayDone] = DO(ME_M,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
         [ME_Inv      ] = DO(ME_IM, 0,               ack_inv),
         [ME_FwdPending] = DO(ME_IM, 0,              ctrl_park),
+        [ME_FwdNack  ] = DO(ME_IM, 0,               nack),
     },
     [ME_MI] = {
         CORE_STALLS,
@@ -331,6 +350,7 @@ static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
         [ME_FwdO     ] = DO(ME_MI, DATA_RD,         serve_forward),
         [ME_FwdOLast ] = DO(ME_MI, DATA_RD,         serve_forward),
         [ME_WbAck    ] = DO(ME_I,  TAG_WR,          free_msg, ctrl_drop_line, ctrl_wake_parked),
+        [ME_FwdNack  ] = DO(ME_MI, 0,               nack),
     },
 };
 
@@ -376,6 +396,8 @@ static void take_forward(struct ctrl *b, struct msg *m)
         x.event = ME_WbAck;
     } else if (m->type == SPX_INV) {
         x.event = ME_Inv;
+    } else if (m->type == SPX_FWD_WT || spx_predicted(m->type)) {
+        x.event = ME_FwdNack;
     } else {
         uint64_t words = spx_words_of(&m->mask, b->line_bytes);
         panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
@@ -399,7 +421,7 @@ static bool fwd_room(struct ctrl *b, const struct msg *m)
     if (m->type == SPX_RSP_WB)
         return true;
     const struct cache_line *l = cache_find(&b->cache, m->addr);
-    bool may_write_back = l && l->state == ME_M && m->type != SPX_FWD_V;
+    bool may_write_back = l && l->state == ME_M && (m->type == SPX_FWD_O || m->type == SPX_RVK_O);
     return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) &&
            (!may_write_back ||
             (port_has_room(b->links.net_out[SPX_VNET_REQ], 1) && !tbe_full(&b->tbes)));
@@ -547,6 +569,7 @@ static const struct ctrl_stat me_stat_rows[] = {
     CTRL_STAT_OWN(struct me_stats, forwards_served),
     CTRL_STAT_OWN(struct me_stats, invalidations),
     CTRL_STAT_OWN(struct me_stats, writebacks),
+    CTRL_STAT_OWN(struct me_stats, nacks_sent),
     CTRL_STAT_BASE(fills),
     CTRL_STAT_OWN(struct me_stats, fills_dropped),
     CTRL_STAT_BASE(resource_stalls),

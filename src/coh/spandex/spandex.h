@@ -166,6 +166,11 @@ void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, 
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
 /* ReqWB of the `owned` words of x->line. */
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* Answer a forwarded or predicted request (x->msg) through the LLC, which
+ * passes the answer to the requester: done, the words, or (SPX_F_NACK) not
+ * performed. */
+void spx_dev_answer_owner(struct ctrl *b, struct coh_ctx *x, uint16_t flags, uint8_t cls,
+                          uint16_t bytes);
 /* Whether a line of `line`'s set is in state wb_state (being written back). */
 bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
 /* Whether the replay list holds a message of the forward vnet (a forward,

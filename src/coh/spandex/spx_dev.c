@@ -30,6 +30,15 @@ uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owne
     return words;
 }
 
+void spx_dev_answer_owner(struct ctrl *b, struct coh_ctx *x, uint16_t flags, uint8_t cls,
+                          uint16_t bytes)
+{
+    struct msg *m = x->msg;
+    m->flags = (uint16_t)(SPX_F_PASS | flags);
+    x->msg = NULL;
+    ctrl_to_home(b, m, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls, bytes);
+}
+
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
 {
     struct msg *w = msg_new(b->w.msgs, SPX_REQ_WB, x->addr, b->comp.eng->now);
