@@ -398,8 +398,10 @@ static void requested_words(const struct sel *s, uint64_t *req)
  * own (the core would ask to own them anyway). The walk over the block's
  * later accesses stops where reuse is no longer possible, or after 1024
  * steps. (ReqV's mask, IntraSynchLoadReuse | Requested, is not chosen: the
- * L1's ReqV asks for the line.) */
-static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, const uint8_t *kind)
+ * L1's ReqV asks for the line.) *foreign: the words another core touches
+ * before this one does again. */
+static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, const uint8_t *kind,
+                               uint64_t *foreign)
 {
     const struct acc *a = s->t->a, *x = &a[xi];
     uint64_t o = req, self_seen = req, other_first = 0;
@@ -422,19 +424,30 @@ static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, c
         }
         self_seen |= bit;
     }
+    *foreign = other_first;
     return o;
 }
 
 /* Access x's vote for the shapes (words, rest of the line, whole line)
- * closest to its mask m (fewest words differing): each closest shape gets
+ * that cost least against its mask m, counting what each wrong word costs
+ * in messages: a word of m left out is asked for again later (2), a foreign
+ * word taken is taken from the core about to use it, which takes it back
+ * (8: a forward now and a round trip later, for both), and a word nobody
+ * needs soon costs its data and write-back (1). Every cheapest shape gets
  * the weight, so that shapes which ask for the same words here (the rest of
- * a line from its first word is all of it) do not split the vote. */
-static void vote_shape(const struct sel *s, uint64_t req, uint64_t m, double weight,
-                       double votes[SPXM_N])
+ * a line from its first word is all of it) do not split the vote. A shape
+ * is the instruction's for all its accesses, so an access where it would
+ * take another core's words (a line shared at a boundary) votes against it
+ * as strongly as that costs. */
+static void vote_shape(const struct sel *s, uint64_t req, uint64_t m, uint64_t foreign,
+                       double weight, double votes[SPXM_N])
 {
-    unsigned cost[SPXM_N], best = 65;
+    unsigned cost[SPXM_N], best = ~0u;
     for (unsigned h = SPXM_WORDS; h < SPXM_N; h++) {
-        cost[h] = (unsigned)__builtin_popcountll(spx_shape_words(h, req, s->block_words) ^ m);
+        uint64_t w = spx_shape_words(h, req, s->block_words), extra = w & ~m;
+        cost[h] = 2 * (unsigned)__builtin_popcountll(m & ~w) +
+                  8 * (unsigned)__builtin_popcountll(extra & foreign) +
+                  (unsigned)__builtin_popcountll(extra & ~foreign);
         if (cost[h] < best)
             best = cost[h];
     }
@@ -533,8 +546,8 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
         double weight = criticality(&s, &t->a[i]);
         votes[t->a[i].pc][k] += weight;
         count[t->a[i].pc]++;
-        uint64_t mask = ownership_mask(&s, (uint32_t)i, req[i], kind);
-        vote_shape(&s, req[i], mask, weight, shape_votes[t->a[i].pc]);
+        uint64_t foreign, mask = ownership_mask(&s, (uint32_t)i, req[i], kind, &foreign);
+        vote_shape(&s, req[i], mask, foreign, weight, shape_votes[t->a[i].pc]);
     }
     fprintf(out,
             "# request types per static instruction (gpucoh spandex select, spec 003 §2.9)\n"
