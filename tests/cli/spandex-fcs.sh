@@ -99,7 +99,7 @@ bad "$ld ReqWT" "ReqWT does not apply to the load at workloads/prodcons/prodcons
 bad "1 ReqV" "line 1 of workloads/prodcons/prodcons.ptx has no global load, store or atomic"
 bad "$ld" "expected 'LINE TYPE \\[MASK\\]' or 'LABEL TYPE \\[MASK\\]'"
 bad "$ld ReqO+data half" "unknown mask 'half' (words, rest or line)"
-bad "$ld ReqV rest" "ReqV takes no mask (only ReqO and ReqO+data do)"
+bad "$ld ReqV rest" "ReqV takes no mask (only ReqVo, ReqO and ReqO+data do)"
 bad "$ld ReqO+data rest extra" "expected 'LINE TYPE \\[MASK\\]'"
 bad "\$nowhere ReqV" "label '\$nowhere' is not in workloads/prodcons/prodcons.ptx"
 "$bin" run --workload prod-cons --size tiny "${cfg[@]}" --set fcs.table="$tmp/none.fcs" --quiet \

@@ -249,6 +249,15 @@ static uint64_t words_left(const struct dn_l1 *c, const struct msg *m)
     return core_words(c, m) & ~m->ts;
 }
 
+/* The mask shape of request m: its instruction's, or under fcs.random a
+ * random one (the stress tests' mix). */
+static unsigned mask_shape(struct dn_l1 *c, const struct msg *m)
+{
+    if (c->types.random && !spx_type_kind(m->req.req_type))
+        return SPXM_WORDS + (unsigned)rng_below(&c->rng, SPXM_N - SPXM_WORDS);
+    return spx_type_shape(m->req.req_type);
+}
+
 /* ReqO for the words of held request m that are left and not owned (+data
  * for an atomic or when the store writes part of a word), as a message of
  * its own: m, with its mask and data, waits in the TBE for the grant. The
@@ -257,12 +266,8 @@ static uint64_t words_left(const struct dn_l1 *c, const struct msg *m)
 static void request_ownership(struct dn_l1 *c, struct coh_ctx *x, struct msg *m)
 {
     uint64_t owned = x->line ? *owned_of(x->line) : 0, want = words_left(c, m);
-    if (!m->ts2) {
-        unsigned shape = spx_type_shape(m->req.req_type);
-        if (c->types.random && !spx_type_kind(m->req.req_type)) /* the stress tests' mix */
-            shape = SPXM_WORDS + (unsigned)rng_below(&c->rng, SPXM_N - SPXM_WORDS);
-        want = spx_shape_words(shape, want, c->words);
-    }
+    if (!m->ts2)
+        want = spx_shape_words(mask_shape(c, m), want, c->words);
     want &= ~owned;
     struct bytemask whole, wrote;
     spx_bytes_of(&whole, want, c->base.line_bytes);
@@ -610,6 +615,15 @@ static void send_wt(struct coh_ctx *x)
     } else {
         c->base.st.load_misses++;
         x->tbe->use_once = false;
+        /* a ReqVo asks for its shape's words not here (Algorithm 4), which
+         * the predicted owner serves if it owns them all */
+        uint64_t touched = core_words(c, m),
+                 here = *owned_of(x->line) | *valid_of(x->line),
+                 want = spx_shape_words(mask_shape(c, m), touched, c->words) & ~here;
+        struct bytemask b;
+        spx_bytes_of(&b, want, c->base.line_bytes);
+        for (unsigned i = 0; i < ARRAY_LEN(b.w); i++)
+            m->mask.w[i] |= b.w[i];
     }
     send_as(c, x, c->pick_type);
 }

@@ -30,12 +30,12 @@ enum spx_req_kind {
 };
 extern const char *const spx_req_kind_names[SPXK_N];
 
-/* Algorithm 4's word mask of an ownership request (ReqO, ReqO+data), as the
- * shape an instruction's table entry names (spec 003 §2.9): the words the
- * access touches (the default), those through the end of the line, or the
- * whole line. Write-throughs and predicted requests name the words they
- * touch (Alg. 4); a ReqV asks for the line. mem_req.req_type keeps the kind
- * in its low bits and the shape above them. */
+/* Algorithm 4's word mask of an ownership request (ReqO, ReqO+data) or a
+ * predicted read (ReqVo), as the shape an instruction's table entry names
+ * (spec 003 §2.9): the words the access touches (the default), those
+ * through the end of the line, or the whole line. Write-throughs name the
+ * words they touch (Alg. 4); a ReqV asks for the line. mem_req.req_type
+ * keeps the kind in its low bits and the shape above them. */
 enum spx_mask_shape { SPXM_DEFAULT, SPXM_WORDS, SPXM_REST, SPXM_LINE, SPXM_N };
 extern const char *const spx_mask_shape_names[SPXM_N];
 #define SPX_KIND_BITS 4
@@ -52,7 +52,7 @@ static inline unsigned spx_type(unsigned kind, unsigned shape)
 {
     return kind | shape << SPX_KIND_BITS;
 }
-/* Whether kind k takes a mask shape (ReqO, ReqO+data). */
+/* Whether kind k takes a mask shape (ReqVo, ReqO, ReqO+data). */
 bool spx_kind_has_shape(unsigned k);
 /* The words of a line of `n_words` that shape asks for, around the
  * `touched` words (shape SPXM_DEFAULT: `touched`). */

@@ -28,11 +28,12 @@
  * bytes between two accesses of a core by 4 bytes per word access between
  * them (an upper bound: it says "no reuse" sooner than an exact count);
  * Algorithm 5's walk stops after 4096 steps of the same word. Algorithm 4's
- * masks are chosen for ownership requests only (ReqV fills the line), and
- * as one of three shapes per instruction (the words accessed, the rest of
- * the line, the whole line: fcs.h), voted for by the word accesses whose
- * masks they come closest to. Algorithm 7 follows the printed algorithm (phase 4, +-1) with
- * the text's condition that the predicted core is remote; Algorithm 3's
+ * masks are chosen for ownership requests and predicted reads (ReqV fills
+ * the line), as one of three shapes per instruction (the words accessed,
+ * the rest of the line, the whole line: fcs.h), voted for by the word
+ * accesses whose masks they come closest to. Algorithm 7 follows the
+ * printed algorithm (phase 4, +-1) with the text's condition that the
+ * predicted core is remote; Algorithm 3's
  * prediction branch is ReqWTo+data (spec 003 §7.2 erratum 1).
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -390,21 +391,23 @@ static void requested_words(const struct sel *s, uint64_t *req)
     }
 }
 
-/* Algorithm 4's mask of an ownership request by access x. From a store or
- * atomic: InterSynchStoreReuse | Requested (the words of the block it
- * stores again after a synchronisation, reuse possible). From a load typed
- * ReqO+data, where the paper gives no mask: the words whose next access by
- * the core, reuse possible and before any other core's, is itself typed to
- * own (the core would ask to own them anyway). The walk over the block's
- * later accesses stops where reuse is no longer possible, or after 1024
- * steps. (ReqV's mask, IntraSynchLoadReuse | Requested, is not chosen: the
- * L1's ReqV asks for the line.) *foreign: the words another core touches
- * before this one does again. */
-static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, const uint8_t *kind,
-                               uint64_t *foreign)
+/* Algorithm 4's masks of access x. Of an ownership request (returned): from
+ * a store or atomic, InterSynchStoreReuse | Requested (the words of the
+ * block it stores again after a synchronisation, reuse possible); from a
+ * load typed ReqO+data, where the paper gives no mask, the words whose next
+ * access by the core, reuse possible and before any other core's, is itself
+ * typed to own (the core would ask to own them anyway). Of a read (*read):
+ * IntraSynchLoadReuse | Requested (the words it loads again before a
+ * synchronisation separates them, reuse possible), which a ReqVo asks its
+ * predicted owner for (a ReqV asks for the line). *foreign: the words
+ * another core touches before this one does again. The walk over the
+ * block's later accesses stops where reuse is no longer possible, or after
+ * 1024 steps. */
+static uint64_t alg4_masks(const struct sel *s, uint32_t xi, uint64_t req, const uint8_t *kind,
+                           uint64_t *read, uint64_t *foreign)
 {
     const struct acc *a = s->t->a, *x = &a[xi];
-    uint64_t o = req, self_seen = req, other_first = 0;
+    uint64_t o = req, v = req, self_seen = req, other_first = 0;
     unsigned steps = 0;
     for (uint32_t yi = s->next_block[xi]; yi != NONE && steps < 1024;
          yi = s->next_block[yi], steps++) {
@@ -416,6 +419,8 @@ static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, c
         }
         if (!reuse_possible(s, x, y))
             break;
+        if (y->kind == K_LD && !sync_sep(x, y))
+            v |= bit;
         if (x->kind != K_LD) {
             if (y->kind == K_ST && sync_sep(x, y))
                 o |= bit;
@@ -424,6 +429,7 @@ static uint64_t ownership_mask(const struct sel *s, uint32_t xi, uint64_t req, c
         }
         self_seen |= bit;
     }
+    *read = v;
     *foreign = other_first;
     return o;
 }
@@ -513,8 +519,9 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     uint8_t *kind = malloc(t->n);
     const struct ptx_module *m = t->mod;
     double(*votes)[SPXK_N] = calloc(m->n_ins, sizeof *votes);
-    /* Algorithm 4's ownership masks, as shapes */
-    double(*shape_votes)[SPXM_N] = calloc(m->n_ins, sizeof *shape_votes);
+    /* Algorithm 4's masks, as shapes: [0] of a predicted read, [1] of an
+     * ownership request */
+    double(*shape_votes)[2][SPXM_N] = calloc(m->n_ins, sizeof *shape_votes);
     uint64_t *count = calloc(m->n_ins, sizeof *count);
     uint64_t *req = malloc(t->n * sizeof *req);
     uint32_t *prev_block = malloc(t->n * sizeof *prev_block);
@@ -546,8 +553,9 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
         double weight = criticality(&s, &t->a[i]);
         votes[t->a[i].pc][k] += weight;
         count[t->a[i].pc]++;
-        uint64_t foreign, mask = ownership_mask(&s, (uint32_t)i, req[i], kind, &foreign);
-        vote_shape(&s, req[i], mask, foreign, weight, shape_votes[t->a[i].pc]);
+        uint64_t read, foreign, own = alg4_masks(&s, (uint32_t)i, req[i], kind, &read, &foreign);
+        vote_shape(&s, req[i], read, foreign, weight, shape_votes[t->a[i].pc][0]);
+        vote_shape(&s, req[i], own, foreign, weight, shape_votes[t->a[i].pc][1]);
     }
     fprintf(out,
             "# request types per static instruction (gpucoh spandex select, spec 003 §2.9)\n"
@@ -567,7 +575,7 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
         unsigned op = in->op == PX_LD ? K_LD : in->op == PX_ST ? K_ST : K_RMW;
         unsigned best = fcs_elect(votes[pc], defaults[op]);
         const char *shape = "";
-        const double *sv = shape_votes[pc];
+        const double *sv = shape_votes[pc][best != SPXK_VO];
         if (spx_kind_has_shape(best)) {
             unsigned h = SPXM_WORDS; /* the DeNovo device's own */
             for (unsigned g = SPXM_WORDS; g < SPXM_N; g++)

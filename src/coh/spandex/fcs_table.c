@@ -26,7 +26,7 @@ const char *const spx_mask_shape_names[SPXM_N] = {
 
 bool spx_kind_has_shape(unsigned k)
 {
-    return k == SPXK_O || k == SPXK_O_DATA;
+    return k == SPXK_VO || k == SPXK_O || k == SPXK_O_DATA;
 }
 
 bool spx_req_kind_fits(unsigned k, unsigned op)
@@ -143,7 +143,7 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
                             shape_name);
             if (!spx_kind_has_shape(kind))
                 return fail(err, errlen, types, f,
-                            "%s:%u: %s takes no mask (only ReqO and ReqO+data do)", path,
+                            "%s:%u: %s takes no mask (only ReqVo, ReqO and ReqO+data do)", path,
                             n, type);
         }
         unsigned typed = spx_type(kind, shape);
