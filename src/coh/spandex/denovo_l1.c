@@ -1294,21 +1294,7 @@ static bool dn_tick(struct comp *cp)
     bool moved = false, blocked = false;
     struct port *fwd = b->links.net_in[SPX_VNET_FWD], *rsp = b->links.net_in[SPX_VNET_RSP];
     ctrl_tick_begin(b);
-    struct msg *f;
-    while ((f = port_peek(fwd))) {
-        if (spx_dev_forward_waits(b, f->addr)) { /* behind the line's woken forward */
-            msg_list_push(&b->replay, port_pop(fwd));
-            moved = true;
-            continue;
-        }
-        if (!fwd_room(b, f)) {
-            b->st.resource_stalls++;
-            blocked = true;
-            break;
-        }
-        take_forward(b, port_pop(fwd));
-        moved = true;
-    }
+    spx_dev_take_forwards(b, fwd_room, take_forward, &moved, &blocked);
     if (port_peek(rsp)) { /* a grant may send a new request (a retry) */
         if (port_has_room(b->links.net_out[SPX_VNET_REQ], 1)) {
             take_response(b, port_pop(rsp));

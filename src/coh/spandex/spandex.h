@@ -178,6 +178,13 @@ bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
  * behind such a one. Later messages for the line queue behind it, so a line's
  * forwards are served in the order the LLC sent them. */
 bool spx_dev_forward_waits(const struct ctrl *b, addr_t line);
+/* Take the forward vnet's messages in the order the LLC sent them: one for
+ * a line whose woken forward still waits on the replay list queues behind
+ * it; the others are taken (take) while room() allows. Sets *moved when a
+ * message moved, *blocked when room() refused one. */
+void spx_dev_take_forwards(struct ctrl *b, bool (*room)(struct ctrl *, const struct msg *),
+                           void (*take)(struct ctrl *, struct msg *), bool *moved,
+                           bool *blocked);
 /* Room for the worst case of one core step: a victim's ReqWB and TBE, the
  * request and its TBE. */
 bool spx_dev_room(const struct ctrl *b);

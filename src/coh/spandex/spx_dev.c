@@ -30,6 +30,28 @@ uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owne
     return words;
 }
 
+void spx_dev_take_forwards(struct ctrl *b, bool (*room)(struct ctrl *, const struct msg *),
+                           void (*take)(struct ctrl *, struct msg *), bool *moved,
+                           bool *blocked)
+{
+    struct port *fwd = b->links.net_in[SPX_VNET_FWD];
+    struct msg *f;
+    while ((f = port_peek(fwd))) {
+        if (spx_dev_forward_waits(b, f->addr)) { /* behind the line's woken forward */
+            msg_list_push(&b->replay, port_pop(fwd));
+            *moved = true;
+            continue;
+        }
+        if (!room(b, f)) {
+            b->st.resource_stalls++;
+            *blocked = true;
+            return;
+        }
+        take(b, port_pop(fwd));
+        *moved = true;
+    }
+}
+
 void spx_dev_answer_owner(struct ctrl *b, struct coh_ctx *x, uint16_t flags, uint8_t cls,
                           uint16_t bytes)
 {
