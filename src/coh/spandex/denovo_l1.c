@@ -361,6 +361,17 @@ static void atomic_hit(struct coh_ctx *x)
     x->msg = NULL;
 }
 
+/* The answer to request x->msg is in: answer the core; an acquire (a
+ * load-acquire or acquire atomic) self-invalidates after this step. */
+static void answer_core(struct dn_l1 *c, struct coh_ctx *x)
+{
+    x->tbe->pending--;
+    if (is_acquire(&x->msg->req))
+        c->inv_pending = true;
+    ctrl_to_core(&c->base, x->msg, 0);
+    x->msg = NULL;
+}
+
 /* The fill: every word not owned takes the response's value (unless an
  * acquire came since the request: then it only answers its load). */
 static void fill(struct coh_ctx *x)
@@ -379,12 +390,8 @@ static void fill(struct coh_ctx *x)
         *shared_of(x->line) &= ~take; /* valid, not shared: a downgrade, always safe */
         c->base.st.fills++;
     }
-    x->tbe->pending--;
-    if (is_acquire(&m->req))
-        c->inv_pending = true;
     c->pred[PRED_V] = m->sharer;
-    ctrl_to_core(&c->base, m, 0);
-    x->msg = NULL;
+    answer_core(c, x);
 }
 
 /* The ReqS response: every word valid and shared (unless an Inv overtook it:
@@ -404,11 +411,7 @@ static void fill_shared(struct coh_ctx *x)
         *shared_of(x->line) = all;
         c->base.st.fills++;
     }
-    x->tbe->pending--;
-    if (is_acquire(&m->req))
-        c->inv_pending = true;
-    ctrl_to_core(&c->base, m, 0);
-    x->msg = NULL;
+    answer_core(c, x);
 }
 
 /* Inv: the shared words stop being valid (owned words and pending requests
@@ -648,11 +651,7 @@ static void wt_done(struct coh_ctx *x)
               c->base.w.name, mem_op_names[m->req.op], (unsigned long long)x->addr,
               (unsigned long long)m->ts, by_owner ? "an owner" : "the LLC");
     learn(c, m, by_owner ? m->sharer : 0);
-    x->tbe->pending--;
-    if (m->req.op == MEM_ATOMIC && is_acquire(&m->req))
-        c->inv_pending = true;
-    ctrl_to_core(&c->base, m, 0);
-    x->msg = NULL;
+    answer_core(c, x);
 }
 
 /* The predicted owner's words for a ReqVo: they fill the words of the line
@@ -673,9 +672,7 @@ static void pred_fill(struct coh_ctx *x)
     } else {
         c->st.fills_dropped++;
     }
-    x->tbe->pending--;
-    ctrl_to_core(&c->base, m, 0);
-    x->msg = NULL;
+    answer_core(c, x);
 }
 
 /* A Nack: the target did not own every word and did nothing; retry at the
