@@ -49,7 +49,7 @@ static void usage(FILE *out)
             "instruction by its PTX line:\n"
             "\n"
             "    66     ReqVo                # load: 4096 accesses, ReqV 12.0 ReqVo 8180.0\n"
-            "    106    ReqO+data      rest  # load: 8192 accesses, ...; words 12288.0 rest 36864.0\n"
+            "    106    ReqO+data      rest  # load: 8192 accesses, ...; rest 36864.0\n"
             "\n"
             "Run it with --set fcs.table=FILE on protocol spandex-d (the DeNovo L1, which\n"
             "issues every type). --hw says what the hardware supports (spec 003 §2.10):\n"

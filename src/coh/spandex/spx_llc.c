@@ -24,12 +24,12 @@
  * request (ReqVo, ReqWTo(+data)) and an owner's answer (RspOwner) are passed
  * on without a lookup.
  *
- * Lines read with ReqS (MESI devices, DeNovo loads typed ReqS) are S: the sharers, one bit per L1
- * in line->meta[1], hold copies that no acquire drops, so a write-through,
- * an atomic or an ownership request to an S line first invalidates every
- * sharer (SI: Inv, InvAck; the request then replays), and a ReqS of a line
- * with owned words revokes them first (R), as spec 003 §6 I2 says; an S line
- * never has owned words.
+ * Lines read with ReqS (MESI devices, DeNovo loads typed ReqS) are S: the
+ * sharers, one bit per L1 in line->meta[1], hold copies that no acquire
+ * drops, so a write-through, an atomic or an ownership request to an S line
+ * first invalidates every sharer (SI: Inv, InvAck; the request then
+ * replays), and a ReqS of a line with owned words revokes them first (R), as
+ * spec 003 §6 I2 says; an S line never has owned words.
  * INVARIANT (checked by spx_check_owner under --check): a word has at most
  * one owner, and an owned word is never served from the bank's data.
  * INVARIANT: requests to a line are served in arrival order. A freed MSHR's
