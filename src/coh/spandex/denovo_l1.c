@@ -794,10 +794,13 @@ static const struct coh_action_name actions[] = {
 #define TYPED_STALLS                                                                               \
     [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL,      \
     [DN_LoadShared] = STALL
+/* A line with a request out (BV, BS, BO): every core request but a load hit
+ * on its words waits. */
+#define BUSY_STALLS                                                                                \
+    [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL, [DN_Store] = STALL,             \
+    [DN_AtomicHit] = STALL, [DN_Atomic] = STALL, TYPED_STALLS
 /* ... and every core request waits. */
-#define CORE_STALLS                                                                                \
-    [DN_LoadHit] = STALL, [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL,           \
-    [DN_Store] = STALL, [DN_AtomicHit] = STALL, [DN_Atomic] = STALL, TYPED_STALLS
+#define CORE_STALLS [DN_LoadHit] = STALL, BUSY_STALLS
 
 /*  state    event              next    uses               actions                             */
 static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
@@ -871,16 +874,10 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
     },
     [DN_BV] = {
         [DN_LoadHit  ] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
+        BUSY_STALLS,
         [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
         [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
         [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-        TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BV, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BV, 0,             nack),
@@ -891,16 +888,10 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
     },
     [DN_BS] = {
         [DN_LoadHit  ] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
+        BUSY_STALLS,
         [DN_SelfInv  ] = DO(DN_BS, TAG_WR,          self_inv), /* the ReqS fill still installs */
         [DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
         [DN_FillSharedLate] = DO(DN_V, TAG_WR,      fill_shared, ctrl_wake_parked),
-        TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BS, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BS, 0,             nack),
@@ -911,12 +902,7 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
     },
     [DN_BO] = {
         [DN_LoadHit  ] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
-        [DN_Load     ] = STALL,
-        [DN_LoadL2   ] = STALL,
-        [DN_StoreHit ] = STALL,
-        [DN_Store    ] = STALL,
-        [DN_AtomicHit] = STALL,
-        [DN_Atomic   ] = STALL,
+        BUSY_STALLS,
         [DN_SelfInv  ] = DO(DN_BO, TAG_WR,          self_inv),
         [DN_Grant    ] = DO(DN_BO, DATA_WR,         take_grant),
         [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
@@ -928,7 +914,6 @@ static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
         [DN_FwdO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_RvkO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
         [DN_FwdPending] = DO(DN_BO, 0,              ctrl_park),
-        TYPED_STALLS,
         [DN_FwdWT    ] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
         [DN_PredV    ] = DO(DN_BO, DATA_RD,       serve_pred_v),
         [DN_FwdNack  ] = DO(DN_BO, 0,             nack),
