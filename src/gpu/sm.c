@@ -66,6 +66,7 @@
 #include "gpu/sm_tx.h"
 #include "gpu/tx_board.h"
 #include "gpu/tx_epoch.h"
+#include "gpu/tx_serial.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
@@ -2145,6 +2146,23 @@ void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index)
 {
     sm_tx_set_epoch(sm->tx, e);
     tx_epoch_listen_sm(e, index, tx_rolled, sm);
+}
+
+/* The serial token changed hands or came free (gpu/tx_serial.h). */
+static void tx_serial_moved(void *obj)
+{
+    struct sm *sm = obj;
+    uint64_t wake = sm_tx_serial_changed(sm->tx);
+    if (wake) {
+        tx_wake(sm, wake);
+        comp_wake(&sm->comp);
+    }
+}
+
+void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index)
+{
+    sm_tx_set_serial(sm->tx, s, index);
+    tx_serial_listen(s, index, tx_serial_moved, sm);
 }
 
 void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index)

@@ -168,6 +168,10 @@ void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index);
  * as its `index`-th SM. */
 struct tx_epoch;
 void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index);
+/* Every transactional design: the SM takes part in the serialising fallback
+ * on token s (gpu/tx_serial.h) as its `index`-th SM. */
+struct tx_serial;
+void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index);
 /* WarpTM-EL (ideal): the SM's zero-latency view of the banks' values. */
 void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg);
 void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,

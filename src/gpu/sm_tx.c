@@ -13,6 +13,7 @@
 #include "coh/getm/getm_bank.h"
 #include "gpu/tx_board.h"
 #include "gpu/tx_epoch.h"
+#include "gpu/tx_serial.h"
 #include "mem/tbe.h"
 
 #define SM_TX_WARPS 64
@@ -28,6 +29,8 @@ struct sm_tx_resv {
     addr_t line;
     uint8_t granules;         /* reserved (GETM) or held exclusively (WarpTM) */
     uint8_t read_granules;    /* WarpTM: held shared */
+    bool unheld;              /* WarpTM: validated alone (the serial token): the granules
+                               * written are to be committed but nothing is held */
 };
 
 struct sm_tx_warp {
@@ -41,6 +44,10 @@ struct sm_tx_warp {
     bool live;                /* running or acks awaited: counted on the epoch board */
     bool ts_wait;             /* its next attempt waits for a timestamp rollover */
     uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
+    uint32_t fruitless;       /* attempts in a row in which no lane committed */
+    bool serial_wait;         /* waits for the serial token: its own grant, or the token to
+                               * come free (tx_serial.h) */
+    bool serial;              /* holds the serial token: its transaction runs alone */
     uint32_t claimed;         /* lanes of the attempt whose abort has a cause counted */
     cycle_t start;            /* the attempt's start (or the retry's earliest start) */
     cycle_t ended;            /* the last attempt's end, while its acks are awaited */
@@ -71,6 +78,9 @@ struct sm_tx {
     uint64_t paused;          /* EAPG: warps holding their validation for a signature */
     struct tx_epoch *epoch;   /* GETM: the timestamp rollover board, or NULL */
     uint64_t epoch_waiters;   /* warps held for a rollover (woken by it) */
+    struct tx_serial *serial; /* the serialising fallback's token, or NULL */
+    unsigned serial_id;       /* this SM on it */
+    uint64_t serial_waiters;  /* warps held while another warp asks for or holds the token */
     struct sm_tx_stats st;
 };
 
@@ -130,6 +140,13 @@ static void note_live(struct sm_tx *t, struct sm_tx_warp *w)
     w->live = live;
     if (t->epoch)
         tx_epoch_live(t->epoch, live ? 1 : -1);
+    if (t->serial) {
+        tx_serial_live(t->serial, live ? 1 : -1);
+        if (!live && w->serial && !w->in_tx) { /* done alone: every lane in, every ack back */
+            w->serial = false;
+            tx_serial_release(t->serial, t->serial_id, (unsigned)(w - t->w));
+        }
+    }
 }
 
 void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e)
@@ -143,7 +160,7 @@ uint64_t sm_tx_rollover(struct sm_tx *t)
         struct sm_tx_warp *w = &t->w[s];
         w->ts = getm_first_ts(&t->p, t->wid_base + s);
         w->horizon = 0;
-        if (w->ts_wait && w->in_tx) { /* its retry runs now */
+        if (w->ts_wait && w->in_tx && !w->serial_wait) { /* its retry runs now */
             w->running = true;
             note_live(t, w);
         }
@@ -153,6 +170,41 @@ uint64_t sm_tx_rollover(struct sm_tx *t)
     uint64_t m = t->epoch_waiters;
     t->epoch_waiters = 0;
     return m;
+}
+
+void sm_tx_set_serial(struct sm_tx *t, struct tx_serial *s, unsigned sm_id)
+{
+    t->serial = s;
+    t->serial_id = sm_id;
+}
+
+uint64_t sm_tx_serial_changed(struct sm_tx *t)
+{
+    bool busy = tx_serial_busy(t->serial);
+    uint64_t wake = 0;
+    for (unsigned s = 0; s < SM_TX_WARPS; s++) {
+        struct sm_tx_warp *w = &t->w[s];
+        if (!w->serial_wait)
+            continue;
+        if (tx_serial_holds(t->serial, t->serial_id, s)) {
+            w->serial = true;
+            w->fruitless = 0;
+            t->st.serial_grants++;
+        } else if (busy) {
+            continue; /* another warp's turn */
+        }
+        w->serial_wait = false;
+        if (w->in_tx && !w->ts_wait) { /* its retry runs now (after a rollover, if one waits) */
+            w->running = true;
+            note_live(t, w);
+        }
+        wake |= 1ull << s;
+    }
+    if (!busy) {
+        wake |= t->serial_waiters;
+        t->serial_waiters = 0;
+    }
+    return wake;
 }
 
 /* A retry inside the transaction may go on before the acks of the previous
@@ -172,6 +224,13 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
     if ((w->ts_wait && (ptx_warp_in_tx(pw) || ptx_warp_at_tx_begin(pw))) ||
         (t->epoch && tx_epoch_stalling(t->epoch) && !w->running && ptx_warp_at_tx_begin(pw))) {
         t->epoch_waiters |= 1ull << slot; /* no attempt starts before the rollover */
+        return true;
+    }
+    if (w->serial_wait || (t->serial && !w->serial && !w->running &&
+                           tx_serial_busy(t->serial) && ptx_warp_at_tx_begin(pw))) {
+        if (!(t->serial_waiters >> slot & 1))
+            t->st.serial_stalls++;
+        t->serial_waiters |= 1ull << slot; /* no other attempt starts while one runs alone */
         return true;
     }
     if (w->n_acks && (w->acks_block || !ptx_warp_in_tx(pw)))
@@ -390,6 +449,8 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
     }
     for (unsigned i = 0; i < n; i++) {
         t->st.validation_msgs++;
+        if (w->serial)
+            t->build[i]->ts2 |= WARPTM_ALONE;
         msg_list_push(&t->out, t->build[i]);
     }
     claim(t, slot, abort, SM_TX_ABORT_stale_pair);
@@ -420,10 +481,17 @@ bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
         }
     }
     t->st.vu_aborts += (uint64_t)__builtin_popcount(*abort);
+    bool unheld = w->serial; /* alone, nothing is held: the line's writes are still to commit */
+    for (uint32_t k = 0; unheld && k < n_log; k++) {
+        const struct ptx_tx_access *a = &log[k];
+        if (a->write && (live >> a->lane & 1) && !(*abort >> a->lane & 1) &&
+            (a->addr & ~(addr_t)(t->line_bytes - 1)) == m->addr)
+            wr |= (uint8_t)granules_in(t, (unsigned)(a->addr - m->addr), a->size);
+    }
     if (wr | rd) {
         if (w->n_resv >= PTX_TX_LOG_MAX)
             panic("sm_tx: warp %u holds more lines than log entries", slot);
-        w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, wr, rd};
+        w->resv[w->n_resv++] = (struct sm_tx_resv){m->addr, wr, rd, unheld};
     }
     if (--w->n_val)
         return false;
@@ -498,7 +566,8 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
             t->build[n++] = m;
         }
         if (t->p.warptm)
-            m->ts2 |= WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
+            m->ts2 |= r->unheld ? 0
+                                : WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
         else
             for (uint32_t g = r->granules; g; g &= g - 1)
                 m->ts2 += 1ull << (16 * __builtin_ctz(g));
@@ -574,17 +643,36 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         w->in_tx = false;
         t->n_in_tx--;
     }
+    /* forward progress (tx_serial.h): a warp whose attempts have had no lane
+     * commit progress_aborts times in a row asks for the serial token; while
+     * the token is asked for or held, no other warp's retry starts */
+    w->fruitless = e->committed ? 0 : w->fruitless + 1;
+    t->st.fruitless_max = MAX(t->st.fruitless_max, w->fruitless);
+    t->st.serial_attempts += w->serial;
+    bool ask = false;
+    if (t->serial && !left && !w->serial) {
+        ask = w->fruitless >= t->p.progress_aborts;
+        if (ask || tx_serial_busy(t->serial)) {
+            w->serial_wait = true;
+            w->running = false;
+        }
+    }
     unsigned wait = 0;
     if (!e->aborted) {
         w->fails = 0;
         w->start = cyc;
     } else {
         w->fails = (uint8_t)MIN(w->fails + 1, SM_TX_BACKOFF_MAX_EXP);
-        wait = t->backoff ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails) : 0;
+        /* alone, a retry has nobody to make way for */
+        wait = t->backoff && !w->serial
+                   ? (unsigned)rng_below(&t->rng, (uint64_t)t->backoff << w->fails)
+                   : 0;
         t->st.backoff_cycles += wait;
         w->start = cyc + wait; /* the retry starts after its backoff and its acks */
     }
-    note_live(t, w); /* last: it may roll over, which restarts this warp too */
+    note_live(t, w); /* it may roll over, which restarts this warp too */
+    if (ask)
+        tx_serial_request(t->serial, t->serial_id, slot); /* last: it may be granted at once */
     return wait;
 }
 

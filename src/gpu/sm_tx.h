@@ -81,6 +81,10 @@ struct sm_tx_stats {
                                * timestamps' warp-id bits dropped): how fast time moved */
     uint64_t rollover_requests; /* GETM: attempts whose next timestamp did not fit */
     uint64_t rollovers;       /* GETM: timestamp rollovers this SM took part in */
+    uint64_t fruitless_max;   /* the most attempts in a row of one warp with no lane committed */
+    uint64_t serial_grants;   /* transactions that took the serial token and ran alone */
+    uint64_t serial_attempts; /* attempts run alone */
+    uint64_t serial_stalls;   /* times a warp waited while another asked for or held it */
 };
 
 struct sm_tx;
@@ -123,6 +127,15 @@ void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e);
 /* The rollover: every warp restarts from its first timestamp. Returns the
  * warps that waited for it (to poll again). */
 uint64_t sm_tx_rollover(struct sm_tx *t);
+/* Forward progress (gpu/tx_serial.h): this SM on the serial token. A warp
+ * whose attempts had no lane commit getm.progress_aborts times in a row asks
+ * for it and runs alone once granted; while it is asked for or held no other
+ * attempt starts (sm_tx_blocks). */
+struct tx_serial;
+void sm_tx_set_serial(struct sm_tx *t, struct tx_serial *s, unsigned sm_id);
+/* The token changed hands or came free: the warps to poll again (the one
+ * granted it, or every warp that waited). */
+uint64_t sm_tx_serial_changed(struct sm_tx *t);
 /* WarpTM: transactional stores stay in the warp's redo log (no message). */
 bool sm_tx_stores_local(const struct sm_tx *t);
 /* WarpTM: warp `slot` is at the end of an attempt with every load answered

@@ -369,6 +369,11 @@ static const struct cfg_opt getm_opts[] = {
             "a warp whose next timestamp would not fit asks for a rollover: transactions stop "
             "beginning, those running finish, every validation unit clears its timestamps "
             "and every warp restarts from its first (docs/transactions.md)"),
+    CFG_U32("progress_aborts", T, progress_aborts, "256", 1, 1u << 16, "attempts",
+            "getm, warptm: forward progress: a warp whose attempts had no lane commit this "
+            "many times in a row takes the GPU's serial token: no other attempt starts, and "
+            "once those in flight are done it runs alone (a WarpTM validation alone takes "
+            "no hold) until every lane has committed (docs/transactions.md)"),
     CFG_END,
 };
 #undef T

@@ -151,6 +151,8 @@ struct getm_spec {
     uint32_t cu_bytes;         /* bytes the commit unit writes per cycle; 0 = no limit */
     uint32_t cu_buffer;        /* bytes of the commit unit's buffer */
     uint32_t ts_bits;          /* width of a logical timestamp (warp id included) */
+    uint32_t progress_aborts;  /* attempts in a row with no lane committed after which a warp
+                                  takes the serial token (gpu/tx_serial.h) */
 };
 
 /* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its

@@ -18,6 +18,7 @@
 #include "coh/nc/nc.h"
 #include "gpu/tx_board.h"
 #include "gpu/tx_epoch.h"
+#include "gpu/tx_serial.h"
 #include "coh/spandex/fcs.h"
 #include "ptx/ir.h"
 #include "noc/net.h"
@@ -61,6 +62,7 @@ struct machine {
     struct comp *unit;         /* the protocol's central unit, or NULL */
     struct tx_board *tx_board; /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
     struct tx_epoch *tx_epoch; /* GETM: the timestamp rollover board, or NULL */
+    struct tx_serial *tx_serial; /* transactions: the forward-progress token, or NULL */
     struct clock unit_clk;
     struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
     struct coh_cov *cov;       /* per table */
@@ -337,6 +339,9 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
             if (gp.eager)
                 sm_set_tx_oracle(m->sms[i], tx_value_now, m);
+            if (!m->tx_serial)
+                m->tx_serial = tx_serial_new(m->n_sms, cfg->sm.warps);
+            sm_join_tx_serial(m->sms[i], m->tx_serial, i);
             if (gp.eapg) {
                 if (!m->tx_board)
                     m->tx_board = tx_board_new(m->n_sms, cfg->sm.warps);
@@ -513,6 +518,7 @@ void machine_free(struct machine *m)
     }
     tx_board_free(m->tx_board);
     tx_epoch_free(m->tx_epoch);
+    tx_serial_free(m->tx_serial);
     for (unsigned b = 0; b < m->n_banks; b++) {
         m->proto->l2.destroy(m->l2s[b]);
         dram_free(m->drams[b]);
@@ -1040,6 +1046,10 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
                 T(rollover_requests);
                 T(rollovers);
             }
+            T(fruitless_max);
+            T(serial_grants);
+            T(serial_attempts);
+            T(serial_stalls);
             if (m->proto->lazy_tm) {
                 T(validation_msgs);
                 T(silent_commits);

@@ -63,6 +63,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->eager = p->warptm && cfg->warptm.eager; /* WarpTM's variants: nothing under getm */
     p->eapg = p->warptm && cfg->warptm.eapg;
     p->hold_entries = cfg->warptm.hold_entries;
+    p->progress_aborts = s->progress_aborts;
     p->tcd_entries = cfg->warptm.tcd_entries;
     p->seed ^= cfg->sim.seed;
     unsigned bits = 1;
@@ -380,7 +381,8 @@ static enum warptm_verdict validate(struct getm_bank *g, const struct msg *m, un
 {
     struct warptm_check c = {.addr = m->addr + (addr_t)k * g->p.granule,
                              .write = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1,
-                             .match = true};
+                             .match = true,
+                             .alone = (m->ts2 & WARPTM_ALONE) != 0};
     for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule && c.match; i++)
         if (bytemask_test(&m->mask, i) && m->data[i] != line[i])
             c.match = false;
@@ -421,6 +423,8 @@ bool getm_bank_reading(struct getm_bank *g, struct ctrl *b, struct msg *m, const
             break;
         case WARPTM_READ_HELD:
             m->sharer |= 1u << (24 + k);
+            break;
+        case WARPTM_PASSED: /* validated alone: nothing to hold */
             break;
         }
     }

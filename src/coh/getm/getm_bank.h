@@ -79,6 +79,10 @@
 #define WARPTM_RELEASE_READ(t)  ((uint32_t)(t) & 0xffu)
 #define WARPTM_RELEASE_WRITE(t) ((uint32_t)((t) >> 8) & 0xffu)
 #define WARPTM_RELEASES(rd, wr) ((uint64_t)(rd) | (uint64_t)(wr) << 8)
+/* WarpTM: a validation's msg->ts2 bit: the warp holds the serial token
+ * (gpu/tx_serial.h) and validates alone, so its granules are checked but not
+ * held (the token keeps every other transaction out until it is done). */
+#define WARPTM_ALONE (1ull << 63)
 
 struct config;
 /* The VU parameters of a machine of n_sms SMs with cfg's [getm] and [sm]

@@ -57,6 +57,9 @@ struct getm_params {
     bool eapg;               /* EAPG (ideal): commits broadcast their write signatures */
     uint32_t hold_entries;   /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;    /* per bank: last-write times of the temporal conflict detector */
+    /* the SM (gpu/tx_serial.h): attempts in a row with no lane committed after
+     * which a warp asks for the serial token */
+    uint32_t progress_aborts;
 };
 
 /* Table 4.2's sizes for one of 6 partitions (4K precise entries and 1K

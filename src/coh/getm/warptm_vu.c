@@ -76,6 +76,7 @@ static void hold_delete(struct warptm_vu *v, struct hold *h)
     X(ValMismatch, "validation: a byte read has changed since")                                   \
     X(ValConflict, "validation: another validated transaction holds the granule against it")     \
     X(ValFull, "validation would hold a free granule but the hold table is full")                 \
+    X(ValAlone, "validation by the serial token's holder: values match, nothing held")          \
     X(Release, "a reader's commit or cleanup, other readers remain")                              \
     X(ReleaseLast, "the last reader's commit or cleanup")                                         \
     X(ReleaseWrite, "the writer's commit (written) or cleanup")
@@ -113,6 +114,11 @@ static void a_hold_exclusive(struct coh_ctx *x)
     struct warptm_vu *v = vu_of(x);
     take_entry(v)->writer = true;
     v->verdict = WARPTM_WRITE_HELD;
+}
+
+static void a_pass(struct coh_ctx *x)
+{
+    vu_of(x)->verdict = WARPTM_PASSED;
 }
 
 static void a_fail_mismatch(struct coh_ctx *x)
@@ -159,6 +165,7 @@ static void a_free_entry(struct coh_ctx *x)
 static const struct coh_action_name actions[] = {
     {a_hold_shared, "holdShared", "readers++: the granule's value is held for the commit"},
     {a_hold_exclusive, "holdExclusive", "writer = the transaction, until its commit or cleanup"},
+    {a_pass, "pass", "validation passes without a hold (the serial token isolates it)"},
     {a_fail_mismatch, "failMismatch", "validation fails: a value read has changed"},
     {a_fail_conflict, "failConflict", "validation fails: held by another transaction"},
     {a_fail_full, "failFull", "validation fails: no room to hold the granule"},
@@ -174,6 +181,7 @@ static const struct coh_trans cells[WS_N][WE_N] = {
         [WE_ValWrite] = DO(WS_Held, TAG_RD | TAG_WR, a_hold_exclusive),
         [WE_ValMismatch] = DO(WS_Free, TAG_RD, a_fail_mismatch),
         [WE_ValFull] = DO(WS_Free, TAG_RD, a_fail_full),
+        [WE_ValAlone] = DO(WS_Free, TAG_RD, a_pass),
     },
     [WS_Shared] = {
         [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
@@ -216,10 +224,19 @@ static void dump(struct coh_ctx *x, FILE *out)
 const struct coh_table warptm_vu_table = COH_TABLE("warptm", "VU", cells, set_state, dump);
 
 /* The classifier: the only place with protocol `if`s. The table stays at most
- * three quarters full so that probes stay short. */
+ * three quarters full so that probes stay short (and a probe for a missing
+ * key always meets an empty slot, which ends it). The limit is no bar to
+ * forward progress, though at hold_entries = 4 it holds three granules and
+ * one lane writing a whole 128-byte line needs four: a warp that cannot
+ * commit asks for the serial token (gpu/tx_serial.h) and validates alone,
+ * which takes no hold (ValAlone), so no table size can starve it. A
+ * validation alone finds every granule free (every other transaction has
+ * released its holds before the token is granted); a hold would be a hole. */
 static unsigned classify(const struct warptm_vu *v, const struct warptm_check *c)
 {
     unsigned s = state_of(v->h);
+    if (c->alone) /* outside Free an undefined cell: the hole panics */
+        return c->match || s != WS_Free ? WE_ValAlone : WE_ValMismatch;
     if (!c->match)
         return WE_ValMismatch;
     if (s == WS_Held || (c->write && s == WS_Shared))

@@ -39,9 +39,13 @@ struct warptm_check {
     addr_t addr;         /* the granule */
     bool write;          /* the transaction writes it (an exclusive hold) */
     bool match;          /* every byte it read still has the value it read */
+    bool alone;          /* the transaction holds the serial token (gpu/tx_serial.h): no
+                            other validated transaction can hold the granule, and it
+                            takes no hold */
 };
 
-enum warptm_verdict { WARPTM_FAIL, WARPTM_READ_HELD, WARPTM_WRITE_HELD };
+/* WARPTM_PASSED: validated alone, not held. */
+enum warptm_verdict { WARPTM_FAIL, WARPTM_READ_HELD, WARPTM_WRITE_HELD, WARPTM_PASSED };
 /* Why a validation failed (the order of sm_tx.h's causes mismatch, held,
  * hold_full). */
 enum warptm_fail { WARPTM_FAIL_MISMATCH, WARPTM_FAIL_HELD, WARPTM_FAIL_FULL };
