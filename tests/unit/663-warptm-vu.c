@@ -4,7 +4,9 @@
  * Readers share a granule and a writer is refused while they hold it; a
  * writer holds it alone; a changed value fails whatever the holds; a full
  * hold table fails a validation that needs a new entry; the last release
- * frees the entry (a later writer gets it); deletions from the hold table
+ * frees the entry (a later writer gets it); a validation alone (the serial
+ * token's holder) is checked but takes no hold, so it passes whatever the
+ * table's size; deletions from the hold table
  * keep every other hold. The temporal conflict detector answers "now" for a
  * granule held for a write and otherwise its latest write, which a later
  * report of an earlier time never lowers.
@@ -47,7 +49,14 @@ static void rig_destroy(struct rig *r)
 
 static enum warptm_verdict val(struct rig *r, addr_t a, bool write, bool match)
 {
-    struct warptm_check c = {a, write, match};
+    struct warptm_check c = {a, write, match, false};
+    return warptm_vu_validate(r->v, &c);
+}
+
+/* A validation by the serial token's holder (gpu/tx_serial.h). */
+static enum warptm_verdict val_alone(struct rig *r, addr_t a, bool write, bool match)
+{
+    struct warptm_check c = {a, write, match, true};
     return warptm_vu_validate(r->v, &c);
 }
 
@@ -61,6 +70,9 @@ static void every_cell(void **state)
     assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD);   /* ValRead -> Shared */
     assert_int_equal(val(&r, B, true, true), WARPTM_WRITE_HELD);   /* ValWrite -> Held */
     assert_int_equal(val(&r, C, false, false), WARPTM_FAIL);       /* ValMismatch */
+    /* alone: checked, not held (a later writer still finds C free) */
+    assert_int_equal(val_alone(&r, C, true, true), WARPTM_PASSED); /* ValAlone */
+    assert_int_equal(val_alone(&r, C, false, false), WARPTM_FAIL); /* a changed value */
     /* Shared */
     assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD);   /* a second reader */
     assert_int_equal(val(&r, A, true, true), WARPTM_FAIL);         /* ValConflict */
@@ -93,6 +105,20 @@ static void every_cell(void **state)
     warptm_vu_release(r.v, 0x8000, false);
     assert_int_equal(val(&r, 0x9000, true, true), WARPTM_WRITE_HELD); /* room again */
     warptm_vu_release(r.v, 0x9000, true);
+    /* the serial token's holder validates alone: a line's four granules pass
+     * at 4 entries (3 may be held, and are), and no hold is taken */
+    struct rig small;
+    rig_init(&small, 4, 4);
+    for (unsigned k = 0; k < 3; k++)
+        assert_int_equal(val(&small, 0xa000 + 32 * k, true, true), WARPTM_WRITE_HELD);
+    assert_int_equal(val(&small, 0xa060, true, true), WARPTM_FAIL);   /* the fourth: full */
+    for (unsigned k = 0; k < 3; k++)
+        warptm_vu_release(small.v, 0xa000 + 32 * k, true);
+    for (unsigned k = 0; k < 4; k++)
+        assert_int_equal(val_alone(&small, 0xa000 + 32 * k, true, true), WARPTM_PASSED);
+    for (unsigned k = 0; k < 3; k++) /* nothing was held: room for three holds again */
+        assert_int_equal(val(&small, 0xb000 + 32 * k, true, true), WARPTM_WRITE_HELD);
+    rig_destroy(&small);
     const struct coh_table *t = &warptm_vu_table;
     for (unsigned k = 0; k < t->n_states * t->n_events; k++)
         if (t->cells[k].kind == COH_DO && !r.cov.hits[k])
