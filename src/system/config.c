@@ -859,7 +859,6 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     return 0;
 }
 
-/* Load from a file or from text (name = where the text came from). */
 /* Print a line about the configuration once per process (a sweep or compare
  * loads the same configuration many times). */
 static void note_once(const char *line)
@@ -900,6 +899,7 @@ static void take_required_model(struct config *c, const struct origin *w)
     note_once(line);
 }
 
+/* Load from a file or from text (name = where the text came from). */
 static int load(struct config *c, const char *file, const char *text, const char *const *sets,
                 unsigned n_sets, char *err, size_t errlen)
 {
