@@ -204,6 +204,10 @@ struct px_func {
 
 #define PX_GLOBAL_VAR 2u
 
+/* The most bytes a module's .global variables take in all: the parser holds
+ * their initial contents, and the host copies them to device memory. */
+#define PX_GLOBALS_MAX_BYTES (64u << 20)
+
 /* A label: the instruction it stands before (pc == n_ins of its function's
  * end when none follows). */
 struct px_label {

@@ -1104,6 +1104,9 @@ static void parse_var_decl(struct parser *P, int space, bool is_extern, unsigned
         /* an offset in the module's block, which placing it rebases */
         if (P->fn)
             perr(P, line, "function-level .global variables are not supported");
+        if (size > PX_GLOBALS_MAX_BYTES - align_up32(m->gblock_bytes, align))
+            perr(P, line, "'%s' takes the module's .global variables past %u MB in all", name,
+                 PX_GLOBALS_MAX_BYTES >> 20);
         m->gblock_bytes = align_up32(m->gblock_bytes, align);
         s->off = m->gblock_bytes;
         s->rel = AR_ABS;
