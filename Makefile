@@ -68,7 +68,8 @@ bench: build
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
-	@for cu in workloads/*/*.cu bench/kernels/*.cu examples/*.cu tests/ptx-sm/*.cu; do \
+	@for cu in workloads/*/*.cu bench/kernels/*.cu examples/*.cu tests/ptx-sm/*.cu \
+	    tests/exec/constants.cu; do \
 	  ptx=$${cu%.cu}.ptx; echo "nvcc -ptx $$cu"; \
 	  nvcc -ptx -arch=sm_75 -O3 -o $$ptx $$cu || exit 1; done
 

@@ -108,9 +108,11 @@ static void usage(FILE *out)
             "  gpucoh litmus --protocol all --core --json out.json litmus/ptx\n");
 }
 
-/* Whether the configuration the options name refuses `protocol` under its
- * order.model (read with a write-atomic protocol in place, which every
- * model accepts; a configuration that does not load is left to sim_open). */
+/* Whether the configuration the options name (`protocol` among them) refuses
+ * `protocol` under its order.model: it does not load, and does load with a
+ * write-atomic protocol in place, which every model accepts, under a model
+ * the protocol makes no promise under. A configuration that does not load
+ * for another reason is left to sim_open. */
 static bool refused(const struct sim_opts *o, const char *protocol)
 {
     const struct proto_desc *p = proto_find(protocol), *const *wa = proto_registry;
@@ -118,15 +120,17 @@ static bool refused(const struct sim_opts *o, const char *protocol)
         wa++;
     if (!p || !*wa || o->n_sets + 1 > SIM_MAX_SETS)
         return false;
+    const char *file = o->config_file ? o->config_file : config_default_file();
+    struct config c;
+    char err[512];
+    if (!config_load(&c, file, o->sets, o->n_sets, err, sizeof err))
+        return false; /* it runs (under the model it requires, when nobody chose one) */
     const char *sets[SIM_MAX_SETS + 1];
     char set_proto[96];
     memcpy(sets, o->sets, o->n_sets * sizeof *sets);
     snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", (*wa)->name);
     sets[o->n_sets] = set_proto;
-    struct config c;
-    char err[512];
-    if (config_load(&c, o->config_file ? o->config_file : config_default_file(), sets,
-                    o->n_sets + 1, err, sizeof err))
+    if (config_load(&c, file, sets, o->n_sets + 1, err, sizeof err))
         return false;
     return !proto_promise(p, c.sm.order.model);
 }

@@ -39,7 +39,9 @@ enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_R
     "machine options:\n"                                                                           \
     "  --config FILE         machine configuration (INI); default configs/tc-fermi.ini\n"          \
     "  --set SECTION.KEY=V   override one option (repeatable; gpucoh config show lists them)\n"    \
-    "  --protocol NAME       coherence protocol (same as --set coherence.protocol=NAME)\n"         \
+    "  --protocol NAME       coherence protocol (same as --set coherence.protocol=NAME);\n"        \
+    "                        one that promises under one memory model only takes that\n"           \
+    "                        order.model unless --set order.model gives another\n"                 \
     "  --seed N              seed of every random stream (same as --set sim.seed=N)\n"
 #define SIM_HELP_FUNCTIONAL                                                                        \
     "  --functional          run kernels without the timing model (values straight from\n"        \

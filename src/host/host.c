@@ -269,12 +269,50 @@ void host_load_ptx(struct host *h, const char *text, const char *filename)
             fatal("%s: kernel '%s' is already defined by %s", filename, name, other);
         }
     }
+    /* the module's __device__ variables: device memory of their own, with
+     * their initialisers (zeros elsewhere, as C's statics) */
+    uint32_t gbytes;
+    const uint8_t *image = ptx_module_globals(m, &gbytes);
+    if (gbytes) {
+        addr_t base = host_malloc(h, gbytes);
+        host_memcpy_to_dev(h, base, image, gbytes);
+        ptx_module_place_globals(m, base);
+    }
     h->mods = xrealloc(h->mods, (h->n_mods + 1) * sizeof *h->mods);
     h->mods[h->n_mods].mod = m;
     h->mods[h->n_mods].filename = strdup(filename ? filename : "(ptx)");
     if (!h->mods[h->n_mods].filename)
         panic("out of memory");
     h->n_mods++;
+}
+
+void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, const void *src,
+                           size_t n)
+{
+    struct ptx_module *in = NULL;
+    const struct ptx_var *v = NULL;
+    bool is_const = false;
+    for (size_t i = 0; i < h->n_mods; i++) {
+        const struct ptx_var *c = ptx_module_const(h->mods[i].mod, symbol);
+        const struct ptx_var *g = ptx_module_global(h->mods[i].mod, symbol);
+        if ((c || g) && v)
+            fatal("symbol '%s': two loaded modules declare a variable of that name", symbol);
+        if (c || g) {
+            v = c ? c : g;
+            is_const = c != NULL;
+            in = h->mods[i].mod;
+        }
+    }
+    if (!v)
+        fatal("symbol '%s': no __constant__ (.const) or __device__ (.global) variable of that "
+              "name in the loaded PTX", symbol);
+    if (offset > v->bytes || n > v->bytes - offset)
+        fatal("symbol '%s': %zu bytes at offset %zu do not fit in its %u bytes", symbol, n, offset,
+              v->bytes);
+    if (is_const)
+        ptx_module_const_write(in, v, (uint32_t)offset, src, (uint32_t)n);
+    else /* device memory, through the memory system as every host copy */
+        host_memcpy_to_dev(h, ptx_module_globals_base(in) + v->offset + offset, src, n);
 }
 
 static unsigned karg_bytes(enum karg_kind k)
@@ -322,6 +360,14 @@ void host_launch_on(struct host *h, enum host_device dev, bool together, const c
     }
     if (ptx_kernel_unsupported(k))
         fatal("kernel %s cannot run: %s", kernel, ptx_kernel_unsupported(k));
+    const struct ptx_var *unset = ptx_kernel_unset_const(k);
+    if (unset) {
+        const char *file = NULL;
+        find_kernel(h, kernel, &file);
+        fatal("kernel %s reads __constant__ '%s' (%s:%u), which the PTX does not initialise and "
+              "the host never set (cudaMemcpyToSymbol: host_memcpy_to_symbol)",
+              kernel, unset->name, file, unset->line);
+    }
     const struct ptx_kernel_info *ki = ptx_kernel_info(k);
     if (n_args != ki->n_params)
         fatal("kernel %s takes %u parameter%s, %u argument%s given", kernel, ki->n_params,

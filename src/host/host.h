@@ -49,12 +49,23 @@ void host_memcpy_to_dev(struct host *h, addr_t dst, const void *src, size_t n);
 void host_memcpy_from_dev(struct host *h, void *dst, addr_t src, size_t n);
 void host_memset(struct host *h, addr_t dst, uint8_t value, size_t n);
 
-/* Parse PTX text (file name for messages) and make its kernels launchable.
- * A malformed module is a fatal input error (file:line, exit 2). */
+/* Parse PTX text (file name for messages) and make its kernels launchable;
+ * its __device__ (.global) variables get device memory holding their
+ * initialisers (zeros elsewhere). A malformed module is a fatal input error
+ * (file:line, exit 2). */
 void host_load_ptx(struct host *h, const char *text, const char *filename);
 
+/* Write n bytes at byte `offset` of the loaded PTX's __constant__ (.const)
+ * or __device__ (.global) variable `symbol` (CUDA's cudaMemcpyToSymbol). An
+ * unknown symbol, one two modules declare, or bytes past its end are fatal
+ * input errors. */
+void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, const void *src,
+                           size_t n);
+
 /* Launch a kernel of a loaded module and run it to completion. A missing
- * kernel or wrong argument count is a fatal input error. */
+ * kernel, a wrong argument count, or a kernel that reads a __constant__
+ * variable nobody gave contents (no initialiser in the PTX, never written by
+ * host_memcpy_to_symbol) is a fatal input error. */
 void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
                  uint32_t dyn_shmem_bytes, const struct karg *args, unsigned n_args);
 

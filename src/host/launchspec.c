@@ -1237,13 +1237,68 @@ static void parse_print(struct lp *lp)
     PUSH(lp->s->steps, lp->s->n_steps, st);
 }
 
+/* symbol NAME[+K] TYPE COUNT [FILL] */
+static void parse_symbol(struct lp *lp)
+{
+    char name[128], type[16] = "", tmp[40];
+    struct lspec_symbol y = {.line = lp->line};
+    if (!ident(lp, name, sizeof name)) {
+        lp_error(lp, "expected the name of a __constant__ or __device__ variable of the PTX "
+                     "after 'symbol'");
+        return;
+    }
+    if (*lp->p == '+') {
+        lp->p++;
+        if (!const_uint(lp, "element offset", 0, LSPEC_MAX_BUFFER_BYTES, &y.first))
+            return;
+    }
+    if (!ident(lp, type, sizeof type) || find_type(type) < 0) {
+        if (!lp->failed)
+            lp_error(lp, "expected an element type (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64) "
+                         "after the symbol name, found %s",
+                     type[0] && find_type(type) < 0 ? type : next_desc(lp, tmp, sizeof tmp));
+        return;
+    }
+    y.type = (enum lspec_type)find_type(type);
+    if (!const_uint(lp, "element count", 1, LSPEC_MAX_BUFFER_BYTES / lspec_type_bytes[y.type],
+                    &y.count))
+        return;
+    if (at_end(lp)) {
+        y.init.kind = LSPEC_FILL_ZEROS;
+    } else {
+        lp->refs = REFS_INIT; /* the initial contents of the buffers above it */
+        lp->refs_below = lp->s->n_buffers;
+        bool ok = parse_source(lp, &y.init, "the symbol's contents");
+        lp->refs = REFS_NONE;
+        if (!ok || !end_of_line(lp, "the symbol's contents")) {
+            free_source(&y.init);
+            return;
+        }
+    }
+    if (y.init.kind == LSPEC_FILL_VALUES && y.init.n_values != y.count) {
+        lp_error(lp, "values() gives %llu values for %llu elements",
+                 (unsigned long long)y.init.n_values, (unsigned long long)y.count);
+        free_source(&y.init);
+        return;
+    }
+    if (!values_fit(lp, &y.init, y.type)) {
+        free_source(&y.init);
+        return;
+    }
+    y.name = xstrdup(name);
+    PUSH(lp->s->symbols, lp->s->n_symbols, y);
+    struct lspec_step st = {LSPEC_SYMBOL, lp->s->n_symbols - 1};
+    PUSH(lp->s->steps, lp->s->n_steps, st);
+}
+
 static void parse_line(struct lp *lp)
 {
     char word[32], tmp[40];
     if (at_end(lp))
         return;
     if (!ident(lp, word, sizeof word)) {
-        lp_error(lp, "expected a directive (ptx, let, buffer, launch, check, print) but found %s",
+        lp_error(lp, "expected a directive (ptx, let, buffer, symbol, launch, check, print) but "
+                     "found %s",
                  next_desc(lp, tmp, sizeof tmp));
         return;
     }
@@ -1255,6 +1310,11 @@ static void parse_line(struct lp *lp)
         parse_buffer(lp);
     else if (!strcmp(word, "launch"))
         parse_launch(lp);
+    else if (lp->together_line && !strcmp(word, "symbol"))
+        lp_error(lp, "line %d's launch ends in '&': the launch it runs with must come before "
+                 "this symbol line", lp->together_line);
+    else if (!strcmp(word, "symbol"))
+        parse_symbol(lp);
     else if (lp->together_line && (!strcmp(word, "check") || !strcmp(word, "print")))
         lp_error(lp, "line %d's launch ends in '&': the launch it runs with must come before "
                  "this %s", lp->together_line, word);
@@ -1263,7 +1323,8 @@ static void parse_line(struct lp *lp)
     else if (!strcmp(word, "print"))
         parse_print(lp);
     else
-        lp_error(lp, "unknown directive '%s' (ptx, let, buffer, launch, check, print)", word);
+        lp_error(lp, "unknown directive '%s' (ptx, let, buffer, symbol, launch, check, print)",
+                 word);
 }
 
 int launchspec_find_buffer(const struct launchspec *s, const char *name)
@@ -1352,7 +1413,8 @@ static int resolve_error(char *err, size_t errlen, const struct launchspec *s, i
 }
 
 static int check_file_source(const struct launchspec *s, const struct lspec_source *src,
-                             const struct lspec_buffer *b, int line, char *err, size_t errlen)
+                             const char *name, enum lspec_type type, uint64_t count, int line,
+                             char *err, size_t errlen)
 {
     if (src->kind != LSPEC_FILL_FILE)
         return 0;
@@ -1364,13 +1426,90 @@ static int check_file_source(const struct launchspec *s, const struct lspec_sour
         return resolve_error(err, errlen, s, line, "%s is not a regular file (a data file of "
                              "raw elements is expected)", src->path);
     long size = (long)st.st_size;
-    uint64_t want = b->count * lspec_type_bytes[b->type];
+    uint64_t want = count * lspec_type_bytes[type];
     if (size < 0 || (uint64_t)size != want)
         return resolve_error(err, errlen, s, line,
                              "%s has %ld bytes but %s needs %llu (%llu %s elements)", src->path,
-                             size, b->name, (unsigned long long)want,
-                             (unsigned long long)b->count, lspec_type_names[b->type]);
+                             size, name, (unsigned long long)want, (unsigned long long)count,
+                             lspec_type_names[type]);
     return 0;
+}
+
+/* The module-level variable (.const or .global) a symbol line names: in
+ * exactly one of the spec's modules, with room for what the line writes. */
+static int resolve_symbol(const struct launchspec *s, const struct lspec_symbol *y,
+                          const struct ptx_var **found, char *err, size_t errlen)
+{
+    const struct ptx_var *c = NULL;
+    unsigned in = 0;
+    for (unsigned j = 0; j < s->n_modules; j++) {
+        const struct ptx_var *here = ptx_module_const(s->modules[j].mod, y->name);
+        if (!here)
+            here = ptx_module_global(s->modules[j].mod, y->name);
+        if (here && c)
+            return resolve_error(err, errlen, s, y->line,
+                                 "'%s' is a variable of both %s and %s: which one is set cannot "
+                                 "be told", y->name, s->modules[in].path, s->modules[j].path);
+        if (here) {
+            c = here;
+            in = j;
+        }
+    }
+    if (!c)
+        return resolve_error(err, errlen, s, y->line,
+                             "no __constant__ (.const) or __device__ (.global) variable named "
+                             "'%s' in the PTX", y->name);
+    uint64_t esz = lspec_type_bytes[y->type];
+    if ((y->first + y->count) * esz > c->bytes)
+        return resolve_error(err, errlen, s, y->line,
+                             "%s elements %llu..%llu (%s) end at byte %llu, past the %u bytes "
+                             "of '%s' (%s:%u)", y->name, (unsigned long long)y->first,
+                             (unsigned long long)(y->first + y->count - 1),
+                             lspec_type_names[y->type],
+                             (unsigned long long)((y->first + y->count) * esz), c->bytes, y->name,
+                             s->modules[in].path, c->line);
+    *found = c;
+    return 0;
+}
+
+/* In file order: every symbol line names a variable that exists, and every
+ * launch's kernel reads only __constant__ variables that have contents, from
+ * the PTX's initialiser or a symbol line above the launch. Zeros nobody wrote
+ * are no kernel's input: a launch that would read them is refused. */
+static int check_constants(const struct launchspec *s, char *err, size_t errlen)
+{
+    const struct ptx_var **set = xcalloc(s->n_symbols, sizeof *set);
+    unsigned n_set = 0;
+    int rc = 0;
+    for (unsigned i = 0; i < s->n_steps && !rc; i++) {
+        const struct lspec_step *st = &s->steps[i];
+        if (st->kind == LSPEC_SYMBOL) {
+            rc = resolve_symbol(s, &s->symbols[st->index], &set[n_set], err, errlen);
+            n_set++;
+            continue;
+        }
+        if (st->kind != LSPEC_LAUNCH)
+            continue;
+        const struct lspec_launch *l = &s->launches[st->index];
+        const struct ptx_kernel *k = NULL;
+        const char *path = NULL;
+        for (unsigned j = 0; j < s->n_modules && !k; j++)
+            if ((k = ptx_module_kernel(s->modules[j].mod, l->kernel)))
+                path = s->modules[j].path;
+        for (unsigned r = 0; k && r < ptx_kernel_n_consts(k) && !rc; r++) {
+            const struct ptx_var *c = ptx_kernel_const(k, r);
+            bool written = c->initialised;
+            for (unsigned q = 0; q < n_set && !written; q++)
+                written = set[q] == c;
+            if (!written)
+                rc = resolve_error(err, errlen, s, l->line,
+                                   "kernel %s reads __constant__ '%s' (%s:%u), which the PTX "
+                                   "does not initialise and no 'symbol %s ...' line above sets",
+                                   l->kernel, c->name, path, c->line, c->name);
+        }
+    }
+    free(set);
+    return rc;
 }
 
 /* Whether parameter k of kernel `name` is declared floating ('f'), integer or
@@ -1484,14 +1623,22 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
                                          "kernel '%s' of %s is already defined by %s (line %u)",
                                          *n, m->path, s->modules[j].path, s->modules[j].line);
     }
-    for (unsigned i = 0; i < s->n_buffers; i++)
-        if (check_file_source(s, &s->buffers[i].init, &s->buffers[i], s->buffers[i].line, err,
-                              errlen))
+    for (unsigned i = 0; i < s->n_buffers; i++) {
+        const struct lspec_buffer *b = &s->buffers[i];
+        if (check_file_source(s, &b->init, b->name, b->type, b->count, b->line, err, errlen))
             return -1;
-    for (unsigned i = 0; i < s->n_checks; i++)
-        if (check_file_source(s, &s->checks[i].expect, &s->buffers[s->checks[i].buf],
+    }
+    for (unsigned i = 0; i < s->n_checks; i++) {
+        const struct lspec_buffer *b = &s->buffers[s->checks[i].buf];
+        if (check_file_source(s, &s->checks[i].expect, b->name, b->type, b->count,
                               s->checks[i].line, err, errlen))
             return -1;
+    }
+    for (unsigned i = 0; i < s->n_symbols; i++) {
+        const struct lspec_symbol *y = &s->symbols[i];
+        if (check_file_source(s, &y->init, y->name, y->type, y->count, y->line, err, errlen))
+            return -1;
+    }
     for (unsigned i = 0; i < s->n_launches; i++) {
         struct lspec_launch *l = &s->launches[i];
         const struct ptx_kernel *k = NULL;
@@ -1535,6 +1682,8 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
             }
         }
     }
+    if (check_constants(s, err, errlen))
+        return -1;
     s->resolved = true;
     return 0;
 }
@@ -1575,6 +1724,10 @@ void launchspec_free(struct launchspec *s)
     }
     for (unsigned i = 0; i < s->n_checks; i++)
         free_source(&s->checks[i].expect);
+    for (unsigned i = 0; i < s->n_symbols; i++) {
+        free(s->symbols[i].name);
+        free_source(&s->symbols[i].init);
+    }
     for (struct lspec_expr *x = s->exprs, *n; x; x = n) {
         n = x->next_alloc;
         free(x);
@@ -1584,6 +1737,7 @@ void launchspec_free(struct launchspec *s)
     free(s->launches);
     free(s->checks);
     free(s->prints);
+    free(s->symbols);
     free(s->steps);
     free(s->filename);
     free(s->dir);
@@ -1766,6 +1920,20 @@ static void run_launch(struct launchspec *s, struct host *h, const struct lspec_
     free(args);
 }
 
+/* A symbol line: the host's cudaMemcpyToSymbol. */
+static void run_symbol(struct launchspec *s, struct host *h, const struct lspec_symbol *y,
+                       FILE *out)
+{
+    size_t esz = lspec_type_bytes[y->type];
+    uint8_t *bytes = xcalloc(y->count, esz);
+    fill(s, &y->init, y->type, y->count, bytes, y->line);
+    host_memcpy_to_symbol(h, y->name, y->first * esz, bytes, y->count * esz);
+    free(bytes);
+    fprintf(out, "%s:%d: symbol %s set (%llu %s element%s from element %llu)\n", s->filename,
+            y->line, y->name, (unsigned long long)y->count, lspec_type_names[y->type],
+            y->count == 1 ? "" : "s", (unsigned long long)y->first);
+}
+
 int launchspec_run(struct launchspec *s, struct host *h, FILE *out)
 {
     char err[512];
@@ -1795,6 +1963,9 @@ int launchspec_run(struct launchspec *s, struct host *h, FILE *out)
             break;
         case LSPEC_PRINT:
             run_print(s, h, &s->prints[st->index], out);
+            break;
+        case LSPEC_SYMBOL:
+            run_symbol(s, h, &s->symbols[st->index], out);
             break;
         }
     }

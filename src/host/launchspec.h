@@ -10,7 +10,9 @@
  * Loading is two-phase so that every mistake is reported against the spec's
  * own line before anything runs: launchspec_parse() checks the syntax and the
  * names; launchspec_resolve() reads the PTX and data files and checks each
- * launch against its kernel's parameters. launchspec_load() does both.
+ * launch against its kernel's parameters, and that every __constant__
+ * variable it reads has contents (a PTX initialiser or a `symbol` line above
+ * it). launchspec_load() does both.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef HOST_LAUNCHSPEC_H
@@ -112,12 +114,24 @@ struct lspec_print {
     int line;
 };
 
-enum lspec_step_kind { LSPEC_LAUNCH, LSPEC_CHECK, LSPEC_PRINT };
+/* `symbol NAME[+K] TYPE COUNT [FILL]`: writes COUNT elements of TYPE at
+ * element K of a module-level variable of the PTX (a __constant__ array), as
+ * the host's cudaMemcpyToSymbol does, before the launches below it. */
+struct lspec_symbol {
+    char *name;
+    uint64_t first;              /* element (of type) the write starts at */
+    enum lspec_type type;
+    uint64_t count;
+    struct lspec_source init;
+    int line;
+};
+
+enum lspec_step_kind { LSPEC_LAUNCH, LSPEC_CHECK, LSPEC_PRINT, LSPEC_SYMBOL };
 
 /* Launches, checks and prints in file order. */
 struct lspec_step {
     enum lspec_step_kind kind;
-    unsigned index;              /* into launches, checks or prints */
+    unsigned index;              /* into launches, checks, prints or symbols */
 };
 
 struct launchspec {
@@ -133,6 +147,8 @@ struct launchspec {
     unsigned n_checks;
     struct lspec_print *prints;
     unsigned n_prints;
+    struct lspec_symbol *symbols;
+    unsigned n_symbols;
     struct lspec_step *steps;
     unsigned n_steps;
     struct lspec_expr *exprs;    /* every expression node, for freeing */

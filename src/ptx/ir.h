@@ -153,7 +153,10 @@ struct px_inst {
     struct px_opnd s[5];   /* sources (vector stores: elements; atom: a, b) */
     struct px_opnd addr;   /* memory: base register, or OK_NONE */
     int64_t off;           /* memory: byte offset (incl. symbol offset) */
-    uint32_t target;       /* bra: target pc; call: callee function index */
+    uint32_t target;       /* bra: target pc; call: callee function index; mov, ld, st,
+                              atom, red naming a variable: 1 for kernel-own shared (rebased
+                              when the module is complete), PX_GLOBAL_VAR for a .global one
+                              (rebased when the host places the module's globals) */
     uint32_t rpc;          /* bra: reconvergence pc (PX_RPC_EXIT = function exit) */
     uint32_t call;         /* call: index into module call-site table */
     uint32_t line;         /* source line */
@@ -192,14 +195,18 @@ struct px_func {
     uint32_t dynshm_base;  /* kernels: offset of dynamic shared memory */
     struct ptx_kernel_info info;  /* kernels only */
     char *unsupported;     /* why it cannot run ("file:line: ..."), NULL if it can */
+    uint32_t *const_reads; /* the module .const variables (indices into consts) it names, and
+                              once the module is complete those its callees name */
+    unsigned n_const_reads;
     uint32_t *param_offset_arr, *param_size_arr;
 };
 
-/* A module-level variable in the const bank. */
-struct px_module_const {
-    uint8_t *bytes;
-    uint32_t size;
-};
+
+#define PX_GLOBAL_VAR 2u
+
+/* The most bytes a module's .global variables take in all: the parser holds
+ * their initial contents, and the host copies them to device memory. */
+#define PX_GLOBALS_MAX_BYTES (64u << 20)
 
 /* A label: the instruction it stands before (pc == n_ins of its function's
  * end when none follows). */
@@ -228,6 +235,13 @@ struct ptx_module {
     bool has_tx;              /* some function begins a transaction */
     uint8_t *cbank;           /* .const space */
     uint32_t cbank_bytes;
+    struct ptx_var *consts; /* the .const variables in it, in file order */
+    unsigned n_consts;
+    uint8_t *gblock;          /* initial contents of the .global variables' block */
+    uint32_t gblock_bytes;
+    struct ptx_var *globals;  /* the .global variables in it, in file order */
+    unsigned n_globals;
+    addr_t gblock_base;       /* where the host placed the block; 0: not yet */
     struct px_call *calls;
     uint32_t n_calls;
     uint32_t shared_common;   /* bytes of module-level and device-function shared variables */

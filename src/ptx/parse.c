@@ -1085,6 +1085,15 @@ static void parse_var_decl(struct parser *P, int space, bool is_extern, unsigned
         m->cbank_bytes = align_up32(m->cbank_bytes, align);
         s->off = m->cbank_bytes;
         s->rel = AR_ABS;
+        m->consts = xrealloc(P, m->consts, (m->n_consts + 1) * sizeof *m->consts);
+        m->consts[m->n_consts] = (struct ptx_var){
+            .name = xstrndup(P, name, strlen(name)),
+            .offset = m->cbank_bytes,
+            .bytes = (uint32_t)size,
+            .line = line,
+            .initialised = init != NULL,
+        };
+        s->idx = m->n_consts++; /* what the functions that name it record */
         m->cbank = xrealloc(P, m->cbank, m->cbank_bytes + size + 1);
         memset(m->cbank + m->cbank_bytes, 0, size);
         if (init)
@@ -1092,14 +1101,53 @@ static void parse_var_decl(struct parser *P, int space, bool is_extern, unsigned
         m->cbank_bytes += (uint32_t)size;
         break;
     case SP_GLOBAL:
-        /* allowed to be declared; using its address is rejected in decode */
+        /* an offset in the module's block, which placing it rebases */
+        if (P->fn)
+            perr(P, line, "function-level .global variables are not supported");
+        if (size > PX_GLOBALS_MAX_BYTES - align_up32(m->gblock_bytes, align))
+            perr(P, line, "'%s' takes the module's .global variables past %u MB in all", name,
+                 PX_GLOBALS_MAX_BYTES >> 20);
+        m->gblock_bytes = align_up32(m->gblock_bytes, align);
+        s->off = m->gblock_bytes;
         s->rel = AR_ABS;
+        m->gblock = xrealloc(P, m->gblock, m->gblock_bytes + size + 1);
+        memset(m->gblock + m->gblock_bytes, 0, size);
+        if (init)
+            memcpy(m->gblock + m->gblock_bytes, init, size);
+        m->globals = xrealloc(P, m->globals, (m->n_globals + 1) * sizeof *m->globals);
+        m->globals[m->n_globals++] = (struct ptx_var){
+            .name = xstrndup(P, name, strlen(name)),
+            .offset = m->gblock_bytes,
+            .bytes = (uint32_t)size,
+            .line = line,
+            .initialised = init != NULL,
+        };
+        m->gblock_bytes += (uint32_t)size;
         break;
     default:
         break;
     }
     free(init);
     P->tmp_init = NULL;
+}
+
+/* Record that function `fn` names .const variable `k` (once). */
+static void add_const_read(struct parser *P, struct px_func *fn, uint32_t k)
+{
+    for (unsigned r = 0; r < fn->n_const_reads; r++)
+        if (fn->const_reads[r] == k)
+            return;
+    fn->const_reads = xrealloc(P, fn->const_reads,
+                               (fn->n_const_reads + 1) * sizeof *fn->const_reads);
+    fn->const_reads[fn->n_const_reads++] = k;
+}
+
+/* The function being parsed names .const variable `s` (a load from it, or its
+ * address): a launch checks that it has contents. */
+static void note_const_read(struct parser *P, const struct sym *s)
+{
+    if (P->fn)
+        add_const_read(P, P->fn, s->idx);
 }
 
 /* ------------------------------------------------------------------ instruction decode */
@@ -1209,8 +1257,8 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
     if (s->kind != SY_VAR)
         perr(P, o->line, "'%s' is not a variable or an address register", o->name);
     int vs = s->space;
-    if (vs == SP_GLOBAL)
-        punsup(P, o->line, "module-level .global variable '%s' is not supported", o->name);
+    if (vs == SP_CONST)
+        note_const_read(P, s);
     if (space != SP_GENERIC && vs != space &&
         !(space == SP_LOCAL && vs == SP_PARAM) && !(space == SP_PARAM && vs == SP_LOCAL))
         perr(P, o->line, "'%s' is a .%s variable, accessed as %s", o->name,
@@ -1223,6 +1271,8 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
     i->addr_rel = s->rel;
     if (vs == SP_SHARED && s->idx == 1)
         i->target = 1; /* kernel-own shared: rebased at function end */
+    if (vs == SP_GLOBAL)
+        i->target = PX_GLOBAL_VAR; /* rebased when the host places the module's globals */
 }
 
 static void add_label_fix(struct parser *P, uint32_t pc, const char *name, unsigned line)
@@ -1653,9 +1703,8 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             if (s->kind == SY_VAR || s->kind == SY_FUNC) {
                 if (s->kind == SY_FUNC)
                     punsup(P, line, "function addresses ('%s') are not supported", o[1].name);
-                if (s->space == SP_GLOBAL)
-                    punsup(P, line, "module-level .global variable '%s' is not supported",
-                         o[1].name);
+                if (s->space == SP_CONST)
+                    note_const_read(P, s); /* its address, for ld.const through a register */
                 uint64_t a = s->off + (uint64_t)o[1].off;
                 if (s->rel == AR_FRAME) {
                     i->op = PX_MOV_FRAME;
@@ -1672,6 +1721,8 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
                     i->n_src = 1;
                     if (s->space == SP_SHARED && s->idx == 1)
                         i->target = 1; /* kernel-own shared: rebased later */
+                    if (s->space == SP_GLOBAL)
+                        i->target = PX_GLOBAL_VAR; /* rebased when placed */
                 }
                 return;
             }
@@ -2744,6 +2795,20 @@ static void finish_module(struct parser *P)
 {
     struct ptx_module *m = P->m;
     size_chains(P);
+    /* a caller names the .const variables its callees name (size_chains has
+     * refused recursion, so this ends) */
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
+            struct px_func *caller = &m->funcs[P->edges[e]];
+            const struct px_func *callee = &m->funcs[P->edges[e + 1]];
+            for (unsigned r = 0; r < callee->n_const_reads; r++) {
+                unsigned before = caller->n_const_reads;
+                add_const_read(P, caller, callee->const_reads[r]);
+                changed |= caller->n_const_reads != before;
+            }
+        }
+    }
     /* rebase kernel-own shared variables after the common ones */
     uint32_t base = align_up32(m->shared_common, 16);
     for (unsigned f = 0; f < m->n_funcs; f++) {
@@ -2864,9 +2929,17 @@ void ptx_module_free(struct ptx_module *m)
         free(fn->param_offset_arr);
         free(fn->param_size_arr);
         free(fn->unsupported);
+        free(fn->const_reads);
         free(fn->name);
     }
     free(m->funcs);
+    for (unsigned k = 0; k < m->n_consts; k++)
+        free(m->consts[k].name);
+    free(m->consts);
+    for (unsigned k = 0; k < m->n_globals; k++)
+        free(m->globals[k].name);
+    free(m->globals);
+    free(m->gblock);
     for (uint32_t k = 0; k < m->n_labels; k++)
         free(m->labels[k].name);
     free(m->labels);
@@ -2901,4 +2974,79 @@ const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k)
 const char *ptx_kernel_unsupported(const struct ptx_kernel *k)
 {
     return k->f->unsupported;
+}
+
+const struct ptx_var *ptx_module_const(const struct ptx_module *m, const char *name)
+{
+    for (unsigned k = 0; k < m->n_consts; k++)
+        if (!strcmp(m->consts[k].name, name))
+            return &m->consts[k];
+    return NULL;
+}
+
+void ptx_module_const_write(struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
+                            const void *src, uint32_t n)
+{
+    struct ptx_var *own = &m->consts[c - m->consts];
+    memcpy(m->cbank + own->offset + offset, src, n);
+    own->set = true;
+}
+
+const struct ptx_var *ptx_module_global(const struct ptx_module *m, const char *name)
+{
+    for (unsigned k = 0; k < m->n_globals; k++)
+        if (!strcmp(m->globals[k].name, name))
+            return &m->globals[k];
+    return NULL;
+}
+
+const uint8_t *ptx_module_globals(const struct ptx_module *m, uint32_t *bytes)
+{
+    *bytes = m->gblock_bytes;
+    return m->gblock;
+}
+
+void ptx_module_place_globals(struct ptx_module *m, addr_t base)
+{
+    panic_if(m->gblock_base, "%s: its .global variables are placed twice", m->filename);
+    m->gblock_base = base;
+    for (uint32_t pc = 0; pc < m->n_ins; pc++) {
+        struct px_inst *i = &m->ins[pc];
+        if (i->target != PX_GLOBAL_VAR || (i->op != PX_MOV && i->op != PX_LD && i->op != PX_ST &&
+                                           i->op != PX_ATOM && i->op != PX_RED))
+            continue;
+        if (i->op == PX_MOV) {
+            uint64_t *row = &m->imm[i->s[0].idx * 32];
+            for (unsigned l = 0; l < 32; l++)
+                row[l] += base;
+        } else {
+            i->off += (int64_t)base;
+        }
+        i->target = 0;
+    }
+}
+
+addr_t ptx_module_globals_base(const struct ptx_module *m)
+{
+    return m->gblock_base;
+}
+
+unsigned ptx_kernel_n_consts(const struct ptx_kernel *k)
+{
+    return k->f->n_const_reads;
+}
+
+const struct ptx_var *ptx_kernel_const(const struct ptx_kernel *k, unsigned i)
+{
+    return &k->m->consts[k->f->const_reads[i]];
+}
+
+const struct ptx_var *ptx_kernel_unset_const(const struct ptx_kernel *k)
+{
+    for (unsigned i = 0; i < k->f->n_const_reads; i++) {
+        const struct ptx_var *c = ptx_kernel_const(k, i);
+        if (!c->initialised && !c->set)
+            return c;
+    }
+    return NULL;
 }

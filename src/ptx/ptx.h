@@ -76,6 +76,53 @@ const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k);
  * holding such a kernel still loads: only launching the kernel is an error. */
 const char *ptx_kernel_unsupported(const struct ptx_kernel *k);
 
+/* A module-level variable: .const (CUDA __constant__), in the module's const
+ * bank, or .global (__device__), in the module's block of device memory,
+ * which the host allocates and places (ptx_module_place_globals). Its
+ * contents come from the PTX (`= {...}`) or from the host before a launch
+ * (cudaMemcpyToSymbol: ptx_module_const_write, or a copy to the global's
+ * device address). A kernel that reads a .const variable that has neither is
+ * refused at launch, as the zeros it would read are nobody's data; a .global
+ * one starts as zeros, as C's statics do. */
+struct ptx_var {
+    char *name;
+    uint32_t offset;   /* in the const bank, or in the module's global block */
+    uint32_t bytes;
+    unsigned line;     /* of its declaration */
+    bool initialised;  /* the PTX gives its contents */
+    bool set;          /* the host has written some of it */
+};
+
+/* The module's .const variable `name`, NULL if it declares none. */
+const struct ptx_var *ptx_module_const(const struct ptx_module *m, const char *name);
+
+/* The module's .global variable `name`, NULL if it declares none. */
+const struct ptx_var *ptx_module_global(const struct ptx_module *m, const char *name);
+
+/* The module's .global variables lie in one block of `*bytes` bytes whose
+ * initial contents (initialisers, zeros elsewhere) are returned. The host
+ * allocates it in device memory, copies the contents there, and gives its
+ * address to ptx_module_place_globals, once, before any launch (host_load_ptx
+ * does). */
+const uint8_t *ptx_module_globals(const struct ptx_module *m, uint32_t *bytes);
+void ptx_module_place_globals(struct ptx_module *m, addr_t base);
+addr_t ptx_module_globals_base(const struct ptx_module *m);
+
+/* Write `n` bytes from `src` at byte `offset` of .const variable `c` of `m`
+ * (the caller has checked that they lie inside it), and mark it set. */
+void ptx_module_const_write(struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
+                            const void *src, uint32_t n);
+
+/* The .const variables kernel `k` or a function it calls names (reads, or
+ * takes the address of): ptx_kernel_n_consts of them, the i-th by
+ * ptx_kernel_const. */
+unsigned ptx_kernel_n_consts(const struct ptx_kernel *k);
+const struct ptx_var *ptx_kernel_const(const struct ptx_kernel *k, unsigned i);
+
+/* The first .const variable kernel `k` (or a callee) names that has no
+ * contents (neither an initialiser nor a host write), NULL if none. */
+const struct ptx_var *ptx_kernel_unset_const(const struct ptx_kernel *k);
+
 /* ---- execution ---- */
 
 struct ptx_dim3 {

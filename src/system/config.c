@@ -557,6 +557,13 @@ static size_t opt_index(const char *name)
     return o ? (size_t)(o - tab) : 0;
 }
 
+/* Whether the configuration file or a --set gave `key` a value (not its default). */
+static bool was_set(const struct origin *w, const char *key)
+{
+    size_t i = opt_index(key);
+    return w->lines[i] || w->sets[i];
+}
+
 /* "FILE:LINE: " or "--set K=V: " for the first of the keys (NULL-terminated)
  * that was set explicitly, preferring a --set (it came last). */
 static void blame(const struct origin *w, char *out, size_t len, ...)
@@ -688,6 +695,19 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     const struct topo_spec *tp = &c->topology;
+    if (tp->gpus * tp->gpms == 1 && proto_find(c->coherence.protocol)->multi_gpm &&
+        !was_set(w, "topology.gpus") && !was_set(w, "topology.gpms")) {
+        /* on one GPM a multi-GPM protocol is rc with release rounds: it would run,
+         * with nothing between GPMs to measure, on a machine nobody asked it for */
+        blame(w, at, sizeof at, "coherence.protocol", (char *)NULL);
+        snprintf(err, errlen,
+                 "%scoherence.protocol = %s is a multi-GPM protocol, but the machine has one GPU "
+                 "module: give it a [topology] of several GPUs or GPMs (configs/hmg-4x4.ini, "
+                 "configs/hmg-scaled.ini), or set topology.gpus = 1 and topology.gpms = 1 "
+                 "explicitly to run it on one GPM",
+                 at, c->coherence.protocol);
+        return -1;
+    }
     if (tp->gpus * tp->gpms > 1 && !proto_find(c->coherence.protocol)->multi_gpm) {
         blame(w, at, sizeof at, "coherence.protocol", "topology.gpus", "topology.gpms",
               (char *)NULL);
@@ -844,6 +864,46 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     return 0;
 }
 
+/* Print a line about the configuration once per process (a sweep or compare
+ * loads the same configuration many times). */
+static void note_once(const char *line)
+{
+    static char last[256];
+    if (!strcmp(last, line))
+        return;
+    snprintf(last, sizeof last, "%s", line);
+    fprintf(stderr, "gpucoh: %s\n", line);
+}
+
+/* A protocol that keeps its promise under one memory model only (rccsc: sc;
+ * rc, tcw, rccwo: rmo) takes that model when the user did not choose another
+ * for it: when order.model is the default, or comes from the configuration
+ * file while the protocol came from a later --set (--protocol). A model given
+ * with the protocol (in the same file) or after it (a --set) stands, and
+ * cross_check refuses the combination with its reason. */
+static void take_required_model(struct config *c, const struct origin *w)
+{
+    const struct proto_desc *p = proto_find(c->coherence.protocol);
+    size_t model_key = opt_index("order.model"), proto_key = opt_index("coherence.protocol");
+    if (!p || proto_promise(p, c->sm.order.model) || w->sets[model_key] ||
+        (w->lines[model_key] && !w->sets[proto_key]))
+        return;
+    int required = -1;
+    for (int m = 0; order_policy_names[m]; m++)
+        if (proto_promise(p, (unsigned)m)) {
+            if (required >= 0)
+                return; /* several models: the user's choice among them is not ours */
+            required = m;
+        }
+    if (required < 0)
+        return;
+    c->sm.order.model = (uint32_t)required;
+    char line[160];
+    snprintf(line, sizeof line, "%s: order.model = %s (the model it requires)", p->name,
+             order_policy_names[required]);
+    note_once(line);
+}
+
 /* Load from a file or from text (name = where the text came from). */
 static int load(struct config *c, const char *file, const char *text, const char *const *sets,
                 unsigned n_sets, char *err, size_t errlen)
@@ -873,6 +933,8 @@ static int load(struct config *c, const char *file, const char *text, const char
         if (o)
             ((const char **)w.sets)[o - tab] = sets[i];
     }
+    if (!rc)
+        take_required_model(c, &w);
     if (!rc)
         rc = cross_check(c, &w, err, errlen);
     free(w.lines);

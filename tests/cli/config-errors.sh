@@ -68,7 +68,8 @@ bad_key vinidir '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l1]\nsize =
 bad_key stcepochs '[stc]\nepochs = 3\n' "2: stc.epochs (3) must be a power of two"
 bad_key stcseb '[stc]\nseb_min = 6\nseb = 6\n' "3: stc.seb (6) must not split a line"
 bad_key stcrange '[stc]\nseb = 40\n' "2: stc.seb (40) must lie in"
-bad_key rccsc '[coherence]\nprotocol = rccsc\n' "2: coherence.protocol = rccsc needs order.model = sc"
+bad_key rccsc '[order]\nmodel = rmo\n[coherence]\nprotocol = rccsc\n' \
+    "2: coherence.protocol = rccsc needs order.model = sc"
 expect_error "^gpucoh: error: --set gpu.sms=129: ideal: gpu.sms = 129" \
     "$bin" config show --set coherence.protocol=ideal --set gpu.sms=129
 

@@ -6,7 +6,8 @@
 #    time through the stall ring (every bank stopped, every L1 flushed); with
 #    the worked example's fixed lease of 10, without renewal, with a fast
 #    livelock guard; rccwo likewise;
-#  - rccsc is refused without order.model = sc (exit 2);
+#  - rccsc takes order.model = sc when nobody set a model, saying so, and is
+#    refused under a model the user set (exit 2);
 #  - every workload passes its CPU check at tiny under both, observers on
 #    (rcc.livelock_cycles=100: spin loops on plain loads, such as
 #    mutex-ticket's, otherwise wait the thesis's 10000 cycles per clock tick);
@@ -44,9 +45,14 @@ stress rccsc $SC
 stress rccwo $W12
 stress rccwo $W12 --set rcc.lease=fixed:10 --seed 2
 
-# the SC issue rule is required
-"$bin" run --workload vecadd --size tiny --protocol rccsc >"$tmp/o" 2>&1
-[ $? -eq 2 ] || fail "rccsc under rmo must be refused (exit 2)"
+# the SC issue rule is required: --protocol rccsc takes it, saying so; a
+# model the user sets stands and is refused
+"$bin" run --workload vecadd --size tiny --protocol rccsc --quiet >"$tmp/o" 2>&1 ||
+    fail "rccsc alone: $(cat "$tmp/o")"
+grep -q "^gpucoh: rccsc: order.model = sc (the model it requires)$" "$tmp/o" ||
+    fail "rccsc alone does not say it takes sc: $(cat "$tmp/o")"
+"$bin" run --workload vecadd --size tiny --protocol rccsc --set order.model=rmo >"$tmp/o" 2>&1
+[ $? -eq 2 ] || fail "rccsc under an explicit rmo must be refused (exit 2)"
 grep -q "needs order.model = sc" "$tmp/o" || fail "refusal message: $(cat "$tmp/o")"
 "$bin" run --workload vecadd --size tiny --protocol rccwo $SC >"$tmp/o" 2>&1
 [ $? -eq 2 ] || fail "rccwo under sc must be refused (exit 2)"
