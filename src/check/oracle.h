@@ -63,14 +63,21 @@ struct oracle_result {
                                candidate and its witness (NULL when allowed) */
     unsigned n_allowed;
     uint64_t n_candidates;  /* candidate executions judged by the model */
+    uint64_t n_pruned;      /* coherence orders dropped unjudged: no reads-from choice
+                               of a chain location's RMW is consistent with them */
     unsigned unroll;        /* the bound used */
     unsigned max_backjumps; /* the most backward jumps one trace took */
 };
 
-/* Judge every candidate execution of t under model m. Returns 0, or -1 with
- * "file:line: why" in err when the test is outside what the oracle can
- * enumerate (loop beyond the bound, too many events, values that never
- * settle). */
+/* oracle_judge's answer for a test beyond the oracle's limits. */
+#define ORACLE_LIMIT (-2)
+
+/* Judge every candidate execution of t under model m. Returns 0; or, with
+ * "file:line: why" in err, ORACLE_LIMIT when the test is beyond what the
+ * oracle can enumerate (a loop beyond the unroll bound, too many events,
+ * paths, values or candidate executions: the test is valid, only unjudged),
+ * or -1 when the oracle does not handle it (an unsupported instruction, out
+ * of memory). */
 int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct oracle_opts *o,
                  struct oracle_result *r, char *err, size_t errlen);
 void oracle_result_free(struct oracle_result *r);

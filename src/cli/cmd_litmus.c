@@ -231,7 +231,10 @@ static cJSON *result_json(const struct litmus_result *r)
         cJSON_AddItemToArray(h, e);
     }
     cJSON_AddNumberToObject(o, "hits", (double)r->hits);
-    cJSON_AddNumberToObject(o, "verdict", r->verdict);
+    if (r->unjudged)
+        cJSON_AddNullToObject(o, "verdict");
+    else
+        cJSON_AddNumberToObject(o, "verdict", r->verdict);
     cJSON_AddStringToObject(o, "verdict_use", litmus_check_names[r->check]);
     cJSON_AddNumberToObject(o, "outcomes_allowed", r->oracle.n_allowed);
     if (r->ref_verdict >= 0)
@@ -239,7 +242,7 @@ static cJSON *result_json(const struct litmus_result *r)
     else
         cJSON_AddNullToObject(o, "reference_verdict");
     cJSON_AddBoolToObject(o, "sc_reaches_condition", r->sc_cond);
-    static const char *const st[3] = {"pass", "fail", "skip"};
+    static const char *const st[4] = {"pass", "fail", "skip", "unknown"};
     cJSON_AddStringToObject(o, "result", st[r->status]);
     if (r->reason[0])
         cJSON_AddStringToObject(o, "reason", r->reason);
@@ -292,7 +295,7 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
 }
 
 struct totals {
-    unsigned pass, fail, skip, unseen;
+    unsigned pass, fail, skip, unknown, unseen;
 };
 
 int cmd_litmus(int argc, char **argv)
@@ -484,14 +487,15 @@ int cmd_litmus(int argc, char **argv)
             tot.pass += r.status == LITMUS_PASS;
             tot.fail += r.status == LITMUS_FAIL;
             tot.skip += r.status == LITMUS_SKIP;
+            tot.unknown += r.status == LITMUS_UNKNOWN;
             tot.unseen += r.n_unseen ? 1 : 0;
             cJSON_AddItemToArray(jres, result_json(&r));
             litmus_result_free(&r);
         }
         const char *model = rp.model;
-        printf("== %s (model %s): %u passed, %u failed, %u skipped, %u with allowed outcomes "
-               "never observed\n",
-               pname, model, tot.pass, tot.fail, tot.skip, tot.unseen);
+        printf("== %s (model %s): %u passed, %u failed, %u skipped, %u unknown (oracle limit), "
+               "%u with allowed outcomes never observed\n",
+               pname, model, tot.pass, tot.fail, tot.skip, tot.unknown, tot.unseen);
         fflush(stdout);
         cJSON *js = cJSON_CreateObject();
         cJSON_AddStringToObject(js, "protocol", pname);
@@ -499,6 +503,7 @@ int cmd_litmus(int argc, char **argv)
         cJSON_AddNumberToObject(js, "passed", tot.pass);
         cJSON_AddNumberToObject(js, "failed", tot.fail);
         cJSON_AddNumberToObject(js, "skipped", tot.skip);
+        cJSON_AddNumberToObject(js, "unknown", tot.unknown);
         cJSON_AddNumberToObject(js, "allowed_never_observed", tot.unseen);
         cJSON_AddItemToArray(jsum, js);
         any_fail |= tot.fail > 0;
