@@ -67,6 +67,11 @@ struct litmus_result {
                                      1 when the allowed C / not-C never appeared (PTX) */
     char unseen_note[160];        /* what was allowed but never observed */
     struct sc_result sc;          /* the interleavings: can a run hang at a barrier? */
+    bool spin_checked;            /* the test loops and ran under a spin budget */
+    bool progress_guaranteed;     /* every fair interleaving ends (sc.may_livelock, may_hang) */
+    unsigned n_spun;              /* iterations in which a thread ran out of its budget (no
+                                     outcome recorded: a failure where progress is guaranteed) */
+    unsigned first_spun;          /* the thread that did, in the first of them */
     struct oracle_result oracle;  /* the model's judgement of every outcome */
     struct oracle_result sc_oracle; /* SC's, for the [not SC] marks (unused when the model
                                        is SC) */

@@ -85,6 +85,11 @@ static void usage(FILE *out)
             "                       test that needs more gets no verdict: unknown when run,\n"
             "                       an error (exit 2) with --explain\n"
             "  --iterations N       launches per test and protocol (default 100)\n"
+            "  --spin-budget N      backward jumps a looping thread may take in one launch\n"
+            "                       (default 4096; 0: unbounded, the kernel without the\n"
+            "                       check); one that runs out gives up, its iteration has\n"
+            "                       no outcome, and where every fair SC interleaving ends\n"
+            "                       (termination guaranteed) the test FAILs (docs/oracle.md)\n"
             "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
             "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
             "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
@@ -246,6 +251,10 @@ static cJSON *result_json(const struct litmus_result *r)
     else
         cJSON_AddNullToObject(o, "reference_verdict");
     cJSON_AddBoolToObject(o, "sc_reaches_condition", r->sc_cond);
+    if (r->spin_checked) {
+        cJSON_AddNumberToObject(o, "iterations_out_of_spin_budget", r->n_spun);
+        cJSON_AddBoolToObject(o, "termination_guaranteed", r->progress_guaranteed);
+    }
     static const char *const st[4] = {"pass", "fail", "skip", "unknown"};
     cJSON_AddStringToObject(o, "result", st[r->status]);
     if (r->reason[0])
@@ -310,8 +319,8 @@ int cmd_litmus(int argc, char **argv)
     const char *json = NULL;
     bool core_only = false, all = false, explain = false, dry_run = false;
     unsigned jitter = 16;
-    struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64,
-                                 .warm_delay = 32, .ptx = {.prewarm = true}};
+    struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64, .warm_delay = 32,
+                                 .ptx = {.prewarm = true, .spin_budget = 4096}};
     struct file_list files = {0};
 
     for (int i = 1; i < argc; i++) {
@@ -359,6 +368,8 @@ int cmd_litmus(int argc, char **argv)
             ro.model = v, i++;
         } else if (!strcmp(a, "--unroll")) {
             ro.unroll = parse_uint(a, v, 1, 1000), i++;
+        } else if (!strcmp(a, "--spin-budget")) {
+            ro.ptx.spin_budget = parse_uint(a, v, 0, 100000000), i++;
         } else if (!strcmp(a, "--explain")) {
             explain = true;
         } else if (sim_opts_take(&so, argc, argv, &i)) {
