@@ -334,8 +334,8 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     put(&b, "\n)\n{\n");
     /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask;
      * %t9 the backward jumps a looping thread has left */
-    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<%d>;\n",
-        LITMUS_MAX_REGS, p->spin_flags ? 10 : 9);
+    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<%d>;\n", LITMUS_MAX_REGS,
+        p->spin_flags ? 10 : 9);
     put(&b, "\t.reg .b64 %%rd<4>;\n\t.reg .b64 %%a<%d>;\n", LITMUS_MAX_LOCS);
     if (o->all_lanes)
         put(&b, "\t.shared .align 4 .b32 bcast[%u];\n", p->warps_per_cta);

@@ -143,8 +143,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         err[0] = 0;
     }
     const struct oracle_result *sco = m == OM_SC ? &r->oracle : &r->sc_oracle;
-    r->sc_cond = sc_judged ? oracle_cond_reachable(t, sco, true)
-                           : sc_cond_reachable(t, &r->sc, true);
+    r->sc_cond =
+        sc_judged ? oracle_cond_reachable(t, sco, true) : sc_cond_reachable(t, &r->sc, true);
     if (!r->sc.n_outcomes) {
         skip(r, r->sc.may_hang ? "every execution waits forever at a barrier (a liveness test)"
                                : "no interleaving terminates (a liveness test)");

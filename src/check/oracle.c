@@ -109,7 +109,7 @@ struct ctx {
     unsigned unroll;
     bool explain;
     bool failed;
-    bool limit;    /* the failure is one of the oracle's limits (fail_limit) */
+    bool limit;                  /* the failure is one of the oracle's limits (fail_limit) */
     bool chain[LITMUS_MAX_LOCS]; /* root -> its writes form one coherence chain, each
                                     RMW reading its immediate predecessor (chain_locations) */
     char *err;
@@ -117,7 +117,7 @@ struct ctx {
     /* stage 1 */
     unsigned n_vals[LITMUS_MAX_LOCS];
     int32_t vals[LITMUS_MAX_LOCS][MAX_VALS];
-    unsigned n_spun_vals[LITMUS_MAX_LOCS]; /* values written on paths dropped as spinning */
+    unsigned n_spun_vals[LITMUS_MAX_LOCS];        /* values written on paths dropped as spinning */
     int32_t spun_vals[LITMUS_MAX_LOCS][MAX_VALS]; /* this round: another thread may read them */
     bool head[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* a loop head */
     uint32_t killed[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* registers a loop head's
@@ -206,9 +206,10 @@ static struct tev *add_ev(struct ctx *c, struct tstate *s, const struct litmus_i
                           enum ekind k)
 {
     if (s->tr.n == MAX_TEV) {
-        fail_limit(c, in->line, "a thread runs more than %d events (accesses, fences, barriers); the "
-                          "oracle cannot enumerate it",
-             MAX_TEV);
+        fail_limit(c, in->line,
+                   "a thread runs more than %d events (accesses, fences, barriers); the "
+                   "oracle cannot enumerate it",
+                   MAX_TEV);
         return NULL;
     }
     struct tev *e = &s->tr.ev[s->tr.n];
@@ -234,12 +235,12 @@ static void record(struct ctx *c, unsigned th, struct tstate *s)
     if (ts->n == MAX_TRACES) {
         if (c->first_cut)
             fail_limit(c, c->first_cut,
-                 "a loop takes more than %u backward jumps (the unroll bound) on some of "
-                 "thread P%u's more than %d paths; the oracle cannot enumerate it",
-                 c->unroll, th, MAX_TRACES);
+                       "a loop takes more than %u backward jumps (the unroll bound) on some of "
+                       "thread P%u's more than %d paths; the oracle cannot enumerate it",
+                       c->unroll, th, MAX_TRACES);
         else
-            fail_limit(c, 0, "thread P%u has more than %d paths; the oracle cannot enumerate it", th,
-                 MAX_TRACES);
+            fail_limit(c, 0, "thread P%u has more than %d paths; the oracle cannot enumerate it",
+                       th, MAX_TRACES);
         return;
     }
     if (ts->n == ts->cap) {
@@ -628,9 +629,9 @@ static void make_traces(struct ctx *c)
                         continue;
                     if (c->n_vals[ev->root] == MAX_VALS) {
                         fail_limit(c, t->th[th].ins[ev->instr].line,
-                             "location %s takes more than %d values (a counting loop?); the "
-                             "oracle cannot enumerate it",
-                             t->locs[ev->root].name, MAX_VALS);
+                                   "location %s takes more than %d values (a counting loop?); the "
+                                   "oracle cannot enumerate it",
+                                   t->locs[ev->root].name, MAX_VALS);
                         break;
                     }
                     c->vals[ev->root][c->n_vals[ev->root]++] = ev->value;
@@ -852,16 +853,17 @@ static void judge(struct ctx *c)
     struct oracle_result *r = c->r;
     if (++r->n_candidates > MAX_CANDIDATES) {
         fail_limit(c, 0, "more than %llu candidate executions; the oracle cannot enumerate it",
-             MAX_CANDIDATES);
+                   MAX_CANDIDATES);
         return;
     }
     static struct cat_fail f;
     if (c->cut_line) {
         if (cat_consistent(c->cat, &c->x, NULL))
-            fail_limit(c, c->cut_line,
-                 "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
-                 "execution; its iterations store, so they cannot be cut as spinning",
-                 c->unroll);
+            fail_limit(
+                c, c->cut_line,
+                "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
+                "execution; its iterations store, so they cannot be cut as spinning",
+                c->unroll);
         return;
     }
     if (cat_consistent(c->cat, &c->x, c->explain ? &f : NULL)) {
@@ -1201,7 +1203,7 @@ static bool plan_barriers(struct ctx *c)
                 unsigned f = (unsigned)__builtin_ctzll(s);
                 if (q->n == ARRAY_LEN(q->ev)) {
                     fail_limit(c, 0, "more than %zu arrivals at one counted barrier",
-                         ARRAY_LEN(q->ev));
+                               ARRAY_LEN(q->ev));
                     return false;
                 }
                 q->ev[q->n++] = f;
@@ -1450,7 +1452,7 @@ static void build(struct ctx *c)
     return;
 too_many:
     fail_limit(c, 0, "more than %d events in one execution; the oracle cannot enumerate it",
-         CAT_MAX_EVENTS);
+               CAT_MAX_EVENTS);
 }
 
 static void combine(struct ctx *c, unsigned th)
@@ -1459,9 +1461,10 @@ static void combine(struct ctx *c, unsigned th)
         return;
     if (th == c->t->n_threads) {
         if (++c->n_combos > MAX_CANDIDATES) {
-            fail_limit(c, 0, "more than %llu combinations of thread traces; the oracle cannot "
+            fail_limit(c, 0,
+                       "more than %llu combinations of thread traces; the oracle cannot "
                        "enumerate it",
-                 MAX_CANDIDATES);
+                       MAX_CANDIDATES);
             return;
         }
         c->cut_line = 0;
@@ -1590,9 +1593,12 @@ int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r)
         static const int32_t none[LITMUS_MAX_OBS];
         bool holds = litmus_cond_holds(t, none), any = r->n_allowed > 0;
         switch (t->kind) {
-        case LITMUS_EXISTS: return holds && any;
-        case LITMUS_NOT_EXISTS: return !(holds && any);
-        default: return holds || !any;
+        case LITMUS_EXISTS:
+            return holds && any;
+        case LITMUS_NOT_EXISTS:
+            return !(holds && any);
+        default:
+            return holds || !any;
         }
     }
     switch (t->kind) {

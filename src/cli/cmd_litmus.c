@@ -31,8 +31,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh litmus [--protocol NAME|all] [--functional] [--config F] [--set K=V]\n"
             "                     [--model ptx|ptx6|sc|tso] [--explain] [--unroll N]\n"
-            "                     [--iterations N] [--seed S] [--json FILE] [--core]\n"
-            "                     [--skew N] [--jitter N] [--no-prewarm] [--all-lanes] [--pack]\n"
+            "                     [--iterations N] [--spin-budget N] [--seed S] [--json FILE]\n"
+            "                     [--core] [--skew N] [--jitter N] [--no-prewarm] [--all-lanes]\n"
+            "                     [--pack]\n"
             "                     FILE|DIR...\n"
             "\n"
             "Runs PTX litmus tests (the dialect of the suite in litmus/, see litmus/README.md)\n"

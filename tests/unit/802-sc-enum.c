@@ -128,12 +128,13 @@ static void fair_livelock(void **state)
     (void)state;
     load_suite("Manual/Ticketlock-same-gpu.litmus");
     assert_false(R.may_livelock);
-    static const char handoff[] = "PTX handoff\n{ tok=0; }\n"
-                                  " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
-                                  " L0: | L1: ;\n"
-                                  " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.gpu.exch r1, tok, 1 ;\n"
-                                  " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
-                                  "exists (P0:r0 == 1)\n";
+    static const char handoff[] =
+        "PTX handoff\n{ tok=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.gpu.exch r1, tok, 1 ;\n"
+        " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 1)\n";
     load_text(handoff);
     assert_false(R.may_livelock);
     assert_false(R.may_hang);
@@ -146,12 +147,13 @@ static void fair_livelock(void **state)
     load_text(window);
     assert_true(R.may_livelock); /* P1 done, x = 0, P0 polling forever */
     assert_true(R.n_outcomes > 0);
-    static const char unreleased[] = "PTX unreleased\n{ m=0; }\n"
-                                     " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
-                                     " L0: | L1: ;\n"
-                                     " atom.relaxed.gpu.exch r0, m, 1 | atom.relaxed.gpu.exch r1, m, 1 ;\n"
-                                     " bne r0, 0, L0 | bne r1, 0, L1 ;\n"
-                                     "exists (P0:r0 == 0)\n";
+    static const char unreleased[] =
+        "PTX unreleased\n{ m=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, m, 1 | atom.relaxed.gpu.exch r1, m, 1 ;\n"
+        " bne r0, 0, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 0)\n";
     if (litmus_parse(unreleased, "inline.litmus", &T, err, sizeof err))
         fail_msg("%s", err);
     sc_result_free(&R);

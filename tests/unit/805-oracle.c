@@ -325,14 +325,14 @@ static void refuses_what_it_cannot_enumerate(void **state)
  * (docs/oracle.md, "Retry loops of atomics"). */
 static const struct {
     const char *file;
-    int verdict;           /* by hand: tests/litmus/progress/expected.csv */
+    int verdict; /* by hand: tests/litmus/progress/expected.csv */
     unsigned max_candidates;
 } progress[] = {
-    {"XCHG-handoff.litmus", 1, 4},    {"XCHG-handoff-cta.litmus", 1, 4},
+    {"XCHG-handoff.litmus", 1, 4},       {"XCHG-handoff-cta.litmus", 1, 4},
     {"XCHG-handoff-const.litmus", 1, 4}, {"XCHG-handoff-3.litmus", 1, 4},
-    {"XCHG-lock-2.litmus", 1, 20},    {"XCHG-lock-3.litmus", 1, 200},
-    {"XCHG-lock-cta.litmus", 0, 20},  {"CAS-lock-2.litmus", 1, 20},
-    {"CAS-handoff.litmus", 1, 4},     {"ADD-until-cta.litmus", 1, 4},
+    {"XCHG-lock-2.litmus", 1, 20},       {"XCHG-lock-3.litmus", 1, 200},
+    {"XCHG-lock-cta.litmus", 0, 20},     {"CAS-lock-2.litmus", 1, 20},
+    {"CAS-handoff.litmus", 1, 4},        {"ADD-until-cta.litmus", 1, 4},
     {"ADD-until-3.litmus", 1, 4},
 };
 
@@ -358,8 +358,8 @@ static void retry_loops_of_atomics_are_cut(void **state)
                 fail_msg("%s: %llu candidate executions, at most %u expected", progress[i].file,
                          (unsigned long long)r.n_candidates, progress[i].max_candidates);
             if (oracle_verdict(&T, &r) != progress[i].verdict)
-                fail_msg("%s (%s): verdict %d, by hand %d", progress[i].file,
-                         oracle_model_names[m], oracle_verdict(&T, &r), progress[i].verdict);
+                fail_msg("%s (%s): verdict %d, by hand %d", progress[i].file, oracle_model_names[m],
+                         oracle_verdict(&T, &r), progress[i].verdict);
             assert_int_equal(r.max_backjumps, 0); /* cut, never unrolled */
             oracle_result_free(&r);
         }
@@ -393,14 +393,12 @@ static void retry_loops_of_atomics_are_cut(void **state)
     for (unsigned j = 0; j < r.n_outcomes; j++)
         if (r.allowed[j]) {
             const int32_t *v = r.outcomes + (size_t)j * r.n_obs;
-            assert_int_equal(litmus_term_value(&T, &(struct litmus_term){.kind = LT_REG,
-                                                                         .thread = 0},
-                                               v),
-                             1);
-            assert_int_equal(litmus_term_value(&T, &(struct litmus_term){.kind = LT_REG,
-                                                                         .thread = 1, .index = 1},
-                                               v),
-                             0);
+            assert_int_equal(
+                litmus_term_value(&T, &(struct litmus_term){.kind = LT_REG, .thread = 0}, v), 1);
+            assert_int_equal(
+                litmus_term_value(
+                    &T, &(struct litmus_term){.kind = LT_REG, .thread = 1, .index = 1}, v),
+                0);
         }
     oracle_result_free(&r);
 }
@@ -411,12 +409,13 @@ static void retry_loops_of_atomics_are_cut(void **state)
 static void copies_kept_where_not_morally_strong(void **state)
 {
     (void)state;
-    static const char narrow[] = "PTX XCHG-handoff-narrow\n{ tok=0; }\n"
-                                 " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
-                                 " L0: | L1: ;\n"
-                                 " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.cta.exch r1, tok, 1 ;\n"
-                                 " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
-                                 "exists (P0:r0 == 1 /\\ P1:r1 == 0)\n";
+    static const char narrow[] =
+        "PTX XCHG-handoff-narrow\n{ tok=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.cta.exch r1, tok, 1 ;\n"
+        " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 1 /\\ P1:r1 == 0)\n";
     assert_int_equal(load_text(narrow), 0);
     struct oracle_result r;
     struct oracle_opts o = {.unroll = 1};
