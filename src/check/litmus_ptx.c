@@ -120,6 +120,19 @@ static int check_barriers(const struct litmus_test *t, char *why, size_t wl)
     return 0;
 }
 
+/* A backward jump under a spin budget (opts.spin_budget): each one taken
+ * spends one unit of the thread's %t9; at zero the thread gives up. */
+static bool budgeted(const struct litmus_ptx_opts *o, const struct litmus_instr *in, unsigned i)
+{
+    return o->spin_budget && in->target <= (int)i;
+}
+
+static void jump_back(struct sbuf *b, unsigned th, const char *label)
+{
+    put(b, "\tsub.u32 %%t9, %%t9, 1;\n\tsetp.eq.u32 %%p3, %%t9, 0;\n");
+    put(b, "\t@%%p3 bra P%u_SPUN;\n\tbra P%u_%s;\n", th, th, label);
+}
+
 static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct litmus_ptx_opts *o,
                        unsigned th, unsigned i)
 {
@@ -186,7 +199,11 @@ static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct
             if (t->th[th].labels[k].at == in->target)
                 label = t->th[th].labels[k].name;
         if (!in->a.is_reg && !in->b.is_reg) {
-            if ((in->a.v == in->b.v) == (in->op == LOP_BEQ))
+            if ((in->a.v == in->b.v) != (in->op == LOP_BEQ))
+                break;
+            if (budgeted(o, in, i))
+                jump_back(b, th, label);
+            else
                 put(b, "\tbra P%u_%s;\n", th, label);
             break;
         }
@@ -195,13 +212,22 @@ static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct
         operand(a, sizeof a, x);
         operand(bb, sizeof bb, y);
         put(b, "\tsetp.%s.u32 %%p3, %s, %s;\n", in->op == LOP_BEQ ? "eq" : "ne", a, bb);
-        put(b, "\t@%%p3 bra P%u_%s;\n", th, label);
+        if (budgeted(o, in, i)) {
+            put(b, "\t@!%%p3 bra P%u_I%u_FALL;\n", th, i);
+            jump_back(b, th, label);
+            put(b, "P%u_I%u_FALL:\n", th, i);
+        } else {
+            put(b, "\t@%%p3 bra P%u_%s;\n", th, label);
+        }
         break;
     }
     case LOP_GOTO:
         for (unsigned k = 0; k < t->th[th].n_labels; k++)
             if (t->th[th].labels[k].at == in->target) {
-                put(b, "\tbra P%u_%s;\n", th, t->th[th].labels[k].name);
+                if (budgeted(o, in, i))
+                    jump_back(b, th, t->th[th].labels[k].name);
+                else
+                    put(b, "\tbra P%u_%s;\n", th, t->th[th].labels[k].name);
                 break;
             }
         break;
@@ -274,6 +300,22 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         p->mem_bytes = 128;
     p->out_bytes = (t->n_obs ? t->n_obs : 1) * 4;
     p->kernel = "litmus_kernel";
+    /* under a spin budget, a word per thread after the observables: 1 when
+     * the thread gave up in a loop */
+    bool loops[LITMUS_MAX_THREADS] = {0};
+    for (unsigned th = 0; th < t->n_threads && o->spin_budget; th++)
+        for (unsigned i = 0; i < t->th[th].n_instrs; i++) {
+            const struct litmus_instr *in = &t->th[th].ins[i];
+            if ((in->op == LOP_BEQ || in->op == LOP_BNE || in->op == LOP_GOTO) &&
+                in->target <= (int)i) {
+                loops[th] = true;
+                p->spin_flags = true;
+            }
+        }
+    if (p->spin_flags) {
+        p->spin_offset = t->n_obs * 4;
+        p->out_bytes = (t->n_obs + t->n_threads) * 4;
+    }
 
     struct sbuf b = {0};
     put(&b, "// %s: generated from the litmus test %s\n", t->name, t->path);
@@ -287,9 +329,13 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     bool cpu = p->n_cpu_ctas > 0; /* the kernel is also launched on the CPU cores */
     if (cpu)
         put(&b, ",\n\t.param .u32 p_cpu");
+    if (p->spin_flags)
+        put(&b, ",\n\t.param .u32 p_spin");
     put(&b, "\n)\n{\n");
-    /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask */
-    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<9>;\n", LITMUS_MAX_REGS);
+    /* %t7 holds the broadcast slot with --all-lanes; %t8 the pre-warm mask;
+     * %t9 the backward jumps a looping thread has left */
+    put(&b, "\t.reg .pred %%p<4>;\n\t.reg .b32 %%r<%d>;\n\t.reg .b32 %%t<%d>;\n", LITMUS_MAX_REGS,
+        p->spin_flags ? 10 : 9);
     put(&b, "\t.reg .b64 %%rd<4>;\n\t.reg .b64 %%a<%d>;\n", LITMUS_MAX_LOCS);
     if (o->all_lanes)
         put(&b, "\t.shared .align 4 .b32 bcast[%u];\n", p->warps_per_cta);
@@ -353,6 +399,8 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         snprintf(param, sizeof param, "p_skew%u", th);
         snprintf(lab, sizeof lab, "P%u_SKEW", th);
         emit_delay(&b, param, lab);
+        if (loops[th])
+            put(&b, "\tld.param.u32 %%t9, [p_spin];\n");
         for (unsigned i = 0; i <= tt->n_instrs; i++) {
             for (unsigned k = 0; k < tt->n_labels; k++)
                 if (tt->labels[k].at == (int)i)
@@ -364,6 +412,11 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
             if (t->obs[k].kind == LT_REG && t->obs[k].thread == (int)th)
                 put(&b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%r%d;\n", 4 * k, t->obs[k].index);
         put(&b, "\tbra DONE;\n");
+        if (loops[th]) { /* out of budget: flag it, leave the registers unwritten */
+            put(&b, "P%u_SPUN:\n\tmov.u32 %%t9, 1;\n", th);
+            put(&b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%t9;\n\tbra DONE;\n",
+                p->spin_offset + 4 * th);
+        }
     }
     put(&b, "\nDONE:\n\tret;\n}\n");
     if (b.oom) {

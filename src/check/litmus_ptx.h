@@ -32,12 +32,15 @@ struct litmus_ptx_opts {
     bool prewarm;   /* pre-warm the L1 with every location the thread uses */
     unsigned gpus, gpms; /* the machine's topology (0: 1) */
     unsigned cpus;       /* its CPU cores (cpu.cores) */
+    unsigned spin_budget; /* backward jumps a looping thread may take (p_spin) before it
+                             gives up and raises its flag; 0: no budget, the kernel as before */
 };
 
 /* Kernel parameters, in order: p_mem (u64), p_out (u64), p_skew0..p_skew{T-1}
  * (u32 delay-loop iterations per thread), p_warm (u32 delay after pre-warm),
  * p_wmask0..p_wmask{T-1}, and for a test with threads on CPU cores p_cpu
- * (u32: 1 in the launch on the CPU cores).
+ * (u32: 1 in the launch on the CPU cores), then with spin_flags p_spin (u32:
+ * the spin budget).
  * Threads placed on CPU cores ("P1@cpu N") run in a second launch of the same
  * kernel on the CPU, together with the GPU's: CPU core N runs CTA N there. */
 struct litmus_ptx {
@@ -50,7 +53,12 @@ struct litmus_ptx {
     unsigned warp_of[LITMUS_MAX_THREADS];     /* warp in its CTA */
     unsigned loc_offset[LITMUS_MAX_LOCS];     /* byte offset of each location (aliases: root) */
     unsigned mem_bytes;                       /* size of the location buffer */
-    unsigned out_bytes;                       /* size of the result buffer (one word per obs) */
+    unsigned out_bytes;                       /* size of the result buffer (one word per obs,
+                                                 then one per thread with spin_flags) */
+    bool spin_flags;                          /* a spin budget and a loop: the p_spin parameter
+                                                 and, at spin_offset, a word per thread, 1 when
+                                                 it ran out of budget in a loop */
+    unsigned spin_offset;
 };
 
 /* Translate. Returns 0, or -1 with the reason the test cannot run (a skip,

@@ -7,7 +7,8 @@
  * express, one that can hang (the SC search finds a state where every thread
  * waits), and under a PTX model one whose liveness verdict says a run may
  * never finish. Every test is judged by the oracle first, so a test with no
- * reference verdict is judged all the same.
+ * reference verdict is judged all the same; one beyond the oracle's limits
+ * runs unjudged (UNKNOWN), its outcomes recorded.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_run.h"
@@ -18,7 +19,7 @@
 #include "base/rng.h"
 #include "host/host.h"
 
-const char *const litmus_status_names[3] = {"PASS", "FAIL", "SKIP"};
+const char *const litmus_status_names[4] = {"PASS", "FAIL", "SKIP", "UNKNOWN"};
 
 static void skip(struct litmus_result *r, const char *why)
 {
@@ -101,12 +102,19 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
     r->model = oracle_model_names[m];
     struct oracle_opts oo = {.unroll = o->unroll, .explain = true};
-    if (oracle_judge(t, (enum oracle_model)m, &oo, &r->oracle, err, errlen))
+    int judged = oracle_judge(t, (enum oracle_model)m, &oo, &r->oracle, err, errlen);
+    if (judged == ORACLE_LIMIT) {
+        /* run all the same: the outcomes are recorded, none is judged */
+        r->unjudged = true;
+        snprintf(r->reason, sizeof r->reason, "oracle limit: %.300s", err);
+        err[0] = 0;
+    } else if (judged) {
         return -1;
-    r->verdict = oracle_verdict(t, &r->oracle);
+    }
+    r->verdict = r->unjudged ? -1 : oracle_verdict(t, &r->oracle);
     r->check = litmus_ptx_check(t->kind, r->verdict);
     r->ref_verdict = !ref ? -1 : m == OM_PTX ? ref->verdict : m == OM_PTX6 ? ref->verdict6 : -1;
-    if (r->ref_verdict >= 0 && r->ref_verdict != r->verdict) {
+    if (r->ref_verdict >= 0 && !r->unjudged && r->ref_verdict != r->verdict) {
         r->ref_disagrees = true;
         r->status = LITMUS_FAIL;
         snprintf(r->reason, sizeof r->reason,
@@ -123,14 +131,23 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
     if (sc_enumerate(t, &r->sc, 0, err, errlen))
         return -1;
-    /* the [not SC] marks come from sc.cat, the model an SC run is judged by */
-    if (m != OM_SC && oracle_judge(t, OM_SC, &(struct oracle_opts){.unroll = o->unroll},
-                                   &r->sc_oracle, err, errlen))
-        return -1;
+    /* the [not SC] marks come from sc.cat, the model an SC run is judged by;
+     * from the interleavings when the oracle is beyond its limits */
+    bool sc_judged = !r->unjudged;
+    if (sc_judged && m != OM_SC) {
+        int sj = oracle_judge(t, OM_SC, &(struct oracle_opts){.unroll = o->unroll}, &r->sc_oracle,
+                              err, errlen);
+        if (sj && sj != ORACLE_LIMIT)
+            return -1;
+        sc_judged = !sj;
+        err[0] = 0;
+    }
     const struct oracle_result *sco = m == OM_SC ? &r->oracle : &r->sc_oracle;
-    r->sc_cond = oracle_cond_reachable(t, sco, true);
+    r->sc_cond =
+        sc_judged ? oracle_cond_reachable(t, sco, true) : sc_cond_reachable(t, &r->sc, true);
     if (!r->sc.n_outcomes) {
-        skip(r, "every execution waits forever at a barrier (a liveness test)");
+        skip(r, r->sc.may_hang ? "every execution waits forever at a barrier (a liveness test)"
+                               : "no interleaving terminates (a liveness test)");
         return 0;
     }
     if (r->sc.may_hang) {
@@ -170,7 +187,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             memcpy(image + p.loc_offset[k], &t->locs[k].init, 4);
     struct rng rng;
     rng_seed(&rng, o->seed, name_stream(t->name));
-    struct karg args[2 + 2 * LITMUS_MAX_THREADS + 2];
+    struct karg args[2 + 2 * LITMUS_MAX_THREADS + 3];
     unsigned n_args = 0;
     args[n_args++] = KARG_PTR(mem);
     args[n_args++] = KARG_PTR(out);
@@ -181,6 +198,9 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     for (unsigned th = 0; th < t->n_threads; th++)
         args[n_args++] = KARG_U32(0);
     unsigned cpu_at = p.n_cpu_ctas ? n_args++ : 0; /* p_cpu */
+    if (p.spin_flags)
+        args[n_args++] = KARG_U32(o->ptx.spin_budget); /* p_spin */
+    r->spin_checked = p.spin_flags;
 
     for (unsigned it = 0; it < o->iterations; it++) {
         for (unsigned th = 0; th < t->n_threads; th++) {
@@ -202,6 +222,17 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
                         n_args);
         }
         host_memcpy_from_dev(h, res, out, p.out_bytes);
+        uint32_t spun = 0; /* threads that ran out of their spin budget */
+        for (unsigned th = 0; th < t->n_threads && p.spin_flags; th++)
+            if (res[p.spin_offset / 4 + th])
+                spun |= 1u << th;
+        if (spun) { /* no final state: the iteration did not finish */
+            if (!r->n_spun)
+                r->first_spun = (unsigned)__builtin_ctz(spun);
+            r->n_spun++;
+            r->iterations++;
+            continue;
+        }
         for (unsigned k = 0; k < t->n_obs; k++) {
             const struct litmus_term *ob = &t->obs[k];
             if (ob->kind == LT_REG) {
@@ -219,8 +250,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         }
         if (!e->count) {
             e->cond = litmus_cond_holds(t, vals);
-            e->sc_allowed = oracle_allows(sco, vals);
-            e->forbidden = !oracle_allows(&r->oracle, vals);
+            e->sc_allowed = sc_judged ? oracle_allows(sco, vals) : sc_allows(&r->sc, vals);
+            e->forbidden = !r->unjudged && !oracle_allows(&r->oracle, vals);
         }
         e->count++;
         r->iterations++;
@@ -233,6 +264,21 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     host_delete(h);
     litmus_ptx_free(&p);
 
+    /* forward progress: where every fair interleaving ends, an iteration
+     * that did not is a failure; where one may not, it is a result */
+    r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
+    bool stuck = r->n_spun && r->progress_guaranteed;
+    char stuck_why[200];
+    snprintf(stuck_why, sizeof stuck_why,
+             "P%u ran out of its spin budget (%u backward jumps) in %u of %u iterations, though "
+             "every fair interleaving terminates",
+             r->first_spun, o->ptx.spin_budget, r->n_spun, r->iterations);
+    if (r->unjudged) {
+        r->status = stuck ? LITMUS_FAIL : LITMUS_UNKNOWN; /* r->reason names the limit */
+        if (stuck)
+            snprintf(r->reason, sizeof r->reason, "%s", stuck_why);
+        return 0;
+    }
     r->status = LITMUS_PASS;
     for (unsigned i = 0; i < r->n_hist; i++)
         if (r->hist[i].forbidden) {
@@ -245,6 +291,10 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
                          (unsigned long long)r->hist[i].count);
             r->status = LITMUS_FAIL;
         }
+    if (stuck && r->status == LITMUS_PASS)
+        snprintf(r->reason, sizeof r->reason, "%s", stuck_why);
+    if (stuck)
+        r->status = LITMUS_FAIL;
     /* coverage: what the model allows but never appeared */
     if (!is_ptx(r->model)) {
         unsigned seen = 0;
@@ -297,6 +347,21 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
             (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
             r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
+    if (r->spin_checked)
+        fprintf(out,
+                "  forward progress: %u of %u iterations finished within the spin budget; "
+                "termination %s\n",
+                r->iterations - r->n_spun, r->iterations,
+                r->progress_guaranteed ? "guaranteed (every fair interleaving ends)"
+                                       : "not guaranteed (a fair interleaving may run forever)");
+    if (r->status == LITMUS_UNKNOWN) {
+        fprintf(out, "  verdict: unknown (%s)\n  UNKNOWN (oracle limit)\n", r->reason);
+        return;
+    }
+    if (r->unjudged) { /* and a thread stuck where progress is guaranteed */
+        fprintf(out, "  verdict: unknown (oracle limit)\n  FAIL (%s)\n", r->reason);
+        return;
+    }
     fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model,
             r->verdict, litmus_check_names[r->check], r->oracle.n_allowed,
             r->oracle.n_outcomes);

@@ -33,14 +33,16 @@ struct litmus_run_opts {
     struct litmus_ptx_opts ptx;
 };
 
-enum litmus_status { LITMUS_PASS, LITMUS_FAIL, LITMUS_SKIP };
-extern const char *const litmus_status_names[3];
+/* UNKNOWN: run, but beyond the oracle's limits (ORACLE_LIMIT), so no outcome
+ * is judged: the outcomes are recorded and the test counted apart. */
+enum litmus_status { LITMUS_PASS, LITMUS_FAIL, LITMUS_SKIP, LITMUS_UNKNOWN };
+extern const char *const litmus_status_names[4];
 
 struct litmus_hist {
     int32_t *values;      /* one outcome (test->n_obs values) */
     uint64_t count;
     bool cond;            /* C holds in it */
-    bool forbidden;       /* the model forbids it */
+    bool forbidden;       /* the model forbids it (never, when the oracle could not judge) */
     bool sc_allowed;      /* SC can produce it */
 };
 
@@ -49,10 +51,12 @@ struct litmus_result {
     char protocol[64];
     const char *model;            /* the oracle model judging: "ptx", "ptx6", "sc", "tso" */
     enum litmus_status status;
-    char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome */
+    char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome;
+                                     UNKNOWN: the oracle's limit, file:line */
     unsigned iterations;          /* launches done */
     uint64_t hits;                /* iterations whose outcome satisfies C */
-    int verdict;                  /* the oracle's verdict on the clause (0/1) */
+    int verdict;                  /* the oracle's verdict on the clause (0/1), -1 unjudged */
+    bool unjudged;                /* beyond the oracle's limits: status UNKNOWN */
     int ref_verdict;              /* the reference table's for this model, -1 none */
     bool ref_disagrees;           /* both exist and differ */
     enum litmus_check check;      /* what the verdict demands */
@@ -63,16 +67,22 @@ struct litmus_result {
                                      1 when the allowed C / not-C never appeared (PTX) */
     char unseen_note[160];        /* what was allowed but never observed */
     struct sc_result sc;          /* the interleavings: can a run hang at a barrier? */
+    bool spin_checked;            /* the test loops and ran under a spin budget */
+    bool progress_guaranteed;     /* every fair interleaving ends (sc.may_livelock, may_hang) */
+    unsigned n_spun;              /* iterations in which a thread ran out of its budget (no
+                                     outcome recorded: a failure where progress is guaranteed) */
+    unsigned first_spun;          /* the thread that did, in the first of them */
     struct oracle_result oracle;  /* the model's judgement of every outcome */
     struct oracle_result sc_oracle; /* SC's, for the [not SC] marks (unused when the model
                                        is SC) */
 };
 
 /* Judge and, unless the test must be skipped, run it. `ref` may come from
- * litmus_refs_lookup (verdicts -1 if none). Returns 0; -1 with a message in
- * err only for an input error (a test the oracle or the SC search cannot
- * enumerate, an unknown model). Simulator faults (hangs past the machine's
- * limits, protocol holes) exit as usual. */
+ * litmus_refs_lookup (verdicts -1 if none). A test beyond the oracle's
+ * limits still runs, with status UNKNOWN. Returns 0; -1 with a message in
+ * err only for an input error (a test the oracle does not handle or the SC
+ * search cannot enumerate, an unknown model). Simulator faults (hangs past
+ * the machine's limits, protocol holes) exit as usual. */
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *res,
                char *err, size_t errlen);

@@ -109,11 +109,16 @@ struct ctx {
     unsigned unroll;
     bool explain;
     bool failed;
+    bool limit;                  /* the failure is one of the oracle's limits (fail_limit) */
+    bool chain[LITMUS_MAX_LOCS]; /* root -> its writes form one coherence chain, each
+                                    RMW reading its immediate predecessor (chain_locations) */
     char *err;
     size_t errlen;
     /* stage 1 */
     unsigned n_vals[LITMUS_MAX_LOCS];
     int32_t vals[LITMUS_MAX_LOCS][MAX_VALS];
+    unsigned n_spun_vals[LITMUS_MAX_LOCS];        /* values written on paths dropped as spinning */
+    int32_t spun_vals[LITMUS_MAX_LOCS][MAX_VALS]; /* this round: another thread may read them */
     bool head[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* a loop head */
     uint32_t killed[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* registers a loop head's
                                     straight-line start writes before reading them */
@@ -130,6 +135,7 @@ struct ctx {
     unsigned init_of[LITMUS_MAX_LOCS];           /* root -> its initial write */
     unsigned n_reads, reads[CAT_MAX_EVENTS];
     uint64_t rf_cand[CAT_MAX_EVENTS];            /* per read (index into reads) */
+    uint64_t rf_now[CAT_MAX_EVENTS];             /* the same, narrowed by the co chosen */
     unsigned n_wlocs, wloc[LITMUS_MAX_LOCS];     /* roots with writes beyond the initial one */
     unsigned n_w[LITMUS_MAX_LOCS], w[LITMUS_MAX_LOCS][CAT_MAX_EVENTS];
     uint64_t lco[LITMUS_MAX_LOCS][CAT_MAX_EVENTS]; /* co among w[l] (local indices) */
@@ -152,18 +158,37 @@ struct ctx {
     struct oracle_result *r;
 };
 
-static void fail(struct ctx *c, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
-static void fail(struct ctx *c, int line, const char *fmt, ...)
+static void vfail(struct ctx *c, int line, const char *fmt, va_list ap)
 {
     if (c->failed)
         return;
     c->failed = true;
     int n = line > 0 ? snprintf(c->err, c->errlen, "%s:%d: ", c->t->path, line)
                      : snprintf(c->err, c->errlen, "%s: ", c->t->path);
-    va_list ap;
-    va_start(ap, fmt);
     if (n >= 0 && (size_t)n < c->errlen)
         vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+}
+
+/* The test is outside what the oracle handles (an unsupported instruction). */
+static void fail(struct ctx *c, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void fail(struct ctx *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(c, line, fmt, ap);
+    va_end(ap);
+}
+
+/* The test is beyond the oracle's limits (events, paths, values, candidates,
+ * the unroll bound): ORACLE_LIMIT, a test that can still run unjudged. */
+static void fail_limit(struct ctx *c, int line, const char *fmt, ...) PRINTF_LIKE(3, 4);
+static void fail_limit(struct ctx *c, int line, const char *fmt, ...)
+{
+    if (!c->failed)
+        c->limit = true;
+    va_list ap;
+    va_start(ap, fmt);
+    vfail(c, line, fmt, ap);
     va_end(ap);
 }
 
@@ -181,9 +206,10 @@ static struct tev *add_ev(struct ctx *c, struct tstate *s, const struct litmus_i
                           enum ekind k)
 {
     if (s->tr.n == MAX_TEV) {
-        fail(c, in->line, "a thread runs more than %d events (accesses, fences, barriers); the "
-                          "oracle cannot enumerate it",
-             MAX_TEV);
+        fail_limit(c, in->line,
+                   "a thread runs more than %d events (accesses, fences, barriers); the "
+                   "oracle cannot enumerate it",
+                   MAX_TEV);
         return NULL;
     }
     struct tev *e = &s->tr.ev[s->tr.n];
@@ -208,13 +234,13 @@ static void record(struct ctx *c, unsigned th, struct tstate *s)
         c->first_cut = s->tr.cut_line;
     if (ts->n == MAX_TRACES) {
         if (c->first_cut)
-            fail(c, c->first_cut,
-                 "a loop takes more than %u backward jumps (the unroll bound) on some of "
-                 "thread P%u's more than %d paths; the oracle cannot enumerate it",
-                 c->unroll, th, MAX_TRACES);
+            fail_limit(c, c->first_cut,
+                       "a loop takes more than %u backward jumps (the unroll bound) on some of "
+                       "thread P%u's more than %d paths; the oracle cannot enumerate it",
+                       c->unroll, th, MAX_TRACES);
         else
-            fail(c, 0, "thread P%u has more than %d paths; the oracle cannot enumerate it", th,
-                 MAX_TRACES);
+            fail_limit(c, 0, "thread P%u has more than %d paths; the oracle cannot enumerate it",
+                       th, MAX_TRACES);
         return;
     }
     if (ts->n == ts->cap) {
@@ -233,6 +259,34 @@ static void record(struct ctx *c, unsigned th, struct tstate *s)
         c->max_backjumps = s->tr.backjumps;
 }
 
+static bool has_val(const struct ctx *c, unsigned root, int32_t v);
+
+/* A path dropped as spinning still wrote what it wrote before it began to
+ * spin (a hand-off that stores, then waits): another thread may read those
+ * values, so they join the next round's values like a recorded trace's. */
+static void keep_spun_values(struct ctx *c, unsigned th, const struct trace *tr)
+{
+    for (unsigned e = 0; e < tr->n; e++) {
+        const struct tev *ev = &tr->ev[e];
+        unsigned root = (unsigned)ev->root;
+        if (ev->kind != EK_W || has_val(c, root, ev->value))
+            continue;
+        unsigned k = 0;
+        while (k < c->n_spun_vals[root] && c->spun_vals[root][k] != ev->value)
+            k++;
+        if (k < c->n_spun_vals[root])
+            continue;
+        if (k == MAX_VALS) {
+            fail_limit(c, c->t->th[th].ins[ev->instr].line,
+                       "location %s takes more than %d values (a counting loop?); the oracle "
+                       "cannot enumerate it",
+                       c->t->locs[root].name, MAX_VALS);
+            return;
+        }
+        c->spun_vals[root][c->n_spun_vals[root]++] = ev->value;
+    }
+}
+
 /* Arrival at a loop head: false when the thread is spinning: no store or
  * barrier arrival since it was last here, and the same registers, except
  * those the loop body overwrites before reading (the value a failed poll
@@ -246,11 +300,13 @@ static bool loop_head(struct ctx *c, unsigned th, struct tstate *s, int line)
         bool same = true;
         for (unsigned r = 0; r < LITMUS_MAX_REGS && same; r++)
             same = !(live >> r & 1) || s->snap[i].regs[r] == s->regs[r];
-        if (same)
+        if (same) {
+            keep_spun_values(c, th, &s->tr);
             return false;
+        }
     }
     if (s->n_snaps == MAX_SNAPS) {
-        fail(c, line, "a loop runs more than %d iterations without a store", MAX_SNAPS);
+        fail_limit(c, line, "a loop runs more than %d iterations without a store", MAX_SNAPS);
         return false;
     }
     s->snap[s->n_snaps].pc = (int)s->pc;
@@ -319,7 +375,11 @@ static void read_value(struct ctx *c, unsigned th, const struct tstate *s0, int3
             w->value = (int32_t)atom_new(in, (uint32_t)v, a);
             w->data = (1ull << ri) | opdeps(s, &in->a) | opdeps(s, &in->b);
             s->tr.rmw_w[ri] = (int8_t)wi;
-            s->n_snaps = 0;
+            /* a copy of the value read changes nothing a later iteration
+             * could tell (chain_locations): it is no store for the
+             * spin rule */
+            if (!(w->value == v && c->chain[r->root]))
+                s->n_snaps = 0;
         }
         /* the read half acquires, the write half releases */
         bool acq = in->sem == SEM_ACQUIRE || in->sem == SEM_ACQ_REL;
@@ -418,6 +478,59 @@ static void explore(struct ctx *c, unsigned th, struct tstate *s)
     }
 }
 
+static bool scope_has(const struct litmus_test *t, unsigned scope, int a, int b)
+{
+    switch (scope) {
+    case SCOPE_CTA:
+        return t->th[a].gpu == t->th[b].gpu && t->th[a].cta == t->th[b].cta;
+    case SCOPE_GPU:
+        return t->th[a].gpu == t->th[b].gpu;
+    case SCOPE_SYS:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The locations where a failed retry iteration's RMW may be cut when it
+ * writes back the value it read: every access of the location in the test is
+ * strong, generic, through the location's own name (no alias), and in the
+ * scope of every other thread's access, so that every pair is morally strong.
+ * Then the location's writes form one chain in co in which each RMW reads its
+ * immediate predecessor, and removing the copy (re-pointing its readers at
+ * what it copied) keeps every consistent execution consistent
+ * (docs/oracle.md, "Retry loops of atomics"). Not under TSO, whose
+ * reads-from of a thread's own writes is outside its global order. */
+static void chain_locations(struct ctx *c, enum oracle_model m)
+{
+    const struct litmus_test *t = c->t;
+    for (unsigned l = 0; l < t->n_locs; l++)
+        c->chain[l] = m != OM_TSO && t->locs[l].alias_of < 0;
+    for (unsigned l = 0; l < t->n_locs; l++)
+        if (t->locs[l].alias_of >= 0)
+            c->chain[t->locs[l].root] = false;
+    for (unsigned ta = 0; ta < t->n_threads; ta++)
+        for (unsigned i = 0; i < t->th[ta].n_instrs; i++) {
+            const struct litmus_instr *a = &t->th[ta].ins[i];
+            if (a->loc < 0 || a->op == LOP_BAR_SYNC || a->op == LOP_BAR_ARRIVE)
+                continue;
+            unsigned root = (unsigned)t->locs[a->loc].root;
+            if (a->sem == SEM_WEAK || a->scope >= SCOPE_N || a->proxy != LPROXY_GENERIC) {
+                c->chain[root] = false;
+                continue;
+            }
+            for (unsigned tb = 0; tb < t->n_threads; tb++)
+                for (unsigned j = 0; j < t->th[tb].n_instrs && tb != ta; j++) {
+                    const struct litmus_instr *b = &t->th[tb].ins[j];
+                    if (b->loc >= 0 && b->op != LOP_BAR_SYNC && b->op != LOP_BAR_ARRIVE &&
+                        (unsigned)t->locs[b->loc].root == root && b->scope < SCOPE_N &&
+                        !(scope_has(t, a->scope, (int)ta, (int)tb) &&
+                          scope_has(t, b->scope, (int)tb, (int)ta)))
+                        c->chain[root] = false;
+                }
+        }
+}
+
 static bool has_val(const struct ctx *c, unsigned root, int32_t v)
 {
     for (unsigned i = 0; i < c->n_vals[root]; i++)
@@ -491,6 +604,22 @@ static void make_traces(struct ctx *c)
             memcpy(s0->regs, t->th[th].reg_init, sizeof s0->regs);
             explore(c, th, s0);
         }
+        for (unsigned l = 0; l < t->n_locs && !c->failed; l++) {
+            for (unsigned k = 0; k < c->n_spun_vals[l]; k++) {
+                if (has_val(c, l, c->spun_vals[l][k]))
+                    continue;
+                if (c->n_vals[l] == MAX_VALS) {
+                    fail_limit(c, 0,
+                               "location %s takes more than %d values (a counting loop?); the "
+                               "oracle cannot enumerate it",
+                               t->locs[l].name, MAX_VALS);
+                    break;
+                }
+                c->vals[l][c->n_vals[l]++] = c->spun_vals[l][k];
+                grew = true;
+            }
+            c->n_spun_vals[l] = 0;
+        }
         for (unsigned th = 0; th < t->n_threads && !c->failed; th++)
             for (unsigned k = 0; k < c->ts[th].n; k++) {
                 const struct trace *tr = &c->ts[th].v[k];
@@ -499,10 +628,10 @@ static void make_traces(struct ctx *c)
                     if (ev->kind != EK_W || has_val(c, (unsigned)ev->root, ev->value))
                         continue;
                     if (c->n_vals[ev->root] == MAX_VALS) {
-                        fail(c, t->th[th].ins[ev->instr].line,
-                             "location %s takes more than %d values (a counting loop?); the "
-                             "oracle cannot enumerate it",
-                             t->locs[ev->root].name, MAX_VALS);
+                        fail_limit(c, t->th[th].ins[ev->instr].line,
+                                   "location %s takes more than %d values (a counting loop?); the "
+                                   "oracle cannot enumerate it",
+                                   t->locs[ev->root].name, MAX_VALS);
                         break;
                     }
                     c->vals[ev->root][c->n_vals[ev->root]++] = ev->value;
@@ -723,17 +852,18 @@ static void judge(struct ctx *c)
 {
     struct oracle_result *r = c->r;
     if (++r->n_candidates > MAX_CANDIDATES) {
-        fail(c, 0, "more than %llu candidate executions; the oracle cannot enumerate it",
-             MAX_CANDIDATES);
+        fail_limit(c, 0, "more than %llu candidate executions; the oracle cannot enumerate it",
+                   MAX_CANDIDATES);
         return;
     }
     static struct cat_fail f;
     if (c->cut_line) {
         if (cat_consistent(c->cat, &c->x, NULL))
-            fail(c, c->cut_line,
-                 "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
-                 "execution; its iterations store, so they cannot be cut as spinning",
-                 c->unroll);
+            fail_limit(
+                c, c->cut_line,
+                "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
+                "execution; its iterations store, so they cannot be cut as spinning",
+                c->unroll);
         return;
     }
     if (cat_consistent(c->cat, &c->x, c->explain ? &f : NULL)) {
@@ -810,7 +940,7 @@ static void choose_rf(struct ctx *c, unsigned i)
         return;
     }
     unsigned rd = c->reads[i];
-    for (uint64_t s = c->rf_cand[i]; s; s &= s - 1) {
+    for (uint64_t s = c->rf_now[i]; s; s &= s - 1) {
         unsigned w = (unsigned)__builtin_ctzll(s);
         c->x.rel[CR_RF][w] |= 1ull << rd;
         choose_rf(c, i + 1);
@@ -827,7 +957,7 @@ static void outcomes(struct ctx *c, unsigned obs)
         return;
     if (obs == t->n_obs) {
         if (c->n_cur == MAX_VARIANTS) {
-            fail(c, 0, "more than %d final states of one execution", MAX_VARIANTS);
+            fail_limit(c, 0, "more than %d final states of one execution", MAX_VARIANTS);
             return;
         }
         int k = outcome_index(c);
@@ -864,6 +994,54 @@ static void outcomes(struct ctx *c, unsigned obs)
     }
 }
 
+/* The reads-from choices the co chosen leaves: on a chain location an RMW
+ * reads the immediate co-predecessor of its own write, every other choice
+ * being inconsistent (docs/oracle.md, "Retry loops of atomics": reading
+ * an earlier write puts the predecessor between, against Atomicity; a later
+ * one makes the write cause its own co-predecessor, against Coherence). This
+ * prunes those candidates before they are built; false when no candidate is
+ * left (and, explaining, says why for outcomes not yet explained). */
+static bool narrow_rf(struct ctx *c)
+{
+    const cat_rel *co = &c->x.rel[CR_CO];
+    for (unsigned i = 0; i < c->n_reads; i++) {
+        unsigned rd = c->reads[i];
+        c->rf_now[i] = c->rf_cand[i];
+        uint64_t own = c->x.rel[CR_RMW][rd];
+        if (!own || !c->chain[c->ev[rd].root])
+            continue;
+        unsigned w = (unsigned)__builtin_ctzll(own);
+        uint64_t before = 0; /* the writes co-before w */
+        for (unsigned e = 0; e < c->n_ev; e++)
+            if ((*co)[e] >> w & 1)
+                before |= 1ull << e;
+        uint64_t pred = 0;
+        for (uint64_t s = before; s; s &= s - 1) {
+            unsigned p = (unsigned)__builtin_ctzll(s);
+            if (!((*co)[p] & before))
+                pred |= 1ull << p;
+        }
+        c->rf_now[i] &= pred;
+        if (c->rf_now[i])
+            continue;
+        ++c->r->n_pruned;
+        if (c->explain)
+            for (unsigned k = 0; k < c->n_cur; k++)
+                if (!c->r->allowed[c->cur[k]] && !c->r->why[c->cur[k]]) {
+                    char d[160], buf[400];
+                    describe(c, rd, d, sizeof d);
+                    snprintf(buf, sizeof buf,
+                             "violates axiom-Atomicity or axiom-Coherence: under this "
+                             "coherence order %s can read only the write just before its "
+                             "own, which wrote another value\n",
+                             d);
+                    c->r->why[c->cur[k]] = strdup(buf);
+                }
+        return false;
+    }
+    return true;
+}
+
 /* co of every location chosen. */
 static void co_done(struct ctx *c)
 {
@@ -884,6 +1062,8 @@ static void co_done(struct ctx *c)
                 c->x.rel[CR_CO][c->w[l][i]] |= 1ull << c->w[l][__builtin_ctzll(s)];
         }
     }
+    if (!narrow_rf(c))
+        return;
     memset(c->x.rel[CR_RF], 0, c->n_ev * sizeof(uint64_t));
     choose_rf(c, 0);
 }
@@ -963,20 +1143,6 @@ static void choose_co(struct ctx *c, unsigned li)
 
 /* ---- stage 2: one combination of traces ---- */
 
-static bool scope_has(const struct litmus_test *t, unsigned scope, int a, int b)
-{
-    switch (scope) {
-    case SCOPE_CTA:
-        return t->th[a].gpu == t->th[b].gpu && t->th[a].cta == t->th[b].cta;
-    case SCOPE_GPU:
-        return t->th[a].gpu == t->th[b].gpu;
-    case SCOPE_SYS:
-        return true;
-    default:
-        return false;
-    }
-}
-
 static bool is_member(const struct litmus_test *t, unsigned th, const struct tev *key)
 {
     for (unsigned i = 0; i < t->th[th].n_instrs; i++) {
@@ -1036,8 +1202,8 @@ static bool plan_barriers(struct ctx *c)
             for (uint64_t s = grp; s; s &= s - 1) {
                 unsigned f = (unsigned)__builtin_ctzll(s);
                 if (q->n == ARRAY_LEN(q->ev)) {
-                    fail(c, 0, "more than %zu arrivals at one counted barrier",
-                         ARRAY_LEN(q->ev));
+                    fail_limit(c, 0, "more than %zu arrivals at one counted barrier",
+                               ARRAY_LEN(q->ev));
                     return false;
                 }
                 q->ev[q->n++] = f;
@@ -1285,8 +1451,8 @@ static void build(struct ctx *c)
     choose_co(c, 0);
     return;
 too_many:
-    fail(c, 0, "more than %d events in one execution; the oracle cannot enumerate it",
-         CAT_MAX_EVENTS);
+    fail_limit(c, 0, "more than %d events in one execution; the oracle cannot enumerate it",
+               CAT_MAX_EVENTS);
 }
 
 static void combine(struct ctx *c, unsigned th)
@@ -1295,9 +1461,10 @@ static void combine(struct ctx *c, unsigned th)
         return;
     if (th == c->t->n_threads) {
         if (++c->n_combos > MAX_CANDIDATES) {
-            fail(c, 0, "more than %llu combinations of thread traces; the oracle cannot "
+            fail_limit(c, 0,
+                       "more than %llu combinations of thread traces; the oracle cannot "
                        "enumerate it",
-                 MAX_CANDIDATES);
+                       MAX_CANDIDATES);
             return;
         }
         c->cut_line = 0;
@@ -1371,13 +1538,14 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
     c->errlen = errlen;
     c->r = r;
     r->unroll = c->unroll;
+    chain_locations(c, m);
     make_traces(c);
     if (!c->failed)
         combine(c, 0);
     r->max_backjumps = c->max_backjumps;
     for (unsigned th = 0; th < LITMUS_MAX_THREADS; th++)
         free(c->ts[th].v);
-    bool failed = c->failed;
+    bool failed = c->failed, limit = c->limit;
     free(c);
     if (!failed && sort_result(r)) {
         snprintf(err, errlen, "%s: out of memory", t->path);
@@ -1385,7 +1553,7 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
     }
     if (failed) {
         oracle_result_free(r);
-        return -1;
+        return limit ? ORACLE_LIMIT : -1;
     }
     for (unsigned i = 0; i < r->n_outcomes; i++)
         r->n_allowed += r->allowed[i];
@@ -1419,6 +1587,20 @@ bool oracle_cond_reachable(const struct litmus_test *t, const struct oracle_resu
 
 int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r)
 {
+    if (!t->n_obs_cond) {
+        /* a constant condition (exists (0 == 0)): its value, and whether any
+         * execution terminates (docs/oracle.md, "Conditions") */
+        static const int32_t none[LITMUS_MAX_OBS];
+        bool holds = litmus_cond_holds(t, none), any = r->n_allowed > 0;
+        switch (t->kind) {
+        case LITMUS_EXISTS:
+            return holds && any;
+        case LITMUS_NOT_EXISTS:
+            return !(holds && any);
+        default:
+            return holds || !any;
+        }
+    }
     switch (t->kind) {
     case LITMUS_EXISTS:
         return oracle_cond_reachable(t, r, true);

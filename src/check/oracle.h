@@ -17,11 +17,16 @@
  * Loops: an iteration that comes back to its loop head with the same registers
  * and no store since is a thread spinning on a value (as the reference tool
  * treats it), and that path is dropped; executions in which every thread
- * finishes are the only ones that count. A loop that takes more than the
- * unroll bound of backward jumps in one trace is an input error (file:line),
- * never a verdict from a cut search. So are tests with more events than the
- * bit matrices hold, and tests with more than a million candidate
- * executions (tens of seconds), which are refused rather than left running.
+ * finishes are the only ones that count. An RMW that writes back the value it
+ * read on a location whose accesses are all morally strong (a failed
+ * exchange/CAS/add-0 retry) is no store for this rule, and such an RMW reads
+ * the immediate coherence predecessor of its write, which narrows reads-from
+ * before candidates are built (docs/oracle.md). A loop that takes more than
+ * the unroll bound of backward jumps in a consistent execution is beyond the
+ * oracle's limits (ORACLE_LIMIT, file:line), never a verdict from a cut
+ * search. So are tests with more events than the bit matrices hold, and
+ * tests with more than a million candidate executions (tens of seconds),
+ * which are refused rather than left running.
  *
  * Barriers (the dialect's rules, litmus/README.md): barriers pair by
  * (GPU, CTA, inst, id value); without a count the k-th arrivals of every
@@ -63,14 +68,21 @@ struct oracle_result {
                                candidate and its witness (NULL when allowed) */
     unsigned n_allowed;
     uint64_t n_candidates;  /* candidate executions judged by the model */
+    uint64_t n_pruned;      /* coherence orders dropped unjudged: no reads-from choice
+                               of a chain location's RMW is consistent with them */
     unsigned unroll;        /* the bound used */
     unsigned max_backjumps; /* the most backward jumps one trace took */
 };
 
-/* Judge every candidate execution of t under model m. Returns 0, or -1 with
- * "file:line: why" in err when the test is outside what the oracle can
- * enumerate (loop beyond the bound, too many events, values that never
- * settle). */
+/* oracle_judge's answer for a test beyond the oracle's limits. */
+#define ORACLE_LIMIT (-2)
+
+/* Judge every candidate execution of t under model m. Returns 0; or, with
+ * "file:line: why" in err, ORACLE_LIMIT when the test is beyond what the
+ * oracle can enumerate (a loop beyond the unroll bound, too many events,
+ * paths, values or candidate executions: the test is valid, only unjudged),
+ * or -1 when the oracle does not handle it (an unsupported instruction, out
+ * of memory). */
 int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct oracle_opts *o,
                  struct oracle_result *r, char *err, size_t errlen);
 void oracle_result_free(struct oracle_result *r);
@@ -79,7 +91,9 @@ void oracle_result_free(struct oracle_result *r);
 bool oracle_allows(const struct oracle_result *r, const int32_t *values);
 /* The test's verdict in the reference tool's sense (litmus/README.md):
  * exists C: 1 iff an allowed outcome satisfies C; ~exists C: 1 iff none
- * does; forall C: 1 iff every allowed outcome satisfies C. */
+ * does; forall C: 1 iff every allowed outcome satisfies C. A condition that
+ * names no register or location is decided by its value and whether any
+ * outcome is allowed, without scanning them. */
 int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r);
 /* Whether some allowed outcome satisfies (want) or violates (!want) C. */
 bool oracle_cond_reachable(const struct litmus_test *t, const struct oracle_result *r, bool want);

@@ -6,7 +6,8 @@
  * barrier group its arrival mask and completion flag. States are interned in
  * an open-addressing hash set over one growing arena, and explored depth
  * first with an explicit stack, so the search allocates only when the arena
- * or the set grows.
+ * or the set grows. Then the strongly connected sets of states say whether a
+ * fair interleaving can run forever (find_livelock).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/sc_enum.h"
@@ -118,6 +119,16 @@ static int intern(struct search *s, const int32_t *st)
     s->stack[s->sp++] = s->n;
     s->n++;
     return 1;
+}
+
+/* The index of a state already interned. */
+static uint64_t lookup(const struct search *s, const int32_t *st)
+{
+    unsigned w = s->ly.words;
+    uint64_t h = hash(st, w) & (s->n_slots - 1);
+    while (memcmp(s->arena + (uint64_t)(s->slots[h] - 1) * w, st, w * sizeof *st))
+        h = (h + 1) & (s->n_slots - 1);
+    return s->slots[h] - 1;
 }
 
 static int32_t val(const struct search *s, const int32_t *st, unsigned th,
@@ -237,6 +248,110 @@ static int record_outcome(struct search *s, const int32_t *st)
     return 0;
 }
 
+/* Threads of state v that can move (not finished, not waiting at a
+ * barrier). */
+static uint32_t movers(const struct search *s, uint64_t v)
+{
+    const int32_t *cs = s->arena + v * s->ly.words;
+    uint32_t m = 0;
+    for (unsigned th = 0; th < s->t->n_threads; th++)
+        if (cs[s->ly.pc + th] < (int32_t)s->t->th[th].n_instrs && !cs[s->ly.wait + th])
+            m |= 1u << th;
+    return m;
+}
+
+/* The state thread th moves v to. */
+static uint64_t successor(struct search *s, uint64_t v, unsigned th, int32_t *st)
+{
+    memcpy(st, s->arena + v * s->ly.words, s->ly.words * sizeof *st);
+    step(s, st, th);
+    return lookup(s, st);
+}
+
+/* Whether some fair interleaving runs forever: a strongly connected set of
+ * reachable states (Tarjan's algorithm, iterative) inside which every
+ * thread that can move somewhere in the set moves at least once. A fair
+ * scheduler (a thread that can move infinitely often does move) can then
+ * cycle there forever; otherwise every fair interleaving leaves each such
+ * set and ends. The spin loops of a state repeat it: a self-loop. */
+static int find_livelock(struct search *s, bool *livelock)
+{
+    const uint32_t none = UINT32_MAX;
+    uint64_t n = s->n;
+    uint32_t *idx = malloc(n * sizeof *idx), *low = malloc(n * sizeof *low);
+    uint32_t *comp = malloc(n * sizeof *comp), *tstack = malloc(n * sizeof *tstack);
+    struct frame {
+        uint32_t v;
+        uint8_t th;
+    } *call = malloc(n * sizeof *call);
+    uint32_t *moved = calloc(n, sizeof *moved), *can = calloc(n, sizeof *can);
+    int32_t *st = malloc(s->ly.words * sizeof *st);
+    bool *on = calloc(n, sizeof *on);
+    int rc = -1;
+    if (!idx || !low || !comp || !tstack || !call || !moved || !can || !st || !on)
+        goto out;
+    for (uint64_t v = 0; v < n; v++)
+        idx[v] = comp[v] = none;
+    uint32_t next = 0, n_comp = 0, tsp = 0;
+    for (uint64_t root = 0; root < n; root++) {
+        if (idx[root] != none)
+            continue;
+        uint64_t csp = 0;
+        call[csp++] = (struct frame){(uint32_t)root, 0};
+        idx[root] = low[root] = next++;
+        tstack[tsp++] = (uint32_t)root;
+        on[root] = true;
+        while (csp) {
+            struct frame *f = &call[csp - 1];
+            uint32_t v = f->v;
+            if (f->th < s->t->n_threads) {
+                unsigned th = f->th++;
+                if (!(movers(s, v) >> th & 1))
+                    continue;
+                uint64_t u = successor(s, v, th, st);
+                if (idx[u] == none) {
+                    idx[u] = low[u] = next++;
+                    tstack[tsp++] = (uint32_t)u;
+                    on[u] = true;
+                    call[csp++] = (struct frame){(uint32_t)u, 0};
+                } else if (on[u] && idx[u] < low[v]) {
+                    low[v] = idx[u];
+                }
+                continue;
+            }
+            csp--;
+            if (csp && low[v] < low[call[csp - 1].v])
+                low[call[csp - 1].v] = low[v];
+            if (low[v] != idx[v])
+                continue;
+            uint32_t u;
+            do {
+                u = tstack[--tsp];
+                on[u] = false;
+                comp[u] = n_comp;
+            } while (u != v);
+            n_comp++;
+        }
+    }
+    /* per component: the threads that can move in it, and those that move
+     * without leaving it (indexed by component number) */
+    for (uint64_t v = 0; v < n; v++) {
+        uint32_t m = movers(s, v);
+        can[comp[v]] |= m;
+        for (unsigned th = 0; th < s->t->n_threads; th++)
+            if ((m >> th & 1) && comp[successor(s, v, th, st)] == comp[v])
+                moved[comp[v]] |= 1u << th;
+    }
+    *livelock = false;
+    for (uint32_t k = 0; k < n_comp && !*livelock; k++)
+        *livelock = moved[k] && !(can[k] & ~moved[k]);
+    rc = 0;
+out:
+    free(idx), free(low), free(comp), free(tstack), free(call), free(moved), free(can);
+    free(st), free(on);
+    return rc;
+}
+
 static unsigned cmp_n; /* outcome width for qsort */
 static int cmp_vals(const void *a, const void *b)
 {
@@ -292,6 +407,8 @@ int sc_enumerate(const struct litmus_test *t, struct sc_result *r, uint64_t max_
             s.hang = true;
         }
     }
+    if (find_livelock(&s, &r->may_livelock))
+        goto oom;
     cmp_n = t->n_obs;
     if (s.n_outs && t->n_obs)
         qsort(s.outs, s.n_outs, t->n_obs * sizeof(int32_t), cmp_vals);

@@ -13,7 +13,10 @@
  * not wait) and can then be used again. The search memoises (pcs, registers,
  * memory, barrier) states, so a spin loop that revisits a state is cut there,
  * and only executions in which every thread finishes produce outcomes;
- * states where no thread can move are recorded as a possible hang.
+ * states where no thread can move are recorded as a possible hang, and a
+ * cycle of states that a fair scheduler can follow forever (every thread
+ * that can move does, and none leaves) as a possible livelock: without one,
+ * every fair interleaving terminates (forward progress is guaranteed).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_SC_ENUM_H
@@ -26,6 +29,8 @@ struct sc_result {
     unsigned n_outcomes;
     int32_t *outcomes;    /* n_outcomes rows of n_obs values, sorted, distinct */
     bool may_hang;        /* some interleaving reaches a state where nobody can move */
+    bool may_livelock;    /* some fair interleaving never ends: a set of states it can
+                             cycle through forever, every thread that can move moving */
     uint64_t n_states;    /* distinct states visited */
 };
 

@@ -31,8 +31,9 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh litmus [--protocol NAME|all] [--functional] [--config F] [--set K=V]\n"
             "                     [--model ptx|ptx6|sc|tso] [--explain] [--unroll N]\n"
-            "                     [--iterations N] [--seed S] [--json FILE] [--core]\n"
-            "                     [--skew N] [--jitter N] [--no-prewarm] [--all-lanes] [--pack]\n"
+            "                     [--iterations N] [--spin-budget N] [--seed S] [--json FILE]\n"
+            "                     [--core] [--skew N] [--jitter N] [--no-prewarm] [--all-lanes]\n"
+            "                     [--pack]\n"
             "                     FILE|DIR...\n"
             "\n"
             "Runs PTX litmus tests (the dialect of the suite in litmus/, see litmus/README.md)\n"
@@ -56,17 +57,20 @@ static void usage(FILE *out)
             "\n"
             "The oracle: every test is judged by gpucoh's own memory-model oracle, which\n"
             "enumerates the test's candidate executions (reads-from, coherence order, RMW\n"
-            "values, fence.sc order, barrier pairing; spin loops cut, other loops unrolled\n"
-            "up to --unroll) and evaluates a cat model on each: ptx (PTX ISA 7.5, the\n"
-            "mixed-proxy model), ptx6 (PTX 6.0), sc (sequential consistency) or tso\n"
-            "(x86-TSO); the models are litmus/models/*.cat, built into gpucoh. An observed\n"
-            "outcome the model does not allow is a FAIL (exit 1), whether or not the test\n"
-            "has a reference verdict; a test of your own is judged the same way. Where the\n"
-            "suite's reference verdicts (litmus/expected, computed by Dat3M) cover the test\n"
-            "under the model, the oracle's verdict must equal it: a disagreement is a FAIL\n"
-            "that names both. An allowed outcome never observed is a note. Tests needing\n"
-            "what the simulated machine does not model (proxies, aliases, several GPUs) and\n"
-            "tests that can hang at a barrier are skipped, never passed.\n"
+            "values, fence.sc order, barrier pairing; spin loops and retry loops of atomics\n"
+            "cut, other loops unrolled up to --unroll; docs/oracle.md) and evaluates a cat\n"
+            "model on each: ptx (PTX ISA 7.5, the mixed-proxy model), ptx6 (PTX 6.0), sc\n"
+            "(sequential consistency) or tso (x86-TSO); the models are litmus/models/*.cat,\n"
+            "built into gpucoh. An observed outcome the model does not allow is a FAIL\n"
+            "(exit 1), whether or not the test has a reference verdict; a test of your own\n"
+            "is judged the same way. Where the suite's reference verdicts (litmus/expected,\n"
+            "computed by Dat3M) cover the test under the model, the oracle's verdict must\n"
+            "equal it: a disagreement is a FAIL that names both. An allowed outcome never\n"
+            "observed is a note. Tests needing what the simulated machine does not model\n"
+            "(proxies, aliases, several GPUs) and tests that can hang at a barrier are\n"
+            "skipped, never passed. A test beyond the oracle's limits (a loop past\n"
+            "--unroll, a million candidate executions) still runs: its outcomes are recorded\n"
+            "unjudged, reported UNKNOWN (oracle limit) and counted apart.\n"
             "\n"
             "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one\n"
             "                       but the multi-GPM ones (name those: nhcc, hmg, ...);\n"
@@ -79,8 +83,14 @@ static void usage(FILE *out)
             "                       forbidden one, the axiom it violates and a witness cycle of\n"
             "                       events and relations; then the verdict and the reference's\n"
             "  --unroll N           backward jumps a loop that stores may take (default 8); a\n"
-            "                       test that needs more is an input error, never a verdict\n"
+            "                       test that needs more gets no verdict: unknown when run,\n"
+            "                       an error (exit 2) with --explain\n"
             "  --iterations N       launches per test and protocol (default 100)\n"
+            "  --spin-budget N      backward jumps a looping thread may take in one launch\n"
+            "                       (default 4096; 0: unbounded, the kernel without the\n"
+            "                       check); one that runs out gives up, its iteration has\n"
+            "                       no outcome, and where every fair SC interleaving ends\n"
+            "                       (termination guaranteed) the test FAILs (docs/oracle.md)\n"
             "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
             "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
             "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
@@ -98,8 +108,8 @@ static void usage(FILE *out)
             "\n"
             "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed or the\n"
             "oracle disagrees with a reference verdict, 2 usage or input error (a malformed\n"
-            "test, or one the oracle cannot enumerate: file:line; the other tests still run),\n"
-            "3 simulator fault\n"
+            "test, or under --explain one the oracle cannot enumerate: file:line; the other\n"
+            "tests still run), 3 simulator fault; unknown (oracle limit) leaves it as it is\n"
             "\n"
             "examples:\n"
             "  gpucoh litmus --explain litmus/ptx/Manual/MP-gpu.litmus\n"
@@ -235,7 +245,10 @@ static cJSON *result_json(const struct litmus_result *r)
         cJSON_AddItemToArray(h, e);
     }
     cJSON_AddNumberToObject(o, "hits", (double)r->hits);
-    cJSON_AddNumberToObject(o, "verdict", r->verdict);
+    if (r->unjudged)
+        cJSON_AddNullToObject(o, "verdict");
+    else
+        cJSON_AddNumberToObject(o, "verdict", r->verdict);
     cJSON_AddStringToObject(o, "verdict_use", litmus_check_names[r->check]);
     cJSON_AddNumberToObject(o, "outcomes_allowed", r->oracle.n_allowed);
     if (r->ref_verdict >= 0)
@@ -243,7 +256,11 @@ static cJSON *result_json(const struct litmus_result *r)
     else
         cJSON_AddNullToObject(o, "reference_verdict");
     cJSON_AddBoolToObject(o, "sc_reaches_condition", r->sc_cond);
-    static const char *const st[3] = {"pass", "fail", "skip"};
+    if (r->spin_checked) {
+        cJSON_AddNumberToObject(o, "iterations_out_of_spin_budget", r->n_spun);
+        cJSON_AddBoolToObject(o, "termination_guaranteed", r->progress_guaranteed);
+    }
+    static const char *const st[4] = {"pass", "fail", "skip", "unknown"};
     cJSON_AddStringToObject(o, "result", st[r->status]);
     if (r->reason[0])
         cJSON_AddStringToObject(o, "reason", r->reason);
@@ -296,7 +313,7 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
 }
 
 struct totals {
-    unsigned pass, fail, skip, unseen;
+    unsigned pass, fail, skip, unknown, unseen;
 };
 
 int cmd_litmus(int argc, char **argv)
@@ -307,8 +324,8 @@ int cmd_litmus(int argc, char **argv)
     const char *json = NULL;
     bool core_only = false, all = false, explain = false, dry_run = false;
     unsigned jitter = 16;
-    struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64,
-                                 .warm_delay = 32, .ptx = {.prewarm = true}};
+    struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64, .warm_delay = 32,
+                                 .ptx = {.prewarm = true, .spin_budget = 4096}};
     struct file_list files = {0};
 
     for (int i = 1; i < argc; i++) {
@@ -356,6 +373,8 @@ int cmd_litmus(int argc, char **argv)
             ro.model = v, i++;
         } else if (!strcmp(a, "--unroll")) {
             ro.unroll = parse_uint(a, v, 1, 1000), i++;
+        } else if (!strcmp(a, "--spin-budget")) {
+            ro.ptx.spin_budget = parse_uint(a, v, 0, 100000000), i++;
         } else if (!strcmp(a, "--explain")) {
             explain = true;
         } else if (sim_opts_take(&so, argc, argv, &i)) {
@@ -488,14 +507,15 @@ int cmd_litmus(int argc, char **argv)
             tot.pass += r.status == LITMUS_PASS;
             tot.fail += r.status == LITMUS_FAIL;
             tot.skip += r.status == LITMUS_SKIP;
+            tot.unknown += r.status == LITMUS_UNKNOWN;
             tot.unseen += r.n_unseen ? 1 : 0;
             cJSON_AddItemToArray(jres, result_json(&r));
             litmus_result_free(&r);
         }
         const char *model = rp.model;
-        printf("== %s (model %s): %u passed, %u failed, %u skipped, %u with allowed outcomes "
-               "never observed\n",
-               pname, model, tot.pass, tot.fail, tot.skip, tot.unseen);
+        printf("== %s (model %s): %u passed, %u failed, %u skipped, %u unknown (oracle limit), "
+               "%u with allowed outcomes never observed\n",
+               pname, model, tot.pass, tot.fail, tot.skip, tot.unknown, tot.unseen);
         fflush(stdout);
         cJSON *js = cJSON_CreateObject();
         cJSON_AddStringToObject(js, "protocol", pname);
@@ -503,6 +523,7 @@ int cmd_litmus(int argc, char **argv)
         cJSON_AddNumberToObject(js, "passed", tot.pass);
         cJSON_AddNumberToObject(js, "failed", tot.fail);
         cJSON_AddNumberToObject(js, "skipped", tot.skip);
+        cJSON_AddNumberToObject(js, "unknown", tot.unknown);
         cJSON_AddNumberToObject(js, "allowed_never_observed", tot.unseen);
         cJSON_AddItemToArray(jsum, js);
         any_fail |= tot.fail > 0;

@@ -1,7 +1,7 @@
 /*
  * 802-sc-enum.c - the SC oracle against known answers: MP, SB, LB, IRIW,
- * atomicity, spin loops (ticket lock), barriers with and without counts,
- * hangs; and the PTX verdict rules.
+ * atomicity, spin loops (ticket lock), fair livelocks (forward progress),
+ * barriers with and without counts, hangs; and the PTX verdict rules.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -120,6 +120,49 @@ static void spin_loops_terminate_the_search(void **state)
     assert_false(sc_cond_reachable(&T, &R, true));
 }
 
+/* Forward progress under a fair scheduler: the ticket lock and issue 41's
+ * hand-off end in every fair interleaving; a poll that can miss the only
+ * moment its value is there, and a lock never released, need not. */
+static void fair_livelock(void **state)
+{
+    (void)state;
+    load_suite("Manual/Ticketlock-same-gpu.litmus");
+    assert_false(R.may_livelock);
+    static const char handoff[] =
+        "PTX handoff\n{ tok=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.gpu.exch r1, tok, 1 ;\n"
+        " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 1)\n";
+    load_text(handoff);
+    assert_false(R.may_livelock);
+    assert_false(R.may_hang);
+    static const char window[] = "PTX window\n{ x=0; }\n"
+                                 " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                                 " L0: | st.relaxed.gpu x, 1 ;\n"
+                                 " ld.relaxed.gpu r0, x | st.relaxed.gpu x, 0 ;\n"
+                                 " bne r0, 1, L0 | ;\n"
+                                 "exists (P0:r0 == 1)\n";
+    load_text(window);
+    assert_true(R.may_livelock); /* P1 done, x = 0, P0 polling forever */
+    assert_true(R.n_outcomes > 0);
+    static const char unreleased[] =
+        "PTX unreleased\n{ m=0; }\n"
+        " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, m, 1 | atom.relaxed.gpu.exch r1, m, 1 ;\n"
+        " bne r0, 0, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 0)\n";
+    if (litmus_parse(unreleased, "inline.litmus", &T, err, sizeof err))
+        fail_msg("%s", err);
+    sc_result_free(&R);
+    if (sc_enumerate(&T, &R, 0, err, sizeof err))
+        fail_msg("%s", err);
+    assert_true(R.may_livelock);
+    assert_int_equal(R.n_outcomes, 0); /* the loser spins on the winner's 1 */
+}
+
 static void barriers(void **state)
 {
     (void)state;
@@ -229,6 +272,7 @@ int main(void)
         cmocka_unit_test(lb_and_iriw),
         cmocka_unit_test(atomics_are_atomic),
         cmocka_unit_test(spin_loops_terminate_the_search),
+        cmocka_unit_test(fair_livelock),
         cmocka_unit_test(barriers),
         cmocka_unit_test(ptx_verdict_rules),
         cmocka_unit_test(whole_suite_enumerates),

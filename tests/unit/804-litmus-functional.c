@@ -3,7 +3,8 @@
  * run in functional mode, which is sequentially consistent at instruction
  * granularity, so every observed outcome must be SC-allowed; conditions are
  * evaluated on the values that came back from simulated memory; a forbidden
- * outcome is caught as a failure.
+ * outcome is caught as a failure; a test beyond the oracle's limits runs
+ * unjudged (UNKNOWN).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -192,6 +193,36 @@ static void wrong_reference_verdict_fails(void **state)
     litmus_result_free(&r);
 }
 
+/* A test beyond the oracle's limits (a loop past the unroll bound) is not
+ * refused: it runs, its outcomes are recorded unjudged, status UNKNOWN. */
+static void beyond_the_oracle_still_runs(void **state)
+{
+    (void)state;
+    static const char text[] = "PTX counter\n{ x=0; }\n"
+                               " P0@cta 0,gpu 0 ;\n"
+                               " LC00: ;\n"
+                               " atom.relaxed.gpu.add r0, x, 1 ;\n"
+                               " bne r0, 20, LC00 ;\n"
+                               "exists (x == 21)\n";
+    assert_int_equal(litmus_parse(text, "counter.litmus", &T, err, sizeof err), 0);
+    struct litmus_ref ref = {.verdict = -1, .verdict6 = -1, .liveness = -1, .core = -1};
+    struct litmus_run_opts o = opts;
+    o.iterations = 3;
+    o.unroll = 4;
+    struct litmus_result r;
+    if (litmus_run(&T, &ref, "functional", functional_launcher(fn), &o, &r, err, sizeof err))
+        fail_msg("refused: %s", err);
+    assert_int_equal(r.status, LITMUS_UNKNOWN);
+    assert_true(r.unjudged);
+    assert_non_null(strstr(r.reason, "oracle limit: counter.litmus:6:"));
+    assert_int_equal(r.iterations, 3);
+    assert_int_equal(r.n_hist, 1);
+    assert_int_equal(r.hits, 3); /* x ends 21, read back from simulated memory */
+    assert_false(r.hist[0].forbidden);
+    assert_true(r.hist[0].sc_allowed);
+    litmus_result_free(&r);
+}
+
 static void skips_are_not_passes(void **state)
 {
     (void)state;
@@ -213,6 +244,7 @@ int main(void)
         cmocka_unit_test(message_passing),
         cmocka_unit_test(several_shapes),
         cmocka_unit_test(other_modes),
+        cmocka_unit_test(beyond_the_oracle_still_runs),
         cmocka_unit_test(same_seed_same_histogram),
         cmocka_unit_test(wrong_reference_verdict_fails),
         cmocka_unit_test(skips_are_not_passes),
