@@ -113,7 +113,10 @@ struct rp_figure {
 
 struct rp_claim {
     char id[RP_NAME], text[512], paper[1024], expr[1024];
-    unsigned line, expr_line;
+    unsigned line, expr_line, band_line;
+    /* band = LO HI (band_line set): the range an "about X" claim allows the
+     * value of its first call; the lint checks the claim fails outside it */
+    double band_lo, band_hi;
     struct cx_node *node;
 };
 
