@@ -464,6 +464,11 @@ const struct rp_paper_metric *repro_paper_metric(const char *name)
     return NULL;
 }
 
+double repro_paper_neutral(const struct rp_paper_metric *pm)
+{
+    return pm->metric == RP_VALUE ? 0 : 1;
+}
+
 void repro_paper_metric_names(char *buf, size_t n)
 {
     size_t k = 0;
@@ -493,6 +498,14 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
     case RP_AGG_MAX: break;
     }
     return best; /* "up to": the set's largest app's */
+}
+
+void repro_evidence(const struct repro *r, const char *set, const char *metric,
+                    const char *baseline, const char *design, const struct effect *e, char *buf,
+                    size_t n)
+{
+    (void)r, (void)set, (void)metric, (void)baseline, (void)design;
+    snprintf(buf, n, "%s", effect_miss(e) ? "unexplained" : "\u2014");
 }
 
 /* ---- opening ---- */

@@ -21,6 +21,7 @@
 
 #include "cli/sweep.h"
 #include "report/claim_expr.h"
+#include "report/effect.h"
 
 #define RP_MAX_SETS     8
 #define RP_MAX_DESIGNS  32
@@ -163,6 +164,7 @@ struct rp_paper_row {
     double ours;       /* NaN: none */
     bool wrong;        /* from a run whose output check failed */
     char verdict[160]; /* "close (within 5%)", "not run: ...", ... */
+    struct effect effect; /* how much of the paper's effect gpucoh shows */
 };
 
 struct rp_claim_result {
