@@ -22,7 +22,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
-            "                         [--timeout SECONDS] [--retry-failed]\n"
+            "                         [--timeout SECONDS] [--retry-failed] [--lint]\n"
             "       gpucoh repro all [same options]\n"
             "       gpucoh repro list\n"
             "\n"
@@ -32,8 +32,11 @@ static void usage(FILE *out)
             "sentence of the paper it tests); docs/repro.md describes the format. The runs go\n"
             "through the sweep runner (resumable); the report prints the paper's numbers beside\n"
             "gpucoh's with the difference stated, a table per figure, and each claim marked\n"
-            "holds / does not hold / cannot check. Into DIR: report.txt, summary.csv\n"
-            "(set,protocol,speedup_hm,traffic_norm), results.csv, figures.csv and\n"
+            "holds / does not hold / cannot check, and for each of the paper's numbers the\n"
+            "effect ratio ((gpucoh - 1) / (paper - 1): 1 the paper's effect, 0 none, negative\n"
+            "the wrong direction). Into DIR: report.txt, summary.csv (set,protocol,\n"
+            "speedup_hm,traffic_norm; then every paper number with gpucoh's, its effect\n"
+            "ratio and direction), results.csv, figures.csv and\n"
             "plot-data.csv (what the plots show), one .svg and .png per figure (drawn by\n"
             "tools/plot_repro.py with Debian's python3-matplotlib), runs/.\n"
             "\n"
@@ -42,8 +45,10 @@ static void usage(FILE *out)
             "                      split-frame rendering, on the frames model)\n"
             "  all                 every reproduction that is built, each into DIR/NAME/, then\n"
             "                      DIR/index.html (open it in a browser: claims, numbers and\n"
-            "                      plots) and DIR/README.md; prints every paper's headline\n"
-            "                      numbers (repro/headlines.csv) beside gpucoh's or `not built`\n"
+            "                      plots) and DIR/README.md; prints the headline table: every\n"
+            "                      paper's headline numbers (repro/headlines.csv) beside\n"
+            "                      gpucoh's or `not built`, the direction, the effect ratio,\n"
+            "                      the size and the evidence for a miss (first in the page)\n"
             "  list                the reproductions, built or not\n"
             "  --size S            tiny (seconds: a smoke test), quick (2 minutes on 2 cores\n"
             "                      for tc: the README's demo), small (default; about 22 minutes\n"
@@ -53,6 +58,11 @@ static void usage(FILE *out)
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
             "  --retry-failed      redo runs that failed before\n"
+            "  --lint              run nothing: check the declaration against the sweep and\n"
+            "                      every claim on counterfactual data (a claim that cannot\n"
+            "                      fail, or cannot hold, or says \"within N%%\" and is\n"
+            "                      one-sided, is refused: report.ini:LINE, exit 2); the same\n"
+            "                      checks run before every reproduction\n"
             "\n"
             "A reproduction is not built when its report.ini says built = no or its sweep\n"
             "names a protocol this gpucoh lacks; `repro NAME` still runs what exists (and\n"
@@ -90,12 +100,31 @@ static unsigned list_repros(char names[][RP_NAME], unsigned max)
     return n;
 }
 
+/* Load and check a reproduction; false with every error printed (the claim
+ * lint reports each claim it refuses, one per line). */
+static bool open_checked(struct repro *r, const char *name, const char *size)
+{
+    char dir[4200], err[8192];
+    snprintf(dir, sizeof dir, "%s/repro/%s", root(), name);
+    if (!repro_open(r, dir, size, err, sizeof err))
+        return true;
+    fflush(stdout);
+    for (char *line = err, *nl; line; line = nl) {
+        nl = strchr(line, '\n');
+        if (nl)
+            *nl++ = 0;
+        char esc[4 * sizeof err + 1];
+        log_escape(line, esc, sizeof esc);
+        fprintf(stderr, "gpucoh: error: %s\n", esc);
+    }
+    repro_close(r);
+    return false;
+}
+
 static void open_or_die(struct repro *r, const char *name, const char *size)
 {
-    char dir[4200], err[1024];
-    snprintf(dir, sizeof dir, "%s/repro/%s", root(), name);
-    if (repro_open(r, dir, size, err, sizeof err))
-        fatal("%s", err);
+    if (!open_checked(r, name, size))
+        exit(EXIT_USAGE);
 }
 
 /* Why a loaded reproduction is not built, or "" when it is. */
@@ -107,6 +136,20 @@ static void not_built(const struct repro *r, char *why, size_t n)
     else if (r->spec.n_missing)
         snprintf(why, n, "needs protocol %s (%s:%u)", r->spec.missing[0].protocol, r->spec.path,
                  r->spec.missing[0].line);
+}
+
+/* --lint: every declaration check and the claim lint, nothing run. */
+static bool lint_one(const char *name, const char *size)
+{
+    static struct repro r;
+    if (!open_checked(&r, name, size))
+        return false;
+    char why[256];
+    not_built(&r, why, sizeof why);
+    printf("repro %s: %u claims, each can hold and can fail%s%s\n", name, r.d.n_claims,
+           why[0] ? "; not built: " : "", why);
+    repro_close(&r);
+    return true;
 }
 
 static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo, FILE *report)
@@ -173,6 +216,7 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
 int cmd_repro(int argc, char **argv)
 {
     const char *which = NULL, *out = NULL, *size = "small";
+    bool lint = false;
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -199,6 +243,8 @@ int cmd_repro(int argc, char **argv)
                 fatal("--timeout %s: expected a number of seconds", argv[i]);
         } else if (!strcmp(a, "--retry-failed")) {
             eo.retry_failed = true;
+        } else if (!strcmp(a, "--lint")) {
+            lint = true;
         } else if (a[0] != '-' && !which) {
             which = a;
         } else {
@@ -224,6 +270,12 @@ int cmd_repro(int argc, char **argv)
         }
         return 0;
     }
+    if (lint && !strcmp(which, "all")) {
+        bool ok = true;
+        for (unsigned k = 0; k < n; k++)
+            ok &= lint_one(names[k], size);
+        return ok ? 0 : EXIT_USAGE;
+    }
     char out_buf[256];
     if (!out) {
         snprintf(out_buf, sizeof out_buf, "repro-%s-%s", which, size);
@@ -242,6 +294,8 @@ int cmd_repro(int argc, char **argv)
         fatal("repro %s: no such reproduction (repro/%s/report.ini; known: %s, all, list)", which,
               which, list);
     }
+    if (lint)
+        return lint_one(which, size) ? 0 : EXIT_USAGE;
     static struct repro r;
     open_or_die(&r, which, size);
     if (!r.d.built)

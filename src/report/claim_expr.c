@@ -433,3 +433,52 @@ double cx_eval(const struct cx_node *n, const struct cx_env *env, char *detail, 
         detail[0] = 0;
     return eval(n, env, &d);
 }
+
+/* ---- what the lint reads of an expression ---- */
+
+static bool has_call(const struct cx_node *n)
+{
+    if (n->kind == CX_CALL)
+        return true;
+    for (unsigned i = 0; i < n->n_kids; i++)
+        if (has_call(n->kid[i]))
+            return true;
+    return false;
+}
+
+static void constants(const struct cx_node *n, double *out, unsigned max, unsigned *k)
+{
+    /* a comparison is not a threshold, its terms are (a chain's later
+     * terms sit in links of their own) */
+    if (!has_call(n) && n->kind != CX_CMP) {
+        static const struct cx_env none = {NULL, NULL, NULL};
+        double v = eval(n, &none, &(struct cx_detail){0});
+        if (*k < max && !isnan(v))
+            out[(*k)++] = v;
+        return;
+    }
+    for (unsigned i = 0; i < n->n_kids; i++)
+        constants(n->kid[i], out, max, k);
+}
+
+unsigned cx_constants(const struct cx_node *n, double *out, unsigned max)
+{
+    unsigned k = 0;
+    constants(n, out, max, &k);
+    return k;
+}
+
+static void calls(const struct cx_node *n, const struct cx_call **out, unsigned max, unsigned *k)
+{
+    if (n->kind == CX_CALL && *k < max)
+        out[(*k)++] = &n->call;
+    for (unsigned i = 0; i < n->n_kids; i++)
+        calls(n->kid[i], out, max, k);
+}
+
+unsigned cx_calls(const struct cx_node *n, const struct cx_call **out, unsigned max)
+{
+    unsigned k = 0;
+    calls(n, out, max, &k);
+    return k;
+}

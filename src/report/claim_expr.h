@@ -47,4 +47,13 @@ void cx_free(struct cx_node *n);
  * "speedup(inter, tcw) 1.17, ...") goes into detail when it is not NULL. */
 double cx_eval(const struct cx_node *n, const struct cx_env *env, char *detail, size_t len);
 
+/* The thresholds an expression compares against: the value of every largest
+ * part without calls (1 / 1.07 is one threshold, 0.935), up to max of them;
+ * returns how many. */
+unsigned cx_constants(const struct cx_node *n, double *out, unsigned max);
+
+/* The name calls of an expression in the order they are written, up to max
+ * of them; returns how many. */
+unsigned cx_calls(const struct cx_node *n, const struct cx_call **out, unsigned max);
+
 #endif

@@ -76,6 +76,27 @@ double repro_stat(const struct sweep_result *r, int stat)
     return stat_offsets[stat] == offsetof(struct sweep_result, lease_avg) && v < 0 ? NAN : v;
 }
 
+int repro_stat_count(void)
+{
+    return N_ABORT_BASE + SM_TX_ABORT_N + 1;
+}
+
+void repro_stat_put(struct sweep_result *r, int stat, double v)
+{
+    if (stat >= N_ABORT_BASE) {
+        if (stat == N_ABORT_BASE + SM_TX_ABORT_N)
+            r->tx_abort_bloom = v;
+        else
+            r->tx_abort[stat - N_ABORT_BASE] = v;
+    } else if (stat >= N_FRAME_BASE) {
+        r->frame[stat - N_FRAME_BASE] = v;
+    } else if (stat >= N_FIELD_STATS) {
+        r->bytes[stat - N_FIELD_STATS] = v;
+    } else {
+        *(double *)((char *)r + stat_offsets[stat]) = v;
+    }
+}
+
 void repro_stat_names(char *buf, size_t n)
 {
     size_t k = 0;
@@ -227,7 +248,7 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
 
 /* ---- names ---- */
 
-static const struct rp_variant *variant(const struct repro *r, const char *name)
+const struct rp_variant *repro_variant(const struct repro *r, const char *name)
 {
     for (unsigned i = 0; i < r->d.n_variants; i++)
         if (!strcmp(r->d.variants[i].name, name))
@@ -270,7 +291,7 @@ static bool block_has(const struct repro *r, const char *block, const char *cfg,
 bool repro_have(const struct repro *r, const char *design)
 {
     bool built = false;
-    const struct rp_variant *v = variant(r, design);
+    const struct rp_variant *v = repro_variant(r, design);
     if (v)
         return block_has(r, v->block, v->design, &built) && built;
     return block_has(r, r->d.block, design, &built) && built;
@@ -288,7 +309,7 @@ int repro_check_design(const struct repro *r, const char *name, const char *what
                        size_t errlen)
 {
     bool built;
-    if (variant(r, name) || block_has(r, r->d.block, name, &built))
+    if (repro_variant(r, name) || block_has(r, r->d.block, name, &built))
         return 0;
     return errf(err, errlen,
                 "%s '%s': unknown design (not a configuration of sweep block '%s' "
@@ -335,7 +356,7 @@ const struct sweep_result *repro_get_in(const struct repro *r, const char *app, 
 
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design)
 {
-    const struct rp_variant *v = variant(r, design);
+    const struct rp_variant *v = repro_variant(r, design);
     if (!v)
         return repro_get_in(r, app, r->d.block, design, NULL);
     const char *setting = v->setting[0] ? v->setting : NULL;
@@ -443,6 +464,11 @@ const struct rp_paper_metric *repro_paper_metric(const char *name)
     return NULL;
 }
 
+double repro_paper_neutral(const struct rp_paper_metric *pm)
+{
+    return pm->metric == RP_VALUE ? 0 : 1;
+}
+
 void repro_paper_metric_names(char *buf, size_t n)
 {
     size_t k = 0;
@@ -472,6 +498,14 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
     case RP_AGG_MAX: break;
     }
     return best; /* "up to": the set's largest app's */
+}
+
+void repro_evidence(const struct repro *r, const char *set, const char *metric,
+                    const char *baseline, const char *design, const struct effect *e, char *buf,
+                    size_t n)
+{
+    (void)r, (void)set, (void)metric, (void)baseline, (void)design;
+    snprintf(buf, n, "%s", effect_miss(e) ? "unexplained" : "\u2014");
 }
 
 /* ---- opening ---- */
@@ -822,8 +856,11 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
             AT(c->expr_line, "[claim %s] expr: %s", c->id, why);
     }
     snprintf(path, sizeof path, "%s/%s", d->dir, d->numbers);
-    return repro_csv_rows(path, 8, "figure,set,app,metric,baseline,design,value,note", paper_row, r,
-                          err, errlen);
+    if (repro_csv_rows(path, 8, "figure,set,app,metric,baseline,design,value,note", paper_row, r,
+                       err, errlen))
+        return -1;
+    /* every claim must be able to fail (and to hold): claim_lint.c */
+    return repro_lint_claims(r, err, errlen) ? -1 : 0;
 }
 
 int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts *eo)

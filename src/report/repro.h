@@ -21,6 +21,7 @@
 
 #include "cli/sweep.h"
 #include "report/claim_expr.h"
+#include "report/effect.h"
 
 #define RP_MAX_SETS     8
 #define RP_MAX_DESIGNS  32
@@ -113,7 +114,10 @@ struct rp_figure {
 
 struct rp_claim {
     char id[RP_NAME], text[512], paper[1024], expr[1024];
-    unsigned line, expr_line;
+    unsigned line, expr_line, band_line;
+    /* band = LO HI (band_line set): the range an "about X" claim allows the
+     * value of its first call; the lint checks the claim fails outside it */
+    double band_lo, band_hi;
     struct cx_node *node;
 };
 
@@ -160,6 +164,7 @@ struct rp_paper_row {
     double ours;       /* NaN: none */
     bool wrong;        /* from a run whose output check failed */
     char verdict[160]; /* "close (within 5%)", "not run: ...", ... */
+    struct effect effect; /* how much of the paper's effect gpucoh shows */
 };
 
 struct rp_claim_result {

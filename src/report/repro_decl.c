@@ -361,8 +361,20 @@ static int on_entry(void *user, const char *section, const char *key, const char
             /* an expression continues over lines with a space between */
             size_t len = strlen(c->expr);
             snprintf(c->expr + len, sizeof c->expr - len, "%s%s", len ? " " : "", v);
+        } else if (!strcmp(key, "band")) {
+            /* band = LO HI: the range an "about X" claim allows its first value */
+            char *end;
+            c->band_lo = strtod(v, &end);
+            c->band_hi = strtod(end, &end);
+            while (*end == ' ')
+                end++;
+            c->band_line = rd->line;
+            if (*end || !(c->band_lo > 0) || !(c->band_hi > c->band_lo))
+                ok = bad(rd, "[claim %s]: band '%s': expected two numbers LO HI, 0 < LO < HI",
+                         c->id, v);
         } else
-            ok = bad(rd, "[claim %s]: unknown key '%s' (expected text, paper, expr)", c->id, key);
+            ok = bad(rd, "[claim %s]: unknown key '%s' (expected text, paper, expr, band)",
+                     c->id, key);
         break;
     }
     }

@@ -81,7 +81,33 @@ struct headline {
         note[256];
     double value, ours;
     char why[160];
+    struct effect effect;
+    char size[16];     /* the size its reproduction ran at ("" without a number) */
+    char evidence[64]; /* a miss: what explains it ("unexplained"); else "—" */
 };
+
+/* The size a reproduction's numbers come from: its main block's runs' (a
+ * frames block has one, "frame"), else the size asked for. */
+static const char *numbers_size(const struct repro *r)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, r->d.block))
+            return r->spec.runs[i].size;
+    return r->size;
+}
+
+static const char *effect_css(const struct headline *x)
+{
+    if (isnan(x->ours))
+        return "notbuilt";
+    switch (x->effect.cls) {
+    case EFFECT_GOOD: return "effect-good";
+    case EFFECT_OFF: return "effect-off";
+    case EFFECT_WRONG: return "effect-wrong";
+    case EFFECT_NONE: break;
+    }
+    return "notbuilt";
+}
 
 struct headlines {
     struct headline *h;
@@ -156,6 +182,8 @@ static const char *page_head =
     "td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}\n"
     "th{background:#f0f0f0} td.num{text-align:right;font-variant-numeric:tabular-nums}\n"
     ".holds{background:#d8f0d8} .fails{background:#f6d6d6} .unknown{background:#eee}\n"
+    ".effect-good{background:#d8f0d8} .effect-off{background:#fbe3b4} "
+    ".effect-wrong{background:#f6d6d6}\n"
     ".notbuilt{color:#888} .plots{display:flex;flex-wrap:wrap;gap:1em}\n"
     "figure{margin:0;width:100%;max-width:1150px} figure img{width:100%;border:1px solid #ddd}\n"
     "figcaption{font-size:85%}\n"
@@ -302,6 +330,65 @@ static void md_repro(FILE *m, const struct repro_entry *e)
             fprintf(m, "![%s](%s/%s.png)\n", r->d.figures[i].title, r->d.name, r->d.figures[i].id);
 }
 
+/* The headline table, first in both files: every row of headlines.csv, the
+ * paper's number, gpucoh's, the direction, the effect ratio, the size and
+ * the evidence for a miss; coloured by the effect's class in HTML. */
+static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigned nh)
+{
+    fprintf(hf,
+            "<h2 id=\"headlines\">Headline table</h2>\n<p>Each seed paper's headline numbers "
+            "(repro/headlines.csv) and gpucoh's. Effect ratio: (gpucoh &minus; 1) / (paper "
+            "&minus; 1), or gpucoh / paper for a statistic: 1 the paper's effect, 0 none, "
+            "negative the wrong direction. <span class=\"effect-good\">Green</span>: the "
+            "paper's direction, effect ratio %.1f&ndash;%.0f; <span class=\"effect-off\">amber"
+            "</span>: the direction, the ratio outside; <span class=\"effect-wrong\">red"
+            "</span>: the wrong direction. A miss names its evidence.</p>\n"
+            "<table id=\"headline-table\"><tr><th>paper</th><th>spec</th><th>figure</th>"
+            "<th>set</th><th>metric</th><th>baseline</th><th>design</th><th>paper</th>"
+            "<th>gpucoh</th><th>direction</th><th>effect ratio</th><th>size</th>"
+            "<th>evidence</th><th>the paper says</th></tr>\n",
+            EFFECT_LOW, EFFECT_HIGH);
+    fputs("\n## Headline table\n\n| paper | spec | figure | set | metric | baseline | design "
+          "| paper | gpucoh | direction | effect ratio | size | evidence | the paper says |\n"
+          "|---|---|---|---|---|---|---|---:|---:|---|---:|---|---|---|\n",
+          mf);
+    for (unsigned i = 0; i < nh; i++) {
+        const struct headline *x = &h[i];
+        fprintf(hf,
+                "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
+                "<td>%s</td><td>%s</td><td class=\"num\">%.2f</td>",
+                effect_css(x), x->paper, x->spec, x->figure, x->set, x->metric, x->baseline,
+                x->design, x->value);
+        fprintf(mf, "| %s | %s | %s | %s | %s | %s | %s | %.2f | ", x->paper, x->spec, x->figure,
+                x->set, x->metric, x->baseline, x->design, x->value);
+        if (isnan(x->ours)) {
+            fputs("<td colspan=\"5\">", hf);
+            html_text(hf, x->why);
+            fputs("</td><td>", hf);
+            md_text(mf, x->why);
+            fputs(" | | | | | ", mf);
+        } else {
+            char effect[16];
+            effect_ratio_text(effect, sizeof effect, &x->effect);
+            const char *dir = effect_direction_text(&x->effect);
+            fprintf(hf,
+                    "<td class=\"num\">%.2f</td><td>%s</td><td class=\"num\">%s</td>"
+                    "<td>%s</td><td>",
+                    x->ours, dir, effect, x->size);
+            html_text(hf, x->evidence);
+            fputs("</td><td>", hf);
+            fprintf(mf, "%.2f | %s | %s | %s | ", x->ours, dir, effect, x->size);
+            md_text(mf, x->evidence);
+            fputs(" | ", mf);
+        }
+        html_text(hf, x->note);
+        fputs("</td></tr>\n", hf);
+        md_text(mf, x->note);
+        fputs(" |\n", mf);
+    }
+    fputs("</table>\n", hf);
+}
+
 int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e, unsigned n,
                const char *size, FILE *out)
 {
@@ -315,6 +402,7 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     for (unsigned i = 0; i < nh; i++) {
         struct headline *x = &h[i];
         x->ours = NAN;
+        x->effect = effect_of(x->value, NAN, 1);
         snprintf(x->why, sizeof x->why, "not built");
         for (unsigned k = 0; k < n; k++) {
             if (strcasecmp(e[k].r->d.paper_key, x->paper))
@@ -326,21 +414,37 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
             x->why[0] = 0;
             x->ours = headline_value(e[k].r, x->set, x->metric, x->baseline, x->design, x->why,
                                      sizeof x->why);
+            const struct rp_paper_metric *pm = repro_paper_metric(x->metric);
+            x->effect = effect_of(x->value, x->ours, pm ? repro_paper_neutral(pm) : 1);
+            if (!isnan(x->ours)) {
+                snprintf(x->size, sizeof x->size, "%s", numbers_size(e[k].r));
+                repro_evidence(e[k].r, x->set, x->metric, x->baseline, x->design, &x->effect,
+                               x->evidence, sizeof x->evidence);
+            }
             break;
         }
     }
-    /* the distance table, printed and in both files */
-    fprintf(out, "\n== The distance to every paper's headline numbers (%s) ==\n", headlines_path);
-    fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7s %8s\n", "paper", "spec", "figure",
-            "set", "metric", "baseline", "design", "paper", "gpucoh");
+    /* the headline table, printed and in both files */
+    fprintf(out, "\n== Headline table: every paper's headline numbers (%s) ==\n", headlines_path);
+    fprintf(out, "(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic; dir: "
+                 "the paper's direction (\u2713) or not (\u2717); a miss, the wrong direction or "
+                 "an effect outside %.1f-%.0f, names its evidence)\n",
+            EFFECT_LOW, EFFECT_HIGH);
+    fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7s %8s %-3s %6s %-5s %s\n", "paper",
+            "spec", "figure", "set", "metric", "baseline", "design", "paper", "gpucoh", "dir",
+            "effect", "size", "evidence");
     for (unsigned i = 0; i < nh; i++) {
         const struct headline *x = &h[i];
         fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7.2f ", x->paper, x->spec, x->figure,
                 x->set, x->metric, x->baseline, x->design, x->value);
-        if (isnan(x->ours))
+        if (isnan(x->ours)) {
             fprintf(out, "%8s\n", x->why);
-        else
-            fprintf(out, "%8.2f\n", x->ours);
+            continue;
+        }
+        char effect[16], dir[16];
+        effect_ratio_text(effect, sizeof effect, &x->effect);
+        effect_direction_cell(dir, sizeof dir, &x->effect, 3);
+        fprintf(out, "%8.2f %s %6s %-5s %s\n", x->ours, dir, effect, x->size, x->evidence);
     }
 
     char *html = NULL, *md = NULL;
@@ -348,11 +452,13 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     FILE *hf = open_memstream(&html, &hl), *mf = open_memstream(&md, &ml);
     fputs(page_head, hf);
     fprintf(hf, "<h1>gpucoh: every reproduction at size %s</h1>\n", size);
-    fputs("<p>Each reproduction is a folder of data, <code>repro/&lt;name&gt;/</code> "
+    fprintf(mf, "# gpucoh: every reproduction at size %s\n", size);
+    headline_table(hf, mf, h, nh);
+    fputs("<h2>The reproductions</h2>\n<p>Each reproduction is a folder of data, <code>repro/&lt;name&gt;/</code> "
           "(docs/repro.md); these are its claims, the paper's numbers beside gpucoh's, and its "
           "plots. Numbers are what the runs measured.</p>\n<ul>\n",
           hf);
-    fprintf(mf, "# gpucoh: every reproduction at size %s\n\n", size);
+    fputs("\n## The reproductions\n\n", mf);
     for (unsigned k = 0; k < n; k++) {
         fprintf(hf, "<li><a href=\"#%s\">%s</a>: ", e[k].r->d.name, e[k].r->d.name);
         html_text(hf, e[k].r->d.title);
@@ -360,40 +466,7 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
         fprintf(mf, "- %s: %s%s\n", e[k].r->d.name, e[k].r->d.title,
                 e[k].ran ? "" : " (not built)");
     }
-    fputs("</ul>\n<h2>The distance to every paper</h2>\n<p>Each seed paper's headline numbers "
-          "(repro/headlines.csv) and gpucoh's.</p>\n<table><tr><th>paper</th><th>spec</th>"
-          "<th>figure</th><th>set</th><th>metric</th><th>baseline</th><th>design</th>"
-          "<th>paper</th><th>gpucoh</th><th>the paper says</th></tr>\n",
-          hf);
-    fputs("\n## The distance to every paper\n\n| paper | spec | figure | set | metric | baseline "
-          "| design | paper | gpucoh | the paper says "
-          "|\n|---|---|---|---|---|---|---|---:|---:|---|\n",
-          mf);
-    for (unsigned i = 0; i < nh; i++) {
-        const struct headline *x = &h[i];
-        fprintf(hf,
-                "<tr%s><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                "<td>%s</td><td class=\"num\">%.2f</td>",
-                isnan(x->ours) ? " class=\"notbuilt\"" : "", x->paper, x->spec, x->figure, x->set,
-                x->metric, x->baseline, x->design, x->value);
-        fprintf(mf, "| %s | %s | %s | %s | %s | %s | %s | %.2f | ", x->paper, x->spec, x->figure,
-                x->set, x->metric, x->baseline, x->design, x->value);
-        if (isnan(x->ours)) {
-            fputs("<td>", hf);
-            html_text(hf, x->why);
-            fputs("</td><td>", hf);
-            md_text(mf, x->why);
-        } else {
-            fprintf(hf, "<td class=\"num\">%.2f</td><td>", x->ours);
-            fprintf(mf, "%.2f", x->ours);
-        }
-        html_text(hf, x->note);
-        fputs("</td></tr>\n", hf);
-        fputs(" | ", mf);
-        md_text(mf, x->note);
-        fputs(" |\n", mf);
-    }
-    fputs("</table>\n", hf);
+    fputs("</ul>\n", hf);
     for (unsigned k = 0; k < n; k++) {
         html_repro(hf, &e[k]);
         md_repro(mf, &e[k]);

@@ -159,6 +159,7 @@ static const char *mean_name(const struct repro *r)
 static void paper_value(struct repro *r, struct rp_paper_row *p)
 {
     p->ours = NAN;
+    p->effect = effect_of(p->value, NAN, 1);
     const char *missing = p->baseline[0] && !repro_have(r, p->baseline) ? p->baseline
                           : !repro_have(r, p->design) ? p->design
                                                       : NULL;
@@ -176,6 +177,7 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
         return;
     }
     verdict(p->verdict, sizeof p->verdict, p->value, p->ours);
+    p->effect = effect_of(p->value, p->ours, repro_paper_neutral(p->pm));
     if (used < total) {
         size_t len = strlen(p->verdict);
         snprintf(p->verdict + len, sizeof p->verdict - len, " (over %u of %u apps)", used, total);
@@ -190,10 +192,13 @@ static void headlines(struct repro *r)
     fprintf(o, "\n== The paper's numbers beside gpucoh's ==\n");
     fprintf(o,
             "(speedup: %s mean of per-app cycle ratios; traffic: mean of per-app byte ratios;\n"
-            " all = %s; '!' = a run's output check failed)\n\n",
+            " all = %s; '!' = a run's output check failed)\n",
             mean_name(r), r->d.n_sets == 2 ? "both sets" : "every set");
-    fprintf(o, "%-7s %-5s %-4s %-31s %6s %8s  %s\n", "figure", "set", "app", "what", "paper",
-            "gpucoh", "verdict");
+    fprintf(o,
+            "(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic: 1 the paper's\n"
+            " effect, 0 none, negative the wrong direction; dir: the paper's direction or not)\n\n");
+    fprintf(o, "%-7s %-5s %-4s %-31s %6s %8s %6s %-3s  %s\n", "figure", "set", "app", "what",
+            "paper", "gpucoh", "effect", "dir", "verdict");
     for (unsigned i = 0; i < r->n_paper; i++) {
         struct rp_paper_row *p = &r->paper[i];
         paper_value(r, p);
@@ -203,10 +208,14 @@ static void headlines(struct repro *r)
         else
             snprintf(what, sizeof what, "%s %s over %s", p->design, p->pm->what, p->baseline);
         fprintf(o, "%-7s %-5s %-4s %-31s %6.2f ", p->figure, p->set, p->app, what, p->value);
+        char effect[16], dir[16];
+        effect_ratio_text(effect, sizeof effect, &p->effect);
+        effect_direction_cell(dir, sizeof dir, &p->effect, 3);
         if (isnan(p->ours))
-            fprintf(o, "%8s  %s\n", "-", p->verdict);
+            fprintf(o, "%8s %6s %-3s  %s\n", "-", "", "", p->verdict);
         else
-            fprintf(o, "%7.2f%c  %s\n", p->ours, p->wrong ? '!' : ' ', p->verdict);
+            fprintf(o, "%7.2f%c %6s %s  %s\n", p->ours, p->wrong ? '!' : ' ', effect,
+                    dir, p->verdict);
     }
 }
 
@@ -629,6 +638,19 @@ static int summary(struct repro *r)
                 fprintf(f, "%.4f", tr);
             fputc('\n', f);
         }
+    }
+    /* every number of paper.csv: gpucoh's, its effect ratio and direction */
+    fputs("\nfigure,set,app,metric,baseline,design,paper,gpucoh,effect_ratio,direction\n", f);
+    for (unsigned i = 0; i < r->n_paper; i++) {
+        const struct rp_paper_row *p = &r->paper[i];
+        fprintf(f, "%s,%s,%s,%s,%s,%s,%g,", p->figure, p->set, p->app, p->metric, p->baseline,
+                p->design, p->value);
+        if (!isnan(p->ours))
+            fprintf(f, "%.4f", p->ours);
+        fputc(',', f);
+        if (!isnan(p->effect.ratio))
+            fprintf(f, "%.4f", p->effect.ratio);
+        fprintf(f, ",%s\n", p->effect.direction < 0 ? "" : p->effect.direction ? "yes" : "no");
     }
     fclose(f);
     return write_out(r, "summary.csv", text);

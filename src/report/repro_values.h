@@ -22,6 +22,7 @@ int repro_csv_rows(const char *path, unsigned n_fields, const char *header,
 int repro_metric_of(
     const char *paper_metric); /* paper.csv's metric: RP_SPEEDUP, RP_TRAFFIC or -1 */
 
+const struct rp_variant *repro_variant(const struct repro *r, const char *name); /* or NULL */
 const struct rp_set *repro_set(const struct repro *r, const char *name);
 int repro_app(const struct repro *r, const char *name); /* index or -1 */
 bool repro_in_set(const struct repro *r, unsigned app, const char *set);
@@ -62,6 +63,9 @@ void repro_paper_metric_names(char *buf, size_t n);
 double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm, int stat,
                          const char *set, const char *app, const char *base, const char *design,
                          unsigned *used, unsigned *total, bool *wrong);
+/* What a metric's effect is measured from: 1 for a ratio over a baseline,
+ * 0 for a statistic stated as it is (value:STAT). */
+double repro_paper_neutral(const struct rp_paper_metric *pm);
 const char *repro_mean_label(const struct repro *r, enum rp_metric m); /* HM, GM, mean */
 
 /* A lines figure: its x values (labels: the text after the last ':') and
@@ -76,5 +80,24 @@ double repro_line_mean(const struct repro *r, const struct rp_figure *f, const c
                        const char *x_value, bool *wrong);
 /* The x value ("fixed:800") whose label or value is `x`, or NULL. */
 const char *repro_x_find(const struct repro *r, const struct rp_figure *f, const char *x);
+
+/* The evidence for one of a reproduction's numbers (set, metric, baseline,
+ * design, as headlines.csv and paper.csv name it) given its effect: "—"
+ * when it is not a miss (the paper's direction, an effect ratio within
+ * 0.5-2), else what explains the miss; today always "unexplained" (no
+ * ablation is declared yet). */
+void repro_evidence(const struct repro *r, const char *set, const char *metric,
+                    const char *baseline, const char *design, const struct effect *e, char *buf,
+                    size_t n);
+
+/* Every statistic by index (0 .. repro_stat_count() - 1), written: the
+ * claim lint fills counterfactual runs with them. */
+int repro_stat_count(void);
+void repro_stat_put(struct sweep_result *r, int stat, double v);
+
+/* The claim lint (claim_lint.c): each claim evaluated on counterfactual
+ * data. Returns how many claims it refuses, their reasons one per line
+ * ("report.ini:LINE: claim 'X' cannot fail: ...") in err. */
+unsigned repro_lint_claims(struct repro *r, char *err, size_t errlen);
 
 #endif

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # gpucoh repro all --size tiny: every built reproduction runs, DIR/index.html
-# and DIR/README.md carry each one's claims and plots, the distance table has
-# a row per line of repro/headlines.csv with a number or `not built`, and a
+# and DIR/README.md carry each one's claims and plots, the headline table has
+# a row per line of repro/headlines.csv with a number, the direction, the
+# effect ratio, the size and the evidence, or `not built`, it comes first in
+# the page, coloured by the effect, and a
 # reproduction whose sweep names a protocol this gpucoh lacks is listed as not
 # built with no numbers. The page is loaded in headless Chromium: its script
 # marks <body data-plots="ok N"> when every <img> loaded with a size (read
@@ -62,20 +64,45 @@ for r in tc l1-study chopin stc sc hmg spandex getm; do
 done
 grep -q "Not built: needs protocol zz-none" "$tmp/all/index.html" || fail "index.html: unbuilt not listed"
 grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
-grep -qE '^HMG +004b +Fig5.9 +all +speedup_gmean +nhcc +hmg +1\.18 +[0-9]+\.[0-9]{2}$' "$tmp/out" ||
-    fail "HMG row: $(grep '^HMG ' "$tmp/out")"
-# the distance table: every headline row, a number for TC and STC, `not built` for the others
+# the headline table: every row of headlines.csv; a row with a number has the
+# paper's direction or not, the effect ratio, the size and the evidence (a
+# miss - the wrong direction, or an effect ratio outside 0.5-2 - is
+# "unexplained" until an ablation explains it, anything else "—")
 nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
-rows=$(sed -n '/== The distance to every paper/,/^$/p' "$tmp/out" | grep -cE '^[A-Za-z]+ +[0-9]{3}[ab]? ')
-[ "$rows" -eq "$nh" ] || fail "distance table has $rows rows, headlines.csv $nh"
-grep -qE '^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +[0-9]+\.[0-9]{2}$' "$tmp/out" || fail "TC row: $(grep '^TC ' "$tmp/out")"
-grep -E '^STC +000 ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "an STC row has no number: $(grep '^STC ' "$tmp/out")"
+sed -n '/^== Headline table/,/^$/p' "$tmp/out" | grep -E '^[A-Za-z]+ +[0-9]{3}[ab]? ' >"$tmp/rows"
+[ "$(wc -l <"$tmp/rows")" -eq "$nh" ] || fail "headline table has $(wc -l <"$tmp/rows") rows, headlines.csv $nh"
+num='[0-9]+\.[0-9]{2} +(✓|✗|n/a) +(-?[0-9]+\.[0-9]{2}|n/a) +(tiny|frame) +(unexplained|—)$'
+grep -qE "^HMG +004b +Fig5.9 +all +speedup_gmean +nhcc +hmg +1\.18 +[0-9]+\.[0-9]{2} " "$tmp/rows" ||
+    fail "HMG row: $(grep '^HMG ' "$tmp/rows")"
+grep -qE "^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +$num" "$tmp/rows" || fail "TC row: $(grep '^TC ' "$tmp/rows")"
+for p in TC STC HMG; do
+    grep -E "^$p " "$tmp/rows" | grep -qvE " $num" && fail "a $p row has no number, effect or evidence: $(grep "^$p " "$tmp/rows")"
+done
 # CHOPIN's rows come from its frames runs (repro/chopin: the split-frame model, not the memory system)
-grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsched +1\.25 +1\.19$' "$tmp/out" ||
-    fail "CHOPIN row: $(grep '^CHOPIN ' "$tmp/out")"
+grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsched +1\.25 +1\.19 +✓ +0\.76 +frame +—$' "$tmp/rows" ||
+    fail "CHOPIN row: $(grep '^CHOPIN ' "$tmp/rows")"
+# the evidence follows from the direction and the effect ratio
+awk '$9 ~ /^[0-9.]+$/ {
+        miss = $10 == "✗" || ($11 != "n/a" && ($11 < 0.5 || $11 > 2))
+        if ($11 == "n/a") next
+        if (miss != ($13 == "unexplained")) { print "wrong evidence: " $0; bad = 1 } }
+     END { exit bad }' "$tmp/rows" >"$tmp/ev" || fail "evidence does not follow the effect: $(cat "$tmp/ev")"
+[ "$(grep -cE " $num" "$tmp/rows")" -ge 30 ] || fail "fewer than 30 headline rows with numbers: $(cat "$tmp/rows")"
 grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||
     fail "index.html lacks CHOPIN's plots"
-grep -qE '^TC .* (not built|[a-z])' "$tmp/out" && grep -E '^TC ' "$tmp/out" | grep -qv '[0-9]\.[0-9][0-9]$' && fail "a TC row has no number: $(grep '^TC ' "$tmp/out")"
+# the HTML report shows the headline table first, a row per headline, coloured by the effect
+first=$(grep -o -m1 -E 'id="headline-table"|<h2 id="[a-z]|<ul>' "$tmp/all/index.html" | head -1)
+[ "$first" = 'id="headline-table"' ] || fail "index.html: the headline table is not first ($first)"
+sed -n '/id="headline-table"/,/<\/table>/p' "$tmp/all/index.html" | grep -c '<tr class="' | grep -qx "$nh" ||
+    fail "index.html: the headline table has not $nh rows"
+grep -q '<tr class="effect-good">' "$tmp/all/index.html" && grep -q '<tr class="effect-wrong">' "$tmp/all/index.html" ||
+    fail "index.html: no coloured headline rows"
+grep -q '^## Headline table' "$tmp/all/README.md" || fail "README.md has no headline table"
+# summary.csv: every number of paper.csv with gpucoh's, the effect ratio and the direction
+grep -q '^figure,set,app,metric,baseline,design,paper,gpucoh,effect_ratio,direction$' "$tmp/all/tc/summary.csv" ||
+    fail "tc/summary.csv has no effect table: $(cat "$tmp/all/tc/summary.csv")"
+grep -qE '^Fig7a,inter,,speedup_hm,nol1,tcw,1.85,[0-9.]+,-?[0-9.]+,(yes|no)$' "$tmp/all/tc/summary.csv" ||
+    fail "tc/summary.csv: no Fig7a row"
 # RCC's SC stalls (Fig. 3.9) and expired loads (Fig. 3.7, right) come from every run's statistics
 for f in "Fig. 3.9 (top)" "Fig. 3.9 (bottom)" "Fig. 3.7 (right)"; do
     awk -v f="$f" 'index($0, f) { on = 1 } on && /^bh / { print; exit }' "$tmp/all/rcc/report.txt" |
@@ -92,6 +119,8 @@ flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --allow-fil
 page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
+first=$(grep -o -m1 -E 'id="headline-table"|<h2 id="[a-z]' "$tmp/dom" | head -1)
+[ "$first" = 'id="headline-table"' ] || fail "the rendered page does not show the headline table first"
 grep -q 'data-plots="ok 73"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||

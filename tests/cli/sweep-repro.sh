@@ -31,10 +31,14 @@ for cfg in nol1:nol1 rc:rc mesi:mesi gpuvi:gpuvi gpuvini:gpuvini ideal:ideal tcs
         fi
     done
 done
-[ "$(tail -n +2 "$sum" | wc -l)" -eq $n ] || fail "expected $n rows: $(cat "$sum")"
+[ "$(sed '/^$/,$d' "$sum" | tail -n +2 | wc -l)" -eq $n ] || fail "expected $n rows: $(cat "$sum")"
+# after a blank line, every number of paper.csv with gpucoh's, its effect ratio and direction
+[ "$(sed -n '/^$/,$p' "$sum" | grep -c '^Fig')" -eq "$(grep -c '^Fig' "$root/repro/tc/paper.csv")" ] ||
+    fail "summary.csv: not a row per paper.csv number: $(cat "$sum")"
 grep -q "^inter,nol1,1.0000,1.0000$" "$sum" || fail "nol1 is the inter baseline: $(cat "$sum")"
 grep -q "^intra,rc,1.0000,1.0000$" "$sum" || fail "rc is the intra baseline: $(cat "$sum")"
-grep -q "^Fig7a   inter      tcw speedup over nol1             1.85 " "$tmp/report" || fail "paper table: $(cat "$tmp/report")"
+grep -qE "^Fig7a   inter      tcw speedup over nol1             1.85 +[0-9]+\.[0-9]{2}  +-?[0-9]+\.[0-9]{2} (✓|✗)    " "$tmp/report" ||
+    fail "paper table: $(cat "$tmp/report")"
 grep -q "== Fig. 11a" "$tmp/report" || fail "no Fig. 11 table"
 for c in "all: TCS < TCW-FIXED < TCW" "all: TCW is faster than TCS with less traffic" \
     "inter: MESI, GPU-VI, GPU-VIni and TCW are clearly faster than NO-L1" \
