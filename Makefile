@@ -2,6 +2,9 @@
 #   make demo    install what is missing, build, run the main job
 #   make test    install what is missing, build, run every default test
 #                (the unit tests also under ASan+UBSan)
+#   make test-asan  every command-line test (tests/cli/*.sh) against the ASan+UBSan
+#                build, failing on any sanitizer report (tests/asan-cli.sh; CI runs it
+#                after make test; the tests it skips are in CMakeLists.txt, ASAN_CLI_SKIP)
 #   make long    the long runs (1 M stress episodes, every litmus test)
 #   make bench   simulator speed benchmarks
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
@@ -16,7 +19,7 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-fast long bench ptx fuzz clean
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-fast long bench ptx fuzz clean
 
 all: build
 
@@ -51,6 +54,9 @@ demo: build
 test: build asan
 	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure
 	cd $(BUILD) && ctest -LE long -j $(JOBS) --output-on-failure
+
+test-asan: asan
+	cd $(ASAN) && ctest -L asan-cli -j $(JOBS) --output-on-failure
 
 long: build fuzz-build
 	cd $(BUILD) && ctest -L long -j $(JOBS) --output-on-failure

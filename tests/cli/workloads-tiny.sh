@@ -7,8 +7,13 @@ bin=$1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 # rcc.livelock_cycles=100: under rccsc and rccwo a spin loop on plain loads
-# (mutex-ticket) waits for the livelock guard to move its SM's clock
-"$bin" compare --workloads all --protocols all --size tiny --set rcc.livelock_cycles=100 \
+# (mutex-ticket) waits for the livelock guard to move its SM's clock.
+# Under ASan (tests/asan-cli.sh) every workload runs under three protocols, not all
+# of them: what is sanitized here is each workload's host driver and check, which no
+# protocol changes; the protocols' own paths run in the litmus and stress tests.
+protocols=all
+[ "${GPUCOH_ASAN:-0}" = 1 ] && protocols=rc,mesi,tcw
+"$bin" compare --workloads all --protocols $protocols --size tiny --set rcc.livelock_cycles=100 \
     --csv "$tmp/all.csv" >"$tmp/all.out" 2>&1 ||
     fail "$(grep -E 'WRONG|error|fault' -A2 "$tmp/all.out" | head -20)"
 [ "$(grep -c ',ok,' "$tmp/all.csv")" -eq "$(($(wc -l <"$tmp/all.csv") - 1))" ] || fail "a check failed"
