@@ -4,7 +4,9 @@
 # WarpTM: random transactions from every SM over 64 words with tiny validation
 # tables, checked for serialisability (docs/transactions.md); GETM also with
 # 11-bit timestamps, rolling over about every 150 transactions. Every test of
-# the file runs, the variants WarpTM-EL and EAPG at a million too.
+# the file runs, the variants WarpTM-EL and EAPG at a million too, and the four
+# designs with the smallest tables and the serialising fallback (every run
+# also checked for forward progress).
 set -u
 bin=$1
 unit=$(dirname "$bin")/unit-662-tm-stress
