@@ -1,7 +1,8 @@
 /*
  * 100-ptx-parse.c - the PTX parser: errors name file:line and the construct;
  * every committed nvcc output (sm_75 and sm_90) parses; kernel info follows
- * CUDA's parameter layout and counts shared and local bytes.
+ * CUDA's parameter layout and counts shared and local bytes; the .const
+ * variables a kernel and its callees name are known to the launch check.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -170,6 +171,65 @@ static void initialised_const_and_nested_scopes(void **state)
     ptx_module_free(m);
 }
 
+/* The .const variables a kernel names, through a device function it calls
+ * too, are known to the launch check: one without an initialiser is unset
+ * until the host writes it; an initialised one, or one nobody names, never
+ * holds a launch back; the kernel then reads what the host wrote. */
+static void const_reads_through_callees(void **state)
+{
+    (void)state;
+    char text[2048], err[512];
+    snprintf(text, sizeof text,
+             "%s.const .align 4 .b8 coef[8];\n"
+             ".const .align 4 .u32 tab[2] = {1, 2};\n"
+             ".const .align 4 .b8 unused[4];\n"
+             ".func (.param .b32 ret0) get(.param .b32 arg0)\n{\n"
+             ".reg .b32 %%r<3>;\n.reg .b64 %%rd<3>;\nld.param.u32 %%r1, [arg0];\n"
+             "mov.u64 %%rd1, coef;\nmul.wide.u32 %%rd2, %%r1, 4;\n"
+             "add.s64 %%rd1, %%rd1, %%rd2;\nld.const.u32 %%r2, [%%rd1];\n"
+             "st.param.b32 [ret0], %%r2;\nret;\n}\n"
+             ".visible .entry k(.param .u64 out)\n{\n"
+             ".reg .b32 %%r<4>;\n.reg .b64 %%rd<2>;\n"
+             "ld.param.u64 %%rd1, [out];\nld.const.u32 %%r1, [tab];\n"
+             "{\n.param .b32 p0;\nst.param.b32 [p0], %%r1;\n.param .b32 r0;\n"
+             "call.uni (r0), get, (p0);\nld.param.b32 %%r2, [r0];\n}\n"
+             "st.global.u32 [%%rd1], %%r2;\nret;\n}\n"
+             ".visible .entry plain(.param .u64 out)\n{\n"
+             ".reg .b32 %%r<2>;\n.reg .b64 %%rd<2>;\n"
+             "ld.param.u64 %%rd1, [out];\nld.const.u32 %%r1, [tab+4];\n"
+             "st.global.u32 [%%rd1], %%r1;\nret;\n}\n",
+             HDR);
+    struct ptx_module *m = ptx_module_parse(text, "c.ptx", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    const struct ptx_kernel *k = ptx_module_kernel(m, "k"), *plain = ptx_module_kernel(m, "plain");
+    assert_int_equal(ptx_kernel_n_consts(k), 2);
+    assert_int_equal(ptx_kernel_n_consts(plain), 1);
+    const struct ptx_var *coef = ptx_module_const(m, "coef");
+    assert_non_null(coef);
+    assert_false(coef->initialised);
+    assert_int_equal(coef->bytes, 8);
+    assert_int_equal(coef->line, 4);
+    assert_true(ptx_module_const(m, "tab")->initialised);
+    assert_ptr_equal(ptx_kernel_unset_const(k), coef);
+    assert_null(ptx_kernel_unset_const(plain));
+    uint32_t vals[2] = {7, 9};
+    ptx_module_const_write(m, coef, 0, vals, sizeof vals);
+    assert_null(ptx_kernel_unset_const(k));
+    /* the kernel reads what the host wrote: coef[tab[0]] = coef[1] */
+    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+    addr_t out = hx_alloc(&g, 4);
+    struct hx_params p = {0};
+    hx_param(&p, k, out);
+    struct hx_stats st = {0};
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
+               sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(*(uint32_t *)hx_ptr(&g, out), 9);
+    free(g.bytes);
+    ptx_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +240,7 @@ int main(void)
         cmocka_unit_test(every_committed_ptx_parses),
         cmocka_unit_test(kernel_info_layout),
         cmocka_unit_test(initialised_const_and_nested_scopes),
+        cmocka_unit_test(const_reads_through_callees),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
