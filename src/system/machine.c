@@ -69,7 +69,9 @@ struct machine {
     char **names;              /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
-    const char **kernel_names;
+    const char **kernel_names; /* each points into kernel_name_pool */
+    char **kernel_name_pool;   /* every distinct kernel name, owned (modules may go first) */
+    unsigned n_kernel_name_pool;
     uint64_t *kernel_cycles;
     uint64_t busy_cycles;      /* core cycles with a kernel running (kernels run together once) */
     unsigned n_kernels, cap_kernels;
@@ -558,6 +560,9 @@ void machine_free(struct machine *m)
     free(m->drams);
     free(m->l1_links);
     free(m->from_l1);
+    for (unsigned i = 0; i < m->n_kernel_name_pool; i++)
+        free(m->kernel_name_pool[i]);
+    free(m->kernel_name_pool);
     free(m->kernel_names);
     free(m->kernel_cycles);
     backing_destroy(&m->store);
@@ -737,6 +742,23 @@ static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
     return m->fcs_types;
 }
 
+/* The machine's own copy of a kernel's name, made the first time the name
+ * is seen: the statistics outlive the PTX module (the litmus runner frees
+ * it before they are written), and a launch repeated many times costs a
+ * lookup, not an allocation. */
+static const char *intern_kernel_name(struct machine *m, const char *name)
+{
+    for (unsigned i = 0; i < m->n_kernel_name_pool; i++)
+        if (!strcmp(m->kernel_name_pool[i], name))
+            return m->kernel_name_pool[i];
+    char **pool = realloc(m->kernel_name_pool, (m->n_kernel_name_pool + 1) * sizeof *pool);
+    char *copy = strdup(name);
+    if (!pool || !copy)
+        panic("out of memory");
+    m->kernel_name_pool = pool;
+    return m->kernel_name_pool[m->n_kernel_name_pool++] = copy;
+}
+
 /* Record a finished kernel's name and cycles. */
 static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles)
 {
@@ -747,7 +769,7 @@ static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles
         if (!m->kernel_names || !m->kernel_cycles)
             panic("out of memory");
     }
-    m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
+    m->kernel_names[m->n_kernels] = intern_kernel_name(m, ptx_kernel_info(l->kernel)->name);
     m->kernel_cycles[m->n_kernels++] = cycles;
 }
 
