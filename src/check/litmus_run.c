@@ -6,8 +6,10 @@
  * (proxies, aliases, several GPUs), one that the hardware barriers cannot
  * express, one that can hang (the SC search finds a state where every thread
  * waits), and under a PTX model one whose liveness verdict says a run may
- * never finish. Every test is judged by the oracle first, so a test with no
- * reference verdict is judged all the same.
+ * never finish where the launcher cannot give a spinning launch up. Every
+ * test is judged by the oracle first, so a test with no reference verdict is
+ * judged all the same. An iteration that spins forever is an outcome of its
+ * own, judged when first seen.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_run.h"
@@ -85,10 +87,26 @@ static const char *axiom_of(const struct litmus_result *r, const int32_t *v)
     return name;
 }
 
+/* The first iteration that did not finish: does the model allow a run that
+ * never finishes? (The oracle's liveness search costs more than its outcome
+ * search, so only tests that spin pay for it.) */
+static int judge_spin(const struct litmus_test *t, int m, const struct litmus_run_opts *o,
+                      struct litmus_result *r, char *err, size_t errlen)
+{
+    struct oracle_result lr;
+    struct oracle_opts oo = {.unroll = o->unroll, .liveness = true};
+    if (oracle_judge(t, (enum oracle_model)m, &oo, &lr, err, errlen))
+        return -1;
+    r->spin_forbidden = !lr.may_spin;
+    oracle_result_free(&lr);
+    return 0;
+}
+
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *r,
                char *err, size_t errlen)
 {
+    int rc = 0;
     memset(r, 0, sizeof *r);
     r->test = t;
     snprintf(r->protocol, sizeof r->protocol, "%s", protocol);
@@ -137,7 +155,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         skip(r, "some executions wait forever at a barrier; a run could hang");
         return 0;
     }
-    if (is_ptx(r->model) && ref && ref->liveness == 0) {
+    bool spin_stops = l.ops->set_spin_stops && l.ops->spin_stopped;
+    if (is_ptx(r->model) && ref && ref->liveness == 0 && !spin_stops) {
         /* the model allows runs that never finish (a weak polling loop may
          * keep reading a stale value); a launch cannot be abandoned midway */
         skip(r, "PTX liveness verdict 0: a run may spin forever, and a hung launch cannot be "
@@ -152,6 +171,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
 
     struct host *h = host_new(l);
+    if (spin_stops)
+        l.ops->set_spin_stops(l.obj, true);
     char fname[600];
     snprintf(fname, sizeof fname, "%s (translated)", t->path);
     host_load_ptx(h, p.text, fname);
@@ -201,6 +222,14 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args,
                         n_args);
         }
+        r->iterations++;
+        if (spin_stops && l.ops->spin_stopped(l.obj)) {
+            if (!r->spins++ && judge_spin(t, m, o, r, err, errlen)) {
+                rc = -1;
+                break;
+            }
+            continue;
+        }
         host_memcpy_from_dev(h, res, out, p.out_bytes);
         for (unsigned k = 0; k < t->n_obs; k++) {
             const struct litmus_term *ob = &t->obs[k];
@@ -215,6 +244,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         struct litmus_hist *e = hist_entry(r, vals, t->n_obs);
         if (!e) {
             snprintf(err, errlen, "out of memory");
+            rc = -1;
             break;
         }
         if (!e->count) {
@@ -223,23 +253,33 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             e->forbidden = !oracle_allows(&r->oracle, vals);
         }
         e->count++;
-        r->iterations++;
         if (e->cond)
             r->hits++;
     }
+    if (spin_stops)
+        l.ops->set_spin_stops(l.obj, false);
     free(image);
     free(res);
     free(vals);
     host_delete(h);
     litmus_ptx_free(&p);
+    if (rc)
+        return rc;
 
     r->status = LITMUS_PASS;
+    if (r->spin_forbidden) {
+        snprintf(r->reason, sizeof r->reason,
+                 "did not finish %llu time%s (warps spun on loads), but %s allows no execution "
+                 "that never finishes",
+                 (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
+        r->status = LITMUS_FAIL;
+    }
     for (unsigned i = 0; i < r->n_hist; i++)
         if (r->hist[i].forbidden) {
             char buf[256];
             litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
             const char *ax = axiom_of(r, r->hist[i].values);
-            if (r->status == LITMUS_PASS)
+            if (!r->reason[0])
                 snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
                          r->model, ax ? ", " : "", ax ? ax : "", buf,
                          (unsigned long long)r->hist[i].count);
@@ -294,6 +334,9 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 r->hist[i].cond ? '*' : ':', buf, r->hist[i].sc_allowed ? "" : "  [not SC]",
                 r->hist[i].forbidden ? "  <-- FORBIDDEN" : "");
     }
+    if (r->spins)
+        fprintf(out, "  %10llu : did not finish (spin on loads)%s\n",
+                (unsigned long long)r->spins, r->spin_forbidden ? "  <-- FORBIDDEN" : "");
     fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
             (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
             r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
@@ -308,7 +351,7 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     if (r->status == LITMUS_FAIL) {
         fprintf(out, "  FAIL (%s)\n", r->reason);
         /* why the model forbids the first forbidden outcome observed */
-        for (unsigned i = 0; i < r->n_hist; i++) {
+        for (unsigned i = 0; i < r->n_hist && !r->spin_forbidden; i++) {
             if (!r->hist[i].forbidden)
                 continue;
             const struct oracle_result *o = &r->oracle;

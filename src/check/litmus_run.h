@@ -12,6 +12,12 @@
  * the one the caller names): an outcome the model does not allow is a FAIL.
  * Where a reference verdict exists for that model (litmus_ref.h), it is
  * compared with the oracle's; a disagreement is a FAIL of its own.
+ * A launch whose warps spin forever on loads while the memory system still
+ * answers them (the machine's spin watchdog, sim.spin_cycles) is given up
+ * (launcher_ops.set_spin_stops) and counted as the outcome "did not finish";
+ * the oracle judges it like any other (oracle_opts.liveness: does some
+ * execution the model allows spin forever?), and the suite goes on. A stuck
+ * request, or a launcher that cannot give a launch up, is still a fault.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_LITMUS_RUN_H
@@ -52,6 +58,8 @@ struct litmus_result {
     char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome */
     unsigned iterations;          /* launches done */
     uint64_t hits;                /* iterations whose outcome satisfies C */
+    uint64_t spins;               /* iterations that did not finish (warps spun on loads) */
+    bool spin_forbidden;          /* ... and the model allows no run that never finishes */
     int verdict;                  /* the oracle's verdict on the clause (0/1) */
     int ref_verdict;              /* the reference table's for this model, -1 none */
     bool ref_disagrees;           /* both exist and differ */

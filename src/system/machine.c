@@ -75,6 +75,8 @@ struct machine {
     uint64_t *kernel_cycles;
     uint64_t busy_cycles;      /* core cycles with a kernel running (kernels run together once) */
     unsigned n_kernels, cap_kernels;
+    bool spin_stops;           /* a launch whose warps spin is given up, not a fault */
+    bool spun;                 /* ... and the last launch was given up */
     bool progress;             /* print a progress line on stderr */
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
@@ -624,6 +626,22 @@ static void check_starvation(struct machine *m, const char *kname)
     }
 }
 
+/* Whether every memory instruction still waiting for a response sent its
+ * first request after `since`: warps that spin keep getting answers within
+ * a round trip; a request that has waited for a good part of the spin
+ * window is a message stuck in the memory system (a protocol hole, a
+ * deadlock), which stays a fault. */
+static bool requests_answered_since(const struct machine *m, tick_t since)
+{
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        unsigned warp;
+        tick_t oldest = sm_oldest_request(m->sms[i], &warp);
+        if (oldest != TICK_MAX && oldest < since)
+            return false;
+    }
+    return true;
+}
+
 /* The runaway limits of one launch (sim.max_cycles, sim.max_insts): as set,
  * or for "auto" scaled to the launch's warps. UINT64_MAX: none. */
 static void launch_limits(const struct machine *m, const struct launch *l, uint64_t *cycles,
@@ -826,6 +844,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
     tick_t limit = max_cycles < (TICK_MAX - start) / m->core_clk.period_ps
                        ? start + max_cycles * m->core_clk.period_ps
                        : TICK_MAX;
+    m->spun = false;
     uint64_t insts_start = total_warp_insts(m);
     uint64_t advances = total_advances(m);
     tick_t advanced_at = start;
@@ -889,7 +908,22 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                 leases_pending = false;
                 quiet_from = m->eng.now;
             }
-        } else if (spin_ps && m->eng.now - quiet_from > spin_ps) {
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && m->spin_stops &&
+                   !m->spun && requests_answered_since(m, m->eng.now - spin_ps / 2)) {
+            /* a loop waiting for a value the model may let it never see
+             * (a litmus poll): the memory system still answers, so the
+             * warps are let go (sm_abandon_kernel) and the launch ends as
+             * given up; it must then drain like any kernel */
+            m->spun = true;
+            for (unsigned i = 0; i < m->n_cores; i++)
+                sm_abandon_kernel(m->sms[i]);
+            quiet_from = m->eng.now;
+        } else if (m->spun &&
+                   m->eng.now - quiet_from > QUIESCE_LIMIT_CYCLES * m->core_clk.period_ps) {
+            panic("kernel %s was given up because its warps spun, but did not drain within %u "
+                  "core cycles: requests are stuck in the memory system; the warps:",
+                  kname, QUIESCE_LIMIT_CYCLES);
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && !m->spun) {
             char leased[160] = "";
             if (marks)
                 snprintf(leased, sizeof leased, ", the last %llu of them after every L1's clock "
@@ -898,10 +932,13 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                                               m->core_clk.period_ps));
             panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
                   "atomic, loaded a value it had not just loaded, or finished%s "
-                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change; "
+                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change%s; "
                   "the warps:",
                   kname, (unsigned long long)((m->eng.now - advanced_at) / m->core_clk.period_ps),
-                  leased, (unsigned long long)m->cfg.sim.spin_cycles);
+                  leased, (unsigned long long)m->cfg.sim.spin_cycles,
+                  m->spin_stops ? ", and a memory request has waited for half of that or more "
+                                  "(stuck)"
+                                : "");
         }
         check_starvation(m, kname);
         if (m->progress)
@@ -974,8 +1011,23 @@ static uint64_t cycles_of(const void *obj)
     return m->eng.now / m->core_clk.period_ps;
 }
 
+void machine_set_spin_stops(struct machine *m, bool on)
+{
+    m->spin_stops = on;
+}
+
+static bool spin_stopped(const void *obj)
+{
+    return ((const struct machine *)obj)->spun;
+}
+
+static void set_spin_stops(void *obj, bool on)
+{
+    machine_set_spin_stops(obj, on);
+}
+
 static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of,
-                                                run_together};
+                                                run_together, set_spin_stops, spin_stopped};
 
 struct launcher machine_launcher(struct machine *m)
 {
