@@ -626,6 +626,16 @@ static void check_starvation(struct machine *m, const char *kname)
     }
 }
 
+/* Load responses so far (every core): warps spinning on loads keep adding
+ * to it, warps spinning on registers do not. */
+static uint64_t total_load_responses(const struct machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->n_cores; i++)
+        n += sm_stats(m->sms[i])->latency[MEM_LOAD].n;
+    return n;
+}
+
 /* Whether every memory instruction still waiting for a response sent its
  * first request after `since`: warps that spin keep getting answers within
  * a round trip; a request that has waited for a good part of the spin
@@ -855,6 +865,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                          ? 0
                          : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
     tick_t quiet_from = start; /* the spin watchdog counts from here */
+    uint64_t quiet_loads = total_load_responses(m); /* ... and the loads answered then */
     bool leases_pending = marks != NULL;
     if (marks)
         mark_leases(m, marks);
@@ -899,6 +910,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         if (now_advances != advances) {
             advances = now_advances;
             advanced_at = quiet_from = m->eng.now;
+            quiet_loads = total_load_responses(m);
             if (marks) {
                 mark_leases(m, marks);
                 leases_pending = true;
@@ -907,17 +919,20 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
             if (leases_passed(m, marks)) {
                 leases_pending = false;
                 quiet_from = m->eng.now;
+                quiet_loads = total_load_responses(m);
             }
         } else if (spin_ps && m->eng.now - quiet_from > spin_ps && m->spin_stops &&
-                   !m->spun && requests_answered_since(m, m->eng.now - spin_ps / 2)) {
-            /* a loop waiting for a value the model may let it never see
-             * (a litmus poll): the memory system still answers, so the
-             * warps are let go (sm_abandon_kernel) and the launch ends as
-             * given up; it must then drain like any kernel */
+                   !m->spun && total_load_responses(m) > quiet_loads &&
+                   requests_answered_since(m, m->eng.now - spin_ps / 2)) {
+            /* a poll waiting for a value the model may let it never see
+             * (a litmus test): its loads are still answered, so the warps
+             * are let go (sm_abandon_kernel) and the launch ends as given
+             * up; it must then drain like any kernel (a spin on registers,
+             * with no loads, is a mistake in the test and stays a fault) */
             m->spun = true;
             for (unsigned i = 0; i < m->n_cores; i++)
                 sm_abandon_kernel(m->sms[i]);
-            quiet_from = m->eng.now;
+            quiet_from = m->eng.last_progress = m->eng.now;
         } else if (m->spun &&
                    m->eng.now - quiet_from > QUIESCE_LIMIT_CYCLES * m->core_clk.period_ps) {
             panic("kernel %s was given up because its warps spun, but did not drain within %u "
