@@ -79,8 +79,9 @@ struct litmus_result {
 /* Judge and, unless the test must be skipped, run it. `ref` may come from
  * litmus_refs_lookup (verdicts -1 if none). Returns 0; -1 with a message in
  * err only for an input error (a test the oracle or the SC search cannot
- * enumerate, an unknown model). Simulator faults (hangs past the machine's
- * limits, protocol holes) exit as usual. */
+ * enumerate, an unknown model). A launch that spins on loads is an outcome
+ * (res->spins) where the launcher can give it up; simulator faults (stuck
+ * requests, runaway kernels, protocol holes) exit as usual. */
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *res,
                char *err, size_t errlen);
