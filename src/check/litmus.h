@@ -90,6 +90,7 @@ struct litmus_thread {
     struct litmus_label labels[LITMUS_MAX_LABELS];
     int32_t reg_init[LITMUS_MAX_REGS];
     uint32_t regs_written;         /* bit r: some instruction writes register r */
+    uint32_t regs_initialised;     /* bit r: the init block gives register r a value */
     uint32_t regs_used;            /* bit r: read, written, initialised or in the condition */
 };
 

@@ -178,6 +178,7 @@ static int parse_decl(struct pstate *ps, char *d, int line)
                         LITMUS_MAX_REGS - 1);
         t->th[th].reg_init[r] = v;
         t->th[th].regs_used |= 1u << r;
+        t->th[th].regs_initialised |= 1u << r;
         return 0;
     }
     int li = add_loc(ps, line, lhs);
@@ -640,6 +641,13 @@ static int parse_term(struct pstate *ps, struct lexer *lx, struct litmus_term *t
             return perr(ps, lx->line, "condition names thread '%s', which the test lacks", w);
         if (r < 0)
             return perr(ps, lx->line, "bad register '%s' in the condition", colon + 1);
+        /* the program table and the init block come first, so both are
+         * known here; a register neither gives a value is only ever 0, and
+         * a condition on it is a typo that flips the verdict unseen */
+        const struct litmus_thread *cth = &ps->t->th[th];
+        if (!((cth->regs_written | cth->regs_initialised) & (1u << r)))
+            return perr(ps, lx->line, "condition names P%d:r%d, which P%d never writes", th, r,
+                        th);
         tm->kind = LT_REG;
         tm->thread = (int8_t)th;
         tm->index = (int16_t)r;

@@ -236,10 +236,28 @@ static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct
     }
 }
 
-int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *o,
+/* Whether any thread of t waits at a CTA barrier. */
+static bool has_barrier(const struct litmus_test *t)
+{
+    for (unsigned th = 0; th < t->n_threads; th++)
+        for (unsigned i = 0; i < t->th[th].n_instrs; i++)
+            if (t->th[th].ins[i].op == LOP_BAR_SYNC || t->th[th].ins[i].op == LOP_BAR_ARRIVE)
+                return true;
+    return false;
+}
+
+int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *opts,
                      struct litmus_ptx *p, char *why, size_t whylen)
 {
     memset(p, 0, sizeof *p);
+    /* A thread that leaves its loop on the spin budget never reaches the
+     * barriers after it, so its CTA's other threads would wait there forever:
+     * a test with barriers runs without a budget, and a run that spins is
+     * given up by the launcher instead (litmus_run) */
+    struct litmus_ptx_opts budgeted_opts = *opts;
+    if (has_barrier(t))
+        budgeted_opts.spin_budget = 0;
+    const struct litmus_ptx_opts *o = &budgeted_opts;
     unsigned gpus = MAX(o->gpus, 1u), gpms = MAX(o->gpms, 1u);
     const char *u = litmus_unsupported_on(t, gpus, gpms, o->cpus);
     if (u) {

@@ -6,9 +6,12 @@
  * (proxies, aliases, several GPUs), one that the hardware barriers cannot
  * express, one that can hang (the SC search finds a state where every thread
  * waits), and under a PTX model one whose liveness verdict says a run may
- * never finish. Every test is judged by the oracle first, so a test with no
- * reference verdict is judged all the same; one beyond the oracle's limits
- * runs unjudged (UNKNOWN), its outcomes recorded.
+ * never finish where the launcher cannot give a spinning launch up. Every
+ * test is judged by the oracle first, so a test with no reference verdict is
+ * judged all the same; one beyond the oracle's limits runs unjudged
+ * (UNKNOWN), its outcomes recorded. An iteration that does not finish (its
+ * warps spun on loads until the machine gave the launch up, or a thread ran
+ * out of its spin budget) is an outcome of its own, judged when first seen.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/litmus_run.h"
@@ -86,10 +89,26 @@ static const char *axiom_of(const struct litmus_result *r, const int32_t *v)
     return name;
 }
 
+/* The first iteration that did not finish: does the model allow a run that
+ * never finishes? (The oracle's liveness search costs more than its outcome
+ * search, so only tests that spin pay for it.) */
+static int judge_spin(const struct litmus_test *t, int m, const struct litmus_run_opts *o,
+                      struct litmus_result *r, char *err, size_t errlen)
+{
+    struct oracle_result lr;
+    struct oracle_opts oo = {.unroll = o->unroll, .liveness = true};
+    if (oracle_judge(t, (enum oracle_model)m, &oo, &lr, err, errlen))
+        return -1;
+    r->spin_forbidden = !lr.may_spin;
+    oracle_result_free(&lr);
+    return 0;
+}
+
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *r,
                char *err, size_t errlen)
 {
+    int rc = 0;
     memset(r, 0, sizeof *r);
     r->test = t;
     snprintf(r->protocol, sizeof r->protocol, "%s", protocol);
@@ -154,7 +173,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         skip(r, "some executions wait forever at a barrier; a run could hang");
         return 0;
     }
-    if (is_ptx(r->model) && ref && ref->liveness == 0) {
+    bool spin_stops = l.ops->set_spin_stops && l.ops->spin_stopped;
+    if (is_ptx(r->model) && ref && ref->liveness == 0 && !spin_stops) {
         /* the model allows runs that never finish (a weak polling loop may
          * keep reading a stale value); a launch cannot be abandoned midway */
         skip(r, "PTX liveness verdict 0: a run may spin forever, and a hung launch cannot be "
@@ -169,6 +189,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     }
 
     struct host *h = host_new(l);
+    if (spin_stops)
+        l.ops->set_spin_stops(l.obj, true);
     char fname[600];
     snprintf(fname, sizeof fname, "%s (translated)", t->path);
     host_load_ptx(h, p.text, fname);
@@ -221,16 +243,23 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args,
                         n_args);
         }
-        host_memcpy_from_dev(h, res, out, p.out_bytes);
+        r->iterations++;
+        bool stopped = spin_stops && l.ops->spin_stopped(l.obj);
         uint32_t spun = 0; /* threads that ran out of their spin budget */
-        for (unsigned th = 0; th < t->n_threads && p.spin_flags; th++)
-            if (res[p.spin_offset / 4 + th])
-                spun |= 1u << th;
-        if (spun) { /* no final state: the iteration did not finish */
-            if (!r->n_spun)
+        if (!stopped) {
+            host_memcpy_from_dev(h, res, out, p.out_bytes);
+            for (unsigned th = 0; th < t->n_threads && p.spin_flags; th++)
+                if (res[p.spin_offset / 4 + th])
+                    spun |= 1u << th;
+            if (spun && !r->n_spun)
                 r->first_spun = (unsigned)__builtin_ctz(spun);
-            r->n_spun++;
-            r->iterations++;
+            r->n_spun += spun != 0;
+        }
+        if (stopped || spun) { /* no final state: the iteration did not finish */
+            if (!r->spins++ && !r->unjudged && judge_spin(t, m, o, r, err, errlen)) {
+                rc = -1;
+                break;
+            }
             continue;
         }
         for (unsigned k = 0; k < t->n_obs; k++) {
@@ -246,6 +275,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         struct litmus_hist *e = hist_entry(r, vals, t->n_obs);
         if (!e) {
             snprintf(err, errlen, "out of memory");
+            rc = -1;
             break;
         }
         if (!e->count) {
@@ -254,47 +284,47 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             e->forbidden = !r->unjudged && !oracle_allows(&r->oracle, vals);
         }
         e->count++;
-        r->iterations++;
         if (e->cond)
             r->hits++;
     }
+    if (spin_stops)
+        l.ops->set_spin_stops(l.obj, false);
     free(image);
     free(res);
     free(vals);
     host_delete(h);
     litmus_ptx_free(&p);
+    if (rc)
+        return rc;
 
-    /* forward progress: where every fair interleaving ends, an iteration
-     * that did not is a failure; where one may not, it is a result */
+    /* forward progress: an iteration that did not finish is judged by the
+     * model's liveness rule (judge_spin); whether every fair SC interleaving
+     * ends is reported beside it, but does not decide: a weak model may let
+     * a loop that SC ends spin forever */
     r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
-    bool stuck = r->n_spun && r->progress_guaranteed;
-    char stuck_why[200];
-    snprintf(stuck_why, sizeof stuck_why,
-             "P%u ran out of its spin budget (%u backward jumps) in %u of %u iterations, though "
-             "every fair interleaving terminates",
-             r->first_spun, o->ptx.spin_budget, r->n_spun, r->iterations);
     if (r->unjudged) {
-        r->status = stuck ? LITMUS_FAIL : LITMUS_UNKNOWN; /* r->reason names the limit */
-        if (stuck)
-            snprintf(r->reason, sizeof r->reason, "%s", stuck_why);
+        r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
         return 0;
     }
     r->status = LITMUS_PASS;
+    if (r->spin_forbidden) {
+        snprintf(r->reason, sizeof r->reason,
+                 "did not finish %llu time%s (warps spun on loads), but %s allows no execution "
+                 "that never finishes",
+                 (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
+        r->status = LITMUS_FAIL;
+    }
     for (unsigned i = 0; i < r->n_hist; i++)
         if (r->hist[i].forbidden) {
             char buf[256];
             litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
             const char *ax = axiom_of(r, r->hist[i].values);
-            if (r->status == LITMUS_PASS)
+            if (!r->reason[0])
                 snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
                          r->model, ax ? ", " : "", ax ? ax : "", buf,
                          (unsigned long long)r->hist[i].count);
             r->status = LITMUS_FAIL;
         }
-    if (stuck && r->status == LITMUS_PASS)
-        snprintf(r->reason, sizeof r->reason, "%s", stuck_why);
-    if (stuck)
-        r->status = LITMUS_FAIL;
     /* coverage: what the model allows but never appeared */
     if (!is_ptx(r->model)) {
         unsigned seen = 0;
@@ -344,6 +374,9 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 r->hist[i].cond ? '*' : ':', buf, r->hist[i].sc_allowed ? "" : "  [not SC]",
                 r->hist[i].forbidden ? "  <-- FORBIDDEN" : "");
     }
+    if (r->spins)
+        fprintf(out, "  %10llu : did not finish (spin on loads)%s\n",
+                (unsigned long long)r->spins, r->spin_forbidden ? "  <-- FORBIDDEN" : "");
     fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
             (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
             r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
@@ -352,14 +385,10 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 "  forward progress: %u of %u iterations finished within the spin budget; "
                 "termination %s\n",
                 r->iterations - r->n_spun, r->iterations,
-                r->progress_guaranteed ? "guaranteed (every fair interleaving ends)"
-                                       : "not guaranteed (a fair interleaving may run forever)");
+                r->progress_guaranteed ? "guaranteed under SC (every fair interleaving ends)"
+                                       : "not guaranteed (a fair SC interleaving may run forever)");
     if (r->status == LITMUS_UNKNOWN) {
         fprintf(out, "  verdict: unknown (%s)\n  UNKNOWN (oracle limit)\n", r->reason);
-        return;
-    }
-    if (r->unjudged) { /* and a thread stuck where progress is guaranteed */
-        fprintf(out, "  verdict: unknown (oracle limit)\n  FAIL (%s)\n", r->reason);
         return;
     }
     fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model,
@@ -373,7 +402,7 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     if (r->status == LITMUS_FAIL) {
         fprintf(out, "  FAIL (%s)\n", r->reason);
         /* why the model forbids the first forbidden outcome observed */
-        for (unsigned i = 0; i < r->n_hist; i++) {
+        for (unsigned i = 0; i < r->n_hist && !r->spin_forbidden; i++) {
             if (!r->hist[i].forbidden)
                 continue;
             const struct oracle_result *o = &r->oracle;

@@ -12,6 +12,12 @@
  * the one the caller names): an outcome the model does not allow is a FAIL.
  * Where a reference verdict exists for that model (litmus_ref.h), it is
  * compared with the oracle's; a disagreement is a FAIL of its own.
+ * A launch whose warps spin forever on loads while the memory system still
+ * answers them (the machine's spin watchdog, sim.spin_cycles) is given up
+ * (launcher_ops.set_spin_stops) and counted as the outcome "did not finish";
+ * the oracle judges it like any other (oracle_opts.liveness: does some
+ * execution the model allows spin forever?), and the suite goes on. A stuck
+ * request, or a launcher that cannot give a launch up, is still a fault.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_LITMUS_RUN_H
@@ -57,6 +63,9 @@ struct litmus_result {
     uint64_t hits;                /* iterations whose outcome satisfies C */
     int verdict;                  /* the oracle's verdict on the clause (0/1), -1 unjudged */
     bool unjudged;                /* beyond the oracle's limits: status UNKNOWN */
+    uint64_t spins;               /* iterations that did not finish (warps spun on loads
+                                     until given up, or a thread ran out of its spin budget) */
+    bool spin_forbidden;          /* ... and the model allows no run that never finishes */
     int ref_verdict;              /* the reference table's for this model, -1 none */
     bool ref_disagrees;           /* both exist and differ */
     enum litmus_check check;      /* what the verdict demands */
@@ -81,8 +90,11 @@ struct litmus_result {
  * litmus_refs_lookup (verdicts -1 if none). A test beyond the oracle's
  * limits still runs, with status UNKNOWN. Returns 0; -1 with a message in
  * err only for an input error (a test the oracle does not handle or the SC
- * search cannot enumerate, an unknown model). Simulator faults (hangs past
- * the machine's limits, protocol holes) exit as usual. */
+ * search cannot enumerate, an unknown model). An iteration that does not
+ * finish (a launch that spins on loads where the launcher can give it up, or
+ * a thread out of its spin budget) is an outcome (res->spins), judged by the
+ * model's liveness rule; simulator faults (stuck requests, runaway kernels,
+ * protocol holes) exit as usual. */
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *res,
                char *err, size_t errlen);

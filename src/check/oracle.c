@@ -76,10 +76,19 @@ struct tev {
     uint64_t ctrl;    /* local reads a branch before this event depends on */
 };
 
+/* How a thread trace ends (the last two only with oracle_opts.liveness). */
+enum trace_end {
+    TR_DONE,    /* the thread finishes */
+    TR_SPIN,    /* it repeats its last iteration forever (spin_reads) */
+    TR_BLOCKED, /* it waits forever at its last event, a bar.cta.sync */
+};
+
 struct trace {
     unsigned n;
     unsigned backjumps;
     int cut_line;          /* > 0: cut at the unroll bound by the jump on this line */
+    uint8_t end;           /* enum trace_end */
+    uint64_t spin_reads;   /* TR_SPIN: the reads of the iteration that repeats */
     int32_t regs[LITMUS_MAX_REGS];
     int8_t rmw_w[MAX_TEV]; /* read of an atom -> its write, -1 */
     struct tev ev[MAX_TEV];
@@ -93,6 +102,7 @@ struct tstate {
     unsigned n_snaps;
     struct {
         int pc;
+        unsigned ev_at; /* the trace's length then: the iteration since starts there */
         int32_t regs[LITMUS_MAX_REGS];
     } snap[MAX_SNAPS];
     struct trace tr;
@@ -108,6 +118,7 @@ struct ctx {
     const struct cat_model *cat;
     unsigned unroll;
     bool explain;
+    bool liveness; /* oracle_opts.liveness */
     bool failed;
     bool limit;                  /* the failure is one of the oracle's limits (fail_limit) */
     bool chain[LITMUS_MAX_LOCS]; /* root -> its writes form one coherence chain, each
@@ -151,6 +162,9 @@ struct ctx {
     } quorum[LITMUS_MAX_GROUPS];
     unsigned quorum_pick[LITMUS_MAX_GROUPS];     /* bit mask of completers */
     int cut_line;  /* a chosen trace is cut at the unroll bound (its jump's line) */
+    bool stuck;    /* a chosen trace spins: the candidates never finish */
+    uint64_t spin_reads;   /* their spinning reads (event indices) */
+    uint64_t blocked_bars; /* the barrier events threads wait at forever */
     int32_t outcome[LITMUS_MAX_OBS];
     unsigned n_cur;
     int cur[MAX_VARIANTS]; /* the outcomes of the candidate under way (several when
@@ -300,16 +314,26 @@ static bool loop_head(struct ctx *c, unsigned th, struct tstate *s, int line)
         bool same = true;
         for (unsigned r = 0; r < LITMUS_MAX_REGS && same; r++)
             same = !(live >> r & 1) || s->snap[i].regs[r] == s->regs[r];
-        if (same) {
-            keep_spun_values(c, th, &s->tr);
-            return false;
+        if (!same)
+            continue;
+        keep_spun_values(c, th, &s->tr);
+        if (c->liveness) { /* kept as a thread that may spin forever */
+            s->tr.end = TR_SPIN;
+            s->tr.spin_reads = 0;
+            for (unsigned e = s->snap[i].ev_at; e < s->tr.n; e++)
+                if (s->tr.ev[e].kind == EK_R)
+                    s->tr.spin_reads |= 1ull << e;
+            record(c, th, s);
+            s->tr.end = TR_DONE;
         }
+        return false;
     }
     if (s->n_snaps == MAX_SNAPS) {
         fail_limit(c, line, "a loop runs more than %d iterations without a store", MAX_SNAPS);
         return false;
     }
     s->snap[s->n_snaps].pc = (int)s->pc;
+    s->snap[s->n_snaps].ev_at = s->tr.n;
     memcpy(s->snap[s->n_snaps].regs, s->regs, sizeof s->regs);
     s->n_snaps++;
     return true;
@@ -449,6 +473,11 @@ static void explore(struct ctx *c, unsigned th, struct tstate *s)
             b->bar_id = in->n_bar_ops >= 2 ? opval(s, &in->b) : -1;
             b->bar_count = in->n_bar_ops >= 3 ? opval(s, &in->c) : 0;
             s->n_snaps = 0; /* an arrival changes the barrier's state: not a spin */
+            if (c->liveness && !b->arrive) { /* it may wait here forever */
+                s->tr.end = TR_BLOCKED;
+                record(c, th, s);
+                s->tr.end = TR_DONE;
+            }
             s->pc++;
             break;
         }
@@ -840,11 +869,26 @@ static void explain(struct ctx *c, const struct cat_fail *f)
 /* Every outcome of the candidate under way is already known to be allowed. */
 static bool settled(const struct ctx *c)
 {
+    if (c->stuck)
+        return c->r->may_spin;
     if (c->cut_line)
         return false;
     for (unsigned i = 0; i < c->n_cur; i++)
         if (!c->r->allowed[c->cur[i]])
             return false;
+    return true;
+}
+
+/* Every read of a repeating iteration reads a write no other write is
+ * co-after: a read taken forever sees what memory finally holds. */
+static bool spins_read_last(const struct ctx *c)
+{
+    for (uint64_t s = c->spin_reads; s; s &= s - 1) {
+        unsigned rd = (unsigned)__builtin_ctzll(s);
+        for (unsigned w = 0; w < c->n_ev; w++)
+            if ((c->x.rel[CR_RF][w] >> rd & 1) && c->x.rel[CR_CO][w])
+                return false;
+    }
     return true;
 }
 
@@ -857,6 +901,12 @@ static void judge(struct ctx *c)
         return;
     }
     static struct cat_fail f;
+    if (c->stuck) {
+        r->n_spin_candidates++;
+        if (spins_read_last(c) && cat_consistent(c->cat, &c->x, NULL))
+            r->may_spin = true;
+        return;
+    }
     if (c->cut_line) {
         if (cat_consistent(c->cat, &c->x, NULL))
             fail_limit(
@@ -1047,7 +1097,7 @@ static void co_done(struct ctx *c)
 {
     const struct litmus_test *t = c->t;
     c->n_cur = 0;
-    if (!c->cut_line)
+    if (!c->cut_line && !c->stuck)
         outcomes(c, 0);
     if (c->failed || settled(c))
         return;
@@ -1163,14 +1213,29 @@ static bool is_member(const struct litmus_test *t, unsigned th, const struct tev
     return false;
 }
 
+/* In a candidate that never finishes, whether a barrier round that some
+ * members (`absent`) never reach may stall: each absent thread spins or
+ * waits elsewhere, and each arrival that waits (`waiting`) is one its thread
+ * waits at forever. */
+static bool round_stalls(const struct ctx *c, uint32_t absent, uint64_t waiting)
+{
+    if (!c->stuck || (waiting & ~c->blocked_bars))
+        return false;
+    for (uint32_t m = absent; m; m &= m - 1)
+        if (c->pick[__builtin_ctz(m)]->end == TR_DONE)
+            return false;
+    return true;
+}
+
 /* Pair the barrier events: fixed edges, and the count groups whose
- * completers are a choice. False when some thread waits forever. */
+ * completers are a choice. False when some thread waits forever (unless
+ * the candidate never finishes and that thread's trace ends waiting there). */
 static bool plan_barriers(struct ctx *c)
 {
     const struct litmus_test *t = c->t;
     memset(c->bar_fixed, 0, sizeof c->bar_fixed);
     c->n_quorums = 0;
-    uint64_t done = 0;
+    uint64_t done = 0, stalled = 0;
     for (unsigned e = 0; e < c->n_ev; e++) {
         if (c->ev[e].kind != EK_BAR || (done >> e & 1))
             continue;
@@ -1199,6 +1264,7 @@ static bool plan_barriers(struct ctx *c)
             q->n = 0;
             q->count = (unsigned)count;
             bool waits = false;
+            uint64_t waiting = 0;
             for (uint64_t s = grp; s; s &= s - 1) {
                 unsigned f = (unsigned)__builtin_ctzll(s);
                 if (q->n == ARRAY_LEN(q->ev)) {
@@ -1208,12 +1274,16 @@ static bool plan_barriers(struct ctx *c)
                 }
                 q->ev[q->n++] = f;
                 waits |= !c->ev[f].arrive;
+                waiting |= c->ev[f].arrive ? 0 : 1ull << f;
             }
             if (q->n < q->count) {
-                if (waits)
+                if (waits && !round_stalls(c, 0, waiting))
                     return false; /* fewer than count ever arrive: a hang */
+                stalled |= waiting;
                 continue;         /* only arrivals that do not wait: no edges */
             }
+            if (grp & c->blocked_bars)
+                return false; /* which waiters are never released: not judged */
             c->n_quorums++;
             continue;
         }
@@ -1226,7 +1296,7 @@ static bool plan_barriers(struct ctx *c)
         for (uint64_t s = grp; s; s &= s - 1)
             members |= 1u << c->ev_thread[__builtin_ctzll(s)];
         for (unsigned round = 0;; round++) {
-            uint64_t in_round = 0;
+            uint64_t in_round = 0, waiting = 0;
             uint32_t present = 0;
             bool waits = false;
             for (unsigned th = 0; th < t->n_threads; th++) {
@@ -1237,14 +1307,16 @@ static bool plan_barriers(struct ctx *c)
                         in_round |= 1ull << f;
                         present |= 1u << th;
                         waits |= !c->ev[f].arrive;
+                        waiting |= c->ev[f].arrive ? 0 : 1ull << f;
                     }
                 }
             }
             if (!in_round)
                 break;
             if (present != members) {
-                if (waits)
+                if (waits && !round_stalls(c, members & ~present, waiting))
                     return false;
+                stalled |= waiting;
                 continue;
             }
             for (uint64_t s = in_round; s; s &= s - 1) {
@@ -1257,7 +1329,8 @@ static bool plan_barriers(struct ctx *c)
             }
         }
     }
-    return true;
+    /* a thread said to wait forever at a barrier that completes would go on */
+    return !(c->blocked_bars & ~stalled);
 }
 
 /* The generic address a location name stands for: itself, unless it is a
@@ -1300,6 +1373,14 @@ static void build(struct ctx *c)
             c->ev_thread[c->n_ev] = (int8_t)th;
             c->n_ev++;
         }
+    }
+    c->spin_reads = c->blocked_bars = 0;
+    for (unsigned th = 0; th < t->n_threads; th++) {
+        const struct trace *tr = c->pick[th];
+        if (tr->end == TR_SPIN)
+            c->spin_reads |= tr->spin_reads << base[th];
+        else if (tr->end == TR_BLOCKED)
+            c->blocked_bars |= 1ull << (base[th] + tr->n - 1);
     }
     unsigned n = c->n_ev;
     struct cat_exec *x = &c->x;
@@ -1468,9 +1549,19 @@ static void combine(struct ctx *c, unsigned th)
             return;
         }
         c->cut_line = 0;
-        for (unsigned k = 0; k < th; k++)
+        c->stuck = false;
+        bool blocked = false;
+        for (unsigned k = 0; k < th; k++) {
             if (c->pick[k]->cut_line)
                 c->cut_line = c->pick[k]->cut_line;
+            c->stuck |= c->pick[k]->end == TR_SPIN;
+            blocked |= c->pick[k]->end == TR_BLOCKED;
+        }
+        /* waiting forever with nobody spinning is a barrier hang (the SC
+         * search finds those); a spin beside a trace cut at the unroll bound
+         * is not judged */
+        if ((blocked && !c->stuck) || (c->stuck && c->cut_line))
+            return;
         build(c);
         return;
     }
@@ -1533,6 +1624,7 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
     c->cat = oracle_cat(m);
     c->unroll = o && o->unroll ? o->unroll : ORACLE_DEFAULT_UNROLL;
     c->explain = o && o->explain;
+    c->liveness = o && o->liveness;
     c->partial_co = m == OM_PTX || m == OM_PTX6; /* "the co in PTX is not total" */
     c->err = err;
     c->errlen = errlen;

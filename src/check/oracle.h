@@ -28,6 +28,20 @@
  * tests with more than a million candidate executions (tens of seconds),
  * which are refused rather than left running.
  *
+ * Runs that never finish (opts.liveness): a thread cut as spinning is kept
+ * too, as a trace that ends with the iteration that repeats, and a thread
+ * that arrives at a bar.cta.sync as one that may wait there forever. An
+ * execution in which some thread spins, each other thread finishing,
+ * spinning, or waiting at a barrier round that a spinning or waiting
+ * member never reaches, is a candidate that never finishes. The model
+ * allows it when it is consistent and every load of each repeating
+ * iteration reads a co-maximal write: reading one value forever, the load
+ * reads what memory finally holds, unless co leaves another write
+ * unordered with it (as the reference tool's liveness check does; PTX's
+ * co does not order weak writes of different threads, so a weak poll may
+ * keep its stale value forever, a strong one may not). Counted barriers
+ * with a waiter that is never released are not judged (no candidate).
+ *
  * Barriers (the dialect's rules, litmus/README.md): barriers pair by
  * (GPU, CTA, inst, id value); without a count the k-th arrivals of every
  * thread whose code holds the barrier synchronise (a member that never
@@ -56,6 +70,7 @@ const struct cat_model *oracle_cat(enum oracle_model m);
 struct oracle_opts {
     unsigned unroll;  /* backward jumps allowed per thread trace; 0: the default */
     bool explain;     /* keep, for each forbidden outcome, why (oracle_result.why) */
+    bool liveness;    /* also judge executions that never finish (oracle_result.may_spin) */
 };
 
 struct oracle_result {
@@ -72,6 +87,8 @@ struct oracle_result {
                                of a chain location's RMW is consistent with them */
     unsigned unroll;        /* the bound used */
     unsigned max_backjumps; /* the most backward jumps one trace took */
+    bool may_spin;          /* opts.liveness: the model allows a run that never finishes */
+    uint64_t n_spin_candidates; /* ... candidate executions that never finish, judged */
 };
 
 /* oracle_judge's answer for a test beyond the oracle's limits. */

@@ -6,8 +6,9 @@
  * (--explain) or, for each protocol, builds one machine (or the functional
  * runner) with the litmus randomisation switched on, runs each test through
  * litmus_run, prints per-test reports and per-protocol totals, and writes
- * --json whole. Exit status: 0 all passed or skipped, 1 a forbidden outcome
- * was observed (or the oracle and a reference verdict disagree), 2 usage or
+ * --json whole. A launch that spins forever is an outcome ("did not finish",
+ * litmus_run.h), not a fault. Exit status: 0 all passed or skipped, 1 a
+ * forbidden outcome was observed (or the oracle and a reference verdict disagree), 2 usage or
  * input error (also after the other tests ran), 3 simulator fault.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -72,6 +73,14 @@ static void usage(FILE *out)
             "--unroll, a million candidate executions) still runs: its outcomes are recorded\n"
             "unjudged, reported UNKNOWN (oracle limit) and counted apart.\n"
             "\n"
+            "A launch whose warps spin on loads for sim.spin_cycles while the memory system\n"
+            "still answers them is given up: the histogram counts it as 'did not finish\n"
+            "(spin on loads)', and the oracle judges it: allowed when some execution the\n"
+            "model allows spins forever, each spinning load reading a write no other is\n"
+            "coherence-after (a .weak poll of a flag two threads write, as in\n"
+            "XF-Barrier-weak); otherwise a FAIL. The next test still runs. A request stuck\n"
+            "in the memory system meanwhile is a simulator fault (exit 3).\n"
+            "\n"
             "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one\n"
             "                       but the multi-GPM ones (name those: nhcc, hmg, ...);\n"
             "                       default: the configuration's protocol\n"
@@ -81,7 +90,9 @@ static void usage(FILE *out)
             "  --explain            run nothing: print every final outcome of each test with\n"
             "                       allowed/forbidden under the model (default ptx) and, for a\n"
             "                       forbidden one, the axiom it violates and a witness cycle of\n"
-            "                       events and relations; then the verdict and the reference's\n"
+            "                       events and relations; then the verdict and the reference's,\n"
+            "                       and for a test with branches whether a run may never\n"
+            "                       finish (and the reference's liveness verdict)\n"
             "  --unroll N           backward jumps a loop that stores may take (default 8); a\n"
             "                       test that needs more gets no verdict: unknown when run,\n"
             "                       an error (exit 2) with --explain\n"
@@ -93,7 +104,8 @@ static void usage(FILE *out)
             "                       (termination guaranteed) the test FAILs (docs/oracle.md)\n"
             "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
             "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
-            "                       iterations, histogram, hits, verdicts, pass/fail/skip\n"
+            "                       iterations, histogram, did_not_finish (and whether the\n"
+            "                       model forbids it), hits, verdicts, pass/fail/skip\n"
             "  --core               run only the core subset of litmus/index.csv\n"
             "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
             "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
@@ -106,10 +118,11 @@ static void usage(FILE *out)
             "                       (docs/stats.md; one protocol, or --functional)\n"
             "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
             "\n"
-            "exit status: 0 no forbidden outcome, 1 a forbidden outcome was observed or the\n"
-            "oracle disagrees with a reference verdict, 2 usage or input error (a malformed\n"
-            "test, or under --explain one the oracle cannot enumerate: file:line; the other\n"
-            "tests still run), 3 simulator fault; unknown (oracle limit) leaves it as it is\n"
+            "exit status: 0 no forbidden outcome, 1 a forbidden outcome (or a run that did\n"
+            "not finish where the model forbids it) was observed or the oracle disagrees\n"
+            "with a reference verdict, 2 usage or input error (a malformed test, or under\n"
+            "--explain one the oracle cannot enumerate: file:line; the other tests still\n"
+            "run), 3 simulator fault; unknown (oracle limit) leaves it as it is\n"
             "\n"
             "examples:\n"
             "  gpucoh litmus --explain litmus/ptx/Manual/MP-gpu.litmus\n"
@@ -244,6 +257,8 @@ static cJSON *result_json(const struct litmus_result *r)
         cJSON_AddBoolToObject(e, "forbidden", r->hist[i].forbidden);
         cJSON_AddItemToArray(h, e);
     }
+    cJSON_AddNumberToObject(o, "did_not_finish", (double)r->spins);
+    cJSON_AddBoolToObject(o, "did_not_finish_forbidden", r->spin_forbidden);
     cJSON_AddNumberToObject(o, "hits", (double)r->hits);
     if (r->unjudged)
         cJSON_AddNullToObject(o, "verdict");
@@ -308,6 +323,31 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
         } else
             printf("; no reference verdict\n");
         oracle_result_free(&r);
+        if (t->features & LITMUS_F_CONTROL) { /* a loop may spin forever */
+            struct oracle_opts lo = {.unroll = ro->unroll, .liveness = true};
+            if (oracle_judge(t, m, &lo, &r, err, sizeof err)) {
+                fprintf(stderr, "gpucoh litmus: %s\n", err);
+                (*n_bad)++;
+                continue;
+            }
+            printf("  a run that never finishes (a loop spinning forever): %s (%llu candidate "
+                   "executions)",
+                   r.may_spin ? "allowed" : "forbidden",
+                   (unsigned long long)r.n_spin_candidates);
+            /* the reference's liveness verdicts are PTX 7.5's (0: some run never
+             * finishes, by a spin or a barrier hang; no test with a loop hangs
+             * at a barrier) */
+            int live = m == OM_PTX ? refs[i].liveness : -1;
+            if (live >= 0 && live == r.may_spin) {
+                printf("; DISAGREES with the reference liveness verdict %d\n", live);
+                rc = EXIT_CHECK_FAILED;
+            } else if (live >= 0) {
+                printf("; the reference liveness verdict %d agrees\n", live);
+            } else {
+                printf("\n");
+            }
+            oracle_result_free(&r);
+        }
     }
     return rc;
 }

@@ -241,6 +241,7 @@ struct sm {
     sm_issue_fn *hook;
     void *hook_obj;
     struct sm_stats st;
+    bool abandoning;           /* sm_abandon_kernel: warps exit instead of issuing */
     uint64_t advances;         /* stores and atomics (issued, completed), loads of values new
                                   to their warp and finished warps: the spin watchdog's
                                   progress (sm_advances);
@@ -2188,6 +2189,11 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
 {
     struct ptx_step *st = &sm->step;
     char err[256];
+    if (sm->abandoning) { /* the kernel was given up: leave instead */
+        ptx_warp_abandon(w->pw);
+        warp_exit(sm, w);
+        return;
+    }
     sm->env.warpid = slot;
     sm->env.clock = cyc;
     sm->env.globaltimer_ns = sm->comp.eng->now / 1000;
@@ -2675,6 +2681,19 @@ const struct sm_tx_stats *sm_tx_stats(const struct sm *sm)
     return sm->tx ? sm_tx_stats_of(sm->tx) : NULL;
 }
 
+void sm_abandon_kernel(struct sm *sm)
+{
+    if (sm->kstate == K_IDLE || sm->abandoning)
+        return;
+    sm->abandoning = true;
+    for (unsigned i = 0; i < sm->spec.ctas; i++) {
+        struct sm_cta *c = &sm->ctas[i];
+        for (uint32_t m = c->pc ? c->bar_active : 0; m; m &= m - 1)
+            barrier_release(sm, c, (unsigned)__builtin_ctz(m));
+    }
+    comp_wake(&sm->comp);
+}
+
 bool sm_idle(const struct sm *sm)
 {
     return sm->kstate == K_IDLE;
@@ -2774,6 +2793,7 @@ void sm_start_kernel(struct sm *sm, struct kernel_run *run)
     sm->st.kernels++;
     sm->st.kernel_ctas = 0;
     sm->has_last = false;
+    sm->abandoning = false;
     comp_wake(&sm->comp);
 }
 

@@ -182,6 +182,12 @@ const struct sm_tx_stats *sm_tx_stats(const struct sm *sm);
  * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
  * a CTA of the kernel does not fit in the SM. */
 void sm_start_kernel(struct sm *sm, struct kernel_run *run);
+/* Give the running kernel up (its warps spin on a condition that cannot
+ * change): warps waiting at barriers are released, and every warp, also of
+ * CTAs dispatched later, exits instead of issuing its next instruction; its
+ * memory operations in flight complete first, so the kernel then ends as
+ * any other. Cleared when the next kernel starts. */
+void sm_abandon_kernel(struct sm *sm);
 /* True when no kernel is on the SM. */
 bool sm_idle(const struct sm *sm);
 /* When the memory instruction that has waited longest for a response sent

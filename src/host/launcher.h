@@ -33,6 +33,14 @@ struct launcher_ops {
      * CPU cores), returning when all have finished; they may synchronise
      * through memory. NULL: the launcher runs one kernel at a time. */
     void (*run_together)(void *obj, const struct launch *l, unsigned n);
+    /* With on, a launch whose warps spin on a condition that cannot change
+     * (the spin watchdog, sim.spin_cycles) while the memory system still
+     * answers them is given up instead of stopping the program: its warps
+     * exit where they stand and the launch returns; spin_stopped then says
+     * so until the next launch. A stuck request stays a fault. NULL: every
+     * spin is a fault. */
+    void (*set_spin_stops)(void *obj, bool on);
+    bool (*spin_stopped)(const void *obj);
 };
 
 struct launcher {

@@ -306,6 +306,15 @@ bool ptx_warp_done(const struct ptx_warp *w)
     return w->sp == 0;
 }
 
+void ptx_warp_abandon(struct ptx_warp *w)
+{
+    w->sp = 0;
+    w->exited = ~0u;
+    w->at_barrier = false;
+    w->bar_red = NULL;
+    w->tx_at = 0;
+}
+
 uint32_t ptx_warp_pc(const struct ptx_warp *w)
 {
     return w->sp ? w->top.pc : UINT32_MAX;

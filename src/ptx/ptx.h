@@ -292,6 +292,10 @@ const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *
 #define PTX_TX_LOG_MAX 1024
 
 bool ptx_warp_done(const struct ptx_warp *w);
+/* Make every lane of the warp exit where it stands (a launch given up because
+ * its warps spin forever). Results of memory operations still in flight may
+ * complete into its registers; nothing else of it runs. */
+void ptx_warp_abandon(struct ptx_warp *w);
 /* The next instruction (an index in the module; equal for two warps of one
  * kernel exactly when they are about to run the same instruction), or
  * UINT32_MAX once the warp has exited. */

@@ -71,10 +71,14 @@ struct machine {
     char **names;              /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
-    const char **kernel_names;
+    const char **kernel_names; /* each points into kernel_name_pool */
+    char **kernel_name_pool;   /* every distinct kernel name, owned (modules may go first) */
+    unsigned n_kernel_name_pool;
     uint64_t *kernel_cycles;
     uint64_t busy_cycles;      /* core cycles with a kernel running (kernels run together once) */
     unsigned n_kernels, cap_kernels;
+    bool spin_stops;           /* a launch whose warps spin is given up, not a fault */
+    bool spun;                 /* ... and the last launch was given up */
     bool progress;             /* print a progress line on stderr */
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
@@ -564,6 +568,9 @@ void machine_free(struct machine *m)
     free(m->drams);
     free(m->l1_links);
     free(m->from_l1);
+    for (unsigned i = 0; i < m->n_kernel_name_pool; i++)
+        free(m->kernel_name_pool[i]);
+    free(m->kernel_name_pool);
     free(m->kernel_names);
     free(m->kernel_cycles);
     backing_destroy(&m->store);
@@ -623,6 +630,32 @@ static void check_starvation(struct machine *m, const char *kname)
                   (unsigned long long)m->cfg.sim.starvation_cycles,
                   (unsigned long long)m->eng.n_outstanding);
     }
+}
+
+/* Load responses so far (every core): warps spinning on loads keep adding
+ * to it, warps spinning on registers do not. */
+static uint64_t total_load_responses(const struct machine *m)
+{
+    uint64_t n = 0;
+    for (unsigned i = 0; i < m->n_cores; i++)
+        n += sm_stats(m->sms[i])->latency[MEM_LOAD].n;
+    return n;
+}
+
+/* Whether every memory instruction still waiting for a response sent its
+ * first request after `since`: warps that spin keep getting answers within
+ * a round trip; a request that has waited for a good part of the spin
+ * window is a message stuck in the memory system (a protocol hole, a
+ * deadlock), which stays a fault. */
+static bool requests_answered_since(const struct machine *m, tick_t since)
+{
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        unsigned warp;
+        tick_t oldest = sm_oldest_request(m->sms[i], &warp);
+        if (oldest != TICK_MAX && oldest < since)
+            return false;
+    }
+    return true;
 }
 
 /* The runaway limits of one launch (sim.max_cycles, sim.max_insts): as set,
@@ -743,6 +776,23 @@ static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
     return m->fcs_types;
 }
 
+/* The machine's own copy of a kernel's name, made the first time the name
+ * is seen: the statistics outlive the PTX module (the litmus runner frees
+ * it before they are written), and a launch repeated many times costs a
+ * lookup, not an allocation. */
+static const char *intern_kernel_name(struct machine *m, const char *name)
+{
+    for (unsigned i = 0; i < m->n_kernel_name_pool; i++)
+        if (!strcmp(m->kernel_name_pool[i], name))
+            return m->kernel_name_pool[i];
+    char **pool = realloc(m->kernel_name_pool, (m->n_kernel_name_pool + 1) * sizeof *pool);
+    char *copy = strdup(name);
+    if (!pool || !copy)
+        panic("out of memory");
+    m->kernel_name_pool = pool;
+    return m->kernel_name_pool[m->n_kernel_name_pool++] = copy;
+}
+
 /* Record a finished kernel's name and cycles. */
 static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles)
 {
@@ -753,7 +803,7 @@ static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles
         if (!m->kernel_names || !m->kernel_cycles)
             panic("out of memory");
     }
-    m->kernel_names[m->n_kernels] = ptx_kernel_info(l->kernel)->name;
+    m->kernel_names[m->n_kernels] = intern_kernel_name(m, ptx_kernel_info(l->kernel)->name);
     m->kernel_cycles[m->n_kernels++] = cycles;
 }
 
@@ -810,6 +860,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
     tick_t limit = max_cycles < (TICK_MAX - start) / m->core_clk.period_ps
                        ? start + max_cycles * m->core_clk.period_ps
                        : TICK_MAX;
+    m->spun = false;
     uint64_t insts_start = total_warp_insts(m);
     uint64_t advances = total_advances(m);
     tick_t advanced_at = start;
@@ -820,6 +871,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                          ? 0
                          : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
     tick_t quiet_from = start; /* the spin watchdog counts from here */
+    uint64_t quiet_loads = total_load_responses(m); /* ... and the loads answered then */
     bool leases_pending = marks != NULL;
     if (marks)
         mark_leases(m, marks);
@@ -864,6 +916,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         if (now_advances != advances) {
             advances = now_advances;
             advanced_at = quiet_from = m->eng.now;
+            quiet_loads = total_load_responses(m);
             if (marks) {
                 mark_leases(m, marks);
                 leases_pending = true;
@@ -872,8 +925,26 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
             if (leases_passed(m, marks)) {
                 leases_pending = false;
                 quiet_from = m->eng.now;
+                quiet_loads = total_load_responses(m);
             }
-        } else if (spin_ps && m->eng.now - quiet_from > spin_ps) {
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && m->spin_stops &&
+                   !m->spun && total_load_responses(m) > quiet_loads &&
+                   requests_answered_since(m, m->eng.now - spin_ps / 2)) {
+            /* a poll waiting for a value the model may let it never see
+             * (a litmus test): its loads are still answered, so the warps
+             * are let go (sm_abandon_kernel) and the launch ends as given
+             * up; it must then drain like any kernel (a spin on registers,
+             * with no loads, is a mistake in the test and stays a fault) */
+            m->spun = true;
+            for (unsigned i = 0; i < m->n_cores; i++)
+                sm_abandon_kernel(m->sms[i]);
+            quiet_from = m->eng.last_progress = m->eng.now;
+        } else if (m->spun &&
+                   m->eng.now - quiet_from > QUIESCE_LIMIT_CYCLES * m->core_clk.period_ps) {
+            panic("kernel %s was given up because its warps spun, but did not drain within %u "
+                  "core cycles: requests are stuck in the memory system; the warps:",
+                  kname, QUIESCE_LIMIT_CYCLES);
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && !m->spun) {
             char leased[160] = "";
             if (marks)
                 snprintf(leased, sizeof leased, ", the last %llu of them after every L1's clock "
@@ -882,10 +953,13 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                                               m->core_clk.period_ps));
             panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
                   "atomic, loaded a value it had not just loaded, or finished%s "
-                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change; "
+                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change%s; "
                   "the warps:",
                   kname, (unsigned long long)((m->eng.now - advanced_at) / m->core_clk.period_ps),
-                  leased, (unsigned long long)m->cfg.sim.spin_cycles);
+                  leased, (unsigned long long)m->cfg.sim.spin_cycles,
+                  m->spin_stops ? ", and a memory request has waited for half of that or more "
+                                  "(stuck)"
+                                : "");
         }
         check_starvation(m, kname);
         if (m->progress)
@@ -958,8 +1032,23 @@ static uint64_t cycles_of(const void *obj)
     return m->eng.now / m->core_clk.period_ps;
 }
 
+void machine_set_spin_stops(struct machine *m, bool on)
+{
+    m->spin_stops = on;
+}
+
+static bool spin_stopped(const void *obj)
+{
+    return ((const struct machine *)obj)->spun;
+}
+
+static void set_spin_stops(void *obj, bool on)
+{
+    machine_set_spin_stops(obj, on);
+}
+
 static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of,
-                                                run_together};
+                                                run_together, set_spin_stops, spin_stopped};
 
 struct launcher machine_launcher(struct machine *m)
 {

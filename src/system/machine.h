@@ -30,6 +30,10 @@ void machine_free(struct machine *m);
 /* Print a progress line on stderr while kernels run (for terminals). */
 void machine_set_progress(struct machine *m, bool on);
 struct launcher machine_launcher(struct machine *m);
+/* Whether a launch whose warps spin on loads with the memory system still
+ * answering (sim.spin_cycles) is given up and reported (launcher_ops) rather
+ * than a fault; off by default. The litmus runner turns it on. */
+void machine_set_spin_stops(struct machine *m, bool on);
 /* Observe every warp instruction every SM issues (gpu/sm.h), and every CPU
  * core's, which reports as core gpu.sms + i. */
 void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj);

@@ -89,6 +89,17 @@ printf 'ptx %s\nlaunch k grid 1 block 1\n' "$tmp/nul.ptx" >"$tmp/nulptx.spec"
 expect_error "nul.ptx:2: NUL byte: not a text file" exec "$tmp/nulptx.spec"
 printf 'PTX x\n"a"\n{\nx=0;\0\n}\n' >"$tmp/nul.litmus"
 expect_error "nul.litmus:4: NUL byte: not a text file" litmus "$tmp/nul.litmus"
+# a condition on a register its thread never writes (nor initialises) is a
+# typo that would silently flip the verdict: refused where it is named
+printf 'PTX r3\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | ld.weak r0, x ;\nexists\n(P1:r0 == 1 /\\\n P1:r3 != 1)\n' >"$tmp/unwritten.litmus"
+expect_error "unwritten.litmus:9: condition names P1:r3, which P1 never writes" \
+    litmus --protocol rc "$tmp/unwritten.litmus"
+expect_error "unwritten.litmus:9: condition names P1:r3, which P1 never writes" \
+    litmus --explain "$tmp/unwritten.litmus"
+# ... but an initialised register the program never writes is a constant
+sed 's/^x=0;$/x=0; P1:r3=2;/' "$tmp/unwritten.litmus" >"$tmp/constant.litmus"
+"$bin" litmus --explain "$tmp/constant.litmus" >"$tmp/out" 2>"$tmp/err" ||
+    fail "an initialised register in the condition: $(cat "$tmp/err")"
 # numbers a spec cannot mean: constants that do not fit the elements, launches
 # past CUDA's grid and block limits
 vspec() { printf 'ptx %s/examples/vecadd.ptx\n%s\n' "$root" "$1" >"$tmp/v.spec"; }

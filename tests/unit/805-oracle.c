@@ -6,7 +6,9 @@
  * anywhere is judged; the explanation of a forbidden outcome names the axiom;
  * retry loops of atomics are cut (a handful of candidates, SC's outcomes
  * exactly), but only where every access is morally strong; tests beyond the
- * oracle (ORACLE_LIMIT) and malformed models are file:line errors.
+ * oracle (ORACLE_LIMIT) and malformed models are file:line errors; a run
+ * that never finishes is allowed exactly where the reference's liveness
+ * verdicts say some execution spins forever.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -120,6 +122,91 @@ static void micro24_fig4b_correct_is_judged(void **state)
     assert_int_equal(verdict_of(OM_PTX6, NULL), 0);
     parse_suite("Manual/MICRO24-Fig4b.litmus");
     assert_int_equal(verdict_of(OM_PTX, NULL), 1);
+}
+
+static bool may_spin(enum oracle_model m)
+{
+    struct oracle_result r;
+    if (oracle_judge(&T, m, &(struct oracle_opts){.liveness = true}, &r, err, sizeof err))
+        fail_msg("%s", err);
+    bool spin = r.may_spin;
+    oracle_result_free(&r);
+    return spin;
+}
+
+static int load_text(const char *text);
+
+/* Runs that never finish: every suite test with a loop and a PTX v7.5
+ * liveness verdict gets it from the oracle (0: some run spins forever), and
+ * directed cases: a .weak poll of a flag one thread writes must see it at
+ * last (fairness), a poll that rereads nothing may spin on a stale value,
+ * and SC forbids XF-Barrier-weak's spin. The outcome search is unchanged by
+ * the liveness option. */
+static void liveness_agrees_with_reference(void **state)
+{
+    (void)state;
+    char e[256];
+    struct litmus_refs *refs = litmus_refs_load(e, sizeof e);
+    if (!refs)
+        fail_msg("%s", e);
+    unsigned n = suite_paths(paths, 512), judged = 0;
+    for (unsigned i = 0; i < n; i++) {
+        parse_suite(paths[i]);
+        char p[1024], dir[512];
+        assert_int_equal(litmus_suite_dir(dir, sizeof dir), 0);
+        snprintf(p, sizeof p, "%.511s/%.255s", dir, paths[i]);
+        struct litmus_ref ref;
+        assert_true(litmus_refs_lookup(refs, p, &ref));
+        bool loop = false;
+        for (unsigned th = 0; th < T.n_threads; th++)
+            for (unsigned k = 0; k < T.th[th].n_instrs; k++)
+                loop |= (T.th[th].ins[k].op == LOP_BEQ || T.th[th].ins[k].op == LOP_BNE ||
+                         T.th[th].ins[k].op == LOP_GOTO) &&
+                        T.th[th].ins[k].target <= (int)k;
+        if (!loop || ref.liveness < 0)
+            continue;
+        if (may_spin(OM_PTX) != (ref.liveness == 0))
+            fail_msg("%s: the oracle says a run %s never finish, the reference liveness %d",
+                     paths[i], may_spin(OM_PTX) ? "may" : "cannot", ref.liveness);
+        judged++;
+    }
+    litmus_refs_free(refs);
+    assert_int_equal(judged, 3); /* XF-Barrier-weak (0), -rlx and -relacq (1) */
+
+    parse_suite("Manual/XF-Barrier-weak.litmus");
+    assert_false(may_spin(OM_SC));
+    struct oracle_result with, without;
+    assert_int_equal(oracle_judge(&T, OM_PTX, NULL, &without, err, sizeof err), 0);
+    assert_int_equal(
+        oracle_judge(&T, OM_PTX, &(struct oracle_opts){.liveness = true}, &with, err, sizeof err),
+        0);
+    assert_int_equal(with.n_outcomes, without.n_outcomes);
+    assert_int_equal(with.n_allowed, without.n_allowed);
+    assert_int_equal(memcmp(with.outcomes, without.outcomes,
+                            (size_t)with.n_outcomes * with.n_obs * sizeof *with.outcomes),
+                     0);
+    oracle_result_free(&with);
+    oracle_result_free(&without);
+
+    static const char weak_poll[] = "PTX MP-poll\n{ x=0; f=0; }\n"
+                                    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                                    " st.weak x, 1 | LC00: ;\n"
+                                    " st.release.gpu f, 1 | ld.weak r0, f ;\n"
+                                    " | beq r0, 0, LC00 ;\n"
+                                    " | ld.weak r1, x ;\n"
+                                    "exists (P1:r1 == 0)\n";
+    assert_int_equal(load_text(weak_poll), 0);
+    assert_false(may_spin(OM_PTX));
+    static const char no_reload[] = "PTX MP-no-reload\n{ x=0; f=0; }\n"
+                                    " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                                    " st.weak x, 1 | ld.acquire.gpu r0, f ;\n"
+                                    " st.release.gpu f, 1 | LC00: ;\n"
+                                    " | beq r0, 0, LC00 ;\n"
+                                    " | ld.weak r1, x ;\n"
+                                    "exists (P1:r1 == 0)\n";
+    assert_int_equal(load_text(no_reload), 0);
+    assert_true(may_spin(OM_PTX));
+    assert_true(may_spin(OM_SC)); /* reading f=0 once is SC; the loop rereads nothing */
 }
 
 static int cmp_row(const int32_t *a, const int32_t *b, unsigned n)
@@ -469,6 +556,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(agrees_with_reference_verdicts),
         cmocka_unit_test(micro24_fig4b_correct_is_judged),
+        cmocka_unit_test(liveness_agrees_with_reference),
         cmocka_unit_test(sc_model_matches_interleavings),
         cmocka_unit_test(tso_between_sc_and_ptx),
         cmocka_unit_test(scopes_across_gpus),
