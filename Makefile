@@ -23,29 +23,22 @@ FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
 all: build
 
-# Install the Debian packages of $(1) that are missing.
-define install_missing
-	@missing=""; for p in $(1); do \
-	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing:$$missing"; \
-	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && $$SUDO apt-get install -y -qq $$missing; \
-	fi
-endef
-
+# Install the Debian packages that are missing, waiting for apt's locks if
+# another apt holds them (tools/install-deps.sh).
 deps:
-	$(call install_missing,$(DEB_PACKAGES))
+	@tools/install-deps.sh $(DEB_PACKAGES)
 
 fuzz-deps:
-	$(call install_missing,$(FUZZ_PACKAGES))
+	@tools/install-deps.sh $(FUZZ_PACKAGES)
 
+# The project's own builds treat warnings as errors (GPUCOH_WERROR); a plain
+# cmake does not.
 build: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCOH_WERROR=ON >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 asan: deps
-	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGPUCOH_SANITIZE=ON >/dev/null
+	cmake -S . -B $(ASAN) -DCMAKE_BUILD_TYPE=Debug -DGPUCOH_SANITIZE=ON -DGPUCOH_WERROR=ON >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
 
 demo: build
@@ -63,7 +56,8 @@ long: build fuzz-build
 
 # libFuzzer harnesses (clang, ASan, UBSan): fuzz/*.c; findings go to $(FUZZ)/findings/
 fuzz-build: deps fuzz-deps
-	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCOH_FUZZ=ON >/dev/null
+	CC=clang cmake -S . -B $(FUZZ) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCOH_FUZZ=ON \
+	  -DGPUCOH_WERROR=ON >/dev/null
 	cmake --build $(FUZZ) -j $(JOBS) --target $(addprefix fuzz-,$(FUZZ_TARGETS))
 
 fuzz: fuzz-build

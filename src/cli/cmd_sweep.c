@@ -28,7 +28,9 @@ static void usage(FILE *out)
             "Runs every combination of workloads x protocols x sizes x parameter settings\n"
             "that SPEC describes (format: docs/sweep.md), each as a child `gpucoh run`,\n"
             "at most N at once. Writes DIR/runs/<id>.json per run and DIR/results.csv\n"
-            "(one row per run). Resumable: runs whose results exist are not redone.\n"
+            "(one row per run). Resumable: runs whose results exist are not redone\n"
+            "unless what they were computed from changed (the gpucoh binary, the resolved\n"
+            "configuration's contents, the workload): those are rerun, and it says why.\n"
             "A block that starts with `model frames` runs the split-frame rendering model\n"
             "instead (games x designs, each a child `gpucoh chopin run`; docs/chopin.md).\n"
             "Workload variants: `workloads ht:m` runs ht's variant m as an app of its own;\n"
@@ -110,8 +112,12 @@ int cmd_sweep(int argc, char **argv)
     struct sweep_counts c;
     rc = sweep_execute(&s, &eo, &c);
     bool csv_bad = sweep_write_csv(out, &s) != 0;
-    fprintf(stderr, "sweep: %u runs: %u run now, %u finished before, %u failed; %.1f s; %s/results.csv\n",
-            c.total, c.ran, c.skipped, c.failed, c.wall_seconds, out);
+    char rerun[64] = "";
+    if (c.rerun)
+        snprintf(rerun, sizeof rerun, " (%u rerun, stale)", c.rerun);
+    fprintf(stderr,
+            "sweep: %u runs: %u run now%s, %u finished before, %u failed; %.1f s; %s/results.csv\n",
+            c.total, c.ran, rerun, c.skipped, c.failed, c.wall_seconds, out);
     sweep_spec_free(&s);
     if (rc)
         return c.total == 0 ? EXIT_USAGE : 130;

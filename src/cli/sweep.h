@@ -12,13 +12,16 @@
  * protocol, canonical settings, machine file), never of its name in the spec:
  * the same run named twice is run once. A run is finished when its JSON exists
  * (the child writes it whole, so an interrupted run leaves none) or when it
- * failed with an exit status (DIR/runs/<id>.err); finished runs are not redone.
+ * failed with an exit status (DIR/runs/<id>.err); finished runs are not redone
+ * while their identity (DIR/runs/<id>.ident: the gpucoh binary, the resolved
+ * configuration's contents, the workload; sweep_ident.c) is unchanged.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CLI_SWEEP_H
 #define CLI_SWEEP_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "gfx/sfr.h"
@@ -106,20 +109,56 @@ struct sweep_exec_opts {
     FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
 };
 
+/* ---- identity: what a stored result was computed from (sweep_ident.c) ---- */
+
+/* In the order a changed part is named as the reason for a rerun. */
+enum sweep_ident_part {
+    SWEEP_IDENT_BINARY,        /* the gpucoh binary's bytes */
+    SWEEP_IDENT_CONFIG,        /* the resolved configuration and the files it names */
+    SWEEP_IDENT_WORKLOAD,      /* the workload's PTX (frames: game and seed) */
+    SWEEP_IDENT_N
+};
+extern const char *const sweep_ident_parts[SWEEP_IDENT_N];      /* keys in .ident: "binary" */
+/* why a stored run is rerun: a part changed ("gpucoh binary changed"), or
+ * [SWEEP_IDENT_N] "no identity recorded" */
+extern const char *const sweep_ident_reasons[SWEEP_IDENT_N + 1];
+
+struct sweep_ident {
+    uint64_t part[SWEEP_IDENT_N];
+};
+
+/* The hash of the binary file `exe` (computed once per path and process).
+ * Returns 0, or -1 if it cannot be read. */
+int sweep_binary_hash(const char *exe, uint64_t *out);
+/* The identity of run r under a binary whose hash is `binary`. */
+void sweep_ident_of(const struct sweep_run *r, uint64_t binary, struct sweep_ident *id);
+/* Write it to path (whole or not at all). Returns 0 or -1. */
+int sweep_ident_write(const char *path, const struct sweep_ident *id);
+/* Compare the identity stored at path with `now`: -1 when equal, else the
+ * reason to rerun (an index of sweep_ident_reasons; SWEEP_IDENT_N when the
+ * file is missing or incomplete). */
+int sweep_ident_compare(const char *path, const struct sweep_ident *now);
+
 struct sweep_counts {
     unsigned total;            /* distinct runs */
-    unsigned skipped;          /* finished before this call */
+    unsigned skipped;          /* finished before this call, identity unchanged */
     unsigned ran;              /* run by this call */
+    unsigned rerun;            /* of those, finished before but stale */
+    unsigned rerun_why[SWEEP_IDENT_N + 1]; /* stale runs by reason (sweep_ident_reasons) */
     unsigned failed;           /* exit status != 0, this call or before */
     double wall_seconds;
 };
 
-/* Run every distinct run of the spec that is not finished. Returns 0, or -1
- * if the output folder cannot be made (message printed) or the sweep was
- * interrupted (SIGINT/SIGTERM: running children are stopped, nothing of
- * theirs is kept). */
+/* Run every distinct run of the spec that is not finished, or whose stored
+ * result is stale (its identity changed: rerun, counted by reason). Returns
+ * 0, or -1 if the output folder cannot be made or the binary cannot be read
+ * (message printed) or the sweep was interrupted (SIGINT/SIGTERM: running
+ * children are stopped, nothing of theirs is kept). */
 int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                   struct sweep_counts *c);
+/* The stale runs' reasons with their counts: "machine configuration changed
+ * (2), gpucoh binary changed (1)"; "" for none. */
+void sweep_rerun_text(const struct sweep_counts *c, char *buf, size_t n);
 
 /* ---- results ---- */
 

@@ -11,9 +11,13 @@
  * check still writes its statistics), stays.
  *
  * Finished runs are not redone: a JSON, or an .err with an exit or timeout
- * status. A run killed by a signal it did not ask for (the sweep was
- * interrupted, the machine ran out of memory) is not a result and is run
- * again next time. --retry-failed redoes every .err run.
+ * status, whose identity (DIR/runs/<id>.ident, written after the child
+ * exits: the binary, the resolved configuration, the workload; see
+ * sweep_ident.c) is still the run's. A stale one is rerun, its old files
+ * removed first, and the log says how many were and why. A run killed by a
+ * signal it did not ask for (the sweep was interrupted, the machine ran out
+ * of memory) is not a result and is run again next time. --retry-failed
+ * redoes every .err run.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <errno.h>
@@ -146,9 +150,14 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
 
 static pid_t start(const char *exe, const char *dir, const struct sweep_run *r, struct slot *sl)
 {
-    char json[4200], err[4200];
+    char json[4200], err[4200], ident[4200];
     run_path(json, sizeof json, dir, r->id, "json");
     run_path(err, sizeof err, dir, r->id, "err");
+    run_path(ident, sizeof ident, dir, r->id, "ident");
+    /* a stale result goes before its rerun starts: a rerun that fails without
+     * statistics must not leave the old ones to be read as its own */
+    remove(ident);
+    remove(json);
     remove(err);
     snprintf(sl->out, sizeof sl->out, "%s/runs/%s.out.%d", dir, r->id, (int)getpid());
     const char *argv[18 + 2 * SWEEP_MAX_SETTINGS];
@@ -197,13 +206,15 @@ static void tail(const char *path, char *buf, size_t n)
     }
 }
 
-/* Record a finished child. Returns true if it failed. */
-static bool finish(const char *dir, const struct sweep_run *r, struct slot *sl, int wst,
-                   double timeout_s, char *why, size_t why_len)
+/* Record a finished child and the identity its result has. Returns true if
+ * it failed. */
+static bool finish(const char *dir, const struct sweep_run *r, const struct sweep_ident *id,
+                   struct slot *sl, int wst, double timeout_s, char *why, size_t why_len)
 {
-    char json[4200], err[4200];
+    char json[4200], err[4200], ident[4200];
     run_path(json, sizeof json, dir, r->id, "json");
     run_path(err, sizeof err, dir, r->id, "err");
+    run_path(ident, sizeof ident, dir, r->id, "ident");
     char head[128];
     bool failed = true;
     if (sl->timed_out)
@@ -240,7 +251,20 @@ static bool finish(const char *dir, const struct sweep_run *r, struct slot *sl, 
         snprintf(why, why_len, "%s%s%s", head, *t ? ": " : "", last ? last + 1 : t);
     }
     remove(sl->out);
+    /* after the result: a sweep stopped in between leaves a result without
+     * an identity, which the next one reruns */
+    sweep_ident_write(ident, id);
     return failed;
+}
+
+void sweep_rerun_text(const struct sweep_counts *c, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (unsigned w = 0; w <= SWEEP_IDENT_N; w++)
+        if (c->rerun_why[w])
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s (%u)",
+                                    len ? ", " : "", sweep_ident_reasons[w], c->rerun_why[w]);
 }
 
 int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
@@ -256,8 +280,17 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     /* /proc/self/exe is this very binary even if the file is rebuilt while
      * the sweep runs: every run of one sweep uses the same simulator */
     const char *exe = o->exe ? o->exe : "/proc/self/exe";
+    uint64_t binary;
+    if (sweep_binary_hash(exe, &binary)) {
+        fprintf(stderr, "gpucoh sweep: cannot read %s to fingerprint it: %s\n", exe,
+                strerror(errno));
+        return -1;
+    }
     /* distinct runs, and which of them still need running */
     unsigned *todo = malloc((s->n_runs + 1) * sizeof *todo);
+    struct sweep_ident *idents = malloc((s->n_runs + 1) * sizeof *idents);
+    if (!todo || !idents)
+        abort();
     unsigned n_todo = 0;
     for (unsigned i = 0; i < s->n_runs; i++) {
         bool dup = false;
@@ -279,6 +312,16 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
             done = false;
         else if (has_err)
             done = true;
+        sweep_ident_of(&s->runs[i], binary, &idents[i]);
+        if (done) { /* a result: still this run's? */
+            run_path(path, sizeof path, o->out_dir, s->runs[i].id, "ident");
+            int stale = sweep_ident_compare(path, &idents[i]);
+            if (stale >= 0) {
+                c->rerun++;
+                c->rerun_why[stale]++;
+                done = false;
+            }
+        }
         if (done) {
             c->skipped++;
             c->failed += has_err;
@@ -288,9 +331,15 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     }
     bool tty = o->log && isatty(fileno(o->log));
     unsigned jobs = o->jobs ? o->jobs : 1;
-    if (o->log)
+    if (o->log) {
         fprintf(o->log, "sweep: %u runs, %u finished before, %u to run with -j %u into %s\n",
                 c->total, c->skipped, n_todo, jobs, o->out_dir);
+        if (c->rerun) {
+            char why[256];
+            sweep_rerun_text(c, why, sizeof why);
+            fprintf(o->log, "sweep: %u rerun, their stored results stale: %s\n", c->rerun, why);
+        }
+    }
 
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
@@ -339,8 +388,8 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 continue;
             const struct sweep_run *r = &s->runs[slots[j].run];
             char why[512];
-            bool failed = finish(o->out_dir, r, &slots[j], got < 0 ? 0 : wst, o->timeout_s, why,
-                                 sizeof why);
+            bool failed = finish(o->out_dir, r, &idents[slots[j].run], &slots[j],
+                                 got < 0 ? 0 : wst, o->timeout_s, why, sizeof why);
             double dt = now - slots[j].start;
             busy += dt;
             slots[j].pid = 0;
@@ -394,5 +443,6 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     c->wall_seconds = wall_seconds() - t0;
     free(slots);
     free(todo);
+    free(idents);
     return rc;
 }

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/hash.h"
 #include "base/log.h"
 #include "coh/proto.h"
 #include "gfx/gen.h"
@@ -349,15 +350,10 @@ static int take_workload(struct sweep_spec *s, struct block *b, const char *tok,
     return 0;
 }
 
+/* h updated with one field of a run id: its text, then a separator byte. */
 static uint64_t fnv1a(uint64_t h, const char *s)
 {
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ull;
-    }
-    h ^= 0xff; /* field separator */
-    h *= 0x100000001b3ull;
-    return h;
+    return hash_fnv1a(hash_fnv1a(h, s, strlen(s)), "\xff", 1);
 }
 
 static int cmp_setting(const void *a, const void *b)
@@ -423,8 +419,7 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     r.protocol = p->protocol;
     r.config_file = cfg_path;
     r.line = b->prs_line;
-    uint64_t h = 0xcbf29ce484222325ull;
-    h = fnv1a(h, r.workload);
+    uint64_t h = fnv1a(HASH_FNV_INIT, r.workload);
     h = fnv1a(h, size);
     h = fnv1a(h, p->protocol);
     h = fnv1a(h, r.settings_text);

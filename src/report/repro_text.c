@@ -736,6 +736,11 @@ int repro_render(struct repro *r)
     fprintf(o, "gpucoh repro %s: %s at size %s\n", r->d.name, r->d.title, r->size);
     fprintf(o, "%u runs (%u run now, %u from before, %u failed) in %s\n", c->total, c->ran,
             c->skipped, c->failed, r->out_dir);
+    if (c->rerun) { /* only then: a fresh run's report stays comparable */
+        char why[256];
+        sweep_rerun_text(c, why, sizeof why);
+        fprintf(o, "%u of those run now were stored but stale: %s\n", c->rerun, why);
+    }
     fprintf(o, "configurations:");
     for (unsigned k = 0; k < r->n_cfgs; k++)
         fprintf(o, " %s = %s%s", r->cfgs[k], repro_paper_name(r, r->cfgs[k]),

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "base/file.h"
+#include "base/hash.h"
 
 const struct cfg_opt *cfg_find(const struct cfg_opt *tab, const char *name)
 {
@@ -350,6 +351,21 @@ void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len
     case CFG_KIND_ENUM: snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]); break;
     case CFG_KIND_STR: snprintf(buf, len, "%s", field); break;
     }
+}
+
+uint64_t cfg_fingerprint(const struct cfg_opt *tab, const void *base)
+{
+    uint64_t h = HASH_FNV_INIT;
+    char buf[CFG_STR_MAX + 64];
+    for (const struct cfg_opt *o = tab; o->name; o++) {
+        if (o->kind == CFG_KIND_F64) /* "%g" would round: the hex form is exact */
+            snprintf(buf, sizeof buf, "%a", *(const double *)((const char *)base + o->off));
+        else
+            cfg_format(o, base, buf, sizeof buf);
+        h = hash_fnv1a(h, o->name, strlen(o->name) + 1);
+        h = hash_fnv1a(h, buf, strlen(buf) + 1);
+    }
+    return h;
 }
 
 void cfg_print(const struct cfg_opt *tab, const void *base, FILE *out, bool verbose)

@@ -81,4 +81,9 @@ void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len
 
 const struct cfg_opt *cfg_find(const struct cfg_opt *tab, const char *name);
 
+/* A hash of every option's name and value (doubles to the last bit), to tell
+ * two resolved configurations apart: equal configurations give equal
+ * fingerprints in every build whose option table is the same. */
+uint64_t cfg_fingerprint(const struct cfg_opt *tab, const void *base);
+
 #endif

@@ -23,7 +23,8 @@ SPEC
 "$bin" sweep "$tmp/t.sweep" -j 2 --out "$tmp/out" >"$tmp/log" 2>&1 || fail "sweep exited $?: $(cat "$tmp/log")"
 grep -q "4 runs, 0 finished before, 4 to run with -j 2" "$tmp/log" || fail "start line: $(cat "$tmp/log")"
 [ "$(ls "$tmp/out/runs"/*.json | wc -l)" -eq 4 ] || fail "expected 4 JSON files: $(ls "$tmp/out/runs")"
-ls "$tmp/out/runs" | grep -qv '\.json$' && fail "stray files in runs/: $(ls "$tmp/out/runs")"
+[ "$(ls "$tmp/out/runs"/*.ident | wc -l)" -eq 4 ] || fail "expected 4 .ident files: $(ls "$tmp/out/runs")"
+ls "$tmp/out/runs" | grep -qvE '\.(json|ident)$' && fail "stray files in runs/: $(ls "$tmp/out/runs")"
 csv=$tmp/out/results.csv
 head -1 "$csv" | grep -q '^id,workload,set,size,config,protocol,settings,exit,check,cycles,thread_insts,l1_hit_rate,bytes,bytes_LD,bytes_ST,bytes_ATO,bytes_REQ,bytes_INV,bytes_RCL,wall_seconds$' \
     || fail "header: $(head -1 "$csv")"

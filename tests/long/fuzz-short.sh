@@ -9,7 +9,7 @@ seconds=${FUZZ_SECONDS:-60}
 command -v clang >/dev/null || { echo "FAIL: the fuzz harnesses need clang (make fuzz-deps)"; exit 1; }
 build=$root/build-fuzz
 CC=clang cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPUCOH_FUZZ=ON \
-    >/dev/null || exit 1
+    -DGPUCOH_WERROR=ON >/dev/null || exit 1
 targets=()
 for h in "$root"/fuzz/*.c; do
     t=$(basename "$h" .c)

@@ -31,7 +31,8 @@ static void parse_suite(const char *rel)
 {
     char dir[512], p[1024];
     assert_int_equal(litmus_suite_dir(dir, sizeof dir), 0);
-    snprintf(p, sizeof p, "%s/%s", dir, rel);
+    if (snprintf(p, sizeof p, "%s/%s", dir, rel) >= (int)sizeof p)
+        fail_msg("path too long: %s/%s", dir, rel);
     if (litmus_parse_file(p, &T, err, sizeof err))
         fail_msg("%s", err);
 }

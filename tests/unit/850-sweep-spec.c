@@ -1,8 +1,10 @@
 /*
  * 850-sweep-spec.c - the sweep spec parser: cross products, named
  * configurations, canonical settings and deterministic ids (the same run
- * named twice has one id), --size and protocols not built; and every kind of
- * bad input answered with "spec:line: what is wrong".
+ * named twice has one id), --size and protocols not built; every kind of
+ * bad input answered with "spec:line: what is wrong"; and a run's identity
+ * (sweep_ident.c), which follows the resolved configuration's values, not
+ * how they were written.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -188,6 +190,36 @@ static void machine_files_are_an_axis_and_part_of_the_id(void **state)
     sweep_spec_free(&s);
 }
 
+/* Runs at:   0 the default machine; 1 its own l2.latency_cycles (150) set
+ * again; 2 another latency; 3 l2.mhz a hair from 700 (which "%g" prints as
+ * 700); 4 another workload. */
+static void identity_follows_the_resolved_configuration(void **state)
+{
+    (void)state;
+    struct sweep_spec s;
+    char err[512] = "";
+    assert_int_equal(sweep_spec_parse(&s, "t.sweep",
+                                      "workloads mp\nsizes tiny\n"
+                                      "protocols rc same=rc:l2.latency_cycles=150 "
+                                      "slow=rc:l2.latency_cycles=151 "
+                                      "hair=rc:l2.mhz=700.0000001\n"
+                                      "sweep other\nworkloads saxpy\nprotocols rc\nsizes tiny\n",
+                                      NULL, err, sizeof err),
+                     0);
+    assert_int_equal(s.n_runs, 5);
+    struct sweep_ident id[5];
+    for (unsigned i = 0; i < 5; i++)
+        sweep_ident_of(&s.runs[i], 42, &id[i]);
+    assert_string_not_equal(s.runs[0].id, s.runs[1].id); /* written differently... */
+    assert_true(id[0].part[SWEEP_IDENT_CONFIG] == id[1].part[SWEEP_IDENT_CONFIG]); /* same */
+    assert_true(id[0].part[SWEEP_IDENT_CONFIG] != id[2].part[SWEEP_IDENT_CONFIG]);
+    assert_true(id[0].part[SWEEP_IDENT_CONFIG] != id[3].part[SWEEP_IDENT_CONFIG]);
+    assert_true(id[0].part[SWEEP_IDENT_WORKLOAD] == id[3].part[SWEEP_IDENT_WORKLOAD]);
+    assert_true(id[0].part[SWEEP_IDENT_WORKLOAD] != id[4].part[SWEEP_IDENT_WORKLOAD]);
+    assert_true(id[0].part[SWEEP_IDENT_BINARY] == 42);
+    sweep_spec_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -198,6 +230,7 @@ int main(void)
         cmocka_unit_test(protocols_not_built_are_errors_or_noted),
         cmocka_unit_test(bad_specs_name_file_and_line),
         cmocka_unit_test(machine_files_are_an_axis_and_part_of_the_id),
+        cmocka_unit_test(identity_follows_the_resolved_configuration),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
