@@ -116,8 +116,11 @@ struct proto_desc {
     uint64_t (*lease_mark)(struct comp *l2, unsigned sm);
     bool (*lease_passed)(struct comp *l1, uint64_t mark);
     /* The protocol's own limits on a configuration (config_load calls it after
-     * the generic checks): NULL when it can build this machine, else the key
-     * at fault ("gpu.sms"), with what is wrong in `why`. NULL hook: no limits. */
+     * the generic checks): NULL when it can build this machine, else the keys
+     * at fault separated by spaces, the one to change first ("gpu.sms", "tc.lease
+     * sim.starvation_cycles"; the error names where the first set of them was
+     * set, coherence.protocol after them), with what is wrong in `why`. NULL
+     * hook: no limits. */
     const char *(*check)(const struct config *c, char *why, size_t len);
     bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
                                   stamp transactional requests (docs/transactions.md) */

@@ -128,6 +128,8 @@ struct sm_warp {
     uint16_t n_out;         /* memory instructions outstanding */
     uint16_t n_res;         /* of which deliver results (loads, atomics) */
     uint64_t last_load;     /* hash of its last load's addresses and values (spin check) */
+    addr_t last_addr;       /* its last load's first lane: address and value, for the dump */
+    uint64_t last_value;    /* (what a spinning warp waits on) */
     uint64_t alu_ready;     /* cycle by which every result it issued inside the SM is ready */
     uint64_t issue_at;      /* ptx_warp_issue_cycle of pw, kept current: polling a warp
                                that cannot issue then touches no interpreter state */
@@ -710,6 +712,11 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
         }
         sm->advances += h != w->last_load;
         w->last_load = h;
+        if (mi->mem.mask) {
+            unsigned l = (unsigned)__builtin_ctz(mi->mem.mask);
+            w->last_addr = mi->mem.addr[l];
+            w->last_value = mi->mem.data[l][0];
+        }
     }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
@@ -2477,11 +2484,15 @@ static void sm_dump(struct comp *c, FILE *out)
             continue;
         char where[128];
         fprintf(out, "    warp %u (CTA %u warp %u): %s at %s, outstanding ld %u st %u atom %u "
-                     "fence %u, store buffer %u\n",
+                     "fence %u, store buffer %u",
                 slot, w->cta->index, w->warp_in_cta, warp_state_names[w->state],
                 ptx_warp_where(w->pw, where, sizeof where), w->ord.n[ORDER_LD],
                 w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE],
                 w->ord.n[ORDER_SB]);
+        if (w->last_load) /* what a spinning warp waits on */
+            fprintf(out, "; last load 0x%llx = %llu", (unsigned long long)w->last_addr,
+                    (unsigned long long)w->last_value);
+        fputc('\n', out);
         if (w->state == W_HELD_ORDER || w->state == W_HELD_SB)
             fprintf(out, "      held for the memory model (%s) since cycle %llu\n",
                     sm_hold_names[w->hold], (unsigned long long)w->held_since);

@@ -545,16 +545,21 @@ int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uin
 /* Where each option got its value, so that a check after parsing names the
  * key's file:line (or its --set) rather than only the value. */
 struct origin {
+    const struct config *c;     /* the values, for naming a default */
     const char *file;
     unsigned *lines;            /* per option: line in file, 0 = not set there */
     const char *const *sets;    /* per option: the --set that set it last, or NULL */
 };
 
+#define BLAME_MAX_KEYS 8 /* keys one check names at most */
+
+/* The option named `name`; a name no table has is a bug in a check. */
 static size_t opt_index(const char *name)
 {
     const struct cfg_opt *tab = config_options();
     const struct cfg_opt *o = cfg_find(tab, name);
-    return o ? (size_t)(o - tab) : 0;
+    panic_if(!o, "a configuration check names an unknown key '%s'", name);
+    return (size_t)(o - tab);
 }
 
 /* Whether the configuration file or a --set gave `key` a value (not its default). */
@@ -564,27 +569,63 @@ static bool was_set(const struct origin *w, const char *key)
     return w->lines[i] || w->sets[i];
 }
 
-/* "FILE:LINE: " or "--set K=V: " for the first of the keys (NULL-terminated)
- * that was set explicitly, preferring a --set (it came last). */
-static void blame(const struct origin *w, char *out, size_t len, ...)
+/* "FILE:LINE: " or "--set K=V: " for the first of keys[0..n) that was set
+ * explicitly, preferring a --set (it came last). When every one has its
+ * default (the check's other keys cannot have caused it), "default K=V: "
+ * for the first: a check never reports without saying where a value came
+ * from. */
+static void blame_keys(const struct origin *w, char *out, size_t len, const char *const *keys,
+                       size_t n)
 {
-    va_list ap;
-    const char *file_key = NULL, *k;
-    *out = 0;
-    va_start(ap, len);
-    while ((k = va_arg(ap, const char *))) {
-        size_t i = opt_index(k);
+    const char *file_key = NULL;
+    for (size_t k = 0; k < n; k++) {
+        size_t i = opt_index(keys[k]);
         if (w->sets[i]) {
             snprintf(out, len, "--set %s: ", w->sets[i]);
-            va_end(ap);
             return;
         }
         if (!file_key && w->lines[i])
-            file_key = k;
+            file_key = keys[k];
     }
-    va_end(ap);
-    if (file_key)
+    if (file_key) {
         snprintf(out, len, "%s:%u: ", w->file, w->lines[opt_index(file_key)]);
+    } else if (n) {
+        char value[CFG_STR_MAX + 32];
+        cfg_format(&config_options()[opt_index(keys[0])], w->c, value, sizeof value);
+        snprintf(out, len, "default %s=%s: ", keys[0], value);
+    } else {
+        *out = 0;
+    }
+}
+
+/* blame_keys over the NULL-terminated key names that follow `len`. */
+static void blame(const struct origin *w, char *out, size_t len, ...)
+{
+    const char *keys[BLAME_MAX_KEYS];
+    size_t n = 0;
+    const char *k;
+    va_list ap;
+    va_start(ap, len);
+    while ((k = va_arg(ap, const char *)))
+        if (n < BLAME_MAX_KEYS)
+            keys[n++] = k;
+    va_end(ap);
+    blame_keys(w, out, len, keys, n);
+}
+
+/* blame_keys over a protocol check's answer (proto_desc.check: key names
+ * separated by spaces), then coherence.protocol. */
+static void blame_list(const struct origin *w, char *out, size_t len, const char *list)
+{
+    char names[256];
+    const char *keys[BLAME_MAX_KEYS];
+    size_t n = 0;
+    snprintf(names, sizeof names, "%s", list);
+    for (char *save, *t = strtok_r(names, " ", &save); t && n + 1 < BLAME_MAX_KEYS;
+         t = strtok_r(NULL, " ", &save))
+        keys[n++] = t;
+    keys[n++] = "coherence.protocol";
+    blame_keys(w, out, len, keys, n);
 }
 
 static int cache_check(const struct origin *w, const char *sec, const struct cache_spec *spec,
@@ -786,9 +827,9 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
-    const char *key = p->check ? p->check(c, why, sizeof why) : NULL;
-    if (key) {
-        blame(w, at, sizeof at, key, "coherence.protocol", (char *)NULL);
+    const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;
+    if (keys) {
+        blame_list(w, at, sizeof at, keys);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);
         return -1;
     }
@@ -912,7 +953,7 @@ static int load(struct config *c, const char *file, const char *text, const char
     size_t n_opts = 0;
     while (tab[n_opts].name)
         n_opts++;
-    struct origin w = {file, calloc(n_opts + 1, sizeof *w.lines),
+    struct origin w = {c, file, calloc(n_opts + 1, sizeof *w.lines),
                        calloc(n_opts + 1, sizeof *w.sets)};
     if (!w.lines || !w.sets)
         panic("out of memory");

@@ -64,7 +64,17 @@ bad_key visms '[coherence]\nprotocol = gpuvi\n\n[gpu]\nsms = 129\n' "5: gpuvi: g
 bad_key mesimshrs '[coherence]\nprotocol = mesi\n[l1]\nmshrs = 1\n' \
     "4: mesi: l1.mshrs = 1, but a miss that replaces an owned line needs 2"
 bad_key vinidir '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l1]\nsize = 64M\n[vi]\ndir_ratio = 1024\n' \
-    "8: gpuvini: vi.dir_ratio = 1024 gives a directory of"
+    "8: gpuvini: vi.dir_ratio = 1024 entries for each of the 67108864 L1 lines"
+# a protocol's check names every key it depends on, so the line of the one the
+# file set is named, not the protocol's: the directory's size (gpu.sms), the
+# lease the starvation check would take for a hang (sim.starvation_cycles)
+bad_key vinisms '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l2]\nbanks = 1\n[l1]\nsize = 1G\n' \
+    "4: gpuvini: vi.dir_ratio = 2 entries for each of the 1073741824 L1 lines"
+bad_key tcstarve '[sim]\nstarvation_cycles = 1000\n[coherence]\nprotocol = tcw\n' \
+    "2: tcw: a lease of 16384 cycles"
+# the crossbar's sizes are bounded where they are parsed
+bad_key flit '[noc]\nlatency_cycles = 4\nflit_bytes = 0\n' "3: noc.flit_bytes: 0 is out of range"
+bad_key vcflits '[noc]\nvc_flits = 5000\n' "2: noc.vc_flits: 5000 is out of range"
 bad_key stcepochs '[stc]\nepochs = 3\n' "2: stc.epochs (3) must be a power of two"
 bad_key stcseb '[stc]\nseb_min = 6\nseb = 6\n' "3: stc.seb (6) must not split a line"
 bad_key stcrange '[stc]\nseb = 40\n' "2: stc.seb (40) must lie in"

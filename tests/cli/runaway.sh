@@ -24,6 +24,9 @@ expect_fault() { # expect_fault PATTERN CMD...: exit 3 within 60 s, PATTERN on s
 expect_fault "no progress: in kernel histo_shared" exec "$errs/runaway.spec"
 grep -qE "warp [0-9]+ \(CTA [01] warp [0-3]\): [a-z-]+ at $errs/histogram-noinc.ptx:[0-9]+" \
     "$tmp/err" || fail "the dump does not show the warps' PCs: $(head -40 "$tmp/err")"
+# ... and what each reads: its last load's first lane (thread t loads byte t)
+grep -qE "warp 1 \(CTA 1 warp 1\): .*; last load 0x100000a0 = 160$" "$tmp/err" ||
+    fail "the dump does not show the warps' last loads: $(grep 'CTA 1 warp 1' "$tmp/err")"
 # a spin loop that never loads: no memory operation is ever outstanding
 expect_fault "no progress: in kernel spin" exec "$errs/spin.spec"
 grep -q "ready at $errs/spin.ptx:2[45], outstanding ld 0" "$tmp/err" ||
@@ -56,6 +59,8 @@ expect_fault "no progress: in kernel litmus_kernel, for 2020000 core cycles" \
 leases="after every L1's clock had passed the leases it held at the last progress"
 expect_fault "for 22500000 core cycles no warp stored" exec "$errs/spin.spec" --protocol rccwo
 grep -qF "the last 2020000 of them $leases" "$tmp/err" || fail "rccwo spin: $(head -1 "$tmp/err")"
+grep -q "warp 0 (CTA 0 warp 0): ready at $errs/spin.ptx:2[45], .*; last load 0x[0-9a-f]* = 0$" \
+    "$tmp/err" || fail "rccwo spin: no flag address in the dump: $(grep 'warp 0' "$tmp/err")"
 expect_fault "$leases" exec "$errs/spin.spec" --protocol rccsc --set order.model=sc \
     --set rcc.lease=fixed:16
 expect_fault "$leases" litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \

@@ -1398,12 +1398,12 @@ static const char *spx_check(const struct config *c, char *why, size_t len)
     if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && l1s > 64) {
         snprintf(why, len, "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
                  "cpu.cores = %u", l1s);
-        return "cpu.cores";
+        return "cpu.cores gpu.sms cpu.device";
     }
     if (!strcmp(c->coherence.protocol, "spandex-d") && l1s > 64) {
-        const char *key = c->fcs.load == FCS_LD_S ? "fcs.load"
-                          : c->fcs.random         ? "fcs.random"
-                          : c->fcs.table[0]       ? "fcs.table"
+        const char *key = c->fcs.load == FCS_LD_S ? "fcs.load gpu.sms cpu.cores"
+                          : c->fcs.random         ? "fcs.random gpu.sms cpu.cores"
+                          : c->fcs.table[0]       ? "fcs.table gpu.sms cpu.cores"
                                                   : NULL;
         if (key)
             snprintf(why, len, "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "

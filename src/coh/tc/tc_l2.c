@@ -881,10 +881,10 @@ static const char *tc_check(const struct config *c, char *why, size_t len)
     uint32_t n = 0;
     int form = config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n);
     bool tcs = !strcmp(c->coherence.protocol, "tcs");
-    const char *key = "tc.lease";
+    const char *key = "tc.lease sim.starvation_cycles";
     if (form != CONFIG_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
         n = tcs && form == 0 ? 800 : c->tc.lease_max; /* auto: tcs fixed:800, tcw predict */
-        key = form == 0 && tcs ? NULL : "tc.lease_max";
+        key = form == 0 && tcs ? NULL : "tc.lease_max tc.lease sim.starvation_cycles";
     }
     uint64_t limit = c->sim.starvation_cycles;
     if (key && limit && n >= limit) {

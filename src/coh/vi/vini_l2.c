@@ -287,8 +287,10 @@ static int dir_spec(const struct config *cfg, struct cache_spec *spec, char *why
     uint32_t ways = (uint32_t)MIN((uint64_t)cfg->vi.dir_ways, entries);
     uint64_t sets = (entries + ways - 1) / ways;
     if (sets * ways * 4 > UINT32_MAX) {
-        snprintf(why, len, "vi.dir_ratio = %u gives a directory of %llu entries per bank, more "
-                 "than a bank can index", cfg->vi.dir_ratio, (unsigned long long)(sets * ways));
+        snprintf(why, len, "vi.dir_ratio = %u entries for each of the %llu L1 lines (gpu.sms x "
+                 "l1.size / l1.line) over l2.banks = %u gives a directory of %llu entries per "
+                 "bank, more than a bank can index", cfg->vi.dir_ratio,
+                 (unsigned long long)l1_lines, cfg->l2.banks, (unsigned long long)(sets * ways));
         return -1;
     }
     *spec = (struct cache_spec){(uint32_t)(sets * ways * 4), ways, 4, 0};
@@ -306,7 +308,7 @@ static const char *vini_check(const struct config *c, char *why, size_t len)
     struct cache_spec spec;
     const char *key = coh_sharers_check(c, why, len);
     if (!key && dir_spec(c, &spec, why, len))
-        key = "vi.dir_ratio";
+        key = "vi.dir_ratio vi.dir_ways gpu.sms l1.size l1.line l2.banks";
     return key;
 }
 
