@@ -43,16 +43,23 @@ expect_fault "no progress: in kernel spin, for 1001 rounds" \
     exec "$errs/spin.spec" --functional --set sim.spin_cycles=1000
 expect_fault "runaway: kernel spin ran past its budget of 16777216 warp instructions" \
     exec "$errs/spin.spec" --functional --set sim.spin_cycles=0
-# the same mistake in a litmus test, in functional and timing mode
+# the same mistake in a litmus test: under the default spin budget a run
+# whose thread loops on a register is an outcome, "did not finish", which the
+# model allows here (P0 may read flag = 0 and then loop forever); with the
+# budget off (--spin-budget 0) the machine's watchdogs stop it, in functional
+# and timing mode
+"$bin" litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
+    >"$tmp/out" 2>&1 || fail "budgeted register spin: exit $?: $(cat "$tmp/out")"
+grep -q "5 : did not finish" "$tmp/out" || fail "budgeted register spin: $(cat "$tmp/out")"
 expect_fault "no progress: in kernel litmus_kernel, for 2000001 rounds" \
-    litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+    litmus --functional --iterations 5 --skew 0 --spin-budget 0 "$errs/spin-never-reloads.litmus"
 grep -q "CTA (0,0,0) warp 0: running, before .*spin-never-reloads.litmus (translated):[0-9]*; last load" \
     "$tmp/err" || fail "functional litmus: no warp line: $(head -3 "$tmp/err")"
 expect_fault "runaway: kernel litmus_kernel ran past its budget" \
-    litmus --functional --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
-    --set sim.spin_cycles=0
+    litmus --functional --iterations 5 --skew 0 --spin-budget 0 \
+    "$errs/spin-never-reloads.litmus" --set sim.spin_cycles=0
 expect_fault "no progress: in kernel litmus_kernel, for 2020000 core cycles" \
-    litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus"
+    litmus --iterations 5 --skew 0 --spin-budget 0 "$errs/spin-never-reloads.litmus"
 # logical-time protocols (RCC): the watchdog counts only once every L1's clock
 # has passed the leases it held at the last progress (lease 2048 x guard 10000
 # cycles, then 2 M); a short lease gets there sooner
@@ -63,8 +70,8 @@ grep -q "warp 0 (CTA 0 warp 0): ready at $errs/spin.ptx:2[45], .*; last load 0x[
     "$tmp/err" || fail "rccwo spin: no flag address in the dump: $(grep 'warp 0' "$tmp/err")"
 expect_fault "$leases" exec "$errs/spin.spec" --protocol rccsc --set order.model=sc \
     --set rcc.lease=fixed:16
-expect_fault "$leases" litmus --iterations 5 --skew 0 "$errs/spin-never-reloads.litmus" \
-    --protocol rccwo
+expect_fault "$leases" litmus --iterations 5 --skew 0 --spin-budget 0 \
+    "$errs/spin-never-reloads.litmus" --protocol rccwo
 # ... while correct RCC runs whose warps reread one value for far longer than
 # sim.spin_cycles (their copies' leases) finish: counting from the last
 # progress instead stops both after 40000 cycles
