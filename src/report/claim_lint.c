@@ -139,7 +139,8 @@ static void lint_world(struct lint *l, unsigned w)
             x->check = SWEEP_CHECK_WRONG;
         for (unsigned s = 0; s < l->n_stats; s++) {
             uint64_t axis = mix((uint64_t)l->stats[s] + 1);
-            uint64_t hd = mix(seed ^ l->design_key[i] ^ axis), hr = mix(seed ^ l->run_key[i] ^ axis);
+            uint64_t hd = mix(seed ^ l->design_key[i] ^ axis),
+                     hr = mix(seed ^ l->run_key[i] ^ axis);
             double v = level;
             if (unit(hd) < p)
                 v *= l->cand[(hd >> 7) % l->n_cand];

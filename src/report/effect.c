@@ -18,14 +18,15 @@ struct effect effect_of(double paper, double ours, double neutral)
     double dp = paper - neutral, dq = ours - neutral;
     if (fabs(dp) < NO_EFFECT) {
         /* the paper states no effect: the distance to its number is what counts */
-        e.cls = fabs(ours - paper) <= 0.05 * fmax(fabs(paper), NO_EFFECT) ? EFFECT_GOOD : EFFECT_OFF;
+        e.cls =
+            fabs(ours - paper) <= 0.05 * fmax(fabs(paper), NO_EFFECT) ? EFFECT_GOOD : EFFECT_OFF;
         return e;
     }
     e.ratio = dq / dp;
     e.direction = e.ratio > 0;
-    e.cls = !e.direction                                          ? EFFECT_WRONG
+    e.cls = !e.direction                                      ? EFFECT_WRONG
             : e.ratio >= EFFECT_LOW && e.ratio <= EFFECT_HIGH ? EFFECT_GOOD
-                                                                  : EFFECT_OFF;
+                                                              : EFFECT_OFF;
     return e;
 }
 

@@ -25,8 +25,8 @@ enum effect_class {
 };
 
 struct effect {
-    double ratio;   /* NaN: n/a */
-    int direction;  /* 1 the paper's, 0 not (or no effect), -1 n/a */
+    double ratio;  /* NaN: n/a */
+    int direction; /* 1 the paper's, 0 not (or no effect), -1 n/a */
     enum effect_class cls;
 };
 

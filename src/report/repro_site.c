@@ -454,7 +454,8 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     fprintf(hf, "<h1>gpucoh: every reproduction at size %s</h1>\n", size);
     fprintf(mf, "# gpucoh: every reproduction at size %s\n", size);
     headline_table(hf, mf, h, nh);
-    fputs("<h2>The reproductions</h2>\n<p>Each reproduction is a folder of data, <code>repro/&lt;name&gt;/</code> "
+    fputs("<h2>The reproductions</h2>\n<p>Each reproduction is a folder of data, "
+          "<code>repro/&lt;name&gt;/</code> "
           "(docs/repro.md); these are its claims, the paper's numbers beside gpucoh's, and its "
           "plots. Numbers are what the runs measured.</p>\n<ul>\n",
           hf);

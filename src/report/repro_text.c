@@ -194,9 +194,9 @@ static void headlines(struct repro *r)
             "(speedup: %s mean of per-app cycle ratios; traffic: mean of per-app byte ratios;\n"
             " all = %s; '!' = a run's output check failed)\n",
             mean_name(r), r->d.n_sets == 2 ? "both sets" : "every set");
-    fprintf(o,
-            "(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic: 1 the paper's\n"
-            " effect, 0 none, negative the wrong direction; dir: the paper's direction or not)\n\n");
+    fputs("(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic: 1 the paper's\n"
+          " effect, 0 none, negative the wrong direction; dir: the paper's direction or not)\n\n",
+          o);
     fprintf(o, "%-7s %-5s %-4s %-31s %6s %8s %6s %-3s  %s\n", "figure", "set", "app", "what",
             "paper", "gpucoh", "effect", "dir", "verdict");
     for (unsigned i = 0; i < r->n_paper; i++) {

@@ -6,8 +6,10 @@ plot-data.csv and report.txt). Every value of the old tables (Fig. 6.12 per
 game and gmean, Fig. 6.13's shares, Fig. 6.14's MB, each sweep block's gmean
 speedups, the group counts) must equal the engine's to the old report's
 rounding (3 decimals; 2 for MB and groups), and the 11 claims must have the
-same verdicts in the same order. Prints the count compared; exit 1 on any
-difference."""
+same verdicts in the same order, except the 8th, latency-tolerant, which since
+claims must be able to fail tests the thesis's contrast (GPUpd degrades) and
+is expected not to hold where the old one held. Prints the count compared;
+exit 1 on any difference."""
 import csv
 import re
 import sys
@@ -67,6 +69,9 @@ for line in old.split("\n"):
 verdicts = r"^ *\[(holds|does not hold|cannot check)\]"
 old_v = re.findall(verdicts, old, re.M)
 new_v = re.findall(verdicts, open(f"{new_dir}/report.txt").read(), re.M)
+LATENCY_TOLERANT = 7
+if len(old_v) > LATENCY_TOLERANT and old_v[LATENCY_TOLERANT] == "holds":
+    old_v[LATENCY_TOLERANT] = "does not hold"
 if old_v != new_v:
     bad.append(f"claim verdicts: old {old_v}, new {new_v}")
 for b in bad:
