@@ -12,7 +12,7 @@ limit=20
 [ "${GPUCOH_ASAN:-0}" = 1 ] && limit=200
 n=0
 
-expect_usage() { # expect_usage PATTERN CMD...: exit 2 within 20 s, PATTERN on stderr, nothing run
+expect_usage() { # expect_usage PATTERN CMD...: exit 2 within $limit s, PATTERN on stderr, nothing run
     local pat=$1; shift
     timeout $limit "$bin" "$@" >"$tmp/out" 2>"$tmp/err"; local rc=$?
     [ $rc -eq 2 ] || fail "'$*' exited $rc, expected 2: $(tail -2 "$tmp/err")"
