@@ -210,7 +210,8 @@ static void collect(struct file_list *l, const char *path)
             add_file(&here, p);
     }
     closedir(d);
-    qsort(here.v, here.n, sizeof *here.v, cmp_str);
+    if (here.n) /* an empty folder has no array: qsort must not be given NULL */
+        qsort(here.v, here.n, sizeof *here.v, cmp_str);
     for (unsigned i = 0; i < here.n; i++) {
         if (!stat(here.v[i], &st) && S_ISDIR(st.st_mode))
             collect(l, here.v[i]);
