@@ -2,9 +2,10 @@
 #   make demo    install what is missing, build, run the main job
 #   make test    install what is missing, build, run every default test
 #                (the unit tests also under ASan+UBSan)
-#   make test-asan  every command-line test (tests/cli/*.sh) against the ASan+UBSan
+#   make test-asan  the command-line tests (tests/cli/*.sh) against the ASan+UBSan
 #                build, failing on any sanitizer report (tests/asan-cli.sh; CI runs it
-#                after make test; the tests it skips are in CMakeLists.txt, ASAN_CLI_SKIP)
+#                after make test), less the four slowest (CMakeLists.txt, ASAN_CLI_SLOW)
+#   make test-asan-all  every command-line test under ASan+UBSan, the slowest too
 #   make long    the long runs (1 M stress episodes, every litmus test)
 #   make bench   simulator speed benchmarks
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
@@ -19,7 +20,7 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-fast long bench ptx fuzz clean
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz clean
 
 all: build
 
@@ -49,6 +50,9 @@ test: build asan
 	cd $(BUILD) && ctest -LE long -j $(JOBS) --output-on-failure
 
 test-asan: asan
+	cd $(ASAN) && ctest -L asan-cli -LE asan-slow -j $(JOBS) --output-on-failure
+
+test-asan-all: asan
 	cd $(ASAN) && ctest -L asan-cli -j $(JOBS) --output-on-failure
 
 long: build fuzz-build

@@ -2076,6 +2076,15 @@ static void tx_wake(struct sm *sm, uint64_t slots)
     }
 }
 
+/* tx_wake, and the SM's component polled again when any warp woke. */
+static void tx_resume(struct sm *sm, uint64_t slots)
+{
+    if (slots) {
+        tx_wake(sm, slots);
+        comp_wake(&sm->comp);
+    }
+}
+
 /* The end of a transaction attempt: the commit unit queues its messages; a
  * warp that leaves its transaction makes room under the limit. */
 static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct ptx_tx_end *e,
@@ -2133,21 +2142,14 @@ static void tx_hear(void *obj, uint64_t sig)
             }
         }
     }
-    if (wake) {
-        tx_wake(sm, wake);
-        comp_wake(&sm->comp);
-    }
+    tx_resume(sm, wake);
 }
 
 /* GETM's timestamp rollover is done: the warps that waited for it go on. */
 static void tx_rolled(void *obj)
 {
     struct sm *sm = obj;
-    uint64_t wake = sm_tx_rollover(sm->tx);
-    if (wake) {
-        tx_wake(sm, wake);
-        comp_wake(&sm->comp);
-    }
+    tx_resume(sm, sm_tx_rollover(sm->tx));
 }
 
 void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index)
@@ -2160,11 +2162,7 @@ void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index)
 static void tx_serial_moved(void *obj)
 {
     struct sm *sm = obj;
-    uint64_t wake = sm_tx_serial_changed(sm->tx);
-    if (wake) {
-        tx_wake(sm, wake);
-        comp_wake(&sm->comp);
-    }
+    tx_resume(sm, sm_tx_serial_changed(sm->tx));
 }
 
 void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index)

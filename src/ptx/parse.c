@@ -2791,6 +2791,29 @@ static void size_chains(struct parser *P)
     }
 }
 
+/* Whether i addresses a variable by name (its `target` says which kind):
+ * a mov of the variable's address, or a memory access to it. */
+static bool names_variable(const struct px_inst *i)
+{
+    return i->op == PX_MOV || i->op == PX_LD || i->op == PX_ST || i->op == PX_ATOM ||
+           i->op == PX_RED;
+}
+
+/* Place i's variable at `base`: the address a mov loads, or the offset an
+ * access adds, moves by base, and i no longer names a variable. */
+static void rebase_variable(struct ptx_module *m, struct px_inst *i, uint64_t base)
+{
+    if (i->op == PX_MOV) {
+        uint64_t *row = &m->imm[i->s[0].idx * 32];
+        for (unsigned l = 0; l < 32; l++)
+            row[l] += base;
+    } else {
+        i->off += (int64_t)base;
+    }
+    i->target = 0;
+}
+
+
 static void finish_module(struct parser *P)
 {
     struct ptx_module *m = P->m;
@@ -2817,17 +2840,8 @@ static void finish_module(struct parser *P)
             continue;
         for (uint32_t pc = fn->first; pc < fn->end; pc++) {
             struct px_inst *i = &m->ins[pc];
-            if (i->target != 1 || (i->op != PX_MOV && i->op != PX_LD && i->op != PX_ST &&
-                                   i->op != PX_ATOM && i->op != PX_RED))
-                continue;
-            if (i->op == PX_MOV) {
-                uint64_t *row = &m->imm[i->s[0].idx * 32];
-                for (unsigned l = 0; l < 32; l++)
-                    row[l] += base;
-            } else {
-                i->off += base;
-            }
-            i->target = 0;
+            if (i->target == 1 && names_variable(i))
+                rebase_variable(m, i, base);
         }
     }
     unsigned nk = 0;
@@ -3012,17 +3026,8 @@ void ptx_module_place_globals(struct ptx_module *m, addr_t base)
     m->gblock_base = base;
     for (uint32_t pc = 0; pc < m->n_ins; pc++) {
         struct px_inst *i = &m->ins[pc];
-        if (i->target != PX_GLOBAL_VAR || (i->op != PX_MOV && i->op != PX_LD && i->op != PX_ST &&
-                                           i->op != PX_ATOM && i->op != PX_RED))
-            continue;
-        if (i->op == PX_MOV) {
-            uint64_t *row = &m->imm[i->s[0].idx * 32];
-            for (unsigned l = 0; l < 32; l++)
-                row[l] += base;
-        } else {
-            i->off += (int64_t)base;
-        }
-        i->target = 0;
+        if (i->target == PX_GLOBAL_VAR && names_variable(i))
+            rebase_variable(m, i, base);
     }
 }
 
