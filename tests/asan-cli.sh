@@ -17,6 +17,9 @@ reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 
 export GPUCOH_ASAN=1
+# the binary behind the shim, for a test that needs gpucoh's own bytes (sweep-identity
+# copies it to make a "rebuilt" binary)
+export GPUCOH_REAL_BIN=$bin
 # exitcode 86: a sanitizer's exit is never mistaken for one of gpucoh's (0-3)
 export ASAN_OPTIONS="log_path=$reports/asan:exitcode=86:detect_leaks=1:strict_string_checks=1"
 export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=86"

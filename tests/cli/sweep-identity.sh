@@ -53,8 +53,9 @@ direct=$("$bin" run --workload mp --size tiny --protocol rc --config "$tmp/m.ini
 [ "$c600" = "$direct" ] || fail "after the change the sweep has $c600 cycles, gpucoh run $direct"
 [ "$c600" != "$c150" ] || fail "cycles did not change with l2.latency_cycles 150 -> 600 ($c150)"
 
-# a rebuilt binary: the same ELF with a byte appended still runs
-cp "$bin" "$tmp/gpucoh-rebuilt"
+# a rebuilt binary: the same ELF with a byte appended still runs (under
+# make test-asan $bin is a shim script; GPUCOH_REAL_BIN is the ELF behind it)
+cp "${GPUCOH_REAL_BIN:-$bin}" "$tmp/gpucoh-rebuilt"
 printf '\n' >>"$tmp/gpucoh-rebuilt"
 sweep "$tmp/gpucoh-rebuilt" sweep "$tmp/c.sweep" --out "$tmp/cs"
 grep -q "1 rerun, their stored results stale: gpucoh binary changed (1)" "$tmp/log" ||
