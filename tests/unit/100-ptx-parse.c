@@ -140,6 +140,23 @@ static void kernel_info_layout(void **state)
     ptx_module_free(m);
 }
 
+/* Run kernel k(.param .u64 out) as one thread; the word it stored at out. */
+static uint32_t run_one_thread(const struct ptx_kernel *k)
+{
+    char err[512];
+    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
+    addr_t out = hx_alloc(&g, 4);
+    struct hx_params p = {0};
+    hx_param(&p, k, out);
+    struct hx_stats st = {0};
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
+               sizeof err))
+        fail_msg("%s", err);
+    uint32_t v = *(uint32_t *)hx_ptr(&g, out);
+    free(g.bytes);
+    return v;
+}
+
 static void initialised_const_and_nested_scopes(void **state)
 {
     (void)state;
@@ -157,17 +174,7 @@ static void initialised_const_and_nested_scopes(void **state)
     struct ptx_module *m = ptx_module_parse(text, "c.ptx", err, sizeof err);
     if (!m)
         fail_msg("%s", err);
-    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
-    addr_t out = hx_alloc(&g, 4);
-    const struct ptx_kernel *k = ptx_module_kernel(m, "k");
-    struct hx_params p = {0};
-    hx_param(&p, k, out);
-    struct hx_stats st = {0};
-    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
-               sizeof err))
-        fail_msg("%s", err);
-    assert_int_equal(*(uint32_t *)hx_ptr(&g, out), 50);
-    free(g.bytes);
+    assert_int_equal(run_one_thread(ptx_module_kernel(m, "k")), 50);
     ptx_module_free(m);
 }
 
@@ -217,16 +224,7 @@ static void const_reads_through_callees(void **state)
     ptx_module_const_write(m, coef, 0, vals, sizeof vals);
     assert_null(ptx_kernel_unset_const(k));
     /* the kernel reads what the host wrote: coef[tab[0]] = coef[1] */
-    struct hx_gmem g = {calloc(1, 4096), 4096, 0};
-    addr_t out = hx_alloc(&g, 4);
-    struct hx_params p = {0};
-    hx_param(&p, k, out);
-    struct hx_stats st = {0};
-    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){1, 1, 1}, p.buf, 0, &g, &st, err,
-               sizeof err))
-        fail_msg("%s", err);
-    assert_int_equal(*(uint32_t *)hx_ptr(&g, out), 9);
-    free(g.bytes);
+    assert_int_equal(run_one_thread(k), 9);
     ptx_module_free(m);
 }
 
