@@ -2731,35 +2731,68 @@ tick_t sm_oldest_request(const struct sm *sm, unsigned *warp)
     return oldest;
 }
 
-/* Resident CTAs of `run` per SM, or fatal naming the resource a single CTA
- * exceeds. Also fixes the needs of one CTA. */
-static uint32_t occupancy(struct sm *sm, const struct launch *l)
+/* What one CTA of launch `l` needs of an SM with `gang` PTX warps per slot. */
+struct cta_needs {
+    uint64_t threads, regs, shmem;
+    uint32_t warps, regs_per_thread;
+};
+
+static struct cta_needs cta_needs(const struct sm_spec *sp, unsigned gang, const struct launch *l)
 {
     const struct ptx_kernel_info *ki = ptx_kernel_info(l->kernel);
-    const struct sm_spec *sp = &sm->spec;
-    uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
-    if (threads > 32 * SM_CTA_WARPS)
-        fatal("kernel %s: a block of %llu threads exceeds %u", ki->name,
-              (unsigned long long)threads, 32 * SM_CTA_WARPS);
+    struct cta_needs n;
+    n.threads = (uint64_t)l->block.x * l->block.y * l->block.z;
     /* warps in slots: whole wavefronts (gang PTX warps each) */
-    uint32_t warps = ((uint32_t)(threads + 31) / 32 + sm->gang - 1) / sm->gang * sm->gang;
+    n.warps = (uint32_t)(((n.threads + 31) / 32 + gang - 1) / gang * gang);
     /* PTX declares virtual registers (one per SSA value nvcc emitted); the
      * real allocator reuses them and never gives a thread more than the ISA
      * allows, spilling the rest. So a thread gets min(PTX registers, limit). */
-    uint32_t per_thread = MIN(ki->regs_per_thread, sp->max_regs_per_thread);
-    uint64_t regs = (uint64_t)per_thread * 32 * warps;
-    uint64_t shmem = (uint64_t)ki->static_shmem_bytes + l->dyn_shmem_bytes;
-    if (threads > sp->threads || warps > sp->warps)
-        fatal("kernel %s: a CTA of %llu threads (%u warps) does not fit in an SM of %u "
-              "threads (sm.threads), %u warps (sm.warps)",
-              ki->name, (unsigned long long)threads, warps, sp->threads, sp->warps);
-    if (regs > sp->regs)
-        fatal("kernel %s: a CTA needs %llu registers (%u per thread, allocated per warp), the "
-              "SM has %u (sm.regs)",
-              ki->name, (unsigned long long)regs, per_thread, sp->regs);
-    if (shmem > sp->shmem_bytes)
-        fatal("kernel %s: a CTA needs %llu bytes of shared memory, the SM has %u (sm.shmem_bytes)",
-              ki->name, (unsigned long long)shmem, sp->shmem_bytes);
+    n.regs_per_thread = MIN(ki->regs_per_thread, sp->max_regs_per_thread);
+    n.regs = (uint64_t)n.regs_per_thread * 32 * n.warps;
+    n.shmem = (uint64_t)ki->static_shmem_bytes + l->dyn_shmem_bytes;
+    return n;
+}
+
+const char *sm_cta_misfit(const struct sm *sm, const struct launch *l, char *why, size_t len)
+{
+    const struct sm_spec *sp = &sm->spec;
+    if ((uint64_t)l->block.x * l->block.y * l->block.z > 32 * SM_CTA_WARPS) {
+        snprintf(why, len, "a block of %llu threads exceeds %u (CUDA's limit, not a setting)",
+                 (unsigned long long)l->block.x * l->block.y * l->block.z, 32 * SM_CTA_WARPS);
+        return "";
+    }
+    struct cta_needs n = cta_needs(sp, sm->gang, l);
+    if (n.threads > sp->threads || n.warps > sp->warps) {
+        snprintf(why, len, "a CTA of %llu threads (%u warps) does not fit in an SM of %u "
+                 "threads (sm.threads), %u warps (sm.warps)",
+                 (unsigned long long)n.threads, n.warps, sp->threads, sp->warps);
+        return n.threads > sp->threads ? "sm.threads sm.warps" : "sm.warps sm.threads";
+    }
+    if (n.regs > sp->regs) {
+        snprintf(why, len, "a CTA needs %llu registers (%u per thread, allocated per warp), the "
+                 "SM has %u (sm.regs)", (unsigned long long)n.regs, n.regs_per_thread, sp->regs);
+        return "sm.regs sm.max_regs_per_thread";
+    }
+    if (n.shmem > sp->shmem_bytes) {
+        snprintf(why, len, "a CTA needs %llu bytes of shared memory, the SM has %u "
+                 "(sm.shmem_bytes)", (unsigned long long)n.shmem, sp->shmem_bytes);
+        return "sm.shmem_bytes";
+    }
+    return NULL;
+}
+
+/* Resident CTAs of `run` per SM (the machine refused a launch whose CTA does
+ * not fit: sm_cta_misfit). Also fixes the needs of one CTA. */
+static uint32_t occupancy(struct sm *sm, const struct launch *l)
+{
+    char why[256];
+    if (sm_cta_misfit(sm, l, why, sizeof why))
+        panic("%s: kernel %s started on an SM it does not fit: %s", sm->comp.name,
+              ptx_kernel_info(l->kernel)->name, why);
+    const struct sm_spec *sp = &sm->spec;
+    struct cta_needs n = cta_needs(sp, sm->gang, l);
+    uint64_t threads = n.threads, regs = n.regs, shmem = n.shmem;
+    uint32_t warps = n.warps;
     sm->cta_threads = (uint32_t)threads;
     sm->cta_warps = warps;
     sm->cta_regs = (uint32_t)regs;

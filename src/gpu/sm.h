@@ -178,9 +178,13 @@ void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
                   unsigned backoff, uint64_t seed);
 /* Its statistics, NULL without transactions. */
 const struct sm_tx_stats *sm_tx_stats(const struct sm *sm);
+/* NULL when a CTA of launch `l` fits in the SM; else what it exceeds, in
+ * `why`, and the configuration keys at fault separated by spaces (the one to
+ * change first), for config_where. */
+const char *sm_cta_misfit(const struct sm *sm, const struct launch *l, char *why, size_t len);
 /* Start taking part in `run` (the SM must be idle): KERNEL_BEGIN, CTAs,
- * KERNEL_END, then it counts itself out of run->n_sms_busy. Fails (fatal) when
- * a CTA of the kernel does not fit in the SM. */
+ * KERNEL_END, then it counts itself out of run->n_sms_busy. The caller has
+ * refused a kernel whose CTA does not fit (sm_cta_misfit). */
 void sm_start_kernel(struct sm *sm, struct kernel_run *run);
 /* Give the running kernel up (its warps spin on a condition that cannot
  * change): warps waiting at barriers are released, and every warp, also of

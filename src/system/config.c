@@ -542,15 +542,6 @@ int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uin
     return CONFIG_LEASE_FIXED;
 }
 
-/* Where each option got its value, so that a check after parsing names the
- * key's file:line (or its --set) rather than only the value. */
-struct origin {
-    const struct config *c;     /* the values, for naming a default */
-    const char *file;
-    unsigned *lines;            /* per option: line in file, 0 = not set there */
-    const char *const *sets;    /* per option: the --set that set it last, or NULL */
-};
-
 #define BLAME_MAX_KEYS 8 /* keys one check names at most */
 
 /* The option named `name`; a name no table has is a bug in a check. */
@@ -562,11 +553,20 @@ static size_t opt_index(const char *name)
     return (size_t)(o - tab);
 }
 
-/* Whether the configuration file or a --set gave `key` a value (not its default). */
-static bool was_set(const struct origin *w, const char *key)
+static bool from_set(const struct config *c, size_t i)
 {
-    size_t i = opt_index(key);
-    return w->lines[i] || w->sets[i];
+    return c->origin.line[i] == CONFIG_FROM_SET;
+}
+
+static bool from_file(const struct config *c, size_t i)
+{
+    return c->origin.line[i] && !from_set(c, i);
+}
+
+/* Whether the configuration file or a --set gave `key` a value (not its default). */
+static bool was_set(const struct config *c, const char *key)
+{
+    return c->origin.line[opt_index(key)] != 0;
 }
 
 /* "FILE:LINE: " or "--set K=V: " for the first of keys[0..n) that was set
@@ -574,24 +574,26 @@ static bool was_set(const struct origin *w, const char *key)
  * default (the check's other keys cannot have caused it), "default K=V: "
  * for the first: a check never reports without saying where a value came
  * from. */
-static void blame_keys(const struct origin *w, char *out, size_t len, const char *const *keys,
+static void blame_keys(const struct config *c, char *out, size_t len, const char *const *keys,
                        size_t n)
 {
+    const struct cfg_opt *tab = config_options();
+    char value[CFG_STR_MAX + 32];
     const char *file_key = NULL;
     for (size_t k = 0; k < n; k++) {
         size_t i = opt_index(keys[k]);
-        if (w->sets[i]) {
-            snprintf(out, len, "--set %s: ", w->sets[i]);
+        if (from_set(c, i)) {
+            cfg_format(&tab[i], c, value, sizeof value);
+            snprintf(out, len, "--set %s=%s: ", keys[k], value);
             return;
         }
-        if (!file_key && w->lines[i])
+        if (!file_key && from_file(c, i))
             file_key = keys[k];
     }
     if (file_key) {
-        snprintf(out, len, "%s:%u: ", w->file, w->lines[opt_index(file_key)]);
+        snprintf(out, len, "%s:%u: ", c->origin.file, c->origin.line[opt_index(file_key)]);
     } else if (n) {
-        char value[CFG_STR_MAX + 32];
-        cfg_format(&config_options()[opt_index(keys[0])], w->c, value, sizeof value);
+        cfg_format(&tab[opt_index(keys[0])], c, value, sizeof value);
         snprintf(out, len, "default %s=%s: ", keys[0], value);
     } else {
         *out = 0;
@@ -599,7 +601,7 @@ static void blame_keys(const struct origin *w, char *out, size_t len, const char
 }
 
 /* blame_keys over the NULL-terminated key names that follow `len`. */
-static void blame(const struct origin *w, char *out, size_t len, ...)
+static void blame(const struct config *c, char *out, size_t len, ...)
 {
     const char *keys[BLAME_MAX_KEYS];
     size_t n = 0;
@@ -610,12 +612,12 @@ static void blame(const struct origin *w, char *out, size_t len, ...)
         if (n < BLAME_MAX_KEYS)
             keys[n++] = k;
     va_end(ap);
-    blame_keys(w, out, len, keys, n);
+    blame_keys(c, out, len, keys, n);
 }
 
 /* blame_keys over a protocol check's answer (proto_desc.check: key names
  * separated by spaces), then coherence.protocol. */
-static void blame_list(const struct origin *w, char *out, size_t len, const char *list)
+static void blame_list(const struct config *c, char *out, size_t len, const char *list)
 {
     char names[256];
     const char *keys[BLAME_MAX_KEYS];
@@ -625,10 +627,10 @@ static void blame_list(const struct origin *w, char *out, size_t len, const char
          t = strtok_r(NULL, " ", &save))
         keys[n++] = t;
     keys[n++] = "coherence.protocol";
-    blame_keys(w, out, len, keys, n);
+    blame_keys(c, out, len, keys, n);
 }
 
-static int cache_check(const struct origin *w, const char *sec, const struct cache_spec *spec,
+static int cache_check(const struct config *c, const char *sec, const struct cache_spec *spec,
                        char *err, size_t errlen)
 {
     char why[256], at[512], k_size[16], k_ways[16], k_line[16];
@@ -637,70 +639,70 @@ static int cache_check(const struct origin *w, const char *sec, const struct cac
     snprintf(k_size, sizeof k_size, "%s.size", sec);
     snprintf(k_ways, sizeof k_ways, "%s.ways", sec);
     snprintf(k_line, sizeof k_line, "%s.line", sec);
-    blame(w, at, sizeof at, k_size, k_ways, k_line, (char *)NULL);
+    blame(c, at, sizeof at, k_size, k_ways, k_line, (char *)NULL);
     snprintf(err, errlen, "%s%s: %s", at, sec, why);
     return -1;
 }
 
-static int cross_check(const struct config *c, const struct origin *w, char *err, size_t errlen)
+static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     char at[512];
-    if (cache_check(w, "l1", &c->l1.cache, err, errlen) ||
-        cache_check(w, "l2", &c->l2.cache, err, errlen))
+    if (cache_check(c, "l1", &c->l1.cache, err, errlen) ||
+        cache_check(c, "l2", &c->l2.cache, err, errlen))
         return -1;
     if (c->l1.cache.line_bytes != c->l2.cache.line_bytes) {
-        blame(w, at, sizeof at, "l1.line", "l2.line", (char *)NULL);
+        blame(c, at, sizeof at, "l1.line", "l2.line", (char *)NULL);
         snprintf(err, errlen, "%sl1.line (%u) and l2.line (%u) must be equal", at,
                  c->l1.cache.line_bytes, c->l2.cache.line_bytes);
         return -1;
     }
     if (c->dram.row_bytes < c->l2.cache.line_bytes || c->dram.row_bytes % c->l2.cache.line_bytes) {
-        blame(w, at, sizeof at, "dram.row_bytes", "l2.line", (char *)NULL);
+        blame(c, at, sizeof at, "dram.row_bytes", "l2.line", (char *)NULL);
         snprintf(err, errlen, "%sdram.row_bytes (%u) must be a multiple of the line size (%u)",
                  at, c->dram.row_bytes, c->l2.cache.line_bytes);
         return -1;
     }
     if (c->tc.lease_min > c->tc.lease_max) {
-        blame(w, at, sizeof at, "tc.lease_min", "tc.lease_max", (char *)NULL);
+        blame(c, at, sizeof at, "tc.lease_min", "tc.lease_max", (char *)NULL);
         snprintf(err, errlen, "%stc.lease_min (%u) exceeds tc.lease_max (%u)", at,
                  c->tc.lease_min, c->tc.lease_max);
         return -1;
     }
     uint32_t n;
     if (config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n) < 0) {
-        blame(w, at, sizeof at, "tc.lease", (char *)NULL);
+        blame(c, at, sizeof at, "tc.lease", (char *)NULL);
         snprintf(err, errlen, "%stc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
                  "at most %u)", at, c->tc.lease, CONFIG_TC_LEASE_MAX);
         return -1;
     }
     if (config_lease_parse(c->rcc.lease, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) <
         0) {
-        blame(w, at, sizeof at, "rcc.lease", (char *)NULL);
+        blame(c, at, sizeof at, "rcc.lease", (char *)NULL);
         snprintf(err, errlen, "%srcc.lease: '%s' is not predict or fixed:N (N from 1 to %u)", at,
                  c->rcc.lease, CONFIG_RCC_LEASE_MAX);
         return -1;
     }
     if (!is_pow2(c->rcc.lease_min) || !is_pow2(c->rcc.lease_max) ||
         c->rcc.lease_min > c->rcc.lease_max) {
-        blame(w, at, sizeof at, "rcc.lease_min", "rcc.lease_max", (char *)NULL);
+        blame(c, at, sizeof at, "rcc.lease_min", "rcc.lease_max", (char *)NULL);
         snprintf(err, errlen, "%srcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, "
                  "min <= max", at, c->rcc.lease_min, c->rcc.lease_max);
         return -1;
     }
     if (c->sm.threads % 32) {
-        blame(w, at, sizeof at, "sm.threads", (char *)NULL);
+        blame(c, at, sizeof at, "sm.threads", (char *)NULL);
         snprintf(err, errlen, "%ssm.threads (%u) must be a multiple of 32 (resident threads come "
                  "in whole warps)", at, c->sm.threads);
         return -1;
     }
     if (c->sm.warp_size != 32 && c->sm.warp_size != 64) {
-        blame(w, at, sizeof at, "sm.warp_size", (char *)NULL);
+        blame(c, at, sizeof at, "sm.warp_size", (char *)NULL);
         snprintf(err, errlen, "%ssm.warp_size (%u) must be 32 (warps) or 64 (wavefronts)", at,
                  c->sm.warp_size);
         return -1;
     }
     if (c->sm.warp_size == 64 && c->sm.warps > 32) {
-        blame(w, at, sizeof at, "sm.warps", "sm.warp_size", (char *)NULL);
+        blame(c, at, sizeof at, "sm.warps", "sm.warp_size", (char *)NULL);
         snprintf(err, errlen,
                  "%ssm.warps (%u) must be at most 32 with sm.warp_size = 64 (each wavefront "
                  "slot holds two 32-thread PTX warps, 64 of those at most)",
@@ -708,25 +710,25 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     if (!is_pow2(c->stc.epochs)) {
-        blame(w, at, sizeof at, "stc.epochs", (char *)NULL);
+        blame(c, at, sizeof at, "stc.epochs", (char *)NULL);
         snprintf(err, errlen, "%sstc.epochs (%u) must be a power of two", at, c->stc.epochs);
         return -1;
     }
     if (c->stc.seb_min > c->stc.seb || c->stc.seb > c->stc.seb_max) {
-        blame(w, at, sizeof at, "stc.seb", "stc.seb_min", "stc.seb_max", (char *)NULL);
+        blame(c, at, sizeof at, "stc.seb", "stc.seb_min", "stc.seb_max", (char *)NULL);
         snprintf(err, errlen,
                  "%sstc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]", at,
                  c->stc.seb, c->stc.seb_min, c->stc.seb_max);
         return -1;
     }
     if ((1ull << c->stc.seb) < c->l1.cache.line_bytes) {
-        blame(w, at, sizeof at, "stc.seb", "l1.line", (char *)NULL);
+        blame(c, at, sizeof at, "stc.seb", "l1.line", (char *)NULL);
         snprintf(err, errlen, "%sstc.seb (%u) must not split a line (l1.line = %u)", at,
                  c->stc.seb, c->l1.cache.line_bytes);
         return -1;
     }
     if (!proto_find(c->coherence.protocol)) {
-        blame(w, at, sizeof at, "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "coherence.protocol", (char *)NULL);
         size_t n = (size_t)snprintf(err, errlen, "%scoherence.protocol: unknown protocol '%s' "
                                     "(known:", at, c->coherence.protocol);
         for (const struct proto_desc *const *p = proto_registry; *p && n < errlen; p++)
@@ -737,10 +739,10 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     }
     const struct topo_spec *tp = &c->topology;
     if (tp->gpus * tp->gpms == 1 && proto_find(c->coherence.protocol)->multi_gpm &&
-        !was_set(w, "topology.gpus") && !was_set(w, "topology.gpms")) {
+        !was_set(c, "topology.gpus") && !was_set(c, "topology.gpms")) {
         /* on one GPM a multi-GPM protocol is rc with release rounds: it would run,
          * with nothing between GPMs to measure, on a machine nobody asked it for */
-        blame(w, at, sizeof at, "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
                  "%scoherence.protocol = %s is a multi-GPM protocol, but the machine has one GPU "
                  "module: give it a [topology] of several GPUs or GPMs (configs/hmg-4x4.ini, "
@@ -750,7 +752,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     if (tp->gpus * tp->gpms > 1 && !proto_find(c->coherence.protocol)->multi_gpm) {
-        blame(w, at, sizeof at, "coherence.protocol", "topology.gpus", "topology.gpms",
+        blame(c, at, sizeof at, "coherence.protocol", "topology.gpus", "topology.gpms",
               (char *)NULL);
         snprintf(err, errlen,
                  "%scoherence.protocol = %s runs on one GPU of one GPM, not on topology.gpus = %u "
@@ -759,13 +761,13 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     if (!is_pow2(tp->page_bytes) || tp->page_bytes < c->l2.cache.line_bytes) {
-        blame(w, at, sizeof at, "topology.page_bytes", (char *)NULL);
+        blame(c, at, sizeof at, "topology.page_bytes", (char *)NULL);
         snprintf(err, errlen, "%stopology.page_bytes (%u) must be a power of two of at least a line",
                  at, tp->page_bytes);
         return -1;
     }
     if (!is_pow2(c->mg.dir_lines) || c->mg.dir_entries % (c->mg.dir_ways * c->l2.banks)) {
-        blame(w, at, sizeof at, "mg.dir_lines", "mg.dir_entries", "mg.dir_ways", "l2.banks",
+        blame(c, at, sizeof at, "mg.dir_lines", "mg.dir_entries", "mg.dir_ways", "l2.banks",
               (char *)NULL);
         snprintf(err, errlen,
                  "%smg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a multiple of "
@@ -775,20 +777,20 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     }
     const struct order_spec *o = &c->sm.order;
     if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
-        blame(w, at, sizeof at, "order.sector_bytes", "l1.line", (char *)NULL);
+        blame(c, at, sizeof at, "order.sector_bytes", "l1.line", (char *)NULL);
         snprintf(err, errlen,
                  "%sorder.sector_bytes (%u) must be a power of two and at least l1.line (%u)", at,
                  o->sector_bytes, c->l1.cache.line_bytes);
         return -1;
     }
     if (o->mac_entries % o->mac_ways) {
-        blame(w, at, sizeof at, "order.mac_ways", "order.mac_entries", (char *)NULL);
+        blame(c, at, sizeof at, "order.mac_ways", "order.mac_entries", (char *)NULL);
         snprintf(err, errlen, "%sorder.mac_ways (%u) must divide order.mac_entries (%u)", at,
                  o->mac_ways, o->mac_entries);
         return -1;
     }
     if (o->type_cache_entries % o->type_cache_ways) {
-        blame(w, at, sizeof at, "order.type_cache_ways", "order.type_cache_entries",
+        blame(c, at, sizeof at, "order.type_cache_ways", "order.type_cache_entries",
               (char *)NULL);
         snprintf(err, errlen,
                  "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
@@ -796,13 +798,13 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
         return -1;
     }
     if (!is_pow2(c->warptm.hold_entries) || !is_pow2(c->warptm.tcd_entries)) {
-        blame(w, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
+        blame(c, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
         snprintf(err, errlen, "%swarptm.hold_entries (%u) and warptm.tcd_entries (%u) must be "
                  "powers of two", at, c->warptm.hold_entries, c->warptm.tcd_entries);
         return -1;
     }
     if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {
-        blame(w, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
+        blame(c, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
         snprintf(err, errlen, "%sgetm.precise_sets (%u) and getm.bloom_sets (%u) must be powers "
                  "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
         return -1;
@@ -810,7 +812,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     if (c->getm.cu_bytes &&
         (c->getm.cu_bytes < 4 || !is_pow2(c->getm.cu_bytes) ||
          c->getm.cu_bytes > c->l2.cache.line_bytes || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
-        blame(w, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
+        blame(c, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
         snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
                  "(%u bytes), and getm.cu_buffer (%u) must hold a line", at, c->getm.cu_bytes,
                  c->l2.cache.line_bytes, c->getm.cu_buffer);
@@ -820,7 +822,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
         warp_bits++;
     if (c->getm.ts_bits < warp_bits + 2) {
-        blame(w, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
+        blame(c, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
         snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
                  "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
         return -1;
@@ -829,43 +831,43 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     char why[256];
     const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;
     if (keys) {
-        blame_list(w, at, sizeof at, keys);
+        blame_list(c, at, sizeof at, keys);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);
         return -1;
     }
     if (c->cpu.cores && !p->cpu_l1) {
-        blame(w, at, sizeof at, "cpu.cores", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "cpu.cores", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%scpu.cores = %u needs a protocol with CPU devices (spandex-d, "
                  "spandex-g); coherence.protocol = %s has none", at, c->cpu.cores, p->name);
         return -1;
     }
     if (c->cpu.cores && tp->gpus * tp->gpms > 1) {
-        blame(w, at, sizeof at, "cpu.cores", "topology.gpus", "topology.gpms", (char *)NULL);
+        blame(c, at, sizeof at, "cpu.cores", "topology.gpus", "topology.gpms", (char *)NULL);
         snprintf(err, errlen, "%sCPU cores sit beside one GPU of one GPM (cpu.cores = %u with "
                  "topology.gpus x topology.gpms = %u)", at, c->cpu.cores, tp->gpus * tp->gpms);
         return -1;
     }
     if (p->transactional && c->sm.warp_size != 32) {
-        blame(w, at, sizeof at, "sm.warp_size", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "sm.warp_size", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%scoherence.protocol = %s runs transactions in 32-thread warps: "
                  "sm.warp_size must be 32", at, p->name);
         return -1;
     }
     if (p->transactional && c->l2.write_ack != L2_ACK_PERFORMED) {
-        blame(w, at, sizeof at, "l2.write_ack", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "l2.write_ack", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%scoherence.protocol = %s releases a commit's reservations once "
                  "it is written: l2.write_ack must be performed", at, p->name);
         return -1;
     }
     if (p->transactional && c->l2.cache.line_bytes > 4 * 32) {
-        blame(w, at, sizeof at, "l2.line", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "l2.line", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen, "%scoherence.protocol = %s validates 32-byte granules, at most 4 "
                  "per line: l2.line (%u) must be at most 128", at, p->name,
                  c->l2.cache.line_bytes);
         return -1;
     }
     if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {
-        blame(w, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
                  "%scoherence.protocol = %s needs order.model = %s (its promise rests on that "
                  "issue rule), not %s",
@@ -875,7 +877,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
     if (!config_promise(c)) {
         char list[256];
         config_write_atomic_list(list, sizeof list);
-        blame(w, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, "order.model", "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
                  "%sorder.model = %s needs a write-atomic protocol and coherence.protocol = %s is "
                  "not one (one reader could see a performed write while another still reads the "
@@ -895,7 +897,7 @@ static int cross_check(const struct config *c, const struct origin *w, char *err
                           : f->mispredict ? "fcs.mispredict"
                                           : NULL;
     if (fcs_key && strcmp(c->coherence.protocol, "spandex-d")) {
-        blame(w, at, sizeof at, fcs_key, "coherence.protocol", (char *)NULL);
+        blame(c, at, sizeof at, fcs_key, "coherence.protocol", (char *)NULL);
         snprintf(err, errlen,
                  "%s%s: Spandex request types are sent by the DeNovo L1 of protocol spandex-d "
                  "only, not by coherence.protocol = %s",
@@ -922,12 +924,12 @@ static void note_once(const char *line)
  * file while the protocol came from a later --set (--protocol). A model given
  * with the protocol (in the same file) or after it (a --set) stands, and
  * cross_check refuses the combination with its reason. */
-static void take_required_model(struct config *c, const struct origin *w)
+static void take_required_model(struct config *c)
 {
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     size_t model_key = opt_index("order.model"), proto_key = opt_index("coherence.protocol");
-    if (!p || proto_promise(p, c->sm.order.model) || w->sets[model_key] ||
-        (w->lines[model_key] && !w->sets[proto_key]))
+    if (!p || proto_promise(p, c->sm.order.model) || from_set(c, model_key) ||
+        (from_file(c, model_key) && !from_set(c, proto_key)))
         return;
     int required = -1;
     for (int m = 0; order_policy_names[m]; m++)
@@ -953,17 +955,16 @@ static int load(struct config *c, const char *file, const char *text, const char
     size_t n_opts = 0;
     while (tab[n_opts].name)
         n_opts++;
-    struct origin w = {c, file, calloc(n_opts + 1, sizeof *w.lines),
-                       calloc(n_opts + 1, sizeof *w.sets)};
-    if (!w.lines || !w.sets)
-        panic("out of memory");
+    panic_if(n_opts > CONFIG_OPTS_MAX, "%zu options, CONFIG_OPTS_MAX is %d", n_opts,
+             CONFIG_OPTS_MAX);
     memset(c, 0, sizeof *c);
     cfg_defaults(tab, c);
+    snprintf(c->origin.file, sizeof c->origin.file, "%s", file ? file : "");
     int rc = 0;
     if (text)
-        rc = cfg_parse_ini(tab, c, file, text, w.lines, err, errlen);
+        rc = cfg_parse_ini(tab, c, file, text, c->origin.line, err, errlen);
     else if (file)
-        rc = cfg_load_ini(tab, c, file, w.lines, err, errlen);
+        rc = cfg_load_ini(tab, c, file, c->origin.line, err, errlen);
     for (unsigned i = 0; i < n_sets && !rc; i++) {
         rc = cfg_set_assignment(tab, c, sets[i], err, errlen);
         size_t k = strcspn(sets[i], "=");
@@ -972,14 +973,12 @@ static int load(struct config *c, const char *file, const char *text, const char
                  sets[i]);
         const struct cfg_opt *o = cfg_find(tab, name);
         if (o)
-            ((const char **)w.sets)[o - tab] = sets[i];
+            c->origin.line[o - tab] = CONFIG_FROM_SET;
     }
     if (!rc)
-        take_required_model(c, &w);
+        take_required_model(c);
     if (!rc)
-        rc = cross_check(c, &w, err, errlen);
-    free(w.lines);
-    free((void *)w.sets);
+        rc = cross_check(c, err, errlen);
     return rc;
 }
 
@@ -992,4 +991,17 @@ int config_load(struct config *c, const char *file, const char *const *sets, uns
 int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen)
 {
     return load(c, name, text, NULL, 0, err, errlen);
+}
+
+const char *config_where(const struct config *c, const char *keys, char *out, size_t len)
+{
+    char names[256];
+    const char *list[BLAME_MAX_KEYS];
+    size_t n = 0;
+    snprintf(names, sizeof names, "%s", keys);
+    for (char *save, *t = strtok_r(names, " ", &save); t && n < BLAME_MAX_KEYS;
+         t = strtok_r(NULL, " ", &save))
+        list[n++] = t;
+    blame_keys(c, out, len, list, n);
+    return out;
 }

@@ -11,6 +11,8 @@
 #ifndef SYSTEM_CONFIG_H
 #define SYSTEM_CONFIG_H
 
+#include <limits.h>
+
 #include "dram/dram.h"
 #include "gpu/sm.h"
 #include "mem/cache.h"
@@ -222,6 +224,17 @@ struct mg_spec {
                                   .gpu/.cta atomics at the GPU home */
 };
 
+/* Where each option got its value, kept with the values so that a check made
+ * after loading (a kernel launched on an SM it does not fit) names the key's
+ * file:line or --set, as the checks made while loading do. */
+#define CONFIG_OPTS_MAX 256     /* options of all sections (config_options panics past it) */
+#define CONFIG_FROM_SET UINT_MAX /* line[] of an option a --set assigned last */
+struct config_origin {
+    char file[512];             /* the configuration file ("" none) */
+    unsigned line[CONFIG_OPTS_MAX]; /* per option (config_options' order): its line in file,
+                                       CONFIG_FROM_SET, or 0 = its default */
+};
+
 struct config {
     struct sim_spec sim;
     struct gpu_spec gpu;
@@ -241,6 +254,7 @@ struct config {
     struct mg_spec mg;
     struct fcs_spec fcs;
     struct cpu_spec cpu;
+    struct config_origin origin; /* not a setting: where the ones above came from */
 };
 
 /* The composed option table (built once, never freed). */
@@ -255,6 +269,12 @@ int config_load(struct config *c, const char *file, const char *const *sets, uns
 
 /* The same for INI text in memory (`name` is used in messages). */
 int config_parse(struct config *c, const char *name, const char *text, char *err, size_t errlen);
+
+/* "FILE:LINE: ", "--set K=V: " or "default K=V: " (with a trailing space) for
+ * the first of `keys` (option names separated by spaces, the one to change
+ * first) that the file or a --set gave a value, a --set first; the first key's
+ * default when none was set. For errors found after loading. */
+const char *config_where(const struct config *c, const char *keys, char *out, size_t len);
 /* The memory model the machine promises programs ("ptx", "tso", "sc"): the
  * SM's order.model combined with the protocol (order_promise). NULL when
  * the combination cannot keep a promise (config_load refuses it). */

@@ -807,6 +807,21 @@ static void note_kernel(struct machine *m, const struct launch *l, tick_t cycles
     m->kernel_cycles[m->n_kernels++] = cycles;
 }
 
+/* Refuse a launch whose CTA does not fit in an SM (or a CPU core, whose
+ * limits are fixed), naming where the GPU's limits were configured. */
+static void check_fit(const struct machine *m, const struct launch *l, const struct sm *sm)
+{
+    char why[256], where[640];
+    const char *keys = sm_cta_misfit(sm, l, why, sizeof why);
+    if (!keys)
+        return;
+    const char *name = ptx_kernel_info(l->kernel)->name;
+    if (l->on_cpu)
+        fatal("kernel %s on the CPU cores: %s (a CPU core runs one CTA of at most 32 threads: "
+              "docs/cpu.md)", name, why);
+    fatal("%skernel %s: %s", config_where(&m->cfg, keys, where, sizeof where), name, why);
+}
+
 /* Run the launches (at most one on the GPU and one on the CPU cores) at the
  * same time until every one has finished. */
 static void run_together(void *obj, const struct launch *ls, unsigned n)
@@ -828,6 +843,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                 fatal("kernels %s and %s are launched together on the CPU (one kernel per "
                       "device at a time)", ptx_kernel_info(cpu->kernel)->name, name);
             cpu = &ls[i];
+            check_fit(m, cpu, m->sms[m->n_sms]);
             kernel_run_init(&m->cpu_run, cpu, m->n_cpus);
             m->cpu_run.on_done = kernel_done;
             m->cpu_run.done_obj = m;
@@ -839,6 +855,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                 fatal("kernels %s and %s are launched together on the GPU (one kernel per "
                       "device at a time)", ptx_kernel_info(gpu->kernel)->name, name);
             gpu = &ls[i];
+            check_fit(m, gpu, m->sms[0]);
             for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
                 struct kernel_run *run = &m->runs[g];
                 kernel_run_init(run, gpu, m->sms_per_gpm);

@@ -34,6 +34,12 @@ expect_error "--set l1.size=1000: l1: size 1000" config show --set l1.size=1000
 printf '[l2]\nline = 64\n' >"$tmp/line.ini"
 expect_error "line.ini:2: l1.line (128) and l2.line (64) must be equal" \
     config show --config "$tmp/line.ini"
+# limits checked when a kernel is launched name the key's file:line or --set too
+printf '[sm]\nwarps = 4\n' >"$tmp/warps.ini"
+expect_error "warps.ini:2: kernel saxpy: a CTA of 256 threads (8 warps) does not fit in an SM of" \
+    run --workload saxpy --size tiny --config "$tmp/warps.ini"
+expect_error "--set sm.regs=1024: kernel saxpy: a CTA needs 5120 registers" \
+    run --workload saxpy --size tiny --set sm.regs=1024
 # INI syntax: the line at fault, and what is wrong with it
 printf '[l1\nways = 4\n' >"$tmp/header.ini"
 expect_error "header.ini:1: section header '[l1' lacks its closing ']'" \
