@@ -644,9 +644,72 @@ static int cache_check(const struct config *c, const char *sec, const struct cac
     return -1;
 }
 
+/* Core cycles one request may take on an idle machine, at the most: twice
+ * through the L2's pipeline (a miss, then its fill), the network both ways
+ * with its largest jitter and conflict delay and every mesh link, a DRAM
+ * access opening a row, and the links between GPMs and GPUs both ways. */
+static double slowest_request_cycles(const struct config *c)
+{
+    double core = c->gpu.core_mhz;
+    const struct noc_spec *n = &c->noc;
+    double noc = n->latency_cycles + n->jitter_cycles + n->conflict_cycles +
+                 (double)n->link_cycles * (n->mesh_cols + n->mesh_rows);
+    const struct dram_spec *d = &c->dram;
+    double dram = (double)d->latency_cycles + d->jitter_cycles + d->tRP + d->tRCD + d->tCL;
+    return core * (2.0 * (c->l2.latency_cycles + c->l2.jitter_cycles) / c->l2.mhz +
+                   2.0 * noc / n->mhz + dram / d->mhz) +
+           2.0 * (c->topology.gpm_link_cycles + c->topology.gpu_link_cycles);
+}
+
+/* The progress watchdogs stop a run as a deadlock (exit 3) when nothing
+ * completes for sim.watchdog_cycles, or one warp waits sim.starvation_cycles;
+ * a machine so slow that correct runs would look like that is refused here,
+ * before it runs, saying which latency and which watchdog to change. A
+ * watchdog given with --set is the user's to keep (tests set one tight on
+ * purpose, to see the fault and its dump). The
+ * margins: nothing completing for 8 unloaded round trips, and one request
+ * waiting 32 of them behind others, are far beyond any correct run (the
+ * default machine's round trip is about 750 core cycles). */
+static int latency_check(const struct config *c, char *err, size_t errlen)
+{
+    static const char latency_keys[] =
+        "l2.latency_cycles l2.jitter_cycles noc.jitter_cycles noc.latency_cycles "
+        "dram.latency_cycles dram.jitter_cycles noc.conflict_cycles";
+    double slowest = slowest_request_cycles(c);
+    static const struct {
+        const char *key;
+        size_t off;
+        unsigned margin;
+        const char *what;
+    } dogs[] = {
+        {"sim.watchdog_cycles", offsetof(struct config, sim.watchdog_cycles), 8,
+         "when no memory operation completes"},
+        {"sim.starvation_cycles", offsetof(struct config, sim.starvation_cycles), 32,
+         "when one warp waits"},
+    };
+    for (size_t i = 0; i < ARRAY_LEN(dogs); i++) {
+        uint64_t limit = *(const uint64_t *)((const char *)c + dogs[i].off);
+        if (!limit || limit >= dogs[i].margin * slowest || from_set(c, opt_index(dogs[i].key)))
+            continue;
+        char keys[256], at[640];
+        snprintf(keys, sizeof keys, "%s %s", latency_keys, dogs[i].key);
+        config_where(c, keys, at, sizeof at);
+        snprintf(err, errlen, "%sone memory request may take %.0f core cycles on this machine "
+                 "(L2, network and DRAM latencies and jitter), and %s (%llu) stops a run as a "
+                 "deadlock %s for that long; it must be at least %u such round trips (%.0f): "
+                 "raise it (0 = off) or lower the latencies", at, slowest, dogs[i].key,
+                 (unsigned long long)limit, dogs[i].what, dogs[i].margin,
+                 dogs[i].margin * slowest);
+        return -1;
+    }
+    return 0;
+}
+
 static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     char at[512];
+    if (latency_check(c, err, errlen))
+        return -1;
     if (cache_check(c, "l1", &c->l1.cache, err, errlen) ||
         cache_check(c, "l2", &c->l2.cache, err, errlen))
         return -1;

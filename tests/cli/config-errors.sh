@@ -70,8 +70,8 @@ bad_key vinidir '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l1]\nsize =
 # lease the starvation check would take for a hang (sim.starvation_cycles)
 bad_key vinisms '[coherence]\nprotocol = gpuvini\n[gpu]\nsms = 128\n[l2]\nbanks = 1\n[l1]\nsize = 1G\n' \
     "4: gpuvini: vi.dir_ratio = 2 entries for each of the 1073741824 L1 lines"
-bad_key tcstarve '[sim]\nstarvation_cycles = 1000\n[coherence]\nprotocol = tcw\n' \
-    "2: tcw: a lease of 16384 cycles"
+bad_key tcstarve '[sim]\nstarvation_cycles = 50000\n[coherence]\nprotocol = tcw\n[tc]\nlease_max = 65536\n' \
+    "6: tcw: a lease of 65536 cycles"
 # the crossbar's sizes are bounded where they are parsed
 bad_key flit '[noc]\nlatency_cycles = 4\nflit_bytes = 0\n' "3: noc.flit_bytes: 0 is out of range"
 bad_key vcflits '[noc]\nvc_flits = 5000\n' "2: noc.vc_flits: 5000 is out of range"

@@ -40,6 +40,13 @@ expect_error "warps.ini:2: kernel saxpy: a CTA of 256 threads (8 warps) does not
     run --workload saxpy --size tiny --config "$tmp/warps.ini"
 expect_error "--set sm.regs=1024: kernel saxpy: a CTA needs 5120 registers" \
     run --workload saxpy --size tiny --set sm.regs=1024
+# a machine so slow that the progress watchdogs would stop correct runs as
+# deadlocks is refused before it runs (was: exit 3 with a dump)
+expect_error "--set l2.latency_cycles=100000: one memory request may take 400682 core cycles" \
+    run --workload saxpy --size tiny --set l2.latency_cycles=100000
+printf '[noc]\njitter_cycles = 100000\n[sim]\nwatchdog_cycles = 0\n' >"$tmp/jitter.ini"
+expect_error "jitter.ini:2: one memory request may take 401282 core cycles on this machine (L2, network and DRAM latencies and jitter), and sim.starvation_cycles (1000000)" \
+    run --workload saxpy --size tiny --config "$tmp/jitter.ini"
 # INI syntax: the line at fault, and what is wrong with it
 printf '[l1\nways = 4\n' >"$tmp/header.ini"
 expect_error "header.ini:1: section header '[l1' lacks its closing ']'" \

@@ -75,7 +75,8 @@ grep -q "FAIL (did not finish [1-5] times (warps spun on loads), but ptx allows 
 # a request stuck while the warps spin (an L2 answering after 50 000 cycles,
 # longer than half the spin window) is a simulator fault with its dump
 "$bin" litmus --protocol rc --iterations 3 --set sim.spin_cycles=20000 \
-    --set l2.latency_cycles=50000 --set sim.starvation_cycles=0 "$tmp/xf-weak.litmus" \
+    --set l2.latency_cycles=50000 --set sim.starvation_cycles=0 --set sim.watchdog_cycles=0 \
+    "$tmp/xf-weak.litmus" \
     >"$tmp/o" 2>"$tmp/e"
 rc=$?
 [ $rc -eq 3 ] || fail "stuck request: exit $rc, want 3: $(head -3 "$tmp/e")"
