@@ -141,7 +141,9 @@ int cmd_exec(int argc, char **argv)
     if (s.functional && max_insts)
         functional_set_opts(s.functional,
                             &(struct functional_opts){.max_warp_insts = max_insts,
-                                                      .spin_rounds = s.cfg.sim.spin_cycles});
+                                                      .spin_rounds = s.cfg.sim.spin_cycles,
+                                                      .progress_aborts =
+                                                          s.cfg.getm.progress_aborts});
 
     int result = launchspec_run(spec, s.host, stdout);
     for (unsigned d = 0; d < dumps.n; d++)

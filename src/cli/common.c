@@ -113,7 +113,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         s->functional = functional_new(
             &s->store, &(struct functional_opts){
                            .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX,
-                           .spin_rounds = s->cfg.sim.spin_cycles});
+                           .spin_rounds = s->cfg.sim.spin_cycles,
+                           .progress_aborts = s->cfg.getm.progress_aborts});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
@@ -272,8 +273,24 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
         fprintf(out, "  instructions    %llu thread, %llu warp in %llu kernel(s)\n",
                 (unsigned long long)f->thread_insts, (unsigned long long)f->warp_insts,
                 (unsigned long long)f->kernels);
+        if (f->tx_attempts)
+            fprintf(out, "  transactions    %llu committed, %llu attempts, %llu aborted (%llu by "
+                    "the VU); %llu run alone after %u fruitless attempts\n",
+                    (unsigned long long)f->tx_commits, (unsigned long long)f->tx_attempts,
+                    (unsigned long long)f->tx_aborts, (unsigned long long)f->tx_vu_aborts,
+                    (unsigned long long)f->tx_serial_grants, s->cfg.getm.progress_aborts);
         fprintf(out, "  simulator       %.2f s wall, %.2f M thread insts/s\n", wall,
                 (double)f->thread_insts / 1e6 / (wall > 0 ? wall : 1e-9));
+        if (f->tx_attempts) {
+            cJSON *tx = cJSON_AddObjectToObject(root, "tx");
+            cJSON_AddNumberToObject(tx, "commits", (double)f->tx_commits);
+            cJSON_AddNumberToObject(tx, "attempts", (double)f->tx_attempts);
+            cJSON_AddNumberToObject(tx, "aborts", (double)f->tx_aborts);
+            cJSON_AddNumberToObject(tx, "vu_aborts", (double)f->tx_vu_aborts);
+            cJSON_AddNumberToObject(tx, "serial_grants", (double)f->tx_serial_grants);
+            cJSON_AddNumberToObject(tx, "serial_stalls", (double)f->tx_serial_stalls);
+            cJSON_AddNumberToObject(tx, "fruitless_max", f->tx_fruitless_max);
+        }
         cJSON_AddNumberToObject(root, "cycles", 0);
         cJSON_AddNumberToObject(root, "kernels", (double)f->kernels);
         cJSON_AddNumberToObject(root, "thread_insts", (double)f->thread_insts);

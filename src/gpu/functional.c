@@ -77,6 +77,10 @@ struct fn_tx {
     uint32_t queued;         /* its lanes parked in the stall buffer */
     uint64_t data[32][2];    /* its loads' data */
     uint32_t fails;          /* attempts in a row that had aborts: the backoff's exponent */
+    uint32_t fruitless;      /* attempts in a row in which no lane committed */
+    bool serial_wait;        /* asked for the serial token, not yet granted */
+    bool running;            /* an attempt runs: from its begin (or the end of the attempt
+                                before, or the first step after being held) to its end */
     struct rng rng;          /* the backoff's draws */
     uint32_t n_resv;
     addr_t resv[PTX_TX_LOG_MAX]; /* one per reservation the VU granted */
@@ -115,6 +119,15 @@ struct functional {
     struct coh_cov vu_cov;
     struct fn_tx **tx;       /* [n_tx], by wid */
     unsigned n_tx;
+    /* the serialising fallback (as the timing mode's gpu/tx_serial.c): a warp
+     * with progress_aborts fruitless attempts in a row asks for the token; no
+     * other attempt starts while it is asked for or held; once none runs, the
+     * oldest asker runs its transaction alone until every lane has committed */
+    uint32_t *askers;        /* wids, oldest first; askers[0] holds the token when granted */
+    unsigned n_askers, cap_askers;
+    bool serial_granted;
+    unsigned tx_running;     /* attempts running (fn_tx.running) */
+    unsigned n_held;         /* warps between two attempts of a transaction, held back */
     uint64_t round;          /* the round-robin loop's round */
     uint64_t advances;       /* progress events (see the watchdog above) */
 };
@@ -138,6 +151,8 @@ void functional_set_opts(struct functional *f, const struct functional_opts *o)
         f->opts = *o;
     if (!f->opts.max_resident_ctas)
         f->opts.max_resident_ctas = FUNCTIONAL_DEFAULT_RESIDENT;
+    if (!f->opts.progress_aborts)
+        f->opts.progress_aborts = FUNCTIONAL_DEFAULT_PROGRESS;
 }
 
 struct functional *functional_new(struct backing *store, const struct functional_opts *o)
@@ -155,6 +170,7 @@ void functional_delete(struct functional *f)
     if (!f)
         return;
     release_slots(f);
+    free(f->askers);
     if (f->vu) {
         getm_vu_free(f->vu);
         coh_cov_destroy(&f->vu_cov);
@@ -446,6 +462,65 @@ static void tx_mem(struct functional *f, struct fn_cta *c, unsigned warp)
         tx_access_done(t);
 }
 
+/* The wid running alone, or UINT32_MAX. */
+static uint32_t serial_holder(const struct functional *f)
+{
+    return f->serial_granted ? f->askers[0] : UINT32_MAX;
+}
+
+static void serial_ask(struct functional *f, struct fn_tx *t)
+{
+    if (f->n_askers == f->cap_askers) {
+        f->cap_askers = f->cap_askers ? 2 * f->cap_askers : 16;
+        f->askers = realloc(f->askers, f->cap_askers * sizeof *f->askers);
+        if (!f->askers)
+            panic("out of memory");
+    }
+    f->askers[f->n_askers++] = t->wid;
+    t->serial_wait = true;
+}
+
+/* The oldest asker gets the token once no other attempt runs. */
+static void serial_try_grant(struct functional *f)
+{
+    if (f->serial_granted || !f->n_askers || f->tx_running)
+        return;
+    struct fn_tx *t = f->tx[f->askers[0]];
+    f->serial_granted = true;
+    t->serial_wait = false;
+    t->fruitless = 0;
+    t->fw->tx_sleep_until = 0;
+    f->st.tx_serial_grants++;
+}
+
+/* Whether warp `warp` may take its next step: while the token is asked for
+ * or held, no other attempt starts (a warp at its begin, or held between two
+ * attempts by tx_end, waits; one inside an attempt runs on to its end). A
+ * held warp's retry starts with its first step (the interpreter has no begin
+ * step for a retry). */
+static bool serial_lets_step(struct functional *f, struct fn_cta *c, unsigned warp)
+{
+    if (!f->n_askers && !f->n_held)
+        return true; /* the common case: nothing to check */
+    struct ptx_warp *w = c->warps[warp].w;
+    bool in_tx = ptx_warp_in_tx(w);
+    if (!in_tx && !ptx_warp_at_tx_begin(w))
+        return true; /* outside transactions */
+    struct fn_tx *t = tx_of(f, c, warp);
+    if (t->running)
+        return true;
+    if (f->n_askers && serial_holder(f) != t->wid) {
+        f->st.tx_serial_stalls++;
+        return false;
+    }
+    if (in_tx) { /* a held retry starts */
+        t->running = true;
+        f->tx_running++;
+        f->n_held--;
+    }
+    return true;
+}
+
 /* The end of an attempt: the committed lanes' writes reach memory, then every
  * reservation is released (a commit or a cleanup: the VU cannot tell). */
 static void tx_end(struct functional *f, struct fn_cta *c, unsigned warp)
@@ -464,12 +539,29 @@ static void tx_end(struct functional *f, struct fn_cta *c, unsigned warp)
     t->ts = getm_advance_ts(&f->vu_params, t->wid, MAX(t->ts, t->horizon));
     t->horizon = 0;
     t->seq++;
-    if (e->aborted) {
+    bool alone = serial_holder(f) == t->wid;
+    if (e->aborted && !alone) { /* alone, a warp retries at once */
         t->fails = MIN(t->fails + 1, FN_TX_BACKOFF_MAX_EXP);
         t->fw->tx_sleep_until = f->round + rng_below(&t->rng, FN_TX_BACKOFF_BASE << t->fails);
     } else {
         t->fails = 0;
     }
+    t->fruitless = e->committed ? 0 : t->fruitless + 1;
+    f->st.tx_fruitless_max = MAX(f->st.tx_fruitless_max, t->fruitless);
+    bool retries = ptx_warp_in_tx(t->fw->w);
+    if (alone && !retries) { /* every lane has committed: the token passes on */
+        f->serial_granted = false;
+        memmove(f->askers, f->askers + 1, --f->n_askers * sizeof *f->askers);
+    } else if (!alone && !t->serial_wait && t->fruitless >= f->opts.progress_aborts) {
+        serial_ask(f, t);
+    }
+    /* the retry, if any, runs on at once unless the token holds it back */
+    if (!retries || (f->n_askers && !alone)) {
+        t->running = false;
+        f->tx_running--;
+        f->n_held += retries;
+    }
+    serial_try_grant(f);
     f->st.tx_attempts++;
     f->advances += e->committed != 0;
     f->st.tx_commits += (uint64_t)__builtin_popcount(e->committed);
@@ -597,7 +689,7 @@ static void run_kernel(void *obj, const struct launch *l)
                 if (fw->done || fw->waiting != FN_NOT_WAITING || fw->tx_wait)
                     continue;
                 progress = true;
-                if (round < fw->tx_sleep_until)
+                if (round < fw->tx_sleep_until || !serial_lets_step(f, c, i))
                     continue;
                 env.warpid = i;
                 if (ptx_warp_step(fw->w, &env, &f->step, err, sizeof err))
@@ -619,6 +711,8 @@ static void run_kernel(void *obj, const struct launch *l)
                     f->advances++;
                     break;
                 case PTX_STEP_TX_BEGIN:
+                    tx_of(f, c, i)->running = true;
+                    f->tx_running++;
                     break;
                 case PTX_STEP_TX_END:
                     tx_end(f, c, i);

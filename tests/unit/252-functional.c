@@ -240,6 +240,42 @@ static void counter_of_many_warps_is_serialisable(void **state)
            (unsigned long long)(st->tx_vu_aborts - before.tx_vu_aborts));
 }
 
+/* The serialising fallback: with the token asked for after 2 fruitless
+ * attempts, warps run their transactions alone, no warp has more fruitless
+ * attempts in a row than that, and the counter stays serialisable. */
+static void fruitless_warps_run_alone_and_stay_serialisable(void **state)
+{
+    (void)state;
+    enum { CTAS = 30, N = 64, T = CTAS * N, LIMIT = 2 };
+    functional_set_opts(fn, &(struct functional_opts){.progress_aborts = LIMIT});
+    struct functional_stats before = *functional_stats(fn);
+    addr_t counter = host_malloc(htx, 4), seen = host_malloc(htx, T * 4);
+    int zero = 0;
+    host_memcpy_to_dev(htx, counter, &zero, 4);
+    struct karg a[] = {KARG_PTR(counter), KARG_PTR(seen)};
+    host_launch(htx, "tx_counter", DIM1(CTAS), DIM1(N), 0, a, 2);
+    int c, got[T];
+    host_memcpy_from_dev(htx, &c, counter, 4);
+    host_memcpy_from_dev(htx, got, seen, sizeof got);
+    assert_int_equal(c, T);
+    static bool hit[T];
+    memset(hit, 0, sizeof hit);
+    for (int t = 0; t < T; t++) {
+        assert_true(got[t] >= 0 && got[t] < T);
+        assert_false(hit[got[t]]);
+        hit[got[t]] = true;
+    }
+    const struct functional_stats *st = functional_stats(fn);
+    assert_int_equal(st->tx_commits - before.tx_commits, T);
+    assert_true(st->tx_serial_grants > before.tx_serial_grants);
+    assert_true(st->tx_serial_stalls > before.tx_serial_stalls); /* others waited meanwhile */
+    assert_true(st->tx_fruitless_max <= LIMIT);
+    printf("tx_counter alone after %d: %llu grants, %llu stalls, %llu attempts\n", LIMIT,
+           (unsigned long long)(st->tx_serial_grants - before.tx_serial_grants),
+           (unsigned long long)(st->tx_serial_stalls - before.tx_serial_stalls),
+           (unsigned long long)(st->tx_attempts - before.tx_attempts));
+}
+
 static void transfers_keep_every_balance_exact(void **state)
 {
     (void)state;
@@ -286,6 +322,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(counter_of_many_warps_is_serialisable, setup, teardown),
+        cmocka_unit_test_setup_teardown(fruitless_warps_run_alone_and_stay_serialisable, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(transfers_keep_every_balance_exact, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
