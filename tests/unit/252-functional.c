@@ -210,16 +210,19 @@ static void same_input_gives_the_same_counts(void **state)
     }
 }
 
-static void counter_of_many_warps_is_serialisable(void **state)
+enum { COUNTER_CTAS = 30, COUNTER_N = 64, COUNTER_T = COUNTER_CTAS * COUNTER_N };
+
+/* tx_counter over COUNTER_T threads: the counter ends at COUNTER_T and the
+ * values the threads read are 0..COUNTER_T-1, once each (a serial order). */
+static void run_counter_serialisable(void)
 {
-    (void)state;
-    enum { CTAS = 30, N = 64, T = CTAS * N };
+    enum { T = COUNTER_T };
     struct functional_stats before = *functional_stats(fn);
     addr_t counter = host_malloc(htx, 4), seen = host_malloc(htx, T * 4);
     int zero = 0;
     host_memcpy_to_dev(htx, counter, &zero, 4);
     struct karg a[] = {KARG_PTR(counter), KARG_PTR(seen)};
-    host_launch(htx, "tx_counter", DIM1(CTAS), DIM1(N), 0, a, 2);
+    host_launch(htx, "tx_counter", DIM1(COUNTER_CTAS), DIM1(COUNTER_N), 0, a, 2);
     int c, got[T];
     host_memcpy_from_dev(htx, &c, counter, 4);
     host_memcpy_from_dev(htx, got, seen, sizeof got);
@@ -231,10 +234,17 @@ static void counter_of_many_warps_is_serialisable(void **state)
         assert_false(hit[got[t]]);
         hit[got[t]] = true;
     }
+    assert_int_equal(functional_stats(fn)->tx_commits - before.tx_commits, T);
+}
+
+static void counter_of_many_warps_is_serialisable(void **state)
+{
+    (void)state;
+    struct functional_stats before = *functional_stats(fn);
+    run_counter_serialisable();
     const struct functional_stats *st = functional_stats(fn);
-    assert_int_equal(st->tx_commits - before.tx_commits, T);
     assert_true(st->tx_vu_aborts > before.tx_vu_aborts); /* warps conflicted at the VU */
-    printf("tx_counter: %d threads, %llu attempts, %llu aborts (%llu by the VU)\n", T,
+    printf("tx_counter: %d threads, %llu attempts, %llu aborts (%llu by the VU)\n", COUNTER_T,
            (unsigned long long)(st->tx_attempts - before.tx_attempts),
            (unsigned long long)(st->tx_aborts - before.tx_aborts),
            (unsigned long long)(st->tx_vu_aborts - before.tx_vu_aborts));
@@ -246,27 +256,11 @@ static void counter_of_many_warps_is_serialisable(void **state)
 static void fruitless_warps_run_alone_and_stay_serialisable(void **state)
 {
     (void)state;
-    enum { CTAS = 30, N = 64, T = CTAS * N, LIMIT = 2 };
+    enum { LIMIT = 2 };
     functional_set_opts(fn, &(struct functional_opts){.progress_aborts = LIMIT});
     struct functional_stats before = *functional_stats(fn);
-    addr_t counter = host_malloc(htx, 4), seen = host_malloc(htx, T * 4);
-    int zero = 0;
-    host_memcpy_to_dev(htx, counter, &zero, 4);
-    struct karg a[] = {KARG_PTR(counter), KARG_PTR(seen)};
-    host_launch(htx, "tx_counter", DIM1(CTAS), DIM1(N), 0, a, 2);
-    int c, got[T];
-    host_memcpy_from_dev(htx, &c, counter, 4);
-    host_memcpy_from_dev(htx, got, seen, sizeof got);
-    assert_int_equal(c, T);
-    static bool hit[T];
-    memset(hit, 0, sizeof hit);
-    for (int t = 0; t < T; t++) {
-        assert_true(got[t] >= 0 && got[t] < T);
-        assert_false(hit[got[t]]);
-        hit[got[t]] = true;
-    }
+    run_counter_serialisable();
     const struct functional_stats *st = functional_stats(fn);
-    assert_int_equal(st->tx_commits - before.tx_commits, T);
     assert_true(st->tx_serial_grants > before.tx_serial_grants);
     assert_true(st->tx_serial_stalls > before.tx_serial_stalls); /* others waited meanwhile */
     assert_true(st->tx_fruitless_max <= LIMIT);
