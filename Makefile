@@ -7,7 +7,7 @@
 #                after make test), less the five slowest (CMakeLists.txt, ASAN_CLI_SLOW)
 #   make test-asan-all  every command-line test under ASan+UBSan, the slowest too
 #   make long    the long runs (1 M stress episodes, every litmus test)
-#   make bench   simulator speed benchmarks
+#   make bench   simulator speed table (bench/README.md)
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
 #   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
 JOBS  ?= $(shell nproc)
@@ -67,8 +67,10 @@ fuzz-build: deps fuzz-deps
 fuzz: fuzz-build
 	tools/fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
+# One table (bench/table.sh, bench/README.md); the other bench-* programs
+# (kernels, oracle, order) run on their own.
 bench: build
-	@for b in $(BUILD)/bench-*; do echo "== $$b"; $$b; done
+	@bench/table.sh $(BUILD)
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }

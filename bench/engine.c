@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_COMPS * TOKENS; i++)
         port_send(&nodes[i % N_COMPS].in, &msgs[i]);
     double t0 = wall_seconds_since(0);
-    while (e.n_events < events && e.n_heap)
+    while (e.n_events < events && eng_pending(&e))
         eng_run(&e, e.now + 1000000);
     double dt = wall_seconds_since(t0);
     uint64_t passed = 0;

@@ -274,7 +274,7 @@ void inject_run_until(struct inject *r, unsigned id)
     comp_wake_at(&r->comp, r->t0);
     while (id < r->n_ops ? !r->ops[id].done : r->n_done < r->n_ops) {
         eng_run(e, TICK_MAX);
-        if (r->n_done < r->n_ops && !e->n_heap)
+        if (r->n_done < r->n_ops && !eng_pending(e))
             panic("inject: %u operations never completed", r->n_ops - r->n_done);
     }
     r->stop_at = UINT_MAX;

@@ -370,7 +370,7 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     comp_wake(&s->comp);
     while (!r->wrong && s->finished < o->episodes) {
         eng_run(e, TICK_MAX);
-        if (!r->wrong && s->finished < o->episodes && !e->n_heap)
+        if (!r->wrong && s->finished < o->episodes && !eng_pending(e))
             panic("stress: stopped with %llu of %llu episodes done",
                   (unsigned long long)s->finished, (unsigned long long)o->episodes);
     }

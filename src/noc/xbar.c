@@ -18,6 +18,10 @@
  * times never decrease: a jittered message may delay later ones to the same
  * output and vnet, never be passed by them.
  * INVARIANT: input s and output d each start at most one message per F cycles.
+ * A tick visits only the (input, vnet) FIFOs that hold messages (a bit each,
+ * kept by the ports: port_watch), and each output only the heads that want it
+ * (a bit each, collected first), in the same round-robin order as a scan of
+ * every FIFO: the cost per cycle follows the traffic, not the crossbar's size.
  * NOT MODELED: separate pipeline stages, speculation, power. The crossbar
  * ticks every cycle while a ready head waits (e.g. for output room).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -72,22 +76,24 @@ struct xbar {
     struct comp comp;
     struct noc_spec spec;
     unsigned n_in, n_out, n_vnets;
-    struct port *in;          /* [src * n_vnets + vnet] */
-    struct port *out;         /* [dst * n_vnets + vnet] */
-    cycle_t *in_free_at;      /* [src]: first cycle the input may start a message */
-    cycle_t *out_free_at;     /* [dst]: first cycle the output may start a message */
-    unsigned *rr;             /* [dst]: (input, vnet) index to look at first */
-    int32_t *head_dst;        /* [src * n_vnets + vnet]: dst of a grantable head, or -1 */
-    tick_t *head_ready;       /* [src * n_vnets + vnet]: ready time of the head, TICK_MAX
-                                 if the input is empty */
-    const struct msg **seen;  /* [src * n_vnets + vnet]: the head whose header was checked */
-    uint16_t *seen_dst;       /* ... and its destination */
-    uint16_t *seen_flits;     /* ... and its size in flits */
-    unsigned *n_want;         /* [dst]: grantable heads wanting it this cycle */
-    int32_t *reserved;        /* [dst * n_vnets + vnet]: the head waiting for room there, or -1 */
-    unsigned out_first;       /* output visited first this cycle (rotates) */
-    struct rng rng;           /* jitter stream */
-    char *names;              /* storage for the name of every port */
+    struct port *in;         /* [src * n_vnets + vnet] */
+    struct port *out;        /* [dst * n_vnets + vnet] */
+    cycle_t *in_free_at;     /* [src]: first cycle the input may start a message */
+    cycle_t *out_free_at;    /* [dst]: first cycle the output may start a message */
+    unsigned *rr;            /* [dst]: (input, vnet) index to look at first */
+    unsigned n_words;        /* words of a bit per (input, vnet): ceil(n_in * n_vnets / 64) */
+    uint64_t *occupied;      /* [n_words]: bit src * n_vnets + vnet set while that input
+                                FIFO holds a message (kept by the ports) */
+    uint64_t *want;          /* [dst * n_words ...]: the grantable heads that want dst
+                                this cycle (all clear between ticks) */
+    const struct msg **seen; /* [src * n_vnets + vnet]: the head whose header was checked */
+    uint16_t *seen_dst;      /* ... and its destination */
+    uint16_t *seen_flits;    /* ... and its size in flits */
+    unsigned *n_want;        /* [dst]: grantable heads wanting it this cycle */
+    int32_t *reserved;       /* [dst * n_vnets + vnet]: the head waiting for room there, or -1 */
+    unsigned out_first;      /* output visited first this cycle (rotates) */
+    struct rng rng;          /* jitter stream */
+    char *names;             /* storage for the name of every port */
     struct xbar_stats st;
 };
 
@@ -112,9 +118,7 @@ static bool out_has_room(const struct xbar *x, const struct port *p, unsigned f)
 static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t now)
 {
     unsigned j = s * x->n_vnets + v;
-    struct port *ip = &x->in[j];
-    struct msg *m = port_pop(ip);
-    x->head_ready[j] = ip->n ? ip->slots[ip->head].ready : TICK_MAX;
+    struct msg *m = port_pop(&x->in[j]);
     x->seen[j] = NULL; /* the message may come back (pooled) with another header */
     unsigned f = xbar_flits(&x->spec, m->size_bytes);
     uint64_t delay = f;
@@ -135,22 +139,33 @@ static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t no
     x->st.hop_flits += f;
 }
 
-/* Record which heads could be granted this cycle; check their headers. */
+/* The first set bit of mask[0..n_words) at or after `from`, or -1. */
+static inline int32_t next_bit(const uint64_t *mask, unsigned n_words, unsigned from)
+{
+    unsigned w = from >> 6;
+    if (w >= n_words)
+        return -1;
+    uint64_t bits = mask[w] & (~0ull << (from & 63));
+    while (!bits) {
+        if (++w == n_words)
+            return -1;
+        bits = mask[w];
+    }
+    return (int32_t)((w << 6) | (unsigned)__builtin_ctzll(bits));
+}
+
+/* Record which heads could be granted this cycle (a bit in want[] of their
+ * output); check their headers. Visits the occupied inputs in index order. */
 static void collect_heads(struct xbar *x, cycle_t now)
 {
     memset(x->n_want, 0, x->n_out * sizeof *x->n_want);
     tick_t now_ps = x->comp.eng->now;
-    for (unsigned s = 0; s < x->n_in; s++) {
-        for (unsigned v = 0; v < x->n_vnets; v++) {
-            unsigned j = s * x->n_vnets + v;
+    for (unsigned w = 0; w < x->n_words; w++) {
+        for (uint64_t bits = x->occupied[w]; bits; bits &= bits - 1) {
+            unsigned j = (w << 6) | (unsigned)__builtin_ctzll(bits);
+            unsigned s = j / x->n_vnets, v = j % x->n_vnets;
             const struct port *p = &x->in[j];
-            x->head_dst[j] = -1;
-            if (!p->n) {
-                x->head_ready[j] = TICK_MAX;
-                continue;
-            }
             const struct port_slot *h = &p->slots[p->head];
-            x->head_ready[j] = h->ready;
             if (h->ready > now_ps)
                 continue;
             const struct msg *m = h->m;
@@ -158,8 +173,7 @@ static void collect_heads(struct xbar *x, cycle_t now)
                 (m->dst >= x->n_out || m->src != s || m->vnet != v || m->cls >= TRAFFIC_N))
                 panic("%s: input %u vnet %u holds a message with dst %u src %u vnet %u cls %u "
                       "(%u outputs, %u vnets)",
-                      x->comp.name, s, v, m->dst, m->src, m->vnet, m->cls, x->n_out,
-                      x->n_vnets);
+                      x->comp.name, s, v, m->dst, m->src, m->vnet, m->cls, x->n_out, x->n_vnets);
             if (m != x->seen[j]) { /* read the header once per message */
                 x->seen[j] = m;
                 x->seen_dst[j] = m->dst;
@@ -170,10 +184,49 @@ static void collect_heads(struct xbar *x, cycle_t now)
                 x->st.blocked_cycles++;
                 continue;
             }
-            x->head_dst[j] = (int32_t)dst;
+            x->want[(size_t)dst * x->n_words + (j >> 6)] |= 1ull << (j & 63);
             x->n_want[dst]++;
         }
     }
+}
+
+/* Output d's turn this cycle: its wanting heads in round-robin order from
+ * rr[d]; grants the first that may go. Leaves want[d] clear. */
+static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
+{
+    uint64_t *want = &x->want[(size_t)d * x->n_words];
+    unsigned n_j = x->n_in * x->n_vnets;
+    int32_t jj = next_bit(want, x->n_words, x->rr[d]);
+    for (unsigned left = x->n_want[d]; left;
+         left--, jj = next_bit(want, x->n_words, (unsigned)jj + 1)) {
+        if (jj < 0) /* wrap around to the heads before rr[d] */
+            jj = next_bit(want, x->n_words, 0);
+        unsigned j = (unsigned)jj, s = j / x->n_vnets, v = j % x->n_vnets;
+        if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
+            x->st.blocked_cycles++;
+            continue;
+        }
+        if (x->out_free_at[d] > now) { /* lost to the head granted this cycle */
+            x->st.blocked_cycles++;
+            continue;
+        }
+        int32_t *r = &x->reserved[d * x->n_vnets + v];
+        if (*r >= 0 && *r != (int32_t)j) { /* the room is promised to an earlier head */
+            x->st.blocked_cycles++;
+            x->st.full_out_cycles++;
+            continue;
+        }
+        if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
+            *r = (int32_t)j;
+            x->st.blocked_cycles++;
+            x->st.full_out_cycles++;
+            continue;
+        }
+        *r = -1;
+        grant(x, s, v, d, now);
+        x->rr[d] = j + 1 == n_j ? 0 : j + 1;
+    }
+    memset(want, 0, x->n_words * sizeof *want);
 }
 
 /* One crossbar cycle: every free output grants at most one head. Returns
@@ -183,49 +236,22 @@ static bool xbar_tick(struct comp *c)
 {
     struct xbar *x = container_of(c, struct xbar, comp);
     cycle_t now = comp_cycle(c);
-    unsigned n_j = x->n_in * x->n_vnets;
 
     collect_heads(x, now);
-    for (unsigned k = 0, d = x->out_first; k < x->n_out; k++, d = d + 1 == x->n_out ? 0 : d + 1) {
-        unsigned left = x->n_want[d]; /* heads that want d: stop after the last */
-        for (unsigned i = 0, j = x->rr[d]; left && i < n_j; i++, j = j + 1 == n_j ? 0 : j + 1) {
-            if (x->head_dst[j] != (int32_t)d)
-                continue;
-            left--;
-            unsigned s = j / x->n_vnets, v = j % x->n_vnets;
-            if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
-                x->st.blocked_cycles++;
-                continue;
-            }
-            if (x->out_free_at[d] > now) { /* lost to the head granted this cycle */
-                x->st.blocked_cycles++;
-                continue;
-            }
-            int32_t *r = &x->reserved[d * x->n_vnets + v];
-            if (*r >= 0 && *r != (int32_t)j) { /* the room is promised to an earlier head */
-                x->st.blocked_cycles++;
-                x->st.full_out_cycles++;
-                continue;
-            }
-            if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
-                *r = (int32_t)j;
-                x->st.blocked_cycles++;
-                x->st.full_out_cycles++;
-                continue;
-            }
-            *r = -1;
-            grant(x, s, v, d, now);
-            x->rr[d] = j + 1 == n_j ? 0 : j + 1;
-        }
-    }
+    for (unsigned k = 0, d = x->out_first; k < x->n_out; k++, d = d + 1 == x->n_out ? 0 : d + 1)
+        if (x->n_want[d])
+            arbitrate(x, d, now);
     x->out_first = x->out_first + 1 == x->n_out ? 0 : x->out_first + 1;
 
     /* A head that is ready but waits needs the next cycle; one still in the
      * pipeline needs a wake at its ready time (the engine keeps only a
      * component's earliest pending wake, so a later one may have been lost). */
     tick_t first = TICK_MAX;
-    for (unsigned j = 0; j < n_j; j++)
-        first = MIN(first, x->head_ready[j]);
+    for (unsigned w = 0; w < x->n_words; w++)
+        for (uint64_t bits = x->occupied[w]; bits; bits &= bits - 1) {
+            const struct port *p = &x->in[(w << 6) | (unsigned)__builtin_ctzll(bits)];
+            first = MIN(first, p->slots[p->head].ready);
+        }
     if (first <= c->eng->now)
         return true;
     if (first != TICK_MAX)
@@ -254,8 +280,7 @@ void xbar_dump(struct xbar *x, FILE *out)
 {
     tick_t now = x->comp.eng->now, period = x->comp.clk->period_ps;
     cycle_t c = now / period;
-    fprintf(out, "  %s: crossbar %u x %u, %u vnets\n", x->comp.name, x->n_in, x->n_out,
-            x->n_vnets);
+    fprintf(out, "  %s: crossbar %u x %u, %u vnets\n", x->comp.name, x->n_in, x->n_out, x->n_vnets);
     for (unsigned s = 0; s < x->n_in; s++)
         if (x->in_free_at[s] > c)
             fprintf(out, "    input %u busy for %llu more cycles\n", s,
@@ -280,9 +305,8 @@ static void *xcalloc(size_t n, size_t size)
 }
 
 struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
-                      const struct noc_spec *spec, unsigned n_in, unsigned n_out,
-                      unsigned n_vnets, struct comp *const *senders,
-                      struct comp *const *receivers)
+                      const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
+                      struct comp *const *senders, struct comp *const *receivers)
 {
     /* The option bounds keep a configured machine inside these (gpu.sms and l2.banks
      * at most 1024, noc.flit_bytes and noc.vc_flits at least 1): a violation is the
@@ -304,8 +328,9 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     x->in_free_at = xcalloc(n_in, sizeof *x->in_free_at);
     x->out_free_at = xcalloc(n_out, sizeof *x->out_free_at);
     x->rr = xcalloc(n_out, sizeof *x->rr);
-    x->head_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->head_dst);
-    x->head_ready = xcalloc((size_t)n_in * n_vnets, sizeof *x->head_ready);
+    x->n_words = (unsigned)(((size_t)n_in * n_vnets + 63) / 64);
+    x->occupied = xcalloc(x->n_words, sizeof *x->occupied);
+    x->want = xcalloc((size_t)n_out * x->n_words, sizeof *x->want);
     x->seen = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen);
     x->seen_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_dst);
     x->seen_flits = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_flits);
@@ -321,8 +346,10 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     for (unsigned s = 0; s < n_in; s++)
         for (unsigned v = 0; v < n_vnets; v++, nm += XBAR_NAME_BYTES) {
             snprintf(nm, XBAR_NAME_BYTES, "%s.in[%u].v%u", name, s, v);
-            port_init(&x->in[s * n_vnets + v], nm, cap, spec->latency_cycles * clk->period_ps,
+            unsigned j = s * n_vnets + v;
+            port_init(&x->in[j], nm, cap, spec->latency_cycles * clk->period_ps,
                       senders ? senders[s] : NULL, &x->comp);
+            port_watch(&x->in[j], &x->occupied[j >> 6], 1ull << (j & 63));
         }
     for (unsigned d = 0; d < n_out; d++) {
         if (!receivers || !receivers[d])
@@ -348,8 +375,8 @@ void xbar_free(struct xbar *x)
     free(x->in_free_at);
     free(x->out_free_at);
     free(x->rr);
-    free(x->head_dst);
-    free(x->head_ready);
+    free(x->occupied);
+    free(x->want);
     free(x->seen);
     free(x->seen_dst);
     free(x->seen_flits);
@@ -366,15 +393,15 @@ void xbar_set_seed(struct xbar *x, uint64_t seed)
 
 struct port *xbar_in(struct xbar *x, unsigned src, unsigned vnet)
 {
-    panic_if(src >= x->n_in || vnet >= x->n_vnets, "%s: no input %u vnet %u", x->comp.name,
-             src, vnet);
+    panic_if(src >= x->n_in || vnet >= x->n_vnets, "%s: no input %u vnet %u", x->comp.name, src,
+             vnet);
     return &x->in[src * x->n_vnets + vnet];
 }
 
 struct port *xbar_out(struct xbar *x, unsigned dst, unsigned vnet)
 {
-    panic_if(dst >= x->n_out || vnet >= x->n_vnets, "%s: no output %u vnet %u", x->comp.name,
-             dst, vnet);
+    panic_if(dst >= x->n_out || vnet >= x->n_vnets, "%s: no output %u vnet %u", x->comp.name, dst,
+             vnet);
     return &x->out[dst * x->n_vnets + vnet];
 }
 

@@ -1,22 +1,32 @@
 /*
  * eng.c - event queue, component scheduling and the watchdog (see eng.h).
  *
- * The queue is a slot per distinct pending time, found through an
- * open-addressed hash, and a binary min-heap of the slots' times. A slot
- * holds the eng_at calls due then (a FIFO) and a bitmap of the components to
- * tick, by rank. Nearly every event is a component tick on a clock edge, and a
- * busy cycle schedules dozens of them for the same few edges, so scheduling a
- * tick is a hash probe (usually a hit on the slot used last) and setting a
- * bit; the heap moves once per distinct time, and running the ticks of a time
- * in rank order is a walk over a word or two of bits. A bit set twice is one
- * tick, so a component ticks at most once per time whatever wakes it.
+ * The queue is a slot per distinct pending time. A slot holds the eng_at
+ * calls due then (a FIFO) and a bitmap of the components to tick, by rank.
+ * Nearly every event is a component tick on a clock edge, and a busy cycle
+ * schedules dozens of them for the same few edges, so scheduling a tick is
+ * usually a hit on the slot used last and setting a bit, and running the
+ * ticks of a time in rank order is a walk over a word or two of bits. A bit
+ * set twice is one tick, so a component ticks at most once per time whatever
+ * wakes it.
+ * Slots are kept in a timing wheel: a bucket per 512 ps from now's bucket on,
+ * each a short list in increasing time (the edges of the clock domains that
+ * fall in it), and a bit per non-empty bucket; finding a time's slot is a
+ * shift and a walk of that list, and the earliest slot is the head of the
+ * first non-empty bucket. Times beyond the wheel's reach (about 1 us) wait in
+ * the far queue, an open-addressed hash and a binary min-heap, and move into
+ * the wheel when time comes close enough, before anything looks for them there.
+ * The wheel replaced the hash and heap for every time: they cost a probe, an
+ * insertion and a removal of a heap of hundreds of slots per distinct time,
+ * and nearly every distinct time is scheduled once.
  * pend[], a ring of a component's earliest pending tick times, lets most
  * wakes for a time already pending return without looking up the slot.
  * A slot stays at the top of the heap until everything due at its time has
  * run, so a tick may wake a higher-ranked component for the current time
  * (a zero-latency port) and see it tick in the same time step.
- * INVARIANT: every slot in the heap holds at least one call or tick bit, and
- * every tick bit of a slot is for a time at or after `now`.
+ * INVARIANT: every pending slot holds at least one call or tick bit, and its
+ * time is at or after `now`; a slot is in the wheel exactly when its time is
+ * within the wheel's reach of `now` (in_wheel), so one time has one slot.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "sim/eng.h"
@@ -52,6 +62,10 @@ static void *xmalloc(size_t n)
 void eng_init(struct eng *e)
 {
     memset(e, 0, sizeof *e);
+    e->wheel = calloc(ENG_WHEEL_BUCKETS, sizeof *e->wheel);
+    e->wheel_used = calloc(ENG_WHEEL_BUCKETS / 64, sizeof *e->wheel_used);
+    if (!e->wheel || !e->wheel_used)
+        panic("out of memory");
     e->cap_heap = 256;
     e->heap = xmalloc(e->cap_heap * sizeof *e->heap);
     e->hash_mask = 1023;
@@ -78,6 +92,8 @@ void eng_destroy(struct eng *e)
     free(e->by_rank);
     free(e->heap);
     free(e->hash);
+    free(e->wheel);
+    free(e->wheel_used);
     memset(e, 0, sizeof *e);
 }
 
@@ -207,28 +223,120 @@ static void heap_pop(struct eng *e)
     e->heap[i] = last;
 }
 
-/* The slot of time `when`, created (empty) if there is none. */
-static struct eng_slot *slot_for(struct eng *e, tick_t when)
+/* Whether time `when` (>= now) is within the wheel's reach. */
+static inline bool in_wheel(const struct eng *e, tick_t when)
+{
+    return (when >> ENG_WHEEL_SHIFT) - (e->now >> ENG_WHEEL_SHIFT) < ENG_WHEEL_BUCKETS;
+}
+
+static inline size_t bucket_of(tick_t when)
+{
+    return (size_t)(when >> ENG_WHEEL_SHIFT) & (ENG_WHEEL_BUCKETS - 1);
+}
+
+/* Put s (not in the wheel, its time within reach) in its bucket, in order. */
+static void wheel_put(struct eng *e, struct eng_slot *s)
+{
+    size_t b = bucket_of(s->when);
+    struct eng_slot **at = &e->wheel[b];
+    while (*at && (*at)->when < s->when)
+        at = &(*at)->next;
+    s->next = *at;
+    *at = s;
+    s->far = false;
+    e->wheel_used[b >> 6] |= 1ull << (b & 63);
+    e->n_wheel++;
+}
+
+/* Take s out of its bucket. */
+static void wheel_del(struct eng *e, struct eng_slot *s)
+{
+    size_t b = bucket_of(s->when);
+    struct eng_slot **at = &e->wheel[b];
+    while (*at != s)
+        at = &(*at)->next;
+    *at = s->next;
+    if (!e->wheel[b])
+        e->wheel_used[b >> 6] &= ~(1ull << (b & 63));
+    e->n_wheel--;
+}
+
+/* The earliest pending slot, or NULL: the head of the first used bucket from
+ * now's on (buckets before now's hold the latest times of the reach), else
+ * the top of the far queue. */
+static struct eng_slot *first_slot(const struct eng *e)
+{
+    if (!e->n_wheel)
+        return e->n_heap ? e->heap[0] : NULL;
+    size_t b = bucket_of(e->now), w = b >> 6;
+    uint64_t bits = e->wheel_used[w] & (~0ull << (b & 63));
+    while (!bits) { /* n_wheel > 0: some word has a bit; wraps to word 0 */
+        w = (w + 1) & (ENG_WHEEL_BUCKETS / 64 - 1);
+        bits = e->wheel_used[w];
+    }
+    return e->wheel[(w << 6) | (size_t)__builtin_ctzll(bits)];
+}
+
+tick_t eng_next_time(const struct eng *e)
+{
+    const struct eng_slot *s = first_slot(e);
+    return s ? s->when : TICK_MAX;
+}
+
+/* Time has advanced: move the far slots now within the wheel's reach into it. */
+static void far_to_wheel(struct eng *e)
+{
+    while (e->n_heap && in_wheel(e, e->heap[0]->when)) {
+        struct eng_slot *s = e->heap[0];
+        heap_pop(e);
+        hash_del(e, s);
+        wheel_put(e, s);
+    }
+}
+
+/* The slot of time `when` (>= now) that is not in the wheel, created (empty)
+ * if there is none: a new wheel slot or a far one. */
+static struct eng_slot *slot_far_or_new(struct eng *e, tick_t when)
+{
+    struct eng_slot *s;
+    if (in_wheel(e, when)) {
+        s = slot_alloc(e);
+        s->when = when;
+        wheel_put(e, s);
+    } else {
+        for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
+            s = e->hash[i];
+            if (!s)
+                break;
+            if (s->when == when)
+                return e->last_slot = s;
+        }
+        if (2 * (e->n_heap + 1) > e->hash_mask + 1)
+            hash_grow(e);
+        s = slot_alloc(e);
+        s->when = when;
+        s->far = true;
+        hash_put(e, s);
+        heap_push(e, s);
+    }
+    s->head = s->n = 0;
+    s->n_ticks = 0;
+    e->n_times++;
+    return e->last_slot = s;
+}
+
+/* The slot of time `when` (>= now), created (empty) if there is none. Inline:
+ * most schedules find the slot used last or one in the wheel. */
+static inline struct eng_slot *slot_for(struct eng *e, tick_t when)
 {
     struct eng_slot *s = e->last_slot;
     if (s && s->when == when)
         return s;
-    for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
-        s = e->hash[i];
-        if (!s)
-            break;
-        if (s->when == when)
-            return e->last_slot = s;
-    }
-    if (2 * (e->n_heap + 1) > e->hash_mask + 1)
-        hash_grow(e);
-    s = slot_alloc(e);
-    s->when = when;
-    s->head = s->n = 0;
-    s->n_ticks = 0;
-    hash_put(e, s);
-    heap_push(e, s);
-    return e->last_slot = s;
+    if (in_wheel(e, when))
+        for (s = e->wheel[bucket_of(when)]; s && s->when <= when; s = s->next)
+            if (s->when == when)
+                return e->last_slot = s;
+    return slot_far_or_new(e, when);
 }
 
 static void grow_slot(struct eng_slot *s)
@@ -316,6 +424,10 @@ void eng_order(struct eng *e, struct comp *const *order, size_t n)
     for (size_t i = 0; i < e->n_heap; i++)
         if (e->heap[i]->n_ticks)
             panic("eng_order with ticks pending");
+    for (size_t b = 0; b < ENG_WHEEL_BUCKETS; b++)
+        for (const struct eng_slot *s = e->wheel[b]; s; s = s->next)
+            if (s->n_ticks)
+                panic("eng_order with ticks pending");
     struct comp **by = malloc((e->n_comps ? e->n_comps : 1) * sizeof *by);
     bool *taken = calloc(e->n_comps ? e->n_comps : 1, sizeof *taken);
     if (!by || !taken)
@@ -396,11 +508,11 @@ void eng_dump_all(struct eng *e, FILE *out)
             c->dump(c, out);
 }
 
-/* The slot's time is done: out of the heap and the hash, onto the free list. */
+/* The slot's time (now) is done: out of the wheel, onto the free list. */
 static void retire(struct eng *e, struct eng_slot *s)
 {
-    heap_pop(e);
-    hash_del(e, s);
+    wheel_del(e, s); /* now is within reach: far_to_wheel moved s in */
+    e->n_times--;
     if (e->last_slot == s)
         e->last_slot = NULL;
     s->next_free = e->free_slots;
@@ -410,37 +522,40 @@ static void retire(struct eng *e, struct eng_slot *s)
 bool eng_run(struct eng *e, tick_t until)
 {
     e->stop = false;
-    while (e->n_heap > 0 && !e->stop) {
-        struct eng_slot *s = e->heap[0]; /* stays on top while anything is due at its time */
+    while (e->n_times > 0 && !e->stop) {
+        struct eng_slot *s = first_slot(e); /* stays first while anything is due at its time */
         if (s->when > until)
             return false;
         if (s->when != e->now) {
             e->now = s->when;
             e->passed = 0;
+            far_to_wheel(e);
         }
-        if (s->head < s->n) { /* eng_at calls first */
-            struct eng_event ev = s->ev[s->head++];
-            ev.fn(ev.obj, ev.arg);
-        } else {
-            uint32_t w = 0;
-            while (!s->tick[w])
-                w++;
-            uint64_t bits = s->tick[w];
-            uint32_t r = (w << 6) | (uint32_t)__builtin_ctzll(bits);
-            s->tick[w] = bits & (bits - 1);
-            s->n_ticks--;
-            e->passed = r + 1;
-            run_tick(e->by_rank[r], s->when);
-        }
+        do { /* everything due now: what is scheduled for now meanwhile joins s */
+            if (s->head < s->n) { /* eng_at calls first */
+                struct eng_event ev = s->ev[s->head++];
+                ev.fn(ev.obj, ev.arg);
+            } else {
+                uint32_t w = 0;
+                while (!s->tick[w])
+                    w++;
+                uint64_t bits = s->tick[w];
+                uint32_t r = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+                s->tick[w] = bits & (bits - 1);
+                s->n_ticks--;
+                e->passed = r + 1;
+                run_tick(e->by_rank[r], s->when);
+            }
+            e->n_events++;
+            if (e->watchdog_ps && e->n_outstanding &&
+                e->now - e->last_progress > e->watchdog_ps)
+                panic("watchdog: no memory operation completed for %llu ps with %llu "
+                      "outstanding (deadlock or livelock)",
+                      (unsigned long long)(e->now - e->last_progress),
+                      (unsigned long long)e->n_outstanding);
+        } while ((s->n_ticks || s->head < s->n) && !e->stop);
         if (!s->n_ticks && s->head == s->n)
             retire(e, s);
-        e->n_events++;
-        if (e->watchdog_ps && e->n_outstanding &&
-            e->now - e->last_progress > e->watchdog_ps)
-            panic("watchdog: no memory operation completed for %llu ps with %llu outstanding "
-                  "(deadlock or livelock)",
-                  (unsigned long long)(e->now - e->last_progress),
-                  (unsigned long long)e->n_outstanding);
     }
     if (!e->stop && e->n_outstanding)
         panic("deadlock: every component is asleep with %llu memory operations outstanding",

@@ -92,6 +92,8 @@ struct eng_event {
  * are only allocated in warm-up. */
 struct eng_slot {
     tick_t when;
+    bool far;                    /* in the far queue (heap and hash), not the wheel */
+    struct eng_slot *next;       /* the next later slot of its wheel bucket */
     uint32_t n_ticks;            /* tick bits set */
     uint32_t n_words;            /* words in tick[] (>= what the ranks need) */
     uint32_t head, n, cap;       /* eng_at calls */
@@ -101,12 +103,23 @@ struct eng_slot {
     uint64_t tick_small[ENG_SLOT_WORDS];
 };
 
+/* The wheel: a bucket per 2^ENG_WHEEL_SHIFT ps, ENG_WHEEL_BUCKETS of them,
+ * covering the times from now's bucket on (about 1 us: most latencies). */
+#define ENG_WHEEL_SHIFT   9
+#define ENG_WHEEL_BUCKETS 2048 /* a power of two */
+
 struct eng {
     tick_t now;
     uint32_t passed;           /* ranks below this have ticked (or been passed) at now */
-    struct eng_slot **heap;    /* binary min-heap of slots on their (distinct) times */
-    size_t n_heap, cap_heap;   /* n_heap: times with events pending (0: queue empty) */
-    struct eng_slot **hash;    /* open-addressed time -> slot, [hash_mask + 1] */
+    size_t n_times;            /* distinct times with events pending (0: queue empty) */
+    struct eng_slot **wheel;   /* [ENG_WHEEL_BUCKETS]: the slots of times within the wheel's
+                                  reach, a list per bucket in increasing time */
+    uint64_t *wheel_used;      /* a bit per bucket whose list is not empty */
+    size_t n_wheel;            /* slots in the wheel */
+    struct eng_slot **heap;    /* the far queue: binary min-heap of the slots beyond the
+                                  wheel's reach, on their (distinct) times */
+    size_t n_heap, cap_heap;
+    struct eng_slot **hash;    /* open-addressed time -> far slot, [hash_mask + 1] */
     size_t hash_mask;
     struct eng_slot *last_slot; /* the slot found last (most schedules hit it again) */
     struct eng_slot *free_slots; /* recycled slots */
@@ -143,14 +156,11 @@ void eng_stop(struct eng *e);
 /* Whether any event is pending. */
 static inline bool eng_pending(const struct eng *e)
 {
-    return e->n_heap > 0;
+    return e->n_times > 0;
 }
 
 /* Time of the earliest pending event (TICK_MAX when none). */
-static inline tick_t eng_next_time(const struct eng *e)
-{
-    return e->n_heap ? e->heap[0]->when : TICK_MAX;
-}
+tick_t eng_next_time(const struct eng *e);
 
 static inline void eng_progress(struct eng *e)
 {

@@ -22,7 +22,17 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->slots = calloc(p->alloc ? p->alloc : 1, sizeof *p->slots);
     if (!p->slots)
         panic("out of memory");
+    p->occupied_word = NULL;
+    p->occupied_bit = 0;
     p->n_sent = p->n_full = 0;
+}
+
+void port_watch(struct port *p, uint64_t *word, uint64_t bit)
+{
+    if (p->n)
+        panic("%s: port_watch on a port that holds messages", p->name);
+    p->occupied_word = word;
+    p->occupied_bit = bit;
 }
 
 void port_destroy(struct port *p)
@@ -64,6 +74,8 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
     }
     *port_slot_at(p, p->n) = (struct port_slot){m, ready, weight};
     p->n++;
+    if (p->occupied_word)
+        *p->occupied_word |= p->occupied_bit;
     p->weight += weight;
     p->n_sent++;
     comp_wake_at(p->receiver, ready);
@@ -91,6 +103,8 @@ struct msg *port_pop(struct port *p)
     p->n--;
     if (p->n) /* the next one may be ready later than the receiver's next edge */
         comp_wake_at(p->receiver, p->slots[p->head].ready);
+    else if (p->occupied_word)
+        *p->occupied_word &= ~p->occupied_bit;
     if (was_full && p->sender)
         comp_wake(p->sender);
     return m;

@@ -6,7 +6,9 @@
  * (backpressure, never an error), and wakes the receiver for the ready time.
  * The receiver peeks and pops only messages that are ready, in order. A pop
  * that frees a slot in a full port wakes the sender. The ring starts small
- * and doubles up to the capacity when needed (warm-up only).
+ * and doubles up to the capacity when needed (warm-up only). A receiver that
+ * drains many ports may have each keep a bit set while it holds a message
+ * (port_watch), and visit only the occupied ones.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef SIM_PORT_H
@@ -32,6 +34,8 @@ struct port {
     uint32_t head, n;
     uint32_t weight;        /* sum of the queued messages' weights */
     struct port_slot *slots;
+    uint64_t *occupied_word; /* port_watch: this bit is set while n > 0 (NULL: none) */
+    uint64_t occupied_bit;
     uint64_t n_sent;        /* statistics */
     uint64_t n_full;        /* sends refused because the port was full */
 };
@@ -39,6 +43,10 @@ struct port {
 void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,
                struct comp *sender, struct comp *receiver);
 void port_destroy(struct port *p);
+
+/* Keep `bit` of *word set while p holds a message, from now on (p must be
+ * empty). */
+void port_watch(struct port *p, uint64_t *word, uint64_t bit);
 
 static inline bool port_has_room(const struct port *p, uint32_t k)
 {

@@ -927,7 +927,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                   "0 = no limit); the warps:",
                   kname, (unsigned long long)insts, (unsigned long long)max_insts,
                   m->cfg.sim.max_insts == CFG_AUTO ? ", auto: 2^24 per warp" : "");
-        if (!m->eng.n_heap)
+        if (!eng_pending(&m->eng))
             panic("kernel %s stopped making progress: every component is asleep", kname);
         uint64_t now_advances = total_advances(m);
         if (now_advances != advances) {
@@ -990,7 +990,7 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
      * flight) so that the host's copies, which read the L2 banks and the
      * backing store directly, see every value the kernel wrote. */
     eng_run(&m->eng, end + QUIESCE_LIMIT_CYCLES * m->core_clk.period_ps);
-    if (m->eng.n_heap)
+    if (eng_pending(&m->eng))
         panic("the machine did not quiesce within %u core cycles after kernel %s ended",
               QUIESCE_LIMIT_CYCLES, kname);
     /* each kernel's cycles run from the common start to its own end, in

@@ -3,10 +3,11 @@
  * wakes, and ports whose ring grows.
  *
  * The queue keeps a slot per distinct time (eng_at calls in a FIFO, ticks as
- * a bit per rank) and a heap of times; these tests check the calls against
- * the order they must run in, (time, scheduling order),
- * computed independently by a stable sort, for many events (enough to grow
- * the heap and the time hash several times), including events scheduled
+ * a bit per rank) in a timing wheel, the times beyond its reach in a heap;
+ * these tests check the calls against the order they must run in, (time,
+ * scheduling order), computed independently by a stable sort, for many events
+ * (enough to wrap the wheel and grow the far heap and hash several times, and
+ * a time scheduled while far and again once near), including events scheduled
  * for the current time from inside an event. A component woken several
  * times for one edge ticks once and costs one event. A port whose capacity
  * exceeds its first ring keeps FIFO order, ready times and weights as it
@@ -108,6 +109,45 @@ static void next_time_and_until(void **state)
     assert_true(eng_run(&e, TICK_MAX));
     assert_int_equal(n_got, 3);
     assert_int_equal(got[2], 3);
+    eng_destroy(&e);
+}
+
+/* Schedules event 2 for `far` (arg 1), once that time is within the wheel's
+ * reach. */
+static tick_t far;
+
+static void add_at_far(void *obj, uint64_t arg)
+{
+    record(obj, arg);
+    eng_at(the_eng, far, record, NULL, 2);
+}
+
+/* A time first scheduled beyond the wheel's reach and again once near is one
+ * slot: its calls run in scheduling order, and the wheel's wrap-around puts a
+ * time of the next turn (same bucket) after it. */
+static void far_time_scheduled_again_when_near_is_one_slot(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    the_eng = &e;
+    n_got = 0;
+    tick_t reach = (tick_t)ENG_WHEEL_BUCKETS << ENG_WHEEL_SHIFT;
+    far = 3 * reach + 714;
+    eng_at(&e, far, record, NULL, 0);                 /* far when scheduled */
+    eng_at(&e, far + reach, record, NULL, 4);         /* same bucket, a turn later */
+    eng_at(&e, far, record, NULL, 3);                 /* far when scheduled, after 0 */
+    eng_at(&e, far - reach / 2, add_at_far, NULL, 1); /* schedules 2 at far, then near (the
+                                                         slot used last is not far's) */
+    assert_int_equal(eng_next_time(&e), far - reach / 2);
+    assert_true(eng_run(&e, TICK_MAX));
+    assert_int_equal(n_got, 5);
+    assert_int_equal(got[0], 1);
+    assert_int_equal(got[1], 0);
+    assert_int_equal(got[2], 3);
+    assert_int_equal(got[3], 2);
+    assert_int_equal(got[4], 4);
+    assert_int_equal(e.now, far + reach);
     eng_destroy(&e);
 }
 
@@ -244,6 +284,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(many_events_run_in_time_then_scheduling_order),
         cmocka_unit_test(next_time_and_until),
+        cmocka_unit_test(far_time_scheduled_again_when_near_is_one_slot),
         cmocka_unit_test(repeated_wakes_for_one_edge_cost_one_event),
         cmocka_unit_test(growing_port_keeps_order_ready_times_and_weight),
         cmocka_unit_test(many_components_tick_by_rank),

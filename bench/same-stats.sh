@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# same-stats.sh - do two gpucoh binaries give bit-identical statistics?
+#
+# Runs every workload x protocol below with BEFORE and AFTER and compares the
+# --stats JSON of each pair with the host-speed figures left out (the "speed"
+# block and "engine.events", the count of host events, which a faster engine
+# may change without changing anything simulated). A speed change to the
+# simulator must leave every other number identical.
+# Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|all]
+# Exit 0 when every pair matches, 1 when one differs (its diff is printed).
+# SPDX-License-Identifier: BSD-3-Clause
+set -u
+before=$1 after=$2 out=${3:-/tmp/same-stats} which=${4:-all}
+mkdir -p "$out"
+workloads="kmn cl stn spinlock histogram"
+protocols="nol1 rc tcw mesi gpuvi rccsc getm"
+fail=0 n=0
+
+# run NAME ARGS...: one run with each binary, then compare
+run() {
+  local name=$1; shift
+  for b in before after; do
+    local bin=$before; [ $b = after ] && bin=$after
+    "$bin" "$@" --stats "$out/$name.$b.json" >"$out/$name.$b.log" 2>&1
+    echo $? >"$out/$name.$b.rc"
+  done
+  n=$((n + 1))
+  if ! cmp -s "$out/$name.before.rc" "$out/$name.after.rc" ||
+     ! python3 - "$out/$name.before.json" "$out/$name.after.json" <<'PY'
+import json, sys
+def load(p):
+    try:
+        d = json.load(open(p))
+    except FileNotFoundError:
+        return None
+    d.pop("speed", None)
+    d.get("stats", {}).pop("engine.events", None)
+    return d
+a, b = load(sys.argv[1]), load(sys.argv[2])
+if a != b:
+    if a and b:
+        for k in sorted(set(a.get("stats", {})) | set(b.get("stats", {}))):
+            if a["stats"].get(k) != b["stats"].get(k):
+                print(f"  {k}: {a['stats'].get(k)} -> {b['stats'].get(k)}")
+    sys.exit(1)
+PY
+  then
+    echo "DIFFERS: $name"; fail=1
+  fi
+}
+
+sizes="tiny quick"; [ "$which" != all ] && sizes=$which
+for size in $sizes; do
+  for w in $workloads; do
+    for p in $protocols; do
+      # quick: the protocols with the most traffic, to keep the check minutes long
+      [ $size = quick ] && case $p in nol1|rc|tcw|mesi) ;; *) continue ;; esac
+      run "$w-$size-$p" run --workload $w --size $size --protocol $p
+    done
+    run "$w-$size-hmg" run --workload $w --size $size --protocol hmg --config configs/hmg-4x4.ini
+  done
+done
+echo "$n pairs compared, $([ $fail = 0 ] && echo 'all identical' || echo 'SOME DIFFER')"
+exit $fail
