@@ -177,6 +177,7 @@ static const char *const tc_write_when[] = {"fences", "always", "never", NULL};
 static const char *const tc_scopes[] = {"bank", "line", NULL};
 static const char *const tc_rules[] = {"safe", "paper", NULL};
 static const char *const tc_fence_gwcts[] = {"sm", "warp", NULL};
+static const char *const tc_strong_loads[] = {"l1", "l2", NULL};
 #define T struct tc_spec
 static const struct cfg_opt tc_opts[] = {
     CFG_STR("lease", T, lease, "auto",
@@ -222,6 +223,11 @@ static const struct cfg_opt tc_opts[] = {
              "wait for it; a load of another warp's write still in flight reads the L2 for it. "
              "So a release is cumulative over the writes it acquired (PTX causality, WRC); "
              "false = the paper's TC-Weak, where releases wait only for the SM's own writes"),
+    CFG_ENUM("strong_loads", T, strong_loads, "l1", tc_strong_loads,
+             "tcs/tcw: loads of gpu scope or wider that are not weak (ld.relaxed/acquire.gpu, "
+             "ld.volatile: the flags spin loops read): l1 serves them from a leased copy like any "
+             "load (the paper's L1, Table 2: a coherent copy is valid until its lease ends); l2 "
+             "performs them at the L2, which grants no lease for them, and drops the SM's copy"),
     CFG_END,
 };
 #undef T

@@ -95,6 +95,7 @@ struct tc_spec {
     bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
     uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
     bool load_gwct;            /* tcw: loads carry their data's GWCT (causality); false = paper */
+    uint32_t strong_loads;     /* 0 l1: strong gpu-scope loads hit leased copies; 1 l2: at the L2 */
 };
 
 /* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */

@@ -2,7 +2,8 @@
  * 700-tc-directed.c - directed tests of Temporal Coherence, `tcs` and `tcw`
  * (spec 002 §3.7-3.11, §7, §8): values, timing bounds set by leases, GWCT
  * fences, the private-write, eviction and kernel-boundary rules, rollover,
- * the predictor, and a walk that fires every table cell.
+ * the predictor, strong loads at the L2 (tc.strong_loads), and a walk that
+ * fires every table cell.
  *
  * The machine and lines are directed-rig.h's (4 SMs, an L1 of one set of 2
  * ways, L2 banks of 2 sets of 2 ways), with fixed leases unless a test says
@@ -36,6 +37,20 @@ static void wait_cycles(struct inject *r, uint64_t cycles)
 {
     ld_at(r, 3, 0x8000 + 0x80, cycles);
     inject_run(r);
+}
+
+/* A strong load (ld.relaxed.gpu: what spin loops read flags with), from
+ * warp `warp`. */
+static unsigned lds_at(struct inject *r, unsigned sm, unsigned warp, addr_t a, uint64_t at)
+{
+    return inject_load(r, sm, warp, a, 4, SEM_RELAXED, SCOPE_GPU, at);
+}
+
+static uint64_t lds(struct inject *r, unsigned sm, addr_t a)
+{
+    unsigned id = lds_at(r, sm, 0, a, 0);
+    inject_run(r);
+    return inject_value(r, id);
 }
 
 /* ---- values and the model ---- */
@@ -178,6 +193,70 @@ static void tcw_other_warp_reads_outstanding_write_at_l2(void **state)
             assert_int_equal(inject_coverage(r, "tcw.L1", "VM", "LoadOther"), 0);
             assert_true(inject_latency(r, rel) < 1000);
         }
+        inject_free(r);
+    }
+}
+
+/* tc.strong_loads. TC-Weak: SM 1 holds a leased copy of X when SM 0's
+ * write is performed (writes never stall). With l1 (the default, the
+ * paper's L1) a strong load hits the copy and reads the old value, as a
+ * weak one does; with l2 it is performed at the L2, reads the write and
+ * drops the copy, so the next weak load fills the new value too. */
+static void tcw_strong_load_at_l2(void **state)
+{
+    (void)state;
+    for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
+        struct inject *r = rig(TCW, "tc.lease=fixed:3200",
+                               at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
+        assert_int_equal(ld(r, 1, X), 0); /* SM 1's copy: lease ~3200 cycles */
+        st(r, 0, X, 5);
+        assert_int_equal(ld(r, 1, X), 0); /* weak: the copy, in both forms */
+        assert_int_equal(stat(r, "gpu.sm[1].l1.loads_at_l2"), 0);
+        unsigned id = lds_at(r, 1, 0, X, 0);
+        inject_run(r);
+        assert_int_equal(inject_value(r, id), at_l2 ? 5 : 0);
+        assert_int_equal(stat(r, "gpu.sm[1].l1.loads_at_l2"), at_l2);
+        if (at_l2)
+            assert_true(inject_latency(r, id) > 300); /* an L2 round trip */
+        else
+            assert_true(inject_latency(r, id) < 100); /* a hit */
+        assert_string_equal(inject_l1_state(r, 1, X), at_l2 ? "I" : "V");
+        assert_int_equal(ld(r, 1, X), at_l2 ? 5 : 0);
+        inject_free(r);
+    }
+}
+
+/* tc.strong_loads = l2 under TC-Strong: a strong load at the L2 gets no
+ * lease, so a later write to the line is not stalled by it (with l1 the
+ * load fills a copy whose 3200-cycle lease the write waits out); and a
+ * strong load of a line a write waits on is answered only after the write
+ * is performed, with its value (write atomicity). */
+static void tcs_strong_load_at_l2(void **state)
+{
+    (void)state;
+    for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
+        struct inject *r = rig(TCS, "tc.lease=fixed:3200",
+                               at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
+        assert_int_equal(lds(r, 1, X), 0);
+        unsigned w = st_at(r, 0, X, 5, 0);
+        inject_run(r);
+        if (at_l2)
+            assert_true(inject_latency(r, w) < 600);
+        else
+            assert_true(inject_latency(r, w) > 2500);
+        assert_int_equal(stat(r, "gpu.l2[0].writes_stalled"), at_l2 ? 0 : 1);
+        /* SM 2 holds Y; SM 0's write to Y waits for its lease; SM 1's strong
+         * load, sent meanwhile, reads the old value from its own copy (l1)
+         * or waits at the L2 and reads the new one (l2) */
+        assert_int_equal(ld(r, 2, Y), 0);
+        assert_int_equal(ld(r, 1, Y), 0);
+        w = st_at(r, 0, Y, 7, 0);
+        unsigned id = lds_at(r, 1, 0, Y, 600);
+        inject_run(r);
+        assert_int_equal(inject_value(r, id), at_l2 ? 7 : 0);
+        assert_true(inject_latency(r, w) > 2500);
+        if (at_l2)
+            assert_true(inject_latency(r, id) > 2000);
         inject_free(r);
     }
 }
@@ -547,6 +626,29 @@ static void l2_lease_end_walk(struct inject *r, const char *l2, bool weak)
     search(r, l2, "I", "Upgr", upgr_late_mi, 1400, 2200, 2);
 }
 
+/* A rig with tc.strong_loads = l2 for the strong-load cells: L1 LoadL2 in
+ * I, V, VM, IV (merged into the fill), II; L2 GetSOnce in I (-> IS), P, S,
+ * E, IS, IM, MI. `extra`: one more setting. */
+static struct inject *strong_rig(const char *protocol, const char *extra)
+{
+    struct inject *r = rig(protocol, "tc.lease=fixed:3000", "tc.strong_loads=l2", extra);
+    addr_t a;
+    a = fresh(); lds(r, 0, a);                       /* I+LoadL2, I+GetSOnce, IS+MemData */
+    wait_cycles(r, 10);
+    lds(r, 1, a);                                    /* E+GetSOnce */
+    a = fresh(); ld(r, 0, a); lds(r, 0, a);          /* V+LoadL2, P+GetSOnce */
+    a = fresh(); ld(r, 0, a); ld(r, 1, a); lds(r, 2, a);             /* S+GetSOnce */
+    a = fresh(); ld_at(r, 0, a, 0); lds_at(r, 1, 0, a, 2); inject_run(r); /* IS+GetSOnce */
+    a = fresh(); st_at(r, 0, a, 1, 0); lds_at(r, 1, 0, a, 2); inject_run(r); /* IM+GetSOnce */
+    a = fresh(); make_mi(r, 0, a); lds(r, 1, a);     /* MI+GetSOnce */
+    a = fresh(); ld_at(r, 0, a, 0); lds_at(r, 0, 1, a, 1); inject_run(r); /* IV+LoadL2 */
+    a = fresh(); lds_at(r, 0, 0, a, 0); lds_at(r, 0, 1, a, 1); inject_run(r); /* II+LoadL2 */
+    launch_all(r);
+    a = fresh(); ld(r, 0, a); st_at(r, 0, a, 1, 0); lds_at(r, 0, 1, a, 1); inject_run(r);
+    /* VM+LoadL2 */
+    return r;
+}
+
 static void tcw_every_cell(void **state)
 {
     (void)state;
@@ -580,7 +682,7 @@ static void tcw_every_cell(void **state)
     inject_run(r);
     l2_lease_end_walk(r, "tcw.L2", true);
 
-    struct inject *rigs[] = {r, expired_fill_rig(TCW)};
+    struct inject *rigs[] = {r, expired_fill_rig(TCW), strong_rig(TCW, "tc.load_gwct=true")};
     assert_int_equal(check_coverage_of(rigs, ARRAY_LEN(rigs), NULL, 0), 0);
     for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
         inject_free(rigs[i]);
@@ -606,6 +708,13 @@ static void tcs_every_cell(void **state)
 {
     (void)state;
     struct inject *held = held_write_rig();
+    /* S_W+GetSOnce: a strong load parks behind the held write */
+    struct inject *strong = strong_rig(TCS, "tc.stall_scope=line");
+    addr_t s = fresh();
+    ld(strong, 0, s);
+    st_at(strong, 1, s, 1, 0);
+    lds_at(strong, 2, 0, s, 5);
+    inject_run(strong);
     /* the rest with bank stall scope */
     struct inject *r = rig(TCS, "tc.lease=fixed:3000", "tc.stall_scope=bank");
     l1_walk(r, "tcs.L1");
@@ -619,7 +728,7 @@ static void tcs_every_cell(void **state)
     l2_lease_end_walk(r, "tcs.L2", false);
     search(r, "tcs.L2", "IM", "Upgr", upgr_into_im, 1400, 2200, 2);
 
-    struct inject *rigs[] = {held, r, expired_fill_rig(TCS)};
+    struct inject *rigs[] = {held, r, expired_fill_rig(TCS), strong};
     assert_int_equal(check_coverage_of(rigs, ARRAY_LEN(rigs), NULL, 0), 0);
     for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
         inject_free(rigs[i]);
@@ -634,6 +743,8 @@ int main(void)
         cmocka_unit_test(tcw_release_waits_for_acquired_gwct),
         cmocka_unit_test(tcw_other_warp_reads_outstanding_write_at_l2),
         cmocka_unit_test(tcs_write_stalls_until_leases_expire),
+        cmocka_unit_test(tcw_strong_load_at_l2),
+        cmocka_unit_test(tcs_strong_load_at_l2),
         cmocka_unit_test(private_write),
         cmocka_unit_test(tcw_datag_is_not_private),
         cmocka_unit_test(eviction_keeps_timestamp),

@@ -46,6 +46,8 @@ enum { TC_VNET_REQ, TC_VNET_RSP, TC_NVNETS };
 #define TC_F_FENCES  0x10 /* write: the writer's SM fenced in this kernel (t_write hint) */
 #define TC_F_GWCT    0x20 /* response: ts2 is a GWCT */
 #define TC_F_PRIVATE 0x40 /* ACK: a private write (the L2 advanced its timestamp by one) */
+#define TC_F_NOCOPY  0x80 /* GETS: a strong load performed at the L2 (tc.strong_loads = l2):
+                             the L1 keeps no copy, so no lease is granted */
 
 extern const char *const tc_vnet_names[TC_NVNETS];
 

@@ -20,6 +20,12 @@
  * TC-Strong: no GWCT; a load to a VM line is performed at the L2 without a
  * fill (GPU-VI's Opt 2), so nobody reads a write before it is globally
  * performed (write atomicity).
+ * Strong loads (tc.strong_loads): a load of gpu scope or wider that is not
+ * weak (ld.relaxed/acquire.gpu, ld.volatile) hits a leased copy like any
+ * load by default (l1: the paper's L1 has one Load column, Table 2, and a
+ * copy is coherent until its lease ends, docs/protocols/tcw.md); with l2 it
+ * is performed at the L2 (LoadL2: a GETS marked no-copy, which gets no
+ * lease and feeds no predictor event), and a copy the SM held is dropped.
  * Kernel launch flash-invalidates (host writes between kernels, spec 002 §8
  * item 11); so does a wrap of the tc.ts_bits-wide counter (§3.11).
  * INVARIANT: a load is answered only with data valid at the time it reached
@@ -52,6 +58,7 @@ _Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNE
 #define TC_L1_EVENTS(X)                                                                            \
     X(Load, "load from the SM")                                                                    \
     X(LoadOther, "tcw, tc.load_gwct: load to a VM line from a warp other than its one writer")    \
+    X(LoadL2, "strong load (gpu scope or wider, not weak), tc.strong_loads = l2: at the L2")      \
     X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
@@ -102,6 +109,7 @@ struct tc_l1 {
     bool sc_fence_invalidates;   /* tc.sc_fence_invalidates (TC-Weak) */
     bool fence_warp_gwct;        /* tc.fence_gwct=warp: the paper's per-warp fence wait */
     bool load_gwct;              /* tc.load_gwct: loads learn their data's GWCT (causality) */
+    bool strong_at_l2;           /* tc.strong_loads = l2 */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -142,6 +150,14 @@ static void send_gets(struct coh_ctx *x)
         m->ts = now_cycles(c) + c->fixed_lease;
     }
     ctrl_l1_send_gets(x, MSG_TC_GETS, x->state == L1_I, TC_F_MERGED);
+}
+
+/* A strong load performed at the L2: no fill, so no lease is asked for and
+ * no predictor hint is given (the copy's expiry is for the next fill). */
+static void send_gets_at_l2(struct coh_ctx *x)
+{
+    x->msg->flags = TC_F_NOCOPY;
+    ctrl_l1_send_gets(x, MSG_TC_GETS, false, 0);
 }
 
 static void write_flags(struct tc_l1 *c, struct msg *m)
@@ -282,6 +298,8 @@ static const struct coh_action_name actions[] = {
     {ctrl_free_tbe, "free_tbe", "free the TBE and replay requests parked on it"},
     {send_gets, "send_gets",
      "send a read to the home L2 bank (tcs fixed lease: with the requested lease end)"},
+    {send_gets_at_l2, "send_gets_at_l2",
+     "send a read marked no-copy to the home L2 bank: answered there, no lease, no fill"},
     {send_getx, "send_getx", "write the masked bytes through to the L2 (no valid copy)"},
     {send_upgr, "send_upgr", "write the masked bytes through, with the copy's local timestamp"},
     {send_atomic, "send_atomic", "send the atomic to the L2"},
@@ -305,19 +323,24 @@ static const struct coh_action_name actions[] = {
 
 /* ---- the tables ---- */
 
-/* The cells TC-Strong and TC-Weak share; they differ in VM + Load only. */
+/* The cells TC-Strong and TC-Weak share; they differ in VM + Load only.
+ * LoadL2 arises only under tc.strong_loads = l2. */
 /*  state    event             next   uses               actions                                 */
 #define TC_L1_COMMON_CELLS                                                                         \
     [L1_I ][L1_Load       ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),              \
     [L1_I ][L1_Store      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_getx),              \
     [L1_I ][L1_Atomic     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),            \
+    [L1_I ][L1_LoadL2     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_gets_at_l2),        \
     [L1_V ][L1_Load       ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                              \
     [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),  \
     [L1_V ][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, ctrl_alloc_tbe,         \
                                                           send_atomic),                            \
+    [L1_V ][L1_LoadL2     ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,          \
+                                                          send_gets_at_l2),                        \
     [L1_V ][L1_Replace    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
     [L1_V ][L1_FlashInv   ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
     [L1_V ][L1_Expire     ] = DO(L1_I,  TAG_WR,           expire_line),                            \
+    [L1_VM][L1_LoadL2     ] = DO(L1_VM, TAG_RD,           send_gets_at_l2), /* after its writes */ \
     [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                  \
     [L1_VM][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, send_atomic),           \
     [L1_VM][L1_Replace    ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
@@ -327,6 +350,7 @@ static const struct coh_action_name actions[] = {
     [L1_VM][L1_LastRsp    ] = DO(L1_V,  TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),  \
     [L1_IV][L1_Load       ] = DO(L1_IV, TAG_RD,           merge_load),                             \
     [L1_IV][L1_MergeFull  ] = STALL,                                                               \
+    [L1_IV][L1_LoadL2     ] = DO(L1_IV, TAG_RD,           merge_load), /* a fill in flight */      \
     [L1_IV][L1_Store      ] = STALL,                                                               \
     [L1_IV][L1_Atomic     ] = STALL,                                                               \
     [L1_IV][L1_FlashInv   ] = DO(L1_II, 0,                ctrl_nothing),                           \
@@ -334,6 +358,7 @@ static const struct coh_action_name actions[] = {
     [L1_IV][L1_DataExpired] = DO(L1_I,  0,                count_expired_fill, reply_rsp,           \
                                                           ctrl_free_tbe),                          \
     [L1_II][L1_Load       ] = DO(L1_II, TAG_RD,           send_gets),                              \
+    [L1_II][L1_LoadL2     ] = DO(L1_II, TAG_RD,           send_gets_at_l2),                        \
     [L1_II][L1_Store      ] = DO(L1_II, TAG_RD,           send_getx),                              \
     [L1_II][L1_Atomic     ] = DO(L1_II, TAG_RD,           send_atomic),                            \
     [L1_II][L1_Rsp        ] = DO(L1_II, 0,                reply_rsp),                              \
@@ -394,6 +419,8 @@ static unsigned classify_core(const struct tc_l1 *c, const struct coh_ctx *x)
     case MEM_LOAD:
         if (x->state == L1_IV && x->tbe->merged.n >= c->base.merge_max)
             return L1_MergeFull;
+        if (c->strong_at_l2 && mem_req_strong_gpu(&x->msg->req))
+            return L1_LoadL2;
         return load_other(c, x) ? L1_LoadOther : L1_Load;
     case MEM_STORE:
         return L1_Store;
@@ -653,6 +680,7 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     c->sc_fence_invalidates = w->cfg->tc.sc_fence_invalidates;
     c->fence_warp_gwct = w->cfg->tc.fence_gwct == 1;
     c->load_gwct = w->cfg->tc.load_gwct;
+    c->strong_at_l2 = w->cfg->tc.strong_loads == 1;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)

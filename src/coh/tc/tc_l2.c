@@ -25,6 +25,9 @@
  * and wavefronts"; the default, so that TCS's head-of-line cost is the
  * paper's) or only its line (`line`: it waits in S_W with later requests to
  * the line parked behind it). A read never extends a line a write waits on.
+ * A read marked no-copy (GetSOnce: a strong load under tc.strong_loads = l2)
+ * is answered with the data alone: no L1 keeps it, so the timestamp is not
+ * extended, the state does not move and the predictor sees no event.
  * Safety fixes of spec 002 §8 (tc.private_rule, tc.retained: `safe` is the
  * default): item 4, a private write needs P entered by a read (the owner bit,
  * meta[1]) and DATA-G gives the L1 the GWCT as its lease; item 5, a fill of
@@ -55,6 +58,7 @@
 
 #define TC_L2_EVENTS(X)                                                                            \
     X(GetS, "read request from an L1")                                                             \
+    X(GetSOnce, "read for a strong load performed here (tc.strong_loads = l2): no copy kept")     \
     X(GetX, "write-through from an L1 without a valid copy")                                      \
     X(Upgr, "write-through from an L1 with a copy whose timestamp does not match")               \
     X(UpgrMatch, "tcw: write-through, the copy's timestamp matches, not private")                 \
@@ -346,7 +350,8 @@ static void perform_held(struct coh_ctx *x)
     }
     switch (x->msg->type) {
     case MSG_TC_GETS:
-        extend_ts(x);
+        if (!(x->msg->flags & TC_F_NOCOPY))
+            extend_ts(x);
         reply_data(x);
         break;
     case MSG_TC_ATOMIC:
@@ -405,7 +410,8 @@ static const struct coh_action_name actions[] = {
     {do_atomic, "do_atomic",
      "perform every lane's atomic, return old values (tcw: TS++, GWCT if unexpired)"},
     {perform_held, "perform_held",
-     "perform the held request: read DATA; write ACK, or ACK-G/DATA-G if unexpired; atomic"},
+     "perform the held request: read DATA (extending the timestamp unless no-copy); write "
+     "ACK, or ACK-G/DATA-G if unexpired; atomic"},
     {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},
     {keep_ts, "keep_ts", "keep the unexpired timestamp in the MSHR (MI), predictor -t_evict"},
     {ctrl_drop_line, "drop_line", "free the data way"},
@@ -421,6 +427,8 @@ static const struct coh_action_name actions[] = {
 #define TC_L2_COMMON_CELLS                                                                         \
     [L2_I ][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
                                                        ctrl_l2_send_fetch, ctrl_hold),             \
+    [L2_I ][L2_GetSOnce ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+                                                       ctrl_l2_send_fetch, ctrl_hold),             \
     [L2_I ][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
                                                        ctrl_l2_send_fetch, ctrl_hold),             \
     [L2_I ][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
@@ -428,21 +436,25 @@ static const struct coh_action_name actions[] = {
     [L2_I ][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
                                                        ctrl_l2_send_fetch, ctrl_hold),             \
     [L2_P ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
+    [L2_P ][L2_GetSOnce ] = DO(L2_P,  TAG_RD | DATA_RD, reply_data),                               \
     [L2_P ][L2_UpgrOwn  ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_private),                   \
     [L2_P ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
                                                         ctrl_l2_write_back, ctrl_drop_line),       \
     [L2_P ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
     [L2_S ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
+    [L2_S ][L2_GetSOnce ] = DO(L2_S,  TAG_RD | DATA_RD, reply_data),                               \
     [L2_S ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
                                                         ctrl_l2_write_back, ctrl_drop_line),       \
     [L2_S ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
     [L2_E ][L2_GetS     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data,            \
                                                                  set_owner),                       \
+    [L2_E ][L2_GetSOnce ] = DO(L2_E,  TAG_RD | DATA_RD, reply_data),                               \
     [L2_E ][L2_GetX     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
     [L2_E ][L2_Upgr     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
     [L2_E ][L2_Atomic   ] = DO(L2_E,  TAG_RD | DATA_RD | DATA_WR, do_atomic),                      \
     [L2_E ][L2_Replace  ] = DO(L2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),       \
     [L2_IS][L2_GetS     ] = STALL,                                                                 \
+    [L2_IS][L2_GetSOnce ] = STALL,                                                                 \
     [L2_IS][L2_GetX     ] = STALL,                                                                 \
     [L2_IS][L2_Upgr     ] = STALL,                                                                 \
     [L2_IS][L2_Atomic   ] = STALL,                                                                 \
@@ -452,12 +464,15 @@ static const struct coh_action_name actions[] = {
                                                                        restore_ts, perform_held,   \
                                                                        ctrl_wake_parked),          \
     [L2_IM][L2_GetS     ] = STALL,                                                                 \
+    [L2_IM][L2_GetSOnce ] = STALL,                                                                 \
     [L2_IM][L2_GetX     ] = STALL,                                                                 \
     [L2_IM][L2_Upgr     ] = STALL,                                                                 \
     [L2_IM][L2_Atomic   ] = STALL,                                                                 \
     [L2_IM][L2_MemData  ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, \
                                                                   ctrl_wake_parked),               \
     [L2_MI][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,          \
+                                                       ctrl_hold),                                 \
+    [L2_MI][L2_GetSOnce ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,          \
                                                        ctrl_hold),                                 \
     [L2_MI][L2_Expire   ] = DO(L2_I,  0,               free_kept)
 
@@ -473,6 +488,7 @@ static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_MI ][L2_WriteBlock] = STALL,
     [L2_MI ][L2_WriteHold ] = STALL, /* parked on the MI entry until it expires */
     [L2_S_W][L2_GetS      ] = STALL,
+    [L2_S_W][L2_GetSOnce  ] = STALL, /* reads the write's value once it is performed */
     [L2_S_W][L2_GetX      ] = STALL,
     [L2_S_W][L2_Upgr      ] = STALL,
     [L2_S_W][L2_Atomic    ] = STALL,
@@ -582,7 +598,7 @@ static unsigned classify(const struct tc_l2 *c, const struct coh_ctx *x, const s
         return c->bank_scope ? L2_WriteBlock : L2_WriteHold;
     }
     switch (m->type) {
-    case MSG_TC_GETS: return L2_GetS;
+    case MSG_TC_GETS: return (m->flags & TC_F_NOCOPY) ? L2_GetSOnce : L2_GetS;
     case MSG_TC_GETX: return L2_GetX;
     case MSG_TC_UPGR:
         if (!live)
