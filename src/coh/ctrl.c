@@ -45,6 +45,7 @@ void ctrl_l1_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_
     tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
     c->merge_max = w->cfg->l1.merge_max;
     c->issue_ooo = w->cfg->l1.issue == L1_ISSUE_OUT_OF_ORDER;
+    c->merge_full_stalls = w->cfg->l1.merge_full == L1_MERGE_FULL_STALL;
     c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
     ctrl_init(c, w, t, tick, dump, w->cfg->l1.cache.line_bytes);
     port_init(&c->in, "from_core", 64, w->clk->period_ps, NULL, &c->comp);

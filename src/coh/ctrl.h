@@ -64,6 +64,7 @@ struct ctrl {
     uint32_t merge_max;            /* loads one fill may answer */
     tick_t hit_ps;                 /* hit latency */
     bool issue_ooo;                /* l1.issue = out-of-order (ctrl_take_next) */
+    bool merge_full_stalls;        /* l1.merge_full = stall (mesi) */
     /* --- L2 only --- */
     struct port pipe;              /* responses in the bank's pipeline (to itself) */
     uint32_t jitter_cycles;        /* l2.jitter_cycles: random extra pipeline delay */

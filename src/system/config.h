@@ -47,6 +47,7 @@ struct l1_spec {
     uint32_t mshrs;            /* TBE/MSHR entries */
     uint32_t merge_max;        /* loads merged into one outstanding miss */
     uint32_t issue;            /* enum l1_issue: may a request pass one stalled on a resource */
+    uint32_t merge_full;       /* enum l1_merge_full: a load past merge_max parks or stalls (mesi) */
 };
 
 struct l2_spec {
@@ -64,6 +65,8 @@ struct l2_spec {
 enum l2_write_ack { L2_ACK_PERFORMED, L2_ACK_ARRIVAL };
 enum l1_issue { L1_ISSUE_IN_ORDER, L1_ISSUE_OUT_OF_ORDER };
 extern const char *const l1_issue_names[]; /* NULL-terminated */
+enum l1_merge_full { L1_MERGE_FULL_PARK, L1_MERGE_FULL_STALL };
+extern const char *const l1_merge_full_names[]; /* NULL-terminated */
 extern const char *const l2_write_ack_names[]; /* NULL-terminated */
 
 struct coh_spec {

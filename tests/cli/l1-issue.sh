@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# l1.issue: out-of-order issue to the L1 (the memory-stage ablation of
-# repro/sc). In order (the default) a request the L1 cannot take for want of a
-# resource holds up every later one; out of order, a later ready request to
-# another line goes ahead (on mesi: one served in place, a hit, while the
-# MSHRs are short). Checked here:
+# l1.issue and l1.merge_full: the memory-stage ablations of repro/sc.
+# l1.issue: out-of-order issue to the L1. In order (the default) a request
+# the L1 cannot take for want of a resource holds up every later one; out of
+# order, a later ready request to another line goes ahead (on mesi: one
+# served in place, a hit, while the MSHRs are short). Checked here:
 #  - a bad value is refused (exit 2); the default is in-order, and setting it
 #    explicitly changes nothing (same cycles, no issue_bypasses statistic);
 #  - with two few MSHRs (l1.mshrs=4) mvt's hits pass stalled misses: issue_bypasses
 #    is counted, the run is faster, and its CPU check still passes;
 #  - nothing an ordering model forbids appears: the DRF random tester with
 #    two MSHRs and the observers on, and the core litmus subset under rmo, tso
-#    and sc with two MSHRs.
+#    and sc with two MSHRs;
+#  - l1.merge_full = stall (mesi: a load past the merge limit holds up the L1's
+#    input until the fill, spec 001 Fig. 7) changes streamcluster's timing at
+#    a merge limit of 2, passes its check and the random tester, and a bad
+#    value is refused.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -51,4 +55,18 @@ for m in rmo tso sc; do
         fail "litmus $m: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
     grep -E "^== mesi.*: [1-9][0-9]* passed, 0 failed" "$tmp/l.out" || fail "litmus $m summary: $(grep '^==' "$tmp/l.out")"
 done
+# l1.merge_full
+"$bin" config show --set l1.merge_full=sometimes >"$tmp/o" 2>&1
+[ $? -eq 2 ] || fail "l1.merge_full=sometimes accepted"
+for mf in park stall; do
+    "$bin" run --workload streamcluster --size tiny --protocol mesi --set l1.merge_max=2 \
+        --set l1.merge_full=$mf --stats "$tmp/mf-$mf.json" --quiet >"$tmp/mf.out" 2>&1 ||
+        fail "merge_full=$mf: $(tail -3 "$tmp/mf.out")"
+    grep -q "check *passed" "$tmp/mf.out" || fail "merge_full=$mf: check did not pass"
+done
+[ "$(cycles "$tmp/mf-park.json")" != "$(cycles "$tmp/mf-stall.json")" ] ||
+    fail "merge_full=stall did not change streamcluster's timing"
+out=$("$bin" stress --protocol mesi --episodes 2000 --small-caches --check --set l1.merge_max=1 \
+    --set l1.merge_full=stall 2>&1) || fail "stress, merge_full=stall: $(echo "$out" | tail -20)"
+echo "$out" | grep -q "^stress mesi *passed: 2000 episodes" || fail "stress (merge_full): no pass line"
 echo "l1-issue: passed"

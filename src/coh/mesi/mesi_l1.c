@@ -629,6 +629,10 @@ static bool take_core(struct ctrl *b, struct msg *m)
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(l1_of(b), &x);
+    if (x.event == L1_MergeFull && b->merge_full_stalls) {
+        b->st.resource_stalls++; /* l1.merge_full = stall: wait here for the fill */
+        return false;
+    }
     if (x.state == L1_I) {
         /* a miss takes its way now: a full set gives up its LRU stable line */
         struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
