@@ -44,6 +44,8 @@ void ctrl_l1_init(struct ctrl *c, const struct ctrl_wiring *w, const struct coh_
         panic("l1: %s (passed config_load's cache check)", err);
     tbe_table_init(&c->tbes, w->cfg->l1.mshrs, w->cfg->l1.cache.line_bytes);
     c->merge_max = w->cfg->l1.merge_max;
+    c->issue_ooo = w->cfg->l1.issue == L1_ISSUE_OUT_OF_ORDER;
+    c->merge_full_stalls = w->cfg->l1.merge_full == L1_MERGE_FULL_STALL;
     c->hit_ps = (tick_t)w->cfg->l1.cache.hit_cycles * w->clk->period_ps;
     ctrl_init(c, w, t, tick, dump, w->cfg->l1.cache.line_bytes);
     port_init(&c->in, "from_core", 64, w->clk->period_ps, NULL, &c->comp);
@@ -138,6 +140,8 @@ void ctrl_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), v
         }
         emit(arg, r->name, v);
     }
+    if (c->issue_ooo) /* only then: the statistics of in-order runs stay as they were */
+        emit(arg, "issue_bypasses", c->st.issue_bypasses);
 }
 
 /* ---- sleeping on a resource stall ---- */
@@ -233,6 +237,44 @@ void ctrl_set_state(struct coh_ctx *x, unsigned next)
         x->tbe->state = (uint8_t)next;
 }
 
+/* Is a request to `line` waiting ahead of slot `before` of `in` (on the
+ * replay list or in an earlier slot)? */
+static bool line_waits_ahead(const struct ctrl *c, const struct port *in, uint32_t before,
+                             addr_t line)
+{
+    for (const struct msg *r = c->replay.head; r; r = r->next)
+        if (r->addr == line)
+            return true;
+    for (uint32_t k = 0; k < before; k++)
+        if (port_slot_at(in, k)->m->addr == line)
+            return true;
+    return false;
+}
+
+/* l1.issue = out-of-order: the first waiting request stalled; take the first
+ * later one that may pass it (ctrl.h). Requests tried and refused leave
+ * resource_stalls as the stalled one left it. */
+static bool take_bypassing(struct ctrl *c, struct port *in, uint32_t first,
+                           bool (*take)(struct ctrl *, struct msg *))
+{
+    tick_t now = c->comp.eng->now;
+    uint64_t stalls = c->st.resource_stalls;
+    for (uint32_t i = first; i < in->n; i++) {
+        const struct port_slot *s = port_slot_at(in, i);
+        if (s->ready > now || s->m->req.op >= MEM_FENCE)
+            break;
+        if (line_waits_ahead(c, in, i, s->m->addr))
+            continue;
+        if (take(c, s->m)) {
+            port_remove_at(in, i);
+            c->st.issue_bypasses++;
+            return true;
+        }
+        c->st.resource_stalls = stalls;
+    }
+    return false;
+}
+
 bool ctrl_take_next(struct ctrl *c, struct port *in, bool (*take)(struct ctrl *, struct msg *))
 {
     struct msg *m;
@@ -240,11 +282,15 @@ bool ctrl_take_next(struct ctrl *c, struct port *in, bool (*take)(struct ctrl *,
         if (take(c, m))
             return true;
         msg_list_push_front(&c->replay, m);
+        if (c->issue_ooo && in == &c->in)
+            return take_bypassing(c, in, 0, take);
     } else if ((m = port_peek(in))) {
         if (take(c, m)) {
             port_pop(in);
             return true;
         }
+        if (c->issue_ooo && in == &c->in && m->req.op < MEM_FENCE)
+            return take_bypassing(c, in, 1, take);
     }
     return false;
 }

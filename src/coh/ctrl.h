@@ -35,6 +35,7 @@ struct ctrl_stats {
     uint64_t stores, atomics, fills;                           /* L1 (atomics: also L2) */
     uint64_t reads, writes, misses, writebacks, acks;          /* L2 */
     uint64_t resource_stalls, protocol_stalls;
+    uint64_t issue_bypasses;   /* L1, l1.issue = out-of-order: requests taken past a stalled one */
 };
 
 struct ctrl_stat;
@@ -62,6 +63,8 @@ struct ctrl {
     /* --- L1 only --- */
     uint32_t merge_max;            /* loads one fill may answer */
     tick_t hit_ps;                 /* hit latency */
+    bool issue_ooo;                /* l1.issue = out-of-order (ctrl_take_next) */
+    bool merge_full_stalls;        /* l1.merge_full = stall (mesi) */
     /* --- L2 only --- */
     struct port pipe;              /* responses in the bank's pipeline (to itself) */
     uint32_t jitter_cycles;        /* l2.jitter_cycles: random extra pipeline delay */
@@ -169,7 +172,15 @@ void ctrl_replay_first(struct ctrl *c, struct msg_list *l);
 void ctrl_set_state(struct coh_ctx *x, unsigned next);
 /* The request stage of a tick: a parked request replays before any new one
  * from `in` (popped only when `take` took it; false: a resource stall, it
- * stays first in line). Returns progress. */
+ * stays first in line). Returns progress.
+ * With l1.issue = out-of-order, an L1 whose waiting request (the replay
+ * list's first, else `in`'s head) stalls on a resource takes instead the
+ * first later ready request of `in` to a line no earlier waiting request is
+ * for; a fence or kernel message, and a request not ready yet, end the search
+ * (nothing passes a fence). Same-line order and fences are what the SM's
+ * memory path promises beyond the model's counters, so every model's order
+ * holds. The other requests tried and refused are not counted as resource
+ * stalls: a stalled tick counts one, as in order. */
 bool ctrl_take_next(struct ctrl *c, struct port *in, bool (*take)(struct ctrl *, struct msg *));
 /* If a message is ready on `p`, pop it and hand it to `take`. Returns progress. */
 bool ctrl_take_one(struct ctrl *c, struct port *p, void (*take)(struct ctrl *, struct msg *));

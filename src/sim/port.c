@@ -110,6 +110,24 @@ struct msg *port_pop(struct port *p)
     return m;
 }
 
+struct msg *port_remove_at(struct port *p, uint32_t i)
+{
+    if (i >= p->n)
+        panic("%s: remove slot %u of %u", p->name, i, p->n);
+    if (!i)
+        return port_pop(p);
+    struct port_slot *s = port_slot_at(p, i);
+    struct msg *m = s->m;
+    p->weight -= s->weight;
+    for (uint32_t k = i; k + 1 < p->n; k++) /* the head stays, so its wake-up stands */
+        *port_slot_at(p, k) = *port_slot_at(p, k + 1);
+    bool was_full = p->n == p->cap;
+    p->n--;
+    if (was_full && p->sender)
+        comp_wake(p->sender);
+    return m;
+}
+
 void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *))
 {
     for (uint32_t i = 0; i < p->n; i++) {

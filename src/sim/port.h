@@ -80,6 +80,9 @@ static inline struct msg *port_peek(const struct port *p)
 /* Remove the head (which port_peek returned). */
 struct msg *port_pop(struct port *p);
 
+/* Remove slot i (0 = head): what was behind it moves up one, in order. */
+struct msg *port_remove_at(struct port *p, uint32_t i);
+
 /* Call fn on every queued message (for dumps). */
 void port_dump(const struct port *p, FILE *out, void (*fn)(const struct msg *, FILE *));
 

@@ -47,6 +47,9 @@ static const struct cfg_opt gpu_opts[] = {
 };
 #undef T
 
+const char *const l1_issue_names[] = {"in-order", "out-of-order", NULL};
+const char *const l1_merge_full_names[] = {"park", "stall", NULL};
+
 #define T struct l1_spec
 static const struct cfg_opt l1_opts[] = {
     CFG_U32("size", T, cache.size_bytes, "32K", 128, 1 << 30, "bytes", "capacity per SM"),
@@ -57,6 +60,16 @@ static const struct cfg_opt l1_opts[] = {
     CFG_U32("mshrs", T, mshrs, "128", 1, 65536, "", "MSHR/TBE entries"),
     CFG_U32("merge_max", T, merge_max, "8", 0, 1024, "",
             "loads merged into one outstanding miss (beyond it they wait)"),
+    CFG_ENUM("issue", T, issue, "in-order", l1_issue_names,
+             "requests from the SM's memory stage: taken in the order sent, one the L1 cannot "
+             "take for want of a resource (an MSHR, a free way, an outgoing port) holding up "
+             "those behind it (in-order), or passed by later ready requests to other lines "
+             "(out-of-order: a fence ends what may pass; docs/ordering.md)"),
+    CFG_ENUM("merge_full", T, merge_full, "park", l1_merge_full_names,
+             "mesi: a load to a line whose fill has merged merge_max loads waits on the line's "
+             "MSHR while the L1 takes later requests (park), or stays at the head of the L1's "
+             "input, holding up every request behind it until the fill (stall: spec 001 Fig. 7's "
+             "memory-pipeline stall)"),
     CFG_END,
 };
 #undef T

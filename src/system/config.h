@@ -48,6 +48,8 @@ struct l1_spec {
     struct cache_spec cache;
     uint32_t mshrs;            /* TBE/MSHR entries */
     uint32_t merge_max;        /* loads merged into one outstanding miss */
+    uint32_t issue;            /* enum l1_issue: may a request pass one stalled on a resource */
+    uint32_t merge_full;       /* enum l1_merge_full: a load past merge_max parks or stalls (mesi) */
 };
 
 struct l2_spec {
@@ -63,6 +65,10 @@ struct l2_spec {
 /* When the nc bank acknowledges a write: once performed, through the access
  * pipeline (a miss: after the fill), or as soon as the bank takes it. */
 enum l2_write_ack { L2_ACK_PERFORMED, L2_ACK_ARRIVAL };
+enum l1_issue { L1_ISSUE_IN_ORDER, L1_ISSUE_OUT_OF_ORDER };
+extern const char *const l1_issue_names[]; /* NULL-terminated */
+enum l1_merge_full { L1_MERGE_FULL_PARK, L1_MERGE_FULL_STALL };
+extern const char *const l1_merge_full_names[]; /* NULL-terminated */
 extern const char *const l2_write_ack_names[]; /* NULL-terminated */
 
 struct coh_spec {

@@ -101,6 +101,39 @@ static void port_delivers_after_latency_and_applies_backpressure(void **state)
     eng_destroy(&e);
 }
 
+/* port_remove_at (l1.issue = out-of-order takes a request past a stalled
+ * head): the others keep their order across the ring's wrap, and the slot
+ * freed in a full port is usable again. */
+static void port_remove_at_keeps_the_rest_in_order(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    struct counter rx = {.budget = 100};
+    comp_init(&rx.c, &e, "rx", &clk, count_tick, NULL);
+    struct port p;
+    port_init(&p, "p", 4, 0, NULL, &rx.c);
+    struct msg m[6];
+    for (int i = 0; i < 4; i++)
+        assert_true(port_send(&p, &m[i]));
+    assert_ptr_equal(port_pop(&p), &m[0]);
+    assert_ptr_equal(port_pop(&p), &m[1]);
+    assert_true(port_send(&p, &m[4]));  /* the ring wraps: 2 3 4 */
+    assert_true(port_send(&p, &m[5]));  /* 2 3 4 5, full */
+    assert_false(port_send(&p, &m[0]));
+    assert_ptr_equal(port_remove_at(&p, 2), &m[4]);
+    assert_int_equal(p.n, 3);
+    assert_true(port_send(&p, &m[0]));  /* 2 3 5 0 */
+    assert_ptr_equal(port_remove_at(&p, 0), &m[2]);
+    assert_ptr_equal(port_pop(&p), &m[3]);
+    assert_ptr_equal(port_pop(&p), &m[5]);
+    assert_ptr_equal(port_pop(&p), &m[0]);
+    assert_int_equal(p.n, 0);
+    port_destroy(&p);
+    eng_destroy(&e);
+}
+
 /* A wake asked for while an earlier tick is pending must survive that tick
  * going back to sleep. */
 struct sleeper {
@@ -230,6 +263,7 @@ int main(void)
         cmocka_unit_test(same_time_events_run_in_insertion_order),
         cmocka_unit_test(component_ticks_on_edges_while_busy_then_sleeps),
         cmocka_unit_test(port_delivers_after_latency_and_applies_backpressure),
+        cmocka_unit_test(port_remove_at_keeps_the_rest_in_order),
         cmocka_unit_test(later_wake_survives_an_earlier_idle_tick),
         cmocka_unit_test(simultaneous_ticks_run_by_rank_after_calls),
         cmocka_unit_test(wake_for_now_of_a_passed_rank_is_the_next_edge),

@@ -2,10 +2,14 @@
  * streamcluster.c - host driver of the streamcluster workload (order set,
  * spec 001 §4): the gain computation (pgain) of Rodinia's streamcluster,
  * launched once per candidate centre. num points of dim float coordinates
- * (structure of arrays), each with a weight, a cost and an assigned centre;
- * candidates are points chosen from the seed. Every warp of every SM loads
- * the candidate's coordinates, the same few lines (the MSHR-merging pattern
- * of spec 001 Fig. 7). Inputs: coordinates uniform in [0, 1), weights in
+ * (structure of arrays), each with a weight, a cost and an assigned centre in
+ * Rodinia's array of 24-byte Point structures (float weight at 0, 64-bit
+ * assign at 8, float cost at 16), so a warp's loads of weight, cost and
+ * assign go to the same six lines (spec 001 §4: independent loads to the same
+ * blocks, the MSHR-merging pattern of Fig. 7). Every warp of every SM also
+ * loads the candidate's coordinates, the same few lines. Until 2026-12 the
+ * weights, costs and assignments were three separate arrays (repro/sc/README.md
+ * keeps that version's numbers). Inputs: coordinates uniform in [0, 1), weights in
  * [1, 2), costs in [0, dim / 4), assignments to 8 centres. The CPU reference
  * does the kernel's float operations in its order (dist = fmaf(diff, diff,
  * dist) per coordinate), so switch_membership, gain and gain_center are
@@ -28,6 +32,7 @@ extern const char wl_ptx_streamcluster[];
 
 #define SC_BLOCK 256u
 #define SC_CENTRES 8u
+#define SC_POINT_BYTES 24u /* struct point of streamcluster.cu */
 
 static float sc_unit(struct rng *r)
 {
@@ -60,16 +65,22 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
     for (uint32_t c = 0; c < SC_CENTRES; c++)
         table[c] = (int32_t)rng_below(&r, num);
 
+    uint8_t *points = calloc(num, SC_POINT_BYTES);
+    panic_if(!points, "out of memory");
+    for (uint32_t i = 0; i < num; i++) {
+        int64_t a = assign[i];
+        memcpy(points + (size_t)i * SC_POINT_BYTES, &weight[i], sizeof(float));
+        memcpy(points + (size_t)i * SC_POINT_BYTES + 8, &a, sizeof a);
+        memcpy(points + (size_t)i * SC_POINT_BYTES + 16, &cost[i], sizeof(float));
+    }
+
     host_load_ptx(h, wl_ptx_streamcluster, "workloads/streamcluster/streamcluster.ptx");
     addr_t dcoord = host_malloc(h, (size_t)num * dim * sizeof(float)),
-           dweight = host_malloc(h, num * sizeof(float)), dcost = host_malloc(h, num * sizeof(float)),
-           dassign = host_malloc(h, num * sizeof(int32_t)),
+           dpoints = host_malloc(h, (size_t)num * SC_POINT_BYTES),
            dtable = host_malloc(h, sizeof table), dsw = host_malloc(h, num),
            dgain = host_malloc(h, num * sizeof(float)), dgc = host_malloc(h, num * sizeof(int32_t));
     host_memcpy_to_dev(h, dcoord, coord, (size_t)num * dim * sizeof(float));
-    host_memcpy_to_dev(h, dweight, weight, num * sizeof(float));
-    host_memcpy_to_dev(h, dcost, cost, num * sizeof(float));
-    host_memcpy_to_dev(h, dassign, assign, num * sizeof(int32_t));
+    host_memcpy_to_dev(h, dpoints, points, (size_t)num * SC_POINT_BYTES);
     host_memcpy_to_dev(h, dtable, table, sizeof table);
     host_memset(h, dsw, 0, num);
 
@@ -78,9 +89,8 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
     for (uint32_t c = 0; c < nc && !rc; c++) {
         uint32_t x = (uint32_t)rng_below(&r, num);
         struct karg args[] = {KARG_I32(num),     KARG_I32(dim),    KARG_I32(x),
-                              KARG_PTR(dcoord),  KARG_PTR(dweight), KARG_PTR(dcost),
-                              KARG_PTR(dassign), KARG_PTR(dtable), KARG_PTR(dsw),
-                              KARG_PTR(dgain),   KARG_PTR(dgc)};
+                              KARG_PTR(dcoord),  KARG_PTR(dpoints), KARG_PTR(dtable),
+                              KARG_PTR(dsw),     KARG_PTR(dgain),   KARG_PTR(dgc)};
         host_launch(h, "pgain", grid, block, 0, args, ARRAY_LEN(args));
         host_memcpy_from_dev(h, gain, dgain, num * sizeof(float));
         host_memcpy_from_dev(h, gc, dgc, num * sizeof(int32_t));
@@ -119,9 +129,7 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
         }
     }
     host_free(h, dcoord);
-    host_free(h, dweight);
-    host_free(h, dcost);
-    host_free(h, dassign);
+    host_free(h, dpoints);
     host_free(h, dtable);
     host_free(h, dsw);
     host_free(h, dgain);
@@ -134,6 +142,7 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
     free(gc);
     free(sw);
     free(want_sw);
+    free(points);
     return rc;
 }
 

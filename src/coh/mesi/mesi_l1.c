@@ -605,15 +605,34 @@ static bool have_room(const struct ctrl *b)
            port_has_room(b->links.net_out[MESI_VNET_WB], 1) && b->tbes.n_used + 2 <= b->tbes.cap;
 }
 
+/* A request served in place: a load of a line held in S, E or M, or a store
+ * to one held in E or M, with nothing outstanding for it. It allocates no TBE
+ * and sends nothing, so with l1.issue = out-of-order it goes ahead while the
+ * worst-case room of have_room is missing (in order, everything waits). */
+static bool served_in_place(struct ctrl *b, const struct msg *m)
+{
+    const struct cache_line *l = cache_find(&b->cache, m->addr);
+    if (!l || tbe_find(&b->tbes, m->addr))
+        return false;
+    if (m->req.op == MEM_LOAD)
+        return l->state == L1_S || l->state == L1_E || l->state == L1_M;
+    return m->req.op == MEM_STORE && (l->state == L1_E || l->state == L1_M);
+}
+
 /* One core request (new or replayed). Returns false on a resource stall (the
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct coh_ctx x;
-    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, have_room(b), NULL);
+    bool room = have_room(b) || (b->issue_ooo && served_in_place(b, m));
+    enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, room, NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
     x.event = classify_core(l1_of(b), &x);
+    if (x.event == L1_MergeFull && b->merge_full_stalls) {
+        b->st.resource_stalls++; /* l1.merge_full = stall: wait here for the fill */
+        return false;
+    }
     if (x.state == L1_I) {
         /* a miss takes its way now: a full set gives up its LRU stable line */
         struct cache_line *way = cache_victim(&b->cache, m->addr, evictable, NULL);
