@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -189,7 +190,7 @@ static void headlines(struct repro *r)
     FILE *o = r->o;
     if (!r->n_paper)
         return;
-    fprintf(o, "\n== The paper's numbers beside gpucoh's ==\n");
+    fprintf(o, "\n== The paper's numbers beside gpucoh's (size %s) ==\n", repro_numbers_size(r));
     fprintf(o,
             "(speedup: %s mean of per-app cycle ratios; traffic: mean of per-app byte ratios;\n"
             " all = %s; '!' = a run's output check failed)\n",
@@ -547,9 +548,9 @@ static void figure(struct repro *r, const struct rp_figure *f)
 {
     FILE *o = r->o;
     if (f->kind == RP_TABLE)
-        fprintf(o, "%s\n", f->title);
+        fprintf(o, "%s (size %s)\n", f->title, repro_numbers_size(r));
     else
-        fprintf(o, "\n== %s ==\n", f->title);
+        fprintf(o, "\n== %s (size %s) ==\n", f->title, repro_numbers_size(r));
     const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
                            ? f->baseline
                        : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
@@ -578,6 +579,18 @@ static void figure(struct repro *r, const struct rp_figure *f)
     }
     if (f->note[0])
         fprintf(o, "%s\n", f->note);
+    for (unsigned i = 0; i < r->d.n_calibs; i++) {
+        const struct rp_calibration *c = &r->d.calibs[i];
+        for (unsigned k = 0; k < c->n_affects; k++)
+            if (!strcmp(c->affects[k], f->id))
+                fprintf(o, "calibration %s%s: %s\n", c->name,
+                        c->after_result ? " (made after a first result was seen)" : "", c->what);
+    }
+}
+
+static const char *verdict_word(int holds)
+{
+    return holds < 0 ? "cannot check" : holds ? "holds" : "does not hold";
 }
 
 static void claims(struct repro *r)
@@ -585,19 +598,183 @@ static void claims(struct repro *r)
     FILE *o = r->o;
     if (!r->d.n_claims)
         return;
-    fprintf(o, "\n== The paper's expected shape, claim by claim ==\n");
+    fprintf(o, "\n== The paper's expected shape, claim by claim (size %s) ==\n",
+            repro_numbers_size(r));
     for (unsigned i = 0; i < r->d.n_claims; i++) {
         const struct rp_claim *c = &r->d.claims[i];
         struct rp_claim_result *x = &r->claims[i];
         double v = cx_eval(c->node, repro_claim_env(r), x->detail, sizeof x->detail);
         x->holds = isnan(v) ? -1 : v != 0;
-        fprintf(o, "[%s] %s%s%s\n",
-                x->holds < 0 ? "cannot check"
-                : x->holds   ? "holds"
-                             : "does not hold",
-                c->text, x->detail[0] ? ": " : "", x->detail);
+        fprintf(o, "[%s] %s%s%s", verdict_word(x->holds), c->text, x->detail[0] ? ": " : "",
+                x->detail);
+        /* its verdict flips when a calibration is undone */
+        for (unsigned k = 0; k < r->d.n_calibs; k++) {
+            const struct rp_calibration *cal = &r->d.calibs[k];
+            char detail[1024];
+            if (!cal->undo.none[0] && x->holds >= 0 &&
+                repro_claim_in(r, i, &cal->undo, detail, sizeof detail) == !x->holds)
+                fprintf(o, " [rests on calibration %s]", cal->name);
+        }
+        fputc('\n', o);
         if (c->paper[0])
             fprintf(o, "    the paper: %s\n", c->paper);
+    }
+}
+
+/* "block lease, tc.lease=fixed:0" */
+static void ablation_name(const struct rp_ablation *ab, char *buf, size_t n)
+{
+    snprintf(buf, n, "block %s%s%s", ab->block, ab->setting[0] ? ", " : "", ab->setting);
+}
+
+static void number(FILE *o, double v)
+{
+    if (isnan(v))
+        fputs("-", o);
+    else
+        fprintf(o, "%.2f", v);
+}
+
+/* One explain entry: its ablation and the number (or the claim) it moves. */
+static void explain_line(struct repro *r, const struct rp_explain *x)
+{
+    FILE *o = r->o;
+    char where[256];
+    ablation_name(&x->ab, where, sizeof where);
+    fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
+    if (x->row_index >= 0) {
+        const struct rp_paper_row *p = &r->paper[x->row_index];
+        double in = repro_row_in(r, p, &x->ab);
+        number(o, p->ours);
+        fputs(" \u2192 ", o);
+        number(o, in);
+        fprintf(o, "; paper %.2f", p->value);
+        if (!isnan(in)) {
+            struct effect e = effect_of(p->value, in, repro_paper_neutral(p->pm));
+            char eff[16];
+            effect_ratio_text(eff, sizeof eff, &e);
+            fprintf(o, " (effect %s)", eff);
+        } else {
+            fputs(" (the block lacks a run it needs)", o);
+        }
+        fputc('\n', o);
+        return;
+    }
+    char detail[1024];
+    int holds = repro_claim_in(r, (unsigned)x->claim_index, &x->ab, detail, sizeof detail);
+    fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(r->claims[x->claim_index].holds),
+            verdict_word(holds), detail[0] ? ": " : "", detail);
+}
+
+/* Every miss - a claim that does not hold, a number in the wrong direction
+ * or with an effect ratio outside 0.5-2 - with the ablations that explain
+ * it, or "unexplained"; then the explains of what is not a miss here. */
+static void misses(struct repro *r)
+{
+    FILE *o = r->o;
+    fprintf(o, "\n== Misses and the ablations that explain them (size %s) ==\n",
+            repro_numbers_size(r));
+    fputs("(a miss: a claim that does not hold, or one of the paper's numbers in the wrong\n"
+          " direction or with an effect ratio outside 0.5-2; an explanation is an ablation, a\n"
+          " sweep block that changes one modelling choice or input, where the number is\n"
+          " computed again: gpucoh's value -> the ablation's; paper's beside it)\n",
+          o);
+    unsigned n_miss = 0, n_unexplained = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        bool header = false;
+        for (unsigned i = 0; i < r->n_paper + r->d.n_claims; i++) {
+            bool is_row = i < r->n_paper;
+            unsigned k = is_row ? i : i - r->n_paper;
+            bool miss = is_row ? effect_miss(&r->paper[k].effect) : r->claims[k].holds == 0;
+            unsigned n_x = 0;
+            for (unsigned e = 0; e < r->d.n_explains; e++)
+                n_x += (unsigned)(is_row ? r->d.explains[e].row_index == (int)k
+                                         : r->d.explains[e].claim_index == (int)k);
+            if (pass == 0 ? !miss : miss || !n_x)
+                continue;
+            if (pass == 1 && !header) {
+                fputs("explained, though not a miss at this size:\n", o);
+                header = true;
+            }
+            if (is_row) {
+                const struct rp_paper_row *p = &r->paper[k];
+                char eff[16];
+                effect_ratio_text(eff, sizeof eff, &p->effect);
+                fprintf(o, "%s %s %s%s%s over %s: paper %.2f, gpucoh ", p->figure, p->set,
+                        p->app, p->app[0] ? " " : "", p->design,
+                        p->baseline[0] ? p->baseline : "-", p->value);
+                number(o, p->ours);
+                fprintf(o, " (%s, effect %s)\n", p->metric, eff);
+            } else {
+                fprintf(o, "claim %s [%s]: %s\n", r->d.claims[k].id,
+                        verdict_word(r->claims[k].holds), r->d.claims[k].text);
+            }
+            n_miss += pass == 0;
+            n_unexplained += pass == 0 && !n_x;
+            if (!n_x)
+                fputs("    unexplained\n", o);
+            for (unsigned e = 0; e < r->d.n_explains; e++) {
+                const struct rp_explain *x = &r->d.explains[e];
+                if (is_row ? x->row_index == (int)k : x->claim_index == (int)k)
+                    explain_line(r, x);
+            }
+        }
+    }
+    fprintf(o, "%u misses, %u of them unexplained\n", n_miss, n_unexplained);
+}
+
+/* Every calibration, and what undoing it changes: claims whose verdict
+ * flips, and the paper's numbers of the figures it affects. */
+static void calibrations(struct repro *r)
+{
+    FILE *o = r->o;
+    if (!r->d.n_calibs)
+        return;
+    fprintf(o, "\n== Calibrations: settings and generators changed to fit (size %s) ==\n",
+            repro_numbers_size(r));
+    for (unsigned i = 0; i < r->d.n_calibs; i++) {
+        const struct rp_calibration *c = &r->d.calibs[i];
+        fprintf(o, "%s: %s\n    why: %s\n    source: %s\n    changed after a first result was "
+                   "seen: %s\n    affects:",
+                c->name, c->what, c->why, c->source, c->after_result ? "yes" : "no");
+        for (unsigned k = 0; k < c->n_affects; k++)
+            fprintf(o, " %s", c->affects[k]);
+        fputc('\n', o);
+        if (c->undo.none[0]) {
+            fprintf(o, "    undone: not measured (%s)\n", c->undo.none);
+            continue;
+        }
+        char where[256];
+        ablation_name(&c->undo, where, sizeof where);
+        fprintf(o, "    undone (%s):\n", where);
+        unsigned shown = 0;
+        for (unsigned k = 0; k < r->d.n_claims; k++) {
+            char detail[1024];
+            int holds = repro_claim_in(r, k, &c->undo, detail, sizeof detail);
+            if (holds < 0 || holds == r->claims[k].holds)
+                continue;
+            fprintf(o, "      claim %s [%s] \u2192 [%s]: rests on this calibration\n",
+                    r->d.claims[k].id, verdict_word(r->claims[k].holds), verdict_word(holds));
+            shown++;
+        }
+        for (unsigned k = 0; k < r->n_paper; k++) {
+            const struct rp_paper_row *p = &r->paper[k];
+            bool affected = false;
+            for (unsigned a = 0; a < c->n_affects && !affected; a++)
+                affected = !strcasecmp(c->affects[a], p->figure);
+            double in = affected ? repro_row_in(r, p, &c->undo) : NAN;
+            if (isnan(in))
+                continue;
+            fprintf(o, "      %s %s %s%s%s over %s: ", p->figure, p->set, p->app,
+                    p->app[0] ? " " : "", p->design, p->baseline[0] ? p->baseline : "-");
+            number(o, p->ours);
+            fprintf(o, " \u2192 %.2f; paper %.2f\n", in, p->value);
+            shown++;
+        }
+        if (!shown)
+            fputs("      no claim's verdict changes, and no number of an affected figure can be "
+                  "computed in it\n",
+                  o);
     }
 }
 
@@ -777,6 +954,8 @@ int repro_render(struct repro *r)
     if (r->d.hook[0])
         repro_hook_find(r->d.hook)->print(r);
     claims(r);
+    misses(r);
+    calibrations(r);
     fprintf(o, "\nfiles: %s/summary.csv, results.csv, report.txt, figures.csv, plot-data.csv,",
             r->out_dir);
     for (unsigned i = 0; i < r->d.n_figures; i++)
