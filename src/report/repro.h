@@ -152,6 +152,7 @@ struct rp_calibration {
     char affects[RP_MAX_FIGURES + RP_MAX_CLAIMS][RP_NAME];
     unsigned n_affects;
     struct rp_ablation undo;
+    char undo_text[512]; /* undo = as written, over its lines */
     unsigned line, affects_line;
 };
 

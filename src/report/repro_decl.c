@@ -226,28 +226,40 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
     return 1;
 }
 
-/* ablation = BLOCK [KEY=V], or (a calibration's undo) none (REASON). */
-static int ablation_value(struct decl_reader *rd, struct rp_ablation *ab, const char *key,
-                          const char *v, bool none_ok)
+/* ablation = BLOCK [KEY=V], or (a calibration's undo) none (REASON): 0, or
+ * -1 with what is wrong in msg. */
+static int ablation_parse(struct rp_ablation *ab, const char *key, const char *v, bool none_ok,
+                          char *msg, size_t n)
 {
-    ab->line = rd->line;
     if (none_ok && !strncmp(v, "none", 4) && (!v[4] || v[4] == ' ')) {
         const char *why = v + 4 + strspn(v + 4, " ");
-        size_t n = strlen(why);
-        if (n < 3 || why[0] != '(' || why[n - 1] != ')')
-            return bad(rd, "%s = %s: expected none (REASON): why it cannot be undone", key, v);
-        snprintf(ab->none, sizeof ab->none, "%.*s", (int)(n - 2), why + 1);
-        return 1;
+        size_t len = strlen(why);
+        if (len < 3 || why[0] != '(' || why[len - 1] != ')') {
+            snprintf(msg, n, "%s = %.200s: expected none (REASON): why it cannot be undone", key, v);
+            return -1;
+        }
+        snprintf(ab->none, sizeof ab->none, "%.*s", (int)(len - 2), why + 1);
+        return 0;
     }
     char block[256] = "", setting[256] = "", extra[8] = "";
     int k = sscanf(v, "%255s %255s %7s", block, setting, extra);
     if (k < 1 || k > 2 || strlen(block) >= sizeof ab->block ||
-        strlen(setting) >= sizeof ab->setting || (k == 2 && !strchr(setting, '=')))
-        return bad(rd, "%s = %s: expected a sweep block, and KEY=V for one of its settings%s",
-                   key, v, none_ok ? " (or none (REASON))" : "");
+        strlen(setting) >= sizeof ab->setting || (k == 2 && !strchr(setting, '='))) {
+        snprintf(msg, n, "%s = %.200s: expected a sweep block, and KEY=V for one of its settings%s",
+                 key, v, none_ok ? " (or none (REASON))" : "");
+        return -1;
+    }
     snprintf(ab->block, sizeof ab->block, "%s", block);
     snprintf(ab->setting, sizeof ab->setting, "%s", setting);
-    return 1;
+    return 0;
+}
+
+static int ablation_value(struct decl_reader *rd, struct rp_ablation *ab, const char *key,
+                          const char *v)
+{
+    char msg[512];
+    ab->line = rd->line;
+    return ablation_parse(ab, key, v, false, msg, sizeof msg) ? bad(rd, "%s", msg) : 1;
 }
 
 static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char *key,
@@ -265,7 +277,7 @@ static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char 
             return bad(rd, "row = %s: too long", v);
         snprintf(x->row, sizeof x->row, "%s", v);
     } else if (!strcmp(key, "ablation"))
-        return ablation_value(rd, &x->ab, key, v, false);
+        return ablation_value(rd, &x->ab, key, v);
     else
         return bad(rd, "[explain %s]: unknown key '%s' (expected claim, row, ablation, text)",
                    x->name, key);
@@ -294,8 +306,12 @@ static int calibration_key(struct decl_reader *rd, struct rp_calibration *c, con
                 return bad(rd, "affects: too many or too long names");
             snprintf(c->affects[c->n_affects++], RP_NAME, "%s", t);
         }
-    } else if (!strcmp(key, "undo"))
-        return ablation_value(rd, &c->undo, key, v, true);
+    } else if (!strcmp(key, "undo")) {
+        /* may continue on indented lines (a reason): parsed once read whole */
+        if (!c->undo_text[0])
+            c->undo.line = rd->line;
+        text_value(rd, c->undo_text, sizeof c->undo_text, key, v);
+    }
     else
         return bad(rd,
                    "[calibration %s]: unknown key '%s' (expected what, why, source, "
@@ -550,7 +566,13 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
         }
     }
     for (unsigned i = 0; i < d->n_calibs; i++) {
-        const struct rp_calibration *c = &d->calibs[i];
+        struct rp_calibration *c = &d->calibs[i];
+        char msg[512];
+        if (c->undo_text[0] &&
+            ablation_parse(&c->undo, "undo", c->undo_text, true, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s:%u: %s", d->path, c->undo.line, msg);
+            return -1;
+        }
         if (!c->what[0] || !c->why[0] || !c->source[0] || c->after_result < 0 ||
             !c->n_affects || (!c->undo.block[0] && !c->undo.none[0])) {
             snprintf(err, errlen,

@@ -618,6 +618,13 @@ static void claims(struct repro *r)
         fputc('\n', o);
         if (c->paper[0])
             fprintf(o, "    the paper: %s\n", c->paper);
+        for (unsigned k = 0; k < r->d.n_calibs; k++) { /* the calibrations it names */
+            const struct rp_calibration *cal = &r->d.calibs[k];
+            for (unsigned a = 0; a < cal->n_affects; a++)
+                if (!strcmp(cal->affects[a], c->id))
+                    fprintf(o, "    calibration %s: %s%s\n", cal->name, cal->what,
+                            cal->undo.none[0] ? " (its effect is not measured)" : "");
+        }
     }
 }
 
