@@ -156,6 +156,16 @@ struct rp_calibration {
     unsigned line, affects_line;
 };
 
+/* [scale_check]: the stored results of two sizes (repro/<name>/results/
+ * <size>/) compared claim by claim and number by number: a verdict is
+ * stable when it is the same at both, an effect ratio when both have the
+ * same sign and are within `factor` of each other. */
+struct rp_scale_check {
+    char sizes[2][16];
+    double factor;
+    unsigned line; /* 0: none declared */
+};
+
 struct rp_decl {
     char path[4096], dir[4096]; /* report.ini and its folder */
     char name[RP_NAME];         /* the folder's name: `gpucoh repro NAME` */
@@ -178,6 +188,7 @@ struct rp_decl {
     unsigned n_explains;
     struct rp_calibration calibs[RP_MAX_CALIBS];
     unsigned n_calibs;
+    struct rp_scale_check scale;
 };
 
 /* How a paper states a number (paper.csv's and headlines.csv's metric

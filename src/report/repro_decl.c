@@ -24,7 +24,8 @@ enum rp_section {
     SEC_FIGURE,
     SEC_CLAIM,
     SEC_EXPLAIN,
-    SEC_CALIBRATION
+    SEC_CALIBRATION,
+    SEC_SCALE_CHECK
 };
 
 struct decl_reader {
@@ -320,6 +321,29 @@ static int calibration_key(struct decl_reader *rd, struct rp_calibration *c, con
     return 1;
 }
 
+static int scale_check_key(struct decl_reader *rd, struct rp_scale_check *sc, const char *key,
+                           const char *v)
+{
+    if (!strcmp(key, "sizes")) {
+        char extra[8] = "";
+        if (sscanf(v, "%15s %15s %7s", sc->sizes[0], sc->sizes[1], extra) != 2 ||
+            !strcmp(sc->sizes[0], sc->sizes[1]))
+            return bad(rd, "sizes = %s: expected two different sizes (tiny quick small paper)", v);
+        for (unsigned k = 0; k < 2; k++)
+            if (strcmp(sc->sizes[k], "tiny") && strcmp(sc->sizes[k], "quick") &&
+                strcmp(sc->sizes[k], "small") && strcmp(sc->sizes[k], "paper"))
+                return bad(rd, "sizes: '%s' is not a size (tiny quick small paper)", sc->sizes[k]);
+    } else if (!strcmp(key, "factor")) {
+        char *end;
+        sc->factor = strtod(v, &end);
+        if (*end || end == v || !(sc->factor > 1))
+            return bad(rd, "factor = %s: expected a number above 1", v);
+    } else {
+        return bad(rd, "[scale_check]: unknown key '%s' (expected sizes, factor)", key);
+    }
+    return 1;
+}
+
 static int on_entry(void *user, const char *section, const char *key, const char *v)
 {
     struct decl_reader *rd = user;
@@ -334,7 +358,10 @@ static int on_entry(void *user, const char *section, const char *key, const char
         bool named = name[0] && strlen(section) == strlen(kind) + 1 + strlen(name);
         if (!strcmp(section, "reproduction"))
             rd->sec = SEC_REPRO;
-        else if (!strcmp(section, "designs"))
+        else if (!strcmp(section, "scale_check")) {
+            rd->sec = SEC_SCALE_CHECK;
+            d->scale.line = rd->section_line;
+        } else if (!strcmp(section, "designs"))
             rd->sec = SEC_DESIGNS;
         else if (named && !strcmp(kind, "set")) {
             if (d->n_sets == RP_MAX_SETS)
@@ -386,8 +413,8 @@ static int on_entry(void *user, const char *section, const char *key, const char
             rd->sec = SEC_NONE;
             bad(rd,
                 "[%s]: unknown section (expected [reproduction], [designs], "
-                "[set NAME], [variant NAME], [figure ID], [claim ID], [explain NAME] or "
-                "[calibration NAME])",
+                "[set NAME], [variant NAME], [figure ID], [claim ID], [explain NAME], "
+                "[calibration NAME] or [scale_check])",
                 section);
             rd->err_line = rd->section_line; /* inih calls back at its first key */
             return 0;
@@ -504,6 +531,9 @@ static int on_entry(void *user, const char *section, const char *key, const char
     case SEC_CALIBRATION:
         ok = calibration_key(rd, &d->calibs[d->n_calibs - 1], key, v);
         break;
+    case SEC_SCALE_CHECK:
+        ok = scale_check_key(rd, &d->scale, key, v);
+        break;
     }
     snprintf(rd->last_key, sizeof rd->last_key, "%s", key);
     return ok;
@@ -556,6 +586,11 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
                      d->claims[i].line, d->claims[i].id);
             return -1;
         }
+    if (d->scale.line && (!d->scale.sizes[0][0] || !(d->scale.factor > 1))) {
+        snprintf(err, errlen, "%s:%u: [scale_check] needs sizes and factor", d->path,
+                 d->scale.line);
+        return -1;
+    }
     for (unsigned i = 0; i < d->n_explains; i++) {
         const struct rp_explain *x = &d->explains[i];
         if ((!x->claim[0] && !x->row[0]) || !x->ab.block[0] || !x->text[0]) {

@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "cli/common.h"
 #include "report/mean.h"
 #include "report/repro_values.h"
@@ -785,6 +786,127 @@ static void calibrations(struct repro *r)
     }
 }
 
+/* ---- the scale check: two sizes' stored results side by side ---- */
+
+/* A claim's verdict in a stored report.txt (1, 0, -1 cannot check; -2 not
+ * found): the line "[VERDICT] TEXT...". */
+static int stored_verdict(const char *report, const char *text)
+{
+    static const char *const marks[] = {"[holds] ", "[does not hold] ", "[cannot check] "};
+    static const int values[] = {1, 0, -1};
+    for (const char *l = report; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        for (unsigned k = 0; k < 3; k++) {
+            size_t m = strlen(marks[k]), t = strlen(text);
+            if (!strncmp(l, marks[k], m) && !strncmp(l + m, text, t) &&
+                (l[m + t] == ':' || l[m + t] == '\n' || l[m + t] == ' ' || !l[m + t]))
+                return values[k];
+        }
+    return -2;
+}
+
+/* A paper.csv row's effect ratio in a stored summary.csv (NaN: none). */
+static double stored_effect(const char *summary, const struct rp_paper_row *p)
+{
+    char key[512];
+    int n = snprintf(key, sizeof key, "%s,%s,%s,%s,%s,%s,", p->figure, p->set, p->app, p->metric,
+                     p->baseline, p->design);
+    for (const char *l = summary; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (strncmp(l, key, (size_t)n))
+            continue;
+        /* after the key: paper,gpucoh,effect_ratio,direction */
+        const char *f = l + n;
+        for (unsigned k = 0; k < 2 && f; k++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        char *end;
+        double v = f ? strtod(f, &end) : NAN;
+        return f && end != f ? v : NAN;
+    }
+    return NAN;
+}
+
+/* "date, commit" from a stored provenance file. */
+static void stored_provenance(const char *text, char *buf, size_t n)
+{
+    char date[64] = "?", commit[160] = "?";
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (!strncmp(l, "date = ", 7))
+            sscanf(l + 7, "%63[^\n]", date);
+        if (!strncmp(l, "commit = ", 9))
+            sscanf(l + 9, "%159[^\n]", commit);
+    }
+    snprintf(buf, n, "%s, commit %s", date, commit);
+}
+
+static void scale_check(struct repro *r)
+{
+    const struct rp_scale_check *sc = &r->d.scale;
+    if (!sc->line)
+        return;
+    FILE *o = r->o;
+    fprintf(o, "\n== Scale check: %s against %s (their stored results) ==\n", sc->sizes[0],
+            sc->sizes[1]);
+    char *report[2], *summary[2], *prov[2];
+    bool have = true;
+    for (unsigned k = 0; k < 2; k++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/results/%s/report.txt", r->d.dir, sc->sizes[k]);
+        report[k] = file_read_text(path, NULL);
+        snprintf(path, sizeof path, "%s/results/%s/summary.csv", r->d.dir, sc->sizes[k]);
+        summary[k] = file_read_text(path, NULL);
+        snprintf(path, sizeof path, "%s/results/%s/provenance", r->d.dir, sc->sizes[k]);
+        prov[k] = file_read_text(path, NULL);
+        if (!report[k] || !summary[k]) {
+            fprintf(o, "no stored results at %s: run gpucoh repro %s --size %s --store\n",
+                    sc->sizes[k], r->d.name, sc->sizes[k]);
+            have = false;
+        } else {
+            char p[256];
+            stored_provenance(prov[k] ? prov[k] : "", p, sizeof p);
+            fprintf(o, "results/%s: %s\n", sc->sizes[k], p);
+        }
+    }
+    if (have) {
+        fprintf(o, "(a verdict is stable when it is the same at both sizes; an effect ratio when both "
+                   "have the same sign\n and are within a factor of %g of each other)\n",
+                sc->factor);
+        unsigned n_claims = 0, stable_claims = 0, n_effects = 0, stable_effects = 0;
+        for (unsigned i = 0; i < r->d.n_claims; i++) {
+            const struct rp_claim *c = &r->d.claims[i];
+            int v[2] = {stored_verdict(report[0], c->text), stored_verdict(report[1], c->text)};
+            if (v[0] == -2 || v[1] == -2) {
+                fprintf(o, "claim %s: not in the stored report at %s\n", c->id,
+                        sc->sizes[v[0] == -2 ? 0 : 1]);
+                continue;
+            }
+            bool stable = v[0] == v[1];
+            n_claims++, stable_claims += stable;
+            fprintf(o, "claim %s: [%s] at %s, [%s] at %s: %s\n", c->id, verdict_word(v[0]),
+                    sc->sizes[0], verdict_word(v[1]), sc->sizes[1], stable ? "stable" : "NOT stable");
+        }
+        for (unsigned k = 0; k < 2; k++)
+            if (!strstr(summary[k], ",effect_ratio,"))
+                fprintf(o, "results/%s has no effect ratios (stored before they were computed)\n",
+                        sc->sizes[k]);
+        for (unsigned i = 0; i < r->n_paper; i++) {
+            const struct rp_paper_row *p = &r->paper[i];
+            double e[2] = {stored_effect(summary[0], p), stored_effect(summary[1], p)};
+            if (isnan(e[0]) || isnan(e[1]))
+                continue; /* n/a at a size: no effect to compare */
+            double lo = fmin(fabs(e[0]), fabs(e[1])), hi = fmax(fabs(e[0]), fabs(e[1]));
+            bool stable = e[0] * e[1] > 0 && hi <= lo * sc->factor;
+            n_effects++, stable_effects += stable;
+            fprintf(o, "%s %s %s%s%s %s over %s: effect %.2f at %s, %.2f at %s: %s\n", p->figure,
+                    p->set, p->app, p->app[0] ? " " : "", p->design, p->metric,
+                    p->baseline[0] ? p->baseline : "-", e[0], sc->sizes[0], e[1], sc->sizes[1],
+                    stable ? "stable" : "NOT stable");
+        }
+        fprintf(o, "%u of %u claims and %u of %u effect ratios stable between %s and %s\n",
+                stable_claims, n_claims, stable_effects, n_effects, sc->sizes[0], sc->sizes[1]);
+    }
+    for (unsigned k = 0; k < 2; k++)
+        free(report[k]), free(summary[k]), free(prov[k]);
+}
+
 /* ---- files ---- */
 
 /* Write a text made with open_memstream as out_dir/name, whole or not at
@@ -963,6 +1085,7 @@ int repro_render(struct repro *r)
     claims(r);
     misses(r);
     calibrations(r);
+    scale_check(r);
     fprintf(o, "\nfiles: %s/summary.csv, results.csv, report.txt, figures.csv, plot-data.csv,",
             r->out_dir);
     for (unsigned i = 0; i < r->d.n_figures; i++)
