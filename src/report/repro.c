@@ -292,8 +292,8 @@ bool repro_have(const struct repro *r, const char *design)
 {
     bool built = false;
     const struct rp_variant *v = repro_variant(r, design);
-    if (v)
-        return block_has(r, v->block, v->design, &built) && built;
+    if (v) /* not run in an ablation: no number from it there */
+        return !r->ablation && block_has(r, v->block, v->design, &built) && built;
     if (r->ablation && block_has(r, r->ablation->block, design, &built))
         return built;
     return block_has(r, r->d.block, design, &built) && built;
@@ -365,6 +365,8 @@ const struct sweep_result *repro_get(const struct repro *r, const char *app, con
                             r->ablation->setting[0] ? r->ablation->setting : NULL);
     if (!v)
         return repro_get_in(r, app, r->d.block, design, NULL);
+    if (r->ablation)
+        return NULL; /* a variant is not run in an ablation */
     const char *setting = v->setting[0] ? v->setting : NULL;
     if (v->fallback[0] && !sweep_find(&r->spec, v->block, app, v->design, setting))
         return repro_get_in(r, app, r->d.block, v->fallback, NULL);

@@ -127,7 +127,8 @@ struct rp_claim {
  * sweeps one) in which a number of the main block is computed again. Each
  * design of the main block is taken from that block where it runs there,
  * else from the main block (an ablation that changes one design's
- * modelling need not rerun its baseline); variants keep their own block. */
+ * modelling need not rerun its baseline). A variant is not run in an
+ * ablation: a number that needs one is unknown there. */
 struct rp_ablation {
     char block[RP_NAME], setting[128];
     char none[256]; /* a calibration's undo = none (REASON): nothing to run */
