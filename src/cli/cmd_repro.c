@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "base/log.h"
 #include "cli/cmd_sweep.h"
@@ -17,12 +18,13 @@
 #include "host/workload.h"
 #include "report/repro.h"
 #include "report/repro_site.h"
+#include "report/repro_store.h"
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
-            "                         [--timeout SECONDS] [--retry-failed] [--lint]\n"
+            "                         [--timeout SECONDS] [--retry-failed] [--lint] [--store]\n"
             "       gpucoh repro all [same options]\n"
             "       gpucoh repro list\n"
             "\n"
@@ -34,7 +36,13 @@ static void usage(FILE *out)
             "gpucoh's with the difference stated, a table per figure, and each claim marked\n"
             "holds / does not hold / cannot check, and for each of the paper's numbers the\n"
             "effect ratio ((gpucoh - 1) / (paper - 1): 1 the paper's effect, 0 none, negative\n"
-            "the wrong direction). Into DIR: report.txt, summary.csv (set,protocol,\n"
+            "the wrong direction); then every miss (a claim that does not hold, a number in\n"
+            "the wrong direction or with an effect ratio outside 0.5-2) with the ablation\n"
+            "that explains it (an [explain] entry: the number computed again in another\n"
+            "sweep block) or `unexplained`, the calibrations ([calibration]: a claim whose\n"
+            "verdict flips when one is undone is flagged), and the scale check\n"
+            "([scale_check]). The header and every table say the size. Into DIR:\n"
+            "report.txt, summary.csv (set,protocol,\n"
             "speedup_hm,traffic_norm; then every paper number with gpucoh's, its effect\n"
             "ratio and direction), results.csv, figures.csv and\n"
             "plot-data.csv (what the plots show), one .svg and .png per figure (drawn by\n"
@@ -63,6 +71,12 @@ static void usage(FILE *out)
             "                      fail, or cannot hold, or says \"within N%%\" and is\n"
             "                      one-sided, is refused: report.ini:LINE, exit 2); the same\n"
             "                      checks run before every reproduction\n"
+            "  --store             also keep the results with the code: repro/NAME/results/SIZE/\n"
+            "                      (report.txt, summary.csv, figures.csv, plot-data.csv and\n"
+            "                      provenance: size, gpucoh commit, date, wall time, host\n"
+            "                      cores), replaced whole or not at all; with all, each\n"
+            "                      reproduction's. The report says the size in its header and\n"
+            "                      every table's title\n"
             "\n"
             "A reproduction is not built when its report.ini says built = no or its sweep\n"
             "names a protocol this gpucoh lacks; `repro NAME` still runs what exists (and\n"
@@ -152,8 +166,19 @@ static bool lint_one(const char *name, const char *size)
     return true;
 }
 
-static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo, FILE *report)
+static double now_s(void)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Run and render one reproduction; with store, keep its results in
+ * repro/NAME/results/SIZE/ (docs/repro.md). */
+static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo, FILE *report,
+                   bool store)
+{
+    double start = now_s();
     int rc = repro_run(r, out, eo);
     if (rc)
         return rc;
@@ -162,10 +187,19 @@ static int run_one(struct repro *r, const char *out, const struct sweep_exec_opt
         fputs(r->text, report);
     if (rc)
         return rc;
+    if (store) {
+        struct repro_store_info info = {.wall_s = now_s() - start, .jobs = eo->jobs};
+        char dest[4400], err[4600];
+        if (repro_store(r, root(), &info, dest, sizeof dest, err, sizeof err)) {
+            fprintf(stderr, "gpucoh repro %s: results not stored: %s\n", r->d.name, err);
+            return EXIT_USAGE;
+        }
+        fprintf(stderr, "repro %s: results stored in %s\n", r->d.name, dest);
+    }
     return r->counts.failed ? EXIT_CHECK_FAILED : 0;
 }
 
-static int cmd_all(const char *out, const char *size, const struct sweep_exec_opts *eo)
+static int cmd_all(const char *out, const char *size, const struct sweep_exec_opts *eo, bool store)
 {
     static char names[64][RP_NAME];
     unsigned n = list_repros(names, 64);
@@ -186,7 +220,7 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
         char dir[4400];
         snprintf(dir, sizeof dir, "%s/%s", out, names[k]);
         fprintf(stderr, "repro %s -> %s\n", names[k], dir);
-        int rc = run_one(e[k].r, dir, eo, NULL);
+        int rc = run_one(e[k].r, dir, eo, NULL, store);
         if (rc == 130)
             return rc;
         e[k].ran = e[k].r->text != NULL;
@@ -216,7 +250,7 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
 int cmd_repro(int argc, char **argv)
 {
     const char *which = NULL, *out = NULL, *size = "small";
-    bool lint = false;
+    bool lint = false, store = false;
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -245,6 +279,8 @@ int cmd_repro(int argc, char **argv)
             eo.retry_failed = true;
         } else if (!strcmp(a, "--lint")) {
             lint = true;
+        } else if (!strcmp(a, "--store")) {
+            store = true;
         } else if (a[0] != '-' && !which) {
             which = a;
         } else {
@@ -282,7 +318,7 @@ int cmd_repro(int argc, char **argv)
         out = out_buf;
     }
     if (!strcmp(which, "all"))
-        return cmd_all(out, size, &eo);
+        return cmd_all(out, size, &eo, store);
     bool known = false;
     for (unsigned k = 0; k < n && !known; k++)
         known = !strcmp(names[k], which);
@@ -300,7 +336,7 @@ int cmd_repro(int argc, char **argv)
     open_or_die(&r, which, size);
     if (!r.d.built)
         fatal("repro %s: not built (%s/report.ini says built = no)", which, r.d.dir);
-    int rc = run_one(&r, out, &eo, stdout);
+    int rc = run_one(&r, out, &eo, stdout, store);
     repro_close(&r);
     return rc;
 }

@@ -292,8 +292,10 @@ bool repro_have(const struct repro *r, const char *design)
 {
     bool built = false;
     const struct rp_variant *v = repro_variant(r, design);
-    if (v)
-        return block_has(r, v->block, v->design, &built) && built;
+    if (v) /* not run in an ablation: no number from it there */
+        return !r->ablation && block_has(r, v->block, v->design, &built) && built;
+    if (r->ablation && block_has(r, r->ablation->block, design, &built))
+        return built;
     return block_has(r, r->d.block, design, &built) && built;
 }
 
@@ -357,8 +359,14 @@ const struct sweep_result *repro_get_in(const struct repro *r, const char *app, 
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design)
 {
     const struct rp_variant *v = repro_variant(r, design);
+    bool built;
+    if (!v && r->ablation && block_has(r, r->ablation->block, design, &built))
+        return repro_get_in(r, app, r->ablation->block, design,
+                            r->ablation->setting[0] ? r->ablation->setting : NULL);
     if (!v)
         return repro_get_in(r, app, r->d.block, design, NULL);
+    if (r->ablation)
+        return NULL; /* a variant is not run in an ablation */
     const char *setting = v->setting[0] ? v->setting : NULL;
     if (v->fallback[0] && !sweep_find(&r->spec, v->block, app, v->design, setting))
         return repro_get_in(r, app, r->d.block, v->fallback, NULL);
@@ -500,12 +508,73 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
     return best; /* "up to": the set's largest app's */
 }
 
-void repro_evidence(const struct repro *r, const char *set, const char *metric,
-                    const char *baseline, const char *design, const struct effect *e, char *buf,
-                    size_t n)
+/* A number of paper.csv computed again in an ablation: NaN when the
+ * ablation's block lacks a run it needs. */
+double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab)
 {
-    (void)r, (void)set, (void)metric, (void)baseline, (void)design;
+    unsigned used, total;
+    const struct rp_ablation *was = r->ablation;
+    r->ablation = ab;
+    double v = NAN;
+    if ((!p->baseline[0] || repro_have(r, p->baseline)) && repro_have(r, p->design))
+        v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
+                              &total, NULL) /
+            p->divisor;
+    r->ablation = was;
+    return v;
+}
+
+/* A claim evaluated again in an ablation: 1 holds, 0 not, -1 cannot check;
+ * its values into detail. */
+int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
+                   size_t n)
+{
+    const struct rp_ablation *was = r->ablation;
+    r->ablation = ab;
+    double v = cx_eval(r->d.claims[claim].node, repro_claim_env(r), detail, n);
+    r->ablation = was;
+    return isnan(v) ? -1 : v != 0;
+}
+
+/* "fig7a,inter,,speedup_hm,nol1,tcw": a row of paper.csv by its columns. */
+static void row_key(const struct rp_paper_row *p, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s,%s,%s,%s,%s,%s", p->figure, p->set, p->app, p->metric, p->baseline,
+             p->design);
+}
+
+void repro_evidence(struct repro *r, const char *set, const char *metric, const char *baseline,
+                    const char *design, const struct effect *e, char *buf, size_t n)
+{
+    /* an explain of a paper.csv row stating the same number (any figure) */
+    for (unsigned i = 0; i < r->d.n_explains; i++) {
+        const struct rp_explain *x = &r->d.explains[i];
+        if (x->row_index < 0)
+            continue;
+        const struct rp_paper_row *p = &r->paper[x->row_index];
+        if (p->app[0] || strcmp(p->set, set) || strcmp(p->metric, metric) ||
+            strcmp(p->baseline, baseline) || strcmp(p->design, design))
+            continue;
+        double in = repro_row_in(r, p, &x->ab);
+        unsigned used, total;
+        double ours = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
+                                        p->design, &used, &total, NULL) /
+                      p->divisor;
+        if (isnan(in))
+            snprintf(buf, n, "%s: not measured", x->name);
+        else
+            snprintf(buf, n, "%s: %.2f \u2192 %.2f", x->name, ours, in);
+        return;
+    }
     snprintf(buf, n, "%s", effect_miss(e) ? "unexplained" : "\u2014");
+}
+
+const char *repro_numbers_size(const struct repro *r)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, r->d.block))
+            return r->spec.runs[i].size;
+    return r->size;
 }
 
 /* ---- opening ---- */
@@ -787,6 +856,88 @@ const struct cx_env *repro_claim_env(struct repro *r)
     return &env;
 }
 
+/* An ablation's block is a block of the sweep that runs a configuration of
+ * the main block (it is looked up in its place), and its setting one the
+ * block sets. */
+static int check_ablation(struct repro *r, const struct rp_ablation *ab, const char *what,
+                          char *err, size_t errlen)
+{
+    const struct rp_decl *d = &r->d;
+    if (ab->none[0])
+        return 0;
+    bool known = false, shared = false, built;
+    for (unsigned i = 0; i < r->spec.n_runs && !known; i++)
+        known = !strcmp(r->spec.runs[i].block, ab->block);
+    for (unsigned i = 0; i < r->spec.n_missing && !known; i++)
+        known = !strcmp(r->spec.missing[i].block, ab->block);
+    if (!known || !strcmp(ab->block, d->block))
+        AT(ab->line, "%s: '%s' is not a sweep block of %s other than the main block '%s'", what,
+           ab->block, d->sweep, d->block);
+    for (unsigned k = 0; k < r->n_cfgs && !shared; k++)
+        shared = block_has(r, ab->block, r->cfgs[k], &built);
+    if (!shared)
+        AT(ab->line, "%s: block '%s' runs none of the main block's configurations", what,
+           ab->block);
+    if (ab->setting[0]) {
+        bool found = false;
+        for (unsigned i = 0; i < r->spec.n_runs && !found; i++)
+            if (!strcmp(r->spec.runs[i].block, ab->block))
+                for (unsigned k = 0; k < r->spec.runs[i].n_settings && !found; k++)
+                    found = !strcmp(r->spec.runs[i].settings[k], ab->setting);
+        if (!found)
+            AT(ab->line, "%s: block '%s' has no setting %s", what, ab->block, ab->setting);
+    }
+    return 0;
+}
+
+/* [explain] and [calibration] entries: what they name exists. */
+static int check_ablations(struct repro *r, char *err, size_t errlen)
+{
+    struct rp_decl *d = &r->d;
+    char what[128];
+    for (unsigned i = 0; i < d->n_explains; i++) {
+        struct rp_explain *x = &d->explains[i];
+        for (unsigned k = 0; k < d->n_claims && x->claim[0]; k++)
+            if (!strcmp(d->claims[k].id, x->claim))
+                x->claim_index = (int)k;
+        for (unsigned k = 0; k < r->n_paper && x->row[0]; k++) {
+            char key[512];
+            row_key(&r->paper[k], key, sizeof key);
+            if (!strcmp(key, x->row))
+                x->row_index = (int)k;
+        }
+        if (x->claim[0] && x->claim_index < 0)
+            AT(x->target_line, "[explain %s]: claim '%s': no such [claim]", x->name, x->claim);
+        if (x->row[0] && x->row_index < 0)
+            AT(x->target_line,
+               "[explain %s]: row '%s': no such row of %s "
+               "(figure,set,app,metric,baseline,design)",
+               x->name, x->row, d->numbers);
+        snprintf(what, sizeof what, "[explain %s] ablation", x->name);
+        if (check_ablation(r, &x->ab, what, err, errlen))
+            return -1;
+    }
+    for (unsigned i = 0; i < d->n_calibs; i++) {
+        const struct rp_calibration *c = &d->calibs[i];
+        for (unsigned k = 0; k < c->n_affects; k++)
+            if (!repro_figure(r, c->affects[k]) && repro_claim_index(r, c->affects[k]) < 0)
+                AT(c->affects_line, "[calibration %s]: affects '%s': no such figure or claim",
+                   c->name, c->affects[k]);
+        snprintf(what, sizeof what, "[calibration %s] undo", c->name);
+        if (check_ablation(r, &c->undo, what, err, errlen))
+            return -1;
+    }
+    return 0;
+}
+
+int repro_claim_index(const struct repro *r, const char *id)
+{
+    for (unsigned k = 0; k < r->d.n_claims; k++)
+        if (!strcmp(r->d.claims[k].id, id))
+            return (int)k;
+    return -1;
+}
+
 int repro_open(struct repro *r, const char *dir, const char *size, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
@@ -858,6 +1009,8 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
     snprintf(path, sizeof path, "%s/%s", d->dir, d->numbers);
     if (repro_csv_rows(path, 8, "figure,set,app,metric,baseline,design,value,note", paper_row, r,
                        err, errlen))
+        return -1;
+    if (check_ablations(r, err, errlen))
         return -1;
     /* every claim must be able to fail (and to hold): claim_lint.c */
     return repro_lint_claims(r, err, errlen) ? -1 : 0;

@@ -32,6 +32,8 @@
 #define RP_MAX_APPS     64
 #define RP_MAX_X        32
 #define RP_MAX_PARTS    12
+#define RP_MAX_EXPLAINS 24
+#define RP_MAX_CALIBS   8
 #define RP_NAME         64
 
 enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
@@ -121,6 +123,50 @@ struct rp_claim {
     struct cx_node *node;
 };
 
+/* An ablation: another sweep block (at one of its settings, KEY=V, when it
+ * sweeps one) in which a number of the main block is computed again. Each
+ * design of the main block is taken from that block where it runs there,
+ * else from the main block (an ablation that changes one design's
+ * modelling need not rerun its baseline). A variant is not run in an
+ * ablation: a number that needs one is unknown there. */
+struct rp_ablation {
+    char block[RP_NAME], setting[128];
+    char none[256]; /* a calibration's undo = none (REASON): nothing to run */
+    unsigned line;  /* of block = (or undo =) */
+};
+
+/* [explain NAME]: the ablation that explains a miss, a claim or a row of
+ * paper.csv (figure,set,app,metric,baseline,design), and what it changes. */
+struct rp_explain {
+    char name[RP_NAME], claim[RP_NAME], row[256], text[512];
+    struct rp_ablation ab;
+    unsigned line, target_line;
+    int claim_index, row_index; /* resolved by repro_open; -1 none */
+};
+
+/* [calibration NAME]: a parameter or generator changed to fit, why, from
+ * which source, whether after a first result was seen, the figures and
+ * claims it affects, and the ablation that undoes it. */
+struct rp_calibration {
+    char name[RP_NAME], what[512], why[1024], source[512];
+    int after_result; /* 1 yes, 0 no, -1 not said */
+    char affects[RP_MAX_FIGURES + RP_MAX_CLAIMS][RP_NAME];
+    unsigned n_affects;
+    struct rp_ablation undo;
+    char undo_text[512]; /* undo = as written, over its lines */
+    unsigned line, affects_line;
+};
+
+/* [scale_check]: the stored results of two sizes (repro/<name>/results/
+ * <size>/) compared claim by claim and number by number: a verdict is
+ * stable when it is the same at both, an effect ratio when both have the
+ * same sign and are within `factor` of each other. */
+struct rp_scale_check {
+    char sizes[2][16];
+    double factor;
+    unsigned line; /* 0: none declared */
+};
+
 struct rp_decl {
     char path[4096], dir[4096]; /* report.ini and its folder */
     char name[RP_NAME];         /* the folder's name: `gpucoh repro NAME` */
@@ -139,6 +185,11 @@ struct rp_decl {
     unsigned n_figures;
     struct rp_claim claims[RP_MAX_CLAIMS];
     unsigned n_claims;
+    struct rp_explain explains[RP_MAX_EXPLAINS];
+    unsigned n_explains;
+    struct rp_calibration calibs[RP_MAX_CALIBS];
+    unsigned n_calibs;
+    struct rp_scale_check scale;
 };
 
 /* How a paper states a number (paper.csv's and headlines.csv's metric
@@ -187,6 +238,9 @@ struct repro {
     struct rp_paper_row paper[RP_MAX_PAPER];
     unsigned n_paper;
     struct rp_claim_result claims[RP_MAX_CLAIMS];
+    /* while set, the main block's designs are looked up in this ablation's
+     * block first (repro_get): a number computed again there */
+    const struct rp_ablation *ablation;
     FILE *o;    /* the text report while it is written */
     FILE *plot; /* plot-data.csv while it is written */
     char *text; /* the text report */

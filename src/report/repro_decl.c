@@ -15,7 +15,18 @@
 
 #include "report/repro.h"
 
-enum rp_section { SEC_NONE, SEC_REPRO, SEC_DESIGNS, SEC_SET, SEC_VARIANT, SEC_FIGURE, SEC_CLAIM };
+enum rp_section {
+    SEC_NONE,
+    SEC_REPRO,
+    SEC_DESIGNS,
+    SEC_SET,
+    SEC_VARIANT,
+    SEC_FIGURE,
+    SEC_CLAIM,
+    SEC_EXPLAIN,
+    SEC_CALIBRATION,
+    SEC_SCALE_CHECK
+};
 
 struct decl_reader {
     FILE *f;
@@ -216,6 +227,123 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
     return 1;
 }
 
+/* ablation = BLOCK [KEY=V], or (a calibration's undo) none (REASON): 0, or
+ * -1 with what is wrong in msg. */
+static int ablation_parse(struct rp_ablation *ab, const char *key, const char *v, bool none_ok,
+                          char *msg, size_t n)
+{
+    if (none_ok && !strncmp(v, "none", 4) && (!v[4] || v[4] == ' ')) {
+        const char *why = v + 4 + strspn(v + 4, " ");
+        size_t len = strlen(why);
+        if (len < 3 || why[0] != '(' || why[len - 1] != ')') {
+            snprintf(msg, n, "%s = %.200s: expected none (REASON): why it cannot be undone", key, v);
+            return -1;
+        }
+        snprintf(ab->none, sizeof ab->none, "%.*s", (int)(len - 2), why + 1);
+        return 0;
+    }
+    char block[256] = "", setting[256] = "", extra[8] = "";
+    int k = sscanf(v, "%255s %255s %7s", block, setting, extra);
+    if (k < 1 || k > 2 || strlen(block) >= sizeof ab->block ||
+        strlen(setting) >= sizeof ab->setting || (k == 2 && !strchr(setting, '='))) {
+        snprintf(msg, n, "%s = %.200s: expected a sweep block, and KEY=V for one of its settings%s",
+                 key, v, none_ok ? " (or none (REASON))" : "");
+        return -1;
+    }
+    snprintf(ab->block, sizeof ab->block, "%s", block);
+    snprintf(ab->setting, sizeof ab->setting, "%s", setting);
+    return 0;
+}
+
+static int ablation_value(struct decl_reader *rd, struct rp_ablation *ab, const char *key,
+                          const char *v)
+{
+    char msg[512];
+    ab->line = rd->line;
+    return ablation_parse(ab, key, v, false, msg, sizeof msg) ? bad(rd, "%s", msg) : 1;
+}
+
+static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char *key,
+                       const char *v)
+{
+    if (!strcmp(key, "text"))
+        text_value(rd, x->text, sizeof x->text, key, v);
+    else if (!strcmp(key, "claim") || !strcmp(key, "row")) {
+        if (x->claim[0] || x->row[0])
+            return bad(rd, "[explain %s]: one claim or row per explain", x->name);
+        x->target_line = rd->line;
+        if (key[0] == 'c')
+            return name_value(rd, x->claim, sizeof x->claim, key, v);
+        if (strlen(v) >= sizeof x->row)
+            return bad(rd, "row = %s: too long", v);
+        snprintf(x->row, sizeof x->row, "%s", v);
+    } else if (!strcmp(key, "ablation"))
+        return ablation_value(rd, &x->ab, key, v);
+    else
+        return bad(rd, "[explain %s]: unknown key '%s' (expected claim, row, ablation, text)",
+                   x->name, key);
+    return 1;
+}
+
+static int calibration_key(struct decl_reader *rd, struct rp_calibration *c, const char *key,
+                           const char *v)
+{
+    if (!strcmp(key, "what"))
+        text_value(rd, c->what, sizeof c->what, key, v);
+    else if (!strcmp(key, "why"))
+        text_value(rd, c->why, sizeof c->why, key, v);
+    else if (!strcmp(key, "source"))
+        text_value(rd, c->source, sizeof c->source, key, v);
+    else if (!strcmp(key, "after_result")) {
+        if (strcmp(v, "yes") && strcmp(v, "no"))
+            return bad(rd, "after_result = %s: expected yes or no", v);
+        c->after_result = !strcmp(v, "yes");
+    } else if (!strcmp(key, "affects")) {
+        char buf[1024];
+        snprintf(buf, sizeof buf, "%s", v);
+        c->affects_line = c->affects_line ? c->affects_line : rd->line;
+        for (char *t = strtok(buf, " \t,"); t; t = strtok(NULL, " \t,")) {
+            if (c->n_affects == sizeof c->affects / sizeof c->affects[0] || strlen(t) >= RP_NAME)
+                return bad(rd, "affects: too many or too long names");
+            snprintf(c->affects[c->n_affects++], RP_NAME, "%s", t);
+        }
+    } else if (!strcmp(key, "undo")) {
+        /* may continue on indented lines (a reason): parsed once read whole */
+        if (!c->undo_text[0])
+            c->undo.line = rd->line;
+        text_value(rd, c->undo_text, sizeof c->undo_text, key, v);
+    }
+    else
+        return bad(rd,
+                   "[calibration %s]: unknown key '%s' (expected what, why, source, "
+                   "after_result, affects, undo)",
+                   c->name, key);
+    return 1;
+}
+
+static int scale_check_key(struct decl_reader *rd, struct rp_scale_check *sc, const char *key,
+                           const char *v)
+{
+    if (!strcmp(key, "sizes")) {
+        char extra[8] = "";
+        if (sscanf(v, "%15s %15s %7s", sc->sizes[0], sc->sizes[1], extra) != 2 ||
+            !strcmp(sc->sizes[0], sc->sizes[1]))
+            return bad(rd, "sizes = %s: expected two different sizes (tiny quick small paper)", v);
+        for (unsigned k = 0; k < 2; k++)
+            if (strcmp(sc->sizes[k], "tiny") && strcmp(sc->sizes[k], "quick") &&
+                strcmp(sc->sizes[k], "small") && strcmp(sc->sizes[k], "paper"))
+                return bad(rd, "sizes: '%s' is not a size (tiny quick small paper)", sc->sizes[k]);
+    } else if (!strcmp(key, "factor")) {
+        char *end;
+        sc->factor = strtod(v, &end);
+        if (*end || end == v || !(sc->factor > 1))
+            return bad(rd, "factor = %s: expected a number above 1", v);
+    } else {
+        return bad(rd, "[scale_check]: unknown key '%s' (expected sizes, factor)", key);
+    }
+    return 1;
+}
+
 static int on_entry(void *user, const char *section, const char *key, const char *v)
 {
     struct decl_reader *rd = user;
@@ -230,7 +358,10 @@ static int on_entry(void *user, const char *section, const char *key, const char
         bool named = name[0] && strlen(section) == strlen(kind) + 1 + strlen(name);
         if (!strcmp(section, "reproduction"))
             rd->sec = SEC_REPRO;
-        else if (!strcmp(section, "designs"))
+        else if (!strcmp(section, "scale_check")) {
+            rd->sec = SEC_SCALE_CHECK;
+            d->scale.line = rd->section_line;
+        } else if (!strcmp(section, "designs"))
             rd->sec = SEC_DESIGNS;
         else if (named && !strcmp(kind, "set")) {
             if (d->n_sets == RP_MAX_SETS)
@@ -262,11 +393,28 @@ static int on_entry(void *user, const char *section, const char *key, const char
             struct rp_claim *c = &d->claims[d->n_claims++];
             memcpy(c->id, name, strlen(name) + 1); /* checked shorter */
             c->line = rd->section_line;
+        } else if (named && !strcmp(kind, "explain")) {
+            if (d->n_explains == RP_MAX_EXPLAINS)
+                return bad(rd, "at most %d explains", RP_MAX_EXPLAINS);
+            rd->sec = SEC_EXPLAIN;
+            struct rp_explain *x = &d->explains[d->n_explains++];
+            memcpy(x->name, name, strlen(name) + 1); /* checked shorter */
+            x->line = rd->section_line;
+            x->claim_index = x->row_index = -1;
+        } else if (named && !strcmp(kind, "calibration")) {
+            if (d->n_calibs == RP_MAX_CALIBS)
+                return bad(rd, "at most %d calibrations", RP_MAX_CALIBS);
+            rd->sec = SEC_CALIBRATION;
+            struct rp_calibration *c = &d->calibs[d->n_calibs++];
+            memcpy(c->name, name, strlen(name) + 1); /* checked shorter */
+            c->line = rd->section_line;
+            c->after_result = -1;
         } else {
             rd->sec = SEC_NONE;
             bad(rd,
                 "[%s]: unknown section (expected [reproduction], [designs], "
-                "[set NAME], [variant NAME], [figure ID] or [claim ID])",
+                "[set NAME], [variant NAME], [figure ID], [claim ID], [explain NAME], "
+                "[calibration NAME] or [scale_check])",
                 section);
             rd->err_line = rd->section_line; /* inih calls back at its first key */
             return 0;
@@ -377,6 +525,15 @@ static int on_entry(void *user, const char *section, const char *key, const char
                      c->id, key);
         break;
     }
+    case SEC_EXPLAIN:
+        ok = explain_key(rd, &d->explains[d->n_explains - 1], key, v);
+        break;
+    case SEC_CALIBRATION:
+        ok = calibration_key(rd, &d->calibs[d->n_calibs - 1], key, v);
+        break;
+    case SEC_SCALE_CHECK:
+        ok = scale_check_key(rd, &d->scale, key, v);
+        break;
     }
     snprintf(rd->last_key, sizeof rd->last_key, "%s", key);
     return ok;
@@ -429,6 +586,37 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
                      d->claims[i].line, d->claims[i].id);
             return -1;
         }
+    if (d->scale.line && (!d->scale.sizes[0][0] || !(d->scale.factor > 1))) {
+        snprintf(err, errlen, "%s:%u: [scale_check] needs sizes and factor", d->path,
+                 d->scale.line);
+        return -1;
+    }
+    for (unsigned i = 0; i < d->n_explains; i++) {
+        const struct rp_explain *x = &d->explains[i];
+        if ((!x->claim[0] && !x->row[0]) || !x->ab.block[0] || !x->text[0]) {
+            snprintf(err, errlen,
+                     "%s:%u: [explain %s] needs a claim or row, an ablation and its text", d->path,
+                     x->line, x->name);
+            return -1;
+        }
+    }
+    for (unsigned i = 0; i < d->n_calibs; i++) {
+        struct rp_calibration *c = &d->calibs[i];
+        char msg[512];
+        if (c->undo_text[0] &&
+            ablation_parse(&c->undo, "undo", c->undo_text, true, msg, sizeof msg)) {
+            snprintf(err, errlen, "%s:%u: %s", d->path, c->undo.line, msg);
+            return -1;
+        }
+        if (!c->what[0] || !c->why[0] || !c->source[0] || c->after_result < 0 ||
+            !c->n_affects || (!c->undo.block[0] && !c->undo.none[0])) {
+            snprintf(err, errlen,
+                     "%s:%u: [calibration %s] needs what, why, source, after_result, affects and "
+                     "undo",
+                     d->path, c->line, c->name);
+            return -1;
+        }
+    }
     return 0;
 }
 

@@ -83,18 +83,9 @@ struct headline {
     char why[160];
     struct effect effect;
     char size[16];     /* the size its reproduction ran at ("" without a number) */
-    char evidence[64]; /* a miss: what explains it ("unexplained"); else "—" */
+    char evidence[128]; /* an explain's ablation and its effect; a miss without one:
+                           "unexplained"; else "—" */
 };
-
-/* The size a reproduction's numbers come from: its main block's runs' (a
- * frames block has one, "frame"), else the size asked for. */
-static const char *numbers_size(const struct repro *r)
-{
-    for (unsigned i = 0; i < r->spec.n_runs; i++)
-        if (!strcmp(r->spec.runs[i].block, r->d.block))
-            return r->spec.runs[i].size;
-    return r->size;
-}
 
 static const char *effect_css(const struct headline *x)
 {
@@ -417,9 +408,10 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
             const struct rp_paper_metric *pm = repro_paper_metric(x->metric);
             x->effect = effect_of(x->value, x->ours, pm ? repro_paper_neutral(pm) : 1);
             if (!isnan(x->ours)) {
-                snprintf(x->size, sizeof x->size, "%s", numbers_size(e[k].r));
-                repro_evidence(e[k].r, x->set, x->metric, x->baseline, x->design, &x->effect,
-                               x->evidence, sizeof x->evidence);
+                snprintf(x->size, sizeof x->size, "%s", repro_numbers_size(e[k].r));
+                repro_evidence(e[k].r, x->set, x->metric, headline_design(e[k].r, x->baseline),
+                               headline_design(e[k].r, x->design), &x->effect, x->evidence,
+                               sizeof x->evidence);
             }
             break;
         }

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "base/file.h"
 #include "cli/common.h"
 #include "report/mean.h"
 #include "report/repro_values.h"
@@ -189,7 +190,7 @@ static void headlines(struct repro *r)
     FILE *o = r->o;
     if (!r->n_paper)
         return;
-    fprintf(o, "\n== The paper's numbers beside gpucoh's ==\n");
+    fprintf(o, "\n== The paper's numbers beside gpucoh's (size %s) ==\n", repro_numbers_size(r));
     fprintf(o,
             "(speedup: %s mean of per-app cycle ratios; traffic: mean of per-app byte ratios;\n"
             " all = %s; '!' = a run's output check failed)\n",
@@ -547,9 +548,9 @@ static void figure(struct repro *r, const struct rp_figure *f)
 {
     FILE *o = r->o;
     if (f->kind == RP_TABLE)
-        fprintf(o, "%s\n", f->title);
+        fprintf(o, "%s (size %s)\n", f->title, repro_numbers_size(r));
     else
-        fprintf(o, "\n== %s ==\n", f->title);
+        fprintf(o, "\n== %s (size %s) ==\n", f->title, repro_numbers_size(r));
     const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
                            ? f->baseline
                        : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
@@ -578,6 +579,18 @@ static void figure(struct repro *r, const struct rp_figure *f)
     }
     if (f->note[0])
         fprintf(o, "%s\n", f->note);
+    for (unsigned i = 0; i < r->d.n_calibs; i++) {
+        const struct rp_calibration *c = &r->d.calibs[i];
+        for (unsigned k = 0; k < c->n_affects; k++)
+            if (!strcmp(c->affects[k], f->id))
+                fprintf(o, "calibration %s%s: %s\n", c->name,
+                        c->after_result ? " (made after a first result was seen)" : "", c->what);
+    }
+}
+
+static const char *verdict_word(int holds)
+{
+    return holds < 0 ? "cannot check" : holds ? "holds" : "does not hold";
 }
 
 static void claims(struct repro *r)
@@ -585,20 +598,307 @@ static void claims(struct repro *r)
     FILE *o = r->o;
     if (!r->d.n_claims)
         return;
-    fprintf(o, "\n== The paper's expected shape, claim by claim ==\n");
+    fprintf(o, "\n== The paper's expected shape, claim by claim (size %s) ==\n",
+            repro_numbers_size(r));
     for (unsigned i = 0; i < r->d.n_claims; i++) {
         const struct rp_claim *c = &r->d.claims[i];
         struct rp_claim_result *x = &r->claims[i];
         double v = cx_eval(c->node, repro_claim_env(r), x->detail, sizeof x->detail);
         x->holds = isnan(v) ? -1 : v != 0;
-        fprintf(o, "[%s] %s%s%s\n",
-                x->holds < 0 ? "cannot check"
-                : x->holds   ? "holds"
-                             : "does not hold",
-                c->text, x->detail[0] ? ": " : "", x->detail);
+        fprintf(o, "[%s] %s%s%s", verdict_word(x->holds), c->text, x->detail[0] ? ": " : "",
+                x->detail);
+        /* its verdict flips when a calibration is undone */
+        for (unsigned k = 0; k < r->d.n_calibs; k++) {
+            const struct rp_calibration *cal = &r->d.calibs[k];
+            char detail[1024];
+            if (!cal->undo.none[0] && x->holds >= 0 &&
+                repro_claim_in(r, i, &cal->undo, detail, sizeof detail) == !x->holds)
+                fprintf(o, " [rests on calibration %s]", cal->name);
+        }
+        fputc('\n', o);
         if (c->paper[0])
             fprintf(o, "    the paper: %s\n", c->paper);
+        for (unsigned k = 0; k < r->d.n_calibs; k++) { /* the calibrations it names */
+            const struct rp_calibration *cal = &r->d.calibs[k];
+            for (unsigned a = 0; a < cal->n_affects; a++)
+                if (!strcmp(cal->affects[a], c->id))
+                    fprintf(o, "    calibration %s: %s%s\n", cal->name, cal->what,
+                            cal->undo.none[0] ? " (its effect is not measured)" : "");
+        }
     }
+}
+
+/* "block lease, tc.lease=fixed:0" */
+static void ablation_name(const struct rp_ablation *ab, char *buf, size_t n)
+{
+    snprintf(buf, n, "block %s%s%s", ab->block, ab->setting[0] ? ", " : "", ab->setting);
+}
+
+static void number(FILE *o, double v)
+{
+    if (isnan(v))
+        fputs("-", o);
+    else
+        fprintf(o, "%.2f", v);
+}
+
+/* One explain entry: its ablation and the number (or the claim) it moves. */
+static void explain_line(struct repro *r, const struct rp_explain *x)
+{
+    FILE *o = r->o;
+    char where[256];
+    ablation_name(&x->ab, where, sizeof where);
+    fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
+    if (x->row_index >= 0) {
+        const struct rp_paper_row *p = &r->paper[x->row_index];
+        double in = repro_row_in(r, p, &x->ab);
+        number(o, p->ours);
+        fputs(" \u2192 ", o);
+        number(o, in);
+        fprintf(o, "; paper %.2f", p->value);
+        if (!isnan(in)) {
+            struct effect e = effect_of(p->value, in, repro_paper_neutral(p->pm));
+            char eff[16];
+            effect_ratio_text(eff, sizeof eff, &e);
+            fprintf(o, " (effect %s)", eff);
+        } else {
+            fputs(" (the block lacks a run it needs)", o);
+        }
+        fputc('\n', o);
+        return;
+    }
+    char detail[1024];
+    int holds = repro_claim_in(r, (unsigned)x->claim_index, &x->ab, detail, sizeof detail);
+    fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(r->claims[x->claim_index].holds),
+            verdict_word(holds), detail[0] ? ": " : "", detail);
+}
+
+/* Every miss - a claim that does not hold, a number in the wrong direction
+ * or with an effect ratio outside 0.5-2 - with the ablations that explain
+ * it, or "unexplained"; then the explains of what is not a miss here. */
+static void misses(struct repro *r)
+{
+    FILE *o = r->o;
+    fprintf(o, "\n== Misses and the ablations that explain them (size %s) ==\n",
+            repro_numbers_size(r));
+    fputs("(a miss: a claim that does not hold, or one of the paper's numbers in the wrong\n"
+          " direction or with an effect ratio outside 0.5-2; an explanation is an ablation, a\n"
+          " sweep block that changes one modelling choice or input, where the number is\n"
+          " computed again: gpucoh's value -> the ablation's; paper's beside it)\n",
+          o);
+    unsigned n_miss = 0, n_unexplained = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        bool header = false;
+        for (unsigned i = 0; i < r->n_paper + r->d.n_claims; i++) {
+            bool is_row = i < r->n_paper;
+            unsigned k = is_row ? i : i - r->n_paper;
+            bool miss = is_row ? effect_miss(&r->paper[k].effect) : r->claims[k].holds == 0;
+            unsigned n_x = 0;
+            for (unsigned e = 0; e < r->d.n_explains; e++)
+                n_x += (unsigned)(is_row ? r->d.explains[e].row_index == (int)k
+                                         : r->d.explains[e].claim_index == (int)k);
+            if (pass == 0 ? !miss : miss || !n_x)
+                continue;
+            if (pass == 1 && !header) {
+                fputs("explained, though not a miss at this size:\n", o);
+                header = true;
+            }
+            if (is_row) {
+                const struct rp_paper_row *p = &r->paper[k];
+                char eff[16];
+                effect_ratio_text(eff, sizeof eff, &p->effect);
+                fprintf(o, "%s %s %s%s%s over %s: paper %.2f, gpucoh ", p->figure, p->set,
+                        p->app, p->app[0] ? " " : "", p->design,
+                        p->baseline[0] ? p->baseline : "-", p->value);
+                number(o, p->ours);
+                fprintf(o, " (%s, effect %s)\n", p->metric, eff);
+            } else {
+                fprintf(o, "claim %s [%s]: %s\n", r->d.claims[k].id,
+                        verdict_word(r->claims[k].holds), r->d.claims[k].text);
+            }
+            n_miss += pass == 0;
+            n_unexplained += pass == 0 && !n_x;
+            if (!n_x)
+                fputs("    unexplained\n", o);
+            for (unsigned e = 0; e < r->d.n_explains; e++) {
+                const struct rp_explain *x = &r->d.explains[e];
+                if (is_row ? x->row_index == (int)k : x->claim_index == (int)k)
+                    explain_line(r, x);
+            }
+        }
+    }
+    fprintf(o, "%u misses, %u of them unexplained\n", n_miss, n_unexplained);
+}
+
+/* Every calibration, and what undoing it changes: claims whose verdict
+ * flips, and the paper's numbers it moves (by 0.01 or more). */
+static void calibrations(struct repro *r)
+{
+    FILE *o = r->o;
+    if (!r->d.n_calibs)
+        return;
+    fprintf(o, "\n== Calibrations: settings and generators changed to fit (size %s) ==\n",
+            repro_numbers_size(r));
+    for (unsigned i = 0; i < r->d.n_calibs; i++) {
+        const struct rp_calibration *c = &r->d.calibs[i];
+        fprintf(o, "%s: %s\n    why: %s\n    source: %s\n    changed after a first result was "
+                   "seen: %s\n    affects:",
+                c->name, c->what, c->why, c->source, c->after_result ? "yes" : "no");
+        for (unsigned k = 0; k < c->n_affects; k++)
+            fprintf(o, " %s", c->affects[k]);
+        fputc('\n', o);
+        if (c->undo.none[0]) {
+            fprintf(o, "    undone: not measured (%s)\n", c->undo.none);
+            continue;
+        }
+        char where[256];
+        ablation_name(&c->undo, where, sizeof where);
+        fprintf(o, "    undone (%s):\n", where);
+        unsigned shown = 0;
+        for (unsigned k = 0; k < r->d.n_claims; k++) {
+            char detail[1024];
+            int holds = repro_claim_in(r, k, &c->undo, detail, sizeof detail);
+            if (holds < 0 || holds == r->claims[k].holds)
+                continue;
+            fprintf(o, "      claim %s [%s] \u2192 [%s]: rests on this calibration\n",
+                    r->d.claims[k].id, verdict_word(r->claims[k].holds), verdict_word(holds));
+            shown++;
+        }
+        for (unsigned k = 0; k < r->n_paper; k++) { /* the paper's numbers it moves */
+            const struct rp_paper_row *p = &r->paper[k];
+            double in = repro_row_in(r, p, &c->undo);
+            if (isnan(in) || isnan(p->ours) || fabs(in - p->ours) < 0.005)
+                continue;
+            fprintf(o, "      %s %s %s%s%s over %s: ", p->figure, p->set, p->app,
+                    p->app[0] ? " " : "", p->design, p->baseline[0] ? p->baseline : "-");
+            number(o, p->ours);
+            fprintf(o, " \u2192 %.2f; paper %.2f\n", in, p->value);
+            shown++;
+        }
+        if (!shown)
+            fputs("      no claim's verdict and none of the paper's numbers changes\n", o);
+    }
+}
+
+/* ---- the scale check: two sizes' stored results side by side ---- */
+
+/* A claim's verdict in a stored report.txt (1, 0, -1 cannot check; -2 not
+ * found): the line "[VERDICT] TEXT...". */
+static int stored_verdict(const char *report, const char *text)
+{
+    static const char *const marks[] = {"[holds] ", "[does not hold] ", "[cannot check] "};
+    static const int values[] = {1, 0, -1};
+    for (const char *l = report; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL)
+        for (unsigned k = 0; k < 3; k++) {
+            size_t m = strlen(marks[k]), t = strlen(text);
+            if (!strncmp(l, marks[k], m) && !strncmp(l + m, text, t) &&
+                (l[m + t] == ':' || l[m + t] == '\n' || l[m + t] == ' ' || !l[m + t]))
+                return values[k];
+        }
+    return -2;
+}
+
+/* A paper.csv row's effect ratio in a stored summary.csv (NaN: none). */
+static double stored_effect(const char *summary, const struct rp_paper_row *p)
+{
+    char key[512];
+    int n = snprintf(key, sizeof key, "%s,%s,%s,%s,%s,%s,", p->figure, p->set, p->app, p->metric,
+                     p->baseline, p->design);
+    for (const char *l = summary; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (strncmp(l, key, (size_t)n))
+            continue;
+        /* after the key: paper,gpucoh,effect_ratio,direction */
+        const char *f = l + n;
+        for (unsigned k = 0; k < 2 && f; k++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        char *end;
+        double v = f ? strtod(f, &end) : NAN;
+        return f && end != f ? v : NAN;
+    }
+    return NAN;
+}
+
+/* "date, commit" from a stored provenance file. */
+static void stored_provenance(const char *text, char *buf, size_t n)
+{
+    char date[64] = "?", commit[160] = "?";
+    for (const char *l = text; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        if (!strncmp(l, "date = ", 7))
+            sscanf(l + 7, "%63[^\n]", date);
+        if (!strncmp(l, "commit = ", 9))
+            sscanf(l + 9, "%159[^\n]", commit);
+    }
+    snprintf(buf, n, "%s, commit %s", date, commit);
+}
+
+static void scale_check(struct repro *r)
+{
+    const struct rp_scale_check *sc = &r->d.scale;
+    if (!sc->line)
+        return;
+    FILE *o = r->o;
+    fprintf(o, "\n== Scale check: %s against %s (their stored results) ==\n", sc->sizes[0],
+            sc->sizes[1]);
+    char *report[2], *summary[2], *prov[2];
+    bool have = true;
+    for (unsigned k = 0; k < 2; k++) {
+        char path[4400];
+        snprintf(path, sizeof path, "%s/results/%s/report.txt", r->d.dir, sc->sizes[k]);
+        report[k] = file_read_text(path, NULL);
+        snprintf(path, sizeof path, "%s/results/%s/summary.csv", r->d.dir, sc->sizes[k]);
+        summary[k] = file_read_text(path, NULL);
+        snprintf(path, sizeof path, "%s/results/%s/provenance", r->d.dir, sc->sizes[k]);
+        prov[k] = file_read_text(path, NULL);
+        if (!report[k] || !summary[k]) {
+            fprintf(o, "no stored results at %s: run gpucoh repro %s --size %s --store\n",
+                    sc->sizes[k], r->d.name, sc->sizes[k]);
+            have = false;
+        } else {
+            char p[256];
+            stored_provenance(prov[k] ? prov[k] : "", p, sizeof p);
+            fprintf(o, "results/%s: %s\n", sc->sizes[k], p);
+        }
+    }
+    if (have) {
+        fprintf(o, "(a verdict is stable when it is the same at both sizes; an effect ratio when both "
+                   "have the same sign\n and are within a factor of %g of each other)\n",
+                sc->factor);
+        unsigned n_claims = 0, stable_claims = 0, n_effects = 0, stable_effects = 0;
+        for (unsigned i = 0; i < r->d.n_claims; i++) {
+            const struct rp_claim *c = &r->d.claims[i];
+            int v[2] = {stored_verdict(report[0], c->text), stored_verdict(report[1], c->text)};
+            if (v[0] == -2 || v[1] == -2) {
+                fprintf(o, "claim %s: not in the stored report at %s\n", c->id,
+                        sc->sizes[v[0] == -2 ? 0 : 1]);
+                continue;
+            }
+            bool stable = v[0] == v[1];
+            n_claims++, stable_claims += stable;
+            fprintf(o, "claim %s: [%s] at %s, [%s] at %s: %s\n", c->id, verdict_word(v[0]),
+                    sc->sizes[0], verdict_word(v[1]), sc->sizes[1], stable ? "stable" : "NOT stable");
+        }
+        for (unsigned k = 0; k < 2; k++)
+            if (!strstr(summary[k], ",effect_ratio,"))
+                fprintf(o, "results/%s has no effect ratios (stored before they were computed)\n",
+                        sc->sizes[k]);
+        for (unsigned i = 0; i < r->n_paper; i++) {
+            const struct rp_paper_row *p = &r->paper[i];
+            double e[2] = {stored_effect(summary[0], p), stored_effect(summary[1], p)};
+            if (isnan(e[0]) || isnan(e[1]))
+                continue; /* n/a at a size: no effect to compare */
+            double lo = fmin(fabs(e[0]), fabs(e[1])), hi = fmax(fabs(e[0]), fabs(e[1]));
+            bool stable = e[0] * e[1] > 0 && hi <= lo * sc->factor;
+            n_effects++, stable_effects += stable;
+            fprintf(o, "%s %s %s%s%s %s over %s: effect %.2f at %s, %.2f at %s: %s\n", p->figure,
+                    p->set, p->app, p->app[0] ? " " : "", p->design, p->metric,
+                    p->baseline[0] ? p->baseline : "-", e[0], sc->sizes[0], e[1], sc->sizes[1],
+                    stable ? "stable" : "NOT stable");
+        }
+        fprintf(o, "%u of %u claims and %u of %u effect ratios stable between %s and %s\n",
+                stable_claims, n_claims, stable_effects, n_effects, sc->sizes[0], sc->sizes[1]);
+    }
+    for (unsigned k = 0; k < 2; k++)
+        free(report[k]), free(summary[k]), free(prov[k]);
 }
 
 /* ---- files ---- */
@@ -777,6 +1077,9 @@ int repro_render(struct repro *r)
     if (r->d.hook[0])
         repro_hook_find(r->d.hook)->print(r);
     claims(r);
+    misses(r);
+    calibrations(r);
+    scale_check(r);
     fprintf(o, "\nfiles: %s/summary.csv, results.csv, report.txt, figures.csv, plot-data.csv,",
             r->out_dir);
     for (unsigned i = 0; i < r->d.n_figures; i++)

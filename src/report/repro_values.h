@@ -82,13 +82,22 @@ double repro_line_mean(const struct repro *r, const struct rp_figure *f, const c
 const char *repro_x_find(const struct repro *r, const struct rp_figure *f, const char *x);
 
 /* The evidence for one of a reproduction's numbers (set, metric, baseline,
- * design, as headlines.csv and paper.csv name it) given its effect: "—"
- * when it is not a miss (the paper's direction, an effect ratio within
- * 0.5-2), else what explains the miss; today always "unexplained" (no
- * ablation is declared yet). */
-void repro_evidence(const struct repro *r, const char *set, const char *metric,
-                    const char *baseline, const char *design, const struct effect *e, char *buf,
-                    size_t n);
+ * design: configuration names, as paper.csv names them) given its effect:
+ * the [explain] entry of a paper.csv row stating that number with its
+ * measured effect ("l1-bypass: 1.34 → 1.52"), else "unexplained" for a miss
+ * (the wrong direction, or an effect ratio outside 0.5-2) and "—" for
+ * anything else. */
+void repro_evidence(struct repro *r, const char *set, const char *metric, const char *baseline,
+                    const char *design, const struct effect *e, char *buf, size_t n);
+/* A number of paper.csv, or a claim (1 holds, 0 not, -1 cannot check; its
+ * values into detail), computed again in an ablation (repro.h). */
+double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab);
+int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
+                   size_t n);
+int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
+/* The size a reproduction's numbers come from: its main block's runs' (a
+ * frames block has one, "frame"), else the size asked for. */
+const char *repro_numbers_size(const struct repro *r);
 
 /* Every statistic by index (0 .. repro_stat_count() - 1), written: the
  * claim lint fills counterfactual runs with them. */

@@ -66,12 +66,13 @@ grep -q "Not built: needs protocol zz-none" "$tmp/all/index.html" || fail "index
 grep -q "^repro zz-placeholder: not built: its report.ini says built = no" "$tmp/out" || fail "placeholder: $(cat "$tmp/out")"
 # the headline table: every row of headlines.csv; a row with a number has the
 # paper's direction or not, the effect ratio, the size and the evidence (a
-# miss - the wrong direction, or an effect ratio outside 0.5-2 - is
-# "unexplained" until an ablation explains it, anything else "—")
+# miss - the wrong direction, or an effect ratio outside 0.5-2 - names the
+# [explain] ablation and its effect, "NAME: A → B", or is "unexplained";
+# anything else "—", or its explain if one is declared)
 nh=$(tail -n +2 "$root/repro/headlines.csv" | grep -c .)
 sed -n '/^== Headline table/,/^$/p' "$tmp/out" | grep -E '^[A-Za-z]+ +[0-9]{3}[ab]? ' >"$tmp/rows"
 [ "$(wc -l <"$tmp/rows")" -eq "$nh" ] || fail "headline table has $(wc -l <"$tmp/rows") rows, headlines.csv $nh"
-num='[0-9]+\.[0-9]{2} +(✓|✗|n/a) +(-?[0-9]+\.[0-9]{2}|n/a) +(tiny|frame) +(unexplained|—)$'
+num='[0-9]+\.[0-9]{2} +(✓|✗|n/a) +(-?[0-9]+\.[0-9]{2}|n/a) +(tiny|frame) +(unexplained|—|[a-z0-9.-]+: (-?[0-9]+\.[0-9]{2} → -?[0-9]+\.[0-9]{2}|not measured))$'
 grep -qE "^HMG +004b +Fig5.9 +all +speedup_gmean +nhcc +hmg +1\.18 +[0-9]+\.[0-9]{2} " "$tmp/rows" ||
     fail "HMG row: $(grep '^HMG ' "$tmp/rows")"
 grep -qE "^TC +002 +Fig7a +inter +speedup_hm +nol1 +tcw +1\.85 +$num" "$tmp/rows" || fail "TC row: $(grep '^TC ' "$tmp/rows")"
@@ -85,7 +86,9 @@ grep -qE '^CHOPIN +004b +Fig6.12 +all +speedup_gmean +duplication +chopin-compsc
 awk '$9 ~ /^[0-9.]+$/ {
         miss = $10 == "✗" || ($11 != "n/a" && ($11 < 0.5 || $11 > 2))
         if ($11 == "n/a") next
-        if (miss != ($13 == "unexplained")) { print "wrong evidence: " $0; bad = 1 } }
+        explained = $13 ~ /:$/
+        if (miss ? !explained && $13 != "unexplained" : !explained && $13 != "—") {
+            print "wrong evidence: " $0; bad = 1 } }
      END { exit bad }' "$tmp/rows" >"$tmp/ev" || fail "evidence does not follow the effect: $(cat "$tmp/ev")"
 [ "$(grep -cE " $num" "$tmp/rows")" -ge 30 ] || fail "fewer than 30 headline rows with numbers: $(cat "$tmp/rows")"
 grep -q "<h2 id=\"chopin\">" "$tmp/all/index.html" && grep -q 'src="chopin/fig6.16.png"' "$tmp/all/index.html" ||

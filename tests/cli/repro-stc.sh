@@ -4,7 +4,8 @@
 # sensitivity and scaling blocks), every figure is drawn and every claim gets
 # a verdict computed from values (none is left unknown). The verdicts at tiny
 # are not the paper's shape; tests/long/repro-stc-quick.sh runs the quick size
-# and repro/stc/README.md says what it shows.
+# and repro/stc/README.md says what it shows. The numbers must be those stored
+# in repro/stc/results/tiny (the tiny check, tests/data/repro-tiny-same.sh).
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -18,4 +19,7 @@ for f in fig8-reuse fig8-other fig9 fig10 fig11 period epochs bsq-size; do
     [ -s "$tmp/r/$f.svg" ] || fail "no $f.svg"
 done
 grep -q '^stc-reuse,stc-mb,' "$tmp/r/summary.csv" || fail "summary.csv: $(cat "$tmp/r/summary.csv")"
+# the tiny check (docs/repro.md): the numbers stored in repro/stc/results/tiny
+bash "$root/tests/data/repro-tiny-same.sh" stc "$root/repro/stc/results/tiny" "$tmp/r" >"$tmp/tiny" ||
+    fail "$(cat "$tmp/tiny")"
 echo "repro-stc: 1 passed, 0 failed"

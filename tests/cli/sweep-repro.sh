@@ -6,7 +6,8 @@
 # PNG. The generic engine gives what the spec-002 reproduction gave before it
 # became data: tests/data/repro-tc-tiny/ holds the report and summary.csv the
 # C reproduction wrote at size tiny, and this run must say the same
-# (tests/data/repro-same.sh: the same bytes but for paths and claim details).
+# (tests/data/repro-same.sh: the same bytes but for paths and claim details),
+# and the same as repro/tc/results/tiny/ (the tiny check, repro-tiny-same.sh).
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -64,6 +65,9 @@ if has tcw; then
     want=$(cat "$tmp/hm")
     grep -q "^inter,tcw,$want," "$sum" || fail "inter tcw HM $want not in: $(cat "$sum")"
 fi
+# the tiny check (docs/repro.md): the numbers stored in repro/tc/results/tiny
+bash "$root/tests/data/repro-tiny-same.sh" tc "$root/repro/tc/results/tiny" "$tmp/r" >"$tmp/tiny" ||
+    fail "$(cat "$tmp/tiny")"
 # resumable: a second repro runs nothing
 "$bin" repro tc --size tiny --out "$tmp/r" >/dev/null 2>"$tmp/log" || fail "second repro"
 grep -q "0 to run" "$tmp/log" || fail "second repro ran again: $(head -2 "$tmp/log")"

@@ -1,0 +1,26 @@
+/*
+ * repro_store.h - a reproduction's results kept in repro/<name>/results/
+ * <size>/ with their provenance (repro_store.c, docs/repro.md).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef REPORT_REPRO_STORE_H
+#define REPORT_REPRO_STORE_H
+
+#include <stddef.h>
+
+#include "report/repro_values.h"
+
+/* What the provenance records beside what the reproduction knows. */
+struct repro_store_info {
+    double wall_s; /* running and rendering it */
+    unsigned jobs; /* runs at once */
+};
+
+/* Copy a rendered reproduction's report.txt, summary.csv, figures.csv and
+ * plot-data.csv from r->out_dir into repro/<name>/results/<size>/ (its path
+ * into dest) with a provenance file; root is the source tree (for its git
+ * commit). Whole or not at all. Returns 0, or -1 with what failed in err. */
+int repro_store(const struct repro *r, const char *root, const struct repro_store_info *info,
+                char *dest, size_t dest_len, char *err, size_t errlen);
+
+#endif
