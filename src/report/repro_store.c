@@ -45,7 +45,7 @@ static void source_commit(const char *root, char *buf, size_t n)
     line[strcspn(line, "\n")] = 0;
     snprintf(cmd, sizeof cmd,
              "git -C '%s' status --porcelain --untracked-files=no -- . "
-             "':(exclude)repro/*/results' 2>/dev/null",
+             "':(exclude,glob)repro/*/results/**' 2>/dev/null",
              root);
     p = popen(cmd, "r");
     char any[8] = "";
