@@ -144,6 +144,19 @@ def main():
         row.append(fmt(gmean(cols[k])) + ("" if n == len(BENCH) else f" (of {n})"))
     print("| " + " | ".join(row) + " |\n")
 
+    print("### Run time over FGLock at every limit, and aborts per 1000 commits\n")
+    print("| benchmark | design | " + " | ".join(f"limit {t}" for t in LIMITS) + " |")
+    print("|---|---|" + "---|" * len(LIMITS))
+    for wl, name in BENCH:
+        for d in DESIGNS:
+            rs = [design(wl, d, tw) for tw in LIMITS]
+            if not any(rs) or not fg[wl]:
+                continue
+            print(f"| {name} | {NAMES[d]} | " + " | ".join(
+                f"{r['cycles'] / fg[wl]['cycles']:.2f} ({per1k(r):.0f})" if r else "-"
+                for r in rs) + " |")
+    print()
+
     print("### Aborts per 1000 commits at each design's best concurrency (Table 4.4's metric)\n")
     print("| benchmark | " + " | ".join(NAMES[d] for d in DESIGNS) + " | GETM / WarpTM |")
     print("|---|" + "---|" * (len(DESIGNS) + 1))
@@ -174,17 +187,22 @@ def main():
 
     print("### Ablations (GETM changed one choice at a time; WarpTM and FGLock as in the "
           "concurrency block, at the same limit)\n")
+    print("`warptm-*` rows are WarpTM changed: their GETM/WarpTM is the ablated WarpTM's cycles over "
+          "GETM's, their GETM/FGLock column WarpTM's over FGLock's.\n")
     print("| benchmark (limit) | ablation | cycles | over GETM's | GETM/WarpTM | GETM/FGLock "
           "| aborts / 1K commits |")
     print("|---|---|---|---|---|---|---|")
     for blk, wl, tw in [("ablate-ht", "ht", "8"), ("ablate-cl", "cl-tm", "4"),
-                        ("ablate-atm", "atm", "4")]:
-        base = get(blk, wl, "getm", tw)
+                        ("ablate-atm", "atm", "4"), ("ablate-metadata-ht", "ht", "8"),
+                        ("ablate-metadata-htm", "ht:m", "4"), ("ablate-metadata-htl", "ht:l", "4"),
+                        ("ablate-metadata-atm", "atm", "2"), ("ablate-ties-htl", "ht:l", "4"),
+                        ("ablate-ties-atm", "atm", "2")]:
+        base = design(wl, "getm", tw)
         w = design(wl, "warptm", tw)
         f = fg[wl]
-        cfgs = sorted({k[3] for k in runs if k[0] == blk}, key=lambda c: (c != "getm", c))
+        cfgs = sorted({k[3] for k in runs if k[0] == blk} | {"getm"}, key=lambda c: (c != "getm", c))
         for c in cfgs:
-            r = get(blk, wl, c, tw)
+            r = get(blk, wl, c, tw) if c != "getm" else base
             if not r:
                 print(f"| {wl} ({tw}) | {c} | - | | | | |")
                 continue
@@ -220,6 +238,26 @@ def main():
                       f"{s.get('gpu.sm.tx.commit_wait_cycles', 0) / b:,.0f} | "
                       f"{s.get('gpu.sm.tx.backoff_cycles', 0) / b:,.0f} | "
                       f"{s.get('gpu.sm.tx.backoff_cycles', 0) / a:,.0f} |".replace(",", " "))
+    print("\n### GETM's aborts per 1000 commits by cause, at every limit\n")
+    print("`load_late` a load found a later write (`wts` > `warpts`), `store_read`/`store_write` a "
+          "store found a later read/write, `stall_full`, `intra` (within a warp); `bloom`: granule "
+          "verdicts refused only by Bloom-filter timestamps (per 1K commits), and the precise "
+          "table's evictions to the filter (a count).\n")
+    print("| benchmark | limit | load_late | store_read | store_write | stall_full | intra | bloom "
+          "| evictions |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for wl, name in BENCH:
+        for tw in LIMITS:
+            r = design(wl, "getm", tw)
+            if not r:
+                continue
+            s_ = r["s"]
+            c = s_.get("gpu.sm.tx.lane_commits", 0) or 1
+            cause = [1000 * s_.get("gpu.sm.tx.abort." + k, 0) / c
+                     for k in ["load_late", "store_read", "store_write", "stall_full", "intra"]]
+            print(f"| {name} | {tw} | " + " | ".join(f"{x:.0f}" for x in cause) +
+                  f" | {1000 * s_.get('gpu.l2.getm.vu_abort.bloom', 0) / c:.0f} | "
+                  f"{s_.get('gpu.l2.getm.vu_bloom_evictions', 0):,.0f} |".replace(",", " "))
     if wrong:
         print("\nRuns whose final-state check failed: " + ", ".join(wrong))
 
