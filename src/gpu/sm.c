@@ -57,6 +57,8 @@
  */
 #include "gpu/sm.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,6 +237,7 @@ struct sm {
     uint32_t pf_out;           /* prefetches sent and not answered */
     struct sm_ta *ta;          /* sc-typeaware state, else NULL */
     struct sm_tx *tx;          /* GETM: timestamps, verdicts, commit unit (sm_enable_tx), else NULL */
+    int tx_trace_slot;         /* the warp slot whose transactional events are printed, or -1 */
 
     uint64_t last_cycle;
     tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
@@ -527,6 +530,23 @@ static bool sb_head_ready(struct sm *sm, const struct sm_warp *w)
 }
 
 static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc);
+
+/* One event of the traced warp's transactions (getm.trace_warp), on stderr:
+ * a debugging aid that follows one transaction through the memory system;
+ * it costs one comparison when no warp is traced. */
+static void tx_trace(const struct sm *sm, unsigned slot, cycle_t cyc, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static void tx_trace(const struct sm *sm, unsigned slot, cycle_t cyc, const char *fmt, ...)
+{
+    if (sm->tx_trace_slot != (int)slot)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "tx-trace %llu %s warp %u: ", (unsigned long long)cyc, sm->comp.name, slot);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
 
 /* order.sb_combine (a CPU core): the buffered stores that follow the head
  * `hd`, just taken from the buffer, go with it as more lanes of its one
@@ -1838,8 +1858,12 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
             a->lane[a->n++] = (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0],
                                                  op->data[l][1], 0};
     }
-    if (op->tx)
+    if (op->tx) {
         sm_tx_stamp(sm->tx, mi->warp, m, op->op == MEM_STORE);
+        tx_trace(sm, mi->warp, cyc, "%s line 0x%llx sent (%d lanes, warpts %llu)",
+                 op->op == MEM_STORE ? "store" : "load", (unsigned long long)cl->line,
+                 __builtin_popcount(cl->lanes), (unsigned long long)m->ts);
+    }
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
     sm->comp.eng->n_outstanding++;
@@ -1910,6 +1934,10 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             uint32_t abort = 0;
             bool last = li == 1 ? sm_tx_validated(sm->tx, m->req.warp, m, w->pw, &abort)
                                 : sm_tx_ack(sm->tx, m->req.warp, cyc);
+            tx_trace(sm, m->req.warp, cyc, "%s line 0x%llx answered%s (%d lanes aborted)",
+                     li == 1 ? "validation of" : "commit or cleanup of",
+                     (unsigned long long)m->addr, last ? ", the last" : "",
+                     __builtin_popcount(abort));
             if (abort) {
                 ptx_warp_tx_abort(w->pw, abort);
                 w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -1947,6 +1975,9 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             uint32_t abort, n_log, live; /* lanes aborted since the request left have no verdict */
             ptx_warp_tx_log(w->pw, &n_log, &live);
             bool last = sm_tx_verdict(sm->tx, mi->warp, m, op, cl->lanes & live, &abort);
+            tx_trace(sm, mi->warp, cyc, "%s line 0x%llx verdict: %d lanes aborted%s",
+                     op->op == MEM_STORE ? "store" : "load", (unsigned long long)cl->line,
+                     __builtin_popcount(abort), last ? " (the last verdict awaited)" : "");
             if (abort) {
                 ptx_warp_tx_abort(w->pw, abort);
                 w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -2096,6 +2127,9 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
                            .warp = (uint16_t)slot,
                            .id = req_id(0, ID_TX_SLOT, 0)};
     unsigned wait = sm_tx_end(sm->tx, slot, e, left, sm->msgs, sm->comp.eng->now, cyc, &tmpl);
+    tx_trace(sm, slot, cyc, "attempt ends: %d lanes commit, %d abort; %s, backoff %u cycles",
+             __builtin_popcount(e->committed), __builtin_popcount(e->aborted),
+             left ? "the transaction is done" : "the aborted lanes retry", wait);
     if (wait) { /* the retry backs off: the warp waits on the timer wheel */
         w->alu_ready = MAX(w->alu_ready, cyc + wait);
         w->issue_at = MAX(w->issue_at, cyc + wait);
@@ -2233,6 +2267,8 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
                   "(coherence.protocol = getm or warptm; docs/transactions.md)",
                   kernel_name(sm), w->cta->index, w->warp_in_cta);
         sm_tx_begin(sm->tx, slot, cyc);
+        tx_trace(sm, slot, cyc, "transaction begins (CTA %u, warp %u of it)", w->cta->index,
+                 w->warp_in_cta);
         break;
     case PTX_STEP_TX_END:
         tx_end(sm, w, slot, &st->tx, cyc);
@@ -2556,6 +2592,7 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     if (!sm)
         panic("out of memory");
     sm->spec = *spec;
+    sm->tx_trace_slot = -1;
     if (spec->warp_size != 32 && spec->warp_size != 64)
         panic("%s: warp size %u is neither 32 nor 64", name, spec->warp_size);
     sm->gang = spec->warp_size / 32;
@@ -2678,6 +2715,11 @@ void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
                   unsigned backoff, uint64_t seed)
 {
     sm->tx = sm_tx_new(p, wid_base, sm->spec.warps, sm->line_bytes, limit, backoff, seed);
+}
+
+void sm_trace_tx(struct sm *sm, int slot)
+{
+    sm->tx_trace_slot = slot;
 }
 
 void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg)

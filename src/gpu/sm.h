@@ -174,6 +174,9 @@ struct tx_serial;
 void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index);
 /* WarpTM-EL (ideal): the SM's zero-latency view of the banks' values. */
 void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg);
+/* Print warp `slot`'s transactional events on stderr (getm.trace_warp); -1:
+ * none (the default). */
+void sm_trace_tx(struct sm *sm, int slot);
 void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
                   unsigned backoff, uint64_t seed);
 /* Its statistics, NULL without transactions. */

@@ -393,6 +393,11 @@ static const struct cfg_opt getm_opts[] = {
             "many times in a row takes the GPU's serial token: no other attempt starts, and "
             "once those in flight are done it runs alone (a WarpTM validation alone takes "
             "no hold) until every lane has committed (docs/transactions.md)"),
+    CFG_U32("trace_warp", T, trace_warp, "0", 0, 1u << 24, "",
+            "getm, warptm: 1 + the warp slot, numbered GPU-wide (SM x sm.warps + slot), whose "
+            "transactional events (begin, each request sent and its verdict, the attempt's end "
+            "with its backoff, commit acks) are printed on stderr as 'tx-trace' lines with "
+            "their core cycle (0: none; docs/transactions.md)"),
     CFG_END,
 };
 #undef T
@@ -907,6 +912,14 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         blame(c, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
         snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
                  "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
+        return -1;
+    }
+    uint64_t all_warps = (uint64_t)c->topology.gpus * c->topology.gpms * c->gpu.sms * c->sm.warps;
+    if (c->getm.trace_warp > all_warps) {
+        blame(w, at, sizeof at, "getm.trace_warp", (char *)NULL);
+        snprintf(err, errlen, "%sgetm.trace_warp (%u) names no warp slot: the machine has %llu "
+                 "(1 to %llu, or 0: none)", at, c->getm.trace_warp, (unsigned long long)all_warps,
+                 (unsigned long long)all_warps);
         return -1;
     }
     const struct proto_desc *p = proto_find(c->coherence.protocol);

@@ -341,6 +341,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
             getm_params_of_config(cfg, m->n_sms, &gp);
             sm_enable_tx(m->sms[i], &gp, getm_warp_id(cfg, i, 0), cfg->getm.tx_warps,
                          cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (cfg->getm.trace_warp && (cfg->getm.trace_warp - 1) / cfg->sm.warps == i)
+                sm_trace_tx(m->sms[i], (int)((cfg->getm.trace_warp - 1) % cfg->sm.warps));
             if (gp.eager)
                 sm_set_tx_oracle(m->sms[i], tx_value_now, m);
             if (!m->tx_serial)
