@@ -11,8 +11,8 @@ writes into --out:
   gpucoh-SIZE.csv  gpucoh's figures in the GPGPU-Sim CSV's columns
   report.md        per workload and baseline: cycles on both, the ratio
                    gpucoh / GPGPU-Sim (marked where outside +-25%), thread
-                   instructions (= where equal), L1 and L2 hit rates, DRAM
-                   reads + writes; per baseline the Pearson correlation of
+                   instructions (= where equal), L1 and L2 hit rates, KB read
+                   from and written to DRAM; per baseline the Pearson correlation of
                    cycles and the mean absolute error |gpucoh - GPGPU-Sim| /
                    GPGPU-Sim (Accel-Sim's two figures against hardware)
   cycles.svg/.png  the scatter plot: GPGPU-Sim cycles against gpucoh's, log
@@ -30,7 +30,7 @@ import os
 import sys
 
 COLUMNS = ["workload", "size", "baseline", "cycles", "thread_insts", "l1_hit_rate",
-           "l2_hit_rate", "dram_reads", "dram_writes", "check"]
+           "l2_hit_rate", "dram_read_bytes", "dram_write_bytes", "check"]
 BAND = 0.25  # the tolerance on cycles
 
 
@@ -40,12 +40,13 @@ def gpucoh_rows(runs_dir):
         with open(path) as f:
             s = json.load(f)
         st = s.get("stats", {})
-        dram = lambda kind: sum(v for k, v in st.items()
-                                if k.startswith("gpu.dram[") and k.endswith("]." + kind))
+        line = int(s["config"]["l2.line"])  # a DRAM request moves one L2 line
+        dram = lambda kind: line * sum(v for k, v in st.items()
+                                       if k.startswith("gpu.dram[") and k.endswith("]." + kind))
         row = {"workload": s["workload"], "size": s["size"], "baseline": s["protocol"],
                "cycles": s["cycles"], "thread_insts": s["thread_insts"],
                "l1_hit_rate": s["l1_hit_rate"], "l2_hit_rate": s["l2_hit_rate"],
-               "dram_reads": dram("reads"), "dram_writes": dram("writes"),
+               "dram_read_bytes": dram("reads"), "dram_write_bytes": dram("writes"),
                "check": "ok" if s.get("check_passed") else "WRONG"}
         rows[(row["workload"], row["baseline"])] = row
     return rows
@@ -108,8 +109,8 @@ def main():
     md = [f"# gpucoh against GPGPU-Sim (size {size})", "",
           f"GPGPU-Sim data: `{os.path.relpath(a.gpgpusim)}`; gpucoh: `{os.path.relpath(csv_path)}`.",
           "Ratio = gpucoh cycles / GPGPU-Sim cycles (** outside +-25%). insts: thread",
-          "instructions, = where both simulators count the same. Hit rates in %; DRAM =",
-          "reads + writes (gpucoh: 128-byte line requests; GPGPU-Sim: its DRAM requests).", ""]
+          "instructions, = where both simulators count the same. Hit rates in %; DRAM:",
+          "KB read + written (gpucoh: line requests x line size; GPGPU-Sim: 64-byte atoms).", ""]
     fig, ax = plt.subplots(figsize=(6, 6))
     lo, hi = math.inf, 0
     for base, marker in (("nol1", "o"), ("rc", "s")):
@@ -133,12 +134,12 @@ def main():
             flag = " **" if abs(ratio - 1) > BAND else ""
             oi, ti = num(o["thread_insts"]), num(t["thread_insts"])
             same = " =" if oi == ti else ""
-            od = num(o["dram_reads"]) + num(o["dram_writes"])
-            td = num(t["dram_reads"]) + num(t["dram_writes"])
+            od = (num(o["dram_read_bytes"]) + num(o["dram_write_bytes"])) / 1024
+            td = (num(t["dram_read_bytes"]) + num(t["dram_write_bytes"])) / 1024
             md.append(f"| {k[0]} | {oc:.0f} | {tc:.0f} | {ratio:.2f}{flag} | {oi:.0f}{same} | "
                       f"{ti:.0f}{same} | {100 * num(o['l1_hit_rate']):.1f} / "
                       f"{100 * num(t['l1_hit_rate']):.1f} | {100 * num(o['l2_hit_rate']):.1f} / "
-                      f"{100 * num(t['l2_hit_rate']):.1f} | {od:.0f} / {td:.0f} |")
+                      f"{100 * num(t['l2_hit_rate']):.1f} | {od:.1f} / {td:.1f} |")
             xs.append(tc)
             ys.append(oc)
         md.append("")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/validate_report.py (docs/validation.md): from gpucoh run statistics and
-# a GPGPU-Sim CSV it writes gpucoh's CSV in the GPGPU-Sim columns (DRAM reads
-# and writes summed over channels), the cycle ratio per workload (marked **
+# a GPGPU-Sim CSV it writes gpucoh's CSV in the GPGPU-Sim columns (DRAM bytes
+# read and written, summed over channels), the cycle ratio per workload (marked **
 # outside +-25%), = where both count the same instructions, the Pearson
 # correlation and mean absolute error per baseline, a pair whose check failed
 # or that one side lacks left out and named, and the scatter plot.
@@ -15,7 +15,7 @@ mkdir -p "$tmp/runs"
 run() { # workload protocol cycles insts check_passed
     cat >"$tmp/runs/$1-$2.json" <<JSON
 {"workload": "$1", "size": "tiny", "protocol": "$2", "cycles": $3, "thread_insts": $4,
- "l1_hit_rate": 0.5, "l2_hit_rate": 0.25, "check_passed": $5,
+ "l1_hit_rate": 0.5, "l2_hit_rate": 0.25, "check_passed": $5, "config": {"l2.line": "128"},
  "stats": {"gpu.dram[0].reads": 10, "gpu.dram[1].reads": 5, "gpu.dram[0].writes": 2,
            "gpu.dram[0].row_hits": 100}}
 JSON
@@ -27,13 +27,13 @@ run d nol1 800 100 false
 run a rc 900 500 true
 cat >"$tmp/gs.csv" <<'CSV'
 # GPGPU-Sim test data
-workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_reads,dram_writes,check
-a,tiny,nol1,1000,500,0,0.5,20,4,ok
-b,tiny,nol1,2000,700,0,0.5,20,4,ok
-c,tiny,nol1,2000,901,0,0.5,20,4,ok
-d,tiny,nol1,800,100,0,0.5,20,4,ok
-e,tiny,nol1,800,100,0,0.5,20,4,ok
-a,tiny,rc,1000,500,0.5,0.5,20,4,ok
+workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check
+a,tiny,nol1,1000,500,0,0.5,2048,1024,ok
+b,tiny,nol1,2000,700,0,0.5,2048,1024,ok
+c,tiny,nol1,2000,901,0,0.5,2048,1024,ok
+d,tiny,nol1,800,100,0,0.5,2048,1024,ok
+e,tiny,nol1,800,100,0,0.5,2048,1024,ok
+a,tiny,rc,1000,500,0.5,0.5,2048,1024,ok
 CSV
 /usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$tmp/runs" --gpgpusim "$tmp/gs.csv" \
     --out "$tmp/out" >"$tmp/log" 2>&1 || fail "exited $?: $(cat "$tmp/log")"
@@ -41,11 +41,11 @@ md=$tmp/out/report.md
 for f in report.md cycles.svg cycles.png gpucoh-tiny.csv; do
     [ -s "$tmp/out/$f" ] || fail "no $f: $(ls "$tmp/out")"
 done
-grep -qx 'a,tiny,nol1,1000,500,0.5,0.25,15,2,ok' "$tmp/out/gpucoh-tiny.csv" \
+grep -qx 'a,tiny,nol1,1000,500,0.5,0.25,1920,256,ok' "$tmp/out/gpucoh-tiny.csv" \
     || fail "gpucoh CSV row: $(cat "$tmp/out/gpucoh-tiny.csv")"
-grep -qx 'd,tiny,nol1,800,100,0.5,0.25,15,2,WRONG' "$tmp/out/gpucoh-tiny.csv" \
+grep -qx 'd,tiny,nol1,800,100,0.5,0.25,1920,256,WRONG' "$tmp/out/gpucoh-tiny.csv" \
     || fail "failed run's row: $(cat "$tmp/out/gpucoh-tiny.csv")"
-grep -q '^| a | 1000 | 1000 | 1.00 | 500 = | 500 = | 50.0 / 0.0 | 25.0 / 50.0 | 17 / 24 |$' "$md" \
+grep -q '^| a | 1000 | 1000 | 1.00 | 500 = | 500 = | 50.0 / 0.0 | 25.0 / 50.0 | 2.1 / 3.0 |$' "$md" \
     || fail "row a: $(cat "$md")"
 grep -q '^| b | 3000 | 2000 | 1.50 \*\* | 700 = | 700 = |' "$md" || fail "row b: $(cat "$md")"
 grep -q '^| c | 1500 | 2000 | 0.75 | 900 | 901 |' "$md" || fail "row c: $(cat "$md")"

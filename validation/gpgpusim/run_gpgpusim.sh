@@ -14,8 +14,11 @@
 # gpgpusim.config from, and writes its PTX files to, the current directory);
 # the log stays there. Baselines: nol1 (-gpgpu_gmem_skip_L1D 1: global
 # accesses bypass the L1, as gpucoh's nol1) and rc (the non-coherent
-# write-through L1, as gpucoh's rc). A run already in the work directory
-# with a finished log is not rerun (the CSV is rewritten whole).
+# write-through L1, as gpucoh's rc); --baselines "nol1-coldcopy ..." runs
+# an ablation (baseline_options below). A run already in the work directory
+# with a finished log is not rerun (the CSV is rewritten whole), so two
+# calls on disjoint workloads can run at once and a third collects them.
+# A run is stopped after RUN_TIMEOUT seconds (default 3600; check: failed).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,15 +42,25 @@ done
 export CUDA_INSTALL_PATH=$CUDA_STANDIN
 # setup_environment refuses CUDA releases it was not tested with; the build
 # notes say what was changed for CUDA 13.
-# shellcheck disable=SC1091
-(cd "$GPGPUSIM_ROOT" && source setup_environment >/dev/null) || exit 2
-# shellcheck disable=SC1091
-source "$GPGPUSIM_ROOT/setup_environment" >/dev/null
+# setup_environment reads unset variables (so set +u) and takes its first
+# argument as the build to use (so a function without arguments: release).
+load_gpgpusim() {
+    set +u
+    # shellcheck disable=SC1091
+    source "$GPGPUSIM_ROOT/setup_environment" >/dev/null
+    set -u
+}
+load_gpgpusim
+[ -n "${GPGPUSIM_SETUP_ENVIRONMENT_WAS_RUN:-}" ] || { echo "run_gpgpusim.sh: setup_environment failed" >&2; exit 2; }
 version=$(git -C "$GPGPUSIM_ROOT" log -1 --format=%h)
 dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 
+# A baseline, or an ablation of one: BASELINE-coldcopy also turns off
+# GPGPU-Sim's simulated memcpy, which writes copied data into the L2
+# (gpucoh's host copies update only lines the L2 already holds).
 baseline_options() {
     case $1 in
+    *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
     *) echo "run_gpgpusim.sh: unknown baseline $1" >&2; exit 2 ;;
@@ -56,16 +69,16 @@ baseline_options() {
 
 # The last value of "NAME = N" (GPGPU-Sim prints cumulative totals after
 # every kernel), or of a breakdown line NAME[ACCESS][OUTCOME] = N.
-last() { grep -E "^$1 = " "$2" | tail -1 | sed 's/.*= *//'; }
-breakdown() { grep -F "$1[$2][$3] = " "$4" | tail -1 | sed 's/.*= *//'; }
+last() { grep -E "^$1 = " "$2" | tail -1 | sed 's/.*= *//' || true; }
+breakdown() { grep -F "$1[$2][$3] = " "$4" | tail -1 | sed 's/.*= *//' || true; }
 
 tmp=$(mktemp "$out.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 {
-    echo "# GPGPU-Sim $(cat "$GPGPUSIM_ROOT/version" | sed 's/.*"\(.*\) ".*/\1/') commit $version ($dirty files changed locally for CUDA 13: docs/validation.md), $(nvcc --version | grep -o 'release [0-9.]*')"
+    echo "# $(cat "$GPGPUSIM_ROOT/version" | sed 's/.*"\(.*\) ".*/\1/') commit $version ($dirty files changed locally for CUDA 13: docs/validation.md), $(nvcc --version | grep -o 'release [0-9.]*')"
     echo "# config: validation/gpgpusim/tc-fermi.config + baseline (nol1: -gpgpu_gmem_skip_L1D 1; rc: 0)"
     echo "# command: validation/gpgpusim/run_gpgpusim.sh --size $size $* (each: build/validation-hosts/WL --size $size)"
-    echo "workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_reads,dram_writes,check"
+    echo "workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check"
 } > "$tmp"
 for wl in "$@"; do
     for b in $baselines; do
@@ -76,17 +89,22 @@ for wl in "$@"; do
             { cat "$here/tc-fermi.config"; echo; baseline_options "$b"; } > "$dir/gpgpusim.config"
             cp "$here/tc-fermi.icnt" "$dir/"
             echo "run_gpgpusim.sh: $wl $size $b" >&2
-            (cd "$dir" && "$hosts/$wl" --size "$size" > gpgpusim.log 2>&1) || true
+            (cd "$dir" && timeout "${RUN_TIMEOUT:-3600}" "$hosts/$wl" --size "$size" \
+                > gpgpusim.log 2>&1) || true
         fi
-        check=$(grep -E "^$wl: (ok|WRONG)" "$log" | awk '{print $2}')
+        check=$(grep -E "^$wl: (ok|WRONG)" "$log" | awk '{print $2}' || true)
         cycles=$(last gpu_tot_sim_cycle "$log")
         insts=$(last gpu_tot_sim_insn "$log")
         l1h=$(breakdown Total_core_cache_stats_breakdown GLOBAL_ACC_R HIT "$log")
         l1t=$(breakdown Total_core_cache_stats_breakdown GLOBAL_ACC_R TOTAL_ACCESS "$log")
         l2a=$(last L2_total_cache_accesses "$log")
         l2m=$(last L2_total_cache_misses "$log")
-        rd=$(grep -E "^total dram reads = " "$log" | tail -1 | sed 's/.*= *//')
-        wr=$(grep -E "^total dram writes = " "$log" | tail -1 | sed 's/.*= *//')
+        # DRAM: each channel's column commands of the whole run (its last
+        # n_cmd= line), one 64-byte atom each (buswidth 4 x 2 chips x BL 8):
+        # reads n_rd + n_rd_L2_A, writes n_write + n_wr_bk.
+        read -r rd wr < <(grep "^n_cmd=" "$log" | tail -8 | awk '
+            { for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] += kv[2] } }
+            END { printf "%d %d\n", 64 * (v["n_rd"] + v["n_rd_L2_A"]), 64 * (v["n_write"] + v["n_wr_bk"]) }')
         python3 - "$wl" "$size" "$b" "${cycles:-}" "${insts:-}" "${l1h:-0}" "${l1t:-0}" \
             "${l2a:-0}" "${l2m:-0}" "${rd:-}" "${wr:-}" "${check:-failed}" >> "$tmp" <<'PY'
 import sys
