@@ -10,6 +10,9 @@
 #   make bench   simulator speed table (bench/README.md)
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
 #   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
+#   make validate  gpucoh's side of the GPGPU-Sim comparison (VALIDATE_SIZE, default
+#                tiny; docs/validation.md) into results/validate-SIZE
+#   make validation-hosts  the validation host programs (needs nvcc; build/validation-hosts)
 JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
@@ -20,7 +23,8 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz clean
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz \
+	validate validation-hosts clean
 
 all: build
 
@@ -71,6 +75,14 @@ fuzz: fuzz-build
 # (kernels, oracle, order) run on their own.
 bench: build
 	@bench/table.sh $(BUILD)
+
+VALIDATE_SIZE ?= tiny
+validate: build
+	tools/validate.sh --size $(VALIDATE_SIZE) -j $(JOBS) --out results/validate-$(VALIDATE_SIZE)
+
+validation-hosts:
+	@command -v nvcc >/dev/null || { echo "make validation-hosts needs nvcc (CUDA toolkit)"; exit 2; }
+	$(MAKE) -C validation/hosts OUT=$(CURDIR)/$(BUILD)/validation-hosts
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
