@@ -916,7 +916,7 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     }
     uint64_t all_warps = (uint64_t)c->topology.gpus * c->topology.gpms * c->gpu.sms * c->sm.warps;
     if (c->getm.trace_warp > all_warps) {
-        blame(w, at, sizeof at, "getm.trace_warp", (char *)NULL);
+        blame(c, at, sizeof at, "getm.trace_warp", (char *)NULL);
         snprintf(err, errlen, "%sgetm.trace_warp (%u) names no warp slot: the machine has %llu "
                  "(1 to %llu, or 0: none)", at, c->getm.trace_warp, (unsigned long long)all_warps,
                  (unsigned long long)all_warps);
