@@ -250,8 +250,9 @@ static int ablation_parse(struct rp_ablation *ab, const char *key, const char *v
                  key, v, none_ok ? " (or none (REASON))" : "");
         return -1;
     }
-    snprintf(ab->block, sizeof ab->block, "%s", block);
-    snprintf(ab->setting, sizeof ab->setting, "%s", setting);
+    /* lengths checked above: the copies are whole */
+    memcpy(ab->block, block, strlen(block) + 1);
+    memcpy(ab->setting, setting, strlen(setting) + 1);
     return 0;
 }
 

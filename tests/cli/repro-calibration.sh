@@ -10,16 +10,9 @@
 # report.ini:LINE, exit 2.
 set -u
 bin=$1; root=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-mkdir -p "$tmp/root"
-cp -r "$root/tests/data/repro-explain/repro" "$tmp/root/"
-ln -s "$root/tools" "$tmp/root/tools"
-ln -s "$root/configs" "$tmp/root/configs"
-run() { GPUCOH_ROOT=$tmp/root "$bin" "$@"; }
+. "$root/tests/data/repro-toy.sh"
 
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
-cyc() { awk -F, -v c="$1" -v s="$2" 'NR > 1 && $5 == c && $7 == s { print $10 }' "$tmp/r/results.csv"; }
 main=$(awk -v a="$(cyc nol1 "")" -v b="$(cyc rc "")" 'BEGIN { printf "%.2f", a / b }')
 undone=$(awk -v a="$(cyc nol1 "")" -v b="$(cyc rc "l1.size=4K")" 'BEGIN { printf "%.2f", a / b }')
 awk -v m="$main" -v u="$undone" 'BEGIN { exit !(m > 1.3 && u <= 1.3) }' ||

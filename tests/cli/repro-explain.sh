@@ -10,17 +10,10 @@
 # report.ini:LINE, exit 2, under --lint too.
 set -u
 bin=$1; root=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-mkdir -p "$tmp/root"
-cp -r "$root/tests/data/repro-explain/repro" "$tmp/root/"
-ln -s "$root/tools" "$tmp/root/tools"
-ln -s "$root/configs" "$tmp/root/configs"
-run() { GPUCOH_ROOT=$tmp/root "$bin" "$@"; }
+. "$root/tests/data/repro-toy.sh"
 
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
 # the cycles behind the numbers: nol1 and rc in main, rc in the ablation block
-cyc() { awk -F, -v c="$1" -v s="$2" 'NR > 1 && $5 == c && $7 == s { print $10 }' "$tmp/r/results.csv"; }
 nol1=$(cyc nol1 ""); rc=$(cyc rc ""); rc4=$(cyc rc "l1.size=4K")
 [ -n "$nol1" ] && [ -n "$rc" ] && [ -n "$rc4" ] || fail "results.csv: $(cat "$tmp/r/results.csv")"
 main=$(awk -v a="$nol1" -v b="$rc" 'BEGIN { printf "%.2f", a / b }')

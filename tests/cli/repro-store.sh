@@ -8,13 +8,7 @@
 # against a made-up stored quick result.
 set -u
 bin=$1; root=$2
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-mkdir -p "$tmp/root"
-cp -r "$root/tests/data/repro-explain/repro" "$tmp/root/"
-ln -s "$root/tools" "$tmp/root/tools"
-ln -s "$root/configs" "$tmp/root/configs"
-run() { GPUCOH_ROOT=$tmp/root "$bin" "$@"; }
+. "$root/tests/data/repro-toy.sh"
 res=$tmp/root/repro/toy/results
 
 run repro toy --size tiny --out "$tmp/r" --store >"$tmp/report" 2>"$tmp/log" || fail "store: $(cat "$tmp/log")"
