@@ -34,13 +34,9 @@ grep -qxF "      Fig1 all rc over nol1: $main → $undone; paper 9.00" "$tmp/cal
 grep -qxF "    undone: not measured (the old generator was not kept: a made-up reason)" "$tmp/cal" ||
     fail "undo = none: $(cat "$tmp/cal")"
 
-ini=$tmp/root/repro/toy/report.ini
-cp "$ini" "$tmp/ini"
 check() {
     local old=$1 new=$2 want=$3
-    local n; n=$(grep -n -m1 -F -- "$old" "$tmp/ini" | cut -d: -f1)
-    [ -n "$n" ] || fail "no line '$old'"
-    awk -v n="$n" -v new="$new" 'NR == n { print new; next } { print }' "$tmp/ini" >"$ini"
+    ini_replace "$old" "$new"
     run repro toy --lint >"$tmp/o" 2>"$tmp/e"; local rc=$?
     [ $rc -eq 2 ] || fail "'$new': exit $rc, expected 2: $(cat "$tmp/e")"
     grep -qF -- "$want" "$tmp/e" || fail "'$new': expected '$want' in $(cat "$tmp/e")"

@@ -40,13 +40,10 @@ grep -E "^TOY .* traffic_norm " "$tmp/all.out" | grep -qE "tiny  (—|unexplaine
     fail "headline without an explain: $(cat "$tmp/all.out")"
 
 # names are checked at load time, by --lint too: report.ini:LINE, exit 2
-ini=$tmp/root/repro/toy/report.ini
-cp "$ini" "$tmp/ini"
 check() {
     local old=$1 new=$2 want=$3
     local n; n=$(grep -n -m1 -F -- "$old" "$tmp/ini" | cut -d: -f1)
-    [ -n "$n" ] || fail "no line '$old'"
-    awk -v n="$n" -v new="$new" 'NR == n { print new; next } { print }' "$tmp/ini" >"$ini"
+    ini_replace "$old" "$new"
     for mode in lint run; do
         if [ $mode = lint ]; then run repro toy --lint >"$tmp/o" 2>"$tmp/e"
         else run repro toy --size tiny --out "$tmp/bad" >"$tmp/o" 2>"$tmp/e"; fi
