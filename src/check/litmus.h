@@ -21,7 +21,7 @@
 #include <stdio.h>
 
 #include "base/types.h"
-#include "mem/req.h"
+#include "sim/req.h"
 
 #define LITMUS_MAX_THREADS 8
 #define LITMUS_MAX_REGS    16  /* r0 .. r15 */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 /* ---- construction and the common ctrl_ops ---- */

@@ -41,8 +41,8 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "coh/getm/getm_vu.h"
-#include "mem/req.h"
 #include "ptx/ptx.h"
+#include "sim/req.h"
 
 #define FN_NBARRIERS 16
 #define FN_NOT_WAITING 0xff

@@ -37,8 +37,8 @@
 #define GPU_ORDER_H
 
 #include "base/types.h"
-#include "mem/req.h"
 #include "sim/cfg.h"
+#include "sim/req.h"
 
 /* Kinds of outstanding operations a warp counts. */
 enum order_kind {

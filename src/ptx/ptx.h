@@ -20,7 +20,7 @@
 #define PTX_PTX_H
 
 #include "base/types.h"
-#include "mem/req.h"
+#include "sim/req.h"
 
 struct ptx_module;
 struct ptx_kernel;

@@ -14,7 +14,7 @@
 
 #include "base/bits.h"
 #include "base/pool.h"
-#include "mem/req.h"
+#include "sim/req.h"
 
 /* Traffic classes of spec 002 §6 (plus WB for L2->DRAM accounting). */
 #define TRAFFIC_CLASSES(X)                                                                         \

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
+#include "mem/observe.h"
 #include "dram/dram.h"
 #include "gpu/mac.h"
 #include "gpu/sm.h"

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mem/req.h"
 #include "ptx/ptx.h"
+#include "sim/req.h"
 
 #define HX_GBASE 0x10000000ull /* device address of hx_mem[0] */
 

@@ -21,9 +21,9 @@
 
 #include "coh/spandex/fcs.h"
 #include "coh/spandex/fcs_select.h"
-#include "mem/req.h"
 #include "ptx/ir.h"
 #include "ptx/ptx.h"
+#include "sim/req.h"
 
 /* Three loads (lines 9, 10, 11) and a store (line 12) of one kernel. */
 static const char ptx[] = ".version 7.0\n"

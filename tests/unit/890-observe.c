@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
+#include "mem/observe.h"
 
 static jmp_buf on_exit_jmp;
 static int exit_code;

@@ -38,8 +38,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/mesi/mesi.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 #define MESI_L1_STATES(X)                                                                          \

@@ -36,9 +36,9 @@
 
 #include "base/log.h"
 #include "base/rng.h"
-#include "check/observe.h"
 #include "coh/mesi/mesi.h"
 #include "coh/sharers.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 #define MESI_L2_STATES(X)                                                                          \

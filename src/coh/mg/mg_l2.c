@@ -60,8 +60,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/mg/mg.h"
+#include "mem/observe.h"
 #include "mem/pagemap.h"
 #include "system/config.h"
 

@@ -56,8 +56,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/rcc/rcc.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 #define RCC_L2_STATES(X)                                                                           \

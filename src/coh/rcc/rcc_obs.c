@@ -18,8 +18,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/rcc/rcc.h"
+#include "mem/observe.h"
 
 static struct ctrl_bank_set *all;
 

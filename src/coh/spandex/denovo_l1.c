@@ -74,9 +74,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/spandex/fcs.h"
 #include "coh/spandex/spandex.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 #define DN_STATES(X)                                                                               \

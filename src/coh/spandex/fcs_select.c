@@ -45,9 +45,9 @@
 
 #include "base/log.h"
 #include "coh/spandex/fcs.h"
-#include "mem/req.h"
 #include "ptx/ir.h"
 #include "ptx/ptx.h"
+#include "sim/req.h"
 
 enum { K_LD, K_ST, K_RMW };
 

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "coh/spandex/fcs.h"
-#include "mem/req.h"
 #include "ptx/ir.h"
+#include "sim/req.h"
 
 const char *const spx_req_kind_names[SPXK_N] = {
     [SPXK_NONE] = "-",           [SPXK_V] = "ReqV",         [SPXK_VO] = "ReqVo",

@@ -36,8 +36,8 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/spandex/spandex.h"
+#include "mem/observe.h"
 
 #define ME_STATES(X)                                                                               \
     X(I, "not present")                                                                            \

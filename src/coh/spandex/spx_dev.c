@@ -6,8 +6,8 @@
  * L1 owns stay in the L1's own file.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "check/observe.h"
 #include "coh/spandex/spandex.h"
+#include "mem/observe.h"
 
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
 {

@@ -55,8 +55,8 @@
 #include <stdlib.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/spandex/spandex.h"
+#include "mem/observe.h"
 
 #define SPX_LLC_STATES(X)                                                                          \
     X(I, "not present")                                                                            \

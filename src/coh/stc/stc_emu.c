@@ -33,8 +33,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/stc/stc.h"
+#include "mem/observe.h"
 
 enum emu_phase {
     EMU_IDLE,    /* an epoch (set) is in force */

@@ -37,8 +37,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/stc/stc.h"
+#include "mem/observe.h"
 
 #define STC_L1_STATES(X)                                                                           \
     X(I, "not present")                                                                            \

@@ -42,8 +42,8 @@
 
 #include "base/log.h"
 #include "base/rng.h"
-#include "check/observe.h"
 #include "coh/tc/tc.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 #define TC_L2_STATES(X)                                                                            \

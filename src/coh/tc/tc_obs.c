@@ -19,8 +19,8 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/tc/tc.h"
+#include "mem/observe.h"
 
 /* Per machine: the banks, and per line the largest GWCT promised. */
 struct tc_obs {

@@ -16,7 +16,7 @@
 
 #include "base/bits.h"
 #include "base/log.h"
-#include "check/observe.h"
+#include "mem/observe.h"
 #include "system/config.h"
 
 const char *const vi_vnet_names[VI_NVNETS] = {"request", "response", "invalidation",

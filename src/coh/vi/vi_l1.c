@@ -29,9 +29,9 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/ctrl.h"
 #include "coh/vi/vi.h"
+#include "mem/observe.h"
 
 _Static_assert((int)VI_VNET_REQ == CTRL_VNET_REQ && (int)VI_VNET_RSP == CTRL_VNET_RSP,
                "the VI L1 sends on the write-through vnets");

@@ -12,8 +12,8 @@
  * A violation is a simulator fault: the message, then the usual dump, exit 3.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef CHECK_OBSERVE_H
-#define CHECK_OBSERVE_H
+#ifndef MEM_OBSERVE_H
+#define MEM_OBSERVE_H
 
 #include "base/bits.h"
 #include "mem/backing.h"

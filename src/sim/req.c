@@ -4,7 +4,7 @@
  * functional mode) shares, so that all of them compute identical results.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "mem/req.h"
+#include "sim/req.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
  * observe.c - golden memory and the data-value invariant (see observe.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "check/observe.h"
+#include "mem/observe.h"
 
 #include <string.h>
 

@@ -11,8 +11,8 @@
  * lane for atomics.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef MEM_REQ_H
-#define MEM_REQ_H
+#ifndef SIM_REQ_H
+#define SIM_REQ_H
 
 #include "base/bits.h"
 #include "base/types.h"
