@@ -13,6 +13,7 @@
 #   make validate  gpucoh's side of the GPGPU-Sim comparison (VALIDATE_SIZE, default
 #                tiny; docs/validation.md) into results/validate-SIZE
 #   make validation-hosts  the validation host programs (needs nvcc; build/validation-hosts)
+#   make protocol-docs  rewrite docs/protocols/*.md's tables and docs/layers.md from the code
 JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
@@ -24,7 +25,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
 .PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz \
-	validate validation-hosts clean
+	validate validation-hosts protocol-docs clean
 
 all: build
 
@@ -83,6 +84,11 @@ validate: build
 validation-hosts:
 	@command -v nvcc >/dev/null || { echo "make validation-hosts needs nvcc (CUDA toolkit)"; exit 2; }
 	$(MAKE) -C validation/hosts OUT=$(CURDIR)/$(BUILD)/validation-hosts
+
+# docs/protocols/NAME.md: the tables from the code, the hand-written notes kept
+protocol-docs: build
+	tools/protocol-docs.sh $(BUILD)/gpucoh .
+	python3 tools/layers.py --write docs/layers.md
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
