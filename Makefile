@@ -24,7 +24,7 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz \
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench ptx fuzz \
 	validate validation-hosts protocol-docs clean
 
 all: build
@@ -50,15 +50,18 @@ asan: deps
 demo: build
 	./$(BUILD)/gpucoh repro tc --size quick -j $(JOBS) --out results/repro-tc-quick
 
+# Each test line reads "[elapsed] N/M Test #k: name ... Passed  t sec" (tools/elapsed.sh).
+ELAPSED = $(CURDIR)/tools/elapsed.sh
+
 test: build asan
-	cd $(ASAN) && ctest -L unit -j $(JOBS) --output-on-failure
-	cd $(BUILD) && ctest -LE long -j $(JOBS) --output-on-failure
+	cd $(ASAN) && $(ELAPSED) ctest -L unit -j $(JOBS) --output-on-failure
+	cd $(BUILD) && $(ELAPSED) ctest -LE long -j $(JOBS) --output-on-failure
 
 test-asan: asan
-	cd $(ASAN) && ctest -L asan-cli -LE asan-slow -j $(JOBS) --output-on-failure
+	cd $(ASAN) && $(ELAPSED) ctest -L asan-cli -LE asan-slow -j $(JOBS) --output-on-failure
 
 test-asan-all: asan
-	cd $(ASAN) && ctest -L asan-cli -j $(JOBS) --output-on-failure
+	cd $(ASAN) && $(ELAPSED) ctest -L asan-cli -j $(JOBS) --output-on-failure
 
 long: build fuzz-build
 	cd $(BUILD) && ctest -L long -j $(JOBS) --output-on-failure
