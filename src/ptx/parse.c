@@ -8,7 +8,8 @@
  * vector operands and the instruction set listed in decode_inst(). Anything
  * else is an error "file:line: ..." naming the construct; nothing is skipped
  * silently except hints that do not change results (.pragma, cache
- * operators, performance-tuning directives, .file/.loc debug lines).
+ * operators, performance-tuning directives, .file/.loc debug lines and the
+ * DWARF .section .debug_* blocks of -lineinfo and -G).
  * Half precision (.f16 .f16x2 .bf16 .bf16x2) covers what cuda_fp16.h and
  * cuda_bf16.h emit for sm_75..sm_90: add/sub/mul/fma/min/max/neg/abs,
  * ex2/tanh.approx, setp (p|q per element of packed operands), set, and the
@@ -2684,8 +2685,25 @@ static void parse_module(struct parser *P)
                 next(P);
             continue;
         }
-        if (!strcmp(w, ".section"))
-            perr(P, t.line, "debug sections (.section) are not supported; compile without -G");
+        if (!strcmp(w, ".section")) {
+            /* -lineinfo and -G add DWARF in .debug_* sections: data for debuggers,
+             * nothing a kernel runs, so it is skipped whole */
+            struct tok name = next(P);
+            if (name.len < 6 || strncmp(name.s, ".debug", 6))
+                perr(P, t.line, "section '%.*s' is not supported (only .debug_* sections, "
+                     "which are skipped)", (int)name.len, name.s);
+            expect(P, "{");
+            for (unsigned depth = 1; depth;) {
+                struct tok x = next(P);
+                if (x.kind == TK_EOF)
+                    perr(P, t.line, "section '%.*s' has no closing '}'", (int)name.len, name.s);
+                if (tok_is(x, "{"))
+                    depth++;
+                else if (tok_is(x, "}"))
+                    depth--;
+            }
+            continue;
+        }
         bool is_extern = false;
         while (!strcmp(w, ".visible") || !strcmp(w, ".extern") || !strcmp(w, ".weak") ||
                !strcmp(w, ".common")) {
