@@ -3024,6 +3024,12 @@ void ptx_module_const_write(struct ptx_module *m, const struct ptx_var *c, uint3
     own->set = true;
 }
 
+void ptx_module_const_read(const struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
+                           void *dst, uint32_t n)
+{
+    memcpy(dst, m->cbank + c->offset + offset, n);
+}
+
 const struct ptx_var *ptx_module_global(const struct ptx_module *m, const char *name)
 {
     for (unsigned k = 0; k < m->n_globals; k++)
