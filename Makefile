@@ -23,7 +23,7 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx fuzz \
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all test-fast long bench ptx cuda-examples fuzz \
 	validate validation-hosts clean
 
 all: build
@@ -83,6 +83,15 @@ validate: build
 validation-hosts:
 	@command -v nvcc >/dev/null || { echo "make validation-hosts needs nvcc (CUDA toolkit)"; exit 2; }
 	$(MAKE) -C validation/hosts OUT=$(CURDIR)/$(BUILD)/validation-hosts
+
+# The ordinary CUDA programs of examples/cuda/, built as a user builds them (the
+# binaries are committed: the tests run them where nvcc is absent; docs/cuda.md).
+cuda-examples:
+	@command -v nvcc >/dev/null || { echo "make cuda-examples needs nvcc (CUDA toolkit)"; exit 2; }
+	@mkdir -p examples/cuda/bin
+	@for cu in examples/cuda/*.cu; do \
+	  bin=examples/cuda/bin/$$(basename $${cu%.cu}); echo "nvcc $$cu"; \
+	  nvcc -arch=sm_75 -cudart shared -O2 -o $$bin $$cu || exit 1; done
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
