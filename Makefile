@@ -85,13 +85,14 @@ validation-hosts:
 	$(MAKE) -C validation/hosts OUT=$(CURDIR)/$(BUILD)/validation-hosts
 
 # The ordinary CUDA programs of examples/cuda/, built as a user builds them (the
-# binaries are committed: the tests run them where nvcc is absent; docs/cuda.md).
+# binaries are committed: the tests run them where nvcc is absent; docs/cuda.md). With
+# -lineinfo, as a user debugging them would build: the front end skips its DWARF.
 cuda-examples:
 	@command -v nvcc >/dev/null || { echo "make cuda-examples needs nvcc (CUDA toolkit)"; exit 2; }
 	@mkdir -p examples/cuda/bin
 	@for cu in examples/cuda/*.cu; do \
 	  bin=examples/cuda/bin/$$(basename $${cu%.cu}); echo "nvcc $$cu"; \
-	  nvcc -arch=sm_75 -cudart shared -O2 -o $$bin $$cu || exit 1; done
+	  nvcc -arch=sm_75 -cudart shared -O2 -lineinfo -o $$bin $$cu || exit 1; done
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }

@@ -622,12 +622,12 @@ static cudaError_t symbol_copy(const char *call, const void *symbol, void *host_
         return fail(cudaErrorInvalidSymbol, "%s: %p is not a registered __device__ or "
                     "__constant__ variable", call, symbol);
     struct host *h = host();
-    bool device_side = to_symbol ? kind == MEMCPY_D2D : kind == MEMCPY_D2D;
     if (kind != MEMCPY_DEFAULT && kind != MEMCPY_D2D &&
         kind != (to_symbol ? MEMCPY_H2D : MEMCPY_D2H))
         return fail(cudaErrorInvalidMemcpyDirection, "%s: direction %d", call, kind);
-    if (kind == MEMCPY_DEFAULT)
-        device_side = alloc_of((uintptr_t)host_buf, n) != NULL;
+    /* is the other side device memory? (cudaMemcpyDefault: the allocations say) */
+    bool device_side = kind == MEMCPY_DEFAULT ? alloc_of((uintptr_t)host_buf, n) != NULL
+                                              : kind == MEMCPY_D2D;
     void *buf = host_buf;
     if (device_side) { /* the other side is device memory: through a host buffer */
         if (!alloc_of((uintptr_t)host_buf, n))
