@@ -20,6 +20,8 @@
  */
 #include <cjson/cJSON.h>
 #include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -80,8 +82,10 @@ struct cudart_var {
 };
 
 struct cudart_alloc {
-    addr_t base;
+    addr_t base;        /* what the program sees */
     size_t bytes;
+    addr_t heap_base;   /* what host_malloc returned (differs for managed memory) */
+    size_t mapped;      /* managed memory: bytes of host mapping at base, else 0 */
 };
 
 /* What one kernel launch did: the machine's summary before and after. */
@@ -147,6 +151,8 @@ static cudaError_t fail(cudaError_t e, const char *fmt, ...)
 /* ---- the machine ---- */
 
 static void write_stats_at_exit(void);
+static void managed_to_device(void);
+static void managed_to_host(void);
 
 /* Open the simulated machine once, configured from the environment. */
 static struct host *host(void)
@@ -391,8 +397,10 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, struct cudart_dim3 grid,
     struct host *h = host();
     struct machine_summary before, after;
     machine_summary(rt.s.machine, &before);
+    managed_to_device();
     host_launch_args(h, f->name, (struct dim3){grid.x, grid.y, grid.z},
                      (struct dim3){block.x, block.y, block.z}, (uint32_t)shmem, args);
+    managed_to_host();
     machine_summary(rt.s.machine, &after);
     GROW(rt.kstats, rt.n_kstats);
     struct cudart_kernel_stats *k = &rt.kstats[rt.n_kstats++];
@@ -488,9 +496,61 @@ EXPORT cudaError_t cudaMalloc(void **ptr, size_t bytes)
         return fail(cudaErrorInvalidValue, "cudaMalloc: a NULL result pointer");
     addr_t a = host_malloc(host(), bytes);
     GROW(rt.allocs, rt.n_allocs);
-    rt.allocs[rt.n_allocs++] = (struct cudart_alloc){a, bytes};
+    rt.allocs[rt.n_allocs++] = (struct cudart_alloc){a, bytes, a, 0};
     *ptr = (void *)(uintptr_t)a;
     return cudaSuccess;
+}
+
+/* Managed memory: the device allocation is also mapped into the program at
+ * the same address (pages of its own: the allocation is padded to whole
+ * pages and the pointer is its first page boundary). Between runtime calls
+ * the host's copy is the current one; there is one queue, so a device
+ * operation (launch, copy or memset touching device memory) first sends every
+ * managed byte to the device (managed_to_device) and, if it may have written
+ * device memory, brings them back (managed_to_host), through the memory
+ * system's host-copy rules as cudaMemcpy's. Correct for any access pattern,
+ * at the price of copying all managed memory around every such call. */
+EXPORT cudaError_t cudaMallocManaged(void **ptr, size_t bytes, unsigned flags)
+{
+    (void)flags;
+    if (!ptr)
+        return fail(cudaErrorInvalidValue, "cudaMallocManaged: a NULL result pointer");
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    size_t mapped = ((bytes ? bytes : 1) + page - 1) / page * page;
+    addr_t heap = host_malloc(host(), mapped + page);
+    addr_t a = (heap + page - 1) / page * page;
+    void *m = mmap((void *)(uintptr_t)a, mapped, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+    if (m != (void *)(uintptr_t)a) {
+        if (m != MAP_FAILED)
+            munmap(m, mapped);
+        host_free(host(), heap);
+        return fail(cudaErrorMemoryAllocation,
+                    "cudaMallocManaged: the program's address space is in use at %p, where the "
+                    "simulated allocation lies",
+                    (void *)(uintptr_t)a);
+    }
+    host_memset(host(), a, 0, mapped); /* both copies start as zeros */
+    GROW(rt.allocs, rt.n_allocs);
+    rt.allocs[rt.n_allocs++] = (struct cudart_alloc){a, bytes, heap, mapped};
+    *ptr = (void *)(uintptr_t)a;
+    return cudaSuccess;
+}
+
+static void managed_to_device(void)
+{
+    for (size_t i = 0; i < rt.n_allocs; i++)
+        if (rt.allocs[i].mapped)
+            host_memcpy_to_dev(rt.s.host, rt.allocs[i].base, (const void *)(uintptr_t)rt.allocs[i].base,
+                               rt.allocs[i].mapped);
+}
+
+static void managed_to_host(void)
+{
+    for (size_t i = 0; i < rt.n_allocs; i++)
+        if (rt.allocs[i].mapped)
+            host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.allocs[i].base,
+                                 rt.allocs[i].base, rt.allocs[i].mapped);
 }
 
 EXPORT cudaError_t cudaFree(void *ptr)
@@ -499,7 +559,9 @@ EXPORT cudaError_t cudaFree(void *ptr)
         return cudaSuccess;
     for (size_t i = 0; i < rt.n_allocs; i++)
         if (rt.allocs[i].base == (uintptr_t)ptr) {
-            host_free(host(), rt.allocs[i].base);
+            if (rt.allocs[i].mapped)
+                munmap(ptr, rt.allocs[i].mapped);
+            host_free(host(), rt.allocs[i].heap_base);
             rt.allocs[i] = rt.allocs[--rt.n_allocs];
             return cudaSuccess;
         }
@@ -524,10 +586,13 @@ EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
         return fail(cudaErrorInvalidValue,
                     "cudaMemcpy: destination [%p, +%zu) is not inside one device allocation", dst,
                     n);
-    struct host *h = host();
-    if (kind == MEMCPY_H2H) {
+    if (kind == MEMCPY_H2H) { /* managed memory too: its host copy is current between calls */
         memmove(dst, src, n);
-    } else if (kind == MEMCPY_H2D) {
+        return cudaSuccess;
+    }
+    struct host *h = host();
+    managed_to_device(); /* device reads see the host's bytes of managed memory */
+    if (kind == MEMCPY_H2D) {
         host_memcpy_to_dev(h, (uintptr_t)dst, src, n);
     } else if (kind == MEMCPY_D2H) {
         host_memcpy_from_dev(h, dst, (uintptr_t)src, n);
@@ -537,6 +602,8 @@ EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
         host_memcpy_to_dev(h, (uintptr_t)dst, tmp, n);
         free(tmp);
     }
+    if (dev_dst) /* the device copy was written: managed memory's host copy follows */
+        managed_to_host();
     return cudaSuccess;
 }
 
@@ -553,7 +620,9 @@ EXPORT cudaError_t cudaMemset(void *dst, int value, size_t n)
     if (!alloc_of((uintptr_t)dst, n))
         return fail(cudaErrorInvalidValue,
                     "cudaMemset: [%p, +%zu) is not inside one device allocation", dst, n);
+    managed_to_device();
     host_memset(host(), (uintptr_t)dst, (uint8_t)value, n);
+    managed_to_host();
     return cudaSuccess;
 }
 
@@ -629,6 +698,7 @@ static cudaError_t symbol_copy(const char *call, const void *symbol, void *host_
     bool device_side = kind == MEMCPY_DEFAULT ? alloc_of((uintptr_t)host_buf, n) != NULL
                                               : kind == MEMCPY_D2D;
     void *buf = host_buf;
+    managed_to_device();
     if (device_side) { /* the other side is device memory: through a host buffer */
         if (!alloc_of((uintptr_t)host_buf, n))
             return fail(cudaErrorInvalidValue, "%s: [%p, +%zu) is not inside one device "
@@ -646,6 +716,8 @@ static cudaError_t symbol_copy(const char *call, const void *symbol, void *host_
             host_memcpy_to_dev(h, (uintptr_t)host_buf, buf, n);
         free(buf);
     }
+    if (device_side && !to_symbol) /* device memory written: managed memory follows */
+        managed_to_host();
     return cudaSuccess;
 }
 
@@ -709,7 +781,7 @@ EXPORT cudaError_t cudaGetSymbolAddress(void **ptr, const void *symbol)
                     "cudaGetSymbolAddress: %p is not a registered __device__ variable", symbol);
     if (!alloc_of(a, bytes)) { /* let copies and kernels use it as any allocation */
         GROW(rt.allocs, rt.n_allocs);
-        rt.allocs[rt.n_allocs++] = (struct cudart_alloc){a, bytes};
+        rt.allocs[rt.n_allocs++] = (struct cudart_alloc){a, bytes, a, 0};
     }
     *ptr = (void *)(uintptr_t)a;
     return cudaSuccess;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # cuda.sh - unmodified CUDA programs through the libcudart stand-in (docs/cuda.md):
-# the five example programs of examples/cuda/ (built with nvcc -cudart shared,
-# committed in examples/cuda/bin/) check their own results under nol1, rc, mesi
-# and tcw; the environment configures a run as `gpucoh cuda` does; GPUCOH_STATS
+# the five example programs of examples/cuda/ and managed (cudaMallocManaged;
+# built with nvcc -cudart shared, committed in examples/cuda/bin/) check their
+# own results under nol1, rc, mesi and tcw; the environment configures a run as `gpucoh cuda` does; GPUCOH_STATS
 # holds every kernel; the vecadd workload built as an ordinary program takes
 # the cycles `gpucoh run` measures; an unsupported call and a corrupt fat binary
 # each fail clearly.
@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; echo "--- output:"; cat "$tmp/out"; exit 1; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
-for prog in saxpy_const fence_reduce histogram stencil matmul; do
+for prog in saxpy_const fence_reduce histogram stencil matmul managed; do
     for p in nol1 rc mesi tcw; do
         "$bin" cuda --protocol "$p" -- "$ex/$prog" >"$tmp/out" 2>&1
         rc=$?
