@@ -5,7 +5,7 @@
 # own results under nol1, rc, mesi and tcw; the environment configures a run as `gpucoh cuda` does; GPUCOH_STATS
 # holds every kernel; the vecadd workload built as an ordinary program takes
 # the cycles `gpucoh run` measures; an unsupported call and a corrupt fat binary
-# each fail clearly.
+# each fail clearly; a fault dump of -lineinfo PTX names the .cu line.
 # usage: cuda.sh GPUCOH REPO
 set -u
 bin=$1 root=$2
@@ -68,6 +68,17 @@ PY
 rc=$?
 [ $rc -eq 2 ] || fail "corrupt fat binary: exit $rc, expected 2"
 grep -q "corrupt fat binary: fat binary: header claims" "$tmp/out" || fail "corrupt: no message"
+
+# -lineinfo PTX: a stuck warp in the fault dump is named by its .cu line too
+mkdir "$tmp/li"
+sed 's|^\tsetp.eq.s32|\t.loc\t1 7 3\n\tsetp.eq.s32|' "$root/examples/errors/spin.ptx" >"$tmp/li/spin.ptx"
+printf '\t.file\t1 "/src/spin.cu"\n\t.section\t.debug_str\n\t{\n.b8 0\n\t}\n' >>"$tmp/li/spin.ptx"
+cp "$root/examples/errors/spin.spec" "$tmp/li/"
+timeout 120 "$bin" exec "$tmp/li/spin.spec" --set sim.spin_cycles=20000 >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 3 ] || fail "lineinfo spin: exit $rc, expected 3"
+grep -q "warp 0 (CTA 0 warp 0): ready at .*spin\.ptx:[0-9]* (/src/spin\.cu:7)" "$tmp/out" ||
+    fail "lineinfo spin: the dump does not name spin.cu:7"
 
 # usage and configuration errors stop before the program runs
 "$bin" cuda --set l1.ways=0 -- "$ex/saxpy_const" >"$tmp/out" 2>&1
