@@ -18,13 +18,13 @@ JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
 
-DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev python3-matplotlib chromium
+DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev libzstd-dev liblz4-dev python3-matplotlib chromium
 FUZZ_PACKAGES := clang
 FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench ptx fuzz \
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench ptx cuda-examples fuzz \
 	validate validation-hosts protocol-docs clean
 
 all: build
@@ -92,6 +92,16 @@ validation-hosts:
 protocol-docs: build
 	tools/protocol-docs.sh $(BUILD)/gpucoh .
 	python3 tools/layers.py --write docs/layers.md
+
+# The ordinary CUDA programs of examples/cuda/, built as a user builds them (the
+# binaries are committed: the tests run them where nvcc is absent; docs/cuda.md). With
+# -lineinfo, as a user debugging them would build: the front end skips its DWARF.
+cuda-examples:
+	@command -v nvcc >/dev/null || { echo "make cuda-examples needs nvcc (CUDA toolkit)"; exit 2; }
+	@mkdir -p examples/cuda/bin
+	@for cu in examples/cuda/*.cu; do \
+	  bin=examples/cuda/bin/$$(basename $${cu%.cu}); echo "nvcc $$cu"; \
+	  nvcc -arch=sm_75 -cudart shared -O2 -lineinfo -o $$bin $$cu || exit 1; done
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }

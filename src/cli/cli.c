@@ -31,6 +31,7 @@ static const struct {
     {"run", cmd_run, "run a workload on the simulated GPU and report what it measured"},
     {"compare", cmd_compare, "run workloads under several protocols and compare them"},
     {"exec", cmd_exec, "run any PTX file described by a launch spec (no C needed)"},
+    {"cuda", cmd_cuda, "run an unmodified CUDA program (nvcc -cudart shared) on the simulator"},
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
     {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file, in parallel"},

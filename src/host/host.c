@@ -286,12 +286,12 @@ void host_load_ptx(struct host *h, const char *text, const char *filename)
     h->n_mods++;
 }
 
-void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, const void *src,
-                           size_t n)
+/* The variable `symbol` of the loaded modules (fatal if none or two declare
+ * it), its module in *in and whether it is __constant__ in *is_const. */
+static const struct ptx_var *find_symbol(const struct host *h, const char *symbol,
+                                         struct ptx_module **in, bool *is_const)
 {
-    struct ptx_module *in = NULL;
     const struct ptx_var *v = NULL;
-    bool is_const = false;
     for (size_t i = 0; i < h->n_mods; i++) {
         const struct ptx_var *c = ptx_module_const(h->mods[i].mod, symbol);
         const struct ptx_var *g = ptx_module_global(h->mods[i].mod, symbol);
@@ -299,20 +299,61 @@ void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, co
             fatal("symbol '%s': two loaded modules declare a variable of that name", symbol);
         if (c || g) {
             v = c ? c : g;
-            is_const = c != NULL;
-            in = h->mods[i].mod;
+            *is_const = c != NULL;
+            *in = h->mods[i].mod;
         }
     }
     if (!v)
         fatal("symbol '%s': no __constant__ (.const) or __device__ (.global) variable of that "
               "name in the loaded PTX", symbol);
+    return v;
+}
+
+static void check_symbol_range(const char *symbol, const struct ptx_var *v, size_t offset,
+                               size_t n)
+{
     if (offset > v->bytes || n > v->bytes - offset)
         fatal("symbol '%s': %zu bytes at offset %zu do not fit in its %u bytes", symbol, n, offset,
               v->bytes);
+}
+
+void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, const void *src,
+                           size_t n)
+{
+    struct ptx_module *in = NULL;
+    bool is_const = false;
+    const struct ptx_var *v = find_symbol(h, symbol, &in, &is_const);
+    check_symbol_range(symbol, v, offset, n);
     if (is_const)
         ptx_module_const_write(in, v, (uint32_t)offset, src, (uint32_t)n);
     else /* device memory, through the memory system as every host copy */
         host_memcpy_to_dev(h, ptx_module_globals_base(in) + v->offset + offset, src, n);
+}
+
+void host_memcpy_from_symbol(struct host *h, const char *symbol, size_t offset, void *dst,
+                             size_t n)
+{
+    struct ptx_module *in = NULL;
+    bool is_const = false;
+    const struct ptx_var *v = find_symbol(h, symbol, &in, &is_const);
+    check_symbol_range(symbol, v, offset, n);
+    if (is_const) /* kernels cannot write the const bank: what the host gave */
+        ptx_module_const_read(in, v, (uint32_t)offset, dst, (uint32_t)n);
+    else
+        host_memcpy_from_dev(h, dst, ptx_module_globals_base(in) + v->offset + offset, n);
+}
+
+bool host_global_symbol(struct host *h, const char *symbol, addr_t *addr, size_t *bytes)
+{
+    for (size_t i = 0; i < h->n_mods; i++) {
+        const struct ptx_var *g = ptx_module_global(h->mods[i].mod, symbol);
+        if (g) {
+            *addr = ptx_module_globals_base(h->mods[i].mod) + g->offset;
+            *bytes = g->bytes;
+            return true;
+        }
+    }
+    return false;
 }
 
 static unsigned karg_bytes(enum karg_kind k)
@@ -342,9 +383,11 @@ void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct di
     host_launch_on(h, HOST_GPU, false, kernel, grid, block, dyn_shmem_bytes, args, n_args);
 }
 
-void host_launch_on(struct host *h, enum host_device dev, bool together, const char *kernel,
-                    struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
-                    const struct karg *args, unsigned n_args)
+/* The loaded kernel `kernel`, checked to be launchable with n_args
+ * arguments, this grid and block, on `dev` (fatal otherwise). */
+static const struct ptx_kernel *checked_kernel(struct host *h, enum host_device dev, bool together,
+                                               const char *kernel, struct dim3 grid,
+                                               struct dim3 block, unsigned n_args)
 {
     const struct ptx_kernel *k = find_kernel(h, kernel, NULL);
     if (!k) {
@@ -392,22 +435,16 @@ void host_launch_on(struct host *h, enum host_device dev, bool together, const c
         fatal("kernel %s: launches that run together need the timing machine (the functional "
               "mode runs one kernel at a time)",
               kernel);
+    return k;
+}
 
-    uint8_t stackbuf[256];
-    uint8_t *params = ki->param_bytes <= sizeof stackbuf && !together
-                          ? stackbuf
-                          : xrealloc(NULL, ki->param_bytes ? ki->param_bytes : 1);
-    memset(params, 0, ki->param_bytes ? ki->param_bytes : 1);
-    for (unsigned i = 0; i < n_args; i++) {
-        unsigned sz = karg_bytes(args[i].kind);
-        if (ki->param_size[i] != sz)
-            fatal("kernel %s: argument %u is %u bytes (%s) but parameter %u is %u bytes", kernel,
-                  i + 1, sz, karg_names[args[i].kind], i + 1, ki->param_size[i]);
-        if ((uint64_t)ki->param_offset[i] + sz > ki->param_bytes)
-            panic("kernel %s: parameter %u lies outside the %u-byte parameter buffer", kernel,
-                  i + 1, ki->param_bytes);
-        memcpy(params + ki->param_offset[i], &args[i].v, sz); /* little-endian host */
-    }
+/* Run (or, with `together`, queue) kernel k over its packed parameters;
+ * `params` is the caller's until the call returns unless `owned` (a malloc'd
+ * buffer that a queued launch keeps and this function frees). */
+static void run_launch(struct host *h, enum host_device dev, bool together,
+                       const struct ptx_kernel *k, struct dim3 grid, struct dim3 block,
+                       uint32_t dyn_shmem_bytes, uint8_t *params, bool owned)
+{
     struct launch l = {
         .kernel = k,
         .grid = {grid.x, grid.y, grid.z},
@@ -429,8 +466,56 @@ void host_launch_on(struct host *h, enum host_device dev, bool together, const c
     } else {
         h->l.ops->run_kernel(h->l.obj, &l);
     }
-    if (params != stackbuf)
+    if (owned)
         free(params);
+}
+
+
+void host_launch_on(struct host *h, enum host_device dev, bool together, const char *kernel,
+                    struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
+                    const struct karg *args, unsigned n_args)
+{
+    const struct ptx_kernel *k = checked_kernel(h, dev, together, kernel, grid, block, n_args);
+    const struct ptx_kernel_info *ki = ptx_kernel_info(k);
+    uint8_t stackbuf[256];
+    uint8_t *params = ki->param_bytes <= sizeof stackbuf && !together
+                          ? stackbuf
+                          : xrealloc(NULL, ki->param_bytes ? ki->param_bytes : 1);
+    memset(params, 0, ki->param_bytes ? ki->param_bytes : 1);
+    for (unsigned i = 0; i < n_args; i++) {
+        unsigned sz = karg_bytes(args[i].kind);
+        if (ki->param_size[i] != sz)
+            fatal("kernel %s: argument %u is %u bytes (%s) but parameter %u is %u bytes", kernel,
+                  i + 1, sz, karg_names[args[i].kind], i + 1, ki->param_size[i]);
+        if ((uint64_t)ki->param_offset[i] + sz > ki->param_bytes)
+            panic("kernel %s: parameter %u lies outside the %u-byte parameter buffer", kernel,
+                  i + 1, ki->param_bytes);
+        memcpy(params + ki->param_offset[i], &args[i].v, sz); /* little-endian host */
+    }
+    run_launch(h, dev, together, k, grid, block, dyn_shmem_bytes, params, params != stackbuf);
+}
+
+void host_launch_args(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
+                      uint32_t dyn_shmem_bytes, void *const *args)
+{
+    const struct ptx_kernel *k = find_kernel(h, kernel, NULL);
+    unsigned n_params = k ? ptx_kernel_info(k)->n_params : 0;
+    k = checked_kernel(h, HOST_GPU, false, kernel, grid, block, n_params);
+    const struct ptx_kernel_info *ki = ptx_kernel_info(k);
+    uint8_t stackbuf[256];
+    uint8_t *params = ki->param_bytes <= sizeof stackbuf
+                          ? stackbuf
+                          : xrealloc(NULL, ki->param_bytes);
+    memset(params, 0, ki->param_bytes < sizeof stackbuf ? sizeof stackbuf : ki->param_bytes);
+    for (unsigned i = 0; i < ki->n_params; i++) {
+        if ((uint64_t)ki->param_offset[i] + ki->param_size[i] > ki->param_bytes)
+            panic("kernel %s: parameter %u lies outside the %u-byte parameter buffer", kernel,
+                  i + 1, ki->param_bytes);
+        if (!args || !args[i])
+            fatal("kernel %s: no argument %u (of %u)", kernel, i + 1, ki->n_params);
+        memcpy(params + ki->param_offset[i], args[i], ki->param_size[i]);
+    }
+    run_launch(h, HOST_GPU, false, k, grid, block, dyn_shmem_bytes, params, params != stackbuf);
 }
 
 unsigned host_cpu_cores(const struct host *h)

@@ -62,12 +62,28 @@ void host_load_ptx(struct host *h, const char *text, const char *filename);
 void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, const void *src,
                            size_t n);
 
+/* Read n bytes at byte `offset` of a __constant__ or __device__ variable
+ * (cudaMemcpyFromSymbol; errors as host_memcpy_to_symbol). */
+void host_memcpy_from_symbol(struct host *h, const char *symbol, size_t offset, void *dst,
+                             size_t n);
+
+/* The device address and size of __device__ (.global) variable `symbol`
+ * (cudaGetSymbolAddress); false if no loaded module declares one. */
+bool host_global_symbol(struct host *h, const char *symbol, addr_t *addr, size_t *bytes);
+
 /* Launch a kernel of a loaded module and run it to completion. A missing
  * kernel, a wrong argument count, or a kernel that reads a __constant__
  * variable nobody gave contents (no initialiser in the PTX, never written by
  * host_memcpy_to_symbol) is a fatal input error. */
 void host_launch(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
                  uint32_t dyn_shmem_bytes, const struct karg *args, unsigned n_args);
+
+/* host_launch with the arguments as CUDA's runtime receives them: args[i]
+ * points to parameter i, whose size and place in the parameter buffer come
+ * from the kernel's PTX signature (cudaLaunchKernel). A missing kernel is
+ * fatal, as for host_launch. */
+void host_launch_args(struct host *h, const char *kernel, struct dim3 grid, struct dim3 block,
+                      uint32_t dyn_shmem_bytes, void *const *args);
 
 /* Where a launch runs: the GPU's SMs, or the CPU cores (cpu.cores in the
  * configuration; one thread per core, so the block is one thread and the

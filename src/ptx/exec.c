@@ -322,10 +322,17 @@ uint32_t ptx_warp_pc(const struct ptx_warp *w)
 
 const char *ptx_warp_where(const struct ptx_warp *w, char *buf, size_t len)
 {
-    if (!w->sp)
+    if (!w->sp) {
         snprintf(buf, len, "%s: (exited)", w->m->filename);
+        return buf;
+    }
+    uint32_t pc = w->top.pc;
+    const struct px_loc *l = w->m->locs ? &w->m->locs[pc] : NULL;
+    if (l && l->line && l->file < w->m->n_src_files && w->m->src_files[l->file])
+        snprintf(buf, len, "%s:%u (%s:%u)", w->m->filename, w->ins[pc].line,
+                 w->m->src_files[l->file], l->line); /* -lineinfo: the CUDA source line */
     else
-        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[w->top.pc].line);
+        snprintf(buf, len, "%s:%u", w->m->filename, w->ins[pc].line);
     return buf;
 }
 

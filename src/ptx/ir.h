@@ -220,6 +220,11 @@ struct ptx_kernel {
     struct px_func *f;
 };
 
+/* Where a .loc line puts an instruction in the CUDA source. */
+struct px_loc {
+    uint32_t file, line;
+};
+
 struct ptx_module {
     char *filename;
     struct px_inst *ins;      /* all instructions of all functions */
@@ -247,6 +252,11 @@ struct ptx_module {
     uint32_t shared_common;   /* bytes of module-level and device-function shared variables */
     struct px_label *labels;  /* every label, in file order (request-type tables name them) */
     uint32_t n_labels;
+    /* -lineinfo: each instruction's .loc (file 0: none), NULL if the PTX has
+     * no .loc; the .file table by number (NULL entries: not declared) */
+    struct px_loc *locs;
+    char **src_files;
+    uint32_t n_src_files;
 };
 
 static inline unsigned px_type_bytes(unsigned t)

@@ -8,7 +8,9 @@
  * vector operands and the instruction set listed in decode_inst(). Anything
  * else is an error "file:line: ..." naming the construct; nothing is skipped
  * silently except hints that do not change results (.pragma, cache
- * operators, performance-tuning directives, .file/.loc debug lines).
+ * operators, performance-tuning directives and the DWARF .section .debug_*
+ * blocks of -lineinfo and -G). .loc and .file lines are kept as each
+ * instruction's CUDA source line (ptx_module.locs), for fault dumps.
  * Half precision (.f16 .f16x2 .bf16 .bf16x2) covers what cuda_fp16.h and
  * cuda_bf16.h emit for sm_75..sm_90: add/sub/mul/fma/min/max/neg/abs,
  * ex2/tanh.approx, setp (p|q per element of packed operands), set, and the
@@ -103,6 +105,8 @@ struct parser {
     struct px_param *pend_p[2];     /* return and parameter lists being parsed */
     unsigned pend_n[2];
     size_t n_edges, cap_edges;
+    struct px_loc loc;              /* the last .loc: the source of the instructions below */
+    size_t cap_locs;
 };
 
 /* "file:line: message" into P->err. */
@@ -513,10 +517,63 @@ static uint32_t imm_row(struct parser *P, uint64_t v)
     return m->n_imm++;
 }
 
+/* A number token of the directive on `line`, or false (left unread). */
+static bool loc_number(struct parser *P, unsigned line, uint32_t *v)
+{
+    struct tok t = peek(P);
+    if (t.kind != TK_NUM || t.line != line || t.len > 10)
+        return false;
+    char b[16];
+    snprintf(b, sizeof b, "%.*s", (int)t.len, t.s);
+    char *end;
+    unsigned long x = strtoul(b, &end, 10);
+    if (*end || x > UINT32_MAX)
+        return false;
+    next(P);
+    *v = (uint32_t)x;
+    return true;
+}
+
+/* .loc FILE LINE ...: the instructions that follow come from that line.
+ * Malformed ones are ignored, as the hint they are. */
+static void parse_loc(struct parser *P, unsigned line)
+{
+    struct px_loc l;
+    if (loc_number(P, line, &l.file) && loc_number(P, line, &l.line) && l.file)
+        P->loc = l;
+}
+
+/* .file N "name": the source file .loc lines call N (nvcc puts these last). */
+static void parse_file(struct parser *P, unsigned line)
+{
+    uint32_t n;
+    if (!loc_number(P, line, &n) || !n || n > 65535)
+        return;
+    struct tok name = peek(P);
+    if (name.kind != TK_STR || name.line != line || name.len < 2)
+        return;
+    next(P);
+    struct ptx_module *m = P->m;
+    if (n >= m->n_src_files) {
+        m->src_files = xrealloc(P, m->src_files, (n + 1) * sizeof *m->src_files);
+        memset(m->src_files + m->n_src_files, 0, (n + 1 - m->n_src_files) * sizeof *m->src_files);
+        m->n_src_files = n + 1;
+    }
+    free(m->src_files[n]);
+    m->src_files[n] = xprintf(P, "%.*s", (int)name.len - 2, name.s + 1);
+}
+
 static struct px_inst *new_inst(struct parser *P, unsigned line)
 {
     struct ptx_module *m = P->m;
     GROW(P, m->ins, m->n_ins, P->cap_ins);
+    if (P->loc.file && P->cap_locs < P->cap_ins) { /* -lineinfo: locs follows ins */
+        m->locs = xrealloc(P, m->locs, P->cap_ins * sizeof *m->locs);
+        memset(m->locs + P->cap_locs, 0, (P->cap_ins - P->cap_locs) * sizeof *m->locs);
+        P->cap_locs = P->cap_ins;
+    }
+    if (m->locs)
+        m->locs[m->n_ins] = P->loc;
     struct px_inst *i = &m->ins[m->n_ins++];
     memset(i, 0, sizeof(*i));
     i->guard = -1;
@@ -2317,6 +2374,8 @@ static void parse_statement(struct parser *P, struct tok t)
         return;
     }
     if (!strcmp(w, ".loc") || !strcmp(w, ".file")) {
+        if (!strcmp(w, ".loc")) /* .loc FILE LINE COLUMN [, inlining of -G]: where we are */
+            parse_loc(P, line);
         while (!tok_is(peek(P), ";") && peek(P).kind != TK_EOF && peek(P).line == line)
             next(P);
         accept(P, ";");
@@ -2680,12 +2739,31 @@ static void parse_module(struct parser *P)
             continue;
         }
         if (!strcmp(w, ".file") || !strcmp(w, ".loc")) {
+            if (!strcmp(w, ".file")) /* .file N "name" [, timestamp, size] */
+                parse_file(P, t.line);
             while (peek(P).kind != TK_EOF && peek(P).line == t.line)
                 next(P);
             continue;
         }
-        if (!strcmp(w, ".section"))
-            perr(P, t.line, "debug sections (.section) are not supported; compile without -G");
+        if (!strcmp(w, ".section")) {
+            /* -lineinfo and -G add DWARF in .debug_* sections: data for debuggers,
+             * nothing a kernel runs, so it is skipped whole */
+            struct tok name = next(P);
+            if (name.len < 6 || strncmp(name.s, ".debug", 6))
+                perr(P, t.line, "section '%.*s' is not supported (only .debug_* sections, "
+                     "which are skipped)", (int)name.len, name.s);
+            expect(P, "{");
+            for (unsigned depth = 1; depth;) {
+                struct tok x = next(P);
+                if (x.kind == TK_EOF)
+                    perr(P, t.line, "section '%.*s' has no closing '}'", (int)name.len, name.s);
+                if (tok_is(x, "{"))
+                    depth++;
+                else if (tok_is(x, "}"))
+                    depth--;
+            }
+            continue;
+        }
         bool is_extern = false;
         while (!strcmp(w, ".visible") || !strcmp(w, ".extern") || !strcmp(w, ".weak") ||
                !strcmp(w, ".common")) {
@@ -2964,6 +3042,10 @@ void ptx_module_free(struct ptx_module *m)
     free(m->cbank);
     free(m->calls);
     free(m->filename);
+    free(m->locs);
+    for (uint32_t f = 0; f < m->n_src_files; f++)
+        free(m->src_files[f]);
+    free(m->src_files);
     free(m);
 }
 
@@ -3004,6 +3086,12 @@ void ptx_module_const_write(struct ptx_module *m, const struct ptx_var *c, uint3
     struct ptx_var *own = &m->consts[c - m->consts];
     memcpy(m->cbank + own->offset + offset, src, n);
     own->set = true;
+}
+
+void ptx_module_const_read(const struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
+                           void *dst, uint32_t n)
+{
+    memcpy(dst, m->cbank + c->offset + offset, n);
 }
 
 const struct ptx_var *ptx_module_global(const struct ptx_module *m, const char *name)

@@ -113,6 +113,11 @@ addr_t ptx_module_globals_base(const struct ptx_module *m);
 void ptx_module_const_write(struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
                             const void *src, uint32_t n);
 
+/* Read `n` bytes at byte `offset` of .const variable `c` of `m` (checked by
+ * the caller to lie inside it): its initialiser or what the host wrote. */
+void ptx_module_const_read(const struct ptx_module *m, const struct ptx_var *c, uint32_t offset,
+                           void *dst, uint32_t n);
+
 /* The .const variables kernel `k` or a function it calls names (reads, or
  * takes the address of): ptx_kernel_n_consts of them, the i-th by
  * ptx_kernel_const. */
