@@ -18,7 +18,7 @@
 /* The protocols the explorer can drive so far: an L1 per core and one L2
  * bank talking over vnets, no time, central unit or other GPMs' homes. */
 static const char *const explorable[] = {"nol1", "rc", "rc-noinv", "gpuvi", "gpuvini", "mesi",
-                                         NULL};
+                                         "mesi-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,mesi";
 
@@ -46,8 +46,8 @@ static void usage(FILE *out)
             "A violation prints its shortest event sequence (exit 1); --cex writes it for\n"
             "--replay, which re-runs it with a trace of every transition. Reaching a bound\n"
             "stops the search with nothing proven (exit 1). docs/verify.md.\n"
-            "Explorable so far: nol1, rc, rc-noinv (deliberately broken), gpuvi, gpuvini,\n"
-            "mesi; `fast` is nol1,rc,gpuvi,gpuvini,mesi.\n"
+            "Explorable so far: nol1, rc, gpuvi, gpuvini, mesi, and the deliberately broken\n"
+            "rc-noinv and mesi-noinv; `fast` is nol1,rc,gpuvi,gpuvini,mesi.\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast\n"
             "  --l1s N            L1s, 1 to 4 (default 2)\n"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpucoh verify: the explorable protocols verify on 2 L1s x 1 line x 2 values;
-# the deliberately broken rc-noinv is caught with a counterexample shorter than
+# the deliberately broken rc-noinv and mesi-noinv are caught with a counterexample shorter than
 # 30 steps, which --replay reproduces with a transition trace; a bound stops the
 # search with nothing proven; bad input is a usage error.
 set -u
@@ -46,6 +46,20 @@ rc=$?
 # rc invalidates at the fence, so the final load misses: the path may end early
 # (nothing in flight on a channel the broken variant used) or pass; never a violation
 echo "$out" | grep -q "VIOLATION" && { echo "$out"; fail "rc replay reports a violation"; }
+n=$((n + 1))
+
+# the seeded MESI bug: the directory forgets one invalidation (with one other
+# sharer it then waits for nothing that can come: a deadlock)
+out=$("$bin" verify --protocol mesi-noinv --cex "$tmp/mesi.cex" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || { echo "$out"; fail "mesi-noinv: exit $rc, expected 1"; }
+steps=$(echo "$out" | sed -nE 's/.*shortest event sequence \(([0-9]+) steps\).*/\1/p')
+[ -n "$steps" ] && [ "$steps" -lt 30 ] || fail "mesi-noinv: counterexample of '$steps' steps"
+echo "$out" | grep -q "^verify mesi-noinv: VIOLATION: deadlock" || { echo "$out"; fail "mesi-noinv: no deadlock"; }
+out=$("$bin" verify --replay "$tmp/mesi.cex" 2>&1)
+[ $? -eq 1 ] || { echo "$out"; fail "mesi-noinv replay: expected exit 1"; }
+echo "$out" | grep -q "^replay mesi-noinv: VIOLATION after $steps steps: deadlock" || { echo "$out"; fail "mesi-noinv replay did not reproduce"; }
+echo "$out" | grep -q "Upgrade *SS>SS_MB" || fail "mesi-noinv replay: no trace of the upgrade"
 n=$((n + 1))
 
 out=$("$bin" verify --protocol mesi --max-states 20 2>&1)
