@@ -22,6 +22,10 @@ static const char *const explorable[] = {"nol1", "rc", "rc-noinv", "gpuvi", "gpu
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,mesi";
 
+/* The rig's arrays: two lines land in different sets of both. */
+static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs=8",
+                                           "l2.size=2K", "l2.ways=2",  "l2.mshrs=8", NULL};
+
 static void usage(FILE *out)
 {
     fprintf(out,
@@ -85,6 +89,9 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     sets[n++] = set_sms;
     sets[n++] = "l2.banks=1";
     sets[n++] = "l2.jitter_cycles=0";
+    /* small arrays (the lines never conflict in a set): a fresh rig per path is cheap */
+    for (const char *const *s = small_arrays; *s; s++)
+        sets[n++] = *s;
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
