@@ -58,8 +58,8 @@ struct rig {
     struct eng eng;
     struct clock clk;
     struct pool msgs;
-    struct backing store;        /* DRAM */
-    struct observer obs;         /* golden memory: the coherence order of each line */
+    struct backing *store;       /* DRAM (the search's, reset for each rig) */
+    struct observer *obs;        /* golden memory: the coherence order of each line (ditto) */
     const struct config *cfg;
     const struct proto_desc *p;
     const struct verify_opts *o;
@@ -130,13 +130,13 @@ static void fail(struct rig *r, const char *fmt, ...)
 static void dram_serve(struct rig *r, struct msg *m)
 {
     if (m->type == MSG_DRAM_READ) {
-        backing_read(&r->store, m->addr, m->data, r->line_bytes);
+        backing_read(r->store, m->addr, m->data, r->line_bytes);
         memset(&m->mask, 0, sizeof m->mask);
         bytemask_set_range(&m->mask, 0, r->line_bytes);
         m->type = MSG_DRAM_DATA;
         m->size_bytes = (uint16_t)r->line_bytes;
     } else {
-        backing_write_masked(&r->store, m->addr, m->data, m->mask.w, r->line_bytes);
+        backing_write_masked(r->store, m->addr, m->data, m->mask.w, r->line_bytes);
         m->type = MSG_DRAM_WRACK;
         m->size_bytes = 0;
     }
@@ -178,8 +178,41 @@ static bool rig_tick(struct comp *cp)
 
 static void follow_gold(void *arg, addr_t line);
 
+/* The memories a rig uses, kept across rigs: a backing store's set-up costs
+ * more than the controllers' (a 4096-slot table), so each rig resets them. */
+struct memories {
+    struct backing store;
+    struct observer obs;
+};
+
+static void memories_init(struct memories *mem, uint32_t line_bytes)
+{
+    backing_init(&mem->store);
+    obs_init(&mem->obs, line_bytes);
+}
+
+static void memories_destroy(struct memories *mem)
+{
+    obs_destroy(&mem->obs);
+    backing_destroy(&mem->store);
+}
+
+/* Every line the cores use back to zero in DRAM and the golden memory (only
+ * those lines are ever written), the observer's counters cleared. */
+static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes)
+{
+    static const uint8_t zeros[LINE_MAX_BYTES];
+    for (unsigned k = 0; k < o->lines; k++) {
+        addr_t a = LINE_BASE + (addr_t)k * line_bytes;
+        backing_write(&mem->store, a, zeros, line_bytes);
+        backing_write(&mem->obs.golden, a, zeros, line_bytes);
+    }
+    mem->obs.writes = mem->obs.checks = 0;
+}
+
 static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
-                           const struct verify_opts *o, struct coh_cov *cov)
+                           const struct verify_opts *o, struct coh_cov *cov,
+                           struct memories *mem)
 {
     struct rig *r = calloc(1, sizeof *r);
     if (!r)
@@ -195,16 +228,17 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     r->eng.watchdog_ps = 0;
     r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
     msg_pool_init(&r->msgs);
-    backing_init(&r->store);
-    obs_init(&r->obs, r->line_bytes);
-    r->obs.on_golden = follow_gold;
-    r->obs.on_golden_arg = r;
+    memories_reset(mem, o, r->line_bytes);
+    r->store = &mem->store;
+    r->obs = &mem->obs;
+    r->obs->on_golden = follow_gold;
+    r->obs->on_golden_arg = r;
     for (unsigned c = 0; c < r->n_l1; c++) /* memory starts zeroed: value 0 everywhere */
         for (unsigned k = 0; k < V_MAX_LINES; k++)
             r->env.floor[c][k] = 1;
     comp_init(&r->comp, &r->eng, "verify", &r->clk, rig_tick, NULL);
     struct ctrl_wiring w = {.eng = &r->eng, .clk = &r->clk, .msgs = &r->msgs, .cfg = cfg,
-                            .n_sms = r->n_l1, .n_banks = 1, .store = &r->store, .obs = &r->obs};
+                            .n_sms = r->n_l1, .n_banks = 1, .store = r->store, .obs = r->obs};
     tick_t hop = r->clk.period_ps;
     for (unsigned i = 0; i < r->n_l1; i++) {
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
@@ -263,8 +297,6 @@ static void rig_free(struct rig *r)
     port_destroy(&r->to_mem);
     /* messages still held by ports or controllers go with the pool */
     pool_destroy(&r->msgs);
-    obs_destroy(&r->obs);
-    backing_destroy(&r->store);
     eng_destroy(&r->eng);
     free(r);
 }
@@ -307,7 +339,7 @@ static void follow_gold(void *arg, addr_t line)
     for (unsigned k = 0; k < r->o->lines; k++) {
         if (line_addr(r, k) != line)
             continue;
-        const uint8_t *g = backing_peek(&r->obs.golden, line);
+        const uint8_t *g = backing_peek(&r->obs->golden, line);
         e->gold[k] = g ? word_of(g) : 0;
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
@@ -391,7 +423,7 @@ static void check_quiescent(struct rig *r)
         bool has = false;
         unsigned st = r->p->l2.peek(r->l2, a, buf, &has);
         if (!has)
-            backing_read(&r->store, a, buf, r->line_bytes);
+            backing_read(r->store, a, buf, r->line_bytes);
         if (!dirty_above && word_of(buf) != gold)
             fail(r, "quiescent: the %s holds line %u = %u (L2 state %s), but its value is %u",
                  has ? "L2" : "DRAM", k, word_of(buf),
@@ -661,7 +693,7 @@ static struct digest state_digest(const struct rig *r, struct ser *s)
         put_list(s, r, &r->ch[ch]);
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
-        backing_read((struct backing *)&r->store, line_addr(r, k), buf, r->line_bytes);
+        backing_read(r->store, line_addr(r, k), buf, r->line_bytes);
         put(s, buf, r->line_bytes);
     }
     PUT(s, r->env);
@@ -744,6 +776,7 @@ struct search {
     unsigned n_tables;
     struct ser ser;
     struct vev *path;
+    struct memories mem;
 };
 
 static jmp_buf fault_jump;
@@ -800,7 +833,7 @@ static void cov_add(struct search *s)
 /* A rig in the state of node n's path (the path was checked when found). */
 static struct rig *rig_at(struct search *s, unsigned depth)
 {
-    struct rig *r = rig_new(s->cfg, s->p, s->o, s->scratch);
+    struct rig *r = rig_new(s->cfg, s->p, s->o, s->scratch, &s->mem);
     for (unsigned i = 0; i < depth; i++)
         apply(r, &s->path[i]);
     return r;
@@ -931,6 +964,7 @@ static void search_free(struct search *s)
     free(s->seen.node);
     free(s->ser.b);
     free(s->path);
+    memories_destroy(&s->mem);
 }
 
 /* Coverage: cells reached over all tables, the list of cells never reached
@@ -979,7 +1013,8 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     double t0 = wall_seconds_since(0);
     log_set_exit(fault_exit);
 
-    struct rig *r = rig_new(cfg, s.p, o, s.scratch);
+    memories_init(&s.mem, cfg->l1.cache.line_bytes);
+    struct rig *r = rig_new(cfg, s.p, o, s.scratch, &s.mem);
     settle(r);
     add_node(&s, 0, &(struct vev){0}, 0, quiescent(r));
     visited_put(&s.seen, state_digest(r, &s.ser), 0);
@@ -1013,7 +1048,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             if (code) {
                 char why[160];
                 snprintf(why, sizeof why,
-                         "simulator fault (exit %d) in the controllers: its message is above",
+                         "simulator fault (exit %d) in the controllers: its message is on stderr",
                          code);
                 fflush(stderr);
                 report_cex(&s, r, depth + 1, why, out, res);
@@ -1173,7 +1208,9 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
     FILE *f = fopen(file, "r");
     if (!f)
         fatal("%s: cannot open the counterexample", file);
-    struct rig *r = rig_new(cfg, p, o, cov);
+    struct memories mem;
+    memories_init(&mem, cfg->l1.cache.line_bytes);
+    struct rig *r = rig_new(cfg, p, o, cov, &mem);
     settle(r);
     coh_trace_out = out;
     char line[256];
@@ -1235,6 +1272,7 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
     else
         fprintf(out, "replay %s: %u steps, no violation in the final state\n", p->name, step);
     rig_free(r);
+    memories_destroy(&mem);
     for (unsigned t = 0; t < n_tables; t++)
         coh_cov_destroy(&cov[t]);
     free(cov);
