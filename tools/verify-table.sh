@@ -7,7 +7,7 @@
 set -euo pipefail
 bin=$1
 doc=$2
-protos="nol1 rc gpuvi gpuvini mesi"
+protos="nol1 rc gpuvi gpuvini ideal mesi"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)

@@ -17,14 +17,14 @@
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
  * bank talking over vnets, no time, central unit or other GPMs' homes. */
-static const char *const explorable[] = {"nol1", "rc", "rc-noinv", "gpuvi", "gpuvini", "mesi",
-                                         "mesi-noinv", NULL};
+static const char *const explorable[] = {"nol1",  "rc",   "rc-noinv",   "gpuvi", "gpuvini",
+                                         "ideal", "mesi", "mesi-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
-static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,mesi";
+static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
 /* The rig's arrays: two lines land in different sets of both. */
-static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs=8",
-                                           "l2.size=2K", "l2.ways=2",  "l2.mshrs=8", NULL};
+static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs=8", "l2.size=2K",
+                                           "l2.ways=2",  "l2.mshrs=8", NULL};
 
 static void usage(FILE *out)
 {
@@ -50,8 +50,8 @@ static void usage(FILE *out)
             "A violation prints its shortest event sequence (exit 1); --cex writes it for\n"
             "--replay, which re-runs it with a trace of every transition. Reaching a bound\n"
             "stops the search with nothing proven (exit 1). docs/verify.md.\n"
-            "Explorable so far: nol1, rc, gpuvi, gpuvini, mesi, and the deliberately broken\n"
-            "rc-noinv and mesi-noinv; `fast` is nol1,rc,gpuvi,gpuvini,mesi.\n"
+            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, and the deliberately\n"
+            "broken rc-noinv and mesi-noinv; `fast` is all but the broken ones.\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast\n"
             "  --l1s N            L1s, 1 to 4 (default 2)\n"
@@ -103,8 +103,13 @@ int cmd_verify(int argc, char **argv)
 {
     struct sim_opts o = {0};
     const char *protos = NULL, *replay = NULL;
-    struct verify_opts vo = {.l1s = 2, .lines = 1, .values = 2, .ops = 2, .atomics = true,
-                             .max_states = 2000000, .max_mem_mb = 2048};
+    struct verify_opts vo = {.l1s = 2,
+                             .lines = 1,
+                             .values = 2,
+                             .ops = 2,
+                             .atomics = true,
+                             .max_states = 2000000,
+                             .max_mem_mb = 2048};
     bool no_atomics = false;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);

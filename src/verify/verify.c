@@ -25,10 +25,10 @@
 
 #define V_MAX_L1    4
 #define V_MAX_LINES 2
-#define V_MAX_VALUE 7            /* values 0..7: a reference mask fits a byte */
+#define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1)
 #define LINE_BASE   0x20000000ull
-#define PORT_CAP    (1u << 16)   /* never full: the explorer decides the order, not room */
+#define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
 enum ev_kind { EV_OP, EV_DELIVER };
 enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_N };
@@ -36,48 +36,48 @@ static const char *const op_names[OPK_N] = {"load", "store", "atomic", "fence"};
 
 /* One nondeterministic step: a core operation or a channel's head delivered. */
 struct vev {
-    uint8_t kind;                /* enum ev_kind */
+    uint8_t kind;                  /* enum ev_kind */
     uint8_t core, op, line, value; /* EV_OP */
-    uint16_t ch;                 /* EV_DELIVER */
+    uint16_t ch;                   /* EV_DELIVER */
 };
 
 /* ---- the checker's reference state (part of every state's digest) ---- */
 
 struct env {
-    uint8_t issued[V_MAX_L1];    /* operations each core has issued */
-    uint8_t busy[V_MAX_L1];      /* its operation in flight: op + 1, 0 none */
-    uint8_t line[V_MAX_L1];      /* ... its line */
-    uint8_t allowed[V_MAX_L1];   /* ... the values a load or atomic may return (bit per value) */
+    uint8_t issued[V_MAX_L1];  /* operations each core has issued */
+    uint8_t busy[V_MAX_L1];    /* its operation in flight: op + 1, 0 none */
+    uint8_t line[V_MAX_L1];    /* ... its line */
+    uint8_t allowed[V_MAX_L1]; /* ... the values a load or atomic may return (bit per value) */
     uint8_t floor[V_MAX_L1][V_MAX_LINES]; /* values a load may return since the core's last
                                              fence (protocols that are not write-atomic) */
-    uint32_t gold[V_MAX_LINES];  /* the line's value in coherence order (word 0) */
+    uint32_t gold[V_MAX_LINES];           /* the line's value in coherence order (word 0) */
 };
 
 struct rig {
-    struct comp comp;            /* the network, DRAM and cores: receives every output */
+    struct comp comp; /* the network, DRAM and cores: receives every output */
     struct eng eng;
     struct clock clk;
     struct pool msgs;
-    struct backing *store;       /* DRAM (the search's, reset for each rig) */
-    struct observer *obs;        /* golden memory: the coherence order of each line (ditto) */
+    struct backing *store; /* DRAM (the search's, reset for each rig) */
+    struct observer *obs;  /* golden memory: the coherence order of each line (ditto) */
     const struct config *cfg;
     const struct proto_desc *p;
     const struct verify_opts *o;
     unsigned n_l1, n_vnets, line_bytes;
     struct comp *l1[V_MAX_L1], *l2;
-    struct coh_cov *cov;         /* one per table */
+    struct coh_cov *cov; /* one per table */
     unsigned n_tables;
     struct port to_core[V_MAX_L1];
     struct port up[V_MAX_L1][VNET_MAX];   /* L1 -> network */
     struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
     struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
     struct port to_mem;
-    struct msg_list ch[V_MAX_CH];         /* in flight: a FIFO per source, destination, vnet */
-    struct msg_list rsp;                  /* core responses of the step */
+    struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
+    struct msg_list rsp;          /* core responses of the step */
     struct atom_ops atom[V_MAX_L1];
     struct env env;
     char names[V_MAX_L1][32];
-    char fault[512];                      /* the violated property ("" none) */
+    char fault[512]; /* the violated property ("" none) */
 };
 
 static inline unsigned ch_up(const struct rig *r, unsigned l1, unsigned v)
@@ -211,8 +211,7 @@ static void memories_reset(struct memories *mem, const struct verify_opts *o, ui
 }
 
 static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
-                           const struct verify_opts *o, struct coh_cov *cov,
-                           struct memories *mem)
+                           const struct verify_opts *o, struct coh_cov *cov, struct memories *mem)
 {
     struct rig *r = calloc(1, sizeof *r);
     if (!r)
@@ -237,8 +236,14 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
         for (unsigned k = 0; k < V_MAX_LINES; k++)
             r->env.floor[c][k] = 1;
     comp_init(&r->comp, &r->eng, "verify", &r->clk, rig_tick, NULL);
-    struct ctrl_wiring w = {.eng = &r->eng, .clk = &r->clk, .msgs = &r->msgs, .cfg = cfg,
-                            .n_sms = r->n_l1, .n_banks = 1, .store = r->store, .obs = r->obs};
+    struct ctrl_wiring w = {.eng = &r->eng,
+                            .clk = &r->clk,
+                            .msgs = &r->msgs,
+                            .cfg = cfg,
+                            .n_sms = r->n_l1,
+                            .n_banks = 1,
+                            .store = r->store,
+                            .obs = r->obs};
     tick_t hop = r->clk.period_ps;
     for (unsigned i = 0; i < r->n_l1; i++) {
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
@@ -373,8 +378,9 @@ static void take_response(struct rig *r, struct msg *m)
         if (!(bit & e->allowed[c])) {
             char want[40];
             mask_text(e->allowed[c], want);
-            fail(r, "data value: l1[%u]'s %s of line %u returned %u; the protocol's model allows "
-                    "only %s",
+            fail(r,
+                 "data value: l1[%u]'s %s of line %u returned %u; the protocol's model allows "
+                 "only %s",
                  c, op_names[op], e->line[c], got, want);
         }
     }
@@ -417,8 +423,8 @@ static void check_quiescent(struct rig *r)
             if (cl && cl->dirty)
                 dirty_above = true;
             if (r->p->write_atomic && st && has && word_of(buf) != gold)
-                fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u",
-                     c, k, word_of(buf), r->p->tables[0]->state_names[st], gold);
+                fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u", c,
+                     k, word_of(buf), r->p->tables[0]->state_names[st], gold);
         }
         bool has = false;
         unsigned st = r->p->l2.peek(r->l2, a, buf, &has);
@@ -658,11 +664,11 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
     put_port(s, r, &c->pipe);
 }
 
-/* State a protocol keeps outside struct ctrl: GPU-VI's banks (gpuvini's
+/* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
  * sparse directory entries, invalidations waiting for room). */
 static void put_private(struct ser *s, const struct rig *r)
 {
-    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini"))
+    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
         return;
     struct vi_bank *b = (struct vi_bank *)r->l2;
     put_list(s, r, &b->inv_out);
@@ -717,12 +723,12 @@ struct node {
     uint32_t parent;
     uint16_t depth;
     uint8_t quiescent;
-    struct vev ev;             /* the event from the parent */
+    struct vev ev; /* the event from the parent */
 };
 
 struct visited {
     struct digest *keys;
-    uint32_t *node;            /* UINT32_MAX: empty */
+    uint32_t *node; /* UINT32_MAX: empty */
     size_t mask, n;
 };
 
@@ -771,8 +777,8 @@ struct search {
     uint32_t *edge_from, *edge_to;
     size_t n_edges, cap_edges;
     struct visited seen;
-    struct coh_cov *cov;       /* coverage summed over the explored transitions */
-    struct coh_cov *scratch;   /* a rig's own */
+    struct coh_cov *cov;     /* coverage summed over the explored transitions */
+    struct coh_cov *scratch; /* a rig's own */
     unsigned n_tables;
     struct ser ser;
     struct vev *path;
@@ -839,8 +845,8 @@ static struct rig *rig_at(struct search *s, unsigned depth)
     return r;
 }
 
-static void write_cex(const struct search *s, const struct rig *r, unsigned steps,
-                      const char *why, FILE *out)
+static void write_cex(const struct search *s, const struct rig *r, unsigned steps, const char *why,
+                      FILE *out)
 {
     const struct verify_opts *o = s->o;
     fprintf(out, "# gpucoh verify counterexample (%u steps): %s\n", steps, why);
@@ -855,8 +861,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
     }
 }
 
-static void report_cex(struct search *s, struct rig *r, unsigned steps, const char *why,
-                       FILE *out, struct verify_result *res)
+static void report_cex(struct search *s, struct rig *r, unsigned steps, const char *why, FILE *out,
+                       struct verify_result *res)
 {
     res->violation = true;
     res->cex_steps = steps;
@@ -1108,8 +1114,10 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1: %llu states, %llu "
             "transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
             s.p->name,
-            res->violation ? "VIOLATION" : res->incomplete ? "incomplete" : "verified", o->l1s,
-            o->lines, o->values, o->ops, (unsigned long long)res->states,
+            res->violation    ? "VIOLATION"
+            : res->incomplete ? "incomplete"
+                              : "verified",
+            o->l1s, o->lines, o->values, o->ops, (unsigned long long)res->states,
             (unsigned long long)res->transitions, res->depth, res->seconds,
             (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
     search_free(&s);

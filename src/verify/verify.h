@@ -25,28 +25,28 @@
 #include "system/config.h"
 
 struct verify_opts {
-    unsigned l1s;            /* L1s (gpu.sms) */
-    unsigned lines;          /* line addresses the cores use */
-    unsigned values;         /* data values stores and atomics write: 1..values */
-    unsigned ops;            /* core operations per L1, at most */
-    bool atomics;            /* cores also issue atomic exchanges */
-    uint64_t max_states;     /* stop (incomplete) past this many states */
-    uint64_t max_mem_mb;     /* ... or past this much memory for the search */
-    const char *cex_file;    /* where a counterexample is written (NULL: not written) */
+    unsigned l1s;              /* L1s (gpu.sms) */
+    unsigned lines;            /* line addresses the cores use */
+    unsigned values;           /* data values stores and atomics write: 1..values */
+    unsigned ops;              /* core operations per L1, at most */
+    bool atomics;              /* cores also issue atomic exchanges */
+    uint64_t max_states;       /* stop (incomplete) past this many states */
+    uint64_t max_mem_mb;       /* ... or past this much memory for the search */
+    const char *cex_file;      /* where a counterexample is written (NULL: not written) */
     const char *coverage_file; /* where the coverage of every table is written (NULL: none) */
-    const char *const *sets; /* the --set overrides, recorded in a counterexample */
+    const char *const *sets;   /* the --set overrides, recorded in a counterexample */
     unsigned n_sets;
 };
 
 struct verify_result {
-    bool violation;          /* a property failed: a counterexample was found */
-    bool incomplete;         /* stopped at a bound: nothing is proven */
+    bool violation;  /* a property failed: a counterexample was found */
+    bool incomplete; /* stopped at a bound: nothing is proven */
     uint64_t states, transitions;
-    unsigned depth;          /* the longest shortest path to a state */
+    unsigned depth; /* the longest shortest path to a state */
     double seconds;
-    uint64_t mem_bytes;      /* the search's own tables */
+    uint64_t mem_bytes; /* the search's own tables */
     unsigned cells_reached, cells_total;
-    unsigned cex_steps;      /* the counterexample's length (violation) */
+    unsigned cex_steps; /* the counterexample's length (violation) */
 };
 
 /* Explore the protocol of `cfg` (loaded with gpu.sms = o->l1s, one L2 bank)

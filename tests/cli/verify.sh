@@ -13,7 +13,7 @@ n=0
 out=$("$bin" verify --protocol fast 2>&1)
 rc=$?
 [ $rc -eq 0 ] || { echo "$out"; fail "verify fast exited $rc"; }
-for p in nol1 rc gpuvi gpuvini mesi; do
+for p in nol1 rc gpuvi gpuvini ideal mesi; do
     line=$(echo "$out" | grep "^verify $p ") || fail "no result line for $p"
     echo "$line" | grep -q " verified: 2 L1s x 1 lines x 2 values" || fail "$p: $line"
     states=$(echo "$line" | sed -E 's/.* ([0-9]+) states.*/\1/')

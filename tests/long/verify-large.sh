@@ -9,7 +9,7 @@ set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
-for p in nol1 rc gpuvi gpuvini mesi; do
+for p in nol1 rc gpuvi gpuvini ideal mesi; do
     for shape in "--l1s 3 --ops 1" "--lines 2 --ops 2 --no-atomics"; do
         # shellcheck disable=SC2086
         out=$("$bin" verify --protocol "$p" $shape 2>&1)
