@@ -30,7 +30,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
-            "                     [--values V] [--ops BOUND] [--no-atomics] [--max-states N]\n"
+            "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
+            "                     [--max-states N]\n"
             "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
             "                     [--config F] [--set K=V]...\n"
             "       gpucoh verify --replay FILE\n"
@@ -38,7 +39,7 @@ static void usage(FILE *out)
             "Explores, breadth-first and exhaustively, every order of events on a tiny\n"
             "machine built from the protocol's real L1 and L2 controllers: each core may\n"
             "issue a load, a store or an atomic exchange of a value 1..V to any line, or an\n"
-            "acq_rel fence, up to BOUND operations, one at a time; the network may deliver\n"
+            "acq_rel fence, up to BOUND operations, N at a time; the network may deliver\n"
             "the oldest message of any (source, destination, vnet) channel (the crossbar's\n"
             "order); DRAM answers in order. Checked in every state: the protocol's own\n"
             "invariant observers, a table cell for every message (a protocol hole), every\n"
@@ -59,6 +60,7 @@ static void usage(FILE *out)
             "  --values V         data values stores write, 1 to 7 (default 2)\n"
             "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
             "  --no-atomics       cores issue no atomics\n"
+            "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -108,6 +110,7 @@ int cmd_verify(int argc, char **argv)
                              .values = 2,
                              .ops = 2,
                              .atomics = true,
+                             .inflight = 1,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
@@ -120,6 +123,7 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--values", NULL, &vo.values, 1, 7),
         OPT_UINT_ROW("--ops", NULL, &vo.ops, 1, 255),
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
+        OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),

@@ -26,6 +26,7 @@
 #define V_MAX_L1    4
 #define V_MAX_LINES 2
 #define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
+#define V_MAX_SLOTS 4 /* operations in flight per core */
 #define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1)
 #define LINE_BASE   0x20000000ull
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
@@ -44,13 +45,14 @@ struct vev {
 /* ---- the checker's reference state (part of every state's digest) ---- */
 
 struct env {
-    uint8_t issued[V_MAX_L1];  /* operations each core has issued */
-    uint8_t busy[V_MAX_L1];    /* its operation in flight: op + 1, 0 none */
-    uint8_t line[V_MAX_L1];    /* ... its line */
-    uint8_t allowed[V_MAX_L1]; /* ... the values a load or atomic may return (bit per value) */
-    uint8_t floor[V_MAX_L1][V_MAX_LINES]; /* values a load may return since the core's last
-                                             fence (protocols that are not write-atomic) */
-    uint32_t gold[V_MAX_LINES];           /* the line's value in coherence order (word 0) */
+    uint8_t issued[V_MAX_L1]; /* operations each core has issued */
+    /* the operations in flight, by slot (the request id; a new one takes the lowest free) */
+    uint8_t busy[V_MAX_L1][V_MAX_SLOTS];    /* op + 1, 0 none */
+    uint8_t line[V_MAX_L1][V_MAX_SLOTS];    /* ... its line */
+    uint8_t allowed[V_MAX_L1][V_MAX_SLOTS]; /* ... the values a load or atomic may return */
+    uint8_t floor[V_MAX_L1][V_MAX_LINES];   /* values a load may return since the core's last
+                                               fence (protocols that are not write-atomic) */
+    uint32_t gold[V_MAX_LINES];             /* the line's value in coherence order (word 0) */
 };
 
 struct rig {
@@ -74,7 +76,7 @@ struct rig {
     struct port to_mem;
     struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
     struct msg_list rsp;          /* core responses of the step */
-    struct atom_ops atom[V_MAX_L1];
+    struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
     struct env env;
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
@@ -349,8 +351,9 @@ static void follow_gold(void *arg, addr_t line)
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
             e->floor[c][k] |= bit;
-            if (e->busy[c] && e->line[c] == k)
-                e->allowed[c] |= bit;
+            for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+                if (e->busy[c][q] && e->line[c][q] == k)
+                    e->allowed[c][q] |= bit;
         }
     }
 }
@@ -359,34 +362,35 @@ static void take_response(struct rig *r, struct msg *m)
 {
     struct env *e = &r->env;
     unsigned c = m->req.sm;
-    if (c >= r->n_l1 || !e->busy[c]) {
+    unsigned q = m->req.id;
+    if (c >= r->n_l1 || q >= V_MAX_SLOTS || !e->busy[c][q]) {
         fail(r, "a core response (op %s) for core %u, which has nothing in flight",
              mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
         return;
     }
-    unsigned op = e->busy[c] - 1u;
+    unsigned op = e->busy[c][q] - 1u;
     uint32_t got = 0;
     bool check = true;
     if (op == OPK_LOAD)
         got = word_of(m->data);
     else if (op == OPK_ATOMIC)
-        got = (uint32_t)r->atom[c].lane[0].result;
+        got = (uint32_t)r->atom[c][q].lane[0].result;
     else
         check = false;
     if (check) {
         uint8_t bit = value_bit(r, got, "a loaded word");
-        if (!(bit & e->allowed[c])) {
+        if (!(bit & e->allowed[c][q])) {
             char want[40];
-            mask_text(e->allowed[c], want);
+            mask_text(e->allowed[c][q], want);
             fail(r,
                  "data value: l1[%u]'s %s of line %u returned %u; the protocol's model allows "
                  "only %s",
-                 c, op_names[op], e->line[c], got, want);
+                 c, op_names[op], e->line[c][q], got, want);
         }
     }
-    e->busy[c] = 0;
-    e->allowed[c] = 0;
-    e->line[c] = 0;
+    e->busy[c][q] = 0;
+    e->allowed[c][q] = 0;
+    e->line[c][q] = 0;
 }
 
 static bool in_flight(const struct rig *r)
@@ -397,10 +401,28 @@ static bool in_flight(const struct rig *r)
     return false;
 }
 
+/* The lowest free slot of core c, or V_MAX_SLOTS when --inflight are in use
+ * (a core with nothing in flight returns 0). */
+static unsigned free_slot(const struct rig *r, unsigned c)
+{
+    for (unsigned q = 0; q < r->o->inflight; q++)
+        if (!r->env.busy[c][q])
+            return q;
+    return V_MAX_SLOTS;
+}
+
+static bool busy_any(const struct rig *r, unsigned c)
+{
+    for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+        if (r->env.busy[c][q])
+            return true;
+    return false;
+}
+
 static bool quiescent(const struct rig *r)
 {
     for (unsigned c = 0; c < r->n_l1; c++)
-        if (r->env.busy[c])
+        if (busy_any(r, c))
             return false;
     return !in_flight(r);
 }
@@ -452,17 +474,19 @@ static void settle(struct rig *r)
 static void issue(struct rig *r, const struct vev *ev)
 {
     struct env *e = &r->env;
-    unsigned c = ev->core;
+    unsigned c = ev->core, q = free_slot(r, c);
+    if (q == V_MAX_SLOTS)
+        panic("verify: core %u issues with every slot in use", c);
     addr_t a = line_addr(r, ev->line);
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
-    m->req = (struct mem_req){.sm = (uint16_t)c, .scope = SCOPE_GPU, .sem = SEM_WEAK};
+    m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
     switch (ev->op) {
     case OPK_LOAD:
         m->req.op = MEM_LOAD;
         m->req.scope = SCOPE_CTA;
         bytemask_set_range(&m->mask, 0, 4);
-        e->allowed[c] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
-                                           : e->floor[c][ev->line];
+        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
+                                              : e->floor[c][ev->line];
         break;
     case OPK_STORE:
         m->req.op = MEM_STORE;
@@ -474,12 +498,12 @@ static void issue(struct rig *r, const struct vev *ev)
     case OPK_ATOMIC:
         m->req.op = MEM_ATOMIC;
         m->req.sem = SEM_RELAXED;
-        r->atom[c] = (struct atom_ops){.kind = ATOM_EXCH, .type = ATYPE_U32, .n = 1};
-        r->atom[c].lane[0] = (struct atom_lane){.off = 0, .a = ev->value};
-        m->req.atom = &r->atom[c];
+        r->atom[c][q] = (struct atom_ops){.kind = ATOM_EXCH, .type = ATYPE_U32, .n = 1};
+        r->atom[c][q].lane[0] = (struct atom_lane){.off = 0, .a = ev->value};
+        m->req.atom = &r->atom[c][q];
         bytemask_set_range(&m->mask, 0, 4);
         /* an atomic reads its line's value in coherence order, whatever the model */
-        e->allowed[c] = value_bit(r, e->gold[ev->line], "the golden memory");
+        e->allowed[c][q] = value_bit(r, e->gold[ev->line], "the golden memory");
         break;
     case OPK_FENCE:
         m->req.op = MEM_FENCE;
@@ -490,8 +514,8 @@ static void issue(struct rig *r, const struct vev *ev)
         break;
     }
     e->issued[c]++;
-    e->busy[c] = (uint8_t)(ev->op + 1);
-    e->line[c] = ev->line;
+    e->busy[c][q] = (uint8_t)(ev->op + 1);
+    e->line[c][q] = ev->line;
     if (!port_send(r->p->l1.in_port(r->l1[c]), m))
         panic("verify: an L1's core port is full");
 }
@@ -524,7 +548,7 @@ static unsigned enabled(const struct rig *r, struct vev *out)
 {
     unsigned n = 0;
     for (unsigned c = 0; c < r->n_l1; c++) {
-        if (r->env.busy[c] || r->env.issued[c] >= r->o->ops)
+        if (free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
             continue;
         for (unsigned k = 0; k < r->o->lines; k++) {
             out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
@@ -704,8 +728,9 @@ static struct digest state_digest(const struct rig *r, struct ser *s)
     }
     PUT(s, r->env);
     for (unsigned c = 0; c < r->n_l1; c++) /* an atomic's old value, once performed */
-        if (r->env.busy[c] == OPK_ATOMIC + 1)
-            PUT(s, r->atom[c].lane[0].result);
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+            if (r->env.busy[c][q] == OPK_ATOMIC + 1)
+                PUT(s, r->atom[c][q].lane[0].result);
     struct digest d;
     d.h[0] = hash_fnv1a(0xcbf29ce484222325ull, s->b, s->n);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->n;
@@ -850,8 +875,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
 {
     const struct verify_opts *o = s->o;
     fprintf(out, "# gpucoh verify counterexample (%u steps): %s\n", steps, why);
-    fprintf(out, "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\n", s->p->name,
-            o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u);
+    fprintf(out, "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\n",
+            s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -1179,6 +1204,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             got |= 16;
         } else if (!strcmp(key, "atomics") && u <= 1) {
             o->atomics = u;
+        } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
+            o->inflight = u;
         } else {
             bad_line(file, ln, "unknown key or value out of range");
         }
@@ -1239,8 +1266,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                     op = i;
             if (c >= o->l1s || op == OPK_N || k >= o->lines || v > o->values)
                 bad_line(file, ln, "core, operation, line or value out of range");
-            if (r->env.busy[c])
-                bad_line(file, ln, "the core has an operation in flight");
+            if (free_slot(r, c) == V_MAX_SLOTS)
+                bad_line(file, ln, "the core has --inflight operations in flight");
             ev = (struct vev){EV_OP, (uint8_t)c, (uint8_t)op, (uint8_t)k, (uint8_t)v, 0};
         } else {
             if (sscanf(line, "deliver %15s %15s %u", a, b, &v) != 3)

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # gpucoh verify past the default test's machine: every explorable protocol on
-# 3 L1s (one operation per L1, atomics on) and on 2 lines (two operations per
-# L1, no atomics), each explored to the end with no violation; and the seeded
+# 3 L1s (one operation per L1, atomics on), on 2 lines (two operations per L1,
+# no atomics) and with two operations in flight per core, each explored to the end with no violation; and the seeded
 # MESI bug on 3 L1s, where the forgotten sharer is not the only one (the bank
-# does not wait for it), caught. A few minutes on 2 cores (docs/verify.md).
+# does not wait for it), caught. About 8 minutes on 2 cores (docs/verify.md).
 # usage: verify-large.sh GPUCOH REPO
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
 n=0
 for p in nol1 rc gpuvi gpuvini ideal mesi; do
-    for shape in "--l1s 3 --ops 1" "--lines 2 --ops 2 --no-atomics"; do
+    for shape in "--l1s 3 --ops 1" "--lines 2 --ops 2 --no-atomics" "--inflight 2"; do
         # shellcheck disable=SC2086
         out=$("$bin" verify --protocol "$p" $shape 2>&1)
         rc=$?
