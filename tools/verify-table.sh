@@ -11,10 +11,11 @@ protos="nol1 rc gpuvi gpuvini ideal mesi"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
-dirty=$(git -C "$(dirname "$doc")" status --porcelain -- src 2>/dev/null | head -1)
+dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | head -1)
 {
     echo "Measured $(date -u +%Y-%m-%d) on commit $commit${dirty:+ (with uncommitted changes in src/)}, size tiny"
-    echo "(2 L1s x 1 line x 2 values, 2 operations per L1); seconds on a shared 2-core machine."
+    echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on); seconds on a"
+    echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"
     echo "|---|---|---|---|---|---|---|---|---|"

@@ -812,6 +812,7 @@ struct search {
 
 static jmp_buf fault_jump;
 static bool fault_armed;
+static struct rig *faulted_rig; /* the rig a caught fault interrupted */
 
 static void fault_exit(int code)
 {
@@ -1083,7 +1084,11 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                          code);
                 fflush(stderr);
                 report_cex(&s, r, depth + 1, why, out, res);
-                break; /* the rig is abandoned: a fault leaves it inconsistent */
+                /* a fault stops the controllers mid-action: their structures
+                 * may be inconsistent, so the rig is not torn down, only kept
+                 * reachable until the process ends (no leak is reported) */
+                faulted_rig = r;
+                break;
             }
             cov_add(&s);
             bool q = quiescent(r);
@@ -1136,15 +1141,15 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                 s.p->name, s.n_nodes > o->max_states ? "state" : "memory",
                 (unsigned long long)s.n_nodes, (double)search_bytes(&s) / (1 << 20));
     fprintf(out,
-            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1: %llu states, %llu "
-            "transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
+            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s: "
+            "%llu states, %llu transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
             s.p->name,
             res->violation    ? "VIOLATION"
             : res->incomplete ? "incomplete"
                               : "verified",
-            o->l1s, o->lines, o->values, o->ops, (unsigned long long)res->states,
-            (unsigned long long)res->transitions, res->depth, res->seconds,
-            (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+            o->l1s, o->lines, o->values, o->ops, o->inflight, o->atomics ? "" : ", no atomics",
+            (unsigned long long)res->states, (unsigned long long)res->transitions, res->depth,
+            res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
     search_free(&s);
     rc = res->violation || res->incomplete;
     return rc;
