@@ -54,7 +54,8 @@ static void usage(FILE *out)
             "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, and the deliberately\n"
             "broken rc-noinv and mesi-noinv; `fast` is all but the broken ones.\n"
             "\n"
-            "  --protocol LIST    protocols to explore, comma-separated, or fast\n"
+            "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
+            "                     explorable one but the broken variants)\n"
             "  --l1s N            L1s, 1 to 4 (default 2)\n"
             "  --lines K          line addresses, 1 or 2 (default 1)\n"
             "  --values V         data values stores write, 1 to 7 (default 2)\n"
@@ -159,8 +160,8 @@ int cmd_verify(int argc, char **argv)
         fprintf(stderr, "gpucoh: error: verify needs --protocol (or --replay)\n");
         return EXIT_USAGE;
     }
-    if (!strcmp(protos, "fast"))
-        protos = fast_set;
+    if (!strcmp(protos, "fast") || !strcmp(protos, "all"))
+        protos = fast_set; /* every explorable protocol but the broken variants */
     char list[512];
     snprintf(list, sizeof list, "%s", protos);
     bool several = strchr(list, ',') != NULL;
