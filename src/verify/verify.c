@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/hash.h"
@@ -887,6 +888,24 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
     }
 }
 
+/* Results files are written whole or not at all: into a temporary file
+ * beside `path`, renamed over it. Returns 0, or -1 (nothing written). */
+static int write_whole(const char *path, const char *text, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    bool ok = fwrite(text, 1, len, f) == len;
+    ok = !fclose(f) && ok;
+    if (!ok || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
 static void report_cex(struct search *s, struct rig *r, unsigned steps, const char *why, FILE *out,
                        struct verify_result *res)
 {
@@ -900,12 +919,15 @@ static void report_cex(struct search *s, struct rig *r, unsigned steps, const ch
         fprintf(out, "  %3u  %s\n", i + 1, t);
     }
     if (s->o->cex_file) {
-        FILE *f = fopen(s->o->cex_file, "w");
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
         if (!f)
-            fatal("%s: cannot write the counterexample", s->o->cex_file);
+            panic("out of memory");
         write_cex(s, r, steps, why, f);
-        if (fclose(f))
+        if (fclose(f) || write_whole(s->o->cex_file, text, len))
             fatal("%s: cannot write the counterexample", s->o->cex_file);
+        free(text);
         fprintf(out, "  written to %s (replay: gpucoh verify --replay %s)\n", s->o->cex_file,
                 s->o->cex_file);
     }
@@ -1001,11 +1023,13 @@ static void search_free(struct search *s)
 
 /* Coverage: cells reached over all tables, the list of cells never reached
  * (and the counts) into the coverage file. */
-static void coverage(struct search *s, struct verify_result *res, FILE *out)
+static void coverage(struct search *s, struct verify_result *res)
 {
-    FILE *f = s->o->coverage_file ? fopen(s->o->coverage_file, "w") : NULL;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = s->o->coverage_file ? open_memstream(&text, &len) : NULL;
     if (s->o->coverage_file && !f)
-        fatal("%s: cannot write the coverage", s->o->coverage_file);
+        panic("out of memory");
     for (unsigned t = 0; t < s->n_tables; t++) {
         const struct coh_table *tb = s->p->tables[t];
         for (unsigned st = 0; st < tb->n_states; st++)
@@ -1020,9 +1044,9 @@ static void coverage(struct search *s, struct verify_result *res, FILE *out)
         if (f)
             coh_cov_print(&s->cov[t], f);
     }
-    if (f && fclose(f))
+    if (f && (fclose(f) || write_whole(s->o->coverage_file, text, len)))
         fatal("%s: cannot write the coverage", s->o->coverage_file);
-    (void)out;
+    free(text);
 }
 
 int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
@@ -1070,6 +1094,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                        "deadlock: no event is possible, yet requests are unanswered or messages "
                        "undelivered",
                        out, res);
+            rig_free(r);
             break;
         }
         for (unsigned k = 0; k < n_ev && !res->violation; k++) {
@@ -1133,7 +1158,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->transitions = s.n_edges;
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
-    coverage(&s, res, out);
+    coverage(&s, res);
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
