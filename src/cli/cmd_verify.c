@@ -31,7 +31,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
             "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
-            "                     [--max-states N]\n"
+            "                     [--sync] [--max-states N]\n"
             "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
             "                     [--config F] [--set K=V]...\n"
             "       gpucoh verify --replay FILE\n"
@@ -62,6 +62,7 @@ static void usage(FILE *out)
             "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
             "  --no-atomics       cores issue no atomics\n"
             "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
+            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -125,6 +126,7 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--ops", NULL, &vo.ops, 1, 255),
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
+        OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),

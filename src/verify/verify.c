@@ -33,8 +33,10 @@
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
 enum ev_kind { EV_OP, EV_DELIVER };
-enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_N };
-static const char *const op_names[OPK_N] = {"load", "store", "atomic", "fence"};
+/* ld.acquire.gpu and st.release.gpu come with --sync */
+enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
+static const char *const op_names[OPK_N] = {"load",  "store",        "atomic",
+                                            "fence", "load.acquire", "store.release"};
 
 /* One nondeterministic step: a core operation or a channel's head delivered. */
 struct vev {
@@ -372,7 +374,7 @@ static void take_response(struct rig *r, struct msg *m)
     unsigned op = e->busy[c][q] - 1u;
     uint32_t got = 0;
     bool check = true;
-    if (op == OPK_LOAD)
+    if (op == OPK_LOAD || op == OPK_LOAD_ACQ)
         got = word_of(m->data);
     else if (op == OPK_ATOMIC)
         got = (uint32_t)r->atom[c][q].lane[0].result;
@@ -482,6 +484,16 @@ static void issue(struct rig *r, const struct vev *ev)
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
     m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
     switch (ev->op) {
+    case OPK_LOAD_ACQ:
+        /* what it reads is judged as a plain load's; the loads after it, as after a fence */
+        m->req.sem = SEM_ACQUIRE;
+        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
+                                              : e->floor[c][ev->line];
+        for (unsigned k = 0; k < r->o->lines; k++)
+            e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        m->req.op = MEM_LOAD;
+        bytemask_set_range(&m->mask, 0, 4);
+        break;
     case OPK_LOAD:
         m->req.op = MEM_LOAD;
         m->req.scope = SCOPE_CTA;
@@ -489,9 +501,13 @@ static void issue(struct rig *r, const struct vev *ev)
         e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
                                               : e->floor[c][ev->line];
         break;
+    case OPK_STORE_REL:
     case OPK_STORE:
         m->req.op = MEM_STORE;
-        m->req.scope = SCOPE_CTA;
+        if (ev->op == OPK_STORE_REL)
+            m->req.sem = SEM_RELEASE;
+        else
+            m->req.scope = SCOPE_CTA;
         memset(m->data, 0, r->line_bytes);
         memcpy(m->data, &(uint32_t){ev->value}, 4);
         bytemask_set_range(&m->mask, 0, 4);
@@ -561,6 +577,12 @@ static unsigned enabled(const struct rig *r, struct vev *out)
             }
         }
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
+        for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0};
+            for (unsigned v = 1; v <= r->o->values; v++)
+                out[n++] =
+                    (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
+        }
     }
     for (unsigned ch = 0; ch <= ch_dram(r); ch++)
         if (r->ch[ch].n)
@@ -568,7 +590,7 @@ static unsigned enabled(const struct rig *r, struct vev *out)
     return n;
 }
 
-#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (1 + 2 * V_MAX_VALUE) + 1) + V_MAX_CH)
+#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (2 + 3 * V_MAX_VALUE) + 1) + V_MAX_CH)
 
 static void ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
 {
@@ -877,8 +899,10 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
 {
     const struct verify_opts *o = s->o;
     fprintf(out, "# gpucoh verify counterexample (%u steps): %s\n", steps, why);
-    fprintf(out, "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\n",
-            s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight);
+    fprintf(out,
+            "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\nsync %u\n",
+            s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight,
+            o->sync ? 1u : 0u);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -1172,7 +1196,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             res->violation    ? "VIOLATION"
             : res->incomplete ? "incomplete"
                               : "verified",
-            o->l1s, o->lines, o->values, o->ops, o->inflight, o->atomics ? "" : ", no atomics",
+            o->l1s, o->lines, o->values, o->ops, o->inflight,
+            o->atomics ? (o->sync ? ", acquire/release" : "")
+                       : (o->sync ? ", no atomics, acquire/release" : ", no atomics"),
             (unsigned long long)res->states, (unsigned long long)res->transitions, res->depth,
             res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
     search_free(&s);
@@ -1234,6 +1260,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             got |= 16;
         } else if (!strcmp(key, "atomics") && u <= 1) {
             o->atomics = u;
+        } else if (!strcmp(key, "sync") && u <= 1) {
+            o->sync = u;
         } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
             o->inflight = u;
         } else {

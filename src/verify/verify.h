@@ -31,6 +31,7 @@ struct verify_opts {
     unsigned ops;              /* core operations per L1, at most */
     bool atomics;              /* cores also issue atomic exchanges */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
+    bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

@@ -73,6 +73,12 @@ grep -q '^coverage.mesi.L1.IS.Load [1-9]' "$tmp/mesi.cov" || fail "mesi --inflig
 grep -q '^coverage.rc.L1.I.Load [1-9]' "$tmp/stress.cov" || fail "stress --coverage: $(head -3 "$tmp/stress.cov")"
 n=$((n + 1))
 
+# acquire loads and release stores as core operations too
+out=$("$bin" verify --protocol rc,mesi --sync 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "verify --sync"; }
+[ "$(echo "$out" | grep -c ' verified: .*acquire/release: ')" -eq 2 ] || fail "--sync: $out"
+n=$((n + 1))
+
 out=$("$bin" verify --protocol mesi --max-states 20 2>&1)
 rc=$?
 [ $rc -eq 1 ] || fail "bound: exit $rc, expected 1"
