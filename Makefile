@@ -8,6 +8,8 @@
 #   make test-asan-all  every command-line test under ASan+UBSan, the slowest too
 #   make long    the long runs (1 M stress episodes, every litmus test)
 #   make bench   simulator speed table (bench/README.md)
+#   make verify  exhaustive exploration of the explorable protocols: the result table
+#                in docs/verify.md regenerated (tools/verify-table.sh)
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
 #   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
 #   make validate  gpucoh's side of the GPGPU-Sim comparison (VALIDATE_SIZE, default
@@ -24,8 +26,8 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench ptx cuda-examples fuzz \
-	validate validation-hosts protocol-docs clean
+.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx cuda-examples \
+	fuzz validate validation-hosts protocol-docs clean
 
 all: build
 
@@ -79,6 +81,9 @@ fuzz: fuzz-build
 # (kernels, oracle, order) run on their own.
 bench: build
 	@bench/table.sh $(BUILD)
+
+verify: build
+	@tools/verify-table.sh $(BUILD)/gpucoh docs/verify.md
 
 VALIDATE_SIZE ?= tiny
 validate: build

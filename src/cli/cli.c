@@ -34,6 +34,7 @@ static const struct {
     {"cuda", cmd_cuda, "run an unmodified CUDA program (nvcc -cudart shared) on the simulator"},
     {"litmus", cmd_litmus, "run PTX litmus tests under protocols and judge them by their model"},
     {"stress", cmd_stress, "data-race-free random tester: every loaded value checked"},
+    {"verify", cmd_verify, "explore every event order of the real controllers on a tiny machine"},
     {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file, in parallel"},
     {"repro", cmd_repro, "reproduce a paper (repro tc: spec 002; repro all) and compare"},
     {"chopin", cmd_chopin, "split-frame rendering on several GPUs (CHOPIN): traces, designs"},

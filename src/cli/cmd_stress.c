@@ -47,6 +47,9 @@ static void usage(FILE *out)
             "  --stats FILE.json    write every statistic of the machine at the end (one\n"
             "                       protocol only; written whole or not at all; schema:\n"
             "                       docs/stats.md, under \"stats\")\n"
+            "  --coverage FILE      write how often each protocol transition fired, cells never\n"
+            "                       fired first (one protocol only; gpucoh verify's coverage\n"
+            "                       has the same format: tools/verify-vs-stress.sh)\n"
             "  --check              also run the invariant observers (golden memory)\n"
             "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
 }
@@ -57,17 +60,38 @@ static void stat_to_json(void *arg, const char *name, uint64_t v)
 }
 
 /* The machine's statistics as {"protocol": ..., "stats": {...}}. */
-static void keep_stats(struct machine *m, void *arg)
+/* What a run keeps of its machine before it goes: its statistics (--stats)
+ * and its table coverage (--coverage), whichever was asked for. */
+struct keep {
+    cJSON *root;
+    const char *coverage_file;
+    bool coverage_failed;
+};
+
+static void keep_machine(struct machine *m, void *arg)
 {
-    cJSON *root = arg;
-    machine_stats(m, stat_to_json, cJSON_AddObjectToObject(root, "stats"));
+    struct keep *k = arg;
+    if (k->root)
+        machine_stats(m, stat_to_json, cJSON_AddObjectToObject(k->root, "stats"));
+    if (k->coverage_file) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f) {
+            k->coverage_failed = true;
+            return;
+        }
+        machine_coverage(m, f);
+        k->coverage_failed = fclose(f) || write_file_atomic(k->coverage_file, text);
+        free(text);
+    }
 }
 
 int cmd_stress(int argc, char **argv)
 {
     struct sim_opts o = {0};
     const char *proto = "all";
-    const char *stats_file = NULL;
+    const char *stats_file = NULL, *coverage_file = NULL;
     bool small = false;
     struct stress_opts so = {.episodes = 20000, .warps_per_sm = 4, .locations = 512,
                              .max_body = 8, .sync_vars = 8};
@@ -80,6 +104,7 @@ int cmd_stress(int argc, char **argv)
         OPT_UINT_ROW("--warps", NULL, &so.warps_per_sm, 1, 48),
         OPT_FLAG_ROW("--small-caches", NULL, &small),
         OPT_STR_ROW("--stats", NULL, &stats_file),
+        OPT_OUT_ROW("--coverage", NULL, &coverage_file),
         OPT_END,
     };
     int rc = opt_parse("stress", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
@@ -88,8 +113,8 @@ int cmd_stress(int argc, char **argv)
         return rc;
     so.episodes = episodes;
     so.check = o.check;
-    if (stats_file && !strcmp(proto, "all")) {
-        fprintf(stderr, "gpucoh: error: --stats needs one --protocol\n");
+    if ((stats_file || coverage_file) && !strcmp(proto, "all")) {
+        fprintf(stderr, "gpucoh: error: --stats and --coverage need one --protocol\n");
         return EXIT_USAGE;
     }
     int worst = 0;
@@ -122,13 +147,19 @@ int cmd_stress(int argc, char **argv)
         if ((*p)->logical_time)
             po.sync_vars = 1; /* every episode synchronises with the one before it */
         cJSON *root = NULL;
+        struct keep keep = {.coverage_file = coverage_file};
         if (stats_file) {
             root = cJSON_CreateObject();
             cJSON_AddStringToObject(root, "protocol", (*p)->name);
-            po.on_done = keep_stats;
-            po.on_done_arg = root;
+            keep.root = root;
+        }
+        if (stats_file || coverage_file) {
+            po.on_done = keep_machine;
+            po.on_done_arg = &keep;
         }
         rc = stress_run(&cfg, &po, &r, stdout);
+        if (keep.coverage_failed)
+            worst = EXIT_USAGE;
         if (root) {
             cJSON_AddNumberToObject(root, "episodes", (double)r.episodes);
             cJSON_AddNumberToObject(root, "cycles", (double)r.cycles);

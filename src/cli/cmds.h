@@ -12,6 +12,7 @@ int cmd_spandex(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 int cmd_chopin(int argc, char **argv);
 int cmd_cuda(int argc, char **argv);
 

@@ -13,7 +13,7 @@
 extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw;
-extern const struct proto_desc proto_mesi;
+extern const struct proto_desc proto_mesi, proto_mesi_noinv;
 extern const struct proto_desc proto_rccsc, proto_rccwo;
 extern const struct proto_desc proto_getm, proto_warptm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
@@ -33,6 +33,7 @@ const struct proto_desc *const proto_registry[] = {
     &proto_tcs,
     &proto_tcw,
     &proto_mesi,
+    &proto_mesi_noinv, /* test only */
     &proto_stc_nv,
     &proto_stc_es,
     &proto_stc_ab,

@@ -24,6 +24,8 @@ void obs_write(struct observer *o, addr_t line, const uint8_t *data, const struc
 {
     backing_write_masked(&o->golden, line, data, mask->w, o->line_bytes);
     o->writes++;
+    if (o->on_golden)
+        o->on_golden(o->on_golden_arg, line);
 }
 
 void obs_check(struct observer *o, const char *who, addr_t line, const uint8_t *data,

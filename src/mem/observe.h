@@ -27,6 +27,10 @@ struct observer {
      * the write's band is granted), or NULL. */
     void (*on_write)(void *arg, addr_t line);
     void *on_write_arg;
+    /* Told of every golden update, after it (gpucoh verify follows each line's
+     * coherence order through it), or NULL. */
+    void (*on_golden)(void *arg, addr_t line);
+    void *on_golden_arg;
 };
 
 void obs_init(struct observer *o, uint32_t line_bytes);

@@ -87,6 +87,8 @@ struct l2_stats {
 struct mesi_l2 {
     struct ctrl base;
     struct msg_list fwd_out;   /* forwards and invalidations waiting for room */
+    bool bug_forgets_inv;      /* mesi-noinv (test only): a GETX/UPGRADE's invalidation of
+                                  the first other sharer is never sent */
     struct l2_stats st;
 };
 
@@ -177,6 +179,7 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
 {
     struct mesi_l2 *c = l2_of(x);
     struct cache_line *l = x->line;
+    bool forget = c->bug_forgets_inv && cls == TRAFFIC_INV;
     for (unsigned w = 0; w < 2; w++) {
         uint64_t bits = l->meta[w];
         while (bits) {
@@ -185,6 +188,10 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
             if ((int)sm == keep)
                 continue;
             l->meta[w] &= ~(1ull << (sm % 64));
+            if (forget) { /* the seeded bug: dropped from the list, never told */
+                forget = false;
+                continue;
+            }
             to_l1(c, x->addr, sm, MSG_MESI_INV, cls);
             if (cls == TRAFFIC_RCL)
                 c->st.recalls_sent++;
@@ -585,6 +592,13 @@ struct comp *mesi_l2_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
+static struct comp *mesi_noinv_l2_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = mesi_l2_create(w);
+    ((struct mesi_l2 *)cp)->bug_forgets_inv = true;
+    return cp;
+}
+
 void mesi_l2_destroy(struct comp *cp)
 {
     struct mesi_l2 *c = (struct mesi_l2 *)cp;
@@ -642,4 +656,22 @@ const struct proto_desc proto_mesi = {
            ctrl_stats},
     .l2 = {mesi_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma, ctrl_peek,
            ctrl_stats},
+};
+
+const struct proto_desc proto_mesi_noinv = {
+    .name = "mesi-noinv",
+    .title = "mesi with a deliberate bug for testing the checkers: a write's invalidation of "
+             "the first other S copy is never sent nor its ack expected",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .write_atomic = true,
+    .check = mesi_check,
+    .n_vnets = MESI_NVNETS,
+    .vnet_names = mesi_vnet_names,
+    .tables = mesi_tables,
+    .n_l1_tables = 1,
+    .l1 = {mesi_l1_create, ctrl_connect, ctrl_in_port, mesi_l1_destroy, NULL, ctrl_peek,
+           ctrl_stats},
+    .l2 = {mesi_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma,
+           ctrl_peek, ctrl_stats},
 };

@@ -1,0 +1,1373 @@
+/*
+ * verify.c - the explorer of `gpucoh verify` (see verify.h, docs/verify.md).
+ *
+ * Three parts: the rig (a fresh set of the protocol's real controllers,
+ * wired to ports the explorer owns, and the events that drive it), the
+ * checker's reference state and properties, and the breadth-first search
+ * with its visited set, counterexamples and replay.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "verify/verify.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/hash.h"
+#include "base/log.h"
+#include "check/observe.h"
+#include "coh/ctrl.h"
+#include "coh/proto.h"
+#include "coh/vi/vi_bank.h"
+#include "mem/backing.h"
+
+#define V_MAX_L1    4
+#define V_MAX_LINES 2
+#define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
+#define V_MAX_SLOTS 4 /* operations in flight per core */
+#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1)
+#define LINE_BASE   0x20000000ull
+#define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
+
+enum ev_kind { EV_OP, EV_DELIVER };
+/* ld.acquire.gpu and st.release.gpu come with --sync */
+enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
+static const char *const op_names[OPK_N] = {"load",  "store",        "atomic",
+                                            "fence", "load.acquire", "store.release"};
+
+/* One nondeterministic step: a core operation or a channel's head delivered. */
+struct vev {
+    uint8_t kind;                  /* enum ev_kind */
+    uint8_t core, op, line, value; /* EV_OP */
+    uint16_t ch;                   /* EV_DELIVER */
+};
+
+/* ---- the checker's reference state (part of every state's digest) ---- */
+
+struct env {
+    uint8_t issued[V_MAX_L1]; /* operations each core has issued */
+    /* the operations in flight, by slot (the request id; a new one takes the lowest free) */
+    uint8_t busy[V_MAX_L1][V_MAX_SLOTS];    /* op + 1, 0 none */
+    uint8_t line[V_MAX_L1][V_MAX_SLOTS];    /* ... its line */
+    uint8_t allowed[V_MAX_L1][V_MAX_SLOTS]; /* ... the values a load or atomic may return */
+    uint8_t floor[V_MAX_L1][V_MAX_LINES];   /* values a load may return since the core's last
+                                               fence (protocols that are not write-atomic) */
+    uint32_t gold[V_MAX_LINES];             /* the line's value in coherence order (word 0) */
+};
+
+struct rig {
+    struct comp comp; /* the network, DRAM and cores: receives every output */
+    struct eng eng;
+    struct clock clk;
+    struct pool msgs;
+    struct backing *store; /* DRAM (the search's, reset for each rig) */
+    struct observer *obs;  /* golden memory: the coherence order of each line (ditto) */
+    const struct config *cfg;
+    const struct proto_desc *p;
+    const struct verify_opts *o;
+    unsigned n_l1, n_vnets, line_bytes;
+    struct comp *l1[V_MAX_L1], *l2;
+    struct coh_cov *cov; /* one per table */
+    unsigned n_tables;
+    struct port to_core[V_MAX_L1];
+    struct port up[V_MAX_L1][VNET_MAX];   /* L1 -> network */
+    struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
+    struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
+    struct port to_mem;
+    struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
+    struct msg_list rsp;          /* core responses of the step */
+    struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
+    struct env env;
+    char names[V_MAX_L1][32];
+    char fault[512]; /* the violated property ("" none) */
+};
+
+static inline unsigned ch_up(const struct rig *r, unsigned l1, unsigned v)
+{
+    return l1 * r->n_vnets + v;
+}
+static inline unsigned ch_down(const struct rig *r, unsigned l1, unsigned v)
+{
+    return (r->n_l1 + l1) * r->n_vnets + v;
+}
+static inline unsigned ch_dram(const struct rig *r)
+{
+    return 2 * r->n_l1 * r->n_vnets;
+}
+static inline addr_t line_addr(const struct rig *r, unsigned line)
+{
+    return LINE_BASE + (addr_t)line * r->line_bytes;
+}
+
+/* The channel's ends and vnet, for printing and for counterexample files. */
+static void ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
+{
+    if (ch == ch_dram(r)) {
+        strcpy(src, "dram");
+        strcpy(dst, "l2");
+        *vnet = 0;
+    } else if (ch < r->n_l1 * r->n_vnets) {
+        sprintf(src, "l1[%u]", ch / r->n_vnets);
+        strcpy(dst, "l2");
+        *vnet = ch % r->n_vnets;
+    } else {
+        strcpy(src, "l2");
+        sprintf(dst, "l1[%u]", ch / r->n_vnets - r->n_l1);
+        *vnet = ch % r->n_vnets;
+    }
+}
+
+static void fail(struct rig *r, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static void fail(struct rig *r, const char *fmt, ...)
+{
+    if (r->fault[0])
+        return; /* the first violation of a step is the one reported */
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->fault, sizeof r->fault, fmt, ap);
+    va_end(ap);
+}
+
+/* DRAM answers at once; its answers reach the bank in order (channel dram). */
+static void dram_serve(struct rig *r, struct msg *m)
+{
+    if (m->type == MSG_DRAM_READ) {
+        backing_read(r->store, m->addr, m->data, r->line_bytes);
+        memset(&m->mask, 0, sizeof m->mask);
+        bytemask_set_range(&m->mask, 0, r->line_bytes);
+        m->type = MSG_DRAM_DATA;
+        m->size_bytes = (uint16_t)r->line_bytes;
+    } else {
+        backing_write_masked(r->store, m->addr, m->data, m->mask.w, r->line_bytes);
+        m->type = MSG_DRAM_WRACK;
+        m->size_bytes = 0;
+    }
+    msg_list_push(&r->ch[ch_dram(r)], m);
+}
+
+/* Everything the controllers sent moves into the explorer's channels. */
+static bool rig_tick(struct comp *cp)
+{
+    struct rig *r = (struct rig *)cp;
+    struct msg *m;
+    for (unsigned i = 0; i < r->n_l1; i++)
+        for (unsigned v = 0; v < r->n_vnets; v++)
+            while ((m = port_peek(&r->up[i][v]))) {
+                port_pop(&r->up[i][v]);
+                msg_list_push(&r->ch[ch_up(r, i, v)], m);
+            }
+    for (unsigned v = 0; v < r->n_vnets; v++)
+        while ((m = port_peek(&r->l2_out[v]))) {
+            port_pop(&r->l2_out[v]);
+            if (m->dst >= r->n_l1) {
+                fail(r, "the L2 sent message type %u to endpoint %u, not an L1", m->type, m->dst);
+                msg_free(&r->msgs, m);
+                continue;
+            }
+            msg_list_push(&r->ch[ch_down(r, m->dst, v)], m);
+        }
+    while ((m = port_peek(&r->to_mem))) {
+        port_pop(&r->to_mem);
+        dram_serve(r, m);
+    }
+    for (unsigned i = 0; i < r->n_l1; i++)
+        while ((m = port_peek(&r->to_core[i]))) {
+            port_pop(&r->to_core[i]);
+            msg_list_push(&r->rsp, m);
+        }
+    return false;
+}
+
+static void follow_gold(void *arg, addr_t line);
+
+/* The memories a rig uses, kept across rigs: a backing store's set-up costs
+ * more than the controllers' (a 4096-slot table), so each rig resets them. */
+struct memories {
+    struct backing store;
+    struct observer obs;
+};
+
+static void memories_init(struct memories *mem, uint32_t line_bytes)
+{
+    backing_init(&mem->store);
+    obs_init(&mem->obs, line_bytes);
+}
+
+static void memories_destroy(struct memories *mem)
+{
+    obs_destroy(&mem->obs);
+    backing_destroy(&mem->store);
+}
+
+/* Every line the cores use back to zero in DRAM and the golden memory (only
+ * those lines are ever written), the observer's counters cleared. */
+static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes)
+{
+    static const uint8_t zeros[LINE_MAX_BYTES];
+    for (unsigned k = 0; k < o->lines; k++) {
+        addr_t a = LINE_BASE + (addr_t)k * line_bytes;
+        backing_write(&mem->store, a, zeros, line_bytes);
+        backing_write(&mem->obs.golden, a, zeros, line_bytes);
+    }
+    mem->obs.writes = mem->obs.checks = 0;
+}
+
+static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
+                           const struct verify_opts *o, struct coh_cov *cov, struct memories *mem)
+{
+    struct rig *r = calloc(1, sizeof *r);
+    if (!r)
+        panic("out of memory");
+    r->cfg = cfg;
+    r->p = p;
+    r->o = o;
+    r->n_l1 = o->l1s;
+    r->n_vnets = p->n_vnets;
+    r->line_bytes = cfg->l1.cache.line_bytes;
+    r->cov = cov;
+    eng_init(&r->eng);
+    r->eng.watchdog_ps = 0;
+    r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
+    msg_pool_init(&r->msgs);
+    memories_reset(mem, o, r->line_bytes);
+    r->store = &mem->store;
+    r->obs = &mem->obs;
+    r->obs->on_golden = follow_gold;
+    r->obs->on_golden_arg = r;
+    for (unsigned c = 0; c < r->n_l1; c++) /* memory starts zeroed: value 0 everywhere */
+        for (unsigned k = 0; k < V_MAX_LINES; k++)
+            r->env.floor[c][k] = 1;
+    comp_init(&r->comp, &r->eng, "verify", &r->clk, rig_tick, NULL);
+    struct ctrl_wiring w = {.eng = &r->eng,
+                            .clk = &r->clk,
+                            .msgs = &r->msgs,
+                            .cfg = cfg,
+                            .n_sms = r->n_l1,
+                            .n_banks = 1,
+                            .store = r->store,
+                            .obs = r->obs};
+    tick_t hop = r->clk.period_ps;
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
+        w.name = r->names[i];
+        w.index = i;
+        w.cov = cov;
+        r->l1[i] = p->l1.create(&w);
+    }
+    w.name = "l2";
+    w.index = 0;
+    w.cov = cov + p->n_l1_tables;
+    r->l2 = p->l2.create(&w);
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        struct ctrl_links l = {0};
+        port_init(&r->to_core[i], "to_core", PORT_CAP, hop, r->l1[i], &r->comp);
+        l.to_core = &r->to_core[i];
+        for (unsigned v = 0; v < r->n_vnets; v++) {
+            port_init(&r->up[i][v], "up", PORT_CAP, hop, r->l1[i], &r->comp);
+            port_init(&r->down[i][v], "down", PORT_CAP, hop, &r->comp, r->l1[i]);
+            l.net_out[v] = &r->up[i][v];
+            l.net_in[v] = &r->down[i][v];
+        }
+        p->l1.connect(r->l1[i], &l);
+        p->l1.in_port(r->l1[i])->sender = &r->comp;
+    }
+    struct ctrl_links l = {0};
+    for (unsigned v = 0; v < r->n_vnets; v++) {
+        port_init(&r->l2_out[v], "l2_out", PORT_CAP, hop, r->l2, &r->comp);
+        port_init(&r->l2_in[v], "l2_in", PORT_CAP, hop, &r->comp, r->l2);
+        l.net_out[v] = &r->l2_out[v];
+        l.net_in[v] = &r->l2_in[v];
+    }
+    port_init(&r->to_mem, "to_mem", PORT_CAP, hop, r->l2, &r->comp);
+    l.to_mem = &r->to_mem;
+    p->l2.connect(r->l2, &l);
+    p->l2.in_port(r->l2)->sender = &r->comp;
+    return r;
+}
+
+static void rig_free(struct rig *r)
+{
+    for (unsigned i = 0; i < r->n_l1; i++)
+        r->p->l1.destroy(r->l1[i]);
+    r->p->l2.destroy(r->l2);
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        port_destroy(&r->to_core[i]);
+        for (unsigned v = 0; v < r->n_vnets; v++) {
+            port_destroy(&r->up[i][v]);
+            port_destroy(&r->down[i][v]);
+        }
+    }
+    for (unsigned v = 0; v < r->n_vnets; v++) {
+        port_destroy(&r->l2_out[v]);
+        port_destroy(&r->l2_in[v]);
+    }
+    port_destroy(&r->to_mem);
+    /* messages still held by ports or controllers go with the pool */
+    pool_destroy(&r->msgs);
+    eng_destroy(&r->eng);
+    free(r);
+}
+
+/* ---- the reference state and the properties ---- */
+
+static uint32_t word_of(const uint8_t *line)
+{
+    uint32_t w;
+    memcpy(&w, line, 4);
+    return w;
+}
+
+static uint8_t value_bit(struct rig *r, uint32_t v, const char *what)
+{
+    if (v > V_MAX_VALUE) {
+        fail(r, "%s holds %u, a value no core wrote", what, v);
+        return 0;
+    }
+    return (uint8_t)(1u << v);
+}
+
+static void mask_text(uint8_t m, char *out)
+{
+    char *o = out;
+    *o++ = '{';
+    for (unsigned v = 0; v <= V_MAX_VALUE; v++)
+        if (m >> v & 1)
+            o += sprintf(o, "%s%u", o[-1] == '{' ? "" : ",", v);
+    strcpy(o, "}");
+}
+
+/* A golden update (observer hook): the line's next value in coherence order
+ * is one a load in flight on it, and a core's next load after its fence, may
+ * return. Followed write by write, so two writes performed in one step both count. */
+static void follow_gold(void *arg, addr_t line)
+{
+    struct rig *r = arg;
+    struct env *e = &r->env;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        if (line_addr(r, k) != line)
+            continue;
+        const uint8_t *g = backing_peek(&r->obs->golden, line);
+        e->gold[k] = g ? word_of(g) : 0;
+        uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
+        for (unsigned c = 0; c < r->n_l1; c++) {
+            e->floor[c][k] |= bit;
+            for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+                if (e->busy[c][q] && e->line[c][q] == k)
+                    e->allowed[c][q] |= bit;
+        }
+    }
+}
+
+static void take_response(struct rig *r, struct msg *m)
+{
+    struct env *e = &r->env;
+    unsigned c = m->req.sm;
+    unsigned q = m->req.id;
+    if (c >= r->n_l1 || q >= V_MAX_SLOTS || !e->busy[c][q]) {
+        fail(r, "a core response (op %s) for core %u, which has nothing in flight",
+             mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
+        return;
+    }
+    unsigned op = e->busy[c][q] - 1u;
+    uint32_t got = 0;
+    bool check = true;
+    if (op == OPK_LOAD || op == OPK_LOAD_ACQ)
+        got = word_of(m->data);
+    else if (op == OPK_ATOMIC)
+        got = (uint32_t)r->atom[c][q].lane[0].result;
+    else
+        check = false;
+    if (check) {
+        uint8_t bit = value_bit(r, got, "a loaded word");
+        if (!(bit & e->allowed[c][q])) {
+            char want[40];
+            mask_text(e->allowed[c][q], want);
+            fail(r,
+                 "data value: l1[%u]'s %s of line %u returned %u; the protocol's model allows "
+                 "only %s",
+                 c, op_names[op], e->line[c][q], got, want);
+        }
+    }
+    e->busy[c][q] = 0;
+    e->allowed[c][q] = 0;
+    e->line[c][q] = 0;
+}
+
+static bool in_flight(const struct rig *r)
+{
+    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+        if (r->ch[ch].n)
+            return true;
+    return false;
+}
+
+/* The lowest free slot of core c, or V_MAX_SLOTS when --inflight are in use
+ * (a core with nothing in flight returns 0). */
+static unsigned free_slot(const struct rig *r, unsigned c)
+{
+    for (unsigned q = 0; q < r->o->inflight; q++)
+        if (!r->env.busy[c][q])
+            return q;
+    return V_MAX_SLOTS;
+}
+
+static bool busy_any(const struct rig *r, unsigned c)
+{
+    for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+        if (r->env.busy[c][q])
+            return true;
+    return false;
+}
+
+static bool quiescent(const struct rig *r)
+{
+    for (unsigned c = 0; c < r->n_l1; c++)
+        if (busy_any(r, c))
+            return false;
+    return !in_flight(r);
+}
+
+/* A quiescent state: the L2 (or DRAM behind it) holds each line's current
+ * value unless an L1 holds it dirty; under a write-atomic protocol every
+ * valid L1 copy is current too. */
+static void check_quiescent(struct rig *r)
+{
+    uint8_t buf[LINE_MAX_BYTES];
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        addr_t a = line_addr(r, k);
+        uint32_t gold = r->env.gold[k];
+        bool dirty_above = false;
+        for (unsigned c = 0; c < r->n_l1; c++) {
+            struct ctrl *l1 = (struct ctrl *)r->l1[c];
+            bool has = false;
+            unsigned st = r->p->l1.peek(r->l1[c], a, buf, &has);
+            struct cache_line *cl = l1->cache.sets ? cache_find(&l1->cache, a) : NULL;
+            if (cl && cl->dirty)
+                dirty_above = true;
+            if (r->p->write_atomic && st && has && word_of(buf) != gold)
+                fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u", c,
+                     k, word_of(buf), r->p->tables[0]->state_names[st], gold);
+        }
+        bool has = false;
+        unsigned st = r->p->l2.peek(r->l2, a, buf, &has);
+        if (!has)
+            backing_read(r->store, a, buf, r->line_bytes);
+        if (!dirty_above && word_of(buf) != gold)
+            fail(r, "quiescent: the %s holds line %u = %u (L2 state %s), but its value is %u",
+                 has ? "L2" : "DRAM", k, word_of(buf),
+                 r->p->tables[r->p->n_l1_tables]->state_names[st], gold);
+    }
+}
+
+/* ---- events ---- */
+
+static void settle(struct rig *r)
+{
+    eng_run(&r->eng, TICK_MAX);
+    struct msg *m;
+    while ((m = msg_list_pop(&r->rsp))) {
+        take_response(r, m);
+        msg_free(&r->msgs, m);
+    }
+}
+
+static void issue(struct rig *r, const struct vev *ev)
+{
+    struct env *e = &r->env;
+    unsigned c = ev->core, q = free_slot(r, c);
+    if (q == V_MAX_SLOTS)
+        panic("verify: core %u issues with every slot in use", c);
+    addr_t a = line_addr(r, ev->line);
+    struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
+    m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
+    switch (ev->op) {
+    case OPK_LOAD_ACQ:
+        /* what it reads is judged as a plain load's; the loads after it, as after a fence */
+        m->req.sem = SEM_ACQUIRE;
+        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
+                                              : e->floor[c][ev->line];
+        for (unsigned k = 0; k < r->o->lines; k++)
+            e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        m->req.op = MEM_LOAD;
+        bytemask_set_range(&m->mask, 0, 4);
+        break;
+    case OPK_LOAD:
+        m->req.op = MEM_LOAD;
+        m->req.scope = SCOPE_CTA;
+        bytemask_set_range(&m->mask, 0, 4);
+        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
+                                              : e->floor[c][ev->line];
+        break;
+    case OPK_STORE_REL:
+    case OPK_STORE:
+        m->req.op = MEM_STORE;
+        if (ev->op == OPK_STORE_REL)
+            m->req.sem = SEM_RELEASE;
+        else
+            m->req.scope = SCOPE_CTA;
+        memset(m->data, 0, r->line_bytes);
+        memcpy(m->data, &(uint32_t){ev->value}, 4);
+        bytemask_set_range(&m->mask, 0, 4);
+        break;
+    case OPK_ATOMIC:
+        m->req.op = MEM_ATOMIC;
+        m->req.sem = SEM_RELAXED;
+        r->atom[c][q] = (struct atom_ops){.kind = ATOM_EXCH, .type = ATYPE_U32, .n = 1};
+        r->atom[c][q].lane[0] = (struct atom_lane){.off = 0, .a = ev->value};
+        m->req.atom = &r->atom[c][q];
+        bytemask_set_range(&m->mask, 0, 4);
+        /* an atomic reads its line's value in coherence order, whatever the model */
+        e->allowed[c][q] = value_bit(r, e->gold[ev->line], "the golden memory");
+        break;
+    case OPK_FENCE:
+        m->req.op = MEM_FENCE;
+        m->req.sem = SEM_ACQ_REL;
+        m->addr = 0;
+        for (unsigned k = 0; k < r->o->lines; k++)
+            e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        break;
+    }
+    e->issued[c]++;
+    e->busy[c][q] = (uint8_t)(ev->op + 1);
+    e->line[c][q] = ev->line;
+    if (!port_send(r->p->l1.in_port(r->l1[c]), m))
+        panic("verify: an L1's core port is full");
+}
+
+static void deliver(struct rig *r, unsigned ch)
+{
+    struct msg *m = msg_list_pop(&r->ch[ch]);
+    struct port *to;
+    if (ch == ch_dram(r))
+        to = r->p->l2.in_port(r->l2);
+    else if (ch < r->n_l1 * r->n_vnets)
+        to = &r->l2_in[ch % r->n_vnets];
+    else
+        to = &r->down[ch / r->n_vnets - r->n_l1][ch % r->n_vnets];
+    if (!port_send(to, m))
+        panic("verify: a network port is full");
+}
+
+static void apply(struct rig *r, const struct vev *ev)
+{
+    if (ev->kind == EV_OP)
+        issue(r, ev);
+    else
+        deliver(r, ev->ch);
+    settle(r);
+}
+
+/* Every event enabled in the rig's state, in a fixed order. */
+static unsigned enabled(const struct rig *r, struct vev *out)
+{
+    unsigned n = 0;
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        if (free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
+            continue;
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
+            for (unsigned v = 1; v <= r->o->values; v++) {
+                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0};
+                if (r->o->atomics)
+                    out[n++] =
+                        (struct vev){EV_OP, (uint8_t)c, OPK_ATOMIC, (uint8_t)k, (uint8_t)v, 0};
+            }
+        }
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
+        for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0};
+            for (unsigned v = 1; v <= r->o->values; v++)
+                out[n++] =
+                    (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
+        }
+    }
+    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+        if (r->ch[ch].n)
+            out[n++] = (struct vev){.kind = EV_DELIVER, .ch = (uint16_t)ch};
+    return n;
+}
+
+#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (2 + 3 * V_MAX_VALUE) + 1) + V_MAX_CH)
+
+static void ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
+{
+    if (ev->kind == EV_OP) {
+        snprintf(out, len, "op %u %s %u %u", ev->core, op_names[ev->op], ev->line, ev->value);
+    } else {
+        char src[16], dst[16];
+        unsigned vnet;
+        ch_describe(r, ev->ch, src, dst, &vnet);
+        snprintf(out, len, "deliver %s %s %u", src, dst, vnet);
+    }
+}
+
+/* ---- the canonical digest of a state ---- */
+
+struct digest {
+    uint64_t h[2];
+};
+
+struct ser {
+    uint8_t *b;
+    size_t n, cap;
+};
+
+static void put(struct ser *s, const void *p, size_t n)
+{
+    if (s->n + n > s->cap) {
+        s->cap = (s->n + n) * 2;
+        s->b = realloc(s->b, s->cap);
+        if (!s->b)
+            panic("out of memory");
+    }
+    memcpy(s->b + s->n, p, n);
+    s->n += n;
+}
+#define PUT(s, v) put(s, &(v), sizeof(v))
+
+/* A message as the receiver can tell it apart: every field but its birth
+ * time and pool link; data only where the mask says it is meaningful. */
+static void put_msg(struct ser *s, const struct rig *r, const struct msg *m)
+{
+    PUT(s, m->type);
+    PUT(s, m->vnet);
+    PUT(s, m->cls);
+    PUT(s, m->src);
+    PUT(s, m->dst);
+    PUT(s, m->size_bytes);
+    PUT(s, m->flags);
+    PUT(s, m->addr);
+    PUT(s, m->req.op);
+    PUT(s, m->req.sem);
+    PUT(s, m->req.scope);
+    PUT(s, m->req.sm);
+    PUT(s, m->req.warp);
+    PUT(s, m->req.tx);
+    PUT(s, m->req.req_type);
+    PUT(s, m->req.id);
+    if (m->req.atom) {
+        PUT(s, m->req.atom->kind);
+        PUT(s, m->req.atom->lane[0].a);
+    }
+    PUT(s, m->ts);
+    PUT(s, m->ts2);
+    PUT(s, m->acks);
+    PUT(s, m->sharer);
+    PUT(s, m->mask);
+    for (unsigned i = 0; i < r->line_bytes; i++) {
+        uint8_t b = bytemask_test(&m->mask, i) ? m->data[i] : 0;
+        PUT(s, b);
+    }
+}
+
+static void put_list(struct ser *s, const struct rig *r, const struct msg_list *l)
+{
+    PUT(s, l->n);
+    for (const struct msg *m = l->head; m; m = m->next)
+        put_msg(s, r, m);
+}
+
+static void put_port(struct ser *s, const struct rig *r, const struct port *p)
+{
+    PUT(s, p->n);
+    for (uint32_t i = 0; i < p->n; i++)
+        put_msg(s, r, port_slot_at(p, i)->m);
+}
+
+/* A controller's lines, TBEs and queues, in line order (TBE slots and ways
+ * are allocation history, not state). */
+static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
+{
+    struct ctrl *c = (struct ctrl *)cp;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        addr_t a = line_addr(r, k);
+        struct cache_line *l = c->cache.sets ? cache_find(&c->cache, a) : NULL;
+        uint8_t present = l != NULL;
+        PUT(s, present);
+        if (l) {
+            PUT(s, l->state);
+            PUT(s, l->dirty);
+            PUT(s, l->meta);
+            put(s, l->data, r->line_bytes);
+        }
+        struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
+        present = t != NULL;
+        PUT(s, present);
+        if (t) {
+            PUT(s, t->state);
+            PUT(s, t->pending);
+            PUT(s, t->acks);
+            PUT(s, t->meta);
+            PUT(s, t->use_once);
+            put_list(s, r, &t->merged);
+            put_list(s, r, &t->parked);
+        }
+    }
+    put_list(s, r, &c->replay);
+    put_port(s, r, &c->in);
+    put_port(s, r, &c->pipe);
+}
+
+/* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
+ * sparse directory entries, invalidations waiting for room). */
+static void put_private(struct ser *s, const struct rig *r)
+{
+    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
+        return;
+    struct vi_bank *b = (struct vi_bank *)r->l2;
+    put_list(s, r, &b->inv_out);
+    if (!b->has_dir)
+        return;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        struct cache_line *l = cache_find(&b->dir, line_addr(r, k) >> b->dir_shift);
+        uint8_t present = l != NULL;
+        PUT(s, present);
+        if (l) {
+            PUT(s, l->state);
+            PUT(s, l->meta);
+        }
+    }
+}
+
+static struct digest state_digest(const struct rig *r, struct ser *s)
+{
+    s->n = 0;
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        put_ctrl(s, r, r->l1[i]);
+        for (unsigned v = 0; v < r->n_vnets; v++)
+            put_port(s, r, &r->down[i][v]);
+    }
+    put_ctrl(s, r, r->l2);
+    put_private(s, r);
+    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+        put_list(s, r, &r->ch[ch]);
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        uint8_t buf[LINE_MAX_BYTES];
+        backing_read(r->store, line_addr(r, k), buf, r->line_bytes);
+        put(s, buf, r->line_bytes);
+    }
+    PUT(s, r->env);
+    for (unsigned c = 0; c < r->n_l1; c++) /* an atomic's old value, once performed */
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+            if (r->env.busy[c][q] == OPK_ATOMIC + 1)
+                PUT(s, r->atom[c][q].lane[0].result);
+    struct digest d;
+    d.h[0] = hash_fnv1a(0xcbf29ce484222325ull, s->b, s->n);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ s->n;
+    for (size_t i = 0; i < s->n; i++) { /* a second, independent mix */
+        h = (h ^ s->b[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    d.h[1] = h;
+    return d;
+}
+
+/* ---- the search ---- */
+
+struct node {
+    uint32_t parent;
+    uint16_t depth;
+    uint8_t quiescent;
+    struct vev ev; /* the event from the parent */
+};
+
+struct visited {
+    struct digest *keys;
+    uint32_t *node; /* UINT32_MAX: empty */
+    size_t mask, n;
+};
+
+static void visited_init(struct visited *v, size_t cap)
+{
+    v->mask = cap - 1;
+    v->n = 0;
+    v->keys = malloc(cap * sizeof *v->keys);
+    v->node = malloc(cap * sizeof *v->node);
+    if (!v->keys || !v->node)
+        panic("out of memory");
+    memset(v->node, 0xff, cap * sizeof *v->node);
+}
+
+/* The node of digest d, or (inserting `fresh`) UINT32_MAX when it is new. */
+static uint32_t visited_put(struct visited *v, struct digest d, uint32_t fresh)
+{
+    if (2 * (v->n + 1) > v->mask + 1) {
+        struct visited g;
+        visited_init(&g, 2 * (v->mask + 1));
+        for (size_t i = 0; i <= v->mask; i++)
+            if (v->node[i] != UINT32_MAX)
+                visited_put(&g, v->keys[i], v->node[i]);
+        free(v->keys);
+        free(v->node);
+        *v = g;
+    }
+    for (size_t i = d.h[0] & v->mask;; i = (i + 1) & v->mask) {
+        if (v->node[i] == UINT32_MAX) {
+            v->keys[i] = d;
+            v->node[i] = fresh;
+            v->n++;
+            return UINT32_MAX;
+        }
+        if (v->keys[i].h[0] == d.h[0] && v->keys[i].h[1] == d.h[1])
+            return v->node[i];
+    }
+}
+
+struct search {
+    const struct config *cfg;
+    const struct proto_desc *p;
+    const struct verify_opts *o;
+    struct node *nodes;
+    size_t n_nodes, cap_nodes;
+    uint32_t *edge_from, *edge_to;
+    size_t n_edges, cap_edges;
+    struct visited seen;
+    struct coh_cov *cov;     /* coverage summed over the explored transitions */
+    struct coh_cov *scratch; /* a rig's own */
+    unsigned n_tables;
+    struct ser ser;
+    struct vev *path;
+    struct memories mem;
+};
+
+static jmp_buf fault_jump;
+static bool fault_armed;
+static struct rig *faulted_rig; /* the rig a caught fault interrupted */
+
+static void fault_exit(int code)
+{
+    if (fault_armed)
+        longjmp(fault_jump, code);
+    exit(code);
+}
+
+/* Apply one event; a panic in the controllers (a protocol hole, an observer's
+ * invariant) comes back as its exit code instead of ending the process. */
+static int try_apply(struct rig *r, const struct vev *ev)
+{
+    fault_armed = true;
+    int code = setjmp(fault_jump);
+    if (!code)
+        apply(r, ev);
+    fault_armed = false;
+    return code;
+}
+
+/* The events from the root to node n, into s->path; returns how many. */
+static unsigned path_to(struct search *s, uint32_t n)
+{
+    unsigned d = s->nodes[n].depth;
+    for (uint32_t k = n; k; k = s->nodes[k].parent)
+        s->path[s->nodes[k].depth - 1] = s->nodes[k].ev;
+    return d;
+}
+
+static void cov_reset(struct search *s)
+{
+    for (unsigned t = 0; t < s->n_tables; t++) {
+        size_t cells = (size_t)s->p->tables[t]->n_states * s->p->tables[t]->n_events;
+        memset(s->scratch[t].hits, 0, cells * sizeof(uint64_t));
+        memset(s->scratch[t].stalls, 0, cells * sizeof(uint64_t));
+    }
+}
+
+static void cov_add(struct search *s)
+{
+    for (unsigned t = 0; t < s->n_tables; t++) {
+        size_t cells = (size_t)s->p->tables[t]->n_states * s->p->tables[t]->n_events;
+        for (size_t k = 0; k < cells; k++) {
+            s->cov[t].hits[k] += s->scratch[t].hits[k];
+            s->cov[t].stalls[k] += s->scratch[t].stalls[k];
+        }
+    }
+}
+
+/* A rig in the state of node n's path (the path was checked when found). */
+static struct rig *rig_at(struct search *s, unsigned depth)
+{
+    struct rig *r = rig_new(s->cfg, s->p, s->o, s->scratch, &s->mem);
+    for (unsigned i = 0; i < depth; i++)
+        apply(r, &s->path[i]);
+    return r;
+}
+
+static void write_cex(const struct search *s, const struct rig *r, unsigned steps, const char *why,
+                      FILE *out)
+{
+    const struct verify_opts *o = s->o;
+    fprintf(out, "# gpucoh verify counterexample (%u steps): %s\n", steps, why);
+    fprintf(out,
+            "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\nsync %u\n",
+            s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight,
+            o->sync ? 1u : 0u);
+    for (unsigned i = 0; i < o->n_sets; i++)
+        fprintf(out, "set %s\n", o->sets[i]);
+    for (unsigned i = 0; i < steps; i++) {
+        char t[64];
+        ev_text(r, &s->path[i], t, sizeof t);
+        fprintf(out, "%s\n", t);
+    }
+}
+
+/* Results files are written whole or not at all: into a temporary file
+ * beside `path`, renamed over it. Returns 0, or -1 (nothing written). */
+static int write_whole(const char *path, const char *text, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return -1;
+    bool ok = fwrite(text, 1, len, f) == len;
+    ok = !fclose(f) && ok;
+    if (!ok || rename(tmp, path)) {
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static void report_cex(struct search *s, struct rig *r, unsigned steps, const char *why, FILE *out,
+                       struct verify_result *res)
+{
+    res->violation = true;
+    res->cex_steps = steps;
+    fprintf(out, "verify %s: VIOLATION: %s\n  shortest event sequence (%u steps):\n", s->p->name,
+            why, steps);
+    for (unsigned i = 0; i < steps; i++) {
+        char t[64];
+        ev_text(r, &s->path[i], t, sizeof t);
+        fprintf(out, "  %3u  %s\n", i + 1, t);
+    }
+    if (s->o->cex_file) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        if (!f)
+            panic("out of memory");
+        write_cex(s, r, steps, why, f);
+        if (fclose(f) || write_whole(s->o->cex_file, text, len))
+            fatal("%s: cannot write the counterexample", s->o->cex_file);
+        free(text);
+        fprintf(out, "  written to %s (replay: gpucoh verify --replay %s)\n", s->o->cex_file,
+                s->o->cex_file);
+    }
+}
+
+static uint64_t search_bytes(const struct search *s)
+{
+    return s->cap_nodes * sizeof *s->nodes + s->cap_edges * 2 * sizeof(uint32_t) +
+           (s->seen.mask + 1) * (sizeof(struct digest) + sizeof(uint32_t));
+}
+
+static void add_node(struct search *s, uint32_t parent, const struct vev *ev, unsigned depth,
+                     bool quiet)
+{
+    if (s->n_nodes == s->cap_nodes) {
+        s->cap_nodes = s->cap_nodes ? 2 * s->cap_nodes : 1024;
+        s->nodes = realloc(s->nodes, s->cap_nodes * sizeof *s->nodes);
+        if (!s->nodes)
+            panic("out of memory");
+    }
+    s->nodes[s->n_nodes++] =
+        (struct node){.parent = parent, .depth = (uint16_t)depth, .quiescent = quiet, .ev = *ev};
+}
+
+static void add_edge(struct search *s, uint32_t from, uint32_t to)
+{
+    if (s->n_edges == s->cap_edges) {
+        s->cap_edges = s->cap_edges ? 2 * s->cap_edges : 4096;
+        s->edge_from = realloc(s->edge_from, s->cap_edges * sizeof *s->edge_from);
+        s->edge_to = realloc(s->edge_to, s->cap_edges * sizeof *s->edge_to);
+        if (!s->edge_from || !s->edge_to)
+            panic("out of memory");
+    }
+    s->edge_from[s->n_edges] = from;
+    s->edge_to[s->n_edges++] = to;
+}
+
+/* Deadlock freedom: every state reaches a quiescent one. Returns the first
+ * (shallowest) state that cannot, or UINT32_MAX. */
+static uint32_t cannot_quiesce(struct search *s)
+{
+    size_t n = s->n_nodes;
+    uint8_t *can = calloc(n, 1);
+    uint32_t *first = malloc(n * sizeof *first), *next = malloc(s->n_edges * sizeof *next);
+    uint32_t *queue = malloc(n * sizeof *queue);
+    if (!can || !first || !next || !queue)
+        panic("out of memory");
+    memset(first, 0xff, n * sizeof *first);
+    for (size_t e = 0; e < s->n_edges; e++) { /* reverse adjacency */
+        next[e] = first[s->edge_to[e]];
+        first[s->edge_to[e]] = (uint32_t)e;
+    }
+    size_t head = 0, tail = 0;
+    for (size_t i = 0; i < n; i++)
+        if (s->nodes[i].quiescent) {
+            can[i] = 1;
+            queue[tail++] = (uint32_t)i;
+        }
+    while (head < tail)
+        for (uint32_t e = first[queue[head++]]; e != UINT32_MAX; e = next[e])
+            if (!can[s->edge_from[e]]) {
+                can[s->edge_from[e]] = 1;
+                queue[tail++] = s->edge_from[e];
+            }
+    uint32_t bad = UINT32_MAX;
+    for (size_t i = 0; i < n && bad == UINT32_MAX; i++)
+        if (!can[i])
+            bad = (uint32_t)i;
+    free(can);
+    free(first);
+    free(next);
+    free(queue);
+    return bad;
+}
+
+static void search_free(struct search *s)
+{
+    for (unsigned t = 0; t < s->n_tables; t++) {
+        coh_cov_destroy(&s->cov[t]);
+        coh_cov_destroy(&s->scratch[t]);
+    }
+    free(s->cov);
+    free(s->scratch);
+    free(s->nodes);
+    free(s->edge_from);
+    free(s->edge_to);
+    free(s->seen.keys);
+    free(s->seen.node);
+    free(s->ser.b);
+    free(s->path);
+    memories_destroy(&s->mem);
+}
+
+/* Coverage: cells reached over all tables, the list of cells never reached
+ * (and the counts) into the coverage file. */
+static void coverage(struct search *s, struct verify_result *res)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = s->o->coverage_file ? open_memstream(&text, &len) : NULL;
+    if (s->o->coverage_file && !f)
+        panic("out of memory");
+    for (unsigned t = 0; t < s->n_tables; t++) {
+        const struct coh_table *tb = s->p->tables[t];
+        for (unsigned st = 0; st < tb->n_states; st++)
+            for (unsigned ev = 0; ev < tb->n_events; ev++) {
+                size_t k = (size_t)st * tb->n_events + ev;
+                if (coh_cell(tb, st, ev)->kind == COH_UNDEF)
+                    continue;
+                res->cells_total++;
+                if (s->cov[t].hits[k] || s->cov[t].stalls[k])
+                    res->cells_reached++;
+            }
+        if (f)
+            coh_cov_print(&s->cov[t], f);
+    }
+    if (f && (fclose(f) || write_whole(s->o->coverage_file, text, len)))
+        fatal("%s: cannot write the coverage", s->o->coverage_file);
+    free(text);
+}
+
+int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
+               FILE *out)
+{
+    memset(res, 0, sizeof *res);
+    struct search s = {.cfg = cfg, .o = o, .p = proto_find(cfg->coherence.protocol)};
+    for (const struct coh_table *const *t = s.p->tables; *t; t++)
+        s.n_tables++;
+    s.cov = calloc(s.n_tables, sizeof *s.cov);
+    s.scratch = calloc(s.n_tables, sizeof *s.scratch);
+    s.path = malloc((UINT16_MAX + 2) * sizeof *s.path);
+    if (!s.cov || !s.scratch || !s.path)
+        panic("out of memory");
+    for (unsigned t = 0; t < s.n_tables; t++) {
+        coh_cov_init(&s.cov[t], s.p->tables[t]);
+        coh_cov_init(&s.scratch[t], s.p->tables[t]);
+    }
+    visited_init(&s.seen, 1u << 12);
+    double t0 = wall_seconds_since(0);
+    log_set_exit(fault_exit);
+
+    memories_init(&s.mem, cfg->l1.cache.line_bytes);
+    struct rig *r = rig_new(cfg, s.p, o, s.scratch, &s.mem);
+    settle(r);
+    add_node(&s, 0, &(struct vev){0}, 0, quiescent(r));
+    visited_put(&s.seen, state_digest(r, &s.ser), 0);
+    rig_free(r);
+
+    struct vev evs[MAX_ENABLED];
+    int rc = 0;
+    for (size_t i = 0; i < s.n_nodes && !res->violation; i++) {
+        if (s.n_nodes > o->max_states || search_bytes(&s) > o->max_mem_mb << 20) {
+            res->incomplete = true;
+            break;
+        }
+        unsigned depth = path_to(&s, (uint32_t)i);
+        r = rig_at(&s, depth);
+        unsigned n_ev = enabled(r, evs);
+        bool quiet = quiescent(r);
+        rig_free(r);
+        if (!n_ev && !quiet) {
+            r = rig_at(&s, depth);
+            report_cex(&s, r, depth,
+                       "deadlock: no event is possible, yet requests are unanswered or messages "
+                       "undelivered",
+                       out, res);
+            rig_free(r);
+            break;
+        }
+        for (unsigned k = 0; k < n_ev && !res->violation; k++) {
+            r = rig_at(&s, depth);
+            cov_reset(&s);
+            s.path[depth] = evs[k];
+            int code = try_apply(r, &evs[k]);
+            if (code) {
+                char why[160];
+                snprintf(why, sizeof why,
+                         "simulator fault (exit %d) in the controllers: its message is on stderr",
+                         code);
+                fflush(stderr);
+                report_cex(&s, r, depth + 1, why, out, res);
+                /* a fault stops the controllers mid-action: their structures
+                 * may be inconsistent, so the rig is not torn down, only kept
+                 * reachable until the process ends (no leak is reported) */
+                faulted_rig = r;
+                break;
+            }
+            cov_add(&s);
+            bool q = quiescent(r);
+            if (q)
+                check_quiescent(r);
+            if (r->fault[0]) {
+                char why[sizeof r->fault];
+                strcpy(why, r->fault);
+                report_cex(&s, r, depth + 1, why, out, res);
+                rig_free(r);
+                break;
+            }
+            struct digest d = state_digest(r, &s.ser);
+            uint32_t old = visited_put(&s.seen, d, (uint32_t)s.n_nodes);
+            uint32_t to = old;
+            if (old == UINT32_MAX) {
+                to = (uint32_t)s.n_nodes;
+                if (depth + 1 > UINT16_MAX)
+                    panic("verify: a path longer than %u events", UINT16_MAX);
+                add_node(&s, (uint32_t)i, &evs[k], depth + 1, q);
+                if (depth + 1 > res->depth)
+                    res->depth = depth + 1;
+            }
+            add_edge(&s, (uint32_t)i, to);
+            rig_free(r);
+        }
+    }
+    log_set_exit(NULL);
+    if (!res->violation && !res->incomplete) {
+        uint32_t bad = cannot_quiesce(&s);
+        if (bad != UINT32_MAX) {
+            unsigned depth = path_to(&s, bad);
+            r = rig_at(&s, depth);
+            report_cex(&s, r, depth,
+                       "livelock: from this state no sequence of events answers every request "
+                       "and delivers every message",
+                       out, res);
+            rig_free(r);
+        }
+    }
+    res->states = s.n_nodes;
+    res->transitions = s.n_edges;
+    res->seconds = wall_seconds_since(t0);
+    res->mem_bytes = search_bytes(&s);
+    coverage(&s, res);
+    if (res->incomplete)
+        fprintf(out,
+                "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
+                "raise --max-states / --max-mem or lower --ops\n",
+                s.p->name, s.n_nodes > o->max_states ? "state" : "memory",
+                (unsigned long long)s.n_nodes, (double)search_bytes(&s) / (1 << 20));
+    fprintf(out,
+            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s: "
+            "%llu states, %llu transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
+            s.p->name,
+            res->violation    ? "VIOLATION"
+            : res->incomplete ? "incomplete"
+                              : "verified",
+            o->l1s, o->lines, o->values, o->ops, o->inflight,
+            o->atomics ? (o->sync ? ", acquire/release" : "")
+                       : (o->sync ? ", no atomics, acquire/release" : ", no atomics"),
+            (unsigned long long)res->states, (unsigned long long)res->transitions, res->depth,
+            res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+    search_free(&s);
+    rc = res->violation || res->incomplete;
+    return rc;
+}
+
+/* ---- counterexample files ---- */
+
+static _Noreturn void bad_line(const char *file, unsigned line, const char *what)
+{
+    fatal("%s:%u: %s", file, line, what);
+}
+
+void verify_read_header(const char *file, char *proto, size_t proto_len, struct verify_opts *o,
+                        const char **sets, unsigned max_sets, char *buf, size_t buf_len)
+{
+    FILE *f = fopen(file, "r");
+    if (!f)
+        fatal("%s: cannot open the counterexample", file);
+    char line[512];
+    unsigned ln = 0, got = 0;
+    size_t used = 0;
+    proto[0] = 0;
+    o->n_sets = 0;
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        char key[32], val[400];
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        if (sscanf(line, "%31s %399s", key, val) != 2)
+            bad_line(file, ln, "expected KEY VALUE");
+        unsigned u = 0;
+        if (!strcmp(key, "op") || !strcmp(key, "deliver"))
+            break;
+        if (!strcmp(key, "protocol")) {
+            snprintf(proto, proto_len, "%s", val);
+            got |= 1;
+        } else if (!strcmp(key, "set")) {
+            size_t n = strlen(val) + 1;
+            if (o->n_sets == max_sets || used + n > buf_len)
+                bad_line(file, ln, "too many set lines");
+            memcpy(buf + used, val, n);
+            sets[o->n_sets++] = buf + used;
+            used += n;
+        } else if (sscanf(val, "%u", &u) != 1) {
+            bad_line(file, ln, "expected a number");
+        } else if (!strcmp(key, "l1s") && u >= 1 && u <= V_MAX_L1) {
+            o->l1s = u;
+            got |= 2;
+        } else if (!strcmp(key, "lines") && u >= 1 && u <= V_MAX_LINES) {
+            o->lines = u;
+            got |= 4;
+        } else if (!strcmp(key, "values") && u >= 1 && u <= V_MAX_VALUE) {
+            o->values = u;
+            got |= 8;
+        } else if (!strcmp(key, "ops") && u >= 1 && u <= 255) {
+            o->ops = u;
+            got |= 16;
+        } else if (!strcmp(key, "atomics") && u <= 1) {
+            o->atomics = u;
+        } else if (!strcmp(key, "sync") && u <= 1) {
+            o->sync = u;
+        } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
+            o->inflight = u;
+        } else {
+            bad_line(file, ln, "unknown key or value out of range");
+        }
+    }
+    fclose(f);
+    if (got != 31)
+        fatal("%s:%u: the header needs protocol, l1s, lines, values and ops", file, ln);
+    o->sets = sets;
+}
+
+static unsigned endpoint(const char *file, unsigned ln, const char *s, unsigned n_l1)
+{
+    unsigned i;
+    if (!strcmp(s, "l2"))
+        return 100;
+    if (!strcmp(s, "dram"))
+        return 101;
+    if (sscanf(s, "l1[%u]", &i) == 1 && i < n_l1)
+        return i;
+    bad_line(file, ln, "unknown endpoint (l1[N], l2 or dram)");
+}
+
+int verify_replay(const struct config *cfg, const struct verify_opts *o, const char *file,
+                  FILE *out)
+{
+    const struct proto_desc *p = proto_find(cfg->coherence.protocol);
+    unsigned n_tables = 0;
+    for (const struct coh_table *const *t = p->tables; *t; t++)
+        n_tables++;
+    struct coh_cov *cov = calloc(n_tables, sizeof *cov);
+    if (!cov)
+        panic("out of memory");
+    for (unsigned t = 0; t < n_tables; t++)
+        coh_cov_init(&cov[t], p->tables[t]);
+    FILE *f = fopen(file, "r");
+    if (!f)
+        fatal("%s: cannot open the counterexample", file);
+    struct memories mem;
+    memories_init(&mem, cfg->l1.cache.line_bytes);
+    struct rig *r = rig_new(cfg, p, o, cov, &mem);
+    settle(r);
+    coh_trace_out = out;
+    char line[256];
+    unsigned ln = 0, step = 0;
+    while (fgets(line, sizeof line, f) && !r->fault[0]) {
+        ln++;
+        char kind[16], a[16], b[16];
+        unsigned c, k, v;
+        struct vev ev = {0};
+        if (sscanf(line, "%15s", kind) != 1 || (strcmp(kind, "op") && strcmp(kind, "deliver")))
+            continue; /* the header */
+        if (!strcmp(kind, "op")) {
+            if (sscanf(line, "op %u %15s %u %u", &c, a, &k, &v) != 4)
+                bad_line(file, ln, "expected: op CORE load|store|atomic|fence LINE VALUE");
+            unsigned op = OPK_N;
+            for (unsigned i = 0; i < OPK_N; i++)
+                if (!strcmp(a, op_names[i]))
+                    op = i;
+            if (c >= o->l1s || op == OPK_N || k >= o->lines || v > o->values)
+                bad_line(file, ln, "core, operation, line or value out of range");
+            if (free_slot(r, c) == V_MAX_SLOTS)
+                bad_line(file, ln, "the core has --inflight operations in flight");
+            ev = (struct vev){EV_OP, (uint8_t)c, (uint8_t)op, (uint8_t)k, (uint8_t)v, 0};
+        } else {
+            if (sscanf(line, "deliver %15s %15s %u", a, b, &v) != 3)
+                bad_line(file, ln, "expected: deliver SRC DST VNET");
+            unsigned s = endpoint(file, ln, a, o->l1s), d = endpoint(file, ln, b, o->l1s);
+            unsigned ch;
+            if (s == 101 && d == 100 && v == 0)
+                ch = ch_dram(r);
+            else if (s < 100 && d == 100 && v < r->n_vnets)
+                ch = ch_up(r, s, v);
+            else if (s == 100 && d < 100 && v < r->n_vnets)
+                ch = ch_down(r, d, v);
+            else
+                bad_line(file, ln, "no such channel");
+            if (!r->ch[ch].n)
+                bad_line(file, ln, "nothing in flight on that channel");
+            ev = (struct vev){.kind = EV_DELIVER, .ch = (uint16_t)ch};
+        }
+        char t[64];
+        ev_text(r, &ev, t, sizeof t);
+        fprintf(out, "step %u: %s\n", ++step, t);
+        apply(r, &ev);
+    }
+    fclose(f);
+    if (!r->fault[0] && quiescent(r))
+        check_quiescent(r);
+    if (!r->fault[0]) {
+        struct vev evs[MAX_ENABLED];
+        if (!enabled(r, evs) && !quiescent(r))
+            fail(r, "deadlock: no event is possible, yet requests are unanswered or messages "
+                    "undelivered");
+    }
+    coh_trace_out = NULL;
+    int rc = r->fault[0] != 0;
+    if (rc)
+        fprintf(out, "replay %s: VIOLATION after %u steps: %s\n", p->name, step, r->fault);
+    else
+        fprintf(out, "replay %s: %u steps, no violation in the final state\n", p->name, step);
+    rig_free(r);
+    memories_destroy(&mem);
+    for (unsigned t = 0; t < n_tables; t++)
+        coh_cov_destroy(&cov[t]);
+    free(cov);
+    return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * verify.h - exhaustive exploration of a protocol's real controllers on a
+ * tiny machine (`gpucoh verify`; docs/verify.md).
+ *
+ * The explorer builds the protocol's own L1 and L2 controllers (the code
+ * every simulation runs) on a rig of N L1s and one L2 bank whose network,
+ * DRAM and cores it plays itself: every core operation from a bounded set
+ * and every delivery its vnet's ordering allows (a FIFO per source,
+ * destination and vnet, as the crossbar keeps) is a nondeterministic event.
+ * States are reached by re-executing their event path from a fresh rig and
+ * identified by a 128-bit digest of a canonical serialisation of the
+ * controllers' lines, TBEs and queues, every message in flight and the
+ * checker's reference state; the search is breadth-first, so the first
+ * violation found has a shortest event path. That path is printed and
+ * written to a file that verify_replay() re-runs with a transition trace.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef VERIFY_VERIFY_H
+#define VERIFY_VERIFY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "system/config.h"
+
+struct verify_opts {
+    unsigned l1s;              /* L1s (gpu.sms) */
+    unsigned lines;            /* line addresses the cores use */
+    unsigned values;           /* data values stores and atomics write: 1..values */
+    unsigned ops;              /* core operations per L1, at most */
+    bool atomics;              /* cores also issue atomic exchanges */
+    unsigned inflight;         /* operations in flight per core, at most (1..4) */
+    bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
+    uint64_t max_states;       /* stop (incomplete) past this many states */
+    uint64_t max_mem_mb;       /* ... or past this much memory for the search */
+    const char *cex_file;      /* where a counterexample is written (NULL: not written) */
+    const char *coverage_file; /* where the coverage of every table is written (NULL: none) */
+    const char *const *sets;   /* the --set overrides, recorded in a counterexample */
+    unsigned n_sets;
+};
+
+struct verify_result {
+    bool violation;  /* a property failed: a counterexample was found */
+    bool incomplete; /* stopped at a bound: nothing is proven */
+    uint64_t states, transitions;
+    unsigned depth; /* the longest shortest path to a state */
+    double seconds;
+    uint64_t mem_bytes; /* the search's own tables */
+    unsigned cells_reached, cells_total;
+    unsigned cex_steps; /* the counterexample's length (violation) */
+};
+
+/* Explore the protocol of `cfg` (loaded with gpu.sms = o->l1s, one L2 bank)
+ * and print progress, the result line and any counterexample on `out`.
+ * Returns 0 verified, 1 a violation or a bound reached. */
+int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *r,
+               FILE *out);
+
+/* Re-run the counterexample in `file` under `cfg` with every transition
+ * traced on `out`. Returns 1 when the violation recurs, 0 when it does not;
+ * exits 2 on a malformed file (file:line: what is wrong). */
+int verify_replay(const struct config *cfg, const struct verify_opts *o, const char *file,
+                  FILE *out);
+
+/* Read the header of a counterexample file: the protocol, the bounds and the
+ * --set overrides it was found under (into `sets`, strings owned by the
+ * caller's buffer `buf`). Exits 2 on a malformed file. */
+void verify_read_header(const char *file, char *proto, size_t proto_len, struct verify_opts *o,
+                        const char **sets, unsigned max_sets, char *buf, size_t buf_len);
+
+#endif

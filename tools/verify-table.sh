@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# tools/verify-table.sh BIN DOC - run `gpucoh verify` on every explorable protocol
+# at 2 L1s x 1 line x 2 values (2 operations per L1, atomics on) and replace the
+# table between DOC's <!-- verify-table --> markers with its results (protocol,
+# states, transitions, depth, seconds, MiB, states/s, table cells reached),
+# stamped with the date and commit. `make verify` runs it on docs/verify.md.
+set -euo pipefail
+bin=$1
+doc=$2
+protos="nol1 rc gpuvi gpuvini ideal mesi"
+table=$(mktemp)
+trap 'rm -f "$table"' EXIT
+commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | head -1)
+{
+    echo "Measured $(date -u +%Y-%m-%d) on commit $commit${dirty:+ (with uncommitted changes in src/)}, size tiny"
+    echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on); seconds on a"
+    echo "shared 2-core machine, so states/s moves with its load."
+    echo
+    echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"
+    echo "|---|---|---|---|---|---|---|---|---|"
+    for p in $protos; do
+        line=$("$bin" verify --protocol "$p" | grep "^verify $p ")
+        echo "$line" | awk -v p="$p" '{
+            match($0, / (verified|VIOLATION|incomplete):/); res = substr($0, RSTART + 1, RLENGTH - 2)
+            match($0, /[0-9]+ states/); st = substr($0, RSTART, RLENGTH - 7)
+            match($0, /[0-9]+ transitions/); tr = substr($0, RSTART, RLENGTH - 12)
+            match($0, /depth [0-9]+/); d = substr($0, RSTART + 6, RLENGTH - 6)
+            match($0, /[0-9.]+ s,/); s = substr($0, RSTART, RLENGTH - 3)
+            match($0, /[0-9.]+ MiB/); m = substr($0, RSTART, RLENGTH - 4)
+            match($0, /cells reached [0-9]+ of [0-9]+/); c = substr($0, RSTART + 14)
+            rate = s > 0 ? sprintf("%.0f", st / s) : "-"
+            printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", p, res, st, tr, d, s, m, rate, c
+        }'
+    done
+} > "$table"
+python3 - "$doc" "$table" <<'PY'
+import sys
+doc, table = sys.argv[1], open(sys.argv[2]).read()
+s = open(doc).read()
+a, b = "<!-- verify-table -->\n", "<!-- /verify-table -->"
+i, j = s.index(a) + len(a), s.index(b)
+open(doc + ".tmp", "w").write(s[:i] + table + s[j:])
+import os
+os.replace(doc + ".tmp", doc)
+PY
+cat "$table"
