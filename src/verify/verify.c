@@ -18,11 +18,11 @@
 #include "base/clock.h"
 #include "base/hash.h"
 #include "base/log.h"
-#include "check/observe.h"
 #include "coh/ctrl.h"
 #include "coh/proto.h"
 #include "coh/vi/vi_bank.h"
 #include "mem/backing.h"
+#include "mem/observe.h"
 
 #define V_MAX_L1    4
 #define V_MAX_LINES 2
