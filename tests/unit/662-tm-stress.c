@@ -317,15 +317,18 @@ static void stress(const char *protocol, const char *variant)
 /* The checker catches a protocol that is not serialisable: GETM
  * with the thesis's printed timestamps (spec 004a §9 item 17: every warp
  * starts at 0, ties allowed) commits write skews, and the conflicts form a
- * cycle at 20 000 transactions with seed 2 (in every build; 4 000 are not
+ * cycle at 20 000 transactions with seed 1 (in every build; 4 000 are not
  * always enough): two transactions that each read the word the other writes.
+ * (Seed 2 found one until a bank's fill waiters went ahead of a waiting
+ * transactional request, nc_l2.c's wake_parked, which moved the timing; of
+ * seeds 1-8 then, 1 and 8 find one.)
  * (The printed stall-buffer wake order, getm.wake_all = false, leaves
  * waiters behind for ever here: the run stops with the starvation check.) */
 static void printed_timestamps_are_caught(void **state)
 {
     (void)state;
     char why[1024];
-    const char *bad = stress_run("coherence.protocol=getm", "getm.unique_ts=false", 20000, 2, why,
+    const char *bad = stress_run("coherence.protocol=getm", "getm.unique_ts=false", 20000, 1, why,
                                  sizeof why);
     assert_non_null(bad);
     assert_non_null(strstr(bad, "cycle"));

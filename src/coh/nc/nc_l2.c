@@ -137,6 +137,30 @@ static void fill_unwritten(struct coh_ctx *x)
     x->msg = NULL;
 }
 
+/* A fill frees its MSHR and replays the requests parked on it, after those
+ * already on the replay list. Under getm and warptm that list also carries
+ * requests that can miss: commits the commit unit has written, loads woken
+ * from the stall buffer. One of those at the list's head, refused for want
+ * of a way or an MSHR, would take the way of a line just filled before the
+ * requests parked on it were served; each of them then misses again, and
+ * with more lines contending for a set than it has ways they evict each
+ * other's fills forever (WarpTM on ATM at paper size with 4 transactional
+ * warps per core; tests/cli/tm-fill-livelock.sh). So while a transactional
+ * request waits on the list the parked requests go first, and the filled
+ * line is read or written before anything can evict it; a line's requests
+ * stay in arrival order (ctrl_wake_parked). Without one, every request on
+ * the list is a fill's waiter that hits, and the order stays the one every
+ * other result was measured with (FGLock under getm equals rc). */
+static void wake_parked(struct coh_ctx *x)
+{
+    for (const struct msg *m = ctrl_of(x)->replay.head; m; m = m->next)
+        if (m->req.tx != MEM_TX_NONE) {
+            ctrl_wake_parked(x);
+            return;
+        }
+    ctrl_free_tbe(x);
+}
+
 void nc_l2_do_atomic(struct coh_ctx *x)
 {
     ctrl_l2_perform_atomic(x->ctrl, x);
@@ -151,7 +175,8 @@ static const struct coh_action_name actions[] = {
     {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
     {ctrl_park, "park", "keep the request in the MSHR until the fill"},
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
-    {ctrl_free_tbe, "wake_parked", "free the MSHR and replay its requests in order"},
+    {wake_parked, "wake_parked", "free the MSHR and replay its requests in order (before those "
+                                 "waiting while a transactional request waits)"},
     {nc_l2_reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
     {write_now, "write_now", "merge the written bytes, acknowledge at once"},
@@ -183,13 +208,13 @@ static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
     [NL2_IV][NL2_GetS   ] = STALL,
     [NL2_IV][NL2_Write  ] = STALL,
     [NL2_IV][NL2_Atomic ] = STALL,
-    [NL2_IV][NL2_MemData] = DO(NL2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    [NL2_IV][NL2_MemData] = DO(NL2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, wake_parked),
     [NL2_I ][NL2_WriteOnArrival] = DO(NL2_IV, TAG_RD | TAG_WR | DATA_WR, ctrl_take_way,
                                       ctrl_alloc_tbe, ctrl_l2_send_fetch, write_filling),
     [NL2_IV][NL2_WriteOnArrival] = DO(NL2_IV, DATA_WR, write_filling),
     [NL2_V ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
     [NL2_M ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
-    [NL2_IV][NL2_MemDataW] = DO(NL2_M, TAG_WR | DATA_WR, fill_unwritten, ctrl_free_tbe),
+    [NL2_IV][NL2_MemDataW] = DO(NL2_M, TAG_WR | DATA_WR, fill_unwritten, wake_parked),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
