@@ -23,7 +23,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size " WL_SIZE_USAGE "]\n"
-            "                    [--retry-failed] [--timeout SECONDS] [--list]\n"
+            "                    [--retry-failed] [--timeout SECONDS] [--list] [--progress]\n"
             "\n"
             "Runs every combination of workloads x protocols x sizes x parameter settings\n"
             "that SPEC describes (format: docs/sweep.md), each as a child `gpucoh run`,\n"
@@ -45,6 +45,10 @@ static void usage(FILE *out)
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
             "  --skip-missing      skip protocols this build does not have (default: error)\n"
             "  --list              print the runs and their ids, run nothing\n"
+            "  --progress          print the status line (done/total, running, failed,\n"
+            "                      elapsed, ETA from the mean wall time of the runs\n"
+            "                      finished so far) after every run even when stderr is\n"
+            "                      not a terminal (on one it is always redrawn)\n"
             "\n"
             "exit status: 0 all runs passed, 1 some run failed, 2 bad spec or option,\n"
             "130 interrupted\n"
@@ -66,6 +70,7 @@ int cmd_sweep(int argc, char **argv)
         OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
         OPT_FLAG_ROW("--skip-missing", NULL, &po.skip_missing),
         OPT_FLAG_ROW("--list", NULL, &list),
+        OPT_FLAG_ROW("--progress", NULL, &eo.progress),
         OPT_END,
     };
     struct opt_args pos = {&spec_path, 0, 1};

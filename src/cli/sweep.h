@@ -107,7 +107,18 @@ struct sweep_exec_opts {
     double timeout_s;          /* kill a run after this long (0: never) */
     const char *exe;           /* the gpucoh binary (NULL: this one, /proc/self/exe) */
     FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
+    bool progress;             /* the status line (done, running, failed, ETA) even when log is
+                                  not a terminal: then one line per finished run, not redrawn */
 };
+
+/* The estimated seconds until a sweep ends, from the mean wall time of the
+ * runs finished so far (mean_s; < 0: none finished yet, and the answer is
+ * -1): `waiting` runs not started take mean_s each, a running one the rest of
+ * mean_s beyond its elapsed time (never below 0), and the work is shared by
+ * min(jobs, runs left) at once. A plain mean over every finished run, not per
+ * design: see docs/sweep.md for how it fared on `repro tc --size quick`. */
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
+                 unsigned n_running, unsigned jobs);
 
 /* ---- identity: what a stored result was computed from (sweep_ident.c) ---- */
 

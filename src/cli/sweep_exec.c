@@ -108,6 +108,19 @@ static void fmt_eta(char *buf, size_t n, double s)
         snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
+                 unsigned n_running, unsigned jobs)
+{
+    if (mean_s < 0)
+        return -1;
+    double work = mean_s * waiting;
+    for (unsigned i = 0; i < n_running; i++)
+        work += running_elapsed[i] < mean_s ? mean_s - running_elapsed[i] : 0;
+    unsigned left = waiting + n_running;
+    unsigned at_once = jobs < left ? jobs : left;
+    return at_once ? work / at_once : 0;
+}
+
 /* Build the child's argv in `args` (pointers into the run and `buf`). */
 static void child_argv(const struct sweep_run *r, const char *json, const char **argv)
 {
@@ -409,14 +422,21 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 }
             }
         }
-        if (tty && o->log && (reaped || wall_seconds() - last_draw >= 1)) {
+        bool status = o->log && (tty || o->progress);
+        if (status && (reaped || (tty && wall_seconds() - last_draw >= 1))) {
             last_draw = wall_seconds();
-            double mean = done_now ? busy / done_now : -1;
-            char eta[32];
+            double elapsed[256];
+            unsigned n_el = 0;
+            for (unsigned j = 0; j < jobs; j++)
+                if (slots[j].pid && n_el < 256)
+                    elapsed[n_el++] = last_draw - slots[j].start;
+            char eta[32], took[32];
             fmt_eta(eta, sizeof eta,
-                    mean < 0 ? -1 : mean * ((n_todo - next) + 0.5 * running) / jobs);
-            fprintf(o->log, "\r\033[Ksweep: %u/%u done, %u running, %u failed, ETA %s",
-                    c->skipped + done_now, c->total, running, c->failed, eta);
+                    sweep_eta(done_now ? busy / done_now : -1, n_todo - next, elapsed, n_el, jobs));
+            fmt_eta(took, sizeof took, last_draw - t0);
+            fprintf(o->log, "%ssweep: %u/%u done, %u running, %u failed, %s elapsed, ETA %s%s",
+                    tty ? "\r\033[K" : "", c->skipped + done_now, c->total, running, c->failed,
+                    took, eta, tty ? "" : "\n");
             fflush(o->log);
         }
         if (!reaped)
