@@ -107,6 +107,9 @@ struct sweep_exec_opts {
     double timeout_s;          /* kill a run after this long (0: never) */
     const char *exe;           /* the gpucoh binary (NULL: this one, /proc/self/exe) */
     FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
+    bool one_run;              /* run only the distinct run of index run_index (a Slurm
+                                  array task; sweep_slurm.c), as resumable as a whole sweep */
+    unsigned run_index;
     bool progress;             /* the status line (done, running, failed, ETA) even when log is
                                   not a terminal: then one line per finished run, not redrawn */
 };
@@ -119,6 +122,34 @@ struct sweep_exec_opts {
  * design: see docs/sweep.md for how it fared on `repro tc --size quick`. */
 double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
                  unsigned n_running, unsigned jobs);
+
+/* Whether run i is the first with its id (the runs the sweep runs: the
+ * distinct runs, in spec order, the rows of results.csv), and how many there
+ * are. */
+bool sweep_run_is_first(const struct sweep_spec *s, unsigned i);
+unsigned sweep_distinct_runs(const struct sweep_spec *s);
+
+/* ---- Slurm: a job array of one task per distinct run (sweep_slurm.c) ---- */
+
+struct sweep_slurm_opts {
+    const char *spec_path;     /* as given; made absolute in the script */
+    const char *out_dir;
+    const char *size;          /* --size passed on, or NULL */
+    const char *partition, *time, *mem; /* #SBATCH lines, each only when given */
+    double timeout_s;          /* --timeout passed on (0: none) */
+    bool skip_missing;
+    const char *exe;           /* the gpucoh binary the tasks run (NULL: this one) */
+};
+
+/* Write out_dir/slurm/sweep.sbatch (whole or not at all): a job array
+ * 0..N-1 over the spec's N distinct runs, task i running
+ * `gpucoh sweep SPEC --out DIR --run-index i`, its log out_dir/slurm/%A_%a.out.
+ * Returns 0 with the script's path in `path`, or -1 (message printed). */
+int sweep_slurm_write(const struct sweep_spec *s, const struct sweep_slurm_opts *o, char *path,
+                      size_t n);
+/* Run `sbatch SCRIPT` and wait for it. Returns its exit status, or 127 when
+ * sbatch cannot be run (message printed). */
+int sweep_slurm_submit(const char *script);
 
 /* ---- identity: what a stored result was computed from (sweep_ident.c) ---- */
 

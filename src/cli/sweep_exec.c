@@ -280,6 +280,22 @@ void sweep_rerun_text(const struct sweep_counts *c, char *buf, size_t n)
                                     len ? ", " : "", sweep_ident_reasons[w], c->rerun_why[w]);
 }
 
+bool sweep_run_is_first(const struct sweep_spec *s, unsigned i)
+{
+    for (unsigned k = 0; k < i; k++)
+        if (!strcmp(s->runs[k].id, s->runs[i].id))
+            return false;
+    return true;
+}
+
+unsigned sweep_distinct_runs(const struct sweep_spec *s)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < s->n_runs; i++)
+        n += sweep_run_is_first(s, i);
+    return n;
+}
+
 int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                   struct sweep_counts *c)
 {
@@ -304,12 +320,11 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     struct sweep_ident *idents = malloc((s->n_runs + 1) * sizeof *idents);
     if (!todo || !idents)
         abort();
-    unsigned n_todo = 0;
+    unsigned n_todo = 0, distinct = 0;
     for (unsigned i = 0; i < s->n_runs; i++) {
-        bool dup = false;
-        for (unsigned k = 0; k < i && !dup; k++)
-            dup = !strcmp(s->runs[k].id, s->runs[i].id);
-        if (dup)
+        if (!sweep_run_is_first(s, i))
+            continue;
+        if (o->one_run && distinct++ != o->run_index)
             continue;
         c->total++;
         char path[4200];
