@@ -23,6 +23,7 @@
 #include "base/log.h"
 #include "cli/cmds.h"
 #include "cli/common.h"
+#include "host/launchspec.h"
 #include "host/workload.h"
 
 #define MAX_ITEMS 64
@@ -40,7 +41,8 @@ static void usage(FILE *out)
             "workloads.\n"
             "Every output is checked against its CPU reference; a wrong one is marked and\n"
             "makes the exit status 1. SET is a workload set: basic, inter, intra, sync, order,\n"
-            "stc, stc-reuse, mg (gpucoh list workloads).\n"
+            "stc, stc-reuse, mg (gpucoh list workloads); a file NAME.spec is a launch spec\n"
+            "(docs/launch-spec.md): one's own kernels, run as gpucoh exec runs them.\n"
             "`--protocols all` runs a protocol that needs its own order.model (rccsc: sc)\n"
             "under it; named, it needs --set order.model=sc.\n"
             "\n"
@@ -101,7 +103,15 @@ struct cmp_row {
     char why[512];
 };
 
-static void run_pair(const struct sim_opts *o, const struct workload *wl,
+/* A column of the table: a registry workload, or a launch spec (one's own
+ * kernels, run as gpucoh exec runs them). */
+struct cmp_item {
+    const char *name, *set;
+    const struct workload *wl;
+    const char *spec;
+};
+
+static void run_pair(const struct sim_opts *o, const struct cmp_item *it,
                      const struct wl_params *p, const char *proto, bool all, struct cmp_row *r)
 {
     struct sim_opts ok = *o;
@@ -119,7 +129,23 @@ static void run_pair(const struct sim_opts *o, const struct workload *wl,
     ok.quiet = true;
     struct sim_session s;
     sim_open(&s, &ok);
-    int result = wl->run(s.host, p, r->why, sizeof r->why);
+    int result;
+    if (it->spec) {
+        char err[1024];
+        struct launchspec *ls = launchspec_load(it->spec, err, sizeof err);
+        if (!ls)
+            fatal("%s", err);
+        FILE *quiet = fopen("/dev/null", "w"); /* its launch and check lines */
+        result = launchspec_run(ls, s.host, quiet ? quiet : stderr);
+        if (quiet)
+            fclose(quiet);
+        launchspec_free(ls);
+        if (result)
+            snprintf(r->why, sizeof r->why, "a check failed (gpucoh exec %s names the elements)",
+                     it->spec);
+    } else {
+        result = it->wl->run(s.host, p, r->why, sizeof r->why);
+    }
     struct machine_summary m;
     machine_summary(s.machine, &m);
     r->cycles = m.cycles;
@@ -176,7 +202,7 @@ int cmd_compare(int argc, char **argv)
     if (rc != OPT_CONTINUE)
         return rc;
     p.size = (enum wl_size)size;
-    const struct workload *wls[MAX_ITEMS];
+    struct cmp_item wls[MAX_ITEMS];
     unsigned n_wl = 0;
     const char *names[MAX_ITEMS];
     unsigned n_names = split(wl_list, names);
@@ -185,15 +211,27 @@ int cmd_compare(int argc, char **argv)
         for (unsigned k = 0; k < n_names; k++)
             take |= !strcmp(names[k], "all") || !strcmp(names[k], (*w)->set);
         if (take)
-            wls[n_wl++] = *w;
+            wls[n_wl++] = (struct cmp_item){(*w)->name, (*w)->set, *w, NULL};
     }
     for (unsigned k = 0; k < n_names; k++) {
+        size_t len = strlen(names[k]);
+        if (len > 5 && !strcmp(names[k] + len - 5, ".spec")) {
+            /* one's own kernels: checked now, before anything runs */
+            char err[1024];
+            struct launchspec *ls = launchspec_load(names[k], err, sizeof err);
+            if (!ls)
+                fatal("%s", err);
+            launchspec_free(ls);
+            if (n_wl < MAX_ITEMS)
+                wls[n_wl++] = (struct cmp_item){names[k], "spec", NULL, names[k]};
+            continue;
+        }
         const struct workload *w = wl_find(names[k]);
         bool is_set = !strcmp(names[k], "all");
         for (const struct workload *const *s = wl_registry; *s; s++)
             is_set |= !strcmp(names[k], (*s)->set);
         if (w && n_wl < MAX_ITEMS)
-            wls[n_wl++] = w;
+            wls[n_wl++] = (struct cmp_item){w->name, w->set, w, NULL};
         else if (!w && !is_set)
             fatal("unknown workload '%s' (gpucoh list workloads)", names[k]);
     }
@@ -236,7 +274,7 @@ int cmd_compare(int argc, char **argv)
     while (printed < n_rows) {
         if (jobs == 1 && next < n_rows) {
             /* in this process, as one run of gpucoh run would */
-            run_pair(&o, wls[next / n_pr], &p, protos[next % n_pr], all, &rows_out[next]);
+            run_pair(&o, &wls[next / n_pr], &p, protos[next % n_pr], all, &rows_out[next]);
             next++;
         }
         for (unsigned j = 0; jobs > 1 && j < jobs && next < n_rows; j++) {
@@ -247,7 +285,7 @@ int cmd_compare(int argc, char **argv)
             if (pid < 0)
                 fatal("compare: fork: %s", strerror(errno));
             if (!pid) {
-                run_pair(&o, wls[next / n_pr], &p, protos[next % n_pr], all, &rows_out[next]);
+                run_pair(&o, &wls[next / n_pr], &p, protos[next % n_pr], all, &rows_out[next]);
                 _exit(0);
             }
             pids[j] = pid;
@@ -278,7 +316,7 @@ int cmd_compare(int argc, char **argv)
             struct cmp_row *r = &rows_out[printed];
             const struct cmp_row *base = &rows_out[printed - printed % n_pr];
             r->speedup = r->cycles ? (double)base->cycles / (double)r->cycles : 0;
-            print_row(stdout, wls[printed / n_pr]->name, protos[printed % n_pr], r);
+            print_row(stdout, wls[printed / n_pr].name, protos[printed % n_pr], r);
             if (r->exit_status > worst)
                 worst = r->exit_status;
         }
@@ -318,7 +356,7 @@ int cmd_compare(int argc, char **argv)
             const struct cmp_row *r = &rows_out[i];
             if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
                 continue; /* no statistics */
-            fprintf(f, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[i / n_pr]->name, wls[i / n_pr]->set,
+            fprintf(f, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[i / n_pr].name, wls[i / n_pr].set,
                     protos[i % n_pr], r->exit_status ? "wrong" : "ok",
                     (unsigned long long)r->cycles, r->speedup, r->hit, (unsigned long long)r->total);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
@@ -347,8 +385,8 @@ int cmd_compare(int argc, char **argv)
             if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
                 continue;
             cJSON *o2 = cJSON_CreateObject();
-            cJSON_AddStringToObject(o2, "workload", wls[i / n_pr]->name);
-            cJSON_AddStringToObject(o2, "set", wls[i / n_pr]->set);
+            cJSON_AddStringToObject(o2, "workload", wls[i / n_pr].name);
+            cJSON_AddStringToObject(o2, "set", wls[i / n_pr].set);
             cJSON_AddStringToObject(o2, "protocol", protos[i % n_pr]);
             cJSON_AddStringToObject(o2, "check", r->exit_status ? "wrong" : "ok");
             cJSON_AddNumberToObject(o2, "cycles", (double)r->cycles);

@@ -40,6 +40,8 @@ static void usage(FILE *out)
             "Workload variants: `workloads ht:m` runs ht's variant m as an app of its own;\n"
             "a configuration `getm=getm:variant=tx` runs each workload's tx twin, joined to\n"
             "the workload's own (ht:m runs --variant m-tx). --list shows each run's.\n"
+            "One's own kernels: `workloads mine.spec` runs a launch spec (docs/launch-spec.md,\n"
+            "found beside SPEC) as a child `gpucoh exec`, once whatever the sizes.\n"
             "\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --out DIR           output folder (default: SPEC's name without .sweep)\n"

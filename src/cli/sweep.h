@@ -44,11 +44,14 @@ struct sweep_run {
     const char *workload;      /* the app as the workloads line names it: a registry name,
                                   or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
     const char *wl;            /* the registry name ("ht") */
+    const char *spec_file;     /* a launch spec as the workload (`workloads mine.spec`): the
+                                  resolved path the child runs with `gpucoh exec`; NULL else */
     const char *variant;       /* the --variant the run passes: the app's and the configuration's
                                   joined by '-' ("m-tx"), one of them alone, or NULL for none */
     const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
-                                  mg, getm; frames: games */
-    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
+                                  mg, getm; frames: games; a launch spec: spec */
+    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame";
+                                  a launch spec: "spec" (its inputs are what it says) */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
     const char *protocol;      /* registry protocol ("tcw"); frames: the design ("chopin-cs") */

@@ -134,6 +134,10 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
         argv[n++] = "--seed";
         argv[n++] = r->seed;
         argv[n++] = "--design";
+    } else if (r->spec_file) { /* one's own kernels: gpucoh exec runs the launch spec */
+        argv[n++] = "exec";
+        argv[n++] = r->spec_file;
+        argv[n++] = "--protocol";
     } else {
         argv[n++] = "run";
         argv[n++] = "--workload";
