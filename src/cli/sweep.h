@@ -114,7 +114,7 @@ struct sweep_exec_opts {
                                   array task; sweep_slurm.c), as resumable as a whole sweep */
     unsigned run_index;
     bool progress;             /* the status line (done, running, failed, ETA) even when log is
-                                  not a terminal: then one line per finished run, not redrawn */
+                                  not a terminal: then a line whenever runs finish, not redrawn */
 };
 
 /* The estimated seconds until a sweep ends, from the mean wall time of the

@@ -386,22 +386,6 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     unsigned next = 0, running = 0, done_now = 0;
     int rc = 0;
     while ((next < n_todo || running) && !interrupted) {
-        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted; j++) {
-            if (slots[j].pid)
-                continue;
-            const struct sweep_run *r = &s->runs[todo[next]];
-            memset(&slots[j], 0, sizeof slots[j]);
-            pid_t pid = start(exe, o->out_dir, r, &slots[j]);
-            if (pid < 0) {
-                fprintf(stderr, "gpucoh sweep: fork: %s\n", strerror(errno));
-                interrupted = SIGTERM;
-                break;
-            }
-            slots[j].pid = pid;
-            slots[j].run = todo[next++];
-            slots[j].start = wall_seconds();
-            running++;
-        }
         bool reaped = false;
         for (unsigned j = 0; j < jobs; j++) {
             if (!slots[j].pid)
@@ -440,6 +424,24 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                             failed ? ": " : "", failed ? why : "");
                 }
             }
+        }
+        /* after reaping, so that the status counts the runs started in
+         * the freed slots as running */
+        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted; j++) {
+            if (slots[j].pid)
+                continue;
+            const struct sweep_run *r = &s->runs[todo[next]];
+            memset(&slots[j], 0, sizeof slots[j]);
+            pid_t pid = start(exe, o->out_dir, r, &slots[j]);
+            if (pid < 0) {
+                fprintf(stderr, "gpucoh sweep: fork: %s\n", strerror(errno));
+                interrupted = SIGTERM;
+                break;
+            }
+            slots[j].pid = pid;
+            slots[j].run = todo[next++];
+            slots[j].start = wall_seconds();
+            running++;
         }
         bool status = o->log && (tty || o->progress);
         if (status && (reaped || (tty && wall_seconds() - last_draw >= 1))) {
