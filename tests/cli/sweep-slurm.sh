@@ -27,7 +27,10 @@ for l in '--array=0-3' '--partition=short' '--time=0:10:00' '--mem=1G' "--output
     grep -qx -- "#SBATCH $l" "$script" || fail "no '#SBATCH $l' in: $(cat "$script")"
 done
 grep -qx "cd '$tmp' || exit 2" "$script" || fail "cd line: $(cat "$script")"
-grep -qx "exec '$(readlink -f "$bin")' sweep '$tmp/t.sweep' --out '$tmp/cl' --run-index \"\$SLURM_ARRAY_TASK_ID\"" "$script" \
+# the binary the tasks run is this gpucoh's own file (under make test-asan
+# $bin is a shim; GPUCOH_REAL_BIN is the ELF behind it)
+real=$(readlink -f "${GPUCOH_REAL_BIN:-$bin}")
+grep -qx "exec '$real' sweep '$tmp/t.sweep' --out '$tmp/cl' --run-index \"\$SLURM_ARRAY_TASK_ID\"" "$script" \
     || fail "task command: $(grep exec "$script")"
 [ -d "$tmp/cl/runs" ] && [ -n "$(ls "$tmp/cl/runs")" ] && fail "--dry-run ran something"
 
