@@ -6,7 +6,8 @@
 #                build, failing on any sanitizer report (tests/asan-cli.sh; CI runs it
 #                after make test), less the five slowest (CMakeLists.txt, ASAN_CLI_SLOW)
 #   make test-asan-all  every command-line test under ASan+UBSan, the slowest too
-#   make long    the long runs (1 M stress episodes, every litmus test)
+#   make long    the long runs (1 M stress episodes, every litmus test, a sweep on a
+#                single-node Slurm started on localhost: long-deps installs slurm-wlm, munge)
 #   make bench   simulator speed table (bench/README.md)
 #   make verify  exhaustive exploration of the explorable protocols: the result table
 #                in docs/verify.md regenerated (tools/verify-table.sh)
@@ -22,12 +23,14 @@ ASAN  ?= build-asan
 
 DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev libzstd-dev liblz4-dev python3-matplotlib chromium
 FUZZ_PACKAGES := clang
+# tests/long/slurm-local.sh: a single-node Slurm on localhost (not a default dependency)
+LONG_PACKAGES := slurm-wlm munge
 FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx cuda-examples \
-	fuzz validate validation-hosts protocol-docs clean
+.PHONY: all deps fuzz-deps long-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx \
+	cuda-examples fuzz validate validation-hosts protocol-docs clean
 
 all: build
 
@@ -38,6 +41,9 @@ deps:
 
 fuzz-deps:
 	@tools/install-deps.sh $(FUZZ_PACKAGES)
+
+long-deps:
+	@tools/install-deps.sh $(LONG_PACKAGES)
 
 # The project's own builds treat warnings as errors (GPUCOH_WERROR); a plain
 # cmake does not.
@@ -65,7 +71,7 @@ test-asan: asan
 test-asan-all: asan
 	cd $(ASAN) && $(ELAPSED) ctest -L asan-cli -j $(JOBS) --output-on-failure
 
-long: build fuzz-build
+long: build fuzz-build long-deps
 	cd $(BUILD) && ctest -L long -j $(JOBS) --output-on-failure
 
 # libFuzzer harnesses (clang, ASan, UBSan): fuzz/*.c; findings go to $(FUZZ)/findings/

@@ -1,5 +1,6 @@
 /*
- * cmd_config.c - `gpucoh config show`: the fully resolved configuration.
+ * cmd_config.c - `gpucoh config show`: the fully resolved configuration;
+ * `gpucoh config list`: the machine files shipped in configs/.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>
@@ -12,8 +13,13 @@
 static void usage(FILE *out)
 {
     fputs("usage: gpucoh config show [--config FILE] [--set SECTION.KEY=V]... [--help-keys]\n"
+          "       gpucoh config list\n"
           "\n"
-          "Prints the configuration after applying the file and every --set, in INI form\n"
+          "list: the machine files in configs/ with what each is (tc-fermi, the default;\n"
+          "the papers' machines; volta-v100 and ampere-a100, presets of current GPUs with\n"
+          "the source of every number in their comments). Use one with --config FILE.\n"
+          "\n"
+          "show: prints the configuration after applying the file and every --set, in INI form\n"
           "(so it can be saved and reused), once it has passed every check a run makes.\n"
           "--help-keys adds each option's meaning, unit and allowed values. A comment line\n"
           "says which memory model the machine promises programs: the protocol's own under\n"
@@ -27,6 +33,10 @@ int cmd_config(int argc, char **argv)
 {
     struct sim_opts o = {0};
     bool verbose = false;
+    if (argc == 2 && !strcmp(argv[1], "list")) {
+        list_configs();
+        return 0;
+    }
     if (argc < 2 || strcmp(argv[1], "show")) {
         if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
             usage(stdout);

@@ -19,7 +19,40 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static void list_configs(void)
+/* What a machine file is: the first sentence of its header comment, less
+ * its "; NAME - ". */
+static void config_title(const char *path, char *buf, size_t n)
+{
+    char text[1024] = "";
+    size_t len = 0;
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        buf[0] = 0;
+        return;
+    }
+    char line[512];
+    while (fgets(line, sizeof line, f) && line[0] == ';') {
+        const char *t = line + 1 + strspn(line + 1, " \t");
+        size_t tl = strcspn(t, "\r\n");
+        if (!tl)
+            break; /* the end of the first paragraph */
+        len += (size_t)snprintf(text + len, len < sizeof text ? sizeof text - len : 0, "%s%.*s",
+                                len ? " " : "", (int)tl, t);
+        if (len >= sizeof text || text[strlen(text) - 1] == '.')
+            break;
+    }
+    fclose(f);
+    const char *from = strstr(text, " - ");
+    from = from ? from + 3 : text;
+    char *end = strstr((char *)from, ". ");
+    while (end && end - from >= 3 && !strncmp(end - 3, "Fig", 3)) /* "Fig. 4" ends nothing */
+        end = strstr(end + 2, ". ");
+    if (end)
+        end[1] = 0;
+    snprintf(buf, n, "%s", from);
+}
+
+void list_configs(void)
 {
     const char *root = getenv("GPUCOH_ROOT");
     char dir[4096];
@@ -38,7 +71,10 @@ static void list_configs(void)
     closedir(d);
     qsort(names, n, sizeof *names, cmp_str);
     for (unsigned i = 0; i < n; i++) {
-        printf("%s/%s\n", dir, names[i]);
+        char path[8192], title[512];
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        config_title(path, title, sizeof title);
+        printf("%-40s %s\n", path, title);
         free(names[i]);
     }
 }
@@ -72,7 +108,8 @@ int cmd_list(int argc, char **argv)
               "             order.model = rmo, tso, sc, sc-typeaware ('-': refused, the\n"
               "             protocol is not write-atomic, or runs only under another\n"
               "             model, as rccsc needs sc); what it is\n"
-              "  configs    machine configurations shipped in configs/\n"
+              "  configs    machine configurations shipped in configs/: path, description\n"
+              "             (the same as gpucoh config list)\n"
               "  workloads  name, set (basic, inter, intra, sync, order, stc, stc-reuse,\n"
               "             mg), what it computes\n",
               strcmp(what, "--help") && strcmp(what, "-h") ? stderr : stdout);

@@ -25,6 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
             "                         [--timeout SECONDS] [--retry-failed] [--lint] [--store]\n"
+            "                         [--progress]\n"
             "       gpucoh repro all [same options]\n"
             "       gpucoh repro list\n"
             "\n"
@@ -66,6 +67,8 @@ static void usage(FILE *out)
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
             "  --retry-failed      redo runs that failed before\n"
+            "  --progress          the sweep's status line with its ETA whenever runs finish,\n"
+            "                      even when stderr is not a terminal (gpucoh sweep --help)\n"
             "  --lint              run nothing: check the declaration against the sweep and\n"
             "                      every claim on counterfactual data (a claim that cannot\n"
             "                      fail, or cannot hold, or says \"within N%%\" and is\n"
@@ -277,6 +280,8 @@ int cmd_repro(int argc, char **argv)
                 fatal("--timeout %s: expected a number of seconds", argv[i]);
         } else if (!strcmp(a, "--retry-failed")) {
             eo.retry_failed = true;
+        } else if (!strcmp(a, "--progress")) {
+            eo.progress = true;
         } else if (!strcmp(a, "--lint")) {
             lint = true;
         } else if (!strcmp(a, "--store")) {

@@ -10,6 +10,7 @@
  */
 #include "cli/cmd_sweep.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,10 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size " WL_SIZE_USAGE "]\n"
-            "                    [--retry-failed] [--timeout SECONDS] [--list]\n"
+            "                    [--retry-failed] [--timeout SECONDS] [--list] [--progress]\n"
+            "       gpucoh sweep SPEC --slurm [--partition P] [--time T] [--mem M] [--dry-run]\n"
+            "                    [--out DIR] [--size S] [--timeout SECONDS]\n"
+            "       gpucoh sweep SPEC --collect [--out DIR] [--size S]\n"
             "\n"
             "Runs every combination of workloads x protocols x sizes x parameter settings\n"
             "that SPEC describes (format: docs/sweep.md), each as a child `gpucoh run`,\n"
@@ -36,6 +40,8 @@ static void usage(FILE *out)
             "Workload variants: `workloads ht:m` runs ht's variant m as an app of its own;\n"
             "a configuration `getm=getm:variant=tx` runs each workload's tx twin, joined to\n"
             "the workload's own (ht:m runs --variant m-tx). --list shows each run's.\n"
+            "One's own kernels: `workloads mine.spec` runs a launch spec (docs/launch-spec.md,\n"
+            "found beside SPEC) as a child `gpucoh exec`, once whatever the sizes.\n"
             "\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --out DIR           output folder (default: SPEC's name without .sweep)\n"
@@ -45,6 +51,23 @@ static void usage(FILE *out)
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
             "  --skip-missing      skip protocols this build does not have (default: error)\n"
             "  --list              print the runs and their ids, run nothing\n"
+            "  --progress          print the status line (done/total, running, failed,\n"
+            "                      elapsed, ETA from the mean wall time of the runs\n"
+            "                      finished so far) whenever runs finish, even when stderr\n"
+            "                      is not a terminal (on one it is always redrawn)\n"
+            "\n"
+            "On a Slurm cluster (docs/sweep.md):\n"
+            "  --slurm             write DIR/slurm/sweep.sbatch, a job array of one task per\n"
+            "                      run (task I runs `gpucoh sweep SPEC --out DIR --run-index I`,\n"
+            "                      resumable as here), and submit it with sbatch\n"
+            "  --partition P, --time T, --mem M\n"
+            "                      the script's #SBATCH --partition, --time, --mem\n"
+            "  --dry-run           write the script, do not submit it\n"
+            "  --run-index I       run only the sweep's distinct run I (0-based, the order of\n"
+            "                      results.csv's rows); does not write results.csv\n"
+            "  --collect           run nothing: write DIR/results.csv from the runs finished\n"
+            "                      so far and say how many are missing (exit 1 if any run\n"
+            "                      is missing or failed)\n"
             "\n"
             "exit status: 0 all runs passed, 1 some run failed, 2 bad spec or option,\n"
             "130 interrupted\n"
@@ -56,7 +79,9 @@ int cmd_sweep(int argc, char **argv)
     const char *spec_path = NULL, *out = NULL;
     struct sweep_parse_opts po = {0};
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
-    bool list = false;
+    bool list = false, slurm = false, dry_run = false, collect = false;
+    struct sweep_slurm_opts so = {0};
+    unsigned run_index = UINT_MAX;
     int size = -1;
     const struct opt rows[] = {
         OPT_UINT_ROW("--jobs", "-j", &eo.jobs, 1, 256),
@@ -66,6 +91,14 @@ int cmd_sweep(int argc, char **argv)
         OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
         OPT_FLAG_ROW("--skip-missing", NULL, &po.skip_missing),
         OPT_FLAG_ROW("--list", NULL, &list),
+        OPT_FLAG_ROW("--progress", NULL, &eo.progress),
+        OPT_FLAG_ROW("--slurm", NULL, &slurm),
+        OPT_STR_ROW("--partition", NULL, &so.partition),
+        OPT_STR_ROW("--time", NULL, &so.time),
+        OPT_STR_ROW("--mem", NULL, &so.mem),
+        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
+        OPT_UINT_ROW("--run-index", NULL, &run_index, 0, 100000000),
+        OPT_FLAG_ROW("--collect", NULL, &collect),
         OPT_END,
     };
     struct opt_args pos = {&spec_path, 0, 1};
@@ -79,6 +112,10 @@ int cmd_sweep(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (slurm + collect + list + (run_index != UINT_MAX) > 1)
+        fatal("sweep: --slurm, --collect, --list and --run-index do not go together");
+    if (!slurm && (so.partition || so.time || so.mem || dry_run))
+        fatal("sweep: --partition, --time, --mem and --dry-run go with --slurm");
     struct sweep_spec s;
     char err[1024];
     if (sweep_spec_load(&s, spec_path, &po, err, sizeof err))
@@ -108,16 +145,70 @@ int cmd_sweep(int argc, char **argv)
         sweep_spec_free(&s);
         return 0;
     }
+    if (slurm) {
+        so.spec_path = spec_path;
+        so.out_dir = out;
+        so.size = po.size;
+        so.timeout_s = eo.timeout_s;
+        so.skip_missing = po.skip_missing;
+        char script[8192];
+        rc = sweep_slurm_write(&s, &so, script, sizeof script);
+        unsigned runs = sweep_distinct_runs(&s);
+        sweep_spec_free(&s);
+        if (rc)
+            return EXIT_USAGE;
+        fprintf(stderr, "sweep: %u runs as a job array (0-%u): %s\n", runs, runs - 1, script);
+        if (dry_run)
+            return 0;
+        rc = sweep_slurm_submit(script);
+        if (rc)
+            fprintf(stderr, "gpucoh sweep: sbatch %s exited %d\n", script, rc);
+        return rc ? EXIT_USAGE : 0;
+    }
+    if (collect) {
+        unsigned total = 0, finished = 0, failed = 0;
+        for (unsigned i = 0; i < s.n_runs; i++) {
+            if (!sweep_run_is_first(&s, i))
+                continue;
+            struct sweep_result res;
+            sweep_result_load(out, &s.runs[i], &res);
+            total++;
+            finished += res.finished;
+            failed += res.finished && res.exit_status;
+        }
+        bool csv_bad = sweep_write_csv(out, &s) != 0;
+        fprintf(stderr, "sweep: %u runs: %u finished (%u failed), %u missing; %s/results.csv\n",
+                total, finished, failed, total - finished, out);
+        sweep_spec_free(&s);
+        if (csv_bad)
+            return EXIT_USAGE;
+        return finished < total || failed ? EXIT_CHECK_FAILED : 0;
+    }
+    if (run_index != UINT_MAX) {
+        unsigned runs = sweep_distinct_runs(&s);
+        if (run_index >= runs)
+            fatal("sweep: --run-index %u: %s has %u runs (0-%u)", run_index, spec_path, runs,
+                  runs ? runs - 1 : 0);
+        eo.one_run = true;
+        eo.run_index = run_index;
+    }
     eo.out_dir = out;
     struct sweep_counts c;
     rc = sweep_execute(&s, &eo, &c);
-    bool csv_bad = sweep_write_csv(out, &s) != 0;
+    /* one task of a job array leaves results.csv to --collect: the tasks
+     * run at once, and each would write it */
+    bool csv_bad = !eo.one_run && sweep_write_csv(out, &s) != 0;
     char rerun[64] = "";
     if (c.rerun)
         snprintf(rerun, sizeof rerun, " (%u rerun, stale)", c.rerun);
-    fprintf(stderr,
-            "sweep: %u runs: %u run now%s, %u finished before, %u failed; %.1f s; %s/results.csv\n",
-            c.total, c.ran, rerun, c.skipped, c.failed, c.wall_seconds, out);
+    if (eo.one_run)
+        fprintf(stderr, "sweep: run %u of %s: %u run now%s, %u finished before, %u failed; %.1f s\n",
+                run_index, spec_path, c.ran, rerun, c.skipped, c.failed, c.wall_seconds);
+    else
+        fprintf(stderr,
+                "sweep: %u runs: %u run now%s, %u finished before, %u failed; %.1f s; "
+                "%s/results.csv\n",
+                c.total, c.ran, rerun, c.skipped, c.failed, c.wall_seconds, out);
     sweep_spec_free(&s);
     if (rc)
         return c.total == 0 ? EXIT_USAGE : 130;

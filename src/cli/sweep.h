@@ -44,11 +44,14 @@ struct sweep_run {
     const char *workload;      /* the app as the workloads line names it: a registry name,
                                   or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
     const char *wl;            /* the registry name ("ht") */
+    const char *spec_file;     /* a launch spec as the workload (`workloads mine.spec`): the
+                                  resolved path the child runs with `gpucoh exec`; NULL else */
     const char *variant;       /* the --variant the run passes: the app's and the configuration's
                                   joined by '-' ("m-tx"), one of them alone, or NULL for none */
     const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
-                                  mg, getm; frames: games */
-    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame" */
+                                  mg, getm; frames: games; a launch spec: spec */
+    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame";
+                                  a launch spec: "spec" (its inputs are what it says) */
     const char *seed;          /* frames: the trace generator's seed; "" otherwise */
     const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
     const char *protocol;      /* registry protocol ("tcw"); frames: the design ("chopin-cs") */
@@ -107,7 +110,49 @@ struct sweep_exec_opts {
     double timeout_s;          /* kill a run after this long (0: never) */
     const char *exe;           /* the gpucoh binary (NULL: this one, /proc/self/exe) */
     FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
+    bool one_run;              /* run only the distinct run of index run_index (a Slurm
+                                  array task; sweep_slurm.c), as resumable as a whole sweep */
+    unsigned run_index;
+    bool progress;             /* the status line (done, running, failed, ETA) even when log is
+                                  not a terminal: then a line whenever runs finish, not redrawn */
 };
+
+/* The estimated seconds until a sweep ends, from the mean wall time of the
+ * runs finished so far (mean_s; < 0: none finished yet, and the answer is
+ * -1): `waiting` runs not started take mean_s each, a running one the rest of
+ * mean_s beyond its elapsed time (never below 0), and the work is shared by
+ * min(jobs, runs left) at once. A plain mean over every finished run, not per
+ * design: see docs/sweep.md for how it fared on `repro tc --size quick`. */
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
+                 unsigned n_running, unsigned jobs);
+
+/* Whether run i is the first with its id (the runs the sweep runs: the
+ * distinct runs, in spec order, the rows of results.csv), and how many there
+ * are. */
+bool sweep_run_is_first(const struct sweep_spec *s, unsigned i);
+unsigned sweep_distinct_runs(const struct sweep_spec *s);
+
+/* ---- Slurm: a job array of one task per distinct run (sweep_slurm.c) ---- */
+
+struct sweep_slurm_opts {
+    const char *spec_path;     /* as given; made absolute in the script */
+    const char *out_dir;
+    const char *size;          /* --size passed on, or NULL */
+    const char *partition, *time, *mem; /* #SBATCH lines, each only when given */
+    double timeout_s;          /* --timeout passed on (0: none) */
+    bool skip_missing;
+    const char *exe;           /* the gpucoh binary the tasks run (NULL: this one) */
+};
+
+/* Write out_dir/slurm/sweep.sbatch (whole or not at all): a job array
+ * 0..N-1 over the spec's N distinct runs, task i running
+ * `gpucoh sweep SPEC --out DIR --run-index i`, its log out_dir/slurm/%A_%a.out.
+ * Returns 0 with the script's path in `path`, or -1 (message printed). */
+int sweep_slurm_write(const struct sweep_spec *s, const struct sweep_slurm_opts *o, char *path,
+                      size_t n);
+/* Run `sbatch SCRIPT` and wait for it. Returns its exit status, or 127 when
+ * sbatch cannot be run (message printed). */
+int sweep_slurm_submit(const char *script);
 
 /* ---- identity: what a stored result was computed from (sweep_ident.c) ---- */
 

@@ -108,6 +108,19 @@ static void fmt_eta(char *buf, size_t n, double s)
         snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
+                 unsigned n_running, unsigned jobs)
+{
+    if (mean_s < 0)
+        return -1;
+    double work = mean_s * waiting;
+    for (unsigned i = 0; i < n_running; i++)
+        work += running_elapsed[i] < mean_s ? mean_s - running_elapsed[i] : 0;
+    unsigned left = waiting + n_running;
+    unsigned at_once = jobs < left ? jobs : left;
+    return at_once ? work / at_once : 0;
+}
+
 /* Build the child's argv in `args` (pointers into the run and `buf`). */
 static void child_argv(const struct sweep_run *r, const char *json, const char **argv)
 {
@@ -121,6 +134,10 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
         argv[n++] = "--seed";
         argv[n++] = r->seed;
         argv[n++] = "--design";
+    } else if (r->spec_file) { /* one's own kernels: gpucoh exec runs the launch spec */
+        argv[n++] = "exec";
+        argv[n++] = r->spec_file;
+        argv[n++] = "--protocol";
     } else {
         argv[n++] = "run";
         argv[n++] = "--workload";
@@ -267,6 +284,22 @@ void sweep_rerun_text(const struct sweep_counts *c, char *buf, size_t n)
                                     len ? ", " : "", sweep_ident_reasons[w], c->rerun_why[w]);
 }
 
+bool sweep_run_is_first(const struct sweep_spec *s, unsigned i)
+{
+    for (unsigned k = 0; k < i; k++)
+        if (!strcmp(s->runs[k].id, s->runs[i].id))
+            return false;
+    return true;
+}
+
+unsigned sweep_distinct_runs(const struct sweep_spec *s)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < s->n_runs; i++)
+        n += sweep_run_is_first(s, i);
+    return n;
+}
+
 int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                   struct sweep_counts *c)
 {
@@ -291,12 +324,11 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     struct sweep_ident *idents = malloc((s->n_runs + 1) * sizeof *idents);
     if (!todo || !idents)
         abort();
-    unsigned n_todo = 0;
+    unsigned n_todo = 0, distinct = 0;
     for (unsigned i = 0; i < s->n_runs; i++) {
-        bool dup = false;
-        for (unsigned k = 0; k < i && !dup; k++)
-            dup = !strcmp(s->runs[k].id, s->runs[i].id);
-        if (dup)
+        if (!sweep_run_is_first(s, i))
+            continue;
+        if (o->one_run && distinct++ != o->run_index)
             continue;
         c->total++;
         char path[4200];
@@ -354,22 +386,6 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     unsigned next = 0, running = 0, done_now = 0;
     int rc = 0;
     while ((next < n_todo || running) && !interrupted) {
-        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted; j++) {
-            if (slots[j].pid)
-                continue;
-            const struct sweep_run *r = &s->runs[todo[next]];
-            memset(&slots[j], 0, sizeof slots[j]);
-            pid_t pid = start(exe, o->out_dir, r, &slots[j]);
-            if (pid < 0) {
-                fprintf(stderr, "gpucoh sweep: fork: %s\n", strerror(errno));
-                interrupted = SIGTERM;
-                break;
-            }
-            slots[j].pid = pid;
-            slots[j].run = todo[next++];
-            slots[j].start = wall_seconds();
-            running++;
-        }
         bool reaped = false;
         for (unsigned j = 0; j < jobs; j++) {
             if (!slots[j].pid)
@@ -409,14 +425,39 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 }
             }
         }
-        if (tty && o->log && (reaped || wall_seconds() - last_draw >= 1)) {
+        /* after reaping, so that the status counts the runs started in
+         * the freed slots as running */
+        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted; j++) {
+            if (slots[j].pid)
+                continue;
+            const struct sweep_run *r = &s->runs[todo[next]];
+            memset(&slots[j], 0, sizeof slots[j]);
+            pid_t pid = start(exe, o->out_dir, r, &slots[j]);
+            if (pid < 0) {
+                fprintf(stderr, "gpucoh sweep: fork: %s\n", strerror(errno));
+                interrupted = SIGTERM;
+                break;
+            }
+            slots[j].pid = pid;
+            slots[j].run = todo[next++];
+            slots[j].start = wall_seconds();
+            running++;
+        }
+        bool status = o->log && (tty || o->progress);
+        if (status && (reaped || (tty && wall_seconds() - last_draw >= 1))) {
             last_draw = wall_seconds();
-            double mean = done_now ? busy / done_now : -1;
-            char eta[32];
+            double elapsed[256];
+            unsigned n_el = 0;
+            for (unsigned j = 0; j < jobs; j++)
+                if (slots[j].pid && n_el < 256)
+                    elapsed[n_el++] = last_draw - slots[j].start;
+            char eta[32], took[32];
             fmt_eta(eta, sizeof eta,
-                    mean < 0 ? -1 : mean * ((n_todo - next) + 0.5 * running) / jobs);
-            fprintf(o->log, "\r\033[Ksweep: %u/%u done, %u running, %u failed, ETA %s",
-                    c->skipped + done_now, c->total, running, c->failed, eta);
+                    sweep_eta(done_now ? busy / done_now : -1, n_todo - next, elapsed, n_el, jobs));
+            fmt_eta(took, sizeof took, last_draw - t0);
+            fprintf(o->log, "%ssweep: %u/%u done, %u running, %u failed, %s elapsed, ETA %s%s",
+                    tty ? "\r\033[K" : "", c->skipped + done_now, c->total, running, c->failed,
+                    took, eta, tty ? "" : "\n");
             fflush(o->log);
         }
         if (!reaped)

@@ -14,7 +14,8 @@
  *             every file the pattern matches). A configuration that does not
  *             load (the run will fail with its message) is fingerprinted by
  *             the machine file's bytes and the settings instead.
- *   workload  the workload's embedded PTX (a frames run: the game and seed,
+ *   workload  the workload's embedded PTX (a launch spec: its text, its PTX
+ *             and data files; a frames run: the game and seed,
  *             whose trace the binary generates)
  * The sweep writes DIR/runs/<id>.ident after each run and, on resuming,
  * reruns a stored run whose identity differs, naming the first part that
@@ -31,6 +32,7 @@
 #include "base/hash.h"
 #include "cli/common.h"
 #include "cli/sweep.h"
+#include "host/launchspec.h"
 #include "host/workload.h"
 #include "system/config.h"
 
@@ -162,6 +164,23 @@ static uint64_t workload_part(const struct sweep_run *r)
     if (r->model == SWEEP_FRAMES) {
         h = hash_fnv1a(h, r->workload, strlen(r->workload) + 1);
         return hash_fnv1a(h, r->seed, strlen(r->seed) + 1);
+    }
+    if (r->spec_file) {
+        /* a launch spec: its text, and every PTX and data file it reads */
+        if (hash_file(&h, r->spec_file))
+            return hash_fnv1a(h, "?", 2);
+        char err[512];
+        struct launchspec *ls = launchspec_load(r->spec_file, err, sizeof err);
+        if (!ls) /* the run fails; rerun it when the spec changes */
+            return hash_fnv1a(h, err, strlen(err) + 1);
+        for (unsigned m = 0; m < ls->n_modules; m++)
+            if (hash_file(&h, ls->modules[m].path))
+                h = hash_fnv1a(h, "?", 2);
+        for (unsigned b = 0; b < ls->n_buffers; b++)
+            if (ls->buffers[b].init.path && hash_file(&h, ls->buffers[b].init.path))
+                h = hash_fnv1a(h, "?", 2);
+        launchspec_free(ls);
+        return h;
     }
     const struct workload *w = wl_find(r->wl);
     return w ? hash_fnv1a(h, w->ptx, strlen(w->ptx)) : h;

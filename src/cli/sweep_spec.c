@@ -25,6 +25,7 @@
  */
 #include "cli/sweep.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@
 #include "base/log.h"
 #include "coh/proto.h"
 #include "gfx/gen.h"
+#include "host/launchspec.h"
 #include "host/workload.h"
 #include "sim/cfg.h"
 #include "system/config.h"
@@ -67,6 +69,7 @@ struct block {
     const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
     const struct workload *wls[MAX_TOKENS]; /* memory blocks: the registry entry */
     const char *wl_variants[MAX_TOKENS];    /* W:VARIANT's variant, or NULL */
+    const char *wl_specs[MAX_TOKENS];       /* a launch spec's resolved path, or NULL */
     unsigned wl_lines[MAX_TOKENS];
     unsigned n_wls;
     struct pentry prs[MAX_TOKENS];
@@ -268,6 +271,7 @@ static int add_workload(struct block *b, const char *name, const char *set,
             return 0;
     if (b->n_wls == MAX_TOKENS)
         return fail(err, n, path, line, "too many workloads");
+    b->wl_specs[b->n_wls] = NULL;
     b->wls[b->n_wls] = w;
     b->wl_variants[b->n_wls] = variant;
     b->wl_lines[b->n_wls] = line;
@@ -303,9 +307,50 @@ static int take_game(struct block *b, const char *tok, const char *path, unsigne
     return 0;
 }
 
+/* A launch spec named as a workload (`workloads mine.spec`, docs/sweep.md):
+ * found beside the sweep file, else from the current folder, else under
+ * the project root, and loaded (its PTX parsed, its launches checked) so
+ * that a mistake in it is found before anything runs. */
+static int take_launch_spec(struct sweep_spec *s, struct block *b, const char *tok,
+                            const char *path, unsigned line, char *err, size_t n)
+{
+    char beside[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(beside, sizeof beside, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, tok);
+    const char *found = tok[0] != '/' && !access(beside, R_OK) ? own(s, beside)
+                                                                : resolve_config(s, tok);
+    if (!found)
+        return fail(err, n, path, line,
+                    "launch spec '%s' not found (looked beside %s, in the current folder and "
+                    "under the project root)",
+                    tok, path);
+    char why[1024];
+    struct launchspec *ls = launchspec_load(found, why, sizeof why);
+    if (!ls)
+        return fail(err, n, path, line, "workload %s: %s", tok, why);
+    bool runs = ls->n_launches > 0;
+    launchspec_free(ls);
+    if (!runs)
+        return fail(err, n, path, line, "workload %s: the launch spec launches no kernel", tok);
+    if (add_workload(b, own(s, tok), "spec", NULL, NULL, path, line, err, n))
+        return -1;
+    for (unsigned k = 0; k < b->n_wls; k++)
+        if (!strcmp(b->wl_names[k], tok))
+            b->wl_specs[k] = found;
+    return 0;
+}
+
+static bool is_launch_spec(const char *tok)
+{
+    size_t len = strlen(tok);
+    return len > 5 && !strcmp(tok + len - 5, ".spec");
+}
+
 static int take_workload(struct sweep_spec *s, struct block *b, const char *tok, const char *path,
                          unsigned line, char *err, size_t n)
 {
+    if (b->model == SWEEP_MEMORY && is_launch_spec(tok))
+        return take_launch_spec(s, b, tok, path, line, err, n);
     const char *colon = strchr(tok, ':');
     if (colon && b->model == SWEEP_FRAMES)
         return fail(err, n, path, line, "'%s': a game has no variants", tok);
@@ -411,6 +456,9 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     r.model = b->model;
     r.workload = b->wl_names[w];
     r.wl = b->wls[w] ? b->wls[w]->name : r.workload;
+    r.spec_file = b->wl_specs[w];
+    if (r.spec_file) /* one run whatever the sizes: the spec says its inputs */
+        size = "spec";
     r.variant = b->model == SWEEP_MEMORY ? run_variant(s, b, w, p) : NULL;
     r.set = b->wl_sets[w];
     r.size = size;
@@ -432,6 +480,14 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     snprintf(app, sizeof app, "%s", r.workload);
     for (char *c = strchr(app, ':'); c; c = strchr(c, ':'))
         *c = '.';
+    if (r.spec_file) { /* "studies/mine.spec" names its files mine-spec-... */
+        const char *base = strrchr(r.workload, '/');
+        snprintf(app, sizeof app, "%.*s", (int)strlen(base ? base + 1 : r.workload) - 5,
+                 base ? base + 1 : r.workload);
+        for (char *c = app; *c; c++)
+            if (!isalnum((unsigned char)*c) && *c != '_' && *c != '-' && *c != '.')
+                *c = '_';
+    }
     snprintf(r.id, sizeof r.id, "%s-%s-%s-%012llx", app, size, p->protocol,
              (unsigned long long)(h & 0xffffffffffffull));
     if (s->n_runs == s->cap_runs) {
@@ -471,6 +527,11 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
         for (unsigned p = 0; p < b->n_prs; p++) { /* every run's variant must exist */
             const char *v = run_variant(s, b, w, &b->prs[p]);
             char list[512];
+            if (v && b->wl_specs[w])
+                return fail(err, n, path, b->prs_line,
+                            "configuration %s runs variant '%s', which the launch spec %s "
+                            "does not have (line %u names it)",
+                            b->prs[p].name, v, b->wl_names[w], b->wl_lines[w]);
             if (!v || wl_has_variant(b->wls[w], v))
                 continue;
             variant_list(b->wls[w], list, sizeof list);
