@@ -176,6 +176,11 @@ int32_t litmus_term_value(const struct litmus_test *t, const struct litmus_term 
                           const int32_t *values);
 /* Whether the condition's expression C holds in the outcome. */
 bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values);
+/* The condition's value when it is the same in every outcome (1 or 0: it
+ * names no register or location, as `exists (0 == 0)`, or only ones no
+ * instruction writes, or folds to a constant, as `P0:r0 == 1 /\ 0 == 1`),
+ * else -1. */
+int litmus_cond_constant(const struct litmus_test *t);
 /* Order of two outcomes of n values: -1, 0 or 1, value by value. */
 int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n);
 /* The row equal to v in a table of n_rows sorted rows of n values, or -1. */
