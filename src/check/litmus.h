@@ -80,6 +80,10 @@ struct litmus_label {
 struct litmus_thread {
     int cta, gpu;                  /* placement from the header */
     int gpm;                       /* ... and the GPU module, ",gpm N" (default 0) */
+    int warp;                      /* ",warp N": threads of one CTA naming the same warp
+                                      run as its lanes, in column order; -1: a warp of
+                                      its own */
+    int lane;                      /* its lane in that warp (0 without ",warp") */
     bool on_cpu;                   /* "P1@cpu N" (docs/cpu.md): on CPU core `cpu`; gpu is -1
                                       and cta -1 - cpu, so that it shares no CTA or GPU with
                                       another thread, only the system (.sys) */

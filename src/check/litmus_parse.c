@@ -526,17 +526,24 @@ static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
             return perr(ps, line, "negative cpu in '%s'", s);
         ps->t->th[idx].on_cpu = true;
         ps->t->th[idx].cpu = cpu;
+        ps->t->th[idx].warp = -1;
         ps->t->th[idx].gpu = -1;
         ps->t->th[idx].cta = -1 - cpu;
         ps->t->features |= LITMUS_F_CPU;
         return 0;
     }
-    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow: ,gpm 1 */
-    if (sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) != 3 ||
-        (s[used] && (sscanf(s + used, " , gpm %d%n", &gpm, &more) != 1 || s[used + more])))
+    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow (,gpm 1),
+     * then a warp of the CTA whose lanes the threads share (,warp 0) */
+    int warp = -1;
+    bool ok = sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) == 3;
+    if (ok && s[used] && sscanf(s + used, " , gpm %d%n", &gpm, &more) == 1)
+        used += more;
+    if (ok && s[used] && sscanf(s + used, " , warp %d%n", &warp, &more) == 1 && warp >= 0)
+        used += more;
+    if (!ok || s[used])
         return perr(ps, line,
                     "bad thread declaration '%s' (expected 'P%d@cta N,gpu N', "
-                    "'P%d@cta N,gpu N,gpm N' or 'P%d@cpu N')",
+                    "'P%d@cta N,gpu N,gpm N', either followed by ',warp N', or 'P%d@cpu N')",
                     s, idx, idx, idx);
     if (th != idx)
         return perr(ps, line, "thread column %d is declared as P%d", idx, th);
@@ -545,6 +552,13 @@ static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
     ps->t->th[idx].cta = cta;
     ps->t->th[idx].gpu = gpu;
     ps->t->th[idx].gpm = gpm;
+    ps->t->th[idx].warp = warp;
+    ps->t->th[idx].lane = 0;
+    for (int k = 0; k < idx && warp >= 0; k++) {
+        const struct litmus_thread *o = &ps->t->th[k];
+        if (o->warp == warp && o->cta == cta && o->gpu == gpu && o->gpm == gpm && !o->on_cpu)
+            ps->t->th[idx].lane = o->lane + 1;
+    }
     if (gpu != ps->t->th[0].gpu && !ps->t->th[0].on_cpu)
         ps->t->features |= LITMUS_F_MULTIGPU;
     return 0;

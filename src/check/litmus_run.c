@@ -309,6 +309,16 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
      * ends is reported beside it, but does not decide: a weak model may let
      * a loop that SC ends spin forever */
     r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
+    for (unsigned th = 0; th < t->n_threads; th++)
+        r->lanes_share_warp |= t->th[th].lane > 0;
+    if (r->lanes_share_warp) {
+        /* the modelled scheduler: the lanes of a warp follow one PDOM SIMT
+         * stack, so a lane spinning on a sibling lane's write, run first,
+         * never lets it go (no independent thread scheduling; docs/oracle.md,
+         * "The modelled scheduler"): not finishing is a result, not a failure */
+        r->progress_guaranteed = false;
+        r->spin_forbidden = false;
+    }
     if (r->unjudged) {
         r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
         return 0;
@@ -392,8 +402,12 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 "  forward progress: %u of %u iterations finished within the spin budget; "
                 "termination %s\n",
                 r->iterations - r->n_spun, r->iterations,
-                r->progress_guaranteed ? "guaranteed under SC (every fair interleaving ends)"
-                                       : "not guaranteed (a fair SC interleaving may run forever)");
+                r->lanes_share_warp
+                    ? "not guaranteed under the modelled scheduler (threads are lanes of one warp, "
+                      "without independent thread scheduling)"
+                : r->progress_guaranteed
+                    ? "guaranteed under SC (every fair interleaving ends)"
+                    : "not guaranteed (a fair SC interleaving may run forever)");
     const char *constant = oracle_constant_note(t);
     if (r->status == LITMUS_UNKNOWN) {
         if (r->verdict >= 0)
