@@ -999,9 +999,33 @@ static void choose_fences(struct ctx *c, unsigned k, uint64_t used, unsigned *or
         }
 }
 
+/* herd7's incremental pruning: the execution with the co chosen and the
+ * reads-from chosen so far (no sync_fence order, no barrier completer
+ * picked) already violates a check that can only fail more as those
+ * choices are made, so no candidate below it is consistent
+ * (cat_consistent_so_far). Explaining, it says why for outcomes not yet
+ * explained. */
+static bool doomed(struct ctx *c)
+{
+    memset(c->x.rel[CR_SYNC_FENCE], 0, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
+    bool need = false;
+    for (unsigned k = 0; k < c->n_cur && c->explain; k++)
+        need |= !c->r->allowed[c->cur[k]] && !c->r->why[c->cur[k]];
+    static struct cat_fail f;
+    if (cat_consistent_so_far(c->cat, &c->x, need ? &f : NULL))
+        return false;
+    c->r->n_partial_pruned++;
+    if (need)
+        explain(c, &f);
+    return true;
+}
+
 static void choose_rf(struct ctx *c, unsigned i)
 {
     if (c->failed || settled(c))
+        return;
+    if (i < c->n_reads && __builtin_popcountll(c->rf_now[i]) > 1 && doomed(c))
         return;
     if (i == c->n_reads) {
         unsigned order[CAT_MAX_EVENTS];
