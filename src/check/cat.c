@@ -65,6 +65,8 @@ struct cat_model {
     struct stmt stmts[MAX_STMTS];
     char slot_name[MAX_SLOTS][48];
     bool slot_set[MAX_SLOTS];
+    bool only_grows[MAX_STMTS]; /* a check whose relation only grows as the chosen
+                                   relations (rf, sync_fence, syncbar) grow (mark_monotone) */
     struct val *env; /* one per slot: scratch of the evaluation */
 };
 
@@ -483,6 +485,54 @@ static void parse_stmt(struct parser *p)
     m->n_stmts++;
 }
 
+/* How a node's value moves as the chosen relations grow: bit 0 it may
+ * grow, bit 1 it may shrink (only the right side of a difference turns one
+ * into the other). */
+#define POL_GROWS  1u
+#define POL_SHRINKS 2u
+static unsigned polarity(const struct cat_model *m, int ni, const unsigned *slot_pol)
+{
+    if (ni < 0)
+        return 0;
+    const struct node *nd = &m->nodes[ni];
+    switch ((enum nkind)nd->kind) {
+    case N_SLOT:
+        return slot_pol[nd->ref];
+    case N_REL:
+        return nd->ref == CR_RF || nd->ref == CR_SYNC_FENCE || nd->ref == CR_SYNCBAR
+                   ? POL_GROWS
+                   : 0;
+    case N_SET:
+    case N_ZERO:
+        return 0;
+    case N_DIFF: {
+        unsigned b = polarity(m, nd->b, slot_pol);
+        return polarity(m, nd->a, slot_pol) | (b & POL_GROWS ? POL_SHRINKS : 0) |
+               (b & POL_SHRINKS ? POL_GROWS : 0);
+    }
+    default:
+        return polarity(m, nd->a, slot_pol) | polarity(m, nd->b, slot_pol);
+    }
+}
+
+/* Which checks can only fail more as the chosen relations grow: those the
+ * oracle may evaluate on a partial execution (cat_consistent_so_far). */
+static void mark_monotone(struct cat_model *m)
+{
+    unsigned slot_pol[MAX_SLOTS] = {0};
+    for (unsigned i = 0; i < m->n_stmts; i++) {
+        const struct stmt *st = &m->stmts[i];
+        if (st->kind == S_LET) {
+            slot_pol[st->slot] = polarity(m, st->expr, slot_pol);
+        } else if (st->kind == S_LETREC) {
+            for (unsigned round = 0; round < 3; round++) /* to its fixed point */
+                slot_pol[st->slot] |= polarity(m, st->expr, slot_pol);
+        } else {
+            m->only_grows[i] = !(polarity(m, st->expr, slot_pol) & POL_SHRINKS);
+        }
+    }
+}
+
 struct cat_model *cat_parse(const char *text, const char *path, char *err, size_t errlen)
 {
     struct cat_model *m = calloc(1, sizeof *m);
@@ -506,6 +556,7 @@ struct cat_model *cat_parse(const char *text, const char *path, char *err, size_
     if (!p.failed && !m->n_stmts)
         perr(&p, "the model has no statements");
     if (!p.failed) {
+        mark_monotone(m);
         m->env = calloc(m->n_slots ? m->n_slots : 1, sizeof *m->env);
         if (!m->env)
             perr(&p, "out of memory");
@@ -869,6 +920,19 @@ bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct 
         if (st->kind == S_LET || st->kind == S_LETREC)
             run_let(m, x, st);
         else if (!check(m, x, st, fail))
+            return false;
+    }
+    return true;
+}
+
+bool cat_consistent_so_far(const struct cat_model *m, const struct cat_exec *x,
+                           struct cat_fail *fail)
+{
+    for (unsigned i = 0; i < m->n_stmts; i++) {
+        const struct stmt *st = &m->stmts[i];
+        if (st->kind == S_LET || st->kind == S_LETREC)
+            run_let(m, x, st);
+        else if (m->only_grows[i] && !check(m, x, st, fail))
             return false;
     }
     return true;

@@ -93,4 +93,12 @@ struct cat_fail {
  * false, and fills *fail (when not NULL) for the first failed check. */
 bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct cat_fail *fail);
 
+/* The same on a partial execution, whose chosen relations (rf, sync_fence,
+ * syncbar) hold only the choices made so far: only the checks that can
+ * but fail more as those relations grow are evaluated (a difference's
+ * right side is where a relation would shrink one), so false means no
+ * completion of x is consistent: herd7's incremental pruning. */
+bool cat_consistent_so_far(const struct cat_model *m, const struct cat_exec *x,
+                           struct cat_fail *fail);
+
 #endif

@@ -80,6 +80,10 @@ struct litmus_label {
 struct litmus_thread {
     int cta, gpu;                  /* placement from the header */
     int gpm;                       /* ... and the GPU module, ",gpm N" (default 0) */
+    int warp;                      /* ",warp N": threads of one CTA naming the same warp
+                                      run as its lanes, in column order; -1: a warp of
+                                      its own */
+    int lane;                      /* its lane in that warp (0 without ",warp") */
     bool on_cpu;                   /* "P1@cpu N" (docs/cpu.md): on CPU core `cpu`; gpu is -1
                                       and cta -1 - cpu, so that it shares no CTA or GPU with
                                       another thread, only the system (.sys) */
@@ -176,6 +180,11 @@ int32_t litmus_term_value(const struct litmus_test *t, const struct litmus_term 
                           const int32_t *values);
 /* Whether the condition's expression C holds in the outcome. */
 bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values);
+/* The condition's value when it is the same in every outcome (1 or 0: it
+ * names no register or location, as `exists (0 == 0)`, or only ones no
+ * instruction writes, or folds to a constant, as `P0:r0 == 1 /\ 0 == 1`),
+ * else -1. */
+int litmus_cond_constant(const struct litmus_test *t);
 /* Order of two outcomes of n values: -1, 0 or 1, value by value. */
 int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n);
 /* The row equal to v in a table of n_rows sorted rows of n values, or -1. */

@@ -526,17 +526,24 @@ static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
             return perr(ps, line, "negative cpu in '%s'", s);
         ps->t->th[idx].on_cpu = true;
         ps->t->th[idx].cpu = cpu;
+        ps->t->th[idx].warp = -1;
         ps->t->th[idx].gpu = -1;
         ps->t->th[idx].cta = -1 - cpu;
         ps->t->features |= LITMUS_F_CPU;
         return 0;
     }
-    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow: ,gpm 1 */
-    if (sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) != 3 ||
-        (s[used] && (sscanf(s + used, " , gpm %d%n", &gpm, &more) != 1 || s[used + more])))
+    /* P0@cta 0,gpu 0  or  P0@cta 0, gpu 0; a GPU module may follow (,gpm 1),
+     * then a warp of the CTA whose lanes the threads share (,warp 0) */
+    int warp = -1;
+    bool ok = sscanf(s, "P%d@cta %d , gpu %d%n", &th, &cta, &gpu, &used) == 3;
+    if (ok && s[used] && sscanf(s + used, " , gpm %d%n", &gpm, &more) == 1)
+        used += more;
+    if (ok && s[used] && sscanf(s + used, " , warp %d%n", &warp, &more) == 1 && warp >= 0)
+        used += more;
+    if (!ok || s[used])
         return perr(ps, line,
                     "bad thread declaration '%s' (expected 'P%d@cta N,gpu N', "
-                    "'P%d@cta N,gpu N,gpm N' or 'P%d@cpu N')",
+                    "'P%d@cta N,gpu N,gpm N', either followed by ',warp N', or 'P%d@cpu N')",
                     s, idx, idx, idx);
     if (th != idx)
         return perr(ps, line, "thread column %d is declared as P%d", idx, th);
@@ -545,6 +552,13 @@ static int parse_tdecl(struct pstate *ps, int idx, char *s, int line)
     ps->t->th[idx].cta = cta;
     ps->t->th[idx].gpu = gpu;
     ps->t->th[idx].gpm = gpm;
+    ps->t->th[idx].warp = warp;
+    ps->t->th[idx].lane = 0;
+    for (int k = 0; k < idx && warp >= 0; k++) {
+        const struct litmus_thread *o = &ps->t->th[k];
+        if (o->warp == warp && o->cta == cta && o->gpu == gpu && o->gpm == gpm && !o->on_cpu)
+            ps->t->th[idx].lane = o->lane + 1;
+    }
     if (gpu != ps->t->th[0].gpu && !ps->t->th[0].on_cpu)
         ps->t->features |= LITMUS_F_MULTIGPU;
     return 0;
@@ -1125,6 +1139,68 @@ static bool eval(const struct litmus_test *t, int n, const int32_t *v)
 bool litmus_cond_holds(const struct litmus_test *t, const int32_t *values)
 {
     return eval(t, t->root, values);
+}
+
+/* Whether a term has the same value in every outcome, and that value (*v):
+ * an integer, a register its thread never writes (its initial value), a
+ * location no instruction writes (its initial value). */
+static bool term_fixed(const struct litmus_test *t, const struct litmus_term *tm, int32_t *v)
+{
+    if (tm->kind == LT_INT) {
+        *v = tm->value;
+        return true;
+    }
+    if (tm->kind == LT_REG) {
+        *v = t->th[tm->thread].reg_init[tm->index];
+        return !(t->th[tm->thread].regs_written >> tm->index & 1);
+    }
+    int root = t->locs[tm->index].root;
+    *v = t->locs[root].init;
+    for (unsigned th = 0; th < t->n_threads; th++)
+        for (unsigned i = 0; i < t->th[th].n_instrs; i++) {
+            const struct litmus_instr *in = &t->th[th].ins[i];
+            bool writes = in->op == LOP_ST || in->op == LOP_ATOM || in->op == LOP_RED;
+            if (writes && t->locs[in->loc].root == root)
+                return false;
+        }
+    return true;
+}
+
+/* The value of node n whatever the outcome (0 or 1), or -1 when it depends
+ * on one: constants folded, `a /\ false` false and `a \/ true` true
+ * whatever a is, a term compared with itself decided. */
+static int fold(const struct litmus_test *t, int n)
+{
+    const struct litmus_node *nd = &t->nodes[n];
+    switch (nd->kind) {
+    case LN_AND:
+    case LN_OR: {
+        int l = fold(t, nd->l), r = fold(t, nd->r), absorb = nd->kind == LN_OR;
+        if (l == absorb || r == absorb)
+            return absorb;
+        return l < 0 || r < 0 ? -1 : !absorb;
+    }
+    case LN_NOT: {
+        int l = fold(t, nd->l);
+        return l < 0 ? -1 : !l;
+    }
+    default: {
+        bool same = nd->lt.kind == nd->rt.kind && nd->lt.kind != LT_INT &&
+                    nd->lt.index == nd->rt.index &&
+                    (nd->lt.kind == LT_LOC || nd->lt.thread == nd->rt.thread);
+        if (same)
+            return nd->kind == LN_EQ;
+        int32_t a, b;
+        if (!term_fixed(t, &nd->lt, &a) || !term_fixed(t, &nd->rt, &b))
+            return -1;
+        return (a == b) == (nd->kind == LN_EQ);
+    }
+    }
+}
+
+int litmus_cond_constant(const struct litmus_test *t)
+{
+    return fold(t, t->root);
 }
 
 int litmus_outcome_cmp(const int32_t *a, const int32_t *b, unsigned n)

@@ -294,6 +294,7 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         per_gpm_max = MAX(per_gpm_max, slot[k] + 1);
     }
     unsigned per_cta[LITMUS_MAX_THREADS] = {0};
+    bool shared_warps = false; /* some threads are lanes of one warp (",warp N") */
     for (unsigned th = 0; th < t->n_threads; th++) {
         if (t->th[th].on_cpu)
             continue;
@@ -302,8 +303,19 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         while (ctas[k] != key)
             k++;
         p->cta_of[th] = n_gpms == 1 ? k : (unsigned)(ctas[k] >> 32) * per_gpm_max + slot[k];
-        p->warp_of[th] = per_cta[k]++;
+        p->lane_of[th] = (unsigned)t->th[th].lane;
+        shared_warps |= t->th[th].lane > 0;
+        int same = -1; /* an earlier thread of this CTA naming the same warp */
+        for (unsigned o2 = 0; o2 < th && t->th[th].warp >= 0; o2++)
+            if (!t->th[o2].on_cpu && p->cta_of[o2] == p->cta_of[th] &&
+                t->th[o2].warp == t->th[th].warp)
+                same = (int)o2;
+        p->warp_of[th] = same >= 0 ? p->warp_of[same] : per_cta[k]++;
         p->warps_per_cta = MAX(p->warps_per_cta, per_cta[k]);
+    }
+    if (shared_warps && o->all_lanes) {
+        snprintf(why, whylen, "threads placed in one warp (',warp N') cannot run with every lane");
+        return -1;
     }
     p->n_ctas = n_gpms == 1 || !n_ctas ? n_ctas : n_gpms * per_gpm_max;
     /* memory layout */
@@ -363,7 +375,7 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
     put(&b, "\tld.param.u64 %%rd0, [p_mem];\n\tld.param.u64 %%rd1, [p_out];\n");
     if (o->all_lanes) {
         put(&b, "\tmov.u32 %%t7, bcast;\n\tmad.lo.u32 %%t7, %%t2, 4, %%t7;\n");
-    } else {
+    } else if (!shared_warps) {
         put(&b, "\t@!%%p0 bra DONE;\n");
     }
     /* %t6: 1 in the launch on the CPU cores, whose threads are told by CTA */
@@ -373,6 +385,10 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         put(&b, "\tsetp.eq.u32 %%p1, %%t1, %u;\n\tsetp.eq.u32 %%p2, %%t2, %u;\n", p->cta_of[th],
             p->warp_of[th]);
         put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
+        if (shared_warps) { /* and the lane */
+            put(&b, "\tsetp.eq.u32 %%p2, %%t3, %u;\n", p->lane_of[th]);
+            put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
+        }
         if (cpu) {
             put(&b, "\tsetp.%s.u32 %%p2, %%t6, 0;\n", t->th[th].on_cpu ? "ne" : "eq");
             put(&b, "\tand.pred %%p1, %%p1, %%p2;\n");
@@ -385,8 +401,10 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         if (tt->on_cpu)
             put(&b, "\n// P%u@cpu %d\nP%u_START:\n", th, tt->cpu, th);
         else
-            put(&b, "\n// P%u@cta %d,gpu %d,gpm %d\nP%u_START:\n", th, tt->cta, tt->gpu, tt->gpm,
-                th);
+            put(&b, "\n// P%u@cta %d,gpu %d,gpm %d (warp %u, lane %u)\nP%u_START:\n", th, tt->cta,
+                tt->gpu, tt->gpm, p->warp_of[th], p->lane_of[th], th);
+        if (shared_warps) /* %p0: this thread's lane does the work */
+            put(&b, "\tsetp.eq.u32 %%p0, %%t3, %u;\n", p->lane_of[th]);
         for (int r = 0; r < LITMUS_MAX_REGS; r++)
             if (tt->regs_used & (1u << r))
                 put(&b, "\tmov.u32 %%r%d, %u;\n", r, (uint32_t)tt->reg_init[r]);

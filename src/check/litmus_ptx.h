@@ -51,6 +51,7 @@ struct litmus_ptx {
     unsigned n_cpu_ctas;                      /* the CPU launch's grid (0: no CPU thread) */
     unsigned cta_of[LITMUS_MAX_THREADS];      /* grid CTA of each litmus thread */
     unsigned warp_of[LITMUS_MAX_THREADS];     /* warp in its CTA */
+    unsigned lane_of[LITMUS_MAX_THREADS];     /* lane in its warp (",warp N" placements) */
     unsigned loc_offset[LITMUS_MAX_LOCS];     /* byte offset of each location (aliases: root) */
     unsigned mem_bytes;                       /* size of the location buffer */
     unsigned out_bytes;                       /* size of the result buffer (one word per obs,

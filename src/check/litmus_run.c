@@ -131,9 +131,16 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         return -1;
     }
     r->verdict = r->unjudged ? -1 : oracle_verdict(t, &r->oracle);
+    if (r->unjudged) {
+        /* a constant condition may be decided all the same (its outcomes stay
+         * unjudged) */
+        char cerr[256];
+        oracle_constant_verdict(t, (enum oracle_model)m, o->unroll, &r->verdict, cerr,
+                                sizeof cerr);
+    }
     r->check = litmus_ptx_check(t->kind, r->verdict);
     r->ref_verdict = !ref ? -1 : m == OM_PTX ? ref->verdict : m == OM_PTX6 ? ref->verdict6 : -1;
-    if (r->ref_verdict >= 0 && !r->unjudged && r->ref_verdict != r->verdict) {
+    if (r->ref_verdict >= 0 && r->verdict >= 0 && r->ref_verdict != r->verdict) {
         r->ref_disagrees = true;
         r->status = LITMUS_FAIL;
         snprintf(r->reason, sizeof r->reason,
@@ -302,6 +309,16 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
      * ends is reported beside it, but does not decide: a weak model may let
      * a loop that SC ends spin forever */
     r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
+    for (unsigned th = 0; th < t->n_threads; th++)
+        r->lanes_share_warp |= t->th[th].lane > 0;
+    if (r->lanes_share_warp) {
+        /* the modelled scheduler: the lanes of a warp follow one PDOM SIMT
+         * stack, so a lane spinning on a sibling lane's write, run first,
+         * never lets it go (no independent thread scheduling; docs/oracle.md,
+         * "The modelled scheduler"): not finishing is a result, not a failure */
+        r->progress_guaranteed = false;
+        r->spin_forbidden = false;
+    }
     if (r->unjudged) {
         r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
         return 0;
@@ -385,15 +402,27 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 "  forward progress: %u of %u iterations finished within the spin budget; "
                 "termination %s\n",
                 r->iterations - r->n_spun, r->iterations,
-                r->progress_guaranteed ? "guaranteed under SC (every fair interleaving ends)"
-                                       : "not guaranteed (a fair SC interleaving may run forever)");
+                r->lanes_share_warp
+                    ? "not guaranteed under the modelled scheduler (threads are lanes of one warp, "
+                      "without independent thread scheduling)"
+                : r->progress_guaranteed
+                    ? "guaranteed under SC (every fair interleaving ends)"
+                    : "not guaranteed (a fair SC interleaving may run forever)");
+    const char *constant = oracle_constant_note(t);
     if (r->status == LITMUS_UNKNOWN) {
-        fprintf(out, "  verdict: unknown (%s)\n  UNKNOWN (oracle limit)\n", r->reason);
+        if (r->verdict >= 0)
+            fprintf(out, "  verdict: %s oracle = %d (%s), %s; outcomes unjudged (%s)\n",
+                    r->model, r->verdict, litmus_check_names[r->check], constant, r->reason);
+        else
+            fprintf(out, "  verdict: unknown (%s)\n", r->reason);
+        fprintf(out, "  UNKNOWN (oracle limit)\n");
         return;
     }
     fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model,
             r->verdict, litmus_check_names[r->check], r->oracle.n_allowed,
             r->oracle.n_outcomes);
+    if (constant[0])
+        fprintf(out, "; %s", constant);
     if (r->ref_verdict >= 0)
         fprintf(out, "; reference agrees");
     fprintf(out, "\n");

@@ -119,6 +119,10 @@ struct ctx {
     unsigned unroll;
     bool explain;
     bool liveness; /* oracle_opts.liveness */
+    bool first_finishing; /* oracle_opts.first_finishing */
+    bool found;    /* ... and a consistent execution that finishes was found: stop */
+    int deferred_cut; /* ... the line of a loop cut at the unroll bound in a consistent
+                         execution, a limit only if no execution is found */
     bool failed;
     bool limit;                  /* the failure is one of the oracle's limits (fail_limit) */
     bool chain[LITMUS_MAX_LOCS]; /* root -> its writes form one coherence chain, each
@@ -866,9 +870,19 @@ static void explain(struct ctx *c, const struct cat_fail *f)
     free(buf);
 }
 
-/* Every outcome of the candidate under way is already known to be allowed. */
+/* The enumeration is over: failed, or (first_finishing) it found what it
+ * looked for. */
+static bool halted(const struct ctx *c)
+{
+    return c->failed || c->found;
+}
+
+/* Every outcome of the candidate under way is already known to be allowed
+ * (or nothing more is wanted). */
 static bool settled(const struct ctx *c)
 {
+    if (c->found)
+        return true;
     if (c->stuck)
         return c->r->may_spin;
     if (c->cut_line)
@@ -908,7 +922,11 @@ static void judge(struct ctx *c)
         return;
     }
     if (c->cut_line) {
-        if (cat_consistent(c->cat, &c->x, NULL))
+        if (!cat_consistent(c->cat, &c->x, NULL))
+            return;
+        if (c->first_finishing) /* a limit only if no finishing execution is found */
+            c->deferred_cut = c->deferred_cut ? c->deferred_cut : c->cut_line;
+        else
             fail_limit(
                 c, c->cut_line,
                 "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
@@ -917,6 +935,7 @@ static void judge(struct ctx *c)
         return;
     }
     if (cat_consistent(c->cat, &c->x, c->explain ? &f : NULL)) {
+        c->found = c->first_finishing;
         for (unsigned i = 0; i < c->n_cur; i++) {
             r->allowed[c->cur[i]] = true;
             free(r->why[c->cur[i]]);
@@ -980,9 +999,33 @@ static void choose_fences(struct ctx *c, unsigned k, uint64_t used, unsigned *or
         }
 }
 
+/* herd7's incremental pruning: the execution with the co chosen and the
+ * reads-from chosen so far (no sync_fence order, no barrier completer
+ * picked) already violates a check that can only fail more as those
+ * choices are made, so no candidate below it is consistent
+ * (cat_consistent_so_far). Explaining, it says why for outcomes not yet
+ * explained. */
+static bool doomed(struct ctx *c)
+{
+    memset(c->x.rel[CR_SYNC_FENCE], 0, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
+    bool need = false;
+    for (unsigned k = 0; k < c->n_cur && c->explain; k++)
+        need |= !c->r->allowed[c->cur[k]] && !c->r->why[c->cur[k]];
+    static struct cat_fail f;
+    if (cat_consistent_so_far(c->cat, &c->x, need ? &f : NULL))
+        return false;
+    c->r->n_partial_pruned++;
+    if (need)
+        explain(c, &f);
+    return true;
+}
+
 static void choose_rf(struct ctx *c, unsigned i)
 {
     if (c->failed || settled(c))
+        return;
+    if (i < c->n_reads && __builtin_popcountll(c->rf_now[i]) > 1 && doomed(c))
         return;
     if (i == c->n_reads) {
         unsigned order[CAT_MAX_EVENTS];
@@ -1003,7 +1046,7 @@ static void choose_rf(struct ctx *c, unsigned i)
 static void outcomes(struct ctx *c, unsigned obs)
 {
     const struct litmus_test *t = c->t;
-    if (c->failed)
+    if (halted(c))
         return;
     if (obs == t->n_obs) {
         if (c->n_cur == MAX_VARIANTS) {
@@ -1099,7 +1142,7 @@ static void co_done(struct ctx *c)
     c->n_cur = 0;
     if (!c->cut_line && !c->stuck)
         outcomes(c, 0);
-    if (c->failed || settled(c))
+    if (halted(c) || settled(c))
         return;
     memset(c->x.rel[CR_CO], 0, c->n_ev * sizeof(uint64_t));
     for (unsigned l = 0; l < t->n_locs; l++) {
@@ -1125,7 +1168,7 @@ static void choose_co(struct ctx *c, unsigned li);
 static void co_total(struct ctx *c, unsigned li, unsigned k, uint64_t used, unsigned *order)
 {
     unsigned l = c->wloc[li], n = c->n_w[l];
-    if (c->failed)
+    if (halted(c))
         return;
     if (k == n) {
         for (unsigned i = 0; i < n; i++) {
@@ -1148,7 +1191,7 @@ static void co_total(struct ctx *c, unsigned li, unsigned k, uint64_t used, unsi
 static void co_partial(struct ctx *c, unsigned li, unsigned i, unsigned j)
 {
     unsigned l = c->wloc[li], n = c->n_w[l];
-    if (c->failed)
+    if (halted(c))
         return;
     if (j >= n) {
         i++;
@@ -1175,7 +1218,7 @@ static void co_partial(struct ctx *c, unsigned li, unsigned i, unsigned j)
 
 static void choose_co(struct ctx *c, unsigned li)
 {
-    if (c->failed)
+    if (halted(c))
         return;
     if (li == c->n_wlocs) {
         co_done(c);
@@ -1538,7 +1581,7 @@ too_many:
 
 static void combine(struct ctx *c, unsigned th)
 {
-    if (c->failed)
+    if (halted(c))
         return;
     if (th == c->t->n_threads) {
         if (++c->n_combos > MAX_CANDIDATES) {
@@ -1565,7 +1608,7 @@ static void combine(struct ctx *c, unsigned th)
         build(c);
         return;
     }
-    for (unsigned k = 0; k < c->ts[th].n && !c->failed; k++) {
+    for (unsigned k = 0; k < c->ts[th].n && !halted(c); k++) {
         c->pick[th] = &c->ts[th].v[k];
         combine(c, th + 1);
     }
@@ -1625,6 +1668,7 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
     c->unroll = o && o->unroll ? o->unroll : ORACLE_DEFAULT_UNROLL;
     c->explain = o && o->explain;
     c->liveness = o && o->liveness;
+    c->first_finishing = o && o->first_finishing && !c->liveness;
     c->partial_co = m == OM_PTX || m == OM_PTX6; /* "the co in PTX is not total" */
     c->err = err;
     c->errlen = errlen;
@@ -1634,6 +1678,11 @@ int oracle_judge(const struct litmus_test *t, enum oracle_model m, const struct 
     make_traces(c);
     if (!c->failed)
         combine(c, 0);
+    if (!c->failed && c->first_finishing && !c->found && c->deferred_cut)
+        fail_limit(c, c->deferred_cut,
+                   "a loop takes more than %u backward jumps (the unroll bound) in a consistent "
+                   "execution, and none within the bound finishes",
+                   c->unroll);
     r->max_backjumps = c->max_backjumps;
     for (unsigned th = 0; th < LITMUS_MAX_THREADS; th++)
         free(c->ts[th].v);
@@ -1677,22 +1726,26 @@ bool oracle_cond_reachable(const struct litmus_test *t, const struct oracle_resu
     return false;
 }
 
+/* A constant condition's verdict from its value and whether some execution
+ * finishes (any: 1, none: 0, unknown: -1); -1 when that is unknown and
+ * matters. */
+static int constant_verdict(enum litmus_kind kind, bool holds, int any)
+{
+    switch (kind) {
+    case LITMUS_EXISTS:
+        return !holds ? 0 : any;
+    case LITMUS_NOT_EXISTS:
+        return !holds ? 1 : any < 0 ? -1 : !any;
+    default:
+        return holds ? 1 : any < 0 ? -1 : !any;
+    }
+}
+
 int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r)
 {
-    if (!t->n_obs_cond) {
-        /* a constant condition (exists (0 == 0)): its value, and whether any
-         * execution terminates (docs/oracle.md, "Conditions") */
-        static const int32_t none[LITMUS_MAX_OBS];
-        bool holds = litmus_cond_holds(t, none), any = r->n_allowed > 0;
-        switch (t->kind) {
-        case LITMUS_EXISTS:
-            return holds && any;
-        case LITMUS_NOT_EXISTS:
-            return !(holds && any);
-        default:
-            return holds || !any;
-        }
-    }
+    int holds = litmus_cond_constant(t);
+    if (holds >= 0)
+        return constant_verdict(t->kind, holds, r->n_allowed > 0);
     switch (t->kind) {
     case LITMUS_EXISTS:
         return oracle_cond_reachable(t, r, true);
@@ -1701,6 +1754,41 @@ int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r)
     default:
         return !oracle_cond_reachable(t, r, false);
     }
+}
+
+bool oracle_constant_verdict(const struct litmus_test *t, enum oracle_model m, unsigned unroll,
+                             int *verdict, char *err, size_t errlen)
+{
+    int holds = litmus_cond_constant(t);
+    if (holds < 0)
+        return false;
+    *verdict = constant_verdict(t->kind, holds, -1);
+    if (*verdict >= 0)
+        return true;
+    struct oracle_result r;
+    struct oracle_opts o = {.unroll = unroll, .first_finishing = true};
+    if (!oracle_judge(t, m, &o, &r, err, errlen)) {
+        *verdict = constant_verdict(t->kind, holds, r.n_allowed > 0);
+        oracle_result_free(&r);
+    }
+    return true;
+}
+
+const char *oracle_constant_note(const struct litmus_test *t)
+{
+    int holds = litmus_cond_constant(t);
+    if (holds < 0)
+        return "";
+    bool needs_any = constant_verdict(t->kind, holds, -1) < 0;
+    if (holds)
+        return needs_any ? "constant condition (true in every outcome): the verdict is whether "
+                           "some execution finishes"
+                         : "constant condition (true in every outcome): the verdict holds "
+                           "whatever the executions";
+    return needs_any ? "constant condition (false in every outcome): the verdict is whether "
+                       "some execution finishes"
+                     : "constant condition (false in every outcome): the verdict holds "
+                       "whatever the executions";
 }
 
 void oracle_print(const struct litmus_test *t, const struct oracle_result *r, FILE *out)

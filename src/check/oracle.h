@@ -71,6 +71,8 @@ struct oracle_opts {
     unsigned unroll;  /* backward jumps allowed per thread trace; 0: the default */
     bool explain;     /* keep, for each forbidden outcome, why (oracle_result.why) */
     bool liveness;    /* also judge executions that never finish (oracle_result.may_spin) */
+    bool first_finishing; /* stop at the first consistent execution that finishes: the
+                             result holds the outcomes met so far, n_allowed 0 or 1 */
 };
 
 struct oracle_result {
@@ -85,6 +87,8 @@ struct oracle_result {
     uint64_t n_candidates;  /* candidate executions judged by the model */
     uint64_t n_pruned;      /* coherence orders dropped unjudged: no reads-from choice
                                of a chain location's RMW is consistent with them */
+    uint64_t n_partial_pruned; /* partial executions (co and a prefix of reads-from
+                                  chosen) discarded as already inconsistent */
     unsigned unroll;        /* the bound used */
     unsigned max_backjumps; /* the most backward jumps one trace took */
     bool may_spin;          /* opts.liveness: the model allows a run that never finishes */
@@ -108,10 +112,24 @@ void oracle_result_free(struct oracle_result *r);
 bool oracle_allows(const struct oracle_result *r, const int32_t *values);
 /* The test's verdict in the reference tool's sense (litmus/README.md):
  * exists C: 1 iff an allowed outcome satisfies C; ~exists C: 1 iff none
- * does; forall C: 1 iff every allowed outcome satisfies C. A condition that
- * names no register or location is decided by its value and whether any
+ * does; forall C: 1 iff every allowed outcome satisfies C. A constant
+ * condition (litmus_cond_constant) is decided by its value and whether any
  * outcome is allowed, without scanning them. */
 int oracle_verdict(const struct litmus_test *t, const struct oracle_result *r);
+/* The verdict of a test whose condition is constant, decided without
+ * enumerating its outcomes (docs/oracle.md, "Conditions"): `exists` of a
+ * false condition is 0, `~exists` of it 1 and `forall` of a true one 1,
+ * whatever the executions; the other three ask only whether some consistent
+ * execution finishes, and the search stops at the first it meets. Returns
+ * false when the condition is not constant; else true, with *verdict 0 or 1,
+ * or -1 and "file:line: why" in err when that search is beyond the oracle's
+ * limits or the oracle does not handle the test. */
+bool oracle_constant_verdict(const struct litmus_test *t, enum oracle_model m, unsigned unroll,
+                             int *verdict, char *err, size_t errlen);
+/* What a constant condition's verdict rests on, for reports: "constant
+ * condition (true in every outcome): the verdict is whether some execution
+ * finishes"; "" when the condition is not constant. */
+const char *oracle_constant_note(const struct litmus_test *t);
 /* Whether some allowed outcome satisfies (want) or violates (!want) C. */
 bool oracle_cond_reachable(const struct litmus_test *t, const struct oracle_result *r, bool want);
 

@@ -491,6 +491,90 @@ static void retry_loops_of_atomics_are_cut(void **state)
     oracle_result_free(&r);
 }
 
+/* Constant and trivially decidable conditions (docs/oracle.md,
+ * "Conditions"): folded without any outcome, and decided where the outcomes
+ * are beyond the oracle's limits. Verdicts derived by hand. */
+static void constant_conditions_need_no_outcomes(void **state)
+{
+    (void)state;
+    /* P0 exchanges 1 into x at .cta scope until it reads P1's 2: not a
+     * chain location, so the failed exchanges are unrolled, and at unroll 2
+     * a consistent execution needs more: the outcomes are beyond the limit */
+    static const char head[] = "PTX spin\n{ x=0; P1:r5=0; }\n"
+                               " P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n"
+                               " LC00: | st.relaxed.gpu x, 2 ;\n"
+                               " atom.relaxed.cta.exch r0, x, 1 | ;\n"
+                               " bne r0, 2, LC00 | ;\n";
+    static const struct {
+        const char *cond;
+        int constant; /* litmus_cond_constant */
+        int verdict;  /* under ptx; -1: not decided without the outcomes */
+    } cases[] = {
+        {"exists (0 == 0)", 1, 1},          /* P0's first exchange may read P1's 2 */
+        {"exists (0 == 1)", 0, 0},          /* false: no outcome satisfies it */
+        {"~exists (1 != 1)", 0, 1},
+        {"forall (2 == 2)", 1, 1},          /* true in every outcome */
+        {"~exists (0 == 0)", 1, 0},         /* some execution finishes */
+        {"forall (0 == 1)", 0, 0},          /* ... so not every one satisfies it */
+        {"exists (P0:r0 == 2 /\\ 0 == 1)", 0, 0},  /* a conjunction with false */
+        {"exists (P0:r0 == 7 \\/ 1 == 1)", 1, 1},  /* a disjunction with true */
+        {"exists (P0:r0 == P0:r0)", 1, 1},  /* a term against itself */
+        {"forall (x == 1 \\/ P1:r5 == 0)", 1, 1}, /* r5 is never written */
+        {"exists (P0:r0 == 2)", -1, -1},    /* depends on the outcome */
+        {"exists (P0:r0 == 2 /\\ 1 == 1)", -1, -1},
+    };
+    for (unsigned i = 0; i < ARRAY_LEN(cases); i++) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s\n", head, cases[i].cond);
+        if (load_text(text))
+            fail_msg("%s", err);
+        if (litmus_cond_constant(&T) != cases[i].constant)
+            fail_msg("%s: constant %d, by hand %d", cases[i].cond, litmus_cond_constant(&T),
+                     cases[i].constant);
+        struct oracle_result r;
+        struct oracle_opts o = {.unroll = 2};
+        assert_int_equal(oracle_judge(&T, OM_PTX, &o, &r, err, sizeof err), ORACLE_LIMIT);
+        int v = -7;
+        bool constant = oracle_constant_verdict(&T, OM_PTX, 2, &v, err, sizeof err);
+        if (constant != (cases[i].constant >= 0) || (constant && v != cases[i].verdict))
+            fail_msg("%s: constant %d, verdict %d; by hand %d", cases[i].cond, constant, v,
+                     cases[i].verdict);
+        assert_true(!constant == !oracle_constant_note(&T)[0]);
+    }
+    /* within the limits the verdict is the same, from the outcomes */
+    assert_int_equal(load_text("PTX c\n{ x=0; }\n P0@cta 0,gpu 0 ;\n st.relaxed.gpu x, 1 ;\n"
+                               "forall (0 == 1)\n"),
+                     0);
+    assert_int_equal(verdict_of(OM_PTX, NULL), 0);
+}
+
+/* herd7's incremental pruning (docs/oracle.md, "Pruning"): over the suite,
+ * partial executions are discarded before their candidates are built, so
+ * fewer candidates are judged than the 7,037 of the search without it (the
+ * verdicts stay the reference's: agrees_with_reference_verdicts), and each
+ * forbidden outcome still has its reason when explaining. */
+static void partial_executions_pruned(void **state)
+{
+    (void)state;
+    unsigned n = suite_paths(paths, 512);
+    uint64_t candidates = 0, partial = 0;
+    for (unsigned i = 0; i < n; i++) {
+        parse_suite(paths[i]);
+        struct oracle_result r;
+        struct oracle_opts o = {.explain = true};
+        if (oracle_judge(&T, OM_PTX, &o, &r, err, sizeof err))
+            fail_msg("%s", err);
+        candidates += r.n_candidates;
+        partial += r.n_partial_pruned;
+        for (unsigned k = 0; k < r.n_outcomes; k++)
+            if (!r.allowed[k] && !r.why[k])
+                fail_msg("%s: a forbidden outcome without a reason", paths[i]);
+        oracle_result_free(&r);
+    }
+    assert_true(partial > 0);
+    assert_int_equal(candidates, 6839);
+}
+
 /* A copy is cut only where every access of its location is morally strong
  * with every other: with P1's exchange at .cta scope in another CTA, the
  * failed iterations are unrolled again, and the bound decides. */
@@ -566,6 +650,8 @@ int main(void)
         cmocka_unit_test(refuses_what_it_cannot_enumerate),
         cmocka_unit_test(retry_loops_of_atomics_are_cut),
         cmocka_unit_test(copies_kept_where_not_morally_strong),
+        cmocka_unit_test(constant_conditions_need_no_outcomes),
+        cmocka_unit_test(partial_executions_pruned),
         cmocka_unit_test(cat_models_parse_and_fail_with_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
