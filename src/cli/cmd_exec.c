@@ -137,6 +137,7 @@ int cmd_exec(int argc, char **argv)
         return 0;
     }
     struct sim_session s;
+    o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     if (s.functional && max_insts)
         functional_set_opts(s.functional,

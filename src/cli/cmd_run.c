@@ -77,6 +77,7 @@ int cmd_run(int argc, char **argv)
     p.variant = variant;
 
     struct sim_session s;
+    o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     char why[512] = "";
     int result = w->run(s.host, &p, why, sizeof why);

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "host/launcher.h"
+#include "system/kernel_stats.h"
 
 const char sim_opts_help[] = SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT;
 
@@ -119,6 +120,7 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
         machine_set_progress(s->machine, !o->quiet && isatty(2));
+        machine_set_kernel_stats(s->machine, o->kernel_stats && o->stats_file);
         s->host = host_new(machine_launcher(s->machine));
     }
     s->wall_start = wall_seconds();
@@ -162,6 +164,72 @@ static void json_stat(void *arg, const char *name, uint64_t v)
 static double ratio(uint64_t a, uint64_t b)
 {
     return b ? (double)a / (double)b : 0.0;
+}
+
+struct launch_values {
+    int *column; /* per statistic name: its column, or -1 (changed in no launch) */
+    double *v;   /* the launch's value per column */
+};
+
+static void mark_changed(void *arg, unsigned name, uint64_t value)
+{
+    (void)value;
+    ((int *)arg)[name] = 0;
+}
+
+static void put_value(void *arg, unsigned name, uint64_t value)
+{
+    struct launch_values *lv = arg;
+    lv->v[lv->column[name]] = (double)value;
+}
+
+/* "kernel_stats": the names of the counters that changed in some launch,
+ * and per launch its kernels, headline figures and the counters' changes
+ * in the names' order (docs/stats.md). Columns rather than one object per
+ * launch, so that a counter's name appears once in the file: scripts that
+ * grep "NAME": VALUE out of it still find the whole run's only. */
+static void json_kernel_stats(cJSON *root, const struct kernel_stats *ks)
+{
+    unsigned n_names = kernel_stats_names(ks), n_launches = kernel_stats_launches(ks);
+    int *column = malloc((n_names + 1) * sizeof *column);
+    double *v = malloc((n_names + 1) * sizeof *v);
+    if (!column || !v)
+        panic("out of memory");
+    for (unsigned i = 0; i < n_names; i++)
+        column[i] = -1;
+    for (unsigned l = 0; l < n_launches; l++)
+        kernel_stats_each(ks, l, mark_changed, column);
+    cJSON *obj = cJSON_AddObjectToObject(root, "kernel_stats");
+    cJSON *names = cJSON_AddArrayToObject(obj, "names");
+    int n_columns = 0;
+    for (unsigned i = 0; i < n_names; i++)
+        if (!column[i]) {
+            column[i] = n_columns++;
+            cJSON_AddItemToArray(names, cJSON_CreateString(kernel_stats_name(ks, i)));
+        }
+    cJSON *arr = cJSON_AddArrayToObject(obj, "launches");
+    for (unsigned i = 0; i < n_launches; i++) {
+        const struct kernel_stats_launch *l = kernel_stats_launch(ks, i);
+        const struct machine_summary *m = &l->summary;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "launch", i);
+        cJSON *kn = cJSON_AddArrayToObject(o, "kernels");
+        for (unsigned k = 0; k < l->n_kernels; k++)
+            cJSON_AddItemToArray(kn, cJSON_CreateString(l->kernels[k]));
+        cJSON_AddNumberToObject(o, "cycles", (double)l->cycles);
+        cJSON_AddNumberToObject(o, "thread_insts", (double)m->thread_insts);
+        cJSON_AddNumberToObject(o, "warp_insts", (double)m->warp_insts);
+        cJSON_AddNumberToObject(o, "ipc", ratio(m->warp_insts, l->cycles));
+        cJSON_AddNumberToObject(o, "l1_hit_rate", ratio(m->l1_hits, m->l1_accesses));
+        cJSON_AddNumberToObject(o, "l2_hit_rate", ratio(m->l2_hits, m->l2_accesses));
+        for (int c = 0; c < n_columns; c++)
+            v[c] = 0;
+        kernel_stats_each(ks, i, put_value, &(struct launch_values){column, v});
+        cJSON_AddItemToObject(o, "values", cJSON_CreateDoubleArray(v, n_columns));
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(column);
+    free(v);
 }
 
 int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON *extra)
@@ -257,6 +325,8 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                                 wall > 0 ? m.thread_insts / wall : 0);
         cJSON_AddNumberToObject(sp, "events_per_second", wall > 0 ? m.events / wall : 0);
         machine_stats(s->machine, json_stat, cJSON_AddObjectToObject(root, "stats"));
+        if (machine_kernel_stats(s->machine))
+            json_kernel_stats(root, machine_kernel_stats(s->machine));
         if (s->opts.coverage_file) {
             char *text = NULL;
             size_t len = 0;

@@ -27,6 +27,8 @@ struct sim_opts {
     bool check;                          /* --check: invariant observers */
     const char *stats_file;              /* --stats FILE.json */
     const char *coverage_file;           /* --coverage FILE */
+    bool kernel_stats;                   /* --stats also holds every statistic per launch
+                                          * (set by the command, not an option) */
 };
 
 /* The groups of common options a command takes (its --help must list the

@@ -26,6 +26,7 @@
 #include "noc/sysnet.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
+#include "system/kernel_stats.h"
 
 struct machine {
     struct config cfg;
@@ -82,11 +83,27 @@ struct machine {
     bool progress;             /* print a progress line on stderr */
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
+    struct kernel_stats *kernel_stats; /* every statistic per launch, when asked for */
 };
 
 void machine_set_progress(struct machine *m, bool on)
 {
     m->progress = on;
+}
+
+void machine_set_kernel_stats(struct machine *m, bool on)
+{
+    if (on && !m->kernel_stats)
+        m->kernel_stats = kernel_stats_new();
+    if (!on) {
+        kernel_stats_free(m->kernel_stats);
+        m->kernel_stats = NULL;
+    }
+}
+
+const struct kernel_stats *machine_kernel_stats(const struct machine *m)
+{
+    return m->kernel_stats;
 }
 
 /* Core cycles the machine may take to settle after a kernel. */
@@ -575,6 +592,7 @@ void machine_free(struct machine *m)
     free(m->kernel_name_pool);
     free(m->kernel_names);
     free(m->kernel_cycles);
+    kernel_stats_free(m->kernel_stats);
     backing_destroy(&m->store);
     if (m->obs) {
         obs_destroy(m->obs);
@@ -898,6 +916,8 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
     m->eng.last_progress = m->eng.now;
+    if (m->kernel_stats)
+        kernel_stats_begin(m->kernel_stats, m);
     if (gpu)
         for (unsigned i = 0; i < m->n_sms; i++)
             sm_start_kernel(m->sms[i], &m->runs[i / m->sms_per_gpm]);
@@ -1002,6 +1022,9 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         note_kernel(m, gpu, ((cpu ? m->gpu_end : end) - start) / m->core_clk.period_ps);
     if (cpu)
         note_kernel(m, cpu, ((gpu ? m->cpu_end : end) - start) / m->core_clk.period_ps);
+    if (m->kernel_stats)
+        kernel_stats_end(m->kernel_stats, m, m->kernel_names + m->n_kernels - (gpu && cpu ? 2 : 1),
+                         gpu && cpu ? 2 : 1, (end - start) / m->core_clk.period_ps);
 }
 
 static void run_kernel(void *obj, const struct launch *l)

@@ -62,6 +62,13 @@ struct machine_summary {
 };
 void machine_summary(struct machine *m, struct machine_summary *s);
 
+/* Keep every statistic of each launch (system/kernel_stats.h) from now on;
+ * off by default, as each launch then costs two walks over the statistics. */
+void machine_set_kernel_stats(struct machine *m, bool on);
+/* ... the launches so far, or NULL when not kept. */
+struct kernel_stats;
+const struct kernel_stats *machine_kernel_stats(const struct machine *m);
+
 /* Cycles of each kernel launched so far, in order. */
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 
