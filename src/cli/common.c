@@ -13,10 +13,12 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "cli/stats_series.h"
 #include "host/launcher.h"
 #include "system/kernel_stats.h"
 
-const char sim_opts_help[] = SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT;
+const char sim_opts_help[] =
+    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN;
 
 double wall_seconds(void)
 {
@@ -85,6 +87,11 @@ void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_
         rows[n++] = (struct opt)OPT_OUT_ROW("--stats", NULL, &o->stats_file);
         rows[n++] = (struct opt)OPT_OUT_ROW("--coverage", NULL, &o->coverage_file);
     }
+    if (groups & SIM_OPT_RUN) {
+        rows[n++] =
+            (struct opt)OPT_U64_ROW("--stats-interval", NULL, &o->stats_interval, 1, 0x1p63);
+        rows[n++] = (struct opt)OPT_OUT_ROW("--stats-series", NULL, &o->series_file);
+    }
     rows[n] = (struct opt)OPT_END;
 }
 
@@ -107,6 +114,11 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
     const char *file = o->config_file ? o->config_file : config_default_file();
     if (config_load(&s->cfg, file, o->sets, o->n_sets, err, sizeof err))
         fatal("%s", err);
+    if (!o->stats_interval != !o->series_file)
+        fatal("--stats-interval N and --stats-series FILE go together (sample every N core "
+              "cycles into FILE)");
+    if (o->series_file && o->functional)
+        fatal("--stats-series: the functional mode has no clock to sample by (drop --functional)");
     if (o->functional) {
         backing_init(&s->store);
         /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
@@ -121,6 +133,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         s->machine = machine_new_checked(&s->cfg, o->check);
         machine_set_progress(s->machine, !o->quiet && isatty(2));
         machine_set_kernel_stats(s->machine, o->kernel_stats && o->stats_file);
+        if (o->series_file)
+            s->series = stats_series_start(s->machine, o->stats_interval);
         s->host = host_new(machine_launcher(s->machine));
     }
     s->wall_start = wall_seconds();
@@ -128,6 +142,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
 
 void sim_close(struct sim_session *s)
 {
+    if (s->series) /* a run that did not report: no file */
+        stats_series_finish(s->series, s->machine, NULL);
     host_delete(s->host);
     if (s->machine)
         machine_free(s->machine);
@@ -377,6 +393,11 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
             cJSON_AddItemToObject(root, item->string, cJSON_DetachItemViaPointer(extra, item));
             item = next;
         }
+    }
+    if (s->series) {
+        if (stats_series_finish(s->series, s->machine, s->opts.series_file))
+            rc = EXIT_USAGE;
+        s->series = NULL;
     }
     if (s->opts.stats_file) {
         char *text = cJSON_Print(root);

@@ -84,6 +84,11 @@ struct machine {
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
     struct kernel_stats *kernel_stats; /* every statistic per launch, when asked for */
+    /* statistics sampled every sample_ps while kernels run (machine_set_sampler) */
+    machine_sample_fn *sample_fn;
+    void *sample_arg;
+    tick_t sample_ps, next_sample;
+    tick_t launch_start;       /* when the running launch started */
 };
 
 void machine_set_progress(struct machine *m, bool on)
@@ -104,6 +109,24 @@ void machine_set_kernel_stats(struct machine *m, bool on)
 const struct kernel_stats *machine_kernel_stats(const struct machine *m)
 {
     return m->kernel_stats;
+}
+
+void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn,
+                         void *arg)
+{
+    m->sample_fn = every_cycles ? fn : NULL;
+    m->sample_arg = arg;
+    m->sample_ps = every_cycles * m->core_clk.period_ps;
+}
+
+uint64_t machine_outstanding(const struct machine *m)
+{
+    return m->eng.n_outstanding;
+}
+
+uint64_t machine_cycle(const struct machine *m)
+{
+    return m->eng.now / m->core_clk.period_ps;
 }
 
 /* Core cycles the machine may take to settle after a kernel. */
@@ -842,6 +865,23 @@ static void check_fit(const struct machine *m, const struct launch *l, const str
     fatal("%skernel %s: %s", config_where(&m->cfg, keys, where, sizeof where), name, why);
 }
 
+/* Run the machine until `until` (or the launch's end), stopping at every
+ * sampling time on the way to call the sampler: eng_run handles every event
+ * up to its horizon, so where it pauses does not change what is simulated. */
+static void run_sampled(struct machine *m, tick_t until)
+{
+    while (m->sample_fn && m->next_sample <= until) {
+        eng_run(&m->eng, m->next_sample);
+        if (kernel_all_done(m))
+            return;
+        tick_t t = m->next_sample;
+        m->sample_fn(m->sample_arg, m, t / m->core_clk.period_ps,
+                     m->busy_cycles + (t - m->launch_start) / m->core_clk.period_ps);
+        m->next_sample += m->sample_ps;
+    }
+    eng_run(&m->eng, until);
+}
+
 /* Run the launches (at most one on the GPU and one on the CPU cores) at the
  * same time until every one has finished. */
 static void run_together(void *obj, const struct launch *ls, unsigned n)
@@ -933,9 +973,12 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.spin_cycles / 2, 1));
     tick_t chunk = chunk_cycles * m->core_clk.period_ps;
     tick_t horizon = start; /* advances by chunks even where no event falls in one */
+    m->launch_start = start;
+    if (m->sample_fn) /* the first multiple of the interval after the start */
+        m->next_sample = (start / m->sample_ps + 1) * m->sample_ps;
     while (!kernel_all_done(m)) {
         horizon = MIN(limit, horizon + chunk);
-        eng_run(&m->eng, horizon);
+        run_sampled(m, horizon);
         if (kernel_all_done(m))
             break;
         if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))

@@ -69,6 +69,19 @@ void machine_set_kernel_stats(struct machine *m, bool on);
 struct kernel_stats;
 const struct kernel_stats *machine_kernel_stats(const struct machine *m);
 
+/* Call fn every `every_cycles` core cycles (at multiples of it) while
+ * kernels run, with the machine's core cycle and the core cycles with a kernel
+ * running so far (the summary's `cycles` once the launch has ended); 0 turns
+ * it off. Sampling does not change what is simulated. */
+typedef void machine_sample_fn(void *arg, struct machine *m, uint64_t cycle,
+                               uint64_t kernel_cycles);
+void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn,
+                         void *arg);
+/* Memory operations issued and not completed (the engine's count). */
+uint64_t machine_outstanding(const struct machine *m);
+/* The machine's clock, in core cycles. */
+uint64_t machine_cycle(const struct machine *m);
+
 /* Cycles of each kernel launched so far, in order. */
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 
