@@ -13,5 +13,6 @@ int cmd_list(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_stress(int argc, char **argv);
 int cmd_chopin(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 #endif
