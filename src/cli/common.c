@@ -88,6 +88,8 @@ void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_
         rows[n++] = (struct opt)OPT_OUT_ROW("--coverage", NULL, &o->coverage_file);
     }
     if (groups & SIM_OPT_RUN) {
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--progress", NULL, &o->progress);
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--no-progress", NULL, &o->no_progress);
         rows[n++] =
             (struct opt)OPT_U64_ROW("--stats-interval", NULL, &o->stats_interval, 1, 0x1p63);
         rows[n++] = (struct opt)OPT_OUT_ROW("--stats-series", NULL, &o->series_file);
@@ -114,6 +116,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
     const char *file = o->config_file ? o->config_file : config_default_file();
     if (config_load(&s->cfg, file, o->sets, o->n_sets, err, sizeof err))
         fatal("%s", err);
+    if (o->progress && o->no_progress)
+        fatal("--progress and --no-progress contradict each other");
     if (!o->stats_interval != !o->series_file)
         fatal("--stats-interval N and --stats-series FILE go together (sample every N core "
               "cycles into FILE)");
@@ -131,7 +135,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
-        machine_set_progress(s->machine, !o->quiet && isatty(2));
+        bool tty = isatty(2);
+        machine_set_progress(s->machine, o->progress || (!o->quiet && !o->no_progress && tty), tty);
         machine_set_kernel_stats(s->machine, o->kernel_stats && o->stats_file);
         if (o->series_file)
             s->series = stats_series_start(s->machine, o->stats_interval);

@@ -29,6 +29,7 @@ struct sim_opts {
     const char *coverage_file;           /* --coverage FILE */
     uint64_t stats_interval;             /* --stats-interval N (core cycles) */
     const char *series_file;             /* --stats-series FILE.csv */
+    bool progress, no_progress;          /* --progress, --no-progress */
     bool kernel_stats;                   /* --stats also holds every statistic per launch
                                           * (set by the command, not an option) */
 };
@@ -36,7 +37,7 @@ struct sim_opts {
 /* The groups of common options a command takes (its --help must list the
  * same): the machine (--config, --set, --protocol, --seed), --functional,
  * --check, the report (--stats, --coverage, --quiet), and one run's own
- * (--stats-interval, --stats-series). */
+ * (--progress, --no-progress, --stats-interval, --stats-series). */
 enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_REPORT = 8,
        SIM_OPT_ALL = 15, SIM_OPT_RUN = 16 /* run and exec only */ };
 
@@ -61,6 +62,11 @@ enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_R
     "  --coverage FILE       write how often each protocol transition fired\n"                     \
     "  --quiet               no progress line on stderr\n"
 #define SIM_HELP_RUN                                                                               \
+    "  --progress            print the progress line on stderr even when it is not a\n"            \
+    "                        terminal (a line every 10 s and one per kernel)\n"                    \
+    "  --no-progress         no progress line (default: one on a terminal, rewritten in\n"         \
+    "                        place: kernel, percent of its CTAs done, cycles, thread\n"            \
+    "                        instructions, simulated cycles per second)\n"                         \
     "  --stats-interval N    with --stats-series: sample statistics every N core cycles\n"         \
     "  --stats-series FILE   write the samples as CSV (IPC, hit rates, traffic by class,\n"        \
     "                        outstanding requests; the last row is the run's totals;\n"            \

@@ -81,6 +81,7 @@ struct machine {
     bool spin_stops;           /* a launch whose warps spin is given up, not a fault */
     bool spun;                 /* ... and the last launch was given up */
     bool progress;             /* print a progress line on stderr */
+    bool progress_tty;         /* ... rewritten in place (stderr is a terminal) */
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
     struct kernel_stats *kernel_stats; /* every statistic per launch, when asked for */
@@ -91,9 +92,10 @@ struct machine {
     tick_t launch_start;       /* when the running launch started */
 };
 
-void machine_set_progress(struct machine *m, bool on)
+void machine_set_progress(struct machine *m, bool on, bool tty)
 {
     m->progress = on;
+    m->progress_tty = tty;
 }
 
 void machine_set_kernel_stats(struct machine *m, bool on)
@@ -135,17 +137,45 @@ uint64_t machine_cycle(const struct machine *m)
 /* Core cycles simulated between checks of the clock and the limits. */
 #define RUN_CHUNK_CYCLES 20000
 
+/* CTAs of the running launch finished, and in all (GPU and CPU cores). */
+static void launch_ctas(const struct machine *m, uint64_t *done, uint64_t *total)
+{
+    *done = *total = 0;
+    if (m->gpu_running)
+        for (unsigned g = 0; g < m->n_gpms; g++) {
+            *done += m->runs[g].n_ctas_done;
+            *total += m->runs[g].n_ctas;
+        }
+    if (m->cpu_running) {
+        *done += m->cpu_run.n_ctas_done;
+        *total += m->cpu_run.n_ctas;
+    }
+}
+
+/* The progress line: on a terminal one line rewritten in place at most
+ * twice a second, cleared when the launch ends; elsewhere (--progress into
+ * a file) a line every 10 seconds and one at the end of each launch. */
 static void show_progress(struct machine *m, const char *kernel, bool last)
 {
     double now = wall_seconds_since(0);
-    if (!last && now - m->progress_wall < 0.5)
+    if (!last && now - m->progress_wall < (m->progress_tty ? 0.5 : 10))
         return;
     m->progress_wall = now;
-    uint64_t cycles = m->eng.now / m->core_clk.period_ps;
-    double speed = now > m->run_wall_start ? cycles / (now - m->run_wall_start) : 0;
-    fprintf(stderr, "\r\033[K[gpucoh] %s: %llu cycles, %u kernels done, %.0f cycles/s",
-            kernel, (unsigned long long)cycles, m->n_kernels, speed);
-    if (last)
+    uint64_t cycles = m->eng.now / m->core_clk.period_ps, insts = 0, done, total;
+    for (unsigned i = 0; i < m->n_cores; i++)
+        insts += sm_stats(m->sms[i])->thread_insts;
+    launch_ctas(m, &done, &total);
+    double wall = now - m->run_wall_start;
+    char pct[48] = "";
+    if (total)
+        snprintf(pct, sizeof pct, "%.0f%% of %llu CTAs, ", 100.0 * (double)done / (double)total,
+                 (unsigned long long)total);
+    fprintf(stderr,
+            "%s[gpucoh] %s (kernel %u): %s%llu cycles, %.2f M thread insts, %.0f cycles/s%s",
+            m->progress_tty ? "\r\033[K" : "", kernel, m->n_kernels + 1, pct,
+            (unsigned long long)cycles, (double)insts / 1e6, wall > 0 ? cycles / wall : 0,
+            m->progress_tty ? "" : "\n");
+    if (last && m->progress_tty)
         fputs("\r\033[K", stderr);
     fflush(stderr);
 }

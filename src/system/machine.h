@@ -27,8 +27,11 @@ struct machine;
 struct machine *machine_new_checked(const struct config *cfg, bool check);
 struct machine *machine_new(const struct config *cfg);
 void machine_free(struct machine *m);
-/* Print a progress line on stderr while kernels run (for terminals). */
-void machine_set_progress(struct machine *m, bool on);
+/* Print a progress line on stderr while kernels run: the launch's kernel,
+ * CTAs finished of its total, cycles, thread instructions, simulated cycles
+ * per second; rewritten in place on a terminal (`tty`), else a line every
+ * 10 s and at each launch's end. It reads the machine, never changes it. */
+void machine_set_progress(struct machine *m, bool on, bool tty);
 struct launcher machine_launcher(struct machine *m);
 /* Whether a launch whose warps spin on loads with the memory system still
  * answering (sim.spin_cycles) is given up and reported (launcher_ops) rather
