@@ -17,7 +17,7 @@ JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
 
-DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev python3-matplotlib chromium
+DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev python3-matplotlib python3-pandas chromium
 FUZZ_PACKAGES := clang
 FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
