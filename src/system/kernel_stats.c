@@ -31,9 +31,10 @@ struct launch_rec {
 struct kernel_stats {
     char **names; /* every statistic name seen */
     uint32_t n_names, cap_names;
-    uint32_t *slots;  /* index + 1 of the name hashed there, 0 = empty */
-    uint32_t n_slots; /* a power of two, at least twice n_names */
-    uint64_t *start;  /* per name: its value when the running launch started */
+    uint32_t *slots;   /* index + 1 of the name hashed there, 0 = empty */
+    uint32_t n_slots;  /* a power of two, at least twice n_names */
+    uint64_t *start;   /* per name: its value when the running launch started */
+    bool *not_counter; /* per name: it went down during a launch (a level, not a count) */
     struct machine_summary start_summary;
     struct stat_delta *deltas;
     size_t n_deltas, cap_deltas;
@@ -79,12 +80,14 @@ static uint32_t name_index(struct kernel_stats *ks, const char *name)
         ks->cap_names = ks->cap_names ? 2 * ks->cap_names : 512;
         ks->names = grow(ks->names, ks->cap_names, sizeof *ks->names);
         ks->start = grow(ks->start, ks->cap_names, sizeof *ks->start);
+        ks->not_counter = grow(ks->not_counter, ks->cap_names, sizeof *ks->not_counter);
     }
     uint32_t i = ks->n_names++;
     ks->names[i] = strdup(name);
     if (!ks->names[i])
         panic("out of memory");
     ks->start[i] = 0;
+    ks->not_counter[i] = false;
     if (2 * ks->n_names > ks->n_slots)
         rehash(ks);
     else
@@ -92,11 +95,18 @@ static uint32_t name_index(struct kernel_stats *ks, const char *name)
     return i;
 }
 
-/* Maxima are not sums over time, so no launch has a share of them. */
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t a = strlen(s), b = strlen(suffix);
+    return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* Maxima, minima and averages (a histogram's .max, tx.ts_max, RCC's
+ * lease_min and lease_avg) are not sums over time, so no launch has a share
+ * of them. */
 static bool is_maximum(const char *name)
 {
-    size_t n = strlen(name);
-    return n >= 3 && !strcmp(name + n - 3, "max");
+    return ends_with(name, "max") || ends_with(name, "_min") || ends_with(name, "_avg");
 }
 
 struct kernel_stats *kernel_stats_new(void)
@@ -117,6 +127,7 @@ void kernel_stats_free(struct kernel_stats *ks)
     free(ks->names);
     free(ks->slots);
     free(ks->start);
+    free(ks->not_counter);
     free(ks->deltas);
     free(ks->launches);
     free(ks);
@@ -145,10 +156,10 @@ static void take_end(void *arg, const char *name, uint64_t v)
     uint32_t i = name_index(ks, name);
     if (v == ks->start[i])
         return;
-    if (v < ks->start[i])
-        panic("statistic %s went down during a launch (%llu to %llu): it is not a counter, so "
-              "it cannot be split by launch (kernel_stats.c)",
-              name, (unsigned long long)ks->start[i], (unsigned long long)v);
+    if (v < ks->start[i]) { /* not a counter after all: left out of every launch */
+        ks->not_counter[i] = true;
+        return;
+    }
     if (ks->n_deltas == ks->cap_deltas) {
         ks->cap_deltas = ks->cap_deltas ? 2 * ks->cap_deltas : 4096;
         ks->deltas = grow(ks->deltas, ks->cap_deltas, sizeof *ks->deltas);
@@ -235,5 +246,6 @@ void kernel_stats_each(const struct kernel_stats *ks, unsigned i, kernel_stat_fn
 {
     const struct launch_rec *r = &ks->launches[i];
     for (size_t k = r->first; k < r->first + r->n; k++)
-        fn(arg, ks->deltas[k].name, ks->deltas[k].value);
+        if (!ks->not_counter[ks->deltas[k].name])
+            fn(arg, ks->deltas[k].name, ks->deltas[k].value);
 }

@@ -5,9 +5,10 @@
  * The machine snapshots every counter (machine_stats) when a launch starts
  * and again when it has ended and the machine has settled, and keeps the
  * counters that changed with their differences: the launches' values sum to
- * the whole run's. Maxima (names ending in "max": histogram maxima,
- * tx.ts_max, tx.fruitless_max) are not differences of anything and are
- * left out. Kernels launched together (one on the GPU, one on the CPU
+ * the whole run's. Maxima, minima and averages (names ending in "max",
+ * "_min", "_avg": histogram maxima, tx.ts_max, RCC's lease_avg) are not
+ * differences of anything and are left out, and so is any statistic seen
+ * to go down during a launch (a level, not a count). Kernels launched together (one on the GPU, one on the CPU
  * cores) share one launch. Snapshots cost a walk over every statistic per
  * launch, so the machine takes them only when asked (machine_set_kernel_stats).
  * SPDX-License-Identifier: BSD-3-Clause
