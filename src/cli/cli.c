@@ -38,6 +38,7 @@ static const struct {
     {"sweep", cmd_sweep, "run protocols x workloads x settings from a spec file (or on Slurm)"},
     {"repro", cmd_repro, "reproduce a paper (repro tc: spec 002; repro all) and compare"},
     {"chopin", cmd_chopin, "split-frame rendering on several GPUs (CHOPIN): traces, designs"},
+    {"stats", cmd_stats, "compare two statistics files (stats diff A.json B.json)"},
     {"config", cmd_config, "show the resolved machine configuration; list the machine files"},
     {"protocol", cmd_protocol, "print a protocol's controller tables (Markdown or dot)"},
     {"spandex", cmd_spandex, "Spandex FCS: derive request types per instruction (select)"},

@@ -92,7 +92,7 @@ int cmd_exec(int argc, char **argv)
     uint64_t max_insts = 0;
     bool dry_run = false;
     struct opt sim_rows[SIM_OPT_ROWS];
-    sim_opts_rows(&o, SIM_OPT_ALL, sim_rows);
+    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN, sim_rows);
     const struct opt rows[] = {
         OPT_CALL_ROW("--dump", NULL, take_dump, &dumps),
         OPT_U64_ROW("--max-insts", NULL, &max_insts, 1, 0x1p64),
@@ -137,6 +137,7 @@ int cmd_exec(int argc, char **argv)
         return 0;
     }
     struct sim_session s;
+    o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     if (s.functional && max_insts)
         functional_set_opts(s.functional,

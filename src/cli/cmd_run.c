@@ -23,7 +23,8 @@ static void usage(FILE *out)
             "rates, load latency, TC-Weak's GWCT waits (when fences waited), transactions\n"
             "(GETM, WarpTM: commits, aborts, and aborts per 1000 commits by cause, e.g.\n"
             "store_read: a store found a logically later read; docs/transactions.md), traffic\n"
-            "by message class and simulator speed.\n"
+            "by message class and simulator speed. --stats writes every statistic, per\n"
+            "kernel launch too; --stats-series samples them over time (docs/stats.md).\n"
             "\n"
             "  --workload NAME    what to run\n"
             "  --size S           input size: tiny (tests), quick (seconds), small (default;\n"
@@ -45,7 +46,7 @@ int cmd_run(int argc, char **argv)
     int size = WL_SMALL;
     uint64_t input_seed = 1;
     struct opt sim_rows[SIM_OPT_ROWS];
-    sim_opts_rows(&o, SIM_OPT_ALL, sim_rows);
+    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN, sim_rows);
     const struct opt rows[] = {
         OPT_STR_ROW("--workload", NULL, &name),
         OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),
@@ -77,6 +78,7 @@ int cmd_run(int argc, char **argv)
     p.variant = variant;
 
     struct sim_session s;
+    o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     char why[512] = "";
     int result = w->run(s.host, &p, why, sizeof why);

@@ -20,5 +20,6 @@ int cmd_cuda(int argc, char **argv);
  * own description (its first comment line after "NAME - "). `gpucoh list
  * configs` and `gpucoh config list`. */
 void list_configs(void);
+int cmd_stats(int argc, char **argv);
 
 #endif

@@ -13,9 +13,12 @@
 
 #include "base/clock.h"
 #include "base/log.h"
+#include "cli/stats_series.h"
 #include "host/launcher.h"
+#include "system/kernel_stats.h"
 
-const char sim_opts_help[] = SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT;
+const char sim_opts_help[] =
+    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN;
 
 double wall_seconds(void)
 {
@@ -84,6 +87,13 @@ void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_
         rows[n++] = (struct opt)OPT_OUT_ROW("--stats", NULL, &o->stats_file);
         rows[n++] = (struct opt)OPT_OUT_ROW("--coverage", NULL, &o->coverage_file);
     }
+    if (groups & SIM_OPT_RUN) {
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--progress", NULL, &o->progress);
+        rows[n++] = (struct opt)OPT_FLAG_ROW("--no-progress", NULL, &o->no_progress);
+        rows[n++] =
+            (struct opt)OPT_U64_ROW("--stats-interval", NULL, &o->stats_interval, 1, 0x1p63);
+        rows[n++] = (struct opt)OPT_OUT_ROW("--stats-series", NULL, &o->series_file);
+    }
     rows[n] = (struct opt)OPT_END;
 }
 
@@ -106,6 +116,13 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
     const char *file = o->config_file ? o->config_file : config_default_file();
     if (config_load(&s->cfg, file, o->sets, o->n_sets, err, sizeof err))
         fatal("%s", err);
+    if (o->progress && o->no_progress)
+        fatal("--progress and --no-progress contradict each other");
+    if (!o->stats_interval != !o->series_file)
+        fatal("--stats-interval N and --stats-series FILE go together (sample every N core "
+              "cycles into FILE)");
+    if (o->series_file && o->functional)
+        fatal("--stats-series: the functional mode has no clock to sample by (drop --functional)");
     if (o->functional) {
         backing_init(&s->store);
         /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
@@ -118,7 +135,11 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
-        machine_set_progress(s->machine, !o->quiet && isatty(2));
+        bool tty = isatty(2);
+        machine_set_progress(s->machine, o->progress || (!o->quiet && !o->no_progress && tty), tty);
+        machine_set_kernel_stats(s->machine, o->kernel_stats && o->stats_file);
+        if (o->series_file)
+            s->series = stats_series_start(s->machine, o->stats_interval);
         s->host = host_new(machine_launcher(s->machine));
     }
     s->wall_start = wall_seconds();
@@ -126,6 +147,8 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
 
 void sim_close(struct sim_session *s)
 {
+    if (s->series) /* a run that did not report: no file */
+        stats_series_finish(s->series, s->machine, NULL);
     host_delete(s->host);
     if (s->machine)
         machine_free(s->machine);
@@ -162,6 +185,72 @@ static void json_stat(void *arg, const char *name, uint64_t v)
 static double ratio(uint64_t a, uint64_t b)
 {
     return b ? (double)a / (double)b : 0.0;
+}
+
+struct launch_values {
+    int *column; /* per statistic name: its column, or -1 (changed in no launch) */
+    double *v;   /* the launch's value per column */
+};
+
+static void mark_changed(void *arg, unsigned name, uint64_t value)
+{
+    (void)value;
+    ((int *)arg)[name] = 0;
+}
+
+static void put_value(void *arg, unsigned name, uint64_t value)
+{
+    struct launch_values *lv = arg;
+    lv->v[lv->column[name]] = (double)value;
+}
+
+/* "kernel_stats": the names of the counters that changed in some launch,
+ * and per launch its kernels, headline figures and the counters' changes
+ * in the names' order (docs/stats.md). Columns rather than one object per
+ * launch, so that a counter's name appears once in the file: scripts that
+ * grep "NAME": VALUE out of it still find the whole run's only. */
+static void json_kernel_stats(cJSON *root, const struct kernel_stats *ks)
+{
+    unsigned n_names = kernel_stats_names(ks), n_launches = kernel_stats_launches(ks);
+    int *column = malloc((n_names + 1) * sizeof *column);
+    double *v = malloc((n_names + 1) * sizeof *v);
+    if (!column || !v)
+        panic("out of memory");
+    for (unsigned i = 0; i < n_names; i++)
+        column[i] = -1;
+    for (unsigned l = 0; l < n_launches; l++)
+        kernel_stats_each(ks, l, mark_changed, column);
+    cJSON *obj = cJSON_AddObjectToObject(root, "kernel_stats");
+    cJSON *names = cJSON_AddArrayToObject(obj, "names");
+    int n_columns = 0;
+    for (unsigned i = 0; i < n_names; i++)
+        if (!column[i]) {
+            column[i] = n_columns++;
+            cJSON_AddItemToArray(names, cJSON_CreateString(kernel_stats_name(ks, i)));
+        }
+    cJSON *arr = cJSON_AddArrayToObject(obj, "launches");
+    for (unsigned i = 0; i < n_launches; i++) {
+        const struct kernel_stats_launch *l = kernel_stats_launch(ks, i);
+        const struct machine_summary *m = &l->summary;
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "launch", i);
+        cJSON *kn = cJSON_AddArrayToObject(o, "kernels");
+        for (unsigned k = 0; k < l->n_kernels; k++)
+            cJSON_AddItemToArray(kn, cJSON_CreateString(l->kernels[k]));
+        cJSON_AddNumberToObject(o, "cycles", (double)l->cycles);
+        cJSON_AddNumberToObject(o, "thread_insts", (double)m->thread_insts);
+        cJSON_AddNumberToObject(o, "warp_insts", (double)m->warp_insts);
+        cJSON_AddNumberToObject(o, "ipc", ratio(m->warp_insts, l->cycles));
+        cJSON_AddNumberToObject(o, "l1_hit_rate", ratio(m->l1_hits, m->l1_accesses));
+        cJSON_AddNumberToObject(o, "l2_hit_rate", ratio(m->l2_hits, m->l2_accesses));
+        for (int c = 0; c < n_columns; c++)
+            v[c] = 0;
+        kernel_stats_each(ks, i, put_value, &(struct launch_values){column, v});
+        cJSON_AddItemToObject(o, "values", cJSON_CreateDoubleArray(v, n_columns));
+        cJSON_AddItemToArray(arr, o);
+    }
+    free(column);
+    free(v);
 }
 
 int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON *extra)
@@ -257,6 +346,8 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                                 wall > 0 ? m.thread_insts / wall : 0);
         cJSON_AddNumberToObject(sp, "events_per_second", wall > 0 ? m.events / wall : 0);
         machine_stats(s->machine, json_stat, cJSON_AddObjectToObject(root, "stats"));
+        if (machine_kernel_stats(s->machine))
+            json_kernel_stats(root, machine_kernel_stats(s->machine));
         if (s->opts.coverage_file) {
             char *text = NULL;
             size_t len = 0;
@@ -307,6 +398,11 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
             cJSON_AddItemToObject(root, item->string, cJSON_DetachItemViaPointer(extra, item));
             item = next;
         }
+    }
+    if (s->series) {
+        if (stats_series_finish(s->series, s->machine, s->opts.series_file))
+            rc = EXIT_USAGE;
+        s->series = NULL;
     }
     if (s->opts.stats_file) {
         char *text = cJSON_Print(root);

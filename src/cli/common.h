@@ -27,13 +27,19 @@ struct sim_opts {
     bool check;                          /* --check: invariant observers */
     const char *stats_file;              /* --stats FILE.json */
     const char *coverage_file;           /* --coverage FILE */
+    uint64_t stats_interval;             /* --stats-interval N (core cycles) */
+    const char *series_file;             /* --stats-series FILE.csv */
+    bool progress, no_progress;          /* --progress, --no-progress */
+    bool kernel_stats;                   /* --stats also holds every statistic per launch
+                                          * (set by the command, not an option) */
 };
 
 /* The groups of common options a command takes (its --help must list the
  * same): the machine (--config, --set, --protocol, --seed), --functional,
- * --check, and the report (--stats, --coverage, --quiet). */
+ * --check, the report (--stats, --coverage, --quiet), and one run's own
+ * (--progress, --no-progress, --stats-interval, --stats-series). */
 enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_REPORT = 8,
-       SIM_OPT_ALL = 15 };
+       SIM_OPT_ALL = 15, SIM_OPT_RUN = 16 /* run and exec only */ };
 
 #define SIM_HELP_MACHINE                                                                           \
     "machine options:\n"                                                                           \
@@ -55,14 +61,24 @@ enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_R
     "  --stats FILE.json     write every statistic (schema: docs/stats.md)\n"                      \
     "  --coverage FILE       write how often each protocol transition fired\n"                     \
     "  --quiet               no progress line on stderr\n"
+#define SIM_HELP_RUN                                                                               \
+    "  --progress            print the progress line on stderr even when it is not a\n"            \
+    "                        terminal (a line every 10 s and one per kernel)\n"                    \
+    "  --no-progress         no progress line (default: one on a terminal, rewritten in\n"         \
+    "                        place: kernel, percent of its CTAs done, cycles, thread\n"            \
+    "                        instructions, simulated cycles per second)\n"                         \
+    "  --stats-interval N    with --stats-series: sample statistics every N core cycles\n"         \
+    "  --stats-series FILE   write the samples as CSV (IPC, hit rates, traffic by class,\n"        \
+    "                        outstanding requests; the last row is the run's totals;\n"            \
+    "                        columns: docs/stats.md)\n"
 
-/* Help text of every group, for the commands that take them all. */
+/* Help text of every group, for the commands that take them all (run, exec). */
 extern const char sim_opts_help[];
 
 /* Fill `rows` (SIM_OPT_ROWS entries, OPT_END included) with the option rows
  * of `groups`, writing into o; pass them to opt_parse() after the command's
  * own rows. */
-#define SIM_OPT_ROWS 12
+#define SIM_OPT_ROWS 16
 void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS]);
 
 /* For commands with their own argument loop: if argv[*i] is one of the common
@@ -77,6 +93,7 @@ struct sim_session {
     struct backing store;            /* functional mode */
     struct functional *functional;   /* functional mode */
     struct host *host;
+    struct stats_series *series;     /* --stats-series, or NULL */
     double wall_start;
 };
 

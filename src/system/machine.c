@@ -26,6 +26,7 @@
 #include "noc/sysnet.h"
 #include "noc/xbar.h"
 #include "base/clock.h"
+#include "system/kernel_stats.h"
 
 struct machine {
     struct config cfg;
@@ -80,13 +81,54 @@ struct machine {
     bool spin_stops;           /* a launch whose warps spin is given up, not a fault */
     bool spun;                 /* ... and the last launch was given up */
     bool progress;             /* print a progress line on stderr */
+    bool progress_tty;         /* ... rewritten in place (stderr is a terminal) */
     double progress_wall;      /* when it was last printed */
     double run_wall_start;
+    struct kernel_stats *kernel_stats; /* every statistic per launch, when asked for */
+    /* statistics sampled every sample_ps while kernels run (machine_set_sampler) */
+    machine_sample_fn *sample_fn;
+    void *sample_arg;
+    tick_t sample_ps, next_sample;
+    tick_t launch_start;       /* when the running launch started */
 };
 
-void machine_set_progress(struct machine *m, bool on)
+void machine_set_progress(struct machine *m, bool on, bool tty)
 {
     m->progress = on;
+    m->progress_tty = tty;
+}
+
+void machine_set_kernel_stats(struct machine *m, bool on)
+{
+    if (on && !m->kernel_stats)
+        m->kernel_stats = kernel_stats_new();
+    if (!on) {
+        kernel_stats_free(m->kernel_stats);
+        m->kernel_stats = NULL;
+    }
+}
+
+const struct kernel_stats *machine_kernel_stats(const struct machine *m)
+{
+    return m->kernel_stats;
+}
+
+void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn,
+                         void *arg)
+{
+    m->sample_fn = every_cycles ? fn : NULL;
+    m->sample_arg = arg;
+    m->sample_ps = every_cycles * m->core_clk.period_ps;
+}
+
+uint64_t machine_outstanding(const struct machine *m)
+{
+    return m->eng.n_outstanding;
+}
+
+uint64_t machine_cycle(const struct machine *m)
+{
+    return m->eng.now / m->core_clk.period_ps;
 }
 
 /* Core cycles the machine may take to settle after a kernel. */
@@ -95,17 +137,45 @@ void machine_set_progress(struct machine *m, bool on)
 /* Core cycles simulated between checks of the clock and the limits. */
 #define RUN_CHUNK_CYCLES 20000
 
+/* CTAs of the running launch finished, and in all (GPU and CPU cores). */
+static void launch_ctas(const struct machine *m, uint64_t *done, uint64_t *total)
+{
+    *done = *total = 0;
+    if (m->gpu_running)
+        for (unsigned g = 0; g < m->n_gpms; g++) {
+            *done += m->runs[g].n_ctas_done;
+            *total += m->runs[g].n_ctas;
+        }
+    if (m->cpu_running) {
+        *done += m->cpu_run.n_ctas_done;
+        *total += m->cpu_run.n_ctas;
+    }
+}
+
+/* The progress line: on a terminal one line rewritten in place at most
+ * twice a second, cleared when the launch ends; elsewhere (--progress into
+ * a file) a line every 10 seconds and one at the end of each launch. */
 static void show_progress(struct machine *m, const char *kernel, bool last)
 {
     double now = wall_seconds_since(0);
-    if (!last && now - m->progress_wall < 0.5)
+    if (!last && now - m->progress_wall < (m->progress_tty ? 0.5 : 10))
         return;
     m->progress_wall = now;
-    uint64_t cycles = m->eng.now / m->core_clk.period_ps;
-    double speed = now > m->run_wall_start ? cycles / (now - m->run_wall_start) : 0;
-    fprintf(stderr, "\r\033[K[gpucoh] %s: %llu cycles, %u kernels done, %.0f cycles/s",
-            kernel, (unsigned long long)cycles, m->n_kernels, speed);
-    if (last)
+    uint64_t cycles = m->eng.now / m->core_clk.period_ps, insts = 0, done, total;
+    for (unsigned i = 0; i < m->n_cores; i++)
+        insts += sm_stats(m->sms[i])->thread_insts;
+    launch_ctas(m, &done, &total);
+    double wall = now - m->run_wall_start;
+    char pct[48] = "";
+    if (total)
+        snprintf(pct, sizeof pct, "%.0f%% of %llu CTAs, ", 100.0 * (double)done / (double)total,
+                 (unsigned long long)total);
+    fprintf(stderr,
+            "%s[gpucoh] %s (kernel %u): %s%llu cycles, %.2f M thread insts, %.0f cycles/s%s",
+            m->progress_tty ? "\r\033[K" : "", kernel, m->n_kernels + 1, pct,
+            (unsigned long long)cycles, (double)insts / 1e6, wall > 0 ? cycles / wall : 0,
+            m->progress_tty ? "" : "\n");
+    if (last && m->progress_tty)
         fputs("\r\033[K", stderr);
     fflush(stderr);
 }
@@ -575,6 +645,7 @@ void machine_free(struct machine *m)
     free(m->kernel_name_pool);
     free(m->kernel_names);
     free(m->kernel_cycles);
+    kernel_stats_free(m->kernel_stats);
     backing_destroy(&m->store);
     if (m->obs) {
         obs_destroy(m->obs);
@@ -824,6 +895,23 @@ static void check_fit(const struct machine *m, const struct launch *l, const str
     fatal("%skernel %s: %s", config_where(&m->cfg, keys, where, sizeof where), name, why);
 }
 
+/* Run the machine until `until` (or the launch's end), stopping at every
+ * sampling time on the way to call the sampler: eng_run handles every event
+ * up to its horizon, so where it pauses does not change what is simulated. */
+static void run_sampled(struct machine *m, tick_t until)
+{
+    while (m->sample_fn && m->next_sample <= until) {
+        eng_run(&m->eng, m->next_sample);
+        if (kernel_all_done(m))
+            return;
+        tick_t t = m->next_sample;
+        m->sample_fn(m->sample_arg, m, t / m->core_clk.period_ps,
+                     m->busy_cycles + (t - m->launch_start) / m->core_clk.period_ps);
+        m->next_sample += m->sample_ps;
+    }
+    eng_run(&m->eng, until);
+}
+
 /* Run the launches (at most one on the GPU and one on the CPU cores) at the
  * same time until every one has finished. */
 static void run_together(void *obj, const struct launch *ls, unsigned n)
@@ -898,6 +986,8 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
     if (!m->run_wall_start)
         m->run_wall_start = wall_seconds_since(0);
     m->eng.last_progress = m->eng.now;
+    if (m->kernel_stats)
+        kernel_stats_begin(m->kernel_stats, m);
     if (gpu)
         for (unsigned i = 0; i < m->n_sms; i++)
             sm_start_kernel(m->sms[i], &m->runs[i / m->sms_per_gpm]);
@@ -913,9 +1003,12 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         chunk_cycles = MIN(chunk_cycles, MAX(m->cfg.sim.spin_cycles / 2, 1));
     tick_t chunk = chunk_cycles * m->core_clk.period_ps;
     tick_t horizon = start; /* advances by chunks even where no event falls in one */
+    m->launch_start = start;
+    if (m->sample_fn) /* the first multiple of the interval after the start */
+        m->next_sample = (start / m->sample_ps + 1) * m->sample_ps;
     while (!kernel_all_done(m)) {
         horizon = MIN(limit, horizon + chunk);
-        eng_run(&m->eng, horizon);
+        run_sampled(m, horizon);
         if (kernel_all_done(m))
             break;
         if (m->eng.now >= limit || (eng_pending(&m->eng) && eng_next_time(&m->eng) > limit))
@@ -1002,6 +1095,9 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         note_kernel(m, gpu, ((cpu ? m->gpu_end : end) - start) / m->core_clk.period_ps);
     if (cpu)
         note_kernel(m, cpu, ((gpu ? m->cpu_end : end) - start) / m->core_clk.period_ps);
+    if (m->kernel_stats)
+        kernel_stats_end(m->kernel_stats, m, m->kernel_names + m->n_kernels - (gpu && cpu ? 2 : 1),
+                         gpu && cpu ? 2 : 1, (end - start) / m->core_clk.period_ps);
 }
 
 static void run_kernel(void *obj, const struct launch *l)

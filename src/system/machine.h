@@ -27,8 +27,11 @@ struct machine;
 struct machine *machine_new_checked(const struct config *cfg, bool check);
 struct machine *machine_new(const struct config *cfg);
 void machine_free(struct machine *m);
-/* Print a progress line on stderr while kernels run (for terminals). */
-void machine_set_progress(struct machine *m, bool on);
+/* Print a progress line on stderr while kernels run: the launch's kernel,
+ * CTAs finished of its total, cycles, thread instructions, simulated cycles
+ * per second; rewritten in place on a terminal (`tty`), else a line every
+ * 10 s and at each launch's end. It reads the machine, never changes it. */
+void machine_set_progress(struct machine *m, bool on, bool tty);
 struct launcher machine_launcher(struct machine *m);
 /* Whether a launch whose warps spin on loads with the memory system still
  * answering (sim.spin_cycles) is given up and reported (launcher_ops) rather
@@ -61,6 +64,26 @@ struct machine_summary {
     uint64_t tx_commits, tx_aborts, tx_abort[SM_TX_ABORT_N], tx_abort_bloom;
 };
 void machine_summary(struct machine *m, struct machine_summary *s);
+
+/* Keep every statistic of each launch (system/kernel_stats.h) from now on;
+ * off by default, as each launch then costs two walks over the statistics. */
+void machine_set_kernel_stats(struct machine *m, bool on);
+/* ... the launches so far, or NULL when not kept. */
+struct kernel_stats;
+const struct kernel_stats *machine_kernel_stats(const struct machine *m);
+
+/* Call fn every `every_cycles` core cycles (at multiples of it) while
+ * kernels run, with the machine's core cycle and the core cycles with a kernel
+ * running so far (the summary's `cycles` once the launch has ended); 0 turns
+ * it off. Sampling does not change what is simulated. */
+typedef void machine_sample_fn(void *arg, struct machine *m, uint64_t cycle,
+                               uint64_t kernel_cycles);
+void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn,
+                         void *arg);
+/* Memory operations issued and not completed (the engine's count). */
+uint64_t machine_outstanding(const struct machine *m);
+/* The machine's clock, in core cycles. */
+uint64_t machine_cycle(const struct machine *m);
 
 /* Cycles of each kernel launched so far, in order. */
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
