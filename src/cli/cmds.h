@@ -15,11 +15,11 @@ int cmd_stress(int argc, char **argv);
 int cmd_verify(int argc, char **argv);
 int cmd_chopin(int argc, char **argv);
 int cmd_cuda(int argc, char **argv);
+int cmd_stats(int argc, char **argv);
 
 /* The machine files shipped in configs/, one a line: the path and the file's
  * own description (its first comment line after "NAME - "). `gpucoh list
  * configs` and `gpucoh config list`. */
 void list_configs(void);
-int cmd_stats(int argc, char **argv);
 
 #endif
