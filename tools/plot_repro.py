@@ -21,6 +21,7 @@ import csv
 import math
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -64,7 +65,8 @@ def tick_labels(ax, labels):
 
 
 def finish(fig, ax, meta, missing, out_dir):
-    title = meta["title"]
+    # wrapped to the figure's width, so a long title is never cut off at its ends
+    title = textwrap.fill(meta["title"], width=int(fig.get_figwidth() * 9))
     if missing:
         title += f"\n({missing} value(s) missing: runs failed or not built)"
     ax.set_title(title, fontsize=12)
