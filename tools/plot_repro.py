@@ -21,6 +21,7 @@ import csv
 import math
 import os
 import sys
+import textwrap
 
 try:
     import matplotlib
@@ -34,6 +35,7 @@ except ImportError:
 
 HATCHES = ["", "//", "..", "xx", "\\\\", "oo", "--", "++"]
 MEAN_LABELS = ("HM", "GM", "mean")  # the group gpucoh writes for a set's mean
+DPI = 100  # the page shows a PNG at its own size: 100 pixels an inch, 10-point text
 
 
 def num(s):
@@ -48,11 +50,26 @@ def ordered(values):
     return seen
 
 
+def figure_size(bars):
+    """Inches for a chart of `bars` bar slots (or points): wide enough that the
+    bars keep their width, never so wide that the page shrinks it below the
+    text's size (the report shows a figure at up to 1150 pixels, 11.5 inches
+    at DPI), never below 8 inches, so labels stay readable on screen."""
+    return (min(max(8.0, 0.28 * bars + 3.0), 11.5), 4.8)
+
+
+def tick_labels(ax, labels):
+    """The x labels, turned when there are many, so none overlaps another."""
+    many = len(labels) > 12 or max((len(str(l)) for l in labels), default=0) * len(labels) > 90
+    ax.set_xticklabels(labels, rotation=40 if many else 0, ha="right" if many else "center")
+
+
 def finish(fig, ax, meta, missing, out_dir):
-    title = meta["title"]
+    # wrapped to the figure's width, so a long title is never cut off at its ends
+    title = textwrap.fill(meta["title"], width=int(fig.get_figwidth() * 9))
     if missing:
         title += f"\n({missing} value(s) missing: runs failed or not built)"
-    ax.set_title(title, fontsize=11)
+    ax.set_title(title, fontsize=12)
     ax.set_ylabel(meta["ylabel"])
     if meta["xlabel"]:
         ax.set_xlabel(meta["xlabel"])
@@ -62,7 +79,7 @@ def finish(fig, ax, meta, missing, out_dir):
     ax.set_axisbelow(True)
     fig.tight_layout()
     for ext in ("svg", "png"):
-        fig.savefig(os.path.join(out_dir, f"{meta['figure']}.{ext}"), dpi=110)
+        fig.savefig(os.path.join(out_dir, f"{meta['figure']}.{ext}"), dpi=DPI)
     plt.close(fig)
 
 
@@ -74,7 +91,7 @@ def bars(meta, rows, out_dir, stacked):
     paper = {(r["group"], r["series"]): num(r["paper"]) for r in rows if r["paper"]}
     colours = plt.get_cmap("tab10").colors
     width = 0.8 / max(len(series), 1)
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.55 * len(groups) * max(len(series), 2) / 2), 4.3))
+    fig, ax = plt.subplots(figsize=figure_size(len(groups) * max(len(series), 2)))
     missing = 0
     top = 0.0
     notes = []  # the paper's values, written out beside the legend
@@ -95,7 +112,7 @@ def bars(meta, rows, out_dir, stacked):
         # the mean's values written on the chart, so it reads at a glance in print
         if groups and groups[-1] in MEAN_LABELS and bottom[-1] > 0:
             ax.annotate(f"{bottom[-1]:.2f}", (xs[-1], bottom[-1]), textcoords="offset points",
-                        xytext=(0, 2), ha="center", va="bottom", fontsize=7, rotation=90)
+                        xytext=(0, 2), ha="center", va="bottom", fontsize=8, rotation=90)
         top = max([top] + bottom)
         for g_i, g in enumerate(groups):
             p = paper.get((g, s), math.nan)
@@ -104,7 +121,7 @@ def bars(meta, rows, out_dir, stacked):
                 notes.append(f"{s} {g}: {p:g}")
                 top = max(top, p)
     ax.set_xticks(range(len(groups)))
-    ax.set_xticklabels(groups)
+    tick_labels(ax, groups)
     ax.set_xlim(-0.6, len(groups) - 0.4)
     if len(groups) > 1:
         ax.axvline(len(groups) - 1.5, color="#999999", linewidth=0.6)  # apps | mean
@@ -114,11 +131,11 @@ def bars(meta, rows, out_dir, stacked):
                           label=k) for i, k in enumerate(stacks)]
     if paper:
         handles.append(Line2D([], [], marker="D", color="black", linestyle="", label="paper"))
-    ax.legend(handles=handles, fontsize=8, ncol=2 if stacked else 1, loc="upper left",
+    ax.legend(handles=handles, fontsize=9, ncol=2 if stacked else 1, loc="upper left",
               bbox_to_anchor=(1.01, 1.0), frameon=False)
     if notes:
         ax.annotate("the paper:\n" + "\n".join(notes), (1.02, 0.0), xycoords="axes fraction",
-                    va="bottom", ha="left", fontsize=8)
+                    va="bottom", ha="left", fontsize=9)
     ax.set_ylim(0, top * 1.12 if top > 0 else 1)
     finish(fig, ax, meta, missing, out_dir)
 
@@ -126,7 +143,7 @@ def bars(meta, rows, out_dir, stacked):
 def lines(meta, rows, out_dir):
     xs = ordered(r["group"] for r in rows)
     series = ordered(r["series"] for r in rows)
-    fig, ax = plt.subplots(figsize=(7.5, 4.3))
+    fig, ax = plt.subplots(figsize=figure_size(len(xs) * 2))
     missing = 0
     colours = plt.get_cmap("tab10").colors
     any_paper = False
@@ -142,13 +159,13 @@ def lines(meta, rows, out_dir):
                 any_paper = True
                 ax.plot(x_i, p, marker="D", color="black", markersize=7, zorder=4)
                 ax.annotate(f"paper {s} {p:g}", (x_i, p), textcoords="offset points",
-                            xytext=(6, 0), fontsize=7, va="center")
+                            xytext=(6, 0), fontsize=8, va="center")
     ax.set_xticks(range(len(xs)))
-    ax.set_xticklabels(xs)
+    tick_labels(ax, xs)
     handles, _ = ax.get_legend_handles_labels()
     if any_paper:
         handles.append(Line2D([], [], marker="D", color="black", linestyle="", label="paper"))
-    ax.legend(handles=handles, fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0),
+    ax.legend(handles=handles, fontsize=9, loc="upper left", bbox_to_anchor=(1.01, 1.0),
               frameon=False)
     finish(fig, ax, meta, missing, out_dir)
 
@@ -161,7 +178,7 @@ def main():
         figures = list(csv.DictReader(f))
     with open(os.path.join(out_dir, "plot-data.csv"), newline="") as f:
         data = list(csv.DictReader(f))
-    plt.rcParams.update({"font.size": 9, "svg.hashsalt": "gpucoh", "svg.fonttype": "none"})
+    plt.rcParams.update({"font.size": 10, "svg.hashsalt": "gpucoh", "svg.fonttype": "none"})
     for meta in figures:
         rows = [r for r in data if r["figure"] == meta["figure"]]
         if meta["kind"] == "lines":

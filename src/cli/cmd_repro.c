@@ -53,11 +53,14 @@ static void usage(FILE *out)
             "                      spec 002, Temporal Coherence; chopin is thesis Chapter 6,\n"
             "                      split-frame rendering, on the frames model)\n"
             "  all                 every reproduction that is built, each into DIR/NAME/, then\n"
-            "                      DIR/index.html (open it in a browser: claims, numbers and\n"
-            "                      plots) and DIR/README.md; prints the headline table: every\n"
+            "                      DIR/index.html (open it in a browser: provenance, a\n"
+            "                      scoreboard per paper, the headline table, then claims,\n"
+            "                      numbers and plots per paper under the papers' design\n"
+            "                      names; \"spec 00x\" linked to docs/papers.md's entry) and\n"
+            "                      DIR/README.md; prints the headline table: every\n"
             "                      paper's headline numbers (repro/headlines.csv) beside\n"
             "                      gpucoh's or `not built`, the direction, the effect ratio,\n"
-            "                      the size and the evidence for a miss (first in the page)\n"
+            "                      the size and the evidence for a miss\n"
             "  list                the reproductions, built or not\n"
             "  --size S            tiny (seconds: a smoke test), quick (2 minutes on 2 cores\n"
             "                      for tc: the README's demo), small (default; about 22 minutes\n"
@@ -202,7 +205,8 @@ static int run_one(struct repro *r, const char *out, const struct sweep_exec_opt
     return r->counts.failed ? EXIT_CHECK_FAILED : 0;
 }
 
-static int cmd_all(const char *out, const char *size, const struct sweep_exec_opts *eo, bool store)
+static int cmd_all(const char *out, const char *size, const struct sweep_exec_opts *eo, bool store,
+                   const char *command)
 {
     static char names[64][RP_NAME];
     unsigned n = list_repros(names, 64);
@@ -238,9 +242,16 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
                "checked; %s/report.txt\n",
                names[k], e[k].r->counts.total, e[k].r->counts.failed, held, failed, unknown, dir);
     }
-    char headlines[4200];
+    char headlines[4200], papers[4200], commit[160];
     snprintf(headlines, sizeof headlines, "%s/repro/headlines.csv", root());
-    int rc = repro_site(out, headlines, e, n, size, stdout);
+    snprintf(papers, sizeof papers, "%s/docs/papers.md", root());
+    repro_source_commit(root(), commit, sizeof commit);
+    struct repro_site_info info = {.headlines = headlines,
+                                   .papers = papers,
+                                   .size = size,
+                                   .command = command,
+                                   .commit = commit};
+    int rc = repro_site(out, &info, e, n, stdout);
     printf("\nfiles: %s/index.html (open it in a browser), %s/README.md\n", out, out);
     for (unsigned k = 0; k < n; k++) {
         repro_close(e[k].r);
@@ -322,8 +333,13 @@ int cmd_repro(int argc, char **argv)
         snprintf(out_buf, sizeof out_buf, "repro-%s-%s", which, size);
         out = out_buf;
     }
-    if (!strcmp(which, "all"))
-        return cmd_all(out, size, &eo, store);
+    if (!strcmp(which, "all")) {
+        char command[1024] = "gpucoh"; /* for the page's provenance */
+        size_t len = strlen(command);
+        for (int i = 0; i < argc && len < sizeof command; i++)
+            len += (size_t)snprintf(command + len, sizeof command - len, " %s", argv[i]);
+        return cmd_all(out, size, &eo, store, command);
+    }
     bool known = false;
     for (unsigned k = 0; k < n && !known; k++)
         known = !strcmp(names[k], which);

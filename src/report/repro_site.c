@@ -1,10 +1,15 @@
 /*
  * repro_site.c - the project's report over every reproduction (`gpucoh
- * repro all`): the distance to every paper's headline numbers
+ * repro all`): a scoreboard (per paper, the claims that hold and its first
+ * headline's direction and effect ratio), the provenance (version, commit,
+ * date, size, command; each reproduction's machine files), a warning when
+ * the size is a smoke test, the distance to every paper's headline numbers
  * (repro/headlines.csv), and per reproduction its claims, the paper's
- * numbers beside gpucoh's and its plots, as DIR/index.html (a page to open
- * in a browser; its script marks the page when every plot has loaded) and
- * DIR/README.md (the same tables as text).
+ * numbers beside gpucoh's (under the paper's design names) and its plots,
+ * as DIR/index.html (a page to open in a browser, with a bar to move
+ * between papers and every "spec 00x" linked to its entry of the
+ * bibliography, docs/papers.md, copied to its end; its script marks the
+ * page when every plot has loaded) and DIR/README.md (the same as text).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <ctype.h>
@@ -12,7 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "base/file.h"
 #include "base/log.h"
 #include "cli/common.h"
 #include "report/repro_site.h"
@@ -85,6 +92,9 @@ struct headline {
     char size[16];     /* the size its reproduction ran at ("" without a number) */
     char evidence[128]; /* an explain's ablation and its effect; a miss without one:
                            "unexplained"; else "—" */
+    /* the baseline and design as the paper names them ([designs]: NO-L1),
+     * where its reproduction resolves them; else as headlines.csv has them */
+    char baseline_shown[RP_NAME], design_shown[RP_NAME];
 };
 
 static const char *effect_css(const struct headline *x)
@@ -153,6 +163,120 @@ static void html_text(FILE *f, const char *s)
     }
 }
 
+/* One work of docs/papers.md: a row of its table, "| 002 | authors | title |
+ * venue | year | reproductions |". */
+struct bib_entry {
+    char spec[8], authors[256], title[512], venue[256], year[8];
+};
+
+struct bib {
+    struct bib_entry e[16];
+    unsigned n;
+};
+
+/* Read the bibliography's rows (a missing file leaves it empty: the page
+ * then links nothing and says so). */
+static void bib_load(struct bib *b, const char *path)
+{
+    b->n = 0;
+    char *text = file_read_text(path, NULL);
+    if (!text) {
+        warn("%s: cannot read the bibliography; \"spec 00x\" is not linked", path);
+        return;
+    }
+    for (char *line = strtok(text, "\n"); line && b->n < 16; line = strtok(NULL, "\n")) {
+        if (strncmp(line, "| 0", 3))
+            continue;
+        char *f[7];
+        unsigned k = 0;
+        for (char *c = line + 1; k < 7 && c && *c;) {
+            char *bar = strstr(c, " |");
+            if (bar)
+                *bar = 0;
+            while (*c == ' ')
+                c++;
+            f[k++] = c;
+            c = bar ? bar + 2 : NULL;
+        }
+        if (k < 5)
+            continue;
+        struct bib_entry *x = &b->e[b->n++];
+        snprintf(x->spec, sizeof x->spec, "%s", f[0]);
+        snprintf(x->authors, sizeof x->authors, "%s", f[1]);
+        snprintf(x->title, sizeof x->title, "%s", f[2]);
+        snprintf(x->venue, sizeof x->venue, "%s", f[3]);
+        snprintf(x->year, sizeof x->year, "%s", f[4]);
+    }
+    free(text);
+}
+
+/* The length of the spec number at s ("002", "004a") when the bibliography
+ * has it, else 0. */
+static size_t bib_spec_at(const struct bib *b, const char *s)
+{
+    size_t len = 0;
+    while (isalnum((unsigned char)s[len]))
+        len++;
+    for (unsigned i = 0; i < b->n; i++)
+        if (len && strlen(b->e[i].spec) == len && !strncmp(b->e[i].spec, s, len))
+            return len;
+    return 0;
+}
+
+/* Text for the page with every "spec 00x" the bibliography has linked to
+ * its entry (#spec-00x). */
+static void html_prose(FILE *f, const char *s, const struct bib *b)
+{
+    while (*s) {
+        size_t len = 0;
+        if (!strncmp(s, "spec ", 5) && (len = bib_spec_at(b, s + 5))) {
+            fprintf(f, "<a href=\"#spec-%.*s\">spec %.*s</a>", (int)len, s + 5, (int)len, s + 5);
+            s += 5 + len;
+            continue;
+        }
+        const char *end = strstr(s, "spec ");
+        size_t n = end ? (size_t)(end - s) : strlen(s);
+        if (!n)
+            n = 1; /* "spec " not followed by a known number */
+        char part[512];
+        while (n) {
+            size_t take = n < sizeof part - 1 ? n : sizeof part - 1;
+            memcpy(part, s, take);
+            part[take] = 0;
+            html_text(f, part);
+            s += take;
+            n -= take;
+        }
+    }
+}
+
+/* The machine files of a reproduction's main block, from configs/ on
+ * ("configs/tc-fermi.ini"), or "built-in default". */
+static void machine_files(const struct repro *r, char *buf, size_t n)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    const char *seen[16];
+    unsigned n_seen = 0;
+    for (unsigned i = 0; i < r->spec.n_runs && n_seen < 16; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        if (strcmp(run->block, r->d.block))
+            continue;
+        const char *file = run->config_file ? run->config_file : "built-in default";
+        const char *from = strstr(file, "configs/");
+        if (!from)
+            from = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+        bool dup = false;
+        for (unsigned k = 0; k < n_seen && !dup; k++)
+            dup = !strcmp(seen[k], from);
+        if (dup)
+            continue;
+        seen[n_seen++] = from;
+        if (len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", n_seen > 1 ? ", " : "", from);
+    }
+}
+
 /* Markdown table cells: no | or newline. */
 static void md_text(FILE *f, const char *s)
 {
@@ -176,8 +300,15 @@ static const char *page_head =
     ".effect-good{background:#d8f0d8} .effect-off{background:#fbe3b4} "
     ".effect-wrong{background:#f6d6d6}\n"
     ".notbuilt{color:#888} .plots{display:flex;flex-wrap:wrap;gap:1em}\n"
-    "figure{margin:0;width:100%;max-width:1150px} figure img{width:100%;border:1px solid #ddd}\n"
-    "figcaption{font-size:85%}\n"
+    "figure{margin:0 0 1.5em 0;max-width:100%} "
+    "figure img{max-width:100%;height:auto;border:1px solid #ddd}\n"
+    "figcaption{font-size:90%}\n"
+    "nav#papers-nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ccc;"
+    "padding:6px 0;z-index:1;font-size:90%} nav#papers-nav a{margin-right:0.8em}\n"
+    ".prevnext{font-size:85%;color:#555}\n"
+    ".warning{background:#fff3cd;border:2px solid #e0a800;padding:0.6em 1em;margin:1em 0}\n"
+    "#provenance td:first-child{font-weight:bold;white-space:nowrap}\n"
+    "h2,h3{scroll-margin-top:3em} a[href^=\"#spec-\"]{white-space:nowrap}\n"
     "</style></head>\n<body>\n";
 
 /* The page checks its own plots: every <img> loaded with a size, or the
@@ -195,15 +326,27 @@ static const char *page_script =
     "});\n"
     "</script>\n";
 
-static void html_repro(FILE *h, const struct repro_entry *e)
+/* One reproduction's section: its place among the others (previous, next,
+ * top), claims, the paper's numbers beside gpucoh's and its plots. */
+static void html_repro(FILE *h, const struct repro_entry *all, unsigned k, unsigned n,
+                       const struct bib *b)
 {
+    const struct repro_entry *e = &all[k];
     const struct repro *r = e->r;
     fprintf(h, "<h2 id=\"%s\">%s: ", r->d.name, r->d.name);
-    html_text(h, r->d.title);
-    fputs("</h2>\n", h);
+    html_prose(h, r->d.title, b);
+    fputs("</h2>\n<p class=\"prevnext\">", h);
+    if (k)
+        fprintf(h, "&larr; <a href=\"#%s\">%s</a> &middot; ", all[k - 1].r->d.name,
+                all[k - 1].r->d.name);
+    fputs("<a href=\"#scoreboard\">scoreboard</a>", h);
+    if (k + 1 < n)
+        fprintf(h, " &middot; <a href=\"#%s\">%s</a> &rarr;", all[k + 1].r->d.name,
+                all[k + 1].r->d.name);
+    fputs("</p>\n", h);
     if (r->d.about[0]) {
         fputs("<p>", h);
-        html_text(h, r->d.about);
+        html_prose(h, r->d.about, b);
         fputs("</p>\n", h);
     }
     if (!e->ran) {
@@ -212,11 +355,13 @@ static void html_repro(FILE *h, const struct repro_entry *e)
         fputs(". No numbers.</p>\n", h);
         return;
     }
+    char machines[512];
+    machine_files(r, machines, sizeof machines);
     fprintf(h,
-            "<p>Size %s; <a href=\"%s/report.txt\">full report</a>, "
-            "<a href=\"%s/results.csv\">results.csv</a>, <a href=\"%s/summary.csv\">summary.csv</a>"
-            "</p>\n",
-            r->size, r->d.name, r->d.name, r->d.name);
+            "<p>Size %s (numbers from size %s); machine: %s; <a href=\"%s/report.txt\">full "
+            "report</a>, <a href=\"%s/results.csv\">results.csv</a>, "
+            "<a href=\"%s/summary.csv\">summary.csv</a></p>\n",
+            r->size, repro_numbers_size(r), machines, r->d.name, r->d.name, r->d.name);
     if (r->d.n_claims) {
         fputs("<h3>Claims</h3>\n<table><tr><th>verdict</th><th>claim</th><th>the paper</th>"
               "<th>gpucoh's values</th></tr>\n",
@@ -230,7 +375,7 @@ static void html_repro(FILE *h, const struct repro_entry *e)
                     verdict_name(c->holds));
             html_text(h, r->d.claims[i].text);
             fputs("</td><td>", h);
-            html_text(h, r->d.claims[i].paper);
+            html_prose(h, r->d.claims[i].paper, b);
             fputs("</td><td>", h);
             html_text(h, c->detail);
             fputs("</td></tr>\n", h);
@@ -244,17 +389,21 @@ static void html_repro(FILE *h, const struct repro_entry *e)
               h);
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
-            fprintf(h,
-                    "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s %s over %s</td>"
-                    "<td class=\"num\">%.2f</td>",
-                    p->figure, p->set, p->app, p->design, p->pm->what, p->baseline, p->value);
+            fprintf(h, "<tr><td>%s</td><td>%s</td><td>%s</td><td>", p->figure, p->set, p->app);
+            html_text(h, repro_paper_name(r, p->design));
+            fprintf(h, " %s", p->pm->what);
+            if (p->baseline[0]) {
+                fputs(" over ", h);
+                html_text(h, repro_paper_name(r, p->baseline));
+            }
+            fprintf(h, "</td><td class=\"num\">%.2f</td>", p->value);
             if (isnan(p->ours))
                 fputs("<td class=\"num\">-</td><td>", h);
             else
                 fprintf(h, "<td class=\"num\">%.2f%s</td><td>", p->ours, p->wrong ? "!" : "");
             html_text(h, p->verdict);
             fputs("</td><td>", h);
-            html_text(h, p->note);
+            html_prose(h, p->note, b);
             fputs("</td></tr>\n", h);
         }
         fputs("</table>\n", h);
@@ -305,8 +454,9 @@ static void md_repro(FILE *m, const struct repro_entry *e)
               m);
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
-            fprintf(m, "| %s | %s | %s | %s %s over %s | %.2f | ", p->figure, p->set, p->app,
-                    p->design, p->pm->what, p->baseline, p->value);
+            fprintf(m, "| %s | %s | %s | %s %s%s%s | %.2f | ", p->figure, p->set, p->app,
+                    repro_paper_name(r, p->design), p->pm->what, p->baseline[0] ? " over " : "",
+                    p->baseline[0] ? repro_paper_name(r, p->baseline) : "", p->value);
             if (isnan(p->ours))
                 fputs("- | ", m);
             else
@@ -324,7 +474,8 @@ static void md_repro(FILE *m, const struct repro_entry *e)
 /* The headline table, first in both files: every row of headlines.csv, the
  * paper's number, gpucoh's, the direction, the effect ratio, the size and
  * the evidence for a miss; coloured by the effect's class in HTML. */
-static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigned nh)
+static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigned nh,
+                           const struct bib *b)
 {
     fprintf(hf,
             "<h2 id=\"headlines\">Headline table</h2>\n<p>Each seed paper's headline numbers "
@@ -345,13 +496,17 @@ static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigne
           mf);
     for (unsigned i = 0; i < nh; i++) {
         const struct headline *x = &h[i];
-        fprintf(hf,
-                "<tr class=\"%s\"><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td>"
-                "<td>%s</td><td>%s</td><td class=\"num\">%.2f</td>",
-                effect_css(x), x->paper, x->spec, x->figure, x->set, x->metric, x->baseline,
-                x->design, x->value);
+        fprintf(hf, "<tr class=\"%s\"><td>%s</td><td>", effect_css(x), x->paper);
+        char spec[32];
+        snprintf(spec, sizeof spec, "spec %s", x->spec);
+        html_prose(hf, spec, b);
+        fprintf(hf, "</td><td>%s</td><td>%s</td><td>%s</td><td>", x->figure, x->set, x->metric);
+        html_text(hf, x->baseline_shown);
+        fputs("</td><td>", hf);
+        html_text(hf, x->design_shown);
+        fprintf(hf, "</td><td class=\"num\">%.2f</td>", x->value);
         fprintf(mf, "| %s | %s | %s | %s | %s | %s | %s | %.2f | ", x->paper, x->spec, x->figure,
-                x->set, x->metric, x->baseline, x->design, x->value);
+                x->set, x->metric, x->baseline_shown, x->design_shown, x->value);
         if (isnan(x->ours)) {
             fputs("<td colspan=\"5\">", hf);
             html_text(hf, x->why);
@@ -372,7 +527,7 @@ static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigne
             md_text(mf, x->evidence);
             fputs(" | ", mf);
         }
-        html_text(hf, x->note);
+        html_prose(hf, x->note, b);
         fputs("</td></tr>\n", hf);
         md_text(mf, x->note);
         fputs(" |\n", mf);
@@ -380,9 +535,174 @@ static void headline_table(FILE *hf, FILE *mf, const struct headline *h, unsigne
     fputs("</table>\n", hf);
 }
 
-int repro_site(const char *out_dir, const char *headlines_path, struct repro_entry *e, unsigned n,
-               const char *size, FILE *out)
+/* Per paper (each reproduction, in order): the claims that hold of those
+ * declared, the headlines in the paper's direction of those with a number,
+ * and its first headline with a number (the paper's main result): what it
+ * compares, the paper's value and gpucoh's, the direction and the effect
+ * ratio, coloured as in the headline table. */
+static void scoreboard(FILE *hf, FILE *mf, const struct repro_entry *e, unsigned n,
+                       const struct headline *h, unsigned nh, const struct bib *b)
 {
+    fputs("<h2 id=\"scoreboard\">Scoreboard</h2>\n<p>Per paper: its claims that hold, its "
+          "headline numbers (repro/headlines.csv) that gpucoh shows in the paper's direction, "
+          "and its first headline with gpucoh's value, direction and effect ratio (coloured as "
+          "in the <a href=\"#headlines\">headline table</a>).</p>\n"
+          "<table id=\"scoreboard-table\"><tr><th>reproduction</th><th>paper</th><th>size</th>"
+          "<th>claims holding</th><th>headlines in the paper's direction</th>"
+          "<th>first headline</th><th>paper</th><th>gpucoh</th><th>direction</th>"
+          "<th>effect ratio</th></tr>\n",
+          hf);
+    fputs("\n## Scoreboard\n\n| reproduction | paper | size | claims holding | headlines in the "
+          "paper's direction | first headline | paper | gpucoh | direction | effect ratio |\n"
+          "|---|---|---|---|---|---|---:|---:|---|---:|\n",
+          mf);
+    for (unsigned k = 0; k < n; k++) {
+        const struct repro *r = e[k].r;
+        fprintf(hf, "<tr><td><a href=\"#%s\">%s</a></td><td>", r->d.name, r->d.name);
+        html_prose(hf, r->d.title, b);
+        fputs("</td>", hf);
+        fprintf(mf, "| %s | ", r->d.name);
+        md_text(mf, r->d.title);
+        fputs(" | ", mf);
+        if (!e[k].ran) {
+            fputs("<td colspan=\"8\" class=\"notbuilt\">not built: ", hf);
+            html_text(hf, e[k].why);
+            fputs("</td></tr>\n", hf);
+            fputs("not built: ", mf);
+            md_text(mf, e[k].why);
+            fputs(" | | | | | | | |\n", mf);
+            continue;
+        }
+        unsigned held = 0, known = 0;
+        for (unsigned i = 0; i < r->d.n_claims; i++) {
+            held += r->claims[i].holds > 0;
+            known += r->claims[i].holds >= 0;
+        }
+        unsigned with = 0, right = 0;
+        const struct headline *first = NULL;
+        for (unsigned i = 0; i < nh; i++) {
+            if (!r->d.paper_key[0] || strcasecmp(h[i].paper, r->d.paper_key) || isnan(h[i].ours))
+                continue;
+            with++;
+            right += h[i].effect.direction > 0;
+            if (!first)
+                first = &h[i];
+        }
+        char claims[64], heads[64];
+        snprintf(claims, sizeof claims, "%u of %u%s", held, r->d.n_claims,
+                 known < r->d.n_claims ? " (some cannot be checked)" : "");
+        if (with)
+            snprintf(heads, sizeof heads, "%u of %u", right, with);
+        else
+            snprintf(heads, sizeof heads, "%s",
+                     r->d.paper_key[0] ? "none with a number" : "— (not a paper)");
+        fprintf(hf, "<td>%s</td><td class=\"num\">%s</td><td class=\"num\">%s</td>",
+                repro_numbers_size(r), claims, heads);
+        fprintf(mf, "%s | %s | %s | ", repro_numbers_size(r), claims, heads);
+        if (!first) {
+            fputs("<td colspan=\"5\">—</td></tr>\n", hf);
+            fputs("— | | | | |\n", mf);
+            continue;
+        }
+        char effect[16];
+        effect_ratio_text(effect, sizeof effect, &first->effect);
+        fprintf(hf, "<td>%s %s: ", first->figure, first->metric);
+        html_text(hf, first->design_shown);
+        fputs(" over ", hf);
+        html_text(hf, first->baseline_shown);
+        fprintf(hf,
+                "</td><td class=\"num\">%.2f</td><td class=\"num %s\">%.2f</td>"
+                "<td class=\"%s\">%s</td><td class=\"num %s\">%s</td></tr>\n",
+                first->value, effect_css(first), first->ours, effect_css(first),
+                effect_direction_text(&first->effect), effect_css(first), effect);
+        fprintf(mf, "%s %s: %s over %s | %.2f | %.2f | %s | %s |\n", first->figure, first->metric,
+                first->design_shown, first->baseline_shown, first->value, first->ours,
+                effect_direction_text(&first->effect), effect);
+    }
+    fputs("</table>\n", hf);
+}
+
+/* Where the page's numbers come from: the gpucoh version and source
+ * commit, the date, the size, the command; each reproduction's machine
+ * files are in its section. At a smoke-test size (tiny, quick) a warning
+ * says what these numbers are not. */
+static void provenance(FILE *hf, FILE *mf, const struct repro_site_info *info)
+{
+    char date[64];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+    bool smoke = !strcmp(info->size, "tiny") || !strcmp(info->size, "quick");
+    if (smoke) {
+        fprintf(hf,
+                "<div class=\"warning\" id=\"size-warning\"><strong>Size %s is a smoke "
+                "test.</strong> Its inputs are cut down until every run takes seconds: the "
+                "numbers show that everything runs and is wired up, not what the papers "
+                "measured. Claims and effect ratios at this size are no evidence for or "
+                "against a paper; read the stored results of the larger sizes "
+                "(repro/NAME/results/small/, paper/) for that.</div>\n",
+                info->size);
+        fprintf(mf,
+                "\n> **Size %s is a smoke test.** Its inputs are cut down until every run takes "
+                "seconds: the numbers show that everything runs, not what the papers measured; "
+                "read repro/NAME/results/small/ or paper/ for that.\n",
+                info->size);
+    }
+    fputs("<table id=\"provenance\"><tr><th colspan=\"2\">Provenance</th></tr>\n", hf);
+    fputs("\n## Provenance\n\n", mf);
+    const char *rows[][2] = {
+        {"gpucoh", "version " GPUCOH_VERSION},
+        {"commit", info->commit},
+        {"date", date},
+        {"size", info->size},
+        {"command", info->command},
+        {"machine", "each reproduction's machine files are named in its section (its sweep's "
+                    "config lines)"},
+    };
+    for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        fprintf(hf, "<tr><td>%s</td><td>", rows[i][0]);
+        if (!strcmp(rows[i][0], "command"))
+            fputs("<code>", hf);
+        html_text(hf, rows[i][1]);
+        fputs(!strcmp(rows[i][0], "command") ? "</code></td></tr>\n" : "</td></tr>\n", hf);
+        fprintf(mf, "- %s: ", rows[i][0]);
+        md_text(mf, rows[i][1]);
+        fputc('\n', mf);
+    }
+    fputs("</table>\n", hf);
+}
+
+/* The bibliography (docs/papers.md), each entry the target of the page's
+ * "spec 00x" links. */
+static void bibliography(FILE *hf, FILE *mf, const struct bib *b, const char *path)
+{
+    fputs("<h2 id=\"papers\">The papers</h2>\n<p>Each spec number is a paper's (from ", hf);
+    html_text(hf, path);
+    fputs(").</p>\n<table><tr><th>spec</th><th>authors</th><th>title</th><th>venue</th>"
+          "<th>year</th></tr>\n",
+          hf);
+    fputs("\n## The papers\n\n| spec | authors | title | venue | year |\n|---|---|---|---|---|\n",
+          mf);
+    for (unsigned i = 0; i < b->n; i++) {
+        const struct bib_entry *x = &b->e[i];
+        fprintf(hf, "<tr id=\"spec-%s\"><td>%s</td><td>", x->spec, x->spec);
+        html_text(hf, x->authors);
+        fputs("</td><td>", hf);
+        html_text(hf, x->title);
+        fputs("</td><td>", hf);
+        html_text(hf, x->venue);
+        fprintf(hf, "</td><td>%s</td></tr>\n", x->year);
+        fprintf(mf, "| %s | %s | %s | %s | %s |\n", x->spec, x->authors, x->title, x->venue,
+                x->year);
+    }
+    fputs("</table>\n", hf);
+}
+
+int repro_site(const char *out_dir, const struct repro_site_info *info, struct repro_entry *e,
+               unsigned n, FILE *out)
+{
+    const char *headlines_path = info->headlines, *size = info->size;
+    static struct bib bib;
+    bib_load(&bib, info->papers);
     static struct headline h[256];
     struct headlines hs = {h, 0, 256};
     char err[1024];
@@ -394,6 +714,10 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
         struct headline *x = &h[i];
         x->ours = NAN;
         x->effect = effect_of(x->value, NAN, 1);
+        /* as headlines.csv has them, until a reproduction resolves them (memcpy:
+         * the arrays are the same size; gcc's -Wrestrict misreads snprintf here) */
+        memcpy(x->baseline_shown, x->baseline, sizeof x->baseline_shown);
+        memcpy(x->design_shown, x->design, sizeof x->design_shown);
         snprintf(x->why, sizeof x->why, "not built");
         for (unsigned k = 0; k < n; k++) {
             if (strcasecmp(e[k].r->d.paper_key, x->paper))
@@ -403,6 +727,14 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
                 break;
             }
             x->why[0] = 0;
+            const char *hb = headline_design(e[k].r, x->baseline),
+                       *hd = headline_design(e[k].r, x->design);
+            if (hb)
+                snprintf(x->baseline_shown, sizeof x->baseline_shown, "%s",
+                         repro_paper_name(e[k].r, hb));
+            if (hd)
+                snprintf(x->design_shown, sizeof x->design_shown, "%s",
+                         repro_paper_name(e[k].r, hd));
             x->ours = headline_value(e[k].r, x->set, x->metric, x->baseline, x->design, x->why,
                                      sizeof x->why);
             const struct rp_paper_metric *pm = repro_paper_metric(x->metric);
@@ -443,9 +775,17 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     size_t hl = 0, ml = 0;
     FILE *hf = open_memstream(&html, &hl), *mf = open_memstream(&md, &ml);
     fputs(page_head, hf);
+    fputs("<nav id=\"papers-nav\"><a href=\"#scoreboard\">scoreboard</a>"
+          "<a href=\"#headlines\">headlines</a>",
+          hf);
+    for (unsigned k = 0; k < n; k++)
+        fprintf(hf, "<a href=\"#%s\">%s</a>", e[k].r->d.name, e[k].r->d.name);
+    fputs("<a href=\"#papers\">papers</a></nav>\n", hf);
     fprintf(hf, "<h1>gpucoh: every reproduction at size %s</h1>\n", size);
     fprintf(mf, "# gpucoh: every reproduction at size %s\n", size);
-    headline_table(hf, mf, h, nh);
+    provenance(hf, mf, info);
+    scoreboard(hf, mf, e, n, h, nh, &bib);
+    headline_table(hf, mf, h, nh, &bib);
     fputs("<h2>The reproductions</h2>\n<p>Each reproduction is a folder of data, "
           "<code>repro/&lt;name&gt;/</code> "
           "(docs/repro.md); these are its claims, the paper's numbers beside gpucoh's, and its "
@@ -454,16 +794,17 @@ int repro_site(const char *out_dir, const char *headlines_path, struct repro_ent
     fputs("\n## The reproductions\n\n", mf);
     for (unsigned k = 0; k < n; k++) {
         fprintf(hf, "<li><a href=\"#%s\">%s</a>: ", e[k].r->d.name, e[k].r->d.name);
-        html_text(hf, e[k].r->d.title);
+        html_prose(hf, e[k].r->d.title, &bib);
         fprintf(hf, "%s</li>\n", e[k].ran ? "" : " <span class=\"notbuilt\">(not built)</span>");
         fprintf(mf, "- %s: %s%s\n", e[k].r->d.name, e[k].r->d.title,
                 e[k].ran ? "" : " (not built)");
     }
     fputs("</ul>\n", hf);
     for (unsigned k = 0; k < n; k++) {
-        html_repro(hf, &e[k]);
+        html_repro(hf, e, k, n, &bib);
         md_repro(mf, &e[k]);
     }
+    bibliography(hf, mf, &bib, info->papers);
     fputs(page_script, hf);
     fputs("</body></html>\n", hf);
     fclose(hf);

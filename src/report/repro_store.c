@@ -30,7 +30,7 @@ static const char *const stored_files[] = {"report.txt", "summary.csv", "figures
 /* The source tree's commit, with "-dirty" when a tracked file other than
  * stored results differs from it (storing one result must not mark the
  * next one dirty); "unknown (not a git checkout)" without git. */
-static void source_commit(const char *root, char *buf, size_t n)
+void repro_source_commit(const char *root, char *buf, size_t n)
 {
     char cmd[4400], line[128] = "";
     snprintf(cmd, sizeof cmd, "git -C '%s' rev-parse --short=12 HEAD 2>/dev/null", root);
@@ -96,7 +96,7 @@ int repro_store(const struct repro *r, const char *root, const struct repro_stor
     }
     if (!rc) {
         char commit[160], date[64];
-        source_commit(root, commit, sizeof commit);
+        repro_source_commit(root, commit, sizeof commit);
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
         long cores = sysconf(_SC_NPROCESSORS_ONLN);

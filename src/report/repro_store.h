@@ -23,4 +23,9 @@ struct repro_store_info {
 int repro_store(const struct repro *r, const char *root, const struct repro_store_info *info,
                 char *dest, size_t dest_len, char *err, size_t errlen);
 
+/* The source tree's git commit (12 hex digits), "-dirty" when a tracked file
+ * other than stored results (repro/NAME/results/) differs from it; "unknown (not a git
+ * checkout)" without git. For provenance: stored results and the report. */
+void repro_source_commit(const char *root, char *buf, size_t n);
+
 #endif

@@ -253,10 +253,14 @@ static double paper_mark(const struct repro *r, const struct rp_figure *f, const
     return NAN;
 }
 
+/* A plotted value. A series that is a design is written under the paper's
+ * name for it ([designs]: NO-L1, not nol1), so legends read as the paper's. */
 static void plot_row(struct repro *r, const struct rp_figure *f, const char *group,
                      const char *series, const char *stack, double v, double paper)
 {
-    fprintf(r->plot, "%s,%s,%s,%s,", f->id, group, series, stack);
+    fprintf(r->plot, "%s,%s,", f->id, group);
+    sweep_csv_field(r->plot, repro_paper_name(r, series));
+    fprintf(r->plot, ",%s,", stack);
     if (!isnan(v))
         fprintf(r->plot, "%.6g", v);
     fputc(',', r->plot);
@@ -956,6 +960,17 @@ static int summary(struct repro *r)
     return write_out(r, "summary.csv", text);
 }
 
+/* The size a figure's numbers come from: its block's runs' (a frames block
+ * says "frame"), for its plot title. */
+static const char *figure_size(const struct repro *r, const struct rp_figure *f)
+{
+    const char *block = f->block[0] ? f->block : r->d.block;
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, block))
+            return r->spec.runs[i].size;
+    return r->size;
+}
+
 static int figures_csv(struct repro *r)
 {
     char *text = NULL;
@@ -983,7 +998,10 @@ static int figures_csv(struct repro *r)
         fputc(',', f);
         sweep_csv_field(f, kinds[x->kind]);
         fputc(',', f);
-        sweep_csv_field(f, x->plot_title[0] ? x->plot_title : x->title);
+        char title[300]; /* every plot says the size its numbers come from */
+        snprintf(title, sizeof title, "%s [size %s]", x->plot_title[0] ? x->plot_title : x->title,
+                 figure_size(r, x));
+        sweep_csv_field(f, title);
         fputc(',', f);
         sweep_csv_field(f, ylabel);
         fputc(',', f);

@@ -106,6 +106,49 @@ sed -n '/id="headline-table"/,/<\/table>/p' "$tmp/all/index.html" | grep -c '<tr
 grep -q '<tr class="effect-good">' "$tmp/all/index.html" && grep -q '<tr class="effect-wrong">' "$tmp/all/index.html" ||
     fail "index.html: no coloured headline rows"
 grep -q '^## Headline table' "$tmp/all/README.md" || fail "README.md has no headline table"
+# the page opens with the provenance (version, commit, date, size, command), the
+# warning that tiny is a smoke test and the scoreboard, before the headline table
+page=$tmp/all/index.html
+grep -qE '<tr><td>gpucoh</td><td>version [0-9]+\.[0-9]+' "$page" || fail "provenance: no version"
+grep -qE '<tr><td>commit</td><td>([0-9a-f]{12}(-dirty)?|unknown \(not a git checkout\))</td>' "$page" ||
+    fail "provenance: no commit"
+grep -qE '<tr><td>date</td><td>20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z</td>' "$page" || fail "provenance: no date"
+grep -q '<tr><td>size</td><td>tiny</td>' "$page" || fail "provenance: no size"
+grep -qF "<tr><td>command</td><td><code>gpucoh repro all --size tiny -j 2 --out $tmp/all</code>" "$page" ||
+    fail "provenance: no command"
+grep -q 'id="size-warning"><strong>Size tiny is a smoke test.</strong>' "$page" || fail "no smoke-test warning"
+for x in 'id="provenance"' 'id="size-warning"' 'id="scoreboard-table"'; do
+    [ "$(at "$x" "$page")" -lt "$(at 'id="headline-table"' "$page")" ] || fail "$x is not before the headline table"
+done
+# the scoreboard: a row per reproduction; tc's counts its claims and its 12
+# headlines, and shows its first (TC-Weak over NO-L1, 1.85) under the paper's names
+sed -n '/id="scoreboard-table"/,/<\/table>/p' "$page" >"$tmp/score"
+nr=$(ls -d "$tmp"/root/repro/*/ | wc -l)
+[ "$(grep -c '^<tr><td><a href="#' "$tmp/score")" -eq "$nr" ] || fail "scoreboard: not $nr rows: $(cat "$tmp/score")"
+nc=$(grep -c '^\[claim ' "$root/repro/tc/report.ini")
+grep -qE "^<tr><td><a href=\"#tc\">tc</a></td><td><a href=\"#spec-002\">spec 002</a> .*</td><td>tiny</td><td class=\"num\">[0-9]+ of $nc</td><td class=\"num\">[0-9]+ of 12</td><td>Fig7a speedup_hm: TC-Weak over NO-L1</td><td class=\"num\">1\.85</td><td class=\"num effect-[a-z]+\">[0-9]+\.[0-9]{2}</td><td class=\"effect-[a-z]+\">(✓|✗)</td><td class=\"num effect-[a-z]+\">-?[0-9]+\.[0-9]{2}</td></tr>$" "$tmp/score" ||
+    fail "scoreboard: tc row: $(grep '#tc"' "$tmp/score")"
+grep -q '<tr><td><a href="#zz-unbuilt">zz-unbuilt</a></td>.*not built: needs protocol zz-none' "$tmp/score" ||
+    fail "scoreboard: the unbuilt reproduction"
+grep -q '^## Scoreboard' "$tmp/all/README.md" && grep -q '^## Provenance' "$tmp/all/README.md" ||
+    fail "README.md has no scoreboard or provenance"
+# every "spec 00x" links to the bibliography's entry (docs/papers.md), which the page ends with
+grep -q '<tr id="spec-004b"><td>004b</td><td>Xiaowei Ren</td>' "$page" || fail "no bibliography entry for spec 004b"
+grep -q '<td>HMG</td><td><a href="#spec-004b">spec 004b</a></td>' "$page" || fail "headline spec not linked"
+grep -o 'spec 00[0-9][ab]\?' "$page" | wc -l >"$tmp/nspec"
+[ "$(grep -o '>spec 00[0-9][ab]\?</a>' "$page" | wc -l)" -eq "$(cat "$tmp/nspec")" ] ||
+    fail "a \"spec 00x\" in the page is not linked: $(grep -o '.\{20\}[^>]spec 00[0-9][ab]\?' "$page" | head -3)"
+# the papers' design names in the tables and legends, the size in every plot title
+grep -q '<td>TC-Weak speedup over NO-L1</td>' "$page" || fail "tc's table does not use the paper's design names"
+grep -q '^fig7a,bh,TC-Weak,,' "$tmp/all/tc/plot-data.csv" || fail "tc's legend is not the paper's names"
+for f in "$tmp"/all/*/figures.csv; do
+    tail -n +2 "$f" | grep -vE '\[size (tiny|frame)\]"?,' | grep . && fail "$f: a plot title without its size"
+done
+# navigation: a bar of links to every reproduction, and each one links its neighbours
+grep -q '<nav id="papers-nav"><a href="#scoreboard">scoreboard</a><a href="#headlines">headlines</a><a href="#chopin">chopin</a>' "$page" ||
+    fail "no navigation bar"
+grep -q '<p class="prevnext">&larr; <a href="#chopin">chopin</a> &middot; <a href="#scoreboard">scoreboard</a> &middot; <a href="#hmg">hmg</a> &rarr;</p>' "$page" ||
+    fail "getm's section does not link its neighbours"
 # summary.csv: every number of paper.csv with gpucoh's, the effect ratio and the direction
 grep -q '^figure,set,app,metric,baseline,design,paper,gpucoh,effect_ratio,direction$' "$tmp/all/tc/summary.csv" ||
     fail "tc/summary.csv has no effect table: $(cat "$tmp/all/tc/summary.csv")"
