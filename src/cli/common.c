@@ -46,7 +46,7 @@ static int take_set(void *ctx, const char *name, const char *value, char *err, s
 static int take_protocol(void *ctx, const char *name, const char *value, char *err,
                          size_t errlen)
 {
-    static char buf[SIM_MAX_SETS][96];
+    static char buf[SIM_MAX_SETS][CFG_STR_MAX + 32];
     struct sim_opts *o = ctx;
     if (!*value || strlen(value) >= CFG_STR_MAX) {
         snprintf(err, errlen, "%s: '%s' is not a protocol name (gpucoh list protocols)", name,

@@ -1126,7 +1126,7 @@ EXPORT cudaError_t cudaGetDeviceProperties(void *prop, int dev)
     struct device_limits d = limits();
     uint8_t *p = prop;
     memset(p, 0, PROP_BYTES);
-    snprintf((char *)p + PROP_NAME, 256, "gpucoh %s (simulated, %d SMs)",
+    snprintf((char *)p + PROP_NAME, 256, "gpucoh %.64s (simulated, %d SMs)",
              rt.s.cfg.coherence.protocol, d.sms);
     put_size(p, PROP_TOTAL_GLOBAL_MEM, (size_t)4 << 30);
     put_size(p, PROP_SHARED_MEM_PER_BLOCK, 48 << 10);

@@ -23,7 +23,9 @@ enum cfg_kind { CFG_KIND_U32, CFG_KIND_U64, CFG_KIND_F64, CFG_KIND_BOOL, CFG_KIN
  * stored as CFG_AUTO, for a limit the simulator scales to the work. */
 #define CFG_AUTO UINT64_MAX
 
-#define CFG_STR_MAX 64 /* CFG_KIND_STR fields are char[CFG_STR_MAX] */
+/* CFG_KIND_STR fields are char[CFG_STR_MAX]; some are file paths (fcs.table), which
+ * must fit wherever a checkout or a temporary folder lives */
+#define CFG_STR_MAX 256
 
 struct cfg_opt {
     const char *name;            /* "section.key" */
