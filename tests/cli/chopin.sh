@@ -93,6 +93,14 @@ for f in "$root"/*; do [ "$(basename "$f")" = repro ] || ln -s "$f" "$tmp/root/"
 mkdir -p "$tmp/root/repro" && cp -r "$root/repro/chopin" "$tmp/root/repro/"
 sed -i 's/^workloads games$/workloads wolf/' "$tmp/root/repro/chopin/chopin.sweep"
 sed -i '/,grid,/d' "$tmp/root/repro/chopin/paper.csv"
+# ... and the [explain] sections that name a grid row of it
+python3 - "$tmp/root/repro/chopin/report.ini" <<'PY'
+import re, sys
+text = open(sys.argv[1]).read()
+parts = re.split(r'(?m)^(?=\[)', text)
+keep = [p for p in parts if not (p.startswith('[explain ') and re.search(r'(?m)^row = .*,grid,', p))]
+open(sys.argv[1], 'w').write(''.join(keep))
+PY
 GPUCOH_ROOT=$tmp/root "$bin" chopin repro --out "$tmp/rep" >"$tmp/out" 2>"$tmp/log" \
     || fail "chopin repro exited $?: $(tail -3 "$tmp/log")"
 grep -q "^122 runs (122 run now, 0 from before, 0 failed)" "$tmp/out" || fail "repro runs: $(head -3 "$tmp/out")"

@@ -16,7 +16,7 @@ protocols=all
 "$bin" compare --workloads all --protocols $protocols --size tiny --set rcc.livelock_cycles=100 \
     --csv "$tmp/all.csv" >"$tmp/all.out" 2>&1 ||
     fail "$(grep -E 'WRONG|error|fault' -A2 "$tmp/all.out" | head -20)"
-[ "$(grep -c ',ok,' "$tmp/all.csv")" -eq "$(($(wc -l <"$tmp/all.csv") - 1))" ] || fail "a check failed"
+[ "$(grep -c ',ok,' "$tmp/all.csv")" -eq "$(($(grep -vc '^hmean,' "$tmp/all.csv") - 1))" ] || fail "a check failed"
 caught=0
 for seed in 1 2 3 4; do
     "$bin" run --workload mp --variant nofence --size tiny --protocol rc --input-seed $seed \
