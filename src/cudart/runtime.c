@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/log.h"
 #include "cli/common.h"
 #include "cudart/fatbin.h"
@@ -116,22 +117,6 @@ static struct {
     unsigned n_config;
     bool registering_ptx;              /* the fat binary registered last carries PTX */
 } rt;
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n ? n : 1);
-    if (!p)
-        panic("out of memory");
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        panic("out of memory");
-    return d;
-}
 
 #define GROW(arr, n) ((arr) = realloc((arr), ((n) + 1) * sizeof *(arr)), (arr) ? (void)0 : panic("out of memory"))
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/log.h"
 #include "host/launcher.h"
 #include "ptx/ptx.h"
@@ -54,14 +55,6 @@ struct host {
     struct launch waiting[2];  /* launches that start with the next one (host_launch_on) */
     unsigned n_waiting;
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n);
-    if (!p)
-        panic("out of memory");
-    return p;
-}
 
 struct host *host_new(struct launcher l)
 {

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/alloc.h"
 #include "base/file.h"
 #include "base/log.h"
 #include "base/rng.h"
@@ -44,30 +45,6 @@ static bool type_is_float(enum lspec_type t)
 static bool type_is_signed(enum lspec_type t)
 {
     return t == LSPEC_S8 || t == LSPEC_S16 || t == LSPEC_S32 || t == LSPEC_S64;
-}
-
-static void *xcalloc(size_t n, size_t sz)
-{
-    void *p = calloc(n ? n : 1, sz ? sz : 1);
-    if (!p)
-        panic("out of memory");
-    return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-    p = realloc(p, n ? n : 1);
-    if (!p)
-        panic("out of memory");
-    return p;
-}
-
-static char *xstrdup(const char *s)
-{
-    char *d = strdup(s);
-    if (!d)
-        panic("out of memory");
-    return d;
 }
 
 /* Largest buffer a spec may declare: the host keeps two copies of each. */

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/alloc.h"
 #include "base/log.h"
 
 /* Slots are carved from blocks of this many; a slot's event array starts at
@@ -49,14 +50,6 @@ tick_t clock_period_ps(double mhz)
 static void eng_dump_hook(void *obj, FILE *out)
 {
     eng_dump_all(obj, out);
-}
-
-static void *xmalloc(size_t n)
-{
-    void *p = malloc(n);
-    if (!p)
-        panic("out of memory");
-    return p;
 }
 
 void eng_init(struct eng *e)
