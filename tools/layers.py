@@ -157,9 +157,10 @@ def write_doc(path, edges, verdicts, layer, comps):
            "",
            "Drawn by `tools/layers.py --write docs/layers.md` from the sources and the layering in",
            "[design.md](design.md#layers); `cli/layers` fails when this page is out of date or an include",
-           "breaks the layering. Folders are drawn bottom-up; an arrow is an include (the number of",
-           "includes beside it). Dashed red arrows run up or across the layering: each is on the",
-           "allow-list, with its reason below.",
+           "breaks the layering. Folders are drawn bottom-up; an arrow means some file of one folder",
+           "includes a header of the other (counts are left out, so that the page changes only when",
+           "the folders' dependencies do). Dashed red arrows run up or across the layering: each is on",
+           "the allow-list, with its reason below.",
            "",
            "```mermaid",
            "flowchart BT"]
@@ -169,7 +170,7 @@ def write_doc(path, edges, verdicts, layer, comps):
     for i, ((a, b), sites) in enumerate(sorted(edges.items())):
         kind = verdicts[(a, b)][0]
         arrow = "-.->" if kind != "down" else "-->"
-        out.append(f"    {mermaid_id(a)} {arrow}|{len(sites)}| {mermaid_id(b)}")
+        out.append(f"    {mermaid_id(a)} {arrow} {mermaid_id(b)}")
         if kind != "down":
             red.append(str(i))
     if red:
