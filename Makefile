@@ -13,6 +13,7 @@
 #                in docs/verify.md regenerated (tools/verify-table.sh)
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
 #   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
+#   make fuzz-long  each harness until it has had an hour of CPU (resumable)
 #   make validate  gpucoh's side of the GPGPU-Sim comparison (VALIDATE_SIZE, default
 #                tiny; docs/validation.md) into results/validate-SIZE
 #   make validation-hosts  the validation host programs (needs nvcc; build/validation-hosts)
@@ -31,7 +32,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
 .PHONY: all deps fuzz-deps long-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx \
-	cuda-examples fuzz validate validation-hosts protocol-docs clean
+	cuda-examples fuzz fuzz-long validate validation-hosts protocol-docs clean
 
 all: build
 
@@ -83,6 +84,13 @@ fuzz-build: deps fuzz-deps
 
 fuzz: fuzz-build
 	tools/fuzz.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# An hour of CPU per harness, counted in $(FUZZ)/fuzz-ledger.tsv: resumable,
+# each call runs for at most FUZZ_BLOCK_SECONDS of wall time (fuzz/README.md).
+FUZZ_BLOCK_SECONDS ?= 86400
+fuzz-long: fuzz-build
+	FUZZ_CPU_BUDGET=3600 tools/fuzz.sh $(FUZZ) $(FUZZ_BLOCK_SECONDS) $(FUZZ_TARGETS)
+	tools/fuzz.sh --ledger $(FUZZ)
 
 # One table (bench/table.sh, bench/README.md); the other bench-* programs
 # (kernels, oracle, order) run on their own.

@@ -2,6 +2,8 @@
 # fuzz.sh - run every libFuzzer harness (fuzz/*.c) for a while: `make fuzz`.
 #
 # usage: tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]
+#        FUZZ_CPU_BUDGET=3600 tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]
+#        tools/fuzz.sh --ledger BUILD_DIR
 #
 # Each target starts from a seed corpus of the repository's own inputs and
 # from what earlier runs found (BUILD_DIR/corpus/TARGET, kept between runs),
@@ -12,12 +14,51 @@
 # tests/fuzz/TARGET/ once fixed, where the ordinary build replays it. Prints
 # per target: executions, executions per second, coverage (libFuzzer's "cov"
 # edges and "ft" features) and corpus size.
+#
+# Every run appends a line to BUILD_DIR/fuzz-ledger.tsv: the CPU seconds the
+# harness used (user + system, read from /proc, so a run on a loaded machine
+# counts what it got, not the wall time it waited), wall seconds, executions,
+# coverage and findings. With FUZZ_CPU_BUDGET=N a target runs until the
+# ledger's CPU seconds for it reach N (interrupted then, as libFuzzer's own
+# SIGINT handling allows: final statistics printed, exit 72), SECONDS capping
+# this block's wall time: rerunning resumes where the ledger stands, from the
+# corpus grown so far (`make fuzz-long`). Creating BUILD_DIR/fuzz.stop ends
+# a block early, the running harness's CPU time recorded. `--ledger` prints
+# each target's totals.
 set -u
+
+ledger_totals() {
+    awk -F'\t' 'NR > 1 { cpu[$3] += $4; wall[$3] += $5; ex[$3] += $6; fd[$3] += $11; n[$3]++;
+                          cov[$3] = $8; ft[$3] = $9; corp[$3] = $10 }
+        END { printf "%-7s %5s %9s %9s %12s %8s %6s %6s %7s %8s\n", "target", "runs", "cpu_s",
+                     "wall_s", "executions", "exec/cpu", "cov", "ft", "corpus", "findings"
+              for (t in cpu) printf "%-7s %5d %9.0f %9.0f %12d %8.0f %6s %6s %7s %8d\n", t, n[t],
+                     cpu[t], wall[t], ex[t], (cpu[t] > 0 ? ex[t] / cpu[t] : 0), cov[t], ft[t],
+                     corp[t], fd[t] }' "$1"
+}
+if [ "${1:-}" = --ledger ]; then
+    [ -f "${2:-}/fuzz-ledger.tsv" ] || { echo "fuzz: no ledger in ${2:-?}"; exit 2; }
+    ledger_totals "$2/fuzz-ledger.tsv"
+    exit 0
+fi
 build=$1 seconds=$2
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 timeout_s=${FUZZ_TIMEOUT:-10}
 targets=("$@")
+budget=${FUZZ_CPU_BUDGET:-}
+ledger=$build/fuzz-ledger.tsv
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+[ -f "$ledger" ] || printf 'date\tcommit\ttarget\tcpu_s\twall_s\texecutions\texec_per_s\tcov\tft\tcorpus\tfindings\texit\n' >"$ledger"
+
+# CPU seconds (user + system) a running process has used so far.
+cpu_seconds() {
+    awk -v hz="$(getconf CLK_TCK)" '{ sub(/^.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat" 2>/dev/null
+}
+# CPU seconds the ledger already holds for a target.
+ledger_cpu() {
+    awk -F'\t' -v t="$1" 'NR > 1 && $3 == t { s += $4 } END { printf "%.0f", s }' "$ledger"
+}
 [ ${#targets[@]} -gt 0 ] || targets=(ptx litmus spec ini sweep trace repro)
 
 # The seed corpus of a target: the repository's inputs of its kind.
@@ -45,11 +86,36 @@ for t in "${targets[@]}"; do
         [ -f "$s" ] && cp "$s" "$corpus/seed-$(basename "$(dirname "$s")")-$(basename "$s")"
     done
     log=$build/fuzz-$t.log
-    echo "fuzz $t: ${seconds} s, seeds $(seeds_of "$t" | wc -l), corpus $(ls "$corpus" | wc -l)"
-    GPUCOH_ROOT=$root nice -n 19 "$bin" "$corpus" -max_total_time="$seconds" \
+    cpu_left=
+    if [ -n "$budget" ]; then
+        cpu_left=$((budget - $(ledger_cpu "$t")))
+        if [ "$cpu_left" -le 0 ]; then
+            echo "fuzz $t: the ledger already holds $(ledger_cpu "$t") CPU seconds of $budget"
+            continue
+        fi
+    fi
+    echo "fuzz $t: ${seconds} s${cpu_left:+ of wall, up to $cpu_left CPU s}, seeds $(seeds_of "$t" | wc -l)," \
+         "corpus $(ls "$corpus" | wc -l)"
+    start=$(date +%s)
+    GPUCOH_ROOT=$root nice -n "${FUZZ_NICE:-19}" "$bin" "$corpus" -max_total_time="$seconds" \
         -timeout="$timeout_s" -rss_limit_mb=2048 -max_len=65536 -close_fd_mask=3 \
-        -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1
+        -print_final_stats=1 -artifact_prefix="$findings/" >"$log" 2>&1 &
+    pid=$!
+    cpu=0
+    while kill -0 "$pid" 2>/dev/null; do
+        sleep 5
+        c=$(cpu_seconds "$pid") && [ -n "$c" ] && cpu=$c
+        if { [ -n "$cpu_left" ] && awk -v c="$cpu" -v l="$cpu_left" 'BEGIN { exit !(c >= l) }'; } ||
+           [ -e "$build/fuzz.stop" ]; then
+            kill -INT "$pid" 2>/dev/null
+        fi
+    done
+    wait "$pid"
     rc=$?
+    # libFuzzer exits 72 on the SIGINT that ends a budgeted run: a normal end.
+    [ -n "$cpu_left" ] && [ $rc -eq 72 ] && rc=0
+    wall=$(($(date +%s) - start))
+    stopping=; [ -e "$build/fuzz.stop" ] && stopping=1 && [ $rc -eq 72 ] && rc=0
     done_line=$(grep -E '^#[0-9]+ +DONE' "$log" | tail -1)
     [ -n "$done_line" ] || done_line=$(grep -E '^#[0-9]+' "$log" | tail -1)
     execs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$log" | grep -oE '[0-9]+$')
@@ -58,6 +124,8 @@ for t in "${targets[@]}"; do
     ft=$(grep -oE 'ft: [0-9]+' <<<"$done_line" | grep -oE '[0-9]+$')
     corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$done_line" | sed 's/corp: //')
     found=$(ls "$findings" | wc -l)
+    printf '%s\t%s\t%s\t%.0f\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t%d\n' "$(date -u +%FT%TZ)" "$commit" "$t" \
+        "$cpu" "$wall" "${execs:-0}" "${rate:-0}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$found" "$rc" >>"$ledger"
     printf "fuzz %-7s %s: %s executions, %s exec/s, cov %s edges, ft %s, corpus %s, %s findings\n" \
         "$t" "$([ $rc -eq 0 ] && [ "$found" -eq 0 ] && echo ok || echo FAILED)" "${execs:-?}" \
         "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$found"
@@ -66,5 +134,6 @@ for t in "${targets[@]}"; do
         grep -E 'ERROR|SUMMARY|timeout|deadly|leak' "$log" | head -5
         echo "  log: $log; inputs: $findings/"
     fi
+    [ -n "$stopping" ] && { echo "fuzz: $build/fuzz.stop exists: block ended (remove it to go on)"; break; }
 done
 exit $status
