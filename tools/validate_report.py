@@ -19,7 +19,8 @@ writes into --out:
                    scales, y = x and the +-25% band
 
 A pair missing on one side, or a run whose result check failed, is listed
-and left out of the statistics. --ablation NAME compares GPGPU-Sim's runs
+and left out of the statistics. Several GPGPU-Sim CSVs are joined (a later
+file's row replaces an earlier one's). --ablation NAME compares GPGPU-Sim's runs
 with one machine difference removed (baseline BASE-NAME in the CSV, as
 run_gpgpusim.sh --baselines names them) with gpucoh's BASE: how much of
 each gap that difference explains. Needs Debian's python3-matplotlib.
@@ -91,7 +92,7 @@ def pearson(xs, ys):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gpucoh-runs", required=True)
-    ap.add_argument("--gpgpusim", required=True)
+    ap.add_argument("--gpgpusim", required=True, nargs="+", help="GPGPU-Sim CSV files (rows joined)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--ablation", help="compare GPGPU-Sim's BASE-ABLATION runs with gpucoh's BASE")
     a = ap.parse_args()
@@ -103,7 +104,9 @@ def main():
         sys.exit("validate_report.py: matplotlib is missing: install Debian's python3-matplotlib "
                  "and run it with /usr/bin/python3")
 
-    ours, theirs = gpucoh_rows(a.gpucoh_runs), gpgpusim_rows(a.gpgpusim, a.ablation)
+    ours, theirs = gpucoh_rows(a.gpucoh_runs), {}
+    for path in a.gpgpusim:
+        theirs.update(gpgpusim_rows(path, a.ablation))
     if not ours:
         sys.exit(f"validate_report.py: no gpucoh runs in {a.gpucoh_runs}")
     size = next(iter(ours.values()))["size"]
@@ -118,7 +121,8 @@ def main():
 
     against = f", ablation `{a.ablation}`" if a.ablation else ""
     md = [f"# gpucoh against GPGPU-Sim (size {size}{against})", "",
-          f"GPGPU-Sim data: `{os.path.relpath(a.gpgpusim)}`; gpucoh: `{os.path.relpath(csv_path)}`.",
+          f"GPGPU-Sim data: {', '.join(f'`{os.path.relpath(p)}`' for p in a.gpgpusim)}; "
+          f"gpucoh: `{os.path.relpath(csv_path)}`.",
           "Ratio = gpucoh cycles / GPGPU-Sim cycles (** outside +-25%). insts: thread",
           "instructions, = where both simulators count the same. Hit rates in %; DRAM:",
           "KB read + written (gpucoh: line requests x line size; GPGPU-Sim: 64-byte atoms).", ""]

@@ -5,7 +5,8 @@
 # outside +-25%), = where both count the same instructions, the Pearson
 # correlation and mean absolute error per baseline, a pair whose check failed
 # or that one side lacks left out and named, and the scatter plot; with
-# --ablation NAME, GPGPU-Sim's BASE-NAME rows against gpucoh's BASE.
+# --ablation NAME, GPGPU-Sim's BASE-NAME rows against gpucoh's BASE; several
+# GPGPU-Sim files joined.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -73,6 +74,15 @@ grep -q '^| b | 3000 | 3000 | 1.00 |' "$md" || fail "ablation row b: $(cat "$md"
 grep -q '^Left out: c (no GPGPU-Sim run), d (no GPGPU-Sim run).$' "$md" \
     || fail "ablation left out: $(cat "$md")"
 grep -q '^Left out: a (no GPGPU-Sim run).$' "$md" || fail "ablation rc: $(cat "$md")"
+
+# two GPGPU-Sim files are joined: the second adds rc's ablation row
+printf '%s\n' 'workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check' \
+    'a,tiny,rc-x,600,500,0.5,0.5,0,0,ok' >"$tmp/gs2.csv"
+/usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$tmp/runs" \
+    --gpgpusim "$tmp/gs.csv" "$tmp/gs2.csv" --out "$tmp/abl2" --ablation x >"$tmp/log4" 2>&1 \
+    || fail "two files exited $?: $(cat "$tmp/log4")"
+grep -q '^| a | 900 | 600 | 1.50 \*\* |' "$tmp/abl2/report.md" || fail "joined rc row: $(cat "$tmp/abl2/report.md")"
+grep -q '^| b | 3000 | 3000 | 1.00 |' "$tmp/abl2/report.md" || fail "joined nol1 row: $(cat "$tmp/abl2/report.md")"
 
 # no runs: a clear error, not a traceback
 mkdir "$tmp/empty"
