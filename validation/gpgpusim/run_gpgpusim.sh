@@ -72,6 +72,8 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #                 does not fill its sector misses (gpucoh's L2 fetches on
 #                 every write miss), instead of GPGPU-Sim's lazy fetch on
 #                 read (written sectors are fetched when first read)
+#   -linearl1     the L1 picks a line's set from its address bits (gpucoh's
+#                 caches do) instead of Fermi's hashed set index
 baseline_options() {
     case $1 in
     *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
@@ -79,6 +81,7 @@ baseline_options() {
     *-wholeline) baseline_options "${1%-wholeline}"; echo "-gpgpu_coalesce_arch 13" ;;
     *-fetchonwrite) baseline_options "${1%-fetchonwrite}"
         echo "-gpgpu_cache:dl2 S:128:128:8,L:B:m:F:L,A:128:4,4:0,32" ;;
+    *-linearl1) baseline_options "${1%-linearl1}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:L,S:128:8,8" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
     *) echo "run_gpgpusim.sh: unknown baseline $1" >&2; exit 2 ;;
@@ -96,7 +99,7 @@ trap 'rm -f "$tmp"' EXIT
     echo "# $(cat "$GPGPUSIM_ROOT/version" | sed 's/.*"\(.*\) ".*/\1/') commit $version ($dirty files changed locally for CUDA 13: docs/validation.md), $(nvcc --version | grep -o 'release [0-9.]*')"
     echo "# config: validation/gpgpusim/tc-fermi.config + per baseline:$(for b in $baselines; do
         printf ' %s:' "$b"; printf ' %s' $(baseline_options "$b"); printf ';'; done)"
-    echo "# command: validation/gpgpusim/run_gpgpusim.sh --size $size $* (each: build/validation-hosts/WL --size $size)"
+    echo "# command: validation/gpgpusim/run_gpgpusim.sh --size $size --baselines \"$baselines\" $* (each: build/validation-hosts/WL --size $size)"
     echo "workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check"
 } > "$tmp"
 for wl in "$@"; do
