@@ -74,6 +74,8 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #                 read (written sectors are fetched when first read)
 #   -linearl1     the L1 picks a line's set from its address bits (gpucoh's
 #                 caches do) instead of Fermi's hashed set index
+#   -fillalloc    the L1 takes a load miss's way when the fill arrives (as
+#                 gpucoh's rc L1 does) instead of when the miss is sent
 baseline_options() {
     case $1 in
     *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
@@ -82,6 +84,7 @@ baseline_options() {
     *-fetchonwrite) baseline_options "${1%-fetchonwrite}"
         echo "-gpgpu_cache:dl2 S:128:128:8,L:B:m:F:L,A:128:4,4:0,32" ;;
     *-linearl1) baseline_options "${1%-linearl1}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:L,S:128:8,8" ;;
+    *-fillalloc) baseline_options "${1%-fillalloc}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:f:N:H,S:128:8,8" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
     *) echo "run_gpgpusim.sh: unknown baseline $1" >&2; exit 2 ;;
