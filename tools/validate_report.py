@@ -2,7 +2,7 @@
 """validate_report.py - gpucoh's figures against GPGPU-Sim's on the same programs.
 
     /usr/bin/python3 tools/validate_report.py --gpucoh-runs DIR/runs \\
-        --gpgpusim validation/gpgpusim/tc-tiny.csv --out DIR
+        --gpgpusim validation/gpgpusim/tc-tiny.csv --out DIR [--ablation NAME]
 
 reads gpucoh's run statistics (DIR/runs/*.json, `gpucoh sweep` of
 validation/validation.sweep) and GPGPU-Sim's CSV (run_gpgpusim.sh), and
@@ -19,7 +19,11 @@ writes into --out:
                    scales, y = x and the +-25% band
 
 A pair missing on one side, or a run whose result check failed, is listed
-and left out of the statistics. Needs Debian's python3-matplotlib.
+and left out of the statistics. Several GPGPU-Sim CSVs are joined (a later
+file's row replaces an earlier one's). --ablation NAME compares GPGPU-Sim's runs
+with one machine difference removed (baseline BASE-NAME in the CSV, as
+run_gpgpusim.sh --baselines names them) with gpucoh's BASE: how much of
+each gap that difference explains. Needs Debian's python3-matplotlib.
 """
 import argparse
 import csv
@@ -52,12 +56,18 @@ def gpucoh_rows(runs_dir):
     return rows
 
 
-def gpgpusim_rows(path):
+def gpgpusim_rows(path, ablation):
+    """Rows by (workload, baseline); with an ablation, only BASE-ablation rows, keyed by BASE."""
     with open(path) as f:
         lines = [l for l in f if not l.startswith("#")]
     rows = {}
     for r in csv.DictReader(lines):
-        rows[(r["workload"], r["baseline"])] = r
+        base = r["baseline"]
+        if ablation:
+            if not base.endswith("-" + ablation):
+                continue
+            base = base[:-len(ablation) - 1]
+        rows[(r["workload"], base)] = r
     return rows
 
 
@@ -82,8 +92,9 @@ def pearson(xs, ys):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gpucoh-runs", required=True)
-    ap.add_argument("--gpgpusim", required=True)
+    ap.add_argument("--gpgpusim", required=True, nargs="+", help="GPGPU-Sim CSV files (rows joined)")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--ablation", help="compare GPGPU-Sim's BASE-ABLATION runs with gpucoh's BASE")
     a = ap.parse_args()
     try:
         import matplotlib
@@ -93,7 +104,9 @@ def main():
         sys.exit("validate_report.py: matplotlib is missing: install Debian's python3-matplotlib "
                  "and run it with /usr/bin/python3")
 
-    ours, theirs = gpucoh_rows(a.gpucoh_runs), gpgpusim_rows(a.gpgpusim)
+    ours, theirs = gpucoh_rows(a.gpucoh_runs), {}
+    for path in a.gpgpusim:
+        theirs.update(gpgpusim_rows(path, a.ablation))
     if not ours:
         sys.exit(f"validate_report.py: no gpucoh runs in {a.gpucoh_runs}")
     size = next(iter(ours.values()))["size"]
@@ -106,11 +119,16 @@ def main():
             w.writerow(ours[key])
     os.replace(csv_path + ".tmp", csv_path)
 
-    md = [f"# gpucoh against GPGPU-Sim (size {size})", "",
-          f"GPGPU-Sim data: `{os.path.relpath(a.gpgpusim)}`; gpucoh: `{os.path.relpath(csv_path)}`.",
+    against = f", ablation `{a.ablation}`" if a.ablation else ""
+    md = [f"# gpucoh against GPGPU-Sim (size {size}{against})", "",
+          f"GPGPU-Sim data: {', '.join(f'`{os.path.relpath(p)}`' for p in a.gpgpusim)}; "
+          f"gpucoh: `{os.path.relpath(csv_path)}`.",
           "Ratio = gpucoh cycles / GPGPU-Sim cycles (** outside +-25%). insts: thread",
           "instructions, = where both simulators count the same. Hit rates in %; DRAM:",
           "KB read + written (gpucoh: line requests x line size; GPGPU-Sim: 64-byte atoms).", ""]
+    if a.ablation:
+        md += [f"GPGPU-Sim's baselines here are BASE-{a.ablation} (one machine difference removed: "
+               "validation/gpgpusim/run_gpgpusim.sh), each against gpucoh's BASE.", ""]
     fig, ax = plt.subplots(figsize=(6, 6))
     lo, hi = math.inf, 0
     for base, marker in (("nol1", "o"), ("rc", "s")):
@@ -162,7 +180,7 @@ def main():
         ax.set_yscale("log")
     ax.set_xlabel("GPGPU-Sim cycles")
     ax.set_ylabel("gpucoh cycles")
-    ax.set_title(f"Cycles, gpucoh against GPGPU-Sim (size {size})")
+    ax.set_title(f"Cycles, gpucoh against GPGPU-Sim (size {size}{against})")
     ax.legend(fontsize=8)
     for ext in ("svg", "png"):
         fig.savefig(os.path.join(a.out, f"cycles.{ext}"), dpi=120, bbox_inches="tight")

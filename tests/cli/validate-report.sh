@@ -4,7 +4,9 @@
 # read and written, summed over channels), the cycle ratio per workload (marked **
 # outside +-25%), = where both count the same instructions, the Pearson
 # correlation and mean absolute error per baseline, a pair whose check failed
-# or that one side lacks left out and named, and the scatter plot.
+# or that one side lacks left out and named, and the scatter plot; with
+# --ablation NAME, GPGPU-Sim's BASE-NAME rows against gpucoh's BASE; several
+# GPGPU-Sim files joined.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -34,6 +36,9 @@ c,tiny,nol1,2000,901,0,0.5,2048,1024,ok
 d,tiny,nol1,800,100,0,0.5,2048,1024,ok
 e,tiny,nol1,800,100,0,0.5,2048,1024,ok
 a,tiny,rc,1000,500,0.5,0.5,2048,1024,ok
+a,tiny,nol1-x,500,500,0,0.5,0,0,ok
+b,tiny,nol1-x,3000,700,0,0.5,0,0,ok
+b,tiny,nol1-x-y,6000,700,0,0.5,0,0,ok
 CSV
 /usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$tmp/runs" --gpgpusim "$tmp/gs.csv" \
     --out "$tmp/out" >"$tmp/log" 2>&1 || fail "exited $?: $(cat "$tmp/log")"
@@ -57,6 +62,27 @@ grep -q '^Left out: d (check: gpucoh WRONG, GPGPU-Sim ok), e (no gpucoh run).$' 
     || fail "left out: $(cat "$md")"
 grep -q '^1 workloads: correlation of cycles nan, mean absolute error 10.0%, 0 outside +-25%.$' "$md" \
     || fail "rc summary: $(cat "$md")"
+
+# an ablation: nol1-x against gpucoh's nol1 (a 1000 / 500, b 3000 / 3000);
+# plain rows and the combined ablation x-y are not taken for it
+/usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$tmp/runs" --gpgpusim "$tmp/gs.csv" \
+    --out "$tmp/abl" --ablation x >"$tmp/log3" 2>&1 || fail "ablation exited $?: $(cat "$tmp/log3")"
+md=$tmp/abl/report.md
+grep -q '^# gpucoh against GPGPU-Sim (size tiny, ablation `x`)$' "$md" || fail "ablation title: $(cat "$md")"
+grep -q '^| a | 1000 | 500 | 2.00 \*\* |' "$md" || fail "ablation row a: $(cat "$md")"
+grep -q '^| b | 3000 | 3000 | 1.00 |' "$md" || fail "ablation row b: $(cat "$md")"
+grep -q '^Left out: c (no GPGPU-Sim run), d (no GPGPU-Sim run).$' "$md" \
+    || fail "ablation left out: $(cat "$md")"
+grep -q '^Left out: a (no GPGPU-Sim run).$' "$md" || fail "ablation rc: $(cat "$md")"
+
+# two GPGPU-Sim files are joined: the second adds rc's ablation row
+printf '%s\n' 'workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check' \
+    'a,tiny,rc-x,600,500,0.5,0.5,0,0,ok' >"$tmp/gs2.csv"
+/usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$tmp/runs" \
+    --gpgpusim "$tmp/gs.csv" "$tmp/gs2.csv" --out "$tmp/abl2" --ablation x >"$tmp/log4" 2>&1 \
+    || fail "two files exited $?: $(cat "$tmp/log4")"
+grep -q '^| a | 900 | 600 | 1.50 \*\* |' "$tmp/abl2/report.md" || fail "joined rc row: $(cat "$tmp/abl2/report.md")"
+grep -q '^| b | 3000 | 3000 | 1.00 |' "$tmp/abl2/report.md" || fail "joined nol1 row: $(cat "$tmp/abl2/report.md")"
 
 # no runs: a clear error, not a traceback
 mkdir "$tmp/empty"

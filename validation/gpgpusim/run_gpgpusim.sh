@@ -55,12 +55,36 @@ load_gpgpusim
 version=$(git -C "$GPGPUSIM_ROOT" log -1 --format=%h)
 dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 
-# A baseline, or an ablation of one: BASELINE-coldcopy also turns off
-# GPGPU-Sim's simulated memcpy, which writes copied data into the L2
-# (gpucoh's host copies update only lines the L2 already holds).
+# A baseline, or an ablation of one (suffixes combine, each changes one
+# thing docs/validation.md names as a difference from gpucoh):
+#   -coldcopy     GPGPU-Sim's simulated memcpy off: it writes copied data
+#                 into the L2 (gpucoh's host copies update only lines the
+#                 L2 already holds)
+#   -perfectic    instruction fetch and kernel-parameter (constant) loads
+#                 always hit their L1 caches (gpucoh fetches no instructions
+#                 and reads parameters and constants at the fixed
+#                 sm.lat_shmem)
+#   -wholeline    loads that bypass the L1 (all global loads under nol1)
+#                 fetch 128-byte lines, as gpucoh's nol1 does, instead of
+#                 Fermi's 32-byte segments (-gpgpu_coalesce_arch 13: the
+#                 pre-Fermi rule, which only this choice depends on)
+#   -fetchonwrite the L2 fetches a line's missing bytes when a write that
+#                 does not fill its sector misses (gpucoh's L2 fetches on
+#                 every write miss), instead of GPGPU-Sim's lazy fetch on
+#                 read (written sectors are fetched when first read)
+#   -linearl1     the L1 picks a line's set from its address bits (gpucoh's
+#                 caches do) instead of Fermi's hashed set index
+#   -fillalloc    the L1 takes a load miss's way when the fill arrives (as
+#                 gpucoh's rc L1 does) instead of when the miss is sent
 baseline_options() {
     case $1 in
     *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
+    *-perfectic) baseline_options "${1%-perfectic}"; echo "-gpgpu_perfect_inst_const_cache 1" ;;
+    *-wholeline) baseline_options "${1%-wholeline}"; echo "-gpgpu_coalesce_arch 13" ;;
+    *-fetchonwrite) baseline_options "${1%-fetchonwrite}"
+        echo "-gpgpu_cache:dl2 S:128:128:8,L:B:m:F:L,A:128:4,4:0,32" ;;
+    *-linearl1) baseline_options "${1%-linearl1}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:L,S:128:8,8" ;;
+    *-fillalloc) baseline_options "${1%-fillalloc}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:f:N:H,S:128:8,8" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
     *) echo "run_gpgpusim.sh: unknown baseline $1" >&2; exit 2 ;;
@@ -76,8 +100,9 @@ tmp=$(mktemp "$out.XXXXXX")
 trap 'rm -f "$tmp"' EXIT
 {
     echo "# $(cat "$GPGPUSIM_ROOT/version" | sed 's/.*"\(.*\) ".*/\1/') commit $version ($dirty files changed locally for CUDA 13: docs/validation.md), $(nvcc --version | grep -o 'release [0-9.]*')"
-    echo "# config: validation/gpgpusim/tc-fermi.config + baseline (nol1: -gpgpu_gmem_skip_L1D 1; rc: 0)"
-    echo "# command: validation/gpgpusim/run_gpgpusim.sh --size $size $* (each: build/validation-hosts/WL --size $size)"
+    echo "# config: validation/gpgpusim/tc-fermi.config + per baseline:$(for b in $baselines; do
+        printf ' %s:' "$b"; printf ' %s' $(baseline_options "$b"); printf ';'; done)"
+    echo "# command: validation/gpgpusim/run_gpgpusim.sh --size $size --baselines \"$baselines\" $* (each: build/validation-hosts/WL --size $size)"
     echo "workload,size,baseline,cycles,thread_insts,l1_hit_rate,l2_hit_rate,dram_read_bytes,dram_write_bytes,check"
 } > "$tmp"
 for wl in "$@"; do
