@@ -1215,6 +1215,8 @@ struct ctx {
     unsigned line;
     struct rop *o;
     int n;               /* operands */
+    const char *base;    /* the opcode's base name ("ld" of "ld.global.u32") */
+    struct mods *md;     /* its modifiers (decoders consume the op-specific ones) */
 };
 
 static void nops(struct ctx *c, int want)
@@ -1445,12 +1447,946 @@ static void decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, stru
         set_src(c, i, s, &c->o[1 + s], t);
 }
 
+/* ---- decoding by opcode family: each reads c's operands and modifiers
+ * (the latter consumed as it goes) and fills i ---- */
+
+/* 'mul', 'mad' */
+static void decode_mul_mad(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    bool mad = base[1] == 'a';
+    int t = one_type(c, md);
+    if (take(md, "cc"))
+        punsup(P, line, "carry arithmetic ('%s') is not supported", opname);
+    bool lo = take(md, "lo"), hi = take(md, "hi"), wide = take(md, "wide");
+    no_extras(P, md, opname, line);
+    nops(c, mad ? 4 : 3);
+    i->type = (uint8_t)t;
+    if (px_type_float((unsigned)t)) {
+        if (lo || hi || wide)
+            perr(P, line, "'.lo', '.hi' and '.wide' are for integers, not '%s'", opname);
+        if (type_half(t) && mad)
+            perr(P, line, "'%s': no such half-precision instruction in PTX (use fma)", opname);
+        if (type_half(t)) {
+            decode_half(c, i, PX_MUL, 2, md, t);
+            return;
+        }
+        i->op = mad ? PX_FMA : PX_MUL;
+        i->lat = t == PT_F64 ? PTX_LAT_FP64 : PTX_LAT_FP32;
+    } else {
+        if (lo + hi + wide != 1)
+            perr(P, line, "'%s' needs one of .lo, .hi, .wide", opname);
+        i->op = (uint16_t)(mad ? (lo ? PX_MAD_LO : hi ? PX_MAD_HI : PX_MAD_WIDE)
+                               : (lo ? PX_MUL_LO : hi ? PX_MUL_HI : PX_MUL_WIDE));
+        i->lat = PTX_LAT_IMUL;
+    }
+    int dt = t;
+    if (wide) {
+        static const int w2[PT_N] = {[PT_U16] = PT_U32, [PT_S16] = PT_S32,
+                                     [PT_U32] = PT_U64, [PT_S32] = PT_S64};
+        dt = w2[t];
+        if (!dt)
+            perr(P, line, "bad type for '%s'", opname);
+    }
+    set_dst(c, i, 0, &o[0], dt);
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], t);
+    if (mad)
+        set_src(c, i, 2, &o[3], dt);
+}
+
+/* 'shl', 'shr' */
+static void decode_shift(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 3);
+    i->op = base[2] == 'l' ? PX_SHL : PX_SHR;
+    i->type = (uint8_t)t;
+    set_dst(c, i, 0, &o[0], t);
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], PT_U32);
+}
+
+/* 'shf' */
+static void decode_shf(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    bool l = take(md, "l"), r = take(md, "r");
+    bool clamp = take(md, "clamp"), wrap = take(md, "wrap");
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (l == r || clamp == wrap || t != PT_B32)
+        perr(P, line, "bad form of '%s'", opname);
+    nops(c, 4);
+    i->op = l ? PX_SHF_L : PX_SHF_R;
+    i->type = PT_B32;
+    if (clamp)
+        i->flags |= PF_SHIFT_CLAMP;
+    set_dst(c, i, 0, &o[0], t);
+    for (int s = 0; s < 3; s++)
+        set_src(c, i, s, &o[1 + s], PT_B32);
+}
+
+/* 'prmt' */
+static void decode_prmt(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (t != PT_B32)
+        perr(P, line, "bad type for '%s'", opname);
+    nops(c, 4);
+    i->op = PX_PRMT;
+    i->type = PT_B32;
+    set_dst(c, i, 0, &o[0], t);
+    for (int s = 0; s < 3; s++)
+        set_src(c, i, s, &o[1 + s], PT_B32);
+}
+
+/* 'setp' */
+static void decode_setp(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int cmp = take_one(md, cmp_names);
+    static const char *const bops[] = {"and", "or", "xor", NULL};
+    int bop = take_one(md, bops);
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (cmp < 0)
+        perr(P, line, "'%s' needs a comparison", opname);
+    nops(c, bop >= 0 ? 4 : 3);
+    if (type_half(t)) {
+        if (cmp >= CMP_LO && cmp <= CMP_HS)
+            perr(P, line, "'%s': .lo/.ls/.hi/.hs compare integers", opname);
+        if (md->ftz && (t == PT_BF16 || t == PT_BF16X2))
+            perr(P, line, "'.ftz' is not defined for '%s'", opname);
+        if ((t == PT_F16X2 || t == PT_BF16X2) && !o[0].pipe[0])
+            perr(P, line, "'%s' writes two predicates: p|q, one per element", opname);
+    }
+    i->op = type_half(t) ? PX_HSETP : PX_SETP;
+    i->type = (uint8_t)t;
+    i->mod = (uint8_t)cmp;
+    i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
+    set_dst(c, i, 0, &o[0], PT_PRED);
+    if (o[0].pipe[0]) {
+        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->n_dst = 2;
+    }
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], t);
+    if (bop >= 0)
+        set_src(c, i, 2, &o[3], PT_PRED);
+    i->lat = t == PT_F64 ? PTX_LAT_FP64
+             : t == PT_F32 || type_half(t) ? PTX_LAT_FP32 : PTX_LAT_INT;
+}
+
+/* 'set' */
+static void decode_set(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int cmp = take_one(md, cmp_names);
+    static const char *const bops[] = {"and", "or", "xor", NULL};
+    int bop = take_one(md, bops);
+    no_extras(P, md, opname, line);
+    if (cmp < 0)
+        perr(P, line, "'%s' needs a comparison", opname);
+    if (md->nt != 2)
+        perr(P, line, "'%s' needs a destination and a source type", opname);
+    int dt = md->types[0], st = md->types[1];
+    bool sx2 = st == PT_F16X2 || st == PT_BF16X2;
+    bool dt_ok = sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
+                     : (dt == PT_U32 || dt == PT_S32 || dt == PT_F32 || dt == PT_F16 ||
+                        dt == PT_BF16 ||
+                        ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
+    if (!dt_ok || st == PT_PRED || px_type_bytes((unsigned)st) < 2)
+        perr(P, line, "bad types in '%s'", opname);
+    bool sflt = px_type_float((unsigned)st);
+    if (sflt ? (cmp >= CMP_LO && cmp <= CMP_HS) : cmp > CMP_HS)
+        perr(P, line, "comparison not defined for the source type in '%s'", opname);
+    if (md->ftz && (!sflt || st == PT_F64 || st == PT_BF16 || st == PT_BF16X2))
+        perr(P, line, "'.ftz' is not defined for '%s'", opname);
+    nops(c, bop >= 0 ? 4 : 3);
+    i->op = PX_SET;
+    i->type = (uint8_t)dt;
+    i->type2 = (uint8_t)st;
+    i->mod = (uint8_t)cmp;
+    i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
+    set_dst(c, i, 0, &o[0], dt);
+    set_src(c, i, 0, &o[1], st);
+    set_src(c, i, 1, &o[2], st);
+    if (bop >= 0)
+        set_src(c, i, 2, &o[3], PT_PRED);
+    i->lat = st == PT_F64 ? PTX_LAT_FP64 : sflt ? PTX_LAT_FP32 : PTX_LAT_INT;
+}
+
+/* 'selp' */
+static void decode_selp(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 4);
+    i->op = PX_SELP;
+    i->type = (uint8_t)t;
+    set_dst(c, i, 0, &o[0], t);
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], t);
+    set_src(c, i, 2, &o[3], PT_PRED);
+}
+
+/* 'slct' */
+static void decode_slct(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    if (md->nt != 2 || (md->types[1] != PT_S32 && md->types[1] != PT_F32))
+        perr(P, line, "bad form of '%s'", opname);
+    no_extras(P, md, opname, line);
+    nops(c, 4);
+    i->op = PX_SLCT;
+    i->type = (uint8_t)md->types[0];
+    i->type2 = (uint8_t)md->types[1];
+    set_dst(c, i, 0, &o[0], md->types[0]);
+    set_src(c, i, 0, &o[1], md->types[0]);
+    set_src(c, i, 1, &o[2], md->types[0]);
+    set_src(c, i, 2, &o[3], md->types[1]);
+}
+
+/* 'mov' */
+static void decode_mov(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 2);
+    i->type = (uint8_t)t;
+    if (o[0].kind == RO_VEC) {
+        /* mov.b64 {a,b}, d: unpack */
+        i->op = PX_MOV_UNPACK;
+        unsigned eb = px_type_bytes((unsigned)t) / o[0].n;
+        if (o[0].n < 2 || o[0].n > 4 || !eb)
+            perr(P, line, "bad vector in '%s'", opname);
+        for (unsigned k = 0; k < o[0].n; k++)
+            i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(P, o[0].elem[k], line)
+                                                : (struct px_opnd){OK_NONE, 0, 0};
+        i->n_dst = (uint8_t)o[0].n;
+        set_src(c, i, 0, &o[1], t);
+        return;
+    }
+    set_dst(c, i, 0, &o[0], t);
+    if (o[1].kind == RO_VEC) {
+        i->op = PX_MOV_PACK;
+        if (o[1].n < 2 || o[1].n > 4)
+            perr(P, line, "bad vector in '%s'", opname);
+        unsigned eb = px_type_bytes((unsigned)t) / o[1].n;
+        static const int elem_type[9] = {[1] = PT_B8, [2] = PT_B16, [4] = PT_B32, [8] = PT_B64};
+        if (!eb || eb > 8 || !elem_type[eb])
+            perr(P, line, "bad vector in '%s'", opname);
+        for (unsigned k = 0; k < o[1].n; k++)
+            i->s[k] = vec_src(P, o[1].elem[k], elem_type[eb], line);
+        i->n_src = (uint8_t)o[1].n;
+        return;
+    }
+    if (t == PT_PRED) {
+        if (o[1].kind == RO_NUM) {
+            i->op = PX_MOV_PRED_FROM;
+            i->mod = o[1].num.bits ? 1 : 0;
+            return;
+        }
+        i->op = PX_PMOV;
+        set_src(c, i, 0, &o[1], PT_PRED);
+        return;
+    }
+    if (o[1].kind == RO_NAME) {
+        int sr = sreg_of(o[1].name);
+        if (sr == -2)
+            perr(P, line, "special register '%s' needs .x, .y or .z", o[1].name);
+        if (sr >= 0) {
+            i->op = PX_MOV_SREG;
+            i->mod = (uint8_t)sr;
+            return;
+        }
+        if (o[1].name[0] == '%' && !sym_find(P, o[1].name))
+            perr(P, line, "unsupported special register or undeclared register '%s'",
+                 o[1].name);
+        struct sym *s = need_sym(P, o[1].name, line);
+        if (s->kind == SY_VAR || s->kind == SY_FUNC) {
+            if (s->kind == SY_FUNC)
+                punsup(P, line, "function addresses ('%s') are not supported", o[1].name);
+            if (s->space == SP_CONST)
+                note_const_read(P, s); /* its address, for ld.const through a register */
+            uint64_t a = s->off + (uint64_t)o[1].off;
+            if (s->rel == AR_FRAME) {
+                i->op = PX_MOV_FRAME;
+                i->off = (int64_t)a;
+            } else if (s->rel == AR_DYNSHM) {
+                i->op = PX_MOV_DYNSHM;
+                i->off = (int64_t)a;
+            } else if (s->space == SP_PARAM) {
+                punsup(P, line, "taking the address of kernel parameter '%s' is not supported",
+                     o[1].name);
+            } else {
+                i->op = PX_MOV;
+                i->s[0] = (struct px_opnd){OK_IMM, 0, imm_row(P, a)};
+                i->n_src = 1;
+                if (s->space == SP_SHARED && s->idx == 1)
+                    i->target = 1; /* kernel-own shared: rebased later */
+                if (s->space == SP_GLOBAL)
+                    i->target = PX_GLOBAL_VAR; /* rebased when placed */
+            }
+            return;
+        }
+    }
+    i->op = PX_MOV;
+    set_src(c, i, 0, &o[1], t);
+}
+
+/* 'cvt' */
+static void decode_cvt(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    if (md->nt != 2)
+        perr(P, line, "'%s' needs a destination and a source type", opname);
+    int dt = md->types[0], st = md->types[1];
+    if ((dt == PT_F16X2 || dt == PT_BF16X2) && st == PT_F32) {
+        /* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a high, b low */
+        bool relu = take(md, "relu"), satf = take(md, "satfinite");
+        no_extras(P, md, opname, line);
+        if ((md->rnd != RND_RN && md->rnd != RND_RZ) || md->intrnd || md->sat || md->ftz)
+            perr(P, line, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
+                 opname);
+        nops(c, 3);
+        i->op = PX_CVT_PACK;
+        i->type = (uint8_t)dt;
+        i->type2 = PT_F32;
+        i->bop = (uint8_t)((relu ? PH_RELU : 0) | (satf ? PH_SATFIN : 0));
+        set_dst(c, i, 0, &o[0], dt);
+        set_src(c, i, 0, &o[1], PT_F32);
+        set_src(c, i, 1, &o[2], PT_F32);
+        return;
+    }
+    if (take(md, "relu") || take(md, "satfinite"))
+        punsup(P, line, "unsupported modifier in '%s'", opname);
+    no_extras(P, md, opname, line);
+    nops(c, 2);
+    if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
+        dt == PT_PRED || st == PT_PRED)
+        perr(P, line, "unsupported conversion '%s'", opname);
+    i->op = PX_CVT;
+    i->type = (uint8_t)dt;
+    i->type2 = (uint8_t)st;
+    set_dst(c, i, 0, &o[0], dt);
+    set_src(c, i, 0, &o[1], st);
+    i->lat = (dt == PT_F64 || st == PT_F64) ? PTX_LAT_FP64 : PTX_LAT_INT;
+    i->bop = CV_GENERIC;
+    if (!md->sat && !md->ftz) {
+        bool rn = md->rnd == RND_RN, rz = md->rnd == RND_RZ;
+        bool d32 = dt == PT_S32 || dt == PT_U32 || dt == PT_B32;
+        if (dt == PT_F32 && st == PT_S32 && rn && !md->intrnd)
+            i->bop = CV_F32_S32;
+        else if (dt == PT_F32 && st == PT_U32 && rn && !md->intrnd)
+            i->bop = CV_F32_U32;
+        else if (dt == PT_S32 && st == PT_F32 && md->intrnd && rz)
+            i->bop = CV_S32_F32_RZ;
+        else if (dt == PT_S32 && st == PT_F32 && md->intrnd && rn)
+            i->bop = CV_S32_F32_RN;
+        else if ((dt == PT_U64 || dt == PT_S64) && st == PT_U32 && !md->rnd)
+            i->bop = CV_ZEXT32;
+        else if ((dt == PT_S64 || dt == PT_U64) && st == PT_S32 && !md->rnd)
+            i->bop = CV_SEXT32;
+        else if (d32 && (st == PT_U64 || st == PT_S64 || st == PT_B64) && !md->rnd)
+            i->bop = CV_TRUNC32;
+        else if (dt == PT_F64 && st == PT_F32 && !md->rnd)
+            i->bop = CV_F64_F32;
+        else if (dt == PT_F32 && st == PT_F64 && rn && !md->intrnd)
+            i->bop = CV_F32_F64_RN;
+        else if (dt == PT_F64 && st == PT_S32 && rn && !md->intrnd)
+            i->bop = CV_F64_S32;
+        else if (dt == PT_F64 && st == PT_U32 && rn && !md->intrnd)
+            i->bop = CV_F64_U32;
+    }
+}
+
+/* 'cvta' */
+static void decode_cvta(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    bool to = take(md, "to");
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 2);
+    if (md->space == SP_NONE || md->space == SP_PARAM || md->space == SP_CONST)
+        perr(P, line, "unsupported state space in '%s'", opname);
+    if (t != PT_U64 && t != PT_U32 && t != PT_B64 && t != PT_B32)
+        perr(P, line, "bad type for '%s'", opname);
+    i->op = to ? PX_CVTA_TO : PX_CVTA_FROM;
+    i->type = (uint8_t)t;
+    i->space = (uint8_t)md->space;
+    set_dst(c, i, 0, &o[0], t);
+    if (o[1].kind == RO_NAME) {
+        struct sym *s = need_sym(P, o[1].name, line);
+        if (s->kind == SY_VAR)
+            perr(P, line, "cvta of a variable name ('%s') is not supported; mov it first",
+                 o[1].name);
+    }
+    set_src(c, i, 0, &o[1], t);
+}
+
+/* 'ld', 'ldu', 'st' */
+static void decode_ld_st(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    bool is_st = base[0] == 's';
+    int t = one_type(c, md);
+    if (take(md, "mmio"))
+        perr(P, line, "'.mmio' in '%s' is not supported", opname);
+    no_extras(P, md, opname, line);
+    nops(c, 2);
+    i->op = is_st ? PX_ST : PX_LD;
+    i->type = (uint8_t)t;
+    i->vec = (uint8_t)md->vec;
+    i->space = (uint8_t)(md->space ? md->space : SP_GENERIC);
+    if (t == PT_PRED)
+        perr(P, line, "bad type for '%s'", opname);
+    if (i->space != SP_GLOBAL && i->space != SP_GENERIC && md->sem >= 0 &&
+        md->sem != SEM_WEAK && md->sem != SEM_VOLATILE && i->space != SP_SHARED)
+        perr(P, line, "memory order on a .%s access", i->space == SP_LOCAL ? "local" : "param");
+    mem_order(c, i, md, false);
+    if (is_st && md->sem == SEM_ACQUIRE)
+        perr(P, line, "st cannot be .acquire");
+    if (!is_st && md->sem == SEM_RELEASE)
+        perr(P, line, "ld cannot be .release");
+    const struct rop *data = is_st ? &o[1] : &o[0];
+    const struct rop *ad = is_st ? &o[0] : &o[1];
+    if (md->vec > 1) {
+        if (data->kind != RO_VEC || data->n != (unsigned)md->vec)
+            perr(P, line, "'%s' needs a vector of %d registers", opname, md->vec);
+        for (int k = 0; k < md->vec; k++) {
+            if (!strcmp(data->elem[k], "_")) {
+                if (is_st)
+                    perr(P, line, "sink '_' in a store");
+                i->d[k] = (struct px_opnd){OK_NONE, 0, 0};
+                continue;
+            }
+            struct px_opnd r = is_st ? vec_src(P, data->elem[k], t, line)
+                                     : reg_opnd(P, data->elem[k], line);
+            if (is_st)
+                i->s[1 + k] = r;
+            else
+                i->d[k] = r;
+        }
+        if (is_st)
+            i->n_src = (uint8_t)(1 + md->vec);
+        else
+            i->n_dst = (uint8_t)md->vec;
+    } else if (is_st) {
+        set_src(c, i, 1, data, t);
+    } else {
+        set_dst(c, i, 0, data, t);
+    }
+    set_addr(c, i, ad, i->space);
+    if (i->space == SP_PARAM && i->addr_rel == AR_FRAME)
+        i->space = SP_LOCAL; /* device-function params live in the frame */
+    i->lat = (i->space == SP_GLOBAL || i->space == SP_GENERIC) ? PTX_LAT_GMEM : PTX_LAT_SHMEM;
+    if (i->space == SP_PARAM && is_st)
+        perr(P, line, "st.param to a kernel parameter");
+}
+
+/* 'atom', 'red' */
+static void decode_atom_red(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    bool red = base[0] == 'r';
+    static const char *const kinds[] = {"add", "sub", "min", "max", "inc", "dec",
+                                        "and", "or",  "xor", "exch", "cas", NULL};
+    int k = take_one(md, kinds);
+    bool noftz = take(md, "noftz");
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (k < 0)
+        perr(P, line, "'%s' needs an operation", opname);
+    if (md->vec > 1)
+        perr(P, line, "vector atomics ('%s') are not supported", opname);
+    int at = px_atom_type((unsigned)t);
+    if (at < 0)
+        perr(P, line, "unsupported atomic type in '%s'", opname);
+    bool half = type_half(t);
+    if (half && (k != ATOM_ADD || !noftz))
+        perr(P, line, "half-precision atomics are add.noftz only ('%s')", opname);
+    if (noftz && !half)
+        perr(P, line, "'.noftz' needs a half-precision type ('%s')", opname);
+    if (t == PT_B16 && k != ATOM_CAS)
+        perr(P, line, "16-bit atomics are cas only ('%s')", opname);
+    mem_order(c, i, md, true);
+    i->op = red ? PX_RED : PX_ATOM;
+    i->type = (uint8_t)t;
+    i->mod = (uint8_t)k;
+    i->space = (uint8_t)(md->space ? md->space : SP_GENERIC);
+    if (i->space != SP_GLOBAL && i->space != SP_SHARED && i->space != SP_GENERIC)
+        perr(P, line, "atomics on this state space are not supported ('%s')", opname);
+    int no = (k == ATOM_CAS ? 3 : 2) + (red ? 0 : 1);
+    nops(c, no);
+    int b = 0;
+    if (!red)
+        set_dst(c, i, 0, &o[b++], t);
+    set_addr(c, i, &o[b++], i->space);
+    set_src(c, i, 0, &o[b++], t);
+    if (k == ATOM_CAS)
+        set_src(c, i, 1, &o[b++], t);
+    i->lat = i->space == SP_SHARED ? PTX_LAT_SHMEM : PTX_LAT_GMEM;
+}
+
+/* 'fence', 'membar' */
+static void decode_fence(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    if (take(md, "proxy") || take(md, "mbarrier_init") || take(md, "op_restrict"))
+        perr(P, line, "'%s' is not supported", opname);
+    bool gl = take(md, "gl");
+    no_extras(P, md, opname, line);
+    nops(c, 0);
+    i->op = PX_FENCE;
+    i->lat = PTX_LAT_GMEM;
+    if (base[0] == 'm') {
+        i->sem = SEM_SC;
+        i->scope = gl ? SCOPE_GPU : md->scope;
+        if (!gl && md->scope < 0)
+            perr(P, line, "'%s' needs .cta, .gl or .sys", opname);
+    } else {
+        if (md->sem != SEM_SC && md->sem != SEM_ACQ_REL)
+            perr(P, line, "'%s' needs .sc or .acq_rel", opname);
+        if (md->scope < 0)
+            perr(P, line, "'%s' needs a scope", opname);
+        i->sem = (uint8_t)md->sem;
+        i->scope = (uint8_t)md->scope;
+    }
+}
+
+/* 'bar', 'barrier' */
+static void decode_barrier(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    int n = c->n;
+    struct mods *md = c->md;
+    i->op = PX_BAR;
+    i->lat = PTX_LAT_BRANCH;
+    if (take(md, "warp")) {
+        if (!md->sync)
+            perr(P, line, "bad form of '%s'", opname);
+        no_extras(P, md, opname, line);
+        nops(c, 1);
+        i->op = PX_BAR_WARP;
+        set_src(c, i, 0, &o[0], PT_U32);
+        return;
+    }
+    bool arrive = take(md, "arrive");
+    bool red = take(md, "red");
+    static const char *const rk[] = {"popc", "and", "or", NULL};
+    int rop = red ? take_one(md, rk) : -1;
+    no_extras(P, md, opname, line);
+    if (red && rop < 0)
+        perr(P, line, "'%s' needs .popc, .and or .or", opname);
+    if (!arrive && !red && !md->sync && strcmp(opname, "bar"))
+        perr(P, line, "bad form of '%s'", opname);
+    i->mod = (uint8_t)(arrive ? 1 : red ? 2 + rop : 0);
+    if (red) {
+        /* bar.red.op.type d, a{, b}, {!}c */
+        if (n != 3 && n != 4)
+            perr(P, line, "'%s' takes 3 or 4 operands", opname);
+        int t = rop == 0 ? PT_U32 : PT_PRED;
+        set_dst(c, i, 0, &o[0], t);
+        i->type = (uint8_t)t;
+        set_src(c, i, 0, &o[1], PT_U32);
+        if (n == 4)
+            set_src(c, i, 1, &o[2], PT_U32);
+        set_src(c, i, 2, &o[n - 1], PT_PRED);
+        if (n == 3)
+            i->s[1].kind = OK_NONE;
+        return;
+    }
+    if (n < 1 || n > 2)
+        perr(P, line, "'%s' takes 1 or 2 operands", opname);
+    if (arrive && n != 2)
+        perr(P, line, "'%s' needs a thread count", opname);
+    set_src(c, i, 0, &o[0], PT_U32);
+    if (n == 2)
+        set_src(c, i, 1, &o[1], PT_U32);
+}
+
+/* 'bra' */
+static void decode_bra(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    no_extras(P, md, opname, line);
+    nops(c, 1);
+    if (o[0].kind != RO_NAME)
+        perr(P, line, "'%s' needs a label", opname);
+    i->op = PX_BRA;
+    i->lat = PTX_LAT_BRANCH;
+    if (md->uni)
+        i->flags |= PF_UNI;
+    add_label_fix(P, (uint32_t)(i - P->m->ins), o[0].name, line);
+}
+
+/* 'call' */
+static void decode_call(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    int n = c->n;
+    struct mods *md = c->md;
+    no_extras(P, md, opname, line);
+    i->op = PX_CALL;
+    i->lat = PTX_LAT_BRANCH;
+    int k = 0;
+    const struct rop *rets = NULL, *args = NULL;
+    if (k < n && o[k].kind == RO_LIST)
+        rets = &o[k++];
+    if (k >= n || o[k].kind != RO_NAME)
+        perr(P, line, "'%s' needs a function name", opname);
+    struct sym *f = need_sym(P, o[k].name, line);
+    if (f->kind != SY_FUNC)
+        perr(P, line, "indirect calls are not supported ('%s' is not a function)",
+             o[k].name);
+    int tx = tx_marker(o[k].name);
+    k++;
+    if (tx) {
+        /* a transaction marker: no results, at most an empty argument list */
+        if (rets || (k < n && (o[k].kind != RO_LIST || o[k].n)) || k + (k < n) != n)
+            perr(P, line, "'%s' takes no arguments and returns nothing", o[k - 1].name);
+        i->op = (uint16_t)tx;
+        P->m->has_tx = true;
+        return;
+    }
+    if (k < n && o[k].kind == RO_LIST)
+        args = &o[k++];
+    if (k != n)
+        perr(P, line, "indirect calls with a prototype are not supported");
+    struct ptx_module *m = P->m;
+    GROW(P, m->calls, m->n_calls, P->cap_calls);
+    struct px_call *cs = &m->calls[m->n_calls];
+    memset(cs, 0, sizeof(*cs));
+    struct px_func *callee = &m->funcs[f->idx];
+    unsigned na = args ? args->n : 0, nr = rets ? rets->n : 0;
+    if (na != callee->n_params || nr != callee->n_rets)
+        perr(P, line, "call of '%s' with %u arguments and %u results; it has %u and %u",
+             callee->name, na, nr, callee->n_params, callee->n_rets);
+    if (nr > 4)
+        perr(P, line, "more than 4 return values");
+    for (unsigned a = 0; a < na + nr; a++) {
+        const char *nm = a < na ? args->elem[a] : rets->elem[a - na];
+        struct sym *s = need_sym(P, nm, line);
+        if (s->kind != SY_VAR || s->space != SP_PARAM || s->rel != AR_FRAME)
+            perr(P, line, "call operand '%s' is not a .param variable of this function", nm);
+        if (a < na) {
+            cs->arg_off[a] = (uint32_t)s->off;
+            cs->arg_size[a] = (uint32_t)s->size;
+        } else {
+            cs->ret_off[a - na] = (uint32_t)s->off;
+            cs->ret_size[a - na] = (uint32_t)s->size;
+        }
+    }
+    cs->n_args = na;
+    cs->n_rets = nr;
+    i->call = m->n_calls++;
+    i->target = f->idx;
+    if (md->uni)
+        i->flags |= PF_UNI;
+    add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
+}
+
+/* 'ret', 'exit', 'trap' */
+static void decode_ret_exit(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    const char *base = c->base;
+    struct mods *md = c->md;
+    no_extras(P, md, opname, line);
+    nops(c, 0);
+    i->op = base[0] == 'r' ? PX_RET : base[0] == 'e' ? PX_EXIT : PX_TRAP;
+    if (i->op == PX_RET && P->fn->is_entry)
+        i->op = PX_EXIT;
+    i->lat = PTX_LAT_BRANCH;
+}
+
+/* 'shfl' */
+static void decode_shfl(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    static const char *const modes[] = {"up", "down", "bfly", "idx", NULL};
+    int mode = take_one(md, modes);
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (mode < 0 || t != PT_B32)
+        perr(P, line, "bad form of '%s'", opname);
+    if (!md->sync)
+        perr(P, line, "'%s' without .sync is not supported", opname);
+    nops(c, 5);
+    i->op = PX_SHFL;
+    i->mod = (uint8_t)mode;
+    i->type = PT_B32;
+    i->lat = PTX_LAT_BRANCH;
+    set_dst(c, i, 0, &o[0], PT_B32);
+    if (o[0].pipe[0]) {
+        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->n_dst = 2;
+    }
+    for (int s = 0; s < 4; s++)
+        set_src(c, i, s, &o[1 + s], PT_B32);
+}
+
+/* 'vote' */
+static void decode_vote(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
+    int mode = take_one(md, modes);
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (mode < 0 || (mode == 3) != (t == PT_B32) || (mode != 3 && t != PT_PRED))
+        perr(P, line, "bad form of '%s'", opname);
+    nops(c, md->sync ? 3 : 2);
+    i->op = PX_VOTE;
+    i->mod = (uint8_t)mode;
+    i->type = (uint8_t)t;
+    i->lat = PTX_LAT_BRANCH;
+    set_dst(c, i, 0, &o[0], t);
+    set_src(c, i, 0, &o[1], PT_PRED);
+    if (md->sync)
+        set_src(c, i, 1, &o[2], PT_U32);
+}
+
+/* 'activemask' */
+static void decode_activemask(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 1);
+    i->op = PX_ACTIVEMASK;
+    i->type = (uint8_t)t;
+    i->lat = PTX_LAT_BRANCH;
+    set_dst(c, i, 0, &o[0], PT_B32);
+}
+
+/* 'match' */
+static void decode_match(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    static const char *const modes[] = {"any", "all", NULL};
+    int mode = take_one(md, modes);
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (mode < 0 || (t != PT_B32 && t != PT_B64) || !md->sync)
+        perr(P, line, "bad form of '%s'", opname);
+    nops(c, 3);
+    i->op = PX_MATCH;
+    i->mod = (uint8_t)mode;
+    i->type = (uint8_t)t;
+    i->lat = PTX_LAT_BRANCH;
+    set_dst(c, i, 0, &o[0], PT_B32);
+    if (o[0].pipe[0]) {
+        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->n_dst = 2;
+    }
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], PT_U32);
+}
+
+/* 'redux' */
+static void decode_redux(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", NULL};
+    int k = take_one(md, ops);
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    if (k < 0 || (t != PT_U32 && t != PT_S32 && t != PT_B32) || !md->sync)
+        perr(P, line, "bad form of '%s'", opname);
+    nops(c, 3);
+    i->op = PX_REDUX;
+    i->mod = (uint8_t)k;
+    i->type = (uint8_t)t;
+    i->lat = PTX_LAT_BRANCH;
+    set_dst(c, i, 0, &o[0], t);
+    set_src(c, i, 0, &o[1], t);
+    set_src(c, i, 1, &o[2], PT_U32);
+}
+
+/* 'prefetch', 'prefetchu' */
+static void decode_prefetch(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct mods *md = c->md;
+    take(md, "L1");
+    take(md, "L2");
+    take(md, "tensormap");
+    no_extras(P, md, opname, line);
+    nops(c, 1);
+    i->op = PX_NOP;
+}
+
+/* 'nanosleep' */
+static void decode_nanosleep(struct ctx *c, struct px_inst *i)
+{
+    struct parser *P = c->P;
+    const char *opname = c->opname;
+    unsigned line = c->line;
+    struct rop *o = c->o;
+    struct mods *md = c->md;
+    int t = one_type(c, md);
+    no_extras(P, md, opname, line);
+    nops(c, 1);
+    i->op = PX_NOP;
+    set_src(c, i, 0, &o[0], t);
+    i->lat = PTX_LAT_BRANCH;
+}
+
+/* The decoders of the opcode families by base name; decode_inst tries the
+ * plain arithmetic table first. */
+static const struct {
+    const char *name;
+    void (*decode)(struct ctx *c, struct px_inst *i);
+} decoders[] = {
+    {"mul", decode_mul_mad},
+    {"mad", decode_mul_mad},
+    {"shl", decode_shift},
+    {"shr", decode_shift},
+    {"shf", decode_shf},
+    {"prmt", decode_prmt},
+    {"setp", decode_setp},
+    {"set", decode_set},
+    {"selp", decode_selp},
+    {"slct", decode_slct},
+    {"mov", decode_mov},
+    {"cvt", decode_cvt},
+    {"cvta", decode_cvta},
+    {"ld", decode_ld_st},
+    {"ldu", decode_ld_st},
+    {"st", decode_ld_st},
+    {"atom", decode_atom_red},
+    {"red", decode_atom_red},
+    {"fence", decode_fence},
+    {"membar", decode_fence},
+    {"bar", decode_barrier},
+    {"barrier", decode_barrier},
+    {"bra", decode_bra},
+    {"call", decode_call},
+    {"ret", decode_ret_exit},
+    {"exit", decode_ret_exit},
+    {"trap", decode_ret_exit},
+    {"shfl", decode_shfl},
+    {"vote", decode_vote},
+    {"activemask", decode_activemask},
+    {"match", decode_match},
+    {"redux", decode_redux},
+    {"prefetch", decode_prefetch},
+    {"prefetchu", decode_prefetch},
+    {"nanosleep", decode_nanosleep},
+};
+
+/* One instruction: its common modifiers, then the plain arithmetic table or
+ * its family's decoder. */
 static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts[], int np,
                         struct rop *o, int n, const char *opname, unsigned line)
 {
-    struct ctx cx = {P, opname, line, o, n};
-    struct ctx *c = &cx;
     struct mods md;
+    struct ctx cx = {P, opname, line, o, n, base, &md};
+    struct ctx *c = &cx;
     split_mods(P, parts, np, &md, opname, line);
     if (md.ftz)
         i->flags |= PF_FTZ;
@@ -1523,712 +2459,12 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
             perr(P, line, "'%s' needs a float type", opname);
         return;
     }
-    if (!strcmp(base, "mul") || !strcmp(base, "mad")) {
-        bool mad = base[1] == 'a';
-        int t = one_type(c, &md);
-        if (take(&md, "cc"))
-            punsup(P, line, "carry arithmetic ('%s') is not supported", opname);
-        bool lo = take(&md, "lo"), hi = take(&md, "hi"), wide = take(&md, "wide");
-        no_extras(P, &md, opname, line);
-        nops(c, mad ? 4 : 3);
-        i->type = (uint8_t)t;
-        if (px_type_float((unsigned)t)) {
-            if (lo || hi || wide)
-                perr(P, line, "'.lo', '.hi' and '.wide' are for integers, not '%s'", opname);
-            if (type_half(t) && mad)
-                perr(P, line, "'%s': no such half-precision instruction in PTX (use fma)", opname);
-            if (type_half(t)) {
-                decode_half(c, i, PX_MUL, 2, &md, t);
-                return;
-            }
-            i->op = mad ? PX_FMA : PX_MUL;
-            i->lat = t == PT_F64 ? PTX_LAT_FP64 : PTX_LAT_FP32;
-        } else {
-            if (lo + hi + wide != 1)
-                perr(P, line, "'%s' needs one of .lo, .hi, .wide", opname);
-            i->op = (uint16_t)(mad ? (lo ? PX_MAD_LO : hi ? PX_MAD_HI : PX_MAD_WIDE)
-                                   : (lo ? PX_MUL_LO : hi ? PX_MUL_HI : PX_MUL_WIDE));
-            i->lat = PTX_LAT_IMUL;
-        }
-        int dt = t;
-        if (wide) {
-            static const int w2[PT_N] = {[PT_U16] = PT_U32, [PT_S16] = PT_S32,
-                                         [PT_U32] = PT_U64, [PT_S32] = PT_S64};
-            dt = w2[t];
-            if (!dt)
-                perr(P, line, "bad type for '%s'", opname);
-        }
-        set_dst(c, i, 0, &o[0], dt);
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], t);
-        if (mad)
-            set_src(c, i, 2, &o[3], dt);
-        return;
-    }
-    if (!strcmp(base, "shl") || !strcmp(base, "shr")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 3);
-        i->op = base[2] == 'l' ? PX_SHL : PX_SHR;
-        i->type = (uint8_t)t;
-        set_dst(c, i, 0, &o[0], t);
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], PT_U32);
-        return;
-    }
-    if (!strcmp(base, "shf")) {
-        bool l = take(&md, "l"), r = take(&md, "r");
-        bool clamp = take(&md, "clamp"), wrap = take(&md, "wrap");
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (l == r || clamp == wrap || t != PT_B32)
-            perr(P, line, "bad form of '%s'", opname);
-        nops(c, 4);
-        i->op = l ? PX_SHF_L : PX_SHF_R;
-        i->type = PT_B32;
-        if (clamp)
-            i->flags |= PF_SHIFT_CLAMP;
-        set_dst(c, i, 0, &o[0], t);
-        for (int s = 0; s < 3; s++)
-            set_src(c, i, s, &o[1 + s], PT_B32);
-        return;
-    }
-    if (!strcmp(base, "prmt")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (t != PT_B32)
-            perr(P, line, "bad type for '%s'", opname);
-        nops(c, 4);
-        i->op = PX_PRMT;
-        i->type = PT_B32;
-        set_dst(c, i, 0, &o[0], t);
-        for (int s = 0; s < 3; s++)
-            set_src(c, i, s, &o[1 + s], PT_B32);
-        return;
-    }
-    if (!strcmp(base, "setp")) {
-        int cmp = take_one(&md, cmp_names);
-        static const char *const bops[] = {"and", "or", "xor", NULL};
-        int bop = take_one(&md, bops);
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (cmp < 0)
-            perr(P, line, "'%s' needs a comparison", opname);
-        nops(c, bop >= 0 ? 4 : 3);
-        if (type_half(t)) {
-            if (cmp >= CMP_LO && cmp <= CMP_HS)
-                perr(P, line, "'%s': .lo/.ls/.hi/.hs compare integers", opname);
-            if (md.ftz && (t == PT_BF16 || t == PT_BF16X2))
-                perr(P, line, "'.ftz' is not defined for '%s'", opname);
-            if ((t == PT_F16X2 || t == PT_BF16X2) && !o[0].pipe[0])
-                perr(P, line, "'%s' writes two predicates: p|q, one per element", opname);
-        }
-        i->op = type_half(t) ? PX_HSETP : PX_SETP;
-        i->type = (uint8_t)t;
-        i->mod = (uint8_t)cmp;
-        i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
-        set_dst(c, i, 0, &o[0], PT_PRED);
-        if (o[0].pipe[0]) {
-            i->d[1] = pred_opnd(P, o[0].pipe, false, line);
-            i->n_dst = 2;
-        }
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], t);
-        if (bop >= 0)
-            set_src(c, i, 2, &o[3], PT_PRED);
-        i->lat = t == PT_F64 ? PTX_LAT_FP64
-                 : t == PT_F32 || type_half(t) ? PTX_LAT_FP32 : PTX_LAT_INT;
-        return;
-    }
-    if (!strcmp(base, "set")) {
-        int cmp = take_one(&md, cmp_names);
-        static const char *const bops[] = {"and", "or", "xor", NULL};
-        int bop = take_one(&md, bops);
-        no_extras(P, &md, opname, line);
-        if (cmp < 0)
-            perr(P, line, "'%s' needs a comparison", opname);
-        if (md.nt != 2)
-            perr(P, line, "'%s' needs a destination and a source type", opname);
-        int dt = md.types[0], st = md.types[1];
-        bool sx2 = st == PT_F16X2 || st == PT_BF16X2;
-        bool dt_ok = sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
-                         : (dt == PT_U32 || dt == PT_S32 || dt == PT_F32 || dt == PT_F16 ||
-                            dt == PT_BF16 ||
-                            ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
-        if (!dt_ok || st == PT_PRED || px_type_bytes((unsigned)st) < 2)
-            perr(P, line, "bad types in '%s'", opname);
-        bool sflt = px_type_float((unsigned)st);
-        if (sflt ? (cmp >= CMP_LO && cmp <= CMP_HS) : cmp > CMP_HS)
-            perr(P, line, "comparison not defined for the source type in '%s'", opname);
-        if (md.ftz && (!sflt || st == PT_F64 || st == PT_BF16 || st == PT_BF16X2))
-            perr(P, line, "'.ftz' is not defined for '%s'", opname);
-        nops(c, bop >= 0 ? 4 : 3);
-        i->op = PX_SET;
-        i->type = (uint8_t)dt;
-        i->type2 = (uint8_t)st;
-        i->mod = (uint8_t)cmp;
-        i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
-        set_dst(c, i, 0, &o[0], dt);
-        set_src(c, i, 0, &o[1], st);
-        set_src(c, i, 1, &o[2], st);
-        if (bop >= 0)
-            set_src(c, i, 2, &o[3], PT_PRED);
-        i->lat = st == PT_F64 ? PTX_LAT_FP64 : sflt ? PTX_LAT_FP32 : PTX_LAT_INT;
-        return;
-    }
-    if (!strcmp(base, "selp")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 4);
-        i->op = PX_SELP;
-        i->type = (uint8_t)t;
-        set_dst(c, i, 0, &o[0], t);
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], t);
-        set_src(c, i, 2, &o[3], PT_PRED);
-        return;
-    }
-    if (!strcmp(base, "slct")) {
-        if (md.nt != 2 || (md.types[1] != PT_S32 && md.types[1] != PT_F32))
-            perr(P, line, "bad form of '%s'", opname);
-        no_extras(P, &md, opname, line);
-        nops(c, 4);
-        i->op = PX_SLCT;
-        i->type = (uint8_t)md.types[0];
-        i->type2 = (uint8_t)md.types[1];
-        set_dst(c, i, 0, &o[0], md.types[0]);
-        set_src(c, i, 0, &o[1], md.types[0]);
-        set_src(c, i, 1, &o[2], md.types[0]);
-        set_src(c, i, 2, &o[3], md.types[1]);
-        return;
-    }
-    if (!strcmp(base, "mov")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 2);
-        i->type = (uint8_t)t;
-        if (o[0].kind == RO_VEC) {
-            /* mov.b64 {a,b}, d: unpack */
-            i->op = PX_MOV_UNPACK;
-            unsigned eb = px_type_bytes((unsigned)t) / o[0].n;
-            if (o[0].n < 2 || o[0].n > 4 || !eb)
-                perr(P, line, "bad vector in '%s'", opname);
-            for (unsigned k = 0; k < o[0].n; k++)
-                i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(P, o[0].elem[k], line)
-                                                    : (struct px_opnd){OK_NONE, 0, 0};
-            i->n_dst = (uint8_t)o[0].n;
-            set_src(c, i, 0, &o[1], t);
+    /* ---- every other family: its decoder ---- */
+    for (size_t k = 0; k < ARRAY_LEN(decoders); k++)
+        if (!strcmp(base, decoders[k].name)) {
+            decoders[k].decode(c, i);
             return;
         }
-        set_dst(c, i, 0, &o[0], t);
-        if (o[1].kind == RO_VEC) {
-            i->op = PX_MOV_PACK;
-            if (o[1].n < 2 || o[1].n > 4)
-                perr(P, line, "bad vector in '%s'", opname);
-            unsigned eb = px_type_bytes((unsigned)t) / o[1].n;
-            static const int elem_type[9] = {[1] = PT_B8, [2] = PT_B16, [4] = PT_B32, [8] = PT_B64};
-            if (!eb || eb > 8 || !elem_type[eb])
-                perr(P, line, "bad vector in '%s'", opname);
-            for (unsigned k = 0; k < o[1].n; k++)
-                i->s[k] = vec_src(P, o[1].elem[k], elem_type[eb], line);
-            i->n_src = (uint8_t)o[1].n;
-            return;
-        }
-        if (t == PT_PRED) {
-            if (o[1].kind == RO_NUM) {
-                i->op = PX_MOV_PRED_FROM;
-                i->mod = o[1].num.bits ? 1 : 0;
-                return;
-            }
-            i->op = PX_PMOV;
-            set_src(c, i, 0, &o[1], PT_PRED);
-            return;
-        }
-        if (o[1].kind == RO_NAME) {
-            int sr = sreg_of(o[1].name);
-            if (sr == -2)
-                perr(P, line, "special register '%s' needs .x, .y or .z", o[1].name);
-            if (sr >= 0) {
-                i->op = PX_MOV_SREG;
-                i->mod = (uint8_t)sr;
-                return;
-            }
-            if (o[1].name[0] == '%' && !sym_find(P, o[1].name))
-                perr(P, line, "unsupported special register or undeclared register '%s'",
-                     o[1].name);
-            struct sym *s = need_sym(P, o[1].name, line);
-            if (s->kind == SY_VAR || s->kind == SY_FUNC) {
-                if (s->kind == SY_FUNC)
-                    punsup(P, line, "function addresses ('%s') are not supported", o[1].name);
-                if (s->space == SP_CONST)
-                    note_const_read(P, s); /* its address, for ld.const through a register */
-                uint64_t a = s->off + (uint64_t)o[1].off;
-                if (s->rel == AR_FRAME) {
-                    i->op = PX_MOV_FRAME;
-                    i->off = (int64_t)a;
-                } else if (s->rel == AR_DYNSHM) {
-                    i->op = PX_MOV_DYNSHM;
-                    i->off = (int64_t)a;
-                } else if (s->space == SP_PARAM) {
-                    punsup(P, line, "taking the address of kernel parameter '%s' is not supported",
-                         o[1].name);
-                } else {
-                    i->op = PX_MOV;
-                    i->s[0] = (struct px_opnd){OK_IMM, 0, imm_row(P, a)};
-                    i->n_src = 1;
-                    if (s->space == SP_SHARED && s->idx == 1)
-                        i->target = 1; /* kernel-own shared: rebased later */
-                    if (s->space == SP_GLOBAL)
-                        i->target = PX_GLOBAL_VAR; /* rebased when placed */
-                }
-                return;
-            }
-        }
-        i->op = PX_MOV;
-        set_src(c, i, 0, &o[1], t);
-        return;
-    }
-    if (!strcmp(base, "cvt")) {
-        if (md.nt != 2)
-            perr(P, line, "'%s' needs a destination and a source type", opname);
-        int dt = md.types[0], st = md.types[1];
-        if ((dt == PT_F16X2 || dt == PT_BF16X2) && st == PT_F32) {
-            /* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a high, b low */
-            bool relu = take(&md, "relu"), satf = take(&md, "satfinite");
-            no_extras(P, &md, opname, line);
-            if ((md.rnd != RND_RN && md.rnd != RND_RZ) || md.intrnd || md.sat || md.ftz)
-                perr(P, line, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
-                     opname);
-            nops(c, 3);
-            i->op = PX_CVT_PACK;
-            i->type = (uint8_t)dt;
-            i->type2 = PT_F32;
-            i->bop = (uint8_t)((relu ? PH_RELU : 0) | (satf ? PH_SATFIN : 0));
-            set_dst(c, i, 0, &o[0], dt);
-            set_src(c, i, 0, &o[1], PT_F32);
-            set_src(c, i, 1, &o[2], PT_F32);
-            return;
-        }
-        if (take(&md, "relu") || take(&md, "satfinite"))
-            punsup(P, line, "unsupported modifier in '%s'", opname);
-        no_extras(P, &md, opname, line);
-        nops(c, 2);
-        if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
-            dt == PT_PRED || st == PT_PRED)
-            perr(P, line, "unsupported conversion '%s'", opname);
-        i->op = PX_CVT;
-        i->type = (uint8_t)dt;
-        i->type2 = (uint8_t)st;
-        set_dst(c, i, 0, &o[0], dt);
-        set_src(c, i, 0, &o[1], st);
-        i->lat = (dt == PT_F64 || st == PT_F64) ? PTX_LAT_FP64 : PTX_LAT_INT;
-        i->bop = CV_GENERIC;
-        if (!md.sat && !md.ftz) {
-            bool rn = md.rnd == RND_RN, rz = md.rnd == RND_RZ;
-            bool d32 = dt == PT_S32 || dt == PT_U32 || dt == PT_B32;
-            if (dt == PT_F32 && st == PT_S32 && rn && !md.intrnd)
-                i->bop = CV_F32_S32;
-            else if (dt == PT_F32 && st == PT_U32 && rn && !md.intrnd)
-                i->bop = CV_F32_U32;
-            else if (dt == PT_S32 && st == PT_F32 && md.intrnd && rz)
-                i->bop = CV_S32_F32_RZ;
-            else if (dt == PT_S32 && st == PT_F32 && md.intrnd && rn)
-                i->bop = CV_S32_F32_RN;
-            else if ((dt == PT_U64 || dt == PT_S64) && st == PT_U32 && !md.rnd)
-                i->bop = CV_ZEXT32;
-            else if ((dt == PT_S64 || dt == PT_U64) && st == PT_S32 && !md.rnd)
-                i->bop = CV_SEXT32;
-            else if (d32 && (st == PT_U64 || st == PT_S64 || st == PT_B64) && !md.rnd)
-                i->bop = CV_TRUNC32;
-            else if (dt == PT_F64 && st == PT_F32 && !md.rnd)
-                i->bop = CV_F64_F32;
-            else if (dt == PT_F32 && st == PT_F64 && rn && !md.intrnd)
-                i->bop = CV_F32_F64_RN;
-            else if (dt == PT_F64 && st == PT_S32 && rn && !md.intrnd)
-                i->bop = CV_F64_S32;
-            else if (dt == PT_F64 && st == PT_U32 && rn && !md.intrnd)
-                i->bop = CV_F64_U32;
-        }
-        return;
-    }
-    if (!strcmp(base, "cvta")) {
-        bool to = take(&md, "to");
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 2);
-        if (md.space == SP_NONE || md.space == SP_PARAM || md.space == SP_CONST)
-            perr(P, line, "unsupported state space in '%s'", opname);
-        if (t != PT_U64 && t != PT_U32 && t != PT_B64 && t != PT_B32)
-            perr(P, line, "bad type for '%s'", opname);
-        i->op = to ? PX_CVTA_TO : PX_CVTA_FROM;
-        i->type = (uint8_t)t;
-        i->space = (uint8_t)md.space;
-        set_dst(c, i, 0, &o[0], t);
-        if (o[1].kind == RO_NAME) {
-            struct sym *s = need_sym(P, o[1].name, line);
-            if (s->kind == SY_VAR)
-                perr(P, line, "cvta of a variable name ('%s') is not supported; mov it first",
-                     o[1].name);
-        }
-        set_src(c, i, 0, &o[1], t);
-        return;
-    }
-    if (!strcmp(base, "ld") || !strcmp(base, "ldu") || !strcmp(base, "st")) {
-        bool is_st = base[0] == 's';
-        int t = one_type(c, &md);
-        if (take(&md, "mmio"))
-            perr(P, line, "'.mmio' in '%s' is not supported", opname);
-        no_extras(P, &md, opname, line);
-        nops(c, 2);
-        i->op = is_st ? PX_ST : PX_LD;
-        i->type = (uint8_t)t;
-        i->vec = (uint8_t)md.vec;
-        i->space = (uint8_t)(md.space ? md.space : SP_GENERIC);
-        if (t == PT_PRED)
-            perr(P, line, "bad type for '%s'", opname);
-        if (i->space != SP_GLOBAL && i->space != SP_GENERIC && md.sem >= 0 &&
-            md.sem != SEM_WEAK && md.sem != SEM_VOLATILE && i->space != SP_SHARED)
-            perr(P, line, "memory order on a .%s access", i->space == SP_LOCAL ? "local" : "param");
-        mem_order(c, i, &md, false);
-        if (is_st && md.sem == SEM_ACQUIRE)
-            perr(P, line, "st cannot be .acquire");
-        if (!is_st && md.sem == SEM_RELEASE)
-            perr(P, line, "ld cannot be .release");
-        const struct rop *data = is_st ? &o[1] : &o[0];
-        const struct rop *ad = is_st ? &o[0] : &o[1];
-        if (md.vec > 1) {
-            if (data->kind != RO_VEC || data->n != (unsigned)md.vec)
-                perr(P, line, "'%s' needs a vector of %d registers", opname, md.vec);
-            for (int k = 0; k < md.vec; k++) {
-                if (!strcmp(data->elem[k], "_")) {
-                    if (is_st)
-                        perr(P, line, "sink '_' in a store");
-                    i->d[k] = (struct px_opnd){OK_NONE, 0, 0};
-                    continue;
-                }
-                struct px_opnd r = is_st ? vec_src(P, data->elem[k], t, line)
-                                         : reg_opnd(P, data->elem[k], line);
-                if (is_st)
-                    i->s[1 + k] = r;
-                else
-                    i->d[k] = r;
-            }
-            if (is_st)
-                i->n_src = (uint8_t)(1 + md.vec);
-            else
-                i->n_dst = (uint8_t)md.vec;
-        } else if (is_st) {
-            set_src(c, i, 1, data, t);
-        } else {
-            set_dst(c, i, 0, data, t);
-        }
-        set_addr(c, i, ad, i->space);
-        if (i->space == SP_PARAM && i->addr_rel == AR_FRAME)
-            i->space = SP_LOCAL; /* device-function params live in the frame */
-        i->lat = (i->space == SP_GLOBAL || i->space == SP_GENERIC) ? PTX_LAT_GMEM : PTX_LAT_SHMEM;
-        if (i->space == SP_PARAM && is_st)
-            perr(P, line, "st.param to a kernel parameter");
-        return;
-    }
-    if (!strcmp(base, "atom") || !strcmp(base, "red")) {
-        bool red = base[0] == 'r';
-        static const char *const kinds[] = {"add", "sub", "min", "max", "inc", "dec",
-                                            "and", "or",  "xor", "exch", "cas", NULL};
-        int k = take_one(&md, kinds);
-        bool noftz = take(&md, "noftz");
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (k < 0)
-            perr(P, line, "'%s' needs an operation", opname);
-        if (md.vec > 1)
-            perr(P, line, "vector atomics ('%s') are not supported", opname);
-        int at = px_atom_type((unsigned)t);
-        if (at < 0)
-            perr(P, line, "unsupported atomic type in '%s'", opname);
-        bool half = type_half(t);
-        if (half && (k != ATOM_ADD || !noftz))
-            perr(P, line, "half-precision atomics are add.noftz only ('%s')", opname);
-        if (noftz && !half)
-            perr(P, line, "'.noftz' needs a half-precision type ('%s')", opname);
-        if (t == PT_B16 && k != ATOM_CAS)
-            perr(P, line, "16-bit atomics are cas only ('%s')", opname);
-        mem_order(c, i, &md, true);
-        i->op = red ? PX_RED : PX_ATOM;
-        i->type = (uint8_t)t;
-        i->mod = (uint8_t)k;
-        i->space = (uint8_t)(md.space ? md.space : SP_GENERIC);
-        if (i->space != SP_GLOBAL && i->space != SP_SHARED && i->space != SP_GENERIC)
-            perr(P, line, "atomics on this state space are not supported ('%s')", opname);
-        int no = (k == ATOM_CAS ? 3 : 2) + (red ? 0 : 1);
-        nops(c, no);
-        int b = 0;
-        if (!red)
-            set_dst(c, i, 0, &o[b++], t);
-        set_addr(c, i, &o[b++], i->space);
-        set_src(c, i, 0, &o[b++], t);
-        if (k == ATOM_CAS)
-            set_src(c, i, 1, &o[b++], t);
-        i->lat = i->space == SP_SHARED ? PTX_LAT_SHMEM : PTX_LAT_GMEM;
-        return;
-    }
-    if (!strcmp(base, "fence") || !strcmp(base, "membar")) {
-        if (take(&md, "proxy") || take(&md, "mbarrier_init") || take(&md, "op_restrict"))
-            perr(P, line, "'%s' is not supported", opname);
-        bool gl = take(&md, "gl");
-        no_extras(P, &md, opname, line);
-        nops(c, 0);
-        i->op = PX_FENCE;
-        i->lat = PTX_LAT_GMEM;
-        if (base[0] == 'm') {
-            i->sem = SEM_SC;
-            i->scope = gl ? SCOPE_GPU : md.scope;
-            if (!gl && md.scope < 0)
-                perr(P, line, "'%s' needs .cta, .gl or .sys", opname);
-        } else {
-            if (md.sem != SEM_SC && md.sem != SEM_ACQ_REL)
-                perr(P, line, "'%s' needs .sc or .acq_rel", opname);
-            if (md.scope < 0)
-                perr(P, line, "'%s' needs a scope", opname);
-            i->sem = (uint8_t)md.sem;
-            i->scope = (uint8_t)md.scope;
-        }
-        return;
-    }
-    if (!strcmp(base, "bar") || !strcmp(base, "barrier")) {
-        i->op = PX_BAR;
-        i->lat = PTX_LAT_BRANCH;
-        if (take(&md, "warp")) {
-            if (!md.sync)
-                perr(P, line, "bad form of '%s'", opname);
-            no_extras(P, &md, opname, line);
-            nops(c, 1);
-            i->op = PX_BAR_WARP;
-            set_src(c, i, 0, &o[0], PT_U32);
-            return;
-        }
-        bool arrive = take(&md, "arrive");
-        bool red = take(&md, "red");
-        static const char *const rk[] = {"popc", "and", "or", NULL};
-        int rop = red ? take_one(&md, rk) : -1;
-        no_extras(P, &md, opname, line);
-        if (red && rop < 0)
-            perr(P, line, "'%s' needs .popc, .and or .or", opname);
-        if (!arrive && !red && !md.sync && strcmp(opname, "bar"))
-            perr(P, line, "bad form of '%s'", opname);
-        i->mod = (uint8_t)(arrive ? 1 : red ? 2 + rop : 0);
-        if (red) {
-            /* bar.red.op.type d, a{, b}, {!}c */
-            if (n != 3 && n != 4)
-                perr(P, line, "'%s' takes 3 or 4 operands", opname);
-            int t = rop == 0 ? PT_U32 : PT_PRED;
-            set_dst(c, i, 0, &o[0], t);
-            i->type = (uint8_t)t;
-            set_src(c, i, 0, &o[1], PT_U32);
-            if (n == 4)
-                set_src(c, i, 1, &o[2], PT_U32);
-            set_src(c, i, 2, &o[n - 1], PT_PRED);
-            if (n == 3)
-                i->s[1].kind = OK_NONE;
-            return;
-        }
-        if (n < 1 || n > 2)
-            perr(P, line, "'%s' takes 1 or 2 operands", opname);
-        if (arrive && n != 2)
-            perr(P, line, "'%s' needs a thread count", opname);
-        set_src(c, i, 0, &o[0], PT_U32);
-        if (n == 2)
-            set_src(c, i, 1, &o[1], PT_U32);
-        return;
-    }
-    if (!strcmp(base, "bra")) {
-        no_extras(P, &md, opname, line);
-        nops(c, 1);
-        if (o[0].kind != RO_NAME)
-            perr(P, line, "'%s' needs a label", opname);
-        i->op = PX_BRA;
-        i->lat = PTX_LAT_BRANCH;
-        if (md.uni)
-            i->flags |= PF_UNI;
-        add_label_fix(P, (uint32_t)(i - P->m->ins), o[0].name, line);
-        return;
-    }
-    if (!strcmp(base, "call")) {
-        no_extras(P, &md, opname, line);
-        i->op = PX_CALL;
-        i->lat = PTX_LAT_BRANCH;
-        int k = 0;
-        const struct rop *rets = NULL, *args = NULL;
-        if (k < n && o[k].kind == RO_LIST)
-            rets = &o[k++];
-        if (k >= n || o[k].kind != RO_NAME)
-            perr(P, line, "'%s' needs a function name", opname);
-        struct sym *f = need_sym(P, o[k].name, line);
-        if (f->kind != SY_FUNC)
-            perr(P, line, "indirect calls are not supported ('%s' is not a function)",
-                 o[k].name);
-        int tx = tx_marker(o[k].name);
-        k++;
-        if (tx) {
-            /* a transaction marker: no results, at most an empty argument list */
-            if (rets || (k < n && (o[k].kind != RO_LIST || o[k].n)) || k + (k < n) != n)
-                perr(P, line, "'%s' takes no arguments and returns nothing", o[k - 1].name);
-            i->op = (uint16_t)tx;
-            P->m->has_tx = true;
-            return;
-        }
-        if (k < n && o[k].kind == RO_LIST)
-            args = &o[k++];
-        if (k != n)
-            perr(P, line, "indirect calls with a prototype are not supported");
-        struct ptx_module *m = P->m;
-        GROW(P, m->calls, m->n_calls, P->cap_calls);
-        struct px_call *cs = &m->calls[m->n_calls];
-        memset(cs, 0, sizeof(*cs));
-        struct px_func *callee = &m->funcs[f->idx];
-        unsigned na = args ? args->n : 0, nr = rets ? rets->n : 0;
-        if (na != callee->n_params || nr != callee->n_rets)
-            perr(P, line, "call of '%s' with %u arguments and %u results; it has %u and %u",
-                 callee->name, na, nr, callee->n_params, callee->n_rets);
-        if (nr > 4)
-            perr(P, line, "more than 4 return values");
-        for (unsigned a = 0; a < na + nr; a++) {
-            const char *nm = a < na ? args->elem[a] : rets->elem[a - na];
-            struct sym *s = need_sym(P, nm, line);
-            if (s->kind != SY_VAR || s->space != SP_PARAM || s->rel != AR_FRAME)
-                perr(P, line, "call operand '%s' is not a .param variable of this function", nm);
-            if (a < na) {
-                cs->arg_off[a] = (uint32_t)s->off;
-                cs->arg_size[a] = (uint32_t)s->size;
-            } else {
-                cs->ret_off[a - na] = (uint32_t)s->off;
-                cs->ret_size[a - na] = (uint32_t)s->size;
-            }
-        }
-        cs->n_args = na;
-        cs->n_rets = nr;
-        i->call = m->n_calls++;
-        i->target = f->idx;
-        if (md.uni)
-            i->flags |= PF_UNI;
-        add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
-        return;
-    }
-    if (!strcmp(base, "ret") || !strcmp(base, "exit") || !strcmp(base, "trap")) {
-        no_extras(P, &md, opname, line);
-        nops(c, 0);
-        i->op = base[0] == 'r' ? PX_RET : base[0] == 'e' ? PX_EXIT : PX_TRAP;
-        if (i->op == PX_RET && P->fn->is_entry)
-            i->op = PX_EXIT;
-        i->lat = PTX_LAT_BRANCH;
-        return;
-    }
-    if (!strcmp(base, "shfl")) {
-        static const char *const modes[] = {"up", "down", "bfly", "idx", NULL};
-        int mode = take_one(&md, modes);
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (mode < 0 || t != PT_B32)
-            perr(P, line, "bad form of '%s'", opname);
-        if (!md.sync)
-            perr(P, line, "'%s' without .sync is not supported", opname);
-        nops(c, 5);
-        i->op = PX_SHFL;
-        i->mod = (uint8_t)mode;
-        i->type = PT_B32;
-        i->lat = PTX_LAT_BRANCH;
-        set_dst(c, i, 0, &o[0], PT_B32);
-        if (o[0].pipe[0]) {
-            i->d[1] = pred_opnd(P, o[0].pipe, false, line);
-            i->n_dst = 2;
-        }
-        for (int s = 0; s < 4; s++)
-            set_src(c, i, s, &o[1 + s], PT_B32);
-        return;
-    }
-    if (!strcmp(base, "vote")) {
-        static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
-        int mode = take_one(&md, modes);
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (mode < 0 || (mode == 3) != (t == PT_B32) || (mode != 3 && t != PT_PRED))
-            perr(P, line, "bad form of '%s'", opname);
-        nops(c, md.sync ? 3 : 2);
-        i->op = PX_VOTE;
-        i->mod = (uint8_t)mode;
-        i->type = (uint8_t)t;
-        i->lat = PTX_LAT_BRANCH;
-        set_dst(c, i, 0, &o[0], t);
-        set_src(c, i, 0, &o[1], PT_PRED);
-        if (md.sync)
-            set_src(c, i, 1, &o[2], PT_U32);
-        return;
-    }
-    if (!strcmp(base, "activemask")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 1);
-        i->op = PX_ACTIVEMASK;
-        i->type = (uint8_t)t;
-        i->lat = PTX_LAT_BRANCH;
-        set_dst(c, i, 0, &o[0], PT_B32);
-        return;
-    }
-    if (!strcmp(base, "match")) {
-        static const char *const modes[] = {"any", "all", NULL};
-        int mode = take_one(&md, modes);
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (mode < 0 || (t != PT_B32 && t != PT_B64) || !md.sync)
-            perr(P, line, "bad form of '%s'", opname);
-        nops(c, 3);
-        i->op = PX_MATCH;
-        i->mod = (uint8_t)mode;
-        i->type = (uint8_t)t;
-        i->lat = PTX_LAT_BRANCH;
-        set_dst(c, i, 0, &o[0], PT_B32);
-        if (o[0].pipe[0]) {
-            i->d[1] = pred_opnd(P, o[0].pipe, false, line);
-            i->n_dst = 2;
-        }
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], PT_U32);
-        return;
-    }
-    if (!strcmp(base, "redux")) {
-        static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", NULL};
-        int k = take_one(&md, ops);
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        if (k < 0 || (t != PT_U32 && t != PT_S32 && t != PT_B32) || !md.sync)
-            perr(P, line, "bad form of '%s'", opname);
-        nops(c, 3);
-        i->op = PX_REDUX;
-        i->mod = (uint8_t)k;
-        i->type = (uint8_t)t;
-        i->lat = PTX_LAT_BRANCH;
-        set_dst(c, i, 0, &o[0], t);
-        set_src(c, i, 0, &o[1], t);
-        set_src(c, i, 1, &o[2], PT_U32);
-        return;
-    }
-    if (!strcmp(base, "prefetch") || !strcmp(base, "prefetchu")) {
-        take(&md, "L1");
-        take(&md, "L2");
-        take(&md, "tensormap");
-        no_extras(P, &md, opname, line);
-        nops(c, 1);
-        i->op = PX_NOP;
-        return;
-    }
-    if (!strcmp(base, "nanosleep")) {
-        int t = one_type(c, &md);
-        no_extras(P, &md, opname, line);
-        nops(c, 1);
-        i->op = PX_NOP;
-        set_src(c, i, 0, &o[0], t);
-        i->lat = PTX_LAT_BRANCH;
-        return;
-    }
     perr(P, line, "unknown instruction '%s' (not a PTX instruction)", opname);
 }
 

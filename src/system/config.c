@@ -847,18 +847,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  at, c->coherence.protocol, tp->gpus, tp->gpms);
         return -1;
     }
-    if (proto_find(c->coherence.protocol)->multi_gpm && c->noc.vc_flits < c->l2.banks) {
-        /* An L1's release or acquire round sends one marker to every bank of its GPM
-         * at once (coh/nc/rc_l1.c, start_release): its request port must hold them all,
-         * or the round never starts and the run stops as a deadlock. */
-        blame(c, at, sizeof at, "noc.vc_flits", "l2.banks", (char *)NULL);
-        snprintf(err, errlen,
-                 "%snoc.vc_flits (%u) must be at least l2.banks (%u) under the multi-GPM protocol "
-                 "%s: an L1's release round sends one marker to every bank of its GPM at once "
-                 "(sending them in batches is not built)",
-                 at, c->noc.vc_flits, c->l2.banks, c->coherence.protocol);
-        return -1;
-    }
     if (!is_pow2(tp->page_bytes) || tp->page_bytes < c->l2.cache.line_bytes) {
         blame(c, at, sizeof at, "topology.page_bytes", (char *)NULL);
         snprintf(err, errlen, "%stopology.page_bytes (%u) must be a power of two of at least a line",

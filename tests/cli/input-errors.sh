@@ -31,11 +31,6 @@ expect_error "size.ini:3: l1: size 1000 is not a multiple of ways (4) x line siz
     config show --config "$tmp/size.ini"
 [ ! -s "$tmp/out" ] || fail "config show printed a configuration it rejects"
 expect_error "--set l1.size=1000: l1: size 1000" config show --set l1.size=1000
-# a multi-GPM release round sends a marker to every bank at once: a GPM with more
-# banks than an L1's request port holds is refused, not run into a deadlock
-expect_error "noc.vc_flits (8) must be at least l2.banks (16) under the multi-GPM protocol nhcc" \
-    run --workload mp --size tiny --protocol nhcc --set topology.gpus=1 --set topology.gpms=1 \
-    --set l2.banks=16
 printf '[l2]\nline = 64\n' >"$tmp/line.ini"
 expect_error "line.ini:2: l1.line (128) and l2.line (64) must be equal" \
     config show --config "$tmp/line.ini"

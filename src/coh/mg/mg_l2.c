@@ -16,8 +16,8 @@
  * L1's read, while a read another GPM's bank passed on, which must not hold
  * up the FIFO behind it, goes on unmerged and unfilled).
  *
- * Two tables: the data array's (this file's first) and the directory's
- * (Table 5.1: V/I per region with a sharer vector of GPMs, no transient
+ * Two tables: the data array's (this file) and the directory's (mg_dir.c:
+ * Table 5.1, V/I per region with a sharer vector of GPMs, no transient
  * states; nhcc, hmg, ideal-mg). The classifier picks home or non-home
  * events; scope decides where a load may be served: weak and .cta loads
  * anywhere, .gpu loads at the GPU home, .sys (and volatile) loads only at
@@ -26,7 +26,7 @@
  * (hmg and sw-h, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home;
  * .cta ones are performed in the L1, coh/nc/rc_l1.c).
  * Invalidations go only on read-write sharing and directory evictions and are
- * acknowledged only for the counted release completion (below); a GPU home
+ * acknowledged only for the counted release completion (mg_release.c); a GPU home
  * passes those of the system home on to its GPMs. A fill that may be older
  * than an invalidation or a write seen meanwhile is not installed: a
  * per-line race check (spec 004b §8 item 4), the MSHR moving from IR to IRX
@@ -36,152 +36,27 @@
  * that event). Software coherence (sw-nh, sw-h) has no directory: an
  * acquire has the banks drop their remote copies.
  *
- * Release completion (spec 004b §2.7; docs/multi-gpu.md): an L1's release
- * reaches every bank of its GPM; a bank runs a round of markers to its
- * neighbour banks (the same bank index in other GPMs). The sysnet keeps
- * order per GPM pair and vnet, so a marker arrives after everything its
- * sender sent before it. mg.release = counted (the default, option 3): one
- * round to every bank in scope, each (the releasing one too) answering once
- * what it sent before the marker arrived is acknowledged: its invalidations
- * (a GPU home acknowledges one from the system home once its GPMs have it)
- * and, at a GPU home, the writes and atomics it passed on to the system
- * home (acknowledged there once their invalidations are). levels (option
- * 1): markers in as many levels as a write and its invalidation take hops,
- * each level proving one more hop delivered. Both cover the writes the
- * releaser only observed (cumulative). thesis: one round answered at once,
- * which an invalidation two hops away may arrive after (unsafe; kept to
- * measure, tests/unit/640-mg-release.c shows the race).
- * DEVIATION: the directory covers dir_lines consecutive lines of one bank's
- * interleave (a bank's lines are every banks-th line), not 4 adjacent lines
- * of the address space, which would fall in 4 banks.
+ * Release completion and software coherence's bulk invalidation at acquires
+ * are in mg_release.c; what the three files share, in mg_l2_int.h.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/log.h"
-#include "coh/mg/mg.h"
+#include "coh/mg/mg_l2_int.h"
 #include "mem/observe.h"
-#include "mem/pagemap.h"
 #include "system/config.h"
 
 /* ---- the data array ---- */
 
-#define MG_L2_STATES(X)                                                                            \
-    X(I, "not present")                                                                            \
-    X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
-    X(M, "home only: valid, dirty (differs from DRAM)")                                           \
-    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
-    X(IA, "GPU home only (hmg, sw-h, mg.gpu_atomics = gpu-home): way taken, the line fetched "  \
-          "from the system home for a .gpu atomic; requests parked")                               \
-    X(IR, "not home: no way; a read forwarded to the home, its answer will fill here; later "   \
-          "reads of the line wait in its MSHR (merged) instead of crossing the link")            \
-    X(IRX, "not home: as IR, but a write, atomic or invalidation of the line (or an acquire) "  \
-           "came meanwhile: the answer serves the merged reads and is not installed; later "    \
-           "reads go on alone, unfilled")
-
-#define MG_L2_EVENTS(X)                                                                            \
-    X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
-    X(HWrite, "home: a write-through")                                                             \
-    X(HAtomic, "home: an atomic")                                                                  \
-    X(Load, "not home: a weak or .cta read from an L1 of this GPM (may hit here)")               \
-    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home), every read "  \
-               "of no remote caching, or one another GPM passed on finding no remote-line MSHR "  \
-               "free (it must not wait): forwarded, never filled")                                \
-    X(Write, "not home: a write-through from an L1 of this GPM")                                  \
-    X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a "    \
-               ".gpu or .cta atomic, performed here")                                             \
-    X(Fill, "not home: the home's answer to the MSHR's read (installed unless raced), or to a " \
-            "GPU home's fetch")                                                                    \
-    X(FillNoWay, "not home: the answer to the MSHR's read finds its set busy with home lines")   \
-    X(FillOnce, "GPU home: the fetched line, met on its way by an invalidation of its region or " \
-                "a bulk invalidation (it may be stale): serves the parked atomic, not kept")     \
-    X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
-    X(Replace, "a miss or fill needs this line's way")                                             \
-    X(MemData, "home: fill from DRAM")
-
-#define X(n, d) ML2_##n,
-enum ml2_state { MG_L2_STATES(X) ML2_NSTATES };
-enum ml2_event { MG_L2_EVENTS(X) ML2_NEVENTS };
-#undef X
 COH_NAMES(MG_L2_STATES, MG_L2_EVENTS);
-
-/* What distinguishes the protocols that share this bank. */
-struct mg_flavour {
-    bool directory;     /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
-    bool remote_fill;   /* non-home banks keep copies (false: no remote caching) */
-    bool hier;          /* hmg: a GPU home per GPU between the GPMs and the system home */
-    bool free_coherence; /* ideal-mg: invalidations and release markers cost nothing */
-};
-
-struct mg_stats {
-    uint64_t forwarded, relayed, invs_sent, invs_received, lines_invalidated;
-    uint64_t merged;        /* reads served by another's outstanding read of the remote line */
-    uint64_t fills_dropped; /* answers to a read not installed (raced, or no way) */
-    uint64_t fills_raced;   /* ... because a write or invalidation of the line came meanwhile */
-    uint64_t dir_evictions, releases, marks_sent, bulk_invalidations, bulk_dropped;
-    uint64_t l1_releases, sys_rounds, release_cycles; /* where release time goes */
-    uint64_t acks_received; /* counted: invalidations and forwarded writes acknowledged */
-    uint64_t gpu_atomics;   /* hmg, sw-h: .gpu/.cta atomics performed at this GPU home */
-    /* Fig. 5.11: invalidations a directory eviction caused (MG_F_EVICT; at a
-     * GPU home also those it passes on of one from the system home), and the
-     * lines they dropped here */
-    uint64_t evict_invs, evict_lines_invalidated;
-};
-
-/* A release under way at this bank: for an L1 of this GPM (waiting for the
- * RELACKs of the other GPMs) or for another GPM (waiting for MARKACKs). */
-struct mg_rel {
-    struct msg *m;      /* the REL being answered */
-    unsigned left;      /* acknowledgements still expected */
-    bool waiting;       /* counted: also until generations up to `gen` are drained */
-    uint64_t gen;
-};
-
-
-struct mg_l2 {
-    struct ctrl base;
-    struct mg_flavour f;
-    unsigned gpm, n_gpms, gpms, banks; /* gpms: per GPU */
-    struct cache dir;   /* nhcc: entries with meta[0] = sharer GPMs */
-    unsigned dir_lines;
-    unsigned n_remote, max_remote; /* MSHRs in IR/IRX; at most (l2.mshrs / 2) */
-    struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
-                           marker is never refused, so markers cannot deadlock */
-    unsigned n_rel;
-    struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
-    struct msg_list rel_round; /* ... those the round under way answers */
-    bool round_busy;
-    uint64_t round_start; /* when the round under way began (release_cycles) */
-    bool one_round;       /* mg.release = thesis or counted: one round of depth 1 to every L2
-                             in scope */
-    /* mg.release = counted: what this bank sent that a release must see
-     * arrive (invalidations; in a GPU home, writes and atomics it forwarded
-     * to the system home), counted per generation until acknowledged. A
-     * marker is answered once every generation up to its arrival is drained. */
-    bool counted;
-    uint64_t gen;         /* the open generation (from 1) */
-    uint64_t gen_low;     /* no generation below it has anything outstanding */
-    uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
-    unsigned n_gout;
-    int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
-    bool gpu_atomics;     /* hmg, sw-h, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU
-                             home */
-    struct msg_list outq; /* messages for the sysnet that found their vnet full */
-    struct mg_stats st;
-};
-
-static struct mg_l2 *mg_of(void *p)
-{
-    return p;
-}
 
 /* ---- sending ---- */
 
 /* To bank `bank` of GPM `gpm` through the sysnet. */
-static void sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet, uint16_t type,
-                     uint8_t cls, uint16_t bytes)
+void mg_sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet, uint16_t type,
+                 uint8_t cls, uint16_t bytes)
 {
     m->type = type;
     m->vnet = (uint8_t)vnet;
@@ -232,236 +107,12 @@ static bool drain_pipe(struct mg_l2 *c)
 
 /* ---- homes ---- */
 
-/* The line's system home (the first toucher of its page) and the home of
- * this bank's GPU: in hmg the GPM of this GPU with the system home's index
- * (spec 004b §2.1, Figure 5.6), else the system home itself. */
-static unsigned sys_home(struct mg_l2 *c, addr_t line, bool touch)
-{
-    if (!c->base.w.pages)
-        return c->gpm;
-    return touch ? pagemap_touch(c->base.w.pages, line, c->gpm)
-                 : pagemap_owner(c->base.w.pages, line);
-}
-
-static unsigned gpu_home(const struct mg_l2 *c, unsigned sys)
-{
-    return c->f.hier ? c->gpm / c->gpms * c->gpms + sys % c->gpms : sys;
-}
-
 /* Where this bank sends what it cannot serve: its GPU's home, or from there
  * the system home. */
 static unsigned parent(struct mg_l2 *c, addr_t line)
 {
-    unsigned sys = sys_home(c, line, false), gh = gpu_home(c, sys);
+    unsigned sys = mg_sys_home(c, line, false), gh = mg_gpu_home(c, sys);
     return c->gpm == gh ? sys : gh;
-}
-
-/* ---- the directory (nhcc, hmg) ---- */
-
-static addr_t dir_key(const struct mg_l2 *c, addr_t line)
-{
-    uint64_t li = line / c->base.line_bytes / c->banks;
-    return (li / c->dir_lines) * 16; /* the directory array's 16-byte "lines" */
-}
-
-/* Every line of a directory entry's region. */
-static addr_t region_line(const struct mg_l2 *c, addr_t key, unsigned k)
-{
-    uint64_t li = (key / 16) * c->dir_lines + k;
-    return (li * c->banks + c->base.w.index) * c->base.line_bytes;
-}
-
-/* ---- counted release completion: generations ---- */
-
-/* One more message outstanding in the open generation; its tag. */
-static uint64_t gen_count(struct mg_l2 *c)
-{
-    c->gout[c->gen % c->n_gout]++;
-    return c->gen;
-}
-
-/* Every generation up to g has nothing outstanding. */
-static bool gen_drained(struct mg_l2 *c, uint64_t g)
-{
-    while (c->gen_low < c->gen && !c->gout[c->gen_low % c->n_gout])
-        c->gen_low++;
-    for (uint64_t x = c->gen_low; x <= g; x++)
-        if (c->gout[x % c->n_gout])
-            return false;
-    return true;
-}
-
-/* Close the open generation for a waiter: the generation it waits for.
- * The ring doubles when every slot holds a generation still outstanding
- * (warm-up only, like the release slots). */
-static uint64_t gen_close(struct mg_l2 *c)
-{
-    if (!c->gout[c->gen % c->n_gout])
-        return c->gen - 1; /* nothing sent in it yet: the older ones suffice */
-    gen_drained(c, 0);     /* moves gen_low on */
-    if (c->gen + 1 - c->gen_low >= c->n_gout) {
-        unsigned n = 2 * c->n_gout;
-        uint32_t *g = calloc(n, sizeof *g);
-        if (!g)
-            panic("out of memory");
-        for (uint64_t x = c->gen_low; x <= c->gen; x++)
-            g[x % n] = c->gout[x % c->n_gout];
-        free(c->gout);
-        c->gout = g;
-        c->n_gout = n;
-    }
-    return c->gen++;
-}
-
-/* `evict`: the invalidations a directory eviction causes (MG_F_EVICT). */
-static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers, bool evict)
-{
-    for (unsigned g = 0; g < c->n_gpms; g++)
-        if (sharers >> g & 1) {
-            struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
-                                    c->base.comp.eng->now);
-            c->st.invs_sent++;
-            if (evict) {
-                m->flags |= MG_F_EVICT;
-                c->st.evict_invs++;
-            }
-            if (c->counted) { /* acknowledged: to this generation and the slot at work */
-                m->ts = gen_count(c);
-                m->sharer = (uint32_t)(c->inv_slot + 1);
-                if (c->inv_slot >= 0)
-                    c->rel[c->inv_slot].left++;
-            }
-            sys_send(c, m, g, NC_VNET_REQ, MSG_MG_INV, TRAFFIC_INV, 0);
-        }
-}
-
-#define MG_DIR_STATES(X)                                                                           \
-    X(I, "no entry: no other GPM is known to cache the region")                                   \
-    X(V, "an entry with the GPMs that may cache lines of the region")
-
-#define MG_DIR_EVENTS(X)                                                                           \
-    X(LocalSt, "a write or atomic from this GPM's L1s")                                           \
-    X(RemoteLd, "a read from another GPM")                                                         \
-    X(RemoteSt, "a write or atomic from another GPM")                                              \
-    X(Replace, "the entry's way is needed for another region")                                    \
-    X(Inv, "hmg, at a GPU home: an invalidation from the system home")
-
-#define X(n, d) MD_##n,
-enum md_state { MG_DIR_STATES(X) MD_NSTATES };
-enum md_event { MG_DIR_EVENTS(X) MD_NEVENTS };
-#undef X
-
-static const char *const dir_state_names[] = {MG_DIR_STATES(COH_X_NAME_)};
-static const char *const dir_state_descs[] = {MG_DIR_STATES(COH_X_DESC_)};
-static const char *const dir_event_names[] = {MG_DIR_EVENTS(COH_X_NAME_)};
-static const char *const dir_event_descs[] = {MG_DIR_EVENTS(COH_X_DESC_)};
-
-/* x->line is the entry (taken for I); x->msg the request (NULL for Replace). */
-static void dir_take(struct coh_ctx *x)
-{
-    struct mg_l2 *c = mg_of(x->ctrl);
-    struct cache_line *way = cache_victim(&c->dir, x->addr, NULL, NULL);
-    cache_install(&c->dir, way, x->addr);
-    way->meta[0] = 0;
-    x->line = way;
-}
-
-static void dir_add_sender(struct coh_ctx *x)
-{
-    struct mg_l2 *c = mg_of(x->ctrl);
-    x->line->meta[0] |= 1ull << (x->msg->src / c->banks);
-    cache_touch(&c->dir, x->line);
-}
-
-static void dir_inv_all(struct coh_ctx *x)
-{
-    bool evict = x->event == MD_Replace ||
-                 (x->event == MD_Inv && (x->msg->flags & MG_F_EVICT)); /* passed on */
-    send_inv(mg_of(x->ctrl), x->addr, x->line->meta[0], evict);
-}
-
-static void dir_inv_others(struct coh_ctx *x)
-{
-    struct mg_l2 *c = mg_of(x->ctrl);
-    send_inv(c, x->addr, x->line->meta[0] & ~(1ull << (x->msg->src / c->banks)), false);
-}
-
-static void dir_free(struct coh_ctx *x)
-{
-    struct mg_l2 *c = mg_of(x->ctrl);
-    if (x->event == MD_Replace)
-        c->st.dir_evictions++;
-    cache_remove(&c->dir, x->line);
-    x->line = NULL;
-}
-
-static void dir_set_state(struct coh_ctx *x, unsigned next)
-{
-    if (x->line)
-        x->line->state = (uint8_t)next;
-}
-
-static void dir_dump(struct coh_ctx *x, FILE *out)
-{
-    if (x->line)
-        fprintf(out, "  directory entry %#llx: sharers %#llx\n", (unsigned long long)x->addr,
-                (unsigned long long)x->line->meta[0]);
-}
-
-static const struct coh_action_name dir_actions[] = {
-    {dir_take, "take_entry", "allocate an entry (a full set replaces its LRU entry first)"},
-    {dir_add_sender, "add_sharer", "record the requesting GPM"},
-    {dir_inv_all, "inv_all", "invalidate every sharer (unacknowledged)"},
-    {dir_inv_others, "inv_others", "invalidate every sharer but the writer (unacknowledged)"},
-    {dir_free, "free_entry", "free the entry"},
-    {0},
-};
-
-/*  state      event            next   uses     actions                                      */
-static const struct coh_trans mg_dir_cells[MD_NSTATES][MD_NEVENTS] = {
-    [MD_I][MD_LocalSt ] = DO(MD_I, TAG_RD,          ctrl_nothing),
-    [MD_I][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
-    [MD_I][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
-    [MD_V][MD_LocalSt ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
-    [MD_V][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender),
-    [MD_V][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender, dir_inv_others),
-    [MD_V][MD_Replace ] = DO(MD_I, TAG_WR,          dir_inv_all, dir_free),
-    [MD_I][MD_Inv     ] = DO(MD_I, TAG_RD,          ctrl_nothing),
-    [MD_V][MD_Inv     ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
-};
-
-const struct coh_table mg_dir_table = {
-    .proto = "nhcc/hmg", .ctrl = "Dir", .n_states = MD_NSTATES, .n_events = MD_NEVENTS,
-    .state_names = dir_state_names, .state_descs = dir_state_descs,
-    .event_names = dir_event_names, .event_descs = dir_event_descs,
-    .cells = &mg_dir_cells[0][0], .actions = dir_actions, .set_state = dir_set_state,
-    .dump = dir_dump,
-};
-
-/* Run the directory for request m at its home (once per request). */
-static void dir_step(struct mg_l2 *c, struct msg *m, bool write)
-{
-    if (!c->f.directory || (m->flags & MG_F_DIR))
-        return;
-    m->flags |= MG_F_DIR;
-    bool remote = m->flags & MG_F_SYS;
-    if (!remote && !write)
-        return; /* Table 5.1: a local read changes nothing */
-    struct coh_ctx x = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = c->base.comp.eng,
-                        .addr = dir_key(c, m->addr), .msg = m};
-    x.line = cache_find(&c->dir, x.addr);
-    if (!x.line && remote) { /* a full set gives up its LRU entry first */
-        struct cache_line *way = cache_victim(&c->dir, x.addr, NULL, NULL);
-        if (way->present) {
-            struct coh_ctx v = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = x.eng,
-                                .addr = way->addr, .line = way, .state = MD_V,
-                                .event = MD_Replace};
-            coh_step(&mg_dir_table, &c->base.w.cov[1], &v);
-        }
-    }
-    x.state = x.line ? MD_V : MD_I;
-    x.event = !remote ? MD_LocalSt : write ? MD_RemoteSt : MD_RemoteLd;
-    coh_step(&mg_dir_table, &c->base.w.cov[1], &x);
 }
 
 /* ---- data-array actions ---- */
@@ -536,10 +187,10 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
     if (c->counted && passed_on && type != MSG_NC_GETS) {
         /* outstanding until the system home has it and its invalidations
          * have arrived (a marker straight to the system home may overtake it) */
-        m->acks = (int32_t)(uint32_t)gen_count(c);
+        m->acks = (int32_t)(uint32_t)mg_gen_count(c);
         m->flags |= MG_F_ACKME;
     }
-    sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
+    mg_sys_send(c, m, parent(c, x->addr), NC_VNET_REQ, type, cls, bytes);
     x->msg = NULL;
 }
 
@@ -625,11 +276,11 @@ static void gpu_atomic(struct coh_ctx *x)
     memcpy(w->data, x->line->data, c->base.line_bytes);
     answer(c, m, MSG_NC_ATOMRSP, TRAFFIC_ATO, ctrl_atomic_rsp_bytes(m));
     if (c->counted) { /* a marker straight to the system home may overtake it */
-        w->acks = (int32_t)(uint32_t)gen_count(c);
+        w->acks = (int32_t)(uint32_t)mg_gen_count(c);
         w->flags |= MG_F_ACKME;
     }
     c->st.forwarded++;
-    sys_send(c, w, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_WRITE, TRAFFIC_ST,
+    mg_sys_send(c, w, mg_sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_WRITE, TRAFFIC_ST,
              (uint16_t)bytemask_count(&w->mask));
     x->msg = NULL;
 }
@@ -645,7 +296,7 @@ static void fetch_line(struct coh_ctx *x)
     k->req.atom = NULL;
     k->flags = MG_F_FETCH;
     c->st.forwarded++;
-    sys_send(c, k, sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_GETS, TRAFFIC_REQ, 0);
+    mg_sys_send(c, k, mg_sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_GETS, TRAFFIC_REQ, 0);
 }
 
 static void fill_fetched(struct coh_ctx *x)
@@ -711,7 +362,7 @@ static void settle_read(struct coh_ctx *x)
         memcpy(w->data, x->msg->data, c->base.line_bytes);
         if (w->flags & MG_F_SYS) {
             w->flags &= (uint16_t) ~(MG_F_SYS | MG_F_DIR);
-            sys_send(c, w, w->src / c->banks, NC_VNET_RSP, MSG_NC_DATA, TRAFFIC_LD,
+            mg_sys_send(c, w, w->src / c->banks, NC_VNET_RSP, MSG_NC_DATA, TRAFFIC_LD,
                      (uint16_t)c->base.line_bytes);
         } else {
             ctrl_l2_respond(&c->base, w, MSG_NC_DATA, NC_VNET_RSP, TRAFFIC_LD,
@@ -836,8 +487,8 @@ static unsigned load_reach(const struct mem_req *r)
 
 static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
 {
-    unsigned sys = sys_home(c, m->addr, !(m->flags & MG_F_SYS));
-    bool home = sys == c->gpm, gh = gpu_home(c, sys) == c->gpm;
+    unsigned sys = mg_sys_home(c, m->addr, !(m->flags & MG_F_SYS));
+    bool home = sys == c->gpm, gh = mg_gpu_home(c, sys) == c->gpm;
     switch (m->type) {
     case MSG_NC_GETS:
         if (home)
@@ -853,9 +504,6 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
     default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
-
-static int ack_slot(struct mg_l2 *c, struct msg *m);
-static void slot_check(struct mg_l2 *c, struct mg_rel *r);
 
 /* Room for what a step may send: a response into the pipeline and, at a
  * home miss, a DRAM read, an MSHR and a way. */
@@ -884,18 +532,18 @@ static bool take_request(struct ctrl *b, struct msg *m)
     }
     int slot = -1;
     if (at_home && (m->flags & MG_F_ACKME)) /* counted: acknowledged once its invalidations are */
-        slot = ack_slot(c, m);
+        slot = mg_ack_slot(c, m);
     /* the directory of the line's home for this request: the system home,
      * or in hmg the GPU home for its GPMs (a read it passes on unfilled
      * leaves no copy behind) */
     if (at_home || (c->f.hier && event != ML2_LoadFar &&
-                    gpu_home(c, sys_home(c, m->addr, false)) == c->gpm))
-        dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
+                    mg_gpu_home(c, mg_sys_home(c, m->addr, false)) == c->gpm))
+        mg_dir_step(c, m, event != ML2_HLoad && event != ML2_Load);
     if (no_mshr) /* after the directory: the GPM that passed it on may fill */
         event = ML2_LoadFar;
     c->inv_slot = -1;
     if (slot >= 0)
-        slot_check(c, &c->rel[slot]);
+        mg_slot_check(c, &c->rel[slot]);
     x.msg = m;
     x.event = event;
     ctrl_step_or_park(b, &x);
@@ -939,7 +587,7 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
         unsigned to = (unsigned)(m->ts2 - 1);
         m->ts2 = 0;
         m->flags &= (uint16_t)~MG_F_FILL2;
-        sys_send(c, m, to / c->banks, NC_VNET_RSP, m->type, m->cls, m->size_bytes);
+        mg_sys_send(c, m, to / c->banks, NC_VNET_RSP, m->type, m->cls, m->size_bytes);
         return;
     }
     if (m->type == MSG_NC_DATA && (m->flags & MG_F_FILL))
@@ -949,285 +597,12 @@ static void take_answer(struct mg_l2 *c, struct msg *m)
     ctrl_l2_respond(b, m, m->type, NC_VNET_RSP, m->cls, m->size_bytes);
 }
 
-/* ---- release completion ---- */
-
-static struct mg_rel *rel_slot(struct mg_l2 *c)
-{
-    for (unsigned i = 0; i < c->n_rel; i++)
-        if (!c->rel[i].m)
-            return &c->rel[i];
-    unsigned old = c->n_rel, n = old ? 2 * old : 16;
-    struct mg_rel *r = realloc(c->rel, n * sizeof *r);
-    if (!r)
-        panic("out of memory");
-    memset(r + old, 0, (n - old) * sizeof *r);
-    c->rel = r;
-    c->n_rel = n;
-    return &c->rel[old];
-}
-
-/* The banks a release marker of `scope` goes to from this one: every other
- * GPM's in flat protocols; in hmg the GPMs this bank exchanges messages with
- * (its GPU's, and for .sys the same GPM index in every other GPU: GPU homes
- * and system homes), the M + N - 2 of spec 004b §2.1. */
-static bool neighbour(const struct mg_l2 *c, unsigned g, unsigned scope)
-{
-    if (g == c->gpm)
-        return false;
-    if (!c->f.hier || (c->one_round && scope >= SCOPE_SYS))
-        return true; /* thesis: a .sys release goes to every L2 of the system */
-    return g / c->gpms == c->gpm / c->gpms ||
-           (scope >= SCOPE_SYS && g % c->gpms == c->gpm % c->gpms);
-}
-
-/* Levels of markers a release needs: each level proves that what a bank
- * sent before it has arrived, so a chain of k hops needs k levels. A write
- * reaches its home in one hop and the home's invalidations the sharers in a
- * second (2); in hmg a .sys write takes GPM -> GPU home -> system home, whose
- * invalidation takes system home -> GPU home -> GPMs (4); without
- * invalidations only the writes (1). mg.release = thesis: one level to every
- * L2 in scope (§5.5: "propagated through the local L2 to all remote L2s"),
- * which a write's invalidation, two or more hops away, may arrive after;
- * counted: the same one level, whose banks answer only once what they sent
- * before is acknowledged (slot_wait). */
-static unsigned rel_depth(const struct mg_l2 *c, unsigned scope)
-{
-    if (c->one_round)
-        return 1;
-    if (!c->f.directory) /* sw-h: GPM -> GPU home -> system home */
-        return c->f.hier && scope >= SCOPE_SYS ? 2 : 1;
-    return c->f.hier && scope >= SCOPE_SYS ? 4 : 2;
-}
-
-/* Send the markers of a round of depth `level` at `scope` for slot r. */
-static void send_markers(struct mg_l2 *c, struct mg_rel *r, unsigned scope, unsigned level)
-{
-    r->left = 0;
-    for (unsigned g = 0; level && g < c->n_gpms; g++) {
-        if (!neighbour(c, g, scope))
-            continue;
-        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_MARK, r->m->addr, c->base.comp.eng->now);
-        k->req = r->m->req;
-        k->req.scope = (uint8_t)scope;
-        k->ts = level - 1;
-        k->sharer = (uint32_t)(r - c->rel);
-        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_MARK, TRAFFIC_REQ, 0);
-        r->left++;
-        c->st.marks_sent++;
-    }
-}
-
-static void rel_done(struct mg_l2 *c, struct mg_rel *r);
-
-/* A slot is done when its acknowledgements are in and, counted, the
- * generations it waits for are drained. */
-static void slot_check(struct mg_l2 *c, struct mg_rel *r)
-{
-    if (r->waiting && gen_drained(c, r->gen))
-        r->waiting = false;
-    if (r->m && !r->left && !r->waiting)
-        rel_done(c, r);
-}
-
-/* Counted: wait also for everything this bank sent so far. */
-static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
-{
-    if (c->counted) {
-        r->waiting = true;
-        r->gen = gen_close(c);
-    }
-}
-
-/* Counted, at the system home: a write or atomic a GPU home forwarded (m)
- * is acknowledged to it once the invalidations it causes have arrived; they
- * count in the slot returned (inv_slot while the directory steps). */
-static int ack_slot(struct mg_l2 *c, struct msg *m)
-{
-    struct mg_rel *r = rel_slot(c);
-    struct msg *k = msg_new(c->base.w.msgs, MSG_MG_INVACK, m->addr, c->base.comp.eng->now);
-    k->ts = (uint32_t)m->acks; /* the GPU home's generation */
-    k->ts2 = m->src / c->banks;
-    r->m = k;
-    r->left = 0;
-    m->flags &= (uint16_t)~MG_F_ACKME; /* once, also if the request is parked and replayed */
-    c->inv_slot = (int)(r - c->rel);
-    return c->inv_slot;
-}
-
-/* Counted: an invalidation or a forwarded write is acknowledged (m->ts its
- * generation here, m->sharer its slot + 1 or 0). */
-static void take_invack(struct mg_l2 *c, struct msg *m)
-{
-    uint64_t g = c->gen - (uint32_t)((uint32_t)c->gen - (uint32_t)m->ts);
-    panic_if(!c->gout[g % c->n_gout], "%s: acknowledgement for nothing outstanding",
-             c->base.w.name);
-    c->gout[g % c->n_gout]--;
-    c->st.acks_received++;
-    if (m->sharer) {
-        struct mg_rel *r = &c->rel[m->sharer - 1];
-        panic_if(!r->m || !r->left, "%s: invalidation acknowledgement for no slot", c->base.w.name);
-        r->left--;
-    }
-    msg_free(c->base.w.msgs, m);
-    for (unsigned i = 0; i < c->n_rel; i++)
-        slot_check(c, &c->rel[i]);
-}
-
-/* A round for every L1 release waiting at this bank: one set of markers at
- * the widest scope among them answers them all. Releases that arrive while
- * a round is under way wait for the next (they must be covered from their
- * own arrival on), so a burst of them (every SM's kernel end) costs two
- * rounds, not one each. */
-static void start_round(struct mg_l2 *c)
-{
-    struct mg_rel *r = rel_slot(c);
-    unsigned scope = SCOPE_CTA;
-    for (struct msg *m = c->rel_next.head; m; m = m->next)
-        scope = MAX(scope, (unsigned)m->req.scope);
-    c->rel_round = c->rel_next;
-    c->rel_next = (struct msg_list){0};
-    c->round_busy = true;
-    r->m = c->rel_round.head;
-    c->round_start = comp_cycle(&c->base.comp);
-    c->st.releases++;
-    c->st.sys_rounds += scope >= SCOPE_SYS;
-    send_markers(c, r, scope, rel_depth(c, scope));
-    slot_wait(c, r);
-    slot_check(c, r);
-}
-
-static void rel_done(struct mg_l2 *c, struct mg_rel *r)
-{
-    struct msg *m = r->m;
-    r->m = NULL;
-    if (m->type == MSG_MG_INV) { /* counted, a GPU home: its GPMs have it too */
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
-        return;
-    }
-    if (m->type == MSG_MG_INVACK) { /* counted: a forwarded write's invalidations are in */
-        sys_send(c, m, (unsigned)m->ts2, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
-        return;
-    }
-    if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
-        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
-        return;
-    }
-    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
-        return;
-    }
-    c->st.release_cycles += comp_cycle(&c->base.comp) - c->round_start;
-    while ((m = msg_list_pop(&c->rel_round))) {
-        c->st.l1_releases++;
-        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
-    }
-    c->round_busy = false;
-    if (c->rel_next.n)
-        start_round(c);
-}
-
-/* A release from an L1 of this GPM (it joins the next round) or a marker
- * from another GPM's bank (its level in m->ts): markers of the next level
- * down to every neighbour, answered once all of theirs are back; level 0 is
- * answered at once. False: the pipeline lacks room for the answers. */
-static bool take_rel(struct mg_l2 *c, struct msg *m)
-{
-    if (!port_has_room(&c->base.pipe, c->base.w.n_sms + 1u)) {
-        c->base.st.resource_stalls++;
-        return false;
-    }
-    if (!(m->flags & MG_F_SYS)) {
-        msg_list_push(&c->rel_next, m);
-        if (!c->round_busy)
-            start_round(c);
-        return true;
-    }
-    struct mg_rel *r = rel_slot(c);
-    r->m = m;
-    send_markers(c, r, m->req.scope, (unsigned)m->ts);
-    slot_wait(c, r);
-    slot_check(c, r);
-    return true;
-}
-
 /* A GPU home's fetch for a .gpu atomic (IA) that an invalidation of its
  * region or a bulk invalidation meets may bring stale data: use it once. */
-static void stale_fetch(struct mg_l2 *c, const struct cache_line *l)
+void mg_stale_fetch(struct mg_l2 *c, const struct cache_line *l)
 {
     if (l->state == ML2_IA)
         tbe_find(&c->base.tbes, l->addr)->use_once = true;
-}
-
-/* ---- software coherence: bulk invalidation at acquires ---- */
-
-struct drop {
-    struct mg_l2 *c;
-    unsigned scope;
-};
-
-static void drop_if_remote(struct cache_line *l, void *arg)
-{
-    struct drop *d = arg;
-    struct mg_l2 *c = d->c;
-    stale_fetch(c, l);
-    if (l->state != ML2_V)
-        return;
-    unsigned sys = sys_home(c, l->addr, false);
-    bool keep = sys == c->gpm || (d->scope < SCOPE_SYS && gpu_home(c, sys) == c->gpm);
-    if (!keep) {
-        c->st.bulk_dropped++;
-        ctrl_fire(&c->base, l->addr, NULL, ML2_Inv);
-    }
-}
-
-/* Spec 004b §2.8: an acquire at scope S invalidates every cache between the
- * SM and S's home: this bank's copies of lines homed elsewhere (for .gpu in
- * sw-h, not those this bank is the GPU home of); in sw-h a .sys acquire also
- * has every other GPM of the GPU drop theirs. Reads out now are not
- * installed, and later ones do not merge on them (IRX). */
-static bool take_acq(struct mg_l2 *c, struct msg *m)
-{
-    if (!port_has_room(&c->base.pipe, 1)) {
-        c->base.st.resource_stalls++;
-        return false;
-    }
-    struct drop d = {c, m->req.scope};
-    c->st.bulk_invalidations++;
-    cache_for_each(&c->base.cache, drop_if_remote, &d);
-    for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* reads out now may be older */
-        struct tbe *t = &c->base.tbes.e[i];
-        if (t->used && t->state == ML2_IR)
-            ctrl_fire(&c->base, t->addr, NULL, ML2_Inv);
-    }
-    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
-        sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
-        return true;
-    }
-    struct mg_rel *r = rel_slot(c);
-    r->m = m;
-    r->left = 0;
-    for (unsigned g = 0; c->f.hier && m->req.scope >= SCOPE_SYS && g < c->n_gpms; g++) {
-        if (g == c->gpm || g / c->gpms != c->gpm / c->gpms)
-            continue;
-        struct msg *k = msg_new(c->base.w.msgs, MSG_MG_ACQ, m->addr, c->base.comp.eng->now);
-        k->req = m->req;
-        k->sharer = (uint32_t)(r - c->rel);
-        sys_send(c, k, g, NC_VNET_REQ, MSG_MG_ACQ, TRAFFIC_REQ, 0);
-        r->left++;
-    }
-    if (!r->left)
-        rel_done(c, r);
-    return true;
-}
-
-static void take_ack(struct mg_l2 *c, struct msg *m)
-{
-    panic_if(m->sharer >= c->n_rel, "%s: acknowledgement for no release", c->base.w.name);
-    struct mg_rel *r = &c->rel[m->sharer];
-    panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
-    msg_free(c->base.w.msgs, m);
-    r->left--;
-    slot_check(c, r);
 }
 
 /* ---- tick ---- */
@@ -1244,48 +619,14 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
     struct ctrl *b = &c->base;
     switch (m->type) {
     case MSG_MG_INV:
-        c->st.invs_received++;
-        for (unsigned k = 0; k < c->dir_lines; k++) { /* copies, and reads out now (IR) */
-            addr_t line = region_line(c, dir_key(c, m->addr), k);
-            struct coh_ctx x;
-            ctrl_lookup(b, &x, line);
-            if ((x.state == ML2_V && sys_home(c, line, false) != c->gpm) || x.state == ML2_IR) {
-                c->st.evict_lines_invalidated +=
-                    x.state == ML2_V && (m->flags & MG_F_EVICT) != 0;
-                ctrl_fire(b, line, NULL, ML2_Inv);
-            } else if (x.line)
-                stale_fetch(c, x.line);
-        }
-        struct mg_rel *r = NULL;
-        if (c->f.hier && gpu_home(c, sys_home(c, m->addr, false)) == c->gpm) {
-            /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs
-             * (counted: and acknowledges once they have it) */
-            if (c->counted) {
-                r = rel_slot(c);
-                r->m = m;
-                r->left = 0;
-                c->inv_slot = (int)(r - c->rel);
-            }
-            struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
-                                .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
-            x.line = cache_find(&c->dir, x.addr);
-            x.state = x.line ? MD_V : MD_I;
-            coh_step(&mg_dir_table, &b->w.cov[1], &x);
-            c->inv_slot = -1;
-        }
-        if (r)
-            slot_check(c, r);
-        else if (c->counted)
-            sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
-        else
-            msg_free(b->w.msgs, m);
+        mg_dir_take_inv(c, m);
         return true;
     case MSG_MG_MARK:
         m->flags |= MG_F_SYS;
-        return take_rel(c, m);
+        return mg_take_rel(c, m);
     case MSG_MG_ACQ:
         m->flags |= MG_F_SYS;
-        return take_acq(c, m);
+        return mg_take_acq(c, m);
     default:
         m->flags |= MG_F_SYS;
         return take_request(b, m);
@@ -1295,9 +636,9 @@ static bool take_sys_request(struct mg_l2 *c, struct msg *m)
 static void take_sys_answer(struct mg_l2 *c, struct msg *m)
 {
     if (m->type == MSG_MG_MARKACK)
-        take_ack(c, m);
+        mg_take_ack(c, m);
     else if (m->type == MSG_MG_INVACK)
-        take_invack(c, m);
+        mg_take_invack(c, m);
     else
         take_answer(c, m);
 }
@@ -1307,9 +648,9 @@ static bool take_local(struct ctrl *b, struct msg *m)
 {
     struct mg_l2 *c = mg_of(b);
     if (m->type == MSG_MG_REL)
-        return take_rel(c, m);
+        return mg_take_rel(c, m);
     if (m->type == MSG_MG_ACQ)
-        return take_acq(c, m);
+        return mg_take_acq(c, m);
     return take_request(b, m);
 }
 
@@ -1494,7 +835,7 @@ static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct b
 {
     struct mg_l2 *c = mg_of(cp);
     struct ctrl *b = &c->base;
-    unsigned home = sys_home(c, line, false);
+    unsigned home = mg_sys_home(c, line, false);
     struct cache_line *l = cache_find(&b->cache, line);
     bool is_home = home == c->gpm || (home == PAGEMAP_NONE && c->gpm == 0);
     if (is_home) {

@@ -63,6 +63,18 @@ struct rc_stats {
     uint64_t cta_atomics; /* multi-GPM L1s: .cta atomics performed here */
 };
 
+/* Multi-GPM protocols: a round of markers (MSG_MG_REL or MSG_MG_ACQ), one to
+ * every L2 bank of the GPM. A GPM may have more banks than the L1's request
+ * port holds messages (noc.vc_flits), so the markers go out in batches as the
+ * port has room; the round is done when every bank has acknowledged. */
+struct marker_round {
+    struct mem_req req;          /* the scope and ids every marker carries */
+    uint16_t type;               /* MSG_MG_REL or MSG_MG_ACQ */
+    uint32_t id;                 /* comes back in the acknowledgements' sharer field */
+    unsigned sent;               /* markers sent so far, to banks 0 .. sent - 1 */
+    unsigned acks;               /* acknowledgements still expected */
+};
+
 struct rc_l1 {
     struct ctrl base;
     bool flash_pending;          /* an acquire completed in this step: invalidate after it */
@@ -73,14 +85,14 @@ struct rc_l1 {
      * writes and invalidations it must cover have arrived) */
     bool release_at_l2;
     struct msg *rel_held;        /* the request waiting for its release, or NULL */
-    unsigned rel_acks;           /* acknowledgements still expected */
+    struct marker_round rel;     /* ... its round */
     /* software coherence (sw-nh, sw-h): an acquire wider than .cta also has
      * the L2 banks drop their copies of remote lines (MSG_MG_ACQ) before it
      * completes; responses of acquiring loads and atomics wait for a round */
     bool acquire_at_l2;
     struct msg_list acq_next;    /* acquiring responses waiting for the next round */
     struct msg_list acq_round;   /* ... those the round under way completes */
-    unsigned acq_acks;
+    struct marker_round acq;     /* ... its round */
     struct rc_stats st;
 };
 
@@ -290,17 +302,41 @@ static bool acquires_at_l2(const struct rc_l1 *c, const struct msg *m)
     return r->op == MEM_KERNEL_BEGIN || (r->op == MEM_FENCE && r->scope >= SCOPE_GPU);
 }
 
-/* One `type` message (MSG_MG_REL or MSG_MG_ACQ) for m's scope to every bank
- * of the GPM; `round` comes back in the acknowledgements' sharer field. */
-static void to_every_bank(struct rc_l1 *c, const struct msg *m, uint16_t type, uint32_t round)
+/* Send the round's markers that the request vnet has room for, in bank
+ * order. Left unsent, they wait for the tick: the port is then full, and a
+ * full port wakes its sender when it frees. Returns whether it sent any. */
+static bool send_markers(struct rc_l1 *c, struct marker_round *r)
 {
     struct ctrl *b = &c->base;
-    for (unsigned k = 0; k < b->w.n_banks; k++) {
-        struct msg *r = msg_new(b->w.msgs, type, (addr_t)k * b->line_bytes, b->comp.eng->now);
-        r->req = m->req;
-        r->sharer = round;
-        ctrl_to_home(b, r, type, NC_VNET_REQ, TRAFFIC_REQ, 0);
+    struct port *out = b->links.net_out[NC_VNET_REQ];
+    unsigned first = r->sent;
+    for (; r->sent < b->w.n_banks && port_has_room(out, 1); r->sent++) {
+        struct msg *k = msg_new(b->w.msgs, r->type, (addr_t)r->sent * b->line_bytes,
+                                b->comp.eng->now);
+        k->req = r->req;
+        k->sharer = r->id;
+        ctrl_to_home(b, k, r->type, NC_VNET_REQ, TRAFFIC_REQ, 0);
     }
+    return r->sent != first;
+}
+
+/* May a round start? It waits for room for its first batch: a marker to
+ * every bank when the port holds that many (as it always did; a round never
+ * trickles out behind other requests then), else a full port's worth. */
+static bool round_may_start(const struct rc_l1 *c)
+{
+    const struct port *out = c->base.links.net_out[NC_VNET_REQ];
+    unsigned n = c->base.w.n_banks;
+    return port_has_room(out, n < out->cap ? n : out->cap);
+}
+
+/* Begin round r of `type` for req: its first batch of markers goes now. */
+static void start_round(struct rc_l1 *c, struct marker_round *r, const struct mem_req *req,
+                        uint16_t type, uint32_t id)
+{
+    *r = (struct marker_round){.req = *req, .type = type, .id = id,
+                               .acks = c->base.w.n_banks};
+    send_markers(c, r);
 }
 
 /* A round for every acquiring response waiting, when none is under way and
@@ -309,8 +345,7 @@ static void to_every_bank(struct rc_l1 *c, const struct msg *m, uint16_t type, u
  * Returns whether it started one. */
 static bool start_acq_round(struct rc_l1 *c)
 {
-    if (c->acq_round.n || !c->acq_next.n ||
-        !port_has_room(c->base.links.net_out[NC_VNET_REQ], c->base.w.n_banks))
+    if (c->acq_round.n || !c->acq_next.n || !round_may_start(c))
         return false;
     struct msg widest = {0};
     for (struct msg *m = c->acq_next.head; m; m = m->next)
@@ -318,8 +353,7 @@ static bool start_acq_round(struct rc_l1 *c)
             widest.req = m->req;
     c->acq_round = c->acq_next;
     c->acq_next = (struct msg_list){0};
-    c->acq_acks = c->base.w.n_banks;
-    to_every_bank(c, &widest, MSG_MG_ACQ, 1);
+    start_round(c, &c->acq, &widest.req, MSG_MG_ACQ, 1);
     return true;
 }
 
@@ -329,14 +363,13 @@ static bool start_acq_round(struct rc_l1 *c)
 static bool start_release(struct rc_l1 *c, struct msg *m, bool acquire)
 {
     struct ctrl *b = &c->base;
-    if (!port_has_room(b->links.net_out[NC_VNET_REQ], b->w.n_banks)) {
+    if (!round_may_start(c)) {
         b->st.resource_stalls++;
         return false;
     }
     m->flags |= acquire ? MG_F_ACQUIRED : MG_F_RELEASED;
     c->rel_held = m;
-    c->rel_acks = b->w.n_banks;
-    to_every_bank(c, m, acquire ? MSG_MG_ACQ : MSG_MG_REL, 0);
+    start_round(c, &c->rel, &m->req, acquire ? MSG_MG_ACQ : MSG_MG_REL, 0);
     return true;
 }
 
@@ -392,7 +425,7 @@ static void take_response(struct ctrl *b, struct msg *m)
     }
     if (m->type == MSG_MG_RELACK && m->sharer == 1) { /* an acquiring responses' round */
         msg_free(b->w.msgs, m);
-        if (!--c->acq_acks) {
+        if (!--c->acq.acks) {
             struct msg *r;
             while ((r = msg_list_pop(&c->acq_round)))
                 take_response(b, r);
@@ -402,7 +435,7 @@ static void take_response(struct ctrl *b, struct msg *m)
     }
     if (m->type == MSG_MG_RELACK) {
         msg_free(b->w.msgs, m);
-        if (!--c->rel_acks) { /* released: the held request goes on, first */
+        if (!--c->rel.acks) { /* released: the held request goes on, first */
             msg_list_push_front(&b->replay, c->rel_held);
             c->rel_held = NULL;
         }
@@ -429,7 +462,10 @@ static bool rc_l1_tick(struct comp *cp)
     struct ctrl *b = (struct ctrl *)cp;
     struct rc_l1 *c = rc_of(b);
     ctrl_tick_begin(b);
-    bool moved = c->acq_next.n && start_acq_round(c);
+    /* the rest of a round whose markers did not all fit the port */
+    bool moved = c->rel_held && send_markers(c, &c->rel);
+    moved |= c->acq_round.n && send_markers(c, &c->acq);
+    moved |= c->acq_next.n && start_acq_round(c);
     moved |= ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
     if (moved)
