@@ -6,7 +6,13 @@
  * Every CTA of the grid is resident at once (up to max_resident_ctas; larger
  * grids admit a new CTA when one finishes, as hardware does), and the
  * round-robin interleaving means kernels whose CTAs or warps spin-wait on each
- * other (message passing, spin locks) terminate. Atomics are performed lane
+ * other (message passing, spin locks) terminate. A kernel whose CTAs cannot
+ * observe each other's timing (ptx_kernel_info.cta_independent: no atomics,
+ * fences, strong accesses, transactions or clock reads beyond the CTA) keeps
+ * only FUNCTIONAL_INDEPENDENT_RESIDENT CTAs resident: its results are the
+ * same, because a CTA's warps still step in the same order among themselves,
+ * and without those instructions CTAs of one launch can only exchange values
+ * by a data race, whose outcome the PTX model leaves open anyway. Atomics are performed lane
  * by lane in lane order with atom_apply, the arithmetic the L2 banks of the
  * timing machine use, so both modes compute identical values.
  * Barriers: a warp arriving at bar.sync waits until its CTA's barrier is
@@ -645,7 +651,13 @@ static void run_kernel(void *obj, const struct launch *l)
     struct functional *f = obj;
     const struct ptx_kernel_info *ki = ptx_kernel_info(l->kernel);
     uint64_t n_ctas = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
-    unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)f->opts.max_resident_ctas);
+    /* CTAs that cannot observe each other's timing run with few resident
+     * (and the same results): the warps of all max_resident_ctas would be
+     * hundreds of MiB of registers, allocated and touched once each */
+    uint32_t resident_cap = ki->cta_independent
+                                ? MIN(f->opts.max_resident_ctas, FUNCTIONAL_INDEPENDENT_RESIDENT)
+                                : f->opts.max_resident_ctas;
+    unsigned n_slots = (unsigned)MIN(n_ctas, (uint64_t)resident_cap);
     release_slots(f);
     struct fn_cta *slots = calloc(n_slots, sizeof *slots);
     uint64_t threads = (uint64_t)l->block.x * l->block.y * l->block.z;
@@ -667,6 +679,7 @@ static void run_kernel(void *obj, const struct launch *l)
     for (unsigned s = 0; s < n_slots; s++)
         cta_admit(&slots[s], l, next_cta++);
     unsigned resident = n_slots;
+    f->st.max_ctas_resident = MAX(f->st.max_ctas_resident, n_slots);
 
     uint64_t advances = f->advances, advanced_round = 0;
     for (uint64_t round = 0; resident; round++) {

@@ -30,6 +30,8 @@ struct functional_opts {
 
 #define FUNCTIONAL_AUTO_INSTS_PER_WARP (1ull << 24) /* as the timing machine's auto limit */
 #define FUNCTIONAL_DEFAULT_RESIDENT       4096u
+#define FUNCTIONAL_INDEPENDENT_RESIDENT   64u /* for kernels whose CTAs cannot observe each
+                                                 other's timing (functional.c) */
 #define FUNCTIONAL_DEFAULT_PROGRESS       256u /* getm.progress_aborts' default */
 
 struct functional_stats {
@@ -44,6 +46,7 @@ struct functional_stats {
                                     attempts (the serialising fallback) */
     uint64_t tx_serial_stalls;   /* warps held at their begin while one ran alone */
     uint32_t tx_fruitless_max;   /* the most fruitless attempts in a row of one warp */
+    uint32_t max_ctas_resident;  /* the most CTAs resident at once in one kernel */
 };
 
 /* A functional runner over `store` (not owned; it must outlive the runner).

@@ -3128,6 +3128,45 @@ static void rebase_variable(struct ptx_module *m, struct px_inst *i, uint64_t ba
 }
 
 
+/* Whether no instruction of m can make a CTA's run depend on the timing of
+ * another CTA's (ptx_kernel_info.cta_independent). The whole module is
+ * looked at, so every callee of every kernel is: conservative and simple. */
+static bool module_cta_independent(const struct ptx_module *m)
+{
+    for (uint32_t pc = 0; pc < m->n_ins; pc++) {
+        const struct px_inst *i = &m->ins[pc];
+        bool beyond_cta = i->space == SP_GLOBAL || i->space == SP_GENERIC;
+        switch (i->op) {
+        case PX_ATOM:
+        case PX_RED:
+            if (beyond_cta)
+                return false;
+            break;
+        case PX_LD:
+        case PX_ST:
+            if (beyond_cta && i->sem != SEM_WEAK)
+                return false;
+            break;
+        case PX_FENCE:
+        case PX_TXBEGIN:
+        case PX_TXCOMMIT:
+            return false;
+        case PX_MOV_SREG:
+            switch (i->mod) {
+            case SR_CLOCK: case SR_CLOCK_HI: case SR_CLOCK64:
+            case SR_GLOBALTIMER: case SR_GLOBALTIMER_LO: case SR_GLOBALTIMER_HI:
+                return false;
+            default:
+                break;
+            }
+            break;
+        default:
+            break;
+        }
+    }
+    return true;
+}
+
 static void finish_module(struct parser *P)
 {
     struct ptx_module *m = P->m;
@@ -3158,6 +3197,7 @@ static void finish_module(struct parser *P)
                 rebase_variable(m, i, base);
         }
     }
+    bool independent = module_cta_independent(m);
     unsigned nk = 0;
     for (unsigned f = 0; f < m->n_funcs; f++)
         nk += m->funcs[f].is_entry;
@@ -3190,6 +3230,7 @@ static void finish_module(struct parser *P)
                                                     : m->shared_common);
         ki->local_bytes = fn->max_stack;
         ki->regs_per_thread = fn->n_rows_chain + (fn->n_preds_chain + 31) / 32;
+        ki->cta_independent = independent;
         fn->dynshm_base = align_up32(ki->static_shmem_bytes, 16);
     }
 }

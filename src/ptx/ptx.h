@@ -68,6 +68,11 @@ struct ptx_kernel_info {
     uint32_t static_shmem_bytes;   /* .shared declarations of the kernel and its callees */
     uint32_t local_bytes;          /* .local bytes per thread (incl. call frames) */
     uint32_t regs_per_thread;      /* registers, for occupancy */
+    bool cta_independent;          /* nothing in its module lets one CTA's run depend on when
+                                      another's steps run: no global or generic atomic or
+                                      reduction, fence, non-weak global or generic access,
+                                      transaction or %clock/%globaltimer read (so CTAs of
+                                      one launch can only communicate by a data race) */
 };
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k);
 

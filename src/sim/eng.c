@@ -371,6 +371,23 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
     push_call(e, when, fn, obj, arg);
 }
 
+/* comp_wake_at(c, edge) for a component that has just ticked at now, with
+ * edge its next clock edge: most ticks ask for the next cycle this way, so
+ * the edge arithmetic and the search of pend[] are left out. Every tick time
+ * is an edge of c's clock and each pending one is after now, so none is
+ * before `edge`: it is either pend[]'s earliest or a new earliest. */
+static inline void wake_next_edge(struct comp *c, tick_t edge)
+{
+    const uint32_t mask = COMP_PENDING - 1;
+    uint32_t n = c->n_pend;
+    if (n && c->pend[c->pend_head] == edge)
+        return;
+    c->pend_head = (c->pend_head + mask) & mask;
+    c->pend[c->pend_head] = edge;
+    c->n_pend = n < COMP_PENDING ? n + 1 : COMP_PENDING;
+    push_tick(c->eng, edge, c);
+}
+
 /* c's tick at `when` (= now). */
 static inline void run_tick(struct comp *c, tick_t when)
 {
@@ -380,7 +397,7 @@ static inline void run_tick(struct comp *c, tick_t when)
     }
     c->last = when;
     if (c->tick(c))
-        comp_wake_at(c, when + c->clk->period_ps);
+        wake_next_edge(c, when + c->clk->period_ps);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,

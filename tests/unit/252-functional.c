@@ -10,6 +10,9 @@
  * between accounts with a branch inside the transaction (the total never
  * changes and every balance is exactly what the transfers that report
  * success give). Conflicts between warps go through the validation unit.
+ * A large grid whose CTAs cannot observe each other's timing runs with
+ * FUNCTIONAL_INDEPENDENT_RESIDENT CTAs resident and the same values and
+ * instruction counts; one with a global reduction keeps every CTA resident.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -183,6 +186,53 @@ static void a_misaligned_global_access_is_a_kernel_error(void **state)
     assert_non_null(strstr(msg, "0x10000002"));
 }
 
+/* Two modules of one kernel each: every thread writes its CTA's number, once
+ * with a plain store (no CTA can observe another's timing) and once with a
+ * global reduction as well (one that can). */
+static const char *const ids_ptx =
+    ".version 7.0\n.target sm_70\n.address_size 64\n"
+    ".visible .entry ids(.param .u64 out)\n{\n"
+    "  .reg .b32 %r<5>;\n  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n  cvta.to.global.u64 %rd1, %rd1;\n"
+    "  mov.u32 %r1, %ctaid.x;\n  mov.u32 %r2, %ntid.x;\n  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n  mul.wide.s32 %rd2, %r4, 4;\n"
+    "  add.s64 %rd3, %rd1, %rd2;\n  st.global.u32 [%rd3], %r1;\n";
+static const char *const ids_ptx_end = "  ret;\n}\n";
+
+static void independent_ctas_run_with_few_resident_and_the_same_results(void **state)
+{
+    (void)state;
+    enum { CTAS = 1000, N = 64 };
+    char text[2048];
+    struct host *plain = host_new(functional_launcher(fn));
+    snprintf(text, sizeof text, "%s%s", ids_ptx, ids_ptx_end);
+    host_load_ptx(plain, text, "ids.ptx");
+    struct host *red = host_new(functional_launcher(fn));
+    snprintf(text, sizeof text, "%s%s%s", ids_ptx, "  red.global.add.u32 [%rd1], 0;\n",
+             ids_ptx_end);
+    host_load_ptx(red, text, "ids-red.ptx");
+    struct host *hosts[] = {plain, red};
+    for (unsigned k = 0; k < 2; k++) {
+        addr_t out = host_malloc(hosts[k], CTAS * N * 4);
+        struct karg a[] = {KARG_PTR(out)};
+        struct functional_stats before = *functional_stats(fn);
+        host_launch(hosts[k], "ids", DIM1(CTAS), DIM1(N), 0, a, 1);
+        static uint32_t got[CTAS * N];
+        host_memcpy_from_dev(hosts[k], got, out, sizeof got);
+        for (unsigned t = 0; t < CTAS * N; t++)
+            assert_int_equal(got[t], t / N);
+        const struct functional_stats *st = functional_stats(fn);
+        /* the same instructions whichever CTAs are resident together */
+        assert_int_equal(st->warp_insts - before.warp_insts, CTAS * (N / 32) * (10u + k));
+        /* plain stores: a bounded set of CTAs at a time; with the reduction,
+         * every CTA at once (up to max_resident_ctas), as before */
+        assert_int_equal(st->max_ctas_resident,
+                         k ? CTAS : FUNCTIONAL_INDEPENDENT_RESIDENT);
+    }
+    host_delete(plain);
+    host_delete(red);
+}
+
 static void same_input_gives_the_same_counts(void **state)
 {
     (void)state;
@@ -315,6 +365,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_misaligned_global_access_is_a_kernel_error, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            independent_ctas_run_with_few_resident_and_the_same_results, setup, teardown),
         cmocka_unit_test_setup_teardown(counter_of_many_warps_is_serialisable, setup, teardown),
         cmocka_unit_test_setup_teardown(fruitless_warps_run_alone_and_stay_serialisable, setup,
                                         teardown),
