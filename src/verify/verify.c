@@ -2,9 +2,10 @@
  * verify.c - the explorer of `gpucoh verify` (see verify.h, docs/verify.md).
  *
  * Three parts: the rig (a fresh set of the protocol's real controllers,
- * wired to ports the explorer owns, and the events that drive it), the
+ * wired to ports the explorer owns, and the events that drive it: core
+ * operations, deliveries and, under TC's leases, ticks of time), the
  * checker's reference state and properties, and the breadth-first search
- * with its visited set, counterexamples and replay.
+ * with its visited set (times relative to now), counterexamples and replay.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "verify/verify.h"

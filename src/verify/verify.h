@@ -13,6 +13,8 @@
  * checker's reference state; the search is breadth-first, so the first
  * violation found has a shortest event path. That path is printed and
  * written to a file that verify_replay() re-runs with a transition trace.
+ * Protocols with leases (TC) get time as one more event: a tick to the next
+ * expiry, with times written relative to now in the digest.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_H
