@@ -57,8 +57,10 @@ struct vev {
  * passed times of the state (TK_ORDER, TK_STAMP: two passed times may still be
  * compared, e.g. a merged load's arrival with its fill's lease end). A TK_STAMP
  * is the moment something happened (never a deadline: it does not make time
- * worth advancing); TK_SKIP is a statistic. docs/verify.md, "Time". */
-enum tkind { TK_RAW, TK_SKIP, TK_CLAMP, TK_ORDER, TK_STAMP };
+ * worth advancing); TK_SKIP is a statistic or a word nobody reads; TK_BY_TYPE:
+ * a message's time words, by what its type carries (tc_msg_times). docs/verify.md,
+ * "Time". */
+enum tkind { TK_RAW, TK_SKIP, TK_CLAMP, TK_ORDER, TK_STAMP, TK_BY_TYPE };
 
 /* Which values a load may return (docs/verify.md, "Properties"). */
 enum value_rule {
@@ -880,6 +882,43 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
     PUT(s, x);
 }
 
+/* What a TC message's two time words are (tc.h): a word its type does not
+ * carry is a leftover of the message it was made from, which no receiver
+ * reads. A lease end may be compared with a merged load's arrival (ordered);
+ * a local timestamp is only matched against a running global one and a GWCT
+ * only compared with now (clamped). Core requests: a merged load's arrival
+ * and a held request's wait are written where the L1 keeps them (put_ctrl,
+ * put_private); in its other queues a core request's words are dead (a
+ * replayed load is stamped again when it merges again). */
+static void tc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+{
+    bool gwct = m->flags & TC_F_GWCT;
+    *kts = *kts2 = TK_SKIP;
+    switch (m->type) {
+    case MSG_TC_GETS:
+        *kts = (m->flags & TC_F_LEASE) ? TK_ORDER : TK_SKIP;
+        break;
+    case MSG_TC_UPGR:
+        *kts = TK_CLAMP;
+        break;
+    case MSG_TC_ATOMIC:
+        *kts = (m->flags & TC_F_HAS_TS) ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATA:
+        *kts = TK_ORDER;
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATAG: /* ts2 becomes the copy's lease under the safe private rule */
+        *kts = TK_ORDER;
+        *kts2 = TK_CLAMP;
+        break;
+    case MSG_TC_ACK:
+    case MSG_TC_ATOMRSP:
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    }
+}
+
 /* A message as the receiver can tell it apart: every field but its birth
  * time and pool link; data only where the mask says it is meaningful; its
  * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
@@ -906,6 +945,8 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
         PUT(s, m->req.atom->kind);
         PUT(s, m->req.atom->lane[0].a);
     }
+    if (kts == TK_BY_TYPE)
+        tc_msg_times(m, &kts, &kts2);
     put_time(s, m->ts, kts);
     put_time(s, m->ts2, kts2);
     PUT(s, m->acks);
@@ -917,12 +958,10 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     }
 }
 
-/* The kind of a message's time words where nothing more is known of them:
- * ordered times under TC (a lease end in flight may be compared with a merged
- * load's arrival), plain words elsewhere. */
+/* The kind of a message's time words: under TC by its type, elsewhere plain words. */
 static enum tkind msg_time(const struct rig *r)
 {
-    return r->prof.timed ? TK_ORDER : TK_RAW;
+    return r->prof.timed ? TK_BY_TYPE : TK_RAW;
 }
 
 static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
@@ -976,8 +1015,10 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             for (unsigned i = 0; i < 2; i++)
                 put_time(s, t->meta[i], tbe_k[i]);
             PUT(s, t->use_once);
-            put_list_as(s, r, &t->merged, msg_time(r),
-                        is_l1 && r->prof.timed ? TK_STAMP : msg_time(r));
+            if (is_l1 && r->prof.timed) /* loads merged behind a fill: when they merged */
+                put_list_as(s, r, &t->merged, TK_SKIP, TK_STAMP);
+            else
+                put_list(s, r, &t->merged);
             put_list(s, r, &t->parked);
         }
     }
