@@ -740,14 +740,16 @@ static void advance_to(struct rig *r, uint64_t cycle)
 
 static uint64_t next_deadline(const struct rig *r);
 
-/* EV_TICK: to the first tick boundary after the earliest time not yet passed
- * (every time is a whole number of ticks plus fewer cycles than a tick). */
+/* EV_TICK: time advances one tick (enabled while a lease or wait runs).
+ * Not straight to the next expiry: a lease granted a tick later than another
+ * ends a tick later, an order a jump to the expiry would never produce. Every
+ * time is a whole number of ticks plus fewer cycles than a tick, so what a
+ * tick passes expires at once. */
 static void tick(struct rig *r)
 {
-    uint64_t d = next_deadline(r);
-    if (d == UINT64_MAX)
+    if (next_deadline(r) == UINT64_MAX)
         panic("verify: time advanced with no lease or wait running");
-    advance_to(r, (d / VERIFY_TICK_CYCLES + 1) * VERIFY_TICK_CYCLES);
+    advance_to(r, (now_cycles(r) / VERIFY_TICK_CYCLES + 1) * VERIFY_TICK_CYCLES);
 }
 
 static void apply(struct rig *r, const struct vev *ev)
