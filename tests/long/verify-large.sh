@@ -3,8 +3,8 @@
 # 3 L1s (one operation per L1, atomics on), on 2 lines (two operations per L1,
 # no atomics) and with two operations in flight per core, each explored to the end with no violation; and the seeded
 # MESI bug on 3 L1s, where the forgotten sharer is not the only one (the bank
-# does not wait for it), caught; tcs and tcw on 3 L1s and on 2 lines (about 7
-# minutes more, measured 2026-12-02). About 15 minutes on 2 cores (docs/verify.md).
+# does not wait for it), caught; tcs and tcw on 3 L1s and on 2 lines (about 10
+# minutes more, measured 2026-12-02). About 18 minutes on 2 cores (docs/verify.md).
 # usage: verify-large.sh GPUCOH REPO
 set -u
 bin=$1
