@@ -34,7 +34,7 @@
 #define LINE_BASE   0x20000000ull
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
-/* EV_TICK: time advances to the next expiry (protocols with leases only) */
+/* EV_TICK: time advances one tick (protocols with leases only) */
 enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
 /* ld.acquire.gpu and st.release.gpu come with --sync */
 enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
