@@ -7,14 +7,15 @@
 set -euo pipefail
 bin=$1
 doc=$2
-protos="nol1 rc gpuvi gpuvini ideal mesi"
+protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
 dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | head -1)
 {
     echo "Measured $(date -u +%Y-%m-%d) on commit $commit${dirty:+ (with uncommitted changes in src/)}, size tiny"
-    echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on); seconds on a"
+    echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on; tcs and tcw with"
+    echo "leases of up to 2 ticks); seconds on a"
     echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"

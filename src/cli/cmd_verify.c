@@ -16,9 +16,11 @@
 #include "verify/verify.h"
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
- * bank talking over vnets, no time, central unit or other GPMs' homes. */
-static const char *const explorable[] = {"nol1",  "rc",   "rc-noinv",   "gpuvi", "gpuvini",
-                                         "ideal", "mesi", "mesi-noinv", NULL};
+ * bank talking over vnets, no central unit or other GPMs' homes; TC's leases
+ * with time as an explorer event. */
+static const char *const explorable[] = {
+    "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
+    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -31,7 +33,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
             "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
-            "                     [--sync] [--max-states N]\n"
+            "                     [--sync] [--lease N] [--max-states N]\n"
             "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
             "                     [--config F] [--set K=V]...\n"
             "       gpucoh verify --replay FILE\n"
@@ -51,8 +53,14 @@ static void usage(FILE *out)
             "A violation prints its shortest event sequence (exit 1); --cex writes it for\n"
             "--replay, which re-runs it with a trace of every transition. Reaching a bound\n"
             "stops the search with nothing proven (exit 1). docs/verify.md.\n"
-            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, and the deliberately\n"
-            "broken rc-noinv and mesi-noinv; `fast` is all but the broken ones.\n"
+            "Under TC (tcs, tcw) time is an event too: a tick advances it by one tick\n"
+            "while a lease or GWCT runs, so every order of deliveries, grants and\n"
+            "expiries is explored; leases are whole ticks. TC-Strong is also checked\n"
+            "to perform a write only when no L1 holds a lease on its line, TC-Weak that once a core's\n"
+            "fence completes no load returns a value older than the core's earlier writes.\n"
+            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, and the\n"
+            "deliberately broken rc-noinv, mesi-noinv, tcs-nowait and tcw-nogwct; `fast`\n"
+            "is nol1 to mesi (the protocols without time).\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
             "                     explorable one but the broken variants)\n"
@@ -62,7 +70,8 @@ static void usage(FILE *out)
             "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
             "  --no-atomics       cores issue no atomics\n"
             "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
-            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
+            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
+            "                     predictor); 1 to 4 (default 2)\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -84,7 +93,7 @@ static bool is_explorable(const char *name)
 static void load_config(struct config *cfg, const char *file, const char *proto,
                         const struct verify_opts *vo)
 {
-    const char *sets[SIM_MAX_SETS + 8];
+    const char *sets[SIM_MAX_SETS + 20];
     unsigned n = 0;
     char set_proto[96], set_sms[32];
     snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", proto);
@@ -96,6 +105,27 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     /* small arrays (the lines never conflict in a set): a fresh rig per path is cheap */
     for (const char *const *s = small_arrays; *s; s++)
         sets[n++] = *s;
+    /* TC: leases of whole ticks on a rig whose time only the explorer moves
+     * (a core cycle of 1 us holds any number of the controllers' reactions) */
+    char lease[6][48];
+    if (!strncmp(proto, "tc", 2)) {
+        unsigned tick = VERIFY_TICK_CYCLES, most = vo->lease * VERIFY_TICK_CYCLES;
+        sets[n++] = "gpu.core_mhz=1";
+        if (!strncmp(proto, "tcs", 3)) {
+            snprintf(lease[0], sizeof lease[0], "tc.lease=fixed:%u", most);
+            sets[n++] = lease[0];
+        } else { /* the predictor, between one tick and the longest, a tick a step */
+            sets[n++] = "tc.lease=predict";
+            snprintf(lease[0], sizeof lease[0], "tc.lease_init=%u", most);
+            snprintf(lease[1], sizeof lease[1], "tc.lease_min=%u", tick);
+            snprintf(lease[2], sizeof lease[2], "tc.lease_max=%u", most);
+            snprintf(lease[3], sizeof lease[3], "tc.t_hit=%u", tick);
+            snprintf(lease[4], sizeof lease[4], "tc.t_evict=%u", tick);
+            snprintf(lease[5], sizeof lease[5], "tc.t_write=%u", tick);
+            for (unsigned i = 0; i < 6; i++)
+                sets[n++] = lease[i];
+        }
+    }
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
@@ -113,6 +143,7 @@ int cmd_verify(int argc, char **argv)
                              .ops = 2,
                              .atomics = true,
                              .inflight = 1,
+                             .lease = 2,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
@@ -127,6 +158,7 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
+        OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),

@@ -12,7 +12,7 @@
 
 extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
-extern const struct proto_desc proto_tcs, proto_tcw;
+extern const struct proto_desc proto_tcs, proto_tcw, proto_tcs_nowait, proto_tcw_nogwct;
 extern const struct proto_desc proto_mesi, proto_mesi_noinv;
 extern const struct proto_desc proto_rccsc, proto_rccwo;
 extern const struct proto_desc proto_getm, proto_warptm;
@@ -32,6 +32,8 @@ const struct proto_desc *const proto_registry[] = {
     &proto_ideal,
     &proto_tcs,
     &proto_tcw,
+    &proto_tcs_nowait, /* test only */
+    &proto_tcw_nogwct, /* test only */
     &proto_mesi,
     &proto_mesi_noinv, /* test only */
     &proto_stc_nv,

@@ -2,9 +2,10 @@
  * verify.c - the explorer of `gpucoh verify` (see verify.h, docs/verify.md).
  *
  * Three parts: the rig (a fresh set of the protocol's real controllers,
- * wired to ports the explorer owns, and the events that drive it), the
+ * wired to ports the explorer owns, and the events that drive it: core
+ * operations, deliveries and, under TC's leases, ticks of time), the
  * checker's reference state and properties, and the breadth-first search
- * with its visited set, counterexamples and replay.
+ * with its visited set (times relative to now), counterexamples and replay.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "verify/verify.h"
@@ -20,6 +21,7 @@
 #include "base/log.h"
 #include "coh/ctrl.h"
 #include "coh/proto.h"
+#include "coh/tc/tc.h"
 #include "coh/vi/vi_bank.h"
 #include "mem/backing.h"
 #include "mem/observe.h"
@@ -32,7 +34,8 @@
 #define LINE_BASE   0x20000000ull
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
-enum ev_kind { EV_OP, EV_DELIVER };
+/* EV_TICK: time advances one tick (protocols with leases only) */
+enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
 /* ld.acquire.gpu and st.release.gpu come with --sync */
 enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
 static const char *const op_names[OPK_N] = {"load",  "store",        "atomic",
@@ -43,6 +46,66 @@ struct vev {
     uint8_t kind;                  /* enum ev_kind */
     uint8_t core, op, line, value; /* EV_OP */
     uint16_t ch;                   /* EV_DELIVER */
+};
+
+/* ---- how the explorer reads a protocol beyond struct ctrl ---- */
+
+/* What a stored word is, for the canonical digest. Times (core cycles) are
+ * written relative to now: a time not yet passed as its offset from now, a
+ * passed one either as "expired" (TK_CLAMP: the protocol only ever compares it
+ * with now, or takes its maximum with a running one) or by its rank among the
+ * passed times of the state (TK_ORDER, TK_STAMP: two passed times may still be
+ * compared, e.g. a merged load's arrival with its fill's lease end). A TK_STAMP
+ * is the moment something happened (never a deadline: it does not make time
+ * worth advancing); TK_SKIP is a statistic or a word nobody reads; TK_BY_TYPE:
+ * a message's time words, by what its type carries (tc_msg_times). docs/verify.md,
+ * "Time". */
+enum tkind { TK_RAW, TK_SKIP, TK_CLAMP, TK_ORDER, TK_STAMP, TK_BY_TYPE };
+
+/* Which values a load may return (docs/verify.md, "Properties"). */
+enum value_rule {
+    RULE_WRITE_ATOMIC, /* the line's value at issue or a later one in coherence order */
+    RULE_READER_FENCE, /* any value since the core's last fence (rc: acquires invalidate) */
+    RULE_WRITER_FENCE, /* tcw: once a core's fence completes, its earlier writes are the
+                          oldest values any core's later load may return */
+};
+
+struct profile {
+    bool timed;           /* leases: time advances only by EV_TICK */
+    bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
+    enum value_rule rule;
+    uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
+    uint8_t l1_tbe[2], l2_tbe[2];   /* ... and of each TBE meta word */
+};
+
+/* Temporal Coherence: L1 meta[0] the local timestamp, meta[1] the VM writer;
+ * L2 meta[0] the global timestamp (a read takes its maximum with the requested
+ * lease end, which may both have passed), meta[1] the owner bit, meta[2] the
+ * latest write's GWCT; MSHR meta[0] the kept timestamp, meta[1] when an S_W
+ * write began to wait (a statistic). */
+static struct profile profile_of(const struct proto_desc *p)
+{
+    struct profile f = {.rule = p->write_atomic ? RULE_WRITE_ATOMIC : RULE_READER_FENCE};
+    if (!strncmp(p->name, "tcs", 3) || !strncmp(p->name, "tcw", 3)) {
+        f = (struct profile){.timed = true,
+                             .lease_exclusive = p->name[2] == 's',
+                             .rule = p->name[2] == 's' ? RULE_WRITE_ATOMIC : RULE_WRITER_FENCE,
+                             .l1_line = {TK_CLAMP, TK_RAW, TK_RAW},
+                             .l2_line = {TK_ORDER, TK_RAW, TK_CLAMP},
+                             .l2_tbe = {TK_CLAMP, TK_SKIP}};
+    }
+    return f;
+}
+
+/* A state serialised for its digest; with times, in two passes (see put_time). */
+struct ser {
+    uint8_t *b;
+    size_t n, cap;
+    uint64_t now;   /* core cycle the times are relative to */
+    bool collect;   /* first pass: gather the passed times and the next deadline */
+    uint64_t *past; /* the passed ranked times (sorted, distinct after the pass) */
+    size_t n_past, cap_past;
+    uint64_t next_deadline; /* the earliest time not yet passed (UINT64_MAX: none) */
 };
 
 /* ---- the checker's reference state (part of every state's digest) ---- */
@@ -56,6 +119,12 @@ struct env {
     uint8_t floor[V_MAX_L1][V_MAX_LINES];   /* values a load may return since the core's last
                                                fence (protocols that are not write-atomic) */
     uint32_t gold[V_MAX_LINES];             /* the line's value in coherence order (word 0) */
+    /* RULE_WRITER_FENCE */
+    uint8_t val[V_MAX_L1][V_MAX_SLOTS]; /* a store in flight: its value's bit */
+    uint8_t vis[V_MAX_L1][V_MAX_LINES]; /* values the line took since the core's last
+                                           write to it was issued */
+    uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
+    uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
 };
 
 struct rig {
@@ -68,6 +137,10 @@ struct rig {
     const struct config *cfg;
     const struct proto_desc *p;
     const struct verify_opts *o;
+    struct profile prof;
+    tick_t core_ps;   /* one core cycle: TC's unit of time */
+    unsigned v_state; /* lease_exclusive: the L1 table's state of a valid leased copy */
+    struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
     struct comp *l1[V_MAX_L1], *l2;
     struct coh_cov *cov; /* one per table */
@@ -182,22 +255,28 @@ static bool rig_tick(struct comp *cp)
 }
 
 static void follow_gold(void *arg, addr_t line);
+static void advance_to(struct rig *r, uint64_t cycle);
+static void check_no_lease(struct rig *r, unsigned k);
 
 /* The memories a rig uses, kept across rigs: a backing store's set-up costs
  * more than the controllers' (a 4096-slot table), so each rig resets them. */
 struct memories {
     struct backing store;
     struct observer obs;
+    struct ser scan;
 };
 
 static void memories_init(struct memories *mem, uint32_t line_bytes)
 {
     backing_init(&mem->store);
     obs_init(&mem->obs, line_bytes);
+    mem->scan = (struct ser){0};
 }
 
 static void memories_destroy(struct memories *mem)
 {
+    free(mem->scan.b);
+    free(mem->scan.past);
     obs_destroy(&mem->obs);
     backing_destroy(&mem->store);
 }
@@ -228,9 +307,16 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     r->n_vnets = p->n_vnets;
     r->line_bytes = cfg->l1.cache.line_bytes;
     r->cov = cov;
+    r->prof = profile_of(p);
+    r->scan = &mem->scan;
     eng_init(&r->eng);
     r->eng.watchdog_ps = 0;
-    r->clk = (struct clock){"core", clock_period_ps(cfg->gpu.core_mhz)};
+    r->core_ps = clock_period_ps(cfg->gpu.core_mhz);
+    /* With leases, the controllers' reaction to an event takes no core time:
+     * their clock runs at one cycle per ps, the core cycle (the leases' unit)
+     * lasts VERIFY_TICK_CYCLES... far longer (gpu.core_mhz = 1 on the rig), and
+     * only EV_TICK moves it (docs/verify.md, "Time"). */
+    r->clk = (struct clock){"core", r->prof.timed ? 1 : r->core_ps};
     msg_pool_init(&r->msgs);
     memories_reset(mem, o, r->line_bytes);
     r->store = &mem->store;
@@ -285,6 +371,12 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     l.to_mem = &r->to_mem;
     p->l2.connect(r->l2, &l);
     p->l2.in_port(r->l2)->sender = &r->comp;
+    if (r->prof.lease_exclusive)
+        for (unsigned st = 0; st < p->tables[0]->n_states; st++)
+            if (!strcmp(p->tables[0]->state_names[st], "V"))
+                r->v_state = st;
+    if (r->prof.timed) /* time 0 precedes the start: every "none" timestamp has passed */
+        advance_to(r, VERIFY_TICK_CYCLES);
     return r;
 }
 
@@ -354,10 +446,31 @@ static void follow_gold(void *arg, addr_t line)
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
             e->floor[c][k] |= bit;
+            if (r->prof.rule == RULE_WRITER_FENCE)
+                e->vis[c][k] |= bit;
             for (unsigned q = 0; q < V_MAX_SLOTS; q++)
                 if (e->busy[c][q] && e->line[c][q] == k)
                     e->allowed[c][q] |= bit;
         }
+        if (r->prof.lease_exclusive)
+            check_no_lease(r, k);
+    }
+}
+
+/* TC-Strong: a write is performed (the golden memory moves) only once every
+ * lease on its line has expired, so no L1 may hold a valid copy then; asked
+ * of the L1 controller itself (its peek sees an expired lease as I). */
+static void check_no_lease(struct rig *r, unsigned k)
+{
+    uint8_t buf[LINE_MAX_BYTES];
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        bool has = false;
+        if (r->p->l1.peek(r->l1[c], line_addr(r, k), buf, &has) == r->v_state)
+            fail(r,
+                 "lease: a write to line %u was performed at the L2 while l1[%u] holds a "
+                 "valid copy (value %u): TC-Strong performs a write only after every lease "
+                 "on its line has expired",
+                 k, c, word_of(buf));
     }
 }
 
@@ -391,9 +504,21 @@ static void take_response(struct rig *r, struct msg *m)
                  c, op_names[op], e->line[c][q], got, want);
         }
     }
+    if (r->prof.rule == RULE_WRITER_FENCE) {
+        if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC)
+            e->wrote[c] |= (uint8_t)(1u << e->line[c][q]);
+        /* the fence has waited for the GWCTs of the core's writes done before
+         * it: from now on no core may read a line older than them */
+        for (unsigned k = 0; op == OPK_FENCE && k < r->o->lines; k++)
+            if (e->fence_lines[c][q] >> k & 1)
+                for (unsigned d = 0; d < r->n_l1; d++)
+                    e->floor[d][k] &= e->vis[c][k];
+    }
     e->busy[c][q] = 0;
     e->allowed[c][q] = 0;
     e->line[c][q] = 0;
+    e->val[c][q] = 0;
+    e->fence_lines[c][q] = 0;
 }
 
 static bool in_flight(const struct rig *r)
@@ -464,14 +589,57 @@ static void check_quiescent(struct rig *r)
 
 /* ---- events ---- */
 
+static uint64_t now_cycles(const struct rig *r)
+{
+    return r->eng.now / r->core_ps;
+}
+
+/* Run the controllers until they have nothing left to do. With leases, only
+ * until the core cycle ends: what is left then waits for time (a GWCT wait, a
+ * write waiting for leases to expire), which only EV_TICK advances. */
 static void settle(struct rig *r)
 {
-    eng_run(&r->eng, TICK_MAX);
+    if (!r->prof.timed) {
+        eng_run(&r->eng, TICK_MAX);
+    } else {
+        eng_run(&r->eng, (now_cycles(r) + 1) * r->core_ps - 1);
+        tick_t next = eng_next_time(&r->eng);
+        if (next != TICK_MAX && next % r->core_ps)
+            panic("verify: the controllers' reaction to an event ran past its core cycle "
+                  "(an event at %llu ps)",
+                  (unsigned long long)next);
+    }
     struct msg *m;
     while ((m = msg_list_pop(&r->rsp))) {
         take_response(r, m);
         msg_free(&r->msgs, m);
     }
+}
+
+/* The values a load of core c on line k may return, given at its issue (the
+ * golden updates while it is in flight add theirs). */
+static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
+{
+    struct env *e = &r->env;
+    if (r->prof.rule == RULE_WRITE_ATOMIC)
+        return value_bit(r, e->gold[k], "the golden memory");
+    uint8_t m = e->floor[c][k];
+    /* TC-Weak (RCpc): a core sees its own writes early, before they are performed */
+    for (unsigned q = 0; r->prof.rule == RULE_WRITER_FENCE && q < V_MAX_SLOTS; q++)
+        if (e->val[c][q] && e->line[c][q] == k)
+            m |= e->val[c][q];
+    return m;
+}
+
+/* A store or atomic of core c issued in slot q: what RULE_WRITER_FENCE follows. */
+static void wrote(struct rig *r, unsigned c, unsigned q, const struct vev *ev)
+{
+    struct env *e = &r->env;
+    if (r->prof.rule != RULE_WRITER_FENCE)
+        return;
+    e->vis[c][ev->line] = 0;
+    e->wrote[c] &= (uint8_t) ~(1u << ev->line);
+    e->val[c][q] = value_bit(r, ev->value, "a stored word");
 }
 
 static void issue(struct rig *r, const struct vev *ev)
@@ -487,10 +655,10 @@ static void issue(struct rig *r, const struct vev *ev)
     case OPK_LOAD_ACQ:
         /* what it reads is judged as a plain load's; the loads after it, as after a fence */
         m->req.sem = SEM_ACQUIRE;
-        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
-                                              : e->floor[c][ev->line];
-        for (unsigned k = 0; k < r->o->lines; k++)
-            e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        e->allowed[c][q] = load_allows(r, c, ev->line);
+        if (r->prof.rule != RULE_WRITER_FENCE)
+            for (unsigned k = 0; k < r->o->lines; k++)
+                e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
         m->req.op = MEM_LOAD;
         bytemask_set_range(&m->mask, 0, 4);
         break;
@@ -498,8 +666,7 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.op = MEM_LOAD;
         m->req.scope = SCOPE_CTA;
         bytemask_set_range(&m->mask, 0, 4);
-        e->allowed[c][q] = r->p->write_atomic ? value_bit(r, e->gold[ev->line], "the golden memory")
-                                              : e->floor[c][ev->line];
+        e->allowed[c][q] = load_allows(r, c, ev->line);
         break;
     case OPK_STORE_REL:
     case OPK_STORE:
@@ -511,6 +678,7 @@ static void issue(struct rig *r, const struct vev *ev)
         memset(m->data, 0, r->line_bytes);
         memcpy(m->data, &(uint32_t){ev->value}, 4);
         bytemask_set_range(&m->mask, 0, 4);
+        wrote(r, c, q, ev);
         break;
     case OPK_ATOMIC:
         m->req.op = MEM_ATOMIC;
@@ -521,13 +689,17 @@ static void issue(struct rig *r, const struct vev *ev)
         bytemask_set_range(&m->mask, 0, 4);
         /* an atomic reads its line's value in coherence order, whatever the model */
         e->allowed[c][q] = value_bit(r, e->gold[ev->line], "the golden memory");
+        wrote(r, c, q, ev);
         break;
     case OPK_FENCE:
         m->req.op = MEM_FENCE;
         m->req.sem = SEM_ACQ_REL;
         m->addr = 0;
-        for (unsigned k = 0; k < r->o->lines; k++)
-            e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        if (r->prof.rule != RULE_WRITER_FENCE)
+            for (unsigned k = 0; k < r->o->lines; k++)
+                e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+        else
+            e->fence_lines[c][q] = e->wrote[c];
         break;
     }
     e->issued[c]++;
@@ -551,13 +723,46 @@ static void deliver(struct rig *r, unsigned ch)
         panic("verify: a network port is full");
 }
 
+static void nothing(void *obj, uint64_t arg)
+{
+    (void)obj;
+    (void)arg;
+}
+
+/* Time moves to the start of core cycle `cycle`: what waited for a time before
+ * it (a lease, a GWCT) happens at that time, in the engine's order. */
+static void advance_to(struct rig *r, uint64_t cycle)
+{
+    eng_at(&r->eng, cycle * r->core_ps, nothing, NULL, 0);
+    eng_run(&r->eng, cycle * r->core_ps);
+    settle(r);
+}
+
+static uint64_t next_deadline(const struct rig *r);
+
+/* EV_TICK: time advances one tick (enabled while a lease or wait runs).
+ * Not straight to the next expiry: a lease granted a tick later than another
+ * ends a tick later, an order a jump to the expiry would never produce. Every
+ * time is a whole number of ticks plus fewer cycles than a tick, so what a
+ * tick passes expires at once. */
+static void tick(struct rig *r)
+{
+    if (next_deadline(r) == UINT64_MAX)
+        panic("verify: time advanced with no lease or wait running");
+    advance_to(r, (now_cycles(r) / VERIFY_TICK_CYCLES + 1) * VERIFY_TICK_CYCLES);
+}
+
 static void apply(struct rig *r, const struct vev *ev)
 {
-    if (ev->kind == EV_OP)
+    if (ev->kind == EV_OP) {
         issue(r, ev);
-    else
+        settle(r);
+    } else if (ev->kind == EV_DELIVER) {
         deliver(r, ev->ch);
-    settle(r);
+        settle(r);
+    } else {
+        tick(r);
+    }
 }
 
 /* Every event enabled in the rig's state, in a fixed order. */
@@ -587,15 +792,19 @@ static unsigned enabled(const struct rig *r, struct vev *out)
     for (unsigned ch = 0; ch <= ch_dram(r); ch++)
         if (r->ch[ch].n)
             out[n++] = (struct vev){.kind = EV_DELIVER, .ch = (uint16_t)ch};
+    if (r->prof.timed && next_deadline(r) != UINT64_MAX)
+        out[n++] = (struct vev){.kind = EV_TICK};
     return n;
 }
 
-#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (2 + 3 * V_MAX_VALUE) + 1) + V_MAX_CH)
+#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (2 + 3 * V_MAX_VALUE) + 1) + V_MAX_CH + 1)
 
 static void ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
 {
     if (ev->kind == EV_OP) {
         snprintf(out, len, "op %u %s %u %u", ev->core, op_names[ev->op], ev->line, ev->value);
+    } else if (ev->kind == EV_TICK) {
+        snprintf(out, len, "tick");
     } else {
         char src[16], dst[16];
         unsigned vnet;
@@ -610,13 +819,10 @@ struct digest {
     uint64_t h[2];
 };
 
-struct ser {
-    uint8_t *b;
-    size_t n, cap;
-};
-
 static void put(struct ser *s, const void *p, size_t n)
 {
+    if (s->collect)
+        return;
     if (s->n + n > s->cap) {
         s->cap = (s->n + n) * 2;
         s->b = realloc(s->b, s->cap);
@@ -628,9 +834,98 @@ static void put(struct ser *s, const void *p, size_t n)
 }
 #define PUT(s, v) put(s, &(v), sizeof(v))
 
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A word of kind k (enum tkind). A time: 0 ("none": time 0 precedes the
+ * rig's start) and UINT64_MAX ("never") as themselves; one not yet passed as
+ * its offset from now (and, unless a stamp, a candidate for the next
+ * deadline); a passed one as "expired" (TK_CLAMP) or by its rank among the
+ * state's passed ranked times, which the first pass (collect) gathers. */
+static void put_time(struct ser *s, uint64_t v, enum tkind k)
+{
+    if (k == TK_SKIP)
+        return;
+    if (k == TK_RAW) {
+        PUT(s, v);
+        return;
+    }
+    uint8_t tag;
+    uint64_t x = 0;
+    if (v == 0) {
+        tag = 0;
+    } else if (v == UINT64_MAX) {
+        tag = 1;
+    } else if (v >= s->now) {
+        tag = 2;
+        x = v - s->now;
+        if (k != TK_STAMP && v < s->next_deadline)
+            s->next_deadline = v;
+    } else if (k == TK_CLAMP) {
+        tag = 3;
+    } else if (s->collect) {
+        if (s->n_past == s->cap_past) {
+            s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
+            s->past = realloc(s->past, s->cap_past * sizeof *s->past);
+            if (!s->past)
+                panic("out of memory");
+        }
+        s->past[s->n_past++] = v;
+        return;
+    } else {
+        tag = 4;
+        const uint64_t *at = bsearch(&v, s->past, s->n_past, sizeof v, cmp_u64);
+        x = (uint64_t)(at - s->past);
+    }
+    PUT(s, tag);
+    PUT(s, x);
+}
+
+/* What a TC message's two time words are (tc.h): a word its type does not
+ * carry is a leftover of the message it was made from, which no receiver
+ * reads. A lease end may be compared with a merged load's arrival (ordered);
+ * a local timestamp is only matched against a running global one and a GWCT
+ * only compared with now (clamped). Core requests: a merged load's arrival
+ * and a held request's wait are written where the L1 keeps them (put_ctrl,
+ * put_private); in its other queues a core request's words are dead (a
+ * replayed load is stamped again when it merges again). */
+static void tc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+{
+    bool gwct = m->flags & TC_F_GWCT;
+    *kts = *kts2 = TK_SKIP;
+    switch (m->type) {
+    case MSG_TC_GETS:
+        *kts = (m->flags & TC_F_LEASE) ? TK_ORDER : TK_SKIP;
+        break;
+    case MSG_TC_UPGR:
+        *kts = TK_CLAMP;
+        break;
+    case MSG_TC_ATOMIC:
+        *kts = (m->flags & TC_F_HAS_TS) ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATA:
+        *kts = TK_ORDER;
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATAG: /* ts2 becomes the copy's lease under the safe private rule */
+        *kts = TK_ORDER;
+        *kts2 = TK_CLAMP;
+        break;
+    case MSG_TC_ACK:
+    case MSG_TC_ATOMRSP:
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    }
+}
+
 /* A message as the receiver can tell it apart: every field but its birth
- * time and pool link; data only where the mask says it is meaningful. */
-static void put_msg(struct ser *s, const struct rig *r, const struct msg *m)
+ * time and pool link; data only where the mask says it is meaningful; its
+ * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
+static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enum tkind kts,
+                    enum tkind kts2)
 {
     PUT(s, m->type);
     PUT(s, m->vnet);
@@ -652,8 +947,10 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m)
         PUT(s, m->req.atom->kind);
         PUT(s, m->req.atom->lane[0].a);
     }
-    PUT(s, m->ts);
-    PUT(s, m->ts2);
+    if (kts == TK_BY_TYPE)
+        tc_msg_times(m, &kts, &kts2);
+    put_time(s, m->ts, kts);
+    put_time(s, m->ts2, kts2);
     PUT(s, m->acks);
     PUT(s, m->sharer);
     PUT(s, m->mask);
@@ -663,25 +960,41 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m)
     }
 }
 
-static void put_list(struct ser *s, const struct rig *r, const struct msg_list *l)
+/* The kind of a message's time words: under TC by its type, elsewhere plain words. */
+static enum tkind msg_time(const struct rig *r)
+{
+    return r->prof.timed ? TK_BY_TYPE : TK_RAW;
+}
+
+static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
+                        enum tkind kts, enum tkind kts2)
 {
     PUT(s, l->n);
     for (const struct msg *m = l->head; m; m = m->next)
-        put_msg(s, r, m);
+        put_msg(s, r, m, kts, kts2);
+}
+
+static void put_list(struct ser *s, const struct rig *r, const struct msg_list *l)
+{
+    put_list_as(s, r, l, msg_time(r), msg_time(r));
 }
 
 static void put_port(struct ser *s, const struct rig *r, const struct port *p)
 {
     PUT(s, p->n);
     for (uint32_t i = 0; i < p->n; i++)
-        put_msg(s, r, port_slot_at(p, i)->m);
+        put_msg(s, r, port_slot_at(p, i)->m, msg_time(r), msg_time(r));
 }
 
 /* A controller's lines, TBEs and queues, in line order (TBE slots and ways
- * are allocation history, not state). */
-static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
+ * are allocation history, not state); meta words by their kinds. An L1's
+ * merged loads carry the time they merged (TC: answered only if the fill's
+ * lease reached it) in ts2. */
+static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool is_l1)
 {
     struct ctrl *c = (struct ctrl *)cp;
+    const uint8_t *line_k = is_l1 ? r->prof.l1_line : r->prof.l2_line;
+    const uint8_t *tbe_k = is_l1 ? r->prof.l1_tbe : r->prof.l2_tbe;
     for (unsigned k = 0; k < r->o->lines; k++) {
         addr_t a = line_addr(r, k);
         struct cache_line *l = c->cache.sets ? cache_find(&c->cache, a) : NULL;
@@ -690,7 +1003,8 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
         if (l) {
             PUT(s, l->state);
             PUT(s, l->dirty);
-            PUT(s, l->meta);
+            for (unsigned i = 0; i < 3; i++)
+                put_time(s, l->meta[i], line_k[i]);
             put(s, l->data, r->line_bytes);
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
@@ -700,9 +1014,13 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
             PUT(s, t->state);
             PUT(s, t->pending);
             PUT(s, t->acks);
-            PUT(s, t->meta);
+            for (unsigned i = 0; i < 2; i++)
+                put_time(s, t->meta[i], tbe_k[i]);
             PUT(s, t->use_once);
-            put_list(s, r, &t->merged);
+            if (is_l1 && r->prof.timed) /* loads merged behind a fill: when they merged */
+                put_list_as(s, r, &t->merged, TK_SKIP, TK_STAMP);
+            else
+                put_list(s, r, &t->merged);
             put_list(s, r, &t->parked);
         }
     }
@@ -712,9 +1030,34 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp)
 }
 
 /* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
- * sparse directory entries, invalidations waiting for room). */
+ * sparse directory entries, invalidations waiting for room); TC's warp slots,
+ * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
 static void put_private(struct ser *s, const struct rig *r)
 {
+    if (r->prof.timed) {
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            for (unsigned w = 0; w < tc_l1_slots(r->l1[i]); w++) {
+                const struct msg_list *held;
+                put_time(s, tc_l1_slot(r->l1[i], w, &held), TK_CLAMP);
+                /* held: ts the core cycle its wait ends, ts2 when it began (a statistic) */
+                put_list_as(s, r, held, TK_CLAMP, TK_SKIP);
+            }
+            uint8_t fenced = tc_l1_fenced(r->l1[i]), expired = UINT8_MAX;
+            for (unsigned k = 0; k < r->o->lines; k++)
+                if (tc_l1_expired_line(r->l1[i]) == line_addr(r, k))
+                    expired = (uint8_t)k;
+            PUT(s, fenced);
+            PUT(s, expired);
+        }
+        struct tc_l2_view v;
+        tc_l2_view(r->l2, &v);
+        PUT(s, v.lease);
+        put_time(s, v.next_due, TK_CLAMP);
+        PUT(s, v.blocked);
+        for (unsigned k = 0; k < r->o->lines; k++)
+            put_time(s, tc_obs_promised((struct eng *)&r->eng, line_addr(r, k)), TK_CLAMP);
+        return;
+    }
     if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
         return;
     struct vi_bank *b = (struct vi_bank *)r->l2;
@@ -732,15 +1075,16 @@ static void put_private(struct ser *s, const struct rig *r)
     }
 }
 
-static struct digest state_digest(const struct rig *r, struct ser *s)
+static void put_state(struct ser *s, const struct rig *r)
 {
-    s->n = 0;
     for (unsigned i = 0; i < r->n_l1; i++) {
-        put_ctrl(s, r, r->l1[i]);
+        put_ctrl(s, r, r->l1[i], true);
         for (unsigned v = 0; v < r->n_vnets; v++)
             put_port(s, r, &r->down[i][v]);
     }
-    put_ctrl(s, r, r->l2);
+    put_ctrl(s, r, r->l2, false);
+    for (unsigned v = 0; v < r->n_vnets; v++) /* a request a blocked bank has not taken */
+        put_port(s, r, &r->l2_in[v]);
     put_private(s, r);
     for (unsigned ch = 0; ch <= ch_dram(r); ch++)
         put_list(s, r, &r->ch[ch]);
@@ -754,6 +1098,40 @@ static struct digest state_digest(const struct rig *r, struct ser *s)
         for (unsigned q = 0; q < V_MAX_SLOTS; q++)
             if (r->env.busy[c][q] == OPK_ATOMIC + 1)
                 PUT(s, r->atom[c][q].lane[0].result);
+}
+
+/* The first pass over a state with times: the passed ranked times (sorted,
+ * distinct) and the next deadline; nothing is written. */
+static void scan_times(struct ser *s, const struct rig *r)
+{
+    s->now = now_cycles(r);
+    s->collect = true;
+    s->n_past = 0;
+    s->next_deadline = UINT64_MAX;
+    put_state(s, r);
+    s->collect = false;
+    qsort(s->past, s->n_past, sizeof *s->past, cmp_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_past; i++)
+        if (!n || s->past[n - 1] != s->past[i])
+            s->past[n++] = s->past[i];
+    s->n_past = n;
+}
+
+/* The earliest time in the state not yet passed (UINT64_MAX: none, and time
+ * would change nothing). */
+static uint64_t next_deadline(const struct rig *r)
+{
+    scan_times(r->scan, r);
+    return r->scan->next_deadline;
+}
+
+static struct digest state_digest(const struct rig *r, struct ser *s)
+{
+    if (r->prof.timed)
+        scan_times(s, r);
+    s->n = 0;
+    put_state(s, r);
     struct digest d;
     d.h[0] = hash_fnv1a(0xcbf29ce484222325ull, s->b, s->n);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->n;
@@ -903,6 +1281,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
             "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\nsync %u\n",
             s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight,
             o->sync ? 1u : 0u);
+    if (r->prof.timed)
+        fprintf(out, "lease %u\n", o->lease);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -1041,6 +1421,7 @@ static void search_free(struct search *s)
     free(s->seen.keys);
     free(s->seen.node);
     free(s->ser.b);
+    free(s->ser.past);
     free(s->path);
     memories_destroy(&s->mem);
 }
@@ -1183,6 +1564,10 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
+    char lease_text[48] = "";
+    if (profile_of(s.p).timed)
+        snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
+                 profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
@@ -1190,7 +1575,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                 s.p->name, s.n_nodes > o->max_states ? "state" : "memory",
                 (unsigned long long)s.n_nodes, (double)search_bytes(&s) / (1 << 20));
     fprintf(out,
-            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s: "
+            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s%s: "
             "%llu states, %llu transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
             s.p->name,
             res->violation    ? "VIOLATION"
@@ -1199,8 +1584,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             o->l1s, o->lines, o->values, o->ops, o->inflight,
             o->atomics ? (o->sync ? ", acquire/release" : "")
                        : (o->sync ? ", no atomics, acquire/release" : ", no atomics"),
-            (unsigned long long)res->states, (unsigned long long)res->transitions, res->depth,
-            res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+            lease_text, (unsigned long long)res->states, (unsigned long long)res->transitions,
+            res->depth, res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached,
+            res->cells_total);
     search_free(&s);
     rc = res->violation || res->incomplete;
     return rc;
@@ -1229,11 +1615,12 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
         char key[32], val[400];
         if (line[0] == '#' || line[0] == '\n')
             continue;
+        if (sscanf(line, "%31s", key) == 1 &&
+            (!strcmp(key, "op") || !strcmp(key, "deliver") || !strcmp(key, "tick")))
+            break;
         if (sscanf(line, "%31s %399s", key, val) != 2)
             bad_line(file, ln, "expected KEY VALUE");
         unsigned u = 0;
-        if (!strcmp(key, "op") || !strcmp(key, "deliver"))
-            break;
         if (!strcmp(key, "protocol")) {
             snprintf(proto, proto_len, "%s", val);
             got |= 1;
@@ -1264,6 +1651,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->sync = u;
         } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
             o->inflight = u;
+        } else if (!strcmp(key, "lease") && u >= 1 && u <= VERIFY_MAX_LEASE) {
+            o->lease = u;
         } else {
             bad_line(file, ln, "unknown key or value out of range");
         }
@@ -1313,9 +1702,16 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
         char kind[16], a[16], b[16];
         unsigned c, k, v;
         struct vev ev = {0};
-        if (sscanf(line, "%15s", kind) != 1 || (strcmp(kind, "op") && strcmp(kind, "deliver")))
+        if (sscanf(line, "%15s", kind) != 1 ||
+            (strcmp(kind, "op") && strcmp(kind, "deliver") && strcmp(kind, "tick")))
             continue; /* the header */
-        if (!strcmp(kind, "op")) {
+        if (!strcmp(kind, "tick")) {
+            if (!r->prof.timed)
+                bad_line(file, ln, "tick: this protocol has no time");
+            if (next_deadline(r) == UINT64_MAX)
+                bad_line(file, ln, "tick: no lease or wait is running");
+            ev.kind = EV_TICK;
+        } else if (!strcmp(kind, "op")) {
             if (sscanf(line, "op %u %15s %u %u", &c, a, &k, &v) != 4)
                 bad_line(file, ln, "expected: op CORE load|store|atomic|fence LINE VALUE");
             unsigned op = OPK_N;

@@ -13,6 +13,8 @@
  * checker's reference state; the search is breadth-first, so the first
  * violation found has a shortest event path. That path is printed and
  * written to a file that verify_replay() re-runs with a transition trace.
+ * Protocols with leases (TC) get time as one more event: a tick to the next
+ * expiry, with times written relative to now in the digest.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_H
@@ -24,6 +26,14 @@
 
 #include "system/config.h"
 
+/* Protocols with leases (tcs, tcw) run on a rig whose time moves only when the
+ * explorer advances it, a tick at a time: a tick is this many core cycles
+ * (more than the operations a search can issue, so the one-cycle steps
+ * TC-Weak's writes add to a timestamp never reach the next tick), and leases
+ * are whole ticks (docs/verify.md, "Time"). */
+#define VERIFY_TICK_CYCLES 1024u
+#define VERIFY_MAX_LEASE   4u
+
 struct verify_opts {
     unsigned l1s;              /* L1s (gpu.sms) */
     unsigned lines;            /* line addresses the cores use */
@@ -32,6 +42,7 @@ struct verify_opts {
     bool atomics;              /* cores also issue atomic exchanges */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
+    unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

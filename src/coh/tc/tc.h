@@ -63,6 +63,7 @@ bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycle
 extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_table;
 struct comp *tcs_l1_create(const struct ctrl_wiring *w);
 struct comp *tcw_l1_create(const struct ctrl_wiring *w);
+struct comp *tcw_nogwct_l1_create(const struct ctrl_wiring *w); /* test only: tcw-nogwct */
 void tc_l1_destroy(struct comp *c);
 unsigned tc_l1_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 
@@ -91,5 +92,25 @@ void tc_obs_write(struct eng *e, struct observer *o, addr_t line, uint64_t gwct)
 void tc_obs_l1(struct eng *e, struct observer *o, const char *who, enum tc_variant v,
                addr_t line, uint64_t local_ts, uint64_t now, uint32_t line_bytes,
                const uint8_t *data, const struct bytemask *mask);
+/* The largest GWCT promised to a writer of `line` (0: none, or no observer). */
+uint64_t tc_obs_promised(struct eng *e, addr_t line);
+
+/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+ * The state a TC controller keeps outside struct ctrl, which the explorer's
+ * canonical digest must cover: an L1's warp slots (the largest GWCT each has
+ * received, the requests held behind a GWCT wait), whether its SM fenced in
+ * this kernel (the t_write hint of its writes), the line whose lease ended last
+ * (the expired-copy hint of its next GETS); a bank's current lease, the next
+ * time its sweep looks at its MSHRs, and whether a write blocks it. */
+unsigned tc_l1_slots(struct comp *l1);
+uint64_t tc_l1_slot(struct comp *l1, unsigned slot, const struct msg_list **held);
+bool tc_l1_fenced(struct comp *l1);
+addr_t tc_l1_expired_line(struct comp *l1);
+struct tc_l2_view {
+    int64_t lease;     /* core cycles */
+    uint64_t next_due; /* core cycle; UINT64_MAX: none armed */
+    bool blocked;      /* tcs, stall_scope = bank: the head write waits */
+};
+void tc_l2_view(struct comp *l2, struct tc_l2_view *v);
 
 #endif

@@ -110,6 +110,7 @@ struct tc_l1 {
     bool fence_warp_gwct;        /* tc.fence_gwct=warp: the paper's per-warp fence wait */
     bool load_gwct;              /* tc.load_gwct: loads learn their data's GWCT (causality) */
     bool strong_at_l2;           /* tc.strong_loads = l2 */
+    bool bug_fence_ignores_gwct; /* tcw-nogwct (test only): fences and releases never wait */
     addr_t expired_addr;         /* the line whose lease just ended (GETS hint) */
     struct l1_stats st;
 };
@@ -474,6 +475,8 @@ static uint64_t gwct_due(const struct tc_l1 *c, const struct mem_req *r)
         return g;
     }
     if ((r->op == MEM_FENCE && r->scope >= SCOPE_GPU) || is_release(r)) {
+        if (c->bug_fence_ignores_gwct)
+            return 0;
         /* Cumulativity: a warp may have observed, through .cta-scope
          * synchronisation, writes another warp of this SM made; a .gpu
          * release must make those visible too (MP-3-transitive). So it waits
@@ -702,6 +705,15 @@ struct comp *tcw_l1_create(const struct ctrl_wiring *w)
     return &create(w, &tcw_l1_table, TC_WEAK)->base.comp;
 }
 
+/* tcw-nogwct: TC-Weak whose fences and releases ignore the GWCT (test only:
+ * gpucoh verify must catch it; docs/verify.md). */
+struct comp *tcw_nogwct_l1_create(const struct ctrl_wiring *w)
+{
+    struct tc_l1 *c = create(w, &tcw_l1_table, TC_WEAK);
+    c->bug_fence_ignores_gwct = true;
+    return &c->base.comp;
+}
+
 void tc_l1_destroy(struct comp *cp)
 {
     free(l1_of(cp)->warps);
@@ -716,4 +728,26 @@ unsigned tc_l1_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
     if (l && LTS(l) < now_cycles(l1_of(cp)))
         return s == L1_VM ? L1_II : L1_I;
     return s;
+}
+
+unsigned tc_l1_slots(struct comp *cp)
+{
+    return l1_of(cp)->n_warps + 1;
+}
+
+uint64_t tc_l1_slot(struct comp *cp, unsigned slot, const struct msg_list **held)
+{
+    struct tc_warp *w = &l1_of(cp)->warps[slot];
+    *held = &w->held;
+    return w->gwct;
+}
+
+bool tc_l1_fenced(struct comp *cp)
+{
+    return l1_of(cp)->fenced;
+}
+
+addr_t tc_l1_expired_line(struct comp *cp)
+{
+    return l1_of(cp)->expired_addr;
 }

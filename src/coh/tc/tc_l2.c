@@ -108,6 +108,7 @@ struct tc_l2 {
     bool bank_scope;           /* tcs: a waiting write blocks the bank */
     bool private_safe, retained_safe;
     bool load_gwct;            /* tcw: DATA carries the GWCT of the write it returns */
+    bool bug_write_no_wait;    /* tcs-nowait (test only): a write takes its line as expired */
     struct msg *blocked;       /* tcs bank scope: the write at the head that waits */
     uint64_t blocked_since;    /* core cycle it began to wait */
     struct l2_stats st;
@@ -657,6 +658,10 @@ static bool take_request(struct ctrl *b, struct msg *m)
     if (ctrl_park_behind(b, &x)) /* requests to a line keep their order */
         return true;
     lookup_live(c, &x, m->addr);
+    if (c->bug_write_no_wait && m->type != MSG_TC_GETS && (x.state == L2_P || x.state == L2_S)) {
+        step(c, &x, L2_Expire); /* the seeded bug: leases still running are ignored */
+        lookup(c, &x, m->addr);
+    }
     if (!x.line && !ctrl_l2_free_way(b, m->addr, evictable, replace))
         return false;
     x.msg = m;
@@ -839,6 +844,15 @@ struct comp *tcw_l2_create(const struct ctrl_wiring *w)
     return create(w, &tcw_l2_table, TC_WEAK);
 }
 
+/* tcs-nowait: TC-Strong whose bank performs and acknowledges a write or atomic
+ * at once, leases still running (test only: gpucoh verify must catch it). */
+static struct comp *tcs_nowait_l2_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = create(w, &tcs_l2_table, TC_STRONG);
+    ((struct tc_l2 *)cp)->bug_write_no_wait = true;
+    return cp;
+}
+
 void tc_l2_destroy(struct comp *cp)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
@@ -874,6 +888,13 @@ unsigned tc_l2_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_data)
     return live_state(c, line);
 }
 
+void tc_l2_view(struct comp *cp, struct tc_l2_view *v)
+{
+    struct tc_l2 *c = (struct tc_l2 *)cp;
+    *v = (struct tc_l2_view){
+        .lease = c->lease, .next_due = c->next_due, .blocked = c->blocked != NULL};
+}
+
 bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
@@ -896,7 +917,7 @@ static const char *tc_check(const struct config *c, char *why, size_t len)
 {
     uint32_t n = 0;
     int form = config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n);
-    bool tcs = !strcmp(c->coherence.protocol, "tcs");
+    bool tcs = !strncmp(c->coherence.protocol, "tcs", 3); /* tcs-nowait too */
     const char *key = "tc.lease sim.starvation_cycles";
     if (form != CONFIG_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
         n = tcs && form == 0 ? 800 : c->tc.lease_max; /* auto: tcs fixed:800, tcw predict */
@@ -943,6 +964,40 @@ const struct proto_desc proto_tcw = {
     .tables = tcw_tables,
     .n_l1_tables = 1,
     .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
+           ctrl_stats},
+    .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
+           ctrl_stats},
+};
+
+const struct proto_desc proto_tcs_nowait = {
+    .name = "tcs-nowait",
+    .title = "tcs with a deliberate bug for testing the checkers: the bank performs and "
+             "acknowledges a write at once, leases on its line still running",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .write_atomic = true,
+    .check = tc_check,
+    .n_vnets = TC_NVNETS,
+    .vnet_names = tc_vnet_names,
+    .tables = tcs_tables,
+    .n_l1_tables = 1,
+    .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
+    .l2 = {tcs_nowait_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma,
+           tc_l2_peek, ctrl_stats},
+};
+
+const struct proto_desc proto_tcw_nogwct = {
+    .name = "tcw-nogwct",
+    .title = "tcw with a deliberate bug for testing the checkers: fences and releases do not "
+             "wait for the Global Write Completion Time",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .check = tc_check,
+    .n_vnets = TC_NVNETS,
+    .vnet_names = tc_vnet_names,
+    .tables = tcw_tables,
+    .n_l1_tables = 1,
+    .l1 = {tcw_nogwct_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
            ctrl_stats},
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},

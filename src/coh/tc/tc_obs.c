@@ -136,3 +136,10 @@ void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_var
     }
     obs_check(obs, who, line, data, mask);
 }
+
+uint64_t tc_obs_promised(struct eng *e, addr_t line)
+{
+    struct tc_obs *o = find(e);
+    uint64_t *g = o ? entry(o, line, false) : NULL;
+    return g ? *g : 0;
+}
