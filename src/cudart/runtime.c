@@ -462,6 +462,34 @@ EXPORT cudaError_t cudaDeviceSetCacheConfig(int config)
     return cudaSuccess;
 }
 
+/* cudaLimit values (CUDA 13.0's driver_types.h) */
+enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1 };
+enum { cudaErrorUnsupportedLimit = 215 };
+
+/* Only the printf FIFO is a limit gpucoh has (device printf: docs/cuda.md);
+ * the others fail with cudaErrorUnsupportedLimit and a line naming them. */
+EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    if (limit != cudaLimitPrintfFifoSize)
+        return fail(cudaErrorUnsupportedLimit,
+                    "cudaDeviceSetLimit: limit %d is not supported by gpucoh's CUDA runtime "
+                    "(only cudaLimitPrintfFifoSize is)", limit);
+    host_set_printf_fifo(host(), value);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    if (!value)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: no place for the value");
+    if (limit != cudaLimitPrintfFifoSize)
+        return fail(cudaErrorUnsupportedLimit,
+                    "cudaDeviceGetLimit: limit %d is not supported by gpucoh's CUDA runtime "
+                    "(only cudaLimitPrintfFifoSize is)", limit);
+    *value = (size_t)host_printf_fifo(host());
+    return cudaSuccess;
+}
+
 /* ---- memory ---- */
 
 /* The allocation holding [a, a+n), NULL if none does. */

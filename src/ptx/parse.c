@@ -17,6 +17,8 @@
  * packing cvt and mov forms; decode_half() lists the modifiers per form.
  * Atomics on halves are atom/red.add.noftz (.f16 .bf16 .f16x2 .bf16x2) and
  * atom.cas.b16, what atomicAdd and atomicCAS on 16-bit types emit.
+ * A call of the .extern vprintf (device printf) is decoded as PX_PRINTF
+ * (printf.c), not as a call of a function without a body.
  * Errors unwind with longjmp to ptx_module_parse, which frees what was built.
  * NOT MODELED: module-level .global variables, indirect calls, recursion,
  * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma,
@@ -2089,6 +2091,11 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         if (na != callee->n_params || nr != callee->n_rets)
             perr(P, line, "call of '%s' with %u arguments and %u results; it has %u and %u",
                  callee->name, na, nr, callee->n_params, callee->n_rets);
+        /* device printf: CUDA's vprintf(const char *fmt, void *args), declared
+         * .extern without a body; the interpreter records the call instead */
+        bool is_printf = !strcmp(callee->name, "vprintf") && !callee->defined && na == 2 &&
+                         nr <= 1 && callee->params[0].size == 8 && callee->params[1].size == 8 &&
+                         (!nr || callee->rets[0].size == 4);
         if (nr > 4)
             perr(P, line, "more than 4 return values");
         for (unsigned a = 0; a < na + nr; a++) {
@@ -2110,6 +2117,10 @@ static void decode_inst(struct parser *P, struct px_inst *i, char *base, char *p
         i->target = f->idx;
         if (md.uni)
             i->flags |= PF_UNI;
+        if (is_printf) {
+            i->op = PX_PRINTF;
+            return;
+        }
         add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
         return;
     }
