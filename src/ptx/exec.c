@@ -2061,8 +2061,8 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
     }
 }
 
-int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out, char *err,
-                  size_t errlen)
+static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out,
+                       char *err, size_t errlen)
 {
     if (!w->sp) {
         snprintf(err, errlen, "%s: step of a warp that has exited", w->m->filename);
@@ -2372,4 +2372,22 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     if (!w->sp)
         out->kind = out->kind == PTX_STEP_ALU ? PTX_STEP_EXIT : out->kind;
     return 0;
+}
+
+/* A run-time fault's message names the PTX line ("prog.ptx:120: ..."); with
+ * -lineinfo the CUDA source line of that instruction follows it, as in
+ * ptx_warp_where. */
+int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out, char *err,
+                  size_t errlen)
+{
+    uint32_t pc = w->sp ? w->top.pc : UINT32_MAX;
+    if (__builtin_expect(!step(w, env, out, err, errlen), 1))
+        return 0;
+    const struct px_loc *l = w->m->locs && pc != UINT32_MAX ? &w->m->locs[pc] : NULL;
+    if (l && l->line && l->file < w->m->n_src_files && w->m->src_files[l->file]) {
+        size_t n = strlen(err);
+        if (n < errlen)
+            snprintf(err + n, errlen - n, " (at %s:%u)", w->m->src_files[l->file], l->line);
+    }
+    return -1;
 }

@@ -7,7 +7,8 @@
 # environment configures a run as `gpucoh cuda` does; GPUCOH_STATS holds
 # every kernel; the vecadd workload built as an ordinary program takes
 # the cycles `gpucoh run` measures; an unsupported call and a corrupt fat binary
-# each fail clearly; a fault dump of -lineinfo PTX names the .cu line.
+# each fail clearly; a fault dump and a run-time fault message of -lineinfo
+# PTX name the .cu line.
 # usage: cuda.sh GPUCOH REPO
 set -u
 bin=$1 root=$2
@@ -107,6 +108,20 @@ rc=$?
 [ $rc -eq 3 ] || fail "lineinfo spin: exit $rc, expected 3"
 grep -q "warp 0 (CTA 0 warp 0): ready at .*spin\.ptx:[0-9]* (/src/spin\.cu:7)" "$tmp/out" ||
     fail "lineinfo spin: the dump does not name spin.cu:7"
+
+# -lineinfo PTX: a run-time fault of the kernel (trap) names the .cu line after
+# the PTX line, in timing and functional mode
+printf '.version 9.0\n.target sm_75\n.address_size 64\n.visible .entry boom(.param .u64 p)\n{\n' \
+    >"$tmp/li/boom.ptx"
+printf '\t.loc\t1 12 5\n\ttrap;\n\tret;\n}\n\t.file\t1 "/src/boom.cu"\n' >>"$tmp/li/boom.ptx"
+printf 'ptx boom.ptx\nbuffer b u32 1\nlaunch boom grid 1 block 32 args b\n' >"$tmp/li/boom.spec"
+for mode in --quiet --functional; do
+    "$bin" exec "$tmp/li/boom.spec" $mode >"$tmp/out" 2>&1
+    rc=$?
+    [ $rc -eq 2 ] || fail "lineinfo trap $mode: exit $rc, expected 2"
+    grep -q "warp 0: .*boom\.ptx:7: trap (at /src/boom\.cu:12)" "$tmp/out" ||
+        fail "lineinfo trap $mode: the message does not name boom.cu:12"
+done
 
 # usage and configuration errors stop before the program runs
 "$bin" cuda --set l1.ways=0 -- "$ex/saxpy_const" >"$tmp/out" 2>&1
