@@ -56,7 +56,12 @@ grep -q "kernel _Z10block_sumsPKiPii: 2 printf calls past the 64-byte printf FIF
     fail "printf with a 64-byte FIFO: no count of the dropped calls"
 
 # the environment alone, as GPGPU-Sim users run: protocol, settings and statistics
-LD_LIBRARY_PATH="$(dirname "$bin")/lib" GPUCOH_PROTOCOL=mesi GPUCOH_SET="l1.ways=8;sim.seed=3" \
+# (under tests/asan-cli.sh $bin is a shim: the stand-in is beside the real binary,
+# and a sanitized stand-in needs the ASan runtime it links preloaded, as gpucoh
+# cuda does)
+lib=$(dirname "${GPUCOH_REAL_BIN:-$bin}")/lib
+preload=$(ldd "$lib/libcudart.so.13" | awk '/libasan/ {print $3}')
+LD_PRELOAD=$preload LD_LIBRARY_PATH="$lib" GPUCOH_PROTOCOL=mesi GPUCOH_SET="l1.ways=8;sim.seed=3" \
     GPUCOH_STATS="$tmp/stencil.json" "$ex/stencil" >"$tmp/out" 2>&1 || fail "stencil by environment"
 [ "$(json "$tmp/stencil.json" "d['protocol'], d['config']['l1.ways'], len(d['cuda_kernels'])")" = \
     "mesi 8 2" ] || fail "stencil.json: protocol, l1.ways or kernel count wrong"
