@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/log.h"
 #include "cli/cmds.h"
 #include "cli/common.h"
@@ -152,6 +153,16 @@ int cmd_cuda(int argc, char **argv)
     sprintf(ld, old && *old ? "%s:%s" : "%s%s", dir, old && *old ? old : "");
     set_env("LD_LIBRARY_PATH", ld);
     free(ld);
+#ifdef GPUCOH_ASAN_RUNTIME
+    /* A sanitized build (GPUCOH_SANITIZE): its stand-in links the ASan
+     * runtime, which must be the first library a process loads, and the
+     * program, built by nvcc without it, does not load it: preload it. */
+    const char *pre = getenv("LD_PRELOAD");
+    char *preload = xmalloc(strlen(GPUCOH_ASAN_RUNTIME) + (pre ? strlen(pre) : 0) + 2);
+    sprintf(preload, pre && *pre ? "%s:%s" : "%s%s", GPUCOH_ASAN_RUNTIME, pre && *pre ? pre : "");
+    set_env("LD_PRELOAD", preload);
+    free(preload);
+#endif
 
     fflush(NULL);
     execvp(program[0], program);

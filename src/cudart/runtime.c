@@ -60,14 +60,26 @@ struct cudart_dim3 {
 };
 
 /* A stream or an event: the runtime hands out pointers to these. */
+/* Streams and events are the runtime's until destroyed (or the program
+ * exits, which need not destroy them): each is on its list of live handles,
+ * so that none is a leak. */
 struct cudart_stream {
     unsigned magic;
+    struct cudart_stream *prev, *next;
 };
 struct cudart_event {
     unsigned magic;
     bool recorded;
     uint64_t cycles;
+    struct cudart_event *prev, *next;
 };
+static struct cudart_stream *live_streams;
+static struct cudart_event *live_events;
+#define HANDLE_LINK(head, h) ((h)->prev = NULL, (h)->next = (head),                              \
+                              (head) ? (void)((head)->prev = (h)) : (void)0, (head) = (h))
+#define HANDLE_UNLINK(head, h) ((h)->prev ? (void)((h)->prev->next = (h)->next)                  \
+                                          : (void)((head) = (h)->next),                          \
+                                (h)->next ? (void)((h)->next->prev = (h)->prev) : (void)0)
 #define STREAM_MAGIC 0x5743u
 #define EVENT_MAGIC  0x45e7u
 
@@ -462,6 +474,34 @@ EXPORT cudaError_t cudaDeviceSetCacheConfig(int config)
     return cudaSuccess;
 }
 
+/* cudaLimit values (CUDA 13.0's driver_types.h) */
+enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1 };
+enum { cudaErrorUnsupportedLimit = 215 };
+
+/* Only the printf FIFO is a limit gpucoh has (device printf: docs/cuda.md);
+ * the others fail with cudaErrorUnsupportedLimit and a line naming them. */
+EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
+{
+    if (limit != cudaLimitPrintfFifoSize)
+        return fail(cudaErrorUnsupportedLimit,
+                    "cudaDeviceSetLimit: limit %d is not supported by gpucoh's CUDA runtime "
+                    "(only cudaLimitPrintfFifoSize is)", limit);
+    host_set_printf_fifo(host(), value);
+    return cudaSuccess;
+}
+
+EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
+{
+    if (!value)
+        return fail(cudaErrorInvalidValue, "cudaDeviceGetLimit: no place for the value");
+    if (limit != cudaLimitPrintfFifoSize)
+        return fail(cudaErrorUnsupportedLimit,
+                    "cudaDeviceGetLimit: limit %d is not supported by gpucoh's CUDA runtime "
+                    "(only cudaLimitPrintfFifoSize is)", limit);
+    *value = (size_t)host_printf_fifo(host());
+    return cudaSuccess;
+}
+
 /* ---- memory ---- */
 
 /* The allocation holding [a, a+n), NULL if none does. */
@@ -803,6 +843,7 @@ static struct cudart_stream *new_stream(void)
 {
     struct cudart_stream *s = xmalloc(sizeof *s);
     s->magic = STREAM_MAGIC;
+    HANDLE_LINK(live_streams, s);
     return s;
 }
 
@@ -835,8 +876,10 @@ EXPORT cudaError_t cudaStreamDestroy(void *stream)
     if ((uintptr_t)stream <= 2 || !stream_ok(stream))
         return fail(cudaErrorInvalidResourceHandle, "cudaStreamDestroy: %p is not a stream",
                     stream);
-    ((struct cudart_stream *)stream)->magic = 0;
-    free(stream);
+    struct cudart_stream *s = stream;
+    s->magic = 0;
+    HANDLE_UNLINK(live_streams, s);
+    free(s);
     return cudaSuccess;
 }
 
@@ -876,7 +919,8 @@ EXPORT cudaError_t cudaStreamWaitEvent_ptsz(void *stream, void *event, unsigned 
 EXPORT cudaError_t cudaEventCreate(void **event)
 {
     struct cudart_event *e = xmalloc(sizeof *e);
-    *e = (struct cudart_event){EVENT_MAGIC, false, 0};
+    *e = (struct cudart_event){EVENT_MAGIC, false, 0, NULL, NULL};
+    HANDLE_LINK(live_events, e);
     *event = e;
     return cudaSuccess;
 }
@@ -899,6 +943,7 @@ EXPORT cudaError_t cudaEventDestroy(void *event)
     if (!e)
         return fail(cudaErrorInvalidResourceHandle, "cudaEventDestroy: %p is not an event", event);
     e->magic = 0;
+    HANDLE_UNLINK(live_events, e);
     free(e);
     return cudaSuccess;
 }

@@ -668,7 +668,7 @@ static void run_kernel(void *obj, const struct launch *l)
     uint64_t next_cta = 0;
     uint64_t budget_end = budget > UINT64_MAX - f->st.warp_insts ? UINT64_MAX
                                                                  : f->st.warp_insts + budget;
-    struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat};
+    struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat, .printf_log = l->printf_log};
     char err[512];
 
     if (!slots)

@@ -2874,6 +2874,7 @@ void sm_start_kernel(struct sm *sm, struct kernel_run *run)
     sm->kstate = K_BEGIN_SEND;
     sm->fill_next = sm->id;
     sm->env.nsmid = run->n_sms;
+    sm->env.printf_log = run->launch.printf_log;
     sm->st.kernels++;
     sm->st.kernel_ctas = 0;
     sm->has_last = false;

@@ -54,6 +54,7 @@ struct host {
     size_t n_mods;
     struct launch waiting[2];  /* launches that start with the next one (host_launch_on) */
     unsigned n_waiting;
+    struct ptx_printf_log *printf_log; /* device printf of the running launch(es) */
 };
 
 struct host *host_new(struct launcher l)
@@ -63,6 +64,7 @@ struct host *host_new(struct launcher l)
         panic("out of memory");
     h->l = l;
     h->top = HOST_HEAP_BASE;
+    h->printf_log = ptx_printf_log_new();
     return h;
 }
 
@@ -79,6 +81,7 @@ void host_delete(struct host *h)
         free((void *)h->waiting[i].params);
     free(h->live.v);
     free(h->free.v);
+    ptx_printf_log_free(h->printf_log);
     free(h);
 }
 
@@ -445,6 +448,7 @@ static void run_launch(struct host *h, enum host_device dev, bool together,
         .dyn_shmem_bytes = dyn_shmem_bytes,
         .params = params,
         .on_cpu = dev == HOST_CPU,
+        .printf_log = h->printf_log,
     };
     if (together) {
         h->waiting[h->n_waiting++] = l; /* at most one per device: checked above */
@@ -459,8 +463,22 @@ static void run_launch(struct host *h, enum host_device dev, bool together,
     } else {
         h->l.ops->run_kernel(h->l.obj, &l);
     }
+    /* device printf: the calls of the launch(es) just run, formatted from
+     * device memory as it stands now, as CUDA prints at synchronisation */
+    ptx_printf_log_flush(h->printf_log, h->l.ops->read, h->l.obj, stdout,
+                         ptx_kernel_info(k)->name);
     if (owned)
         free(params);
+}
+
+void host_set_printf_fifo(struct host *h, uint64_t bytes)
+{
+    ptx_printf_log_set_limit(h->printf_log, bytes);
+}
+
+uint64_t host_printf_fifo(const struct host *h)
+{
+    return ptx_printf_log_limit(h->printf_log);
 }
 
 

@@ -71,6 +71,13 @@ void host_memcpy_from_symbol(struct host *h, const char *symbol, size_t offset, 
  * (cudaGetSymbolAddress); false if no loaded module declares one. */
 bool host_global_symbol(struct host *h, const char *symbol, addr_t *addr, size_t *bytes);
 
+/* Device printf: the calls of each launch are printed on stdout, in the
+ * order they ran, when it has completed. The FIFO holding them takes `bytes`
+ * (CUDA's cudaLimitPrintfFifoSize; 1 MiB by default); calls past it are
+ * dropped and counted on stderr. */
+void host_set_printf_fifo(struct host *h, uint64_t bytes);
+uint64_t host_printf_fifo(const struct host *h);
+
 /* Launch a kernel of a loaded module and run it to completion. A missing
  * kernel, a wrong argument count, or a kernel that reads a __constant__
  * variable nobody gave contents (no initialiser in the PTX, never written by

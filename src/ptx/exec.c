@@ -29,8 +29,10 @@
  * Half-precision instructions are ops of their own (PX_H*, PX_CVT_PACK):
  * their element arithmetic is in half.c, so the f32 and integer cases are
  * untouched by them.
- * INVARIANT: ptx_warp_step does not allocate; ptx_warp_renew allocates only
- *   when a kernel needs more storage than the warp had.
+ * INVARIANT: ptx_warp_step does not allocate, except that a device printf's
+ *   record may grow the launch's log (amortised, up to the printf FIFO);
+ *   ptx_warp_renew allocates only when a kernel needs more storage than the
+ *   warp had.
  * INVARIANT: a call or ret issues only when no load/atomic is outstanding
  *   (ptx_warp_can_issue), so completions always find the frame they came from.
  * NOT MODELED: .ftz on f32 inputs (outputs are flushed), denormal behaviour of
@@ -1895,6 +1897,47 @@ static void exec_hsetp(struct ptx_warp *w, const struct px_inst *i, uint32_t act
     }
 }
 
+/* ------------------------------------------------------------------ device printf */
+
+/* vprintf(fmt, args) for the active lanes, in lane order: a record of the
+ * launch's printf log each (printf.c), holding the format's address and the
+ * lane's argument bytes, read here because the thread's local memory dies
+ * with it. nvcc puts the argument buffer in the caller's frame, so the bytes
+ * kept run from its start to the frame's end (at most PTX_PRINTF_ARGS_MAX).
+ * The call returns 0: the arguments are counted only when the host formats
+ * them (CUDA returns their number). */
+static int exec_printf(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
+                       const struct ptx_env *env, char *err, size_t errlen)
+{
+    const struct px_call *cs = &w->m->calls[i->call];
+    const struct px_func *f = w->frames[w->nf - 1].f;
+    uint32_t frame_end = w->frame_base + f->frame_bytes;
+    for (uint32_t m_ = active; m_; m_ &= m_ - 1) {
+        unsigned l = (unsigned)__builtin_ctz(m_);
+        uint8_t *local = w->local + (size_t)l * w->local_stride;
+        uint64_t fmt, args;
+        memcpy(&fmt, local + w->frame_base + cs->arg_off[0], 8);
+        memcpy(&args, local + w->frame_base + cs->arg_off[1], 8);
+        if (cs->n_rets)
+            memset(local + w->frame_base + cs->ret_off[0], 0, 4);
+        uint32_t n = 0;
+        const uint8_t *bytes = NULL;
+        if (args) {
+            if (window_of(args) != WIN_LOCAL || args - PTX_LOCAL_WINDOW >= w->local_stride)
+                return fault(w, i, err, errlen,
+                             "printf's argument buffer is not in the thread's local memory", l,
+                             args);
+            uint32_t la = (uint32_t)(args - PTX_LOCAL_WINDOW);
+            uint32_t end = la < frame_end ? frame_end : w->local_stride;
+            n = MIN(end - la, PTX_PRINTF_ARGS_MAX);
+            bytes = local + la;
+        }
+        if (env->printf_log)
+            ptx_printf_log_add(env->printf_log, fmt, bytes, n);
+    }
+    return 0;
+}
+
 /* set.CmpOp{.BoolOp}.dtype.stype: each element of d is "true" (1.0 for a
  * float dtype, all ones for an integer one; per 16-bit half for packed
  * sources) or 0. */
@@ -2018,8 +2061,8 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
     }
 }
 
-int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out, char *err,
-                  size_t errlen)
+static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out,
+                       char *err, size_t errlen)
 {
     if (!w->sp) {
         snprintf(err, errlen, "%s: step of a warp that has exited", w->m->filename);
@@ -2209,6 +2252,10 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
         }
         tx_end(w, out, active, pc);
         break;
+    case PX_PRINTF:
+        if (active && exec_printf(w, i, active, env, err, errlen))
+            return -1;
+        break;
     case PX_CALL: {
         if (w->tx_at && active) {
             snprintf(err, errlen, "%s:%u: call inside a transaction is not supported",
@@ -2325,4 +2372,22 @@ int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step
     if (!w->sp)
         out->kind = out->kind == PTX_STEP_ALU ? PTX_STEP_EXIT : out->kind;
     return 0;
+}
+
+/* A run-time fault's message names the PTX line ("prog.ptx:120: ..."); with
+ * -lineinfo the CUDA source line of that instruction follows it, as in
+ * ptx_warp_where. */
+int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out, char *err,
+                  size_t errlen)
+{
+    uint32_t pc = w->sp ? w->top.pc : UINT32_MAX;
+    if (__builtin_expect(!step(w, env, out, err, errlen), 1))
+        return 0;
+    const struct px_loc *l = w->m->locs && pc != UINT32_MAX ? &w->m->locs[pc] : NULL;
+    if (l && l->line && l->file < w->m->n_src_files && w->m->src_files[l->file]) {
+        size_t n = strlen(err);
+        if (n < errlen)
+            snprintf(err + n, errlen - n, " (at %s:%u)", w->m->src_files[l->file], l->line);
+    }
+    return -1;
 }

@@ -65,6 +65,8 @@ enum px_op {
     PX_BRA, PX_CALL, PX_RET, PX_EXIT, PX_BAR, PX_TRAP,
     /* transactions: calls of gpucoh_tx_begin() / gpucoh_tx_commit() (docs/transactions.md) */
     PX_TXBEGIN, PX_TXCOMMIT,
+    /* device printf: a call of vprintf(fmt, args) (printf.c; call: the call site) */
+    PX_PRINTF,
     /* warp-level */
     PX_SHFL, PX_VOTE, PX_ACTIVEMASK, PX_MATCH, PX_REDUX, PX_BAR_WARP,
     PX_NOPS

@@ -2141,6 +2141,11 @@ static void decode_call(struct ctx *c, struct px_inst *i)
     if (na != callee->n_params || nr != callee->n_rets)
         perr(P, line, "call of '%s' with %u arguments and %u results; it has %u and %u",
              callee->name, na, nr, callee->n_params, callee->n_rets);
+    /* device printf: CUDA's vprintf(const char *fmt, void *args), declared
+     * .extern without a body; the interpreter records the call instead */
+    bool is_printf = !strcmp(callee->name, "vprintf") && !callee->defined && na == 2 &&
+                     nr <= 1 && callee->params[0].size == 8 && callee->params[1].size == 8 &&
+                     (!nr || callee->rets[0].size == 4);
     if (nr > 4)
         perr(P, line, "more than 4 return values");
     for (unsigned a = 0; a < na + nr; a++) {
@@ -2162,6 +2167,10 @@ static void decode_call(struct ctx *c, struct px_inst *i)
     i->target = f->idx;
     if (md->uni)
         i->flags |= PF_UNI;
+    if (is_printf) {
+        i->op = PX_PRINTF;
+        return;
+    }
     add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
 }
 

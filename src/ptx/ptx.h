@@ -22,6 +22,8 @@
 #include "base/types.h"
 #include "sim/req.h"
 
+#include <stdio.h>
+
 struct ptx_module;
 struct ptx_kernel;
 
@@ -156,6 +158,32 @@ struct ptx_warp *ptx_warp_new(struct ptx_cta *c, unsigned warp_in_cta);
 bool ptx_warp_renew(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_cta);
 void ptx_warp_free(struct ptx_warp *w);
 
+/* ---- device printf (vprintf; printf.c) ----
+ * A launch's printf calls are records of a log, in execution order; the
+ * host formats and prints them when the launch has completed. */
+struct ptx_printf_log;
+/* CUDA's default printf FIFO (cudaLimitPrintfFifoSize): 1 MiB. */
+#define PTX_PRINTF_FIFO_DEFAULT (1u << 20)
+/* The most argument bytes a record keeps: CUDA's 32 arguments of 8 bytes. */
+#define PTX_PRINTF_ARGS_MAX 256u
+struct ptx_printf_log *ptx_printf_log_new(void);
+void ptx_printf_log_free(struct ptx_printf_log *log);
+/* The FIFO's size in bytes: each record takes 16 bytes plus its argument
+ * bytes; records past it are dropped (and counted). */
+void ptx_printf_log_set_limit(struct ptx_printf_log *log, uint64_t bytes);
+uint64_t ptx_printf_log_limit(const struct ptx_printf_log *log);
+/* One printf call of one thread: the format's (global) address and its
+ * argument bytes (n_args <= PTX_PRINTF_ARGS_MAX). */
+void ptx_printf_log_add(struct ptx_printf_log *log, addr_t fmt, const uint8_t *args,
+                        uint32_t n_args);
+/* Reads n bytes of device memory at src, as the host's copies do. */
+typedef void ptx_printf_read_fn(void *obj, void *dst, addr_t src, size_t n);
+/* Format every record in order (format strings and %s strings read through
+ * `read`), write the text to `out` and empty the log. Records dropped past
+ * the FIFO are reported on stderr naming `kernel`; returns their count. */
+uint64_t ptx_printf_log_flush(struct ptx_printf_log *log, ptx_printf_read_fn *read, void *obj,
+                              FILE *out, const char *kernel);
+
 /* What the caller supplies for special registers and latencies. */
 struct ptx_env {
     uint32_t smid, nsmid;        /* %smid %nsmid */
@@ -163,6 +191,7 @@ struct ptx_env {
     uint64_t clock;              /* %clock/%clock64: the SM's cycle counter */
     uint64_t globaltimer_ns;     /* %globaltimer */
     const uint32_t *lat;         /* [PTX_LAT_N] issue-to-result cycles */
+    struct ptx_printf_log *printf_log; /* where printf calls go; NULL: nowhere */
 };
 
 enum ptx_step_kind {
