@@ -17,6 +17,8 @@
  * packing cvt and mov forms; decode_half() lists the modifiers per form.
  * Atomics on halves are atom/red.add.noftz (.f16 .bf16 .f16x2 .bf16x2) and
  * atom.cas.b16, what atomicAdd and atomicCAS on 16-bit types emit.
+ * A call of the .extern vprintf (device printf) is decoded as PX_PRINTF
+ * (printf.c), not as a call of a function without a body.
  * Errors unwind with longjmp to ptx_module_parse, which frees what was built.
  * NOT MODELED: module-level .global variables, indirect calls, recursion,
  * carry (.cc) arithmetic, texture/surface instructions, cp.async, mma,
