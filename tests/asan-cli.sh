@@ -10,9 +10,10 @@
 # runs the real binary (/proc/self/exe): its UBSan exit is a failed run the sweep reports.
 # GPUCOH_ASAN=1 lets a test shrink its iteration counts where that keeps what it covers
 # (sanitized code runs several times slower).
-# usage: bash asan-cli.sh <test.sh> <gpucoh-binary> <repo-root>
+# usage: bash asan-cli.sh <test.sh> <gpucoh-binary> <repo-root> [part]
+# (part: one of the script's "# parts:", CMakeLists.txt)
 set -u
-test=$1; bin=$2; root=$3
+test=$1; bin=$2; root=$3; part=${4:-}
 reports=$(mktemp -d)
 trap 'rm -rf "$reports"' EXIT
 
@@ -45,7 +46,7 @@ exit \$rc
 SHIM
 chmod +x "$shim"
 
-bash "$test" "$shim" "$root"
+bash "$test" "$shim" "$root" ${part:+"$part"}
 rc=$?
 
 found=0

@@ -26,7 +26,10 @@ static void usage(FILE *out)
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
             "                         [--timeout SECONDS] [--retry-failed] [--lint] [--store]\n"
             "                         [--progress]\n"
-            "       gpucoh repro all [same options]\n"
+            "       gpucoh repro NAME --slurm [--partition P] [--time T] [--mem M] [--dry-run]\n"
+            "                         [--size S] [--out DIR] [--timeout SECONDS]\n"
+            "       gpucoh repro NAME --collect [--size S] [--out DIR]\n"
+            "       gpucoh repro all [same options as NAME's first form]\n"
             "       gpucoh repro list\n"
             "\n"
             "Runs a reproduction: the folder repro/NAME/ holds the sweep of runs, the paper's\n"
@@ -83,6 +86,18 @@ static void usage(FILE *out)
             "                      cores), replaced whole or not at all; with all, each\n"
             "                      reproduction's. The report says the size in its header and\n"
             "                      every table's title\n"
+            "\n"
+            "On a Slurm cluster (docs/sweep.md; NAME only, not all):\n"
+            "  --slurm             write DIR/slurm/sweep.sbatch, a job array of one task per run\n"
+            "                      of the reproduction's sweep (task I runs `gpucoh sweep SWEEP\n"
+            "                      --out DIR --size S --run-index I`, resumable), and submit it\n"
+            "                      with sbatch\n"
+            "  --partition P, --time T, --mem M\n"
+            "                      the script's #SBATCH --partition, --time, --mem\n"
+            "  --dry-run           write the script, do not submit it\n"
+            "  --collect           run nothing: write DIR/results.csv from the runs finished so\n"
+            "                      far; when every run has finished, the report as above (exit\n"
+            "                      1 while any is missing, with how many)\n"
             "\n"
             "A reproduction is not built when its report.ini says built = no or its sweep\n"
             "names a protocol this gpucoh lacks; `repro NAME` still runs what exists (and\n"
@@ -158,6 +173,35 @@ static void not_built(const struct repro *r, char *why, size_t n)
                  r->spec.missing[0].line);
 }
 
+/* --slurm: the reproduction's sweep as a Slurm job array (sweep_slurm.c),
+ * submitted unless dry_run; --collect then renders it. */
+static int slurm_one(const struct repro *r, const char *out, const char *size,
+                     const struct sweep_exec_opts *eo, struct sweep_slurm_opts *so, bool dry_run)
+{
+    char then[4400];
+    snprintf(then, sizeof then, "gpucoh repro %s --size %s --out %s --collect", r->d.name, size,
+             out);
+    so->spec_path = r->spec.path;
+    so->out_dir = out;
+    so->size = size;
+    so->timeout_s = eo->timeout_s;
+    so->skip_missing = true; /* as repro_open reads the sweep */
+    so->then = then;
+    so->job_name = r->d.name;
+    char script[8192];
+    if (sweep_slurm_write(&r->spec, so, script, sizeof script))
+        return EXIT_USAGE;
+    unsigned runs = sweep_distinct_runs(&r->spec);
+    fprintf(stderr, "repro %s: %u runs as a job array (0-%u): %s\nthen: %s\n", r->d.name, runs,
+            runs - 1, script, then);
+    if (dry_run)
+        return 0;
+    int rc = sweep_slurm_submit(script);
+    if (rc)
+        fprintf(stderr, "gpucoh repro: sbatch %s exited %d\n", script, rc);
+    return rc ? EXIT_USAGE : 0;
+}
+
 /* --lint: every declaration check and the claim lint, nothing run. */
 static bool lint_one(const char *name, const char *size)
 {
@@ -180,14 +224,30 @@ static double now_s(void)
 }
 
 /* Run and render one reproduction; with store, keep its results in
- * repro/NAME/results/SIZE/ (docs/repro.md). */
+ * repro/NAME/results/SIZE/ (docs/repro.md). With collect, run nothing:
+ * render what a Slurm job array's tasks left in out, once all of it is there. */
 static int run_one(struct repro *r, const char *out, const struct sweep_exec_opts *eo, FILE *report,
-                   bool store)
+                   bool store, bool collect)
 {
     double start = now_s();
-    int rc = repro_run(r, out, eo);
+    struct stat st;
+    if (collect && (stat(out, &st) || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "gpucoh repro %s --collect: %s: no such folder (the --out of --slurm)\n",
+                r->d.name, out);
+        return EXIT_USAGE;
+    }
+    int rc = collect ? repro_collect(r, out) : repro_run(r, out, eo);
+    if (rc == EXIT_USAGE && collect)
+        fprintf(stderr, "gpucoh repro %s --collect: cannot write %s/results.csv\n", r->d.name, out);
     if (rc)
         return rc;
+    if (collect) {
+        const struct sweep_counts *c = &r->counts;
+        fprintf(stderr, "repro %s: %u runs: %u finished (%u failed), %u missing; %s/results.csv\n",
+                r->d.name, c->total, c->skipped, c->failed, c->total - c->skipped, out);
+        if (c->skipped < c->total) /* no report from part of the runs */
+            return EXIT_CHECK_FAILED;
+    }
     rc = repro_render(r);
     if (report && r->text)
         fputs(r->text, report);
@@ -227,7 +287,7 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
         char dir[4400];
         snprintf(dir, sizeof dir, "%s/%s", out, names[k]);
         fprintf(stderr, "repro %s -> %s\n", names[k], dir);
-        int rc = run_one(e[k].r, dir, eo, NULL, store);
+        int rc = run_one(e[k].r, dir, eo, NULL, store, false);
         if (rc == 130)
             return rc;
         e[k].ran = e[k].r->text != NULL;
@@ -264,8 +324,9 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
 int cmd_repro(int argc, char **argv)
 {
     const char *which = NULL, *out = NULL, *size = "small";
-    bool lint = false, store = false;
+    bool lint = false, store = false, slurm = false, dry_run = false, collect = false;
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
+    struct sweep_slurm_opts so = {0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_v = i + 1 < argc;
@@ -297,6 +358,18 @@ int cmd_repro(int argc, char **argv)
             lint = true;
         } else if (!strcmp(a, "--store")) {
             store = true;
+        } else if (!strcmp(a, "--slurm")) {
+            slurm = true;
+        } else if (!strcmp(a, "--dry-run")) {
+            dry_run = true;
+        } else if (!strcmp(a, "--collect")) {
+            collect = true;
+        } else if (!strcmp(a, "--partition") && has_v) {
+            so.partition = argv[++i];
+        } else if (!strcmp(a, "--time") && has_v) {
+            so.time = argv[++i];
+        } else if (!strcmp(a, "--mem") && has_v) {
+            so.mem = argv[++i];
         } else if (a[0] != '-' && !which) {
             which = a;
         } else {
@@ -309,6 +382,14 @@ int cmd_repro(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (slurm + collect + lint > 1 || ((slurm || collect) && store))
+        fatal("repro: --slurm, --collect, --lint and --store do not go together (after --collect, "
+              "`gpucoh repro NAME --out DIR --store` finds every run finished and stores the "
+              "report)");
+    if (!slurm && (so.partition || so.time || so.mem || dry_run))
+        fatal("repro: --partition, --time, --mem and --dry-run go with --slurm");
+    if ((slurm || collect) && (!strcmp(which, "all") || !strcmp(which, "list")))
+        fatal("repro %s: --slurm and --collect take one reproduction's NAME", which);
     static char names[64][RP_NAME];
     unsigned n = list_repros(names, 64);
     if (!strcmp(which, "list")) {
@@ -357,7 +438,8 @@ int cmd_repro(int argc, char **argv)
     open_or_die(&r, which, size);
     if (!r.d.built)
         fatal("repro %s: not built (%s/report.ini says built = no)", which, r.d.dir);
-    int rc = run_one(&r, out, &eo, stdout, store);
+    int rc = slurm ? slurm_one(&r, out, size, &eo, &so, dry_run)
+                   : run_one(&r, out, &eo, stdout, store, collect);
     repro_close(&r);
     return rc;
 }

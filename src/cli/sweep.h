@@ -142,6 +142,10 @@ struct sweep_slurm_opts {
     double timeout_s;          /* --timeout passed on (0: none) */
     bool skip_missing;
     const char *exe;           /* the gpucoh binary the tasks run (NULL: this one) */
+    const char *then;          /* what to run once the tasks are done, for the script's
+                                  comment (NULL: `gpucoh sweep SPEC --collect --out DIR`) */
+    const char *job_name;      /* the array's --job-name after "gpucoh-" (NULL: SPEC's
+                                  file name without its extension) */
 };
 
 /* Write out_dir/slurm/sweep.sbatch (whole or not at all): a job array

@@ -96,12 +96,15 @@ int sweep_slurm_write(const struct sweep_spec *s, const struct sweep_slurm_opts 
     FILE *f = open_memstream(&text, &len);
     fprintf(f,
             "#!/bin/bash\n"
-            "# %s as a Slurm job array, written by gpucoh sweep --slurm (docs/sweep.md).\n"
+            "# %s as a Slurm job array, written by gpucoh sweep or repro --slurm (docs/sweep.md).\n"
             "# Task I runs the sweep's distinct run I (row I+1 of results.csv) into the\n"
             "# sweep's folder; a run already finished is skipped, so resubmitting this\n"
-            "# script runs only what is left. Then: gpucoh sweep SPEC --collect --out DIR.\n",
-            base);
-    fprintf(f, "#SBATCH --job-name=gpucoh-%.*s\n", (int)strcspn(base, "."), base);
+            "# script runs only what is left. Then: %s.\n",
+            base, o->then ? o->then : "gpucoh sweep SPEC --collect --out DIR");
+    if (o->job_name)
+        fprintf(f, "#SBATCH --job-name=gpucoh-%s\n", o->job_name);
+    else
+        fprintf(f, "#SBATCH --job-name=gpucoh-%.*s\n", (int)strcspn(base, "."), base);
     fprintf(f, "#SBATCH --array=0-%u\n", runs - 1);
     fprintf(f, "#SBATCH --output=%s/%%A_%%a.out\n", dir);
     fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=1\n");

@@ -1036,6 +1036,24 @@ int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts
     return 0;
 }
 
+int repro_collect(struct repro *r, const char *out_dir)
+{
+    r->out_dir = out_dir;
+    memset(&r->counts, 0, sizeof r->counts);
+    r->res = calloc(r->spec.n_runs ? r->spec.n_runs : 1, sizeof *r->res);
+    if (!r->res)
+        abort();
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        sweep_result_load(out_dir, &r->spec.runs[i], &r->res[i]);
+        if (!sweep_run_is_first(&r->spec, i))
+            continue;
+        r->counts.total++;
+        r->counts.skipped += r->res[i].finished;
+        r->counts.failed += r->res[i].finished && r->res[i].exit_status;
+    }
+    return sweep_write_csv(out_dir, &r->spec) ? 2 : 0;
+}
+
 void repro_close(struct repro *r)
 {
     repro_decl_free(&r->d);

@@ -265,6 +265,12 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
  * folder could not be written. */
 int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts *eo);
 
+/* Run nothing: load the runs that have finished in out_dir (a Slurm job
+ * array's tasks, `gpucoh repro NAME --collect`) and write its results.csv;
+ * r->counts says how many are finished (skipped), failed and in all.
+ * Returns 0, or 2 when results.csv cannot be written. */
+int repro_collect(struct repro *r, const char *out_dir);
+
 /* Compute everything and write out_dir/report.txt, summary.csv, plot-data.csv,
  * figures.csv and the plots; r->text keeps the report. Returns 0 or 2. */
 int repro_render(struct repro *r);

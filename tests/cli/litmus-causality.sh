@@ -3,11 +3,13 @@
 # protocol that promises PTX: write-to-read causality with release/acquire
 # (the final load weak, relaxed or acquire), with fences on the middle thread,
 # with the first two threads on one SM, and ISA2 with a weak store and a
-# fence. PTX forbids each test's outcome. 20 000 iterations each, pre-warmed
+# fence. PTX forbids each test's outcome. 2 000 iterations each (20 000, about
+# five minutes of CPU, in the long target: tests/long/litmus-causality.sh sets
+# GPUCOH_CAUSALITY_ITERATIONS=20000), pre-warmed
 # L1s (a stale copy of x is what it takes), network/L2/DRAM jitter and the
 # stress tester's small caches. Then the paper's TC-Weak (tc.load_gwct=false)
 # must show the forbidden outcomes, so the test is known to catch the bug.
-# About four minutes of CPU.
+# About 30 s of CPU.
 # usage: bash litmus-causality.sh <gpucoh-binary> <repo-root>
 set -u
 bin=$1; root=$2
@@ -21,18 +23,16 @@ done
 small=(--set l1.size=1K --set l1.ways=2 --set l1.mshrs=8 --set l1.merge_max=2
        --set l2.size=2K --set l2.ways=2 --set l2.mshrs=8)
 run=(litmus --iterations 20000 --jitter 32 "${small[@]}")
-# under ASan (tests/asan-cli.sh) every protocol runs 2 000 iterations: the same code paths at a
-# tenth of the cost; the check that the paper's TC-Weak fails keeps its 20 000
-sweep_run=("${run[@]}")
-[ "${GPUCOH_ASAN:-0}" = 1 ] && sweep_run=(litmus --iterations 2000 --jitter 32 "${small[@]}")
+# every protocol runs 2 000 iterations, also under ASan (tests/asan-cli.sh): the same code
+# paths at a tenth of the cost; the check that the paper's TC-Weak fails keeps its 20 000
+sweep_run=(litmus --iterations "${GPUCOH_CAUSALITY_ITERATIONS:-2000}" --jitter 32 "${small[@]}")
 
 # every registered protocol that promises PTX, test-only ones (rc-noinv) and
 # those "all" leaves out (warptm: getm's rc outside transactions) aside
 # (multi-GPM ones: tests/cli/litmus-mg.sh, WRC over three GPUs)
 protos=$("$bin" list protocols | awk '$2 == "ptx" && !/\[test only\]/ && !/\[multi-GPM\]/ && !/\[not in all\]/ {print $1}')
 [ -n "$protos" ] || fail "no PTX protocol listed"
-# two protocols at a time: this is the longest default test, so it usually
-# runs last and alone
+# two protocols at a time (at 20 000 iterations, in the long target, minutes)
 run_one() { "$bin" "${sweep_run[@]}" --protocol "$1" "${tests[@]}" >"$tmp/$1.out" 2>&1; echo $? >"$tmp/$1.rc"; }
 for p in $protos; do
     while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done

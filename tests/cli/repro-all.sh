@@ -52,6 +52,15 @@ grep -q "^tc  .*spec 002" "$tmp/list" || fail "list: $(cat "$tmp/list")"
 grep -q "^zz-unbuilt .*; not built: needs protocol zz-none" "$tmp/list" || fail "list: $(cat "$tmp/list")"
 GPUCOH_ROOT=$tmp/root "$bin" repro nosuch >/dev/null 2>"$tmp/e"
 [ $? -eq 2 ] && grep -q "repro nosuch: no such reproduction" "$tmp/e" || fail "unknown name: $(cat "$tmp/e")"
+# the runs the cli/repro-tiny-NAME tests made (GPUCOH_REPRO_TINY: ctest's fixture
+# repro-tiny, CMakeLists.txt) are reused rather than run again: the sweep skips a
+# run whose results exist with an unchanged identity (binary, configuration,
+# workload); tc's and stc's, and every run when the variable is unset, run here
+for d in ${GPUCOH_REPRO_TINY:+"$GPUCOH_REPRO_TINY"/*/runs}; do
+    [ -d "$d" ] || continue
+    r=$(basename "$(dirname "$d")")
+    mkdir -p "$tmp/all/$r" && cp -r "$d" "$tmp/all/$r/" || fail "cannot copy $d"
+done
 GPUCOH_ROOT=$tmp/root "$bin" repro all --size tiny -j 2 --out "$tmp/all" >"$tmp/out" 2>"$tmp/log"
 rc=$?
 [ $rc -eq 0 ] || fail "repro all exited $rc: $(tail -5 "$tmp/log")"
