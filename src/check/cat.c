@@ -65,9 +65,21 @@ struct cat_model {
     struct stmt stmts[MAX_STMTS];
     char slot_name[MAX_SLOTS][48];
     bool slot_set[MAX_SLOTS];
-    bool only_grows[MAX_STMTS]; /* a check whose relation only grows as the chosen
-                                   relations (rf, sync_fence, syncbar) grow (mark_monotone) */
-    struct val *env; /* one per slot: scratch of the evaluation */
+    bool varies[MAX_SLOTS]; /* a let a chosen relation (rf, co, sync_fence, syncbar)
+                               reaches: its bounds differ (mark_varying) */
+    bool bounded;    /* cat_consistent_between can bound every let (no let rec
+                        whose own name is on the right of a difference in its body) */
+    struct val *env; /* per slot, twice: scratch of the evaluation, the lower
+                        bound's (and a complete execution's) then the upper's */
+};
+
+/* What an expression is evaluated on: an execution and the lets' values
+ * on it. A complete candidate is one side; a partial execution has two, its
+ * lower and upper bounds, and the right side of a difference takes the
+ * other side's (cat_consistent_between). */
+struct side {
+    const struct cat_exec *x;
+    struct val *env;
 };
 
 /* ---- lexer ---- */
@@ -485,51 +497,52 @@ static void parse_stmt(struct parser *p)
     m->n_stmts++;
 }
 
-/* How a node's value moves as the chosen relations grow: bit 0 it may
- * grow, bit 1 it may shrink (only the right side of a difference turns one
- * into the other). */
-#define POL_GROWS  1u
-#define POL_SHRINKS 2u
-static unsigned polarity(const struct cat_model *m, int ni, const unsigned *slot_pol)
+/* Whether a chosen relation (rf, co, sync_fence, syncbar) reaches node ni;
+ * *neg_self: slot `self` occurs on the right side of a difference (`neg`
+ * says whether ni already is on one). */
+static bool depends(const struct cat_model *m, int ni, int self, bool neg, bool *neg_self)
 {
     if (ni < 0)
-        return 0;
+        return false;
     const struct node *nd = &m->nodes[ni];
     switch ((enum nkind)nd->kind) {
     case N_SLOT:
-        return slot_pol[nd->ref];
+        if (nd->ref == self && neg)
+            *neg_self = true;
+        return m->varies[nd->ref];
     case N_REL:
-        return nd->ref == CR_RF || nd->ref == CR_SYNC_FENCE || nd->ref == CR_SYNCBAR
-                   ? POL_GROWS
-                   : 0;
+        return nd->ref == CR_RF || nd->ref == CR_CO || nd->ref == CR_SYNC_FENCE ||
+               nd->ref == CR_SYNCBAR;
     case N_SET:
     case N_ZERO:
-        return 0;
+        return false;
     case N_DIFF: {
-        unsigned b = polarity(m, nd->b, slot_pol);
-        return polarity(m, nd->a, slot_pol) | (b & POL_GROWS ? POL_SHRINKS : 0) |
-               (b & POL_SHRINKS ? POL_GROWS : 0);
+        bool a = depends(m, nd->a, self, neg, neg_self);
+        return depends(m, nd->b, self, !neg, neg_self) || a;
     }
-    default:
-        return polarity(m, nd->a, slot_pol) | polarity(m, nd->b, slot_pol);
+    default: {
+        bool a = depends(m, nd->a, self, neg, neg_self);
+        return depends(m, nd->b, self, neg, neg_self) || a;
+    }
     }
 }
 
-/* Which checks can only fail more as the chosen relations grow: those the
- * oracle may evaluate on a partial execution (cat_consistent_so_far). */
-static void mark_monotone(struct cat_model *m)
+/* Which lets vary with the chosen relations, and whether the bounds of a
+ * partial execution can be computed (cat_consistent_between). */
+static void mark_varying(struct cat_model *m)
 {
-    unsigned slot_pol[MAX_SLOTS] = {0};
+    m->bounded = true;
     for (unsigned i = 0; i < m->n_stmts; i++) {
         const struct stmt *st = &m->stmts[i];
-        if (st->kind == S_LET) {
-            slot_pol[st->slot] = polarity(m, st->expr, slot_pol);
-        } else if (st->kind == S_LETREC) {
-            for (unsigned round = 0; round < 3; round++) /* to its fixed point */
-                slot_pol[st->slot] |= polarity(m, st->expr, slot_pol);
-        } else {
-            m->only_grows[i] = !(polarity(m, st->expr, slot_pol) & POL_SHRINKS);
-        }
+        if (st->kind != S_LET && st->kind != S_LETREC)
+            continue;
+        bool neg_self = false;
+        int self = st->kind == S_LETREC ? st->slot : -1;
+        m->varies[st->slot] = depends(m, st->expr, self, false, &neg_self);
+        if (st->kind == S_LETREC) /* to its fixed point: it may reach itself */
+            m->varies[st->slot] |= depends(m, st->expr, self, false, &neg_self);
+        if (neg_self)
+            m->bounded = false;
     }
 }
 
@@ -556,8 +569,8 @@ struct cat_model *cat_parse(const char *text, const char *path, char *err, size_
     if (!p.failed && !m->n_stmts)
         perr(&p, "the model has no statements");
     if (!p.failed) {
-        mark_monotone(m);
-        m->env = calloc(m->n_slots ? m->n_slots : 1, sizeof *m->env);
+        mark_varying(m);
+        m->env = calloc(m->n_slots ? 2 * m->n_slots : 1, sizeof *m->env);
         if (!m->env)
             perr(&p, "out of memory");
     }
@@ -606,15 +619,17 @@ static void seq(const cat_rel a, const cat_rel b, cat_rel out, unsigned n)
     }
 }
 
-static void eval(const struct cat_model *m, const struct cat_exec *x, int ni, struct val *out)
+static void eval(const struct cat_model *m, const struct side *p, const struct side *q, int ni,
+                 struct val *out)
 {
     const struct node *nd = &m->nodes[ni];
+    const struct cat_exec *x = p->x;
     unsigned n = x->n;
     uint64_t all = n == 64 ? ~0ull : (1ull << n) - 1;
     struct val a, b;
     switch ((enum nkind)nd->kind) {
     case N_SLOT:
-        *out = m->env[nd->ref];
+        *out = p->env[nd->ref];
         return;
     case N_SET:
         out->set = x->set[nd->ref];
@@ -628,8 +643,11 @@ static void eval(const struct cat_model *m, const struct cat_exec *x, int ni, st
     case N_UNION:
     case N_INTER:
     case N_DIFF:
-        eval(m, x, nd->a, out);
-        eval(m, x, nd->b, &b);
+        eval(m, p, q, nd->a, out);
+        if (nd->kind == N_DIFF)
+            eval(m, q, p, nd->b, &b); /* the right side of a difference: the other bound */
+        else
+            eval(m, p, q, nd->b, &b);
         if (nd->is_set) {
             out->set = nd->kind == N_UNION   ? out->set | b.set
                        : nd->kind == N_INTER ? out->set & b.set
@@ -642,20 +660,20 @@ static void eval(const struct cat_model *m, const struct cat_exec *x, int ni, st
                                               : out->r[i] & ~b.r[i];
         return;
     case N_SEQ:
-        eval(m, x, nd->a, &a);
-        eval(m, x, nd->b, &b);
+        eval(m, p, q, nd->a, &a);
+        eval(m, p, q, nd->b, &b);
         seq(a.r, b.r, out->r, n);
         return;
     case N_CART:
-        eval(m, x, nd->a, &a);
-        eval(m, x, nd->b, &b);
+        eval(m, p, q, nd->a, &a);
+        eval(m, p, q, nd->b, &b);
         for (unsigned i = 0; i < n; i++)
             out->r[i] = (a.set >> i & 1) ? b.set : 0;
         return;
     case N_PLUS:
     case N_STAR:
     case N_OPT:
-        eval(m, x, nd->a, out);
+        eval(m, p, q, nd->a, out);
         if (nd->kind != N_OPT)
             closure(out->r, n);
         if (nd->kind != N_PLUS)
@@ -663,20 +681,20 @@ static void eval(const struct cat_model *m, const struct cat_exec *x, int ni, st
                 out->r[i] |= 1ull << i;
         return;
     case N_INV:
-        eval(m, x, nd->a, &a);
+        eval(m, p, q, nd->a, &a);
         memset(out->r, 0, n * sizeof(uint64_t));
         for (unsigned i = 0; i < n; i++)
             for (uint64_t s = a.r[i]; s; s &= s - 1)
                 out->r[__builtin_ctzll(s)] |= 1ull << i;
         return;
     case N_BRACKET:
-        eval(m, x, nd->a, &a);
+        eval(m, p, q, nd->a, &a);
         for (unsigned i = 0; i < n; i++)
             out->r[i] = a.set & (1ull << i);
         return;
     case N_DOMAIN:
     case N_RANGE:
-        eval(m, x, nd->a, &a);
+        eval(m, p, q, nd->a, &a);
         out->set = 0;
         for (unsigned i = 0; i < n; i++)
             if (nd->kind == N_DOMAIN)
@@ -722,8 +740,8 @@ static unsigned flatten(const struct cat_model *m, int ni, enum nkind k, int *ou
 }
 
 /* A cycle through a (irreflexive: r = c1; c2; ...; ck around e). */
-static void witness_seq(const struct cat_model *m, const struct cat_exec *x, int ni, unsigned e,
-                        struct cat_fail *f)
+static void witness_seq(const struct cat_model *m, const struct side *p, const struct side *q,
+                        int ni, unsigned e, struct cat_fail *f)
 {
     int parts[16];
     unsigned np = flatten(m, ni, N_SEQ, parts, 16);
@@ -731,7 +749,7 @@ static void witness_seq(const struct cat_model *m, const struct cat_exec *x, int
     uint64_t layer[17];
     layer[0] = 1ull << e;
     for (unsigned j = 0; j < np; j++) {
-        eval(m, x, parts[j], &pv[j]);
+        eval(m, p, q, parts[j], &pv[j]);
         uint64_t nx = 0;
         for (uint64_t s = layer[j]; s; s &= s - 1)
             nx |= pv[j].r[__builtin_ctzll(s)];
@@ -757,10 +775,10 @@ static void witness_seq(const struct cat_model *m, const struct cat_exec *x, int
 
 /* A shortest cycle of r (a union: each edge named by its first operand that
  * holds it). */
-static void witness_cycle(const struct cat_model *m, const struct cat_exec *x, int ni,
-                          const cat_rel r, struct cat_fail *f)
+static void witness_cycle(const struct cat_model *m, const struct side *p, const struct side *q,
+                          int ni, const cat_rel r, struct cat_fail *f)
 {
-    unsigned n = x->n;
+    unsigned n = p->x->n;
     static cat_rel plus;
     memcpy(plus, r, n * sizeof(uint64_t));
     closure(plus, n);
@@ -818,7 +836,7 @@ static void witness_cycle(const struct cat_model *m, const struct cat_exec *x, i
     unsigned np = flatten(m, ni, N_UNION, parts, 16);
     static struct val pv[16];
     for (unsigned j = 0; j < np; j++)
-        eval(m, x, parts[j], &pv[j]);
+        eval(m, p, q, parts[j], &pv[j]);
     f->n_steps = best_len;
     for (unsigned i = 0; i <= best_len; i++)
         f->ev[i] = (uint8_t)path[i];
@@ -830,12 +848,12 @@ static void witness_cycle(const struct cat_model *m, const struct cat_exec *x, i
     }
 }
 
-static bool check(const struct cat_model *m, const struct cat_exec *x, const struct stmt *st,
-                  struct cat_fail *f)
+static bool check(const struct cat_model *m, const struct side *p, const struct side *q,
+                  const struct stmt *st, struct cat_fail *f)
 {
     static struct val v;
-    unsigned n = x->n;
-    eval(m, x, st->expr, &v);
+    unsigned n = p->x->n;
+    eval(m, p, q, st->expr, &v);
     bool is_set = m->nodes[st->expr].is_set;
     int bad = -1;
     switch ((enum skind)st->kind) {
@@ -875,9 +893,9 @@ static bool check(const struct cat_model *m, const struct cat_exec *x, const str
     f->kind = st->kind == S_EMPTY ? "empty" : st->kind == S_ACYCLIC ? "acyclic" : "irreflexive";
     node_text(m, st->expr, f->expr, sizeof f->expr);
     if (st->kind == S_IRREFLEXIVE) {
-        witness_seq(m, x, st->expr, (unsigned)bad, f);
+        witness_seq(m, p, q, st->expr, (unsigned)bad, f);
     } else if (st->kind == S_ACYCLIC) {
-        witness_cycle(m, x, st->expr, v.r, f);
+        witness_cycle(m, p, q, st->expr, v.r, f);
     } else {
         f->n_steps = is_set ? 0 : 1;
         f->ev[0] = (uint8_t)bad;
@@ -895,45 +913,63 @@ static bool check(const struct cat_model *m, const struct cat_exec *x, const str
     return false;
 }
 
-static void run_let(const struct cat_model *m, const struct cat_exec *x, const struct stmt *st)
+/* A let's value on side p (q the other bound, for the right sides of its
+ * differences), into p's slot. */
+static void run_let(const struct cat_model *m, const struct side *p, const struct side *q,
+                    const struct stmt *st)
 {
-    struct val *slot = &m->env[st->slot];
+    struct val *slot = &p->env[st->slot];
+    unsigned n = p->x->n;
     if (st->kind == S_LET) {
-        eval(m, x, st->expr, slot);
+        eval(m, p, q, st->expr, slot);
         return;
     }
     /* least fixed point from the empty relation */
-    memset(slot->r, 0, x->n * sizeof(uint64_t));
+    memset(slot->r, 0, n * sizeof(uint64_t));
     static struct val nv;
     for (;;) {
-        eval(m, x, st->expr, &nv);
-        if (!memcmp(nv.r, slot->r, x->n * sizeof(uint64_t)))
+        eval(m, p, q, st->expr, &nv);
+        if (!memcmp(nv.r, slot->r, n * sizeof(uint64_t)))
             return;
-        memcpy(slot->r, nv.r, x->n * sizeof(uint64_t));
+        memcpy(slot->r, nv.r, n * sizeof(uint64_t));
     }
 }
 
 bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct cat_fail *fail)
 {
+    const struct side one = {x, m->env};
     for (unsigned i = 0; i < m->n_stmts; i++) {
         const struct stmt *st = &m->stmts[i];
         if (st->kind == S_LET || st->kind == S_LETREC)
-            run_let(m, x, st);
-        else if (!check(m, x, st, fail))
+            run_let(m, &one, &one, st);
+        else if (!check(m, &one, &one, st, fail))
             return false;
     }
     return true;
 }
 
-bool cat_consistent_so_far(const struct cat_model *m, const struct cat_exec *x,
-                           struct cat_fail *fail)
+bool cat_consistent_between(const struct cat_model *m, const struct cat_exec *lo,
+                            const struct cat_exec *hi, struct cat_fail *fail)
 {
+    if (!m->bounded)
+        return true;
+    const struct side low = {lo, m->env}, high = {hi, m->env + m->n_slots};
     for (unsigned i = 0; i < m->n_stmts; i++) {
         const struct stmt *st = &m->stmts[i];
-        if (st->kind == S_LET || st->kind == S_LETREC)
-            run_let(m, x, st);
-        else if (m->only_grows[i] && !check(m, x, st, fail))
+        if (st->kind == S_LET || st->kind == S_LETREC) {
+            /* each bound of the let; the same value where no chosen relation
+             * reaches it (a let rec's own slot occurs only positively in its
+             * body, so each side's fixed point needs only its own) */
+            run_let(m, &low, &high, st);
+            if (m->varies[st->slot]) {
+                run_let(m, &high, &low, st);
+            } else {
+                high.env[st->slot].set = low.env[st->slot].set;
+                memcpy(high.env[st->slot].r, low.env[st->slot].r, lo->n * sizeof(uint64_t));
+            }
+        } else if (!check(m, &low, &high, st, fail)) {
             return false;
+        }
     }
     return true;
 }

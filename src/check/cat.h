@@ -93,12 +93,19 @@ struct cat_fail {
  * false, and fills *fail (when not NULL) for the first failed check. */
 bool cat_consistent(const struct cat_model *m, const struct cat_exec *x, struct cat_fail *fail);
 
-/* The same on a partial execution, whose chosen relations (rf, sync_fence,
- * syncbar) hold only the choices made so far: only the checks that can
- * but fail more as those relations grow are evaluated (a difference's
- * right side is where a relation would shrink one), so false means no
- * completion of x is consistent: herd7's incremental pruning. */
-bool cat_consistent_so_far(const struct cat_model *m, const struct cat_exec *x,
-                           struct cat_fail *fail);
+/* The same on a partial execution, known only between two bounds: every
+ * completion's chosen relations (rf, co, sync_fence, syncbar) contain lo's
+ * (the choices made so far) and are contained in hi's (those and every
+ * choice left); the other sets and relations are the same in both. Each
+ * check is evaluated on a lower bound of its value over the completions:
+ * every operator but difference only grows as its operands grow, so a
+ * relation is taken from lo, and the right side of a difference from hi
+ * (and that side's own differences from lo again). acyclic, irreflexive and
+ * empty of a relation that only grows can only fail more, so false means no
+ * completion is consistent: herd7's incremental pruning, for every check of
+ * the model. True (nothing proven) where a let rec's own name is on the
+ * right of a difference in its body, whose bounds this does not compute. */
+bool cat_consistent_between(const struct cat_model *m, const struct cat_exec *lo,
+                            const struct cat_exec *hi, struct cat_fail *fail);
 
 #endif

@@ -104,6 +104,47 @@ static int judge_spin(const struct litmus_test *t, int m, const struct litmus_ru
     return 0;
 }
 
+/* Termination of a test whose threads are lanes of one warp, under the
+ * modelled scheduler (docs/oracle.md, "The modelled scheduler"): the lanes
+ * of a warp follow one PDOM SIMT stack without independent thread
+ * scheduling, the later column first and each to its end, so termination is
+ * guaranteed iff every fair SC interleaving in that order ends (sc.simt_*)
+ * and the model allows no execution that never finishes (judge_spin, run
+ * before the iterations: r->spin_forbidden). Where it is not, an iteration
+ * that does not finish is a result; where it is, a failure. */
+static void simt_progress(struct litmus_result *r)
+{
+    const struct sc_result *sc = &r->sc;
+    r->progress_guaranteed = false;
+    if (r->unjudged)
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "not judged: the model's liveness is beyond the oracle's limits");
+    else if (sc->simt_may_livelock && sc->simt_waiter >= 0)
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "not guaranteed under the modelled scheduler (P%d may loop forever while P%d, "
+                 "a lane of its warp, waits for it to finish: no independent thread scheduling)",
+                 sc->simt_spinner, sc->simt_waiter);
+    else if (sc->simt_may_livelock)
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "not guaranteed under the modelled scheduler (a fair SC interleaving in the SIMT "
+                 "order may run forever, P%d looping)", sc->simt_spinner);
+    else if (sc->simt_may_hang)
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "not guaranteed under the modelled scheduler (lanes in the SIMT order may wait "
+                 "forever at a barrier)");
+    else if (!r->spin_forbidden)
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "not guaranteed (every fair SC interleaving in the SIMT order ends, but %s "
+                 "allows an execution that never finishes)", r->model);
+    else {
+        r->progress_guaranteed = true;
+        snprintf(r->progress_why, sizeof r->progress_why,
+                 "guaranteed under the modelled scheduler (every fair SC interleaving in the SIMT "
+                 "order ends, and %s allows no execution that never finishes)", r->model);
+    }
+    r->spin_forbidden = r->progress_guaranteed && r->spins; /* a failure only then */
+}
+
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *r,
                char *err, size_t errlen)
@@ -230,8 +271,11 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     if (p.spin_flags)
         args[n_args++] = KARG_U32(o->ptx.spin_budget); /* p_spin */
     r->spin_checked = p.spin_flags;
+    r->lanes_share_warp = r->sc.simt_ordered;
+    if (r->lanes_share_warp && p.spin_flags && !r->unjudged && judge_spin(t, m, o, r, err, errlen))
+        rc = -1; /* lanes of one warp: the model's liveness is part of the verdict below */
 
-    for (unsigned it = 0; it < o->iterations; it++) {
+    for (unsigned it = 0; it < o->iterations && !rc; it++) {
         for (unsigned th = 0; th < t->n_threads; th++) {
             args[2 + th] = KARG_U32((uint32_t)rng_below(&rng, (uint64_t)o->max_skew + 1));
             /* each location pre-warmed in this thread's L1 with probability 1/2 */
@@ -263,7 +307,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             r->n_spun += spun != 0;
         }
         if (stopped || spun) { /* no final state: the iteration did not finish */
-            if (!r->spins++ && !r->unjudged && judge_spin(t, m, o, r, err, errlen)) {
+            if (!r->spins++ && !r->unjudged && !r->lanes_share_warp &&
+                judge_spin(t, m, o, r, err, errlen)) {
                 rc = -1;
                 break;
             }
@@ -309,26 +354,23 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
      * ends is reported beside it, but does not decide: a weak model may let
      * a loop that SC ends spin forever */
     r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
-    for (unsigned th = 0; th < t->n_threads; th++)
-        r->lanes_share_warp |= t->th[th].lane > 0;
-    if (r->lanes_share_warp) {
-        /* the modelled scheduler: the lanes of a warp follow one PDOM SIMT
-         * stack, so a lane spinning on a sibling lane's write, run first,
-         * never lets it go (no independent thread scheduling; docs/oracle.md,
-         * "The modelled scheduler"): not finishing is a result, not a failure */
-        r->progress_guaranteed = false;
-        r->spin_forbidden = false;
-    }
+    if (r->lanes_share_warp && r->spin_checked)
+        simt_progress(r);
     if (r->unjudged) {
         r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
         return 0;
     }
     r->status = LITMUS_PASS;
     if (r->spin_forbidden) {
-        snprintf(r->reason, sizeof r->reason,
-                 "did not finish %llu time%s (warps spun on loads), but %s allows no execution "
-                 "that never finishes",
-                 (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
+        if (r->lanes_share_warp)
+            snprintf(r->reason, sizeof r->reason,
+                     "did not finish %llu time%s (warps spun on loads), but termination is %s",
+                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->progress_why);
+        else
+            snprintf(r->reason, sizeof r->reason,
+                     "did not finish %llu time%s (warps spun on loads), but %s allows no "
+                     "execution that never finishes",
+                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
         r->status = LITMUS_FAIL;
     }
     for (unsigned i = 0; i < r->n_hist; i++)
@@ -402,9 +444,7 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 "  forward progress: %u of %u iterations finished within the spin budget; "
                 "termination %s\n",
                 r->iterations - r->n_spun, r->iterations,
-                r->lanes_share_warp
-                    ? "not guaranteed under the modelled scheduler (threads are lanes of one warp, "
-                      "without independent thread scheduling)"
+                r->lanes_share_warp ? r->progress_why
                 : r->progress_guaranteed
                     ? "guaranteed under SC (every fair interleaving ends)"
                     : "not guaranteed (a fair SC interleaving may run forever)");

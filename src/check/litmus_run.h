@@ -77,11 +77,13 @@ struct litmus_result {
     char unseen_note[160];        /* what was allowed but never observed */
     struct sc_result sc;          /* the interleavings: can a run hang at a barrier? */
     bool spin_checked;            /* the test loops and ran under a spin budget */
-    bool progress_guaranteed;     /* every fair interleaving ends (sc.may_livelock, may_hang),
-                                     and no two threads are lanes of one warp */
-    bool lanes_share_warp;        /* some threads are lanes of one warp (",warp N"): the SIMT
-                                     stack may run a spinning lane forever, so an iteration
-                                     that does not finish is a result, never a failure */
+    bool progress_guaranteed;     /* every fair interleaving ends (sc.may_livelock, may_hang);
+                                     with lanes of one warp, every fair one in the SIMT order
+                                     (sc.simt_*) and the model allows no run that never ends */
+    bool lanes_share_warp;        /* some threads are lanes of one warp (",warp N"): termination
+                                     is judged under the SIMT order, and an iteration that does
+                                     not finish is a failure only where it is guaranteed */
+    char progress_why[200];       /* lanes of one warp: why termination is (not) guaranteed */
     unsigned n_spun;              /* iterations in which a thread ran out of its budget (no
                                      outcome recorded: a failure where progress is guaranteed) */
     unsigned first_spun;          /* the thread that did, in the first of them */

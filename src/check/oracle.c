@@ -146,7 +146,12 @@ struct ctx {
     unsigned n_ev;
     struct tev ev[CAT_MAX_EVENTS];
     int8_t ev_thread[CAT_MAX_EVENTS];
-    struct cat_exec x;
+    struct cat_exec x;      /* the candidate; while choosing, the lower bound of a
+                               partial execution (the choices made so far) */
+    struct cat_exec x_hi;   /* ... and its upper bound: rf, co, sync_fence and syncbar
+                               with every choice left too (refuted) */
+    cat_rel fence_all;      /* every sync_fence edge some fence.sc order has */
+    cat_rel bar_all;        /* every syncbar edge some choice of completers has */
     unsigned init_of[LITMUS_MAX_LOCS];           /* root -> its initial write */
     unsigned n_reads, reads[CAT_MAX_EVENTS];
     uint64_t rf_cand[CAT_MAX_EVENTS];            /* per read (index into reads) */
@@ -173,6 +178,8 @@ struct ctx {
     unsigned n_cur;
     int cur[MAX_VARIANTS]; /* the outcomes of the candidate under way (several when
                               a location has several co-maximal writes) */
+    bool registering;      /* outcomes() lists those of a pruned partial execution */
+    bool variants_full;    /* ... and there were more than MAX_VARIANTS */
     struct oracle_result *r;
 };
 
@@ -950,6 +957,64 @@ static void judge(struct ctx *c)
     }
 }
 
+/* The syncbar edges of quorum k's completers `pick` (a bit mask; all of
+ * them: every edge some choice has) into rel. */
+static void quorum_edges(const struct ctx *c, unsigned k, unsigned pick, cat_rel rel)
+{
+    for (unsigned i = 0; i < c->quorum[k].n; i++) {
+        if (!(pick >> i & 1))
+            continue;
+        unsigned a = c->quorum[k].ev[i];
+        for (unsigned j = 0; j < c->quorum[k].n; j++) {
+            unsigned b = c->quorum[k].ev[j];
+            if (j != i && !c->ev[b].arrive)
+                rel[a] |= 1ull << b;
+        }
+    }
+}
+
+static void outcomes(struct ctx *c, unsigned obs);
+
+/* herd7's incremental pruning: the partial execution between c->x (the
+ * choices made so far) and c->x_hi (those and every choice left; the
+ * caller sets the chosen relations of both) already violates an axiom in
+ * every completion (cat_consistent_between), so no candidate below it is
+ * consistent. `co_stage`: co is not chosen whole yet, so the final states
+ * of the candidates dropped are not known either; they are registered here
+ * (a location whose co is not chosen may end with any of its writes: each
+ * is co-last in some order), as their candidates would have. Explaining, it
+ * says why for the outcomes not yet explained. */
+static bool refuted(struct ctx *c, bool co_stage)
+{
+    static struct cat_fail f;
+    if (cat_consistent_between(c->cat, &c->x, &c->x_hi, c->explain ? &f : NULL))
+        return false;
+    if (co_stage) {
+        c->n_cur = 0;
+        c->registering = true;
+        c->variants_full = false;
+        if (!c->cut_line && !c->stuck)
+            outcomes(c, 0);
+        c->registering = false;
+        if (c->variants_full)
+            return false; /* too many final states to list at once: enumerate instead */
+    }
+    c->r->n_partial_pruned++;
+    bool need = false;
+    for (unsigned k = 0; k < c->n_cur && c->explain; k++)
+        need |= !c->r->allowed[c->cur[k]] && !c->r->why[c->cur[k]];
+    if (need && !halted(c))
+        explain(c, &f);
+    return true;
+}
+
+/* The bounds' rf and co once both are chosen whole: the same in both. */
+static void bound_rf_co(struct ctx *c)
+{
+    memcpy(c->x_hi.rel[CR_RF], c->x.rel[CR_RF], c->n_ev * sizeof(uint64_t));
+    memcpy(c->x_hi.rel[CR_CO], c->x.rel[CR_CO], c->n_ev * sizeof(uint64_t));
+}
+
 static void choose_quorum(struct ctx *c, unsigned q)
 {
     if (c->failed || settled(c))
@@ -957,20 +1022,24 @@ static void choose_quorum(struct ctx *c, unsigned q)
     if (q == c->n_quorums) {
         memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
         for (unsigned k = 0; k < c->n_quorums; k++)
-            for (unsigned i = 0; i < c->quorum[k].n; i++) {
-                if (!(c->quorum_pick[k] >> i & 1))
-                    continue;
-                unsigned a = c->quorum[k].ev[i];
-                for (unsigned j = 0; j < c->quorum[k].n; j++) {
-                    unsigned b = c->quorum[k].ev[j];
-                    if (j != i && !c->ev[b].arrive)
-                        c->x.rel[CR_SYNCBAR][a] |= 1ull << b;
-                }
-            }
+            quorum_edges(c, k, c->quorum_pick[k], c->x.rel[CR_SYNCBAR]);
         judge(c);
         return;
     }
     unsigned n = c->quorum[q].n;
+    if (c->quorum[q].count && n > c->quorum[q].count) {
+        /* more than one choice: the completers chosen before q, any after */
+        memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
+        for (unsigned k = 0; k < q; k++)
+            quorum_edges(c, k, c->quorum_pick[k], c->x.rel[CR_SYNCBAR]);
+        memcpy(c->x_hi.rel[CR_SYNCBAR], c->x.rel[CR_SYNCBAR], c->n_ev * sizeof(uint64_t));
+        for (unsigned k = q; k < c->n_quorums; k++)
+            quorum_edges(c, k, (1u << c->quorum[k].n) - 1, c->x_hi.rel[CR_SYNCBAR]);
+        memcpy(c->x_hi.rel[CR_SYNC_FENCE], c->x.rel[CR_SYNC_FENCE], c->n_ev * sizeof(uint64_t));
+        bound_rf_co(c);
+        if (refuted(c, false))
+            return;
+    }
     for (unsigned m = 0; m < (1u << n); m++)
         if ((unsigned)__builtin_popcount(m) == c->quorum[q].count) {
             c->quorum_pick[q] = m;
@@ -979,18 +1048,40 @@ static void choose_quorum(struct ctx *c, unsigned q)
 }
 
 /* sync_fence: a total order of the fence.sc fences, on their morally strong
- * pairs. */
+ * pairs. With order[0..k) placed, every completion orders the placed ones
+ * so and each before every fence not yet placed, and orders the rest
+ * either way (the bounds refuted checks). */
 static void choose_fences(struct ctx *c, unsigned k, uint64_t used, unsigned *order)
 {
     if (c->failed || settled(c))
         return;
+    uint64_t *lo = c->x.rel[CR_SYNC_FENCE], *hi = c->x_hi.rel[CR_SYNC_FENCE];
+    memset(lo, 0, c->n_ev * sizeof(uint64_t));
+    uint64_t unplaced = 0;
+    for (unsigned i = 0; i < c->n_fsc; i++)
+        if (!(used >> i & 1))
+            unplaced |= 1ull << c->fsc[i];
+    for (unsigned i = 0; i < k; i++) {
+        uint64_t later = unplaced;
+        for (unsigned j = i + 1; j < k; j++)
+            later |= 1ull << order[j];
+        lo[order[i]] = c->fsc_ms[order[i]] & later;
+    }
     if (k == c->n_fsc) {
-        memset(c->x.rel[CR_SYNC_FENCE], 0, c->n_ev * sizeof(uint64_t));
-        for (unsigned i = 0; i < k; i++)
-            for (unsigned j = i + 1; j < k; j++)
-                c->x.rel[CR_SYNC_FENCE][order[i]] |= c->fsc_ms[order[i]] & (1ull << order[j]);
         choose_quorum(c, 0);
         return;
+    }
+    if (c->n_fsc - k > 1) {
+        memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
+        memcpy(c->x_hi.rel[CR_SYNCBAR], c->bar_all, c->n_ev * sizeof(uint64_t));
+        memcpy(hi, lo, c->n_ev * sizeof(uint64_t));
+        for (uint64_t s = unplaced; s; s &= s - 1) {
+            unsigned a = (unsigned)__builtin_ctzll(s);
+            hi[a] |= c->fsc_ms[a] & unplaced;
+        }
+        bound_rf_co(c);
+        if (refuted(c, false))
+            return;
     }
     for (unsigned i = 0; i < c->n_fsc; i++)
         if (!(used >> i & 1)) {
@@ -999,33 +1090,27 @@ static void choose_fences(struct ctx *c, unsigned k, uint64_t used, unsigned *or
         }
 }
 
-/* herd7's incremental pruning: the execution with the co chosen and the
- * reads-from chosen so far (no sync_fence order, no barrier completer
- * picked) already violates a check that can only fail more as those
- * choices are made, so no candidate below it is consistent
- * (cat_consistent_so_far). Explaining, it says why for outcomes not yet
- * explained. */
-static bool doomed(struct ctx *c)
+/* Reads-from of reads[i..] still to choose: the partial execution with the
+ * co chosen and rf for the reads before i, every fence.sc order and
+ * completer left (refuted). */
+static bool rf_refuted(struct ctx *c, unsigned i)
 {
     memset(c->x.rel[CR_SYNC_FENCE], 0, c->n_ev * sizeof(uint64_t));
     memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
-    bool need = false;
-    for (unsigned k = 0; k < c->n_cur && c->explain; k++)
-        need |= !c->r->allowed[c->cur[k]] && !c->r->why[c->cur[k]];
-    static struct cat_fail f;
-    if (cat_consistent_so_far(c->cat, &c->x, need ? &f : NULL))
-        return false;
-    c->r->n_partial_pruned++;
-    if (need)
-        explain(c, &f);
-    return true;
+    memcpy(c->x_hi.rel[CR_SYNC_FENCE], c->fence_all, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x_hi.rel[CR_SYNCBAR], c->bar_all, c->n_ev * sizeof(uint64_t));
+    bound_rf_co(c);
+    for (unsigned j = i; j < c->n_reads; j++)
+        for (uint64_t s = c->rf_now[j]; s; s &= s - 1)
+            c->x_hi.rel[CR_RF][__builtin_ctzll(s)] |= 1ull << c->reads[j];
+    return refuted(c, false);
 }
 
 static void choose_rf(struct ctx *c, unsigned i)
 {
     if (c->failed || settled(c))
         return;
-    if (i < c->n_reads && __builtin_popcountll(c->rf_now[i]) > 1 && doomed(c))
+    if (i < c->n_reads && __builtin_popcountll(c->rf_now[i]) > 1 && rf_refuted(c, i))
         return;
     if (i == c->n_reads) {
         unsigned order[CAT_MAX_EVENTS];
@@ -1050,6 +1135,10 @@ static void outcomes(struct ctx *c, unsigned obs)
         return;
     if (obs == t->n_obs) {
         if (c->n_cur == MAX_VARIANTS) {
+            if (c->registering) { /* refuted's list, not one execution's */
+                c->variants_full = true;
+                return;
+            }
             fail_limit(c, 0, "more than %d final states of one execution", MAX_VARIANTS);
             return;
         }
@@ -1216,6 +1305,47 @@ static void co_partial(struct ctx *c, unsigned li, unsigned i, unsigned j)
         co_partial(c, li, i, j + 1);
 }
 
+/* co of the locations before wloc[li] chosen, rf not yet: the partial
+ * execution whose co holds those orders (and every initial write before the
+ * other writes of its location) and no rf, between it and the one with
+ * every order of the locations left and every rf candidate (refuted). */
+static bool co_refuted(struct ctx *c, unsigned li)
+{
+    const struct litmus_test *t = c->t;
+    uint64_t *lo = c->x.rel[CR_CO], *hi = c->x_hi.rel[CR_CO];
+    memset(lo, 0, c->n_ev * sizeof(uint64_t));
+    for (unsigned k = li; k < c->n_wlocs; k++) /* not chosen: every write may end last */
+        memset(c->lco[c->wloc[k]], 0, sizeof c->lco[c->wloc[k]]);
+    for (unsigned l = 0; l < t->n_locs; l++) {
+        if (t->locs[l].alias_of >= 0)
+            continue;
+        for (unsigned i = 0; i < c->n_w[l]; i++) {
+            lo[c->init_of[l]] |= 1ull << c->w[l][i];
+            for (uint64_t s = c->lco[l][i]; s; s &= s - 1)
+                lo[c->w[l][i]] |= 1ull << c->w[l][__builtin_ctzll(s)];
+        }
+    }
+    memcpy(hi, lo, c->n_ev * sizeof(uint64_t));
+    for (unsigned k = li; k < c->n_wlocs; k++) {
+        unsigned l = c->wloc[k];
+        uint64_t ws = 0;
+        for (unsigned i = 0; i < c->n_w[l]; i++)
+            ws |= 1ull << c->w[l][i];
+        for (unsigned i = 0; i < c->n_w[l]; i++)
+            hi[c->w[l][i]] |= ws & ~(1ull << c->w[l][i]);
+    }
+    memset(c->x.rel[CR_RF], 0, c->n_ev * sizeof(uint64_t));
+    memset(c->x_hi.rel[CR_RF], 0, c->n_ev * sizeof(uint64_t));
+    for (unsigned j = 0; j < c->n_reads; j++)
+        for (uint64_t s = c->rf_cand[j]; s; s &= s - 1)
+            c->x_hi.rel[CR_RF][__builtin_ctzll(s)] |= 1ull << c->reads[j];
+    memset(c->x.rel[CR_SYNC_FENCE], 0, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x.rel[CR_SYNCBAR], c->bar_fixed, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x_hi.rel[CR_SYNC_FENCE], c->fence_all, c->n_ev * sizeof(uint64_t));
+    memcpy(c->x_hi.rel[CR_SYNCBAR], c->bar_all, c->n_ev * sizeof(uint64_t));
+    return refuted(c, true);
+}
+
 static void choose_co(struct ctx *c, unsigned li)
 {
     if (halted(c))
@@ -1224,6 +1354,12 @@ static void choose_co(struct ctx *c, unsigned li)
         co_done(c);
         return;
     }
+    /* with some co chosen and more than one order left to choose */
+    bool choices_left = false;
+    for (unsigned k = li; k < c->n_wlocs; k++)
+        choices_left |= c->n_w[c->wloc[k]] > 1;
+    if (li && choices_left && co_refuted(c, li))
+        return;
     unsigned l = c->wloc[li];
     memset(c->lco[l], 0, sizeof c->lco[l]);
     if (c->partial_co) {
@@ -1572,6 +1708,20 @@ static void build(struct ctx *c)
     }
     if (!plan_barriers(c))
         return;
+    /* the bounds of the partial executions (refuted): the fixed part is the
+     * candidate's, and every edge a fence.sc order or a choice of barrier
+     * completers may add */
+    c->x_hi.n = n;
+    memcpy(c->x_hi.set, x->set, sizeof x->set);
+    for (unsigned r = 0; r < CR_N; r++)
+        memcpy(c->x_hi.rel[r], x->rel[r], n * sizeof(uint64_t));
+    for (unsigned i = 0; i < n; i++)
+        c->fence_all[i] = 0;
+    for (unsigned i = 0; i < c->n_fsc; i++)
+        c->fence_all[c->fsc[i]] = c->fsc_ms[c->fsc[i]];
+    memcpy(c->bar_all, c->bar_fixed, n * sizeof(uint64_t));
+    for (unsigned k = 0; k < c->n_quorums; k++)
+        quorum_edges(c, k, (1u << c->quorum[k].n) - 1, c->bar_all);
     choose_co(c, 0);
     return;
 too_many:

@@ -87,8 +87,10 @@ struct oracle_result {
     uint64_t n_candidates;  /* candidate executions judged by the model */
     uint64_t n_pruned;      /* coherence orders dropped unjudged: no reads-from choice
                                of a chain location's RMW is consistent with them */
-    uint64_t n_partial_pruned; /* partial executions (co and a prefix of reads-from
-                                  chosen) discarded as already inconsistent */
+    uint64_t n_partial_pruned; /* partial executions (co of some locations, or co and
+                                  reads-from of some reads, or those and part of the
+                                  fence.sc order or of the barrier completers chosen)
+                                  discarded as inconsistent in every completion */
     unsigned unroll;        /* the bound used */
     unsigned max_backjumps; /* the most backward jumps one trace took */
     bool may_spin;          /* opts.liveness: the model allows a run that never finishes */

@@ -7,7 +7,9 @@
  * an open-addressing hash set over one growing arena, and explored depth
  * first with an explicit stack, so the search allocates only when the arena
  * or the set grows. Then the strongly connected sets of states say whether a
- * fair interleaving can run forever (find_livelock).
+ * fair interleaving can run forever (find_livelock), once for every
+ * interleaving and, where threads are lanes of one warp, once for those in
+ * the SIMT order (struct search's simt_first).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "check/sc_enum.h"
@@ -34,7 +36,33 @@ struct search {
     int32_t *outs;       /* outcomes found (unsorted, may repeat until the end) */
     uint64_t n_outs, outs_cap;
     bool hang;
+    /* per thread: the lanes of its warp that the SIMT stack runs to their end
+     * before it starts (those in later columns); 0 for a warp of its own */
+    uint32_t simt_first[LITMUS_MAX_THREADS];
 };
+
+/* The SIMT order of the test's lanes: threads of one CTA naming the same
+ * warp run one at a time, the later column first (litmus_ptx.c dispatches
+ * them by a chain of branches whose fall-through side the PDOM stack runs
+ * first, and they reconverge only at the kernel's end). Returns whether
+ * any thread shares a warp. */
+static bool simt_order(const struct litmus_test *t, uint32_t *first)
+{
+    bool shared = false;
+    for (unsigned a = 0; a < t->n_threads; a++) {
+        const struct litmus_thread *ta = &t->th[a];
+        first[a] = 0;
+        for (unsigned b = a + 1; b < t->n_threads && ta->warp >= 0 && !ta->on_cpu; b++) {
+            const struct litmus_thread *tb = &t->th[b];
+            if (!tb->on_cpu && tb->warp == ta->warp && tb->cta == ta->cta &&
+                tb->gpu == ta->gpu && tb->gpm == ta->gpm) {
+                first[a] |= 1u << b;
+                shared = true;
+            }
+        }
+    }
+    return shared;
+}
 
 static void make_layout(const struct litmus_test *t, struct layout *ly)
 {
@@ -249,15 +277,24 @@ static int record_outcome(struct search *s, const int32_t *st)
 }
 
 /* Threads of state v that can move (not finished, not waiting at a
- * barrier). */
-static uint32_t movers(const struct search *s, uint64_t v)
+ * barrier; in the SIMT order, not behind an unfinished lane of their warp).
+ * `blocked` (may be NULL) gets those that could but for the SIMT order. */
+static uint32_t movers(const struct search *s, uint64_t v, bool simt, uint32_t *blocked)
 {
     const int32_t *cs = s->arena + v * s->ly.words;
-    uint32_t m = 0;
+    uint32_t m = 0, unfinished = 0, held = 0;
     for (unsigned th = 0; th < s->t->n_threads; th++)
-        if (cs[s->ly.pc + th] < (int32_t)s->t->th[th].n_instrs && !cs[s->ly.wait + th])
-            m |= 1u << th;
-    return m;
+        if (cs[s->ly.pc + th] < (int32_t)s->t->th[th].n_instrs) {
+            unfinished |= 1u << th;
+            if (!cs[s->ly.wait + th])
+                m |= 1u << th;
+        }
+    for (unsigned th = 0; th < s->t->n_threads && simt; th++)
+        if ((m >> th & 1) && (s->simt_first[th] & unfinished))
+            held |= 1u << th;
+    if (blocked)
+        *blocked = held;
+    return m & ~held;
 }
 
 /* The state thread th moves v to. */
@@ -268,13 +305,24 @@ static uint64_t successor(struct search *s, uint64_t v, unsigned th, int32_t *st
     return lookup(s, st);
 }
 
+/* What find_livelock finds. */
+struct livelock {
+    bool found;
+    bool hang;    /* a reachable state where nobody may move though some have not finished */
+    int spinner;  /* a thread that moves forever in the livelock */
+    int waiter;   /* a thread the SIMT order holds there, -1 none */
+};
+
 /* Whether some fair interleaving runs forever: a strongly connected set of
  * reachable states (Tarjan's algorithm, iterative) inside which every
  * thread that can move somewhere in the set moves at least once. A fair
  * scheduler (a thread that can move infinitely often does move) can then
  * cycle there forever; otherwise every fair interleaving leaves each such
- * set and ends. The spin loops of a state repeat it: a self-loop. */
-static int find_livelock(struct search *s, bool *livelock)
+ * set and ends. The spin loops of a state repeat it: a self-loop. With
+ * `simt`, threads move only in the SIMT order (movers), and only the states
+ * that order reaches from the initial one count: a set of states is reached
+ * whole or not at all, since its states reach each other. */
+static int find_livelock(struct search *s, bool simt, struct livelock *ll)
 {
     const uint32_t none = UINT32_MAX;
     uint64_t n = s->n;
@@ -285,11 +333,35 @@ static int find_livelock(struct search *s, bool *livelock)
         uint8_t th;
     } *call = malloc(n * sizeof *call);
     uint32_t *moved = calloc(n, sizeof *moved), *can = calloc(n, sizeof *can);
+    uint32_t *held = calloc(n, sizeof *held);
     int32_t *st = malloc(s->ly.words * sizeof *st);
-    bool *on = calloc(n, sizeof *on);
+    bool *on = calloc(n, sizeof *on), *reached = malloc(n * sizeof *reached);
     int rc = -1;
-    if (!idx || !low || !comp || !tstack || !call || !moved || !can || !st || !on)
+    if (!idx || !low || !comp || !tstack || !call || !moved || !can || !held || !st || !on ||
+        !reached)
         goto out;
+    /* the states the scheduler reaches: all of them without the SIMT order
+     * (the search found each from the initial state); with it, a walk over
+     * the SIMT order's moves (idx as the walk's stack) */
+    memset(reached, !simt, n * sizeof *reached);
+    if (simt) {
+        uint64_t wsp = 0;
+        reached[0] = true;
+        idx[wsp++] = 0;
+        while (wsp) {
+            uint32_t v = idx[--wsp];
+            uint32_t m = movers(s, v, true, NULL);
+            for (unsigned th = 0; th < s->t->n_threads; th++) {
+                if (!(m >> th & 1))
+                    continue;
+                uint64_t u = successor(s, v, th, st);
+                if (!reached[u]) {
+                    reached[u] = true;
+                    idx[wsp++] = (uint32_t)u;
+                }
+            }
+        }
+    }
     for (uint64_t v = 0; v < n; v++)
         idx[v] = comp[v] = none;
     uint32_t next = 0, n_comp = 0, tsp = 0;
@@ -306,7 +378,7 @@ static int find_livelock(struct search *s, bool *livelock)
             uint32_t v = f->v;
             if (f->th < s->t->n_threads) {
                 unsigned th = f->th++;
-                if (!(movers(s, v) >> th & 1))
+                if (!(movers(s, v, simt, NULL) >> th & 1))
                     continue;
                 uint64_t u = successor(s, v, th, st);
                 if (idx[u] == none) {
@@ -333,22 +405,33 @@ static int find_livelock(struct search *s, bool *livelock)
             n_comp++;
         }
     }
-    /* per component: the threads that can move in it, and those that move
-     * without leaving it (indexed by component number) */
+    /* per component reached: the threads that can move in it, those that
+     * move without leaving it, and those the SIMT order holds there
+     * (indexed by component number) */
+    *ll = (struct livelock){.spinner = -1, .waiter = -1};
     for (uint64_t v = 0; v < n; v++) {
-        uint32_t m = movers(s, v);
+        if (!reached[v])
+            continue;
+        uint32_t h, m = movers(s, v, simt, &h);
         can[comp[v]] |= m;
+        held[comp[v]] |= h;
         for (unsigned th = 0; th < s->t->n_threads; th++)
             if ((m >> th & 1) && comp[successor(s, v, th, st)] == comp[v])
                 moved[comp[v]] |= 1u << th;
+        const int32_t *cs = s->arena + v * s->ly.words;
+        for (unsigned th = 0; th < s->t->n_threads && !m; th++)
+            ll->hang |= cs[s->ly.pc + th] < (int32_t)s->t->th[th].n_instrs;
     }
-    *livelock = false;
-    for (uint32_t k = 0; k < n_comp && !*livelock; k++)
-        *livelock = moved[k] && !(can[k] & ~moved[k]);
+    for (uint32_t k = 0; k < n_comp && !ll->found; k++)
+        if (moved[k] && !(can[k] & ~moved[k])) {
+            ll->found = true;
+            ll->spinner = __builtin_ctz(moved[k]);
+            ll->waiter = held[k] ? __builtin_ctz(held[k]) : -1;
+        }
     rc = 0;
 out:
     free(idx), free(low), free(comp), free(tstack), free(call), free(moved), free(can);
-    free(st), free(on);
+    free(held), free(st), free(on), free(reached);
     return rc;
 }
 
@@ -407,8 +490,20 @@ int sc_enumerate(const struct litmus_test *t, struct sc_result *r, uint64_t max_
             s.hang = true;
         }
     }
-    if (find_livelock(&s, &r->may_livelock))
+    struct livelock ll;
+    if (find_livelock(&s, false, &ll))
         goto oom;
+    r->may_livelock = ll.found;
+    r->simt_spinner = r->simt_waiter = -1;
+    r->simt_ordered = simt_order(t, s.simt_first);
+    if (r->simt_ordered) {
+        if (find_livelock(&s, true, &ll))
+            goto oom;
+        r->simt_may_livelock = ll.found;
+        r->simt_may_hang = ll.hang;
+        r->simt_spinner = ll.spinner;
+        r->simt_waiter = ll.waiter;
+    }
     cmp_n = t->n_obs;
     if (s.n_outs && t->n_obs)
         qsort(s.outs, s.n_outs, t->n_obs * sizeof(int32_t), cmp_vals);

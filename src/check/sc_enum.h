@@ -17,6 +17,11 @@
  * cycle of states that a fair scheduler can follow forever (every thread
  * that can move does, and none leaves) as a possible livelock: without one,
  * every fair interleaving terminates (forward progress is guaranteed).
+ * The same question is asked again under gpucoh's SIMT order when threads
+ * are lanes of one warp (",warp N"): the SIMT stack runs such lanes one at a
+ * time, the later column first and each to its end (docs/oracle.md, "The
+ * modelled scheduler"), so a lane may move only once every lane of its warp
+ * in a later column has finished.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef CHECK_SC_ENUM_H
@@ -31,6 +36,12 @@ struct sc_result {
     bool may_hang;        /* some interleaving reaches a state where nobody can move */
     bool may_livelock;    /* some fair interleaving never ends: a set of states it can
                              cycle through forever, every thread that can move moving */
+    bool simt_ordered;    /* some threads are lanes of one warp: the simt_ fields apply */
+    bool simt_may_livelock; /* ... and some fair interleaving in the SIMT order never ends */
+    bool simt_may_hang;   /* ... or reaches a state where nobody may move (a barrier) */
+    int simt_spinner;     /* in such a livelock: a thread that runs forever (-1 none) */
+    int simt_waiter;      /* ... and a lane that waits behind it for its turn in the
+                             warp (-1: the livelock is not the SIMT order's, SC has it) */
     uint64_t n_states;    /* distinct states visited */
 };
 

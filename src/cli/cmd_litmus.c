@@ -276,6 +276,8 @@ static cJSON *result_json(const struct litmus_result *r)
     if (r->spin_checked) {
         cJSON_AddNumberToObject(o, "iterations_out_of_spin_budget", r->n_spun);
         cJSON_AddBoolToObject(o, "termination_guaranteed", r->progress_guaranteed);
+        if (r->lanes_share_warp) /* judged under the SIMT order: why */
+            cJSON_AddStringToObject(o, "termination", r->progress_why);
     }
     static const char *const st[4] = {"pass", "fail", "skip", "unknown"};
     cJSON_AddStringToObject(o, "result", st[r->status]);

@@ -1,7 +1,8 @@
 /*
  * 802-sc-enum.c - the SC oracle against known answers: MP, SB, LB, IRIW,
  * atomicity, spin loops (ticket lock), fair livelocks (forward progress),
- * barriers with and without counts, hangs; and the PTX verdict rules.
+ * barriers with and without counts, hangs; lanes of one warp in the SIMT
+ * order; and the PTX verdict rules.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -163,6 +164,49 @@ static void fair_livelock(void **state)
     assert_int_equal(R.n_outcomes, 0); /* the loser spins on the winner's 1 */
 }
 
+/* Lanes of one warp run in the SIMT order: the later column first, each to
+ * its end. The hand-off terminates whichever way round the waiter is under
+ * a fair scheduler, but in that order only when the waiter is the earlier
+ * column; a wait through another warp on a later-run lane hangs too. */
+static void simt_order(void **state)
+{
+    (void)state;
+    static const char waiter_first[] =
+        "PTX w\n{ tok=0; }\n"
+        " P0@cta 0,gpu 0,warp 0 | P1@cta 0,gpu 0,warp 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, tok, 1 | atom.relaxed.gpu.exch r1, tok, 0 ;\n"
+        " bne r0, 0, L0 | bne r1, 1, L1 ;\n"
+        "exists (P1:r1 == 1)\n";
+    load_text(waiter_first);
+    assert_false(R.may_livelock); /* fair: P0 moves, P1 reads its 1 */
+    assert_true(R.simt_ordered);
+    assert_true(R.simt_may_livelock); /* P1 runs first and spins; P0 never starts */
+    assert_int_equal(R.simt_spinner, 1);
+    assert_int_equal(R.simt_waiter, 0);
+    static const char waiter_last[] =
+        "PTX h\n{ tok=0; }\n"
+        " P0@cta 0,gpu 0,warp 0 | P1@cta 0,gpu 0,warp 0 ;\n"
+        " L0: | L1: ;\n"
+        " atom.relaxed.gpu.exch r0, tok, 0 | atom.relaxed.gpu.exch r1, tok, 1 ;\n"
+        " bne r0, 1, L0 | bne r1, 0, L1 ;\n"
+        "exists (P0:r0 == 1)\n";
+    load_text(waiter_last);
+    assert_true(R.simt_ordered);
+    assert_false(R.simt_may_livelock); /* P1 leaves at once, then P0 reads its 1 */
+    assert_false(R.simt_may_hang);
+    assert_int_equal(R.simt_waiter, -1);
+    load_suite("../../tests/litmus/warp/WAIT-chain-warp.litmus");
+    assert_false(R.may_livelock);
+    assert_true(R.simt_may_livelock); /* P1 waits for P2, P2 for P0, P0 for P1 */
+    assert_int_equal(R.simt_waiter, 0);
+    load_suite("../../tests/litmus/warp/WAIT-other-warp.litmus");
+    assert_false(R.simt_may_livelock); /* P2 runs beside P1 */
+    /* threads in warps of their own: no SIMT order */
+    load_suite("Manual/Ticketlock-same-gpu.litmus");
+    assert_false(R.simt_ordered);
+}
+
 static void barriers(void **state)
 {
     (void)state;
@@ -273,6 +317,7 @@ int main(void)
         cmocka_unit_test(atomics_are_atomic),
         cmocka_unit_test(spin_loops_terminate_the_search),
         cmocka_unit_test(fair_livelock),
+        cmocka_unit_test(simt_order),
         cmocka_unit_test(barriers),
         cmocka_unit_test(ptx_verdict_rules),
         cmocka_unit_test(whole_suite_enumerates),
