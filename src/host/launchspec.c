@@ -311,6 +311,7 @@ struct lp {
     struct lp_const *consts;
     unsigned n_consts;
     unsigned depth;           /* nesting of parentheses and unary operators */
+    unsigned ops;             /* binary operators in the expression being parsed */
     int together_line;        /* a launch ending in '&' waits for the next launch: its line */
     unsigned together_devices; /* bit 0 GPU, bit 1 CPU: devices its group uses so far */
 };
@@ -572,6 +573,11 @@ static struct lspec_expr *parse_primary(struct lp *lp)
  * so a pathological expression is an error instead of a stack overflow
  * (found by fuzzing). */
 #define LSPEC_MAX_NESTING 64
+/* Binary operators chain without recursion in the parser, but each is a level
+ * of the tree that the evaluator recurses through: bound them per expression
+ * too (a chain of thousands of '^' overflowed the evaluator's stack under
+ * fuzzing). */
+#define LSPEC_MAX_OPERATORS 1024
 
 static struct lspec_expr *parse_unary_nested(struct lp *lp);
 
@@ -633,6 +639,10 @@ static struct lspec_expr *parse_level(struct lp *lp, unsigned level)
         }
         if (k == ARRAY_LEN(lx_binops))
             return x;
+        if (++lp->ops > LSPEC_MAX_OPERATORS) {
+            lp_error(lp, "expression has more than %d binary operators", LSPEC_MAX_OPERATORS);
+            return NULL;
+        }
         lp->p += strlen(lx_binops[k].tok);
         struct lspec_expr *y = node(lp, (enum lx_op)lx_binops[k].op);
         y->a[0] = x;
@@ -645,6 +655,8 @@ static struct lspec_expr *parse_level(struct lp *lp, unsigned level)
 
 static struct lspec_expr *parse_expr(struct lp *lp)
 {
+    if (lp->depth == 0) /* an expression of its own, not one inside another */
+        lp->ops = 0;
     return parse_level(lp, 0);
 }
 

@@ -79,6 +79,7 @@ struct labfix {
 };
 
 struct parser {
+    unsigned block_depth; /* nesting of { } blocks in the function being parsed */
     const char *text, *p, *file;
     unsigned line;
     struct tok look;
@@ -2719,6 +2720,8 @@ static void parse_statement(struct parser *P, struct tok t)
     }
 }
 
+#define PTX_MAX_BLOCK_NESTING 256
+
 static void parse_body(struct parser *P)
 {
     size_t mark = P->n_syms;
@@ -2730,7 +2733,13 @@ static void parse_body(struct parser *P)
         if (tok_is(t, "}"))
             break;
         if (tok_is(t, "{")) {
+            /* each block is a level of recursion: bound it, so thousands of
+             * nested braces are an error, not a stack overflow (found by
+             * fuzzing); nvcc nests a handful */
+            if (++P->block_depth > PTX_MAX_BLOCK_NESTING)
+                perr(P, t.line, "blocks nested more than %d deep", PTX_MAX_BLOCK_NESTING);
             parse_body(P);
+            P->block_depth--;
             continue;
         }
         parse_statement(P, t);
@@ -2927,6 +2936,7 @@ static void parse_function(struct parser *P, bool is_entry, unsigned line)
     size_t mark = P->n_syms;
     declare_params(P, f, line);
     f->first = m->n_ins;
+    P->block_depth = 0;
     parse_body(P);
     sym_pop_to(P, mark);
     f->end = m->n_ins;
