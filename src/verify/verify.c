@@ -1110,7 +1110,8 @@ static void scan_times(struct ser *s, const struct rig *r)
     s->next_deadline = UINT64_MAX;
     put_state(s, r);
     s->collect = false;
-    qsort(s->past, s->n_past, sizeof *s->past, cmp_u64);
+    if (s->n_past > 1) /* the array is NULL until a first time is kept */
+        qsort(s->past, s->n_past, sizeof *s->past, cmp_u64);
     size_t n = 0;
     for (size_t i = 0; i < s->n_past; i++)
         if (!n || s->past[n - 1] != s->past[i])
