@@ -89,8 +89,8 @@ fuzz: fuzz-build
 # each call runs for at most FUZZ_BLOCK_SECONDS of wall time (fuzz/README.md).
 FUZZ_BLOCK_SECONDS ?= 86400
 fuzz-long: fuzz-build
-	FUZZ_CPU_BUDGET=3600 tools/fuzz.sh $(FUZZ) $(FUZZ_BLOCK_SECONDS) $(FUZZ_TARGETS)
-	tools/fuzz.sh --ledger $(FUZZ)
+	FUZZ_CPU_BUDGET=3600 FUZZ_LEDGER=fuzz/ledger.tsv tools/fuzz.sh $(FUZZ) $(FUZZ_BLOCK_SECONDS) $(FUZZ_TARGETS)
+	tools/fuzz.sh --ledger fuzz/ledger.tsv
 
 # One table (bench/table.sh, bench/README.md); the other bench-* programs
 # (kernels, oracle, order) run on their own.

@@ -3,7 +3,7 @@
 #
 # usage: tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]
 #        FUZZ_CPU_BUDGET=3600 tools/fuzz.sh BUILD_DIR SECONDS [TARGET...]
-#        tools/fuzz.sh --ledger BUILD_DIR
+#        tools/fuzz.sh --ledger BUILD_DIR|LEDGER_FILE
 #
 # Each target starts from a seed corpus of the repository's own inputs and
 # from what earlier runs found (BUILD_DIR/corpus/TARGET, kept between runs),
@@ -15,7 +15,10 @@
 # per target: executions, executions per second, coverage (libFuzzer's "cov"
 # edges and "ft" features) and corpus size.
 #
-# Every run appends a line to BUILD_DIR/fuzz-ledger.tsv: the CPU seconds the
+# Every run appends a line to the ledger, FUZZ_LEDGER (default
+# BUILD_DIR/fuzz-ledger.tsv; `make fuzz-long` keeps it in fuzz/ledger.tsv, in
+# the repository, so that an hour made of blocks on several machines is
+# counted whole): the CPU seconds the
 # harness used (user + system, read from /proc, so a run on a loaded machine
 # counts what it got, not the wall time it waited), wall seconds, executions,
 # coverage and findings. With FUZZ_CPU_BUDGET=N a target runs until the
@@ -37,8 +40,10 @@ ledger_totals() {
                      corp[t], fd[t] }' "$1"
 }
 if [ "${1:-}" = --ledger ]; then
-    [ -f "${2:-}/fuzz-ledger.tsv" ] || { echo "fuzz: no ledger in ${2:-?}"; exit 2; }
-    ledger_totals "$2/fuzz-ledger.tsv"
+    file=${2:-}
+    [ -d "$file" ] && file=$file/fuzz-ledger.tsv
+    [ -f "$file" ] || { echo "fuzz: no ledger at ${2:-?}"; exit 2; }
+    ledger_totals "$file"
     exit 0
 fi
 build=$1 seconds=$2
@@ -47,7 +52,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 timeout_s=${FUZZ_TIMEOUT:-10}
 targets=("$@")
 budget=${FUZZ_CPU_BUDGET:-}
-ledger=$build/fuzz-ledger.tsv
+ledger=${FUZZ_LEDGER:-$build/fuzz-ledger.tsv}
 commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
 [ -f "$ledger" ] || printf 'date\tcommit\ttarget\tcpu_s\twall_s\texecutions\texec_per_s\tcov\tft\tcorpus\tfindings\texit\n' >"$ledger"
 
