@@ -12,10 +12,17 @@
  * a slot and loses an increment).
  * Sizes (CTAs x threads x iters): tiny 4 x 32 x 1, small 16 x 64 x 2,
  * paper 64 x 256 x 1 (no paper: documented choice).
+ *
+ * Variant `sys`: the same lock at system scope (atom.sys, membar.sys). The
+ * default lock is .gpu-scoped, which is all a kernel on one GPU needs; on a
+ * machine of several GPUs its CTAs span them, and PTX's scoped model then
+ * lets a CTA on another GPU read a stale counter inside the lock (a protocol
+ * that keeps only scoped coherence, such as sw-h, shows it: docs/multi-gpu.md).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
 #include "host/workload.h"
@@ -27,10 +34,7 @@ static int spinlock_run(struct host *h, const struct wl_params *p, char *why, si
     static const uint32_t ctas_by_size[WL_NSIZES] = {4, 16, 16, 64};
     static const uint32_t threads_by_size[WL_NSIZES] = {32, 64, 64, 256};
     static const uint32_t iters_by_size[WL_NSIZES] = {1, 2, 2, 1};
-    if (p->variant) {
-        snprintf(why, why_len, "unknown variant '%s'", p->variant);
-        return 1;
-    }
+    bool sys = p->variant && !strcmp(p->variant, "sys");
     uint32_t ctas = ctas_by_size[p->size], threads = threads_by_size[p->size];
     uint32_t iters = iters_by_size[p->size];
     uint32_t nthreads = ctas * threads, total = nthreads * iters;
@@ -45,7 +49,7 @@ static int spinlock_run(struct host *h, const struct wl_params *p, char *why, si
     host_memset(h, downers, 0xff, total * sizeof(uint32_t));
     struct karg args[] = {KARG_PTR(dlock), KARG_PTR(dcounter), KARG_PTR(downers),
                           KARG_I32(iters)};
-    host_launch(h, "spinlock", DIM1(ctas), DIM1(threads), 0, args, ARRAY_LEN(args));
+    host_launch(h, sys ? "spinlock_sys" : "spinlock", DIM1(ctas), DIM1(threads), 0, args, ARRAY_LEN(args));
     uint32_t counter, lock;
     host_memcpy_from_dev(h, &counter, dcounter, sizeof counter);
     host_memcpy_from_dev(h, &lock, dlock, sizeof lock);
@@ -82,8 +86,9 @@ const struct workload wl_spinlock = {
     .name = "spinlock",
     .set = "basic",
     .desc = "atomicCAS spin lock with __threadfence around a plain shared counter, "
-            "all threads contending",
+            "all threads contending (variant sys: system scope)",
     .ptx = wl_ptx_spinlock,
     .ptx_file = "workloads/spinlock/spinlock.ptx",
     .run = spinlock_run,
+    .variants = (const char *const[]){"sys", NULL},
 };

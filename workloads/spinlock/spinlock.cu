@@ -5,6 +5,9 @@
 // __threadfence() after the acquiring CAS and before the releasing exchange.
 // The loop is written so that the winning lane leaves the critical section
 // before the losers of its warp retry (no intra-warp livelock on SIMT stacks).
+// spinlock_sys is the same lock at system scope (atomicCAS_system,
+// __threadfence_system): the form a kernel whose CTAs span several GPUs needs,
+// since a .gpu-scoped lock orders nothing between CTAs on different GPUs.
 extern "C" __global__ void spinlock(int *lock, unsigned *counter, unsigned *owners, int iters)
 {
     unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
@@ -18,6 +21,25 @@ extern "C" __global__ void spinlock(int *lock, unsigned *counter, unsigned *owne
                 *counter = c + 1;
                 __threadfence();
                 atomicExch(lock, 0);
+                done = true;
+            }
+        }
+    }
+}
+
+extern "C" __global__ void spinlock_sys(int *lock, unsigned *counter, unsigned *owners, int iters)
+{
+    unsigned me = blockIdx.x * blockDim.x + threadIdx.x;
+    for (int it = 0; it < iters; it++) {
+        bool done = false;
+        while (!done) {
+            if (atomicCAS_system(lock, 0, 1) == 0) {
+                __threadfence_system();
+                unsigned c = *counter;
+                owners[c] = me;
+                *counter = c + 1;
+                __threadfence_system();
+                atomicExch_system(lock, 0);
                 done = true;
             }
         }
