@@ -1222,6 +1222,31 @@ struct ctx {
     struct mods *md;     /* its modifiers (decoders consume the op-specific ones) */
 };
 
+/* Errors at the instruction being decoded: perr and punsup at its line. */
+static _Noreturn PRINTF_LIKE(2, 3) void ierr(struct ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_err(c->P, c->line, fmt, ap);
+    va_end(ap);
+    longjmp(c->P->jb, 1);
+}
+
+static _Noreturn PRINTF_LIKE(2, 3) void iunsup(struct ctx *c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    set_err(c->P, c->line, fmt, ap);
+    va_end(ap);
+    longjmp(c->P->jb, 2);
+}
+
+/* The instruction has no modifier its decoder did not consume. */
+static void inst_no_extras(struct ctx *c)
+{
+    no_extras(c->P, c->md, c->opname, c->line);
+}
+
 static void nops(struct ctx *c, int want)
 {
     if (c->n != want)
@@ -1401,11 +1426,9 @@ static bool type_half(int t)
 static void decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md,
                         int t)
 {
-    struct parser *P = c->P;
-    unsigned line = c->line;
     bool bf = t == PT_BF16 || t == PT_BF16X2;
     bool relu = take(md, "relu"), xorsign = take(md, "xorsign"), abs_ = take(md, "abs");
-    no_extras(P, md, c->opname, line);
+    inst_no_extras(c);
     int hop;
     switch (op) {
     case PX_ADD: hop = PX_HADD; break;
@@ -1418,26 +1441,26 @@ static void decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, stru
     case PX_ABS: hop = PX_HABS; break;
     case PX_EX2: hop = PX_HEX2; break;
     case PX_TANH: hop = PX_HTANH; break;
-    default: perr(P, line, "'%s': no such half-precision instruction in PTX", c->opname);
+    default: ierr(c, "'%s': no such half-precision instruction in PTX", c->opname);
     }
     bool arith = hop == PX_HADD || hop == PX_HSUB || hop == PX_HMUL || hop == PX_HFMA;
     bool minmax = hop == PX_HMIN || hop == PX_HMAX, approx = hop == PX_HEX2 || hop == PX_HTANH;
     if (md->rnd && (!arith || md->rnd != RND_RN || md->intrnd))
-        perr(P, line, "bad rounding modifier in '%s' (half precision rounds .rn)", c->opname);
+        ierr(c, "bad rounding modifier in '%s' (half precision rounds .rn)", c->opname);
     if (hop == PX_HFMA && md->rnd != RND_RN)
-        perr(P, line, "'%s' needs .rn", c->opname);
+        ierr(c, "'%s' needs .rn", c->opname);
     if (md->ftz && (bf ? hop != PX_HEX2 : approx))
-        perr(P, line, "'.ftz' is not defined for '%s'", c->opname);
+        ierr(c, "'.ftz' is not defined for '%s'", c->opname);
     if (md->sat && (bf || !arith || relu))
-        perr(P, line, "'.sat' is not defined for '%s'", c->opname);
+        ierr(c, "'.sat' is not defined for '%s'", c->opname);
     if (relu && hop != PX_HFMA)
-        perr(P, line, "'.relu' is not defined for '%s'", c->opname);
+        ierr(c, "'.relu' is not defined for '%s'", c->opname);
     if ((md->nan || xorsign || abs_) && !minmax)
-        perr(P, line, "'%s': .NaN and .xorsign.abs belong to min and max", c->opname);
+        ierr(c, "'%s': .NaN and .xorsign.abs belong to min and max", c->opname);
     if (xorsign != abs_)
-        perr(P, line, "'%s': .xorsign and .abs come together", c->opname);
+        ierr(c, "'%s': .xorsign and .abs come together", c->opname);
     if (md->approx != approx)
-        perr(P, line, approx ? "'%s' needs .approx" : "'.approx' is not defined for '%s'",
+        ierr(c, approx ? "'%s' needs .approx" : "'.approx' is not defined for '%s'",
              c->opname);
     nops(c, 1 + nsrc);
     i->op = (uint16_t)hop;
@@ -1456,25 +1479,21 @@ static void decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, stru
 /* 'mul', 'mad' */
 static void decode_mul_mad(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    const char *base = c->base;
     struct mods *md = c->md;
-    bool mad = base[1] == 'a';
+    bool mad = c->base[1] == 'a';
     int t = one_type(c, md);
     if (take(md, "cc"))
-        punsup(P, line, "carry arithmetic ('%s') is not supported", opname);
+        iunsup(c, "carry arithmetic ('%s') is not supported", c->opname);
     bool lo = take(md, "lo"), hi = take(md, "hi"), wide = take(md, "wide");
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, mad ? 4 : 3);
     i->type = (uint8_t)t;
     if (px_type_float((unsigned)t)) {
         if (lo || hi || wide)
-            perr(P, line, "'.lo', '.hi' and '.wide' are for integers, not '%s'", opname);
+            ierr(c, "'.lo', '.hi' and '.wide' are for integers, not '%s'", c->opname);
         if (type_half(t) && mad)
-            perr(P, line, "'%s': no such half-precision instruction in PTX (use fma)", opname);
+            ierr(c, "'%s': no such half-precision instruction in PTX (use fma)", c->opname);
         if (type_half(t)) {
             decode_half(c, i, PX_MUL, 2, md, t);
             return;
@@ -1483,7 +1502,7 @@ static void decode_mul_mad(struct ctx *c, struct px_inst *i)
         i->lat = t == PT_F64 ? PTX_LAT_FP64 : PTX_LAT_FP32;
     } else {
         if (lo + hi + wide != 1)
-            perr(P, line, "'%s' needs one of .lo, .hi, .wide", opname);
+            ierr(c, "'%s' needs one of .lo, .hi, .wide", c->opname);
         i->op = (uint16_t)(mad ? (lo ? PX_MAD_LO : hi ? PX_MAD_HI : PX_MAD_WIDE)
                                : (lo ? PX_MUL_LO : hi ? PX_MUL_HI : PX_MUL_WIDE));
         i->lat = PTX_LAT_IMUL;
@@ -1494,7 +1513,7 @@ static void decode_mul_mad(struct ctx *c, struct px_inst *i)
                                      [PT_U32] = PT_U64, [PT_S32] = PT_S64};
         dt = w2[t];
         if (!dt)
-            perr(P, line, "bad type for '%s'", opname);
+            ierr(c, "bad type for '%s'", c->opname);
     }
     set_dst(c, i, 0, &o[0], dt);
     set_src(c, i, 0, &o[1], t);
@@ -1506,16 +1525,12 @@ static void decode_mul_mad(struct ctx *c, struct px_inst *i)
 /* 'shl', 'shr' */
 static void decode_shift(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    const char *base = c->base;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 3);
-    i->op = base[2] == 'l' ? PX_SHL : PX_SHR;
+    i->op = c->base[2] == 'l' ? PX_SHL : PX_SHR;
     i->type = (uint8_t)t;
     set_dst(c, i, 0, &o[0], t);
     set_src(c, i, 0, &o[1], t);
@@ -1525,17 +1540,14 @@ static void decode_shift(struct ctx *c, struct px_inst *i)
 /* 'shf' */
 static void decode_shf(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     bool l = take(md, "l"), r = take(md, "r");
     bool clamp = take(md, "clamp"), wrap = take(md, "wrap");
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (l == r || clamp == wrap || t != PT_B32)
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "bad form of '%s'", c->opname);
     nops(c, 4);
     i->op = l ? PX_SHF_L : PX_SHF_R;
     i->type = PT_B32;
@@ -1549,15 +1561,12 @@ static void decode_shf(struct ctx *c, struct px_inst *i)
 /* 'prmt' */
 static void decode_prmt(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (t != PT_B32)
-        perr(P, line, "bad type for '%s'", opname);
+        ierr(c, "bad type for '%s'", c->opname);
     nops(c, 4);
     i->op = PX_PRMT;
     i->type = PT_B32;
@@ -1569,26 +1578,23 @@ static void decode_prmt(struct ctx *c, struct px_inst *i)
 /* 'setp' */
 static void decode_setp(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int cmp = take_one(md, cmp_names);
     static const char *const bops[] = {"and", "or", "xor", NULL};
     int bop = take_one(md, bops);
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (cmp < 0)
-        perr(P, line, "'%s' needs a comparison", opname);
+        ierr(c, "'%s' needs a comparison", c->opname);
     nops(c, bop >= 0 ? 4 : 3);
     if (type_half(t)) {
         if (cmp >= CMP_LO && cmp <= CMP_HS)
-            perr(P, line, "'%s': .lo/.ls/.hi/.hs compare integers", opname);
+            ierr(c, "'%s': .lo/.ls/.hi/.hs compare integers", c->opname);
         if (md->ftz && (t == PT_BF16 || t == PT_BF16X2))
-            perr(P, line, "'.ftz' is not defined for '%s'", opname);
+            ierr(c, "'.ftz' is not defined for '%s'", c->opname);
         if ((t == PT_F16X2 || t == PT_BF16X2) && !o[0].pipe[0])
-            perr(P, line, "'%s' writes two predicates: p|q, one per element", opname);
+            ierr(c, "'%s' writes two predicates: p|q, one per element", c->opname);
     }
     i->op = type_half(t) ? PX_HSETP : PX_SETP;
     i->type = (uint8_t)t;
@@ -1596,7 +1602,7 @@ static void decode_setp(struct ctx *c, struct px_inst *i)
     i->bop = (uint8_t)(bop >= 0 ? bop + 1 : BOP_NONE);
     set_dst(c, i, 0, &o[0], PT_PRED);
     if (o[0].pipe[0]) {
-        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->d[1] = pred_opnd(c->P, o[0].pipe, false, c->line);
         i->n_dst = 2;
     }
     set_src(c, i, 0, &o[1], t);
@@ -1610,19 +1616,16 @@ static void decode_setp(struct ctx *c, struct px_inst *i)
 /* 'set' */
 static void decode_set(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int cmp = take_one(md, cmp_names);
     static const char *const bops[] = {"and", "or", "xor", NULL};
     int bop = take_one(md, bops);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (cmp < 0)
-        perr(P, line, "'%s' needs a comparison", opname);
+        ierr(c, "'%s' needs a comparison", c->opname);
     if (md->nt != 2)
-        perr(P, line, "'%s' needs a destination and a source type", opname);
+        ierr(c, "'%s' needs a destination and a source type", c->opname);
     int dt = md->types[0], st = md->types[1];
     bool sx2 = st == PT_F16X2 || st == PT_BF16X2;
     bool dt_ok = sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
@@ -1630,12 +1633,12 @@ static void decode_set(struct ctx *c, struct px_inst *i)
                         dt == PT_BF16 ||
                         ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
     if (!dt_ok || st == PT_PRED || px_type_bytes((unsigned)st) < 2)
-        perr(P, line, "bad types in '%s'", opname);
+        ierr(c, "bad types in '%s'", c->opname);
     bool sflt = px_type_float((unsigned)st);
     if (sflt ? (cmp >= CMP_LO && cmp <= CMP_HS) : cmp > CMP_HS)
-        perr(P, line, "comparison not defined for the source type in '%s'", opname);
+        ierr(c, "comparison not defined for the source type in '%s'", c->opname);
     if (md->ftz && (!sflt || st == PT_F64 || st == PT_BF16 || st == PT_BF16X2))
-        perr(P, line, "'.ftz' is not defined for '%s'", opname);
+        ierr(c, "'.ftz' is not defined for '%s'", c->opname);
     nops(c, bop >= 0 ? 4 : 3);
     i->op = PX_SET;
     i->type = (uint8_t)dt;
@@ -1653,13 +1656,10 @@ static void decode_set(struct ctx *c, struct px_inst *i)
 /* 'selp' */
 static void decode_selp(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 4);
     i->op = PX_SELP;
     i->type = (uint8_t)t;
@@ -1672,14 +1672,11 @@ static void decode_selp(struct ctx *c, struct px_inst *i)
 /* 'slct' */
 static void decode_slct(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     if (md->nt != 2 || (md->types[1] != PT_S32 && md->types[1] != PT_F32))
-        perr(P, line, "bad form of '%s'", opname);
-    no_extras(P, md, opname, line);
+        ierr(c, "bad form of '%s'", c->opname);
+    inst_no_extras(c);
     nops(c, 4);
     i->op = PX_SLCT;
     i->type = (uint8_t)md->types[0];
@@ -1693,13 +1690,10 @@ static void decode_slct(struct ctx *c, struct px_inst *i)
 /* 'mov' */
 static void decode_mov(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 2);
     i->type = (uint8_t)t;
     if (o[0].kind == RO_VEC) {
@@ -1707,9 +1701,9 @@ static void decode_mov(struct ctx *c, struct px_inst *i)
         i->op = PX_MOV_UNPACK;
         unsigned eb = px_type_bytes((unsigned)t) / o[0].n;
         if (o[0].n < 2 || o[0].n > 4 || !eb)
-            perr(P, line, "bad vector in '%s'", opname);
+            ierr(c, "bad vector in '%s'", c->opname);
         for (unsigned k = 0; k < o[0].n; k++)
-            i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(P, o[0].elem[k], line)
+            i->d[k] = strcmp(o[0].elem[k], "_") ? reg_opnd(c->P, o[0].elem[k], c->line)
                                                 : (struct px_opnd){OK_NONE, 0, 0};
         i->n_dst = (uint8_t)o[0].n;
         set_src(c, i, 0, &o[1], t);
@@ -1719,13 +1713,13 @@ static void decode_mov(struct ctx *c, struct px_inst *i)
     if (o[1].kind == RO_VEC) {
         i->op = PX_MOV_PACK;
         if (o[1].n < 2 || o[1].n > 4)
-            perr(P, line, "bad vector in '%s'", opname);
+            ierr(c, "bad vector in '%s'", c->opname);
         unsigned eb = px_type_bytes((unsigned)t) / o[1].n;
         static const int elem_type[9] = {[1] = PT_B8, [2] = PT_B16, [4] = PT_B32, [8] = PT_B64};
         if (!eb || eb > 8 || !elem_type[eb])
-            perr(P, line, "bad vector in '%s'", opname);
+            ierr(c, "bad vector in '%s'", c->opname);
         for (unsigned k = 0; k < o[1].n; k++)
-            i->s[k] = vec_src(P, o[1].elem[k], elem_type[eb], line);
+            i->s[k] = vec_src(c->P, o[1].elem[k], elem_type[eb], c->line);
         i->n_src = (uint8_t)o[1].n;
         return;
     }
@@ -1742,21 +1736,21 @@ static void decode_mov(struct ctx *c, struct px_inst *i)
     if (o[1].kind == RO_NAME) {
         int sr = sreg_of(o[1].name);
         if (sr == -2)
-            perr(P, line, "special register '%s' needs .x, .y or .z", o[1].name);
+            ierr(c, "special register '%s' needs .x, .y or .z", o[1].name);
         if (sr >= 0) {
             i->op = PX_MOV_SREG;
             i->mod = (uint8_t)sr;
             return;
         }
-        if (o[1].name[0] == '%' && !sym_find(P, o[1].name))
-            perr(P, line, "unsupported special register or undeclared register '%s'",
+        if (o[1].name[0] == '%' && !sym_find(c->P, o[1].name))
+            ierr(c, "unsupported special register or undeclared register '%s'",
                  o[1].name);
-        struct sym *s = need_sym(P, o[1].name, line);
+        struct sym *s = need_sym(c->P, o[1].name, c->line);
         if (s->kind == SY_VAR || s->kind == SY_FUNC) {
             if (s->kind == SY_FUNC)
-                punsup(P, line, "function addresses ('%s') are not supported", o[1].name);
+                iunsup(c, "function addresses ('%s') are not supported", o[1].name);
             if (s->space == SP_CONST)
-                note_const_read(P, s); /* its address, for ld.const through a register */
+                note_const_read(c->P, s); /* its address, for ld.const through a register */
             uint64_t a = s->off + (uint64_t)o[1].off;
             if (s->rel == AR_FRAME) {
                 i->op = PX_MOV_FRAME;
@@ -1765,11 +1759,11 @@ static void decode_mov(struct ctx *c, struct px_inst *i)
                 i->op = PX_MOV_DYNSHM;
                 i->off = (int64_t)a;
             } else if (s->space == SP_PARAM) {
-                punsup(P, line, "taking the address of kernel parameter '%s' is not supported",
+                iunsup(c, "taking the address of kernel parameter '%s' is not supported",
                      o[1].name);
             } else {
                 i->op = PX_MOV;
-                i->s[0] = (struct px_opnd){OK_IMM, 0, imm_row(P, a)};
+                i->s[0] = (struct px_opnd){OK_IMM, 0, imm_row(c->P, a)};
                 i->n_src = 1;
                 if (s->space == SP_SHARED && s->idx == 1)
                     i->target = 1; /* kernel-own shared: rebased later */
@@ -1786,21 +1780,18 @@ static void decode_mov(struct ctx *c, struct px_inst *i)
 /* 'cvt' */
 static void decode_cvt(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     if (md->nt != 2)
-        perr(P, line, "'%s' needs a destination and a source type", opname);
+        ierr(c, "'%s' needs a destination and a source type", c->opname);
     int dt = md->types[0], st = md->types[1];
     if ((dt == PT_F16X2 || dt == PT_BF16X2) && st == PT_F32) {
         /* cvt.frnd{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a high, b low */
         bool relu = take(md, "relu"), satf = take(md, "satfinite");
-        no_extras(P, md, opname, line);
+        inst_no_extras(c);
         if ((md->rnd != RND_RN && md->rnd != RND_RZ) || md->intrnd || md->sat || md->ftz)
-            perr(P, line, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
-                 opname);
+            ierr(c, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
+                 c->opname);
         nops(c, 3);
         i->op = PX_CVT_PACK;
         i->type = (uint8_t)dt;
@@ -1812,12 +1803,12 @@ static void decode_cvt(struct ctx *c, struct px_inst *i)
         return;
     }
     if (take(md, "relu") || take(md, "satfinite"))
-        punsup(P, line, "unsupported modifier in '%s'", opname);
-    no_extras(P, md, opname, line);
+        iunsup(c, "unsupported modifier in '%s'", c->opname);
+    inst_no_extras(c);
     nops(c, 2);
     if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
         dt == PT_PRED || st == PT_PRED)
-        perr(P, line, "unsupported conversion '%s'", opname);
+        ierr(c, "unsupported conversion '%s'", c->opname);
     i->op = PX_CVT;
     i->type = (uint8_t)dt;
     i->type2 = (uint8_t)st;
@@ -1856,27 +1847,24 @@ static void decode_cvt(struct ctx *c, struct px_inst *i)
 /* 'cvta' */
 static void decode_cvta(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     bool to = take(md, "to");
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 2);
     if (md->space == SP_NONE || md->space == SP_PARAM || md->space == SP_CONST)
-        perr(P, line, "unsupported state space in '%s'", opname);
+        ierr(c, "unsupported state space in '%s'", c->opname);
     if (t != PT_U64 && t != PT_U32 && t != PT_B64 && t != PT_B32)
-        perr(P, line, "bad type for '%s'", opname);
+        ierr(c, "bad type for '%s'", c->opname);
     i->op = to ? PX_CVTA_TO : PX_CVTA_FROM;
     i->type = (uint8_t)t;
     i->space = (uint8_t)md->space;
     set_dst(c, i, 0, &o[0], t);
     if (o[1].kind == RO_NAME) {
-        struct sym *s = need_sym(P, o[1].name, line);
+        struct sym *s = need_sym(c->P, o[1].name, c->line);
         if (s->kind == SY_VAR)
-            perr(P, line, "cvta of a variable name ('%s') is not supported; mov it first",
+            ierr(c, "cvta of a variable name ('%s') is not supported; mov it first",
                  o[1].name);
     }
     set_src(c, i, 0, &o[1], t);
@@ -1885,46 +1873,42 @@ static void decode_cvta(struct ctx *c, struct px_inst *i)
 /* 'ld', 'ldu', 'st' */
 static void decode_ld_st(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    const char *base = c->base;
     struct mods *md = c->md;
-    bool is_st = base[0] == 's';
+    bool is_st = c->base[0] == 's';
     int t = one_type(c, md);
     if (take(md, "mmio"))
-        perr(P, line, "'.mmio' in '%s' is not supported", opname);
-    no_extras(P, md, opname, line);
+        ierr(c, "'.mmio' in '%s' is not supported", c->opname);
+    inst_no_extras(c);
     nops(c, 2);
     i->op = is_st ? PX_ST : PX_LD;
     i->type = (uint8_t)t;
     i->vec = (uint8_t)md->vec;
     i->space = (uint8_t)(md->space ? md->space : SP_GENERIC);
     if (t == PT_PRED)
-        perr(P, line, "bad type for '%s'", opname);
+        ierr(c, "bad type for '%s'", c->opname);
     if (i->space != SP_GLOBAL && i->space != SP_GENERIC && md->sem >= 0 &&
         md->sem != SEM_WEAK && md->sem != SEM_VOLATILE && i->space != SP_SHARED)
-        perr(P, line, "memory order on a .%s access", i->space == SP_LOCAL ? "local" : "param");
+        ierr(c, "memory order on a .%s access", i->space == SP_LOCAL ? "local" : "param");
     mem_order(c, i, md, false);
     if (is_st && md->sem == SEM_ACQUIRE)
-        perr(P, line, "st cannot be .acquire");
+        ierr(c, "st cannot be .acquire");
     if (!is_st && md->sem == SEM_RELEASE)
-        perr(P, line, "ld cannot be .release");
+        ierr(c, "ld cannot be .release");
     const struct rop *data = is_st ? &o[1] : &o[0];
     const struct rop *ad = is_st ? &o[0] : &o[1];
     if (md->vec > 1) {
         if (data->kind != RO_VEC || data->n != (unsigned)md->vec)
-            perr(P, line, "'%s' needs a vector of %d registers", opname, md->vec);
+            ierr(c, "'%s' needs a vector of %d registers", c->opname, md->vec);
         for (int k = 0; k < md->vec; k++) {
             if (!strcmp(data->elem[k], "_")) {
                 if (is_st)
-                    perr(P, line, "sink '_' in a store");
+                    ierr(c, "sink '_' in a store");
                 i->d[k] = (struct px_opnd){OK_NONE, 0, 0};
                 continue;
             }
-            struct px_opnd r = is_st ? vec_src(P, data->elem[k], t, line)
-                                     : reg_opnd(P, data->elem[k], line);
+            struct px_opnd r = is_st ? vec_src(c->P, data->elem[k], t, c->line)
+                                     : reg_opnd(c->P, data->elem[k], c->line);
             if (is_st)
                 i->s[1 + k] = r;
             else
@@ -1944,46 +1928,42 @@ static void decode_ld_st(struct ctx *c, struct px_inst *i)
         i->space = SP_LOCAL; /* device-function params live in the frame */
     i->lat = (i->space == SP_GLOBAL || i->space == SP_GENERIC) ? PTX_LAT_GMEM : PTX_LAT_SHMEM;
     if (i->space == SP_PARAM && is_st)
-        perr(P, line, "st.param to a kernel parameter");
+        ierr(c, "st.param to a kernel parameter");
 }
 
 /* 'atom', 'red' */
 static void decode_atom_red(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    const char *base = c->base;
     struct mods *md = c->md;
-    bool red = base[0] == 'r';
+    bool red = c->base[0] == 'r';
     static const char *const kinds[] = {"add", "sub", "min", "max", "inc", "dec",
                                         "and", "or",  "xor", "exch", "cas", NULL};
     int k = take_one(md, kinds);
     bool noftz = take(md, "noftz");
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (k < 0)
-        perr(P, line, "'%s' needs an operation", opname);
+        ierr(c, "'%s' needs an operation", c->opname);
     if (md->vec > 1)
-        perr(P, line, "vector atomics ('%s') are not supported", opname);
+        ierr(c, "vector atomics ('%s') are not supported", c->opname);
     int at = px_atom_type((unsigned)t);
     if (at < 0)
-        perr(P, line, "unsupported atomic type in '%s'", opname);
+        ierr(c, "unsupported atomic type in '%s'", c->opname);
     bool half = type_half(t);
     if (half && (k != ATOM_ADD || !noftz))
-        perr(P, line, "half-precision atomics are add.noftz only ('%s')", opname);
+        ierr(c, "half-precision atomics are add.noftz only ('%s')", c->opname);
     if (noftz && !half)
-        perr(P, line, "'.noftz' needs a half-precision type ('%s')", opname);
+        ierr(c, "'.noftz' needs a half-precision type ('%s')", c->opname);
     if (t == PT_B16 && k != ATOM_CAS)
-        perr(P, line, "16-bit atomics are cas only ('%s')", opname);
+        ierr(c, "16-bit atomics are cas only ('%s')", c->opname);
     mem_order(c, i, md, true);
     i->op = red ? PX_RED : PX_ATOM;
     i->type = (uint8_t)t;
     i->mod = (uint8_t)k;
     i->space = (uint8_t)(md->space ? md->space : SP_GENERIC);
     if (i->space != SP_GLOBAL && i->space != SP_SHARED && i->space != SP_GENERIC)
-        perr(P, line, "atomics on this state space are not supported ('%s')", opname);
+        ierr(c, "atomics on this state space are not supported ('%s')", c->opname);
     int no = (k == ATOM_CAS ? 3 : 2) + (red ? 0 : 1);
     nops(c, no);
     int b = 0;
@@ -1999,28 +1979,24 @@ static void decode_atom_red(struct ctx *c, struct px_inst *i)
 /* 'fence', 'membar' */
 static void decode_fence(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
-    const char *base = c->base;
     struct mods *md = c->md;
     if (take(md, "proxy") || take(md, "mbarrier_init") || take(md, "op_restrict"))
-        perr(P, line, "'%s' is not supported", opname);
+        ierr(c, "'%s' is not supported", c->opname);
     bool gl = take(md, "gl");
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 0);
     i->op = PX_FENCE;
     i->lat = PTX_LAT_GMEM;
-    if (base[0] == 'm') {
+    if (c->base[0] == 'm') {
         i->sem = SEM_SC;
         i->scope = gl ? SCOPE_GPU : md->scope;
         if (!gl && md->scope < 0)
-            perr(P, line, "'%s' needs .cta, .gl or .sys", opname);
+            ierr(c, "'%s' needs .cta, .gl or .sys", c->opname);
     } else {
         if (md->sem != SEM_SC && md->sem != SEM_ACQ_REL)
-            perr(P, line, "'%s' needs .sc or .acq_rel", opname);
+            ierr(c, "'%s' needs .sc or .acq_rel", c->opname);
         if (md->scope < 0)
-            perr(P, line, "'%s' needs a scope", opname);
+            ierr(c, "'%s' needs a scope", c->opname);
         i->sem = (uint8_t)md->sem;
         i->scope = (uint8_t)md->scope;
     }
@@ -2029,18 +2005,14 @@ static void decode_fence(struct ctx *c, struct px_inst *i)
 /* 'bar', 'barrier' */
 static void decode_barrier(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    int n = c->n;
     struct mods *md = c->md;
     i->op = PX_BAR;
     i->lat = PTX_LAT_BRANCH;
     if (take(md, "warp")) {
         if (!md->sync)
-            perr(P, line, "bad form of '%s'", opname);
-        no_extras(P, md, opname, line);
+            ierr(c, "bad form of '%s'", c->opname);
+        inst_no_extras(c);
         nops(c, 1);
         i->op = PX_BAR_WARP;
         set_src(c, i, 0, &o[0], PT_U32);
@@ -2050,99 +2022,92 @@ static void decode_barrier(struct ctx *c, struct px_inst *i)
     bool red = take(md, "red");
     static const char *const rk[] = {"popc", "and", "or", NULL};
     int rop = red ? take_one(md, rk) : -1;
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (red && rop < 0)
-        perr(P, line, "'%s' needs .popc, .and or .or", opname);
-    if (!arrive && !red && !md->sync && strcmp(opname, "bar"))
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "'%s' needs .popc, .and or .or", c->opname);
+    if (!arrive && !red && !md->sync && strcmp(c->opname, "bar"))
+        ierr(c, "bad form of '%s'", c->opname);
     i->mod = (uint8_t)(arrive ? 1 : red ? 2 + rop : 0);
     if (red) {
         /* bar.red.op.type d, a{, b}, {!}c */
-        if (n != 3 && n != 4)
-            perr(P, line, "'%s' takes 3 or 4 operands", opname);
+        if (c->n != 3 && c->n != 4)
+            ierr(c, "'%s' takes 3 or 4 operands", c->opname);
         int t = rop == 0 ? PT_U32 : PT_PRED;
         set_dst(c, i, 0, &o[0], t);
         i->type = (uint8_t)t;
         set_src(c, i, 0, &o[1], PT_U32);
-        if (n == 4)
+        if (c->n == 4)
             set_src(c, i, 1, &o[2], PT_U32);
-        set_src(c, i, 2, &o[n - 1], PT_PRED);
-        if (n == 3)
+        set_src(c, i, 2, &o[c->n - 1], PT_PRED);
+        if (c->n == 3)
             i->s[1].kind = OK_NONE;
         return;
     }
-    if (n < 1 || n > 2)
-        perr(P, line, "'%s' takes 1 or 2 operands", opname);
-    if (arrive && n != 2)
-        perr(P, line, "'%s' needs a thread count", opname);
+    if (c->n < 1 || c->n > 2)
+        ierr(c, "'%s' takes 1 or 2 operands", c->opname);
+    if (arrive && c->n != 2)
+        ierr(c, "'%s' needs a thread count", c->opname);
     set_src(c, i, 0, &o[0], PT_U32);
-    if (n == 2)
+    if (c->n == 2)
         set_src(c, i, 1, &o[1], PT_U32);
 }
 
 /* 'bra' */
 static void decode_bra(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 1);
     if (o[0].kind != RO_NAME)
-        perr(P, line, "'%s' needs a label", opname);
+        ierr(c, "'%s' needs a label", c->opname);
     i->op = PX_BRA;
     i->lat = PTX_LAT_BRANCH;
     if (md->uni)
         i->flags |= PF_UNI;
-    add_label_fix(P, (uint32_t)(i - P->m->ins), o[0].name, line);
+    add_label_fix(c->P, (uint32_t)(i - c->P->m->ins), o[0].name, c->line);
 }
 
 /* 'call' */
 static void decode_call(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
-    int n = c->n;
     struct mods *md = c->md;
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     i->op = PX_CALL;
     i->lat = PTX_LAT_BRANCH;
     int k = 0;
     const struct rop *rets = NULL, *args = NULL;
-    if (k < n && o[k].kind == RO_LIST)
+    if (k < c->n && o[k].kind == RO_LIST)
         rets = &o[k++];
-    if (k >= n || o[k].kind != RO_NAME)
-        perr(P, line, "'%s' needs a function name", opname);
-    struct sym *f = need_sym(P, o[k].name, line);
+    if (k >= c->n || o[k].kind != RO_NAME)
+        ierr(c, "'%s' needs a function name", c->opname);
+    struct sym *f = need_sym(c->P, o[k].name, c->line);
     if (f->kind != SY_FUNC)
-        perr(P, line, "indirect calls are not supported ('%s' is not a function)",
+        ierr(c, "indirect calls are not supported ('%s' is not a function)",
              o[k].name);
     int tx = tx_marker(o[k].name);
     k++;
     if (tx) {
         /* a transaction marker: no results, at most an empty argument list */
-        if (rets || (k < n && (o[k].kind != RO_LIST || o[k].n)) || k + (k < n) != n)
-            perr(P, line, "'%s' takes no arguments and returns nothing", o[k - 1].name);
+        if (rets || (k < c->n && (o[k].kind != RO_LIST || o[k].n)) || k + (k < c->n) != c->n)
+            ierr(c, "'%s' takes no arguments and returns nothing", o[k - 1].name);
         i->op = (uint16_t)tx;
-        P->m->has_tx = true;
+        c->P->m->has_tx = true;
         return;
     }
-    if (k < n && o[k].kind == RO_LIST)
+    if (k < c->n && o[k].kind == RO_LIST)
         args = &o[k++];
-    if (k != n)
-        perr(P, line, "indirect calls with a prototype are not supported");
-    struct ptx_module *m = P->m;
-    GROW(P, m->calls, m->n_calls, P->cap_calls);
+    if (k != c->n)
+        ierr(c, "indirect calls with a prototype are not supported");
+    struct ptx_module *m = c->P->m;
+    GROW(c->P, m->calls, m->n_calls, c->P->cap_calls);
     struct px_call *cs = &m->calls[m->n_calls];
     memset(cs, 0, sizeof(*cs));
     struct px_func *callee = &m->funcs[f->idx];
     unsigned na = args ? args->n : 0, nr = rets ? rets->n : 0;
     if (na != callee->n_params || nr != callee->n_rets)
-        perr(P, line, "call of '%s' with %u arguments and %u results; it has %u and %u",
+        ierr(c, "call of '%s' with %u arguments and %u results; it has %u and %u",
              callee->name, na, nr, callee->n_params, callee->n_rets);
     /* device printf: CUDA's vprintf(const char *fmt, void *args), declared
      * .extern without a body; the interpreter records the call instead */
@@ -2150,12 +2115,12 @@ static void decode_call(struct ctx *c, struct px_inst *i)
                      nr <= 1 && callee->params[0].size == 8 && callee->params[1].size == 8 &&
                      (!nr || callee->rets[0].size == 4);
     if (nr > 4)
-        perr(P, line, "more than 4 return values");
+        ierr(c, "more than 4 return values");
     for (unsigned a = 0; a < na + nr; a++) {
         const char *nm = a < na ? args->elem[a] : rets->elem[a - na];
-        struct sym *s = need_sym(P, nm, line);
+        struct sym *s = need_sym(c->P, nm, c->line);
         if (s->kind != SY_VAR || s->space != SP_PARAM || s->rel != AR_FRAME)
-            perr(P, line, "call operand '%s' is not a .param variable of this function", nm);
+            ierr(c, "call operand '%s' is not a .param variable of this function", nm);
         if (a < na) {
             cs->arg_off[a] = (uint32_t)s->off;
             cs->arg_size[a] = (uint32_t)s->size;
@@ -2174,21 +2139,16 @@ static void decode_call(struct ctx *c, struct px_inst *i)
         i->op = PX_PRINTF;
         return;
     }
-    add_edge(P, (uint32_t)(P->fn - m->funcs), f->idx, line);
+    add_edge(c->P, (uint32_t)(c->P->fn - m->funcs), f->idx, c->line);
 }
 
 /* 'ret', 'exit', 'trap' */
 static void decode_ret_exit(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
-    const char *base = c->base;
-    struct mods *md = c->md;
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 0);
-    i->op = base[0] == 'r' ? PX_RET : base[0] == 'e' ? PX_EXIT : PX_TRAP;
-    if (i->op == PX_RET && P->fn->is_entry)
+    i->op = c->base[0] == 'r' ? PX_RET : c->base[0] == 'e' ? PX_EXIT : PX_TRAP;
+    if (i->op == PX_RET && c->P->fn->is_entry)
         i->op = PX_EXIT;
     i->lat = PTX_LAT_BRANCH;
 }
@@ -2196,19 +2156,16 @@ static void decode_ret_exit(struct ctx *c, struct px_inst *i)
 /* 'shfl' */
 static void decode_shfl(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     static const char *const modes[] = {"up", "down", "bfly", "idx", NULL};
     int mode = take_one(md, modes);
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (mode < 0 || t != PT_B32)
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "bad form of '%s'", c->opname);
     if (!md->sync)
-        perr(P, line, "'%s' without .sync is not supported", opname);
+        ierr(c, "'%s' without .sync is not supported", c->opname);
     nops(c, 5);
     i->op = PX_SHFL;
     i->mod = (uint8_t)mode;
@@ -2216,7 +2173,7 @@ static void decode_shfl(struct ctx *c, struct px_inst *i)
     i->lat = PTX_LAT_BRANCH;
     set_dst(c, i, 0, &o[0], PT_B32);
     if (o[0].pipe[0]) {
-        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->d[1] = pred_opnd(c->P, o[0].pipe, false, c->line);
         i->n_dst = 2;
     }
     for (int s = 0; s < 4; s++)
@@ -2226,17 +2183,14 @@ static void decode_shfl(struct ctx *c, struct px_inst *i)
 /* 'vote' */
 static void decode_vote(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
     int mode = take_one(md, modes);
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (mode < 0 || (mode == 3) != (t == PT_B32) || (mode != 3 && t != PT_PRED))
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "bad form of '%s'", c->opname);
     nops(c, md->sync ? 3 : 2);
     i->op = PX_VOTE;
     i->mod = (uint8_t)mode;
@@ -2251,13 +2205,10 @@ static void decode_vote(struct ctx *c, struct px_inst *i)
 /* 'activemask' */
 static void decode_activemask(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 1);
     i->op = PX_ACTIVEMASK;
     i->type = (uint8_t)t;
@@ -2268,17 +2219,14 @@ static void decode_activemask(struct ctx *c, struct px_inst *i)
 /* 'match' */
 static void decode_match(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     static const char *const modes[] = {"any", "all", NULL};
     int mode = take_one(md, modes);
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (mode < 0 || (t != PT_B32 && t != PT_B64) || !md->sync)
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "bad form of '%s'", c->opname);
     nops(c, 3);
     i->op = PX_MATCH;
     i->mod = (uint8_t)mode;
@@ -2286,7 +2234,7 @@ static void decode_match(struct ctx *c, struct px_inst *i)
     i->lat = PTX_LAT_BRANCH;
     set_dst(c, i, 0, &o[0], PT_B32);
     if (o[0].pipe[0]) {
-        i->d[1] = pred_opnd(P, o[0].pipe, false, line);
+        i->d[1] = pred_opnd(c->P, o[0].pipe, false, c->line);
         i->n_dst = 2;
     }
     set_src(c, i, 0, &o[1], t);
@@ -2296,17 +2244,14 @@ static void decode_match(struct ctx *c, struct px_inst *i)
 /* 'redux' */
 static void decode_redux(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", NULL};
     int k = take_one(md, ops);
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     if (k < 0 || (t != PT_U32 && t != PT_S32 && t != PT_B32) || !md->sync)
-        perr(P, line, "bad form of '%s'", opname);
+        ierr(c, "bad form of '%s'", c->opname);
     nops(c, 3);
     i->op = PX_REDUX;
     i->mod = (uint8_t)k;
@@ -2320,14 +2265,11 @@ static void decode_redux(struct ctx *c, struct px_inst *i)
 /* 'prefetch', 'prefetchu' */
 static void decode_prefetch(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct mods *md = c->md;
     take(md, "L1");
     take(md, "L2");
     take(md, "tensormap");
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 1);
     i->op = PX_NOP;
 }
@@ -2335,13 +2277,10 @@ static void decode_prefetch(struct ctx *c, struct px_inst *i)
 /* 'nanosleep' */
 static void decode_nanosleep(struct ctx *c, struct px_inst *i)
 {
-    struct parser *P = c->P;
-    const char *opname = c->opname;
-    unsigned line = c->line;
     struct rop *o = c->o;
     struct mods *md = c->md;
     int t = one_type(c, md);
-    no_extras(P, md, opname, line);
+    inst_no_extras(c);
     nops(c, 1);
     i->op = PX_NOP;
     set_src(c, i, 0, &o[0], t);
