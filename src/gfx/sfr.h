@@ -56,6 +56,7 @@ struct sfr_config {
     uint32_t gpupd_runahead;       /* batches projected ahead of rendering */
     double gpupd_project_fraction; /* projection cost / geometry cost per triangle */
     uint32_t gpupd_id_bytes;
+    uint32_t trace_generator; /* a generated game's trace: enum gfx_generator (gfx/gen.h) */
 };
 extern const struct cfg_opt sfr_opts[];
 
