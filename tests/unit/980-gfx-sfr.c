@@ -162,6 +162,39 @@ static void first_generator(void **state)
     }
 }
 
+/* CompSched's decision counters and its ablations: direct-send makes no
+ * pairing; CompSched pairs every receiver with every sender of each composed
+ * group, holds some back (at most every pairing), and with the handshake free
+ * sends no scheduler bytes for it; every variant composes the right frame. */
+static void compsched_decisions(void **state)
+{
+    (void)state;
+    struct gfx_trace t;
+    load(&t, "mirror-s6");
+    struct sfr_config c;
+    char err[256];
+    struct sfr_result direct, cs, pairs7, freemsg;
+    assert_int_equal(sfr_config_load(&c, NULL, NULL, 0, err, sizeof err), 0);
+    sfr_run(&t, &c, SFR_CHOPIN, &direct, NULL);
+    sfr_run(&t, &c, SFR_CHOPIN_CS, &cs, NULL);
+    assert_int_equal(direct.ics_pairs, 0);
+    assert_int_equal(direct.ics_pairs_held, 0);
+    assert_int_equal(cs.ics_pairs, (uint64_t)cs.groups_composed * c.gpus * (c.gpus - 1));
+    assert_true(cs.ics_pairs_held > 0 && cs.ics_pairs_held <= cs.ics_pairs);
+    assert_true(cs.ics_hold_cycles > 0);
+    const char *p7[] = {"ics.pairs=7"}, *fm[] = {"ics.free_messages=1"};
+    assert_int_equal(sfr_config_load(&c, NULL, p7, 1, err, sizeof err), 0);
+    sfr_run(&t, &c, SFR_CHOPIN_CS, &pairs7, NULL);
+    assert_int_equal(pairs7.ics_pairs, cs.ics_pairs);
+    assert_true(pairs7.ics_pairs_held < cs.ics_pairs_held);
+    assert_int_equal(sfr_config_load(&c, NULL, fm, 1, err, sizeof err), 0);
+    sfr_run(&t, &c, SFR_CHOPIN_CS, &freemsg, NULL);
+    assert_true(freemsg.traffic[SFR_T_SCHED] < cs.traffic[SFR_T_SCHED]);
+    assert_int_equal(direct.wrong_tiles + cs.wrong_tiles + pairs7.wrong_tiles + freemsg.wrong_tiles,
+                     0);
+    gfx_trace_free(&t);
+}
+
 /* Blending in the wrong order changes the colour: the check can see order bugs. */
 static void image_order_sensitive(void **state)
 {
@@ -286,6 +319,7 @@ int main(void)
         cmocka_unit_test(random_frames_every_state),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(first_generator),
+        cmocka_unit_test(compsched_decisions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
