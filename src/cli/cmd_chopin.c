@@ -22,8 +22,8 @@
 static void chopin_usage(FILE *out)
 {
     fputs("usage: gpucoh chopin config [--config FILE] [--set section.key=value]... [--verbose]\n"
-          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N] [--out F|--dir "
-          "D]\n"
+          "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N]\n"
+          "                         [--generator budget|first] [--out F|--dir D]\n"
           "       gpucoh chopin groups --trace FILE [--threshold N]\n"
           "       gpucoh chopin run --trace F[,F...]|--game G[,G...] [--seed N]\n"
           "                         [--design D[,D...]|all] [--config FILE]\n"
@@ -47,7 +47,9 @@ static void chopin_usage(FILE *out)
           "\n"
           "config prints the resolved model parameters as INI (--verbose: with their meaning).\n"
           "gen writes a synthetic trace shaped like a game of thesis Table 6.3 (cod2 cry grid\n"
-          "mirror nfs stal ut3 wolf); --draws/--tris shrink it for tests. groups prints the\n"
+          "mirror nfs stal ut3 wolf); --draws/--tris shrink it for tests; --generator first is\n"
+          "the first generator (20-60 screens of pixels a frame; run: --set\n"
+          "trace.generator=first), kept as an ablation. groups prints the\n"
           "composition groups a threshold would compose. run simulates each trace under each\n"
           "design (and each --vary value), prints frame cycles and speedup over dup (dup runs\n"
           "first; 0 when it is not among the designs), and checks that the composed frame\n"
@@ -105,7 +107,7 @@ static unsigned split_list(char *s, char **out)
 
 static int cmd_gen(int argc, char **argv)
 {
-    const char *game = NULL, *out = NULL, *dir = NULL;
+    const char *game = NULL, *out = NULL, *dir = NULL, *generator = "budget";
     uint64_t seed = 1;
     unsigned draws = 0, tris = 0;
     const struct opt rows[] = {
@@ -115,6 +117,7 @@ static int cmd_gen(int argc, char **argv)
         OPT_UINT_ROW("--tris", NULL, &tris, 0, GFX_MAX_TRIS),
         OPT_OUT_ROW("--out", NULL, &out),
         OPT_STR_ROW("--dir", NULL, &dir),
+        OPT_STR_ROW("--generator", NULL, &generator),
         OPT_END,
     };
     int prc = opt_parse("chopin gen", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
@@ -127,6 +130,12 @@ static int cmd_gen(int argc, char **argv)
         fatal("chopin gen: --draws and --tris go together");
     if (!strcmp(game, "all") && !dir)
         fatal("chopin gen: --game all needs --dir");
+    int gen = -1;
+    for (int k = 0; gfx_generator_names[k]; k++)
+        if (!strcmp(generator, gfx_generator_names[k]))
+            gen = k;
+    if (gen < 0)
+        fatal("chopin gen: unknown --generator '%s' (budget first)", generator);
     for (const struct gfx_game *g = gfx_games; g->name; g++) {
         if (strcmp(game, "all") && strcmp(game, g->name))
             continue;
@@ -138,7 +147,7 @@ static int cmd_gen(int argc, char **argv)
         }
         struct gfx_trace t;
         char err[256];
-        if (gfx_generate(&t, &gg, seed, err, sizeof err))
+        if (gfx_generate_with(&t, &gg, seed, (enum gfx_generator)gen, err, sizeof err))
             fatal("chopin gen: %s", err);
         char *text = NULL;
         size_t len = 0;
@@ -229,7 +238,8 @@ static int cmd_sfr_config(int argc, char **argv)
 }
 
 /* A trace named on the command line: a file, or a game generated here. */
-static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint64_t seed)
+static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint64_t seed,
+                      enum gfx_generator gen)
 {
     if (!generate) {
         load_trace(t, name);
@@ -239,7 +249,7 @@ static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint
     char err[256];
     if (!g)
         fatal("chopin run: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)", name);
-    if (gfx_generate(t, g, seed, err, sizeof err))
+    if (gfx_generate_with(t, g, seed, gen, err, sizeof err))
         fatal("chopin run: %s", err);
 }
 
@@ -333,6 +343,12 @@ static int cmd_sfr_run(int argc, char **argv)
         if (!n_vals)
             fatal("chopin run: --vary %s: no values", vary);
     }
+    if (vary && !strcmp(vary_key, "trace.generator"))
+        fatal("chopin run: --vary trace.generator: the trace is made once per game; use --set");
+    struct sfr_config base; /* what makes the traces: trace.generator */
+    char berr[512];
+    if (sfr_config_load(&base, config, sets, n_sets, berr, sizeof berr))
+        fatal("%s", berr);
     if (stats && (n_tr != 1 || n_d != 1 || n_vals != 1))
         fatal("chopin run: --stats FILE is for one run: one trace or game, one design, no --vary");
     cJSON *root = cJSON_CreateObject(), *runs = cJSON_AddArrayToObject(root, "runs");
@@ -348,7 +364,7 @@ static int cmd_sfr_run(int argc, char **argv)
     int rc = 0;
     for (unsigned ti = 0; ti < n_tr; ti++) {
         struct gfx_trace t;
-        get_trace(&t, tr[ti], games_arg != NULL, seed);
+        get_trace(&t, tr[ti], games_arg != NULL, seed, (enum gfx_generator)base.trace_generator);
         for (unsigned vi = 0; vi < n_vals; vi++) {
             char assign[256];
             const char *all_sets[SIM_MAX_SETS + 1];

@@ -131,9 +131,38 @@ static bool same_state(const struct gfx_draw *a, const struct gfx_draw *b)
     return a->rt == b->rt && a->zwrite == b->zwrite && a->zfunc == b->zfunc && a->blend == b->blend;
 }
 
+const char *const gfx_generator_names[] = {"budget", "first", NULL};
+
 int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
                  size_t errlen)
 {
+    return gfx_generate_with(t, g, seed, GFX_GEN_BUDGET, err, errlen);
+}
+
+/* The first generator's screen rectangle of draw k of a group (commit
+ * ea10d87^): full-screen for the second quad of every quad group, a random
+ * rectangle up to a quarter of the screen for overlays, and for objects a
+ * square fraction of the screen (0.08 x lognormal x a triangle-count factor). */
+static void first_rect(struct rng *r, const struct gfx_trace *t, enum kind kind, bool quads,
+                       uint32_t k, uint32_t tris, uint32_t *w, uint32_t *h)
+{
+    if (quads && k == 1) {
+        *w = t->tiles_x, *h = t->tiles_y;
+    } else if (kind == K_UI || kind == K_DECAL || (quads && k > 1)) {
+        *w = 1 + (uint32_t)rng_below(r, MAX(1, t->tiles_x / 4));
+        *h = 1 + (uint32_t)rng_below(r, MAX(1, t->tiles_y / 4));
+    } else {
+        double frac = 0.08 * lognormal(r, 1, 0.9) * (1 + log10(1 + (double)tris / 1000));
+        frac = MIN(1.0, frac);
+        *w = MAX(1, (uint32_t)lround(frac * t->tiles_x));
+        *h = MAX(1, (uint32_t)lround(frac * t->tiles_y));
+    }
+}
+
+int gfx_generate_with(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
+                      enum gfx_generator gen, char *err, size_t errlen)
+{
+    bool first_gen = gen == GFX_GEN_FIRST;
     struct rng r;
     uint64_t stream = 0x6766782d67656eull; /* "gfx-gen", then the game's name */
     for (const char *c = g->name; *c; c++)
@@ -189,7 +218,7 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
     large[biggest].kind = K_SHADOW;
     if (rng_chance(&r, 1, 2))
         large[(biggest + 1) % n_large].kind = K_TRANSPARENT;
-    split(&r, small_tris - 2ull * small_draws, n_small, 0, 2.0,
+    split(&r, small_tris - 2ull * small_draws, n_small, 0, first_gen ? 1.0 : 2.0,
           parts); /* most tiny, a few larger */
     uint64_t draw_parts[1024];
     split(&r, small_draws, n_small, 1, 0.8, draw_parts);
@@ -279,7 +308,10 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
             uint32_t w, h;
             bool full = quads && k == 1 && (p->kind != K_SKY || !sky_done);
             double full_px = 1.0;
-            if (full) { /* one full-screen pass per post group, one sky per frame */
+            if (first_gen) {
+                first_rect(&r, t, p->kind, quads, k, d.tris, &w, &h);
+                full = quads;  /* one layer: every quad group's pass shades its whole rectangle */
+            } else if (full) { /* one full-screen pass per post group, one sky per frame */
                 w = t->tiles_x, h = t->tiles_y;
                 sky_done |= p->kind == K_SKY;
                 full_px = p->kind == K_POST ? POST_PIXEL_FRACTION : 1.0;
@@ -307,7 +339,7 @@ int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, c
         sum[cls[i]] += rel[i] * rel[i];
     scale[1] = sqrt(OBJECT_DEPTH_COMPLEXITY * t->width * t->height / MAX(sum[1], 1e-9));
     scale[2] = sqrt(OVERLAY_DEPTH_COMPLEXITY * t->width * t->height / MAX(sum[2], 1e-9));
-    for (uint32_t i = 0; i < t->n_draws; i++) {
+    for (uint32_t i = 0; i < t->n_draws && !first_gen; i++) {
         if (!cls[i])
             continue;
         struct gfx_draw *d = &t->draws[i];

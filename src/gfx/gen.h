@@ -33,4 +33,15 @@ const struct gfx_game *gfx_game_find(const char *name);
 int gfx_generate(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed, char *err,
                  size_t errlen);
 
+/* The generators (docs/frame-trace.md): BUDGET sizes scene draws to 3 screens
+ * of pixels and overlays to 1 (gfx_generate's); FIRST is the first version,
+ * kept to measure what replacing it changed: each object draw a fraction of
+ * the screen with no frame-wide budget, full-screen sky and post passes
+ * (20 to 60 screens of pixels a frame), small groups' triangles spread less. */
+enum gfx_generator { GFX_GEN_BUDGET, GFX_GEN_FIRST, GFX_N_GENERATORS };
+extern const char *const gfx_generator_names[]; /* "budget", "first", NULL */
+
+int gfx_generate_with(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
+                      enum gfx_generator gen, char *err, size_t errlen);
+
 #endif

@@ -39,7 +39,8 @@ const char *const sfr_stat_names[SFR_N_STATS] = {
     "bytes_compose",   "bytes_sync",    "bytes_ids",        "bytes_sched",      "gpu_render",
     "gpu_project",     "gpu_compose",   "gpu_wait_ids",     "gpu_wait_compose", "gpu_wait_sync",
     "gpu_wait_draws",  "groups_composed", "tris_composed",  "wrong_tiles",      "link_messages",
-    "geometry_tris",   "shaded_px"};
+    "geometry_tris",   "shaded_px",     "ics_pairs",        "ics_pairs_held",   "ics_hold_cycles",
+    "tiles_refused"};
 
 void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS])
 {
@@ -54,6 +55,10 @@ void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS])
     out[k++] = (double)r->messages;
     out[k++] = (double)r->geometry_tris;
     out[k++] = (double)r->shaded_px;
+    out[k++] = (double)r->ics_pairs;
+    out[k++] = (double)r->ics_pairs_held;
+    out[k++] = r->ics_hold_cycles;
+    out[k++] = (double)r->tiles_refused;
 }
 
 int sfr_design_find(const char *name)
@@ -156,7 +161,13 @@ struct dcs {
 struct ics {
     struct comp c;
     struct sfr *m;
-    bool ready[SFR_MAX_GPUS], receiving[SFR_MAX_GPUS], sending[SFR_MAX_GPUS];
+    bool ready[SFR_MAX_GPUS];
+    uint32_t receiving[SFR_MAX_GPUS], sending[SFR_MAX_GPUS]; /* pairings in progress */
+    /* when the pair (receiver, sender) was first found ready in the same
+     * group (TICK_MAX: not yet; ICS_STARTED: started) */
+    tick_t since[SFR_MAX_GPUS][SFR_MAX_GPUS];
+    uint64_t pairs, held;
+    tick_t held_ps;
     uint32_t cgid[SFR_MAX_GPUS], sent[SFR_MAX_GPUS], received[SFR_MAX_GPUS];
     uint32_t lo[SFR_MAX_GPUS], hi[SFR_MAX_GPUS];
 };
@@ -182,7 +193,7 @@ struct sfr {
     uint8_t *owner;   /* [tile] */
     double *own_frac; /* [draw][gpu]: share of the draw's pixels on the GPU's tiles */
     uint64_t traffic[SFR_N_TRAFFIC];
-    uint64_t n_msgs, geometry_tris, shaded_px, tris_composed;
+    uint64_t n_msgs, geometry_tris, shaded_px, tris_composed, tiles_refused;
     uint32_t groups_composed;
 };
 
@@ -219,6 +230,16 @@ static void send_must(struct sfr *m, unsigned from, unsigned to, struct port *p,
                       uint64_t payload, enum sfr_traffic cls)
 {
     panic_if(!send(m, from, to, p, x, payload, cls), "%s: unbounded port full", p->name);
+}
+
+/* A message between GPU g and the ICS (hosted on GPU 0): over the link g <-> 0,
+ * or with ics.free_messages on no link at all (its port has no latency). */
+static void send_ics(struct sfr *m, unsigned from, unsigned to, struct port *p, struct msg *x)
+{
+    if (m->cfg.ics_free_messages)
+        panic_if(!port_send(p, x), "%s: unbounded port full", p->name);
+    else
+        send_must(m, from, to, p, x, m->cfg.sched_msg_bytes, SFR_T_SCHED);
 }
 
 /* --- GPU helpers */
@@ -366,8 +387,7 @@ static void send_ready(struct gpu *g)
         for (unsigned r = 0; r < m->n; r++)
             g->streaming[r] = r != g->id;
     } else {
-        send_must(m, g->id, 0, &m->to_ics[g->id], new_msg(m, MT_READY, o->a),
-                  m->cfg.sched_msg_bytes, SFR_T_SCHED);
+        send_ics(m, g->id, 0, &m->to_ics[g->id], new_msg(m, MT_READY, o->a));
     }
 }
 
@@ -399,6 +419,7 @@ static void pump_streams(struct gpu *g)
             }
             x->sharer = g->id;
             if (!send(m, g->id, r, p, x, bytes, SFR_T_COMPOSE)) {
+                m->tiles_refused++;
                 msg_free(&m->msgs, x);
                 break;
             }
@@ -430,7 +451,7 @@ static bool compose_msg(struct gpu *g, struct msg *x)
             struct msg *d = new_msg(m, MT_DONE, o->a);
             d->sharer = s;
             d->src = (uint16_t)g->id;
-            send_must(m, g->id, 0, &m->to_ics[g->id], d, m->cfg.sched_msg_bytes, SFR_T_SCHED);
+            send_ics(m, g->id, 0, &m->to_ics[g->id], d);
         }
     } else {
         uint32_t k = (uint32_t)x->addr;
@@ -825,12 +846,19 @@ static bool dcs_tick(struct comp *c)
     return false;
 }
 
+#define ICS_STARTED (TICK_MAX - 1) /* since[][]: the pair has been started */
+
+/* Pair receivers with senders (Table 6.1's fields): both ready in the same
+ * group, the receiver not yet composed from the sender, neither busy with
+ * ics.pairs pairings already. A pair found ready but held back because one
+ * side is busy is counted, with the time it is held (CompSched's decisions). */
 static void ics_match(struct ics *s)
 {
     struct sfr *m = s->m;
     uint32_t all = (1u << m->n) - 1;
+    tick_t now = m->eng.now;
     for (unsigned r = 0; r < m->n; r++) {
-        if (!s->ready[r] || s->receiving[r] || (s->received[r] | 1u << r) == all)
+        if (!s->ready[r] || (s->received[r] | 1u << r) == all)
             continue;
         unsigned cand[SFR_MAX_GPUS], n_cand = 0;
         if (gfx_draw_ordered(&m->t->draws[m->t->groups[s->cgid[r]].first])) {
@@ -846,13 +874,20 @@ static void ics_match(struct ics *s)
         for (unsigned i = 0; i < n_cand; i++) {
             unsigned c = cand[i];
             if (!s->ready[c] || s->cgid[c] != s->cgid[r] || (s->received[r] >> c & 1) ||
-                s->sending[c])
+                s->since[r][c] == ICS_STARTED)
                 continue;
-            s->sending[c] = s->receiving[r] = true;
+            if (s->since[r][c] == TICK_MAX)
+                s->since[r][c] = now;
+            if (s->receiving[r] >= m->cfg.ics_pairs || s->sending[c] >= m->cfg.ics_pairs)
+                continue;
+            s->sending[c]++, s->receiving[r]++;
+            s->pairs++;
+            if (now > s->since[r][c])
+                s->held++, s->held_ps += now - s->since[r][c];
+            s->since[r][c] = ICS_STARTED;
             struct msg *x = new_msg(m, MT_START, s->cgid[r]);
             x->sharer = r;
-            send_must(m, 0, c, &m->from_ics[c], x, m->cfg.sched_msg_bytes, SFR_T_SCHED);
-            break;
+            send_ics(m, 0, c, &m->from_ics[c], x);
         }
     }
 }
@@ -869,9 +904,11 @@ static bool ics_tick(struct comp *c)
                 s->ready[g] = true, s->cgid[g] = (uint32_t)x->ts;
                 s->lo[g] = s->hi[g] = g;
                 s->received[g] = s->sent[g] = 0;
+                for (unsigned q = 0; q < m->n; q++)
+                    s->since[g][q] = s->since[q][g] = TICK_MAX;
             } else { /* MT_DONE: GPU g composed everything `sharer` sent */
                 unsigned snd = x->sharer;
-                s->receiving[g] = s->sending[snd] = false;
+                s->receiving[g]--, s->sending[snd]--;
                 s->received[g] |= 1u << snd;
                 if (s->cgid[snd] == x->ts) /* the sender may have moved on to its next group */
                     s->sent[snd] |= 1u << g;
@@ -1060,11 +1097,11 @@ void sfr_run(const struct gfx_trace *t, const struct sfr_config *cfg, enum sfr_d
     uint32_t big = 1u << 30;
     uint32_t rx = m->cfg.rx_buffer_tiles ? m->cfg.rx_buffer_tiles + 1 : big;
     for (unsigned s = 0; s < n; s++) {
-        tick_t l0 = s ? lat : 0;
+        tick_t l0 = s ? lat : 0, li = m->cfg.ics_free_messages ? 0 : l0;
         port_init(&m->to_dcs[s], "to_dcs", big, l0, &m->gpu[s].c, &m->dcs.c);
-        port_init(&m->to_ics[s], "to_ics", big, l0, &m->gpu[s].c, &m->ics.c);
+        port_init(&m->to_ics[s], "to_ics", big, li, &m->gpu[s].c, &m->ics.c);
         port_init(&m->from_dcs[s], "from_dcs", big, l0, &m->dcs.c, &m->gpu[s].c);
-        port_init(&m->from_ics[s], "from_ics", big, l0, &m->ics.c, &m->gpu[s].c);
+        port_init(&m->from_ics[s], "from_ics", big, li, &m->ics.c, &m->gpu[s].c);
         for (unsigned q = 0; q < n; q++) {
             p2p_init(&m->link[s][q], m->cfg.link_gbps * 1e9);
             port_init(&m->tile[s][q], "tile", rx, s == q ? 0 : lat, &m->gpu[s].c, &m->gpu[q].c);
@@ -1099,6 +1136,10 @@ void sfr_run(const struct gfx_trace *t, const struct sfr_config *cfg, enum sfr_d
     r->groups_composed = m->groups_composed;
     r->tris_composed = m->tris_composed;
     r->events = m->eng.n_events;
+    r->ics_pairs = m->ics.pairs;
+    r->ics_pairs_held = m->ics.held;
+    r->ics_hold_cycles = (double)m->ics.held_ps / m->clk.period_ps / n;
+    r->tiles_refused = m->tiles_refused;
     struct gfx_fb ref;
     gfx_render_sequential(t, &ref);
     if (final)

@@ -56,6 +56,9 @@ struct sfr_config {
     uint32_t gpupd_runahead;       /* batches projected ahead of rendering */
     double gpupd_project_fraction; /* projection cost / geometry cost per triangle */
     uint32_t gpupd_id_bytes;
+    uint32_t ics_pairs; /* CompSched: senders a receiver takes at once (and receivers a sender) */
+    bool ics_free_messages;   /* CompSched: READY/START/DONE cross no link (an ablation) */
+    uint32_t trace_generator; /* a generated game's trace: enum gfx_generator (gfx/gen.h) */
 };
 extern const struct cfg_opt sfr_opts[];
 
@@ -93,13 +96,21 @@ struct sfr_result {
     uint64_t tris_composed;   /* ... and their triangles */
     uint64_t events;
     uint32_t wrong_tiles; /* final frame vs the sequential rendering */
+    /* CompSched's decisions: pairings started, those held back after both GPUs
+     * were ready (a busy receiver or sender), and the cycles they were held,
+     * summed over pairs and divided by the GPU count; composition tiles a full
+     * receive port refused */
+    uint64_t ics_pairs, ics_pairs_held, tiles_refused;
+    double ics_hold_cycles;
 };
 
 /* A run's statistics by name, as a sweep's frame runs report them
  * (docs/chopin.md): link bytes per kind (bytes_compose ...), mean GPU cycles
  * per activity (gpu_render ...), then composition groups and triangles,
- * wrong tiles, link messages, geometry triangles and shaded pixels. */
-#define SFR_N_STATS (SFR_N_TRAFFIC + SFR_N_ACT + 6)
+ * wrong tiles, link messages, geometry triangles and shaded pixels, then
+ * CompSched's pairings, pairings held, cycles held (per GPU) and refused
+ * composition tiles. */
+#define SFR_N_STATS (SFR_N_TRAFFIC + SFR_N_ACT + 10)
 extern const char *const sfr_stat_names[SFR_N_STATS];
 void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS]);
 

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 
+#include "gfx/gen.h"
 #include "gfx/sfr.h"
 
 #define T struct sfr_config
@@ -53,6 +54,16 @@ const struct cfg_opt sfr_opts[] = {
             "projection cost per triangle as a fraction of the geometry cost (position-only)"),
     CFG_U32("gpupd.id_bytes", T, gpupd_id_bytes, "4", 1, 64, "bytes",
             "bytes per exchanged primitive ID"),
+    CFG_U32("ics.pairs", T, ics_pairs, "1", 1, SFR_MAX_GPUS, "pairings",
+            "CompSched: senders a receiver composes from at once, and receivers a sender feeds "
+            "(thesis §6.4.5: one; more is an ablation)"),
+    CFG_BOOL("ics.free_messages", T, ics_free_messages, "0",
+             "CompSched: READY/START/DONE reach the scheduler with no latency and no link "
+             "bytes (an ablation of its handshake)"),
+    CFG_ENUM("trace.generator", T, trace_generator, "budget", gfx_generator_names,
+             "how a game's trace is generated when the run generates one (--game): budget "
+             "(draw sizes scaled to 3 + 1 screens of pixels) or first (the first generator: "
+             "per-draw screen fractions, 20-60 screens; docs/frame-trace.md)"),
     CFG_END,
 };
 #undef T

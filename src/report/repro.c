@@ -927,6 +927,17 @@ static int check_ablations(struct repro *r, char *err, size_t errlen)
         if (check_ablation(r, &c->undo, what, err, errlen))
             return -1;
     }
+    for (unsigned i = 0; i < d->n_replicas; i++) {
+        const struct rp_ablation *x = &d->replicas[i];
+        if (check_ablation(r, x, "replicas", err, errlen))
+            return -1;
+        for (unsigned k = 0; k < r->n_cfgs; k++) { /* a replica repeats every design */
+            bool built;
+            if (!block_has(r, x->block, r->cfgs[k], &built))
+                AT(x->line, "replicas: block '%s' does not run the main block's configuration '%s'",
+                   x->block, r->cfgs[k]);
+        }
+    }
     return 0;
 }
 

@@ -34,6 +34,7 @@
 #define RP_MAX_PARTS    12
 #define RP_MAX_EXPLAINS 24
 #define RP_MAX_CALIBS   8
+#define RP_MAX_REPLICAS 16
 #define RP_NAME         64
 
 enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
@@ -190,6 +191,12 @@ struct rp_decl {
     struct rp_calibration calibs[RP_MAX_CALIBS];
     unsigned n_calibs;
     struct rp_scale_check scale;
+    /* replicas = BLOCK...: blocks that repeat the main block with another
+     * input (a frames block's seed): each of the paper's numbers and each
+     * claim is computed again in each, as in an ablation, and the report
+     * gives the spread (mean, min, max) over the main block and these */
+    struct rp_ablation replicas[RP_MAX_REPLICAS];
+    unsigned n_replicas;
 };
 
 /* How a paper states a number (paper.csv's and headlines.csv's metric

@@ -449,6 +449,21 @@ static int on_entry(void *user, const char *section, const char *key, const char
                 d->mean = RP_GEOMETRIC;
             else
                 ok = bad(rd, "speedup_mean = %s: expected harmonic or geometric", v);
+        } else if (!strcmp(key, "replicas")) {
+            char buf[1024], *save = NULL;
+            snprintf(buf, sizeof buf, "%s", v);
+            for (char *b = strtok_r(buf, " \t", &save); b && ok > 0;
+                 b = strtok_r(NULL, " \t", &save)) {
+                if (d->n_replicas == RP_MAX_REPLICAS)
+                    ok = bad(rd, "replicas: at most %d blocks", RP_MAX_REPLICAS);
+                else if (strlen(b) >= RP_NAME)
+                    ok = bad(rd, "replicas: block name '%s' too long", b);
+                else {
+                    struct rp_ablation *x = &d->replicas[d->n_replicas++];
+                    snprintf(x->block, sizeof x->block, "%s", b);
+                    x->line = rd->line;
+                }
+            }
         } else if (!strcmp(key, "built")) {
             if (!strcmp(v, "yes") || !strcmp(v, "no"))
                 d->built = !strcmp(v, "yes");
@@ -457,7 +472,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
         } else
             ok = bad(rd,
                      "[reproduction]: unknown key '%s' (expected title, about, paper, "
-                     "sweep, numbers, block, speedup_mean, hook, built)",
+                     "sweep, numbers, block, speedup_mean, hook, replicas, built)",
                      key);
         break;
     case SEC_DESIGNS: {

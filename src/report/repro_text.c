@@ -784,6 +784,58 @@ static void calibrations(struct repro *r)
     }
 }
 
+/* The paper's numbers and the claims over the main block and its replicas
+ * (blocks that repeat it with another input, e.g. a frames block's seed):
+ * each number's mean, min and max, each claim's count of verdicts. */
+static void replicas(struct repro *r)
+{
+    FILE *o = r->o;
+    const struct rp_decl *d = &r->d;
+    if (!d->n_replicas)
+        return;
+    unsigned k_all = d->n_replicas + 1;
+    fprintf(o, "\n== Spread over %u replicas of block %s (size %s) ==\n", k_all, d->block,
+            repro_numbers_size(r));
+    fprintf(o, "(the main block and blocks");
+    for (unsigned i = 0; i < d->n_replicas; i++)
+        fprintf(o, " %s", d->replicas[i].block);
+    fputs(", each the same runs with another input; a number: the main block's value, then\n"
+          " mean [min, max] over the replicas that have it; a claim: in how many it holds; a\n"
+          " claim or number read from another sweep block's figure is that block's in each)\n",
+          o);
+    for (unsigned k = 0; k < r->n_paper; k++) {
+        const struct rp_paper_row *p = &r->paper[k];
+        double sum = 0, lo = NAN, hi = NAN;
+        unsigned n = 0;
+        for (unsigned i = 0; i < k_all; i++) {
+            double v = i ? repro_row_in(r, p, &d->replicas[i - 1]) : p->ours;
+            if (isnan(v))
+                continue;
+            sum += v, n++;
+            lo = isnan(lo) || v < lo ? v : lo;
+            hi = isnan(hi) || v > hi ? v : hi;
+        }
+        fprintf(o, "%s %s %s%s%s over %s (%s): ", p->figure, p->set, p->app, p->app[0] ? " " : "",
+                p->design, p->baseline[0] ? p->baseline : "-", p->metric);
+        number(o, p->ours);
+        if (n)
+            fprintf(o, "; mean %.2f [%.2f, %.2f] over %u", sum / n, lo, hi, n);
+        fprintf(o, "; paper %.2f\n", p->value);
+    }
+    for (unsigned k = 0; k < d->n_claims; k++) {
+        unsigned holds = 0, known = 0;
+        for (unsigned i = 0; i < k_all; i++) {
+            char detail[1024];
+            int h = i ? repro_claim_in(r, k, &d->replicas[i - 1], detail, sizeof detail)
+                      : r->claims[k].holds;
+            known += h >= 0;
+            holds += h == 1;
+        }
+        fprintf(o, "claim %s [%s]: holds in %u of %u replicas (%u cannot check)\n", d->claims[k].id,
+                verdict_word(r->claims[k].holds), holds, k_all, k_all - known);
+    }
+}
+
 /* ---- the scale check: two sizes' stored results side by side ---- */
 
 /* A claim's verdict in a stored report.txt (1, 0, -1 cannot check; -2 not
@@ -1097,6 +1149,7 @@ int repro_render(struct repro *r)
     claims(r);
     misses(r);
     calibrations(r);
+    replicas(r);
     scale_check(r);
     fprintf(o, "\nfiles: %s/summary.csv, results.csv, report.txt, figures.csv, plot-data.csv,",
             r->out_dir);

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# replicas = BLOCK... in report.ini's [reproduction]: blocks that repeat the
+# main block with another input (here the made-up reproduction of
+# tests/data/repro-explain with a block `again` running both designs with a
+# 4 KB L1). The report's spread section gives each of the paper's numbers in
+# the main block, then its mean, min and max over the main block and the
+# replicas (checked against results.csv's cycles), and each claim's count of
+# replicas where it holds. A replica that is not a block, or that lacks one
+# of the main block's configurations, is report.ini:LINE, exit 2.
+set -u
+bin=$1; root=$2
+. "$root/tests/data/repro-toy.sh"
+
+sweep=$tmp/root/repro/toy/toy.sweep
+printf '\nsweep again\nworkloads kmn\nprotocols nol1 rc\nset l1.size 4K\nsizes tiny\n' >>"$sweep"
+ini_replace "sweep = toy.sweep" "sweep = toy.sweep
+replicas = again"
+run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
+main=$(awk -v a="$(cyc nol1 "")" -v b="$(cyc rc "")" 'BEGIN { printf "%.2f", a / b }')
+again=$(awk -v a="$(cyc nol1 "l1.size=4K")" -v b="$(cyc rc "l1.size=4K")" 'BEGIN { printf "%.2f", a / b }')
+[ "$main" != "$again" ] || fail "the replica changes nothing ($main)"
+want=$(awk -v m="$main" -v a="$again" 'BEGIN { lo = m < a ? m : a; hi = m < a ? a : m;
+    printf "%.2f [%.2f, %.2f]", (m + a) / 2, lo, hi }')
+sed -n '/^== Spread over 2 replicas of block main (size tiny) ==$/,/^files: /p' "$tmp/report" >"$tmp/spread"
+[ -s "$tmp/spread" ] || fail "no spread section: $(cat "$tmp/report")"
+grep -qxF "Fig1 all rc over nol1 (speedup_hm): $main; mean $want over 2; paper 9.00" "$tmp/spread" ||
+    fail "the spread of Fig1 (main $main, again $again): $(cat "$tmp/spread")"
+holds=$(awk -v m="$main" -v a="$again" 'BEGIN { n = (m > 1.3) + (a > 1.3); print n }')
+verdict=$(awk -v m="$main" 'BEGIN { print (m > 1.3 ? "holds" : "does not hold") }')
+grep -qxF "claim rc-gains [$verdict]: holds in $holds of 2 replicas (0 cannot check)" "$tmp/spread" ||
+    fail "the claim's count ($main, $again): $(cat "$tmp/spread")"
+
+# without replicas there is no spread section
+cp "$tmp/ini" "$ini"
+run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
+grep -q "^== Spread" "$tmp/report" && fail "a spread section without replicas"
+
+check() {
+    ini_replace "sweep = toy.sweep" "sweep = toy.sweep
+replicas = $1"
+    run repro toy --lint >"$tmp/o" 2>"$tmp/e"; local rc=$?
+    [ $rc -eq 2 ] || fail "replicas = $1: exit $rc, expected 2: $(cat "$tmp/e")"
+    grep -qF -- "report.ini:8: " "$tmp/e" || fail "replicas = $1: not at line 8: $(cat "$tmp/e")"
+    grep -qF -- "$2" "$tmp/e" || fail "replicas = $1: expected '$2' in $(cat "$tmp/e")"
+}
+check "nowhere" "'nowhere' is not a sweep block"
+check "l1-small" "block 'l1-small' does not run the main block's configuration 'nol1'"
+echo "ok: Fig1 $main (main) and $again (again): mean $want; 2 bad replicas refused"
