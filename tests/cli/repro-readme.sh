@@ -6,15 +6,13 @@
 # the check naming README:LINE and the command that rewrites it, --write puts
 # the stored number back, and a block left open or naming a size with no
 # stored results is README.md:LINE, exit 2.
-# chopin's README is exempt until its results are retaken with its generator
-# change (repro/chopin/results/tiny).
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 tool=$root/tools/repro_readme.py
 
-python3 "$tool" --root "$root" --check --allow-missing chopin >"$tmp/o" 2>"$tmp/e" ||
+python3 "$tool" --root "$root" --check >"$tmp/o" 2>"$tmp/e" ||
     fail "READMEs differ from their stored results: $(cat "$tmp/o" "$tmp/e")"
 grep -q "^repro_readme: [0-9]* READMEs, 0 problems" "$tmp/o" || fail "summary: $(cat "$tmp/o")"
 
