@@ -5,7 +5,8 @@
  *
  * The machine is the one `gpucoh run` builds (sim_open of cli/common.h),
  * configured from the environment: GPUCOH_CONFIG, GPUCOH_PROTOCOL,
- * GPUCOH_SET ("k=v;k=v"), GPUCOH_SEED, GPUCOH_STATS. It opens when the
+ * GPUCOH_SET ("k=v;k=v"), GPUCOH_SEED, GPUCOH_STATS, and GPUCOH_TRACE,
+ * GPUCOH_INST_STATS with the GPUCOH_TRACE_* filters (docs/trace.md). It opens when the
  * program registers its first fat binary (a constructor nvcc emits), whose
  * PTX is decoded (fatbin.h) and loaded; kernels and __device__/__constant__
  * variables are found by the names nvcc registers. Device pointers are the
@@ -183,6 +184,15 @@ static struct host *host(void)
     o.check = getenv("GPUCOH_CHECK") && *getenv("GPUCOH_CHECK") == '1';
     const char *stats = getenv("GPUCOH_STATS");
     o.stats_file = stats && *stats ? stats : NULL;
+    const char **const trace_opt[] = {&o.trace_file,  &o.inst_stats_file, &o.trace_kernel,
+                                      &o.trace_warps, &o.trace_ctas,      &o.trace_cycles};
+    const char *const trace_env[] = {"GPUCOH_TRACE",       "GPUCOH_INST_STATS",
+                                     "GPUCOH_TRACE_KERNEL", "GPUCOH_TRACE_WARPS",
+                                     "GPUCOH_TRACE_CTAS",   "GPUCOH_TRACE_CYCLES"};
+    for (unsigned k = 0; k < sizeof trace_env / sizeof trace_env[0]; k++) {
+        const char *v = getenv(trace_env[k]);
+        *trace_opt[k] = v && *v ? v : NULL;
+    }
     sim_open(&rt.s, &o);
     rt.open = true;
     atexit(write_stats_at_exit);
@@ -199,7 +209,7 @@ static const struct config *cfg(void)
  * whole or not at all (sim_report writes through a temporary file). */
 static void write_stats_at_exit(void)
 {
-    if (!rt.open || !rt.s.opts.stats_file)
+    if (!rt.open || (!rt.s.opts.stats_file && !rt.s.itrace))
         return;
     cJSON *extra = cJSON_CreateObject();
     cJSON *ks = cJSON_AddArrayToObject(extra, "cuda_kernels");

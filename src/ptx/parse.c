@@ -3301,6 +3301,12 @@ struct ptx_module *ptx_module_parse(const char *text, const char *filename, char
         ptx_module_free(m);
         return NULL;
     }
+    m->text = strdup(text);
+    if (!m->text) {
+        ptx_module_free(m);
+        snprintf(err, errlen, "%s: out of memory", filename);
+        return NULL;
+    }
     return m;
 }
 
@@ -3340,6 +3346,7 @@ void ptx_module_free(struct ptx_module *m)
     free(m->cbank);
     free(m->calls);
     free(m->filename);
+    free(m->text);
     free(m->locs);
     for (uint32_t f = 0; f < m->n_src_files; f++)
         free(m->src_files[f]);
@@ -3358,6 +3365,42 @@ const struct ptx_kernel *ptx_module_kernel(const struct ptx_module *m, const cha
 const char *const *ptx_module_kernel_names(const struct ptx_module *m)
 {
     return m->kernel_names;
+}
+
+const struct ptx_module *ptx_kernel_module(const struct ptx_kernel *k)
+{
+    return k->m;
+}
+
+const char *ptx_module_filename(const struct ptx_module *m)
+{
+    return m->filename;
+}
+
+uint32_t ptx_module_n_insts(const struct ptx_module *m)
+{
+    return m->n_ins;
+}
+
+const char *ptx_module_text(const struct ptx_module *m)
+{
+    return m->text ? m->text : "";
+}
+
+uint32_t ptx_module_inst_line(const struct ptx_module *m, uint32_t pc)
+{
+    return pc < m->n_ins ? m->ins[pc].line : 0;
+}
+
+const char *ptx_module_inst_source(const struct ptx_module *m, uint32_t pc, uint32_t *line)
+{
+    const struct px_loc *l = m->locs && pc < m->n_ins ? &m->locs[pc] : NULL;
+    if (l && l->line && l->file < m->n_src_files && m->src_files[l->file]) {
+        *line = l->line;
+        return m->src_files[l->file];
+    }
+    *line = 0;
+    return NULL;
 }
 
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k)
