@@ -1049,12 +1049,24 @@ static void parse_init(struct parser *P, uint8_t *buf, uint64_t size, int type, 
     *pos += eb;
 }
 
-/* [.align N] .type name[dims] [= init] ;  for .shared/.local/.const/.global/.param */
+/* [.attribute(.managed)] [.align N] .type name[dims] [= init] ;  for
+ * .shared/.local/.const/.global/.param. A __managed__ variable (.global
+ * .attribute(.managed)) is an ordinary .global one to the kernels; the CUDA
+ * stand-in maps it into the program too (docs/cuda.md). */
 static void parse_var_decl(struct parser *P, int space, bool is_extern, unsigned line)
 {
     uint32_t align = 0;
     struct tok t;
     char *w = word(P, &t, "a type or .align");
+    if (!strcmp(w, ".attribute")) {
+        expect(P, "(");
+        char *a = word(P, &t, "a variable attribute");
+        if (strcmp(a, ".managed") || space != SP_GLOBAL)
+            perr(P, line, "unsupported variable attribute '%s'%s", a,
+                 space != SP_GLOBAL ? " (only .global variables may be .managed)" : "");
+        expect(P, ")");
+        w = word(P, &t, "a type or .align");
+    }
     if (!strcmp(w, ".align")) {
         struct tok n = next(P);
         uint64_t a;
