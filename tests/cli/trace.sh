@@ -11,6 +11,7 @@
 #   warps, threads = x 32), per instruction and per .cu line; the functional
 #   mode counts the same executions; its --trace is refused;
 # - bad filter arguments and a filter without --trace are exit 2 with a message;
+#   a run stopped by a fault keeps what it traced as FILE.partial only;
 # - gpucoh run and gpucoh cuda (an nvcc-built -lineinfo program) trace too.
 # usage: trace.sh GPUCOH REPO
 set -u
@@ -187,6 +188,23 @@ expect_usage "--trace-ctas filters the trace: give --trace FILE too" --trace-cta
 expect_usage "--trace: the functional mode has no timing to trace" --functional \
     --trace "$tmp/x.csv"
 [ -e "$tmp/x.csv" ] && fail "a refused run wrote its trace"
+
+# a run stopped by a fault leaves no trace file, and what it traced as FILE.partial
+timeout 120 "$bin" exec "$root/examples/errors/spin.spec" --set sim.spin_cycles=20000 --quiet \
+    --trace "$tmp/sp.csv" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 3 ] || fail "spin --trace: expected exit 3"
+[ -e "$tmp/sp.csv" ] && fail "spin --trace: a trace file from a run that stopped"
+grep -q "its trace so far is in $tmp/sp.csv.partial" "$tmp/err" || fail "spin: .partial not named"
+grep -q '^spin,[0-9]*,[0-9]*,0,0,0,0,0,[0-9]*,.*spin.ptx:[0-9]*,' "$tmp/sp.csv.partial" ||
+    fail "spin: no rows in the .partial trace"
+
+# --help teaches the options
+for c in run exec cuda; do
+    "$bin" $c --help >"$tmp/out" 2>&1
+    for o in --trace --trace-kernel --trace-warps --trace-ctas --trace-cycles --inst-stats; do
+        grep -q -- "^  $o " "$tmp/out" || fail "$c --help: no $o"
+    done
+done
 
 # gpucoh run: a registered workload (PTX without .loc: no cu column); the L1
 # hits attributed to instructions are the L1s' load_hits, under two protocols
