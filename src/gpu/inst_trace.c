@@ -46,6 +46,7 @@ struct ti_kernel {
     const struct ptx_kernel *live; /* the kernel while its module is loaded (may go stale) */
     const char *text;      /* that module's PTX text (a changed pointer: look again) */
     char *name, *ptx_file;
+    char *ptx_quoted;      /* ptx_file with its quotes doubled when it needs quoting, else NULL */
     uint32_t n_ins;
     uint64_t hash;         /* of the PTX text */
     bool traced;           /* passes --trace-kernel */
@@ -267,6 +268,16 @@ void inst_trace_kernel(struct inst_trace *t, const struct ptx_kernel *kern)
         memset(k, 0, sizeof *k);
         k->name = xstrdup(name);
         k->ptx_file = xstrdup(file);
+        if (strpbrk(file, ",\"\n")) {
+            k->ptx_quoted = xmalloc(2 * strlen(file) + 1);
+            char *q = k->ptx_quoted;
+            for (const char *p = file; *p; p++) {
+                if (*p == '"')
+                    *q++ = '"';
+                *q++ = *p == '\n' ? ' ' : *p;
+            }
+            *q = 0;
+        }
         k->n_ins = n_ins;
         k->hash = h;
         k->traced = !t->o.kernel || !strcmp(t->o.kernel, name);
@@ -349,13 +360,13 @@ static void write_row(struct inst_trace *t, const struct ti_kernel *k, const str
 {
     FILE *f = t->trace;
     const struct ti_text *x = &k->txt[e->pc];
-    char ptx[64];
     csv_field(f, k->name);
     fprintf(f, ",%llu,%llu,%u,%u,%u,%u,%u,%u,", (unsigned long long)e->issued,
             (unsigned long long)e->done, e->gpu, e->sm, e->slot, e->cta, e->warp, e->pc);
-    csv_field(f, k->ptx_file);
-    snprintf(ptx, sizeof ptx, ":%u,", x->ptx_line);
-    fputs(ptx, f);
+    if (k->ptx_quoted) /* a file name with a comma: "name:line" quoted whole */
+        fprintf(f, "\"%s:%u\",", k->ptx_quoted, x->ptx_line);
+    else
+        fprintf(f, "%s:%u,", k->ptx_file, x->ptx_line);
     csv_field(f, x->inst);
     fprintf(f, ",0x%08x,%s,", e->active, e->op < MEM_NOPS ? op_names[e->op] : "");
     for (unsigned i = 0; i < e->n_lines; i++)
@@ -561,6 +572,7 @@ void inst_trace_free(struct inst_trace *t)
         free(k->line_at);
         free(k->name);
         free(k->ptx_file);
+        free(k->ptx_quoted);
     }
     free(t->k);
     free(t->trace_tmp);
