@@ -129,6 +129,9 @@ ptx:
 	    tests/exec/constants.cu; do \
 	  ptx=$${cu%.cu}.ptx; echo "nvcc -ptx $$cu"; \
 	  nvcc -ptx -arch=sm_75 -O3 -o $$ptx $$cu || exit 1; done
+	@echo "nvcc -ptx -lineinfo tests/exec/lineinfo_loop.cu"; \
+	  nvcc -ptx -arch=sm_75 -O3 -lineinfo -o tests/exec/lineinfo_loop.ptx tests/exec/lineinfo_loop.cu && \
+	  sed -i 's|^\(\t\.file\t1 "\).*/|\1|' tests/exec/lineinfo_loop.ptx
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(FUZZ)

@@ -45,12 +45,15 @@ static void usage(FILE *out)
           "Without this command, set the same things in the environment:\n"
           "  LD_LIBRARY_PATH=build/lib GPUCOH_PROTOCOL=mesi GPUCOH_CONFIG=file.ini\n"
           "  GPUCOH_SET='l1.ways=8;sim.seed=3' GPUCOH_STATS=out.json ./vecadd\n"
+          "  (and GPUCOH_TRACE, GPUCOH_TRACE_KERNEL, GPUCOH_TRACE_WARPS, GPUCOH_TRACE_CTAS,\n"
+          "  GPUCOH_TRACE_CYCLES, GPUCOH_INST_STATS for the trace options below)\n"
           "\n"
           SIM_HELP_MACHINE SIM_HELP_CHECK
           "report options:\n"
           "  --stats FILE.json     write the statistics of the run and of every kernel at\n"
           "                        the program's exit (whole or not at all)\n"
           "  --help                this text\n"
+          SIM_HELP_TRACE
           "\n"
           "exit: the program's status; 2 bad options, configuration or program (no PTX,\n"
           "      a corrupt fat binary, PTX gpucoh cannot run), 3 simulator fault\n",
@@ -91,7 +94,7 @@ int cmd_cuda(int argc, char **argv)
             return 0;
         }
         int at = i;
-        if (!sim_opts_take(&o, argc, argv, &i)) {
+        if (!sim_opts_take_groups(&o, SIM_OPT_ALL | SIM_OPT_TRACE, argc, argv, &i)) {
             fprintf(stderr, "gpucoh cuda: unknown option '%s'\n(gpucoh cuda --help for usage)\n",
                     argv[at]);
             return EXIT_USAGE;
@@ -143,6 +146,17 @@ int cmd_cuda(int argc, char **argv)
         unsetenv("GPUCOH_STATS");
     }
     set_env("GPUCOH_CHECK", o.check ? "1" : "0");
+    /* the trace options (checked as they were read) */
+    const char *const trace_env[][2] = {
+        {"GPUCOH_TRACE", o.trace_file},          {"GPUCOH_INST_STATS", o.inst_stats_file},
+        {"GPUCOH_TRACE_KERNEL", o.trace_kernel}, {"GPUCOH_TRACE_WARPS", o.trace_warps},
+        {"GPUCOH_TRACE_CTAS", o.trace_ctas},     {"GPUCOH_TRACE_CYCLES", o.trace_cycles}};
+    for (unsigned k = 0; k < sizeof trace_env / sizeof trace_env[0]; k++) {
+        if (trace_env[k][1])
+            set_env(trace_env[k][0], trace_env[k][1]);
+        else
+            unsetenv(trace_env[k][0]);
+    }
 
     char dir[PATH_MAX];
     stand_in_dir(dir, sizeof dir);

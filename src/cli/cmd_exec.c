@@ -92,7 +92,7 @@ int cmd_exec(int argc, char **argv)
     uint64_t max_insts = 0;
     bool dry_run = false;
     struct opt sim_rows[SIM_OPT_ROWS];
-    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN, sim_rows);
+    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN | SIM_OPT_TRACE, sim_rows);
     const struct opt rows[] = {
         OPT_CALL_ROW("--dump", NULL, take_dump, &dumps),
         OPT_U64_ROW("--max-insts", NULL, &max_insts, 1, 0x1p64),

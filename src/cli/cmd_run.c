@@ -46,7 +46,7 @@ int cmd_run(int argc, char **argv)
     int size = WL_SMALL;
     uint64_t input_seed = 1;
     struct opt sim_rows[SIM_OPT_ROWS];
-    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN, sim_rows);
+    sim_opts_rows(&o, SIM_OPT_ALL | SIM_OPT_RUN | SIM_OPT_TRACE, sim_rows);
     const struct opt rows[] = {
         OPT_STR_ROW("--workload", NULL, &name),
         OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),

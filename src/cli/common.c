@@ -14,11 +14,13 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "cli/stats_series.h"
+#include "gpu/inst_trace.h"
 #include "host/launcher.h"
 #include "system/kernel_stats.h"
 
 const char sim_opts_help[] =
-    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN;
+    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN
+    SIM_HELP_TRACE;
 
 double wall_seconds(void)
 {
@@ -69,6 +71,39 @@ static int take_seed(void *ctx, const char *name, const char *value, char *err, 
     return add_set(o, buf[o->n_sets % SIM_MAX_SETS], err, errlen);
 }
 
+/* The trace filters are checked as they are read (exit 2), kept as text. */
+static int take_filter(const char *what, const char **dst, const char *name, const char *value,
+                       char *err, size_t errlen)
+{
+    struct inst_trace_opts scratch = {0};
+    char why[256];
+    if (inst_trace_filter(&scratch, what, value, why, sizeof why)) {
+        snprintf(err, errlen, "%s: %s", name, why);
+        return -1;
+    }
+    *dst = value;
+    return 0;
+}
+
+static int take_trace_warps(void *ctx, const char *name, const char *value, char *err,
+                            size_t errlen)
+{
+    return take_filter("warps", &((struct sim_opts *)ctx)->trace_warps, name, value, err, errlen);
+}
+
+static int take_trace_ctas(void *ctx, const char *name, const char *value, char *err,
+                           size_t errlen)
+{
+    return take_filter("ctas", &((struct sim_opts *)ctx)->trace_ctas, name, value, err, errlen);
+}
+
+static int take_trace_cycles(void *ctx, const char *name, const char *value, char *err,
+                             size_t errlen)
+{
+    return take_filter("cycles", &((struct sim_opts *)ctx)->trace_cycles, name, value, err,
+                       errlen);
+}
+
 void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS])
 {
     unsigned n = 0;
@@ -94,18 +129,71 @@ void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_
             (struct opt)OPT_U64_ROW("--stats-interval", NULL, &o->stats_interval, 1, 0x1p63);
         rows[n++] = (struct opt)OPT_OUT_ROW("--stats-series", NULL, &o->series_file);
     }
+    if (groups & SIM_OPT_TRACE) {
+        rows[n++] = (struct opt)OPT_OUT_ROW("--trace", NULL, &o->trace_file);
+        rows[n++] = (struct opt)OPT_OUT_ROW("--inst-stats", NULL, &o->inst_stats_file);
+        rows[n++] = (struct opt)OPT_STR_ROW("--trace-kernel", NULL, &o->trace_kernel);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--trace-warps", NULL, take_trace_warps, o);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--trace-ctas", NULL, take_trace_ctas, o);
+        rows[n++] = (struct opt)OPT_CALL_ROW("--trace-cycles", NULL, take_trace_cycles, o);
+    }
     rows[n] = (struct opt)OPT_END;
 }
 
 bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i)
 {
+    return sim_opts_take_groups(o, SIM_OPT_ALL, argc, argv, i);
+}
+
+bool sim_opts_take_groups(struct sim_opts *o, unsigned groups, int argc, char **argv, int *i)
+{
     struct opt rows[SIM_OPT_ROWS];
-    sim_opts_rows(o, SIM_OPT_ALL, rows);
+    sim_opts_rows(o, groups, rows);
     char err[1024];
     int taken = opt_take((const struct opt *const[]){rows, NULL}, argc, argv, i, err, sizeof err);
     if (taken < 0)
         fatal("%s", err);
     return taken > 0;
+}
+
+/* --trace, --inst-stats: the observer, its filters checked against the machine. */
+static void open_inst_trace(struct sim_session *s, const struct sim_opts *o)
+{
+    const char *filter = o->trace_kernel   ? "--trace-kernel"
+                         : o->trace_warps  ? "--trace-warps"
+                         : o->trace_ctas   ? "--trace-ctas"
+                         : o->trace_cycles ? "--trace-cycles"
+                                           : NULL;
+    if (filter && !o->trace_file)
+        fatal("%s filters the trace: give --trace FILE too", filter);
+    if (!o->trace_file && !o->inst_stats_file)
+        return;
+    struct inst_trace_opts io = {.trace_file = o->trace_file,
+                                 .stats_file = o->inst_stats_file,
+                                 .functional = o->functional,
+                                 .kernel = o->trace_kernel};
+    char err[512];
+    const char *const text[] = {o->trace_warps, o->trace_ctas, o->trace_cycles};
+    const char *const what[] = {"warps", "ctas", "cycles"};
+    for (unsigned k = 0; k < 3; k++)
+        if (text[k] && inst_trace_filter(&io, what[k], text[k], err, sizeof err))
+            fatal("--trace-%s: %s", what[k], err);
+    if (s->machine) {
+        unsigned sms, warps, cores = machine_cores(s->machine, &sms, &warps);
+        for (unsigned k = 0; k < io.n_warps; k++)
+            if (io.warp_sm[k] >= cores || io.warp_slot[k] >= warps)
+                fatal("--trace-warps: %u:%u names no warp: the machine has SMs 0 to %u%s and "
+                      "warp slots 0 to %u in each",
+                      io.warp_sm[k], io.warp_slot[k], sms - 1,
+                      cores > sms ? " (then its CPU cores)" : "", warps - 1);
+    }
+    s->itrace = inst_trace_new(&io, err, sizeof err);
+    if (!s->itrace)
+        fatal("%s", err);
+    if (s->machine)
+        machine_set_inst_trace(s->machine, s->itrace);
+    else
+        functional_set_inst_trace(s->functional, s->itrace);
 }
 
 void sim_open(struct sim_session *s, const struct sim_opts *o)
@@ -142,6 +230,7 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
             s->series = stats_series_start(s->machine, o->stats_interval);
         s->host = host_new(machine_launcher(s->machine));
     }
+    open_inst_trace(s, o);
     s->wall_start = wall_seconds();
 }
 
@@ -150,6 +239,7 @@ void sim_close(struct sim_session *s)
     if (s->series) /* a run that did not report: no file */
         stats_series_finish(s->series, s->machine, NULL);
     host_delete(s->host);
+    inst_trace_free(s->itrace); /* not reported: no files */
     if (s->machine)
         machine_free(s->machine);
     if (s->functional) {
@@ -403,6 +493,13 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
         if (stats_series_finish(s->series, s->machine, s->opts.series_file))
             rc = EXIT_USAGE;
         s->series = NULL;
+    }
+    if (s->itrace) {
+        char err[512];
+        if (inst_trace_finish(s->itrace, err, sizeof err)) {
+            fprintf(stderr, "gpucoh: error: %s\n", err);
+            rc = EXIT_USAGE;
+        }
     }
     if (s->opts.stats_file) {
         char *text = cJSON_Print(root);

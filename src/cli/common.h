@@ -32,6 +32,12 @@ struct sim_opts {
     bool progress, no_progress;          /* --progress, --no-progress */
     bool kernel_stats;                   /* --stats also holds every statistic per launch
                                           * (set by the command, not an option) */
+    const char *trace_file;              /* --trace FILE.csv */
+    const char *inst_stats_file;         /* --inst-stats FILE.json */
+    const char *trace_kernel;            /* --trace-kernel NAME */
+    const char *trace_warps;             /* --trace-warps SM:WARP,... (text, checked) */
+    const char *trace_ctas;              /* --trace-ctas N,... */
+    const char *trace_cycles;            /* --trace-cycles A:B */
 };
 
 /* The groups of common options a command takes (its --help must list the
@@ -39,7 +45,8 @@ struct sim_opts {
  * --check, the report (--stats, --coverage, --quiet), and one run's own
  * (--progress, --no-progress, --stats-interval, --stats-series). */
 enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_REPORT = 8,
-       SIM_OPT_ALL = 15, SIM_OPT_RUN = 16 /* run and exec only */ };
+       SIM_OPT_ALL = 15, SIM_OPT_RUN = 16 /* run and exec only */,
+       SIM_OPT_TRACE = 32 /* run, exec and cuda: --trace, --inst-stats and the filters */ };
 
 #define SIM_HELP_MACHINE                                                                           \
     "machine options:\n"                                                                           \
@@ -72,19 +79,38 @@ enum { SIM_OPT_MACHINE = 1, SIM_OPT_FUNCTIONAL = 2, SIM_OPT_CHECK = 4, SIM_OPT_R
     "                        outstanding requests; the last row is the run's totals;\n"            \
     "                        columns: docs/stats.md)\n"
 
+#define SIM_HELP_TRACE                                                                             \
+    "trace options (docs/trace.md):\n"                                                           \
+    "  --trace FILE.csv      write one row per warp instruction of the timing model: cycle\n"     \
+    "                        issued and done, SM, warp slot, CTA, warp, PC, PTX text and\n"       \
+    "                        line, active mask, lines a memory instruction touched, their\n"      \
+    "                        round trips and L1 hits, and the .cu file:line with -lineinfo\n"     \
+    "  --trace-kernel NAME   trace only this kernel (its PTX name)\n"                             \
+    "  --trace-warps LIST    trace only these warps, SM:SLOT,... (SM index in the machine,\n"     \
+    "                        warp slot in the SM; e.g. 0:0,0:1)\n"                                \
+    "  --trace-ctas LIST     trace only these CTAs, N,... (linear index in the grid)\n"           \
+    "  --trace-cycles A:B    trace only instructions issued in core cycles A to B (A: and\n"      \
+    "                        :B leave one end open)\n"                                           \
+    "  --inst-stats FILE     write per-instruction statistics (JSON): executions by warps\n"      \
+    "                        and threads, issue-to-done cycles, lines, L1 hits and round\n"       \
+    "                        trips of memory instructions, also summed per .cu line\n"            \
+    "                        (the functional mode: executions only)\n"
+
 /* Help text of every group, for the commands that take them all (run, exec). */
 extern const char sim_opts_help[];
 
 /* Fill `rows` (SIM_OPT_ROWS entries, OPT_END included) with the option rows
  * of `groups`, writing into o; pass them to opt_parse() after the command's
  * own rows. */
-#define SIM_OPT_ROWS 16
+#define SIM_OPT_ROWS 24
 void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS]);
 
 /* For commands with their own argument loop: if argv[*i] is one of the common
  * options, consume it (and its value), parsed as opt_parse() would, and return
  * true. A malformed one is a usage error (exit 2). */
 bool sim_opts_take(struct sim_opts *o, int argc, char **argv, int *i);
+/* The same, for the groups given (SIM_OPT_ALL | SIM_OPT_TRACE: gpucoh cuda). */
+bool sim_opts_take_groups(struct sim_opts *o, unsigned groups, int argc, char **argv, int *i);
 
 struct sim_session {
     struct sim_opts opts;
@@ -94,6 +120,7 @@ struct sim_session {
     struct functional *functional;   /* functional mode */
     struct host *host;
     struct stats_series *series;     /* --stats-series, or NULL */
+    struct inst_trace *itrace;       /* --trace, --inst-stats, or NULL */
     double wall_start;
 };
 

@@ -598,6 +598,7 @@ void ctrl_l1_reply_hit(struct coh_ctx *x)
 {
     struct ctrl *c = ctrl_of(x);
     c->st.load_hits++;
+    x->msg->req.l1_hit = 1;
     cache_touch(&c->cache, x->line);
     memcpy(x->msg->data, x->line->data, c->line_bytes);
     ctrl_to_core(c, x->msg, c->hit_ps);

@@ -5,7 +5,8 @@
  *
  * The machine is the one `gpucoh run` builds (sim_open of cli/common.h),
  * configured from the environment: GPUCOH_CONFIG, GPUCOH_PROTOCOL,
- * GPUCOH_SET ("k=v;k=v"), GPUCOH_SEED, GPUCOH_STATS. It opens when the
+ * GPUCOH_SET ("k=v;k=v"), GPUCOH_SEED, GPUCOH_STATS, and GPUCOH_TRACE,
+ * GPUCOH_INST_STATS with the GPUCOH_TRACE_* filters (docs/trace.md). It opens when the
  * program registers its first fat binary (a constructor nvcc emits), whose
  * PTX is decoded (fatbin.h) and loaded; kernels and __device__/__constant__
  * variables are found by the names nvcc registers. Device pointers are the
@@ -118,6 +119,10 @@ static struct {
     size_t n_vars;
     struct cudart_alloc *allocs;
     size_t n_allocs;
+    struct cudart_alloc *mvars;        /* __managed__ variables (base, bytes), mapped in place */
+    size_t n_mvars;
+    uintptr_t *mvar_pages;             /* the pages mapped for them */
+    size_t n_mvar_pages;
     struct cudart_kernel_stats *kstats;
     size_t n_kstats;
     cudaError_t last_error;
@@ -183,6 +188,15 @@ static struct host *host(void)
     o.check = getenv("GPUCOH_CHECK") && *getenv("GPUCOH_CHECK") == '1';
     const char *stats = getenv("GPUCOH_STATS");
     o.stats_file = stats && *stats ? stats : NULL;
+    const char **const trace_opt[] = {&o.trace_file,  &o.inst_stats_file, &o.trace_kernel,
+                                      &o.trace_warps, &o.trace_ctas,      &o.trace_cycles};
+    const char *const trace_env[] = {"GPUCOH_TRACE",       "GPUCOH_INST_STATS",
+                                     "GPUCOH_TRACE_KERNEL", "GPUCOH_TRACE_WARPS",
+                                     "GPUCOH_TRACE_CTAS",   "GPUCOH_TRACE_CYCLES"};
+    for (unsigned k = 0; k < sizeof trace_env / sizeof trace_env[0]; k++) {
+        const char *v = getenv(trace_env[k]);
+        *trace_opt[k] = v && *v ? v : NULL;
+    }
     sim_open(&rt.s, &o);
     rt.open = true;
     atexit(write_stats_at_exit);
@@ -199,7 +213,7 @@ static const struct config *cfg(void)
  * whole or not at all (sim_report writes through a temporary file). */
 static void write_stats_at_exit(void)
 {
-    if (!rt.open || !rt.s.opts.stats_file)
+    if (!rt.open || (!rt.s.opts.stats_file && !rt.s.itrace))
         return;
     cJSON *extra = cJSON_CreateObject();
     cJSON *ks = cJSON_AddArrayToObject(extra, "cuda_kernels");
@@ -322,6 +336,53 @@ EXPORT void __cudaRegisterVar(void **handle, char *host_var, char *device_addres
     (void)handle, (void)device_address, (void)ext, (void)size, (void)constant, (void)global;
     GROW(rt.vars, rt.n_vars);
     rt.vars[rt.n_vars++] = (struct cudart_var){host_var, xstrdup(device_name)};
+}
+
+/* A __managed__ variable: the PTX declares it .global .attribute(.managed), so
+ * it lies in the module's block of __device__ variables; the pages holding it
+ * are mapped into the program at the same address (as cudaMallocManaged's),
+ * filled with its initial value, and the program's pointer to it (through
+ * which nvcc's host code reaches the variable) set to that address. Between
+ * runtime calls the host's copy is the current one, exactly as for
+ * cudaMallocManaged (managed_to_device, managed_to_host), for its own bytes
+ * only: the __device__ variables beside it on the page keep theirs. */
+EXPORT void __cudaRegisterManagedVar(void **handle, void **host_var_ptr, char *device_address,
+                                     const char *device_name, int ext, size_t size, int constant,
+                                     int global)
+{
+    (void)handle, (void)device_address, (void)ext, (void)constant, (void)global;
+    addr_t a;
+    size_t bytes;
+    if (!rt.registering_ptx || !host_global_symbol(host(), device_name, &a, &bytes))
+        fatal("%s: __managed__ variable %s: the program carries no PTX declaring it (build "
+              "with -arch=sm_75, which keeps the PTX)",
+              program_name(), device_name);
+    if (bytes != size)
+        fatal("%s: __managed__ variable %s: %zu bytes in the PTX, %zu in the program",
+              program_name(), device_name, bytes, size);
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    for (uintptr_t p = a / page * page; p < a + (bytes ? bytes : 1); p += page) {
+        size_t k = 0;
+        while (k < rt.n_mvar_pages && rt.mvar_pages[k] != p)
+            k++;
+        if (k < rt.n_mvar_pages)
+            continue; /* another managed variable's page */
+        void *m = mmap((void *)p, page, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+        if (m != (void *)p) {
+            if (m != MAP_FAILED)
+                munmap(m, page);
+            fatal("%s: __managed__ variable %s: the program's address space is in use at %p, "
+                  "where the simulated variable lies",
+                  program_name(), device_name, (void *)p);
+        }
+        GROW(rt.mvar_pages, rt.n_mvar_pages);
+        rt.mvar_pages[rt.n_mvar_pages++] = p;
+    }
+    host_memcpy_from_dev(host(), (void *)(uintptr_t)a, a, bytes); /* its initialiser */
+    GROW(rt.mvars, rt.n_mvars);
+    rt.mvars[rt.n_mvars++] = (struct cudart_alloc){a, bytes, a, bytes};
+    *host_var_ptr = (void *)(uintptr_t)a;
 }
 
 static const struct cudart_function *function_of(const void *host_fun)
@@ -568,6 +629,9 @@ static void managed_to_device(void)
         if (rt.allocs[i].mapped)
             host_memcpy_to_dev(rt.s.host, rt.allocs[i].base, (const void *)(uintptr_t)rt.allocs[i].base,
                                rt.allocs[i].mapped);
+    for (size_t i = 0; i < rt.n_mvars; i++)
+        host_memcpy_to_dev(rt.s.host, rt.mvars[i].base, (const void *)(uintptr_t)rt.mvars[i].base,
+                           rt.mvars[i].bytes);
 }
 
 static void managed_to_host(void)
@@ -576,6 +640,9 @@ static void managed_to_host(void)
         if (rt.allocs[i].mapped)
             host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.allocs[i].base,
                                  rt.allocs[i].base, rt.allocs[i].mapped);
+    for (size_t i = 0; i < rt.n_mvars; i++)
+        host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.mvars[i].base, rt.mvars[i].base,
+                             rt.mvars[i].bytes);
 }
 
 EXPORT cudaError_t cudaFree(void *ptr)

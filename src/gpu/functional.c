@@ -47,6 +47,7 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "coh/getm/getm_vu.h"
+#include "gpu/inst_trace.h"
 #include "ptx/ptx.h"
 #include "sim/req.h"
 
@@ -115,6 +116,7 @@ struct functional {
     struct ptx_step step;    /* reused by every step: no per-instruction allocation */
     uint64_t lane_data[32][2];
     const char *kernel_name; /* of the kernel running, for messages */
+    struct inst_trace *itrace; /* --inst-stats (functional_set_inst_trace), else NULL */
     struct fn_cta *slots;    /* the running kernel's CTA slots; kept here so that a kernel
                                 abandoned by a fault (tests longjmp out of fatal) is freed */
     unsigned n_slots;
@@ -646,6 +648,23 @@ static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsig
     panic("functional: deadlock in kernel %s (barrier never completes)", f->kernel_name);
 }
 
+/* --inst-stats in the functional mode: counts only (no clock, no lines). */
+static void count_inst(struct functional *f, const struct launch *l, const struct fn_cta *c,
+                       unsigned warp, uint32_t pc)
+{
+    const struct ptx_step *st = &f->step;
+    struct inst_event e = {
+        .kernel = l->kernel,
+        .pc = pc,
+        .cta = (uint32_t)(((uint64_t)c->id.z * l->grid.y + c->id.y) * l->grid.x + c->id.x),
+        .slot = (uint16_t)warp,
+        .warp = (uint16_t)warp,
+        .active = st->active,
+        .threads = st->n_thread_insts,
+        .op = st->kind == PTX_STEP_MEM ? (uint8_t)st->mem.op : MEM_NOPS};
+    inst_trace_event(f->itrace, &e);
+}
+
 static void run_kernel(void *obj, const struct launch *l)
 {
     struct functional *f = obj;
@@ -676,6 +695,8 @@ static void run_kernel(void *obj, const struct launch *l)
     f->slots = slots;
     f->n_slots = n_slots;
     f->kernel_name = ki->name;
+    if (f->itrace)
+        inst_trace_kernel(f->itrace, l->kernel);
     for (unsigned s = 0; s < n_slots; s++)
         cta_admit(&slots[s], l, next_cta++);
     unsigned resident = n_slots;
@@ -705,9 +726,14 @@ static void run_kernel(void *obj, const struct launch *l)
                 if (round < fw->tx_sleep_until || !serial_lets_step(f, c, i))
                     continue;
                 env.warpid = i;
+                uint32_t pc = 0;
+                if (__builtin_expect(f->itrace != NULL, 0))
+                    pc = ptx_warp_pc(fw->w);
                 if (ptx_warp_step(fw->w, &env, &f->step, err, sizeof err))
                     fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s", ki->name, c->id.x, c->id.y,
                           c->id.z, i, err);
+                if (__builtin_expect(f->itrace != NULL, 0))
+                    count_inst(f, l, c, i, pc);
                 f->st.warp_insts++;
                 f->st.thread_insts += f->step.n_thread_insts;
                 switch (f->step.kind) {
@@ -783,4 +809,9 @@ static const struct launcher_ops functional_ops = {
 struct launcher functional_launcher(struct functional *f)
 {
     return (struct launcher){&functional_ops, f};
+}
+
+void functional_set_inst_trace(struct functional *f, struct inst_trace *t)
+{
+    f->itrace = t;
 }

@@ -59,5 +59,9 @@ void functional_set_opts(struct functional *f, const struct functional_opts *o);
 struct launcher functional_launcher(struct functional *f);
 /* Counters over every kernel run so far. */
 const struct functional_stats *functional_stats(const struct functional *f);
+/* Count every warp instruction into t (--inst-stats: counts only, as the
+ * functional mode has no clock; gpu/inst_trace.h); NULL: none. */
+struct inst_trace;
+void functional_set_inst_trace(struct functional *f, struct inst_trace *t);
 
 #endif

@@ -64,6 +64,7 @@
 
 #include "base/log.h"
 #include "gpu/coalesce.h"
+#include "gpu/inst_trace.h"
 #include "gpu/mac.h"
 #include "gpu/sm_tx.h"
 #include "gpu/tx_board.h"
@@ -181,6 +182,7 @@ struct sm_minst {
                                one line at a time (TA_SENT_SERIAL) */
     uint8_t ta_forgets;     /* ... RECALLs that made it forget a line while at its TQ head */
     struct coal_line line[32];
+    struct inst_event ev;   /* --trace, --inst-stats: the instruction, filled only then */
 };
 
 struct sm {
@@ -245,6 +247,9 @@ struct sm {
     struct ptx_step step;      /* scratch for ptx_warp_step */
     sm_issue_fn *hook;
     void *hook_obj;
+    struct inst_trace *itrace; /* --trace, --inst-stats (sm_set_inst_trace), else NULL */
+    struct inst_event iev;     /* the instruction being issued, while itrace is set */
+    unsigned trace_index;      /* its place in the machine, as itrace names it */
     struct sm_stats st;
     bool abandoning;           /* sm_abandon_kernel: warps exit instead of issuing */
     uint64_t advances;         /* stores and atomics (issued, completed), loads of values new
@@ -745,6 +750,10 @@ static void complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
             ptx_warp_tx_abort(w->pw, doomed);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
+    }
+    if (__builtin_expect(sm->itrace != NULL, 0)) {
+        mi->ev.done = cyc;
+        inst_trace_event(sm->itrace, &mi->ev);
     }
     mi->in_use = false;
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
@@ -1705,11 +1714,22 @@ static void prefetch_lines(struct sm *sm, const struct sm_minst *mi)
     }
 }
 
+/* A memory instruction that completes as it issues (a fence the model needs
+ * not send, a transactional store the redo log keeps). */
+static void trace_done_now(struct sm *sm, unsigned op, cycle_t cyc)
+{
+    sm->iev.op = (uint8_t)op;
+    sm->iev.done = cyc;
+    inst_trace_event(sm->itrace, &sm->iev);
+}
+
 static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *op, cycle_t cyc)
 {
     if (op->op == MEM_FENCE && sm->ord->fences_free) {
         sm->st.mem_insts[MEM_FENCE]++;
         sm->st.fences_elided++;
+        if (__builtin_expect(sm->itrace != NULL, 0))
+            trace_done_now(sm, op->op, cyc);
         return;
     }
     if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
@@ -1717,6 +1737,8 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         uint32_t doomed = sm_tx_eager_check(sm->tx, (unsigned)(w - sm->warps), w->pw);
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
+        if (__builtin_expect(sm->itrace != NULL, 0))
+            trace_done_now(sm, op->op, cyc);
         return;
     }
     unsigned idx = sm->minst_free[--sm->n_minst_free];
@@ -1745,6 +1767,12 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
                   (unsigned long long)op->addr[bad], ptx_warp_where(w->pw, where, sizeof where));
         }
         mi->n_lines = (uint8_t)n;
+    }
+    if (__builtin_expect(sm->itrace != NULL, 0)) {
+        mi->ev = sm->iev;
+        mi->ev.op = (uint8_t)op->op;
+        mi->ev.n_lines = op->op == MEM_FENCE ? 0 : mi->n_lines;
+        mi->ev.lines = mi->line;
     }
     sm->st.mem_insts[op->op]++;
     sm->advances += op->op == MEM_STORE || op->op == MEM_ATOMIC;
@@ -1918,8 +1946,9 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             msg_free(sm->msgs, m);
             continue;
         }
+        uint64_t round_trip = (e->now - m->born) / sm->comp.clk->period_ps;
         if (m->req.op < MEM_NOPS)
-            hist_add(&sm->st.latency[m->req.op], (e->now - m->born) / sm->comp.clk->period_ps);
+            hist_add(&sm->st.latency[m->req.op], round_trip);
         unsigned li = id & ((1u << ID_LINE_BITS) - 1);
         uint16_t gen = (uint16_t)(id >> (ID_LINE_BITS + ID_SLOT_BITS));
         if (slot == ID_KERNEL_SLOT) {
@@ -1984,6 +2013,10 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             }
             if (last || abort)
                 tx_wake(sm, 1ull << mi->warp);
+        }
+        if (__builtin_expect(sm->itrace != NULL, 0)) {
+            mi->ev.line_cycles += round_trip;
+            mi->ev.l1_hits = (uint16_t)(mi->ev.l1_hits + m->req.l1_hit);
         }
         msg_free(sm->msgs, m);
         mi->pending &= ~(1u << li);
@@ -2224,6 +2257,29 @@ static bool tx_send(struct sm *sm)
     return true;
 }
 
+/* --trace, --inst-stats: the instruction just stepped; one that is not a
+ * global memory access is done when its result is ready (the scoreboard's
+ * latency), a memory one when mem_issue or complete_minst says so. */
+static void trace_issue(struct sm *sm, const struct sm_warp *w, unsigned slot, cycle_t cyc,
+                        uint32_t pc)
+{
+    const struct ptx_step *st = &sm->step;
+    sm->iev = (struct inst_event){.kernel = sm->run->launch.kernel,
+                                  .issued = cyc,
+                                  .done = cyc + sm->spec.lat[st->lat_class],
+                                  .pc = pc,
+                                  .cta = w->cta->index,
+                                  .gpu = (uint16_t)sm->gpu,
+                                  .sm = (uint16_t)sm->trace_index,
+                                  .slot = (uint16_t)slot,
+                                  .warp = w->warp_in_cta,
+                                  .active = st->active,
+                                  .threads = st->n_thread_insts,
+                                  .op = MEM_NOPS};
+    if (st->kind != PTX_STEP_MEM)
+        inst_trace_event(sm->itrace, &sm->iev);
+}
+
 static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, bool counted)
 {
     struct ptx_step *st = &sm->step;
@@ -2236,6 +2292,9 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     sm->env.warpid = slot;
     sm->env.clock = cyc;
     sm->env.globaltimer_ns = sm->comp.eng->now / 1000;
+    uint32_t pc = 0;
+    if (__builtin_expect(sm->itrace != NULL, 0))
+        pc = ptx_warp_pc(w->pw);
     if (ptx_warp_step(w->pw, &sm->env, st, err, sizeof err))
         fatal("kernel %s: CTA %u warp %u: %s", kernel_name(sm), w->cta->index, w->warp_in_cta,
               err);
@@ -2249,6 +2308,8 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     sm->st.thread_insts += st->n_thread_insts;
     if (sm->hook)
         sm->hook(sm->hook_obj, sm->id, cyc, slot, st);
+    if (__builtin_expect(sm->itrace != NULL, 0))
+        trace_issue(sm, w, slot, cyc, pc);
     switch (st->kind) {
     case PTX_STEP_ALU:
         break;
@@ -2877,6 +2938,8 @@ void sm_start_kernel(struct sm *sm, struct kernel_run *run)
     sm->env.printf_log = run->launch.printf_log;
     sm->st.kernels++;
     sm->st.kernel_ctas = 0;
+    if (sm->itrace)
+        inst_trace_kernel(sm->itrace, run->launch.kernel);
     sm->has_last = false;
     sm->abandoning = false;
     comp_wake(&sm->comp);
@@ -2885,6 +2948,17 @@ void sm_start_kernel(struct sm *sm, struct kernel_run *run)
 const struct sm_stats *sm_stats(const struct sm *sm)
 {
     return &sm->st;
+}
+
+void sm_set_inst_trace(struct sm *sm, struct inst_trace *t, unsigned index)
+{
+    sm->itrace = t;
+    sm->trace_index = index;
+}
+
+unsigned sm_warp_slots(const struct sm *sm)
+{
+    return sm->spec.warps;
 }
 
 void sm_set_issue_hook(struct sm *sm, sm_issue_fn *fn, void *obj)

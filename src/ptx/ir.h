@@ -229,6 +229,7 @@ struct px_loc {
 
 struct ptx_module {
     char *filename;
+    char *text;               /* the PTX parsed, whole (traces quote its lines) */
     struct px_inst *ins;      /* all instructions of all functions */
     uint32_t n_ins;
     struct px_func *funcs;

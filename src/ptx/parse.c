@@ -1049,12 +1049,24 @@ static void parse_init(struct parser *P, uint8_t *buf, uint64_t size, int type, 
     *pos += eb;
 }
 
-/* [.align N] .type name[dims] [= init] ;  for .shared/.local/.const/.global/.param */
+/* [.attribute(.managed)] [.align N] .type name[dims] [= init] ;  for
+ * .shared/.local/.const/.global/.param. A __managed__ variable (.global
+ * .attribute(.managed)) is an ordinary .global one to the kernels; the CUDA
+ * stand-in maps it into the program too (docs/cuda.md). */
 static void parse_var_decl(struct parser *P, int space, bool is_extern, unsigned line)
 {
     uint32_t align = 0;
     struct tok t;
     char *w = word(P, &t, "a type or .align");
+    if (!strcmp(w, ".attribute")) {
+        expect(P, "(");
+        char *a = word(P, &t, "a variable attribute");
+        if (strcmp(a, ".managed") || space != SP_GLOBAL)
+            perr(P, line, "unsupported variable attribute '%s'%s", a,
+                 space != SP_GLOBAL ? " (only .global variables may be .managed)" : "");
+        expect(P, ")");
+        w = word(P, &t, "a type or .align");
+    }
     if (!strcmp(w, ".align")) {
         struct tok n = next(P);
         uint64_t a;
@@ -3240,6 +3252,12 @@ struct ptx_module *ptx_module_parse(const char *text, const char *filename, char
         ptx_module_free(m);
         return NULL;
     }
+    m->text = strdup(text);
+    if (!m->text) {
+        ptx_module_free(m);
+        snprintf(err, errlen, "%s: out of memory", filename);
+        return NULL;
+    }
     return m;
 }
 
@@ -3279,6 +3297,7 @@ void ptx_module_free(struct ptx_module *m)
     free(m->cbank);
     free(m->calls);
     free(m->filename);
+    free(m->text);
     free(m->locs);
     for (uint32_t f = 0; f < m->n_src_files; f++)
         free(m->src_files[f]);
@@ -3297,6 +3316,42 @@ const struct ptx_kernel *ptx_module_kernel(const struct ptx_module *m, const cha
 const char *const *ptx_module_kernel_names(const struct ptx_module *m)
 {
     return m->kernel_names;
+}
+
+const struct ptx_module *ptx_kernel_module(const struct ptx_kernel *k)
+{
+    return k->m;
+}
+
+const char *ptx_module_filename(const struct ptx_module *m)
+{
+    return m->filename;
+}
+
+uint32_t ptx_module_n_insts(const struct ptx_module *m)
+{
+    return m->n_ins;
+}
+
+const char *ptx_module_text(const struct ptx_module *m)
+{
+    return m->text ? m->text : "";
+}
+
+uint32_t ptx_module_inst_line(const struct ptx_module *m, uint32_t pc)
+{
+    return pc < m->n_ins ? m->ins[pc].line : 0;
+}
+
+const char *ptx_module_inst_source(const struct ptx_module *m, uint32_t pc, uint32_t *line)
+{
+    const struct px_loc *l = m->locs && pc < m->n_ins ? &m->locs[pc] : NULL;
+    if (l && l->line && l->file < m->n_src_files && m->src_files[l->file]) {
+        *line = l->line;
+        return m->src_files[l->file];
+    }
+    *line = 0;
+    return NULL;
 }
 
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k)

@@ -61,6 +61,20 @@ const struct ptx_kernel *ptx_module_kernel(const struct ptx_module *m, const cha
 /* Names of the module's .entry kernels, NULL-terminated. */
 const char *const *ptx_module_kernel_names(const struct ptx_module *m);
 
+/* Where the instructions of a module come from, for traces and
+ * per-instruction statistics (gpu/inst_trace.h). An instruction is an index
+ * pc < ptx_module_n_insts, as ptx_warp_pc returns. */
+const struct ptx_module *ptx_kernel_module(const struct ptx_kernel *k);
+const char *ptx_module_filename(const struct ptx_module *m);
+uint32_t ptx_module_n_insts(const struct ptx_module *m);
+/* The PTX text the module was parsed from (kept whole). */
+const char *ptx_module_text(const struct ptx_module *m);
+/* Line of instruction pc in that text (1-based). */
+uint32_t ptx_module_inst_line(const struct ptx_module *m, uint32_t pc);
+/* -lineinfo: the CUDA source file of instruction pc, its line in *line; NULL
+ * (and 0) when the PTX carries no .loc for it. */
+const char *ptx_module_inst_source(const struct ptx_module *m, uint32_t pc, uint32_t *line);
+
 struct ptx_kernel_info {
     const char *name;
     unsigned n_params;

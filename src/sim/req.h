@@ -117,6 +117,8 @@ struct mem_req {
     uint8_t tx;             /* enum mem_tx */
     uint8_t req_type;       /* Spandex FCS: the instruction's request type (enum spx_req_kind,
                                src/coh/spandex/fcs.h); 0: the L1's own choice */
+    uint8_t l1_hit;         /* in a response: a load the L1 answered from its cache (what its
+                               load_hits counts), for per-instruction statistics */
     uint32_t id;            /* the LSU's id for matching the response */
     struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
 };

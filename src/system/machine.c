@@ -582,6 +582,19 @@ void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj)
         sm_set_issue_hook(m->sms[i], fn ? cpu_issue : NULL, m);
 }
 
+void machine_set_inst_trace(struct machine *m, struct inst_trace *t)
+{
+    for (unsigned i = 0; i < m->n_cores; i++)
+        sm_set_inst_trace(m->sms[i], t, i);
+}
+
+unsigned machine_cores(const struct machine *m, unsigned *sms, unsigned *warps)
+{
+    *sms = m->n_sms;
+    *warps = m->n_sms ? sm_warp_slots(m->sms[0]) : 0;
+    return m->n_cores;
+}
+
 void machine_free(struct machine *m)
 {
     if (!m)

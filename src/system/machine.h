@@ -40,6 +40,13 @@ void machine_set_spin_stops(struct machine *m, bool on);
 /* Observe every warp instruction every SM issues (gpu/sm.h), and every CPU
  * core's, which reports as core gpu.sms + i. */
 void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj);
+/* Tell t of every warp instruction of every SM and CPU core (--trace,
+ * --inst-stats: gpu/inst_trace.h), each naming itself by its index in the
+ * machine (SMs of every GPM and GPU in order, then the CPU cores); NULL: none. */
+struct inst_trace;
+void machine_set_inst_trace(struct machine *m, struct inst_trace *t);
+/* SMs and CPU cores together; the SMs alone in *sms, an SM's warp slots in *warps. */
+unsigned machine_cores(const struct machine *m, unsigned *sms, unsigned *warps);
 
 typedef void stat_emit_fn(void *arg, const char *name, uint64_t value);
 

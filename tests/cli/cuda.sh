@@ -1,6 +1,7 @@
 #!/bin/bash
 # cuda.sh - unmodified CUDA programs through the libcudart stand-in (docs/cuda.md):
-# the five example programs of examples/cuda/ and managed (cudaMallocManaged;
+# the five example programs of examples/cuda/, managed (cudaMallocManaged) and
+# managed_var (__managed__ variables;
 # built with nvcc -cudart shared, committed in examples/cuda/bin/) check their
 # own results under nol1, rc, mesi and tcw; printf's device printf lines
 # reach stdout exactly, and a small FIFO drops calls, counted; the
@@ -18,7 +19,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; echo "--- output:"; cat "$tmp/out"; exit 1; }
 json() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print($2)" "$1"; }
 
-for prog in saxpy_const fence_reduce histogram stencil matmul managed; do
+for prog in saxpy_const fence_reduce histogram stencil matmul managed managed_var; do
     for p in nol1 rc mesi tcw; do
         "$bin" cuda --protocol "$p" -- "$ex/$prog" >"$tmp/out" 2>&1
         rc=$?

@@ -246,6 +246,7 @@ static void reply_hit(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
     c->base.st.load_hits++;
+    x->msg->req.l1_hit = 1;
     cache_touch(&c->base.cache, x->line);
     perform(c, x->line, x->msg, c->base.hit_ps);
     x->msg = NULL;
