@@ -20,7 +20,8 @@
  * with time as an explorer event. */
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
-    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", NULL};
+    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
+    "rccsc-nolease", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -70,8 +71,12 @@ static void usage(FILE *out)
             "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
             "  --no-atomics       cores issue no atomics\n"
             "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
-            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
-            "                     predictor); 1 to 4 (default 2)\n"
+            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
+            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
+            "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
+            "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
+            "  --ticks N          RCC: ticks of the livelock guard (every L1's clock + 1)\n"
+            "                     an event path may take, 0 to 16 (default 3)\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -126,6 +131,20 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
                 sets[n++] = lease[i];
         }
     }
+    /* RCC: logical leases of 1 to --lease units (the predictor's whole range),
+     * the livelock guard's tick as the explorer's time event, no rollover */
+    if (!strncmp(proto, "rcc", 3)) {
+        if (vo->lease & (vo->lease - 1))
+            fatal("--lease %u: RCC's leases are powers of two (1, 2 or 4)", vo->lease);
+        sets[n++] = "gpu.core_mhz=1";
+        sets[n++] = "rcc.lease=predict";
+        sets[n++] = "rcc.lease_min=1";
+        snprintf(lease[0], sizeof lease[0], "rcc.lease_max=%u", vo->lease);
+        sets[n++] = lease[0];
+        snprintf(lease[1], sizeof lease[1], "rcc.livelock_cycles=%u", VERIFY_TICK_CYCLES);
+        sets[n++] = lease[1];
+        sets[n++] = "rcc.ts_bits=64";
+    }
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
@@ -144,6 +163,7 @@ int cmd_verify(int argc, char **argv)
                              .atomics = true,
                              .inflight = 1,
                              .lease = 2,
+                             .ticks = 3,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
@@ -159,6 +179,7 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
+        OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),

@@ -14,7 +14,7 @@ extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw, proto_tcs_nowait, proto_tcw_nogwct;
 extern const struct proto_desc proto_mesi, proto_mesi_noinv;
-extern const struct proto_desc proto_rccsc, proto_rccwo;
+extern const struct proto_desc proto_rccsc, proto_rccwo, proto_rccsc_nolease;
 extern const struct proto_desc proto_getm, proto_warptm;
 extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
 extern const struct proto_desc proto_spandex_g, proto_spandex_d;
@@ -42,6 +42,7 @@ const struct proto_desc *const proto_registry[] = {
     &proto_stc_mb,
     &proto_rccsc,
     &proto_rccwo,
+    &proto_rccsc_nolease, /* test only */
     &proto_getm,
     &proto_warptm,
     &proto_spandex_g,

@@ -33,6 +33,9 @@
  * are whole ticks (docs/verify.md, "Time"). */
 #define VERIFY_TICK_CYCLES 1024u
 #define VERIFY_MAX_LEASE   4u
+/* RCC: the livelock guard's ticks (one logical time unit on every L1's clock)
+ * an event path may take, at most (docs/verify.md, "Logical time"). */
+#define VERIFY_MAX_TICKS 16u
 
 struct verify_opts {
     unsigned l1s;              /* L1s (gpu.sms) */
@@ -42,7 +45,9 @@ struct verify_opts {
     bool atomics;              /* cores also issue atomic exchanges */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
-    unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE) */
+    unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
+                                  RCC: in logical time units (1, 2 or 4) */
+    unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */
