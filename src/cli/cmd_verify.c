@@ -17,7 +17,8 @@
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
  * bank talking over vnets, no central unit or other GPMs' homes; TC's leases
- * with time as an explorer event. */
+ * with time as an explorer event, RCC's logical time with the livelock
+ * guard's tick as one. */
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
     "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
@@ -59,9 +60,13 @@ static void usage(FILE *out)
             "expiries is explored; leases are whole ticks. TC-Strong is also checked\n"
             "to perform a write only when no L1 holds a lease on its line, TC-Weak that once a core's\n"
             "fence completes no load returns a value older than the core's earlier writes.\n"
-            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, and the\n"
-            "deliberately broken rc-noinv, mesi-noinv, tcs-nowait and tcw-nogwct; `fast`\n"
-            "is nol1 to mesi (the protocols without time).\n"
+            "Under RCC (rccsc, rccwo) a tick is the livelock guard's (every L1's logical\n"
+            "clock + 1, at most --ticks a path), and loads, writes and copies are judged in\n"
+            "logical time (a load returns the line's value at a time between its clock at\n"
+            "issue and at the answer; a copy holds one value up to its lease end).\n"
+            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
+            "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
+            "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
             "                     explorable one but the broken variants)\n"
