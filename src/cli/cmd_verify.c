@@ -22,7 +22,7 @@
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
     "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
-    "rccsc-nolease", NULL};
+    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -149,6 +149,18 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
         snprintf(lease[1], sizeof lease[1], "rcc.livelock_cycles=%u", VERIFY_TICK_CYCLES);
         sets[n++] = lease[1];
         sets[n++] = "rcc.ts_bits=64";
+    }
+    /* STC: two bands, the rig's lines both in band 1 (address bit 29; band 0 is
+     * current at the start, so stores block and demand); the EMU wakes once a
+     * tick, the explorer's time event */
+    if (!strncmp(proto, "stc", 3)) {
+        sets[n++] = "gpu.core_mhz=1";
+        sets[n++] = "stc.epochs=2";
+        sets[n++] = "stc.seb=29";
+        sets[n++] = "stc.seb_min=12";
+        sets[n++] = "stc.seb_max=30";
+        snprintf(lease[2], sizeof lease[2], "stc.period_cycles=%u", VERIFY_TICK_CYCLES);
+        sets[n++] = lease[2];
     }
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];

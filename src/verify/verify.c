@@ -22,6 +22,7 @@
 #include "coh/ctrl.h"
 #include "coh/proto.h"
 #include "coh/rcc/rcc.h"
+#include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
 #include "coh/vi/vi_bank.h"
 #include "mem/backing.h"
@@ -31,7 +32,7 @@
 #define V_MAX_LINES 2
 #define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_SLOTS 4 /* operations in flight per core */
-#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1)
+#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1) /* + a central unit's links */
 #define LINE_BASE   0x20000000ull
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
@@ -91,6 +92,7 @@ enum value_rule {
 struct profile {
     bool timed;           /* leases: time advances only by EV_TICK */
     bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
+    bool unit;            /* stc: a central unit (the EMU); EV_TICK is its wake-up period */
     bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
@@ -120,6 +122,8 @@ static struct profile profile_of(const struct proto_desc *p)
                              .rule = RULE_LOGICAL,
                              .l1_line = {TK_LTIME, TK_RAW, TK_RAW},
                              .l2_line = {TK_LTIME, TK_LTIME, TK_RAW}};
+    if (p->unit.create) /* STC: write-atomic; time moves only for the EMU's period */
+        f = (struct profile){.timed = true, .unit = true, .rule = RULE_WRITE_ATOMIC};
     return f;
 }
 
@@ -198,6 +202,10 @@ struct rig {
     struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
     struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
     struct port to_mem;
+    struct comp *unit; /* the central unit (STC's EMU), NULL none */
+    struct port unit_up[V_MAX_L1], unit_in[V_MAX_L1];    /* L1 -> explorer -> unit */
+    struct port unit_out[V_MAX_L1], unit_down[V_MAX_L1]; /* unit -> explorer -> L1 */
+    unsigned n_ch;                /* channels in use */
     struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
     struct msg_list rsp;          /* core responses of the step */
     struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
@@ -226,10 +234,26 @@ static inline addr_t line_addr(const struct rig *r, unsigned line)
     return LINE_BASE + (addr_t)line * r->line_bytes;
 }
 
+/* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */
+static inline unsigned ch_unit_up(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + l1;
+}
+static inline unsigned ch_unit_down(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + r->n_l1 + l1;
+}
+
 /* The channel's ends and vnet, for printing and for counterexample files. */
 static void ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
 {
-    if (ch == ch_dram(r)) {
+    if (ch > ch_dram(r)) {
+        unsigned i = ch - ch_dram(r) - 1;
+        bool up = i < r->n_l1;
+        sprintf(up ? src : dst, "l1[%u]", up ? i : i - r->n_l1);
+        strcpy(up ? dst : src, "emu");
+        *vnet = 0;
+    } else if (ch == ch_dram(r)) {
         strcpy(src, "dram");
         strcpy(dst, "l2");
         *vnet = 0;
@@ -297,6 +321,16 @@ static bool rig_tick(struct comp *cp)
         port_pop(&r->to_mem);
         dram_serve(r, m);
     }
+    for (unsigned i = 0; r->unit && i < r->n_l1; i++) {
+        while ((m = port_peek(&r->unit_up[i]))) {
+            port_pop(&r->unit_up[i]);
+            msg_list_push(&r->ch[ch_unit_up(r, i)], m);
+        }
+        while ((m = port_peek(&r->unit_out[i]))) {
+            port_pop(&r->unit_out[i]);
+            msg_list_push(&r->ch[ch_unit_down(r, i)], m);
+        }
+    }
     for (unsigned i = 0; i < r->n_l1; i++)
         while ((m = port_peek(&r->to_core[i]))) {
             port_pop(&r->to_core[i]);
@@ -307,6 +341,7 @@ static bool rig_tick(struct comp *cp)
 
 static void follow_gold(void *arg, addr_t line);
 static void advance_to(struct rig *r, uint64_t cycle);
+static void settle(struct rig *r);
 static void check_no_lease(struct rig *r, unsigned k);
 static void rcc_follow(struct rig *r, unsigned k);
 
@@ -399,8 +434,30 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     w.index = 0;
     w.cov = cov + p->n_l1_tables;
     r->l2 = p->l2.create(&w);
+    r->n_ch = ch_dram(r) + 1;
+    if (p->unit.create) { /* STC's EMU: its links to the L1s are explorer channels too */
+        w.name = "emu";
+        w.index = 0;
+        w.cov = cov;
+        r->unit = p->unit.create(&w);
+        struct port *to[V_MAX_L1], *from[V_MAX_L1];
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            port_init(&r->unit_up[i], "unit_up", PORT_CAP, hop, r->l1[i], &r->comp);
+            port_init(&r->unit_in[i], "unit_in", PORT_CAP, hop, &r->comp, r->unit);
+            port_init(&r->unit_out[i], "unit_out", PORT_CAP, hop, r->unit, &r->comp);
+            port_init(&r->unit_down[i], "unit_down", PORT_CAP, hop, &r->comp, r->l1[i]);
+            to[i] = &r->unit_out[i];
+            from[i] = &r->unit_in[i];
+        }
+        p->unit.connect(r->unit, to, from);
+        r->n_ch += 2 * r->n_l1;
+    }
     for (unsigned i = 0; i < r->n_l1; i++) {
         struct ctrl_links l = {0};
+        if (r->unit) {
+            l.to_unit = &r->unit_up[i];
+            l.from_unit = &r->unit_down[i];
+        }
         port_init(&r->to_core[i], "to_core", PORT_CAP, hop, r->l1[i], &r->comp);
         l.to_core = &r->to_core[i];
         for (unsigned v = 0; v < r->n_vnets; v++) {
@@ -442,6 +499,14 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
             r->lenv.n_hist[k] = 1;
             r->lenv.hist_init[k][0] = 1;
         }
+    } else if (r->prof.unit) { /* every core runs a kernel (STC-NV's EMU cycles while one does) */
+        for (unsigned c = 0; c < r->n_l1; c++) {
+            struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, 0, r->eng.now);
+            m->req = (struct mem_req){.sm = (uint16_t)c, .op = MEM_KERNEL_BEGIN};
+            if (!port_send(r->p->l1.in_port(r->l1[c]), m))
+                panic("verify: an L1's core port is full");
+        }
+        settle(r);
     } else if (r->prof.timed) { /* time 0 precedes the start: every "none" timestamp has passed */
         advance_to(r, VERIFY_TICK_CYCLES);
     }
@@ -450,6 +515,15 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
 
 static void rig_free(struct rig *r)
 {
+    if (r->unit) {
+        r->p->unit.destroy(r->unit);
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            port_destroy(&r->unit_up[i]);
+            port_destroy(&r->unit_in[i]);
+            port_destroy(&r->unit_out[i]);
+            port_destroy(&r->unit_down[i]);
+        }
+    }
     for (unsigned i = 0; i < r->n_l1; i++)
         r->p->l1.destroy(r->l1[i]);
     r->p->l2.destroy(r->l2);
@@ -723,6 +797,8 @@ static void take_response(struct rig *r, struct msg *m)
     struct env *e = &r->env;
     unsigned c = m->req.sm;
     unsigned q = m->req.id;
+    if (m->req.op == MEM_KERNEL_BEGIN)
+        return; /* the rig's launch (STC) */
     if (c >= r->n_l1 || q >= V_MAX_SLOTS || !e->busy[c][q]) {
         fail(r, "a core response (op %s) for core %u, which has nothing in flight",
              mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
@@ -771,7 +847,7 @@ static void take_response(struct rig *r, struct msg *m)
 
 static bool in_flight(const struct rig *r)
 {
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         if (r->ch[ch].n)
             return true;
     return false;
@@ -820,7 +896,13 @@ static void check_quiescent(struct rig *r)
             struct cache_line *cl = l1->cache.sets ? cache_find(&l1->cache, a) : NULL;
             if (cl && cl->dirty)
                 dirty_above = true;
-            if (r->p->write_atomic && !r->prof.logical && st && has && word_of(buf) != gold)
+            struct stc_l1_view sv;
+            if (r->unit)
+                stc_l1_view(r->l1[c], &sv);
+            /* STC: a line of a current band is dead (scrubbed lazily, never read) */
+            bool dead = r->unit && (sv.cer >> stc_band(a, sv.seb, r->cfg->stc.epochs) & 1);
+            if (r->p->write_atomic && !r->prof.logical && !dead && st && has &&
+                word_of(buf) != gold)
                 fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u", c,
                      k, word_of(buf), r->p->tables[0]->state_names[st], gold);
         }
@@ -971,7 +1053,10 @@ static void deliver(struct rig *r, unsigned ch)
 {
     struct msg *m = msg_list_pop(&r->ch[ch]);
     struct port *to;
-    if (ch == ch_dram(r))
+    if (ch > ch_dram(r))
+        to = ch < ch_unit_down(r, 0) ? &r->unit_in[ch - ch_unit_up(r, 0)]
+                                     : &r->unit_down[ch - ch_unit_down(r, 0)];
+    else if (ch == ch_dram(r))
         to = r->p->l2.in_port(r->l2);
     else if (ch < r->n_l1 * r->n_vnets)
         to = &r->l2_in[ch % r->n_vnets];
@@ -1053,7 +1138,7 @@ static unsigned enabled(const struct rig *r, struct vev *out)
                     (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
         }
     }
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         if (r->ch[ch].n)
             out[n++] = (struct vev){.kind = EV_DELIVER, .ch = (uint16_t)ch};
     if (r->prof.timed && time_can_advance(r))
@@ -1278,7 +1363,7 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
 /* The kind of a message's time words: under TC by its type, elsewhere plain words. */
 static enum tkind msg_time(const struct rig *r)
 {
-    return r->prof.timed ? TK_BY_TYPE : TK_RAW;
+    return r->prof.timed && !r->prof.unit ? TK_BY_TYPE : TK_RAW;
 }
 
 static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
@@ -1336,7 +1421,7 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             PUT(s, t->use_once);
             if (is_l1 && r->prof.logical) /* loads merged behind a fill: the clock then */
                 put_list_as(s, r, &t->merged, TK_SKIP, TK_LTIME);
-            else if (is_l1 && r->prof.timed) /* loads merged behind a fill: when they merged */
+            else if (is_l1 && r->prof.timed && !r->prof.unit) /* merged behind a fill: when */
                 put_list_as(s, r, &t->merged, TK_SKIP, TK_STAMP);
             else
                 put_list(s, r, &t->merged);
@@ -1388,6 +1473,58 @@ static void put_private(struct ser *s, const struct rig *r)
          * lines never conflict in a set, so once all are in V none comes again */
         if (miss_ahead)
             put_time(s, v.mnow, TK_LTIME);
+        return;
+    }
+    if (r->prof.unit) { /* STC (stc.h): the L1s' epoch state and BSQs, the EMU's */
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            struct stc_l1_view v;
+            stc_l1_view(r->l1[i], &v);
+            PUT(s, v.cer);
+            PUT(s, v.pw);
+            PUT(s, v.bsq_n);
+            PUT(s, v.bsq_bands);
+            PUT(s, v.demand_sent);
+            PUT(s, v.conflict_sent);
+            PUT(s, v.seb);
+            PUT(s, v.hs);
+            PUT(s, v.in_kernel);
+            PUT(s, v.active_sent);
+            for (unsigned b = 0; b < r->cfg->stc.epochs; b++)
+                put_list(s, r, &v.bsq[b]);
+            put_list(s, r, v.to_emu);
+            for (unsigned k = 0; k < r->o->lines; k++) {
+                bool scrubbed = stc_l1_set_scrubbed(r->l1[i], line_addr(r, k));
+                PUT(s, scrubbed);
+            }
+        }
+        struct stc_emu_view e;
+        stc_emu_view(r->unit, &e);
+        PUT(s, e.phase);
+        PUT(s, e.acks);
+        PUT(s, e.ptr);
+        PUT(s, e.seb);
+        PUT(s, e.seb_next);
+        PUT(s, e.busy);
+        PUT(s, e.rr);
+        PUT(s, e.check_seb);
+        PUT(s, e.grant);
+        PUT(s, e.erv);
+        PUT(s, e.erv_known);
+        PUT(s, e.check_grant);
+        for (unsigned b = 0; b < 32; b++)
+            if (e.erv_known >> b & 1)
+                PUT(s, e.erv_addr[b]);
+        /* only compared with the round: past it, all the same */
+        uint64_t since = MIN(e.since_remap, e.round);
+        PUT(s, since);
+        put_list(s, r, e.out);
+        PUT(s, e.writable);
+        PUT(s, e.wake);
+        PUT(s, e.wake_stale);
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            put_port(s, r, &r->unit_in[i]);
+            put_port(s, r, &r->unit_down[i]);
+        }
         return;
     }
     if (r->prof.timed) {
@@ -1472,7 +1609,7 @@ static void put_state(struct ser *s, const struct rig *r)
     for (unsigned v = 0; v < r->n_vnets; v++) /* a request a blocked bank has not taken */
         put_port(s, r, &r->l2_in[v]);
     put_private(s, r);
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         put_list(s, r, &r->ch[ch]);
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
@@ -1523,6 +1660,8 @@ static uint64_t next_deadline(const struct rig *r)
  * other logical time in the state (docs/verify.md, "Logical time"). */
 static bool time_can_advance(const struct rig *r)
 {
+    if (r->prof.unit) /* the EMU's next wake-up is the only thing waiting for time */
+        return eng_next_time(&r->eng) != TICK_MAX;
     if (!r->prof.logical)
         return next_deadline(r) != UINT64_MAX;
     if (r->lenv.ticks >= r->o->ticks)
@@ -1975,6 +2114,8 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     if (profile_of(s.p).logical)
         snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
                  o->ticks);
+    else if (profile_of(s.p).unit)
+        snprintf(lease_text, sizeof lease_text, ", the EMU waking once a tick");
     else if (profile_of(s.p).timed)
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
@@ -2082,9 +2223,11 @@ static unsigned endpoint(const char *file, unsigned ln, const char *s, unsigned 
         return 100;
     if (!strcmp(s, "dram"))
         return 101;
+    if (!strcmp(s, "emu"))
+        return 102;
     if (sscanf(s, "l1[%u]", &i) == 1 && i < n_l1)
         return i;
-    bad_line(file, ln, "unknown endpoint (l1[N], l2 or dram)");
+    bad_line(file, ln, "unknown endpoint (l1[N], l2, dram or emu)");
 }
 
 int verify_replay(const struct config *cfg, const struct verify_opts *o, const char *file,
@@ -2145,6 +2288,10 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             unsigned ch;
             if (s == 101 && d == 100 && v == 0)
                 ch = ch_dram(r);
+            else if (r->unit && s < 100 && d == 102 && v == 0)
+                ch = ch_unit_up(r, s);
+            else if (r->unit && s == 102 && d < 100 && v == 0)
+                ch = ch_unit_down(r, d);
             else if (s < 100 && d == 100 && v < r->n_vnets)
                 ch = ch_up(r, s, v);
             else if (s == 100 && d < 100 && v < r->n_vnets)
