@@ -1,9 +1,10 @@
 /*
  * verify.c - the explorer of `gpucoh verify` (see verify.h, docs/verify.md).
  *
- * Three parts: the rig (a fresh set of the protocol's real controllers,
- * wired to ports the explorer owns, and the events that drive it: core
- * operations, deliveries and, under TC's leases, ticks of time), the
+ * Three parts: the rig (a fresh set of the protocol's real controllers and
+ * any central unit, wired to ports the explorer owns, and the events that
+ * drive it: core operations, deliveries and, under TC's leases, RCC's
+ * livelock guard and STC's EMU period, ticks of time), the
  * checker's reference state and properties, and the breadth-first search
  * with its visited set (times relative to now), counterexamples and replay.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -202,10 +203,10 @@ struct rig {
     struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
     struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
     struct port to_mem;
-    struct comp *unit; /* the central unit (STC's EMU), NULL none */
+    struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
     struct port unit_up[V_MAX_L1], unit_in[V_MAX_L1];    /* L1 -> explorer -> unit */
     struct port unit_out[V_MAX_L1], unit_down[V_MAX_L1]; /* unit -> explorer -> L1 */
-    unsigned n_ch;                /* channels in use */
+    unsigned n_ch;                                       /* channels in use */
     struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
     struct msg_list rsp;          /* core responses of the step */
     struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];

@@ -14,7 +14,11 @@
  * violation found has a shortest event path. That path is printed and
  * written to a file that verify_replay() re-runs with a transition trace.
  * Protocols with leases (TC) get time as one more event: a tick to the next
- * expiry, with times written relative to now in the digest.
+ * expiry, with times written relative to now in the digest. Under RCC the
+ * tick is the livelock guard's (every L1's logical clock + 1, --ticks a path
+ * at most) and logical times are written relative to the state's smallest;
+ * STC's epoch management unit is built beside the controllers, its links are
+ * channels and its wake-up period is the tick.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_H

@@ -87,8 +87,8 @@ struct stc_emu_view {
     uint64_t since_remap, round;
     const struct msg_list *out;
     bool writable;
-    uint8_t wake;     /* 0 none armed, 1 due now, 2 armed for a later time */
-    bool wake_stale;  /* armed before the last transition ended */
+    uint8_t wake;    /* 0 none armed, 1 due now, 2 armed for a later time */
+    bool wake_stale; /* armed before the last transition ended */
 };
 void stc_emu_view(struct comp *emu, struct stc_emu_view *v);
 
