@@ -17,10 +17,12 @@
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
  * bank talking over vnets, no central unit or other GPMs' homes; TC's leases
- * with time as an explorer event. */
+ * with time as an explorer event, RCC's logical time with the livelock
+ * guard's tick as one. */
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
-    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", NULL};
+    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
+    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -58,9 +60,13 @@ static void usage(FILE *out)
             "expiries is explored; leases are whole ticks. TC-Strong is also checked\n"
             "to perform a write only when no L1 holds a lease on its line, TC-Weak that once a core's\n"
             "fence completes no load returns a value older than the core's earlier writes.\n"
-            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, and the\n"
-            "deliberately broken rc-noinv, mesi-noinv, tcs-nowait and tcw-nogwct; `fast`\n"
-            "is nol1 to mesi (the protocols without time).\n"
+            "Under RCC (rccsc, rccwo) a tick is the livelock guard's (every L1's logical\n"
+            "clock + 1, at most --ticks a path), and loads, writes and copies are judged in\n"
+            "logical time (a load returns the line's value at a time between its clock at\n"
+            "issue and at the answer; a copy holds one value up to its lease end).\n"
+            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
+            "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
+            "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
             "                     explorable one but the broken variants)\n"
@@ -70,8 +76,12 @@ static void usage(FILE *out)
             "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
             "  --no-atomics       cores issue no atomics\n"
             "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
-            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
-            "                     predictor); 1 to 4 (default 2)\n"
+            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
+            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
+            "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
+            "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
+            "  --ticks N          RCC: ticks of the livelock guard (every L1's clock + 1)\n"
+            "                     an event path may take, 0 to 16 (default 3)\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -126,6 +136,32 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
                 sets[n++] = lease[i];
         }
     }
+    /* RCC: logical leases of 1 to --lease units (the predictor's whole range),
+     * the livelock guard's tick as the explorer's time event, no rollover */
+    if (!strncmp(proto, "rcc", 3)) {
+        if (vo->lease & (vo->lease - 1))
+            fatal("--lease %u: RCC's leases are powers of two (1, 2 or 4)", vo->lease);
+        sets[n++] = "gpu.core_mhz=1";
+        sets[n++] = "rcc.lease=predict";
+        sets[n++] = "rcc.lease_min=1";
+        snprintf(lease[0], sizeof lease[0], "rcc.lease_max=%u", vo->lease);
+        sets[n++] = lease[0];
+        snprintf(lease[1], sizeof lease[1], "rcc.livelock_cycles=%u", VERIFY_TICK_CYCLES);
+        sets[n++] = lease[1];
+        sets[n++] = "rcc.ts_bits=64";
+    }
+    /* STC: two bands, the rig's lines both in band 1 (address bit 29; band 0 is
+     * current at the start, so stores block and demand); the EMU wakes once a
+     * tick, the explorer's time event */
+    if (!strncmp(proto, "stc", 3)) {
+        sets[n++] = "gpu.core_mhz=1";
+        sets[n++] = "stc.epochs=2";
+        sets[n++] = "stc.seb=29";
+        sets[n++] = "stc.seb_min=12";
+        sets[n++] = "stc.seb_max=30";
+        snprintf(lease[2], sizeof lease[2], "stc.period_cycles=%u", VERIFY_TICK_CYCLES);
+        sets[n++] = lease[2];
+    }
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
@@ -144,6 +180,7 @@ int cmd_verify(int argc, char **argv)
                              .atomics = true,
                              .inflight = 1,
                              .lease = 2,
+                             .ticks = 3,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
@@ -159,6 +196,7 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
+        OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -208,8 +246,8 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its time, central unit or homes are not "
-                  "exposed to the explorer (docs/verify.md)",
+            fatal("protocol '%s' cannot be explored yet: its transactions, word ownership or "
+                  "homes are not exposed to the explorer (docs/verify.md)",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;

@@ -14,9 +14,10 @@ extern const struct proto_desc proto_nol1, proto_rc, proto_rc_noinv;
 extern const struct proto_desc proto_gpuvi, proto_gpuvini, proto_ideal;
 extern const struct proto_desc proto_tcs, proto_tcw, proto_tcs_nowait, proto_tcw_nogwct;
 extern const struct proto_desc proto_mesi, proto_mesi_noinv;
-extern const struct proto_desc proto_rccsc, proto_rccwo;
+extern const struct proto_desc proto_rccsc, proto_rccwo, proto_rccsc_nolease;
 extern const struct proto_desc proto_getm, proto_warptm;
-extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb;
+extern const struct proto_desc proto_stc_nv, proto_stc_es, proto_stc_ab, proto_stc_mb,
+    proto_stc_es_oneack;
 extern const struct proto_desc proto_spandex_g, proto_spandex_d;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 extern const struct proto_desc proto_sw_nh, proto_sw_h;
@@ -40,8 +41,10 @@ const struct proto_desc *const proto_registry[] = {
     &proto_stc_es,
     &proto_stc_ab,
     &proto_stc_mb,
+    &proto_stc_es_oneack, /* test only */
     &proto_rccsc,
     &proto_rccwo,
+    &proto_rccsc_nolease, /* test only */
     &proto_getm,
     &proto_warptm,
     &proto_spandex_g,

@@ -1,9 +1,10 @@
 /*
  * verify.c - the explorer of `gpucoh verify` (see verify.h, docs/verify.md).
  *
- * Three parts: the rig (a fresh set of the protocol's real controllers,
- * wired to ports the explorer owns, and the events that drive it: core
- * operations, deliveries and, under TC's leases, ticks of time), the
+ * Three parts: the rig (a fresh set of the protocol's real controllers and
+ * any central unit, wired to ports the explorer owns, and the events that
+ * drive it: core operations, deliveries and, under TC's leases, RCC's
+ * livelock guard and STC's EMU period, ticks of time), the
  * checker's reference state and properties, and the breadth-first search
  * with its visited set (times relative to now), counterexamples and replay.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -21,6 +22,8 @@
 #include "base/log.h"
 #include "coh/ctrl.h"
 #include "coh/proto.h"
+#include "coh/rcc/rcc.h"
+#include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
 #include "coh/vi/vi_bank.h"
 #include "mem/backing.h"
@@ -30,7 +33,7 @@
 #define V_MAX_LINES 2
 #define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_SLOTS 4 /* operations in flight per core */
-#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1)
+#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1) /* + a central unit's links */
 #define LINE_BASE   0x20000000ull
 #define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
 
@@ -60,7 +63,22 @@ struct vev {
  * worth advancing); TK_SKIP is a statistic or a word nobody reads; TK_BY_TYPE:
  * a message's time words, by what its type carries (tc_msg_times). docs/verify.md,
  * "Time". */
-enum tkind { TK_RAW, TK_SKIP, TK_CLAMP, TK_ORDER, TK_STAMP, TK_BY_TYPE };
+enum tkind {
+    TK_RAW,
+    TK_SKIP,
+    TK_CLAMP,
+    TK_ORDER,
+    TK_STAMP,
+    TK_BY_TYPE,
+    /* RCC's logical time (docs/verify.md, "Logical time"): every logical time
+     * of the state is written as its offset from the smallest one. An L1's
+     * clock (TK_LCLOCK), a stored time (TK_LTIME; TK_LTIME0: 0 means "none"),
+     * a time of the checker's reference (TK_LREF). */
+    TK_LCLOCK,
+    TK_LTIME,
+    TK_LTIME0,
+    TK_LREF,
+};
 
 /* Which values a load may return (docs/verify.md, "Properties"). */
 enum value_rule {
@@ -68,10 +86,14 @@ enum value_rule {
     RULE_READER_FENCE, /* any value since the core's last fence (rc: acquires invalidate) */
     RULE_WRITER_FENCE, /* tcw: once a core's fence completes, its earlier writes are the
                           oldest values any core's later load may return */
+    RULE_LOGICAL,      /* rcc: a load returns the line's value at a logical time between
+                          its core's clock at issue and at the answer */
 };
 
 struct profile {
     bool timed;           /* leases: time advances only by EV_TICK */
+    bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
+    bool unit;            /* stc: a central unit (the EMU); EV_TICK is its wake-up period */
     bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
@@ -94,6 +116,15 @@ static struct profile profile_of(const struct proto_desc *p)
                              .l2_line = {TK_ORDER, TK_RAW, TK_CLAMP},
                              .l2_tbe = {TK_CLAMP, TK_SKIP}};
     }
+    /* RCC: L1 meta[0] the copy's lease end; L2 meta[0] ver, meta[1] exp (in V) */
+    if (!strncmp(p->name, "rcc", 3))
+        f = (struct profile){.timed = true,
+                             .logical = true,
+                             .rule = RULE_LOGICAL,
+                             .l1_line = {TK_LTIME, TK_RAW, TK_RAW},
+                             .l2_line = {TK_LTIME, TK_LTIME, TK_RAW}};
+    if (p->unit.create) /* STC: write-atomic; time moves only for the EMU's period */
+        f = (struct profile){.timed = true, .unit = true, .rule = RULE_WRITE_ATOMIC};
     return f;
 }
 
@@ -106,6 +137,10 @@ struct ser {
     uint64_t *past; /* the passed ranked times (sorted, distinct after the pass) */
     size_t n_past, cap_past;
     uint64_t next_deadline; /* the earliest time not yet passed (UINT64_MAX: none) */
+    /* logical time (first pass): the smallest time, the largest stored time that
+     * is not a clock, the smallest clock (UINT64_MAX / 0: none) */
+    uint64_t base, max_other, min_clock;
+    bool any_other;
 };
 
 /* ---- the checker's reference state (part of every state's digest) ---- */
@@ -125,6 +160,24 @@ struct env {
                                            write to it was issued */
     uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
     uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
+};
+
+/* RCC's reference (RULE_LOGICAL): each line's writes in coherence order
+ * with the logical time (version) each was performed at, from the oldest one
+ * a load may still read; each operation's clock at issue; each core's
+ * largest completed write version (for its fences). Times as TK_LREF. */
+#define V_MAX_HIST 32
+struct lenv {
+    uint8_t n_hist[V_MAX_LINES];
+    uint8_t hist_init[V_MAX_LINES][V_MAX_HIST]; /* the initial value: before every time */
+    uint8_t hist_val[V_MAX_LINES][V_MAX_HIST];
+    uint64_t hist_ver[V_MAX_LINES][V_MAX_HIST];
+    uint64_t t_issue[V_MAX_L1][V_MAX_SLOTS]; /* loads: the read view; writes: the write view */
+    bool has_w[V_MAX_L1];
+    uint64_t wmax[V_MAX_L1];                 /* the largest version of its completed writes */
+    bool fence_has_w[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: wmax at its issue */
+    uint64_t fence_w[V_MAX_L1][V_MAX_SLOTS];
+    uint8_t ticks; /* the livelock guard's ticks so far (at most --ticks) */
 };
 
 struct rig {
@@ -150,10 +203,17 @@ struct rig {
     struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
     struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
     struct port to_mem;
+    struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
+    struct port unit_up[V_MAX_L1], unit_in[V_MAX_L1];    /* L1 -> explorer -> unit */
+    struct port unit_out[V_MAX_L1], unit_down[V_MAX_L1]; /* unit -> explorer -> L1 */
+    unsigned n_ch;                                       /* channels in use */
     struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
     struct msg_list rsp;          /* core responses of the step */
     struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
     struct env env;
+    struct lenv lenv;
+    unsigned l1_valid[2]; /* rcc: the L1 table's states of a readable copy (V, VI) */
+    unsigned l2_valid;    /* rcc: the L2 table's state whose ver and exp are set (V) */
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
 };
@@ -175,10 +235,26 @@ static inline addr_t line_addr(const struct rig *r, unsigned line)
     return LINE_BASE + (addr_t)line * r->line_bytes;
 }
 
+/* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */
+static inline unsigned ch_unit_up(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + l1;
+}
+static inline unsigned ch_unit_down(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + r->n_l1 + l1;
+}
+
 /* The channel's ends and vnet, for printing and for counterexample files. */
 static void ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
 {
-    if (ch == ch_dram(r)) {
+    if (ch > ch_dram(r)) {
+        unsigned i = ch - ch_dram(r) - 1;
+        bool up = i < r->n_l1;
+        sprintf(up ? src : dst, "l1[%u]", up ? i : i - r->n_l1);
+        strcpy(up ? dst : src, "emu");
+        *vnet = 0;
+    } else if (ch == ch_dram(r)) {
         strcpy(src, "dram");
         strcpy(dst, "l2");
         *vnet = 0;
@@ -246,6 +322,16 @@ static bool rig_tick(struct comp *cp)
         port_pop(&r->to_mem);
         dram_serve(r, m);
     }
+    for (unsigned i = 0; r->unit && i < r->n_l1; i++) {
+        while ((m = port_peek(&r->unit_up[i]))) {
+            port_pop(&r->unit_up[i]);
+            msg_list_push(&r->ch[ch_unit_up(r, i)], m);
+        }
+        while ((m = port_peek(&r->unit_out[i]))) {
+            port_pop(&r->unit_out[i]);
+            msg_list_push(&r->ch[ch_unit_down(r, i)], m);
+        }
+    }
     for (unsigned i = 0; i < r->n_l1; i++)
         while ((m = port_peek(&r->to_core[i]))) {
             port_pop(&r->to_core[i]);
@@ -256,7 +342,9 @@ static bool rig_tick(struct comp *cp)
 
 static void follow_gold(void *arg, addr_t line);
 static void advance_to(struct rig *r, uint64_t cycle);
+static void settle(struct rig *r);
 static void check_no_lease(struct rig *r, unsigned k);
+static void rcc_follow(struct rig *r, unsigned k);
 
 /* The memories a rig uses, kept across rigs: a backing store's set-up costs
  * more than the controllers' (a 4096-slot table), so each rig resets them. */
@@ -347,8 +435,30 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     w.index = 0;
     w.cov = cov + p->n_l1_tables;
     r->l2 = p->l2.create(&w);
+    r->n_ch = ch_dram(r) + 1;
+    if (p->unit.create) { /* STC's EMU: its links to the L1s are explorer channels too */
+        w.name = "emu";
+        w.index = 0;
+        w.cov = cov;
+        r->unit = p->unit.create(&w);
+        struct port *to[V_MAX_L1], *from[V_MAX_L1];
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            port_init(&r->unit_up[i], "unit_up", PORT_CAP, hop, r->l1[i], &r->comp);
+            port_init(&r->unit_in[i], "unit_in", PORT_CAP, hop, &r->comp, r->unit);
+            port_init(&r->unit_out[i], "unit_out", PORT_CAP, hop, r->unit, &r->comp);
+            port_init(&r->unit_down[i], "unit_down", PORT_CAP, hop, &r->comp, r->l1[i]);
+            to[i] = &r->unit_out[i];
+            from[i] = &r->unit_in[i];
+        }
+        p->unit.connect(r->unit, to, from);
+        r->n_ch += 2 * r->n_l1;
+    }
     for (unsigned i = 0; i < r->n_l1; i++) {
         struct ctrl_links l = {0};
+        if (r->unit) {
+            l.to_unit = &r->unit_up[i];
+            l.from_unit = &r->unit_down[i];
+        }
         port_init(&r->to_core[i], "to_core", PORT_CAP, hop, r->l1[i], &r->comp);
         l.to_core = &r->to_core[i];
         for (unsigned v = 0; v < r->n_vnets; v++) {
@@ -375,13 +485,46 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
         for (unsigned st = 0; st < p->tables[0]->n_states; st++)
             if (!strcmp(p->tables[0]->state_names[st], "V"))
                 r->v_state = st;
-    if (r->prof.timed) /* time 0 precedes the start: every "none" timestamp has passed */
+    if (r->prof.logical) {
+        for (unsigned st = 0; st < p->tables[0]->n_states; st++) {
+            if (!strcmp(p->tables[0]->state_names[st], "V"))
+                r->l1_valid[0] = st;
+            if (!strcmp(p->tables[0]->state_names[st], "VI"))
+                r->l1_valid[1] = st;
+        }
+        const struct coh_table *t2 = p->tables[p->n_l1_tables];
+        for (unsigned st = 0; st < t2->n_states; st++)
+            if (!strcmp(t2->state_names[st], "V"))
+                r->l2_valid = st;
+        for (unsigned k = 0; k < V_MAX_LINES; k++) { /* memory starts zeroed */
+            r->lenv.n_hist[k] = 1;
+            r->lenv.hist_init[k][0] = 1;
+        }
+    } else if (r->prof.unit) { /* every core runs a kernel (STC-NV's EMU cycles while one does) */
+        for (unsigned c = 0; c < r->n_l1; c++) {
+            struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, 0, r->eng.now);
+            m->req = (struct mem_req){.sm = (uint16_t)c, .op = MEM_KERNEL_BEGIN};
+            if (!port_send(r->p->l1.in_port(r->l1[c]), m))
+                panic("verify: an L1's core port is full");
+        }
+        settle(r);
+    } else if (r->prof.timed) { /* time 0 precedes the start: every "none" timestamp has passed */
         advance_to(r, VERIFY_TICK_CYCLES);
+    }
     return r;
 }
 
 static void rig_free(struct rig *r)
 {
+    if (r->unit) {
+        r->p->unit.destroy(r->unit);
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            port_destroy(&r->unit_up[i]);
+            port_destroy(&r->unit_in[i]);
+            port_destroy(&r->unit_out[i]);
+            port_destroy(&r->unit_down[i]);
+        }
+    }
     for (unsigned i = 0; i < r->n_l1; i++)
         r->p->l1.destroy(r->l1[i]);
     r->p->l2.destroy(r->l2);
@@ -445,15 +588,19 @@ static void follow_gold(void *arg, addr_t line)
         e->gold[k] = g ? word_of(g) : 0;
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
-            e->floor[c][k] |= bit;
+            if (!r->prof.logical) /* (rcc judges loads by logical time) */
+                e->floor[c][k] |= bit;
             if (r->prof.rule == RULE_WRITER_FENCE)
                 e->vis[c][k] |= bit;
             for (unsigned q = 0; q < V_MAX_SLOTS; q++)
-                if (e->busy[c][q] && e->line[c][q] == k)
+                if (e->busy[c][q] && e->line[c][q] == k &&
+                    (!r->prof.logical || e->busy[c][q] == OPK_ATOMIC + 1))
                     e->allowed[c][q] |= bit;
         }
         if (r->prof.lease_exclusive)
             check_no_lease(r, k);
+        if (r->prof.logical)
+            rcc_follow(r, k);
     }
 }
 
@@ -474,11 +621,185 @@ static void check_no_lease(struct rig *r, unsigned k)
     }
 }
 
+/* ---- RCC: the reference in logical time (RULE_LOGICAL) ---- */
+
+/* An L1's clock as its SM sees it (the livelock guard's ticks not yet
+ * applied included); *wview the write view (rccwo; rccsc: the same clock). */
+static uint64_t l1_clock(const struct rig *r, unsigned c, uint64_t *wview)
+{
+    return rcc_l1_now(r->l1[c], wview);
+}
+
+/* The value of line k at logical time t: the last write in coherence order
+ * performed at a version <= t. */
+static unsigned value_at(const struct rig *r, unsigned k, uint64_t t)
+{
+    const struct lenv *e = &r->lenv;
+    unsigned v = 0;
+    for (unsigned i = 0; i < e->n_hist[k]; i++)
+        if (e->hist_init[k][i] || e->hist_ver[k][i] <= t)
+            v = e->hist_val[k][i];
+    return v;
+}
+
+/* The values line k holds at some logical time from lo to hi. */
+static uint8_t values_between(const struct rig *r, unsigned k, uint64_t lo, uint64_t hi)
+{
+    const struct lenv *e = &r->lenv;
+    uint8_t m = (uint8_t)(1u << value_at(r, k, lo));
+    for (unsigned i = 0; i < e->n_hist[k]; i++)
+        if (!e->hist_init[k][i] && e->hist_ver[k][i] > lo && e->hist_ver[k][i] <= hi)
+            m |= (uint8_t)(1u << e->hist_val[k][i]);
+    return m;
+}
+
+/* A write performed at the L2 (the golden memory moved): its version is the
+ * L2 line's ver now (set before the bytes are written), and versions of a
+ * line never decrease in coherence order. */
+static void rcc_follow(struct rig *r, unsigned k)
+{
+    struct lenv *e = &r->lenv;
+    struct cache_line *l = cache_find(&((struct ctrl *)r->l2)->cache, line_addr(r, k));
+    if (!l) {
+        fail(r, "a write to line %u was performed while the L2 holds no line for it", k);
+        return;
+    }
+    unsigned n = e->n_hist[k];
+    uint64_t ver = l->meta[0];
+    if (!e->hist_init[k][n - 1] && ver < e->hist_ver[k][n - 1])
+        fail(r,
+             "logical time: a write to line %u was performed at version %llu, below the "
+             "version %llu of the write before it in coherence order",
+             k, (unsigned long long)ver, (unsigned long long)e->hist_ver[k][n - 1]);
+    if (n == V_MAX_HIST)
+        panic("verify: more than %u writes to a line a load may still read; lower --ops",
+              V_MAX_HIST);
+    if (r->env.gold[k] > V_MAX_VALUE)
+        return; /* value_bit has reported it */
+    e->hist_init[k][n] = 0;
+    e->hist_val[k][n] = (uint8_t)r->env.gold[k];
+    e->hist_ver[k][n] = ver;
+    e->n_hist[k]++;
+}
+
+/* The reference keeps only what a load may still read: every load reads at or
+ * after the smallest clock (or an in-flight operation's clock at issue), so a
+ * write followed by one at or before that time is dropped, and the oldest
+ * kept is "before every time"; a write version at or below its core's read
+ * view no longer constrains a fence. (A canonical form: no path's history
+ * beyond that splits states.) */
+static void rcc_prune(struct rig *r)
+{
+    struct lenv *e = &r->lenv;
+    uint64_t lo = UINT64_MAX;
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        uint64_t now = l1_clock(r, c, NULL);
+        lo = MIN(lo, now);
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+            if (r->env.busy[c][q])
+                lo = MIN(lo, e->t_issue[c][q]);
+        if (e->has_w[c] && e->wmax[c] <= now) {
+            e->has_w[c] = false;
+            e->wmax[c] = 0;
+        }
+    }
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        while (e->n_hist[k] >= 2 && e->hist_ver[k][1] <= lo) {
+            unsigned n = --e->n_hist[k];
+            memmove(e->hist_init[k], e->hist_init[k] + 1, n);
+            memmove(e->hist_val[k], e->hist_val[k] + 1, n);
+            memmove(e->hist_ver[k], e->hist_ver[k] + 1, n * sizeof(uint64_t));
+            e->hist_init[k][n] = e->hist_val[k][n] = 0;
+            e->hist_ver[k][n] = 0;
+        }
+        if (!e->hist_init[k][0] && e->hist_ver[k][0] <= lo) {
+            e->hist_init[k][0] = 1;
+            e->hist_ver[k][0] = 0;
+        }
+    }
+}
+
+/* One value per logical time (RCC's single-writer/multiple-reader, in every
+ * state): a copy an L1 may still read, from its clock to its lease end, holds
+ * the line's value at every logical time in between. */
+static void rcc_check_copies(struct rig *r)
+{
+    struct rcc_l2_view v;
+    rcc_l2_view(r->l2, line_addr(r, 0), &v);
+    if (v.rolling)
+        fail(r, "logical time: a rollover started (the rig runs with rcc.ts_bits = 64)");
+    for (unsigned c = 0; c < r->n_l1; c++)
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            struct cache_line *l = cache_find(&((struct ctrl *)r->l1[c])->cache, line_addr(r, k));
+            if (!l || (l->state != r->l1_valid[0] && l->state != r->l1_valid[1]))
+                continue;
+            uint64_t now = l1_clock(r, c, NULL), exp = l->meta[0];
+            if (exp < now)
+                continue; /* expired: the next access sees it as E */
+            uint8_t have = value_bit(r, word_of(l->data), "an L1 copy");
+            uint8_t want = values_between(r, k, now, exp);
+            if (have != want) {
+                char t[40];
+                mask_text(want, t);
+                fail(r,
+                     "one value per logical time: l1[%u] holds line %u = %u, readable from its "
+                     "clock %llu to the copy's lease end %llu, where the line takes the values %s",
+                     c, k, word_of(l->data), (unsigned long long)now, (unsigned long long)exp, t);
+            }
+        }
+}
+
+/* A core response under RCC: a load's value is the line's value at some
+ * logical time between its core's clock at issue and at the answer; a write
+ * is performed at a version between its core's (write) clock at issue and at
+ * the answer (program order); after a fence the read view has reached every
+ * earlier write of the core. Atomics' values are judged in coherence order. */
+static void rcc_take(struct rig *r, const struct msg *m, unsigned c, unsigned q, unsigned op)
+{
+    struct lenv *e = &r->lenv;
+    uint64_t w, now = l1_clock(r, c, &w);
+    unsigned k = r->env.line[c][q];
+    bool two_views = !strcmp(r->p->name, "rccwo");
+    if (op == OPK_LOAD || op == OPK_LOAD_ACQ) {
+        uint32_t got = word_of(m->data);
+        uint8_t ok = values_between(r, k, e->t_issue[c][q], now);
+        if (!(value_bit(r, got, "a loaded word") & ok)) {
+            char t[40];
+            mask_text(ok, t);
+            fail(r,
+                 "data value: l1[%u]'s %s of line %u returned %u; from its clock at issue (%llu) "
+                 "to its clock at the answer (%llu) the line holds only %s",
+                 c, op_names[op], k, got, (unsigned long long)e->t_issue[c][q],
+                 (unsigned long long)now, t);
+        }
+    } else if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC) {
+        uint64_t ver = m->ts2, view = two_views && op != OPK_ATOMIC ? w : now;
+        if (ver < e->t_issue[c][q] || ver > view)
+            fail(r,
+                 "program order: l1[%u]'s %s of line %u was performed at version %llu, outside "
+                 "its clock from issue (%llu) to answer (%llu)",
+                 c, op_names[op], k, (unsigned long long)ver, (unsigned long long)e->t_issue[c][q],
+                 (unsigned long long)view);
+        e->wmax[c] = e->has_w[c] ? MAX(e->wmax[c], ver) : ver;
+        e->has_w[c] = true;
+    } else if (op == OPK_FENCE && e->fence_has_w[c][q] && now < e->fence_w[c][q]) {
+        fail(r,
+             "fence: l1[%u]'s fence completed with its read view at %llu, before the version "
+             "%llu of a write the core completed before it",
+             c, (unsigned long long)now, (unsigned long long)e->fence_w[c][q]);
+    }
+    e->t_issue[c][q] = 0;
+    e->fence_has_w[c][q] = false;
+    e->fence_w[c][q] = 0;
+}
+
 static void take_response(struct rig *r, struct msg *m)
 {
     struct env *e = &r->env;
     unsigned c = m->req.sm;
     unsigned q = m->req.id;
+    if (m->req.op == MEM_KERNEL_BEGIN)
+        return; /* the rig's launch (STC) */
     if (c >= r->n_l1 || q >= V_MAX_SLOTS || !e->busy[c][q]) {
         fail(r, "a core response (op %s) for core %u, which has nothing in flight",
              mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
@@ -487,7 +808,11 @@ static void take_response(struct rig *r, struct msg *m)
     unsigned op = e->busy[c][q] - 1u;
     uint32_t got = 0;
     bool check = true;
-    if (op == OPK_LOAD || op == OPK_LOAD_ACQ)
+    if (r->prof.logical)
+        rcc_take(r, m, c, q, op);
+    if (r->prof.logical && op != OPK_ATOMIC)
+        check = false;
+    else if (op == OPK_LOAD || op == OPK_LOAD_ACQ)
         got = word_of(m->data);
     else if (op == OPK_ATOMIC)
         got = (uint32_t)r->atom[c][q].lane[0].result;
@@ -523,7 +848,7 @@ static void take_response(struct rig *r, struct msg *m)
 
 static bool in_flight(const struct rig *r)
 {
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         if (r->ch[ch].n)
             return true;
     return false;
@@ -572,7 +897,13 @@ static void check_quiescent(struct rig *r)
             struct cache_line *cl = l1->cache.sets ? cache_find(&l1->cache, a) : NULL;
             if (cl && cl->dirty)
                 dirty_above = true;
-            if (r->p->write_atomic && st && has && word_of(buf) != gold)
+            struct stc_l1_view sv;
+            if (r->unit)
+                stc_l1_view(r->l1[c], &sv);
+            /* STC: a line of a current band is dead (scrubbed lazily, never read) */
+            bool dead = r->unit && (sv.cer >> stc_band(a, sv.seb, r->cfg->stc.epochs) & 1);
+            if (r->p->write_atomic && !r->prof.logical && !dead && st && has &&
+                word_of(buf) != gold)
                 fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u", c,
                      k, word_of(buf), r->p->tables[0]->state_names[st], gold);
         }
@@ -623,6 +954,8 @@ static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
     struct env *e = &r->env;
     if (r->prof.rule == RULE_WRITE_ATOMIC)
         return value_bit(r, e->gold[k], "the golden memory");
+    if (r->prof.rule == RULE_LOGICAL)
+        return 0; /* judged at the answer (rcc_take) */
     uint8_t m = e->floor[c][k];
     /* TC-Weak (RCpc): a core sees its own writes early, before they are performed */
     for (unsigned q = 0; r->prof.rule == RULE_WRITER_FENCE && q < V_MAX_SLOTS; q++)
@@ -656,7 +989,7 @@ static void issue(struct rig *r, const struct vev *ev)
         /* what it reads is judged as a plain load's; the loads after it, as after a fence */
         m->req.sem = SEM_ACQUIRE;
         e->allowed[c][q] = load_allows(r, c, ev->line);
-        if (r->prof.rule != RULE_WRITER_FENCE)
+        if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_LOGICAL)
             for (unsigned k = 0; k < r->o->lines; k++)
                 e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
         m->req.op = MEM_LOAD;
@@ -695,12 +1028,20 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.op = MEM_FENCE;
         m->req.sem = SEM_ACQ_REL;
         m->addr = 0;
-        if (r->prof.rule != RULE_WRITER_FENCE)
+        if (r->prof.rule == RULE_LOGICAL) {
+            r->lenv.fence_has_w[c][q] = r->lenv.has_w[c];
+            r->lenv.fence_w[c][q] = r->lenv.wmax[c];
+        } else if (r->prof.rule != RULE_WRITER_FENCE)
             for (unsigned k = 0; k < r->o->lines; k++)
                 e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
         else
             e->fence_lines[c][q] = e->wrote[c];
         break;
+    }
+    if (r->prof.logical) { /* loads read at the read view, writes at the write view */
+        uint64_t w, now = l1_clock(r, c, &w);
+        bool writes = ev->op == OPK_STORE || ev->op == OPK_STORE_REL || ev->op == OPK_ATOMIC;
+        r->lenv.t_issue[c][q] = writes ? w : now;
     }
     e->issued[c]++;
     e->busy[c][q] = (uint8_t)(ev->op + 1);
@@ -713,7 +1054,10 @@ static void deliver(struct rig *r, unsigned ch)
 {
     struct msg *m = msg_list_pop(&r->ch[ch]);
     struct port *to;
-    if (ch == ch_dram(r))
+    if (ch > ch_dram(r))
+        to = ch < ch_unit_down(r, 0) ? &r->unit_in[ch - ch_unit_up(r, 0)]
+                                     : &r->unit_down[ch - ch_unit_down(r, 0)];
+    else if (ch == ch_dram(r))
         to = r->p->l2.in_port(r->l2);
     else if (ch < r->n_l1 * r->n_vnets)
         to = &r->l2_in[ch % r->n_vnets];
@@ -739,6 +1083,7 @@ static void advance_to(struct rig *r, uint64_t cycle)
 }
 
 static uint64_t next_deadline(const struct rig *r);
+static bool time_can_advance(const struct rig *r);
 
 /* EV_TICK: time advances one tick (enabled while a lease or wait runs).
  * Not straight to the next expiry: a lease granted a tick later than another
@@ -747,8 +1092,9 @@ static uint64_t next_deadline(const struct rig *r);
  * tick passes expires at once. */
 static void tick(struct rig *r)
 {
-    if (next_deadline(r) == UINT64_MAX)
+    if (!time_can_advance(r))
         panic("verify: time advanced with no lease or wait running");
+    r->lenv.ticks++;
     advance_to(r, (now_cycles(r) / VERIFY_TICK_CYCLES + 1) * VERIFY_TICK_CYCLES);
 }
 
@@ -762,6 +1108,10 @@ static void apply(struct rig *r, const struct vev *ev)
         settle(r);
     } else {
         tick(r);
+    }
+    if (r->prof.logical) {
+        rcc_prune(r);
+        rcc_check_copies(r);
     }
 }
 
@@ -789,10 +1139,10 @@ static unsigned enabled(const struct rig *r, struct vev *out)
                     (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
         }
     }
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         if (r->ch[ch].n)
             out[n++] = (struct vev){.kind = EV_DELIVER, .ch = (uint16_t)ch};
-    if (r->prof.timed && next_deadline(r) != UINT64_MAX)
+    if (r->prof.timed && time_can_advance(r))
         out[n++] = (struct vev){.kind = EV_TICK};
     return n;
 }
@@ -854,6 +1204,28 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
         return;
     }
     uint8_t tag;
+    if (k >= TK_LCLOCK) { /* logical time: the offset from the state's smallest */
+        if (k == TK_LTIME0 && v == 0) {
+            tag = 0;
+            PUT(s, tag);
+            return;
+        }
+        if (s->collect) {
+            s->base = MIN(s->base, v);
+            if (k == TK_LCLOCK) {
+                s->min_clock = MIN(s->min_clock, v);
+            } else if (k != TK_LREF) {
+                s->max_other = MAX(s->max_other, v);
+                s->any_other = true;
+            }
+            return;
+        }
+        tag = 5;
+        uint64_t x = v - s->base;
+        PUT(s, tag);
+        PUT(s, x);
+        return;
+    }
     uint64_t x = 0;
     if (v == 0) {
         tag = 0;
@@ -921,6 +1293,33 @@ static void tc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
     }
 }
 
+/* What an RCC message's two time words are (rcc.h): a GETS's clock and the
+ * expired copy's lease end (0: none); a WRITE's or ATOMIC's clock; DATA,
+ * RENEW and atomic results' lease end and version; an ACK's version. The
+ * rest are leftovers no receiver reads (a core request's words). */
+static void rcc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+{
+    *kts = *kts2 = TK_SKIP;
+    switch (m->type) {
+    case MSG_RCC_GETS:
+        *kts = TK_LTIME;
+        *kts2 = TK_LTIME0;
+        break;
+    case MSG_RCC_WRITE:
+    case MSG_RCC_ATOMIC:
+        *kts = TK_LTIME;
+        break;
+    case MSG_RCC_DATA:
+    case MSG_RCC_RENEW:
+    case MSG_RCC_ATOMRSP:
+        *kts = *kts2 = TK_LTIME;
+        break;
+    case MSG_RCC_ACK:
+        *kts2 = TK_LTIME;
+        break;
+    }
+}
+
 /* A message as the receiver can tell it apart: every field but its birth
  * time and pool link; data only where the mask says it is meaningful; its
  * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
@@ -947,7 +1346,9 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
         PUT(s, m->req.atom->kind);
         PUT(s, m->req.atom->lane[0].a);
     }
-    if (kts == TK_BY_TYPE)
+    if (kts == TK_BY_TYPE && r->prof.logical)
+        rcc_msg_times(m, &kts, &kts2);
+    else if (kts == TK_BY_TYPE)
         tc_msg_times(m, &kts, &kts2);
     put_time(s, m->ts, kts);
     put_time(s, m->ts2, kts2);
@@ -963,7 +1364,7 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
 /* The kind of a message's time words: under TC by its type, elsewhere plain words. */
 static enum tkind msg_time(const struct rig *r)
 {
-    return r->prof.timed ? TK_BY_TYPE : TK_RAW;
+    return r->prof.timed && !r->prof.unit ? TK_BY_TYPE : TK_RAW;
 }
 
 static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
@@ -1003,7 +1404,9 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
         if (l) {
             PUT(s, l->state);
             PUT(s, l->dirty);
-            for (unsigned i = 0; i < 3; i++)
+            /* an RCC bank's line not yet filled has no ver or exp */
+            bool meta = !r->prof.logical || is_l1 || l->state == r->l2_valid;
+            for (unsigned i = 0; meta && i < 3; i++)
                 put_time(s, l->meta[i], line_k[i]);
             put(s, l->data, r->line_bytes);
         }
@@ -1017,7 +1420,9 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             for (unsigned i = 0; i < 2; i++)
                 put_time(s, t->meta[i], tbe_k[i]);
             PUT(s, t->use_once);
-            if (is_l1 && r->prof.timed) /* loads merged behind a fill: when they merged */
+            if (is_l1 && r->prof.logical) /* loads merged behind a fill: the clock then */
+                put_list_as(s, r, &t->merged, TK_SKIP, TK_LTIME);
+            else if (is_l1 && r->prof.timed && !r->prof.unit) /* merged behind a fill: when */
                 put_list_as(s, r, &t->merged, TK_SKIP, TK_STAMP);
             else
                 put_list(s, r, &t->merged);
@@ -1034,6 +1439,95 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
  * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
 static void put_private(struct ser *s, const struct rig *r)
 {
+    if (r->prof.logical) { /* RCC (rcc.h): the clocks, the bank's mnow and MSHRs, the predictor */
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            uint64_t w, now = rcc_l1_now(r->l1[i], &w);
+            put_time(s, now, TK_LCLOCK);
+            if (!strcmp(r->p->name, "rccwo"))
+                put_time(s, w, TK_LCLOCK);
+        }
+        struct rcc_l2_view v = {0};
+        bool miss_ahead = false; /* a line not yet filled: its refill reads mnow */
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            struct cache_line *l = cache_find(&((struct ctrl *)r->l2)->cache, line_addr(r, k));
+            miss_ahead |= !l || l->state != r->l2_valid;
+            rcc_l2_view(r->l2, line_addr(r, k), &v);
+            PUT(s, v.level);
+            PUT(s, v.mshr);
+            if (!v.mshr)
+                continue;
+            PUT(s, v.hasread);
+            PUT(s, v.haswrite);
+            if (v.hasread)
+                put_time(s, v.lastrd, TK_LTIME);
+            if (v.haswrite) {
+                put_time(s, v.lastwr, TK_LTIME);
+                put_time(s, v.acked, TK_LTIME);
+            }
+            PUT(s, *v.wmask);
+            for (unsigned i = 0; i < r->line_bytes; i++) {
+                uint8_t b = bytemask_test(v.wmask, i) ? v.wdata[i] : 0;
+                PUT(s, b);
+            }
+        }
+        /* mnow is read only by a miss (its refill, an early write ACK); the rig's
+         * lines never conflict in a set, so once all are in V none comes again */
+        if (miss_ahead)
+            put_time(s, v.mnow, TK_LTIME);
+        return;
+    }
+    if (r->prof.unit) { /* STC (stc.h): the L1s' epoch state and BSQs, the EMU's */
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            struct stc_l1_view v;
+            stc_l1_view(r->l1[i], &v);
+            PUT(s, v.cer);
+            PUT(s, v.pw);
+            PUT(s, v.bsq_n);
+            PUT(s, v.bsq_bands);
+            PUT(s, v.demand_sent);
+            PUT(s, v.conflict_sent);
+            PUT(s, v.seb);
+            PUT(s, v.hs);
+            PUT(s, v.in_kernel);
+            PUT(s, v.active_sent);
+            for (unsigned b = 0; b < r->cfg->stc.epochs; b++)
+                put_list(s, r, &v.bsq[b]);
+            put_list(s, r, v.to_emu);
+            for (unsigned k = 0; k < r->o->lines; k++) {
+                bool scrubbed = stc_l1_set_scrubbed(r->l1[i], line_addr(r, k));
+                PUT(s, scrubbed);
+            }
+        }
+        struct stc_emu_view e;
+        stc_emu_view(r->unit, &e);
+        PUT(s, e.phase);
+        PUT(s, e.acks);
+        PUT(s, e.ptr);
+        PUT(s, e.seb);
+        PUT(s, e.seb_next);
+        PUT(s, e.busy);
+        PUT(s, e.rr);
+        PUT(s, e.check_seb);
+        PUT(s, e.grant);
+        PUT(s, e.erv);
+        PUT(s, e.erv_known);
+        PUT(s, e.check_grant);
+        for (unsigned b = 0; b < 32; b++)
+            if (e.erv_known >> b & 1)
+                PUT(s, e.erv_addr[b]);
+        /* only compared with the round: past it, all the same */
+        uint64_t since = MIN(e.since_remap, e.round);
+        PUT(s, since);
+        put_list(s, r, e.out);
+        PUT(s, e.writable);
+        PUT(s, e.wake);
+        PUT(s, e.wake_stale);
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            put_port(s, r, &r->unit_in[i]);
+            put_port(s, r, &r->unit_down[i]);
+        }
+        return;
+    }
     if (r->prof.timed) {
         for (unsigned i = 0; i < r->n_l1; i++) {
             for (unsigned w = 0; w < tc_l1_slots(r->l1[i]); w++) {
@@ -1075,6 +1569,36 @@ static void put_private(struct ser *s, const struct rig *r)
     }
 }
 
+/* RCC's reference: each line's kept writes, the in-flight operations'
+ * clocks at issue, the fences' and cores' write versions (times relative). */
+static void put_lenv(struct ser *s, const struct rig *r)
+{
+    const struct lenv *e = &r->lenv;
+    PUT(s, e->ticks);
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        PUT(s, e->n_hist[k]);
+        for (unsigned i = 0; i < e->n_hist[k]; i++) {
+            PUT(s, e->hist_init[k][i]);
+            PUT(s, e->hist_val[k][i]);
+            if (!e->hist_init[k][i])
+                put_time(s, e->hist_ver[k][i], TK_LREF);
+        }
+    }
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++) {
+            if (!r->env.busy[c][q])
+                continue;
+            put_time(s, e->t_issue[c][q], TK_LREF);
+            PUT(s, e->fence_has_w[c][q]);
+            if (e->fence_has_w[c][q])
+                put_time(s, e->fence_w[c][q], TK_LREF);
+        }
+        PUT(s, e->has_w[c]);
+        if (e->has_w[c])
+            put_time(s, e->wmax[c], TK_LREF);
+    }
+}
+
 static void put_state(struct ser *s, const struct rig *r)
 {
     for (unsigned i = 0; i < r->n_l1; i++) {
@@ -1086,7 +1610,7 @@ static void put_state(struct ser *s, const struct rig *r)
     for (unsigned v = 0; v < r->n_vnets; v++) /* a request a blocked bank has not taken */
         put_port(s, r, &r->l2_in[v]);
     put_private(s, r);
-    for (unsigned ch = 0; ch <= ch_dram(r); ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
         put_list(s, r, &r->ch[ch]);
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
@@ -1094,6 +1618,8 @@ static void put_state(struct ser *s, const struct rig *r)
         put(s, buf, r->line_bytes);
     }
     PUT(s, r->env);
+    if (r->prof.logical)
+        put_lenv(s, r);
     for (unsigned c = 0; c < r->n_l1; c++) /* an atomic's old value, once performed */
         for (unsigned q = 0; q < V_MAX_SLOTS; q++)
             if (r->env.busy[c][q] == OPK_ATOMIC + 1)
@@ -1108,6 +1634,9 @@ static void scan_times(struct ser *s, const struct rig *r)
     s->collect = true;
     s->n_past = 0;
     s->next_deadline = UINT64_MAX;
+    s->base = s->min_clock = UINT64_MAX;
+    s->max_other = 0;
+    s->any_other = false;
     put_state(s, r);
     s->collect = false;
     if (s->n_past > 1) /* the array is NULL until a first time is kept */
@@ -1125,6 +1654,21 @@ static uint64_t next_deadline(const struct rig *r)
 {
     scan_times(r->scan, r);
     return r->scan->next_deadline;
+}
+
+/* Whether a tick may change anything: with TC's leases, while a time in the
+ * state has not passed; under RCC, while some L1's clock has not passed every
+ * other logical time in the state (docs/verify.md, "Logical time"). */
+static bool time_can_advance(const struct rig *r)
+{
+    if (r->prof.unit) /* the EMU's next wake-up is the only thing waiting for time */
+        return eng_next_time(&r->eng) != TICK_MAX;
+    if (!r->prof.logical)
+        return next_deadline(r) != UINT64_MAX;
+    if (r->lenv.ticks >= r->o->ticks)
+        return false;
+    scan_times(r->scan, r);
+    return r->scan->any_other && r->scan->min_clock <= r->scan->max_other + r->o->lease + 1;
 }
 
 static struct digest state_digest(const struct rig *r, struct ser *s)
@@ -1284,6 +1828,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
             o->sync ? 1u : 0u);
     if (r->prof.timed)
         fprintf(out, "lease %u\n", o->lease);
+    if (r->prof.logical)
+        fprintf(out, "ticks %u\n", o->ticks);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -1566,7 +2112,12 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
     char lease_text[48] = "";
-    if (profile_of(s.p).timed)
+    if (profile_of(s.p).logical)
+        snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
+                 o->ticks);
+    else if (profile_of(s.p).unit)
+        snprintf(lease_text, sizeof lease_text, ", the EMU waking once a tick");
+    else if (profile_of(s.p).timed)
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
     if (res->incomplete)
@@ -1654,6 +2205,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->inflight = u;
         } else if (!strcmp(key, "lease") && u >= 1 && u <= VERIFY_MAX_LEASE) {
             o->lease = u;
+        } else if (!strcmp(key, "ticks") && u <= VERIFY_MAX_TICKS) {
+            o->ticks = u;
         } else {
             bad_line(file, ln, "unknown key or value out of range");
         }
@@ -1671,9 +2224,11 @@ static unsigned endpoint(const char *file, unsigned ln, const char *s, unsigned 
         return 100;
     if (!strcmp(s, "dram"))
         return 101;
+    if (!strcmp(s, "emu"))
+        return 102;
     if (sscanf(s, "l1[%u]", &i) == 1 && i < n_l1)
         return i;
-    bad_line(file, ln, "unknown endpoint (l1[N], l2 or dram)");
+    bad_line(file, ln, "unknown endpoint (l1[N], l2, dram or emu)");
 }
 
 int verify_replay(const struct config *cfg, const struct verify_opts *o, const char *file,
@@ -1709,8 +2264,11 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
         if (!strcmp(kind, "tick")) {
             if (!r->prof.timed)
                 bad_line(file, ln, "tick: this protocol has no time");
-            if (next_deadline(r) == UINT64_MAX)
-                bad_line(file, ln, "tick: no lease or wait is running");
+            if (!time_can_advance(r))
+                bad_line(file, ln,
+                         r->prof.logical ? "tick: the --ticks bound is reached, or no L1's clock "
+                                           "is within a lease of a time in the state"
+                                         : "tick: no lease or wait is running");
             ev.kind = EV_TICK;
         } else if (!strcmp(kind, "op")) {
             if (sscanf(line, "op %u %15s %u %u", &c, a, &k, &v) != 4)
@@ -1731,6 +2289,10 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             unsigned ch;
             if (s == 101 && d == 100 && v == 0)
                 ch = ch_dram(r);
+            else if (r->unit && s < 100 && d == 102 && v == 0)
+                ch = ch_unit_up(r, s);
+            else if (r->unit && s == 102 && d < 100 && v == 0)
+                ch = ch_unit_down(r, d);
             else if (s < 100 && d == 100 && v < r->n_vnets)
                 ch = ch_up(r, s, v);
             else if (s == 100 && d < 100 && v < r->n_vnets)

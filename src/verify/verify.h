@@ -14,7 +14,11 @@
  * violation found has a shortest event path. That path is printed and
  * written to a file that verify_replay() re-runs with a transition trace.
  * Protocols with leases (TC) get time as one more event: a tick to the next
- * expiry, with times written relative to now in the digest.
+ * expiry, with times written relative to now in the digest. Under RCC the
+ * tick is the livelock guard's (every L1's logical clock + 1, --ticks a path
+ * at most) and logical times are written relative to the state's smallest;
+ * STC's epoch management unit is built beside the controllers, its links are
+ * channels and its wake-up period is the tick.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_H
@@ -33,6 +37,9 @@
  * are whole ticks (docs/verify.md, "Time"). */
 #define VERIFY_TICK_CYCLES 1024u
 #define VERIFY_MAX_LEASE   4u
+/* RCC: the livelock guard's ticks (one logical time unit on every L1's clock)
+ * an event path may take, at most (docs/verify.md, "Logical time"). */
+#define VERIFY_MAX_TICKS 16u
 
 struct verify_opts {
     unsigned l1s;              /* L1s (gpu.sms) */
@@ -42,7 +49,9 @@ struct verify_opts {
     bool atomics;              /* cores also issue atomic exchanges */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
-    unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE) */
+    unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
+                                  RCC: in logical time units (1, 2 or 4) */
+    unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

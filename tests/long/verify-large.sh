@@ -4,7 +4,8 @@
 # no atomics) and with two operations in flight per core, each explored to the end with no violation; and the seeded
 # MESI bug on 3 L1s, where the forgotten sharer is not the only one (the bank
 # does not wait for it), caught; tcs and tcw on 3 L1s and on 2 lines (about 10
-# minutes more, measured 2026-12-02). About 18 minutes on 2 cores (docs/verify.md).
+# minutes more, measured 2026-12-02); rccsc, rccwo and stc-es on 2 lines and rccsc on
+# 3 L1s (about 3 minutes more). About 21 minutes on 2 cores (docs/verify.md).
 # usage: verify-large.sh GPUCOH REPO
 set -u
 bin=$1
@@ -33,6 +34,19 @@ for p in tcs tcw; do
         echo "$out" | grep "^verify $p "
         n=$((n + 1))
     done
+done
+# RCC (logical time, the guard's tick) and STC-ES (its EMU) on 2 lines, and
+# rccsc on 3 L1s (986 215 states, about 2 minutes; measured 2026-12-02)
+for run in "rccsc --lines 2 --ops 1" "rccwo --lines 2 --ops 1" "stc-es --lines 2 --ops 1" \
+    "rccsc --l1s 3 --ops 1"; do
+    p=${run%% *}
+    # shellcheck disable=SC2086
+    out=$("$bin" verify --protocol $run 2>&1)
+    rc=$?
+    [ $rc -eq 0 ] || { echo "$out" | tail -20; fail "verify $run exited $rc"; }
+    echo "$out" | grep "^verify $p " | grep -q " verified: " || fail "$run: $out"
+    echo "$out" | grep "^verify $p "
+    n=$((n + 1))
 done
 out=$("$bin" verify --protocol mesi-noinv --l1s 3 --ops 2 --no-atomics 2>&1)
 [ $? -eq 1 ] || { echo "$out" | tail -20; fail "mesi-noinv on 3 L1s: expected exit 1"; }

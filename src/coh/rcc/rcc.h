@@ -83,6 +83,23 @@ uint64_t rcc_l2_mnow(struct comp *c);
  * L1 (DATA or RENEW), those still in flight included. */
 uint64_t rcc_l2_lease_mark(struct comp *c, unsigned sm);
 
+/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+ * The state a bank keeps outside struct ctrl, which the explorer's canonical
+ * digest must cover: a line's predictor level (V only), its MSHR's clocks and
+ * merged write bytes, the bank's mnow, and whether a rollover is under way
+ * (the explorer runs with rcc.ts_bits = 64, where none ever starts). */
+struct rcc_l2_view {
+    uint8_t level;                  /* the line's predictor level (line in V) */
+    bool mshr;                      /* an MSHR is open for the line: the rest is set */
+    bool hasread, haswrite;         /* lastrd / lastwr and acked hold clocks */
+    uint64_t lastrd, lastwr, acked; /* logical times */
+    const struct bytemask *wmask;   /* merged write bytes, in arrival order */
+    const uint8_t *wdata;
+    uint64_t mnow;
+    bool rolling; /* the stall ring is busy, or requests or FLUSHes wait for it */
+};
+void rcc_l2_view(struct comp *l2, addr_t line, struct rcc_l2_view *v);
+
 /* ---- the invariant observer (rcc_obs.c; only with --check) ----
  * Spec 004a §8.1: R1 every SM's now never decreases; R2 an L1 copy's exp
  * never exceeds its L2 line's (or, the line evicted, the bank's mnow); R4

@@ -120,6 +120,7 @@ struct rcc_l2 {
     uint64_t epoch;
     bool refill_paper;      /* rcc.refill_version = paper */
     bool renew;
+    bool bug_write_ignores_leases; /* rccsc-nolease (test only): ver = max(now, ver) */
     uint32_t fixed;         /* fixed lease, 0: the predictor */
     uint32_t lease_min;
     uint8_t levels;         /* predictor: lease_min << level, level <= levels */
@@ -460,7 +461,8 @@ static void write_version(struct coh_ctx *x)
 {
     struct rcc_l2 *c = l2_of(x);
     struct cache_line *l = x->line;
-    VER(l) = stamp(c, MAX(x->msg->ts, MAX(VER(l), EXP(l) + 1)));
+    uint64_t past_leases = c->bug_write_ignores_leases ? VER(l) : MAX(VER(l), EXP(l) + 1);
+    VER(l) = stamp(c, MAX(x->msg->ts, past_leases));
     *level_of(c, l) = 0;
 }
 
@@ -777,6 +779,15 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
+/* rccsc-nolease: RCC-SC whose bank gives a write the version max(now, ver),
+ * not past the leases it granted (test only: gpucoh verify must catch it). */
+static struct comp *rccsc_nolease_l2_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = rcc_l2_create(w);
+    ((struct rcc_l2 *)cp)->bug_write_ignores_leases = true;
+    return cp;
+}
+
 void rcc_l2_destroy(struct comp *cp)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
@@ -831,6 +842,28 @@ uint64_t rcc_l2_mnow(struct comp *cp)
     return ((struct rcc_l2 *)cp)->mnow;
 }
 
+void rcc_l2_view(struct comp *cp, addr_t line, struct rcc_l2_view *v)
+{
+    struct rcc_l2 *c = (struct rcc_l2 *)cp;
+    struct cache_line *l = cache_find(&c->base.cache, line);
+    struct tbe *t = c->base.tbes.cap ? tbe_find(&c->base.tbes, line) : NULL;
+    *v = (struct rcc_l2_view){.level = l && l->state == L2_V ? *level_of(c, l) : 0,
+                              .mshr = t != NULL,
+                              .mnow = c->mnow,
+                              .rolling = c->ring->busy || c->stalled || c->held.n ||
+                                         c->flush_out.n || c->flit != RING_NONE};
+    if (t) {
+        const struct rcc_mshr *s = mshr_of(c, t);
+        v->hasread = s->hasread;
+        v->haswrite = s->haswrite;
+        v->lastrd = s->lastrd;
+        v->lastwr = s->lastwr;
+        v->acked = s->acked;
+        v->wmask = &s->wmask;
+        v->wdata = s->wdata;
+    }
+}
+
 uint64_t rcc_l2_lease_mark(struct comp *cp, unsigned sm)
 {
     return ((struct rcc_l2 *)cp)->granted[sm];
@@ -876,4 +909,25 @@ const struct proto_desc proto_rccwo = {
            ctrl_stats},
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
+};
+
+const struct proto_desc proto_rccsc_nolease = {
+    .name = "rccsc-nolease",
+    .title = "rccsc with a deliberate bug for testing the checkers: the bank gives a write the "
+             "version max(now, ver), not past the leases it granted",
+    .test_only = true,
+    .model = MODEL_SC,
+    .write_atomic = true,
+    .needs_order = "sc",
+    .logical_time = true,
+    .lease_mark = rcc_l2_lease_mark,
+    .lease_passed = rcc_l1_lease_passed,
+    .n_vnets = RCC_NVNETS,
+    .vnet_names = rcc_vnet_names,
+    .tables = rccsc_tables,
+    .n_l1_tables = 1,
+    .l1 = {rccsc_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
+           ctrl_stats},
+    .l2 = {rccsc_nolease_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma,
+           rcc_l2_peek, ctrl_stats},
 };

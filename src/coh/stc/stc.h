@@ -51,6 +51,7 @@ extern const struct coh_table stc_l1_table;
 
 /* The EMU (stc_emu.c). */
 struct comp *stc_emu_create(const struct ctrl_wiring *w);
+struct comp *stc_es_oneack_emu_create(const struct ctrl_wiring *w); /* test only */
 void stc_emu_connect(struct comp *c, struct port *const *to_l1, struct port *const *from_l1);
 void stc_emu_destroy(struct comp *c);
 void stc_emu_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
@@ -61,5 +62,34 @@ enum stc_variant stc_variant_of(const char *proto);
 /* The EMU's view for the observer (--check): the granted set and SEB while no
  * transition is under way; false while one is (no write may reach an L2). */
 bool stc_emu_writable(const struct comp *emu, uint32_t *set, unsigned *seb);
+
+#define STC_MAX_EPOCHS 32
+
+/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+ * The state an STC L1 and the EMU keep outside struct ctrl, which the
+ * explorer's canonical digest must cover. Times are left out: the EMU's
+ * wake-up is reported as none, due or at its next period, and whether it was
+ * armed before the last transition ended (then stale). */
+struct stc_l1_view {
+    uint32_t cer, pw, bsq_n, bsq_bands, demand_sent, conflict_sent;
+    unsigned seb, hs;
+    const struct msg_list *bsq; /* [STC_MAX_EPOCHS], by band */
+    const struct msg_list *to_emu;
+    bool in_kernel, active_sent;
+};
+void stc_l1_view(struct comp *l1, struct stc_l1_view *v);
+/* Whether the set of `line` has been scrubbed in the current epoch. */
+bool stc_l1_set_scrubbed(struct comp *l1, addr_t line);
+struct stc_emu_view {
+    unsigned phase, acks, ptr, seb, seb_next, busy, rr, check_seb;
+    uint32_t grant, erv, erv_known, check_grant;
+    const addr_t *erv_addr; /* [32], by band (those in erv_known) */
+    uint64_t since_remap, round;
+    const struct msg_list *out;
+    bool writable;
+    uint8_t wake;    /* 0 none armed, 1 due now, 2 armed for a later time */
+    bool wake_stale; /* armed before the last transition ended */
+};
+void stc_emu_view(struct comp *emu, struct stc_emu_view *v);
 
 #endif

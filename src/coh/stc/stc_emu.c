@@ -77,6 +77,8 @@ struct emu {
     tick_t wake_at;                  /* the wake-up that decides next (0: none due) */
     tick_t started;                  /* when the transition under way began */
     uint32_t line_bytes;
+    bool bug_first_ready;            /* stc-es-oneack (test only): ChangeEpoch after the first
+                                        ReadyAck */
     /* the observer's view: writes may reach an L2 (band in check_grant under
      * check_seb) unless a transition is between its last ReadyAck and its
      * EpochStart (safe form) */
@@ -200,7 +202,8 @@ static void take(struct emu *e, struct msg *m)
     case MSG_STC_READY:
         panic_if(e->phase != EMU_PREPARE, "%s: ReadyAck from CU %u outside a transition",
                  e->comp.name, cu);
-        if (++e->acks == e->n) { /* every CU has PW = 0 and holds its stores */
+        if (++e->acks == e->n || (e->bug_first_ready && e->acks == 1)) {
+            /* every CU has PW = 0 and holds its stores */
             e->st.ready_cycles += (e->comp.eng->now - e->started) / e->core_ps;
             e->phase = EMU_CHANGE;
             e->acks = 0;
@@ -344,6 +347,8 @@ enum stc_variant stc_variant_of(const char *proto)
     for (unsigned v = 0; v < ARRAY_LEN(names); v++)
         if (!strcmp(proto, names[v]))
             return (enum stc_variant)v;
+    if (!strcmp(proto, "stc-es-oneack"))
+        return STC_ES;
     panic("no STC variant %s", proto);
 }
 
@@ -373,6 +378,41 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
         e->obs->on_write_arg = e;
     }
     return &e->comp;
+}
+
+/* stc-es-oneack: STC-ES whose EMU sends ChangeEpoch after the first ReadyAck,
+ * not every CU's (test only: gpucoh verify must catch it). */
+struct comp *stc_es_oneack_emu_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = stc_emu_create(w);
+    emu_of(cp)->bug_first_ready = true;
+    return cp;
+}
+
+void stc_emu_view(struct comp *cp, struct stc_emu_view *v)
+{
+    struct emu *e = emu_of(cp);
+    *v = (struct stc_emu_view){.phase = e->phase,
+                               .acks = e->acks,
+                               .ptr = e->ptr,
+                               .seb = e->seb,
+                               .seb_next = e->seb_next,
+                               .busy = e->busy,
+                               .rr = e->rr,
+                               .check_seb = e->check_seb,
+                               .grant = e->grant,
+                               .erv = e->erv,
+                               .erv_known = e->erv_known,
+                               .check_grant = e->check_grant,
+                               .erv_addr = e->erv_addr,
+                               .since_remap = e->since_remap,
+                               .round = e->round,
+                               .out = &e->out,
+                               .writable = e->writable,
+                               .wake = !e->wake_at                 ? 0
+                                       : e->wake_at <= cp->eng->now ? 1
+                                                                    : 2,
+                               .wake_stale = e->wake_at && e->wake_at < e->next_wake};
 }
 
 void stc_emu_connect(struct comp *cp, struct port *const *to_l1, struct port *const *from_l1)

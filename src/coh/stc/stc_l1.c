@@ -81,8 +81,6 @@ enum stc_hs {
 };
 static const char *const hs_names[] = {"run", "draining", "wait_change", "wait_start"};
 
-#define STC_MAX_EPOCHS 32
-
 struct stc_l1_stats {
     uint64_t loads_uncached, fills_dropped, fills_flipped;
     uint64_t stores_blocked, bsq_drained, bsq_max, bsq_occupancy; /* entry-cycles */
@@ -673,6 +671,29 @@ static struct comp *stc_l1_create_variant(const struct ctrl_wiring *w, enum stc_
     return &c->base.comp;
 }
 
+void stc_l1_view(struct comp *cp, struct stc_l1_view *v)
+{
+    struct stc_l1 *c = stc_of(cp);
+    *v = (struct stc_l1_view){.cer = c->cer,
+                              .pw = c->pw,
+                              .bsq_n = c->bsq_n,
+                              .bsq_bands = c->bsq_bands,
+                              .demand_sent = c->demand_sent,
+                              .conflict_sent = c->conflict_sent,
+                              .seb = c->seb,
+                              .hs = c->hs,
+                              .bsq = c->bsq,
+                              .to_emu = &c->to_emu,
+                              .in_kernel = c->in_kernel,
+                              .active_sent = c->active_sent};
+}
+
+bool stc_l1_set_scrubbed(struct comp *cp, addr_t line)
+{
+    struct stc_l1 *c = stc_of(cp);
+    return c->scrubbed[cache_set_of(&c->base.cache, line)] == c->gen;
+}
+
 static void stc_l1_destroy(struct comp *cp)
 {
     struct stc_l1 *c = stc_of(cp);
@@ -742,3 +763,23 @@ STC_PROTO(proto_stc_ab, "stc-ab",
           stc_ab_create);
 STC_PROTO(proto_stc_mb, "stc-mb", "STC-AB granting up to stc.mb_width demanded bands at once",
           stc_mb_create);
+
+/* stc-es-oneack (test only): STC-ES whose EMU sends ChangeEpoch after the
+ * first ReadyAck, while other CUs may still have stores outstanding. */
+const struct proto_desc proto_stc_es_oneack = {
+    .name = "stc-es-oneack",
+    .title = "stc-es with a deliberate bug for testing the checkers: the EMU changes the epoch "
+             "after the first CU's ReadyAck, not every CU's",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .write_atomic = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = stc_tables,
+    .n_l1_tables = 1,
+    .l1 = {stc_es_create, ctrl_connect, ctrl_in_port, stc_l1_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, stc_l2_dma, ctrl_peek,
+           ctrl_stats},
+    .unit = {stc_es_oneack_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,
+             stc_link_cycles},
+};
