@@ -38,7 +38,7 @@ struct lspec_val {
     double f;
 };
 
-struct lspec_expr; /* an expression tree, private to launchspec.c */
+struct lspec_expr; /* an expression tree, private to launchspec*.c (launchspec_int.h) */
 
 /* How a buffer's initial contents, or a check's expected contents, are made. */
 enum lspec_fill {
