@@ -87,8 +87,12 @@ int cmd_list(int argc, char **argv)
         return EXIT_USAGE;
     }
     if (!strcmp(what, "protocols")) {
+        int width = 0; /* the longest name sets the column */
+        for (const struct proto_desc *const *p = proto_registry; *p; p++)
+            if ((int)strlen((*p)->name) > width)
+                width = (int)strlen((*p)->name);
         for (const struct proto_desc *const *p = proto_registry; *p; p++) {
-            printf("%-10s", (*p)->name);
+            printf("%-*s", width, (*p)->name);
             for (unsigned m = 0; order_policies[m]; m++) {
                 const char *pr = proto_promise(*p, m);
                 printf(" %-3s", pr ? pr : "-");
