@@ -12,6 +12,7 @@
 
 #include "base/bits.h"
 #include "base/log.h"
+#include "coh/options.h"
 #include "coh/proto.h"
 
 #define T struct sim_spec
@@ -106,17 +107,6 @@ static const struct cfg_opt coherence_opts[] = {
              "them busy (false: tick every cycle; the statistics are the same)"),
     CFG_END,
 };
-
-/* GPU-VIni's sparse directory (spec 002 §3.5, §8.5: 2x-8w by default, swept up
- * to 16x-32w). */
-#define T struct vi_spec
-static const struct cfg_opt vi_opts[] = {
-    CFG_U32("dir_ratio", T, dir_ratio, "2", 1, 1024, "",
-            "gpuvini: directory entries per L1 line of the machine (R), spread over the banks"),
-    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "gpuvini: directory associativity"),
-    CFG_END,
-};
-#undef T
 
 /* The hierarchy of GPUs and GPMs (spec 004b §2.1, Table 5.2; latencies the
  * thesis omits are chosen in docs/multi-gpu.md). */
@@ -462,10 +452,13 @@ static const struct cfg_opt fcs_opts[] = {
 };
 #undef T
 
+/* The sections in `config show` order. A protocol family's section (its name,
+ * rows and checks) is kept in its folder (coh/<p>/<p>_options.c). */
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
     size_t off;
+    const struct coh_options *family; /* a protocol family's section: name and rows from it */
 } sections[] = {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
@@ -476,7 +469,7 @@ static const struct {
     {"noc", noc_opts, offsetof(struct config, noc)},
     {"dram", dram_opts, offsetof(struct config, dram)},
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
-    {"vi", vi_opts, offsetof(struct config, vi)},
+    {NULL, NULL, offsetof(struct config, vi), &vi_options},
     {"tc", tc_opts, offsetof(struct config, tc)},
     {"rcc", rcc_opts, offsetof(struct config, rcc)},
     {"stc", stc_opts, offsetof(struct config, stc)},
@@ -488,6 +481,16 @@ static const struct {
     {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
 
+static const char *section_name(size_t s)
+{
+    return sections[s].family ? sections[s].family->section : sections[s].name;
+}
+
+static const struct cfg_opt *section_opts(size_t s)
+{
+    return sections[s].family ? sections[s].family->opts : sections[s].opts;
+}
+
 const struct cfg_opt *config_options(void)
 {
     static struct cfg_opt *all;
@@ -495,18 +498,19 @@ const struct cfg_opt *config_options(void)
         return all;
     size_t n = 0;
     for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = sections[s].opts; o->name; o++)
+        for (const struct cfg_opt *o = section_opts(s); o->name; o++)
             n++;
     all = calloc(n + 1, sizeof *all);
     if (!all)
         panic("out of memory");
     size_t k = 0;
     for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = sections[s].opts; o->name; o++) {
-            char *name = malloc(strlen(sections[s].name) + strlen(o->name) + 2);
+        for (const struct cfg_opt *o = section_opts(s); o->name; o++) {
+            const char *section = section_name(s);
+            char *name = malloc(strlen(section) + strlen(o->name) + 2);
             if (!name)
                 panic("out of memory");
-            sprintf(name, "%s.%s", sections[s].name, o->name);
+            sprintf(name, "%s.%s", section, o->name);
             all[k] = *o;
             all[k].name = name;
             all[k].off += sections[s].off;
@@ -549,22 +553,6 @@ void config_write_atomic_list(char *buf, size_t len)
 
 const char *const config_tc_lease_words[] = {"auto", "predict", NULL};
 const char *const config_rcc_lease_words[] = {"predict", NULL};
-
-int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                       uint32_t *n)
-{
-    for (int i = 0; words[i]; i++)
-        if (!strcmp(s, words[i]))
-            return i;
-    if (strncmp(s, "fixed:", 6) || s[6] < '0' || s[6] > '9')
-        return -1;
-    char *end;
-    unsigned long v = strtoul(s + 6, &end, 10);
-    if (*end || v < lo || v > hi)
-        return -1;
-    *n = (uint32_t)v;
-    return CONFIG_LEASE_FIXED;
-}
 
 #define BLAME_MAX_KEYS 8 /* keys one check names at most */
 
@@ -729,6 +717,23 @@ static int latency_check(const struct config *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Each protocol family's checks of its own section (coh/<p>/<p>_options.c), in
+ * section order. */
+static int family_checks(const struct config *c, char *err, size_t errlen)
+{
+    for (size_t s = 0; s < ARRAY_LEN(sections); s++) {
+        const struct coh_options *f = sections[s].family;
+        char why[512], at[512];
+        const char *keys = f && f->check ? f->check(c, why, sizeof why) : NULL;
+        if (keys) {
+            config_where(c, keys, at, sizeof at);
+            snprintf(err, errlen, "%s%s", at, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     char at[512];
@@ -756,13 +761,13 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         return -1;
     }
     uint32_t n;
-    if (config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n) < 0) {
+    if (coh_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n) < 0) {
         blame(c, at, sizeof at, "tc.lease", (char *)NULL);
         snprintf(err, errlen, "%stc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
                  "at most %u)", at, c->tc.lease, CONFIG_TC_LEASE_MAX);
         return -1;
     }
-    if (config_lease_parse(c->rcc.lease, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) <
+    if (coh_lease_parse(c->rcc.lease, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) <
         0) {
         blame(c, at, sizeof at, "rcc.lease", (char *)NULL);
         snprintf(err, errlen, "%srcc.lease: '%s' is not predict or fixed:N (N from 1 to %u)", at,
@@ -922,6 +927,8 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  (unsigned long long)all_warps);
         return -1;
     }
+    if (family_checks(c, err, errlen))
+        return -1;
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
     const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;

@@ -17,6 +17,8 @@
 #include "gpu/sm.h"
 #include "mem/cache.h"
 #include "noc/xbar.h"
+#include "coh/options.h"
+#include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
 
 struct sim_spec {
@@ -75,11 +77,6 @@ struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
     bool sleep;                 /* controllers sleep while stalled on a full port (false:
                                    they tick every cycle; same statistics) */
-};
-
-struct vi_spec {
-    uint32_t dir_ratio;        /* GPU-VIni: directory entries per L1 line of the machine */
-    uint32_t dir_ways;         /* GPU-VIni: directory associativity */
 };
 
 /* Temporal Coherence (spec 002 §3.7-3.11): leases, the lease predictor, TC-Strong's
@@ -295,12 +292,7 @@ const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 
-/* A lease option's value (tc.lease, rcc.lease): one of `words` (NULL-
- * terminated; returns its index) or "fixed:N" with lo <= N <= hi (returns
- * CONFIG_LEASE_FIXED, N in *n); -1 when it is neither. */
-#define CONFIG_LEASE_FIXED 100
-int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                       uint32_t *n);
+/* The lease words of tc.lease and rcc.lease (coh_lease_parse, coh/options.h). */
 extern const char *const config_tc_lease_words[];  /* "auto", "predict" */
 extern const char *const config_rcc_lease_words[]; /* "predict" */
 #define CONFIG_TC_LEASE_MAX (1u << 24)
