@@ -18,6 +18,7 @@
 #include "mem/cache.h"
 #include "noc/xbar.h"
 #include "coh/options.h"
+#include "coh/tc/tc_options.h"
 #include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
 
@@ -77,28 +78,6 @@ struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
     bool sleep;                 /* controllers sleep while stalled on a full port (false:
                                    they tick every cycle; same statistics) */
-};
-
-/* Temporal Coherence (spec 002 §3.7-3.11): leases, the lease predictor, TC-Strong's
- * write stall and the safety fixes of spec 002 §8. Times in core cycles. */
-struct tc_spec {
-    char lease[CFG_STR_MAX];   /* "auto", "predict" or "fixed:N" */
-    uint32_t lease_init;       /* predictor: first lease of every bank */
-    uint32_t lease_min;        /* predictor clamps */
-    uint32_t lease_max;
-    uint32_t t_hit;            /* predictor steps (Table 4: 4, 8, 8) */
-    uint32_t t_evict;
-    uint32_t t_write;
-    uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
-    uint32_t stall_scope;      /* TC-Strong: 0 bank, 1 line */
-    uint32_t private_rule;     /* 0 safe (spec 002 §8 item 4), 1 paper */
-    uint32_t retained;         /* 0 safe (spec 002 §8 item 5), 1 paper */
-    uint32_t ts_bits;          /* stored timestamp width: L1s flash-invalidate at wrap */
-    bool end_wait;             /* tcw: a kernel end waits for the SM's largest GWCT */
-    bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
-    uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
-    bool load_gwct;            /* tcw: loads carry their data's GWCT (causality); false = paper */
-    uint32_t strong_loads;     /* 0 l1: strong gpu-scope loads hit leased copies; 1 l2: at the L2 */
 };
 
 /* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
@@ -292,10 +271,8 @@ const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 
-/* The lease words of tc.lease and rcc.lease (coh_lease_parse, coh/options.h). */
-extern const char *const config_tc_lease_words[];  /* "auto", "predict" */
+/* The lease words of rcc.lease (coh_lease_parse, coh/options.h). */
 extern const char *const config_rcc_lease_words[]; /* "predict" */
-#define CONFIG_TC_LEASE_MAX (1u << 24)
 #define CONFIG_RCC_LEASE_MAX (1u << 20)
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
