@@ -18,6 +18,7 @@
 #include "mem/cache.h"
 #include "noc/xbar.h"
 #include "coh/options.h"
+#include "coh/rcc/rcc_options.h"
 #include "coh/tc/tc_options.h"
 #include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
@@ -78,19 +79,6 @@ struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
     bool sleep;                 /* controllers sleep while stalled on a full port (false:
                                    they tick every cycle; same statistics) */
-};
-
-/* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
-struct rcc_spec {
-    char lease[CFG_STR_MAX];   /* "predict" or "fixed:N" (logical time units) */
-    uint32_t lease_min;        /* predictor: the lease after a write */
-    uint32_t lease_max;        /* predictor: the lease of a new block */
-    uint32_t ts_bits;          /* stored timestamp width: a component rolls over past it */
-    uint32_t ring_hop_cycles;  /* rollover: L2 cycles the stall ring's flit takes a hop */
-    uint32_t livelock_cycles;  /* every SM's now += 1 this often (0: never) */
-    uint32_t refill_version;   /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
-    bool renew;                /* a GETS for an expired copy the L2 has not rewritten: RENEW */
-    uint32_t strong_loads;     /* 0 l2: strong gpu-scope loads performed at the L2; 1 l1: cached */
 };
 
 /* Spatiotemporal coherence (spec 000 §2-3): bands, epochs, the EMU and the
@@ -271,9 +259,6 @@ const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 
-/* The lease words of rcc.lease (coh_lease_parse, coh/options.h). */
-extern const char *const config_rcc_lease_words[]; /* "predict" */
-#define CONFIG_RCC_LEASE_MAX (1u << 20)
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);
