@@ -175,49 +175,6 @@ static const struct cfg_opt mg_opts[] = {
 };
 #undef T
 
-/* Spatiotemporal coherence (spec 000 §2-3, Table 3). */
-static const char *const stc_forms[] = {"safe", "paper", NULL};
-#define T struct stc_spec
-static const struct cfg_opt stc_opts[] = {
-    CFG_U32("epochs", T, epochs, "16", 2, 32, "",
-            "stc: epochs = address bands (a power of two; Table 3: 16)"),
-    CFG_U32("seb", T, seb, "12", 6, 40, "bit",
-            "stc: start epoch bit: a line's band is address bits [seb, seb + log2(epochs))"),
-    CFG_U32("seb_min", T, seb_min, "12", 6, 40, "bit", "stc-ab, stc-mb: lowest SEB"),
-    CFG_U32("seb_max", T, seb_max, "32", 6, 40, "bit",
-            "stc-ab, stc-mb: highest SEB (the safe rule also keeps seb + log2(epochs) <= "
-            "addr_bits)"),
-    CFG_U32("addr_bits", T, addr_bits, "32", 16, 48, "bits",
-            "stc: physical address width the band field must stay inside (safe AB rule)"),
-    CFG_U32("period_cycles", T, period_cycles, "100", 1, 1u << 20, "core cycles",
-            "stc: EMU wake-up period (an epoch lasts at least this long)"),
-    CFG_F64("emu_mhz", T, emu_mhz, "2000", 1, 100000, "MHz", "stc: EMU clock"),
-    CFG_U32("emu_msg_cycles", T, emu_msg_cycles, "2", 1, 1000, "EMU cycles",
-            "stc: the EMU takes one message in and sends one out every this many cycles (a "
-            "transition's cost grows with the CU count)"),
-    CFG_U32("link_cycles", T, link_cycles, "5", 0, 100000, "core cycles",
-            "stc: latency of one message between the EMU and a CU"),
-    CFG_U32("bsq_entries", T, bsq_entries, "256", 1, 65536, "",
-            "stc: blocked store queue entries per CU (stores and atomics waiting for their "
-            "band's epoch; full = the CU's memory pipeline stalls)"),
-    CFG_U32("bsq_banks", T, bsq_banks, "16", 1, 1024, "", "stc: BSQ banks (line-interleaved)"),
-    CFG_U32("bsq_drains", T, bsq_drains, "2", 1, 1024, "",
-            "stc: entries each BSQ bank issues a cycle in their epoch"),
-    CFG_U32("mb_width", T, mb_width, "4", 1, 32, "", "stc-mb: most bands granted at once"),
-    CFG_ENUM("epoch_start", T, epoch_start, "safe", stc_forms,
-             "stc: safe = stores to the new band wait for an EpochStart the EMU sends after "
-             "every CU's DoneAck (spec 000 §7.2a); paper = they issue at ChangeEpoch"),
-    CFG_ENUM("straddle", T, straddle, "safe", stc_forms,
-             "stc: safe = ChangeEpoch turns outstanding fills of a newly current band into "
-             "uncached loads (spec 000 §7.2b); paper = only the band at arrival decides"),
-    CFG_ENUM("ab_rule", T, ab_rule, "safe", stc_forms,
-             "stc-ab, stc-mb: safe = conflicts within one line are ignored, SEB moves by the "
-             "highest differing bit and stays below addr_bits (spec 000 §7.2c); paper = the "
-             "literal lower-bits rule"),
-    CFG_END,
-};
-#undef T
-
 /* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
 #define T struct getm_spec
 static const struct cfg_opt getm_opts[] = {
@@ -374,7 +331,7 @@ static const struct {
     {NULL, NULL, offsetof(struct config, vi), &vi_options},
     {NULL, NULL, offsetof(struct config, tc), &tc_options},
     {NULL, NULL, offsetof(struct config, rcc), &rcc_options},
-    {"stc", stc_opts, offsetof(struct config, stc)},
+    {NULL, NULL, offsetof(struct config, stc), &stc_options},
     {"getm", getm_opts, offsetof(struct config, getm)},
     {"warptm", warptm_opts, offsetof(struct config, warptm)},
     {"topology", topology_opts, offsetof(struct config, topology)},
@@ -672,24 +629,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  "%ssm.warps (%u) must be at most 32 with sm.warp_size = 64 (each wavefront "
                  "slot holds two 32-thread PTX warps, 64 of those at most)",
                  at, c->sm.warps);
-        return -1;
-    }
-    if (!is_pow2(c->stc.epochs)) {
-        blame(c, at, sizeof at, "stc.epochs", (char *)NULL);
-        snprintf(err, errlen, "%sstc.epochs (%u) must be a power of two", at, c->stc.epochs);
-        return -1;
-    }
-    if (c->stc.seb_min > c->stc.seb || c->stc.seb > c->stc.seb_max) {
-        blame(c, at, sizeof at, "stc.seb", "stc.seb_min", "stc.seb_max", (char *)NULL);
-        snprintf(err, errlen,
-                 "%sstc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]", at,
-                 c->stc.seb, c->stc.seb_min, c->stc.seb_max);
-        return -1;
-    }
-    if ((1ull << c->stc.seb) < c->l1.cache.line_bytes) {
-        blame(c, at, sizeof at, "stc.seb", "l1.line", (char *)NULL);
-        snprintf(err, errlen, "%sstc.seb (%u) must not split a line (l1.line = %u)", at,
-                 c->stc.seb, c->l1.cache.line_bytes);
         return -1;
     }
     if (!proto_find(c->coherence.protocol)) {

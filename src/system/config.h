@@ -19,6 +19,7 @@
 #include "noc/xbar.h"
 #include "coh/options.h"
 #include "coh/rcc/rcc_options.h"
+#include "coh/stc/stc_options.h"
 #include "coh/tc/tc_options.h"
 #include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
@@ -79,26 +80,6 @@ struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
     bool sleep;                 /* controllers sleep while stalled on a full port (false:
                                    they tick every cycle; same statistics) */
-};
-
-/* Spatiotemporal coherence (spec 000 §2-3): bands, epochs, the EMU and the
- * blocked store queue. Times in core cycles unless named otherwise. */
-struct stc_spec {
-    uint32_t epochs;           /* bands = epochs, a power of two (N = log2) */
-    uint32_t seb;              /* start epoch bit: the band is addr bits [seb, seb + N) */
-    uint32_t seb_min, seb_max; /* adaptive bands: SEB moves within [seb_min, seb_max] */
-    uint32_t addr_bits;        /* physical address width (the AB drift clamp) */
-    uint32_t period_cycles;    /* EMU wake-up period */
-    double emu_mhz;            /* EMU clock */
-    uint32_t emu_msg_cycles;   /* EMU cycles to take (or send) one message */
-    uint32_t link_cycles;      /* one EMU <-> CU message hop */
-    uint32_t bsq_entries;      /* blocked store queue per CU */
-    uint32_t bsq_banks;        /* BSQ banks ... */
-    uint32_t bsq_drains;       /* ... each draining this many entries a cycle */
-    uint32_t mb_width;         /* multi-band: most bands granted at once */
-    uint32_t epoch_start;      /* 0 safe (EpochStart after every DoneAck), 1 paper */
-    uint32_t straddle;         /* 0 safe (flip in-flight fills of a new band), 1 paper */
-    uint32_t ab_rule;          /* 0 safe (same-line conflicts ignored, SEB clamped), 1 paper */
 };
 
 /* GETM, the transactional memory of protocol getm (spec 004a §4;
