@@ -175,108 +175,6 @@ static const struct cfg_opt mg_opts[] = {
 };
 #undef T
 
-/* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
-#define T struct getm_spec
-static const struct cfg_opt getm_opts[] = {
-    CFG_U32("tx_warps", T, tx_warps, "0", 0, 64, "warps",
-            "getm: warps of one SM inside a transaction at once; a warp at gpucoh_tx_begin "
-            "waits for room (0: no limit; the thesis sweeps 1, 2, 4, 8, 16)"),
-    CFG_U32("backoff_cycles", T, backoff_cycles, "32", 0, 1u << 16, "core cycles",
-            "getm: a warp whose attempt had aborts waits a random number of cycles below "
-            "backoff_cycles x 2^k before it retries (k: such attempts in a row, at most 6; "
-            "spec 004a §9 item 26: without it, read-modify-writes of one word livelock; 0: off)"),
-    CFG_U32("precise_sets", T, precise_sets, "128", 1, 1u << 20, "",
-            "getm: sets of each of the 4 cuckoo ways of a bank's precise metadata table (a "
-            "power of two; 6 banks x 4 x 128 is about Table 4.2's 4K entries)"),
-    CFG_U32("stash", T, stash, "4", 0, 1024, "", "getm: stash entries of a bank's precise table"),
-    CFG_U32("bloom_sets", T, bloom_sets, "32", 1, 1u << 20, "",
-            "getm: sets of each of the 4 ways of a bank's recency Bloom filter (a power of two)"),
-    CFG_U32("stall_lines", T, stall_lines, "4", 1, 1024, "",
-            "getm: stall buffer lines per bank (requests waiting for an owner's commit)"),
-    CFG_U32("stall_entries", T, stall_entries, "4", 1, 1024, "",
-            "getm: waiting requests per stall buffer line"),
-    CFG_BOOL("unique_ts", T, unique_ts, "true",
-             "getm: timestamps carry the warp id (spec 004a §9 item 17; false: the thesis's "
-             "printed rules, under which write skew commits)"),
-    CFG_BOOL("owner_seq", T, owner_seq, "true",
-             "getm: owners are tagged with the warp's transaction sequence (item 19)"),
-    CFG_BOOL("wake_all", T, wake_all, "true",
-             "getm: a release re-enters every stall-buffer waiter, oldest first (item 23; "
-             "false: only the oldest)"),
-    CFG_BOOL("commit_waits", T, commit_waits, "true",
-             "getm: a warp retrying aborted lanes first waits for the acknowledgements of the "
-             "attempt's commit and cleanup messages (false: the thesis's warp sends its write "
-             "log and moves on, the validation unit making the retry wait behind the release; "
-             "slower here, repro/getm/README.md; instructions after the transaction always "
-             "wait; owner_seq = false implies true)"),
-    CFG_BOOL("evict_oldest", T, evict_oldest, "true",
-             "getm: a granule entering a full precise table evicts, of the 4 slots it may "
-             "take, the one with no reservation and the oldest timestamps to the Bloom filter "
-             "(the thesis does not say which; false: the entry the cuckoo walk displaces "
-             "first, which may be one a transaction in flight just read)"),
-    CFG_U32("vu_mhz", T, vu_mhz, "1400", 1, 100000, "MHz",
-            "getm, warptm: the validation unit's clock (Table 4.2: 1400 MHz); used with vu_port"),
-    CFG_U32("vu_port", T, vu_port, "0", 0, 64, "granules/VU cycle",
-            "getm, warptm: granules a bank's validation unit takes per VU cycle (Table 4.2: 1 "
-            "request a cycle); a transactional request that finds the port busy waits at the "
-            "bank's input, and requests behind it with it (0: every request is decided in the "
-            "bank's cycle)"),
-    CFG_U32("cu_mhz", T, cu_mhz, "700", 1, 100000, "MHz",
-            "getm, warptm: the commit unit's clock (Table 4.2: 700 MHz)"),
-    CFG_U32("cu_bytes", T, cu_bytes, "32", 0, 1024, "bytes/CU cycle",
-            "getm, warptm: bytes a bank's commit unit writes per cycle of its clock (Table 4.2: "
-            "32); a commit that writes r aligned regions of this width takes r cycles, a "
-            "cleanup one, in arrival order (0: commits are written when the bank takes them; "
-            "else a power of two from 4 to the line size)"),
-    CFG_U32("cu_buffer", T, cu_buffer, "16384", 128, 1u << 24, "bytes",
-            "getm, warptm: a bank's commit-unit buffer (Table 4.5: 16 KB); an entry holds its "
-            "regions (a cleanup one) until written, and a commit that finds no room waits at "
-            "the bank's input"),
-    CFG_U32("ts_bits", T, ts_bits, "32", 4, 64, "bits",
-            "getm: width of a logical timestamp, warp id included (spec 004a §9 item 30: 32); "
-            "a warp whose next timestamp would not fit asks for a rollover: transactions stop "
-            "beginning, those running finish, every validation unit clears its timestamps "
-            "and every warp restarts from its first (docs/transactions.md)"),
-    CFG_U32("progress_aborts", T, progress_aborts, "256", 1, 1u << 16, "attempts",
-            "getm, warptm: forward progress: a warp whose attempts had no lane commit this "
-            "many times in a row takes the GPU's serial token: no other attempt starts, and "
-            "once those in flight are done it runs alone (a WarpTM validation alone takes "
-            "no hold) until every lane has committed (docs/transactions.md)"),
-    CFG_U32("trace_warp", T, trace_warp, "0", 0, 1u << 24, "",
-            "getm, warptm: 1 + the warp slot, numbered GPU-wide (SM x sm.warps + slot), whose "
-            "transactional events (begin, each request sent and its verdict, the attempt's end "
-            "with its backoff, commit acks) are printed on stderr as 'tx-trace' lines with "
-            "their core cycle (0: none; docs/transactions.md)"),
-    CFG_END,
-};
-#undef T
-
-/* WarpTM (spec 004a §4.1; docs/transactions.md). */
-#define T struct warptm_spec
-static const struct cfg_opt warptm_opts[] = {
-    CFG_BOOL("silent", T, silent, "true",
-             "warptm: an attempt that writes nothing and whose loads the temporal conflict "
-             "detector found older than its first load commits without validation"),
-    CFG_BOOL("eager", T, eager, "false",
-             "warptm: WarpTM-EL (ideal), the thesis's motivation study (Fig. 4.3, 4.4): whenever a "
-             "transactional load completes, every value the attempt has read is compared with "
-             "the banks' at no cost, and the lanes whose values changed abort at once; the "
-             "commit still validates and writes through the banks"),
-    CFG_BOOL("eapg", T, eapg, "false",
-             "warptm: EAPG (ideal; EarlyAbort/Pause-n-Go, spec 004a §4.9): a commit broadcasts "
-             "the 64-bit signature of the granules it writes to every SM at once and at no "
-             "cost; running attempts that read one abort at once, and a validation that "
-             "would touch one waits until that commit is acknowledged"),
-    CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
-            "warptm: granules the validated transactions may hold at one bank at once (a power "
-            "of two; a validation finding the table three quarters full fails)"),
-    CFG_U32("tcd_entries", T, tcd_entries, "512", 1, 1u << 20, "",
-            "warptm: last-write times per bank in the temporal conflict detector (a power of "
-            "two; granules that share an entry share its latest time)"),
-    CFG_END,
-};
-#undef T
-
 /* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
 const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
 const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
@@ -332,8 +230,8 @@ static const struct {
     {NULL, NULL, offsetof(struct config, tc), &tc_options},
     {NULL, NULL, offsetof(struct config, rcc), &rcc_options},
     {NULL, NULL, offsetof(struct config, stc), &stc_options},
-    {"getm", getm_opts, offsetof(struct config, getm)},
-    {"warptm", warptm_opts, offsetof(struct config, warptm)},
+    {NULL, NULL, offsetof(struct config, getm), &getm_options},
+    {NULL, NULL, offsetof(struct config, warptm), &warptm_options},
     {"topology", topology_opts, offsetof(struct config, topology)},
     {"mg", mg_opts, offsetof(struct config, mg)},
     {"fcs", fcs_opts, offsetof(struct config, fcs)},
@@ -699,44 +597,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         snprintf(err, errlen,
                  "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
                  o->type_cache_ways, o->type_cache_entries);
-        return -1;
-    }
-    if (!is_pow2(c->warptm.hold_entries) || !is_pow2(c->warptm.tcd_entries)) {
-        blame(c, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
-        snprintf(err, errlen, "%swarptm.hold_entries (%u) and warptm.tcd_entries (%u) must be "
-                 "powers of two", at, c->warptm.hold_entries, c->warptm.tcd_entries);
-        return -1;
-    }
-    if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {
-        blame(c, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.precise_sets (%u) and getm.bloom_sets (%u) must be powers "
-                 "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
-        return -1;
-    }
-    if (c->getm.cu_bytes &&
-        (c->getm.cu_bytes < 4 || !is_pow2(c->getm.cu_bytes) ||
-         c->getm.cu_bytes > c->l2.cache.line_bytes || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
-        blame(c, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
-                 "(%u bytes), and getm.cu_buffer (%u) must hold a line", at, c->getm.cu_bytes,
-                 c->l2.cache.line_bytes, c->getm.cu_buffer);
-        return -1;
-    }
-    unsigned warp_bits = 1; /* as getm_params_of_config counts them */
-    while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
-        warp_bits++;
-    if (c->getm.ts_bits < warp_bits + 2) {
-        blame(c, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
-                 "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
-        return -1;
-    }
-    uint64_t all_warps = (uint64_t)c->topology.gpus * c->topology.gpms * c->gpu.sms * c->sm.warps;
-    if (c->getm.trace_warp > all_warps) {
-        blame(c, at, sizeof at, "getm.trace_warp", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.trace_warp (%u) names no warp slot: the machine has %llu "
-                 "(1 to %llu, or 0: none)", at, c->getm.trace_warp, (unsigned long long)all_warps,
-                 (unsigned long long)all_warps);
         return -1;
     }
     if (family_checks(c, err, errlen))
