@@ -149,32 +149,6 @@ static const struct cfg_opt cpu_opts[] = {
 };
 #undef T
 
-static const char *const mg_releases[] = {"levels", "thesis", "counted", NULL};
-static const char *const mg_gpu_atomics[] = {"system", "gpu-home", NULL};
-#define T struct mg_spec
-static const struct cfg_opt mg_opts[] = {
-    CFG_U32("dir_entries", T, dir_entries, "12K", 1, 1u << 24, "",
-            "nhcc/hmg: directory entries per GPM (spread over its banks)"),
-    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "nhcc/hmg: directory associativity"),
-    CFG_U32("dir_lines", T, dir_lines, "4", 1, 64, "",
-            "nhcc/hmg: consecutive lines one entry tracks (a power of two)"),
-    CFG_ENUM("release", T, release, "counted", mg_releases,
-             "multi-GPM release completion (docs/multi-gpu.md): counted = one round to every "
-             "L2 in scope, each answering once the invalidations (and, at a GPU home, the "
-             "forwarded writes) it sent before are acknowledged (spec §2.7 option 3, safe); "
-             "levels = markers in as many levels as a write and its invalidation take hops "
-             "(option 1, safe, slower); thesis = one round answered at once (§5.5's text; "
-             "unsafe: an invalidation may arrive after it)"),
-    CFG_ENUM("gpu_atomics", T, gpu_atomics, "system", mg_gpu_atomics,
-             "hmg, sw-h: where .gpu atomics (and the .cta ones an L1 sends on) are performed "
-             "(docs/multi-gpu.md): system = at "
-             "the system home, like .sys ones (atomic across GPUs, as a kernel written for one "
-             "GPU and spanning several needs); gpu-home = at the GPU home (spec 004b §2.4; "
-             ".gpu atomics of different GPUs are then not atomic with each other)"),
-    CFG_END,
-};
-#undef T
-
 /* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
 const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
 const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
@@ -233,7 +207,7 @@ static const struct {
     {NULL, NULL, offsetof(struct config, getm), &getm_options},
     {NULL, NULL, offsetof(struct config, warptm), &warptm_options},
     {"topology", topology_opts, offsetof(struct config, topology)},
-    {"mg", mg_opts, offsetof(struct config, mg)},
+    {NULL, NULL, offsetof(struct config, mg), &mg_options},
     {"fcs", fcs_opts, offsetof(struct config, fcs)},
     {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
@@ -566,15 +540,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         blame(c, at, sizeof at, "topology.page_bytes", (char *)NULL);
         snprintf(err, errlen, "%stopology.page_bytes (%u) must be a power of two of at least a line",
                  at, tp->page_bytes);
-        return -1;
-    }
-    if (!is_pow2(c->mg.dir_lines) || c->mg.dir_entries % (c->mg.dir_ways * c->l2.banks)) {
-        blame(c, at, sizeof at, "mg.dir_lines", "mg.dir_entries", "mg.dir_ways", "l2.banks",
-              (char *)NULL);
-        snprintf(err, errlen,
-                 "%smg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a multiple of "
-                 "mg.dir_ways x l2.banks (%u x %u)",
-                 at, c->mg.dir_lines, c->mg.dir_entries, c->mg.dir_ways, c->l2.banks);
         return -1;
     }
     const struct order_spec *o = &c->sm.order;

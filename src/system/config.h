@@ -19,6 +19,7 @@
 #include "noc/xbar.h"
 #include "coh/getm/getm_options.h"
 #include "coh/getm/warptm_options.h"
+#include "coh/mg/mg_options.h"
 #include "coh/options.h"
 #include "coh/rcc/rcc_options.h"
 #include "coh/stc/stc_options.h"
@@ -128,18 +129,6 @@ struct cpu_spec {
 /* Which L1 the CPU cores have on a protocol with CPU devices (Spandex). */
 enum cpu_device { CPU_DEVICE_DENOVO, CPU_DEVICE_MESI, CPU_DEVICE_N };
 extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi" */
-
-/* The multi-GPM coherence directories (spec 004b §2.3: nhcc, hmg). */
-struct mg_spec {
-    uint32_t dir_entries;      /* directory entries per GPM (all banks together) */
-    uint32_t dir_ways;         /* directory associativity */
-    uint32_t dir_lines;        /* consecutive lines one entry covers (its region) */
-    uint32_t release;          /* 0 levels: markers in levels (safe); 1 thesis: one round
-                                  (unsafe); 2 counted (default): one round, acknowledged
-                                  invalidations */
-    uint32_t gpu_atomics;      /* hmg: 0 system: every atomic at the system home; 1 gpu-home:
-                                  .gpu/.cta atomics at the GPU home */
-};
 
 /* Where each option got its value, kept with the values so that a check made
  * after loading (a kernel launched on an SM it does not fit) names the key's
