@@ -149,40 +149,6 @@ static const struct cfg_opt cpu_opts[] = {
 };
 #undef T
 
-/* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
-const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
-const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
-const char *const fcs_rmw_names[] = {"odata", "wtdata", "wtfwd_data", "wto_data", NULL};
-#define T struct fcs_spec
-static const struct cfg_opt fcs_opts[] = {
-    CFG_ENUM("load", T, load, "v", fcs_load_names,
-             "spandex-d: loads send ReqV (DeNovo), ReqVo (to the predicted owner), ReqO+data "
-             "(own the words read) or ReqS (a registered sharer: writer-invalidated, kept at "
-             "acquires)"),
-    CFG_ENUM("store", T, store, "o", fcs_store_names,
-             "spandex-d: stores to words not owned send ReqO (DeNovo), ReqWT, ReqWTfwd (the LLC "
-             "forwards it to the owner) or ReqWTo (to the predicted owner)"),
-    CFG_ENUM("rmw", T, rmw, "odata", fcs_rmw_names,
-             "spandex-d: atomics on words not owned send ReqO+data (DeNovo), ReqWT+data, "
-             "ReqWTfwd+data or ReqWTo+data"),
-    CFG_BOOL("random", T, random, "false",
-             "spandex-d: every access draws its request type from the full set (stress)"),
-    CFG_U32("mispredict", T, mispredict, "0", 0, 100, "percent",
-            "spandex-d: owner predictions sent to a wrong L1 on purpose (Nack and retry)"),
-    CFG_STR("table", T, table, "",
-            "spandex-d: file of request types per static PTX instruction (FCS; lines 'LINE TYPE' "
-            "or 'LABEL TYPE', docs/protocols/spandex.md); instructions it names override "
-            "load/store/rmw; %m in the path stands for the PTX file's name (prodcons)"),
-    CFG_BOOL("fwd", T, fwd, "true",
-             "spandex-d: the hardware forwards write-throughs; false: ReqWTfwd is sent as ReqWT, "
-             "ReqWTfwd+data as ReqWT+data, ReqWTo as ReqWT (spec 003 §2.10)"),
-    CFG_BOOL("pred", T, pred, "true",
-             "spandex-d: the hardware predicts owners; false: ReqVo is sent as ReqV, ReqWTo(+data) "
-             "as ReqWTfwd(+data) (spec 003 §2.10)"),
-    CFG_END,
-};
-#undef T
-
 /* The sections in `config show` order. A protocol family's section (its name,
  * rows and checks) is kept in its folder (coh/<p>/<p>_options.c). */
 static const struct {
@@ -208,7 +174,7 @@ static const struct {
     {NULL, NULL, offsetof(struct config, warptm), &warptm_options},
     {"topology", topology_opts, offsetof(struct config, topology)},
     {NULL, NULL, offsetof(struct config, mg), &mg_options},
-    {"fcs", fcs_opts, offsetof(struct config, fcs)},
+    {NULL, NULL, offsetof(struct config, fcs), &fcs_options},
     {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
 
@@ -623,24 +589,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  "old value, so %s could not be promised); write-atomic protocols: %s",
                  at, order_policy_names[c->sm.order.model], c->coherence.protocol,
                  order_policies[c->sm.order.model]->promise, list);
-        return -1;
-    }
-    /* request types per access (spec 003 §2.6, §2.9): only the Spandex
-     * DeNovo L1 sends them; elsewhere they would be ignored without a word */
-    const struct fcs_spec *f = &c->fcs;
-    const char *fcs_key = f->table[0]  ? "fcs.table"
-                          : f->random  ? "fcs.random"
-                          : f->load    ? "fcs.load"
-                          : f->store   ? "fcs.store"
-                          : f->rmw     ? "fcs.rmw"
-                          : f->mispredict ? "fcs.mispredict"
-                                          : NULL;
-    if (fcs_key && strcmp(c->coherence.protocol, "spandex-d")) {
-        blame(c, at, sizeof at, fcs_key, "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen,
-                 "%s%s: Spandex request types are sent by the DeNovo L1 of protocol spandex-d "
-                 "only, not by coherence.protocol = %s",
-                 at, fcs_key, c->coherence.protocol);
         return -1;
     }
     return 0;

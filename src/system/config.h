@@ -21,6 +21,7 @@
 #include "coh/getm/warptm_options.h"
 #include "coh/mg/mg_options.h"
 #include "coh/options.h"
+#include "coh/spandex/fcs_options.h"
 #include "coh/rcc/rcc_options.h"
 #include "coh/stc/stc_options.h"
 #include "coh/tc/tc_options.h"
@@ -97,21 +98,6 @@ struct topo_spec {
     double gpu_link_gbs;       /* GB/s per direction between two GPUs (through the switch) */
     uint32_t gpu_link_cycles;  /* core cycles from one GPU's L2 to another's */
     uint32_t page_bytes;       /* placement granule: a page lives at its first toucher's GPM */
-};
-
-/* The request types a Spandex DeNovo-capable L1 issues (spec 003 §2.6, Table
- * 1): the static DeNovo types by default, any type of the full set by
- * setting, or a random type per access (the stress tester's forced mixes). */
-enum fcs_load { FCS_LD_V, FCS_LD_VO, FCS_LD_ODATA, FCS_LD_S };
-enum fcs_store { FCS_ST_O, FCS_ST_WT, FCS_ST_WTFWD, FCS_ST_WTO };
-enum fcs_rmw { FCS_RMW_ODATA, FCS_RMW_WTDATA, FCS_RMW_WTFWD_DATA, FCS_RMW_WTO_DATA };
-extern const char *const fcs_load_names[], *const fcs_store_names[], *const fcs_rmw_names[];
-struct fcs_spec {
-    uint32_t load, store, rmw; /* enum fcs_load, fcs_store, fcs_rmw */
-    bool random;               /* a random type of the full set per access */
-    uint32_t mispredict;       /* percent of owner predictions sent to a wrong L1 on purpose */
-    char table[CFG_STR_MAX];   /* per-static-instruction request types (FCS), "" none */
-    bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
 };
 
 /* CPU cores beside the GPU (spec 003 §3, Table 2; docs/cpu.md): in-order
