@@ -239,7 +239,7 @@ int cmd_compare(int argc, char **argv)
     unsigned n_pr = 0;
     if (!pr_list[0] || !strcmp(pr_list, "all")) {
         for (const struct proto_desc *const *q = proto_registry; *q && n_pr < MAX_ITEMS; q++)
-            if (!(*q)->test_only && !(*q)->multi_gpm && !(*q)->not_in_all)
+            if (!(*q)->test_only && !(*q)->multi_gpm && !(*q)->not_in_all && !(*q)->example)
                 protos[n_pr++] = (*q)->name;
     } else {
         n_pr = split(pr_list, protos);

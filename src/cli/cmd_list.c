@@ -97,8 +97,8 @@ int cmd_list(int argc, char **argv)
                 const char *pr = proto_promise(*p, m);
                 printf(" %-3s", pr ? pr : "-");
             }
-            printf("  %s%s%s%s\n", (*p)->test_only ? "[test only] " : "",
-                   (*p)->multi_gpm ? "[multi-GPM] " : "",
+            printf("  %s%s%s%s%s\n", (*p)->test_only ? "[test only] " : "",
+                   (*p)->example ? "[example] " : "", (*p)->multi_gpm ? "[multi-GPM] " : "",
                    (*p)->not_in_all ? "[not in all] " : "", (*p)->title);
         }
     } else if (!strcmp(what, "configs")) {

@@ -505,7 +505,7 @@ int cmd_litmus(int argc, char **argv)
     if (all)
         for (const struct proto_desc *const *p = proto_registry; *p; p++)
             if (n_protocols < ARRAY_LEN(protocols) && !(*p)->test_only && !(*p)->multi_gpm &&
-                !(*p)->not_in_all)
+                !(*p)->not_in_all && !(*p)->example)
                 protocols[n_protocols++] = (*p)->name;
     if (so.functional)
         n_protocols = 0; /* one pass, the functional mode */

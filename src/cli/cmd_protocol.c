@@ -83,7 +83,7 @@ int cmd_protocol(int argc, char **argv)
     if (!strcmp(format, "count") && name && !strcmp(name, "all")) {
         print_count_header();
         for (const struct proto_desc *const *q = proto_registry; *q; q++)
-            if (!(*q)->test_only)
+            if (!(*q)->test_only && !(*q)->example)
                 print_count(*q);
         return 0;
     }

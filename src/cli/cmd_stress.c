@@ -120,7 +120,8 @@ int cmd_stress(int argc, char **argv)
     int worst = 0;
     for (const struct proto_desc *const *p = proto_registry; *p; p++) {
         if (strcmp(proto, "all") ? strcmp(proto, (*p)->name)
-                                 : (*p)->test_only || (*p)->multi_gpm || (*p)->not_in_all)
+                                 : (*p)->test_only || (*p)->multi_gpm || (*p)->not_in_all ||
+                                       (*p)->example)
             continue;
         const char *sets[SIM_MAX_SETS + 16];
         unsigned n = 0;

@@ -128,6 +128,8 @@ struct proto_desc {
                                   (WarpTM), not eagerly by timestamps (GETM) */
     bool not_in_all;           /* outside transactions it is another protocol of "all" (warptm
                                   is getm's rc): "all" skips it */
+    bool example;              /* a minimal protocol showing how one is built (coh/template,
+                                  docs/adding-a-protocol.md): "all" skips it, listings mark it */
     bool multi_gpm;            /* runs on a machine of several GPMs or GPUs (topology.*): its
                                   L2 banks also talk to other GPMs' banks (struct ctrl_links's
                                   sys_out/sys_in) */
@@ -143,7 +145,8 @@ struct proto_desc {
     const struct ctrl_ops *(*cpu_l1)(const struct config *cfg, unsigned *table);
 };
 
-/* Every protocol gpucoh implements, NULL-terminated. */
+/* Every protocol gpucoh implements, NULL-terminated: one line each in
+ * coh/registry.def. */
 extern const struct proto_desc *const proto_registry[];
 const struct proto_desc *proto_find(const char *name);
 

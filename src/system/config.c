@@ -12,6 +12,7 @@
 
 #include "base/bits.h"
 #include "base/log.h"
+#include "coh/options.h"
 #include "coh/proto.h"
 
 #define T struct sim_spec
@@ -107,17 +108,6 @@ static const struct cfg_opt coherence_opts[] = {
     CFG_END,
 };
 
-/* GPU-VIni's sparse directory (spec 002 §3.5, §8.5: 2x-8w by default, swept up
- * to 16x-32w). */
-#define T struct vi_spec
-static const struct cfg_opt vi_opts[] = {
-    CFG_U32("dir_ratio", T, dir_ratio, "2", 1, 1024, "",
-            "gpuvini: directory entries per L1 line of the machine (R), spread over the banks"),
-    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "gpuvini: directory associativity"),
-    CFG_END,
-};
-#undef T
-
 /* The hierarchy of GPUs and GPMs (spec 004b §2.1, Table 5.2; latencies the
  * thesis omits are chosen in docs/multi-gpu.md). */
 #define T struct topo_spec
@@ -159,313 +149,13 @@ static const struct cfg_opt cpu_opts[] = {
 };
 #undef T
 
-static const char *const mg_releases[] = {"levels", "thesis", "counted", NULL};
-static const char *const mg_gpu_atomics[] = {"system", "gpu-home", NULL};
-#define T struct mg_spec
-static const struct cfg_opt mg_opts[] = {
-    CFG_U32("dir_entries", T, dir_entries, "12K", 1, 1u << 24, "",
-            "nhcc/hmg: directory entries per GPM (spread over its banks)"),
-    CFG_U32("dir_ways", T, dir_ways, "8", 1, 1024, "", "nhcc/hmg: directory associativity"),
-    CFG_U32("dir_lines", T, dir_lines, "4", 1, 64, "",
-            "nhcc/hmg: consecutive lines one entry tracks (a power of two)"),
-    CFG_ENUM("release", T, release, "counted", mg_releases,
-             "multi-GPM release completion (docs/multi-gpu.md): counted = one round to every "
-             "L2 in scope, each answering once the invalidations (and, at a GPU home, the "
-             "forwarded writes) it sent before are acknowledged (spec §2.7 option 3, safe); "
-             "levels = markers in as many levels as a write and its invalidation take hops "
-             "(option 1, safe, slower); thesis = one round answered at once (§5.5's text; "
-             "unsafe: an invalidation may arrive after it)"),
-    CFG_ENUM("gpu_atomics", T, gpu_atomics, "system", mg_gpu_atomics,
-             "hmg, sw-h: where .gpu atomics (and the .cta ones an L1 sends on) are performed "
-             "(docs/multi-gpu.md): system = at "
-             "the system home, like .sys ones (atomic across GPUs, as a kernel written for one "
-             "GPU and spanning several needs); gpu-home = at the GPU home (spec 004b §2.4; "
-             ".gpu atomics of different GPUs are then not atomic with each other)"),
-    CFG_END,
-};
-#undef T
-
-/* Temporal Coherence (spec 002 §3.7-3.11, §8). */
-static const char *const tc_write_when[] = {"fences", "always", "never", NULL};
-static const char *const tc_scopes[] = {"bank", "line", NULL};
-static const char *const tc_rules[] = {"safe", "paper", NULL};
-static const char *const tc_fence_gwcts[] = {"sm", "warp", NULL};
-static const char *const tc_strong_loads[] = {"l1", "l2", NULL};
-#define T struct tc_spec
-static const struct cfg_opt tc_opts[] = {
-    CFG_STR("lease", T, lease, "auto",
-            "tcs/tcw: fixed:N (N core cycles) or predict (per-bank predictor); auto = "
-            "tcs fixed:800, tcw predict"),
-    CFG_U32("lease_init", T, lease_init, "800", 0, 1u << 24, "core cycles",
-            "predictor: initial lease of every bank"),
-    CFG_U32("lease_min", T, lease_min, "0", 0, 1u << 24, "core cycles", "predictor: lower clamp"),
-    CFG_U32("lease_max", T, lease_max, "16384", 0, 1u << 24, "core cycles",
-            "predictor: upper clamp"),
-    CFG_U32("t_hit", T, t_hit, "4", 0, 1u << 20, "core cycles",
-            "predictor: + on a load to an expired line (L1 or L2)"),
-    CFG_U32("t_evict", T, t_evict, "8", 0, 1u << 20, "core cycles",
-            "predictor: - on evicting an unexpired L2 line"),
-    CFG_U32("t_write", T, t_write, "8", 0, 1u << 20, "core cycles",
-            "predictor: - on a write to an unexpired L2 line"),
-    CFG_ENUM("t_write_when", T, t_write_when, "fences", tc_write_when,
-             "predictor: apply t_write only for writers whose SM fenced this kernel, always, "
-             "or never"),
-    CFG_ENUM("stall_scope", T, stall_scope, "bank", tc_scopes,
-             "tcs: a write waiting for leases to expire blocks its bank (paper) or only its line"),
-    CFG_ENUM("private_rule", T, private_rule, "safe", tc_rules,
-             "private-write test: safe (owner bit, DATA-G lease = GWCT) or paper (TS match only)"),
-    CFG_ENUM("retained", T, retained, "safe", tc_rules,
-             "tcw: a fill of an evicted line with an unexpired timestamp keeps it (safe) or "
-             "forgets it (paper: MI + request -> IS/IM -> P/E)"),
-    CFG_U32("ts_bits", T, ts_bits, "32", 8, 64, "bits",
-            "stored timestamp width; the L1s flash-invalidate when the counter wraps"),
-    CFG_BOOL("end_wait", T, end_wait, "true",
-             "tcw: a kernel end waits for the SM's largest GWCT (launches flash-invalidate "
-             "either way, which alone keeps kernels coherent on one GPU)"),
-    CFG_BOOL("sc_fence_invalidates", T, sc_fence_invalidates, "true",
-             "tcw: a fence.sc at .gpu/.sys scope also self-invalidates the L1, so readers that "
-             "fence agree on the order of writes (PTX fence.sc; false = the paper's RCpc TC-Weak, "
-             "where IRIW with fences is observable)"),
-    CFG_ENUM("fence_gwct", T, fence_gwct, "sm", tc_fence_gwcts,
-             "tcw: a .gpu/.sys fence or release waits for the largest GWCT of its SM (sm: "
-             "cumulative, releases writes the warp saw through .cta synchronisation) or only of "
-             "its own warp (warp: the paper's design)"),
-    CFG_BOOL("load_gwct", T, load_gwct, "true",
-             "tcw: a load's data carries the GWCT of the write that made it (the time every "
-             "older copy has expired), and the loading SM's later .gpu/.sys fences and releases "
-             "wait for it; a load of another warp's write still in flight reads the L2 for it. "
-             "So a release is cumulative over the writes it acquired (PTX causality, WRC); "
-             "false = the paper's TC-Weak, where releases wait only for the SM's own writes"),
-    CFG_ENUM("strong_loads", T, strong_loads, "l1", tc_strong_loads,
-             "tcs/tcw: loads of gpu scope or wider that are not weak (ld.relaxed/acquire.gpu, "
-             "ld.volatile: the flags spin loops read): l1 serves them from a leased copy like any "
-             "load (the paper's L1, Table 2: a coherent copy is valid until its lease ends); l2 "
-             "performs them at the L2, which grants no lease for them, and drops the SM's copy"),
-    CFG_END,
-};
-#undef T
-
-/* Relativistic Cache Coherence (spec 004a §3, §9). */
-static const char *const rcc_rules[] = {"safe", "paper", NULL};
-static const char *const rcc_strong_loads[] = {"l2", "l1", NULL};
-#define T struct rcc_spec
-static const struct cfg_opt rcc_opts[] = {
-    CFG_STR("lease", T, lease, "predict",
-            "rccsc/rccwo: predict (per-block predictor, lease_max after a refill, lease_min "
-            "after a write, doubled at each renewal) or fixed:N (N logical time units)"),
-    CFG_U32("lease_min", T, lease_min, "8", 1, 1u << 20, "logical time",
-            "predictor: the lease of a block after a write (a power of two)"),
-    CFG_U32("lease_max", T, lease_max, "2048", 1, 1u << 20, "logical time",
-            "predictor: the lease of a block fetched from DRAM, and the cap of doubling "
-            "(a power of two)"),
-    CFG_U32("ts_bits", T, ts_bits, "32", 12, 64, "bits",
-            "stored timestamp width: a bank whose timestamps would pass it rolls over to the "
-            "next epoch (every stored timestamp jumps to its base) and stops every bank with "
-            "the stall ring while every L1 flushes (an L1 whose guard passes it flushes alone)"),
-    CFG_U32("ring_hop_cycles", T, ring_hop_cycles, "1", 1, 1000, "L2 cycles",
-            "rollover: cycles the stall ring's flit takes from one bank to the next (the ring "
-            "links the banks in order; the thesis gives no latency)"),
-    CFG_U32("livelock_cycles", T, livelock_cycles, "10000", 0, 1u << 30, "core cycles",
-            "every SM's logical clock advances by one this often, so a spin loop hitting in "
-            "its L1 eventually sees a release (0: never)"),
-    CFG_ENUM("refill_version", T, refill_version, "safe", rcc_rules,
-             "write version of a block refilled from DRAM: safe max(lastwr, mnow + 1) (spec "
-             "004a §9 item 1) or paper max(lastwr, mnow), which can break MP after an eviction"),
-    CFG_BOOL("renew", T, renew, "true",
-             "a GETS for an expired L1 copy whose block was not written since gets a RENEW "
-             "(new lease, no data) instead of the data"),
-    CFG_ENUM("strong_loads", T, strong_loads, "l2", rcc_strong_loads,
-             "loads of gpu scope or wider that are not weak (ld.relaxed/acquire/volatile: the "
-             "flags spin loops read): l2 performs them at the L2 without using or keeping the "
-             "SM's copy, as the modelled Fermi serves volatile loads; l1 lets them hit the copy "
-             "like any load, so a spin loop waits for the livelock guard"),
-    CFG_END,
-};
-#undef T
-
-/* Spatiotemporal coherence (spec 000 §2-3, Table 3). */
-static const char *const stc_forms[] = {"safe", "paper", NULL};
-#define T struct stc_spec
-static const struct cfg_opt stc_opts[] = {
-    CFG_U32("epochs", T, epochs, "16", 2, 32, "",
-            "stc: epochs = address bands (a power of two; Table 3: 16)"),
-    CFG_U32("seb", T, seb, "12", 6, 40, "bit",
-            "stc: start epoch bit: a line's band is address bits [seb, seb + log2(epochs))"),
-    CFG_U32("seb_min", T, seb_min, "12", 6, 40, "bit", "stc-ab, stc-mb: lowest SEB"),
-    CFG_U32("seb_max", T, seb_max, "32", 6, 40, "bit",
-            "stc-ab, stc-mb: highest SEB (the safe rule also keeps seb + log2(epochs) <= "
-            "addr_bits)"),
-    CFG_U32("addr_bits", T, addr_bits, "32", 16, 48, "bits",
-            "stc: physical address width the band field must stay inside (safe AB rule)"),
-    CFG_U32("period_cycles", T, period_cycles, "100", 1, 1u << 20, "core cycles",
-            "stc: EMU wake-up period (an epoch lasts at least this long)"),
-    CFG_F64("emu_mhz", T, emu_mhz, "2000", 1, 100000, "MHz", "stc: EMU clock"),
-    CFG_U32("emu_msg_cycles", T, emu_msg_cycles, "2", 1, 1000, "EMU cycles",
-            "stc: the EMU takes one message in and sends one out every this many cycles (a "
-            "transition's cost grows with the CU count)"),
-    CFG_U32("link_cycles", T, link_cycles, "5", 0, 100000, "core cycles",
-            "stc: latency of one message between the EMU and a CU"),
-    CFG_U32("bsq_entries", T, bsq_entries, "256", 1, 65536, "",
-            "stc: blocked store queue entries per CU (stores and atomics waiting for their "
-            "band's epoch; full = the CU's memory pipeline stalls)"),
-    CFG_U32("bsq_banks", T, bsq_banks, "16", 1, 1024, "", "stc: BSQ banks (line-interleaved)"),
-    CFG_U32("bsq_drains", T, bsq_drains, "2", 1, 1024, "",
-            "stc: entries each BSQ bank issues a cycle in their epoch"),
-    CFG_U32("mb_width", T, mb_width, "4", 1, 32, "", "stc-mb: most bands granted at once"),
-    CFG_ENUM("epoch_start", T, epoch_start, "safe", stc_forms,
-             "stc: safe = stores to the new band wait for an EpochStart the EMU sends after "
-             "every CU's DoneAck (spec 000 §7.2a); paper = they issue at ChangeEpoch"),
-    CFG_ENUM("straddle", T, straddle, "safe", stc_forms,
-             "stc: safe = ChangeEpoch turns outstanding fills of a newly current band into "
-             "uncached loads (spec 000 §7.2b); paper = only the band at arrival decides"),
-    CFG_ENUM("ab_rule", T, ab_rule, "safe", stc_forms,
-             "stc-ab, stc-mb: safe = conflicts within one line are ignored, SEB moves by the "
-             "highest differing bit and stays below addr_bits (spec 000 §7.2c); paper = the "
-             "literal lower-bits rule"),
-    CFG_END,
-};
-#undef T
-
-/* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
-#define T struct getm_spec
-static const struct cfg_opt getm_opts[] = {
-    CFG_U32("tx_warps", T, tx_warps, "0", 0, 64, "warps",
-            "getm: warps of one SM inside a transaction at once; a warp at gpucoh_tx_begin "
-            "waits for room (0: no limit; the thesis sweeps 1, 2, 4, 8, 16)"),
-    CFG_U32("backoff_cycles", T, backoff_cycles, "32", 0, 1u << 16, "core cycles",
-            "getm: a warp whose attempt had aborts waits a random number of cycles below "
-            "backoff_cycles x 2^k before it retries (k: such attempts in a row, at most 6; "
-            "spec 004a §9 item 26: without it, read-modify-writes of one word livelock; 0: off)"),
-    CFG_U32("precise_sets", T, precise_sets, "128", 1, 1u << 20, "",
-            "getm: sets of each of the 4 cuckoo ways of a bank's precise metadata table (a "
-            "power of two; 6 banks x 4 x 128 is about Table 4.2's 4K entries)"),
-    CFG_U32("stash", T, stash, "4", 0, 1024, "", "getm: stash entries of a bank's precise table"),
-    CFG_U32("bloom_sets", T, bloom_sets, "32", 1, 1u << 20, "",
-            "getm: sets of each of the 4 ways of a bank's recency Bloom filter (a power of two)"),
-    CFG_U32("stall_lines", T, stall_lines, "4", 1, 1024, "",
-            "getm: stall buffer lines per bank (requests waiting for an owner's commit)"),
-    CFG_U32("stall_entries", T, stall_entries, "4", 1, 1024, "",
-            "getm: waiting requests per stall buffer line"),
-    CFG_BOOL("unique_ts", T, unique_ts, "true",
-             "getm: timestamps carry the warp id (spec 004a §9 item 17; false: the thesis's "
-             "printed rules, under which write skew commits)"),
-    CFG_BOOL("owner_seq", T, owner_seq, "true",
-             "getm: owners are tagged with the warp's transaction sequence (item 19)"),
-    CFG_BOOL("wake_all", T, wake_all, "true",
-             "getm: a release re-enters every stall-buffer waiter, oldest first (item 23; "
-             "false: only the oldest)"),
-    CFG_BOOL("commit_waits", T, commit_waits, "true",
-             "getm: a warp retrying aborted lanes first waits for the acknowledgements of the "
-             "attempt's commit and cleanup messages (false: the thesis's warp sends its write "
-             "log and moves on, the validation unit making the retry wait behind the release; "
-             "slower here, repro/getm/README.md; instructions after the transaction always "
-             "wait; owner_seq = false implies true)"),
-    CFG_BOOL("evict_oldest", T, evict_oldest, "true",
-             "getm: a granule entering a full precise table evicts, of the 4 slots it may "
-             "take, the one with no reservation and the oldest timestamps to the Bloom filter "
-             "(the thesis does not say which; false: the entry the cuckoo walk displaces "
-             "first, which may be one a transaction in flight just read)"),
-    CFG_U32("vu_mhz", T, vu_mhz, "1400", 1, 100000, "MHz",
-            "getm, warptm: the validation unit's clock (Table 4.2: 1400 MHz); used with vu_port"),
-    CFG_U32("vu_port", T, vu_port, "0", 0, 64, "granules/VU cycle",
-            "getm, warptm: granules a bank's validation unit takes per VU cycle (Table 4.2: 1 "
-            "request a cycle); a transactional request that finds the port busy waits at the "
-            "bank's input, and requests behind it with it (0: every request is decided in the "
-            "bank's cycle)"),
-    CFG_U32("cu_mhz", T, cu_mhz, "700", 1, 100000, "MHz",
-            "getm, warptm: the commit unit's clock (Table 4.2: 700 MHz)"),
-    CFG_U32("cu_bytes", T, cu_bytes, "32", 0, 1024, "bytes/CU cycle",
-            "getm, warptm: bytes a bank's commit unit writes per cycle of its clock (Table 4.2: "
-            "32); a commit that writes r aligned regions of this width takes r cycles, a "
-            "cleanup one, in arrival order (0: commits are written when the bank takes them; "
-            "else a power of two from 4 to the line size)"),
-    CFG_U32("cu_buffer", T, cu_buffer, "16384", 128, 1u << 24, "bytes",
-            "getm, warptm: a bank's commit-unit buffer (Table 4.5: 16 KB); an entry holds its "
-            "regions (a cleanup one) until written, and a commit that finds no room waits at "
-            "the bank's input"),
-    CFG_U32("ts_bits", T, ts_bits, "32", 4, 64, "bits",
-            "getm: width of a logical timestamp, warp id included (spec 004a §9 item 30: 32); "
-            "a warp whose next timestamp would not fit asks for a rollover: transactions stop "
-            "beginning, those running finish, every validation unit clears its timestamps "
-            "and every warp restarts from its first (docs/transactions.md)"),
-    CFG_U32("progress_aborts", T, progress_aborts, "256", 1, 1u << 16, "attempts",
-            "getm, warptm: forward progress: a warp whose attempts had no lane commit this "
-            "many times in a row takes the GPU's serial token: no other attempt starts, and "
-            "once those in flight are done it runs alone (a WarpTM validation alone takes "
-            "no hold) until every lane has committed (docs/transactions.md)"),
-    CFG_U32("trace_warp", T, trace_warp, "0", 0, 1u << 24, "",
-            "getm, warptm: 1 + the warp slot, numbered GPU-wide (SM x sm.warps + slot), whose "
-            "transactional events (begin, each request sent and its verdict, the attempt's end "
-            "with its backoff, commit acks) are printed on stderr as 'tx-trace' lines with "
-            "their core cycle (0: none; docs/transactions.md)"),
-    CFG_END,
-};
-#undef T
-
-/* WarpTM (spec 004a §4.1; docs/transactions.md). */
-#define T struct warptm_spec
-static const struct cfg_opt warptm_opts[] = {
-    CFG_BOOL("silent", T, silent, "true",
-             "warptm: an attempt that writes nothing and whose loads the temporal conflict "
-             "detector found older than its first load commits without validation"),
-    CFG_BOOL("eager", T, eager, "false",
-             "warptm: WarpTM-EL (ideal), the thesis's motivation study (Fig. 4.3, 4.4): whenever a "
-             "transactional load completes, every value the attempt has read is compared with "
-             "the banks' at no cost, and the lanes whose values changed abort at once; the "
-             "commit still validates and writes through the banks"),
-    CFG_BOOL("eapg", T, eapg, "false",
-             "warptm: EAPG (ideal; EarlyAbort/Pause-n-Go, spec 004a §4.9): a commit broadcasts "
-             "the 64-bit signature of the granules it writes to every SM at once and at no "
-             "cost; running attempts that read one abort at once, and a validation that "
-             "would touch one waits until that commit is acknowledged"),
-    CFG_U32("hold_entries", T, hold_entries, "1024", 4, 1u << 20, "",
-            "warptm: granules the validated transactions may hold at one bank at once (a power "
-            "of two; a validation finding the table three quarters full fails)"),
-    CFG_U32("tcd_entries", T, tcd_entries, "512", 1, 1u << 20, "",
-            "warptm: last-write times per bank in the temporal conflict detector (a power of "
-            "two; granules that share an entry share its latest time)"),
-    CFG_END,
-};
-#undef T
-
-/* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
-const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
-const char *const fcs_store_names[] = {"o", "wt", "wtfwd", "wto", NULL};
-const char *const fcs_rmw_names[] = {"odata", "wtdata", "wtfwd_data", "wto_data", NULL};
-#define T struct fcs_spec
-static const struct cfg_opt fcs_opts[] = {
-    CFG_ENUM("load", T, load, "v", fcs_load_names,
-             "spandex-d: loads send ReqV (DeNovo), ReqVo (to the predicted owner), ReqO+data "
-             "(own the words read) or ReqS (a registered sharer: writer-invalidated, kept at "
-             "acquires)"),
-    CFG_ENUM("store", T, store, "o", fcs_store_names,
-             "spandex-d: stores to words not owned send ReqO (DeNovo), ReqWT, ReqWTfwd (the LLC "
-             "forwards it to the owner) or ReqWTo (to the predicted owner)"),
-    CFG_ENUM("rmw", T, rmw, "odata", fcs_rmw_names,
-             "spandex-d: atomics on words not owned send ReqO+data (DeNovo), ReqWT+data, "
-             "ReqWTfwd+data or ReqWTo+data"),
-    CFG_BOOL("random", T, random, "false",
-             "spandex-d: every access draws its request type from the full set (stress)"),
-    CFG_U32("mispredict", T, mispredict, "0", 0, 100, "percent",
-            "spandex-d: owner predictions sent to a wrong L1 on purpose (Nack and retry)"),
-    CFG_STR("table", T, table, "",
-            "spandex-d: file of request types per static PTX instruction (FCS; lines 'LINE TYPE' "
-            "or 'LABEL TYPE', docs/protocols/spandex.md); instructions it names override "
-            "load/store/rmw; %m in the path stands for the PTX file's name (prodcons)"),
-    CFG_BOOL("fwd", T, fwd, "true",
-             "spandex-d: the hardware forwards write-throughs; false: ReqWTfwd is sent as ReqWT, "
-             "ReqWTfwd+data as ReqWT+data, ReqWTo as ReqWT (spec 003 §2.10)"),
-    CFG_BOOL("pred", T, pred, "true",
-             "spandex-d: the hardware predicts owners; false: ReqVo is sent as ReqV, ReqWTo(+data) "
-             "as ReqWTfwd(+data) (spec 003 §2.10)"),
-    CFG_END,
-};
-#undef T
-
+/* The sections in `config show` order. A protocol family's section (its name,
+ * rows and checks) is kept in its folder (coh/<p>/<p>_options.c). */
 static const struct {
     const char *name;
     const struct cfg_opt *opts;
     size_t off;
+    const struct coh_options *family; /* a protocol family's section: name and rows from it */
 } sections[] = {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
@@ -476,17 +166,27 @@ static const struct {
     {"noc", noc_opts, offsetof(struct config, noc)},
     {"dram", dram_opts, offsetof(struct config, dram)},
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
-    {"vi", vi_opts, offsetof(struct config, vi)},
-    {"tc", tc_opts, offsetof(struct config, tc)},
-    {"rcc", rcc_opts, offsetof(struct config, rcc)},
-    {"stc", stc_opts, offsetof(struct config, stc)},
-    {"getm", getm_opts, offsetof(struct config, getm)},
-    {"warptm", warptm_opts, offsetof(struct config, warptm)},
+    {NULL, NULL, offsetof(struct config, vi), &vi_options},
+    {NULL, NULL, offsetof(struct config, tc), &tc_options},
+    {NULL, NULL, offsetof(struct config, rcc), &rcc_options},
+    {NULL, NULL, offsetof(struct config, stc), &stc_options},
+    {NULL, NULL, offsetof(struct config, getm), &getm_options},
+    {NULL, NULL, offsetof(struct config, warptm), &warptm_options},
     {"topology", topology_opts, offsetof(struct config, topology)},
-    {"mg", mg_opts, offsetof(struct config, mg)},
-    {"fcs", fcs_opts, offsetof(struct config, fcs)},
+    {NULL, NULL, offsetof(struct config, mg), &mg_options},
+    {NULL, NULL, offsetof(struct config, fcs), &fcs_options},
     {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
+
+static const char *section_name(size_t s)
+{
+    return sections[s].family ? sections[s].family->section : sections[s].name;
+}
+
+static const struct cfg_opt *section_opts(size_t s)
+{
+    return sections[s].family ? sections[s].family->opts : sections[s].opts;
+}
 
 const struct cfg_opt *config_options(void)
 {
@@ -495,18 +195,19 @@ const struct cfg_opt *config_options(void)
         return all;
     size_t n = 0;
     for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = sections[s].opts; o->name; o++)
+        for (const struct cfg_opt *o = section_opts(s); o->name; o++)
             n++;
     all = calloc(n + 1, sizeof *all);
     if (!all)
         panic("out of memory");
     size_t k = 0;
     for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = sections[s].opts; o->name; o++) {
-            char *name = malloc(strlen(sections[s].name) + strlen(o->name) + 2);
+        for (const struct cfg_opt *o = section_opts(s); o->name; o++) {
+            const char *section = section_name(s);
+            char *name = malloc(strlen(section) + strlen(o->name) + 2);
             if (!name)
                 panic("out of memory");
-            sprintf(name, "%s.%s", sections[s].name, o->name);
+            sprintf(name, "%s.%s", section, o->name);
             all[k] = *o;
             all[k].name = name;
             all[k].off += sections[s].off;
@@ -547,24 +248,6 @@ void config_write_atomic_list(char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
 }
 
-const char *const config_tc_lease_words[] = {"auto", "predict", NULL};
-const char *const config_rcc_lease_words[] = {"predict", NULL};
-
-int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                       uint32_t *n)
-{
-    for (int i = 0; words[i]; i++)
-        if (!strcmp(s, words[i]))
-            return i;
-    if (strncmp(s, "fixed:", 6) || s[6] < '0' || s[6] > '9')
-        return -1;
-    char *end;
-    unsigned long v = strtoul(s + 6, &end, 10);
-    if (*end || v < lo || v > hi)
-        return -1;
-    *n = (uint32_t)v;
-    return CONFIG_LEASE_FIXED;
-}
 
 #define BLAME_MAX_KEYS 8 /* keys one check names at most */
 
@@ -729,6 +412,23 @@ static int latency_check(const struct config *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Each protocol family's checks of its own section (coh/<p>/<p>_options.c), in
+ * section order. */
+static int family_checks(const struct config *c, char *err, size_t errlen)
+{
+    for (size_t s = 0; s < ARRAY_LEN(sections); s++) {
+        const struct coh_options *f = sections[s].family;
+        char why[512], at[512];
+        const char *keys = f && f->check ? f->check(c, why, sizeof why) : NULL;
+        if (keys) {
+            config_where(c, keys, at, sizeof at);
+            snprintf(err, errlen, "%s%s", at, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int cross_check(const struct config *c, char *err, size_t errlen)
 {
     char at[512];
@@ -749,33 +449,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  at, c->dram.row_bytes, c->l2.cache.line_bytes);
         return -1;
     }
-    if (c->tc.lease_min > c->tc.lease_max) {
-        blame(c, at, sizeof at, "tc.lease_min", "tc.lease_max", (char *)NULL);
-        snprintf(err, errlen, "%stc.lease_min (%u) exceeds tc.lease_max (%u)", at,
-                 c->tc.lease_min, c->tc.lease_max);
-        return -1;
-    }
-    uint32_t n;
-    if (config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n) < 0) {
-        blame(c, at, sizeof at, "tc.lease", (char *)NULL);
-        snprintf(err, errlen, "%stc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
-                 "at most %u)", at, c->tc.lease, CONFIG_TC_LEASE_MAX);
-        return -1;
-    }
-    if (config_lease_parse(c->rcc.lease, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) <
-        0) {
-        blame(c, at, sizeof at, "rcc.lease", (char *)NULL);
-        snprintf(err, errlen, "%srcc.lease: '%s' is not predict or fixed:N (N from 1 to %u)", at,
-                 c->rcc.lease, CONFIG_RCC_LEASE_MAX);
-        return -1;
-    }
-    if (!is_pow2(c->rcc.lease_min) || !is_pow2(c->rcc.lease_max) ||
-        c->rcc.lease_min > c->rcc.lease_max) {
-        blame(c, at, sizeof at, "rcc.lease_min", "rcc.lease_max", (char *)NULL);
-        snprintf(err, errlen, "%srcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, "
-                 "min <= max", at, c->rcc.lease_min, c->rcc.lease_max);
-        return -1;
-    }
     if (c->sm.threads % 32) {
         blame(c, at, sizeof at, "sm.threads", (char *)NULL);
         snprintf(err, errlen, "%ssm.threads (%u) must be a multiple of 32 (resident threads come "
@@ -794,24 +467,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  "%ssm.warps (%u) must be at most 32 with sm.warp_size = 64 (each wavefront "
                  "slot holds two 32-thread PTX warps, 64 of those at most)",
                  at, c->sm.warps);
-        return -1;
-    }
-    if (!is_pow2(c->stc.epochs)) {
-        blame(c, at, sizeof at, "stc.epochs", (char *)NULL);
-        snprintf(err, errlen, "%sstc.epochs (%u) must be a power of two", at, c->stc.epochs);
-        return -1;
-    }
-    if (c->stc.seb_min > c->stc.seb || c->stc.seb > c->stc.seb_max) {
-        blame(c, at, sizeof at, "stc.seb", "stc.seb_min", "stc.seb_max", (char *)NULL);
-        snprintf(err, errlen,
-                 "%sstc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]", at,
-                 c->stc.seb, c->stc.seb_min, c->stc.seb_max);
-        return -1;
-    }
-    if ((1ull << c->stc.seb) < c->l1.cache.line_bytes) {
-        blame(c, at, sizeof at, "stc.seb", "l1.line", (char *)NULL);
-        snprintf(err, errlen, "%sstc.seb (%u) must not split a line (l1.line = %u)", at,
-                 c->stc.seb, c->l1.cache.line_bytes);
         return -1;
     }
     if (!proto_find(c->coherence.protocol)) {
@@ -853,15 +508,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  at, tp->page_bytes);
         return -1;
     }
-    if (!is_pow2(c->mg.dir_lines) || c->mg.dir_entries % (c->mg.dir_ways * c->l2.banks)) {
-        blame(c, at, sizeof at, "mg.dir_lines", "mg.dir_entries", "mg.dir_ways", "l2.banks",
-              (char *)NULL);
-        snprintf(err, errlen,
-                 "%smg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a multiple of "
-                 "mg.dir_ways x l2.banks (%u x %u)",
-                 at, c->mg.dir_lines, c->mg.dir_entries, c->mg.dir_ways, c->l2.banks);
-        return -1;
-    }
     const struct order_spec *o = &c->sm.order;
     if (!is_pow2(o->sector_bytes) || o->sector_bytes < c->l1.cache.line_bytes) {
         blame(c, at, sizeof at, "order.sector_bytes", "l1.line", (char *)NULL);
@@ -884,44 +530,8 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  o->type_cache_ways, o->type_cache_entries);
         return -1;
     }
-    if (!is_pow2(c->warptm.hold_entries) || !is_pow2(c->warptm.tcd_entries)) {
-        blame(c, at, sizeof at, "warptm.hold_entries", "warptm.tcd_entries", (char *)NULL);
-        snprintf(err, errlen, "%swarptm.hold_entries (%u) and warptm.tcd_entries (%u) must be "
-                 "powers of two", at, c->warptm.hold_entries, c->warptm.tcd_entries);
+    if (family_checks(c, err, errlen))
         return -1;
-    }
-    if (!is_pow2(c->getm.precise_sets) || !is_pow2(c->getm.bloom_sets)) {
-        blame(c, at, sizeof at, "getm.precise_sets", "getm.bloom_sets", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.precise_sets (%u) and getm.bloom_sets (%u) must be powers "
-                 "of two", at, c->getm.precise_sets, c->getm.bloom_sets);
-        return -1;
-    }
-    if (c->getm.cu_bytes &&
-        (c->getm.cu_bytes < 4 || !is_pow2(c->getm.cu_bytes) ||
-         c->getm.cu_bytes > c->l2.cache.line_bytes || c->getm.cu_buffer < c->l2.cache.line_bytes)) {
-        blame(c, at, sizeof at, "getm.cu_bytes", "getm.cu_buffer", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
-                 "(%u bytes), and getm.cu_buffer (%u) must hold a line", at, c->getm.cu_bytes,
-                 c->l2.cache.line_bytes, c->getm.cu_buffer);
-        return -1;
-    }
-    unsigned warp_bits = 1; /* as getm_params_of_config counts them */
-    while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
-        warp_bits++;
-    if (c->getm.ts_bits < warp_bits + 2) {
-        blame(c, at, sizeof at, "getm.ts_bits", "gpu.sms", "sm.warps", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.ts_bits (%u) must exceed the warp id's %u bits by at least "
-                 "2 (%u SMs x %u warps)", at, c->getm.ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
-        return -1;
-    }
-    uint64_t all_warps = (uint64_t)c->topology.gpus * c->topology.gpms * c->gpu.sms * c->sm.warps;
-    if (c->getm.trace_warp > all_warps) {
-        blame(c, at, sizeof at, "getm.trace_warp", (char *)NULL);
-        snprintf(err, errlen, "%sgetm.trace_warp (%u) names no warp slot: the machine has %llu "
-                 "(1 to %llu, or 0: none)", at, c->getm.trace_warp, (unsigned long long)all_warps,
-                 (unsigned long long)all_warps);
-        return -1;
-    }
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
     const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;
@@ -979,24 +589,6 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  "old value, so %s could not be promised); write-atomic protocols: %s",
                  at, order_policy_names[c->sm.order.model], c->coherence.protocol,
                  order_policies[c->sm.order.model]->promise, list);
-        return -1;
-    }
-    /* request types per access (spec 003 §2.6, §2.9): only the Spandex
-     * DeNovo L1 sends them; elsewhere they would be ignored without a word */
-    const struct fcs_spec *f = &c->fcs;
-    const char *fcs_key = f->table[0]  ? "fcs.table"
-                          : f->random  ? "fcs.random"
-                          : f->load    ? "fcs.load"
-                          : f->store   ? "fcs.store"
-                          : f->rmw     ? "fcs.rmw"
-                          : f->mispredict ? "fcs.mispredict"
-                                          : NULL;
-    if (fcs_key && strcmp(c->coherence.protocol, "spandex-d")) {
-        blame(c, at, sizeof at, fcs_key, "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen,
-                 "%s%s: Spandex request types are sent by the DeNovo L1 of protocol spandex-d "
-                 "only, not by coherence.protocol = %s",
-                 at, fcs_key, c->coherence.protocol);
         return -1;
     }
     return 0;

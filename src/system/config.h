@@ -17,6 +17,15 @@
 #include "gpu/sm.h"
 #include "mem/cache.h"
 #include "noc/xbar.h"
+#include "coh/getm/getm_options.h"
+#include "coh/getm/warptm_options.h"
+#include "coh/mg/mg_options.h"
+#include "coh/options.h"
+#include "coh/spandex/fcs_options.h"
+#include "coh/rcc/rcc_options.h"
+#include "coh/stc/stc_options.h"
+#include "coh/tc/tc_options.h"
+#include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
 
 struct sim_spec {
@@ -77,105 +86,6 @@ struct coh_spec {
                                    they tick every cycle; same statistics) */
 };
 
-struct vi_spec {
-    uint32_t dir_ratio;        /* GPU-VIni: directory entries per L1 line of the machine */
-    uint32_t dir_ways;         /* GPU-VIni: directory associativity */
-};
-
-/* Temporal Coherence (spec 002 §3.7-3.11): leases, the lease predictor, TC-Strong's
- * write stall and the safety fixes of spec 002 §8. Times in core cycles. */
-struct tc_spec {
-    char lease[CFG_STR_MAX];   /* "auto", "predict" or "fixed:N" */
-    uint32_t lease_init;       /* predictor: first lease of every bank */
-    uint32_t lease_min;        /* predictor clamps */
-    uint32_t lease_max;
-    uint32_t t_hit;            /* predictor steps (Table 4: 4, 8, 8) */
-    uint32_t t_evict;
-    uint32_t t_write;
-    uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
-    uint32_t stall_scope;      /* TC-Strong: 0 bank, 1 line */
-    uint32_t private_rule;     /* 0 safe (spec 002 §8 item 4), 1 paper */
-    uint32_t retained;         /* 0 safe (spec 002 §8 item 5), 1 paper */
-    uint32_t ts_bits;          /* stored timestamp width: L1s flash-invalidate at wrap */
-    bool end_wait;             /* tcw: a kernel end waits for the SM's largest GWCT */
-    bool sc_fence_invalidates; /* tcw: fence.sc self-invalidates the L1 (PTX); false = paper */
-    uint32_t fence_gwct;       /* tcw: a .gpu fence waits for 0 the SM's largest GWCT, 1 its warp's */
-    bool load_gwct;            /* tcw: loads carry their data's GWCT (causality); false = paper */
-    uint32_t strong_loads;     /* 0 l1: strong gpu-scope loads hit leased copies; 1 l2: at the L2 */
-};
-
-/* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
-struct rcc_spec {
-    char lease[CFG_STR_MAX];   /* "predict" or "fixed:N" (logical time units) */
-    uint32_t lease_min;        /* predictor: the lease after a write */
-    uint32_t lease_max;        /* predictor: the lease of a new block */
-    uint32_t ts_bits;          /* stored timestamp width: a component rolls over past it */
-    uint32_t ring_hop_cycles;  /* rollover: L2 cycles the stall ring's flit takes a hop */
-    uint32_t livelock_cycles;  /* every SM's now += 1 this often (0: never) */
-    uint32_t refill_version;   /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
-    bool renew;                /* a GETS for an expired copy the L2 has not rewritten: RENEW */
-    uint32_t strong_loads;     /* 0 l2: strong gpu-scope loads performed at the L2; 1 l1: cached */
-};
-
-/* Spatiotemporal coherence (spec 000 §2-3): bands, epochs, the EMU and the
- * blocked store queue. Times in core cycles unless named otherwise. */
-struct stc_spec {
-    uint32_t epochs;           /* bands = epochs, a power of two (N = log2) */
-    uint32_t seb;              /* start epoch bit: the band is addr bits [seb, seb + N) */
-    uint32_t seb_min, seb_max; /* adaptive bands: SEB moves within [seb_min, seb_max] */
-    uint32_t addr_bits;        /* physical address width (the AB drift clamp) */
-    uint32_t period_cycles;    /* EMU wake-up period */
-    double emu_mhz;            /* EMU clock */
-    uint32_t emu_msg_cycles;   /* EMU cycles to take (or send) one message */
-    uint32_t link_cycles;      /* one EMU <-> CU message hop */
-    uint32_t bsq_entries;      /* blocked store queue per CU */
-    uint32_t bsq_banks;        /* BSQ banks ... */
-    uint32_t bsq_drains;       /* ... each draining this many entries a cycle */
-    uint32_t mb_width;         /* multi-band: most bands granted at once */
-    uint32_t epoch_start;      /* 0 safe (EpochStart after every DoneAck), 1 paper */
-    uint32_t straddle;         /* 0 safe (flip in-flight fills of a new band), 1 paper */
-    uint32_t ab_rule;          /* 0 safe (same-line conflicts ignored, SEB clamped), 1 paper */
-};
-
-/* GETM, the transactional memory of protocol getm (spec 004a §4;
- * docs/transactions.md): the validation unit's sizes per L2 bank, the spec's
- * fixes, and the SM's limit on transactional warps. */
-struct getm_spec {
-    uint32_t tx_warps;         /* warps of one SM inside a transaction at once; 0 = no limit */
-    uint32_t backoff_cycles;   /* a warp retrying after its k-th aborted attempt in a row waits
-                                  a random number of cycles below backoff_cycles << k */
-    uint32_t precise_sets;     /* per bank: sets of each of the 4 cuckoo ways */
-    uint32_t stash;            /* per bank: stash entries */
-    uint32_t bloom_sets;       /* per bank: sets of each of the 4 Bloom filter ways */
-    uint32_t stall_lines;      /* per bank: stall buffer lines ... */
-    uint32_t stall_entries;    /* ... of this many waiting requests */
-    bool unique_ts;            /* spec §9 item 17 */
-    bool owner_seq;            /* item 19 */
-    bool wake_all;             /* item 23 */
-    bool commit_waits;         /* a retry waits for the last attempt's acks */
-    bool evict_oldest;         /* the precise table's victim: the oldest unreserved slot */
-    uint32_t vu_mhz;           /* the validation unit's clock */
-    uint32_t vu_port;          /* granules a bank's VU takes per VU cycle; 0 = no limit */
-    uint32_t cu_mhz;           /* the commit unit's clock */
-    uint32_t cu_bytes;         /* bytes the commit unit writes per cycle; 0 = no limit */
-    uint32_t cu_buffer;        /* bytes of the commit unit's buffer */
-    uint32_t ts_bits;          /* width of a logical timestamp (warp id included) */
-    uint32_t progress_aborts;  /* attempts in a row with no lane committed after which a warp
-                                  takes the serial token (gpu/tx_serial.h) */
-    uint32_t trace_warp;       /* 1 + the GPU-wide warp slot whose transactional events are
-                                  printed on stderr (docs/transactions.md); 0: none */
-};
-
-/* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its
- * validation unit per L2 bank. tx_warps and backoff_cycles of [getm] apply. */
-struct warptm_spec {
-    bool silent;               /* read-only attempts the TCD clears commit without validation */
-    bool eager;                /* WarpTM-EL (ideal): zero-latency value checks at every load */
-    bool eapg;                 /* EAPG (ideal): EarlyAbort/Pause-n-Go broadcasts */
-    uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
-    uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
-};
-
 /* The machine's hierarchy (spec 004b §2.1; docs/multi-gpu.md): GPUs of GPU
  * modules (GPMs), each GPM with gpu.sms SMs, its crossbar (noc.*), l2.banks
  * L2 banks and as many DRAM channels. One GPU of one GPM is the flat GPU of
@@ -188,21 +98,6 @@ struct topo_spec {
     double gpu_link_gbs;       /* GB/s per direction between two GPUs (through the switch) */
     uint32_t gpu_link_cycles;  /* core cycles from one GPU's L2 to another's */
     uint32_t page_bytes;       /* placement granule: a page lives at its first toucher's GPM */
-};
-
-/* The request types a Spandex DeNovo-capable L1 issues (spec 003 §2.6, Table
- * 1): the static DeNovo types by default, any type of the full set by
- * setting, or a random type per access (the stress tester's forced mixes). */
-enum fcs_load { FCS_LD_V, FCS_LD_VO, FCS_LD_ODATA, FCS_LD_S };
-enum fcs_store { FCS_ST_O, FCS_ST_WT, FCS_ST_WTFWD, FCS_ST_WTO };
-enum fcs_rmw { FCS_RMW_ODATA, FCS_RMW_WTDATA, FCS_RMW_WTFWD_DATA, FCS_RMW_WTO_DATA };
-extern const char *const fcs_load_names[], *const fcs_store_names[], *const fcs_rmw_names[];
-struct fcs_spec {
-    uint32_t load, store, rmw; /* enum fcs_load, fcs_store, fcs_rmw */
-    bool random;               /* a random type of the full set per access */
-    uint32_t mispredict;       /* percent of owner predictions sent to a wrong L1 on purpose */
-    char table[CFG_STR_MAX];   /* per-static-instruction request types (FCS), "" none */
-    bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
 };
 
 /* CPU cores beside the GPU (spec 003 §3, Table 2; docs/cpu.md): in-order
@@ -220,18 +115,6 @@ struct cpu_spec {
 /* Which L1 the CPU cores have on a protocol with CPU devices (Spandex). */
 enum cpu_device { CPU_DEVICE_DENOVO, CPU_DEVICE_MESI, CPU_DEVICE_N };
 extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi" */
-
-/* The multi-GPM coherence directories (spec 004b §2.3: nhcc, hmg). */
-struct mg_spec {
-    uint32_t dir_entries;      /* directory entries per GPM (all banks together) */
-    uint32_t dir_ways;         /* directory associativity */
-    uint32_t dir_lines;        /* consecutive lines one entry covers (its region) */
-    uint32_t release;          /* 0 levels: markers in levels (safe); 1 thesis: one round
-                                  (unsafe); 2 counted (default): one round, acknowledged
-                                  invalidations */
-    uint32_t gpu_atomics;      /* hmg: 0 system: every atomic at the system home; 1 gpu-home:
-                                  .gpu/.cta atomics at the GPU home */
-};
 
 /* Where each option got its value, kept with the values so that a check made
  * after loading (a kernel launched on an SM it does not fit) names the key's
@@ -295,16 +178,6 @@ const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
 
-/* A lease option's value (tc.lease, rcc.lease): one of `words` (NULL-
- * terminated; returns its index) or "fixed:N" with lo <= N <= hi (returns
- * CONFIG_LEASE_FIXED, N in *n); -1 when it is neither. */
-#define CONFIG_LEASE_FIXED 100
-int config_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                       uint32_t *n);
-extern const char *const config_tc_lease_words[];  /* "auto", "predict" */
-extern const char *const config_rcc_lease_words[]; /* "predict" */
-#define CONFIG_TC_LEASE_MAX (1u << 24)
-#define CONFIG_RCC_LEASE_MAX (1u << 20)
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);

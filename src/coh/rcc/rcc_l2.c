@@ -747,7 +747,7 @@ static const struct ctrl_stat rcc_l2_stat_rows[] = {
 static uint32_t fixed_lease(const char *s)
 {
     uint32_t n = 0;
-    if (config_lease_parse(s, config_rcc_lease_words, 1, CONFIG_RCC_LEASE_MAX, &n) < 0)
+    if (coh_lease_parse(s, rcc_lease_words, 1, RCC_LEASE_MAX, &n) < 0)
         panic("rcc.lease '%s' passed config_load's check", s);
     return n;
 }

@@ -126,14 +126,14 @@ static uint64_t now_cycles(const struct tc_l2 *c)
 
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
 {
-    switch (config_lease_parse(cfg->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX,
+    switch (coh_lease_parse(cfg->tc.lease, tc_lease_words, 0, TC_LEASE_MAX,
                                cycles)) {
     case 0: /* auto */
         *cycles = 800;
         return v == TC_STRONG;
     case 1: /* predict */
         return false;
-    case CONFIG_LEASE_FIXED:
+    case COH_LEASE_FIXED:
         return true;
     }
     panic("tc.lease '%s' passed config_load's check", cfg->tc.lease);
@@ -916,10 +916,10 @@ bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
 static const char *tc_check(const struct config *c, char *why, size_t len)
 {
     uint32_t n = 0;
-    int form = config_lease_parse(c->tc.lease, config_tc_lease_words, 0, CONFIG_TC_LEASE_MAX, &n);
+    int form = coh_lease_parse(c->tc.lease, tc_lease_words, 0, TC_LEASE_MAX, &n);
     bool tcs = !strncmp(c->coherence.protocol, "tcs", 3); /* tcs-nowait too */
     const char *key = "tc.lease sim.starvation_cycles";
-    if (form != CONFIG_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
+    if (form != COH_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
         n = tcs && form == 0 ? 800 : c->tc.lease_max; /* auto: tcs fixed:800, tcw predict */
         key = form == 0 && tcs ? NULL : "tc.lease_max tc.lease sim.starvation_cycles";
     }
