@@ -120,7 +120,11 @@ struct dram {
     cycle_t next_col;          /* tCCD */
     cycle_t next_rd;           /* tCDLR */
     cycle_t bus_free;          /* first cycle the data bus is free */
-    cycle_t sched_at;          /* no command can issue before this cycle (0: look) */
+    cycle_t sched_at;          /* no command can issue before this cycle (0: look);
+                                  plan() sets it to the first one that can */
+    bool planned;              /* plan_i is what issues at sched_at if nothing arrives and
+                                  no response slot frees (both reset sched_at: replan) */
+    int plan_i;                /* queue entry whose command issues at sched_at (-1: none) */
     cycle_t full_since;        /* the cycle the channel went to sleep with its latch
                                   held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
@@ -242,50 +246,48 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     }
 }
 
-/* The first cycle at which queue entry i could issue its next command under
- * the rules schedule() applies, if nothing changes (UINT64_MAX: it waits for
- * a row hit ahead of it to the same bank). */
-static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
+/* Nothing is known about the next command any more (an arrival, a freed
+ * response slot): the next tick looks at the queue. */
+static void replan(struct dram *d)
 {
-    const struct dram_spec *sp = &d->spec;
-    const struct dram_bank *b = &d->banks[e->bank];
-    cycle_t t;
-    if (b->open && b->row == e->row) {
-        t = max_c(b->next_col, d->next_col);
-        if (e->read) {
-            t = max_c(t, d->next_rd);
-            t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
-        } else {
-            t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
-        }
-        return t;
-    }
-    if (!b->open)
-        return max_c(b->next_act, d->next_act);
-    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank))
-        return b->next_pre;
-    return UINT64_MAX;
+    d->sched_at = 0;
+    d->planned = false;
 }
 
-/* Issue at most one command at cycle c. Returns true if one issued; if none
- * could, sets d->sched_at to the first cycle after c at which one could if
- * nothing new arrives (commands only become possible by time passing; an
- * arrival or a freed response slot resets sched_at). FR-FCFS: the oldest
- * request whose column command (a row hit) can issue wins; otherwise the
- * oldest whose ACT or PRE can issue. */
-static bool schedule(struct dram *d, cycle_t c)
+/* Find the first cycle T >= c at which a command could issue if nothing
+ * arrives and no response slot frees, and which one schedule()'s rules pick
+ * then; sets sched_at = T and the plan. FR-FCFS (Rixner et al.): at T the
+ * oldest request whose column command (a row hit) can issue wins; otherwise
+ * the oldest whose ACT or PRE can issue. Every entry's ready cycle depends only
+ * on the banks and the bus, which change only when a command issues, so one
+ * look at the queue after each command finds both when the next one issues
+ * and which: the channel sleeps until then and issues it without looking
+ * again. Without response room no column command is picked (T still counts
+ * them, as a look every cycle would: the channel ticks while responses are
+ * held). */
+static void plan(struct dram *d, cycle_t c)
 {
-    bool fcfs = d->spec.sched == DRAM_FCFS;
-    bool rsp_room = d->rq_n < d->rq_cap;
-    int row_i = -1;
-    cycle_t best = UINT64_MAX;
+    const struct dram_spec *sp = &d->spec;
+    bool fcfs = sp->sched == DRAM_FCFS;
+    /* An entry's next command may issue at: a row hit, its column command
+     * (the bank's column limit and the channel's, which col_rd and col_wr
+     * hold for every entry); a closed bank, the ACT; an open bank with another
+     * row, the PRE, except that FR-FCFS does not close a row while a queued
+     * request still hits it. */
+    cycle_t col_rd = max_c(max_c(d->next_col, d->next_rd),
+                           d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+    cycle_t col_wr = max_c(d->next_col, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+    /* the earliest cycle >= c of a column command and of a row command, and
+     * the oldest entry that is ready by then */
+    cycle_t hit_at = UINT64_MAX, row_at = UINT64_MAX;
+    int hit_i = -1, row_i = -1;
 
     if (fcfs && ++d->claim_gen == 0) {
         memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
         d->claim_gen = 1;
     }
     for (unsigned i = 0; i < d->n_q; i++) {
-        struct dram_entry *e = &d->q[i];
+        const struct dram_entry *e = &d->q[i];
         if (fcfs) {
             if (d->claim[e->bank] == d->claim_gen)
                 break; /* head-of-line: its bank serves an older request */
@@ -293,26 +295,62 @@ static bool schedule(struct dram *d, cycle_t c)
         } else if (older_same_line(d, i)) {
             continue;
         }
-        cycle_t t = entry_ready(d, e);
         const struct dram_bank *b = &d->banks[e->bank];
+        cycle_t t;
         if (b->open && b->row == e->row) {
-            if (t <= c && rsp_room) {
-                issue_col(d, i, c);
-                d->sched_at = 0;
-                return true;
+            t = max_c(max_c(b->next_col, e->read ? col_rd : col_wr), c);
+            if (t < hit_at) {
+                hit_at = t;
+                hit_i = (int)i;
             }
-        } else if (t <= c && row_i < 0) {
+            continue;
+        }
+        if (!b->open)
+            t = max_c(b->next_act, d->next_act);
+        else if (fcfs || !hit_pending(d, e->bank))
+            t = b->next_pre;
+        else
+            continue; /* waits for the row hits ahead of it to the same bank */
+        t = max_c(t, c);
+        if (t < row_at) {
+            row_at = t;
             row_i = (int)i;
         }
-        best = MIN(best, max_c(t, c + 1));
     }
-    if (row_i >= 0) {
-        issue_row(d, &d->q[row_i], c);
-        d->sched_at = 0;
-        return true;
+    d->sched_at = MIN(hit_at, row_at);
+    if (hit_at == d->sched_at && d->rq_n < d->rq_cap)
+        d->plan_i = hit_i;
+    else if (row_at == d->sched_at)
+        d->plan_i = row_i;
+    else
+        d->plan_i = -1;
+    d->planned = d->plan_i >= 0;
+}
+
+/* Issue at most one command at cycle c (c >= sched_at). Returns true if one
+ * issued; then plans the next from c + 1. If none could, sched_at is the
+ * first cycle after c at which one could if nothing new arrives (commands
+ * only become possible by time passing; an arrival or a freed response slot
+ * resets sched_at). */
+static bool schedule(struct dram *d, cycle_t c)
+{
+    if (!d->planned || d->sched_at != c) {
+        plan(d, c);
+        if (d->sched_at != c)
+            return false; /* the first command is due later */
+        if (d->plan_i < 0) { /* a row hit is ready but the responses are full */
+            d->sched_at = c + 1;
+            return false;
+        }
     }
-    d->sched_at = best;
-    return false;
+    struct dram_entry *e = &d->q[d->plan_i];
+    const struct dram_bank *b = &d->banks[e->bank];
+    if (b->open && b->row == e->row)
+        issue_col(d, (unsigned)d->plan_i, c);
+    else
+        issue_row(d, e, c);
+    plan(d, c + 1);
+    return true;
 }
 
 /* Send the responses whose time has come, in order. Returns true if any
@@ -331,7 +369,7 @@ static bool send_rsps(struct dram *d, bool *stuck)
             break;
         }
         if (d->rq_n == d->rq_cap) /* a column command may issue again */
-            d->sched_at = 0;
+            replan(d);
         d->rq_head = (d->rq_head + 1) % d->rq_cap;
         d->rq_n--;
         moved = true;
@@ -358,7 +396,7 @@ static bool accept(struct dram *d, cycle_t c)
     bool behind = false;
     for (unsigned j = 0; j < d->n_q && !behind; j++)
         behind = d->q[j].line == local;
-    d->sched_at = 0;
+    replan(d);
     struct dram_bank *b = &d->banks[row_no % d->spec.banks];
     b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
@@ -373,8 +411,9 @@ static bool accept(struct dram *d, cycle_t c)
     return true;
 }
 
-/* One DRAM cycle. Ticks while commands issue; otherwise sleeps until the
- * next command can issue or the first response is due. */
+/* One DRAM cycle. Ticks while the next command can issue in the next cycle
+ * (or a request or response waits); otherwise sleeps until the planned
+ * command's cycle or the first response is due. */
 static bool dram_tick(struct comp *cp)
 {
     struct dram *d = container_of(cp, struct dram, comp);
@@ -408,12 +447,15 @@ static bool dram_tick(struct comp *cp)
         }
         return true;
     }
-    /* tick on while commands issue, a request waits in the latch (counted in
-     * queue_full_cycles) or responses are held; otherwise sleep until the
-     * next command can issue (an arrival wakes the channel sooner) */
-    if (issued || took || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
+    /* tick on while the next command can issue next cycle, a request waits
+     * in the latch (counted in queue_full_cycles) or responses are held;
+     * otherwise sleep until the next command can issue (an arrival wakes the
+     * channel sooner). A tick in between would find nothing: no response is
+     * due and the plan says no command can issue. */
+    if ((issued && d->sched_at <= c + 1) || took || stuck || d->req.n ||
+        (d->n_q && d->rq_n == d->rq_cap))
         return true;
-    if (d->n_q)
+    if (d->n_q && d->sched_at != UINT64_MAX)
         comp_wake_at(cp, d->sched_at * cp->clk->period_ps);
     if (d->rq_n)
         comp_wake_at(cp, d->rq[d->rq_head].ready);
@@ -524,6 +566,7 @@ struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
     d->rq = xcalloc(d->rq_cap, sizeof *d->rq);
     d->banks = xcalloc(spec->banks, sizeof *d->banks);
     d->claim = xcalloc(spec->banks, sizeof *d->claim);
+    d->plan_i = -1;
     snprintf(d->req_name, sizeof d->req_name, "%s.req", name);
     port_init(&d->req, d->req_name, 1, 0, NULL, &d->comp);
     dram_set_seed(d, 0);
