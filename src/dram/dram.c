@@ -125,6 +125,7 @@ struct dram {
     bool planned;              /* plan_i is what issues at sched_at if nothing arrives and
                                   no response slot frees (both reset sched_at: replan) */
     int plan_i;                /* queue entry whose command issues at sched_at (-1: none) */
+    tick_t sched_wake, rsp_wake; /* the tick times asked of the engine last for them */
     cycle_t full_since;        /* the cycle the channel went to sleep with its latch
                                   held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
@@ -411,6 +412,18 @@ static bool accept(struct dram *d, cycle_t c)
     return true;
 }
 
+/* comp_wake_at(cp, t), left out when t is what *asked held and still lies
+ * ahead: that tick is pending (the engine drops none), and asking again would
+ * change nothing but cost a search of the pending ticks. A sleeping channel
+ * asks for the same first response time at every command. */
+static void wake_once(struct comp *cp, tick_t t, tick_t *asked)
+{
+    if (t == *asked && t > cp->eng->now)
+        return;
+    *asked = t;
+    comp_wake_at(cp, t);
+}
+
 /* One DRAM cycle. Ticks while the next command can issue in the next cycle
  * (or a request or response waits); otherwise sleeps until the planned
  * command's cycle or the first response is due. */
@@ -456,9 +469,9 @@ static bool dram_tick(struct comp *cp)
         (d->n_q && d->rq_n == d->rq_cap))
         return true;
     if (d->n_q && d->sched_at != UINT64_MAX)
-        comp_wake_at(cp, d->sched_at * cp->clk->period_ps);
+        wake_once(cp, d->sched_at * cp->clk->period_ps, &d->sched_wake);
     if (d->rq_n)
-        comp_wake_at(cp, d->rq[d->rq_head].ready);
+        wake_once(cp, d->rq[d->rq_head].ready, &d->rsp_wake);
     return false;
 }
 
