@@ -125,6 +125,8 @@ struct dram {
     bool planned;              /* plan_i is what issues at sched_at if nothing arrives and
                                   no response slot frees (both reset sched_at: replan) */
     int plan_i;                /* queue entry whose command issues at sched_at (-1: none) */
+    cycle_t hit_at, row_at;    /* the plan's earliest column and row command cycles ... */
+    int hit_i, row_i;          /* ... and the oldest entries ready then (-1: none) */
     tick_t sched_wake, rsp_wake; /* the tick times asked of the engine last for them */
     cycle_t full_since;        /* the cycle the channel went to sleep with its latch
                                   held by a full queue (0: not asleep so) */
@@ -266,22 +268,66 @@ static void replan(struct dram *d)
  * again. Without response room no column command is picked (T still counts
  * them, as a look every cycle would: the channel ticks while responses are
  * held). */
-static void plan(struct dram *d, cycle_t c)
+static void plan_pick(struct dram *d)
+{
+    d->sched_at = MIN(d->hit_at, d->row_at);
+    if (d->hit_at == d->sched_at && d->rq_n < d->rq_cap)
+        d->plan_i = d->hit_i;
+    else if (d->row_at == d->sched_at)
+        d->plan_i = d->row_i;
+    else
+        d->plan_i = -1;
+    d->planned = d->plan_i >= 0;
+}
+
+/* The channel-wide limits on a column command, a read's and a write's: the
+ * same for every entry. */
+static void col_limits(const struct dram *d, cycle_t *rd, cycle_t *wr)
 {
     const struct dram_spec *sp = &d->spec;
-    bool fcfs = sp->sched == DRAM_FCFS;
-    /* An entry's next command may issue at: a row hit, its column command
-     * (the bank's column limit and the channel's, which col_rd and col_wr
-     * hold for every entry); a closed bank, the ACT; an open bank with another
-     * row, the PRE, except that FR-FCFS does not close a row while a queued
-     * request still hits it. */
-    cycle_t col_rd = max_c(max_c(d->next_col, d->next_rd),
-                           d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
-    cycle_t col_wr = max_c(d->next_col, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
-    /* the earliest cycle >= c of a column command and of a row command, and
-     * the oldest entry that is ready by then */
-    cycle_t hit_at = UINT64_MAX, row_at = UINT64_MAX;
-    int hit_i = -1, row_i = -1;
+    *rd = max_c(max_c(d->next_col, d->next_rd), d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+    *wr = max_c(d->next_col, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+}
+
+/* Entry i's candidacy in the plan from cycle c: an entry's next command may
+ * issue at: a row hit, its column command (the bank's column limit and the
+ * channel's); a closed bank, the ACT; an open bank with another row, the PRE,
+ * except that FR-FCFS does not close a row while a queued request still hits
+ * it. The oldest entry wins a tie. */
+static inline void plan_entry(struct dram *d, unsigned i, cycle_t c, cycle_t col_rd,
+                              cycle_t col_wr, bool fcfs)
+{
+    const struct dram_entry *e = &d->q[i];
+    const struct dram_bank *b = &d->banks[e->bank];
+    cycle_t t;
+    if (b->open && b->row == e->row) {
+        t = max_c(max_c(b->next_col, e->read ? col_rd : col_wr), c);
+        if (t < d->hit_at) {
+            d->hit_at = t;
+            d->hit_i = (int)i;
+        }
+        return;
+    }
+    if (!b->open)
+        t = max_c(b->next_act, d->next_act);
+    else if (fcfs || !hit_pending(d, e->bank))
+        t = b->next_pre;
+    else
+        return; /* waits for the row hits ahead of it to the same bank */
+    t = max_c(t, c);
+    if (t < d->row_at) {
+        d->row_at = t;
+        d->row_i = (int)i;
+    }
+}
+
+static void plan(struct dram *d, cycle_t c)
+{
+    bool fcfs = d->spec.sched == DRAM_FCFS;
+    cycle_t col_rd, col_wr;
+    col_limits(d, &col_rd, &col_wr);
+    d->hit_at = d->row_at = UINT64_MAX;
+    d->hit_i = d->row_i = -1;
 
     if (fcfs && ++d->claim_gen == 0) {
         memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
@@ -296,36 +342,9 @@ static void plan(struct dram *d, cycle_t c)
         } else if (older_same_line(d, i)) {
             continue;
         }
-        const struct dram_bank *b = &d->banks[e->bank];
-        cycle_t t;
-        if (b->open && b->row == e->row) {
-            t = max_c(max_c(b->next_col, e->read ? col_rd : col_wr), c);
-            if (t < hit_at) {
-                hit_at = t;
-                hit_i = (int)i;
-            }
-            continue;
-        }
-        if (!b->open)
-            t = max_c(b->next_act, d->next_act);
-        else if (fcfs || !hit_pending(d, e->bank))
-            t = b->next_pre;
-        else
-            continue; /* waits for the row hits ahead of it to the same bank */
-        t = max_c(t, c);
-        if (t < row_at) {
-            row_at = t;
-            row_i = (int)i;
-        }
+        plan_entry(d, i, c, col_rd, col_wr, fcfs);
     }
-    d->sched_at = MIN(hit_at, row_at);
-    if (hit_at == d->sched_at && d->rq_n < d->rq_cap)
-        d->plan_i = hit_i;
-    else if (row_at == d->sched_at)
-        d->plan_i = row_i;
-    else
-        d->plan_i = -1;
-    d->planned = d->plan_i >= 0;
+    plan_pick(d);
 }
 
 /* Issue at most one command at cycle c (c >= sched_at). Returns true if one
@@ -397,8 +416,8 @@ static bool accept(struct dram *d, cycle_t c)
     bool behind = false;
     for (unsigned j = 0; j < d->n_q && !behind; j++)
         behind = d->q[j].line == local;
-    replan(d);
     struct dram_bank *b = &d->banks[row_no % d->spec.banks];
+    bool was_pending = b->open_hits > 0;
     b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
         .behind = behind,
@@ -409,6 +428,19 @@ static bool accept(struct dram *d, cycle_t c)
         .row = row_no / d->spec.banks,
         .bank = (uint32_t)(row_no % d->spec.banks),
     };
+    /* The youngest entry changes no other entry's ready cycle, unless it is
+     * the first row hit of its bank (a PRE there must now wait) or FCFS's
+     * head-of-line rule applies: a plan for now or later takes it in as one
+     * more candidate, as plan() would have, last. */
+    if (!d->planned || d->sched_at < c || d->spec.sched == DRAM_FCFS ||
+        (!was_pending && b->open_hits > 0)) {
+        replan(d);
+    } else if (!behind) {
+        cycle_t col_rd, col_wr;
+        col_limits(d, &col_rd, &col_wr);
+        plan_entry(d, d->n_q - 1, c, col_rd, col_wr, false);
+        plan_pick(d);
+    }
     return true;
 }
 
