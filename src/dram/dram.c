@@ -120,7 +120,14 @@ struct dram {
     cycle_t next_col;          /* tCCD */
     cycle_t next_rd;           /* tCDLR */
     cycle_t bus_free;          /* first cycle the data bus is free */
-    cycle_t sched_at;          /* no command can issue before this cycle (0: look) */
+    cycle_t sched_at;          /* no command can issue before this cycle (0: look);
+                                  plan() sets it to the first one that can */
+    bool planned;              /* plan_i is what issues at sched_at if nothing arrives and
+                                  no response slot frees (both reset sched_at: replan) */
+    int plan_i;                /* queue entry whose command issues at sched_at (-1: none) */
+    cycle_t hit_at, row_at;    /* the plan's earliest column and row command cycles ... */
+    int hit_i, row_i;          /* ... and the oldest entries ready then (-1: none) */
+    tick_t sched_wake, rsp_wake; /* the tick times asked of the engine last for them */
     cycle_t full_since;        /* the cycle the channel went to sleep with its latch
                                   held by a full queue (0: not asleep so) */
     struct rng rng;            /* jitter stream */
@@ -242,50 +249,92 @@ static void issue_row(struct dram *d, struct dram_entry *e, cycle_t c)
     }
 }
 
-/* The first cycle at which queue entry i could issue its next command under
- * the rules schedule() applies, if nothing changes (UINT64_MAX: it waits for
- * a row hit ahead of it to the same bank). */
-static cycle_t entry_ready(const struct dram *d, const struct dram_entry *e)
+/* Nothing is known about the next command any more (an arrival, a freed
+ * response slot): the next tick looks at the queue. */
+static void replan(struct dram *d)
+{
+    d->sched_at = 0;
+    d->planned = false;
+}
+
+/* Find the first cycle T >= c at which a command could issue if nothing
+ * arrives and no response slot frees, and which one schedule()'s rules pick
+ * then; sets sched_at = T and the plan. FR-FCFS (Rixner et al.): at T the
+ * oldest request whose column command (a row hit) can issue wins; otherwise
+ * the oldest whose ACT or PRE can issue. Every entry's ready cycle depends only
+ * on the banks and the bus, which change only when a command issues, so one
+ * look at the queue after each command finds both when the next one issues
+ * and which: the channel sleeps until then and issues it without looking
+ * again. Without response room no column command is picked (T still counts
+ * them, as a look every cycle would: the channel ticks while responses are
+ * held). */
+static void plan_pick(struct dram *d)
+{
+    d->sched_at = MIN(d->hit_at, d->row_at);
+    if (d->hit_at == d->sched_at && d->rq_n < d->rq_cap)
+        d->plan_i = d->hit_i;
+    else if (d->row_at == d->sched_at)
+        d->plan_i = d->row_i;
+    else
+        d->plan_i = -1;
+    d->planned = d->plan_i >= 0;
+}
+
+/* The channel-wide limits on a column command, a read's and a write's: the
+ * same for every entry. */
+static void col_limits(const struct dram *d, cycle_t *rd, cycle_t *wr)
 {
     const struct dram_spec *sp = &d->spec;
+    *rd = max_c(max_c(d->next_col, d->next_rd), d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
+    *wr = max_c(d->next_col, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+}
+
+/* Entry i's candidacy in the plan from cycle c: an entry's next command may
+ * issue at: a row hit, its column command (the bank's column limit and the
+ * channel's); a closed bank, the ACT; an open bank with another row, the PRE,
+ * except that FR-FCFS does not close a row while a queued request still hits
+ * it. The oldest entry wins a tie. */
+static inline void plan_entry(struct dram *d, unsigned i, cycle_t c, cycle_t col_rd,
+                              cycle_t col_wr, bool fcfs)
+{
+    const struct dram_entry *e = &d->q[i];
     const struct dram_bank *b = &d->banks[e->bank];
     cycle_t t;
     if (b->open && b->row == e->row) {
-        t = max_c(b->next_col, d->next_col);
-        if (e->read) {
-            t = max_c(t, d->next_rd);
-            t = max_c(t, d->bus_free > sp->tCL ? d->bus_free - sp->tCL : 0);
-        } else {
-            t = max_c(t, d->bus_free > sp->tWL ? d->bus_free - sp->tWL : 0);
+        t = max_c(max_c(b->next_col, e->read ? col_rd : col_wr), c);
+        if (t < d->hit_at) {
+            d->hit_at = t;
+            d->hit_i = (int)i;
         }
-        return t;
+        return;
     }
     if (!b->open)
-        return max_c(b->next_act, d->next_act);
-    if (sp->sched == DRAM_FCFS || !hit_pending(d, e->bank))
-        return b->next_pre;
-    return UINT64_MAX;
+        t = max_c(b->next_act, d->next_act);
+    else if (fcfs || !hit_pending(d, e->bank))
+        t = b->next_pre;
+    else
+        return; /* waits for the row hits ahead of it to the same bank */
+    t = max_c(t, c);
+    if (t < d->row_at) {
+        d->row_at = t;
+        d->row_i = (int)i;
+    }
 }
 
-/* Issue at most one command at cycle c. Returns true if one issued; if none
- * could, sets d->sched_at to the first cycle after c at which one could if
- * nothing new arrives (commands only become possible by time passing; an
- * arrival or a freed response slot resets sched_at). FR-FCFS: the oldest
- * request whose column command (a row hit) can issue wins; otherwise the
- * oldest whose ACT or PRE can issue. */
-static bool schedule(struct dram *d, cycle_t c)
+static void plan(struct dram *d, cycle_t c)
 {
     bool fcfs = d->spec.sched == DRAM_FCFS;
-    bool rsp_room = d->rq_n < d->rq_cap;
-    int row_i = -1;
-    cycle_t best = UINT64_MAX;
+    cycle_t col_rd, col_wr;
+    col_limits(d, &col_rd, &col_wr);
+    d->hit_at = d->row_at = UINT64_MAX;
+    d->hit_i = d->row_i = -1;
 
     if (fcfs && ++d->claim_gen == 0) {
         memset(d->claim, 0, d->spec.banks * sizeof *d->claim);
         d->claim_gen = 1;
     }
     for (unsigned i = 0; i < d->n_q; i++) {
-        struct dram_entry *e = &d->q[i];
+        const struct dram_entry *e = &d->q[i];
         if (fcfs) {
             if (d->claim[e->bank] == d->claim_gen)
                 break; /* head-of-line: its bank serves an older request */
@@ -293,26 +342,35 @@ static bool schedule(struct dram *d, cycle_t c)
         } else if (older_same_line(d, i)) {
             continue;
         }
-        cycle_t t = entry_ready(d, e);
-        const struct dram_bank *b = &d->banks[e->bank];
-        if (b->open && b->row == e->row) {
-            if (t <= c && rsp_room) {
-                issue_col(d, i, c);
-                d->sched_at = 0;
-                return true;
-            }
-        } else if (t <= c && row_i < 0) {
-            row_i = (int)i;
+        plan_entry(d, i, c, col_rd, col_wr, fcfs);
+    }
+    plan_pick(d);
+}
+
+/* Issue at most one command at cycle c (c >= sched_at). Returns true if one
+ * issued; then plans the next from c + 1. If none could, sched_at is the
+ * first cycle after c at which one could if nothing new arrives (commands
+ * only become possible by time passing; an arrival or a freed response slot
+ * resets sched_at). */
+static bool schedule(struct dram *d, cycle_t c)
+{
+    if (!d->planned || d->sched_at != c) {
+        plan(d, c);
+        if (d->sched_at != c)
+            return false; /* the first command is due later */
+        if (d->plan_i < 0) { /* a row hit is ready but the responses are full */
+            d->sched_at = c + 1;
+            return false;
         }
-        best = MIN(best, max_c(t, c + 1));
     }
-    if (row_i >= 0) {
-        issue_row(d, &d->q[row_i], c);
-        d->sched_at = 0;
-        return true;
-    }
-    d->sched_at = best;
-    return false;
+    struct dram_entry *e = &d->q[d->plan_i];
+    const struct dram_bank *b = &d->banks[e->bank];
+    if (b->open && b->row == e->row)
+        issue_col(d, (unsigned)d->plan_i, c);
+    else
+        issue_row(d, e, c);
+    plan(d, c + 1);
+    return true;
 }
 
 /* Send the responses whose time has come, in order. Returns true if any
@@ -331,7 +389,7 @@ static bool send_rsps(struct dram *d, bool *stuck)
             break;
         }
         if (d->rq_n == d->rq_cap) /* a column command may issue again */
-            d->sched_at = 0;
+            replan(d);
         d->rq_head = (d->rq_head + 1) % d->rq_cap;
         d->rq_n--;
         moved = true;
@@ -358,8 +416,8 @@ static bool accept(struct dram *d, cycle_t c)
     bool behind = false;
     for (unsigned j = 0; j < d->n_q && !behind; j++)
         behind = d->q[j].line == local;
-    d->sched_at = 0;
     struct dram_bank *b = &d->banks[row_no % d->spec.banks];
+    bool was_pending = b->open_hits > 0;
     b->open_hits += b->open && b->row == row_no / d->spec.banks;
     d->q[d->n_q++] = (struct dram_entry){
         .behind = behind,
@@ -370,11 +428,37 @@ static bool accept(struct dram *d, cycle_t c)
         .row = row_no / d->spec.banks,
         .bank = (uint32_t)(row_no % d->spec.banks),
     };
+    /* The youngest entry changes no other entry's ready cycle, unless it is
+     * the first row hit of its bank (a PRE there must now wait) or FCFS's
+     * head-of-line rule applies: a plan for now or later takes it in as one
+     * more candidate, as plan() would have, last. */
+    if (!d->planned || d->sched_at < c || d->spec.sched == DRAM_FCFS ||
+        (!was_pending && b->open_hits > 0)) {
+        replan(d);
+    } else if (!behind) {
+        cycle_t col_rd, col_wr;
+        col_limits(d, &col_rd, &col_wr);
+        plan_entry(d, d->n_q - 1, c, col_rd, col_wr, false);
+        plan_pick(d);
+    }
     return true;
 }
 
-/* One DRAM cycle. Ticks while commands issue; otherwise sleeps until the
- * next command can issue or the first response is due. */
+/* comp_wake_at(cp, t), left out when t is what *asked held and still lies
+ * ahead: that tick is pending (the engine drops none), and asking again would
+ * change nothing but cost a search of the pending ticks. A sleeping channel
+ * asks for the same first response time at every command. */
+static void wake_once(struct comp *cp, tick_t t, tick_t *asked)
+{
+    if (t == *asked && t > cp->eng->now)
+        return;
+    *asked = t;
+    comp_wake_at(cp, t);
+}
+
+/* One DRAM cycle. Ticks while the next command can issue in the next cycle
+ * (or a request or response waits); otherwise sleeps until the planned
+ * command's cycle or the first response is due. */
 static bool dram_tick(struct comp *cp)
 {
     struct dram *d = container_of(cp, struct dram, comp);
@@ -408,15 +492,18 @@ static bool dram_tick(struct comp *cp)
         }
         return true;
     }
-    /* tick on while commands issue, a request waits in the latch (counted in
-     * queue_full_cycles) or responses are held; otherwise sleep until the
-     * next command can issue (an arrival wakes the channel sooner) */
-    if (issued || took || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
+    /* tick on while the next command can issue next cycle, a request waits
+     * in the latch (counted in queue_full_cycles) or responses are held;
+     * otherwise sleep until the next command can issue (an arrival wakes the
+     * channel sooner). A tick in between would find nothing: no response is
+     * due and the plan says no command can issue. */
+    if ((issued && d->sched_at <= c + 1) || took || stuck || d->req.n ||
+        (d->n_q && d->rq_n == d->rq_cap))
         return true;
-    if (d->n_q)
-        comp_wake_at(cp, d->sched_at * cp->clk->period_ps);
+    if (d->n_q && d->sched_at != UINT64_MAX)
+        wake_once(cp, d->sched_at * cp->clk->period_ps, &d->sched_wake);
     if (d->rq_n)
-        comp_wake_at(cp, d->rq[d->rq_head].ready);
+        wake_once(cp, d->rq[d->rq_head].ready, &d->rsp_wake);
     return false;
 }
 
@@ -524,6 +611,7 @@ struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
     d->rq = xcalloc(d->rq_cap, sizeof *d->rq);
     d->banks = xcalloc(spec->banks, sizeof *d->banks);
     d->claim = xcalloc(spec->banks, sizeof *d->claim);
+    d->plan_i = -1;
     snprintf(d->req_name, sizeof d->req_name, "%s.req", name);
     port_init(&d->req, d->req_name, 1, 0, NULL, &d->comp);
     dram_set_seed(d, 0);

@@ -19,7 +19,8 @@
  * output and vnet, never be passed by them.
  * INVARIANT: input s and output d each start at most one message per F cycles.
  * A tick visits only the (input, vnet) FIFOs that hold messages (a bit each,
- * kept by the ports: port_watch), and each output only the heads that want it
+ * kept by the ports: port_watch), only the outputs that some head wants (a
+ * bit each) in the rotating order, and each output only the heads that want it
  * (a bit each, collected first), in the same round-robin order as a scan of
  * every FIFO: the cost per cycle follows the traffic, not the crossbar's size.
  * NOT MODELED: separate pipeline stages, speculation, power. The crossbar
@@ -89,7 +90,11 @@ struct xbar {
     const struct msg **seen; /* [src * n_vnets + vnet]: the head whose header was checked */
     uint16_t *seen_dst;      /* ... and its destination */
     uint16_t *seen_flits;    /* ... and its size in flits */
-    unsigned *n_want;        /* [dst]: grantable heads wanting it this cycle */
+    unsigned *n_want;        /* [dst]: grantable heads wanting it this cycle (all 0 between
+                                ticks) */
+    unsigned n_out_words;    /* words of a bit per output: ceil(n_out / 64) */
+    uint64_t *wanted;        /* [n_out_words]: bit dst set while n_want[dst] > 0, so that a
+                                tick visits only the outputs that some head wants */
     int32_t *reserved;       /* [dst * n_vnets + vnet]: the head waiting for room there, or -1 */
     unsigned out_first;      /* output visited first this cycle (rotates) */
     struct rng rng;          /* jitter stream */
@@ -158,7 +163,6 @@ static inline int32_t next_bit(const uint64_t *mask, unsigned n_words, unsigned 
  * output); check their headers. Visits the occupied inputs in index order. */
 static void collect_heads(struct xbar *x, cycle_t now)
 {
-    memset(x->n_want, 0, x->n_out * sizeof *x->n_want);
     tick_t now_ps = x->comp.eng->now;
     for (unsigned w = 0; w < x->n_words; w++) {
         for (uint64_t bits = x->occupied[w]; bits; bits &= bits - 1) {
@@ -185,13 +189,15 @@ static void collect_heads(struct xbar *x, cycle_t now)
                 continue;
             }
             x->want[(size_t)dst * x->n_words + (j >> 6)] |= 1ull << (j & 63);
-            x->n_want[dst]++;
+            if (!x->n_want[dst]++)
+                x->wanted[dst >> 6] |= 1ull << (dst & 63);
         }
     }
 }
 
 /* Output d's turn this cycle: its wanting heads in round-robin order from
- * rr[d]; grants the first that may go. Leaves want[d] clear. */
+ * rr[d]; grants the first that may go. Leaves want[d], n_want[d] and its bit
+ * in wanted[] clear. */
 static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
 {
     uint64_t *want = &x->want[(size_t)d * x->n_words];
@@ -227,6 +233,8 @@ static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
         x->rr[d] = j + 1 == n_j ? 0 : j + 1;
     }
     memset(want, 0, x->n_words * sizeof *want);
+    x->n_want[d] = 0;
+    x->wanted[d >> 6] &= ~(1ull << (d & 63));
 }
 
 /* One crossbar cycle: every free output grants at most one head. Returns
@@ -238,9 +246,14 @@ static bool xbar_tick(struct comp *c)
     cycle_t now = comp_cycle(c);
 
     collect_heads(x, now);
-    for (unsigned k = 0, d = x->out_first; k < x->n_out; k++, d = d + 1 == x->n_out ? 0 : d + 1)
-        if (x->n_want[d])
-            arbitrate(x, d, now);
+    /* the wanted outputs from out_first on, then from 0 (arbitrate clears
+     * each one's bit, so the second pass finds those before out_first) */
+    for (int32_t d = next_bit(x->wanted, x->n_out_words, x->out_first); d >= 0;
+         d = next_bit(x->wanted, x->n_out_words, (unsigned)d + 1))
+        arbitrate(x, (unsigned)d, now);
+    for (int32_t d = next_bit(x->wanted, x->n_out_words, 0); d >= 0;
+         d = next_bit(x->wanted, x->n_out_words, (unsigned)d + 1))
+        arbitrate(x, (unsigned)d, now);
     x->out_first = x->out_first + 1 == x->n_out ? 0 : x->out_first + 1;
 
     /* A head that is ready but waits needs the next cycle; one still in the
@@ -335,6 +348,8 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     x->seen_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_dst);
     x->seen_flits = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_flits);
     x->n_want = xcalloc(n_out, sizeof *x->n_want);
+    x->n_out_words = (n_out + 63) / 64;
+    x->wanted = xcalloc(x->n_out_words, sizeof *x->wanted);
     x->reserved = xcalloc((size_t)n_out * n_vnets, sizeof *x->reserved);
     for (unsigned k = 0; k < n_out * n_vnets; k++)
         x->reserved[k] = -1;
@@ -381,6 +396,7 @@ void xbar_free(struct xbar *x)
     free(x->seen_dst);
     free(x->seen_flits);
     free(x->n_want);
+    free(x->wanted);
     free(x->reserved);
     free(x->names);
     free(x);
