@@ -35,6 +35,10 @@ static int spinlock_run(struct host *h, const struct wl_params *p, char *why, si
     static const uint32_t threads_by_size[WL_NSIZES] = {32, 64, 64, 256};
     static const uint32_t iters_by_size[WL_NSIZES] = {1, 2, 2, 1};
     bool sys = p->variant && !strcmp(p->variant, "sys");
+    if (p->variant && !sys) {
+        snprintf(why, why_len, "unknown variant '%s'", p->variant);
+        return 1;
+    }
     uint32_t ctas = ctas_by_size[p->size], threads = threads_by_size[p->size];
     uint32_t iters = iters_by_size[p->size];
     uint32_t nthreads = ctas * threads, total = nthreads * iters;
