@@ -1165,30 +1165,41 @@ EXPORT cudaError_t cudaDriverGetVersion(int *v)
 
 EXPORT cudaError_t cudaRuntimeGetVersion(int *v)
 {
-    *v = 13000;
+    *v = GPUCOH_CUDART_MAJOR * 1000;
     return cudaSuccess;
 }
 
-/* Byte offsets in CUDA 13.0's struct cudaDeviceProp (1008 bytes; measured
- * with offsetof against driver_types.h) of the fields the simulated machine
- * gives; the rest read as zero (features it does not have). */
-#define PROP_BYTES 1008
-#define PROP_NAME 0
-#define PROP_TOTAL_GLOBAL_MEM 288
-#define PROP_SHARED_MEM_PER_BLOCK 296
-#define PROP_REGS_PER_BLOCK 304
-#define PROP_WARP_SIZE 308
-#define PROP_MAX_THREADS_PER_BLOCK 320
-#define PROP_MAX_THREADS_DIM 324
-#define PROP_MAX_GRID_SIZE 336
-#define PROP_TOTAL_CONST_MEM 352
-#define PROP_MAJOR 360
-#define PROP_MINOR 364
-#define PROP_MULTIPROCESSOR_COUNT 384
-#define PROP_L2_CACHE_SIZE 596
-#define PROP_MAX_THREADS_PER_SM 604
-#define PROP_SHARED_MEM_PER_SM 624
-#define PROP_REGS_PER_SM 632
+/* Byte offsets in struct cudaDeviceProp of the fields the simulated machine
+ * gives; the rest read as zero (features it does not have). CUDA 13.0's
+ * (1008 bytes) were measured with offsetof against its driver_types.h. CUDA
+ * 12's has five more fields before the ones set here (clockRate,
+ * deviceOverlap, kernelExecTimeoutEnabled, computeMode, maxTexture1DLinear;
+ * memoryClockRate and two more later), which CUDA 13 removed: its offsets
+ * are computed from CUDA 12's field order (docs/cuda.md), and `named_bytes`
+ * ends at its last named field, unifiedFunctionPointers, so that a program's
+ * reserved tail is never written. */
+struct prop_layout {
+    unsigned named_bytes, name, total_global_mem, shared_mem_per_block, regs_per_block,
+        warp_size, max_threads_per_block, max_threads_dim, max_grid_size, clock_rate,
+        total_const_mem, major, minor, multiprocessor_count, l2_cache_size, max_threads_per_sm,
+        shared_mem_per_sm, regs_per_sm;
+};
+#if GPUCOH_CUDART_MAJOR == 12
+static const struct prop_layout prop = {
+    .named_bytes = 780, .name = 0, .total_global_mem = 288, .shared_mem_per_block = 296,
+    .regs_per_block = 304, .warp_size = 308, .max_threads_per_block = 320,
+    .max_threads_dim = 324, .max_grid_size = 336, .clock_rate = 348, .total_const_mem = 352,
+    .major = 360, .minor = 364, .multiprocessor_count = 388, .l2_cache_size = 616,
+    .max_threads_per_sm = 624, .shared_mem_per_sm = 640, .regs_per_sm = 648};
+#else
+static const struct prop_layout prop = {
+    .named_bytes = 1008, .name = 0, .total_global_mem = 288, .shared_mem_per_block = 296,
+    .regs_per_block = 304, .warp_size = 308, .max_threads_per_block = 320,
+    .max_threads_dim = 324, .max_grid_size = 336, .clock_rate = 0 /* removed */,
+    .total_const_mem = 352, .major = 360, .minor = 364, .multiprocessor_count = 384,
+    .l2_cache_size = 596, .max_threads_per_sm = 604, .shared_mem_per_sm = 624,
+    .regs_per_sm = 632};
+#endif
 
 struct device_limits {
     int sms, warp, l2_bytes;
@@ -1215,37 +1226,48 @@ static void put_size(uint8_t *p, unsigned off, size_t v)
     memcpy(p + off, &v, sizeof v);
 }
 
-EXPORT cudaError_t cudaGetDeviceProperties(void *prop, int dev)
+EXPORT cudaError_t cudaGetDeviceProperties(void *out, int dev)
 {
     if (dev != 0)
         return fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties(%d): the simulator is device "
                     "0", dev);
     struct device_limits d = limits();
-    uint8_t *p = prop;
-    memset(p, 0, PROP_BYTES);
-    snprintf((char *)p + PROP_NAME, 256, "gpucoh %.64s (simulated, %d SMs)",
+    uint8_t *p = out;
+    memset(p, 0, prop.named_bytes);
+    snprintf((char *)p + prop.name, 256, "gpucoh %.64s (simulated, %d SMs)",
              rt.s.cfg.coherence.protocol, d.sms);
-    put_size(p, PROP_TOTAL_GLOBAL_MEM, (size_t)4 << 30);
-    put_size(p, PROP_SHARED_MEM_PER_BLOCK, 48 << 10);
-    put_int(p, PROP_REGS_PER_BLOCK, 65536);
-    put_int(p, PROP_WARP_SIZE, d.warp);
-    put_int(p, PROP_MAX_THREADS_PER_BLOCK, 1024);
-    put_int(p, PROP_MAX_THREADS_DIM + 0, 1024);
-    put_int(p, PROP_MAX_THREADS_DIM + 4, 1024);
-    put_int(p, PROP_MAX_THREADS_DIM + 8, 64);
-    put_int(p, PROP_MAX_GRID_SIZE + 0, INT32_MAX);
-    put_int(p, PROP_MAX_GRID_SIZE + 4, 65535);
-    put_int(p, PROP_MAX_GRID_SIZE + 8, 65535);
-    put_size(p, PROP_TOTAL_CONST_MEM, 64 << 10);
-    put_int(p, PROP_MAJOR, 7); /* the PTX it runs is compute_75's */
-    put_int(p, PROP_MINOR, 5);
-    put_int(p, PROP_MULTIPROCESSOR_COUNT, d.sms);
-    put_int(p, PROP_L2_CACHE_SIZE, d.l2_bytes);
-    put_int(p, PROP_MAX_THREADS_PER_SM, 2048);
-    put_size(p, PROP_SHARED_MEM_PER_SM, 96 << 10);
-    put_int(p, PROP_REGS_PER_SM, 65536);
+    put_size(p, prop.total_global_mem, (size_t)4 << 30);
+    put_size(p, prop.shared_mem_per_block, 48 << 10);
+    put_int(p, prop.regs_per_block, 65536);
+    put_int(p, prop.warp_size, d.warp);
+    put_int(p, prop.max_threads_per_block, 1024);
+    put_int(p, prop.max_threads_dim + 0, 1024);
+    put_int(p, prop.max_threads_dim + 4, 1024);
+    put_int(p, prop.max_threads_dim + 8, 64);
+    put_int(p, prop.max_grid_size + 0, INT32_MAX);
+    put_int(p, prop.max_grid_size + 4, 65535);
+    put_int(p, prop.max_grid_size + 8, 65535);
+    if (prop.clock_rate)
+        put_int(p, prop.clock_rate, (int)(cfg()->gpu.core_mhz * 1000)); /* kHz */
+    put_size(p, prop.total_const_mem, 64 << 10);
+    put_int(p, prop.major, 7); /* the PTX it runs is compute_75's */
+    put_int(p, prop.minor, 5);
+    put_int(p, prop.multiprocessor_count, d.sms);
+    put_int(p, prop.l2_cache_size, d.l2_bytes);
+    put_int(p, prop.max_threads_per_sm, 2048);
+    put_size(p, prop.shared_mem_per_sm, 96 << 10);
+    put_int(p, prop.regs_per_sm, 65536);
     return cudaSuccess;
 }
+
+#if GPUCOH_CUDART_MAJOR == 12
+/* CUDA 12's cuda_runtime_api.h renames the call (a program built with it
+ * references cudaGetDeviceProperties_v2); the struct is the same. */
+EXPORT cudaError_t cudaGetDeviceProperties_v2(void *out, int dev)
+{
+    return cudaGetDeviceProperties(out, dev);
+}
+#endif
 
 /* cudaDeviceAttr values (CUDA 13.0) and the simulated machine's answer. */
 EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev)
