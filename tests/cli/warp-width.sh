@@ -5,7 +5,10 @@
 # with its earlier settings, now sm.warp_size=32, sm.warps=64 and
 # l2.write_ack=performed). At 64 (wavefronts, stc-gcn's default) the same
 # workloads give correct output with fewer warp instructions, and a bad width
-# is refused. A change that alters timing on purpose regenerates the files:
+# is refused. The engine's count of host events (engine.events: how the
+# simulator schedules its work, not a simulated number) is not compared, as
+# bench/same-stats.sh does not. A change that alters timing on purpose
+# regenerates the files:
 #   gpucoh run --config C --protocol P --workload W --size tiny --stats F.json
 #   (then "name value" per entry of the JSON's "stats", sorted by name).
 set -u
