@@ -7,7 +7,8 @@
 set -u
 bin=$1
 src=${2:-.}
-prog=$(dirname "$bin")/cuda12-props
+# beside the gpucoh binary (under tests/asan-cli.sh, $bin is a shim; GPUCOH_REAL_BIN the binary)
+prog=$(dirname "${GPUCOH_REAL_BIN:-$bin}")/cuda12-props
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 [ -x "$prog" ] || fail "$prog is not built"
