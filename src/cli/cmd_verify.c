@@ -123,8 +123,11 @@ static unsigned device_sets(const char *proto, const struct verify_opts *vo, cha
             fatal("--devices: unknown device '%s' (gpu, denovo or mesi)", d);
         if (!n_cpu && !strcmp(d, own)) {
             n_own++;
+        } else if (!strcmp(d, own)) { /* after a CPU device */
+            fatal("--devices: %s's own L1s (%s) come first, as the machine numbers them", proto,
+                  own);
         } else if (!strcmp(d, "gpu")) {
-            fatal("--devices: gpu is spandex-g's own L1 and comes first");
+            fatal("--devices: gpu is spandex-g's own L1 (GPU coherence), not a CPU device");
         } else if (cpu[0] && strcmp(cpu, d)) {
             fatal("--devices: the CPU-device L1s are of one kind (cpu.device): %s and %s", cpu,
                   d);
