@@ -219,6 +219,10 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     char err[512];
     if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
         fatal("%s", err);
+    /* a DeNovo L1's random draws are not in the explorer's digest */
+    if (!strncmp(proto, "spandex", 7) && (cfg->fcs.random || cfg->fcs.mispredict))
+        fatal("fcs.random and fcs.mispredict draw request types and owners at random: the "
+              "explorer cannot enumerate them (docs/verify.md, \"Spandex\")");
 }
 
 int cmd_verify(int argc, char **argv)

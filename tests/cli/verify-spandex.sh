@@ -6,8 +6,8 @@
 # 1 line x 2 values; the seeded spandex-d-noinv (DeNovo acquires that keep
 # stale valid words) is caught with a short counterexample that --replay
 # reproduces, also with the device mix recorded in the file; the correct
-# spandex-d replays the same events without a violation; a bad device list is
-# an input error.
+# spandex-d replays the same events without a violation; a bad device list,
+# and the random request types the explorer cannot enumerate, are input errors.
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -73,6 +73,9 @@ for bad in "spandex-d mesi,denovo:spandex-d's own L1s (denovo) come first" \
     [ $? -eq 2 ] || { echo "$out"; fail "--protocol $p --devices $devs: expected exit 2"; }
     echo "$out" | grep -q "$msg" || { echo "$out"; fail "--devices $devs: no '$msg'"; }
 done
+out=$("$bin" verify --protocol spandex-d --set fcs.random=true 2>&1)
+[ $? -eq 2 ] || { echo "$out"; fail "fcs.random: expected exit 2"; }
+echo "$out" | grep -q "the explorer cannot enumerate them" || { echo "$out"; fail "fcs.random: no reason"; }
 n=$((n + 1))
 
 echo "verify-spandex: $n passed, 0 failed"
