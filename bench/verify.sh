@@ -25,6 +25,6 @@ for e in $protos; do
         match($0, /[0-9.]+ s,/); s = substr($0, RSTART, RLENGTH - 3)
         match($0, /[0-9.]+ MiB/); m = substr($0, RSTART, RLENGTH - 4)
         ok = $0 ~ / verified:/ ? "" : " (not verified)"
-        printf "%-26s %10s %12s %6s %9s %10.0f %8s%s\n", p, st, tr, d, s, s > 0 ? st / s : 0, m, ok
+        printf "%-26s %10s %12s %6s %9s %10.0f %8s%s\n", p, st, tr, d, s, (s > 0 ? st / s : 0), m, ok
     }' <<<"$line"
 done
