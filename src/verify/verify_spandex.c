@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "coh/ctrl.h"
-#include "coh/nc/nc.h"
 #include "coh/spandex/spandex.h"
 #include "system/config.h"
 
