@@ -314,8 +314,8 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its transactions, word ownership or "
-                  "homes are not exposed to the explorer (docs/verify.md)",
+            fatal("protocol '%s' cannot be explored yet: its transactions or several homes "
+                  "are not exposed to the explorer (docs/verify.md)",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;
