@@ -1461,9 +1461,7 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
     put_port(s, r, &c->pipe);
 }
 
-/* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
- * sparse directory entries, invalidations waiting for room); TC's warp slots,
- * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
+/* verify_spandex.c writes through these: bytes and messages as put and put_msg do */
 struct put_ctx {
     struct ser *s;
     const struct rig *r;
@@ -1478,6 +1476,9 @@ static void put_msg_cb(void *arg, const struct msg *m)
     put_msg(x->s, x->r, m, msg_time(x->r), msg_time(x->r));
 }
 
+/* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
+ * sparse directory entries, invalidations waiting for room); TC's warp slots,
+ * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
 static void put_private(struct ser *s, const struct rig *r)
 {
     if (r->spandex) { /* owner ids, held stores, DeNovo's predictor (verify_spandex.h) */

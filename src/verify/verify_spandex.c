@@ -19,8 +19,8 @@ bool vspx_is(const struct proto_desc *p)
     return !strncmp(p->name, "spandex", 7);
 }
 
-const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg,
-                                   unsigned i, unsigned *table)
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
+                                   unsigned *table)
 {
     *table = 0;
     if (!p->cpu_l1 || i < cfg->gpu.sms)
@@ -89,8 +89,8 @@ static uint32_t word0(const uint8_t *data)
 }
 
 bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
-                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines, const uint32_t *gold, const uint32_t *dram, char *why,
-                    size_t len)
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
+                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len)
 {
     for (unsigned k = 0; k < n_lines; k++) {
         uint16_t ids[64] = {0};
@@ -126,10 +126,11 @@ bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const un
         /* and no other L1 says it owns word 0 (a MESI line in M, a DeNovo owned word) */
         for (unsigned i = 0; i < n_l1; i++) {
             struct cache_line *il = cache_find(&((struct ctrl *)l1[i])->cache, lines[k]);
-            if (il && owns_words(p, tables[i]) && (il->meta[1] & 1) && !((owned & 1) && ids[0] == i)) {
+            if (il && owns_words(p, tables[i]) && (il->meta[1] & 1) &&
+                !((owned & 1) && ids[0] == i)) {
                 snprintf(why, len,
-                         "quiescent: l1[%u] owns word 0 of line %u, but the LLC gives it to %s",
-                         i, k, owned & 1 ? "another L1" : "no L1");
+                         "quiescent: l1[%u] owns word 0 of line %u, but the LLC gives it to %s", i,
+                         k, owned & 1 ? "another L1" : "no L1");
                 return false;
             }
         }

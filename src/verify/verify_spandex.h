@@ -20,8 +20,8 @@ bool vspx_is(const struct proto_desc *p);
 
 /* L1 i's controller ops and (*table) the index of its table in p->tables:
  * the protocol's own L1 for the first gpu.sms, the CPU device's after. */
-const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg,
-                                   unsigned i, unsigned *table);
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
+                                   unsigned *table);
 
 /* Whether L1 i promises write atomicity to its core: a MESI device's copies
  * are writer-invalidated (Inv before any write is performed), so its loads
@@ -50,7 +50,7 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
  * there), and no other L1 owns it; `dram[k]` is DRAM's word. Writes what is wrong into why (returns
  * false) or returns true. */
 bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
-                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines, const uint32_t *gold, const uint32_t *dram, char *why,
-                    size_t len);
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
+                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len);
 
 #endif
