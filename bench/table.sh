@@ -8,7 +8,9 @@
 #  - engine: events per second of the event engine alone (bench-engine);
 #  - kmn, spinlock, histogram, stn (memory-bound workloads) at SIZE: thread
 #    instructions per second in timing mode (tc-fermi, rc) and in functional
-#    mode, and timing as a share of functional.
+#    mode, and timing as a share of functional;
+#  - then the explorer of `gpucoh verify`: states, transitions, seconds and
+#    states per second for a few protocols at fixed bounds (bench/verify.sh).
 # Use: bench/table.sh [BUILD_DIR] (default build); SIZE=small for the issue's
 # size (kmn then takes minutes), WORKLOADS="..." to choose.
 # SPDX-License-Identifier: BSD-3-Clause
@@ -44,3 +46,5 @@ for w in $workloads; do
         printf "%-22s %-12s %13.1f%% %10s  %s\n", w, "timing/func", 100 * ti / fi, "", "of functional rate"
     }'
 done
+echo
+"$(dirname "$0")/verify.sh" "$build"

@@ -9,7 +9,9 @@ bin=$1
 doc=$2
 # (stc-nv is left out: its EMU cycles the epochs at every wake-up, and at these
 # bounds it passed 400 000 states without finishing; docs/verify.md)
-protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb"
+# NAME:DEVICES runs NAME with --devices DEVICES (Spandex's device mixes)
+protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb spandex-g
+    spandex-g:gpu,denovo spandex-g:gpu,mesi spandex-d spandex-d:denovo,mesi"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -18,13 +20,18 @@ dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | hea
     echo "Measured $(date -u +%Y-%m-%d) on commit $commit${dirty:+ (with uncommitted changes in src/)}, size tiny"
     echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on; tcs and tcw with"
     echo "leases of up to 2 ticks; rccsc and rccwo with logical leases of 1 to 2 and up to 3 guard"
-    echo "ticks a path; stc-* with two bands and the EMU waking once a tick); seconds on a"
+    echo "ticks a path; stc-* with two bands and the EMU waking once a tick; spandex-* with the"
+    echo "default request types, --devices naming each L1's device); seconds on a"
     echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"
     echo "|---|---|---|---|---|---|---|---|---|"
-    for p in $protos; do
-        line=$("$bin" verify --protocol "$p" | grep "^verify $p ")
+    for e in $protos; do
+        p=${e%%:*}
+        args=(--protocol "$p")
+        [ "$e" != "$p" ] && args+=(--devices "${e#*:}")
+        line=$("$bin" verify "${args[@]}" | grep "^verify $p ")
+        p=${e/:/ --devices }
         echo "$line" | awk -v p="$p" '{
             match($0, / (verified|VIOLATION|incomplete):/); res = substr($0, RSTART + 1, RLENGTH - 2)
             match($0, /[0-9]+ states/); st = substr($0, RSTART, RLENGTH - 7)

@@ -22,7 +22,8 @@
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
     "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
-    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", NULL};
+    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", "spandex-g",
+    "spandex-d", "spandex-d-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -35,7 +36,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
             "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
-            "                     [--sync] [--lease N] [--max-states N]\n"
+            "                     [--sync] [--lease N] [--devices LIST] [--max-states N]\n"
             "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
             "                     [--config F] [--set K=V]...\n"
             "       gpucoh verify --replay FILE\n"
@@ -67,6 +68,9 @@ static void usage(FILE *out)
             "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
             "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
             "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
+            "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
+            "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
+            "judged write-atomic, the others' by release consistency.\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
             "                     explorable one but the broken variants)\n"
@@ -82,6 +86,11 @@ static void usage(FILE *out)
             "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
             "  --ticks N          RCC: ticks of the livelock guard (every L1's clock + 1)\n"
             "                     an event path may take, 0 to 16 (default 3)\n"
+            "  --devices LIST     Spandex: each L1's device, comma-separated (gpu, denovo,\n"
+            "                     mesi): the protocol's own first (spandex-g: gpu,\n"
+            "                     spandex-d: denovo), then CPU-device L1s of one kind\n"
+            "                     (cpu.device; default: every L1 the protocol's own);\n"
+            "                     the list's length is the number of L1s\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -97,6 +106,47 @@ static bool is_explorable(const char *name)
         if (!strcmp(*e, name))
             return true;
     return false;
+}
+
+/* Spandex's device mix (--devices): the protocol's own L1s (spandex-g: gpu,
+ * spandex-d: denovo) first, as the machine numbers them, then CPU-device L1s
+ * of one kind (cpu.device). Into gpu.sms, cpu.cores and cpu.device sets. */
+static unsigned device_sets(const char *proto, const struct verify_opts *vo, char (*out)[48])
+{
+    const char *own = !strcmp(proto, "spandex-g") ? "gpu" : "denovo";
+    if (strncmp(proto, "spandex", 7))
+        fatal("--devices: protocol '%s' has one kind of L1 (Spandex's device mix only)", proto);
+    char list[sizeof vo->devices], cpu[16] = "";
+    snprintf(list, sizeof list, "%s", vo->devices);
+    unsigned n_own = 0, n_cpu = 0;
+    for (char *save = NULL, *d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
+        if (strcmp(d, "gpu") && strcmp(d, "denovo") && strcmp(d, "mesi"))
+            fatal("--devices: unknown device '%s' (gpu, denovo or mesi)", d);
+        if (!n_cpu && !strcmp(d, own)) {
+            n_own++;
+        } else if (!strcmp(d, own)) { /* after a CPU device */
+            fatal("--devices: %s's own L1s (%s) come first, as the machine numbers them", proto,
+                  own);
+        } else if (!strcmp(d, "gpu")) {
+            fatal("--devices: gpu is spandex-g's own L1 (GPU coherence), not a CPU device");
+        } else if (cpu[0] && strcmp(cpu, d)) {
+            fatal("--devices: the CPU-device L1s are of one kind (cpu.device): %s and %s", cpu,
+                  d);
+        } else {
+            snprintf(cpu, sizeof cpu, "%s", d);
+            n_cpu++;
+        }
+    }
+    if (!n_own)
+        fatal("--devices: %s needs its own L1 (%s) first", proto, own);
+    if (n_own + n_cpu != vo->l1s)
+        fatal("--devices: %u devices for --l1s %u", n_own + n_cpu, vo->l1s);
+    unsigned n = 0;
+    snprintf(out[n++], 48, "gpu.sms=%u", n_own);
+    snprintf(out[n++], 48, "cpu.cores=%u", n_cpu);
+    if (n_cpu)
+        snprintf(out[n++], 48, "cpu.device=%s", cpu);
+    return n;
 }
 
 /* Load the rig's configuration: the protocol on N L1s and one L2 bank. */
@@ -162,17 +212,24 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
         snprintf(lease[2], sizeof lease[2], "stc.period_cycles=%u", VERIFY_TICK_CYCLES);
         sets[n++] = lease[2];
     }
+    char dev[3][48];
+    for (unsigned k = 0, nd = vo->devices[0] ? device_sets(proto, vo, dev) : 0; k < nd; k++)
+        sets[n++] = dev[k];
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
     if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
         fatal("%s", err);
+    /* a DeNovo L1's random draws are not in the explorer's digest */
+    if (!strncmp(proto, "spandex", 7) && (cfg->fcs.random || cfg->fcs.mispredict))
+        fatal("fcs.random and fcs.mispredict draw request types and owners at random: the "
+              "explorer cannot enumerate them (docs/verify.md, \"Spandex\")");
 }
 
 int cmd_verify(int argc, char **argv)
 {
     struct sim_opts o = {0};
-    const char *protos = NULL, *replay = NULL;
+    const char *protos = NULL, *replay = NULL, *devices = NULL;
     struct verify_opts vo = {.l1s = 2,
                              .lines = 1,
                              .values = 2,
@@ -197,6 +254,7 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
+        OPT_STR_ROW("--devices", NULL, &devices),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -209,6 +267,17 @@ int cmd_verify(int argc, char **argv)
     if (rc != OPT_CONTINUE)
         return rc;
     vo.atomics = !no_atomics;
+    if (devices && strlen(devices) >= sizeof vo.devices)
+        fatal("--devices: a list of at most %zu characters", sizeof vo.devices - 1);
+    if (devices) { /* --l1s follows the list unless given */
+        snprintf(vo.devices, sizeof vo.devices, "%s", devices);
+        unsigned n = 1;
+        for (const char *c = devices; *c; c++)
+            n += *c == ',';
+        if (n > 4)
+            fatal("--devices: at most 4 L1s");
+        vo.l1s = n;
+    }
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 
@@ -246,8 +315,8 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its transactions, word ownership or "
-                  "homes are not exposed to the explorer (docs/verify.md)",
+            fatal("protocol '%s' cannot be explored yet: its transactions or several homes "
+                  "are not exposed to the explorer (docs/verify.md)",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;

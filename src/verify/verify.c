@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "verify/verify.h"
+#include "verify/verify_spandex.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -125,6 +126,8 @@ static struct profile profile_of(const struct proto_desc *p)
                              .l2_line = {TK_LTIME, TK_LTIME, TK_RAW}};
     if (p->unit.create) /* STC: write-atomic; time moves only for the EMU's period */
         f = (struct profile){.timed = true, .unit = true, .rule = RULE_WRITE_ATOMIC};
+    if (vspx_is(p)) /* Spandex: a device L1's TBE meta[1] points to its held store */
+        f.l1_tbe[1] = TK_SKIP;
     return f;
 }
 
@@ -196,6 +199,12 @@ struct rig {
     struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
     struct comp *l1[V_MAX_L1], *l2;
+    /* each L1's controller and table (Spandex: the device mix, verify_spandex.h),
+     * and whether its loads are judged write-atomic */
+    const struct ctrl_ops *l1_ops[V_MAX_L1];
+    unsigned l1_table[V_MAX_L1];
+    bool l1_write_atomic[V_MAX_L1];
+    bool spandex; /* the LLC and device L1s of verify_spandex.h */
     struct coh_cov *cov; /* one per table */
     unsigned n_tables;
     struct port to_core[V_MAX_L1];
@@ -396,6 +405,7 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     r->line_bytes = cfg->l1.cache.line_bytes;
     r->cov = cov;
     r->prof = profile_of(p);
+    r->spandex = vspx_is(p);
     r->scan = &mem->scan;
     eng_init(&r->eng);
     r->eng.watchdog_ps = 0;
@@ -428,8 +438,10 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
         w.name = r->names[i];
         w.index = i;
-        w.cov = cov;
-        r->l1[i] = p->l1.create(&w);
+        r->l1_ops[i] = vspx_l1_ops(p, cfg, i, &r->l1_table[i]);
+        r->l1_write_atomic[i] = r->spandex ? vspx_write_atomic(p, r->l1_table[i]) : p->write_atomic;
+        w.cov = cov + r->l1_table[i];
+        r->l1[i] = r->l1_ops[i]->create(&w);
     }
     w.name = "l2";
     w.index = 0;
@@ -467,8 +479,8 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
             l.net_out[v] = &r->up[i][v];
             l.net_in[v] = &r->down[i][v];
         }
-        p->l1.connect(r->l1[i], &l);
-        p->l1.in_port(r->l1[i])->sender = &r->comp;
+        r->l1_ops[i]->connect(r->l1[i], &l);
+        r->l1_ops[i]->in_port(r->l1[i])->sender = &r->comp;
     }
     struct ctrl_links l = {0};
     for (unsigned v = 0; v < r->n_vnets; v++) {
@@ -504,7 +516,7 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
         for (unsigned c = 0; c < r->n_l1; c++) {
             struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, 0, r->eng.now);
             m->req = (struct mem_req){.sm = (uint16_t)c, .op = MEM_KERNEL_BEGIN};
-            if (!port_send(r->p->l1.in_port(r->l1[c]), m))
+            if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
                 panic("verify: an L1's core port is full");
         }
         settle(r);
@@ -526,7 +538,7 @@ static void rig_free(struct rig *r)
         }
     }
     for (unsigned i = 0; i < r->n_l1; i++)
-        r->p->l1.destroy(r->l1[i]);
+        r->l1_ops[i]->destroy(r->l1[i]);
     r->p->l2.destroy(r->l2);
     for (unsigned i = 0; i < r->n_l1; i++) {
         port_destroy(&r->to_core[i]);
@@ -612,7 +624,7 @@ static void check_no_lease(struct rig *r, unsigned k)
     uint8_t buf[LINE_MAX_BYTES];
     for (unsigned c = 0; c < r->n_l1; c++) {
         bool has = false;
-        if (r->p->l1.peek(r->l1[c], line_addr(r, k), buf, &has) == r->v_state)
+        if (r->l1_ops[c]->peek(r->l1[c], line_addr(r, k), buf, &has) == r->v_state)
             fail(r,
                  "lease: a write to line %u was performed at the L2 while l1[%u] holds a "
                  "valid copy (value %u): TC-Strong performs a write only after every lease "
@@ -893,7 +905,7 @@ static void check_quiescent(struct rig *r)
         for (unsigned c = 0; c < r->n_l1; c++) {
             struct ctrl *l1 = (struct ctrl *)r->l1[c];
             bool has = false;
-            unsigned st = r->p->l1.peek(r->l1[c], a, buf, &has);
+            unsigned st = r->l1_ops[c]->peek(r->l1[c], a, buf, &has);
             struct cache_line *cl = l1->cache.sets ? cache_find(&l1->cache, a) : NULL;
             if (cl && cl->dirty)
                 dirty_above = true;
@@ -902,11 +914,13 @@ static void check_quiescent(struct rig *r)
                 stc_l1_view(r->l1[c], &sv);
             /* STC: a line of a current band is dead (scrubbed lazily, never read) */
             bool dead = r->unit && (sv.cer >> stc_band(a, sv.seb, r->cfg->stc.epochs) & 1);
-            if (r->p->write_atomic && !r->prof.logical && !dead && st && has &&
+            if (r->l1_write_atomic[c] && !r->prof.logical && !dead && st && has &&
                 word_of(buf) != gold)
                 fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u", c,
-                     k, word_of(buf), r->p->tables[0]->state_names[st], gold);
+                     k, word_of(buf), r->p->tables[r->l1_table[c]]->state_names[st], gold);
         }
+        if (r->spandex)
+            continue; /* by word ownership, below */
         bool has = false;
         unsigned st = r->p->l2.peek(r->l2, a, buf, &has);
         if (!has)
@@ -915,6 +929,19 @@ static void check_quiescent(struct rig *r)
             fail(r, "quiescent: the %s holds line %u = %u (L2 state %s), but its value is %u",
                  has ? "L2" : "DRAM", k, word_of(buf),
                  r->p->tables[r->p->n_l1_tables]->state_names[st], gold);
+    }
+    if (r->spandex) {
+        addr_t lines[V_MAX_LINES];
+        uint32_t dram[V_MAX_LINES];
+        char why[256];
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            lines[k] = line_addr(r, k);
+            backing_read(r->store, lines[k], buf, r->line_bytes);
+            dram[k] = word_of(buf);
+        }
+        if (!vspx_quiescent(r->p, r->l1, r->l1_table, r->n_l1, r->l2, lines, r->o->lines,
+                            r->env.gold, dram, why, sizeof why))
+            fail(r, "%s", why);
     }
 }
 
@@ -952,7 +979,7 @@ static void settle(struct rig *r)
 static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
 {
     struct env *e = &r->env;
-    if (r->prof.rule == RULE_WRITE_ATOMIC)
+    if (r->prof.rule == RULE_WRITE_ATOMIC || (r->spandex && r->l1_write_atomic[c]))
         return value_bit(r, e->gold[k], "the golden memory");
     if (r->prof.rule == RULE_LOGICAL)
         return 0; /* judged at the answer (rcc_take) */
@@ -1046,7 +1073,7 @@ static void issue(struct rig *r, const struct vev *ev)
     e->issued[c]++;
     e->busy[c][q] = (uint8_t)(ev->op + 1);
     e->line[c][q] = ev->line;
-    if (!port_send(r->p->l1.in_port(r->l1[c]), m))
+    if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
         panic("verify: an L1's core port is full");
 }
 
@@ -1434,11 +1461,35 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
     put_port(s, r, &c->pipe);
 }
 
+/* verify_spandex.c writes through these: bytes and messages as put and put_msg do */
+struct put_ctx {
+    struct ser *s;
+    const struct rig *r;
+};
+static void put_bytes_cb(void *arg, const void *p, size_t n)
+{
+    put(((struct put_ctx *)arg)->s, p, n);
+}
+static void put_msg_cb(void *arg, const struct msg *m)
+{
+    struct put_ctx *x = arg;
+    put_msg(x->s, x->r, m, msg_time(x->r), msg_time(x->r));
+}
+
 /* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
  * sparse directory entries, invalidations waiting for room); TC's warp slots,
  * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
 static void put_private(struct ser *s, const struct rig *r)
 {
+    if (r->spandex) { /* owner ids, held stores, DeNovo's predictor (verify_spandex.h) */
+        struct put_ctx x = {s, r};
+        struct vspx_out o = {put_bytes_cb, put_msg_cb, &x};
+        addr_t lines[V_MAX_LINES];
+        for (unsigned k = 0; k < r->o->lines; k++)
+            lines[k] = line_addr(r, k);
+        vspx_put(&o, r->p, r->l1, r->l1_table, r->n_l1, r->l2, lines, r->o->lines);
+        return;
+    }
     if (r->prof.logical) { /* RCC (rcc.h): the clocks, the bank's mnow and MSHRs, the predictor */
         for (unsigned i = 0; i < r->n_l1; i++) {
             uint64_t w, now = rcc_l1_now(r->l1[i], &w);
@@ -1830,6 +1881,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "lease %u\n", o->lease);
     if (r->prof.logical)
         fprintf(out, "ticks %u\n", o->ticks);
+    if (o->devices[0])
+        fprintf(out, "devices %s\n", o->devices);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -2111,7 +2164,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
-    char lease_text[48] = "";
+    char lease_text[96] = "";
     if (profile_of(s.p).logical)
         snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
                  o->ticks);
@@ -2120,6 +2173,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     else if (profile_of(s.p).timed)
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
+    if (o->devices[0]) /* Spandex's device mix */
+        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
+                 ", devices %s", o->devices);
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
@@ -2162,6 +2218,7 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     size_t used = 0;
     proto[0] = 0;
     o->n_sets = 0;
+    o->devices[0] = 0;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -2176,6 +2233,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
         if (!strcmp(key, "protocol")) {
             snprintf(proto, proto_len, "%s", val);
             got |= 1;
+        } else if (!strcmp(key, "devices")) {
+            if (strlen(val) >= sizeof o->devices)
+                bad_line(file, ln, "devices: a list of at most 39 characters");
+            snprintf(o->devices, sizeof o->devices, "%s", val);
         } else if (!strcmp(key, "set")) {
             size_t n = strlen(val) + 1;
             if (o->n_sets == max_sets || used + n > buf_len)

@@ -52,6 +52,7 @@ struct verify_opts {
     unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
                                   RCC: in logical time units (1, 2 or 4) */
     unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
+    char devices[40];          /* Spandex: each L1's device, "gpu,mesi" ("": the protocol's own) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

@@ -163,6 +163,7 @@ struct dn_l1 {
     uint16_t pick_type;    /* the classifier's choice for the step it classified */
     uint32_t pick_to;      /* ... and its predicted owner (L1 index + 1; 0: the LLC) */
     struct rng rng;        /* fcs.random and fcs.mispredict draws */
+    bool bug_acquire_keeps_valid; /* spandex-d-noinv (test only): acquires drop nothing */
     struct dn_stats st;
 };
 
@@ -1080,6 +1081,8 @@ static void order_op(struct ctrl *b, struct msg *m);
 static void self_invalidate(struct dn_l1 *c)
 {
     c->inv_pending = false;
+    if (c->bug_acquire_keeps_valid)
+        return;
     c->st.self_invalidations++;
     ctrl_l1_flash(&c->base, DN_SelfInv, -1);
     for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* fills in flight do not install */
@@ -1362,6 +1365,21 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
+unsigned spx_dn_predictor(struct comp *cp, uint32_t *pred, unsigned max)
+{
+    struct dn_l1 *c = dn_of(cp);
+    unsigned n = MIN((unsigned)PRED_N, max);
+    memcpy(pred, c->pred, n * sizeof *pred);
+    return n;
+}
+
+static struct comp *dn_noinv_create(const struct ctrl_wiring *w)
+{
+    struct comp *cp = dn_create(w);
+    dn_of(cp)->bug_acquire_keeps_valid = true;
+    return cp;
+}
+
 /* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
 
 
@@ -1439,6 +1457,22 @@ const struct proto_desc proto_spandex_d = {
     .tables = spx_d_tables,
     .n_l1_tables = 2,
     .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = SPX_LLC_OPS,
+    .check = spx_check,
+    .cpu_l1 = spx_d_cpu_l1,
+};
+
+const struct proto_desc proto_spandex_d_noinv = {
+    .name = "spandex-d-noinv",
+    .title = "spandex-d with a deliberate bug for testing the checkers: the DeNovo L1s' "
+             "acquires do not self-invalidate valid words (kernel launches neither)",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .n_vnets = SPX_NVNETS,
+    .vnet_names = spx_vnet_names,
+    .tables = spx_d_tables,
+    .n_l1_tables = 2,
+    .l1 = {dn_noinv_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,
     .cpu_l1 = spx_d_cpu_l1,

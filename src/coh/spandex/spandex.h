@@ -195,6 +195,19 @@ void spx_dev_dump(const struct ctrl *b, const char *kind, unsigned kernel_ends, 
 extern const struct coh_table spx_mesi_l1_table;
 extern const struct ctrl_ops spx_mesi_l1_ops;
 
+/* The DeNovo device L1's table (denovo_l1.c). */
+extern const struct coh_table dn_l1_table;
+
+/* Read-only views for `gpucoh verify` (src/verify/verify_spandex.c), which
+ * puts the state kept outside struct ctrl into its canonical digest: the
+ * LLC's owner id of every owned word of `line` (ids[w] for word w < max of
+ * the owned mask it returns; 0: none owned or the line absent), the
+ * messages it passes on, and a DeNovo L1's owner predictor (the last
+ * responder per request class: L1 index + 1, 0 the LLC; returns how many). */
+uint64_t spx_llc_owners(struct comp *llc, addr_t line, uint16_t *ids, unsigned max);
+void spx_llc_passing(struct comp *llc, const struct msg_list **fwd, const struct msg_list **rsp);
+unsigned spx_dn_predictor(struct comp *l1, uint32_t *pred, unsigned max);
+
 struct comp *spx_llc_create(const struct ctrl_wiring *w);
 void spx_llc_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 void spx_llc_destroy(struct comp *c);

@@ -848,6 +848,25 @@ struct comp *spx_llc_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
+uint64_t spx_llc_owners(struct comp *cp, addr_t line, uint16_t *ids, unsigned max)
+{
+    struct spx_llc *c = llc_of(cp);
+    struct cache_line *l = cache_find(&c->base.cache, line);
+    if (!l)
+        return 0;
+    uint64_t owned = *owned_of(l);
+    const uint16_t *own = owners_of(c, l);
+    for (unsigned w = 0; w < c->words && w < max; w++)
+        ids[w] = owned >> w & 1 ? own[w] : 0;
+    return owned;
+}
+
+void spx_llc_passing(struct comp *cp, const struct msg_list **fwd, const struct msg_list **rsp)
+{
+    *fwd = &llc_of(cp)->pass_fwd;
+    *rsp = &llc_of(cp)->pass_rsp;
+}
+
 void spx_llc_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
 {
     struct ctrl *b = (struct ctrl *)cp;

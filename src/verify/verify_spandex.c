@@ -1,0 +1,139 @@
+/*
+ * verify_spandex.c - Spandex in the explorer (verify_spandex.h,
+ * docs/verify.md "Spandex"): the device mix of the rig's L1s, the word
+ * ownership the LLC and the device L1s keep outside struct ctrl, and
+ * quiescent agreement by owner.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "verify/verify_spandex.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "coh/ctrl.h"
+#include "coh/spandex/spandex.h"
+#include "system/config.h"
+
+bool vspx_is(const struct proto_desc *p)
+{
+    return !strncmp(p->name, "spandex", 7);
+}
+
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
+                                   unsigned *table)
+{
+    *table = 0;
+    if (!p->cpu_l1 || i < cfg->gpu.sms)
+        return &p->l1;
+    return p->cpu_l1(cfg, table);
+}
+
+bool vspx_write_atomic(const struct proto_desc *p, unsigned table)
+{
+    return p->tables[table] == &spx_mesi_l1_table;
+}
+
+/* The device L1s that own words keep them in a line's meta[1] (DeNovo:
+ * meta[0] valid, meta[2] shared; MESI: all of them in M) and the held store
+ * or atomic of a TBE in its meta[1] (denovo_l1.c, mesi_l1.c). */
+static bool owns_words(const struct proto_desc *p, unsigned table)
+{
+    return p->tables[table] == &dn_l1_table || p->tables[table] == &spx_mesi_l1_table;
+}
+
+void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp *const *l1,
+              const unsigned *tables, unsigned n_l1, struct comp *llc, const addr_t *lines,
+              unsigned n_lines)
+{
+    for (unsigned k = 0; k < n_lines; k++) {
+        uint16_t ids[64] = {0};
+        uint64_t owned = spx_llc_owners(llc, lines[k], ids, 64);
+        o->bytes(o->s, &owned, sizeof owned);
+        for (unsigned w = 0; w < 64; w++)
+            if (owned >> w & 1)
+                o->bytes(o->s, &ids[w], sizeof ids[w]);
+    }
+    const struct msg_list *fwd, *rsp;
+    spx_llc_passing(llc, &fwd, &rsp);
+    const struct msg_list *pass[2] = {fwd, rsp};
+    for (unsigned i = 0; i < 2; i++) {
+        o->bytes(o->s, &pass[i]->n, sizeof pass[i]->n);
+        for (const struct msg *m = pass[i]->head; m; m = m->next)
+            o->msg(o->s, m);
+    }
+    for (unsigned i = 0; i < n_l1; i++) {
+        if (!owns_words(p, tables[i]))
+            continue;
+        struct ctrl *c = (struct ctrl *)l1[i];
+        for (unsigned k = 0; k < n_lines; k++) {
+            struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, lines[k]) : NULL;
+            const struct msg *held = t ? (const struct msg *)(uintptr_t)t->meta[1] : NULL;
+            uint8_t has = held != NULL;
+            o->bytes(o->s, &has, 1);
+            if (held)
+                o->msg(o->s, held);
+        }
+        if (p->tables[tables[i]] == &dn_l1_table) {
+            uint32_t pred[8] = {0};
+            unsigned n = spx_dn_predictor(l1[i], pred, 8);
+            o->bytes(o->s, pred, n * sizeof *pred);
+        }
+    }
+}
+
+static uint32_t word0(const uint8_t *data)
+{
+    uint32_t w;
+    memcpy(&w, data, 4);
+    return w;
+}
+
+bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
+                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len)
+{
+    for (unsigned k = 0; k < n_lines; k++) {
+        uint16_t ids[64] = {0};
+        uint64_t owned = spx_llc_owners(llc, lines[k], ids, 64);
+        struct cache_line *l = cache_find(&((struct ctrl *)llc)->cache, lines[k]);
+        if (owned & 1) {
+            unsigned o = ids[0];
+            struct cache_line *ol =
+                o < n_l1 ? cache_find(&((struct ctrl *)l1[o])->cache, lines[k]) : NULL;
+            if (!ol || !(ol->meta[1] & 1)) {
+                snprintf(why, len,
+                         "quiescent: the LLC says l1[%u] owns word 0 of line %u, but that L1 does "
+                         "not own it",
+                         o, k);
+                return false;
+            }
+            if (word0(ol->data) != gold[k]) {
+                snprintf(why, len,
+                         "quiescent: line %u's owner l1[%u] holds %u, but its value is %u", k, o,
+                         word0(ol->data), gold[k]);
+                return false;
+            }
+        } else {
+            uint32_t have = l ? word0(l->data) : dram[k];
+            if (have != gold[k]) {
+                snprintf(why, len,
+                         "quiescent: the %s holds line %u = %u with word 0 owned by no L1, but "
+                         "its value is %u",
+                         l ? "LLC" : "DRAM", k, have, gold[k]);
+                return false;
+            }
+        }
+        /* and no other L1 says it owns word 0 (a MESI line in M, a DeNovo owned word) */
+        for (unsigned i = 0; i < n_l1; i++) {
+            struct cache_line *il = cache_find(&((struct ctrl *)l1[i])->cache, lines[k]);
+            if (il && owns_words(p, tables[i]) && (il->meta[1] & 1) &&
+                !((owned & 1) && ids[0] == i)) {
+                snprintf(why, len,
+                         "quiescent: l1[%u] owns word 0 of line %u, but the LLC gives it to %s", i,
+                         k, owned & 1 ? "another L1" : "no L1");
+                return false;
+            }
+        }
+    }
+    return true;
+}

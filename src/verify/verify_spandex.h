@@ -1,0 +1,56 @@
+/*
+ * verify_spandex.h - what the explorer (verify.c) needs to know of Spandex
+ * beyond struct ctrl: each L1's device (GPU coherence, DeNovo or MESI, by
+ * gpu.sms, cpu.cores and cpu.device), the state its controllers keep
+ * elsewhere (the LLC's owner ids, the L1s' held stores, DeNovo's owner
+ * predictor), and quiescent agreement by word ownership (docs/verify.md,
+ * "Spandex"). Internal to src/verify.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef VERIFY_VERIFY_SPANDEX_H
+#define VERIFY_VERIFY_SPANDEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "coh/proto.h"
+
+/* Whether p is a Spandex protocol (its LLC, its device L1s). */
+bool vspx_is(const struct proto_desc *p);
+
+/* L1 i's controller ops and (*table) the index of its table in p->tables:
+ * the protocol's own L1 for the first gpu.sms, the CPU device's after. */
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
+                                   unsigned *table);
+
+/* Whether L1 i promises write atomicity to its core: a MESI device's copies
+ * are writer-invalidated (Inv before any write is performed), so its loads
+ * return the value at issue or a later one in coherence order; GPU-coherence
+ * and DeNovo L1s promise data-race-free (release) consistency only. */
+bool vspx_write_atomic(const struct proto_desc *p, unsigned table);
+
+/* How the explorer writes the state out: bytes and whole messages. */
+struct vspx_out {
+    void (*bytes)(void *s, const void *p, size_t n);
+    void (*msg)(void *s, const struct msg *m);
+    void *s;
+};
+
+/* The state outside struct ctrl, in line order: for each owned word the
+ * LLC's owner id, the messages it is passing on; per L1 (DeNovo, MESI) each
+ * line's held store or atomic (a TBE's meta[1] points to it) and DeNovo's
+ * owner predictor. */
+void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp *const *l1,
+              const unsigned *tables, unsigned n_l1, struct comp *llc, const addr_t *lines,
+              unsigned n_lines);
+
+/* Quiescent agreement by ownership: each line's word 0 (the word the cores
+ * use) has the value `gold[k]` where it is current, at its owner if an L1
+ * owns it (which must then say it does), else at the LLC (or DRAM, absent
+ * there), and no other L1 owns it; `dram[k]` is DRAM's word. Writes what is wrong into why (returns
+ * false) or returns true. */
+bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
+                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len);
+
+#endif
