@@ -1164,7 +1164,7 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
             AT(v->line, "[variant %s]: block '%s' has no setting '%s'", v->name, v->block,
                v->setting);
         if (built && v->best[0] && !block_sets(r, v->block, v->design, v->best))
-            AT(v->line, "[variant %s]: block '%s' does not sweep '%s' for design '%s'", v->name,
+            AT(v->best_line, "[variant %s]: block '%s' does not sweep '%s' for design '%s'", v->name,
                v->block, v->best, v->design);
         if (v->fallback[0] && !block_has(r, d->block, v->fallback, &built))
             AT(v->line, "[variant %s]: fallback '%s' is not a configuration of sweep block '%s'",

@@ -68,7 +68,7 @@ struct rp_variant {
     /* fallback: a main-block design for the apps the block does not run */
     char name[RP_NAME], block[RP_NAME], design[RP_NAME], setting[128], fallback[RP_NAME];
     char best[RP_NAME];
-    unsigned line;
+    unsigned line, best_line;
 };
 
 /* Figure keys whose lines are kept, for messages about their values. */

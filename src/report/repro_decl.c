@@ -522,8 +522,10 @@ static int on_entry(void *user, const char *section, const char *key, const char
             ok = name_value(rd, x->setting, sizeof x->setting, key, v);
         else if (!strcmp(key, "fallback"))
             ok = name_value(rd, x->fallback, sizeof x->fallback, key, v);
-        else if (!strcmp(key, "best"))
+        else if (!strcmp(key, "best")) {
             ok = name_value(rd, x->best, sizeof x->best, key, v);
+            x->best_line = rd->line;
+        }
         else
             ok = bad(rd,
                      "[variant %s]: unknown key '%s' (expected block, design, setting, best, "
