@@ -870,7 +870,7 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
         if (!series)
             return errf(err, errlen, "%s: '%s' is not a line of figure %s (%s)", c->text,
                         c->args[1], f->id, f->by_design ? "its designs" : "an app");
-        if (!repro_x_find(r, f, c->args[2]))
+        if (!repro_x_find(r, f, c->args[2]) && !repro_block_absent(r, f->block))
             return errf(err, errlen, "%s: figure %s has no x '%s'", c->text, f->id, c->args[2]);
         return 0;
     }
@@ -944,6 +944,8 @@ static double claim_value(void *ctx, const struct cx_call *c)
     if (!strcmp(fn, "point")) {
         const struct rp_figure *f = repro_figure(r, c->args[0]);
         const char *x = repro_x_find(r, f, c->args[2]);
+        if (!x) /* the figure's block is not run at this size */
+            return NAN;
         return f->by_design ? repro_line_mean(r, f, c->args[1], x, NULL)
                             : repro_point(r, f, c->args[1], x, NULL);
     }
