@@ -1065,6 +1065,14 @@ bool repro_block_absent(const struct repro *r, const char *block)
     return !spec_has(&r->spec, block, NULL, &built) && block_has(r, block, NULL, &built);
 }
 
+bool repro_design_absent(const struct repro *r, const char *design)
+{
+    const struct rp_variant *v = repro_variant(r, design);
+    const char *block = v ? v->block : r->d.block, *cfg = v ? v->design : design;
+    bool built;
+    return !spec_has(&r->spec, block, cfg, &built) && block_has(r, block, cfg, &built);
+}
+
 /* What the other sizes' sweep files run and this one does not: blocks
  * ("metadata") and configurations of shared blocks ("main/getm-printed"). */
 static void list_absent(struct repro *r)

@@ -165,8 +165,12 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
                           : !repro_have(r, p->design) ? p->design
                                                       : NULL;
     if (missing) {
-        snprintf(p->verdict, sizeof p->verdict,
-                 "not run: configuration %s is not built in this gpucoh", missing);
+        if (repro_design_absent(r, missing))
+            snprintf(p->verdict, sizeof p->verdict, "not run at size %s: %s is not in %s",
+                     r->size, missing, r->sweep_file);
+        else
+            snprintf(p->verdict, sizeof p->verdict,
+                     "not run: configuration %s is not built in this gpucoh", missing);
         return;
     }
     unsigned used, total;
@@ -560,8 +564,17 @@ static void figure(struct repro *r, const struct rp_figure *f)
                        : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
                            ? f->design
                            : NULL;
+    if (need && repro_design_absent(r, need)) {
+        fprintf(o, "not run at size %s: %s is not in %s\n", r->size, need, r->sweep_file);
+        return;
+    }
     if (need) {
         fprintf(o, "not run: %s is not built in this gpucoh\n", need);
+        return;
+    }
+    if (f->kind == RP_LINES && repro_block_absent(r, f->block)) {
+        fprintf(o, "not run at size %s: block %s is not in %s\n", r->size, f->block,
+                r->sweep_file);
         return;
     }
     switch (f->kind) {

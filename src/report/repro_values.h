@@ -102,6 +102,9 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
                         char *detail, size_t n);
 /* Whether a block is run only by another size's sweep file: not at this size. */
 bool repro_block_absent(const struct repro *r, const char *block);
+/* Whether a design (a main-block configuration or a variant) is run only by
+ * another size's sweep file. */
+bool repro_design_absent(const struct repro *r, const char *design);
 /* The size a reproduction's numbers come from: its main block's runs' (a
  * frames block has one, "frame"), else the size asked for. */
 const char *repro_numbers_size(const struct repro *r);
