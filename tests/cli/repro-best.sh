@@ -29,6 +29,8 @@ grep -qxF "the sweep of size tiny: toyb-tiny.sweep, run as written (its blocks' 
     fail "which sweep: $(cat "$tmp/report")"
 grep -qxF "not in toyb-tiny.sweep, so not run at this size (their numbers are unknown here): extra" "$tmp/report" ||
     fail "the absent block: $(cat "$tmp/report")"
+grep -qF "not run at size tiny: rc-extra is not in toyb-tiny.sweep" "$tmp/report" ||
+    fail "the absent variant's row: $(cat "$tmp/report")"
 [ -n "$(cyc quick rc "")" ] || fail "the quick block was run at another size: $(cat "$tmp/r/results.csv")"
 [ "$(awk -F, 'NR > 1' "$tmp/r/results.csv" | wc -l)" -eq 7 ] || fail "run count: $(cat "$tmp/r/results.csv")"
 
