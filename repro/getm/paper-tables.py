@@ -1,19 +1,20 @@
 #!/usr/bin/env python3
 """paper-tables.py - the tables of repro/getm/README.md's "At the thesis's
-inputs" section, from the runs of repro/getm/paper.sweep (issue 34).
+inputs" section that the report engine does not draw, from the runs of
+`gpucoh repro getm --size paper` (repro/getm/paper.sweep, issue 34).
 
     repro/getm/paper-tables.py OUT [OUT...]
 
-OUT: output folders of `gpucoh sweep repro/getm/paper.sweep` (runs/<id>.json);
-a run is looked up in each folder in turn, so a sweep split over folders is
-read as one. Prints Markdown: each design at its own best concurrency (the
-transactional-warp limit with the fewest cycles, as Table 4.4 picks it) and at
-no limit, over FGLock and GETM over WarpTM; aborts per 1000 commits at each
-design's best; abort rate against input size; the ablations' effect on
-GETM/WarpTM and GETM/FGLock; and where a transaction's warp-cycles go. A run
-that has not finished is shown as `-`, and a mean over fewer benchmarks than
-the block has says so. The report engine (src/report) does not pick a best
-setting per design, so this small script does, for this study only.
+OUT: output folders of `gpucoh repro getm --size paper` (or of `gpucoh sweep
+repro/getm/paper.sweep`: runs/<id>.json); a run is looked up in each folder in
+turn, so runs split over folders are read as one. The report (OUT/report.txt)
+gives each design at its best concurrency and with no limit (figure best, the
+limits chosen, aborts and traffic at the best: `[variant] best =`), the
+headline claims and the ablation table (`[explain]`, against the concurrency
+block at the same limit); this script prints only run time and aborts at
+every limit for every design, aborts against input size (contention), where a
+transaction's warp-cycles go, and
+GETM's aborts by cause at every limit. A run that has not finished is `-`.
 """
 import json
 import math
@@ -91,10 +92,10 @@ def main():
         return load(dirs, rid) if rid else None
 
     def design(wl, d, tw):
-        blk = "paper-concurrency" if d in ("getm", "warptm") else "paper-concurrency-eapg-el"
+        blk = "concurrency" if d in ("getm", "warptm") else "concurrency-eapg-el"
         return get(blk, wl, d, tw)
 
-    fg = {wl: get("paper-fglock", wl, "fglock", None) for wl, _ in BENCH}
+    fg = {wl: get("main", wl, "fglock", None) for wl, _ in BENCH}
     wrong = []
     best = {}
     for wl, _ in BENCH:
@@ -106,59 +107,6 @@ def main():
             if got:
                 tw, r = min(got, key=lambda x: x[1]["cycles"])
                 best[(wl, d)] = (tw if done else tw + "?", r)
-
-    print("### Each design at its best concurrency and at no limit (run time over FGLock)\n")
-    print("Best: the transactional-warp limit (1, 2, 4, 8, 16, 0 = none) with the fewest cycles;"
-          " `?`: not every limit has run yet. GETM/WarpTM: WarpTM's cycles over GETM's (above 1:"
-          " GETM faster).\n")
-    hdr = ["benchmark", "FGLock cycles"]
-    for d in DESIGNS:
-        hdr += [f"{NAMES[d]} best (limit)", f"{NAMES[d]} no limit"]
-    hdr += ["GETM/WarpTM, each at its best", "GETM/WarpTM, no limit"]
-    print("| " + " | ".join(hdr) + " |")
-    print("|" + "---|" * len(hdr))
-    cols = {k: [] for k in ["gb", "gn", "wb", "wn", "eb", "en", "lb", "ln", "rb", "rn"]}
-    for wl, name in BENCH:
-        f = fg[wl]
-        row = [f"{name} `{wl}`", f"{f['cycles']:,}".replace(",", " ") if f else "-"]
-        vals = {}
-        for d, kb, kn in [("getm", "gb", "gn"), ("warptm", "wb", "wn"), ("eapg", "eb", "en"),
-                          ("warptm-el", "lb", "ln")]:
-            b = best.get((wl, d))
-            n = design(wl, d, "0")
-            vb = b[1]["cycles"] / f["cycles"] if b and f else None
-            vn = n["cycles"] / f["cycles"] if n and f else None
-            vals[kb], vals[kn] = vb, vn
-            cols[kb].append(vb)
-            cols[kn].append(vn)
-            row += [f"{fmt(vb)} ({b[0]})" if b else "-", fmt(vn)]
-        rb = vals["wb"] / vals["gb"] if vals["wb"] and vals["gb"] else None
-        rn = vals["wn"] / vals["gn"] if vals["wn"] and vals["gn"] else None
-        cols["rb"].append(rb)
-        cols["rn"].append(rn)
-        row += [fmt(rb), fmt(rn)]
-        print("| " + " | ".join(row) + " |")
-    row = ["geometric mean", ""]
-    for k in ["gb", "gn", "wb", "wn", "eb", "en", "lb", "ln", "rb", "rn"]:
-        n = sum(1 for x in cols[k] if x)
-        row.append(fmt(gmean(cols[k])) + ("" if n == len(BENCH) else f" (of {n})"))
-    print("| " + " | ".join(row) + " |\n")
-
-    print("### Crossbar bytes, GETM's over WarpTM's (Fig. 4.12's metric)\n")
-    print("| benchmark | each at its best | no limit |")
-    print("|---|---|---|")
-    tb, tn = [], []
-    for wl, name in BENCH:
-        g, w = best.get((wl, "getm")), best.get((wl, "warptm"))
-        gn, wn = design(wl, "getm", "0"), design(wl, "warptm", "0")
-        b = g[1]["bytes"] / w[1]["bytes"] if g and w else None
-        n = gn["bytes"] / wn["bytes"] if gn and wn else None
-        tb.append(b)
-        tn.append(n)
-        print(f"| {name} | {fmt(b)} | {fmt(n)} |")
-    nb, nn = sum(1 for x in tb if x), sum(1 for x in tn if x)
-    print(f"| geometric mean | {fmt(gmean(tb))}{'' if nb == len(BENCH) else f' (of {nb})'} | "
-          f"{fmt(gmean(tn))}{'' if nn == len(BENCH) else f' (of {nn})'} |\n")
 
     print("### Run time over FGLock at every limit, and aborts per 1000 commits\n")
     print("| benchmark | design | " + " | ".join(f"limit {t}" for t in LIMITS) + " |")
@@ -173,65 +121,21 @@ def main():
                 for r in rs) + " |")
     print()
 
-    print("### Aborts per 1000 commits at each design's best concurrency (Table 4.4's metric)\n")
-    print("| benchmark | " + " | ".join(NAMES[d] for d in DESIGNS) + " | GETM / WarpTM |")
-    print("|---|" + "---|" * (len(DESIGNS) + 1))
-    for wl, name in BENCH:
-        v = {d: per1k(best[(wl, d)][1]) if (wl, d) in best else None for d in DESIGNS}
-        r = v["getm"] / v["warptm"] if v["getm"] is not None and v["warptm"] else None
-        print(f"| {name} | " + " | ".join(
-            f"{fmt(v[d], 0)} ({best[(wl, d)][0]})" if v[d] is not None else "-"
-            for d in DESIGNS) + f" | {fmt(r, 1)} |")
-    print()
-
     print("### Contention: aborts per 1000 commits against input size, 8 warps per core\n")
-    print("| benchmark | size | GETM | WarpTM | GETM over FGLock (paper only) | GETM/WarpTM (speed) |")
+    print("| benchmark | size | GETM | WarpTM | GETM over FGLock | GETM/WarpTM (speed) |")
     print("|---|---|---|---|---|---|")
     for wl, name in BENCH[:4]:
         for size in ["tiny", "small", "paper"]:
             if size == "paper":
-                g, w = design(wl, "getm", "8"), design(wl, "warptm", "8")
+                g, w, f = design(wl, "getm", "8"), design(wl, "warptm", "8"), fg[wl]
             else:
-                g = get("contention", wl, "getm", "8", size)
-                w = get("contention", wl, "warptm", "8", size)
-            f = fg[wl] if size == "paper" else None
+                g = get("contention-" + size, wl, "getm", "8", size)
+                w = get("contention-" + size, wl, "warptm", "8", size)
+                f = get("contention-" + size, wl, "fglock", "8", size)
             print(f"| {name} | {size} | {fmt(per1k(g), 0) if g else '-'} | "
                   f"{fmt(per1k(w), 0) if w else '-'} | "
-                  f"{fmt(g['cycles'] / f['cycles']) if g and f else 'n/a'} | "
+                  f"{fmt(g['cycles'] / f['cycles']) if g and f else '-'} | "
                   f"{fmt(w['cycles'] / g['cycles']) if g and w else '-'} |")
-    print()
-
-    print("### Ablations (GETM changed one choice at a time; WarpTM and FGLock as in the "
-          "concurrency block, at the same limit)\n")
-    print("`warptm-*` rows are WarpTM changed: their GETM/WarpTM is the ablated WarpTM's cycles over "
-          "GETM's, their GETM/FGLock column WarpTM's over FGLock's.\n")
-    print("| benchmark (limit) | ablation | cycles | over GETM's | GETM/WarpTM | GETM/FGLock "
-          "| aborts / 1K commits |")
-    print("|---|---|---|---|---|---|---|")
-    for blk, wl, tw in [("ablate-ht", "ht", "8"), ("ablate-cl", "cl-tm", "4"),
-                        ("ablate-atm", "atm", "4"), ("ablate-metadata-ht", "ht", "8"),
-                        ("ablate-metadata-htm", "ht:m", "4"), ("ablate-metadata-htl", "ht:l", "4"),
-                        ("ablate-metadata-atm", "atm", "2"), ("ablate-ties-htl", "ht:l", "4"),
-                        ("ablate-ties-atm", "atm", "2"), ("ablate-relaxed-ht", "ht", "8"),
-                        ("ablate-relaxed-htm-htl", "ht:m", "4"),
-                        ("ablate-relaxed-htm-htl", "ht:l", "4"), ("ablate-relaxed-atm", "atm", "2")]:
-        base = design(wl, "getm", tw)
-        w = design(wl, "warptm", tw)
-        f = fg[wl]
-        cfgs = sorted({k[3] for k in runs if k[0] == blk} | {"getm"}, key=lambda c: (c != "getm", c))
-        for c in cfgs:
-            r = get(blk, wl, c, tw) if c != "getm" else base
-            if not r:
-                print(f"| {wl} ({tw}) | {c} | - | | | | |")
-                continue
-            ref = w if not c.startswith("warptm") else None
-            ratio = (w["cycles"] / r["cycles"]) if ref and w else None
-            if c.startswith("warptm") and base:
-                ratio = r["cycles"] / base["cycles"]  # the ablated WarpTM over the base GETM
-            print(f"| {wl} ({tw}) | {c} | {r['cycles']:,} | "
-                  f"{fmt(r['cycles'] / base['cycles']) if base else '-'} | {fmt(ratio)} | "
-                  f"{fmt(r['cycles'] / f['cycles']) if f else '-'} | {fmt(per1k(r), 0)} |"
-                  .replace(",", " "))
     print()
 
     print("### Where a transaction's warp-cycles go (no limit and each design's best)\n")

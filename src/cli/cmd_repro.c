@@ -68,7 +68,9 @@ static void usage(FILE *out)
             "  --size S            tiny (seconds: a smoke test), quick (2 minutes on 2 cores\n"
             "                      for tc: the README's demo), small (default; about 22 minutes\n"
             "                      for tc on 2 cores), paper (hours); frames runs (chopin)\n"
-            "                      have one size and ignore it\n"
+            "                      have one size and ignore it. A reproduction may run its own\n"
+            "                      sweep file at a size (report.ini's sweep.SIZE, e.g. getm's\n"
+            "                      paper.sweep), as written; --lint prints its run count\n"
             "  --out DIR           output folder (default repro-NAME-SIZE)\n"
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
@@ -183,7 +185,7 @@ static int slurm_one(const struct repro *r, const char *out, const char *size,
              out);
     so->spec_path = r->spec.path;
     so->out_dir = out;
-    so->size = size;
+    so->size = r->sweep_as_written ? NULL : size; /* a size's own sweep file runs as written */
     so->timeout_s = eo->timeout_s;
     so->skip_missing = true; /* as repro_open reads the sweep */
     so->then = then;
@@ -210,8 +212,9 @@ static bool lint_one(const char *name, const char *size)
         return false;
     char why[256];
     not_built(&r, why, sizeof why);
-    printf("repro %s: %u claims, each can hold and can fail%s%s\n", name, r.d.n_claims,
-           why[0] ? "; not built: " : "", why);
+    printf("repro %s: %u claims, each can hold and can fail; %u runs at size %s (%s)%s%s\n", name,
+           r.d.n_claims, r.d.built ? sweep_distinct_runs(&r.spec) : 0, size,
+           r.d.built ? r.sweep_file : "no sweep", why[0] ? "; not built: " : "", why);
     repro_close(&r);
     return true;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/file.h"
 #include "report/mean.h"
@@ -272,16 +273,30 @@ int repro_app(const struct repro *r, const char *name)
     return -1;
 }
 
-/* A configuration the sweep names in a block: run, or not built. */
-static bool block_has(const struct repro *r, const char *block, const char *cfg, bool *built)
+static bool spec_has(const struct sweep_spec *s, const char *block, const char *cfg, bool *built)
 {
-    for (unsigned i = 0; i < r->spec.n_runs; i++)
-        if (!strcmp(r->spec.runs[i].block, block) && !strcmp(r->spec.runs[i].config, cfg)) {
+    for (unsigned i = 0; i < s->n_runs; i++)
+        if (!strcmp(s->runs[i].block, block) && (!cfg || !strcmp(s->runs[i].config, cfg))) {
             *built = true;
             return true;
         }
-    for (unsigned i = 0; i < r->spec.n_missing; i++)
-        if (!strcmp(r->spec.missing[i].block, block) && !strcmp(r->spec.missing[i].config, cfg)) {
+    for (unsigned i = 0; i < s->n_missing; i++)
+        if (!strcmp(s->missing[i].block, block) && (!cfg || !strcmp(s->missing[i].config, cfg))) {
+            *built = false;
+            return true;
+        }
+    return false;
+}
+
+/* A configuration the sweep names in a block (any configuration: cfg NULL):
+ * run, or not built. One that only another size's sweep file names is known
+ * and not run here (*built false). */
+static bool block_has(const struct repro *r, const char *block, const char *cfg, bool *built)
+{
+    if (spec_has(&r->spec, block, cfg, built))
+        return true;
+    for (unsigned k = 0; k < r->n_others; k++)
+        if (spec_has(&r->others[k], block, cfg, built)) {
             *built = false;
             return true;
         }
@@ -295,6 +310,8 @@ bool repro_have(const struct repro *r, const char *design)
     if (v) /* not run in an ablation: no number from it there */
         return !r->ablation && block_has(r, v->block, v->design, &built) && built;
     if (r->ablation && block_has(r, r->ablation->block, design, &built))
+        return built;
+    if (r->ablation && r->reference && block_has(r, r->reference->block, design, &built))
         return built;
     return block_has(r, r->d.block, design, &built) && built;
 }
@@ -356,17 +373,67 @@ const struct sweep_result *repro_get_in(const struct repro *r, const char *app, 
     return res->has_stats && res->cycles > 0 ? res : NULL;
 }
 
+/* The value of a run's setting KEY ("8" of getm.tx_warps=8), or NULL. */
+static const char *setting_of(const struct sweep_run *run, const char *key)
+{
+    size_t n = strlen(key);
+    for (unsigned k = 0; k < run->n_settings; k++)
+        if (!strncmp(run->settings[k], key, n) && run->settings[k][n] == '=')
+            return run->settings[k] + n + 1;
+    return NULL;
+}
+
+const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_variant *v,
+                                       const char *app)
+{
+    const struct sweep_run *best = NULL;
+    double best_cycles = 0;
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        if (strcmp(run->block, v->block) || strcmp(run->workload, app) ||
+            strcmp(run->config, v->design) || !setting_of(run, v->best))
+            continue;
+        const struct sweep_result *res = r->res ? &r->res[i] : NULL;
+        if (!res || !res->has_stats || !(res->cycles > 0))
+            return NULL; /* a value of the axis has not run: no best yet */
+        if (!best || res->cycles < best_cycles) /* ties: the first value in the block's order */
+            best = run, best_cycles = res->cycles;
+    }
+    return best;
+}
+
+/* Whether the app is one the scope block (an ablation's, set while an
+ * [explain] with a reference is computed) runs. */
+static bool in_scope(const struct repro *r, const char *app)
+{
+    if (!r->scope)
+        return true;
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, r->scope) && !strcmp(r->spec.runs[i].workload, app))
+            return true;
+    return false;
+}
+
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design)
 {
     const struct rp_variant *v = repro_variant(r, design);
     bool built;
+    if (!in_scope(r, app))
+        return NULL;
     if (!v && r->ablation && block_has(r, r->ablation->block, design, &built))
         return repro_get_in(r, app, r->ablation->block, design,
                             r->ablation->setting[0] ? r->ablation->setting : NULL);
+    if (!v && r->ablation && r->reference && block_has(r, r->reference->block, design, &built))
+        return repro_get_in(r, app, r->reference->block, design,
+                            r->reference->setting[0] ? r->reference->setting : NULL);
     if (!v)
         return repro_get_in(r, app, r->d.block, design, NULL);
     if (r->ablation)
         return NULL; /* a variant is not run in an ablation */
+    if (v->best[0]) {
+        const struct sweep_run *run = repro_best_run(r, v, app);
+        return run ? &r->res[run - r->spec.runs] : NULL;
+    }
     const char *setting = v->setting[0] ? v->setting : NULL;
     if (v->fallback[0] && !sweep_find(&r->spec, v->block, app, v->design, setting))
         return repro_get_in(r, app, r->d.block, v->fallback, NULL);
@@ -536,6 +603,46 @@ int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab
     return isnan(v) ? -1 : v != 0;
 }
 
+/* An [explain]'s number (its row) or claim before the change (after =
+ * false: the main block's, or its reference's over the ablation block's
+ * apps) and after it (in the ablation; with a reference, what the ablation's
+ * block does not run is taken from it, over the same apps). A row's value is
+ * returned (NaN: a run it needs is missing); a claim's verdict goes to
+ * *holds (1, 0, -1) with its values in detail. */
+double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
+                        char *detail, size_t n)
+{
+    const struct rp_ablation *was = r->ablation, *was_ref = r->reference;
+    const char *was_scope = r->scope;
+    bool ref = x->ref.block[0] != 0;
+    double v = NAN;
+    if (!after && !ref) { /* the main block's, as the report computed it */
+        if (x->row_index >= 0)
+            return r->paper[x->row_index].ours;
+        *holds = r->claims[x->claim_index].holds;
+        snprintf(detail, n, "%s", r->claims[x->claim_index].detail);
+        return NAN;
+    }
+    r->ablation = after ? &x->ab : &x->ref;
+    r->reference = after && ref ? &x->ref : NULL;
+    r->scope = ref ? x->ab.block : NULL;
+    if (x->row_index >= 0) {
+        const struct rp_paper_row *p = &r->paper[x->row_index];
+        unsigned used, total;
+        if ((!p->baseline[0] || repro_have(r, p->baseline)) && repro_have(r, p->design))
+            v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design,
+                                  &used, &total, NULL) /
+                p->divisor;
+    } else {
+        double c = cx_eval(r->d.claims[x->claim_index].node, repro_claim_env(r), detail, n);
+        *holds = isnan(c) ? -1 : c != 0;
+    }
+    r->ablation = was;
+    r->reference = was_ref;
+    r->scope = was_scope;
+    return v;
+}
+
 /* "fig7a,inter,,speedup_hm,nol1,tcw": a row of paper.csv by its columns. */
 static void row_key(const struct rp_paper_row *p, char *buf, size_t n)
 {
@@ -555,11 +662,17 @@ void repro_evidence(struct repro *r, const char *set, const char *metric, const 
         if (p->app[0] || strcmp(p->set, set) || strcmp(p->metric, metric) ||
             strcmp(p->baseline, baseline) || strcmp(p->design, design))
             continue;
-        double in = repro_row_in(r, p, &x->ab);
+        int holds;
+        char detail[8];
+        double in = repro_explain_in(r, x, true, &holds, detail, sizeof detail);
         unsigned used, total;
-        double ours = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
-                                        p->design, &used, &total, NULL) /
-                      p->divisor;
+        double ours = x->ref.block[0]
+                          ? repro_explain_in(r, x, false, &holds, detail, sizeof detail)
+                          : repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
+                                              p->design, &used, &total, NULL) /
+                                p->divisor;
+        if (repro_block_absent(r, x->ab.block))
+            continue; /* not run at this size */
         if (isnan(in))
             snprintf(buf, n, "%s: not measured", x->name);
         else
@@ -757,7 +870,7 @@ static int claim_check(void *ctx, const struct cx_call *c, char *err, size_t err
         if (!series)
             return errf(err, errlen, "%s: '%s' is not a line of figure %s (%s)", c->text,
                         c->args[1], f->id, f->by_design ? "its designs" : "an app");
-        if (!repro_x_find(r, f, c->args[2]))
+        if (!repro_x_find(r, f, c->args[2]) && !repro_block_absent(r, f->block))
             return errf(err, errlen, "%s: figure %s has no x '%s'", c->text, f->id, c->args[2]);
         return 0;
     }
@@ -831,6 +944,8 @@ static double claim_value(void *ctx, const struct cx_call *c)
     if (!strcmp(fn, "point")) {
         const struct rp_figure *f = repro_figure(r, c->args[0]);
         const char *x = repro_x_find(r, f, c->args[2]);
+        if (!x) /* the figure's block is not run at this size */
+            return NAN;
         return f->by_design ? repro_line_mean(r, f, c->args[1], x, NULL)
                             : repro_point(r, f, c->args[1], x, NULL);
     }
@@ -865,14 +980,11 @@ static int check_ablation(struct repro *r, const struct rp_ablation *ab, const c
     const struct rp_decl *d = &r->d;
     if (ab->none[0])
         return 0;
-    bool known = false, shared = false, built;
-    for (unsigned i = 0; i < r->spec.n_runs && !known; i++)
-        known = !strcmp(r->spec.runs[i].block, ab->block);
-    for (unsigned i = 0; i < r->spec.n_missing && !known; i++)
-        known = !strcmp(r->spec.missing[i].block, ab->block);
+    bool known, shared = false, built;
+    known = block_has(r, ab->block, NULL, &built);
     if (!known || !strcmp(ab->block, d->block))
         AT(ab->line, "%s: '%s' is not a sweep block of %s other than the main block '%s'", what,
-           ab->block, d->sweep, d->block);
+           ab->block, r->sweep_file, d->block);
     for (unsigned k = 0; k < r->n_cfgs && !shared; k++)
         shared = block_has(r, ab->block, r->cfgs[k], &built);
     if (!shared)
@@ -880,10 +992,13 @@ static int check_ablation(struct repro *r, const struct rp_ablation *ab, const c
            ab->block);
     if (ab->setting[0]) {
         bool found = false;
-        for (unsigned i = 0; i < r->spec.n_runs && !found; i++)
-            if (!strcmp(r->spec.runs[i].block, ab->block))
-                for (unsigned k = 0; k < r->spec.runs[i].n_settings && !found; k++)
-                    found = !strcmp(r->spec.runs[i].settings[k], ab->setting);
+        for (unsigned o = 0; o <= r->n_others && !found; o++) {
+            const struct sweep_spec *s = o ? &r->others[o - 1] : &r->spec;
+            for (unsigned i = 0; i < s->n_runs && !found; i++)
+                if (!strcmp(s->runs[i].block, ab->block))
+                    for (unsigned k = 0; k < s->runs[i].n_settings && !found; k++)
+                        found = !strcmp(s->runs[i].settings[k], ab->setting);
+        }
         if (!found)
             AT(ab->line, "%s: block '%s' has no setting %s", what, ab->block, ab->setting);
     }
@@ -916,6 +1031,9 @@ static int check_ablations(struct repro *r, char *err, size_t errlen)
         snprintf(what, sizeof what, "[explain %s] ablation", x->name);
         if (check_ablation(r, &x->ab, what, err, errlen))
             return -1;
+        snprintf(what, sizeof what, "[explain %s] reference", x->name);
+        if (x->ref.block[0] && check_ablation(r, &x->ref, what, err, errlen))
+            return -1;
     }
     for (unsigned i = 0; i < d->n_calibs; i++) {
         const struct rp_calibration *c = &d->calibs[i];
@@ -941,6 +1059,45 @@ static int check_ablations(struct repro *r, char *err, size_t errlen)
     return 0;
 }
 
+bool repro_block_absent(const struct repro *r, const char *block)
+{
+    bool built;
+    return !spec_has(&r->spec, block, NULL, &built) && block_has(r, block, NULL, &built);
+}
+
+bool repro_design_absent(const struct repro *r, const char *design)
+{
+    const struct rp_variant *v = repro_variant(r, design);
+    const char *block = v ? v->block : r->d.block, *cfg = v ? v->design : design;
+    bool built;
+    return !spec_has(&r->spec, block, cfg, &built) && block_has(r, block, cfg, &built);
+}
+
+/* What the other sizes' sweep files run and this one does not: blocks
+ * ("metadata") and configurations of shared blocks ("main/getm-printed"). */
+static void list_absent(struct repro *r)
+{
+    size_t k = 0;
+    r->absent[0] = 0;
+    for (unsigned o = 0; o < r->n_others; o++)
+        for (unsigned i = 0; i < r->others[o].n_runs; i++) {
+            const struct sweep_run *run = &r->others[o].runs[i];
+            bool built, whole = !spec_has(&r->spec, run->block, NULL, &built);
+            if (!whole && spec_has(&r->spec, run->block, run->config, &built))
+                continue;
+            char item[2 * RP_NAME + 2];
+            snprintf(item, sizeof item, "%s%s%s", run->block, whole ? "" : "/",
+                     whole ? "" : run->config);
+            /* once each */
+            bool seen = false;
+            for (const char *p = r->absent; (p = strstr(p, item)) && !seen; p++)
+                seen = (p == r->absent || p[-1] == ' ') && (p[strlen(item)] == ',' || !p[strlen(item)]);
+            if (!seen && k < sizeof r->absent)
+                k += (size_t)snprintf(r->absent + k, sizeof r->absent - k, "%s%s", k ? ", " : "",
+                                      item);
+        }
+}
+
 int repro_claim_index(const struct repro *r, const char *id)
 {
     for (unsigned k = 0; k < r->d.n_claims; k++)
@@ -959,10 +1116,38 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
     if (!d->built)
         return 0;
     char path[4400];
-    snprintf(path, sizeof path, "%s/%s", d->dir, d->sweep);
-    struct sweep_parse_opts po = {.size = size, .skip_missing = true};
+    /* the sweep of this size: sweep.SIZE (run as written), else sweep */
+    int this = -1;
+    for (int k = 0; k < RP_N_SIZES; k++)
+        if (!strcmp(size, rp_size_names[k]) && d->sweep_for[k][0])
+            this = k;
+    for (int k = 0; k < RP_N_SIZES; k++) {
+        snprintf(path, sizeof path, "%s/%s", d->dir, d->sweep_for[k]);
+        if (d->sweep_for[k][0] && access(path, R_OK))
+            AT(d->sweep_for_line[k], "sweep.%s = %s: cannot read %.300s", rp_size_names[k],
+               d->sweep_for[k], path);
+    }
+    r->sweep_file = this >= 0 ? d->sweep_for[this] : d->sweep;
+    r->sweep_as_written = this >= 0;
+    snprintf(path, sizeof path, "%s/%s", d->dir, r->sweep_file);
+    struct sweep_parse_opts po = {.size = this >= 0 ? NULL : size, .skip_missing = true};
     if (sweep_spec_load(&r->spec, path, &po, err, errlen))
         return -1;
+    /* the other files, for the names: each once */
+    for (int k = -1; k < RP_N_SIZES; k++) {
+        const char *file = k < 0 ? d->sweep : d->sweep_for[k];
+        bool seen = !file[0] || !strcmp(file, r->sweep_file);
+        for (int j = -1; j < k && !seen; j++)
+            seen = !strcmp(file, j < 0 ? d->sweep : d->sweep_for[j]);
+        if (seen)
+            continue;
+        snprintf(path, sizeof path, "%s/%s", d->dir, file);
+        struct sweep_parse_opts oo = {.size = k < 0 ? size : NULL, .skip_missing = true};
+        if (sweep_spec_load(&r->others[r->n_others], path, &oo, err, errlen))
+            return -1;
+        r->n_others++;
+    }
+    list_absent(r);
     collect(r);
     bool built;
     bool has_block = r->n_apps > 0;
@@ -988,6 +1173,9 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
         if (built && v->setting[0] && (!eq || !block_sets(r, v->block, v->design, key)))
             AT(v->line, "[variant %s]: block '%s' has no setting '%s'", v->name, v->block,
                v->setting);
+        if (built && v->best[0] && !block_sets(r, v->block, v->design, v->best))
+            AT(v->best_line, "[variant %s]: block '%s' does not sweep '%s' for design '%s'", v->name,
+               v->block, v->best, v->design);
         if (v->fallback[0] && !block_has(r, d->block, v->fallback, &built))
             AT(v->line, "[variant %s]: fallback '%s' is not a configuration of sweep block '%s'",
                v->name, v->fallback, d->block);
@@ -1072,6 +1260,9 @@ void repro_close(struct repro *r)
     free(r->text);
     if (r->d.built && r->spec.runs)
         sweep_spec_free(&r->spec);
+    for (unsigned k = 0; k < r->n_others; k++)
+        sweep_spec_free(&r->others[k]);
+    r->n_others = 0;
     r->res = NULL;
     r->text = NULL;
 }

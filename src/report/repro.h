@@ -32,10 +32,12 @@
 #define RP_MAX_APPS     64
 #define RP_MAX_X        32
 #define RP_MAX_PARTS    12
-#define RP_MAX_EXPLAINS 24
+#define RP_MAX_EXPLAINS 48
 #define RP_MAX_CALIBS   8
 #define RP_MAX_REPLICAS 16
 #define RP_NAME         64
+#define RP_N_SIZES      4 /* tiny quick small paper: a sweep file may be named per size */
+extern const char *const rp_size_names[RP_N_SIZES];
 
 enum rp_kind { RP_BARS, RP_STACKED, RP_LINES, RP_TABLE };
 /* speedup: cycles(baseline) / cycles(design), averaged per the paper's mean;
@@ -57,11 +59,16 @@ struct rp_design {
 };
 
 /* A design at one setting of another sweep block: "lease:0" is block lease,
- * configuration tcw-fixed, tc.lease=fixed:0. */
+ * configuration tcw-fixed, tc.lease=fixed:0. With best = KEY instead of a
+ * setting: per app, the run of the design in the block, over every value of
+ * the block's axis KEY, with the fewest cycles (unknown unless every value
+ * has run with statistics): a design at its best setting, as a paper that
+ * runs each design at its best concurrency reports it. */
 struct rp_variant {
     /* fallback: a main-block design for the apps the block does not run */
     char name[RP_NAME], block[RP_NAME], design[RP_NAME], setting[128], fallback[RP_NAME];
-    unsigned line;
+    char best[RP_NAME];
+    unsigned line, best_line;
 };
 
 /* Figure keys whose lines are kept, for messages about their values. */
@@ -141,6 +148,11 @@ struct rp_ablation {
 struct rp_explain {
     char name[RP_NAME], claim[RP_NAME], row[256], text[512];
     struct rp_ablation ab;
+    /* reference = BLOCK [KEY=V] (ref.block set): the number before the
+     * change is computed there instead of in the main block, the ablation
+     * takes what its block does not run from there, and a set's number is
+     * computed in both over the apps the ablation's block runs */
+    struct rp_ablation ref;
     unsigned line, target_line;
     int claim_index, row_index; /* resolved by repro_open; -1 none */
 };
@@ -172,6 +184,10 @@ struct rp_decl {
     char path[4096], dir[4096]; /* report.ini and its folder */
     char name[RP_NAME];         /* the folder's name: `gpucoh repro NAME` */
     char title[256], paper_key[RP_NAME], sweep[256], numbers[256], block[RP_NAME], hook[RP_NAME];
+    /* sweep.SIZE = FILE: the sweep run at that size (as written: its sizes
+     * lines are kept), in the order of the sizes; "" for the default */
+    char sweep_for[RP_N_SIZES][256];
+    unsigned sweep_for_line[RP_N_SIZES];
     char about[1024];
     enum rp_mean mean;
     bool built; /* built = no: listed as not built, never run */
@@ -234,6 +250,14 @@ struct rp_claim_result {
 struct repro {
     struct rp_decl d;
     struct sweep_spec spec;
+    const char *sweep_file;  /* the file of spec: d.sweep, or d.sweep_for[size] */
+    bool sweep_as_written;   /* a per-size file: its sizes lines kept (no --size override) */
+    /* the reproduction's other sweep files (other sizes'): the names a
+     * declaration uses are checked against all of them; what only they run
+     * is not run at this size, its values unknown (absent, for the report) */
+    struct sweep_spec others[RP_N_SIZES];
+    unsigned n_others;
+    char absent[2048]; /* "main/getm-printed, metadata" */
     struct sweep_result *res; /* per spec run */
     const char *out_dir, *size;
     struct sweep_counts counts;
@@ -248,6 +272,11 @@ struct repro {
     /* while set, the main block's designs are looked up in this ablation's
      * block first (repro_get): a number computed again there */
     const struct rp_ablation *ablation;
+    /* while set with ablation: an [explain]'s reference, where the ablation
+     * takes what its block does not run; scope: the block whose apps a set's
+     * mean is computed over (NULL: every app of the set) */
+    const struct rp_ablation *reference;
+    const char *scope;
     FILE *o;    /* the text report while it is written */
     FILE *plot; /* plot-data.csv while it is written */
     char *text; /* the text report */
@@ -291,6 +320,10 @@ void repro_close(struct repro *r);
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design);
 /* Whether a design can have results (its protocol is built). */
 bool repro_have(const struct repro *r, const char *design);
+/* A best = KEY variant's run for an app: the fewest cycles over the axis
+ * (NULL unless every value ran with statistics). */
+const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_variant *v,
+                                       const char *app);
 const char *repro_paper_name(const struct repro *r, const char *design);
 
 /* A named hook: a paper-specific diagnosis printed after the figures. */

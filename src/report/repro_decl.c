@@ -101,6 +101,7 @@ static int name_value(struct decl_reader *rd, char *dst, size_t n, const char *k
 }
 
 static const char *const kind_names[] = {"bars", "stacked", "lines", "table"};
+const char *const rp_size_names[RP_N_SIZES] = {"tiny", "quick", "small", "paper"};
 
 static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char *v)
 {
@@ -280,8 +281,12 @@ static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char 
         snprintf(x->row, sizeof x->row, "%s", v);
     } else if (!strcmp(key, "ablation"))
         return ablation_value(rd, &x->ab, key, v);
+    else if (!strcmp(key, "reference"))
+        return ablation_value(rd, &x->ref, key, v);
     else
-        return bad(rd, "[explain %s]: unknown key '%s' (expected claim, row, ablation, text)",
+        return bad(rd,
+                   "[explain %s]: unknown key '%s' (expected claim, row, ablation, reference, "
+                   "text)",
                    x->name, key);
     return 1;
 }
@@ -434,6 +439,19 @@ static int on_entry(void *user, const char *section, const char *key, const char
             ok = name_value(rd, d->paper_key, sizeof d->paper_key, key, v);
         else if (!strcmp(key, "sweep"))
             ok = name_value(rd, d->sweep, sizeof d->sweep, key, v);
+        else if (!strncmp(key, "sweep.", 6)) {
+            /* sweep.SIZE = FILE: the sweep of one size */
+            int k = -1;
+            for (int i = 0; i < RP_N_SIZES; i++)
+                if (!strcmp(key + 6, rp_size_names[i]))
+                    k = i;
+            if (k < 0)
+                ok = bad(rd, "%s: '%s' is not a size (tiny quick small paper)", key, key + 6);
+            else {
+                ok = name_value(rd, d->sweep_for[k], sizeof d->sweep_for[k], key, v);
+                d->sweep_for_line[k] = rd->line;
+            }
+        }
         else if (!strcmp(key, "numbers"))
             ok = name_value(rd, d->numbers, sizeof d->numbers, key, v);
         else if (!strcmp(key, "block")) {
@@ -472,7 +490,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
         } else
             ok = bad(rd,
                      "[reproduction]: unknown key '%s' (expected title, about, paper, "
-                     "sweep, numbers, block, speedup_mean, hook, replicas, built)",
+                     "sweep, sweep.SIZE, numbers, block, speedup_mean, hook, replicas, built)",
                      key);
         break;
     case SEC_DESIGNS: {
@@ -504,9 +522,14 @@ static int on_entry(void *user, const char *section, const char *key, const char
             ok = name_value(rd, x->setting, sizeof x->setting, key, v);
         else if (!strcmp(key, "fallback"))
             ok = name_value(rd, x->fallback, sizeof x->fallback, key, v);
+        else if (!strcmp(key, "best")) {
+            ok = name_value(rd, x->best, sizeof x->best, key, v);
+            x->best_line = rd->line;
+        }
         else
             ok = bad(rd,
-                     "[variant %s]: unknown key '%s' (expected block, design, setting, fallback)",
+                     "[variant %s]: unknown key '%s' (expected block, design, setting, best, "
+                     "fallback)",
                      x->name, key);
         break;
     }
@@ -595,6 +618,17 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
     if (d->built && !d->sweep[0]) {
         snprintf(err, errlen, "%s:1: [reproduction] names no sweep (or write built = no)", d->path);
         return -1;
+    }
+    for (unsigned i = 0; i < d->n_variants; i++) {
+        const struct rp_variant *x = &d->variants[i];
+        if (!x->block[0] || !x->design[0] || (x->setting[0] && x->best[0]) ||
+            (x->best[0] && x->fallback[0])) {
+            snprintf(err, errlen,
+                     "%s:%u: [variant %s] needs block and design, and a setting or best = KEY "
+                     "(not both; best takes no fallback)",
+                     d->path, x->line, x->name);
+            return -1;
+        }
     }
     for (unsigned i = 0; i < d->n_claims; i++)
         if (!d->claims[i].text[0] || !d->claims[i].expr[0]) {

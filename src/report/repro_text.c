@@ -165,8 +165,12 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
                           : !repro_have(r, p->design) ? p->design
                                                       : NULL;
     if (missing) {
-        snprintf(p->verdict, sizeof p->verdict,
-                 "not run: configuration %s is not built in this gpucoh", missing);
+        if (repro_design_absent(r, missing))
+            snprintf(p->verdict, sizeof p->verdict, "not run at size %s: %s is not in %s",
+                     r->size, missing, r->sweep_file);
+        else
+            snprintf(p->verdict, sizeof p->verdict,
+                     "not run: configuration %s is not built in this gpucoh", missing);
         return;
     }
     unsigned used, total;
@@ -560,8 +564,17 @@ static void figure(struct repro *r, const struct rp_figure *f)
                        : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
                            ? f->design
                            : NULL;
+    if (need && repro_design_absent(r, need)) {
+        fprintf(o, "not run at size %s: %s is not in %s\n", r->size, need, r->sweep_file);
+        return;
+    }
     if (need) {
         fprintf(o, "not run: %s is not built in this gpucoh\n", need);
+        return;
+    }
+    if (f->kind == RP_LINES && repro_block_absent(r, f->block)) {
+        fprintf(o, "not run at size %s: block %s is not in %s\n", r->size, f->block,
+                r->sweep_file);
         return;
     }
     switch (f->kind) {
@@ -650,13 +663,36 @@ static void number(FILE *o, double v)
 static void explain_line(struct repro *r, const struct rp_explain *x)
 {
     FILE *o = r->o;
-    char where[256];
+    char where[256], ref[256] = "";
     ablation_name(&x->ab, where, sizeof where);
+    if (x->ref.block[0]) { /* against a reference, over the ablation's apps */
+        char apps[256] = "";
+        size_t k = 0;
+        for (unsigned i = 0; i < r->spec.n_runs && k < sizeof apps; i++) {
+            const struct sweep_run *run = &r->spec.runs[i];
+            bool seen = strcmp(run->block, x->ab.block) != 0;
+            for (unsigned j = 0; j < i && !seen; j++)
+                seen = !strcmp(r->spec.runs[j].block, x->ab.block) &&
+                       !strcmp(r->spec.runs[j].workload, run->workload);
+            if (!seen)
+                k += (size_t)snprintf(apps + k, sizeof apps - k, "%s%s", k ? " " : "",
+                                      run->workload);
+        }
+        ablation_name(&x->ref, ref, sizeof ref);
+        size_t n = strlen(where);
+        snprintf(where + n, sizeof where - n, " against %.80s; apps %.80s", ref, apps);
+    }
     fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
+    if (repro_block_absent(r, x->ab.block) || (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
+        fprintf(o, "not run at size %s (the block is not in %s)\n", r->size, r->sweep_file);
+        return;
+    }
+    int holds;
+    char detail[1024], before_detail[1024];
     if (x->row_index >= 0) {
         const struct rp_paper_row *p = &r->paper[x->row_index];
-        double in = repro_row_in(r, p, &x->ab);
-        number(o, p->ours);
+        double in = repro_explain_in(r, x, true, &holds, detail, sizeof detail);
+        number(o, repro_explain_in(r, x, false, &holds, detail, sizeof detail));
         fputs(" \u2192 ", o);
         number(o, in);
         fprintf(o, "; paper %.2f", p->value);
@@ -671,10 +707,75 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         fputc('\n', o);
         return;
     }
-    char detail[1024];
-    int holds = repro_claim_in(r, (unsigned)x->claim_index, &x->ab, detail, sizeof detail);
-    fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(r->claims[x->claim_index].holds),
-            verdict_word(holds), detail[0] ? ": " : "", detail);
+    int before;
+    repro_explain_in(r, x, false, &before, before_detail, sizeof before_detail);
+    repro_explain_in(r, x, true, &holds, detail, sizeof detail);
+    if (x->ref.block[0]) /* the reference's values too: they are not the claim's above */
+        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s\n", verdict_word(before),
+                before_detail[0] ? ": " : "", before_detail, verdict_word(holds),
+                detail[0] ? ": " : "", detail);
+    else
+        fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(before), verdict_word(holds),
+                detail[0] ? ": " : "", detail);
+}
+
+/* Every best = KEY variant: per app the value of KEY with the fewest cycles,
+ * and the paper's where paper.csv names, for the app, a variant of the same
+ * block and design at one value of KEY (Table 4.4's "at its best
+ * concurrency" rows). */
+static void best_settings(struct repro *r)
+{
+    FILE *o = r->o;
+    unsigned n = 0;
+    for (unsigned i = 0; i < r->d.n_variants; i++)
+        n += r->d.variants[i].best[0] != 0;
+    if (!n)
+        return;
+    fprintf(o, "\n== Each design at its best setting (size %s) ==\n", repro_numbers_size(r));
+    fputs("(per app, the value of the setting with the fewest cycles over the design's runs in the\n"
+          " block; - : not every value has run here; in parentheses the paper's choice where\n"
+          " paper.csv names one)\n",
+          o);
+    for (unsigned i = 0; i < r->d.n_variants; i++) {
+        const struct rp_variant *v = &r->d.variants[i];
+        if (v->best[0])
+            fprintf(o, "  %s: %s at its best %s in block %s\n", v->name,
+                    repro_paper_name(r, v->design), v->best, v->block);
+    }
+    fprintf(o, "%-12s", "app");
+    for (unsigned i = 0; i < r->d.n_variants; i++)
+        if (r->d.variants[i].best[0])
+            fprintf(o, " %-16s", r->d.variants[i].name);
+    fputc('\n', o);
+    for (unsigned a = 0; a < r->n_apps; a++) {
+        fprintf(o, "%-12s", r->apps[a]);
+        for (unsigned i = 0; i < r->d.n_variants; i++) {
+            const struct rp_variant *v = &r->d.variants[i];
+            if (!v->best[0])
+                continue;
+            const struct sweep_run *run = repro_have(r, v->name) ? repro_best_run(r, v, r->apps[a]) : NULL;
+            const char *got = NULL;
+            size_t kl = strlen(v->best);
+            for (unsigned k = 0; run && k < run->n_settings; k++)
+                if (!strncmp(run->settings[k], v->best, kl) && run->settings[k][kl] == '=')
+                    got = run->settings[k] + kl + 1;
+            /* the paper's: a row for this app naming a variant of the block and design */
+            const char *paper = NULL;
+            for (unsigned p = 0; p < r->n_paper && !paper; p++) {
+                const struct rp_variant *pv = repro_variant(r, r->paper[p].design);
+                if (strcmp(r->paper[p].app, r->apps[a]) || !pv || pv->best[0] ||
+                    strcmp(pv->block, v->block) || strcmp(pv->design, v->design) ||
+                    strncmp(pv->setting, v->best, kl) || pv->setting[kl] != '=')
+                    continue;
+                paper = pv->setting + kl + 1;
+            }
+            char cellv[64];
+            snprintf(cellv, sizeof cellv, "%s%s%s%s", got ? got : "-", paper ? " (" : "",
+                     paper ? paper : "", paper ? ")" : "");
+            fprintf(o, " %-16s", cellv);
+        }
+        fputc('\n', o);
+    }
 }
 
 /* Every miss - a claim that does not hold, a number in the wrong direction
@@ -1124,6 +1225,12 @@ int repro_render(struct repro *r)
     } else {
         fprintf(o, "every configuration the paper names was run\n");
     }
+    if (r->sweep_as_written)
+        fprintf(o, "the sweep of size %s: %s, run as written (its blocks' sizes kept)\n", r->size,
+                r->sweep_file);
+    if (r->absent[0]) /* the other sizes' sweeps run more: unknown here, not guessed */
+        fprintf(o, "not in %s, so not run at this size (their numbers are unknown here): %s\n",
+                r->sweep_file, r->absent);
     unsigned n_failed = 0;
     for (unsigned i = 0; i < r->spec.n_runs; i++) {
         const struct sweep_result *x = &r->res[i];
@@ -1146,6 +1253,7 @@ int repro_render(struct repro *r)
         figure(r, &r->d.figures[i]);
     if (r->d.hook[0])
         repro_hook_find(r->d.hook)->print(r);
+    best_settings(r);
     claims(r);
     misses(r);
     calibrations(r);

@@ -95,6 +95,16 @@ double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct 
 int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
                    size_t n);
 int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
+/* An [explain]'s row (returned; NaN when a run is missing) or claim (*holds,
+ * detail) before its change (the main block's, or its reference's) and after
+ * it (repro.h, struct rp_explain). */
+double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
+                        char *detail, size_t n);
+/* Whether a block is run only by another size's sweep file: not at this size. */
+bool repro_block_absent(const struct repro *r, const char *block);
+/* Whether a design (a main-block configuration or a variant) is run only by
+ * another size's sweep file. */
+bool repro_design_absent(const struct repro *r, const char *design);
 /* The size a reproduction's numbers come from: its main block's runs' (a
  * frames block has one, "frame"), else the size asked for. */
 const char *repro_numbers_size(const struct repro *r);
