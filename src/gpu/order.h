@@ -84,6 +84,9 @@ struct order_spec {
     bool sb_combine;       /* send the buffered stores that follow the head in its line
                               with it, as one request (a CPU core's write-combining
                               buffer; set by the machine, no configuration key) */
+    bool sb_parallel;      /* the store buffer sends its head while earlier stores are still
+                              outstanding (a CPU core's cpu.store_drain = parallel; set by
+                              the machine, no configuration key) */
     /* type-aware SC (spec 001 §2.5, Table 2) */
     uint32_t sector_bytes; /* classification granularity */
     uint32_t mac_entries, mac_ways; /* per memory partition */

@@ -528,8 +528,11 @@ static bool sb_head_ready(struct sm *sm, const struct sm_warp *w)
 {
     if (!w->sb_n)
         return false;
-    if (w->ord.nz & (ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_FENCE) |
-                     ORDER_BIT(ORDER_ACQ)))
+    /* order.sb_parallel: earlier stores may still be outstanding (stores
+     * leave in order but complete in any order: not TSO, enough for DRF
+     * programs, whose releases wait for every store) */
+    uint8_t st = sm->spec.order.sb_parallel ? 0 : (uint8_t)ORDER_BIT(ORDER_ST);
+    if (w->ord.nz & (st | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_FENCE) | ORDER_BIT(ORDER_ACQ)))
         return false;
     return !w->ord.n[ORDER_LD] || w->ld_last >= sb_at(sm, w, 0)->ld_before;
 }

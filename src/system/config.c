@@ -130,6 +130,8 @@ static const struct cfg_opt topology_opts[] = {
 #undef T
 
 const char *const cpu_device_names[] = {"denovo", "mesi", NULL};
+const char *const cpu_order_names[] = {"tso", "rmo", NULL};
+const char *const cpu_store_drain_names[] = {"serial", "parallel", NULL};
 
 /* CPU cores (spec 003 Table 2; docs/cpu.md). */
 #define T struct cpu_spec
@@ -145,6 +147,15 @@ static const struct cfg_opt cpu_opts[] = {
              "coherence of the CPU L1s on Spandex: denovo (ReqV, ReqO, ReqO+data by word) or "
              "mesi (ReqS, ReqO+data by line, writer-invalidated); with coherence.protocol "
              "spandex-g / spandex-d this gives the paper's SDG / SDD, or SMG / SMD"),
+    CFG_ENUM("order", T, order, "tso", cpu_order_names,
+             "the cores' memory ordering: tso (x86, as the paper's Simics cores: loads wait "
+             "for loads, stores retire into the FIFO store buffer) or rmo (an ablation: loads "
+             "and stores overlap until a fence, acquire or release, as on the GPU's SMs; "
+             "enough for data-race-free programs)"),
+    CFG_ENUM("store_drain", T, store_drain, "serial", cpu_store_drain_names,
+             "tso: the store buffer sends its head once every earlier store is acked (serial) "
+             "or while they are still outstanding (parallel: an ablation, stores complete out "
+             "of order; enough for data-race-free programs)"),
     CFG_END,
 };
 #undef T

@@ -110,7 +110,12 @@ struct cpu_spec {
     double mhz;                /* CPU core and L1 clock */
     uint32_t store_buffer;     /* TSO store-buffer entries (lines) per core */
     uint32_t device;           /* enum cpu_device: the coherence of the CPU L1s */
+    uint32_t order;            /* enum cpu_order: the cores' memory ordering */
+    uint32_t store_drain;      /* enum cpu_store_drain: stores in flight from the buffer */
 };
+enum cpu_order { CPU_ORDER_TSO, CPU_ORDER_RMO };
+enum cpu_store_drain { CPU_DRAIN_SERIAL, CPU_DRAIN_PARALLEL };
+extern const char *const cpu_order_names[], *const cpu_store_drain_names[];
 
 /* Which L1 the CPU cores have on a protocol with CPU devices (Spandex). */
 enum cpu_device { CPU_DEVICE_DENOVO, CPU_DEVICE_MESI, CPU_DEVICE_N };

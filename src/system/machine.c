@@ -324,12 +324,14 @@ static void cpu_spec_of(const struct config *cfg, struct sm_spec *s)
     s->schedulers = 1;
     s->regs = 32 * 255;
     s->max_regs_per_thread = 255;
+    const char *model = cfg->cpu.order == CPU_ORDER_RMO ? "rmo" : "tso";
     for (unsigned i = 0; order_policy_names[i]; i++)
-        if (!strcmp(order_policy_names[i], "tso"))
+        if (!strcmp(order_policy_names[i], model))
             s->order.model = i;
     s->order.store_buffer = cfg->cpu.store_buffer;
     s->order.prefetch = false;
     s->order.sb_combine = true;
+    s->order.sb_parallel = cfg->cpu.store_drain == CPU_DRAIN_PARALLEL;
     static const uint32_t lat[PTX_LAT_N] = {
         [PTX_LAT_INT] = 1, [PTX_LAT_IMUL] = 3, [PTX_LAT_FP32] = 4, [PTX_LAT_FP64] = 4,
         [PTX_LAT_SFU] = 20, [PTX_LAT_SHMEM] = 1, [PTX_LAT_BRANCH] = 1, [PTX_LAT_GMEM] = 1,

@@ -73,6 +73,7 @@
  * expected.
  * SPDX-License-Identifier: BSD-3-Clause
  */
+#include "base/alloc.h"
 #include "base/log.h"
 #include "coh/spandex/fcs.h"
 #include "coh/spandex/spandex.h"
@@ -146,7 +147,7 @@ struct dn_stats {
     uint64_t store_hits, atomic_hits, ownership_requests, forwards_served, revoked,
         self_invalidations, words_invalidated, writebacks, fills_dropped, ownership_retries,
         write_throughs, predicted_sent, forwarded_performed, predicted_reads_served, nacks_sent,
-        nacks_received, shared_reads, invalidations;
+        nacks_received, shared_reads, invalidations, wb_clean_words;
 };
 
 /* The owner predictor's request classes (spec 003 §6.1: the last responder
@@ -165,7 +166,34 @@ struct dn_l1 {
     struct rng rng;        /* fcs.random and fcs.mispredict draws */
     bool bug_acquire_keeps_valid; /* spandex-d-noinv (test only): acquires drop nothing */
     struct dn_stats st;
+    /* per way (sets * ways), fcs.wb_clean = false only: the owned words that
+     * may differ from the LLC's copy (written here, or handed over by an old
+     * owner); an owned word not in it came from the LLC's copy and was not
+     * written since, so the LLC still holds its value (it cannot change
+     * while this L1 owns the word: writes to it are forwarded here) */
+    uint64_t *dirty_words;
 };
+
+/* The owned words of line l that may differ from the LLC's copy. */
+static uint64_t *dirty_of(struct dn_l1 *c, const struct cache_line *l)
+{
+    return &c->dirty_words[l - c->base.cache.lines];
+}
+
+/* Words of line l written here or handed over: no longer equal to the
+ * LLC's copy (fcs.wb_clean = false tracks them). */
+static void mark_dirty(struct dn_l1 *c, const struct cache_line *l, uint64_t words)
+{
+    if (c->dirty_words)
+        *dirty_of(c, l) |= words;
+}
+
+/* Words of line l that stop being owned here. */
+static void mark_gone(struct dn_l1 *c, const struct cache_line *l, uint64_t words)
+{
+    if (c->dirty_words)
+        *dirty_of(c, l) &= ~words;
+}
 
 static struct dn_l1 *dn_of(void *p)
 {
@@ -215,6 +243,7 @@ static void apply_atomic(struct dn_l1 *c, struct cache_line *l, struct msg *m)
     }
     atom_apply(m->req.atom, l->data);
     l->dirty = true;
+    mark_dirty(c, l, w);
     if (obs) {
         obs_write(obs, l->addr, l->data, &words);
         obs_performed(obs, l->addr);
@@ -309,6 +338,7 @@ static void take_way_now(struct coh_ctx *x)
     *valid_of(x->line) = 0;
     *owned_of(x->line) = 0;
     *shared_of(x->line) = 0;
+    mark_gone(dn_of(x->ctrl), x->line, ~0ull);
 }
 
 /* A load hit. Shared words are current (the LLC invalidates them before
@@ -336,6 +366,7 @@ static void apply_store(struct dn_l1 *c, struct cache_line *l, struct msg *m)
         spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr,
                       spx_words_of(&m->mask, c->base.line_bytes), c->base.line_bytes);
     ctrl_apply_store(&c->base, l, m);
+    mark_dirty(c, l, spx_words_of(&m->mask, c->base.line_bytes));
 }
 
 static void store_hit(struct coh_ctx *x)
@@ -455,6 +486,8 @@ static void take_relay(struct coh_ctx *x)
     struct msg *m = x->msg;
     if (m->flags & SPX_F_DATA)
         bytes_merge(x->line->data, m->data, &m->mask, c->base.line_bytes);
+    /* an old owner's words: the LLC's copy may be older */
+    mark_dirty(c, x->line, spx_words_of(&m->mask, c->base.line_bytes));
     x->tbe->acks--;
     msg_free(c->base.w.msgs, m);
     x->msg = NULL;
@@ -548,6 +581,7 @@ static void serve_forward(struct coh_ctx *x)
     if (!keep) {
         *owned_of(x->line) &= ~words;
         *valid_of(x->line) &= ~words;
+        mark_gone(c, x->line, words);
         c->st.revoked += (uint64_t)__builtin_popcountll(words);
     }
 }
@@ -557,7 +591,14 @@ static void send_wb(struct coh_ctx *x)
 {
     struct dn_l1 *c = dn_of(x->ctrl);
     c->st.writebacks++;
-    spx_dev_send_wb(&c->base, x, *owned_of(x->line));
+    if (!c->dirty_words) {
+        spx_dev_send_wb(&c->base, x, *owned_of(x->line));
+        return;
+    }
+    uint64_t owned = *owned_of(x->line), dirty = *dirty_of(c, x->line) & owned;
+    c->st.wb_clean_words += (uint64_t)__builtin_popcountll(owned & ~dirty);
+    spx_dev_send_wb_dirty(&c->base, x, owned, dirty);
+    mark_gone(c, x->line, owned);
 }
 
 static void wb_done(struct coh_ctx *x)
@@ -1040,6 +1081,19 @@ static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
     }
 }
 
+/* fcs.strong_shared: a strong load typed ReqS (by its instruction, or by
+ * fcs.load) may read the line as a sharer: shared words are current while
+ * held (the LLC invalidates them before any write), as for its hits. */
+static bool typed_shared(const struct dn_l1 *c, const struct msg *m)
+{
+    if (!c->types.strong_shared)
+        return false;
+    unsigned k = spx_type_kind(m->req.req_type);
+    if (!k && !c->types.random && c->types.load == FCS_LD_S)
+        k = SPXK_S;
+    return k == SPXK_S;
+}
+
 static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
 {
     const struct msg *m = x->msg;
@@ -1060,7 +1114,7 @@ static unsigned classify_core(struct dn_l1 *c, const struct coh_ctx *x)
         if ((words & ~(owned | shared)) == 0)
             return DN_LoadHit;
         if (performed_at_llc(&m->req))
-            return DN_LoadL2;
+            return typed_shared(c, m) ? typed_miss(c, m) : DN_LoadL2;
         return (words & ~(owned | valid)) ? typed_miss(c, m) : DN_LoadHit;
     case MEM_STORE:
         return all_owned ? DN_StoreHit : typed_miss(c, m);
@@ -1326,6 +1380,7 @@ static const struct ctrl_stat dn_stat_rows[] = {
     CTRL_STAT_OWN(struct dn_stats, nacks_received),
     CTRL_STAT_OWN(struct dn_stats, shared_reads),
     CTRL_STAT_OWN(struct dn_stats, invalidations),
+    CTRL_STAT_OWN(struct dn_stats, wb_clean_words),
     CTRL_STAT_BASE(fills),
     CTRL_STAT_OWN(struct dn_stats, fills_dropped),
     CTRL_STAT_BASE(resource_stalls),
@@ -1347,6 +1402,7 @@ static void dn_destroy(struct comp *cp)
     struct dn_l1 *c = dn_of(cp);
     if (c->base.w.obs)
         spx_obs_l1_gone(cp->eng, c->base.w.index);
+    free(c->dirty_words);
     ctrl_destroy(cp);
 }
 
@@ -1358,6 +1414,9 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
     c->words = c->base.line_bytes / SPX_WORD_BYTES;
     c->types = w->cfg->fcs;
     rng_seed(&c->rng, w->cfg->sim.seed, 0xfc5000u + w->index);
+    if (!c->types.wb_clean)
+        c->dirty_words = xcalloc((size_t)c->base.cache.sets * c->base.cache.spec.ways,
+                                sizeof *c->dirty_words);
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: DeNovo keeps per-word state for at most 64 words a line", w->name);
     if (w->obs)

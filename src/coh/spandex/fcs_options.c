@@ -40,6 +40,16 @@ static const struct cfg_opt fcs_opts[] = {
     CFG_BOOL("pred", T, pred, "true",
              "spandex-d: the hardware predicts owners; false: ReqVo is sent as ReqV, ReqWTo(+data) "
              "as ReqWTfwd(+data) (spec 003 §2.10)"),
+    CFG_BOOL("wb_clean", T, wb_clean, "true",
+             "spandex-d and spandex-g: a DeNovo L1's write-back (eviction, kernel end) carries "
+             "every owned word's data; false: only the words written here or handed over by "
+             "another L1 (the others equal the LLC's copy), the rest release ownership with no "
+             "data (docs/protocols/spandex.md)"),
+    CFG_BOOL("strong_shared", T, strong_shared, "false",
+             "spandex-d and spandex-g: a strong (.gpu/.sys, not weak) load typed ReqS that "
+             "misses reads the line as a registered sharer (ReqS), so later polls hit until a "
+             "write invalidates it; false: it reads the LLC with ReqV and installs nothing, "
+             "whatever its type"),
     CFG_END,
 };
 #undef T

@@ -21,6 +21,8 @@ struct fcs_spec {
     uint32_t mispredict;       /* percent of owner predictions sent to a wrong L1 on purpose */
     char table[CFG_STR_MAX];   /* per-static-instruction request types (FCS), "" none */
     bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
+    bool wb_clean;             /* DeNovo L1s write back owned words the LLC already holds */
+    bool strong_shared;        /* a strong load typed ReqS misses with ReqS, not ReqV at the LLC */
 };
 
 extern const struct coh_options fcs_options;

@@ -110,6 +110,10 @@ extern const char *const spx_vnet_names[SPX_NVNETS];
  * to msg->sharer; NACK: the owner did not own every word and did nothing. */
 #define SPX_F_PASS 0x8
 #define SPX_F_NACK 0x10
+/* msg->flags of SPX_REQ_WB: only the words of msg->ts (a word mask) carry
+ * data; the mask's other words are clean (equal to the LLC's copy: fcs.wb_clean
+ * = false) and only give ownership back. */
+#define SPX_F_CLEAN 0x20
 
 #define SPX_WORD_BYTES 4u
 
@@ -166,6 +170,9 @@ void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, 
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
 /* ReqWB of the `owned` words of x->line. */
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
+/* ... with data only for the words of `dirty` (SPX_F_CLEAN): the other owned
+ * words equal the LLC's copy. */
+void spx_dev_send_wb_dirty(struct ctrl *b, struct coh_ctx *x, uint64_t owned, uint64_t dirty);
 /* Answer a forwarded or predicted request (x->msg) through the LLC, which
  * passes the answer to the requester: done, the words, or (SPX_F_NACK) not
  * performed. */

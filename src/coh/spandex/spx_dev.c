@@ -70,6 +70,17 @@ void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
                  (uint16_t)(__builtin_popcountll(owned) * SPX_WORD_BYTES));
 }
 
+void spx_dev_send_wb_dirty(struct ctrl *b, struct coh_ctx *x, uint64_t owned, uint64_t dirty)
+{
+    struct msg *w = msg_new(b->w.msgs, SPX_REQ_WB, x->addr, b->comp.eng->now);
+    spx_bytes_of(&w->mask, owned, b->line_bytes);
+    memcpy(w->data, x->line->data, b->line_bytes);
+    w->flags = SPX_F_CLEAN;
+    w->ts = dirty & owned;
+    ctrl_to_home(b, w, SPX_REQ_WB, SPX_VNET_REQ, TRAFFIC_ST,
+                 (uint16_t)(__builtin_popcountll(dirty & owned) * SPX_WORD_BYTES));
+}
+
 bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state)
 {
     const struct cache_line *set =

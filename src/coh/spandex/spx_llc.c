@@ -102,14 +102,38 @@ COH_NAMES(SPX_LLC_STATES, SPX_LLC_EVENTS);
 const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward",
                                                 "forward-response"};
 
+/* The request types an L1 sends the LLC (or, predicted, past it): the
+ * requests and the words they name are counted per type and per side
+ * (GPU L1s, then CPU L1s: their indices follow the SMs'). */
+#define SPX_REQ_KINDS(X)                                                                           \
+    X(V, SPX_REQ_V) X(S, SPX_REQ_S) X(O, SPX_REQ_O) X(Odata, SPX_REQ_O_DATA) X(WT, SPX_REQ_WT)     \
+    X(WTdata, SPX_REQ_WT_DATA) X(WTfwd, SPX_REQ_WTFWD) X(WTfwd_data, SPX_REQ_WTFWD_DATA)          \
+    X(Vo, SPX_REQ_VO) X(WTo, SPX_REQ_WTO) X(WTo_data, SPX_REQ_WTO_DATA) X(WB, SPX_REQ_WB)
+#define X(n, t) SPX_RK_##n,
+enum { SPX_REQ_KINDS(X) SPX_RK_N };
+#undef X
+
 struct spx_llc_stats {
     uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
         wt_split, predicted_passed, answers_passed, invalidations;
+    /* [side: 0 GPU, 1 CPU][kind]: requests taken, and the words their masks name */
+    uint64_t req_n[2][SPX_RK_N], req_words[2][SPX_RK_N];
 };
+
+static unsigned req_kind(uint16_t type)
+{
+#define X(n, t)                                                                                    \
+    if (type == (t))                                                                               \
+        return SPX_RK_##n;
+    SPX_REQ_KINDS(X)
+#undef X
+    return SPX_RK_N;
+}
 
 struct spx_llc {
     struct ctrl base;
     unsigned words;             /* per line */
+    unsigned gpu_l1s;           /* L1 indices below it are the GPU's, the rest the CPU's */
     uint16_t *owner;            /* [way index * words + word]: owner id of an owned word */
     /* passed on past the access pipeline, in order, as the vnet has room */
     struct msg_list pass_fwd, pass_rsp;
@@ -252,10 +276,18 @@ static void take_wb(struct coh_ctx *x)
         }
     }
     if (mine) {
+        /* SPX_F_CLEAN: only msg->ts's words carry data; the others are
+         * clean, so the line already holds their value (checked) */
+        uint64_t carried = (m->flags & SPX_F_CLEAN) ? mine & m->ts : mine;
         struct bytemask b;
-        spx_bytes_of(&b, mine, c->base.line_bytes);
+        if (c->base.w.obs && carried != mine) {
+            spx_bytes_of(&b, mine & ~carried, c->base.line_bytes);
+            obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &b);
+        }
+        spx_bytes_of(&b, carried, c->base.line_bytes);
         bytes_merge(x->line->data, m->data, &b, c->base.line_bytes);
-        x->line->dirty = true;
+        if (carried)
+            x->line->dirty = true;
         *owned_of(x->line) &= ~mine;
         c->base.st.writebacks++;
     }
@@ -777,7 +809,20 @@ static bool spx_llc_tick(struct comp *cp)
     moved |= ctrl_drain(&c->pass_rsp, b->links.net_out[SPX_VNET_RSP]);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_one(b, b->links.net_in[SPX_VNET_FWDRSP], take_fwd_response);
-    moved |= ctrl_take_next(b, reqs, take_request);
+    /* a new request (not a replay) that is taken is counted by its type */
+    struct msg *fresh = b->replay.n ? NULL : port_peek(reqs);
+    unsigned kind = fresh ? req_kind(fresh->type) : SPX_RK_N;
+    unsigned side = fresh && fresh->src >= c->gpu_l1s;
+    uint64_t words = fresh ? (uint64_t)__builtin_popcountll(spx_words_of(&fresh->mask,
+                                                                         b->line_bytes))
+                           : 0;
+    if (ctrl_take_next(b, reqs, take_request)) {
+        moved = true;
+        if (kind < SPX_RK_N) {
+            c->st.req_n[side][kind]++;
+            c->st.req_words[side][kind] += words;
+        }
+    }
     if (moved)
         return true;
     if (c->pass_fwd.n || c->pass_rsp.n)
@@ -822,6 +867,16 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, answers_passed),
     CTRL_STAT_OWN(struct spx_llc_stats, invalidations),
     CTRL_STAT_BASE(resource_stalls),
+#define X(n, t)                                                                                    \
+    {"requests.gpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_n[0][SPX_RK_##n]), NULL}, \
+        {"requests.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_n[1][SPX_RK_##n]),  \
+         NULL},                                                                                    \
+        {"words.gpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[0][SPX_RK_##n]),  \
+         NULL},                                                                                    \
+        {"words.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[1][SPX_RK_##n]),  \
+         NULL},
+    SPX_REQ_KINDS(X)
+#undef X
     CTRL_STAT_END,
 };
 
@@ -837,6 +892,7 @@ struct comp *spx_llc_create(const struct ctrl_wiring *w)
     ctrl_l2_init(&c->base, w, &spx_llc_table, spx_llc_tick, spx_llc_dump, 0x5a00);
     ctrl_set_stats(&c->base, spx_llc_stat_rows, &c->st);
     c->words = c->base.line_bytes / SPX_WORD_BYTES;
+    c->gpu_l1s = w->n_sms;
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: Spandex keeps per-word state for at most 64 words of %u bytes a line (line "
               "%u bytes)",

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The Spandex options behind repro/spandex's ablations (README, "What the
+# ablations measure"): fcs.wb_clean = false writes back only the owned words
+# that differ from the LLC's copy (FCNN's weights, owned and only read, leave
+# with no data; the LLC checks under --check that the words it keeps equal
+# the golden memory) and moves fewer bytes; fcs.strong_shared = true lets the
+# flag polls typed ReqS read their line as registered sharers (FlexV/S: GPU
+# ReqS requests at the LLC, far fewer ReqV); cpu.store_drain = parallel and
+# cpu.order = rmo change the CPU cores' timing and keep every value right
+# (Prod-Cons under --check); the LLC counts requests per type and side; bad
+# values are refused with exit 2.
+set -u
+bin=$1; root=$2
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+cfg=(--config "$root/configs/spandex.ini")
+T=$root/repro/spandex/tables
+# the sum of statistic $2 over every component of stats file $1
+sum() { grep -Po "\"[^\"]*\\.$2\":\\s*\\K[0-9]+" "$1" | awk '{s += $1} END {print s + 0}'; }
+bytes() { python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(sum(v['bytes'] for v in d['traffic'].values()))" "$1"; }
+cycles() { python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cycles'])" "$1"; }
+run() { # run NAME WORKLOAD ARGS...: a checked tiny run, statistics in $tmp/NAME.json
+    local n=$1 w=$2; shift 2
+    "$bin" run --workload "$w" --size tiny "${cfg[@]}" --check --stats "$tmp/$n.json" --quiet "$@" \
+        >"$tmp/$n.out" 2>&1 || fail "$n: $(tail -3 "$tmp/$n.out")"
+}
+fcs=(--protocol spandex-d --set fcs.fwd=false --set fcs.pred=false)
+
+# fcs.wb_clean
+run wb fcnn "${fcs[@]}" --set "fcs.table=$T/fcs/%m.fcs"
+run nowb fcnn "${fcs[@]}" --set "fcs.table=$T/fcs/%m.fcs" --set fcs.wb_clean=false
+[ "$(sum "$tmp/wb.json" wb_clean_words)" -eq 0 ] || fail "wb_clean words counted by default"
+[ "$(sum "$tmp/nowb.json" wb_clean_words)" -gt 0 ] || fail "fcs.wb_clean=false: no clean word left without data"
+[ "$(bytes "$tmp/nowb.json")" -lt "$(bytes "$tmp/wb.json")" ] ||
+    fail "fcs.wb_clean=false moved $(bytes "$tmp/nowb.json") bytes, the default $(bytes "$tmp/wb.json")"
+# words an old owner handed over are written back with their data: Prod-Cons
+# under forwarding (the GPU's forwarded stores write the CPU's owned words)
+run pcwb prod-cons --protocol spandex-d --set "fcs.table=$T/fcs-fwd/%m.fcs" --set fcs.pred=false \
+    --set fcs.wb_clean=false
+
+# fcs.strong_shared: FlexV/S's polls as sharers
+run polls flex-vs "${fcs[@]}" --set "fcs.table=$T/fcs-polls-s/%m.fcs"
+run pollss flex-vs "${fcs[@]}" --set "fcs.table=$T/fcs-polls-s/%m.fcs" --set fcs.strong_shared=true
+[ "$(sum "$tmp/polls.json" requests.gpu.S)" -eq 0 ] || fail "a strong load sent ReqS by default"
+[ "$(sum "$tmp/pollss.json" requests.gpu.S)" -gt 0 ] || fail "fcs.strong_shared: no GPU ReqS"
+[ "$(sum "$tmp/pollss.json" requests.gpu.V)" -lt "$(( $(sum "$tmp/polls.json" requests.gpu.V) / 2 ))" ] ||
+    fail "fcs.strong_shared: GPU ReqV $(sum "$tmp/pollss.json" requests.gpu.V), default $(sum "$tmp/polls.json" requests.gpu.V)"
+# the per-type counts add up to the requests the L1s sent: one ReqO+data a line the GPU owns
+[ "$(sum "$tmp/polls.json" requests.gpu.Odata)" -eq "$(sum "$tmp/polls.json" ownership_requests)" ] ||
+    fail "requests.gpu.Odata $(sum "$tmp/polls.json" requests.gpu.Odata), ownership requests $(sum "$tmp/polls.json" ownership_requests)"
+
+# cpu.store_drain, cpu.order
+run serial prod-cons --protocol spandex-g
+run parallel prod-cons --protocol spandex-g --set cpu.store_drain=parallel
+run rmo prod-cons --protocol spandex-g --set cpu.order=rmo
+[ "$(cycles "$tmp/parallel.json")" -ne "$(cycles "$tmp/serial.json")" ] || fail "cpu.store_drain changed nothing"
+[ "$(cycles "$tmp/rmo.json")" -ne "$(cycles "$tmp/serial.json")" ] || fail "cpu.order changed nothing"
+for bad in cpu.store_drain=sideways cpu.order=pso fcs.wb_clean=maybe; do
+    "$bin" run --workload prod-cons --size tiny "${cfg[@]}" --set "$bad" >"$tmp/bad.out" 2>&1
+    [ $? -eq 2 ] || fail "--set $bad not refused with exit 2: $(tail -2 "$tmp/bad.out")"
+done
+echo "spandex-options: ok"
