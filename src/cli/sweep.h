@@ -233,6 +233,12 @@ struct sweep_result {
      * mean blocked-store-queue entries per CU over the run's cycles and the
      * largest any CU held */
     double epoch_changes, emu_bytes, bsq_mean, bsq_max;
+    /* where STC's stores wait: mean cycles a blocked store or atomic spends in
+     * the BSQ (entry-cycles over entries), the share of stores and atomics
+     * blocked, the share of a CU's cycles its stores are held by epoch
+     * changes (handshake), the mean cycles of a transition
+     * (gpu.emu.transition_cycles / transitions) and the kernels launched */
+    double bsq_wait, blocked_frac, hold_frac, transition_mean, kernels;
     /* the memory model's issue stalls (spec 004a Fig. 3.9), summed over SMs:
      * warp-cycles held for ordering (hold_cycles.order + .cta) and their mean
      * length per hold (0 without holds) */

@@ -78,6 +78,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     res->warp_insts = num(root, "warp_insts");
     res->l1_hit_rate = num(root, "l1_hit_rate");
     res->l2_hit_rate = num(root, "l2_hit_rate");
+    res->kernels = num(root, "kernels");
     res->wall_seconds = num(cJSON_GetObjectItemCaseSensitive(root, "speed"), "wall_seconds");
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
     for (unsigned c = 0; c < TRAFFIC_N; c++) {
@@ -92,6 +93,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             res->bytes_total += res->frame[k];
     }
     double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
+    double bsq_blocked = 0, stc_holds = 0, emu_tcycles = 0;
     double lat[4] = {0}; /* load sum, count; store sum, count */
     double atomics = 0;
     unsigned ln = 0, n_l1 = 0;
@@ -112,6 +114,12 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             bsq_sum += item->valuedouble;
             n_l1++;
         }
+        if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.stores_blocked"))
+            bsq_blocked += item->valuedouble;
+        if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.hold_cycles"))
+            stc_holds += item->valuedouble;
+        if (!strcmp(k, "gpu.emu.transition_cycles"))
+            emu_tcycles = item->valuedouble;
         if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.bsq_max"))
             res->bsq_max = MAX(res->bsq_max, item->valuedouble);
         if (!strncmp(k, "gpu.sm[", 7)) {
@@ -183,6 +191,14 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->lease_avg = lsum / ln;
     if (n_l1 && res->cycles > 0)
         res->bsq_mean = bsq_sum / n_l1 / res->cycles;
+    if (bsq_blocked > 0)
+        res->bsq_wait = bsq_sum / bsq_blocked;
+    if (res->l1_writes > 0)
+        res->blocked_frac = bsq_blocked / res->l1_writes;
+    if (n_l1 && res->cycles > 0)
+        res->hold_frac = stc_holds / n_l1 / res->cycles;
+    if (res->epoch_changes > 0)
+        res->transition_mean = emu_tcycles / res->epoch_changes;
     if (holds > 0)
         res->sc_hold_mean = res->sc_hold_cycles / holds;
     if (lat[1] + lat[3] + atomics > 0)

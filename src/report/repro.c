@@ -23,7 +23,8 @@
     X(cycles)                                                                                      \
     X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total) X(lease_avg)        \
         X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts) X(epoch_changes)    \
-            X(emu_bytes) X(bsq_mean) X(bsq_max) X(sc_hold_cycles) X(sc_hold_mean)              \
+            X(emu_bytes) X(bsq_mean) X(bsq_max) X(bsq_wait) X(blocked_frac) X(hold_frac)              \
+                X(transition_mean) X(kernels) X(sc_hold_cycles) X(sc_hold_mean)              \
                 X(sc_held_frac) X(load_latency) X(store_latency) X(store_load_ratio) X(expired_loads)      \
                     X(gpu_link_bytes) X(gpm_link_bytes) X(link_inv_bytes)                  \
                         X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \

@@ -87,6 +87,8 @@ struct stc_l1_stats {
     uint64_t lines_scrubbed, epoch_changes, seb_changes;
     uint64_t demands, conflicts, emu_msgs_out, emu_msgs_in;
     uint64_t host_invalidations;
+    uint64_t stores_held;  /* of stores_blocked: to a current band, held by an epoch change */
+    uint64_t hold_cycles;  /* cycles the CU's stores were held by epoch changes (handshake) */
 };
 
 struct stc_l1 {
@@ -107,6 +109,7 @@ struct stc_l1 {
     uint8_t *drains;                    /* per BSQ bank: entries issued this cycle */
     bool in_kernel, active_sent;        /* NV: tell the EMU when the CU is busy */
     tick_t bsq_since;                   /* last change of bsq_n (occupancy integral) */
+    tick_t hold_since;                  /* when the handshake last left HS_RUN */
     struct msg_list to_emu;             /* messages for the EMU (its link is unbounded) */
     struct stc_l1_stats st;
 };
@@ -244,6 +247,7 @@ static void block(struct coh_ctx *x)
 {
     struct stc_l1 *c = stc_of(x->ctrl);
     c->st.stores_blocked++;
+    c->st.stores_held += current(c, x->addr); /* blocked only because a change holds stores */
     demand(c, band(c, x->addr), x->msg->addr);
     bsq_push(c, x->msg);
     x->msg = NULL;
@@ -432,6 +436,12 @@ static void take_response(struct ctrl *b, struct msg *m)
 
 /* ---- the handshake ---- */
 
+/* The handshake is back in HS_RUN: stores issue again. */
+static void hold_end(struct stc_l1 *c)
+{
+    c->st.hold_cycles += (c->base.comp.eng->now - c->hold_since) / c->base.comp.clk->period_ps;
+}
+
 static void change_epoch(struct stc_l1 *c, uint32_t set, unsigned seb)
 {
     /* the epoch's end: sets never touched in it still hold lines of its bands */
@@ -457,6 +467,8 @@ static void change_epoch(struct stc_l1 *c, uint32_t set, unsigned seb)
                 ctrl_fire(&c->base, t->addr, NULL, STC_Flip);
         }
     c->hs = c->spec.epoch_start == 0 ? HS_WAIT_START : HS_RUN;
+    if (c->hs == HS_RUN)
+        hold_end(c);
     to_emu(c, MSG_STC_DONE, 0, c->cer, c->seb);
     /* spec 000 §7.2e: every band still waiting is demanded again */
     for (uint32_t w = c->bsq_bands & ~c->cer; w; w &= w - 1) {
@@ -475,6 +487,7 @@ static void take_emu(struct ctrl *b, struct msg *m)
         panic_if(c->hs != HS_RUN, "%s: PrepareEpochChange in handshake state %s", b->w.name,
                  hs_names[c->hs]);
         c->hs = HS_DRAINING;
+        c->hold_since = c->base.comp.eng->now;
         break;
     case MSG_STC_CHANGE:
         panic_if(c->hs != HS_WAIT_CHANGE, "%s: ChangeEpoch in handshake state %s", b->w.name,
@@ -485,6 +498,7 @@ static void take_emu(struct ctrl *b, struct msg *m)
         panic_if(c->hs != HS_WAIT_START, "%s: EpochStart in handshake state %s", b->w.name,
                  hs_names[c->hs]);
         c->hs = HS_RUN;
+        hold_end(c);
         break;
     case MSG_STC_DEMAND_ACK:
         break;
@@ -648,6 +662,8 @@ static const struct ctrl_stat stc_l1_stat_rows[] = {
     CTRL_STAT_OWN(struct stc_l1_stats, emu_msgs_out),
     CTRL_STAT_OWN(struct stc_l1_stats, emu_msgs_in),
     CTRL_STAT_OWN(struct stc_l1_stats, host_invalidations),
+    CTRL_STAT_OWN(struct stc_l1_stats, stores_held),
+    CTRL_STAT_OWN(struct stc_l1_stats, hold_cycles),
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_BASE(protocol_stalls),
     CTRL_STAT_END,
