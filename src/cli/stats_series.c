@@ -6,7 +6,9 @@
  * with a kernel running, instructions, L1 hits, L2 misses, accesses, bytes
  * on the interconnect by message class) and what is measured over the
  * interval since the previous row (IPC, hit rates), plus the memory
- * operations outstanding at that moment. An interval's rate is left empty
+ * operations outstanding at that moment, then the protocol's own columns
+ * (proto_desc.series: levels at that moment, summed over the L2 banks; GETM's
+ * stall buffers). An interval's rate is left empty
  * where it has no denominator (pandas reads NaN).
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -60,7 +62,14 @@ static void put_row(struct stats_series *ss, struct machine *m, uint64_t cycle,
         fputc(',', out);
     for (unsigned c = 0; c < TRAFFIC_N; c++)
         fprintf(out, ",%llu", (unsigned long long)s.bytes[c]);
-    fprintf(out, ",%llu\n", (unsigned long long)machine_outstanding(m));
+    fprintf(out, ",%llu", (unsigned long long)machine_outstanding(m));
+    const char *const *names;
+    unsigned n = machine_series_names(m, &names);
+    uint64_t v[MACHINE_SERIES_MAX];
+    machine_series_values(m, v);
+    for (unsigned k = 0; k < n; k++)
+        fprintf(out, ",%llu", (unsigned long long)v[k]);
+    fputc('\n', out);
     ss->prev = s;
     ss->prev_kernel_cycles = kernel_cycles;
 }
@@ -80,7 +89,12 @@ struct stats_series *stats_series_start(struct machine *m, uint64_t every_cycles
           ss->out);
     for (unsigned c = 0; c < TRAFFIC_N; c++)
         fprintf(ss->out, ",bytes_%s", traffic_class_names[c]);
-    fputs(",outstanding\n", ss->out);
+    fputs(",outstanding", ss->out);
+    const char *const *names;
+    unsigned n = machine_series_names(m, &names);
+    for (unsigned k = 0; k < n; k++)
+        fprintf(ss->out, ",%s", names[k]);
+    fputc('\n', ss->out);
     machine_set_sampler(m, every_cycles, on_sample, ss);
     return ss;
 }

@@ -275,6 +275,13 @@ struct sweep_result {
      * (getm.vu_abort.bloom over banks) */
     double tx_abort[SM_TX_ABORT_N], tx_abort_bloom;
     double tx_exec_cycles, tx_wait_cycles; /* tx_cycles split: attempts; commit waits, backoff */
+    /* GETM's validation units (0 elsewhere): metadata-table cycles per granule
+     * access (getm.vu_table_cycles over getm.vu_accesses, banks summed; Fig.
+     * 4.13); each bank's most stall-buffer waiters at once, summed over banks
+     * (getm.vu_stall_max: at least the GPU-wide most at once, Fig. 4.15); and
+     * per use of a stall-buffer line, the most requests it held at once
+     * (getm.vu_stall_line_peaks over getm.vu_stall_line_uses; Fig. 4.16) */
+    double vu_cycles_per_access, vu_stall_max, vu_stall_per_line;
     double frame[SFR_N_STATS]; /* frames: sfr_stat_names' statistics; cycles is the frame's */
     char why[256];             /* failed: the last line of its stderr */
 };

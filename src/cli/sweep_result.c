@@ -94,6 +94,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     }
     double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
     double bsq_blocked = 0, stc_holds = 0, emu_tcycles = 0;
+    double vu[4] = {0}; /* table cycles, VU accesses, stall line peaks, stall line uses */
     double lat[4] = {0}; /* load sum, count; store sum, count */
     double atomics = 0;
     unsigned ln = 0, n_l1 = 0;
@@ -166,6 +167,18 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             res->lines_invalidated += item->valuedouble;
         if (strstr(k, ".l2[") && ends_with(k, len, ".getm.vu_abort.bloom"))
             res->tx_abort_bloom += item->valuedouble;
+        if (strstr(k, ".l2[")) {
+            if (ends_with(k, len, ".getm.vu_table_cycles"))
+                vu[0] += item->valuedouble;
+            else if (ends_with(k, len, ".getm.vu_accesses"))
+                vu[1] += item->valuedouble;
+            else if (ends_with(k, len, ".getm.vu_stall_line_peaks"))
+                vu[2] += item->valuedouble;
+            else if (ends_with(k, len, ".getm.vu_stall_line_uses"))
+                vu[3] += item->valuedouble;
+            else if (ends_with(k, len, ".getm.vu_stall_max"))
+                res->vu_stall_max += item->valuedouble;
+        }
         if (strstr(k, ".l2[") && ends_with(k, len, ".dir_evictions"))
             res->dir_evictions += item->valuedouble;
         if (strstr(k, ".l2[") && ends_with(k, len, ".evict_lines_invalidated"))
@@ -216,6 +229,10 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->tx_aborts_per_1k = 1000 * res->tx_aborts / res->tx_commits;
     if (tx_begins > 0)
         res->tx_cycles_per_tx = res->tx_cycles / tx_begins;
+    if (vu[1] > 0)
+        res->vu_cycles_per_access = vu[0] / vu[1];
+    if (vu[3] > 0)
+        res->vu_stall_per_line = vu[2] / vu[3];
     if (res->load_latency > 0)
         res->store_load_ratio = res->store_latency / res->load_latency;
     cJSON_Delete(root);

@@ -143,6 +143,13 @@ struct proto_desc {
      * (cpu.device), and in *table the index in `tables` of its table. NULL:
      * the protocol has no CPU device. */
     const struct ctrl_ops *(*cpu_l1)(const struct config *cfg, unsigned *table);
+    /* The protocol's own columns of the time series (--stats-series,
+     * docs/stats.md), after the machine-wide ones: n_series names, and an L2
+     * bank's values at this moment (levels, not counts; the series sums them
+     * over the banks). An observer: it changes nothing. 0/NULL: none. */
+    unsigned n_series;
+    const char *const *series_names;
+    void (*series)(struct comp *l2, uint64_t *values);
 };
 
 /* Every protocol gpucoh implements, NULL-terminated: one line each in

@@ -30,7 +30,8 @@
                         X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \
                         X(evict_lines_invalidated) X(invs_per_dir_evict)                   \
                     X(tx_commits) X(tx_aborts) X(tx_aborts_per_1k) X(tx_cycles)            \
-                        X(tx_cycles_per_tx) X(tx_exec_cycles) X(tx_wait_cycles)
+                        X(tx_cycles_per_tx) X(tx_exec_cycles) X(tx_wait_cycles)        \
+                            X(vu_cycles_per_access) X(vu_stall_max) X(vu_stall_per_line)
 #define STAT_NAME(f) #f,
 #define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};

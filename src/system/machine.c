@@ -126,6 +126,27 @@ uint64_t machine_outstanding(const struct machine *m)
     return m->eng.n_outstanding;
 }
 
+unsigned machine_series_names(const struct machine *m, const char *const **names)
+{
+    *names = m->proto->series_names;
+    return m->proto->series ? m->proto->n_series : 0;
+}
+
+void machine_series_values(struct machine *m, uint64_t *values)
+{
+    unsigned n = m->proto->series ? m->proto->n_series : 0;
+    uint64_t bank[MACHINE_SERIES_MAX];
+    if (n > MACHINE_SERIES_MAX)
+        panic("protocol %s has %u series columns (at most %u)", m->proto->name, n,
+              MACHINE_SERIES_MAX);
+    memset(values, 0, n * sizeof *values);
+    for (unsigned b = 0; n && b < m->n_banks; b++) {
+        m->proto->series(m->l2s[b], bank);
+        for (unsigned k = 0; k < n; k++)
+            values[k] += bank[k];
+    }
+}
+
 uint64_t machine_cycle(const struct machine *m)
 {
     return m->eng.now / m->core_clk.period_ps;

@@ -89,6 +89,12 @@ void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sampl
                          void *arg);
 /* Memory operations issued and not completed (the engine's count). */
 uint64_t machine_outstanding(const struct machine *m);
+/* The protocol's own time-series columns (proto_desc.series): their names
+ * (returns how many, at most MACHINE_SERIES_MAX), and their values now,
+ * summed over every L2 bank of the machine. */
+#define MACHINE_SERIES_MAX 8
+unsigned machine_series_names(const struct machine *m, const char *const **names);
+void machine_series_values(struct machine *m, uint64_t *values);
 /* The machine's clock, in core cycles. */
 uint64_t machine_cycle(const struct machine *m);
 

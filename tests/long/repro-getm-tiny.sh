@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpucoh repro getm at size tiny (162 runs of FGLock, GETM, WarpTM, EAPG and
+# gpucoh repro getm at size tiny (189 runs of FGLock, GETM, WarpTM, EAPG and
 # WarpTM-EL; about a minute on 2 cores): every run finishes with its final state checked, every claim
 # that needs only GETM and FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
@@ -19,7 +19,11 @@ for c in "WarpTM-EL .ideal. runs faster" "fewer cycles in transactions than Warp
          "crossbar traffic is above"; do
     grep -E "^\[(holds|does not hold)\] .*$c" "$tmp/report" >/dev/null || fail "claim '$c' has no verdict"
 done
-for f in fig4_4a fig4_4b fig4_12; do
+# Figs. 4.13-4.16 (the granule block, the validation unit's statistics)
+for c in "32-byte granule is at least as fast" "most stall-buffer waiters at once"; do
+    grep -E "^\[(holds|does not hold)\] .*$c" "$tmp/report" >/dev/null || fail "claim '$c' has no verdict"
+done
+for f in fig4_4a fig4_4b fig4_12 granule fig4_13 fig4_15 fig4_16; do
     [ -s "$tmp/r/$f.svg" ] || fail "no plot $f"
 done
 if ! "$bin" list protocols | grep -q '^warptm'; then

@@ -47,6 +47,7 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
 {
     const struct getm_spec *s = &cfg->getm;
     getm_params_default(p);
+    p->granule = s->granule;
     p->precise_sets = s->precise_sets;
     p->stash = s->stash;
     p->bloom_sets = s->bloom_sets;
@@ -494,6 +495,13 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
     emit(arg, "getm.vu_stashed", v->stashed);
     emit(arg, "getm.vu_bloom_evictions", v->bloom_evictions);
     emit(arg, "getm.vu_stall_full", v->stall_full);
+    emit(arg, "getm.vu_accesses", v->accesses); /* granules, and the re-entries of waiters */
+    emit(arg, "getm.vu_table_cycles", v->table_cycles);
+    emit(arg, "getm.vu_table_cycles_max", v->table_cycles_max);
+    emit(arg, "getm.vu_stall_max", v->stall_max);
+    emit(arg, "getm.vu_stall_lines_max", v->stall_lines_max);
+    emit(arg, "getm.vu_stall_line_uses", v->stall_line_uses);
+    emit(arg, "getm.vu_stall_line_peaks", v->stall_line_peaks);
     static const char *const kinds[GETM_ABORT_KINDS] = {
         "getm.vu_abort.load_late", "getm.vu_abort.store_read", "getm.vu_abort.store_write",
         "getm.vu_abort.stall_full"};
@@ -501,6 +509,14 @@ void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char 
         emit(arg, kinds[k], v->abort_kinds[k]);
     emit(arg, "getm.vu_abort.bloom", v->abort_approx);
     emit(arg, "getm.vu_rollovers", v->rollovers);
+}
+
+const char *const getm_series_names[GETM_SERIES_N] = {"getm_stall_requests", "getm_stall_lines"};
+
+void getm_bank_series(const struct getm_bank *g, uint64_t *values)
+{
+    values[0] = g->vu ? getm_vu_waiting(g->vu) : 0;
+    values[1] = g->vu ? getm_vu_waiting_lines(g->vu) : 0;
 }
 
 /* ---- the protocol ---- */
@@ -521,6 +537,9 @@ const struct proto_desc proto_getm = {
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
            nc_l2_stats},
+    .n_series = GETM_SERIES_N,
+    .series_names = getm_series_names,
+    .series = nc_l2_series,
 };
 
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,

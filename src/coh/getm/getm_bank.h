@@ -133,6 +133,10 @@ void getm_bank_dump(const struct getm_bank *g, FILE *out);
 /* Timestamp rollover (gpu/tx_epoch.h): GETM's VU flushes its tables. */
 void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */
+/* The time series' columns (proto_desc.series): GETM's stall buffer now. */
+#define GETM_SERIES_N 2
+extern const char *const getm_series_names[GETM_SERIES_N];
+void getm_bank_series(const struct getm_bank *g, uint64_t *values);
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg);
 

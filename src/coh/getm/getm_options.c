@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "base/bits.h"
+#include "coh/getm/getm_bank.h"
+#include "coh/proto.h"
 #include "system/config.h"
 
 /* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
@@ -23,6 +25,10 @@ static const struct cfg_opt getm_opts[] = {
     CFG_U32("precise_sets", T, precise_sets, "128", 1, 1u << 20, "",
             "getm: sets of each of the 4 cuckoo ways of a bank's precise metadata table (a "
             "power of two; 6 banks x 4 x 128 is about Table 4.2's 4K entries)"),
+    CFG_U32("granule", T, granule, "32", 1, 4096, "bytes",
+            "getm, warptm: bytes of one metadata granule, the unit conflicts are tracked in "
+            "(Table 4.2: 32; Fig. 4.14 sweeps 16 to 128): a power of two dividing the L2 line, "
+            "at most 4 granules a line (the 16-bit release counts of a commit message)"),
     CFG_U32("stash", T, stash, "4", 0, 1024, "", "getm: stash entries of a bank's precise table"),
     CFG_U32("bloom_sets", T, bloom_sets, "32", 1, 1u << 20, "",
             "getm: sets of each of the 4 ways of a bank's recency Bloom filter (a power of two)"),
@@ -95,6 +101,16 @@ static const char *getm_check(const struct config *c, char *why, size_t len)
         return "getm.precise_sets getm.bloom_sets";
     }
     uint32_t line = c->l2.cache.line_bytes;
+    const struct proto_desc *pd = proto_find(c->coherence.protocol);
+    bool transactional = pd && pd->transactional; /* other protocols have no granules */
+    if (transactional &&
+        (!is_pow2(g->granule) || g->granule > line || line / g->granule > GETM_MAX_GRANULES)) {
+        snprintf(why, len, "getm.granule (%u) must be a power of two dividing the %u-byte line "
+                 "into at most %u granules (%u to %u bytes)", g->granule, line,
+                 GETM_MAX_GRANULES, line / GETM_MAX_GRANULES > 0 ? line / GETM_MAX_GRANULES : 1,
+                 line);
+        return "getm.granule l2.line";
+    }
     if (g->cu_bytes &&
         (g->cu_bytes < 4 || !is_pow2(g->cu_bytes) || g->cu_bytes > line || g->cu_buffer < line)) {
         snprintf(why, len, "getm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "

@@ -16,6 +16,7 @@ struct getm_spec {
     uint32_t backoff_cycles;   /* a warp retrying after its k-th aborted attempt in a row waits
                                   a random number of cycles below backoff_cycles << k */
     uint32_t precise_sets;     /* per bank: sets of each of the 4 cuckoo ways */
+    uint32_t granule;          /* bytes of one metadata granule (conflicts are tracked per granule) */
     uint32_t stash;            /* per bank: stash entries */
     uint32_t bloom_sets;       /* per bank: sets of each of the 4 Bloom filter ways */
     uint32_t stall_lines;      /* per bank: stall buffer lines ... */

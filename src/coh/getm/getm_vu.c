@@ -65,6 +65,7 @@ struct slot {
 struct stall_line {
     uint64_t key;            /* granule + 1; 0: free */
     uint32_t n;
+    uint32_t peak;           /* the most waiting at once in this use of the line */
     struct getm_req *e;      /* [stall_entries] */
 };
 
@@ -90,6 +91,7 @@ struct getm_vu {
     uint32_t count;
     struct getm_req *woken;
     unsigned n_woken, woken_cap;
+    uint64_t cycles;         /* the access being stepped: its table cycles (Fig. 4.13) */
     struct getm_vu_stats st;
 };
 
@@ -134,7 +136,9 @@ static void bloom_lookup(const struct getm_vu *v, uint64_t key, struct getm_meta
 
 /* ---- the precise table ---- */
 
-static struct slot *precise_find(const struct getm_vu *v, uint64_t key)
+/* The slot of `key`, or NULL; *searched (if not NULL) gets the overflow
+ * entries it had to look at (the ways and the stash are read at once). */
+static struct slot *precise_search(const struct getm_vu *v, uint64_t key, uint64_t *searched)
 {
     for (unsigned w = 0; w < WAYS; w++) {
         struct slot *s = way_slot(v, w, key);
@@ -145,9 +149,19 @@ static struct slot *precise_find(const struct getm_vu *v, uint64_t key)
         if (v->stash[k].key == key)
             return &v->stash[k];
     for (uint32_t k = 0; k < v->n_over; k++)
-        if (v->over[k].key == key)
+        if (v->over[k].key == key) {
+            if (searched)
+                *searched += k + 1;
             return &v->over[k];
+        }
+    if (searched)
+        *searched += v->n_over;
     return NULL;
+}
+
+static struct slot *precise_find(const struct getm_vu *v, uint64_t key)
+{
+    return precise_search(v, key, NULL);
 }
 
 static bool place_empty(struct getm_vu *v, struct slot *cur)
@@ -211,6 +225,7 @@ static struct slot *precise_insert(struct getm_vu *v, uint64_t key)
         struct slot out = *s;
         *s = cur;
         cur = out;
+        v->cycles++;
         if (place_empty(v, &cur))
             return precise_find(v, key);
         if (cur.key != key && cur.m.nwrites == 0) {
@@ -224,6 +239,7 @@ static struct slot *precise_insert(struct getm_vu *v, uint64_t key)
                 evict(v, &v->stash[k]);
             v->stash[k] = cur;
             v->st.stashed++;
+            v->cycles++;
             return precise_find(v, key);
         }
     for (uint32_t k = 0; k < v->n_over; k++)
@@ -231,18 +247,20 @@ static struct slot *precise_insert(struct getm_vu *v, uint64_t key)
             evict(v, &v->over[k]);
             v->over[k] = cur;
             v->st.overflowed++;
+            v->cycles++;
             return precise_find(v, key);
         }
     if (v->n_over >= v->p.overflow)
         panic("%s: GETM metadata overflow list full (%u reserved granules)", v->name, v->n_over);
     v->over[v->n_over++] = cur;
     v->st.overflowed++;
+    v->cycles++;
     return precise_find(v, key);
 }
 
 static struct getm_meta *meta_of(struct getm_vu *v, uint64_t key)
 {
-    struct slot *s = precise_find(v, key);
+    struct slot *s = precise_search(v, key, &v->cycles);
     return s ? &s->m : &precise_insert(v, key)->m;
 }
 
@@ -369,8 +387,20 @@ static void a_queue(struct coh_ctx *x)
 {
     struct getm_vu *v = vu_of(x);
     struct stall_line *s = stall_line(v, x->addr / v->p.granule + 1, true);
+    if (!s->key) { /* a line's new use */
+        s->peak = 0;
+        v->st.stall_line_uses++;
+        v->st.stall_lines_now++;
+        v->st.stall_lines_max = MAX(v->st.stall_lines_max, v->st.stall_lines_now);
+    }
     s->key = x->addr / v->p.granule + 1;
     s->e[s->n++] = *v->req;
+    if (s->n > s->peak) { /* the peaks' sum grows by each new high */
+        s->peak = s->n;
+        v->st.stall_line_peaks++;
+    }
+    v->st.stall_now++;
+    v->st.stall_max = MAX(v->st.stall_max, v->st.stall_now);
     v->res.reply = GETM_QUEUED;
     v->st.queued++;
 }
@@ -402,10 +432,13 @@ static void a_wake(struct coh_ctx *x)
     for (uint32_t k = 0; k < n; k++)
         v->woken[v->n_woken++] = s->e[k];
     v->st.woken += n;
+    v->st.stall_now -= n;
     memmove(s->e, s->e + n, (s->n - n) * sizeof *s->e);
     s->n -= n;
-    if (!s->n)
+    if (!s->n) {
         s->key = 0;
+        v->st.stall_lines_now--;
+    }
 }
 
 static const struct coh_action_name actions[] = {
@@ -495,10 +528,13 @@ struct getm_result getm_vu_access(struct getm_vu *v, const struct getm_req *r)
     if (r->warpts > getm_ts_limit(&v->p))
         panic("%s: warp %u's warpts %llu does not fit %u-bit timestamps (no rollover)", v->name,
               r->wid, (unsigned long long)r->warpts, v->p.ts_bits);
+    v->cycles = 1; /* the lookup */
     v->m = meta_of(v, key);
     v->req = r;
     v->res = (struct getm_result){0};
     v->st.accesses++;
+    v->st.table_cycles += v->cycles;
+    v->st.table_cycles_max = MAX(v->st.table_cycles_max, v->cycles);
     step(v, r->addr - r->addr % v->p.granule, classify(v, v->m, r, key));
     v->res.rts = v->m->rts;
     v->res.wts = v->m->wts;
@@ -567,10 +603,12 @@ const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v)
 
 unsigned getm_vu_waiting(const struct getm_vu *v)
 {
-    unsigned n = 0;
-    for (uint32_t k = 0; k < v->p.stall_lines; k++)
-        n += v->stall[k].n;
-    return n;
+    return (unsigned)v->st.stall_now;
+}
+
+unsigned getm_vu_waiting_lines(const struct getm_vu *v)
+{
+    return (unsigned)v->st.stall_lines_now;
 }
 
 void getm_vu_dump(const struct getm_vu *v, FILE *out)

@@ -119,6 +119,18 @@ struct getm_vu_stats {
     uint64_t stashed, bloom_evictions, overflowed, bloom_fills;
     uint64_t abort_kinds[GETM_ABORT_KINDS]; /* granule verdicts by cause */
     uint64_t abort_approx;   /* of those, refused only by Bloom-filter timestamps */
+    /* Fig. 4.13: metadata-table cycles of the accesses (getm_vu_access), counted as the
+     * tables' structure implies, not charged to time (getm.vu_port charges a request one VU
+     * cycle a granule): 1 for the lookup (the 4 ways and the stash read at once; a miss
+     * fills an empty slot or evicts one of its 4 candidates in that cycle), +1 per cuckoo
+     * displacement, +1 for a placement in the stash or the overflow list, +1 per overflow
+     * entry searched. table_cycles_max: the most one access took. */
+    uint64_t table_cycles, table_cycles_max;
+    /* Figs. 4.15/4.16, the stall buffer: requests waiting now and the most at once; lines
+     * (addresses) in use now and the most at once; a line's uses (from its first waiter
+     * until it empties) and the sum over uses of the most requests it held at once */
+    uint64_t stall_now, stall_max, stall_lines_now, stall_lines_max;
+    uint64_t stall_line_uses, stall_line_peaks;
 };
 
 struct getm_vu;
@@ -144,6 +156,8 @@ bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m);
 const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v);
 /* How many requests wait in the stall buffer. */
 unsigned getm_vu_waiting(const struct getm_vu *v);
+/* How many stall buffer lines (granules waited for) are in use. */
+unsigned getm_vu_waiting_lines(const struct getm_vu *v);
 /* The stall buffer's waiters, line by line, for a simulator fault's dump
  * (nothing when it is empty). */
 void getm_vu_dump(const struct getm_vu *v, FILE *out);

@@ -56,6 +56,8 @@ bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data);
 void nc_l2_tm_rollover(struct comp *cp);
 void nc_l2_destroy(struct comp *c);
 void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
+/* GETM's columns of the time series (proto_desc.series; getm_bank_series). */
+void nc_l2_series(struct comp *c, uint64_t *values);
 
 
 #endif

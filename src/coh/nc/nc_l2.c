@@ -392,6 +392,11 @@ void nc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), 
         getm_bank_stats(c->tm, emit, arg);
 }
 
+void nc_l2_series(struct comp *cp, uint64_t *values)
+{
+    getm_bank_series(((struct nc_l2 *)cp)->tm, values);
+}
+
 void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
 {
     struct ctrl *b = (struct ctrl *)cp;
