@@ -22,7 +22,8 @@
 static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
     "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
-    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", NULL};
+    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack",
+    "nhcc", "hmg", "hmg-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -110,6 +111,21 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     snprintf(set_sms, sizeof set_sms, "gpu.sms=%u", vo->l1s);
     sets[n++] = set_proto;
     sets[n++] = set_sms;
+    /* several GPMs (multi-GPM protocols): --l1s GPMs over --gpus GPUs, one SM and
+     * one L2 bank each; a directory of a few entries (the rig's lines share one) */
+    char topo[2][40];
+    const struct proto_desc *pd = proto_find(proto);
+    if (pd && pd->multi_gpm) {
+        if (vo->l1s % vo->gpus)
+            fatal("--l1s %u: the GPMs must divide evenly among --gpus %u", vo->l1s, vo->gpus);
+        snprintf(topo[0], sizeof topo[0], "topology.gpus=%u", vo->gpus);
+        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus);
+        sets[n - 1] = "gpu.sms=1";
+        sets[n++] = topo[0];
+        sets[n++] = topo[1];
+        sets[n++] = "mg.dir_entries=8";
+        sets[n++] = "mg.dir_ways=2";
+    }
     sets[n++] = "l2.banks=1";
     sets[n++] = "l2.jitter_cycles=0";
     /* small arrays (the lines never conflict in a set): a fresh rig per path is cheap */
@@ -181,9 +197,11 @@ int cmd_verify(int argc, char **argv)
                              .inflight = 1,
                              .lease = 2,
                              .ticks = 3,
+                             .gpus = 1,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
+    const char *scopes = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
     const struct opt rows[] = {
@@ -197,6 +215,8 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
+        OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
+        OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -209,6 +229,21 @@ int cmd_verify(int argc, char **argv)
     if (rc != OPT_CONTINUE)
         return rc;
     vo.atomics = !no_atomics;
+    if (scopes) { /* cta,gpu,sys: the scopes fences, acquires, releases and atomics take */
+        static const char *const names[] = {"cta", "gpu", "sys"};
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", scopes);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            unsigned i = 0;
+            while (i < 3 && strcmp(t, names[i]))
+                i++;
+            if (i == 3) {
+                fprintf(stderr, "gpucoh: error: --scopes: '%s' is not cta, gpu or sys\n", t);
+                return EXIT_USAGE;
+            }
+            vo.scopes |= 1u << i;
+        }
+    }
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 

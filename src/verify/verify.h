@@ -52,6 +52,11 @@ struct verify_opts {
     unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
                                   RCC: in logical time units (1, 2 or 4) */
     unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
+    unsigned gpus;             /* multi-GPM protocols: GPUs the l1s GPMs (one SM and one L2
+                                  bank each) are divided among (1 or 2) */
+    unsigned scopes;           /* operations carry scopes: bit (1 << enum mem_scope) for each
+                                  scope fences, acquires and releases take (0: the fixed
+                                  scopes of before) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */
