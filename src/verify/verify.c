@@ -2397,7 +2397,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
-    char lease_text[48] = "";
+    char lease_text[80] = "";
     if (profile_of(s.p).logical)
         snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
                  o->ticks);
@@ -2406,6 +2406,15 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     else if (profile_of(s.p).timed)
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
+    else if (s.p->multi_gpm)
+        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs", o->gpus,
+                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus);
+    if (o->scopes) {
+        size_t len = strlen(lease_text);
+        snprintf(lease_text + len, sizeof lease_text - len, ", scopes%s%s%s",
+                 o->scopes & 1 ? " cta" : "", o->scopes & 2 ? " gpu" : "",
+                 o->scopes & 4 ? " sys" : "");
+    }
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
