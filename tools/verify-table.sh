@@ -9,7 +9,7 @@ bin=$1
 doc=$2
 # (stc-nv is left out: its EMU cycles the epochs at every wake-up, and at these
 # bounds it passed 400 000 states without finishing; docs/verify.md)
-protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb"
+protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb nhcc hmg"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -18,7 +18,8 @@ dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | hea
     echo "Measured $(date -u +%Y-%m-%d) on commit $commit${dirty:+ (with uncommitted changes in src/)}, size tiny"
     echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on; tcs and tcw with"
     echo "leases of up to 2 ticks; rccsc and rccwo with logical leases of 1 to 2 and up to 3 guard"
-    echo "ticks a path; stc-* with two bands and the EMU waking once a tick); seconds on a"
+    echo "ticks a path; stc-* with two bands and the EMU waking once a tick; nhcc and hmg on"
+    echo "1 GPU x 2 GPMs, one L1 each, with the fixed scopes of --scopes unset); seconds on a"
     echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"
