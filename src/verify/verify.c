@@ -40,8 +40,8 @@
  * banks' DRAM and the links between banks */
 #define V_MAX_CH                                                                                   \
     (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1 + V_MAX_L1 + V_MAX_L1 * V_MAX_L1 * VNET_MAX)
-#define LINE_BASE   0x20000000ull
-#define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
+#define LINE_BASE 0x20000000ull
+#define PORT_CAP  (1u << 16) /* never full: the explorer decides the order, not room */
 
 /* EV_TICK: time advances one tick (protocols with leases only) */
 enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
@@ -174,7 +174,7 @@ struct env {
     uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
     uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
     /* RULE_SCOPED */
-    uint8_t scope[V_MAX_L1][V_MAX_SLOTS]; /* the operation's enum mem_scope */
+    uint8_t scope[V_MAX_L1][V_MAX_SLOTS];  /* the operation's enum mem_scope */
     uint8_t rel[V_MAX_L1][2][V_MAX_LINES]; /* values the line took since the core's last
                                               write to it that a release of scope .gpu
                                               ([0]) or .sys ([1]) has completed for */
@@ -225,8 +225,8 @@ struct rig {
     struct coh_cov *cov; /* one per table */
     unsigned n_tables;
     struct port to_core[V_MAX_L1];
-    struct port up[V_MAX_L1][VNET_MAX];   /* L1 -> network */
-    struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
+    struct port up[V_MAX_L1][VNET_MAX];                                /* L1 -> network */
+    struct port down[V_MAX_L1][VNET_MAX];                              /* network -> L1 */
     struct port l2_out[V_MAX_L1][VNET_MAX], l2_in[V_MAX_L1][VNET_MAX]; /* per bank */
     struct port to_mem[V_MAX_L1];
     struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
@@ -1331,14 +1331,14 @@ static unsigned enabled_scoped(const struct rig *r, unsigned c, struct vev *out)
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, 0};
         for (unsigned sc = SCOPE_GPU; sc <= SCOPE_SYS; sc++)
             if (mask >> sc & 1)
-                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0,
-                                        (uint8_t)(sc + 1)};
+                out[n++] =
+                    (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, (uint8_t)(sc + 1)};
         for (unsigned v = 1; v <= r->o->values; v++) {
             out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0, 0};
             for (unsigned sc = SCOPE_GPU; r->o->atomics && sc <= SCOPE_SYS; sc++)
                 if (mask >> sc & 1)
-                    out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_ATOMIC,
-                                            (uint8_t)k, (uint8_t)v, 0, (uint8_t)(sc + 1)};
+                    out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_ATOMIC,       (uint8_t)k,
+                                            (uint8_t)v, 0,          (uint8_t)(sc + 1)};
         }
     }
     for (unsigned sc = SCOPE_CTA; sc <= SCOPE_SYS; sc++) {
@@ -1346,11 +1346,11 @@ static unsigned enabled_scoped(const struct rig *r, unsigned c, struct vev *out)
             continue;
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0, (uint8_t)(sc + 1)};
         for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
-            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0,
-                                    (uint8_t)(sc + 1)};
+            out[n++] =
+                (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0, (uint8_t)(sc + 1)};
             for (unsigned v = 1; v <= r->o->values; v++)
-                out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_STORE_REL,
-                                        (uint8_t)k, (uint8_t)v, 0, (uint8_t)(sc + 1)};
+                out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_STORE_REL,    (uint8_t)k,
+                                        (uint8_t)v, 0,          (uint8_t)(sc + 1)};
         }
     }
     return n;
@@ -1392,7 +1392,8 @@ static unsigned enabled(const struct rig *r, struct vev *out)
 }
 
 #define MAX_ENABLED                                                                                \
-    (V_MAX_L1 * (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) + \
+    (V_MAX_L1 *                                                                                    \
+         (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) +       \
      V_MAX_CH + 1)
 
 static void ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
@@ -2592,8 +2593,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                 bad_line(file, ln, "core, operation, line or value out of range");
             if (free_slot(r, c) == V_MAX_SLOTS)
                 bad_line(file, ln, "the core has --inflight operations in flight");
-            ev = (struct vev){EV_OP, (uint8_t)c, (uint8_t)op, (uint8_t)k, (uint8_t)v, 0,
-                              (uint8_t)scope};
+            ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,   (uint8_t)k,
+                              (uint8_t)v, 0,          (uint8_t)scope};
         } else {
             if (sscanf(line, "deliver %15s %15s %u", a, b, &v) != 3)
                 bad_line(file, ln, "expected: deliver SRC DST VNET");
