@@ -23,7 +23,7 @@ static const char *const explorable[] = {
     "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
     "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
     "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", "spandex-g",
-    "spandex-d", "spandex-d-noinv", NULL};
+    "spandex-d", "spandex-d-noinv", "nhcc", "hmg", "hmg-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -36,7 +36,8 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
             "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
-            "                     [--sync] [--lease N] [--devices LIST] [--max-states N]\n"
+            "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
+            "                     [--scopes LIST] [--max-states N]\n"
             "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
             "                     [--config F] [--set K=V]...\n"
             "       gpucoh verify --replay FILE\n"
@@ -71,6 +72,11 @@ static void usage(FILE *out)
             "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
             "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
             "judged write-atomic, the others' by release consistency.\n"
+            "The multi-GPM homes nhcc and hmg (and the broken hmg-noinv) run on --l1s GPMs\n"
+            "of one SM and one L2 bank each, the links between banks explored like the\n"
+            "network, homes placed by first touch; loads are judged by PTX's scoped\n"
+            "release/acquire (a load after an acquire sees the writes a morally strong\n"
+            "release completed before it covered).\n"
             "\n"
             "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
             "                     explorable one but the broken variants)\n"
@@ -91,6 +97,11 @@ static void usage(FILE *out)
             "                     spandex-d: denovo), then CPU-device L1s of one kind\n"
             "                     (cpu.device; default: every L1 the protocol's own);\n"
             "                     the list's length is the number of L1s\n"
+            "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
+            "                     (default 1)\n"
+            "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
+            "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
+            "                     (default: the fixed scopes, .gpu for synchronisation)\n"
             "  --max-states N     stop past N states (default 2000000)\n"
             "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
             "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -160,6 +171,21 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     snprintf(set_sms, sizeof set_sms, "gpu.sms=%u", vo->l1s);
     sets[n++] = set_proto;
     sets[n++] = set_sms;
+    /* several GPMs (multi-GPM protocols): --l1s GPMs over --gpus GPUs, one SM and
+     * one L2 bank each; a directory of a few entries (the rig's lines share one) */
+    char topo[2][40];
+    const struct proto_desc *pd = proto_find(proto);
+    if (pd && pd->multi_gpm) {
+        if (vo->l1s % vo->gpus)
+            fatal("--l1s %u: the GPMs must divide evenly among --gpus %u", vo->l1s, vo->gpus);
+        snprintf(topo[0], sizeof topo[0], "topology.gpus=%u", vo->gpus);
+        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus);
+        sets[n - 1] = "gpu.sms=1";
+        sets[n++] = topo[0];
+        sets[n++] = topo[1];
+        sets[n++] = "mg.dir_entries=8";
+        sets[n++] = "mg.dir_ways=2";
+    }
     sets[n++] = "l2.banks=1";
     sets[n++] = "l2.jitter_cycles=0";
     /* small arrays (the lines never conflict in a set): a fresh rig per path is cheap */
@@ -238,9 +264,11 @@ int cmd_verify(int argc, char **argv)
                              .inflight = 1,
                              .lease = 2,
                              .ticks = 3,
+                             .gpus = 1,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
+    const char *scopes = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
     const struct opt rows[] = {
@@ -255,6 +283,8 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_STR_ROW("--devices", NULL, &devices),
+        OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
+        OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -277,6 +307,21 @@ int cmd_verify(int argc, char **argv)
         if (n > 4)
             fatal("--devices: at most 4 L1s");
         vo.l1s = n;
+    }
+    if (scopes) { /* cta,gpu,sys: the scopes fences, acquires, releases and atomics take */
+        static const char *const names[] = {"cta", "gpu", "sys"};
+        char buf[64];
+        snprintf(buf, sizeof buf, "%s", scopes);
+        for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+            unsigned i = 0;
+            while (i < 3 && strcmp(t, names[i]))
+                i++;
+            if (i == 3) {
+                fprintf(stderr, "gpucoh: error: --scopes: '%s' is not cta, gpu or sys\n", t);
+                return EXIT_USAGE;
+            }
+            vo.scopes |= 1u << i;
+        }
     }
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;

@@ -22,6 +22,7 @@
 #include "base/hash.h"
 #include "base/log.h"
 #include "coh/ctrl.h"
+#include "coh/mg/mg.h"
 #include "coh/proto.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
@@ -29,14 +30,19 @@
 #include "coh/vi/vi_bank.h"
 #include "mem/backing.h"
 #include "mem/observe.h"
+#include "mem/pagemap.h"
+#include "verify/verify_mg.h"
 
 #define V_MAX_L1    4
 #define V_MAX_LINES 2
 #define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_SLOTS 4 /* operations in flight per core */
-#define V_MAX_CH    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1) /* + a central unit's links */
-#define LINE_BASE   0x20000000ull
-#define PORT_CAP    (1u << 16) /* never full: the explorer decides the order, not room */
+/* the L1s' links, DRAM, a central unit's links or, on several GPMs, the other
+ * banks' DRAM and the links between banks */
+#define V_MAX_CH                                                                                   \
+    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1 + V_MAX_L1 + V_MAX_L1 * V_MAX_L1 * VNET_MAX)
+#define LINE_BASE 0x20000000ull
+#define PORT_CAP  (1u << 16) /* never full: the explorer decides the order, not room */
 
 /* EV_TICK: time advances one tick (protocols with leases only) */
 enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
@@ -50,7 +56,10 @@ struct vev {
     uint8_t kind;                  /* enum ev_kind */
     uint8_t core, op, line, value; /* EV_OP */
     uint16_t ch;                   /* EV_DELIVER */
+    uint8_t scope;                 /* EV_OP under --scopes: enum mem_scope + 1 (0: the
+                                      operation's default scope) */
 };
+static const char *const scope_names[] = {"", "cta", "gpu", "sys"};
 
 /* ---- how the explorer reads a protocol beyond struct ctrl ---- */
 
@@ -89,6 +98,8 @@ enum value_rule {
                           oldest values any core's later load may return */
     RULE_LOGICAL,      /* rcc: a load returns the line's value at a logical time between
                           its core's clock at issue and at the answer */
+    RULE_SCOPED,       /* multi-GPM: PTX's scoped release/acquire (docs/verify.md, "Several
+                          GPMs") */
 };
 
 struct profile {
@@ -128,6 +139,8 @@ static struct profile profile_of(const struct proto_desc *p)
         f = (struct profile){.timed = true, .unit = true, .rule = RULE_WRITE_ATOMIC};
     if (vspx_is(p)) /* Spandex: a device L1's TBE meta[1] points to its held store */
         f.l1_tbe[1] = TK_SKIP;
+    if (p->multi_gpm)
+        f.rule = RULE_SCOPED;
     return f;
 }
 
@@ -163,6 +176,11 @@ struct env {
                                            write to it was issued */
     uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
     uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
+    /* RULE_SCOPED */
+    uint8_t scope[V_MAX_L1][V_MAX_SLOTS];  /* the operation's enum mem_scope */
+    uint8_t rel[V_MAX_L1][2][V_MAX_LINES]; /* values the line took since the core's last
+                                              write to it that a release of scope .gpu
+                                              ([0]) or .sys ([1]) has completed for */
 };
 
 /* RCC's reference (RULE_LOGICAL): each line's writes in coherence order
@@ -198,20 +216,28 @@ struct rig {
     unsigned v_state; /* lease_exclusive: the L1 table's state of a valid leased copy */
     struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
-    struct comp *l1[V_MAX_L1], *l2;
+    struct comp *l1[V_MAX_L1], *l2; /* l2: bank 0 (l2s[0]) */
     /* each L1's controller and table (Spandex: the device mix, verify_spandex.h),
      * and whether its loads are judged write-atomic */
     const struct ctrl_ops *l1_ops[V_MAX_L1];
     unsigned l1_table[V_MAX_L1];
     bool l1_write_atomic[V_MAX_L1];
     bool spandex; /* the LLC and device L1s of verify_spandex.h */
+    /* Several GPMs (multi-GPM protocols): one L1 and one bank per GPM, bank b
+     * the home or a remote cache per line, its links to the other banks explorer
+     * channels (docs/verify.md, "Several GPMs"); otherwise one bank */
+    bool mg;
+    unsigned n_l2;
+    struct comp *l2s[V_MAX_L1];
+    struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];
+    struct pagemap pages;
     struct coh_cov *cov; /* one per table */
     unsigned n_tables;
     struct port to_core[V_MAX_L1];
-    struct port up[V_MAX_L1][VNET_MAX];   /* L1 -> network */
-    struct port down[V_MAX_L1][VNET_MAX]; /* network -> L1 */
-    struct port l2_out[VNET_MAX], l2_in[VNET_MAX];
-    struct port to_mem;
+    struct port up[V_MAX_L1][VNET_MAX];                                /* L1 -> network */
+    struct port down[V_MAX_L1][VNET_MAX];                              /* network -> L1 */
+    struct port l2_out[V_MAX_L1][VNET_MAX], l2_in[V_MAX_L1][VNET_MAX]; /* per bank */
+    struct port to_mem[V_MAX_L1];
     struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
     struct port unit_up[V_MAX_L1], unit_in[V_MAX_L1];    /* L1 -> explorer -> unit */
     struct port unit_out[V_MAX_L1], unit_down[V_MAX_L1]; /* unit -> explorer -> L1 */
@@ -244,6 +270,22 @@ static inline addr_t line_addr(const struct rig *r, unsigned line)
     return LINE_BASE + (addr_t)line * r->line_bytes;
 }
 
+/* Several GPMs: bank b's DRAM (bank 0's is ch_dram) and the link from bank s
+ * to bank d on vnet v, after DRAM (the multi-GPM protocols have no unit). */
+static inline unsigned ch_dram_of(const struct rig *r, unsigned b)
+{
+    return b ? ch_dram(r) + b : ch_dram(r);
+}
+static inline unsigned ch_sys(const struct rig *r, unsigned s, unsigned d, unsigned v)
+{
+    return ch_dram(r) + r->n_l2 + (s * r->n_l2 + d) * r->n_vnets + v;
+}
+/* The bank L1 i talks to: its GPM's. */
+static inline unsigned bank_of(const struct rig *r, unsigned l1)
+{
+    return r->mg ? l1 : 0;
+}
+
 /* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */
 static inline unsigned ch_unit_up(const struct rig *r, unsigned l1)
 {
@@ -257,6 +299,27 @@ static inline unsigned ch_unit_down(const struct rig *r, unsigned l1)
 /* The channel's ends and vnet, for printing and for counterexample files. */
 static void ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
 {
+    if (r->mg) {
+        if (ch >= ch_sys(r, 0, 0, 0)) {
+            unsigned i = ch - ch_sys(r, 0, 0, 0);
+            *vnet = i % r->n_vnets;
+            sprintf(src, "l2[%u]", i / r->n_vnets / r->n_l2);
+            sprintf(dst, "l2[%u]", i / r->n_vnets % r->n_l2);
+        } else if (ch >= ch_dram(r)) {
+            sprintf(src, "dram[%u]", ch - ch_dram(r));
+            sprintf(dst, "l2[%u]", ch - ch_dram(r));
+            *vnet = 0;
+        } else if (ch < r->n_l1 * r->n_vnets) {
+            sprintf(src, "l1[%u]", ch / r->n_vnets);
+            sprintf(dst, "l2[%u]", bank_of(r, ch / r->n_vnets));
+            *vnet = ch % r->n_vnets;
+        } else {
+            sprintf(src, "l2[%u]", bank_of(r, ch / r->n_vnets - r->n_l1));
+            sprintf(dst, "l1[%u]", ch / r->n_vnets - r->n_l1);
+            *vnet = ch % r->n_vnets;
+        }
+        return;
+    }
     if (ch > ch_dram(r)) {
         unsigned i = ch - ch_dram(r) - 1;
         bool up = i < r->n_l1;
@@ -290,7 +353,7 @@ static void fail(struct rig *r, const char *fmt, ...)
 }
 
 /* DRAM answers at once; its answers reach the bank in order (channel dram). */
-static void dram_serve(struct rig *r, struct msg *m)
+static void dram_serve(struct rig *r, unsigned b, struct msg *m)
 {
     if (m->type == MSG_DRAM_READ) {
         backing_read(r->store, m->addr, m->data, r->line_bytes);
@@ -303,7 +366,7 @@ static void dram_serve(struct rig *r, struct msg *m)
         m->type = MSG_DRAM_WRACK;
         m->size_bytes = 0;
     }
-    msg_list_push(&r->ch[ch_dram(r)], m);
+    msg_list_push(&r->ch[ch_dram_of(r, b)], m);
 }
 
 /* Everything the controllers sent moves into the explorer's channels. */
@@ -317,19 +380,34 @@ static bool rig_tick(struct comp *cp)
                 port_pop(&r->up[i][v]);
                 msg_list_push(&r->ch[ch_up(r, i, v)], m);
             }
-    for (unsigned v = 0; v < r->n_vnets; v++)
-        while ((m = port_peek(&r->l2_out[v]))) {
-            port_pop(&r->l2_out[v]);
-            if (m->dst >= r->n_l1) {
-                fail(r, "the L2 sent message type %u to endpoint %u, not an L1", m->type, m->dst);
-                msg_free(&r->msgs, m);
-                continue;
+    unsigned per_bank = r->mg ? 1 : r->n_l1; /* the L1s a bank's crossbar reaches */
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        for (unsigned v = 0; v < r->n_vnets; v++) {
+            while ((m = port_peek(&r->l2_out[b][v]))) {
+                port_pop(&r->l2_out[b][v]);
+                if (m->dst >= per_bank) {
+                    fail(r, "the L2 sent message type %u to endpoint %u, not an L1", m->type,
+                         m->dst);
+                    msg_free(&r->msgs, m);
+                    continue;
+                }
+                msg_list_push(&r->ch[ch_down(r, b * (r->mg ? 1 : 0) + m->dst, v)], m);
             }
-            msg_list_push(&r->ch[ch_down(r, m->dst, v)], m);
+            while (r->mg && (m = port_peek(&r->sys_out[b][v]))) {
+                port_pop(&r->sys_out[b][v]);
+                if (m->dst >= r->n_l2) {
+                    fail(r, "bank %u sent message type %u to endpoint %u, not a bank", b, m->type,
+                         m->dst);
+                    msg_free(&r->msgs, m);
+                    continue;
+                }
+                msg_list_push(&r->ch[ch_sys(r, b, m->dst, v)], m);
+            }
         }
-    while ((m = port_peek(&r->to_mem))) {
-        port_pop(&r->to_mem);
-        dram_serve(r, m);
+        while ((m = port_peek(&r->to_mem[b]))) {
+            port_pop(&r->to_mem[b]);
+            dram_serve(r, b, m);
+        }
     }
     for (unsigned i = 0; r->unit && i < r->n_l1; i++) {
         while ((m = port_peek(&r->unit_up[i]))) {
@@ -344,6 +422,8 @@ static bool rig_tick(struct comp *cp)
     for (unsigned i = 0; i < r->n_l1; i++)
         while ((m = port_peek(&r->to_core[i]))) {
             port_pop(&r->to_core[i]);
+            if (r->mg)
+                m->req.sm = (uint16_t)i; /* each GPM's SM 0: the core is the L1's */
             msg_list_push(&r->rsp, m);
         }
     return false;
@@ -406,6 +486,8 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     r->cov = cov;
     r->prof = profile_of(p);
     r->spandex = vspx_is(p);
+    r->mg = p->multi_gpm;
+    r->n_l2 = r->mg ? r->n_l1 : 1;
     r->scan = &mem->scan;
     eng_init(&r->eng);
     r->eng.watchdog_ps = 0;
@@ -422,8 +504,11 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
     r->obs->on_golden = follow_gold;
     r->obs->on_golden_arg = r;
     for (unsigned c = 0; c < r->n_l1; c++) /* memory starts zeroed: value 0 everywhere */
-        for (unsigned k = 0; k < V_MAX_LINES; k++)
+        for (unsigned k = 0; k < V_MAX_LINES; k++) {
             r->env.floor[c][k] = 1;
+            if (r->prof.rule == RULE_SCOPED) /* nothing released yet: no constraint */
+                r->env.rel[c][0][k] = r->env.rel[c][1][k] = 0xff;
+        }
     comp_init(&r->comp, &r->eng, "verify", &r->clk, rig_tick, NULL);
     struct ctrl_wiring w = {.eng = &r->eng,
                             .clk = &r->clk,
@@ -433,21 +518,32 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
                             .n_banks = 1,
                             .store = r->store,
                             .obs = r->obs};
+    if (r->mg) { /* one SM and one bank per GPM; the first toucher of the page is its home */
+        pagemap_init(&r->pages, cfg->topology.page_bytes);
+        w.pages = &r->pages;
+        w.n_sms = 1;
+    }
     tick_t hop = r->clk.period_ps;
     for (unsigned i = 0; i < r->n_l1; i++) {
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
         w.name = r->names[i];
-        w.index = i;
+        w.index = r->mg ? 0 : i;
+        w.gpm = r->mg ? i : 0;
         r->l1_ops[i] = vspx_l1_ops(p, cfg, i, &r->l1_table[i]);
         r->l1_write_atomic[i] = r->spandex ? vspx_write_atomic(p, r->l1_table[i]) : p->write_atomic;
         w.cov = cov + r->l1_table[i];
         r->l1[i] = r->l1_ops[i]->create(&w);
     }
-    w.name = "l2";
-    w.index = 0;
-    w.cov = cov + p->n_l1_tables;
-    r->l2 = p->l2.create(&w);
-    r->n_ch = ch_dram(r) + 1;
+    static const char *const bank_names[V_MAX_L1] = {"l2[0]", "l2[1]", "l2[2]", "l2[3]"};
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        w.name = r->mg ? bank_names[b] : "l2";
+        w.index = 0;
+        w.gpm = b;
+        w.cov = cov + p->n_l1_tables;
+        r->l2s[b] = p->l2.create(&w);
+    }
+    r->l2 = r->l2s[0];
+    r->n_ch = r->mg ? ch_sys(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1 : ch_dram(r) + 1;
     if (p->unit.create) { /* STC's EMU: its links to the L1s are explorer channels too */
         w.name = "emu";
         w.index = 0;
@@ -482,17 +578,26 @@ static struct rig *rig_new(const struct config *cfg, const struct proto_desc *p,
         r->l1_ops[i]->connect(r->l1[i], &l);
         r->l1_ops[i]->in_port(r->l1[i])->sender = &r->comp;
     }
-    struct ctrl_links l = {0};
-    for (unsigned v = 0; v < r->n_vnets; v++) {
-        port_init(&r->l2_out[v], "l2_out", PORT_CAP, hop, r->l2, &r->comp);
-        port_init(&r->l2_in[v], "l2_in", PORT_CAP, hop, &r->comp, r->l2);
-        l.net_out[v] = &r->l2_out[v];
-        l.net_in[v] = &r->l2_in[v];
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        struct ctrl_links l = {0};
+        struct comp *bank = r->l2s[b];
+        for (unsigned v = 0; v < r->n_vnets; v++) {
+            port_init(&r->l2_out[b][v], "l2_out", PORT_CAP, hop, bank, &r->comp);
+            port_init(&r->l2_in[b][v], "l2_in", PORT_CAP, hop, &r->comp, bank);
+            l.net_out[v] = &r->l2_out[b][v];
+            l.net_in[v] = &r->l2_in[b][v];
+            if (r->mg) {
+                port_init(&r->sys_out[b][v], "sys_out", PORT_CAP, hop, bank, &r->comp);
+                port_init(&r->sys_in[b][v], "sys_in", PORT_CAP, hop, &r->comp, bank);
+                l.sys_out[v] = &r->sys_out[b][v];
+                l.sys_in[v] = &r->sys_in[b][v];
+            }
+        }
+        port_init(&r->to_mem[b], "to_mem", PORT_CAP, hop, bank, &r->comp);
+        l.to_mem = &r->to_mem[b];
+        p->l2.connect(bank, &l);
+        p->l2.in_port(bank)->sender = &r->comp;
     }
-    port_init(&r->to_mem, "to_mem", PORT_CAP, hop, r->l2, &r->comp);
-    l.to_mem = &r->to_mem;
-    p->l2.connect(r->l2, &l);
-    p->l2.in_port(r->l2)->sender = &r->comp;
     if (r->prof.lease_exclusive)
         for (unsigned st = 0; st < p->tables[0]->n_states; st++)
             if (!strcmp(p->tables[0]->state_names[st], "V"))
@@ -539,7 +644,8 @@ static void rig_free(struct rig *r)
     }
     for (unsigned i = 0; i < r->n_l1; i++)
         r->l1_ops[i]->destroy(r->l1[i]);
-    r->p->l2.destroy(r->l2);
+    for (unsigned b = 0; b < r->n_l2; b++)
+        r->p->l2.destroy(r->l2s[b]);
     for (unsigned i = 0; i < r->n_l1; i++) {
         port_destroy(&r->to_core[i]);
         for (unsigned v = 0; v < r->n_vnets; v++) {
@@ -547,11 +653,19 @@ static void rig_free(struct rig *r)
             port_destroy(&r->down[i][v]);
         }
     }
-    for (unsigned v = 0; v < r->n_vnets; v++) {
-        port_destroy(&r->l2_out[v]);
-        port_destroy(&r->l2_in[v]);
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        for (unsigned v = 0; v < r->n_vnets; v++) {
+            port_destroy(&r->l2_out[b][v]);
+            port_destroy(&r->l2_in[b][v]);
+            if (r->mg) {
+                port_destroy(&r->sys_out[b][v]);
+                port_destroy(&r->sys_in[b][v]);
+            }
+        }
+        port_destroy(&r->to_mem[b]);
     }
-    port_destroy(&r->to_mem);
+    if (r->mg)
+        pagemap_destroy(&r->pages);
     /* messages still held by ports or controllers go with the pool */
     pool_destroy(&r->msgs);
     eng_destroy(&r->eng);
@@ -602,8 +716,10 @@ static void follow_gold(void *arg, addr_t line)
         for (unsigned c = 0; c < r->n_l1; c++) {
             if (!r->prof.logical) /* (rcc judges loads by logical time) */
                 e->floor[c][k] |= bit;
-            if (r->prof.rule == RULE_WRITER_FENCE)
+            if (r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED)
                 e->vis[c][k] |= bit;
+            if (r->prof.rule == RULE_SCOPED)
+                e->rel[c][0][k] |= bit, e->rel[c][1][k] |= bit;
             for (unsigned q = 0; q < V_MAX_SLOTS; q++)
                 if (e->busy[c][q] && e->line[c][q] == k &&
                     (!r->prof.logical || e->busy[c][q] == OPK_ATOMIC + 1))
@@ -851,7 +967,24 @@ static void take_response(struct rig *r, struct msg *m)
                 for (unsigned d = 0; d < r->n_l1; d++)
                     e->floor[d][k] &= e->vis[c][k];
     }
+    if (r->prof.rule == RULE_SCOPED) {
+        unsigned k0 = e->line[c][q];
+        if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC) {
+            /* the core's own write: its later loads return it or a later value */
+            e->wrote[c] |= (uint8_t)(1u << k0);
+            e->floor[c][k0] = (uint8_t)((e->floor[c][k0] & e->vis[c][k0]) | e->val[c][q]);
+        }
+        /* a release of .gpu or .sys completed: the core's writes done before it
+         * (a release store's own line: its earlier write is not followed, the
+         * store reset it) */
+        if ((op == OPK_FENCE || op == OPK_STORE_REL) && e->scope[c][q] != SCOPE_CTA)
+            for (unsigned k = 0; k < r->o->lines; k++)
+                if (e->fence_lines[c][q] >> k & 1 && !(op == OPK_STORE_REL && k == k0))
+                    for (unsigned l = 0; l <= (e->scope[c][q] == SCOPE_SYS ? 1u : 0u); l++)
+                        e->rel[c][l][k] &= e->vis[c][k];
+    }
     e->busy[c][q] = 0;
+    e->scope[c][q] = 0;
     e->allowed[c][q] = 0;
     e->line[c][q] = 0;
     e->val[c][q] = 0;
@@ -922,7 +1055,12 @@ static void check_quiescent(struct rig *r)
         if (r->spandex)
             continue; /* by word ownership, below */
         bool has = false;
-        unsigned st = r->p->l2.peek(r->l2, a, buf, &has);
+        struct comp *bank = r->l2; /* several GPMs: the line's home, once its page has one */
+        if (r->mg) {
+            unsigned home = pagemap_owner(&r->pages, a);
+            bank = home == PAGEMAP_NONE ? NULL : r->l2s[home];
+        }
+        unsigned st = bank ? r->p->l2.peek(bank, a, buf, &has) : 0;
         if (!has)
             backing_read(r->store, a, buf, r->line_bytes);
         if (!dirty_above && word_of(buf) != gold)
@@ -995,11 +1133,49 @@ static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
 static void wrote(struct rig *r, unsigned c, unsigned q, const struct vev *ev)
 {
     struct env *e = &r->env;
-    if (r->prof.rule != RULE_WRITER_FENCE)
+    if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_SCOPED)
         return;
     e->vis[c][ev->line] = 0;
     e->wrote[c] &= (uint8_t) ~(1u << ev->line);
     e->val[c][q] = value_bit(r, ev->value, "a stored word");
+}
+
+/* RULE_SCOPED (docs/verify.md, "Several GPMs"). Whether cores c and d are in
+ * one GPU (the rig's GPMs, o->gpus GPUs of equal size). */
+static bool same_gpu(const struct rig *r, unsigned c, unsigned d)
+{
+    unsigned per = r->n_l1 / (r->o->gpus ? r->o->gpus : 1);
+    return c / per == d / per;
+}
+
+/* An acquire of `scope` by core d: its later loads return, of each line, no
+ * value older than the writes of another core that a release completed for,
+ * where the two scopes include both cores (morally strong: .gpu within a GPU,
+ * .sys across GPUs). */
+static void scoped_acquire(struct rig *r, unsigned d, unsigned scope)
+{
+    struct env *e = &r->env;
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        if (c == d || scope == SCOPE_CTA)
+            continue;
+        unsigned level = same_gpu(r, c, d) ? 0 : 1;
+        if (level == 1 && scope != SCOPE_SYS)
+            continue;
+        for (unsigned k = 0; k < r->o->lines; k++)
+            e->floor[d][k] &= e->rel[c][level][k];
+    }
+}
+
+/* A scoped relaxed load reads at the point of coherence of its scope (the
+ * home; hmg's .gpu: the GPU home, the system home on one GPU), so at or
+ * after the line's value at issue. On several GPUs hmg's (and its variants')
+ * .gpu load reads the GPU home, which other GPUs' writes reach only through
+ * invalidations no .gpu operation waits for: judged as a weak load. */
+static bool scoped_strong(const struct rig *r, unsigned scope)
+{
+    if (scope == SCOPE_SYS)
+        return true;
+    return scope == SCOPE_GPU && (r->o->gpus <= 1 || strncmp(r->p->name, "hmg", 3) != 0);
 }
 
 static void issue(struct rig *r, const struct vev *ev)
@@ -1011,12 +1187,23 @@ static void issue(struct rig *r, const struct vev *ev)
     addr_t a = line_addr(r, ev->line);
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
     m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
+    if (r->mg)
+        m->req.sm = 0; /* the one SM of its GPM */
+    bool scoped = r->prof.rule == RULE_SCOPED;
+    unsigned scope = ev->scope ? ev->scope - 1u : SCOPE_GPU;
+    if (scoped && (ev->op == OPK_FENCE || ev->op == OPK_STORE_REL))
+        e->fence_lines[c][q] = e->wrote[c]; /* the release covers the core's writes done */
     switch (ev->op) {
     case OPK_LOAD_ACQ:
         /* what it reads is judged as a plain load's; the loads after it, as after a fence */
         m->req.sem = SEM_ACQUIRE;
+        m->req.scope = (uint8_t)scope;
         e->allowed[c][q] = load_allows(r, c, ev->line);
-        if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_LOGICAL)
+        if (scoped && scoped_strong(r, scope))
+            e->allowed[c][q] &= value_bit(r, e->gold[ev->line], "the golden memory");
+        if (scoped)
+            scoped_acquire(r, c, scope);
+        else if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_LOGICAL)
             for (unsigned k = 0; k < r->o->lines; k++)
                 e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
         m->req.op = MEM_LOAD;
@@ -1027,14 +1214,22 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.scope = SCOPE_CTA;
         bytemask_set_range(&m->mask, 0, 4);
         e->allowed[c][q] = load_allows(r, c, ev->line);
+        if (ev->scope) { /* ld.relaxed.SCOPE */
+            m->req.scope = (uint8_t)scope;
+            m->req.sem = SEM_RELAXED;
+            if (scoped && scoped_strong(r, scope))
+                e->allowed[c][q] &= value_bit(r, e->gold[ev->line], "the golden memory");
+        }
         break;
     case OPK_STORE_REL:
     case OPK_STORE:
         m->req.op = MEM_STORE;
-        if (ev->op == OPK_STORE_REL)
+        if (ev->op == OPK_STORE_REL) {
             m->req.sem = SEM_RELEASE;
-        else
+            m->req.scope = (uint8_t)scope;
+        } else {
             m->req.scope = SCOPE_CTA;
+        }
         memset(m->data, 0, r->line_bytes);
         memcpy(m->data, &(uint32_t){ev->value}, 4);
         bytemask_set_range(&m->mask, 0, 4);
@@ -1043,6 +1238,7 @@ static void issue(struct rig *r, const struct vev *ev)
     case OPK_ATOMIC:
         m->req.op = MEM_ATOMIC;
         m->req.sem = SEM_RELAXED;
+        m->req.scope = (uint8_t)scope;
         r->atom[c][q] = (struct atom_ops){.kind = ATOM_EXCH, .type = ATYPE_U32, .n = 1};
         r->atom[c][q].lane[0] = (struct atom_lane){.off = 0, .a = ev->value};
         m->req.atom = &r->atom[c][q];
@@ -1054,8 +1250,11 @@ static void issue(struct rig *r, const struct vev *ev)
     case OPK_FENCE:
         m->req.op = MEM_FENCE;
         m->req.sem = SEM_ACQ_REL;
+        m->req.scope = (uint8_t)scope;
         m->addr = 0;
-        if (r->prof.rule == RULE_LOGICAL) {
+        if (scoped) {
+            scoped_acquire(r, c, scope);
+        } else if (r->prof.rule == RULE_LOGICAL) {
             r->lenv.fence_has_w[c][q] = r->lenv.has_w[c];
             r->lenv.fence_w[c][q] = r->lenv.wmax[c];
         } else if (r->prof.rule != RULE_WRITER_FENCE)
@@ -1071,6 +1270,7 @@ static void issue(struct rig *r, const struct vev *ev)
         r->lenv.t_issue[c][q] = writes ? w : now;
     }
     e->issued[c]++;
+    e->scope[c][q] = (uint8_t)m->req.scope;
     e->busy[c][q] = (uint8_t)(ev->op + 1);
     e->line[c][q] = ev->line;
     if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
@@ -1081,13 +1281,18 @@ static void deliver(struct rig *r, unsigned ch)
 {
     struct msg *m = msg_list_pop(&r->ch[ch]);
     struct port *to;
-    if (ch > ch_dram(r))
+    if (r->mg && ch >= ch_sys(r, 0, 0, 0)) {
+        unsigned i = ch - ch_sys(r, 0, 0, 0);
+        to = &r->sys_in[i / r->n_vnets % r->n_l2][i % r->n_vnets];
+    } else if (r->mg && ch >= ch_dram(r))
+        to = r->p->l2.in_port(r->l2s[ch - ch_dram(r)]);
+    else if (ch > ch_dram(r))
         to = ch < ch_unit_down(r, 0) ? &r->unit_in[ch - ch_unit_up(r, 0)]
                                      : &r->unit_down[ch - ch_unit_down(r, 0)];
     else if (ch == ch_dram(r))
         to = r->p->l2.in_port(r->l2);
     else if (ch < r->n_l1 * r->n_vnets)
-        to = &r->l2_in[ch % r->n_vnets];
+        to = &r->l2_in[bank_of(r, ch / r->n_vnets)][ch % r->n_vnets];
     else
         to = &r->down[ch / r->n_vnets - r->n_l1][ch % r->n_vnets];
     if (!port_send(to, m))
@@ -1143,12 +1348,51 @@ static void apply(struct rig *r, const struct vev *ev)
 }
 
 /* Every event enabled in the rig's state, in a fixed order. */
+/* --scopes: weak loads and stores, relaxed loads at .gpu/.sys, atomics at
+ * .gpu/.sys, fences and (--sync) acquire loads and release stores at each
+ * listed scope. */
+static unsigned enabled_scoped(const struct rig *r, unsigned c, struct vev *out)
+{
+    unsigned n = 0, mask = r->o->scopes;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, 0};
+        for (unsigned sc = SCOPE_GPU; sc <= SCOPE_SYS; sc++)
+            if (mask >> sc & 1)
+                out[n++] =
+                    (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, (uint8_t)(sc + 1)};
+        for (unsigned v = 1; v <= r->o->values; v++) {
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0, 0};
+            for (unsigned sc = SCOPE_GPU; r->o->atomics && sc <= SCOPE_SYS; sc++)
+                if (mask >> sc & 1)
+                    out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_ATOMIC,       (uint8_t)k,
+                                            (uint8_t)v, 0,          (uint8_t)(sc + 1)};
+        }
+    }
+    for (unsigned sc = SCOPE_CTA; sc <= SCOPE_SYS; sc++) {
+        if (!(mask >> sc & 1))
+            continue;
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0, (uint8_t)(sc + 1)};
+        for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
+            out[n++] =
+                (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0, (uint8_t)(sc + 1)};
+            for (unsigned v = 1; v <= r->o->values; v++)
+                out[n++] = (struct vev){EV_OP,      (uint8_t)c, OPK_STORE_REL,    (uint8_t)k,
+                                        (uint8_t)v, 0,          (uint8_t)(sc + 1)};
+        }
+    }
+    return n;
+}
+
 static unsigned enabled(const struct rig *r, struct vev *out)
 {
     unsigned n = 0;
     for (unsigned c = 0; c < r->n_l1; c++) {
         if (free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
             continue;
+        if (r->o->scopes) {
+            n += enabled_scoped(r, c, out + n);
+            continue;
+        }
         for (unsigned k = 0; k < r->o->lines; k++) {
             out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
             for (unsigned v = 1; v <= r->o->values; v++) {
@@ -1174,12 +1418,16 @@ static unsigned enabled(const struct rig *r, struct vev *out)
     return n;
 }
 
-#define MAX_ENABLED (V_MAX_L1 * (V_MAX_LINES * (2 + 3 * V_MAX_VALUE) + 1) + V_MAX_CH + 1)
+#define MAX_ENABLED                                                                                \
+    (V_MAX_L1 *                                                                                    \
+         (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) +       \
+     V_MAX_CH + 1)
 
 static void ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
 {
     if (ev->kind == EV_OP) {
-        snprintf(out, len, "op %u %s %u %u", ev->core, op_names[ev->op], ev->line, ev->value);
+        snprintf(out, len, "op %u %s%s%s %u %u", ev->core, op_names[ev->op], ev->scope ? "." : "",
+                 scope_names[ev->scope < 4 ? ev->scope : 0], ev->line, ev->value);
     } else if (ev->kind == EV_TICK) {
         snprintf(out, len, "tick");
     } else {
@@ -1650,6 +1898,36 @@ static void put_lenv(struct ser *s, const struct rig *r)
     }
 }
 
+/* A multi-GPM bank's state outside struct ctrl (verify_mg.c), and the line's
+ * home (the pagemap: placed at the first touch). */
+struct mg_put {
+    struct ser *s;
+    const struct rig *r;
+};
+static void mg_put_bytes(void *arg, const void *p, size_t n)
+{
+    put(((struct mg_put *)arg)->s, p, n);
+}
+static void mg_put_msg(void *arg, const struct msg *m)
+{
+    struct mg_put *a = arg;
+    put_msg(a->s, a->r, m, TK_RAW, TK_RAW);
+}
+static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b)
+{
+    addr_t lines[V_MAX_LINES];
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        lines[k] = line_addr(r, k);
+        if (!b) {
+            uint16_t home = (uint16_t)pagemap_owner(&r->pages, lines[k]);
+            PUT(s, home);
+        }
+    }
+    struct mg_put a = {s, r};
+    const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+    verify_mg_bank(r->l2s[b], lines, r->o->lines, &sink);
+}
+
 static void put_state(struct ser *s, const struct rig *r)
 {
     for (unsigned i = 0; i < r->n_l1; i++) {
@@ -1657,9 +1935,16 @@ static void put_state(struct ser *s, const struct rig *r)
         for (unsigned v = 0; v < r->n_vnets; v++)
             put_port(s, r, &r->down[i][v]);
     }
-    put_ctrl(s, r, r->l2, false);
-    for (unsigned v = 0; v < r->n_vnets; v++) /* a request a blocked bank has not taken */
-        put_port(s, r, &r->l2_in[v]);
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        put_ctrl(s, r, r->l2s[b], false);
+        for (unsigned v = 0; v < r->n_vnets; v++) { /* a request a blocked bank has not taken */
+            put_port(s, r, &r->l2_in[b][v]);
+            if (r->mg)
+                put_port(s, r, &r->sys_in[b][v]);
+        }
+        if (r->mg)
+            put_mg_bank(s, r, b);
+    }
     put_private(s, r);
     for (unsigned ch = 0; ch < r->n_ch; ch++)
         put_list(s, r, &r->ch[ch]);
@@ -1883,6 +2168,10 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "ticks %u\n", o->ticks);
     if (o->devices[0])
         fprintf(out, "devices %s\n", o->devices);
+    if (r->mg)
+        fprintf(out, "gpus %u\n", o->gpus);
+    if (o->scopes)
+        fprintf(out, "scopes %u\n", o->scopes);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -2164,7 +2453,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
-    char lease_text[96] = "";
+    char lease_text[128] = "";
     if (profile_of(s.p).logical)
         snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
                  o->ticks);
@@ -2173,9 +2462,18 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     else if (profile_of(s.p).timed)
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
+    else if (s.p->multi_gpm)
+        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs", o->gpus,
+                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus);
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
                  ", devices %s", o->devices);
+    if (o->scopes) {
+        size_t len = strlen(lease_text);
+        snprintf(lease_text + len, sizeof lease_text - len, ", scopes%s%s%s",
+                 o->scopes & 1 ? " cta" : "", o->scopes & 2 ? " gpu" : "",
+                 o->scopes & 4 ? " sys" : "");
+    }
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
@@ -2268,6 +2566,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->lease = u;
         } else if (!strcmp(key, "ticks") && u <= VERIFY_MAX_TICKS) {
             o->ticks = u;
+        } else if (!strcmp(key, "gpus") && u >= 1 && u <= V_MAX_L1) {
+            o->gpus = u;
+        } else if (!strcmp(key, "scopes") && u < 8) {
+            o->scopes = u;
         } else {
             bad_line(file, ln, "unknown key or value out of range");
         }
@@ -2287,6 +2589,10 @@ static unsigned endpoint(const char *file, unsigned ln, const char *s, unsigned 
         return 101;
     if (!strcmp(s, "emu"))
         return 102;
+    if (sscanf(s, "l2[%u]", &i) == 1 && i < n_l1) /* several GPMs: bank i */
+        return 200 + i;
+    if (sscanf(s, "dram[%u]", &i) == 1 && i < n_l1)
+        return 300 + i;
     if (sscanf(s, "l1[%u]", &i) == 1 && i < n_l1)
         return i;
     bad_line(file, ln, "unknown endpoint (l1[N], l2, dram or emu)");
@@ -2316,7 +2622,7 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
     unsigned ln = 0, step = 0;
     while (fgets(line, sizeof line, f) && !r->fault[0]) {
         ln++;
-        char kind[16], a[16], b[16];
+        char kind[16], a[24], b[16];
         unsigned c, k, v;
         struct vev ev = {0};
         if (sscanf(line, "%15s", kind) != 1 ||
@@ -2332,9 +2638,15 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                                          : "tick: no lease or wait is running");
             ev.kind = EV_TICK;
         } else if (!strcmp(kind, "op")) {
-            if (sscanf(line, "op %u %15s %u %u", &c, a, &k, &v) != 4)
+            if (sscanf(line, "op %u %23s %u %u", &c, a, &k, &v) != 4)
                 bad_line(file, ln, "expected: op CORE load|store|atomic|fence LINE VALUE");
-            unsigned op = OPK_N;
+            unsigned op = OPK_N, scope = 0;
+            char *dot = strrchr(a, '.');
+            for (unsigned i = 1; dot && o->scopes && i < 4; i++)
+                if (!strcmp(dot + 1, scope_names[i])) {
+                    scope = i;
+                    *dot = 0;
+                }
             for (unsigned i = 0; i < OPK_N; i++)
                 if (!strcmp(a, op_names[i]))
                     op = i;
@@ -2342,13 +2654,25 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                 bad_line(file, ln, "core, operation, line or value out of range");
             if (free_slot(r, c) == V_MAX_SLOTS)
                 bad_line(file, ln, "the core has --inflight operations in flight");
-            ev = (struct vev){EV_OP, (uint8_t)c, (uint8_t)op, (uint8_t)k, (uint8_t)v, 0};
+            ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,   (uint8_t)k,
+                              (uint8_t)v, 0,          (uint8_t)scope};
         } else {
             if (sscanf(line, "deliver %15s %15s %u", a, b, &v) != 3)
                 bad_line(file, ln, "expected: deliver SRC DST VNET");
             unsigned s = endpoint(file, ln, a, o->l1s), d = endpoint(file, ln, b, o->l1s);
             unsigned ch;
-            if (s == 101 && d == 100 && v == 0)
+            if (r->mg && s >= 300 && d == s - 100 && v == 0)
+                ch = ch_dram_of(r, s - 300);
+            else if (r->mg && s >= 200 && s < 300 && d >= 200 && d < 300 && s != d &&
+                     v < r->n_vnets)
+                ch = ch_sys(r, s - 200, d - 200, v);
+            else if (r->mg && s < 100 && d == 200 + bank_of(r, s) && v < r->n_vnets)
+                ch = ch_up(r, s, v);
+            else if (r->mg && d < 100 && s == 200 + bank_of(r, d) && v < r->n_vnets)
+                ch = ch_down(r, d, v);
+            else if (r->mg)
+                bad_line(file, ln, "no such channel");
+            else if (s == 101 && d == 100 && v == 0)
                 ch = ch_dram(r);
             else if (r->unit && s < 100 && d == 102 && v == 0)
                 ch = ch_unit_up(r, s);

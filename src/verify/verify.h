@@ -53,6 +53,11 @@ struct verify_opts {
                                   RCC: in logical time units (1, 2 or 4) */
     unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
     char devices[40];          /* Spandex: each L1's device, "gpu,mesi" ("": the protocol's own) */
+    unsigned gpus;             /* multi-GPM protocols: GPUs the l1s GPMs (one SM and one L2
+                                  bank each) are divided among (1 or 2) */
+    unsigned scopes;           /* operations carry scopes: bit (1 << enum mem_scope) for each
+                                  scope fences, acquires and releases take (0: the fixed
+                                  scopes of before) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

@@ -51,6 +51,7 @@ enum {
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 extern const struct proto_desc proto_sw_nh, proto_sw_h;
+extern const struct proto_desc proto_hmg_noinv; /* test only */
 
 /* The L1 (coh/nc/rc_l1.c). */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);

@@ -808,6 +808,12 @@ static struct comp *hmg_l2_create(const struct ctrl_wiring *w)
     return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true, .hier = true});
 }
 
+static struct comp *hmg_noinv_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true, .hier = true,
+                                            .bug_forgets_inv = true});
+}
+
 static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 {
     return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true,
@@ -874,6 +880,24 @@ const struct proto_desc proto_hmg =
              "HMG: nhcc made hierarchical, a GPU home per GPU and a system home per line; "
              ".gpu synchronisation at the GPU home, .sys at the system home",
              nhcc_tables, mg_l1_create, hmg_l2_create);
+
+/* hmg with a deliberate bug for the explorer (tests/cli/verify-mg.sh): a write
+ * at the home leaves the other GPMs' copies of its region valid. */
+const struct proto_desc proto_hmg_noinv = {
+    .name = "hmg-noinv",
+    .title = "hmg with a deliberate bug for testing the checkers: a write at the home does not "
+             "invalidate other GPMs' copies",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nhcc_tables,
+    .n_l1_tables = 1,
+    .l1 = {mg_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {hmg_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
 
 const struct proto_desc proto_ideal_mg =
     MG_PROTO("ideal-mg",

@@ -59,6 +59,8 @@ struct mg_flavour {
     bool remote_fill;   /* non-home banks keep copies (false: no remote caching) */
     bool hier;          /* hmg: a GPU home per GPU between the GPMs and the system home */
     bool free_coherence; /* ideal-mg: invalidations and release markers cost nothing */
+    bool bug_forgets_inv; /* hmg-noinv (test only): a write at the home invalidates no other
+                             GPM's copy (directory evictions still do) */
 };
 
 struct mg_stats {

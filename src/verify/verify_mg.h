@@ -1,0 +1,32 @@
+/*
+ * verify_mg.h - what the explorer (verify.c) reads of a multi-GPM L2 bank
+ * beyond struct ctrl, for the canonical digest (docs/verify.md, "Several
+ * GPMs"). Private to src/verify.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef VERIFY_VERIFY_MG_H
+#define VERIFY_VERIFY_MG_H
+
+#include <stddef.h>
+
+#include "base/types.h"
+#include "sim/eng.h"
+
+struct msg;
+struct msg_list;
+
+/* How the digest takes bytes and message lists. */
+struct verify_mg_sink {
+    void (*put)(void *arg, const void *p, size_t n);
+    void (*put_msg)(void *arg, const struct msg *m);
+    void *arg;
+};
+
+/* Serialise a multi-GPM bank's state outside struct ctrl: the directory
+ * entries of the regions of `lines`, the remote-line MSHR count, the release
+ * slots (by index: invalidations name their slot), the rounds' queues, the
+ * counted release's generations and the queue for the links. */
+void verify_mg_bank(struct comp *bank, const addr_t *lines, unsigned n_lines,
+                    const struct verify_mg_sink *out);
+
+#endif
