@@ -322,8 +322,10 @@ static void stress(const char *protocol, const char *variant)
  * (Seed 2 found one until a bank's fill waiters went ahead of a waiting
  * transactional request, nc_l2.c's wake_parked, which moved the timing; of
  * seeds 1-8 then, 1 and 8 find one.)
- * (The printed stall-buffer wake order, getm.wake_all = false, leaves
- * waiters behind for ever here: the run stops with the starvation check.) */
+ * (The printed stall-buffer wake order, getm.wake_all = false, left
+ * waiters behind for ever here, stopping the run at the starvation check,
+ * until a waiter that re-enters without reserving hands over to the next:
+ * getm_vu_wake_next.) */
 static void printed_timestamps_are_caught(void **state)
 {
     (void)state;

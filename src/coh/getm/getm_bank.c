@@ -164,15 +164,18 @@ static void release(struct getm_bank *g, struct ctrl *b, addr_t a, uint32_t coun
 {
     g->st.releases += count;
     unsigned n = getm_vu_release(g->vu, a, count, g->woken, g->cap_woken);
-    for (unsigned i = 0; i < n; i++) {
-        struct getm_req q = g->woken[i];
-        struct msg *m = (struct msg *)(uintptr_t)(q.cookie & ~(uint64_t)7);
-        struct getm_result r = getm_vu_access(g->vu, &q);
-        decide(g, m, (unsigned)(q.cookie & 7), q.store, &r);
-        if (!GETM_PENDING(m->sharer) && (q.store || load_still_decided(g, m))) {
-            m->req.tx = q.store ? MEM_TX_STORE_OK : MEM_TX_LOAD_OK;
-            msg_list_push(&b->replay, m);
+    while (n) {
+        for (unsigned i = 0; i < n; i++) {
+            struct getm_req q = g->woken[i];
+            struct msg *m = (struct msg *)(uintptr_t)(q.cookie & ~(uint64_t)7);
+            struct getm_result r = getm_vu_access(g->vu, &q);
+            decide(g, m, (unsigned)(q.cookie & 7), q.store, &r);
+            if (!GETM_PENDING(m->sharer) && (q.store || load_still_decided(g, m))) {
+                m->req.tx = q.store ? MEM_TX_STORE_OK : MEM_TX_LOAD_OK;
+                msg_list_push(&b->replay, m);
+            }
         }
+        n = getm_vu_wake_next(g->vu, a, g->woken, g->cap_woken);
     }
 }
 

@@ -302,7 +302,8 @@ static bool stall_room(const struct getm_vu *v, uint64_t key)
     X(WaitFull, "a load or store would wait but the stall buffer has no room")                     \
     X(Release, "commit or cleanup of some of the owner's writes, others remain")                   \
     X(ReleaseLast, "commit or cleanup of the owner's last writes")                                 \
-    X(ReleaseTooMany, "commit or cleanup of more writes than #writes (a lost count)")
+    X(ReleaseTooMany, "commit or cleanup of more writes than #writes (a lost count)")             \
+    X(WakeNext, "printed retry policy: the woken waiter left the granule unreserved, waiters remain")
 #define X(n, d) VS_##n,
 enum { VU_STATES(X) VS_N };
 #undef X
@@ -461,6 +462,7 @@ static const struct coh_trans cells[VS_N][VE_N] = {
         [VE_TxLdLate] = DO(VS_Free, TAG_RD, a_abort_wts),
         [VE_TxSt] = DO(VS_Locked, TAG_RD | TAG_WR, a_reserve, a_reply_ok),
         [VE_TxStLate] = DO(VS_Free, TAG_RD, a_abort_max),
+        [VE_WakeNext] = DO(VS_Free, TAG_RD, a_wake),
     },
     [VS_Locked] = {
         [VE_TxLdOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
@@ -555,6 +557,28 @@ unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct 
     unsigned ev = count > v->m->nwrites ? VE_ReleaseTooMany
                   : count == v->m->nwrites ? VE_ReleaseLast : VE_Release;
     step(v, addr - addr % v->p.granule, ev);
+    return v->n_woken;
+}
+
+/* Under the printed retry policy (getm.wake_all = false) only the oldest
+ * waiter re-enters at the last release; the thesis leaves the others' fate
+ * open (spec 004a §9 item 23). If the one that re-entered did not reserve
+ * the granule (a load, or an aborted store), no later release will come to
+ * wake the rest, and they would wait for ever: so the next oldest re-enters
+ * then, one at a time, until a waiter reserves the granule or none is left. */
+unsigned getm_vu_wake_next(struct getm_vu *v, addr_t addr, struct getm_req *woken, unsigned cap)
+{
+    uint64_t key = addr / v->p.granule + 1;
+    const struct stall_line *s = stall_line(v, key, false);
+    if (v->p.wake_all || !s || !s->n)
+        return 0;
+    v->m = meta_of(v, key);
+    if (v->m->nwrites)
+        return 0;
+    v->woken = woken;
+    v->woken_cap = cap;
+    v->n_woken = 0;
+    step(v, addr - addr % v->p.granule, VE_WakeNext);
     return v->n_woken;
 }
 

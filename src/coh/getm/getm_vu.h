@@ -146,6 +146,10 @@ struct getm_result getm_vu_access(struct getm_vu *v, const struct getm_req *r);
  * to retry them; returns how many. */
 unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct getm_req *woken,
                          unsigned cap);
+/* After the waiters getm_vu_release (or this) returned have re-entered: under
+ * the printed retry policy, the next oldest waiter when the granule is still
+ * unreserved (copied to woken; returns 1), else 0. Always 0 under wake_all. */
+unsigned getm_vu_wake_next(struct getm_vu *v, addr_t addr, struct getm_req *woken, unsigned cap);
 /* Timestamp rollover (gpu/tx_epoch.h): nothing is in flight and no granule
  * is reserved; the stall buffer and the metadata tables are flushed (every
  * rts and wts back to 0). A waiter or a reservation left is a fault (panic). */
