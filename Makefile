@@ -18,12 +18,13 @@
 #                tiny; docs/validation.md) into results/validate-SIZE
 #   make validation-hosts  the validation host programs (needs nvcc; build/validation-hosts)
 #   make protocol-docs  rewrite docs/protocols/*.md's tables and docs/layers.md from the code
+#   make format  format the C sources with clang-format and .clang-format (cli/format checks them)
 JOBS  ?= $(shell nproc)
 BUILD ?= build
 ASAN  ?= build-asan
 
 DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev libzstd-dev liblz4-dev python3-matplotlib \
-	python3-pandas chromium
+	python3-pandas chromium clang-format
 FUZZ_PACKAGES := clang
 # tests/long/slurm-local.sh: a single-node Slurm on localhost (not a default dependency)
 LONG_PACKAGES := slurm-wlm munge
@@ -32,7 +33,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
 .PHONY: all deps fuzz-deps long-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx \
-	cuda-examples fuzz fuzz-long validate validation-hosts protocol-docs clean
+	cuda-examples fuzz fuzz-long validate validation-hosts protocol-docs format clean
 
 all: build
 
@@ -122,6 +123,9 @@ cuda-examples:
 	@for cu in examples/cuda/*.cu; do \
 	  bin=examples/cuda/bin/$$(basename $${cu%.cu}); echo "nvcc $$cu"; \
 	  nvcc -arch=sm_75 -cudart shared -O2 -lineinfo -o $$bin $$cu || exit 1; done
+
+format: deps
+	tools/format.sh
 
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }

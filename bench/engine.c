@@ -15,7 +15,7 @@
 #include "sim/port.h"
 
 #define N_COMPS 64
-#define TOKENS 8
+#define TOKENS  8
 
 struct node {
     struct comp c;
@@ -47,8 +47,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < N_COMPS; i++)
         comp_init(&nodes[i].c, &e, "node", i % 2 ? &slow : &fast, node_tick, NULL);
     for (int i = 0; i < N_COMPS; i++) {
-        port_init(&nodes[i].in, "in", 16, 714, &nodes[(i + N_COMPS - 1) % N_COMPS].c,
-                  &nodes[i].c);
+        port_init(&nodes[i].in, "in", 16, 714, &nodes[(i + N_COMPS - 1) % N_COMPS].c, &nodes[i].c);
         nodes[(i + N_COMPS - 1) % N_COMPS].out = &nodes[i].in;
     }
     for (int i = 0; i < N_COMPS * TOKENS; i++)
@@ -62,8 +61,8 @@ int main(int argc, char **argv)
         passed += nodes[i].passed;
     printf("engine: %llu events in %.3f s = %.2f M events/s (%llu messages passed, "
            "simulated %.1f us)\n",
-           (unsigned long long)e.n_events, dt, e.n_events / dt / 1e6,
-           (unsigned long long)passed, e.now / 1e6);
+           (unsigned long long)e.n_events, dt, e.n_events / dt / 1e6, (unsigned long long)passed,
+           e.now / 1e6);
     for (int i = 0; i < N_COMPS; i++)
         port_destroy(&nodes[i].in);
     eng_destroy(&e);

@@ -24,8 +24,8 @@ struct bench_case {
     enum wl_size size;
 };
 
-static const struct bench_case cases[] = {{"gemm", WL_QUICK}, {"lock-stress", WL_TINY},
-                                          {"bfs", WL_QUICK}};
+static const struct bench_case cases[] = {
+    {"gemm", WL_QUICK}, {"lock-stress", WL_TINY}, {"bfs", WL_QUICK}};
 
 static const char *const models[][12] = {
     {"rmo", "order.model=rmo"},

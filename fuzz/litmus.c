@@ -22,8 +22,8 @@ static void parse(const char *text)
             struct litmus_ptx p;
             if (litmus_ptx_build(t, &opts[k], &p, err, sizeof err))
                 continue; /* a skip: the test needs what gpucoh does not model */
-            struct ptx_module *m = ptx_module_parse(p.text, "fuzz.litmus (translated)", err,
-                                                    sizeof err);
+            struct ptx_module *m =
+                ptx_module_parse(p.text, "fuzz.litmus (translated)", err, sizeof err);
             if (!m || !ptx_module_kernel(m, p.kernel))
                 abort();
             ptx_module_free(m);

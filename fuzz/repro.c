@@ -1,9 +1,9 @@
 /*
  * repro.c - fuzz harness of the reproduction declarations (repro/<paper>/
  * report.ini, docs/repro.md): repro_decl_load reads report.ini and the
- * paper's numbers it names. The loader reads a folder, so each input is written as report.ini into a scratch
- * folder that also holds a copy of repro/tc/paper.csv.
- * SPDX-License-Identifier: BSD-3-Clause
+ * paper's numbers it names. The loader reads a folder, so each input is written as report.ini into
+ * a scratch folder that also holds a copy of repro/tc/paper.csv. SPDX-License-Identifier:
+ * BSD-3-Clause
  */
 #include <stdio.h>
 #include <unistd.h>

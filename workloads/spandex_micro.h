@@ -30,7 +30,7 @@ int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_mi
     extern const char wl_ptx_##DIR[];                                                              \
     static int DIR##_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)     \
     {                                                                                              \
-        return spandex_micro_run(h, p, WHICH, wl_ptx_##DIR, "workloads/" #DIR "/" #DIR ".ptx",    \
+        return spandex_micro_run(h, p, WHICH, wl_ptx_##DIR, "workloads/" #DIR "/" #DIR ".ptx",     \
                                  why, why_len);                                                    \
     }                                                                                              \
     const struct workload wl_##DIR = {                                                             \

@@ -20,8 +20,8 @@
 
 /* fraction bits and exponent bias of each format; the all-ones exponent field */
 #define FRAC_BITS(bf) ((bf) ? 7u : 10u)
-#define BIAS(bf) ((bf) ? 127 : 15)
-#define EXP_ONES(bf) ((bf) ? 0xffu : 0x1fu)
+#define BIAS(bf)      ((bf) ? 127 : 15)
+#define EXP_ONES(bf)  ((bf) ? 0xffu : 0x1fu)
 
 float half_to_f32(uint16_t h, bool bf)
 {
@@ -77,11 +77,21 @@ uint16_t half_round(double v, bool bf, enum half_rounding rnd)
     }
     bool neg = s != 0, inc;
     switch (rnd) {
-    case HALF_RZ: inc = false; break;
-    case HALF_RM: inc = neg && rem; break;
-    case HALF_RP: inc = !neg && rem; break;
-    case HALF_RNA: inc = rem >= half; break;
-    default: inc = rem > half || (rem == half && (q & 1)); break;
+    case HALF_RZ:
+        inc = false;
+        break;
+    case HALF_RM:
+        inc = neg && rem;
+        break;
+    case HALF_RP:
+        inc = !neg && rem;
+        break;
+    case HALF_RNA:
+        inc = rem >= half;
+        break;
+    default:
+        inc = rem > half || (rem == half && (q & 1));
+        break;
     }
     q += inc;
     /* a normal q carries the implicit bit, which adds one to the exponent
@@ -102,7 +112,7 @@ double half_sum_odd(double a, double b)
     double s = a + b;
     double bv = s - a, av = s - bv;
     double err = (a - av) + (b - bv); /* 2Sum: a + b == s + err exactly */
-    if (err != 0.0 && isfinite(s)) {   /* an infinite or NaN s makes err NaN */
+    if (err != 0.0 && isfinite(s)) {  /* an infinite or NaN s makes err NaN */
         uint64_t u = f64_bits(s);
         if (!(u & 1))
             u += ((err > 0) == (s > 0)) ? 1 : UINT64_MAX; /* away from or towards zero */

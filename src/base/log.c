@@ -34,8 +34,7 @@ void log_set_exit(log_exit_fn *fn)
 
 void log_push_dump(log_dump_fn *fn, void *obj)
 {
-    if (n_dumps < MAX_DUMPS)
-        {
+    if (n_dumps < MAX_DUMPS) {
         dumps[n_dumps].fn = fn;
         dumps[n_dumps++].obj = obj;
     }
@@ -56,8 +55,11 @@ void log_pop_dump(void *obj)
 /* Length of the valid UTF-8 sequence at s (1..4), 0 if it is not one. */
 static size_t utf8_len(const unsigned char *s)
 {
-    size_t n = s[0] < 0x80 ? 1 : (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3
-             : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
+    size_t n = s[0] < 0x80             ? 1
+               : (s[0] & 0xe0) == 0xc0 ? 2
+               : (s[0] & 0xf0) == 0xe0 ? 3
+               : (s[0] & 0xf8) == 0xf0 ? 4
+                                       : 0;
     if (n == 2 && s[0] < 0xc2)
         return 0; /* overlong */
     for (size_t i = 1; i < n; i++)

@@ -13,12 +13,12 @@
 #include "base/types.h"
 
 struct pool {
-    size_t obj_bytes;    /* size of one object, rounded up to a pointer */
-    size_t per_chunk;    /* objects per chunk */
-    void *free_list;     /* singly linked through the first word */
-    void **chunks;       /* every chunk, for pool_destroy */
+    size_t obj_bytes; /* size of one object, rounded up to a pointer */
+    size_t per_chunk; /* objects per chunk */
+    void *free_list;  /* singly linked through the first word */
+    void **chunks;    /* every chunk, for pool_destroy */
     size_t n_chunks, cap_chunks;
-    size_t n_live;       /* objects handed out and not yet returned */
+    size_t n_live; /* objects handed out and not yet returned */
 };
 
 void pool_init(struct pool *p, size_t obj_bytes, size_t per_chunk);

@@ -27,6 +27,6 @@ typedef uint64_t cycle_t; /* a count of cycles of some clock domain */
 #define MAX(a, b)    ((a) > (b) ? (a) : (b))
 
 /* container_of: from a pointer to a member back to its enclosing struct. */
-#define container_of(p, type, member) ((type *)((char *)(p) - offsetof(type, member)))
+#define container_of(p, type, member) ((type *)((char *)(p)-offsetof(type, member)))
 
 #endif

@@ -18,25 +18,39 @@
 #include "base/log.h"
 
 const char *const cat_set_names[CS_N] = {
-    "_",   "W",       "R",  "M",   "F",   "IW",  "BAR", "RMW-INSTR", "RLX",
-    "ACQ", "REL",     "ACQ_REL", "SC", "GEN", "TEX", "SUR", "CON", "ALIAS",
+    "_",   "W",   "R",       "M",  "F",   "IW",  "BAR", "RMW-INSTR", "RLX",
+    "ACQ", "REL", "ACQ_REL", "SC", "GEN", "TEX", "SUR", "CON",       "ALIAS",
 };
 const char *const cat_rel_names[CR_N] = {
-    "id",   "po",      "po-loc",  "loc",        "vloc", "int",  "ext", "rf",   "co",
-    "rmw",  "sr",      "scta",    "syncbar",    "sync_fence", "addr", "data", "ctrl",
+    "id",  "po", "po-loc", "loc",     "vloc",       "int",  "ext",  "rf",   "co",
+    "rmw", "sr", "scta",   "syncbar", "sync_fence", "addr", "data", "ctrl",
 };
 
 enum nkind {
-    N_SLOT, N_SET, N_REL, N_ZERO, N_UNION, N_INTER, N_SEQ, N_DIFF, N_CART,
-    N_PLUS, N_STAR, N_OPT, N_INV, N_BRACKET, N_DOMAIN, N_RANGE
+    N_SLOT,
+    N_SET,
+    N_REL,
+    N_ZERO,
+    N_UNION,
+    N_INTER,
+    N_SEQ,
+    N_DIFF,
+    N_CART,
+    N_PLUS,
+    N_STAR,
+    N_OPT,
+    N_INV,
+    N_BRACKET,
+    N_DOMAIN,
+    N_RANGE
 };
 
 struct node {
     uint8_t kind;
     bool is_set;
-    int16_t a, b;  /* children */
-    int16_t ref;   /* slot, base set or base relation */
-    int lo, hi;    /* source text */
+    int16_t a, b; /* children */
+    int16_t ref;  /* slot, base set or base relation */
+    int lo, hi;   /* source text */
 };
 
 enum skind { S_LET, S_LETREC, S_ACYCLIC, S_IRREFLEXIVE, S_EMPTY };
@@ -67,10 +81,10 @@ struct cat_model {
     bool slot_set[MAX_SLOTS];
     bool varies[MAX_SLOTS]; /* a let a chosen relation (rf, co, sync_fence, syncbar)
                                reaches: its bounds differ (mark_varying) */
-    bool bounded;    /* cat_consistent_between can bound every let (no let rec
-                        whose own name is on the right of a difference in its body) */
-    struct val *env; /* per slot, twice: scratch of the evaluation, the lower
-                        bound's (and a complete execution's) then the upper's */
+    bool bounded;           /* cat_consistent_between can bound every let (no let rec
+                               whose own name is on the right of a difference in its body) */
+    struct val *env;        /* per slot, twice: scratch of the evaluation, the lower
+                               bound's (and a complete execution's) then the upper's */
 };
 
 /* What an expression is evaluated on: an execution and the lets' values
@@ -84,8 +98,26 @@ struct side {
 
 /* ---- lexer ---- */
 
-enum tok { T_EOF, T_ID, T_ZERO, T_LP, T_RP, T_LB, T_RB, T_BAR, T_AMP, T_SEMI, T_BSL, T_STAR,
-           T_PLUS, T_QM, T_INV, T_EQ, T_COMMA, T_BAD };
+enum tok {
+    T_EOF,
+    T_ID,
+    T_ZERO,
+    T_LP,
+    T_RP,
+    T_LB,
+    T_RB,
+    T_BAR,
+    T_AMP,
+    T_SEMI,
+    T_BSL,
+    T_STAR,
+    T_PLUS,
+    T_QM,
+    T_INV,
+    T_EQ,
+    T_COMMA,
+    T_BAD
+};
 
 struct parser {
     struct cat_model *m;
@@ -160,20 +192,48 @@ static void next(struct parser *p)
     }
     p->pos++;
     switch (c) {
-    case '0': p->tok = T_ZERO; return;
-    case '(': p->tok = T_LP; return;
-    case ')': p->tok = T_RP; return;
-    case '[': p->tok = T_LB; return;
-    case ']': p->tok = T_RB; return;
-    case '|': p->tok = T_BAR; return;
-    case '&': p->tok = T_AMP; return;
-    case ';': p->tok = T_SEMI; return;
-    case '\\': p->tok = T_BSL; return;
-    case '*': p->tok = T_STAR; return;
-    case '+': p->tok = T_PLUS; return;
-    case '?': p->tok = T_QM; return;
-    case '=': p->tok = T_EQ; return;
-    case ',': p->tok = T_COMMA; return;
+    case '0':
+        p->tok = T_ZERO;
+        return;
+    case '(':
+        p->tok = T_LP;
+        return;
+    case ')':
+        p->tok = T_RP;
+        return;
+    case '[':
+        p->tok = T_LB;
+        return;
+    case ']':
+        p->tok = T_RB;
+        return;
+    case '|':
+        p->tok = T_BAR;
+        return;
+    case '&':
+        p->tok = T_AMP;
+        return;
+    case ';':
+        p->tok = T_SEMI;
+        return;
+    case '\\':
+        p->tok = T_BSL;
+        return;
+    case '*':
+        p->tok = T_STAR;
+        return;
+    case '+':
+        p->tok = T_PLUS;
+        return;
+    case '?':
+        p->tok = T_QM;
+        return;
+    case '=':
+        p->tok = T_EQ;
+        return;
+    case ',':
+        p->tok = T_COMMA;
+        return;
     case '^':
         if (s[p->pos] == '-' && s[p->pos + 1] == '1') {
             p->pos += 2;
@@ -199,8 +259,12 @@ static int new_node(struct parser *p, enum nkind k, bool is_set, int a, int b, s
         return 0;
     }
     struct node *n = &m->nodes[m->n_nodes];
-    *n = (struct node){.kind = (uint8_t)k, .is_set = is_set, .a = (int16_t)a, .b = (int16_t)b,
-                       .lo = (int)lo, .hi = (int)p->prev_hi};
+    *n = (struct node){.kind = (uint8_t)k,
+                       .is_set = is_set,
+                       .a = (int16_t)a,
+                       .b = (int16_t)b,
+                       .lo = (int)lo,
+                       .hi = (int)p->prev_hi};
     return (int)m->n_nodes++;
 }
 
@@ -293,10 +357,10 @@ static int parse_primary(struct parser *p)
         return n;
     }
     default:
-        perr(p, "expected an expression, got '%s'", p->tok == T_ID || p->tok == T_BAD
-                                                          ? p->word
-                                                          : p->tok == T_EOF ? "end of file"
-                                                                            : "an operator");
+        perr(p, "expected an expression, got '%s'",
+             p->tok == T_ID || p->tok == T_BAD ? p->word
+             : p->tok == T_EOF                 ? "end of file"
+                                               : "an operator");
         return 0;
     }
 }
@@ -393,9 +457,10 @@ static int parse_binary(struct parser *p, int level)
             if (!want_rel(p, e, "a ; b") || !want_rel(p, r, "a ; b"))
                 return 0;
         } else if (ls != rs) {
-            perr(p, "'%s' mixes a set and a relation", k == N_UNION ? "|"
-                                                      : k == N_DIFF ? "\\"
-                                                                    : "&");
+            perr(p, "'%s' mixes a set and a relation",
+                 k == N_UNION  ? "|"
+                 : k == N_DIFF ? "\\"
+                               : "&");
             return 0;
         }
         e = new_node(p, k, k != N_SEQ && ls, e, r, lo);
@@ -474,8 +539,9 @@ static void parse_stmt(struct parser *p)
         st->kind = !strcmp(p->word, "acyclic")       ? S_ACYCLIC
                    : !strcmp(p->word, "irreflexive") ? S_IRREFLEXIVE
                                                      : S_EMPTY;
-        const char *what = p->word[0] == 'a' ? "acyclic" : p->word[0] == 'i' ? "irreflexive"
-                                                                             : "empty";
+        const char *what = p->word[0] == 'a'   ? "acyclic"
+                           : p->word[0] == 'i' ? "irreflexive"
+                                               : "empty";
         next(p);
         st->expr = (int16_t)parse_union(p);
         if (p->failed)

@@ -39,9 +39,23 @@ typedef uint64_t cat_rel[CAT_MAX_EVENTS];
  * fence.proxy.alias). */
 enum cat_set {
     CS_ALL,
-    CS_W, CS_R, CS_M, CS_F, CS_IW, CS_BAR, CS_RMW_INSTR,
-    CS_RLX, CS_ACQ, CS_REL, CS_ACQ_REL, CS_SC,
-    CS_GEN, CS_TEX, CS_SUR, CS_CON, CS_ALIAS,
+    CS_W,
+    CS_R,
+    CS_M,
+    CS_F,
+    CS_IW,
+    CS_BAR,
+    CS_RMW_INSTR,
+    CS_RLX,
+    CS_ACQ,
+    CS_REL,
+    CS_ACQ_REL,
+    CS_SC,
+    CS_GEN,
+    CS_TEX,
+    CS_SUR,
+    CS_CON,
+    CS_ALIAS,
     CS_N
 };
 
@@ -54,8 +68,23 @@ enum cat_set {
  * chosen order of morally strong fence.sc pairs; addr (always empty), data,
  * ctrl the dependencies from reads. */
 enum cat_base_rel {
-    CR_ID, CR_PO, CR_PO_LOC, CR_LOC, CR_VLOC, CR_INT, CR_EXT, CR_RF, CR_CO, CR_RMW, CR_SR,
-    CR_SCTA, CR_SYNCBAR, CR_SYNC_FENCE, CR_ADDR, CR_DATA, CR_CTRL,
+    CR_ID,
+    CR_PO,
+    CR_PO_LOC,
+    CR_LOC,
+    CR_VLOC,
+    CR_INT,
+    CR_EXT,
+    CR_RF,
+    CR_CO,
+    CR_RMW,
+    CR_SR,
+    CR_SCTA,
+    CR_SYNCBAR,
+    CR_SYNC_FENCE,
+    CR_ADDR,
+    CR_DATA,
+    CR_CTRL,
     CR_N
 };
 
@@ -80,13 +109,13 @@ const char *cat_title(const struct cat_model *m);
 
 /* Why an execution is inconsistent. */
 struct cat_fail {
-    const char *axiom;   /* the failed check's "as" name */
-    const char *kind;    /* "acyclic", "irreflexive" or "empty" */
-    char expr[256];      /* the checked expression, as written */
+    const char *axiom; /* the failed check's "as" name */
+    const char *kind;  /* "acyclic", "irreflexive" or "empty" */
+    char expr[256];    /* the checked expression, as written */
     /* the witness: a cycle (acyclic, irreflexive) or one pair (empty) */
     unsigned n_steps;
-    uint8_t ev[CAT_MAX_EVENTS + 1];      /* ev[0] -> ev[1] -> ... -> ev[n_steps] */
-    char step[CAT_MAX_EVENTS][96];       /* the named part of the expression each step is in */
+    uint8_t ev[CAT_MAX_EVENTS + 1]; /* ev[0] -> ev[1] -> ... -> ev[n_steps] */
+    char step[CAT_MAX_EVENTS][96];  /* the named part of the expression each step is in */
 };
 
 /* Evaluate every check in order on x. Returns true when all hold; otherwise

@@ -18,29 +18,29 @@
 
 struct op {
     unsigned sm;
-    uint64_t at;               /* core cycle offset */
-    unsigned size, off;        /* bytes accessed and where in the line */
+    uint64_t at;        /* core cycle offset */
+    unsigned size, off; /* bytes accessed and where in the line */
     bool sent, done;
-    uint64_t value;            /* the result; for a store, the value stored */
+    uint64_t value; /* the result; for a store, the value stored */
     tick_t t_sent, t_done;
-    addr_t line;               /* line address (0 for fences and boundaries) */
-    tick_t born;               /* when it was scheduled */
-    struct mem_req req;        /* the request (req.atom set when sent) */
-    struct atom_ops *atom;     /* atomics only: operands, then results */
+    addr_t line;           /* line address (0 for fences and boundaries) */
+    tick_t born;           /* when it was scheduled */
+    struct mem_req req;    /* the request (req.atom set when sent) */
+    struct atom_ops *atom; /* atomics only: operands, then results */
 };
 
 struct inject {
     struct comp comp;
     struct machine *m;
-    struct port *rsp;          /* per SM */
+    struct port *rsp; /* per SM */
     struct op *ops;
     unsigned n_ops, cap_ops, n_done;
-    unsigned *order;           /* ops of the current run by (time, id) */
+    unsigned *order; /* ops of the current run by (time, id) */
     unsigned n_order, next_unsent;
     tick_t t0;
     uint32_t line_bytes;
-    struct clock clk;          /* the core clock */
-    unsigned stop_at;          /* inject_run_until: the op whose completion stops the run */
+    struct clock clk; /* the core clock */
+    unsigned stop_at; /* inject_run_until: the op whose completion stops the run */
 };
 
 /* The request message of o, as new_op and the inject_* calls described it. */
@@ -186,8 +186,12 @@ static struct op *new_op(struct inject *r, unsigned sm, unsigned warp, enum mem_
     o->off = (unsigned)(a - line);
     o->line = op >= MEM_FENCE ? 0 : line;
     o->born = machine_eng(r->m)->now;
-    o->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
-                              .sm = (uint16_t)sm, .warp = (uint16_t)warp, .id = *id};
+    o->req = (struct mem_req){.op = (uint8_t)op,
+                              .sem = (uint8_t)sem,
+                              .scope = (uint8_t)scope,
+                              .sm = (uint16_t)sm,
+                              .warp = (uint16_t)warp,
+                              .id = *id};
     return o;
 }
 
@@ -210,9 +214,9 @@ unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, un
     return id;
 }
 
-unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a,
-                       enum atom_kind kind, enum atom_type type, uint64_t op_a, uint64_t op_b,
-                       enum mem_sem sem, enum mem_scope scope, uint64_t at)
+unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a, enum atom_kind kind,
+                       enum atom_type type, uint64_t op_a, uint64_t op_b, enum mem_sem sem,
+                       enum mem_scope scope, uint64_t at)
 {
     unsigned id;
     struct op *o = new_op(r, sm, warp, MEM_ATOMIC, a, sem, scope, at, &id);
@@ -337,8 +341,7 @@ uint64_t inject_stat(struct inject *r, const char *name)
     return f.value;
 }
 
-uint64_t inject_coverage(struct inject *r, const char *table, const char *state,
-                         const char *event)
+uint64_t inject_coverage(struct inject *r, const char *table, const char *state, const char *event)
 {
     unsigned n;
     const struct coh_cov *cov = machine_cov(r->m, &n);
@@ -352,8 +355,7 @@ uint64_t inject_coverage(struct inject *r, const char *table, const char *state,
             for (unsigned e = 0; e < t->n_events; e++)
                 if (!strcmp(t->state_names[s], state) && !strcmp(t->event_names[e], event)) {
                     size_t k = (size_t)s * t->n_events + e;
-                    return coh_cell(t, s, e)->kind == COH_STALL ? cov[i].stalls[k]
-                                                                : cov[i].hits[k];
+                    return coh_cell(t, s, e)->kind == COH_STALL ? cov[i].stalls[k] : cov[i].hits[k];
                 }
     }
     panic("inject: no cell %s [%s][%s]", table, state, event);

@@ -33,9 +33,9 @@ unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, uns
                      enum mem_sem sem, enum mem_scope scope, uint64_t at);
 unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
                       uint64_t value, enum mem_sem sem, enum mem_scope scope, uint64_t at);
-unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a,
-                       enum atom_kind kind, enum atom_type type, uint64_t op_a, uint64_t op_b,
-                       enum mem_sem sem, enum mem_scope scope, uint64_t at);
+unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a, enum atom_kind kind,
+                       enum atom_type type, uint64_t op_a, uint64_t op_b, enum mem_sem sem,
+                       enum mem_scope scope, uint64_t at);
 /* A fence (op MEM_FENCE) or kernel boundary (MEM_KERNEL_BEGIN/END). */
 unsigned inject_order(struct inject *r, unsigned sm, unsigned warp, enum mem_op op,
                       enum mem_sem sem, enum mem_scope scope, uint64_t at);
@@ -60,7 +60,6 @@ const char *inject_l2_state(struct inject *r, addr_t line);
 /* One statistic by its full name (e.g. "gpu.noc.up.msgs.REQ"); panics if unknown. */
 uint64_t inject_stat(struct inject *r, const char *name);
 /* Times table cell (state, event) of controller table `table` fired. */
-uint64_t inject_coverage(struct inject *r, const char *table, const char *state,
-                         const char *event);
+uint64_t inject_coverage(struct inject *r, const char *table, const char *state, const char *event);
 
 #endif

@@ -24,12 +24,12 @@
 #include "sim/req.h"
 
 #define LITMUS_MAX_THREADS 8
-#define LITMUS_MAX_REGS    16  /* r0 .. r15 */
+#define LITMUS_MAX_REGS    16 /* r0 .. r15 */
 #define LITMUS_MAX_LOCS    32
-#define LITMUS_MAX_INSTRS  64  /* per thread, labels not counted */
-#define LITMUS_MAX_LABELS  16  /* per thread */
-#define LITMUS_MAX_NODES   64  /* condition expression nodes */
-#define LITMUS_MAX_GROUPS  16  /* barrier groups of a test */
+#define LITMUS_MAX_INSTRS  64 /* per thread, labels not counted */
+#define LITMUS_MAX_LABELS  16 /* per thread */
+#define LITMUS_MAX_NODES   64 /* condition expression nodes */
+#define LITMUS_MAX_GROUPS  16 /* barrier groups of a test */
 #define LITMUS_MAX_OBS     (LITMUS_MAX_THREADS * LITMUS_MAX_REGS + LITMUS_MAX_LOCS)
 
 enum litmus_op {
@@ -48,8 +48,13 @@ enum litmus_op {
     LOP_N
 };
 
-enum litmus_proxy { LPROXY_GENERIC, LPROXY_TEXTURE, LPROXY_SURFACE, LPROXY_CONSTANT,
-                    LPROXY_ALIAS /* fence.proxy.alias only */ };
+enum litmus_proxy {
+    LPROXY_GENERIC,
+    LPROXY_TEXTURE,
+    LPROXY_SURFACE,
+    LPROXY_CONSTANT,
+    LPROXY_ALIAS /* fence.proxy.alias only */
+};
 
 /* An operand: an integer or a register of the executing thread. */
 struct litmus_val {
@@ -78,32 +83,32 @@ struct litmus_label {
 };
 
 struct litmus_thread {
-    int cta, gpu;                  /* placement from the header */
-    int gpm;                       /* ... and the GPU module, ",gpm N" (default 0) */
-    int warp;                      /* ",warp N": threads of one CTA naming the same warp
-                                      run as its lanes, in column order; -1: a warp of
-                                      its own */
-    int lane;                      /* its lane in that warp (0 without ",warp") */
-    bool on_cpu;                   /* "P1@cpu N" (docs/cpu.md): on CPU core `cpu`; gpu is -1
-                                      and cta -1 - cpu, so that it shares no CTA or GPU with
-                                      another thread, only the system (.sys) */
+    int cta, gpu; /* placement from the header */
+    int gpm;      /* ... and the GPU module, ",gpm N" (default 0) */
+    int warp;     /* ",warp N": threads of one CTA naming the same warp
+                     run as its lanes, in column order; -1: a warp of
+                     its own */
+    int lane;     /* its lane in that warp (0 without ",warp") */
+    bool on_cpu;  /* "P1@cpu N" (docs/cpu.md): on CPU core `cpu`; gpu is -1
+                     and cta -1 - cpu, so that it shares no CTA or GPU with
+                     another thread, only the system (.sys) */
     int cpu;
     unsigned n_instrs;
     struct litmus_instr ins[LITMUS_MAX_INSTRS];
     unsigned n_labels;
     struct litmus_label labels[LITMUS_MAX_LABELS];
     int32_t reg_init[LITMUS_MAX_REGS];
-    uint32_t regs_written;         /* bit r: some instruction writes register r */
-    uint32_t regs_initialised;     /* bit r: the init block gives register r a value */
-    uint32_t regs_used;            /* bit r: read, written, initialised or in the condition */
+    uint32_t regs_written;     /* bit r: some instruction writes register r */
+    uint32_t regs_initialised; /* bit r: the init block gives register r a value */
+    uint32_t regs_used;        /* bit r: read, written, initialised or in the condition */
 };
 
 struct litmus_loc {
     char name[24];
     int32_t init;
-    int alias_of;   /* index of the location this one aliases, -1 for a real location */
-    uint8_t proxy;  /* enum litmus_proxy of the alias declaration */
-    int root;       /* the physical location: follows alias chains */
+    int alias_of;  /* index of the location this one aliases, -1 for a real location */
+    uint8_t proxy; /* enum litmus_proxy of the alias declaration */
+    int root;      /* the physical location: follows alias chains */
 };
 
 enum litmus_kind { LITMUS_EXISTS, LITMUS_NOT_EXISTS, LITMUS_FORALL };
@@ -113,16 +118,16 @@ enum litmus_node_kind { LN_AND, LN_OR, LN_NOT, LN_EQ, LN_NE };
 enum litmus_term_kind { LT_INT, LT_REG, LT_LOC };
 
 struct litmus_term {
-    uint8_t kind;   /* enum litmus_term_kind */
-    int8_t thread;  /* LT_REG */
-    int16_t index;  /* register number (LT_REG) or location index (LT_LOC) */
-    int32_t value;  /* LT_INT */
+    uint8_t kind;  /* enum litmus_term_kind */
+    int8_t thread; /* LT_REG */
+    int16_t index; /* register number (LT_REG) or location index (LT_LOC) */
+    int32_t value; /* LT_INT */
 };
 
 struct litmus_node {
-    uint8_t kind;               /* enum litmus_node_kind */
-    int16_t l, r;               /* children (LN_AND/OR; LN_NOT uses l) */
-    struct litmus_term lt, rt;  /* LN_EQ / LN_NE */
+    uint8_t kind;              /* enum litmus_node_kind */
+    int16_t l, r;              /* children (LN_AND/OR; LN_NOT uses l) */
+    struct litmus_term lt, rt; /* LN_EQ / LN_NE */
 };
 
 /* Feature flags found while parsing, for skip reasons. */
@@ -136,15 +141,15 @@ struct litmus_node {
 /* One barrier group: barriers of one CTA with the same inst and id. */
 struct litmus_bar_group {
     int cta, gpu, inst;
-    int id;              /* the id value; -1 when the group has no id; -2 when dynamic */
-    int count;           /* explicit thread count, 0 when none */
-    uint32_t members;    /* threads whose code holds a barrier of the group */
-    bool dynamic;        /* an id comes from a register a thread writes: decided at run time */
+    int id;           /* the id value; -1 when the group has no id; -2 when dynamic */
+    int count;        /* explicit thread count, 0 when none */
+    uint32_t members; /* threads whose code holds a barrier of the group */
+    bool dynamic;     /* an id comes from a register a thread writes: decided at run time */
 };
 
 struct litmus_test {
-    char path[512];                  /* as given */
-    char name[128];                  /* from the header */
+    char path[512]; /* as given */
+    char name[128]; /* from the header */
     unsigned n_threads;
     struct litmus_thread th[LITMUS_MAX_THREADS];
     unsigned n_locs;
@@ -152,14 +157,14 @@ struct litmus_test {
     enum litmus_kind kind;
     unsigned n_nodes;
     struct litmus_node nodes[LITMUS_MAX_NODES];
-    int root;                        /* condition root node */
-    unsigned features;               /* LITMUS_F_* */
+    int root;          /* condition root node */
+    unsigned features; /* LITMUS_F_* */
     /* barrier plan (litmus_parse fills it) */
     unsigned n_groups;
     struct litmus_bar_group groups[LITMUS_MAX_GROUPS];
     int8_t bar_group[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS]; /* instr -> group, -1 */
     /* observables (litmus_parse fills them) */
-    unsigned n_obs, n_obs_cond;      /* the first n_obs_cond are named by the condition */
+    unsigned n_obs, n_obs_cond;             /* the first n_obs_cond are named by the condition */
     struct litmus_term obs[LITMUS_MAX_OBS]; /* LT_REG or LT_LOC (a root location) */
 };
 

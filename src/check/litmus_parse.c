@@ -30,7 +30,7 @@ struct pstate {
     const char *path;
     char *err;
     size_t errlen;
-    unsigned depth;           /* nesting of '(' and '~' in the condition being parsed */
+    unsigned depth; /* nesting of '(' and '~' in the condition being parsed */
     /* unresolved branch targets: thread, instr, label name */
     struct {
         int th, ins;
@@ -260,8 +260,9 @@ static int op_val(struct pstate *ps, int line, const char *s, struct litmus_val 
         th->regs_used |= 1u << r;
         return 0;
     }
-    return perr(ps, line, reg_ok ? "expected an integer or a register, got '%s'"
-                                 : "expected an integer, got '%s'",
+    return perr(ps, line,
+                reg_ok ? "expected an integer or a register, got '%s'"
+                       : "expected an integer, got '%s'",
                 s);
 }
 
@@ -309,8 +310,7 @@ static int mem_qual(struct pstate *ps, int line, const char *mn, char **parts, i
     }
     int sc = np > 2 ? parse_scope(parts[2]) : -1;
     if (sc < 0)
-        return perr(ps, line, "unknown instruction '%s' (scope .cta, .gpu or .sys required)",
-                    mn);
+        return perr(ps, line, "unknown instruction '%s' (scope .cta, .gpu or .sys required)", mn);
     in->scope = (uint8_t)sc;
     if (np != first_extra)
         return perr(ps, line, "unknown instruction '%s'", mn);
@@ -362,13 +362,13 @@ static int parse_instr(struct pstate *ps, int thn, char *cell, int line)
     unsigned st_sems = SEMS(SEM_WEAK, SEM_RELAXED, SEM_RELEASE);
     unsigned rmw_sems = SEMS(SEM_RELAXED, SEM_ACQUIRE, SEM_RELEASE, SEM_ACQ_REL);
 
-    if (!strcmp(m0, "ld") || !strcmp(m0, "tld") || !strcmp(m0, "suld") ||
-        !strcmp(m0, "cold")) {
+    if (!strcmp(m0, "ld") || !strcmp(m0, "tld") || !strcmp(m0, "suld") || !strcmp(m0, "cold")) {
         in->op = LOP_LD;
         bool gen = !strcmp(m0, "ld");
-        in->proxy = gen ? LPROXY_GENERIC
-                        : !strcmp(m0, "tld") ? LPROXY_TEXTURE
-                        : !strcmp(m0, "suld") ? LPROXY_SURFACE : LPROXY_CONSTANT;
+        in->proxy = gen                   ? LPROXY_GENERIC
+                    : !strcmp(m0, "tld")  ? LPROXY_TEXTURE
+                    : !strcmp(m0, "suld") ? LPROXY_SURFACE
+                                          : LPROXY_CONSTANT;
         int32_t imm;
         if (gen && np == 1 && n == 2 && (parse_int(ops[1], &imm) || parse_reg(ops[1]) >= 0)) {
             /* "ld rD, v": a register move in the dialect, no memory access */
@@ -422,8 +422,7 @@ static int parse_instr(struct pstate *ps, int thn, char *cell, int line)
     } else if (!strcmp(m0, "fence")) {
         if (np == 3 && !strcmp(parts[1], "proxy")) {
             in->op = LOP_PFENCE;
-            static const char *const pn[] = {"generic", "texture", "surface", "constant",
-                                             "alias"};
+            static const char *const pn[] = {"generic", "texture", "surface", "constant", "alias"};
             int p = -1;
             for (int i = 1; i < 5; i++)
                 if (!strcmp(parts[2], pn[i]))
@@ -660,8 +659,7 @@ static int parse_term(struct pstate *ps, struct lexer *lx, struct litmus_term *t
          * a condition on it is a typo that flips the verdict unseen */
         const struct litmus_thread *cth = &ps->t->th[th];
         if (!((cth->regs_written | cth->regs_initialised) & (1u << r)))
-            return perr(ps, lx->line, "condition names P%d:r%d, which P%d never writes", th, r,
-                        th);
+            return perr(ps, lx->line, "condition names P%d:r%d, which P%d never writes", th, r, th);
         tm->kind = LT_REG;
         tm->thread = (int8_t)th;
         tm->index = (int16_t)r;
@@ -741,8 +739,8 @@ static int parse_unary_nested(struct pstate *ps, struct lexer *lx)
     return n;
 }
 
-static int parse_bin(struct pstate *ps, struct lexer *lx, enum tok op, int (*sub)(struct pstate *,
-                                                                                   struct lexer *))
+static int parse_bin(struct pstate *ps, struct lexer *lx, enum tok op,
+                     int (*sub)(struct pstate *, struct lexer *))
 {
     int l = sub(ps, lx);
     if (l < 0)
@@ -809,8 +807,8 @@ static void make_obs(struct litmus_test *t)
     for (unsigned th = 0; th < t->n_threads; th++)
         for (int r = 0; r < LITMUS_MAX_REGS; r++)
             if (t->th[th].regs_written & (1u << r))
-                add_obs(t, &(struct litmus_term){.kind = LT_REG, .thread = (int8_t)th,
-                                                 .index = (int16_t)r});
+                add_obs(t, &(struct litmus_term){
+                               .kind = LT_REG, .thread = (int8_t)th, .index = (int16_t)r});
     for (unsigned l = 0; l < t->n_locs; l++)
         if (t->locs[l].alias_of < 0)
             add_obs(t, &(struct litmus_term){.kind = LT_LOC, .index = (int16_t)l});
@@ -855,8 +853,7 @@ static int make_plan(struct pstate *ps)
             int g;
             for (g = 0; g < (int)t->n_groups; g++) {
                 struct litmus_bar_group *bg = &t->groups[g];
-                if (bg->gpu == tt->gpu && bg->cta == tt->cta && bg->inst == in->a.v &&
-                    bg->id == id)
+                if (bg->gpu == tt->gpu && bg->cta == tt->cta && bg->inst == in->a.v && bg->id == id)
                     break;
             }
             if (g == (int)t->n_groups) {
@@ -873,8 +870,8 @@ static int make_plan(struct pstate *ps)
             } else if (t->groups[g].count != count && count) {
                 if (t->groups[g].count)
                     return perr(ps, in->line,
-                                "barrier %d (id %d) has count %d here and %d elsewhere",
-                                in->a.v, id, count, t->groups[g].count);
+                                "barrier %d (id %d) has count %d here and %d elsewhere", in->a.v,
+                                id, count, t->groups[g].count);
                 t->groups[g].count = count;
             }
             t->groups[g].members |= 1u << th;
@@ -890,8 +887,8 @@ static bool starts_kind(const char *s, enum litmus_kind *k, size_t *len)
     static const struct {
         const char *w;
         enum litmus_kind k;
-    } kinds[] = {{"~exists", LITMUS_NOT_EXISTS}, {"exists", LITMUS_EXISTS},
-                 {"forall", LITMUS_FORALL}};
+    } kinds[] = {
+        {"~exists", LITMUS_NOT_EXISTS}, {"exists", LITMUS_EXISTS}, {"forall", LITMUS_FORALL}};
     for (size_t i = 0; i < ARRAY_LEN(kinds); i++) {
         size_t n = strlen(kinds[i].w);
         if (!strncmp(s, kinds[i].w, n) && !isalnum((unsigned char)s[n]) && s[n] != '_') {
@@ -1039,8 +1036,8 @@ int litmus_parse(const char *text, const char *path, struct litmus_test *t, char
                     have_header = true;
                 } else {
                     if (nc != t->n_threads) {
-                        perr(ps, line, "row has %u column%s but the thread header declares %u",
-                             nc, nc == 1 ? "" : "s", t->n_threads);
+                        perr(ps, line, "row has %u column%s but the thread header declares %u", nc,
+                             nc == 1 ? "" : "s", t->n_threads);
                         goto out;
                     }
                     for (unsigned i = 0; i < nc; i++)
@@ -1079,8 +1076,7 @@ int litmus_parse(const char *text, const char *path, struct litmus_test *t, char
             if (!strcmp(th->labels[k].name, ps->fix[i].name))
                 break;
         if (k == th->n_labels) {
-            perr(ps, in->line, "label '%s' is not defined in P%d", ps->fix[i].name,
-                 ps->fix[i].th);
+            perr(ps, in->line, "label '%s' is not defined in P%d", ps->fix[i].name, ps->fix[i].th);
             goto out;
         }
         in->target = th->labels[k].at;

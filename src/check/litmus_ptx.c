@@ -58,8 +58,8 @@ static void put(struct sbuf *b, const char *fmt, ...)
 
 static const char *sem_q(const struct litmus_instr *in)
 {
-    static const char *const sem[SEM_N] = {"", "volatile.", "relaxed.", "acquire.", "release.",
-                                           "acq_rel.", "sc."};
+    static const char *const sem[SEM_N] = {"",         "volatile.", "relaxed.", "acquire.",
+                                           "release.", "acq_rel.",  "sc."};
     return sem[in->sem];
 }
 
@@ -99,8 +99,9 @@ static int check_barriers(const struct litmus_test *t, char *why, size_t wl)
         const struct litmus_bar_group *bg = &t->groups[g];
         int members = __builtin_popcount(bg->members);
         if (bg->dynamic) {
-            snprintf(why, wl, "barrier %d takes its id from a loaded register: which threads "
-                              "meet is decided at run time (no static hardware count)",
+            snprintf(why, wl,
+                     "barrier %d takes its id from a loaded register: which threads "
+                     "meet is decided at run time (no static hardware count)",
                      bg->inst);
             return -1;
         }
@@ -150,8 +151,9 @@ static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct
         break;
     case LOP_ATOM:
     case LOP_RED: {
-        const char *kind = in->atom == ATOM_CAS ? "cas.b32" : in->atom == ATOM_EXCH ? "exch.b32"
-                                                                                  : "add.u32";
+        const char *kind = in->atom == ATOM_CAS    ? "cas.b32"
+                           : in->atom == ATOM_EXCH ? "exch.b32"
+                                                   : "add.u32";
         uint32_t av = (uint32_t)in->a.v;
         if (in->atom == ATOM_SUB)
             av = 0u - av;
@@ -163,8 +165,8 @@ static void emit_instr(struct sbuf *b, const struct litmus_test *t, const struct
             put(b, "\t%sred.%s%sglobal.%s [%%a%d], %%t4;\n", pred, sem_q(in), scope_q(in), kind,
                 loc);
         else
-            put(b, "\t%satom.%s%sglobal.%s %%r%d, [%%a%d], %%t4%s;\n", pred, sem_q(in),
-                scope_q(in), kind, in->dst, loc, in->atom == ATOM_CAS ? ", %t5" : "");
+            put(b, "\t%satom.%s%sglobal.%s %%r%d, [%%a%d], %%t4%s;\n", pred, sem_q(in), scope_q(in),
+                kind, in->dst, loc, in->atom == ATOM_CAS ? ", %t5" : "");
         if (in->op == LOP_ATOM && o->all_lanes) { /* lane 0's old value to every lane */
             put(b, "\t@%%p0 st.shared.u32 [%%t7], %%r%d;\n", in->dst);
             put(b, "\tld.shared.u32 %%r%d, [%%t7];\n", in->dst);

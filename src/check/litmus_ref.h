@@ -43,11 +43,11 @@ bool litmus_refs_lookup(const struct litmus_refs *r, const char *path, struct li
 
 /* What the PTX verdict demands of observed outcomes. */
 enum litmus_check {
-    LCHK_NONE,          /* no verdict: nothing can be judged */
-    LCHK_FORBID_C,      /* an outcome satisfying C is a failure (exists 0, ~exists 1) */
-    LCHK_FORBID_NOT_C,  /* an outcome violating C is a failure (forall 1) */
-    LCHK_ALLOW_C,       /* C may be observed (exists 1, ~exists 0) */
-    LCHK_ALLOW_NOT_C,   /* a violation of C may be observed (forall 0) */
+    LCHK_NONE,         /* no verdict: nothing can be judged */
+    LCHK_FORBID_C,     /* an outcome satisfying C is a failure (exists 0, ~exists 1) */
+    LCHK_FORBID_NOT_C, /* an outcome violating C is a failure (forall 1) */
+    LCHK_ALLOW_C,      /* C may be observed (exists 1, ~exists 0) */
+    LCHK_ALLOW_NOT_C,  /* a violation of C may be observed (forall 0) */
 };
 extern const char *const litmus_check_names[5];
 enum litmus_check litmus_ptx_check(enum litmus_kind kind, int verdict);

@@ -127,7 +127,8 @@ static void simt_progress(struct litmus_result *r)
     else if (sc->simt_may_livelock)
         snprintf(r->progress_why, sizeof r->progress_why,
                  "not guaranteed under the modelled scheduler (a fair SC interleaving in the SIMT "
-                 "order may run forever, P%d looping)", sc->simt_spinner);
+                 "order may run forever, P%d looping)",
+                 sc->simt_spinner);
     else if (sc->simt_may_hang)
         snprintf(r->progress_why, sizeof r->progress_why,
                  "not guaranteed under the modelled scheduler (lanes in the SIMT order may wait "
@@ -135,12 +136,14 @@ static void simt_progress(struct litmus_result *r)
     else if (!r->spin_forbidden)
         snprintf(r->progress_why, sizeof r->progress_why,
                  "not guaranteed (every fair SC interleaving in the SIMT order ends, but %s "
-                 "allows an execution that never finishes)", r->model);
+                 "allows an execution that never finishes)",
+                 r->model);
     else {
         r->progress_guaranteed = true;
         snprintf(r->progress_why, sizeof r->progress_why,
                  "guaranteed under the modelled scheduler (every fair SC interleaving in the SIMT "
-                 "order ends, and %s allows no execution that never finishes)", r->model);
+                 "order ends, and %s allows no execution that never finishes)",
+                 r->model);
     }
     r->spin_forbidden = r->progress_guaranteed && r->spins; /* a failure only then */
 }
@@ -156,8 +159,8 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     r->model = o->model ? o->model : litmus_model_of(protocol);
     int m = oracle_model_find(r->model);
     if (m < 0) {
-        snprintf(err, errlen, "%s: no oracle for memory model '%s' (ptx, ptx6, sc, tso)",
-                 t->path, r->model);
+        snprintf(err, errlen, "%s: no oracle for memory model '%s' (ptx, ptx6, sc, tso)", t->path,
+                 r->model);
         return -1;
     }
     r->model = oracle_model_names[m];
@@ -176,8 +179,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         /* a constant condition may be decided all the same (its outcomes stay
          * unjudged) */
         char cerr[256];
-        oracle_constant_verdict(t, (enum oracle_model)m, o->unroll, &r->verdict, cerr,
-                                sizeof cerr);
+        oracle_constant_verdict(t, (enum oracle_model)m, o->unroll, &r->verdict, cerr, sizeof cerr);
     }
     r->check = litmus_ptx_check(t->kind, r->verdict);
     r->ref_verdict = !ref ? -1 : m == OM_PTX ? ref->verdict : m == OM_PTX6 ? ref->verdict6 : -1;
@@ -291,8 +293,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
         if (p.n_ctas) {
             if (p.n_cpu_ctas)
                 args[cpu_at] = KARG_U32(0);
-            host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args,
-                        n_args);
+            host_launch(h, p.kernel, DIM1(p.n_ctas), DIM1(32 * p.warps_per_cta), 0, args, n_args);
         }
         r->iterations++;
         bool stopped = spin_stops && l.ops->spin_stopped(l.obj);
@@ -434,8 +435,8 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 r->hist[i].forbidden ? "  <-- FORBIDDEN" : "");
     }
     if (r->spins)
-        fprintf(out, "  %10llu : did not finish (spin on loads)%s\n",
-                (unsigned long long)r->spins, r->spin_forbidden ? "  <-- FORBIDDEN" : "");
+        fprintf(out, "  %10llu : did not finish (spin on loads)%s\n", (unsigned long long)r->spins,
+                r->spin_forbidden ? "  <-- FORBIDDEN" : "");
     fprintf(out, "  hits: %llu of %u satisfy the condition (%s ...)%s\n",
             (unsigned long long)r->hits, r->iterations, litmus_kind_names[t->kind],
             r->sc_cond ? "; SC can reach it" : "; SC cannot reach it");
@@ -451,16 +452,15 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
     const char *constant = oracle_constant_note(t);
     if (r->status == LITMUS_UNKNOWN) {
         if (r->verdict >= 0)
-            fprintf(out, "  verdict: %s oracle = %d (%s), %s; outcomes unjudged (%s)\n",
-                    r->model, r->verdict, litmus_check_names[r->check], constant, r->reason);
+            fprintf(out, "  verdict: %s oracle = %d (%s), %s; outcomes unjudged (%s)\n", r->model,
+                    r->verdict, litmus_check_names[r->check], constant, r->reason);
         else
             fprintf(out, "  verdict: unknown (%s)\n", r->reason);
         fprintf(out, "  UNKNOWN (oracle limit)\n");
         return;
     }
-    fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model,
-            r->verdict, litmus_check_names[r->check], r->oracle.n_allowed,
-            r->oracle.n_outcomes);
+    fprintf(out, "  verdict: %s oracle = %d (%s), %u of %u outcomes allowed", r->model, r->verdict,
+            litmus_check_names[r->check], r->oracle.n_allowed, r->oracle.n_outcomes);
     if (constant[0])
         fprintf(out, "; %s", constant);
     if (r->ref_verdict >= 0)
@@ -480,7 +480,6 @@ void litmus_result_print(const struct litmus_result *r, FILE *out)
                 fprintf(out, "  why: %s", o->why[k]);
             break;
         }
-    }
-    else
+    } else
         fprintf(out, "  PASS\n");
 }

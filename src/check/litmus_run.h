@@ -32,10 +32,10 @@
 struct litmus_run_opts {
     unsigned iterations;
     uint64_t seed;
-    unsigned max_skew;    /* start-skew delay loop iterations, drawn in [0, max_skew] */
-    unsigned warm_delay;  /* delay-loop iterations after the pre-warm */
-    const char *model;    /* oracle model to judge by; NULL: the protocol's promise */
-    unsigned unroll;      /* the oracle's loop bound; 0: its default */
+    unsigned max_skew;   /* start-skew delay loop iterations, drawn in [0, max_skew] */
+    unsigned warm_delay; /* delay-loop iterations after the pre-warm */
+    const char *model;   /* oracle model to judge by; NULL: the protocol's promise */
+    unsigned unroll;     /* the oracle's loop bound; 0: its default */
     struct litmus_ptx_opts ptx;
 };
 
@@ -45,49 +45,49 @@ enum litmus_status { LITMUS_PASS, LITMUS_FAIL, LITMUS_SKIP, LITMUS_UNKNOWN };
 extern const char *const litmus_status_names[4];
 
 struct litmus_hist {
-    int32_t *values;      /* one outcome (test->n_obs values) */
+    int32_t *values; /* one outcome (test->n_obs values) */
     uint64_t count;
-    bool cond;            /* C holds in it */
-    bool forbidden;       /* the model forbids it (never, when the oracle could not judge) */
-    bool sc_allowed;      /* SC can produce it */
+    bool cond;       /* C holds in it */
+    bool forbidden;  /* the model forbids it (never, when the oracle could not judge) */
+    bool sc_allowed; /* SC can produce it */
 };
 
 struct litmus_result {
     const struct litmus_test *test;
     char protocol[64];
-    const char *model;            /* the oracle model judging: "ptx", "ptx6", "sc", "tso" */
+    const char *model; /* the oracle model judging: "ptx", "ptx6", "sc", "tso" */
     enum litmus_status status;
-    char reason[320];             /* SKIP: why; FAIL: the first forbidden outcome;
-                                     UNKNOWN: the oracle's limit, file:line */
-    unsigned iterations;          /* launches done */
-    uint64_t hits;                /* iterations whose outcome satisfies C */
-    int verdict;                  /* the oracle's verdict on the clause (0/1), -1 unjudged */
-    bool unjudged;                /* beyond the oracle's limits: status UNKNOWN */
-    uint64_t spins;               /* iterations that did not finish (warps spun on loads
-                                     until given up, or a thread ran out of its spin budget) */
-    bool spin_forbidden;          /* ... and the model allows no run that never finishes */
-    int ref_verdict;              /* the reference table's for this model, -1 none */
-    bool ref_disagrees;           /* both exist and differ */
-    enum litmus_check check;      /* what the verdict demands */
-    bool sc_cond;                 /* SC can reach an outcome satisfying C */
+    char reason[320];        /* SKIP: why; FAIL: the first forbidden outcome;
+                                UNKNOWN: the oracle's limit, file:line */
+    unsigned iterations;     /* launches done */
+    uint64_t hits;           /* iterations whose outcome satisfies C */
+    int verdict;             /* the oracle's verdict on the clause (0/1), -1 unjudged */
+    bool unjudged;           /* beyond the oracle's limits: status UNKNOWN */
+    uint64_t spins;          /* iterations that did not finish (warps spun on loads
+                                until given up, or a thread ran out of its spin budget) */
+    bool spin_forbidden;     /* ... and the model allows no run that never finishes */
+    int ref_verdict;         /* the reference table's for this model, -1 none */
+    bool ref_disagrees;      /* both exist and differ */
+    enum litmus_check check; /* what the verdict demands */
+    bool sc_cond;            /* SC can reach an outcome satisfying C */
     unsigned n_hist;
-    struct litmus_hist *hist;     /* sorted by outcome values */
-    unsigned n_unseen;            /* allowed but never observed: outcomes (SC, TSO), or
-                                     1 when the allowed C / not-C never appeared (PTX) */
-    char unseen_note[160];        /* what was allowed but never observed */
-    struct sc_result sc;          /* the interleavings: can a run hang at a barrier? */
-    bool spin_checked;            /* the test loops and ran under a spin budget */
-    bool progress_guaranteed;     /* every fair interleaving ends (sc.may_livelock, may_hang);
-                                     with lanes of one warp, every fair one in the SIMT order
-                                     (sc.simt_*) and the model allows no run that never ends */
-    bool lanes_share_warp;        /* some threads are lanes of one warp (",warp N"): termination
-                                     is judged under the SIMT order, and an iteration that does
-                                     not finish is a failure only where it is guaranteed */
-    char progress_why[200];       /* lanes of one warp: why termination is (not) guaranteed */
-    unsigned n_spun;              /* iterations in which a thread ran out of its budget (no
-                                     outcome recorded: a failure where progress is guaranteed) */
-    unsigned first_spun;          /* the thread that did, in the first of them */
-    struct oracle_result oracle;  /* the model's judgement of every outcome */
+    struct litmus_hist *hist;       /* sorted by outcome values */
+    unsigned n_unseen;              /* allowed but never observed: outcomes (SC, TSO), or
+                                       1 when the allowed C / not-C never appeared (PTX) */
+    char unseen_note[160];          /* what was allowed but never observed */
+    struct sc_result sc;            /* the interleavings: can a run hang at a barrier? */
+    bool spin_checked;              /* the test loops and ran under a spin budget */
+    bool progress_guaranteed;       /* every fair interleaving ends (sc.may_livelock, may_hang);
+                                       with lanes of one warp, every fair one in the SIMT order
+                                       (sc.simt_*) and the model allows no run that never ends */
+    bool lanes_share_warp;          /* some threads are lanes of one warp (",warp N"): termination
+                                       is judged under the SIMT order, and an iteration that does
+                                       not finish is a failure only where it is guaranteed */
+    char progress_why[200];         /* lanes of one warp: why termination is (not) guaranteed */
+    unsigned n_spun;                /* iterations in which a thread ran out of its budget (no
+                                       outcome recorded: a failure where progress is guaranteed) */
+    unsigned first_spun;            /* the thread that did, in the first of them */
+    struct oracle_result oracle;    /* the model's judgement of every outcome */
     struct oracle_result sc_oracle; /* SC's, for the [not SC] marks (unused when the model
                                        is SC) */
 };

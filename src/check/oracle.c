@@ -25,8 +25,8 @@ extern const char catm_ptx_v7_5[], catm_ptx_v6_0[], catm_sc[], catm_tso[];
 
 const char *const oracle_model_names[OM_N] = {"ptx", "ptx6", "sc", "tso"};
 static const char *const model_files[OM_N] = {"litmus/models/ptx-v7.5.cat",
-                                              "litmus/models/ptx-v6.0.cat",
-                                              "litmus/models/sc.cat", "litmus/models/tso.cat"};
+                                              "litmus/models/ptx-v6.0.cat", "litmus/models/sc.cat",
+                                              "litmus/models/tso.cat"};
 
 int oracle_model_find(const char *name)
 {

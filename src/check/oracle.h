@@ -68,32 +68,32 @@ const struct cat_model *oracle_cat(enum oracle_model m);
 #define ORACLE_DEFAULT_UNROLL 8
 
 struct oracle_opts {
-    unsigned unroll;  /* backward jumps allowed per thread trace; 0: the default */
-    bool explain;     /* keep, for each forbidden outcome, why (oracle_result.why) */
-    bool liveness;    /* also judge executions that never finish (oracle_result.may_spin) */
+    unsigned unroll;      /* backward jumps allowed per thread trace; 0: the default */
+    bool explain;         /* keep, for each forbidden outcome, why (oracle_result.why) */
+    bool liveness;        /* also judge executions that never finish (oracle_result.may_spin) */
     bool first_finishing; /* stop at the first consistent execution that finishes: the
                              result holds the outcomes met so far, n_allowed 0 or 1 */
 };
 
 struct oracle_result {
     enum oracle_model model;
-    unsigned n_obs;         /* values per outcome (= test->n_obs) */
-    unsigned n_outcomes;    /* every outcome of some candidate execution */
-    int32_t *outcomes;      /* n_outcomes rows, sorted */
-    bool *allowed;          /* per outcome: some candidate with it is consistent */
-    char **why;             /* per outcome, with opts.explain: the first failed axiom of one
-                               candidate and its witness (NULL when allowed) */
+    unsigned n_obs;      /* values per outcome (= test->n_obs) */
+    unsigned n_outcomes; /* every outcome of some candidate execution */
+    int32_t *outcomes;   /* n_outcomes rows, sorted */
+    bool *allowed;       /* per outcome: some candidate with it is consistent */
+    char **why;          /* per outcome, with opts.explain: the first failed axiom of one
+                            candidate and its witness (NULL when allowed) */
     unsigned n_allowed;
-    uint64_t n_candidates;  /* candidate executions judged by the model */
-    uint64_t n_pruned;      /* coherence orders dropped unjudged: no reads-from choice
-                               of a chain location's RMW is consistent with them */
-    uint64_t n_partial_pruned; /* partial executions (co of some locations, or co and
-                                  reads-from of some reads, or those and part of the
-                                  fence.sc order or of the barrier completers chosen)
-                                  discarded as inconsistent in every completion */
-    unsigned unroll;        /* the bound used */
-    unsigned max_backjumps; /* the most backward jumps one trace took */
-    bool may_spin;          /* opts.liveness: the model allows a run that never finishes */
+    uint64_t n_candidates;      /* candidate executions judged by the model */
+    uint64_t n_pruned;          /* coherence orders dropped unjudged: no reads-from choice
+                                   of a chain location's RMW is consistent with them */
+    uint64_t n_partial_pruned;  /* partial executions (co of some locations, or co and
+                                   reads-from of some reads, or those and part of the
+                                   fence.sc order or of the barrier completers chosen)
+                                   discarded as inconsistent in every completion */
+    unsigned unroll;            /* the bound used */
+    unsigned max_backjumps;     /* the most backward jumps one trace took */
+    bool may_spin;              /* opts.liveness: the model allows a run that never finishes */
     uint64_t n_spin_candidates; /* ... candidate executions that never finish, judged */
 };
 

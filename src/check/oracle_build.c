@@ -99,7 +99,7 @@ static bool plan_barriers(struct ctx *c)
                 if (waits && !round_stalls(c, 0, waiting))
                     return false; /* fewer than count ever arrive: a hang */
                 stalled |= waiting;
-                continue;         /* only arrivals that do not wait: no edges */
+                continue; /* only arrivals that do not wait: no edges */
             }
             if (grp & c->blocked_bars)
                 return false; /* which waiters are never released: not judged */
@@ -175,10 +175,18 @@ static void event_sets(struct ctx *c)
         if (th < 0)
             x->set[CS_IW] |= bit;
         switch (ev->kind) {
-        case EK_R: x->set[CS_R] |= bit; break;
-        case EK_W: x->set[CS_W] |= bit; break;
-        case EK_F: x->set[CS_F] |= bit; break;
-        default: x->set[CS_BAR] |= bit; break;
+        case EK_R:
+            x->set[CS_R] |= bit;
+            break;
+        case EK_W:
+            x->set[CS_W] |= bit;
+            break;
+        case EK_F:
+            x->set[CS_F] |= bit;
+            break;
+        default:
+            x->set[CS_BAR] |= bit;
+            break;
         }
         if (ev->rmw_instr)
             x->set[CS_RMW_INSTR] |= bit;
@@ -196,13 +204,17 @@ static void event_sets(struct ctx *c)
                 x->set[CS_SC] |= bit;
         }
         if (ev->kind == EK_F && ev->pfence) {
-            static const int tag[] = {[LPROXY_GENERIC] = CS_GEN, [LPROXY_TEXTURE] = CS_TEX,
-                                      [LPROXY_SURFACE] = CS_SUR, [LPROXY_CONSTANT] = CS_CON,
+            static const int tag[] = {[LPROXY_GENERIC] = CS_GEN,
+                                      [LPROXY_TEXTURE] = CS_TEX,
+                                      [LPROXY_SURFACE] = CS_SUR,
+                                      [LPROXY_CONSTANT] = CS_CON,
                                       [LPROXY_ALIAS] = CS_ALIAS};
             x->set[tag[ev->proxy]] |= bit;
         } else {
-            static const int tag[] = {[LPROXY_GENERIC] = CS_GEN, [LPROXY_TEXTURE] = CS_TEX,
-                                      [LPROXY_SURFACE] = CS_SUR, [LPROXY_CONSTANT] = CS_CON,
+            static const int tag[] = {[LPROXY_GENERIC] = CS_GEN,
+                                      [LPROXY_TEXTURE] = CS_TEX,
+                                      [LPROXY_SURFACE] = CS_SUR,
+                                      [LPROXY_CONSTANT] = CS_CON,
                                       [LPROXY_ALIAS] = CS_GEN};
             x->set[tag[ev->proxy]] |= bit;
         }
@@ -330,10 +342,8 @@ static void build(struct ctx *c)
             for (unsigned j = 0; j < c->n_w[l]; j++) {
                 unsigned b = c->w[l][j];
                 bool strong = c->ev[a].sem != SEM_WEAK && c->ev[b].sem != SEM_WEAK;
-                if (i != j && c->ev[a].proxy == c->ev[b].proxy &&
-                    (x->rel[CR_VLOC][a] >> b & 1) &&
-                    (c->ev_thread[a] == c->ev_thread[b] ||
-                     (strong && (x->rel[CR_SR][a] >> b & 1))))
+                if (i != j && c->ev[a].proxy == c->ev[b].proxy && (x->rel[CR_VLOC][a] >> b & 1) &&
+                    (c->ev_thread[a] == c->ev_thread[b] || (strong && (x->rel[CR_SR][a] >> b & 1))))
                     c->must_order[l][i] |= 1ull << j;
             }
         }

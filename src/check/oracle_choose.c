@@ -528,4 +528,3 @@ void oracle_choose_co(struct ctx *c, unsigned li)
         co_total(c, li, 0, 0, order);
     }
 }
-

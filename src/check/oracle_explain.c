@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static const char *const sem_names[SEM_N] = {"weak", "volatile", "relaxed", "acquire",
-                                             "release", "acq_rel", "sc"};
+static const char *const sem_names[SEM_N] = {"weak",    "volatile", "relaxed", "acquire",
+                                             "release", "acq_rel",  "sc"};
 static const char *const scope_names[SCOPE_N] = {"cta", "gpu", "sys"};
 
 void oracle_describe(const struct ctx *c, unsigned e, char *buf, size_t len)
@@ -34,16 +34,15 @@ void oracle_describe(const struct ctx *c, unsigned e, char *buf, size_t len)
                  t->locs[ev->loc].name, (int)ev->value, in->line);
         break;
     case EK_W:
-        snprintf(buf, len, "P%u %s%s %s=%d (line %d)", th, ev->rmw_instr ? "atom-write" : "st",
-                 q, t->locs[ev->loc].name, (int)ev->value, in->line);
+        snprintf(buf, len, "P%u %s%s %s=%d (line %d)", th, ev->rmw_instr ? "atom-write" : "st", q,
+                 t->locs[ev->loc].name, (int)ev->value, in->line);
         break;
     case EK_F:
-        snprintf(buf, len, "P%u fence%s%s (line %d)", th, ev->pfence ? ".proxy" : "", q,
-                 in->line);
+        snprintf(buf, len, "P%u fence%s%s (line %d)", th, ev->pfence ? ".proxy" : "", q, in->line);
         break;
     default:
-        snprintf(buf, len, "P%u bar.cta.%s %d id %d (line %d)", th,
-                 ev->arrive ? "arrive" : "sync", (int)ev->bar_inst, (int)ev->bar_id, in->line);
+        snprintf(buf, len, "P%u bar.cta.%s %d id %d (line %d)", th, ev->arrive ? "arrive" : "sync",
+                 (int)ev->bar_inst, (int)ev->bar_id, in->line);
         break;
     }
 }
@@ -170,4 +169,3 @@ void oracle_explain(struct ctx *c, const struct cat_fail *f)
     }
     free(buf);
 }
-

@@ -14,12 +14,13 @@
 
 /* ---- stage 1: thread traces ---- */
 
-#define MAX_TEV   40 /* events of one thread trace */
-#define MAX_TRACES 16384 /* traces of one thread */
-#define MAX_VALS  64 /* values one location can hold */
-#define MAX_VARIANTS 64 /* final states of one candidate */
-#define MAX_CANDIDATES 1000000ull /* candidates (and trace combinations) of one test: beyond
-                                     this it is refused rather than left running for minutes */
+#define MAX_TEV      40    /* events of one thread trace */
+#define MAX_TRACES   16384 /* traces of one thread */
+#define MAX_VALS     64    /* values one location can hold */
+#define MAX_VARIANTS 64    /* final states of one candidate */
+#define MAX_CANDIDATES                                                                             \
+    1000000ull /* candidates (and trace combinations) of one test: beyond                          \
+                  this it is refused rather than left running for minutes */
 #define MAX_SNAPS 32
 
 enum ekind { EK_R, EK_W, EK_F, EK_BAR };
@@ -36,8 +37,8 @@ struct tev {
     int32_t value;    /* read or written */
     int16_t instr;
     int32_t bar_inst, bar_id, bar_count;
-    uint64_t data;    /* local reads the written value depends on */
-    uint64_t ctrl;    /* local reads a branch before this event depends on */
+    uint64_t data; /* local reads the written value depends on */
+    uint64_t ctrl; /* local reads a branch before this event depends on */
 };
 
 /* How a thread trace ends (the last two only with oracle_opts.liveness). */
@@ -50,9 +51,9 @@ enum trace_end {
 struct trace {
     unsigned n;
     unsigned backjumps;
-    int cut_line;          /* > 0: cut at the unroll bound by the jump on this line */
-    uint8_t end;           /* enum trace_end */
-    uint64_t spin_reads;   /* TR_SPIN: the reads of the iteration that repeats */
+    int cut_line;        /* > 0: cut at the unroll bound by the jump on this line */
+    uint8_t end;         /* enum trace_end */
+    uint64_t spin_reads; /* TR_SPIN: the reads of the iteration that repeats */
     int32_t regs[LITMUS_MAX_REGS];
     int8_t rmw_w[MAX_TEV]; /* read of an atom -> its write, -1 */
     struct tev ev[MAX_TEV];
@@ -82,11 +83,11 @@ struct ctx {
     const struct cat_model *cat;
     unsigned unroll;
     bool explain;
-    bool liveness; /* oracle_opts.liveness */
+    bool liveness;        /* oracle_opts.liveness */
     bool first_finishing; /* oracle_opts.first_finishing */
-    bool found;    /* ... and a consistent execution that finishes was found: stop */
-    int deferred_cut; /* ... the line of a loop cut at the unroll bound in a consistent
-                         execution, a limit only if no execution is found */
+    bool found;           /* ... and a consistent execution that finishes was found: stop */
+    int deferred_cut;     /* ... the line of a loop cut at the unroll bound in a consistent
+                             execution, a limit only if no execution is found */
     bool failed;
     bool limit;                  /* the failure is one of the oracle's limits (fail_limit) */
     bool chain[LITMUS_MAX_LOCS]; /* root -> its writes form one coherence chain, each
@@ -98,7 +99,7 @@ struct ctx {
     int32_t vals[LITMUS_MAX_LOCS][MAX_VALS];
     unsigned n_spun_vals[LITMUS_MAX_LOCS];        /* values written on paths dropped as spinning */
     int32_t spun_vals[LITMUS_MAX_LOCS][MAX_VALS]; /* this round: another thread may read them */
-    bool head[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* a loop head */
+    bool head[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1];       /* a loop head */
     uint32_t killed[LITMUS_MAX_THREADS][LITMUS_MAX_INSTRS + 1]; /* registers a loop head's
                                     straight-line start writes before reading them */
     struct tset ts[LITMUS_MAX_THREADS];
@@ -110,32 +111,32 @@ struct ctx {
     unsigned n_ev;
     struct tev ev[CAT_MAX_EVENTS];
     int8_t ev_thread[CAT_MAX_EVENTS];
-    struct cat_exec x;      /* the candidate; while choosing, the lower bound of a
-                               partial execution (the choices made so far) */
-    struct cat_exec x_hi;   /* ... and its upper bound: rf, co, sync_fence and syncbar
-                               with every choice left too (refuted) */
-    cat_rel fence_all;      /* every sync_fence edge some fence.sc order has */
-    cat_rel bar_all;        /* every syncbar edge some choice of completers has */
-    unsigned init_of[LITMUS_MAX_LOCS];           /* root -> its initial write */
+    struct cat_exec x;                 /* the candidate; while choosing, the lower bound of a
+                                          partial execution (the choices made so far) */
+    struct cat_exec x_hi;              /* ... and its upper bound: rf, co, sync_fence and syncbar
+                                          with every choice left too (refuted) */
+    cat_rel fence_all;                 /* every sync_fence edge some fence.sc order has */
+    cat_rel bar_all;                   /* every syncbar edge some choice of completers has */
+    unsigned init_of[LITMUS_MAX_LOCS]; /* root -> its initial write */
     unsigned n_reads, reads[CAT_MAX_EVENTS];
-    uint64_t rf_cand[CAT_MAX_EVENTS];            /* per read (index into reads) */
-    uint64_t rf_now[CAT_MAX_EVENTS];             /* the same, narrowed by the co chosen */
-    unsigned n_wlocs, wloc[LITMUS_MAX_LOCS];     /* roots with writes beyond the initial one */
+    uint64_t rf_cand[CAT_MAX_EVENTS];        /* per read (index into reads) */
+    uint64_t rf_now[CAT_MAX_EVENTS];         /* the same, narrowed by the co chosen */
+    unsigned n_wlocs, wloc[LITMUS_MAX_LOCS]; /* roots with writes beyond the initial one */
     unsigned n_w[LITMUS_MAX_LOCS], w[LITMUS_MAX_LOCS][CAT_MAX_EVENTS];
-    uint64_t lco[LITMUS_MAX_LOCS][CAT_MAX_EVENTS]; /* co among w[l] (local indices) */
+    uint64_t lco[LITMUS_MAX_LOCS][CAT_MAX_EVENTS];        /* co among w[l] (local indices) */
     uint64_t must_order[LITMUS_MAX_LOCS][CAT_MAX_EVENTS]; /* pairs Coherence2 orders */
-    bool partial_co;                             /* the model's co need not be total */
+    bool partial_co;                                      /* the model's co need not be total */
     unsigned n_fsc, fsc[CAT_MAX_EVENTS];
-    uint64_t fsc_ms[CAT_MAX_EVENTS];             /* morally strong fence.sc pairs */
-    cat_rel bar_fixed;                           /* syncbar edges without a choice */
+    uint64_t fsc_ms[CAT_MAX_EVENTS]; /* morally strong fence.sc pairs */
+    cat_rel bar_fixed;               /* syncbar edges without a choice */
     unsigned n_quorums;
     struct {
         unsigned n, count;
         unsigned ev[LITMUS_MAX_THREADS * 4];
     } quorum[LITMUS_MAX_GROUPS];
-    unsigned quorum_pick[LITMUS_MAX_GROUPS];     /* bit mask of completers */
-    int cut_line;  /* a chosen trace is cut at the unroll bound (its jump's line) */
-    bool stuck;    /* a chosen trace spins: the candidates never finish */
+    unsigned quorum_pick[LITMUS_MAX_GROUPS]; /* bit mask of completers */
+    int cut_line;          /* a chosen trace is cut at the unroll bound (its jump's line) */
+    bool stuck;            /* a chosen trace spins: the candidates never finish */
     uint64_t spin_reads;   /* their spinning reads (event indices) */
     uint64_t blocked_bars; /* the barrier events threads wait at forever */
     int32_t outcome[LITMUS_MAX_OBS];

@@ -166,11 +166,16 @@ static bool jump(struct ctx *c, unsigned th, struct tstate *s, const struct litm
 static uint32_t atom_new(const struct litmus_instr *in, uint32_t old, uint32_t a)
 {
     switch (in->atom) {
-    case ATOM_ADD: return old + a;
-    case ATOM_SUB: return old - a;
-    case ATOM_EXCH: return a;
-    case ATOM_CAS: return old == a ? (uint32_t)in->b.v : old;
-    default: return old;
+    case ATOM_ADD:
+        return old + a;
+    case ATOM_SUB:
+        return old - a;
+    case ATOM_EXCH:
+        return a;
+    case ATOM_CAS:
+        return old == a ? (uint32_t)in->b.v : old;
+    default:
+        return old;
     }
 }
 
@@ -469,4 +474,3 @@ void oracle_make_traces(struct ctx *c)
     }
     free(s0);
 }
-

@@ -19,7 +19,7 @@
 
 struct layout {
     unsigned words;
-    unsigned pc, wait;                             /* offsets of the per-thread arrays */
+    unsigned pc, wait;                                 /* offsets of the per-thread arrays */
     unsigned reg[LITMUS_MAX_THREADS][LITMUS_MAX_REGS]; /* offset of each used register */
     unsigned mem, arrived, done;
 };
@@ -27,13 +27,13 @@ struct layout {
 struct search {
     const struct litmus_test *t;
     struct layout ly;
-    int32_t *arena;      /* states, ly.words each */
-    uint64_t n, cap;     /* states stored, capacity */
-    uint32_t *slots;     /* hash set: index + 1, 0 = empty */
+    int32_t *arena;  /* states, ly.words each */
+    uint64_t n, cap; /* states stored, capacity */
+    uint32_t *slots; /* hash set: index + 1, 0 = empty */
     uint64_t n_slots;
     uint64_t *stack;
     uint64_t sp, stack_cap;
-    int32_t *outs;       /* outcomes found (unsorted, may repeat until the end) */
+    int32_t *outs; /* outcomes found (unsorted, may repeat until the end) */
     uint64_t n_outs, outs_cap;
     bool hang;
     /* per thread: the lanes of its warp that the SIMT stack runs to their end
@@ -54,8 +54,8 @@ static bool simt_order(const struct litmus_test *t, uint32_t *first)
         first[a] = 0;
         for (unsigned b = a + 1; b < t->n_threads && ta->warp >= 0 && !ta->on_cpu; b++) {
             const struct litmus_thread *tb = &t->th[b];
-            if (!tb->on_cpu && tb->warp == ta->warp && tb->cta == ta->cta &&
-                tb->gpu == ta->gpu && tb->gpm == ta->gpm) {
+            if (!tb->on_cpu && tb->warp == ta->warp && tb->cta == ta->cta && tb->gpu == ta->gpu &&
+                tb->gpm == ta->gpm) {
                 first[a] |= 1u << b;
                 shared = true;
             }
@@ -211,11 +211,20 @@ static void step(const struct search *s, int32_t *st, unsigned th)
     case LOP_RED: {
         uint32_t old = (uint32_t)*mem, a = (uint32_t)in->a.v, nw = old;
         switch (in->atom) {
-        case ATOM_ADD: nw = old + a; break;
-        case ATOM_SUB: nw = old - a; break;
-        case ATOM_EXCH: nw = a; break;
-        case ATOM_CAS: nw = old == a ? (uint32_t)in->b.v : old; break;
-        default: break;
+        case ATOM_ADD:
+            nw = old + a;
+            break;
+        case ATOM_SUB:
+            nw = old - a;
+            break;
+        case ATOM_EXCH:
+            nw = a;
+            break;
+        case ATOM_CAS:
+            nw = old == a ? (uint32_t)in->b.v : old;
+            break;
+        default:
+            break;
         }
         *mem = (int32_t)nw;
         if (in->op == LOP_ATOM)
@@ -269,8 +278,8 @@ static int record_outcome(struct search *s, const int32_t *st)
     int32_t *o = s->outs + s->n_outs * t->n_obs;
     for (unsigned i = 0; i < t->n_obs; i++) {
         const struct litmus_term *ob = &t->obs[i];
-        o[i] = ob->kind == LT_REG ? st[s->ly.reg[ob->thread][ob->index]]
-                                  : st[s->ly.mem + ob->index];
+        o[i] =
+            ob->kind == LT_REG ? st[s->ly.reg[ob->thread][ob->index]] : st[s->ly.mem + ob->index];
     }
     s->n_outs++;
     return 0;
@@ -308,9 +317,9 @@ static uint64_t successor(struct search *s, uint64_t v, unsigned th, int32_t *st
 /* What find_livelock finds. */
 struct livelock {
     bool found;
-    bool hang;    /* a reachable state where nobody may move though some have not finished */
-    int spinner;  /* a thread that moves forever in the livelock */
-    int waiter;   /* a thread the SIMT order holds there, -1 none */
+    bool hang;   /* a reachable state where nobody may move though some have not finished */
+    int spinner; /* a thread that moves forever in the livelock */
+    int waiter;  /* a thread the SIMT order holds there, -1 none */
 };
 
 /* Whether some fair interleaving runs forever: a strongly connected set of

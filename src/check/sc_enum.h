@@ -30,19 +30,19 @@
 #include "check/litmus.h"
 
 struct sc_result {
-    unsigned n_obs;       /* values per outcome (= test->n_obs) */
+    unsigned n_obs; /* values per outcome (= test->n_obs) */
     unsigned n_outcomes;
-    int32_t *outcomes;    /* n_outcomes rows of n_obs values, sorted, distinct */
-    bool may_hang;        /* some interleaving reaches a state where nobody can move */
-    bool may_livelock;    /* some fair interleaving never ends: a set of states it can
-                             cycle through forever, every thread that can move moving */
-    bool simt_ordered;    /* some threads are lanes of one warp: the simt_ fields apply */
+    int32_t *outcomes;      /* n_outcomes rows of n_obs values, sorted, distinct */
+    bool may_hang;          /* some interleaving reaches a state where nobody can move */
+    bool may_livelock;      /* some fair interleaving never ends: a set of states it can
+                               cycle through forever, every thread that can move moving */
+    bool simt_ordered;      /* some threads are lanes of one warp: the simt_ fields apply */
     bool simt_may_livelock; /* ... and some fair interleaving in the SIMT order never ends */
-    bool simt_may_hang;   /* ... or reaches a state where nobody may move (a barrier) */
-    int simt_spinner;     /* in such a livelock: a thread that runs forever (-1 none) */
-    int simt_waiter;      /* ... and a lane that waits behind it for its turn in the
-                             warp (-1: the livelock is not the SIMT order's, SC has it) */
-    uint64_t n_states;    /* distinct states visited */
+    bool simt_may_hang;     /* ... or reaches a state where nobody may move (a barrier) */
+    int simt_spinner;       /* in such a livelock: a thread that runs forever (-1 none) */
+    int simt_waiter;        /* ... and a lane that waits behind it for its turn in the
+                               warp (-1: the livelock is not the SIMT order's, SC has it) */
+    uint64_t n_states;      /* distinct states visited */
 };
 
 /* Enumerate. Returns 0, or -1 with a message when the test has more than

@@ -13,36 +13,36 @@
 #include "system/machine.h"
 
 const char *const stress_small_caches[] = {
-    "l1.size=1K",  "l1.ways=2",  "l1.mshrs=8",  "l1.merge_max=2",
-    "l2.size=2K",  "l2.ways=2",  "l2.mshrs=8",  NULL,
+    "l1.size=1K", "l1.ways=2", "l1.mshrs=8", "l1.merge_max=2",
+    "l2.size=2K", "l2.ways=2", "l2.mshrs=8", NULL,
 };
 
-#define DATA_BASE  0x20000000ull
-#define SYNC_BASE  0x30000000ull
-#define WORD_GAP   32u           /* words per line: 4 at offsets 0, 32, 64, 96 */
-#define MAX_RES    8             /* locations reserved per episode */
-#define NO_OWNER   UINT32_MAX
+#define DATA_BASE 0x20000000ull
+#define SYNC_BASE 0x30000000ull
+#define WORD_GAP  32u /* words per line: 4 at offsets 0, 32, 64, 96 */
+#define MAX_RES   8   /* locations reserved per episode */
+#define NO_OWNER  UINT32_MAX
 
 enum phase { P_IDLE, P_OPEN, P_ACQUIRE, P_BODY, P_RELEASE, P_CLOSE, P_DONE };
 
 struct agent {
     unsigned sm, warp;
     enum phase phase;
-    unsigned n_out;                /* requests in flight */
+    unsigned n_out; /* requests in flight */
     unsigned body_left;
-    unsigned res[MAX_RES], n_res;  /* reserved locations */
-    uint64_t episode;              /* global episode number */
-    struct atom_ops atom;          /* the one atomic in flight */
+    unsigned res[MAX_RES], n_res; /* reserved locations */
+    uint64_t episode;             /* global episode number */
+    struct atom_ops atom;         /* the one atomic in flight */
 };
 
 struct loc {
-    uint32_t owner;                /* agent index, or NO_OWNER */
-    uint32_t value;                /* last value written */
-    uint64_t writer_episode;       /* who wrote it */
+    uint32_t owner;          /* agent index, or NO_OWNER */
+    uint32_t value;          /* last value written */
+    uint64_t writer_episode; /* who wrote it */
     uint32_t writer_sm, writer_warp;
 };
 
-struct pending {                   /* a load in flight: what it must return */
+struct pending { /* a load in flight: what it must return */
     unsigned agent, loc;
     uint32_t expect;
     uint64_t writer_episode;
@@ -58,7 +58,7 @@ struct stress {
     struct agent *agents;
     unsigned n_agents, n_sms, line_bytes;
     struct loc *locs;
-    struct pending *pend;          /* by request id modulo pend_mask + 1 */
+    struct pending *pend; /* by request id modulo pend_mask + 1 */
     uint32_t pend_mask, next_id;
     uint64_t started, finished;
     uint32_t next_value;
@@ -66,8 +66,8 @@ struct stress {
     struct stress_result *res;
     FILE *report;
     struct coh_history *hist;
-    bool one_at_a_time;            /* the SM's model promises sc: a warp waits for each access */
-    bool hetero;                   /* CPU cores too (cpu.cores): their agents follow the SMs' */
+    bool one_at_a_time; /* the SM's model promises sc: a warp waits for each access */
+    bool hetero;        /* CPU cores too (cpu.cores): their agents follow the SMs' */
 };
 
 static addr_t loc_addr(const struct stress *s, unsigned loc)
@@ -77,8 +77,8 @@ static addr_t loc_addr(const struct stress *s, unsigned loc)
 }
 
 /* One controller's state for the line and, if it holds them, its words. */
-static void controller_line(struct stress *s, FILE *out, struct comp *c,
-                            const struct ctrl_ops *ops, const struct coh_table *t, addr_t line)
+static void controller_line(struct stress *s, FILE *out, struct comp *c, const struct ctrl_ops *ops,
+                            const struct coh_table *t, addr_t line)
 {
     uint8_t data[LINE_MAX_BYTES];
     bool has_data;
@@ -130,12 +130,15 @@ static void wrong_value(struct stress *s, const struct pending *pd, uint32_t got
 static struct msg *new_req(struct stress *s, struct agent *a, enum mem_op op, addr_t addr,
                            enum mem_sem sem)
 {
-    struct msg *m = msg_new(machine_msgs(s->m), MSG_CORE_REQ,
-                            addr & ~(addr_t)(s->line_bytes - 1), s->comp.eng->now);
+    struct msg *m = msg_new(machine_msgs(s->m), MSG_CORE_REQ, addr & ~(addr_t)(s->line_bytes - 1),
+                            s->comp.eng->now);
     /* agents on several GPUs synchronise at .sys scope, the one that covers them */
     enum mem_scope scope = machine_config(s->m)->topology.gpus > 1 ? SCOPE_SYS : SCOPE_GPU;
-    m->req = (struct mem_req){.op = (uint8_t)op, .sem = (uint8_t)sem, .scope = (uint8_t)scope,
-                              .sm = (uint16_t)a->sm, .warp = (uint16_t)a->warp,
+    m->req = (struct mem_req){.op = (uint8_t)op,
+                              .sem = (uint8_t)sem,
+                              .scope = (uint8_t)scope,
+                              .sm = (uint16_t)a->sm,
+                              .warp = (uint16_t)a->warp,
                               .id = s->next_id};
     s->pend[s->next_id++ & s->pend_mask] = (struct pending){.agent = (unsigned)(a - s->agents)};
     return m;

@@ -30,20 +30,20 @@
 struct machine;
 
 struct stress_opts {
-    uint64_t episodes;        /* episodes to complete, over all warps */
-    unsigned warps_per_sm;    /* agents per SM */
-    unsigned locations;       /* data words in the pool */
-    unsigned max_body;        /* loads and stores per episode, at most */
-    unsigned sync_vars;       /* synchronisation variables (1: every episode synchronises,
-                                 through memory, with every earlier one) */
-    bool check;               /* run the invariant observers too */
+    uint64_t episodes;     /* episodes to complete, over all warps */
+    unsigned warps_per_sm; /* agents per SM */
+    unsigned locations;    /* data words in the pool */
+    unsigned max_body;     /* loads and stores per episode, at most */
+    unsigned sync_vars;    /* synchronisation variables (1: every episode synchronises,
+                              through memory, with every earlier one) */
+    bool check;            /* run the invariant observers too */
     /* called with the machine once the run is over, before it goes (NULL: none) */
     void (*on_done)(struct machine *m, void *arg);
     void *on_done_arg;
 };
 
 struct stress_result {
-    bool wrong;               /* a load returned a wrong value */
+    bool wrong; /* a load returned a wrong value */
     uint64_t episodes, loads, stores, atomics;
     uint64_t cycles;
     double wall_seconds;

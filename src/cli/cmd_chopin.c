@@ -120,8 +120,8 @@ static int cmd_gen(int argc, char **argv)
         OPT_STR_ROW("--generator", NULL, &generator),
         OPT_END,
     };
-    int prc = opt_parse("chopin gen", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
-                        NULL, chopin_usage);
+    int prc = opt_parse("chopin gen", (const struct opt *const[]){rows, NULL}, argc, argv, 2, NULL,
+                        chopin_usage);
     if (prc != OPT_CONTINUE)
         return prc;
     if (!game)
@@ -300,8 +300,8 @@ static int cmd_sfr_run(int argc, char **argv)
         OPT_OUT_ROW("--csv", NULL, &csv),
         OPT_END,
     };
-    int prc = opt_parse("chopin run", (const struct opt *const[]){rows, NULL}, argc, argv, 2,
-                        NULL, chopin_usage);
+    int prc = opt_parse("chopin run", (const struct opt *const[]){rows, NULL}, argc, argv, 2, NULL,
+                        chopin_usage);
     if (prc != OPT_CONTINUE)
         return prc;
     unsigned n_sets = set_list.n;
@@ -359,8 +359,8 @@ static int cmd_sfr_run(int argc, char **argv)
     FILE *cf = open_memstream(&csv_text, &csv_len);
     chopin_csv_header(cf, "trace,design,vary,value");
     if (!quiet)
-        printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design",
-               vary ? vary_key : "", "cycles", "vs dup", "ok", "compose MB", "groups");
+        printf("%-10s %-13s %-10s %12s %8s %5s %10s %9s\n", "trace", "design", vary ? vary_key : "",
+               "cycles", "vs dup", "ok", "compose MB", "groups");
     int rc = 0;
     for (unsigned ti = 0; ti < n_tr; ti++) {
         struct gfx_trace t;
@@ -384,8 +384,8 @@ static int cmd_sfr_run(int argc, char **argv)
                 double wall0 = wall_seconds();
                 sfr_run(&t, &c, (enum sfr_design)designs[di], &r, NULL);
                 if (stats)
-                    one = run_stats(&t, games_arg, seed, &c, designs[di], &r,
-                                    wall_seconds() - wall0);
+                    one =
+                        run_stats(&t, games_arg, seed, &c, designs[di], &r, wall_seconds() - wall0);
                 if (designs[di] == SFR_DUP)
                     dup_cycles = r.cycles;
                 double sp = dup_cycles ? (double)dup_cycles / (double)r.cycles : 0;

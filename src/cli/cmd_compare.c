@@ -95,11 +95,11 @@ static unsigned split(char *s, const char **out)
  * process or in a child of -j N (the rows live in shared memory). */
 struct cmp_row {
     bool done;
-    int exit_status;           /* 0 ok, EXIT_CHECK_FAILED wrong output, else the child's */
+    int exit_status; /* 0 ok, EXIT_CHECK_FAILED wrong output, else the child's */
     uint64_t cycles, total;
     uint64_t bytes[TRAFFIC_N];
-    double hit;                /* L1 load hit rate, 0..1 */
-    double speedup;            /* over the workload's first protocol; set when printed */
+    double hit;     /* L1 load hit rate, 0..1 */
+    double speedup; /* over the workload's first protocol; set when printed */
     char why[512];
 };
 
@@ -111,8 +111,8 @@ struct cmp_item {
     const char *spec;
 };
 
-static void run_pair(const struct sim_opts *o, const struct cmp_item *it,
-                     const struct wl_params *p, const char *proto, bool all, struct cmp_row *r)
+static void run_pair(const struct sim_opts *o, const struct cmp_item *it, const struct wl_params *p,
+                     const char *proto, bool all, struct cmp_row *r)
 {
     struct sim_opts ok = *o;
     char set[96], set_order[96];
@@ -197,8 +197,8 @@ int cmd_compare(int argc, char **argv)
         OPT_UINT_ROW("--jobs", "-j", &jobs, 1, 256),
         OPT_END,
     };
-    int rc = opt_parse("compare", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv,
-                       1, NULL, usage);
+    int rc = opt_parse("compare", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv, 1,
+                       NULL, usage);
     if (rc != OPT_CONTINUE)
         return rc;
     p.size = (enum wl_size)size;
@@ -304,8 +304,7 @@ int cmd_compare(int argc, char **argv)
                      * stderr) or a usage error; the worst status is ours */
                     r->done = true;
                     r->exit_status = WIFEXITED(wst) ? WEXITSTATUS(wst) : 128 + WTERMSIG(wst);
-                    snprintf(r->why, sizeof r->why, "exited %d without a result",
-                             r->exit_status);
+                    snprintf(r->why, sizeof r->why, "exited %d without a result", r->exit_status);
                 }
                 pids[j] = 0;
                 running--;
@@ -358,7 +357,8 @@ int cmd_compare(int argc, char **argv)
                 continue; /* no statistics */
             fprintf(f, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[i / n_pr].name, wls[i / n_pr].set,
                     protos[i % n_pr], r->exit_status ? "wrong" : "ok",
-                    (unsigned long long)r->cycles, r->speedup, r->hit, (unsigned long long)r->total);
+                    (unsigned long long)r->cycles, r->speedup, r->hit,
+                    (unsigned long long)r->total);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
                 fprintf(f, ",%llu", (unsigned long long)r->bytes[c]);
             fputc('\n', f);

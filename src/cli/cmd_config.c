@@ -58,8 +58,8 @@ int cmd_config(int argc, char **argv)
     if (config_load(&c, file, o.sets, o.n_sets, err, sizeof err))
         fatal("%s", err);
     printf("; resolved from %s%s\n", file, o.n_sets ? " and --set overrides" : "");
-    printf("; promises programs the %s memory model (order.model = %s on %s)\n",
-           config_promise(&c), order_policy_names[c.sm.order.model], c.coherence.protocol);
+    printf("; promises programs the %s memory model (order.model = %s on %s)\n", config_promise(&c),
+           order_policy_names[c.sm.order.model], c.coherence.protocol);
     cfg_print(config_options(), &c, stdout, verbose);
     return 0;
 }

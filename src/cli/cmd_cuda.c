@@ -47,14 +47,10 @@ static void usage(FILE *out)
           "  GPUCOH_SET='l1.ways=8;sim.seed=3' GPUCOH_STATS=out.json ./vecadd\n"
           "  (and GPUCOH_TRACE, GPUCOH_TRACE_KERNEL, GPUCOH_TRACE_WARPS, GPUCOH_TRACE_CTAS,\n"
           "  GPUCOH_TRACE_CYCLES, GPUCOH_INST_STATS for the trace options below)\n"
-          "\n"
-          SIM_HELP_MACHINE SIM_HELP_CHECK
-          "report options:\n"
+          "\n" SIM_HELP_MACHINE SIM_HELP_CHECK "report options:\n"
           "  --stats FILE.json     write the statistics of the run and of every kernel at\n"
           "                        the program's exit (whole or not at all)\n"
-          "  --help                this text\n"
-          SIM_HELP_TRACE
-          "\n"
+          "  --help                this text\n" SIM_HELP_TRACE "\n"
           "exit: the program's status; 2 bad options, configuration or program (no PTX,\n"
           "      a corrupt fat binary, PTX gpucoh cannot run), 3 simulator fault\n",
           out);

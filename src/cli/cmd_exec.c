@@ -140,11 +140,10 @@ int cmd_exec(int argc, char **argv)
     o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     if (s.functional && max_insts)
-        functional_set_opts(s.functional,
-                            &(struct functional_opts){.max_warp_insts = max_insts,
-                                                      .spin_rounds = s.cfg.sim.spin_cycles,
-                                                      .progress_aborts =
-                                                          s.cfg.getm.progress_aborts});
+        functional_set_opts(
+            s.functional, &(struct functional_opts){.max_warp_insts = max_insts,
+                                                    .spin_rounds = s.cfg.sim.spin_cycles,
+                                                    .progress_aborts = s.cfg.getm.progress_aborts});
 
     int result = launchspec_run(spec, s.host, stdout);
     for (unsigned d = 0; d < dumps.n; d++)

@@ -29,107 +29,108 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: gpucoh litmus [--protocol NAME|all] [--functional] [--config F] [--set K=V]\n"
-            "                     [--model ptx|ptx6|sc|tso] [--explain] [--unroll N]\n"
-            "                     [--iterations N] [--spin-budget N] [--seed S] [--json FILE]\n"
-            "                     [--core] [--skew N] [--jitter N] [--no-prewarm] [--all-lanes]\n"
-            "                     [--pack]\n"
-            "                     FILE|DIR...\n"
-            "\n"
-            "Runs PTX litmus tests (the dialect of the suite in litmus/, see litmus/README.md)\n"
-            "many times on the simulated GPU and prints, per test, the histogram of final\n"
-            "outcomes (registers and memory), how many iterations satisfied the test's\n"
-            "condition (hits), the model's verdict, and PASS, FAIL or SKIP(reason).\n"
-            "\n"
-            "Each litmus thread becomes one warp of a generated kernel, placed on the CTA its\n"
-            "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
-            "random start skews and pre-warmed L1s, and the machine adds random delays where\n"
-            "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
-            "random bank conflicts (noc.conflict_pct). A thread annotated P1@cpu N runs on\n"
-            "CPU core N (machines with cpu.cores, e.g. configs/spandex.ini; docs/cpu.md), in a\n"
-            "launch on the CPU cores that runs together with the GPU's; it shares only .sys\n"
-            "scope with the other threads (litmus/cpu-gpu).\n"
-            "\n"
-            "The model a run is judged by is the one the machine promises: its protocol's\n"
-            "under order.model=rmo (ptx), and tso or sc under order.model=tso, sc or\n"
-            "sc-typeaware on a write-atomic protocol (gpucoh list protocols; other\n"
-            "combinations are refused, and --protocol all skips them with a line saying so).\n"
-            "\n"
-            "The oracle: every test is judged by gpucoh's own memory-model oracle, which\n"
-            "enumerates the test's candidate executions (reads-from, coherence order, RMW\n"
-            "values, fence.sc order, barrier pairing; spin loops and retry loops of atomics\n"
-            "cut, other loops unrolled up to --unroll; docs/oracle.md) and evaluates a cat\n"
-            "model on each: ptx (PTX ISA 7.5, the mixed-proxy model), ptx6 (PTX 6.0), sc\n"
-            "(sequential consistency) or tso (x86-TSO); the models are litmus/models/*.cat,\n"
-            "built into gpucoh. An observed outcome the model does not allow is a FAIL\n"
-            "(exit 1), whether or not the test has a reference verdict; a test of your own\n"
-            "is judged the same way. Where the suite's reference verdicts (litmus/expected,\n"
-            "computed by Dat3M) cover the test under the model, the oracle's verdict must\n"
-            "equal it: a disagreement is a FAIL that names both. An allowed outcome never\n"
-            "observed is a note. Tests needing what the simulated machine does not model\n"
-            "(proxies, aliases, several GPUs) and tests that can hang at a barrier are\n"
-            "skipped, never passed. A test beyond the oracle's limits (a loop past\n"
-            "--unroll, a million candidate executions) still runs: its outcomes are recorded\n"
-            "unjudged, reported UNKNOWN (oracle limit) and counted apart.\n"
-            "\n"
-            "A launch whose warps spin on loads for sim.spin_cycles while the memory system\n"
-            "still answers them is given up: the histogram counts it as 'did not finish\n"
-            "(spin on loads)', and the oracle judges it: allowed when some execution the\n"
-            "model allows spins forever, each spinning load reading a write no other is\n"
-            "coherence-after (a .weak poll of a flag two threads write, as in\n"
-            "XF-Barrier-weak); otherwise a FAIL. The next test still runs. A request stuck\n"
-            "in the memory system meanwhile is a simulator fault (exit 3).\n"
-            "\n"
-            "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one\n"
-            "                       but the multi-GPM ones (name those: nhcc, hmg, ...);\n"
-            "                       default: the configuration's protocol\n"
-            "  --functional         run in functional mode (SC at instruction granularity)\n"
-            "  --model M            judge by model M instead of the one the machine promises\n"
-            "                       (--functional promises sc)\n"
-            "  --explain            run nothing: print every final outcome of each test with\n"
-            "                       allowed/forbidden under the model (default ptx) and, for a\n"
-            "                       forbidden one, the axiom it violates and a witness cycle of\n"
-            "                       events and relations; then the verdict and the reference's,\n"
-            "                       and for a test with branches whether a run may never\n"
-            "                       finish (and the reference's liveness verdict)\n"
-            "  --unroll N           backward jumps a loop that stores may take (default 8); a\n"
-            "                       test that needs more gets no verdict: unknown when run,\n"
-            "                       an error (exit 2) with --explain\n"
-            "  --iterations N       launches per test and protocol (default 100)\n"
-            "  --spin-budget N      backward jumps a looping thread may take in one launch\n"
-            "                       (default 4096; 0: unbounded, the kernel without the\n"
-            "                       check; tests with CTA barriers run without one); one\n"
-            "                       that runs out gives up, and its iteration \"did not\n"
-            "                       finish\": a FAIL where the model allows no execution\n"
-            "                       that never ends (docs/oracle.md)\n"
-            "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
-            "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
-            "                       iterations, histogram, did_not_finish (and whether the\n"
-            "                       model forbids it), hits, verdicts, pass/fail/skip\n"
-            "  --core               run only the core subset of litmus/index.csv\n"
-            "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
-            "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
-            "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
-            "  --no-prewarm         do not pre-load the L1s with the initial values\n"
-            "  --all-lanes          all 32 lanes of a litmus warp do the loads and stores\n"
-            "  --pack               put the locations in one line instead of a line each\n"
-            "  --config F, --set K=V  machine configuration, as for gpucoh run\n"
-            "  --stats FILE.json    every statistic of the machine after all tests\n"
-            "                       (docs/stats.md; one protocol, or --functional)\n"
-            "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
-            "\n"
-            "exit status: 0 no forbidden outcome, 1 a forbidden outcome (or a run that did\n"
-            "not finish where the model forbids it) was observed or the oracle disagrees\n"
-            "with a reference verdict, 2 usage or input error (a malformed test, or under\n"
-            "--explain one the oracle cannot enumerate: file:line; the other tests still\n"
-            "run), 3 simulator fault; unknown (oracle limit) leaves it as it is\n"
-            "\n"
-            "examples:\n"
-            "  gpucoh litmus --explain litmus/ptx/Manual/MP-gpu.litmus\n"
-            "  gpucoh litmus --explain --model tso litmus/ptx/Manual/SB-weak.litmus\n"
-            "  gpucoh litmus --functional --iterations 20 litmus/ptx/Manual/MP-gpu.litmus\n"
-            "  gpucoh litmus --protocol all --core --json out.json litmus/ptx\n");
+    fprintf(
+        out,
+        "usage: gpucoh litmus [--protocol NAME|all] [--functional] [--config F] [--set K=V]\n"
+        "                     [--model ptx|ptx6|sc|tso] [--explain] [--unroll N]\n"
+        "                     [--iterations N] [--spin-budget N] [--seed S] [--json FILE]\n"
+        "                     [--core] [--skew N] [--jitter N] [--no-prewarm] [--all-lanes]\n"
+        "                     [--pack]\n"
+        "                     FILE|DIR...\n"
+        "\n"
+        "Runs PTX litmus tests (the dialect of the suite in litmus/, see litmus/README.md)\n"
+        "many times on the simulated GPU and prints, per test, the histogram of final\n"
+        "outcomes (registers and memory), how many iterations satisfied the test's\n"
+        "condition (hits), the model's verdict, and PASS, FAIL or SKIP(reason).\n"
+        "\n"
+        "Each litmus thread becomes one warp of a generated kernel, placed on the CTA its\n"
+        "annotation names (CTA i runs on SM i). Every iteration is a fresh launch with new\n"
+        "random start skews and pre-warmed L1s, and the machine adds random delays where\n"
+        "it offers them (l2.jitter_cycles, noc.jitter_cycles, dram.jitter_cycles) and\n"
+        "random bank conflicts (noc.conflict_pct). A thread annotated P1@cpu N runs on\n"
+        "CPU core N (machines with cpu.cores, e.g. configs/spandex.ini; docs/cpu.md), in a\n"
+        "launch on the CPU cores that runs together with the GPU's; it shares only .sys\n"
+        "scope with the other threads (litmus/cpu-gpu).\n"
+        "\n"
+        "The model a run is judged by is the one the machine promises: its protocol's\n"
+        "under order.model=rmo (ptx), and tso or sc under order.model=tso, sc or\n"
+        "sc-typeaware on a write-atomic protocol (gpucoh list protocols; other\n"
+        "combinations are refused, and --protocol all skips them with a line saying so).\n"
+        "\n"
+        "The oracle: every test is judged by gpucoh's own memory-model oracle, which\n"
+        "enumerates the test's candidate executions (reads-from, coherence order, RMW\n"
+        "values, fence.sc order, barrier pairing; spin loops and retry loops of atomics\n"
+        "cut, other loops unrolled up to --unroll; docs/oracle.md) and evaluates a cat\n"
+        "model on each: ptx (PTX ISA 7.5, the mixed-proxy model), ptx6 (PTX 6.0), sc\n"
+        "(sequential consistency) or tso (x86-TSO); the models are litmus/models/*.cat,\n"
+        "built into gpucoh. An observed outcome the model does not allow is a FAIL\n"
+        "(exit 1), whether or not the test has a reference verdict; a test of your own\n"
+        "is judged the same way. Where the suite's reference verdicts (litmus/expected,\n"
+        "computed by Dat3M) cover the test under the model, the oracle's verdict must\n"
+        "equal it: a disagreement is a FAIL that names both. An allowed outcome never\n"
+        "observed is a note. Tests needing what the simulated machine does not model\n"
+        "(proxies, aliases, several GPUs) and tests that can hang at a barrier are\n"
+        "skipped, never passed. A test beyond the oracle's limits (a loop past\n"
+        "--unroll, a million candidate executions) still runs: its outcomes are recorded\n"
+        "unjudged, reported UNKNOWN (oracle limit) and counted apart.\n"
+        "\n"
+        "A launch whose warps spin on loads for sim.spin_cycles while the memory system\n"
+        "still answers them is given up: the histogram counts it as 'did not finish\n"
+        "(spin on loads)', and the oracle judges it: allowed when some execution the\n"
+        "model allows spins forever, each spinning load reading a write no other is\n"
+        "coherence-after (a .weak poll of a flag two threads write, as in\n"
+        "XF-Barrier-weak); otherwise a FAIL. The next test still runs. A request stuck\n"
+        "in the memory system meanwhile is a simulator fault (exit 3).\n"
+        "\n"
+        "  --protocol NAME|all  protocol to run on (repeatable); all = every registered one\n"
+        "                       but the multi-GPM ones (name those: nhcc, hmg, ...);\n"
+        "                       default: the configuration's protocol\n"
+        "  --functional         run in functional mode (SC at instruction granularity)\n"
+        "  --model M            judge by model M instead of the one the machine promises\n"
+        "                       (--functional promises sc)\n"
+        "  --explain            run nothing: print every final outcome of each test with\n"
+        "                       allowed/forbidden under the model (default ptx) and, for a\n"
+        "                       forbidden one, the axiom it violates and a witness cycle of\n"
+        "                       events and relations; then the verdict and the reference's,\n"
+        "                       and for a test with branches whether a run may never\n"
+        "                       finish (and the reference's liveness verdict)\n"
+        "  --unroll N           backward jumps a loop that stores may take (default 8); a\n"
+        "                       test that needs more gets no verdict: unknown when run,\n"
+        "                       an error (exit 2) with --explain\n"
+        "  --iterations N       launches per test and protocol (default 100)\n"
+        "  --spin-budget N      backward jumps a looping thread may take in one launch\n"
+        "                       (default 4096; 0: unbounded, the kernel without the\n"
+        "                       check; tests with CTA barriers run without one); one\n"
+        "                       that runs out gives up, and its iteration \"did not\n"
+        "                       finish\": a FAIL where the model allows no execution\n"
+        "                       that never ends (docs/oracle.md)\n"
+        "  --seed S             seed of the randomisation (default 1); same seed, same run\n"
+        "  --json FILE          per-test results of the runs: path, name, protocol, model,\n"
+        "                       iterations, histogram, did_not_finish (and whether the\n"
+        "                       model forbids it), hits, verdicts, pass/fail/skip\n"
+        "  --core               run only the core subset of litmus/index.csv\n"
+        "  --dry-run            read and check every test, run nothing (exit 0 or 2)\n"
+        "  --skew N             start skew per thread, up to N delay-loop turns (default 64)\n"
+        "  --jitter N           up to N extra cycles per L2/network/DRAM response (default 16)\n"
+        "  --no-prewarm         do not pre-load the L1s with the initial values\n"
+        "  --all-lanes          all 32 lanes of a litmus warp do the loads and stores\n"
+        "  --pack               put the locations in one line instead of a line each\n"
+        "  --config F, --set K=V  machine configuration, as for gpucoh run\n"
+        "  --stats FILE.json    every statistic of the machine after all tests\n"
+        "                       (docs/stats.md; one protocol, or --functional)\n"
+        "  --coverage FILE      how often each protocol transition fired (one protocol)\n"
+        "\n"
+        "exit status: 0 no forbidden outcome, 1 a forbidden outcome (or a run that did\n"
+        "not finish where the model forbids it) was observed or the oracle disagrees\n"
+        "with a reference verdict, 2 usage or input error (a malformed test, or under\n"
+        "--explain one the oracle cannot enumerate: file:line; the other tests still\n"
+        "run), 3 simulator fault; unknown (oracle limit) leaves it as it is\n"
+        "\n"
+        "examples:\n"
+        "  gpucoh litmus --explain litmus/ptx/Manual/MP-gpu.litmus\n"
+        "  gpucoh litmus --explain --model tso litmus/ptx/Manual/SB-weak.litmus\n"
+        "  gpucoh litmus --functional --iterations 20 litmus/ptx/Manual/MP-gpu.litmus\n"
+        "  gpucoh litmus --protocol all --core --json out.json litmus/ptx\n");
 }
 
 /* Whether the configuration the options name (`protocol` among them) refuses
@@ -327,8 +328,7 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
         if (judged == ORACLE_LIMIT &&
             oracle_constant_verdict(t, m, ro->unroll, &v, cerr, sizeof cerr) && v >= 0) {
             /* the outcomes are beyond the limits, the constant condition is not */
-            printf("%s (%s) [model %s: %s]\n", t->path, t->name, mname,
-                   cat_title(oracle_cat(m)));
+            printf("%s (%s) [model %s: %s]\n", t->path, t->name, mname, cat_title(oracle_cat(m)));
             printf("  outcomes not enumerated (%s)\n", err);
             printf("  verdict: %s ... is %d (%s), %s", litmus_kind_names[t->kind], v,
                    litmus_check_names[litmus_ptx_check(t->kind, v)], oracle_constant_note(t));
@@ -361,8 +361,7 @@ static int explain_all(const struct litmus_test *tests, const struct litmus_ref 
             }
             printf("  a run that never finishes (a loop spinning forever): %s (%llu candidate "
                    "executions)",
-                   r.may_spin ? "allowed" : "forbidden",
-                   (unsigned long long)r.n_spin_candidates);
+                   r.may_spin ? "allowed" : "forbidden", (unsigned long long)r.n_spin_candidates);
             /* the reference's liveness verdicts are PTX 7.5's (0: some run never
              * finishes, by a spin or a barrier hang; no test with a loop hangs
              * at a barrier) */
@@ -393,7 +392,10 @@ int cmd_litmus(int argc, char **argv)
     const char *json = NULL;
     bool core_only = false, all = false, explain = false, dry_run = false;
     unsigned jitter = 16;
-    struct litmus_run_opts ro = {.iterations = 100, .seed = 1, .max_skew = 64, .warm_delay = 32,
+    struct litmus_run_opts ro = {.iterations = 100,
+                                 .seed = 1,
+                                 .max_skew = 64,
+                                 .warm_delay = 32,
                                  .ptx = {.prewarm = true, .spin_budget = 4096}};
     struct file_list files = {0};
 
@@ -559,8 +561,8 @@ int cmd_litmus(int argc, char **argv)
             rp.ptx.gpms = s.cfg.topology.gpms;
             rp.ptx.cpus = s.cfg.cpu.cores;
         }
-        struct launcher l = o.functional ? functional_launcher(s.functional)
-                                         : machine_launcher(s.machine);
+        struct launcher l =
+            o.functional ? functional_launcher(s.functional) : machine_launcher(s.machine);
         struct totals tot = {0};
         for (unsigned i = 0; i < files.n; i++) {
             if (bad[i] || (core_only && refs[i].core != 1))

@@ -75,8 +75,8 @@ int cmd_protocol(int argc, char **argv)
     int fmt = 0;
     const struct opt rows[] = {OPT_ENUM_ROW("--format", NULL, &fmt, formats), OPT_END};
     struct opt_args pos = {&name, 0, 1};
-    int rc = opt_parse("protocol", (const struct opt *const[]){rows, NULL}, argc, argv, 2, &pos,
-                       usage);
+    int rc =
+        opt_parse("protocol", (const struct opt *const[]){rows, NULL}, argc, argv, 2, &pos, usage);
     if (rc != OPT_CONTINUE)
         return rc;
     format = formats[fmt];
@@ -96,8 +96,8 @@ int cmd_protocol(int argc, char **argv)
         return 0;
     }
     if (!strcmp(format, "md")) {
-        printf("# Protocol `%s`\n\n%s. Promises the %s memory model; %u virtual networks (", p->name,
-               p->title, mem_model_names[p->model], p->n_vnets);
+        printf("# Protocol `%s`\n\n%s. Promises the %s memory model; %u virtual networks (",
+               p->name, p->title, mem_model_names[p->model], p->n_vnets);
         for (unsigned v = 0; v < p->n_vnets; v++)
             printf("%s%s", v ? ", " : "", p->vnet_names[v]);
         printf(").\n\n");

@@ -93,8 +93,8 @@ int cmd_stress(int argc, char **argv)
     const char *proto = "all";
     const char *stats_file = NULL, *coverage_file = NULL;
     bool small = false;
-    struct stress_opts so = {.episodes = 20000, .warps_per_sm = 4, .locations = 512,
-                             .max_body = 8, .sync_vars = 8};
+    struct stress_opts so = {
+        .episodes = 20000, .warps_per_sm = 4, .locations = 512, .max_body = 8, .sync_vars = 8};
     uint64_t episodes = so.episodes;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE | SIM_OPT_CHECK, sim_rows);
@@ -119,9 +119,9 @@ int cmd_stress(int argc, char **argv)
     }
     int worst = 0;
     for (const struct proto_desc *const *p = proto_registry; *p; p++) {
-        if (strcmp(proto, "all") ? strcmp(proto, (*p)->name)
-                                 : (*p)->test_only || (*p)->multi_gpm || (*p)->not_in_all ||
-                                       (*p)->example)
+        if (strcmp(proto, "all")
+                ? strcmp(proto, (*p)->name)
+                : (*p)->test_only || (*p)->multi_gpm || (*p)->not_in_all || (*p)->example)
             continue;
         const char *sets[SIM_MAX_SETS + 16];
         unsigned n = 0;

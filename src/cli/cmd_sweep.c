@@ -102,8 +102,8 @@ int cmd_sweep(int argc, char **argv)
         OPT_END,
     };
     struct opt_args pos = {&spec_path, 0, 1};
-    int rc = opt_parse("sweep", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos,
-                       usage);
+    int rc =
+        opt_parse("sweep", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos, usage);
     if (rc != OPT_CONTINUE)
         return rc;
     if (size >= 0)
@@ -202,7 +202,8 @@ int cmd_sweep(int argc, char **argv)
     if (c.rerun)
         snprintf(rerun, sizeof rerun, " (%u rerun, stale)", c.rerun);
     if (eo.one_run)
-        fprintf(stderr, "sweep: run %u of %s: %u run now%s, %u finished before, %u failed; %.1f s\n",
+        fprintf(stderr,
+                "sweep: run %u of %s: %u run now%s, %u finished before, %u failed; %.1f s\n",
                 run_index, spec_path, c.ran, rerun, c.skipped, c.failed, c.wall_seconds);
     else
         fprintf(stderr,

@@ -20,10 +20,12 @@
  * with time as an explorer event, RCC's logical time with the livelock
  * guard's tick as one. */
 static const char *const explorable[] = {
-    "nol1",       "rc",  "rc-noinv", "gpuvi",      "gpuvini",    "ideal", "mesi",
-    "mesi-noinv", "tcs", "tcw",      "tcs-nowait", "tcw-nogwct", "rccsc", "rccwo",
-    "rccsc-nolease", "stc-nv", "stc-es", "stc-ab", "stc-mb", "stc-es-oneack", "spandex-g",
-    "spandex-d", "spandex-d-noinv", "nhcc", "hmg", "hmg-noinv", NULL};
+    "nol1",       "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
+    "ideal",      "mesi",       "mesi-noinv",      "tcs",    "tcw",
+    "tcs-nowait", "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
+    "stc-nv",     "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
+    "spandex-g",  "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
+    "hmg-noinv",  NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -33,82 +35,83 @@ static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs
 
 static void usage(FILE *out)
 {
-    fprintf(out,
-            "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
-            "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
-            "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
-            "                     [--scopes LIST] [--max-states N]\n"
-            "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
-            "                     [--config F] [--set K=V]...\n"
-            "       gpucoh verify --replay FILE\n"
-            "\n"
-            "Explores, breadth-first and exhaustively, every order of events on a tiny\n"
-            "machine built from the protocol's real L1 and L2 controllers: each core may\n"
-            "issue a load, a store or an atomic exchange of a value 1..V to any line, or an\n"
-            "acq_rel fence, up to BOUND operations, N at a time; the network may deliver\n"
-            "the oldest message of any (source, destination, vnet) channel (the crossbar's\n"
-            "order); DRAM answers in order. Checked in every state: the protocol's own\n"
-            "invariant observers, a table cell for every message (a protocol hole), every\n"
-            "loaded value against the reference of the protocol's model (write-atomic: the\n"
-            "line's value at issue or a later one in coherence order; otherwise a value no\n"
-            "older than at the core's last fence), a quiescent L2 (or DRAM) holding each\n"
-            "line's value unless an L1 holds it dirty (and under write-atomic protocols\n"
-            "every valid L1 copy current), no deadlock, and that every state can quiesce.\n"
-            "A violation prints its shortest event sequence (exit 1); --cex writes it for\n"
-            "--replay, which re-runs it with a trace of every transition. Reaching a bound\n"
-            "stops the search with nothing proven (exit 1). docs/verify.md.\n"
-            "Under TC (tcs, tcw) time is an event too: a tick advances it by one tick\n"
-            "while a lease or GWCT runs, so every order of deliveries, grants and\n"
-            "expiries is explored; leases are whole ticks. TC-Strong is also checked\n"
-            "to perform a write only when no L1 holds a lease on its line, TC-Weak that once a core's\n"
-            "fence completes no load returns a value older than the core's earlier writes.\n"
-            "Under RCC (rccsc, rccwo) a tick is the livelock guard's (every L1's logical\n"
-            "clock + 1, at most --ticks a path), and loads, writes and copies are judged in\n"
-            "logical time (a load returns the line's value at a time between its clock at\n"
-            "issue and at the answer; a copy holds one value up to its lease end).\n"
-            "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
-            "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
-            "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
-            "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
-            "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
-            "judged write-atomic, the others' by release consistency.\n"
-            "The multi-GPM homes nhcc and hmg (and the broken hmg-noinv) run on --l1s GPMs\n"
-            "of one SM and one L2 bank each, the links between banks explored like the\n"
-            "network, homes placed by first touch; loads are judged by PTX's scoped\n"
-            "release/acquire (a load after an acquire sees the writes a morally strong\n"
-            "release completed before it covered).\n"
-            "\n"
-            "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
-            "                     explorable one but the broken variants)\n"
-            "  --l1s N            L1s, 1 to 4 (default 2)\n"
-            "  --lines K          line addresses, 1 or 2 (default 1)\n"
-            "  --values V         data values stores write, 1 to 7 (default 2)\n"
-            "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
-            "  --no-atomics       cores issue no atomics\n"
-            "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
-            "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
-            "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
-            "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
-            "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
-            "  --ticks N          RCC: ticks of the livelock guard (every L1's clock + 1)\n"
-            "                     an event path may take, 0 to 16 (default 3)\n"
-            "  --devices LIST     Spandex: each L1's device, comma-separated (gpu, denovo,\n"
-            "                     mesi): the protocol's own first (spandex-g: gpu,\n"
-            "                     spandex-d: denovo), then CPU-device L1s of one kind\n"
-            "                     (cpu.device; default: every L1 the protocol's own);\n"
-            "                     the list's length is the number of L1s\n"
-            "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
-            "                     (default 1)\n"
-            "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
-            "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
-            "                     (default: the fixed scopes, .gpu for synchronisation)\n"
-            "  --max-states N     stop past N states (default 2000000)\n"
-            "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
-            "  --cex FILE         write a counterexample there (one protocol only)\n"
-            "  --coverage FILE    write every table cell's count over the explored\n"
-            "                     transitions, cells never reached first (\"<--\"; one protocol)\n"
-            "  --replay FILE      replay a counterexample written by --cex\n"
-            "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
+    fprintf(
+        out,
+        "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
+        "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
+        "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
+        "                     [--scopes LIST] [--max-states N]\n"
+        "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
+        "                     [--config F] [--set K=V]...\n"
+        "       gpucoh verify --replay FILE\n"
+        "\n"
+        "Explores, breadth-first and exhaustively, every order of events on a tiny\n"
+        "machine built from the protocol's real L1 and L2 controllers: each core may\n"
+        "issue a load, a store or an atomic exchange of a value 1..V to any line, or an\n"
+        "acq_rel fence, up to BOUND operations, N at a time; the network may deliver\n"
+        "the oldest message of any (source, destination, vnet) channel (the crossbar's\n"
+        "order); DRAM answers in order. Checked in every state: the protocol's own\n"
+        "invariant observers, a table cell for every message (a protocol hole), every\n"
+        "loaded value against the reference of the protocol's model (write-atomic: the\n"
+        "line's value at issue or a later one in coherence order; otherwise a value no\n"
+        "older than at the core's last fence), a quiescent L2 (or DRAM) holding each\n"
+        "line's value unless an L1 holds it dirty (and under write-atomic protocols\n"
+        "every valid L1 copy current), no deadlock, and that every state can quiesce.\n"
+        "A violation prints its shortest event sequence (exit 1); --cex writes it for\n"
+        "--replay, which re-runs it with a trace of every transition. Reaching a bound\n"
+        "stops the search with nothing proven (exit 1). docs/verify.md.\n"
+        "Under TC (tcs, tcw) time is an event too: a tick advances it by one tick\n"
+        "while a lease or GWCT runs, so every order of deliveries, grants and\n"
+        "expiries is explored; leases are whole ticks. TC-Strong is also checked\n"
+        "to perform a write only when no L1 holds a lease on its line, TC-Weak that once a core's\n"
+        "fence completes no load returns a value older than the core's earlier writes.\n"
+        "Under RCC (rccsc, rccwo) a tick is the livelock guard's (every L1's logical\n"
+        "clock + 1, at most --ticks a path), and loads, writes and copies are judged in\n"
+        "logical time (a load returns the line's value at a time between its clock at\n"
+        "issue and at the answer; a copy holds one value up to its lease end).\n"
+        "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
+        "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
+        "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
+        "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
+        "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
+        "judged write-atomic, the others' by release consistency.\n"
+        "The multi-GPM homes nhcc and hmg (and the broken hmg-noinv) run on --l1s GPMs\n"
+        "of one SM and one L2 bank each, the links between banks explored like the\n"
+        "network, homes placed by first touch; loads are judged by PTX's scoped\n"
+        "release/acquire (a load after an acquire sees the writes a morally strong\n"
+        "release completed before it covered).\n"
+        "\n"
+        "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
+        "                     explorable one but the broken variants)\n"
+        "  --l1s N            L1s, 1 to 4 (default 2)\n"
+        "  --lines K          line addresses, 1 or 2 (default 1)\n"
+        "  --values V         data values stores write, 1 to 7 (default 2)\n"
+        "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
+        "  --no-atomics       cores issue no atomics\n"
+        "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
+        "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
+        "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
+        "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
+        "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
+        "  --ticks N          RCC: ticks of the livelock guard (every L1's clock + 1)\n"
+        "                     an event path may take, 0 to 16 (default 3)\n"
+        "  --devices LIST     Spandex: each L1's device, comma-separated (gpu, denovo,\n"
+        "                     mesi): the protocol's own first (spandex-g: gpu,\n"
+        "                     spandex-d: denovo), then CPU-device L1s of one kind\n"
+        "                     (cpu.device; default: every L1 the protocol's own);\n"
+        "                     the list's length is the number of L1s\n"
+        "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
+        "                     (default 1)\n"
+        "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
+        "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
+        "                     (default: the fixed scopes, .gpu for synchronisation)\n"
+        "  --max-states N     stop past N states (default 2000000)\n"
+        "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
+        "  --cex FILE         write a counterexample there (one protocol only)\n"
+        "  --coverage FILE    write every table cell's count over the explored\n"
+        "                     transitions, cells never reached first (\"<--\"; one protocol)\n"
+        "  --replay FILE      replay a counterexample written by --cex\n"
+        "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
 }
 
 static bool is_explorable(const char *name)
@@ -141,8 +144,7 @@ static unsigned device_sets(const char *proto, const struct verify_opts *vo, cha
         } else if (!strcmp(d, "gpu")) {
             fatal("--devices: gpu is spandex-g's own L1 (GPU coherence), not a CPU device");
         } else if (cpu[0] && strcmp(cpu, d)) {
-            fatal("--devices: the CPU-device L1s are of one kind (cpu.device): %s and %s", cpu,
-                  d);
+            fatal("--devices: the CPU-device L1s are of one kind (cpu.device): %s and %s", cpu, d);
         } else {
             snprintf(cpu, sizeof cpu, "%s", d);
             n_cpu++;

@@ -19,8 +19,7 @@
 #include "system/kernel_stats.h"
 
 const char sim_opts_help[] =
-    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN
-    SIM_HELP_TRACE;
+    SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN SIM_HELP_TRACE;
 
 double wall_seconds(void)
 {
@@ -45,8 +44,7 @@ static int take_set(void *ctx, const char *name, const char *value, char *err, s
 
 /* --protocol and --seed are --set shorthands; their text lives in one buffer
  * per --set slot so that it outlives the parse. */
-static int take_protocol(void *ctx, const char *name, const char *value, char *err,
-                         size_t errlen)
+static int take_protocol(void *ctx, const char *name, const char *value, char *err, size_t errlen)
 {
     static char buf[SIM_MAX_SETS][CFG_STR_MAX + 32];
     struct sim_opts *o = ctx;
@@ -91,8 +89,7 @@ static int take_trace_warps(void *ctx, const char *name, const char *value, char
     return take_filter("warps", &((struct sim_opts *)ctx)->trace_warps, name, value, err, errlen);
 }
 
-static int take_trace_ctas(void *ctx, const char *name, const char *value, char *err,
-                           size_t errlen)
+static int take_trace_ctas(void *ctx, const char *name, const char *value, char *err, size_t errlen)
 {
     return take_filter("ctas", &((struct sim_opts *)ctx)->trace_ctas, name, value, err, errlen);
 }
@@ -100,8 +97,7 @@ static int take_trace_ctas(void *ctx, const char *name, const char *value, char 
 static int take_trace_cycles(void *ctx, const char *name, const char *value, char *err,
                              size_t errlen)
 {
-    return take_filter("cycles", &((struct sim_opts *)ctx)->trace_cycles, name, value, err,
-                       errlen);
+    return take_filter("cycles", &((struct sim_opts *)ctx)->trace_cycles, name, value, err, errlen);
 }
 
 void sim_opts_rows(struct sim_opts *o, unsigned groups, struct opt rows[SIM_OPT_ROWS])
@@ -216,10 +212,11 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
         uint64_t mi = s->cfg.sim.max_insts;
         s->functional = functional_new(
-            &s->store, &(struct functional_opts){
-                           .max_warp_insts = mi == CFG_AUTO ? 0 : mi ? mi : UINT64_MAX,
-                           .spin_rounds = s->cfg.sim.spin_cycles,
-                           .progress_aborts = s->cfg.getm.progress_aborts});
+            &s->store, &(struct functional_opts){.max_warp_insts = mi == CFG_AUTO ? 0
+                                                                   : mi           ? mi
+                                                                                  : UINT64_MAX,
+                                                 .spin_rounds = s->cfg.sim.spin_cycles,
+                                                 .progress_aborts = s->cfg.getm.progress_aborts});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
@@ -372,12 +369,14 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                 (unsigned long long)m.l1_accesses);
         fprintf(out, "  L2 hits         %.1f%% of %llu\n", 100 * ratio(m.l2_hits, m.l2_accesses),
                 (unsigned long long)m.l2_accesses);
-        fprintf(out, "  load latency    %.1f core cycles on average, %llu at most, over %llu requests\n",
+        fprintf(out,
+                "  load latency    %.1f core cycles on average, %llu at most, over %llu requests\n",
                 ratio(m.load_latency.sum, m.load_latency.n), (unsigned long long)m.load_latency.max,
                 (unsigned long long)m.load_latency.n);
         if (m.gwct_waits) /* TC-Weak's fences, the cost of never stalling writes */
-            fprintf(out, "  GWCT waits      %llu fences or releases waited %.0f cycles each on "
-                         "average (%llu warp-cycles in all)\n",
+            fprintf(out,
+                    "  GWCT waits      %llu fences or releases waited %.0f cycles each on "
+                    "average (%llu warp-cycles in all)\n",
                     (unsigned long long)m.gwct_waits, ratio(m.gwct_wait_cycles, m.gwct_waits),
                     (unsigned long long)m.gwct_wait_cycles);
         if (m.tx_commits || m.tx_aborts) { /* transactions: aborts per 1000 commits by cause */
@@ -401,8 +400,9 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
         for (unsigned c = 0; c < TRAFFIC_N; c++)
             fprintf(out, " %s %llu", traffic_class_names[c], (unsigned long long)m.bytes[c]);
         fputc('\n', out);
-        fprintf(out, "  simulator       %.2f s wall, %.0f cycles/s, %.2f M thread insts/s, "
-                     "%.2f M events/s\n",
+        fprintf(out,
+                "  simulator       %.2f s wall, %.0f cycles/s, %.2f M thread insts/s, "
+                "%.2f M events/s\n",
                 wall, ratio(m.cycles, 1) / (wall > 0 ? wall : 1e-9),
                 (double)m.thread_insts / 1e6 / (wall > 0 ? wall : 1e-9),
                 (double)m.events / 1e6 / (wall > 0 ? wall : 1e-9));
@@ -455,7 +455,8 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                 (unsigned long long)f->thread_insts, (unsigned long long)f->warp_insts,
                 (unsigned long long)f->kernels);
         if (f->tx_attempts)
-            fprintf(out, "  transactions    %llu committed, %llu attempts, %llu aborted (%llu by "
+            fprintf(out,
+                    "  transactions    %llu committed, %llu attempts, %llu aborted (%llu by "
                     "the VU); %llu run alone after %u fruitless attempts\n",
                     (unsigned long long)f->tx_commits, (unsigned long long)f->tx_attempts,
                     (unsigned long long)f->tx_aborts, (unsigned long long)f->tx_vu_aborts,

@@ -24,9 +24,10 @@ int opt_number(const char *opt, const char *text, uint64_t min, uint64_t max, ui
     bool ok = *s != 0;
     uint64_t v = 0;
     for (; ok && *s; s++) {
-        int d = *s >= '0' && *s <= '9' ? *s - '0'
-              : base == 16 && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
-              : base == 16 && *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+        int d = *s >= '0' && *s <= '9'                 ? *s - '0'
+                : base == 16 && *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+                : base == 16 && *s >= 'A' && *s <= 'F' ? *s - 'A' + 10
+                                                       : -1;
         if (d < 0 || v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
             ok = false; /* not a digit, or overflow */
         else
@@ -165,8 +166,7 @@ int opt_apply(const struct opt *row, const char *value, char *err, size_t errlen
 
 /* The row named by `arg` ("--name" or "--name=value"); *eq is the value after
  * '=' or NULL. */
-static const struct opt *find_row(const struct opt *const *tables, const char *arg,
-                                  const char **eq)
+static const struct opt *find_row(const struct opt *const *tables, const char *arg, const char **eq)
 {
     const char *e = strchr(arg, '=');
     size_t n = e ? (size_t)(e - arg) : strlen(arg);

@@ -37,35 +37,73 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum opt_kind { OPT_FLAG, OPT_STR, OPT_U64, OPT_UINT, OPT_F64, OPT_ENUM, OPT_IN, OPT_OUT,
-                OPT_CALL };
+enum opt_kind {
+    OPT_FLAG,
+    OPT_STR,
+    OPT_U64,
+    OPT_UINT,
+    OPT_F64,
+    OPT_ENUM,
+    OPT_IN,
+    OPT_OUT,
+    OPT_CALL
+};
 
 /* OPT_CALL: take `value` for option `name`; return 0, or -1 with a message in
  * err (printed after "gpucoh CMD: "). */
-typedef int opt_call_fn(void *ctx, const char *name, const char *value, char *err,
-                        size_t errlen);
+typedef int opt_call_fn(void *ctx, const char *name, const char *value, char *err, size_t errlen);
 
 struct opt {
-    const char *name;             /* "--episodes" */
-    const char *alias;            /* "-j", or NULL */
+    const char *name;  /* "--episodes" */
+    const char *alias; /* "-j", or NULL */
     enum opt_kind kind;
-    void *dst;                    /* bool, const char *, uint64_t, unsigned, double, int */
-    double min, max;              /* numbers */
-    const char *const *choices;   /* OPT_ENUM: NULL-terminated */
-    opt_call_fn *call;            /* OPT_CALL */
-    void *ctx;                    /* OPT_CALL */
+    void *dst;                  /* bool, const char *, uint64_t, unsigned, double, int */
+    double min, max;            /* numbers */
+    const char *const *choices; /* OPT_ENUM: NULL-terminated */
+    opt_call_fn *call;          /* OPT_CALL */
+    void *ctx;                  /* OPT_CALL */
 };
 
-#define OPT_FLAG_ROW(n, a, p) {n, a, OPT_FLAG, p, 0, 0, NULL, NULL, NULL}
-#define OPT_STR_ROW(n, a, p) {n, a, OPT_STR, p, 0, 0, NULL, NULL, NULL}
-#define OPT_U64_ROW(n, a, p, lo, hi) {n, a, OPT_U64, p, lo, hi, NULL, NULL, NULL}
-#define OPT_UINT_ROW(n, a, p, lo, hi) {n, a, OPT_UINT, p, lo, hi, NULL, NULL, NULL}
-#define OPT_F64_ROW(n, a, p, lo, hi) {n, a, OPT_F64, p, lo, hi, NULL, NULL, NULL}
-#define OPT_ENUM_ROW(n, a, p, ch) {n, a, OPT_ENUM, p, 0, 0, ch, NULL, NULL}
-#define OPT_IN_ROW(n, a, p) {n, a, OPT_IN, p, 0, 0, NULL, NULL, NULL}
-#define OPT_OUT_ROW(n, a, p) {n, a, OPT_OUT, p, 0, 0, NULL, NULL, NULL}
-#define OPT_CALL_ROW(n, a, fn, c) {n, a, OPT_CALL, NULL, 0, 0, NULL, fn, c}
-#define OPT_END {0}
+#define OPT_FLAG_ROW(n, a, p)                                                                      \
+    {                                                                                              \
+        n, a, OPT_FLAG, p, 0, 0, NULL, NULL, NULL                                                  \
+    }
+#define OPT_STR_ROW(n, a, p)                                                                       \
+    {                                                                                              \
+        n, a, OPT_STR, p, 0, 0, NULL, NULL, NULL                                                   \
+    }
+#define OPT_U64_ROW(n, a, p, lo, hi)                                                               \
+    {                                                                                              \
+        n, a, OPT_U64, p, lo, hi, NULL, NULL, NULL                                                 \
+    }
+#define OPT_UINT_ROW(n, a, p, lo, hi)                                                              \
+    {                                                                                              \
+        n, a, OPT_UINT, p, lo, hi, NULL, NULL, NULL                                                \
+    }
+#define OPT_F64_ROW(n, a, p, lo, hi)                                                               \
+    {                                                                                              \
+        n, a, OPT_F64, p, lo, hi, NULL, NULL, NULL                                                 \
+    }
+#define OPT_ENUM_ROW(n, a, p, ch)                                                                  \
+    {                                                                                              \
+        n, a, OPT_ENUM, p, 0, 0, ch, NULL, NULL                                                    \
+    }
+#define OPT_IN_ROW(n, a, p)                                                                        \
+    {                                                                                              \
+        n, a, OPT_IN, p, 0, 0, NULL, NULL, NULL                                                    \
+    }
+#define OPT_OUT_ROW(n, a, p)                                                                       \
+    {                                                                                              \
+        n, a, OPT_OUT, p, 0, 0, NULL, NULL, NULL                                                   \
+    }
+#define OPT_CALL_ROW(n, a, fn, c)                                                                  \
+    {                                                                                              \
+        n, a, OPT_CALL, NULL, 0, 0, NULL, fn, c                                                    \
+    }
+#define OPT_END                                                                                    \
+    {                                                                                              \
+        0                                                                                          \
+    }
 
 /* Positional arguments, in order; at most `max` (more is a usage error). */
 struct opt_args {

@@ -29,7 +29,7 @@
 #include "sim/msg.h"
 
 #define SWEEP_MAX_SETTINGS 32
-#define SWEEP_MAX_MISSING 64
+#define SWEEP_MAX_MISSING  64
 
 /* What a block's runs simulate: kernels on the memory system (`gpucoh run`),
  * or one frame on the split-frame rendering model (`gpucoh chopin run`),
@@ -38,24 +38,24 @@ enum sweep_model { SWEEP_MEMORY, SWEEP_FRAMES };
 extern const char *const sweep_model_names[2];
 
 struct sweep_run {
-    char id[160];              /* "<workload>-<size>-<protocol>-<hash>" */
-    const char *block;         /* the spec block ("sweep NAME") it came from; "" for none */
+    char id[160];      /* "<workload>-<size>-<protocol>-<hash>" */
+    const char *block; /* the spec block ("sweep NAME") it came from; "" for none */
     enum sweep_model model;
-    const char *workload;      /* the app as the workloads line names it: a registry name,
-                                  or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
-    const char *wl;            /* the registry name ("ht") */
-    const char *spec_file;     /* a launch spec as the workload (`workloads mine.spec`): the
-                                  resolved path the child runs with `gpucoh exec`; NULL else */
-    const char *variant;       /* the --variant the run passes: the app's and the configuration's
-                                  joined by '-' ("m-tx"), one of them alone, or NULL for none */
-    const char *set;           /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
-                                  mg, getm; frames: games; a launch spec: spec */
-    const char *size;          /* wl_size_names[]: tiny, quick, small, paper; frames: "frame";
-                                  a launch spec: "spec" (its inputs are what it says) */
-    const char *seed;          /* frames: the trace generator's seed; "" otherwise */
-    const char *config;        /* configuration name: the protocol entry's name ("tcw-fixed") */
-    const char *protocol;      /* registry protocol ("tcw"); frames: the design ("chopin-cs") */
-    const char *config_file;   /* resolved machine file, NULL for the default */
+    const char *workload;    /* the app as the workloads line names it: a registry name,
+                                or NAME:VARIANT ("ht:m"); frames: the game (gpucoh chopin gen) */
+    const char *wl;          /* the registry name ("ht") */
+    const char *spec_file;   /* a launch spec as the workload (`workloads mine.spec`): the
+                                resolved path the child runs with `gpucoh exec`; NULL else */
+    const char *variant;     /* the --variant the run passes: the app's and the configuration's
+                                joined by '-' ("m-tx"), one of them alone, or NULL for none */
+    const char *set;         /* the workload's set: basic, inter, intra, sync, stc, stc-reuse,
+                                mg, getm; frames: games; a launch spec: spec */
+    const char *size;        /* wl_size_names[]: tiny, quick, small, paper; frames: "frame";
+                                a launch spec: "spec" (its inputs are what it says) */
+    const char *seed;        /* frames: the trace generator's seed; "" otherwise */
+    const char *config;      /* configuration name: the protocol entry's name ("tcw-fixed") */
+    const char *protocol;    /* registry protocol ("tcw"); frames: the design ("chopin-cs") */
+    const char *config_file; /* resolved machine file, NULL for the default */
     const char *settings[SWEEP_MAX_SETTINGS]; /* "section.key=value": one per key, sorted */
     unsigned n_settings;
     const char *settings_text; /* the settings joined by ';' ("" for none) */
@@ -64,25 +64,25 @@ struct sweep_run {
 
 /* A protocol entry that names a protocol this build does not have. */
 struct sweep_missing {
-    const char *config;        /* entry name */
-    const char *protocol;      /* the protocol it needs */
+    const char *config;   /* entry name */
+    const char *protocol; /* the protocol it needs */
     const char *block;
     unsigned line;
 };
 
 struct sweep_spec {
-    const char *path;                 /* for messages */
-    struct sweep_run *runs;           /* blocks in order; the same id may appear more than once */
+    const char *path;       /* for messages */
+    struct sweep_run *runs; /* blocks in order; the same id may appear more than once */
     unsigned n_runs, cap_runs;
     struct sweep_missing missing[SWEEP_MAX_MISSING];
     unsigned n_missing;
-    char **owned;                     /* strings the runs point into */
+    char **owned; /* strings the runs point into */
     unsigned n_owned, cap_owned;
 };
 
 struct sweep_parse_opts {
-    const char *size;          /* replaces every `sizes` line (NULL: as written) */
-    bool skip_missing;         /* protocols not built are noted in `missing`, not an error */
+    const char *size;  /* replaces every `sizes` line (NULL: as written) */
+    bool skip_missing; /* protocols not built are noted in `missing`, not an error */
 };
 
 /* Parse spec text (path is for messages and for resolving machine files).
@@ -98,23 +98,22 @@ void sweep_spec_free(struct sweep_spec *s);
 /* The first run with this block, workload and configuration name (and, if
  * `setting` is not NULL, that "key=value" among its settings), or NULL. */
 const struct sweep_run *sweep_find(const struct sweep_spec *s, const char *block,
-                                   const char *workload, const char *config,
-                                   const char *setting);
+                                   const char *workload, const char *config, const char *setting);
 
 /* ---- running ---- */
 
 struct sweep_exec_opts {
-    const char *out_dir;       /* runs go to out_dir/runs/ */
-    unsigned jobs;             /* at most this many children at once (>= 1) */
-    bool retry_failed;         /* redo runs that have an .err file */
-    double timeout_s;          /* kill a run after this long (0: never) */
-    const char *exe;           /* the gpucoh binary (NULL: this one, /proc/self/exe) */
-    FILE *log;                 /* progress: a status line on a terminal, a line per run otherwise */
-    bool one_run;              /* run only the distinct run of index run_index (a Slurm
-                                  array task; sweep_slurm.c), as resumable as a whole sweep */
+    const char *out_dir; /* runs go to out_dir/runs/ */
+    unsigned jobs;       /* at most this many children at once (>= 1) */
+    bool retry_failed;   /* redo runs that have an .err file */
+    double timeout_s;    /* kill a run after this long (0: never) */
+    const char *exe;     /* the gpucoh binary (NULL: this one, /proc/self/exe) */
+    FILE *log;           /* progress: a status line on a terminal, a line per run otherwise */
+    bool one_run;        /* run only the distinct run of index run_index (a Slurm
+                            array task; sweep_slurm.c), as resumable as a whole sweep */
     unsigned run_index;
-    bool progress;             /* the status line (done, running, failed, ETA) even when log is
-                                  not a terminal: then a line whenever runs finish, not redrawn */
+    bool progress; /* the status line (done, running, failed, ETA) even when log is
+                      not a terminal: then a line whenever runs finish, not redrawn */
 };
 
 /* The estimated seconds until a sweep ends, from the mean wall time of the
@@ -123,8 +122,8 @@ struct sweep_exec_opts {
  * mean_s beyond its elapsed time (never below 0), and the work is shared by
  * min(jobs, runs left) at once. A plain mean over every finished run, not per
  * design: see docs/sweep.md for how it fared on `repro tc --size quick`. */
-double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
-                 unsigned n_running, unsigned jobs);
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed, unsigned n_running,
+                 unsigned jobs);
 
 /* Whether run i is the first with its id (the runs the sweep runs: the
  * distinct runs, in spec order, the rows of results.csv), and how many there
@@ -135,17 +134,17 @@ unsigned sweep_distinct_runs(const struct sweep_spec *s);
 /* ---- Slurm: a job array of one task per distinct run (sweep_slurm.c) ---- */
 
 struct sweep_slurm_opts {
-    const char *spec_path;     /* as given; made absolute in the script */
+    const char *spec_path; /* as given; made absolute in the script */
     const char *out_dir;
-    const char *size;          /* --size passed on, or NULL */
+    const char *size;                   /* --size passed on, or NULL */
     const char *partition, *time, *mem; /* #SBATCH lines, each only when given */
-    double timeout_s;          /* --timeout passed on (0: none) */
+    double timeout_s;                   /* --timeout passed on (0: none) */
     bool skip_missing;
-    const char *exe;           /* the gpucoh binary the tasks run (NULL: this one) */
-    const char *then;          /* what to run once the tasks are done, for the script's
-                                  comment (NULL: `gpucoh sweep SPEC --collect --out DIR`) */
-    const char *job_name;      /* the array's --job-name after "gpucoh-" (NULL: SPEC's
-                                  file name without its extension) */
+    const char *exe;      /* the gpucoh binary the tasks run (NULL: this one) */
+    const char *then;     /* what to run once the tasks are done, for the script's
+                             comment (NULL: `gpucoh sweep SPEC --collect --out DIR`) */
+    const char *job_name; /* the array's --job-name after "gpucoh-" (NULL: SPEC's
+                             file name without its extension) */
 };
 
 /* Write out_dir/slurm/sweep.sbatch (whole or not at all): a job array
@@ -162,12 +161,12 @@ int sweep_slurm_submit(const char *script);
 
 /* In the order a changed part is named as the reason for a rerun. */
 enum sweep_ident_part {
-    SWEEP_IDENT_BINARY,        /* the gpucoh binary's bytes */
-    SWEEP_IDENT_CONFIG,        /* the resolved configuration and the files it names */
-    SWEEP_IDENT_WORKLOAD,      /* the workload's PTX (frames: game and seed) */
+    SWEEP_IDENT_BINARY,   /* the gpucoh binary's bytes */
+    SWEEP_IDENT_CONFIG,   /* the resolved configuration and the files it names */
+    SWEEP_IDENT_WORKLOAD, /* the workload's PTX (frames: game and seed) */
     SWEEP_IDENT_N
 };
-extern const char *const sweep_ident_parts[SWEEP_IDENT_N];      /* keys in .ident: "binary" */
+extern const char *const sweep_ident_parts[SWEEP_IDENT_N]; /* keys in .ident: "binary" */
 /* why a stored run is rerun: a part changed ("gpucoh binary changed"), or
  * [SWEEP_IDENT_N] "no identity recorded" */
 extern const char *const sweep_ident_reasons[SWEEP_IDENT_N + 1];
@@ -189,12 +188,12 @@ int sweep_ident_write(const char *path, const struct sweep_ident *id);
 int sweep_ident_compare(const char *path, const struct sweep_ident *now);
 
 struct sweep_counts {
-    unsigned total;            /* distinct runs */
-    unsigned skipped;          /* finished before this call, identity unchanged */
-    unsigned ran;              /* run by this call */
-    unsigned rerun;            /* of those, finished before but stale */
+    unsigned total;                        /* distinct runs */
+    unsigned skipped;                      /* finished before this call, identity unchanged */
+    unsigned ran;                          /* run by this call */
+    unsigned rerun;                        /* of those, finished before but stale */
     unsigned rerun_why[SWEEP_IDENT_N + 1]; /* stale runs by reason (sweep_ident_reasons) */
-    unsigned failed;           /* exit status != 0, this call or before */
+    unsigned failed;                       /* exit status != 0, this call or before */
     double wall_seconds;
 };
 
@@ -215,15 +214,15 @@ enum sweep_check { SWEEP_CHECK_NONE, SWEEP_CHECK_OK, SWEEP_CHECK_WRONG };
 extern const char *const sweep_check_names[3];
 
 struct sweep_result {
-    bool finished;             /* it ran (now or before) */
-    int exit_status;           /* child's exit status; 128+N for signal N */
-    bool has_stats;            /* its JSON was read */
+    bool finished;   /* it ran (now or before) */
+    int exit_status; /* child's exit status; 128+N for signal N */
+    bool has_stats;  /* its JSON was read */
     enum sweep_check check;
     double cycles, thread_insts, warp_insts, l1_hit_rate, l2_hit_rate, wall_seconds;
-    double bytes[TRAFFIC_N];   /* interconnect bytes per traffic class */
+    double bytes[TRAFFIC_N]; /* interconnect bytes per traffic class */
     double bytes_total;
-    double lease_avg;          /* mean over L2 banks of gpu.l2[b].lease_avg; < 0 without */
-    double fence_wait;         /* sum over SMs of gpu.sm[s].l1.fence_wait_cycles (warp-cycles) */
+    double lease_avg;  /* mean over L2 banks of gpu.l2[b].lease_avg; < 0 without */
+    double fence_wait; /* sum over SMs of gpu.sm[s].l1.fence_wait_cycles (warp-cycles) */
     /* TC's lease predictor, summed over L2 banks: reads of an expired L1 copy
      * plus reads of an expired line (+t_hit each), writes to an unexpired line
      * (-t_write), evictions of an unexpired line (-t_evict) */
@@ -294,7 +293,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
 int sweep_write_csv(const char *out_dir, const struct sweep_spec *s);
 
 /* Small helpers shared with repro. */
-void sweep_csv_field(FILE *f, const char *s);  /* quoted when it holds a comma, quote or newline */
+void sweep_csv_field(FILE *f, const char *s); /* quoted when it holds a comma, quote or newline */
 int sweep_mkdir_p(const char *path);
 
 #endif

@@ -37,11 +37,11 @@
 #define TAIL_BYTES 3000
 
 struct slot {
-    pid_t pid;              /* 0: free */
-    unsigned run;           /* index into the spec's runs */
+    pid_t pid;    /* 0: free */
+    unsigned run; /* index into the spec's runs */
     double start;
     bool timed_out;
-    char out[4200];         /* the child's output while it runs */
+    char out[4200]; /* the child's output while it runs */
 };
 
 static volatile sig_atomic_t interrupted;
@@ -108,8 +108,8 @@ static void fmt_eta(char *buf, size_t n, double s)
         snprintf(buf, n, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
 }
 
-double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed,
-                 unsigned n_running, unsigned jobs)
+double sweep_eta(double mean_s, unsigned waiting, const double *running_elapsed, unsigned n_running,
+                 unsigned jobs)
 {
     if (mean_s < 0)
         return -1;
@@ -280,8 +280,8 @@ void sweep_rerun_text(const struct sweep_counts *c, char *buf, size_t n)
     buf[0] = 0;
     for (unsigned w = 0; w <= SWEEP_IDENT_N; w++)
         if (c->rerun_why[w])
-            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s (%u)",
-                                    len ? ", " : "", sweep_ident_reasons[w], c->rerun_why[w]);
+            len += (size_t)snprintf(buf + len, len < n ? n - len : 0, "%s%s (%u)", len ? ", " : "",
+                                    sweep_ident_reasons[w], c->rerun_why[w]);
 }
 
 bool sweep_run_is_first(const struct sweep_spec *s, unsigned i)
@@ -339,7 +339,7 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
         bool is_result;
         bool has_err = err_status(path, &status, &is_result);
         if (has_err && !is_result)
-            done = false;  /* killed from outside: not a result */
+            done = false; /* killed from outside: not a result */
         else if (has_err && o->retry_failed)
             done = false;
         else if (has_err)
@@ -394,7 +394,8 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
             pid_t got = waitpid(slots[j].pid, &wst, WNOHANG);
             double now = wall_seconds();
             if (got == 0) {
-                if (o->timeout_s > 0 && now - slots[j].start > o->timeout_s && !slots[j].timed_out) {
+                if (o->timeout_s > 0 && now - slots[j].start > o->timeout_s &&
+                    !slots[j].timed_out) {
                     slots[j].timed_out = true;
                     kill(slots[j].pid, SIGKILL);
                 }
@@ -404,8 +405,8 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 continue;
             const struct sweep_run *r = &s->runs[slots[j].run];
             char why[512];
-            bool failed = finish(o->out_dir, r, &idents[slots[j].run], &slots[j],
-                                 got < 0 ? 0 : wst, o->timeout_s, why, sizeof why);
+            bool failed = finish(o->out_dir, r, &idents[slots[j].run], &slots[j], got < 0 ? 0 : wst,
+                                 o->timeout_s, why, sizeof why);
             double dt = now - slots[j].start;
             busy += dt;
             slots[j].pid = 0;
@@ -419,9 +420,9 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                     fputs("\r\033[K", o->log);
                 if (failed || !tty) {
                     fprintf(o->log, "[%*u/%u] %-6s %s (%s) %.1f s%s%s\n",
-                            (int)snprintf(NULL, 0, "%u", c->total), c->skipped + done_now,
-                            c->total, failed ? "FAILED" : "ok", r->id, r->config, dt,
-                            failed ? ": " : "", failed ? why : "");
+                            (int)snprintf(NULL, 0, "%u", c->total), c->skipped + done_now, c->total,
+                            failed ? "FAILED" : "ok", r->id, r->config, dt, failed ? ": " : "",
+                            failed ? why : "");
                 }
             }
         }

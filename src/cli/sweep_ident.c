@@ -20,8 +20,8 @@
  * The sweep writes DIR/runs/<id>.ident after each run and, on resuming,
  * reruns a stored run whose identity differs, naming the first part that
  * differs in this order (a rebuilt binary may resolve the same machine file
- * differently, with a new option or default, so it is named first); a result without an .ident (an older gpucoh, or a sweep stopped
- * between the child's exit and the write) is rerun too.
+ * differently, with a new option or default, so it is named first); a result without an .ident (an
+ * older gpucoh, or a sweep stopped between the child's exit and the write) is rerun too.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <errno.h>
@@ -151,8 +151,9 @@ static uint64_t config_part(const struct sweep_run *r)
             return h;
     }
     /* it does not load: the run fails; rerun it when its inputs change */
-    const char *file = r->config_file ? r->config_file
-                       : r->model == SWEEP_MEMORY ? config_default_file() : "";
+    const char *file = r->config_file             ? r->config_file
+                       : r->model == SWEEP_MEMORY ? config_default_file()
+                                                  : "";
     if (*file && hash_file(&h, file))
         h = hash_fnv1a(h, "?", 2);
     return hash_fnv1a(h, r->settings_text, strlen(r->settings_text) + 1);
@@ -198,8 +199,8 @@ int sweep_ident_write(const char *path, const struct sweep_ident *id)
     char text[256];
     size_t len = 0;
     for (unsigned p = 0; p < SWEEP_IDENT_N; p++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%s %016llx\n",
-                                sweep_ident_parts[p], (unsigned long long)id->part[p]);
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s %016llx\n", sweep_ident_parts[p],
+                                (unsigned long long)id->part[p]);
     return write_file_atomic(path, text);
 }
 

@@ -54,7 +54,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             char *last = strrchr(t, '\n');
             char head[64];
             snprintf(head, sizeof head, "%s %d", kind, v);
-            snprintf(res->why, sizeof res->why, "%s%s%s", head, *t ? ": " : "", last ? last + 1 : t);
+            snprintf(res->why, sizeof res->why, "%s%s%s", head, *t ? ": " : "",
+                     last ? last + 1 : t);
         }
         free(err);
     }
@@ -94,7 +95,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     }
     double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
     double bsq_blocked = 0, stc_holds = 0, emu_tcycles = 0;
-    double vu[4] = {0}; /* table cycles, VU accesses, stall line peaks, stall line uses */
+    double vu[4] = {0};  /* table cycles, VU accesses, stall line peaks, stall line uses */
     double lat[4] = {0}; /* load sum, count; store sum, count */
     double atomics = 0;
     unsigned ln = 0, n_l1 = 0;
@@ -192,7 +193,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         if (!strcmp(k, "gpu.emu.bytes"))
             res->emu_bytes = item->valuedouble;
         if (!strncmp(k, "gpu.l2[", 7)) {
-            if (ends_with(k, len, ".reads_expired_copy") || ends_with(k, len, ".reads_expired_line"))
+            if (ends_with(k, len, ".reads_expired_copy") ||
+                ends_with(k, len, ".reads_expired_line"))
                 res->lease_ups += item->valuedouble;
             else if (ends_with(k, len, ".writes_unexpired"))
                 res->lease_down_writes += item->valuedouble;
@@ -273,8 +275,8 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
             continue;
         struct sweep_result res;
         sweep_result_load(out_dir, r, &res);
-        const char *fields[] = {r->id, r->workload, r->set, r->size, r->config, r->protocol,
-                                r->settings_text};
+        const char *fields[] = {r->id,     r->workload, r->set,          r->size,
+                                r->config, r->protocol, r->settings_text};
         for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) {
             sweep_csv_field(f, fields[k]);
             fputc(',', f);

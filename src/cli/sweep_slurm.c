@@ -68,7 +68,8 @@ int sweep_slurm_write(const struct sweep_spec *s, const struct sweep_slurm_opts 
     if (!one_line("--partition", o->partition) || !one_line("--time", o->time) ||
         !one_line("--mem", o->mem))
         return -1;
-    char exe[PATH_MAX], spec[PATH_MAX + 256], out[PATH_MAX + 256], cwd[PATH_MAX], dir[PATH_MAX + 300];
+    char exe[PATH_MAX], spec[PATH_MAX + 256], out[PATH_MAX + 256], cwd[PATH_MAX],
+        dir[PATH_MAX + 300];
     if (o->exe) {
         absolute(o->exe, exe, sizeof exe);
     } else {

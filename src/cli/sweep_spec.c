@@ -44,11 +44,11 @@
 #include "system/config.h"
 
 #define MAX_TOKENS 256
-#define MAX_AXES 8
+#define MAX_AXES   8
 
-struct pentry {                 /* one item of a protocols line */
+struct pentry { /* one item of a protocols line */
     const char *name, *protocol;
-    const char *variant;        /* variant=V: joined to each workload's (NULL: none) */
+    const char *variant; /* variant=V: joined to each workload's (NULL: none) */
     const char *settings[SWEEP_MAX_SETTINGS];
     unsigned n_settings;
     bool missing;
@@ -62,10 +62,10 @@ struct axis {
 
 struct block {
     const char *name;
-    unsigned line;               /* its `sweep` line (0 for the leading block) */
+    unsigned line; /* its `sweep` line (0 for the leading block) */
     enum sweep_model model;
-    unsigned n_directives;       /* other than sweep and model: model must come first */
-    const char *seed;            /* frames */
+    unsigned n_directives; /* other than sweep and model: model must come first */
+    const char *seed;      /* frames */
     const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
     const struct workload *wls[MAX_TOKENS]; /* memory blocks: the registry entry */
     const char *wl_variants[MAX_TOKENS];    /* W:VARIANT's variant, or NULL */
@@ -78,10 +78,10 @@ struct block {
     unsigned n_sizes;
     struct axis axes[MAX_AXES];
     unsigned n_axes;
-    const char *configs[MAX_TOKENS];     /* as written (hashed) */
+    const char *configs[MAX_TOKENS];      /* as written (hashed) */
     const char *config_paths[MAX_TOKENS]; /* resolved (passed to the child) */
     unsigned n_configs;
-    bool any;                    /* a directive was seen */
+    bool any; /* a directive was seen */
 };
 
 static int fail(char *err, size_t n, const char *path, unsigned line, const char *fmt, ...)
@@ -130,8 +130,7 @@ static const char *resolve_config(struct sweep_spec *s, const char *written)
 const char *const sweep_model_names[2] = {"memory", "frames"};
 
 /* Check one "key=value" of the split-frame model by loading it. */
-static int check_frame_setting(const char *kv, const char *path, unsigned line, char *err,
-                               size_t n)
+static int check_frame_setting(const char *kv, const char *path, unsigned line, char *err, size_t n)
 {
     struct sfr_config c;
     char why[512];
@@ -161,7 +160,8 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pro
         if (strlen(o->name) == klen && !strncmp(o->name, kv, klen))
             break;
     if (!o->name && !strncmp(kv, "variant", klen))
-        return fail(err, n, path, line, "variant is not an option: a configuration selects the "
+        return fail(err, n, path, line,
+                    "variant is not an option: a configuration selects the "
                     "workloads' variant (NAME=PROTOCOL:variant=V), a workload its own (W:V)");
     if (!o->name)
         return fail(err, n, path, line, "unknown option '%.*s' (gpucoh config show --help-keys)",
@@ -217,8 +217,8 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model
         }
     }
     if (!valid_name(buf))
-        return fail(err, n, path, line, "'%s': a configuration name is letters, digits, '-', '_', '.'",
-                    tok);
+        return fail(err, n, path, line,
+                    "'%s': a configuration name is letters, digits, '-', '_', '.'", tok);
     if (!valid_name(proto))
         return fail(err, n, path, line, "'%s': expected NAME=PROTOCOL[:KEY=VALUE,...]", tok);
     p->name = own(s, buf);
@@ -317,8 +317,8 @@ static int take_launch_spec(struct sweep_spec *s, struct block *b, const char *t
     char beside[4096];
     const char *slash = strrchr(path, '/');
     snprintf(beside, sizeof beside, "%.*s%s", slash ? (int)(slash - path + 1) : 0, path, tok);
-    const char *found = tok[0] != '/' && !access(beside, R_OK) ? own(s, beside)
-                                                                : resolve_config(s, tok);
+    const char *found =
+        tok[0] != '/' && !access(beside, R_OK) ? own(s, beside) : resolve_config(s, tok);
     if (!found)
         return fail(err, n, path, line,
                     "launch spec '%s' not found (looked beside %s, in the current folder and "
@@ -365,12 +365,14 @@ static int take_workload(struct sweep_spec *s, struct block *b, const char *tok,
         name[len] = 0;
         const struct workload *w = wl_find(name);
         if (!w)
-            return fail(err, n, path, line, "unknown workload '%s' (gpucoh list workloads; a set "
-                        "has no variants)", name);
+            return fail(err, n, path, line,
+                        "unknown workload '%s' (gpucoh list workloads; a set "
+                        "has no variants)",
+                        name);
         if (!wl_has_variant(w, colon + 1)) {
             variant_list(w, list, sizeof list);
-            return fail(err, n, path, line, "workload %s has no variant '%s' (%s)", name,
-                        colon + 1, list);
+            return fail(err, n, path, line, "workload %s has no variant '%s' (%s)", name, colon + 1,
+                        list);
         }
         return add_workload(b, own(s, tok), w->set, w, own(s, colon + 1), path, line, err, n);
     }
@@ -538,15 +540,14 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
             return fail(err, n, path, b->prs_line,
                         "configuration %s runs %s with variant '%s', which workload %s does not "
                         "have (%s; line %u names it)",
-                        b->prs[p].name, b->wl_names[w], v, b->wls[w]->name, list,
-                        b->wl_lines[w]);
+                        b->prs[p].name, b->wl_names[w], v, b->wls[w]->name, list, b->wl_lines[w]);
         }
     for (unsigned p = 0; p < b->n_prs; p++) {
         if (!b->prs[p].missing)
             continue;
         if (s->n_missing < SWEEP_MAX_MISSING)
-            s->missing[s->n_missing++] = (struct sweep_missing){
-                b->prs[p].name, b->prs[p].protocol, b->name, b->prs_line};
+            s->missing[s->n_missing++] =
+                (struct sweep_missing){b->prs[p].name, b->prs[p].protocol, b->name, b->prs_line};
     }
     for (unsigned c = 0; c < n_cfg; c++)
         for (unsigned z = 0; z < n_sizes; z++)
@@ -556,8 +557,7 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
                         continue;
                     unsigned pick[MAX_AXES] = {0};
                     for (;;) {
-                        add_run(s, b, w, sizes[z], &b->prs[p],
-                                b->n_configs ? b->configs[c] : NULL,
+                        add_run(s, b, w, sizes[z], &b->prs[p], b->n_configs ? b->configs[c] : NULL,
                                 b->n_configs ? b->config_paths[c] : NULL, pick);
                         unsigned a = 0;
                         while (a < b->n_axes && ++pick[a] == b->axes[a].n)
@@ -571,8 +571,8 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
 }
 
 static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigned nt,
-                      const struct sweep_parse_opts *o, const char *path, unsigned line,
-                      char *err, size_t n)
+                      const struct sweep_parse_opts *o, const char *path, unsigned line, char *err,
+                      size_t n)
 {
     const char *d = tok[0];
     if (!strcmp(d, "sweep")) {
@@ -617,7 +617,8 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
                 return -1;
     } else if (!strcmp(d, "protocols")) {
         if (b->n_prs)
-            return fail(err, n, path, line, "a second protocols line in one block (list them on one)");
+            return fail(err, n, path, line,
+                        "a second protocols line in one block (list them on one)");
         b->prs_line = line;
         for (unsigned i = 1; i < nt; i++) {
             if (parse_pentry(s, &b->prs[b->n_prs], b->model, tok[i], o, path, line, err, n))
@@ -642,7 +643,8 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
         if (nt < 3)
             return fail(err, n, path, line, "expected: set SECTION.KEY VALUE...");
         if (b->n_axes == MAX_AXES)
-            return fail(err, n, path, line, "too many set axes in one block (at most %d)", MAX_AXES);
+            return fail(err, n, path, line, "too many set axes in one block (at most %d)",
+                        MAX_AXES);
         struct axis *a = &b->axes[b->n_axes];
         for (unsigned k = 0; k < b->n_axes; k++)
             if (!strcmp(b->axes[k].key, tok[1]))
@@ -754,8 +756,7 @@ void sweep_spec_free(struct sweep_spec *s)
 }
 
 const struct sweep_run *sweep_find(const struct sweep_spec *s, const char *block,
-                                   const char *workload, const char *config,
-                                   const char *setting)
+                                   const char *workload, const char *config, const char *setting)
 {
     for (unsigned i = 0; i < s->n_runs; i++) {
         const struct sweep_run *r = &s->runs[i];

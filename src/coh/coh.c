@@ -31,8 +31,9 @@ void coh_cov_destroy(struct coh_cov *c)
 
 static void dump_msg(const struct msg *m, FILE *out)
 {
-    fprintf(out, "  message: type %u addr %#llx src %u dst %u vnet %u op %s sem %s scope %s "
-                 "sm %u warp %u id %u born %llu\n",
+    fprintf(out,
+            "  message: type %u addr %#llx src %u dst %u vnet %u op %s sem %s scope %s "
+            "sm %u warp %u id %u born %llu\n",
             m->type, (unsigned long long)m->addr, m->src, m->dst, m->vnet,
             m->req.op < MEM_NOPS ? mem_op_names[m->req.op] : "?",
             m->req.sem < SEM_N ? mem_sem_names[m->req.sem] : "?",
@@ -54,9 +55,8 @@ enum coh_result coh_step(const struct coh_table *t, struct coh_cov *cov, struct 
         fprintf(stderr,
                 "gpucoh: protocol hole in %s %s at t=%llu ps: no transition for state %s, "
                 "event %s, line %#llx\n",
-                t->proto, x->ctrl_name, (unsigned long long)x->eng->now,
-                t->state_names[x->state], t->event_names[x->event],
-                (unsigned long long)x->addr);
+                t->proto, x->ctrl_name, (unsigned long long)x->eng->now, t->state_names[x->state],
+                t->event_names[x->event], (unsigned long long)x->addr);
         if (x->msg)
             dump_msg(x->msg, stderr);
         if (t->dump)
@@ -71,9 +71,9 @@ enum coh_result coh_step(const struct coh_table *t, struct coh_cov *cov, struct 
     cov->hits[k]++;
     if (cov->hist) {
         struct coh_history *h = cov->hist;
-        h->e[h->n++ & (h->cap - 1)] = (struct coh_hist_entry){
-            x->eng->now, x->addr, x->ctrl_name, t, (uint8_t)x->event, (uint8_t)from,
-            (uint8_t)cell->next};
+        h->e[h->n++ & (h->cap - 1)] =
+            (struct coh_hist_entry){x->eng->now,       x->addr,       x->ctrl_name,       t,
+                                    (uint8_t)x->event, (uint8_t)from, (uint8_t)cell->next};
     }
     if (coh_trace_out && (!coh_trace_addr || coh_trace_addr == x->addr))
         fprintf(coh_trace_out, "%12llu %-18s %-12s %6s>%-6s %#llx\n",
@@ -154,7 +154,7 @@ void coh_table_print_dot(const struct coh_table *t, FILE *out)
     for (unsigned s = 0; s < t->n_states; s++)
         fprintf(out, "  \"%s\" [shape=%s];\n", t->state_names[s],
                 strchr(t->state_names[s], '_') || strlen(t->state_names[s]) > 1 ? "ellipse"
-                                                                                 : "doublecircle");
+                                                                                : "doublecircle");
     for (unsigned s = 0; s < t->n_states; s++)
         for (unsigned e = 0; e < t->n_events; e++) {
             const struct coh_trans *c = coh_cell(t, s, e);

@@ -36,18 +36,23 @@ struct coh_ctx;
 typedef void coh_act(struct coh_ctx *x);
 
 struct coh_trans {
-    uint8_t kind;          /* enum coh_kind */
-    uint8_t next;          /* next state (COH_DO) */
-    uint8_t uses;          /* TAG_RD | TAG_WR | DATA_RD | DATA_WR */
-    coh_act *const *acts;  /* NULL-terminated, in order */
+    uint8_t kind;         /* enum coh_kind */
+    uint8_t next;         /* next state (COH_DO) */
+    uint8_t uses;         /* TAG_RD | TAG_WR | DATA_RD | DATA_WR */
+    coh_act *const *acts; /* NULL-terminated, in order */
 };
 
 #define DO(next_, uses_, ...)                                                                      \
     {                                                                                              \
-        .kind = COH_DO, .next = (next_), .uses = (uses_),                                          \
-        .acts = (coh_act *const[]){__VA_ARGS__, NULL}                                              \
+        .kind = COH_DO, .next = (next_), .uses = (uses_), .acts = (coh_act *const[])               \
+        {                                                                                          \
+            __VA_ARGS__, NULL                                                                      \
+        }                                                                                          \
     }
-#define STALL {.kind = COH_STALL}
+#define STALL                                                                                      \
+    {                                                                                              \
+        .kind = COH_STALL                                                                          \
+    }
 
 /* The name and description arrays of a controller's states and events,
  * declared once as X-macros of X(Name, "description") rows: defines the
@@ -56,9 +61,9 @@ struct coh_trans {
 #define COH_X_NAME_(n, d) #n,
 #define COH_X_DESC_(n, d) d,
 #define COH_NAMES(STATES, EVENTS)                                                                  \
-    static const char *const state_names[] = {STATES(COH_X_NAME_)};                               \
-    static const char *const state_descs[] = {STATES(COH_X_DESC_)};                               \
-    static const char *const event_names[] = {EVENTS(COH_X_NAME_)};                               \
+    static const char *const state_names[] = {STATES(COH_X_NAME_)};                                \
+    static const char *const state_descs[] = {STATES(COH_X_DESC_)};                                \
+    static const char *const event_names[] = {EVENTS(COH_X_NAME_)};                                \
     static const char *const event_descs[] = {EVENTS(COH_X_DESC_)}
 
 /* A controller's table over its cells array [states][events] (the first
@@ -80,23 +85,23 @@ struct coh_action_name {
 
 /* The context an action sees. Controllers embed it or fill it per event. */
 struct coh_ctx {
-    void *ctrl;               /* the controller instance */
-    const char *ctrl_name;    /* "gpu.sm[3].l1" */
+    void *ctrl;            /* the controller instance */
+    const char *ctrl_name; /* "gpu.sm[3].l1" */
     struct eng *eng;
-    addr_t addr;              /* line address */
-    struct msg *msg;          /* triggering message; NULL for internal events */
-    struct cache_line *line;  /* the present line, or NULL */
-    struct tbe *tbe;          /* the line's TBE, or NULL */
+    addr_t addr;             /* line address */
+    struct msg *msg;         /* triggering message; NULL for internal events */
+    struct cache_line *line; /* the present line, or NULL */
+    struct tbe *tbe;         /* the line's TBE, or NULL */
     unsigned state, event;
 };
 
 struct coh_table {
-    const char *proto;                /* "rc" */
-    const char *ctrl;                 /* "L1" */
+    const char *proto; /* "rc" */
+    const char *ctrl;  /* "L1" */
     unsigned n_states, n_events;
     const char *const *state_names, *const *state_descs;
     const char *const *event_names, *const *event_descs;
-    const struct coh_trans *cells;    /* [n_states][n_events], row-major */
+    const struct coh_trans *cells;         /* [n_states][n_events], row-major */
     const struct coh_action_name *actions; /* every action, NULL-terminated, for printing */
     void (*set_state)(struct coh_ctx *x, unsigned next);
     void (*dump)(struct coh_ctx *x, FILE *out); /* the line and TBE, for panics */
@@ -107,21 +112,21 @@ struct coh_table {
 struct coh_hist_entry {
     tick_t t;
     addr_t addr;
-    const char *ctrl;             /* controller instance name */
+    const char *ctrl; /* controller instance name */
     const struct coh_table *table;
     uint8_t event, from, to;
 };
 
 struct coh_history {
     struct coh_hist_entry *e;
-    uint32_t cap;                 /* power of two */
-    uint64_t n;                   /* recorded so far */
+    uint32_t cap; /* power of two */
+    uint64_t n;   /* recorded so far */
 };
 
 struct coh_cov {
     const struct coh_table *t;
-    uint64_t *hits;    /* [n_states * n_events] transitions fired */
-    uint64_t *stalls;  /* [n_states * n_events] protocol stalls */
+    uint64_t *hits;           /* [n_states * n_events] transitions fired */
+    uint64_t *stalls;         /* [n_states * n_events] protocol stalls */
     struct coh_history *hist; /* NULL: not recorded */
 };
 
@@ -150,7 +155,7 @@ void coh_table_print_dot(const struct coh_table *t, FILE *out);
 unsigned coh_cov_print(const struct coh_cov *c, FILE *out);
 
 /* Tracing of fired transitions (gem5 ProtocolTrace shape). */
-extern FILE *coh_trace_out;      /* NULL: off */
-extern addr_t coh_trace_addr;    /* only this line if nonzero */
+extern FILE *coh_trace_out;   /* NULL: off */
+extern addr_t coh_trace_addr; /* only this line if nonzero */
 
 #endif

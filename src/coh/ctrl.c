@@ -494,8 +494,7 @@ void ctrl_l1_response(struct ctrl *c, struct coh_ctx *x, struct msg *m)
 {
     ctrl_lookup(c, x, m->addr);
     x->msg = m;
-    panic_if(!x->tbe, "%s: response for %#llx with no TBE", c->w.name,
-             (unsigned long long)m->addr);
+    panic_if(!x->tbe, "%s: response for %#llx with no TBE", c->w.name, (unsigned long long)m->addr);
 }
 
 void ctrl_l1_make_room(struct ctrl *c, addr_t line, unsigned replace)
@@ -530,8 +529,7 @@ unsigned ctrl_l1_flash(struct ctrl *c, unsigned event, int tbe_state)
 }
 
 bool ctrl_l1_flush_step(struct ctrl *b, struct msg_list *kend,
-                        bool (*owned)(const struct cache_line *), unsigned event,
-                        struct port *out)
+                        bool (*owned)(const struct cache_line *), unsigned event, struct port *out)
 {
     bool moved = false;
     if (!kend->n)
@@ -636,8 +634,8 @@ void ctrl_l2_dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->merged.n, x->tbe->parked.n);
 }
 
-void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
-                          uint8_t cls, uint16_t bytes)
+void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
+                          uint16_t bytes)
 {
     m->type = type;
     m->vnet = (uint8_t)vnet;
@@ -651,9 +649,8 @@ void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet
                      uint16_t bytes)
 {
     ctrl_l2_reply_header(c, m, type, vnet, cls, bytes);
-    tick_t extra = c->jitter_cycles
-                       ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps
-                       : 0;
+    tick_t extra =
+        c->jitter_cycles ? rng_below(&c->rng, c->jitter_cycles + 1) * c->comp.clk->period_ps : 0;
     if (!port_send_delayed(&c->pipe, m, extra))
         panic("%s: pipeline full after room check", c->w.name);
 }
@@ -879,8 +876,7 @@ struct ctrl_bank_set *ctrl_bank_set_add(struct ctrl_bank_set **all, size_t size,
     return s;
 }
 
-struct ctrl_bank_set *ctrl_bank_set_remove(struct ctrl_bank_set **all, struct eng *e,
-                                           unsigned bank)
+struct ctrl_bank_set *ctrl_bank_set_remove(struct ctrl_bank_set **all, struct eng *e, unsigned bank)
 {
     struct ctrl_bank_set *s = ctrl_bank_set_find(*all, e);
     if (!s)

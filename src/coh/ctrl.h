@@ -35,40 +35,40 @@ struct ctrl_stats {
     uint64_t stores, atomics, fills;                           /* L1 (atomics: also L2) */
     uint64_t reads, writes, misses, writebacks, acks;          /* L2 */
     uint64_t resource_stalls, protocol_stalls;
-    uint64_t issue_bypasses;   /* L1, l1.issue = out-of-order: requests taken past a stalled one */
+    uint64_t issue_bypasses; /* L1, l1.issue = out-of-order: requests taken past a stalled one */
 };
 
 struct ctrl_stat;
 
 struct ctrl {
-    struct comp comp;              /* first: a controller is a component */
+    struct comp comp; /* first: a controller is a component */
     struct ctrl_wiring w;
     struct ctrl_links links;
     const struct coh_table *table; /* the table this instance runs (coverage: w.cov[0]) */
     struct cache cache;            /* the data array (nol1: none) */
     struct tbe_table tbes;
-    struct port in;                /* L1: requests from the SM; L2: DRAM responses */
-    struct msg_list replay;        /* parked requests whose line changed state */
+    struct port in;         /* L1: requests from the SM; L2: DRAM responses */
+    struct msg_list replay; /* parked requests whose line changed state */
     uint32_t line_bytes;
     struct ctrl_stats st;
     const struct ctrl_stat *stat_rows; /* what ctrl_stats emits, in order */
-    const void *own_stats;         /* the protocol's own counters those rows name */
+    const void *own_stats;             /* the protocol's own counters those rows name */
     /* --- sleeping on a resource stall (ctrl_stall_sleep) --- */
-    bool sleep;                    /* coherence.sleep */
-    bool stall_asleep;             /* asleep on a resource stall since stall_cycle */
-    cycle_t stall_cycle;           /* the last cycle counted while asleep so */
-    uint64_t stall_per_cycle;      /* resource stalls each cycle slept through counts */
-    uint64_t stall_mark;           /* resource_stalls when the tick began */
-    uint64_t n_steps, steps_mark;  /* table steps taken; n_steps when the tick began */
+    bool sleep;                   /* coherence.sleep */
+    bool stall_asleep;            /* asleep on a resource stall since stall_cycle */
+    cycle_t stall_cycle;          /* the last cycle counted while asleep so */
+    uint64_t stall_per_cycle;     /* resource stalls each cycle slept through counts */
+    uint64_t stall_mark;          /* resource_stalls when the tick began */
+    uint64_t n_steps, steps_mark; /* table steps taken; n_steps when the tick began */
     /* --- L1 only --- */
-    uint32_t merge_max;            /* loads one fill may answer */
-    tick_t hit_ps;                 /* hit latency */
-    bool issue_ooo;                /* l1.issue = out-of-order (ctrl_take_next) */
-    bool merge_full_stalls;        /* l1.merge_full = stall (mesi) */
+    uint32_t merge_max;     /* loads one fill may answer */
+    tick_t hit_ps;          /* hit latency */
+    bool issue_ooo;         /* l1.issue = out-of-order (ctrl_take_next) */
+    bool merge_full_stalls; /* l1.merge_full = stall (mesi) */
     /* --- L2 only --- */
-    struct port pipe;              /* responses in the bank's pipeline (to itself) */
-    uint32_t jitter_cycles;        /* l2.jitter_cycles: random extra pipeline delay */
-    struct rng rng;                /* jitter */
+    struct port pipe;       /* responses in the bank's pipeline (to itself) */
+    uint32_t jitter_cycles; /* l2.jitter_cycles: random extra pipeline delay */
+    struct rng rng;         /* jitter */
 };
 
 static inline struct ctrl *ctrl_of(const struct coh_ctx *x)
@@ -119,8 +119,8 @@ void ctrl_tick_begin(struct ctrl *c);
  * request stalled on a resource, and which has nothing else pending that a
  * wake does not announce: sleep (returns false), or with coherence.sleep =
  * false tick on (true). A tick that took a table step (a replacement before
- * the request that stalls retries) did move: it ticks on. The input ports in `in[0..n)` (NULL entries skipped)
- * whose head is not ready yet are re-armed to wake it when it is. */
+ * the request that stalls retries) did move: it ticks on. The input ports in `in[0..n)` (NULL
+ * entries skipped) whose head is not ready yet are re-armed to wake it when it is. */
 bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n);
 
 /* ---- statistics: rows emitted in order ---- */
@@ -131,18 +131,30 @@ struct ctrl_stat {
     size_t off;                            /* BASE: in struct ctrl_stats; OWN: in `own` */
     uint64_t (*get)(const struct ctrl *c); /* FN */
 };
-#define CTRL_STAT_BASE(f) {#f, CTRL_ST_BASE, offsetof(struct ctrl_stats, f), NULL}
-#define CTRL_STAT_OWN(T, f) {#f, CTRL_ST_OWN, offsetof(T, f), NULL}
-#define CTRL_STAT_FN(name, fn) {name, CTRL_ST_FN, 0, fn}
-#define CTRL_STAT_END {NULL, 0, 0, NULL}
+#define CTRL_STAT_BASE(f)                                                                          \
+    {                                                                                              \
+#f, CTRL_ST_BASE, offsetof(struct ctrl_stats, f), NULL                                     \
+    }
+#define CTRL_STAT_OWN(T, f)                                                                        \
+    {                                                                                              \
+#f, CTRL_ST_OWN, offsetof(T, f), NULL                                                      \
+    }
+#define CTRL_STAT_FN(name, fn)                                                                     \
+    {                                                                                              \
+        name, CTRL_ST_FN, 0, fn                                                                    \
+    }
+#define CTRL_STAT_END                                                                              \
+    {                                                                                              \
+        NULL, 0, 0, NULL                                                                           \
+    }
 /* The first rows of a write-through L1 and of an L2 bank. */
 #define CTRL_STATS_L1_ACCESSES                                                                     \
-    CTRL_STAT_BASE(load_hits), CTRL_STAT_BASE(load_misses), CTRL_STAT_BASE(load_merged),        \
+    CTRL_STAT_BASE(load_hits), CTRL_STAT_BASE(load_misses), CTRL_STAT_BASE(load_merged),           \
         CTRL_STAT_BASE(loads_at_l2), CTRL_STAT_BASE(stores), CTRL_STAT_BASE(atomics)
 #define CTRL_STATS_L2_ACCESSES                                                                     \
-    CTRL_STAT_BASE(reads), CTRL_STAT_BASE(writes), CTRL_STAT_BASE(atomics),                       \
+    CTRL_STAT_BASE(reads), CTRL_STAT_BASE(writes), CTRL_STAT_BASE(atomics),                        \
         CTRL_STAT_FN("accesses", ctrl_stat_accesses),                                              \
-        CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */               \
+        CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */                 \
         CTRL_STAT_BASE(writebacks)
 /* The accesses of an L2 bank: reads + writes + atomics. */
 uint64_t ctrl_stat_accesses(const struct ctrl *c);
@@ -248,8 +260,7 @@ unsigned ctrl_l1_flash(struct ctrl *c, unsigned event, int tbe_state);
  * write-back acknowledged). Returns progress; a stall counts as progress (it
  * must tick again). */
 bool ctrl_l1_flush_step(struct ctrl *c, struct msg_list *kend,
-                        bool (*owned)(const struct cache_line *), unsigned event,
-                        struct port *out);
+                        bool (*owned)(const struct cache_line *), unsigned event, struct port *out);
 /* Room for one core step of a write-through L1: one request, one TBE. */
 bool ctrl_l1_room(const struct ctrl *c);
 /* The dump of a write-through L1: queues and TBEs (nothing when idle). */
@@ -271,8 +282,8 @@ void ctrl_l2_respond(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet
                      uint16_t bytes);
 /* Turn request m into its response (type, vnet, class, payload bytes),
  * addressed back to the requesting SM: what ctrl_l2_respond sends. */
-void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet,
-                          uint8_t cls, uint16_t bytes);
+void ctrl_l2_reply_header(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
+                          uint16_t bytes);
 /* Room for the worst step of a write-through bank: an MSHR, a DRAM request
  * and a response in the pipeline. False (counted as a resource stall) when
  * one is missing. */

@@ -7,8 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int coh_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                    uint32_t *n)
+int coh_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi, uint32_t *n)
 {
     for (int i = 0; words[i]; i++)
         if (!strcmp(s, words[i]))

@@ -18,7 +18,7 @@
 struct config;
 
 struct coh_options {
-    const char *section;       /* "tc": its keys read tc.lease, tc.ts_bits, ... */
+    const char *section;        /* "tc": its keys read tc.lease, tc.ts_bits, ... */
     const struct cfg_opt *opts; /* rows relative to the family's spec struct, CFG_END-terminated */
     /* cross-checks among the section's keys and the machine's (NULL: none) */
     const char *(*check)(const struct config *c, char *why, size_t len);
@@ -28,7 +28,6 @@ struct coh_options {
  * terminated; returns its index) or "fixed:N" with lo <= N <= hi (returns
  * COH_LEASE_FIXED, N in *n); -1 when it is neither. */
 #define COH_LEASE_FIXED 100
-int coh_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi,
-                    uint32_t *n);
+int coh_lease_parse(const char *s, const char *const *words, uint32_t lo, uint32_t hi, uint32_t *n);
 
 #endif

@@ -28,37 +28,37 @@ struct pagemap;
 /* What every controller is built from. */
 struct ctrl_wiring {
     struct eng *eng;
-    const struct clock *clk;     /* its clock domain */
-    struct pool *msgs;           /* the machine's message pool */
+    const struct clock *clk; /* its clock domain */
+    struct pool *msgs;       /* the machine's message pool */
     const struct config *cfg;
-    const char *name;            /* "gpu.sm[3].l1", "l2[5]" */
-    unsigned index;              /* SM or bank index */
+    const char *name; /* "gpu.sm[3].l1", "l2[5]" */
+    unsigned index;   /* SM or bank index */
     unsigned n_sms, n_banks;
-    struct coh_cov *cov;         /* coverage, one per table of the protocol, in table order */
-    struct backing *store;       /* only for the idle-time host access (dma) */
-    struct observer *obs;        /* invariant observer (--check), or NULL */
+    struct coh_cov *cov;   /* coverage, one per table of the protocol, in table order */
+    struct backing *store; /* only for the idle-time host access (dma) */
+    struct observer *obs;  /* invariant observer (--check), or NULL */
     /* --- several GPMs (proto_desc.multi_gpm; zero on one GPM) --- */
-    unsigned gpm;                /* this controller's GPM: gpu * topology.gpms + module */
-    struct pagemap *pages;       /* first-touch placement of pages on GPMs */
+    unsigned gpm;          /* this controller's GPM: gpu * topology.gpms + module */
+    struct pagemap *pages; /* first-touch placement of pages on GPMs */
 };
 
 /* Where a controller's messages go and come from. */
 struct ctrl_links {
-    struct port *to_core;          /* L1: responses to the SM */
-    struct port *net_out[VNET_MAX];/* into the crossbar, per vnet */
-    struct port *net_in[VNET_MAX]; /* out of the crossbar, per vnet */
-    struct port *to_mem;           /* L2: requests to DRAM */
-    struct port *to_unit;          /* L1: to the protocol's central unit (NULL: none) */
-    struct port *from_unit;        /* L1: from it */
-    struct port *sys_out[VNET_MAX];/* L2 of a multi-GPM protocol: into the network between
-                                      GPMs' banks (noc/sysnet), per vnet */
-    struct port *sys_in[VNET_MAX]; /* ... and out of it */
+    struct port *to_core;           /* L1: responses to the SM */
+    struct port *net_out[VNET_MAX]; /* into the crossbar, per vnet */
+    struct port *net_in[VNET_MAX];  /* out of the crossbar, per vnet */
+    struct port *to_mem;            /* L2: requests to DRAM */
+    struct port *to_unit;           /* L1: to the protocol's central unit (NULL: none) */
+    struct port *from_unit;         /* L1: from it */
+    struct port *sys_out[VNET_MAX]; /* L2 of a multi-GPM protocol: into the network between
+                                       GPMs' banks (noc/sysnet), per vnet */
+    struct port *sys_in[VNET_MAX];  /* ... and out of it */
 };
 
 struct ctrl_ops {
     struct comp *(*create)(const struct ctrl_wiring *w);
     void (*connect)(struct comp *c, const struct ctrl_links *l);
-    struct port *(*in_port)(struct comp *c);  /* L1: from the SM; L2: from DRAM */
+    struct port *(*in_port)(struct comp *c); /* L1: from the SM; L2: from DRAM */
     void (*destroy)(struct comp *c);
     /* L2 only: host access while the machine is idle (between kernels): read
      * (wmask NULL) or write the masked bytes of one line, wherever the
@@ -72,8 +72,7 @@ struct ctrl_ops {
      * did in *has_data (a state such as a miss in flight may hold none). */
     unsigned (*peek)(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
     /* Optional statistics: name/value pairs through a callback. */
-    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
-                  void *arg);
+    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v), void *arg);
 };
 
 /* A protocol's central unit, one per GPU beside the L1s and banks (STC's
@@ -84,8 +83,7 @@ struct unit_ops {
     /* to_l1[i] carries its messages to L1 i, from_l1[i] L1 i's to it. */
     void (*connect)(struct comp *c, struct port *const *to_l1, struct port *const *from_l1);
     void (*destroy)(struct comp *c);
-    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v),
-                  void *arg);
+    void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v), void *arg);
     /* Its clock (MHz) and the latency of one hop to or from an L1 (core cycles). */
     double (*mhz)(const struct config *cfg);
     uint32_t (*link_cycles)(const struct config *cfg);
@@ -95,20 +93,20 @@ enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
 extern const char *const mem_model_names[MODEL_N];
 
 struct proto_desc {
-    const char *name;          /* command-line name: "rc" */
-    const char *title;         /* one line */
-    bool test_only;            /* a deliberately broken variant for testing the checkers:
-                                  never in "all", marked in listings */
-    enum mem_model model;      /* what litmus outcomes are judged against (under order.model
-                                  = rmo; stronger SM models promise more, config_promise) */
-    bool write_atomic;         /* a performed write is visible to every reader at once (no
-                                  reader sees it while another can still read the old value):
-                                  what TSO and SC in the SM need to keep their promise */
-    const char *needs_order;   /* NULL, or the one order.model the protocol runs under (rccsc:
-                                  sc; its promise rests on the SM's issue rule) */
-    bool logical_time;         /* a performed write is visible only to readers that synchronised
-                                  with its writer through memory (RCC), not to every reader
-                                  after it in physical time */
+    const char *name;        /* command-line name: "rc" */
+    const char *title;       /* one line */
+    bool test_only;          /* a deliberately broken variant for testing the checkers:
+                                never in "all", marked in listings */
+    enum mem_model model;    /* what litmus outcomes are judged against (under order.model
+                                = rmo; stronger SM models promise more, config_promise) */
+    bool write_atomic;       /* a performed write is visible to every reader at once (no
+                                reader sees it while another can still read the old value):
+                                what TSO and SC in the SM need to keep their promise */
+    const char *needs_order; /* NULL, or the one order.model the protocol runs under (rccsc:
+                                sc; its promise rests on the SM's issue rule) */
+    bool logical_time;       /* a performed write is visible only to readers that synchronised
+                                with its writer through memory (RCC), not to every reader
+                                after it in physical time */
     /* logical_time protocols, for the spin watchdog (an observer, docs/design.md): the
      * largest lease end an L2 bank has granted SM `sm`'s L1 so far (those in flight
      * included), and whether that L1's clock has passed a mark (so that no copy granted
@@ -122,23 +120,23 @@ struct proto_desc {
      * set, coherence.protocol after them), with what is wrong in `why`. NULL
      * hook: no limits. */
     const char *(*check)(const struct config *c, char *why, size_t len);
-    bool transactional;        /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
-                                  stamp transactional requests (docs/transactions.md) */
-    bool lazy_tm;              /* transactions are validated lazily, by value, at commit
-                                  (WarpTM), not eagerly by timestamps (GETM) */
-    bool not_in_all;           /* outside transactions it is another protocol of "all" (warptm
-                                  is getm's rc): "all" skips it */
-    bool example;              /* a minimal protocol showing how one is built (coh/template,
-                                  docs/adding-a-protocol.md): "all" skips it, listings mark it */
-    bool multi_gpm;            /* runs on a machine of several GPMs or GPUs (topology.*): its
-                                  L2 banks also talk to other GPMs' banks (struct ctrl_links's
-                                  sys_out/sys_in) */
+    bool transactional; /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
+                           stamp transactional requests (docs/transactions.md) */
+    bool lazy_tm;       /* transactions are validated lazily, by value, at commit
+                           (WarpTM), not eagerly by timestamps (GETM) */
+    bool not_in_all;    /* outside transactions it is another protocol of "all" (warptm
+                           is getm's rc): "all" skips it */
+    bool example;       /* a minimal protocol showing how one is built (coh/template,
+                           docs/adding-a-protocol.md): "all" skips it, listings mark it */
+    bool multi_gpm;     /* runs on a machine of several GPMs or GPUs (topology.*): its
+                           L2 banks also talk to other GPMs' banks (struct ctrl_links's
+                           sys_out/sys_in) */
     unsigned n_vnets;
     const char *const *vnet_names;
     const struct coh_table *const *tables; /* NULL-terminated; L1 tables first */
-    unsigned n_l1_tables;      /* how many of `tables` belong to the L1 */
+    unsigned n_l1_tables;                  /* how many of `tables` belong to the L1 */
     struct ctrl_ops l1, l2;
-    struct unit_ops unit;      /* .create NULL: no central unit */
+    struct unit_ops unit; /* .create NULL: no central unit */
     /* The CPU cores' L1 (cpu.cores > 0, docs/cpu.md) under this configuration
      * (cpu.device), and in *table the index in `tables` of its table. NULL:
      * the protocol has no CPU device. */

@@ -21,14 +21,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FATBIN_WRAPPER_MAGIC   0x466243b1u
-#define FATBIN_MAGIC           0xBA55ED50u
-#define FATBIN_KIND_PTX        1u
-#define FATBIN_KIND_ELF        2u
-#define FATBIN_FLAG_LZ4        0x2000u
-#define FATBIN_FLAG_ZSTD       0x8000u
+#define FATBIN_WRAPPER_MAGIC 0x466243b1u
+#define FATBIN_MAGIC         0xBA55ED50u
+#define FATBIN_KIND_PTX      1u
+#define FATBIN_KIND_ELF      2u
+#define FATBIN_FLAG_LZ4      0x2000u
+#define FATBIN_FLAG_ZSTD     0x8000u
 /* Bytes a decompressed entry may claim: far above any real kernel's PTX. */
-#define FATBIN_MAX_PTX_BYTES   (256u << 20)
+#define FATBIN_MAX_PTX_BYTES (256u << 20)
 
 /* The container the wrapper at `wrapper` points to; NULL with a message in
  * err if the wrapper's magic or version is not one nvcc writes. */

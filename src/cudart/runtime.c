@@ -76,11 +76,12 @@ struct cudart_event {
 };
 static struct cudart_stream *live_streams;
 static struct cudart_event *live_events;
-#define HANDLE_LINK(head, h) ((h)->prev = NULL, (h)->next = (head),                              \
-                              (head) ? (void)((head)->prev = (h)) : (void)0, (head) = (h))
-#define HANDLE_UNLINK(head, h) ((h)->prev ? (void)((h)->prev->next = (h)->next)                  \
-                                          : (void)((head) = (h)->next),                          \
-                                (h)->next ? (void)((h)->next->prev = (h)->prev) : (void)0)
+#define HANDLE_LINK(head, h)                                                                       \
+    ((h)->prev = NULL, (h)->next = (head), (head) ? (void)((head)->prev = (h)) : (void)0,          \
+     (head) = (h))
+#define HANDLE_UNLINK(head, h)                                                                     \
+    ((h)->prev ? (void)((h)->prev->next = (h)->next) : (void)((head) = (h)->next),                 \
+     (h)->next ? (void)((h)->next->prev = (h)->prev) : (void)0)
 #define STREAM_MAGIC 0x5743u
 #define EVENT_MAGIC  0x45e7u
 
@@ -96,10 +97,10 @@ struct cudart_var {
 };
 
 struct cudart_alloc {
-    addr_t base;        /* what the program sees */
+    addr_t base; /* what the program sees */
     size_t bytes;
-    addr_t heap_base;   /* what host_malloc returned (differs for managed memory) */
-    size_t mapped;      /* managed memory: bytes of host mapping at base, else 0 */
+    addr_t heap_base; /* what host_malloc returned (differs for managed memory) */
+    size_t mapped;    /* managed memory: bytes of host mapping at base, else 0 */
 };
 
 /* What one kernel launch did: the machine's summary before and after. */
@@ -111,7 +112,7 @@ struct cudart_kernel_stats {
 static struct {
     bool open;
     struct sim_session s;
-    char *sets_text;                   /* GPUCOH_SET, split in place */
+    char *sets_text; /* GPUCOH_SET, split in place */
     char protocol_set[128], seed_set[64];
     struct cudart_function *funs;
     size_t n_funs;
@@ -119,9 +120,9 @@ static struct {
     size_t n_vars;
     struct cudart_alloc *allocs;
     size_t n_allocs;
-    struct cudart_alloc *mvars;        /* __managed__ variables (base, bytes), mapped in place */
+    struct cudart_alloc *mvars; /* __managed__ variables (base, bytes), mapped in place */
     size_t n_mvars;
-    uintptr_t *mvar_pages;             /* the pages mapped for them */
+    uintptr_t *mvar_pages; /* the pages mapped for them */
     size_t n_mvar_pages;
     struct cudart_kernel_stats *kstats;
     size_t n_kstats;
@@ -130,12 +131,13 @@ static struct {
         struct cudart_dim3 grid, block;
         size_t shmem;
         void *stream;
-    } config[16];                      /* __cudaPushCallConfiguration's stack */
+    } config[16]; /* __cudaPushCallConfiguration's stack */
     unsigned n_config;
-    bool registering_ptx;              /* the fat binary registered last carries PTX */
+    bool registering_ptx; /* the fat binary registered last carries PTX */
 } rt;
 
-#define GROW(arr, n) ((arr) = realloc((arr), ((n) + 1) * sizeof *(arr)), (arr) ? (void)0 : panic("out of memory"))
+#define GROW(arr, n)                                                                               \
+    ((arr) = realloc((arr), ((n) + 1) * sizeof *(arr)), (arr) ? (void)0 : panic("out of memory"))
 
 static cudaError_t fail(cudaError_t e, const char *fmt, ...) PRINTF_LIKE(2, 3);
 static cudaError_t fail(cudaError_t e, const char *fmt, ...)
@@ -190,7 +192,7 @@ static struct host *host(void)
     o.stats_file = stats && *stats ? stats : NULL;
     const char **const trace_opt[] = {&o.trace_file,  &o.inst_stats_file, &o.trace_kernel,
                                       &o.trace_warps, &o.trace_ctas,      &o.trace_cycles};
-    const char *const trace_env[] = {"GPUCOH_TRACE",       "GPUCOH_INST_STATS",
+    const char *const trace_env[] = {"GPUCOH_TRACE",        "GPUCOH_INST_STATS",
                                      "GPUCOH_TRACE_KERNEL", "GPUCOH_TRACE_WARPS",
                                      "GPUCOH_TRACE_CTAS",   "GPUCOH_TRACE_CYCLES"};
     for (unsigned k = 0; k < sizeof trace_env / sizeof trace_env[0]; k++) {
@@ -325,8 +327,8 @@ EXPORT void __cudaRegisterFunction(void **handle, const char *host_fun, char *de
     (void)handle, (void)device_fun, (void)thread_limit, (void)tid, (void)bid, (void)bdim;
     (void)gdim, (void)wsize;
     GROW(rt.funs, rt.n_funs);
-    rt.funs[rt.n_funs++] = (struct cudart_function){host_fun, xstrdup(device_name),
-                                                     rt.registering_ptx};
+    rt.funs[rt.n_funs++] =
+        (struct cudart_function){host_fun, xstrdup(device_name), rt.registering_ptx};
 }
 
 EXPORT void __cudaRegisterVar(void **handle, char *host_var, char *device_address,
@@ -450,8 +452,8 @@ EXPORT cudaError_t cudaLaunchKernel(const void *func, struct cudart_dim3 grid,
                     "which keeps the PTX)",
                     f->name);
     if (shmem > UINT32_MAX)
-        return fail(cudaErrorInvalidValue, "kernel %s: %zu bytes of dynamic shared memory",
-                    f->name, shmem);
+        return fail(cudaErrorInvalidValue, "kernel %s: %zu bytes of dynamic shared memory", f->name,
+                    shmem);
     struct host *h = host();
     struct machine_summary before, after;
     machine_summary(rt.s.machine, &before);
@@ -546,7 +548,8 @@ EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t value)
     if (limit != cudaLimitPrintfFifoSize)
         return fail(cudaErrorUnsupportedLimit,
                     "cudaDeviceSetLimit: limit %d is not supported by gpucoh's CUDA runtime "
-                    "(only cudaLimitPrintfFifoSize is)", limit);
+                    "(only cudaLimitPrintfFifoSize is)",
+                    limit);
     host_set_printf_fifo(host(), value);
     return cudaSuccess;
 }
@@ -558,7 +561,8 @@ EXPORT cudaError_t cudaDeviceGetLimit(size_t *value, int limit)
     if (limit != cudaLimitPrintfFifoSize)
         return fail(cudaErrorUnsupportedLimit,
                     "cudaDeviceGetLimit: limit %d is not supported by gpucoh's CUDA runtime "
-                    "(only cudaLimitPrintfFifoSize is)", limit);
+                    "(only cudaLimitPrintfFifoSize is)",
+                    limit);
     *value = (size_t)host_printf_fifo(host());
     return cudaSuccess;
 }
@@ -627,8 +631,8 @@ static void managed_to_device(void)
 {
     for (size_t i = 0; i < rt.n_allocs; i++)
         if (rt.allocs[i].mapped)
-            host_memcpy_to_dev(rt.s.host, rt.allocs[i].base, (const void *)(uintptr_t)rt.allocs[i].base,
-                               rt.allocs[i].mapped);
+            host_memcpy_to_dev(rt.s.host, rt.allocs[i].base,
+                               (const void *)(uintptr_t)rt.allocs[i].base, rt.allocs[i].mapped);
     for (size_t i = 0; i < rt.n_mvars; i++)
         host_memcpy_to_dev(rt.s.host, rt.mvars[i].base, (const void *)(uintptr_t)rt.mvars[i].base,
                            rt.mvars[i].bytes);
@@ -638,8 +642,8 @@ static void managed_to_host(void)
 {
     for (size_t i = 0; i < rt.n_allocs; i++)
         if (rt.allocs[i].mapped)
-            host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.allocs[i].base,
-                                 rt.allocs[i].base, rt.allocs[i].mapped);
+            host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.allocs[i].base, rt.allocs[i].base,
+                                 rt.allocs[i].mapped);
     for (size_t i = 0; i < rt.n_mvars; i++)
         host_memcpy_from_dev(rt.s.host, (void *)(uintptr_t)rt.mvars[i].base, rt.mvars[i].base,
                              rt.mvars[i].bytes);
@@ -665,8 +669,9 @@ EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind)
     if (!n)
         return cudaSuccess;
     if (kind == MEMCPY_DEFAULT) /* unified addressing: the pointers say which side */
-        kind = alloc_of((uintptr_t)src, n) ? (alloc_of((uintptr_t)dst, n) ? MEMCPY_D2D : MEMCPY_D2H)
-                                           : (alloc_of((uintptr_t)dst, n) ? MEMCPY_H2D : MEMCPY_H2H);
+        kind = alloc_of((uintptr_t)src, n)
+                   ? (alloc_of((uintptr_t)dst, n) ? MEMCPY_D2D : MEMCPY_D2H)
+                   : (alloc_of((uintptr_t)dst, n) ? MEMCPY_H2D : MEMCPY_H2H);
     bool dev_src = kind == MEMCPY_D2H || kind == MEMCPY_D2D;
     bool dev_dst = kind == MEMCPY_H2D || kind == MEMCPY_D2D;
     if (kind < MEMCPY_H2H || kind > MEMCPY_D2D)
@@ -780,21 +785,25 @@ static cudaError_t symbol_copy(const char *call, const void *symbol, void *host_
 {
     const char *name = symbol_name(symbol);
     if (!name)
-        return fail(cudaErrorInvalidSymbol, "%s: %p is not a registered __device__ or "
-                    "__constant__ variable", call, symbol);
+        return fail(cudaErrorInvalidSymbol,
+                    "%s: %p is not a registered __device__ or "
+                    "__constant__ variable",
+                    call, symbol);
     struct host *h = host();
     if (kind != MEMCPY_DEFAULT && kind != MEMCPY_D2D &&
         kind != (to_symbol ? MEMCPY_H2D : MEMCPY_D2H))
         return fail(cudaErrorInvalidMemcpyDirection, "%s: direction %d", call, kind);
     /* is the other side device memory? (cudaMemcpyDefault: the allocations say) */
-    bool device_side = kind == MEMCPY_DEFAULT ? alloc_of((uintptr_t)host_buf, n) != NULL
-                                              : kind == MEMCPY_D2D;
+    bool device_side =
+        kind == MEMCPY_DEFAULT ? alloc_of((uintptr_t)host_buf, n) != NULL : kind == MEMCPY_D2D;
     void *buf = host_buf;
     managed_to_device();
     if (device_side) { /* the other side is device memory: through a host buffer */
         if (!alloc_of((uintptr_t)host_buf, n))
-            return fail(cudaErrorInvalidValue, "%s: [%p, +%zu) is not inside one device "
-                        "allocation", call, host_buf, n);
+            return fail(cudaErrorInvalidValue,
+                        "%s: [%p, +%zu) is not inside one device "
+                        "allocation",
+                        call, host_buf, n);
         buf = xmalloc(n);
         if (to_symbol)
             host_memcpy_from_dev(h, buf, (uintptr_t)host_buf, n);
@@ -813,8 +822,8 @@ static cudaError_t symbol_copy(const char *call, const void *symbol, void *host_
     return cudaSuccess;
 }
 
-EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n,
-                                      size_t offset, int kind)
+EXPORT cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t n, size_t offset,
+                                      int kind)
 {
     return symbol_copy("cudaMemcpyToSymbol", symbol, (void *)src, n, offset, kind, true);
 }
@@ -832,8 +841,8 @@ EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, 
     return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
 }
 
-EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n,
-                                             size_t offset, int kind, void *stream)
+EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t n, size_t offset,
+                                             int kind, void *stream)
 {
     (void)stream;
     return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
@@ -845,8 +854,8 @@ EXPORT cudaError_t cudaMemcpyToSymbol_ptds(const void *symbol, const void *src, 
     return cudaMemcpyToSymbol(symbol, src, n, offset, kind);
 }
 
-EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t n,
-                                             size_t offset, int kind)
+EXPORT cudaError_t cudaMemcpyFromSymbol_ptds(void *dst, const void *symbol, size_t n, size_t offset,
+                                             int kind)
 {
     return cudaMemcpyFromSymbol(dst, symbol, n, offset, kind);
 }
@@ -1092,13 +1101,11 @@ static const struct {
     {cudaErrorInvalidSymbol, "cudaErrorInvalidSymbol", "invalid device symbol"},
     {cudaErrorInvalidMemcpyDirection, "cudaErrorInvalidMemcpyDirection",
      "invalid copy direction for memcpy"},
-    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction",
-     "invalid device function"},
+    {cudaErrorInvalidDeviceFunction, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {cudaErrorInvalidDevice, "cudaErrorInvalidDevice", "invalid device ordinal"},
     {cudaErrorNoKernelImageForDevice, "cudaErrorNoKernelImageForDevice",
      "no kernel image is available for execution on the device"},
-    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle",
-     "invalid resource handle"},
+    {cudaErrorInvalidResourceHandle, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
     {cudaErrorNotSupported, "cudaErrorNotSupported", "operation not supported"},
 };
 
@@ -1128,9 +1135,9 @@ EXPORT cudaError_t cudaGetDeviceCount(int *n)
 
 EXPORT cudaError_t cudaSetDevice(int dev)
 {
-    return dev == 0 ? cudaSuccess
-                    : fail(cudaErrorInvalidDevice, "cudaSetDevice(%d): the simulator is device 0",
-                           dev);
+    return dev == 0
+               ? cudaSuccess
+               : fail(cudaErrorInvalidDevice, "cudaSetDevice(%d): the simulator is device 0", dev);
 }
 
 EXPORT cudaError_t cudaInitDevice(int dev, unsigned flags, unsigned device_flags)
@@ -1179,26 +1186,49 @@ EXPORT cudaError_t cudaRuntimeGetVersion(int *v)
  * ends at its last named field, unifiedFunctionPointers, so that a program's
  * reserved tail is never written. */
 struct prop_layout {
-    unsigned named_bytes, name, total_global_mem, shared_mem_per_block, regs_per_block,
-        warp_size, max_threads_per_block, max_threads_dim, max_grid_size, clock_rate,
-        total_const_mem, major, minor, multiprocessor_count, l2_cache_size, max_threads_per_sm,
-        shared_mem_per_sm, regs_per_sm;
+    unsigned named_bytes, name, total_global_mem, shared_mem_per_block, regs_per_block, warp_size,
+        max_threads_per_block, max_threads_dim, max_grid_size, clock_rate, total_const_mem, major,
+        minor, multiprocessor_count, l2_cache_size, max_threads_per_sm, shared_mem_per_sm,
+        regs_per_sm;
 };
 #if GPUCOH_CUDART_MAJOR == 12
-static const struct prop_layout prop = {
-    .named_bytes = 780, .name = 0, .total_global_mem = 288, .shared_mem_per_block = 296,
-    .regs_per_block = 304, .warp_size = 308, .max_threads_per_block = 320,
-    .max_threads_dim = 324, .max_grid_size = 336, .clock_rate = 348, .total_const_mem = 352,
-    .major = 360, .minor = 364, .multiprocessor_count = 388, .l2_cache_size = 616,
-    .max_threads_per_sm = 624, .shared_mem_per_sm = 640, .regs_per_sm = 648};
+static const struct prop_layout prop = {.named_bytes = 780,
+                                        .name = 0,
+                                        .total_global_mem = 288,
+                                        .shared_mem_per_block = 296,
+                                        .regs_per_block = 304,
+                                        .warp_size = 308,
+                                        .max_threads_per_block = 320,
+                                        .max_threads_dim = 324,
+                                        .max_grid_size = 336,
+                                        .clock_rate = 348,
+                                        .total_const_mem = 352,
+                                        .major = 360,
+                                        .minor = 364,
+                                        .multiprocessor_count = 388,
+                                        .l2_cache_size = 616,
+                                        .max_threads_per_sm = 624,
+                                        .shared_mem_per_sm = 640,
+                                        .regs_per_sm = 648};
 #else
-static const struct prop_layout prop = {
-    .named_bytes = 1008, .name = 0, .total_global_mem = 288, .shared_mem_per_block = 296,
-    .regs_per_block = 304, .warp_size = 308, .max_threads_per_block = 320,
-    .max_threads_dim = 324, .max_grid_size = 336, .clock_rate = 0 /* removed */,
-    .total_const_mem = 352, .major = 360, .minor = 364, .multiprocessor_count = 384,
-    .l2_cache_size = 596, .max_threads_per_sm = 604, .shared_mem_per_sm = 624,
-    .regs_per_sm = 632};
+static const struct prop_layout prop = {.named_bytes = 1008,
+                                        .name = 0,
+                                        .total_global_mem = 288,
+                                        .shared_mem_per_block = 296,
+                                        .regs_per_block = 304,
+                                        .warp_size = 308,
+                                        .max_threads_per_block = 320,
+                                        .max_threads_dim = 324,
+                                        .max_grid_size = 336,
+                                        .clock_rate = 0 /* removed */,
+                                        .total_const_mem = 352,
+                                        .major = 360,
+                                        .minor = 364,
+                                        .multiprocessor_count = 384,
+                                        .l2_cache_size = 596,
+                                        .max_threads_per_sm = 604,
+                                        .shared_mem_per_sm = 624,
+                                        .regs_per_sm = 632};
 #endif
 
 struct device_limits {
@@ -1229,8 +1259,10 @@ static void put_size(uint8_t *p, unsigned off, size_t v)
 EXPORT cudaError_t cudaGetDeviceProperties(void *out, int dev)
 {
     if (dev != 0)
-        return fail(cudaErrorInvalidDevice, "cudaGetDeviceProperties(%d): the simulator is device "
-                    "0", dev);
+        return fail(cudaErrorInvalidDevice,
+                    "cudaGetDeviceProperties(%d): the simulator is device "
+                    "0",
+                    dev);
     struct device_limits d = limits();
     uint8_t *p = out;
     memset(p, 0, prop.named_bytes);
@@ -1276,19 +1308,47 @@ EXPORT cudaError_t cudaDeviceGetAttribute(int *value, int attr, int dev)
         return fail(cudaErrorInvalidDevice, "cudaDeviceGetAttribute: device %d", dev);
     struct device_limits d = limits();
     switch (attr) {
-    case 1: *value = 1024; break;                 /* MaxThreadsPerBlock */
-    case 2: case 3: *value = 1024; break;         /* MaxBlockDimX, Y */
-    case 4: *value = 64; break;                   /* MaxBlockDimZ */
-    case 5: *value = INT32_MAX; break;            /* MaxGridDimX */
-    case 6: case 7: *value = 65535; break;        /* MaxGridDimY, Z */
-    case 8: *value = 48 << 10; break;             /* MaxSharedMemoryPerBlock */
-    case 10: *value = d.warp; break;              /* WarpSize */
-    case 13: *value = (int)(cfg()->gpu.core_mhz * 1000); break; /* ClockRate, kHz */
-    case 16: *value = d.sms; break;               /* MultiProcessorCount */
-    case 38: *value = d.l2_bytes; break;          /* L2CacheSize */
-    case 39: *value = 2048; break;                /* MaxThreadsPerMultiProcessor */
-    case 75: *value = 7; break;                   /* ComputeCapabilityMajor */
-    case 76: *value = 5; break;                   /* ComputeCapabilityMinor */
+    case 1:
+        *value = 1024;
+        break; /* MaxThreadsPerBlock */
+    case 2:
+    case 3:
+        *value = 1024;
+        break; /* MaxBlockDimX, Y */
+    case 4:
+        *value = 64;
+        break; /* MaxBlockDimZ */
+    case 5:
+        *value = INT32_MAX;
+        break; /* MaxGridDimX */
+    case 6:
+    case 7:
+        *value = 65535;
+        break; /* MaxGridDimY, Z */
+    case 8:
+        *value = 48 << 10;
+        break; /* MaxSharedMemoryPerBlock */
+    case 10:
+        *value = d.warp;
+        break; /* WarpSize */
+    case 13:
+        *value = (int)(cfg()->gpu.core_mhz * 1000);
+        break; /* ClockRate, kHz */
+    case 16:
+        *value = d.sms;
+        break; /* MultiProcessorCount */
+    case 38:
+        *value = d.l2_bytes;
+        break; /* L2CacheSize */
+    case 39:
+        *value = 2048;
+        break; /* MaxThreadsPerMultiProcessor */
+    case 75:
+        *value = 7;
+        break; /* ComputeCapabilityMajor */
+    case 76:
+        *value = 5;
+        break; /* ComputeCapabilityMinor */
     default:
         return fail(cudaErrorNotSupported,
                     "cudaDeviceGetAttribute: attribute %d is not supported by gpucoh", attr);

@@ -49,8 +49,8 @@ const struct cfg_opt dram_opts[] = {
     CFG_U32("queue", struct dram_spec, queue, "32", 1, 4096, "entries", "request queue entries"),
     CFG_ENUM("sched", struct dram_spec, sched, "frfcfs", sched_names,
              "scheduler: fcfs (in order per bank) or frfcfs (row hits first, then oldest)"),
-    CFG_U32("bus_bytes_per_cycle", struct dram_spec, bus_bytes_per_cycle, "16", 1, 4096,
-            "bytes", "data bus bytes per DRAM cycle (a 128 B line at 16 = 8 cycles)"),
+    CFG_U32("bus_bytes_per_cycle", struct dram_spec, bus_bytes_per_cycle, "16", 1, 4096, "bytes",
+            "data bus bytes per DRAM cycle (a 128 B line at 16 = 8 cycles)"),
     CFG_U32("latency_cycles", struct dram_spec, latency_cycles, "86", 0, 100000, "cycles",
             "fixed controller + PHY latency added to every access"),
     CFG_U32("tCL", struct dram_spec, tCL, "12", 0, 10000, "cycles", "RD to read data"),
@@ -60,8 +60,7 @@ const struct cfg_opt dram_opts[] = {
     CFG_U32("tCCD", struct dram_spec, tCCD, "2", 0, 10000, "cycles",
             "column to column command, any bank"),
     CFG_U32("tWL", struct dram_spec, tWL, "4", 0, 10000, "cycles", "WR to write data"),
-    CFG_U32("tRCD", struct dram_spec, tRCD, "12", 0, 10000, "cycles",
-            "ACT to RD/WR, same bank"),
+    CFG_U32("tRCD", struct dram_spec, tRCD, "12", 0, 10000, "cycles", "ACT to RD/WR, same bank"),
     CFG_U32("tRRD", struct dram_spec, tRRD, "6", 0, 10000, "cycles", "ACT to ACT, any bank"),
     CFG_U32("tCDLR", struct dram_spec, tCDLR, "5", 0, 10000, "cycles",
             "end of write data to RD (write-to-read turnaround)"),
@@ -76,28 +75,28 @@ const struct cfg_opt dram_opts[] = {
 
 struct dram_entry {
     struct msg *m;
-    cycle_t arrival;   /* cycle it entered the queue */
-    uint64_t line;     /* channel-local line number: same line <=> same value */
+    cycle_t arrival; /* cycle it entered the queue */
+    uint64_t line;   /* channel-local line number: same line <=> same value */
     uint64_t row;
     uint32_t bank;
-    bool did_act;      /* an ACT was issued for it (row miss) */
-    bool did_pre;      /* a PRE was issued for it (row conflict) */
-    bool behind;       /* an older queued request is to the same line */
-    bool read;         /* MSG_DRAM_READ (kept here: the scheduler scans often) */
+    bool did_act; /* an ACT was issued for it (row miss) */
+    bool did_pre; /* a PRE was issued for it (row conflict) */
+    bool behind;  /* an older queued request is to the same line */
+    bool read;    /* MSG_DRAM_READ (kept here: the scheduler scans often) */
 };
 
 struct dram_rsp {
     struct msg *m;
-    tick_t ready;      /* when it may go to the response port */
+    tick_t ready; /* when it may go to the response port */
 };
 
 struct dram_bank {
     bool open;
-    uint64_t row;        /* open row */
-    cycle_t next_act;    /* earliest ACT (tRC, tRP) */
-    cycle_t next_col;    /* earliest RD/WR (tRCD, tCCDL) */
-    cycle_t next_pre;    /* earliest PRE (tRAS, tRTPL, tWR) */
-    uint32_t open_hits;  /* queued requests to the open row (while open) */
+    uint64_t row;       /* open row */
+    cycle_t next_act;   /* earliest ACT (tRC, tRP) */
+    cycle_t next_col;   /* earliest RD/WR (tRCD, tCCDL) */
+    cycle_t next_pre;   /* earliest PRE (tRAS, tRTPL, tWR) */
+    uint32_t open_hits; /* queued requests to the open row (while open) */
 };
 
 struct dram {
@@ -106,31 +105,31 @@ struct dram {
     struct backing *store;
     unsigned line_bytes, channel, n_channels;
     unsigned lines_per_row;
-    unsigned burst;            /* B: data bus cycles per line */
-    struct port req;           /* one-message latch in front of the queue */
-    struct port *rsp;          /* the L2's port */
-    struct dram_entry *q;      /* [spec.queue], oldest first */
+    unsigned burst;       /* B: data bus cycles per line */
+    struct port req;      /* one-message latch in front of the queue */
+    struct port *rsp;     /* the L2's port */
+    struct dram_entry *q; /* [spec.queue], oldest first */
     unsigned n_q;
-    struct dram_rsp *rq;       /* ring of [rq_cap] responses in service order */
+    struct dram_rsp *rq; /* ring of [rq_cap] responses in service order */
     unsigned rq_head, rq_n, rq_cap;
     struct dram_bank *banks;
-    uint32_t *claim;           /* [banks]: FCFS bank claims, by generation */
+    uint32_t *claim; /* [banks]: FCFS bank claims, by generation */
     uint32_t claim_gen;
-    cycle_t next_act;          /* tRRD */
-    cycle_t next_col;          /* tCCD */
-    cycle_t next_rd;           /* tCDLR */
-    cycle_t bus_free;          /* first cycle the data bus is free */
-    cycle_t sched_at;          /* no command can issue before this cycle (0: look);
-                                  plan() sets it to the first one that can */
-    bool planned;              /* plan_i is what issues at sched_at if nothing arrives and
-                                  no response slot frees (both reset sched_at: replan) */
-    int plan_i;                /* queue entry whose command issues at sched_at (-1: none) */
-    cycle_t hit_at, row_at;    /* the plan's earliest column and row command cycles ... */
-    int hit_i, row_i;          /* ... and the oldest entries ready then (-1: none) */
+    cycle_t next_act;            /* tRRD */
+    cycle_t next_col;            /* tCCD */
+    cycle_t next_rd;             /* tCDLR */
+    cycle_t bus_free;            /* first cycle the data bus is free */
+    cycle_t sched_at;            /* no command can issue before this cycle (0: look);
+                                    plan() sets it to the first one that can */
+    bool planned;                /* plan_i is what issues at sched_at if nothing arrives and
+                                    no response slot frees (both reset sched_at: replan) */
+    int plan_i;                  /* queue entry whose command issues at sched_at (-1: none) */
+    cycle_t hit_at, row_at;      /* the plan's earliest column and row command cycles ... */
+    int hit_i, row_i;            /* ... and the oldest entries ready then (-1: none) */
     tick_t sched_wake, rsp_wake; /* the tick times asked of the engine last for them */
-    cycle_t full_since;        /* the cycle the channel went to sleep with its latch
-                                  held by a full queue (0: not asleep so) */
-    struct rng rng;            /* jitter stream */
+    cycle_t full_since;          /* the cycle the channel went to sleep with its latch
+                                    held by a full queue (0: not asleep so) */
+    struct rng rng;              /* jitter stream */
     char req_name[96];
     struct dram_stats st;
 };
@@ -294,8 +293,8 @@ static void col_limits(const struct dram *d, cycle_t *rd, cycle_t *wr)
  * channel's); a closed bank, the ACT; an open bank with another row, the PRE,
  * except that FR-FCFS does not close a row while a queued request still hits
  * it. The oldest entry wins a tie. */
-static inline void plan_entry(struct dram *d, unsigned i, cycle_t c, cycle_t col_rd,
-                              cycle_t col_wr, bool fcfs)
+static inline void plan_entry(struct dram *d, unsigned i, cycle_t c, cycle_t col_rd, cycle_t col_wr,
+                              bool fcfs)
 {
     const struct dram_entry *e = &d->q[i];
     const struct dram_bank *b = &d->banks[e->bank];
@@ -357,7 +356,7 @@ static bool schedule(struct dram *d, cycle_t c)
     if (!d->planned || d->sched_at != c) {
         plan(d, c);
         if (d->sched_at != c)
-            return false; /* the first command is due later */
+            return false;    /* the first command is due later */
         if (d->plan_i < 0) { /* a row hit is ready but the responses are full */
             d->sched_at = c + 1;
             return false;
@@ -480,8 +479,7 @@ static bool dram_tick(struct comp *cp)
      * queue_full_cycles, so sleep and count them at the wake. Nothing else
      * can change that: the latch is taken, and a stuck response keeps the
      * channel ticking. */
-    if (!issued && !took && !stuck && d->req.n && d->n_q == d->spec.queue &&
-        d->rq_n < d->rq_cap) {
+    if (!issued && !took && !stuck && d->req.n && d->n_q == d->spec.queue && d->rq_n < d->rq_cap) {
         tick_t at = d->sched_at * cp->clk->period_ps;
         if (d->rq_n)
             at = MIN(at, d->rq[d->rq_head].ready);
@@ -533,7 +531,8 @@ void dram_dump(struct dram *d, FILE *out)
 {
     tick_t now = d->comp.eng->now, period = d->comp.clk->period_ps;
     cycle_t c = now / period;
-    fprintf(out, "  %s: channel %u/%u, %u queued, %u responses pending, bus free at %llu (now %llu)\n",
+    fprintf(out,
+            "  %s: channel %u/%u, %u queued, %u responses pending, bus free at %llu (now %llu)\n",
             d->comp.name, d->channel, d->n_channels, d->n_q, d->rq_n,
             (unsigned long long)d->bus_free, (unsigned long long)c);
     for (unsigned b = 0; b < d->spec.banks; b++)
@@ -548,9 +547,9 @@ void dram_dump(struct dram *d, FILE *out)
         const struct dram_entry *e = &d->q[i];
         fprintf(out, "    q[%u]: ", i);
         dump_msg(out, e->m);
-        fprintf(out, " bank %u row %llu age %llu cycles%s%s\n", e->bank,
-                (unsigned long long)e->row, (unsigned long long)(c - e->arrival),
-                e->did_pre ? " pre'd" : "", e->did_act ? " act'd" : "");
+        fprintf(out, " bank %u row %llu age %llu cycles%s%s\n", e->bank, (unsigned long long)e->row,
+                (unsigned long long)(c - e->arrival), e->did_pre ? " pre'd" : "",
+                e->did_act ? " act'd" : "");
     }
     for (unsigned i = 0; i < d->rq_n; i++) {
         const struct dram_rsp *r = &d->rq[(d->rq_head + i) % d->rq_cap];
@@ -606,8 +605,11 @@ struct dram *dram_new(struct eng *e, const char *name, const struct clock *clk,
     /* Data bursts never overlap, so responses become due at least B cycles
      * apart: this many pending ones never throttle the channel; more only
      * pile up while the L2's port is full, and then backpressure is right. */
-    d->rq_cap = spec->queue + (MAX(spec->tCL, spec->tWL) + d->burst + spec->latency_cycles +
-                               spec->jitter_cycles) / d->burst + 1;
+    d->rq_cap =
+        spec->queue +
+        (MAX(spec->tCL, spec->tWL) + d->burst + spec->latency_cycles + spec->jitter_cycles) /
+            d->burst +
+        1;
     d->rq = xcalloc(d->rq_cap, sizeof *d->rq);
     d->banks = xcalloc(spec->banks, sizeof *d->banks);
     d->claim = xcalloc(spec->banks, sizeof *d->claim);

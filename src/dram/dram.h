@@ -29,15 +29,15 @@
 enum dram_sched { DRAM_FCFS, DRAM_FRFCFS };
 
 struct dram_spec {
-    double mhz;                 /* command clock */
-    uint32_t banks;             /* banks per channel */
-    uint32_t row_bytes;         /* bytes per row per bank */
-    uint32_t queue;             /* request queue entries (32) */
-    uint32_t sched;             /* enum dram_sched */
+    double mhz;                   /* command clock */
+    uint32_t banks;               /* banks per channel */
+    uint32_t row_bytes;           /* bytes per row per bank */
+    uint32_t queue;               /* request queue entries (32) */
+    uint32_t sched;               /* enum dram_sched */
     uint32_t bus_bytes_per_cycle; /* data bus width x transfers per cycle */
-    uint32_t latency_cycles;    /* fixed controller + PHY latency added to every access */
+    uint32_t latency_cycles;      /* fixed controller + PHY latency added to every access */
     uint32_t tCL, tRP, tRC, tRAS, tCCD, tWL, tRCD, tRRD, tCDLR, tWR, tCCDL, tRTPL;
-    uint32_t jitter_cycles;     /* extra random response delay, [0, jitter] (0 = none) */
+    uint32_t jitter_cycles; /* extra random response delay, [0, jitter] (0 = none) */
 };
 
 /* Options relative to struct dram_spec (keys without a section: "mhz", ...). */
@@ -46,10 +46,10 @@ extern const struct cfg_opt dram_opts[];
 struct dram_stats {
     uint64_t reads, writes;
     uint64_t row_hits, row_misses, row_conflicts;
-    uint64_t queue_full_cycles;   /* cycles a request could not enter the queue */
+    uint64_t queue_full_cycles;         /* cycles a request could not enter the queue */
     uint64_t total_read_latency_cycles; /* arrival to data return, summed */
-    uint64_t acts, pres;          /* row commands issued */
-    uint64_t rsp_full_cycles;     /* cycles a ready response found the response port full */
+    uint64_t acts, pres;                /* row commands issued */
+    uint64_t rsp_full_cycles;           /* cycles a ready response found the response port full */
 };
 
 struct dram;

@@ -36,10 +36,10 @@ const char *const sfr_activity_names[SFR_N_ACT] = {
     "render", "project", "compose", "wait_ids", "wait_compose", "wait_sync", "wait_draws"};
 const char *const sfr_traffic_names[SFR_N_TRAFFIC] = {"compose", "sync", "ids", "sched"};
 const char *const sfr_stat_names[SFR_N_STATS] = {
-    "bytes_compose",   "bytes_sync",    "bytes_ids",        "bytes_sched",      "gpu_render",
-    "gpu_project",     "gpu_compose",   "gpu_wait_ids",     "gpu_wait_compose", "gpu_wait_sync",
-    "gpu_wait_draws",  "groups_composed", "tris_composed",  "wrong_tiles",      "link_messages",
-    "geometry_tris",   "shaded_px",     "ics_pairs",        "ics_pairs_held",   "ics_hold_cycles",
+    "bytes_compose",  "bytes_sync",      "bytes_ids",     "bytes_sched",      "gpu_render",
+    "gpu_project",    "gpu_compose",     "gpu_wait_ids",  "gpu_wait_compose", "gpu_wait_sync",
+    "gpu_wait_draws", "groups_composed", "tris_composed", "wrong_tiles",      "link_messages",
+    "geometry_tris",  "shaded_px",       "ics_pairs",     "ics_pairs_held",   "ics_hold_cycles",
     "tiles_refused"};
 
 void sfr_stats(const struct sfr_result *r, double out[SFR_N_STATS])

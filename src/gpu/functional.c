@@ -51,19 +51,19 @@
 #include "ptx/ptx.h"
 #include "sim/req.h"
 
-#define FN_NBARRIERS 16
+#define FN_NBARRIERS   16
 #define FN_NOT_WAITING 0xff
 
 struct fn_bar {
-    uint32_t count;          /* threads expected; 0 = every live warp */
+    uint32_t count; /* threads expected; 0 = every live warp */
     uint32_t arrived_warps;
     uint32_t arrived_threads;
 };
 
 struct fn_warp {
     struct ptx_warp *w;
-    uint32_t n_threads;      /* threads of the CTA this warp holds (32 but for the last) */
-    uint8_t waiting;         /* barrier id it waits at, or FN_NOT_WAITING */
+    uint32_t n_threads; /* threads of the CTA this warp holds (32 but for the last) */
+    uint8_t waiting;    /* barrier id it waits at, or FN_NOT_WAITING */
     bool done;
     bool tx_wait;            /* a transactional access waits in the VU's stall buffer */
     uint64_t tx_sleep_until; /* backing off after an abort: not stepped before this round */
@@ -76,19 +76,19 @@ struct fn_warp {
  * the CTAs that use the slot so that its timestamps only grow. */
 #define FN_WARPS_PER_SLOT 32
 struct fn_tx {
-    uint32_t wid, seq;       /* seq: the attempt, which tags the VU's owners (item 19) */
+    uint32_t wid, seq; /* seq: the attempt, which tags the VU's owners (item 19) */
     getm_ts ts;
-    getm_ts horizon;         /* the largest abort cause, rts and wts the attempt saw */
-    struct fn_warp *fw;      /* the warp running in the slot */
-    struct ptx_memop op;     /* the access being validated */
-    uint32_t queued;         /* its lanes parked in the stall buffer */
-    uint64_t data[32][2];    /* its loads' data */
-    uint32_t fails;          /* attempts in a row that had aborts: the backoff's exponent */
-    uint32_t fruitless;      /* attempts in a row in which no lane committed */
-    bool serial_wait;        /* asked for the serial token, not yet granted */
-    bool running;            /* an attempt runs: from its begin (or the end of the attempt
-                                before, or the first step after being held) to its end */
-    struct rng rng;          /* the backoff's draws */
+    getm_ts horizon;      /* the largest abort cause, rts and wts the attempt saw */
+    struct fn_warp *fw;   /* the warp running in the slot */
+    struct ptx_memop op;  /* the access being validated */
+    uint32_t queued;      /* its lanes parked in the stall buffer */
+    uint64_t data[32][2]; /* its loads' data */
+    uint32_t fails;       /* attempts in a row that had aborts: the backoff's exponent */
+    uint32_t fruitless;   /* attempts in a row in which no lane committed */
+    bool serial_wait;     /* asked for the serial token, not yet granted */
+    bool running;         /* an attempt runs: from its begin (or the end of the attempt
+                             before, or the first step after being held) to its end */
+    struct rng rng;       /* the backoff's draws */
     uint32_t n_resv;
     addr_t resv[PTX_TX_LOG_MAX]; /* one per reservation the VU granted */
 };
@@ -96,15 +96,15 @@ struct fn_tx {
 /* Backoff after an abort (spec 004a §9 item 26: binary exponential with a
  * random slot), in rounds: without it two warps that keep reading what the
  * other writes can abort each other for ever. */
-#define FN_TX_BACKOFF_BASE 4u
+#define FN_TX_BACKOFF_BASE    4u
 #define FN_TX_BACKOFF_MAX_EXP 10u
 
 /* A resident CTA slot; reused by the next CTA of the grid when it finishes. */
 struct fn_cta {
-    struct ptx_cta *cta;     /* NULL when the slot is empty */
+    struct ptx_cta *cta; /* NULL when the slot is empty */
     struct ptx_dim3 id;
     unsigned n_warps, live_warps;
-    struct fn_warp *warps;   /* [n_warps] */
+    struct fn_warp *warps; /* [n_warps] */
     struct fn_bar bar[FN_NBARRIERS];
 };
 
@@ -115,29 +115,29 @@ struct functional {
     uint32_t lat[PTX_LAT_N]; /* all zero: no timing */
     struct ptx_step step;    /* reused by every step: no per-instruction allocation */
     uint64_t lane_data[32][2];
-    const char *kernel_name; /* of the kernel running, for messages */
+    const char *kernel_name;   /* of the kernel running, for messages */
     struct inst_trace *itrace; /* --inst-stats (functional_set_inst_trace), else NULL */
-    struct fn_cta *slots;    /* the running kernel's CTA slots; kept here so that a kernel
-                                abandoned by a fault (tests longjmp out of fatal) is freed */
+    struct fn_cta *slots;      /* the running kernel's CTA slots; kept here so that a kernel
+                                  abandoned by a fault (tests longjmp out of fatal) is freed */
     unsigned n_slots;
     /* transactions: made at the first transactional access */
     struct getm_params vu_params;
     struct getm_vu *vu;
-    struct eng vu_eng;       /* only for the table engine's diagnostics: no timing here */
+    struct eng vu_eng; /* only for the table engine's diagnostics: no timing here */
     struct coh_cov vu_cov;
-    struct fn_tx **tx;       /* [n_tx], by wid */
+    struct fn_tx **tx; /* [n_tx], by wid */
     unsigned n_tx;
     /* the serialising fallback (as the timing mode's gpu/tx_serial.c): a warp
      * with progress_aborts fruitless attempts in a row asks for the token; no
      * other attempt starts while it is asked for or held; once none runs, the
      * oldest asker runs its transaction alone until every lane has committed */
-    uint32_t *askers;        /* wids, oldest first; askers[0] holds the token when granted */
+    uint32_t *askers; /* wids, oldest first; askers[0] holds the token when granted */
     unsigned n_askers, cap_askers;
     bool serial_granted;
-    unsigned tx_running;     /* attempts running (fn_tx.running) */
-    unsigned n_held;         /* warps between two attempts of a transaction, held back */
-    uint64_t round;          /* the round-robin loop's round */
-    uint64_t advances;       /* progress events (see the watchdog above) */
+    unsigned tx_running; /* attempts running (fn_tx.running) */
+    unsigned n_held;     /* warps between two attempts of a transaction, held back */
+    uint64_t round;      /* the round-robin loop's round */
+    uint64_t advances;   /* progress events (see the watchdog above) */
 };
 
 static void cta_retire(struct fn_cta *c);
@@ -283,8 +283,7 @@ static _Noreturn void mem_fault(struct functional *f, const struct fn_cta *c, un
     fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s global %s of %u bytes at 0x%llx (the "
           "instruction before %s)",
           f->kernel_name, c->id.x, c->id.y, c->id.z, warp, what, m->op < 4 ? ops[m->op] : "access",
-          m->size, (unsigned long long)a,
-          ptx_warp_where(c->warps[warp].w, where, sizeof where));
+          m->size, (unsigned long long)a, ptx_warp_where(c->warps[warp].w, where, sizeof where));
 }
 
 static void tx_mem(struct functional *f, struct fn_cta *c, unsigned warp);
@@ -595,8 +594,8 @@ static void dump_warps(struct functional *f, struct fn_cta *slots, unsigned n_sl
                 fprintf(stderr, "a transactional access waits in the stall buffer");
             } else if (fw->waiting != FN_NOT_WAITING) {
                 const struct fn_bar *b = &c->bar[fw->waiting];
-                fprintf(stderr, "barrier %u (%u of %u live warps arrived, count %u)",
-                        fw->waiting, b->arrived_warps, c->live_warps, b->count);
+                fprintf(stderr, "barrier %u (%u of %u live warps arrived, count %u)", fw->waiting,
+                        b->arrived_warps, c->live_warps, b->count);
             } else {
                 fprintf(stderr, "running");
             }
@@ -616,8 +615,9 @@ static void dump_warps(struct functional *f, struct fn_cta *slots, unsigned n_sl
 static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsigned n_slots,
                               uint64_t budget)
 {
-    fprintf(stderr, "functional: kernel %s ran past its budget of %llu warp instructions (a "
-                    "spin-wait that never ends?); the live warps:\n",
+    fprintf(stderr,
+            "functional: kernel %s ran past its budget of %llu warp instructions (a "
+            "spin-wait that never ends?); the live warps:\n",
             f->kernel_name, (unsigned long long)budget);
     dump_warps(f, slots, n_slots);
     panic("runaway: kernel %s ran past its budget of %llu warp instructions (sim.max_insts, "
@@ -629,9 +629,10 @@ static _Noreturn void runaway(struct functional *f, struct fn_cta *slots, unsign
 static _Noreturn void spinning(struct functional *f, struct fn_cta *slots, unsigned n_slots,
                                uint64_t rounds)
 {
-    fprintf(stderr, "functional: kernel %s: for %llu rounds no warp stored, did an atomic, "
-                    "committed a transaction, loaded a value it had not just loaded, or "
-                    "finished; the live warps:\n",
+    fprintf(stderr,
+            "functional: kernel %s: for %llu rounds no warp stored, did an atomic, "
+            "committed a transaction, loaded a value it had not just loaded, or "
+            "finished; the live warps:\n",
             f->kernel_name, (unsigned long long)rounds);
     dump_warps(f, slots, n_slots);
     panic("no progress: in kernel %s, for %llu rounds (one instruction per warp each) no warp "
@@ -642,8 +643,10 @@ static _Noreturn void spinning(struct functional *f, struct fn_cta *slots, unsig
 
 static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsigned n_slots)
 {
-    fprintf(stderr, "functional: kernel %s: every live warp waits at a barrier that cannot "
-                    "complete:\n", f->kernel_name);
+    fprintf(stderr,
+            "functional: kernel %s: every live warp waits at a barrier that cannot "
+            "complete:\n",
+            f->kernel_name);
     dump_warps(f, slots, n_slots);
     panic("functional: deadlock in kernel %s (barrier never completes)", f->kernel_name);
 }
@@ -685,8 +688,8 @@ static void run_kernel(void *obj, const struct launch *l)
                           ? f->opts.max_warp_insts
                           : mul_sat_u64(FUNCTIONAL_AUTO_INSTS_PER_WARP, MAX(warps, 1));
     uint64_t next_cta = 0;
-    uint64_t budget_end = budget > UINT64_MAX - f->st.warp_insts ? UINT64_MAX
-                                                                 : f->st.warp_insts + budget;
+    uint64_t budget_end =
+        budget > UINT64_MAX - f->st.warp_insts ? UINT64_MAX : f->st.warp_insts + budget;
     struct ptx_env env = {.smid = 0, .nsmid = 1, .lat = f->lat, .printf_log = l->printf_log};
     char err[512];
 

@@ -24,36 +24,39 @@
 #include "base/log.h"
 #include "sim/req.h"
 
-static const char *const op_names[MEM_NOPS] = {
-    [MEM_LOAD] = "load", [MEM_STORE] = "store", [MEM_ATOMIC] = "atomic", [MEM_FENCE] = "fence",
-    [MEM_KERNEL_BEGIN] = "kernel_begin", [MEM_KERNEL_END] = "kernel_end"};
+static const char *const op_names[MEM_NOPS] = {[MEM_LOAD] = "load",
+                                               [MEM_STORE] = "store",
+                                               [MEM_ATOMIC] = "atomic",
+                                               [MEM_FENCE] = "fence",
+                                               [MEM_KERNEL_BEGIN] = "kernel_begin",
+                                               [MEM_KERNEL_END] = "kernel_end"};
 
 /* Counters of one static instruction of one kernel. */
 struct ti_count {
     uint64_t warp_execs, thread_execs, cycles;
     uint64_t mem_execs, lines, l1_hits, line_cycles;
-    uint8_t op;            /* enum mem_op seen, MEM_NOPS: none */
+    uint8_t op; /* enum mem_op seen, MEM_NOPS: none */
 };
 
 /* What is copied of an instruction the first time it runs. */
 struct ti_text {
-    char *inst;            /* its PTX, one line, NULL: not run yet */
-    char *cu;              /* "file.cu:line", NULL without .loc */
+    char *inst; /* its PTX, one line, NULL: not run yet */
+    char *cu;   /* "file.cu:line", NULL without .loc */
     uint32_t ptx_line;
 };
 
 struct ti_kernel {
     const struct ptx_kernel *live; /* the kernel while its module is loaded (may go stale) */
-    const char *text;      /* that module's PTX text (a changed pointer: look again) */
+    const char *text;              /* that module's PTX text (a changed pointer: look again) */
     char *name, *ptx_file;
-    char *ptx_quoted;      /* ptx_file with its quotes doubled when it needs quoting, else NULL */
+    char *ptx_quoted; /* ptx_file with its quotes doubled when it needs quoting, else NULL */
     uint32_t n_ins;
-    uint64_t hash;         /* of the PTX text */
-    bool traced;           /* passes --trace-kernel */
-    uint32_t *line_at;     /* offset of each line of text (index line - 1) */
+    uint64_t hash;     /* of the PTX text */
+    bool traced;       /* passes --trace-kernel */
+    uint32_t *line_at; /* offset of each line of text (index line - 1) */
     uint32_t n_lines;
-    struct ti_count *count;/* [n_ins] */
-    struct ti_text *txt;   /* [n_ins] */
+    struct ti_count *count; /* [n_ins] */
+    struct ti_text *txt;    /* [n_ins] */
 };
 
 struct inst_trace {
@@ -80,8 +83,7 @@ static void keep_partial_at_exit(void)
         char partial[4096];
         snprintf(partial, sizeof partial, "%s.partial", t->o.trace_file);
         if (!rename(t->trace_tmp, partial))
-            fprintf(stderr, "gpucoh: the run did not finish: its trace so far is in %s\n",
-                    partial);
+            fprintf(stderr, "gpucoh: the run did not finish: its trace so far is in %s\n", partial);
     }
 }
 
@@ -121,8 +123,10 @@ int inst_trace_filter(struct inst_trace_opts *o, const char *what, const char *t
         o->cycle_lo = a, o->cycle_hi = b, o->has_cycles = true;
         return 0;
     bad_cycles:
-        snprintf(err, errlen, "'%s' is not a cycle window A:B (A:, :B and A:B, whole numbers, "
-                              "inclusive)", text);
+        snprintf(err, errlen,
+                 "'%s' is not a cycle window A:B (A:, :B and A:B, whole numbers, "
+                 "inclusive)",
+                 text);
         return -1;
     }
     bool warps = !strcmp(what, "warps");
@@ -156,10 +160,11 @@ int inst_trace_filter(struct inst_trace_opts *o, const char *what, const char *t
         o->n_ctas = n;
     return 0;
 bad_list:
-    snprintf(err, errlen, warps ? "'%s' is not a list of SM:WARP pairs (SM index, warp slot in "
-                                  "it: 0:0,0:1,3:12)"
-                                : "'%s' is not a list of CTA numbers (linear index in the grid: "
-                                  "0,5,17)",
+    snprintf(err, errlen,
+             warps ? "'%s' is not a list of SM:WARP pairs (SM index, warp slot in "
+                     "it: 0:0,0:1,3:12)"
+                   : "'%s' is not a list of CTA numbers (linear index in the grid: "
+                     "0,5,17)",
              text);
     return -1;
 }
@@ -185,8 +190,9 @@ struct inst_trace *inst_trace_new(const struct inst_trace_opts *o, char *err, si
     t->o = *o;
     if (o->trace_file) {
         if (o->functional) {
-            snprintf(err, errlen, "--trace: the functional mode has no timing to trace (drop "
-                                  "--functional; --inst-stats counts its instructions)");
+            snprintf(err, errlen,
+                     "--trace: the functional mode has no timing to trace (drop "
+                     "--functional; --inst-stats counts its instructions)");
             free(t);
             return NULL;
         }

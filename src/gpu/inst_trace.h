@@ -33,16 +33,16 @@
 #define INST_TRACE_MAX_SEL 64 /* SM:slot pairs or CTAs a filter names at most */
 
 struct inst_trace_opts {
-    const char *trace_file;  /* the trace (CSV), or NULL */
-    const char *stats_file;  /* per-instruction statistics (JSON), or NULL */
-    bool functional;         /* the runner has no clock: counts only, no trace */
+    const char *trace_file; /* the trace (CSV), or NULL */
+    const char *stats_file; /* per-instruction statistics (JSON), or NULL */
+    bool functional;        /* the runner has no clock: counts only, no trace */
     /* trace filters (the statistics count every instruction) */
-    const char *kernel;      /* only this kernel (its PTX name); NULL: all */
+    const char *kernel;          /* only this kernel (its PTX name); NULL: all */
     uint64_t cycle_lo, cycle_hi; /* only instructions issued in [lo, hi] (set hi; 0: no window) */
     bool has_cycles;
-    unsigned n_warps;        /* only these SM:warp-slot pairs (0: all) */
+    unsigned n_warps; /* only these SM:warp-slot pairs (0: all) */
     uint32_t warp_sm[INST_TRACE_MAX_SEL], warp_slot[INST_TRACE_MAX_SEL];
-    unsigned n_ctas;         /* only these CTAs (linear index in the grid; 0: all) */
+    unsigned n_ctas; /* only these CTAs (linear index in the grid; 0: all) */
     uint32_t cta[INST_TRACE_MAX_SEL];
 };
 
@@ -55,21 +55,21 @@ int inst_trace_filter(struct inst_trace_opts *o, const char *what, const char *t
 /* One warp instruction, done. */
 struct inst_event {
     const struct ptx_kernel *kernel;
-    uint64_t issued;         /* core cycle it issued */
-    uint64_t done;           /* core cycle its result was ready (ALU), its last line answered
-                                (memory), or it completed otherwise (a store buffered, a
-                                fence the model needs not send); 0 in the functional mode */
-    uint32_t pc;             /* instruction (index in the module) */
-    uint32_t cta;            /* CTA, linear index in the grid */
-    uint16_t gpu, sm, slot;  /* SM and its warp slot */
-    uint16_t warp;           /* warp in its CTA */
-    uint32_t active;         /* lanes that executed it */
-    uint32_t threads;        /* of which counted as thread instructions */
-    uint8_t op;              /* enum mem_op of a global memory instruction, else MEM_NOPS */
-    uint8_t n_lines;         /* lines it sent (loads, stores, atomics) */
-    uint16_t l1_hits;        /* of which a load the L1 answered from its cache */
+    uint64_t issued;        /* core cycle it issued */
+    uint64_t done;          /* core cycle its result was ready (ALU), its last line answered
+                               (memory), or it completed otherwise (a store buffered, a
+                               fence the model needs not send); 0 in the functional mode */
+    uint32_t pc;            /* instruction (index in the module) */
+    uint32_t cta;           /* CTA, linear index in the grid */
+    uint16_t gpu, sm, slot; /* SM and its warp slot */
+    uint16_t warp;          /* warp in its CTA */
+    uint32_t active;        /* lanes that executed it */
+    uint32_t threads;       /* of which counted as thread instructions */
+    uint8_t op;             /* enum mem_op of a global memory instruction, else MEM_NOPS */
+    uint8_t n_lines;        /* lines it sent (loads, stores, atomics) */
+    uint16_t l1_hits;       /* of which a load the L1 answered from its cache */
     const struct coal_line *lines;
-    uint64_t line_cycles;    /* sum over its lines of request-to-response core cycles */
+    uint64_t line_cycles; /* sum over its lines of request-to-response core cycles */
 };
 
 struct inst_trace;

@@ -14,11 +14,10 @@ void kernel_run_init(struct kernel_run *run, const struct launch *l, uint32_t n_
     uint64_t n = (uint64_t)l->grid.x * l->grid.y * l->grid.z;
     uint64_t t = (uint64_t)l->block.x * l->block.y * l->block.z;
     if (n == 0 || n > UINT32_MAX)
-        fatal("kernel %s: grid (%u,%u,%u) has %llu CTAs", ki->name, l->grid.x, l->grid.y,
-              l->grid.z, (unsigned long long)n);
+        fatal("kernel %s: grid (%u,%u,%u) has %llu CTAs", ki->name, l->grid.x, l->grid.y, l->grid.z,
+              (unsigned long long)n);
     if (t == 0)
-        fatal("kernel %s: empty block (%u,%u,%u)", ki->name, l->block.x, l->block.y,
-              l->block.z);
+        fatal("kernel %s: empty block (%u,%u,%u)", ki->name, l->block.x, l->block.y, l->block.z);
     if (n_sms == 0)
         panic("kernel %s: a GPU with no SMs", ki->name);
     memset(run, 0, sizeof *run);

@@ -20,17 +20,17 @@
 const char *const mac_state_names[MAC_NSTATES] = {"P_RO", "P_RW", "S_RO", "S_RW"};
 
 struct mac_entry {
-    uint64_t sector;          /* sector number (addr / sector_bytes) */
-    uint64_t lru;             /* last use */
-    uint64_t busy_since;      /* MAC cycle the transition or eviction began */
-    uint32_t acks;            /* acks still awaited */
-    uint16_t owner;           /* P_*: the SM; also the previous accessor */
-    uint16_t requester;       /* the SM a transition answers when done */
-    uint8_t state;            /* enum mac_state */
+    uint64_t sector;     /* sector number (addr / sector_bytes) */
+    uint64_t lru;        /* last use */
+    uint64_t busy_since; /* MAC cycle the transition or eviction began */
+    uint32_t acks;       /* acks still awaited */
+    uint16_t owner;      /* P_*: the SM; also the previous accessor */
+    uint16_t requester;  /* the SM a transition answers when done */
+    uint8_t state;       /* enum mac_state */
     bool valid;
-    bool busy;                /* a transition or an eviction waits for acks */
-    bool evicting;            /* ... an eviction: the entry is freed when done */
-    struct msg_list waiting;  /* requests for the sector held meanwhile */
+    bool busy;               /* a transition or an eviction waits for acks */
+    bool evicting;           /* ... an eviction: the entry is freed when done */
+    struct msg_list waiting; /* requests for the sector held meanwhile */
 };
 
 struct mac {
@@ -39,18 +39,17 @@ struct mac {
     unsigned index, n_macs, n_sms, n_sets;
     struct pool *msgs;
     struct port *in, *out;
-    struct mac_entry *e;      /* [n_sets][mac_ways] */
-    struct msg_list pipe;     /* arrived, waiting for the lookup latency (m->ts: ready cycle) */
-    struct msg_list outbox;   /* to send when the crossbar has room */
-    struct msg_list stalled;  /* requests whose set had nothing replaceable */
+    struct mac_entry *e;     /* [n_sets][mac_ways] */
+    struct msg_list pipe;    /* arrived, waiting for the lookup latency (m->ts: ready cycle) */
+    struct msg_list outbox;  /* to send when the crossbar has room */
+    struct msg_list stalled; /* requests whose set had nothing replaceable */
     uint64_t tick_count;
     struct mac_stats st;
 };
 
 static void send(struct mac *m, uint16_t type, uint64_t sector, unsigned sm, uint16_t flags)
 {
-    struct msg *r = msg_new(m->msgs, type, (addr_t)sector * m->spec.sector_bytes,
-                            m->comp.eng->now);
+    struct msg *r = msg_new(m->msgs, type, (addr_t)sector * m->spec.sector_bytes, m->comp.eng->now);
     r->cls = type == MSG_MAC_INV ? TRAFFIC_INV : type == MSG_MAC_RECALL ? TRAFFIC_RCL : TRAFFIC_REQ;
     r->src = (uint16_t)m->index;
     r->dst = (uint16_t)sm;
@@ -218,7 +217,9 @@ static void handle_req(struct mac *m, struct msg *req)
         e = make_room(m, sector, req);
         if (!e)
             return;
-        *e = (struct mac_entry){.sector = sector, .valid = true, .owner = (uint16_t)s,
+        *e = (struct mac_entry){.sector = sector,
+                                .valid = true,
+                                .owner = (uint16_t)s,
                                 .state = write ? MAC_P_RW : MAC_P_RO};
         e->lru = m->tick_count;
         m->st.allocs[e->state]++;
@@ -323,12 +324,13 @@ static bool mac_tick(struct comp *c)
 static void mac_dump(struct comp *c, FILE *out)
 {
     struct mac *m = container_of(c, struct mac, comp);
-    fprintf(out, "  %s: %u messages in the lookup pipe, %u to send, %u stalled for a way\n", c->name,
-            m->pipe.n, m->outbox.n, m->stalled.n);
+    fprintf(out, "  %s: %u messages in the lookup pipe, %u to send, %u stalled for a way\n",
+            c->name, m->pipe.n, m->outbox.n, m->stalled.n);
     for (unsigned i = 0; i < m->n_sets * m->spec.mac_ways; i++) {
         const struct mac_entry *e = &m->e[i];
         if (e->valid && e->busy)
-            fprintf(out, "    sector %#llx %s (owner SM %u): %s, %u acks awaited, %u requests held\n",
+            fprintf(out,
+                    "    sector %#llx %s (owner SM %u): %s, %u acks awaited, %u requests held\n",
                     (unsigned long long)e->sector, mac_state_names[e->state], e->owner,
                     e->evicting ? "evicting" : "turning unsafe", e->acks, e->waiting.n);
     }
@@ -339,8 +341,7 @@ struct mac *mac_new(struct eng *e, const char *name, const struct clock *clk,
                     struct pool *msgs)
 {
     if (!spec->mac_ways || spec->mac_entries % spec->mac_ways || !spec->sector_bytes)
-        panic("%s: MAC of %u entries cannot have %u ways", name, spec->mac_entries,
-              spec->mac_ways);
+        panic("%s: MAC of %u entries cannot have %u ways", name, spec->mac_entries, spec->mac_ways);
     struct mac *m = calloc(1, sizeof *m);
     if (!m)
         panic("out of memory");

@@ -51,13 +51,13 @@ enum mac_state { MAC_P_RO, MAC_P_RW, MAC_S_RO, MAC_S_RW, MAC_NSTATES };
 extern const char *const mac_state_names[MAC_NSTATES];
 
 struct mac_stats {
-    uint64_t requests;                     /* type requests received */
-    uint64_t allocs[MAC_NSTATES];          /* sectors allocated, by first state */
-    uint64_t to_state[MAC_NSTATES];        /* transitions into each state */
-    uint64_t invalidations;                /* INVs sent */
-    uint64_t evictions, recalls;           /* entries evicted; RECALLs sent */
-    uint64_t held;                         /* requests held behind a transition or a full set */
-    uint64_t transition_cycles;            /* MAC cycles sectors spent waiting for acks */
+    uint64_t requests;              /* type requests received */
+    uint64_t allocs[MAC_NSTATES];   /* sectors allocated, by first state */
+    uint64_t to_state[MAC_NSTATES]; /* transitions into each state */
+    uint64_t invalidations;         /* INVs sent */
+    uint64_t evictions, recalls;    /* entries evicted; RECALLs sent */
+    uint64_t held;                  /* requests held behind a transition or a full set */
+    uint64_t transition_cycles;     /* MAC cycles sectors spent waiting for acks */
 };
 
 struct mac;

@@ -48,10 +48,22 @@ const struct cfg_opt order_opts[] = {
 const char *const order_recall_names[] = {"safe", "paper", NULL};
 
 #define ACQ_ONLY ORDER_BIT(ORDER_ACQ)
-#define FREE     {ACQ_ONLY, false}  /* issues unless an acquire is outstanding */
-#define ACQ      {ACQ_ONLY, true}   /* and later ops wait for it */
-#define REL      {ORDER_ALL, false} /* waits for every earlier op */
-#define REL_ACQ  {ORDER_ALL, true}  /* both */
+#define FREE                                                                                       \
+    {                                                                                              \
+        ACQ_ONLY, false                                                                            \
+    } /* issues unless an acquire is outstanding */
+#define ACQ                                                                                        \
+    {                                                                                              \
+        ACQ_ONLY, true                                                                             \
+    } /* and later ops wait for it */
+#define REL                                                                                        \
+    {                                                                                              \
+        ORDER_ALL, false                                                                           \
+    } /* waits for every earlier op */
+#define REL_ACQ                                                                                    \
+    {                                                                                              \
+        ORDER_ALL, true                                                                            \
+    } /* both */
 
 /* Semantics columns: weak, volatile, relaxed, acquire, release, acq_rel, sc. */
 static const struct order_policy order_rmo = {
@@ -59,12 +71,12 @@ static const struct order_policy order_rmo = {
     "relaxed hardware: weak and relaxed ops unordered; PTX release/acquire and fences order",
     {
         /*                  weak     volatile relaxed  acquire  release  acq_rel  sc      */
-        [MEM_LOAD]      = {FREE,    FREE,    FREE,    ACQ,     REL_ACQ, REL_ACQ, REL_ACQ},
-        [MEM_STORE]     = {FREE,    FREE,    FREE,    REL_ACQ, REL,     REL_ACQ, REL_ACQ},
-        [MEM_ATOMIC]    = {FREE,    FREE,    FREE,    ACQ,     REL,     REL_ACQ, REL_ACQ},
-        [MEM_FENCE]     = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_LOAD] = {FREE, FREE, FREE, ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_STORE] = {FREE, FREE, FREE, REL_ACQ, REL, REL_ACQ, REL_ACQ},
+        [MEM_ATOMIC] = {FREE, FREE, FREE, ACQ, REL, REL_ACQ, REL_ACQ},
+        [MEM_FENCE] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
         [MEM_KERNEL_BEGIN] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
-        [MEM_KERNEL_END]   = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_KERNEL_END] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
     },
     .cta_ordered = false,
     .fences_free = false,
@@ -74,8 +86,14 @@ static const struct order_policy order_rmo = {
 
 #define LD_WAIT (ORDER_BIT(ORDER_LD) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_ACQ))
 #define ST_WAIT (LD_WAIT | ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_SB))
-#define TSO_LD  {LD_WAIT, false}
-#define TSO_ST  {ST_WAIT, false}
+#define TSO_LD                                                                                     \
+    {                                                                                              \
+        LD_WAIT, false                                                                             \
+    }
+#define TSO_ST                                                                                     \
+    {                                                                                              \
+        ST_WAIT, false                                                                             \
+    }
 
 /* TSO (spec 001 §2.2): R->R, R->W and W->W kept, W->R relaxed. The
  * semantics do not matter except that the cells stay at least as strong as
@@ -88,12 +106,12 @@ static const struct order_policy order_tso = {
     "naive TSO (spec 001 §2.2): loads wait for loads, stores for loads and stores",
     {
         /*                  weak     volatile relaxed  acquire  release  acq_rel  sc      */
-        [MEM_LOAD]      = {TSO_LD,  TSO_LD,  TSO_LD,  {LD_WAIT, true}, REL_ACQ, REL_ACQ, REL_ACQ},
-        [MEM_STORE]     = {TSO_ST,  TSO_ST,  TSO_ST,  REL_ACQ, REL,     REL_ACQ, REL_ACQ},
-        [MEM_ATOMIC]    = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
-        [MEM_FENCE]     = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_LOAD] = {TSO_LD, TSO_LD, TSO_LD, {LD_WAIT, true}, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_STORE] = {TSO_ST, TSO_ST, TSO_ST, REL_ACQ, REL, REL_ACQ, REL_ACQ},
+        [MEM_ATOMIC] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_FENCE] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
         [MEM_KERNEL_BEGIN] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
-        [MEM_KERNEL_END]   = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
+        [MEM_KERNEL_END] = {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ},
     },
     .cta_ordered = true,
     .fences_free = false,
@@ -101,7 +119,10 @@ static const struct order_policy order_tso = {
     .promise = "tso",
 };
 
-#define SC_ROW {REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ}
+#define SC_ROW                                                                                     \
+    {                                                                                              \
+        REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ, REL_ACQ                              \
+    }
 
 /* Naive SC (spec 001 §2.3): one outstanding operation per warp; shared
  * accesses and barriers wait for it too (cta_ordered), so a fence has
@@ -126,8 +147,14 @@ static const struct order_policy order_sc = {
 /* Type-aware SC (spec 001 §2.5): the SM classifies every access by its
  * sector and orders only unsafe ones (sm.c), so no cell waits; a kernel end
  * still waits for everything. */
-#define NONE {0, false}
-#define TA_ROW {NONE, NONE, NONE, NONE, NONE, NONE, NONE}
+#define NONE                                                                                       \
+    {                                                                                              \
+        0, false                                                                                   \
+    }
+#define TA_ROW                                                                                     \
+    {                                                                                              \
+        NONE, NONE, NONE, NONE, NONE, NONE, NONE                                                   \
+    }
 static const struct order_policy order_sc_typeaware = {
     "sc-typeaware",
     "type-aware SC (spec 001 §2.5): only accesses to sectors several SMs share and one "
@@ -159,8 +186,7 @@ const struct order_policy *order_find(const char *name)
     return NULL;
 }
 
-const char *order_promise(const struct order_policy *p, const char *proto_model,
-                          bool write_atomic)
+const char *order_promise(const struct order_policy *p, const char *proto_model, bool write_atomic)
 {
     if (!p->promise)
         return proto_model;

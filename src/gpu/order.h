@@ -63,14 +63,14 @@ struct order_policy {
     const char *name;
     const char *desc;
     struct order_rule rule[MEM_NOPS][SEM_N]; /* indexed by enum mem_op, enum mem_sem */
-    bool cta_ordered;   /* shared-memory accesses and barriers wait until the warp has
-                           nothing outstanding */
-    bool fences_free;   /* fences are no-ops: every access already waits for all earlier ones */
-    bool store_buffer;  /* plain stores that may not issue wait in the store buffer (when
-                           order.store_buffer > 0) */
+    bool cta_ordered;    /* shared-memory accesses and barriers wait until the warp has
+                            nothing outstanding */
+    bool fences_free;    /* fences are no-ops: every access already waits for all earlier ones */
+    bool store_buffer;   /* plain stores that may not issue wait in the store buffer (when
+                            order.store_buffer > 0) */
     const char *promise; /* the model a write-atomic protocol under it gives programs; NULL:
                             the protocol's own (rmo adds nothing) */
-    bool typeaware;     /* type-aware SC: accesses are classified by sector (sm.c, mac.c) */
+    bool typeaware;      /* type-aware SC: accesses are classified by sector (sm.c, mac.c) */
 };
 
 enum order_recall { ORDER_RECALL_SAFE, ORDER_RECALL_PAPER };
@@ -88,14 +88,14 @@ struct order_spec {
                               outstanding (a CPU core's cpu.store_drain = parallel; set by
                               the machine, no configuration key) */
     /* type-aware SC (spec 001 §2.5, Table 2) */
-    uint32_t sector_bytes; /* classification granularity */
-    uint32_t mac_entries, mac_ways; /* per memory partition */
-    uint32_t mac_cycles;   /* MAC lookup latency, L2 cycles */
-    uint32_t mac_recall;   /* enum order_recall */
+    uint32_t sector_bytes;                        /* classification granularity */
+    uint32_t mac_entries, mac_ways;               /* per memory partition */
+    uint32_t mac_cycles;                          /* MAC lookup latency, L2 cycles */
+    uint32_t mac_recall;                          /* enum order_recall */
     uint32_t type_cache_entries, type_cache_ways; /* per SM */
-    uint32_t tq_entries;   /* type-wait queue per warp */
-    uint32_t uq_entries;   /* unsafe queue per warp (accesses and markers) */
-    uint32_t sync_entries; /* synchronisation table per SM */
+    uint32_t tq_entries;                          /* type-wait queue per warp */
+    uint32_t uq_entries;                          /* unsafe queue per warp (accesses and markers) */
+    uint32_t sync_entries;                        /* synchronisation table per SM */
 };
 /* Option rows of the section, names relative to it ("model", ...). */
 extern const struct cfg_opt order_opts[];
@@ -104,8 +104,7 @@ extern const struct cfg_opt order_opts[];
  * promise when it has one and the protocol is write-atomic, the protocol's
  * own model under rmo. NULL when the policy needs write atomicity the
  * protocol does not give (the combination is refused). */
-const char *order_promise(const struct order_policy *p, const char *proto_model,
-                          bool write_atomic);
+const char *order_promise(const struct order_policy *p, const char *proto_model, bool write_atomic);
 
 /* A warp's outstanding operations. */
 struct order_warp {
@@ -122,10 +121,14 @@ const struct order_policy *order_find(const char *name);
 static inline enum order_kind order_kind_of(unsigned op)
 {
     switch (op) {
-    case MEM_LOAD: return ORDER_LD;
-    case MEM_STORE: return ORDER_ST;
-    case MEM_ATOMIC: return ORDER_ATOM;
-    default: return ORDER_FENCE;
+    case MEM_LOAD:
+        return ORDER_LD;
+    case MEM_STORE:
+        return ORDER_ST;
+    case MEM_ATOMIC:
+        return ORDER_ATOM;
+    default:
+        return ORDER_FENCE;
     }
 }
 
@@ -150,8 +153,8 @@ static inline void order_issue(const struct order_policy *p, struct order_warp *
 }
 
 /* An outstanding operation completed. */
-static inline void order_complete(const struct order_policy *p, struct order_warp *w,
-                                  unsigned op, unsigned sem)
+static inline void order_complete(const struct order_policy *p, struct order_warp *w, unsigned op,
+                                  unsigned sem)
 {
     enum order_kind k = order_kind_of(op);
     if (--w->n[k] == 0)

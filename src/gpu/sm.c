@@ -176,8 +176,7 @@ bool smi_lsu_issue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc, 
 }
 
 /* Enter the memory stage, every line to be sent (lsu_issue). */
-void smi_lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
-                     bool buffered)
+void smi_lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc, bool buffered)
 {
     if (!smi_lsu_issue(sm, w, idx, cyc, buffered))
         return;
@@ -202,8 +201,7 @@ static void hold_for_lsu(struct sm *sm, struct sm_warp *w, unsigned idx)
 {
     w->held = (uint16_t)idx;
     set_state(sm, w, W_HELD_LSU);
-    sm->lsu_wait[(sm->lsu_wait_head + sm->lsu_wait_n++) % SM_MAX_WARPS] =
-        (uint8_t)(w - sm->warps);
+    sm->lsu_wait[(sm->lsu_wait_head + sm->lsu_wait_n++) % SM_MAX_WARPS] = (uint8_t)(w - sm->warps);
 }
 
 /* A held warp's instruction may have become free to go. A warp held before
@@ -388,7 +386,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
 }
 
 static const uint8_t class_of_op[MEM_NOPS] = {
-    [MEM_LOAD] = TRAFFIC_LD, [MEM_STORE] = TRAFFIC_ST, [MEM_ATOMIC] = TRAFFIC_ATO,
+    [MEM_LOAD] = TRAFFIC_LD,   [MEM_STORE] = TRAFFIC_ST,         [MEM_ATOMIC] = TRAFFIC_ATO,
     [MEM_FENCE] = TRAFFIC_REQ, [MEM_KERNEL_BEGIN] = TRAFFIC_REQ, [MEM_KERNEL_END] = TRAFFIC_REQ};
 
 /* A prefetch leaves when the memory stage has nothing else to send this
@@ -468,8 +466,8 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
         if (op->op == MEM_STORE)
             memcpy(m->data + off, op->data[l], size);
         else if (a)
-            a->lane[a->n++] = (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0],
-                                                 op->data[l][1], 0};
+            a->lane[a->n++] =
+                (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0], op->data[l][1], 0};
     }
     if (op->tx) {
         sm_tx_stamp(sm->tx, mi->warp, m, op->op == MEM_STORE);
@@ -1024,8 +1022,7 @@ bool smi_tick(struct comp *c)
             return true;
     }
     if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || smi_ta_busy(sm) ||
-        (sm->tx && sm_tx_peek_out(sm->tx)) ||
-        sm->kstate == K_BEGIN_SEND ||
+        (sm->tx && sm_tx_peek_out(sm->tx)) || sm->kstate == K_BEGIN_SEND ||
         sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN &&
          (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0 && sm->pf_out == 0)))

@@ -11,12 +11,10 @@
  *
  * Use:
  *     struct sm *sm = sm_new(eng, &core_clk, "gpu.sm[0]", &spec, gpu, 0, line_bytes, &msgs);
- *     port_init(&to_l1, ..., sm_comp(sm), l1_comp);  port_init(&from_l1, ..., l1_comp, sm_comp(sm));
- *     sm_connect(sm, &to_l1, &from_l1);
- *     kernel_run_init(&run, &launch, n_sms);
- *     for (i = 0; i < n_sms; i++) sm_start_kernel(sm[i], &run);   (in SM order)
- *     eng_run(...) until kernel_run_done(&run)
- * SPDX-License-Identifier: BSD-3-Clause
+ *     port_init(&to_l1, ..., sm_comp(sm), l1_comp);  port_init(&from_l1, ..., l1_comp,
+ * sm_comp(sm)); sm_connect(sm, &to_l1, &from_l1); kernel_run_init(&run, &launch, n_sms); for (i =
+ * 0; i < n_sms; i++) sm_start_kernel(sm[i], &run);   (in SM order) eng_run(...) until
+ * kernel_run_done(&run) SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef GPU_SM_H
 #define GPU_SM_H
@@ -37,14 +35,14 @@ extern const char *const sm_sched_names[]; /* NULL-terminated: "lrr", "gto" */
 
 /* Immutable limits and latencies of an SM (config section of the machine). */
 struct sm_spec {
-    uint32_t warps;          /* warp slots (wavefront slots when warp_size is 64) */
-    uint32_t warp_size;      /* lanes issued as one instruction: 32, or 64 (GCN wavefronts:
-                                two 32-thread PTX warps of a CTA issued in lockstep) */
-    uint32_t threads;        /* resident threads */
-    uint32_t ctas;           /* resident CTAs */
-    uint32_t regs;           /* 32-bit registers */
+    uint32_t warps;               /* warp slots (wavefront slots when warp_size is 64) */
+    uint32_t warp_size;           /* lanes issued as one instruction: 32, or 64 (GCN wavefronts:
+                                     two 32-thread PTX warps of a CTA issued in lockstep) */
+    uint32_t threads;             /* resident threads */
+    uint32_t ctas;                /* resident CTAs */
+    uint32_t regs;                /* 32-bit registers */
     uint32_t max_regs_per_thread; /* cap on a thread's registers (the ISA's limit) */
-    uint32_t shmem_bytes;    /* shared memory */
+    uint32_t shmem_bytes;         /* shared memory */
     uint32_t schedulers;     /* warp schedulers; warp slot s belongs to scheduler s % schedulers */
     uint32_t sched;          /* enum sm_sched_policy */
     struct order_spec order; /* the memory model enforced (config section [order]) */
@@ -71,11 +69,11 @@ extern const char *const sm_stall_names[SM_STALL_N];
 /* Why a warp's next instruction waits for the memory model (warp-cycles are
  * counted per reason: sm_stats.hold_cycles). */
 enum sm_hold {
-    SM_HOLD_ORDER,       /* a global access waits for earlier ones (the policy's table) */
-    SM_HOLD_CTA,         /* a shared-memory access or barrier waits for the warp's global ones */
-    SM_HOLD_FORWARD,     /* a load overlaps buffered stores it cannot take whole */
-    SM_HOLD_SB_FULL,     /* a store waits for room in the store buffer */
-    SM_HOLD_TQ_FULL,     /* sc-typeaware: an access waits for room in its warp's type-wait queue */
+    SM_HOLD_ORDER,   /* a global access waits for earlier ones (the policy's table) */
+    SM_HOLD_CTA,     /* a shared-memory access or barrier waits for the warp's global ones */
+    SM_HOLD_FORWARD, /* a load overlaps buffered stores it cannot take whole */
+    SM_HOLD_SB_FULL, /* a store waits for room in the store buffer */
+    SM_HOLD_TQ_FULL, /* sc-typeaware: an access waits for room in its warp's type-wait queue */
     SM_HOLD_N
 };
 extern const char *const sm_hold_names[SM_HOLD_N];
@@ -83,10 +81,10 @@ extern const char *const sm_hold_names[SM_HOLD_N];
 /* sc-typeaware: why the head of a warp's type-wait queue cannot leave it
  * (warp-cycles are counted per reason: sm_stats.ta_wait_cycles). */
 enum sm_ta_wait {
-    SM_TA_TYPE,          /* its sector's type is not known yet (a type request is out) */
-    SM_TA_UNSAFE_FULL,   /* the warp's unsafe queue is full */
-    SM_TA_SYNC,          /* a conflicting synchronisation-table entry of another warp, or
-                            the table is full */
+    SM_TA_TYPE,        /* its sector's type is not known yet (a type request is out) */
+    SM_TA_UNSAFE_FULL, /* the warp's unsafe queue is full */
+    SM_TA_SYNC,        /* a conflicting synchronisation-table entry of another warp, or
+                          the table is full */
     SM_TA_N
 };
 extern const char *const sm_ta_wait_names[SM_TA_N];
@@ -117,20 +115,20 @@ struct sm_stats {
     uint64_t prefetches_dropped;     /* prefetches not sent: the queue was full */
     /* sc-typeaware */
     uint64_t ta_wait_cycles[SM_TA_N]; /* warp-cycles a type-wait queue head waited, by reason */
-    uint64_t ta_safe_insts;          /* memory instructions sent as SM-safe */
-    uint64_t ta_unsafe_insts;        /* ... as unsafe (in program order among themselves) */
-    uint64_t ta_bypasses;            /* safe instructions that passed pending unsafe ones */
-    uint64_t ta_same_line;           /* safe instructions sent as unsafe because they touch a
-                                        line of an earlier unsafe one still in the unsafe queue */
-    uint64_t ta_serial_insts;        /* unsafe instructions sent line by line, each line once
-                                        its type was known (recalls kept making them forget
-                                        a line before all were known at once) */
-    uint64_t ta_type_hits;           /* type-cache lookups that found the type */
-    uint64_t ta_type_requests;       /* type requests sent to a MAC */
-    uint64_t ta_invalidations;       /* INVs received (a sector turned unsafe) */
-    uint64_t ta_recalls;             /* RECALLs received (a MAC evicted a sector) */
-    uint64_t ta_drains;              /* drains done before an acknowledgement */
-    uint64_t ta_drain_cycles;        /* cycles from an INV or RECALL to its acknowledgement */
+    uint64_t ta_safe_insts;           /* memory instructions sent as SM-safe */
+    uint64_t ta_unsafe_insts;         /* ... as unsafe (in program order among themselves) */
+    uint64_t ta_bypasses;             /* safe instructions that passed pending unsafe ones */
+    uint64_t ta_same_line;            /* safe instructions sent as unsafe because they touch a
+                                         line of an earlier unsafe one still in the unsafe queue */
+    uint64_t ta_serial_insts;         /* unsafe instructions sent line by line, each line once
+                                         its type was known (recalls kept making them forget
+                                         a line before all were known at once) */
+    uint64_t ta_type_hits;            /* type-cache lookups that found the type */
+    uint64_t ta_type_requests;        /* type requests sent to a MAC */
+    uint64_t ta_invalidations;        /* INVs received (a sector turned unsafe) */
+    uint64_t ta_recalls;              /* RECALLs received (a MAC evicted a sector) */
+    uint64_t ta_drains;               /* drains done before an acknowledgement */
+    uint64_t ta_drain_cycles;         /* cycles from an INV or RECALL to its acknowledgement */
 };
 
 /* Observes every issued warp instruction (tests, tracing). */

@@ -13,15 +13,14 @@
 #include <string.h>
 
 static const char *const warp_state_names[W_NSTATES] = {
-    "free", "ready", "timed(alu)", "parked(mem)", "barrier", "held(order)", "held(lsu)",
-    "exited(draining)", "held(store buffer)"};
+    "free",        "ready",     "timed(alu)",       "parked(mem)",       "barrier",
+    "held(order)", "held(lsu)", "exited(draining)", "held(store buffer)"};
 const char *const smi_kernel_state_names[] = {"idle", "begin-send", "begin-wait",
-                                              "run", "end-send", "end-wait"};
+                                              "run",  "end-send",   "end-wait"};
 const char *const sm_sched_names[] = {"lrr", "gto", NULL};
-const char *const sm_stall_names[SM_STALL_N] = {"scoreboard", "order", "lsu_full", "barrier",
-                                                "idle", "sb_full"};
-const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full",
-                                              "tq_full"};
+const char *const sm_stall_names[SM_STALL_N] = {"scoreboard", "order", "lsu_full",
+                                                "barrier",    "idle",  "sb_full"};
+const char *const sm_hold_names[SM_HOLD_N] = {"order", "cta", "sb_forward", "sb_full", "tq_full"};
 const char *const sm_ta_wait_names[SM_TA_N] = {"type_wait", "unsafe_full", "sync_conflict"};
 
 /* Defaults: the Fermi core of spec 002 §4 (48 warps, 1536 threads, 8 CTAs,
@@ -76,24 +75,25 @@ static void dump_minst(const struct sm *sm, const struct sm_minst *mi, FILE *out
 {
     unsigned idx = (unsigned)(mi - sm->minst);
     fprintf(out, "      %s %s.%s: %u lines, %u sent, pending 0x%08x", mem_op_names[mi->mem.op],
-            mem_sem_names[mi->mem.sem], mem_scope_names[mi->mem.scope], mi->n_lines,
-            mi->next_line, mi->pending);
+            mem_sem_names[mi->mem.sem], mem_scope_names[mi->mem.scope], mi->n_lines, mi->next_line,
+            mi->pending);
     if (mi->next_line)
-        fprintf(out, ", first sent %llu core cycles ago",
-                (unsigned long long)((sm->comp.eng->now - mi->first_sent) / sm->comp.clk->period_ps));
+        fprintf(
+            out, ", first sent %llu core cycles ago",
+            (unsigned long long)((sm->comp.eng->now - mi->first_sent) / sm->comp.clk->period_ps));
     fputc('\n', out);
     for (unsigned i = 0; i < mi->next_line; i++)
         if (mi->pending & (1u << i))
-            fprintf(out, "        id 0x%08x line 0x%llx lanes 0x%08x\n",
-                    req_id(mi->gen, idx, i), (unsigned long long)mi->line[i].line,
-                    mi->line[i].lanes);
+            fprintf(out, "        id 0x%08x line 0x%llx lanes 0x%08x\n", req_id(mi->gen, idx, i),
+                    (unsigned long long)mi->line[i].line, mi->line[i].lanes);
 }
 
 static void sm_dump(struct comp *c, FILE *out)
 {
     struct sm *sm = container_of(c, struct sm, comp);
-    fprintf(out, "  %s: kernel %s state %s, %u CTAs resident, memory stage %u/%u queued, "
-                 "%u warps waiting for it, %u instructions in flight\n",
+    fprintf(out,
+            "  %s: kernel %s state %s, %u CTAs resident, memory stage %u/%u queued, "
+            "%u warps waiting for it, %u instructions in flight\n",
             c->name, smi_kernel_name(sm), smi_kernel_state_names[sm->kstate], sm->n_ctas_res,
             sm->lsu_n, sm->spec.lsu_queue, sm->lsu_wait_n,
             sm->spec.max_inflight - sm->n_minst_free);
@@ -102,12 +102,12 @@ static void sm_dump(struct comp *c, FILE *out)
         if (w->state == W_FREE)
             continue;
         char where[128];
-        fprintf(out, "    warp %u (CTA %u warp %u): %s at %s, outstanding ld %u st %u atom %u "
-                     "fence %u, store buffer %u",
+        fprintf(out,
+                "    warp %u (CTA %u warp %u): %s at %s, outstanding ld %u st %u atom %u "
+                "fence %u, store buffer %u",
                 slot, w->cta->index, w->warp_in_cta, warp_state_names[w->state],
-                ptx_warp_where(w->pw, where, sizeof where), w->ord.n[ORDER_LD],
-                w->ord.n[ORDER_ST], w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE],
-                w->ord.n[ORDER_SB]);
+                ptx_warp_where(w->pw, where, sizeof where), w->ord.n[ORDER_LD], w->ord.n[ORDER_ST],
+                w->ord.n[ORDER_ATOM], w->ord.n[ORDER_FENCE], w->ord.n[ORDER_SB]);
         if (w->last_load) /* what a spinning warp waits on */
             fprintf(out, "; last load 0x%llx = %llu", (unsigned long long)w->last_addr,
                     (unsigned long long)w->last_value);
@@ -125,8 +125,9 @@ static void sm_dump(struct comp *c, FILE *out)
                 t->n_drains, t->outbox.n);
         for (unsigned slot = 0; slot < sm->spec.warps; slot++)
             if (t->w[slot].tq_n || t->w[slot].uq_n || t->w[slot].pend_unsafe) {
-                fprintf(out, "    warp %u: %u waiting for their type, %u in the unsafe queue, %u "
-                             "unsafe pending",
+                fprintf(out,
+                        "    warp %u: %u waiting for their type, %u in the unsafe queue, %u "
+                        "unsafe pending",
                         slot, t->w[slot].tq_n, t->w[slot].uq_n, t->w[slot].pend_unsafe);
                 if (t->w[slot].serial != SM_NONE) {
                     const struct sm_minst *mi = &sm->minst[t->w[slot].serial];
@@ -390,19 +391,24 @@ const char *sm_cta_misfit(const struct sm *sm, const struct launch *l, char *why
     }
     struct cta_needs n = cta_needs(sp, sm->gang, l);
     if (n.threads > sp->threads || n.warps > sp->warps) {
-        snprintf(why, len, "a CTA of %llu threads (%u warps) does not fit in an SM of %u "
+        snprintf(why, len,
+                 "a CTA of %llu threads (%u warps) does not fit in an SM of %u "
                  "threads (sm.threads), %u warps (sm.warps)",
                  (unsigned long long)n.threads, n.warps, sp->threads, sp->warps);
         return n.threads > sp->threads ? "sm.threads sm.warps" : "sm.warps sm.threads";
     }
     if (n.regs > sp->regs) {
-        snprintf(why, len, "a CTA needs %llu registers (%u per thread, allocated per warp), the "
-                 "SM has %u (sm.regs)", (unsigned long long)n.regs, n.regs_per_thread, sp->regs);
+        snprintf(why, len,
+                 "a CTA needs %llu registers (%u per thread, allocated per warp), the "
+                 "SM has %u (sm.regs)",
+                 (unsigned long long)n.regs, n.regs_per_thread, sp->regs);
         return "sm.regs sm.max_regs_per_thread";
     }
     if (n.shmem > sp->shmem_bytes) {
-        snprintf(why, len, "a CTA needs %llu bytes of shared memory, the SM has %u "
-                 "(sm.shmem_bytes)", (unsigned long long)n.shmem, sp->shmem_bytes);
+        snprintf(why, len,
+                 "a CTA needs %llu bytes of shared memory, the SM has %u "
+                 "(sm.shmem_bytes)",
+                 (unsigned long long)n.shmem, sp->shmem_bytes);
         return "sm.shmem_bytes";
     }
     return NULL;
@@ -494,13 +500,19 @@ void sm_set_issue_hook(struct sm *sm, sm_issue_fn *fn, void *obj)
 struct stat_row {
     const char *name;
     size_t off;
-    unsigned n;                 /* 1, or the length of an array */
-    const char *const *names;   /* element names of an array */
+    unsigned n;               /* 1, or the length of an array */
+    const char *const *names; /* element names of an array */
     const char *desc;
 };
 
-#define ROW(f, d)           {#f, offsetof(struct sm_stats, f), 1, NULL, d}
-#define ARR(f, n, names, d) {#f, offsetof(struct sm_stats, f), n, names, d}
+#define ROW(f, d)                                                                                  \
+    {                                                                                              \
+#f, offsetof(struct sm_stats, f), 1, NULL, d                                               \
+    }
+#define ARR(f, n, names, d)                                                                        \
+    {                                                                                              \
+#f, offsetof(struct sm_stats, f), n, names, d                                              \
+    }
 
 static const struct stat_row stat_rows[] = {
     ROW(cycles, "cycles with a kernel on the SM"),
@@ -530,7 +542,8 @@ static const struct stat_row stat_rows[] = {
     ROW(ta_unsafe_insts, "memory instructions sent as unsafe"),
     ROW(ta_bypasses, "safe instructions that passed pending unsafe ones"),
     ROW(ta_same_line, "safe instructions kept behind a queued unsafe one that shares a line"),
-    ROW(ta_serial_insts, "unsafe instructions sent line by line (their sectors kept being recalled)"),
+    ROW(ta_serial_insts,
+        "unsafe instructions sent line by line (their sectors kept being recalled)"),
     ROW(ta_type_hits, "type-cache lookups that found the type"),
     ROW(ta_type_requests, "type requests sent to a MAC"),
     ROW(ta_invalidations, "INVs received"),
@@ -545,8 +558,8 @@ void sm_stats_print(const struct sm *sm, FILE *out)
         const struct stat_row *r = &stat_rows[i];
         const uint64_t *v = (const uint64_t *)((const char *)&sm->st + r->off);
         if (r->n == 1) {
-            fprintf(out, "%s.%s %llu # %s\n", sm->comp.name, r->name,
-                    (unsigned long long)v[0], r->desc);
+            fprintf(out, "%s.%s %llu # %s\n", sm->comp.name, r->name, (unsigned long long)v[0],
+                    r->desc);
             continue;
         }
         for (unsigned k = 0; k < r->n; k++)

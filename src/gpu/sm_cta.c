@@ -67,7 +67,7 @@ void smi_barrier_release(struct sm *sm, struct sm_cta *c, unsigned id)
         set_state(sm, w, W_READY);
     }
     *b = (struct sm_barrier){0};
-    c->bar_active &= (uint16_t)~(1u << id);
+    c->bar_active &= (uint16_t) ~(1u << id);
     sm->st.barriers++;
 }
 

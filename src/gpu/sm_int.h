@@ -22,22 +22,23 @@
 #include "gpu/tx_serial.h"
 #include "mem/tbe.h"
 
-#define SM_MAX_WARPS   64  /* the ready sets are uint64 bitmasks */
-#define SM_MAX_SCHED   4
-#define SM_CTA_WARPS   32  /* 1024 threads per CTA at most */
-#define SM_N_BARRIERS  16
-#define SM_NONE        0xffff
-#define SM_WHEEL       1024 /* timer wheel slots: more than the longest latency (1000) */
+#define SM_MAX_WARPS  64 /* the ready sets are uint64 bitmasks */
+#define SM_MAX_SCHED  4
+#define SM_CTA_WARPS  32 /* 1024 threads per CTA at most */
+#define SM_N_BARRIERS 16
+#define SM_NONE       0xffff
+#define SM_WHEEL      1024 /* timer wheel slots: more than the longest latency (1000) */
 
 /* Request ids: line index (5 bits), instruction slot (11 bits), generation
  * (16 bits) so that a stale or duplicate response is caught. */
-#define ID_LINE_BITS   5
-#define ID_SLOT_BITS   11
-#define ID_SLOT_MASK   ((1u << ID_SLOT_BITS) - 1)
-#define ID_KERNEL_SLOT ID_SLOT_MASK /* KERNEL_BEGIN/END */
+#define ID_LINE_BITS     5
+#define ID_SLOT_BITS     11
+#define ID_SLOT_MASK     ((1u << ID_SLOT_BITS) - 1)
+#define ID_KERNEL_SLOT   ID_SLOT_MASK       /* KERNEL_BEGIN/END */
 #define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
-#define SM_MAX_INFLIGHT (ID_PREFETCH_SLOT - 1)
-#define ID_TX_SLOT SM_MAX_INFLIGHT /* GETM commit and cleanup messages (never an instruction slot) */
+#define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1)
+#define ID_TX_SLOT                                                                                 \
+    SM_MAX_INFLIGHT          /* GETM commit and cleanup messages (never an instruction slot) */
 #define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
@@ -60,8 +61,8 @@ struct sm_cta;
 struct sm_warp {
     struct ptx_warp *pw;
     struct sm_cta *cta;
-    uint8_t state;          /* enum warp_state */
-    uint8_t sched;          /* its scheduler */
+    uint8_t state; /* enum warp_state */
+    uint8_t sched; /* its scheduler */
     uint8_t warp_in_cta;
     uint8_t n_threads;      /* threads of the CTA in this warp (barrier counting) */
     uint16_t held;          /* instruction slot held at issue, or SM_NONE (a hold before
@@ -85,18 +86,18 @@ struct sm_warp {
 };
 
 struct sm_barrier {
-    uint32_t arrived;       /* threads arrived (warp granular) */
-    uint32_t count;         /* expected threads; 0 = the CTA's live threads */
-    uint32_t waiting;       /* warps (in CTA) waiting */
+    uint32_t arrived; /* threads arrived (warp granular) */
+    uint32_t count;   /* expected threads; 0 = the CTA's live threads */
+    uint32_t waiting; /* warps (in CTA) waiting */
 };
 
 struct sm_cta {
-    struct ptx_cta *pc;     /* NULL when the entry is free */
-    uint32_t index;         /* linear CTA index in the grid */
+    struct ptx_cta *pc; /* NULL when the entry is free */
+    uint32_t index;     /* linear CTA index in the grid */
     uint16_t n_warps;
-    uint16_t n_alive;       /* warps not yet freed */
-    uint32_t live_threads;  /* threads of warps that have not exited */
-    uint16_t bar_active;    /* barriers with arrivals */
+    uint16_t n_alive;      /* warps not yet freed */
+    uint32_t live_threads; /* threads of warps that have not exited */
+    uint16_t bar_active;   /* barriers with arrivals */
     uint8_t slot[SM_CTA_WARPS];
     struct sm_barrier bar[SM_N_BARRIERS];
 };
@@ -109,25 +110,25 @@ enum { TA_SENT_SAFE = 1, TA_SENT_UNSAFE = 2, TA_SENT_SERIAL = 3 };
  * one line, so a result never overwrites an operand still to be sent). */
 struct sm_minst {
     struct ptx_memop mem;
-    uint16_t warp;          /* slot */
-    uint16_t gen;           /* generation, part of the request ids */
+    uint16_t warp; /* slot */
+    uint16_t gen;  /* generation, part of the request ids */
     uint8_t n_lines;
-    uint8_t next_line;      /* next line to send */
-    uint8_t send_end;       /* the memory stage sends lines up to here (sc-typeaware's
-                               line-at-a-time instructions), else n_lines */
+    uint8_t next_line; /* next line to send */
+    uint8_t send_end;  /* the memory stage sends lines up to here (sc-typeaware's
+                          line-at-a-time instructions), else n_lines */
     bool in_use;
-    uint32_t pending;       /* lines not yet answered */
-    uint64_t ready;         /* first cycle a line may leave */
-    tick_t first_sent;      /* when its first line left, for the starvation check */
-    uint32_t ld_before;     /* a buffered store: loads of its warp issued before it */
-    uint32_t ta_known;      /* sc-typeaware: lines whose sector type is known */
-    uint32_t ta_unsafe;     /* ... of which unsafe */
-    uint32_t ta_asked;      /* ... lines not known whose sector's type was asked for */
-    uint8_t ta_sent;        /* ... 0 not sent, 1 sent as safe, 2 as unsafe, 3 as unsafe
-                               one line at a time (TA_SENT_SERIAL) */
-    uint8_t ta_forgets;     /* ... RECALLs that made it forget a line while at its TQ head */
+    uint32_t pending;   /* lines not yet answered */
+    uint64_t ready;     /* first cycle a line may leave */
+    tick_t first_sent;  /* when its first line left, for the starvation check */
+    uint32_t ld_before; /* a buffered store: loads of its warp issued before it */
+    uint32_t ta_known;  /* sc-typeaware: lines whose sector type is known */
+    uint32_t ta_unsafe; /* ... of which unsafe */
+    uint32_t ta_asked;  /* ... lines not known whose sector's type was asked for */
+    uint8_t ta_sent;    /* ... 0 not sent, 1 sent as safe, 2 as unsafe, 3 as unsafe
+                           one line at a time (TA_SENT_SERIAL) */
+    uint8_t ta_forgets; /* ... RECALLs that made it forget a line while at its TQ head */
     struct coal_line line[32];
-    struct inst_event ev;   /* --trace, --inst-stats: the instruction, filled only then */
+    struct inst_event ev; /* --trace, --inst-stats: the instruction, filled only then */
 };
 
 struct sm {
@@ -135,72 +136,72 @@ struct sm {
     struct sm_spec spec;
     const struct order_policy *ord;
     uint32_t gpu, id;
-    unsigned gang;             /* PTX warps per wavefront: warp_size / 32 (1 or 2) */
+    unsigned gang; /* PTX warps per wavefront: warp_size / 32 (1 or 2) */
     unsigned line_bytes;
-    struct pool *msgs;         /* the machine's message pool */
-    struct pool atoms;         /* struct atom_ops, owned here */
+    struct pool *msgs; /* the machine's message pool */
+    struct pool atoms; /* struct atom_ops, owned here */
     struct port *to_l1, *from_l1;
     struct ptx_env env;
 
     /* kernel */
     struct kernel_run *run;
-    uint8_t kstate;            /* enum kernel_state */
-    uint16_t kgen;             /* generation of kernel begin/end ids */
-    uint32_t fill_next;        /* next round-robin CTA reserved for this SM */
+    uint8_t kstate;     /* enum kernel_state */
+    uint16_t kgen;      /* generation of kernel begin/end ids */
+    uint32_t fill_next; /* next round-robin CTA reserved for this SM */
     uint32_t cta_threads, cta_warps, cta_regs, cta_shmem; /* needs of one CTA (warps: slots,
                                                               whole wavefronts) */
     uint32_t used_threads, used_warps, used_regs, used_shmem, n_ctas_res;
-    struct sm_cta *ctas;       /* [spec.ctas] */
+    struct sm_cta *ctas; /* [spec.ctas] */
 
     /* warps and schedulers */
     struct sm_warp warps[SM_MAX_WARPS];
-    uint64_t free_slots;       /* bit per free warp slot */
-    uint64_t ready;            /* bit per W_READY warp */
+    uint64_t free_slots; /* bit per free warp slot */
+    uint64_t ready;      /* bit per W_READY warp */
     uint64_t sched_mask[SM_MAX_SCHED];
     uint16_t n_state[SM_MAX_SCHED][W_NSTATES];
-    uint16_t last[SM_MAX_SCHED];   /* last slot issued (LRR start, GTO greedy) */
+    uint16_t last[SM_MAX_SCHED];             /* last slot issued (LRR start, GTO greedy) */
     uint8_t age[SM_MAX_SCHED][SM_MAX_WARPS]; /* slots, oldest first (GTO) */
     uint8_t n_age[SM_MAX_SCHED];
-    uint8_t age_pos[SM_MAX_WARPS];     /* a slot's index in its scheduler's age[] */
-    uint64_t ready_age[SM_MAX_SCHED];  /* bit per age[] index whose warp is W_READY: GTO
-                                          visits ready warps oldest first without a scan */
-    uint64_t timed[SM_WHEEL];  /* W_TIMED warps by wake cycle % SM_WHEEL */
-    uint64_t timed_warps;      /* bit per W_TIMED warp (each wakes at its issue_at) */
+    uint8_t age_pos[SM_MAX_WARPS];    /* a slot's index in its scheduler's age[] */
+    uint64_t ready_age[SM_MAX_SCHED]; /* bit per age[] index whose warp is W_READY: GTO
+                                         visits ready warps oldest first without a scan */
+    uint64_t timed[SM_WHEEL];         /* W_TIMED warps by wake cycle % SM_WHEEL */
+    uint64_t timed_warps;             /* bit per W_TIMED warp (each wakes at its issue_at) */
 
     /* memory */
-    struct sm_minst *minst;    /* [spec.max_inflight] */
-    uint16_t *minst_free;      /* stack of free slots */
+    struct sm_minst *minst; /* [spec.max_inflight] */
+    uint16_t *minst_free;   /* stack of free slots */
     uint32_t n_minst_free;
-    uint16_t *lsu;             /* ring of instruction slots, [spec.lsu_queue] */
+    uint16_t *lsu; /* ring of instruction slots, [spec.lsu_queue] */
     uint32_t lsu_head, lsu_n;
     uint8_t lsu_wait[SM_MAX_WARPS]; /* warps held for room, FIFO */
     uint32_t lsu_wait_head, lsu_wait_n;
-    uint16_t *sb;              /* [spec.warps][spec.order.store_buffer] store buffers */
+    uint16_t *sb;                   /* [spec.warps][spec.order.store_buffer] store buffers */
     uint8_t sb_ready[SM_MAX_WARPS]; /* warps whose store-buffer head may be sent, FIFO */
     uint32_t sb_ready_head, sb_ready_n;
-    addr_t pf[SM_PREFETCH_QUEUE]; /* prefetch lines waiting, FIFO */
+    addr_t pf[SM_PREFETCH_QUEUE];       /* prefetch lines waiting, FIFO */
     uint8_t pf_warp[SM_PREFETCH_QUEUE]; /* the warp each is for */
     uint32_t pf_head, pf_n;
-    uint32_t pf_out;           /* prefetches sent and not answered */
-    struct sm_ta *ta;          /* sc-typeaware state, else NULL */
-    struct sm_tx *tx;          /* GETM: timestamps, verdicts, commit unit (sm_enable_tx), else NULL */
-    int tx_trace_slot;         /* the warp slot whose transactional events are printed, or -1 */
+    uint32_t pf_out;   /* prefetches sent and not answered */
+    struct sm_ta *ta;  /* sc-typeaware state, else NULL */
+    struct sm_tx *tx;  /* GETM: timestamps, verdicts, commit unit (sm_enable_tx), else NULL */
+    int tx_trace_slot; /* the warp slot whose transactional events are printed, or -1 */
 
     uint64_t last_cycle;
-    tick_t last_tick_ps;       /* time of that tick (TICK_MAX: none yet) */
+    tick_t last_tick_ps; /* time of that tick (TICK_MAX: none yet) */
     bool has_last;
-    struct ptx_step step;      /* scratch for ptx_warp_step */
+    struct ptx_step step; /* scratch for ptx_warp_step */
     sm_issue_fn *hook;
     void *hook_obj;
     struct inst_trace *itrace; /* --trace, --inst-stats (sm_set_inst_trace), else NULL */
     struct inst_event iev;     /* the instruction being issued, while itrace is set */
     unsigned trace_index;      /* its place in the machine, as itrace names it */
     struct sm_stats st;
-    bool abandoning;           /* sm_abandon_kernel: warps exit instead of issuing */
-    uint64_t advances;         /* stores and atomics (issued, completed), loads of values new
-                                  to their warp and finished warps: the spin watchdog's
-                                  progress (sm_advances);
-                                  not a statistic, so statistics stay as they were */
+    bool abandoning;   /* sm_abandon_kernel: warps exit instead of issuing */
+    uint64_t advances; /* stores and atomics (issued, completed), loads of values new
+                          to their warp and finished warps: the spin watchdog's
+                          progress (sm_advances);
+                          not a statistic, so statistics stay as they were */
 };
 
 /* ---- warp state bookkeeping ---- */
@@ -277,58 +278,58 @@ static inline void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_
 }
 
 #define TA_MARKER_SECTORS 4
-#define TA_PENDING 64
+#define TA_PENDING        64
 /* RECALLs that make a TQ head forget a classified line before it switches
  * to line-at-a-time sending: with a classifier set smaller than the sectors
  * one instruction touches (or contended by other SMs), classifying every
  * line at once may never happen. */
 #define TA_SERIAL_AFTER 2
 
-struct ta_tc {                /* a type-cache entry */
+struct ta_tc { /* a type-cache entry */
     uint64_t sector, lru;
     bool valid, unsafe, we;
 };
 
-struct ta_uq {                /* an unsafe-queue entry: an instruction or a marker */
-    uint16_t minst;           /* the instruction (SM_NONE: a marker) */
-    uint8_t n_sectors;        /* marker: sectors of the access that bypassed (0xff: many) */
+struct ta_uq {         /* an unsafe-queue entry: an instruction or a marker */
+    uint16_t minst;    /* the instruction (SM_NONE: a marker) */
+    uint8_t n_sectors; /* marker: sectors of the access that bypassed (0xff: many) */
     uint8_t n_sync;
     uint64_t sectors[TA_MARKER_SECTORS];
-    uint16_t sync[32];        /* marker: its synchronisation-table entries */
+    uint16_t sync[32]; /* marker: its synchronisation-table entries */
 };
 
-struct ta_sync {              /* a synchronisation-table entry */
+struct ta_sync { /* a synchronisation-table entry */
     addr_t line;
-    uint64_t warps;           /* warps whose bypassing accesses it records */
-    uint32_t count;           /* markers that refer to it */
+    uint64_t warps; /* warps whose bypassing accesses it records */
+    uint32_t count; /* markers that refer to it */
     bool valid, store;
 };
 
-struct ta_drain {             /* an INV or RECALL being drained */
+struct ta_drain { /* an INV or RECALL being drained */
     uint64_t sector;
-    uint64_t since;           /* cycle it arrived */
-    uint32_t checked;         /* sm_ta.n_drain_events when it was last found not drained */
+    uint64_t since;   /* cycle it arrived */
+    uint32_t checked; /* sm_ta.n_drain_events when it was last found not drained */
     bool ever_checked;
-    bool recall;              /* a RECALL (else an INV) */
+    bool recall; /* a RECALL (else an INV) */
     uint16_t mac;
 };
 
 /* What a warp's queues wait for when ta_advance leaves them (a fixed point:
  * calling it again changes nothing until one of these happens). */
 enum {
-    TA_ON_TYPE = 1,           /* a message from a MAC (answer, INV, RECALL) */
-    TA_ON_SYNC = 2,           /* a synchronisation-table entry freed */
-    TA_ON_LSU = 4,            /* room in the memory stage */
+    TA_ON_TYPE = 1, /* a message from a MAC (answer, INV, RECALL) */
+    TA_ON_SYNC = 2, /* a synchronisation-table entry freed */
+    TA_ON_LSU = 4,  /* room in the memory stage */
 };
 
 struct ta_warp {
     uint16_t tq_head, tq_n;
     uint16_t uq_head, uq_n;
-    uint16_t pend_unsafe;     /* unsafe instructions sent, not completed */
-    uint16_t serial;          /* the instruction it sends one line at a time, or SM_NONE */
-    uint8_t wait_on;          /* TA_ON_* bits: events that may let its queues move */
-    uint8_t why;              /* enum sm_ta_wait of its TQ head at the last advance */
-    bool dirty;               /* its own state changed (an unsafe access completed) */
+    uint16_t pend_unsafe;          /* unsafe instructions sent, not completed */
+    uint16_t serial;               /* the instruction it sends one line at a time, or SM_NONE */
+    uint8_t wait_on;               /* TA_ON_* bits: events that may let its queues move */
+    uint8_t why;                   /* enum sm_ta_wait of its TQ head at the last advance */
+    bool dirty;                    /* its own state changed (an unsafe access completed) */
     uint32_t seen_type, seen_sync; /* sm_ta's event counts at the last advance */
 };
 
@@ -336,24 +337,24 @@ struct sm_ta {
     struct order_spec spec;
     unsigned n_macs, sector_shift, tc_sets;
     struct port *to_mac, *from_mac;
-    struct ta_tc *tc;                 /* [type_cache_entries] */
+    struct ta_tc *tc; /* [type_cache_entries] */
     struct ta_warp w[SM_MAX_WARPS];
-    uint16_t *tq;                     /* [warps][tq_entries] instruction slots */
-    struct ta_uq *uq;                 /* [warps][uq_entries] */
-    struct ta_sync *sync;             /* [sync_entries] */
+    uint16_t *tq;         /* [warps][tq_entries] instruction slots */
+    struct ta_uq *uq;     /* [warps][uq_entries] */
+    struct ta_sync *sync; /* [sync_entries] */
     struct {
         uint64_t sector;
         bool write, valid;
-    } pending[TA_PENDING];            /* type requests out */
-    struct ta_drain *drains;          /* [drain_cap] */
+    } pending[TA_PENDING];   /* type requests out */
+    struct ta_drain *drains; /* [drain_cap] */
     unsigned n_drains, drain_cap;
-    struct msg_list outbox;           /* messages to the MACs waiting for room */
-    uint64_t watch;                   /* warps with TQ/UQ entries or held for them */
+    struct msg_list outbox; /* messages to the MACs waiting for room */
+    uint64_t watch;         /* warps with TQ/UQ entries or held for them */
     uint64_t tick;
-    uint32_t n_type_events;           /* MAC messages received */
-    uint32_t n_sync_frees;            /* synchronisation-table entries freed */
-    uint32_t n_drain_events;          /* markers removed and safe accesses completed: what
-                                         may end a drain (ta_drained) */
+    uint32_t n_type_events;  /* MAC messages received */
+    uint32_t n_sync_frees;   /* synchronisation-table entries freed */
+    uint32_t n_drain_events; /* markers removed and safe accesses completed: what
+                                may end a drain (ta_drained) */
 };
 
 static inline uint64_t ta_sector(const struct sm_ta *t, addr_t a)
@@ -405,8 +406,7 @@ void smi_ta_line_answered(struct sm *sm);
 /* sm.c */
 void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc);
 bool smi_lsu_issue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc, bool buffered);
-void smi_lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc,
-                     bool buffered);
+void smi_lsu_enqueue(struct sm *sm, struct sm_warp *w, unsigned idx, cycle_t cyc, bool buffered);
 void smi_retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc);
 bool smi_tick(struct comp *c);
 

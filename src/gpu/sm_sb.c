@@ -30,8 +30,8 @@ void smi_sb_combine(struct sm *sm, struct sm_warp *w, struct sm_minst *hd, cycle
     while (w->sb_n) {
         struct sm_minst *c = sb_at(sm, w, 0);
         const struct ptx_memop *o = &c->mem;
-        if (c->n_lines != 1 || c->line[0].line != hd->line[0].line || o->tx ||
-            o->sem != h->sem || o->scope != h->scope || o->size != h->size ||
+        if (c->n_lines != 1 || c->line[0].line != hd->line[0].line || o->tx || o->sem != h->sem ||
+            o->scope != h->scope || o->size != h->size ||
             (types && types[o->tag] != types[h->tag]) ||
             (w->ord.n[ORDER_LD] && w->ld_last < c->ld_before) ||
             __builtin_popcount(h->mask) + __builtin_popcount(o->mask) > 32)
@@ -65,8 +65,7 @@ void smi_sb_check(struct sm *sm, struct sm_warp *w)
     if (w->sb_queued || !sb_head_ready(sm, w))
         return;
     w->sb_queued = true;
-    sm->sb_ready[(sm->sb_ready_head + sm->sb_ready_n++) % SM_MAX_WARPS] =
-        (uint8_t)(w - sm->warps);
+    sm->sb_ready[(sm->sb_ready_head + sm->sb_ready_n++) % SM_MAX_WARPS] = (uint8_t)(w - sm->warps);
 }
 
 /* Which buffered stores a load reads: GO_LSU when no lane's bytes overlap

@@ -143,8 +143,8 @@ static bool ta_classify(struct sm *sm, struct sm_minst *mi)
  * to one waiting access; `committed`: a line whose type is known is not
  * forgotten (ta_serial_step). True when a recall made it forget a line it
  * knew. */
-static bool ta_stamp_minst(const struct sm_ta *t, struct sm_minst *mi, uint64_t sector,
-                           bool forget, bool unsafe, bool we, bool committed)
+static bool ta_stamp_minst(const struct sm_ta *t, struct sm_minst *mi, uint64_t sector, bool forget,
+                           bool unsafe, bool we, bool committed)
 {
     bool write = ta_writes(mi);
     bool forgot = false;
@@ -659,9 +659,9 @@ void smi_ta_step(struct sm *sm, cycle_t cyc)
         }
         sm->st.ta_drains++;
         sm->st.ta_drain_cycles += cyc - t->drains[i].since;
-        struct msg *a = msg_new(sm->msgs, MSG_MAC_ACK, (addr_t)(t->drains[i].sector
-                                                                << t->sector_shift),
-                                sm->comp.eng->now);
+        struct msg *a =
+            msg_new(sm->msgs, MSG_MAC_ACK, (addr_t)(t->drains[i].sector << t->sector_shift),
+                    sm->comp.eng->now);
         a->cls = TRAFFIC_INV;
         a->src = (uint16_t)sm->id;
         a->dst = t->drains[i].mac;

@@ -16,7 +16,7 @@
 #include "gpu/tx_serial.h"
 #include "mem/tbe.h"
 
-#define SM_TX_WARPS 64
+#define SM_TX_WARPS           64
 #define SM_TX_BACKOFF_MAX_EXP 6
 
 #define X(n, d) #n,
@@ -27,50 +27,50 @@ const char *const sm_tx_abort_names[SM_TX_ABORT_N] = {SM_TX_ABORT_CAUSES(X)};
  * (GETM); or the granules of one line a validation holds (WarpTM). */
 struct sm_tx_resv {
     addr_t line;
-    uint8_t granules;         /* reserved (GETM) or held exclusively (WarpTM) */
-    uint8_t read_granules;    /* WarpTM: held shared */
-    bool unheld;              /* WarpTM: validated alone (the serial token): the granules
-                               * written are to be committed but nothing is held */
+    uint8_t granules;      /* reserved (GETM) or held exclusively (WarpTM) */
+    uint8_t read_granules; /* WarpTM: held shared */
+    bool unheld;           /* WarpTM: validated alone (the serial token): the granules
+                            * written are to be committed but nothing is held */
 };
 
 struct sm_tx_warp {
-    getm_ts ts;               /* warpts: the attempt's timestamp */
-    getm_ts horizon;          /* the largest timestamp the attempt's answers carried */
-    uint32_t seq;             /* transaction sequence: tags the VU's owner (item 19) */
-    uint32_t n_access;        /* transactional requests awaiting their verdict */
-    uint32_t n_acks;          /* commit and cleanup messages awaiting their ack */
-    bool in_tx;               /* counted against the limit */
-    bool running;             /* an attempt runs (from its begin or retry to its end) */
-    bool live;                /* running or acks awaited: counted on the epoch board */
-    bool ts_wait;             /* its next attempt waits for a timestamp rollover */
-    uint8_t fails;            /* attempts with aborts in a row (the backoff's exponent) */
-    uint32_t fruitless;       /* attempts in a row in which no lane committed */
-    bool serial_wait;         /* waits for the serial token: its own grant, or the token to
-                               * come free (tx_serial.h) */
-    bool serial;              /* holds the serial token: its transaction runs alone */
-    uint32_t claimed;         /* lanes of the attempt whose abort has a cause counted */
-    cycle_t start;            /* the attempt's start (or the retry's earliest start) */
-    cycle_t ended;            /* the last attempt's end, while its acks are awaited */
-    bool acks_block;          /* the warp may not go on before the acks */
+    getm_ts ts;         /* warpts: the attempt's timestamp */
+    getm_ts horizon;    /* the largest timestamp the attempt's answers carried */
+    uint32_t seq;       /* transaction sequence: tags the VU's owner (item 19) */
+    uint32_t n_access;  /* transactional requests awaiting their verdict */
+    uint32_t n_acks;    /* commit and cleanup messages awaiting their ack */
+    bool in_tx;         /* counted against the limit */
+    bool running;       /* an attempt runs (from its begin or retry to its end) */
+    bool live;          /* running or acks awaited: counted on the epoch board */
+    bool ts_wait;       /* its next attempt waits for a timestamp rollover */
+    uint8_t fails;      /* attempts with aborts in a row (the backoff's exponent) */
+    uint32_t fruitless; /* attempts in a row in which no lane committed */
+    bool serial_wait;   /* waits for the serial token: its own grant, or the token to
+                         * come free (tx_serial.h) */
+    bool serial;        /* holds the serial token: its transaction runs alone */
+    uint32_t claimed;   /* lanes of the attempt whose abort has a cause counted */
+    cycle_t start;      /* the attempt's start (or the retry's earliest start) */
+    cycle_t ended;      /* the last attempt's end, while its acks are awaited */
+    bool acks_block;    /* the warp may not go on before the acks */
     /* WarpTM */
-    uint64_t first_read;      /* the earliest time (ps) a load of the attempt was read */
-    uint64_t last_write;      /* the latest TCD write time its loads' answers carried */
-    uint32_t n_val;           /* validations awaiting their answer */
-    bool validated;           /* the attempt's validation is done: it may end */
-    bool published;           /* EAPG: its commit's signature is up on the board */
+    uint64_t first_read; /* the earliest time (ps) a load of the attempt was read */
+    uint64_t last_write; /* the latest TCD write time its loads' answers carried */
+    uint32_t n_val;      /* validations awaiting their answer */
+    bool validated;      /* the attempt's validation is done: it may end */
+    bool published;      /* EAPG: its commit's signature is up on the board */
     uint32_t n_resv;
-    struct sm_tx_resv *resv;  /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
+    struct sm_tx_resv *resv; /* [PTX_TX_LOG_MAX], made at the slot's first transaction */
 };
 
 struct sm_tx {
     struct getm_params p;
     uint32_t wid_base;
     unsigned line_bytes, limit, n_in_tx, backoff;
-    struct rng rng;           /* backoff windows */
-    uint64_t limit_waiters;   /* warps at a begin, blocked by the limit */
+    struct rng rng;         /* backoff windows */
+    uint64_t limit_waiters; /* warps at a begin, blocked by the limit */
     struct sm_tx_warp w[SM_TX_WARPS];
-    struct msg_list out;      /* the commit unit's queue */
-    struct msg **build;       /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
+    struct msg_list out;        /* the commit unit's queue */
+    struct msg **build;         /* [PTX_TX_LOG_MAX]: one attempt's messages while built */
     sm_tx_value_now *value_now; /* WarpTM-EL's ideal view of the banks, or NULL */
     void *value_arg;
     struct tx_board *board;   /* EAPG (ideal): the commits' broadcasts, or NULL */
@@ -226,8 +226,8 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
         t->epoch_waiters |= 1ull << slot; /* no attempt starts before the rollover */
         return true;
     }
-    if (w->serial_wait || (t->serial && !w->serial && !w->running &&
-                           tx_serial_busy(t->serial) && ptx_warp_at_tx_begin(pw))) {
+    if (w->serial_wait || (t->serial && !w->serial && !w->running && tx_serial_busy(t->serial) &&
+                           ptx_warp_at_tx_begin(pw))) {
         if (!(t->serial_waiters >> slot & 1))
             t->st.serial_stalls++;
         t->serial_waiters |= 1ull << slot; /* no other attempt starts while one runs alone */
@@ -282,8 +282,8 @@ void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
     w->n_access++;
 }
 
-bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
-                   const struct ptx_memop *op, uint32_t lanes, uint32_t *abort)
+bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_memop *op,
+                   uint32_t lanes, uint32_t *abort)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_access)
@@ -347,8 +347,7 @@ bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_war
                             unsigned n_out)
 {
     struct sm_tx_warp *w = &t->w[slot];
-    if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access ||
-        !ptx_warp_at_tx_end(pw))
+    if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access || !ptx_warp_at_tx_end(pw))
         return false;
     if (t->board && tx_board_meets(t->board, t->sm_id, slot, signature(t, pw))) {
         t->st.eapg_pauses += !(t->paused >> slot & 1);
@@ -459,8 +458,8 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
     return abort;
 }
 
-bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
-                     const struct ptx_warp *pw, uint32_t *abort)
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_warp *pw,
+                     uint32_t *abort)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_val)
@@ -566,8 +565,7 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
             t->build[n++] = m;
         }
         if (t->p.warptm)
-            m->ts2 |= r->unheld ? 0
-                                : WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
+            m->ts2 |= r->unheld ? 0 : WARPTM_RELEASES(r->read_granules & ~r->granules, r->granules);
         else
             for (uint32_t g = r->granules; g; g &= g - 1)
                 m->ts2 += 1ull << (16 * __builtin_ctz(g));
@@ -617,7 +615,8 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     if (overflow || (!t->p.warptm && t->epoch && tx_epoch_stalling(t->epoch))) {
         if (!t->epoch)
             panic("sm_tx: warp %u's next timestamp %llu does not fit %u bits, and nothing rolls "
-                  "over", slot, (unsigned long long)next, t->p.ts_bits);
+                  "over",
+                  slot, (unsigned long long)next, t->p.ts_bits);
         if (overflow) {
             t->st.rollover_requests++;
             tx_epoch_request(t->epoch);

@@ -41,13 +41,13 @@
     X(load_late, "GETM: a load found wts > warpts (a logically later write)")                      \
     X(store_read, "GETM: a store found rts > warpts (a logically later read)")                     \
     X(store_write, "GETM: a store found wts > warpts (a logically later write)")                   \
-    X(stall_full, "GETM: the access would wait for the owner but the stall buffer was full")      \
+    X(stall_full, "GETM: the access would wait for the owner but the stall buffer was full")       \
     X(mismatch, "WarpTM: validation found a value read changed since")                             \
-    X(held, "WarpTM: validation found the granule held by another validated transaction")         \
+    X(held, "WarpTM: validation found the granule held by another validated transaction")          \
     X(hold_full, "WarpTM: validation found no room in the bank's hold table")                      \
-    X(stale_pair, "WarpTM: two lanes of the warp read different values of one word")              \
-    X(eager, "WarpTM-EL (ideal): an early check found a value read changed")                      \
-    X(eapg, "EAPG (ideal): a committing transaction's signature meets a granule read")            \
+    X(stale_pair, "WarpTM: two lanes of the warp read different values of one word")               \
+    X(eager, "WarpTM-EL (ideal): an early check found a value read changed")                       \
+    X(eapg, "EAPG (ideal): a committing transaction's signature meets a granule read")             \
     X(intra, "intra-warp conflict: another lane of the attempt touched the word, one writing")
 #define X(n, d) SM_TX_ABORT_##n,
 enum sm_tx_abort_cause { SM_TX_ABORT_CAUSES(X) SM_TX_ABORT_N };
@@ -55,32 +55,32 @@ enum sm_tx_abort_cause { SM_TX_ABORT_CAUSES(X) SM_TX_ABORT_N };
 extern const char *const sm_tx_abort_names[SM_TX_ABORT_N];
 
 struct sm_tx_stats {
-    uint64_t begins;          /* transactions begun (warps) */
-    uint64_t attempts;        /* attempts ended */
-    uint64_t lane_commits;    /* lanes that committed */
-    uint64_t lane_aborts;     /* lanes that aborted (and retried) */
-    uint64_t vu_aborts;       /* lanes aborted by a validation unit's verdict */
-    uint64_t commit_msgs;     /* MEM_TX_COMMIT messages sent */
-    uint64_t cleanup_msgs;    /* MEM_TX_CLEANUP messages sent */
-    uint64_t commit_bytes;    /* bytes the commit messages wrote */
-    uint64_t limit_waits;     /* times a warp at a begin waited for the limit */
-    uint64_t backoff_cycles;  /* cycles warps backed off before retries */
-    uint64_t attempt_cycles;  /* cycles from an attempt's start (its begin, or the end of the
-                               * previous attempt's backoff and commit) to its end */
-    uint64_t commit_wait_cycles; /* cycles from an attempt's end to its last commit or
-                                  * cleanup acknowledgement */
-    uint64_t validation_msgs; /* WarpTM: MEM_TX_VALIDATE messages sent */
-    uint64_t silent_commits;  /* WarpTM: attempts that committed without validation (TCD) */
-    uint64_t eager_aborts;    /* WarpTM-EL: lanes aborted by the ideal early checks */
-    uint64_t eapg_aborts;     /* EAPG: lanes aborted early by a commit's broadcast */
-    uint64_t eapg_pauses;     /* EAPG: validations held for a commit's broadcast */
-    uint64_t tcd_validations; /* WarpTM: read-only attempts the TCD could not clear (they
-                               * validate; with warptm.silent off, every read-only one) */
+    uint64_t begins;                /* transactions begun (warps) */
+    uint64_t attempts;              /* attempts ended */
+    uint64_t lane_commits;          /* lanes that committed */
+    uint64_t lane_aborts;           /* lanes that aborted (and retried) */
+    uint64_t vu_aborts;             /* lanes aborted by a validation unit's verdict */
+    uint64_t commit_msgs;           /* MEM_TX_COMMIT messages sent */
+    uint64_t cleanup_msgs;          /* MEM_TX_CLEANUP messages sent */
+    uint64_t commit_bytes;          /* bytes the commit messages wrote */
+    uint64_t limit_waits;           /* times a warp at a begin waited for the limit */
+    uint64_t backoff_cycles;        /* cycles warps backed off before retries */
+    uint64_t attempt_cycles;        /* cycles from an attempt's start (its begin, or the end of the
+                                     * previous attempt's backoff and commit) to its end */
+    uint64_t commit_wait_cycles;    /* cycles from an attempt's end to its last commit or
+                                     * cleanup acknowledgement */
+    uint64_t validation_msgs;       /* WarpTM: MEM_TX_VALIDATE messages sent */
+    uint64_t silent_commits;        /* WarpTM: attempts that committed without validation (TCD) */
+    uint64_t eager_aborts;          /* WarpTM-EL: lanes aborted by the ideal early checks */
+    uint64_t eapg_aborts;           /* EAPG: lanes aborted early by a commit's broadcast */
+    uint64_t eapg_pauses;           /* EAPG: validations held for a commit's broadcast */
+    uint64_t tcd_validations;       /* WarpTM: read-only attempts the TCD could not clear (they
+                                     * validate; with warptm.silent off, every read-only one) */
     uint64_t aborts[SM_TX_ABORT_N]; /* aborted lanes by cause (they sum to lane_aborts) */
-    uint64_t ts_max;          /* GETM: the largest logical warpts a warp reached (the unique
-                               * timestamps' warp-id bits dropped): how fast time moved */
-    uint64_t rollover_requests; /* GETM: attempts whose next timestamp did not fit */
-    uint64_t rollovers;       /* GETM: timestamp rollovers this SM took part in */
+    uint64_t ts_max;                /* GETM: the largest logical warpts a warp reached (the unique
+                                     * timestamps' warp-id bits dropped): how fast time moved */
+    uint64_t rollover_requests;     /* GETM: attempts whose next timestamp did not fit */
+    uint64_t rollovers;             /* GETM: timestamp rollovers this SM took part in */
     uint64_t fruitless_max;   /* the most attempts in a row of one warp with no lane committed */
     uint64_t serial_grants;   /* transactions that took the serial token and ran alone */
     uint64_t serial_attempts; /* attempts run alone */
@@ -111,8 +111,8 @@ void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
 /* Its answer: the lanes (of `lanes`, the request's lanes still live in the
  * attempt) to abort. Returns true
  * when it was the warp's last outstanding verdict. */
-bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
-                   const struct ptx_memop *op, uint32_t lanes, uint32_t *abort);
+bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_memop *op,
+                   uint32_t lanes, uint32_t *abort);
 /* The end of an attempt (ptx_step.tx) of warp `slot` at core cycle `cyc`;
  * `tmpl` is the request header its messages carry. `left` says the warp left
  * its transaction (no retry). Returns the cycles the warp backs off before
@@ -159,8 +159,8 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
                         struct pool *msgs, tick_t now, const struct mem_req *tmpl);
 /* WarpTM: a validation's answer: the lanes to abort (they touched a granule
  * that failed); true when it was the attempt's last. */
-bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
-                     const struct ptx_warp *pw, uint32_t *abort);
+bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_warp *pw,
+                     uint32_t *abort);
 /* WarpTM-EL (ideal): how the SM learns a bank's bytes of a line now (false:
  * the bank does not hold them), for its zero-latency early checks. */
 typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);

@@ -15,10 +15,10 @@ struct listener {
 
 struct tx_board {
     unsigned n_sms, warps;
-    uint64_t *sig;               /* [n_sms * warps]: the warp's signature up, or 0 */
-    uint64_t any;                /* OR of every signature up: a quick miss */
+    uint64_t *sig; /* [n_sms * warps]: the warp's signature up, or 0 */
+    uint64_t any;  /* OR of every signature up: a quick miss */
     unsigned n_up;
-    struct listener *l;          /* [n_sms] */
+    struct listener *l; /* [n_sms] */
 };
 
 struct tx_board *tx_board_new(unsigned n_sms, unsigned warps)

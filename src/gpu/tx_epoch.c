@@ -16,7 +16,7 @@ struct listener {
 struct tx_epoch {
     unsigned n_sms, n_banks;
     struct listener *sms, *banks;
-    uint64_t live;           /* warps with an attempt running or a commit unacknowledged */
+    uint64_t live; /* warps with an attempt running or a commit unacknowledged */
     bool stalling;
     uint64_t rollovers;
 };

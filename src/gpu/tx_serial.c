@@ -16,10 +16,10 @@ struct listener {
 struct tx_serial {
     unsigned n_sms, warps;
     struct listener *sms;
-    uint32_t *queue;         /* askers, sm * warps + slot, oldest first (a ring) */
-    unsigned head, n;        /* the ring's first and its length; queue[head]: the holder */
-    bool granted;            /* queue[head] holds the token */
-    uint64_t live;           /* warps with an attempt running or a commit unacknowledged */
+    uint32_t *queue;  /* askers, sm * warps + slot, oldest first (a ring) */
+    unsigned head, n; /* the ring's first and its length; queue[head]: the holder */
+    bool granted;     /* queue[head] holds the token */
+    uint64_t live;    /* warps with an attempt running or a commit unacknowledged */
 };
 
 struct tx_serial *tx_serial_new(unsigned n_sms, unsigned warps_per_sm)

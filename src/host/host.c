@@ -47,12 +47,12 @@ struct host_module {
 
 struct host {
     struct launcher l;
-    struct host_extents live;  /* allocations, sorted by base */
-    struct host_extents free;  /* free extents below `top`, sorted, never adjacent */
-    addr_t top;                /* first never-allocated address */
+    struct host_extents live; /* allocations, sorted by base */
+    struct host_extents free; /* free extents below `top`, sorted, never adjacent */
+    addr_t top;               /* first never-allocated address */
     struct host_module *mods;
     size_t n_mods;
-    struct launch waiting[2];  /* launches that start with the next one (host_launch_on) */
+    struct launch waiting[2]; /* launches that start with the next one (host_launch_on) */
     unsigned n_waiting;
     struct ptx_printf_log *printf_log; /* device printf of the running launch(es) */
 };
@@ -123,8 +123,8 @@ static void ext_remove(struct host_extents *e, size_t at)
  * exhausted. */
 addr_t host_malloc(struct host *h, size_t bytes)
 {
-    uint64_t need = bytes ? ((uint64_t)bytes + HOST_ALIGN - 1) & ~(uint64_t)(HOST_ALIGN - 1)
-                          : HOST_ALIGN;
+    uint64_t need =
+        bytes ? ((uint64_t)bytes + HOST_ALIGN - 1) & ~(uint64_t)(HOST_ALIGN - 1) : HOST_ALIGN;
     if (need < bytes)
         fatal("host_malloc: %zu bytes is too large", bytes);
     addr_t a = 0;
@@ -198,8 +198,8 @@ static void check_range(const struct host *h, const char *what, addr_t a, size_t
         if (a >= x->base && n <= x->bytes && a - x->base <= x->bytes - n)
             return;
     }
-    fatal("%s: [0x%llx, 0x%llx) is not inside one device allocation", what,
-          (unsigned long long)a, (unsigned long long)(a + n));
+    fatal("%s: [0x%llx, 0x%llx) is not inside one device allocation", what, (unsigned long long)a,
+          (unsigned long long)(a + n));
 }
 
 void host_memcpy_to_dev(struct host *h, addr_t dst, const void *src, size_t n)
@@ -301,12 +301,12 @@ static const struct ptx_var *find_symbol(const struct host *h, const char *symbo
     }
     if (!v)
         fatal("symbol '%s': no __constant__ (.const) or __device__ (.global) variable of that "
-              "name in the loaded PTX", symbol);
+              "name in the loaded PTX",
+              symbol);
     return v;
 }
 
-static void check_symbol_range(const char *symbol, const struct ptx_var *v, size_t offset,
-                               size_t n)
+static void check_symbol_range(const char *symbol, const struct ptx_var *v, size_t offset, size_t n)
 {
     if (offset > v->bytes || n > v->bytes - offset)
         fatal("symbol '%s': %zu bytes at offset %zu do not fit in its %u bytes", symbol, n, offset,
@@ -326,8 +326,7 @@ void host_memcpy_to_symbol(struct host *h, const char *symbol, size_t offset, co
         host_memcpy_to_dev(h, ptx_module_globals_base(in) + v->offset + offset, src, n);
 }
 
-void host_memcpy_from_symbol(struct host *h, const char *symbol, size_t offset, void *dst,
-                             size_t n)
+void host_memcpy_from_symbol(struct host *h, const char *symbol, size_t offset, void *dst, size_t n)
 {
     struct ptx_module *in = NULL;
     bool is_const = false;
@@ -366,8 +365,8 @@ static void check_dim(const char *kernel, const char *what, struct dim3 d, uint3
     if (!d.x || !d.y || !d.z)
         fatal("kernel %s: %s (%u,%u,%u) has a zero dimension", kernel, what, d.x, d.y, d.z);
     if (d.x > max_x || d.y > max_y || d.z > max_z)
-        fatal("kernel %s: %s (%u,%u,%u) is past CUDA's limits (%u,%u,%u)", kernel, what, d.x,
-              d.y, d.z, max_x, max_y, max_z);
+        fatal("kernel %s: %s (%u,%u,%u) is past CUDA's limits (%u,%u,%u)", kernel, what, d.x, d.y,
+              d.z, max_x, max_y, max_z);
 }
 
 /* Pack `args` into a parameter buffer laid out by the kernel's info and run
@@ -465,8 +464,7 @@ static void run_launch(struct host *h, enum host_device dev, bool together,
     }
     /* device printf: the calls of the launch(es) just run, formatted from
      * device memory as it stands now, as CUDA prints at synchronisation */
-    ptx_printf_log_flush(h->printf_log, h->l.ops->read, h->l.obj, stdout,
-                         ptx_kernel_info(k)->name);
+    ptx_printf_log_flush(h->printf_log, h->l.ops->read, h->l.obj, stdout, ptx_kernel_info(k)->name);
     if (owned)
         free(params);
 }
@@ -480,7 +478,6 @@ uint64_t host_printf_fifo(const struct host *h)
 {
     return ptx_printf_log_limit(h->printf_log);
 }
-
 
 void host_launch_on(struct host *h, enum host_device dev, bool together, const char *kernel,
                     struct dim3 grid, struct dim3 block, uint32_t dyn_shmem_bytes,
@@ -514,9 +511,8 @@ void host_launch_args(struct host *h, const char *kernel, struct dim3 grid, stru
     k = checked_kernel(h, HOST_GPU, false, kernel, grid, block, n_params);
     const struct ptx_kernel_info *ki = ptx_kernel_info(k);
     uint8_t stackbuf[256];
-    uint8_t *params = ki->param_bytes <= sizeof stackbuf
-                          ? stackbuf
-                          : xrealloc(NULL, ki->param_bytes);
+    uint8_t *params =
+        ki->param_bytes <= sizeof stackbuf ? stackbuf : xrealloc(NULL, ki->param_bytes);
     memset(params, 0, ki->param_bytes < sizeof stackbuf ? sizeof stackbuf : ki->param_bytes);
     for (unsigned i = 0; i < ki->n_params; i++) {
         if ((uint64_t)ki->param_offset[i] + ki->param_size[i] > ki->param_bytes)

@@ -16,7 +16,7 @@
 
 #include "base/types.h"
 
-struct host;      /* a simulated GPU (or machine) as the host program sees it */
+struct host; /* a simulated GPU (or machine) as the host program sees it */
 struct ptx_module;
 
 struct dim3 {

@@ -17,8 +17,8 @@ struct launch {
     const struct ptx_kernel *kernel;
     struct ptx_dim3 grid, block;
     uint32_t dyn_shmem_bytes;
-    const uint8_t *params;          /* the parameter buffer, kernel_info.param_bytes long */
-    bool on_cpu;                    /* runs on the CPU cores (cpu.cores), one thread per core */
+    const uint8_t *params;             /* the parameter buffer, kernel_info.param_bytes long */
+    bool on_cpu;                       /* runs on the CPU cores (cpu.cores), one thread per core */
     struct ptx_printf_log *printf_log; /* the launch's device printf calls go here (the host
                                           prints them when it has run); NULL: dropped */
 };

@@ -24,8 +24,16 @@
 #include "host/host.h"
 
 #define LSPEC_TYPES(X)                                                                             \
-    X(U8, "u8", 1) X(S8, "s8", 1) X(U16, "u16", 2) X(S16, "s16", 2) X(U32, "u32", 4)               \
-    X(S32, "s32", 4) X(U64, "u64", 8) X(S64, "s64", 8) X(F32, "f32", 4) X(F64, "f64", 8)
+    X(U8, "u8", 1)                                                                                 \
+    X(S8, "s8", 1)                                                                                 \
+    X(U16, "u16", 2)                                                                               \
+    X(S16, "s16", 2)                                                                               \
+    X(U32, "u32", 4)                                                                               \
+    X(S32, "s32", 4)                                                                               \
+    X(U64, "u64", 8)                                                                               \
+    X(S64, "s64", 8)                                                                               \
+    X(F32, "f32", 4)                                                                               \
+    X(F64, "f64", 8)
 
 #define X(n, s, b) LSPEC_##n,
 enum lspec_type { LSPEC_TYPES(X) LSPEC_NTYPES };
@@ -43,59 +51,59 @@ struct lspec_expr; /* an expression tree, private to launchspec*.c (launchspec_i
 /* How a buffer's initial contents, or a check's expected contents, are made. */
 enum lspec_fill {
     LSPEC_FILL_ZEROS,
-    LSPEC_FILL_EXPR,    /* const(v), iota(start, step) and "= EXPR" (per element i) */
-    LSPEC_FILL_RANDOM,  /* random(seed[, lo, hi]) */
-    LSPEC_FILL_FILE,    /* file(path): raw little-endian elements */
-    LSPEC_FILL_VALUES,  /* values(v0, v1, ...): exactly count of them */
+    LSPEC_FILL_EXPR,   /* const(v), iota(start, step) and "= EXPR" (per element i) */
+    LSPEC_FILL_RANDOM, /* random(seed[, lo, hi]) */
+    LSPEC_FILL_FILE,   /* file(path): raw little-endian elements */
+    LSPEC_FILL_VALUES, /* values(v0, v1, ...): exactly count of them */
 };
 
 struct lspec_source {
     enum lspec_fill kind;
-    struct lspec_expr *expr;     /* LSPEC_FILL_EXPR */
-    uint64_t seed;               /* LSPEC_FILL_RANDOM */
+    struct lspec_expr *expr; /* LSPEC_FILL_EXPR */
+    uint64_t seed;           /* LSPEC_FILL_RANDOM */
     bool has_range;
-    struct lspec_val lo, hi;     /* random range: [lo, hi) for floats, [lo, hi] for integers */
-    char *path;                  /* LSPEC_FILL_FILE, resolved against the spec's folder */
-    struct lspec_val *values;    /* LSPEC_FILL_VALUES */
+    struct lspec_val lo, hi;  /* random range: [lo, hi) for floats, [lo, hi] for integers */
+    char *path;               /* LSPEC_FILL_FILE, resolved against the spec's folder */
+    struct lspec_val *values; /* LSPEC_FILL_VALUES */
     uint64_t n_values;
 };
 
 struct lspec_buffer {
     char *name;
     enum lspec_type type;
-    uint64_t count;              /* elements */
+    uint64_t count; /* elements */
     struct lspec_source init;
     int line;
     /* --- filled while running --- */
     addr_t dev;
-    uint8_t *initial;            /* contents as initialized (host copy) */
-    uint8_t *current;            /* contents read back from the device */
+    uint8_t *initial; /* contents as initialized (host copy) */
+    uint8_t *current; /* contents read back from the device */
 };
 
 struct lspec_module {
-    char *path;                  /* resolved against the spec's folder */
+    char *path; /* resolved against the spec's folder */
     int line;
-    char *text;                  /* read by launchspec_resolve */
-    struct ptx_module *mod;      /* parsed by launchspec_resolve, for checking launches */
+    char *text;             /* read by launchspec_resolve */
+    struct ptx_module *mod; /* parsed by launchspec_resolve, for checking launches */
 };
 
 enum lspec_arg_kind { LSPEC_ARG_BUFFER, LSPEC_ARG_SCALAR };
 
 struct lspec_arg {
     enum lspec_arg_kind kind;
-    unsigned buf;                /* LSPEC_ARG_BUFFER: buffer index */
-    uint64_t offset;             /* LSPEC_ARG_BUFFER: elements past the buffer's start */
-    struct lspec_val val;        /* LSPEC_ARG_SCALAR */
-    int type;                    /* forced type (u32:7), or -1: sized by the parameter */
-    struct karg karg;            /* scalars: set by launchspec_resolve */
+    unsigned buf;         /* LSPEC_ARG_BUFFER: buffer index */
+    uint64_t offset;      /* LSPEC_ARG_BUFFER: elements past the buffer's start */
+    struct lspec_val val; /* LSPEC_ARG_SCALAR */
+    int type;             /* forced type (u32:7), or -1: sized by the parameter */
+    struct karg karg;     /* scalars: set by launchspec_resolve */
 };
 
 struct lspec_launch {
     char *kernel;
     struct dim3 grid, block;
-    uint32_t shared_bytes;       /* dynamic shared memory */
-    bool on_cpu;                 /* 'on cpu': runs on the CPU cores, one thread each */
-    bool together;               /* ends in '&': runs together with the next launch */
+    uint32_t shared_bytes; /* dynamic shared memory */
+    bool on_cpu;           /* 'on cpu': runs on the CPU cores, one thread each */
+    bool together;         /* ends in '&': runs together with the next launch */
     struct lspec_arg *args;
     unsigned n_args;
     int line;
@@ -104,7 +112,7 @@ struct lspec_launch {
 struct lspec_check {
     unsigned buf;
     struct lspec_source expect;
-    double tol;                  /* |got-exp| <= tol, or <= tol*|exp|; 0 = exact */
+    double tol; /* |got-exp| <= tol, or <= tol*|exp|; 0 = exact */
     int line;
 };
 
@@ -119,7 +127,7 @@ struct lspec_print {
  * the host's cudaMemcpyToSymbol does, before the launches below it. */
 struct lspec_symbol {
     char *name;
-    uint64_t first;              /* element (of type) the write starts at */
+    uint64_t first; /* element (of type) the write starts at */
     enum lspec_type type;
     uint64_t count;
     struct lspec_source init;
@@ -131,12 +139,12 @@ enum lspec_step_kind { LSPEC_LAUNCH, LSPEC_CHECK, LSPEC_PRINT, LSPEC_SYMBOL };
 /* Launches, checks and prints in file order. */
 struct lspec_step {
     enum lspec_step_kind kind;
-    unsigned index;              /* into launches, checks, prints or symbols */
+    unsigned index; /* into launches, checks, prints or symbols */
 };
 
 struct launchspec {
-    char *filename;              /* for messages */
-    char *dir;                   /* relative paths are resolved against it */
+    char *filename; /* for messages */
+    char *dir;      /* relative paths are resolved against it */
     struct lspec_module *modules;
     unsigned n_modules;
     struct lspec_buffer *buffers;
@@ -151,7 +159,7 @@ struct launchspec {
     unsigned n_symbols;
     struct lspec_step *steps;
     unsigned n_steps;
-    struct lspec_expr *exprs;    /* every expression node, for freeing */
+    struct lspec_expr *exprs; /* every expression node, for freeing */
     bool resolved;
 };
 

@@ -36,12 +36,40 @@ static inline bool type_is_signed(enum lspec_type t)
 /* ---- expressions ---- */
 
 enum lx_op {
-    LX_NUM, LX_INDEX, LX_BUF, LX_NEG, LX_NOT, LX_ADD, LX_SUB, LX_MUL, LX_DIV, LX_MOD,
-    LX_AND, LX_OR, LX_XOR, LX_SHL, LX_SHR, LX_CALL,
+    LX_NUM,
+    LX_INDEX,
+    LX_BUF,
+    LX_NEG,
+    LX_NOT,
+    LX_ADD,
+    LX_SUB,
+    LX_MUL,
+    LX_DIV,
+    LX_MOD,
+    LX_AND,
+    LX_OR,
+    LX_XOR,
+    LX_SHL,
+    LX_SHR,
+    LX_CALL,
 };
 
-enum lx_fn { FN_MIN, FN_MAX, FN_ABS, FN_SQRT, FN_FMA, FN_FLOOR, FN_CEIL, FN_EXP, FN_LOG,
-             FN_SIN, FN_COS, FN_FLOAT, FN_INT, FN_N };
+enum lx_fn {
+    FN_MIN,
+    FN_MAX,
+    FN_ABS,
+    FN_SQRT,
+    FN_FMA,
+    FN_FLOOR,
+    FN_CEIL,
+    FN_EXP,
+    FN_LOG,
+    FN_SIN,
+    FN_COS,
+    FN_FLOAT,
+    FN_INT,
+    FN_N
+};
 struct lx_fn_desc {
     const char *name;
     unsigned n_args;
@@ -49,12 +77,12 @@ struct lx_fn_desc {
 extern const struct lx_fn_desc lx_fns[FN_N]; /* launchspec_expr.c */
 
 struct lspec_expr {
-    uint8_t op;               /* enum lx_op */
-    uint8_t fn;               /* LX_CALL: enum lx_fn */
-    bool init;                /* LX_BUF: the buffer's initial contents */
-    unsigned buf;             /* LX_BUF */
-    struct lspec_val num;     /* LX_NUM */
-    struct lspec_expr *a[3];  /* operands */
+    uint8_t op;              /* enum lx_op */
+    uint8_t fn;              /* LX_CALL: enum lx_fn */
+    bool init;               /* LX_BUF: the buffer's initial contents */
+    unsigned buf;            /* LX_BUF */
+    struct lspec_val num;    /* LX_NUM */
+    struct lspec_expr *a[3]; /* operands */
     struct lspec_expr *next_alloc;
 };
 
@@ -62,10 +90,10 @@ struct lspec_expr {
 struct lx_env {
     const struct launchspec *s;
     uint64_t i;
-    bool f32;                 /* round floating results to float */
-    int line;                 /* for run-time errors */
-    char *msg;                /* parse time: the first error goes here (and *failed is set) */
-    size_t msglen;            /* instead of fatal(), so that the parser can clean up */
+    bool f32;      /* round floating results to float */
+    int line;      /* for run-time errors */
+    char *msg;     /* parse time: the first error goes here (and *failed is set) */
+    size_t msglen; /* instead of fatal(), so that the parser can clean up */
     bool *failed;
 };
 
@@ -99,26 +127,26 @@ struct lp_const {
 };
 
 enum lp_refs {
-    REFS_NONE,     /* constant expressions: no i, no buffers */
-    REFS_INIT,     /* buffer initializers: i, and earlier buffers' initial contents */
-    REFS_ALL,      /* checks: i, and every buffer, current or .init */
+    REFS_NONE, /* constant expressions: no i, no buffers */
+    REFS_INIT, /* buffer initializers: i, and earlier buffers' initial contents */
+    REFS_ALL,  /* checks: i, and every buffer, current or .init */
 };
 
 struct lp {
     struct launchspec *s;
-    const char *p;            /* cursor in the current line */
+    const char *p; /* cursor in the current line */
     int line;
     char *err;
     size_t errlen;
     bool failed;
     enum lp_refs refs;
-    unsigned refs_below;      /* REFS_INIT: buffers with a smaller index */
-    const char *defining;     /* the buffer whose line this is, if any */
+    unsigned refs_below;  /* REFS_INIT: buffers with a smaller index */
+    const char *defining; /* the buffer whose line this is, if any */
     struct lp_const *consts;
     unsigned n_consts;
-    unsigned depth;           /* nesting of parentheses and unary operators */
-    unsigned ops;             /* binary operators in the expression being parsed */
-    int together_line;        /* a launch ending in '&' waits for the next launch: its line */
+    unsigned depth;            /* nesting of parentheses and unary operators */
+    unsigned ops;              /* binary operators in the expression being parsed */
+    int together_line;         /* a launch ending in '&' waits for the next launch: its line */
     unsigned together_devices; /* bit 0 GPU, bit 1 CPU: devices its group uses so far */
 };
 

@@ -124,8 +124,8 @@ int lp_find_const(const struct lp *lp, const char *name)
 
 bool lp_reserved(const char *name)
 {
-    static const char *const words[] = {"i", "zeros", "const", "iota", "random", "file",
-                                        "values", "inf", "nan", "tol"};
+    static const char *const words[] = {"i",    "zeros",  "const", "iota", "random",
+                                        "file", "values", "inf",   "nan",  "tol"};
     for (size_t k = 0; k < ARRAY_LEN(words); k++)
         if (!strcmp(name, words[k]))
             return true;
@@ -143,7 +143,6 @@ struct lspec_expr *lp_node(struct lp *lp, enum lx_op op)
     lp->s->exprs = x;
     return x;
 }
-
 
 static struct lspec_expr *parse_number(struct lp *lp)
 {
@@ -318,8 +317,8 @@ static const struct {
     const char *tok;
     uint8_t op, level;
 } lx_binops[] = {
-    {"|", LX_OR, 0},   {"^", LX_XOR, 1},  {"&", LX_AND, 2},  {"<<", LX_SHL, 3}, {">>", LX_SHR, 3},
-    {"+", LX_ADD, 4},  {"-", LX_SUB, 4},  {"*", LX_MUL, 5},  {"/", LX_DIV, 5},  {"%", LX_MOD, 5},
+    {"|", LX_OR, 0},  {"^", LX_XOR, 1}, {"&", LX_AND, 2}, {"<<", LX_SHL, 3}, {">>", LX_SHR, 3},
+    {"+", LX_ADD, 4}, {"-", LX_SUB, 4}, {"*", LX_MUL, 5}, {"/", LX_DIV, 5},  {"%", LX_MOD, 5},
 };
 #define LX_LEVELS 6
 
@@ -371,8 +370,8 @@ bool lp_const_expr(struct lp *lp, struct lspec_val *out)
         return false;
     char msg[256];
     bool failed = false;
-    struct lx_env e = {.s = lp->s, .line = lp->line, .msg = msg, .msglen = sizeof msg,
-                       .failed = &failed};
+    struct lx_env e = {
+        .s = lp->s, .line = lp->line, .msg = msg, .msglen = sizeof msg, .failed = &failed};
     *out = lx_eval(x, &e);
     if (failed)
         lp_error(lp, "%s", msg);

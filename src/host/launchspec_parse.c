@@ -111,8 +111,9 @@ static bool parse_source(struct lp *lp, struct lspec_source *src, const char *wh
         src->kind = LSPEC_FILL_EXPR;
         return (src->expr = lp_parse_expr(lp)) != NULL;
     }
-    lp_error(lp, "expected %s (zeros, const(V), iota, random(SEED), file(PATH), values(...) or "
-                 "= EXPR) but found %s",
+    lp_error(lp,
+             "expected %s (zeros, const(V), iota, random(SEED), file(PATH), values(...) or "
+             "= EXPR) but found %s",
              what, lp_next_desc(lp, tmp, sizeof tmp));
     return false;
 }
@@ -199,8 +200,9 @@ static void parse_buffer(struct lp *lp)
         return;
     if (!lp_ident(lp, type, sizeof type) || lp_find_type(type) < 0) {
         if (!lp->failed)
-            lp_error(lp, "expected an element type (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64) "
-                         "after the buffer name, found %s",
+            lp_error(lp,
+                     "expected an element type (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64) "
+                     "after the buffer name, found %s",
                      type[0] && lp_find_type(type) < 0 ? type : lp_next_desc(lp, tmp, sizeof tmp));
         return;
     }
@@ -405,13 +407,15 @@ static void parse_launch(struct lp *lp)
     }
     if (l.on_cpu && (uint64_t)l.block.x * l.block.y * l.block.z != 1) {
         lp_error(lp, "a launch on the CPU runs one thread per core: block must be 1 (the grid "
-                 "counts the threads)");
+                     "counts the threads)");
         goto fail;
     }
     unsigned dev = l.on_cpu ? 2u : 1u;
     if (lp->together_devices & dev) {
-        lp_error(lp, "this launch runs together with line %d's on the same device (one kernel "
-                 "per device at a time: add 'on cpu' to one of them)", lp->together_line);
+        lp_error(lp,
+                 "this launch runs together with line %d's on the same device (one kernel "
+                 "per device at a time: add 'on cpu' to one of them)",
+                 lp->together_line);
         goto fail;
     }
     if (l.together) {
@@ -523,8 +527,9 @@ static void parse_symbol(struct lp *lp)
     }
     if (!lp_ident(lp, type, sizeof type) || lp_find_type(type) < 0) {
         if (!lp->failed)
-            lp_error(lp, "expected an element type (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64) "
-                         "after the symbol name, found %s",
+            lp_error(lp,
+                     "expected an element type (u8 s8 u16 s16 u32 s32 u64 s64 f32 f64) "
+                     "after the symbol name, found %s",
                      type[0] && lp_find_type(type) < 0 ? type : lp_next_desc(lp, tmp, sizeof tmp));
         return;
     }
@@ -566,8 +571,9 @@ static void parse_line(struct lp *lp)
     if (lp_at_end(lp))
         return;
     if (!lp_ident(lp, word, sizeof word)) {
-        lp_error(lp, "expected a directive (ptx, let, buffer, symbol, launch, check, print) but "
-                     "found %s",
+        lp_error(lp,
+                 "expected a directive (ptx, let, buffer, symbol, launch, check, print) but "
+                 "found %s",
                  lp_next_desc(lp, tmp, sizeof tmp));
         return;
     }
@@ -580,13 +586,17 @@ static void parse_line(struct lp *lp)
     else if (!strcmp(word, "launch"))
         parse_launch(lp);
     else if (lp->together_line && !strcmp(word, "symbol"))
-        lp_error(lp, "line %d's launch ends in '&': the launch it runs with must come before "
-                 "this symbol line", lp->together_line);
+        lp_error(lp,
+                 "line %d's launch ends in '&': the launch it runs with must come before "
+                 "this symbol line",
+                 lp->together_line);
     else if (!strcmp(word, "symbol"))
         parse_symbol(lp);
     else if (lp->together_line && (!strcmp(word, "check") || !strcmp(word, "print")))
-        lp_error(lp, "line %d's launch ends in '&': the launch it runs with must come before "
-                 "this %s", lp->together_line, word);
+        lp_error(lp,
+                 "line %d's launch ends in '&': the launch it runs with must come before "
+                 "this %s",
+                 lp->together_line, word);
     else if (!strcmp(word, "check"))
         parse_check(lp);
     else if (!strcmp(word, "print"))
@@ -656,4 +666,3 @@ struct launchspec *launchspec_parse(const char *text, const char *filename, cons
     }
     return s;
 }
-

@@ -43,8 +43,10 @@ static int check_file_source(const struct launchspec *s, const struct lspec_sour
         return resolve_error(err, errlen, s, line, "cannot open %s: %s", src->path,
                              strerror(errno));
     if (!S_ISREG(st.st_mode))
-        return resolve_error(err, errlen, s, line, "%s is not a regular file (a data file of "
-                             "raw elements is expected)", src->path);
+        return resolve_error(err, errlen, s, line,
+                             "%s is not a regular file (a data file of "
+                             "raw elements is expected)",
+                             src->path);
     long size = (long)st.st_size;
     uint64_t want = count * lspec_type_bytes[type];
     if (size < 0 || (uint64_t)size != want)
@@ -69,7 +71,8 @@ static int resolve_symbol(const struct launchspec *s, const struct lspec_symbol 
         if (here && c)
             return resolve_error(err, errlen, s, y->line,
                                  "'%s' is a variable of both %s and %s: which one is set cannot "
-                                 "be told", y->name, s->modules[in].path, s->modules[j].path);
+                                 "be told",
+                                 y->name, s->modules[in].path, s->modules[j].path);
         if (here) {
             c = here;
             in = j;
@@ -78,16 +81,17 @@ static int resolve_symbol(const struct launchspec *s, const struct lspec_symbol 
     if (!c)
         return resolve_error(err, errlen, s, y->line,
                              "no __constant__ (.const) or __device__ (.global) variable named "
-                             "'%s' in the PTX", y->name);
+                             "'%s' in the PTX",
+                             y->name);
     uint64_t esz = lspec_type_bytes[y->type];
     if ((y->first + y->count) * esz > c->bytes)
-        return resolve_error(err, errlen, s, y->line,
-                             "%s elements %llu..%llu (%s) end at byte %llu, past the %u bytes "
-                             "of '%s' (%s:%u)", y->name, (unsigned long long)y->first,
-                             (unsigned long long)(y->first + y->count - 1),
-                             lspec_type_names[y->type],
-                             (unsigned long long)((y->first + y->count) * esz), c->bytes, y->name,
-                             s->modules[in].path, c->line);
+        return resolve_error(
+            err, errlen, s, y->line,
+            "%s elements %llu..%llu (%s) end at byte %llu, past the %u bytes "
+            "of '%s' (%s:%u)",
+            y->name, (unsigned long long)y->first, (unsigned long long)(y->first + y->count - 1),
+            lspec_type_names[y->type], (unsigned long long)((y->first + y->count) * esz), c->bytes,
+            y->name, s->modules[in].path, c->line);
     *found = c;
     return 0;
 }
@@ -169,8 +173,7 @@ static char param_kind(const char *ptx, const char *name, unsigned k)
 
 /* Turn a scalar argument into a karg of the parameter's size (and kind). */
 static int resolve_scalar(const struct launchspec *s, const struct lspec_launch *l, unsigned k,
-                          struct lspec_arg *a, uint32_t psize, char kind, char *err,
-                          size_t errlen)
+                          struct lspec_arg *a, uint32_t psize, char kind, char *err, size_t errlen)
 {
     int t = a->type;
     if (t < 0) {
@@ -202,8 +205,8 @@ static int resolve_scalar(const struct launchspec *s, const struct lspec_launch 
     if (t == LSPEC_U32 || t == LSPEC_S32) {
         if (v.i < INT32_MIN || v.i > (int64_t)UINT32_MAX)
             return resolve_error(err, errlen, s, l->line,
-                                 "kernel %s: argument %u (%lld) does not fit in 32 bits",
-                                 l->kernel, k + 1, (long long)v.i);
+                                 "kernel %s: argument %u (%lld) does not fit in 32 bits", l->kernel,
+                                 k + 1, (long long)v.i);
         a->karg = KARG_U32((uint32_t)v.i);
     } else if (t == LSPEC_U64 || t == LSPEC_S64) {
         a->karg = KARG_U64((uint64_t)v.i);
@@ -233,15 +236,14 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
         if (!(m->mod = ptx_module_parse(m->text, m->path, err, errlen)))
             return -1; /* the PTX's own file:line */
         if (!*ptx_module_kernel_names(m->mod))
-            return resolve_error(err, errlen, s, m->line, "%s defines no kernel (.entry)",
-                                 m->path);
+            return resolve_error(err, errlen, s, m->line, "%s defines no kernel (.entry)", m->path);
         /* launches name kernels: a name two modules define would be ambiguous */
         for (unsigned j = 0; j < i; j++)
             for (const char *const *n = ptx_module_kernel_names(m->mod); *n; n++)
                 if (ptx_module_kernel(s->modules[j].mod, *n))
                     return resolve_error(err, errlen, s, m->line,
-                                         "kernel '%s' of %s is already defined by %s (line %u)",
-                                         *n, m->path, s->modules[j].path, s->modules[j].line);
+                                         "kernel '%s' of %s is already defined by %s (line %u)", *n,
+                                         m->path, s->modules[j].path, s->modules[j].line);
     }
     for (unsigned i = 0; i < s->n_buffers; i++) {
         const struct lspec_buffer *b = &s->buffers[i];
@@ -307,4 +309,3 @@ int launchspec_resolve(struct launchspec *s, char *err, size_t errlen)
     s->resolved = true;
     return 0;
 }
-

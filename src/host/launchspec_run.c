@@ -139,8 +139,7 @@ static bool run_check(struct launchspec *s, struct host *h, const struct lspec_c
             format_elem(g, sizeof g, b->type, b->current, i);
             if (bad == 1)
                 fprintf(out, "%s:%d: check %s FAILED\n", s->filename, c->line, b->name);
-            fprintf(out, "  %s[%llu]: expected %s, got %s\n", b->name, (unsigned long long)i, e,
-                    g);
+            fprintf(out, "  %s[%llu]: expected %s, got %s\n", b->name, (unsigned long long)i, e, g);
         }
     }
     free(exp);
@@ -181,9 +180,9 @@ static void run_launch(struct launchspec *s, struct host *h, const struct lspec_
             args[a] = arg->karg;
         }
     }
-    fprintf(out, "%s:%d: launch %s%s grid (%u,%u,%u) block (%u,%u,%u)%s\n", s->filename,
-            l->line, l->kernel, l->on_cpu ? " on cpu" : "", l->grid.x, l->grid.y, l->grid.z,
-            l->block.x, l->block.y, l->block.z, l->together ? " &" : "");
+    fprintf(out, "%s:%d: launch %s%s grid (%u,%u,%u) block (%u,%u,%u)%s\n", s->filename, l->line,
+            l->kernel, l->on_cpu ? " on cpu" : "", l->grid.x, l->grid.y, l->grid.z, l->block.x,
+            l->block.y, l->block.z, l->together ? " &" : "");
     fflush(out);
     host_launch_on(h, l->on_cpu ? HOST_CPU : HOST_GPU, l->together, l->kernel, l->grid, l->block,
                    l->shared_bytes, args, l->n_args);

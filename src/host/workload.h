@@ -21,24 +21,24 @@
 enum wl_size { WL_TINY, WL_QUICK, WL_SMALL, WL_PAPER, WL_NSIZES };
 extern const char *const wl_size_names[WL_NSIZES + 1]; /* NULL-terminated */
 #define WL_SIZE_CHOICES "tiny, quick, small or paper"
-#define WL_SIZE_USAGE "tiny|quick|small|paper"
+#define WL_SIZE_USAGE   "tiny|quick|small|paper"
 
 /* The size called name, or -1. */
 int wl_size_find(const char *name);
 
 struct wl_params {
     enum wl_size size;
-    uint64_t seed;          /* input generation */
-    const char *variant;    /* workload-defined switch ("nofence", ...); NULL = default */
+    uint64_t seed;       /* input generation */
+    const char *variant; /* workload-defined switch ("nofence", ...); NULL = default */
 };
 
 struct workload {
-    const char *name;       /* command-line name, lower case */
-    const char *set;        /* "basic", "inter", "intra", "sync", "order", "stc", "stc-reuse",
-                               "mg" */
-    const char *desc;       /* one line for `gpucoh list workloads` */
-    const char *ptx;        /* embedded PTX text */
-    const char *ptx_file;   /* its path in the repository, for messages */
+    const char *name;     /* command-line name, lower case */
+    const char *set;      /* "basic", "inter", "intra", "sync", "order", "stc", "stc-reuse",
+                             "mg" */
+    const char *desc;     /* one line for `gpucoh list workloads` */
+    const char *ptx;      /* embedded PTX text */
+    const char *ptx_file; /* its path in the repository, for messages */
     /* Run it. Returns 0 when the output matches the CPU reference, 1 when it
      * does not (with a reason in why). */
     int (*run)(struct host *h, const struct wl_params *p, char *why, size_t why_len);

@@ -20,15 +20,15 @@ struct backing_page;
 
 struct backing_slot {
     addr_t page_no;
-    struct backing_page *page;     /* NULL: empty slot */
+    struct backing_page *page; /* NULL: empty slot */
 };
 
 struct backing {
-    struct backing_slot *slots;    /* open addressing (linear probing) on page number */
-    size_t mask;                   /* slots - 1 (a power of two minus one) */
+    struct backing_slot *slots; /* open addressing (linear probing) on page number */
+    size_t mask;                /* slots - 1 (a power of two minus one) */
     size_t n_pages;
-    struct backing_page *last;     /* the page found last (accesses cluster) ... */
-    addr_t last_no;                /* ... and its number (no need to touch the page) */
+    struct backing_page *last; /* the page found last (accesses cluster) ... */
+    addr_t last_no;            /* ... and its number (no need to touch the page) */
 };
 
 void backing_init(struct backing *b);

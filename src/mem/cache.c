@@ -84,8 +84,7 @@ struct cache_line *cache_victim(struct cache *c, addr_t line,
     for (uint32_t w = 0; w < c->spec.ways; w++) {
         if (tags[w] == CACHE_NO_TAG)
             return &c->lines[base + w];
-        if ((best < 0 || lru[w] < lru[best]) &&
-            (!evictable || evictable(&c->lines[base + w], arg)))
+        if ((best < 0 || lru[w] < lru[best]) && (!evictable || evictable(&c->lines[base + w], arg)))
             best = (int)w;
     }
     return best < 0 ? NULL : &c->lines[base + (unsigned)best];

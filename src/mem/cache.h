@@ -16,19 +16,19 @@
 #include "base/types.h"
 
 struct cache_spec {
-    uint32_t size_bytes;   /* capacity */
-    uint32_t ways;         /* associativity */
-    uint32_t line_bytes;   /* line size (power of two, <= LINE_MAX_BYTES) */
-    uint32_t hit_cycles;   /* tag + data access latency */
+    uint32_t size_bytes; /* capacity */
+    uint32_t ways;       /* associativity */
+    uint32_t line_bytes; /* line size (power of two, <= LINE_MAX_BYTES) */
+    uint32_t hit_cycles; /* tag + data access latency */
 };
 
 struct cache_line {
-    addr_t addr;           /* line address (valid when present) */
-    bool present;          /* the way holds this line */
-    bool dirty;            /* data differs from the next level */
-    uint8_t state;         /* protocol state, set only by the controller's table */
-    uint64_t meta[3];      /* protocol metadata (sharers, timestamps, ...) */
-    uint8_t *data;         /* line_bytes of data */
+    addr_t addr;      /* line address (valid when present) */
+    bool present;     /* the way holds this line */
+    bool dirty;       /* data differs from the next level */
+    uint8_t state;    /* protocol state, set only by the controller's table */
+    uint64_t meta[3]; /* protocol metadata (sharers, timestamps, ...) */
+    uint8_t *data;    /* line_bytes of data */
 };
 
 #define CACHE_NO_TAG (~(addr_t)0) /* no line address is all ones (lines are aligned) */
@@ -41,16 +41,16 @@ struct cache {
     struct cache_spec spec;
     uint32_t sets;
     unsigned line_shift;
-    struct cache_line *lines;  /* sets * ways */
-    addr_t *tags;              /* sets * ways: a present line's address, else CACHE_NO_TAG
-                                  (a set's tags are adjacent: a lookup reads one or two
-                                  host cache lines, not every way's metadata) */
-    uint64_t *lru;             /* sets * ways: last-use stamps, adjacent per set too */
-    uint8_t *bytes;            /* backing storage for every line's data */
+    struct cache_line *lines; /* sets * ways */
+    addr_t *tags;             /* sets * ways: a present line's address, else CACHE_NO_TAG
+                                 (a set's tags are adjacent: a lookup reads one or two
+                                 host cache lines, not every way's metadata) */
+    uint64_t *lru;            /* sets * ways: last-use stamps, adjacent per set too */
+    uint8_t *bytes;           /* backing storage for every line's data */
     uint64_t lru_clock;
-    uint32_t index_div;        /* lines interleaved over this many banks: strip that
-                                  factor before indexing sets (1 = none) */
-    uint32_t set_mask;         /* sets - 1 when sets is a power of two, else 0 */
+    uint32_t index_div; /* lines interleaved over this many banks: strip that
+                           factor before indexing sets (1 = none) */
+    uint32_t set_mask;  /* sets - 1 when sets is a power of two, else 0 */
     struct cache_stats st;
 };
 

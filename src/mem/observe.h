@@ -19,10 +19,10 @@
 #include "mem/backing.h"
 
 struct observer {
-    struct backing golden;     /* what memory holds, as serialised */
+    struct backing golden; /* what memory holds, as serialised */
     uint32_t line_bytes;
-    uint64_t writes;           /* golden updates */
-    uint64_t checks;           /* lines or bytes compared */
+    uint64_t writes; /* golden updates */
+    uint64_t checks; /* lines or bytes compared */
     /* A protocol's own check of every write at the serialisation point (STC:
      * the write's band is granted), or NULL. */
     void (*on_write)(void *arg, addr_t line);

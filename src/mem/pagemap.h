@@ -18,10 +18,10 @@
 
 struct pagemap {
     unsigned page_shift;
-    uint64_t *keys;    /* page number + 1 (0: empty slot) */
+    uint64_t *keys; /* page number + 1 (0: empty slot) */
     uint16_t *owner;
-    uint32_t cap, n;   /* open addressing, cap a power of two */
-    uint64_t placed;   /* statistics: pages placed */
+    uint32_t cap, n; /* open addressing, cap a power of two */
+    uint64_t placed; /* statistics: pages placed */
 };
 
 void pagemap_init(struct pagemap *pm, uint32_t page_bytes);

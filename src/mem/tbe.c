@@ -38,8 +38,7 @@ void tbe_table_destroy(struct tbe_table *t)
 
 static uint32_t hash_of(const struct tbe_table *t, addr_t line)
 {
-    return (uint32_t)(((line >> t->line_shift) * 0x9e3779b97f4a7c15ull) >> 40) &
-           (t->n_buckets - 1);
+    return (uint32_t)(((line >> t->line_shift) * 0x9e3779b97f4a7c15ull) >> 40) & (t->n_buckets - 1);
 }
 
 struct tbe *tbe_find(struct tbe_table *t, addr_t line)

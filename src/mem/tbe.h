@@ -68,26 +68,26 @@ static inline void msg_list_splice(struct msg_list *dst, struct msg_list *src)
 }
 
 struct tbe {
-    addr_t addr;             /* line address */
+    addr_t addr; /* line address */
     bool used;
-    uint8_t state;           /* transient state, when the protocol keeps it here */
-    int32_t pending;         /* protocol: outstanding operations on the line */
-    int32_t acks;            /* protocol: acknowledgements still expected */
-    uint64_t meta[2];        /* protocol: requester, timestamps, ... */
-    bool use_once;           /* fill must serve its requests but not be cached */
-    struct msg_list merged;  /* requests answered by the outstanding fill */
-    struct msg_list parked;  /* requests stalled until the state changes */
-    int32_t next;            /* hash chain (index), -1 ends */
+    uint8_t state;          /* transient state, when the protocol keeps it here */
+    int32_t pending;        /* protocol: outstanding operations on the line */
+    int32_t acks;           /* protocol: acknowledgements still expected */
+    uint64_t meta[2];       /* protocol: requester, timestamps, ... */
+    bool use_once;          /* fill must serve its requests but not be cached */
+    struct msg_list merged; /* requests answered by the outstanding fill */
+    struct msg_list parked; /* requests stalled until the state changes */
+    int32_t next;           /* hash chain (index), -1 ends */
 };
 
 struct tbe_table {
     struct tbe *e;
     uint32_t cap, n_used;
-    int32_t *bucket;         /* hash heads, -1 empty */
-    uint32_t n_buckets;      /* power of two */
-    int32_t free_head;       /* free list through next */
+    int32_t *bucket;    /* hash heads, -1 empty */
+    uint32_t n_buckets; /* power of two */
+    int32_t free_head;  /* free list through next */
     uint32_t line_shift;
-    uint64_t n_full;         /* allocations refused */
+    uint64_t n_full; /* allocations refused */
 };
 
 void tbe_table_init(struct tbe_table *t, uint32_t cap, uint32_t line_bytes);

@@ -37,24 +37,24 @@ struct mesh {
     struct noc_spec spec;
     unsigned cols, rows, nodes;
     unsigned n_in, n_out, n_vnets;
-    unsigned n_inputs;             /* n_in + 4 * nodes (ids; edge ones stay empty) */
-    unsigned n_output_ids;         /* n_out + 4 * nodes */
-    unsigned n_outputs;            /* outputs that exist (no links off the edge) */
-    uint16_t *in_node, *out_node;  /* [src], [dst]: where the endpoints sit */
-    struct port *in;               /* [input * n_vnets + vnet] */
-    struct port *out;              /* [dst * n_vnets + vnet]: ejection ports */
-    unsigned *node_in_first;       /* [node]: first of its inputs in node_inputs */
-    unsigned *node_inputs;         /* inputs grouped by node (injection, then N E S W) */
-    unsigned *node_out_first;      /* [node]: first of its outputs in node_outputs */
-    unsigned *node_outputs;        /* outputs grouped by node (ejection, then N E S W) */
-    uint16_t *output_node;         /* [output]: the router it belongs to */
-    cycle_t *in_free_at;           /* [input]: first cycle it may start a message */
-    cycle_t *out_free_at;          /* [output] */
-    unsigned *rr;                  /* [output]: position in its router's (input, vnet) list */
-    int32_t *head_out;             /* [input * n_vnets + vnet]: output a grantable head wants */
-    tick_t *head_ready;            /* [input * n_vnets + vnet]: TICK_MAX if empty */
-    int32_t *reserved;             /* [output * n_vnets + vnet]: head waiting for room, or -1 */
-    unsigned out_first;            /* output visited first this cycle (rotates) */
+    unsigned n_inputs;            /* n_in + 4 * nodes (ids; edge ones stay empty) */
+    unsigned n_output_ids;        /* n_out + 4 * nodes */
+    unsigned n_outputs;           /* outputs that exist (no links off the edge) */
+    uint16_t *in_node, *out_node; /* [src], [dst]: where the endpoints sit */
+    struct port *in;              /* [input * n_vnets + vnet] */
+    struct port *out;             /* [dst * n_vnets + vnet]: ejection ports */
+    unsigned *node_in_first;      /* [node]: first of its inputs in node_inputs */
+    unsigned *node_inputs;        /* inputs grouped by node (injection, then N E S W) */
+    unsigned *node_out_first;     /* [node]: first of its outputs in node_outputs */
+    unsigned *node_outputs;       /* outputs grouped by node (ejection, then N E S W) */
+    uint16_t *output_node;        /* [output]: the router it belongs to */
+    cycle_t *in_free_at;          /* [input]: first cycle it may start a message */
+    cycle_t *out_free_at;         /* [output] */
+    unsigned *rr;                 /* [output]: position in its router's (input, vnet) list */
+    int32_t *head_out;            /* [input * n_vnets + vnet]: output a grantable head wants */
+    tick_t *head_ready;           /* [input * n_vnets + vnet]: TICK_MAX if empty */
+    int32_t *reserved;            /* [output * n_vnets + vnet]: head waiting for room, or -1 */
+    unsigned out_first;           /* output visited first this cycle (rotates) */
     struct rng rng;
     char *names;
     struct xbar_stats st;
@@ -88,10 +88,14 @@ unsigned mesh_hops(const struct mesh *m, unsigned a, unsigned b)
 static unsigned neighbour(const struct mesh *m, unsigned node, unsigned dir)
 {
     switch (dir) {
-    case DIR_N: return node - m->cols;
-    case DIR_S: return node + m->cols;
-    case DIR_E: return node + 1;
-    default: return node - 1;
+    case DIR_N:
+        return node - m->cols;
+    case DIR_S:
+        return node + m->cols;
+    case DIR_E:
+        return node + 1;
+    default:
+        return node - 1;
     }
 }
 
@@ -197,7 +201,8 @@ static bool collect_heads(struct mesh *m, cycle_t now)
  * router's inputs, round-robin. */
 static void arbitrate(struct mesh *m, unsigned node, unsigned o, cycle_t now)
 {
-    unsigned first = m->node_in_first[node], n_j = (m->node_in_first[node + 1] - first) * m->n_vnets;
+    unsigned first = m->node_in_first[node],
+             n_j = (m->node_in_first[node + 1] - first) * m->n_vnets;
     for (unsigned i = 0, k = m->rr[o]; i < n_j; i++, k = k + 1 == n_j ? 0 : k + 1) {
         unsigned in = m->node_inputs[first + k / m->n_vnets], v = k % m->n_vnets;
         unsigned j = in * m->n_vnets + v;
@@ -257,8 +262,8 @@ static void dump_port(FILE *out, const struct port *p, tick_t now, tick_t period
         fprintf(out,
                 "    %s[%u] ready@%llu: type %u addr 0x%llx src %u dst %u vnet %u cls %s size %u "
                 "age %llu cycles\n",
-                p->name, i, (unsigned long long)sl->ready, msg->type,
-                (unsigned long long)msg->addr, msg->src, msg->dst, msg->vnet,
+                p->name, i, (unsigned long long)sl->ready, msg->type, (unsigned long long)msg->addr,
+                msg->src, msg->dst, msg->vnet,
                 msg->cls < TRAFFIC_N ? traffic_class_names[msg->cls] : "?", msg->size_bytes,
                 (unsigned long long)((now - MIN(now, msg->born)) / period));
     }
@@ -288,17 +293,15 @@ static uint16_t *place_endpoints(const struct mesh *m, const char *name, unsigne
     for (unsigned k = 0; k < n; k++) {
         at[k] = place ? place[k] : (uint16_t)((uint64_t)k * m->nodes / n);
         if (at[k] >= m->nodes)
-            fatal("%s: endpoint %u placed at node %u of a %u-node mesh", name, k, at[k],
-                  m->nodes);
+            fatal("%s: endpoint %u placed at node %u of a %u-node mesh", name, k, at[k], m->nodes);
     }
     return at;
 }
 
 struct mesh *mesh_new(struct eng *e, const char *name, const struct clock *clk,
-                      const struct noc_spec *spec, unsigned n_in, unsigned n_out,
-                      unsigned n_vnets, struct comp *const *senders,
-                      struct comp *const *receivers, const uint16_t *in_node,
-                      const uint16_t *out_node)
+                      const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
+                      struct comp *const *senders, struct comp *const *receivers,
+                      const uint16_t *in_node, const uint16_t *out_node)
 {
     if (!n_in || !n_out || !n_vnets || n_vnets > 256 || n_in > 65536 || n_out > 65536)
         fatal("%s: a mesh needs 1..65536 sources and destinations and 1..256 vnets (got %u x "
@@ -438,8 +441,8 @@ struct port *mesh_in(struct mesh *m, unsigned src, unsigned vnet)
 
 struct port *mesh_out(struct mesh *m, unsigned dst, unsigned vnet)
 {
-    panic_if(dst >= m->n_out || vnet >= m->n_vnets, "%s: no output %u vnet %u", m->comp.name,
-             dst, vnet);
+    panic_if(dst >= m->n_out || vnet >= m->n_vnets, "%s: no output %u vnet %u", m->comp.name, dst,
+             vnet);
     return &m->out[dst * m->n_vnets + vnet];
 }
 

@@ -50,10 +50,9 @@ struct mesh;
  * spread evenly). receivers[d] is woken when a message lands for destination
  * d; senders[s] (may be NULL) when its full injection buffer frees a slot. */
 struct mesh *mesh_new(struct eng *e, const char *name, const struct clock *clk,
-                      const struct noc_spec *spec, unsigned n_in, unsigned n_out,
-                      unsigned n_vnets, struct comp *const *senders,
-                      struct comp *const *receivers, const uint16_t *in_node,
-                      const uint16_t *out_node);
+                      const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
+                      struct comp *const *senders, struct comp *const *receivers,
+                      const uint16_t *in_node, const uint16_t *out_node);
 void mesh_free(struct mesh *m);
 void mesh_set_seed(struct mesh *m, uint64_t seed);
 

@@ -12,8 +12,7 @@ struct net *net_new(struct eng *e, const char *name, const struct clock *clk,
                     const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
                     struct comp *const *senders, struct comp *const *receivers)
 {
-    return net_new_placed(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers, NULL,
-                          NULL);
+    return net_new_placed(e, name, clk, spec, n_in, n_out, n_vnets, senders, receivers, NULL, NULL);
 }
 
 struct net *net_new_placed(struct eng *e, const char *name, const struct clock *clk,

@@ -18,11 +18,11 @@ struct sysnet {
     struct comp comp;
     struct sysnet_shape s;
     unsigned n_ep, n_gpm;
-    struct port *in, *out;      /* [ep][vnet] */
-    struct port *far;           /* [src gpm][dst gpm][vnet]: the far end of each link */
-    struct p2p_link *link;      /* [src gpm][dst gpm] of one GPU (the diagonal unused) */
-    struct p2p_link *gpu_link;  /* [src gpu][dst gpu] through the switch (the diagonal unused):
-                                   one serialisation for every GPM pair of the two GPUs */
+    struct port *in, *out;     /* [ep][vnet] */
+    struct port *far;          /* [src gpm][dst gpm][vnet]: the far end of each link */
+    struct p2p_link *link;     /* [src gpm][dst gpm] of one GPU (the diagonal unused) */
+    struct p2p_link *gpu_link; /* [src gpu][dst gpu] through the switch (the diagonal unused):
+                                  one serialisation for every GPM pair of the two GPUs */
     char **names;
     unsigned n_names;
     struct sysnet_stats st;
@@ -123,8 +123,8 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
         for (unsigned v = 0; v < nv; v++) {
             port_init(&n->in[ep * nv + v], add_name(n, "%s.in[%u].vnet%u", ep, v, 0), SYSNET_FIFO,
                       0, banks[ep], &n->comp);
-            port_init(&n->out[ep * nv + v], add_name(n, "%s.out[%u].vnet%u", ep, v, 0),
-                      SYSNET_FIFO, 0, &n->comp, banks[ep]);
+            port_init(&n->out[ep * nv + v], add_name(n, "%s.out[%u].vnet%u", ep, v, 0), SYSNET_FIFO,
+                      0, &n->comp, banks[ep]);
         }
     for (unsigned a = 0; a < shape->gpus * shape->gpus; a++) {
         p2p_init(&n->gpu_link[a], shape->gpu_bytes_per_s);
@@ -137,8 +137,8 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
             l->latency_ps = shape->gpm_latency_ps;
             for (unsigned v = 0; v < nv; v++)
                 port_init(&n->far[((size_t)a * n->n_gpm + b) * nv + v],
-                          add_name(n, "%s.link[%u->%u].vnet%u", a, b, v), SYSNET_FIFO, 0,
-                          &n->comp, &n->comp);
+                          add_name(n, "%s.link[%u->%u].vnet%u", a, b, v), SYSNET_FIFO, 0, &n->comp,
+                          &n->comp);
         }
     return n;
 }

@@ -66,7 +66,8 @@ const struct cfg_opt noc_opts[] = {
              "mesh (latency_cycles is then each router's pipeline)"),
     CFG_U32("mesh_cols", struct noc_spec, mesh_cols, "4", 1, 256, "routers",
             "mesh: routers per row (endpoints spread evenly over the nodes)"),
-    CFG_U32("mesh_rows", struct noc_spec, mesh_rows, "4", 1, 256, "routers", "mesh: rows of routers"),
+    CFG_U32("mesh_rows", struct noc_spec, mesh_rows, "4", 1, 256, "routers",
+            "mesh: rows of routers"),
     CFG_U32("link_cycles", struct noc_spec, link_cycles, "1", 1, 100000, "cycles",
             "mesh: cycles for a message's head to cross one link between routers"),
     CFG_END};

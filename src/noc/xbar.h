@@ -51,13 +51,13 @@ extern const char *const noc_topology_names[];
 extern const struct cfg_opt noc_opts[];
 
 struct xbar_stats {
-    uint64_t bytes[TRAFFIC_N];   /* by message class */
+    uint64_t bytes[TRAFFIC_N]; /* by message class */
     uint64_t flits[TRAFFIC_N];
     uint64_t msgs[TRAFFIC_N];
-    uint64_t busy_out_cycles;    /* output-port cycles spent moving flits */
-    uint64_t blocked_cycles;     /* cycles a ready head could not be granted */
-    uint64_t full_out_cycles;    /* ... of which because its output FIFO lacked room */
-    uint64_t hop_flits;          /* flits carried by every link (mesh; the crossbar: one hop) */
+    uint64_t busy_out_cycles; /* output-port cycles spent moving flits */
+    uint64_t blocked_cycles;  /* cycles a ready head could not be granted */
+    uint64_t full_out_cycles; /* ... of which because its output FIFO lacked room */
+    uint64_t hop_flits;       /* flits carried by every link (mesh; the crossbar: one hop) */
 };
 
 struct xbar;
@@ -66,9 +66,8 @@ struct xbar;
  * networks. receivers[d] is woken when a message lands for destination d;
  * senders[s] (may be NULL) is woken when its full input FIFO frees a slot. */
 struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
-                      const struct noc_spec *spec, unsigned n_in, unsigned n_out,
-                      unsigned n_vnets, struct comp *const *senders,
-                      struct comp *const *receivers);
+                      const struct noc_spec *spec, unsigned n_in, unsigned n_out, unsigned n_vnets,
+                      struct comp *const *senders, struct comp *const *receivers);
 void xbar_free(struct xbar *x);
 /* Seed the jitter stream (default seed 0); call before traffic flows. */
 void xbar_set_seed(struct xbar *x, uint64_t seed);

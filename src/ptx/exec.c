@@ -222,8 +222,7 @@ bool ptx_warp_at_tx_begin(const struct ptx_warp *w)
     return w->sp && w->ins[w->top.pc].op == PX_TXBEGIN;
 }
 
-const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n,
-                                            uint32_t *live)
+const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n, uint32_t *live)
 {
     *n = w->tx_at ? w->tx_n : 0;
     uint32_t k = w->tx_at - 1; /* the Transaction entry */
@@ -264,8 +263,7 @@ static bool tx_intra_check(struct ptx_warp *w, unsigned l, uint64_t a, unsigned 
 
 /* The attempt running in the Transaction entry (on top) ends: `committed`
  * lanes reached the commit at `commit_pc`. */
-static void tx_end(struct ptx_warp *w, struct ptx_step *out, uint32_t committed,
-                   uint32_t commit_pc)
+static void tx_end(struct ptx_warp *w, struct ptx_step *out, uint32_t committed, uint32_t commit_pc)
 {
     out->kind = PTX_STEP_TX_END;
     out->tx = (struct ptx_tx_end){committed, w->tx_aborted, w->tx_log, w->tx_n};
@@ -398,8 +396,8 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
                 return fault(w, i, err, errlen, "misaligned global access", l, a);
             if (w->tx_at) {
                 if (is_atom)
-                    return fault(w, i, err, errlen,
-                                 "atomic inside a transaction (not supported)", l, a);
+                    return fault(w, i, err, errlen, "atomic inside a transaction (not supported)",
+                                 l, a);
                 if ((w->tx_aborted >> l & 1) || !tx_intra_check(w, l, a, size, is_st))
                     continue;
                 if (w->tx_n >= PTX_TX_LOG_MAX)
@@ -456,8 +454,8 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
         } else {
             if (space != SP_SHARED)
                 return fault(w, i, err, errlen, "atomic on local memory", l, a);
-            uint64_t r = atom_local(i, p, row(w, &i->s[0])[l],
-                                    i->mod == ATOM_CAS ? row(w, &i->s[1])[l] : 0);
+            uint64_t r =
+                atom_local(i, p, row(w, &i->s[0])[l], i->mod == ATOM_CAS ? row(w, &i->s[1])[l] : 0);
             if (i->op == PX_ATOM)
                 w->r[(size_t)i->d[0].idx * 32 + l] = extend(r, i->type);
         }
@@ -646,18 +644,29 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
     case PX_SHFL: {
         const uint64_t *A = row(w, &i->s[0]), *B = row(w, &i->s[1]), *C = row(w, &i->s[2]);
         uint32_t res[32], pv = 0;
-        LANES(uint32_t b = (uint32_t)B[l] & 31; uint32_t cv = (uint32_t)C[l] & 31;
-              uint32_t seg = ((uint32_t)C[l] >> 8) & 31;
-              int32_t maxl = (int32_t)((l & seg) | (cv & ~seg)), minl = (int32_t)(l & seg);
-              int32_t j; bool ok;
-              switch (i->mod) {
-              case 0: j = (int32_t)l - (int32_t)b; ok = j >= maxl; break;
-              case 1: j = (int32_t)l + (int32_t)b; ok = j <= maxl; break;
-              case 2: j = (int32_t)(l ^ b); ok = j <= maxl; break;
-              default: j = minl | (int32_t)(b & ~seg); ok = j <= maxl; break;
-              }
-              if (!ok) j = (int32_t)l;
-              res[l] = (uint32_t)A[j]; pv |= (uint32_t)ok << l);
+        LANES(
+            uint32_t b = (uint32_t)B[l] & 31; uint32_t cv = (uint32_t)C[l] & 31;
+            uint32_t seg = ((uint32_t)C[l] >> 8) & 31;
+            int32_t maxl = (int32_t)((l & seg) | (cv & ~seg)), minl = (int32_t)(l & seg); int32_t j;
+            bool ok; switch (i->mod) {
+                case 0:
+                    j = (int32_t)l - (int32_t)b;
+                    ok = j >= maxl;
+                    break;
+                case 1:
+                    j = (int32_t)l + (int32_t)b;
+                    ok = j <= maxl;
+                    break;
+                case 2:
+                    j = (int32_t)(l ^ b);
+                    ok = j <= maxl;
+                    break;
+                default:
+                    j = minl | (int32_t)(b & ~seg);
+                    ok = j <= maxl;
+                    break;
+            } if (!ok) j = (int32_t)l;
+            res[l] = (uint32_t)A[j]; pv |= (uint32_t)ok << l);
         uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
         LANES(D[l] = res[l]);
         if (i->n_dst > 1) {
@@ -692,9 +701,10 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
         LANES(uint32_t mm = 0; uint64_t v = trunc_to(A[l], by);
               for (uint32_t k_ = active; k_; k_ &= k_ - 1) {
                   unsigned o = (unsigned)__builtin_ctz(k_);
-                  if (trunc_to(A[o], by) == v) mm |= 1u << o;
-              }
-              res[l] = mm; if (mm != active) all = false);
+                  if (trunc_to(A[o], by) == v)
+                      mm |= 1u << o;
+              } res[l] = mm;
+              if (mm != active) all = false);
         if (i->mod == 0) {
             LANES(D[l] = res[l]);
         } else {
@@ -712,16 +722,37 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
         uint32_t acc = 0;
         int32_t sacc = 0;
         bool first = true;
-        LANES(uint32_t v = (uint32_t)A[l];
-              if (first) { acc = v; sacc = (int32_t)v; first = false; }
-              else switch (i->mod) {
-              case 0: acc += v; break;
-              case 1: if (sg) sacc = sacc < (int32_t)v ? sacc : (int32_t)v; else acc = acc < v ? acc : v; break;
-              case 2: if (sg) sacc = sacc > (int32_t)v ? sacc : (int32_t)v; else acc = acc > v ? acc : v; break;
-              case 3: acc &= v; break;
-              case 4: acc |= v; break;
-              default: acc ^= v; break;
-              });
+        LANES(
+            uint32_t v = (uint32_t)A[l]; if (first) {
+                acc = v;
+                sacc = (int32_t)v;
+                first = false;
+            } else switch (i->mod) {
+                case 0:
+                    acc += v;
+                    break;
+                case 1:
+                    if (sg)
+                        sacc = sacc < (int32_t)v ? sacc : (int32_t)v;
+                    else
+                        acc = acc < v ? acc : v;
+                    break;
+                case 2:
+                    if (sg)
+                        sacc = sacc > (int32_t)v ? sacc : (int32_t)v;
+                    else
+                        acc = acc > v ? acc : v;
+                    break;
+                case 3:
+                    acc &= v;
+                    break;
+                case 4:
+                    acc |= v;
+                    break;
+                default:
+                    acc ^= v;
+                    break;
+            });
         if (sg && (i->mod == 1 || i->mod == 2))
             acc = (uint32_t)sacc;
         uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
@@ -799,8 +830,11 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
     case PX_PMOV: {
         uint32_t a = pred_val(w, &i->s[0]);
         uint32_t b = i->n_src > 1 ? pred_val(w, &i->s[1]) : 0;
-        uint32_t r = i->op == PX_PAND ? a & b : i->op == PX_POR ? a | b
-                     : i->op == PX_PXOR ? a ^ b : i->op == PX_PNOT ? ~a : a;
+        uint32_t r = i->op == PX_PAND   ? a & b
+                     : i->op == PX_POR  ? a | b
+                     : i->op == PX_PXOR ? a ^ b
+                     : i->op == PX_PNOT ? ~a
+                                        : a;
         uint32_t *P = &w->p[i->d[0].idx];
         *P = (*P & ~active) | (r & active);
         break;
@@ -845,8 +879,8 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
         unsigned l0 = (unsigned)__builtin_ctz(active);
         uint32_t id = (uint32_t)row(w, &i->s[0])[l0];
         if (id > 15) {
-            snprintf(err, errlen, "%s:%u: barrier number %u out of range", w->m->filename,
-                     i->line, id);
+            snprintf(err, errlen, "%s:%u: barrier number %u out of range", w->m->filename, i->line,
+                     id);
             return -1;
         }
         out->kind = PTX_STEP_BARRIER;
@@ -878,15 +912,17 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
     }
     case PX_TXBEGIN:
         if (active != mask) {
-            snprintf(err, errlen, "%s:%u: predicated transaction begin with a partial mask is "
-                     "not supported", w->m->filename, i->line);
+            snprintf(err, errlen,
+                     "%s:%u: predicated transaction begin with a partial mask is "
+                     "not supported",
+                     w->m->filename, i->line);
             return -1;
         }
         if (!active)
             break;
         if (w->tx_at) {
-            snprintf(err, errlen, "%s:%u: nested transactions are not supported",
-                     w->m->filename, i->line);
+            snprintf(err, errlen, "%s:%u: nested transactions are not supported", w->m->filename,
+                     i->line);
             return -1;
         }
         if (w->n_pending || w->sp + 2 > w->stk_cap) {
@@ -909,7 +945,7 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
             break;
         if (!w->tx_at || w->tx_at != w->sp || active != mask) {
             snprintf(err, errlen, "%s:%u: %s", w->m->filename, i->line,
-                     !w->tx_at ? "transaction commit outside a transaction"
+                     !w->tx_at        ? "transaction commit outside a transaction"
                      : active != mask ? "predicated transaction commit with a partial mask is "
                                         "not supported"
                                       : "transaction commit reached by part of a diverged warp "
@@ -940,8 +976,8 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
             return -1;
         }
         if (w->n_pending) {
-            snprintf(err, errlen, "%s:%u: call issued with loads outstanding",
-                     w->m->filename, i->line);
+            snprintf(err, errlen, "%s:%u: call issued with loads outstanding", w->m->filename,
+                     i->line);
             return -1;
         }
         if (!active)
@@ -969,8 +1005,8 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
         for (unsigned k = 0; k < cs->n_args; k++) {
             const struct px_param *pp = &callee->params[k];
             uint32_t n = MIN(pp->size, cs->arg_size[k]);
-            LANES(uint8_t *base = w->local + (size_t)l * w->local_stride;
-                  memmove(base + nf->local_base + pp->off, base + cur->local_base + cs->arg_off[k], n));
+            LANES(uint8_t *base = w->local + (size_t)l * w->local_stride; memmove(
+                      base + nf->local_base + pp->off, base + cur->local_base + cs->arg_off[k], n));
         }
         w->nf++;
         top->call = w->nf - 1 + 1;
@@ -984,8 +1020,8 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
     }
     case PX_RET: {
         if (w->tx_at && active) {
-            snprintf(err, errlen, "%s:%u: %s inside a transaction is not supported",
-                     w->m->filename, i->line, w->nf <= 1 ? "exit" : "ret");
+            snprintf(err, errlen, "%s:%u: %s inside a transaction is not supported", w->m->filename,
+                     i->line, w->nf <= 1 ? "exit" : "ret");
             return -1;
         }
         if (w->nf <= 1) {

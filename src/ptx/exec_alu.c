@@ -43,10 +43,14 @@ static inline uint64_t bits_f64(double d)
 static int round_mode(unsigned r)
 {
     switch (r) {
-    case RND_RZ: return FE_TOWARDZERO;
-    case RND_RM: return FE_DOWNWARD;
-    case RND_RP: return FE_UPWARD;
-    default: return FE_TONEAREST;
+    case RND_RZ:
+        return FE_TOWARDZERO;
+    case RND_RM:
+        return FE_DOWNWARD;
+    case RND_RP:
+        return FE_UPWARD;
+    default:
+        return FE_TONEAREST;
     }
 }
 
@@ -90,20 +94,28 @@ static uint64_t float_to_int(double v, unsigned t)
 static double round_integral(double v, unsigned r)
 {
     switch (r) {
-    case RND_RZ: return trunc(v);
-    case RND_RM: return floor(v);
-    case RND_RP: return ceil(v);
-    default: return nearbyint(v);
+    case RND_RZ:
+        return trunc(v);
+    case RND_RM:
+        return floor(v);
+    case RND_RP:
+        return ceil(v);
+    default:
+        return nearbyint(v);
     }
 }
 
 static float round_integral_f(float v, unsigned r)
 {
     switch (r) {
-    case RND_RZ: return truncf(v);
-    case RND_RM: return floorf(v);
-    case RND_RP: return ceilf(v);
-    default: return nearbyintf(v);
+    case RND_RZ:
+        return truncf(v);
+    case RND_RM:
+        return floorf(v);
+    case RND_RP:
+        return ceilf(v);
+    default:
+        return nearbyintf(v);
     }
 }
 
@@ -220,17 +232,28 @@ static bool cmp_int(unsigned cmp, uint64_t a, uint64_t b, unsigned t)
     uint64_t ua = trunc_to(a, by), ub = trunc_to(b, by);
     bool s = px_type_signed(t);
     switch (cmp) {
-    case CMP_EQ: return ua == ub;
-    case CMP_NE: return ua != ub;
-    case CMP_LT: return s ? sa < sb : ua < ub;
-    case CMP_LE: return s ? sa <= sb : ua <= ub;
-    case CMP_GT: return s ? sa > sb : ua > ub;
-    case CMP_GE: return s ? sa >= sb : ua >= ub;
-    case CMP_LO: return ua < ub;
-    case CMP_LS: return ua <= ub;
-    case CMP_HI: return ua > ub;
-    case CMP_HS: return ua >= ub;
-    default: return false;
+    case CMP_EQ:
+        return ua == ub;
+    case CMP_NE:
+        return ua != ub;
+    case CMP_LT:
+        return s ? sa < sb : ua < ub;
+    case CMP_LE:
+        return s ? sa <= sb : ua <= ub;
+    case CMP_GT:
+        return s ? sa > sb : ua > ub;
+    case CMP_GE:
+        return s ? sa >= sb : ua >= ub;
+    case CMP_LO:
+        return ua < ub;
+    case CMP_LS:
+        return ua <= ub;
+    case CMP_HI:
+        return ua > ub;
+    case CMP_HS:
+        return ua >= ub;
+    default:
+        return false;
     }
 }
 
@@ -238,31 +261,50 @@ static bool cmp_float(unsigned cmp, double a, double b)
 {
     bool un = isnan(a) || isnan(b);
     switch (cmp) {
-    case CMP_EQ: return !un && a == b;
-    case CMP_NE: return !un && a != b;
-    case CMP_LT: return !un && a < b;
-    case CMP_LE: return !un && a <= b;
-    case CMP_GT: return !un && a > b;
-    case CMP_GE: return !un && a >= b;
-    case CMP_EQU: return un || a == b;
-    case CMP_NEU: return un || a != b;
-    case CMP_LTU: return un || a < b;
-    case CMP_LEU: return un || a <= b;
-    case CMP_GTU: return un || a > b;
-    case CMP_GEU: return un || a >= b;
-    case CMP_NUM: return !un;
-    case CMP_NAN: return un;
-    default: return false;
+    case CMP_EQ:
+        return !un && a == b;
+    case CMP_NE:
+        return !un && a != b;
+    case CMP_LT:
+        return !un && a < b;
+    case CMP_LE:
+        return !un && a <= b;
+    case CMP_GT:
+        return !un && a > b;
+    case CMP_GE:
+        return !un && a >= b;
+    case CMP_EQU:
+        return un || a == b;
+    case CMP_NEU:
+        return un || a != b;
+    case CMP_LTU:
+        return un || a < b;
+    case CMP_LEU:
+        return un || a <= b;
+    case CMP_GTU:
+        return un || a > b;
+    case CMP_GEU:
+        return un || a >= b;
+    case CMP_NUM:
+        return !un;
+    case CMP_NAN:
+        return un;
+    default:
+        return false;
     }
 }
 
 static inline uint32_t bool_combine(unsigned bop, uint32_t x, uint32_t c)
 {
     switch (bop) {
-    case BOP_AND: return x & c;
-    case BOP_OR: return x | c;
-    case BOP_XOR: return x ^ c;
-    default: return x;
+    case BOP_AND:
+        return x & c;
+    case BOP_OR:
+        return x | c;
+    case BOP_XOR:
+        return x ^ c;
+    default:
+        return x;
     }
 }
 
@@ -323,38 +365,70 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
 {
     const struct ptx_cta *c = w->c;
     switch (sr) {
-    case SR_TID_X: return w->tid[0][l];
-    case SR_TID_Y: return w->tid[1][l];
-    case SR_TID_Z: return w->tid[2][l];
-    case SR_NTID_X: return c->ntid.x;
-    case SR_NTID_Y: return c->ntid.y;
-    case SR_NTID_Z: return c->ntid.z;
-    case SR_CTAID_X: return c->ctaid.x;
-    case SR_CTAID_Y: return c->ctaid.y;
-    case SR_CTAID_Z: return c->ctaid.z;
-    case SR_NCTAID_X: return c->nctaid.x;
-    case SR_NCTAID_Y: return c->nctaid.y;
-    case SR_NCTAID_Z: return c->nctaid.z;
-    case SR_LANEID: return l;
-    case SR_WARPID: return env->warpid;
-    case SR_NWARPID: return 64;
-    case SR_SMID: return env->smid;
-    case SR_NSMID: return env->nsmid;
-    case SR_CLOCK: return (uint32_t)env->clock;
-    case SR_CLOCK_HI: return (uint32_t)(env->clock >> 32);
-    case SR_CLOCK64: return env->clock;
-    case SR_GLOBALTIMER: return env->globaltimer_ns;
-    case SR_GLOBALTIMER_LO: return (uint32_t)env->globaltimer_ns;
-    case SR_GLOBALTIMER_HI: return (uint32_t)(env->globaltimer_ns >> 32);
-    case SR_LANEMASK_EQ: return 1u << l;
-    case SR_LANEMASK_LT: return (1u << l) - 1;
-    case SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
-    case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
-    case SR_LANEMASK_GE: return ~((1u << l) - 1);
-    case SR_DYN_SMEM: return c->dyn_bytes;
-    case SR_TOTAL_SMEM: return c->shmem_bytes;
-    case SR_GRIDID: return 0;
-    default: return 0;
+    case SR_TID_X:
+        return w->tid[0][l];
+    case SR_TID_Y:
+        return w->tid[1][l];
+    case SR_TID_Z:
+        return w->tid[2][l];
+    case SR_NTID_X:
+        return c->ntid.x;
+    case SR_NTID_Y:
+        return c->ntid.y;
+    case SR_NTID_Z:
+        return c->ntid.z;
+    case SR_CTAID_X:
+        return c->ctaid.x;
+    case SR_CTAID_Y:
+        return c->ctaid.y;
+    case SR_CTAID_Z:
+        return c->ctaid.z;
+    case SR_NCTAID_X:
+        return c->nctaid.x;
+    case SR_NCTAID_Y:
+        return c->nctaid.y;
+    case SR_NCTAID_Z:
+        return c->nctaid.z;
+    case SR_LANEID:
+        return l;
+    case SR_WARPID:
+        return env->warpid;
+    case SR_NWARPID:
+        return 64;
+    case SR_SMID:
+        return env->smid;
+    case SR_NSMID:
+        return env->nsmid;
+    case SR_CLOCK:
+        return (uint32_t)env->clock;
+    case SR_CLOCK_HI:
+        return (uint32_t)(env->clock >> 32);
+    case SR_CLOCK64:
+        return env->clock;
+    case SR_GLOBALTIMER:
+        return env->globaltimer_ns;
+    case SR_GLOBALTIMER_LO:
+        return (uint32_t)env->globaltimer_ns;
+    case SR_GLOBALTIMER_HI:
+        return (uint32_t)(env->globaltimer_ns >> 32);
+    case SR_LANEMASK_EQ:
+        return 1u << l;
+    case SR_LANEMASK_LT:
+        return (1u << l) - 1;
+    case SR_LANEMASK_LE:
+        return (uint32_t)((2ull << l) - 1);
+    case SR_LANEMASK_GT:
+        return ~(uint32_t)((2ull << l) - 1);
+    case SR_LANEMASK_GE:
+        return ~((1u << l) - 1);
+    case SR_DYN_SMEM:
+        return c->dyn_bytes;
+    case SR_TOTAL_SMEM:
+        return c->shmem_bytes;
+    case SR_GRIDID:
+        return 0;
+    default:
+        return 0;
     }
 }
 
@@ -374,7 +448,8 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
                 d_[l] = (uint32_t)(EXPR32);                                                        \
             }                                                                                      \
         } else if (by == 4) {                                                                      \
-            LANES(uint32_t a = (uint32_t)A[l]; uint32_t b = (uint32_t)B[l]; D[l] = (uint32_t)(EXPR32)); \
+            LANES(uint32_t a = (uint32_t)A[l]; uint32_t b = (uint32_t)B[l];                        \
+                  D[l] = (uint32_t)(EXPR32));                                                      \
         } else if (by == 8 && NOALIAS_FULL) {                                                      \
             uint64_t *restrict d_ = D;                                                             \
             const uint64_t *restrict a_ = A, *restrict b_ = B;                                     \
@@ -414,8 +489,8 @@ static uint64_t sreg_value(const struct ptx_warp *w, unsigned sr, unsigned l,
  * loop vectorises whatever rows D aliases, then the active lanes are kept. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target("avx2,fma"))) static void fma_row_f32_hw(uint64_t *D, const uint64_t *A,
-                                                               const uint64_t *B,
-                                                               const uint64_t *C, uint32_t active)
+                                                               const uint64_t *B, const uint64_t *C,
+                                                               uint32_t active)
 {
     uint64_t t[32];
     for (unsigned l = 0; l < 32; l++)
@@ -429,7 +504,7 @@ __attribute__((target("avx2,fma"))) static void fma_row_f32_hw(uint64_t *D, cons
 #define PX_HW_FMA() (__builtin_cpu_supports("fma") && __builtin_cpu_supports("avx2"))
 #else
 #define fma_row_f32_hw(D, A, B, C, active) ((void)0)
-#define PX_HW_FMA() 0
+#define PX_HW_FMA()                        0
 #endif
 
 static void fma_row_f32(uint64_t *D, const uint64_t *A, const uint64_t *B, const uint64_t *C,
@@ -455,7 +530,7 @@ static void float_post(uint64_t *D, uint32_t active, const struct px_inst *i)
 }
 
 int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
-                    const struct ptx_env *env, char *err, size_t errlen)
+             const struct ptx_env *env, char *err, size_t errlen)
 {
     unsigned t = i->type;
     unsigned by = px_type_bytes(t);
@@ -477,7 +552,9 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             F_BIN(a + b, a + b);
         else if ((i->flags & PF_SAT) && by == 4)
             LANES(int64_t s = (int64_t)(int32_t)A[l] + (int32_t)B[l];
-                  D[l] = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s));
+                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
+                                    : s < INT32_MIN ? INT32_MIN
+                                                    : s));
         else
             INT_BIN(a + b, a + b, a + b);
         break;
@@ -486,7 +563,9 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             F_BIN(a - b, a - b);
         else if ((i->flags & PF_SAT) && by == 4)
             LANES(int64_t s = (int64_t)(int32_t)A[l] - (int32_t)B[l];
-                  D[l] = (uint32_t)(s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s));
+                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
+                                    : s < INT32_MIN ? INT32_MIN
+                                                    : s));
         else
             INT_BIN(a - b, a - b, a - b);
         break;
@@ -540,8 +619,8 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else if (by == 8)
             LANES(D[l] = (uint64_t)(((unsigned __int128)A[l] * B[l]) >> 64) + C[l]);
         else {
-            snprintf(err, errlen, "%s:%u: mad.hi on 16-bit types is not supported",
-                     w->m->filename, i->line);
+            snprintf(err, errlen, "%s:%u: mad.hi on 16-bit types is not supported", w->m->filename,
+                     i->line);
             return -1;
         }
         break;
@@ -566,10 +645,14 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             F_BIN(a / b, a / b);
         else if (sg && by == 4)
             LANES(int32_t a = (int32_t)A[l]; int32_t b = (int32_t)B[l];
-                  D[l] = (uint32_t)(b == 0 ? -1 : (a == INT32_MIN && b == -1) ? a : a / b));
+                  D[l] = (uint32_t)(b == 0                        ? -1
+                                    : (a == INT32_MIN && b == -1) ? a
+                                                                  : a / b));
         else if (sg && by == 8)
             LANES(int64_t a = (int64_t)A[l]; int64_t b = (int64_t)B[l];
-                  D[l] = (uint64_t)(b == 0 ? -1 : (a == INT64_MIN && b == -1) ? a : a / b));
+                  D[l] = (uint64_t)(b == 0                        ? -1
+                                    : (a == INT64_MIN && b == -1) ? a
+                                                                  : a / b));
         else if (sg)
             LANES(int16_t a = (int16_t)A[l]; int16_t b = (int16_t)B[l];
                   D[l] = (uint16_t)(b == 0 ? -1 : a / b));
@@ -579,10 +662,14 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
     case PX_REM:
         if (sg && by == 4)
             LANES(int32_t a = (int32_t)A[l]; int32_t b = (int32_t)B[l];
-                  D[l] = (uint32_t)(b == 0 ? a : (b == -1) ? 0 : a % b));
+                  D[l] = (uint32_t)(b == 0      ? a
+                                    : (b == -1) ? 0
+                                                : a % b));
         else if (sg && by == 8)
             LANES(int64_t a = (int64_t)A[l]; int64_t b = (int64_t)B[l];
-                  D[l] = (uint64_t)(b == 0 ? a : (b == -1) ? 0 : a % b));
+                  D[l] = (uint64_t)(b == 0      ? a
+                                    : (b == -1) ? 0
+                                                : a % b));
         else if (sg)
             LANES(int16_t a = (int16_t)A[l]; int16_t b = (int16_t)B[l];
                   D[l] = (uint16_t)(b == 0 ? a : a % b));
@@ -596,9 +683,8 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
          * zeros give -0 for min when either is -0, +0 for max when either is */
         if (t == PT_F32)
             LANES(float a = f32_of(A[l]); float b = f32_of(B[l]);
-                  D[l] = (a == 0.0f && b == 0.0f)
-                             ? (uint32_t)(mx ? A[l] & B[l] : A[l] | B[l])
-                             : bits_f32(mx ? fmaxf(a, b) : fminf(a, b)));
+                  D[l] = (a == 0.0f && b == 0.0f) ? (uint32_t)(mx ? A[l] & B[l] : A[l] | B[l])
+                                                  : bits_f32(mx ? fmaxf(a, b) : fminf(a, b)));
         else if (t == PT_F64)
             LANES(double a = f64_of(A[l]); double b = f64_of(B[l]);
                   D[l] = (a == 0.0 && b == 0.0) ? (mx ? A[l] & B[l] : A[l] | B[l])
@@ -627,11 +713,21 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = trunc_to(-A[l], by));
         break;
-    case PX_AND: INT_BIN(a & b, a & b, a & b); break;
-    case PX_OR: INT_BIN(a | b, a | b, a | b); break;
-    case PX_XOR: INT_BIN(a ^ b, a ^ b, a ^ b); break;
-    case PX_NOT: LANES(D[l] = trunc_to(~A[l], by)); break;
-    case PX_CNOT: LANES(D[l] = trunc_to(A[l], by) == 0); break;
+    case PX_AND:
+        INT_BIN(a & b, a & b, a & b);
+        break;
+    case PX_OR:
+        INT_BIN(a | b, a | b, a | b);
+        break;
+    case PX_XOR:
+        INT_BIN(a ^ b, a ^ b, a ^ b);
+        break;
+    case PX_NOT:
+        LANES(D[l] = trunc_to(~A[l], by));
+        break;
+    case PX_CNOT:
+        LANES(D[l] = trunc_to(A[l], by) == 0);
+        break;
     case PX_SHL:
         LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l] << s, by));
         break;
@@ -640,10 +736,11 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             LANES(uint32_t s = (uint32_t)B[l]; int64_t a = sext(A[l], by);
                   D[l] = trunc_to((uint64_t)(a >> (s >= by * 8 ? by * 8 - 1 : s)), by));
         else
-            LANES(uint32_t s = (uint32_t)B[l];
-                  D[l] = s >= by * 8 ? 0 : trunc_to(A[l], by) >> s);
+            LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l], by) >> s);
         break;
-    case PX_POPC: LANES(D[l] = (uint32_t)__builtin_popcountll(trunc_to(A[l], by))); break;
+    case PX_POPC:
+        LANES(D[l] = (uint32_t)__builtin_popcountll(trunc_to(A[l], by)));
+        break;
     case PX_CLZ:
         LANES(uint64_t a = trunc_to(A[l], by);
               D[l] = a ? (uint32_t)__builtin_clzll(a) - (64 - by * 8) : by * 8);
@@ -654,13 +751,17 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = ((uint64_t)brev32((uint32_t)A[l]) << 32) | brev32((uint32_t)(A[l] >> 32)));
         break;
-    case PX_BFE: LANES(D[l] = bfe(A[l], (uint32_t)B[l], (uint32_t)C[l], t)); break;
+    case PX_BFE:
+        LANES(D[l] = bfe(A[l], (uint32_t)B[l], (uint32_t)C[l], t));
+        break;
     case PX_BFI: {
         const uint64_t *E = row(w, &i->s[3]);
         LANES(D[l] = bfi(A[l], B[l], (uint32_t)C[l], (uint32_t)E[l], t));
         break;
     }
-    case PX_PRMT: LANES(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l])); break;
+    case PX_PRMT:
+        LANES(D[l] = prmt((uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l]));
+        break;
     case PX_SHF_L:
     case PX_SHF_R: {
         bool clamp = i->flags & PF_SHIFT_CLAMP, left = i->op == PX_SHF_L;
@@ -676,36 +777,52 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             LANES(D[l] = bits_f64(copysign(f64_of(B[l]), f64_of(A[l]))));
         break;
     case PX_SQRT:
-        if (t == PT_F32) LANES(D[l] = bits_f32(sqrtf(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(sqrt(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(sqrtf(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(sqrt(f64_of(A[l]))));
         break;
     case PX_RCP:
-        if (t == PT_F32) LANES(D[l] = bits_f32(1.0f / f32_of(A[l])));
-        else LANES(D[l] = bits_f64(1.0 / f64_of(A[l])));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(1.0f / f32_of(A[l])));
+        else
+            LANES(D[l] = bits_f64(1.0 / f64_of(A[l])));
         break;
     case PX_RSQRT:
-        if (t == PT_F32) LANES(D[l] = bits_f32(1.0f / sqrtf(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(1.0 / sqrt(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(1.0f / sqrtf(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(1.0 / sqrt(f64_of(A[l]))));
         break;
     case PX_EX2:
-        if (t == PT_F32) LANES(D[l] = bits_f32(exp2f(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(exp2(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(exp2f(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(exp2(f64_of(A[l]))));
         break;
     case PX_LG2:
-        if (t == PT_F32) LANES(D[l] = bits_f32(log2f(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(log2(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(log2f(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(log2(f64_of(A[l]))));
         break;
     case PX_SIN:
-        if (t == PT_F32) LANES(D[l] = bits_f32(sinf(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(sin(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(sinf(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(sin(f64_of(A[l]))));
         break;
     case PX_COS:
-        if (t == PT_F32) LANES(D[l] = bits_f32(cosf(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(cos(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(cosf(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(cos(f64_of(A[l]))));
         break;
     case PX_TANH:
-        if (t == PT_F32) LANES(D[l] = bits_f32(tanhf(f32_of(A[l]))));
-        else LANES(D[l] = bits_f64(tanh(f64_of(A[l]))));
+        if (t == PT_F32)
+            LANES(D[l] = bits_f32(tanhf(f32_of(A[l]))));
+        else
+            LANES(D[l] = bits_f64(tanh(f64_of(A[l]))));
         break;
     case PX_SELP: {
         uint32_t p = pred_val(w, &i->s[2]);
@@ -718,11 +835,13 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = (int32_t)C[l] >= 0 ? A[l] : B[l]);
         break;
-    case PX_MOV: LANES(D[l] = A[l]); break;
+    case PX_MOV:
+        LANES(D[l] = A[l]);
+        break;
     case PX_MOV_PACK: {
         unsigned n = i->n_src, eb = by / n;
-        LANES(uint64_t v = 0;
-              for (unsigned k = 0; k < n; k++) v |= trunc_to(row(w, &i->s[k])[l], eb) << (8 * eb * k);
+        LANES(uint64_t v = 0; for (unsigned k = 0; k < n; k++) v |=
+                              trunc_to(row(w, &i->s[k])[l], eb) << (8 * eb * k);
               D[l] = v);
         break;
     }
@@ -741,42 +860,70 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         }
         break;
     }
-    case PX_MOV_SREG: LANES(D[l] = sreg_value(w, i->mod, l, env)); break;
-    case PX_MOV_FRAME: LANES(D[l] = w->frame_base + (uint64_t)i->off); break;
-    case PX_MOV_DYNSHM: LANES(D[l] = w->c->dynshm_base + (uint64_t)i->off); break;
+    case PX_MOV_SREG:
+        LANES(D[l] = sreg_value(w, i->mod, l, env));
+        break;
+    case PX_MOV_FRAME:
+        LANES(D[l] = w->frame_base + (uint64_t)i->off);
+        break;
+    case PX_MOV_DYNSHM:
+        LANES(D[l] = w->c->dynshm_base + (uint64_t)i->off);
+        break;
     case PX_CVT:
         switch (i->bop) {
-        case CV_F32_S32: LANES(D[l] = bits_f32((float)(int32_t)A[l])); break;
-        case CV_F32_U32: LANES(D[l] = bits_f32((float)(uint32_t)A[l])); break;
+        case CV_F32_S32:
+            LANES(D[l] = bits_f32((float)(int32_t)A[l]));
+            break;
+        case CV_F32_U32:
+            LANES(D[l] = bits_f32((float)(uint32_t)A[l]));
+            break;
         case CV_S32_F32_RZ:
-            LANES(float f = f32_of(A[l]);
-                  D[l] = (f > -2147483648.0f && f < 2147483648.0f) ? (uint32_t)(int32_t)f
-                                                                    : cvt_one(i, A[l]));
+            LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
+                                                     ? (uint32_t)(int32_t)f
+                                                     : cvt_one(i, A[l]));
             break;
         case CV_S32_F32_RN:
-            LANES(float f = f32_of(A[l]);
-                  D[l] = (f > -2147483648.0f && f < 2147483648.0f)
-                             ? (uint32_t)(int32_t)nearbyintf(f) : cvt_one(i, A[l]));
+            LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
+                                                     ? (uint32_t)(int32_t)nearbyintf(f)
+                                                     : cvt_one(i, A[l]));
             break;
-        case CV_ZEXT32: LANES(D[l] = (uint32_t)A[l]); break;
-        case CV_SEXT32: LANES(D[l] = (uint64_t)(int64_t)(int32_t)A[l]); break;
-        case CV_TRUNC32: LANES(D[l] = (uint32_t)A[l]); break;
-        case CV_F64_F32: LANES(D[l] = bits_f64((double)f32_of(A[l]))); break;
-        case CV_F32_F64_RN: LANES(D[l] = bits_f32((float)f64_of(A[l]))); break;
-        case CV_F64_S32: LANES(D[l] = bits_f64((double)(int32_t)A[l])); break;
-        case CV_F64_U32: LANES(D[l] = bits_f64((double)(uint32_t)A[l])); break;
-        default: LANES(D[l] = cvt_one(i, A[l])); break;
+        case CV_ZEXT32:
+            LANES(D[l] = (uint32_t)A[l]);
+            break;
+        case CV_SEXT32:
+            LANES(D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
+            break;
+        case CV_TRUNC32:
+            LANES(D[l] = (uint32_t)A[l]);
+            break;
+        case CV_F64_F32:
+            LANES(D[l] = bits_f64((double)f32_of(A[l])));
+            break;
+        case CV_F32_F64_RN:
+            LANES(D[l] = bits_f32((float)f64_of(A[l])));
+            break;
+        case CV_F64_S32:
+            LANES(D[l] = bits_f64((double)(int32_t)A[l]));
+            break;
+        case CV_F64_U32:
+            LANES(D[l] = bits_f64((double)(uint32_t)A[l]));
+            break;
+        default:
+            LANES(D[l] = cvt_one(i, A[l]));
+            break;
         }
         break;
     case PX_CVTA_FROM: {
-        uint64_t base = i->space == SP_SHARED ? PTX_SHARED_WINDOW
-                        : i->space == SP_LOCAL ? PTX_LOCAL_WINDOW : 0;
+        uint64_t base = i->space == SP_SHARED  ? PTX_SHARED_WINDOW
+                        : i->space == SP_LOCAL ? PTX_LOCAL_WINDOW
+                                               : 0;
         LANES(D[l] = trunc_to(A[l] + base, by));
         break;
     }
     case PX_CVTA_TO: {
-        uint64_t base = i->space == SP_SHARED ? PTX_SHARED_WINDOW
-                        : i->space == SP_LOCAL ? PTX_LOCAL_WINDOW : 0;
+        uint64_t base = i->space == SP_SHARED  ? PTX_SHARED_WINDOW
+                        : i->space == SP_LOCAL ? PTX_LOCAL_WINDOW
+                                               : 0;
         LANES(D[l] = trunc_to(A[l] - base, by));
         break;
     }
@@ -808,8 +955,12 @@ void exec_setp(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
     } else if (t == PT_S32 && cmp <= CMP_GE) {
         /* the most common form, kept tight */
         LANES(int32_t a = (int32_t)A[l]; int32_t b = (int32_t)B[l];
-              bool v = cmp == CMP_EQ ? a == b : cmp == CMP_NE ? a != b : cmp == CMP_LT ? a < b
-                       : cmp == CMP_LE ? a <= b : cmp == CMP_GT ? a > b : a >= b;
+              bool v = cmp == CMP_EQ   ? a == b
+                       : cmp == CMP_NE ? a != b
+                       : cmp == CMP_LT ? a < b
+                       : cmp == CMP_LE ? a <= b
+                       : cmp == CMP_GT ? a > b
+                                       : a >= b;
               r |= (uint32_t)v << l);
     } else {
         LANES(r |= (uint32_t)cmp_int(cmp, A[l], B[l], t) << l);
@@ -890,8 +1041,8 @@ static void half_cmp_masks(const struct ptx_warp *w, const struct px_inst *i, un
     uint32_t rl = 0, rh = 0;
     if (type_x2(t))
         LANES(rl |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)A[l], (uint16_t)B[l]) << l;
-              rh |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)(A[l] >> 16),
-                                       (uint16_t)(B[l] >> 16)) << l);
+              rh |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)(A[l] >> 16), (uint16_t)(B[l] >> 16))
+                    << l);
     else
         LANES(rl |= (uint32_t)cmp_half(cmp, bf, ftz, (uint16_t)A[l], (uint16_t)B[l]) << l);
     *lo = rl;
@@ -935,10 +1086,11 @@ void exec_set(struct ptx_warp *w, const struct px_inst *i, uint32_t active)
     uint32_t c = i->bop ? pred_val(w, &i->s[2]) : 0;
     lo = bool_combine(i->bop, lo, c);
     hi = bool_combine(i->bop, hi, c);
-    uint64_t one = dt == PT_F32 ? 0x3f800000u
-                   : dt == PT_F16 || dt == PT_F16X2 ? 0x3c00u
+    uint64_t one = dt == PT_F32                       ? 0x3f800000u
+                   : dt == PT_F16 || dt == PT_F16X2   ? 0x3c00u
                    : dt == PT_BF16 || dt == PT_BF16X2 ? 0x3f80u
-                   : type_x2(st) ? 0xffffu : trunc_to(~0ull, px_type_bytes(dt));
+                   : type_x2(st)                      ? 0xffffu
+                                                      : trunc_to(~0ull, px_type_bytes(dt));
     if (type_x2(st))
         LANES(D[l] = (((lo >> l) & 1) ? one : 0) | (((hi >> l) & 1) ? one << 16 : 0));
     else

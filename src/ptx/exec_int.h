@@ -20,14 +20,14 @@ struct ptx_cta {
     const struct ptx_module *m;
     const struct px_func *f;
     struct ptx_dim3 ctaid, nctaid, ntid;
-    uint8_t *params;          /* copy of the launch's parameter buffer */
+    uint8_t *params; /* copy of the launch's parameter buffer */
     uint32_t param_bytes;
-    uint8_t *shmem;           /* static + dynamic shared memory */
+    uint8_t *shmem; /* static + dynamic shared memory */
     uint32_t shmem_bytes, dyn_bytes, dynshm_base;
     unsigned n_threads, n_warps;
     struct {
-        uint32_t popc;        /* bar.red.popc: count of true predicates */
-        bool all, any;        /* bar.red.and / .or */
+        uint32_t popc; /* bar.red.popc: count of true predicates */
+        bool all, any; /* bar.red.and / .or */
         unsigned arrived, released;
     } red[16];
 };
@@ -38,8 +38,8 @@ enum { SE_PLAIN, SE_TX, SE_RETRY };
 
 struct simt_entry {
     uint32_t pc, rpc, mask;
-    uint32_t call;            /* 1 + frame index when this entry is a call marker */
-    uint32_t kind;            /* SE_* */
+    uint32_t call; /* 1 + frame index when this entry is a call marker */
+    uint32_t kind; /* SE_* */
 };
 
 struct call_frame {
@@ -55,42 +55,42 @@ struct call_frame {
  * the running SIMT entry is kept here rather than in the stack array. */
 struct ptx_warp {
     /* hot */
-    struct simt_entry top;    /* the running entry, stack depth sp - 1 (when sp > 0) */
+    struct simt_entry top; /* the running entry, stack depth sp - 1 (when sp > 0) */
     const struct px_inst *ins;
-    uint64_t *r;              /* register rows of the current function */
-    uint32_t *p;              /* predicates of the current function */
-    uint64_t *rr, *rp;        /* their ready cycles */
-    uint32_t sp;              /* SIMT stack depth, top included */
-    uint32_t n_pending;       /* loads/atomics sent out and not completed */
-    uint64_t ready_max;       /* latest ready cycle of any register not pending */
+    uint64_t *r;        /* register rows of the current function */
+    uint32_t *p;        /* predicates of the current function */
+    uint64_t *rr, *rp;  /* their ready cycles */
+    uint32_t sp;        /* SIMT stack depth, top included */
+    uint32_t n_pending; /* loads/atomics sent out and not completed */
+    uint64_t ready_max; /* latest ready cycle of any register not pending */
     bool at_barrier;
     uint32_t exited;
     const uint64_t *imm;
     struct ptx_cta *c;
     /* current frame */
-    uint32_t frame_base;      /* local offset of the current frame */
+    uint32_t frame_base; /* local offset of the current frame */
     const struct ptx_module *m;
     unsigned warp_in_cta;
     /* storage */
     uint64_t *regs;
     uint32_t *preds;
-    uint64_t *ready;          /* rows then predicates */
+    uint64_t *ready; /* rows then predicates */
     uint32_t n_rows, n_preds;
-    uint8_t *local;           /* 32 lanes x local_stride bytes */
+    uint8_t *local; /* 32 lanes x local_stride bytes */
     uint32_t local_stride;
-    struct simt_entry *stk;   /* entries below the top: [0, sp - 1) */
+    struct simt_entry *stk; /* entries below the top: [0, sp - 1) */
     uint32_t stk_cap;
     struct call_frame *frames;
     uint32_t nf, frames_cap;
     size_t cap_regs, cap_preds, cap_ready, cap_local, cap_stk, cap_frames; /* allocated */
     uint32_t tid[3][32];
-    const struct px_inst *bar_red;  /* bar.red waiting for its result */
+    const struct px_inst *bar_red; /* bar.red waiting for its result */
     uint32_t bar_red_mask;
     /* transactions (only for modules that have them) */
-    uint32_t tx_at;           /* 1 + SIMT stack index of the Transaction entry; 0: none */
-    uint32_t tx_begin_pc;     /* the gpucoh_tx_begin call being run */
-    uint32_t tx_aborted;      /* lanes aborted in the running attempt (in the Retry entry) */
-    uint64_t *tx_regs;        /* registers and predicates at the begin, restored for retries */
+    uint32_t tx_at;       /* 1 + SIMT stack index of the Transaction entry; 0: none */
+    uint32_t tx_begin_pc; /* the gpucoh_tx_begin call being run */
+    uint32_t tx_aborted;  /* lanes aborted in the running attempt (in the Retry entry) */
+    uint64_t *tx_regs;    /* registers and predicates at the begin, restored for retries */
     uint32_t *tx_preds;
     struct ptx_tx_access *tx_log; /* the attempt's accesses in program order */
     uint32_t tx_n;
@@ -143,7 +143,7 @@ static inline uint32_t pred_val(const struct ptx_warp *w, const struct px_opnd *
 
 /* exec_alu.c */
 int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
-                    const struct ptx_env *env, char *err, size_t errlen);
+             const struct ptx_env *env, char *err, size_t errlen);
 void exec_setp(struct ptx_warp *w, const struct px_inst *i, uint32_t active);
 void exec_half(struct ptx_warp *w, const struct px_inst *i, uint32_t active);
 void exec_hsetp(struct ptx_warp *w, const struct px_inst *i, uint32_t active);

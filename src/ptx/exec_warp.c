@@ -19,8 +19,8 @@
 /* ------------------------------------------------------------------ CTAs and warps */
 
 struct ptx_cta *ptx_cta_new(const struct ptx_kernel *k, struct ptx_dim3 ctaid,
-                            struct ptx_dim3 nctaid, struct ptx_dim3 ntid,
-                            const uint8_t *params, uint32_t dyn_shmem_bytes)
+                            struct ptx_dim3 nctaid, struct ptx_dim3 ntid, const uint8_t *params,
+                            uint32_t dyn_shmem_bytes)
 {
     struct ptx_cta *c = calloc(1, sizeof(*c));
     if (!c)
@@ -37,8 +37,8 @@ struct ptx_cta *ptx_cta_new(const struct ptx_kernel *k, struct ptx_dim3 ctaid,
         memcpy(c->params, params, c->param_bytes);
     c->dynshm_base = k->f->dynshm_base;
     c->dyn_bytes = dyn_shmem_bytes;
-    c->shmem_bytes = dyn_shmem_bytes ? c->dynshm_base + dyn_shmem_bytes
-                                     : k->f->info.static_shmem_bytes;
+    c->shmem_bytes =
+        dyn_shmem_bytes ? c->dynshm_base + dyn_shmem_bytes : k->f->info.static_shmem_bytes;
     c->shmem = calloc(1, c->shmem_bytes + 16);
     c->n_threads = ntid.x * ntid.y * ntid.z;
     c->n_warps = (c->n_threads + 31) / 32;
@@ -106,8 +106,8 @@ static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_c
     uint32_t frames_cap = m->n_funcs + 1;
     w->regs = zeroed(w->regs, &w->cap_regs, (size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
     w->preds = zeroed(w->preds, &w->cap_preds, (size_t)w->n_preds + 1, sizeof(uint32_t));
-    w->ready = zeroed(w->ready, &w->cap_ready, (size_t)w->n_rows + w->n_preds + 2,
-                      sizeof(uint64_t));
+    w->ready =
+        zeroed(w->ready, &w->cap_ready, (size_t)w->n_rows + w->n_preds + 2, sizeof(uint64_t));
     w->local = zeroed(w->local, &w->cap_local, (size_t)w->local_stride * 32 + 16, 1);
     w->stk = zeroed(w->stk, &w->cap_stk, stk_cap, sizeof(*w->stk));
     w->frames = zeroed(w->frames, &w->cap_frames, frames_cap, sizeof(*w->frames));
@@ -115,10 +115,10 @@ static bool warp_setup(struct ptx_warp *w, struct ptx_cta *c, unsigned warp_in_c
         return false;
     w->tx_at = w->tx_begin_pc = w->tx_aborted = w->tx_n = 0;
     if (m->has_tx) {
-        w->tx_regs = zeroed(w->tx_regs, &w->cap_tx_regs, (size_t)w->n_rows * 32 + 32,
-                            sizeof(uint64_t));
-        w->tx_preds = zeroed(w->tx_preds, &w->cap_tx_preds, (size_t)w->n_preds + 1,
-                             sizeof(uint32_t));
+        w->tx_regs =
+            zeroed(w->tx_regs, &w->cap_tx_regs, (size_t)w->n_rows * 32 + 32, sizeof(uint64_t));
+        w->tx_preds =
+            zeroed(w->tx_preds, &w->cap_tx_preds, (size_t)w->n_preds + 1, sizeof(uint32_t));
         w->tx_log = zeroed(w->tx_log, &w->cap_tx_log, PTX_TX_LOG_MAX, sizeof(*w->tx_log));
         if (!w->tx_regs || !w->tx_preds || !w->tx_log)
             return false;
@@ -229,8 +229,8 @@ uint64_t ptx_warp_issue_cycle(const struct ptx_warp *w)
     if (w->tx_at == w->sp && !w->top.mask) /* every lane aborted: the attempt ends */
         return w->n_pending ? UINT64_MAX : 0;
     const struct px_inst *i = &w->ins[w->top.pc];
-    if (w->n_pending && (i->op == PX_CALL || i->op == PX_RET || i->op == PX_TXBEGIN ||
-                         i->op == PX_TXCOMMIT))
+    if (w->n_pending &&
+        (i->op == PX_CALL || i->op == PX_RET || i->op == PX_TXBEGIN || i->op == PX_TXCOMMIT))
         return UINT64_MAX;
     uint64_t at = 0;
     for (unsigned k = 0; k < i->n_sb; k++) {

@@ -61,17 +61,34 @@ uint16_t px_half_arith(unsigned op, bool bf, unsigned flags, unsigned hb, uint16
     double x = half_to_f32(a, bf), y = half_to_f32(b, bf);
     uint16_t r;
     switch (op) {
-    case PX_HNEG: return (uint16_t)(a ^ 0x8000u);
-    case PX_HABS: return (uint16_t)(a & 0x7fffu);
-    case PX_HMIN: return min_max(false, bf, hb, a, b);
-    case PX_HMAX: return min_max(true, bf, hb, a, b);
-    case PX_HADD: r = half_round(half_sum_odd(x, y), bf, HALF_RN); break;
-    case PX_HSUB: r = half_round(half_sum_odd(x, -y), bf, HALF_RN); break;
-    case PX_HMUL: r = half_round(x * y, bf, HALF_RN); break;
-    case PX_HFMA: r = half_round(half_sum_odd(x * y, half_to_f32(c, bf)), bf, HALF_RN); break;
-    case PX_HEX2: r = half_round(exp2(x), bf, HALF_RN); break;
-    case PX_HTANH: r = half_round(tanh(x), bf, HALF_RN); break;
-    default: return HALF_NAN;
+    case PX_HNEG:
+        return (uint16_t)(a ^ 0x8000u);
+    case PX_HABS:
+        return (uint16_t)(a & 0x7fffu);
+    case PX_HMIN:
+        return min_max(false, bf, hb, a, b);
+    case PX_HMAX:
+        return min_max(true, bf, hb, a, b);
+    case PX_HADD:
+        r = half_round(half_sum_odd(x, y), bf, HALF_RN);
+        break;
+    case PX_HSUB:
+        r = half_round(half_sum_odd(x, -y), bf, HALF_RN);
+        break;
+    case PX_HMUL:
+        r = half_round(x * y, bf, HALF_RN);
+        break;
+    case PX_HFMA:
+        r = half_round(half_sum_odd(x * y, half_to_f32(c, bf)), bf, HALF_RN);
+        break;
+    case PX_HEX2:
+        r = half_round(exp2(x), bf, HALF_RN);
+        break;
+    case PX_HTANH:
+        r = half_round(tanh(x), bf, HALF_RN);
+        break;
+    default:
+        return HALF_NAN;
     }
     if (ftz)
         r = half_ftz(r, bf);

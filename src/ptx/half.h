@@ -20,11 +20,16 @@
 static inline enum half_rounding px_half_rounding(unsigned rnd)
 {
     switch (rnd) {
-    case RND_RZ: return HALF_RZ;
-    case RND_RM: return HALF_RM;
-    case RND_RP: return HALF_RP;
-    case RND_RNA: return HALF_RNA;
-    default: return HALF_RN;
+    case RND_RZ:
+        return HALF_RZ;
+    case RND_RM:
+        return HALF_RM;
+    case RND_RP:
+        return HALF_RP;
+    case RND_RNA:
+        return HALF_RNA;
+    default:
+        return HALF_RN;
     }
 }
 

@@ -51,16 +51,77 @@ static void parse_body(struct parser *P);
  * nor decode_inst is not PTX at all: a syntax error of the module. */
 static bool unmodelled(const char *op)
 {
-    static const char *const names[] = {
-        "tex", "tld4", "txq", "suld", "sust", "sured", "suq", "istypep", "mma", "wmma",
-        "wgmma", "tcgen05", "ldmatrix", "stmatrix", "movmatrix", "cp", "mbarrier", "mapa",
-        "getctarank", "multimem", "tensormap", "elect", "griddepcontrol", "setmaxnreg",
-        "alloca", "stacksave", "stackrestore", "pmevent", "brkpt", "brx", "applypriority", "madc",
-        "discard", "createpolicy", "isspacep", "mul24", "mad24", "sad", "testp", "fns", "bmsk",
-        "szext", "dp4a", "dp2a", "bfind", "lop3", "vadd", "vsub", "vabsdiff", "vmin", "vmax",
-        "vshl", "vshr", "vmad", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2",
-        "vmax2", "vset2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4", "vset4",
-        "clusterlaunchcontrol", NULL};
+    static const char *const names[] = {"tex",
+                                        "tld4",
+                                        "txq",
+                                        "suld",
+                                        "sust",
+                                        "sured",
+                                        "suq",
+                                        "istypep",
+                                        "mma",
+                                        "wmma",
+                                        "wgmma",
+                                        "tcgen05",
+                                        "ldmatrix",
+                                        "stmatrix",
+                                        "movmatrix",
+                                        "cp",
+                                        "mbarrier",
+                                        "mapa",
+                                        "getctarank",
+                                        "multimem",
+                                        "tensormap",
+                                        "elect",
+                                        "griddepcontrol",
+                                        "setmaxnreg",
+                                        "alloca",
+                                        "stacksave",
+                                        "stackrestore",
+                                        "pmevent",
+                                        "brkpt",
+                                        "brx",
+                                        "applypriority",
+                                        "madc",
+                                        "discard",
+                                        "createpolicy",
+                                        "isspacep",
+                                        "mul24",
+                                        "mad24",
+                                        "sad",
+                                        "testp",
+                                        "fns",
+                                        "bmsk",
+                                        "szext",
+                                        "dp4a",
+                                        "dp2a",
+                                        "bfind",
+                                        "lop3",
+                                        "vadd",
+                                        "vsub",
+                                        "vabsdiff",
+                                        "vmin",
+                                        "vmax",
+                                        "vshl",
+                                        "vshr",
+                                        "vmad",
+                                        "vset",
+                                        "vadd2",
+                                        "vsub2",
+                                        "vavrg2",
+                                        "vabsdiff2",
+                                        "vmin2",
+                                        "vmax2",
+                                        "vset2",
+                                        "vadd4",
+                                        "vsub4",
+                                        "vavrg4",
+                                        "vabsdiff4",
+                                        "vmin4",
+                                        "vmax4",
+                                        "vset4",
+                                        "clusterlaunchcontrol",
+                                        NULL};
     size_t n = strcspn(op, ".");
     for (const char *const *k = names; *k; k++)
         if (strlen(*k) == n && !strncmp(*k, op, n))
@@ -128,8 +189,11 @@ static void parse_statement(struct parser *P, struct tok t)
     }
     if (!strcmp(w, ".local") || !strcmp(w, ".shared") || !strcmp(w, ".param") ||
         !strcmp(w, ".const") || !strcmp(w, ".global")) {
-        int sp = w[1] == 'l' ? SP_LOCAL : w[2] == 'h' ? SP_SHARED : w[1] == 'p' ? SP_PARAM
-                 : w[1] == 'c' ? SP_CONST : SP_GLOBAL;
+        int sp = w[1] == 'l'   ? SP_LOCAL
+                 : w[2] == 'h' ? SP_SHARED
+                 : w[1] == 'p' ? SP_PARAM
+                 : w[1] == 'c' ? SP_CONST
+                               : SP_GLOBAL;
         pp_parse_var_decl(P, sp, false, line);
         return;
     }
@@ -159,8 +223,8 @@ static void parse_statement(struct parser *P, struct tok t)
         *v = (int)P->m->n_ins;
         struct ptx_module *m = P->m;
         m->labels = pp_xrealloc(P, m->labels, (m->n_labels + 1) * sizeof *m->labels);
-        m->labels[m->n_labels++] = (struct px_label){.name = pp_xstrndup(P, w, strlen(w)),
-                                                     .pc = m->n_ins};
+        m->labels[m->n_labels++] =
+            (struct px_label){.name = pp_xstrndup(P, w, strlen(w)), .pc = m->n_ins};
         return;
     }
     /* guard */
@@ -527,8 +591,10 @@ static void parse_module(struct parser *P)
              * nothing a kernel runs, so it is skipped whole */
             struct tok name = pp_next(P);
             if (name.len < 6 || strncmp(name.s, ".debug", 6))
-                pp_perr(P, t.line, "section '%.*s' is not supported (only .debug_* sections, "
-                        "which are skipped)", (int)name.len, name.s);
+                pp_perr(P, t.line,
+                        "section '%.*s' is not supported (only .debug_* sections, "
+                        "which are skipped)",
+                        (int)name.len, name.s);
             pp_expect(P, "{");
             for (unsigned depth = 1; depth;) {
                 struct tok x = pp_next(P);
@@ -576,7 +642,11 @@ static void size_chains(struct parser *P)
     uint32_t *stack_pred = calloc(nf ? nf : 1, sizeof(uint32_t));
     uint32_t *stack_shm = calloc(nf ? nf : 1, sizeof(uint32_t));
     if (!state || !stack_mem || !stack_reg || !stack_pred || !stack_shm) {
-        free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
+        free(state);
+        free(stack_mem);
+        free(stack_reg);
+        free(stack_pred);
+        free(stack_shm);
         pp_perr(P, 0, "out of memory");
     }
     for (unsigned f = 0; f < nf; f++)
@@ -593,7 +663,11 @@ static void size_chains(struct parser *P)
     while (changed) {
         changed = false;
         if (++iter > nf + 2) {
-            free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
+            free(state);
+            free(stack_mem);
+            free(stack_reg);
+            free(stack_pred);
+            free(stack_shm);
             pp_perr(P, 0, "recursive device-function calls are not supported");
         }
         for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
@@ -615,7 +689,11 @@ static void size_chains(struct parser *P)
     for (unsigned f = 0; f < nf; f++) {
         struct px_func *fn = &m->funcs[f];
         if (!fn->defined && fn->is_entry) {
-            free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
+            free(state);
+            free(stack_mem);
+            free(stack_reg);
+            free(stack_pred);
+            free(stack_shm);
             pp_perr(P, 0, "kernel '%s' has no body", fn->name);
         }
         fn->max_stack = stack_mem[f];
@@ -623,14 +701,20 @@ static void size_chains(struct parser *P)
         fn->n_preds_chain = stack_pred[f];
         fn->uses_dynshm = stack_shm[f];
     }
-    free(state); free(stack_mem); free(stack_reg); free(stack_pred); free(stack_shm);
+    free(state);
+    free(stack_mem);
+    free(stack_reg);
+    free(stack_pred);
+    free(stack_shm);
     /* a call of a function without a body (device malloc, printf) or of one
      * that cannot run makes its caller unable to run, up to the kernels */
     for (size_t e = 0; e + 2 < P->n_edges; e += 3) {
         struct px_func *caller = &m->funcs[P->edges[e]], *callee = &m->funcs[P->edges[e + 1]];
         if (!callee->defined && !caller->unsupported)
-            caller->unsupported = pp_xprintf(P, "%s:%u: call of '%s', which has no body in this "
-                                             "module", P->file, P->edges[e + 2], callee->name);
+            caller->unsupported = pp_xprintf(P,
+                                             "%s:%u: call of '%s', which has no body in this "
+                                             "module",
+                                             P->file, P->edges[e + 2], callee->name);
     }
     for (bool changed = true; changed;) {
         changed = false;
@@ -693,8 +777,12 @@ static bool module_cta_independent(const struct ptx_module *m)
             return false;
         case PX_MOV_SREG:
             switch (i->mod) {
-            case SR_CLOCK: case SR_CLOCK_HI: case SR_CLOCK64:
-            case SR_GLOBALTIMER: case SR_GLOBALTIMER_LO: case SR_GLOBALTIMER_HI:
+            case SR_CLOCK:
+            case SR_CLOCK_HI:
+            case SR_CLOCK64:
+            case SR_GLOBALTIMER:
+            case SR_GLOBALTIMER_LO:
+            case SR_GLOBALTIMER_HI:
                 return false;
             default:
                 break;
@@ -766,8 +854,7 @@ static void finish_module(struct parser *P)
         ki->n_params = fn->n_params;
         ki->param_offset = fn->param_offset_arr;
         ki->param_size = fn->param_size_arr;
-        ki->static_shmem_bytes = (fn->own_shmem_end ? base + fn->own_shmem_end
-                                                    : m->shared_common);
+        ki->static_shmem_bytes = (fn->own_shmem_end ? base + fn->own_shmem_end : m->shared_common);
         ki->local_bytes = fn->max_stack;
         ki->regs_per_thread = fn->n_rows_chain + (fn->n_preds_chain + 31) / 32;
         ki->cta_independent = independent;

@@ -349,8 +349,8 @@ void pp_add_const_read(struct parser *P, struct px_func *fn, uint32_t k)
     for (unsigned r = 0; r < fn->n_const_reads; r++)
         if (fn->const_reads[r] == k)
             return;
-    fn->const_reads = pp_xrealloc(P, fn->const_reads,
-                                  (fn->n_const_reads + 1) * sizeof *fn->const_reads);
+    fn->const_reads =
+        pp_xrealloc(P, fn->const_reads, (fn->n_const_reads + 1) * sizeof *fn->const_reads);
     fn->const_reads[fn->n_const_reads++] = k;
 }
 

@@ -84,27 +84,49 @@ void pp_set_src(struct ctx *c, struct px_inst *i, int k, const struct rop *o, in
         i->n_src = (uint8_t)(k + 1);
 }
 
-const char *const pp_cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",
-                                        "lo",  "ls",  "hi",  "hs",  "equ", "neu",
-                                        "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
+const char *const pp_cmp_names[] = {"eq",  "ne",  "lt",  "le",  "gt",  "ge",  "lo",
+                                    "ls",  "hi",  "hs",  "equ", "neu", "ltu", "leu",
+                                    "gtu", "geu", "num", "nan", NULL};
 
 static const struct {
     const char *name;
     int sreg;
 } sreg_names[] = {
-    {"%tid.x", SR_TID_X},         {"%tid.y", SR_TID_Y},         {"%tid.z", SR_TID_Z},
-    {"%ntid.x", SR_NTID_X},       {"%ntid.y", SR_NTID_Y},       {"%ntid.z", SR_NTID_Z},
-    {"%ctaid.x", SR_CTAID_X},     {"%ctaid.y", SR_CTAID_Y},     {"%ctaid.z", SR_CTAID_Z},
-    {"%nctaid.x", SR_NCTAID_X},   {"%nctaid.y", SR_NCTAID_Y},   {"%nctaid.z", SR_NCTAID_Z},
-    {"%laneid", SR_LANEID},       {"%warpid", SR_WARPID},       {"%nwarpid", SR_NWARPID},
-    {"%smid", SR_SMID},           {"%nsmid", SR_NSMID},         {"%clock", SR_CLOCK},
-    {"%clock_hi", SR_CLOCK_HI},   {"%clock64", SR_CLOCK64},     {"%globaltimer", SR_GLOBALTIMER},
-    {"%globaltimer_lo", SR_GLOBALTIMER_LO}, {"%globaltimer_hi", SR_GLOBALTIMER_HI},
-    {"%lanemask_eq", SR_LANEMASK_EQ}, {"%lanemask_lt", SR_LANEMASK_LT},
-    {"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT},
-    {"%lanemask_ge", SR_LANEMASK_GE}, {"%dynamic_smem_size", SR_DYN_SMEM},
-    {"%total_smem_size", SR_TOTAL_SMEM}, {"%gridid", SR_GRIDID},
-    {"%tid", -2}, {"%ntid", -2}, {"%ctaid", -2}, {"%nctaid", -2},
+    {"%tid.x", SR_TID_X},
+    {"%tid.y", SR_TID_Y},
+    {"%tid.z", SR_TID_Z},
+    {"%ntid.x", SR_NTID_X},
+    {"%ntid.y", SR_NTID_Y},
+    {"%ntid.z", SR_NTID_Z},
+    {"%ctaid.x", SR_CTAID_X},
+    {"%ctaid.y", SR_CTAID_Y},
+    {"%ctaid.z", SR_CTAID_Z},
+    {"%nctaid.x", SR_NCTAID_X},
+    {"%nctaid.y", SR_NCTAID_Y},
+    {"%nctaid.z", SR_NCTAID_Z},
+    {"%laneid", SR_LANEID},
+    {"%warpid", SR_WARPID},
+    {"%nwarpid", SR_NWARPID},
+    {"%smid", SR_SMID},
+    {"%nsmid", SR_NSMID},
+    {"%clock", SR_CLOCK},
+    {"%clock_hi", SR_CLOCK_HI},
+    {"%clock64", SR_CLOCK64},
+    {"%globaltimer", SR_GLOBALTIMER},
+    {"%globaltimer_lo", SR_GLOBALTIMER_LO},
+    {"%globaltimer_hi", SR_GLOBALTIMER_HI},
+    {"%lanemask_eq", SR_LANEMASK_EQ},
+    {"%lanemask_lt", SR_LANEMASK_LT},
+    {"%lanemask_le", SR_LANEMASK_LE},
+    {"%lanemask_gt", SR_LANEMASK_GT},
+    {"%lanemask_ge", SR_LANEMASK_GE},
+    {"%dynamic_smem_size", SR_DYN_SMEM},
+    {"%total_smem_size", SR_TOTAL_SMEM},
+    {"%gridid", SR_GRIDID},
+    {"%tid", -2},
+    {"%ntid", -2},
+    {"%ctaid", -2},
+    {"%nctaid", -2},
 };
 
 int pp_sreg_of(const char *name)
@@ -141,11 +163,13 @@ static void set_addr(struct ctx *c, struct px_inst *i, const struct rop *o, int 
     int vs = s->space;
     if (vs == SP_CONST)
         pp_note_const_read(P, s);
-    if (space != SP_GENERIC && vs != space &&
-        !(space == SP_LOCAL && vs == SP_PARAM) && !(space == SP_PARAM && vs == SP_LOCAL))
+    if (space != SP_GENERIC && vs != space && !(space == SP_LOCAL && vs == SP_PARAM) &&
+        !(space == SP_PARAM && vs == SP_LOCAL))
         pp_perr(P, o->line, "'%s' is a .%s variable, accessed as %s", o->name,
-                vs == SP_SHARED ? "shared" : vs == SP_LOCAL ? "local" : vs == SP_PARAM ? "param"
-                                                                                   : "const",
+                vs == SP_SHARED  ? "shared"
+                : vs == SP_LOCAL ? "local"
+                : vs == SP_PARAM ? "param"
+                                 : "const",
                 c->opname);
     if (space == SP_GENERIC)
         pp_punsup(P, o->line, "generic access to variable '%s' by name is not supported", o->name);
@@ -213,25 +237,45 @@ static void mem_order(struct ctx *c, struct px_inst *i, struct mods *md, bool is
  *   min/max{.ftz}{.NaN}{.xorsign.abs}.f16[x2], the same without .ftz on bf16
  *   neg/abs{.ftz}.f16[x2]  neg/abs.bf16[x2]
  *   ex2.approx.f16[x2]  ex2.approx{.ftz}.bf16[x2]  tanh.approx.{f16,bf16}[x2] */
-void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md,
-                    int t)
+void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md, int t)
 {
     bool bf = t == PT_BF16 || t == PT_BF16X2;
     bool relu = pp_take(md, "relu"), xorsign = pp_take(md, "xorsign"), abs_ = pp_take(md, "abs");
     pp_inst_no_extras(c);
     int hop;
     switch (op) {
-    case PX_ADD: hop = PX_HADD; break;
-    case PX_SUB: hop = PX_HSUB; break;
-    case PX_MUL: hop = PX_HMUL; break;
-    case PX_FMA: hop = PX_HFMA; break;
-    case PX_MIN: hop = PX_HMIN; break;
-    case PX_MAX: hop = PX_HMAX; break;
-    case PX_NEG: hop = PX_HNEG; break;
-    case PX_ABS: hop = PX_HABS; break;
-    case PX_EX2: hop = PX_HEX2; break;
-    case PX_TANH: hop = PX_HTANH; break;
-    default: pp_ierr(c, "'%s': no such half-precision instruction in PTX", c->opname);
+    case PX_ADD:
+        hop = PX_HADD;
+        break;
+    case PX_SUB:
+        hop = PX_HSUB;
+        break;
+    case PX_MUL:
+        hop = PX_HMUL;
+        break;
+    case PX_FMA:
+        hop = PX_HFMA;
+        break;
+    case PX_MIN:
+        hop = PX_HMIN;
+        break;
+    case PX_MAX:
+        hop = PX_HMAX;
+        break;
+    case PX_NEG:
+        hop = PX_HNEG;
+        break;
+    case PX_ABS:
+        hop = PX_HABS;
+        break;
+    case PX_EX2:
+        hop = PX_HEX2;
+        break;
+    case PX_TANH:
+        hop = PX_HTANH;
+        break;
+    default:
+        pp_ierr(c, "'%s': no such half-precision instruction in PTX", c->opname);
     }
     bool arith = hop == PX_HADD || hop == PX_HSUB || hop == PX_HMUL || hop == PX_HFMA;
     bool minmax = hop == PX_HMIN || hop == PX_HMAX, approx = hop == PX_HEX2 || hop == PX_HTANH;
@@ -250,13 +294,11 @@ void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct m
     if (xorsign != abs_)
         pp_ierr(c, "'%s': .xorsign and .abs come together", c->opname);
     if (md->approx != approx)
-        pp_ierr(c, approx ? "'%s' needs .approx" : "'.approx' is not defined for '%s'",
-                c->opname);
+        pp_ierr(c, approx ? "'%s' needs .approx" : "'.approx' is not defined for '%s'", c->opname);
     pp_nops(c, 1 + nsrc);
     i->op = (uint16_t)hop;
     i->type = (uint8_t)t;
-    i->bop = (uint8_t)((relu ? PH_RELU : 0) | (md->nan ? PH_NAN : 0) |
-                       (xorsign ? PH_XORSIGN : 0));
+    i->bop = (uint8_t)((relu ? PH_RELU : 0) | (md->nan ? PH_NAN : 0) | (xorsign ? PH_XORSIGN : 0));
     i->lat = approx ? PTX_LAT_SFU : PTX_LAT_FP32;
     pp_set_dst(c, i, 0, &c->o[0], t);
     for (int s = 0; s < nsrc; s++)
@@ -279,8 +321,8 @@ static void decode_ld_st(struct ctx *c, struct px_inst *i)
     i->space = (uint8_t)(md->space ? md->space : SP_GENERIC);
     if (t == PT_PRED)
         pp_ierr(c, "bad type for '%s'", c->opname);
-    if (i->space != SP_GLOBAL && i->space != SP_GENERIC && md->sem >= 0 &&
-        md->sem != SEM_WEAK && md->sem != SEM_VOLATILE && i->space != SP_SHARED)
+    if (i->space != SP_GLOBAL && i->space != SP_GENERIC && md->sem >= 0 && md->sem != SEM_WEAK &&
+        md->sem != SEM_VOLATILE && i->space != SP_SHARED)
         pp_ierr(c, "memory order on a .%s access", i->space == SP_LOCAL ? "local" : "param");
     mem_order(c, i, md, false);
     if (is_st && md->sem == SEM_ACQUIRE)
@@ -329,7 +371,7 @@ static void decode_atom_red(struct ctx *c, struct px_inst *i)
     struct rop *o = c->o;
     struct mods *md = c->md;
     bool red = c->base[0] == 'r';
-    static const char *const kinds[] = {"add", "sub", "min", "max", "inc", "dec",
+    static const char *const kinds[] = {"add", "sub", "min", "max",  "inc", "dec",
                                         "and", "or",  "xor", "exch", "cas", NULL};
     int k = pp_take_one(md, kinds);
     bool noftz = pp_take(md, "noftz");
@@ -476,8 +518,7 @@ static void decode_call(struct ctx *c, struct px_inst *i)
         pp_ierr(c, "'%s' needs a function name", c->opname);
     struct sym *f = pp_need_sym(c->P, o[k].name, c->line);
     if (f->kind != SY_FUNC)
-        pp_ierr(c, "indirect calls are not supported ('%s' is not a function)",
-                o[k].name);
+        pp_ierr(c, "indirect calls are not supported ('%s' is not a function)", o[k].name);
     int tx = pp_tx_marker(o[k].name);
     k++;
     if (tx) {
@@ -499,12 +540,12 @@ static void decode_call(struct ctx *c, struct px_inst *i)
     struct px_func *callee = &m->funcs[f->idx];
     unsigned na = args ? args->n : 0, nr = rets ? rets->n : 0;
     if (na != callee->n_params || nr != callee->n_rets)
-        pp_ierr(c, "call of '%s' with %u arguments and %u results; it has %u and %u",
-                callee->name, na, nr, callee->n_params, callee->n_rets);
+        pp_ierr(c, "call of '%s' with %u arguments and %u results; it has %u and %u", callee->name,
+                na, nr, callee->n_params, callee->n_rets);
     /* device printf: CUDA's vprintf(const char *fmt, void *args), declared
      * .extern without a body; the interpreter records the call instead */
-    bool is_printf = !strcmp(callee->name, "vprintf") && !callee->defined && na == 2 &&
-                     nr <= 1 && callee->params[0].size == 8 && callee->params[1].size == 8 &&
+    bool is_printf = !strcmp(callee->name, "vprintf") && !callee->defined && na == 2 && nr <= 1 &&
+                     callee->params[0].size == 8 && callee->params[1].size == 8 &&
                      (!nr || callee->rets[0].size == 4);
     if (nr > 4)
         pp_ierr(c, "more than 4 return values");
@@ -747,13 +788,20 @@ void pp_decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts
         const char *name;
         int op, nsrc;
     } arith[] = {
-        {"add", PX_ADD, 2},   {"sub", PX_SUB, 2},    {"div", PX_DIV, 2},   {"rem", PX_REM, 2},
-        {"min", PX_MIN, 2},   {"max", PX_MAX, 2},    {"abs", PX_ABS, 1},   {"neg", PX_NEG, 1},
-        {"and", PX_AND, 2},   {"or", PX_OR, 2},      {"xor", PX_XOR, 2},   {"not", PX_NOT, 1},
-        {"cnot", PX_CNOT, 1}, {"popc", PX_POPC, 1},  {"clz", PX_CLZ, 1},   {"brev", PX_BREV, 1},
-        {"bfe", PX_BFE, 3},   {"bfi", PX_BFI, 4},    {"fma", PX_FMA, 3},   {"sqrt", PX_SQRT, 1},
-        {"rcp", PX_RCP, 1},   {"rsqrt", PX_RSQRT, 1},{"ex2", PX_EX2, 1},   {"lg2", PX_LG2, 1},
-        {"sin", PX_SIN, 1},   {"cos", PX_COS, 1},    {"tanh", PX_TANH, 1}, {"copysign", PX_COPYSIGN, 2},
+        {"add", PX_ADD, 2},   {"sub", PX_SUB, 2},
+        {"div", PX_DIV, 2},   {"rem", PX_REM, 2},
+        {"min", PX_MIN, 2},   {"max", PX_MAX, 2},
+        {"abs", PX_ABS, 1},   {"neg", PX_NEG, 1},
+        {"and", PX_AND, 2},   {"or", PX_OR, 2},
+        {"xor", PX_XOR, 2},   {"not", PX_NOT, 1},
+        {"cnot", PX_CNOT, 1}, {"popc", PX_POPC, 1},
+        {"clz", PX_CLZ, 1},   {"brev", PX_BREV, 1},
+        {"bfe", PX_BFE, 3},   {"bfi", PX_BFI, 4},
+        {"fma", PX_FMA, 3},   {"sqrt", PX_SQRT, 1},
+        {"rcp", PX_RCP, 1},   {"rsqrt", PX_RSQRT, 1},
+        {"ex2", PX_EX2, 1},   {"lg2", PX_LG2, 1},
+        {"sin", PX_SIN, 1},   {"cos", PX_COS, 1},
+        {"tanh", PX_TANH, 1}, {"copysign", PX_COPYSIGN, 2},
     };
     for (size_t k = 0; k < ARRAY_LEN(arith); k++) {
         if (strcmp(base, arith[k].name))
@@ -773,11 +821,20 @@ void pp_decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts
         i->type = (uint8_t)t;
         if (t == PT_PRED) {
             switch (arith[k].op) {
-            case PX_AND: i->op = PX_PAND; break;
-            case PX_OR: i->op = PX_POR; break;
-            case PX_XOR: i->op = PX_PXOR; break;
-            case PX_NOT: i->op = PX_PNOT; break;
-            default: pp_perr(P, line, "'%s' on predicates is not valid PTX", opname);
+            case PX_AND:
+                i->op = PX_PAND;
+                break;
+            case PX_OR:
+                i->op = PX_POR;
+                break;
+            case PX_XOR:
+                i->op = PX_PXOR;
+                break;
+            case PX_NOT:
+                i->op = PX_PNOT;
+                break;
+            default:
+                pp_perr(P, line, "'%s' on predicates is not valid PTX", opname);
             }
         }
         pp_set_dst(c, i, 0, &o[0], t);

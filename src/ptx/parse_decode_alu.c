@@ -44,14 +44,18 @@ void pp_decode_mul_mad(struct ctx *c, struct px_inst *i)
     } else {
         if (lo + hi + wide != 1)
             pp_ierr(c, "'%s' needs one of .lo, .hi, .wide", c->opname);
-        i->op = (uint16_t)(mad ? (lo ? PX_MAD_LO : hi ? PX_MAD_HI : PX_MAD_WIDE)
-                               : (lo ? PX_MUL_LO : hi ? PX_MUL_HI : PX_MUL_WIDE));
+        i->op = (uint16_t)(mad ? (lo   ? PX_MAD_LO
+                                  : hi ? PX_MAD_HI
+                                       : PX_MAD_WIDE)
+                               : (lo   ? PX_MUL_LO
+                                  : hi ? PX_MUL_HI
+                                       : PX_MUL_WIDE));
         i->lat = PTX_LAT_IMUL;
     }
     int dt = t;
     if (wide) {
-        static const int w2[PT_N] = {[PT_U16] = PT_U32, [PT_S16] = PT_S32,
-                                     [PT_U32] = PT_U64, [PT_S32] = PT_S64};
+        static const int w2[PT_N] = {
+            [PT_U16] = PT_U32, [PT_S16] = PT_S32, [PT_U32] = PT_U64, [PT_S32] = PT_S64};
         dt = w2[t];
         if (!dt)
             pp_ierr(c, "bad type for '%s'", c->opname);
@@ -150,8 +154,7 @@ void pp_decode_setp(struct ctx *c, struct px_inst *i)
     pp_set_src(c, i, 1, &o[2], t);
     if (bop >= 0)
         pp_set_src(c, i, 2, &o[3], PT_PRED);
-    i->lat = t == PT_F64 ? PTX_LAT_FP64
-             : t == PT_F32 || type_half(t) ? PTX_LAT_FP32 : PTX_LAT_INT;
+    i->lat = t == PT_F64 ? PTX_LAT_FP64 : t == PT_F32 || type_half(t) ? PTX_LAT_FP32 : PTX_LAT_INT;
 }
 
 /* 'set' */
@@ -169,10 +172,10 @@ void pp_decode_set(struct ctx *c, struct px_inst *i)
         pp_ierr(c, "'%s' needs a destination and a source type", c->opname);
     int dt = md->types[0], st = md->types[1];
     bool sx2 = st == PT_F16X2 || st == PT_BF16X2;
-    bool dt_ok = sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
-                     : (dt == PT_U32 || dt == PT_S32 || dt == PT_F32 || dt == PT_F16 ||
-                        dt == PT_BF16 ||
-                        ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
+    bool dt_ok =
+        sx2 ? (dt == st || dt == PT_U32 || dt == PT_S32)
+            : (dt == PT_U32 || dt == PT_S32 || dt == PT_F32 || dt == PT_F16 || dt == PT_BF16 ||
+               ((st == PT_F16 || st == PT_BF16) && (dt == PT_U16 || dt == PT_S16)));
     if (!dt_ok || st == PT_PRED || px_type_bytes((unsigned)st) < 2)
         pp_ierr(c, "bad types in '%s'", c->opname);
     bool sflt = px_type_float((unsigned)st);
@@ -284,8 +287,7 @@ void pp_decode_mov(struct ctx *c, struct px_inst *i)
             return;
         }
         if (o[1].name[0] == '%' && !pp_sym_find(c->P, o[1].name))
-            pp_ierr(c, "unsupported special register or undeclared register '%s'",
-                    o[1].name);
+            pp_ierr(c, "unsupported special register or undeclared register '%s'", o[1].name);
         struct sym *s = pp_need_sym(c->P, o[1].name, c->line);
         if (s->kind == SY_VAR || s->kind == SY_FUNC) {
             if (s->kind == SY_FUNC)
@@ -301,7 +303,7 @@ void pp_decode_mov(struct ctx *c, struct px_inst *i)
                 i->off = (int64_t)a;
             } else if (s->space == SP_PARAM) {
                 pp_iunsup(c, "taking the address of kernel parameter '%s' is not supported",
-                     o[1].name);
+                          o[1].name);
             } else {
                 i->op = PX_MOV;
                 i->s[0] = (struct px_opnd){OK_IMM, 0, pp_imm_row(c->P, a)};
@@ -331,8 +333,7 @@ void pp_decode_cvt(struct ctx *c, struct px_inst *i)
         bool relu = pp_take(md, "relu"), satf = pp_take(md, "satfinite");
         pp_inst_no_extras(c);
         if ((md->rnd != RND_RN && md->rnd != RND_RZ) || md->intrnd || md->sat || md->ftz)
-            pp_ierr(c, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz",
-                    c->opname);
+            pp_ierr(c, "'%s' needs .rn or .rz and no other rounding or .sat/.ftz", c->opname);
         pp_nops(c, 3);
         i->op = PX_CVT_PACK;
         i->type = (uint8_t)dt;
@@ -347,8 +348,8 @@ void pp_decode_cvt(struct ctx *c, struct px_inst *i)
         pp_iunsup(c, "unsupported modifier in '%s'", c->opname);
     pp_inst_no_extras(c);
     pp_nops(c, 2);
-    if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 ||
-        dt == PT_PRED || st == PT_PRED)
+    if (dt == PT_F16X2 || dt == PT_BF16X2 || st == PT_F16X2 || st == PT_BF16X2 || dt == PT_PRED ||
+        st == PT_PRED)
         pp_ierr(c, "unsupported conversion '%s'", c->opname);
     i->op = PX_CVT;
     i->type = (uint8_t)dt;
@@ -405,8 +406,7 @@ void pp_decode_cvta(struct ctx *c, struct px_inst *i)
     if (o[1].kind == RO_NAME) {
         struct sym *s = pp_need_sym(c->P, o[1].name, c->line);
         if (s->kind == SY_VAR)
-            pp_ierr(c, "cvta of a variable name ('%s') is not supported; mov it first",
-                    o[1].name);
+            pp_ierr(c, "cvta of a variable name ('%s') is not supported; mov it first", o[1].name);
     }
     pp_set_src(c, i, 0, &o[1], t);
 }

@@ -35,14 +35,14 @@ enum sym_kind { SY_REG, SY_PRED, SY_VAR, SY_FUNC };
 
 struct sym {
     char *name;
-    uint8_t kind;    /* enum sym_kind */
-    uint8_t type;    /* registers: px_type; variables: element type */
-    uint8_t space;   /* variables: px_space */
-    uint8_t rel;     /* variables: px_addr_rel */
-    uint32_t idx;    /* register row / predicate / function index */
-    uint64_t off;    /* variables: byte offset in their space */
+    uint8_t kind;  /* enum sym_kind */
+    uint8_t type;  /* registers: px_type; variables: element type */
+    uint8_t space; /* variables: px_space */
+    uint8_t rel;   /* variables: px_addr_rel */
+    uint32_t idx;  /* register row / predicate / function index */
+    uint64_t off;  /* variables: byte offset in their space */
     uint64_t size;
-    int shadow;      /* previous symbol of the same name, -1 none */
+    int shadow; /* previous symbol of the same name, -1 none */
 };
 
 /* name -> newest symbol index; open addressing, keys never removed */
@@ -53,7 +53,7 @@ struct symtab {
 };
 
 struct labfix {
-    uint32_t pc;   /* the branch */
+    uint32_t pc; /* the branch */
     char *name;
     unsigned line;
 };
@@ -76,19 +76,19 @@ struct parser {
     struct px_func *fn;
     uint32_t n_regs, n_preds;
     uint32_t frame_cur, frame_max;
-    uint32_t shared_own;            /* kernel: own shared bytes so far */
-    struct symtab labels;           /* label -> pc */
+    uint32_t shared_own;  /* kernel: own shared bytes so far */
+    struct symtab labels; /* label -> pc */
     struct labfix *fix;
     size_t n_fix, cap_fix;
-    uint8_t *reg_type;              /* per register row of fn: px_type */
+    uint8_t *reg_type; /* per register row of fn: px_type */
     size_t cap_reg_type;
     /* call graph, for frame and register-file sizes */
-    uint32_t *edges;                /* triples (caller, callee, line of the call) */
-    uint8_t *tmp_init;              /* initialiser being parsed (freed on error) */
-    struct px_param *pend_p[2];     /* return and parameter lists being parsed */
+    uint32_t *edges;            /* triples (caller, callee, line of the call) */
+    uint8_t *tmp_init;          /* initialiser being parsed (freed on error) */
+    struct px_param *pend_p[2]; /* return and parameter lists being parsed */
     unsigned pend_n[2];
     size_t n_edges, cap_edges;
-    struct px_loc loc;              /* the last .loc: the source of the instructions below */
+    struct px_loc loc; /* the last .loc: the source of the instructions below */
     size_t cap_locs;
 };
 
@@ -130,9 +130,9 @@ struct rop {
 struct mods {
     int types[3];
     int nt;
-    int space;        /* px_space, SP_NONE if absent */
-    int sem;          /* -1 absent */
-    int scope;        /* -1 absent */
+    int space; /* px_space, SP_NONE if absent */
+    int sem;   /* -1 absent */
+    int scope; /* -1 absent */
     int vec;
     int rnd;
     bool intrnd, ftz, sat, approx, full, uni, sync, aligned, nan;
@@ -144,19 +144,18 @@ struct mods {
 
 struct ctx {
     struct parser *P;
-    const char *opname;  /* the full opcode text, for messages */
+    const char *opname; /* the full opcode text, for messages */
     unsigned line;
     struct rop *o;
-    int n;               /* operands */
-    const char *base;    /* the opcode's base name ("ld" of "ld.global.u32") */
-    struct mods *md;     /* its modifiers (decoders consume the op-specific ones) */
+    int n;            /* operands */
+    const char *base; /* the opcode's base name ("ld" of "ld.global.u32") */
+    struct mods *md;  /* its modifiers (decoders consume the op-specific ones) */
 };
 
 /* parse_lex.c */
 void pp_set_err(struct parser *P, unsigned line, const char *fmt, va_list ap);
 _Noreturn PRINTF_LIKE(3, 4) void pp_perr(struct parser *P, unsigned line, const char *fmt, ...);
-_Noreturn PRINTF_LIKE(3, 4) void pp_punsup(struct parser *P, unsigned line, const char *fmt,
-                                           ...);
+_Noreturn PRINTF_LIKE(3, 4) void pp_punsup(struct parser *P, unsigned line, const char *fmt, ...);
 void *pp_xrealloc(struct parser *P, void *p, size_t n);
 PRINTF_LIKE(2, 3) char *pp_xprintf(struct parser *P, const char *fmt, ...);
 char *pp_xstrndup(struct parser *P, const char *s, size_t n);
@@ -212,8 +211,7 @@ void pp_set_dst(struct ctx *c, struct px_inst *i, int k, const struct rop *o, in
 void pp_set_src(struct ctx *c, struct px_inst *i, int k, const struct rop *o, int type);
 extern const char *const pp_cmp_names[];
 int pp_sreg_of(const char *name);
-void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md,
-                    int t);
+void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct mods *md, int t);
 void pp_decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts[], int np,
                     struct rop *o, int n, const char *opname, unsigned line);
 void pp_fill_sb(struct parser *P, struct px_inst *i);

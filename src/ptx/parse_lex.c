@@ -37,8 +37,7 @@ _Noreturn PRINTF_LIKE(3, 4) void pp_perr(struct parser *P, unsigned line, const 
  * message goes to P->err like perr's, but the statement's caller catches it
  * (longjmp value 2), so only the function using it - and the kernels that call
  * it - are rejected, when launched (ptx_kernel_unsupported). */
-_Noreturn PRINTF_LIKE(3, 4) void pp_punsup(struct parser *P, unsigned line, const char *fmt,
-                                           ...)
+_Noreturn PRINTF_LIKE(3, 4) void pp_punsup(struct parser *P, unsigned line, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -370,10 +369,10 @@ bool pp_parse_num_text(const char *s, unsigned len, struct num *n)
 /* ------------------------------------------------------------------ types */
 
 const char *const pp_type_names[PT_N] = {
-    [PT_PRED] = "pred", [PT_B8] = "b8",   [PT_B16] = "b16",     [PT_B32] = "b32",
-    [PT_B64] = "b64",   [PT_U8] = "u8",   [PT_U16] = "u16",     [PT_U32] = "u32",
-    [PT_U64] = "u64",   [PT_S8] = "s8",   [PT_S16] = "s16",     [PT_S32] = "s32",
-    [PT_S64] = "s64",   [PT_F16] = "f16", [PT_F16X2] = "f16x2", [PT_BF16] = "bf16",
+    [PT_PRED] = "pred",     [PT_B8] = "b8",   [PT_B16] = "b16",     [PT_B32] = "b32",
+    [PT_B64] = "b64",       [PT_U8] = "u8",   [PT_U16] = "u16",     [PT_U32] = "u32",
+    [PT_U64] = "u64",       [PT_S8] = "s8",   [PT_S16] = "s16",     [PT_S32] = "s32",
+    [PT_S64] = "s64",       [PT_F16] = "f16", [PT_F16X2] = "f16x2", [PT_BF16] = "bf16",
     [PT_BF16X2] = "bf16x2", [PT_F32] = "f32", [PT_F64] = "f64",
 };
 

@@ -207,10 +207,11 @@ uint64_t pp_literal_bits(struct parser *P, const struct rop *o, int type)
             d = -d;
         return f64_bits(d);
     }
-    if (n.is_float && (type == PT_F16 || type == PT_BF16 || type == PT_F16X2 ||
-                       type == PT_BF16X2))
-        pp_perr(P, o->line, "floating-point literal for a .%s operand (PTX writes half "
-                "constants as bit patterns, e.g. mov.b16 %%h, 0x3c00)", pp_type_names[type]);
+    if (n.is_float && (type == PT_F16 || type == PT_BF16 || type == PT_F16X2 || type == PT_BF16X2))
+        pp_perr(P, o->line,
+                "floating-point literal for a .%s operand (PTX writes half "
+                "constants as bit patterns, e.g. mov.b16 %%h, 0x3c00)",
+                pp_type_names[type]);
     if (n.is_float) {
         /* hex float literal used as raw bits for a bit-size operand */
         if (n.is_float == 2 && px_type_bytes((unsigned)type) < 8)
@@ -299,40 +300,74 @@ void pp_split_mods(struct parser *P, char *parts[], int n, struct mods *md, cons
             if (md->nt >= 3)
                 pp_perr(P, line, "too many types in '%s'", opname);
             md->types[md->nt++] = t;
-        } else if (!strcmp(w, "global")) md->space = SP_GLOBAL;
-        else if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) md->space = SP_SHARED;
-        else if (!strcmp(w, "local")) md->space = SP_LOCAL;
-        else if (!strcmp(w, "param")) md->space = SP_PARAM;
-        else if (!strcmp(w, "const")) md->space = SP_CONST;
-        else if (!strcmp(w, "weak")) md->sem = SEM_WEAK;
-        else if (!strcmp(w, "volatile")) md->sem = SEM_VOLATILE;
-        else if (!strcmp(w, "relaxed")) md->sem = SEM_RELAXED;
-        else if (!strcmp(w, "acquire")) md->sem = SEM_ACQUIRE;
-        else if (!strcmp(w, "release")) md->sem = SEM_RELEASE;
-        else if (!strcmp(w, "acq_rel")) md->sem = SEM_ACQ_REL;
-        else if (!strcmp(w, "sc")) md->sem = SEM_SC;
-        else if (!strcmp(w, "cta")) md->scope = SCOPE_CTA;
-        else if (!strcmp(w, "gpu")) md->scope = SCOPE_GPU;
-        else if (!strcmp(w, "sys")) md->scope = SCOPE_SYS;
-        else if (!strcmp(w, "v2")) md->vec = 2;
-        else if (!strcmp(w, "v4")) md->vec = 4;
-        else if (!strcmp(w, "rn")) md->rnd = RND_RN;
-        else if (!strcmp(w, "rz")) md->rnd = RND_RZ;
-        else if (!strcmp(w, "rm")) md->rnd = RND_RM;
-        else if (!strcmp(w, "rp")) md->rnd = RND_RP;
-        else if (!strcmp(w, "rna")) md->rnd = RND_RNA;
-        else if (!strcmp(w, "rni")) md->rnd = RND_RN, md->intrnd = true;
-        else if (!strcmp(w, "rzi")) md->rnd = RND_RZ, md->intrnd = true;
-        else if (!strcmp(w, "rmi")) md->rnd = RND_RM, md->intrnd = true;
-        else if (!strcmp(w, "rpi")) md->rnd = RND_RP, md->intrnd = true;
-        else if (!strcmp(w, "ftz")) md->ftz = true;
-        else if (!strcmp(w, "sat")) md->sat = true;
-        else if (!strcmp(w, "approx")) md->approx = true;
-        else if (!strcmp(w, "full")) md->full = true;
-        else if (!strcmp(w, "uni")) md->uni = true;
-        else if (!strcmp(w, "sync")) md->sync = true;
-        else if (!strcmp(w, "aligned")) md->aligned = true;
-        else if (!strcmp(w, "NaN")) md->nan = true;
+        } else if (!strcmp(w, "global"))
+            md->space = SP_GLOBAL;
+        else if (!strcmp(w, "shared") || !strcmp(w, "shared::cta"))
+            md->space = SP_SHARED;
+        else if (!strcmp(w, "local"))
+            md->space = SP_LOCAL;
+        else if (!strcmp(w, "param"))
+            md->space = SP_PARAM;
+        else if (!strcmp(w, "const"))
+            md->space = SP_CONST;
+        else if (!strcmp(w, "weak"))
+            md->sem = SEM_WEAK;
+        else if (!strcmp(w, "volatile"))
+            md->sem = SEM_VOLATILE;
+        else if (!strcmp(w, "relaxed"))
+            md->sem = SEM_RELAXED;
+        else if (!strcmp(w, "acquire"))
+            md->sem = SEM_ACQUIRE;
+        else if (!strcmp(w, "release"))
+            md->sem = SEM_RELEASE;
+        else if (!strcmp(w, "acq_rel"))
+            md->sem = SEM_ACQ_REL;
+        else if (!strcmp(w, "sc"))
+            md->sem = SEM_SC;
+        else if (!strcmp(w, "cta"))
+            md->scope = SCOPE_CTA;
+        else if (!strcmp(w, "gpu"))
+            md->scope = SCOPE_GPU;
+        else if (!strcmp(w, "sys"))
+            md->scope = SCOPE_SYS;
+        else if (!strcmp(w, "v2"))
+            md->vec = 2;
+        else if (!strcmp(w, "v4"))
+            md->vec = 4;
+        else if (!strcmp(w, "rn"))
+            md->rnd = RND_RN;
+        else if (!strcmp(w, "rz"))
+            md->rnd = RND_RZ;
+        else if (!strcmp(w, "rm"))
+            md->rnd = RND_RM;
+        else if (!strcmp(w, "rp"))
+            md->rnd = RND_RP;
+        else if (!strcmp(w, "rna"))
+            md->rnd = RND_RNA;
+        else if (!strcmp(w, "rni"))
+            md->rnd = RND_RN, md->intrnd = true;
+        else if (!strcmp(w, "rzi"))
+            md->rnd = RND_RZ, md->intrnd = true;
+        else if (!strcmp(w, "rmi"))
+            md->rnd = RND_RM, md->intrnd = true;
+        else if (!strcmp(w, "rpi"))
+            md->rnd = RND_RP, md->intrnd = true;
+        else if (!strcmp(w, "ftz"))
+            md->ftz = true;
+        else if (!strcmp(w, "sat"))
+            md->sat = true;
+        else if (!strcmp(w, "approx"))
+            md->approx = true;
+        else if (!strcmp(w, "full"))
+            md->full = true;
+        else if (!strcmp(w, "uni"))
+            md->uni = true;
+        else if (!strcmp(w, "sync"))
+            md->sync = true;
+        else if (!strcmp(w, "aligned"))
+            md->aligned = true;
+        else if (!strcmp(w, "NaN"))
+            md->nan = true;
         /* cache operators and eviction hints: accepted, they do not change values */
         else if (!strcmp(w, "ca") || !strcmp(w, "cg") || !strcmp(w, "cs") || !strcmp(w, "lu") ||
                  !strcmp(w, "cv") || !strcmp(w, "wb") || !strcmp(w, "wt") || !strcmp(w, "nc") ||
@@ -340,7 +375,7 @@ void pp_split_mods(struct parser *P, char *parts[], int n, struct mods *md, cons
             ;
         else if (!strcmp(w, "cluster") || !strcmp(w, "shared::cluster"))
             pp_punsup(P, line, "unsupported modifier '.%s' in '%s' (clusters are not modelled)", w,
-                 opname);
+                      opname);
         else {
             if (md->n_extra >= MAX_MODS)
                 pp_perr(P, line, "too many modifiers in '%s'", opname);

@@ -41,16 +41,16 @@ struct printf_rec {
     uint32_t pad;
 };
 
-#define REC_HEADER_BYTES 16u   /* what a record takes in the FIFO besides its arguments */
-#define STRING_MAX 65536u      /* longest %s or format string read (longer ones are cut) */
-#define FIELD_MAX 4096         /* widest width or precision formatted */
+#define REC_HEADER_BYTES 16u    /* what a record takes in the FIFO besides its arguments */
+#define STRING_MAX       65536u /* longest %s or format string read (longer ones are cut) */
+#define FIELD_MAX        4096   /* widest width or precision formatted */
 
 struct ptx_printf_log {
-    uint8_t *buf;              /* the records, packed */
+    uint8_t *buf; /* the records, packed */
     size_t n, cap;
-    uint64_t limit;            /* FIFO bytes */
-    uint64_t used;             /* FIFO bytes the records take */
-    uint64_t dropped;          /* records past the limit since the last flush */
+    uint64_t limit;   /* FIFO bytes */
+    uint64_t used;    /* FIFO bytes the records take */
+    uint64_t dropped; /* records past the limit since the last flush */
 };
 
 struct ptx_printf_log *ptx_printf_log_new(void)
@@ -187,8 +187,8 @@ static bool is_generic_private(addr_t a)
 }
 
 /* Format one record onto o. */
-static void format_record(struct out *o, const char *fmt, struct args *a,
-                          ptx_printf_read_fn *read, void *obj)
+static void format_record(struct out *o, const char *fmt, struct args *a, ptx_printf_read_fn *read,
+                          void *obj)
 {
     for (const char *p = fmt; *p;) {
         if (*p != '%') {
@@ -233,15 +233,21 @@ static void format_record(struct out *o, const char *fmt, struct args *a,
         }
         int longs = 0, shorts = 0;
         while (*p == 'l' || *p == 'h' || *p == 'z' || *p == 't' || *p == 'j')
-            longs += *p == 'l' || *p == 'z' || *p == 't' || *p == 'j' ? 1 : 0,
-                shorts += *p == 'h', p++;
+            longs += *p == 'l' || *p == 'z' || *p == 't' || *p == 'j' ? 1 : 0, shorts += *p == 'h',
+                p++;
         char conv = *p ? *p++ : '\0';
         uint64_t v = 0;
         switch (conv) {
         case '%':
             out_put(o, "%", 1);
             continue;
-        case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c':
+        case 'd':
+        case 'i':
+        case 'u':
+        case 'x':
+        case 'X':
+        case 'o':
+        case 'c':
             if (bad || !next_arg(a, longs ? 8 : 4, &v))
                 break;
             if (conv == 'c') {
@@ -252,20 +258,27 @@ static void format_record(struct out *o, const char *fmt, struct args *a,
             }
             spec[sn++] = 'l', spec[sn++] = 'l', spec[sn++] = conv, spec[sn] = '\0';
             if (conv == 'd' || conv == 'i') {
-                long long s = longs ? (long long)(int64_t)v
+                long long s = longs         ? (long long)(int64_t)v
                               : shorts == 1 ? (short)v
-                              : shorts ? (signed char)v
-                                       : (int32_t)v;
+                              : shorts      ? (signed char)v
+                                            : (int32_t)v;
                 OUT_FMT(o, spec, s);
             } else {
-                unsigned long long u = longs ? v
+                unsigned long long u = longs         ? v
                                        : shorts == 1 ? (unsigned short)v
-                                       : shorts ? (unsigned char)v
-                                                : (uint32_t)v;
+                                       : shorts      ? (unsigned char)v
+                                                     : (uint32_t)v;
                 OUT_FMT(o, spec, u);
             }
             continue;
-        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A': {
+        case 'f':
+        case 'F':
+        case 'e':
+        case 'E':
+        case 'g':
+        case 'G':
+        case 'a':
+        case 'A': {
             if (bad || !next_arg(a, 8, &v))
                 break;
             double d;

@@ -40,9 +40,9 @@ struct ptx_kernel;
     X(IMUL, "integer multiply, multiply-add")                                                      \
     X(FP32, "single-precision add/mul/fma")                                                        \
     X(FP64, "double precision")                                                                    \
-    X(SFU, "special functions: rcp sqrt sin ex2 ..., integer div/rem")                            \
+    X(SFU, "special functions: rcp sqrt sin ex2 ..., integer div/rem")                             \
     X(SHMEM, "shared, local, param and const memory")                                              \
-    X(BRANCH, "control flow, barriers, warp votes/shuffles")                                      \
+    X(BRANCH, "control flow, barriers, warp votes/shuffles")                                       \
     X(GMEM, "global memory (address generation; data returns via the LSU)")
 
 #define X(n, d) PTX_LAT_##n,
@@ -78,17 +78,17 @@ const char *ptx_module_inst_source(const struct ptx_module *m, uint32_t pc, uint
 struct ptx_kernel_info {
     const char *name;
     unsigned n_params;
-    const uint32_t *param_offset;  /* byte offset of each parameter in the param buffer */
-    const uint32_t *param_size;    /* its size in bytes (4 or 8 for scalars/pointers) */
-    uint32_t param_bytes;          /* size of the whole param buffer */
-    uint32_t static_shmem_bytes;   /* .shared declarations of the kernel and its callees */
-    uint32_t local_bytes;          /* .local bytes per thread (incl. call frames) */
-    uint32_t regs_per_thread;      /* registers, for occupancy */
-    bool cta_independent;          /* nothing in its module lets one CTA's run depend on when
-                                      another's steps run: no global or generic atomic or
-                                      reduction, fence, non-weak global or generic access,
-                                      transaction or %clock/%globaltimer read (so CTAs of
-                                      one launch can only communicate by a data race) */
+    const uint32_t *param_offset; /* byte offset of each parameter in the param buffer */
+    const uint32_t *param_size;   /* its size in bytes (4 or 8 for scalars/pointers) */
+    uint32_t param_bytes;         /* size of the whole param buffer */
+    uint32_t static_shmem_bytes;  /* .shared declarations of the kernel and its callees */
+    uint32_t local_bytes;         /* .local bytes per thread (incl. call frames) */
+    uint32_t regs_per_thread;     /* registers, for occupancy */
+    bool cta_independent;         /* nothing in its module lets one CTA's run depend on when
+                                     another's steps run: no global or generic atomic or
+                                     reduction, fence, non-weak global or generic access,
+                                     transaction or %clock/%globaltimer read (so CTAs of
+                                     one launch can only communicate by a data race) */
 };
 const struct ptx_kernel_info *ptx_kernel_info(const struct ptx_kernel *k);
 
@@ -107,11 +107,11 @@ const char *ptx_kernel_unsupported(const struct ptx_kernel *k);
  * one starts as zeros, as C's statics do. */
 struct ptx_var {
     char *name;
-    uint32_t offset;   /* in the const bank, or in the module's global block */
+    uint32_t offset; /* in the const bank, or in the module's global block */
     uint32_t bytes;
-    unsigned line;     /* of its declaration */
-    bool initialised;  /* the PTX gives its contents */
-    bool set;          /* the host has written some of it */
+    unsigned line;    /* of its declaration */
+    bool initialised; /* the PTX gives its contents */
+    bool set;         /* the host has written some of it */
 };
 
 /* The module's .const variable `name`, NULL if it declares none. */
@@ -158,8 +158,8 @@ struct ptx_dim3 {
 /* A CTA: shared memory, barriers, the launch's parameter buffer. */
 struct ptx_cta;
 struct ptx_cta *ptx_cta_new(const struct ptx_kernel *k, struct ptx_dim3 ctaid,
-                            struct ptx_dim3 nctaid, struct ptx_dim3 ntid,
-                            const uint8_t *params, uint32_t dyn_shmem_bytes);
+                            struct ptx_dim3 nctaid, struct ptx_dim3 ntid, const uint8_t *params,
+                            uint32_t dyn_shmem_bytes);
 void ptx_cta_free(struct ptx_cta *c);
 unsigned ptx_cta_n_warps(const struct ptx_cta *c);
 
@@ -200,11 +200,11 @@ uint64_t ptx_printf_log_flush(struct ptx_printf_log *log, ptx_printf_read_fn *re
 
 /* What the caller supplies for special registers and latencies. */
 struct ptx_env {
-    uint32_t smid, nsmid;        /* %smid %nsmid */
-    uint32_t warpid;             /* %warpid: the warp's slot in its SM */
-    uint64_t clock;              /* %clock/%clock64: the SM's cycle counter */
-    uint64_t globaltimer_ns;     /* %globaltimer */
-    const uint32_t *lat;         /* [PTX_LAT_N] issue-to-result cycles */
+    uint32_t smid, nsmid;              /* %smid %nsmid */
+    uint32_t warpid;                   /* %warpid: the warp's slot in its SM */
+    uint64_t clock;                    /* %clock/%clock64: the SM's cycle counter */
+    uint64_t globaltimer_ns;           /* %globaltimer */
+    const uint32_t *lat;               /* [PTX_LAT_N] issue-to-result cycles */
     struct ptx_printf_log *printf_log; /* where printf calls go; NULL: nowhere */
 };
 
@@ -221,22 +221,22 @@ enum ptx_step_kind {
  * take part (lanes whose generic address was shared/local were done inside).
  * For vector accesses each lane accesses `size` contiguous bytes. */
 struct ptx_memop {
-    uint8_t op;            /* MEM_LOAD, MEM_STORE, MEM_ATOMIC or MEM_FENCE */
-    uint8_t sem;           /* enum mem_sem (ld.acquire -> SEM_ACQUIRE, membar.gl -> SC...) */
-    uint8_t scope;         /* enum mem_scope */
-    uint8_t size;          /* bytes per lane: 1, 2, 4, 8 or 16 */
-    uint8_t atom_kind;     /* enum atom_kind (MEM_ATOMIC) */
-    uint8_t atom_type;     /* enum atom_type (MEM_ATOMIC) */
-    bool is_red;           /* red.*: no result register */
-    uint32_t mask;         /* participating lanes */
-    addr_t addr[32];       /* per-lane byte address (global) */
-    uint64_t data[32][2];  /* per-lane store bytes (little-endian, `size` of them), or
-                              atomic operands (data[l][0] = a, data[l][1] = b for CAS) */
-    uint32_t tag;          /* identifies the destination for ptx_warp_complete */
-    bool tx;               /* a transactional load or store (inside gpucoh_tx_begin/commit):
-                              a store's data goes to the warp's redo log, not to memory; a
-                              load's returned bytes are overlaid with the lane's own logged
-                              writes by ptx_warp_complete */
+    uint8_t op;           /* MEM_LOAD, MEM_STORE, MEM_ATOMIC or MEM_FENCE */
+    uint8_t sem;          /* enum mem_sem (ld.acquire -> SEM_ACQUIRE, membar.gl -> SC...) */
+    uint8_t scope;        /* enum mem_scope */
+    uint8_t size;         /* bytes per lane: 1, 2, 4, 8 or 16 */
+    uint8_t atom_kind;    /* enum atom_kind (MEM_ATOMIC) */
+    uint8_t atom_type;    /* enum atom_type (MEM_ATOMIC) */
+    bool is_red;          /* red.*: no result register */
+    uint32_t mask;        /* participating lanes */
+    addr_t addr[32];      /* per-lane byte address (global) */
+    uint64_t data[32][2]; /* per-lane store bytes (little-endian, `size` of them), or
+                             atomic operands (data[l][0] = a, data[l][1] = b for CAS) */
+    uint32_t tag;         /* identifies the destination for ptx_warp_complete */
+    bool tx;              /* a transactional load or store (inside gpucoh_tx_begin/commit):
+                             a store's data goes to the warp's redo log, not to memory; a
+                             load's returned bytes are overlaid with the lane's own logged
+                             writes by ptx_warp_complete */
 };
 
 /* One transactional global access of one lane, in the warp's transaction log
@@ -244,12 +244,12 @@ struct ptx_memop {
 struct ptx_tx_access {
     addr_t addr;
     uint8_t lane;
-    uint8_t size;          /* bytes: 1, 2, 4, 8 or 16 */
-    uint32_t pc;           /* the instruction (index in the module) */
+    uint8_t size; /* bytes: 1, 2, 4, 8 or 16 */
+    uint32_t pc;  /* the instruction (index in the module) */
     bool write;
-    bool done;             /* a read: memory's bytes are in data */
-    uint64_t data[2];      /* a write's bytes, or the bytes memory returned to a read,
-                              little-endian */
+    bool done;        /* a read: memory's bytes are in data */
+    uint64_t data[2]; /* a write's bytes, or the bytes memory returned to a read,
+                         little-endian */
 };
 
 /* The end of one attempt of a warp's transaction: at gpucoh_tx_commit, or
@@ -265,20 +265,20 @@ struct ptx_tx_end {
 };
 
 struct ptx_barrier {
-    uint32_t id;           /* barrier number 0..15 */
-    uint32_t count;        /* threads expected; 0 = all threads of the CTA */
-    bool arrive_only;      /* bar.arrive: count in, do not wait */
-    uint32_t n_threads;    /* active threads of this warp arriving */
+    uint32_t id;        /* barrier number 0..15 */
+    uint32_t count;     /* threads expected; 0 = all threads of the CTA */
+    bool arrive_only;   /* bar.arrive: count in, do not wait */
+    uint32_t n_threads; /* active threads of this warp arriving */
 };
 
 struct ptx_step {
     enum ptx_step_kind kind;
-    uint8_t lat_class;     /* enum ptx_lat_class of the instruction */
-    uint32_t active;       /* lanes that executed it */
+    uint8_t lat_class;       /* enum ptx_lat_class of the instruction */
+    uint32_t active;         /* lanes that executed it */
     uint32_t n_thread_insts; /* active lanes counted as thread instructions */
-    struct ptx_memop mem;  /* PTX_STEP_MEM */
-    struct ptx_barrier bar;/* PTX_STEP_BARRIER */
-    struct ptx_tx_end tx;  /* PTX_STEP_TX_END */
+    struct ptx_memop mem;    /* PTX_STEP_MEM */
+    struct ptx_barrier bar;  /* PTX_STEP_BARRIER */
+    struct ptx_tx_end tx;    /* PTX_STEP_TX_END */
 };
 
 /* True when the next instruction's registers are ready at `cycle`. */
@@ -303,8 +303,8 @@ void ptx_warp_prefetch(const struct ptx_warp *w);
 /* Execute the warp's next instruction. Returns 0, or -1 with a message for a
  * run-time fault of the kernel (misaligned or out-of-range shared/local
  * access, trap): the caller reports it as a fatal kernel error. */
-int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out,
-                  char *err, size_t errlen);
+int ptx_warp_step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out, char *err,
+                  size_t errlen);
 
 /* Deliver the result of a PTX_STEP_MEM load or atomic: lane_data[l] holds
  * the `size` bytes lane l read (loads) or the old value (atomics), for the
@@ -339,8 +339,7 @@ bool ptx_warp_at_tx_end(const struct ptx_warp *w);
 /* The running attempt's log so far (n entries, program order; a load's entry
  * holds the bytes memory returned to it once it has completed) and its live
  * lanes (not aborted). */
-const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n,
-                                            uint32_t *live);
+const struct ptx_tx_access *ptx_warp_tx_log(const struct ptx_warp *w, uint32_t *n, uint32_t *live);
 /* Most log entries one attempt of a warp's transaction may make. */
 #define PTX_TX_LOG_MAX 1024
 

@@ -21,17 +21,51 @@
 
 #define STAT_FIELDS(X)                                                                             \
     X(cycles)                                                                                      \
-    X(thread_insts) X(warp_insts) X(l1_hit_rate) X(l2_hit_rate) X(bytes_total) X(lease_avg)        \
-        X(fence_wait) X(lease_ups) X(lease_down_writes) X(lease_down_evicts) X(epoch_changes)    \
-            X(emu_bytes) X(bsq_mean) X(bsq_max) X(bsq_wait) X(blocked_frac) X(hold_frac)              \
-                X(transition_mean) X(kernels) X(sc_hold_cycles) X(sc_hold_mean)              \
-                X(sc_held_frac) X(load_latency) X(store_latency) X(store_load_ratio) X(expired_loads)      \
-                    X(gpu_link_bytes) X(gpm_link_bytes) X(link_inv_bytes)                  \
-                        X(lines_invalidated) X(dir_evictions) X(l1_writes) X(invs_per_store) \
-                        X(evict_lines_invalidated) X(invs_per_dir_evict)                   \
-                    X(tx_commits) X(tx_aborts) X(tx_aborts_per_1k) X(tx_cycles)            \
-                        X(tx_cycles_per_tx) X(tx_exec_cycles) X(tx_wait_cycles)        \
-                            X(vu_cycles_per_access) X(vu_stall_max) X(vu_stall_per_line)
+    X(thread_insts)                                                                                \
+    X(warp_insts)                                                                                  \
+    X(l1_hit_rate)                                                                                 \
+    X(l2_hit_rate)                                                                                 \
+    X(bytes_total)                                                                                 \
+    X(lease_avg)                                                                                   \
+    X(fence_wait)                                                                                  \
+    X(lease_ups)                                                                                   \
+    X(lease_down_writes)                                                                           \
+    X(lease_down_evicts)                                                                           \
+    X(epoch_changes)                                                                               \
+    X(emu_bytes)                                                                                   \
+    X(bsq_mean)                                                                                    \
+    X(bsq_max)                                                                                     \
+    X(bsq_wait)                                                                                    \
+    X(blocked_frac)                                                                                \
+    X(hold_frac)                                                                                   \
+    X(transition_mean)                                                                             \
+    X(kernels)                                                                                     \
+    X(sc_hold_cycles)                                                                              \
+    X(sc_hold_mean)                                                                                \
+    X(sc_held_frac)                                                                                \
+    X(load_latency)                                                                                \
+    X(store_latency)                                                                               \
+    X(store_load_ratio)                                                                            \
+    X(expired_loads)                                                                               \
+    X(gpu_link_bytes)                                                                              \
+    X(gpm_link_bytes)                                                                              \
+    X(link_inv_bytes)                                                                              \
+    X(lines_invalidated)                                                                           \
+    X(dir_evictions)                                                                               \
+    X(l1_writes)                                                                                   \
+    X(invs_per_store)                                                                              \
+    X(evict_lines_invalidated)                                                                     \
+    X(invs_per_dir_evict)                                                                          \
+    X(tx_commits)                                                                                  \
+    X(tx_aborts)                                                                                   \
+    X(tx_aborts_per_1k)                                                                            \
+    X(tx_cycles)                                                                                   \
+    X(tx_cycles_per_tx)                                                                            \
+    X(tx_exec_cycles)                                                                              \
+    X(tx_wait_cycles)                                                                              \
+    X(vu_cycles_per_access)                                                                        \
+    X(vu_stall_max)                                                                                \
+    X(vu_stall_per_line)
 #define STAT_NAME(f) #f,
 #define STAT_OFF(f)  offsetof(struct sweep_result, f),
 static const size_t stat_offsets[] = {STAT_FIELDS(STAT_OFF)};
@@ -220,15 +254,15 @@ static int paper_row(void *ctx, char **f, const char *path, unsigned line, char 
             *slash = 0;
             p->divisor = strtod(slash + 1, &end);
             if (*end || end == slash + 1 || !(p->divisor > 0))
-                return errf(err, errlen, "%s:%u: metric '%s': expected value:STAT[/DIVISOR]",
-                            path, line, p->metric);
+                return errf(err, errlen, "%s:%u: metric '%s': expected value:STAT[/DIVISOR]", path,
+                            line, p->metric);
         }
         p->stat = repro_stat_find(name);
         if (p->stat < 0) {
             char known[1024];
             repro_stat_names(known, sizeof known);
-            return errf(err, errlen, "%s:%u: metric '%s': unknown statistic '%s' (known: %s)",
-                        path, line, p->metric, name, known);
+            return errf(err, errlen, "%s:%u: metric '%s': unknown statistic '%s' (known: %s)", path,
+                        line, p->metric, name, known);
         }
     }
     if (!p->pm) {
@@ -397,7 +431,7 @@ const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_va
             continue;
         const struct sweep_result *res = r->res ? &r->res[i] : NULL;
         if (!res || !res->has_stats || !(res->cycles > 0))
-            return NULL; /* a value of the axis has not run: no best yet */
+            return NULL;                        /* a value of the axis has not run: no best yet */
         if (!best || res->cycles < best_cycles) /* ties: the first value in the block's order */
             best = run, best_cycles = res->cycles;
     }
@@ -569,10 +603,14 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
     for (unsigned i = 0; i < n; i++)
         best = isnan(best) || v[i] > best ? v[i] : best;
     switch (pm->agg) {
-    case RP_AGG_HM: return mean_harmonic(v, n);
-    case RP_AGG_GM: return mean_geometric(v, n);
-    case RP_AGG_MEAN: return mean_arith(v, n);
-    case RP_AGG_MAX: break;
+    case RP_AGG_HM:
+        return mean_harmonic(v, n);
+    case RP_AGG_GM:
+        return mean_geometric(v, n);
+    case RP_AGG_MEAN:
+        return mean_arith(v, n);
+    case RP_AGG_MAX:
+        break;
     }
     return best; /* "up to": the set's largest app's */
 }
@@ -632,8 +670,8 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
         const struct rp_paper_row *p = &r->paper[x->row_index];
         unsigned used, total;
         if ((!p->baseline[0] || repro_have(r, p->baseline)) && repro_have(r, p->design))
-            v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design,
-                                  &used, &total, NULL) /
+            v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
+                                  &total, NULL) /
                 p->divisor;
     } else {
         double c = cx_eval(r->d.claims[x->claim_index].node, repro_claim_env(r), detail, n);
@@ -766,8 +804,8 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
             const char *dn = f->n_designs ? f->designs[k] : f->design;
             unsigned kl = FL(f->n_designs ? RP_FK_DESIGNS : RP_FK_DESIGN);
             if (!block_has(r, f->block, dn, &built))
-                AT(kl, "[figure %s]: design '%s' is not a configuration of sweep block '%s'",
-                   f->id, dn, f->block);
+                AT(kl, "[figure %s]: design '%s' is not a configuration of sweep block '%s'", f->id,
+                   dn, f->block);
             if (built && !block_sets(r, f->block, dn, f->x))
                 AT(FL(RP_FK_X), "[figure %s]: block '%s' does not sweep '%s'", f->id, f->block,
                    f->x);
@@ -778,8 +816,7 @@ static int check_figure(struct repro *r, const struct rp_figure *f, char *err, s
         AT(f->line, "[figure %s] names no designs", f->id);
     }
     if (f->n_parts && (f->kind != RP_STACKED || f->metric != RP_RATIO))
-        AT(FL(RP_FK_PARTS), "[figure %s]: parts go with kind stacked and metric ratio:STAT",
-           f->id);
+        AT(FL(RP_FK_PARTS), "[figure %s]: parts go with kind stacked and metric ratio:STAT", f->id);
     if (f->kind == RP_STACKED && f->metric != RP_TRAFFIC_CLASS && !f->n_parts)
         AT(FL(RP_FK_METRIC),
            "[figure %s]: a stacked figure has metric traffic_class, or ratio:STAT with parts",
@@ -1093,7 +1130,8 @@ static void list_absent(struct repro *r)
             /* once each */
             bool seen = false;
             for (const char *p = r->absent; (p = strstr(p, item)) && !seen; p++)
-                seen = (p == r->absent || p[-1] == ' ') && (p[strlen(item)] == ',' || !p[strlen(item)]);
+                seen = (p == r->absent || p[-1] == ' ') &&
+                       (p[strlen(item)] == ',' || !p[strlen(item)]);
             if (!seen && k < sizeof r->absent)
                 k += (size_t)snprintf(r->absent + k, sizeof r->absent - k, "%s%s", k ? ", " : "",
                                       item);
@@ -1176,8 +1214,8 @@ int repro_open(struct repro *r, const char *dir, const char *size, char *err, si
             AT(v->line, "[variant %s]: block '%s' has no setting '%s'", v->name, v->block,
                v->setting);
         if (built && v->best[0] && !block_sets(r, v->block, v->design, v->best))
-            AT(v->best_line, "[variant %s]: block '%s' does not sweep '%s' for design '%s'", v->name,
-               v->block, v->best, v->design);
+            AT(v->best_line, "[variant %s]: block '%s' does not sweep '%s' for design '%s'",
+               v->name, v->block, v->best, v->design);
         if (v->fallback[0] && !block_has(r, d->block, v->fallback, &built))
             AT(v->line, "[variant %s]: fallback '%s' is not a configuration of sweep block '%s'",
                v->name, v->fallback, d->block);

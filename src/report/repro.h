@@ -220,10 +220,10 @@ struct rp_decl {
  * for slowdown and runtime) and how the set's apps are summed up. */
 enum rp_agg { RP_AGG_HM, RP_AGG_GM, RP_AGG_MEAN, RP_AGG_MAX };
 struct rp_paper_metric {
-    const char *name;                  /* "speedup_hm" */
-    enum rp_metric metric;             /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
-    enum rp_agg agg;                   /* over a set; one app's when the row names an app */
-    const char *what;                  /* "speedup", for the report */
+    const char *name;      /* "speedup_hm" */
+    enum rp_metric metric; /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
+    enum rp_agg agg;       /* over a set; one app's when the row names an app */
+    const char *what;      /* "speedup", for the report */
 };
 
 /* A row of paper.csv with gpucoh's number beside it. */
@@ -233,11 +233,11 @@ struct rp_paper_row {
     double value;
     unsigned line;
     const struct rp_paper_metric *pm;
-    int stat;          /* value:STAT[/DIVISOR]: the statistic (else -1) ... */
-    double divisor;    /* ... and what it is divided by (1e6: bytes as MB) */
-    double ours;       /* NaN: none */
-    bool wrong;        /* from a run whose output check failed */
-    char verdict[160]; /* "close (within 5%)", "not run: ...", ... */
+    int stat;             /* value:STAT[/DIVISOR]: the statistic (else -1) ... */
+    double divisor;       /* ... and what it is divided by (1e6: bytes as MB) */
+    double ours;          /* NaN: none */
+    bool wrong;           /* from a run whose output check failed */
+    char verdict[160];    /* "close (within 5%)", "not run: ...", ... */
     struct effect effect; /* how much of the paper's effect gpucoh shows */
 };
 
@@ -250,14 +250,14 @@ struct rp_claim_result {
 struct repro {
     struct rp_decl d;
     struct sweep_spec spec;
-    const char *sweep_file;  /* the file of spec: d.sweep, or d.sweep_for[size] */
-    bool sweep_as_written;   /* a per-size file: its sizes lines kept (no --size override) */
+    const char *sweep_file; /* the file of spec: d.sweep, or d.sweep_for[size] */
+    bool sweep_as_written;  /* a per-size file: its sizes lines kept (no --size override) */
     /* the reproduction's other sweep files (other sizes'): the names a
      * declaration uses are checked against all of them; what only they run
      * is not run at this size, its values unknown (absent, for the report) */
     struct sweep_spec others[RP_N_SIZES];
     unsigned n_others;
-    char absent[2048]; /* "main/getm-printed, metadata" */
+    char absent[2048];        /* "main/getm-printed, metadata" */
     struct sweep_result *res; /* per spec run */
     const char *out_dir, *size;
     struct sweep_counts counts;

@@ -138,10 +138,9 @@ static int parse_metric(struct decl_reader *rd, struct rp_figure *f, const char 
 }
 
 /* The keys of enum rp_fig_key, in its order. */
-static const char *const fig_keys[RP_FK_N] = {"title",    "kind",    "metric",      "set",
-                                              "baseline", "designs", "design",      "block",
-                                              "x",        "beside",  "beside_stat", "parts",
-                                              "best"};
+static const char *const fig_keys[RP_FK_N] = {"title",       "kind",   "metric", "set", "baseline",
+                                              "designs",     "design", "block",  "x",   "beside",
+                                              "beside_stat", "parts",  "best"};
 
 static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *key, const char *v)
 {
@@ -205,7 +204,7 @@ static int figure_key(struct decl_reader *rd, struct rp_figure *f, const char *k
         }
     } else if (!strcmp(key, "designs") || !strcmp(key, "best")) {
         bool best = key[0] == 'b';
-        char (*to)[RP_NAME] = best ? f->best : f->designs;
+        char(*to)[RP_NAME] = best ? f->best : f->designs;
         unsigned *n = best ? &f->n_best : &f->n_designs;
         char buf[1024];
         snprintf(buf, sizeof buf, "%s", v);
@@ -237,7 +236,8 @@ static int ablation_parse(struct rp_ablation *ab, const char *key, const char *v
         const char *why = v + 4 + strspn(v + 4, " ");
         size_t len = strlen(why);
         if (len < 3 || why[0] != '(' || why[len - 1] != ')') {
-            snprintf(msg, n, "%s = %.200s: expected none (REASON): why it cannot be undone", key, v);
+            snprintf(msg, n, "%s = %.200s: expected none (REASON): why it cannot be undone", key,
+                     v);
             return -1;
         }
         snprintf(ab->none, sizeof ab->none, "%.*s", (int)(len - 2), why + 1);
@@ -265,8 +265,7 @@ static int ablation_value(struct decl_reader *rd, struct rp_ablation *ab, const 
     return ablation_parse(ab, key, v, false, msg, sizeof msg) ? bad(rd, "%s", msg) : 1;
 }
 
-static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char *key,
-                       const char *v)
+static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char *key, const char *v)
 {
     if (!strcmp(key, "text"))
         text_value(rd, x->text, sizeof x->text, key, v);
@@ -318,8 +317,7 @@ static int calibration_key(struct decl_reader *rd, struct rp_calibration *c, con
         if (!c->undo_text[0])
             c->undo.line = rd->line;
         text_value(rd, c->undo_text, sizeof c->undo_text, key, v);
-    }
-    else
+    } else
         return bad(rd,
                    "[calibration %s]: unknown key '%s' (expected what, why, source, "
                    "after_result, affects, undo)",
@@ -451,8 +449,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
                 ok = name_value(rd, d->sweep_for[k], sizeof d->sweep_for[k], key, v);
                 d->sweep_for_line[k] = rd->line;
             }
-        }
-        else if (!strcmp(key, "numbers"))
+        } else if (!strcmp(key, "numbers"))
             ok = name_value(rd, d->numbers, sizeof d->numbers, key, v);
         else if (!strcmp(key, "block")) {
             ok = name_value(rd, d->block, sizeof d->block, key, v);
@@ -525,8 +522,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
         else if (!strcmp(key, "best")) {
             ok = name_value(rd, x->best, sizeof x->best, key, v);
             x->best_line = rd->line;
-        }
-        else
+        } else
             ok = bad(rd,
                      "[variant %s]: unknown key '%s' (expected block, design, setting, best, "
                      "fallback)",
@@ -560,8 +556,8 @@ static int on_entry(void *user, const char *section, const char *key, const char
                 ok = bad(rd, "[claim %s]: band '%s': expected two numbers LO HI, 0 < LO < HI",
                          c->id, v);
         } else
-            ok = bad(rd, "[claim %s]: unknown key '%s' (expected text, paper, expr, band)",
-                     c->id, key);
+            ok = bad(rd, "[claim %s]: unknown key '%s' (expected text, paper, expr, band)", c->id,
+                     key);
         break;
     }
     case SEC_EXPLAIN:
@@ -658,8 +654,8 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
             snprintf(err, errlen, "%s:%u: %s", d->path, c->undo.line, msg);
             return -1;
         }
-        if (!c->what[0] || !c->why[0] || !c->source[0] || c->after_result < 0 ||
-            !c->n_affects || (!c->undo.block[0] && !c->undo.none[0])) {
+        if (!c->what[0] || !c->why[0] || !c->source[0] || c->after_result < 0 || !c->n_affects ||
+            (!c->undo.block[0] && !c->undo.none[0])) {
             snprintf(err, errlen,
                      "%s:%u: [calibration %s] needs what, why, source, after_result, affects and "
                      "undo",

@@ -89,7 +89,7 @@ struct headline {
     double value, ours;
     char why[160];
     struct effect effect;
-    char size[16];     /* the size its reproduction ran at ("" without a number) */
+    char size[16];      /* the size its reproduction ran at ("" without a number) */
     char evidence[128]; /* an explain's ablation and its effect; a miss without one:
                            "unexplained"; else "—" */
     /* the baseline and design as the paper names them ([designs]: NO-L1),
@@ -102,10 +102,14 @@ static const char *effect_css(const struct headline *x)
     if (isnan(x->ours))
         return "notbuilt";
     switch (x->effect.cls) {
-    case EFFECT_GOOD: return "effect-good";
-    case EFFECT_OFF: return "effect-off";
-    case EFFECT_WRONG: return "effect-wrong";
-    case EFFECT_NONE: break;
+    case EFFECT_GOOD:
+        return "effect-good";
+    case EFFECT_OFF:
+        return "effect-off";
+    case EFFECT_WRONG:
+        return "effect-wrong";
+    case EFFECT_NONE:
+        break;
     }
     return "notbuilt";
 }
@@ -750,9 +754,10 @@ int repro_site(const char *out_dir, const struct repro_site_info *info, struct r
     }
     /* the headline table, printed and in both files */
     fprintf(out, "\n== Headline table: every paper's headline numbers (%s) ==\n", headlines_path);
-    fprintf(out, "(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic; dir: "
-                 "the paper's direction (\u2713) or not (\u2717); a miss, the wrong direction or "
-                 "an effect outside %.1f-%.0f, names its evidence)\n",
+    fprintf(out,
+            "(effect: (gpucoh - 1) / (paper - 1), or gpucoh / paper for a statistic; dir: "
+            "the paper's direction (\u2713) or not (\u2717); a miss, the wrong direction or "
+            "an effect outside %.1f-%.0f, names its evidence)\n",
             EFFECT_LOW, EFFECT_HIGH);
     fprintf(out, "%-8s %-4s %-7s %-5s %-13s %-12s %-16s %7s %8s %-3s %6s %-5s %s\n", "paper",
             "spec", "figure", "set", "metric", "baseline", "design", "paper", "gpucoh", "dir",

@@ -162,12 +162,12 @@ static void paper_value(struct repro *r, struct rp_paper_row *p)
     p->ours = NAN;
     p->effect = effect_of(p->value, NAN, 1);
     const char *missing = p->baseline[0] && !repro_have(r, p->baseline) ? p->baseline
-                          : !repro_have(r, p->design) ? p->design
-                                                      : NULL;
+                          : !repro_have(r, p->design)                   ? p->design
+                                                                        : NULL;
     if (missing) {
         if (repro_design_absent(r, missing))
-            snprintf(p->verdict, sizeof p->verdict, "not run at size %s: %s is not in %s",
-                     r->size, missing, r->sweep_file);
+            snprintf(p->verdict, sizeof p->verdict, "not run at size %s: %s is not in %s", r->size,
+                     missing, r->sweep_file);
         else
             snprintf(p->verdict, sizeof p->verdict,
                      "not run: configuration %s is not built in this gpucoh", missing);
@@ -219,8 +219,8 @@ static void headlines(struct repro *r)
         if (isnan(p->ours))
             fprintf(o, "%8s %6s %-3s  %s\n", "-", "", "", p->verdict);
         else
-            fprintf(o, "%7.2f%c %6s %s  %s\n", p->ours, p->wrong ? '!' : ' ', effect,
-                    dir, p->verdict);
+            fprintf(o, "%7.2f%c %6s %s  %s\n", p->ours, p->wrong ? '!' : ' ', effect, dir,
+                    p->verdict);
     }
 }
 
@@ -241,7 +241,7 @@ static double paper_mark(const struct repro *r, const struct rp_figure *f, const
                          const char *design, bool is_mean)
 {
     enum rp_metric m = f->metric == RP_TRAFFIC_CLASS ? RP_TRAFFIC : f->metric;
-    enum rp_agg agg = m != RP_SPEEDUP           ? RP_AGG_MEAN
+    enum rp_agg agg = m != RP_SPEEDUP             ? RP_AGG_MEAN
                       : r->d.mean == RP_GEOMETRIC ? RP_AGG_GM
                                                   : RP_AGG_HM;
     for (unsigned i = 0; i < r->n_paper; i++) {
@@ -311,8 +311,9 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
         fprintf(o, "%-8s", r->apps[a]);
         for (unsigned k = 0; k < n; k++) {
             bool wrong = false;
-            double v = repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong) /
-                       f->divisor;
+            double v =
+                repro_ratio(r, f->metric, f->stat, r->apps[a], f->baseline, cfgs[k], &wrong) /
+                f->divisor;
             cell(o, v, wrong);
             if (plot)
                 plot_row(r, f, r->apps[a], cfgs[k], "", v,
@@ -354,8 +355,7 @@ static void stacked_parts(struct repro *r, const struct rp_figure *f)
     unsigned n = pick(r, f, cfgs);
     fprintf(o, "%-13s %8s", "design", f->stat_name);
     for (unsigned p = 0; p < f->n_parts; p++)
-        fprintf(o, " %*s", (int)(strlen(f->parts[p]) > 8 ? strlen(f->parts[p]) : 8),
-                f->parts[p]);
+        fprintf(o, " %*s", (int)(strlen(f->parts[p]) > 8 ? strlen(f->parts[p]) : 8), f->parts[p]);
     fprintf(o, " %8s\n", "sum");
     for (unsigned k = 0; k < n; k++) {
         double sum[RP_MAX_PARTS] = {0}, whole = 0;
@@ -559,11 +559,10 @@ static void figure(struct repro *r, const struct rp_figure *f)
         fprintf(o, "%s (size %s)\n", f->title, repro_numbers_size(r));
     else
         fprintf(o, "\n== %s (size %s) ==\n", f->title, repro_numbers_size(r));
-    const char *need = f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline)
-                           ? f->baseline
-                       : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)
-                           ? f->design
-                           : NULL;
+    const char *need =
+        f->baseline[0] && f->metric != RP_VALUE && !repro_have(r, f->baseline) ? f->baseline
+        : f->kind == RP_LINES && !f->by_design && !repro_have(r, f->design)    ? f->design
+                                                                               : NULL;
     if (need && repro_design_absent(r, need)) {
         fprintf(o, "not run at size %s: %s is not in %s\n", r->size, need, r->sweep_file);
         return;
@@ -573,8 +572,7 @@ static void figure(struct repro *r, const struct rp_figure *f)
         return;
     }
     if (f->kind == RP_LINES && repro_block_absent(r, f->block)) {
-        fprintf(o, "not run at size %s: block %s is not in %s\n", r->size, f->block,
-                r->sweep_file);
+        fprintf(o, "not run at size %s: block %s is not in %s\n", r->size, f->block, r->sweep_file);
         return;
     }
     switch (f->kind) {
@@ -683,7 +681,8 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         snprintf(where + n, sizeof where - n, " against %.80s; apps %.80s", ref, apps);
     }
     fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
-    if (repro_block_absent(r, x->ab.block) || (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
+    if (repro_block_absent(r, x->ab.block) ||
+        (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
         fprintf(o, "not run at size %s (the block is not in %s)\n", r->size, r->sweep_file);
         return;
     }
@@ -711,9 +710,8 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
     repro_explain_in(r, x, false, &before, before_detail, sizeof before_detail);
     repro_explain_in(r, x, true, &holds, detail, sizeof detail);
     if (x->ref.block[0]) /* the reference's values too: they are not the claim's above */
-        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s\n", verdict_word(before),
-                before_detail[0] ? ": " : "", before_detail, verdict_word(holds),
-                detail[0] ? ": " : "", detail);
+        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s\n", verdict_word(before), before_detail[0] ? ": " : "",
+                before_detail, verdict_word(holds), detail[0] ? ": " : "", detail);
     else
         fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(before), verdict_word(holds),
                 detail[0] ? ": " : "", detail);
@@ -732,10 +730,11 @@ static void best_settings(struct repro *r)
     if (!n)
         return;
     fprintf(o, "\n== Each design at its best setting (size %s) ==\n", repro_numbers_size(r));
-    fputs("(per app, the value of the setting with the fewest cycles over the design's runs in the\n"
-          " block; - : not every value has run here; in parentheses the paper's choice where\n"
-          " paper.csv names one)\n",
-          o);
+    fputs(
+        "(per app, the value of the setting with the fewest cycles over the design's runs in the\n"
+        " block; - : not every value has run here; in parentheses the paper's choice where\n"
+        " paper.csv names one)\n",
+        o);
     for (unsigned i = 0; i < r->d.n_variants; i++) {
         const struct rp_variant *v = &r->d.variants[i];
         if (v->best[0])
@@ -753,7 +752,8 @@ static void best_settings(struct repro *r)
             const struct rp_variant *v = &r->d.variants[i];
             if (!v->best[0])
                 continue;
-            const struct sweep_run *run = repro_have(r, v->name) ? repro_best_run(r, v, r->apps[a]) : NULL;
+            const struct sweep_run *run =
+                repro_have(r, v->name) ? repro_best_run(r, v, r->apps[a]) : NULL;
             const char *got = NULL;
             size_t kl = strlen(v->best);
             for (unsigned k = 0; run && k < run->n_settings; k++)
@@ -812,9 +812,9 @@ static void misses(struct repro *r)
                 const struct rp_paper_row *p = &r->paper[k];
                 char eff[16];
                 effect_ratio_text(eff, sizeof eff, &p->effect);
-                fprintf(o, "%s %s %s%s%s over %s: paper %.2f, gpucoh ", p->figure, p->set,
-                        p->app, p->app[0] ? " " : "", p->design,
-                        p->baseline[0] ? p->baseline : "-", p->value);
+                fprintf(o, "%s %s %s%s%s over %s: paper %.2f, gpucoh ", p->figure, p->set, p->app,
+                        p->app[0] ? " " : "", p->design, p->baseline[0] ? p->baseline : "-",
+                        p->value);
                 number(o, p->ours);
                 fprintf(o, " (%s, effect %s)\n", p->metric, eff);
             } else {
@@ -846,8 +846,9 @@ static void calibrations(struct repro *r)
             repro_numbers_size(r));
     for (unsigned i = 0; i < r->d.n_calibs; i++) {
         const struct rp_calibration *c = &r->d.calibs[i];
-        fprintf(o, "%s: %s\n    why: %s\n    source: %s\n    changed after a first result was "
-                   "seen: %s\n    affects:",
+        fprintf(o,
+                "%s: %s\n    why: %s\n    source: %s\n    changed after a first result was "
+                "seen: %s\n    affects:",
                 c->name, c->what, c->why, c->source, c->after_result ? "yes" : "no");
         for (unsigned k = 0; k < c->n_affects; k++)
             fprintf(o, " %s", c->affects[k]);
@@ -1017,8 +1018,9 @@ static void scale_check(struct repro *r)
         }
     }
     if (have) {
-        fprintf(o, "(a verdict is stable when it is the same at both sizes; an effect ratio when both "
-                   "have the same sign\n and are within a factor of %g of each other)\n",
+        fprintf(o,
+                "(a verdict is stable when it is the same at both sizes; an effect ratio when both "
+                "have the same sign\n and are within a factor of %g of each other)\n",
                 sc->factor);
         unsigned n_claims = 0, stable_claims = 0, n_effects = 0, stable_effects = 0;
         for (unsigned i = 0; i < r->d.n_claims; i++) {
@@ -1032,7 +1034,8 @@ static void scale_check(struct repro *r)
             bool stable = v[0] == v[1];
             n_claims++, stable_claims += stable;
             fprintf(o, "claim %s: [%s] at %s, [%s] at %s: %s\n", c->id, verdict_word(v[0]),
-                    sc->sizes[0], verdict_word(v[1]), sc->sizes[1], stable ? "stable" : "NOT stable");
+                    sc->sizes[0], verdict_word(v[1]), sc->sizes[1],
+                    stable ? "stable" : "NOT stable");
         }
         for (unsigned k = 0; k < 2; k++)
             if (!strstr(summary[k], ",effect_ratio,"))

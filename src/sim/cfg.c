@@ -118,14 +118,14 @@ static int set_opt(const struct cfg_opt *o, void *base, const char *v, char *err
         return -1;
     case CFG_KIND_STR:
         if (strlen(v) >= CFG_STR_MAX) {
-            snprintf(err, errlen, "%s: value longer than %d characters", o->name,
-                     CFG_STR_MAX - 1);
+            snprintf(err, errlen, "%s: value longer than %d characters", o->name, CFG_STR_MAX - 1);
             return -1;
         }
         if (v[0] == ';') {
             /* `config show` prints "key = VALUE", and INI reads " ;" as the
              * start of a comment: such a value could not be loaded back. */
-            snprintf(err, errlen, "%s: a value cannot start with ';' (it begins a comment)", o->name);
+            snprintf(err, errlen, "%s: a value cannot start with ';' (it begins a comment)",
+                     o->name);
             return -1;
         }
         strcpy(field, v);
@@ -142,13 +142,12 @@ void cfg_defaults(const struct cfg_opt *tab, void *base)
             fprintf(stderr, "gpucoh: bad default: %s\n", err); /* a bug in a table */
 }
 
-int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char *value,
-            char *err, size_t errlen)
+int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char *value, char *err,
+            size_t errlen)
 {
     const struct cfg_opt *o = cfg_find(tab, name);
     if (!o) {
-        snprintf(err, errlen, "unknown option '%s' (gpucoh config show lists every option)",
-                 name);
+        snprintf(err, errlen, "unknown option '%s' (gpucoh config show lists every option)", name);
         return -1;
     }
     return set_opt(o, base, value, err, errlen);
@@ -184,10 +183,10 @@ int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign
 struct ini_ctx {
     const struct cfg_opt *tab;
     void *base;
-    unsigned *lines;     /* per option: the line that set it, 0 = not set here */
-    const char *p;       /* rest of the text */
-    unsigned line;       /* line number of the last line read */
-    unsigned err_line;   /* first line with an error found here (0: none) */
+    unsigned *lines;   /* per option: the line that set it, 0 = not set here */
+    const char *p;     /* rest of the text */
+    unsigned line;     /* line number of the last line read */
+    unsigned err_line; /* first line with an error found here (0: none) */
     char msg[512];
 };
 
@@ -338,18 +337,30 @@ void cfg_format(const struct cfg_opt *o, const void *base, char *buf, size_t len
 {
     const char *field = (const char *)base + o->off;
     switch (o->kind) {
-    case CFG_KIND_U32: snprintf(buf, len, "%u", *(const uint32_t *)field); break;
-    case CFG_KIND_U64: snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field); break;
+    case CFG_KIND_U32:
+        snprintf(buf, len, "%u", *(const uint32_t *)field);
+        break;
+    case CFG_KIND_U64:
+        snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
+        break;
     case CFG_KIND_LIMIT:
         if (*(const uint64_t *)field == CFG_AUTO)
             snprintf(buf, len, "auto");
         else
             snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)field);
         break;
-    case CFG_KIND_F64: snprintf(buf, len, "%g", *(const double *)field); break;
-    case CFG_KIND_BOOL: snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false"); break;
-    case CFG_KIND_ENUM: snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]); break;
-    case CFG_KIND_STR: snprintf(buf, len, "%s", field); break;
+    case CFG_KIND_F64:
+        snprintf(buf, len, "%g", *(const double *)field);
+        break;
+    case CFG_KIND_BOOL:
+        snprintf(buf, len, "%s", *(const bool *)field ? "true" : "false");
+        break;
+    case CFG_KIND_ENUM:
+        snprintf(buf, len, "%s", o->choices[*(const uint32_t *)field]);
+        break;
+    case CFG_KIND_STR:
+        snprintf(buf, len, "%s", field);
+        break;
     }
 }
 

@@ -16,8 +16,15 @@
 
 #include "base/types.h"
 
-enum cfg_kind { CFG_KIND_U32, CFG_KIND_U64, CFG_KIND_F64, CFG_KIND_BOOL, CFG_KIND_ENUM,
-                CFG_KIND_STR, CFG_KIND_LIMIT };
+enum cfg_kind {
+    CFG_KIND_U32,
+    CFG_KIND_U64,
+    CFG_KIND_F64,
+    CFG_KIND_BOOL,
+    CFG_KIND_ENUM,
+    CFG_KIND_STR,
+    CFG_KIND_LIMIT
+};
 
 /* CFG_KIND_LIMIT fields are uint64_t: a number (0 = no limit) or "auto",
  * stored as CFG_AUTO, for a limit the simulator scales to the work. */
@@ -28,35 +35,55 @@ enum cfg_kind { CFG_KIND_U32, CFG_KIND_U64, CFG_KIND_F64, CFG_KIND_BOOL, CFG_KIN
 #define CFG_STR_MAX 256
 
 struct cfg_opt {
-    const char *name;            /* "section.key" */
+    const char *name; /* "section.key" */
     enum cfg_kind kind;
-    size_t off;                  /* offset of the field in the config struct */
-    const char *def;             /* default, as text */
-    double min, max;             /* bounds for numbers */
-    const char *const *choices;  /* ENUM: NULL-terminated names; the field is a uint32 index */
-    const char *unit;            /* "cycles", "bytes", "MHz", or "" */
+    size_t off;                 /* offset of the field in the config struct */
+    const char *def;            /* default, as text */
+    double min, max;            /* bounds for numbers */
+    const char *const *choices; /* ENUM: NULL-terminated names; the field is a uint32 index */
+    const char *unit;           /* "cycles", "bytes", "MHz", or "" */
     const char *help;
 };
 
 #define CFG_U32(n, T, f, d, lo, hi, u, h)                                                          \
-    {n, CFG_KIND_U32, offsetof(T, f), d, lo, hi, NULL, u, h}
+    {                                                                                              \
+        n, CFG_KIND_U32, offsetof(T, f), d, lo, hi, NULL, u, h                                     \
+    }
 #define CFG_U64(n, T, f, d, lo, hi, u, h)                                                          \
-    {n, CFG_KIND_U64, offsetof(T, f), d, lo, hi, NULL, u, h}
+    {                                                                                              \
+        n, CFG_KIND_U64, offsetof(T, f), d, lo, hi, NULL, u, h                                     \
+    }
 #define CFG_F64(n, T, f, d, lo, hi, u, h)                                                          \
-    {n, CFG_KIND_F64, offsetof(T, f), d, lo, hi, NULL, u, h}
-#define CFG_BOOL(n, T, f, d, h) {n, CFG_KIND_BOOL, offsetof(T, f), d, 0, 1, NULL, "", h}
-#define CFG_ENUM(n, T, f, d, ch, h) {n, CFG_KIND_ENUM, offsetof(T, f), d, 0, 0, ch, "", h}
-#define CFG_STR(n, T, f, d, h) {n, CFG_KIND_STR, offsetof(T, f), d, 0, 0, NULL, "", h}
+    {                                                                                              \
+        n, CFG_KIND_F64, offsetof(T, f), d, lo, hi, NULL, u, h                                     \
+    }
+#define CFG_BOOL(n, T, f, d, h)                                                                    \
+    {                                                                                              \
+        n, CFG_KIND_BOOL, offsetof(T, f), d, 0, 1, NULL, "", h                                     \
+    }
+#define CFG_ENUM(n, T, f, d, ch, h)                                                                \
+    {                                                                                              \
+        n, CFG_KIND_ENUM, offsetof(T, f), d, 0, 0, ch, "", h                                       \
+    }
+#define CFG_STR(n, T, f, d, h)                                                                     \
+    {                                                                                              \
+        n, CFG_KIND_STR, offsetof(T, f), d, 0, 0, NULL, "", h                                      \
+    }
 #define CFG_LIMIT(n, T, f, d, hi, u, h)                                                            \
-    {n, CFG_KIND_LIMIT, offsetof(T, f), d, 0, hi, NULL, u, h}
-#define CFG_END {0}
+    {                                                                                              \
+        n, CFG_KIND_LIMIT, offsetof(T, f), d, 0, hi, NULL, u, h                                    \
+    }
+#define CFG_END                                                                                    \
+    {                                                                                              \
+        0                                                                                          \
+    }
 
 /* Set every option to its default. */
 void cfg_defaults(const struct cfg_opt *tab, void *base);
 
 /* Set one option from text. Returns 0, or -1 with a message in err. */
-int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char *value,
-            char *err, size_t errlen);
+int cfg_set(const struct cfg_opt *tab, void *base, const char *name, const char *value, char *err,
+            size_t errlen);
 
 /* Apply "section.key=value" (a --set argument). */
 int cfg_set_assignment(const struct cfg_opt *tab, void *base, const char *assign, char *err,

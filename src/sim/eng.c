@@ -39,7 +39,7 @@
 
 /* Slots are carved from blocks of this many; a slot's event array starts at
  * ENG_SLOT_EVENTS and doubles. */
-#define ENG_BLOCK 256
+#define ENG_BLOCK       256
 #define ENG_SLOT_EVENTS 16
 
 tick_t clock_period_ps(double mhz)
@@ -557,8 +557,7 @@ bool eng_run(struct eng *e, tick_t until)
                 run_tick(e->by_rank[r], s->when);
             }
             e->n_events++;
-            if (e->watchdog_ps && e->n_outstanding &&
-                e->now - e->last_progress > e->watchdog_ps)
+            if (e->watchdog_ps && e->n_outstanding && e->now - e->last_progress > e->watchdog_ps)
                 panic("watchdog: no memory operation completed for %llu ps with %llu "
                       "outstanding (deadlock or livelock)",
                       (unsigned long long)(e->now - e->last_progress),

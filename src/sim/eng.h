@@ -43,8 +43,8 @@ struct eng;
 typedef void eng_fn(void *obj, uint64_t arg);
 
 struct clock {
-    const char *name;  /* "core", "icnt", "l2", "dram" */
-    tick_t period_ps;  /* one cycle of this domain */
+    const char *name; /* "core", "icnt", "l2", "dram" */
+    tick_t period_ps; /* one cycle of this domain */
 };
 
 /* Period in ps of a clock of `mhz` MHz (rounded to the nearest ps). */
@@ -63,18 +63,18 @@ static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
 #define COMP_PENDING 8 /* a power of two: pend[] is a ring */
 
 struct comp {
-    const char *name;            /* hierarchical: "gpu.sm[3].l1" */
-    const struct clock *clk;     /* its domain */
+    const char *name;        /* hierarchical: "gpu.sm[3].l1" */
+    const struct clock *clk; /* its domain */
     struct eng *eng;
-    bool (*tick)(struct comp *); /* one cycle; returns true if anything moved */
+    bool (*tick)(struct comp *);         /* one cycle; returns true if anything moved */
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
-    tick_t last;                 /* last tick that ran */
-    uint32_t rank;               /* place among simultaneous ticks (lower first) */
-    struct comp *all_next;       /* engine's list of every component */
+    tick_t last;                         /* last tick that ran */
+    uint32_t rank;                       /* place among simultaneous ticks (lower first) */
+    struct comp *all_next;               /* engine's list of every component */
     /* --- private to eng.c --- */
-    uint64_t rank_bit;           /* 1 << (rank % 64) */
-    uint32_t pend_head, n_pend;  /* pend[pend_head] is the earliest of n_pend ... */
-    tick_t pend[COMP_PENDING];   /* ... known pending tick times, ascending (a ring) */
+    uint64_t rank_bit;          /* 1 << (rank % 64) */
+    uint32_t pend_head, n_pend; /* pend[pend_head] is the earliest of n_pend ... */
+    tick_t pend[COMP_PENDING];  /* ... known pending tick times, ascending (a ring) */
 };
 
 /* One scheduled call (eng_at). */
@@ -92,14 +92,14 @@ struct eng_event {
  * are only allocated in warm-up. */
 struct eng_slot {
     tick_t when;
-    bool far;                    /* in the far queue (heap and hash), not the wheel */
-    struct eng_slot *next;       /* the next later slot of its wheel bucket */
-    uint32_t n_ticks;            /* tick bits set */
-    uint32_t n_words;            /* words in tick[] (>= what the ranks need) */
-    uint32_t head, n, cap;       /* eng_at calls */
-    uint64_t *tick;              /* bit per rank; tick_small or allocated */
+    bool far;              /* in the far queue (heap and hash), not the wheel */
+    struct eng_slot *next; /* the next later slot of its wheel bucket */
+    uint32_t n_ticks;      /* tick bits set */
+    uint32_t n_words;      /* words in tick[] (>= what the ranks need) */
+    uint32_t head, n, cap; /* eng_at calls */
+    uint64_t *tick;        /* bit per rank; tick_small or allocated */
     struct eng_event *ev;
-    struct eng_slot *next_free;  /* free list */
+    struct eng_slot *next_free; /* free list */
     uint64_t tick_small[ENG_SLOT_WORDS];
 };
 
@@ -110,34 +110,34 @@ struct eng_slot {
 
 struct eng {
     tick_t now;
-    uint32_t passed;           /* ranks below this have ticked (or been passed) at now */
-    size_t n_times;            /* distinct times with events pending (0: queue empty) */
-    struct eng_slot **wheel;   /* [ENG_WHEEL_BUCKETS]: the slots of times within the wheel's
-                                  reach, a list per bucket in increasing time */
-    uint64_t *wheel_used;      /* a bit per bucket whose list is not empty */
-    size_t n_wheel;            /* slots in the wheel */
-    struct eng_slot **heap;    /* the far queue: binary min-heap of the slots beyond the
-                                  wheel's reach, on their (distinct) times */
+    uint32_t passed;         /* ranks below this have ticked (or been passed) at now */
+    size_t n_times;          /* distinct times with events pending (0: queue empty) */
+    struct eng_slot **wheel; /* [ENG_WHEEL_BUCKETS]: the slots of times within the wheel's
+                                reach, a list per bucket in increasing time */
+    uint64_t *wheel_used;    /* a bit per bucket whose list is not empty */
+    size_t n_wheel;          /* slots in the wheel */
+    struct eng_slot **heap;  /* the far queue: binary min-heap of the slots beyond the
+                                wheel's reach, on their (distinct) times */
     size_t n_heap, cap_heap;
-    struct eng_slot **hash;    /* open-addressed time -> far slot, [hash_mask + 1] */
+    struct eng_slot **hash; /* open-addressed time -> far slot, [hash_mask + 1] */
     size_t hash_mask;
-    struct eng_slot *last_slot; /* the slot found last (most schedules hit it again) */
+    struct eng_slot *last_slot;  /* the slot found last (most schedules hit it again) */
     struct eng_slot *free_slots; /* recycled slots */
-    void **chunks;             /* every block of slots, for eng_destroy */
+    void **chunks;               /* every block of slots, for eng_destroy */
     size_t n_chunks, cap_chunks;
-    struct comp *comps;        /* every registered component */
-    struct comp **by_rank;     /* [n_comps] */
+    struct comp *comps;    /* every registered component */
+    struct comp **by_rank; /* [n_comps] */
     uint32_t n_comps, cap_comps;
-    uint32_t slot_words;       /* words of tick bits every slot has: 64 * slot_words >= n_comps */
-    bool stop;                 /* set by eng_stop() */
+    uint32_t slot_words; /* words of tick bits every slot has: 64 * slot_words >= n_comps */
+    bool stop;           /* set by eng_stop() */
 
     /* watchdog */
-    uint64_t n_outstanding;    /* memory work issued and not completed */
-    tick_t last_progress;      /* time of the last eng_progress() */
-    tick_t watchdog_ps;        /* 0 disables the time-based check */
+    uint64_t n_outstanding; /* memory work issued and not completed */
+    tick_t last_progress;   /* time of the last eng_progress() */
+    tick_t watchdog_ps;     /* 0 disables the time-based check */
 
     /* statistics */
-    uint64_t n_events;         /* events executed (ticks included) */
+    uint64_t n_events; /* events executed (ticks included) */
 };
 
 void eng_init(struct eng *e);
@@ -148,8 +148,8 @@ void eng_destroy(struct eng *e);
 void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
 
 /* Run events until the queue is empty, eng_stop() is called, or the next
- * event lies beyond `until`. Callers set last_progress when work starts. Returns true if it stopped because the queue ran
- * dry. Panics (watchdog) as described above. */
+ * event lies beyond `until`. Callers set last_progress when work starts. Returns true if it stopped
+ * because the queue ran dry. Panics (watchdog) as described above. */
 bool eng_run(struct eng *e, tick_t until);
 void eng_stop(struct eng *e);
 

@@ -20,24 +20,24 @@
 struct port_slot {
     struct msg *m;
     tick_t ready;
-    uint32_t weight;        /* what the sender counts it as (flits); 0 by default */
+    uint32_t weight; /* what the sender counts it as (flits); 0 by default */
 };
 
 struct port {
     const char *name;
-    struct comp *receiver;  /* woken when a message is sent */
-    struct comp *sender;    /* woken when a full port frees a slot; may be NULL */
-    tick_t latency_ps;      /* from send to ready */
-    uint32_t cap;           /* capacity in messages */
-    uint32_t alloc;         /* slots allocated (<= cap): the ring grows on demand, so
-                               a nearly unbounded port stays small in the cache */
+    struct comp *receiver; /* woken when a message is sent */
+    struct comp *sender;   /* woken when a full port frees a slot; may be NULL */
+    tick_t latency_ps;     /* from send to ready */
+    uint32_t cap;          /* capacity in messages */
+    uint32_t alloc;        /* slots allocated (<= cap): the ring grows on demand, so
+                              a nearly unbounded port stays small in the cache */
     uint32_t head, n;
-    uint32_t weight;        /* sum of the queued messages' weights */
+    uint32_t weight; /* sum of the queued messages' weights */
     struct port_slot *slots;
     uint64_t *occupied_word; /* port_watch: this bit is set while n > 0 (NULL: none) */
     uint64_t occupied_bit;
-    uint64_t n_sent;        /* statistics */
-    uint64_t n_full;        /* sends refused because the port was full */
+    uint64_t n_sent; /* statistics */
+    uint64_t n_full; /* sends refused because the port was full */
 };
 
 void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,

@@ -16,8 +16,8 @@ const char *const mem_op_names[MEM_NOPS] = {MEM_OPS(X)};
 #define X(n) #n,
 const char *const atom_kind_names[ATOM_NKINDS] = {ATOM_OPS(X)};
 #undef X
-const char *const mem_sem_names[SEM_N] = {"weak", "volatile", "relaxed", "acquire",
-                                          "release", "acq_rel", "sc"};
+const char *const mem_sem_names[SEM_N] = {"weak",    "volatile", "relaxed", "acquire",
+                                          "release", "acq_rel",  "sc"};
 const char *const mem_scope_names[SCOPE_N] = {"cta", "gpu", "sys"};
 
 /* atom.add.noftz on halves (PTX has no other arithmetic on them): each
@@ -31,8 +31,7 @@ static uint64_t half_atomic(enum atom_type t, uint64_t old, uint64_t a)
     return r;
 }
 
-static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint64_t a,
-                          uint64_t b)
+static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint64_t a, uint64_t b)
 {
     bool wide = atom_type_bytes(t) == 8;
     switch (t) {
@@ -44,22 +43,40 @@ static uint64_t apply_one(enum atom_kind k, enum atom_type t, uint64_t old, uint
     case ATYPE_F32: {
         float o = f32_from_bits((uint32_t)old), x = f32_from_bits((uint32_t)a), r;
         switch (k) {
-        case ATOM_ADD: r = o + x; break;
-        case ATOM_MIN: r = x < o ? x : o; break;
-        case ATOM_MAX: r = x > o ? x : o; break;
-        case ATOM_EXCH: r = x; break;
-        default: goto bits;
+        case ATOM_ADD:
+            r = o + x;
+            break;
+        case ATOM_MIN:
+            r = x < o ? x : o;
+            break;
+        case ATOM_MAX:
+            r = x > o ? x : o;
+            break;
+        case ATOM_EXCH:
+            r = x;
+            break;
+        default:
+            goto bits;
         }
         return f32_bits(r);
     }
     case ATYPE_F64: {
         double o = f64_from_bits(old), x = f64_from_bits(a), r;
         switch (k) {
-        case ATOM_ADD: r = o + x; break;
-        case ATOM_MIN: r = x < o ? x : o; break;
-        case ATOM_MAX: r = x > o ? x : o; break;
-        case ATOM_EXCH: r = x; break;
-        default: goto bits;
+        case ATOM_ADD:
+            r = o + x;
+            break;
+        case ATOM_MIN:
+            r = x < o ? x : o;
+            break;
+        case ATOM_MAX:
+            r = x > o ? x : o;
+            break;
+        case ATOM_EXCH:
+            r = x;
+            break;
+        default:
+            goto bits;
         }
         return f64_bits(r);
     }
@@ -75,18 +92,42 @@ bits:;
     a &= mask;
     uint64_t r;
     switch (k) {
-    case ATOM_ADD: r = old + a; break;
-    case ATOM_SUB: r = old - a; break;
-    case ATOM_MIN: r = is_signed ? (uint64_t)(sa < so ? sa : so) : (a < old ? a : old); break;
-    case ATOM_MAX: r = is_signed ? (uint64_t)(sa > so ? sa : so) : (a > old ? a : old); break;
-    case ATOM_INC: r = old >= a ? 0 : old + 1; break;             /* PTX atom.inc */
-    case ATOM_DEC: r = (old == 0 || old > a) ? a : old - 1; break; /* PTX atom.dec */
-    case ATOM_AND: r = old & a; break;
-    case ATOM_OR: r = old | a; break;
-    case ATOM_XOR: r = old ^ a; break;
-    case ATOM_EXCH: r = a; break;
-    case ATOM_CAS: r = old == a ? b : old; break;
-    default: r = old; break;
+    case ATOM_ADD:
+        r = old + a;
+        break;
+    case ATOM_SUB:
+        r = old - a;
+        break;
+    case ATOM_MIN:
+        r = is_signed ? (uint64_t)(sa < so ? sa : so) : (a < old ? a : old);
+        break;
+    case ATOM_MAX:
+        r = is_signed ? (uint64_t)(sa > so ? sa : so) : (a > old ? a : old);
+        break;
+    case ATOM_INC:
+        r = old >= a ? 0 : old + 1;
+        break; /* PTX atom.inc */
+    case ATOM_DEC:
+        r = (old == 0 || old > a) ? a : old - 1;
+        break; /* PTX atom.dec */
+    case ATOM_AND:
+        r = old & a;
+        break;
+    case ATOM_OR:
+        r = old | a;
+        break;
+    case ATOM_XOR:
+        r = old ^ a;
+        break;
+    case ATOM_EXCH:
+        r = a;
+        break;
+    case ATOM_CAS:
+        r = old == a ? b : old;
+        break;
+    default:
+        r = old;
+        break;
     }
     return r & mask;
 }

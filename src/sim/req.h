@@ -20,9 +20,9 @@
 #define MEM_OPS(X)                                                                                 \
     X(LOAD, "load")                                                                                \
     X(STORE, "store")                                                                              \
-    X(ATOMIC, "atomic read-modify-write (result returned)")                                       \
-    X(FENCE, "memory fence (sem says acq_rel or sc)")                                             \
-    X(KERNEL_BEGIN, "implicit acquire at kernel launch")                                          \
+    X(ATOMIC, "atomic read-modify-write (result returned)")                                        \
+    X(FENCE, "memory fence (sem says acq_rel or sc)")                                              \
+    X(KERNEL_BEGIN, "implicit acquire at kernel launch")                                           \
     X(KERNEL_END, "implicit release at kernel end")
 
 #define X(n, d) MEM_##n,
@@ -43,15 +43,27 @@ enum mem_sem {
 enum mem_scope { SCOPE_CTA, SCOPE_GPU, SCOPE_SYS, SCOPE_N };
 
 /* Atomic operations, PTX atom/red kinds. */
-#define ATOM_OPS(X)                                                                                \
-    X(ADD) X(SUB) X(MIN) X(MAX) X(INC) X(DEC) X(AND) X(OR) X(XOR) X(EXCH) X(CAS)
+#define ATOM_OPS(X) X(ADD) X(SUB) X(MIN) X(MAX) X(INC) X(DEC) X(AND) X(OR) X(XOR) X(EXCH) X(CAS)
 
 #define X(n) ATOM_##n,
 enum atom_kind { ATOM_OPS(X) ATOM_NKINDS };
 #undef X
 
-enum atom_type { ATYPE_U32, ATYPE_S32, ATYPE_U64, ATYPE_S64, ATYPE_F32, ATYPE_F64, ATYPE_B32,
-                 ATYPE_B64, ATYPE_B16, ATYPE_F16, ATYPE_BF16, ATYPE_F16X2, ATYPE_BF16X2 };
+enum atom_type {
+    ATYPE_U32,
+    ATYPE_S32,
+    ATYPE_U64,
+    ATYPE_S64,
+    ATYPE_F32,
+    ATYPE_F64,
+    ATYPE_B32,
+    ATYPE_B64,
+    ATYPE_B16,
+    ATYPE_F16,
+    ATYPE_BF16,
+    ATYPE_F16X2,
+    ATYPE_BF16X2
+};
 
 /* One lane's share of a warp atomic on one line. Lanes that hit the same word
  * are performed one after another in lane order, each seeing the previous. */
@@ -63,10 +75,10 @@ struct atom_lane {
 };
 
 struct atom_ops {
-    uint8_t kind;    /* enum atom_kind */
-    uint8_t type;    /* enum atom_type: width and arithmetic */
-    uint8_t n;       /* lanes */
-    bool is_red;     /* red.*: no result wanted */
+    uint8_t kind; /* enum atom_kind */
+    uint8_t type; /* enum atom_type: width and arithmetic */
+    uint8_t n;    /* lanes */
+    bool is_red;  /* red.*: no result wanted */
     struct atom_lane lane[32];
 };
 
@@ -95,32 +107,32 @@ void atom_apply(struct atom_ops *ops, uint8_t *line);
  * spec 004a §9 item 20), a commit or cleanup as a write-through. */
 enum mem_tx {
     MEM_TX_NONE,
-    MEM_TX_LOAD,      /* validate a transactional load, then read the line */
-    MEM_TX_STORE,     /* validate a transactional store (reserve the granules; no data) */
-    MEM_TX_COMMIT,    /* the committed writes to the line, then release its reservations */
-    MEM_TX_CLEANUP,   /* release the line's reservations of an aborted attempt (no data) */
-    MEM_TX_LOAD_OK,   /* at the bank: a load whose validation is done (read the line) */
-    MEM_TX_STORE_OK,  /* at the bank: a store whose validation is done (answer it) */
-    MEM_TX_VALIDATE,  /* WarpTM: the values read from the line, to compare and hold (the L1
-                         forwards it as a write-through of those bytes) */
+    MEM_TX_LOAD,     /* validate a transactional load, then read the line */
+    MEM_TX_STORE,    /* validate a transactional store (reserve the granules; no data) */
+    MEM_TX_COMMIT,   /* the committed writes to the line, then release its reservations */
+    MEM_TX_CLEANUP,  /* release the line's reservations of an aborted attempt (no data) */
+    MEM_TX_LOAD_OK,  /* at the bank: a load whose validation is done (read the line) */
+    MEM_TX_STORE_OK, /* at the bank: a store whose validation is done (answer it) */
+    MEM_TX_VALIDATE, /* WarpTM: the values read from the line, to compare and hold (the L1
+                        forwards it as a write-through of those bytes) */
 };
 
 /* What a request is, beyond its line address, mask and data (which travel in
  * the message that carries it). */
 struct mem_req {
-    uint8_t op;             /* enum mem_op */
-    uint8_t sem;            /* enum mem_sem */
-    uint8_t scope;          /* enum mem_scope */
-    uint8_t gpu;            /* which GPU issued it */
-    uint16_t sm;            /* which SM */
-    uint16_t warp;          /* warp slot in the SM */
-    uint8_t tx;             /* enum mem_tx */
-    uint8_t req_type;       /* Spandex FCS: the instruction's request type (enum spx_req_kind,
-                               src/coh/spandex/fcs.h); 0: the L1's own choice */
-    uint8_t l1_hit;         /* in a response: a load the L1 answered from its cache (what its
-                               load_hits counts), for per-instruction statistics */
-    uint32_t id;            /* the LSU's id for matching the response */
-    struct atom_ops *atom;  /* MEM_ATOMIC only; owned by the LSU */
+    uint8_t op;            /* enum mem_op */
+    uint8_t sem;           /* enum mem_sem */
+    uint8_t scope;         /* enum mem_scope */
+    uint8_t gpu;           /* which GPU issued it */
+    uint16_t sm;           /* which SM */
+    uint16_t warp;         /* warp slot in the SM */
+    uint8_t tx;            /* enum mem_tx */
+    uint8_t req_type;      /* Spandex FCS: the instruction's request type (enum spx_req_kind,
+                              src/coh/spandex/fcs.h); 0: the L1's own choice */
+    uint8_t l1_hit;        /* in a response: a load the L1 answered from its cache (what its
+                              load_hits counts), for per-instruction statistics */
+    uint32_t id;           /* the LSU's id for matching the response */
+    struct atom_ops *atom; /* MEM_ATOMIC only; owned by the LSU */
 };
 
 /* Strong at gpu scope or wider (PTX: not weak, .gpu or .sys): an access

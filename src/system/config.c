@@ -41,7 +41,8 @@ static const struct cfg_opt sim_opts[] = {
 
 #define T struct gpu_spec
 static const struct cfg_opt gpu_opts[] = {
-    CFG_U32("sms", T, sms, "16", 1, 1024, "", "SMs (cores) per GPU module (topology.gpms; one GPM: per GPU)"),
+    CFG_U32("sms", T, sms, "16", 1, 1024, "",
+            "SMs (cores) per GPU module (topology.gpms; one GPM: per GPU)"),
     CFG_F64("core_mhz", T, core_mhz, "1400", 1, 10000, "MHz",
             "SM and L1 clock; leases and latencies in 'core cycles' use it"),
     CFG_END,
@@ -56,8 +57,7 @@ static const struct cfg_opt l1_opts[] = {
     CFG_U32("size", T, cache.size_bytes, "32K", 128, 1 << 30, "bytes", "capacity per SM"),
     CFG_U32("ways", T, cache.ways, "4", 1, 64, "", "associativity"),
     CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes", "line size"),
-    CFG_U32("hit_cycles", T, cache.hit_cycles, "20", 0, 10000, "core cycles",
-            "load hit latency"),
+    CFG_U32("hit_cycles", T, cache.hit_cycles, "20", 0, 10000, "core cycles", "load hit latency"),
     CFG_U32("mshrs", T, mshrs, "128", 1, 65536, "", "MSHR/TBE entries"),
     CFG_U32("merge_max", T, merge_max, "8", 0, 1024, "",
             "loads merged into one outstanding miss (beyond it they wait)"),
@@ -79,7 +79,8 @@ const char *const l2_write_ack_names[] = {"performed", "arrival", NULL};
 
 #define T struct l2_spec
 static const struct cfg_opt l2_opts[] = {
-    CFG_U32("banks", T, banks, "8", 1, 1024, "", "banks = memory partitions = DRAM channels, per GPU module"),
+    CFG_U32("banks", T, banks, "8", 1, 1024, "",
+            "banks = memory partitions = DRAM channels, per GPU module"),
     CFG_U32("size", T, cache.size_bytes, "128K", 128, 1u << 31, "bytes", "capacity per bank"),
     CFG_U32("ways", T, cache.ways, "8", 1, 64, "", "associativity"),
     CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes",
@@ -259,7 +260,6 @@ void config_write_atomic_list(char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, "%s%s", n ? " " : "", (*p)->name);
 }
 
-
 #define BLAME_MAX_KEYS 8 /* keys one check names at most */
 
 /* The option named `name`; a name no table has is a bug in a check. */
@@ -412,11 +412,12 @@ static int latency_check(const struct config *c, char *err, size_t errlen)
         char keys[256], at[640];
         snprintf(keys, sizeof keys, "%s %s", latency_keys, dogs[i].key);
         config_where(c, keys, at, sizeof at);
-        snprintf(err, errlen, "%sone memory request may take %.0f core cycles on this machine "
+        snprintf(err, errlen,
+                 "%sone memory request may take %.0f core cycles on this machine "
                  "(L2, network and DRAM latencies and jitter), and %s (%llu) stops a run as a "
                  "deadlock %s for that long; it must be at least %u such round trips (%.0f): "
-                 "raise it (0 = off) or lower the latencies", at, slowest, dogs[i].key,
-                 (unsigned long long)limit, dogs[i].what, dogs[i].margin,
+                 "raise it (0 = off) or lower the latencies",
+                 at, slowest, dogs[i].key, (unsigned long long)limit, dogs[i].what, dogs[i].margin,
                  dogs[i].margin * slowest);
         return -1;
     }
@@ -456,14 +457,16 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     }
     if (c->dram.row_bytes < c->l2.cache.line_bytes || c->dram.row_bytes % c->l2.cache.line_bytes) {
         blame(c, at, sizeof at, "dram.row_bytes", "l2.line", (char *)NULL);
-        snprintf(err, errlen, "%sdram.row_bytes (%u) must be a multiple of the line size (%u)",
-                 at, c->dram.row_bytes, c->l2.cache.line_bytes);
+        snprintf(err, errlen, "%sdram.row_bytes (%u) must be a multiple of the line size (%u)", at,
+                 c->dram.row_bytes, c->l2.cache.line_bytes);
         return -1;
     }
     if (c->sm.threads % 32) {
         blame(c, at, sizeof at, "sm.threads", (char *)NULL);
-        snprintf(err, errlen, "%ssm.threads (%u) must be a multiple of 32 (resident threads come "
-                 "in whole warps)", at, c->sm.threads);
+        snprintf(err, errlen,
+                 "%ssm.threads (%u) must be a multiple of 32 (resident threads come "
+                 "in whole warps)",
+                 at, c->sm.threads);
         return -1;
     }
     if (c->sm.warp_size != 32 && c->sm.warp_size != 64) {
@@ -482,8 +485,10 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     }
     if (!proto_find(c->coherence.protocol)) {
         blame(c, at, sizeof at, "coherence.protocol", (char *)NULL);
-        size_t n = (size_t)snprintf(err, errlen, "%scoherence.protocol: unknown protocol '%s' "
-                                    "(known:", at, c->coherence.protocol);
+        size_t n = (size_t)snprintf(err, errlen,
+                                    "%scoherence.protocol: unknown protocol '%s' "
+                                    "(known:",
+                                    at, c->coherence.protocol);
         for (const struct proto_desc *const *p = proto_registry; *p && n < errlen; p++)
             n += (size_t)snprintf(err + n, errlen - n, " %s", (*p)->name);
         if (n < errlen)
@@ -507,16 +512,18 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     if (tp->gpus * tp->gpms > 1 && !proto_find(c->coherence.protocol)->multi_gpm) {
         blame(c, at, sizeof at, "coherence.protocol", "topology.gpus", "topology.gpms",
               (char *)NULL);
-        snprintf(err, errlen,
-                 "%scoherence.protocol = %s runs on one GPU of one GPM, not on topology.gpus = %u "
-                 "x topology.gpms = %u (multi-GPM protocols: nhcc hmg ideal-mg sw-nh sw-h nocache-mg)",
-                 at, c->coherence.protocol, tp->gpus, tp->gpms);
+        snprintf(
+            err, errlen,
+            "%scoherence.protocol = %s runs on one GPU of one GPM, not on topology.gpus = %u "
+            "x topology.gpms = %u (multi-GPM protocols: nhcc hmg ideal-mg sw-nh sw-h nocache-mg)",
+            at, c->coherence.protocol, tp->gpus, tp->gpms);
         return -1;
     }
     if (!is_pow2(tp->page_bytes) || tp->page_bytes < c->l2.cache.line_bytes) {
         blame(c, at, sizeof at, "topology.page_bytes", (char *)NULL);
-        snprintf(err, errlen, "%stopology.page_bytes (%u) must be a power of two of at least a line",
-                 at, tp->page_bytes);
+        snprintf(err, errlen,
+                 "%stopology.page_bytes (%u) must be a power of two of at least a line", at,
+                 tp->page_bytes);
         return -1;
     }
     const struct order_spec *o = &c->sm.order;
@@ -534,8 +541,7 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
         return -1;
     }
     if (o->type_cache_entries % o->type_cache_ways) {
-        blame(c, at, sizeof at, "order.type_cache_ways", "order.type_cache_entries",
-              (char *)NULL);
+        blame(c, at, sizeof at, "order.type_cache_ways", "order.type_cache_entries", (char *)NULL);
         snprintf(err, errlen,
                  "%sorder.type_cache_ways (%u) must divide order.type_cache_entries (%u)", at,
                  o->type_cache_ways, o->type_cache_entries);
@@ -553,33 +559,42 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
     }
     if (c->cpu.cores && !p->cpu_l1) {
         blame(c, at, sizeof at, "cpu.cores", "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen, "%scpu.cores = %u needs a protocol with CPU devices (spandex-d, "
-                 "spandex-g); coherence.protocol = %s has none", at, c->cpu.cores, p->name);
+        snprintf(err, errlen,
+                 "%scpu.cores = %u needs a protocol with CPU devices (spandex-d, "
+                 "spandex-g); coherence.protocol = %s has none",
+                 at, c->cpu.cores, p->name);
         return -1;
     }
     if (c->cpu.cores && tp->gpus * tp->gpms > 1) {
         blame(c, at, sizeof at, "cpu.cores", "topology.gpus", "topology.gpms", (char *)NULL);
-        snprintf(err, errlen, "%sCPU cores sit beside one GPU of one GPM (cpu.cores = %u with "
-                 "topology.gpus x topology.gpms = %u)", at, c->cpu.cores, tp->gpus * tp->gpms);
+        snprintf(err, errlen,
+                 "%sCPU cores sit beside one GPU of one GPM (cpu.cores = %u with "
+                 "topology.gpus x topology.gpms = %u)",
+                 at, c->cpu.cores, tp->gpus * tp->gpms);
         return -1;
     }
     if (p->transactional && c->sm.warp_size != 32) {
         blame(c, at, sizeof at, "sm.warp_size", "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen, "%scoherence.protocol = %s runs transactions in 32-thread warps: "
-                 "sm.warp_size must be 32", at, p->name);
+        snprintf(err, errlen,
+                 "%scoherence.protocol = %s runs transactions in 32-thread warps: "
+                 "sm.warp_size must be 32",
+                 at, p->name);
         return -1;
     }
     if (p->transactional && c->l2.write_ack != L2_ACK_PERFORMED) {
         blame(c, at, sizeof at, "l2.write_ack", "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen, "%scoherence.protocol = %s releases a commit's reservations once "
-                 "it is written: l2.write_ack must be performed", at, p->name);
+        snprintf(err, errlen,
+                 "%scoherence.protocol = %s releases a commit's reservations once "
+                 "it is written: l2.write_ack must be performed",
+                 at, p->name);
         return -1;
     }
     if (p->transactional && c->l2.cache.line_bytes > 4 * 32) {
         blame(c, at, sizeof at, "l2.line", "coherence.protocol", (char *)NULL);
-        snprintf(err, errlen, "%scoherence.protocol = %s validates 32-byte granules, at most 4 "
-                 "per line: l2.line (%u) must be at most 128", at, p->name,
-                 c->l2.cache.line_bytes);
+        snprintf(err, errlen,
+                 "%scoherence.protocol = %s validates 32-byte granules, at most 4 "
+                 "per line: l2.line (%u) must be at most 128",
+                 at, p->name, c->l2.cache.line_bytes);
         return -1;
     }
     if (p->needs_order && strcmp(p->needs_order, order_policy_names[c->sm.order.model])) {
@@ -667,8 +682,7 @@ static int load(struct config *c, const char *file, const char *text, const char
         rc = cfg_set_assignment(tab, c, sets[i], err, errlen);
         size_t k = strcspn(sets[i], "=");
         char name[128];
-        snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1),
-                 sets[i]);
+        snprintf(name, sizeof name, "%.*s", (int)(k < sizeof name ? k : sizeof name - 1), sets[i]);
         const struct cfg_opt *o = cfg_find(tab, name);
         if (o)
             c->origin.line[o - tab] = CONFIG_FROM_SET;

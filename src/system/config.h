@@ -29,15 +29,15 @@
 #include "sim/cfg.h"
 
 struct sim_spec {
-    uint64_t seed;             /* every random stream derives from it */
-    uint64_t watchdog_cycles;  /* core cycles without a completion before exit 3; 0 = off */
+    uint64_t seed;              /* every random stream derives from it */
+    uint64_t watchdog_cycles;   /* core cycles without a completion before exit 3; 0 = off */
     uint64_t starvation_cycles; /* core cycles one memory instruction may wait; 0 = off */
-    uint64_t max_cycles;       /* stop a kernel after this many core cycles; 0 = no limit;
-                                  CFG_AUTO = SIM_AUTO_CYCLES_PER_WAVE per wave */
-    uint64_t max_insts;        /* stop a kernel after this many warp instructions; 0 = no
-                                  limit; CFG_AUTO = SIM_AUTO_INSTS_PER_WARP per warp */
-    uint64_t spin_cycles;      /* core cycles without a store, atomic, new loaded value or
-                                  finished warp before exit 3; 0 = off */
+    uint64_t max_cycles;        /* stop a kernel after this many core cycles; 0 = no limit;
+                                   CFG_AUTO = SIM_AUTO_CYCLES_PER_WAVE per wave */
+    uint64_t max_insts;         /* stop a kernel after this many warp instructions; 0 = no
+                                   limit; CFG_AUTO = SIM_AUTO_INSTS_PER_WARP per warp */
+    uint64_t spin_cycles;       /* core cycles without a store, atomic, new loaded value or
+                                   finished warp before exit 3; 0 = off */
 };
 
 /* The automatic runaway limits: generous for any kernel that ends, and
@@ -46,29 +46,29 @@ struct sim_spec {
  * 211 M core cycles (2^27 stopped it); the spin watchdog, not these, is what
  * stops the usual runaway (a spin that cannot end). */
 #define SIM_AUTO_CYCLES_PER_WAVE (1ull << 29)
-#define SIM_AUTO_INSTS_PER_WARP (1ull << 24)
+#define SIM_AUTO_INSTS_PER_WARP  (1ull << 24)
 
 struct gpu_spec {
-    uint32_t sms;              /* SMs per GPU */
-    double core_mhz;           /* SM and L1 clock */
+    uint32_t sms;    /* SMs per GPU */
+    double core_mhz; /* SM and L1 clock */
 };
 
 struct l1_spec {
     struct cache_spec cache;
-    uint32_t mshrs;            /* TBE/MSHR entries */
-    uint32_t merge_max;        /* loads merged into one outstanding miss */
-    uint32_t issue;            /* enum l1_issue: may a request pass one stalled on a resource */
-    uint32_t merge_full;       /* enum l1_merge_full: a load past merge_max parks or stalls (mesi) */
+    uint32_t mshrs;      /* TBE/MSHR entries */
+    uint32_t merge_max;  /* loads merged into one outstanding miss */
+    uint32_t issue;      /* enum l1_issue: may a request pass one stalled on a resource */
+    uint32_t merge_full; /* enum l1_merge_full: a load past merge_max parks or stalls (mesi) */
 };
 
 struct l2_spec {
-    struct cache_spec cache;   /* per bank */
-    uint32_t banks;            /* one per memory partition */
-    uint32_t mshrs;            /* per bank */
-    double mhz;                /* L2 clock */
-    uint32_t latency_cycles;   /* pipeline latency of a hit, L2 cycles */
-    uint32_t jitter_cycles;    /* extra random delay per response (litmus), L2 cycles */
-    uint32_t write_ack;        /* enum l2_write_ack (the nc bank: rc, nol1, stc-*) */
+    struct cache_spec cache; /* per bank */
+    uint32_t banks;          /* one per memory partition */
+    uint32_t mshrs;          /* per bank */
+    double mhz;              /* L2 clock */
+    uint32_t latency_cycles; /* pipeline latency of a hit, L2 cycles */
+    uint32_t jitter_cycles;  /* extra random delay per response (litmus), L2 cycles */
+    uint32_t write_ack;      /* enum l2_write_ack (the nc bank: rc, nol1, stc-*) */
 };
 
 /* When the nc bank acknowledges a write: once performed, through the access
@@ -78,7 +78,7 @@ enum l1_issue { L1_ISSUE_IN_ORDER, L1_ISSUE_OUT_OF_ORDER };
 extern const char *const l1_issue_names[]; /* NULL-terminated */
 enum l1_merge_full { L1_MERGE_FULL_PARK, L1_MERGE_FULL_STALL };
 extern const char *const l1_merge_full_names[]; /* NULL-terminated */
-extern const char *const l2_write_ack_names[]; /* NULL-terminated */
+extern const char *const l2_write_ack_names[];  /* NULL-terminated */
 
 struct coh_spec {
     char protocol[CFG_STR_MAX]; /* registry name */
@@ -91,13 +91,13 @@ struct coh_spec {
  * L2 banks and as many DRAM channels. One GPU of one GPM is the flat GPU of
  * every other protocol. Link bandwidths are per direction. */
 struct topo_spec {
-    uint32_t gpus;             /* GPUs, linked through a switch */
-    uint32_t gpms;             /* GPMs per GPU, linked pairwise */
-    double gpm_link_gbs;       /* GB/s per direction between two GPMs of a GPU */
-    uint32_t gpm_link_cycles;  /* core cycles from one GPM's L2 to another's */
-    double gpu_link_gbs;       /* GB/s per direction between two GPUs (through the switch) */
-    uint32_t gpu_link_cycles;  /* core cycles from one GPU's L2 to another's */
-    uint32_t page_bytes;       /* placement granule: a page lives at its first toucher's GPM */
+    uint32_t gpus;            /* GPUs, linked through a switch */
+    uint32_t gpms;            /* GPMs per GPU, linked pairwise */
+    double gpm_link_gbs;      /* GB/s per direction between two GPMs of a GPU */
+    uint32_t gpm_link_cycles; /* core cycles from one GPM's L2 to another's */
+    double gpu_link_gbs;      /* GB/s per direction between two GPUs (through the switch) */
+    uint32_t gpu_link_cycles; /* core cycles from one GPU's L2 to another's */
+    uint32_t page_bytes;      /* placement granule: a page lives at its first toucher's GPM */
 };
 
 /* CPU cores beside the GPU (spec 003 §3, Table 2; docs/cpu.md): in-order
@@ -106,12 +106,12 @@ struct topo_spec {
  * and GPU L1s the same size) on the GPU's network, one per mesh node beside
  * the SM of the same index. */
 struct cpu_spec {
-    uint32_t cores;            /* 0: no CPU */
-    double mhz;                /* CPU core and L1 clock */
-    uint32_t store_buffer;     /* TSO store-buffer entries (lines) per core */
-    uint32_t device;           /* enum cpu_device: the coherence of the CPU L1s */
-    uint32_t order;            /* enum cpu_order: the cores' memory ordering */
-    uint32_t store_drain;      /* enum cpu_store_drain: stores in flight from the buffer */
+    uint32_t cores;        /* 0: no CPU */
+    double mhz;            /* CPU core and L1 clock */
+    uint32_t store_buffer; /* TSO store-buffer entries (lines) per core */
+    uint32_t device;       /* enum cpu_device: the coherence of the CPU L1s */
+    uint32_t order;        /* enum cpu_order: the cores' memory ordering */
+    uint32_t store_drain;  /* enum cpu_store_drain: stores in flight from the buffer */
 };
 enum cpu_order { CPU_ORDER_TSO, CPU_ORDER_RMO };
 enum cpu_store_drain { CPU_DRAIN_SERIAL, CPU_DRAIN_PARALLEL };
@@ -124,10 +124,10 @@ extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi
 /* Where each option got its value, kept with the values so that a check made
  * after loading (a kernel launched on an SM it does not fit) names the key's
  * file:line or --set, as the checks made while loading do. */
-#define CONFIG_OPTS_MAX 256     /* options of all sections (config_options panics past it) */
+#define CONFIG_OPTS_MAX 256      /* options of all sections (config_options panics past it) */
 #define CONFIG_FROM_SET UINT_MAX /* line[] of an option a --set assigned last */
 struct config_origin {
-    char file[512];             /* the configuration file ("" none) */
+    char file[512];                 /* the configuration file ("" none) */
     unsigned line[CONFIG_OPTS_MAX]; /* per option (config_options' order): its line in file,
                                        CONFIG_FROM_SET, or 0 = its default */
 };
@@ -182,7 +182,6 @@ struct proto_desc;
 const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
-
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);

@@ -8,10 +8,10 @@
  * the whole run's. Maxima, minima and averages (names ending in "max",
  * "_min", "_avg": histogram maxima, tx.ts_max, RCC's lease_avg) are not
  * differences of anything and are left out, and so is any statistic seen
- * to go down during a launch (a level, not a count). Kernels launched together (one on the GPU, one on the CPU
- * cores) share one launch. Snapshots cost a walk over every statistic per
- * launch, so the machine takes them only when asked (machine_set_kernel_stats).
- * SPDX-License-Identifier: BSD-3-Clause
+ * to go down during a launch (a level, not a count). Kernels launched together (one on the GPU, one
+ * on the CPU cores) share one launch. Snapshots cost a walk over every statistic per launch, so the
+ * machine takes them only when asked (machine_set_kernel_stats). SPDX-License-Identifier:
+ * BSD-3-Clause
  */
 #ifndef SYSTEM_KERNEL_STATS_H
 #define SYSTEM_KERNEL_STATS_H

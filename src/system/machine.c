@@ -36,60 +36,60 @@ struct machine {
     struct pool msgs;
     struct backing store;
     unsigned n_sms, n_banks, n_tables; /* SMs and banks of every GPM together */
-    unsigned n_cpus, n_cores;  /* CPU cores (cpu.cores); SMs and CPU cores together */
-    struct sm_spec cpu_spec;   /* a CPU core: an in-order one-thread SM (cpu_spec_of) */
-    sm_issue_fn *issue_fn;     /* machine_set_issue_hook's, for the CPU cores' shim */
+    unsigned n_cpus, n_cores;          /* CPU cores (cpu.cores); SMs and CPU cores together */
+    struct sm_spec cpu_spec;           /* a CPU core: an in-order one-thread SM (cpu_spec_of) */
+    sm_issue_fn *issue_fn;             /* machine_set_issue_hook's, for the CPU cores' shim */
     void *issue_obj;
     unsigned n_gpms, sms_per_gpm, banks_per_gpm; /* GPMs of every GPU together */
     uint32_t line_bytes;
-    struct sm **sms;           /* per core: the SMs, then the CPU cores */
-    struct comp **l1s, **l2s;  /* per core; per bank */
+    struct sm **sms;                /* per core: the SMs, then the CPU cores */
+    struct comp **l1s, **l2s;       /* per core; per bank */
     const struct ctrl_ops **l1_ops; /* per core: its L1's operations */
     struct ctrl_links *l1_links;
     const struct ptx_module *fcs_mod; /* the module fcs_types was loaded for */
     uint8_t *fcs_types;               /* fcs.table's request type per instruction */
-    struct port *from_l1;      /* per core: L1 -> SM or CPU core responses */
-    struct net **up, **down;   /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
-    struct sysnet *sys;        /* between GPMs' banks (several GPMs only) */
-    struct pagemap pages;      /* first-touch page placement (several GPMs only) */
-    struct kernel_run *runs;   /* per GPM: its share of the running kernel */
+    struct port *from_l1;             /* per core: L1 -> SM or CPU core responses */
+    struct net **up, **down; /* per GPM: SM -> L2, L2 -> SM: crossbars or meshes ([noc] topology) */
+    struct sysnet *sys;      /* between GPMs' banks (several GPMs only) */
+    struct pagemap pages;    /* first-touch page placement (several GPMs only) */
+    struct kernel_run *runs; /* per GPM: its share of the running kernel */
     struct kernel_run cpu_run; /* the CPU cores' kernel */
     unsigned runs_left;        /* GPMs and CPU kernels whose share has not finished */
     bool gpu_running, cpu_running;
-    tick_t gpu_end, cpu_end;   /* when each device's kernel finished */
-    struct mac **macs;         /* sc-typeaware: a classifier per memory partition, else NULL */
+    tick_t gpu_end, cpu_end; /* when each device's kernel finished */
+    struct mac **macs;       /* sc-typeaware: a classifier per memory partition, else NULL */
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
-    struct comp *unit;         /* the protocol's central unit, or NULL */
-    struct tx_board *tx_board; /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
-    struct tx_epoch *tx_epoch; /* GETM: the timestamp rollover board, or NULL */
+    struct comp *unit;           /* the protocol's central unit, or NULL */
+    struct tx_board *tx_board;   /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
+    struct tx_epoch *tx_epoch;   /* GETM: the timestamp rollover board, or NULL */
     struct tx_serial *tx_serial; /* transactions: the forward-progress token, or NULL */
     struct clock unit_clk;
     struct port *to_unit, *from_unit; /* per SM: L1 -> unit, unit -> L1 */
-    struct coh_cov *cov;       /* per table */
-    struct coh_history hist;   /* recent transitions, when asked for */
-    struct observer *obs;      /* --check */
-    char **names;              /* every component name, freed at the end */
+    struct coh_cov *cov;              /* per table */
+    struct coh_history hist;          /* recent transitions, when asked for */
+    struct observer *obs;             /* --check */
+    char **names;                     /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
     const char **kernel_names; /* each points into kernel_name_pool */
     char **kernel_name_pool;   /* every distinct kernel name, owned (modules may go first) */
     unsigned n_kernel_name_pool;
     uint64_t *kernel_cycles;
-    uint64_t busy_cycles;      /* core cycles with a kernel running (kernels run together once) */
+    uint64_t busy_cycles; /* core cycles with a kernel running (kernels run together once) */
     unsigned n_kernels, cap_kernels;
-    bool spin_stops;           /* a launch whose warps spin is given up, not a fault */
-    bool spun;                 /* ... and the last launch was given up */
-    bool progress;             /* print a progress line on stderr */
-    bool progress_tty;         /* ... rewritten in place (stderr is a terminal) */
-    double progress_wall;      /* when it was last printed */
+    bool spin_stops;      /* a launch whose warps spin is given up, not a fault */
+    bool spun;            /* ... and the last launch was given up */
+    bool progress;        /* print a progress line on stderr */
+    bool progress_tty;    /* ... rewritten in place (stderr is a terminal) */
+    double progress_wall; /* when it was last printed */
     double run_wall_start;
     struct kernel_stats *kernel_stats; /* every statistic per launch, when asked for */
     /* statistics sampled every sample_ps while kernels run (machine_set_sampler) */
     machine_sample_fn *sample_fn;
     void *sample_arg;
     tick_t sample_ps, next_sample;
-    tick_t launch_start;       /* when the running launch started */
+    tick_t launch_start; /* when the running launch started */
 };
 
 void machine_set_progress(struct machine *m, bool on, bool tty)
@@ -113,8 +113,7 @@ const struct kernel_stats *machine_kernel_stats(const struct machine *m)
     return m->kernel_stats;
 }
 
-void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn,
-                         void *arg)
+void machine_set_sampler(struct machine *m, uint64_t every_cycles, machine_sample_fn *fn, void *arg)
 {
     m->sample_fn = every_cycles ? fn : NULL;
     m->sample_arg = arg;
@@ -292,8 +291,8 @@ static void build_macs(struct machine *m)
     }
     for (unsigned i = 0; i < m->n_sms; i++)
         sms[i] = sm_comp(m->sms[i]);
-    m->type_up = xbar_new(&m->eng, "gpu.noc.type_up", &m->icnt_clk, &cfg->noc, m->n_sms,
-                          m->n_banks, 1, sms, macs);
+    m->type_up = xbar_new(&m->eng, "gpu.noc.type_up", &m->icnt_clk, &cfg->noc, m->n_sms, m->n_banks,
+                          1, sms, macs);
     m->type_down = xbar_new(&m->eng, "gpu.noc.type_down", &m->icnt_clk, &cfg->noc, m->n_banks,
                             m->n_sms, 1, macs, sms);
     xbar_set_seed(m->type_up, cfg->sim.seed * 2 + 3);
@@ -354,7 +353,7 @@ static void cpu_spec_of(const struct config *cfg, struct sm_spec *s)
     s->order.sb_combine = true;
     s->order.sb_parallel = cfg->cpu.store_drain == CPU_DRAIN_PARALLEL;
     static const uint32_t lat[PTX_LAT_N] = {
-        [PTX_LAT_INT] = 1, [PTX_LAT_IMUL] = 3, [PTX_LAT_FP32] = 4, [PTX_LAT_FP64] = 4,
+        [PTX_LAT_INT] = 1,  [PTX_LAT_IMUL] = 3,  [PTX_LAT_FP32] = 4,   [PTX_LAT_FP64] = 4,
         [PTX_LAT_SFU] = 20, [PTX_LAT_SHMEM] = 1, [PTX_LAT_BRANCH] = 1, [PTX_LAT_GMEM] = 1,
     };
     memcpy(s->lat, lat, sizeof lat);
@@ -421,9 +420,13 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     m->l1_links = xcalloc(m->n_cores, sizeof *m->l1_links);
     m->from_l1 = xcalloc(m->n_cores, sizeof *m->from_l1);
     /* every GPM alike: its controllers index SMs and banks within it */
-    struct ctrl_wiring w = {.eng = &m->eng, .msgs = &m->msgs, .cfg = cfg,
-                            .n_sms = m->sms_per_gpm, .n_banks = m->banks_per_gpm,
-                            .store = &m->store, .obs = m->obs,
+    struct ctrl_wiring w = {.eng = &m->eng,
+                            .msgs = &m->msgs,
+                            .cfg = cfg,
+                            .n_sms = m->sms_per_gpm,
+                            .n_banks = m->banks_per_gpm,
+                            .store = &m->store,
+                            .obs = m->obs,
                             .pages = m->n_gpms > 1 ? &m->pages : NULL};
     for (unsigned i = 0; i < m->n_sms; i++) {
         unsigned g = i / m->sms_per_gpm, local = i % m->sms_per_gpm;
@@ -485,8 +488,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->l2s[b] = m->proto->l2.create(&w);
         if (m->tx_epoch)
             tx_epoch_listen_bank(m->tx_epoch, b, tx_roll_bank, m->l2s[b]);
-        m->drams[b] = dram_new(&m->eng, gpm_name(m, g, "dram[%u]", local), &m->dram_clk,
-                               &cfg->dram, &m->store, m->line_bytes, local, m->banks_per_gpm);
+        m->drams[b] = dram_new(&m->eng, gpm_name(m, g, "dram[%u]", local), &m->dram_clk, &cfg->dram,
+                               &m->store, m->line_bytes, local, m->banks_per_gpm);
     }
     if (m->proto->unit.create) {
         const struct unit_ops *u = &m->proto->unit;
@@ -503,8 +506,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         for (unsigned i = 0; i < m->n_sms; i++) {
             port_init(&m->to_unit[i], name_of(m, "gpu.emu.from_l1[%u]", i), 1u << 16, hop,
                       m->l1s[i], m->unit);
-            port_init(&m->from_unit[i], name_of(m, "gpu.emu.to_l1[%u]", i), 1u << 16, hop,
-                      m->unit, m->l1s[i]);
+            port_init(&m->from_unit[i], name_of(m, "gpu.emu.to_l1[%u]", i), 1u << 16, hop, m->unit,
+                      m->l1s[i]);
             m->l1_links[i].to_unit = &m->to_unit[i];
             m->l1_links[i].from_unit = &m->from_unit[i];
             to[i] = &m->from_unit[i];
@@ -523,9 +526,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
         m->up[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
                                   n_l1, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s, at, NULL);
-        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk,
-                                    &cfg->noc, m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s,
-                                    l1s, NULL, at);
+        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
+                                    m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s, l1s, NULL, at);
         net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
         net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
     }
@@ -534,13 +536,15 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
     if (m->n_gpms > 1) {
         const struct topo_spec *t = &cfg->topology;
-        struct sysnet_shape sh = {
-            .gpus = t->gpus, .gpms = t->gpms, .banks = m->banks_per_gpm,
-            .n_vnets = m->proto->n_vnets, .gpm_bytes_per_s = t->gpm_link_gbs * 1e9,
-            .gpu_bytes_per_s = t->gpu_link_gbs * 1e9,
-            .gpm_latency_ps = t->gpm_link_cycles * m->core_clk.period_ps,
-            .gpu_latency_ps = t->gpu_link_cycles * m->core_clk.period_ps,
-            .header_bytes = cfg->noc.header_bytes};
+        struct sysnet_shape sh = {.gpus = t->gpus,
+                                  .gpms = t->gpms,
+                                  .banks = m->banks_per_gpm,
+                                  .n_vnets = m->proto->n_vnets,
+                                  .gpm_bytes_per_s = t->gpm_link_gbs * 1e9,
+                                  .gpu_bytes_per_s = t->gpu_link_gbs * 1e9,
+                                  .gpm_latency_ps = t->gpm_link_cycles * m->core_clk.period_ps,
+                                  .gpu_latency_ps = t->gpu_link_cycles * m->core_clk.period_ps,
+                                  .header_bytes = cfg->noc.header_bytes};
         m->sys = sysnet_new(&m->eng, "sys.net", &m->core_clk, &sh, m->l2s);
     }
 
@@ -779,9 +783,11 @@ static void launch_limits(const struct machine *m, const struct launch *l, uint6
     uint64_t waves = warps / per_wave + (warps % per_wave != 0);
     const struct sim_spec *sim = &m->cfg.sim;
     *cycles = sim->max_cycles == CFG_AUTO ? mul_sat_u64(SIM_AUTO_CYCLES_PER_WAVE, MAX(waves, 1))
-              : sim->max_cycles ? sim->max_cycles : UINT64_MAX;
+              : sim->max_cycles           ? sim->max_cycles
+                                          : UINT64_MAX;
     *insts = sim->max_insts == CFG_AUTO ? mul_sat_u64(SIM_AUTO_INSTS_PER_WARP, MAX(warps, 1))
-             : sim->max_insts ? sim->max_insts : UINT64_MAX;
+             : sim->max_insts           ? sim->max_insts
+                                        : UINT64_MAX;
 }
 
 static uint64_t total_warp_insts(const struct machine *m)
@@ -927,7 +933,8 @@ static void check_fit(const struct machine *m, const struct launch *l, const str
     const char *name = ptx_kernel_info(l->kernel)->name;
     if (l->on_cpu)
         fatal("kernel %s on the CPU cores: %s (a CPU core runs one CTA of at most 32 threads: "
-              "docs/cpu.md)", name, why);
+              "docs/cpu.md)",
+              name, why);
     fatal("%skernel %s: %s", config_where(&m->cfg, keys, where, sizeof where), name, why);
 }
 
@@ -964,10 +971,12 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         if (ls[i].on_cpu) {
             if (!m->n_cpus)
                 fatal("kernel %s is launched on the CPU, but the machine has no CPU cores "
-                      "(cpu.cores = 0)", name);
+                      "(cpu.cores = 0)",
+                      name);
             if (cpu)
                 fatal("kernels %s and %s are launched together on the CPU (one kernel per "
-                      "device at a time)", ptx_kernel_info(cpu->kernel)->name, name);
+                      "device at a time)",
+                      ptx_kernel_info(cpu->kernel)->name, name);
             cpu = &ls[i];
             check_fit(m, cpu, m->sms[m->n_sms]);
             kernel_run_init(&m->cpu_run, cpu, m->n_cpus);
@@ -979,7 +988,8 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         } else {
             if (gpu)
                 fatal("kernels %s and %s are launched together on the GPU (one kernel per "
-                      "device at a time)", ptx_kernel_info(gpu->kernel)->name, name);
+                      "device at a time)",
+                      ptx_kernel_info(gpu->kernel)->name, name);
             gpu = &ls[i];
             check_fit(m, gpu, m->sms[0]);
             for (unsigned g = 0; g < m->n_gpms; g++) { /* CTAs in contiguous shares */
@@ -1010,10 +1020,9 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
     /* logical-time protocols: the watchdog counts from when the leases pass
      * (mark_leases); one without lease hooks would be stopped in correct runs */
     uint64_t *marks = m->proto->lease_mark ? xcalloc(m->n_sms, sizeof *marks) : NULL;
-    tick_t spin_ps = m->proto->logical_time && !marks
-                         ? 0
-                         : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
-    tick_t quiet_from = start; /* the spin watchdog counts from here */
+    tick_t spin_ps =
+        m->proto->logical_time && !marks ? 0 : m->cfg.sim.spin_cycles * m->core_clk.period_ps;
+    tick_t quiet_from = start;                      /* the spin watchdog counts from here */
     uint64_t quiet_loads = total_load_responses(m); /* ... and the loads answered then */
     bool leases_pending = marks != NULL;
     if (marks)
@@ -1075,8 +1084,8 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                 quiet_from = m->eng.now;
                 quiet_loads = total_load_responses(m);
             }
-        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && m->spin_stops &&
-                   !m->spun && total_load_responses(m) > quiet_loads &&
+        } else if (spin_ps && m->eng.now - quiet_from > spin_ps && m->spin_stops && !m->spun &&
+                   total_load_responses(m) > quiet_loads &&
                    requests_answered_since(m, m->eng.now - spin_ps / 2)) {
             /* a poll waiting for a value the model may let it never see
              * (a litmus test): its loads are still answered, so the warps
@@ -1095,10 +1104,10 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
         } else if (spin_ps && m->eng.now - quiet_from > spin_ps && !m->spun) {
             char leased[160] = "";
             if (marks)
-                snprintf(leased, sizeof leased, ", the last %llu of them after every L1's clock "
+                snprintf(leased, sizeof leased,
+                         ", the last %llu of them after every L1's clock "
                          "had passed the leases it held at the last progress",
-                         (unsigned long long)((m->eng.now - quiet_from) /
-                                              m->core_clk.period_ps));
+                         (unsigned long long)((m->eng.now - quiet_from) / m->core_clk.period_ps));
             panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
                   "atomic, loaded a value it had not just loaded, or finished%s "
                   "(sim.spin_cycles = %llu): warps spin on a condition that cannot change%s; "
@@ -1198,8 +1207,8 @@ static void set_spin_stops(void *obj, bool on)
     machine_set_spin_stops(obj, on);
 }
 
-static const struct launcher_ops machine_ops = {run_kernel, host_write, host_read, cycles_of,
-                                                run_together, set_spin_stops, spin_stopped};
+static const struct launcher_ops machine_ops = {
+    run_kernel, host_write, host_read, cycles_of, run_together, set_spin_stops, spin_stopped};
 
 struct launcher machine_launcher(struct machine *m)
 {
@@ -1222,8 +1231,7 @@ static void emit_prefixed(void *arg, const char *name, uint64_t v)
     p->emit(p->arg, buf, v);
 }
 
-static void xbar_emit(const char *prefix, const struct xbar_stats *s, stat_emit_fn *emit,
-                      void *arg)
+static void xbar_emit(const char *prefix, const struct xbar_stats *s, stat_emit_fn *emit, void *arg)
 {
     char buf[160];
     for (unsigned c = 0; c < TRAFFIC_N; c++) {

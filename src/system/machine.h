@@ -55,16 +55,16 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg);
 
 /* The headline figures of a run. */
 struct machine_summary {
-    uint64_t cycles;                 /* core cycles with a kernel running (kernels run together count once) */
+    uint64_t cycles; /* core cycles with a kernel running (kernels run together count once) */
     uint64_t kernels;
     uint64_t thread_insts, warp_insts;
-    uint64_t l1_hits, l1_accesses;   /* global loads at the L1 (protocols with an L1) */
+    uint64_t l1_hits, l1_accesses; /* global loads at the L1 (protocols with an L1) */
     uint64_t l2_hits, l2_accesses;
     uint64_t bytes[TRAFFIC_N], flits[TRAFFIC_N], msgs[TRAFFIC_N]; /* both directions */
-    uint64_t events;                 /* engine events */
-    uint64_t gwct_waits;             /* TC-Weak: fences/releases that waited for a GWCT */
-    uint64_t gwct_wait_cycles;       /* ... and the warp-cycles they waited */
-    struct hist load_latency;        /* core cycles per global load request, all SMs */
+    uint64_t events;                                              /* engine events */
+    uint64_t gwct_waits;       /* TC-Weak: fences/releases that waited for a GWCT */
+    uint64_t gwct_wait_cycles; /* ... and the warp-cycles they waited */
+    struct hist load_latency;  /* core cycles per global load request, all SMs */
     /* transactional protocols: thread transactions committed and aborted, the
      * aborts by cause, and the validation units' granule aborts refused only
      * by Bloom-filter timestamps (statistics tx.*, getm.vu_abort.bloom) */

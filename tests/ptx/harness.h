@@ -24,7 +24,7 @@
 struct hx_gmem {
     uint8_t *bytes;
     size_t size;
-    size_t brk;                /* bump allocator */
+    size_t brk; /* bump allocator */
 };
 
 static inline addr_t hx_alloc(struct hx_gmem *g, size_t n)

@@ -88,9 +88,9 @@ static void port_delivers_after_latency_and_applies_backpressure(void **state)
     struct msg a, b, c;
     assert_true(port_send(&p, &a));
     assert_true(port_send(&p, &b));
-    assert_false(port_send(&p, &c));   /* full */
+    assert_false(port_send(&p, &c)); /* full */
     assert_int_equal(p.n_full, 1);
-    assert_null(port_peek(&p));        /* not ready at t=0 */
+    assert_null(port_peek(&p)); /* not ready at t=0 */
     eng_run(&e, 2999);
     assert_null(port_peek(&p));
     eng_run(&e, 3000);
@@ -119,12 +119,12 @@ static void port_remove_at_keeps_the_rest_in_order(void **state)
         assert_true(port_send(&p, &m[i]));
     assert_ptr_equal(port_pop(&p), &m[0]);
     assert_ptr_equal(port_pop(&p), &m[1]);
-    assert_true(port_send(&p, &m[4]));  /* the ring wraps: 2 3 4 */
-    assert_true(port_send(&p, &m[5]));  /* 2 3 4 5, full */
+    assert_true(port_send(&p, &m[4])); /* the ring wraps: 2 3 4 */
+    assert_true(port_send(&p, &m[5])); /* 2 3 4 5, full */
     assert_false(port_send(&p, &m[0]));
     assert_ptr_equal(port_remove_at(&p, 2), &m[4]);
     assert_int_equal(p.n, 3);
-    assert_true(port_send(&p, &m[0]));  /* 2 3 5 0 */
+    assert_true(port_send(&p, &m[0])); /* 2 3 5 0 */
     assert_ptr_equal(port_remove_at(&p, 0), &m[2]);
     assert_ptr_equal(port_pop(&p), &m[3]);
     assert_ptr_equal(port_pop(&p), &m[5]);
@@ -167,7 +167,6 @@ static void later_wake_survives_an_earlier_idle_tick(void **state)
     assert_int_equal(s.seen[2], 5000);
     eng_destroy(&e);
 }
-
 
 /* --- the tie order */
 struct ranked {

@@ -236,7 +236,6 @@ static void growing_port_keeps_order_ready_times_and_weight(void **state)
     eng_destroy(&e);
 }
 
-
 #define N_MANY 300
 
 static struct counter many[N_MANY];

@@ -65,15 +65,18 @@ static void other_errors(void **state)
 {
     (void)state;
     expect_error(".visible .entry k()\n{\n\tbra $L_nowhere;\n}\n", "t.ptx:6: undefined label");
-    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.cc.u32 %r1, %r1, %r2;\n\tret;\n}\n",
-                 "t.ptx:7: carry arithmetic");
-    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32.zz %r1, %r1, %r2;\n\tret;\n}\n",
-                 "unsupported modifier '.zz'");
+    expect_error(
+        ".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.cc.u32 %r1, %r1, %r2;\n\tret;\n}\n",
+        "t.ptx:7: carry arithmetic");
+    expect_error(
+        ".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32.zz %r1, %r1, %r2;\n\tret;\n}\n",
+        "unsupported modifier '.zz'");
     expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tadd.s32 %r1, %r1, %r2;\n}\n",
                  "can run off its end");
     expect_error(".foo 3;\n", "t.ptx:4: unsupported module directive '.foo'");
-    expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\ttex.1d.v4.s32.s32 %r1, [%r2];\n\tret;\n}\n",
-                 "t.ptx:7: unsupported instruction 'tex.1d.v4.s32.s32'");
+    expect_error(
+        ".visible .entry k()\n{\n.reg .b32 %r<3>;\n\ttex.1d.v4.s32.s32 %r1, [%r2];\n\tret;\n}\n",
+        "t.ptx:7: unsupported instruction 'tex.1d.v4.s32.s32'");
     expect_error(".visible .entry k()\n{\n.reg .b32 %r<3>;\n\tmov.u32 %r1, %bogus;\n\tret;\n}\n",
                  "t.ptx:7: unsupported special register or undeclared register '%bogus'");
     /* a second body frees the first's parameters before the error: once freed twice (fuzzing) */
@@ -88,10 +91,10 @@ static void every_committed_ptx_parses(void **state)
 {
     (void)state;
     static const char *const files[] = {
-        "tests/ptx/vecadd.ptx",       "tests/ptx/reduce.ptx",      "tests/ptx/diverge.ptx",
-        "tests/ptx/call.ptx",         "tests/ptx/atomics.ptx",     "tests/ptx/fmath.ptx",
-        "tests/ptx/atomic_ref.ptx",   "tests/ptx/vecadd.sm90.ptx", "tests/ptx/reduce.sm90.ptx",
-        "tests/ptx/call.sm90.ptx",    "tests/ptx/atomic_ref.sm90.ptx",
+        "tests/ptx/vecadd.ptx",     "tests/ptx/reduce.ptx",          "tests/ptx/diverge.ptx",
+        "tests/ptx/call.ptx",       "tests/ptx/atomics.ptx",         "tests/ptx/fmath.ptx",
+        "tests/ptx/atomic_ref.ptx", "tests/ptx/vecadd.sm90.ptx",     "tests/ptx/reduce.sm90.ptx",
+        "tests/ptx/call.sm90.ptx",  "tests/ptx/atomic_ref.sm90.ptx",
     };
     for (size_t f = 0; f < ARRAY_LEN(files); f++) {
         char err[512];
@@ -127,8 +130,7 @@ static void kernel_info_layout(void **state)
 
     m = hx_load("tests/ptx/reduce.ptx", err, sizeof err);
     assert_non_null(m);
-    assert_int_equal(ptx_kernel_info(ptx_module_kernel(m, "reduce_sum"))->static_shmem_bytes,
-                     1024);
+    assert_int_equal(ptx_kernel_info(ptx_module_kernel(m, "reduce_sum"))->static_shmem_bytes, 1024);
     assert_int_equal(ptx_kernel_info(ptx_module_kernel(m, "reduce_dyn"))->static_shmem_bytes, 0);
     ptx_module_free(m);
 

@@ -36,8 +36,8 @@ static const struct ptx_kernel *kern(struct hx_rig *r, const char *name)
 static void run(struct hx_rig *r, const struct ptx_kernel *k, unsigned grid, unsigned block,
                 const struct hx_params *p, uint32_t dyn)
 {
-    if (hx_run(k, (struct ptx_dim3){grid, 1, 1}, (struct ptx_dim3){block, 1, 1}, p->buf, dyn,
-               &r->g, &r->st, r->err, sizeof r->err))
+    if (hx_run(k, (struct ptx_dim3){grid, 1, 1}, (struct ptx_dim3){block, 1, 1}, p->buf, dyn, &r->g,
+               &r->st, r->err, sizeof r->err))
         fail_msg("%s", r->err);
 }
 
@@ -401,7 +401,7 @@ static void integer_math(void **state)
     addr_t x = hx_alloc(&r->g, 4 * 32), y = hx_alloc(&r->g, 4 * 8 * 32),
            z = hx_alloc(&r->g, 8 * 2 * 32);
     for (int t = 0; t < 32; t++)
-        PTR(r, x, int)[t] = (t * 2654435761u) ^ (t & 1 ? 0x80000000u : 0) ;
+        PTR(r, x, int)[t] = (t * 2654435761u) ^ (t & 1 ? 0x80000000u : 0);
     struct hx_params p = {0};
     hx_param(&p, k, x);
     hx_param(&p, k, y);
@@ -435,11 +435,16 @@ static void integer_math(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(vecadd),          cmocka_unit_test(saxpy_bounds),
-        cmocka_unit_test(reduce),          cmocka_unit_test(divergent_loops),
-        cmocka_unit_test(votes_and_shuffles), cmocka_unit_test(device_calls),
-        cmocka_unit_test(atomics),         cmocka_unit_test(release_acquire),
-        cmocka_unit_test(float_math),      cmocka_unit_test(integer_math),
+        cmocka_unit_test(vecadd),
+        cmocka_unit_test(saxpy_bounds),
+        cmocka_unit_test(reduce),
+        cmocka_unit_test(divergent_loops),
+        cmocka_unit_test(votes_and_shuffles),
+        cmocka_unit_test(device_calls),
+        cmocka_unit_test(atomics),
+        cmocka_unit_test(release_acquire),
+        cmocka_unit_test(float_math),
+        cmocka_unit_test(integer_math),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -27,32 +27,31 @@ static struct ptx_module *parse_ok(const char *text)
     return m;
 }
 
-static const char *const DIVERGE = HDR
-    ".visible .entry k(.param .u64 out)\n{\n"
-    ".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [out];\n"
-    "mov.u32 %r1, %laneid;\n"
-    "and.b32 %r2, %r1, 1;\n"
-    "setp.eq.u32 %p1, %r2, 0;\n"
-    "@%p1 bra EVEN;\n"
-    "mul.lo.u32 %r3, %r1, 3;\n"
-    "and.b32 %r4, %r1, 2;\n"
-    "setp.ne.u32 %p2, %r4, 0;\n"
-    "@%p2 bra SKIP;\n"
-    "add.u32 %r3, %r3, 100;\n"
-    "activemask.b32 %r6;\n"
-    "SKIP:\n"
-    "bra.uni JOIN;\n"
-    "EVEN:\n"
-    "mul.lo.u32 %r3, %r1, 5;\n"
-    "activemask.b32 %r6;\n"
-    "JOIN:\n"
-    "activemask.b32 %r5;\n"
-    "mul.wide.u32 %rd2, %r1, 16;\n"
-    "add.s64 %rd3, %rd1, %rd2;\n"
-    "st.global.v2.u32 [%rd3], {%r3, %r5};\n"
-    "st.global.u32 [%rd3+8], %r6;\n"
-    "ret;\n}\n";
+static const char *const DIVERGE = HDR ".visible .entry k(.param .u64 out)\n{\n"
+                                       ".reg .pred %p<4>;\n.reg .b32 %r<10>;\n.reg .b64 %rd<4>;\n"
+                                       "ld.param.u64 %rd1, [out];\n"
+                                       "mov.u32 %r1, %laneid;\n"
+                                       "and.b32 %r2, %r1, 1;\n"
+                                       "setp.eq.u32 %p1, %r2, 0;\n"
+                                       "@%p1 bra EVEN;\n"
+                                       "mul.lo.u32 %r3, %r1, 3;\n"
+                                       "and.b32 %r4, %r1, 2;\n"
+                                       "setp.ne.u32 %p2, %r4, 0;\n"
+                                       "@%p2 bra SKIP;\n"
+                                       "add.u32 %r3, %r3, 100;\n"
+                                       "activemask.b32 %r6;\n"
+                                       "SKIP:\n"
+                                       "bra.uni JOIN;\n"
+                                       "EVEN:\n"
+                                       "mul.lo.u32 %r3, %r1, 5;\n"
+                                       "activemask.b32 %r6;\n"
+                                       "JOIN:\n"
+                                       "activemask.b32 %r5;\n"
+                                       "mul.wide.u32 %rd2, %r1, 16;\n"
+                                       "add.s64 %rd3, %rd1, %rd2;\n"
+                                       "st.global.v2.u32 [%rd3], {%r3, %r5};\n"
+                                       "st.global.u32 [%rd3+8], %r6;\n"
+                                       "ret;\n}\n";
 
 static void divergence_reconverges_with_per_lane_results(void **state)
 {
@@ -72,9 +71,9 @@ static void divergence_reconverges_with_per_lane_results(void **state)
     for (unsigned l = 0; l < 32; l++) {
         unsigned want = (l & 1) ? 3 * l + ((l & 2) ? 0 : 100) : 5 * l;
         assert_int_equal(o[l * 4], want);
-        assert_int_equal(o[l * 4 + 1], 0xffffffffu);                /* reconverged */
+        assert_int_equal(o[l * 4 + 1], 0xffffffffu); /* reconverged */
         unsigned inner = (l & 1) == 0 ? 0x55555555u : (l & 2) ? 0 : 0x22222222u;
-        assert_int_equal(o[l * 4 + 2], inner);                      /* mask inside */
+        assert_int_equal(o[l * 4 + 2], inner); /* mask inside */
     }
     free(g.bytes);
     ptx_module_free(m);
@@ -111,32 +110,31 @@ static unsigned run_warp(struct ptx_warp *w, struct hx_gmem *g, uint64_t *end)
     return n;
 }
 
-static const char *const EARLY_RET = HDR
-    ".func (.param .b32 rv) f(.param .b32 a)\n{\n"
-    ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
-    "ld.param.u32 %r1, [a];\n"
-    "mov.u32 %r2, 7;\n"
-    "st.param.b32 [rv], %r2;\n"
-    "setp.lt.u32 %p1, %r1, 10;\n"
-    "@%p1 ret;\n"
-    "mul.lo.u32 %r3, %r1, %r1;\n"
-    "st.param.b32 [rv], %r3;\n"
-    "ret;\n}\n"
-    ".visible .entry k(.param .u64 out)\n{\n"
-    ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [out];\n"
-    "mov.u32 %r1, %tid.x;\n"
-    "setp.gt.u32 %p1, %r1, 27;\n"
-    "@%p1 exit;\n"
-    "{ .param .b32 p0; .param .b32 r0;\n"
-    "st.param.b32 [p0], %r1;\n"
-    "call.uni (r0), f, (p0);\n"
-    "ld.param.b32 %r2, [r0]; }\n"
-    "activemask.b32 %r3;\n"
-    "mul.wide.u32 %rd2, %r1, 8;\n"
-    "add.s64 %rd3, %rd1, %rd2;\n"
-    "st.global.v2.u32 [%rd3], {%r2, %r3};\n"
-    "ret;\n}\n";
+static const char *const EARLY_RET = HDR ".func (.param .b32 rv) f(.param .b32 a)\n{\n"
+                                         ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+                                         "ld.param.u32 %r1, [a];\n"
+                                         "mov.u32 %r2, 7;\n"
+                                         "st.param.b32 [rv], %r2;\n"
+                                         "setp.lt.u32 %p1, %r1, 10;\n"
+                                         "@%p1 ret;\n"
+                                         "mul.lo.u32 %r3, %r1, %r1;\n"
+                                         "st.param.b32 [rv], %r3;\n"
+                                         "ret;\n}\n"
+                                         ".visible .entry k(.param .u64 out)\n{\n"
+                                         ".reg .pred %p<2>;\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                                         "ld.param.u64 %rd1, [out];\n"
+                                         "mov.u32 %r1, %tid.x;\n"
+                                         "setp.gt.u32 %p1, %r1, 27;\n"
+                                         "@%p1 exit;\n"
+                                         "{ .param .b32 p0; .param .b32 r0;\n"
+                                         "st.param.b32 [p0], %r1;\n"
+                                         "call.uni (r0), f, (p0);\n"
+                                         "ld.param.b32 %r2, [r0]; }\n"
+                                         "activemask.b32 %r3;\n"
+                                         "mul.wide.u32 %rd2, %r1, 8;\n"
+                                         "add.s64 %rd3, %rd1, %rd2;\n"
+                                         "st.global.v2.u32 [%rd3], {%r2, %r3};\n"
+                                         "ret;\n}\n";
 
 static void renewed_warp_runs_like_a_new_one(void **state);
 static void fma_f32_matches_fmaf_bit_for_bit(void **state);
@@ -223,24 +221,24 @@ static void renewed_warp_runs_like_a_new_one(void **state)
 static void fma_f32_matches_fmaf_bit_for_bit(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k(.param .u64 io, .param .u32 lanes)\n{\n"
-        ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .f32 %f<6>;\n.reg .b64 %rd<4>;\n"
-        "ld.param.u64 %rd1, [io];\n"
-        "ld.param.u32 %r2, [lanes];\n"
-        "mov.u32 %r1, %laneid;\n"
-        "mul.wide.u32 %rd2, %r1, 4;\n"
-        "add.s64 %rd3, %rd1, %rd2;\n"
-        "ld.global.f32 %f1, [%rd3];\n"
-        "ld.global.f32 %f2, [%rd3+128];\n"
-        "ld.global.f32 %f3, [%rd3+256];\n"
-        "mov.f32 %f4, 0f7F812345;\n"
-        "setp.lt.u32 %p1, %r1, %r2;\n"
-        "@%p1 fma.rn.f32 %f4, %f1, %f2, %f3;\n"
-        "fma.rn.f32 %f5, %f1, %f2, %f1;\n" /* the destination row is a source row's twin */
-        "st.global.f32 [%rd3+384], %f4;\n"
-        "st.global.f32 [%rd3+512], %f5;\n"
-        "ret;\n}\n");
+    struct ptx_module *m = parse_ok(
+        HDR ".visible .entry k(.param .u64 io, .param .u32 lanes)\n{\n"
+            ".reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .f32 %f<6>;\n.reg .b64 %rd<4>;\n"
+            "ld.param.u64 %rd1, [io];\n"
+            "ld.param.u32 %r2, [lanes];\n"
+            "mov.u32 %r1, %laneid;\n"
+            "mul.wide.u32 %rd2, %r1, 4;\n"
+            "add.s64 %rd3, %rd1, %rd2;\n"
+            "ld.global.f32 %f1, [%rd3];\n"
+            "ld.global.f32 %f2, [%rd3+128];\n"
+            "ld.global.f32 %f3, [%rd3+256];\n"
+            "mov.f32 %f4, 0f7F812345;\n"
+            "setp.lt.u32 %p1, %r1, %r2;\n"
+            "@%p1 fma.rn.f32 %f4, %f1, %f2, %f3;\n"
+            "fma.rn.f32 %f5, %f1, %f2, %f1;\n" /* the destination row is a source row's twin */
+            "st.global.f32 [%rd3+384], %f4;\n"
+            "st.global.f32 [%rd3+512], %f5;\n"
+            "ret;\n}\n");
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
     static const uint32_t special[] = {0x7fc00000u, 0xffc00001u, 0x7f800000u, 0xff800000u,
                                        0x00000001u, 0x807fffffu, 0x00000000u, 0x80000000u,
@@ -288,17 +286,16 @@ static const uint32_t LAT[PTX_LAT_N] = {4, 6, 5, 8, 20, 30, 2, 10};
 static void scoreboard_alu_and_loads(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k(.param .u64 a)\n{\n"
-        ".reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n"
-        "ld.param.u64 %rd1, [a];\n"
-        "add.u32 %r1, 5, 6;\n"
-        "add.u32 %r2, %r1, 1;\n"
-        "ld.global.u32 %r3, [%rd1];\n"
-        "add.u32 %r4, 1, 2;\n"
-        "add.u32 %r5, %r3, %r4;\n"
-        "st.global.u32 [%rd1+4], %r5;\n"
-        "ret;\n}\n");
+    struct ptx_module *m = parse_ok(HDR ".visible .entry k(.param .u64 a)\n{\n"
+                                        ".reg .b32 %r<6>;\n.reg .b64 %rd<3>;\n"
+                                        "ld.param.u64 %rd1, [a];\n"
+                                        "add.u32 %r1, 5, 6;\n"
+                                        "add.u32 %r2, %r1, 1;\n"
+                                        "ld.global.u32 %r3, [%rd1];\n"
+                                        "add.u32 %r4, 1, 2;\n"
+                                        "add.u32 %r5, %r3, %r4;\n"
+                                        "st.global.u32 [%rd1+4], %r5;\n"
+                                        "ret;\n}\n");
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
     uint8_t params[8];
     uint64_t a = 0x10000000;
@@ -318,7 +315,7 @@ static void scoreboard_alu_and_loads(void **state)
     env.clock = 101;
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0); /* add r1 at 101 */
     assert_int_equal(s.lat_class, PTX_LAT_INT);
-    assert_false(ptx_warp_can_issue(w, 104));                         /* r1 ready at 105 */
+    assert_false(ptx_warp_can_issue(w, 104)); /* r1 ready at 105 */
     assert_true(ptx_warp_can_issue(w, 105));
     assert_int_equal(ptx_warp_issue_cycle(w), 105);
     env.clock = 105;
@@ -336,9 +333,9 @@ static void scoreboard_alu_and_loads(void **state)
     assert_true(s.mem.addr[7] == a);
     struct ptx_memop op = s.mem;
     env.clock = 132;
-    assert_true(ptx_warp_can_issue(w, 132));                          /* independent add */
+    assert_true(ptx_warp_can_issue(w, 132)); /* independent add */
     assert_int_equal(ptx_warp_step(w, &env, &s, err, sizeof err), 0);
-    assert_false(ptx_warp_can_issue(w, 1000000));                     /* waits for r3 */
+    assert_false(ptx_warp_can_issue(w, 1000000)); /* waits for r3 */
     assert_true(ptx_warp_issue_cycle(w) == UINT64_MAX);
     uint64_t data[32][2];
     for (unsigned l = 0; l < 32; l++)
@@ -369,7 +366,8 @@ static void scoreboard_alu_and_loads(void **state)
 static struct ptx_step first_mem(const char *body, uint32_t ntid)
 {
     char text[4096];
-    snprintf(text, sizeof text, "%s.visible .entry k(.param .u64 a)\n{\n"
+    snprintf(text, sizeof text,
+             "%s.visible .entry k(.param .u64 a)\n{\n"
              ".reg .pred %%p<4>;\n.reg .b32 %%r<10>;\n.reg .b64 %%rd<10>;\n"
              ".shared .align 8 .b8 sh[256];\n"
              "ld.param.u64 %%rd1, [a];\nmov.u32 %%r1, %%laneid;\n%s\nret;\n}\n",
@@ -442,7 +440,7 @@ static void memory_semantics_mapping(void **state)
     assert_int_equal(s.mem.op, MEM_FENCE);
     assert_int_equal(s.mem.sem, SEM_ACQ_REL);
     assert_int_equal(s.mem.scope, SCOPE_SYS);
-    assert_int_equal(s.mem.mask, 0x000fffffu);           /* only the CTA's 20 threads */
+    assert_int_equal(s.mem.mask, 0x000fffffu); /* only the CTA's 20 threads */
     s = first_mem("ld.global.v4.u32 {%r2, %r3, %r4, %r5}, [%rd1+16];", 32);
     assert_int_equal(s.mem.size, 16);
     assert_true(s.mem.addr[0] == 0x10000010);
@@ -452,19 +450,19 @@ static void generic_access_splits_shared_and_global_lanes(void **state)
 {
     (void)state;
     /* odd lanes address shared memory through cvta, even lanes global */
-    struct ptx_step s = first_mem(
-        "mov.u32 %r2, sh;\n"
-        "shl.b32 %r3, %r1, 2;\n"
-        "add.u32 %r4, %r2, %r3;\n"
-        "st.shared.u32 [%r4], %r1;\n"
-        "cvt.u64.u32 %rd2, %r4;\n"
-        "cvta.shared.u64 %rd3, %rd2;\n"
-        "mul.wide.u32 %rd4, %r1, 4;\n"
-        "add.s64 %rd5, %rd1, %rd4;\n"
-        "and.b32 %r5, %r1, 1;\n"
-        "setp.eq.u32 %p1, %r5, 1;\n"
-        "selp.b64 %rd6, %rd3, %rd5, %p1;\n"
-        "ld.u32 %r6, [%rd6];\n", 32);
+    struct ptx_step s = first_mem("mov.u32 %r2, sh;\n"
+                                  "shl.b32 %r3, %r1, 2;\n"
+                                  "add.u32 %r4, %r2, %r3;\n"
+                                  "st.shared.u32 [%r4], %r1;\n"
+                                  "cvt.u64.u32 %rd2, %r4;\n"
+                                  "cvta.shared.u64 %rd3, %rd2;\n"
+                                  "mul.wide.u32 %rd4, %r1, 4;\n"
+                                  "add.s64 %rd5, %rd1, %rd4;\n"
+                                  "and.b32 %r5, %r1, 1;\n"
+                                  "setp.eq.u32 %p1, %r5, 1;\n"
+                                  "selp.b64 %rd6, %rd3, %rd5, %p1;\n"
+                                  "ld.u32 %r6, [%rd6];\n",
+                                  32);
     assert_int_equal(s.kind, PTX_STEP_MEM);
     assert_int_equal(s.mem.mask, 0x55555555u);
     assert_true(s.mem.addr[2] == 0x10000000 + 8);
@@ -473,12 +471,11 @@ static void generic_access_splits_shared_and_global_lanes(void **state)
 static void runtime_faults_name_the_line(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k()\n{\n"
-        ".reg .b32 %r<4>;\n.shared .align 4 .b8 sh[64];\n"
-        "mov.u32 %r1, sh;\n"
-        "st.shared.u32 [%r1+2], %r1;\n"
-        "ret;\n}\n");
+    struct ptx_module *m = parse_ok(HDR ".visible .entry k()\n{\n"
+                                        ".reg .b32 %r<4>;\n.shared .align 4 .b8 sh[64];\n"
+                                        "mov.u32 %r1, sh;\n"
+                                        "st.shared.u32 [%r1+2], %r1;\n"
+                                        "ret;\n}\n");
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
     struct ptx_cta *c = ptx_cta_new(k, (struct ptx_dim3){0, 0, 0}, (struct ptx_dim3){1, 1, 1},
                                     (struct ptx_dim3){32, 1, 1}, NULL, 0);
@@ -499,13 +496,12 @@ static void runtime_faults_name_the_line(void **state)
 static void barrier_step_reports_count(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k()\n{\n"
-        ".reg .b32 %r<4>;\n"
-        "bar.sync 1, 64;\n"
-        "barrier.sync.aligned 0;\n"
-        "bar.arrive 2, 96;\n"
-        "ret;\n}\n");
+    struct ptx_module *m = parse_ok(HDR ".visible .entry k()\n{\n"
+                                        ".reg .b32 %r<4>;\n"
+                                        "bar.sync 1, 64;\n"
+                                        "barrier.sync.aligned 0;\n"
+                                        "bar.arrive 2, 96;\n"
+                                        "ret;\n}\n");
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
     struct ptx_cta *c = ptx_cta_new(k, (struct ptx_dim3){0, 0, 0}, (struct ptx_dim3){1, 1, 1},
                                     (struct ptx_dim3){48, 1, 1}, NULL, 0);
@@ -538,28 +534,28 @@ static void barrier_step_reports_count(void **state)
 static void conversions_saturate_and_round(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k(.param .u64 out)\n{\n"
-        ".reg .b32 %r<12>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n"
-        "ld.param.u64 %rd1, [out];\n"
-        "cvt.rzi.s32.f32 %r1, 0f4F32D05E;\n"      /* 3e9 -> INT_MAX */
-        "cvt.rzi.s32.f32 %r2, 0f7FC00000;\n"      /* NaN -> 0 */
-        "cvt.rni.s32.f32 %r3, 0f40200000;\n"      /* 2.5 -> 2 (to even) */
-        "cvt.rmi.s32.f32 %r4, 0fBFC00000;\n"      /* -1.5 -> -2 */
-        "mov.u32 %r9, -300;\n"
-        "cvt.sat.u8.s32 %r5, %r9;\n"              /* -> 0 */
-        "cvt.s32.s8 %r6, %r9;\n"                  /* low byte 0xd4 -> -44 */
-        "cvt.rzi.u32.f32 %r7, 0fC0000000;\n"      /* -2 -> 0 */
-        "cvt.rn.f16.f32 %rs1, 0f3FC00000;\n"      /* 1.5 -> 0x3e00 */
-        "cvt.u32.u16 %r8, %rs1;\n"
-        "cvt.f32.f16 %f1, %rs1;\n"
-        "mov.b32 %r10, %f1;\n"
-        "cvt.rz.f32.f64 %f2, 0d3FF0000000000001;\n" /* 1+ulp -> 1.0f */
-        "mov.b32 %r11, %f2;\n"
-        "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
-        "st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};\n"
-        "st.global.v2.u32 [%rd1+32], {%r10, %r11};\n"
-        "ret;\n}\n");
+    struct ptx_module *m =
+        parse_ok(HDR ".visible .entry k(.param .u64 out)\n{\n"
+                     ".reg .b32 %r<12>;\n.reg .f32 %f<4>;\n.reg .b64 %rd<4>;\n.reg .b16 %rs<2>;\n"
+                     "ld.param.u64 %rd1, [out];\n"
+                     "cvt.rzi.s32.f32 %r1, 0f4F32D05E;\n" /* 3e9 -> INT_MAX */
+                     "cvt.rzi.s32.f32 %r2, 0f7FC00000;\n" /* NaN -> 0 */
+                     "cvt.rni.s32.f32 %r3, 0f40200000;\n" /* 2.5 -> 2 (to even) */
+                     "cvt.rmi.s32.f32 %r4, 0fBFC00000;\n" /* -1.5 -> -2 */
+                     "mov.u32 %r9, -300;\n"
+                     "cvt.sat.u8.s32 %r5, %r9;\n"         /* -> 0 */
+                     "cvt.s32.s8 %r6, %r9;\n"             /* low byte 0xd4 -> -44 */
+                     "cvt.rzi.u32.f32 %r7, 0fC0000000;\n" /* -2 -> 0 */
+                     "cvt.rn.f16.f32 %rs1, 0f3FC00000;\n" /* 1.5 -> 0x3e00 */
+                     "cvt.u32.u16 %r8, %rs1;\n"
+                     "cvt.f32.f16 %f1, %rs1;\n"
+                     "mov.b32 %r10, %f1;\n"
+                     "cvt.rz.f32.f64 %f2, 0d3FF0000000000001;\n" /* 1+ulp -> 1.0f */
+                     "mov.b32 %r11, %f2;\n"
+                     "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
+                     "st.global.v4.u32 [%rd1+16], {%r5, %r6, %r7, %r8};\n"
+                     "st.global.v2.u32 [%rd1+32], {%r10, %r11};\n"
+                     "ret;\n}\n");
     struct hx_gmem g = {calloc(1, 4096), 4096, 0};
     addr_t out = hx_alloc(&g, 64);
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
@@ -588,25 +584,24 @@ static void conversions_saturate_and_round(void **state)
 static void warp_reductions_match_and_bar_red(void **state)
 {
     (void)state;
-    struct ptx_module *m = parse_ok(HDR
-        ".visible .entry k(.param .u64 out)\n{\n"
-        ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
-        "ld.param.u64 %rd1, [out];\n"
-        "mov.u32 %r1, %tid.x;\n"
-        "and.b32 %r2, %r1, 3;\n"
-        "redux.sync.add.u32 %r3, %r1, -1;\n"
-        "redux.sync.max.s32 %r4, %r2, -1;\n"
-        "match.any.sync.b32 %r5, %r2, -1;\n"
-        "match.all.sync.b32 %r6|%p1, %r2, -1;\n"
-        "setp.lt.u32 %p2, %r1, 40;\n"
-        "bar.red.popc.u32 %r7, 0, %p2;\n"
-        "bar.red.or.pred %p3, 1, %p1;\n"
-        "selp.u32 %r8, 1, 0, %p3;\n"
-        "mul.wide.u32 %rd2, %r1, 32;\n"
-        "add.s64 %rd3, %rd1, %rd2;\n"
-        "st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
-        "st.global.v2.u32 [%rd3+16], {%r7, %r8};\n"
-        "ret;\n}\n");
+    struct ptx_module *m = parse_ok(HDR ".visible .entry k(.param .u64 out)\n{\n"
+                                        ".reg .pred %p<4>;\n.reg .b32 %r<12>;\n.reg .b64 %rd<4>;\n"
+                                        "ld.param.u64 %rd1, [out];\n"
+                                        "mov.u32 %r1, %tid.x;\n"
+                                        "and.b32 %r2, %r1, 3;\n"
+                                        "redux.sync.add.u32 %r3, %r1, -1;\n"
+                                        "redux.sync.max.s32 %r4, %r2, -1;\n"
+                                        "match.any.sync.b32 %r5, %r2, -1;\n"
+                                        "match.all.sync.b32 %r6|%p1, %r2, -1;\n"
+                                        "setp.lt.u32 %p2, %r1, 40;\n"
+                                        "bar.red.popc.u32 %r7, 0, %p2;\n"
+                                        "bar.red.or.pred %p3, 1, %p1;\n"
+                                        "selp.u32 %r8, 1, 0, %p3;\n"
+                                        "mul.wide.u32 %rd2, %r1, 32;\n"
+                                        "add.s64 %rd3, %rd1, %rd2;\n"
+                                        "st.global.v4.u32 [%rd3], {%r3, %r4, %r5, %r6};\n"
+                                        "st.global.v2.u32 [%rd3+16], {%r7, %r8};\n"
+                                        "ret;\n}\n");
     struct hx_gmem g = {calloc(1, 8192), 8192, 0};
     addr_t out = hx_alloc(&g, 32 * 64);
     const struct ptx_kernel *k = ptx_module_kernel(m, "k");
@@ -623,9 +618,9 @@ static void warp_reductions_match_and_bar_red(void **state)
         assert_int_equal(o[t * 8 + 0], 32 * base + 31 * 32 / 2);
         assert_int_equal(o[t * 8 + 1], 3);
         assert_int_equal(o[t * 8 + 2], 0x11111111u << (t & 3));
-        assert_int_equal(o[t * 8 + 3], 0);      /* values differ: match.all gives 0 */
-        assert_int_equal(o[t * 8 + 4], 40);     /* threads of the CTA with tid < 40 */
-        assert_int_equal(o[t * 8 + 5], 0);      /* no warp had match.all true */
+        assert_int_equal(o[t * 8 + 3], 0);  /* values differ: match.all gives 0 */
+        assert_int_equal(o[t * 8 + 4], 40); /* threads of the CTA with tid < 40 */
+        assert_int_equal(o[t * 8 + 5], 0);  /* no warp had match.all true */
     }
     free(g.bytes);
     ptx_module_free(m);

@@ -103,7 +103,7 @@ static uint16_t round_ex(struct ex x, const struct fmt *f)
     uint16_t s = x.neg ? 0x8000u : 0;
     if (!x.mag)
         return s;
-    int top = msb128(x.mag) + x.e;               /* value in [2^top, 2^(top+1)) */
+    int top = msb128(x.mag) + x.e;                        /* value in [2^top, 2^(top+1)) */
     int q = (top > f->emin ? top : f->emin) - (f->p - 1); /* exponent of the last place */
     unsigned __int128 n;
     if (q <= x.e) {
@@ -127,7 +127,8 @@ static uint16_t round_ex(struct ex x, const struct fmt *f)
     int E = q + f->p - 1;
     if (E > f->emax)
         return (uint16_t)(s | inf_of(f));
-    return (uint16_t)(s | (unsigned)(E + f->emax) << fbits(f) | ((unsigned)n & ((1u << fbits(f)) - 1)));
+    return (uint16_t)(s | (unsigned)(E + f->emax) << fbits(f) |
+                      ((unsigned)n & ((1u << fbits(f)) - 1)));
 }
 
 /* exact x + y; sign of an exact zero as IEEE round-to-nearest gives it */
@@ -178,8 +179,9 @@ static uint16_t ref_arith(int op, uint16_t a, uint16_t b, uint16_t c, const stru
         return (uint16_t)((r < 0 ? 0x8000u : 0) | inf_of(f));
     }
     struct ex x = decode(a, f), y = decode(b, f);
-    struct ex r = op == OP_MUL ? mul_ex(x, y)
-                  : op == OP_FMA ? add_ex(mul_ex(x, y), decode(c, f)) : add_ex(x, y);
+    struct ex r = op == OP_MUL   ? mul_ex(x, y)
+                  : op == OP_FMA ? add_ex(mul_ex(x, y), decode(c, f))
+                                 : add_ex(x, y);
     return round_ex(r, f);
 }
 
@@ -265,7 +267,7 @@ static void assert_close(uint16_t got, double want, const struct fmt *f, const c
     do {                                                                                           \
         unsigned g_ = (got), w_ = (want);                                                          \
         if (g_ != w_)                                                                              \
-            fail_msg("%s lane %u: got 0x%04x, want 0x%04x", (what), (lane), g_, w_);              \
+            fail_msg("%s lane %u: got 0x%04x, want 0x%04x", (what), (lane), g_, w_);               \
     } while (0)
 
 /* ------------------------------------------------------------------ inputs */
@@ -327,15 +329,16 @@ static uint16_t rand_half(const struct fmt *f, unsigned lo, unsigned hi)
 }
 
 static const float F_CASES[] = {
-    0.1f, 1.0f / 3.0f, 65520.0f, 65519.0f, 0x1p-25f, 0x1.8p-25f, -0x1.8p-24f, NAN,
-    -INFINITY, -0.0f, 1e-8f, 3.0e38f, 0x1.0101p0f, 0x1.03p0f, 0x1.00801p-126f, 0x1.ff8p127f,
+    0.1f,        1.0f / 3.0f, 65520.0f,        65519.0f,     0x1p-25f, 0x1.8p-25f,
+    -0x1.8p-24f, NAN,         -INFINITY,       -0.0f,        1e-8f,    3.0e38f,
+    0x1.0101p0f, 0x1.03p0f,   0x1.00801p-126f, 0x1.ff8p127f,
 };
 
 /* ------------------------------------------------------------------ kernels */
 
-#define NH 24
+#define NH  24
 #define NH2 17
-#define NB 17
+#define NB  17
 #define NB2 14
 
 struct rig {
@@ -383,13 +386,14 @@ static void run_ops(const char *file, const char *kname, const uint16_t (*in)[3]
 
 static void make_inputs(const struct fmt *f, uint16_t (*in)[3], float *F)
 {
-    const uint16_t (*cases)[3] = f->bf ? B_CASES : H_CASES;
+    const uint16_t(*cases)[3] = f->bf ? B_CASES : H_CASES;
     unsigned nc = f->bf ? ARRAY_LEN(B_CASES) : ARRAY_LEN(H_CASES);
     rng_state = f->bf ? 777 : 12345;
     for (unsigned t = 0; t < 32; t++) {
         for (unsigned k = 0; k < 3; k++)
-            in[t][k] = t < nc ? cases[t][k]
-                              : f->bf ? rand_half(f, 127 - 20, 127 + 20) : rand_half(f, 3, 28);
+            in[t][k] = t < nc  ? cases[t][k]
+                       : f->bf ? rand_half(f, 127 - 20, 127 + 20)
+                               : rand_half(f, 3, 28);
         F[t] = t < ARRAY_LEN(F_CASES) ? F_CASES[t] : (float)(rng() % 200000) * 0.37f - 30000.0f;
     }
 }
@@ -451,8 +455,9 @@ static void half_file(const char *file)
         EQ16(r[20], ref_arith(OP_MUL, a, b, 0, f), "mul.rn.f16", t);
         EQ16(r[21], ref_arith(OP_SUB, a, b, 0, f), "sub.rn.f16", t);
         assert_close(r[22], exp(value_of(a, f)), f, "hexp", t);
-        EQ16(r[23], value_of(a, f) < value_of(b, f) ? ref_arith(OP_SUB, a, c, 0, f)
-                                                    : ref_arith(OP_ADD, b, c, 0, f),
+        EQ16(r[23],
+             value_of(a, f) < value_of(b, f) ? ref_arith(OP_SUB, a, c, 0, f)
+                                             : ref_arith(OP_ADD, b, c, 0, f),
              "select", t);
 
         uint16_t x[2], y[2], z[2];
@@ -477,11 +482,10 @@ static void half_file(const char *file)
             bool lt = value_of(x[e], f) < value_of(y[e], f);
             EQ16(q[10] >> sh & 0xffff, lt ? 0x3c00u : 0, "set.lt.f16x2.f16x2", t);
             bool geu = !(value_of(x[e], f) < value_of(z[e], f));
-            EQ16(q[11] >> sh & 0xffff, (lt ? 0xffffu : 0) ^ (geu ? 0xffffu : 0),
-                 "set.u32.f16x2", t);
+            EQ16(q[11] >> sh & 0xffff, (lt ? 0xffffu : 0) ^ (geu ? 0xffffu : 0), "set.u32.f16x2",
+                 t);
             assert_close(q[14] >> sh & 0xffff, exp2(value_of(x[e], f)), f, "ex2.approx.f16x2", t);
-            assert_close(q[15] >> sh & 0xffff, tanh(value_of(x[e], f)), f, "tanh.approx.f16x2",
-                         t);
+            assert_close(q[15] >> sh & 0xffff, tanh(value_of(x[e], f)), f, "tanh.approx.f16x2", t);
         }
         double x0 = value_of(x[0], f), x1 = value_of(x[1], f), y0 = value_of(y[0], f),
                y1 = value_of(y[1], f), z0 = value_of(z[0], f), z1 = value_of(z[1], f);
@@ -521,14 +525,15 @@ static void bf16_file(const char *file, bool sm90)
         eq_minmax(r[7], ref_minmax(true, false, a, b, f), !sm90, "max.bf16", t);
         eq_minmax(r[8], ref_minmax(false, true, a, b, f), !sm90, "min.NaN.bf16", t);
         eq_minmax(r[9], ref_minmax(true, true, a, b, f), !sm90, "max.NaN.bf16", t);
-        EQ16(r[10], sm90 ? ref_relu(ref_arith(OP_FMA, a, b, c, f), f) : 0xdead,
-             "fma.rn.relu.bf16", t);
+        EQ16(r[10], sm90 ? ref_relu(ref_arith(OP_FMA, a, b, c, f), f) : 0xdead, "fma.rn.relu.bf16",
+             t);
         EQ16(r[11], ref_cmps(a, b, f), "setp.bf16", t);
         EQ16(r[12], ref_from_f32(F[t], f), "cvt.rn.bf16.f32", t);
         EQ16(r[13], ref_arith(OP_ADD, a, b, 0, f), "add.rn.bf16", t);
         EQ16(r[14], ref_arith(OP_MUL, a, b, 0, f), "mul.rn.bf16", t);
-        EQ16(r[15], value_of(a, f) < value_of(b, f) ? ref_arith(OP_SUB, a, c, 0, f)
-                                                    : ref_arith(OP_ADD, b, c, 0, f),
+        EQ16(r[15],
+             value_of(a, f) < value_of(b, f) ? ref_arith(OP_SUB, a, c, 0, f)
+                                             : ref_arith(OP_ADD, b, c, 0, f),
              "select", t);
         if (sm90)
             assert_close(r[16], tanh(value_of(a, f)), f, "tanh.approx.bf16", t);
@@ -544,12 +549,11 @@ static void bf16_file(const char *file, bool sm90)
             EQ16(q[1] >> sh & 0xffff, ref_arith(OP_SUB, x[e], y[e], 0, f), "sub.bf16x2", t);
             EQ16(q[2] >> sh & 0xffff, ref_arith(OP_MUL, x[e], y[e], 0, f), "mul.bf16x2", t);
             if (sm90) {
-                EQ16(q[3] >> sh & 0xffff, ref_arith(OP_FMA, x[e], y[e], z[e], f), "fma.bf16x2",
-                     t);
+                EQ16(q[3] >> sh & 0xffff, ref_arith(OP_FMA, x[e], y[e], z[e], f), "fma.bf16x2", t);
                 EQ16(q[8] >> sh & 0xffff, ref_relu(ref_arith(OP_FMA, x[e], y[e], z[e], f), f),
                      "fma.relu.bf16x2", t);
-                assert_close(q[13] >> sh & 0xffff, tanh(value_of(x[e], f)), f,
-                             "tanh.approx.bf16x2", t);
+                assert_close(q[13] >> sh & 0xffff, tanh(value_of(x[e], f)), f, "tanh.approx.bf16x2",
+                             t);
             }
             eq_minmax(q[4] >> sh & 0xffff, ref_minmax(false, false, x[e], y[e], f), !sm90,
                       "min.bf16x2", t);
@@ -597,10 +601,10 @@ static void bf16_kernels(void **state)
 static void reference_self_check(void **state)
 {
     (void)state;
-    assert_int_equal(ref_arith(OP_ADD, 0x6800, 0x3c00, 0, &F16), 0x6800);   /* 2049 -> 2048 */
-    assert_int_equal(ref_arith(OP_ADD, 0x6801, 0x3c00, 0, &F16), 0x6802);   /* 2051 -> 2052 */
-    assert_int_equal(ref_arith(OP_ADD, 0x7bff, 0x4c00, 0, &F16), 0x7c00);   /* 65520 -> inf */
-    assert_int_equal(ref_arith(OP_MUL, 0x0401, 0x3800, 0, &F16), 0x0200);   /* tie to even */
+    assert_int_equal(ref_arith(OP_ADD, 0x6800, 0x3c00, 0, &F16), 0x6800); /* 2049 -> 2048 */
+    assert_int_equal(ref_arith(OP_ADD, 0x6801, 0x3c00, 0, &F16), 0x6802); /* 2051 -> 2052 */
+    assert_int_equal(ref_arith(OP_ADD, 0x7bff, 0x4c00, 0, &F16), 0x7c00); /* 65520 -> inf */
+    assert_int_equal(ref_arith(OP_MUL, 0x0401, 0x3800, 0, &F16), 0x0200); /* tie to even */
     /* (1 + 2^-5)(1 + 2^-6) = 1 + 3 * 2^-6 + 2^-11: a tie between 0x3c30 and 0x3c31 */
     assert_int_equal(ref_arith(OP_FMA, 0x3c20, 0x3c10, 0x0000, &F16), 0x3c30);
     assert_int_equal(ref_arith(OP_FMA, 0x3c20, 0x3c10, 0x0001, &F16), 0x3c31);
@@ -608,12 +612,12 @@ static void reference_self_check(void **state)
     /* bf16 (1 + 2^-4)^2 = 1 + 2^-3 + 2^-8: a tie between 0x3f90 and 0x3f91 */
     assert_int_equal(ref_arith(OP_FMA, 0x3f88, 0x3f88, 0x0000, &BF16), 0x3f90);
     assert_int_equal(ref_arith(OP_FMA, 0x3f88, 0x3f88, 0x2180, &BF16), 0x3f91);
-    assert_int_equal(ref_arith(OP_ADD, 0x4381, 0x3f80, 0, &BF16), 0x4382);  /* 259 -> 260 */
+    assert_int_equal(ref_arith(OP_ADD, 0x4381, 0x3f80, 0, &BF16), 0x4382); /* 259 -> 260 */
     assert_int_equal(ref_from_f32(65519.0f, &F16), 0x7bff);
     assert_int_equal(ref_from_f32(65520.0f, &F16), 0x7c00);
-    assert_int_equal(ref_from_f32(0x1p-25f, &F16), 0x0000);                 /* tie to 0 */
+    assert_int_equal(ref_from_f32(0x1p-25f, &F16), 0x0000); /* tie to 0 */
     assert_int_equal(ref_from_f32(0x1.8p-25f, &F16), 0x0001);
-    assert_int_equal(ref_from_f32(0x1.03p0f, &BF16), 0x3f82);   /* tie to even */
+    assert_int_equal(ref_from_f32(0x1.03p0f, &BF16), 0x3f82); /* tie to even */
 }
 
 /* ------------------------------------------------------------------ hand-written PTX */
@@ -660,43 +664,44 @@ static void store_h(char *buf, size_t len, unsigned n)
 {
     size_t k = strlen(buf);
     for (unsigned i = 0; i < n; i++)
-        k += (size_t)snprintf(buf + k, len - k, "cvt.u32.u16 %%r%u, %%h%u;\n"
-                              "st.global.u32 [%%rd1+%u], %%r%u;\n", i, i, 4 * i, i);
+        k += (size_t)snprintf(buf + k, len - k,
+                              "cvt.u32.u16 %%r%u, %%h%u;\n"
+                              "st.global.u32 [%%rd1+%u], %%r%u;\n",
+                              i, i, 4 * i, i);
 }
 
 static void ftz_xorsign_and_modifiers(void **state)
 {
     (void)state;
-    char body[6000] =
-        "mov.b16 %h20, 0x0200;\n"        /* f16 subnormal 2^-15 */
-        "mov.b16 %h21, 0x3c00;\n"        /* 1 */
-        "mov.b16 %h22, 0x8300;\n"        /* -0.75 * 2^-14, subnormal */
-        "mov.b16 %h23, 0xc000;\n"        /* -2 */
-        "mov.b16 %h24, 0x0400;\n"        /* 2^-14, smallest normal */
-        "mov.b16 %h25, 0x3800;\n"        /* 0.5 */
-        "add.f16 %h0, %h20, %h21;\n"               /* 1 + 2^-15 -> 1 (below half an ulp) */
-        "mul.ftz.f16 %h1, %h20, %h21;\n"           /* subnormal operand flushed: +0 */
-        "mul.f16 %h2, %h20, %h21;\n"               /* kept: 0x0200 */
-        "mul.ftz.f16 %h3, %h24, %h25;\n"           /* result 2^-15 subnormal: flushed, +0 */
-        "mul.ftz.f16 %h4, %h22, %h21;\n"           /* -subnormal operand: -0 */
-        "neg.ftz.f16 %h5, %h20;\n"                 /* flushed then negated: -0 */
-        "abs.ftz.f16 %h6, %h22;\n"                 /* +0 */
-        "min.xorsign.abs.f16 %h7, %h23, %h21;\n"   /* |.| min = 1, sign - ^ + : -1 */
-        "max.xorsign.abs.f16 %h8, %h23, %h23;\n"   /* 2, sign - ^ - : +2 */
-        "fma.rn.ftz.sat.f16 %h9, %h23, %h23, %h21;\n"  /* 5 -> 1 */
-        "fma.rn.relu.f16 %h10, %h23, %h21, %h21;\n"    /* -1 -> +0 */
-        "mov.b16 %h26, 0x7e00;\n"
-        "fma.rn.relu.f16 %h11, %h26, %h21, %h21;\n"    /* NaN stays the canonical NaN */
-        "add.sat.f16 %h12, %h26, %h21;\n"              /* NaN -> +0 */
-        "max.NaN.f16 %h13, %h21, %h26;\n"              /* canonical NaN */
-        "min.ftz.f16 %h14, %h20, %h22;\n"              /* +0 and -0 after flush: -0 */
-        "max.ftz.f16 %h15, %h20, %h22;\n"              /* +0 */
-        "mov.b16 %h27, 0x0001;\n"                      /* bf16 subnormal */
-        "mov.b16 %h28, 0x3f80;\n"                      /* bf16 1 */
-        "ex2.approx.ftz.bf16 %h16, %h27;\n"            /* 2^0 = 1 */
-        "add.rn.bf16 %h17, %h27, %h27;\n"              /* subnormals kept: 0x0002 */
-        "neg.bf16 %h18, %h28;\n"                       /* 0xbf80 */
-        "sub.rn.bf16 %h19, %h28, %h28;\n";             /* +0 */
+    char body[6000] = "mov.b16 %h20, 0x0200;\n"        /* f16 subnormal 2^-15 */
+                      "mov.b16 %h21, 0x3c00;\n"        /* 1 */
+                      "mov.b16 %h22, 0x8300;\n"        /* -0.75 * 2^-14, subnormal */
+                      "mov.b16 %h23, 0xc000;\n"        /* -2 */
+                      "mov.b16 %h24, 0x0400;\n"        /* 2^-14, smallest normal */
+                      "mov.b16 %h25, 0x3800;\n"        /* 0.5 */
+                      "add.f16 %h0, %h20, %h21;\n"     /* 1 + 2^-15 -> 1 (below half an ulp) */
+                      "mul.ftz.f16 %h1, %h20, %h21;\n" /* subnormal operand flushed: +0 */
+                      "mul.f16 %h2, %h20, %h21;\n"     /* kept: 0x0200 */
+                      "mul.ftz.f16 %h3, %h24, %h25;\n" /* result 2^-15 subnormal: flushed, +0 */
+                      "mul.ftz.f16 %h4, %h22, %h21;\n" /* -subnormal operand: -0 */
+                      "neg.ftz.f16 %h5, %h20;\n"       /* flushed then negated: -0 */
+                      "abs.ftz.f16 %h6, %h22;\n"       /* +0 */
+                      "min.xorsign.abs.f16 %h7, %h23, %h21;\n" /* |.| min = 1, sign - ^ + : -1 */
+                      "max.xorsign.abs.f16 %h8, %h23, %h23;\n" /* 2, sign - ^ - : +2 */
+                      "fma.rn.ftz.sat.f16 %h9, %h23, %h23, %h21;\n" /* 5 -> 1 */
+                      "fma.rn.relu.f16 %h10, %h23, %h21, %h21;\n"   /* -1 -> +0 */
+                      "mov.b16 %h26, 0x7e00;\n"
+                      "fma.rn.relu.f16 %h11, %h26, %h21, %h21;\n" /* NaN stays the canonical NaN */
+                      "add.sat.f16 %h12, %h26, %h21;\n"           /* NaN -> +0 */
+                      "max.NaN.f16 %h13, %h21, %h26;\n"           /* canonical NaN */
+                      "min.ftz.f16 %h14, %h20, %h22;\n"           /* +0 and -0 after flush: -0 */
+                      "max.ftz.f16 %h15, %h20, %h22;\n"           /* +0 */
+                      "mov.b16 %h27, 0x0001;\n"                   /* bf16 subnormal */
+                      "mov.b16 %h28, 0x3f80;\n"                   /* bf16 1 */
+                      "ex2.approx.ftz.bf16 %h16, %h27;\n"         /* 2^0 = 1 */
+                      "add.rn.bf16 %h17, %h27, %h27;\n"           /* subnormals kept: 0x0002 */
+                      "neg.bf16 %h18, %h28;\n"                    /* 0xbf80 */
+                      "sub.rn.bf16 %h19, %h28, %h28;\n";          /* +0 */
     store_h(body, sizeof body, 20);
     uint32_t o[64];
     run1(body, o);
@@ -711,46 +716,46 @@ static void set_and_packing(void **state)
 {
     (void)state;
     uint32_t o[64];
-    run1("mov.b16 %h1, 0x3c00;\n"                     /* 1 */
-         "mov.b16 %h2, 0x4000;\n"                     /* 2 */
-         "mov.b16 %h3, 0x7e00;\n"                     /* NaN */
-         "set.lt.u32.f16 %r1, %h1, %h2;\n"            /* 0xffffffff */
-         "set.gt.f32.f16 %r2, %h1, %h2;\n"            /* 0 */
-         "set.ltu.f16.f16 %h4, %h3, %h1;\n"           /* 0x3c00: unordered */
+    run1("mov.b16 %h1, 0x3c00;\n"           /* 1 */
+         "mov.b16 %h2, 0x4000;\n"           /* 2 */
+         "mov.b16 %h3, 0x7e00;\n"           /* NaN */
+         "set.lt.u32.f16 %r1, %h1, %h2;\n"  /* 0xffffffff */
+         "set.gt.f32.f16 %r2, %h1, %h2;\n"  /* 0 */
+         "set.ltu.f16.f16 %h4, %h3, %h1;\n" /* 0x3c00: unordered */
          "cvt.u32.u16 %r3, %h4;\n"
          "mov.f32 %f1, 0f3F800000;\n"
-         "set.le.f32.f32 %r4, %f1, %f1;\n"            /* 1.0f */
+         "set.le.f32.f32 %r4, %f1, %f1;\n" /* 1.0f */
          "setp.ne.u32 %p1, %r4, 0;\n"
-         "set.eq.and.s32.f32 %r5, %f1, %f1, !%p1;\n"  /* true and false: 0 */
-         "set.lo.or.u32.u32 %r6, %r2, %r1, %p1;\n"    /* 0xffffffff */
-         "mov.b32 %r7, {%h1, %h2};\n"                 /* low 1, high 2: 0x40003c00 */
+         "set.eq.and.s32.f32 %r5, %f1, %f1, !%p1;\n" /* true and false: 0 */
+         "set.lo.or.u32.u32 %r6, %r2, %r1, %p1;\n"   /* 0xffffffff */
+         "mov.b32 %r7, {%h1, %h2};\n"                /* low 1, high 2: 0x40003c00 */
          "mov.b32 %r8, {%h2, %h3};\n"
-         "set.lt.s32.f16x2 %r9, %r7, %r8;\n"          /* 1<2 yes, 2<NaN no: 0x0000ffff */
-         "setp.gt.and.f16x2 %p2|%p3, %r8, %r7, %p1;\n"/* 2>1 yes, NaN>2 no */
+         "set.lt.s32.f16x2 %r9, %r7, %r8;\n"           /* 1<2 yes, 2<NaN no: 0x0000ffff */
+         "setp.gt.and.f16x2 %p2|%p3, %r8, %r7, %p1;\n" /* 2>1 yes, NaN>2 no */
          "selp.u32 %r10, 1, 0, %p2;\n"
          "selp.u32 %r11, 1, 0, %p3;\n"
-         "mov.b32 {%h5, %h6}, %r7;\n"                 /* unpack */
+         "mov.b32 {%h5, %h6}, %r7;\n" /* unpack */
          "cvt.u32.u16 %r12, %h5;\n"
          "cvt.u32.u16 %r13, %h6;\n"
-         "mov.f32 %f2, 0f477FF000;\n"                 /* 65520: rounds to inf */
-         "mov.f32 %f3, 0fC0000000;\n"                 /* -2 */
-         "cvt.rn.satfinite.f16x2.f32 %r14, %f2, %f3;\n"  /* high 65504, low -2 */
-         "cvt.rz.relu.f16x2.f32 %r15, %f3, %f2;\n"       /* high +0, low 65504 (rz) */
-         "cvt.rn.bf16x2.f32 %r16, %f1, %f3;\n"            /* high 1, low -2 */
-         "mov.f64 %d1, 0d3FF0020000000001;\n"        /* 1 + 2^-11 + 2^-52: just above a tie */
-         "cvt.rn.f16.f64 %h7, %d1;\n"                /* 0x3c01 (double-rounding would tie to 0x3c00) */
+         "mov.f32 %f2, 0f477FF000;\n"                   /* 65520: rounds to inf */
+         "mov.f32 %f3, 0fC0000000;\n"                   /* -2 */
+         "cvt.rn.satfinite.f16x2.f32 %r14, %f2, %f3;\n" /* high 65504, low -2 */
+         "cvt.rz.relu.f16x2.f32 %r15, %f3, %f2;\n"      /* high +0, low 65504 (rz) */
+         "cvt.rn.bf16x2.f32 %r16, %f1, %f3;\n"          /* high 1, low -2 */
+         "mov.f64 %d1, 0d3FF0020000000001;\n"           /* 1 + 2^-11 + 2^-52: just above a tie */
+         "cvt.rn.f16.f64 %h7, %d1;\n" /* 0x3c01 (double-rounding would tie to 0x3c00) */
          "cvt.u32.u16 %r17, %h7;\n"
          "mov.u32 %r18, 2049;\n"
-         "cvt.rn.f16.u32 %h8, %r18;\n"                /* tie: 2048 = 0x6800 */
-         "cvt.rz.f16.s32 %h9, -2051;\n"               /* -2050 = 0xe801 */
-         "cvt.rp.f16.u32 %h10, %r18;\n"               /* 2050 = 0x6801 */
+         "cvt.rn.f16.u32 %h8, %r18;\n"  /* tie: 2048 = 0x6800 */
+         "cvt.rz.f16.s32 %h9, -2051;\n" /* -2050 = 0xe801 */
+         "cvt.rp.f16.u32 %h10, %r18;\n" /* 2050 = 0x6801 */
          "cvt.u32.u16 %r19, %h8;\n"
          "cvt.u32.u16 %r20, %h9;\n"
          "cvt.u32.u16 %r21, %h10;\n"
-         "mov.b16 %h11, 0x3e40;\n"                    /* 1.5625 */
-         "cvt.rni.f16.f16 %h12, %h11;\n"              /* 2 = 0x4000 */
+         "mov.b16 %h11, 0x3e40;\n"       /* 1.5625 */
+         "cvt.rni.f16.f16 %h12, %h11;\n" /* 2 = 0x4000 */
          "cvt.u32.u16 %r22, %h12;\n"
-         "mov.b32 {_, %h13}, %r8;\n"                 /* a sink: only the high half, NaN */
+         "mov.b32 {_, %h13}, %r8;\n" /* a sink: only the high half, NaN */
          "cvt.u32.u16 %r23, %h13;\n"
          "st.global.u32 [%rd1+80], %r23;\n"
          "st.global.v4.u32 [%rd1], {%r1, %r2, %r3, %r4};\n"
@@ -760,9 +765,9 @@ static void set_and_packing(void **state)
          "st.global.v4.u32 [%rd1+64], {%r19, %r20, %r21, %r22};\n",
          o);
     static const uint32_t want[21] = {
-        0xffffffffu, 0, 0x3c00, 0x3f800000u, 0, 0xffffffffu, 0x40003c00u, 0x0000ffffu,
-        1, 0, 0x3c00, 0x4000, 0x7bffc000u, 0x00007bffu, 0x3f80c000u, 0x3c01,
-        0x6800, 0xe801, 0x6801, 0x4000, 0x7e00};
+        0xffffffffu, 0,      0x3c00, 0x3f800000u, 0,      0xffffffffu, 0x40003c00u,
+        0x0000ffffu, 1,      0,      0x3c00,      0x4000, 0x7bffc000u, 0x00007bffu,
+        0x3f80c000u, 0x3c01, 0x6800, 0xe801,      0x6801, 0x4000,      0x7e00};
     for (unsigned i = 0; i < 21; i++)
         if (o[i] != want[i])
             fail_msg("word %u: got 0x%08x, want 0x%08x", i, o[i], want[i]);
@@ -812,12 +817,9 @@ static void bad_forms_rejected(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(reference_self_check),
-        cmocka_unit_test(half_kernels),
-        cmocka_unit_test(bf16_kernels),
-        cmocka_unit_test(ftz_xorsign_and_modifiers),
-        cmocka_unit_test(set_and_packing),
-        cmocka_unit_test(bad_forms_rejected),
+        cmocka_unit_test(reference_self_check), cmocka_unit_test(half_kernels),
+        cmocka_unit_test(bf16_kernels),         cmocka_unit_test(ftz_xorsign_and_modifiers),
+        cmocka_unit_test(set_and_packing),      cmocka_unit_test(bad_forms_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

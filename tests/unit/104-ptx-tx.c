@@ -109,8 +109,8 @@ static void counter_serialises_through_intra_warp_aborts(void **state)
     struct hx_params p = {0};
     hx_param(&p, k, counter);
     hx_param(&p, k, seen);
-    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0, &r->g,
-               &r->st, r->err, sizeof r->err))
+    if (hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0, &r->g, &r->st,
+               r->err, sizeof r->err))
         fail_msg("%s", r->err);
     assert_int_equal(*PTR(r, counter, int32_t), 32);
     for (int l = 0; l < 32; l++)
@@ -173,23 +173,22 @@ static void transfer_equals_serial_replay_of_commit_order(void **state)
     hx_rig_free(r);
 }
 
-static const char *const ABORTED = HDR
-    ".visible .entry k(.param .u64 p)\n{\n"
-    ".reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
-    "ld.param.u64 %rd1, [p];\n"
-    "mov.u32 %r1, %laneid;\n"
-    "mul.wide.u32 %rd2, %r1, 4;\n"
-    "add.s64 %rd3, %rd1, %rd2;\n"
-    "mov.u32 %r2, 100;\n"
-    "{\ncall.uni gpucoh_tx_begin, ();\n}\n"
-    "add.u32 %r2, %r2, 1;\n"
-    "ld.global.u32 %r3, [%rd3];\n"
-    "add.u32 %r4, %r3, %r2;\n"
-    "st.global.u32 [%rd3], %r4;\n"
-    "ld.global.u32 %r5, [%rd3];\n"
-    "st.global.u32 [%rd3+128], %r5;\n"
-    "call.uni gpucoh_tx_commit, ();\n"
-    "ret;\n}\n";
+static const char *const ABORTED = HDR ".visible .entry k(.param .u64 p)\n{\n"
+                                       ".reg .b32 %r<6>;\n.reg .b64 %rd<4>;\n"
+                                       "ld.param.u64 %rd1, [p];\n"
+                                       "mov.u32 %r1, %laneid;\n"
+                                       "mul.wide.u32 %rd2, %r1, 4;\n"
+                                       "add.s64 %rd3, %rd1, %rd2;\n"
+                                       "mov.u32 %r2, 100;\n"
+                                       "{\ncall.uni gpucoh_tx_begin, ();\n}\n"
+                                       "add.u32 %r2, %r2, 1;\n"
+                                       "ld.global.u32 %r3, [%rd3];\n"
+                                       "add.u32 %r4, %r3, %r2;\n"
+                                       "st.global.u32 [%rd3], %r4;\n"
+                                       "ld.global.u32 %r5, [%rd3];\n"
+                                       "st.global.u32 [%rd3+128], %r5;\n"
+                                       "call.uni gpucoh_tx_commit, ();\n"
+                                       "ret;\n}\n";
 
 /* Lanes 0-15 are aborted from outside after their first store: the rest
  * commit; the aborted lanes retry with the registers of the begin (r2 = 100,
@@ -308,8 +307,8 @@ static void forbidden_constructs_are_errors(void **state)
         addr_t slot = hx_alloc(&r->g, 64);
         struct hx_params p = {0};
         hx_param(&p, k, slot);
-        int rc = hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0,
-                        &r->g, &r->st, r->err, sizeof r->err);
+        int rc = hx_run(k, (struct ptx_dim3){1, 1, 1}, (struct ptx_dim3){32, 1, 1}, p.buf, 0, &r->g,
+                        &r->st, r->err, sizeof r->err);
         assert_int_equal(rc, -1);
         if (!strstr(r->err, cases[c].want) || !strstr(r->err, "t.ptx:"))
             fail_msg("case %zu: '%s' does not say '%s'", c, r->err, cases[c].want);

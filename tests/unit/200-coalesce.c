@@ -54,8 +54,8 @@ static void inactive_lanes_and_repeats(void **state)
     struct coal_line out[32];
     unsigned bad;
     a[3] = 0x3000;
-    a[5] = 0x3100; /* another line */
-    a[9] = 0x3004; /* back to the first */
+    a[5] = 0x3100;      /* another line */
+    a[9] = 0x3004;      /* back to the first */
     a[20] = 0xdead0001; /* inactive: never looked at */
     assert_int_equal(coalesce(a, (1u << 3) | (1u << 5) | (1u << 9), 4, 128, out, &bad), 2);
     assert_int_equal(out[0].line, 0x3000);

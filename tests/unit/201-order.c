@@ -85,7 +85,7 @@ static void tso_and_sc(void **state)
     assert_true(order_may_issue(t, &w, MEM_LOAD, SEM_WEAK));   /* W->R relaxed */
     assert_false(order_may_issue(t, &w, MEM_STORE, SEM_WEAK)); /* W->W kept */
     order_issue(t, &w, MEM_LOAD, SEM_WEAK);
-    assert_false(order_may_issue(t, &w, MEM_LOAD, SEM_WEAK));  /* R->R kept */
+    assert_false(order_may_issue(t, &w, MEM_LOAD, SEM_WEAK)); /* R->R kept */
     struct order_warp v = {0};
     order_issue(s, &v, MEM_LOAD, SEM_WEAK);
     assert_false(order_may_issue(s, &v, MEM_LOAD, SEM_WEAK));

@@ -32,7 +32,7 @@
 /* ---- the fake L1: performs each request on arrival, answers L1_LAT later ---- */
 
 struct log_ent {
-    uint64_t cycle;  /* when the request reached the L1 */
+    uint64_t cycle; /* when the request reached the L1 */
     uint8_t op, sem;
     uint16_t warp;
     addr_t addr;
@@ -41,8 +41,8 @@ struct log_ent {
 
 struct fake_l1 {
     struct comp c;
-    struct port in;    /* SM -> L1 */
-    struct port *out;  /* L1 -> SM */
+    struct port in;   /* SM -> L1 */
+    struct port *out; /* L1 -> SM */
     struct backing *mem;
     unsigned line_bytes;
     struct log_ent *log;
@@ -58,7 +58,7 @@ static bool fake_l1_tick(struct comp *c)
         assert_int_equal(m->type, MSG_CORE_REQ);
         if (f->n_log < MAX_LOG)
             f->log[f->n_log++] = (struct log_ent){comp_cycle(c), m->req.op, m->req.sem,
-                                                  m->req.warp, m->addr, m->req.id};
+                                                  m->req.warp,   m->addr,   m->req.id};
         uint8_t line[LINE_MAX_BYTES];
         switch (m->req.op) {
         case MEM_LOAD:
@@ -309,7 +309,7 @@ static void add1_store_leaves_at_the_exact_cycle(void **state)
     const struct log_ent *ld[4], *st[4];
     assert_int_equal(find_reqs(&r, 0, MEM_LOAD, ld, 4), 1);
     assert_int_equal(find_reqs(&r, 0, MEM_STORE, st, 4), 1);
-    uint64_t data_back = ld[0]->cycle + L1_LAT;            /* add.s32 issues */
+    uint64_t data_back = ld[0]->cycle + L1_LAT;              /* add.s32 issues */
     uint64_t st_issue = data_back + 1 + sp.lat[PTX_LAT_INT]; /* after add.s64's result */
     assert_int_equal(st[0]->cycle, st_issue + sp.lat[PTX_LAT_GMEM] + 1);
     rig_free(&r);
@@ -764,7 +764,6 @@ static void shared_accesses_wait_under_strong_models(void **state)
 }
 
 /* ---- wavefronts (sm.warp_size = 64) ---- */
-
 
 /* tests/ptx/diverge.ptx `votes`: ballot, all, any, activemask under a branch
  * that splits each PTX warp, and a butterfly shuffle. With 64-thread

@@ -115,9 +115,9 @@ static void allocations_are_aligned_nonzero_and_start_at_heap_base(void **state)
     addr_t c = host_malloc(h, 0);
     addr_t d = host_malloc(h, 256);
     assert_int_equal(a, 0x10000000);
-    assert_int_equal(b, 0x10000100);    /* 1 byte takes one 256-byte granule */
-    assert_int_equal(c, 0x10000300);    /* 300 bytes take two */
-    assert_int_equal(d, 0x10000400);    /* 0 bytes still get a distinct granule */
+    assert_int_equal(b, 0x10000100); /* 1 byte takes one 256-byte granule */
+    assert_int_equal(c, 0x10000300); /* 300 bytes take two */
+    assert_int_equal(d, 0x10000400); /* 0 bytes still get a distinct granule */
     assert_true(d + 256 <= PTX_LOCAL_WINDOW);
 }
 
@@ -127,18 +127,18 @@ static void freed_blocks_are_reused_first_fit_and_merged(void **state)
     addr_t a = host_malloc(h, 256), b = host_malloc(h, 512), c = host_malloc(h, 256);
     addr_t d = host_malloc(h, 256);
     host_free(h, b);
-    assert_int_equal(host_malloc(h, 256), b);        /* first fit into b's hole */
+    assert_int_equal(host_malloc(h, 256), b); /* first fit into b's hole */
     addr_t b2 = b + 256;
-    assert_int_equal(host_malloc(h, 256), b2);       /* the rest of the hole */
+    assert_int_equal(host_malloc(h, 256), b2); /* the rest of the hole */
     host_free(h, b);
     host_free(h, b2);
     host_free(h, c);                                 /* b, b2, c merge into 768 bytes */
     assert_int_equal(host_malloc(h, 1024), d + 256); /* too big for the hole: from the top */
     assert_int_equal(host_malloc(h, 768), b);
-    host_free(h, d + 256);                           /* top block: returns to the top */
+    host_free(h, d + 256); /* top block: returns to the top */
     host_free(h, d);
     assert_int_equal(host_malloc(h, 4096), d);
-    host_free(h, 0);                                 /* as cudaFree(NULL) */
+    host_free(h, 0); /* as cudaFree(NULL) */
     (void)a;
 }
 
@@ -186,15 +186,14 @@ static void copies_and_memsets_go_through_the_launcher(void **state)
 }
 
 /* Parameters of mixed sizes: nvcc aligns each to its size. */
-static const char params_ptx[] =
-    ".version 7.5\n.target sm_75\n.address_size 64\n"
-    ".visible .entry k(\n"
-    "  .param .u32 k_param_0,\n"
-    "  .param .u64 k_param_1,\n"
-    "  .param .f32 k_param_2,\n"
-    "  .param .f64 k_param_3,\n"
-    "  .param .u32 k_param_4\n"
-    ")\n{\n  ret;\n}\n";
+static const char params_ptx[] = ".version 7.5\n.target sm_75\n.address_size 64\n"
+                                 ".visible .entry k(\n"
+                                 "  .param .u32 k_param_0,\n"
+                                 "  .param .u64 k_param_1,\n"
+                                 "  .param .f32 k_param_2,\n"
+                                 "  .param .f64 k_param_3,\n"
+                                 "  .param .u32 k_param_4\n"
+                                 ")\n{\n  ret;\n}\n";
 
 static void arguments_are_packed_at_the_declared_offsets(void **state)
 {
@@ -262,8 +261,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(freed_blocks_are_reused_first_fit_and_merged, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(freeing_the_top_block_also_returns_the_hole_below_it,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(freeing_the_top_block_also_returns_the_hole_below_it, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(bad_frees_and_out_of_range_copies_are_fatal, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(copies_and_memsets_go_through_the_launcher, setup,

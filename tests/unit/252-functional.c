@@ -95,7 +95,7 @@ static void test_exit(int code)
         snprintf(msg, sizeof msg, "%s", buf_ ? buf_ : "");                                         \
         free(buf_);                                                                                \
         if (exit_code != (code) || !strstr(msg, text))                                             \
-            fail_msg("exit %d, message '%s'; wanted exit %d and '%s'", exit_code, msg, code,      \
+            fail_msg("exit %d, message '%s'; wanted exit %d and '%s'", exit_code, msg, code,       \
                      text);                                                                        \
     } while (0)
 
@@ -129,7 +129,7 @@ static void atomics_apply_per_lane_in_lane_then_warp_order(void **state)
     host_memset(h, mn, 0, 4);
     host_memset(h, wrap, 0, 4);
     host_memset(h, big, 0, 8);
-    struct karg a[] = {KARG_PTR(ctr), KARG_PTR(old), KARG_PTR(fsum),
+    struct karg a[] = {KARG_PTR(ctr), KARG_PTR(old),  KARG_PTR(fsum),
                        KARG_PTR(mn),  KARG_PTR(wrap), KARG_PTR(big)};
     host_launch(h, "atomics", DIM1(CTAS), DIM1(N), 0, a, 6);
     uint32_t c, w, o[T];
@@ -145,7 +145,7 @@ static void atomics_apply_per_lane_in_lane_then_warp_order(void **state)
     assert_int_equal(c, T);
     assert_true(f == 0.5f * T);
     assert_int_equal(m, -(T - 1));
-    assert_int_equal(w, T % 10);          /* atom.inc wraps to 0 after 9 */
+    assert_int_equal(w, T % 10); /* atom.inc wraps to 0 after 9 */
     assert_int_equal(b, (uint64_t)T << 33);
     /* round-robin: warp 0 of CTA 0 performs its 32 lanes first, then warp 1,
      * ... then CTA 1's warps: old values are exactly the thread index */
@@ -226,8 +226,7 @@ static void independent_ctas_run_with_few_resident_and_the_same_results(void **s
         assert_int_equal(st->warp_insts - before.warp_insts, CTAS * (N / 32) * (10u + k));
         /* plain stores: a bounded set of CTAs at a time; with the reduction,
          * every CTA at once (up to max_resident_ctas), as before */
-        assert_int_equal(st->max_ctas_resident,
-                         k ? CTAS : FUNCTIONAL_INDEPENDENT_RESIDENT);
+        assert_int_equal(st->max_ctas_resident, k ? CTAS : FUNCTIONAL_INDEPENDENT_RESIDENT);
     }
     host_delete(plain);
     host_delete(red);
@@ -360,13 +359,12 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(a_barrier_that_cannot_complete_is_a_deadlock, setup,
                                         teardown),
-        cmocka_unit_test_setup_teardown(a_spin_that_never_ends_exceeds_the_budget, setup,
-                                        teardown),
+        cmocka_unit_test_setup_teardown(a_spin_that_never_ends_exceeds_the_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(a_misaligned_global_access_is_a_kernel_error, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
-        cmocka_unit_test_setup_teardown(
-            independent_ctas_run_with_few_resident_and_the_same_results, setup, teardown),
+        cmocka_unit_test_setup_teardown(independent_ctas_run_with_few_resident_and_the_same_results,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(counter_of_many_warps_is_serialisable, setup, teardown),
         cmocka_unit_test_setup_teardown(fruitless_warps_run_alone_and_stay_serialisable, setup,
                                         teardown),

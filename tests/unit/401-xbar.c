@@ -98,10 +98,10 @@ static void options_have_the_tc_fermi_defaults(void **state)
     assert_int_equal(s.jitter_cycles, 0);
     char err[128];
     assert_int_equal(cfg_set(noc_opts, &s, "vc_flits", "0", err, sizeof err), -1);
-    assert_int_equal(xbar_flits(&s, 0), 1);    /* control: header only */
-    assert_int_equal(xbar_flits(&s, 24), 1);   /* 8 + 24 = 32 */
+    assert_int_equal(xbar_flits(&s, 0), 1);  /* control: header only */
+    assert_int_equal(xbar_flits(&s, 24), 1); /* 8 + 24 = 32 */
     assert_int_equal(xbar_flits(&s, 25), 2);
-    assert_int_equal(xbar_flits(&s, 128), 5);  /* 136 B */
+    assert_int_equal(xbar_flits(&s, 128), 5); /* 136 B */
 }
 
 /* A 1-flit message sent at cycle 0 is ready at 0 + 8 + 1 = 9, not at 8. */

@@ -23,10 +23,10 @@
 #include "noc/net.h"
 #include "sim/cfg.h"
 
-#define P 1000 /* ps per mesh cycle */
-#define MAX_MSGS 1024
+#define P                1000 /* ps per mesh cycle */
+#define MAX_MSGS         1024
 #define NET_RIG_MAX_MSGS MAX_MSGS
-#define MAX_ENDS 16
+#define MAX_ENDS         16
 
 #include "net-rig.h"
 
@@ -64,8 +64,8 @@ static void rig_init(struct rig *r, unsigned cols, unsigned rows, unsigned n_in,
         r->sink[d].pop = true;
         r->rx[d] = &r->sink[d].c;
     }
-    r->x = mesh_new(&r->e, "mesh", &r->clk, &r->spec, n_in, n_out, n_vnets, r->tx, r->rx,
-                    in_node, out_node);
+    r->x = mesh_new(&r->e, "mesh", &r->clk, &r->spec, n_in, n_out, n_vnets, r->tx, r->rx, in_node,
+                    out_node);
     for (unsigned d = 0; d < n_out; d++) {
         r->sink[d].n_ports = n_vnets;
         for (unsigned v = 0; v < n_vnets; v++)

@@ -21,9 +21,9 @@
 
 static struct inject *rig(const char *protocol, const char *extra)
 {
-    const char *sets[] = {"gpu.sms=2",     "l2.banks=2",       "l1.size=256", "l1.ways=2",
-                          "l2.size=512",   "l2.ways=2",        "l1.merge_max=1",
-                          protocol,        extra ? extra : "sim.seed=1"};
+    const char *sets[] = {"gpu.sms=2",      "l2.banks=2",  "l1.size=256",
+                          "l1.ways=2",      "l2.size=512", "l2.ways=2",
+                          "l1.merge_max=1", protocol,      extra ? extra : "sim.seed=1"};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, sizeof sets / sizeof sets[0], err, sizeof err))
@@ -130,8 +130,8 @@ static void atomics_at_l2(void **state)
         struct inject *r = rig(p ? "coherence.protocol=rc" : "coherence.protocol=nol1", NULL);
         unsigned ids[6];
         for (unsigned i = 0; i < 6; i++)
-            ids[i] = inject_atomic(r, i % 2, i, Y, ATOM_ADD, ATYPE_U32, 3, 0, SEM_RELAXED,
-                                   SCOPE_GPU, i);
+            ids[i] =
+                inject_atomic(r, i % 2, i, Y, ATOM_ADD, ATYPE_U32, 3, 0, SEM_RELAXED, SCOPE_GPU, i);
         inject_run(r);
         uint64_t seen = 0;
         for (unsigned i = 0; i < 6; i++) {
@@ -141,8 +141,8 @@ static void atomics_at_l2(void **state)
         }
         assert_int_equal(seen, 0x3f); /* old values 0,3,...,15: each exactly once */
         unsigned l = inject_load(r, 0, 0, Y, 4, SEM_RELAXED, SCOPE_GPU, 0);
-        unsigned c = inject_atomic(r, 1, 0, Y, ATOM_CAS, ATYPE_U32, 18, 100, SEM_RELAXED,
-                                   SCOPE_GPU, 0);
+        unsigned c =
+            inject_atomic(r, 1, 0, Y, ATOM_CAS, ATYPE_U32, 18, 100, SEM_RELAXED, SCOPE_GPU, 0);
         inject_run(r);
         assert_int_equal(inject_value(r, l), 18);
         assert_int_equal(inject_value(r, c), 18);

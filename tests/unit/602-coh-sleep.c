@@ -23,9 +23,9 @@
 #include "run-rig.h"
 
 struct result {
-    char *text;         /* "name value" lines, engine.events left out */
-    uint64_t events;    /* engine.events */
-    uint64_t stalls;    /* every controller's resource_stalls */
+    char *text;      /* "name value" lines, engine.events left out */
+    uint64_t events; /* engine.events */
+    uint64_t stalls; /* every controller's resource_stalls */
 };
 
 static void sum_stalls(void *arg, const char *name, uint64_t value)
@@ -58,13 +58,13 @@ static const struct {
 } cases[] = {
     {"saxpy", "nol1", L1_STALLS},
     {"kmn", "rc", L1_STALLS},
-    {"cl", "gpuvi", L1_STALLS},   /* invalidations held by a full ack vnet */
+    {"cl", "gpuvi", L1_STALLS}, /* invalidations held by a full ack vnet */
     {"cl", "gpuvini", L1_STALLS},
     {"cl", "ideal", L1_STALLS},
     {"kmn", "mesi", L1_STALLS},
-    {"kmn", "mesi", L2_STALLS},   /* directory banks on their DRAM port */
+    {"kmn", "mesi", L2_STALLS}, /* directory banks on their DRAM port */
     {"cl", "tcs", L1_STALLS},
-    {"kmn", "tcw", L1_STALLS},    /* leases, GWCT waits */
+    {"kmn", "tcw", L1_STALLS}, /* leases, GWCT waits */
     {"saxpy", "rc", L2_STALLS},
 };
 
@@ -78,8 +78,8 @@ static void sleeping_controllers_change_no_statistic(void **state)
                       cases[i].wl, cases[i].proto, cases[i].m1, (unsigned long long)s.stalls,
                       (unsigned long long)s.events, (unsigned long long)t.events);
         assert_string_equal(s.text, t.text);
-        assert_true(s.stalls > 0);         /* the case does stall ... */
-        assert_true(s.events < t.events);  /* ... and sleeping saved ticks */
+        assert_true(s.stalls > 0);        /* the case does stall ... */
+        assert_true(s.events < t.events); /* ... and sleeping saved ticks */
         free(s.text);
         free(t.text);
     }

@@ -51,8 +51,8 @@ static uint64_t transition_at(const char *sms)
     unsigned id = inject_store(r, 0, 0, 0x1000, 4, 7, SEM_WEAK, SCOPE_CTA, 0);
     inject_run(r);
     uint64_t t = inject_stat(r, "gpu.emu.transition_cycles");
-    print_message("%s: store to the next band %llu core cycles; transition %llu core cycles\n",
-                  sms, (unsigned long long)inject_latency(r, id), (unsigned long long)t);
+    print_message("%s: store to the next band %llu core cycles; transition %llu core cycles\n", sms,
+                  (unsigned long long)inject_latency(r, id), (unsigned long long)t);
     assert_int_equal(inject_stat(r, "gpu.emu.transitions"), 1);
     inject_free(r);
     return t;

@@ -95,19 +95,19 @@ static inline void l2_ack_wait_walk(struct inject *r)
     ld(r, 1, X);
     ld(r, 2, X);
     st_at(r, 0, X, 3, 0);
-    st_at(r, 1, X, 4, 5);   /* WriteInv: SM 0 keeps its copy */
-    ato_at(r, 2, X, 1, 6);  /* AtomicInv */
-    ld_at(r, 3, X, 7);      /* GetS */
+    st_at(r, 1, X, 4, 5);  /* WriteInv: SM 0 keeps its copy */
+    ato_at(r, 2, X, 1, 6); /* AtomicInv */
+    ld_at(r, 3, X, 7);     /* GetS */
     inject_run(r);
     ld(r, 0, X);
     ld(r, 1, X);
     st_at(r, 1, X, 5, 0);
-    ato_at(r, 1, X, 1, 5);  /* Atomic: nobody but SM 1 is named */
+    ato_at(r, 1, X, 1, 5); /* Atomic: nobody but SM 1 is named */
     inject_run(r);
     ld(r, 0, X);
     ld(r, 1, X);
     st_at(r, 1, X, 5, 0);
-    st_at(r, 1, X, 6, 5);   /* Write: nobody but SM 1 is named */
+    st_at(r, 1, X, 6, 5); /* Write: nobody but SM 1 is named */
     inject_run(r);
     /* S+AtomicInv -> S_A; S_A stalls GetS, Write, Atomic; InvAck, LastAck */
     ld(r, 0, Z);

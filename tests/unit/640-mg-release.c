@@ -29,9 +29,9 @@
 
 #include "check/inject.h"
 
-#define X 0x10000u /* homed at GPM 2 (its first toucher) */
-#define Z 0x20000u /* 48 lines homed at GPM 2: the burst */
-#define Y 0x30000u /* homed at GPM 1 */
+#define X     0x10000u /* homed at GPM 2 (its first toucher) */
+#define Z     0x20000u /* 48 lines homed at GPM 2: the burst */
+#define Y     0x30000u /* homed at GPM 1 */
 #define BURST 20u
 
 enum { WRITER = 0, FLAG_SM = 2, HOME_SM = 4, READER = 6, STREAMER = 7 };
@@ -123,4 +123,3 @@ int main(void)
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
-

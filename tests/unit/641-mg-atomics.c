@@ -40,12 +40,12 @@
 
 #include "check/inject.h"
 
-#define GCTR 0x10000u /* .gpu counter, homed at GPM 3 */
-#define SCTR 0x20000u /* .sys counter, homed at GPM 2 */
-#define MCTR 0x30000u /* mixed, homed at GPM 3 */
-#define CCTR 0x40000u /* .cta counter, homed at GPM 3 */
-#define XCTR 0x50000u /* .cta and .gpu mixed, homed at GPM 3 */
-#define FCTR 0x60000u /* a fetch met by an invalidation, homed at GPM 3 */
+#define GCTR   0x10000u /* .gpu counter, homed at GPM 3 */
+#define SCTR   0x20000u /* .sys counter, homed at GPM 2 */
+#define MCTR   0x30000u /* mixed, homed at GPM 3 */
+#define CCTR   0x40000u /* .cta counter, homed at GPM 3 */
+#define XCTR   0x50000u /* .cta and .gpu mixed, homed at GPM 3 */
+#define FCTR   0x60000u /* a fetch met by an invalidation, homed at GPM 3 */
 #define PER_SM 24u
 
 static struct inject *mg_rig(const char *protocol, const char *gpu_atomics)
@@ -53,8 +53,13 @@ static struct inject *mg_rig(const char *protocol, const char *gpu_atomics)
     char proto[64], at[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
     snprintf(at, sizeof at, "mg.gpu_atomics=%s", gpu_atomics);
-    const char *sets[] = {proto,          "topology.gpus=2", "topology.gpms=2",
-                          "topology.page_bytes=4K", "gpu.sms=2", "l2.banks=1", at};
+    const char *sets[] = {proto,
+                          "topology.gpus=2",
+                          "topology.gpms=2",
+                          "topology.page_bytes=4K",
+                          "gpu.sms=2",
+                          "l2.banks=1",
+                          at};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
@@ -77,8 +82,8 @@ static unsigned increments(struct inject *r, addr_t ctr, unsigned first, unsigne
 {
     unsigned total = n_sms * PER_SM, ids[8 * PER_SM];
     for (unsigned k = 0; k < total; k++)
-        ids[k] = inject_atomic(r, first + k % n_sms, k / n_sms % 4, ctr, ATOM_ADD, ATYPE_U32, 1,
-                               0, SEM_RELAXED, scope_of(k), 0);
+        ids[k] = inject_atomic(r, first + k % n_sms, k / n_sms % 4, ctr, ATOM_ADD, ATYPE_U32, 1, 0,
+                               SEM_RELAXED, scope_of(k), 0);
     inject_run(r);
     bool seen[8 * PER_SM] = {0};
     for (unsigned k = 0; k < total; k++) {
@@ -176,8 +181,8 @@ static void cta_atomics_in_the_l1(void **state)
         assert_int_equal(load(r, 6, XCTR, SCOPE_SYS), n);
         /* a .cta atomic behind a load's fill (it waits, then is performed here) */
         inject_load(r, 0, 0, CCTR + 0x100, 4, SEM_WEAK, SCOPE_CTA, 0);
-        unsigned id = inject_atomic(r, 0, 1, CCTR + 0x100, ATOM_ADD, ATYPE_U32, 1, 0,
-                                    SEM_RELAXED, SCOPE_CTA, 1);
+        unsigned id = inject_atomic(r, 0, 1, CCTR + 0x100, ATOM_ADD, ATYPE_U32, 1, 0, SEM_RELAXED,
+                                    SCOPE_CTA, 1);
         inject_run(r);
         assert_int_equal(inject_value(r, id), 0);
         assert_int_equal(load(r, 0, CCTR + 0x100, SCOPE_CTA), 1);
@@ -207,7 +212,7 @@ static void stale_fetch_is_used_once(void **state)
     assert_int_equal(inject_coverage(r, "nhcc.L2", "IA", "FillOnce"), 1);
     assert_int_equal(inject_stat(r, "gpu0.gpm1.l2[0].gpu_atomics"), 1);
     uint64_t fwd = inject_stat(r, "gpu0.gpm1.l2[0].forwarded");
-    assert_int_equal(load(r, 2, FCTR, SCOPE_GPU), 6);  /* not kept: from the system home */
+    assert_int_equal(load(r, 2, FCTR, SCOPE_GPU), 6); /* not kept: from the system home */
     assert_true(inject_stat(r, "gpu0.gpm1.l2[0].forwarded") > fwd);
     assert_int_equal(load(r, 6, FCTR, SCOPE_SYS), 6);
     inject_free(r);

@@ -30,8 +30,9 @@ static struct inject *mg_rig(const char *protocol, const char *mshrs)
     char proto[64], m[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
     snprintf(m, sizeof m, "l2.mshrs=%s", mshrs);
-    const char *sets[] = {proto, m, "topology.gpus=2", "topology.gpms=2",
-                          "topology.page_bytes=4K", "gpu.sms=2", "l2.banks=1"};
+    const char *sets[] = {
+        proto,       m,           "topology.gpus=2", "topology.gpms=2", "topology.page_bytes=4K",
+        "gpu.sms=2", "l2.banks=1"};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))

@@ -26,9 +26,14 @@
 
 static struct inject *rig(void)
 {
-    const char *sets[] = {"coherence.protocol=nocache-mg", "topology.gpus=2", "topology.gpms=2",
-                          "topology.page_bytes=4K", "topology.gpu_link_gbs=1",
-                          "topology.gpm_link_gbs=1", "gpu.sms=2", "l2.banks=1"};
+    const char *sets[] = {"coherence.protocol=nocache-mg",
+                          "topology.gpus=2",
+                          "topology.gpms=2",
+                          "topology.page_bytes=4K",
+                          "topology.gpu_link_gbs=1",
+                          "topology.gpm_link_gbs=1",
+                          "gpu.sms=2",
+                          "l2.banks=1"};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))

@@ -17,7 +17,7 @@
 #define MESI "coherence.protocol=mesi"
 
 /* Crossbar bytes of a message: the 8-byte header, plus a line for data. */
-#define CTL 8u
+#define CTL  8u
 #define DATA (8u + 128u)
 
 /* Fresh lines of bank 1, set 1 (line index = 3 mod 4). */
@@ -183,15 +183,15 @@ static void l2_eviction_recalls(void **state)
 {
     (void)state;
     struct inject *r = rig(MESI);
-    st(r, 0, A, 3);  /* A: MT, owner SM 0 */
+    st(r, 0, A, 3); /* A: MT, owner SM 0 */
     st(r, 1, B, 4);
-    ld(r, 2, B);     /* B: SS {1, 2} */
-    st(r, 3, C, 5);  /* A is the LRU line of bank 0 set 0: recalled */
+    ld(r, 2, B);    /* B: SS {1, 2} */
+    st(r, 3, C, 5); /* A is the LRU line of bank 0 set 0: recalled */
     assert_string_equal(l2(r, A), "NP");
     assert_string_equal(l1(r, 0, A), "I");
     assert_msgs_down_and_up(r, "RCL", 1);
     assert_int_equal(stat(r, "gpu.noc.up.bytes.RCL"), DATA);
-    st(r, 3, X, 6);  /* now B goes: two S copies recalled */
+    st(r, 3, X, 6); /* now B goes: two S copies recalled */
     assert_string_equal(l2(r, B), "NP");
     assert_string_equal(l1(r, 1, B), "I");
     assert_string_equal(l1(r, 2, B), "I");
@@ -211,9 +211,9 @@ static void kernel_boundaries_and_host_copies(void **state)
     struct inject *r = rig(MESI);
     struct launcher l = machine_launcher(inject_machine(r));
     st(r, 0, X, 9);
-    ld(r, 0, Y);         /* E, clean */
+    ld(r, 0, Y); /* E, clean */
     ld(r, 1, Z);
-    ld(r, 2, Z);         /* Z: S in SMs 1 and 2 */
+    ld(r, 2, Z); /* Z: S in SMs 1 and 2 */
     for (unsigned sm = 0; sm < 4; sm++)
         order(r, sm, MEM_KERNEL_END);
     assert_string_equal(l1(r, 0, X), "I");
@@ -278,7 +278,7 @@ static void requests_behind_a_miss_keep_order(void **state)
 
 /* Sweep the offset `d` of a racing operation until `fired()` reports the
  * cell fired; returns whether it did. */
-#define SWEEP(r, dmax, step, fired, ...)                                                          \
+#define SWEEP(r, dmax, step, fired, ...)                                                           \
     ({                                                                                             \
         bool ok_ = false;                                                                          \
         for (unsigned d = 0; d <= (dmax) && !ok_; d += (step)) {                                   \
@@ -378,19 +378,19 @@ static void simple_cells(struct inject *r)
      * M+GetX, M_I+WbAck, M_I+Busy */
     addr_t u = fresh(), v = other(), w = other();
     st(r, 0, u, 1);
-    ld(r, 1, u);    /* u: S in 0 and 1 */
-    ld(r, 0, v);    /* E */
-    ld(r, 0, w);    /* replaces u (S) */
-    st(r, 0, w, 1); /* M */
-    ld(r, 0, other()); /* replaces v (E) */
+    ld(r, 1, u);             /* u: S in 0 and 1 */
+    ld(r, 0, v);             /* E */
+    ld(r, 0, w);             /* replaces u (S) */
+    st(r, 0, w, 1);          /* M */
+    ld(r, 0, other());       /* replaces v (E) */
     ld_at(r, 0, other(), 0); /* replaces w (M) ... */
     ld_at(r, 0, w, 1);       /* ... and meets it in M_I */
     inject_run(r);
     st(r, 2, u, 2); /* INV to SM 0, which dropped u: I+Inv */
     addr_t e = fresh();
     ld(r, 0, e);
-    churn(r, 0);    /* e: E replaced, the bank has it in M */
-    ld(r, 1, e);    /* M+GetS */
+    churn(r, 0); /* e: E replaced, the bank has it in M */
+    ld(r, 1, e); /* M+GetS */
     churn(r, 1);
     st(r, 2, e, 1); /* M+GetX */
     /* S+KernelBegin, E+KernelEnd, M+KernelEnd */
@@ -405,15 +405,15 @@ static void simple_cells(struct inject *r)
      * M+Inv; M+Replace (L2), S_I+Busy, MT_I+Busy */
     st(r, 0, A, 1);
     ld(r, 1, A);
-    ld(r, 2, A);    /* A: SS {0,1,2} */
-    ld(r, 3, B);    /* B: MT, E in SM 3 */
-    st_at(r, 3, C, 1, 0);  /* recalls A */
-    ld_at(r, 3, A, 10);    /* meets S_I */
+    ld(r, 2, A);          /* A: SS {0,1,2} */
+    ld(r, 3, B);          /* B: MT, E in SM 3 */
+    st_at(r, 3, C, 1, 0); /* recalls A */
+    ld_at(r, 3, A, 10);   /* meets S_I */
     inject_run(r);
-    st(r, 2, X, 1);        /* X or B go ... */
+    st(r, 2, X, 1); /* X or B go ... */
     st(r, 1, C, 2);
     st(r, 0, B, 1);
-    st_at(r, 2, A, 2, 0);  /* recalls an owned line */
+    st_at(r, 2, A, 2, 0); /* recalls an owned line */
     ld_at(r, 3, C, 10);
     inject_run(r);
     st(r, 0, X, 3);
@@ -462,16 +462,16 @@ static void race_cells(struct inject *r)
     }));
     /* M_I+FwdGetS, then SINK_WB_ACK (Busy, Inv, WbAck), MT_SB+Busy (the PUTX
      * parks), SS+PutXOld */
-    assert_true(SWEEP(r, 600, 3,
-                      cov1(r, "SINK_WB_ACK", "Inv") > 0 && cov1(r, "SINK_WB_ACK", "Busy") > 0, {
-        L = fresh();
-        st(r, 0, L, 1);
-        ld(r, 0, other());            /* L is the LRU line of SM 0's L1 */
-        ld_at(r, 1, L, 0);
-        ld_at(r, 0, other(), d);      /* replaces L: PUTX */
-        ld_at(r, 0, L, d + 80);
-        st_at(r, 2, L, 4, d + 40);
-    }));
+    assert_true(
+        SWEEP(r, 600, 3, cov1(r, "SINK_WB_ACK", "Inv") > 0 && cov1(r, "SINK_WB_ACK", "Busy") > 0, {
+            L = fresh();
+            st(r, 0, L, 1);
+            ld(r, 0, other()); /* L is the LRU line of SM 0's L1 */
+            ld_at(r, 1, L, 0);
+            ld_at(r, 0, other(), d); /* replaces L: PUTX */
+            ld_at(r, 0, L, d + 80);
+            st_at(r, 2, L, 4, d + 40);
+        }));
     /* M_I+FwdGetX, MT_IB+Busy (the PUTX parks), MT+PutXOld */
     assert_true(SWEEP(r, 600, 3, cov2(r, "MT", "PutXOld") > 0, {
         L = fresh();

@@ -258,7 +258,7 @@ static void printed_wake_order_passes_on(void **state)
         assert_int_equal(getm_vu_wake_next(r.v, A, woken, 8), 1);
         assert_int_equal(woken[0].warpts, 20);
         assert_int_equal(getm_vu_access(r.v, &woken[0]).reply, GETM_OK); /* reserves */
-        assert_int_equal(getm_vu_wake_next(r.v, A, woken, 8), 0);     /* waits for its release */
+        assert_int_equal(getm_vu_wake_next(r.v, A, woken, 8), 0);        /* waits for its release */
         assert_int_equal(getm_vu_release(r.v, A, 1, woken, 8), 1);
         assert_int_equal(woken[0].warpts, 30);
         assert_int_equal(getm_vu_access(r.v, &woken[0]).reply, GETM_OK);
@@ -382,11 +382,11 @@ static void full_table_evicts_the_oldest_unreserved(void **state)
     struct rig r;
     rig_init(&r, &p);
     assert_int_equal(acc(&r, 0, true, TX1, 0, 5).reply, GETM_OK); /* reserved, oldest */
-    for (addr_t g = 1; g < 4; g++) /* ways 1..3: rts 30, 20, 10 */
+    for (addr_t g = 1; g < 4; g++)                                /* ways 1..3: rts 30, 20, 10 */
         assert_int_equal(acc(&r, 32 * g, false, TX1, 0, 40 - 10 * g).reply, GETM_OK);
     assert_int_equal(acc(&r, 32 * 4, false, TX1, 0, 50).reply, GETM_OK);
     struct getm_meta m;
-    assert_true(getm_vu_peek(r.v, 0, &m)); /* the reservation stays */
+    assert_true(getm_vu_peek(r.v, 0, &m));       /* the reservation stays */
     assert_false(getm_vu_peek(r.v, 32 * 3, &m)); /* rts 10: gone to the filter (the cuckoo
                                                     walk would have sent rts 30's) */
     assert_true(m.rts >= 10);
@@ -403,19 +403,19 @@ enum { W = 16, G = 24, MAXOPS = 4, WORD = 32 };
 struct txop {
     uint8_t g;
     bool store;
-    uint32_t val;            /* load: value seen; store: value written */
+    uint32_t val; /* load: value seen; store: value written */
 };
 
 struct warp {
     enum { IDLE, RUN, WAIT } phase;
     getm_ts ts;
-    uint32_t seq;            /* attempt number: the owner tag */
+    uint32_t seq; /* attempt number: the owner tag */
     struct txop op[MAXOPS];
     unsigned n, pc;
-    uint32_t nwrites[G];     /* reservations of the current attempt */
+    uint32_t nwrites[G]; /* reservations of the current attempt */
     uint32_t redo[G];
     bool wrote[G];
-    getm_ts seen;            /* largest rts/wts observed (item 18) */
+    getm_ts seen; /* largest rts/wts observed (item 18) */
 };
 
 struct committed {
@@ -442,7 +442,7 @@ struct stress {
     struct committed *done;
     unsigned n_done, cap_done;
     uint64_t aborts;
-    bool closing;            /* the run is over: waiters no longer re-enter */
+    bool closing; /* the run is over: waiters no longer re-enter */
 };
 
 static uint32_t store_value(uint32_t wid, const struct txop *op, unsigned upto)
@@ -546,7 +546,7 @@ static void stress_run(unsigned episodes, uint64_t seed, bool wake_all)
     struct getm_params p;
     getm_params_default(&p);
     p.wake_all = wake_all;
-    p.precise_sets = 2;  /* 8 entries for 24 words: the stash and the Bloom filter work */
+    p.precise_sets = 2; /* 8 entries for 24 words: the stash and the Bloom filter work */
     p.stash = 2;
     p.bloom_sets = 4;
     p.stall_lines = 2;
@@ -575,8 +575,8 @@ static void stress_run(unsigned episodes, uint64_t seed, bool wake_all)
         if (w->phase == IDLE) {
             w->n = 1 + (unsigned)rng_below(&s->rng, MAXOPS);
             for (unsigned k = 0; k < w->n; k++)
-                w->op[k] = (struct txop){(uint8_t)rng_below(&s->rng, G),
-                                         rng_chance(&s->rng, 1, 2), 0};
+                w->op[k] =
+                    (struct txop){(uint8_t)rng_below(&s->rng, G), rng_chance(&s->rng, 1, 2), 0};
             w->pc = 0;
             w->seen = 0;
             w->phase = RUN;

@@ -35,7 +35,7 @@
 #include "system/machine.h"
 
 struct tally {
-    uint64_t hash;            /* every statistic, names and values */
+    uint64_t hash; /* every statistic, names and values */
     uint64_t lane_commits, vu_aborts, limit_waits, commit_msgs, bank_commits;
     uint64_t attempts, attempt_cycles, commit_wait_cycles;
     uint64_t validation_msgs, silent_commits, validations, mismatches, conflicts;
@@ -144,8 +144,8 @@ static void rig_down(struct rig *r, struct tally *t)
 }
 
 /* n threads increment one counter; returns the tally. */
-static void counter_run(const char *const *extra, unsigned n_extra, unsigned ctas,
-                        unsigned block, struct tally *t)
+static void counter_run(const char *const *extra, unsigned n_extra, unsigned ctas, unsigned block,
+                        struct tally *t)
 {
     struct rig r;
     rig_up(&r, extra, n_extra);
@@ -178,7 +178,7 @@ static void counter_is_serial(void **state)
     (void)state;
     struct tally t;
     counter_run(NULL, 0, 8, 64, &t);
-    assert_true(t.vu_aborts > 0); /* warps of different SMs met at the bank */
+    assert_true(t.vu_aborts > 0);    /* warps of different SMs met at the bank */
     assert_true(t.intra_aborts > 0); /* and the lanes of a warp at the one word */
     assert_int_equal(t.cause_aborts - t.intra_aborts, t.vu_aborts);
     assert_int_equal(t.commit_msgs, t.bank_commits);
@@ -393,7 +393,7 @@ static void warptm_counter_is_serial(void **state)
     struct tally t;
     counter_run(NULL, 0, 8, 64, &t);
     assert_true(t.vu_aborts > 0 && t.mismatches + t.conflicts > 0); /* validations failed */
-    assert_int_equal(t.validation_msgs, t.validations);        /* each compared once */
+    assert_int_equal(t.validation_msgs, t.validations);             /* each compared once */
     assert_int_equal(t.commit_msgs, t.bank_commits);
     assert_true(t.attempt_cycles >= 100 * t.attempts);
     assert_true(t.commit_wait_cycles > 0);

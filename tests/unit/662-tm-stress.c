@@ -105,15 +105,20 @@ static const char *check(const struct rec *r, unsigned n, const uint32_t *final,
     memset(next, 0xff, (size_t)WORDS * (n + 1) * sizeof *next);
     memset(head, 0xff, n * sizeof *head);
     const char *bad = NULL;
-#define FAIL(...) do { snprintf(why, len, __VA_ARGS__); bad = why; goto out; } while (0)
+#define FAIL(...)                                                                                  \
+    do {                                                                                           \
+        snprintf(why, len, __VA_ARGS__);                                                           \
+        bad = why;                                                                                 \
+        goto out;                                                                                  \
+    } while (0)
     for (uint32_t t = 0; t < n; t++)
         for (unsigned k = 0; k < 2; k++) {
             uint32_t w = k ? r[t].w1 : r[t].w0, v = k ? r[t].v1 : r[t].v0;
             if (w >= WORDS || v > n)
                 FAIL("transaction %u: word %u value %u out of range", t, w, v);
             if (v && !(r[v - 1].wr & (r[v - 1].w0 == w ? 1u : r[v - 1].w1 == w ? 2u : 0u)))
-                FAIL("transaction %u read %u from word %u, which transaction %u never wrote", t,
-                     v, w, v - 1);
+                FAIL("transaction %u read %u from word %u, which transaction %u never wrote", t, v,
+                     w, v - 1);
             if (!(r[t].wr >> k & 1))
                 continue;
             uint32_t *s = &next[w * (n + 1) + v];
@@ -169,8 +174,8 @@ static const char *check(const struct rec *r, unsigned n, const uint32_t *final,
         int at = snprintf(why, len, "a cycle of conflicts (not serialisable):");
         for (uint32_t k = len_p; k-- > pos[t] && at < (int)len;) { /* forwards */
             const struct rec *q = &r[path[k]];
-            at += snprintf(why + at, len - at, " tx%u[w%u=%u%s w%u=%u%s]", path[k], q->w0,
-                           q->v0, q->wr & 1 ? "*" : "", q->w1, q->v1, q->wr & 2 ? "*" : "");
+            at += snprintf(why + at, len - at, " tx%u[w%u=%u%s w%u=%u%s]", path[k], q->w0, q->v0,
+                           q->wr & 1 ? "*" : "", q->w1, q->v1, q->wr & 2 ? "*" : "");
         }
         free(path), free(pos);
         bad = why;
@@ -186,12 +191,12 @@ out:
  * smallest the configuration accepts, with the serialising fallback taken
  * after 4 fruitless attempts instead of 64 so that it runs often. */
 static const char *const tiny_tables[] = {
-    "getm.precise_sets=1", "getm.stash=2", "getm.stall_lines=2", "getm.stall_entries=2",
-    "getm.bloom_sets=2", "warptm.hold_entries=8", "warptm.tcd_entries=4", NULL};
+    "getm.precise_sets=1", "getm.stash=2",          "getm.stall_lines=2",   "getm.stall_entries=2",
+    "getm.bloom_sets=2",   "warptm.hold_entries=8", "warptm.tcd_entries=4", NULL};
 static const char *const smallest_tables[] = {
-    "getm.precise_sets=1", "getm.stash=0", "getm.stall_lines=1", "getm.stall_entries=1",
-    "getm.bloom_sets=1", "warptm.hold_entries=4", "warptm.tcd_entries=1",
-    "getm.progress_aborts=4", NULL};
+    "getm.precise_sets=1",  "getm.stash=0",           "getm.stall_lines=1",
+    "getm.stall_entries=1", "getm.bloom_sets=1",      "warptm.hold_entries=4",
+    "warptm.tcd_entries=1", "getm.progress_aborts=4", NULL};
 
 /* The progress bound: no warp has more attempts in a row in which no lane
  * committed than getm.progress_aborts (then it takes the serial token) plus
@@ -243,8 +248,8 @@ static const char *stress_run_tables(const char *protocol, const char *variant,
     host_load_ptx(h, text, "tests/ptx/tx_stress.ptx");
     addr_t words = host_malloc(h, WORDS * STRIDE * 4), log = host_malloc(h, (size_t)n * 20);
     host_memset(h, words, 0, WORDS * STRIDE * 4);
-    struct karg a[] = {KARG_PTR(words), KARG_I32(WORDS), KARG_I32(STRIDE), KARG_I32((int)per),
-                       KARG_I32((int)seed), KARG_PTR(log)};
+    struct karg a[] = {KARG_PTR(words),    KARG_I32(WORDS),     KARG_I32(STRIDE),
+                       KARG_I32((int)per), KARG_I32((int)seed), KARG_PTR(log)};
     host_launch(h, "tx_stress", DIM1(CTAS), DIM1(BLOCK), 0, a, 6);
     struct rec *r = malloc((size_t)n * sizeof *r);
     uint32_t *mem = malloc(WORDS * STRIDE * 4), final[WORDS];
@@ -265,7 +270,8 @@ static const char *stress_run_tables(const char *protocol, const char *variant,
            (unsigned long long)t.rollovers, (unsigned long long)t.serial_grants,
            (unsigned long long)t.fruitless_max);
     if (!bad && t.fruitless_max > (uint64_t)cfg.getm.progress_aborts + ALONE_FRUITLESS) {
-        snprintf(why, len, "no progress: a warp had %llu attempts in a row with no lane "
+        snprintf(why, len,
+                 "no progress: a warp had %llu attempts in a row with no lane "
                  "committed (bound: getm.progress_aborts %u + %u alone)",
                  (unsigned long long)t.fruitless_max, cfg.getm.progress_aborts, ALONE_FRUITLESS);
         bad = why;
@@ -330,8 +336,8 @@ static void printed_timestamps_are_caught(void **state)
 {
     (void)state;
     char why[1024];
-    const char *bad = stress_run("coherence.protocol=getm", "getm.unique_ts=false", 20000, 1, why,
-                                 sizeof why);
+    const char *bad =
+        stress_run("coherence.protocol=getm", "getm.unique_ts=false", 20000, 1, why, sizeof why);
     assert_non_null(bad);
     assert_non_null(strstr(bad, "cycle"));
 }

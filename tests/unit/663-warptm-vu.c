@@ -67,37 +67,37 @@ static void every_cell(void **state)
     rig_init(&r, 8, 4);
     const addr_t A = 0x1000, B = 0x1020, C = 0x1040;
     /* Free */
-    assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD);   /* ValRead -> Shared */
-    assert_int_equal(val(&r, B, true, true), WARPTM_WRITE_HELD);   /* ValWrite -> Held */
-    assert_int_equal(val(&r, C, false, false), WARPTM_FAIL);       /* ValMismatch */
+    assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD); /* ValRead -> Shared */
+    assert_int_equal(val(&r, B, true, true), WARPTM_WRITE_HELD); /* ValWrite -> Held */
+    assert_int_equal(val(&r, C, false, false), WARPTM_FAIL);     /* ValMismatch */
     /* alone: checked, not held (a later writer still finds C free) */
     assert_int_equal(val_alone(&r, C, true, true), WARPTM_PASSED); /* ValAlone */
     assert_int_equal(val_alone(&r, C, false, false), WARPTM_FAIL); /* a changed value */
     /* Shared */
-    assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD);   /* a second reader */
-    assert_int_equal(val(&r, A, true, true), WARPTM_FAIL);         /* ValConflict */
-    assert_int_equal(val(&r, A, false, false), WARPTM_FAIL);       /* ValMismatch */
+    assert_int_equal(val(&r, A, false, true), WARPTM_READ_HELD); /* a second reader */
+    assert_int_equal(val(&r, A, true, true), WARPTM_FAIL);       /* ValConflict */
+    assert_int_equal(val(&r, A, false, false), WARPTM_FAIL);     /* ValMismatch */
     /* Held */
-    assert_int_equal(val(&r, B, false, true), WARPTM_FAIL);        /* a reader: ValConflict */
-    assert_int_equal(val(&r, B, true, true), WARPTM_FAIL);         /* a writer: ValConflict */
-    assert_int_equal(val(&r, B, false, false), WARPTM_FAIL);       /* ValMismatch */
+    assert_int_equal(val(&r, B, false, true), WARPTM_FAIL);  /* a reader: ValConflict */
+    assert_int_equal(val(&r, B, true, true), WARPTM_FAIL);   /* a writer: ValConflict */
+    assert_int_equal(val(&r, B, false, false), WARPTM_FAIL); /* ValMismatch */
     /* the TCD: a held granule is being written now; others their last write */
     assert_int_equal(warptm_vu_last_write(r.v, B, 500), 500);
     assert_int_equal(warptm_vu_last_write(r.v, A, 500), 0);
     warptm_vu_written(r.v, B, 300);
-    warptm_vu_release(r.v, B, true);                                /* ReleaseWrite -> Free */
+    warptm_vu_release(r.v, B, true); /* ReleaseWrite -> Free */
     assert_int_equal(warptm_vu_last_write(r.v, B, 900), 300);
-    warptm_vu_written(r.v, B, 200);                                 /* never lowered */
+    warptm_vu_written(r.v, B, 200); /* never lowered */
     assert_int_equal(warptm_vu_last_write(r.v, B, 900), 300);
-    warptm_vu_release(r.v, A, false);                               /* Release: one left */
+    warptm_vu_release(r.v, A, false); /* Release: one left */
     assert_int_equal(val(&r, A, true, true), WARPTM_FAIL);
-    warptm_vu_release(r.v, A, false);                               /* ReleaseLast -> Free */
-    assert_int_equal(val(&r, A, true, true), WARPTM_WRITE_HELD);   /* free again */
+    warptm_vu_release(r.v, A, false);                            /* ReleaseLast -> Free */
+    assert_int_equal(val(&r, A, true, true), WARPTM_WRITE_HELD); /* free again */
     warptm_vu_release(r.v, A, true);
     /* 8 entries: three quarters (6) may be held; the 7th granule fails */
     for (unsigned k = 0; k < 6; k++)
         assert_int_equal(val(&r, 0x8000 + 32 * k, false, true), WARPTM_READ_HELD);
-    assert_int_equal(val(&r, 0x9000, false, true), WARPTM_FAIL);   /* ValFull */
+    assert_int_equal(val(&r, 0x9000, false, true), WARPTM_FAIL); /* ValFull */
     assert_int_equal(warptm_vu_stats(r.v)->full, 1);
     assert_int_equal(val(&r, 0x8000, false, true), WARPTM_READ_HELD); /* held ones still share */
     for (unsigned k = 0; k < 6; k++)
@@ -111,7 +111,7 @@ static void every_cell(void **state)
     rig_init(&small, 4, 4);
     for (unsigned k = 0; k < 3; k++)
         assert_int_equal(val(&small, 0xa000 + 32 * k, true, true), WARPTM_WRITE_HELD);
-    assert_int_equal(val(&small, 0xa060, true, true), WARPTM_FAIL);   /* the fourth: full */
+    assert_int_equal(val(&small, 0xa060, true, true), WARPTM_FAIL); /* the fourth: full */
     for (unsigned k = 0; k < 3; k++)
         warptm_vu_release(small.v, 0xa000 + 32 * k, true);
     for (unsigned k = 0; k < 4; k++)

@@ -51,7 +51,7 @@ static void cleanups_and_clock_edges(void **state)
     (void)state;
     struct getm_cu *cu = getm_cu_new(700, 32, 16384, "cu");
     struct msg a, b;
-    assert_true(getm_cu_offer(cu, &a, 0, 10));    /* starts at the edge PS */
+    assert_true(getm_cu_offer(cu, &a, 0, 10)); /* starts at the edge PS */
     assert_null(getm_cu_take_done(cu, 2 * PS - 1));
     assert_ptr_equal(getm_cu_take_done(cu, 2 * PS), &a);
     assert_true(getm_cu_offer(cu, &b, 2, 10 * PS)); /* idle: at once, 2 cycles */

@@ -66,11 +66,11 @@ static void tcw_mp_fence_waits_for_gwct(void **state)
     struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     assert_int_equal(ld(r, 1, X), 0); /* SM 1's copy: lease ~3200 cycles */
     unsigned w = st_at(r, 0, X, 1, 0);
-    inject_run(r);                             /* the SM sends a fence after the ack */
+    inject_run(r); /* the SM sends a fence after the ack */
     unsigned f = fence_at(r, 0, 0, 0);
     inject_run(r);
-    assert_true(inject_latency(r, w) < 500);   /* writes never stall */
-    assert_true(inject_latency(r, f) > 2000);  /* the fence waits out SM 1's lease */
+    assert_true(inject_latency(r, w) < 500);  /* writes never stall */
+    assert_true(inject_latency(r, f) > 2000); /* the fence waits out SM 1's lease */
     assert_int_equal(inject_stat(r, "gpu.sm[0].l1.gwct_waits"), 1);
     assert_true(inject_stat(r, "gpu.sm[0].l1.fence_wait_cycles") > 2000);
     st(r, 0, Y, 1);
@@ -90,7 +90,7 @@ static void tcw_stale_copy_until_lease_end(void **state)
     struct inject *r = rig(TCW, "tc.lease=fixed:3200");
     assert_int_equal(ld(r, 1, X), 0);
     st(r, 0, X, 5);
-    assert_int_equal(ld(r, 1, X), 0);        /* stale, legal: no fence yet */
+    assert_int_equal(ld(r, 1, X), 0); /* stale, legal: no fence yet */
     assert_string_equal(inject_l1_state(r, 1, X), "V");
     wait_cycles(r, 3300);
     assert_string_equal(inject_l1_state(r, 1, X), "I"); /* self-invalidated */
@@ -132,8 +132,8 @@ static void tcw_release_waits_for_acquired_gwct(void **state)
 {
     (void)state;
     for (int safe = 1; safe >= 0; safe--) {
-        struct inject *r = rig(TCW, "tc.lease=fixed:3200",
-                               safe ? "tc.load_gwct=true" : "tc.load_gwct=false");
+        struct inject *r =
+            rig(TCW, "tc.lease=fixed:3200", safe ? "tc.load_gwct=true" : "tc.load_gwct=false");
         assert_int_equal(ld(r, 2, X), 0);
         st(r, 0, X, 1);
         unsigned acq = inject_load(r, 1, 0, X, 4, SEM_ACQUIRE, SCOPE_GPU, 0);
@@ -206,8 +206,8 @@ static void tcw_strong_load_at_l2(void **state)
 {
     (void)state;
     for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
-        struct inject *r = rig(TCW, "tc.lease=fixed:3200",
-                               at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
+        struct inject *r =
+            rig(TCW, "tc.lease=fixed:3200", at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
         assert_int_equal(ld(r, 1, X), 0); /* SM 1's copy: lease ~3200 cycles */
         st(r, 0, X, 5);
         assert_int_equal(ld(r, 1, X), 0); /* weak: the copy, in both forms */
@@ -235,8 +235,8 @@ static void tcs_strong_load_at_l2(void **state)
 {
     (void)state;
     for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
-        struct inject *r = rig(TCS, "tc.lease=fixed:3200",
-                               at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
+        struct inject *r =
+            rig(TCS, "tc.lease=fixed:3200", at_l2 ? "tc.strong_loads=l2" : "tc.strong_loads=l1");
         assert_int_equal(lds(r, 1, X), 0);
         unsigned w = st_at(r, 0, X, 5, 0);
         inject_run(r);
@@ -268,12 +268,12 @@ static void tcs_write_stalls_until_leases_expire(void **state)
 {
     (void)state;
     for (int scope = 0; scope < 2; scope++) {
-        struct inject *r = rig(TCS, "tc.lease=fixed:1500",
-                               scope ? "tc.stall_scope=line" : "tc.stall_scope=bank");
+        struct inject *r =
+            rig(TCS, "tc.lease=fixed:1500", scope ? "tc.stall_scope=line" : "tc.stall_scope=bank");
         assert_int_equal(ld(r, 1, X), 0);
         unsigned w = st_at(r, 0, X, 9, 0);
-        unsigned early = ld_at(r, 1, X, 200);  /* SM 1's copy still valid: old value */
-        unsigned other = ld_at(r, 2, C, 210);  /* same bank, other line */
+        unsigned early = ld_at(r, 1, X, 200); /* SM 1's copy still valid: old value */
+        unsigned other = ld_at(r, 2, C, 210); /* same bank, other line */
         inject_run(r);
         assert_true(inject_latency(r, w) > 1000);
         assert_int_equal(inject_value(r, early), 0);
@@ -330,12 +330,12 @@ static void tcw_datag_is_not_private(void **state)
 {
     (void)state;
     struct inject *r = rig(TCW, "tc.lease=fixed:3000");
-    ld(r, 0, X);           /* E -> P, SM 0 owner */
-    ld(r, 1, X);           /* P -> S */
-    st(r, 2, X, 1);        /* S + GetX -> P (owner cleared), TS++ */
-    st(r, 0, X, 2);        /* SM 0's copy is stale: DATA-G */
+    ld(r, 0, X);    /* E -> P, SM 0 owner */
+    ld(r, 1, X);    /* P -> S */
+    st(r, 2, X, 1); /* S + GetX -> P (owner cleared), TS++ */
+    st(r, 0, X, 2); /* SM 0's copy is stale: DATA-G */
     assert_int_equal(stat_sum(r, "gpu.l2[%u].datag", 2), 1);
-    st(r, 0, X, 3);        /* the refreshed lease is the GWCT: no match, ACK-G */
+    st(r, 0, X, 3); /* the refreshed lease is the GWCT: no match, ACK-G */
     assert_int_equal(stat_sum(r, "gpu.l2[%u].private_writes", 2), 0);
     unsigned f = fence_at(r, 0, 0, 0);
     inject_run(r);
@@ -347,7 +347,7 @@ static void tcw_datag_is_not_private(void **state)
     ld(r, 1, X);
     st(r, 2, X, 1);
     st(r, 0, X, 2);
-    st(r, 0, X, 3);        /* the paper rule: the DATA-G lease matches: "private" */
+    st(r, 0, X, 3); /* the paper rule: the DATA-G lease matches: "private" */
     assert_int_equal(stat_sum(r, "gpu.l2[%u].private_writes", 2), 1);
     inject_free(r);
 }
@@ -362,7 +362,7 @@ static void eviction_keeps_timestamp(void **state)
         struct inject *r = rig(v ? TCW : TCS, "tc.lease=fixed:3000");
         ld(r, 1, X);
         ld(r, 2, A);
-        ld(r, 2, B);           /* bank 0 set 0 is full: X goes */
+        ld(r, 2, B); /* bank 0 set 0 is full: X goes */
         assert_string_equal(inject_l2_state(r, X), "MI");
         assert_int_equal(stat_sum(r, "gpu.l2[%u].mi_entries", 2), 1);
         unsigned w = st_at(r, 0, X, 4, 0);
@@ -373,8 +373,8 @@ static void eviction_keeps_timestamp(void **state)
         unsigned f = fence_at(r, 0, 0, 0);
         inject_run(r);
         if (v)
-            assert_true(inject_latency(r, f) > 500);  /* GWCT from the kept timestamp */
-        assert_int_equal(ld(r, 1, X), 4);             /* after the fence: nobody is stale */
+            assert_true(inject_latency(r, f) > 500); /* GWCT from the kept timestamp */
+        assert_int_equal(ld(r, 1, X), 4);            /* after the fence: nobody is stale */
         inject_free(r);
     }
 }
@@ -413,10 +413,10 @@ static void launch_and_rollover(void **state)
     inject_free(r);
 
     r = rig(TCS, "tc.lease=fixed:3000", "tc.ts_bits=11");
-    ld(r, 0, X);                 /* lease runs past the 2048-cycle wrap */
+    ld(r, 0, X); /* lease runs past the 2048-cycle wrap */
     assert_string_equal(inject_l1_state(r, 0, X), "V");
     wait_cycles(r, 2100);
-    ld(r, 0, Y);                 /* the L1 notices the wrap at its next tick */
+    ld(r, 0, Y); /* the L1 notices the wrap at its next tick */
     assert_string_equal(inject_l1_state(r, 0, X), "I");
     assert_true(inject_stat(r, "gpu.sm[0].l1.rollovers") >= 1);
     inject_free(r);
@@ -432,26 +432,26 @@ static void predictor(void **state)
     (void)state;
     struct inject *r = rig(TCW, "tc.lease=predict", "tc.lease_init=3000");
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3000);
-    ld(r, 0, X);                 /* a fill: no change */
+    ld(r, 0, X); /* a fill: no change */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3000);
     wait_cycles(r, 3100);
-    ld(r, 1, X);                 /* E: +4 */
+    ld(r, 1, X); /* E: +4 */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3004);
-    ld(r, 1, X);                 /* L1 hit: nothing */
+    ld(r, 1, X); /* L1 hit: nothing */
     wait_cycles(r, 3100);
-    ld(r, 1, X);                 /* expired L1 copy (+4) of an E line (+4) */
+    ld(r, 1, X); /* expired L1 copy (+4) of an E line (+4) */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
-    st(r, 2, X, 1);              /* unexpired, but SM 2 never fenced: no change */
+    st(r, 2, X, 1); /* unexpired, but SM 2 never fenced: no change */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
-    fence_at(r, 2, 1, 0);        /* another warp of SM 2 fences: it waits for the SM's
-                                    largest GWCT (SM 2's store), so X has expired after it */
+    fence_at(r, 2, 1, 0); /* another warp of SM 2 fences: it waits for the SM's
+                             largest GWCT (SM 2's store), so X has expired after it */
     inject_run(r);
-    ld(r, 1, X);                 /* expired L1 copy (+4) of an E line (+4): a fresh lease */
+    ld(r, 1, X); /* expired L1 copy (+4) of an E line (+4): a fresh lease */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3020);
-    st(r, 2, X, 2);              /* unexpired, and SM 2 has fenced: -8 */
+    st(r, 2, X, 2); /* unexpired, and SM 2 has fenced: -8 */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3012);
     ld(r, 1, A);
-    ld(r, 1, B);                 /* evicts X unexpired: -8 */
+    ld(r, 1, B); /* evicts X unexpired: -8 */
     assert_int_equal(inject_stat(r, "gpu.l2[0].lease"), 3004);
     /* the events behind those steps, as the statistics count them */
     assert_int_equal(inject_stat(r, "gpu.l2[0].reads_expired_copy"), 2);
@@ -502,8 +502,8 @@ static void make_mi(struct inject *r, unsigned holder, addr_t a)
 /* Run `scenario(r, a, d)` with a fresh line for d = lo, lo + step, ... until
  * the cell fires: the cells that need a lease to end while a message flies. */
 static void search(struct inject *r, const char *table, const char *st, const char *ev,
-                   void (*scenario)(struct inject *, addr_t, uint64_t), uint64_t lo,
-                   uint64_t hi, uint64_t step)
+                   void (*scenario)(struct inject *, addr_t, uint64_t), uint64_t lo, uint64_t hi,
+                   uint64_t step)
 {
     for (uint64_t d = lo; d < hi; d += step) {
         launch_all(r);
@@ -585,27 +585,66 @@ static struct inject *expired_fill_rig(const char *protocol)
 static void l2_miss_walk(struct inject *r, bool weak)
 {
     addr_t a;
-    a = fresh(); ld_at(r, 0, a, 0); ld_at(r, 1, a, 2); inject_run(r);        /* IS+GetS */
-    a = fresh(); ld_at(r, 0, a, 0); st_at(r, 1, a, 1, 2); inject_run(r);     /* IS+GetX */
-    a = fresh(); ld_at(r, 0, a, 0); ato_at(r, 1, a, 1, 2); inject_run(r);    /* IS+Atomic */
-    a = fresh(); st_at(r, 0, a, 1, 0); ld_at(r, 1, a, 2); inject_run(r);     /* IM+GetS */
-    a = fresh(); st_at(r, 0, a, 1, 0); st_at(r, 1, a, 2, 2); inject_run(r);  /* IM+GetX */
-    a = fresh(); st_at(r, 0, a, 1, 0); ato_at(r, 1, a, 1, 2); inject_run(r); /* IM+Atomic */
-    a = fresh(); ato(r, 0, a, 1);                                            /* I+Atomic */
+    a = fresh();
+    ld_at(r, 0, a, 0);
+    ld_at(r, 1, a, 2);
+    inject_run(r); /* IS+GetS */
+    a = fresh();
+    ld_at(r, 0, a, 0);
+    st_at(r, 1, a, 1, 2);
+    inject_run(r); /* IS+GetX */
+    a = fresh();
+    ld_at(r, 0, a, 0);
+    ato_at(r, 1, a, 1, 2);
+    inject_run(r); /* IS+Atomic */
+    a = fresh();
+    st_at(r, 0, a, 1, 0);
+    ld_at(r, 1, a, 2);
+    inject_run(r); /* IM+GetS */
+    a = fresh();
+    st_at(r, 0, a, 1, 0);
+    st_at(r, 1, a, 2, 2);
+    inject_run(r); /* IM+GetX */
+    a = fresh();
+    st_at(r, 0, a, 1, 0);
+    ato_at(r, 1, a, 1, 2);
+    inject_run(r); /* IM+Atomic */
+    a = fresh();
+    ato(r, 0, a, 1); /* I+Atomic */
     /* MI+GetS -> IS, IS+Upgr (the holder writes), IS+MemDataRetained -> S */
-    a = fresh(); make_mi(r, 0, a); ld_at(r, 1, a, 0); st_at(r, 0, a, 1, 12); inject_run(r);
+    a = fresh();
+    make_mi(r, 0, a);
+    ld_at(r, 1, a, 0);
+    st_at(r, 0, a, 1, 12);
+    inject_run(r);
     /* S+Replace -> MI; MI+Expire (lazily, at the next access) */
-    a = fresh(); ld(r, 0, a); ld(r, 1, a); ld(r, 3, fresh()); ld(r, 3, fresh());
+    a = fresh();
+    ld(r, 0, a);
+    ld(r, 1, a);
+    ld(r, 3, fresh());
+    ld(r, 3, fresh());
     wait_cycles(r, 3100);
     ld(r, 2, a);
     /* E+Replace */
-    a = fresh(); ld(r, 0, a); wait_cycles(r, 3100); ld(r, 3, fresh()); ld(r, 3, fresh());
+    a = fresh();
+    ld(r, 0, a);
+    wait_cycles(r, 3100);
+    ld(r, 3, fresh());
+    ld(r, 3, fresh());
     if (!weak)
         return;
     /* MI+GetX -> IM, IM+Upgr (the holder writes), IM+MemDataRetained -> P */
-    a = fresh(); make_mi(r, 0, a); st_at(r, 1, a, 1, 0); st_at(r, 0, a, 2, 12); inject_run(r);
-    a = fresh(); make_mi(r, 0, a); st(r, 0, a, 1);                           /* MI+Upgr */
-    a = fresh(); make_mi(r, 0, a); ato(r, 1, a, 1);                          /* MI+Atomic */
+    a = fresh();
+    make_mi(r, 0, a);
+    st_at(r, 1, a, 1, 0);
+    st_at(r, 0, a, 2, 12);
+    inject_run(r);
+    a = fresh();
+    make_mi(r, 0, a);
+    st(r, 0, a, 1); /* MI+Upgr */
+    a = fresh();
+    make_mi(r, 0, a);
+    ato(r, 1, a, 1); /* MI+Atomic */
 }
 
 /* The L2 cells where leases end, both variants: E+GetX, E+Atomic, P+Expire,
@@ -633,18 +672,42 @@ static struct inject *strong_rig(const char *protocol, const char *extra)
 {
     struct inject *r = rig(protocol, "tc.lease=fixed:3000", "tc.strong_loads=l2", extra);
     addr_t a;
-    a = fresh(); lds(r, 0, a);                       /* I+LoadL2, I+GetSOnce, IS+MemData */
+    a = fresh();
+    lds(r, 0, a); /* I+LoadL2, I+GetSOnce, IS+MemData */
     wait_cycles(r, 10);
-    lds(r, 1, a);                                    /* E+GetSOnce */
-    a = fresh(); ld(r, 0, a); lds(r, 0, a);          /* V+LoadL2, P+GetSOnce */
-    a = fresh(); ld(r, 0, a); ld(r, 1, a); lds(r, 2, a);             /* S+GetSOnce */
-    a = fresh(); ld_at(r, 0, a, 0); lds_at(r, 1, 0, a, 2); inject_run(r); /* IS+GetSOnce */
-    a = fresh(); st_at(r, 0, a, 1, 0); lds_at(r, 1, 0, a, 2); inject_run(r); /* IM+GetSOnce */
-    a = fresh(); make_mi(r, 0, a); lds(r, 1, a);     /* MI+GetSOnce */
-    a = fresh(); ld_at(r, 0, a, 0); lds_at(r, 0, 1, a, 1); inject_run(r); /* IV+LoadL2 */
-    a = fresh(); lds_at(r, 0, 0, a, 0); lds_at(r, 0, 1, a, 1); inject_run(r); /* II+LoadL2 */
+    lds(r, 1, a); /* E+GetSOnce */
+    a = fresh();
+    ld(r, 0, a);
+    lds(r, 0, a); /* V+LoadL2, P+GetSOnce */
+    a = fresh();
+    ld(r, 0, a);
+    ld(r, 1, a);
+    lds(r, 2, a); /* S+GetSOnce */
+    a = fresh();
+    ld_at(r, 0, a, 0);
+    lds_at(r, 1, 0, a, 2);
+    inject_run(r); /* IS+GetSOnce */
+    a = fresh();
+    st_at(r, 0, a, 1, 0);
+    lds_at(r, 1, 0, a, 2);
+    inject_run(r); /* IM+GetSOnce */
+    a = fresh();
+    make_mi(r, 0, a);
+    lds(r, 1, a); /* MI+GetSOnce */
+    a = fresh();
+    ld_at(r, 0, a, 0);
+    lds_at(r, 0, 1, a, 1);
+    inject_run(r); /* IV+LoadL2 */
+    a = fresh();
+    lds_at(r, 0, 0, a, 0);
+    lds_at(r, 0, 1, a, 1);
+    inject_run(r); /* II+LoadL2 */
     launch_all(r);
-    a = fresh(); ld(r, 0, a); st_at(r, 0, a, 1, 0); lds_at(r, 0, 1, a, 1); inject_run(r);
+    a = fresh();
+    ld(r, 0, a);
+    st_at(r, 0, a, 1, 0);
+    lds_at(r, 0, 1, a, 1);
+    inject_run(r);
     /* VM+LoadL2 */
     return r;
 }
@@ -695,12 +758,33 @@ static struct inject *held_write_rig(void)
 {
     struct inject *r = rig(TCS, "tc.lease=fixed:3000", "tc.stall_scope=line");
     addr_t a;
-    a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); ld_at(r, 2, a, 5); inject_run(r);
-    a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); st_at(r, 2, a, 2, 5); inject_run(r);
-    a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); st_at(r, 0, a, 2, 5); inject_run(r);
-    a = fresh(); ld(r, 0, a); st_at(r, 1, a, 1, 0); ato_at(r, 2, a, 1, 5); inject_run(r);
-    a = fresh(); ld(r, 0, a); ld(r, 1, a); st(r, 2, a, 1);
-    a = fresh(); make_mi(r, 0, a); st(r, 2, a, 1);
+    a = fresh();
+    ld(r, 0, a);
+    st_at(r, 1, a, 1, 0);
+    ld_at(r, 2, a, 5);
+    inject_run(r);
+    a = fresh();
+    ld(r, 0, a);
+    st_at(r, 1, a, 1, 0);
+    st_at(r, 2, a, 2, 5);
+    inject_run(r);
+    a = fresh();
+    ld(r, 0, a);
+    st_at(r, 1, a, 1, 0);
+    st_at(r, 0, a, 2, 5);
+    inject_run(r);
+    a = fresh();
+    ld(r, 0, a);
+    st_at(r, 1, a, 1, 0);
+    ato_at(r, 2, a, 1, 5);
+    inject_run(r);
+    a = fresh();
+    ld(r, 0, a);
+    ld(r, 1, a);
+    st(r, 2, a, 1);
+    a = fresh();
+    make_mi(r, 0, a);
+    st(r, 2, a, 1);
     return r;
 }
 
@@ -721,10 +805,21 @@ static void tcs_every_cell(void **state)
     /* E+GetS -> P, P+WriteBlock; P+GetS -> S, S+GetS, S+WriteBlock;
      * P+UpgrOwn, P+AtomicOwn; MI+WriteBlock; MI+GetS */
     addr_t a;
-    a = fresh(); ld(r, 0, a); st(r, 1, a, 1);
-    a = fresh(); ld(r, 0, a); ld(r, 1, a); ld(r, 2, a); st(r, 3, a, 2);
-    a = fresh(); ld(r, 0, a); st(r, 0, a, 1); ato(r, 0, a, 1);
-    a = fresh(); make_mi(r, 0, a); st(r, 2, a, 3);
+    a = fresh();
+    ld(r, 0, a);
+    st(r, 1, a, 1);
+    a = fresh();
+    ld(r, 0, a);
+    ld(r, 1, a);
+    ld(r, 2, a);
+    st(r, 3, a, 2);
+    a = fresh();
+    ld(r, 0, a);
+    st(r, 0, a, 1);
+    ato(r, 0, a, 1);
+    a = fresh();
+    make_mi(r, 0, a);
+    st(r, 2, a, 3);
     l2_lease_end_walk(r, "tcs.L2", false);
     search(r, "tcs.L2", "IM", "Upgr", upgr_into_im, 1400, 2200, 2);
 

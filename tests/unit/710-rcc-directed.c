@@ -18,8 +18,8 @@
 #include "coh/rcc/rcc.h"
 #include "directed-rig.h"
 
-#define RCCSC "coherence.protocol=rccsc", "order.model=sc"
-#define RCCWO "coherence.protocol=rccwo"
+#define RCCSC    "coherence.protocol=rccsc", "order.model=sc"
+#define RCCWO    "coherence.protocol=rccwo"
 #define NO_GUARD "rcc.livelock_cycles=0"
 
 static uint64_t now_of(struct inject *r, unsigned sm)
@@ -41,7 +41,7 @@ static uint64_t wview_of(struct inject *r, unsigned sm)
         uint64_t v_, e_;                                                                           \
         struct machine *m_ = inject_machine(r);                                                    \
         unsigned b_ = (unsigned)(((a) / 128) % 2);                                                 \
-        assert_true(rcc_l2_stamps(machine_l2(m_, b_), (a), &v_, &e_));                            \
+        assert_true(rcc_l2_stamps(machine_l2(m_, b_), (a), &v_, &e_));                             \
         assert_int_equal(v_, (ver));                                                               \
         assert_int_equal(e_, (exp));                                                               \
     } while (0)
@@ -93,19 +93,19 @@ static void fig_3_3_worked_example(void **state)
     assert_int_equal(l1_exp(r, 0, B), 10);
     /* the ladder in bank 1: each eviction of a line read at now t raises
      * mnow to t + 10; a refill has ver = mnow, and reading it moves the clock */
-    ld(r, 3, ladder(0));                   /* ver 0, exp 10 */
-    ld(r, 3, ladder(1));                   /* ver 0, exp 10 */
-    ld(r, 3, ladder(2));                   /* evicts 0: mnow 10; ver 10, exp 20; SM 3 now 10 */
+    ld(r, 3, ladder(0)); /* ver 0, exp 10 */
+    ld(r, 3, ladder(1)); /* ver 0, exp 10 */
+    ld(r, 3, ladder(2)); /* evicts 0: mnow 10; ver 10, exp 20; SM 3 now 10 */
     assert_int_equal(now_of(r, 3), 10);
-    ld(r, 3, ladder(3));                   /* evicts 1: mnow 10; ver 10, exp 20 */
-    ld(r, 3, ladder(4));                   /* evicts 2: mnow 20; ver 20, exp 30 */
+    ld(r, 3, ladder(3)); /* evicts 1: mnow 10; ver 10, exp 20 */
+    ld(r, 3, ladder(4)); /* evicts 2: mnow 20; ver 20, exp 30 */
     assert_int_equal(now_of(r, 3), 20);
-    ld(r, 0, ladder(4));                   /* C0 reads version 20 */
+    ld(r, 0, ladder(4)); /* C0 reads version 20 */
     assert_int_equal(now_of(r, 0), 20);
-    ld(r, 3, ladder(5));                   /* evicts 3: mnow 20 */
-    ld(r, 3, ladder(6));                   /* evicts 4 (exp 30): mnow 30; ver 30 */
+    ld(r, 3, ladder(5)); /* evicts 3: mnow 20 */
+    ld(r, 3, ladder(6)); /* evicts 4 (exp 30): mnow 30; ver 30 */
     assert_int_equal(now_of(r, 3), 30);
-    st(r, 3, B, 7);                        /* the third core writes B at 30 */
+    st(r, 3, B, 7); /* the third core writes B at 30 */
     assert_l2(r, B, 30, 10);
     assert_int_equal(now_of(r, 0), 20);
     assert_int_equal(now_of(r, 1), 0);
@@ -164,20 +164,20 @@ static void fig_3_3_worked_example(void **state)
  * clock reaches exactly 100 and it hits its old copy: new Y, old X. */
 static struct inject *mp_across_eviction(const char *rule, bool check, uint64_t *x, uint64_t *now)
 {
-    const char *sets[] = {"gpu.sms=4",   "l2.banks=2",         "l1.size=256",
-                          "l1.ways=2",   "l2.size=512",        "l2.ways=2",
-                          "l1.merge_max=1", "coherence.protocol=rccsc", "order.model=sc",
-                          "rcc.lease=fixed:100", NO_GUARD, rule};
+    const char *sets[] = {
+        "gpu.sms=4",      "l2.banks=2",          "l1.size=256",    "l1.ways=2",
+        "l2.size=512",    "l2.ways=2",           "l1.merge_max=1", "coherence.protocol=rccsc",
+        "order.model=sc", "rcc.lease=fixed:100", NO_GUARD,         rule};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
         fail_msg("%s", err);
     struct inject *r = inject_new_checked(&cfg, check);
-    ld(r, 1, X);                           /* ver 0, exp 100 */
+    ld(r, 1, X); /* ver 0, exp 100 */
     ld(r, 2, A);
-    ld(r, 2, B);                           /* evicts X: bank 0's mnow = 100 */
+    ld(r, 2, B); /* evicts X: bank 0's mnow = 100 */
     assert_string_equal(inject_l2_state(r, X), "I");
-    st(r, 0, X, 1);                        /* refilled on the write, ACKed at once */
+    st(r, 0, X, 1); /* refilled on the write, ACKed at once */
     st(r, 0, Y, 1);
     assert_int_equal(ld(r, 1, Y), 1);
     *now = now_of(r, 1);
@@ -214,10 +214,10 @@ static void renewal(void **state)
                                on ? "rcc.renew=true" : "rcc.renew=false");
         ld(r, 1, X);
         uint64_t e = l1_exp(r, 1, X);
-        ld_at(r, 2, Y, 2000);              /* let 2000 cycles pass: 200 guard ticks */
+        ld_at(r, 2, Y, 2000); /* let 2000 cycles pass: 200 guard ticks */
         inject_run(r);
         assert_true(now_of(r, 1) > e);
-        assert_int_equal(ld(r, 1, X), 0);  /* expired: GETS{now, e} */
+        assert_int_equal(ld(r, 1, X), 0); /* expired: GETS{now, e} */
         assert_int_equal(stat(r, "gpu.sm[1].l1.expirations"), 1);
         assert_int_equal(stat(r, "gpu.sm[1].l1.renewals_asked"), 1);
         assert_int_equal(stat(r, "gpu.sm[1].l1.renewals"), on);
@@ -256,7 +256,7 @@ static void predictor(void **state)
     const uint64_t want[] = {8, 16, 32, 64, 64};
     for (unsigned i = 0; i < ARRAY_LEN(want); i++) {
         uint64_t before = stat(r, "gpu.l2[0].renewals");
-        ld_at(r, 2, Y, 200);               /* the guard (1 a cycle) expires SM 1's copy */
+        ld_at(r, 2, Y, 200); /* the guard (1 a cycle) expires SM 1's copy */
         inject_run(r);
         sent = now_of(r, 1);
         assert_int_equal(ld(r, 1, X), 1);
@@ -285,8 +285,8 @@ static void rollover(void **state)
     uint64_t v, e;
     assert_true(rcc_l2_stamps(machine_l2(inject_machine(r), 0), X, &v, &e));
     assert_true(v >= 4096 && e >= 4096);
-    assert_int_equal(v >> 12, e >> 12);    /* the bank stores one epoch: 12 bits and its base */
-    st(r, 0, X, 6);                        /* SM 0's clock is behind, the version is not */
+    assert_int_equal(v >> 12, e >> 12); /* the bank stores one epoch: 12 bits and its base */
+    st(r, 0, X, 6);                     /* SM 0's clock is behind, the version is not */
     assert_true(now_of(r, 0) >= 4096);
     assert_int_equal(ld(r, 1, X), 6);
     inject_free(r);
@@ -303,20 +303,20 @@ static void rollover_ring(void **state)
     (void)state;
     struct inject *r = rig(RCCSC, "rcc.ts_bits=12", "rcc.lease=fixed:2000", NO_GUARD);
     st(r, 3, Y, 7);
-    assert_int_equal(ld(r, 2, Y), 7);      /* SM 2 holds a copy of Y (bank 1) */
+    assert_int_equal(ld(r, 2, Y), 7); /* SM 2 holds a copy of Y (bank 1) */
     assert_int_equal(stat(r, "gpu.sm[2].l1.flushes"), 0);
     for (unsigned i = 1; i <= 3; i++) {
         assert_int_equal(ld(r, 1, X), i - 1); /* a lease to now + 2000 */
-        st(r, 1, X, i);                    /* ver past it: SM 1's clock 2000 further each time */
+        st(r, 1, X, i);                       /* ver past it: SM 1's clock 2000 further each time */
     }
     assert_true(stat(r, "gpu.l2[0].ring_rollovers") >= 1);
     assert_int_equal(stat(r, "gpu.l2[1].ring_rollovers"), 0);
     for (unsigned b = 0; b < 2; b++) {
         char name[64];
         snprintf(name, sizeof name, "gpu.l2[%u].ring_stall_cycles", b);
-        assert_true(stat(r, name) > 0);    /* both banks stopped */
+        assert_true(stat(r, name) > 0); /* both banks stopped */
         snprintf(name, sizeof name, "gpu.l2[%u].rollovers", b);
-        assert_true(stat(r, name) >= 1);   /* bank 1 rolled when the flit reached it */
+        assert_true(stat(r, name) >= 1); /* bank 1 rolled when the flit reached it */
     }
     for (unsigned sm = 0; sm < 4; sm++) {
         char name[64];
@@ -326,8 +326,8 @@ static void rollover_ring(void **state)
     }
     uint64_t v, e;
     assert_true(rcc_l2_stamps(machine_l2(inject_machine(r), 1), Y, &v, &e));
-    assert_true(v >= 4096 && e >= 4096);   /* bank 1's stamps were raised to the base */
-    assert_int_equal(ld(r, 2, Y), 7);      /* its copy was flushed: read again at the L2 */
+    assert_true(v >= 4096 && e >= 4096); /* bank 1's stamps were raised to the base */
+    assert_int_equal(ld(r, 2, Y), 7);    /* its copy was flushed: read again at the L2 */
     assert_int_equal(ld(r, 1, X), 3);
     st(r, 2, X, 4);
     assert_int_equal(ld(r, 3, X), 4);
@@ -340,14 +340,14 @@ static void wo_views(void **state)
 {
     (void)state;
     struct inject *r = rig(RCCWO, "rcc.lease=fixed:10", NO_GUARD);
-    ld(r, 1, X);                           /* lease end 10 */
-    st(r, 0, X, 1);                        /* ver 11: SM 0's write view 11, read view 0 */
+    ld(r, 1, X);    /* lease end 10 */
+    st(r, 0, X, 1); /* ver 11: SM 0's write view 11, read view 0 */
     assert_int_equal(wview_of(r, 0), 11);
     assert_int_equal(now_of(r, 0), 0);
-    assert_int_equal(ld(r, 0, X), 1);      /* its own write (the copy was dropped) */
-    st(r, 0, Y, 1);                        /* ver max(11, 0, 1) = 11 */
-    assert_int_equal(ld(r, 1, Y), 1);      /* SM 1's read view moves to 11 */
-    assert_int_equal(ld(r, 1, X), 1);      /* so its copy of X (exp 10) has expired */
+    assert_int_equal(ld(r, 0, X), 1); /* its own write (the copy was dropped) */
+    st(r, 0, Y, 1);                   /* ver max(11, 0, 1) = 11 */
+    assert_int_equal(ld(r, 1, Y), 1); /* SM 1's read view moves to 11 */
+    assert_int_equal(ld(r, 1, X), 1); /* so its copy of X (exp 10) has expired */
     st(r, 2, Z, 1);
     assert_int_equal(now_of(r, 2), 0);
     inject_order(r, 2, 0, MEM_FENCE, SEM_ACQ_REL, SCOPE_GPU, 0);
@@ -368,9 +368,9 @@ static void strong_loads(void **state)
     for (int at_l2 = 1; at_l2 >= 0; at_l2--) {
         struct inject *r = rig(RCCSC, "rcc.lease=fixed:100", NO_GUARD,
                                at_l2 ? "rcc.strong_loads=l2" : "rcc.strong_loads=l1");
-        assert_int_equal(ld(r, 1, X), 0);  /* SM 1's copy: lease end 100 */
-        st(r, 0, X, 5);                    /* ver 101 */
-        assert_int_equal(ld(r, 1, X), 0);  /* weak: the copy, still valid at now 0 */
+        assert_int_equal(ld(r, 1, X), 0); /* SM 1's copy: lease end 100 */
+        st(r, 0, X, 5);                   /* ver 101 */
+        assert_int_equal(ld(r, 1, X), 0); /* weak: the copy, still valid at now 0 */
         assert_int_equal(now_of(r, 1), 0);
         assert_int_equal(lds(r, 1, X), at_l2 ? 5 : 0);
         assert_int_equal(now_of(r, 1), at_l2 ? 101 : 0);
@@ -463,7 +463,7 @@ static void walk_still(struct inject *r, bool sc)
     ld_at(r, 2, f, 1);
     st_at(r, 3, f, 1, 2);
     ato_at(r, 0, f, 1, 3);
-    f = fresh();                           /* each the first to meet IAV */
+    f = fresh(); /* each the first to meet IAV */
     ato_at(r, 1, f, 1, 0);
     ato_at(r, 2, f, 1, 1);
     f = fresh();
@@ -529,8 +529,8 @@ static void walk_ticking(struct inject *r)
     ld(r, 1, Y);
     ld_at(r, 3, Z, 800);
     inject_run(r);
-    st(r, 1, X, 1);                        /* V+Expire, E+Store */
-    ato(r, 1, Y, 1);                       /* V+Expire, E+Atomic */
+    st(r, 1, X, 1);  /* V+Expire, E+Store */
+    ato(r, 1, Y, 1); /* V+Expire, E+Atomic */
     /* VI+Expire: a copy that expires while its write is outstanding */
     ld(r, 2, X);
     st_at(r, 2, X, 2, 300);

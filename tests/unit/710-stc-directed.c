@@ -170,8 +170,8 @@ static void atomic_blocks_and_is_not_cached(void **state)
 {
     (void)state;
     struct inject *r = gcn("coherence.protocol=stc-es", NULL);
-    unsigned id = inject_atomic(r, 0, 0, 0x5000, ATOM_ADD, ATYPE_U32, 5, 0, SEM_RELAXED,
-                                SCOPE_GPU, 0);
+    unsigned id =
+        inject_atomic(r, 0, 0, 0x5000, ATOM_ADD, ATYPE_U32, 5, 0, SEM_RELAXED, SCOPE_GPU, 0);
     inject_run(r);
     assert_int_equal(inject_value(r, id), 0);
     assert_int_equal(stat_of(r, 0, "stores_blocked"), 1);

@@ -14,8 +14,7 @@
 #define P3 0x10180u /* band 3 */
 #define Q1 0x20080u /* band 1, another line */
 
-#define STC_RIG(proto, ...)                                                                        \
-    rig(proto, "stc.epochs=4", "stc.seb=7", "stc.seb_min=7", __VA_ARGS__)
+#define STC_RIG(proto, ...) rig(proto, "stc.epochs=4", "stc.seb=7", "stc.seb_min=7", __VA_ARGS__)
 
 /* The walk on one rig (safe forms). Each step names the cells it means; the
  * comments say which epoch is current after it. The EMU wakes every 100
@@ -158,18 +157,19 @@ static void walk_paper(struct inject *r)
     st_at(r, 1, 0x90080u, 1, 0); /* has band 1 granted meanwhile */
     ld_at(r, 0, 0x80080u, 250);
     inject_run(r);
-    ld_at(r, 0, 0xc0100u, 0);    /* band 2 */
+    ld_at(r, 0, 0xc0100u, 0); /* band 2 */
     st_at(r, 1, 0xd0100u, 1, 0);
     st_at(r, 0, 0xc0100u, 1, 250);
     inject_run(r);
-    ld_at(r, 0, 0xe0180u, 0);    /* band 3 */
+    ld_at(r, 0, 0xe0180u, 0); /* band 3 */
     st_at(r, 1, 0xf0180u, 1, 0);
     ato_at(r, 0, 0xe0180u, 1, 250);
     inject_run(r);
 }
 
 static const struct unreached unreached[] = {
-    {"stc.L1", "V", "Load_U", "a valid line of a current band is scrubbed before any request to its set"},
+    {"stc.L1", "V", "Load_U",
+     "a valid line of a current band is scrubbed before any request to its set"},
     {"stc.L1", "V", "Store", "as V+Load_U: the set is scrubbed before the request is classified"},
     {"stc.L1", "V", "Atomic", "as V+Load_U"},
     {"stc.L1", "B", "MergeFull", "MergeFull is a classification of I_V only"},
@@ -189,8 +189,8 @@ static void every_cell(void **state)
     struct inject *paper = STC_RIG("coherence.protocol=stc-es", "stc.straddle=paper");
     walk_paper(paper);
     struct inject *slow =
-        STC_RIG("coherence.protocol=stc-es", "stc.bsq_banks=1", "stc.bsq_drains=1",
-                "l2.size=64K", "stc.link_cycles=300", "noc.mhz=5600");
+        STC_RIG("coherence.protocol=stc-es", "stc.bsq_banks=1", "stc.bsq_drains=1", "l2.size=64K",
+                "stc.link_cycles=300", "noc.mhz=5600");
     walk_slow_drain(slow);
     struct inject *fast = STC_RIG("coherence.protocol=stc-es", "stc.bsq_banks=1",
                                   "stc.bsq_drains=1", "l2.size=64K", "noc.mhz=5600", "l2.mhz=5600");

@@ -32,8 +32,8 @@ static uint64_t llc(struct inject *r, const char *state, const char *event)
 }
 
 /* Two MESI CPU cores beside the 4 SMs: cores 4 and 5 (docs/cpu.md). */
-#define CPU0 4
-#define CPU1 5
+#define CPU0      4
+#define CPU1      5
 #define MESI_CPUS "cpu.cores=2", "cpu.device=mesi"
 
 static uint64_t me(struct inject *r, const char *state, const char *event)
@@ -151,7 +151,7 @@ static void evicted_owned_words_are_written_back(void **state)
     st_at(r, 1, Y, 4, 0);
     st_at(r, 0, Q, 6, 1);
     inject_run(r);
-    assert_int_equal(dn(r, "W", "FwdO"), 1); /* served on its way out */
+    assert_int_equal(dn(r, "W", "FwdO"), 1);        /* served on its way out */
     assert_int_equal(llc(r, "O", "ReqWBStale"), 1); /* ... so the write-back is only acked */
     fence(r, 2);
     assert_int_equal(ld(r, 2, Y), 4);
@@ -193,8 +193,7 @@ static void crossed_multiword_requests_finish(void **state)
     st(r, 1, X + 4, 2); /* SM 1 owns word 1 */
     /* each now writes both words at once (an 8-byte store) */
     inject_store(r, 0, 0, X, 8, 0x0000000b0000000aull, SEM_WEAK, SCOPE_CTA, 0);
-    inject_store(r, 1, 0, X, 8, 0x0000001500000014ull, SEM_WEAK,
-                 SCOPE_CTA, 0);
+    inject_store(r, 1, 0, X, 8, 0x0000001500000014ull, SEM_WEAK, SCOPE_CTA, 0);
     inject_run(r);
     fence(r, 2);
     uint64_t w0 = ld(r, 2, X), w1 = ld(r, 2, X + 4);
@@ -295,8 +294,8 @@ static void llc_parked_requests_replay_in_arrival_order(void **state)
     inject_run(r);
     assert_int_equal(llc(r, "SI", "InvAckLast"), 1);
     assert_int_equal(llc(r, "IV", "MemData"), 2); /* X (for the CPUs' loads) and Z */
-    assert_true(llc(r, "SI", "ReqWT") >= 3); /* parked behind the invalidation */
-    assert_true(llc(r, "IV", "ReqWT") >= 3); /* parked behind the fill */
+    assert_true(llc(r, "SI", "ReqWT") >= 3);      /* parked behind the invalidation */
+    assert_true(llc(r, "IV", "ReqWT") >= 3);      /* parked behind the fill */
     fence(r, 0);
     uint64_t x = ld(r, 0, X), z = ld(r, 0, Z);
     print_message("X ends %#llx, Z %#llx\n", (unsigned long long)x, (unsigned long long)z);
@@ -321,12 +320,12 @@ static void mesi_forwards_keep_their_order_behind_a_write_back(void **state)
     unsigned both = 0;
     for (uint64_t d = 0; d <= 400; d += 10) {
         struct inject *r = rig(SPXD, MESI_CPUS, "l1.mshrs=2");
-        st(r, CPU0, Y, 0x50);              /* CPU 0 holds Y Modified */
-        st(r, 0, X, 0x51);                 /* SM 0 owns word 0 of X */
-        ato_at(r, CPU0, X + 4, 1, 0);      /* CPU 0 asks for all of X */
-        st_at(r, 1, X, 0x52, 30);          /* SM 1 takes word 0 after it */
-        st_at(r, CPU1, X + 8, 0x53, 60);   /* CPU 1 takes X after that */
-        st_at(r, 2, Y, 0x54, 60 + d);      /* SM 2 takes word 0 of Y */
+        st(r, CPU0, Y, 0x50);            /* CPU 0 holds Y Modified */
+        st(r, 0, X, 0x51);               /* SM 0 owns word 0 of X */
+        ato_at(r, CPU0, X + 4, 1, 0);    /* CPU 0 asks for all of X */
+        st_at(r, 1, X, 0x52, 30);        /* SM 1 takes word 0 after it */
+        st_at(r, CPU1, X + 8, 0x53, 60); /* CPU 1 takes X after that */
+        st_at(r, 2, Y, 0x54, 60 + d);    /* SM 2 takes word 0 of Y */
         inject_run(r);
         both += me(r, "M", "FwdO") == 2 && me(r, "MI", "FwdOLast") == 1;
         fence(r, 3);
@@ -336,8 +335,7 @@ static void mesi_forwards_keep_their_order_behind_a_write_back(void **state)
         assert_int_equal(ld(r, 3, Y), 0x54);
         inject_free(r);
     }
-    print_message("%u of 41 timings wrote X and Y back, X's second forward served in MI\n",
-                  both);
+    print_message("%u of 41 timings wrote X and Y back, X's second forward served in MI\n", both);
     assert_true(both > 0);
 }
 
@@ -433,7 +431,7 @@ static void predicted_reads_and_atomics_go_to_the_owner(void **state)
 {
     (void)state;
     struct inject *r = rig(SPXD, "fcs.load=vo", "fcs.store=o", "fcs.rmw=wto_data");
-    st(r, 0, X, 0x21); /* SM 0 owns X (ReqO) */
+    st(r, 0, X, 0x21);                   /* SM 0 owns X (ReqO) */
     assert_int_equal(ld(r, 1, X), 0x21); /* no prediction yet: ReqV, gathered */
     assert_int_equal(llc(r, "O", "ReqVOwned"), 1);
     fence(r, 1); /* self-invalidates SM 1's copy */
@@ -456,8 +454,8 @@ static void predicted_reads_and_atomics_go_to_the_owner(void **state)
 static void forced_mispredictions_retry_once(void **state)
 {
     (void)state;
-    struct inject *r = rig(SPXD, "fcs.load=odata", "fcs.store=wto", "fcs.rmw=wto_data",
-                           "fcs.mispredict=100");
+    struct inject *r =
+        rig(SPXD, "fcs.load=odata", "fcs.store=wto", "fcs.rmw=wto_data", "fcs.mispredict=100");
     ld(r, 0, X);
     for (unsigned i = 0; i < 6; i++)
         st(r, 1 + i % 3, X, 10 + i);
@@ -573,8 +571,7 @@ static void denovo_inv_overtaking_the_shared_fill(void **state)
     (void)state;
     unsigned raced = 0;
     for (uint64_t d = 0; d <= 60 && raced < 3; d += 2) {
-        struct inject *r = rig(SPXD, DENOVO_CPUS_S, "fcs.store=wt", "l1.size=4096",
-                               "l1.mshrs=16");
+        struct inject *r = rig(SPXD, DENOVO_CPUS_S, "fcs.store=wt", "l1.size=4096", "l1.mshrs=16");
         unsigned id[7];
         for (unsigned k = 0; k < 7; k++)
             st(r, 2, X + 0x100 * k, 0x70 + k); /* written through, no owner */

@@ -75,8 +75,13 @@ static void access(struct rig *r, unsigned core, unsigned op, unsigned sem, addr
 /* The type the selector gives PTX line `line` (and its mask shape, if any). */
 static void entry_of(struct rig *r, bool shared, unsigned line, char out[16], char mask[16])
 {
-    struct fcs_select_opts o = {.title = "t", .fwd = true, .pred = false, .shared = shared,
-                                .l1_bytes = 131072, .line_bytes = 64, .cpu_from = CPU0};
+    struct fcs_select_opts o = {.title = "t",
+                                .fwd = true,
+                                .pred = false,
+                                .shared = shared,
+                                .l1_bytes = 131072,
+                                .line_bytes = 64,
+                                .cpu_from = CPU0};
     char *text = NULL, err[256];
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

@@ -214,10 +214,12 @@ static void dat3m_dialect(void **state)
 static void inline_errors(void **state)
 {
     (void)state;
-    const char *no_scope = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.acquire r0, x ;\nexists (P0:r0 == 0)";
+    const char *no_scope =
+        "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.acquire r0, x ;\nexists (P0:r0 == 0)";
     assert_int_equal(litmus_parse(no_scope, "m.litmus", &T, err, sizeof err), -1);
     assert_non_null(strstr(err, "m.litmus:4: unknown instruction 'ld.acquire'"));
-    const char *notloc = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, 5 ;\nexists (P0:r0 == 0)";
+    const char *notloc =
+        "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, 5 ;\nexists (P0:r0 == 0)";
     assert_int_equal(litmus_parse(notloc, "m.litmus", &T, err, sizeof err), -1);
     assert_non_null(strstr(err, "m.litmus:4: expected a location, got '5'"));
     const char *nocond = "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x ;\n";

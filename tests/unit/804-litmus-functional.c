@@ -96,12 +96,18 @@ static void several_shapes(void **state)
 {
     (void)state;
     static const char *const tests[] = {
-        "Manual/SB-weak.litmus",          "Manual/LB+NoThinAir-register.litmus",
-        "Manual/Atom-plus-location_.litmus", "Manual/SL-cas-minus.litmus",
-        "Manual/Ticketlock-same-gpu.litmus", "Manual/XF-Barrier-rlx.litmus",
-        "Manual/SB+twice-bars.litmus",    "Manual/PC-bar-sync-arrive.litmus",
-        "Manual/SB+named-bar-reg-diff.litmus", "Barrier/quorum1-fail.litmus",
-        "Manual/Red-minus-location_.litmus", "Manual/MP-3-transitive.litmus",
+        "Manual/SB-weak.litmus",
+        "Manual/LB+NoThinAir-register.litmus",
+        "Manual/Atom-plus-location_.litmus",
+        "Manual/SL-cas-minus.litmus",
+        "Manual/Ticketlock-same-gpu.litmus",
+        "Manual/XF-Barrier-rlx.litmus",
+        "Manual/SB+twice-bars.litmus",
+        "Manual/PC-bar-sync-arrive.litmus",
+        "Manual/SB+named-bar-reg-diff.litmus",
+        "Barrier/quorum1-fail.litmus",
+        "Manual/Red-minus-location_.litmus",
+        "Manual/MP-3-transitive.litmus",
     };
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
         struct litmus_result r;
@@ -165,9 +171,9 @@ static void wrong_reference_verdict_fails(void **state)
     o.iterations = 64;
     o.max_skew = 4;
     struct litmus_result r;
-    assert_int_equal(litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err, sizeof err),
+        0);
     assert_string_equal(r.model, "ptx");
     assert_int_equal(r.verdict, 0);
     assert_true(r.ref_disagrees);
@@ -176,17 +182,17 @@ static void wrong_reference_verdict_fails(void **state)
     litmus_result_free(&r);
     /* with the right verdict it runs, and SC reaches the allowed outcome */
     ref.verdict = 0;
-    assert_int_equal(litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err, sizeof err),
+        0);
     assert_int_equal(r.status, LITMUS_PASS);
     assert_true(r.hits > 0);
     litmus_result_free(&r);
     /* the same test judged by SC (the model named, not the protocol's) */
     o.model = "sc";
-    assert_int_equal(litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err,
-                                sizeof err),
-                     0);
+    assert_int_equal(
+        litmus_run(&T, &ref, "ptx-model-check", functional_launcher(fn), &o, &r, err, sizeof err),
+        0);
     assert_string_equal(r.model, "sc");
     assert_int_equal(r.status, LITMUS_PASS);
     assert_int_equal(r.ref_verdict, -1);

@@ -510,17 +510,17 @@ static void constant_conditions_need_no_outcomes(void **state)
         int constant; /* litmus_cond_constant */
         int verdict;  /* under ptx; -1: not decided without the outcomes */
     } cases[] = {
-        {"exists (0 == 0)", 1, 1},          /* P0's first exchange may read P1's 2 */
-        {"exists (0 == 1)", 0, 0},          /* false: no outcome satisfies it */
+        {"exists (0 == 0)", 1, 1}, /* P0's first exchange may read P1's 2 */
+        {"exists (0 == 1)", 0, 0}, /* false: no outcome satisfies it */
         {"~exists (1 != 1)", 0, 1},
-        {"forall (2 == 2)", 1, 1},          /* true in every outcome */
-        {"~exists (0 == 0)", 1, 0},         /* some execution finishes */
-        {"forall (0 == 1)", 0, 0},          /* ... so not every one satisfies it */
-        {"exists (P0:r0 == 2 /\\ 0 == 1)", 0, 0},  /* a conjunction with false */
-        {"exists (P0:r0 == 7 \\/ 1 == 1)", 1, 1},  /* a disjunction with true */
-        {"exists (P0:r0 == P0:r0)", 1, 1},  /* a term against itself */
+        {"forall (2 == 2)", 1, 1},                /* true in every outcome */
+        {"~exists (0 == 0)", 1, 0},               /* some execution finishes */
+        {"forall (0 == 1)", 0, 0},                /* ... so not every one satisfies it */
+        {"exists (P0:r0 == 2 /\\ 0 == 1)", 0, 0}, /* a conjunction with false */
+        {"exists (P0:r0 == 7 \\/ 1 == 1)", 1, 1}, /* a disjunction with true */
+        {"exists (P0:r0 == P0:r0)", 1, 1},        /* a term against itself */
         {"forall (x == 1 \\/ P1:r5 == 0)", 1, 1}, /* r5 is never written */
-        {"exists (P0:r0 == 2)", -1, -1},    /* depends on the outcome */
+        {"exists (P0:r0 == 2)", -1, -1},          /* depends on the outcome */
         {"exists (P0:r0 == 2 /\\ 1 == 1)", -1, -1},
     };
     for (unsigned i = 0; i < ARRAY_LEN(cases); i++) {
@@ -616,8 +616,8 @@ static void cat_models_parse_and_fail_with_line(void **state)
         assert_non_null(oracle_cat((enum oracle_model)m));
     assert_int_equal(oracle_model_find("tso"), OM_TSO);
     assert_int_equal(oracle_model_find("arm"), -1);
-    struct cat_model *cm = cat_parse("X\nlet a = po\nacyclic a | nosuch as bad\n", "m.cat", err,
-                                     sizeof err);
+    struct cat_model *cm =
+        cat_parse("X\nlet a = po\nacyclic a | nosuch as bad\n", "m.cat", err, sizeof err);
     assert_null(cm);
     assert_string_equal(err, "m.cat:3: unknown name 'nosuch' (not a let above, nor a base set or "
                              "relation)");

@@ -80,8 +80,9 @@ static void an_axis_overrides_the_configuration_setting_of_its_key(void **state)
                                       "set l1.ways 2\n",
                                       NULL, err, sizeof err),
                      0);
-    assert_int_equal(sweep_spec_parse(&t, "u.sweep", "workloads mp\nprotocols rc\nsizes tiny\n"
-                                                     "set l1.ways 2\n",
+    assert_int_equal(sweep_spec_parse(&t, "u.sweep",
+                                      "workloads mp\nprotocols rc\nsizes tiny\n"
+                                      "set l1.ways 2\n",
                                       NULL, err, sizeof err),
                      0);
     assert_string_equal(s.runs[0].settings_text, "l1.ways=2");
@@ -97,8 +98,8 @@ static void sets_expand_and_size_option_replaces_sizes(void **state)
     char err[512] = "";
     struct sweep_parse_opts o = {.size = "tiny"};
     assert_int_equal(sweep_spec_parse(&s, "t.sweep",
-                                      "workloads intra\nprotocols rc\nsizes paper small\n", &o,
-                                      err, sizeof err),
+                                      "workloads intra\nprotocols rc\nsizes paper small\n", &o, err,
+                                      sizeof err),
                      0);
     assert_true(s.n_runs >= 6);
     for (unsigned i = 0; i < s.n_runs; i++) {
@@ -146,17 +147,22 @@ static void bad_specs_name_file_and_line(void **state)
     (void)state;
     expect_error("workloads mp\nprotocols rc\nfrobnicate 3\n",
                  "bad.sweep:3: unknown directive 'frobnicate'");
-    expect_error("workloads mp nosuchwl\nprotocols rc\n", "bad.sweep:1: unknown workload 'nosuchwl'");
+    expect_error("workloads mp nosuchwl\nprotocols rc\n",
+                 "bad.sweep:1: unknown workload 'nosuchwl'");
     expect_error("workloads mp\nprotocols rc\nsizes huge\n", "bad.sweep:3: size 'huge'");
     expect_error("workloads mp\nprotocols rc\n\nset l1.bogus 1 2\n",
                  "bad.sweep:4: unknown option 'l1.bogus'");
-    expect_error("workloads mp\nprotocols rc\nset l1.ways 0\n", "bad.sweep:3: l1.ways: 0 is out of range");
+    expect_error("workloads mp\nprotocols rc\nset l1.ways 0\n",
+                 "bad.sweep:3: l1.ways: 0 is out of range");
     expect_error("workloads mp\nprotocols rc\nset l1.ways\n", "bad.sweep:3: expected: set");
-    expect_error("workloads mp\nprotocols x=rc:l1.ways\n", "bad.sweep:2: 'l1.ways' is not KEY=VALUE");
+    expect_error("workloads mp\nprotocols x=rc:l1.ways\n",
+                 "bad.sweep:2: 'l1.ways' is not KEY=VALUE");
     expect_error("workloads mp\nprotocols rc\nset coherence.protocol rc\n",
                  "bad.sweep:3: set the protocol with a protocols line");
-    expect_error("workloads mp\nprotocols rc rc\n", "bad.sweep:2: configuration 'rc' is named twice");
-    expect_error("workloads mp\nsizes tiny\n", "bad.sweep:1: the first block has no protocols line");
+    expect_error("workloads mp\nprotocols rc rc\n",
+                 "bad.sweep:2: configuration 'rc' is named twice");
+    expect_error("workloads mp\nsizes tiny\n",
+                 "bad.sweep:1: the first block has no protocols line");
     expect_error("sweep a\nworkloads mp\nprotocols rc\nsweep b\nprotocols rc\n",
                  "bad.sweep:4: b has no workloads line");
     expect_error("workloads mp\nprotocols rc\nconfig /no/such.ini\n",
@@ -181,10 +187,9 @@ static void machine_files_are_an_axis_and_part_of_the_id(void **state)
     char with_file[160];
     strcpy(with_file, s.runs[0].id);
     sweep_spec_free(&s);
-    assert_int_equal(
-        sweep_spec_parse(&s, "t.sweep", "workloads mp\nprotocols rc\nsizes tiny\n", NULL, err,
-                         sizeof err),
-        0);
+    assert_int_equal(sweep_spec_parse(&s, "t.sweep", "workloads mp\nprotocols rc\nsizes tiny\n",
+                                      NULL, err, sizeof err),
+                     0);
     assert_null(s.runs[0].config_file);
     assert_string_not_equal(s.runs[0].id, with_file);
     sweep_spec_free(&s);

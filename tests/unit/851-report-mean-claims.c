@@ -97,12 +97,9 @@ static void claims_refuse_bad_text(void **state)
 {
     (void)state;
     static const char *const bad[][2] = {
-        {"f(a) >", "expected a number"},
-        {"f(a", "expected ',' or ')'"},
-        {"g(a) > 1", "g(a): unknown"},
-        {"f > 1", "not a function call"},
-        {"f(a) > 1 1", "unexpected '1'"},
-        {"(1 + 2", "expected ')'"},
+        {"f(a) >", "expected a number"},  {"f(a", "expected ',' or ')'"},
+        {"g(a) > 1", "g(a): unknown"},    {"f > 1", "not a function call"},
+        {"f(a) > 1 1", "unexpected '1'"}, {"(1 + 2", "expected ')'"},
     };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char err[256] = "";

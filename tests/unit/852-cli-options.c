@@ -25,14 +25,24 @@ static void numbers_are_digits_within_bounds(void **state)
     (void)state;
     char err[256];
     uint64_t v = 0;
-    assert_int_equal(opt_number("--n", "18446744073709551615", 0, UINT64_MAX, &v, err,
-                                sizeof err), 0);
+    assert_int_equal(opt_number("--n", "18446744073709551615", 0, UINT64_MAX, &v, err, sizeof err),
+                     0);
     assert_true(v == UINT64_MAX);
     assert_int_equal(opt_number("--n", "0x10", 0, 100, &v, err, sizeof err), 0);
     assert_int_equal(v, 16);
     assert_int_equal(opt_number("--n", "48", 1, 48, &v, err, sizeof err), 0);
-    static const char *const bad[] = {"18446744073709551616", "99999999999999999999", "-1", "+1",
-                                      "10x", " 1", "1 ", "", "0x", "1e3", "49", "0"};
+    static const char *const bad[] = {"18446744073709551616",
+                                      "99999999999999999999",
+                                      "-1",
+                                      "+1",
+                                      "10x",
+                                      " 1",
+                                      "1 ",
+                                      "",
+                                      "0x",
+                                      "1e3",
+                                      "49",
+                                      "0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         if (!opt_number("--n", bad[i], 1, 48, &v, err, sizeof err))
             fail_msg("accepted '%s'", bad[i]);
@@ -57,12 +67,12 @@ static void tables_parse_both_forms(void **state)
         OPT_CALL_ROW("--set", NULL, opt_append, &sets),
         OPT_END,
     };
-    char *argv[] = {"cmd", "-j4", "--colour=green", "a", "--flag", "--name", "x", "--set",
-                    "k=1", "--set=k=2", "--", "-b"};
+    char *argv[] = {"cmd",   "-j4", "--colour=green", "a",  "--flag", "--name", "x",
+                    "--set", "k=1", "--set=k=2",      "--", "-b"};
     int argc = (int)(sizeof argv / sizeof argv[0]);
-    assert_int_equal(opt_parse("t", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos,
-                               no_usage),
-                     OPT_CONTINUE);
+    assert_int_equal(
+        opt_parse("t", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos, no_usage),
+        OPT_CONTINUE);
     assert_int_equal(jobs, 4);
     assert_int_equal(colour, 1);
     assert_true(flag);
@@ -84,20 +94,19 @@ static void mistakes_are_usage_errors(void **state)
         OPT_END,
     };
     char *cases[][3] = {
-        {"--jobs", "0", NULL}, {"--jobs", "2x", NULL}, {"--jobs", NULL, NULL},
+        {"--jobs", "0", NULL},    {"--jobs", "2x", NULL}, {"--jobs", NULL, NULL},
         {"--flag=1", NULL, NULL}, {"--nope", NULL, NULL}, {"extra", NULL, NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char *argv[4] = {"cmd", cases[i][0], cases[i][1], NULL};
         int argc = cases[i][1] ? 3 : 2;
-        assert_int_equal(opt_parse("t", (const struct opt *const[]){rows, NULL}, argc, argv, 1,
-                                   NULL, no_usage),
-                         EXIT_USAGE);
+        assert_int_equal(
+            opt_parse("t", (const struct opt *const[]){rows, NULL}, argc, argv, 1, NULL, no_usage),
+            EXIT_USAGE);
     }
     char *help[] = {"cmd", "--help"};
-    assert_int_equal(opt_parse("t", (const struct opt *const[]){rows, NULL}, 2, help, 1, NULL,
-                               no_usage),
-                     0);
+    assert_int_equal(
+        opt_parse("t", (const struct opt *const[]){rows, NULL}, 2, help, 1, NULL, no_usage), 0);
 }
 
 static void result_paths_are_checked_first(void **state)

@@ -20,24 +20,15 @@ struct case_ {
 };
 
 static const struct case_ cases[] = {
-    {"vecadd", "basic", NULL},
-    {"saxpy", "basic", NULL},
-    {"reduce", "basic", NULL},
-    {"histogram", "basic", NULL},
-    {"histogram", "basic", "global"},
-    {"divergence", "basic", NULL},
-    {"devcall", "basic", NULL},
-    {"mp", "basic", NULL},
-    {"mp", "basic", "nofence"},
-    {"spinlock", "basic", NULL},
-    {"mutex-spin", "sync", NULL},
-    {"mutex-spin", "sync", "ttas"},
-    {"mutex-backoff", "sync", NULL},
-    {"mutex-ticket", "sync", NULL},
-    {"semaphore", "sync", NULL},
-    {"barrier-tree", "sync", NULL},
-    {"barrier-lockfree", "sync", NULL},
-    {"counter-relaxed", "sync", NULL},
+    {"vecadd", "basic", NULL},          {"saxpy", "basic", NULL},
+    {"reduce", "basic", NULL},          {"histogram", "basic", NULL},
+    {"histogram", "basic", "global"},   {"divergence", "basic", NULL},
+    {"devcall", "basic", NULL},         {"mp", "basic", NULL},
+    {"mp", "basic", "nofence"},         {"spinlock", "basic", NULL},
+    {"mutex-spin", "sync", NULL},       {"mutex-spin", "sync", "ttas"},
+    {"mutex-backoff", "sync", NULL},    {"mutex-ticket", "sync", NULL},
+    {"semaphore", "sync", NULL},        {"barrier-tree", "sync", NULL},
+    {"barrier-lockfree", "sync", NULL}, {"counter-relaxed", "sync", NULL},
 };
 
 static void every_workload_passes_at_tiny(void **state)

@@ -41,8 +41,7 @@ static void every_workload_passes_at_tiny(void **state)
             assert_true(insts < 20000000);
             if (seed == 1)
                 print_message("%-4s %-8s %10llu thread instructions\n", cases[i].name,
-                              cases[i].variant ? cases[i].variant : "-",
-                              (unsigned long long)insts);
+                              cases[i].variant ? cases[i].variant : "-", (unsigned long long)insts);
         }
     }
 }

@@ -77,8 +77,8 @@ static void every_workload_passes_at_tiny(void **state)
         for (uint64_t seed = 1; seed <= 2; seed++) {
             uint64_t insts = assert_passes(w, cases[i].variant, seed).thread_insts;
             if (insts < 10000 || insts > 5000000)
-                fail_msg("%s: tiny ran %llu thread instructions, outside [1e4, 5e6]",
-                         cases[i].name, (unsigned long long)insts);
+                fail_msg("%s: tiny ran %llu thread instructions, outside [1e4, 5e6]", cases[i].name,
+                         (unsigned long long)insts);
         }
     }
 }

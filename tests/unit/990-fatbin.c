@@ -230,10 +230,8 @@ static void test_truncated(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plain_zstd_lz4),
-        cmocka_unit_test(test_only_machine_code),
-        cmocka_unit_test(test_wrapper),
-        cmocka_unit_test(test_corrupt),
+        cmocka_unit_test(test_plain_zstd_lz4), cmocka_unit_test(test_only_machine_code),
+        cmocka_unit_test(test_wrapper),        cmocka_unit_test(test_corrupt),
         cmocka_unit_test(test_truncated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -74,8 +74,8 @@ static inline void st(struct inject *r, unsigned sm, addr_t a, uint32_t v)
 
 static inline uint64_t ato(struct inject *r, unsigned sm, addr_t a, uint32_t add)
 {
-    unsigned id = inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED,
-                                SCOPE_GPU, 0);
+    unsigned id =
+        inject_atomic(r, sm, 0, a, ATOM_ADD, ATYPE_U32, add, 0, SEM_RELAXED, SCOPE_GPU, 0);
     inject_run(r);
     return inject_value(r, id);
 }

@@ -37,8 +37,7 @@ static void rig_emit(void *arg, const char *name, uint64_t value)
  * takes them); `also`, when given, sees every statistic too. Fails the test
  * when the workload's check fails. The caller frees text. */
 static struct rig_run rig_run(const char *wl, const char *const *sets, unsigned n_sets,
-                              void (*also)(void *arg, const char *name, uint64_t v),
-                              void *also_arg)
+                              void (*also)(void *arg, const char *name, uint64_t v), void *also_arg)
 {
     struct config cfg;
     char err[256];

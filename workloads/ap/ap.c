@@ -85,8 +85,10 @@ static int ap_run(struct host *h, const struct wl_params *p, char *why, size_t w
     int rc = 0;
     for (unsigned c = 0; c < AP_CANDIDATES && !rc; c++)
         if (got[8 * c] != want[c]) {
-            snprintf(why, why_len, "candidate %u (items 0x%x) counted %d times, %d records "
-                     "contain it (a lost update)", c, cand[c], got[8 * c], want[c]);
+            snprintf(why, why_len,
+                     "candidate %u (items 0x%x) counted %d times, %d records "
+                     "contain it (a lost update)",
+                     c, cand[c], got[8 * c], want[c]);
             rc = 1;
         }
     free(rec);

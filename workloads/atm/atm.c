@@ -59,12 +59,11 @@ static int atm_run(struct host *h, const struct wl_params *p, char *why, size_t 
     if (lock) {
         addr_t locks = host_malloc(h, bytes);
         host_memset(h, locks, 0, bytes);
-        struct karg a[] = {KARG_PTR(acct), KARG_PTR(locks), KARG_I32(z->accounts),
-                           KARG_I32(z->per), KARG_U32(seed)};
+        struct karg a[] = {KARG_PTR(acct), KARG_PTR(locks), KARG_I32(z->accounts), KARG_I32(z->per),
+                           KARG_U32(seed)};
         host_launch(h, "atm_lock", DIM1(z->ctas), DIM1(z->threads), 0, a, ARRAY_LEN(a));
     } else {
-        struct karg a[] = {KARG_PTR(acct), KARG_I32(z->accounts), KARG_I32(z->per),
-                           KARG_U32(seed)};
+        struct karg a[] = {KARG_PTR(acct), KARG_I32(z->accounts), KARG_I32(z->per), KARG_U32(seed)};
         host_launch(h, "atm_tx", DIM1(z->ctas), DIM1(z->threads), 0, a, ARRAY_LEN(a));
     }
     /* the same streams on the host */
@@ -88,8 +87,8 @@ static int atm_run(struct host *h, const struct wl_params *p, char *why, size_t 
     for (uint32_t k = 0; k < z->accounts; k++) {
         total += got[k];
         if (got[k] != want[k] && !rc) {
-            snprintf(why, why_len, "account %u holds %d, the transfers give %d (a lost update)",
-                     k, got[k], want[k]);
+            snprintf(why, why_len, "account %u holds %d, the transfers give %d (a lost update)", k,
+                     got[k], want[k]);
             rc = 1;
         }
     }

@@ -22,8 +22,7 @@ extern const char wl_ptx_barrier_tree[];
 #define TREE_THREADS 64u
 #define LINE_WORDS   32u /* must match barrier_tree.cu */
 
-static int barrier_tree_run(struct host *h, const struct wl_params *p, char *why,
-                            size_t why_len)
+static int barrier_tree_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     static const uint32_t ctas_by_size[WL_NSIZES] = {8, 32, 32, 60};
     static const uint32_t groups_by_size[WL_NSIZES] = {4, 8, 8, 15};
@@ -55,8 +54,8 @@ static int barrier_tree_run(struct host *h, const struct wl_params *p, char *why
         uint32_t lcount = sync[g * LINE_WORDS], lflag = sync[(groups + g) * LINE_WORDS];
         if (lcount != episodes * members || lflag != episodes) {
             snprintf(why, why_len,
-                     "group %u: expected count %u and flag %u after %u episodes, got %u and %u",
-                     g, episodes * members, episodes, episodes, lcount, lflag);
+                     "group %u: expected count %u and flag %u after %u episodes, got %u and %u", g,
+                     episodes * members, episodes, episodes, lcount, lflag);
             rc = 1;
         }
     }

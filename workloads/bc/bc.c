@@ -68,17 +68,16 @@ static int bc_run(struct host *h, const struct wl_params *p, char *why, size_t w
         while (more) {
             more = 0;
             host_memcpy_to_dev(h, dmore, &more, 4);
-            struct karg fa[] = {KARG_I32(n),       KARG_I32(level),  KARG_PTR(drow),
-                                KARG_PTR(dcol),    KARG_PTR(ddist),  KARG_PTR(dsigma),
-                                KARG_PTR(dmore)};
+            struct karg fa[] = {KARG_I32(n),     KARG_I32(level),  KARG_PTR(drow), KARG_PTR(dcol),
+                                KARG_PTR(ddist), KARG_PTR(dsigma), KARG_PTR(dmore)};
             host_launch(h, "bc_forward", grid, DIM1(BC_THREADS), 0, fa, ARRAY_LEN(fa));
             host_memcpy_from_dev(h, &more, dmore, 4);
             level++;
         }
         for (int32_t l = level - 1; l >= 0; l--) {
-            struct karg ba[] = {KARG_I32(n),      KARG_I32(l),       KARG_I32(src),
-                                KARG_PTR(drow),   KARG_PTR(dcol),    KARG_PTR(ddist),
-                                KARG_PTR(dsigma), KARG_PTR(ddelta),  KARG_PTR(dbc)};
+            struct karg ba[] = {KARG_I32(n),      KARG_I32(l),      KARG_I32(src),
+                                KARG_PTR(drow),   KARG_PTR(dcol),   KARG_PTR(ddist),
+                                KARG_PTR(dsigma), KARG_PTR(ddelta), KARG_PTR(dbc)};
             host_launch(h, "bc_backward", grid, DIM1(BC_THREADS), 0, ba, ARRAY_LEN(ba));
         }
         /* the same on the CPU: BFS in levels, then dependencies pulled */

@@ -93,7 +93,7 @@ static int bfs_run(struct host *h, const struct wl_params *p, char *why, size_t 
     host_memcpy_to_dev(h, dcost, got, n * sizeof(int32_t));
 
     const struct dim3 grid = DIM1((n + BFS_THREADS - 1) / BFS_THREADS);
-    struct karg ex[] = {KARG_PTR(drow), KARG_PTR(dcol), KARG_PTR(dmask), KARG_PTR(dupd),
+    struct karg ex[] = {KARG_PTR(drow), KARG_PTR(dcol),  KARG_PTR(dmask), KARG_PTR(dupd),
                         KARG_PTR(dvis), KARG_PTR(dcost), KARG_U32(n)};
     struct karg up[] = {KARG_PTR(dmask), KARG_PTR(dupd), KARG_PTR(dvis), KARG_PTR(dover),
                         KARG_U32(n)};

@@ -45,9 +45,9 @@ static const struct bh_size bh_sizes[WL_NSIZES] = {
 enum { BH_BOTTOM, BH_ERROR, BH_NGLOB };
 
 struct bh_tree {
-    int nb, nn;                 /* bodies, nodes (bodies + cell slots) */
-    float *px, *py, *pz, *m;    /* [nn] */
-    int *child;                 /* [(nn - nb) * 8] */
+    int nb, nn;              /* bodies, nodes (bodies + cell slots) */
+    float *px, *py, *pz, *m; /* [nn] */
+    int *child;              /* [(nn - nb) * 8] */
     int bottom;
 };
 
@@ -76,14 +76,14 @@ static bool bh_ref_build(struct bh_tree *t)
             r *= 0.5f;
             for (int d = 0; d < 3; d++)
                 c[d] += (j >> d & 1) ? r : -r;
-            if (*slot < t->nb) {    /* a body: put it in a new cell, go on */
+            if (*slot < t->nb) { /* a body: put it in a new cell, go on */
                 int b = *slot, cell = --t->bottom;
                 if (cell < t->nb)
                     return false;
                 for (int k = 0; k < 8; k++)
                     t->child[(cell - t->nb) * 8 + k] = -1;
-                t->child[(cell - t->nb) * 8 + bh_octant(t->px[b], t->py[b], t->pz[b], c[0], c[1],
-                                                        c[2])] = b;
+                t->child[(cell - t->nb) * 8 +
+                         bh_octant(t->px[b], t->py[b], t->pz[b], c[0], c[1], c[2])] = b;
                 *slot = cell;
             }
             n = *slot;
@@ -151,8 +151,8 @@ static int bh_walk(const struct bh_tree *g, int n, const float c[3], float r, ui
         if (ch == -1)
             continue;
         if (ch < -1 || ch >= n || (ch >= g->nb && ch < g->bottom) || seen[ch]) {
-            snprintf(why, why_len, "bh: cell %d slot %d holds %d (locked, stale or repeated)", n,
-                     o, ch);
+            snprintf(why, why_len, "bh: cell %d slot %d holds %d (locked, stale or repeated)", n, o,
+                     ch);
             return -1;
         }
         seen[ch] = 1;
@@ -175,9 +175,11 @@ static int bh_walk(const struct bh_tree *g, int n, const float c[3], float r, ui
     }
     if (!(fabsf(g->m[n] - m) <= 1e-4f * m) || !(fabsf(g->px[n] - sx / m) <= 1e-4f) ||
         !(fabsf(g->py[n] - sy / m) <= 1e-4f) || !(fabsf(g->pz[n] - sz / m) <= 1e-4f)) {
-        snprintf(why, why_len, "bh: cell %d has mass %g at (%g,%g,%g); its children give %g at "
-                 "(%g,%g,%g)", n, (double)g->m[n], (double)g->px[n], (double)g->py[n],
-                 (double)g->pz[n], (double)m, (double)(sx / m), (double)(sy / m), (double)(sz / m));
+        snprintf(why, why_len,
+                 "bh: cell %d has mass %g at (%g,%g,%g); its children give %g at "
+                 "(%g,%g,%g)",
+                 n, (double)g->m[n], (double)g->px[n], (double)g->py[n], (double)g->pz[n],
+                 (double)m, (double)(sx / m), (double)(sy / m), (double)(sz / m));
         return -1;
     }
     return cells;
@@ -203,8 +205,8 @@ static int bh_compare(const struct bh_tree *ref, struct bh_tree *g, const int32_
 {
     const int nb = g->nb;
     if (glob[BH_ERROR]) {
-        snprintf(why, why_len, "bh: %s", glob[BH_ERROR] == 1 ? "ran out of cells"
-                                                             : "traversal stack overflow");
+        snprintf(why, why_len, "bh: %s",
+                 glob[BH_ERROR] == 1 ? "ran out of cells" : "traversal stack overflow");
         return 1;
     }
     g->bottom = glob[BH_BOTTOM];
@@ -231,12 +233,13 @@ static int bh_compare(const struct bh_tree *ref, struct bh_tree *g, const int32_
     for (int i = 0; i < nb && !rc; i++) {
         bh_ref_force(ref, i, want, stack);
         mean += sqrt((double)want[0] * want[0] + (double)want[1] * want[1] +
-                     (double)want[2] * want[2]) / nb;
+                     (double)want[2] * want[2]) /
+                nb;
     }
     for (int i = 0; i < nb && !rc; i++) {
         bh_ref_force(ref, i, want, stack);
-        double norm = sqrt((double)want[0] * want[0] + (double)want[1] * want[1] +
-                           (double)want[2] * want[2]);
+        double norm =
+            sqrt((double)want[0] * want[0] + (double)want[1] * want[1] + (double)want[2] * want[2]);
         double err = sqrt(pow(acc[3 * i] - want[0], 2) + pow(acc[3 * i + 1] - want[1], 2) +
                           pow(acc[3 * i + 2] - want[2], 2));
         if (!(err <= 1e-2 * norm + 1e-3 * mean)) {
@@ -273,7 +276,7 @@ static int bh_run(struct host *h, const struct wl_params *p, char *why, size_t w
     rng_seed(&r, p->seed, 0xb4);
     for (int i = 0; i < nb; i++) {
         bool dup;
-        do {    /* distinct points: the tree then splits every pair */
+        do { /* distinct points: the tree then splits every pair */
             ref.px[i] = (float)rng_below(&r, 1u << 20) / (1u << 20);
             ref.py[i] = (float)rng_below(&r, 1u << 20) / (1u << 20);
             ref.pz[i] = (float)rng_below(&r, 1u << 20) / (1u << 20);
@@ -301,7 +304,7 @@ static int bh_run(struct host *h, const struct wl_params *p, char *why, size_t w
     memcpy(g.pz, ref.pz, nb * sizeof(float)), memcpy(g.m, ref.m, nb * sizeof(float));
     for (int k = nb; k < g.nn; k++)
         g.px[k] = g.py[k] = g.pz[k] = 0.5f, g.m[k] = -1.0f;
-    memset(g.child, 0xff, cb);  /* every slot -1 */
+    memset(g.child, 0xff, cb); /* every slot -1 */
     host_memcpy_to_dev(h, dpx, g.px, fb), host_memcpy_to_dev(h, dpy, g.py, fb);
     host_memcpy_to_dev(h, dpz, g.pz, fb), host_memcpy_to_dev(h, dm, g.m, fb);
     host_memcpy_to_dev(h, dchild, g.child, cb);
@@ -309,19 +312,18 @@ static int bh_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memcpy_to_dev(h, dglob, glob, sizeof(glob));
 
     const struct dim3 grid = DIM1(s->ctas), block = DIM1(s->threads);
-    struct karg build[] = {KARG_PTR(dpx),   KARG_PTR(dpy),   KARG_PTR(dpz),   KARG_PTR(dm),
-                           KARG_PTR(dchild), KARG_PTR(dglob), KARG_I32(nb),    KARG_I32(g.nn),
-                           KARG_F32(0.5f),  KARG_F32(0.5f),  KARG_F32(0.5f),  KARG_F32(0.5f)};
+    struct karg build[] = {KARG_PTR(dpx),    KARG_PTR(dpy),   KARG_PTR(dpz),  KARG_PTR(dm),
+                           KARG_PTR(dchild), KARG_PTR(dglob), KARG_I32(nb),   KARG_I32(g.nn),
+                           KARG_F32(0.5f),   KARG_F32(0.5f),  KARG_F32(0.5f), KARG_F32(0.5f)};
     host_launch(h, nofence ? "bh_build_nofence" : "bh_build", grid, block, 0, build,
                 ARRAY_LEN(build));
-    struct karg sum[] = {KARG_PTR(dpx),    KARG_PTR(dpy),  KARG_PTR(dpz), KARG_PTR(dm),
-                         KARG_PTR(dchild), KARG_PTR(dglob), KARG_I32(nb), KARG_I32(g.nn)};
+    struct karg sum[] = {KARG_PTR(dpx),    KARG_PTR(dpy),   KARG_PTR(dpz), KARG_PTR(dm),
+                         KARG_PTR(dchild), KARG_PTR(dglob), KARG_I32(nb),  KARG_I32(g.nn)};
     host_launch(h, nofence ? "bh_summarize_nofence" : "bh_summarize", grid, block, 0, sum,
                 ARRAY_LEN(sum));
-    struct karg force[] = {KARG_PTR(dpx),   KARG_PTR(dpy),     KARG_PTR(dpz),
-                           KARG_PTR(dm),    KARG_PTR(dchild),  KARG_PTR(dglob),
-                           KARG_PTR(dax),   KARG_PTR(day),     KARG_PTR(daz),
-                           KARG_I32(nb),    KARG_I32(g.nn),    KARG_F32(1.0f),
+    struct karg force[] = {KARG_PTR(dpx),       KARG_PTR(dpy),    KARG_PTR(dpz),  KARG_PTR(dm),
+                           KARG_PTR(dchild),    KARG_PTR(dglob),  KARG_PTR(dax),  KARG_PTR(day),
+                           KARG_PTR(daz),       KARG_I32(nb),     KARG_I32(g.nn), KARG_F32(1.0f),
                            KARG_F32(BH_THETA2), KARG_F32(BH_EPS2)};
     host_launch(h, "bh_force", grid, block, 0, force, ARRAY_LEN(force));
 

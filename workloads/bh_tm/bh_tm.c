@@ -103,9 +103,10 @@ static int bh_check_cell(struct bh_walk *w, uint32_t c, int depth)
         w->found++;
         for (int d = 0; d <= depth; d++)
             if (bh_octant(&w->bodies[4 * s], d) != w->path[d]) {
-                snprintf(w->why, w->why_len, "body %d sits in octant %d at depth %d, its "
-                         "coordinates select %d", s, w->path[d], d,
-                         bh_octant(&w->bodies[4 * s], d));
+                snprintf(w->why, w->why_len,
+                         "body %d sits in octant %d at depth %d, its "
+                         "coordinates select %d",
+                         s, w->path[d], d, bh_octant(&w->bodies[4 * s], d));
                 return 1;
             }
     }
@@ -143,9 +144,14 @@ static int bh_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_launch(h, p->variant ? "bh_tx" : "bh_lock", DIM1(z->ctas), DIM1(z->threads), 0, a,
                 ARRAY_LEN(a));
     host_memcpy_from_dev(h, child, dc, (size_t)ncells * 32);
-    struct bh_walk w = {.child = child, .bodies = bodies, .nbodies = z->bodies, .ncells = ncells,
-                        .seen_body = calloc(z->bodies, 1), .seen_cell = calloc(ncells, 1),
-                        .why = why, .why_len = why_len};
+    struct bh_walk w = {.child = child,
+                        .bodies = bodies,
+                        .nbodies = z->bodies,
+                        .ncells = ncells,
+                        .seen_body = calloc(z->bodies, 1),
+                        .seen_cell = calloc(ncells, 1),
+                        .why = why,
+                        .why_len = why_len};
     panic_if(!w.seen_body || !w.seen_cell, "out of memory");
     int rc = bh_check_cell(&w, 0, 0);
     if (!rc && w.found != z->bodies) {

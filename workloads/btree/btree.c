@@ -23,8 +23,8 @@
 
 extern const char wl_ptx_btree[];
 
-#define BT_ORDER 63
-#define BT_FANOUT 32u
+#define BT_ORDER   63
+#define BT_FANOUT  32u
 #define BT_THREADS 64u
 
 struct bt_knode { /* the kernel's struct knode */

@@ -26,7 +26,7 @@ extern const char wl_ptx_cache_reuse[];
 
 #define CR_THREADS 256u
 #define CR_KERNELS 10u
-#define CR_CTAS 64u /* resident at once on 8 CUs (8 each): the same placement every kernel */
+#define CR_CTAS    64u /* resident at once on 8 CUs (8 each): the same placement every kernel */
 
 static int cache_reuse_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
@@ -51,8 +51,7 @@ static int cache_reuse_run(struct host *h, const struct wl_params *p, char *why,
     host_memcpy_to_dev(h, db, b, n * sizeof(float));
     for (uint32_t k = 1; k <= CR_KERNELS; k++) {
         struct karg args[] = {KARG_I32(n), KARG_F32((float)k), KARG_PTR(da), KARG_PTR(db)};
-        host_launch(h, "cache_reuse", DIM1(CR_CTAS), DIM1(CR_THREADS), 0, args,
-                    ARRAY_LEN(args));
+        host_launch(h, "cache_reuse", DIM1(CR_CTAS), DIM1(CR_THREADS), 0, args, ARRAY_LEN(args));
     }
     host_memcpy_from_dev(h, out, db, n * sizeof(float));
 

@@ -42,10 +42,14 @@ static int cc_nb(unsigned u, unsigned d, unsigned W, unsigned H)
 {
     unsigned x = u % W, y = u / W;
     switch (d) {
-    case 0: return x + 1 < W ? (int)(u + 1) : -1;
-    case 1: return x > 0 ? (int)(u - 1) : -1;
-    case 2: return y + 1 < H ? (int)(u + W) : -1;
-    default: return y > 0 ? (int)(u - W) : -1;
+    case 0:
+        return x + 1 < W ? (int)(u + 1) : -1;
+    case 1:
+        return x > 0 ? (int)(u - 1) : -1;
+    case 2:
+        return y + 1 < H ? (int)(u + W) : -1;
+    default:
+        return y > 0 ? (int)(u - W) : -1;
     }
 }
 
@@ -57,8 +61,10 @@ struct cc_dinic {
 
 static void cc_edge(struct cc_dinic *g, unsigned a, unsigned b, int cab, int cba)
 {
-    g->to[g->ne] = (int)b, g->cap[g->ne] = cab, g->next[g->ne] = g->head[a], g->head[a] = (int)g->ne++;
-    g->to[g->ne] = (int)a, g->cap[g->ne] = cba, g->next[g->ne] = g->head[b], g->head[b] = (int)g->ne++;
+    g->to[g->ne] = (int)b, g->cap[g->ne] = cab, g->next[g->ne] = g->head[a],
+    g->head[a] = (int)g->ne++;
+    g->to[g->ne] = (int)a, g->cap[g->ne] = cba, g->next[g->ne] = g->head[b],
+    g->head[b] = (int)g->ne++;
 }
 
 static bool cc_bfs(struct cc_dinic *g)
@@ -194,7 +200,7 @@ static int cc_check(const struct cc_size *s, struct cc_bufs *b, unsigned rounds,
     while (qh < qt) {
         unsigned x = b->queue[qh++];
         for (unsigned d = 0; d < 4; d++) {
-            int v = cc_nb(x, d, W, H);  /* v -> x residual is cf[(d^1)][v] */
+            int v = cc_nb(x, d, W, H); /* v -> x residual is cf[(d^1)][v] */
             if (v >= 0 && !b->in_t_gpu[v] && b->cf[(d ^ 1) * n + (unsigned)v] > 0)
                 b->in_t_gpu[v] = 1, b->queue[qt++] = (unsigned)v;
         }
@@ -238,8 +244,7 @@ static int cc_run(struct host *h, const struct wl_params *p, char *why, size_t w
     g->next = malloc(max_e * sizeof(int)), g->to = malloc(max_e * sizeof(int));
     g->cap = malloc(max_e * sizeof(int));
     if (!b.cs || !b.ct || !b.c || !b.cf || !b.e || !b.h || !b.cft || !b.in_t_cpu || !b.in_t_gpu ||
-        !b.queue || !g->head || !g->level || !g->it || !g->queue || !g->next || !g->to ||
-        !g->cap) {
+        !b.queue || !g->head || !g->level || !g->it || !g->queue || !g->next || !g->to || !g->cap) {
         cc_free(&b);
         snprintf(why, why_len, "cc: out of host memory");
         return 1;
@@ -297,11 +302,11 @@ static int cc_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memset(h, dsums, 0, 3 * sizeof(uint32_t));
     host_memset(h, dcount, 0, 4);
     host_memset(h, dres, 0, 4);
-    struct karg args[] = {KARG_PTR(de),    KARG_PTR(dh),     KARG_PTR(dcf),  KARG_PTR(dcft),
-                          KARG_U32(W),     KARG_U32(H),      KARG_PTR(dsums), KARG_PTR(dcount),
-                          KARG_PTR(dres),  KARG_U32(CC_MAX_ROUNDS)};
-    host_launch(h, nofence ? "cc_run_nofence" : "cc_run", DIM1(s->ctas), DIM1(s->threads), 0,
-                args, ARRAY_LEN(args));
+    struct karg args[] = {
+        KARG_PTR(de), KARG_PTR(dh),    KARG_PTR(dcf),    KARG_PTR(dcft), KARG_U32(W),
+        KARG_U32(H),  KARG_PTR(dsums), KARG_PTR(dcount), KARG_PTR(dres), KARG_U32(CC_MAX_ROUNDS)};
+    host_launch(h, nofence ? "cc_run_nofence" : "cc_run", DIM1(s->ctas), DIM1(s->threads), 0, args,
+                ARRAY_LEN(args));
     uint32_t rounds = 0;
     host_memcpy_from_dev(h, b.e, de, n * sizeof(int));
     host_memcpy_from_dev(h, b.cf, dcf, 4 * n * sizeof(int));

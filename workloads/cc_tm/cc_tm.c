@@ -85,11 +85,11 @@ static int cc_run(struct host *h, const struct wl_params *p, char *why, size_t w
     }
     for (uint32_t k = 0; k < z->rounds; k++)
         if (p->variant) {
-            struct karg a[] = {KARG_PTR(de), KARG_PTR(dh), KARG_PTR(dt), KARG_PTR(dc),
-                               KARG_I32(z->w), KARG_I32(n)};
+            struct karg a[] = {KARG_PTR(de), KARG_PTR(dh),   KARG_PTR(dt),
+                               KARG_PTR(dc), KARG_I32(z->w), KARG_I32(n)};
             host_launch(h, "cc_tx", DIM1(z->ctas), DIM1(z->threads), 0, a, ARRAY_LEN(a));
         } else {
-            struct karg a[] = {KARG_PTR(de), KARG_PTR(dh),    KARG_PTR(dt), KARG_PTR(dc),
+            struct karg a[] = {KARG_PTR(de),    KARG_PTR(dh),   KARG_PTR(dt), KARG_PTR(dc),
                                KARG_PTR(locks), KARG_I32(z->w), KARG_I32(n)};
             host_launch(h, "cc_lock", DIM1(z->ctas), DIM1(z->threads), 0, a, ARRAY_LEN(a));
         }
@@ -114,19 +114,25 @@ static int cc_run(struct host *h, const struct wl_params *p, char *why, size_t w
             uint32_t v = d == 0 ? u - 1 : d == 1 ? u + 1 : d == 2 ? u - z->w : u + z->w;
             int32_t c = cap[4 * u + d], rev = cap[4 * v + (uint32_t)back[d]];
             if (c < 0 || c + rev != 2 * cap0[4 * u + d]) {
-                snprintf(why, why_len, "edge %u->%u has residual capacities %d and %d, which "
-                         "must sum to %d (a lost push)", u, v, c, rev, 2 * cap0[4 * u + d]);
+                snprintf(why, why_len,
+                         "edge %u->%u has residual capacities %d and %d, which "
+                         "must sum to %d (a lost push)",
+                         u, v, c, rev, 2 * cap0[4 * u + d]);
                 rc = 1;
             } else if (c > 0 && ht[u] < CC_HMAX && ht[u] > ht[v] + 1) {
-                snprintf(why, why_len, "residual edge %u->%u joins heights %d and %d: a push or "
-                         "relabel used a stale height", u, v, ht[u], ht[v]);
+                snprintf(why, why_len,
+                         "residual edge %u->%u joins heights %d and %d: a push or "
+                         "relabel used a stale height",
+                         u, v, ht[u], ht[v]);
                 rc = 1;
             }
         }
     }
     if (!rc && left + sunk != source) {
-        snprintf(why, why_len, "%lld units are left in pixels and %lld reached the sink, but "
-                 "%lld left the source", (long long)left, (long long)sunk, (long long)source);
+        snprintf(why, why_len,
+                 "%lld units are left in pixels and %lld reached the sink, but "
+                 "%lld left the source",
+                 (long long)left, (long long)sunk, (long long)source);
         rc = 1;
     }
     if (!rc && sunk == 0) {

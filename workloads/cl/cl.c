@@ -139,7 +139,8 @@ static int cl_run(struct host *h, const struct wl_params *p, char *why, size_t w
 
     host_load_ptx(h, wl_ptx_cl, "workloads/cl/cl.ptx");
     addr_t dpos = host_malloc(h, 3 * np * sizeof(float)), dim = host_malloc(h, np * sizeof(float));
-    addr_t dci = host_malloc(h, k.n * sizeof(uint32_t)), dcj = host_malloc(h, k.n * sizeof(uint32_t));
+    addr_t dci = host_malloc(h, k.n * sizeof(uint32_t)),
+           dcj = host_malloc(h, k.n * sizeof(uint32_t));
     addr_t drest = host_malloc(h, k.n * sizeof(float)), doff = host_malloc(h, sizeof(k.off));
     addr_t dcount = host_malloc(h, sizeof(uint32_t));
     host_memcpy_to_dev(h, dpos, pos, 3 * np * sizeof(float));
@@ -149,7 +150,7 @@ static int cl_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memcpy_to_dev(h, drest, k.rest, k.n * sizeof(float));
     host_memcpy_to_dev(h, doff, k.off, sizeof(k.off));
     host_memset(h, dcount, 0, sizeof(uint32_t));
-    struct karg args[] = {KARG_PTR(dpos), KARG_PTR(dim),   KARG_PTR(dci),      KARG_PTR(dcj),
+    struct karg args[] = {KARG_PTR(dpos),  KARG_PTR(dim),  KARG_PTR(dci),      KARG_PTR(dcj),
                           KARG_PTR(drest), KARG_PTR(doff), KARG_U32(s->iters), KARG_PTR(dcount)};
     host_launch(h, nofence ? "cl_solve_nofence" : "cl_solve", DIM1(s->ctas), DIM1(s->threads), 0,
                 args, ARRAY_LEN(args));
@@ -159,8 +160,8 @@ static int cl_run(struct host *h, const struct wl_params *p, char *why, size_t w
     for (unsigned i = 0; i < 3 * np && rc == 0; i++) {
         float tol = 1e-3f * (1.0f + fabsf(pos[i]));
         if (!(fabsf(got[i] - pos[i]) <= tol)) {
-            snprintf(why, why_len, "cl: particle %u coordinate %u is %g, expected %g", i / 3,
-                     i % 3, (double)got[i], (double)pos[i]);
+            snprintf(why, why_len, "cl: particle %u coordinate %u is %g, expected %g", i / 3, i % 3,
+                     (double)got[i], (double)pos[i]);
             rc = 1;
         }
     }

@@ -119,14 +119,18 @@ static int cl_run(struct host *h, const struct wl_params *p, char *why, size_t w
         moved += got[4 * k] != vert[4 * k] || got[4 * k + 1] != vert[4 * k + 1];
         int32_t want = degree[k] * (int32_t)z->passes;
         if (got[4 * k + 2] != want && !rc) {
-            snprintf(why, why_len, "vertex %u received %d edge updates, its %d edges x %u passes "
-                     "give %d (a lost update)", k, got[4 * k + 2], degree[k], z->passes, want);
+            snprintf(why, why_len,
+                     "vertex %u received %d edge updates, its %d edges x %u passes "
+                     "give %d (a lost update)",
+                     k, got[4 * k + 2], degree[k], z->passes, want);
             rc = 1;
         }
     }
     if (!rc && (gx != sx || gy != sy)) {
-        snprintf(why, why_len, "the coordinates sum to (%lld, %lld), not (%lld, %lld): an update "
-                 "was lost or torn", (long long)gx, (long long)gy, (long long)sx, (long long)sy);
+        snprintf(why, why_len,
+                 "the coordinates sum to (%lld, %lld), not (%lld, %lld): an update "
+                 "was lost or torn",
+                 (long long)gx, (long long)gy, (long long)sx, (long long)sy);
         rc = 1;
     }
     if (!rc && moved < nv / 2) {

@@ -54,8 +54,8 @@ static int color_run(struct host *h, const struct wl_params *p, char *why, size_
         panic_if((uint32_t)c > n, "color: no progress after %d rounds", c);
         more = 0;
         host_memcpy_to_dev(h, dmore, &more, 4);
-        struct karg a[] = {KARG_I32(n),      KARG_I32(c),      KARG_PTR(drow),  KARG_PTR(dcol),
-                           KARG_PTR(drnd),   KARG_PTR(dcolor), KARG_PTR(dmore)};
+        struct karg a[] = {KARG_I32(n),    KARG_I32(c),      KARG_PTR(drow), KARG_PTR(dcol),
+                           KARG_PTR(drnd), KARG_PTR(dcolor), KARG_PTR(dmore)};
         host_launch(h, "color_round", DIM1((n + CO_THREADS - 1) / CO_THREADS), DIM1(CO_THREADS), 0,
                     a, ARRAY_LEN(a));
         host_memcpy_from_dev(h, &more, dmore, 4);

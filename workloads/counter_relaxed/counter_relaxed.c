@@ -20,8 +20,7 @@ extern const char wl_ptx_counter_relaxed[];
 
 #define CTR_LINE_WORDS 32u /* must match counter_relaxed.cu */
 
-static int counter_relaxed_run(struct host *h, const struct wl_params *p, char *why,
-                               size_t why_len)
+static int counter_relaxed_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     static const uint32_t ctas_by_size[WL_NSIZES] = {4, 16, 16, 64};
     static const uint32_t threads_by_size[WL_NSIZES] = {64, 256, 256, 256};

@@ -71,8 +71,8 @@ static int divergence_run(struct host *h, const struct wl_params *p, char *why, 
     for (uint32_t i = 0; i < n; i++) {
         uint32_t want = divergence_ref(in[i]);
         if (out[i] != want) {
-            snprintf(why, why_len, "out[%u] (input 0x%08x): expected 0x%08x, got 0x%08x", i,
-                     in[i], want, out[i]);
+            snprintf(why, why_len, "out[%u] (input 0x%08x): expected 0x%08x, got 0x%08x", i, in[i],
+                     want, out[i]);
             rc = 1;
             break;
         }

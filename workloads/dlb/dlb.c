@@ -46,7 +46,7 @@ struct dlb_pt {
     uint32_t id;
 };
 struct dlb_task {
-    uint32_t lo, n, key, id;   /* key = depth << 28 | path */
+    uint32_t lo, n, key, id; /* key = depth << 28 | path */
 };
 
 static unsigned dlb_octant(const struct dlb_pt *q, float cx, float cy, float cz)
@@ -92,8 +92,8 @@ static unsigned dlb_ref(struct dlb_pt *p, struct dlb_pt *tmp, unsigned n, uint32
     memcpy(p, tmp, n * sizeof(*p));
     for (unsigned o = 0, start = 0; o < 8; start += cnt[o], o++)
         if (cnt[o])
-            tasks += dlb_ref(p + start, tmp + start, cnt[o],
-                             (depth + 1) << 28 | path << 3 | o, s, leaves, nleaves);
+            tasks += dlb_ref(p + start, tmp + start, cnt[o], (depth + 1) << 28 | path << 3 | o, s,
+                             leaves, nleaves);
     return tasks;
 }
 
@@ -117,13 +117,13 @@ static int dlb_cmp_lo(const void *a, const void *b)
 
 static int dlb_check(const struct dlb_size *s, const int32_t *glob, const uint32_t *processed,
                      struct dlb_task *lv, const struct dlb_pt *in, const struct dlb_pt *out,
-                     uint32_t (*want)[2], unsigned want_leaves, unsigned want_tasks,
-                     uint8_t *seen, char *why, size_t why_len)
+                     uint32_t (*want)[2], unsigned want_leaves, unsigned want_tasks, uint8_t *seen,
+                     char *why, size_t why_len)
 {
     const unsigned N = s->points;
     if (glob[DLB_ERROR]) {
-        snprintf(why, why_len, "dlb: %s", glob[DLB_ERROR] == 1 ? "a task deque overflowed"
-                                                               : "more tasks than expected");
+        snprintf(why, why_len, "dlb: %s",
+                 glob[DLB_ERROR] == 1 ? "a task deque overflowed" : "more tasks than expected");
         return 1;
     }
     if (glob[DLB_PENDING] != 0 || (unsigned)glob[DLB_NEXT_ID] != want_tasks) {
@@ -163,7 +163,8 @@ static int dlb_check(const struct dlb_size *s, const int32_t *glob, const uint32
             for (unsigned l = 0; l < depth; l++) {
                 uint32_t anc = l << 28 | path >> (3 * (depth - l));
                 dlb_centre(anc, c);
-                if (dlb_octant(&out[i], c[0], c[1], c[2]) != ((path >> (3 * (depth - 1 - l))) & 7)) {
+                if (dlb_octant(&out[i], c[0], c[1], c[2]) !=
+                    ((path >> (3 * (depth - 1 - l))) & 7)) {
                     snprintf(why, why_len, "dlb: point %u lies outside its leaf's cell", out[i].id);
                     return 1;
                 }
@@ -259,14 +260,15 @@ static int dlb_run(struct host *h, const struct wl_params *p, char *why, size_t 
     const struct dlb_task root = {0, N, 0, 0};
     const int32_t one = 1;
     host_memcpy_to_dev(h, ddeq, &root, sizeof(root));
-    host_memcpy_to_dev(h, dctl + sizeof(int32_t), &one, sizeof(one));    /* bottom of deque 0 */
+    host_memcpy_to_dev(h, dctl + sizeof(int32_t), &one, sizeof(one)); /* bottom of deque 0 */
     int32_t glob[DLB_NGLOB] = {[DLB_PENDING] = 1, [DLB_NEXT_ID] = 1};
     host_memcpy_to_dev(h, dglob, glob, sizeof(glob));
-    struct karg args[] = {KARG_PTR(dp0),      KARG_PTR(dp1),     KARG_PTR(dout),
-                          KARG_PTR(ddeq),     KARG_PTR(dctl),    KARG_PTR(dleaves),
-                          KARG_PTR(dproc),    KARG_PTR(dglob),   KARG_U32(s->leaf_max),
-                          KARG_U32(s->max_depth), KARG_U32(max_tasks),
-                          KARG_U32((uint32_t)(p->seed ^ (p->seed >> 32)))};
+    struct karg args[] = {KARG_PTR(dp0),         KARG_PTR(dp1),
+                          KARG_PTR(dout),        KARG_PTR(ddeq),
+                          KARG_PTR(dctl),        KARG_PTR(dleaves),
+                          KARG_PTR(dproc),       KARG_PTR(dglob),
+                          KARG_U32(s->leaf_max), KARG_U32(s->max_depth),
+                          KARG_U32(max_tasks),   KARG_U32((uint32_t)(p->seed ^ (p->seed >> 32)))};
     host_launch(h, nofence ? "dlb_run_nofence" : "dlb_run", DIM1(s->ctas), DIM1(s->threads), 0,
                 args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, glob, dglob, sizeof(glob));

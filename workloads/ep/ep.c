@@ -99,8 +99,7 @@ static void ref_cpu(struct ep *e, uint32_t g)
         e->best[g * e->T + t] = b;
         for (uint32_t j = lo; j < hi; j++) {
             uint32_t a = tournament(e, lo, hi, g, j, 5), m = tournament(e, lo, hi, g, j, 7);
-            uint32_t cut = ep_hash(g, j, 9) & 1 ? 1 + ep_hash(g, j, 10) % (EP_GENES - 1)
-                                                : EP_GENES;
+            uint32_t cut = ep_hash(g, j, 9) & 1 ? 1 + ep_hash(g, j, 10) % (EP_GENES - 1) : EP_GENES;
             for (uint32_t k = 0; k < EP_GENES; k++)
                 e->kids[j * EP_GENES + k] = e->pop[(k < cut ? a : m) * EP_GENES + k];
         }
@@ -157,11 +156,11 @@ static int ep_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memset(h, dbest, 0, (size_t)e.G * e.T * 4);
     host_memcpy_to_dev(h, dtarget, e.target, EP_GENES * 4);
     host_memset(h, dcount, 0, 512);
-    struct karg ga[9] = {KARG_PTR(dpop),  KARG_PTR(dkids), KARG_PTR(dfit),
+    struct karg ga[9] = {KARG_PTR(dpop),    KARG_PTR(dkids),  KARG_PTR(dfit),
                          KARG_PTR(dtarget), KARG_PTR(dcount), KARG_U32(e.P),
-                         KARG_U32(0),     KARG_U32(e.G),   KARG_U32(cores ? 1 : 0)};
-    struct karg ca[9] = {KARG_PTR(dpop),  KARG_PTR(dkids), KARG_PTR(dfit),
-                         KARG_PTR(dbest), KARG_PTR(dcount), KARG_U32(e.P),
+                         KARG_U32(0),       KARG_U32(e.G),    KARG_U32(cores ? 1 : 0)};
+    struct karg ca[9] = {KARG_PTR(dpop),  KARG_PTR(dkids),   KARG_PTR(dfit),
+                         KARG_PTR(dbest), KARG_PTR(dcount),  KARG_U32(e.P),
                          KARG_U32(0),     KARG_U32(e.G - 1), KARG_U32(cores ? 1 : 0)};
     if (cores) { /* every generation in one pair of launches, running together */
         host_launch_on(h, HOST_CPU, true, "ep_cpu", DIM1(e.T), DIM1(1), 0, ca, 9);

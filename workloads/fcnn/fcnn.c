@@ -85,17 +85,15 @@ static int fcnn_run(struct host *h, const struct wl_params *p, char *why, size_t
     if (dp) {
         struct karg args[] = {KARG_PTR(dW), KARG_PTR(dX), KARG_PTR(dY),
                               KARG_I32(N),  KARG_I32(L),  KARG_I32(M)};
-        host_launch(h, "fcnn_dp", DIM1((uint32_t)L), DIM1((uint32_t)N), 0, args,
-                    ARRAY_LEN(args));
+        host_launch(h, "fcnn_dp", DIM1((uint32_t)L), DIM1((uint32_t)N), 0, args, ARRAY_LEN(args));
     } else {
         dbuf = host_malloc(h, (size_t)(L - 1) * 2 * N * sizeof(int));
         full = app_counters(h, (unsigned)L);
         taken = app_counters(h, (unsigned)L);
-        struct karg args[] = {KARG_PTR(dW), KARG_PTR(dX), KARG_PTR(dY), KARG_PTR(dbuf),
-                              KARG_PTR(full), KARG_PTR(taken), KARG_I32(N), KARG_I32(L),
-                              KARG_I32(M)};
-        host_launch(h, "fcnn_pipe", DIM1((uint32_t)L), DIM1((uint32_t)N), 0, args,
-                    ARRAY_LEN(args));
+        struct karg args[] = {KARG_PTR(dW),   KARG_PTR(dX),   KARG_PTR(dY),
+                              KARG_PTR(dbuf), KARG_PTR(full), KARG_PTR(taken),
+                              KARG_I32(N),    KARG_I32(L),    KARG_I32(M)};
+        host_launch(h, "fcnn_pipe", DIM1((uint32_t)L), DIM1((uint32_t)N), 0, args, ARRAY_LEN(args));
     }
     fcnn_reference(W, X, Y, N, M);
     int rc = app_compare(h, "fcnn output", dY, Y, xn, why, why_len);

@@ -36,13 +36,13 @@ static void fdtd_cpu(uint32_t tmax, uint32_t nx, uint32_t ny, const float *fict,
     for (uint32_t t = 0; t < tmax; t++) {
         for (uint32_t i = 0; i < nx; i++)
             for (uint32_t j = 0; j < ny; j++)
-                ey[i * ny + j] = i == 0 ? fict[t]
-                                        : fmaf(hz[i * ny + j] - hz[(i - 1) * ny + j], -0.5f,
-                                               ey[i * ny + j]);
+                ey[i * ny + j] =
+                    i == 0 ? fict[t]
+                           : fmaf(hz[i * ny + j] - hz[(i - 1) * ny + j], -0.5f, ey[i * ny + j]);
         for (uint32_t i = 0; i < nx; i++)
             for (uint32_t j = 1; j < ny; j++)
-                ex[i * (ny + 1) + j] = fmaf(hz[i * ny + j] - hz[i * ny + j - 1], -0.5f,
-                                            ex[i * (ny + 1) + j]);
+                ex[i * (ny + 1) + j] =
+                    fmaf(hz[i * ny + j] - hz[i * ny + j - 1], -0.5f, ex[i * (ny + 1) + j]);
         for (uint32_t i = 0; i < nx; i++)
             for (uint32_t j = 0; j < ny; j++) {
                 float d = ex[i * (ny + 1) + j + 1] - ex[i * (ny + 1) + j];
@@ -84,7 +84,7 @@ static int fdtd_2d_run(struct host *h, const struct wl_params *p, char *why, siz
     struct dim3 grid = {(ny + FDTD_BX - 1) / FDTD_BX, (nx + FDTD_BY - 1) / FDTD_BY, 1};
     struct dim3 block = {FDTD_BX, FDTD_BY, 1};
     for (uint32_t t = 0; t < tmax; t++) {
-        struct karg a1[] = {KARG_I32(nx), KARG_I32(ny), KARG_PTR(dfict),
+        struct karg a1[] = {KARG_I32(nx),  KARG_I32(ny),  KARG_PTR(dfict),
                             KARG_PTR(dey), KARG_PTR(dhz), KARG_I32(t)};
         host_launch(h, "fdtd_step1", grid, block, 0, a1, ARRAY_LEN(a1));
         struct karg a2[] = {KARG_I32(nx), KARG_I32(ny), KARG_PTR(dex), KARG_PTR(dhz)};

@@ -68,13 +68,14 @@ static int fft_run(struct host *h, const struct wl_params *p, char *why, size_t 
         host_memcpy_to_dev(h, dre, re, n * 4);
         host_memcpy_to_dev(h, dim, im, n * 4);
         for (uint32_t m = 1; m < n; m *= 2) {
-            struct karg a[] = {KARG_I32(n),     KARG_I32(m),   KARG_PTR(dtwr),
-                               KARG_PTR(dtwi),  KARG_PTR(dre), KARG_PTR(dim)};
+            struct karg a[] = {KARG_I32(n),    KARG_I32(m),   KARG_PTR(dtwr),
+                               KARG_PTR(dtwi), KARG_PTR(dre), KARG_PTR(dim)};
             host_launch(h, "fft_stage", DIM1((n / 2 + FFT_THREADS - 1) / FFT_THREADS),
                         DIM1(FFT_THREADS), 0, a, ARRAY_LEN(a));
             for (uint32_t t = 0; t < n / 2; t++) { /* the same stage on the CPU */
                 uint32_t j = t % m, i1 = (t / m) * 2 * m + j, i2 = i1 + m, k = j * (n / (2 * m));
-                float br = re[i2] * twr[k] - im[i2] * twi[k], bi = re[i2] * twi[k] + im[i2] * twr[k];
+                float br = re[i2] * twr[k] - im[i2] * twi[k],
+                      bi = re[i2] * twi[k] + im[i2] * twr[k];
                 float ar = re[i1], ai = im[i1];
                 re[i1] = ar + br, im[i1] = ai + bi, re[i2] = ar - br, im[i2] = ai - bi;
             }

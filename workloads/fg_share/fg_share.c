@@ -21,7 +21,7 @@
 extern const char wl_ptx_fg_share[];
 
 #define FG_THREADS 64u
-#define FG_WORDS 256u
+#define FG_WORDS   256u
 
 static int fg_share_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {

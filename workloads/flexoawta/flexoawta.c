@@ -6,5 +6,6 @@
 #include "host/workload.h"
 #include "../spandex_micro.h"
 
-SPANDEX_MICRO_WORKLOAD(flexoawta, "flex-oa-wta", SPXM_FLEXOAWTA,
-                       "dense atomics on an own partition, sparse atomics on another's (spec 003 §4.3)");
+SPANDEX_MICRO_WORKLOAD(
+    flexoawta, "flex-oa-wta", SPXM_FLEXOAWTA,
+    "dense atomics on an own partition, sparse atomics on another's (spec 003 §4.3)");

@@ -6,5 +6,6 @@
 #include "host/workload.h"
 #include "../spandex_micro.h"
 
-SPANDEX_MICRO_WORKLOAD(flexowt, "flex-o-wt", SPXM_FLEXOWT,
-                       "dense own-partition updates, sparse writes to the other side's partitions (spec 003 §4.2)");
+SPANDEX_MICRO_WORKLOAD(
+    flexowt, "flex-o-wt", SPXM_FLEXOWT,
+    "dense own-partition updates, sparse writes to the other side's partitions (spec 003 §4.2)");

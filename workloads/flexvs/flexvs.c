@@ -7,4 +7,5 @@
 #include "../spandex_micro.h"
 
 SPANDEX_MICRO_WORKLOAD(flexvs, "flex-vs", SPXM_FLEXVS,
-                       "CPU threads read shared A and streamed B, GPU CTAs write A sparsely and own B (spec 003 §4.1)");
+                       "CPU threads read shared A and streamed B, GPU CTAs write A sparsely and "
+                       "own B (spec 003 §4.1)");

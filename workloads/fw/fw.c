@@ -20,7 +20,7 @@
 extern const char wl_ptx_fw[];
 
 #define FW_THREADS 128u
-#define FW_INF (1 << 28)
+#define FW_INF     (1 << 28)
 
 static int fw_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {

@@ -25,8 +25,8 @@
 
 extern const char wl_ptx_gemm[];
 
-#define GEMM_BX 32u
-#define GEMM_BY 4u
+#define GEMM_BX        32u
+#define GEMM_BY        4u
 #define GEMM_1TB_SHMEM 40960u
 
 static float gemm_unit(struct rng *r)
@@ -62,11 +62,10 @@ static int gemm_run(struct host *h, const struct wl_params *p, char *why, size_t
     host_memcpy_to_dev(h, da, a, bytes);
     host_memcpy_to_dev(h, db, b, bytes);
     host_memcpy_to_dev(h, dc, c, bytes);
-    struct karg args[] = {KARG_I32(n),      KARG_I32(n),    KARG_I32(n),    KARG_F32(alpha),
-                          KARG_F32(beta),   KARG_PTR(da),   KARG_PTR(db),   KARG_PTR(dc)};
+    struct karg args[] = {KARG_I32(n),    KARG_I32(n),  KARG_I32(n),  KARG_F32(alpha),
+                          KARG_F32(beta), KARG_PTR(da), KARG_PTR(db), KARG_PTR(dc)};
     struct dim3 grid = {(n + GEMM_BX - 1) / GEMM_BX, (n + GEMM_BY - 1) / GEMM_BY, 1};
-    host_launch(h, "gemm", grid, (struct dim3){GEMM_BX, GEMM_BY, 1}, shmem, args,
-                ARRAY_LEN(args));
+    host_launch(h, "gemm", grid, (struct dim3){GEMM_BX, GEMM_BY, 1}, shmem, args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, got, dc, bytes);
 
     int rc = 0;

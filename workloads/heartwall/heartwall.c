@@ -77,16 +77,17 @@ static int heartwall_run(struct host *h, const struct wl_params *p, char *why, s
         }
         host_memcpy_to_dev(h, dframe, frame, fbytes);
         host_memcpy_to_dev(h, dtempl, templ, (size_t)np * ts * ts);
-        struct karg args[] = {KARG_PTR(dframe), KARG_I32(side),   KARG_I32(side),
-                              KARG_PTR(dtempl), KARG_I32(ts),     KARG_I32(rad),
-                              KARG_PTR(dpx),    KARG_PTR(dpy),    KARG_PTR(dsad)};
+        struct karg args[] = {KARG_PTR(dframe), KARG_I32(side), KARG_I32(side),
+                              KARG_PTR(dtempl), KARG_I32(ts),   KARG_I32(rad),
+                              KARG_PTR(dpx),    KARG_PTR(dpy),  KARG_PTR(dsad)};
         host_launch(h, "track", (struct dim3){np, 1, 1}, (struct dim3){threads, 1, 1}, 0, args,
                     ARRAY_LEN(args));
         /* the CPU's step */
         for (uint32_t i = 0; i < np; i++) {
             uint32_t best = 0;
             for (uint32_t d = 0; d < nd; d++) {
-                int32_t dx = (int32_t)(d % win) - (int32_t)rad, dy = (int32_t)(d / win) - (int32_t)rad;
+                int32_t dx = (int32_t)(d % win) - (int32_t)rad,
+                        dy = (int32_t)(d / win) - (int32_t)rad;
                 uint32_t sum = 0;
                 for (uint32_t y = 0; y < ts; y++)
                     for (uint32_t x = 0; x < ts; x++) {

@@ -55,8 +55,7 @@ static int histogram_run(struct host *h, const struct wl_params *p, char *why, s
     host_memcpy_to_dev(h, ddata, data, n);
     host_memset(h, dbins, 0, sizeof got);
     struct karg args[] = {KARG_PTR(ddata), KARG_I32(n), KARG_PTR(dbins)};
-    host_launch(h, kernel, DIM1(ctas[p->size]), DIM1(threads[p->size]), 0, args,
-                ARRAY_LEN(args));
+    host_launch(h, kernel, DIM1(ctas[p->size]), DIM1(threads[p->size]), 0, args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, got, dbins, sizeof got);
 
     int rc = 0;

@@ -27,13 +27,13 @@
 
 extern const char wl_ptx_hpgmg[];
 
-#define MG_THREADS 128u
+#define MG_THREADS    128u
 #define MG_MAX_LEVELS 16
-#define MG_COARSEST 64u
+#define MG_COARSEST   64u
 
 struct mg_level {
     uint32_t n;
-    float *a, *b, *u, *t, *r;     /* host copies for the reference */
+    float *a, *b, *u, *t, *r; /* host copies for the reference */
     addr_t da, db, du, dt, dr;
 };
 
@@ -106,8 +106,8 @@ static int hpgmg_run(struct host *h, const struct wl_params *p, char *why, size_
         for (unsigned l = 0; l + 1 < nl; l++) { /* down */
             struct mg_level *L = &lv[l], *C = &lv[l + 1];
             smooth_gpu(h, L);
-            struct karg ra[] = {KARG_I32(L->n), KARG_PTR(L->da), KARG_PTR(L->db),
-                                KARG_PTR(L->du), KARG_PTR(L->dr)};
+            struct karg ra[] = {KARG_I32(L->n), KARG_PTR(L->da), KARG_PTR(L->db), KARG_PTR(L->du),
+                                KARG_PTR(L->dr)};
             host_launch(h, "mg_residual", grid_of(L->n), DIM1(MG_THREADS), 0, ra, ARRAY_LEN(ra));
             struct karg sa[] = {KARG_I32(C->n), KARG_PTR(L->dr), KARG_PTR(C->db), KARG_PTR(C->du)};
             host_launch(h, "mg_restrict", grid_of(C->n), DIM1(MG_THREADS), 0, sa, ARRAY_LEN(sa));

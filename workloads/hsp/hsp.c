@@ -39,15 +39,15 @@ static const struct hsp_size hsp_sizes[WL_NSIZES] = {
 };
 
 /* HotSpot's chip model (SI units). */
-#define CHIP_H        0.016
-#define CHIP_W        0.016
-#define T_CHIP        0.0005
-#define FACTOR_CHIP   0.5
-#define SPEC_HEAT_SI  1.75e6
-#define K_SI          100.0
-#define MAX_PD        3.0e6
-#define PRECISION     0.001
-#define AMB_TEMP      80.0f
+#define CHIP_H       0.016
+#define CHIP_W       0.016
+#define T_CHIP       0.0005
+#define FACTOR_CHIP  0.5
+#define SPEC_HEAT_SI 1.75e6
+#define K_SI         100.0
+#define MAX_PD       3.0e6
+#define PRECISION    0.001
+#define AMB_TEMP     80.0f
 
 struct hsp_coef {
     float sdc, rx1, ry1, rz1, amb;
@@ -130,9 +130,9 @@ static int hsp_run(struct host *h, const struct wl_params *p, char *why, size_t 
     for (int t = 0; t < sz->steps; t += pyramid) {
         int iters = MIN(pyramid, sz->steps - t);
         struct karg a[] = {KARG_PTR(d_power), KARG_PTR(d_t[cur]), KARG_PTR(d_t[1 - cur]),
-                           KARG_I32(cols), KARG_I32(rows), KARG_I32(pyramid), KARG_I32(iters),
-                           KARG_F32(k.sdc), KARG_F32(k.rx1), KARG_F32(k.ry1), KARG_F32(k.rz1),
-                           KARG_F32(k.amb)};
+                           KARG_I32(cols),    KARG_I32(rows),     KARG_I32(pyramid),
+                           KARG_I32(iters),   KARG_F32(k.sdc),    KARG_F32(k.rx1),
+                           KARG_F32(k.ry1),   KARG_F32(k.rz1),    KARG_F32(k.amb)};
         host_launch(h, "hsp_step", grid, DIM3((uint32_t)bx, (uint32_t)by, 1),
                     (uint32_t)(3 * bx * by * sizeof(float)), a, ARRAY_LEN(a));
         cur = 1 - cur;

@@ -62,7 +62,7 @@ static int ht_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memset(h, heads, 0xff, (size_t)nb * 4); /* -1: empty */
     host_memset(h, next, 0, (size_t)n * 4);
     if (tx) {
-        struct karg a[] = {KARG_PTR(heads), KARG_PTR(next), KARG_PTR(keys),
+        struct karg a[] = {KARG_PTR(heads), KARG_PTR(next),   KARG_PTR(keys),
                            KARG_I32(nb),    KARG_I32(z->per), KARG_U32(seed)};
         host_launch(h, "ht_tx", DIM1(z->ctas), DIM1(z->threads), 0, a, ARRAY_LEN(a));
     } else {
@@ -96,12 +96,16 @@ static int ht_run(struct host *h, const struct wl_params *p, char *why, size_t w
                 snprintf(why, why_len, "bucket %u's chain holds node %d, out of range", b, e);
                 rc = 1;
             } else if (seen[e]) {
-                snprintf(why, why_len, "node %d is in a chain twice (or the chain of bucket %u "
-                         "has a cycle)", e, b);
+                snprintf(why, why_len,
+                         "node %d is in a chain twice (or the chain of bucket %u "
+                         "has a cycle)",
+                         e, b);
                 rc = 1;
             } else if (want_key[e] % nb != b || gk[e] != want_key[e]) {
-                snprintf(why, why_len, "node %d (key %u) is in bucket %u's chain, its key "
-                         "belongs to bucket %u", e, gk[e], b, want_key[e] % nb);
+                snprintf(why, why_len,
+                         "node %d (key %u) is in bucket %u's chain, its key "
+                         "belongs to bucket %u",
+                         e, gk[e], b, want_key[e] % nb);
                 rc = 1;
             } else {
                 seen[e] = 1;

@@ -111,7 +111,7 @@ static int kmn_run(struct host *h, const struct wl_params *p, char *why, size_t 
     for (int it = 0; it < sz->max_iter && rc == 0; it++) {
         host_memcpy_to_dev(h, d_centres, centres, cbytes);
         struct karg aa[] = {KARG_PTR(d_feat), KARG_PTR(d_centres), KARG_PTR(d_member),
-                            KARG_I32(np), KARG_I32(nf), KARG_I32(nc)};
+                            KARG_I32(np),     KARG_I32(nf),        KARG_I32(nc)};
         host_launch(h, "kmn_assign", grid, block, 0, aa, ARRAY_LEN(aa));
         host_memcpy_from_dev(h, got, d_member, mbytes);
 
@@ -121,8 +121,8 @@ static int kmn_run(struct host *h, const struct wl_params *p, char *why, size_t 
         for (int i = 0; i < np && rc == 0; i++) {
             int want = kmn_nearest(pts, centres, i, nf, nc);
             if (got[i] != want) {
-                snprintf(why, why_len, "kmn: iteration %d membership[%d] expected %d got %d", it,
-                         i, want, got[i]);
+                snprintf(why, why_len, "kmn: iteration %d membership[%d] expected %d got %d", it, i,
+                         want, got[i]);
                 rc = 1;
             }
             changed += member[i] != want;

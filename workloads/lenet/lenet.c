@@ -24,11 +24,11 @@
 
 extern const char wl_ptx_lenet[];
 
-#define K 5
-#define C1 6
-#define C2 16
-#define F1 120
-#define OUT 10
+#define K    5
+#define C1   6
+#define C2   16
+#define F1   120
+#define OUT  10
 #define CTAS 12
 
 static const struct {
@@ -82,8 +82,7 @@ static int lenet_run(struct host *h, const struct wl_params *p, char *why, size_
     }
     int S = lenet_sizes[p->size].s, M = lenet_sizes[p->size].inputs;
     int s1 = (S - 4) / 2, s2 = (s1 - 4) / 2, n1 = C1 * s1 * s1, n2 = C2 * s2 * s2;
-    size_t wn[4] = {(size_t)C1 * K * K, (size_t)C2 * C1 * K * K, (size_t)n2 * F1,
-                    (size_t)F1 * OUT};
+    size_t wn[4] = {(size_t)C1 * K * K, (size_t)C2 * C1 * K * K, (size_t)n2 * F1, (size_t)F1 * OUT};
     size_t xn = (size_t)M * S * S, yn = (size_t)M * OUT;
     int *w[4], *X = malloc(xn * sizeof *X), *Y = malloc(yn * sizeof *Y);
     int *p1 = malloc((size_t)n1 * sizeof *p1), *p2 = malloc((size_t)n2 * sizeof *p2);
@@ -114,10 +113,9 @@ static int lenet_run(struct host *h, const struct wl_params *p, char *why, size_
         dbuf = host_malloc(h, 2 * (size_t)(n1 + n2 + F1) * sizeof(int));
         full = app_counters(h, CTAS);
         taken = app_counters(h, CTAS);
-        struct karg args[] = {KARG_PTR(dw[0]), KARG_PTR(dw[1]), KARG_PTR(dw[2]),
-                              KARG_PTR(dw[3]), KARG_PTR(dX),    KARG_PTR(dY),
-                              KARG_PTR(dbuf),  KARG_PTR(full),  KARG_PTR(taken),
-                              KARG_I32(S),     KARG_I32(M)};
+        struct karg args[] = {KARG_PTR(dw[0]), KARG_PTR(dw[1]), KARG_PTR(dw[2]), KARG_PTR(dw[3]),
+                              KARG_PTR(dX),    KARG_PTR(dY),    KARG_PTR(dbuf),  KARG_PTR(full),
+                              KARG_PTR(taken), KARG_I32(S),     KARG_I32(M)};
         host_launch(h, "lenet_pipe", DIM1(CTAS), DIM1(256), 0, args, ARRAY_LEN(args));
     }
     for (int m = 0; m < M; m++) {
@@ -145,8 +143,9 @@ static int lenet_run(struct host *h, const struct wl_params *p, char *why, size_
 const struct workload wl_lenet = {
     .name = "lenet",
     .set = "spandex-app",
-    .desc = "LeNet: 2 convolutions with max-pools, 2 fully connected layers, pipelined over 12 CTAs "
-            "(variant dp: data-parallel) (spec 003 §4.5)",
+    .desc =
+        "LeNet: 2 convolutions with max-pools, 2 fully connected layers, pipelined over 12 CTAs "
+        "(variant dp: data-parallel) (spec 003 §4.5)",
     .ptx = wl_ptx_lenet,
     .ptx_file = "workloads/lenet/lenet.ptx",
     .run = lenet_run,

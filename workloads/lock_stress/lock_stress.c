@@ -28,8 +28,8 @@
 
 extern const char wl_ptx_lock_stress[];
 
-#define LS_LINE_WORDS 32u /* one element per 128-byte line */
-#define LS_GAP 16384u     /* a and b in different 16 KB sectors */
+#define LS_LINE_WORDS 32u    /* one element per 128-byte line */
+#define LS_GAP        16384u /* a and b in different 16 KB sectors */
 
 struct ls_size {
     uint32_t ctas, threads, episodes, nlocs, ntable;
@@ -76,10 +76,10 @@ static int lock_stress_run(struct host *h, const struct wl_params *p, char *why,
     host_memset(h, b, 0, loc_bytes);
     host_memset(h, errors, 0, 4);
     host_memcpy_to_dev(h, tab, table, tab_bytes);
-    struct karg args[] = {KARG_PTR(locks),        KARG_PTR(a),          KARG_PTR(b),
-                          KARG_PTR(tab),          KARG_PTR(scratch),    KARG_PTR(sums),
-                          KARG_PTR(errors),       KARG_I32(z->nlocs),   KARG_I32(z->ntable),
-                          KARG_I32(z->episodes),  KARG_U32(seed)};
+    struct karg args[] = {KARG_PTR(locks),       KARG_PTR(a),        KARG_PTR(b),
+                          KARG_PTR(tab),         KARG_PTR(scratch),  KARG_PTR(sums),
+                          KARG_PTR(errors),      KARG_I32(z->nlocs), KARG_I32(z->ntable),
+                          KARG_I32(z->episodes), KARG_U32(seed)};
     host_launch(h, "lock_stress", DIM1(z->ctas), DIM1(z->threads), 0, args, ARRAY_LEN(args));
 
     /* replay every thread's stream */

@@ -88,8 +88,8 @@ static int lps_run(struct host *h, const struct wl_params *p, char *why, size_t 
     struct dim3 grid = DIM3((uint32_t)((nx + 31) / 32), (uint32_t)((ny + 3) / 4), 1);
     int cur = 0;
     for (int s = 0; s < sz->sweeps; s++) {
-        struct karg a[] = {KARG_PTR(d_u[cur]), KARG_PTR(d_u[1 - cur]), KARG_I32(nx),
-                           KARG_I32(ny), KARG_I32(nz)};
+        struct karg a[] = {KARG_PTR(d_u[cur]), KARG_PTR(d_u[1 - cur]), KARG_I32(nx), KARG_I32(ny),
+                           KARG_I32(nz)};
         host_launch(h, "lps_sweep", grid, block, 0, a, ARRAY_LEN(a));
         cur = 1 - cur;
     }

@@ -24,9 +24,9 @@
 
 extern const char wl_ptx_lstm[];
 
-#define H 50
-#define G (4 * H)
-#define V 50
+#define H      50
+#define G      (4 * H)
+#define V      50
 #define STAGES 3
 
 static const struct {
@@ -119,9 +119,9 @@ static int lstm_run(struct host *h, const struct wl_params *p, char *why, size_t
     host_memcpy_to_dev(h, dD, D, dn * sizeof *D);
     host_memcpy_to_dev(h, dF, F, fn * sizeof *F);
     host_memcpy_to_dev(h, dX, X, xn * sizeof *X);
-    struct karg args[] = {KARG_PTR(dW),   KARG_PTR(dD),   KARG_PTR(dF),    KARG_PTR(dX),
-                          KARG_PTR(dY),   KARG_PTR(dbuf), KARG_PTR(full),  KARG_PTR(taken),
-                          KARG_I32(T),    KARG_I32(M)};
+    struct karg args[] = {KARG_PTR(dW), KARG_PTR(dD),   KARG_PTR(dF),   KARG_PTR(dX),
+                          KARG_PTR(dY), KARG_PTR(dbuf), KARG_PTR(full), KARG_PTR(taken),
+                          KARG_I32(T),  KARG_I32(M)};
     host_launch(h, "lstm_pipe", DIM1(STAGES), DIM1(256), 0, args, ARRAY_LEN(args));
     lstm_reference(W, D, F, X, Y, T, M);
     int rc = app_compare(h, "lstm logits", dY, Y, yn, why, why_len);

@@ -50,8 +50,8 @@ static int lulesh_run(struct host *h, const struct wl_params *p, char *why, size
     for (uint32_t e = 0; e < ne; e++) {
         uint32_t i = e % side, j = e / side % side, k = e / (side * side), s1 = side + 1;
         for (uint32_t c = 0; c < 8; c++)
-            conn[8 * e + c] = (int32_t)((i + (c & 1)) + (j + (c >> 1 & 1)) * s1 +
-                                        (k + (c >> 2)) * s1 * s1);
+            conn[8 * e + c] =
+                (int32_t)((i + (c & 1)) + (j + (c >> 1 & 1)) * s1 + (k + (c >> 2)) * s1 * s1);
         m[e] = 0.5f + (float)rng_below(&r, 256) / 512.0f;
     }
     const float dt = 0.01f;
@@ -66,8 +66,8 @@ static int lulesh_run(struct host *h, const struct wl_params *p, char *why, size
     host_memcpy_to_dev(h, dv, v, ne * sizeof(float));
     struct dim3 grid = DIM1((ne + LU_THREADS - 1) / LU_THREADS);
     for (uint32_t s = 0; s < nsteps; s++) {
-        struct karg fa[] = {KARG_I32(ne), KARG_PTR(dx), KARG_PTR(dconn), KARG_PTR(dm),
-                            KARG_PTR(dv), KARG_PTR(df)};
+        struct karg fa[] = {KARG_I32(ne), KARG_PTR(dx), KARG_PTR(dconn),
+                            KARG_PTR(dm), KARG_PTR(dv), KARG_PTR(df)};
         host_launch(h, "lulesh_force", grid, DIM1(LU_THREADS), 0, fa, ARRAY_LEN(fa));
         struct karg ua[] = {KARG_I32(ne), KARG_F32(dt), KARG_PTR(df), KARG_PTR(dv)};
         host_launch(h, "lulesh_update", grid, DIM1(LU_THREADS), 0, ua, ARRAY_LEN(ua));

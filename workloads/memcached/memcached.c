@@ -23,7 +23,7 @@
 
 extern const char wl_ptx_memcached[];
 
-#define MC_WAYS 8u
+#define MC_WAYS  8u
 #define MC_BLOCK 256u
 
 /* the kernel's mc_hash */
@@ -46,7 +46,8 @@ static int memcached_run(struct host *h, const struct wl_params *p, char *why, s
             *value = malloc(n_items * sizeof(int32_t)), *resp = malloc(n_req * sizeof(int32_t));
     uint32_t *key = malloc(n_items * sizeof(uint32_t)), *itime = calloc(n_items, sizeof(uint32_t)),
              *got_time = malloc(n_items * sizeof(uint32_t)),
-             *req_key = malloc(n_req * sizeof(uint32_t)), *req_time = malloc(n_req * sizeof(uint32_t));
+             *req_key = malloc(n_req * sizeof(uint32_t)),
+             *req_time = malloc(n_req * sizeof(uint32_t));
     panic_if(!buckets || !value || !resp || !key || !itime || !got_time || !req_key || !req_time,
              "out of memory");
     memset(buckets, 0xff, (size_t)n_buckets * MC_WAYS * sizeof(int32_t));

@@ -61,11 +61,11 @@ static int mis_run(struct host *h, const struct wl_params *p, char *why, size_t 
     while (more) {
         more = 0;
         host_memcpy_to_dev(h, dmore, &more, 4);
-        struct karg sa[] = {KARG_I32(n), KARG_PTR(drow), KARG_PTR(dcol), KARG_PTR(drnd),
-                            KARG_PTR(dstatus), KARG_PTR(dsel)};
+        struct karg sa[] = {KARG_I32(n),    KARG_PTR(drow),    KARG_PTR(dcol),
+                            KARG_PTR(drnd), KARG_PTR(dstatus), KARG_PTR(dsel)};
         host_launch(h, "mis_select", grid, DIM1(MIS_THREADS), 0, sa, ARRAY_LEN(sa));
-        struct karg ua[] = {KARG_I32(n), KARG_PTR(drow), KARG_PTR(dcol), KARG_PTR(dsel),
-                            KARG_PTR(dstatus), KARG_PTR(dmore)};
+        struct karg ua[] = {KARG_I32(n),    KARG_PTR(drow),    KARG_PTR(dcol),
+                            KARG_PTR(dsel), KARG_PTR(dstatus), KARG_PTR(dmore)};
         host_launch(h, "mis_update", grid, DIM1(MIS_THREADS), 0, ua, ARRAY_LEN(ua));
         host_memcpy_from_dev(h, &more, dmore, 4);
         rounds++;
@@ -102,7 +102,8 @@ static int mis_run(struct host *h, const struct wl_params *p, char *why, size_t 
             snprintf(why, why_len, "node %u: status %d, expected %d", v, out[v], status[v]), rc = 1;
         else if ((out[v] == 1 && in_nb) || (out[v] == 2 && !in_nb) || out[v] == 0)
             snprintf(why, why_len, "node %u: status %d breaks independence or maximality", v,
-                     out[v]), rc = 1;
+                     out[v]),
+                rc = 1;
     }
     host_free(h, drow), host_free(h, dcol), host_free(h, drnd), host_free(h, dstatus);
     host_free(h, dsel), host_free(h, dmore);

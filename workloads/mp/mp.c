@@ -64,8 +64,8 @@ static int mp_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memset(h, dflags, 0, flag_bytes);
     host_memset(h, dearly, 0, bytes);
     host_memset(h, dout, 0, bytes);
-    struct karg args[] = {KARG_PTR(dsrc),  KARG_PTR(ddata), KARG_PTR(dflags),
-                          KARG_PTR(dearly), KARG_PTR(dout), KARG_I32(words)};
+    struct karg args[] = {KARG_PTR(dsrc),   KARG_PTR(ddata), KARG_PTR(dflags),
+                          KARG_PTR(dearly), KARG_PTR(dout),  KARG_I32(words)};
     host_launch(h, kernel, DIM1(2 * pairs), DIM1(32), 0, args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, early, dearly, bytes);
     host_memcpy_from_dev(h, out, dout, bytes);

@@ -14,8 +14,7 @@ extern const char wl_ptx_mutex_backoff[];
 #define BACKOFF_MIN 8u
 #define BACKOFF_MAX 1024u
 
-static int mutex_backoff_run(struct host *h, const struct wl_params *p, char *why,
-                             size_t why_len)
+static int mutex_backoff_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
@@ -26,11 +25,10 @@ static int mutex_backoff_run(struct host *h, const struct wl_params *p, char *wh
     mutex_setup(h, p->size, &b);
     addr_t sink = host_malloc(h, b.ctas * sizeof(uint32_t));
     host_memset(h, sink, 0, b.ctas * sizeof(uint32_t));
-    struct karg args[] = {KARG_PTR(b.lock),   KARG_PTR(b.total),     KARG_PTR(b.percta),
-                          KARG_PTR(b.order),  KARG_PTR(b.errs),      KARG_PTR(sink),
-                          KARG_I32(b.iters),  KARG_U32(BACKOFF_MIN), KARG_U32(BACKOFF_MAX)};
-    host_launch(h, "mutex_backoff", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args,
-                ARRAY_LEN(args));
+    struct karg args[] = {KARG_PTR(b.lock),  KARG_PTR(b.total),     KARG_PTR(b.percta),
+                          KARG_PTR(b.order), KARG_PTR(b.errs),      KARG_PTR(sink),
+                          KARG_I32(b.iters), KARG_U32(BACKOFF_MIN), KARG_U32(BACKOFF_MAX)};
+    host_launch(h, "mutex_backoff", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args, ARRAY_LEN(args));
     host_free(h, sink);
     return mutex_finish(h, &b, why, why_len);
 }

@@ -77,8 +77,8 @@ static inline int mutex_finish(struct host *h, struct mutex_bufs *b, char *why, 
     }
     for (uint32_t t = 0; t < MUTEX_THREADS && rc == 0; t++) {
         if (tot[t] != total) {
-            snprintf(why, why_len, "total[%u]: expected %u acquisitions (%u CTAs x %u), got %u",
-                     t, total, b->ctas, b->iters, tot[t]);
+            snprintf(why, why_len, "total[%u]: expected %u acquisitions (%u CTAs x %u), got %u", t,
+                     total, b->ctas, b->iters, tot[t]);
             rc = 1;
         }
     }

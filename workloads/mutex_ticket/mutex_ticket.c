@@ -11,8 +11,7 @@
 
 extern const char wl_ptx_mutex_ticket[];
 
-static int mutex_ticket_run(struct host *h, const struct wl_params *p, char *why,
-                            size_t why_len)
+static int mutex_ticket_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
@@ -23,8 +22,7 @@ static int mutex_ticket_run(struct host *h, const struct wl_params *p, char *why
     mutex_setup(h, p->size, &b);
     struct karg args[] = {KARG_PTR(b.lock),  KARG_PTR(b.total), KARG_PTR(b.percta),
                           KARG_PTR(b.order), KARG_PTR(b.errs),  KARG_I32(b.iters)};
-    host_launch(h, "mutex_ticket", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args,
-                ARRAY_LEN(args));
+    host_launch(h, "mutex_ticket", DIM1(b.ctas), DIM1(MUTEX_THREADS), 0, args, ARRAY_LEN(args));
     uint32_t lockw[64];
     host_memcpy_from_dev(h, lockw, b.lock, sizeof lockw);
     uint32_t total = b.ctas * b.iters;

@@ -64,11 +64,11 @@ static int mvt_run(struct host *h, const struct wl_params *p, char *why, size_t 
         for (uint32_t i = 0; i < n; i++) {
             float want = v[x][i];
             for (uint32_t j = 0; j < n; j++)
-                want = fmaf(x == 0 ? a[(size_t)i * n + j] : a[(size_t)j * n + i], v[2 + x][j],
-                            want);
+                want =
+                    fmaf(x == 0 ? a[(size_t)i * n + j] : a[(size_t)j * n + i], v[2 + x][j], want);
             if (got[i] != want) {
-                snprintf(why, why_len, "x%d[%u]: expected %.9g, got %.9g", x + 1, i,
-                         (double)want, (double)got[i]);
+                snprintf(why, why_len, "x%d[%u]: expected %.9g, got %.9g", x + 1, i, (double)want,
+                         (double)got[i]);
                 rc = 1;
                 break;
             }

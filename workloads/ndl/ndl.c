@@ -65,7 +65,8 @@ static int ndl_run(struct host *h, const struct wl_params *p, char *why, size_t 
         for (int b = 0; b < a; b++)
             sub[a][b] = sub[b][a] = -4 + (int)rng_below(&r, 7);
     }
-    int *seq1 = ndl_alloc((size_t)cols * sizeof(int)), *seq2 = ndl_alloc((size_t)cols * sizeof(int));
+    int *seq1 = ndl_alloc((size_t)cols * sizeof(int)),
+        *seq2 = ndl_alloc((size_t)cols * sizeof(int));
     for (int i = 1; i <= n; i++) {
         seq1[i] = (int)rng_below(&r, NDL_ALPHA);
         seq2[i] = (int)rng_below(&r, NDL_ALPHA);
@@ -85,8 +86,8 @@ static int ndl_run(struct host *h, const struct wl_params *p, char *why, size_t 
     host_memcpy_to_dev(h, d_ref, ref, bytes);
     for (int diag = 0; diag < 2 * ntiles - 1; diag++) {
         int nblocks = diag < ntiles ? diag + 1 : 2 * ntiles - 1 - diag;
-        struct karg a[] = {KARG_PTR(d_score), KARG_PTR(d_ref), KARG_I32(cols),
-                           KARG_I32(NDL_PENALTY), KARG_I32(diag), KARG_I32(ntiles)};
+        struct karg a[] = {KARG_PTR(d_score),     KARG_PTR(d_ref), KARG_I32(cols),
+                           KARG_I32(NDL_PENALTY), KARG_I32(diag),  KARG_I32(ntiles)};
         host_launch(h, "ndl_tile", DIM1((uint32_t)nblocks), DIM1(NDL_TILE), 0, a, ARRAY_LEN(a));
     }
     host_memcpy_from_dev(h, got, d_score, bytes);

@@ -42,8 +42,8 @@ static int nn_run(struct host *h, const struct wl_params *p, char *why, size_t w
     addr_t dlat = host_malloc(h, n * 4), dlng = host_malloc(h, n * 4), dd = host_malloc(h, n * 4);
     host_memcpy_to_dev(h, dlat, lat, n * 4);
     host_memcpy_to_dev(h, dlng, lng, n * 4);
-    struct karg a[] = {KARG_I32(n), KARG_F32(qlat), KARG_F32(qlng), KARG_PTR(dlat),
-                       KARG_PTR(dlng), KARG_PTR(dd)};
+    struct karg a[] = {KARG_I32(n),    KARG_F32(qlat), KARG_F32(qlng),
+                       KARG_PTR(dlat), KARG_PTR(dlng), KARG_PTR(dd)};
     host_launch(h, "nn_dist", DIM1((n + NN_THREADS - 1) / NN_THREADS), DIM1(NN_THREADS), 0, a,
                 ARRAY_LEN(a));
     host_memcpy_from_dev(h, d, dd, n * 4);

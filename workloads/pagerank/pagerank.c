@@ -20,7 +20,7 @@
 extern const char wl_ptx_pagerank[];
 
 #define PR_THREADS 128u
-#define PR_DEG 8u
+#define PR_DEG     8u
 
 static int pagerank_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
@@ -54,7 +54,8 @@ static int pagerank_run(struct host *h, const struct wl_params *p, char *why, si
         col[row[dst[e]] + fill[dst[e]]++] = (int32_t)src[e];
     host_load_ptx(h, wl_ptx_pagerank, "workloads/pagerank/pagerank.ptx");
     addr_t drow = host_malloc(h, (n + 1) * 4), dcol = host_malloc(h, m * 4);
-    addr_t ddeg = host_malloc(h, n * 4), drank = host_malloc(h, n * 4), dcon = host_malloc(h, n * 4);
+    addr_t ddeg = host_malloc(h, n * 4), drank = host_malloc(h, n * 4),
+           dcon = host_malloc(h, n * 4);
     host_memcpy_to_dev(h, drow, row, (n + 1) * 4);
     host_memcpy_to_dev(h, dcol, col, m * 4);
     host_memcpy_to_dev(h, ddeg, outdeg, n * 4);

@@ -31,13 +31,12 @@
 /* Each benchmark's kernels: CPU side (NULL: none) and GPU side. */
 static const char *const names[] = {"flexvs", "flexowt", "flexoawta", "prodcons"};
 static const char *const cpu_kernels[] = {"flexvs_cpu", "flexowt_cpu", NULL, "prodcons_cpu"};
-static const char *const gpu_kernels[] = {"flexvs_gpu", "flexowt_gpu", "flexoawta",
-                                          "prodcons_gpu"};
+static const char *const gpu_kernels[] = {"flexvs_gpu", "flexowt_gpu", "flexoawta", "prodcons_gpu"};
 
 struct dev {
     struct host *h;
-    uint32_t n, P, iters;       /* threads (CTAs) per side, partition words */
-    uint32_t *A, *B, *out;      /* the host's replay */
+    uint32_t n, P, iters;  /* threads (CTAs) per side, partition words */
+    uint32_t *A, *B, *out; /* the host's replay */
     addr_t dA, dB, dout, dflags;
     size_t a_words, b_words, out_words;
 };
@@ -217,7 +216,8 @@ int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_mi
                       const char *ptx, const char *ptx_file, char *why, size_t why_len)
 {
     static const uint32_t side[WL_NSIZES] = {4, 16, 16, 16},
-                          words[WL_NSIZES] = {128, 512, 1024, 4096}, iters[WL_NSIZES] = {2, 4, 8, 20};
+                          words[WL_NSIZES] = {128, 512, 1024, 4096},
+                          iters[WL_NSIZES] = {2, 4, 8, 20};
     if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;

@@ -105,11 +105,11 @@ static int rg_run(struct host *h, const struct wl_params *p, char *why, size_t w
     host_memcpy_to_dev(h, d_w, w, sizeof w);
     struct dim3 block = DIM3(32, 8, 1);
     struct dim3 grid = DIM3((uint32_t)((width + 31) / 32), (uint32_t)((height + 7) / 8), 1);
-    struct karg a1[] = {KARG_PTR(d_img), KARG_PTR(d_tmp), KARG_PTR(d_w), KARG_I32(width),
-                        KARG_I32(height), KARG_I32(RG_RADIUS)};
+    struct karg a1[] = {KARG_PTR(d_img), KARG_PTR(d_tmp),  KARG_PTR(d_w),
+                        KARG_I32(width), KARG_I32(height), KARG_I32(RG_RADIUS)};
     host_launch(h, "rg_rows", grid, block, 0, a1, ARRAY_LEN(a1));
-    struct karg a2[] = {KARG_PTR(d_tmp), KARG_PTR(d_out), KARG_PTR(d_w), KARG_I32(width),
-                        KARG_I32(height), KARG_I32(RG_RADIUS)};
+    struct karg a2[] = {KARG_PTR(d_tmp), KARG_PTR(d_out),  KARG_PTR(d_w),
+                        KARG_I32(width), KARG_I32(height), KARG_I32(RG_RADIUS)};
     host_launch(h, "rg_cols", grid, block, 0, a2, ARRAY_LEN(a2));
 
     rg_ref_pass(img, tmp, w, width, height, 1);
@@ -134,7 +134,8 @@ static int rg_run(struct host *h, const struct wl_params *p, char *why, size_t w
 const struct workload wl_rg = {
     .name = "rg",
     .set = "intra",
-    .desc = "Gaussian filter: row pass then column pass, kernel 2 reads kernel 1's output (CUDA SDK)",
+    .desc =
+        "Gaussian filter: row pass then column pass, kernel 2 reads kernel 1's output (CUDA SDK)",
     .ptx = wl_ptx_rg,
     .ptx_file = "workloads/rg/rg.ptx",
     .run = rg_run,

@@ -49,8 +49,8 @@ static int saxpy_run(struct host *h, const struct wl_params *p, char *why, size_
     host_memcpy_to_dev(h, dx, x, n * sizeof(float));
     host_memcpy_to_dev(h, dy, y, n * sizeof(float));
     struct karg args[] = {KARG_I32(n), KARG_F32(a), KARG_PTR(dx), KARG_PTR(dy)};
-    host_launch(h, "saxpy", DIM1((n + SAXPY_THREADS - 1) / SAXPY_THREADS), DIM1(SAXPY_THREADS),
-                0, args, ARRAY_LEN(args));
+    host_launch(h, "saxpy", DIM1((n + SAXPY_THREADS - 1) / SAXPY_THREADS), DIM1(SAXPY_THREADS), 0,
+                args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, out, dy, n * sizeof(float));
 
     int rc = 0;

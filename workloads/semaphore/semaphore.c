@@ -50,9 +50,9 @@ static int semaphore_run(struct host *h, const struct wl_params *p, char *why, s
     host_memset(h, ddata, 0, nwords * sizeof(uint32_t));
     host_memset(h, dwcount, 0, 128);
     host_memset(h, derrs, 0, 128);
-    struct karg args[] = {KARG_PTR(dsem),     KARG_PTR(ddata),  KARG_PTR(dwcount),
-                          KARG_PTR(derrs),    KARG_I32(iters),  KARG_I32(nldst),
-                          KARG_I32(units),    KARG_I32(SEM_WRITER_EVERY)};
+    struct karg args[] = {KARG_PTR(dsem),  KARG_PTR(ddata),           KARG_PTR(dwcount),
+                          KARG_PTR(derrs), KARG_I32(iters),           KARG_I32(nldst),
+                          KARG_I32(units), KARG_I32(SEM_WRITER_EVERY)};
     host_launch(h, "semaphore", DIM1(ctas), DIM1(SEM_THREADS), 0, args, ARRAY_LEN(args));
     uint32_t sem, wcount, errs;
     host_memcpy_from_dev(h, &sem, dsem, sizeof sem);
@@ -66,14 +66,13 @@ static int semaphore_run(struct host *h, const struct wl_params *p, char *why, s
     else if (wcount != writes)
         snprintf(why, why_len, "write count: expected %u, got %u", writes, wcount);
     else if (sem != units)
-        snprintf(why, why_len, "semaphore: expected %u free units at the end, got %u", units,
-                 sem);
+        snprintf(why, why_len, "semaphore: expected %u free units at the end, got %u", units, sem);
     else
         rc = 0;
     for (uint32_t i = 0; i < nwords && rc == 0; i++) {
         if (data[i] != writes) {
-            snprintf(why, why_len, "data word %u: expected %u writer increments, got %u", i,
-                     writes, data[i]);
+            snprintf(why, why_len, "data word %u: expected %u writer increments, got %u", i, writes,
+                     data[i]);
             rc = 1;
         }
     }

@@ -69,9 +69,10 @@ static int snapc_run(struct host *h, const struct wl_params *p, char *why, size_
     for (uint32_t s = 0; s < steps[p->size]; s++)
         for (uint32_t g = 0; g < ng; g++) {
             for (uint32_t a = 0; a < na; a++) {
-                struct karg sa[] = {KARG_I32(n),       KARG_I32(g),        KARG_F32(mu[a]),
-                                    KARG_PTR(dq),      KARG_PTR(dss),      KARG_PTR(dst),
-                                    KARG_PTR(dphi),    KARG_PTR(dpsi + (addr_t)a * n * 4)};
+                struct karg sa[] = {KARG_I32(n),     KARG_I32(g),
+                                    KARG_F32(mu[a]), KARG_PTR(dq),
+                                    KARG_PTR(dss),   KARG_PTR(dst),
+                                    KARG_PTR(dphi),  KARG_PTR(dpsi + (addr_t)a * n * 4)};
                 host_launch(h, "snap_sweep", grid, DIM1(SN_THREADS), 0, sa, ARRAY_LEN(sa));
             }
             struct karg pa[] = {KARG_I32(n),  KARG_I32(g),    KARG_I32(na),

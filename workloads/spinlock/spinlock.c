@@ -51,9 +51,9 @@ static int spinlock_run(struct host *h, const struct wl_params *p, char *why, si
     host_memset(h, dlock, 0, 128);
     host_memset(h, dcounter, 0, 128);
     host_memset(h, downers, 0xff, total * sizeof(uint32_t));
-    struct karg args[] = {KARG_PTR(dlock), KARG_PTR(dcounter), KARG_PTR(downers),
-                          KARG_I32(iters)};
-    host_launch(h, sys ? "spinlock_sys" : "spinlock", DIM1(ctas), DIM1(threads), 0, args, ARRAY_LEN(args));
+    struct karg args[] = {KARG_PTR(dlock), KARG_PTR(dcounter), KARG_PTR(downers), KARG_I32(iters)};
+    host_launch(h, sys ? "spinlock_sys" : "spinlock", DIM1(ctas), DIM1(threads), 0, args,
+                ARRAY_LEN(args));
     uint32_t counter, lock;
     host_memcpy_from_dev(h, &counter, dcounter, sizeof counter);
     host_memcpy_from_dev(h, &lock, dlock, sizeof lock);
@@ -69,8 +69,8 @@ static int spinlock_run(struct host *h, const struct wl_params *p, char *why, si
     }
     for (uint32_t i = 0; i < total && rc == 0; i++) {
         if (owners[i] >= nthreads) {
-            snprintf(why, why_len, "owners[%u]: expected a thread id < %u, got 0x%08x", i,
-                     nthreads, owners[i]);
+            snprintf(why, why_len, "owners[%u]: expected a thread id < %u, got 0x%08x", i, nthreads,
+                     owners[i]);
             rc = 1;
         } else if (++seen[owners[i]] > iters) {
             snprintf(why, why_len, "thread %u holds more than %u slots of owners (slot %u)",

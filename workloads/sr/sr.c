@@ -30,7 +30,7 @@ extern const char wl_ptx_sr[];
 #define SR_ITERS  2
 
 struct sr_size {
-    int rows, cols, roi;  /* roi: the region is rows and columns [0, roi) */
+    int rows, cols, roi; /* roi: the region is rows and columns [0, roi) */
 };
 static const struct sr_size sr_sizes[WL_NSIZES] = {
     [WL_TINY] = {64, 64, 32},
@@ -96,8 +96,8 @@ static void sr_ref_iter(float *J, float *C, float *dN, float *dS, float *dW, flo
         }
 }
 
-static int sr_compare(const float *want, const float *got, size_t n, int cols, int iter,
-                      char *why, size_t why_len)
+static int sr_compare(const float *want, const float *got, size_t n, int cols, int iter, char *why,
+                      size_t why_len)
 {
     for (size_t i = 0; i < n; i++) {
         if (!(fabsf(got[i] - want[i]) <= 1e-5f * fabsf(want[i]))) {
@@ -142,13 +142,13 @@ static int sr_run(struct host *h, const struct wl_params *p, char *why, size_t w
         if (rc != 0 || it == SR_ITERS)
             break;
         float q0sqr = sr_q0sqr(got, cols, sz->roi);
-        struct karg a1[] = {KARG_PTR(d_J), KARG_PTR(d_C), KARG_PTR(d_N), KARG_PTR(d_S),
-                            KARG_PTR(d_W), KARG_PTR(d_E), KARG_I32(cols), KARG_I32(rows),
-                            KARG_F32(q0sqr)};
+        struct karg a1[] = {KARG_PTR(d_J),  KARG_PTR(d_C),  KARG_PTR(d_N),
+                            KARG_PTR(d_S),  KARG_PTR(d_W),  KARG_PTR(d_E),
+                            KARG_I32(cols), KARG_I32(rows), KARG_F32(q0sqr)};
         host_launch(h, "sr_coeff", grid, block, 0, a1, ARRAY_LEN(a1));
-        struct karg a2[] = {KARG_PTR(d_J), KARG_PTR(d_C), KARG_PTR(d_N), KARG_PTR(d_S),
-                            KARG_PTR(d_W), KARG_PTR(d_E), KARG_I32(cols), KARG_I32(rows),
-                            KARG_F32(SR_LAMBDA)};
+        struct karg a2[] = {KARG_PTR(d_J),  KARG_PTR(d_C),  KARG_PTR(d_N),
+                            KARG_PTR(d_S),  KARG_PTR(d_W),  KARG_PTR(d_E),
+                            KARG_I32(cols), KARG_I32(rows), KARG_F32(SR_LAMBDA)};
         host_launch(h, "sr_update", grid, block, 0, a2, ARRAY_LEN(a2));
         sr_ref_iter(J, C, dN, dS, dW, dE, rows, cols, sr_q0sqr(J, cols, sz->roi));
     }

@@ -73,7 +73,7 @@ static int stn_run(struct host *h, const struct wl_params *p, char *why, size_t 
     rng_seed(&r, p->seed, 0x57a);
     for (size_t i = 0; i < cells; i++)
         a[i] = (float)((double)rng_below(&r, 1u << 24) / (double)(1u << 23) - 1.0);
-    memcpy(b, a, bytes);    /* the halo is the same in both buffers */
+    memcpy(b, a, bytes); /* the halo is the same in both buffers */
 
     host_load_ptx(h, wl_ptx_stn, "workloads/stn/stn.ptx");
     addr_t da = host_malloc(h, bytes), db = host_malloc(h, bytes);
@@ -84,9 +84,9 @@ static int stn_run(struct host *h, const struct wl_params *p, char *why, size_t 
     host_memset(h, din, 0, s->ctas * sizeof(uint32_t));
     host_memset(h, dout, 0, s->ctas * sizeof(uint32_t));
     struct karg args[] = {
-        KARG_PTR(da),        KARG_PTR(db),        KARG_U32(s->nx),     KARG_U32(s->ny),
-        KARG_U32(s->nz),     KARG_U32(s->steps),  KARG_PTR(din),       KARG_PTR(dout),
-        KARG_F32(stn_c[0]),  KARG_F32(stn_c[1]),  KARG_F32(stn_c[2]),  KARG_F32(stn_c[3]),
+        KARG_PTR(da),       KARG_PTR(db),       KARG_U32(s->nx),    KARG_U32(s->ny),
+        KARG_U32(s->nz),    KARG_U32(s->steps), KARG_PTR(din),      KARG_PTR(dout),
+        KARG_F32(stn_c[0]), KARG_F32(stn_c[1]), KARG_F32(stn_c[2]), KARG_F32(stn_c[3]),
         KARG_F32(stn_c[4]),
     };
     host_launch(h, nofence ? "stn_run_nofence" : "stn_run", DIM1(s->ctas), DIM1(s->threads), 0,
@@ -105,8 +105,8 @@ static int stn_run(struct host *h, const struct wl_params *p, char *why, size_t 
         float tol = 1e-4f * (1.0f + fabsf(want[i]));
         if (!(fabsf(got[i] - want[i]) <= tol)) {
             size_t x = i % X, y = (i / X) % Y, z = i / (X * Y);
-            snprintf(why, why_len, "stn: point (%zu,%zu,%zu) after %u steps is %g, expected %g",
-                     x, y, z, s->steps, (double)got[i], (double)want[i]);
+            snprintf(why, why_len, "stn: point (%zu,%zu,%zu) after %u steps is %g, expected %g", x,
+                     y, z, s->steps, (double)got[i], (double)want[i]);
             rc = 1;
         }
     }

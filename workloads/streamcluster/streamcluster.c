@@ -30,8 +30,8 @@
 
 extern const char wl_ptx_streamcluster[];
 
-#define SC_BLOCK 256u
-#define SC_CENTRES 8u
+#define SC_BLOCK       256u
+#define SC_CENTRES     8u
 #define SC_POINT_BYTES 24u /* struct point of streamcluster.cu */
 
 static float sc_unit(struct rng *r)
@@ -39,8 +39,7 @@ static float sc_unit(struct rng *r)
     return (float)rng_below(r, 1u << 24) / (float)(1u << 24);
 }
 
-static int streamcluster_run(struct host *h, const struct wl_params *p, char *why,
-                             size_t why_len)
+static int streamcluster_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     static const uint32_t nums[WL_NSIZES] = {256, 4096, 8192, 16384};
     static const uint32_t dims[WL_NSIZES] = {4, 8, 16, 32};
@@ -88,9 +87,9 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
     struct dim3 grid = {(num + SC_BLOCK - 1) / SC_BLOCK, 1, 1}, block = {SC_BLOCK, 1, 1};
     for (uint32_t c = 0; c < nc && !rc; c++) {
         uint32_t x = (uint32_t)rng_below(&r, num);
-        struct karg args[] = {KARG_I32(num),     KARG_I32(dim),    KARG_I32(x),
-                              KARG_PTR(dcoord),  KARG_PTR(dpoints), KARG_PTR(dtable),
-                              KARG_PTR(dsw),     KARG_PTR(dgain),   KARG_PTR(dgc)};
+        struct karg args[] = {KARG_I32(num),    KARG_I32(dim),     KARG_I32(x),
+                              KARG_PTR(dcoord), KARG_PTR(dpoints), KARG_PTR(dtable),
+                              KARG_PTR(dsw),    KARG_PTR(dgain),   KARG_PTR(dgc)};
         host_launch(h, "pgain", grid, block, 0, args, ARRAY_LEN(args));
         host_memcpy_from_dev(h, gain, dgain, num * sizeof(float));
         host_memcpy_from_dev(h, gc, dgc, num * sizeof(int32_t));
@@ -109,8 +108,10 @@ static int streamcluster_run(struct host *h, const struct wl_params *p, char *wh
             want_total += g;
             total += gain[i];
             if (gain[i] != g || gc[i] != centre) {
-                snprintf(why, why_len, "candidate %u, point %u: expected gain %.9g centre %d, "
-                         "got %.9g centre %d", x, i, (double)g, centre, (double)gain[i], gc[i]);
+                snprintf(why, why_len,
+                         "candidate %u, point %u: expected gain %.9g centre %d, "
+                         "got %.9g centre %d",
+                         x, i, (double)g, centre, (double)gain[i], gc[i]);
                 rc = 1;
                 break;
             }

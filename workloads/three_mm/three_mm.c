@@ -47,8 +47,7 @@ static void mm3_launch(struct host *h, uint32_t n, addr_t x, addr_t y, addr_t ou
     struct karg args[] = {KARG_I32(n), KARG_I32(n), KARG_I32(n),
                           KARG_PTR(x), KARG_PTR(y), KARG_PTR(out)};
     struct dim3 grid = {(n + MM3_BX - 1) / MM3_BX, (n + MM3_BY - 1) / MM3_BY, 1};
-    host_launch(h, "mm3_kernel", grid, (struct dim3){MM3_BX, MM3_BY, 1}, 0, args,
-                ARRAY_LEN(args));
+    host_launch(h, "mm3_kernel", grid, (struct dim3){MM3_BX, MM3_BY, 1}, 0, args, ARRAY_LEN(args));
 }
 
 static int three_mm_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)

@@ -48,16 +48,15 @@ static int vecadd_run(struct host *h, const struct wl_params *p, char *why, size
     host_memcpy_to_dev(h, db, b, n * sizeof(float));
     host_memset(h, dc, 0, n * sizeof(float));
     struct karg args[] = {KARG_PTR(da), KARG_PTR(db), KARG_PTR(dc), KARG_I32(n)};
-    host_launch(h, "vecadd", DIM1((n + VECADD_THREADS - 1) / VECADD_THREADS),
-                DIM1(VECADD_THREADS), 0, args, ARRAY_LEN(args));
+    host_launch(h, "vecadd", DIM1((n + VECADD_THREADS - 1) / VECADD_THREADS), DIM1(VECADD_THREADS),
+                0, args, ARRAY_LEN(args));
     host_memcpy_from_dev(h, c, dc, n * sizeof(float));
 
     int rc = 0;
     for (uint32_t i = 0; i < n; i++) {
         float want = a[i] + b[i];
         if (c[i] != want) {
-            snprintf(why, why_len, "c[%u]: expected %.9g, got %.9g", i, (double)want,
-                     (double)c[i]);
+            snprintf(why, why_len, "c[%u]: expected %.9g, got %.9g", i, (double)want, (double)c[i]);
             rc = 1;
             break;
         }

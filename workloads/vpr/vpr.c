@@ -127,8 +127,8 @@ static int vpr_run(struct host *h, const struct wl_params *p, char *why, size_t 
     v.blk_off = calloc(s->B + 1, sizeof(int)), v.blk_nets = malloc(maxpins * sizeof(int));
     v.cost = malloc(s->nets * sizeof(int)), v.locks = malloc((cells + s->nets) * sizeof(int));
     int rc = 1;
-    if (!v.cell_block || !v.block_cell || !v.net_off || !v.net_pins || !v.blk_off ||
-        !v.blk_nets || !v.cost || !v.locks) {
+    if (!v.cell_block || !v.block_cell || !v.net_off || !v.net_pins || !v.blk_off || !v.blk_nets ||
+        !v.cost || !v.locks) {
         snprintf(why, why_len, "vpr: out of host memory");
         goto done;
     }
@@ -136,7 +136,7 @@ static int vpr_run(struct host *h, const struct wl_params *p, char *why, size_t 
     rng_seed(&r, p->seed, 0x3b7);
     for (int c = 0; c < cells; c++)
         v.cell_block[c] = c;
-    for (int c = cells - 1; c > 0; c--) {   /* shuffle, then blocks take the first B */
+    for (int c = cells - 1; c > 0; c--) { /* shuffle, then blocks take the first B */
         int k = (int)rng_below(&r, (uint64_t)c + 1), t = v.cell_block[c];
         v.cell_block[c] = v.cell_block[k], v.cell_block[k] = t;
     }
@@ -166,7 +166,7 @@ static int vpr_run(struct host *h, const struct wl_params *p, char *why, size_t 
     for (int b = 0; b < s->B; b++)
         v.blk_off[b + 1] += v.blk_off[b];
     long total = 0;
-    {   /* blk_nets: a cursor per block (locks[] is scratch here, cells >= B) */
+    { /* blk_nets: a cursor per block (locks[] is scratch here, cells >= B) */
         int *cur = v.locks;
         for (int b = 0; b < s->B; b++)
             cur[b] = v.blk_off[b];
@@ -182,8 +182,10 @@ static int vpr_run(struct host *h, const struct wl_params *p, char *why, size_t 
     addr_t dlocks = host_malloc(h, (cells + s->nets) * sizeof(int));
     addr_t dcost = host_malloc(h, s->nets * sizeof(int));
     addr_t dglob = host_malloc(h, VPR_NGLOB * sizeof(int32_t));
-    addr_t dnoff = host_malloc(h, (s->nets + 1) * sizeof(int)), dpins = host_malloc(h, np * sizeof(int));
-    addr_t dboff = host_malloc(h, (s->B + 1) * sizeof(int)), dbnets = host_malloc(h, np * sizeof(int));
+    addr_t dnoff = host_malloc(h, (s->nets + 1) * sizeof(int)),
+           dpins = host_malloc(h, np * sizeof(int));
+    addr_t dboff = host_malloc(h, (s->B + 1) * sizeof(int)),
+           dbnets = host_malloc(h, np * sizeof(int));
     host_memcpy_to_dev(h, dcb, v.cell_block, cells * sizeof(int));
     host_memcpy_to_dev(h, dbc, v.block_cell, s->B * sizeof(int));
     host_memset(h, dlocks, 0, (cells + s->nets) * sizeof(int));
@@ -196,11 +198,14 @@ static int vpr_run(struct host *h, const struct wl_params *p, char *why, size_t 
     host_memcpy_to_dev(h, dbnets, v.blk_nets, np * sizeof(int));
     const addr_t dnlock = dlocks + (addr_t)cells * sizeof(int);
     struct karg args[] = {
-        KARG_PTR(dcb),      KARG_PTR(dbc),      KARG_PTR(dlocks),    KARG_PTR(dnlock),
-        KARG_PTR(dcost),    KARG_PTR(dglob),    KARG_PTR(dnoff),     KARG_PTR(dpins),
-        KARG_PTR(dboff),    KARG_PTR(dbnets),   KARG_I32(s->G),      KARG_I32(s->B),
-        KARG_I32(s->moves), KARG_I32(s->range), KARG_F32(VPR_TEMP),
-        KARG_U32((uint32_t)(p->seed ^ (p->seed >> 32))),
+        KARG_PTR(dcb),      KARG_PTR(dbc),
+        KARG_PTR(dlocks),   KARG_PTR(dnlock),
+        KARG_PTR(dcost),    KARG_PTR(dglob),
+        KARG_PTR(dnoff),    KARG_PTR(dpins),
+        KARG_PTR(dboff),    KARG_PTR(dbnets),
+        KARG_I32(s->G),     KARG_I32(s->B),
+        KARG_I32(s->moves), KARG_I32(s->range),
+        KARG_F32(VPR_TEMP), KARG_U32((uint32_t)(p->seed ^ (p->seed >> 32))),
     };
     host_launch(h, nofence ? "vpr_anneal_nofence" : "vpr_anneal", DIM1((uint32_t)s->ctas),
                 DIM1((uint32_t)s->threads), 0, args, ARRAY_LEN(args));

@@ -23,22 +23,22 @@ _Static_assert(!(GETM_F_WRITTEN &
 struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
     uint64_t granules, granule_aborts, granule_waits, releases;
-    uint64_t validations;    /* WarpTM: MEM_TX_VALIDATE requests */
-    uint64_t port_busy;      /* requests refused by a busy VU port (retried next cycle) */
+    uint64_t validations; /* WarpTM: MEM_TX_VALIDATE requests */
+    uint64_t port_busy;   /* requests refused by a busy VU port (retried next cycle) */
 };
 
 struct getm_bank {
     struct getm_params p;
-    struct getm_vu *vu;          /* GETM, or NULL */
-    struct getm_cu *cu;          /* the commit unit (getm.cu_bytes), or NULL: no limit */
-    uint32_t cu_bytes;           /* its width: a commit writes regions of this many bytes */
-    struct warptm_vu *wvu;       /* WarpTM, or NULL */
+    struct getm_vu *vu;    /* GETM, or NULL */
+    struct getm_cu *cu;    /* the commit unit (getm.cu_bytes), or NULL: no limit */
+    uint32_t cu_bytes;     /* its width: a commit writes regions of this many bytes */
+    struct warptm_vu *wvu; /* WarpTM, or NULL */
     const struct config *cfg;
-    unsigned n_gran;             /* granules per line */
-    uint32_t vu_port;            /* granules per VU cycle (getm.vu_port); 0: no limit */
-    tick_t vu_period;            /* ps per VU cycle */
-    tick_t vu_free;              /* the port takes the next request from then */
-    struct getm_req *woken;      /* scratch for getm_vu_release: every stall-buffer entry */
+    unsigned n_gran;        /* granules per line */
+    uint32_t vu_port;       /* granules per VU cycle (getm.vu_port); 0: no limit */
+    tick_t vu_period;       /* ps per VU cycle */
+    tick_t vu_free;         /* the port takes the next request from then */
+    struct getm_req *woken; /* scratch for getm_vu_release: every stall-buffer entry */
     unsigned cap_woken;
     struct getm_bank_stats st;
 };
@@ -89,8 +89,8 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
     uint32_t line = w->cfg->l2.cache.line_bytes;
     g->n_gran = line / g->p.granule;
     if (line % g->p.granule || g->n_gran > GETM_MAX_GRANULES)
-        panic("%s: getm needs lines of at most %u granules of %u bytes", w->name,
-              GETM_MAX_GRANULES, g->p.granule);
+        panic("%s: getm needs lines of at most %u granules of %u bytes", w->name, GETM_MAX_GRANULES,
+              g->p.granule);
     g->vu_port = w->cfg->getm.vu_port;
     g->vu_period = (tick_t)(1000000 / w->cfg->getm.vu_mhz);
     g->cu_bytes = w->cfg->getm.cu_bytes;
@@ -135,8 +135,8 @@ static void decide(struct getm_bank *g, struct msg *m, unsigned k, bool store,
         break;
     case GETM_ABORT: /* which granule, and why (2 bits a granule) */
         m->ts2 = MAX(m->ts2, r->cause);
-        m->sharer = (m->sharer & ~(3u << (24 + 2 * k))) | bit << 8 |
-                    (uint32_t)r->kind << (24 + 2 * k);
+        m->sharer =
+            (m->sharer & ~(3u << (24 + 2 * k))) | bit << 8 | (uint32_t)r->kind << (24 + 2 * k);
         g->st.granule_aborts++;
         break;
     }
@@ -286,14 +286,16 @@ static enum getm_take warptm_take(struct getm_bank *g, struct ctrl *b, struct ms
     case MEM_TX_VALIDATE: /* counted once compared: a miss takes it again */
         if (m->type == MSG_NC_GETS)
             return GETM_TO_TABLE; /* a replay after a miss: the port was paid */
-        if (!take_port(g, b, (unsigned)__builtin_popcount(granules_of(g, m) |
-                                                            WARPTM_RELEASE_WRITE(m->ts2))))
+        if (!take_port(
+                g, b,
+                (unsigned)__builtin_popcount(granules_of(g, m) | WARPTM_RELEASE_WRITE(m->ts2))))
             return GETM_BUSY;
         m->type = MSG_NC_GETS; /* it came as a write-through of the values read */
         return GETM_TO_TABLE;
     default:
         panic("warptm bank: a transactional request of kind %u (stores stay in the SM's redo "
-              "log)", m->req.tx);
+              "log)",
+              m->req.tx);
     }
 }
 

@@ -54,9 +54,9 @@
 #include "coh/getm/getm_vu.h"
 
 /* msg->sharer of a transactional access: granule bits per field. */
-#define GETM_PENDING(s)  ((s) & 0xffu)
-#define GETM_ABORTED(s)  (((s) >> 8) & 0xffu)
-#define GETM_RESERVED(s) (((s) >> 16) & 0xffu)
+#define GETM_PENDING(s)   ((s)&0xffu)
+#define GETM_ABORTED(s)   (((s) >> 8) & 0xffu)
+#define GETM_RESERVED(s)  (((s) >> 16) & 0xffu)
 #define GETM_MAX_GRANULES 4 /* per line: 16-bit release counts in msg->ts2 */
 /* GETM: why granule k aborted (enum getm_abort_kind), 2 bits a granule. */
 #define GETM_ABORT_KIND(s, k) (((s) >> (24 + 2 * (k))) & 3u)
@@ -76,7 +76,7 @@
  * names in msg->ts2 the granules it writes, and a commit or cleanup the holds
  * it releases: */
 #define WARPTM_READ_HELD(s)     (((s) >> 24) & 0xffu)
-#define WARPTM_RELEASE_READ(t)  ((uint32_t)(t) & 0xffu)
+#define WARPTM_RELEASE_READ(t)  ((uint32_t)(t)&0xffu)
 #define WARPTM_RELEASE_WRITE(t) ((uint32_t)((t) >> 8) & 0xffu)
 #define WARPTM_RELEASES(rd, wr) ((uint64_t)(rd) | (uint64_t)(wr) << 8)
 /* WarpTM: a validation's msg->ts2 bit: the warp holds the serial token

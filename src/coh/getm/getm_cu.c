@@ -11,16 +11,16 @@
 
 struct cu_entry {
     struct msg *m;
-    tick_t done;             /* its last region is written then */
-    uint32_t bytes;          /* of the buffer it holds */
+    tick_t done;    /* its last region is written then */
+    uint32_t bytes; /* of the buffer it holds */
 };
 
 struct getm_cu {
     struct clock clk;
-    uint32_t bytes;          /* per unit cycle */
-    uint32_t buffer, used;   /* bytes of buffer, held */
-    tick_t free_at;          /* the unit starts its next entry then at the earliest */
-    struct cu_entry *ring;   /* [cap]: entries in arrival order */
+    uint32_t bytes;        /* per unit cycle */
+    uint32_t buffer, used; /* bytes of buffer, held */
+    tick_t free_at;        /* the unit starts its next entry then at the earliest */
+    struct cu_entry *ring; /* [cap]: entries in arrival order */
     uint32_t cap, head, n;
     struct getm_cu_stats st;
 };
@@ -29,7 +29,8 @@ struct getm_cu *getm_cu_new(uint32_t mhz, uint32_t bytes, uint32_t buffer, const
 {
     if (!mhz || !bytes || buffer < bytes)
         panic("%s: a commit unit needs a clock, a width and a buffer of at least one width "
-              "(%u MHz, %u bytes a cycle, %u bytes)", name, mhz, bytes, buffer);
+              "(%u MHz, %u bytes a cycle, %u bytes)",
+              name, mhz, bytes, buffer);
     struct getm_cu *cu = calloc(1, sizeof *cu);
     if (!cu)
         panic("out of memory");

@@ -27,12 +27,12 @@
 #include "sim/msg.h"
 
 struct getm_cu_stats {
-    uint64_t entries;      /* commit and cleanup messages the unit took */
-    uint64_t regions;      /* `bytes`-wide regions written */
-    uint64_t busy_cycles;  /* unit cycles spent writing (a cleanup: one) */
-    uint64_t wait_cycles;  /* unit cycles entries waited in the buffer behind earlier ones */
-    uint64_t full;         /* messages refused for want of buffer room (retried) */
-    uint64_t peak_bytes;   /* the fullest the buffer was */
+    uint64_t entries;     /* commit and cleanup messages the unit took */
+    uint64_t regions;     /* `bytes`-wide regions written */
+    uint64_t busy_cycles; /* unit cycles spent writing (a cleanup: one) */
+    uint64_t wait_cycles; /* unit cycles entries waited in the buffer behind earlier ones */
+    uint64_t full;        /* messages refused for want of buffer room (retried) */
+    uint64_t peak_bytes;  /* the fullest the buffer was */
 };
 
 struct getm_cu;

@@ -105,32 +105,37 @@ static const char *getm_check(const struct config *c, char *why, size_t len)
     bool transactional = pd && pd->transactional; /* other protocols have no granules */
     if (transactional &&
         (!is_pow2(g->granule) || g->granule > line || line / g->granule > GETM_MAX_GRANULES)) {
-        snprintf(why, len, "getm.granule (%u) must be a power of two dividing the %u-byte line "
-                 "into at most %u granules (%u to %u bytes)", g->granule, line,
-                 GETM_MAX_GRANULES, line / GETM_MAX_GRANULES > 0 ? line / GETM_MAX_GRANULES : 1,
-                 line);
+        snprintf(why, len,
+                 "getm.granule (%u) must be a power of two dividing the %u-byte line "
+                 "into at most %u granules (%u to %u bytes)",
+                 g->granule, line, GETM_MAX_GRANULES,
+                 line / GETM_MAX_GRANULES > 0 ? line / GETM_MAX_GRANULES : 1, line);
         return "getm.granule l2.line";
     }
     if (g->cu_bytes &&
         (g->cu_bytes < 4 || !is_pow2(g->cu_bytes) || g->cu_bytes > line || g->cu_buffer < line)) {
-        snprintf(why, len, "getm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
-                 "(%u bytes), and getm.cu_buffer (%u) must hold a line", g->cu_bytes, line,
-                 g->cu_buffer);
+        snprintf(why, len,
+                 "getm.cu_bytes (%u) must be 0 or a power of two from 4 to the line "
+                 "(%u bytes), and getm.cu_buffer (%u) must hold a line",
+                 g->cu_bytes, line, g->cu_buffer);
         return "getm.cu_bytes getm.cu_buffer";
     }
     unsigned warp_bits = 1; /* as getm_params_of_config counts them */
     while ((1ull << warp_bits) < (uint64_t)c->gpu.sms * c->sm.warps)
         warp_bits++;
     if (g->ts_bits < warp_bits + 2) {
-        snprintf(why, len, "getm.ts_bits (%u) must exceed the warp id's %u bits by at least 2 "
-                 "(%u SMs x %u warps)", g->ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
+        snprintf(why, len,
+                 "getm.ts_bits (%u) must exceed the warp id's %u bits by at least 2 "
+                 "(%u SMs x %u warps)",
+                 g->ts_bits, warp_bits, c->gpu.sms, c->sm.warps);
         return "getm.ts_bits gpu.sms sm.warps";
     }
     uint64_t all_warps = (uint64_t)c->topology.gpus * c->topology.gpms * c->gpu.sms * c->sm.warps;
     if (g->trace_warp > all_warps) {
-        snprintf(why, len, "getm.trace_warp (%u) names no warp slot: the machine has %llu (1 to "
-                 "%llu, or 0: none)", g->trace_warp, (unsigned long long)all_warps,
-                 (unsigned long long)all_warps);
+        snprintf(why, len,
+                 "getm.trace_warp (%u) names no warp slot: the machine has %llu (1 to "
+                 "%llu, or 0: none)",
+                 g->trace_warp, (unsigned long long)all_warps, (unsigned long long)all_warps);
         return "getm.trace_warp";
     }
     return NULL;

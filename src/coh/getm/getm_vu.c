@@ -12,31 +12,31 @@
 #include "base/log.h"
 #include "base/rng.h"
 
-#define WAYS 4
+#define WAYS    4
 #define H3_BITS 64
 
 void getm_params_default(struct getm_params *p)
 {
     *p = (struct getm_params){
         .granule = 32,
-        .precise_sets = 128,  /* 4 ways x 128 = 512 per partition; x 6 ~ Table 4.2's 4K */
+        .precise_sets = 128, /* 4 ways x 128 = 512 per partition; x 6 ~ Table 4.2's 4K */
         .stash = 4,
         .max_swaps = 16,
         .overflow = 4096,
-        .bloom_sets = 32,     /* 4 ways x 32 = 128 per partition; x 6 ~ Table 4.2's 1K */
+        .bloom_sets = 32, /* 4 ways x 32 = 128 per partition; x 6 ~ Table 4.2's 1K */
         .stall_lines = 4,
         .stall_entries = 4,
-        .warp_bits = 10,      /* up to 1024 warps GPU-wide (15 SMs x 48 warps = 720) */
-        .ts_bits = 32,        /* spec 004a §9 item 30 */
+        .warp_bits = 10, /* up to 1024 warps GPU-wide (15 SMs x 48 warps = 720) */
+        .ts_bits = 32,   /* spec 004a §9 item 30 */
         .unique_ts = true,
         .owner_seq = true,
         .wake_all = true,
-        .commit_waits = true,  /* measured faster here; false is the thesis's */
-        .evict_oldest = true,  /* the thesis does not say which entry goes */
+        .commit_waits = true, /* measured faster here; false is the thesis's */
+        .evict_oldest = true, /* the thesis does not say which entry goes */
         .seed = 0x9e7a11,
         .silent = true,
         .hold_entries = 1024,
-        .tcd_entries = 512,   /* x 6 ~ Table 4.5's 16 KB last-write buffer of 8-byte times */
+        .tcd_entries = 512, /* x 6 ~ Table 4.5's 16 KB last-write buffer of 8-byte times */
     };
 }
 
@@ -58,15 +58,15 @@ getm_ts getm_ts_limit(const struct getm_params *p)
 }
 
 struct slot {
-    uint64_t key;            /* granule number + 1; 0: empty */
+    uint64_t key; /* granule number + 1; 0: empty */
     struct getm_meta m;
 };
 
 struct stall_line {
-    uint64_t key;            /* granule + 1; 0: free */
+    uint64_t key; /* granule + 1; 0: free */
     uint32_t n;
-    uint32_t peak;           /* the most waiting at once in this use of the line */
-    struct getm_req *e;      /* [stall_entries] */
+    uint32_t peak;      /* the most waiting at once in this use of the line */
+    struct getm_req *e; /* [stall_entries] */
 };
 
 struct getm_vu {
@@ -81,7 +81,7 @@ struct getm_vu {
     uint32_t n_over;
     struct {
         getm_ts rts, wts;
-    } *bloom[WAYS];
+    } * bloom[WAYS];
     struct stall_line *stall;
     struct getm_req *stall_store;
     /* the access or release being stepped, for the actions */
@@ -91,7 +91,7 @@ struct getm_vu {
     uint32_t count;
     struct getm_req *woken;
     unsigned n_woken, woken_cap;
-    uint64_t cycles;         /* the access being stepped: its table cycles (Fig. 4.13) */
+    uint64_t cycles; /* the access being stepped: its table cycles (Fig. 4.13) */
     struct getm_vu_stats st;
 };
 
@@ -288,11 +288,11 @@ static bool stall_room(const struct getm_vu *v, uint64_t key)
 /* ---- the table ---- */
 
 #define VU_STATES(X)                                                                               \
-    X(Free, "#writes = 0: no transaction holds a write reservation")                              \
+    X(Free, "#writes = 0: no transaction holds a write reservation")                               \
     X(Locked, "#writes > 0: reserved by its owner until the owner's commit or cleanup")
 #define VU_EVENTS(X)                                                                               \
     X(TxLd, "transactional load, warpts >= wts, not reserved")                                     \
-    X(TxLdOwn, "transactional load by the owner (its value comes from the redo log)")             \
+    X(TxLdOwn, "transactional load by the owner (its value comes from the redo log)")              \
     X(TxLdLate, "transactional load with warpts < wts (the thesis's WAR)")                         \
     X(TxLdWait, "transactional load, warpts >= wts, reserved by another (RAW): wait")              \
     X(TxSt, "transactional store, warpts >= max(wts, rts), not reserved")                          \
@@ -302,8 +302,9 @@ static bool stall_room(const struct getm_vu *v, uint64_t key)
     X(WaitFull, "a load or store would wait but the stall buffer has no room")                     \
     X(Release, "commit or cleanup of some of the owner's writes, others remain")                   \
     X(ReleaseLast, "commit or cleanup of the owner's last writes")                                 \
-    X(ReleaseTooMany, "commit or cleanup of more writes than #writes (a lost count)")             \
-    X(WakeNext, "printed retry policy: the woken waiter left the granule unreserved, waiters remain")
+    X(ReleaseTooMany, "commit or cleanup of more writes than #writes (a lost count)")              \
+    X(WakeNext,                                                                                    \
+      "printed retry policy: the woken waiter left the granule unreserved, waiters remain")
 #define X(n, d) VS_##n,
 enum { VU_STATES(X) VS_N };
 #undef X
@@ -334,8 +335,7 @@ static void a_reply_ok(struct coh_ctx *x)
 
 /* An abort refused by the timestamps in `fields` (GETM_APPROX_*): counted as
  * the Bloom filter's when each of them came from it. */
-static void abort_for(struct getm_vu *v, enum getm_abort_kind kind, getm_ts cause,
-                      unsigned fields)
+static void abort_for(struct getm_vu *v, enum getm_abort_kind kind, getm_ts cause, unsigned fields)
 {
     v->res.reply = GETM_ABORT;
     v->res.cause = cause;
@@ -457,24 +457,26 @@ static const struct coh_action_name actions[] = {
 };
 
 static const struct coh_trans cells[VS_N][VE_N] = {
-    [VS_Free] = {
-        [VE_TxLd] = DO(VS_Free, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
-        [VE_TxLdLate] = DO(VS_Free, TAG_RD, a_abort_wts),
-        [VE_TxSt] = DO(VS_Locked, TAG_RD | TAG_WR, a_reserve, a_reply_ok),
-        [VE_TxStLate] = DO(VS_Free, TAG_RD, a_abort_max),
-        [VE_WakeNext] = DO(VS_Free, TAG_RD, a_wake),
-    },
-    [VS_Locked] = {
-        [VE_TxLdOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
-        [VE_TxLdLate] = DO(VS_Locked, TAG_RD, a_abort_wts),
-        [VE_TxLdWait] = DO(VS_Locked, TAG_RD, a_queue),
-        [VE_TxStOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_count_write, a_reply_ok),
-        [VE_TxStLate] = DO(VS_Locked, TAG_RD, a_abort_max),
-        [VE_TxStWait] = DO(VS_Locked, TAG_RD, a_queue),
-        [VE_WaitFull] = DO(VS_Locked, TAG_RD, a_abort_full),
-        [VE_Release] = DO(VS_Locked, TAG_RD | TAG_WR, a_release),
-        [VE_ReleaseLast] = DO(VS_Free, TAG_RD | TAG_WR, a_release, a_wake),
-    },
+    [VS_Free] =
+        {
+            [VE_TxLd] = DO(VS_Free, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
+            [VE_TxLdLate] = DO(VS_Free, TAG_RD, a_abort_wts),
+            [VE_TxSt] = DO(VS_Locked, TAG_RD | TAG_WR, a_reserve, a_reply_ok),
+            [VE_TxStLate] = DO(VS_Free, TAG_RD, a_abort_max),
+            [VE_WakeNext] = DO(VS_Free, TAG_RD, a_wake),
+        },
+    [VS_Locked] =
+        {
+            [VE_TxLdOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
+            [VE_TxLdLate] = DO(VS_Locked, TAG_RD, a_abort_wts),
+            [VE_TxLdWait] = DO(VS_Locked, TAG_RD, a_queue),
+            [VE_TxStOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_count_write, a_reply_ok),
+            [VE_TxStLate] = DO(VS_Locked, TAG_RD, a_abort_max),
+            [VE_TxStWait] = DO(VS_Locked, TAG_RD, a_queue),
+            [VE_WaitFull] = DO(VS_Locked, TAG_RD, a_abort_full),
+            [VE_Release] = DO(VS_Locked, TAG_RD | TAG_WR, a_release),
+            [VE_ReleaseLast] = DO(VS_Free, TAG_RD | TAG_WR, a_release, a_wake),
+        },
 };
 
 /* The state is a function of #writes; the table's next state must agree
@@ -483,8 +485,8 @@ static void set_state(struct coh_ctx *x, unsigned next)
 {
     struct getm_vu *v = vu_of(x);
     if ((next == VS_Locked) != (v->m->nwrites > 0))
-        panic("%s: granule %#llx in state %s with #writes %u", v->name,
-              (unsigned long long)x->addr, state_names[next], v->m->nwrites);
+        panic("%s: granule %#llx in state %s with #writes %u", v->name, (unsigned long long)x->addr,
+              state_names[next], v->m->nwrites);
 }
 
 static void dump(struct coh_ctx *x, FILE *out)
@@ -554,8 +556,9 @@ unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct 
     v->woken_cap = cap;
     v->n_woken = 0;
     v->st.releases++;
-    unsigned ev = count > v->m->nwrites ? VE_ReleaseTooMany
-                  : count == v->m->nwrites ? VE_ReleaseLast : VE_Release;
+    unsigned ev = count > v->m->nwrites    ? VE_ReleaseTooMany
+                  : count == v->m->nwrites ? VE_ReleaseLast
+                                           : VE_Release;
     step(v, addr - addr % v->p.granule, ev);
     return v->n_woken;
 }
@@ -644,10 +647,11 @@ void getm_vu_dump(const struct getm_vu *v, FILE *out)
         addr_t a = (addr_t)(s->key - 1) * v->p.granule;
         struct getm_meta m;
         bool known = getm_vu_peek(v, a, &m);
-        fprintf(out, "  stall buffer line %u: granule %#llx, %u waiting for owner warp %u "
-                "(sequence %u, %u reservations)%s\n", k, (unsigned long long)a, s->n,
-                known ? m.owner : 0, known ? m.owner_seq : 0, known ? m.nwrites : 0,
-                known ? "" : " (not in the precise table)");
+        fprintf(out,
+                "  stall buffer line %u: granule %#llx, %u waiting for owner warp %u "
+                "(sequence %u, %u reservations)%s\n",
+                k, (unsigned long long)a, s->n, known ? m.owner : 0, known ? m.owner_seq : 0,
+                known ? m.nwrites : 0, known ? "" : " (not in the precise table)");
         for (uint32_t i = 0; i < s->n; i++)
             fprintf(out, "    %s of warp %u (sequence %u) at warpts %llu\n",
                     s->e[i].store ? "store" : "load", s->e[i].wid, s->e[i].seq,

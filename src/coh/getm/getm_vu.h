@@ -31,32 +31,32 @@
 typedef uint64_t getm_ts;
 
 struct getm_params {
-    uint32_t granule;        /* bytes of one metadata granule (32) */
-    uint32_t precise_sets;   /* sets per cuckoo way (power of two); 4 ways */
-    uint32_t stash;          /* fully associative stash entries */
-    uint32_t max_swaps;      /* cuckoo displacements before the stash */
-    uint32_t overflow;       /* overflow list entries (the thesis's unbounded list) */
-    uint32_t bloom_sets;     /* sets per Bloom filter way (power of two); 4 ways */
+    uint32_t granule;                    /* bytes of one metadata granule (32) */
+    uint32_t precise_sets;               /* sets per cuckoo way (power of two); 4 ways */
+    uint32_t stash;                      /* fully associative stash entries */
+    uint32_t max_swaps;                  /* cuckoo displacements before the stash */
+    uint32_t overflow;                   /* overflow list entries (the thesis's unbounded list) */
+    uint32_t bloom_sets;                 /* sets per Bloom filter way (power of two); 4 ways */
     uint32_t stall_lines, stall_entries; /* stall buffer: lines x entries per line */
-    uint32_t warp_bits;      /* log2 of the GPU's warps: the warp-id part of a unique ts */
-    uint32_t ts_bits;        /* width of a timestamp, warp id included (rollover beyond) */
-    bool unique_ts;          /* item 17: timestamps (logical << warp_bits) | warp id */
-    bool owner_seq;          /* item 19: owner = (warp, transaction sequence) */
-    bool wake_all;           /* item 23: every waiter re-enters, ascending warpts */
-    bool commit_waits;       /* the SM's retry waits for its commit and cleanup acks (the
-                                thesis's warp "sends the write log and moves on": false) */
-    bool evict_oldest;       /* a full precise table evicts, of the slots a granule may take,
-                                the unreserved one with the oldest timestamps (false: the
-                                entry the cuckoo walk displaces first) */
-    uint64_t seed;           /* the H3 matrices */
+    uint32_t warp_bits; /* log2 of the GPU's warps: the warp-id part of a unique ts */
+    uint32_t ts_bits;   /* width of a timestamp, warp id included (rollover beyond) */
+    bool unique_ts;     /* item 17: timestamps (logical << warp_bits) | warp id */
+    bool owner_seq;     /* item 19: owner = (warp, transaction sequence) */
+    bool wake_all;      /* item 23: every waiter re-enters, ascending warpts */
+    bool commit_waits;  /* the SM's retry waits for its commit and cleanup acks (the
+                           thesis's warp "sends the write log and moves on": false) */
+    bool evict_oldest;  /* a full precise table evicts, of the slots a granule may take,
+                           the unreserved one with the oldest timestamps (false: the
+                           entry the cuckoo walk displaces first) */
+    uint64_t seed;      /* the H3 matrices */
     /* WarpTM (protocol warptm, coh/getm/warptm_vu.h): lazy value-based validation */
-    bool warptm;             /* the banks validate values at commit (not GETM's timestamps) */
-    bool silent;             /* read-only attempts the TCD clears commit without validation */
-    bool eager;              /* WarpTM-EL (ideal): every read so far is checked against the
-                                banks' values, at no cost, whenever a load completes */
-    bool eapg;               /* EAPG (ideal): commits broadcast their write signatures */
-    uint32_t hold_entries;   /* per bank: granules validated transactions may hold at once */
-    uint32_t tcd_entries;    /* per bank: last-write times of the temporal conflict detector */
+    bool warptm;           /* the banks validate values at commit (not GETM's timestamps) */
+    bool silent;           /* read-only attempts the TCD clears commit without validation */
+    bool eager;            /* WarpTM-EL (ideal): every read so far is checked against the
+                              banks' values, at no cost, whenever a load completes */
+    bool eapg;             /* EAPG (ideal): commits broadcast their write signatures */
+    uint32_t hold_entries; /* per bank: granules validated transactions may hold at once */
+    uint32_t tcd_entries;  /* per bank: last-write times of the temporal conflict detector */
     /* the SM (gpu/tx_serial.h): attempts in a row with no lane committed after
      * which a warp asks for the serial token */
     uint32_t progress_aborts;
@@ -79,37 +79,37 @@ getm_ts getm_ts_limit(const struct getm_params *p);
 struct getm_req {
     addr_t addr;
     bool store;
-    uint32_t wid;            /* global warp id */
-    uint32_t seq;            /* the warp's transaction sequence number */
+    uint32_t wid; /* global warp id */
+    uint32_t seq; /* the warp's transaction sequence number */
     getm_ts warpts;
-    uint64_t cookie;         /* the caller's, returned when a waiter re-enters */
+    uint64_t cookie; /* the caller's, returned when a waiter re-enters */
 };
 
 enum getm_reply { GETM_OK, GETM_ABORT, GETM_QUEUED };
 
 /* Why an access aborted (the order of sm_tx.h's first four causes). */
 enum getm_abort_kind {
-    GETM_ABORT_LOAD_LATE,    /* a load with warpts < wts */
-    GETM_ABORT_STORE_READ,   /* a store with wts <= warpts < rts */
-    GETM_ABORT_STORE_WRITE,  /* a store with warpts < wts */
-    GETM_ABORT_STALL_FULL,   /* it would wait, but the stall buffer is full */
+    GETM_ABORT_LOAD_LATE,   /* a load with warpts < wts */
+    GETM_ABORT_STORE_READ,  /* a store with wts <= warpts < rts */
+    GETM_ABORT_STORE_WRITE, /* a store with warpts < wts */
+    GETM_ABORT_STALL_FULL,  /* it would wait, but the stall buffer is full */
     GETM_ABORT_KINDS
 };
 
 struct getm_result {
     enum getm_reply reply;
-    getm_ts cause;           /* GETM_ABORT: the timestamp the core must move past */
+    getm_ts cause;             /* GETM_ABORT: the timestamp the core must move past */
     enum getm_abort_kind kind; /* GETM_ABORT: why */
-    bool approx;             /* GETM_ABORT: every timestamp that refused it came from the
-                                recency Bloom filter (an overestimate, or by chance exact) */
-    getm_ts rts, wts;        /* the granule's timestamps after the access */
+    bool approx;               /* GETM_ABORT: every timestamp that refused it came from the
+                                  recency Bloom filter (an overestimate, or by chance exact) */
+    getm_ts rts, wts;          /* the granule's timestamps after the access */
 };
 
 struct getm_meta {
     getm_ts rts, wts;
     uint32_t nwrites, owner, owner_seq;
-    uint8_t approx;          /* GETM_APPROX_*: the value came from the Bloom filter on the
-                                granule's last entry into the precise table, unchanged since */
+    uint8_t approx; /* GETM_APPROX_*: the value came from the Bloom filter on the
+                       granule's last entry into the precise table, unchanged since */
 };
 #define GETM_APPROX_RTS 1u
 #define GETM_APPROX_WTS 2u
@@ -118,7 +118,7 @@ struct getm_vu_stats {
     uint64_t accesses, aborts, queued, stall_full, woken, releases, rollovers;
     uint64_t stashed, bloom_evictions, overflowed, bloom_fills;
     uint64_t abort_kinds[GETM_ABORT_KINDS]; /* granule verdicts by cause */
-    uint64_t abort_approx;   /* of those, refused only by Bloom-filter timestamps */
+    uint64_t abort_approx;                  /* of those, refused only by Bloom-filter timestamps */
     /* Fig. 4.13: metadata-table cycles of the accesses (getm_vu_access), counted as the
      * tables' structure implies, not charged to time (getm.vu_port charges a request one VU
      * cycle a granule): 1 for the lookup (the 4 ways and the stash read at once; a miss

@@ -40,8 +40,10 @@ static const char *warptm_check(const struct config *c, char *why, size_t len)
 {
     const struct warptm_spec *w = &c->warptm;
     if (!is_pow2(w->hold_entries) || !is_pow2(w->tcd_entries)) {
-        snprintf(why, len, "warptm.hold_entries (%u) and warptm.tcd_entries (%u) must be powers "
-                 "of two", w->hold_entries, w->tcd_entries);
+        snprintf(why, len,
+                 "warptm.hold_entries (%u) and warptm.tcd_entries (%u) must be powers "
+                 "of two",
+                 w->hold_entries, w->tcd_entries);
         return "warptm.hold_entries warptm.tcd_entries";
     }
     return NULL;

@@ -11,11 +11,11 @@
 /* WarpTM, protocol warptm (spec 004a §4.1; docs/transactions.md): its
  * validation unit per L2 bank. tx_warps and backoff_cycles of [getm] apply. */
 struct warptm_spec {
-    bool silent;               /* read-only attempts the TCD clears commit without validation */
-    bool eager;                /* WarpTM-EL (ideal): zero-latency value checks at every load */
-    bool eapg;                 /* EAPG (ideal): EarlyAbort/Pause-n-Go broadcasts */
-    uint32_t hold_entries;     /* per bank: granules validated transactions may hold at once */
-    uint32_t tcd_entries;      /* per bank: last-write times of the temporal conflict detector */
+    bool silent;           /* read-only attempts the TCD clears commit without validation */
+    bool eager;            /* WarpTM-EL (ideal): zero-latency value checks at every load */
+    bool eapg;             /* EAPG (ideal): EarlyAbort/Pause-n-Go broadcasts */
+    uint32_t hold_entries; /* per bank: granules validated transactions may hold at once */
+    uint32_t tcd_entries;  /* per bank: last-write times of the temporal conflict detector */
 };
 
 extern const struct coh_options warptm_options;

@@ -13,9 +13,9 @@
 /* A granule some validated transaction holds; the table keeps no entry for a
  * free granule. Open addressing, linear probing, deletion by backward shift. */
 struct hold {
-    uint64_t key;            /* granule number + 1; 0: empty */
-    uint32_t readers;        /* shared holds */
-    bool writer;             /* an exclusive hold */
+    uint64_t key;     /* granule number + 1; 0: empty */
+    uint32_t readers; /* shared holds */
+    bool writer;      /* an exclusive hold */
 };
 
 struct warptm_vu {
@@ -23,14 +23,14 @@ struct warptm_vu {
     const char *name;
     struct eng *eng;
     struct coh_cov *cov;
-    struct hold *holds;      /* [hold_entries] */
+    struct hold *holds; /* [hold_entries] */
     uint32_t n_holds;
-    uint64_t *tcd;           /* [tcd_entries]: last write time (ps), a maximum per slot */
+    uint64_t *tcd; /* [tcd_entries]: last write time (ps), a maximum per slot */
     /* the validation or release being stepped, for the actions */
     struct hold *h;
     uint64_t key;
     enum warptm_verdict verdict;
-    enum warptm_fail why;    /* the last failure's */
+    enum warptm_fail why; /* the last failure's */
     struct warptm_vu_stats st;
 };
 
@@ -67,18 +67,18 @@ static void hold_delete(struct warptm_vu *v, struct hold *h)
 /* ---- the table ---- */
 
 #define WVU_STATES(X)                                                                              \
-    X(Free, "no validated transaction holds the granule")                                         \
-    X(Shared, "held by validated transactions that read it (readers > 0)")                        \
+    X(Free, "no validated transaction holds the granule")                                          \
+    X(Shared, "held by validated transactions that read it (readers > 0)")                         \
     X(Held, "held by the one validated transaction that writes it")
 #define WVU_EVENTS(X)                                                                              \
-    X(ValRead, "validation of a granule read: values match, no exclusive hold")                   \
-    X(ValWrite, "validation of a granule written (and maybe read): values match, no hold")       \
-    X(ValMismatch, "validation: a byte read has changed since")                                   \
-    X(ValConflict, "validation: another validated transaction holds the granule against it")     \
-    X(ValFull, "validation would hold a free granule but the hold table is full")                 \
-    X(ValAlone, "validation by the serial token's holder: values match, nothing held")          \
-    X(Release, "a reader's commit or cleanup, other readers remain")                              \
-    X(ReleaseLast, "the last reader's commit or cleanup")                                         \
+    X(ValRead, "validation of a granule read: values match, no exclusive hold")                    \
+    X(ValWrite, "validation of a granule written (and maybe read): values match, no hold")         \
+    X(ValMismatch, "validation: a byte read has changed since")                                    \
+    X(ValConflict, "validation: another validated transaction holds the granule against it")       \
+    X(ValFull, "validation would hold a free granule but the hold table is full")                  \
+    X(ValAlone, "validation by the serial token's holder: values match, nothing held")             \
+    X(Release, "a reader's commit or cleanup, other readers remain")                               \
+    X(ReleaseLast, "the last reader's commit or cleanup")                                          \
     X(ReleaseWrite, "the writer's commit (written) or cleanup")
 #define X(n, d) WS_##n,
 enum { WVU_STATES(X) WS_N };
@@ -175,26 +175,30 @@ static const struct coh_action_name actions[] = {
     {NULL, NULL, NULL},
 };
 
-static const struct coh_trans cells[WS_N][WE_N] = {
-    [WS_Free] = {
-        [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
-        [WE_ValWrite] = DO(WS_Held, TAG_RD | TAG_WR, a_hold_exclusive),
-        [WE_ValMismatch] = DO(WS_Free, TAG_RD, a_fail_mismatch),
-        [WE_ValFull] = DO(WS_Free, TAG_RD, a_fail_full),
-        [WE_ValAlone] = DO(WS_Free, TAG_RD, a_pass),
-    },
-    [WS_Shared] = {
-        [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
-        [WE_ValMismatch] = DO(WS_Shared, TAG_RD, a_fail_mismatch),
-        [WE_ValConflict] = DO(WS_Shared, TAG_RD, a_fail_conflict),
-        [WE_Release] = DO(WS_Shared, TAG_RD | TAG_WR, a_drop_reader),
-        [WE_ReleaseLast] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_reader, a_free_entry),
-    },
-    [WS_Held] = {
-        [WE_ValMismatch] = DO(WS_Held, TAG_RD, a_fail_mismatch),
-        [WE_ValConflict] = DO(WS_Held, TAG_RD, a_fail_conflict),
-        [WE_ReleaseWrite] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_writer, a_free_entry),
-    },
+static const struct coh_trans cells[WS_N][WE_N] =
+    {
+        [WS_Free] =
+            {
+                [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
+                [WE_ValWrite] = DO(WS_Held, TAG_RD | TAG_WR, a_hold_exclusive),
+                [WE_ValMismatch] = DO(WS_Free, TAG_RD, a_fail_mismatch),
+                [WE_ValFull] = DO(WS_Free, TAG_RD, a_fail_full),
+                [WE_ValAlone] = DO(WS_Free, TAG_RD, a_pass),
+            },
+        [WS_Shared] =
+            {
+                [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
+                [WE_ValMismatch] = DO(WS_Shared, TAG_RD, a_fail_mismatch),
+                [WE_ValConflict] = DO(WS_Shared, TAG_RD, a_fail_conflict),
+                [WE_Release] = DO(WS_Shared, TAG_RD | TAG_WR, a_drop_reader),
+                [WE_ReleaseLast] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_reader, a_free_entry),
+            },
+        [WS_Held] =
+            {
+                [WE_ValMismatch] = DO(WS_Held, TAG_RD, a_fail_mismatch),
+                [WE_ValConflict] = DO(WS_Held, TAG_RD, a_fail_conflict),
+                [WE_ReleaseWrite] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_writer, a_free_entry),
+            },
 };
 
 static unsigned state_of(const struct hold *h)
@@ -281,8 +285,7 @@ void warptm_vu_release(struct warptm_vu *v, addr_t addr, bool write)
     v->st.releases++;
     const struct hold *h = v->h->key ? v->h : NULL;
     /* a release of a granule not held in that way is a hole (undefined cell) */
-    unsigned ev = write ? WE_ReleaseWrite
-                  : h && h->readers > 1 ? WE_Release : WE_ReleaseLast;
+    unsigned ev = write ? WE_ReleaseWrite : h && h->readers > 1 ? WE_Release : WE_ReleaseLast;
     step(v, addr, ev);
 }
 

@@ -36,12 +36,12 @@
 
 /* What one granule's validation asks for. */
 struct warptm_check {
-    addr_t addr;         /* the granule */
-    bool write;          /* the transaction writes it (an exclusive hold) */
-    bool match;          /* every byte it read still has the value it read */
-    bool alone;          /* the transaction holds the serial token (gpu/tx_serial.h): no
-                            other validated transaction can hold the granule, and it
-                            takes no hold */
+    addr_t addr; /* the granule */
+    bool write;  /* the transaction writes it (an exclusive hold) */
+    bool match;  /* every byte it read still has the value it read */
+    bool alone;  /* the transaction holds the serial token (gpu/tx_serial.h): no
+                    other validated transaction can hold the granule, and it
+                    takes no hold */
 };
 
 /* WARPTM_PASSED: validated alone, not held. */

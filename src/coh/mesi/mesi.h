@@ -48,8 +48,7 @@ enum {
     MSG_MESI_WB_ACK,                /* the PUTX was taken */
 };
 
-enum { MESI_VNET_REQ, MESI_VNET_FWD, MESI_VNET_RSP, MESI_VNET_UNBLOCK, MESI_VNET_WB,
-       MESI_NVNETS };
+enum { MESI_VNET_REQ, MESI_VNET_FWD, MESI_VNET_RSP, MESI_VNET_UNBLOCK, MESI_VNET_WB, MESI_NVNETS };
 
 /* msg->flags */
 #define MESI_F_DIRTY 0x1 /* PUTX, OWNER_DATA: the data differs from the bank's */

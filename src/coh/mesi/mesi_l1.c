@@ -45,32 +45,32 @@
 #define MESI_L1_STATES(X)                                                                          \
     X(I, "not present")                                                                            \
     X(S, "shared, read-only")                                                                      \
-    X(E, "exclusive, clean: a store makes it M silently")                                         \
-    X(M, "modified: the only copy, newer than the L2's")                                          \
-    X(IS, "GETS sent; loads merge into the fill")                                                 \
-    X(IM, "GETX sent; the store or atomic waits for the line and write permission")              \
-    X(SM, "UPGRADE sent from S; the store or atomic waits for write permission")                 \
-    X(IS_I, "GETS sent, then invalidated: the fill answers the held loads once and is not "      \
-            "cached (unless it is exclusive)")                                                    \
-    X(M_I, "PUTX sent (E or M line given up); the data waits in the TBE for the WB_ACK")         \
+    X(E, "exclusive, clean: a store makes it M silently")                                          \
+    X(M, "modified: the only copy, newer than the L2's")                                           \
+    X(IS, "GETS sent; loads merge into the fill")                                                  \
+    X(IM, "GETX sent; the store or atomic waits for the line and write permission")                \
+    X(SM, "UPGRADE sent from S; the store or atomic waits for write permission")                   \
+    X(IS_I, "GETS sent, then invalidated: the fill answers the held loads once and is not "        \
+            "cached (unless it is exclusive)")                                                     \
+    X(M_I, "PUTX sent (E or M line given up); the data waits in the TBE for the WB_ACK")           \
     X(SINK_WB_ACK, "a forward or recall took the written-back data; waiting for the WB_ACK")
 
 #define MESI_L1_EVENTS(X)                                                                          \
-    X(Load, "load from the SM (any semantics: the L1 is coherent)")                               \
-    X(MergeFull, "load to a line whose fill has merged merge_max loads")                          \
+    X(Load, "load from the SM (any semantics: the L1 is coherent)")                                \
+    X(MergeFull, "load to a line whose fill has merged merge_max loads")                           \
     X(Store, "store from the SM")                                                                  \
-    X(Atomic, "atomic from the SM (performed here once the line is M)")                           \
-    X(Busy, "any request to a line in a transient state that takes no more requests")            \
+    X(Atomic, "atomic from the SM (performed here once the line is M)")                            \
+    X(Busy, "any request to a line in a transient state that takes no more requests")              \
     X(Replace, "a miss needs this line's way")                                                     \
-    X(KernelBegin, "kernel launch: drop a shared line (the host may have written it)")           \
-    X(KernelEnd, "kernel end: give up an owned line so the bank holds its value")                 \
-    X(Inv, "invalidation (class INV) or recall (class RCL) from the bank")                        \
-    X(FwdGetS, "another L1 reads the line this L1 owns")                                          \
-    X(FwdGetX, "another L1 wants to write the line this L1 owns")                                 \
+    X(KernelBegin, "kernel launch: drop a shared line (the host may have written it)")             \
+    X(KernelEnd, "kernel end: give up an owned line so the bank holds its value")                  \
+    X(Inv, "invalidation (class INV) or recall (class RCL) from the bank")                         \
+    X(FwdGetS, "another L1 reads the line this L1 owns")                                           \
+    X(FwdGetX, "another L1 wants to write the line this L1 owns")                                  \
     X(Data, "the line, shared")                                                                    \
     X(DataE, "the line, exclusive clean")                                                          \
     X(DataX, "the line with write permission")                                                     \
-    X(AckX, "write permission for the S line (UPGRADE granted)")                                  \
+    X(AckX, "write permission for the S line (UPGRADE granted)")                                   \
     X(WbAck, "the bank took the PUTX")
 
 #define X(n, d) L1_##n,
@@ -87,8 +87,8 @@ struct l1_stats {
 
 struct mesi_l1 {
     struct ctrl base;
-    uint8_t *tbe_data;           /* per TBE: an M_I line's data */
-    struct msg_list kend;        /* KERNEL_END requests waiting for the write-backs */
+    uint8_t *tbe_data;    /* per TBE: an M_I line's data */
+    struct msg_list kend; /* KERNEL_END requests waiting for the write-backs */
     struct l1_stats st;
 };
 
@@ -103,7 +103,7 @@ static struct mesi_l1 *l1_of(void *p)
  * under its engine when the observer is on; a grant then reads every other
  * L1's state of the line. Never used by the model. */
 struct swmr_reg {
-    struct eng *eng;             /* NULL: free slot */
+    struct eng *eng; /* NULL: free slot */
     unsigned n_sms, n_attached;
     struct mesi_l1 **l1;
 };
@@ -211,9 +211,14 @@ static void hold_req(struct coh_ctx *x)
 {
     struct mesi_l1 *c = l1_of(x->ctrl);
     switch (x->msg->req.op) {
-    case MEM_LOAD: c->base.st.load_misses++; break;
-    case MEM_STORE: c->st.store_misses++; break;
-    default: c->st.atomic_misses++;
+    case MEM_LOAD:
+        c->base.st.load_misses++;
+        break;
+    case MEM_STORE:
+        c->st.store_misses++;
+        break;
+    default:
+        c->st.atomic_misses++;
     }
     msg_list_push(&x->tbe->merged, x->msg);
     x->msg = NULL;
@@ -418,73 +423,68 @@ static const struct coh_action_name actions[] = {
 
 /*  state           event             next            uses               actions              */
 static const struct coh_trans mesi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
-    [L1_I   ][L1_Load     ] = DO(L1_IS,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                           send_gets),
-    [L1_I   ][L1_Store    ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                           send_getx),
-    [L1_I   ][L1_Atomic   ] = DO(L1_IM,   TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req,
-                                                           send_getx),
-    [L1_I   ][L1_Inv      ] = DO(L1_I,    TAG_RD,           ack_inv), /* stale sharer bit */
-    [L1_S   ][L1_Load     ] = DO(L1_S,    TAG_RD | DATA_RD, reply_hit),
-    [L1_S   ][L1_Store    ] = DO(L1_SM,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, hold_req, send_upgrade),
-    [L1_S   ][L1_Atomic   ] = DO(L1_SM,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, hold_req, send_upgrade),
-    [L1_S   ][L1_Replace  ] = DO(L1_I,    TAG_WR,           count_replacement, ctrl_drop_line),
-    [L1_S   ][L1_KernelBegin] = DO(L1_I,  TAG_WR,           count_drop, ctrl_drop_line),
-    [L1_S   ][L1_Inv      ] = DO(L1_I,    TAG_WR,           count_inv, ctrl_drop_line, ack_inv),
-    [L1_E   ][L1_Load     ] = DO(L1_E,    TAG_RD | DATA_RD, reply_hit),
-    [L1_E   ][L1_Store    ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_WR, write_hit),
-    [L1_E   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_hit),
-    [L1_E   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe,
-                                                            send_putx, ctrl_drop_line),
-    [L1_E   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx,
-                                                            ctrl_drop_line),
-    [L1_E   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
-                                                            ctrl_drop_line),
-    [L1_E   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
-    [L1_E   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
-    [L1_M   ][L1_Load     ] = DO(L1_M,    TAG_RD | DATA_RD, reply_hit),
-    [L1_M   ][L1_Store    ] = DO(L1_M,    TAG_RD | DATA_WR, write_hit),
-    [L1_M   ][L1_Atomic   ] = DO(L1_M,    TAG_RD | DATA_RD | DATA_WR, write_hit),
-    [L1_M   ][L1_Replace  ] = DO(L1_M_I,  TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe,
-                                                            send_putx, ctrl_drop_line),
-    [L1_M   ][L1_KernelEnd] = DO(L1_M_I,  TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx,
-                                                            ctrl_drop_line),
-    [L1_M   ][L1_Inv      ] = DO(L1_I,    TAG_WR | DATA_RD, count_inv, send_owner_data,
-                                                            ctrl_drop_line),
-    [L1_M   ][L1_FwdGetS  ] = DO(L1_S,    TAG_WR | DATA_RD, send_owner_data),
-    [L1_M   ][L1_FwdGetX  ] = DO(L1_I,    TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
-    [L1_IS  ][L1_Load     ] = DO(L1_IS,   TAG_RD,           ctrl_l1_merge_load),
-    [L1_IS  ][L1_MergeFull] = STALL,
-    [L1_IS  ][L1_Busy     ] = STALL,
-    [L1_IS  ][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
-    [L1_IS  ][L1_Data     ] = DO(L1_S,    TAG_WR | DATA_WR, fill_line, answer_held,
-                                                            ctrl_wake_parked),
-    [L1_IS  ][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            ctrl_wake_parked),
-    [L1_IS_I][L1_Busy     ] = STALL,
-    [L1_IS_I][L1_Inv      ] = DO(L1_IS_I, TAG_RD,           ack_inv),
-    [L1_IS_I][L1_Data     ] = DO(L1_I,    TAG_WR,           answer_once, ctrl_drop_line,
-                                                            ctrl_wake_parked),
+    [L1_I][L1_Load] =
+        DO(L1_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req, send_gets),
+    [L1_I][L1_Store] =
+        DO(L1_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req, send_getx),
+    [L1_I][L1_Atomic] =
+        DO(L1_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, hold_req, send_getx),
+    [L1_I][L1_Inv] = DO(L1_I, TAG_RD, ack_inv), /* stale sharer bit */
+    [L1_S][L1_Load] = DO(L1_S, TAG_RD | DATA_RD, reply_hit),
+    [L1_S][L1_Store] = DO(L1_SM, TAG_RD | TAG_WR, ctrl_alloc_tbe, hold_req, send_upgrade),
+    [L1_S][L1_Atomic] = DO(L1_SM, TAG_RD | TAG_WR, ctrl_alloc_tbe, hold_req, send_upgrade),
+    [L1_S][L1_Replace] = DO(L1_I, TAG_WR, count_replacement, ctrl_drop_line),
+    [L1_S][L1_KernelBegin] = DO(L1_I, TAG_WR, count_drop, ctrl_drop_line),
+    [L1_S][L1_Inv] = DO(L1_I, TAG_WR, count_inv, ctrl_drop_line, ack_inv),
+    [L1_E][L1_Load] = DO(L1_E, TAG_RD | DATA_RD, reply_hit),
+    [L1_E][L1_Store] = DO(L1_M, TAG_RD | TAG_WR | DATA_WR, write_hit),
+    [L1_E][L1_Atomic] = DO(L1_M, TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_hit),
+    [L1_E][L1_Replace] =
+        DO(L1_M_I, TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe, send_putx, ctrl_drop_line),
+    [L1_E][L1_KernelEnd] =
+        DO(L1_M_I, TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx, ctrl_drop_line),
+    [L1_E][L1_Inv] = DO(L1_I, TAG_WR | DATA_RD, count_inv, send_owner_data, ctrl_drop_line),
+    [L1_E][L1_FwdGetS] = DO(L1_S, TAG_WR | DATA_RD, send_owner_data),
+    [L1_E][L1_FwdGetX] = DO(L1_I, TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
+    [L1_M][L1_Load] = DO(L1_M, TAG_RD | DATA_RD, reply_hit),
+    [L1_M][L1_Store] = DO(L1_M, TAG_RD | DATA_WR, write_hit),
+    [L1_M][L1_Atomic] = DO(L1_M, TAG_RD | DATA_RD | DATA_WR, write_hit),
+    [L1_M][L1_Replace] =
+        DO(L1_M_I, TAG_WR | DATA_RD, count_replacement, ctrl_alloc_tbe, send_putx, ctrl_drop_line),
+    [L1_M][L1_KernelEnd] =
+        DO(L1_M_I, TAG_WR | DATA_RD, count_flush, ctrl_alloc_tbe, send_putx, ctrl_drop_line),
+    [L1_M][L1_Inv] = DO(L1_I, TAG_WR | DATA_RD, count_inv, send_owner_data, ctrl_drop_line),
+    [L1_M][L1_FwdGetS] = DO(L1_S, TAG_WR | DATA_RD, send_owner_data),
+    [L1_M][L1_FwdGetX] = DO(L1_I, TAG_WR | DATA_RD, send_owner_data, ctrl_drop_line),
+    [L1_IS][L1_Load] = DO(L1_IS, TAG_RD, ctrl_l1_merge_load),
+    [L1_IS][L1_MergeFull] = STALL,
+    [L1_IS][L1_Busy] = STALL,
+    [L1_IS][L1_Inv] = DO(L1_IS_I, TAG_RD, ack_inv),
+    [L1_IS][L1_Data] = DO(L1_S, TAG_WR | DATA_WR, fill_line, answer_held, ctrl_wake_parked),
+    [L1_IS][L1_DataE] =
+        DO(L1_E, TAG_WR | DATA_WR, fill_line, answer_held, send_unblock, ctrl_wake_parked),
+    [L1_IS_I][L1_Busy] = STALL,
+    [L1_IS_I][L1_Inv] = DO(L1_IS_I, TAG_RD, ack_inv),
+    [L1_IS_I][L1_Data] = DO(L1_I, TAG_WR, answer_once, ctrl_drop_line, ctrl_wake_parked),
     /* an exclusive grant is never overtaken (the bank waits for the UNBLOCK):
      * the invalidation was older than the GETS it answers */
-    [L1_IS_I][L1_DataE    ] = DO(L1_E,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            ctrl_wake_parked),
-    [L1_IM  ][L1_Busy     ] = STALL,
-    [L1_IM  ][L1_Inv      ] = DO(L1_IM,   TAG_RD,           ack_inv), /* stale sharer bit */
-    [L1_IM  ][L1_DataX    ] = DO(L1_M,    TAG_WR | DATA_WR, fill_line, answer_held, send_unblock,
-                                                            ctrl_wake_parked),
-    [L1_SM  ][L1_Busy     ] = STALL,
-    [L1_SM  ][L1_Inv      ] = DO(L1_IM,   TAG_WR,           count_inv, ack_inv),
-    [L1_SM  ][L1_AckX     ] = DO(L1_M,    TAG_WR | DATA_WR, answer_held, send_unblock,
-                                                            ctrl_wake_parked),
-    [L1_M_I ][L1_Busy     ] = STALL,
-    [L1_M_I ][L1_Inv      ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
-    [L1_M_I ][L1_FwdGetS  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
-    [L1_M_I ][L1_FwdGetX  ] = DO(L1_SINK_WB_ACK, 0,         send_owner_data),
-    [L1_M_I ][L1_WbAck    ] = DO(L1_I,    0,                ctrl_wake_parked),
-    [L1_SINK_WB_ACK][L1_Busy ] = STALL,
-    [L1_SINK_WB_ACK][L1_Inv  ] = DO(L1_SINK_WB_ACK, 0,      ack_inv),
-    [L1_SINK_WB_ACK][L1_WbAck] = DO(L1_I, 0,                ctrl_wake_parked),
+    [L1_IS_I][L1_DataE] =
+        DO(L1_E, TAG_WR | DATA_WR, fill_line, answer_held, send_unblock, ctrl_wake_parked),
+    [L1_IM][L1_Busy] = STALL,
+    [L1_IM][L1_Inv] = DO(L1_IM, TAG_RD, ack_inv), /* stale sharer bit */
+    [L1_IM][L1_DataX] =
+        DO(L1_M, TAG_WR | DATA_WR, fill_line, answer_held, send_unblock, ctrl_wake_parked),
+    [L1_SM][L1_Busy] = STALL,
+    [L1_SM][L1_Inv] = DO(L1_IM, TAG_WR, count_inv, ack_inv),
+    [L1_SM][L1_AckX] = DO(L1_M, TAG_WR | DATA_WR, answer_held, send_unblock, ctrl_wake_parked),
+    [L1_M_I][L1_Busy] = STALL,
+    [L1_M_I][L1_Inv] = DO(L1_SINK_WB_ACK, 0, send_owner_data),
+    [L1_M_I][L1_FwdGetS] = DO(L1_SINK_WB_ACK, 0, send_owner_data),
+    [L1_M_I][L1_FwdGetX] = DO(L1_SINK_WB_ACK, 0, send_owner_data),
+    [L1_M_I][L1_WbAck] = DO(L1_I, 0, ctrl_wake_parked),
+    [L1_SINK_WB_ACK][L1_Busy] = STALL,
+    [L1_SINK_WB_ACK][L1_Inv] = DO(L1_SINK_WB_ACK, 0, ack_inv),
+    [L1_SINK_WB_ACK][L1_WbAck] = DO(L1_I, 0, ctrl_wake_parked),
 };
 
 static void set_state(struct coh_ctx *x, unsigned next)
@@ -528,15 +528,24 @@ static unsigned classify_core(const struct mesi_l1 *c, const struct coh_ctx *x)
 static unsigned classify_net(const struct msg *m)
 {
     switch (m->type) {
-    case MSG_MESI_INV: return L1_Inv;
-    case MSG_MESI_FWD_GETS: return L1_FwdGetS;
-    case MSG_MESI_FWD_GETX: return L1_FwdGetX;
-    case MSG_MESI_DATA: return L1_Data;
-    case MSG_MESI_DATA_E: return L1_DataE;
-    case MSG_MESI_DATA_X: return L1_DataX;
-    case MSG_MESI_ACK_X: return L1_AckX;
-    case MSG_MESI_WB_ACK: return L1_WbAck;
-    default: panic("mesi L1: unexpected message type %u", m->type);
+    case MSG_MESI_INV:
+        return L1_Inv;
+    case MSG_MESI_FWD_GETS:
+        return L1_FwdGetS;
+    case MSG_MESI_FWD_GETX:
+        return L1_FwdGetX;
+    case MSG_MESI_DATA:
+        return L1_Data;
+    case MSG_MESI_DATA_E:
+        return L1_DataE;
+    case MSG_MESI_DATA_X:
+        return L1_DataX;
+    case MSG_MESI_ACK_X:
+        return L1_AckX;
+    case MSG_MESI_WB_ACK:
+        return L1_WbAck;
+    default:
+        panic("mesi L1: unexpected message type %u", m->type);
     }
 }
 
@@ -762,4 +771,3 @@ void mesi_l1_destroy(struct comp *cp)
     free(c->tbe_data);
     ctrl_destroy(cp);
 }
-

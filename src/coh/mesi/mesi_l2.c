@@ -43,32 +43,32 @@
 
 #define MESI_L2_STATES(X)                                                                          \
     X(NP, "not present")                                                                           \
-    X(SS, "valid here; the sharer vector names every L1 that may hold an S copy")                 \
+    X(SS, "valid here; the sharer vector names every L1 that may hold an S copy")                  \
     X(M, "valid here; no L1 holds a copy")                                                         \
-    X(MT, "an L1 owns the line (E or M); the vector names it")                                    \
-    X(ISS, "fetch from DRAM for a GETS (granted E); later requests parked")                       \
-    X(IM, "fetch from DRAM for a GETX or UPGRADE; later requests parked")                         \
-    X(SS_MB, "invalidating the other S copies for a GETX/UPGRADE; collecting acks")              \
-    X(MT_MB, "exclusive grant sent; blocked until the new owner's UNBLOCK")                       \
-    X(MT_SB, "FWD_GETS sent to the owner; waiting for its answer")                                \
-    X(MT_IB, "FWD_GETX sent to the owner; waiting for its answer")                                \
-    X(S_I, "recalling the S copies before eviction; collecting acks")                             \
+    X(MT, "an L1 owns the line (E or M); the vector names it")                                     \
+    X(ISS, "fetch from DRAM for a GETS (granted E); later requests parked")                        \
+    X(IM, "fetch from DRAM for a GETX or UPGRADE; later requests parked")                          \
+    X(SS_MB, "invalidating the other S copies for a GETX/UPGRADE; collecting acks")                \
+    X(MT_MB, "exclusive grant sent; blocked until the new owner's UNBLOCK")                        \
+    X(MT_SB, "FWD_GETS sent to the owner; waiting for its answer")                                 \
+    X(MT_IB, "FWD_GETX sent to the owner; waiting for its answer")                                 \
+    X(S_I, "recalling the S copies before eviction; collecting acks")                              \
     X(MT_I, "recalling the owner's copy before eviction; waiting for its answer")
 
 #define MESI_L2_EVENTS(X)                                                                          \
     X(GetS, "read request")                                                                        \
-    X(GetX, "write request (GETX, or UPGRADE from an L1 no longer listed); no S copy listed")    \
-    X(GetXInv, "write request to an SS line: other L1s may hold S copies")                       \
-    X(Upgrade, "UPGRADE from a listed sharer (SS: other L1s are listed too)")                     \
-    X(PutX, "write-back from the owner")                                                          \
-    X(PutXOld, "write-back from an L1 that no longer owns the line")                              \
-    X(Busy, "any request or write-back to a line in a transient state")                          \
+    X(GetX, "write request (GETX, or UPGRADE from an L1 no longer listed); no S copy listed")      \
+    X(GetXInv, "write request to an SS line: other L1s may hold S copies")                         \
+    X(Upgrade, "UPGRADE from a listed sharer (SS: other L1s are listed too)")                      \
+    X(PutX, "write-back from the owner")                                                           \
+    X(PutXOld, "write-back from an L1 that no longer owns the line")                               \
+    X(Busy, "any request or write-back to a line in a transient state")                            \
     X(Replace, "a miss needs this line's way; no L1 may hold a copy")                              \
     X(Recall, "a miss needs this line's way; L1s may hold copies")                                 \
     X(MemData, "fill from DRAM")                                                                   \
     X(InvAck, "invalidation ack, more expected")                                                   \
     X(LastAck, "the last invalidation ack")                                                        \
-    X(OwnerData, "the owner's answer to a forward or recall")                                     \
+    X(OwnerData, "the owner's answer to a forward or recall")                                      \
     X(Unblock, "the new owner has its exclusive grant")
 
 #define X(n, d) L2_##n,
@@ -86,9 +86,9 @@ struct l2_stats {
 
 struct mesi_l2 {
     struct ctrl base;
-    struct msg_list fwd_out;   /* forwards and invalidations waiting for room */
-    bool bug_forgets_inv;      /* mesi-noinv (test only): a GETX/UPGRADE's invalidation of
-                                  the first other sharer is never sent */
+    struct msg_list fwd_out; /* forwards and invalidations waiting for room */
+    bool bug_forgets_inv;    /* mesi-noinv (test only): a GETX/UPGRADE's invalidation of
+                                the first other sharer is never sent */
     struct l2_stats st;
 };
 
@@ -243,8 +243,8 @@ static void take_owner_data(struct coh_ctx *x)
     struct mesi_l2 *c = l2_of(x);
     /* a recall cleared the owner's bit when it was sent; a forward did not */
     panic_if(x->state != L2_MT_I && !coh_sharer(x->line, x->msg->src),
-             "%s: %#llx answered by L1 %u, not its owner",
-             c->base.w.name, (unsigned long long)x->addr, x->msg->src);
+             "%s: %#llx answered by L1 %u, not its owner", c->base.w.name,
+             (unsigned long long)x->addr, x->msg->src);
     take_line(c, x);
     msg_free(c->base.w.msgs, x->msg);
     x->msg = NULL;
@@ -314,51 +314,46 @@ static const struct coh_action_name actions[] = {
  * would be a protocol hole (exit 3).
  *  state       event            next      uses               actions                           */
 static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_NP   ][L2_GetS      ] = DO(L2_ISS,   TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                               ctrl_hold, ctrl_l2_send_fetch),
-    [L2_NP   ][L2_GetX      ] = DO(L2_IM,    TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                               ctrl_hold, ctrl_l2_send_fetch),
-    [L2_NP   ][L2_PutXOld   ] = DO(L2_NP,    TAG_RD,           send_wback),
-    [L2_SS   ][L2_GetS      ] = DO(L2_SS,    TAG_RD | TAG_WR | DATA_RD, reply_shared),
-    [L2_SS   ][L2_GetXInv   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_invs,
-                                                               ctrl_hold),
-    [L2_SS   ][L2_Upgrade   ] = DO(L2_SS_MB, TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_invs,
-                                                               ctrl_hold),
-    [L2_SS   ][L2_PutXOld   ] = DO(L2_SS,    TAG_RD,           send_wback),
-    [L2_SS   ][L2_Recall    ] = DO(L2_S_I,   TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_recalls),
-    [L2_M    ][L2_GetS      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
-    [L2_M    ][L2_GetX      ] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
-    [L2_M    ][L2_PutXOld   ] = DO(L2_M,     TAG_RD,           send_wback),
-    [L2_M    ][L2_Replace   ] = DO(L2_NP,    TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
-    [L2_MT   ][L2_GetS      ] = DO(L2_MT_SB, TAG_RD,           ctrl_alloc_tbe, ctrl_hold,
-                                                               send_fwd_gets),
-    [L2_MT   ][L2_GetX      ] = DO(L2_MT_IB, TAG_RD,           ctrl_alloc_tbe, ctrl_hold,
-                                                               send_fwd_getx),
-    [L2_MT   ][L2_PutX      ] = DO(L2_M,     TAG_RD | TAG_WR | DATA_WR, take_putx, send_wback),
-    [L2_MT   ][L2_PutXOld   ] = DO(L2_MT,    TAG_RD,           send_wback),
-    [L2_MT   ][L2_Recall    ] = DO(L2_MT_I,  TAG_RD | TAG_WR,  ctrl_alloc_tbe, send_recalls),
-    [L2_ISS  ][L2_Busy      ] = STALL,
-    [L2_ISS  ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
-    [L2_IM   ][L2_Busy      ] = STALL,
-    [L2_IM   ][L2_MemData   ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
-    [L2_SS_MB][L2_Busy      ] = STALL,
-    [L2_SS_MB][L2_InvAck    ] = DO(L2_SS_MB, 0,                ctrl_count_ack),
-    [L2_SS_MB][L2_LastAck   ] = DO(L2_MT_MB, TAG_WR | DATA_RD, ctrl_count_ack, grant),
-    [L2_MT_MB][L2_Busy      ] = STALL,
-    [L2_MT_MB][L2_Unblock   ] = DO(L2_MT,    TAG_WR,           take_unblock, ctrl_wake_parked),
-    [L2_MT_SB][L2_Busy      ] = STALL,
-    [L2_MT_SB][L2_OwnerData ] = DO(L2_SS,    TAG_WR | DATA_WR | DATA_RD, take_owner_data,
-                                                                         reply_held_shared,
-                                                                         ctrl_wake_parked),
-    [L2_MT_IB][L2_Busy      ] = STALL,
-    [L2_MT_IB][L2_OwnerData ] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, take_owner_data, grant),
-    [L2_S_I  ][L2_Busy      ] = STALL,
-    [L2_S_I  ][L2_InvAck    ] = DO(L2_S_I,   0,                ctrl_count_ack),
-    [L2_S_I  ][L2_LastAck   ] = DO(L2_NP,    TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
-                                                               ctrl_drop_line, ctrl_wake_parked),
-    [L2_MT_I ][L2_Busy      ] = STALL,
-    [L2_MT_I ][L2_OwnerData ] = DO(L2_NP,    TAG_WR | DATA_RD, take_owner_data, ctrl_l2_write_back,
-                                                               ctrl_drop_line, ctrl_wake_parked),
+    [L2_NP][L2_GetS] =
+        DO(L2_ISS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_hold, ctrl_l2_send_fetch),
+    [L2_NP][L2_GetX] =
+        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_hold, ctrl_l2_send_fetch),
+    [L2_NP][L2_PutXOld] = DO(L2_NP, TAG_RD, send_wback),
+    [L2_SS][L2_GetS] = DO(L2_SS, TAG_RD | TAG_WR | DATA_RD, reply_shared),
+    [L2_SS][L2_GetXInv] = DO(L2_SS_MB, TAG_RD | TAG_WR, ctrl_alloc_tbe, send_invs, ctrl_hold),
+    [L2_SS][L2_Upgrade] = DO(L2_SS_MB, TAG_RD | TAG_WR, ctrl_alloc_tbe, send_invs, ctrl_hold),
+    [L2_SS][L2_PutXOld] = DO(L2_SS, TAG_RD, send_wback),
+    [L2_SS][L2_Recall] = DO(L2_S_I, TAG_RD | TAG_WR, ctrl_alloc_tbe, send_recalls),
+    [L2_M][L2_GetS] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
+    [L2_M][L2_GetX] = DO(L2_MT_MB, TAG_RD | TAG_WR | DATA_RD, ctrl_alloc_tbe, grant),
+    [L2_M][L2_PutXOld] = DO(L2_M, TAG_RD, send_wback),
+    [L2_M][L2_Replace] = DO(L2_NP, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [L2_MT][L2_GetS] = DO(L2_MT_SB, TAG_RD, ctrl_alloc_tbe, ctrl_hold, send_fwd_gets),
+    [L2_MT][L2_GetX] = DO(L2_MT_IB, TAG_RD, ctrl_alloc_tbe, ctrl_hold, send_fwd_getx),
+    [L2_MT][L2_PutX] = DO(L2_M, TAG_RD | TAG_WR | DATA_WR, take_putx, send_wback),
+    [L2_MT][L2_PutXOld] = DO(L2_MT, TAG_RD, send_wback),
+    [L2_MT][L2_Recall] = DO(L2_MT_I, TAG_RD | TAG_WR, ctrl_alloc_tbe, send_recalls),
+    [L2_ISS][L2_Busy] = STALL,
+    [L2_ISS][L2_MemData] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
+    [L2_IM][L2_Busy] = STALL,
+    [L2_IM][L2_MemData] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, grant),
+    [L2_SS_MB][L2_Busy] = STALL,
+    [L2_SS_MB][L2_InvAck] = DO(L2_SS_MB, 0, ctrl_count_ack),
+    [L2_SS_MB][L2_LastAck] = DO(L2_MT_MB, TAG_WR | DATA_RD, ctrl_count_ack, grant),
+    [L2_MT_MB][L2_Busy] = STALL,
+    [L2_MT_MB][L2_Unblock] = DO(L2_MT, TAG_WR, take_unblock, ctrl_wake_parked),
+    [L2_MT_SB][L2_Busy] = STALL,
+    [L2_MT_SB][L2_OwnerData] =
+        DO(L2_SS, TAG_WR | DATA_WR | DATA_RD, take_owner_data, reply_held_shared, ctrl_wake_parked),
+    [L2_MT_IB][L2_Busy] = STALL,
+    [L2_MT_IB][L2_OwnerData] = DO(L2_MT_MB, TAG_WR | DATA_WR | DATA_RD, take_owner_data, grant),
+    [L2_S_I][L2_Busy] = STALL,
+    [L2_S_I][L2_InvAck] = DO(L2_S_I, 0, ctrl_count_ack),
+    [L2_S_I][L2_LastAck] = DO(L2_NP, TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
+                              ctrl_drop_line, ctrl_wake_parked),
+    [L2_MT_I][L2_Busy] = STALL,
+    [L2_MT_I][L2_OwnerData] = DO(L2_NP, TAG_WR | DATA_RD, take_owner_data, ctrl_l2_write_back,
+                                 ctrl_drop_line, ctrl_wake_parked),
 };
 
 const struct coh_table mesi_l2_table =
@@ -393,13 +388,16 @@ static unsigned classify_request(const struct coh_ctx *x, struct msg *m)
         m->type = MSG_MESI_GETX;
     bool others = s == L2_SS && coh_sharers_other(x->line, m->src);
     switch (m->type) {
-    case MSG_MESI_GETS: return L2_GetS;
-    case MSG_MESI_GETX: return others ? L2_GetXInv : L2_GetX;
+    case MSG_MESI_GETS:
+        return L2_GetS;
+    case MSG_MESI_GETX:
+        return others ? L2_GetXInv : L2_GetX;
     case MSG_MESI_UPGRADE:
         panic_if(!others, "mesi L2: UPGRADE of %#llx from its only listed sharer",
                  (unsigned long long)x->addr);
         return L2_Upgrade;
-    default: panic("mesi L2: unexpected request type %u", m->type);
+    default:
+        panic("mesi L2: unexpected request type %u", m->type);
     }
 }
 
@@ -414,8 +412,8 @@ static void evict(struct mesi_l2 *c, struct cache_line *victim)
 {
     struct coh_ctx x;
     ctrl_lookup(&c->base, &x, victim->addr);
-    x.event = x.state == L2_M || (x.state == L2_SS && coh_sharers_none(victim)) ? L2_Replace
-                                                                             : L2_Recall;
+    x.event =
+        x.state == L2_M || (x.state == L2_SS && coh_sharers_none(victim)) ? L2_Replace : L2_Recall;
     ctrl_step(&c->base, &x);
 }
 
@@ -423,8 +421,8 @@ static void evict(struct mesi_l2 *c, struct cache_line *victim)
  * evicting another line. */
 static bool set_recalling(struct mesi_l2 *c, addr_t line)
 {
-    struct cache_line *set = &c->base.cache.lines[(size_t)cache_set_of(&c->base.cache, line) *
-                                             c->base.cache.spec.ways];
+    struct cache_line *set =
+        &c->base.cache.lines[(size_t)cache_set_of(&c->base.cache, line) * c->base.cache.spec.ways];
     for (uint32_t w = 0; w < c->base.cache.spec.ways; w++)
         if (set[w].present && is_recall(set[w].state))
             return true;
@@ -530,8 +528,8 @@ static bool mesi_l2_tick(struct comp *cp)
     /* responses or forwards held by a full vnet, or messages stalled on a
      * resource (a full port, TBE table or set, a recall in the set), and
      * nothing else: sleep until it may clear */
-    if (b->replay.n || c->fwd_out.n || port_peek(&b->pipe) || port_peek(reqs) ||
-        port_peek(rsps) || port_peek(wbs)) {
+    if (b->replay.n || c->fwd_out.n || port_peek(&b->pipe) || port_peek(reqs) || port_peek(rsps) ||
+        port_peek(wbs)) {
         struct port *const in[] = {&b->in, &b->pipe, unbl, rsps, wbs, reqs};
         return ctrl_stall_sleep(b, in, 6);
     }
@@ -540,8 +538,8 @@ static bool mesi_l2_tick(struct comp *cp)
 
 static void dump_msg(const struct msg *m, FILE *out)
 {
-    fprintf(out, "type %u addr %#llx src %u dst %u vnet %u\n", m->type,
-            (unsigned long long)m->addr, m->src, m->dst, m->vnet);
+    fprintf(out, "type %u addr %#llx src %u dst %u vnet %u\n", m->type, (unsigned long long)m->addr,
+            m->src, m->dst, m->vnet);
 }
 
 static void mesi_l2_dump(struct comp *cp, FILE *out)
@@ -570,7 +568,7 @@ static const struct ctrl_stat mesi_l2_stat_rows[] = {
     CTRL_STAT_BASE(reads),
     CTRL_STAT_BASE(writes),
     CTRL_STAT_FN("accesses", ctrl_stat_accesses), /* no atomics: they are done in the L1s */
-    CTRL_STAT_BASE(misses), /* DRAM fetches */
+    CTRL_STAT_BASE(misses),                       /* DRAM fetches */
     CTRL_STAT_BASE(writebacks),
     CTRL_STAT_OWN(struct l2_stats, invs_sent),
     CTRL_STAT_OWN(struct l2_stats, recalls_sent),

@@ -33,20 +33,22 @@ enum {
 };
 
 /* msg->flags */
-#define MG_F_RELEASED 0x100 /* L1: this request's release is done */
+#define MG_F_RELEASED 0x100  /* L1: this request's release is done */
 #define MG_F_ACQUIRED 0x4000 /* L1: this request's acquire at the banks is done */
-#define MG_F_SYS 0x200      /* arrived from another GPM: answer through the sysnet */
-#define MG_F_FILL 0x400     /* a forwarded load whose answer may fill this bank */
-#define MG_F_DIR 0x800      /* the home's directory has seen this request */
-#define MG_F_TO_SYS 0x1000  /* in a bank's pipeline: leaves through the sysnet */
-#define MG_F_FILL2 0x2000   /* hmg: ... may fill the GPU home that passed it on */
-#define MG_F_FETCH 0x80     /* hmg: a GPU home's read of a line for a .gpu atomic */
-#define MG_F_L1WT 0x2      /* a .cta atomic's write-through from the L1 that performed it
-                               (rc_l1.c): the L1 absorbs its acknowledgement */
-#define MG_F_L1FETCH 0x4   /* an L1's read of a line for a parked .cta atomic */
-#define MG_F_EVICT 0x8      /* MSG_MG_INV: caused by a directory eviction (Fig. 5.11) */
-#define MG_F_ACKME 0x40     /* counted: a write or atomic a GPU home forwarded (its
-                               generation in msg->acks): acknowledge with MSG_MG_INVACK */
+#define MG_F_SYS      0x200  /* arrived from another GPM: answer through the sysnet */
+#define MG_F_FILL     0x400  /* a forwarded load whose answer may fill this bank */
+#define MG_F_DIR      0x800  /* the home's directory has seen this request */
+#define MG_F_TO_SYS   0x1000 /* in a bank's pipeline: leaves through the sysnet */
+#define MG_F_FILL2    0x2000 /* hmg: ... may fill the GPU home that passed it on */
+#define MG_F_FETCH    0x80   /* hmg: a GPU home's read of a line for a .gpu atomic */
+#define MG_F_L1WT                                                                                  \
+    0x2                  /* a .cta atomic's write-through from the L1 that performed it            \
+                             (rc_l1.c): the L1 absorbs its acknowledgement */
+#define MG_F_L1FETCH 0x4 /* an L1's read of a line for a parked .cta atomic */
+#define MG_F_EVICT   0x8 /* MSG_MG_INV: caused by a directory eviction (Fig. 5.11) */
+#define MG_F_ACKME                                                                                 \
+    0x40 /* counted: a write or atomic a GPU home forwarded (its                                   \
+            generation in msg->acks): acknowledge with MSG_MG_INVACK */
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;

@@ -41,8 +41,8 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers, bool evict)
         return;
     for (unsigned g = 0; g < c->n_gpms; g++)
         if (sharers >> g & 1) {
-            struct msg *m = msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0),
-                                    c->base.comp.eng->now);
+            struct msg *m =
+                msg_new(c->base.w.msgs, MSG_MG_INV, region_line(c, key, 0), c->base.comp.eng->now);
             c->st.invs_sent++;
             if (evict) {
                 m->flags |= MG_F_EVICT;
@@ -59,14 +59,14 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers, bool evict)
 }
 
 #define MG_DIR_STATES(X)                                                                           \
-    X(I, "no entry: no other GPM is known to cache the region")                                   \
+    X(I, "no entry: no other GPM is known to cache the region")                                    \
     X(V, "an entry with the GPMs that may cache lines of the region")
 
 #define MG_DIR_EVENTS(X)                                                                           \
-    X(LocalSt, "a write or atomic from this GPM's L1s")                                           \
+    X(LocalSt, "a write or atomic from this GPM's L1s")                                            \
     X(RemoteLd, "a read from another GPM")                                                         \
     X(RemoteSt, "a write or atomic from another GPM")                                              \
-    X(Replace, "the entry's way is needed for another region")                                    \
+    X(Replace, "the entry's way is needed for another region")                                     \
     X(Inv, "hmg, at a GPU home: an invalidation from the system home")
 
 #define X(n, d) MD_##n,
@@ -139,15 +139,15 @@ static const struct coh_action_name actions[] = {
 
 /*  state      event            next   uses     actions                                      */
 static const struct coh_trans mg_dir_cells[MD_NSTATES][MD_NEVENTS] = {
-    [MD_I][MD_LocalSt ] = DO(MD_I, TAG_RD,          ctrl_nothing),
+    [MD_I][MD_LocalSt] = DO(MD_I, TAG_RD, ctrl_nothing),
     [MD_I][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
     [MD_I][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_take, dir_add_sender),
-    [MD_V][MD_LocalSt ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
+    [MD_V][MD_LocalSt] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
     [MD_V][MD_RemoteLd] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender),
     [MD_V][MD_RemoteSt] = DO(MD_V, TAG_RD | TAG_WR, dir_add_sender, dir_inv_others),
-    [MD_V][MD_Replace ] = DO(MD_I, TAG_WR,          dir_inv_all, dir_free),
-    [MD_I][MD_Inv     ] = DO(MD_I, TAG_RD,          ctrl_nothing),
-    [MD_V][MD_Inv     ] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
+    [MD_V][MD_Replace] = DO(MD_I, TAG_WR, dir_inv_all, dir_free),
+    [MD_I][MD_Inv] = DO(MD_I, TAG_RD, ctrl_nothing),
+    [MD_V][MD_Inv] = DO(MD_I, TAG_RD | TAG_WR, dir_inv_all, dir_free),
 };
 
 const struct coh_table mg_dir_table =
@@ -162,14 +162,21 @@ void mg_dir_step(struct mg_l2 *c, struct msg *m, bool write)
     bool remote = m->flags & MG_F_SYS;
     if (!remote && !write)
         return; /* Table 5.1: a local read changes nothing */
-    struct coh_ctx x = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = c->base.comp.eng,
-                        .addr = dir_key(c, m->addr), .msg = m};
+    struct coh_ctx x = {.ctrl = c,
+                        .ctrl_name = c->base.w.name,
+                        .eng = c->base.comp.eng,
+                        .addr = dir_key(c, m->addr),
+                        .msg = m};
     x.line = cache_find(&c->dir, x.addr);
     if (!x.line && remote) { /* a full set gives up its LRU entry first */
         struct cache_line *way = cache_victim(&c->dir, x.addr, NULL, NULL);
         if (way->present) {
-            struct coh_ctx v = {.ctrl = c, .ctrl_name = c->base.w.name, .eng = x.eng,
-                                .addr = way->addr, .line = way, .state = MD_V,
+            struct coh_ctx v = {.ctrl = c,
+                                .ctrl_name = c->base.w.name,
+                                .eng = x.eng,
+                                .addr = way->addr,
+                                .line = way,
+                                .state = MD_V,
                                 .event = MD_Replace};
             coh_step(&mg_dir_table, &c->base.w.cov[1], &v);
         }
@@ -190,8 +197,7 @@ void mg_dir_take_inv(struct mg_l2 *c, struct msg *m)
         struct coh_ctx x;
         ctrl_lookup(b, &x, line);
         if ((x.state == ML2_V && mg_sys_home(c, line, false) != c->gpm) || x.state == ML2_IR) {
-            c->st.evict_lines_invalidated +=
-                x.state == ML2_V && (m->flags & MG_F_EVICT) != 0;
+            c->st.evict_lines_invalidated += x.state == ML2_V && (m->flags & MG_F_EVICT) != 0;
             ctrl_fire(b, line, NULL, ML2_Inv);
         } else if (x.line)
             mg_stale_fetch(c, x.line);
@@ -206,8 +212,12 @@ void mg_dir_take_inv(struct mg_l2 *c, struct msg *m)
             r->left = 0;
             c->inv_slot = (int)(r - c->rel);
         }
-        struct coh_ctx x = {.ctrl = c, .ctrl_name = b->w.name, .eng = b->comp.eng,
-                            .addr = dir_key(c, m->addr), .msg = m, .event = MD_Inv};
+        struct coh_ctx x = {.ctrl = c,
+                            .ctrl_name = b->w.name,
+                            .eng = b->comp.eng,
+                            .addr = dir_key(c, m->addr),
+                            .msg = m,
+                            .event = MD_Inv};
         x.line = cache_find(&c->dir, x.addr);
         x.state = x.line ? MD_V : MD_I;
         coh_step(&mg_dir_table, &b->w.cov[1], &x);

@@ -93,8 +93,8 @@ static bool drain_pipe(struct mg_l2 *c)
     bool moved = false;
     struct msg *m;
     while ((m = port_peek(&b->pipe))) {
-        struct port *out = (m->flags & MG_F_TO_SYS) ? b->links.sys_out[m->vnet]
-                                                    : b->links.net_out[m->vnet];
+        struct port *out =
+            (m->flags & MG_F_TO_SYS) ? b->links.sys_out[m->vnet] : b->links.net_out[m->vnet];
         if (!port_has_room(out, 1))
             break;
         port_pop(&b->pipe);
@@ -176,8 +176,8 @@ static void forward(struct coh_ctx *x, uint16_t type, uint8_t cls, uint16_t byte
     c->st.forwarded++;
     if (passed_on) {
         m->ts2 = (uint64_t)m->src + 1;
-        m->flags = (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) |
-                              (fill ? MG_F_FILL2 : 0));
+        m->flags =
+            (uint16_t)((m->flags & ~(MG_F_SYS | MG_F_DIR | MG_F_FILL2)) | (fill ? MG_F_FILL2 : 0));
     } else {
         m->sharer = m->src;
         m->ts2 = 0;
@@ -281,7 +281,7 @@ static void gpu_atomic(struct coh_ctx *x)
     }
     c->st.forwarded++;
     mg_sys_send(c, w, mg_sys_home(c, x->addr, false), NC_VNET_REQ, MSG_NC_WRITE, TRAFFIC_ST,
-             (uint16_t)bytemask_count(&w->mask));
+                (uint16_t)bytemask_count(&w->mask));
     x->msg = NULL;
 }
 
@@ -363,7 +363,7 @@ static void settle_read(struct coh_ctx *x)
         if (w->flags & MG_F_SYS) {
             w->flags &= (uint16_t) ~(MG_F_SYS | MG_F_DIR);
             mg_sys_send(c, w, w->src / c->banks, NC_VNET_RSP, MSG_NC_DATA, TRAFFIC_LD,
-                     (uint16_t)c->base.line_bytes);
+                        (uint16_t)c->base.line_bytes);
         } else {
             ctrl_l2_respond(&c->base, w, MSG_NC_DATA, NC_VNET_RSP, TRAFFIC_LD,
                             (uint16_t)c->base.line_bytes);
@@ -384,8 +384,9 @@ static const struct coh_action_name actions[] = {
     {reply_copy, "reply_copy", "answer the L1 from this GPM's copy"},
     {write_line, "write_line", "merge the written bytes (acknowledge a write of this GPM)"},
     {do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
-    {open_read, "open_read", "allocate an MSHR, forward the read to the home (its answer "
-                             "may fill here)"},
+    {open_read, "open_read",
+     "allocate an MSHR, forward the read to the home (its answer "
+     "may fill here)"},
     {merge_read, "merge_read", "wait in the MSHR for the outstanding read's answer"},
     {settle_read, "settle_read", "answer the merged reads with the home's data, free the MSHR"},
     {count_raced, "count_raced", "count the answer not installed (raced)"},
@@ -394,8 +395,9 @@ static const struct coh_action_name actions[] = {
     {fwd_write, "fwd_write", "acknowledge the L1, write through to the home"},
     {update_copy, "update_copy", "write the bytes into this GPM's copy"},
     {fwd_atomic, "fwd_atomic", "forward the atomic to the home"},
-    {gpu_atomic, "gpu_atomic", "perform the atomic on this copy, write its bytes through to "
-                               "the system home"},
+    {gpu_atomic, "gpu_atomic",
+     "perform the atomic on this copy, write its bytes through to "
+     "the system home"},
     {fetch_line, "fetch_line", "read the line from the system home (its answer fills here)"},
     {fill_fetched, "fill_fetched", "write the system home's data into the line"},
     {atomic_parked, "atomic_parked", "perform the parked atomic on it (gpu_atomic)"},
@@ -409,60 +411,60 @@ static const struct coh_action_name actions[] = {
 
 /*  state      event           next     uses               actions                              */
 static const struct coh_trans mg_l2_cells[ML2_NSTATES][ML2_NEVENTS] = {
-    [ML2_I ][ML2_HLoad  ] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [ML2_I ][ML2_HWrite ] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [ML2_I ][ML2_HAtomic] = DO(ML2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [ML2_I ][ML2_Load   ] = DO(ML2_IR, TAG_RD,           open_read),
-    [ML2_I ][ML2_LoadFar] = DO(ML2_I,  TAG_RD,           fwd_load_nofill),
-    [ML2_I ][ML2_Write  ] = DO(ML2_I,  TAG_RD,           fwd_write),
-    [ML2_I ][ML2_Atomic ] = DO(ML2_I,  TAG_RD,           fwd_atomic),
-    [ML2_I ][ML2_GAtomic] = DO(ML2_IA, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         fetch_line, ctrl_park),
-    [ML2_I ][ML2_Inv    ] = DO(ML2_I,  TAG_RD,           ctrl_nothing),
-    [ML2_V ][ML2_HLoad  ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_data),
-    [ML2_V ][ML2_HWrite ] = DO(ML2_M,  TAG_RD | DATA_WR, write_line),
-    [ML2_V ][ML2_HAtomic] = DO(ML2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-    [ML2_V ][ML2_Load   ] = DO(ML2_V,  TAG_RD | DATA_RD, reply_copy),
-    [ML2_V ][ML2_LoadFar] = DO(ML2_V,  TAG_RD,           fwd_load_nofill),
-    [ML2_V ][ML2_Write  ] = DO(ML2_V,  TAG_RD | DATA_WR, update_copy, fwd_write),
-    [ML2_V ][ML2_Atomic ] = DO(ML2_I,  TAG_RD | TAG_WR,  ctrl_drop_line, fwd_atomic),
-    [ML2_V ][ML2_GAtomic] = DO(ML2_V,  TAG_RD | DATA_RD | DATA_WR, gpu_atomic),
-    [ML2_V ][ML2_Inv    ] = DO(ML2_I,  TAG_WR,           count_inv, ctrl_drop_line),
-    [ML2_V ][ML2_Replace] = DO(ML2_I,  TAG_WR,           ctrl_drop_line),
-    [ML2_M ][ML2_HLoad  ] = DO(ML2_M,  TAG_RD | DATA_RD, reply_data),
-    [ML2_M ][ML2_HWrite ] = DO(ML2_M,  TAG_RD | DATA_WR, write_line),
-    [ML2_M ][ML2_HAtomic] = DO(ML2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-    [ML2_M ][ML2_Replace] = DO(ML2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
-    [ML2_IV][ML2_HLoad  ] = STALL,
-    [ML2_IV][ML2_HWrite ] = STALL,
+    [ML2_I][ML2_HLoad] =
+        DO(ML2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I][ML2_HWrite] =
+        DO(ML2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I][ML2_HAtomic] =
+        DO(ML2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [ML2_I][ML2_Load] = DO(ML2_IR, TAG_RD, open_read),
+    [ML2_I][ML2_LoadFar] = DO(ML2_I, TAG_RD, fwd_load_nofill),
+    [ML2_I][ML2_Write] = DO(ML2_I, TAG_RD, fwd_write),
+    [ML2_I][ML2_Atomic] = DO(ML2_I, TAG_RD, fwd_atomic),
+    [ML2_I][ML2_GAtomic] =
+        DO(ML2_IA, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, fetch_line, ctrl_park),
+    [ML2_I][ML2_Inv] = DO(ML2_I, TAG_RD, ctrl_nothing),
+    [ML2_V][ML2_HLoad] = DO(ML2_V, TAG_RD | DATA_RD, reply_data),
+    [ML2_V][ML2_HWrite] = DO(ML2_M, TAG_RD | DATA_WR, write_line),
+    [ML2_V][ML2_HAtomic] = DO(ML2_M, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [ML2_V][ML2_Load] = DO(ML2_V, TAG_RD | DATA_RD, reply_copy),
+    [ML2_V][ML2_LoadFar] = DO(ML2_V, TAG_RD, fwd_load_nofill),
+    [ML2_V][ML2_Write] = DO(ML2_V, TAG_RD | DATA_WR, update_copy, fwd_write),
+    [ML2_V][ML2_Atomic] = DO(ML2_I, TAG_RD | TAG_WR, ctrl_drop_line, fwd_atomic),
+    [ML2_V][ML2_GAtomic] = DO(ML2_V, TAG_RD | DATA_RD | DATA_WR, gpu_atomic),
+    [ML2_V][ML2_Inv] = DO(ML2_I, TAG_WR, count_inv, ctrl_drop_line),
+    [ML2_V][ML2_Replace] = DO(ML2_I, TAG_WR, ctrl_drop_line),
+    [ML2_M][ML2_HLoad] = DO(ML2_M, TAG_RD | DATA_RD, reply_data),
+    [ML2_M][ML2_HWrite] = DO(ML2_M, TAG_RD | DATA_WR, write_line),
+    [ML2_M][ML2_HAtomic] = DO(ML2_M, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [ML2_M][ML2_Replace] = DO(ML2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [ML2_IV][ML2_HLoad] = STALL,
+    [ML2_IV][ML2_HWrite] = STALL,
     [ML2_IV][ML2_HAtomic] = STALL,
-    [ML2_IV][ML2_MemData] = DO(ML2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
-    [ML2_IA][ML2_Load   ] = STALL,
+    [ML2_IV][ML2_MemData] = DO(ML2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
+    [ML2_IA][ML2_Load] = STALL,
     [ML2_IA][ML2_LoadFar] = STALL,
-    [ML2_IA][ML2_Write  ] = STALL,
-    [ML2_IA][ML2_Atomic ] = STALL,
+    [ML2_IA][ML2_Write] = STALL,
+    [ML2_IA][ML2_Atomic] = STALL,
     [ML2_IA][ML2_GAtomic] = STALL,
-    [ML2_IA][ML2_Fill   ] = DO(ML2_V,  TAG_WR | DATA_WR, fill_fetched, ctrl_free_tbe),
-    [ML2_IR ][ML2_Load     ] = DO(ML2_IR,  TAG_RD,           merge_read),
-    [ML2_IR ][ML2_LoadFar  ] = DO(ML2_IR,  TAG_RD,           fwd_load_nofill),
-    [ML2_IR ][ML2_Write    ] = DO(ML2_IRX, TAG_RD,           fwd_write),
-    [ML2_IR ][ML2_Atomic   ] = DO(ML2_IRX, TAG_RD,           fwd_atomic),
-    [ML2_IR ][ML2_GAtomic  ] = STALL,
-    [ML2_IR ][ML2_Inv      ] = DO(ML2_IRX, TAG_RD,           ctrl_nothing),
-    [ML2_IR ][ML2_Fill     ] = DO(ML2_V,   TAG_WR | DATA_WR, install_fill, settle_read),
-    [ML2_IR ][ML2_FillNoWay] = DO(ML2_I,   TAG_RD,           count_no_way, settle_read),
-    [ML2_IRX][ML2_Load     ] = DO(ML2_IRX, TAG_RD,           fwd_load_nofill),
-    [ML2_IRX][ML2_LoadFar  ] = DO(ML2_IRX, TAG_RD,           fwd_load_nofill),
-    [ML2_IRX][ML2_Write    ] = DO(ML2_IRX, TAG_RD,           fwd_write),
-    [ML2_IRX][ML2_Atomic   ] = DO(ML2_IRX, TAG_RD,           fwd_atomic),
-    [ML2_IRX][ML2_GAtomic  ] = STALL,
-    [ML2_IRX][ML2_Inv      ] = DO(ML2_IRX, TAG_RD,           ctrl_nothing),
-    [ML2_IRX][ML2_Fill     ] = DO(ML2_I,   TAG_RD,           count_raced, settle_read),
-    [ML2_IA][ML2_FillOnce] = DO(ML2_I, TAG_WR | DATA_WR, fill_fetched, atomic_parked,
-                                                         ctrl_drop_line, ctrl_free_tbe),
+    [ML2_IA][ML2_Fill] = DO(ML2_V, TAG_WR | DATA_WR, fill_fetched, ctrl_free_tbe),
+    [ML2_IR][ML2_Load] = DO(ML2_IR, TAG_RD, merge_read),
+    [ML2_IR][ML2_LoadFar] = DO(ML2_IR, TAG_RD, fwd_load_nofill),
+    [ML2_IR][ML2_Write] = DO(ML2_IRX, TAG_RD, fwd_write),
+    [ML2_IR][ML2_Atomic] = DO(ML2_IRX, TAG_RD, fwd_atomic),
+    [ML2_IR][ML2_GAtomic] = STALL,
+    [ML2_IR][ML2_Inv] = DO(ML2_IRX, TAG_RD, ctrl_nothing),
+    [ML2_IR][ML2_Fill] = DO(ML2_V, TAG_WR | DATA_WR, install_fill, settle_read),
+    [ML2_IR][ML2_FillNoWay] = DO(ML2_I, TAG_RD, count_no_way, settle_read),
+    [ML2_IRX][ML2_Load] = DO(ML2_IRX, TAG_RD, fwd_load_nofill),
+    [ML2_IRX][ML2_LoadFar] = DO(ML2_IRX, TAG_RD, fwd_load_nofill),
+    [ML2_IRX][ML2_Write] = DO(ML2_IRX, TAG_RD, fwd_write),
+    [ML2_IRX][ML2_Atomic] = DO(ML2_IRX, TAG_RD, fwd_atomic),
+    [ML2_IRX][ML2_GAtomic] = STALL,
+    [ML2_IRX][ML2_Inv] = DO(ML2_IRX, TAG_RD, ctrl_nothing),
+    [ML2_IRX][ML2_Fill] = DO(ML2_I, TAG_RD, count_raced, settle_read),
+    [ML2_IA][ML2_FillOnce] =
+        DO(ML2_I, TAG_WR | DATA_WR, fill_fetched, atomic_parked, ctrl_drop_line, ctrl_free_tbe),
 };
 
 const struct coh_table mg_l2_table =
@@ -494,14 +496,16 @@ static unsigned classify_request(struct mg_l2 *c, const struct msg *m)
         if (home)
             return ML2_HLoad;
         return c->f.remote_fill && load_reach(&m->req) <= (gh ? 1u : 0u) ? ML2_Load : ML2_LoadFar;
-    case MSG_NC_WRITE: return home ? ML2_HWrite : ML2_Write;
+    case MSG_NC_WRITE:
+        return home ? ML2_HWrite : ML2_Write;
     case MSG_NC_ATOMIC:
         if (home)
             return ML2_HAtomic;
         /* hmg, sw-h, mg.gpu_atomics = gpu-home: .gpu synchronisation at
          * the GPU home */
         return gh && c->gpu_atomics && m->req.scope <= SCOPE_GPU ? ML2_GAtomic : ML2_Atomic;
-    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    default:
+        panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
 
@@ -714,7 +718,8 @@ static void mg_l2_dump(struct comp *cp, FILE *out)
         rels += c->rel[i].m != NULL;
     if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !rels && !c->outq.n)
         return;
-    fprintf(out, "%s (multi-GPM L2): %u MSHRs, %u replaying, %u in pipeline, %u releases, "
+    fprintf(out,
+            "%s (multi-GPM L2): %u MSHRs, %u replaying, %u in pipeline, %u releases, "
             "%u waiting for the sysnet\n",
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
     for (unsigned i = 0; i < c->n_rel; i++)
@@ -780,7 +785,8 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     }
     if (f.directory) {
         struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
-                                .ways = cfg->mg.dir_ways, .line_bytes = 16};
+                                .ways = cfg->mg.dir_ways,
+                                .line_bytes = 16};
         char err[256];
         if (cache_init(&c->dir, &ds, err, sizeof err))
             fatal("mg.dir_entries / mg.dir_ways: %s", err);
@@ -810,14 +816,15 @@ static struct comp *hmg_l2_create(const struct ctrl_wiring *w)
 
 static struct comp *hmg_noinv_l2_create(const struct ctrl_wiring *w)
 {
-    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true, .hier = true,
-                                            .bug_forgets_inv = true});
+    return mg_create(
+        w, (struct mg_flavour){
+               .directory = true, .remote_fill = true, .hier = true, .bug_forgets_inv = true});
 }
 
 static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 {
-    return mg_create(w, (struct mg_flavour){.directory = true, .remote_fill = true,
-                                            .free_coherence = true});
+    return mg_create(
+        w, (struct mg_flavour){.directory = true, .remote_fill = true, .free_coherence = true});
 }
 
 static struct comp *swnh_l2_create(const struct ctrl_wiring *w)
@@ -865,8 +872,8 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
         .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true,                     \
         .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,    \
         .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
-        .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,        \
-               ctrl_stats},                                                                        \
+        .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy,                              \
+               mg_l2_dma,  ctrl_peek,       ctrl_stats},                                           \
     }
 
 const struct proto_desc proto_nhcc =

@@ -16,35 +16,36 @@
 
 #define MG_L2_STATES(X)                                                                            \
     X(I, "not present")                                                                            \
-    X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")        \
-    X(M, "home only: valid, dirty (differs from DRAM)")                                           \
-    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                   \
-    X(IA, "GPU home only (hmg, sw-h, mg.gpu_atomics = gpu-home): way taken, the line fetched "  \
+    X(V, "valid, clean (at the home: equal to its DRAM; elsewhere a copy of the home's)")          \
+    X(M, "home only: valid, dirty (differs from DRAM)")                                            \
+    X(IV, "home only: way taken, fill from DRAM outstanding; requests parked")                     \
+    X(IA, "GPU home only (hmg, sw-h, mg.gpu_atomics = gpu-home): way taken, the line fetched "     \
           "from the system home for a .gpu atomic; requests parked")                               \
-    X(IR, "not home: no way; a read forwarded to the home, its answer will fill here; later "   \
-          "reads of the line wait in its MSHR (merged) instead of crossing the link")            \
-    X(IRX, "not home: as IR, but a write, atomic or invalidation of the line (or an acquire) "  \
-           "came meanwhile: the answer serves the merged reads and is not installed; later "    \
+    X(IR, "not home: no way; a read forwarded to the home, its answer will fill here; later "      \
+          "reads of the line wait in its MSHR (merged) instead of crossing the link")              \
+    X(IRX, "not home: as IR, but a write, atomic or invalidation of the line (or an acquire) "     \
+           "came meanwhile: the answer serves the merged reads and is not installed; later "       \
            "reads go on alone, unfilled")
 
 #define MG_L2_EVENTS(X)                                                                            \
-    X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                   \
+    X(HLoad, "home: a read from an L1 of this GPM or from another GPM's bank")                     \
     X(HWrite, "home: a write-through")                                                             \
     X(HAtomic, "home: an atomic")                                                                  \
-    X(Load, "not home: a weak or .cta read from an L1 of this GPM (may hit here)")               \
-    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home), every read "  \
-               "of no remote caching, or one another GPM passed on finding no remote-line MSHR "  \
-               "free (it must not wait): forwarded, never filled")                                \
-    X(Write, "not home: a write-through from an L1 of this GPM")                                  \
-    X(Atomic, "not home: an atomic from an L1 of this GPM")                                       \
-    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a "    \
-               ".gpu or .cta atomic, performed here")                                             \
-    X(Fill, "not home: the home's answer to the MSHR's read (installed unless raced), or to a " \
+    X(Load, "not home: a weak or .cta read from an L1 of this GPM (may hit here)")                 \
+    X(LoadFar, "not home: a .gpu/.sys or volatile read (served only at the home), every read "     \
+               "of no remote caching, or one another GPM passed on finding no remote-line MSHR "   \
+               "free (it must not wait): forwarded, never filled")                                 \
+    X(Write, "not home: a write-through from an L1 of this GPM")                                   \
+    X(Atomic, "not home: an atomic from an L1 of this GPM")                                        \
+    X(GAtomic, "hmg, sw-h, mg.gpu_atomics = gpu-home, a GPU home (not the system home): a "        \
+               ".gpu or .cta atomic, performed here")                                              \
+    X(Fill, "not home: the home's answer to the MSHR's read (installed unless raced), or to a "    \
             "GPU home's fetch")                                                                    \
-    X(FillNoWay, "not home: the answer to the MSHR's read finds its set busy with home lines")   \
-    X(FillOnce, "GPU home: the fetched line, met on its way by an invalidation of its region or " \
-                "a bulk invalidation (it may be stale): serves the parked atomic, not kept")     \
-    X(Inv, "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
+    X(FillNoWay, "not home: the answer to the MSHR's read finds its set busy with home lines")     \
+    X(FillOnce, "GPU home: the fetched line, met on its way by an invalidation of its region or "  \
+                "a bulk invalidation (it may be stale): serves the parked atomic, not kept")       \
+    X(Inv,                                                                                         \
+      "not home: drop the copy (its home invalidates the region, or an acquire bulk-invalidates)") \
     X(Replace, "a miss or fill needs this line's way")                                             \
     X(MemData, "home: fill from DRAM")
 
@@ -55,10 +56,10 @@ enum ml2_event { MG_L2_EVENTS(X) ML2_NEVENTS };
 
 /* What distinguishes the protocols that share this bank. */
 struct mg_flavour {
-    bool directory;     /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
-    bool remote_fill;   /* non-home banks keep copies (false: no remote caching) */
-    bool hier;          /* hmg: a GPU home per GPU between the GPMs and the system home */
-    bool free_coherence; /* ideal-mg: invalidations and release markers cost nothing */
+    bool directory;       /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
+    bool remote_fill;     /* non-home banks keep copies (false: no remote caching) */
+    bool hier;            /* hmg: a GPU home per GPU between the GPMs and the system home */
+    bool free_coherence;  /* ideal-mg: invalidations and release markers cost nothing */
     bool bug_forgets_inv; /* hmg-noinv (test only): a write at the home invalidates no other
                              GPM's copy (directory evictions still do) */
 };
@@ -81,9 +82,9 @@ struct mg_stats {
 /* A release under way at this bank: for an L1 of this GPM (waiting for the
  * RELACKs of the other GPMs) or for another GPM (waiting for MARKACKs). */
 struct mg_rel {
-    struct msg *m;      /* the REL being answered */
-    unsigned left;      /* acknowledgements still expected */
-    bool waiting;       /* counted: also until generations up to `gen` are drained */
+    struct msg *m; /* the REL being answered */
+    unsigned left; /* acknowledgements still expected */
+    bool waiting;  /* counted: also until generations up to `gen` are drained */
     uint64_t gen;
 };
 
@@ -91,11 +92,11 @@ struct mg_l2 {
     struct ctrl base;
     struct mg_flavour f;
     unsigned gpm, n_gpms, gpms, banks; /* gpms: per GPU */
-    struct cache dir;   /* nhcc: entries with meta[0] = sharer GPMs */
+    struct cache dir;                  /* nhcc: entries with meta[0] = sharer GPMs */
     unsigned dir_lines;
     unsigned n_remote, max_remote; /* MSHRs in IR/IRX; at most (l2.mshrs / 2) */
-    struct mg_rel *rel; /* slots, doubled when all are busy (warm-up only): a
-                           marker is never refused, so markers cannot deadlock */
+    struct mg_rel *rel;            /* slots, doubled when all are busy (warm-up only): a
+                                      marker is never refused, so markers cannot deadlock */
     unsigned n_rel;
     struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
     struct msg_list rel_round; /* ... those the round under way answers */
@@ -108,9 +109,9 @@ struct mg_l2 {
      * to the system home), counted per generation until acknowledged. A
      * marker is answered once every generation up to its arrival is drained. */
     bool counted;
-    uint64_t gen;         /* the open generation (from 1) */
-    uint64_t gen_low;     /* no generation below it has anything outstanding */
-    uint32_t *gout;       /* outstanding per generation, at gen % n_gout */
+    uint64_t gen;     /* the open generation (from 1) */
+    uint64_t gen_low; /* no generation below it has anything outstanding */
+    uint32_t *gout;   /* outstanding per generation, at gen % n_gout */
     unsigned n_gout;
     int inv_slot;         /* release slot that invalidations sent now also count in (-1: none) */
     bool gpu_atomics;     /* hmg, sw-h, mg.gpu_atomics = gpu-home: .gpu/.cta atomics at the GPU

@@ -40,9 +40,10 @@ static const char *mg_check(const struct config *c, char *why, size_t len)
 {
     const struct mg_spec *m = &c->mg;
     if (!is_pow2(m->dir_lines) || m->dir_entries % (m->dir_ways * c->l2.banks)) {
-        snprintf(why, len, "mg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a "
-                 "multiple of mg.dir_ways x l2.banks (%u x %u)", m->dir_lines, m->dir_entries,
-                 m->dir_ways, c->l2.banks);
+        snprintf(why, len,
+                 "mg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a "
+                 "multiple of mg.dir_ways x l2.banks (%u x %u)",
+                 m->dir_lines, m->dir_entries, m->dir_ways, c->l2.banks);
         return "mg.dir_lines mg.dir_entries mg.dir_ways l2.banks";
     }
     return NULL;

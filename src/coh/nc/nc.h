@@ -33,7 +33,10 @@ extern const char *const nc_vnet_names[NC_NVNETS];
 struct comp *nc_l2_create(const struct ctrl_wiring *w);
 void nc_l2_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 #define NC_L2_OPS                                                                                  \
-    {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek, ctrl_stats}
+    {                                                                                              \
+        nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, nc_l2_dma, ctrl_peek,           \
+            ctrl_stats                                                                             \
+    }
 extern const struct coh_table nc_l2_table;
 /* Its actions that the Spandex LLC shares (same message numbers and vnets):
  * reply with the line (DATA), write and ack (WRACK), perform the atomic
@@ -58,6 +61,5 @@ void nc_l2_destroy(struct comp *c);
 void nc_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 /* GETM's columns of the time series (proto_desc.series; getm_bank_series). */
 void nc_l2_series(struct comp *c, uint64_t *values);
-
 
 #endif

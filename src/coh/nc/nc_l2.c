@@ -44,7 +44,7 @@
     X(Atomic, "atomic from an L1")                                                                 \
     X(Replace, "a miss needs this line's way")                                                     \
     X(MemData, "fill from DRAM")                                                                   \
-    X(WriteOnArrival, "write-through, l2.write_ack = arrival (to a filling line: only with "      \
+    X(WriteOnArrival, "write-through, l2.write_ack = arrival (to a filling line: only with "       \
                       "nothing but writes before it)")                                             \
     X(MemDataW, "fill from DRAM of a line written while it was filling")
 
@@ -58,9 +58,9 @@ const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 
 struct nc_l2 {
     struct ctrl base;
-    struct getm_bank *tm;    /* protocol getm: the validation unit in front of the table */
-    bool ack_on_arrival;     /* l2.write_ack = arrival */
-    struct msg_list acks;    /* acknowledgements sent on arrival, waiting for the vnet */
+    struct getm_bank *tm; /* protocol getm: the validation unit in front of the table */
+    bool ack_on_arrival;  /* l2.write_ack = arrival */
+    struct msg_list acks; /* acknowledgements sent on arrival, waiting for the vnet */
 };
 
 /* The bytes written into a filling line (arrival mode) are kept in its
@@ -175,13 +175,15 @@ static const struct coh_action_name actions[] = {
     {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},
     {ctrl_park, "park", "keep the request in the MSHR until the fill"},
     {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},
-    {wake_parked, "wake_parked", "free the MSHR and replay its requests in order (before those "
-                                 "waiting while a transactional request waits)"},
+    {wake_parked, "wake_parked",
+     "free the MSHR and replay its requests in order (before those "
+     "waiting while a transactional request waits)"},
     {nc_l2_reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
     {write_now, "write_now", "merge the written bytes, acknowledge at once"},
-    {write_filling, "write_filling", "merge the written bytes into the filling line, note them "
-                                     "in the MSHR, acknowledge at once"},
+    {write_filling, "write_filling",
+     "merge the written bytes into the filling line, note them "
+     "in the MSHR, acknowledge at once"},
     {fill_unwritten, "fill_unwritten", "write the DRAM data into the bytes not written"},
     {nc_l2_do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},
     {ctrl_l2_write_back, "write_back", "write the dirty line to DRAM"},
@@ -191,29 +193,29 @@ static const struct coh_action_name actions[] = {
 
 /*  state      event          next      uses               actions                              */
 static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
-    [NL2_I ][NL2_GetS   ] = DO(NL2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [NL2_I ][NL2_Write  ] = DO(NL2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [NL2_I ][NL2_Atomic ] = DO(NL2_IV, TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                         ctrl_l2_send_fetch, ctrl_park),
-    [NL2_V ][NL2_GetS   ] = DO(NL2_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
-    [NL2_V ][NL2_Write  ] = DO(NL2_M,  TAG_RD | DATA_WR, write_line),
-    [NL2_V ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
-    [NL2_V ][NL2_Replace] = DO(NL2_I,  TAG_WR,           ctrl_drop_line),
-    [NL2_M ][NL2_GetS   ] = DO(NL2_M,  TAG_RD | DATA_RD, nc_l2_reply_data),
-    [NL2_M ][NL2_Write  ] = DO(NL2_M,  TAG_RD | DATA_WR, write_line),
-    [NL2_M ][NL2_Atomic ] = DO(NL2_M,  TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
-    [NL2_M ][NL2_Replace] = DO(NL2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
-    [NL2_IV][NL2_GetS   ] = STALL,
-    [NL2_IV][NL2_Write  ] = STALL,
-    [NL2_IV][NL2_Atomic ] = STALL,
-    [NL2_IV][NL2_MemData] = DO(NL2_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, wake_parked),
-    [NL2_I ][NL2_WriteOnArrival] = DO(NL2_IV, TAG_RD | TAG_WR | DATA_WR, ctrl_take_way,
-                                      ctrl_alloc_tbe, ctrl_l2_send_fetch, write_filling),
+    [NL2_I][NL2_GetS] =
+        DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [NL2_I][NL2_Write] =
+        DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [NL2_I][NL2_Atomic] =
+        DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [NL2_V][NL2_GetS] = DO(NL2_V, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_V][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
+    [NL2_V][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+    [NL2_V][NL2_Replace] = DO(NL2_I, TAG_WR, ctrl_drop_line),
+    [NL2_M][NL2_GetS] = DO(NL2_M, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_M][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
+    [NL2_M][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
+    [NL2_M][NL2_Replace] = DO(NL2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [NL2_IV][NL2_GetS] = STALL,
+    [NL2_IV][NL2_Write] = STALL,
+    [NL2_IV][NL2_Atomic] = STALL,
+    [NL2_IV][NL2_MemData] = DO(NL2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, wake_parked),
+    [NL2_I][NL2_WriteOnArrival] = DO(NL2_IV, TAG_RD | TAG_WR | DATA_WR, ctrl_take_way,
+                                     ctrl_alloc_tbe, ctrl_l2_send_fetch, write_filling),
     [NL2_IV][NL2_WriteOnArrival] = DO(NL2_IV, DATA_WR, write_filling),
-    [NL2_V ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
-    [NL2_M ][NL2_WriteOnArrival] = DO(NL2_M,  TAG_RD | DATA_WR, write_now),
+    [NL2_V][NL2_WriteOnArrival] = DO(NL2_M, TAG_RD | DATA_WR, write_now),
+    [NL2_M][NL2_WriteOnArrival] = DO(NL2_M, TAG_RD | DATA_WR, write_now),
     [NL2_IV][NL2_MemDataW] = DO(NL2_M, TAG_WR | DATA_WR, fill_unwritten, wake_parked),
 };
 
@@ -240,10 +242,14 @@ static bool evictable(const struct cache_line *l, void *arg)
 static unsigned classify_request(const struct msg *m)
 {
     switch (m->type) {
-    case MSG_NC_GETS: return NL2_GetS;
-    case MSG_NC_WRITE: return NL2_Write;
-    case MSG_NC_ATOMIC: return NL2_Atomic;
-    default: panic("nc L2: unexpected request type %u", m->type);
+    case MSG_NC_GETS:
+        return NL2_GetS;
+    case MSG_NC_WRITE:
+        return NL2_Write;
+    case MSG_NC_ATOMIC:
+        return NL2_Atomic;
+    default:
+        panic("nc L2: unexpected request type %u", m->type);
     }
 }
 
@@ -303,8 +309,8 @@ static bool nc_l2_tick(struct comp *cp)
     if (moved)
         return true;
     struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm && ((port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now)) ||
-                  getm_bank_writing(c->tm)))
+    if (c->tm &&
+        ((port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now)) || getm_bank_writing(c->tm)))
         return true; /* a request waits for the VU's port, or the commit unit writes: only
                         time frees them */
     /* a response held by a full vnet, or a request stalled on a resource (a
@@ -406,4 +412,3 @@ void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask
     if (l && wmask)
         l->state = NL2_M; /* now differs from DRAM */
 }
-

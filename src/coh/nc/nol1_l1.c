@@ -33,7 +33,7 @@ struct nol1_stats {
 };
 
 struct nol1 {
-    struct ctrl base;            /* no cache, no TBEs */
+    struct ctrl base; /* no cache, no TBEs */
     struct nol1_stats st;
 };
 
@@ -84,10 +84,10 @@ static const struct coh_action_name actions[] = {
 
 /*  state       event          next     uses  actions      */
 static const struct coh_trans nol1_cells[NOL1_NSTATES][NOL1_NEVENTS] = {
-    [NOL1_I][NOL1_Load  ] = DO(NOL1_I, 0, send_gets),
-    [NOL1_I][NOL1_Store ] = DO(NOL1_I, 0, send_write),
+    [NOL1_I][NOL1_Load] = DO(NOL1_I, 0, send_gets),
+    [NOL1_I][NOL1_Store] = DO(NOL1_I, 0, send_write),
     [NOL1_I][NOL1_Atomic] = DO(NOL1_I, 0, send_atomic),
-    [NOL1_I][NOL1_Rsp   ] = DO(NOL1_I, 0, reply_core),
+    [NOL1_I][NOL1_Rsp] = DO(NOL1_I, 0, reply_core),
 };
 
 static void set_state(struct coh_ctx *x, unsigned next)
@@ -101,8 +101,13 @@ const struct coh_table nol1_l1_table = COH_TABLE("nol1", "L1", nol1_cells, set_s
 
 static void step(struct ctrl *b, struct msg *m, unsigned event)
 {
-    struct coh_ctx x = {.ctrl = b, .ctrl_name = b->w.name, .eng = b->comp.eng,
-                        .addr = m->addr, .msg = m, .state = NOL1_I, .event = event};
+    struct coh_ctx x = {.ctrl = b,
+                        .ctrl_name = b->w.name,
+                        .eng = b->comp.eng,
+                        .addr = m->addr,
+                        .msg = m,
+                        .state = NOL1_I,
+                        .event = event};
     ctrl_step(b, &x);
 }
 
@@ -125,9 +130,10 @@ static bool nol1_tick(struct comp *cp)
             moved = true;
         } else if (port_has_room(b->links.net_out[NC_VNET_REQ], 1)) {
             port_pop(&b->in);
-            step(b, m, m->req.op == MEM_LOAD    ? NOL1_Load
-                       : m->req.op == MEM_STORE ? NOL1_Store
-                                                : NOL1_Atomic);
+            step(b, m,
+                 m->req.op == MEM_LOAD    ? NOL1_Load
+                 : m->req.op == MEM_STORE ? NOL1_Store
+                                          : NOL1_Atomic);
             moved = true;
         } else {
             b->st.resource_stalls++;

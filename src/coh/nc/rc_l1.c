@@ -35,21 +35,21 @@ _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNE
 
 #define RC_L1_STATES(X)                                                                            \
     X(I, "not present")                                                                            \
-    X(V, "valid (possibly stale: nothing invalidates it but an acquire)")                         \
-    X(IV, "load miss outstanding; the fill will be installed")                                    \
+    X(V, "valid (possibly stale: nothing invalidates it but an acquire)")                          \
+    X(IV, "load miss outstanding; the fill will be installed")                                     \
     X(II, "requests outstanding whose responses must not fill (write, atomic, L2 load, acquire)")
 
 #define RC_L1_EVENTS(X)                                                                            \
     X(Load, "weak or .cta load from the SM")                                                       \
-    X(LoadL2, "load performed at the L2: .gpu/.sys relaxed/acquire, volatile")                    \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
+    X(LoadL2, "load performed at the L2: .gpu/.sys relaxed/acquire, volatile")                     \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
-    X(CtaAtomic, "multi-GPM L1s: a .cta atomic (performed here on a valid copy)")                \
+    X(CtaAtomic, "multi-GPM L1s: a .cta atomic (performed here on a valid copy)")                  \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "acquire: invalidate every valid line")                                            \
     X(Data, "the fill of the line's outstanding miss")                                             \
-    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                   \
+    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                    \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) RC_##n,
@@ -68,31 +68,31 @@ struct rc_stats {
  * port holds messages (noc.vc_flits), so the markers go out in batches as the
  * port has room; the round is done when every bank has acknowledged. */
 struct marker_round {
-    struct mem_req req;          /* the scope and ids every marker carries */
-    uint16_t type;               /* MSG_MG_REL or MSG_MG_ACQ */
-    uint32_t id;                 /* comes back in the acknowledgements' sharer field */
-    unsigned sent;               /* markers sent so far, to banks 0 .. sent - 1 */
-    unsigned acks;               /* acknowledgements still expected */
+    struct mem_req req; /* the scope and ids every marker carries */
+    uint16_t type;      /* MSG_MG_REL or MSG_MG_ACQ */
+    uint32_t id;        /* comes back in the acknowledgements' sharer field */
+    unsigned sent;      /* markers sent so far, to banks 0 .. sent - 1 */
+    unsigned acks;      /* acknowledgements still expected */
 };
 
 struct rc_l1 {
     struct ctrl base;
-    bool flash_pending;          /* an acquire completed in this step: invalidate after it */
-    bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
-    bool cta_atomics_here;       /* multi-GPM L1s: .cta atomics are performed in this L1 */
+    bool flash_pending;        /* an acquire completed in this step: invalidate after it */
+    bool bug_acquire_keeps_l1; /* rc-noinv (test only): acquires do not invalidate */
+    bool cta_atomics_here;     /* multi-GPM L1s: .cta atomics are performed in this L1 */
     /* multi-GPM protocols (coh/mg): a release wider than .cta is completed by
      * the L2 banks (every bank of the GPM acknowledges MSG_MG_REL once the
      * writes and invalidations it must cover have arrived) */
     bool release_at_l2;
-    struct msg *rel_held;        /* the request waiting for its release, or NULL */
-    struct marker_round rel;     /* ... its round */
+    struct msg *rel_held;    /* the request waiting for its release, or NULL */
+    struct marker_round rel; /* ... its round */
     /* software coherence (sw-nh, sw-h): an acquire wider than .cta also has
      * the L2 banks drop their copies of remote lines (MSG_MG_ACQ) before it
      * completes; responses of acquiring loads and atomics wait for a round */
     bool acquire_at_l2;
-    struct msg_list acq_next;    /* acquiring responses waiting for the next round */
-    struct msg_list acq_round;   /* ... those the round under way completes */
-    struct marker_round acq;     /* ... its round */
+    struct msg_list acq_next;  /* acquiring responses waiting for the next round */
+    struct msg_list acq_round; /* ... those the round under way completes */
+    struct marker_round acq;   /* ... its round */
     struct rc_stats st;
 };
 
@@ -204,33 +204,33 @@ static const struct coh_action_name actions[] = {
 
 /*  state    event            next   uses               actions                                */
 static const struct coh_trans rc_l1_cells[RC_NSTATES][RC_NEVENTS] = {
-    [RC_I ][RC_Load    ] = DO(RC_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [RC_I ][RC_LoadL2  ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [RC_I ][RC_Store   ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [RC_I ][RC_Atomic  ] = DO(RC_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),
-    [RC_I ][RC_CtaAtomic]= DO(RC_IV, TAG_RD,           ctrl_alloc_tbe, fetch_line, ctrl_park),
-    [RC_V ][RC_Load    ] = DO(RC_V,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-    [RC_V ][RC_LoadL2  ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_gets),
-    [RC_V ][RC_Store   ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_write),
-    [RC_V ][RC_Atomic  ] = DO(RC_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
-    [RC_V ][RC_CtaAtomic]= DO(RC_V,  TAG_RD | DATA_RD | DATA_WR, atomic_here),
-    [RC_V ][RC_Replace ] = DO(RC_I,  TAG_WR,           ctrl_drop_line),
-    [RC_V ][RC_FlashInv] = DO(RC_I,  TAG_WR,           ctrl_drop_line),
-    [RC_IV][RC_Load    ] = DO(RC_IV, TAG_RD,           ctrl_l1_merge_load),
-    [RC_IV][RC_MergeFull]= STALL,
-    [RC_IV][RC_LoadL2  ] = DO(RC_II, TAG_RD,           send_gets),
-    [RC_IV][RC_Store   ] = DO(RC_II, TAG_RD,           send_write),
-    [RC_IV][RC_Atomic  ] = DO(RC_II, TAG_RD,           send_atomic),
-    [RC_IV][RC_CtaAtomic]= STALL, /* the fill comes, then it is performed here */
-    [RC_IV][RC_FlashInv] = DO(RC_II, 0,                ctrl_nothing),
-    [RC_IV][RC_Data    ] = DO(RC_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
-    [RC_II][RC_Load    ] = DO(RC_II, TAG_RD,           send_gets),
-    [RC_II][RC_LoadL2  ] = DO(RC_II, TAG_RD,           send_gets),
-    [RC_II][RC_Store   ] = DO(RC_II, TAG_RD,           send_write),
-    [RC_II][RC_Atomic  ] = DO(RC_II, TAG_RD,           send_atomic),
-    [RC_II][RC_CtaAtomic]= DO(RC_II, TAG_RD,           send_atomic), /* at the L2, behind them */
-    [RC_II][RC_Rsp     ] = DO(RC_II, 0,                reply_rsp),
-    [RC_II][RC_LastRsp ] = DO(RC_I,  0,                reply_rsp, ctrl_free_tbe),
+    [RC_I][RC_Load] = DO(RC_IV, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [RC_I][RC_LoadL2] = DO(RC_II, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [RC_I][RC_Store] = DO(RC_II, TAG_RD, ctrl_alloc_tbe, send_write),
+    [RC_I][RC_Atomic] = DO(RC_II, TAG_RD, ctrl_alloc_tbe, send_atomic),
+    [RC_I][RC_CtaAtomic] = DO(RC_IV, TAG_RD, ctrl_alloc_tbe, fetch_line, ctrl_park),
+    [RC_V][RC_Load] = DO(RC_V, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+    [RC_V][RC_LoadL2] = DO(RC_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets),
+    [RC_V][RC_Store] = DO(RC_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),
+    [RC_V][RC_Atomic] = DO(RC_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
+    [RC_V][RC_CtaAtomic] = DO(RC_V, TAG_RD | DATA_RD | DATA_WR, atomic_here),
+    [RC_V][RC_Replace] = DO(RC_I, TAG_WR, ctrl_drop_line),
+    [RC_V][RC_FlashInv] = DO(RC_I, TAG_WR, ctrl_drop_line),
+    [RC_IV][RC_Load] = DO(RC_IV, TAG_RD, ctrl_l1_merge_load),
+    [RC_IV][RC_MergeFull] = STALL,
+    [RC_IV][RC_LoadL2] = DO(RC_II, TAG_RD, send_gets),
+    [RC_IV][RC_Store] = DO(RC_II, TAG_RD, send_write),
+    [RC_IV][RC_Atomic] = DO(RC_II, TAG_RD, send_atomic),
+    [RC_IV][RC_CtaAtomic] = STALL, /* the fill comes, then it is performed here */
+    [RC_IV][RC_FlashInv] = DO(RC_II, 0, ctrl_nothing),
+    [RC_IV][RC_Data] = DO(RC_V, TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
+    [RC_II][RC_Load] = DO(RC_II, TAG_RD, send_gets),
+    [RC_II][RC_LoadL2] = DO(RC_II, TAG_RD, send_gets),
+    [RC_II][RC_Store] = DO(RC_II, TAG_RD, send_write),
+    [RC_II][RC_Atomic] = DO(RC_II, TAG_RD, send_atomic),
+    [RC_II][RC_CtaAtomic] = DO(RC_II, TAG_RD, send_atomic), /* at the L2, behind them */
+    [RC_II][RC_Rsp] = DO(RC_II, 0, reply_rsp),
+    [RC_II][RC_LastRsp] = DO(RC_I, 0, reply_rsp, ctrl_free_tbe),
 };
 
 const struct coh_table rc_l1_table =
@@ -270,9 +270,9 @@ static void flash_invalidate(struct rc_l1 *c)
 static void order_op(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
-    bool acquire = m->req.op == MEM_KERNEL_BEGIN ||
-                   (m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU &&
-                    !c->bug_acquire_keeps_l1);
+    bool acquire =
+        m->req.op == MEM_KERNEL_BEGIN ||
+        (m->req.op == MEM_FENCE && m->req.scope >= SCOPE_GPU && !c->bug_acquire_keeps_l1);
     if (acquire)
         flash_invalidate(c);
     ctrl_to_core(&c->base, m, 0);
@@ -311,8 +311,8 @@ static bool send_markers(struct rc_l1 *c, struct marker_round *r)
     struct port *out = b->links.net_out[NC_VNET_REQ];
     unsigned first = r->sent;
     for (; r->sent < b->w.n_banks && port_has_room(out, 1); r->sent++) {
-        struct msg *k = msg_new(b->w.msgs, r->type, (addr_t)r->sent * b->line_bytes,
-                                b->comp.eng->now);
+        struct msg *k =
+            msg_new(b->w.msgs, r->type, (addr_t)r->sent * b->line_bytes, b->comp.eng->now);
         k->req = r->req;
         k->sharer = r->id;
         ctrl_to_home(b, k, r->type, NC_VNET_REQ, TRAFFIC_REQ, 0);
@@ -334,8 +334,7 @@ static bool round_may_start(const struct rc_l1 *c)
 static void start_round(struct rc_l1 *c, struct marker_round *r, const struct mem_req *req,
                         uint16_t type, uint32_t id)
 {
-    *r = (struct marker_round){.req = *req, .type = type, .id = id,
-                               .acks = c->base.w.n_banks};
+    *r = (struct marker_round){.req = *req, .type = type, .id = id, .acks = c->base.w.n_banks};
     send_markers(c, r);
 }
 
@@ -558,7 +557,6 @@ const struct proto_desc proto_rc_noinv = {
     .vnet_names = nc_vnet_names,
     .tables = rc_tables,
     .n_l1_tables = 1,
-    .l1 = {rc_noinv_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek,
-           ctrl_stats},
+    .l1 = {rc_noinv_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
 };

@@ -112,7 +112,8 @@ void rcc_obs_bank_gone(struct eng *e, unsigned bank);
 /* An L1 installs (data NULL) or hits a copy valid until `exp` at logical
  * time `now`; `data`/`mask` are the bytes a hit hands out. */
 void rcc_obs_l1(struct eng *e, struct observer *o, const char *who, addr_t line, uint64_t exp,
-                uint64_t now, uint32_t line_bytes, const uint8_t *data, const struct bytemask *mask);
+                uint64_t now, uint32_t line_bytes, const uint8_t *data,
+                const struct bytemask *mask);
 /* An SM's clock moved from `was` to `now` (R1). */
 void rcc_obs_now(const char *who, uint64_t was, uint64_t now);
 

@@ -59,26 +59,26 @@ _Static_assert((int)RCC_VNET_REQ == CTRL_VNET_REQ && (int)RCC_VNET_RSP == CTRL_V
 #define RCC_L1_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
     X(V, "valid: now <= exp")                                                                      \
-    X(E, "present, lease ended (exp < now): data kept for a renewal, otherwise as I")             \
+    X(E, "present, lease ended (exp < now): data kept for a renewal, otherwise as I")              \
     X(IV, "load miss or renewal outstanding; later loads merge")                                   \
-    X(II, "writes, atomics or loads at the L2 outstanding, no valid copy; responses do not fill") \
+    X(II, "writes, atomics or loads at the L2 outstanding, no valid copy; responses do not fill")  \
     X(VI, "writes or atomics outstanding; the old copy stays readable until the clock passes it")
 
 #define RCC_L1_EVENTS(X)                                                                           \
     X(Load, "load from the SM")                                                                    \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
-    X(LoadL2, "strong load (gpu scope or wider, not weak), rcc.strong_loads = l2: at the L2")     \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
+    X(LoadL2, "strong load (gpu scope or wider, not weak), rcc.strong_loads = l2: at the L2")      \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "kernel launch or rollover: drop the copy")                                        \
-    X(Expire, "the copy's lease has ended (exp < now), seen at access")                           \
+    X(Expire, "the copy's lease has ended (exp < now), seen at access")                            \
     X(Data, "the fill: line, lease end and version")                                               \
-    X(DataExpired, "the fill, its lease already behind the clock when it arrives")                \
+    X(DataExpired, "the fill, its lease already behind the clock when it arrives")                 \
     X(Renew, "a new lease for the expired copy this L1 holds")                                     \
-    X(RenewExpired, "a renewal whose lease is already behind the clock")                          \
+    X(RenewExpired, "a renewal whose lease is already behind the clock")                           \
     X(RenewLost, "a renewal for a copy replaced while it was asked for")                           \
-    X(Rsp, "a response (ack, atomic result, load at the L2) with more outstanding")               \
+    X(Rsp, "a response (ack, atomic result, load at the L2) with more outstanding")                \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) L1_##n,
@@ -98,14 +98,14 @@ struct l1_stats {
 struct rcc_l1 {
     struct ctrl base;
     enum rcc_variant v;
-    uint64_t now;           /* the SM's clock (rccwo: the read view) */
-    uint64_t wnow;          /* rccwo: the write view (rccsc: unused) */
+    uint64_t now;  /* the SM's clock (rccwo: the read view) */
+    uint64_t wnow; /* rccwo: the write view (rccsc: unused) */
     unsigned ts_bits;
-    uint64_t epoch;         /* rcc_epoch of the clock */
+    uint64_t epoch; /* rcc_epoch of the clock */
     tick_t core_ps;
-    uint64_t livelock;      /* core cycles per tick of the guard (0: off) */
-    uint64_t guard_at;      /* core cycle up to which the guard has ticked */
-    bool strong_at_l2;      /* rcc.strong_loads = l2 */
+    uint64_t livelock; /* core cycles per tick of the guard (0: off) */
+    uint64_t guard_at; /* core cycle up to which the guard has ticked */
+    bool strong_at_l2; /* rcc.strong_loads = l2 */
     struct l1_stats st;
 };
 
@@ -329,74 +329,65 @@ static const struct coh_action_name actions[] = {
 /* The cells RCC-SC and RCC-WO share; they differ in V + Store/Atomic. */
 /*  state    event              next    uses               actions                               */
 #define RCC_L1_COMMON_CELLS                                                                        \
-    [L1_I ][L1_Load        ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),             \
-    [L1_I ][L1_Store       ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_write),            \
-    [L1_I ][L1_Atomic      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),           \
-    [L1_I ][L1_LoadL2      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_gets_at_l2),       \
-    [L1_V ][L1_Load        ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                             \
-    [L1_V ][L1_Replace     ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
-    [L1_V ][L1_FlashInv    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
-    [L1_V ][L1_Expire      ] = DO(L1_E,  TAG_WR,           count_expiry),                          \
-    [L1_V ][L1_LoadL2      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
-                                                           send_gets_at_l2),                       \
-    [L1_E ][L1_Load        ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),             \
-    [L1_E ][L1_Store       ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
-                                                           send_write),                            \
-    [L1_E ][L1_Atomic      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
-                                                           send_atomic),                           \
-    [L1_E ][L1_LoadL2      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,         \
-                                                           send_gets_at_l2),                       \
-    [L1_E ][L1_Replace     ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
-    [L1_E ][L1_FlashInv    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                        \
-    [L1_IV][L1_Load        ] = DO(L1_IV, TAG_RD,           merge_load),                            \
-    [L1_IV][L1_MergeFull   ] = STALL,                                                              \
-    [L1_IV][L1_LoadL2      ] = DO(L1_IV, TAG_RD,           merge_load),                            \
-    [L1_IV][L1_Store       ] = STALL,                                                              \
-    [L1_IV][L1_Atomic      ] = STALL,                                                              \
-    [L1_IV][L1_Replace     ] = DO(L1_IV, TAG_WR,           ctrl_drop_line),                        \
-    [L1_IV][L1_FlashInv    ] = DO(L1_IV, TAG_WR,           ctrl_drop_line),                        \
-    [L1_IV][L1_Data        ] = DO(L1_V,  TAG_WR | DATA_WR, take_version, fill_line, reply_fill,    \
-                                                           ctrl_free_tbe),                         \
-    [L1_IV][L1_DataExpired ] = DO(L1_E,  TAG_WR | DATA_WR, take_version, fill_line,                \
-                                                           count_expired_fill, reply_fill,         \
-                                                           ctrl_free_tbe),                         \
-    [L1_IV][L1_Renew       ] = DO(L1_V,  TAG_WR | DATA_RD, renew_line, reply_fill, ctrl_free_tbe), \
-    [L1_IV][L1_RenewExpired] = DO(L1_E,  TAG_WR | DATA_RD, renew_line, count_expired_fill,         \
-                                                           reply_fill, ctrl_free_tbe),             \
-    [L1_IV][L1_RenewLost   ] = DO(L1_IV, 0,                resend_gets),                           \
-    [L1_II][L1_Load        ] = DO(L1_II, TAG_RD,           send_gets),                             \
-    [L1_II][L1_LoadL2      ] = DO(L1_II, TAG_RD,           send_gets_at_l2),                       \
-    [L1_II][L1_Store       ] = DO(L1_II, TAG_RD,           send_write),                            \
-    [L1_II][L1_Atomic      ] = DO(L1_II, TAG_RD,           send_atomic),                           \
-    [L1_II][L1_Rsp         ] = DO(L1_II, 0,                take_version, reply_rsp),               \
-    [L1_II][L1_LastRsp     ] = DO(L1_I,  0,                take_version, reply_rsp, ctrl_free_tbe)
+    [L1_I][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                \
+    [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_write),                              \
+    [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                            \
+    [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                        \
+    [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                       \
+    [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                         \
+    [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                        \
+    [L1_V][L1_Expire] = DO(L1_E, TAG_WR, count_expiry),                                            \
+    [L1_V][L1_LoadL2] =                                                                            \
+        DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2),               \
+    [L1_E][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                \
+    [L1_E][L1_Store] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),     \
+    [L1_E][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),   \
+    [L1_E][L1_LoadL2] =                                                                            \
+        DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2),               \
+    [L1_E][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                         \
+    [L1_E][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                        \
+    [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_MergeFull] = STALL,               \
+    [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_Store] = STALL,                 \
+    [L1_IV][L1_Atomic] = STALL, [L1_IV][L1_Replace] = DO(L1_IV, TAG_WR, ctrl_drop_line),           \
+    [L1_IV][L1_FlashInv] = DO(L1_IV, TAG_WR, ctrl_drop_line),                                      \
+    [L1_IV][L1_Data] =                                                                             \
+        DO(L1_V, TAG_WR | DATA_WR, take_version, fill_line, reply_fill, ctrl_free_tbe),            \
+    [L1_IV][L1_DataExpired] = DO(L1_E, TAG_WR | DATA_WR, take_version, fill_line,                  \
+                                 count_expired_fill, reply_fill, ctrl_free_tbe),                   \
+    [L1_IV][L1_Renew] = DO(L1_V, TAG_WR | DATA_RD, renew_line, reply_fill, ctrl_free_tbe),         \
+    [L1_IV][L1_RenewExpired] =                                                                     \
+        DO(L1_E, TAG_WR | DATA_RD, renew_line, count_expired_fill, reply_fill, ctrl_free_tbe),     \
+    [L1_IV][L1_RenewLost] = DO(L1_IV, 0, resend_gets),                                             \
+    [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                               \
+    [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                       \
+    [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_write),                                             \
+    [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),                                           \
+    [L1_II][L1_Rsp] = DO(L1_II, 0, take_version, reply_rsp),                                       \
+    [L1_II][L1_LastRsp] = DO(L1_I, 0, take_version, reply_rsp, ctrl_free_tbe)
 
 static const struct coh_trans rccsc_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     RCC_L1_COMMON_CELLS,
     /* the old copy serves the SM's other warps until the ACK moves the clock past it */
-    [L1_V ][L1_Store       ] = DO(L1_VI, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [L1_V ][L1_Atomic      ] = DO(L1_VI, TAG_RD,           ctrl_alloc_tbe, send_atomic),
-    [L1_VI][L1_Load        ] = DO(L1_VI, TAG_RD | DATA_RD, reply_hit),
-    [L1_VI][L1_LoadL2      ] = DO(L1_VI, TAG_RD,           send_gets_at_l2),
-    [L1_VI][L1_Store       ] = DO(L1_VI, TAG_RD,           send_write),
-    [L1_VI][L1_Atomic      ] = DO(L1_VI, TAG_RD,           send_atomic),
-    [L1_VI][L1_Replace     ] = DO(L1_II, TAG_WR,           ctrl_drop_line),
-    [L1_VI][L1_FlashInv    ] = DO(L1_II, TAG_WR,           ctrl_drop_line),
-    [L1_VI][L1_Expire      ] = DO(L1_II, TAG_WR,           count_expiry, ctrl_drop_line),
-    [L1_VI][L1_Rsp         ] = DO(L1_VI, 0,                take_version, reply_rsp),
+    [L1_V][L1_Store] = DO(L1_VI, TAG_RD, ctrl_alloc_tbe, send_write),
+    [L1_V][L1_Atomic] = DO(L1_VI, TAG_RD, ctrl_alloc_tbe, send_atomic),
+    [L1_VI][L1_Load] = DO(L1_VI, TAG_RD | DATA_RD, reply_hit),
+    [L1_VI][L1_LoadL2] = DO(L1_VI, TAG_RD, send_gets_at_l2),
+    [L1_VI][L1_Store] = DO(L1_VI, TAG_RD, send_write),
+    [L1_VI][L1_Atomic] = DO(L1_VI, TAG_RD, send_atomic),
+    [L1_VI][L1_Replace] = DO(L1_II, TAG_WR, ctrl_drop_line),
+    [L1_VI][L1_FlashInv] = DO(L1_II, TAG_WR, ctrl_drop_line),
+    [L1_VI][L1_Expire] = DO(L1_II, TAG_WR, count_expiry, ctrl_drop_line),
+    [L1_VI][L1_Rsp] = DO(L1_VI, 0, take_version, reply_rsp),
     /* write-no-allocate: the writer's clock is now past the copy's lease */
-    [L1_VI][L1_LastRsp     ] = DO(L1_I,  TAG_WR,           take_version, reply_rsp, ctrl_drop_line,
-                                                           ctrl_free_tbe),
+    [L1_VI][L1_LastRsp] = DO(L1_I, TAG_WR, take_version, reply_rsp, ctrl_drop_line, ctrl_free_tbe),
 };
 
 static const struct coh_trans rccwo_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     RCC_L1_COMMON_CELLS,
     /* the write view's ACK leaves the read view where it was: drop the copy
      * so that the SM reads its own write */
-    [L1_V ][L1_Store       ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                           send_write),
-    [L1_V ][L1_Atomic      ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                           send_atomic),
+    [L1_V][L1_Store] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),
+    [L1_V][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -461,8 +452,7 @@ static void guard(struct rcc_l1 *c)
 static void lookup_live(struct ctrl *b, struct coh_ctx *x, addr_t line)
 {
     ctrl_lookup(b, x, line);
-    if (x->line && (x->state == L1_V || x->state == L1_VI) &&
-        EXP(x->line) < read_view(l1_of(b))) {
+    if (x->line && (x->state == L1_V || x->state == L1_VI) && EXP(x->line) < read_view(l1_of(b))) {
         x->event = L1_Expire;
         ctrl_step(b, x);
         ctrl_lookup(b, x, line);
@@ -523,8 +513,7 @@ static void take_response(struct ctrl *b, struct msg *m)
     struct coh_ctx x;
     lookup_live(b, &x, m->addr);
     x.msg = m;
-    panic_if(!x.tbe, "%s: response for %#llx with no TBE", b->w.name,
-             (unsigned long long)m->addr);
+    panic_if(!x.tbe, "%s: response for %#llx with no TBE", b->w.name, (unsigned long long)m->addr);
     if (x.state == L1_IV && m->type == MSG_RCC_RENEW) {
         x.event = !x.line ? L1_RenewLost : m->ts < read_view(c) ? L1_RenewExpired : L1_Renew;
     } else if (x.state == L1_IV) {
@@ -567,8 +556,8 @@ static bool take_next_response(struct rcc_l1 *c)
     struct msg *m = port_peek(in);
     if (!m)
         return false;
-    bool asks = m->type == MSG_RCC_FLUSH ||
-                (m->type == MSG_RCC_RENEW && !cache_find(&b->cache, m->addr));
+    bool asks =
+        m->type == MSG_RCC_FLUSH || (m->type == MSG_RCC_RENEW && !cache_find(&b->cache, m->addr));
     if (asks && !port_has_room(b->links.net_out[RCC_VNET_REQ], 1)) {
         b->st.resource_stalls++;
         return false;
@@ -607,8 +596,9 @@ static void rcc_l1_dump(struct comp *cp, FILE *out)
     struct ctrl *b = &c->base;
     if (!b->tbes.n_used && !b->in.n && !b->replay.n)
         return;
-    fprintf(out, "%s (%s L1) now %llu (write view %llu): %u TBEs, %u core requests queued, "
-                 "%u replaying\n",
+    fprintf(out,
+            "%s (%s L1) now %llu (write view %llu): %u TBEs, %u core requests queued, "
+            "%u replaying\n",
             b->w.name, b->table->proto, (unsigned long long)c->now, (unsigned long long)c->wnow,
             b->tbes.n_used, b->in.n, b->replay.n);
     ctrl_dump_tbes(b, out, NULL);

@@ -63,14 +63,14 @@
 #define RCC_L2_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
     X(V, "valid: ver and exp kept in the tag")                                                     \
-    X(IV, "read or write miss: fill from DRAM outstanding, reads held, writes ACKed and merged")  \
+    X(IV, "read or write miss: fill from DRAM outstanding, reads held, writes ACKed and merged")   \
     X(IAV, "atomic miss: fill outstanding, every other request waits")
 
 #define RCC_L2_EVENTS(X)                                                                           \
     X(GetS, "read from an L1")                                                                     \
-    X(Renew, "read of a copy the L1 holds, not written since its lease (M.exp > ver)")            \
+    X(Renew, "read of a copy the L1 holds, not written since its lease (M.exp > ver)")             \
     X(Write, "write-through from an L1")                                                           \
-    X(WriteAfterRead, "write to a missing line whose MSHR holds reads: waits for the fill")       \
+    X(WriteAfterRead, "write to a missing line whose MSHR holds reads: waits for the fill")        \
     X(Atomic, "atomic")                                                                            \
     X(Replace, "a miss needs this line's way")                                                     \
     X(MemData, "fill from DRAM")
@@ -118,20 +118,20 @@ struct rcc_l2 {
     uint64_t mnow;
     unsigned ts_bits;
     uint64_t epoch;
-    bool refill_paper;      /* rcc.refill_version = paper */
+    bool refill_paper; /* rcc.refill_version = paper */
     bool renew;
     bool bug_write_ignores_leases; /* rccsc-nolease (test only): ver = max(now, ver) */
-    uint32_t fixed;         /* fixed lease, 0: the predictor */
+    uint32_t fixed;                /* fixed lease, 0: the predictor */
     uint32_t lease_min;
-    uint8_t levels;         /* predictor: lease_min << level, level <= levels */
-    uint8_t *level;         /* per way of the cache */
-    struct rcc_mshr *mshr;  /* per TBE */
-    uint64_t *granted;      /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
+    uint8_t levels;        /* predictor: lease_min << level, level <= levels */
+    uint8_t *level;        /* per way of the cache */
+    struct rcc_mshr *mshr; /* per TBE */
+    uint64_t *granted;     /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
     struct ring *ring;
-    uint32_t ring_hop;      /* rcc.ring_hop_cycles */
-    uint8_t flit;           /* enum ring_flit arriving at flit_at */
+    uint32_t ring_hop; /* rcc.ring_hop_cycles */
+    uint8_t flit;      /* enum ring_flit arriving at flit_at */
     cycle_t flit_at;
-    bool stalled;           /* stopped by the ring: requests are queued in held */
+    bool stalled; /* stopped by the ring: requests are queued in held */
     cycle_t stalled_since;
     struct msg_list held;
     struct msg_list flush_out; /* the originator's FLUSHes, waiting for room */
@@ -540,30 +540,28 @@ static const struct coh_action_name actions[] = {
 
 /*  state     event        next    uses                              actions                     */
 static const struct coh_trans rcc_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_I  ][L2_GetS   ] = DO(L2_IV,  TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
-                                                       ctrl_l2_send_fetch, note_read),
-    [L2_I  ][L2_Write  ] = DO(L2_IV,  TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
-                                                       ctrl_l2_send_fetch, buffer_write),
-    [L2_I  ][L2_Atomic ] = DO(L2_IAV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
-                                                       ctrl_l2_send_fetch, note_atomic),
-    [L2_V  ][L2_GetS   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD, grant_lease, reply_data),
-    [L2_V  ][L2_Renew  ] = DO(L2_V,   TAG_RD | TAG_WR, grant_lease, reply_renew),
-    [L2_V  ][L2_Write  ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_WR, write_version, write_ack),
-    [L2_V  ][L2_Atomic ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_version,
-                                                                           do_atomic),
-    [L2_V  ][L2_Replace] = DO(L2_I,   TAG_WR | DATA_RD, raise_mnow, ctrl_l2_write_back,
-                                                        ctrl_drop_line),
-    [L2_IV ][L2_GetS   ] = DO(L2_IV,  0,               note_read),
-    [L2_IV ][L2_Write  ] = DO(L2_IV,  0,               buffer_write),
-    [L2_IV ][L2_WriteAfterRead] = STALL,
-    [L2_IV ][L2_Atomic ] = STALL,
-    [L2_IV ][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
-                                                                  perform_held, ctrl_wake_parked),
-    [L2_IAV][L2_GetS   ] = STALL,
-    [L2_IAV][L2_Write  ] = STALL, /* (IAV holds only the atomic: no WriteAfterRead) */
-    [L2_IAV][L2_Atomic ] = STALL,
-    [L2_IAV][L2_MemData] = DO(L2_V,   TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
-                                                                  perform_held, ctrl_wake_parked),
+    [L2_I][L2_GetS] = DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                         ctrl_l2_send_fetch, note_read),
+    [L2_I][L2_Write] = DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                          ctrl_l2_send_fetch, buffer_write),
+    [L2_I][L2_Atomic] = DO(L2_IAV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, open_mshr,
+                           ctrl_l2_send_fetch, note_atomic),
+    [L2_V][L2_GetS] = DO(L2_V, TAG_RD | TAG_WR | DATA_RD, grant_lease, reply_data),
+    [L2_V][L2_Renew] = DO(L2_V, TAG_RD | TAG_WR, grant_lease, reply_renew),
+    [L2_V][L2_Write] = DO(L2_V, TAG_RD | TAG_WR | DATA_WR, write_version, write_ack),
+    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, write_version, do_atomic),
+    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, raise_mnow, ctrl_l2_write_back, ctrl_drop_line),
+    [L2_IV][L2_GetS] = DO(L2_IV, 0, note_read),
+    [L2_IV][L2_Write] = DO(L2_IV, 0, buffer_write),
+    [L2_IV][L2_WriteAfterRead] = STALL,
+    [L2_IV][L2_Atomic] = STALL,
+    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
+                             perform_held, ctrl_wake_parked),
+    [L2_IAV][L2_GetS] = STALL,
+    [L2_IAV][L2_Write] = STALL, /* (IAV holds only the atomic: no WriteAfterRead) */
+    [L2_IAV][L2_Atomic] = STALL,
+    [L2_IAV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, refill,
+                              perform_held, ctrl_wake_parked),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -584,8 +582,8 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
     }
 }
 
-const struct coh_table rcc_l2_table = COH_TABLE("rcc", "L2", rcc_l2_cells, ctrl_set_state,
-                                                dump_ctx);
+const struct coh_table rcc_l2_table =
+    COH_TABLE("rcc", "L2", rcc_l2_cells, ctrl_set_state, dump_ctx);
 
 /* ---- the classifier ---- */
 
@@ -603,8 +601,10 @@ static unsigned classify(const struct rcc_l2 *c, const struct coh_ctx *x, const 
     case MSG_RCC_WRITE:
         /* the held reads came first: they must not see it */
         return x->state == L2_IV && x->tbe->merged.n ? L2_WriteAfterRead : L2_Write;
-    case MSG_RCC_ATOMIC: return L2_Atomic;
-    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    case MSG_RCC_ATOMIC:
+        return L2_Atomic;
+    default:
+        panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
 
@@ -706,8 +706,9 @@ static void rcc_l2_dump(struct comp *cp, FILE *out)
     fprintf(out, "%s (rcc L2) mnow %llu: %u MSHRs, %u replaying, %u in pipeline\n", b->w.name,
             (unsigned long long)c->mnow, b->tbes.n_used, b->replay.n, b->pipe.n);
     if (c->ring->busy)
-        fprintf(out, "  rollover to epoch %llu from bank %u: %s, %u requests queued, flit %u at "
-                     "cycle %llu, %u of %u L1s flushed, %u FLUSHes to send\n",
+        fprintf(out,
+                "  rollover to epoch %llu from bank %u: %s, %u requests queued, flit %u at "
+                "cycle %llu, %u of %u L1s flushed, %u FLUSHes to send\n",
                 (unsigned long long)c->ring->epoch, c->ring->origin,
                 c->stalled ? "stopped" : "running", c->held.n, c->flit,
                 (unsigned long long)c->flit_at, c->ring->flushed, b->w.n_sms, c->flush_out.n);

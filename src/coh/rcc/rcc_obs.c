@@ -43,8 +43,7 @@ void rcc_obs_now(const char *who, uint64_t was, uint64_t now)
 }
 
 void rcc_obs_l1(struct eng *e, struct observer *obs, const char *who, addr_t line, uint64_t exp,
-                uint64_t now, uint32_t line_bytes, const uint8_t *data,
-                const struct bytemask *mask)
+                uint64_t now, uint32_t line_bytes, const uint8_t *data, const struct bytemask *mask)
 {
     struct ctrl_bank_set *o = ctrl_bank_set_find(all, e);
     if (!o)

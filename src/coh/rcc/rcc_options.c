@@ -60,8 +60,10 @@ static const char *rcc_check(const struct config *c, char *why, size_t len)
         return "rcc.lease";
     }
     if (!is_pow2(r->lease_min) || !is_pow2(r->lease_max) || r->lease_min > r->lease_max) {
-        snprintf(why, len, "rcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, "
-                 "min <= max", r->lease_min, r->lease_max);
+        snprintf(why, len,
+                 "rcc.lease_min (%u) and rcc.lease_max (%u) must be powers of two, "
+                 "min <= max",
+                 r->lease_min, r->lease_max);
         return "rcc.lease_min rcc.lease_max";
     }
     return NULL;

@@ -14,15 +14,15 @@ extern const char *const rcc_lease_words[]; /* "predict" */
 
 /* Relativistic Cache Coherence (spec 004a §3; docs/protocols/rccsc.md). */
 struct rcc_spec {
-    char lease[CFG_STR_MAX];   /* "predict" or "fixed:N" (logical time units) */
-    uint32_t lease_min;        /* predictor: the lease after a write */
-    uint32_t lease_max;        /* predictor: the lease of a new block */
-    uint32_t ts_bits;          /* stored timestamp width: a component rolls over past it */
-    uint32_t ring_hop_cycles;  /* rollover: L2 cycles the stall ring's flit takes a hop */
-    uint32_t livelock_cycles;  /* every SM's now += 1 this often (0: never) */
-    uint32_t refill_version;   /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
-    bool renew;                /* a GETS for an expired copy the L2 has not rewritten: RENEW */
-    uint32_t strong_loads;     /* 0 l2: strong gpu-scope loads performed at the L2; 1 l1: cached */
+    char lease[CFG_STR_MAX];  /* "predict" or "fixed:N" (logical time units) */
+    uint32_t lease_min;       /* predictor: the lease after a write */
+    uint32_t lease_max;       /* predictor: the lease of a new block */
+    uint32_t ts_bits;         /* stored timestamp width: a component rolls over past it */
+    uint32_t ring_hop_cycles; /* rollover: L2 cycles the stall ring's flit takes a hop */
+    uint32_t livelock_cycles; /* every SM's now += 1 this often (0: never) */
+    uint32_t refill_version;  /* 0 safe (spec 004a §9 item 1: mnow + 1), 1 paper (mnow) */
+    bool renew;               /* a GETS for an expired copy the L2 has not rewritten: RENEW */
+    uint32_t strong_loads;    /* 0 l2: strong gpu-scope loads performed at the L2; 1 l1: cached */
 };
 
 extern const struct coh_options rcc_options;

@@ -82,59 +82,59 @@
 
 #define DN_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
-    X(V, "present, some words valid, none owned or shared")                                       \
-    X(S, "every word valid and shared: registered at the LLC, invalidated before any write")      \
-    X(O, "present, some words owned (current here, serve forwards)")                              \
-    X(BV, "a ReqV is outstanding for the line")                                                   \
-    X(BS, "a ReqS is outstanding for the line")                                                   \
-    X(BO, "a ReqO is outstanding for some words (grant and relays to collect)")                   \
-    X(W, "owned words written back (eviction or kernel end); kept until the ack")                \
+    X(V, "present, some words valid, none owned or shared")                                        \
+    X(S, "every word valid and shared: registered at the LLC, invalidated before any write")       \
+    X(O, "present, some words owned (current here, serve forwards)")                               \
+    X(BV, "a ReqV is outstanding for the line")                                                    \
+    X(BS, "a ReqS is outstanding for the line")                                                    \
+    X(BO, "a ReqO is outstanding for some words (grant and relays to collect)")                    \
+    X(W, "owned words written back (eviction or kernel end); kept until the ack")                  \
     X(BW, "a write-through, forwarded or predicted request is out (no state asked)")
 
 #define DN_EVENTS(X)                                                                               \
-    X(LoadHit, "load whose words are all valid or owned")                                         \
-    X(Load, "load of a word not valid (ReqV: the line fills)")                                    \
-    X(LoadL2, ".gpu/.sys load not all owned (ReqV, answered, not installed)")                    \
-    X(StoreHit, "store to words all owned")                                                       \
-    X(Store, "store to some word not owned (ReqO, ReqO+data for partial words)")                  \
-    X(AtomicHit, "atomic on words all owned: performed here")                                     \
-    X(Atomic, "atomic on some word not owned (ReqO+data, then performed here)")                   \
-    X(Replace, "a fill needs this line's way: no word owned")                                     \
-    X(ReplaceOwned, "a fill needs this line's way: write the owned words back")                   \
-    X(SelfInv, "acquire: drop every valid word that is not owned")                                \
-    X(Flush, "kernel end: write the owned words back")                                            \
-    X(Fill, "ReqV response: the line's words (no word owned here)")                              \
-    X(FillOwned, "ReqV response for a line with owned words")                                                    \
-    X(Grant, "RspO, relays still expected")                                                       \
-    X(GrantDone, "RspO with every relay in: perform the store or atomic")                         \
-    X(Relay, "an old owner's words, more expected")                                               \
-    X(RelayDone, "the last old owner's words with the grant in: perform")                         \
-    X(GrantRetry, "RspO completing the words asked for, but a word the request needs was taken")\
-    X(RelayRetry, "the last relay completing them, but a word the request needs was taken")     \
-    X(WbAck, "RspWB: the write-back is in")                                                       \
-    X(FwdV, "FwdReqV: send the owned words, keep them")                                           \
-    X(FwdO, "FwdReqO: send the owned words to the new owner, drop them")                          \
-    X(RvkO, "RvkO: give the owned words back to the LLC")                                         \
-    X(FwdOLast, "FwdReqO taking the line's last owned words")                                     \
-    X(RvkOLast, "RvkO taking the line's last owned words")                                        \
-    X(FwdPending, "a forward for words whose grant is still on its way")                          \
-    X(LoadOwn, "load of a word not valid, typed ReqO+data: own the words read")                  \
-    X(LoadPred, "load of a word not valid, typed ReqVo: ask the predicted owner")                \
-    X(StoreWT, "store to some word not owned, typed ReqWT, ReqWTfwd or ReqWTo")                  \
-    X(AtomicWT, "atomic on some word not owned, typed ReqWT+data, ReqWTfwd+data or ReqWTo+data") \
-    X(WTDone, "the write-through's answer (LLC or owner); no word owned here")                   \
-    X(WTDoneOwned, "the write-through's answer; some words of the line owned here")              \
-    X(PredFill, "the predicted owner's words for a ReqVo; no word owned here")                    \
-    X(PredFillOwned, "the predicted owner's words for a ReqVo; some words owned here")           \
-    X(Nack, "Nack of a forwarded or predicted write: retry at the LLC (ReqWT(+data))")          \
-    X(NackLoad, "Nack of a ReqVo: retry at the LLC (ReqV)")                                      \
-    X(FwdWT, "FwdWT, ReqWTo(+data) for words all owned here: perform, keep them")                \
-    X(PredV, "ReqVo for words all owned here: send them, keep them")                             \
-    X(FwdNack, "a forwarded or predicted request for words not all owned here: Nack")            \
-    X(LoadShared, "load of a word not valid, typed ReqS: read the line as a registered sharer")  \
-    X(FillShared, "the ReqS response: every word valid and shared")                              \
-    X(FillSharedLate, "the ReqS response after an Inv overtook it: answers the load only")      \
-    X(Inv, "Inv: the LLC invalidates the line's sharers (acked whether or not it is here)")     \
+    X(LoadHit, "load whose words are all valid or owned")                                          \
+    X(Load, "load of a word not valid (ReqV: the line fills)")                                     \
+    X(LoadL2, ".gpu/.sys load not all owned (ReqV, answered, not installed)")                      \
+    X(StoreHit, "store to words all owned")                                                        \
+    X(Store, "store to some word not owned (ReqO, ReqO+data for partial words)")                   \
+    X(AtomicHit, "atomic on words all owned: performed here")                                      \
+    X(Atomic, "atomic on some word not owned (ReqO+data, then performed here)")                    \
+    X(Replace, "a fill needs this line's way: no word owned")                                      \
+    X(ReplaceOwned, "a fill needs this line's way: write the owned words back")                    \
+    X(SelfInv, "acquire: drop every valid word that is not owned")                                 \
+    X(Flush, "kernel end: write the owned words back")                                             \
+    X(Fill, "ReqV response: the line's words (no word owned here)")                                \
+    X(FillOwned, "ReqV response for a line with owned words")                                      \
+    X(Grant, "RspO, relays still expected")                                                        \
+    X(GrantDone, "RspO with every relay in: perform the store or atomic")                          \
+    X(Relay, "an old owner's words, more expected")                                                \
+    X(RelayDone, "the last old owner's words with the grant in: perform")                          \
+    X(GrantRetry, "RspO completing the words asked for, but a word the request needs was taken")   \
+    X(RelayRetry, "the last relay completing them, but a word the request needs was taken")        \
+    X(WbAck, "RspWB: the write-back is in")                                                        \
+    X(FwdV, "FwdReqV: send the owned words, keep them")                                            \
+    X(FwdO, "FwdReqO: send the owned words to the new owner, drop them")                           \
+    X(RvkO, "RvkO: give the owned words back to the LLC")                                          \
+    X(FwdOLast, "FwdReqO taking the line's last owned words")                                      \
+    X(RvkOLast, "RvkO taking the line's last owned words")                                         \
+    X(FwdPending, "a forward for words whose grant is still on its way")                           \
+    X(LoadOwn, "load of a word not valid, typed ReqO+data: own the words read")                    \
+    X(LoadPred, "load of a word not valid, typed ReqVo: ask the predicted owner")                  \
+    X(StoreWT, "store to some word not owned, typed ReqWT, ReqWTfwd or ReqWTo")                    \
+    X(AtomicWT, "atomic on some word not owned, typed ReqWT+data, ReqWTfwd+data or ReqWTo+data")   \
+    X(WTDone, "the write-through's answer (LLC or owner); no word owned here")                     \
+    X(WTDoneOwned, "the write-through's answer; some words of the line owned here")                \
+    X(PredFill, "the predicted owner's words for a ReqVo; no word owned here")                     \
+    X(PredFillOwned, "the predicted owner's words for a ReqVo; some words owned here")             \
+    X(Nack, "Nack of a forwarded or predicted write: retry at the LLC (ReqWT(+data))")             \
+    X(NackLoad, "Nack of a ReqVo: retry at the LLC (ReqV)")                                        \
+    X(FwdWT, "FwdWT, ReqWTo(+data) for words all owned here: perform, keep them")                  \
+    X(PredV, "ReqVo for words all owned here: send them, keep them")                               \
+    X(FwdNack, "a forwarded or predicted request for words not all owned here: Nack")              \
+    X(LoadShared, "load of a word not valid, typed ReqS: read the line as a registered sharer")    \
+    X(FillShared, "the ReqS response: every word valid and shared")                                \
+    X(FillSharedLate, "the ReqS response after an Inv overtook it: answers the load only")         \
+    X(Inv, "Inv: the LLC invalidates the line's sharers (acked whether or not it is here)")        \
     X(KernelStart, "kernel start: drop the shared words (the host may have written the LLC)")
 
 #define X(n, d) DN_##n,
@@ -538,7 +538,8 @@ static void perform_held(struct coh_ctx *x)
     struct dn_l1 *c = dn_of(x->ctrl);
     struct msg *m = (struct msg *)(uintptr_t)x->tbe->meta[1];
     uint64_t granted = x->tbe->meta[0];
-    panic_if(*shared_of(x->line), "invariant violated: %s granted words of line %#llx while it "
+    panic_if(*shared_of(x->line),
+             "invariant violated: %s granted words of line %#llx while it "
              "holds shared words (the LLC invalidates every sharer before a grant)",
              c->base.w.name, (unsigned long long)x->addr);
     *owned_of(x->line) |= granted;
@@ -619,8 +620,9 @@ static unsigned pred_class(const struct msg *m)
  * request at the LLC, in a type that is never forwarded. */
 static uint16_t retry_type(const struct msg *m)
 {
-    return m->req.op == MEM_LOAD ? SPX_REQ_V : m->req.op == MEM_STORE ? SPX_REQ_WT
-                                                                      : SPX_REQ_WT_DATA;
+    return m->req.op == MEM_LOAD    ? SPX_REQ_V
+           : m->req.op == MEM_STORE ? SPX_REQ_WT
+                                    : SPX_REQ_WT_DATA;
 }
 
 /* Send core request m (held in x->msg) as `type`; the TBE counts it. */
@@ -628,7 +630,10 @@ static void send_as(struct dn_l1 *c, struct coh_ctx *x, uint16_t type)
 {
     struct msg *m = x->msg;
     bool atomic = m->req.op == MEM_ATOMIC, load = m->req.op == MEM_LOAD;
-    ctrl_l1_request(x, type, load ? TRAFFIC_REQ : atomic ? TRAFFIC_ATO : TRAFFIC_ST,
+    ctrl_l1_request(x, type,
+                    load     ? TRAFFIC_REQ
+                    : atomic ? TRAFFIC_ATO
+                             : TRAFFIC_ST,
                     load     ? 0
                     : atomic ? (uint16_t)atom_operand_bytes(m->req.atom)
                              : (uint16_t)bytemask_count(&m->mask));
@@ -662,8 +667,7 @@ static void send_wt(struct coh_ctx *x)
         x->tbe->use_once = false;
         /* a ReqVo asks for its shape's words not here (Algorithm 4), which
          * the predicted owner serves if it owns them all */
-        uint64_t touched = core_words(c, m),
-                 here = *owned_of(x->line) | *valid_of(x->line),
+        uint64_t touched = core_words(c, m), here = *owned_of(x->line) | *valid_of(x->line),
                  want = spx_shape_words(mask_shape(c, m), touched, c->words) & ~here;
         struct bytemask b;
         spx_bytes_of(&b, want, c->base.line_bytes);
@@ -800,7 +804,8 @@ static const struct coh_action_name actions[] = {
      "free the TBE; its parked requests replay before younger ones for the line"},
     {take_way_now, "take_way", "install the line in a free way, no word valid"},
     {send_req_v, "send_req_v", "ReqV for the line (LoadL2: answered, not installed)"},
-    {send_req_o, "send_req_o", "ReqO (+data for atomics and partial words) for the words not owned"},
+    {send_req_o, "send_req_o",
+     "ReqO (+data for atomics and partial words) for the words not owned"},
     {reply_hit, "reply_hit", "answer the load from the line after the hit latency"},
     {store_hit, "store_hit", "write the owned words here, ack after the hit latency"},
     {atomic_hit, "atomic_hit", "perform the atomic on the owned words here"},
@@ -845,148 +850,159 @@ static const struct coh_action_name actions[] = {
 #define CORE_STALLS [DN_LoadHit] = STALL, BUSY_STALLS
 
 /*  state    event              next    uses               actions                             */
-static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
-    [DN_I] = {
-        [DN_Load     ] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
-        [DN_LoadL2   ] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
-        [DN_Store    ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-        [DN_Atomic   ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-        [DN_LoadPred ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-        [DN_AtomicWT ] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-        [DN_LoadShared] = DO(DN_BS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
-        [DN_FwdNack  ] = DO(DN_I,  0,               nack),
-        [DN_Inv      ] = DO(DN_I,  0,               ack_inv), /* dropped silently before */
-    },
-    [DN_V] = {
-        [DN_LoadHit  ] = DO(DN_V,  TAG_RD | DATA_RD, reply_hit),
-        [DN_Load     ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
-        [DN_LoadL2   ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
-        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
-        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
-        [DN_LoadShared] = DO(DN_BS, TAG_RD,         ctrl_alloc_tbe, send_req_s),
-        [DN_FwdNack  ] = DO(DN_V,  0,               nack),
-        [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line),
-        [DN_SelfInv  ] = DO(DN_I,  TAG_WR,          self_inv, ctrl_drop_line),
-        [DN_Inv      ] = DO(DN_V,  0,               ack_inv), /* shared words dropped before */
-    },
-    /* every word valid and shared, so loads hit; no word owned, so no
-     * forward comes (a predicted request is Nacked) */
-    [DN_S] = {
-        [DN_LoadHit  ] = DO(DN_S,  TAG_RD | DATA_RD, reply_hit),
-        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
-        [DN_FwdNack  ] = DO(DN_S,  0,               nack),
-        [DN_Replace  ] = DO(DN_I,  TAG_WR,          ctrl_drop_line), /* silently */
-        [DN_SelfInv  ] = DO(DN_S,  0,               self_inv),  /* acquires keep shared words */
-        [DN_Inv      ] = DO(DN_I,  TAG_WR,          ack_inv, ctrl_drop_line),
-        [DN_KernelStart] = DO(DN_I, TAG_WR,         ctrl_drop_line),
-    },
-    [DN_O] = {
-        [DN_LoadHit  ] = DO(DN_O,  TAG_RD | DATA_RD, reply_hit),
-        [DN_Load     ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
-        [DN_LoadL2   ] = DO(DN_BV, TAG_RD,          ctrl_alloc_tbe, send_req_v),
-        [DN_StoreHit ] = DO(DN_O,  TAG_RD | DATA_WR, store_hit),
-        [DN_Store    ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_AtomicHit] = DO(DN_O,  TAG_RD | DATA_RD | DATA_WR, atomic_hit),
-        [DN_Atomic   ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_LoadOwn  ] = DO(DN_BO, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [DN_LoadPred ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
-        [DN_StoreWT  ] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-        [DN_AtomicWT ] = DO(DN_BW, TAG_RD,          ctrl_alloc_tbe, send_wt),
-        [DN_LoadShared] = DO(DN_BS, TAG_RD,         ctrl_alloc_tbe, send_req_s), /* revokes */
-        [DN_FwdWT    ] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
-        [DN_PredV    ] = DO(DN_O, DATA_RD,       serve_pred_v),
-        [DN_FwdNack  ] = DO(DN_O, 0,             nack),
-        [DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-        [DN_SelfInv  ] = DO(DN_O,  TAG_WR,          self_inv),
-        [DN_Flush    ] = DO(DN_W,  TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-        [DN_FwdV     ] = DO(DN_O,  DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_O,  DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkO     ] = DO(DN_O,  DATA_RD | TAG_WR, serve_forward),
-        [DN_FwdOLast ] = DO(DN_V,  DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkOLast ] = DO(DN_V,  DATA_RD | TAG_WR, serve_forward),
-    },
-    [DN_BV] = {
-        [DN_LoadHit  ] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
-        BUSY_STALLS,
-        [DN_SelfInv  ] = DO(DN_BV, TAG_WR,          self_inv),
-        [DN_Fill     ] = DO(DN_V,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-        [DN_FillOwned] = DO(DN_O,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-        [DN_FwdWT    ] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
-        [DN_PredV    ] = DO(DN_BV, DATA_RD,       serve_pred_v),
-        [DN_FwdNack  ] = DO(DN_BV, 0,             nack),
-        [DN_FwdV     ] = DO(DN_BV, DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkO     ] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
-        [DN_Inv      ] = DO(DN_BV, 0,               ack_inv), /* a stale registration */
-    },
-    [DN_BS] = {
-        [DN_LoadHit  ] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
-        BUSY_STALLS,
-        [DN_SelfInv  ] = DO(DN_BS, TAG_WR,          self_inv), /* the ReqS fill still installs */
-        [DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
-        [DN_FillSharedLate] = DO(DN_V, TAG_WR,      fill_shared, ctrl_wake_parked),
-        [DN_FwdWT    ] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
-        [DN_PredV    ] = DO(DN_BS, DATA_RD,       serve_pred_v),
-        [DN_FwdNack  ] = DO(DN_BS, 0,             nack),
-        [DN_FwdV     ] = DO(DN_BS, DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkO     ] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward), /* the ReqS revokes */
-        [DN_Inv      ] = DO(DN_BS, 0,               ack_inv, fill_late),
-    },
-    [DN_BO] = {
-        [DN_LoadHit  ] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
-        BUSY_STALLS,
-        [DN_SelfInv  ] = DO(DN_BO, TAG_WR,          self_inv),
-        [DN_Grant    ] = DO(DN_BO, DATA_WR,         take_grant),
-        [DN_GrantDone] = DO(DN_O,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
-        [DN_Relay    ] = DO(DN_BO, DATA_WR,         take_relay),
-        [DN_RelayDone] = DO(DN_O,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
-        [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
-        [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
-        [DN_FwdV     ] = DO(DN_BO, DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkO     ] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
-        [DN_FwdPending] = DO(DN_BO, 0,              ctrl_park),
-        [DN_FwdWT    ] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
-        [DN_PredV    ] = DO(DN_BO, DATA_RD,       serve_pred_v),
-        [DN_FwdNack  ] = DO(DN_BO, 0,             nack),
-        [DN_Inv      ] = DO(DN_BO, TAG_WR,          ack_inv), /* before the grant */
-    },
-    [DN_W] = {
-        CORE_STALLS,
-        [DN_SelfInv  ] = DO(DN_W,  0,               self_inv),
-        [DN_FwdV     ] = DO(DN_W,  DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_W,  DATA_RD,         serve_forward),
-        [DN_RvkO     ] = DO(DN_W,  DATA_RD,         serve_forward),
-        [DN_WbAck    ] = DO(DN_I,  TAG_WR,          wb_done, ctrl_drop_line, ctrl_wake_parked),
-        [DN_FwdNack  ] = DO(DN_W,  0,               nack),
-    },
-    [DN_BW] = {
-        CORE_STALLS,
-        [DN_SelfInv  ] = DO(DN_BW, TAG_WR,          self_inv),
-        [DN_FwdV     ] = DO(DN_BW, DATA_RD,         serve_forward),
-        [DN_FwdO     ] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
-        [DN_RvkO     ] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
-        [DN_FwdWT    ] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
-        [DN_PredV    ] = DO(DN_BW, DATA_RD,       serve_pred_v),
-        [DN_FwdNack  ] = DO(DN_BW, 0,             nack),
-        [DN_WTDone   ] = DO(DN_V,  TAG_WR,          wt_done, ctrl_wake_parked),
-        [DN_WTDoneOwned] = DO(DN_O, TAG_WR,         wt_done, ctrl_wake_parked),
-        [DN_PredFill ] = DO(DN_V,  TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
-        [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
-        [DN_Nack     ] = DO(DN_BW, 0,               retry_at_llc),
-        [DN_NackLoad ] = DO(DN_BV, TAG_WR,          retry_at_llc),
-        [DN_Inv      ] = DO(DN_BW, TAG_WR,          ack_inv), /* before the write is performed */
-    },
+static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] =
+    {
+        [DN_I] =
+            {
+                [DN_Load] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+                [DN_LoadL2] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+                [DN_Store] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+                [DN_Atomic] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadOwn] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadPred] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+                [DN_StoreWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+                [DN_AtomicWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+                [DN_LoadShared] =
+                    DO(DN_BS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
+                [DN_FwdNack] = DO(DN_I, 0, nack),
+                [DN_Inv] = DO(DN_I, 0, ack_inv), /* dropped silently before */
+            },
+        [DN_V] =
+            {
+                [DN_LoadHit] = DO(DN_V, TAG_RD | DATA_RD, reply_hit),
+                [DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+                [DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+                [DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s),
+                [DN_FwdNack] = DO(DN_V, 0, nack),
+                [DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line),
+                [DN_SelfInv] = DO(DN_I, TAG_WR, self_inv, ctrl_drop_line),
+                [DN_Inv] = DO(DN_V, 0, ack_inv), /* shared words dropped before */
+            },
+        /* every word valid and shared, so loads hit; no word owned, so no
+         * forward comes (a predicted request is Nacked) */
+        [DN_S] =
+            {
+                [DN_LoadHit] = DO(DN_S, TAG_RD | DATA_RD, reply_hit),
+                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+                [DN_FwdNack] = DO(DN_S, 0, nack),
+                [DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line), /* silently */
+                [DN_SelfInv] = DO(DN_S, 0, self_inv),            /* acquires keep shared words */
+                [DN_Inv] = DO(DN_I, TAG_WR, ack_inv, ctrl_drop_line),
+                [DN_KernelStart] = DO(DN_I, TAG_WR, ctrl_drop_line),
+            },
+        [DN_O] =
+            {
+                [DN_LoadHit] = DO(DN_O, TAG_RD | DATA_RD, reply_hit),
+                [DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+                [DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+                [DN_StoreHit] = DO(DN_O, TAG_RD | DATA_WR, store_hit),
+                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_AtomicHit] = DO(DN_O, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
+                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+                [DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s), /* revokes */
+                [DN_FwdWT] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
+                [DN_PredV] = DO(DN_O, DATA_RD, serve_pred_v),
+                [DN_FwdNack] = DO(DN_O, 0, nack),
+                [DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+                [DN_SelfInv] = DO(DN_O, TAG_WR, self_inv),
+                [DN_Flush] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+                [DN_FwdV] = DO(DN_O, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
+                [DN_FwdOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
+            },
+        [DN_BV] =
+            {
+                [DN_LoadHit] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
+                BUSY_STALLS,
+                [DN_SelfInv] = DO(DN_BV, TAG_WR, self_inv),
+                [DN_Fill] = DO(DN_V, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+                [DN_FillOwned] = DO(DN_O, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+                [DN_FwdWT] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
+                [DN_PredV] = DO(DN_BV, DATA_RD, serve_pred_v),
+                [DN_FwdNack] = DO(DN_BV, 0, nack),
+                [DN_FwdV] = DO(DN_BV, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+                [DN_Inv] = DO(DN_BV, 0, ack_inv), /* a stale registration */
+            },
+        [DN_BS] =
+            {
+                [DN_LoadHit] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
+                BUSY_STALLS,
+                [DN_SelfInv] = DO(DN_BS, TAG_WR, self_inv), /* the ReqS fill still installs */
+                [DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
+                [DN_FillSharedLate] = DO(DN_V, TAG_WR, fill_shared, ctrl_wake_parked),
+                [DN_FwdWT] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
+                [DN_PredV] = DO(DN_BS, DATA_RD, serve_pred_v),
+                [DN_FwdNack] = DO(DN_BS, 0, nack),
+                [DN_FwdV] = DO(DN_BS, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward), /* the ReqS revokes */
+                [DN_Inv] = DO(DN_BS, 0, ack_inv, fill_late),
+            },
+        [DN_BO] =
+            {
+                [DN_LoadHit] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
+                BUSY_STALLS,
+                [DN_SelfInv] = DO(DN_BO, TAG_WR, self_inv),
+                [DN_Grant] = DO(DN_BO, DATA_WR, take_grant),
+                [DN_GrantDone] =
+                    DO(DN_O, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
+                [DN_Relay] = DO(DN_BO, DATA_WR, take_relay),
+                [DN_RelayDone] =
+                    DO(DN_O, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
+                [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
+                [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
+                [DN_FwdV] = DO(DN_BO, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+                [DN_FwdPending] = DO(DN_BO, 0, ctrl_park),
+                [DN_FwdWT] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
+                [DN_PredV] = DO(DN_BO, DATA_RD, serve_pred_v),
+                [DN_FwdNack] = DO(DN_BO, 0, nack),
+                [DN_Inv] = DO(DN_BO, TAG_WR, ack_inv), /* before the grant */
+            },
+        [DN_W] =
+            {
+                CORE_STALLS,
+                [DN_SelfInv] = DO(DN_W, 0, self_inv),
+                [DN_FwdV] = DO(DN_W, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_W, DATA_RD, serve_forward),
+                [DN_RvkO] = DO(DN_W, DATA_RD, serve_forward),
+                [DN_WbAck] = DO(DN_I, TAG_WR, wb_done, ctrl_drop_line, ctrl_wake_parked),
+                [DN_FwdNack] = DO(DN_W, 0, nack),
+            },
+        [DN_BW] =
+            {
+                CORE_STALLS, [DN_SelfInv] = DO(DN_BW, TAG_WR, self_inv),
+                [DN_FwdV] = DO(DN_BW, DATA_RD, serve_forward),
+                [DN_FwdO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+                [DN_RvkO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+                [DN_FwdWT] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
+                [DN_PredV] = DO(DN_BW, DATA_RD, serve_pred_v), [DN_FwdNack] = DO(DN_BW, 0, nack),
+                [DN_WTDone] = DO(DN_V, TAG_WR, wt_done, ctrl_wake_parked),
+                [DN_WTDoneOwned] = DO(DN_O, TAG_WR, wt_done, ctrl_wake_parked),
+                [DN_PredFill] = DO(DN_V, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
+                [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
+                [DN_Nack] = DO(DN_BW, 0, retry_at_llc),
+                [DN_NackLoad] = DO(DN_BV, TAG_WR, retry_at_llc),
+                [DN_Inv] = DO(DN_BW, TAG_WR, ack_inv), /* before the write is performed */
+            },
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -1002,8 +1018,8 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 x->tbe->acks, (unsigned long long)x->tbe->meta[0], x->tbe->parked.n);
 }
 
-const struct coh_table dn_l1_table = COH_TABLE("spandex", "DeNovo-L1", dn_cells, ctrl_set_state,
-                                               dump_ctx);
+const struct coh_table dn_l1_table =
+    COH_TABLE("spandex", "DeNovo-L1", dn_cells, ctrl_set_state, dump_ctx);
 
 /* ---- classifier ---- */
 
@@ -1033,12 +1049,12 @@ static unsigned access_kind(struct dn_l1 *c, const struct msg *m)
 {
     static const uint8_t load_kinds[] = {SPXK_V, SPXK_VO, SPXK_O_DATA, SPXK_S};
     static const uint8_t store_kinds[] = {SPXK_O, SPXK_WT, SPXK_WTFWD, SPXK_WTO};
-    static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA,
-                                        SPXK_WTO_DATA};
+    static const uint8_t rmw_kinds[] = {SPXK_O_DATA, SPXK_WT_DATA, SPXK_WTFWD_DATA, SPXK_WTO_DATA};
     unsigned op = m->req.op, k = spx_type_kind(m->req.req_type);
     if (!k) {
-        unsigned t = op == MEM_LOAD ? c->types.load : op == MEM_STORE ? c->types.store
-                                                                      : c->types.rmw;
+        unsigned t = op == MEM_LOAD    ? c->types.load
+                     : op == MEM_STORE ? c->types.store
+                                       : c->types.rmw;
         if (c->types.random) /* four kinds of each */
             t = (unsigned)rng_below(&c->rng, 4);
         k = op == MEM_LOAD ? load_kinds[t] : op == MEM_STORE ? store_kinds[t] : rmw_kinds[t];
@@ -1055,7 +1071,8 @@ static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
     switch (k) {
     case SPXK_O_DATA:
         return m->req.op == MEM_LOAD ? DN_LoadOwn : m->req.op == MEM_STORE ? DN_Store : DN_Atomic;
-    case SPXK_O: return DN_Store;
+    case SPXK_O:
+        return DN_Store;
     case SPXK_VO:
         if ((c->pick_to = predict_owner(c, PRED_V))) {
             c->pick_type = SPX_REQ_VO;
@@ -1076,8 +1093,10 @@ static unsigned typed_miss(struct dn_l1 *c, const struct msg *m)
         if (k == SPXK_WTO_DATA && (c->pick_to = predict_owner(c, PRED_WT_DATA)))
             c->pick_type = SPX_REQ_WTO_DATA;
         return DN_AtomicWT;
-    case SPXK_S: return DN_LoadShared;
-    default: return DN_Load; /* SPXK_V */
+    case SPXK_S:
+        return DN_LoadShared;
+    default:
+        return DN_Load; /* SPXK_V */
     }
 }
 
@@ -1130,7 +1149,6 @@ static bool evictable(const struct cache_line *l, void *arg)
 }
 
 static void order_op(struct ctrl *b, struct msg *m);
-
 
 static void self_invalidate(struct dn_l1 *c)
 {
@@ -1253,9 +1271,10 @@ static void take_response(struct ctrl *b, struct msg *m)
     switch (m->type) {
     case SPX_RSP_V:
         if (x.state == DN_BS) {
-            panic_if(*owned_of(x.line), "invariant violated: %s: a ReqS of line %#llx answered "
-                     "while it owns words (the LLC revokes them first)", b->w.name,
-                     (unsigned long long)m->addr);
+            panic_if(*owned_of(x.line),
+                     "invariant violated: %s: a ReqS of line %#llx answered "
+                     "while it owns words (the LLC revokes them first)",
+                     b->w.name, (unsigned long long)m->addr);
             x.event = x.tbe->use_once ? DN_FillSharedLate : DN_FillShared;
         } else {
             x.event = *owned_of(x.line) ? DN_FillOwned : DN_Fill;
@@ -1275,13 +1294,13 @@ static void take_response(struct ctrl *b, struct msg *m)
         break;
     case SPX_RSP_O:
         x.event = x.tbe->acks + m->acks != 0 ? DN_Grant
-                  : complete(c, &x)         ? DN_GrantDone
-                                            : DN_GrantRetry;
+                  : complete(c, &x)          ? DN_GrantDone
+                                             : DN_GrantRetry;
         break;
     default: /* SPX_RELAY */
         x.event = !(x.tbe->pending == 0 && x.tbe->acks == 1) ? DN_Relay
-                  : complete(c, &x)                           ? DN_RelayDone
-                                                              : DN_RelayRetry;
+                  : complete(c, &x)                          ? DN_RelayDone
+                                                             : DN_RelayRetry;
     }
     ctrl_step(b, &x);
     if (c->inv_pending)
@@ -1415,8 +1434,8 @@ static struct comp *dn_create(const struct ctrl_wiring *w)
     c->types = w->cfg->fcs;
     rng_seed(&c->rng, w->cfg->sim.seed, 0xfc5000u + w->index);
     if (!c->types.wb_clean)
-        c->dirty_words = xcalloc((size_t)c->base.cache.sets * c->base.cache.spec.ways,
-                                sizeof *c->dirty_words);
+        c->dirty_words =
+            xcalloc((size_t)c->base.cache.sets * c->base.cache.spec.ways, sizeof *c->dirty_words);
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: DeNovo keeps per-word state for at most 64 words a line", w->name);
     if (w->obs)
@@ -1441,14 +1460,13 @@ static struct comp *dn_noinv_create(const struct ctrl_wiring *w)
 
 /* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
 
-
 static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table,
                                                        &spx_mesi_l1_table, &spx_llc_table, NULL};
 static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_mesi_l1_table,
                                                        &spx_llc_table, NULL};
 
-static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL,
-                                       ctrl_peek, ctrl_stats};
+static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy,
+                                       NULL,      ctrl_peek,    ctrl_stats};
 
 /* The CPU cores' L1s (cpu.device): DeNovo (the GPU's own table in
  * spandex-d, the one after it in spandex-g) or MESI (mesi_l1.c). */
@@ -1473,8 +1491,10 @@ static const char *spx_check(const struct config *c, char *why, size_t len)
 {
     unsigned l1s = c->gpu.sms + c->cpu.cores;
     if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && l1s > 64) {
-        snprintf(why, len, "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
-                 "cpu.cores = %u", l1s);
+        snprintf(why, len,
+                 "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
+                 "cpu.cores = %u",
+                 l1s);
         return "cpu.cores gpu.sms cpu.device";
     }
     if (!strcmp(c->coherence.protocol, "spandex-d") && l1s > 64) {
@@ -1483,8 +1503,10 @@ static const char *spx_check(const struct config *c, char *why, size_t len)
                           : c->fcs.table[0]       ? "fcs.table gpu.sms cpu.cores"
                                                   : NULL;
         if (key)
-            snprintf(why, len, "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "
-                     "L1s: gpu.sms + cpu.cores = %u", l1s);
+            snprintf(why, len,
+                     "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "
+                     "L1s: gpu.sms + cpu.cores = %u",
+                     l1s);
         return key;
     }
     return NULL;

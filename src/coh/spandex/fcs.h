@@ -60,9 +60,12 @@ static inline uint64_t spx_shape_words(unsigned shape, uint64_t touched, unsigne
 {
     uint64_t all = n_words >= 64 ? ~0ull : (1ull << n_words) - 1;
     switch (shape) {
-    case SPXM_REST: return touched ? all & ~((1ull << __builtin_ctzll(touched)) - 1) : touched;
-    case SPXM_LINE: return all;
-    default: return touched;
+    case SPXM_REST:
+        return touched ? all & ~((1ull << __builtin_ctzll(touched)) - 1) : touched;
+    case SPXM_LINE:
+        return all;
+    default:
+        return touched;
     }
 }
 

@@ -68,7 +68,8 @@ static const char *fcs_check(const struct config *c, char *why, size_t len)
                                        : NULL;
     if (!keys || !strcmp(c->coherence.protocol, "spandex-d"))
         return NULL;
-    snprintf(why, len, "%.*s: Spandex request types are sent by the DeNovo L1 of protocol "
+    snprintf(why, len,
+             "%.*s: Spandex request types are sent by the DeNovo L1 of protocol "
              "spandex-d only, not by coherence.protocol = %s",
              (int)strcspn(keys, " "), keys, c->coherence.protocol);
     return keys;

@@ -52,12 +52,12 @@
 enum { K_LD, K_ST, K_RMW };
 
 struct acc {
-    uint64_t word;   /* word address (bytes / 4) */
-    uint32_t pc;     /* static instruction (index in the module) */
-    uint32_t seq;    /* its index among its core's accesses */
-    uint32_t acq;    /* acquires its core had seen (kernel boundaries included) */
-    uint32_t rel;    /* releases likewise */
-    uint32_t op;     /* the dynamic operation it belongs to (its words share a request) */
+    uint64_t word; /* word address (bytes / 4) */
+    uint32_t pc;   /* static instruction (index in the module) */
+    uint32_t seq;  /* its index among its core's accesses */
+    uint32_t acq;  /* acquires its core had seen (kernel boundaries included) */
+    uint32_t rel;  /* releases likewise */
+    uint32_t op;   /* the dynamic operation it belongs to (its words share a request) */
     uint16_t core;
     uint8_t kind;    /* K_LD, K_ST, K_RMW */
     uint8_t release; /* an RMW with release semantics */
@@ -70,8 +70,8 @@ struct fcs_trace {
     size_t n, cap;
     const struct ptx_module *mod;
     bool several_modules;
-    uint32_t kernels;                 /* kernel boundaries so far */
-    uint32_t ops;                     /* dynamic operations so far */
+    uint32_t kernels; /* kernel boundaries so far */
+    uint32_t ops;     /* dynamic operations so far */
     uint32_t acq[MAX_CORES], rel[MAX_CORES], seq[MAX_CORES];
     unsigned n_cores;
 };
@@ -181,7 +181,7 @@ struct sel {
     uint32_t *next_conf, *prev_conf, *prev_same;
     uint32_t *next_block; /* NextBlockConflict (Algorithms 4 and 6) */
     unsigned block_words; /* words a block (a line) */
-    double reuse_words; /* ReusePossible: fewer word accesses between than this */
+    double reuse_words;   /* ReusePossible: fewer word accesses between than this */
 };
 
 /* For each access, the next and the previous access to its word (any core):
@@ -351,7 +351,7 @@ static unsigned select_word(const struct sel *s, uint32_t xi)
     bool own = ownership_beneficial(s, xi);
     switch (x->kind) {
     case K_LD:
-        return own                               ? SPXK_O_DATA
+        return own                              ? SPXK_O_DATA
                : shared_state_beneficial(s, xi) ? SPXK_S
                : owner_pred_beneficial(s, xi)   ? SPXK_VO
                                                 : SPXK_V;
@@ -466,9 +466,9 @@ static void vote_shape(const struct sel *s, uint64_t req, uint64_t m, uint64_t f
 static bool in_group(unsigned k, unsigned g)
 {
     static const uint16_t groups[] = {
-        1u << SPXK_O | 1u << SPXK_O_DATA,                       /* own (Algorithm 5) */
-        1u << SPXK_S,                                           /* share (Algorithm 6) */
-        1u << SPXK_VO | 1u << SPXK_WTO | 1u << SPXK_WTO_DATA,   /* predict (Algorithm 7) */
+        1u << SPXK_O | 1u << SPXK_O_DATA,                     /* own (Algorithm 5) */
+        1u << SPXK_S,                                         /* share (Algorithm 6) */
+        1u << SPXK_VO | 1u << SPXK_WTO | 1u << SPXK_WTO_DATA, /* predict (Algorithm 7) */
     };
     return groups[g] >> k & 1;
 }
@@ -491,18 +491,19 @@ unsigned fcs_elect(const double *votes, unsigned dflt)
     }
     unsigned best = SPXK_NONE;
     for (unsigned k = 1; k < SPXK_N; k++)
-        if (left[k] && (best == SPXK_NONE || votes[k] > votes[best] ||
-                        (votes[k] == votes[best] && k == dflt)))
+        if (left[k] &&
+            (best == SPXK_NONE || votes[k] > votes[best] || (votes[k] == votes[best] && k == dflt)))
             best = k;
     return best;
 }
 
-int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out,
-               char *err, size_t errlen)
+int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out, char *err,
+               size_t errlen)
 {
     if (t->several_modules) {
-        snprintf(err, errlen, "the workload's kernels come from several PTX modules; a "
-                              "request-type table names the lines of one");
+        snprintf(err, errlen,
+                 "the workload's kernels come from several PTX modules; a "
+                 "request-type table names the lines of one");
         return -1;
     }
     if (!t->mod || !t->n) {
@@ -526,8 +527,8 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
     uint64_t *req = malloc(t->n * sizeof *req);
     uint32_t *prev_block = malloc(t->n * sizeof *prev_block);
     s.next_block = malloc(t->n * sizeof *s.next_block);
-    if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !shape_votes ||
-        !count || !req || !prev_block || !s.next_block)
+    if (!s.next_conf || !s.prev_conf || !s.prev_same || !kind || !votes || !shape_votes || !count ||
+        !req || !prev_block || !s.next_block)
         panic("out of memory");
     link_by_word(t, 0, s.next_conf, s.prev_conf);
     link_same(t, s.prev_same);
@@ -565,8 +566,7 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             "criticality\n"
             "# LINE TYPE MASK  # instruction: word accesses, votes (type; mask)\n",
             o->title, o->fwd ? "on" : "off", o->pred ? "on" : "off",
-            o->line_state ? "line" : "word", o->l1_bytes, t->n,
-            t->n_cores, t->kernels);
+            o->line_state ? "line" : "word", o->l1_bytes, t->n, t->n_cores, t->kernels);
     static const uint8_t defaults[] = {[K_LD] = SPXK_V, [K_ST] = SPXK_O, [K_RMW] = SPXK_O_DATA};
     for (uint32_t pc = 0; pc < m->n_ins; pc++) {
         if (!count[pc])
@@ -586,7 +586,10 @@ int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE 
             shape = spx_mask_shape_names[h];
         }
         fprintf(out, "%-6u %-14s %-5s # %s: %llu accesses,", in->line, spx_req_kind_names[best],
-                shape, op == K_LD ? "load" : op == K_ST ? "store" : "atomic",
+                shape,
+                op == K_LD   ? "load"
+                : op == K_ST ? "store"
+                             : "atomic",
                 (unsigned long long)count[pc]);
         for (unsigned k = 1; k < SPXK_N; k++)
             if (votes[pc][k] > 0)

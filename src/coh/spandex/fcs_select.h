@@ -25,14 +25,14 @@ void fcs_trace_step(struct fcs_trace *t, unsigned core, const struct ptx_memop *
 size_t fcs_trace_len(const struct fcs_trace *t);
 
 struct fcs_select_opts {
-    const char *title;  /* the workload, for the file's header */
-    bool fwd, pred;     /* the hardware forwards write-throughs, predicts owners */
-    bool shared;        /* the CPU L1s hold lines Shared (ReqS): Algorithm 6 applies */
-    bool line_state;    /* the L1s keep state per line, not per word (§2.10): every
-                           ownership request asks for the line, ReqO becomes ReqO+data */
-    unsigned l1_bytes;  /* ReusePossible: 75% of it */
+    const char *title;   /* the workload, for the file's header */
+    bool fwd, pred;      /* the hardware forwards write-throughs, predicts owners */
+    bool shared;         /* the CPU L1s hold lines Shared (ReqS): Algorithm 6 applies */
+    bool line_state;     /* the L1s keep state per line, not per word (§2.10): every
+                            ownership request asks for the line, ReqO becomes ReqO+data */
+    unsigned l1_bytes;   /* ReusePossible: 75% of it */
     unsigned line_bytes; /* Algorithm 6's blocks (0: 64) */
-    unsigned cpu_from;  /* cores from this number on are CPU cores (gpu.sms); 0: none */
+    unsigned cpu_from;   /* cores from this number on are CPU cores (gpu.sms); 0: none */
 };
 
 /* An instruction's type from its accesses' votes (per enum spx_req_kind),
@@ -45,7 +45,7 @@ struct fcs_select_opts {
 unsigned fcs_elect(const double *votes, unsigned dflt);
 
 /* Write the table to out. Returns 0, or -1 with the reason in err. */
-int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out,
-               char *err, size_t errlen);
+int fcs_select(const struct fcs_trace *t, const struct fcs_select_opts *o, FILE *out, char *err,
+               size_t errlen);
 
 #endif

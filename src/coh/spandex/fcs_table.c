@@ -15,10 +15,18 @@
 #include "sim/req.h"
 
 const char *const spx_req_kind_names[SPXK_N] = {
-    [SPXK_NONE] = "-",           [SPXK_V] = "ReqV",         [SPXK_VO] = "ReqVo",
-    [SPXK_O_DATA] = "ReqO+data", [SPXK_O] = "ReqO",         [SPXK_WT] = "ReqWT",
-    [SPXK_WTFWD] = "ReqWTfwd",   [SPXK_WTO] = "ReqWTo",     [SPXK_WT_DATA] = "ReqWT+data",
-    [SPXK_WTFWD_DATA] = "ReqWTfwd+data", [SPXK_WTO_DATA] = "ReqWTo+data", [SPXK_S] = "ReqS",
+    [SPXK_NONE] = "-",
+    [SPXK_V] = "ReqV",
+    [SPXK_VO] = "ReqVo",
+    [SPXK_O_DATA] = "ReqO+data",
+    [SPXK_O] = "ReqO",
+    [SPXK_WT] = "ReqWT",
+    [SPXK_WTFWD] = "ReqWTfwd",
+    [SPXK_WTO] = "ReqWTo",
+    [SPXK_WT_DATA] = "ReqWT+data",
+    [SPXK_WTFWD_DATA] = "ReqWTfwd+data",
+    [SPXK_WTO_DATA] = "ReqWTo+data",
+    [SPXK_S] = "ReqS",
 };
 
 const char *const spx_mask_shape_names[SPXM_N] = {
@@ -32,13 +40,14 @@ bool spx_kind_has_shape(unsigned k)
 bool spx_req_kind_fits(unsigned k, unsigned op)
 {
     switch (op) {
-    case MEM_LOAD: return k == SPXK_V || k == SPXK_VO || k == SPXK_O_DATA || k == SPXK_S;
+    case MEM_LOAD:
+        return k == SPXK_V || k == SPXK_VO || k == SPXK_O_DATA || k == SPXK_S;
     case MEM_STORE:
         return k == SPXK_O || k == SPXK_O_DATA || k == SPXK_WT || k == SPXK_WTFWD || k == SPXK_WTO;
     case MEM_ATOMIC:
-        return k == SPXK_O_DATA || k == SPXK_WT_DATA || k == SPXK_WTFWD_DATA ||
-               k == SPXK_WTO_DATA;
-    default: return false;
+        return k == SPXK_O_DATA || k == SPXK_WT_DATA || k == SPXK_WTFWD_DATA || k == SPXK_WTO_DATA;
+    default:
+        return false;
     }
 }
 
@@ -68,11 +77,15 @@ static unsigned global_op(const struct px_inst *i)
     if (i->space != SP_GLOBAL && i->space != SP_GENERIC)
         return MEM_NOPS;
     switch (i->op) {
-    case PX_LD: return MEM_LOAD;
-    case PX_ST: return MEM_STORE;
+    case PX_LD:
+        return MEM_LOAD;
+    case PX_ST:
+        return MEM_STORE;
     case PX_ATOM:
-    case PX_RED: return MEM_ATOMIC;
-    default: return MEM_NOPS;
+    case PX_RED:
+        return MEM_ATOMIC;
+    default:
+        return MEM_NOPS;
     }
 }
 
@@ -138,13 +151,12 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
                 if (!strcmp(shape_name, spx_mask_shape_names[h]))
                     shape = h;
             if (shape == SPXM_DEFAULT)
-                return fail(err, errlen, types, f,
-                            "%s:%u: unknown mask '%s' (words, rest or line)", path, n,
-                            shape_name);
+                return fail(err, errlen, types, f, "%s:%u: unknown mask '%s' (words, rest or line)",
+                            path, n, shape_name);
             if (!spx_kind_has_shape(kind))
                 return fail(err, errlen, types, f,
-                            "%s:%u: %s takes no mask (only ReqVo, ReqO and ReqO+data do)", path,
-                            n, type);
+                            "%s:%u: %s takes no mask (only ReqVo, ReqO and ReqO+data do)", path, n,
+                            type);
         }
         unsigned typed = spx_type(kind, shape);
         char *end;
@@ -154,8 +166,8 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
         if (by_label) {
             from = label_pc(m, where);
             if (from == UINT32_MAX)
-                return fail(err, errlen, types, f, "%s:%u: label '%s' is not in %s", path, n,
-                            where, m->filename);
+                return fail(err, errlen, types, f, "%s:%u: label '%s' is not in %s", path, n, where,
+                            m->filename);
         }
         unsigned hits = 0;
         for (uint32_t i = from; i < m->n_ins && !(by_label && hits); i++) {
@@ -166,11 +178,13 @@ uint8_t *fcs_table_load(const char *path, const struct ptx_module *m, char *err,
             if (!spx_req_kind_fits(kind, op))
                 return fail(err, errlen, types, f, "%s:%u: %s does not apply to the %s at %s:%u",
                             path, n, type,
-                            op == MEM_LOAD ? "load" : op == MEM_STORE ? "store" : "atomic",
+                            op == MEM_LOAD    ? "load"
+                            : op == MEM_STORE ? "store"
+                                              : "atomic",
                             m->filename, in->line);
             if (types[i] && types[i] != typed)
-                return fail(err, errlen, types, f, "%s:%u: %s:%u is given two request types",
-                            path, n, m->filename, in->line);
+                return fail(err, errlen, types, f, "%s:%u: %s:%u is given two request types", path,
+                            n, m->filename, in->line);
             types[i] = (uint8_t)typed;
             hits++;
         }

@@ -41,10 +41,10 @@
 
 #define ME_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
-    X(S, "Shared: a registered copy of the line, invalidated by the LLC before any write")       \
-    X(M, "Modified: every word owned (current here, serve forwards)")                            \
-    X(IS, "a ReqS is outstanding for the line")                                                   \
-    X(IM, "a ReqO+data is outstanding for the line (grant and relays to collect)")                \
+    X(S, "Shared: a registered copy of the line, invalidated by the LLC before any write")         \
+    X(M, "Modified: every word owned (current here, serve forwards)")                              \
+    X(IS, "a ReqS is outstanding for the line")                                                    \
+    X(IM, "a ReqO+data is outstanding for the line (grant and relays to collect)")                 \
     X(MI, "owned words written back (eviction, kernel end, a word taken); kept until the ack")
 
 #define ME_EVENTS(X)                                                                               \
@@ -52,20 +52,20 @@
     X(Store, "store")                                                                              \
     X(Atomic, "atomic")                                                                            \
     X(Replace, "a fill needs this line's way")                                                     \
-    X(KernelStart, "kernel start: drop Shared lines (the host may have written the LLC)")        \
-    X(Flush, "kernel end: write the owned words back")                                            \
+    X(KernelStart, "kernel start: drop Shared lines (the host may have written the LLC)")          \
+    X(Flush, "kernel end: write the owned words back")                                             \
     X(Fill, "the ReqS response: the line")                                                         \
-    X(FillInvalid, "the ReqS response after an Inv overtook it: answers the load only")          \
-    X(Grant, "RspO, relays still expected")                                                       \
-    X(GrantDone, "RspO with every relay in: perform the store or atomic")                         \
-    X(Relay, "an old owner's words, more expected")                                               \
-    X(RelayDone, "the last old owner's words with the grant in: perform")                         \
-    X(WbAck, "RspWB: the write-back is in")                                                       \
+    X(FillInvalid, "the ReqS response after an Inv overtook it: answers the load only")            \
+    X(Grant, "RspO, relays still expected")                                                        \
+    X(GrantDone, "RspO with every relay in: perform the store or atomic")                          \
+    X(Relay, "an old owner's words, more expected")                                                \
+    X(RelayDone, "the last old owner's words with the grant in: perform")                          \
+    X(WbAck, "RspWB: the write-back is in")                                                        \
     X(Inv, "Inv: the LLC invalidates the line's copies")                                           \
-    X(FwdV, "FwdReqV: send the owned words, keep them")                                           \
-    X(FwdO, "FwdReqO or RvkO taking some owned words: send them, write the others back")         \
-    X(FwdOLast, "FwdReqO or RvkO taking the line's last owned words")                             \
-    X(FwdPending, "a forward for words whose grant is still on its way")                          \
+    X(FwdV, "FwdReqV: send the owned words, keep them")                                            \
+    X(FwdO, "FwdReqO or RvkO taking some owned words: send them, write the others back")           \
+    X(FwdOLast, "FwdReqO or RvkO taking the line's last owned words")                              \
+    X(FwdPending, "a forward for words whose grant is still on its way")                           \
     X(FwdNack, "a forwarded write-through or predicted request: not served here, Nack")
 
 #define X(n, d) ME_##n,
@@ -299,59 +299,68 @@ static const struct coh_action_name actions[] = {
 #define CORE_STALLS [ME_Load] = STALL, [ME_Store] = STALL, [ME_Atomic] = STALL
 
 /*  state    event              next    uses               actions                             */
-static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
-    [ME_I] = {
-        [ME_Load     ] = DO(ME_IS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
-        [ME_Store    ] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-        [ME_Atomic   ] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-        [ME_Inv      ] = DO(ME_I,  0,               ack_inv),
-        [ME_FwdNack  ] = DO(ME_I,  0,               nack),
-    },
-    [ME_S] = {
-        [ME_Load     ] = DO(ME_S,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-        [ME_Store    ] = DO(ME_IM, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [ME_Atomic   ] = DO(ME_IM, TAG_RD,          ctrl_alloc_tbe, send_req_o),
-        [ME_Replace  ] = DO(ME_I,  TAG_WR,          ctrl_drop_line),
-        [ME_KernelStart] = DO(ME_I, TAG_WR,         ctrl_drop_line),
-        [ME_Inv      ] = DO(ME_I,  TAG_WR,          ack_inv, ctrl_drop_line),
-        [ME_FwdNack  ] = DO(ME_S,  0,               nack),
-    },
-    [ME_M] = {
-        [ME_Load     ] = DO(ME_M,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-        [ME_Store    ] = DO(ME_M,  TAG_RD | DATA_WR, store_hit),
-        [ME_Atomic   ] = DO(ME_M,  TAG_RD | DATA_RD | DATA_WR, atomic_hit),
-        [ME_Replace  ] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-        [ME_Flush    ] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-        [ME_FwdV     ] = DO(ME_M,  DATA_RD,         serve_forward),
-        [ME_FwdO     ] = DO(ME_MI, DATA_RD | TAG_WR, serve_forward, ctrl_alloc_tbe, send_wb),
-        [ME_FwdOLast ] = DO(ME_I,  DATA_RD | TAG_WR, serve_forward, ctrl_drop_line),
-        [ME_FwdNack  ] = DO(ME_M,  0,               nack),
-    },
-    [ME_IS] = {
-        CORE_STALLS,
-        [ME_Fill     ] = DO(ME_S,  TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-        [ME_FillInvalid] = DO(ME_I, TAG_WR,         fill, ctrl_drop_line, ctrl_wake_parked),
-        [ME_Inv      ] = DO(ME_IS, 0,               ack_inv),
-        [ME_FwdNack  ] = DO(ME_IS, 0,               nack),
-    },
-    [ME_IM] = {
-        CORE_STALLS,
-        [ME_Grant    ] = DO(ME_IM, DATA_WR,         take_grant),
-        [ME_GrantDone] = DO(ME_M,  TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
-        [ME_Relay    ] = DO(ME_IM, DATA_WR,         take_relay),
-        [ME_RelayDone] = DO(ME_M,  TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
-        [ME_Inv      ] = DO(ME_IM, 0,               ack_inv),
-        [ME_FwdPending] = DO(ME_IM, 0,              ctrl_park),
-        [ME_FwdNack  ] = DO(ME_IM, 0,               nack),
-    },
-    [ME_MI] = {
-        CORE_STALLS,
-        [ME_FwdV     ] = DO(ME_MI, DATA_RD,         serve_forward),
-        [ME_FwdO     ] = DO(ME_MI, DATA_RD,         serve_forward),
-        [ME_FwdOLast ] = DO(ME_MI, DATA_RD,         serve_forward),
-        [ME_WbAck    ] = DO(ME_I,  TAG_WR,          free_msg, ctrl_drop_line, ctrl_wake_parked),
-        [ME_FwdNack  ] = DO(ME_MI, 0,               nack),
-    },
+static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] =
+    {
+        [ME_I] =
+            {
+                [ME_Load] = DO(ME_IS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
+                [ME_Store] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+                [ME_Atomic] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+                [ME_Inv] = DO(ME_I, 0, ack_inv),
+                [ME_FwdNack] = DO(ME_I, 0, nack),
+            },
+        [ME_S] =
+            {
+                [ME_Load] = DO(ME_S, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+                [ME_Store] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [ME_Atomic] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
+                [ME_Replace] = DO(ME_I, TAG_WR, ctrl_drop_line),
+                [ME_KernelStart] = DO(ME_I, TAG_WR, ctrl_drop_line),
+                [ME_Inv] = DO(ME_I, TAG_WR, ack_inv, ctrl_drop_line),
+                [ME_FwdNack] = DO(ME_S, 0, nack),
+            },
+        [ME_M] =
+            {
+                [ME_Load] = DO(ME_M, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+                [ME_Store] = DO(ME_M, TAG_RD | DATA_WR, store_hit),
+                [ME_Atomic] = DO(ME_M, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
+                [ME_Replace] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+                [ME_Flush] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+                [ME_FwdV] = DO(ME_M, DATA_RD, serve_forward),
+                [ME_FwdO] = DO(ME_MI, DATA_RD | TAG_WR, serve_forward, ctrl_alloc_tbe, send_wb),
+                [ME_FwdOLast] = DO(ME_I, DATA_RD | TAG_WR, serve_forward, ctrl_drop_line),
+                [ME_FwdNack] = DO(ME_M, 0, nack),
+            },
+        [ME_IS] =
+            {
+                CORE_STALLS,
+                [ME_Fill] = DO(ME_S, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+                [ME_FillInvalid] = DO(ME_I, TAG_WR, fill, ctrl_drop_line, ctrl_wake_parked),
+                [ME_Inv] = DO(ME_IS, 0, ack_inv),
+                [ME_FwdNack] = DO(ME_IS, 0, nack),
+            },
+        [ME_IM] =
+            {
+                CORE_STALLS,
+                [ME_Grant] = DO(ME_IM, DATA_WR, take_grant),
+                [ME_GrantDone] =
+                    DO(ME_M, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
+                [ME_Relay] = DO(ME_IM, DATA_WR, take_relay),
+                [ME_RelayDone] =
+                    DO(ME_M, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
+                [ME_Inv] = DO(ME_IM, 0, ack_inv),
+                [ME_FwdPending] = DO(ME_IM, 0, ctrl_park),
+                [ME_FwdNack] = DO(ME_IM, 0, nack),
+            },
+        [ME_MI] =
+            {
+                CORE_STALLS,
+                [ME_FwdV] = DO(ME_MI, DATA_RD, serve_forward),
+                [ME_FwdO] = DO(ME_MI, DATA_RD, serve_forward),
+                [ME_FwdOLast] = DO(ME_MI, DATA_RD, serve_forward),
+                [ME_WbAck] = DO(ME_I, TAG_WR, free_msg, ctrl_drop_line, ctrl_wake_parked),
+                [ME_FwdNack] = DO(ME_MI, 0, nack),
+            },
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -373,9 +382,12 @@ const struct coh_table spx_mesi_l1_table =
 static unsigned classify_core(const struct msg *m)
 {
     switch (m->req.op) {
-    case MEM_LOAD: return ME_Load;
-    case MEM_STORE: return ME_Store;
-    default: return ME_Atomic;
+    case MEM_LOAD:
+        return ME_Load;
+    case MEM_STORE:
+        return ME_Store;
+    default:
+        return ME_Atomic;
     }
 }
 
@@ -591,4 +603,4 @@ static struct comp *me_create(const struct ctrl_wiring *w)
 }
 
 const struct ctrl_ops spx_mesi_l1_ops = {me_create, ctrl_connect, ctrl_in_port, me_destroy,
-                                         NULL, ctrl_peek, ctrl_stats};
+                                         NULL,      ctrl_peek,    ctrl_stats};

@@ -52,32 +52,32 @@
 #include "coh/nc/nc.h"
 
 enum {
-    SPX_REQ_V = MSG_NC_GETS,          /* line read; answered by SPX_RSP_V */
-    SPX_REQ_WT = MSG_NC_WRITE,        /* answered by SPX_RSP_WT */
-    SPX_REQ_WT_DATA = MSG_NC_ATOMIC,  /* answered by SPX_RSP_WT_DATA */
+    SPX_REQ_V = MSG_NC_GETS,         /* line read; answered by SPX_RSP_V */
+    SPX_REQ_WT = MSG_NC_WRITE,       /* answered by SPX_RSP_WT */
+    SPX_REQ_WT_DATA = MSG_NC_ATOMIC, /* answered by SPX_RSP_WT_DATA */
     SPX_RSP_V = MSG_NC_DATA,
     SPX_RSP_WT = MSG_NC_WRACK,
     SPX_RSP_WT_DATA = MSG_NC_ATOMRSP,
-    SPX_REQ_O = MSG_PROTO_BASE + 8,   /* ownership of msg->mask's words */
-    SPX_REQ_O_DATA,                   /* ... and their data */
-    SPX_REQ_WB,                       /* owned words' data back to the LLC */
-    SPX_RSP_O,                        /* ownership granted; acks = relays to expect */
-    SPX_RSP_WB,                       /* write-back taken (forward vnet) */
-    SPX_FWD_V,                        /* LLC -> owner: send the owned words' data, keep them */
-    SPX_FWD_O,                        /* LLC -> owner: give the words to msg->sharer */
-    SPX_RVK_O,                        /* LLC -> owner: give the words back to the LLC */
-    SPX_FWD_RSP,                      /* owner -> LLC: data of the words in msg->mask */
-    SPX_RELAY,                        /* LLC -> new owner: an old owner's words (FWD_O) */
-    SPX_REQ_WTFWD,                    /* ReqWTfwd: forwarded to the words' owner */
-    SPX_REQ_WTFWD_DATA,               /* ReqWTfwd+data */
-    SPX_REQ_VO,                       /* ReqVo: to the predicted owner msg->sharer */
-    SPX_REQ_WTO,                      /* ReqWTo */
-    SPX_REQ_WTO_DATA,                 /* ReqWTo+data */
-    SPX_FWD_WT,                       /* LLC -> owner: perform this write or atomic, keep the words */
-    SPX_RSP_OWNER,                    /* owner -> requester (passed by the LLC): done, data, Nack */
-    SPX_REQ_S,                        /* line read as a sharer; answered by SPX_RSP_V */
-    SPX_INV,                          /* LLC -> sharer: drop the line (forward vnet) */
-    SPX_INV_ACK,                      /* sharer -> LLC: dropped (forward-response vnet) */
+    SPX_REQ_O = MSG_PROTO_BASE + 8, /* ownership of msg->mask's words */
+    SPX_REQ_O_DATA,                 /* ... and their data */
+    SPX_REQ_WB,                     /* owned words' data back to the LLC */
+    SPX_RSP_O,                      /* ownership granted; acks = relays to expect */
+    SPX_RSP_WB,                     /* write-back taken (forward vnet) */
+    SPX_FWD_V,                      /* LLC -> owner: send the owned words' data, keep them */
+    SPX_FWD_O,                      /* LLC -> owner: give the words to msg->sharer */
+    SPX_RVK_O,                      /* LLC -> owner: give the words back to the LLC */
+    SPX_FWD_RSP,                    /* owner -> LLC: data of the words in msg->mask */
+    SPX_RELAY,                      /* LLC -> new owner: an old owner's words (FWD_O) */
+    SPX_REQ_WTFWD,                  /* ReqWTfwd: forwarded to the words' owner */
+    SPX_REQ_WTFWD_DATA,             /* ReqWTfwd+data */
+    SPX_REQ_VO,                     /* ReqVo: to the predicted owner msg->sharer */
+    SPX_REQ_WTO,                    /* ReqWTo */
+    SPX_REQ_WTO_DATA,               /* ReqWTo+data */
+    SPX_FWD_WT,                     /* LLC -> owner: perform this write or atomic, keep the words */
+    SPX_RSP_OWNER,                  /* owner -> requester (passed by the LLC): done, data, Nack */
+    SPX_REQ_S,                      /* line read as a sharer; answered by SPX_RSP_V */
+    SPX_INV,                        /* LLC -> sharer: drop the line (forward vnet) */
+    SPX_INV_ACK,                    /* sharer -> LLC: dropped (forward-response vnet) */
 };
 
 /* The predicted types: passed by the LLC to msg->sharer without a lookup. */
@@ -190,8 +190,7 @@ bool spx_dev_forward_waits(const struct ctrl *b, addr_t line);
  * it; the others are taken (take) while room() allows. Sets *moved when a
  * message moved, *blocked when room() refused one. */
 void spx_dev_take_forwards(struct ctrl *b, bool (*room)(struct ctrl *, const struct msg *),
-                           void (*take)(struct ctrl *, struct msg *), bool *moved,
-                           bool *blocked);
+                           void (*take)(struct ctrl *, struct msg *), bool *moved, bool *blocked);
 /* Room for the worst case of one core step: a victim's ReqWB and TBE, the
  * request and its TBE. */
 bool spx_dev_room(const struct ctrl *b);
@@ -220,7 +219,9 @@ void spx_llc_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemas
 void spx_llc_destroy(struct comp *c);
 extern const struct coh_table spx_llc_table;
 #define SPX_LLC_OPS                                                                                \
-    {spx_llc_create, ctrl_l2_connect, ctrl_in_port, spx_llc_destroy, spx_llc_dma, ctrl_peek,        \
-     ctrl_stats}
+    {                                                                                              \
+        spx_llc_create, ctrl_l2_connect, ctrl_in_port, spx_llc_destroy, spx_llc_dma, ctrl_peek,    \
+            ctrl_stats                                                                             \
+    }
 
 #endif

@@ -31,8 +31,7 @@ uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owne
 }
 
 void spx_dev_take_forwards(struct ctrl *b, bool (*room)(struct ctrl *, const struct msg *),
-                           void (*take)(struct ctrl *, struct msg *), bool *moved,
-                           bool *blocked)
+                           void (*take)(struct ctrl *, struct msg *), bool *moved, bool *blocked)
 {
     struct port *fwd = b->links.net_in[SPX_VNET_FWD];
     struct msg *f;

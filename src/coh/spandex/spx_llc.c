@@ -60,37 +60,37 @@
 
 #define SPX_LLC_STATES(X)                                                                          \
     X(I, "not present")                                                                            \
-    X(V, "valid, no word owned: the bank's data is current")                                      \
-    X(O, "some words owned by L1s (owner id per word)")                                           \
-    X(IV, "way taken, fill from DRAM outstanding; requests parked")                               \
-    X(G, "gathering owned words for a read: owners send them and keep ownership")                 \
-    X(R, "revoking owned words (for a write-through, an atomic, a ReqS or an eviction)")          \
-    X(S, "valid, no word owned, copies at the sharers (ReqS; writer-invalidated)")                \
+    X(V, "valid, no word owned: the bank's data is current")                                       \
+    X(O, "some words owned by L1s (owner id per word)")                                            \
+    X(IV, "way taken, fill from DRAM outstanding; requests parked")                                \
+    X(G, "gathering owned words for a read: owners send them and keep ownership")                  \
+    X(R, "revoking owned words (for a write-through, an atomic, a ReqS or an eviction)")           \
+    X(S, "valid, no word owned, copies at the sharers (ReqS; writer-invalidated)")                 \
     X(SI, "invalidating the sharers (for a write, an ownership request or an eviction)")
 
 #define SPX_LLC_EVENTS(X)                                                                          \
-    X(ReqV, "read of a line with no word owned by an L1")                                         \
-    X(ReqVOwned, "read of a line with owned words")                                               \
+    X(ReqV, "read of a line with no word owned by an L1")                                          \
+    X(ReqVOwned, "read of a line with owned words")                                                \
     X(ReqWT, "write-through to words not owned")                                                   \
-    X(ReqWTdata, "atomic (performed here) on words not owned")                                    \
-    X(ReqWTOwned, "write-through or atomic to an owned word")                                     \
+    X(ReqWTdata, "atomic (performed here) on words not owned")                                     \
+    X(ReqWTOwned, "write-through or atomic to an owned word")                                      \
     X(ReqWTfwd, "ReqWTfwd to owned words of one other L1 (the rest written here), ReqWTfwd+data "  \
-                "to words it owns: forwarded to it")                                          \
-    X(ReqO, "ownership (with or without data) of some words")                                     \
-    X(ReqWB, "write-back of owned words; some words stay owned")                                  \
-    X(ReqWBLast, "write-back that leaves no word owned")                                          \
-    X(ReqWBStale, "write-back of words the writer no longer owns: only acknowledged")             \
-    X(FwdRsp, "an owner's words (for G or R), more expected")                                    \
-    X(FwdRspLastO, "the last owner's words; some words stay owned")                               \
-    X(FwdRspLastV, "the last owner's words; no word stays owned")                                 \
-    X(Relay, "an old owner's words for a new owner: passed on")                                   \
+                "to words it owns: forwarded to it")                                               \
+    X(ReqO, "ownership (with or without data) of some words")                                      \
+    X(ReqWB, "write-back of owned words; some words stay owned")                                   \
+    X(ReqWBLast, "write-back that leaves no word owned")                                           \
+    X(ReqWBStale, "write-back of words the writer no longer owns: only acknowledged")              \
+    X(FwdRsp, "an owner's words (for G or R), more expected")                                      \
+    X(FwdRspLastO, "the last owner's words; some words stay owned")                                \
+    X(FwdRspLastV, "the last owner's words; no word stays owned")                                  \
+    X(Relay, "an old owner's words for a new owner: passed on")                                    \
     X(Replace, "a miss needs this line's way")                                                     \
     X(MemData, "fill from DRAM")                                                                   \
-    X(Predicted, "ReqVo, ReqWTo(+data) for a predicted owner: passed on, no lookup")             \
+    X(Predicted, "ReqVo, ReqWTo(+data) for a predicted owner: passed on, no lookup")               \
     X(OwnerAnswer, "an owner's answer to a forwarded or predicted request: passed on")             \
-    X(ReqS, "read as a sharer of a line with no word owned by an L1")                             \
-    X(ReqSOwned, "read as a sharer of a line with owned words")                                   \
-    X(InvAck, "a sharer dropped its copy, more expected")                                         \
+    X(ReqS, "read as a sharer of a line with no word owned by an L1")                              \
+    X(ReqSOwned, "read as a sharer of a line with owned words")                                    \
+    X(InvAck, "a sharer dropped its copy, more expected")                                          \
     X(InvAckLast, "the last sharer dropped its copy")
 
 #define X(n, d) SL_##n,
@@ -106,16 +106,25 @@ const char *const spx_vnet_names[SPX_NVNETS] = {"request", "response", "forward"
  * requests and the words they name are counted per type and per side
  * (GPU L1s, then CPU L1s: their indices follow the SMs'). */
 #define SPX_REQ_KINDS(X)                                                                           \
-    X(V, SPX_REQ_V) X(S, SPX_REQ_S) X(O, SPX_REQ_O) X(Odata, SPX_REQ_O_DATA) X(WT, SPX_REQ_WT)     \
-    X(WTdata, SPX_REQ_WT_DATA) X(WTfwd, SPX_REQ_WTFWD) X(WTfwd_data, SPX_REQ_WTFWD_DATA)          \
-    X(Vo, SPX_REQ_VO) X(WTo, SPX_REQ_WTO) X(WTo_data, SPX_REQ_WTO_DATA) X(WB, SPX_REQ_WB)
+    X(V, SPX_REQ_V)                                                                                \
+    X(S, SPX_REQ_S)                                                                                \
+    X(O, SPX_REQ_O)                                                                                \
+    X(Odata, SPX_REQ_O_DATA)                                                                       \
+    X(WT, SPX_REQ_WT)                                                                              \
+    X(WTdata, SPX_REQ_WT_DATA)                                                                     \
+    X(WTfwd, SPX_REQ_WTFWD)                                                                        \
+    X(WTfwd_data, SPX_REQ_WTFWD_DATA)                                                              \
+    X(Vo, SPX_REQ_VO)                                                                              \
+    X(WTo, SPX_REQ_WTO)                                                                            \
+    X(WTo_data, SPX_REQ_WTO_DATA)                                                                  \
+    X(WB, SPX_REQ_WB)
 #define X(n, t) SPX_RK_##n,
 enum { SPX_REQ_KINDS(X) SPX_RK_N };
 #undef X
 
 struct spx_llc_stats {
-    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded,
-        wt_split, predicted_passed, answers_passed, invalidations;
+    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded, wt_split,
+        predicted_passed, answers_passed, invalidations;
     /* [side: 0 GPU, 1 CPU][kind]: requests taken, and the words their masks name */
     uint64_t req_n[2][SPX_RK_N], req_words[2][SPX_RK_N];
 };
@@ -132,9 +141,9 @@ static unsigned req_kind(uint16_t type)
 
 struct spx_llc {
     struct ctrl base;
-    unsigned words;             /* per line */
-    unsigned gpu_l1s;           /* L1 indices below it are the GPU's, the rest the CPU's */
-    uint16_t *owner;            /* [way index * words + word]: owner id of an owned word */
+    unsigned words;   /* per line */
+    unsigned gpu_l1s; /* L1 indices below it are the GPU's, the rest the CPU's */
+    uint16_t *owner;  /* [way index * words + word]: owner id of an owned word */
     /* passed on past the access pipeline, in order, as the vnet has room */
     struct msg_list pass_fwd, pass_rsp;
     struct spx_llc_stats st;
@@ -233,8 +242,8 @@ static void grant_ownership(struct coh_ctx *x)
     struct msg *m = x->msg;
     uint64_t words = req_words(c, m), owned = *owned_of(x->line);
     unsigned r = m->src;
-    int relays = forward_to_owners(c, x, words, SPX_FWD_O, r, r,
-                                   m->type == SPX_REQ_O_DATA ? SPX_F_DATA : 0);
+    int relays =
+        forward_to_owners(c, x, words, SPX_FWD_O, r, r, m->type == SPX_REQ_O_DATA ? SPX_F_DATA : 0);
     uint16_t *own = owners_of(c, x->line);
     for (uint64_t k = words; k; k &= k - 1)
         own[__builtin_ctzll(k)] = (uint16_t)r;
@@ -255,8 +264,7 @@ static void grant_ownership(struct coh_ctx *x)
     } else {
         memset(&m->mask, 0, sizeof m->mask);
     }
-    ctrl_l2_respond(&c->base, m, SPX_RSP_O, SPX_VNET_RSP, bytes ? TRAFFIC_LD : TRAFFIC_REQ,
-                    bytes);
+    ctrl_l2_respond(&c->base, m, SPX_RSP_O, SPX_VNET_RSP, bytes ? TRAFFIC_LD : TRAFFIC_REQ, bytes);
     x->msg = NULL;
 }
 
@@ -540,7 +548,7 @@ static const struct coh_action_name actions[] = {
 };
 
 #define REQ_STALLS                                                                                 \
-    [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,        \
+    [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,         \
     [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL, [SL_ReqWTfwd] = STALL, [SL_ReqS] = STALL,          \
     [SL_ReqSOwned] = STALL
 
@@ -549,96 +557,107 @@ static const struct coh_action_name actions[] = {
     [SL_Predicted] = DO(s, 0, pass_predicted), [SL_OwnerAnswer] = DO(s, 0, pass_answer)
 
 /*  state     event              next    uses               actions                            */
-static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
-    [SL_I] = {
-        PASSES(SL_I),
-        [SL_ReqV      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                                     ctrl_l2_send_fetch, ctrl_park),
-        [SL_ReqWT     ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                                     ctrl_l2_send_fetch, ctrl_park),
-        [SL_ReqWTdata ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                                     ctrl_l2_send_fetch, ctrl_park),
-        [SL_ReqO      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                                     ctrl_l2_send_fetch, ctrl_park),
-        [SL_ReqS      ] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                                     ctrl_l2_send_fetch, ctrl_park),
-        [SL_ReqWBStale] = DO(SL_I,  TAG_RD,          take_wb),
-        [SL_Relay     ] = DO(SL_I,  0,               relay),
-    },
-    [SL_V] = {
-        PASSES(SL_V),
-        [SL_ReqV      ] = DO(SL_V,  TAG_RD | DATA_RD, nc_l2_reply_data),
-        [SL_ReqWT     ] = DO(SL_V,  TAG_RD | DATA_WR, nc_l2_write_line),
-        [SL_ReqWTdata ] = DO(SL_V,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-        [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
-        [SL_ReqS      ] = DO(SL_S,  TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
-        [SL_ReqWBStale] = DO(SL_V,  TAG_RD,          take_wb),
-        [SL_Relay     ] = DO(SL_V,  0,               relay),
-        [SL_Replace   ] = DO(SL_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
-    },
-    [SL_O] = {
-        PASSES(SL_O),
-        [SL_ReqVOwned ] = DO(SL_G,  TAG_RD,          ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
-        [SL_ReqWT     ] = DO(SL_O,  TAG_RD | DATA_WR, nc_l2_write_line),
-        [SL_ReqWTdata ] = DO(SL_O,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-        [SL_ReqWTOwned] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
-        [SL_ReqWTfwd  ] = DO(SL_O,  TAG_RD,          forward_wt),
-        [SL_ReqSOwned ] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk, ctrl_park),
-        [SL_ReqO      ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_RD, grant_ownership),
-        [SL_ReqWB     ] = DO(SL_O,  TAG_RD | TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBLast ] = DO(SL_V,  TAG_RD | TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBStale] = DO(SL_O,  TAG_RD,          take_wb),
-        [SL_Relay     ] = DO(SL_O,  0,               relay),
-        [SL_Replace   ] = DO(SL_R,  TAG_RD,          ctrl_alloc_tbe, send_rvk),
-    },
-    [SL_IV] = {
-        PASSES(SL_IV),
-        REQ_STALLS,
-        [SL_ReqWBStale] = DO(SL_IV, 0,               take_wb),
-        [SL_Relay     ] = DO(SL_IV, 0,               relay),
-        [SL_MemData   ] = DO(SL_V,  TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    },
-    [SL_G] = {
-        PASSES(SL_G),
-        REQ_STALLS,
-        [SL_ReqWB     ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBLast ] = DO(SL_G,  TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBStale] = DO(SL_G,  0,               take_wb),
-        [SL_Relay     ] = DO(SL_G,  0,               relay),
-        [SL_FwdRsp    ] = DO(SL_G,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
-    },
-    [SL_R] = {
-        PASSES(SL_R),
-        REQ_STALLS,
-        [SL_ReqWB     ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBLast ] = DO(SL_R,  TAG_WR | DATA_WR, take_wb),
-        [SL_ReqWBStale] = DO(SL_R,  0,               take_wb),
-        [SL_Relay     ] = DO(SL_R,  0,               relay),
-        [SL_FwdRsp    ] = DO(SL_R,  DATA_WR,         take_fwd_rsp),
-        [SL_FwdRspLastO] = DO(SL_O, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
-        [SL_FwdRspLastV] = DO(SL_V, DATA_WR,         take_fwd_rsp, ctrl_wake_parked),
-    },
-    [SL_S] = {
-        PASSES(SL_S),
-        [SL_ReqV      ] = DO(SL_S,  TAG_RD | DATA_RD, nc_l2_reply_data),
-        [SL_ReqS      ] = DO(SL_S,  TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
-        [SL_ReqWT     ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
-        [SL_ReqWTdata ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
-        [SL_ReqO      ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv, ctrl_park),
-        [SL_ReqWBStale] = DO(SL_S,  TAG_RD,          take_wb),
-        [SL_Relay     ] = DO(SL_S,  0,               relay),
-        [SL_Replace   ] = DO(SL_SI, TAG_RD,          ctrl_alloc_tbe, send_inv),
-    },
-    [SL_SI] = {
-        PASSES(SL_SI),
-        REQ_STALLS,
-        [SL_ReqWBStale] = DO(SL_SI, 0,               take_wb),
-        [SL_Relay     ] = DO(SL_SI, 0,               relay),
-        [SL_InvAck    ] = DO(SL_SI, 0,               take_inv_ack),
-        [SL_InvAckLast] = DO(SL_V,  TAG_WR,          take_inv_ack, ctrl_wake_parked),
-    },
+static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] =
+    {
+        [SL_I] =
+            {
+                PASSES(SL_I),
+                [SL_ReqV] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                               ctrl_l2_send_fetch, ctrl_park),
+                [SL_ReqWT] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                                ctrl_l2_send_fetch, ctrl_park),
+                [SL_ReqWTdata] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners,
+                                    ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+                [SL_ReqO] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                               ctrl_l2_send_fetch, ctrl_park),
+                [SL_ReqS] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                               ctrl_l2_send_fetch, ctrl_park),
+                [SL_ReqWBStale] = DO(SL_I, TAG_RD, take_wb),
+                [SL_Relay] = DO(SL_I, 0, relay),
+            },
+        [SL_V] =
+            {
+                PASSES(SL_V),
+                [SL_ReqV] = DO(SL_V, TAG_RD | DATA_RD, nc_l2_reply_data),
+                [SL_ReqWT] = DO(SL_V, TAG_RD | DATA_WR, nc_l2_write_line),
+                [SL_ReqWTdata] = DO(SL_V, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+                [SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+                [SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
+                [SL_ReqWBStale] = DO(SL_V, TAG_RD, take_wb),
+                [SL_Relay] = DO(SL_V, 0, relay),
+                [SL_Replace] = DO(SL_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+            },
+        [SL_O] =
+            {
+                PASSES(SL_O),
+                [SL_ReqVOwned] = DO(SL_G, TAG_RD, ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
+                [SL_ReqWT] = DO(SL_O, TAG_RD | DATA_WR, nc_l2_write_line),
+                [SL_ReqWTdata] = DO(SL_O, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+                [SL_ReqWTOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
+                [SL_ReqWTfwd] = DO(SL_O, TAG_RD, forward_wt),
+                [SL_ReqSOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
+                [SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+                [SL_ReqWB] = DO(SL_O, TAG_RD | TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBLast] = DO(SL_V, TAG_RD | TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBStale] = DO(SL_O, TAG_RD, take_wb),
+                [SL_Relay] = DO(SL_O, 0, relay),
+                [SL_Replace] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk),
+            },
+        [SL_IV] =
+            {
+                PASSES(SL_IV),
+                REQ_STALLS,
+                [SL_ReqWBStale] = DO(SL_IV, 0, take_wb),
+                [SL_Relay] = DO(SL_IV, 0, relay),
+                [SL_MemData] = DO(SL_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+            },
+        [SL_G] =
+            {
+                PASSES(SL_G),
+                REQ_STALLS,
+                [SL_ReqWB] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBLast] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBStale] = DO(SL_G, 0, take_wb),
+                [SL_Relay] = DO(SL_G, 0, relay),
+                [SL_FwdRsp] = DO(SL_G, DATA_WR, take_fwd_rsp),
+                [SL_FwdRspLastO] =
+                    DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+                [SL_FwdRspLastV] =
+                    DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+            },
+        [SL_R] =
+            {
+                PASSES(SL_R),
+                REQ_STALLS,
+                [SL_ReqWB] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBLast] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
+                [SL_ReqWBStale] = DO(SL_R, 0, take_wb),
+                [SL_Relay] = DO(SL_R, 0, relay),
+                [SL_FwdRsp] = DO(SL_R, DATA_WR, take_fwd_rsp),
+                [SL_FwdRspLastO] = DO(SL_O, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
+                [SL_FwdRspLastV] = DO(SL_V, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
+            },
+        [SL_S] =
+            {
+                PASSES(SL_S),
+                [SL_ReqV] = DO(SL_S, TAG_RD | DATA_RD, nc_l2_reply_data),
+                [SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
+                [SL_ReqWT] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+                [SL_ReqWTdata] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+                [SL_ReqO] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+                [SL_ReqWBStale] = DO(SL_S, TAG_RD, take_wb),
+                [SL_Relay] = DO(SL_S, 0, relay),
+                [SL_Replace] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv),
+            },
+        [SL_SI] =
+            {
+                PASSES(SL_SI),
+                REQ_STALLS,
+                [SL_ReqWBStale] = DO(SL_SI, 0, take_wb),
+                [SL_Relay] = DO(SL_SI, 0, relay),
+                [SL_InvAck] = DO(SL_SI, 0, take_inv_ack),
+                [SL_InvAckLast] = DO(SL_V, TAG_WR, take_inv_ack, ctrl_wake_parked),
+            },
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -678,7 +697,8 @@ static uint64_t owned_words(struct spx_llc *c, const struct coh_ctx *x, const st
 static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, const struct msg *m)
 {
     switch (m->type) {
-    case SPX_REQ_V: return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
+    case SPX_REQ_V:
+        return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
     case SPX_REQ_WTFWD:
     case SPX_REQ_WTFWD_DATA: {
         /* a write-through's words are forwarded to their owner, the others
@@ -694,11 +714,15 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
             return SL_ReqWTOwned;
         return m->type == SPX_REQ_WTFWD ? SL_ReqWT : SL_ReqWTdata;
     }
-    case SPX_REQ_S: return owned_words(c, x, m) ? SL_ReqSOwned : SL_ReqS;
-    case SPX_REQ_WT: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWT;
-    case SPX_REQ_WT_DATA: return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWTdata;
+    case SPX_REQ_S:
+        return owned_words(c, x, m) ? SL_ReqSOwned : SL_ReqS;
+    case SPX_REQ_WT:
+        return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWT;
+    case SPX_REQ_WT_DATA:
+        return owned_words(c, x, m) ? SL_ReqWTOwned : SL_ReqWTdata;
     case SPX_REQ_O:
-    case SPX_REQ_O_DATA: return SL_ReqO;
+    case SPX_REQ_O_DATA:
+        return SL_ReqO;
     case SPX_REQ_WB: {
         if (!x->line || x->state == SL_IV)
             return SL_ReqWBStale;
@@ -711,7 +735,8 @@ static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, con
             return SL_ReqWBStale;
         return (*owned_of(x->line) & ~mine) ? SL_ReqWB : SL_ReqWBLast;
     }
-    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    default:
+        panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
 
@@ -746,8 +771,7 @@ static bool take_request(struct ctrl *b, struct msg *m)
             return false;
         }
     } else if (x.line && x.state != SL_IV && x.state != SL_G && x.state != SL_R &&
-               x.state != SL_SI &&
-               tbe_full(&b->tbes)) {
+               x.state != SL_SI && tbe_full(&b->tbes)) {
         b->st.resource_stalls++; /* a G or R step needs an MSHR */
         return false;
     }
@@ -766,8 +790,8 @@ static void take_fwd_response(struct ctrl *b, struct msg *m)
     if (m->flags & SPX_F_PASS) {
         x.event = SL_OwnerAnswer;
     } else if (m->type == SPX_INV_ACK) {
-        panic_if(!x.tbe || x.state != SL_SI, "%s: InvAck for %#llx with nothing waiting",
-                 b->w.name, (unsigned long long)m->addr);
+        panic_if(!x.tbe || x.state != SL_SI, "%s: InvAck for %#llx with nothing waiting", b->w.name,
+                 (unsigned long long)m->addr);
         x.event = x.tbe->acks > 1 ? SL_InvAck : SL_InvAckLast;
     } else if (m->flags & SPX_F_RELAY) {
         x.event = SL_Relay;
@@ -813,9 +837,8 @@ static bool spx_llc_tick(struct comp *cp)
     struct msg *fresh = b->replay.n ? NULL : port_peek(reqs);
     unsigned kind = fresh ? req_kind(fresh->type) : SPX_RK_N;
     unsigned side = fresh && fresh->src >= c->gpu_l1s;
-    uint64_t words = fresh ? (uint64_t)__builtin_popcountll(spx_words_of(&fresh->mask,
-                                                                         b->line_bytes))
-                           : 0;
+    uint64_t words =
+        fresh ? (uint64_t)__builtin_popcountll(spx_words_of(&fresh->mask, b->line_bytes)) : 0;
     if (ctrl_take_next(b, reqs, take_request)) {
         moved = true;
         if (kind < SPX_RK_N) {
@@ -869,15 +892,15 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_BASE(resource_stalls),
 #define X(n, t)                                                                                    \
     {"requests.gpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_n[0][SPX_RK_##n]), NULL}, \
-        {"requests.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_n[1][SPX_RK_##n]),  \
+        {"requests.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_n[1][SPX_RK_##n]),    \
          NULL},                                                                                    \
-        {"words.gpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[0][SPX_RK_##n]),  \
+        {"words.gpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[0][SPX_RK_##n]),   \
          NULL},                                                                                    \
-        {"words.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[1][SPX_RK_##n]),  \
+        {"words.cpu." #n, CTRL_ST_OWN, offsetof(struct spx_llc_stats, req_words[1][SPX_RK_##n]),   \
          NULL},
     SPX_REQ_KINDS(X)
 #undef X
-    CTRL_STAT_END,
+        CTRL_STAT_END,
 };
 
 void spx_llc_destroy(struct comp *cp)

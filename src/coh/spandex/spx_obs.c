@@ -50,7 +50,6 @@ void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, 
         if (both)
             panic("invariant violated: %s writes words %#llx of line %#llx, which %s also owns "
                   "(single owner per word)",
-                  who, (unsigned long long)both, (unsigned long long)line,
-                  s->set.banks[i]->name);
+                  who, (unsigned long long)both, (unsigned long long)line, s->set.banks[i]->name);
     }
 }

@@ -44,8 +44,8 @@ enum emu_phase {
 
 struct emu_stats {
     uint64_t wakeups, transitions, transition_cycles, skipped, bands_granted;
-    uint64_t ready_cycles;           /* of transition_cycles: PrepareEpochChange to the last
-                                        ReadyAck (the CUs' outstanding writes draining) */
+    uint64_t ready_cycles; /* of transition_cycles: PrepareEpochChange to the last
+                              ReadyAck (the CUs' outstanding writes draining) */
     uint64_t demands, conflicts, seb_changes, msgs_in, msgs_out;
 };
 
@@ -55,30 +55,30 @@ struct emu {
     struct stc_spec spec;
     struct pool *msgs;
     struct observer *obs;
-    unsigned n;                      /* CUs */
+    unsigned n; /* CUs */
     struct port **to_l1, **from_l1;
-    unsigned rr;                     /* next CU port to take a message from */
-    struct msg_list out;             /* messages to send, one a cycle (dst = CU) */
+    unsigned rr;         /* next CU port to take a message from */
+    struct msg_list out; /* messages to send, one a cycle (dst = CU) */
     enum emu_phase phase;
-    unsigned acks;                   /* ReadyAcks or DoneAcks so far */
-    uint32_t grant;                  /* the epoch set in force (or being installed) */
-    unsigned ptr;                    /* round-robin pointer: the last band granted */
+    unsigned acks;  /* ReadyAcks or DoneAcks so far */
+    uint32_t grant; /* the epoch set in force (or being installed) */
+    unsigned ptr;   /* round-robin pointer: the last band granted */
     unsigned seb, seb_next;
-    uint32_t erv;                    /* epoch request vector: demand bits */
-    addr_t erv_addr[32];             /* the last demand's write address per band (AB) */
-    uint32_t erv_known;              /* bands whose erv_addr holds one under this SEB */
-    uint64_t round;                  /* transitions that grant every band once: epochs/width */
-    unsigned busy;                   /* NV: CUs busy */
-    uint64_t since_remap;            /* transitions since the SEB last moved */
+    uint32_t erv;         /* epoch request vector: demand bits */
+    addr_t erv_addr[32];  /* the last demand's write address per band (AB) */
+    uint32_t erv_known;   /* bands whose erv_addr holds one under this SEB */
+    uint64_t round;       /* transitions that grant every band once: epochs/width */
+    unsigned busy;        /* NV: CUs busy */
+    uint64_t since_remap; /* transitions since the SEB last moved */
     tick_t core_ps, period_ps;
-    tick_t msg_ps;                   /* one message in (or out) takes this long */
-    tick_t next_in, next_out;        /* the next message may be taken / sent then */
-    tick_t next_wake;                /* no decision before this (the last transition's end) */
-    tick_t wake_at;                  /* the wake-up that decides next (0: none due) */
-    tick_t started;                  /* when the transition under way began */
+    tick_t msg_ps;            /* one message in (or out) takes this long */
+    tick_t next_in, next_out; /* the next message may be taken / sent then */
+    tick_t next_wake;         /* no decision before this (the last transition's end) */
+    tick_t wake_at;           /* the wake-up that decides next (0: none due) */
+    tick_t started;           /* when the transition under way began */
     uint32_t line_bytes;
-    bool bug_first_ready;            /* stc-es-oneack (test only): ChangeEpoch after the first
-                                        ReadyAck */
+    bool bug_first_ready; /* stc-es-oneack (test only): ChangeEpoch after the first
+                             ReadyAck */
     /* the observer's view: writes may reach an L2 (band in check_grant under
      * check_seb) unless a transition is between its last ReadyAck and its
      * EpochStart (safe form) */
@@ -178,10 +178,11 @@ static void conflict(struct emu *e, unsigned b, addr_t r)
                    stores is granted before it moves again (no starvation by oscillation) */
     if (e->spec.ab_rule == 1) { /* paper: lower bits differ -> down, else up */
         step = (d & (((addr_t)1 << e->seb) - 1)) ? -1 : 1;
-    } else {                    /* safe: by the highest differing bit, inside the address */
+    } else { /* safe: by the highest differing bit, inside the address */
         hi = MIN(hi, e->spec.addr_bits - nbits);
-        if (d < e->line_bytes && (r & ~(addr_t)(e->line_bytes - 1)) == (w & ~(addr_t)(e->line_bytes - 1)))
-            return;             /* one line: true sharing no remap can separate */
+        if (d < e->line_bytes &&
+            (r & ~(addr_t)(e->line_bytes - 1)) == (w & ~(addr_t)(e->line_bytes - 1)))
+            return; /* one line: true sharing no remap can separate */
         unsigned h = d ? 63u - (unsigned)__builtin_clzll(d) : 0;
         if (h >= e->seb + nbits)
             step = 1;
@@ -219,8 +220,8 @@ static void take(struct emu *e, struct msg *m)
         if (m->ts != e->grant || m->ts2 != e->seb)
             panic("%s: invariant ER3: CU %u switched to epoch set %#llx SEB %llu, granted %#x "
                   "SEB %u",
-                  e->comp.name, cu, (unsigned long long)m->ts, (unsigned long long)m->ts2,
-                  e->grant, e->seb);
+                  e->comp.name, cu, (unsigned long long)m->ts, (unsigned long long)m->ts2, e->grant,
+                  e->seb);
         if (++e->acks == e->n) {
             e->phase = EMU_IDLE;
             e->writable = true; /* no CU writes before its EpochStart */
@@ -287,8 +288,8 @@ static bool emu_tick(struct comp *cp)
         }
     }
     if (e->phase == EMU_IDLE && !e->out.n) {
-        bool want = e->variant == STC_NV ? e->busy > 0
-                                          : (e->erv & ~e->grant) || e->seb_next != e->seb;
+        bool want =
+            e->variant == STC_NV ? e->busy > 0 : (e->erv & ~e->grant) || e->seb_next != e->seb;
         if (want && (!e->wake_at || e->wake_at < e->next_wake)) { /* the next wake-up */
             tick_t from = MAX(now, e->next_wake);
             e->wake_at = (from + e->period_ps - 1) / e->period_ps * e->period_ps;
@@ -409,7 +410,7 @@ void stc_emu_view(struct comp *cp, struct stc_emu_view *v)
                                .round = e->round,
                                .out = &e->out,
                                .writable = e->writable,
-                               .wake = !e->wake_at                 ? 0
+                               .wake = !e->wake_at                  ? 0
                                        : e->wake_at <= cp->eng->now ? 1
                                                                     : 2,
                                .wake_stale = e->wake_at && e->wake_at < e->next_wake};

@@ -42,28 +42,28 @@
 
 #define STC_L1_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
-    X(V, "valid: its band is not current, so no CU can write it")                                 \
-    X(I_V, "cacheable load outstanding; the fill is installed unless its band is current")        \
-    X(I_I, "requests outstanding whose responses never fill (uncached loads, writes, atomics)")   \
+    X(V, "valid: its band is not current, so no CU can write it")                                  \
+    X(I_V, "cacheable load outstanding; the fill is installed unless its band is current")         \
+    X(I_I, "requests outstanding whose responses never fill (uncached loads, writes, atomics)")    \
     X(B, "a store or atomic of the line waits in the BSQ; younger requests wait behind it")
 
 #define STC_L1_EVENTS(X)                                                                           \
-    X(Load, "load from the SM to a band that is not current")                                     \
-    X(Load_U, "load to a current band: performed at the L2, never cached")                       \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
-    X(Store, "store to a current band while stores may issue (write-through)")                   \
-    X(Atomic, "atomic to a current band while stores may issue (performed at the L2)")           \
-    X(Block, "store or atomic to a band that is not current, or while an epoch change holds "     \
+    X(Load, "load from the SM to a band that is not current")                                      \
+    X(Load_U, "load to a current band: performed at the L2, never cached")                         \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
+    X(Store, "store to a current band while stores may issue (write-through)")                     \
+    X(Atomic, "atomic to a current band while stores may issue (performed at the L2)")             \
+    X(Block, "store or atomic to a band that is not current, or while an epoch change holds "      \
              "stores: into the BSQ")                                                               \
-    X(Drain, "the BSQ issues the line's blocked store or atomic in its band's epoch")             \
+    X(Drain, "the BSQ issues the line's blocked store or atomic in its band's epoch")              \
     X(Replace, "a fill needs this line's way")                                                     \
-    X(Scrub, "lazy invalidation: the line's band is current (first touch of its set this "       \
+    X(Scrub, "lazy invalidation: the line's band is current (first touch of its set this "         \
              "epoch, or the epoch's end)")                                                         \
-    X(Flip, "ChangeEpoch made the band of the outstanding fill current (spec 000 §7.2b)")         \
-    X(HostWrite, "the host wrote the line between kernels")                                       \
-    X(Data, "the fill, its band not current at arrival")                                          \
-    X(Data_E, "the fill, its band current at arrival: not installed")                             \
-    X(Rsp, "a response (uncached data, write ack, atomic result) with more outstanding")          \
+    X(Flip, "ChangeEpoch made the band of the outstanding fill current (spec 000 §7.2b)")          \
+    X(HostWrite, "the host wrote the line between kernels")                                        \
+    X(Data, "the fill, its band not current at arrival")                                           \
+    X(Data_E, "the fill, its band current at arrival: not installed")                              \
+    X(Rsp, "a response (uncached data, write ack, atomic result) with more outstanding")           \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) STC_##n,
@@ -87,30 +87,30 @@ struct stc_l1_stats {
     uint64_t lines_scrubbed, epoch_changes, seb_changes;
     uint64_t demands, conflicts, emu_msgs_out, emu_msgs_in;
     uint64_t host_invalidations;
-    uint64_t stores_held;  /* of stores_blocked: to a current band, held by an epoch change */
-    uint64_t hold_cycles;  /* cycles the CU's stores were held by epoch changes (handshake) */
+    uint64_t stores_held; /* of stores_blocked: to a current band, held by an epoch change */
+    uint64_t hold_cycles; /* cycles the CU's stores were held by epoch changes (handshake) */
 };
 
 struct stc_l1 {
     struct ctrl base;
     enum stc_variant variant;
     struct stc_spec spec;
-    uint32_t cer;                       /* current band set (one bit per band) */
-    unsigned seb;                       /* start epoch bit */
+    uint32_t cer; /* current band set (one bit per band) */
+    unsigned seb; /* start epoch bit */
     enum stc_hs hs;
-    uint32_t pw;                        /* stores and atomics at the L2, unacknowledged */
+    uint32_t pw;                         /* stores and atomics at the L2, unacknowledged */
     struct msg_list bsq[STC_MAX_EPOCHS]; /* blocked stores and atomics by band */
     uint32_t bsq_n;
-    uint32_t bsq_bands;                 /* bands with BSQ entries */
-    uint32_t demand_sent;               /* ES+: EpochDemand sent this epoch, per band */
-    uint32_t conflict_sent;             /* AB/MB: EpochConflict sent this epoch, per band */
-    uint32_t gen;                       /* epoch generation (lazy invalidation) */
-    uint32_t *scrubbed;                 /* per set: the generation it was scrubbed in */
-    uint8_t *drains;                    /* per BSQ bank: entries issued this cycle */
-    bool in_kernel, active_sent;        /* NV: tell the EMU when the CU is busy */
-    tick_t bsq_since;                   /* last change of bsq_n (occupancy integral) */
-    tick_t hold_since;                  /* when the handshake last left HS_RUN */
-    struct msg_list to_emu;             /* messages for the EMU (its link is unbounded) */
+    uint32_t bsq_bands;          /* bands with BSQ entries */
+    uint32_t demand_sent;        /* ES+: EpochDemand sent this epoch, per band */
+    uint32_t conflict_sent;      /* AB/MB: EpochConflict sent this epoch, per band */
+    uint32_t gen;                /* epoch generation (lazy invalidation) */
+    uint32_t *scrubbed;          /* per set: the generation it was scrubbed in */
+    uint8_t *drains;             /* per BSQ bank: entries issued this cycle */
+    bool in_kernel, active_sent; /* NV: tell the EMU when the CU is busy */
+    tick_t bsq_since;            /* last change of bsq_n (occupancy integral) */
+    tick_t hold_since;           /* when the handshake last left HS_RUN */
+    struct msg_list to_emu;      /* messages for the EMU (its link is unbounded) */
     struct stc_l1_stats st;
 };
 
@@ -156,7 +156,8 @@ static void demand(struct stc_l1 *c, unsigned b, addr_t a)
 static void bsq_account(struct stc_l1 *c)
 {
     tick_t now = c->base.comp.eng->now;
-    c->st.bsq_occupancy += (uint64_t)c->bsq_n * ((now - c->bsq_since) / c->base.comp.clk->period_ps);
+    c->st.bsq_occupancy +=
+        (uint64_t)c->bsq_n * ((now - c->bsq_since) / c->base.comp.clk->period_ps);
     c->bsq_since = now;
 }
 
@@ -276,8 +277,8 @@ static void reply_rsp(struct coh_ctx *x)
         panic_if(!c->pw, "%s: write ack with no write outstanding", c->base.w.name);
         c->pw--;
     }
-    if (x->event == STC_Data_E || (m->type == MSG_NC_DATA && (m->flags & NC_F_MERGED) &&
-                                   x->event != STC_Data))
+    if (x->event == STC_Data_E ||
+        (m->type == MSG_NC_DATA && (m->flags & NC_F_MERGED) && x->event != STC_Data))
         c->st.fills_dropped++;
     if (m->flags & NC_F_MERGED)
         ctrl_l1_answer_merged(&c->base, x->tbe, m->data);
@@ -309,44 +310,44 @@ static const struct coh_action_name actions[] = {
 
 /*  state     event           next    uses               actions                               */
 static const struct coh_trans stc_l1_cells[STC_NSTATES][STC_NEVENTS] = {
-    [STC_I  ][STC_Load     ] = DO(STC_I_V, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [STC_I  ][STC_Load_U   ] = DO(STC_I_I, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [STC_I  ][STC_Store    ] = DO(STC_I_I, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [STC_I  ][STC_Atomic   ] = DO(STC_I_I, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [STC_I  ][STC_Block    ] = DO(STC_B,   TAG_RD,           ctrl_alloc_tbe, block),
-    [STC_V  ][STC_Load     ] = DO(STC_V,   TAG_RD | DATA_RD, reply_hit),
-    [STC_V  ][STC_Load_U   ] = DO(STC_I_I, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_gets),
-    [STC_V  ][STC_Store    ] = DO(STC_I_I, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_write),
-    [STC_V  ][STC_Atomic   ] = DO(STC_I_I, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, send_write),
-    [STC_V  ][STC_Block    ] = DO(STC_B,   TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe, block),
-    [STC_V  ][STC_Replace  ] = DO(STC_I,   TAG_WR,           ctrl_drop_line),
-    [STC_V  ][STC_Scrub    ] = DO(STC_I,   TAG_WR,           ctrl_drop_line),
-    [STC_V  ][STC_HostWrite] = DO(STC_I,   TAG_WR,           ctrl_drop_line),
-    [STC_I_V][STC_Load     ] = DO(STC_I_V, TAG_RD,           ctrl_l1_merge_load),
+    [STC_I][STC_Load] = DO(STC_I_V, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [STC_I][STC_Load_U] = DO(STC_I_I, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [STC_I][STC_Store] = DO(STC_I_I, TAG_RD, ctrl_alloc_tbe, send_write),
+    [STC_I][STC_Atomic] = DO(STC_I_I, TAG_RD, ctrl_alloc_tbe, send_write),
+    [STC_I][STC_Block] = DO(STC_B, TAG_RD, ctrl_alloc_tbe, block),
+    [STC_V][STC_Load] = DO(STC_V, TAG_RD | DATA_RD, reply_hit),
+    [STC_V][STC_Load_U] = DO(STC_I_I, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets),
+    [STC_V][STC_Store] = DO(STC_I_I, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),
+    [STC_V][STC_Atomic] = DO(STC_I_I, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),
+    [STC_V][STC_Block] = DO(STC_B, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, block),
+    [STC_V][STC_Replace] = DO(STC_I, TAG_WR, ctrl_drop_line),
+    [STC_V][STC_Scrub] = DO(STC_I, TAG_WR, ctrl_drop_line),
+    [STC_V][STC_HostWrite] = DO(STC_I, TAG_WR, ctrl_drop_line),
+    [STC_I_V][STC_Load] = DO(STC_I_V, TAG_RD, ctrl_l1_merge_load),
     [STC_I_V][STC_MergeFull] = STALL,
-    [STC_I_V][STC_Load_U   ] = DO(STC_I_I, TAG_RD,           send_gets),
-    [STC_I_V][STC_Store    ] = DO(STC_I_I, TAG_RD,           send_write),
-    [STC_I_V][STC_Atomic   ] = DO(STC_I_I, TAG_RD,           send_write),
-    [STC_I_V][STC_Block    ] = DO(STC_B,   TAG_RD,           block),
-    [STC_I_V][STC_Flip     ] = DO(STC_I_I, 0,                flip),
-    [STC_I_V][STC_Data     ] = DO(STC_V,   TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
-    [STC_I_V][STC_Data_E   ] = DO(STC_I,   0,                reply_rsp, ctrl_free_tbe),
-    [STC_I_I][STC_Load     ] = DO(STC_I_I, TAG_RD,           send_gets),
-    [STC_I_I][STC_Load_U   ] = DO(STC_I_I, TAG_RD,           send_gets),
-    [STC_I_I][STC_Store    ] = DO(STC_I_I, TAG_RD,           send_write),
-    [STC_I_I][STC_Atomic   ] = DO(STC_I_I, TAG_RD,           send_write),
-    [STC_I_I][STC_Block    ] = DO(STC_B,   TAG_RD,           block),
-    [STC_I_I][STC_Rsp      ] = DO(STC_I_I, 0,                reply_rsp),
-    [STC_I_I][STC_LastRsp  ] = DO(STC_I,   0,                reply_rsp, ctrl_free_tbe),
-    [STC_B  ][STC_Load     ] = STALL,
-    [STC_B  ][STC_Load_U   ] = STALL,
-    [STC_B  ][STC_MergeFull] = STALL,
-    [STC_B  ][STC_Store    ] = STALL,
-    [STC_B  ][STC_Atomic   ] = STALL,
-    [STC_B  ][STC_Block    ] = STALL,
-    [STC_B  ][STC_Drain    ] = DO(STC_I_I, TAG_RD,           send_write),
-    [STC_B  ][STC_Rsp      ] = DO(STC_B,   0,                reply_rsp),
-    [STC_B  ][STC_LastRsp  ] = DO(STC_B,   0,                reply_rsp),
+    [STC_I_V][STC_Load_U] = DO(STC_I_I, TAG_RD, send_gets),
+    [STC_I_V][STC_Store] = DO(STC_I_I, TAG_RD, send_write),
+    [STC_I_V][STC_Atomic] = DO(STC_I_I, TAG_RD, send_write),
+    [STC_I_V][STC_Block] = DO(STC_B, TAG_RD, block),
+    [STC_I_V][STC_Flip] = DO(STC_I_I, 0, flip),
+    [STC_I_V][STC_Data] = DO(STC_V, TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
+    [STC_I_V][STC_Data_E] = DO(STC_I, 0, reply_rsp, ctrl_free_tbe),
+    [STC_I_I][STC_Load] = DO(STC_I_I, TAG_RD, send_gets),
+    [STC_I_I][STC_Load_U] = DO(STC_I_I, TAG_RD, send_gets),
+    [STC_I_I][STC_Store] = DO(STC_I_I, TAG_RD, send_write),
+    [STC_I_I][STC_Atomic] = DO(STC_I_I, TAG_RD, send_write),
+    [STC_I_I][STC_Block] = DO(STC_B, TAG_RD, block),
+    [STC_I_I][STC_Rsp] = DO(STC_I_I, 0, reply_rsp),
+    [STC_I_I][STC_LastRsp] = DO(STC_I, 0, reply_rsp, ctrl_free_tbe),
+    [STC_B][STC_Load] = STALL,
+    [STC_B][STC_Load_U] = STALL,
+    [STC_B][STC_MergeFull] = STALL,
+    [STC_B][STC_Store] = STALL,
+    [STC_B][STC_Atomic] = STALL,
+    [STC_B][STC_Block] = STALL,
+    [STC_B][STC_Drain] = DO(STC_I_I, TAG_RD, send_write),
+    [STC_B][STC_Rsp] = DO(STC_B, 0, reply_rsp),
+    [STC_B][STC_LastRsp] = DO(STC_B, 0, reply_rsp),
 };
 
 const struct coh_table stc_l1_table =
@@ -761,22 +762,22 @@ static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table
         .vnet_names = nc_vnet_names,                                                               \
         .tables = stc_tables,                                                                      \
         .n_l1_tables = 1,                                                                          \
-        .l1 = {create_, ctrl_connect, ctrl_in_port, stc_l1_destroy, NULL, ctrl_peek, ctrl_stats}, \
+        .l1 = {create_, ctrl_connect, ctrl_in_port, stc_l1_destroy, NULL, ctrl_peek, ctrl_stats},  \
         .l2 = {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, stc_l2_dma, ctrl_peek,   \
                ctrl_stats},                                                                        \
-        .unit = {stc_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,    \
+        .unit = {stc_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,     \
                  stc_link_cycles},                                                                 \
     }
 
 STC_PROTO(proto_stc_nv, "stc-nv",
           "spatiotemporal coherence, naive: the EMU visits every epoch in turn (write-atomic)",
           stc_nv_create);
-STC_PROTO(proto_stc_es, "stc-es",
-          "spatiotemporal coherence with epoch skipping: only epochs with blocked stores are granted",
-          stc_es_create);
+STC_PROTO(
+    proto_stc_es, "stc-es",
+    "spatiotemporal coherence with epoch skipping: only epochs with blocked stores are granted",
+    stc_es_create);
 STC_PROTO(proto_stc_ab, "stc-ab",
-          "STC-ES with adaptive bands: conflicting reads move the start epoch bit",
-          stc_ab_create);
+          "STC-ES with adaptive bands: conflicting reads move the start epoch bit", stc_ab_create);
 STC_PROTO(proto_stc_mb, "stc-mb", "STC-AB granting up to stc.mb_width demanded bands at once",
           stc_mb_create);
 

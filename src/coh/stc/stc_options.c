@@ -61,8 +61,8 @@ static const char *stc_check(const struct config *c, char *why, size_t len)
         return "stc.epochs";
     }
     if (s->seb_min > s->seb || s->seb > s->seb_max) {
-        snprintf(why, len, "stc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]",
-                 s->seb, s->seb_min, s->seb_max);
+        snprintf(why, len, "stc.seb (%u) must lie in [stc.seb_min, stc.seb_max] = [%u, %u]", s->seb,
+                 s->seb_min, s->seb_max);
         return "stc.seb stc.seb_min stc.seb_max";
     }
     if ((1ull << s->seb) < c->l1.cache.line_bytes) {

@@ -46,8 +46,9 @@ enum { TC_VNET_REQ, TC_VNET_RSP, TC_NVNETS };
 #define TC_F_FENCES  0x10 /* write: the writer's SM fenced in this kernel (t_write hint) */
 #define TC_F_GWCT    0x20 /* response: ts2 is a GWCT */
 #define TC_F_PRIVATE 0x40 /* ACK: a private write (the L2 advanced its timestamp by one) */
-#define TC_F_NOCOPY  0x80 /* GETS: a strong load performed at the L2 (tc.strong_loads = l2):
-                             the L1 keeps no copy, so no lease is granted */
+#define TC_F_NOCOPY                                                                                \
+    0x80 /* GETS: a strong load performed at the L2 (tc.strong_loads = l2):                        \
+            the L1 keeps no copy, so no lease is granted */
 
 extern const char *const tc_vnet_names[TC_NVNETS];
 
@@ -57,7 +58,6 @@ enum tc_variant { TC_STRONG, TC_WEAK };
 /* The lease policy of tc.lease for `v`: a fixed lease (returns true, *cycles
  * set) or the predictor (false). config_load has checked its form. */
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles);
-
 
 /* ---- controllers (tc_l1.c, tc_l2.c) ---- */
 extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_table;
@@ -89,9 +89,9 @@ bool tc_l2_gts(struct comp *l2, addr_t line, uint64_t *gts);
 void tc_obs_write(struct eng *e, struct observer *o, addr_t line, uint64_t gwct);
 /* An L1 installs or hits a copy valid until `local_ts` at core cycle `now`;
  * `data`/`mask` the bytes handed out (NULL: an install, not a hit). */
-void tc_obs_l1(struct eng *e, struct observer *o, const char *who, enum tc_variant v,
-               addr_t line, uint64_t local_ts, uint64_t now, uint32_t line_bytes,
-               const uint8_t *data, const struct bytemask *mask);
+void tc_obs_l1(struct eng *e, struct observer *o, const char *who, enum tc_variant v, addr_t line,
+               uint64_t local_ts, uint64_t now, uint32_t line_bytes, const uint8_t *data,
+               const struct bytemask *mask);
 /* The largest GWCT promised to a writer of `line` (0: none, or no observer). */
 uint64_t tc_obs_promised(struct eng *e, addr_t line);
 

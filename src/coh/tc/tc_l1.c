@@ -49,25 +49,25 @@ _Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNE
                "the TC L1 sends on the write-through vnets");
 
 #define TC_L1_STATES(X)                                                                            \
-    X(I, "not present, or present with an expired lease")                                         \
+    X(I, "not present, or present with an expired lease")                                          \
     X(V, "valid: local timestamp >= now")                                                          \
-    X(VM, "valid, with this L1's writes outstanding (already written into the line)")             \
-    X(IV, "load miss outstanding; the fill will be installed if its lease is still running")     \
+    X(VM, "valid, with this L1's writes outstanding (already written into the line)")              \
+    X(IV, "load miss outstanding; the fill will be installed if its lease is still running")       \
     X(II, "requests outstanding whose responses must not fill (write, atomic, load at the L2)")
 
 #define TC_L1_EVENTS(X)                                                                            \
     X(Load, "load from the SM")                                                                    \
-    X(LoadOther, "tcw, tc.load_gwct: load to a VM line from a warp other than its one writer")    \
-    X(LoadL2, "strong load (gpu scope or wider, not weak), tc.strong_loads = l2: at the L2")      \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
+    X(LoadOther, "tcw, tc.load_gwct: load to a VM line from a warp other than its one writer")     \
+    X(LoadL2, "strong load (gpu scope or wider, not weak), tc.strong_loads = l2: at the L2")       \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "kernel launch or timestamp wrap: invalidate")                                     \
-    X(Expire, "the line's lease has ended (local timestamp < now), seen at access")               \
-    X(Data, "the fill of the line's outstanding miss, lease still running")                       \
-    X(DataExpired, "the fill, its lease ended in flight: answer the loads that came in time")    \
-    X(Rsp, "a response (data, ack, atomic result) with more outstanding")                         \
+    X(Expire, "the line's lease has ended (local timestamp < now), seen at access")                \
+    X(Data, "the fill of the line's outstanding miss, lease still running")                        \
+    X(DataExpired, "the fill, its lease ended in flight: answer the loads that came in time")      \
+    X(Rsp, "a response (data, ack, atomic result) with more outstanding")                          \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) L1_##n,
@@ -78,8 +78,8 @@ COH_NAMES(TC_L1_STATES, TC_L1_EVENTS);
 
 /* The line's local timestamp lives in meta[0]; in VM, meta[1] names the warp
  * whose writes are outstanding (1 + its slot, MANY_WRITERS for several). */
-#define LTS(l)    ((l)->meta[0])
-#define WRITER(l) ((l)->meta[1])
+#define LTS(l)       ((l)->meta[0])
+#define WRITER(l)    ((l)->meta[1])
 #define MANY_WRITERS UINT64_MAX
 
 struct l1_stats {
@@ -90,16 +90,16 @@ struct l1_stats {
 
 /* One warp slot: its GWCT and the requests held behind a GWCT wait. */
 struct tc_warp {
-    uint64_t gwct;               /* largest GWCT received, core cycles */
-    struct msg_list held;        /* head waits for its due time; the rest keep order */
+    uint64_t gwct;        /* largest GWCT received, core cycles */
+    struct msg_list held; /* head waits for its due time; the rest keep order */
 };
 
 struct tc_l1 {
     struct ctrl base;
     enum tc_variant v;
-    struct tc_warp *warps;       /* n_warps + 1: the last is the SM's own (kernel ops) */
-    uint32_t n_warps, n_held;    /* slots; slots with held requests */
-    tick_t core_ps;              /* one core cycle: the global counter's unit */
+    struct tc_warp *warps;    /* n_warps + 1: the last is the SM's own (kernel ops) */
+    uint32_t n_warps, n_held; /* slots; slots with held requests */
+    tick_t core_ps;           /* one core cycle: the global counter's unit */
     unsigned ts_bits;
     uint64_t epoch;              /* now >> ts_bits at the last look */
     uint32_t fixed_lease;        /* tcs fixed lease requested by GETS; 0 = none */
@@ -328,52 +328,46 @@ static const struct coh_action_name actions[] = {
  * LoadL2 arises only under tc.strong_loads = l2. */
 /*  state    event             next   uses               actions                                 */
 #define TC_L1_COMMON_CELLS                                                                         \
-    [L1_I ][L1_Load       ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),              \
-    [L1_I ][L1_Store      ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_getx),              \
-    [L1_I ][L1_Atomic     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),            \
-    [L1_I ][L1_LoadL2     ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_gets_at_l2),        \
-    [L1_V ][L1_Load       ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),                              \
-    [L1_V ][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),  \
-    [L1_V ][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, ctrl_alloc_tbe,         \
-                                                          send_atomic),                            \
-    [L1_V ][L1_LoadL2     ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,          \
-                                                          send_gets_at_l2),                        \
-    [L1_V ][L1_Replace    ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
-    [L1_V ][L1_FlashInv   ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),                         \
-    [L1_V ][L1_Expire     ] = DO(L1_I,  TAG_WR,           expire_line),                            \
-    [L1_VM][L1_LoadL2     ] = DO(L1_VM, TAG_RD,           send_gets_at_l2), /* after its writes */ \
-    [L1_VM][L1_Store      ] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                  \
-    [L1_VM][L1_Atomic     ] = DO(L1_II, TAG_RD | TAG_WR,  drop_for_atomic, send_atomic),           \
-    [L1_VM][L1_Replace    ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
-    [L1_VM][L1_FlashInv   ] = DO(L1_II, TAG_WR,           ctrl_drop_line),                         \
-    [L1_VM][L1_Expire     ] = DO(L1_II, TAG_WR,           expire_line),                            \
-    [L1_VM][L1_Rsp        ] = DO(L1_VM, 0,                reply_rsp),                              \
-    [L1_VM][L1_LastRsp    ] = DO(L1_V,  TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),  \
-    [L1_IV][L1_Load       ] = DO(L1_IV, TAG_RD,           merge_load),                             \
-    [L1_IV][L1_MergeFull  ] = STALL,                                                               \
-    [L1_IV][L1_LoadL2     ] = DO(L1_IV, TAG_RD,           merge_load), /* a fill in flight */      \
-    [L1_IV][L1_Store      ] = STALL,                                                               \
-    [L1_IV][L1_Atomic     ] = STALL,                                                               \
-    [L1_IV][L1_FlashInv   ] = DO(L1_II, 0,                ctrl_nothing),                           \
-    [L1_IV][L1_Data       ] = DO(L1_V,  TAG_WR | DATA_WR, fill_line, reply_rsp, ctrl_free_tbe),    \
-    [L1_IV][L1_DataExpired] = DO(L1_I,  0,                count_expired_fill, reply_rsp,           \
-                                                          ctrl_free_tbe),                          \
-    [L1_II][L1_Load       ] = DO(L1_II, TAG_RD,           send_gets),                              \
-    [L1_II][L1_LoadL2     ] = DO(L1_II, TAG_RD,           send_gets_at_l2),                        \
-    [L1_II][L1_Store      ] = DO(L1_II, TAG_RD,           send_getx),                              \
-    [L1_II][L1_Atomic     ] = DO(L1_II, TAG_RD,           send_atomic),                            \
-    [L1_II][L1_Rsp        ] = DO(L1_II, 0,                reply_rsp),                              \
-    [L1_II][L1_LastRsp    ] = DO(L1_I,  0,                reply_rsp, ctrl_free_tbe)
+    [L1_I]                                                                                         \
+        [L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                  \
+  [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_getx),                                 \
+  [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                              \
+  [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                          \
+  [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                         \
+  [L1_V][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),           \
+  [L1_V][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, ctrl_alloc_tbe, send_atomic),    \
+  [L1_V][L1_LoadL2] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2), \
+  [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                           \
+  [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                          \
+  [L1_V][L1_Expire] = DO(L1_I, TAG_WR, expire_line),                                               \
+  [L1_VM][L1_LoadL2] = DO(L1_VM, TAG_RD, send_gets_at_l2), /* after its writes */                  \
+        [L1_VM][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                    \
+  [L1_VM][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, send_atomic),                   \
+  [L1_VM][L1_Replace] = DO(L1_II, TAG_WR, ctrl_drop_line),                                         \
+  [L1_VM][L1_FlashInv] = DO(L1_II, TAG_WR, ctrl_drop_line),                                        \
+  [L1_VM][L1_Expire] = DO(L1_II, TAG_WR, expire_line), [L1_VM][L1_Rsp] = DO(L1_VM, 0, reply_rsp),  \
+  [L1_VM][L1_LastRsp] = DO(L1_V, TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),         \
+  [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_MergeFull] = STALL,                 \
+  [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load), /* a fill in flight */                       \
+        [L1_IV][L1_Store] = STALL, [L1_IV][L1_Atomic] = STALL,                                     \
+  [L1_IV][L1_FlashInv] = DO(L1_II, 0, ctrl_nothing),                                               \
+  [L1_IV][L1_Data] = DO(L1_V, TAG_WR | DATA_WR, fill_line, reply_rsp, ctrl_free_tbe),              \
+  [L1_IV][L1_DataExpired] = DO(L1_I, 0, count_expired_fill, reply_rsp, ctrl_free_tbe),             \
+  [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                                 \
+  [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                         \
+  [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_getx),                                                \
+  [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic), [L1_II][L1_Rsp] = DO(L1_II, 0, reply_rsp),  \
+  [L1_II][L1_LastRsp] = DO(L1_I, 0, reply_rsp, ctrl_free_tbe)
 
 static const struct coh_trans tcs_l1_cells[L1_NSTATES][L1_NEVENTS] = {
-    TC_L1_COMMON_CELLS,
-    [L1_VM][L1_Load       ] = DO(L1_VM, TAG_RD,           send_gets), /* Opt 2: write atomicity */
+    TC_L1_COMMON_CELLS, [L1_VM][L1_Load] = DO(L1_VM, TAG_RD, send_gets), /* Opt 2: write atomicity
+                                                                          */
 };
 
 static const struct coh_trans tcw_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     TC_L1_COMMON_CELLS,
-    [L1_VM][L1_Load       ] = DO(L1_VM, TAG_RD | DATA_RD, reply_hit), /* RCpc: own writes early */
-    [L1_VM][L1_LoadOther  ] = DO(L1_VM, TAG_RD,           send_gets), /* learn the GWCT */
+    [L1_VM][L1_Load] = DO(L1_VM, TAG_RD | DATA_RD, reply_hit), /* RCpc: own writes early */
+    [L1_VM][L1_LoadOther] = DO(L1_VM, TAG_RD, send_gets),      /* learn the GWCT */
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -383,7 +377,6 @@ static void dump_ctx(struct coh_ctx *x, FILE *out)
                 state_names[x->line->state], (unsigned long long)LTS(x->line));
     ctrl_l1_dump_ctx_tbe(x, out);
 }
-
 
 const struct coh_table tcs_l1_table =
     COH_TABLE("tcs", "L1", tcs_l1_cells, ctrl_set_state, dump_ctx);
@@ -586,8 +579,7 @@ static void take_response(struct ctrl *b, struct msg *m)
     struct coh_ctx x;
     lookup_live(b, &x, m->addr);
     x.msg = m;
-    panic_if(!x.tbe, "%s: response for %#llx with no TBE", b->w.name,
-             (unsigned long long)m->addr);
+    panic_if(!x.tbe, "%s: response for %#llx with no TBE", b->w.name, (unsigned long long)m->addr);
     if (x.state == L1_IV && m->ts < now_cycles(l1_of(b))) {
         x.event = L1_DataExpired;
     } else if (x.state == L1_IV) {
@@ -631,10 +623,11 @@ static void tc_l1_dump(struct comp *cp, FILE *out)
     struct ctrl *b = &c->base;
     if (!b->tbes.n_used && !b->in.n && !b->replay.n && !c->n_held)
         return;
-    fprintf(out, "%s (%s L1) at core cycle %llu: %u TBEs, %u core requests queued, %u replaying, "
-                 "%u warps held\n",
-            b->w.name, b->table->proto, (unsigned long long)now_cycles(c), b->tbes.n_used,
-            b->in.n, b->replay.n, c->n_held);
+    fprintf(out,
+            "%s (%s L1) at core cycle %llu: %u TBEs, %u core requests queued, %u replaying, "
+            "%u warps held\n",
+            b->w.name, b->table->proto, (unsigned long long)now_cycles(c), b->tbes.n_used, b->in.n,
+            b->replay.n, c->n_held);
     ctrl_dump_tbes(b, out, NULL);
     for (uint32_t i = 0; i <= c->n_warps; i++)
         if (c->warps[i].held.n)

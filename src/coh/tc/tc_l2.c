@@ -47,28 +47,28 @@
 #include "system/config.h"
 
 #define TC_L2_STATES(X)                                                                            \
-    X(I, "not present (no unexpired timestamp kept)")                                             \
-    X(P, "valid, private: one L1 read it since it was last written or expired")                   \
-    X(S, "valid, shared: L1 copies may exist until the global timestamp")                        \
-    X(E, "valid, expired: global timestamp < now, no L1 copy exists")                             \
-    X(IS, "read miss: way taken, fill from DRAM outstanding; requests parked")                    \
-    X(IM, "write or atomic miss: way taken, fill outstanding; requests parked")                   \
-    X(MI, "evicted with an unexpired timestamp, kept in an MSHR until it passes")                 \
+    X(I, "not present (no unexpired timestamp kept)")                                              \
+    X(P, "valid, private: one L1 read it since it was last written or expired")                    \
+    X(S, "valid, shared: L1 copies may exist until the global timestamp")                          \
+    X(E, "valid, expired: global timestamp < now, no L1 copy exists")                              \
+    X(IS, "read miss: way taken, fill from DRAM outstanding; requests parked")                     \
+    X(IM, "write or atomic miss: way taken, fill outstanding; requests parked")                    \
+    X(MI, "evicted with an unexpired timestamp, kept in an MSHR until it passes")                  \
     X(S_W, "tcs, stall_scope=line: a write waits for every lease to pass; requests parked")
 
 #define TC_L2_EVENTS(X)                                                                            \
     X(GetS, "read request from an L1")                                                             \
-    X(GetSOnce, "read for a strong load performed here (tc.strong_loads = l2): no copy kept")     \
-    X(GetX, "write-through from an L1 without a valid copy")                                      \
-    X(Upgr, "write-through from an L1 with a copy whose timestamp does not match")               \
-    X(UpgrMatch, "tcw: write-through, the copy's timestamp matches, not private")                 \
-    X(UpgrOwn, "write-through from the one reader of a P line (private write)")                   \
+    X(GetSOnce, "read for a strong load performed here (tc.strong_loads = l2): no copy kept")      \
+    X(GetX, "write-through from an L1 without a valid copy")                                       \
+    X(Upgr, "write-through from an L1 with a copy whose timestamp does not match")                 \
+    X(UpgrMatch, "tcw: write-through, the copy's timestamp matches, not private")                  \
+    X(UpgrOwn, "write-through from the one reader of a P line (private write)")                    \
     X(Atomic, "atomic")                                                                            \
-    X(AtomicOwn, "tcs: atomic from the one reader of a P line (private)")                         \
-    X(WriteBlock, "tcs, scope bank: write/atomic to an unexpired line: the bank waits")           \
-    X(WriteHold, "tcs, scope line: write/atomic to an unexpired line: it waits in a TBE")         \
+    X(AtomicOwn, "tcs: atomic from the one reader of a P line (private)")                          \
+    X(WriteBlock, "tcs, scope bank: write/atomic to an unexpired line: the bank waits")            \
+    X(WriteHold, "tcs, scope line: write/atomic to an unexpired line: it waits in a TBE")          \
     X(Replace, "a miss needs this line's way")                                                     \
-    X(Expire, "the global (or kept) timestamp has passed, seen at access or by the sweep")       \
+    X(Expire, "the global (or kept) timestamp has passed, seen at access or by the sweep")         \
     X(MemData, "fill from DRAM")                                                                   \
     X(MemDataRetained, "fill from DRAM of a line whose kept timestamp has not passed")
 
@@ -78,11 +78,11 @@ enum l2_event { TC_L2_EVENTS(X) L2_NEVENTS };
 #undef X
 COH_NAMES(TC_L2_STATES, TC_L2_EVENTS);
 
-#define GTS(l)   ((l)->meta[0])  /* global timestamp, core cycles */
-#define OWNER(l) ((l)->meta[1])  /* P entered by a read: its reader may write privately */
-#define WGWCT(l) ((l)->meta[2])  /* tcw: GWCT of the latest write: every older copy gone by then */
-#define KEPT(t)  ((t)->meta[0])  /* MI/IS/IM/S_W: the timestamp the MSHR keeps */
-#define SINCE(t) ((t)->meta[1])  /* S_W: core cycle the write began to wait */
+#define GTS(l)   ((l)->meta[0]) /* global timestamp, core cycles */
+#define OWNER(l) ((l)->meta[1]) /* P entered by a read: its reader may write privately */
+#define WGWCT(l) ((l)->meta[2]) /* tcw: GWCT of the latest write: every older copy gone by then */
+#define KEPT(t)  ((t)->meta[0]) /* MI/IS/IM/S_W: the timestamp the MSHR keeps */
+#define SINCE(t) ((t)->meta[1]) /* S_W: core cycle the write began to wait */
 
 const char *const tc_vnet_names[TC_NVNETS] = {"request", "response"};
 
@@ -98,19 +98,19 @@ struct l2_stats {
 struct tc_l2 {
     struct ctrl base;
     enum tc_variant v;
-    tick_t core_ps;            /* one core cycle: the global counter's unit */
-    uint64_t next_due;         /* earliest core cycle an MI/S_W entry may expire */
+    tick_t core_ps;    /* one core cycle: the global counter's unit */
+    uint64_t next_due; /* earliest core cycle an MI/S_W entry may expire */
     /* lease */
-    bool fixed;                /* fixed lease (else the predictor) */
-    int64_t lease;             /* current lease, core cycles */
+    bool fixed;    /* fixed lease (else the predictor) */
+    int64_t lease; /* current lease, core cycles */
     int64_t lease_min, lease_max, t_hit, t_evict, t_write;
-    uint32_t t_write_when;     /* 0 fences, 1 always, 2 never */
-    bool bank_scope;           /* tcs: a waiting write blocks the bank */
+    uint32_t t_write_when; /* 0 fences, 1 always, 2 never */
+    bool bank_scope;       /* tcs: a waiting write blocks the bank */
     bool private_safe, retained_safe;
-    bool load_gwct;            /* tcw: DATA carries the GWCT of the write it returns */
-    bool bug_write_no_wait;    /* tcs-nowait (test only): a write takes its line as expired */
-    struct msg *blocked;       /* tcs bank scope: the write at the head that waits */
-    uint64_t blocked_since;    /* core cycle it began to wait */
+    bool load_gwct;         /* tcw: DATA carries the GWCT of the write it returns */
+    bool bug_write_no_wait; /* tcs-nowait (test only): a write takes its line as expired */
+    struct msg *blocked;    /* tcs bank scope: the write at the head that waits */
+    uint64_t blocked_since; /* core cycle it began to wait */
     struct l2_stats st;
 };
 
@@ -126,8 +126,7 @@ static uint64_t now_cycles(const struct tc_l2 *c)
 
 bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
 {
-    switch (coh_lease_parse(cfg->tc.lease, tc_lease_words, 0, TC_LEASE_MAX,
-                               cycles)) {
+    switch (coh_lease_parse(cfg->tc.lease, tc_lease_words, 0, TC_LEASE_MAX, cycles)) {
     case 0: /* auto */
         *cycles = 800;
         return v == TC_STRONG;
@@ -426,74 +425,64 @@ static const struct coh_action_name actions[] = {
 /* Cells TC-Strong and TC-Weak share: misses, reads, E, eviction, expiry. */
 /*  state     event              next     uses              actions                              */
 #define TC_L2_COMMON_CELLS                                                                         \
-    [L2_I ][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
-                                                       ctrl_l2_send_fetch, ctrl_hold),             \
-    [L2_I ][L2_GetSOnce ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
-                                                       ctrl_l2_send_fetch, ctrl_hold),             \
-    [L2_I ][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
-                                                       ctrl_l2_send_fetch, ctrl_hold),             \
-    [L2_I ][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
-                                                       ctrl_l2_send_fetch, ctrl_hold),             \
-    [L2_I ][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
-                                                       ctrl_l2_send_fetch, ctrl_hold),             \
-    [L2_P ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
-    [L2_P ][L2_GetSOnce ] = DO(L2_P,  TAG_RD | DATA_RD, reply_data),                               \
-    [L2_P ][L2_UpgrOwn  ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_private),                   \
-    [L2_P ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
-                                                        ctrl_l2_write_back, ctrl_drop_line),       \
-    [L2_P ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
-    [L2_S ][L2_GetS     ] = DO(L2_S,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),           \
-    [L2_S ][L2_GetSOnce ] = DO(L2_S,  TAG_RD | DATA_RD, reply_data),                               \
-    [L2_S ][L2_Replace  ] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                   \
-                                                        ctrl_l2_write_back, ctrl_drop_line),       \
-    [L2_S ][L2_Expire   ] = DO(L2_E,  TAG_WR,          ctrl_nothing),                              \
-    [L2_E ][L2_GetS     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data,            \
-                                                                 set_owner),                       \
-    [L2_E ][L2_GetSOnce ] = DO(L2_E,  TAG_RD | DATA_RD, reply_data),                               \
-    [L2_E ][L2_GetX     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
-    [L2_E ][L2_Upgr     ] = DO(L2_E,  TAG_RD | DATA_WR, write_ack),                                \
-    [L2_E ][L2_Atomic   ] = DO(L2_E,  TAG_RD | DATA_RD | DATA_WR, do_atomic),                      \
-    [L2_E ][L2_Replace  ] = DO(L2_I,  TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),       \
-    [L2_IS][L2_GetS     ] = STALL,                                                                 \
-    [L2_IS][L2_GetSOnce ] = STALL,                                                                 \
-    [L2_IS][L2_GetX     ] = STALL,                                                                 \
-    [L2_IS][L2_Upgr     ] = STALL,                                                                 \
-    [L2_IS][L2_Atomic   ] = STALL,                                                                 \
-    [L2_IS][L2_MemData  ] = DO(L2_P,  TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, \
-                                                                  set_owner, ctrl_wake_parked),    \
+    [L2_I][L2_GetS] =                                                                              \
+        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
+    [L2_I][L2_GetSOnce] =                                                                          \
+        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
+    [L2_I][L2_GetX] =                                                                              \
+        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
+    [L2_I][L2_Upgr] =                                                                              \
+        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
+    [L2_I][L2_Atomic] =                                                                            \
+        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
+    [L2_P][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                  \
+    [L2_P][L2_GetSOnce] = DO(L2_P, TAG_RD | DATA_RD, reply_data),                                  \
+    [L2_P][L2_UpgrOwn] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_private),                       \
+    [L2_P][L2_Replace] =                                                                           \
+        DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts, ctrl_l2_write_back, ctrl_drop_line),  \
+    [L2_P][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                            \
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                  \
+    [L2_S][L2_GetSOnce] = DO(L2_S, TAG_RD | DATA_RD, reply_data),                                  \
+    [L2_S][L2_Replace] =                                                                           \
+        DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts, ctrl_l2_write_back, ctrl_drop_line),  \
+    [L2_S][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                            \
+    [L2_E][L2_GetS] = DO(L2_P, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data, set_owner),       \
+    [L2_E][L2_GetSOnce] = DO(L2_E, TAG_RD | DATA_RD, reply_data),                                  \
+    [L2_E][L2_GetX] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                       \
+    [L2_E][L2_Upgr] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                       \
+    [L2_E][L2_Atomic] = DO(L2_E, TAG_RD | DATA_RD | DATA_WR, do_atomic),                           \
+    [L2_E][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),           \
+    [L2_IS][L2_GetS] = STALL, [L2_IS][L2_GetSOnce] = STALL, [L2_IS][L2_GetX] = STALL,              \
+    [L2_IS][L2_Upgr] = STALL, [L2_IS][L2_Atomic] = STALL,                                          \
+    [L2_IS][L2_MemData] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held,    \
+                             set_owner, ctrl_wake_parked),                                         \
     [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,          \
-                                                                       restore_ts, perform_held,   \
-                                                                       ctrl_wake_parked),          \
-    [L2_IM][L2_GetS     ] = STALL,                                                                 \
-    [L2_IM][L2_GetSOnce ] = STALL,                                                                 \
-    [L2_IM][L2_GetX     ] = STALL,                                                                 \
-    [L2_IM][L2_Upgr     ] = STALL,                                                                 \
-    [L2_IM][L2_Atomic   ] = STALL,                                                                 \
-    [L2_IM][L2_MemData  ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, \
-                                                                  ctrl_wake_parked),               \
-    [L2_MI][L2_GetS     ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,          \
-                                                       ctrl_hold),                                 \
-    [L2_MI][L2_GetSOnce ] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,          \
-                                                       ctrl_hold),                                 \
-    [L2_MI][L2_Expire   ] = DO(L2_I,  0,               free_kept)
+                                     restore_ts, perform_held, ctrl_wake_parked),                  \
+    [L2_IM][L2_GetS] = STALL, [L2_IM][L2_GetSOnce] = STALL, [L2_IM][L2_GetX] = STALL,              \
+    [L2_IM][L2_Upgr] = STALL, [L2_IM][L2_Atomic] = STALL,                                          \
+    [L2_IM][L2_MemData] =                                                                          \
+        DO(L2_E, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, ctrl_wake_parked),   \
+    [L2_MI][L2_GetS] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),   \
+    [L2_MI][L2_GetSOnce] =                                                                         \
+        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),                  \
+    [L2_MI][L2_Expire] = DO(L2_I, 0, free_kept)
 
 /*  state     event              next     uses              actions                              */
 static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     TC_L2_COMMON_CELLS,
-    [L2_P  ][L2_AtomicOwn ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic,
-                                                                             clear_owner),
-    [L2_P  ][L2_WriteBlock] = STALL,
-    [L2_P  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
-    [L2_S  ][L2_WriteBlock] = STALL,
-    [L2_S  ][L2_WriteHold ] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
-    [L2_MI ][L2_WriteBlock] = STALL,
-    [L2_MI ][L2_WriteHold ] = STALL, /* parked on the MI entry until it expires */
-    [L2_S_W][L2_GetS      ] = STALL,
-    [L2_S_W][L2_GetSOnce  ] = STALL, /* reads the write's value once it is performed */
-    [L2_S_W][L2_GetX      ] = STALL,
-    [L2_S_W][L2_Upgr      ] = STALL,
-    [L2_S_W][L2_Atomic    ] = STALL,
-    [L2_S_W][L2_Expire    ] = DO(L2_E,  TAG_WR | DATA_WR | DATA_RD, perform_held, ctrl_wake_parked),
+    [L2_P][L2_AtomicOwn] = DO(L2_P, TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic, clear_owner),
+    [L2_P][L2_WriteBlock] = STALL,
+    [L2_P][L2_WriteHold] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
+    [L2_S][L2_WriteBlock] = STALL,
+    [L2_S][L2_WriteHold] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, ctrl_hold, wait_expiry),
+    [L2_MI][L2_WriteBlock] = STALL,
+    [L2_MI][L2_WriteHold] = STALL, /* parked on the MI entry until it expires */
+    [L2_S_W][L2_GetS] = STALL,
+    [L2_S_W][L2_GetSOnce] = STALL, /* reads the write's value once it is performed */
+    [L2_S_W][L2_GetX] = STALL,
+    [L2_S_W][L2_Upgr] = STALL,
+    [L2_S_W][L2_Atomic] = STALL,
+    [L2_S_W][L2_Expire] = DO(L2_E, TAG_WR | DATA_WR | DATA_RD, perform_held, ctrl_wake_parked),
     /* IM + MemDataRetained is left undefined: a write or atomic to an MI line
      * waits (WriteBlock/WriteHold) until the kept timestamp passes, so IM is
      * only entered from I and its fill never finds a kept timestamp */
@@ -502,44 +491,35 @@ static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {
 /*  state     event              next     uses              actions                              */
 static const struct coh_trans tcw_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     TC_L2_COMMON_CELLS,
-    [L2_P ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
-    [L2_P ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
-                                                                           clear_owner),
+    [L2_P][L2_GetX] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_P][L2_Upgr] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag, clear_owner),
     /* P + UpgrMatch is left undefined: in P without the owner bit every
      * timestamp was raised by a write (TS++) after the last lease was granted,
      * and no L1 is given that raised value (DATA-G gives the GWCT); with the
      * owner bit (or the paper rule) a match is UpgrOwn */
-    [L2_P ][L2_Atomic   ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic, clear_owner),
-    [L2_S ][L2_GetX     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
-    [L2_S ][L2_Upgr     ] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag,
-                                                                           clear_owner),
-    [L2_S ][L2_UpgrMatch] = DO(L2_P,  TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
-    [L2_S ][L2_Atomic   ] = DO(L2_S,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [L2_P][L2_Atomic] = DO(L2_P, TAG_RD | TAG_WR | DATA_RD | DATA_WR, do_atomic, clear_owner),
+    [L2_S][L2_GetX] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_S][L2_Upgr] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR | DATA_RD, write_datag, clear_owner),
+    [L2_S][L2_UpgrMatch] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_ackg, clear_owner),
+    [L2_S][L2_Atomic] = DO(L2_S, TAG_RD | DATA_RD | DATA_WR, do_atomic),
     [L2_IM][L2_MemDataRetained] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,
-                                                                       restore_ts, perform_held,
-                                                                       clear_owner,
-                                                                       ctrl_wake_parked),
-    [L2_MI][L2_GetX     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
-                                                       ctrl_hold),
-    [L2_MI][L2_Upgr     ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
-                                                       ctrl_hold),
-    [L2_MI][L2_Atomic   ] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,
-                                                       ctrl_hold),
+                                     restore_ts, perform_held, clear_owner, ctrl_wake_parked),
+    [L2_MI][L2_GetX] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),
+    [L2_MI][L2_Upgr] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),
+    [L2_MI][L2_Atomic] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
 {
     if (x->line)
-        fprintf(out, "  line %#llx: %s%s gts %llu owner %llu\n",
-                (unsigned long long)x->line->addr, state_names[x->line->state],
-                x->line->dirty ? " dirty" : "", (unsigned long long)GTS(x->line),
-                (unsigned long long)OWNER(x->line));
+        fprintf(out, "  line %#llx: %s%s gts %llu owner %llu\n", (unsigned long long)x->line->addr,
+                state_names[x->line->state], x->line->dirty ? " dirty" : "",
+                (unsigned long long)GTS(x->line), (unsigned long long)OWNER(x->line));
     if (x->tbe)
         fprintf(out, "  mshr %#llx: %s kept %llu held %u parked %u\n",
                 (unsigned long long)x->tbe->addr, state_names[x->tbe->state],
                 (unsigned long long)KEPT(x->tbe), x->tbe->merged.n, x->tbe->parked.n);
 }
-
 
 const struct coh_table tcs_l2_table =
     COH_TABLE("tcs", "L2", tcs_l2_cells, ctrl_set_state, dump_ctx);
@@ -599,16 +579,20 @@ static unsigned classify(const struct tc_l2 *c, const struct coh_ctx *x, const s
         return c->bank_scope ? L2_WriteBlock : L2_WriteHold;
     }
     switch (m->type) {
-    case MSG_TC_GETS: return (m->flags & TC_F_NOCOPY) ? L2_GetSOnce : L2_GetS;
-    case MSG_TC_GETX: return L2_GetX;
+    case MSG_TC_GETS:
+        return (m->flags & TC_F_NOCOPY) ? L2_GetSOnce : L2_GetS;
+    case MSG_TC_GETX:
+        return L2_GetX;
     case MSG_TC_UPGR:
         if (!live)
             return L2_Upgr;
         if (own)
             return L2_UpgrOwn;
         return m->ts == GTS(x->line) ? L2_UpgrMatch : L2_Upgr;
-    case MSG_TC_ATOMIC: return L2_Atomic;
-    default: panic("%s: unexpected request type %u", c->base.w.name, m->type);
+    case MSG_TC_ATOMIC:
+        return L2_Atomic;
+    default:
+        panic("%s: unexpected request type %u", c->base.w.name, m->type);
     }
 }
 
@@ -755,8 +739,7 @@ static bool tc_l2_tick(struct comp *cp)
 static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
 {
     fprintf(out, "  mshr %#llx %s kept %llu held %u parked %u\n", (unsigned long long)t->addr,
-            b->table->state_names[t->state], (unsigned long long)KEPT(t), t->merged.n,
-            t->parked.n);
+            b->table->state_names[t->state], (unsigned long long)KEPT(t), t->merged.n, t->parked.n);
 }
 
 static void tc_l2_dump(struct comp *cp, FILE *out)
@@ -765,8 +748,9 @@ static void tc_l2_dump(struct comp *cp, FILE *out)
     struct ctrl *b = &c->base;
     if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !c->blocked)
         return;
-    fprintf(out, "%s (%s L2) at core cycle %llu: %u MSHRs, %u replaying, %u in pipeline, "
-                 "lease %lld%s\n",
+    fprintf(out,
+            "%s (%s L2) at core cycle %llu: %u MSHRs, %u replaying, %u in pipeline, "
+            "lease %lld%s\n",
             b->w.name, b->table->proto, (unsigned long long)now_cycles(c), b->tbes.n_used,
             b->replay.n, b->pipe.n, (long long)c->lease, c->blocked ? ", blocked by a write" : "");
     ctrl_dump_tbes(b, out, dump_mshr);
@@ -925,9 +909,11 @@ static const char *tc_check(const struct config *c, char *why, size_t len)
     }
     uint64_t limit = c->sim.starvation_cycles;
     if (key && limit && n >= limit) {
-        snprintf(why, len, "a lease of %u cycles: a write or fence may wait that long for leases "
+        snprintf(why, len,
+                 "a lease of %u cycles: a write or fence may wait that long for leases "
                  "to expire, which sim.starvation_cycles (%llu) would stop as a hang; shorten "
-                 "the lease or raise sim.starvation_cycles", n, (unsigned long long)limit);
+                 "the lease or raise sim.starvation_cycles",
+                 n, (unsigned long long)limit);
         return key;
     }
     return NULL;
@@ -947,8 +933,7 @@ const struct proto_desc proto_tcs = {
     .vnet_names = tc_vnet_names,
     .tables = tcs_tables,
     .n_l1_tables = 1,
-    .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           ctrl_stats},
+    .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
     .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
 };
@@ -963,8 +948,7 @@ const struct proto_desc proto_tcw = {
     .vnet_names = tc_vnet_names,
     .tables = tcw_tables,
     .n_l1_tables = 1,
-    .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
-           ctrl_stats},
+    .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
 };

@@ -24,8 +24,8 @@
 
 /* Per machine: the banks, and per line the largest GWCT promised. */
 struct tc_obs {
-    struct ctrl_bank_set set;   /* first: the set is the observer */
-    addr_t *keys;               /* open addressing; 0 = empty (line 0 stored as ~0) */
+    struct ctrl_bank_set set; /* first: the set is the observer */
+    addr_t *keys;             /* open addressing; 0 = empty (line 0 stored as ~0) */
     uint64_t *gwct;
     size_t cap, n;
 };
@@ -109,9 +109,9 @@ void tc_obs_write(struct eng *e, struct observer *obs, addr_t line, uint64_t gwc
     *g = MAX(*g, gwct);
 }
 
-void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_variant v,
-               addr_t line, uint64_t local_ts, uint64_t now, uint32_t line_bytes,
-               const uint8_t *data, const struct bytemask *mask)
+void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_variant v, addr_t line,
+               uint64_t local_ts, uint64_t now, uint32_t line_bytes, const uint8_t *data,
+               const struct bytemask *mask)
 {
     struct tc_obs *o = find(e);
     if (!o)

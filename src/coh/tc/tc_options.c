@@ -81,8 +81,10 @@ static const char *tc_check(const struct config *c, char *why, size_t len)
     }
     uint32_t n;
     if (coh_lease_parse(tc->lease, tc_lease_words, 0, TC_LEASE_MAX, &n) < 0) {
-        snprintf(why, len, "tc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
-                 "at most %u)", tc->lease, TC_LEASE_MAX);
+        snprintf(why, len,
+                 "tc.lease: '%s' is not auto, predict or fixed:N (N core cycles, "
+                 "at most %u)",
+                 tc->lease, TC_LEASE_MAX);
         return "tc.lease";
     }
     return NULL;

@@ -22,20 +22,20 @@
 
 #define TPL_L1_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
-    X(V, "valid (possibly stale: nothing invalidates it but an acquire)")                         \
-    X(IV, "load miss outstanding; the fill will be installed")                                    \
+    X(V, "valid (possibly stale: nothing invalidates it but an acquire)")                          \
+    X(IV, "load miss outstanding; the fill will be installed")                                     \
     X(II, "requests outstanding whose responses must not fill (write, atomic, L2 load, acquire)")
 
 #define TPL_L1_EVENTS(X)                                                                           \
     X(Load, "weak or .cta load from the SM")                                                       \
-    X(LoadL2, "load performed at the L2: .gpu/.sys relaxed/acquire, volatile")                    \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
+    X(LoadL2, "load performed at the L2: .gpu/.sys relaxed/acquire, volatile")                     \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "acquire: invalidate every valid line")                                            \
     X(Data, "the fill of the line's outstanding miss")                                             \
-    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                   \
+    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                    \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) TL1_##n,
@@ -49,8 +49,8 @@ struct tpl_l1_stats {
 };
 
 struct tpl_l1 {
-    struct ctrl base;        /* first: the shared controller (coh/ctrl.h) */
-    bool flash_pending;      /* an acquire completed in this step: invalidate after it */
+    struct ctrl base;   /* first: the shared controller (coh/ctrl.h) */
+    bool flash_pending; /* an acquire completed in this step: invalidate after it */
     struct tpl_l1_stats st;
 };
 
@@ -106,33 +106,29 @@ static const struct coh_action_name actions[] = {
 
 /*  state     event              next    uses               actions                              */
 static const struct coh_trans tpl_l1_cells[TL1_NSTATES][TL1_NEVENTS] = {
-    [TL1_I ][TL1_Load     ] = DO(TL1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [TL1_I ][TL1_LoadL2   ] = DO(TL1_II, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [TL1_I ][TL1_Store    ] = DO(TL1_II, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [TL1_I ][TL1_Atomic   ] = DO(TL1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),
-    [TL1_V ][TL1_Load     ] = DO(TL1_V,  TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-    [TL1_V ][TL1_LoadL2   ] = DO(TL1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                           send_gets),
-    [TL1_V ][TL1_Store    ] = DO(TL1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                           send_write),
-    [TL1_V ][TL1_Atomic   ] = DO(TL1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                           send_atomic),
-    [TL1_V ][TL1_Replace  ] = DO(TL1_I,  TAG_WR,           ctrl_drop_line),
-    [TL1_V ][TL1_FlashInv ] = DO(TL1_I,  TAG_WR,           ctrl_drop_line),
-    [TL1_IV][TL1_Load     ] = DO(TL1_IV, TAG_RD,           ctrl_l1_merge_load),
+    [TL1_I][TL1_Load] = DO(TL1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [TL1_I][TL1_LoadL2] = DO(TL1_II, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [TL1_I][TL1_Store] = DO(TL1_II, TAG_RD, ctrl_alloc_tbe, send_write),
+    [TL1_I][TL1_Atomic] = DO(TL1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),
+    [TL1_V][TL1_Load] = DO(TL1_V, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+    [TL1_V][TL1_LoadL2] = DO(TL1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets),
+    [TL1_V][TL1_Store] = DO(TL1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),
+    [TL1_V][TL1_Atomic] = DO(TL1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
+    [TL1_V][TL1_Replace] = DO(TL1_I, TAG_WR, ctrl_drop_line),
+    [TL1_V][TL1_FlashInv] = DO(TL1_I, TAG_WR, ctrl_drop_line),
+    [TL1_IV][TL1_Load] = DO(TL1_IV, TAG_RD, ctrl_l1_merge_load),
     [TL1_IV][TL1_MergeFull] = STALL,
-    [TL1_IV][TL1_LoadL2   ] = DO(TL1_II, TAG_RD,           send_gets),
-    [TL1_IV][TL1_Store    ] = DO(TL1_II, TAG_RD,           send_write),
-    [TL1_IV][TL1_Atomic   ] = DO(TL1_II, TAG_RD,           send_atomic),
-    [TL1_IV][TL1_FlashInv ] = DO(TL1_II, 0,                ctrl_nothing),
-    [TL1_IV][TL1_Data     ] = DO(TL1_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp,
-                                                           ctrl_free_tbe),
-    [TL1_II][TL1_Load     ] = DO(TL1_II, TAG_RD,           send_gets),
-    [TL1_II][TL1_LoadL2   ] = DO(TL1_II, TAG_RD,           send_gets),
-    [TL1_II][TL1_Store    ] = DO(TL1_II, TAG_RD,           send_write),
-    [TL1_II][TL1_Atomic   ] = DO(TL1_II, TAG_RD,           send_atomic),
-    [TL1_II][TL1_Rsp      ] = DO(TL1_II, 0,                reply_rsp),
-    [TL1_II][TL1_LastRsp  ] = DO(TL1_I,  0,                reply_rsp, ctrl_free_tbe),
+    [TL1_IV][TL1_LoadL2] = DO(TL1_II, TAG_RD, send_gets),
+    [TL1_IV][TL1_Store] = DO(TL1_II, TAG_RD, send_write),
+    [TL1_IV][TL1_Atomic] = DO(TL1_II, TAG_RD, send_atomic),
+    [TL1_IV][TL1_FlashInv] = DO(TL1_II, 0, ctrl_nothing),
+    [TL1_IV][TL1_Data] = DO(TL1_V, TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
+    [TL1_II][TL1_Load] = DO(TL1_II, TAG_RD, send_gets),
+    [TL1_II][TL1_LoadL2] = DO(TL1_II, TAG_RD, send_gets),
+    [TL1_II][TL1_Store] = DO(TL1_II, TAG_RD, send_write),
+    [TL1_II][TL1_Atomic] = DO(TL1_II, TAG_RD, send_atomic),
+    [TL1_II][TL1_Rsp] = DO(TL1_II, 0, reply_rsp),
+    [TL1_II][TL1_LastRsp] = DO(TL1_I, 0, reply_rsp, ctrl_free_tbe),
 };
 
 const struct coh_table tpl_l1_table =

@@ -74,26 +74,24 @@ static const struct coh_action_name actions[] = {
 
 /*  state      event          next     uses                          actions                     */
 static const struct coh_trans tpl_l2_cells[TL2_NSTATES][TL2_NEVENTS] = {
-    [TL2_I ][TL2_GetS   ] = DO(TL2_IV, TAG_RD | TAG_WR,            ctrl_take_way, ctrl_alloc_tbe,
-                                                                   ctrl_l2_send_fetch, ctrl_park),
-    [TL2_I ][TL2_Write  ] = DO(TL2_IV, TAG_RD | TAG_WR,            ctrl_take_way, ctrl_alloc_tbe,
-                                                                   ctrl_l2_send_fetch, ctrl_park),
-    [TL2_I ][TL2_Atomic ] = DO(TL2_IV, TAG_RD | TAG_WR,            ctrl_take_way, ctrl_alloc_tbe,
-                                                                   ctrl_l2_send_fetch, ctrl_park),
-    [TL2_V ][TL2_GetS   ] = DO(TL2_V,  TAG_RD | DATA_RD,           reply_data),
-    [TL2_V ][TL2_Write  ] = DO(TL2_M,  TAG_RD | DATA_WR,           write_line),
-    [TL2_V ][TL2_Atomic ] = DO(TL2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-    [TL2_V ][TL2_Replace] = DO(TL2_I,  TAG_WR,                     ctrl_drop_line),
-    [TL2_M ][TL2_GetS   ] = DO(TL2_M,  TAG_RD | DATA_RD,           reply_data),
-    [TL2_M ][TL2_Write  ] = DO(TL2_M,  TAG_RD | DATA_WR,           write_line),
-    [TL2_M ][TL2_Atomic ] = DO(TL2_M,  TAG_RD | DATA_RD | DATA_WR, do_atomic),
-    [TL2_M ][TL2_Replace] = DO(TL2_I,  TAG_WR | DATA_RD,           ctrl_l2_write_back,
-                                                                   ctrl_drop_line),
-    [TL2_IV][TL2_GetS   ] = STALL,
-    [TL2_IV][TL2_Write  ] = STALL,
-    [TL2_IV][TL2_Atomic ] = STALL,
-    [TL2_IV][TL2_MemData] = DO(TL2_V,  TAG_WR | DATA_WR,           ctrl_l2_fill_line,
-                                                                   ctrl_free_tbe),
+    [TL2_I][TL2_GetS] =
+        DO(TL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [TL2_I][TL2_Write] =
+        DO(TL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [TL2_I][TL2_Atomic] =
+        DO(TL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [TL2_V][TL2_GetS] = DO(TL2_V, TAG_RD | DATA_RD, reply_data),
+    [TL2_V][TL2_Write] = DO(TL2_M, TAG_RD | DATA_WR, write_line),
+    [TL2_V][TL2_Atomic] = DO(TL2_M, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [TL2_V][TL2_Replace] = DO(TL2_I, TAG_WR, ctrl_drop_line),
+    [TL2_M][TL2_GetS] = DO(TL2_M, TAG_RD | DATA_RD, reply_data),
+    [TL2_M][TL2_Write] = DO(TL2_M, TAG_RD | DATA_WR, write_line),
+    [TL2_M][TL2_Atomic] = DO(TL2_M, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [TL2_M][TL2_Replace] = DO(TL2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    [TL2_IV][TL2_GetS] = STALL,
+    [TL2_IV][TL2_Write] = STALL,
+    [TL2_IV][TL2_Atomic] = STALL,
+    [TL2_IV][TL2_MemData] = DO(TL2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_free_tbe),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
@@ -120,10 +118,14 @@ static bool evictable(const struct cache_line *l, void *arg)
 static unsigned classify_request(const struct msg *m)
 {
     switch (m->type) {
-    case MSG_TPL_GETS: return TL2_GetS;
-    case MSG_TPL_WRITE: return TL2_Write;
-    case MSG_TPL_ATOMIC: return TL2_Atomic;
-    default: panic("template L2: unexpected request type %u", m->type);
+    case MSG_TPL_GETS:
+        return TL2_GetS;
+    case MSG_TPL_WRITE:
+        return TL2_Write;
+    case MSG_TPL_ATOMIC:
+        return TL2_Atomic;
+    default:
+        panic("template L2: unexpected request type %u", m->type);
     }
 }
 

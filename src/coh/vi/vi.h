@@ -49,7 +49,9 @@ struct comp *ideal_l1_create(const struct ctrl_wiring *w);
 void vi_l1_connect(struct comp *c, const struct ctrl_links *l);
 void vi_l1_destroy(struct comp *c);
 #define VI_L1_OPS(create_)                                                                         \
-    {create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, ctrl_stats}
+    {                                                                                              \
+        create_, vi_l1_connect, ctrl_in_port, vi_l1_destroy, NULL, ctrl_peek, ctrl_stats           \
+    }
 
 /* ---- the L2 banks (vi_l2.c: GPU-VI and ideal; vini_l2.c: GPU-VIni) ---- */
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
@@ -62,6 +64,5 @@ extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
 void vi_bus_attach(struct eng *e, unsigned sm, unsigned n_sms, struct port *p);
 void vi_bus_detach(struct eng *e, unsigned sm);
 struct port *vi_bus_port(struct eng *e, unsigned sm);
-
 
 #endif

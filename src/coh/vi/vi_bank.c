@@ -125,8 +125,7 @@ void vi_perform_held(struct coh_ctx *x)
 {
     struct vi_bank *b = vi_bank_of(x);
     x->msg = msg_list_pop(&x->tbe->merged);
-    panic_if(!x->msg, "%s: no held request for %#llx", b->base.w.name,
-             (unsigned long long)x->addr);
+    panic_if(!x->msg, "%s: no held request for %#llx", b->base.w.name, (unsigned long long)x->addr);
     b->st.writes_waited++;
     if (x->msg->type == MSG_VI_WRITE)
         vi_write_line(x);
@@ -285,8 +284,8 @@ static const struct ctrl_stat vi_bank_stat_rows[] = {
 
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p)
 {
-    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check",
-             p->table->proto, w->n_sms);
+    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check", p->table->proto,
+             w->n_sms);
     struct vi_bank *b = ctrl_alloc(sizeof *b);
     b->p = p;
     ctrl_l2_init(&b->base, w, p->table, vi_bank_tick, vi_bank_dump, 0x5600);
@@ -343,4 +342,3 @@ unsigned vi_bank_peek(struct comp *cp, addr_t line, uint8_t *data, bool *has_dat
     ctrl_copy_line(&b->base, line, data, has_data);
     return line_state(b, line);
 }
-

@@ -43,13 +43,13 @@ struct vi_bank_proto {
 };
 
 struct vi_bank {
-    struct ctrl base;          /* cache: the data array */
+    struct ctrl base; /* cache: the data array */
     const struct vi_bank_proto *p;
-    struct cache dir;          /* GPU-VIni: the sparse directory (entries of 4 bytes) */
+    struct cache dir; /* GPU-VIni: the sparse directory (entries of 4 bytes) */
     bool has_dir;
-    unsigned dir_shift;        /* line address >> dir_shift = directory key */
-    struct msg_list inv_out;   /* invalidations waiting for room on the INV vnet */
-    struct port **bus;         /* ideal: every L1's free invalidation port; else NULL */
+    unsigned dir_shift;      /* line address >> dir_shift = directory key */
+    struct msg_list inv_out; /* invalidations waiting for room on the INV vnet */
+    struct port **bus;       /* ideal: every L1's free invalidation port; else NULL */
     struct vi_bank_stats st;
 };
 
@@ -75,25 +75,29 @@ coh_act vi_reply_data, vi_write_line, vi_do_atomic, vi_drop_line;
 coh_act vi_send_invs, vi_send_recalls, vi_clear_sharers, vi_perform_held;
 /* Name/description rows of the shared actions, for a table's action list. */
 #define VI_BANK_ACTION_NAMES                                                                       \
-    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},        \
-    {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR/TBE for the line"},                           \
-    {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},                                \
-    {ctrl_park, "park", "keep the request in the TBE until the line's state changes"},            \
-    {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},                        \
-    {ctrl_wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"},    \
-    {vi_reply_data, "reply_data", "record the reader as a sharer, send it the line"},             \
-    {vi_write_line, "write_line", "merge the written bytes, acknowledge the writer"},             \
-    {vi_do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"},   \
-    {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},                  \
-    {vi_drop_line, "drop_line", "free the data way"},                                             \
-    {vi_send_invs, "send_invs",                                                                   \
-     "invalidate every sharer but the requester (class INV), expect their acks"},                 \
-    {vi_send_recalls, "send_recalls", "invalidate every sharer (class RCL), expect their acks"},  \
-    {vi_clear_sharers, "clear_sharers", "empty the sharer vector (the requester dropped its copy)"}, \
-    {ctrl_hold, "hold_request", "keep the write/atomic in the TBE until the acks are in"},        \
-    {ctrl_count_ack, "count_ack", "count one invalidation ack"},                                   \
-    {vi_perform_held, "perform_held",                                                             \
-     "perform the held write or atomic now that no other copy exists, answer it"}
+    {ctrl_take_way, "take_way", "install the line in a free way (the fill comes later)"},          \
+        {ctrl_alloc_tbe, "alloc_tbe", "allocate an MSHR/TBE for the line"},                        \
+        {ctrl_l2_send_fetch, "send_fetch", "read the line from DRAM"},                             \
+        {ctrl_park, "park", "keep the request in the TBE until the line's state changes"},         \
+        {ctrl_l2_fill_line, "fill_line", "write the DRAM data into the line"},                     \
+        {ctrl_wake_parked, "wake_parked", "free the TBE and replay its parked requests in order"}, \
+        {vi_reply_data, "reply_data", "record the reader as a sharer, send it the line"},          \
+        {vi_write_line, "write_line", "merge the written bytes, acknowledge the writer"},          \
+        {vi_do_atomic, "do_atomic", "perform every lane's atomic on the line, return old values"}, \
+        {ctrl_l2_write_back, "write_back", "write the line to DRAM if it is dirty"},               \
+        {vi_drop_line, "drop_line", "free the data way"},                                          \
+        {vi_send_invs, "send_invs",                                                                \
+         "invalidate every sharer but the requester (class INV), expect their acks"},              \
+        {vi_send_recalls, "send_recalls",                                                          \
+         "invalidate every sharer (class RCL), expect their acks"},                                \
+        {vi_clear_sharers, "clear_sharers",                                                        \
+         "empty the sharer vector (the requester dropped its copy)"},                              \
+        {ctrl_hold, "hold_request", "keep the write/atomic in the TBE until the acks are in"},     \
+        {ctrl_count_ack, "count_ack", "count one invalidation ack"},                               \
+    {                                                                                              \
+        vi_perform_held, "perform_held",                                                           \
+            "perform the held write or atomic now that no other copy exists, answer it"            \
+    }
 
 /* ---- construction and the common parts of the ctrl_ops ---- */
 struct vi_bank *vi_bank_create(const struct ctrl_wiring *w, const struct vi_bank_proto *p);
@@ -102,8 +106,10 @@ void vi_bank_destroy(struct comp *c);
 void vi_bank_dma(struct comp *c, addr_t line, uint8_t *buf, const struct bytemask *wmask);
 unsigned vi_bank_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
 #define VI_BANK_OPS(create_)                                                                       \
-    {create_, vi_bank_connect, ctrl_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,          \
-     ctrl_stats}
+    {                                                                                              \
+        create_, vi_bank_connect, ctrl_in_port, vi_bank_destroy, vi_bank_dma, vi_bank_peek,        \
+            ctrl_stats                                                                             \
+    }
 
 /* Fill the coh_ctx part of a step's context for `line` (line and TBE only). */
 void vi_bank_ctx(struct vi_bank *b, struct vi_ctx *v, addr_t line);

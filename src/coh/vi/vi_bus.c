@@ -18,9 +18,9 @@
 #include "coh/vi/vi.h"
 
 struct bus {
-    struct eng *eng;             /* the machine's engine; NULL: free slot */
+    struct eng *eng; /* the machine's engine; NULL: free slot */
     unsigned n_sms, n_attached;
-    struct port **port;          /* [n_sms] */
+    struct port **port; /* [n_sms] */
 };
 
 static struct bus *buses;

@@ -38,22 +38,22 @@ _Static_assert((int)VI_VNET_REQ == CTRL_VNET_REQ && (int)VI_VNET_RSP == CTRL_VNE
 
 #define VI_L1_STATES(X)                                                                            \
     X(I, "not present")                                                                            \
-    X(V, "valid: equals the L2's value")                                                          \
-    X(VM, "valid, with this L1's writes outstanding (already written into the line)")             \
-    X(IV, "load miss outstanding; the fill will be installed")                                    \
-    X(II, "requests outstanding whose responses must not fill (write, atomic, load at the L2, "  \
+    X(V, "valid: equals the L2's value")                                                           \
+    X(VM, "valid, with this L1's writes outstanding (already written into the line)")              \
+    X(IV, "load miss outstanding; the fill will be installed")                                     \
+    X(II, "requests outstanding whose responses must not fill (write, atomic, load at the L2, "    \
           "invalidated fill)")
 
 #define VI_L1_EVENTS(X)                                                                            \
-    X(Load, "load from the SM (any semantics and scope: the L1 is coherent)")                     \
-    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")              \
+    X(Load, "load from the SM (any semantics and scope: the L1 is coherent)")                      \
+    X(MergeFull, "load to a line whose outstanding fill has merged merge_max loads")               \
     X(Store, "store from the SM (write-through)")                                                  \
     X(Atomic, "atomic from the SM (performed at the L2)")                                          \
     X(Replace, "a fill needs this line's way")                                                     \
     X(FlashInv, "kernel launch: invalidate every line and outstanding fill")                       \
     X(Inv, "invalidation or recall from the L2")                                                   \
     X(Data, "the fill of the line's outstanding miss")                                             \
-    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                   \
+    X(Rsp, "a response (data, write ack, atomic result) with more outstanding")                    \
     X(LastRsp, "the last outstanding response of the line")
 
 #define X(n, d) L1_##n,
@@ -68,9 +68,9 @@ struct l1_stats {
 
 struct vi_l1 {
     struct ctrl base;
-    struct port bus_in;          /* ideal: the free invalidation channel */
-    struct port *inv_in;         /* where invalidations arrive (INV vnet or bus_in) */
-    bool ideal;                  /* invalidations need no ack */
+    struct port bus_in;  /* ideal: the free invalidation channel */
+    struct port *inv_in; /* where invalidations arrive (INV vnet or bus_in) */
+    bool ideal;          /* invalidations need no ack */
     struct l1_stats st;
 };
 
@@ -170,42 +170,38 @@ static const struct coh_action_name actions[] = {
 
 /*  state    event            next   uses               actions                                  */
 static const struct coh_trans vi_l1_cells[L1_NSTATES][L1_NEVENTS] = {
-    [L1_I ][L1_Load     ] = DO(L1_IV, TAG_RD,           ctrl_alloc_tbe, send_gets),
-    [L1_I ][L1_Store    ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_write),
-    [L1_I ][L1_Atomic   ] = DO(L1_II, TAG_RD,           ctrl_alloc_tbe, send_atomic),
-    [L1_I ][L1_Inv      ] = DO(L1_I,  TAG_RD,           ack_inv),  /* stale sharer bit */
-    [L1_V ][L1_Load     ] = DO(L1_V,  TAG_RD | DATA_RD, reply_hit),
-    [L1_V ][L1_Store    ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe,
-                                                        send_write),
-    [L1_V ][L1_Atomic   ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, ctrl_alloc_tbe,
-                                                        send_atomic),
-    [L1_V ][L1_Replace  ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),
-    [L1_V ][L1_FlashInv ] = DO(L1_I,  TAG_WR,           ctrl_drop_line),
-    [L1_V ][L1_Inv      ] = DO(L1_I,  TAG_WR,           count_inv, ctrl_drop_line, ack_inv),
-    [L1_VM][L1_Load     ] = DO(L1_VM, TAG_RD,           send_gets), /* Opt 2 */
-    [L1_VM][L1_Store    ] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, send_write),
-    [L1_VM][L1_Atomic   ] = DO(L1_II, TAG_RD | TAG_WR,  ctrl_drop_line, send_atomic),
-    [L1_VM][L1_Replace  ] = DO(L1_II, TAG_WR,           ctrl_drop_line),
-    [L1_VM][L1_FlashInv ] = DO(L1_II, TAG_WR,           ctrl_drop_line),
-    [L1_VM][L1_Inv      ] = DO(L1_II, TAG_WR,           count_inv, ctrl_drop_line, ack_inv),
-    [L1_VM][L1_Rsp      ] = DO(L1_VM, 0,                reply_rsp),
-    [L1_VM][L1_LastRsp  ] = DO(L1_V,  0,                reply_rsp, ctrl_free_tbe),
-    [L1_IV][L1_Load     ] = DO(L1_IV, TAG_RD,           ctrl_l1_merge_load),
+    [L1_I][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),
+    [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_write),
+    [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),
+    [L1_I][L1_Inv] = DO(L1_I, TAG_RD, ack_inv), /* stale sharer bit */
+    [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),
+    [L1_V][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, ctrl_alloc_tbe, send_write),
+    [L1_V][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),
+    [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),
+    [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),
+    [L1_V][L1_Inv] = DO(L1_I, TAG_WR, count_inv, ctrl_drop_line, ack_inv),
+    [L1_VM][L1_Load] = DO(L1_VM, TAG_RD, send_gets), /* Opt 2 */
+    [L1_VM][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, ctrl_l1_write_line, send_write),
+    [L1_VM][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, send_atomic),
+    [L1_VM][L1_Replace] = DO(L1_II, TAG_WR, ctrl_drop_line),
+    [L1_VM][L1_FlashInv] = DO(L1_II, TAG_WR, ctrl_drop_line),
+    [L1_VM][L1_Inv] = DO(L1_II, TAG_WR, count_inv, ctrl_drop_line, ack_inv),
+    [L1_VM][L1_Rsp] = DO(L1_VM, 0, reply_rsp),
+    [L1_VM][L1_LastRsp] = DO(L1_V, 0, reply_rsp, ctrl_free_tbe),
+    [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, ctrl_l1_merge_load),
     [L1_IV][L1_MergeFull] = STALL,
-    [L1_IV][L1_Store    ] = DO(L1_II, TAG_RD,           send_write),
-    [L1_IV][L1_Atomic   ] = DO(L1_II, TAG_RD,           send_atomic),
-    [L1_IV][L1_FlashInv ] = DO(L1_II, 0,                ctrl_nothing),
-    [L1_IV][L1_Inv      ] = DO(L1_II, TAG_RD,           ack_inv),  /* the fill is used once */
-    [L1_IV][L1_Data     ] = DO(L1_V,  TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp,
-                                                        ctrl_free_tbe),
-    [L1_II][L1_Load     ] = DO(L1_II, TAG_RD,           send_gets),
-    [L1_II][L1_Store    ] = DO(L1_II, TAG_RD,           send_write),
-    [L1_II][L1_Atomic   ] = DO(L1_II, TAG_RD,           send_atomic),
-    [L1_II][L1_Inv      ] = DO(L1_II, TAG_RD,           ack_inv),
-    [L1_II][L1_Rsp      ] = DO(L1_II, 0,                reply_rsp),
-    [L1_II][L1_LastRsp  ] = DO(L1_I,  0,                reply_rsp, ctrl_free_tbe),
+    [L1_IV][L1_Store] = DO(L1_II, TAG_RD, send_write),
+    [L1_IV][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),
+    [L1_IV][L1_FlashInv] = DO(L1_II, 0, ctrl_nothing),
+    [L1_IV][L1_Inv] = DO(L1_II, TAG_RD, ack_inv), /* the fill is used once */
+    [L1_IV][L1_Data] = DO(L1_V, TAG_WR | DATA_WR, ctrl_l1_fill_line, reply_rsp, ctrl_free_tbe),
+    [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),
+    [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_write),
+    [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),
+    [L1_II][L1_Inv] = DO(L1_II, TAG_RD, ack_inv),
+    [L1_II][L1_Rsp] = DO(L1_II, 0, reply_rsp),
+    [L1_II][L1_LastRsp] = DO(L1_I, 0, reply_rsp, ctrl_free_tbe),
 };
-
 
 /* One table, three names: coverage and printing are per protocol. */
 const struct coh_table vi_l1_table =
@@ -329,8 +325,7 @@ static const struct ctrl_stat vi_l1_stat_rows[] = {
 
 static struct vi_l1 *create(const struct ctrl_wiring *w, const struct coh_table *t, bool ideal)
 {
-    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check", t->proto,
-             w->n_sms);
+    panic_if(w->n_sms > VI_MAX_SHARERS, "%s: %u SMs passed coh_sharers_check", t->proto, w->n_sms);
     struct vi_l1 *c = ctrl_alloc(sizeof *c);
     c->ideal = ideal;
     ctrl_l1_init(&c->base, w, t, vi_l1_tick, ctrl_l1_dump);
@@ -376,4 +371,3 @@ void vi_l1_destroy(struct comp *cp)
     }
     ctrl_destroy(cp);
 }
-

@@ -40,17 +40,17 @@
 #define VI_L2_STATES(X)                                                                            \
     X(I, "not present")                                                                            \
     X(V, "valid; no L1 holds a copy")                                                              \
-    X(S, "valid; the sharer vector names every L1 that may hold a copy")                          \
-    X(IV, "way taken, fill from DRAM outstanding; requests parked")                               \
-    X(S_W, "write waiting for invalidation acks; the new value held in the TBE")                  \
+    X(S, "valid; the sharer vector names every L1 that may hold a copy")                           \
+    X(IV, "way taken, fill from DRAM outstanding; requests parked")                                \
+    X(S_W, "write waiting for invalidation acks; the new value held in the TBE")                   \
     X(S_A, "atomic waiting for invalidation acks")                                                 \
     X(S_R, "recall before eviction, waiting for invalidation acks")
 
 #define VI_L2_EVENTS(X)                                                                            \
     X(GetS, "read request from an L1")                                                             \
-    X(Write, "write-through; no L1 but the writer's may hold a copy")                             \
+    X(Write, "write-through; no L1 but the writer's may hold a copy")                              \
     X(WriteInv, "write-through; other L1s may hold copies")                                        \
-    X(Atomic, "atomic; no L1 but the requester's may hold a copy")                                \
+    X(Atomic, "atomic; no L1 but the requester's may hold a copy")                                 \
     X(AtomicInv, "atomic; other L1s may hold copies")                                              \
     X(Replace, "a miss needs this line's way; no L1 holds a copy")                                 \
     X(Recall, "a miss needs this line's way; L1s may hold copies")                                 \
@@ -72,78 +72,77 @@ static const struct coh_action_name actions[] = {VI_BANK_ACTION_NAMES, {0}};
 
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_IV ][L2_GetS     ] = STALL,
-    [L2_IV ][L2_Write    ] = STALL,
-    [L2_IV ][L2_Atomic   ] = STALL,
-    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
-    [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
-    [L2_S  ][L2_WriteInv ] = DO(L2_S_W, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
-    [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
-                                                                             vi_do_atomic),
-    [L2_S  ][L2_AtomicInv] = DO(L2_S_A, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs,
-                                                          vi_clear_sharers, ctrl_hold),
-    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S  ][L2_Recall   ] = DO(L2_S_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
-    [L2_S_W][L2_GetS     ] = STALL,
-    [L2_S_W][L2_Write    ] = STALL,
-    [L2_S_W][L2_WriteInv ] = STALL,
-    [L2_S_W][L2_Atomic   ] = STALL,
+    [L2_I][L2_GetS] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_I][L2_Write] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_I][L2_Atomic] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_IV][L2_GetS] = STALL,
+    [L2_IV][L2_Write] = STALL,
+    [L2_IV][L2_Atomic] = STALL,
+    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),
+    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
+    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),
+    [L2_S][L2_WriteInv] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
+    [L2_S][L2_Atomic] =
+        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),
+    [L2_S][L2_AtomicInv] =
+        DO(L2_S_A, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, vi_clear_sharers, ctrl_hold),
+    [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S][L2_Recall] = DO(L2_S_R, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_recalls),
+    [L2_S_W][L2_GetS] = STALL,
+    [L2_S_W][L2_Write] = STALL,
+    [L2_S_W][L2_WriteInv] = STALL,
+    [L2_S_W][L2_Atomic] = STALL,
     [L2_S_W][L2_AtomicInv] = STALL,
-    [L2_S_W][L2_InvAck   ] = DO(L2_S_W, 0,                ctrl_count_ack),
-    [L2_S_W][L2_LastAck  ] = DO(L2_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
-                                                          ctrl_wake_parked),
-    [L2_S_A][L2_GetS     ] = STALL,
-    [L2_S_A][L2_Write    ] = STALL,
-    [L2_S_A][L2_Atomic   ] = STALL,
-    [L2_S_A][L2_InvAck   ] = DO(L2_S_A, 0,                ctrl_count_ack),
-    [L2_S_A][L2_LastAck  ] = DO(L2_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, vi_perform_held,
-                                                                    ctrl_wake_parked),
-    [L2_S_R][L2_GetS     ] = STALL,
-    [L2_S_R][L2_Write    ] = STALL,
-    [L2_S_R][L2_Atomic   ] = STALL,
-    [L2_S_R][L2_InvAck   ] = DO(L2_S_R, 0,                ctrl_count_ack),
-    [L2_S_R][L2_LastAck  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
-                                                          vi_drop_line, ctrl_wake_parked),
+    [L2_S_W][L2_InvAck] = DO(L2_S_W, 0, ctrl_count_ack),
+    [L2_S_W][L2_LastAck] =
+        DO(L2_S, TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held, ctrl_wake_parked),
+    [L2_S_A][L2_GetS] = STALL,
+    [L2_S_A][L2_Write] = STALL,
+    [L2_S_A][L2_Atomic] = STALL,
+    [L2_S_A][L2_InvAck] = DO(L2_S_A, 0, ctrl_count_ack),
+    [L2_S_A][L2_LastAck] =
+        DO(L2_V, TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, vi_perform_held, ctrl_wake_parked),
+    [L2_S_R][L2_GetS] = STALL,
+    [L2_S_R][L2_Write] = STALL,
+    [L2_S_R][L2_Atomic] = STALL,
+    [L2_S_R][L2_InvAck] = DO(L2_S_R, 0, ctrl_count_ack),
+    [L2_S_R][L2_LastAck] = DO(L2_I, TAG_WR | DATA_RD, ctrl_count_ack, ctrl_l2_write_back,
+                              vi_drop_line, ctrl_wake_parked),
 };
 
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans ideal_l2_cells[ID_NSTATES][ID_NEVENTS] = {
-    [L2_I  ][L2_GetS     ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_I  ][L2_Write    ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_I  ][L2_Atomic   ] = DO(L2_IV,  TAG_RD | TAG_WR,  ctrl_take_way, ctrl_alloc_tbe,
-                                                          ctrl_l2_send_fetch, ctrl_park),
-    [L2_IV ][L2_GetS     ] = STALL,
-    [L2_IV ][L2_Write    ] = STALL,
-    [L2_IV ][L2_Atomic   ] = STALL,
-    [L2_IV ][L2_MemData  ] = DO(L2_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [L2_V  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_V  ][L2_Write    ] = DO(L2_V,   TAG_RD | DATA_WR, vi_write_line),
-    [L2_V  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S  ][L2_GetS     ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_S  ][L2_Write    ] = DO(L2_S,   TAG_RD | DATA_WR, vi_write_line),
-    [L2_S  ][L2_WriteInv ] = DO(L2_S,   TAG_RD | TAG_WR | DATA_WR, vi_send_invs, vi_write_line),
-    [L2_S  ][L2_Atomic   ] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,
-                                                                             vi_do_atomic),
-    [L2_S  ][L2_AtomicInv] = DO(L2_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_send_invs,
-                                                                             vi_clear_sharers,
-                                                                             vi_do_atomic),
-    [L2_S  ][L2_Replace  ] = DO(L2_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S  ][L2_Recall   ] = DO(L2_I,   TAG_WR | DATA_RD, vi_send_recalls, ctrl_l2_write_back,
-                                                          vi_drop_line),
+    [L2_I][L2_GetS] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_I][L2_Write] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_I][L2_Atomic] =
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
+    [L2_IV][L2_GetS] = STALL,
+    [L2_IV][L2_Write] = STALL,
+    [L2_IV][L2_Atomic] = STALL,
+    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),
+    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
+    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),
+    [L2_S][L2_WriteInv] = DO(L2_S, TAG_RD | TAG_WR | DATA_WR, vi_send_invs, vi_write_line),
+    [L2_S][L2_Atomic] =
+        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),
+    [L2_S][L2_AtomicInv] =
+        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_send_invs, vi_clear_sharers, vi_do_atomic),
+    [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [L2_S][L2_Recall] =
+        DO(L2_I, TAG_WR | DATA_RD, vi_send_recalls, ctrl_l2_write_back, vi_drop_line),
 };
 
 const struct coh_table vi_l2_table =
@@ -175,10 +174,14 @@ static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
     bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
-    case MSG_VI_GETS: return L2_GetS;
-    case MSG_VI_WRITE: return others ? L2_WriteInv : L2_Write;
-    case MSG_VI_ATOMIC: return others ? L2_AtomicInv : L2_Atomic;
-    default: panic("gpuvi L2: unexpected request type %u", m->type);
+    case MSG_VI_GETS:
+        return L2_GetS;
+    case MSG_VI_WRITE:
+        return others ? L2_WriteInv : L2_Write;
+    case MSG_VI_ATOMIC:
+        return others ? L2_AtomicInv : L2_Atomic;
+    default:
+        panic("gpuvi L2: unexpected request type %u", m->type);
     }
 }
 
@@ -214,10 +217,10 @@ static bool take_request(struct vi_bank *b, struct msg *m)
     return true;
 }
 
-static const struct vi_bank_proto vi_proto = {&vi_l2_table, lookup, take_request, busy,
-                                              L2_MemData, L2_InvAck, L2_LastAck};
-static const struct vi_bank_proto ideal_proto = {&ideal_l2_table, lookup, take_request, busy,
-                                                 L2_MemData, L2_InvAck, L2_LastAck};
+static const struct vi_bank_proto vi_proto = {&vi_l2_table, lookup,    take_request, busy,
+                                              L2_MemData,   L2_InvAck, L2_LastAck};
+static const struct vi_bank_proto ideal_proto = {&ideal_l2_table, lookup,    take_request, busy,
+                                                 L2_MemData,      L2_InvAck, L2_LastAck};
 
 static struct comp *vi_l2_create(const struct ctrl_wiring *w)
 {

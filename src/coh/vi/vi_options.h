@@ -9,8 +9,8 @@
 #include "coh/options.h"
 
 struct vi_spec {
-    uint32_t dir_ratio;        /* GPU-VIni: directory entries per L1 line of the machine */
-    uint32_t dir_ways;         /* GPU-VIni: directory associativity */
+    uint32_t dir_ratio; /* GPU-VIni: directory entries per L1 line of the machine */
+    uint32_t dir_ways;  /* GPU-VIni: directory associativity */
 };
 
 extern const struct coh_options vi_options;

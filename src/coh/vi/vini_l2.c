@@ -34,25 +34,25 @@
 
 #define VINI_STATES(X)                                                                             \
     X(I, "not present, no directory entry")                                                        \
-    X(V, "data valid, no directory entry: no L1 holds a copy")                                    \
-    X(S, "data valid; the entry's vector names every L1 that may hold a copy")                    \
-    X(D, "directory entry only: L1s may hold copies, the data is in DRAM")                        \
-    X(IV, "way taken, fill from DRAM outstanding, no entry; requests parked")                     \
-    X(DV, "way taken, fill from DRAM outstanding, entry kept; requests parked")                   \
-    X(S_W, "write waiting for invalidation acks; the new value held in the TBE")                  \
+    X(V, "data valid, no directory entry: no L1 holds a copy")                                     \
+    X(S, "data valid; the entry's vector names every L1 that may hold a copy")                     \
+    X(D, "directory entry only: L1s may hold copies, the data is in DRAM")                         \
+    X(IV, "way taken, fill from DRAM outstanding, no entry; requests parked")                      \
+    X(DV, "way taken, fill from DRAM outstanding, entry kept; requests parked")                    \
+    X(S_W, "write waiting for invalidation acks; the new value held in the TBE")                   \
     X(S_A, "atomic waiting for invalidation acks")                                                 \
-    X(S_R, "directory eviction recalling the copies of an L2-resident line")                      \
+    X(S_R, "directory eviction recalling the copies of an L2-resident line")                       \
     X(D_R, "directory eviction recalling the copies of a line not in the L2")
 
 #define VINI_EVENTS(X)                                                                             \
     X(GetS, "read request from an L1")                                                             \
-    X(Write, "write-through; no L1 but the writer's may hold a copy")                             \
+    X(Write, "write-through; no L1 but the writer's may hold a copy")                              \
     X(WriteInv, "write-through; other L1s may hold copies")                                        \
-    X(Atomic, "atomic; no L1 but the requester's may hold a copy")                                \
+    X(Atomic, "atomic; no L1 but the requester's may hold a copy")                                 \
     X(AtomicInv, "atomic; other L1s may hold copies")                                              \
-    X(Replace, "a miss needs this line's data way (never recalls)")                               \
-    X(DirReplace, "a read needs this line's directory entry; its vector is empty")                \
-    X(DirRecall, "a read needs this line's directory entry; L1s may hold copies")                 \
+    X(Replace, "a miss needs this line's data way (never recalls)")                                \
+    X(DirReplace, "a read needs this line's directory entry; its vector is empty")                 \
+    X(DirRecall, "a read needs this line's directory entry; L1s may hold copies")                  \
     X(MemData, "fill from DRAM")                                                                   \
     X(InvAck, "invalidation ack, more expected")                                                   \
     X(LastAck, "the last invalidation ack")
@@ -101,67 +101,63 @@ static const struct coh_action_name actions[] = {
 
 /*  state      event             next     uses                 actions                          */
 static const struct coh_trans vini_cells[VN_NSTATES][VN_NEVENTS] = {
-    [VN_I  ][VN_GetS      ] = DO(VN_IV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_I  ][VN_Write     ] = DO(VN_IV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_I  ][VN_Atomic    ] = DO(VN_IV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_IV ][VN_GetS      ] = STALL,
-    [VN_IV ][VN_Write     ] = STALL,
-    [VN_IV ][VN_Atomic    ] = STALL,
-    [VN_IV ][VN_MemData   ] = DO(VN_V,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [VN_V  ][VN_GetS      ] = DO(VN_S,   TAG_RD | TAG_WR | DATA_RD, alloc_entry, vi_reply_data),
-    [VN_V  ][VN_Write     ] = DO(VN_V,   TAG_RD | DATA_WR, vi_write_line),
-    [VN_V  ][VN_Atomic    ] = DO(VN_V,   TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [VN_V  ][VN_Replace   ] = DO(VN_I,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [VN_S  ][VN_GetS      ] = DO(VN_S,   TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [VN_S  ][VN_Write     ] = DO(VN_S,   TAG_RD | DATA_WR, vi_write_line),
-    [VN_S  ][VN_WriteInv  ] = DO(VN_S_W, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
-    [VN_S  ][VN_Atomic    ] = DO(VN_V,   TAG_RD | TAG_WR | DATA_RD | DATA_WR, free_entry,
-                                                                              vi_do_atomic),
-    [VN_S  ][VN_AtomicInv ] = DO(VN_S_A, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_invs,
-                                                           vi_clear_sharers, ctrl_hold),
-    [VN_S  ][VN_Replace   ] = DO(VN_D,   TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [VN_S  ][VN_DirReplace] = DO(VN_V,   TAG_WR,           free_entry),
-    [VN_S  ][VN_DirRecall ] = DO(VN_S_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
-    [VN_D  ][VN_GetS      ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_D  ][VN_Write     ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_D  ][VN_WriteInv  ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_D  ][VN_Atomic    ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_D  ][VN_AtomicInv ] = DO(VN_DV,  TAG_RD | TAG_WR,  FETCH),
-    [VN_D  ][VN_DirReplace] = DO(VN_I,   TAG_WR,           free_entry),
-    [VN_D  ][VN_DirRecall ] = DO(VN_D_R, TAG_RD | TAG_WR,  ctrl_alloc_tbe, vi_send_recalls),
-    [VN_DV ][VN_GetS      ] = STALL,
-    [VN_DV ][VN_Write     ] = STALL,
-    [VN_DV ][VN_WriteInv  ] = STALL,
-    [VN_DV ][VN_Atomic    ] = STALL,
-    [VN_DV ][VN_AtomicInv ] = STALL,
-    [VN_DV ][VN_MemData   ] = DO(VN_S,   TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [VN_S_W][VN_GetS      ] = STALL,
-    [VN_S_W][VN_Write     ] = STALL,
-    [VN_S_W][VN_WriteInv  ] = STALL,
-    [VN_S_W][VN_Atomic    ] = STALL,
-    [VN_S_W][VN_AtomicInv ] = STALL,
-    [VN_S_W][VN_InvAck    ] = DO(VN_S_W, 0,                ctrl_count_ack),
-    [VN_S_W][VN_LastAck   ] = DO(VN_S,   TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held,
-                                                           ctrl_wake_parked),
-    [VN_S_A][VN_GetS      ] = STALL,
-    [VN_S_A][VN_Write     ] = STALL,
-    [VN_S_A][VN_Atomic    ] = STALL,
-    [VN_S_A][VN_InvAck    ] = DO(VN_S_A, 0,                ctrl_count_ack),
-    [VN_S_A][VN_LastAck   ] = DO(VN_V,   TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, free_entry,
-                                                                     vi_perform_held,
-                                                                     ctrl_wake_parked),
-    [VN_S_R][VN_GetS      ] = STALL,
-    [VN_S_R][VN_Write     ] = STALL,
-    [VN_S_R][VN_Atomic    ] = STALL,
-    [VN_S_R][VN_InvAck    ] = DO(VN_S_R, 0,                ctrl_count_ack),
-    [VN_S_R][VN_LastAck   ] = DO(VN_V,   TAG_WR,           ctrl_count_ack, free_entry,
-                                                           ctrl_wake_parked),
-    [VN_D_R][VN_GetS      ] = STALL,
-    [VN_D_R][VN_Write     ] = STALL,
-    [VN_D_R][VN_Atomic    ] = STALL,
-    [VN_D_R][VN_InvAck    ] = DO(VN_D_R, 0,                ctrl_count_ack),
-    [VN_D_R][VN_LastAck   ] = DO(VN_I,   TAG_WR,           ctrl_count_ack, free_entry,
-                                                           ctrl_wake_parked),
+    [VN_I][VN_GetS] = DO(VN_IV, TAG_RD | TAG_WR, FETCH),
+    [VN_I][VN_Write] = DO(VN_IV, TAG_RD | TAG_WR, FETCH),
+    [VN_I][VN_Atomic] = DO(VN_IV, TAG_RD | TAG_WR, FETCH),
+    [VN_IV][VN_GetS] = STALL,
+    [VN_IV][VN_Write] = STALL,
+    [VN_IV][VN_Atomic] = STALL,
+    [VN_IV][VN_MemData] = DO(VN_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+    [VN_V][VN_GetS] = DO(VN_S, TAG_RD | TAG_WR | DATA_RD, alloc_entry, vi_reply_data),
+    [VN_V][VN_Write] = DO(VN_V, TAG_RD | DATA_WR, vi_write_line),
+    [VN_V][VN_Atomic] = DO(VN_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
+    [VN_V][VN_Replace] = DO(VN_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [VN_S][VN_GetS] = DO(VN_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
+    [VN_S][VN_Write] = DO(VN_S, TAG_RD | DATA_WR, vi_write_line),
+    [VN_S][VN_WriteInv] = DO(VN_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
+    [VN_S][VN_Atomic] = DO(VN_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, free_entry, vi_do_atomic),
+    [VN_S][VN_AtomicInv] =
+        DO(VN_S_A, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, vi_clear_sharers, ctrl_hold),
+    [VN_S][VN_Replace] = DO(VN_D, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
+    [VN_S][VN_DirReplace] = DO(VN_V, TAG_WR, free_entry),
+    [VN_S][VN_DirRecall] = DO(VN_S_R, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_recalls),
+    [VN_D][VN_GetS] = DO(VN_DV, TAG_RD | TAG_WR, FETCH),
+    [VN_D][VN_Write] = DO(VN_DV, TAG_RD | TAG_WR, FETCH),
+    [VN_D][VN_WriteInv] = DO(VN_DV, TAG_RD | TAG_WR, FETCH),
+    [VN_D][VN_Atomic] = DO(VN_DV, TAG_RD | TAG_WR, FETCH),
+    [VN_D][VN_AtomicInv] = DO(VN_DV, TAG_RD | TAG_WR, FETCH),
+    [VN_D][VN_DirReplace] = DO(VN_I, TAG_WR, free_entry),
+    [VN_D][VN_DirRecall] = DO(VN_D_R, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_recalls),
+    [VN_DV][VN_GetS] = STALL,
+    [VN_DV][VN_Write] = STALL,
+    [VN_DV][VN_WriteInv] = STALL,
+    [VN_DV][VN_Atomic] = STALL,
+    [VN_DV][VN_AtomicInv] = STALL,
+    [VN_DV][VN_MemData] = DO(VN_S, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+    [VN_S_W][VN_GetS] = STALL,
+    [VN_S_W][VN_Write] = STALL,
+    [VN_S_W][VN_WriteInv] = STALL,
+    [VN_S_W][VN_Atomic] = STALL,
+    [VN_S_W][VN_AtomicInv] = STALL,
+    [VN_S_W][VN_InvAck] = DO(VN_S_W, 0, ctrl_count_ack),
+    [VN_S_W][VN_LastAck] =
+        DO(VN_S, TAG_WR | DATA_WR, ctrl_count_ack, vi_perform_held, ctrl_wake_parked),
+    [VN_S_A][VN_GetS] = STALL,
+    [VN_S_A][VN_Write] = STALL,
+    [VN_S_A][VN_Atomic] = STALL,
+    [VN_S_A][VN_InvAck] = DO(VN_S_A, 0, ctrl_count_ack),
+    [VN_S_A][VN_LastAck] = DO(VN_V, TAG_WR | DATA_RD | DATA_WR, ctrl_count_ack, free_entry,
+                              vi_perform_held, ctrl_wake_parked),
+    [VN_S_R][VN_GetS] = STALL,
+    [VN_S_R][VN_Write] = STALL,
+    [VN_S_R][VN_Atomic] = STALL,
+    [VN_S_R][VN_InvAck] = DO(VN_S_R, 0, ctrl_count_ack),
+    [VN_S_R][VN_LastAck] = DO(VN_V, TAG_WR, ctrl_count_ack, free_entry, ctrl_wake_parked),
+    [VN_D_R][VN_GetS] = STALL,
+    [VN_D_R][VN_Write] = STALL,
+    [VN_D_R][VN_Atomic] = STALL,
+    [VN_D_R][VN_InvAck] = DO(VN_D_R, 0, ctrl_count_ack),
+    [VN_D_R][VN_LastAck] = DO(VN_I, TAG_WR, ctrl_count_ack, free_entry, ctrl_wake_parked),
 };
 
 /* The state is kept in the data line, the entry and the TBE alike. */
@@ -224,10 +220,14 @@ static unsigned classify(const struct vi_ctx *v, const struct msg *m)
 {
     bool others = coh_sharers_other(v->dir, m->src);
     switch (m->type) {
-    case MSG_VI_GETS: return VN_GetS;
-    case MSG_VI_WRITE: return others ? VN_WriteInv : VN_Write;
-    case MSG_VI_ATOMIC: return others ? VN_AtomicInv : VN_Atomic;
-    default: panic("gpuvini L2: unexpected request type %u", m->type);
+    case MSG_VI_GETS:
+        return VN_GetS;
+    case MSG_VI_WRITE:
+        return others ? VN_WriteInv : VN_Write;
+    case MSG_VI_ATOMIC:
+        return others ? VN_AtomicInv : VN_Atomic;
+    default:
+        panic("gpuvini L2: unexpected request type %u", m->type);
     }
 }
 
@@ -272,8 +272,8 @@ static bool take_request(struct vi_bank *b, struct msg *m)
     return true;
 }
 
-static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup, take_request, busy,
-                                                VN_MemData, VN_InvAck, VN_LastAck};
+static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup,    take_request, busy,
+                                                VN_MemData,     VN_InvAck, VN_LastAck};
 
 /* The directory of one bank: dir_ratio entries per L1 line of the machine,
  * spread over the banks, dir_ways-way (fewer if the bank has fewer entries).
@@ -281,16 +281,18 @@ static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup, take_req
  * 0, or -1 with what is wrong in `why`. */
 static int dir_spec(const struct config *cfg, struct cache_spec *spec, char *why, size_t len)
 {
-    uint64_t l1_lines = (uint64_t)cfg->gpu.sms * (cfg->l1.cache.size_bytes /
-                                                   cfg->l1.cache.line_bytes);
+    uint64_t l1_lines =
+        (uint64_t)cfg->gpu.sms * (cfg->l1.cache.size_bytes / cfg->l1.cache.line_bytes);
     uint64_t entries = (cfg->vi.dir_ratio * l1_lines + cfg->l2.banks - 1) / cfg->l2.banks;
     uint32_t ways = (uint32_t)MIN((uint64_t)cfg->vi.dir_ways, entries);
     uint64_t sets = (entries + ways - 1) / ways;
     if (sets * ways * 4 > UINT32_MAX) {
-        snprintf(why, len, "vi.dir_ratio = %u entries for each of the %llu L1 lines (gpu.sms x "
+        snprintf(why, len,
+                 "vi.dir_ratio = %u entries for each of the %llu L1 lines (gpu.sms x "
                  "l1.size / l1.line) over l2.banks = %u gives a directory of %llu entries per "
-                 "bank, more than a bank can index", cfg->vi.dir_ratio,
-                 (unsigned long long)l1_lines, cfg->l2.banks, (unsigned long long)(sets * ways));
+                 "bank, more than a bank can index",
+                 cfg->vi.dir_ratio, (unsigned long long)l1_lines, cfg->l2.banks,
+                 (unsigned long long)(sets * ways));
         return -1;
     }
     *spec = (struct cache_spec){(uint32_t)(sets * ways * 4), ways, 4, 0};
