@@ -2532,9 +2532,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             snprintf(proto, proto_len, "%s", val);
             got |= 1;
         } else if (!strcmp(key, "devices")) {
-            if (strlen(val) >= sizeof o->devices)
+            size_t n = strlen(val) + 1;
+            if (n > sizeof o->devices)
                 bad_line(file, ln, "devices: a list of at most 39 characters");
-            snprintf(o->devices, sizeof o->devices, "%s", val);
+            memcpy(o->devices, val, n); /* checked: snprintf here warns of truncation */
         } else if (!strcmp(key, "set")) {
             size_t n = strlen(val) + 1;
             if (o->n_sets == max_sets || used + n > buf_len)
