@@ -11,10 +11,13 @@ turn, so runs split over folders are read as one. The report (OUT/report.txt)
 gives each design at its best concurrency and with no limit (figure best, the
 limits chosen, aborts and traffic at the best: `[variant] best =`), the
 headline claims and the ablation table (`[explain]`, against the concurrency
-block at the same limit); this script prints only run time and aborts at
-every limit for every design, aborts against input size (contention), where a
-transaction's warp-cycles go, and
-GETM's aborts by cause at every limit. A run that has not finished is `-`.
+block at the same limit); this script prints each design at its best and
+with no limit (with geometric means), run time and aborts at every limit for
+every design, aborts against input size (contention), where a
+transaction's warp-cycles go,
+GETM's aborts by cause at every limit, each ablation run beside GETM at the
+same limit (the report's [explain] lines give only the blocks' geometric
+means) and the L1's load hits. A run that has not finished is `-`.
 """
 import json
 import math
@@ -30,6 +33,10 @@ BENCH = [("ht", "HT-H"), ("ht:m", "HT-M"), ("ht:l", "HT-L"), ("atm", "ATM"), ("c
          ("cl-tm:to", "CLto"), ("bh-tm", "BH"), ("cc-tm", "CC"), ("ap", "AP")]
 LIMITS = ["1", "2", "4", "8", "16", "0"]
 DESIGNS = ["getm", "warptm", "eapg", "warptm-el"]
+# paper.sweep's ablation blocks, NAME-ht (HT-H, HT-M, HT-L at 8 warps per core) and
+# NAME-atm-cl (ATM and CL at 4), in the sweep's order
+ABLATIONS = ["printed", "stall16x16", "precise8x", "precise-all", "cu-free", "vu-port", "nowait",
+             "wake-oldest", "backoff0", "backoff128", "backoff512", "relaxed"]
 NAMES = {"getm": "GETM", "warptm": "WarpTM", "eapg": "EAPG", "warptm-el": "WarpTM-EL"}
 
 
@@ -108,6 +115,36 @@ def main():
                 tw, r = min(got, key=lambda x: x[1]["cycles"])
                 best[(wl, d)] = (tw if done else tw + "?", r)
 
+    print("### Each design at its best concurrency and at no limit (run time over FGLock)\n")
+    print("Best: the transactional-warp limit (1, 2, 4, 8, 16, 0 = none) with the fewest cycles "
+          "(`?`: not every limit has run); the report's figure `best` has the same runs, with "
+          "the arithmetic mean. GETM/WarpTM: WarpTM's cycles over GETM's (above 1: GETM "
+          "faster); the last row: geometric means.\n")
+    print("| benchmark | FGLock cycles | " + " | ".join(
+        f"{NAMES[d]} best (limit) | {NAMES[d]} no limit" for d in DESIGNS) +
+        " | GETM/WarpTM, each at its best | GETM/WarpTM, no limit |")
+    print("|---|---|" + "---|---|" * len(DESIGNS) + "---|---|")
+    cols = [[] for _ in range(2 * len(DESIGNS) + 2)]
+    for wl, name in BENCH:
+        if not fg[wl]:
+            continue
+        f = fg[wl]["cycles"]
+        cells, vals = [], []
+        for d in DESIGNS:
+            b, z = best.get((wl, d)), design(wl, d, "0")
+            vals += [b[1]["cycles"] / f if b else None, z["cycles"] / f if z else None]
+            cells += [f"{vals[-2]:.2f} ({b[0]})" if b else "-", fmt(vals[-1])]
+        bg, bw = best.get((wl, "getm")), best.get((wl, "warptm"))
+        zg, zw = design(wl, "getm", "0"), design(wl, "warptm", "0")
+        vals += [bw[1]["cycles"] / bg[1]["cycles"] if bg and bw else None,
+                 zw["cycles"] / zg["cycles"] if zg and zw else None]
+        cells += [fmt(vals[-2]), fmt(vals[-1])]
+        for c, v in zip(cols, vals):
+            c.append(v)
+        print(f"| {name} | {f:,} | ".replace(",", " ") + " | ".join(cells) + " |")
+    print("| geometric mean |  | " + " | ".join(fmt(gmean(c)) for c in cols) + " |")
+    print()
+
     print("### Run time over FGLock at every limit, and aborts per 1000 commits\n")
     print("| benchmark | design | " + " | ".join(f"limit {t}" for t in LIMITS) + " |")
     print("|---|---|" + "---|" * len(LIMITS))
@@ -180,6 +217,43 @@ def main():
             print(f"| {name} | {tw} | " + " | ".join(f"{x:.0f}" for x in cause) +
                   f" | {1000 * s_.get('gpu.l2.getm.vu_abort.bloom', 0) / c:.0f} | "
                   f"{s_.get('gpu.l2.getm.vu_bloom_evictions', 0):,.0f} |".replace(",", " "))
+
+    print("\n### Ablations, run by run (GETM changed one choice; WarpTM and FGLock unchanged)\n")
+    print("Each ablation run beside GETM's run at the same limit (the concurrency block's): its "
+          "cycles, over GETM's, WarpTM's cycles at that limit over its own (GETM/WarpTM, above 1: "
+          "faster than WarpTM), its own over FGLock's (GETM/FGLock), aborts per 1K commits.\n")
+    print("| benchmark (limit) | ablation | cycles | over GETM's | GETM/WarpTM | GETM/FGLock "
+          "| aborts / 1K commits |")
+    print("|---|---|---|---|---|---|---|")
+    for wl, name in BENCH:
+        suffix, tw = ("-ht", "8") if wl.startswith("ht") else ("-atm-cl", "4")
+        if wl not in ("ht", "ht:m", "ht:l", "atm", "cl-tm"):
+            continue
+        base, w, f = design(wl, "getm", tw), design(wl, "warptm", tw), fg[wl]
+        if not base:
+            continue
+        for abl in ["getm"] + ABLATIONS:
+            r = base if abl == "getm" else get(abl + suffix, wl, "getm", tw)
+            if not r:
+                print(f"| {name} ({tw}) | {abl} | - | - | - | - | - |")
+                continue
+            if not r["ok"]:
+                wrong.append(f"{wl} {abl} {tw}")
+            print(f"| {name} ({tw}) | {abl} | {r['cycles']:,} | {r['cycles'] / base['cycles']:.2f} | "
+                  f"{fmt(w['cycles'] / r['cycles']) if w else '-'} | "
+                  f"{fmt(r['cycles'] / f['cycles']) if f else '-'} | {fmt(per1k(r), 0)} |"
+                  .replace(",", " "))
+
+    print("\n### L1 load hits (every SM), FGLock and the most over the limits of each design\n")
+    print("| benchmark | FGLock | " + " | ".join(NAMES[d] for d in DESIGNS) + " |")
+    print("|---|---|" + "---|" * len(DESIGNS))
+    for wl, name in BENCH:
+        hits = [fg[wl]["s"].get("gpu.sm.l1.load_hits", 0) if fg[wl] else None]
+        for d in DESIGNS:
+            rs = [r for r in (design(wl, d, tw) for tw in LIMITS) if r]
+            hits.append(max(r["s"].get("gpu.sm.l1.load_hits", 0) for r in rs) if rs else None)
+        print(f"| {name} | " + " | ".join("-" if h is None else f"{h:,.0f}".replace(",", " ")
+                                         for h in hits) + " |")
     if wrong:
         print("\nRuns whose final-state check failed: " + ", ".join(wrong))
 
