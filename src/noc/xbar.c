@@ -209,6 +209,10 @@ static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
         if (jj < 0) /* wrap around to the heads before rr[d] */
             jj = next_bit(want, x->n_words, 0);
         unsigned j = (unsigned)jj, s = j / x->n_vnets, v = j % x->n_vnets;
+        /* each head wanting d is visited once (n_want[d] of them, from rr[d]
+         * round to before it): clearing its bit as it is visited leaves the
+         * later searches' answers as they were and want[] clear at the end */
+        want[j >> 6] &= ~(1ull << (j & 63));
         if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
             x->st.blocked_cycles++;
             continue;
@@ -233,7 +237,6 @@ static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
         grant(x, s, v, d, now);
         x->rr[d] = j + 1 == n_j ? 0 : j + 1;
     }
-    memset(want, 0, x->n_words * sizeof *want);
     x->n_want[d] = 0;
     x->wanted[d >> 6] &= ~(1ull << (d & 63));
 }

@@ -101,9 +101,19 @@ struct msg *port_pop(struct port *p)
     p->head = p->head + 1 == p->alloc ? 0 : p->head + 1;
     bool was_full = p->n == p->cap;
     p->n--;
-    if (p->n) /* the next one may be ready later than the receiver's next edge */
-        comp_wake_at(p->receiver, p->slots[p->head].ready);
-    else if (p->occupied_word)
+    if (p->n) {
+        /* The next one is taken at the receiver's first tick at or after its
+         * ready time. Its send asked for that tick (comp_wake_at(receiver,
+         * ready)), and a tick asked for stays pending until it runs; when the
+         * ready time is still ahead, that tick has not run, and a wake now
+         * would find the same edge (the first one at or after `ready`: the
+         * receiver's last tick is before it), so it is asked for only when
+         * the message is ready already (the receiver's tick at that edge may
+         * have passed with this head in front of it). */
+        tick_t ready = p->slots[p->head].ready;
+        if (ready <= p->receiver->eng->now)
+            comp_wake_at(p->receiver, ready);
+    } else if (p->occupied_word)
         *p->occupied_word &= ~p->occupied_bit;
     if (was_full && p->sender)
         comp_wake(p->sender);
