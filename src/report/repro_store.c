@@ -130,7 +130,8 @@ int repro_store(const struct repro *r, const char *root, const struct repro_stor
                 "runs_run_now = %u\n"
                 "runs_failed = %u\n",
                 r->d.name, r->size, r->size, repro_numbers_size(r), commit, date, info->wall_s,
-                run_s, longest_s, cores, info->jobs, r->counts.total, r->counts.ran, r->counts.failed);
+                run_s, longest_s, cores, info->jobs, r->counts.total, r->counts.ran,
+                r->counts.failed);
         fclose(f);
         char to[4500];
         snprintf(to, sizeof to, "%s/provenance", tmp);
