@@ -137,6 +137,9 @@ def render(root, name, size):
              f"commit {prov.get('commit', 'not recorded')}", f"taken {prov.get('date', '?')}"]
     if "runs" in prov:
         facts.append(f"{prov['runs']} runs ({prov.get('runs_failed', '?')} failed)")
+    if "run_seconds" in prov:  # each run's own wall time, summed over every call that made them
+        facts.append(f"{float(prov['run_seconds']):.0f} s of run time summed over the runs "
+                     f"(the longest {float(prov.get('longest_run_seconds', 0)):.0f} s)")
     out = [f"Generated from `results/{size}/` by `tools/repro_readme.py --write` (do not edit by "
            f"hand): {', '.join(facts)}.", ""]
     rows = summary_paper_rows(results)

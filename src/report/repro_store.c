@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/types.h"
 #include "cli/common.h"
 #include "cli/sweep.h"
 #include "report/repro_store.h"
@@ -100,6 +101,15 @@ int repro_store(const struct repro *r, const char *root, const struct repro_stor
         time_t now = time(NULL);
         strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
         long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        /* wall_seconds is this call's; a sweep resumed over several calls
+         * reuses most runs, so each run's own wall time, kept in its result,
+         * is what says how long the whole took */
+        double run_s = 0, longest_s = 0;
+        for (unsigned i = 0; i < r->spec.n_runs; i++)
+            if (r->res[i].finished && r->res[i].has_stats) {
+                run_s += r->res[i].wall_seconds;
+                longest_s = MAX(longest_s, r->res[i].wall_seconds);
+            }
         char *text = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&text, &len);
@@ -112,13 +122,16 @@ int repro_store(const struct repro *r, const char *root, const struct repro_stor
                 "commit = %s\n"
                 "date = %s\n"
                 "wall_seconds = %.1f\n"
+                "run_seconds = %.1f\n"
+                "longest_run_seconds = %.1f\n"
                 "host_cores = %ld\n"
                 "jobs = %u\n"
                 "runs = %u\n"
                 "runs_run_now = %u\n"
                 "runs_failed = %u\n",
                 r->d.name, r->size, r->size, repro_numbers_size(r), commit, date, info->wall_s,
-                cores, info->jobs, r->counts.total, r->counts.ran, r->counts.failed);
+                run_s, longest_s, cores, info->jobs, r->counts.total, r->counts.ran,
+                r->counts.failed);
         fclose(f);
         char to[4500];
         snprintf(to, sizeof to, "%s/provenance", tmp);

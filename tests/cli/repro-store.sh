@@ -21,6 +21,16 @@ grep -qx "size = tiny" "$p" || fail "provenance size: $(cat "$p")"
 grep -qE "^commit = (unknown \(not a git checkout\)|[0-9a-f]{7,}(-dirty)?)$" "$p" || fail "commit: $(cat "$p")"
 grep -qE "^date = 20[0-9]{2}-[01][0-9]-[0-3][0-9]T[0-9:]{8}Z$" "$p" || fail "date: $(cat "$p")"
 grep -qE "^wall_seconds = [0-9]+\.[0-9]$" "$p" || fail "wall time: $(cat "$p")"
+# every run's own wall time summed, and the longest: both above 0, the sum at least the longest
+python3 - "$p" <<'PY' || fail "run seconds: $(cat "$p")"
+import configparser, sys
+c = configparser.ConfigParser(inline_comment_prefixes=("#",))
+c.read(sys.argv[1])
+p = c["provenance"]
+s, m = float(p["run_seconds"]), float(p["longest_run_seconds"])
+sys.exit(0 if 0 < m <= s else 1)
+PY
+run_s=$(grep -E "^run_seconds = " "$p")
 grep -qx "host_cores = $(nproc --all 2>/dev/null || nproc)" "$p" || grep -qE "^host_cores = [1-9][0-9]*$" "$p" ||
     fail "cores: $(cat "$p")"
 grep -qx "runs = 3" "$p" && grep -qx "runs_run_now = 3" "$p" && grep -qx "runs_failed = 0" "$p" ||
@@ -32,6 +42,8 @@ echo stale >"$res/tiny/old-file"
 run repro toy --size tiny --out "$tmp/r" --store >/dev/null 2>"$tmp/log" || fail "store again: $(cat "$tmp/log")"
 [ ! -e "$res/tiny/old-file" ] || fail "the old folder was not replaced"
 grep -qx "runs_run_now = 0" "$res/tiny/provenance" || fail "second provenance: $(cat "$res/tiny/provenance")"
+# the reused runs keep their own wall times: the sum is the first call's
+grep -qx "$run_s" "$res/tiny/provenance" || fail "run_seconds changed on reuse: $(cat "$res/tiny/provenance")"
 [ "$(ls -A "$res")" = tiny ] || fail "left behind: $(ls -A "$res")"
 
 
