@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 
-#include "cli/sweep.h"
 #include "fuzz.h"
+#include "sweep/sweep.h"
 
 static void parse(const char *text)
 {

@@ -16,4 +16,10 @@ static inline double wall_seconds_since(double origin)
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9 - origin;
 }
 
+/* Seconds on the same clock since an arbitrary origin (differences only). */
+static inline double wall_seconds(void)
+{
+    return wall_seconds_since(0);
+}
+
 #endif

@@ -1,14 +1,16 @@
 /*
- * file.c - read a whole file into memory (see file.h).
+ * file.c - read a whole file into memory, write one atomically (see file.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/file.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/log.h"
 
@@ -78,4 +80,23 @@ char *file_read_source(const char *path, size_t *len_out, char *err, size_t errl
     if (len_out)
         *len_out = len;
     return text;
+}
+
+int write_file_atomic(const char *path, const char *text)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    bool ok = fputs(text, f) >= 0;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok || rename(tmp, path)) {
+        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
 }

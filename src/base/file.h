@@ -1,5 +1,5 @@
 /*
- * file.h - read a whole file into memory.
+ * file.h - read a whole file into memory, write one whole or not at all.
  *
  * Parsers read their input whole and report file:line themselves; this is
  * the one place that does the reading.
@@ -23,5 +23,9 @@ char *file_read_source(const char *path, size_t *len, char *err, size_t errlen);
 /* -1 with "PATH:LINE: NUL byte: not a text file" in err when text[0, len)
  * holds a NUL byte; 0 otherwise. */
 int file_check_text(const char *path, const char *text, size_t len, char *err, size_t errlen);
+
+/* Write text to `path` whole or not at all (temp file + rename); -1 with
+ * "gpucoh: error: cannot write PATH: WHY" on stderr when it cannot. */
+int write_file_atomic(const char *path, const char *text);
 
 #endif

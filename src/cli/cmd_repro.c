@@ -14,11 +14,11 @@
 
 #include "base/log.h"
 #include "cli/cmd_sweep.h"
-#include "cli/sweep.h"
 #include "host/workload.h"
 #include "report/repro.h"
 #include "report/repro_site.h"
 #include "report/repro_store.h"
+#include "sweep/sweep.h"
 
 static void usage(FILE *out)
 {

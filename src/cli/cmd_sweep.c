@@ -17,8 +17,8 @@
 
 #include "base/log.h"
 #include "cli/opt.h"
-#include "cli/sweep.h"
 #include "host/workload.h"
+#include "sweep/sweep.h"
 
 static void usage(FILE *out)
 {

@@ -21,11 +21,6 @@
 const char sim_opts_help[] =
     SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN SIM_HELP_TRACE;
 
-double wall_seconds(void)
-{
-    return wall_seconds_since(0);
-}
-
 static int add_set(struct sim_opts *o, const char *s, char *err, size_t errlen)
 {
     if (o->n_sets == SIM_MAX_SETS) {
@@ -243,25 +238,6 @@ void sim_close(struct sim_session *s)
         functional_delete(s->functional);
         backing_destroy(&s->store);
     }
-}
-
-int write_file_atomic(const char *path, const char *text)
-{
-    char tmp[4096];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    bool ok = fputs(text, f) >= 0;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path)) {
-        fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
 }
 
 static void json_stat(void *arg, const char *name, uint64_t v)

@@ -11,6 +11,8 @@
 
 #include <stdio.h>
 
+#include "base/clock.h" /* wall_seconds */
+#include "base/file.h"  /* write_file_atomic */
 #include "cli/opt.h"
 #include "gpu/functional.h"
 #include "host/host.h"
@@ -140,10 +142,5 @@ void sim_close(struct sim_session *s);
  * be written. */
 struct cJSON;
 int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON *extra);
-
-/* Write text to `path` whole or not at all (temp file + rename). */
-int write_file_atomic(const char *path, const char *text);
-
-double wall_seconds(void);
 
 #endif

@@ -19,9 +19,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/sweep.h"
 #include "report/claim_expr.h"
 #include "report/effect.h"
+#include "sweep/sweep.h"
 
 #define RP_MAX_SETS     8
 #define RP_MAX_DESIGNS  32

@@ -21,7 +21,6 @@
 
 #include "base/file.h"
 #include "base/log.h"
-#include "cli/common.h"
 #include "report/repro_site.h"
 #include "report/repro_values.h"
 

@@ -20,9 +20,8 @@
 
 #include "base/file.h"
 #include "base/types.h"
-#include "cli/common.h"
-#include "cli/sweep.h"
 #include "report/repro_store.h"
+#include "sweep/sweep.h"
 
 /* The files of a stored result, copied from the reproduction's output. */
 static const char *const stored_files[] = {"report.txt", "summary.csv", "figures.csv",

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "base/file.h"
-#include "cli/common.h"
 #include "report/mean.h"
 #include "report/repro_values.h"
 

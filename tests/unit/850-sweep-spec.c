@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 static void cross_product_of_workloads_protocols_sizes_and_axes(void **state)
 {

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli/common.h"
-#include "cli/sweep.h"
+#include "base/file.h"
 #include "report/repro.h"
+#include "sweep/sweep.h"
 
 static void load(const char *stats_json, struct sweep_result *res)
 {

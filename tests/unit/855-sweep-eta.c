@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 static void no_finished_run_gives_no_estimate(void **state)
 {

@@ -17,8 +17,8 @@
  * configuration's contents, the workload; sweep_ident.c) is unchanged.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef CLI_SWEEP_H
-#define CLI_SWEEP_H
+#ifndef SWEEP_SWEEP_H
+#define SWEEP_SWEEP_H
 
 #include <stdbool.h>
 #include <stdint.h>

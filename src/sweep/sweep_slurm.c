@@ -18,8 +18,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/common.h"
-#include "cli/sweep.h"
+#include "base/file.h"
+#include "sweep/sweep.h"
 
 extern char **environ;
 

@@ -30,9 +30,10 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "base/clock.h"
+#include "base/file.h"
 #include "base/log.h"
-#include "cli/common.h"
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 #define TAIL_BYTES 3000
 

@@ -14,8 +14,7 @@
 #include <string.h>
 
 #include "base/file.h"
-#include "cli/common.h"
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 const char *const sweep_check_names[3] = {"-", "ok", "wrong"};
 

@@ -23,7 +23,7 @@
  * "spec:line: what is wrong" and nothing is run.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 #include <ctype.h>
 #include <errno.h>

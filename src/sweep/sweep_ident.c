@@ -29,11 +29,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/file.h"
 #include "base/hash.h"
-#include "cli/common.h"
-#include "cli/sweep.h"
 #include "host/launchspec.h"
 #include "host/workload.h"
+#include "sweep/sweep.h"
 #include "system/config.h"
 
 const char *const sweep_ident_parts[SWEEP_IDENT_N] = {"binary", "config", "workload"};
