@@ -237,6 +237,85 @@ static uint16_t *l1_nodes(const struct machine *m)
     return at;
 }
 
+/* The SM -> L2 and L2 -> SM networks of each GPM (the CPU cores' L1s are
+ * endpoints after the SMs'), DRAM's seeds and, on several GPMs, the
+ * network between the GPMs' banks. */
+static void build_networks(struct machine *m, const struct config *cfg)
+{
+    m->up = xcalloc(m->n_gpms, sizeof *m->up);
+    m->down = xcalloc(m->n_gpms, sizeof *m->down);
+    /* the CPU cores' L1s (one GPM only) are endpoints after the SMs' */
+    uint16_t *at = m->n_cpus ? l1_nodes(m) : NULL;
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
+        unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
+        m->up[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
+                                  n_l1, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s, at, NULL);
+        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
+                                    m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s, l1s, NULL, at);
+        net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
+        net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
+    }
+    free(at);
+    for (unsigned b = 0; b < m->n_banks; b++)
+        dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
+    if (m->n_gpms > 1) {
+        const struct topo_spec *t = &cfg->topology;
+        struct sysnet_shape sh = {.gpus = t->gpus,
+                                  .gpms = t->gpms,
+                                  .banks = m->banks_per_gpm,
+                                  .n_vnets = m->proto->n_vnets,
+                                  .gpm_bytes_per_s = t->gpm_link_gbs * 1e9,
+                                  .gpu_bytes_per_s = t->gpu_link_gbs * 1e9,
+                                  .gpm_latency_ps = t->gpm_link_cycles * m->core_clk.period_ps,
+                                  .gpu_latency_ps = t->gpu_link_cycles * m->core_clk.period_ps,
+                                  .header_bytes = cfg->noc.header_bytes};
+        m->sys = sysnet_new(&m->eng, "sys.net", &m->core_clk, &sh, m->l2s);
+    }
+}
+
+/* Each core to its L1 and its L1 to the networks; each bank to the networks,
+ * the links between GPMs and its DRAM. */
+static void connect_cores_and_banks(struct machine *m)
+{
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        bool cpu = i >= m->n_sms;
+        unsigned g = cpu ? 0 : i / m->sms_per_gpm, local = cpu ? i : i % m->sms_per_gpm;
+        struct comp *smc = sm_comp(m->sms[i]);
+        struct port *to_l1 = m->l1_ops[i]->in_port(m->l1s[i]);
+        to_l1->sender = smc;
+        port_init(&m->from_l1[i],
+                  cpu ? name_of(m, "cpu[%u].from_l1", i - m->n_sms)
+                      : gpm_name(m, g, "sm[%u].from_l1", local),
+                  1u << 16, cpu ? m->cpu_clk.period_ps : m->core_clk.period_ps, m->l1s[i], smc);
+        struct ctrl_links *l = &m->l1_links[i];
+        l->to_core = &m->from_l1[i];
+        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
+            l->net_out[v] = net_in(m->up[g], local, v);
+            l->net_in[v] = net_out(m->down[g], local, v);
+        }
+        m->l1_ops[i]->connect(m->l1s[i], l);
+        sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
+        struct ctrl_links l = {0};
+        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
+            l.net_out[v] = net_in(m->down[g], local, v);
+            l.net_in[v] = net_out(m->up[g], local, v);
+            if (m->sys) {
+                l.sys_out[v] = sysnet_in(m->sys, b, v);
+                l.sys_out[v]->latency_ps = m->core_clk.period_ps; /* the injection cycle */
+                l.sys_in[v] = sysnet_out(m->sys, b, v);
+            }
+        }
+        l.to_mem = dram_req_port(m->drams[b]);
+        l.to_mem->sender = m->l2s[b];
+        m->proto->l2.connect(m->l2s[b], &l);
+        dram_connect(m->drams[b], m->proto->l2.in_port(m->l2s[b]), m->l2s[b]);
+    }
+}
+
 struct machine *machine_new_checked(const struct config *cfg, bool check)
 {
     struct machine *m = xcalloc(1, sizeof *m);
@@ -381,73 +460,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         free(to);
         free(from);
     }
-    m->up = xcalloc(m->n_gpms, sizeof *m->up);
-    m->down = xcalloc(m->n_gpms, sizeof *m->down);
-    /* the CPU cores' L1s (one GPM only) are endpoints after the SMs' */
-    uint16_t *at = m->n_cpus ? l1_nodes(m) : NULL;
-    for (unsigned g = 0; g < m->n_gpms; g++) {
-        struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
-        unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
-        m->up[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
-                                  n_l1, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s, at, NULL);
-        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
-                                    m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s, l1s, NULL, at);
-        net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
-        net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
-    }
-    free(at);
-    for (unsigned b = 0; b < m->n_banks; b++)
-        dram_set_seed(m->drams[b], cfg->sim.seed * 1000 + b);
-    if (m->n_gpms > 1) {
-        const struct topo_spec *t = &cfg->topology;
-        struct sysnet_shape sh = {.gpus = t->gpus,
-                                  .gpms = t->gpms,
-                                  .banks = m->banks_per_gpm,
-                                  .n_vnets = m->proto->n_vnets,
-                                  .gpm_bytes_per_s = t->gpm_link_gbs * 1e9,
-                                  .gpu_bytes_per_s = t->gpu_link_gbs * 1e9,
-                                  .gpm_latency_ps = t->gpm_link_cycles * m->core_clk.period_ps,
-                                  .gpu_latency_ps = t->gpu_link_cycles * m->core_clk.period_ps,
-                                  .header_bytes = cfg->noc.header_bytes};
-        m->sys = sysnet_new(&m->eng, "sys.net", &m->core_clk, &sh, m->l2s);
-    }
-
-    for (unsigned i = 0; i < m->n_cores; i++) {
-        bool cpu = i >= m->n_sms;
-        unsigned g = cpu ? 0 : i / m->sms_per_gpm, local = cpu ? i : i % m->sms_per_gpm;
-        struct comp *smc = sm_comp(m->sms[i]);
-        struct port *to_l1 = m->l1_ops[i]->in_port(m->l1s[i]);
-        to_l1->sender = smc;
-        port_init(&m->from_l1[i],
-                  cpu ? name_of(m, "cpu[%u].from_l1", i - m->n_sms)
-                      : gpm_name(m, g, "sm[%u].from_l1", local),
-                  1u << 16, cpu ? m->cpu_clk.period_ps : m->core_clk.period_ps, m->l1s[i], smc);
-        struct ctrl_links *l = &m->l1_links[i];
-        l->to_core = &m->from_l1[i];
-        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l->net_out[v] = net_in(m->up[g], local, v);
-            l->net_in[v] = net_out(m->down[g], local, v);
-        }
-        m->l1_ops[i]->connect(m->l1s[i], l);
-        sm_connect(m->sms[i], to_l1, &m->from_l1[i]);
-    }
-    for (unsigned b = 0; b < m->n_banks; b++) {
-        unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
-        struct ctrl_links l = {0};
-        for (unsigned v = 0; v < m->proto->n_vnets; v++) {
-            l.net_out[v] = net_in(m->down[g], local, v);
-            l.net_in[v] = net_out(m->up[g], local, v);
-            if (m->sys) {
-                l.sys_out[v] = sysnet_in(m->sys, b, v);
-                l.sys_out[v]->latency_ps = m->core_clk.period_ps; /* the injection cycle */
-                l.sys_in[v] = sysnet_out(m->sys, b, v);
-            }
-        }
-        l.to_mem = dram_req_port(m->drams[b]);
-        l.to_mem->sender = m->l2s[b];
-        m->proto->l2.connect(m->l2s[b], &l);
-        dram_connect(m->drams[b], m->proto->l2.in_port(m->l2s[b]), m->l2s[b]);
-    }
+    build_networks(m, cfg);
+    connect_cores_and_banks(m);
     if (order_policies[cfg->sm.order.model]->typeaware)
         build_macs(m);
     order_components(m);
