@@ -248,6 +248,70 @@ static bool has_barrier(const struct litmus_test *t)
     return false;
 }
 
+/* Thread th's code: its entry label, registers and locations, the
+ * pre-warming and skew delays, its instructions, its observed registers and,
+ * when it loops under a spin budget (loops), the flag it leaves on giving up. */
+static void emit_thread(struct sbuf *b, const struct litmus_test *t,
+                        const struct litmus_ptx_opts *o, const struct litmus_ptx *p, unsigned th,
+                        bool shared_warps, bool loops)
+{
+    const struct litmus_thread *tt = &t->th[th];
+    if (tt->on_cpu)
+        put(b, "\n// P%u@cpu %d\nP%u_START:\n", th, tt->cpu, th);
+    else
+        put(b, "\n// P%u@cta %d,gpu %d,gpm %d (warp %u, lane %u)\nP%u_START:\n", th, tt->cta,
+            tt->gpu, tt->gpm, p->warp_of[th], p->lane_of[th], th);
+    if (shared_warps) /* %p0: this thread's lane does the work */
+        put(b, "\tsetp.eq.u32 %%p0, %%t3, %u;\n", p->lane_of[th]);
+    for (int r = 0; r < LITMUS_MAX_REGS; r++)
+        if (tt->regs_used & (1u << r))
+            put(b, "\tmov.u32 %%r%d, %u;\n", r, (uint32_t)tt->reg_init[r]);
+    uint32_t locs_used = 0;
+    for (unsigned i = 0; i < tt->n_instrs; i++)
+        if (tt->ins[i].loc >= 0)
+            locs_used |= 1u << t->locs[tt->ins[i].loc].root;
+    for (unsigned l = 0; l < t->n_locs; l++)
+        if (locs_used & (1u << l))
+            put(b, "\tadd.u64 %%a%u, %%rd0, %u;\n", l, p->loc_offset[l]);
+    if (o->prewarm && locs_used) {
+        /* pre-warm the subset of locations the launch's p_wmask names, so
+         * that stale and fresh copies can meet in one iteration */
+        put(b, "\tmov.u32 %%t5, 0;\n\tld.param.u32 %%t8, [p_wmask%u];\n", th);
+        for (unsigned l = 0; l < t->n_locs; l++)
+            if (locs_used & (1u << l)) {
+                put(b, "\tand.b32 %%t6, %%t8, %u;\n", 1u << l);
+                put(b, "\tsetp.ne.and.u32 %%p3, %%t6, 0, %%p0;\n");
+                put(b, "\tmov.u32 %%t4, 0;\n");
+                put(b, "\t@%%p3 ld.global.u32 %%t4, [%%a%u];\n", l);
+                put(b, "\tadd.u32 %%t5, %%t5, %%t4;\n"); /* waits for the value */
+            }
+        char lab[32];
+        snprintf(lab, sizeof lab, "P%u_WARM", th);
+        emit_delay(b, "p_warm", lab);
+    }
+    char param[32], lab[32];
+    snprintf(param, sizeof param, "p_skew%u", th);
+    snprintf(lab, sizeof lab, "P%u_SKEW", th);
+    emit_delay(b, param, lab);
+    if (loops)
+        put(b, "\tld.param.u32 %%t9, [p_spin];\n");
+    for (unsigned i = 0; i <= tt->n_instrs; i++) {
+        for (unsigned k = 0; k < tt->n_labels; k++)
+            if (tt->labels[k].at == (int)i)
+                put(b, "P%u_%s:\n", th, tt->labels[k].name);
+        if (i < tt->n_instrs)
+            emit_instr(b, t, o, th, i);
+    }
+    for (unsigned k = 0; k < t->n_obs; k++)
+        if (t->obs[k].kind == LT_REG && t->obs[k].thread == (int)th)
+            put(b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%r%d;\n", 4 * k, t->obs[k].index);
+    put(b, "\tbra DONE;\n");
+    if (loops) { /* out of budget: flag it, leave the registers unwritten */
+        put(b, "P%u_SPUN:\n\tmov.u32 %%t9, 1;\n", th);
+        put(b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%t9;\n\tbra DONE;\n", p->spin_offset + 4 * th);
+    }
+}
+
 int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *opts,
                      struct litmus_ptx *p, char *why, size_t whylen)
 {
@@ -398,64 +462,8 @@ int litmus_ptx_build(const struct litmus_test *t, const struct litmus_ptx_opts *
         put(&b, "\t@%%p1 bra P%u_START;\n", th);
     }
     put(&b, "\tbra DONE;\n");
-    for (unsigned th = 0; th < t->n_threads; th++) {
-        const struct litmus_thread *tt = &t->th[th];
-        if (tt->on_cpu)
-            put(&b, "\n// P%u@cpu %d\nP%u_START:\n", th, tt->cpu, th);
-        else
-            put(&b, "\n// P%u@cta %d,gpu %d,gpm %d (warp %u, lane %u)\nP%u_START:\n", th, tt->cta,
-                tt->gpu, tt->gpm, p->warp_of[th], p->lane_of[th], th);
-        if (shared_warps) /* %p0: this thread's lane does the work */
-            put(&b, "\tsetp.eq.u32 %%p0, %%t3, %u;\n", p->lane_of[th]);
-        for (int r = 0; r < LITMUS_MAX_REGS; r++)
-            if (tt->regs_used & (1u << r))
-                put(&b, "\tmov.u32 %%r%d, %u;\n", r, (uint32_t)tt->reg_init[r]);
-        uint32_t locs_used = 0;
-        for (unsigned i = 0; i < tt->n_instrs; i++)
-            if (tt->ins[i].loc >= 0)
-                locs_used |= 1u << t->locs[tt->ins[i].loc].root;
-        for (unsigned l = 0; l < t->n_locs; l++)
-            if (locs_used & (1u << l))
-                put(&b, "\tadd.u64 %%a%u, %%rd0, %u;\n", l, p->loc_offset[l]);
-        if (o->prewarm && locs_used) {
-            /* pre-warm the subset of locations the launch's p_wmask names, so
-             * that stale and fresh copies can meet in one iteration */
-            put(&b, "\tmov.u32 %%t5, 0;\n\tld.param.u32 %%t8, [p_wmask%u];\n", th);
-            for (unsigned l = 0; l < t->n_locs; l++)
-                if (locs_used & (1u << l)) {
-                    put(&b, "\tand.b32 %%t6, %%t8, %u;\n", 1u << l);
-                    put(&b, "\tsetp.ne.and.u32 %%p3, %%t6, 0, %%p0;\n");
-                    put(&b, "\tmov.u32 %%t4, 0;\n");
-                    put(&b, "\t@%%p3 ld.global.u32 %%t4, [%%a%u];\n", l);
-                    put(&b, "\tadd.u32 %%t5, %%t5, %%t4;\n"); /* waits for the value */
-                }
-            char lab[32];
-            snprintf(lab, sizeof lab, "P%u_WARM", th);
-            emit_delay(&b, "p_warm", lab);
-        }
-        char param[32], lab[32];
-        snprintf(param, sizeof param, "p_skew%u", th);
-        snprintf(lab, sizeof lab, "P%u_SKEW", th);
-        emit_delay(&b, param, lab);
-        if (loops[th])
-            put(&b, "\tld.param.u32 %%t9, [p_spin];\n");
-        for (unsigned i = 0; i <= tt->n_instrs; i++) {
-            for (unsigned k = 0; k < tt->n_labels; k++)
-                if (tt->labels[k].at == (int)i)
-                    put(&b, "P%u_%s:\n", th, tt->labels[k].name);
-            if (i < tt->n_instrs)
-                emit_instr(&b, t, o, th, i);
-        }
-        for (unsigned k = 0; k < t->n_obs; k++)
-            if (t->obs[k].kind == LT_REG && t->obs[k].thread == (int)th)
-                put(&b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%r%d;\n", 4 * k, t->obs[k].index);
-        put(&b, "\tbra DONE;\n");
-        if (loops[th]) { /* out of budget: flag it, leave the registers unwritten */
-            put(&b, "P%u_SPUN:\n\tmov.u32 %%t9, 1;\n", th);
-            put(&b, "\t@%%p0 st.global.u32 [%%rd1+%u], %%t9;\n\tbra DONE;\n",
-                p->spin_offset + 4 * th);
-        }
-    }
+    for (unsigned th = 0; th < t->n_threads; th++)
+        emit_thread(&b, t, o, p, th, shared_warps, loops[th]);
     put(&b, "\nDONE:\n\tret;\n}\n");
     if (b.oom) {
         free(b.s);

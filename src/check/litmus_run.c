@@ -148,6 +148,97 @@ static void simt_progress(struct litmus_result *r)
     r->spin_forbidden = r->progress_guaranteed && r->spins; /* a failure only then */
 }
 
+/* Record one finished iteration's outcome (the observed registers from res,
+ * the locations read back from mem) in r's histogram, judged on first sight;
+ * false when out of memory. */
+static bool record_outcome(const struct litmus_test *t, struct litmus_result *r, struct host *h,
+                           const struct litmus_ptx *p, const int32_t *res, int32_t *vals,
+                           addr_t mem, bool sc_judged, const struct oracle_result *sco)
+{
+    for (unsigned k = 0; k < t->n_obs; k++) {
+        const struct litmus_term *ob = &t->obs[k];
+        if (ob->kind == LT_REG) {
+            vals[k] = res[k];
+        } else {
+            uint32_t w;
+            host_memcpy_from_dev(h, &w, mem + p->loc_offset[ob->index], 4);
+            vals[k] = (int32_t)w;
+        }
+    }
+    struct litmus_hist *e = hist_entry(r, vals, t->n_obs);
+    if (!e)
+        return false;
+    if (!e->count) {
+        e->cond = litmus_cond_holds(t, vals);
+        e->sc_allowed = sc_judged ? oracle_allows(sco, vals) : sc_allows(&r->sc, vals);
+        e->forbidden = !r->unjudged && !oracle_allows(&r->oracle, vals);
+    }
+    e->count++;
+    if (e->cond)
+        r->hits++;
+    return true;
+}
+
+/* The verdict of a run whose iterations are done: forward progress, outcomes
+ * the model forbids, and what it allows but never appeared. */
+static void judge_run(const struct litmus_test *t, struct litmus_result *r)
+{
+    /* forward progress: an iteration that did not finish is judged by the
+     * model's liveness rule (judge_spin); whether every fair SC interleaving
+     * ends is reported beside it, but does not decide: a weak model may let
+     * a loop that SC ends spin forever */
+    r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
+    if (r->lanes_share_warp && r->spin_checked)
+        simt_progress(r);
+    if (r->unjudged) {
+        r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
+        return;
+    }
+    r->status = LITMUS_PASS;
+    if (r->spin_forbidden) {
+        if (r->lanes_share_warp)
+            snprintf(r->reason, sizeof r->reason,
+                     "did not finish %llu time%s (warps spun on loads), but termination is %s",
+                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->progress_why);
+        else
+            snprintf(r->reason, sizeof r->reason,
+                     "did not finish %llu time%s (warps spun on loads), but %s allows no "
+                     "execution that never finishes",
+                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
+        r->status = LITMUS_FAIL;
+    }
+    for (unsigned i = 0; i < r->n_hist; i++)
+        if (r->hist[i].forbidden) {
+            char buf[256];
+            litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
+            const char *ax = axiom_of(r, r->hist[i].values);
+            if (!r->reason[0])
+                snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
+                         r->model, ax ? ", " : "", ax ? ax : "", buf,
+                         (unsigned long long)r->hist[i].count);
+            r->status = LITMUS_FAIL;
+        }
+    /* coverage: what the model allows but never appeared */
+    if (!is_ptx(r->model)) {
+        unsigned seen = 0;
+        for (unsigned i = 0; i < r->n_hist; i++)
+            seen += !r->hist[i].forbidden;
+        r->n_unseen = r->oracle.n_allowed - seen;
+        if (r->n_unseen)
+            snprintf(r->unseen_note, sizeof r->unseen_note, "%u of %u %s outcomes never observed",
+                     r->n_unseen, r->oracle.n_allowed, r->model);
+    } else if (r->check == LCHK_ALLOW_C && !r->hits) {
+        r->n_unseen = 1;
+        snprintf(r->unseen_note, sizeof r->unseen_note,
+                 "the condition is allowed (verdict %d) but was never observed", r->verdict);
+    } else if (r->check == LCHK_ALLOW_NOT_C && r->hits == r->iterations) {
+        r->n_unseen = 1;
+        snprintf(r->unseen_note, sizeof r->unseen_note,
+                 "a violation of the condition is allowed (verdict %d) but was never observed",
+                 r->verdict);
+    }
+}
+
 int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const char *protocol,
                struct launcher l, const struct litmus_run_opts *o, struct litmus_result *r,
                char *err, size_t errlen)
@@ -315,30 +406,11 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
             }
             continue;
         }
-        for (unsigned k = 0; k < t->n_obs; k++) {
-            const struct litmus_term *ob = &t->obs[k];
-            if (ob->kind == LT_REG) {
-                vals[k] = res[k];
-            } else {
-                uint32_t w;
-                host_memcpy_from_dev(h, &w, mem + p.loc_offset[ob->index], 4);
-                vals[k] = (int32_t)w;
-            }
-        }
-        struct litmus_hist *e = hist_entry(r, vals, t->n_obs);
-        if (!e) {
+        if (!record_outcome(t, r, h, &p, res, vals, mem, sc_judged, sco)) {
             snprintf(err, errlen, "out of memory");
             rc = -1;
             break;
         }
-        if (!e->count) {
-            e->cond = litmus_cond_holds(t, vals);
-            e->sc_allowed = sc_judged ? oracle_allows(sco, vals) : sc_allows(&r->sc, vals);
-            e->forbidden = !r->unjudged && !oracle_allows(&r->oracle, vals);
-        }
-        e->count++;
-        if (e->cond)
-            r->hits++;
     }
     if (spin_stops)
         l.ops->set_spin_stops(l.obj, false);
@@ -350,60 +422,7 @@ int litmus_run(const struct litmus_test *t, const struct litmus_ref *ref, const 
     if (rc)
         return rc;
 
-    /* forward progress: an iteration that did not finish is judged by the
-     * model's liveness rule (judge_spin); whether every fair SC interleaving
-     * ends is reported beside it, but does not decide: a weak model may let
-     * a loop that SC ends spin forever */
-    r->progress_guaranteed = !r->sc.may_livelock && !r->sc.may_hang;
-    if (r->lanes_share_warp && r->spin_checked)
-        simt_progress(r);
-    if (r->unjudged) {
-        r->status = LITMUS_UNKNOWN; /* r->reason names the limit */
-        return 0;
-    }
-    r->status = LITMUS_PASS;
-    if (r->spin_forbidden) {
-        if (r->lanes_share_warp)
-            snprintf(r->reason, sizeof r->reason,
-                     "did not finish %llu time%s (warps spun on loads), but termination is %s",
-                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->progress_why);
-        else
-            snprintf(r->reason, sizeof r->reason,
-                     "did not finish %llu time%s (warps spun on loads), but %s allows no "
-                     "execution that never finishes",
-                     (unsigned long long)r->spins, r->spins == 1 ? "" : "s", r->model);
-        r->status = LITMUS_FAIL;
-    }
-    for (unsigned i = 0; i < r->n_hist; i++)
-        if (r->hist[i].forbidden) {
-            char buf[256];
-            litmus_outcome_format(t, r->hist[i].values, buf, sizeof buf);
-            const char *ax = axiom_of(r, r->hist[i].values);
-            if (!r->reason[0])
-                snprintf(r->reason, sizeof r->reason, "forbidden by %s%s%.40s: %.200s (%llu times)",
-                         r->model, ax ? ", " : "", ax ? ax : "", buf,
-                         (unsigned long long)r->hist[i].count);
-            r->status = LITMUS_FAIL;
-        }
-    /* coverage: what the model allows but never appeared */
-    if (!is_ptx(r->model)) {
-        unsigned seen = 0;
-        for (unsigned i = 0; i < r->n_hist; i++)
-            seen += !r->hist[i].forbidden;
-        r->n_unseen = r->oracle.n_allowed - seen;
-        if (r->n_unseen)
-            snprintf(r->unseen_note, sizeof r->unseen_note, "%u of %u %s outcomes never observed",
-                     r->n_unseen, r->oracle.n_allowed, r->model);
-    } else if (r->check == LCHK_ALLOW_C && !r->hits) {
-        r->n_unseen = 1;
-        snprintf(r->unseen_note, sizeof r->unseen_note,
-                 "the condition is allowed (verdict %d) but was never observed", r->verdict);
-    } else if (r->check == LCHK_ALLOW_NOT_C && r->hits == r->iterations) {
-        r->n_unseen = 1;
-        snprintf(r->unseen_note, sizeof r->unseen_note,
-                 "a violation of the condition is allowed (verdict %d) but was never observed",
-                 r->verdict);
-    }
+    judge_run(t, r);
     return 0;
 }
 

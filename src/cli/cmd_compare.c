@@ -176,6 +176,94 @@ static void print_row(FILE *out, const char *wl, const char *proto, const struct
         fprintf(out, "    %s: %s\n", wl, r->why);
 }
 
+/* The table as CSV into csv (written whole or not at all): a row per run
+ * with statistics, then one per protocol for its harmonic mean. True when
+ * the file could not be written. */
+static bool write_csv(const char *csv, const struct cmp_item *wls, const char *const *protos,
+                      unsigned n_pr, const struct cmp_row *rows_out, unsigned n_rows,
+                      const double *hmean)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f, "workload,set,protocol,check,cycles,speedup,l1_hit_rate,bytes");
+    for (unsigned c = 0; c < TRAFFIC_N; c++)
+        fprintf(f, ",bytes_%s", traffic_class_names[c]);
+    fputc('\n', f);
+    for (unsigned i = 0; i < n_rows; i++) {
+        const struct cmp_row *r = &rows_out[i];
+        if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
+            continue; /* no statistics */
+        fprintf(f, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[i / n_pr].name, wls[i / n_pr].set,
+                protos[i % n_pr], r->exit_status ? "wrong" : "ok", (unsigned long long)r->cycles,
+                r->speedup, r->hit, (unsigned long long)r->total);
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            fprintf(f, ",%llu", (unsigned long long)r->bytes[c]);
+        fputc('\n', f);
+    }
+    /* one row per protocol: workload "hmean", its speedup, the rest empty */
+    for (unsigned k = 0; k < n_pr; k++) {
+        fprintf(f, "hmean,,%s,,,%.4f,,", protos[k], hmean[k]);
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            fputc(',', f);
+        fputc('\n', f);
+    }
+    fclose(f);
+    bool failed = write_file_atomic(csv, text) != 0;
+    free(text);
+    return failed;
+}
+
+/* The table as JSON into json (written whole or not at all): the rows, then
+ * each protocol's harmonic mean. True when the file could not be written. */
+static bool write_json(const char *json, const struct wl_params *p, const struct cmp_item *wls,
+                       const char *const *protos, unsigned n_pr, const struct cmp_row *rows_out,
+                       unsigned n_rows, const double *hmean, const unsigned *n_mean)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "gpucoh_version", GPUCOH_VERSION);
+    cJSON_AddStringToObject(root, "size", wl_size_names[p->size]);
+    cJSON *arr = cJSON_AddArrayToObject(root, "rows");
+    for (unsigned i = 0; i < n_rows; i++) {
+        const struct cmp_row *r = &rows_out[i];
+        if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
+            continue;
+        cJSON *o2 = cJSON_CreateObject();
+        cJSON_AddStringToObject(o2, "workload", wls[i / n_pr].name);
+        cJSON_AddStringToObject(o2, "set", wls[i / n_pr].set);
+        cJSON_AddStringToObject(o2, "protocol", protos[i % n_pr]);
+        cJSON_AddStringToObject(o2, "check", r->exit_status ? "wrong" : "ok");
+        cJSON_AddNumberToObject(o2, "cycles", (double)r->cycles);
+        cJSON_AddNumberToObject(o2, "speedup", r->speedup);
+        cJSON_AddNumberToObject(o2, "l1_hit_rate", r->hit);
+        cJSON_AddNumberToObject(o2, "bytes", (double)r->total);
+        cJSON *b = cJSON_AddObjectToObject(o2, "bytes_by_class");
+        for (unsigned c = 0; c < TRAFFIC_N; c++)
+            cJSON_AddNumberToObject(b, traffic_class_names[c], (double)r->bytes[c]);
+        cJSON_AddItemToArray(arr, o2);
+    }
+    cJSON *hm = cJSON_AddArrayToObject(root, "hmean");
+    for (unsigned k = 0; k < n_pr; k++) {
+        cJSON *o2 = cJSON_CreateObject();
+        cJSON_AddStringToObject(o2, "protocol", protos[k]);
+        cJSON_AddNumberToObject(o2, "speedup", hmean[k]);
+        cJSON_AddNumberToObject(o2, "workloads", n_mean[k]);
+        cJSON_AddItemToArray(hm, o2);
+    }
+    char *text = cJSON_Print(root);
+    size_t tl = strlen(text);
+    char *withnl = malloc(tl + 2);
+    if (!withnl)
+        abort();
+    memcpy(withnl, text, tl);
+    memcpy(withnl + tl, "\n", 2);
+    bool failed = write_file_atomic(json, withnl) != 0;
+    free(withnl);
+    free(text);
+    cJSON_Delete(root);
+    return failed;
+}
+
 int cmd_compare(int argc, char **argv)
 {
     struct sim_opts o = {0};
@@ -343,82 +431,10 @@ int cmd_compare(int argc, char **argv)
         printf("%-16s %-8s %-6s %12s %8.2f\n", "hmean", protos[k], "", "", hmean[k]);
     }
 
-    if (csv) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        fprintf(f, "workload,set,protocol,check,cycles,speedup,l1_hit_rate,bytes");
-        for (unsigned c = 0; c < TRAFFIC_N; c++)
-            fprintf(f, ",bytes_%s", traffic_class_names[c]);
-        fputc('\n', f);
-        for (unsigned i = 0; i < n_rows; i++) {
-            const struct cmp_row *r = &rows_out[i];
-            if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
-                continue; /* no statistics */
-            fprintf(f, "%s,%s,%s,%s,%llu,%.4f,%.4f,%llu", wls[i / n_pr].name, wls[i / n_pr].set,
-                    protos[i % n_pr], r->exit_status ? "wrong" : "ok",
-                    (unsigned long long)r->cycles, r->speedup, r->hit,
-                    (unsigned long long)r->total);
-            for (unsigned c = 0; c < TRAFFIC_N; c++)
-                fprintf(f, ",%llu", (unsigned long long)r->bytes[c]);
-            fputc('\n', f);
-        }
-        /* one row per protocol: workload "hmean", its speedup, the rest empty */
-        for (unsigned k = 0; k < n_pr; k++) {
-            fprintf(f, "hmean,,%s,,,%.4f,,", protos[k], hmean[k]);
-            for (unsigned c = 0; c < TRAFFIC_N; c++)
-                fputc(',', f);
-            fputc('\n', f);
-        }
-        fclose(f);
-        if (write_file_atomic(csv, text))
-            worst = EXIT_USAGE;
-        free(text);
-    }
-    if (json) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "gpucoh_version", GPUCOH_VERSION);
-        cJSON_AddStringToObject(root, "size", wl_size_names[p.size]);
-        cJSON *arr = cJSON_AddArrayToObject(root, "rows");
-        for (unsigned i = 0; i < n_rows; i++) {
-            const struct cmp_row *r = &rows_out[i];
-            if (r->exit_status && r->exit_status != EXIT_CHECK_FAILED)
-                continue;
-            cJSON *o2 = cJSON_CreateObject();
-            cJSON_AddStringToObject(o2, "workload", wls[i / n_pr].name);
-            cJSON_AddStringToObject(o2, "set", wls[i / n_pr].set);
-            cJSON_AddStringToObject(o2, "protocol", protos[i % n_pr]);
-            cJSON_AddStringToObject(o2, "check", r->exit_status ? "wrong" : "ok");
-            cJSON_AddNumberToObject(o2, "cycles", (double)r->cycles);
-            cJSON_AddNumberToObject(o2, "speedup", r->speedup);
-            cJSON_AddNumberToObject(o2, "l1_hit_rate", r->hit);
-            cJSON_AddNumberToObject(o2, "bytes", (double)r->total);
-            cJSON *b = cJSON_AddObjectToObject(o2, "bytes_by_class");
-            for (unsigned c = 0; c < TRAFFIC_N; c++)
-                cJSON_AddNumberToObject(b, traffic_class_names[c], (double)r->bytes[c]);
-            cJSON_AddItemToArray(arr, o2);
-        }
-        cJSON *hm = cJSON_AddArrayToObject(root, "hmean");
-        for (unsigned k = 0; k < n_pr; k++) {
-            cJSON *o2 = cJSON_CreateObject();
-            cJSON_AddStringToObject(o2, "protocol", protos[k]);
-            cJSON_AddNumberToObject(o2, "speedup", hmean[k]);
-            cJSON_AddNumberToObject(o2, "workloads", n_mean[k]);
-            cJSON_AddItemToArray(hm, o2);
-        }
-        char *text = cJSON_Print(root);
-        size_t tl = strlen(text);
-        char *withnl = malloc(tl + 2);
-        if (!withnl)
-            abort();
-        memcpy(withnl, text, tl);
-        memcpy(withnl + tl, "\n", 2);
-        if (write_file_atomic(json, withnl))
-            worst = EXIT_USAGE;
-        free(withnl);
-        free(text);
-        cJSON_Delete(root);
-    }
+    if (csv && write_csv(csv, wls, protos, n_pr, rows_out, n_rows, hmean))
+        worst = EXIT_USAGE;
+    if (json && write_json(json, &p, wls, protos, n_pr, rows_out, n_rows, hmean, n_mean))
+        worst = EXIT_USAGE;
     free(hmean);
     free(n_mean);
     munmap(rows_out, n_rows * sizeof *rows_out);

@@ -384,6 +384,83 @@ struct totals {
     unsigned pass, fail, skip, unknown, unseen;
 };
 
+/* The machine settings of one pass: its protocol (NULL: the configuration's),
+ * the seed and, with jitter, random extra delays and bank conflicts; the
+ * settings' text goes into set_proto, set_seed and set_jit, which must live
+ * as long as o. */
+static void pass_sets(struct sim_opts *o, const char *protocol, uint64_t seed, unsigned jitter,
+                      char set_proto[96], char set_seed[64], char set_jit[3][64])
+{
+    if (protocol && o->n_sets + 3 < SIM_MAX_SETS) {
+        snprintf(set_proto, 96, "coherence.protocol=%s", protocol);
+        o->sets[o->n_sets++] = set_proto;
+    }
+    if (o->n_sets + 2 < SIM_MAX_SETS) {
+        snprintf(set_seed, 64, "sim.seed=%llu", (unsigned long long)seed);
+        o->sets[o->n_sets++] = set_seed;
+    }
+    /* random extra delays where the machine offers them (options that do
+     * not exist yet are left out, so the harness runs on any machine) */
+    static const char *const jitter_opts[3] = {"l2.jitter_cycles", "noc.jitter_cycles",
+                                               "dram.jitter_cycles"};
+    for (unsigned k = 0; k < 3 && jitter && !o->functional; k++)
+        if (cfg_find(config_options(), jitter_opts[k]) && o->n_sets + 1 < SIM_MAX_SETS) {
+            snprintf(set_jit[k], 64, "%s=%u", jitter_opts[k], jitter);
+            o->sets[o->n_sets++] = set_jit[k];
+        }
+    /* and random bank conflicts: 1 grant in 8 leaves its bank busy a while */
+    if (jitter && !o->functional && o->n_sets + 1 < SIM_MAX_SETS)
+        o->sets[o->n_sets++] = "noc.conflict_pct=12";
+}
+
+/* Run every test read (not bad, and of the core set with core_only) on
+ * launcher l: print each result, add it to jres and count it in tot; a test
+ * the harness cannot run is reported, marked bad and counted in n_bad. */
+static void run_tests(struct litmus_test *tests, struct litmus_ref *refs, bool *bad, unsigned n,
+                      bool core_only, const char *pname, struct launcher l,
+                      const struct litmus_run_opts *rp, cJSON *jres, struct totals *tot,
+                      unsigned *n_bad, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (bad[i] || (core_only && refs[i].core != 1))
+            continue;
+        struct litmus_result r;
+        if (litmus_run(&tests[i], &refs[i], pname, l, rp, &r, err, errlen)) {
+            fprintf(stderr, "gpucoh litmus: %s\n", err);
+            bad[i] = true;
+            (*n_bad)++;
+            continue;
+        }
+        litmus_result_print(&r, stdout);
+        tot->pass += r.status == LITMUS_PASS;
+        tot->fail += r.status == LITMUS_FAIL;
+        tot->skip += r.status == LITMUS_SKIP;
+        tot->unknown += r.status == LITMUS_UNKNOWN;
+        tot->unseen += r.n_unseen ? 1 : 0;
+        cJSON_AddItemToArray(jres, result_json(&r));
+        litmus_result_free(&r);
+    }
+}
+
+/* A pass's totals: a line on stdout and an entry of jsum. */
+static void report_totals(cJSON *jsum, const char *pname, const char *model,
+                          const struct totals *tot)
+{
+    printf("== %s (model %s): %u passed, %u failed, %u skipped, %u unknown (oracle limit), "
+           "%u with allowed outcomes never observed\n",
+           pname, model, tot->pass, tot->fail, tot->skip, tot->unknown, tot->unseen);
+    fflush(stdout);
+    cJSON *js = cJSON_CreateObject();
+    cJSON_AddStringToObject(js, "protocol", pname);
+    cJSON_AddStringToObject(js, "model", model);
+    cJSON_AddNumberToObject(js, "passed", tot->pass);
+    cJSON_AddNumberToObject(js, "failed", tot->fail);
+    cJSON_AddNumberToObject(js, "skipped", tot->skip);
+    cJSON_AddNumberToObject(js, "unknown", tot->unknown);
+    cJSON_AddNumberToObject(js, "allowed_never_observed", tot->unseen);
+    cJSON_AddItemToArray(jsum, js);
+}
+
 int cmd_litmus(int argc, char **argv)
 {
     struct sim_opts so = {0};
@@ -522,26 +599,8 @@ int cmd_litmus(int argc, char **argv)
     for (unsigned pi = 0; pi < passes; pi++) {
         struct sim_opts o = so;
         char set_proto[96], set_seed[64], set_jit[3][64];
-        if (n_protocols && o.n_sets + 3 < SIM_MAX_SETS) {
-            snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", protocols[pi]);
-            o.sets[o.n_sets++] = set_proto;
-        }
-        if (o.n_sets + 2 < SIM_MAX_SETS) {
-            snprintf(set_seed, sizeof set_seed, "sim.seed=%llu", (unsigned long long)ro.seed);
-            o.sets[o.n_sets++] = set_seed;
-        }
-        /* random extra delays where the machine offers them (options that do
-         * not exist yet are left out, so the harness runs on any machine) */
-        static const char *const jitter_opts[3] = {"l2.jitter_cycles", "noc.jitter_cycles",
-                                                   "dram.jitter_cycles"};
-        for (unsigned k = 0; k < 3 && jitter && !o.functional; k++)
-            if (cfg_find(config_options(), jitter_opts[k]) && o.n_sets + 1 < SIM_MAX_SETS) {
-                snprintf(set_jit[k], sizeof set_jit[k], "%s=%u", jitter_opts[k], jitter);
-                o.sets[o.n_sets++] = set_jit[k];
-            }
-        /* and random bank conflicts: 1 grant in 8 leaves its bank busy a while */
-        if (jitter && !o.functional && o.n_sets + 1 < SIM_MAX_SETS)
-            o.sets[o.n_sets++] = "noc.conflict_pct=12";
+        pass_sets(&o, n_protocols ? protocols[pi] : NULL, ro.seed, jitter, set_proto, set_seed,
+                  set_jit);
         o.quiet = true;
         if (all && !o.functional && refused(&o, protocols[pi])) {
             /* under tso or sc, `all` means every protocol that can keep the promise */
@@ -564,39 +623,9 @@ int cmd_litmus(int argc, char **argv)
         struct launcher l =
             o.functional ? functional_launcher(s.functional) : machine_launcher(s.machine);
         struct totals tot = {0};
-        for (unsigned i = 0; i < files.n; i++) {
-            if (bad[i] || (core_only && refs[i].core != 1))
-                continue;
-            struct litmus_result r;
-            if (litmus_run(&tests[i], &refs[i], pname, l, &rp, &r, err, sizeof err)) {
-                fprintf(stderr, "gpucoh litmus: %s\n", err);
-                bad[i] = true;
-                n_bad++;
-                continue;
-            }
-            litmus_result_print(&r, stdout);
-            tot.pass += r.status == LITMUS_PASS;
-            tot.fail += r.status == LITMUS_FAIL;
-            tot.skip += r.status == LITMUS_SKIP;
-            tot.unknown += r.status == LITMUS_UNKNOWN;
-            tot.unseen += r.n_unseen ? 1 : 0;
-            cJSON_AddItemToArray(jres, result_json(&r));
-            litmus_result_free(&r);
-        }
-        const char *model = rp.model;
-        printf("== %s (model %s): %u passed, %u failed, %u skipped, %u unknown (oracle limit), "
-               "%u with allowed outcomes never observed\n",
-               pname, model, tot.pass, tot.fail, tot.skip, tot.unknown, tot.unseen);
-        fflush(stdout);
-        cJSON *js = cJSON_CreateObject();
-        cJSON_AddStringToObject(js, "protocol", pname);
-        cJSON_AddStringToObject(js, "model", model);
-        cJSON_AddNumberToObject(js, "passed", tot.pass);
-        cJSON_AddNumberToObject(js, "failed", tot.fail);
-        cJSON_AddNumberToObject(js, "skipped", tot.skip);
-        cJSON_AddNumberToObject(js, "unknown", tot.unknown);
-        cJSON_AddNumberToObject(js, "allowed_never_observed", tot.unseen);
-        cJSON_AddItemToArray(jsum, js);
+        run_tests(tests, refs, bad, files.n, core_only, pname, l, &rp, jres, &tot, &n_bad, err,
+                  sizeof err);
+        report_totals(jsum, pname, rp.model, &tot);
         any_fail |= tot.fail > 0;
         if (so.stats_file || so.coverage_file) {
             FILE *quiet = fopen("/dev/null", "w");

@@ -95,7 +95,7 @@ void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     order_complete(sm->ord, &w->ord, mi->mem.op, mi->mem.sem);
     w->n_out--;
     /* a write at the L2 now: logical-time protocols' spin watchdog takes its
-     * lease marks after it (machine.c, mark_leases) */
+     * lease marks after it (machine_run.c, mark_leases) */
     sm->advances += mi->mem.op == MEM_STORE || mi->mem.op == MEM_ATOMIC;
     if (mi->mem.op == MEM_LOAD) {
         /* a warp that loads what it loaded last time (a spin on a flag) is not

@@ -764,6 +764,160 @@ static int exec_warp_op(struct ptx_warp *w, const struct px_inst *i, uint32_t ac
     }
 }
 
+/* bar.sync, bar.arrive and bar.red: the step waits at barrier id (a
+ * reduction's operand counted in the CTA's slot). */
+static int exec_bar(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
+                    struct ptx_step *out, char *err, size_t errlen)
+{
+    if (w->tx_at) {
+        snprintf(err, errlen, "%s:%u: barrier inside a transaction is not supported",
+                 w->m->filename, i->line);
+        return -1;
+    }
+    unsigned l0 = (unsigned)__builtin_ctz(active);
+    uint32_t id = (uint32_t)row(w, &i->s[0])[l0];
+    if (id > 15) {
+        snprintf(err, errlen, "%s:%u: barrier number %u out of range", w->m->filename, i->line, id);
+        return -1;
+    }
+    out->kind = PTX_STEP_BARRIER;
+    out->bar.id = id;
+    out->bar.count = i->s[1].kind != OK_NONE ? (uint32_t)row(w, &i->s[1])[l0] : 0;
+    out->bar.arrive_only = i->mod == 1;
+    out->bar.n_threads = (uint32_t)__builtin_popcount(active);
+    if (i->mod >= 2) {
+        struct ptx_cta *c = w->c;
+        uint32_t p = pred_val(w, &i->s[2]) & active;
+        c->red[id].popc += (uint32_t)__builtin_popcount(p);
+        c->red[id].all &= p == active;
+        c->red[id].any |= p != 0;
+        c->red[id].arrived++;
+        w->bar_red = i;
+        w->bar_red_mask = active;
+    }
+    if (i->mod != 1)
+        w->at_barrier = true;
+    return 0;
+}
+
+/* A transaction begins: the registers and predicates saved for a retry, the
+ * SIMT stack's retry and transaction entries pushed. */
+static int exec_tx_begin(struct ptx_warp *w, const struct px_inst *i, uint32_t pc, uint32_t active,
+                         uint32_t mask, struct ptx_step *out, char *err, size_t errlen)
+{
+    if (active != mask) {
+        snprintf(err, errlen,
+                 "%s:%u: predicated transaction begin with a partial mask is "
+                 "not supported",
+                 w->m->filename, i->line);
+        return -1;
+    }
+    if (!active)
+        return 0;
+    if (w->tx_at) {
+        snprintf(err, errlen, "%s:%u: nested transactions are not supported", w->m->filename,
+                 i->line);
+        return -1;
+    }
+    if (w->n_pending || w->sp + 2 > w->stk_cap) {
+        snprintf(err, errlen, "%s:%u: transaction begin with %s", w->m->filename, i->line,
+                 w->n_pending ? "loads outstanding" : "a full SIMT stack");
+        return -1;
+    }
+    memcpy(w->tx_regs, w->regs, (size_t)w->n_rows * 32 * sizeof(uint64_t));
+    memcpy(w->tx_preds, w->preds, (size_t)w->n_preds * sizeof(uint32_t));
+    w->tx_begin_pc = pc;
+    w->tx_n = 0;
+    w->tx_aborted = 0;
+    stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, 0, 0, SE_RETRY});
+    stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, active, 0, SE_TX});
+    w->tx_at = w->sp;
+    out->kind = PTX_STEP_TX_BEGIN;
+    return 0;
+}
+
+/* A transaction's commit, reached by the whole warp with nothing outstanding. */
+static int exec_tx_commit(struct ptx_warp *w, const struct px_inst *i, uint32_t pc, uint32_t active,
+                          uint32_t mask, struct ptx_step *out, char *err, size_t errlen)
+{
+    if (!active && !w->tx_at)
+        return 0;
+    if (!w->tx_at || w->tx_at != w->sp || active != mask) {
+        snprintf(err, errlen, "%s:%u: %s", w->m->filename, i->line,
+                 !w->tx_at        ? "transaction commit outside a transaction"
+                 : active != mask ? "predicated transaction commit with a partial mask is "
+                                    "not supported"
+                                  : "transaction commit reached by part of a diverged warp "
+                                    "(branches inside a transaction must reconverge before "
+                                    "its commit)");
+        return -1;
+    }
+    if (w->n_pending) {
+        snprintf(err, errlen, "%s:%u: transaction commit with loads outstanding", w->m->filename,
+                 i->line);
+        return -1;
+    }
+    tx_end(w, out, active, pc);
+    return 0;
+}
+
+/* A call: the arguments copied into the callee's frame, its registers,
+ * predicates and locals above the caller's, its first instruction pushed. */
+static int exec_call(struct ptx_warp *w, const struct px_inst *i, uint32_t active, uint32_t mask,
+                     char *err, size_t errlen)
+{
+    if (w->tx_at && active) {
+        snprintf(err, errlen, "%s:%u: call inside a transaction is not supported", w->m->filename,
+                 i->line);
+        return -1;
+    }
+    if (active != mask) {
+        snprintf(err, errlen, "%s:%u: predicated call with a partial mask is not supported",
+                 w->m->filename, i->line);
+        return -1;
+    }
+    if (w->n_pending) {
+        snprintf(err, errlen, "%s:%u: call issued with loads outstanding", w->m->filename, i->line);
+        return -1;
+    }
+    if (!active)
+        return 0;
+    const struct px_call *cs = &w->m->calls[i->call];
+    const struct px_func *callee = &w->m->funcs[i->target];
+    struct call_frame *cur = &w->frames[w->nf - 1];
+    if (w->nf >= w->frames_cap || w->sp + 1 > w->stk_cap) {
+        snprintf(err, errlen, "%s:%u: call stack overflow", w->m->filename, i->line);
+        return -1;
+    }
+    struct call_frame *nf = &w->frames[w->nf];
+    nf->f = callee;
+    nf->cs = cs;
+    nf->marker = w->sp - 1;
+    nf->row_base = cur->row_base + cur->f->n_rows;
+    nf->pred_base = cur->pred_base + cur->f->n_preds;
+    nf->local_base = cur->local_base + cur->f->frame_bytes;
+    if (nf->local_base + callee->frame_bytes > w->local_stride ||
+        nf->row_base + callee->n_rows > w->n_rows || nf->pred_base + callee->n_preds > w->n_preds) {
+        snprintf(err, errlen, "%s:%u: call frame overflow", w->m->filename, i->line);
+        return -1;
+    }
+    for (unsigned k = 0; k < cs->n_args; k++) {
+        const struct px_param *pp = &callee->params[k];
+        uint32_t n = MIN(pp->size, cs->arg_size[k]);
+        LANES(uint8_t *base = w->local + (size_t)l * w->local_stride;
+              memmove(base + nf->local_base + pp->off, base + cur->local_base + cs->arg_off[k], n));
+    }
+    w->nf++;
+    w->top.call = w->nf - 1 + 1;
+    stk_push(w, (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0});
+    w->r = w->regs + (size_t)nf->row_base * 32;
+    w->p = w->preds + nf->pred_base;
+    w->rr = w->ready + nf->row_base;
+    w->rp = w->ready + w->n_rows + nf->pred_base;
+    w->frame_base = nf->local_base;
+    return 0;
+}
+
 static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx_step *out,
                        char *err, size_t errlen)
 {
@@ -868,40 +1022,10 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
         out->mem.tag = pc;
         out->mem.tx = false;
         break;
-    case PX_BAR: {
-        if (!active)
-            break;
-        if (w->tx_at) {
-            snprintf(err, errlen, "%s:%u: barrier inside a transaction is not supported",
-                     w->m->filename, i->line);
+    case PX_BAR:
+        if (active && exec_bar(w, i, active, out, err, errlen))
             return -1;
-        }
-        unsigned l0 = (unsigned)__builtin_ctz(active);
-        uint32_t id = (uint32_t)row(w, &i->s[0])[l0];
-        if (id > 15) {
-            snprintf(err, errlen, "%s:%u: barrier number %u out of range", w->m->filename, i->line,
-                     id);
-            return -1;
-        }
-        out->kind = PTX_STEP_BARRIER;
-        out->bar.id = id;
-        out->bar.count = i->s[1].kind != OK_NONE ? (uint32_t)row(w, &i->s[1])[l0] : 0;
-        out->bar.arrive_only = i->mod == 1;
-        out->bar.n_threads = (uint32_t)__builtin_popcount(active);
-        if (i->mod >= 2) {
-            struct ptx_cta *c = w->c;
-            uint32_t p = pred_val(w, &i->s[2]) & active;
-            c->red[id].popc += (uint32_t)__builtin_popcount(p);
-            c->red[id].all &= p == active;
-            c->red[id].any |= p != 0;
-            c->red[id].arrived++;
-            w->bar_red = i;
-            w->bar_red_mask = active;
-        }
-        if (i->mod != 1)
-            w->at_barrier = true;
         break;
-    }
     case PX_BRA: {
         uint32_t nt = mask & ~active;
         if (!nt)
@@ -911,113 +1035,21 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
         break;
     }
     case PX_TXBEGIN:
-        if (active != mask) {
-            snprintf(err, errlen,
-                     "%s:%u: predicated transaction begin with a partial mask is "
-                     "not supported",
-                     w->m->filename, i->line);
+        if (exec_tx_begin(w, i, pc, active, mask, out, err, errlen))
             return -1;
-        }
-        if (!active)
-            break;
-        if (w->tx_at) {
-            snprintf(err, errlen, "%s:%u: nested transactions are not supported", w->m->filename,
-                     i->line);
-            return -1;
-        }
-        if (w->n_pending || w->sp + 2 > w->stk_cap) {
-            snprintf(err, errlen, "%s:%u: transaction begin with %s", w->m->filename, i->line,
-                     w->n_pending ? "loads outstanding" : "a full SIMT stack");
-            return -1;
-        }
-        memcpy(w->tx_regs, w->regs, (size_t)w->n_rows * 32 * sizeof(uint64_t));
-        memcpy(w->tx_preds, w->preds, (size_t)w->n_preds * sizeof(uint32_t));
-        w->tx_begin_pc = pc;
-        w->tx_n = 0;
-        w->tx_aborted = 0;
-        stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, 0, 0, SE_RETRY});
-        stk_push(w, (struct simt_entry){pc + 1, PX_RPC_EXIT, active, 0, SE_TX});
-        w->tx_at = w->sp;
-        out->kind = PTX_STEP_TX_BEGIN;
         break;
     case PX_TXCOMMIT:
-        if (!active && !w->tx_at)
-            break;
-        if (!w->tx_at || w->tx_at != w->sp || active != mask) {
-            snprintf(err, errlen, "%s:%u: %s", w->m->filename, i->line,
-                     !w->tx_at        ? "transaction commit outside a transaction"
-                     : active != mask ? "predicated transaction commit with a partial mask is "
-                                        "not supported"
-                                      : "transaction commit reached by part of a diverged warp "
-                                        "(branches inside a transaction must reconverge before "
-                                        "its commit)");
+        if (exec_tx_commit(w, i, pc, active, mask, out, err, errlen))
             return -1;
-        }
-        if (w->n_pending) {
-            snprintf(err, errlen, "%s:%u: transaction commit with loads outstanding",
-                     w->m->filename, i->line);
-            return -1;
-        }
-        tx_end(w, out, active, pc);
         break;
     case PX_PRINTF:
         if (active && exec_printf(w, i, active, env, err, errlen))
             return -1;
         break;
-    case PX_CALL: {
-        if (w->tx_at && active) {
-            snprintf(err, errlen, "%s:%u: call inside a transaction is not supported",
-                     w->m->filename, i->line);
+    case PX_CALL:
+        if (exec_call(w, i, active, mask, err, errlen))
             return -1;
-        }
-        if (active != mask) {
-            snprintf(err, errlen, "%s:%u: predicated call with a partial mask is not supported",
-                     w->m->filename, i->line);
-            return -1;
-        }
-        if (w->n_pending) {
-            snprintf(err, errlen, "%s:%u: call issued with loads outstanding", w->m->filename,
-                     i->line);
-            return -1;
-        }
-        if (!active)
-            break;
-        const struct px_call *cs = &w->m->calls[i->call];
-        const struct px_func *callee = &w->m->funcs[i->target];
-        struct call_frame *cur = &w->frames[w->nf - 1];
-        if (w->nf >= w->frames_cap || w->sp + 1 > w->stk_cap) {
-            snprintf(err, errlen, "%s:%u: call stack overflow", w->m->filename, i->line);
-            return -1;
-        }
-        struct call_frame *nf = &w->frames[w->nf];
-        nf->f = callee;
-        nf->cs = cs;
-        nf->marker = w->sp - 1;
-        nf->row_base = cur->row_base + cur->f->n_rows;
-        nf->pred_base = cur->pred_base + cur->f->n_preds;
-        nf->local_base = cur->local_base + cur->f->frame_bytes;
-        if (nf->local_base + callee->frame_bytes > w->local_stride ||
-            nf->row_base + callee->n_rows > w->n_rows ||
-            nf->pred_base + callee->n_preds > w->n_preds) {
-            snprintf(err, errlen, "%s:%u: call frame overflow", w->m->filename, i->line);
-            return -1;
-        }
-        for (unsigned k = 0; k < cs->n_args; k++) {
-            const struct px_param *pp = &callee->params[k];
-            uint32_t n = MIN(pp->size, cs->arg_size[k]);
-            LANES(uint8_t *base = w->local + (size_t)l * w->local_stride; memmove(
-                      base + nf->local_base + pp->off, base + cur->local_base + cs->arg_off[k], n));
-        }
-        w->nf++;
-        top->call = w->nf - 1 + 1;
-        stk_push(w, (struct simt_entry){callee->first, PX_RPC_EXIT, active, 0});
-        w->r = w->regs + (size_t)nf->row_base * 32;
-        w->p = w->preds + nf->pred_base;
-        w->rr = w->ready + nf->row_base;
-        w->rp = w->ready + w->n_rows + nf->pred_base;
-        w->frame_base = nf->local_base;
         break;
-    }
     case PX_RET: {
         if (w->tx_at && active) {
             snprintf(err, errlen, "%s:%u: %s inside a transaction is not supported", w->m->filename,

@@ -529,52 +529,12 @@ static void float_post(uint64_t *D, uint32_t active, const struct px_inst *i)
     }
 }
 
-int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
-             const struct ptx_env *env, char *err, size_t errlen)
+/* mul.hi and mad.hi: the high half of the double-width product. */
+static int alu_high_half(struct ptx_warp *w, const struct px_inst *i, uint32_t active, uint64_t *D,
+                         const uint64_t *A, const uint64_t *B, const uint64_t *C, unsigned by,
+                         bool sg, char *err, size_t errlen)
 {
-    unsigned t = i->type;
-    unsigned by = px_type_bytes(t);
-    bool sg = px_type_signed(t);
-    uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
-    const uint64_t *A = row(w, &i->s[0]);
-    const uint64_t *B = row(w, &i->s[1]);
-    const uint64_t *C = row(w, &i->s[2]);
-    bool fl = t == PT_F32 || t == PT_F64;
-    int oldr = 0;
-    bool dir = fl && i->mod > RND_RN && !(i->flags & PF_APPROX);
-    if (dir) {
-        oldr = fegetround();
-        fesetround(round_mode(i->mod));
-    }
     switch (i->op) {
-    case PX_ADD:
-        if (fl)
-            F_BIN(a + b, a + b);
-        else if ((i->flags & PF_SAT) && by == 4)
-            LANES(int64_t s = (int64_t)(int32_t)A[l] + (int32_t)B[l];
-                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
-                                    : s < INT32_MIN ? INT32_MIN
-                                                    : s));
-        else
-            INT_BIN(a + b, a + b, a + b);
-        break;
-    case PX_SUB:
-        if (fl)
-            F_BIN(a - b, a - b);
-        else if ((i->flags & PF_SAT) && by == 4)
-            LANES(int64_t s = (int64_t)(int32_t)A[l] - (int32_t)B[l];
-                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
-                                    : s < INT32_MIN ? INT32_MIN
-                                                    : s));
-        else
-            INT_BIN(a - b, a - b, a - b);
-        break;
-    case PX_MUL:
-        F_BIN(a * b, a * b);
-        break;
-    case PX_MUL_LO:
-        INT_BIN(a * b, a * b, a * b);
-        break;
     case PX_MUL_HI:
         if (by == 4 && sg)
             LANES(D[l] = (uint32_t)(((int64_t)(int32_t)A[l] * (int32_t)B[l]) >> 32));
@@ -588,24 +548,6 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             LANES(D[l] = (uint16_t)(((int32_t)(int16_t)A[l] * (int16_t)B[l]) >> 16));
         else
             LANES(D[l] = (uint16_t)(((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]) >> 16));
-        break;
-    case PX_MUL_WIDE:
-        if (by == 4 && sg)
-            LANES(D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
-        else if (by == 4)
-            LANES(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
-        else if (sg)
-            LANES(D[l] = (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]));
-        else
-            LANES(D[l] = (uint32_t)((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]));
-        break;
-    case PX_MAD_LO:
-        if (by == 4)
-            LANES(D[l] = (uint32_t)((uint32_t)A[l] * (uint32_t)B[l] + (uint32_t)C[l]));
-        else if (by == 8)
-            LANES(D[l] = A[l] * B[l] + C[l]);
-        else
-            LANES(D[l] = (uint16_t)(A[l] * B[l] + C[l]));
         break;
     case PX_MAD_HI:
         if (by == 4 && sg)
@@ -624,22 +566,17 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
             return -1;
         }
         break;
-    case PX_MAD_WIDE:
-        if (by == 4 && sg)
-            LANES(D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]);
-        else if (by == 4)
-            LANES(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
-        else if (sg)
-            LANES(D[l] = (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l] + (uint32_t)C[l]));
-        else
-            LANES(D[l] = (uint32_t)((uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + (uint32_t)C[l]));
+    default:
         break;
-    case PX_FMA:
-        if (t == PT_F32)
-            fma_row_f32(D, A, B, C, active);
-        else
-            LANES(D[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))));
-        break;
+    }
+    return 0;
+}
+
+/* div and rem, integer and floating point. */
+static void alu_div_rem(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A,
+                        const uint64_t *B, unsigned t, unsigned by, bool sg, bool fl)
+{
+    switch (i->op) {
     case PX_DIV:
         if (fl)
             F_BIN(a / b, a / b);
@@ -676,6 +613,16 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             INT_BIN(b ? a % b : a, b ? a % b : a, b ? a % b : a);
         break;
+    default:
+        break;
+    }
+}
+
+/* min and max, integer and floating point. */
+static void alu_min_max(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A,
+                        const uint64_t *B, unsigned t, unsigned by, bool sg)
+{
+    switch (i->op) {
     case PX_MIN:
     case PX_MAX: {
         bool mx = i->op == PX_MAX;
@@ -697,6 +644,16 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
                   D[l] = mx ? (a > b ? a : b) : (a < b ? a : b));
         break;
     }
+    default:
+        break;
+    }
+}
+
+/* abs and neg, integer and floating point. */
+static void alu_abs_neg(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A,
+                        unsigned t, unsigned by)
+{
+    switch (i->op) {
     case PX_ABS:
         if (t == PT_F32)
             LANES(D[l] = A[l] & 0x7fffffffu);
@@ -713,31 +670,17 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = trunc_to(-A[l], by));
         break;
-    case PX_AND:
-        INT_BIN(a & b, a & b, a & b);
+    default:
         break;
-    case PX_OR:
-        INT_BIN(a | b, a | b, a | b);
-        break;
-    case PX_XOR:
-        INT_BIN(a ^ b, a ^ b, a ^ b);
-        break;
-    case PX_NOT:
-        LANES(D[l] = trunc_to(~A[l], by));
-        break;
-    case PX_CNOT:
-        LANES(D[l] = trunc_to(A[l], by) == 0);
-        break;
-    case PX_SHL:
-        LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l] << s, by));
-        break;
-    case PX_SHR:
-        if (sg)
-            LANES(uint32_t s = (uint32_t)B[l]; int64_t a = sext(A[l], by);
-                  D[l] = trunc_to((uint64_t)(a >> (s >= by * 8 ? by * 8 - 1 : s)), by));
-        else
-            LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l], by) >> s);
-        break;
+    }
+}
+
+/* Bit manipulation: popc, clz, brev, bfe, bfi, prmt and the funnel shifts. */
+static void alu_bits(struct ptx_warp *w, const struct px_inst *i, uint32_t active, uint64_t *D,
+                     const uint64_t *A, const uint64_t *B, const uint64_t *C, unsigned t,
+                     unsigned by)
+{
+    switch (i->op) {
     case PX_POPC:
         LANES(D[l] = (uint32_t)__builtin_popcountll(trunc_to(A[l], by)));
         break;
@@ -770,6 +713,16 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
               D[l] = left ? (uint32_t)((v << n) >> 32) : (uint32_t)(v >> n));
         break;
     }
+    default:
+        break;
+    }
+}
+
+/* copysign and the special functions (sqrt, rcp, rsqrt, ex2, lg2, sin, cos, tanh). */
+static void alu_special(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A,
+                        const uint64_t *B, unsigned t)
+{
+    switch (i->op) {
     case PX_COPYSIGN:
         if (t == PT_F32)
             LANES(D[l] = bits_f32(copysignf(f32_of(B[l]), f32_of(A[l]))));
@@ -824,6 +777,16 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = bits_f64(tanh(f64_of(A[l]))));
         break;
+    default:
+        break;
+    }
+}
+
+/* selp and slct: a source chosen per lane. */
+static void alu_select(struct ptx_warp *w, const struct px_inst *i, uint32_t active, uint64_t *D,
+                       const uint64_t *A, const uint64_t *B, const uint64_t *C)
+{
+    switch (i->op) {
     case PX_SELP: {
         uint32_t p = pred_val(w, &i->s[2]);
         LANES(D[l] = ((p >> l) & 1) ? A[l] : B[l]);
@@ -835,9 +798,16 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         else
             LANES(D[l] = (int32_t)C[l] >= 0 ? A[l] : B[l]);
         break;
-    case PX_MOV:
-        LANES(D[l] = A[l]);
+    default:
         break;
+    }
+}
+
+/* mov between a vector of registers and one wider register. */
+static void alu_pack(struct ptx_warp *w, const struct px_inst *i, uint32_t active, uint64_t *D,
+                     const uint64_t *A, unsigned by)
+{
+    switch (i->op) {
     case PX_MOV_PACK: {
         unsigned n = i->n_src, eb = by / n;
         LANES(uint64_t v = 0; for (unsigned k = 0; k < n; k++) v |=
@@ -860,59 +830,63 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         }
         break;
     }
-    case PX_MOV_SREG:
-        LANES(D[l] = sreg_value(w, i->mod, l, env));
+    default:
         break;
-    case PX_MOV_FRAME:
-        LANES(D[l] = w->frame_base + (uint64_t)i->off);
+    }
+}
+
+/* cvt between types (i->bop: the conversion). */
+static void alu_cvt(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A)
+{
+    switch (i->bop) {
+    case CV_F32_S32:
+        LANES(D[l] = bits_f32((float)(int32_t)A[l]));
         break;
-    case PX_MOV_DYNSHM:
-        LANES(D[l] = w->c->dynshm_base + (uint64_t)i->off);
+    case CV_F32_U32:
+        LANES(D[l] = bits_f32((float)(uint32_t)A[l]));
         break;
-    case PX_CVT:
-        switch (i->bop) {
-        case CV_F32_S32:
-            LANES(D[l] = bits_f32((float)(int32_t)A[l]));
-            break;
-        case CV_F32_U32:
-            LANES(D[l] = bits_f32((float)(uint32_t)A[l]));
-            break;
-        case CV_S32_F32_RZ:
-            LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
-                                                     ? (uint32_t)(int32_t)f
-                                                     : cvt_one(i, A[l]));
-            break;
-        case CV_S32_F32_RN:
-            LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
-                                                     ? (uint32_t)(int32_t)nearbyintf(f)
-                                                     : cvt_one(i, A[l]));
-            break;
-        case CV_ZEXT32:
-            LANES(D[l] = (uint32_t)A[l]);
-            break;
-        case CV_SEXT32:
-            LANES(D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
-            break;
-        case CV_TRUNC32:
-            LANES(D[l] = (uint32_t)A[l]);
-            break;
-        case CV_F64_F32:
-            LANES(D[l] = bits_f64((double)f32_of(A[l])));
-            break;
-        case CV_F32_F64_RN:
-            LANES(D[l] = bits_f32((float)f64_of(A[l])));
-            break;
-        case CV_F64_S32:
-            LANES(D[l] = bits_f64((double)(int32_t)A[l]));
-            break;
-        case CV_F64_U32:
-            LANES(D[l] = bits_f64((double)(uint32_t)A[l]));
-            break;
-        default:
-            LANES(D[l] = cvt_one(i, A[l]));
-            break;
-        }
+    case CV_S32_F32_RZ:
+        LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
+                                                 ? (uint32_t)(int32_t)f
+                                                 : cvt_one(i, A[l]));
         break;
+    case CV_S32_F32_RN:
+        LANES(float f = f32_of(A[l]); D[l] = (f > -2147483648.0f && f < 2147483648.0f)
+                                                 ? (uint32_t)(int32_t)nearbyintf(f)
+                                                 : cvt_one(i, A[l]));
+        break;
+    case CV_ZEXT32:
+        LANES(D[l] = (uint32_t)A[l]);
+        break;
+    case CV_SEXT32:
+        LANES(D[l] = (uint64_t)(int64_t)(int32_t)A[l]);
+        break;
+    case CV_TRUNC32:
+        LANES(D[l] = (uint32_t)A[l]);
+        break;
+    case CV_F64_F32:
+        LANES(D[l] = bits_f64((double)f32_of(A[l])));
+        break;
+    case CV_F32_F64_RN:
+        LANES(D[l] = bits_f32((float)f64_of(A[l])));
+        break;
+    case CV_F64_S32:
+        LANES(D[l] = bits_f64((double)(int32_t)A[l]));
+        break;
+    case CV_F64_U32:
+        LANES(D[l] = bits_f64((double)(uint32_t)A[l]));
+        break;
+    default:
+        LANES(D[l] = cvt_one(i, A[l]));
+        break;
+    }
+}
+
+/* cvta between generic and state-space addresses. */
+static void alu_cvta(const struct px_inst *i, uint32_t active, uint64_t *D, const uint64_t *A,
+                     unsigned by)
+{
+    switch (i->op) {
     case PX_CVTA_FROM: {
         uint64_t base = i->space == SP_SHARED  ? PTX_SHARED_WINDOW
                         : i->space == SP_LOCAL ? PTX_LOCAL_WINDOW
@@ -927,6 +901,184 @@ int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
         LANES(D[l] = trunc_to(A[l] - base, by));
         break;
     }
+    default:
+        break;
+    }
+}
+
+int exec_alu(struct ptx_warp *w, const struct px_inst *i, uint32_t active,
+             const struct ptx_env *env, char *err, size_t errlen)
+{
+    unsigned t = i->type;
+    unsigned by = px_type_bytes(t);
+    bool sg = px_type_signed(t);
+    uint64_t *D = w->r + (size_t)i->d[0].idx * 32;
+    const uint64_t *A = row(w, &i->s[0]);
+    const uint64_t *B = row(w, &i->s[1]);
+    const uint64_t *C = row(w, &i->s[2]);
+    bool fl = t == PT_F32 || t == PT_F64;
+    int oldr = 0;
+    bool dir = fl && i->mod > RND_RN && !(i->flags & PF_APPROX);
+    if (dir) {
+        oldr = fegetround();
+        fesetround(round_mode(i->mod));
+    }
+    switch (i->op) {
+    case PX_ADD:
+        if (fl)
+            F_BIN(a + b, a + b);
+        else if ((i->flags & PF_SAT) && by == 4)
+            LANES(int64_t s = (int64_t)(int32_t)A[l] + (int32_t)B[l];
+                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
+                                    : s < INT32_MIN ? INT32_MIN
+                                                    : s));
+        else
+            INT_BIN(a + b, a + b, a + b);
+        break;
+    case PX_SUB:
+        if (fl)
+            F_BIN(a - b, a - b);
+        else if ((i->flags & PF_SAT) && by == 4)
+            LANES(int64_t s = (int64_t)(int32_t)A[l] - (int32_t)B[l];
+                  D[l] = (uint32_t)(s > INT32_MAX   ? INT32_MAX
+                                    : s < INT32_MIN ? INT32_MIN
+                                                    : s));
+        else
+            INT_BIN(a - b, a - b, a - b);
+        break;
+    case PX_MUL:
+        F_BIN(a * b, a * b);
+        break;
+    case PX_MUL_LO:
+        INT_BIN(a * b, a * b, a * b);
+        break;
+    case PX_MUL_HI:
+        if (alu_high_half(w, i, active, D, A, B, C, by, sg, err, errlen))
+            return -1;
+        break;
+    case PX_MUL_WIDE:
+        if (by == 4 && sg)
+            LANES(D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]));
+        else if (by == 4)
+            LANES(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l]);
+        else if (sg)
+            LANES(D[l] = (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l]));
+        else
+            LANES(D[l] = (uint32_t)((uint32_t)(uint16_t)A[l] * (uint16_t)B[l]));
+        break;
+    case PX_MAD_LO:
+        if (by == 4)
+            LANES(D[l] = (uint32_t)((uint32_t)A[l] * (uint32_t)B[l] + (uint32_t)C[l]));
+        else if (by == 8)
+            LANES(D[l] = A[l] * B[l] + C[l]);
+        else
+            LANES(D[l] = (uint16_t)(A[l] * B[l] + C[l]));
+        break;
+    case PX_MAD_HI:
+        if (alu_high_half(w, i, active, D, A, B, C, by, sg, err, errlen))
+            return -1;
+        break;
+    case PX_MAD_WIDE:
+        if (by == 4 && sg)
+            LANES(D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]);
+        else if (by == 4)
+            LANES(D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]);
+        else if (sg)
+            LANES(D[l] = (uint32_t)((int32_t)(int16_t)A[l] * (int16_t)B[l] + (uint32_t)C[l]));
+        else
+            LANES(D[l] = (uint32_t)((uint32_t)(uint16_t)A[l] * (uint16_t)B[l] + (uint32_t)C[l]));
+        break;
+    case PX_FMA:
+        if (t == PT_F32)
+            fma_row_f32(D, A, B, C, active);
+        else
+            LANES(D[l] = bits_f64(fma(f64_of(A[l]), f64_of(B[l]), f64_of(C[l]))));
+        break;
+    case PX_DIV:
+    case PX_REM:
+        alu_div_rem(i, active, D, A, B, t, by, sg, fl);
+        break;
+    case PX_MIN:
+    case PX_MAX:
+        alu_min_max(i, active, D, A, B, t, by, sg);
+        break;
+    case PX_ABS:
+    case PX_NEG:
+        alu_abs_neg(i, active, D, A, t, by);
+        break;
+    case PX_AND:
+        INT_BIN(a & b, a & b, a & b);
+        break;
+    case PX_OR:
+        INT_BIN(a | b, a | b, a | b);
+        break;
+    case PX_XOR:
+        INT_BIN(a ^ b, a ^ b, a ^ b);
+        break;
+    case PX_NOT:
+        LANES(D[l] = trunc_to(~A[l], by));
+        break;
+    case PX_CNOT:
+        LANES(D[l] = trunc_to(A[l], by) == 0);
+        break;
+    case PX_SHL:
+        LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l] << s, by));
+        break;
+    case PX_SHR:
+        if (sg)
+            LANES(uint32_t s = (uint32_t)B[l]; int64_t a = sext(A[l], by);
+                  D[l] = trunc_to((uint64_t)(a >> (s >= by * 8 ? by * 8 - 1 : s)), by));
+        else
+            LANES(uint32_t s = (uint32_t)B[l]; D[l] = s >= by * 8 ? 0 : trunc_to(A[l], by) >> s);
+        break;
+    case PX_POPC:
+    case PX_CLZ:
+    case PX_BREV:
+    case PX_BFE:
+    case PX_BFI:
+    case PX_PRMT:
+    case PX_SHF_L:
+    case PX_SHF_R:
+        alu_bits(w, i, active, D, A, B, C, t, by);
+        break;
+    case PX_COPYSIGN:
+    case PX_SQRT:
+    case PX_RCP:
+    case PX_RSQRT:
+    case PX_EX2:
+    case PX_LG2:
+    case PX_SIN:
+    case PX_COS:
+    case PX_TANH:
+        alu_special(i, active, D, A, B, t);
+        break;
+    case PX_SELP:
+    case PX_SLCT:
+        alu_select(w, i, active, D, A, B, C);
+        break;
+    case PX_MOV:
+        LANES(D[l] = A[l]);
+        break;
+    case PX_MOV_PACK:
+    case PX_MOV_UNPACK:
+        alu_pack(w, i, active, D, A, by);
+        break;
+    case PX_MOV_SREG:
+        LANES(D[l] = sreg_value(w, i->mod, l, env));
+        break;
+    case PX_MOV_FRAME:
+        LANES(D[l] = w->frame_base + (uint64_t)i->off);
+        break;
+    case PX_MOV_DYNSHM:
+        LANES(D[l] = w->c->dynshm_base + (uint64_t)i->off);
+        break;
+    case PX_CVT:
+        alu_cvt(i, active, D, A);
+        break;
+    case PX_CVTA_FROM:
+    case PX_CVTA_TO:
+        alu_cvta(i, active, D, A, by);
+        break;
     default:
         if (dir)
             fesetround(oldr);

@@ -348,6 +348,72 @@ static int scale_check_key(struct decl_reader *rd, struct rp_scale_check *sc, co
     return 1;
 }
 
+/* A key of [reproduction]; returns inih's 1 (taken) or 0 (refused). */
+static int repro_key(struct decl_reader *rd, struct rp_decl *d, const char *key, const char *v)
+{
+    int ok = 1;
+    if (!strcmp(key, "title"))
+        text_value(rd, d->title, sizeof d->title, key, v);
+    else if (!strcmp(key, "about"))
+        text_value(rd, d->about, sizeof d->about, key, v);
+    else if (!strcmp(key, "paper"))
+        ok = name_value(rd, d->paper_key, sizeof d->paper_key, key, v);
+    else if (!strcmp(key, "sweep"))
+        ok = name_value(rd, d->sweep, sizeof d->sweep, key, v);
+    else if (!strncmp(key, "sweep.", 6)) {
+        /* sweep.SIZE = FILE: the sweep of one size */
+        int k = -1;
+        for (int i = 0; i < RP_N_SIZES; i++)
+            if (!strcmp(key + 6, rp_size_names[i]))
+                k = i;
+        if (k < 0)
+            ok = bad(rd, "%s: '%s' is not a size (tiny quick small paper)", key, key + 6);
+        else {
+            ok = name_value(rd, d->sweep_for[k], sizeof d->sweep_for[k], key, v);
+            d->sweep_for_line[k] = rd->line;
+        }
+    } else if (!strcmp(key, "numbers"))
+        ok = name_value(rd, d->numbers, sizeof d->numbers, key, v);
+    else if (!strcmp(key, "block")) {
+        ok = name_value(rd, d->block, sizeof d->block, key, v);
+        d->block_line = rd->line;
+    } else if (!strcmp(key, "hook")) {
+        ok = name_value(rd, d->hook, sizeof d->hook, key, v);
+        d->hook_line = rd->line;
+    } else if (!strcmp(key, "speedup_mean")) {
+        if (!strcmp(v, "harmonic"))
+            d->mean = RP_HARMONIC;
+        else if (!strcmp(v, "geometric"))
+            d->mean = RP_GEOMETRIC;
+        else
+            ok = bad(rd, "speedup_mean = %s: expected harmonic or geometric", v);
+    } else if (!strcmp(key, "replicas")) {
+        char buf[1024], *save = NULL;
+        snprintf(buf, sizeof buf, "%s", v);
+        for (char *b = strtok_r(buf, " \t", &save); b && ok > 0; b = strtok_r(NULL, " \t", &save)) {
+            if (d->n_replicas == RP_MAX_REPLICAS)
+                ok = bad(rd, "replicas: at most %d blocks", RP_MAX_REPLICAS);
+            else if (strlen(b) >= RP_NAME)
+                ok = bad(rd, "replicas: block name '%s' too long", b);
+            else {
+                struct rp_ablation *x = &d->replicas[d->n_replicas++];
+                snprintf(x->block, sizeof x->block, "%s", b);
+                x->line = rd->line;
+            }
+        }
+    } else if (!strcmp(key, "built")) {
+        if (!strcmp(v, "yes") || !strcmp(v, "no"))
+            d->built = !strcmp(v, "yes");
+        else
+            ok = bad(rd, "built = %s: expected yes or no", v);
+    } else
+        ok = bad(rd,
+                 "[reproduction]: unknown key '%s' (expected title, about, paper, "
+                 "sweep, sweep.SIZE, numbers, block, speedup_mean, hook, replicas, built)",
+                 key);
+    return ok;
+}
+
 static int on_entry(void *user, const char *section, const char *key, const char *v)
 {
     struct decl_reader *rd = user;
@@ -429,66 +495,7 @@ static int on_entry(void *user, const char *section, const char *key, const char
     case SEC_NONE:
         return 0;
     case SEC_REPRO:
-        if (!strcmp(key, "title"))
-            text_value(rd, d->title, sizeof d->title, key, v);
-        else if (!strcmp(key, "about"))
-            text_value(rd, d->about, sizeof d->about, key, v);
-        else if (!strcmp(key, "paper"))
-            ok = name_value(rd, d->paper_key, sizeof d->paper_key, key, v);
-        else if (!strcmp(key, "sweep"))
-            ok = name_value(rd, d->sweep, sizeof d->sweep, key, v);
-        else if (!strncmp(key, "sweep.", 6)) {
-            /* sweep.SIZE = FILE: the sweep of one size */
-            int k = -1;
-            for (int i = 0; i < RP_N_SIZES; i++)
-                if (!strcmp(key + 6, rp_size_names[i]))
-                    k = i;
-            if (k < 0)
-                ok = bad(rd, "%s: '%s' is not a size (tiny quick small paper)", key, key + 6);
-            else {
-                ok = name_value(rd, d->sweep_for[k], sizeof d->sweep_for[k], key, v);
-                d->sweep_for_line[k] = rd->line;
-            }
-        } else if (!strcmp(key, "numbers"))
-            ok = name_value(rd, d->numbers, sizeof d->numbers, key, v);
-        else if (!strcmp(key, "block")) {
-            ok = name_value(rd, d->block, sizeof d->block, key, v);
-            d->block_line = rd->line;
-        } else if (!strcmp(key, "hook")) {
-            ok = name_value(rd, d->hook, sizeof d->hook, key, v);
-            d->hook_line = rd->line;
-        } else if (!strcmp(key, "speedup_mean")) {
-            if (!strcmp(v, "harmonic"))
-                d->mean = RP_HARMONIC;
-            else if (!strcmp(v, "geometric"))
-                d->mean = RP_GEOMETRIC;
-            else
-                ok = bad(rd, "speedup_mean = %s: expected harmonic or geometric", v);
-        } else if (!strcmp(key, "replicas")) {
-            char buf[1024], *save = NULL;
-            snprintf(buf, sizeof buf, "%s", v);
-            for (char *b = strtok_r(buf, " \t", &save); b && ok > 0;
-                 b = strtok_r(NULL, " \t", &save)) {
-                if (d->n_replicas == RP_MAX_REPLICAS)
-                    ok = bad(rd, "replicas: at most %d blocks", RP_MAX_REPLICAS);
-                else if (strlen(b) >= RP_NAME)
-                    ok = bad(rd, "replicas: block name '%s' too long", b);
-                else {
-                    struct rp_ablation *x = &d->replicas[d->n_replicas++];
-                    snprintf(x->block, sizeof x->block, "%s", b);
-                    x->line = rd->line;
-                }
-            }
-        } else if (!strcmp(key, "built")) {
-            if (!strcmp(v, "yes") || !strcmp(v, "no"))
-                d->built = !strcmp(v, "yes");
-            else
-                ok = bad(rd, "built = %s: expected yes or no", v);
-        } else
-            ok = bad(rd,
-                     "[reproduction]: unknown key '%s' (expected title, about, paper, "
-                     "sweep, sweep.SIZE, numbers, block, speedup_mean, hook, replicas, built)",
-                     key);
+        ok = repro_key(rd, d, key, v);
         break;
     case SEC_DESIGNS: {
         if (d->n_designs == RP_MAX_DESIGNS)

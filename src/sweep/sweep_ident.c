@@ -88,7 +88,7 @@ static uint64_t hash_glob(uint64_t h, const char *pattern)
 
 /* fcs.table's files: %m stands for each module's name, so every file the
  * pattern matches counts, from the current folder and from the project root
- * (where machine.c looks for a table missing from the current folder). */
+ * (where machine_run.c looks for a table missing from the current folder). */
 static uint64_t hash_fcs_tables(uint64_t h, const char *table)
 {
     char pattern[1024], rooted[4200];

@@ -30,10 +30,10 @@ static bool ends_with(const char *s, size_t len, const char *tail)
     return len > n && !strcmp(s + len - n, tail);
 }
 
-void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
+/* A run's .err file, where there is one (the run failed): how it ended and
+ * why, the last line of its output. Returns whether there was one. */
+static bool read_err(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
 {
-    memset(res, 0, sizeof *res);
-    res->lease_avg = -1;
     char path[4200];
     snprintf(path, sizeof path, "%s/runs/%s.err", out_dir, r->id);
     char *err = file_read_text(path, NULL);
@@ -58,6 +58,15 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         }
         free(err);
     }
+    return has_err;
+}
+
+void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
+{
+    memset(res, 0, sizeof *res);
+    res->lease_avg = -1;
+    bool has_err = read_err(out_dir, r, res);
+    char path[4200];
     snprintf(path, sizeof path, "%s/runs/%s.json", out_dir, r->id);
     char *text = file_read_text(path, NULL);
     if (!text)

@@ -1,5 +1,5 @@
 /*
- * verify_mg.h - what the explorer (verify.c) reads of a multi-GPM L2 bank
+ * verify_mg.h - what the explorer (verify_digest.c) reads of a multi-GPM L2 bank
  * beyond struct ctrl, for the canonical digest (docs/verify.md, "Several
  * GPMs"). Private to src/verify.
  * SPDX-License-Identifier: BSD-3-Clause

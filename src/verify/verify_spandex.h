@@ -1,5 +1,5 @@
 /*
- * verify_spandex.h - what the explorer (verify.c) needs to know of Spandex
+ * verify_spandex.h - what the explorer (verify_int.h) needs to know of Spandex
  * beyond struct ctrl: each L1's device (GPU coherence, DeNovo or MESI, by
  * gpu.sms, cpu.cores and cpu.device), the state its controllers keep
  * elsewhere (the LLC's owner ids, the L1s' held stores, DeNovo's owner

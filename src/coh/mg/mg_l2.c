@@ -843,7 +843,7 @@ static struct comp *nocache_l2_create(const struct ctrl_wiring *w)
 }
 
 /* Host access between kernels: the home's copy or memory; every other GPM
- * updates a copy it holds (machine.c calls every GPM's bank for a write). */
+ * updates a copy it holds (machine_run.c calls every GPM's bank for a write). */
 static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)
 {
     struct mg_l2 *c = mg_of(cp);

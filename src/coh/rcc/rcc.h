@@ -83,7 +83,7 @@ uint64_t rcc_l2_mnow(struct comp *c);
  * L1 (DATA or RENEW), those still in flight included. */
 uint64_t rcc_l2_lease_mark(struct comp *c, unsigned sm);
 
-/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+/* ---- read-only views for gpucoh verify (src/verify) ----
  * The state a bank keeps outside struct ctrl, which the explorer's canonical
  * digest must cover: a line's predictor level (V only), its MSHR's clocks and
  * merged write bytes, the bank's mnow, and whether a rollover is under way

@@ -1416,7 +1416,7 @@ static uint64_t owned_writable(struct comp *cp, addr_t line)
     return *owned_of(l);
 }
 
-static void dn_destroy(struct comp *cp)
+void spx_dn_destroy(struct comp *cp)
 {
     struct dn_l1 *c = dn_of(cp);
     if (c->base.w.obs)
@@ -1425,7 +1425,7 @@ static void dn_destroy(struct comp *cp)
     ctrl_destroy(cp);
 }
 
-static struct comp *dn_create(const struct ctrl_wiring *w)
+struct comp *spx_dn_create(const struct ctrl_wiring *w)
 {
     struct dn_l1 *c = ctrl_alloc(sizeof *c);
     ctrl_l1_init(&c->base, w, &dn_l1_table, dn_tick, dn_dump);
@@ -1451,110 +1451,9 @@ unsigned spx_dn_predictor(struct comp *cp, uint32_t *pred, unsigned max)
     return n;
 }
 
-static struct comp *dn_noinv_create(const struct ctrl_wiring *w)
+struct comp *spx_dn_noinv_create(const struct ctrl_wiring *w)
 {
-    struct comp *cp = dn_create(w);
+    struct comp *cp = spx_dn_create(w);
     dn_of(cp)->bug_acquire_keeps_valid = true;
     return cp;
 }
-
-/* ---- the protocols: Spandex with GPU-coherence or DeNovo GPU L1s ---- */
-
-static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table,
-                                                       &spx_mesi_l1_table, &spx_llc_table, NULL};
-static const struct coh_table *const spx_d_tables[] = {&dn_l1_table, &spx_mesi_l1_table,
-                                                       &spx_llc_table, NULL};
-
-static const struct ctrl_ops dn_ops = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy,
-                                       NULL,      ctrl_peek,    ctrl_stats};
-
-/* The CPU cores' L1s (cpu.device): DeNovo (the GPU's own table in
- * spandex-d, the one after it in spandex-g) or MESI (mesi_l1.c). */
-static const struct ctrl_ops *spx_g_cpu_l1(const struct config *cfg, unsigned *table)
-{
-    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
-    *table = mesi ? 2 : 1;
-    return mesi ? &spx_mesi_l1_ops : &dn_ops;
-}
-
-static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *table)
-{
-    bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
-    *table = mesi ? 1 : 0;
-    return mesi ? &spx_mesi_l1_ops : &dn_ops;
-}
-
-/* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word: MESI
- * CPU L1s send ReqS, and so do DeNovo L1s whose loads may be typed ReqS
- * (fcs.load = s, fcs.random, or an fcs.table, which may name ReqS). */
-static const char *spx_check(const struct config *c, char *why, size_t len)
-{
-    unsigned l1s = c->gpu.sms + c->cpu.cores;
-    if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && l1s > 64) {
-        snprintf(why, len,
-                 "MESI CPU L1s are tracked as sharers of at most 64 L1s: gpu.sms + "
-                 "cpu.cores = %u",
-                 l1s);
-        return "cpu.cores gpu.sms cpu.device";
-    }
-    if (!strcmp(c->coherence.protocol, "spandex-d") && l1s > 64) {
-        const char *key = c->fcs.load == FCS_LD_S ? "fcs.load gpu.sms cpu.cores"
-                          : c->fcs.random         ? "fcs.random gpu.sms cpu.cores"
-                          : c->fcs.table[0]       ? "fcs.table gpu.sms cpu.cores"
-                                                  : NULL;
-        if (key)
-            snprintf(why, len,
-                     "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "
-                     "L1s: gpu.sms + cpu.cores = %u",
-                     l1s);
-        return key;
-    }
-    return NULL;
-}
-
-/* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
-const struct proto_desc proto_spandex_g = {
-    .name = "spandex-g",
-    .title = "Spandex LLC (word state, owner ids) with GPU-coherence L1s (ReqV/ReqWT, "
-             "self-invalidation)",
-    .model = MODEL_PTX,
-    .n_vnets = SPX_NVNETS,
-    .vnet_names = spx_vnet_names,
-    .tables = spx_g_tables,
-    .n_l1_tables = 3,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = SPX_LLC_OPS,
-    .check = spx_check,
-    .cpu_l1 = spx_g_cpu_l1,
-};
-
-const struct proto_desc proto_spandex_d = {
-    .name = "spandex-d",
-    .title = "Spandex LLC (word state, owner ids) with DeNovo L1s (ReqV, ReqO, ReqO+data; "
-             "ownership, self-invalidation)",
-    .model = MODEL_PTX,
-    .n_vnets = SPX_NVNETS,
-    .vnet_names = spx_vnet_names,
-    .tables = spx_d_tables,
-    .n_l1_tables = 2,
-    .l1 = {dn_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = SPX_LLC_OPS,
-    .check = spx_check,
-    .cpu_l1 = spx_d_cpu_l1,
-};
-
-const struct proto_desc proto_spandex_d_noinv = {
-    .name = "spandex-d-noinv",
-    .title = "spandex-d with a deliberate bug for testing the checkers: the DeNovo L1s' "
-             "acquires do not self-invalidate valid words (kernel launches neither)",
-    .test_only = true,
-    .model = MODEL_PTX,
-    .n_vnets = SPX_NVNETS,
-    .vnet_names = spx_vnet_names,
-    .tables = spx_d_tables,
-    .n_l1_tables = 2,
-    .l1 = {dn_noinv_create, ctrl_connect, ctrl_in_port, dn_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = SPX_LLC_OPS,
-    .check = spx_check,
-    .cpu_l1 = spx_d_cpu_l1,
-};

@@ -201,8 +201,13 @@ void spx_dev_dump(const struct ctrl *b, const char *kind, unsigned kernel_ends, 
 extern const struct coh_table spx_mesi_l1_table;
 extern const struct ctrl_ops spx_mesi_l1_ops;
 
-/* The DeNovo device L1's table (denovo_l1.c). */
+/* The DeNovo device L1 (denovo_l1.c): its table, and its controller for
+ * the protocols' descriptors (spx_protos.c); the noinv one (spandex-d-noinv,
+ * a test only) keeps valid words at acquires. */
 extern const struct coh_table dn_l1_table;
+struct comp *spx_dn_create(const struct ctrl_wiring *w);
+struct comp *spx_dn_noinv_create(const struct ctrl_wiring *w);
+void spx_dn_destroy(struct comp *cp);
 
 /* Read-only views for `gpucoh verify` (src/verify/verify_spandex.c), which
  * puts the state kept outside struct ctrl into its canonical digest: the

@@ -65,7 +65,7 @@ bool stc_emu_writable(const struct comp *emu, uint32_t *set, unsigned *seb);
 
 #define STC_MAX_EPOCHS 32
 
-/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+/* ---- read-only views for gpucoh verify (src/verify) ----
  * The state an STC L1 and the EMU keep outside struct ctrl, which the
  * explorer's canonical digest must cover. Times are left out: the EMU's
  * wake-up is reported as none, due or at its next period, and whether it was

@@ -95,7 +95,7 @@ void tc_obs_l1(struct eng *e, struct observer *o, const char *who, enum tc_varia
 /* The largest GWCT promised to a writer of `line` (0: none, or no observer). */
 uint64_t tc_obs_promised(struct eng *e, addr_t line);
 
-/* ---- read-only views for gpucoh verify (src/verify/verify.c) ----
+/* ---- read-only views for gpucoh verify (src/verify) ----
  * The state a TC controller keeps outside struct ctrl, which the explorer's
  * canonical digest must cover: an L1's warp slots (the largest GWCT each has
  * received, the requests held behind a GWCT wait), whether its SM fenced in

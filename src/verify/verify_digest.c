@@ -1,0 +1,601 @@
+/*
+ * verify_digest.c - the canonical digest of an explorer state
+ * (verify_int.h, docs/verify.md, "Time"): every controller, channel and the
+ * reference state serialised with times relative to now, hashed for the
+ * visited set; also where the next deadline lies.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "verify/verify_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/hash.h"
+#include "coh/rcc/rcc.h"
+#include "coh/stc/stc.h"
+#include "coh/tc/tc.h"
+#include "coh/vi/vi_bank.h"
+#include "verify/verify_mg.h"
+#include "verify/verify_spandex.h"
+
+/* ---- the canonical digest of a state ---- */
+
+static void put(struct ser *s, const void *p, size_t n)
+{
+    if (s->collect)
+        return;
+    if (s->n + n > s->cap) {
+        s->cap = (s->n + n) * 2;
+        s->b = realloc(s->b, s->cap);
+        if (!s->b)
+            panic("out of memory");
+    }
+    memcpy(s->b + s->n, p, n);
+    s->n += n;
+}
+#define PUT(s, v) put(s, &(v), sizeof(v))
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* A word of kind k (enum tkind). A time: 0 ("none": time 0 precedes the
+ * rig's start) and UINT64_MAX ("never") as themselves; one not yet passed as
+ * its offset from now (and, unless a stamp, a candidate for the next
+ * deadline); a passed one as "expired" (TK_CLAMP) or by its rank among the
+ * state's passed ranked times, which the first pass (collect) gathers. */
+static void put_time(struct ser *s, uint64_t v, enum tkind k)
+{
+    if (k == TK_SKIP)
+        return;
+    if (k == TK_RAW) {
+        PUT(s, v);
+        return;
+    }
+    uint8_t tag;
+    if (k >= TK_LCLOCK) { /* logical time: the offset from the state's smallest */
+        if (k == TK_LTIME0 && v == 0) {
+            tag = 0;
+            PUT(s, tag);
+            return;
+        }
+        if (s->collect) {
+            s->base = MIN(s->base, v);
+            if (k == TK_LCLOCK) {
+                s->min_clock = MIN(s->min_clock, v);
+            } else if (k != TK_LREF) {
+                s->max_other = MAX(s->max_other, v);
+                s->any_other = true;
+            }
+            return;
+        }
+        tag = 5;
+        uint64_t x = v - s->base;
+        PUT(s, tag);
+        PUT(s, x);
+        return;
+    }
+    uint64_t x = 0;
+    if (v == 0) {
+        tag = 0;
+    } else if (v == UINT64_MAX) {
+        tag = 1;
+    } else if (v >= s->now) {
+        tag = 2;
+        x = v - s->now;
+        if (k != TK_STAMP && v < s->next_deadline)
+            s->next_deadline = v;
+    } else if (k == TK_CLAMP) {
+        tag = 3;
+    } else if (s->collect) {
+        if (s->n_past == s->cap_past) {
+            s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
+            s->past = realloc(s->past, s->cap_past * sizeof *s->past);
+            if (!s->past)
+                panic("out of memory");
+        }
+        s->past[s->n_past++] = v;
+        return;
+    } else {
+        tag = 4;
+        const uint64_t *at = bsearch(&v, s->past, s->n_past, sizeof v, cmp_u64);
+        x = (uint64_t)(at - s->past);
+    }
+    PUT(s, tag);
+    PUT(s, x);
+}
+
+/* What a TC message's two time words are (tc.h): a word its type does not
+ * carry is a leftover of the message it was made from, which no receiver
+ * reads. A lease end may be compared with a merged load's arrival (ordered);
+ * a local timestamp is only matched against a running global one and a GWCT
+ * only compared with now (clamped). Core requests: a merged load's arrival
+ * and a held request's wait are written where the L1 keeps them (put_ctrl,
+ * put_private); in its other queues a core request's words are dead (a
+ * replayed load is stamped again when it merges again). */
+static void tc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+{
+    bool gwct = m->flags & TC_F_GWCT;
+    *kts = *kts2 = TK_SKIP;
+    switch (m->type) {
+    case MSG_TC_GETS:
+        *kts = (m->flags & TC_F_LEASE) ? TK_ORDER : TK_SKIP;
+        break;
+    case MSG_TC_UPGR:
+        *kts = TK_CLAMP;
+        break;
+    case MSG_TC_ATOMIC:
+        *kts = (m->flags & TC_F_HAS_TS) ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATA:
+        *kts = TK_ORDER;
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    case MSG_TC_DATAG: /* ts2 becomes the copy's lease under the safe private rule */
+        *kts = TK_ORDER;
+        *kts2 = TK_CLAMP;
+        break;
+    case MSG_TC_ACK:
+    case MSG_TC_ATOMRSP:
+        *kts2 = gwct ? TK_CLAMP : TK_SKIP;
+        break;
+    }
+}
+
+/* What an RCC message's two time words are (rcc.h): a GETS's clock and the
+ * expired copy's lease end (0: none); a WRITE's or ATOMIC's clock; DATA,
+ * RENEW and atomic results' lease end and version; an ACK's version. The
+ * rest are leftovers no receiver reads (a core request's words). */
+static void rcc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+{
+    *kts = *kts2 = TK_SKIP;
+    switch (m->type) {
+    case MSG_RCC_GETS:
+        *kts = TK_LTIME;
+        *kts2 = TK_LTIME0;
+        break;
+    case MSG_RCC_WRITE:
+    case MSG_RCC_ATOMIC:
+        *kts = TK_LTIME;
+        break;
+    case MSG_RCC_DATA:
+    case MSG_RCC_RENEW:
+    case MSG_RCC_ATOMRSP:
+        *kts = *kts2 = TK_LTIME;
+        break;
+    case MSG_RCC_ACK:
+        *kts2 = TK_LTIME;
+        break;
+    }
+}
+
+/* A message as the receiver can tell it apart: every field but its birth
+ * time and pool link; data only where the mask says it is meaningful; its
+ * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
+static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enum tkind kts,
+                    enum tkind kts2)
+{
+    PUT(s, m->type);
+    PUT(s, m->vnet);
+    PUT(s, m->cls);
+    PUT(s, m->src);
+    PUT(s, m->dst);
+    PUT(s, m->size_bytes);
+    PUT(s, m->flags);
+    PUT(s, m->addr);
+    PUT(s, m->req.op);
+    PUT(s, m->req.sem);
+    PUT(s, m->req.scope);
+    PUT(s, m->req.sm);
+    PUT(s, m->req.warp);
+    PUT(s, m->req.tx);
+    PUT(s, m->req.req_type);
+    PUT(s, m->req.id);
+    if (m->req.atom) {
+        PUT(s, m->req.atom->kind);
+        PUT(s, m->req.atom->lane[0].a);
+    }
+    if (kts == TK_BY_TYPE && r->prof.logical)
+        rcc_msg_times(m, &kts, &kts2);
+    else if (kts == TK_BY_TYPE)
+        tc_msg_times(m, &kts, &kts2);
+    put_time(s, m->ts, kts);
+    put_time(s, m->ts2, kts2);
+    PUT(s, m->acks);
+    PUT(s, m->sharer);
+    PUT(s, m->mask);
+    for (unsigned i = 0; i < r->line_bytes; i++) {
+        uint8_t b = bytemask_test(&m->mask, i) ? m->data[i] : 0;
+        PUT(s, b);
+    }
+}
+
+/* The kind of a message's time words: under TC by its type, elsewhere plain words. */
+static enum tkind msg_time(const struct rig *r)
+{
+    return r->prof.timed && !r->prof.unit ? TK_BY_TYPE : TK_RAW;
+}
+
+static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
+                        enum tkind kts, enum tkind kts2)
+{
+    PUT(s, l->n);
+    for (const struct msg *m = l->head; m; m = m->next)
+        put_msg(s, r, m, kts, kts2);
+}
+
+static void put_list(struct ser *s, const struct rig *r, const struct msg_list *l)
+{
+    put_list_as(s, r, l, msg_time(r), msg_time(r));
+}
+
+static void put_port(struct ser *s, const struct rig *r, const struct port *p)
+{
+    PUT(s, p->n);
+    for (uint32_t i = 0; i < p->n; i++)
+        put_msg(s, r, port_slot_at(p, i)->m, msg_time(r), msg_time(r));
+}
+
+/* A controller's lines, TBEs and queues, in line order (TBE slots and ways
+ * are allocation history, not state); meta words by their kinds. An L1's
+ * merged loads carry the time they merged (TC: answered only if the fill's
+ * lease reached it) in ts2. */
+static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool is_l1)
+{
+    struct ctrl *c = (struct ctrl *)cp;
+    const uint8_t *line_k = is_l1 ? r->prof.l1_line : r->prof.l2_line;
+    const uint8_t *tbe_k = is_l1 ? r->prof.l1_tbe : r->prof.l2_tbe;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        addr_t a = line_addr(r, k);
+        struct cache_line *l = c->cache.sets ? cache_find(&c->cache, a) : NULL;
+        uint8_t present = l != NULL;
+        PUT(s, present);
+        if (l) {
+            PUT(s, l->state);
+            PUT(s, l->dirty);
+            /* an RCC bank's line not yet filled has no ver or exp */
+            bool meta = !r->prof.logical || is_l1 || l->state == r->l2_valid;
+            for (unsigned i = 0; meta && i < 3; i++)
+                put_time(s, l->meta[i], line_k[i]);
+            put(s, l->data, r->line_bytes);
+        }
+        struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
+        present = t != NULL;
+        PUT(s, present);
+        if (t) {
+            PUT(s, t->state);
+            PUT(s, t->pending);
+            PUT(s, t->acks);
+            for (unsigned i = 0; i < 2; i++)
+                put_time(s, t->meta[i], tbe_k[i]);
+            PUT(s, t->use_once);
+            if (is_l1 && r->prof.logical) /* loads merged behind a fill: the clock then */
+                put_list_as(s, r, &t->merged, TK_SKIP, TK_LTIME);
+            else if (is_l1 && r->prof.timed && !r->prof.unit) /* merged behind a fill: when */
+                put_list_as(s, r, &t->merged, TK_SKIP, TK_STAMP);
+            else
+                put_list(s, r, &t->merged);
+            put_list(s, r, &t->parked);
+        }
+    }
+    put_list(s, r, &c->replay);
+    put_port(s, r, &c->in);
+    put_port(s, r, &c->pipe);
+}
+
+/* verify_spandex.c writes through these: bytes and messages as put and put_msg do */
+struct put_ctx {
+    struct ser *s;
+    const struct rig *r;
+};
+static void put_bytes_cb(void *arg, const void *p, size_t n)
+{
+    put(((struct put_ctx *)arg)->s, p, n);
+}
+static void put_msg_cb(void *arg, const struct msg *m)
+{
+    struct put_ctx *x = arg;
+    put_msg(x->s, x->r, m, msg_time(x->r), msg_time(x->r));
+}
+
+/* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
+ * sparse directory entries, invalidations waiting for room); TC's warp slots,
+ * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
+static void put_private(struct ser *s, const struct rig *r)
+{
+    if (r->spandex) { /* owner ids, held stores, DeNovo's predictor (verify_spandex.h) */
+        struct put_ctx x = {s, r};
+        struct vspx_out o = {put_bytes_cb, put_msg_cb, &x};
+        addr_t lines[V_MAX_LINES];
+        for (unsigned k = 0; k < r->o->lines; k++)
+            lines[k] = line_addr(r, k);
+        vspx_put(&o, r->p, r->l1, r->l1_table, r->n_l1, r->l2, lines, r->o->lines);
+        return;
+    }
+    if (r->prof.logical) { /* RCC (rcc.h): the clocks, the bank's mnow and MSHRs, the predictor */
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            uint64_t w, now = rcc_l1_now(r->l1[i], &w);
+            put_time(s, now, TK_LCLOCK);
+            if (!strcmp(r->p->name, "rccwo"))
+                put_time(s, w, TK_LCLOCK);
+        }
+        struct rcc_l2_view v = {0};
+        bool miss_ahead = false; /* a line not yet filled: its refill reads mnow */
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            struct cache_line *l = cache_find(&((struct ctrl *)r->l2)->cache, line_addr(r, k));
+            miss_ahead |= !l || l->state != r->l2_valid;
+            rcc_l2_view(r->l2, line_addr(r, k), &v);
+            PUT(s, v.level);
+            PUT(s, v.mshr);
+            if (!v.mshr)
+                continue;
+            PUT(s, v.hasread);
+            PUT(s, v.haswrite);
+            if (v.hasread)
+                put_time(s, v.lastrd, TK_LTIME);
+            if (v.haswrite) {
+                put_time(s, v.lastwr, TK_LTIME);
+                put_time(s, v.acked, TK_LTIME);
+            }
+            PUT(s, *v.wmask);
+            for (unsigned i = 0; i < r->line_bytes; i++) {
+                uint8_t b = bytemask_test(v.wmask, i) ? v.wdata[i] : 0;
+                PUT(s, b);
+            }
+        }
+        /* mnow is read only by a miss (its refill, an early write ACK); the rig's
+         * lines never conflict in a set, so once all are in V none comes again */
+        if (miss_ahead)
+            put_time(s, v.mnow, TK_LTIME);
+        return;
+    }
+    if (r->prof.unit) { /* STC (stc.h): the L1s' epoch state and BSQs, the EMU's */
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            struct stc_l1_view v;
+            stc_l1_view(r->l1[i], &v);
+            PUT(s, v.cer);
+            PUT(s, v.pw);
+            PUT(s, v.bsq_n);
+            PUT(s, v.bsq_bands);
+            PUT(s, v.demand_sent);
+            PUT(s, v.conflict_sent);
+            PUT(s, v.seb);
+            PUT(s, v.hs);
+            PUT(s, v.in_kernel);
+            PUT(s, v.active_sent);
+            for (unsigned b = 0; b < r->cfg->stc.epochs; b++)
+                put_list(s, r, &v.bsq[b]);
+            put_list(s, r, v.to_emu);
+            for (unsigned k = 0; k < r->o->lines; k++) {
+                bool scrubbed = stc_l1_set_scrubbed(r->l1[i], line_addr(r, k));
+                PUT(s, scrubbed);
+            }
+        }
+        struct stc_emu_view e;
+        stc_emu_view(r->unit, &e);
+        PUT(s, e.phase);
+        PUT(s, e.acks);
+        PUT(s, e.ptr);
+        PUT(s, e.seb);
+        PUT(s, e.seb_next);
+        PUT(s, e.busy);
+        PUT(s, e.rr);
+        PUT(s, e.check_seb);
+        PUT(s, e.grant);
+        PUT(s, e.erv);
+        PUT(s, e.erv_known);
+        PUT(s, e.check_grant);
+        for (unsigned b = 0; b < 32; b++)
+            if (e.erv_known >> b & 1)
+                PUT(s, e.erv_addr[b]);
+        /* only compared with the round: past it, all the same */
+        uint64_t since = MIN(e.since_remap, e.round);
+        PUT(s, since);
+        put_list(s, r, e.out);
+        PUT(s, e.writable);
+        PUT(s, e.wake);
+        PUT(s, e.wake_stale);
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            put_port(s, r, &r->unit_in[i]);
+            put_port(s, r, &r->unit_down[i]);
+        }
+        return;
+    }
+    if (r->prof.timed) {
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            for (unsigned w = 0; w < tc_l1_slots(r->l1[i]); w++) {
+                const struct msg_list *held;
+                put_time(s, tc_l1_slot(r->l1[i], w, &held), TK_CLAMP);
+                /* held: ts the core cycle its wait ends, ts2 when it began (a statistic) */
+                put_list_as(s, r, held, TK_CLAMP, TK_SKIP);
+            }
+            uint8_t fenced = tc_l1_fenced(r->l1[i]), expired = UINT8_MAX;
+            for (unsigned k = 0; k < r->o->lines; k++)
+                if (tc_l1_expired_line(r->l1[i]) == line_addr(r, k))
+                    expired = (uint8_t)k;
+            PUT(s, fenced);
+            PUT(s, expired);
+        }
+        struct tc_l2_view v;
+        tc_l2_view(r->l2, &v);
+        PUT(s, v.lease);
+        put_time(s, v.next_due, TK_CLAMP);
+        PUT(s, v.blocked);
+        for (unsigned k = 0; k < r->o->lines; k++)
+            put_time(s, tc_obs_promised((struct eng *)&r->eng, line_addr(r, k)), TK_CLAMP);
+        return;
+    }
+    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
+        return;
+    struct vi_bank *b = (struct vi_bank *)r->l2;
+    put_list(s, r, &b->inv_out);
+    if (!b->has_dir)
+        return;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        struct cache_line *l = cache_find(&b->dir, line_addr(r, k) >> b->dir_shift);
+        uint8_t present = l != NULL;
+        PUT(s, present);
+        if (l) {
+            PUT(s, l->state);
+            PUT(s, l->meta);
+        }
+    }
+}
+
+/* RCC's reference: each line's kept writes, the in-flight operations'
+ * clocks at issue, the fences' and cores' write versions (times relative). */
+static void put_lenv(struct ser *s, const struct rig *r)
+{
+    const struct lenv *e = &r->lenv;
+    PUT(s, e->ticks);
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        PUT(s, e->n_hist[k]);
+        for (unsigned i = 0; i < e->n_hist[k]; i++) {
+            PUT(s, e->hist_init[k][i]);
+            PUT(s, e->hist_val[k][i]);
+            if (!e->hist_init[k][i])
+                put_time(s, e->hist_ver[k][i], TK_LREF);
+        }
+    }
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++) {
+            if (!r->env.busy[c][q])
+                continue;
+            put_time(s, e->t_issue[c][q], TK_LREF);
+            PUT(s, e->fence_has_w[c][q]);
+            if (e->fence_has_w[c][q])
+                put_time(s, e->fence_w[c][q], TK_LREF);
+        }
+        PUT(s, e->has_w[c]);
+        if (e->has_w[c])
+            put_time(s, e->wmax[c], TK_LREF);
+    }
+}
+
+/* A multi-GPM bank's state outside struct ctrl (verify_mg.c), and the line's
+ * home (the pagemap: placed at the first touch). */
+struct mg_put {
+    struct ser *s;
+    const struct rig *r;
+};
+static void mg_put_bytes(void *arg, const void *p, size_t n)
+{
+    put(((struct mg_put *)arg)->s, p, n);
+}
+static void mg_put_msg(void *arg, const struct msg *m)
+{
+    struct mg_put *a = arg;
+    put_msg(a->s, a->r, m, TK_RAW, TK_RAW);
+}
+static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b)
+{
+    addr_t lines[V_MAX_LINES];
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        lines[k] = line_addr(r, k);
+        if (!b) {
+            uint16_t home = (uint16_t)pagemap_owner(&r->pages, lines[k]);
+            PUT(s, home);
+        }
+    }
+    struct mg_put a = {s, r};
+    const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+    verify_mg_bank(r->l2s[b], lines, r->o->lines, &sink);
+}
+
+static void put_state(struct ser *s, const struct rig *r)
+{
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        put_ctrl(s, r, r->l1[i], true);
+        for (unsigned v = 0; v < r->n_vnets; v++)
+            put_port(s, r, &r->down[i][v]);
+    }
+    for (unsigned b = 0; b < r->n_l2; b++) {
+        put_ctrl(s, r, r->l2s[b], false);
+        for (unsigned v = 0; v < r->n_vnets; v++) { /* a request a blocked bank has not taken */
+            put_port(s, r, &r->l2_in[b][v]);
+            if (r->mg)
+                put_port(s, r, &r->sys_in[b][v]);
+        }
+        if (r->mg)
+            put_mg_bank(s, r, b);
+    }
+    put_private(s, r);
+    for (unsigned ch = 0; ch < r->n_ch; ch++)
+        put_list(s, r, &r->ch[ch]);
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        uint8_t buf[LINE_MAX_BYTES];
+        backing_read(r->store, line_addr(r, k), buf, r->line_bytes);
+        put(s, buf, r->line_bytes);
+    }
+    PUT(s, r->env);
+    if (r->prof.logical)
+        put_lenv(s, r);
+    for (unsigned c = 0; c < r->n_l1; c++) /* an atomic's old value, once performed */
+        for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+            if (r->env.busy[c][q] == OPK_ATOMIC + 1)
+                PUT(s, r->atom[c][q].lane[0].result);
+}
+
+/* The first pass over a state with times: the passed ranked times (sorted,
+ * distinct) and the next deadline; nothing is written. */
+static void scan_times(struct ser *s, const struct rig *r)
+{
+    s->now = vx_now_cycles(r);
+    s->collect = true;
+    s->n_past = 0;
+    s->next_deadline = UINT64_MAX;
+    s->base = s->min_clock = UINT64_MAX;
+    s->max_other = 0;
+    s->any_other = false;
+    put_state(s, r);
+    s->collect = false;
+    if (s->n_past > 1) /* the array is NULL until a first time is kept */
+        qsort(s->past, s->n_past, sizeof *s->past, cmp_u64);
+    size_t n = 0;
+    for (size_t i = 0; i < s->n_past; i++)
+        if (!n || s->past[n - 1] != s->past[i])
+            s->past[n++] = s->past[i];
+    s->n_past = n;
+}
+
+/* The earliest time in the state not yet passed (UINT64_MAX: none, and time
+ * would change nothing). */
+uint64_t vx_next_deadline(const struct rig *r)
+{
+    scan_times(r->scan, r);
+    return r->scan->next_deadline;
+}
+
+/* Whether a tick may change anything: with TC's leases, while a time in the
+ * state has not passed; under RCC, while some L1's clock has not passed every
+ * other logical time in the state (docs/verify.md, "Logical time"). */
+bool vx_time_can_advance(const struct rig *r)
+{
+    if (r->prof.unit) /* the EMU's next wake-up is the only thing waiting for time */
+        return eng_next_time(&r->eng) != TICK_MAX;
+    if (!r->prof.logical)
+        return vx_next_deadline(r) != UINT64_MAX;
+    if (r->lenv.ticks >= r->o->ticks)
+        return false;
+    scan_times(r->scan, r);
+    return r->scan->any_other && r->scan->min_clock <= r->scan->max_other + r->o->lease + 1;
+}
+
+struct digest vx_state_digest(const struct rig *r, struct ser *s)
+{
+    if (r->prof.timed)
+        scan_times(s, r);
+    s->n = 0;
+    put_state(s, r);
+    struct digest d;
+    d.h[0] = hash_fnv1a(0xcbf29ce484222325ull, s->b, s->n);
+    uint64_t h = 0x9e3779b97f4a7c15ull ^ s->n;
+    for (size_t i = 0; i < s->n; i++) { /* a second, independent mix */
+        h = (h ^ s->b[i]) * 0xff51afd7ed558ccdull;
+        h ^= h >> 29;
+    }
+    d.h[1] = h;
+    return d;
+}

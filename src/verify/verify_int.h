@@ -1,0 +1,324 @@
+/*
+ * verify_int.h - what the parts of the explorer of `gpucoh verify` share
+ * (verify.h is its interface; docs/verify.md): the rig and its events, the
+ * checker's reference state, the serialiser of the canonical digest and the
+ * functions each part offers the others. Private to src/verify: verify_rig.c
+ * builds and runs the rig, verify_step.c holds the reference state, the
+ * properties and the events, verify_digest.c the canonical digest, verify.c
+ * the search and verify_cex.c the counterexample files and their replay.
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#ifndef VERIFY_VERIFY_INT_H
+#define VERIFY_VERIFY_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "base/clock.h"
+#include "base/log.h"
+#include "coh/ctrl.h"
+#include "coh/proto.h"
+#include "mem/backing.h"
+#include "mem/observe.h"
+#include "mem/pagemap.h"
+#include "verify/verify.h"
+
+#define V_MAX_L1    4
+#define V_MAX_LINES 2
+#define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
+#define V_MAX_SLOTS 4 /* operations in flight per core */
+/* the L1s' links, DRAM, a central unit's links or, on several GPMs, the other
+ * banks' DRAM and the links between banks */
+#define V_MAX_CH                                                                                   \
+    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1 + V_MAX_L1 + V_MAX_L1 * V_MAX_L1 * VNET_MAX)
+#define LINE_BASE 0x20000000ull
+#define PORT_CAP  (1u << 16) /* never full: the explorer decides the order, not room */
+
+/* EV_TICK: time advances one tick (protocols with leases only) */
+enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
+/* ld.acquire.gpu and st.release.gpu come with --sync */
+enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
+static const char *const op_names[OPK_N] = {"load",  "store",        "atomic",
+                                            "fence", "load.acquire", "store.release"};
+
+/* One nondeterministic step: a core operation or a channel's head delivered. */
+struct vev {
+    uint8_t kind;                  /* enum ev_kind */
+    uint8_t core, op, line, value; /* EV_OP */
+    uint16_t ch;                   /* EV_DELIVER */
+    uint8_t scope;                 /* EV_OP under --scopes: enum mem_scope + 1 (0: the
+                                      operation's default scope) */
+};
+static const char *const scope_names[] = {"", "cta", "gpu", "sys"};
+
+/* ---- how the explorer reads a protocol beyond struct ctrl ---- */
+
+/* What a stored word is, for the canonical digest. Times (core cycles) are
+ * written relative to now: a time not yet passed as its offset from now, a
+ * passed one either as "expired" (TK_CLAMP: the protocol only ever compares it
+ * with now, or takes its maximum with a running one) or by its rank among the
+ * passed times of the state (TK_ORDER, TK_STAMP: two passed times may still be
+ * compared, e.g. a merged load's arrival with its fill's lease end). A TK_STAMP
+ * is the moment something happened (never a deadline: it does not make time
+ * worth advancing); TK_SKIP is a statistic or a word nobody reads; TK_BY_TYPE:
+ * a message's time words, by what its type carries (tc_msg_times). docs/verify.md,
+ * "Time". */
+enum tkind {
+    TK_RAW,
+    TK_SKIP,
+    TK_CLAMP,
+    TK_ORDER,
+    TK_STAMP,
+    TK_BY_TYPE,
+    /* RCC's logical time (docs/verify.md, "Logical time"): every logical time
+     * of the state is written as its offset from the smallest one. An L1's
+     * clock (TK_LCLOCK), a stored time (TK_LTIME; TK_LTIME0: 0 means "none"),
+     * a time of the checker's reference (TK_LREF). */
+    TK_LCLOCK,
+    TK_LTIME,
+    TK_LTIME0,
+    TK_LREF,
+};
+
+/* Which values a load may return (docs/verify.md, "Properties"). */
+enum value_rule {
+    RULE_WRITE_ATOMIC, /* the line's value at issue or a later one in coherence order */
+    RULE_READER_FENCE, /* any value since the core's last fence (rc: acquires invalidate) */
+    RULE_WRITER_FENCE, /* tcw: once a core's fence completes, its earlier writes are the
+                          oldest values any core's later load may return */
+    RULE_LOGICAL,      /* rcc: a load returns the line's value at a logical time between
+                          its core's clock at issue and at the answer */
+    RULE_SCOPED,       /* multi-GPM: PTX's scoped release/acquire (docs/verify.md, "Several
+                          GPMs") */
+};
+
+struct profile {
+    bool timed;           /* leases: time advances only by EV_TICK */
+    bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
+    bool unit;            /* stc: a central unit (the EMU); EV_TICK is its wake-up period */
+    bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
+    enum value_rule rule;
+    uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
+    uint8_t l1_tbe[2], l2_tbe[2];   /* ... and of each TBE meta word */
+};
+
+/* A state serialised for its digest; with times, in two passes (see put_time). */
+struct ser {
+    uint8_t *b;
+    size_t n, cap;
+    uint64_t now;   /* core cycle the times are relative to */
+    bool collect;   /* first pass: gather the passed times and the next deadline */
+    uint64_t *past; /* the passed ranked times (sorted, distinct after the pass) */
+    size_t n_past, cap_past;
+    uint64_t next_deadline; /* the earliest time not yet passed (UINT64_MAX: none) */
+    /* logical time (first pass): the smallest time, the largest stored time that
+     * is not a clock, the smallest clock (UINT64_MAX / 0: none) */
+    uint64_t base, max_other, min_clock;
+    bool any_other;
+};
+
+/* ---- the checker's reference state (part of every state's digest) ---- */
+
+struct env {
+    uint8_t issued[V_MAX_L1]; /* operations each core has issued */
+    /* the operations in flight, by slot (the request id; a new one takes the lowest free) */
+    uint8_t busy[V_MAX_L1][V_MAX_SLOTS];    /* op + 1, 0 none */
+    uint8_t line[V_MAX_L1][V_MAX_SLOTS];    /* ... its line */
+    uint8_t allowed[V_MAX_L1][V_MAX_SLOTS]; /* ... the values a load or atomic may return */
+    uint8_t floor[V_MAX_L1][V_MAX_LINES];   /* values a load may return since the core's last
+                                               fence (protocols that are not write-atomic) */
+    uint32_t gold[V_MAX_LINES];             /* the line's value in coherence order (word 0) */
+    /* RULE_WRITER_FENCE */
+    uint8_t val[V_MAX_L1][V_MAX_SLOTS]; /* a store in flight: its value's bit */
+    uint8_t vis[V_MAX_L1][V_MAX_LINES]; /* values the line took since the core's last
+                                           write to it was issued */
+    uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
+    uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
+    /* RULE_SCOPED */
+    uint8_t scope[V_MAX_L1][V_MAX_SLOTS];  /* the operation's enum mem_scope */
+    uint8_t rel[V_MAX_L1][2][V_MAX_LINES]; /* values the line took since the core's last
+                                              write to it that a release of scope .gpu
+                                              ([0]) or .sys ([1]) has completed for */
+};
+
+/* RCC's reference (RULE_LOGICAL): each line's writes in coherence order
+ * with the logical time (version) each was performed at, from the oldest one
+ * a load may still read; each operation's clock at issue; each core's
+ * largest completed write version (for its fences). Times as TK_LREF. */
+#define V_MAX_HIST 32
+struct lenv {
+    uint8_t n_hist[V_MAX_LINES];
+    uint8_t hist_init[V_MAX_LINES][V_MAX_HIST]; /* the initial value: before every time */
+    uint8_t hist_val[V_MAX_LINES][V_MAX_HIST];
+    uint64_t hist_ver[V_MAX_LINES][V_MAX_HIST];
+    uint64_t t_issue[V_MAX_L1][V_MAX_SLOTS]; /* loads: the read view; writes: the write view */
+    bool has_w[V_MAX_L1];
+    uint64_t wmax[V_MAX_L1];                 /* the largest version of its completed writes */
+    bool fence_has_w[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: wmax at its issue */
+    uint64_t fence_w[V_MAX_L1][V_MAX_SLOTS];
+    uint8_t ticks; /* the livelock guard's ticks so far (at most --ticks) */
+};
+
+struct rig {
+    struct comp comp; /* the network, DRAM and cores: receives every output */
+    struct eng eng;
+    struct clock clk;
+    struct pool msgs;
+    struct backing *store; /* DRAM (the search's, reset for each rig) */
+    struct observer *obs;  /* golden memory: the coherence order of each line (ditto) */
+    const struct config *cfg;
+    const struct proto_desc *p;
+    const struct verify_opts *o;
+    struct profile prof;
+    tick_t core_ps;   /* one core cycle: TC's unit of time */
+    unsigned v_state; /* lease_exclusive: the L1 table's state of a valid leased copy */
+    struct ser *scan; /* for finding the next deadline (the memories') */
+    unsigned n_l1, n_vnets, line_bytes;
+    struct comp *l1[V_MAX_L1], *l2; /* l2: bank 0 (l2s[0]) */
+    /* each L1's controller and table (Spandex: the device mix, verify_spandex.h),
+     * and whether its loads are judged write-atomic */
+    const struct ctrl_ops *l1_ops[V_MAX_L1];
+    unsigned l1_table[V_MAX_L1];
+    bool l1_write_atomic[V_MAX_L1];
+    bool spandex; /* the LLC and device L1s of verify_spandex.h */
+    /* Several GPMs (multi-GPM protocols): one L1 and one bank per GPM, bank b
+     * the home or a remote cache per line, its links to the other banks explorer
+     * channels (docs/verify.md, "Several GPMs"); otherwise one bank */
+    bool mg;
+    unsigned n_l2;
+    struct comp *l2s[V_MAX_L1];
+    struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];
+    struct pagemap pages;
+    struct coh_cov *cov; /* one per table */
+    unsigned n_tables;
+    struct port to_core[V_MAX_L1];
+    struct port up[V_MAX_L1][VNET_MAX];                                /* L1 -> network */
+    struct port down[V_MAX_L1][VNET_MAX];                              /* network -> L1 */
+    struct port l2_out[V_MAX_L1][VNET_MAX], l2_in[V_MAX_L1][VNET_MAX]; /* per bank */
+    struct port to_mem[V_MAX_L1];
+    struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
+    struct port unit_up[V_MAX_L1], unit_in[V_MAX_L1];    /* L1 -> explorer -> unit */
+    struct port unit_out[V_MAX_L1], unit_down[V_MAX_L1]; /* unit -> explorer -> L1 */
+    unsigned n_ch;                                       /* channels in use */
+    struct msg_list ch[V_MAX_CH]; /* in flight: a FIFO per source, destination, vnet */
+    struct msg_list rsp;          /* core responses of the step */
+    struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
+    struct env env;
+    struct lenv lenv;
+    unsigned l1_valid[2]; /* rcc: the L1 table's states of a readable copy (V, VI) */
+    unsigned l2_valid;    /* rcc: the L2 table's state whose ver and exp are set (V) */
+    char names[V_MAX_L1][32];
+    char fault[512]; /* the violated property ("" none) */
+};
+
+static inline unsigned ch_up(const struct rig *r, unsigned l1, unsigned v)
+{
+    return l1 * r->n_vnets + v;
+}
+static inline unsigned ch_down(const struct rig *r, unsigned l1, unsigned v)
+{
+    return (r->n_l1 + l1) * r->n_vnets + v;
+}
+static inline unsigned ch_dram(const struct rig *r)
+{
+    return 2 * r->n_l1 * r->n_vnets;
+}
+static inline addr_t line_addr(const struct rig *r, unsigned line)
+{
+    return LINE_BASE + (addr_t)line * r->line_bytes;
+}
+
+/* Several GPMs: bank b's DRAM (bank 0's is ch_dram) and the link from bank s
+ * to bank d on vnet v, after DRAM (the multi-GPM protocols have no unit). */
+static inline unsigned ch_dram_of(const struct rig *r, unsigned b)
+{
+    return b ? ch_dram(r) + b : ch_dram(r);
+}
+static inline unsigned ch_sys(const struct rig *r, unsigned s, unsigned d, unsigned v)
+{
+    return ch_dram(r) + r->n_l2 + (s * r->n_l2 + d) * r->n_vnets + v;
+}
+/* The bank L1 i talks to: its GPM's. */
+static inline unsigned bank_of(const struct rig *r, unsigned l1)
+{
+    return r->mg ? l1 : 0;
+}
+
+/* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */
+static inline unsigned ch_unit_up(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + l1;
+}
+static inline unsigned ch_unit_down(const struct rig *r, unsigned l1)
+{
+    return ch_dram(r) + 1 + r->n_l1 + l1;
+}
+
+/* The memories a rig uses, kept across rigs: a backing store's set-up costs
+ * more than the controllers' (a 4096-slot table), so each rig resets them. */
+struct memories {
+    struct backing store;
+    struct observer obs;
+    struct ser scan;
+};
+
+struct digest {
+    uint64_t h[2];
+};
+
+/* ---- verify_rig.c: the rig ---- */
+
+/* What the explorer reads of protocol p's words (enum tkind) and how loads
+ * are judged. */
+struct profile vx_profile_of(const struct proto_desc *p);
+/* A fresh rig of p's controllers on the memories mem (reset for it). */
+struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
+                       const struct verify_opts *o, struct coh_cov *cov, struct memories *mem);
+void vx_rig_free(struct rig *r);
+void vx_memories_init(struct memories *mem, uint32_t line_bytes);
+void vx_memories_destroy(struct memories *mem);
+/* The channel's ends and vnet, for printing and for counterexample files. */
+void vx_ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet);
+/* Record the step's violated property (the first one of a step is kept). */
+void vx_fail(struct rig *r, const char *fmt, ...) PRINTF_LIKE(2, 3);
+
+/* ---- verify_step.c: the reference state, the properties, the events ---- */
+
+/* The golden memory's hook: line took a new value in coherence order. */
+void vx_follow_gold(void *arg, addr_t line);
+/* Checks when line k's golden value moves: TC-Strong's leases, RCC's versions. */
+void vx_check_no_lease(struct rig *r, unsigned k);
+void vx_rcc_follow(struct rig *r, unsigned k);
+/* The lowest free operation slot of core c (V_MAX_SLOTS: --inflight in use). */
+unsigned vx_free_slot(const struct rig *r, unsigned c);
+/* No core has an operation in flight and no channel holds a message. */
+bool vx_quiescent(const struct rig *r);
+/* The properties of a quiescent state (values agree where they must). */
+void vx_check_quiescent(struct rig *r);
+uint64_t vx_now_cycles(const struct rig *r);
+/* Run the controllers until they have nothing left to do (with leases: until
+ * the core cycle ends). */
+void vx_settle(struct rig *r);
+void vx_advance_to(struct rig *r, uint64_t cycle);
+/* Take one event (an operation, a delivery, a tick) and the checks after it. */
+void vx_apply(struct rig *r, const struct vev *ev);
+/* The events enabled in r's state, into out (at most MAX_ENABLED). */
+unsigned vx_enabled(const struct rig *r, struct vev *out);
+#define MAX_ENABLED                                                                                \
+    (V_MAX_L1 *                                                                                    \
+         (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) +       \
+     V_MAX_CH + 1)
+void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len);
+
+/* ---- verify_digest.c: the canonical digest ---- */
+
+/* The earliest time in the state not yet passed (UINT64_MAX: none). */
+uint64_t vx_next_deadline(const struct rig *r);
+/* Whether an EV_TICK would change anything. */
+bool vx_time_can_advance(const struct rig *r);
+/* The digest of r's state (s: the serialiser, reused). */
+struct digest vx_state_digest(const struct rig *r, struct ser *s);
+
+#endif
