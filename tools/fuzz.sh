@@ -130,9 +130,10 @@ for t in "${targets[@]}"; do
     corp=$(grep -oE 'corp: [0-9]+/[0-9]+[a-zA-Z]*' <<<"$done_line" | sed 's/corp: //')
     # libFuzzer's per-input timeout counts wall time, so a harness starved of
     # CPU (nice 19 on a loaded machine, or stopped) reports inputs that are
-    # not slow. A timeout counts as a finding only if the input, run alone,
-    # times out again; one that does not moves to findings/TARGET/unconfirmed/.
-    for f in "$findings"/timeout-*; do
+    # not slow. A timeout, or a slow unit (libFuzzer's report of an input that
+    # took over 10 s), counts as a finding only if the input, run alone, times
+    # out again; one that does not moves to findings/TARGET/unconfirmed/.
+    for f in "$findings"/timeout-* "$findings"/slow-unit-*; do
         [ -f "$f" ] || continue
         if GPUCOH_ROOT=$root timeout $((timeout_s * 3)) "$bin" -timeout="$timeout_s" "$f" \
                >"$log.replay" 2>&1; then
