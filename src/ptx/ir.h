@@ -351,6 +351,12 @@ struct px_func {
  * their initial contents, and the host copies them to device memory. */
 #define PX_GLOBALS_MAX_BYTES (64u << 20)
 
+/* The most bytes one variable or parameter of any state space may take, and
+ * the most a kernel's shared, local or parameter space or a module's constant
+ * bank may take in all: sizes are 32-bit offsets past parsing, and a
+ * declaration's dimensions must not overflow them. */
+#define PX_SPACE_MAX_BYTES (64u << 20)
+
 /* A label: the instruction it stands before (pc == n_ins of its function's
  * end when none follows). */
 struct px_label {

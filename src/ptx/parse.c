@@ -370,15 +370,7 @@ static void parse_params(struct parser *P, struct px_param **out, unsigned *n_ou
                 pp_perr(P, t.line, "bad parameter type '%s'", w);
             char name[128];
             pp_parse_name_into(P, name, "a parameter name");
-            uint64_t count = 1;
-            while (pp_accept(P, "[")) {
-                struct tok nt = pp_next(P);
-                uint64_t d;
-                if (nt.kind != TK_NUM || !pp_parse_int_text(nt.s, nt.len, &d))
-                    pp_perr(P, t.line, "bad parameter array size");
-                pp_expect(P, "]");
-                count *= d;
-            }
+            uint64_t bytes = pp_parse_dims(P, t.line, name, px_type_bytes((unsigned)type), NULL);
             if (n >= cap) {
                 cap = cap ? cap * 2 : 8;
                 ps = pp_xrealloc(P, ps, cap * sizeof(*ps));
@@ -388,7 +380,7 @@ static void parse_params(struct parser *P, struct px_param **out, unsigned *n_ou
             pp->name = NULL;
             *n_out = n;
             pp->name = pp_xstrndup(P, name, strlen(name));
-            pp->size = (uint32_t)(count * px_type_bytes((unsigned)type));
+            pp->size = (uint32_t)bytes;
             pp->align = align ? align : px_type_bytes((unsigned)type);
             pp->off = 0;
         } while (pp_accept(P, ","));
@@ -413,14 +405,11 @@ static void declare_params(struct parser *P, struct px_func *f, unsigned line)
         s->size = pp->size;
         if (f->is_entry) {
             /* CUDA layout: each parameter aligned to its size (or .align) */
-            off = align_up32(off, pp->align);
-            pp->off = off;
-            off += pp->size;
+            pp->off = pp_place(P, line, pp->name, &off, pp->align, pp->size, "the kernel's parameters");
             s->rel = AR_KPARAM;
         } else {
-            P->frame_cur = align_up32(P->frame_cur, pp->align);
-            pp->off = P->frame_cur;
-            P->frame_cur += pp->size;
+            pp->off = pp_place(P, line, pp->name, &P->frame_cur, pp->align, pp->size,
+                               "the function's frame");
             P->frame_max = MAX(P->frame_max, P->frame_cur);
             s->rel = AR_FRAME;
         }

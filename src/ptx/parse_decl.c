@@ -18,6 +18,44 @@
 
 /* ------------------------------------------------------------------ module pieces */
 
+/* The dimensions [N][M]... after a variable's name: its size in bytes, at most
+ * PX_SPACE_MAX_BYTES (a clear error past it, never a wrapped product). An
+ * empty [] sets *unsized where UNSIZED is given (an extern .shared array). */
+uint64_t pp_parse_dims(struct parser *P, unsigned line, const char *name, unsigned elem_bytes,
+                       bool *unsized)
+{
+    uint64_t bytes = elem_bytes;
+    while (pp_accept(P, "[")) {
+        if (unsized && pp_accept(P, "]")) {
+            *unsized = true;
+            continue;
+        }
+        struct tok n = pp_next(P);
+        uint64_t d;
+        if (n.kind != TK_NUM || !pp_parse_int_text(n.s, n.len, &d))
+            pp_perr(P, line, "bad array dimension of '%s'", name);
+        pp_expect(P, "]");
+        if (d && bytes > PX_SPACE_MAX_BYTES / d)
+            pp_perr(P, line, "'%s' is larger than %u MB, the most a variable may take", name,
+                    PX_SPACE_MAX_BYTES >> 20);
+        bytes *= d;
+    }
+    return bytes;
+}
+
+/* Places SIZE bytes at the next ALIGN boundary of *CURSOR (a space's bytes so
+ * far) and returns their offset; a clear error when the space would pass
+ * PX_SPACE_MAX_BYTES. */
+uint32_t pp_place(struct parser *P, unsigned line, const char *name, uint32_t *cursor, uint32_t align,
+                  uint64_t size, const char *space)
+{
+    uint32_t off = align_up32(*cursor, align ? align : 1);
+    if (off < *cursor || size > PX_SPACE_MAX_BYTES || off > PX_SPACE_MAX_BYTES - size)
+        pp_perr(P, line, "'%s' takes %s past %u MB", name, space, PX_SPACE_MAX_BYTES >> 20);
+    *cursor = off + (uint32_t)size;
+    return off;
+}
+
 uint32_t pp_imm_row(struct parser *P, uint64_t v)
 {
     struct ptx_module *m = P->m;
@@ -222,24 +260,11 @@ void pp_parse_var_decl(struct parser *P, int space, bool is_extern, unsigned lin
         pp_perr(P, line, "bad variable type '%s'", w);
     char name[128];
     pp_parse_name_into(P, name, "a variable name");
-    uint64_t count = 1;
     bool unsized = false;
-    while (pp_accept(P, "[")) {
-        if (pp_accept(P, "]")) {
-            unsized = true;
-            continue;
-        }
-        struct tok n = pp_next(P);
-        uint64_t d;
-        if (n.kind != TK_NUM || !pp_parse_int_text(n.s, n.len, &d))
-            pp_perr(P, line, "bad array dimension");
-        pp_expect(P, "]");
-        count *= d;
-    }
     unsigned eb = px_type_bytes((unsigned)type);
     if (!align)
         align = eb;
-    uint64_t size = count * eb;
+    uint64_t size = pp_parse_dims(P, line, name, eb, &unsized);
     (void)is_extern;
     struct sym *s = pp_sym_add(P, name, line);
     s->kind = SY_VAR;
@@ -267,16 +292,13 @@ void pp_parse_var_decl(struct parser *P, int space, bool is_extern, unsigned lin
             if (P->fn)
                 P->fn->uses_dynshm = true;
         } else if (P->fn && P->fn->is_entry) {
-            P->shared_own = align_up32(P->shared_own, align);
-            s->off = P->shared_own; /* relative to the kernel's base; fixed at function end */
+            /* relative to the kernel's base; fixed at function end */
+            s->off = pp_place(P, line, name, &P->shared_own, align, size, "the kernel's .shared");
             s->rel = AR_ABS;
-            P->shared_own += (uint32_t)size;
             s->idx = 1; /* marks "kernel-own": offset rebased when the module is complete */
         } else {
-            m->shared_common = align_up32(m->shared_common, align);
-            s->off = m->shared_common;
+            s->off = pp_place(P, line, name, &m->shared_common, align, size, "the module's .shared");
             s->rel = AR_ABS;
-            m->shared_common += (uint32_t)size;
         }
         break;
     case SP_LOCAL:
@@ -284,17 +306,16 @@ void pp_parse_var_decl(struct parser *P, int space, bool is_extern, unsigned lin
         if (!P->fn)
             pp_perr(P, line, "module-level .%s variables are not supported",
                     space == SP_LOCAL ? "local" : "param");
-        P->frame_cur = align_up32(P->frame_cur, align);
-        s->off = P->frame_cur;
+        s->off = pp_place(P, line, name, &P->frame_cur, align, size, "the function's frame");
         s->rel = AR_FRAME;
-        P->frame_cur += (uint32_t)size;
         if (P->frame_cur > P->frame_max)
             P->frame_max = P->frame_cur;
         break;
     case SP_CONST:
         if (P->fn)
             pp_perr(P, line, "function-level .const variables are not supported");
-        m->cbank_bytes = align_up32(m->cbank_bytes, align);
+        uint32_t cbank_end = m->cbank_bytes;
+        m->cbank_bytes = pp_place(P, line, name, &cbank_end, align, size, "the constant bank");
         s->off = m->cbank_bytes;
         s->rel = AR_ABS;
         m->consts = pp_xrealloc(P, m->consts, (m->n_consts + 1) * sizeof *m->consts);

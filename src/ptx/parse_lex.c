@@ -9,6 +9,7 @@
 #include "ptx/parse_int.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -325,8 +326,9 @@ bool pp_parse_int_text(const char *s, unsigned len, uint64_t *v)
         base = 8, q = b + 1;
     if (!*q)
         return false;
+    errno = 0;
     *v = strtoull(q, &end, base);
-    return *end == 0;
+    return *end == 0 && errno != ERANGE; /* a literal past 64 bits is no number */
 }
 
 bool pp_parse_num_text(const char *s, unsigned len, struct num *n)

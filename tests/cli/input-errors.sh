@@ -104,6 +104,15 @@ expect_error "nul.spec:2: NUL byte: not a text file" exec "$tmp/nul.spec"
 printf '.version 8.0\n\0' >"$tmp/nul.ptx"
 printf 'ptx %s\nlaunch k grid 1 block 1\n' "$tmp/nul.ptx" >"$tmp/nulptx.spec"
 expect_error "nul.ptx:2: NUL byte: not a text file" exec "$tmp/nulptx.spec"
+# array dimensions whose product or literal passes what a variable may hold
+bigvar() { # bigvar DIMS: a launch spec of a module declaring .const .b8 big DIMS
+    printf '.version 7.0\n.target sm_75\n.address_size 64\n.const .b8 big%s;\n' "$1" >"$tmp/big.ptx"
+    printf 'ptx %s\n' "$tmp/big.ptx" >"$tmp/big.spec"
+}
+bigvar '[1000][1000][1000]'
+expect_error "big.ptx:4: 'big' is larger than 64 MB, the most a variable may take" exec "$tmp/big.spec"
+bigvar '[99999999999999999999999]'
+expect_error "big.ptx:4: bad array dimension of 'big'" exec "$tmp/big.spec"
 printf 'PTX x\n"a"\n{\nx=0;\0\n}\n' >"$tmp/nul.litmus"
 expect_error "nul.litmus:4: NUL byte: not a text file" litmus "$tmp/nul.litmus"
 # a condition on a register its thread never writes (nor initialises) is a
