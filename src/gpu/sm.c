@@ -324,6 +324,9 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
             trace_done_now(sm, op->op, cyc);
         return;
     }
+    if (!sm->n_minst_free) /* the scheduler admits an issue only while a slot is free */
+        panic("%s: warp %u issued a memory instruction with no instruction slot free",
+              sm->comp.name, (unsigned)(w - sm->warps));
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
     memcpy(&mi->mem, op, sizeof *op);
@@ -559,7 +562,7 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             msg_free(sm->msgs, m);
             continue;
         }
-        struct sm_minst *mi = slot < sm->spec.max_inflight ? &sm->minst[slot] : NULL;
+        struct sm_minst *mi = slot < sm->n_minst ? &sm->minst[slot] : NULL;
         if (!mi || !mi->in_use || mi->gen != gen || li >= mi->next_line ||
             !(mi->pending & (1u << li)))
             panic("%s: response id 0x%x matches no outstanding request", sm->comp.name, id);
@@ -926,7 +929,7 @@ static void schedule(struct sm *sm, unsigned s, cycle_t cyc)
         sm->st.stall[stall_reason(sm, s)]++;
         return;
     }
-    if (!sm->n_minst_free) { /* a memory instruction would have nowhere to go */
+    if (sm->n_minst_free <= sm->minst_spare) { /* a memory instruction would have nowhere to go */
         sm->st.stall[SM_STALL_LSU]++;
         return;
     }

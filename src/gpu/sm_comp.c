@@ -47,7 +47,7 @@ const struct cfg_opt sm_opts[] = {
              "warp scheduling: lrr (loose round-robin) or gto (greedy-then-oldest)"),
     CFG_U32("lsu_queue", struct sm_spec, lsu_queue, "8", 1, 1024, "",
             "warp memory instructions waiting in the in-order memory stage"),
-    CFG_U32("max_inflight", struct sm_spec, max_inflight, "256", 2, SM_MAX_INFLIGHT, "",
+    CFG_U32("max_inflight", struct sm_spec, max_inflight, "256", 2, SM_MAX_INFLIGHT - 1, "",
             "warp memory instructions issued and not completed, per SM"),
     CFG_U32("lat_int", struct sm_spec, lat[PTX_LAT_INT], "4", 1, 1000, "cycles",
             "integer add/logic/compare/move"),
@@ -96,7 +96,7 @@ static void sm_dump(struct comp *c, FILE *out)
             "%u warps waiting for it, %u instructions in flight\n",
             c->name, smi_kernel_name(sm), smi_kernel_state_names[sm->kstate], sm->n_ctas_res,
             sm->lsu_n, sm->spec.lsu_queue, sm->lsu_wait_n,
-            sm->spec.max_inflight - sm->n_minst_free);
+            sm->n_minst - sm->n_minst_free);
     for (unsigned slot = 0; slot < sm->spec.warps; slot++) {
         const struct sm_warp *w = &sm->warps[slot];
         if (w->state == W_FREE)
@@ -115,7 +115,7 @@ static void sm_dump(struct comp *c, FILE *out)
         if (w->state == W_HELD_ORDER || w->state == W_HELD_SB)
             fprintf(out, "      held for the memory model (%s) since cycle %llu\n",
                     sm_hold_names[w->hold], (unsigned long long)w->held_since);
-        for (unsigned i = 0; i < sm->spec.max_inflight; i++)
+        for (unsigned i = 0; i < sm->n_minst; i++)
             if (sm->minst[i].in_use && sm->minst[i].warp == slot)
                 dump_minst(sm, &sm->minst[i], out);
     }
@@ -165,7 +165,7 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
               LINE_MAX_BYTES);
     if (spec->warps < 1 || spec->warps > SM_MAX_WARPS || spec->schedulers < 1 ||
         spec->schedulers > SM_MAX_SCHED || spec->sched >= SM_SCHED_N || spec->lsu_queue < 1 ||
-        spec->max_inflight < 2 || spec->max_inflight > SM_MAX_INFLIGHT || spec->ctas < 1 ||
+        spec->max_inflight < 2 || spec->max_inflight > SM_MAX_INFLIGHT - 1 || spec->ctas < 1 ||
         !order_policies[0])
         panic("%s: SM spec out of bounds", name);
     unsigned n_ord = 0;
@@ -223,14 +223,16 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     sm->env.smid = id;
     sm->env.lat = sm->spec.lat;
     sm->ctas = calloc(spec->ctas, sizeof *sm->ctas);
-    sm->minst = calloc(spec->max_inflight, sizeof *sm->minst);
-    sm->minst_free = calloc(spec->max_inflight, sizeof *sm->minst_free);
+    sm->minst_spare = sm->gang - 1;
+    sm->n_minst = spec->max_inflight + sm->minst_spare;
+    sm->minst = calloc(sm->n_minst, sizeof *sm->minst);
+    sm->minst_free = calloc(sm->n_minst, sizeof *sm->minst_free);
     sm->lsu = calloc(spec->lsu_queue, sizeof *sm->lsu);
     if (!sm->ctas || !sm->minst || !sm->minst_free || !sm->lsu)
         panic("out of memory");
-    for (unsigned i = 0; i < spec->max_inflight; i++)
-        sm->minst_free[i] = (uint16_t)(spec->max_inflight - 1 - i); /* slot 0 first */
-    sm->n_minst_free = spec->max_inflight;
+    for (unsigned i = 0; i < sm->n_minst; i++)
+        sm->minst_free[i] = (uint16_t)(sm->n_minst - 1 - i); /* slot 0 first */
+    sm->n_minst_free = sm->n_minst;
     sm->free_slots = spec->warps == 64 ? ~0ull : (1ull << spec->warps) - 1;
     for (unsigned slot = 0; slot < spec->warps; slot++) {
         unsigned s = slot / sm->gang % spec->schedulers;
@@ -349,7 +351,7 @@ uint64_t sm_warp_insts(const struct sm *sm)
 tick_t sm_oldest_request(const struct sm *sm, unsigned *warp)
 {
     tick_t oldest = TICK_MAX;
-    for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
+    for (unsigned i = 0; i < sm->n_minst; i++) {
         const struct sm_minst *mi = &sm->minst[i];
         if (mi->in_use && mi->next_line && mi->pending && mi->first_sent < oldest) {
             oldest = mi->first_sent;

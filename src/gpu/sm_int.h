@@ -36,7 +36,7 @@
 #define ID_SLOT_MASK     ((1u << ID_SLOT_BITS) - 1)
 #define ID_KERNEL_SLOT   ID_SLOT_MASK       /* KERNEL_BEGIN/END */
 #define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
-#define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1)
+#define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1) /* instruction slots, sm.max_inflight + 1 */
 #define ID_TX_SLOT                                                                                 \
     SM_MAX_INFLIGHT          /* GETM commit and cleanup messages (never an instruction slot) */
 #define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
@@ -169,9 +169,16 @@ struct sm {
     uint64_t timed_warps;             /* bit per W_TIMED warp (each wakes at its issue_at) */
 
     /* memory */
-    struct sm_minst *minst; /* [spec.max_inflight] */
+    struct sm_minst *minst; /* [n_minst] */
     uint16_t *minst_free;   /* stack of free slots */
     uint32_t n_minst_free;
+    /* spec.max_inflight, plus one slot per extra half of a wavefront: the
+     * halves of a 64-lane wavefront issue one instruction together, which the
+     * scheduler admits while one of spec.max_inflight is free (the GCN memory
+     * stage takes a wavefront's instruction whole), so the second half may
+     * take a slot past it. The scheduler stalls while only these spares are
+     * free. */
+    uint32_t n_minst, minst_spare;
     uint16_t *lsu; /* ring of instruction slots, [spec.lsu_queue] */
     uint32_t lsu_head, lsu_n;
     uint8_t lsu_wait[SM_MAX_WARPS]; /* warps held for room, FIFO */

@@ -553,7 +553,7 @@ static bool ta_drained(struct sm *sm, uint64_t sector, bool recall)
                     return false;
         }
     }
-    for (unsigned i = 0; i < sm->spec.max_inflight; i++) {
+    for (unsigned i = 0; i < sm->n_minst; i++) {
         const struct sm_minst *mi = &sm->minst[i];
         if (!mi->in_use || !mi->ta_sent || (mi->ta_sent == TA_SENT_UNSAFE && !recall))
             continue;
