@@ -54,6 +54,12 @@ for wl in cache-reuse hpgmg; do
     [ "$t32" = "$t64" ] || fail "$wl: thread instructions $t32 at 32, $t64 at 64"
     [ $((2 * w64)) -le $((w32 + w32 / 10)) ] || fail "$wl: $w64 warp instructions at 64, $w32 at 32"
 done
+# both halves of a wavefront issue a memory instruction while one slot of
+# sm.max_inflight is free: the second half takes the pool's spare slot (a
+# segfault once, when the pool had none)
+"$bin" run --config "$root/configs/stc-gcn.ini" --protocol stc-mb --workload cache-reuse --size tiny \
+    --quiet --set sm.max_inflight=2 >"$tmp/o" 2>&1 || fail "max_inflight 2 at 64: $(tail -3 "$tmp/o")"
+grep -q "check           passed" "$tmp/o" || fail "max_inflight 2 at 64: output wrong"
 "$bin" config show --config "$root/configs/stc-gcn.ini" --set sm.warps=40 >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q "must be at most 32 with sm.warp_size = 64" "$tmp/o" || fail "40 wavefront slots accepted"
 echo "warp-width: $n reference runs identical, 64-thread wavefronts correct"
