@@ -1,5 +1,6 @@
 /*
- * file.h - read a whole file into memory, write one whole or not at all.
+ * file.h - read a whole file into memory, write one whole or not at all,
+ * write a CSV field.
  *
  * Parsers read their input whole and report file:line themselves; this is
  * the one place that does the reading.
@@ -9,6 +10,7 @@
 #define BASE_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 /* The file's bytes plus a terminating NUL (malloc'd), and in *len (may be
  * NULL) how many bytes it has: a NUL inside makes strlen() < *len. NULL with
@@ -27,5 +29,9 @@ int file_check_text(const char *path, const char *text, size_t len, char *err, s
 /* Write text to `path` whole or not at all (temp file + rename); -1 with
  * "gpucoh: error: cannot write PATH: WHY" on stderr when it cannot. */
 int write_file_atomic(const char *path, const char *text);
+
+/* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when it
+ * holds a comma, quote or newline; as it is otherwise. */
+void csv_field(FILE *f, const char *s);
 
 #endif

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/alloc.h"
+#include "base/file.h"
 #include "base/log.h"
 #include "sim/req.h"
 
@@ -167,21 +168,6 @@ bad_list:
                      "0,5,17)",
              text);
     return -1;
-}
-
-static void csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 struct inst_trace *inst_trace_new(const struct inst_trace_opts *o, char *err, size_t errlen)

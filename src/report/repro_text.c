@@ -262,7 +262,7 @@ static void plot_row(struct repro *r, const struct rp_figure *f, const char *gro
                      const char *series, const char *stack, double v, double paper)
 {
     fprintf(r->plot, "%s,%s,", f->id, group);
-    sweep_csv_field(r->plot, repro_paper_name(r, series));
+    csv_field(r->plot, repro_paper_name(r, series));
     fprintf(r->plot, ",%s,", stack);
     if (!isnan(v))
         fprintf(r->plot, "%.6g", v);
@@ -1149,18 +1149,18 @@ static int figures_csv(struct repro *r)
         else
             snprintf(ylabel, sizeof ylabel, "%s over %s", what[x->metric],
                      repro_paper_name(r, x->baseline));
-        sweep_csv_field(f, x->id);
+        csv_field(f, x->id);
         fputc(',', f);
-        sweep_csv_field(f, kinds[x->kind]);
+        csv_field(f, kinds[x->kind]);
         fputc(',', f);
         char title[300]; /* every plot says the size its numbers come from */
         snprintf(title, sizeof title, "%s [size %s]", x->plot_title[0] ? x->plot_title : x->title,
                  figure_size(r, x));
-        sweep_csv_field(f, title);
+        csv_field(f, title);
         fputc(',', f);
-        sweep_csv_field(f, ylabel);
+        csv_field(f, ylabel);
         fputc(',', f);
-        sweep_csv_field(f, x->xlabel);
+        csv_field(f, x->xlabel);
         fputc(',', f);
         fputs(x->metric == RP_VALUE ? "\n" : "1\n", f);
     }

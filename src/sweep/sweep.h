@@ -293,7 +293,6 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
 int sweep_write_csv(const char *out_dir, const struct sweep_spec *s);
 
 /* Small helpers shared with repro. */
-void sweep_csv_field(FILE *f, const char *s); /* quoted when it holds a comma, quote or newline */
 int sweep_mkdir_p(const char *path);
 
 #endif

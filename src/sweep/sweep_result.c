@@ -248,21 +248,6 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     cJSON_Delete(root);
 }
 
-void sweep_csv_field(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
 {
     char *text = NULL;
@@ -286,7 +271,7 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
         const char *fields[] = {r->id,     r->workload, r->set,          r->size,
                                 r->config, r->protocol, r->settings_text};
         for (unsigned k = 0; k < sizeof fields / sizeof fields[0]; k++) {
-            sweep_csv_field(f, fields[k]);
+            csv_field(f, fields[k]);
             fputc(',', f);
         }
         if (res.finished)
