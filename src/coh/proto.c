@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "coh/sharers.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 #define PROTOCOL(desc) extern const struct proto_desc desc;
 #include "coh/registry.def"
@@ -31,7 +31,7 @@ const struct proto_desc *proto_find(const char *name)
     return NULL;
 }
 
-const char *coh_sharers_check(const struct config *c, char *why, size_t len)
+const char *coh_sharers_check(const struct machine_view *c, char *why, size_t len)
 {
     if (c->gpu.sms <= COH_MAX_SHARERS)
         return NULL;

@@ -424,14 +424,40 @@ static int latency_check(const struct config *c, char *err, size_t errlen)
     return 0;
 }
 
+void config_view(const struct config *c, struct machine_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->sim.seed = c->sim.seed;
+    v->sim.starvation_cycles = c->sim.starvation_cycles;
+    v->gpu.sms = c->gpu.sms;
+    v->gpu.core_mhz = c->gpu.core_mhz;
+    v->sm.warps = c->sm.warps;
+    v->l1 = c->l1;
+    v->l2 = c->l2;
+    v->coherence.protocol = c->coherence.protocol;
+    v->coherence.sleep = c->coherence.sleep;
+    v->topology.gpus = c->topology.gpus;
+    v->topology.gpms = c->topology.gpms;
+    v->cpu.cores = c->cpu.cores;
+    v->cpu.device = c->cpu.device;
+    for (size_t s = 0; s < ARRAY_LEN(sections); s++)
+        if (sections[s].family) {
+            panic_if(v->n_sections == COH_SECTIONS_MAX, "more than %d protocol sections",
+                     COH_SECTIONS_MAX);
+            v->sections[v->n_sections++] =
+                (struct coh_section){sections[s].family, (const char *)c + sections[s].off};
+        }
+}
+
 /* Each protocol family's checks of its own section (coh/<p>/<p>_options.c), in
  * section order. */
-static int family_checks(const struct config *c, char *err, size_t errlen)
+static int family_checks(const struct config *c, const struct machine_view *v, char *err,
+                         size_t errlen)
 {
     for (size_t s = 0; s < ARRAY_LEN(sections); s++) {
         const struct coh_options *f = sections[s].family;
         char why[512], at[512];
-        const char *keys = f && f->check ? f->check(c, why, sizeof why) : NULL;
+        const char *keys = f && f->check ? f->check(v, why, sizeof why) : NULL;
         if (keys) {
             config_where(c, keys, at, sizeof at);
             snprintf(err, errlen, "%s%s", at, why);
@@ -547,11 +573,13 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  o->type_cache_ways, o->type_cache_entries);
         return -1;
     }
-    if (family_checks(c, err, errlen))
+    struct machine_view view;
+    config_view(c, &view);
+    if (family_checks(c, &view, err, errlen))
         return -1;
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
-    const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;
+    const char *keys = p->check ? p->check(&view, why, sizeof why) : NULL;
     if (keys) {
         blame_list(c, at, sizeof at, keys);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);

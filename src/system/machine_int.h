@@ -38,6 +38,7 @@
 
 struct machine {
     struct config cfg;
+    struct machine_view view; /* what the protocols read of cfg (config_view) */
     const struct proto_desc *proto;
     struct eng eng;
     struct clock core_clk, icnt_clk, l2_clk, dram_clk, cpu_clk;

@@ -58,7 +58,8 @@
 #include "base/log.h"
 #include "coh/rcc/rcc.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/rcc/rcc_options.h"
 
 #define RCC_L2_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
@@ -755,7 +756,7 @@ static uint32_t fixed_lease(const char *s)
 
 struct comp *rcc_l2_create(const struct ctrl_wiring *w)
 {
-    const struct rcc_spec *r = &w->cfg->rcc;
+    const struct rcc_spec *r = rcc_spec_of(w->cfg);
     struct rcc_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &rcc_l2_table, rcc_l2_tick, rcc_l2_dump, 0x7d00);
     ctrl_set_stats(&c->base, rcc_l2_stat_rows, &c->st);

@@ -676,7 +676,7 @@ static struct comp *stc_l1_create_variant(const struct ctrl_wiring *w, enum stc_
     ctrl_l1_init(&c->base, w, &stc_l1_table, stc_l1_tick, stc_l1_dump);
     ctrl_set_stats(&c->base, stc_l1_stat_rows, &c->st);
     c->variant = v;
-    c->spec = w->cfg->stc;
+    c->spec = *stc_spec_of(w->cfg);
     c->seb = c->spec.seb;
     c->cer = 1; /* every CU starts in epoch 0 */
     c->scrubbed = calloc(c->base.cache.sets, sizeof *c->scrubbed);
