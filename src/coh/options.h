@@ -22,6 +22,7 @@ struct coh_options {
     const struct cfg_opt *opts; /* rows relative to the family's spec struct, CFG_END-terminated */
     /* cross-checks among the section's keys and the machine's (NULL: none) */
     const char *(*check)(const struct machine_view *c, char *why, size_t len);
+    size_t size; /* sizeof the family's spec struct, which the configuration stores */
 };
 
 /* A lease option's value (tc.lease, rcc.lease): one of `words` (NULL-

@@ -19,6 +19,7 @@
 #include "mem/backing.h"
 #include "sim/port.h"
 
+struct coh_options;
 struct machine_view;
 struct observer;
 struct pagemap;
@@ -120,6 +121,10 @@ struct proto_desc {
      * set, coherence.protocol after them), with what is wrong in `why`. NULL
      * hook: no limits. */
     const char *(*check)(const struct machine_view *c, char *why, size_t len);
+    /* Its family's section of the configuration (coh/options.h: [tc] for tcs, tcw
+     * and their test variants): the machine's configuration takes its rows and
+     * checks from the registry's descriptors. NULL: the protocol has no options. */
+    const struct coh_options *options;
     bool transactional; /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
                            stamp transactional requests (docs/transactions.md) */
     bool lazy_tm;       /* transactions are validated lazily, by value, at commit
@@ -154,5 +159,8 @@ struct proto_desc {
  * coh/registry.def. */
 extern const struct proto_desc *const proto_registry[];
 const struct proto_desc *proto_find(const char *name);
+/* The protocol families' configuration sections (proto_desc.options), each
+ * once, in registry order, into out[COH_SECTIONS_MAX]; returns how many. */
+unsigned proto_sections(const struct coh_options **out);
 
 #endif

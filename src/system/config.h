@@ -3,7 +3,9 @@
  *
  * Each component declares its own spec struct and option table (rows relative
  * to that struct); this file composes them into one struct and one flat
- * option table with "section.key" names, which INI files and --set fill and
+ * option table with "section.key" names (a protocol family's section comes
+ * from the protocol registry, proto_desc.options, and is stored in
+ * coh_sections), which INI files and --set fill and
  * `gpucoh config show` prints. Defaults are the GPU of specs 001/002/004a
  * (configs/tc-fermi.ini restates them explicitly).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -12,21 +14,14 @@
 #define SYSTEM_CONFIG_H
 
 #include <limits.h>
+#include <stddef.h>
 
 #include "dram/dram.h"
 #include "gpu/sm.h"
 #include "mem/cache.h"
 #include "noc/xbar.h"
-#include "coh/getm/getm_options.h"
-#include "coh/getm/warptm_options.h"
 #include "coh/machine_view.h"
-#include "coh/mg/mg_options.h"
 #include "coh/options.h"
-#include "coh/spandex/fcs_options.h"
-#include "coh/rcc/rcc_options.h"
-#include "coh/stc/stc_options.h"
-#include "coh/tc/tc_options.h"
-#include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
 
 struct sim_spec {
@@ -103,8 +98,9 @@ extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi
 /* Where each option got its value, kept with the values so that a check made
  * after loading (a kernel launched on an SM it does not fit) names the key's
  * file:line or --set, as the checks made while loading do. */
-#define CONFIG_OPTS_MAX 256      /* options of all sections (config_options panics past it) */
-#define CONFIG_FROM_SET UINT_MAX /* line[] of an option a --set assigned last */
+#define CONFIG_OPTS_MAX       256      /* options of all sections (config_options panics past it) */
+#define CONFIG_FROM_SET       UINT_MAX /* line[] of an option a --set assigned last */
+#define CONFIG_SECTIONS_BYTES 4096     /* the protocol families' spec structs, all together */
 struct config_origin {
     char file[512];                 /* the configuration file ("" none) */
     unsigned line[CONFIG_OPTS_MAX]; /* per option (config_options' order): its line in file,
@@ -120,16 +116,11 @@ struct config {
     struct noc_spec noc;
     struct dram_spec dram;
     struct coh_spec coherence;
-    struct vi_spec vi;
-    struct tc_spec tc;
-    struct rcc_spec rcc;
-    struct stc_spec stc;
-    struct getm_spec getm;
-    struct warptm_spec warptm;
     struct topo_spec topology;
-    struct mg_spec mg;
-    struct fcs_spec fcs;
     struct cpu_spec cpu;
+    /* the protocol families' sections ([tc], [stc], ...): each family's spec
+     * struct, laid out when the option table is composed (config_section) */
+    _Alignas(max_align_t) unsigned char coh_sections[CONFIG_SECTIONS_BYTES];
     struct config_origin origin; /* not a setting: where the ones above came from */
 };
 
@@ -161,6 +152,10 @@ struct proto_desc;
 const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
+
+/* c's section of a protocol family (its spec struct: a struct tc_spec for
+ * &tc_options). A family the registry does not name is a bug. */
+const void *config_section(const struct config *c, const struct coh_options *family);
 
 /* The view of c the protocols read (coh/machine_view.h): its machine-wide
  * values and every protocol family's section, pointing into c. */

@@ -379,10 +379,11 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         if (m->proto->transactional) {
             struct getm_params gp;
             getm_params_of_config(&m->view, m->n_sms, &gp);
-            sm_enable_tx(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), cfg->getm.tx_warps,
-                         cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
-            if (cfg->getm.trace_warp && (cfg->getm.trace_warp - 1) / cfg->sm.warps == i)
-                sm_trace_tx(m->sms[i], (int)((cfg->getm.trace_warp - 1) % cfg->sm.warps));
+            const struct getm_spec *tm = getm_spec_of(&m->view);
+            sm_enable_tx(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), tm->tx_warps,
+                         tm->backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (tm->trace_warp && (tm->trace_warp - 1) / cfg->sm.warps == i)
+                sm_trace_tx(m->sms[i], (int)((tm->trace_warp - 1) % cfg->sm.warps));
             if (gp.eager)
                 sm_set_tx_oracle(m->sms[i], tx_value_now, m);
             if (!m->tx_serial)

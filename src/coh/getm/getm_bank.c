@@ -534,6 +534,7 @@ static const struct coh_table *const getm_tables[] = {&rc_l1_table, &nc_l2_table
                                                       NULL};
 
 const struct proto_desc proto_getm = {
+    .options = &getm_options,
     .name = "getm",
     .title = "GETM hardware transactional memory (eager conflict detection with logical "
              "timestamps at the L2) over the non-coherent rc baseline",
@@ -555,6 +556,7 @@ static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_tab
                                                         &warptm_vu_table, NULL};
 
 const struct proto_desc proto_warptm = {
+    .options = &warptm_options,
     .name = "warptm",
     .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
              "temporal conflict detection, two-round-trip commit) over the non-coherent rc "

@@ -141,4 +141,4 @@ static const char *getm_check(const struct machine_view *c, char *why, size_t le
     return NULL;
 }
 
-const struct coh_options getm_options = {"getm", getm_opts, getm_check};
+const struct coh_options getm_options = {"getm", getm_opts, getm_check, sizeof(struct getm_spec)};

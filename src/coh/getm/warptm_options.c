@@ -49,4 +49,5 @@ static const char *warptm_check(const struct machine_view *c, char *why, size_t 
     return NULL;
 }
 
-const struct coh_options warptm_options = {"warptm", warptm_opts, warptm_check};
+const struct coh_options warptm_options = {"warptm", warptm_opts, warptm_check,
+                                           sizeof(struct warptm_spec)};

@@ -871,8 +871,9 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
  * acquiring, through the banks) and this bank in one of its flavours. */
 #define MG_PROTO(name_, title_, tables_, l1_create_, l2_create_)                                   \
     {                                                                                              \
-        .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true,                     \
-        .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,    \
+        .options = &mg_options, .name = name_, .title = title_, .model = MODEL_PTX,                \
+        .multi_gpm = true, .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_,   \
+        .n_l1_tables = 1,                                                                          \
         .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
         .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy,                              \
                mg_l2_dma,  ctrl_peek,       ctrl_stats},                                           \
@@ -893,6 +894,7 @@ const struct proto_desc proto_hmg =
 /* hmg with a deliberate bug for the explorer (tests/cli/verify-mg.sh): a write
  * at the home leaves the other GPMs' copies of its region valid. */
 const struct proto_desc proto_hmg_noinv = {
+    .options = &mg_options,
     .name = "hmg-noinv",
     .title = "hmg with a deliberate bug for testing the checkers: a write at the home does not "
              "invalidate other GPMs' copies",

@@ -49,4 +49,4 @@ static const char *mg_check(const struct machine_view *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options mg_options = {"mg", mg_opts, mg_check};
+const struct coh_options mg_options = {"mg", mg_opts, mg_check, sizeof(struct mg_spec)};

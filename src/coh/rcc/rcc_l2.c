@@ -875,6 +875,7 @@ static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_
 static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table, NULL};
 
 const struct proto_desc proto_rccsc = {
+    .options = &rcc_options,
     .name = "rccsc",
     .title = "RCC-SC: logical-time leases; a write moves its writer's clock past every lease "
              "instead of waiting (SC with order.model = sc, which it requires)",
@@ -895,6 +896,7 @@ const struct proto_desc proto_rccsc = {
 };
 
 const struct proto_desc proto_rccwo = {
+    .options = &rcc_options,
     .name = "rccwo",
     .title = "RCC-WO: RCC with a read and a write clock per SM, joined by fences and "
              "acquire/release (weak ordering)",
@@ -914,6 +916,7 @@ const struct proto_desc proto_rccwo = {
 };
 
 const struct proto_desc proto_rccsc_nolease = {
+    .options = &rcc_options,
     .name = "rccsc-nolease",
     .title = "rccsc with a deliberate bug for testing the checkers: the bank gives a write the "
              "version max(now, ver), not past the leases it granted",

@@ -69,4 +69,4 @@ static const char *rcc_check(const struct machine_view *c, char *why, size_t len
     return NULL;
 }
 
-const struct coh_options rcc_options = {"rcc", rcc_opts, rcc_check};
+const struct coh_options rcc_options = {"rcc", rcc_opts, rcc_check, sizeof(struct rcc_spec)};

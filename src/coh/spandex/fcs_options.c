@@ -75,4 +75,4 @@ static const char *fcs_check(const struct machine_view *c, char *why, size_t len
     return keys;
 }
 
-const struct coh_options fcs_options = {"fcs", fcs_opts, fcs_check};
+const struct coh_options fcs_options = {"fcs", fcs_opts, fcs_check, sizeof(struct fcs_spec)};

@@ -67,6 +67,7 @@ static const char *spx_check(const struct machine_view *c, char *why, size_t len
 
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
+    .options = &fcs_options,
     .name = "spandex-g",
     .title = "Spandex LLC (word state, owner ids) with GPU-coherence L1s (ReqV/ReqWT, "
              "self-invalidation)",
@@ -82,6 +83,7 @@ const struct proto_desc proto_spandex_g = {
 };
 
 const struct proto_desc proto_spandex_d = {
+    .options = &fcs_options,
     .name = "spandex-d",
     .title = "Spandex LLC (word state, owner ids) with DeNovo L1s (ReqV, ReqO, ReqO+data; "
              "ownership, self-invalidation)",
@@ -97,6 +99,7 @@ const struct proto_desc proto_spandex_d = {
 };
 
 const struct proto_desc proto_spandex_d_noinv = {
+    .options = &fcs_options,
     .name = "spandex-d-noinv",
     .title = "spandex-d with a deliberate bug for testing the checkers: the DeNovo L1s' "
              "acquires do not self-invalidate valid words (kernel launches neither)",

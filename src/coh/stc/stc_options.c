@@ -73,4 +73,4 @@ static const char *stc_check(const struct machine_view *c, char *why, size_t len
     return NULL;
 }
 
-const struct coh_options stc_options = {"stc", stc_opts, stc_check};
+const struct coh_options stc_options = {"stc", stc_opts, stc_check, sizeof(struct stc_spec)};

@@ -926,6 +926,7 @@ static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_tabl
 static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
 
 const struct proto_desc proto_tcs = {
+    .options = &tc_options,
     .name = "tcs",
     .title = "TC-Strong: write-through L1s with leases; the L2 stalls a write until every "
              "lease has expired (write-atomic)",
@@ -942,6 +943,7 @@ const struct proto_desc proto_tcs = {
 };
 
 const struct proto_desc proto_tcw = {
+    .options = &tc_options,
     .name = "tcw",
     .title = "TC-Weak: write-through L1s with leases; writes never stall, fences wait for the "
              "Global Write Completion Time (RCpc)",
@@ -957,6 +959,7 @@ const struct proto_desc proto_tcw = {
 };
 
 const struct proto_desc proto_tcs_nowait = {
+    .options = &tc_options,
     .name = "tcs-nowait",
     .title = "tcs with a deliberate bug for testing the checkers: the bank performs and "
              "acknowledges a write at once, leases on its line still running",
@@ -974,6 +977,7 @@ const struct proto_desc proto_tcs_nowait = {
 };
 
 const struct proto_desc proto_tcw_nogwct = {
+    .options = &tc_options,
     .name = "tcw-nogwct",
     .title = "tcw with a deliberate bug for testing the checkers: fences and releases do not "
              "wait for the Global Write Completion Time",

@@ -90,4 +90,4 @@ static const char *tc_check(const struct machine_view *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options tc_options = {"tc", tc_opts, tc_check};
+const struct coh_options tc_options = {"tc", tc_opts, tc_check, sizeof(struct tc_spec)};

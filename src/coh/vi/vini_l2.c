@@ -332,6 +332,7 @@ static struct comp *vini_l2_create(const struct ctrl_wiring *w)
 static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_table, NULL};
 
 const struct proto_desc proto_gpuvini = {
+    .options = &vi_options,
     .name = "gpuvini",
     .title = "GPU-VIni: GPU-VI with a non-inclusive L2 and a sparse directory (directory "
              "evictions recall, L2 evictions do not; write-atomic)",
