@@ -305,7 +305,7 @@ const char *inject_l1_state(struct inject *r, unsigned sm, addr_t line)
     const struct proto_desc *p = machine_proto(r->m);
     unsigned t = 0;
     if (sm >= machine_n_sms(r->m)) /* a CPU core's L1 */
-        p->cpu_l1(machine_config(r->m), &t);
+        p->cpu_l1(machine_coh_view(r->m), &t);
     const struct ctrl_ops *ops = machine_l1_ops(r->m, sm);
     return p->tables[t]->state_names[ops->peek(machine_l1(r->m, sm), line, NULL, NULL)];
 }

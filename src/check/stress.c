@@ -100,7 +100,7 @@ static void line_report(struct stress *s, addr_t line)
     for (unsigned i = 0; i < s->n_sms; i++) {
         unsigned t = 0;
         if (i >= machine_n_sms(s->m)) /* a CPU core's L1 */
-            p->cpu_l1(machine_config(s->m), &t);
+            p->cpu_l1(machine_coh_view(s->m), &t);
         controller_line(s, out, machine_l1(s->m, i), machine_l1_ops(s->m, i), p->tables[t], line);
     }
     unsigned banks = machine_config(s->m)->l2.banks;

@@ -18,9 +18,16 @@
 
 #include "base/log.h"
 #include "cli/common.h"
+#include "coh/getm/getm_options.h"
 #include "gpu/functional.h"
 #include "host/host.h"
 #include "host/launchspec.h"
+
+/* The configuration's [getm] section. */
+static const struct getm_spec *getm_of(const struct config *c)
+{
+    return config_section(c, &getm_options);
+}
 
 #define EXEC_MAX_DUMPS 64
 
@@ -140,10 +147,10 @@ int cmd_exec(int argc, char **argv)
     o.kernel_stats = true; /* --stats holds every statistic per launch */
     sim_open(&s, &o);
     if (s.functional && max_insts)
-        functional_set_opts(
-            s.functional, &(struct functional_opts){.max_warp_insts = max_insts,
-                                                    .spin_rounds = s.cfg.sim.spin_cycles,
-                                                    .progress_aborts = s.cfg.getm.progress_aborts});
+        functional_set_opts(s.functional, &(struct functional_opts){
+                                              .max_warp_insts = max_insts,
+                                              .spin_rounds = s.cfg.sim.spin_cycles,
+                                              .progress_aborts = getm_of(&s.cfg)->progress_aborts});
 
     int result = launchspec_run(spec, s.host, stdout);
     for (unsigned d = 0; d < dumps.n; d++)

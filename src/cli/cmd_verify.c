@@ -13,7 +13,14 @@
 #include "cli/common.h"
 #include "cli/opt.h"
 #include "coh/proto.h"
+#include "coh/spandex/fcs_options.h"
 #include "verify/verify.h"
+
+/* The configuration's [fcs] section. */
+static const struct fcs_spec *fcs_of(const struct config *c)
+{
+    return config_section(c, &fcs_options);
+}
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
  * bank talking over vnets, no central unit or other GPMs' homes; TC's leases
@@ -252,7 +259,7 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
         fatal("%s", err);
     /* a DeNovo L1's random draws are not in the explorer's digest */
-    if (!strncmp(proto, "spandex", 7) && (cfg->fcs.random || cfg->fcs.mispredict))
+    if (!strncmp(proto, "spandex", 7) && (fcs_of(cfg)->random || fcs_of(cfg)->mispredict))
         fatal("fcs.random and fcs.mispredict draw request types and owners at random: the "
               "explorer cannot enumerate them (docs/verify.md, \"Spandex\")");
 }

@@ -14,9 +14,16 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "cli/stats_series.h"
+#include "coh/getm/getm_options.h"
 #include "gpu/inst_trace.h"
 #include "host/launcher.h"
 #include "system/kernel_stats.h"
+
+/* The configuration's [getm] section. */
+static const struct getm_spec *getm_of(const struct config *c)
+{
+    return config_section(c, &getm_options);
+}
 
 const char sim_opts_help[] =
     SIM_HELP_MACHINE SIM_HELP_FUNCTIONAL SIM_HELP_CHECK SIM_HELP_REPORT SIM_HELP_RUN SIM_HELP_TRACE;
@@ -207,11 +214,12 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
         /* sim.max_insts: auto (0 here) scales to each launch; 0 there is no limit */
         uint64_t mi = s->cfg.sim.max_insts;
         s->functional = functional_new(
-            &s->store, &(struct functional_opts){.max_warp_insts = mi == CFG_AUTO ? 0
-                                                                   : mi           ? mi
-                                                                                  : UINT64_MAX,
-                                                 .spin_rounds = s->cfg.sim.spin_cycles,
-                                                 .progress_aborts = s->cfg.getm.progress_aborts});
+            &s->store,
+            &(struct functional_opts){.max_warp_insts = mi == CFG_AUTO ? 0
+                                                        : mi           ? mi
+                                                                       : UINT64_MAX,
+                                      .spin_rounds = s->cfg.sim.spin_cycles,
+                                      .progress_aborts = getm_of(&s->cfg)->progress_aborts});
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);
@@ -436,7 +444,7 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
                     "the VU); %llu run alone after %u fruitless attempts\n",
                     (unsigned long long)f->tx_commits, (unsigned long long)f->tx_attempts,
                     (unsigned long long)f->tx_aborts, (unsigned long long)f->tx_vu_aborts,
-                    (unsigned long long)f->tx_serial_grants, s->cfg.getm.progress_aborts);
+                    (unsigned long long)f->tx_serial_grants, getm_of(&s->cfg)->progress_aborts);
         fprintf(out, "  simulator       %.2f s wall, %.2f M thread insts/s\n", wall,
                 (double)f->thread_insts / 1e6 / (wall > 0 ? wall : 1e-9));
         if (f->tx_attempts) {

@@ -13,7 +13,7 @@
 
 #include "base/log.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* ---- construction and the common ctrl_ops ---- */
 

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/log.h"
+#include "coh/machine_view.h"
 #include "coh/sharers.h"
-#include "system/config.h"
 
 #define PROTOCOL(desc) extern const struct proto_desc desc;
 #include "coh/registry.def"
@@ -31,7 +32,23 @@ const struct proto_desc *proto_find(const char *name)
     return NULL;
 }
 
-const char *coh_sharers_check(const struct config *c, char *why, size_t len)
+unsigned proto_sections(const struct coh_options **out)
+{
+    unsigned n = 0;
+    for (const struct proto_desc *const *p = proto_registry; *p; p++) {
+        const struct coh_options *o = (*p)->options;
+        bool seen = !o;
+        for (unsigned i = 0; i < n && !seen; i++)
+            seen = out[i] == o;
+        if (seen)
+            continue;
+        panic_if(n == COH_SECTIONS_MAX, "more than %d protocol sections", COH_SECTIONS_MAX);
+        out[n++] = o;
+    }
+    return n;
+}
+
+const char *coh_sharers_check(const struct machine_view *c, char *why, size_t len)
 {
     if (c->gpu.sms <= COH_MAX_SHARERS)
         return NULL;

@@ -19,7 +19,8 @@
 #include "mem/backing.h"
 #include "sim/port.h"
 
-struct config;
+struct coh_options;
+struct machine_view;
 struct observer;
 struct pagemap;
 
@@ -30,7 +31,7 @@ struct ctrl_wiring {
     struct eng *eng;
     const struct clock *clk; /* its clock domain */
     struct pool *msgs;       /* the machine's message pool */
-    const struct config *cfg;
+    const struct machine_view *cfg;
     const char *name; /* "gpu.sm[3].l1", "l2[5]" */
     unsigned index;   /* SM or bank index */
     unsigned n_sms, n_banks;
@@ -85,8 +86,8 @@ struct unit_ops {
     void (*destroy)(struct comp *c);
     void (*stats)(struct comp *c, void (*emit)(void *arg, const char *name, uint64_t v), void *arg);
     /* Its clock (MHz) and the latency of one hop to or from an L1 (core cycles). */
-    double (*mhz)(const struct config *cfg);
-    uint32_t (*link_cycles)(const struct config *cfg);
+    double (*mhz)(const struct machine_view *cfg);
+    uint32_t (*link_cycles)(const struct machine_view *cfg);
 };
 
 enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
@@ -119,7 +120,11 @@ struct proto_desc {
      * sim.starvation_cycles"; the error names where the first set of them was
      * set, coherence.protocol after them), with what is wrong in `why`. NULL
      * hook: no limits. */
-    const char *(*check)(const struct config *c, char *why, size_t len);
+    const char *(*check)(const struct machine_view *c, char *why, size_t len);
+    /* Its family's section of the configuration (coh/options.h: [tc] for tcs, tcw
+     * and their test variants): the machine's configuration takes its rows and
+     * checks from the registry's descriptors. NULL: the protocol has no options. */
+    const struct coh_options *options;
     bool transactional; /* runs hardware transactions (gpucoh_tx_begin/commit): the SMs
                            stamp transactional requests (docs/transactions.md) */
     bool lazy_tm;       /* transactions are validated lazily, by value, at commit
@@ -140,7 +145,7 @@ struct proto_desc {
     /* The CPU cores' L1 (cpu.cores > 0, docs/cpu.md) under this configuration
      * (cpu.device), and in *table the index in `tables` of its table. NULL:
      * the protocol has no CPU device. */
-    const struct ctrl_ops *(*cpu_l1)(const struct config *cfg, unsigned *table);
+    const struct ctrl_ops *(*cpu_l1)(const struct machine_view *cfg, unsigned *table);
     /* The protocol's own columns of the time series (--stats-series,
      * docs/stats.md), after the machine-wide ones: n_series names, and an L2
      * bank's values at this moment (levels, not counts; the series sums them
@@ -154,5 +159,8 @@ struct proto_desc {
  * coh/registry.def. */
 extern const struct proto_desc *const proto_registry[];
 const struct proto_desc *proto_find(const char *name);
+/* The protocol families' configuration sections (proto_desc.options), each
+ * once, in registry order, into out[COH_SECTIONS_MAX]; returns how many. */
+unsigned proto_sections(const struct coh_options **out);
 
 #endif

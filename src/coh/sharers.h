@@ -18,8 +18,8 @@
 
 /* proto_desc.check of the protocols that keep sharer vectors: gpu.sms within
  * COH_MAX_SHARERS (proto.c). */
-struct config;
-const char *coh_sharers_check(const struct config *c, char *why, size_t len);
+struct machine_view;
+const char *coh_sharers_check(const struct machine_view *c, char *why, size_t len);
 
 static inline bool coh_sharer(const struct cache_line *d, unsigned sm)
 {

@@ -31,6 +31,7 @@
 
 #include "base/file.h"
 #include "base/hash.h"
+#include "coh/spandex/fcs_options.h"
 #include "host/launchspec.h"
 #include "host/workload.h"
 #include "sweep/sweep.h"
@@ -143,8 +144,9 @@ static uint64_t config_part(const struct sweep_run *r)
         int rc = config_load(c, file, sets, n, why, sizeof why);
         if (!rc) {
             h = cfg_fingerprint(config_options(), c);
-            if (c->fcs.table[0])
-                h = hash_fcs_tables(h, c->fcs.table);
+            const struct fcs_spec *fcs = config_section(c, &fcs_options);
+            if (fcs->table[0])
+                h = hash_fcs_tables(h, fcs->table);
         }
         free(c);
         if (!rc)

@@ -6,6 +6,7 @@
 #include "system/config.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,14 +162,17 @@ static const struct cfg_opt cpu_opts[] = {
 };
 #undef T
 
-/* The sections in `config show` order. A protocol family's section (its name,
- * rows and checks) is kept in its folder (coh/<p>/<p>_options.c). */
+/* The sections in `config show` order, which is also the option table's
+ * (run fingerprints hash the options in it): the machine's own, with their
+ * rows, and, where a row has none, the place of the protocol family's section
+ * of that name. A family's rows, checks and spec come from its folder through
+ * the protocol registry (proto_desc.options); a family not placed here comes
+ * after every section named here, in registry order. */
 static const struct {
     const char *name;
-    const struct cfg_opt *opts;
+    const struct cfg_opt *opts; /* NULL: a protocol family's section */
     size_t off;
-    const struct coh_options *family; /* a protocol family's section: name and rows from it */
-} sections[] = {
+} machine_sections[] = {
     {"sim", sim_opts, offsetof(struct config, sim)},
     {"gpu", gpu_opts, offsetof(struct config, gpu)},
     {"sm", sm_opts, offsetof(struct config, sm)},
@@ -178,26 +182,67 @@ static const struct {
     {"noc", noc_opts, offsetof(struct config, noc)},
     {"dram", dram_opts, offsetof(struct config, dram)},
     {"coherence", coherence_opts, offsetof(struct config, coherence)},
-    {NULL, NULL, offsetof(struct config, vi), &vi_options},
-    {NULL, NULL, offsetof(struct config, tc), &tc_options},
-    {NULL, NULL, offsetof(struct config, rcc), &rcc_options},
-    {NULL, NULL, offsetof(struct config, stc), &stc_options},
-    {NULL, NULL, offsetof(struct config, getm), &getm_options},
-    {NULL, NULL, offsetof(struct config, warptm), &warptm_options},
+    {"vi", NULL, 0},
+    {"tc", NULL, 0},
+    {"rcc", NULL, 0},
+    {"stc", NULL, 0},
+    {"getm", NULL, 0},
+    {"warptm", NULL, 0},
     {"topology", topology_opts, offsetof(struct config, topology)},
-    {NULL, NULL, offsetof(struct config, mg), &mg_options},
-    {NULL, NULL, offsetof(struct config, fcs), &fcs_options},
+    {"mg", NULL, 0},
+    {"fcs", NULL, 0},
     {"cpu", cpu_opts, offsetof(struct config, cpu)},
 };
 
-static const char *section_name(size_t s)
+/* The composed sections, in order: a family's spec struct laid out in
+ * struct config's coh_sections. */
+struct section {
+    const char *name;
+    const struct cfg_opt *opts;
+    size_t off;                       /* of its spec struct in struct config */
+    const struct coh_options *family; /* a protocol family's section, else NULL */
+};
+static struct section sections[ARRAY_LEN(machine_sections) + COH_SECTIONS_MAX];
+static size_t n_sections;
+
+static void add_section(const char *name, const struct cfg_opt *opts, size_t off,
+                        const struct coh_options *family)
 {
-    return sections[s].family ? sections[s].family->section : sections[s].name;
+    sections[n_sections++] = (struct section){name, opts, off, family};
 }
 
-static const struct cfg_opt *section_opts(size_t s)
+static void add_family(const struct coh_options *f, size_t *used)
 {
-    return sections[s].family ? sections[s].family->opts : sections[s].opts;
+    size_t align = _Alignof(max_align_t);
+    size_t at = (*used + align - 1) / align * align;
+    panic_if(at + f->size > CONFIG_SECTIONS_BYTES,
+             "the protocol sections take more than CONFIG_SECTIONS_BYTES (%d) bytes",
+             CONFIG_SECTIONS_BYTES);
+    add_section(f->section, f->opts, offsetof(struct config, coh_sections) + at, f);
+    *used = at + f->size;
+}
+
+static void lay_out_sections(void)
+{
+    const struct coh_options *families[COH_SECTIONS_MAX];
+    unsigned n_families = proto_sections(families);
+    bool placed[COH_SECTIONS_MAX] = {0};
+    size_t used = 0;
+    for (size_t s = 0; s < ARRAY_LEN(machine_sections); s++) {
+        if (machine_sections[s].opts) {
+            add_section(machine_sections[s].name, machine_sections[s].opts, machine_sections[s].off,
+                        NULL);
+            continue;
+        }
+        for (unsigned f = 0; f < n_families; f++)
+            if (!placed[f] && !strcmp(families[f]->section, machine_sections[s].name)) {
+                add_family(families[f], &used);
+                placed[f] = true;
+            }
+    }
+    for (unsigned f = 0; f < n_families; f++)
+        if (!placed[f])
+            add_family(families[f], &used);
 }
 
 const struct cfg_opt *config_options(void)
@@ -205,17 +250,18 @@ const struct cfg_opt *config_options(void)
     static struct cfg_opt *all;
     if (all)
         return all;
+    lay_out_sections();
     size_t n = 0;
-    for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = section_opts(s); o->name; o++)
+    for (size_t s = 0; s < n_sections; s++)
+        for (const struct cfg_opt *o = sections[s].opts; o->name; o++)
             n++;
     all = calloc(n + 1, sizeof *all);
     if (!all)
         panic("out of memory");
     size_t k = 0;
-    for (size_t s = 0; s < ARRAY_LEN(sections); s++)
-        for (const struct cfg_opt *o = section_opts(s); o->name; o++) {
-            const char *section = section_name(s);
+    for (size_t s = 0; s < n_sections; s++)
+        for (const struct cfg_opt *o = sections[s].opts; o->name; o++) {
+            const char *section = sections[s].name;
             char *name = malloc(strlen(section) + strlen(o->name) + 2);
             if (!name)
                 panic("out of memory");
@@ -226,6 +272,15 @@ const struct cfg_opt *config_options(void)
             k++;
         }
     return all;
+}
+
+const void *config_section(const struct config *c, const struct coh_options *family)
+{
+    config_options();
+    for (size_t s = 0; s < n_sections; s++)
+        if (sections[s].family == family)
+            return (const char *)c + sections[s].off;
+    panic("no protocol in the registry has the configuration section [%s]", family->section);
 }
 
 const char *config_default_file(void)
@@ -424,14 +479,41 @@ static int latency_check(const struct config *c, char *err, size_t errlen)
     return 0;
 }
 
+void config_view(const struct config *c, struct machine_view *v)
+{
+    memset(v, 0, sizeof *v);
+    v->sim.seed = c->sim.seed;
+    v->sim.starvation_cycles = c->sim.starvation_cycles;
+    v->gpu.sms = c->gpu.sms;
+    v->gpu.core_mhz = c->gpu.core_mhz;
+    v->sm.warps = c->sm.warps;
+    v->l1 = c->l1;
+    v->l2 = c->l2;
+    v->coherence.protocol = c->coherence.protocol;
+    v->coherence.sleep = c->coherence.sleep;
+    v->topology.gpus = c->topology.gpus;
+    v->topology.gpms = c->topology.gpms;
+    v->cpu.cores = c->cpu.cores;
+    v->cpu.device = c->cpu.device;
+    config_options();
+    for (size_t s = 0; s < n_sections; s++)
+        if (sections[s].family) {
+            panic_if(v->n_sections == COH_SECTIONS_MAX, "more than %d protocol sections",
+                     COH_SECTIONS_MAX);
+            v->sections[v->n_sections++] =
+                (struct coh_section){sections[s].family, (const char *)c + sections[s].off};
+        }
+}
+
 /* Each protocol family's checks of its own section (coh/<p>/<p>_options.c), in
  * section order. */
-static int family_checks(const struct config *c, char *err, size_t errlen)
+static int family_checks(const struct config *c, const struct machine_view *v, char *err,
+                         size_t errlen)
 {
-    for (size_t s = 0; s < ARRAY_LEN(sections); s++) {
+    for (size_t s = 0; s < n_sections; s++) {
         const struct coh_options *f = sections[s].family;
         char why[512], at[512];
-        const char *keys = f && f->check ? f->check(c, why, sizeof why) : NULL;
+        const char *keys = f && f->check ? f->check(v, why, sizeof why) : NULL;
         if (keys) {
             config_where(c, keys, at, sizeof at);
             snprintf(err, errlen, "%s%s", at, why);
@@ -547,11 +629,13 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  o->type_cache_ways, o->type_cache_entries);
         return -1;
     }
-    if (family_checks(c, err, errlen))
+    struct machine_view view;
+    config_view(c, &view);
+    if (family_checks(c, &view, err, errlen))
         return -1;
     const struct proto_desc *p = proto_find(c->coherence.protocol);
     char why[256];
-    const char *keys = p->check ? p->check(c, why, sizeof why) : NULL;
+    const char *keys = p->check ? p->check(&view, why, sizeof why) : NULL;
     if (keys) {
         blame_list(c, at, sizeof at, keys);
         snprintf(err, errlen, "%s%s: %s", at, p->name, why);

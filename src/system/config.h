@@ -3,7 +3,9 @@
  *
  * Each component declares its own spec struct and option table (rows relative
  * to that struct); this file composes them into one struct and one flat
- * option table with "section.key" names, which INI files and --set fill and
+ * option table with "section.key" names (a protocol family's section comes
+ * from the protocol registry, proto_desc.options, and is stored in
+ * coh_sections), which INI files and --set fill and
  * `gpucoh config show` prints. Defaults are the GPU of specs 001/002/004a
  * (configs/tc-fermi.ini restates them explicitly).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -12,20 +14,14 @@
 #define SYSTEM_CONFIG_H
 
 #include <limits.h>
+#include <stddef.h>
 
 #include "dram/dram.h"
 #include "gpu/sm.h"
 #include "mem/cache.h"
 #include "noc/xbar.h"
-#include "coh/getm/getm_options.h"
-#include "coh/getm/warptm_options.h"
-#include "coh/mg/mg_options.h"
+#include "coh/machine_view.h"
 #include "coh/options.h"
-#include "coh/spandex/fcs_options.h"
-#include "coh/rcc/rcc_options.h"
-#include "coh/stc/stc_options.h"
-#include "coh/tc/tc_options.h"
-#include "coh/vi/vi_options.h"
 #include "sim/cfg.h"
 
 struct sim_spec {
@@ -53,30 +49,9 @@ struct gpu_spec {
     double core_mhz; /* SM and L1 clock */
 };
 
-struct l1_spec {
-    struct cache_spec cache;
-    uint32_t mshrs;      /* TBE/MSHR entries */
-    uint32_t merge_max;  /* loads merged into one outstanding miss */
-    uint32_t issue;      /* enum l1_issue: may a request pass one stalled on a resource */
-    uint32_t merge_full; /* enum l1_merge_full: a load past merge_max parks or stalls (mesi) */
-};
-
-struct l2_spec {
-    struct cache_spec cache; /* per bank */
-    uint32_t banks;          /* one per memory partition */
-    uint32_t mshrs;          /* per bank */
-    double mhz;              /* L2 clock */
-    uint32_t latency_cycles; /* pipeline latency of a hit, L2 cycles */
-    uint32_t jitter_cycles;  /* extra random delay per response (litmus), L2 cycles */
-    uint32_t write_ack;      /* enum l2_write_ack (the nc bank: rc, nol1, stc-*) */
-};
-
-/* When the nc bank acknowledges a write: once performed, through the access
- * pipeline (a miss: after the fill), or as soon as the bank takes it. */
-enum l2_write_ack { L2_ACK_PERFORMED, L2_ACK_ARRIVAL };
-enum l1_issue { L1_ISSUE_IN_ORDER, L1_ISSUE_OUT_OF_ORDER };
-extern const char *const l1_issue_names[]; /* NULL-terminated */
-enum l1_merge_full { L1_MERGE_FULL_PARK, L1_MERGE_FULL_STALL };
+/* struct l1_spec, struct l2_spec and their enums: coh/machine_view.h (the
+ * controllers read them); their option rows are here. */
+extern const char *const l1_issue_names[];      /* NULL-terminated */
 extern const char *const l1_merge_full_names[]; /* NULL-terminated */
 extern const char *const l2_write_ack_names[];  /* NULL-terminated */
 
@@ -117,15 +92,15 @@ enum cpu_order { CPU_ORDER_TSO, CPU_ORDER_RMO };
 enum cpu_store_drain { CPU_DRAIN_SERIAL, CPU_DRAIN_PARALLEL };
 extern const char *const cpu_order_names[], *const cpu_store_drain_names[];
 
-/* Which L1 the CPU cores have on a protocol with CPU devices (Spandex). */
-enum cpu_device { CPU_DEVICE_DENOVO, CPU_DEVICE_MESI, CPU_DEVICE_N };
+/* enum cpu_device (which L1 the CPU cores have on Spandex): coh/machine_view.h. */
 extern const char *const cpu_device_names[]; /* NULL-terminated: "denovo", "mesi" */
 
 /* Where each option got its value, kept with the values so that a check made
  * after loading (a kernel launched on an SM it does not fit) names the key's
  * file:line or --set, as the checks made while loading do. */
-#define CONFIG_OPTS_MAX 256      /* options of all sections (config_options panics past it) */
-#define CONFIG_FROM_SET UINT_MAX /* line[] of an option a --set assigned last */
+#define CONFIG_OPTS_MAX       256      /* options of all sections (config_options panics past it) */
+#define CONFIG_FROM_SET       UINT_MAX /* line[] of an option a --set assigned last */
+#define CONFIG_SECTIONS_BYTES 4096     /* the protocol families' spec structs, all together */
 struct config_origin {
     char file[512];                 /* the configuration file ("" none) */
     unsigned line[CONFIG_OPTS_MAX]; /* per option (config_options' order): its line in file,
@@ -141,16 +116,11 @@ struct config {
     struct noc_spec noc;
     struct dram_spec dram;
     struct coh_spec coherence;
-    struct vi_spec vi;
-    struct tc_spec tc;
-    struct rcc_spec rcc;
-    struct stc_spec stc;
-    struct getm_spec getm;
-    struct warptm_spec warptm;
     struct topo_spec topology;
-    struct mg_spec mg;
-    struct fcs_spec fcs;
     struct cpu_spec cpu;
+    /* the protocol families' sections ([tc], [stc], ...): each family's spec
+     * struct, laid out when the option table is composed (config_section) */
+    _Alignas(max_align_t) unsigned char coh_sections[CONFIG_SECTIONS_BYTES];
     struct config_origin origin; /* not a setting: where the ones above came from */
 };
 
@@ -182,6 +152,14 @@ struct proto_desc;
 const char *proto_promise(const struct proto_desc *p, unsigned model);
 /* The write-atomic protocols' names, space-separated, into buf. */
 void config_write_atomic_list(char *buf, size_t len);
+
+/* c's section of a protocol family (its spec struct: a struct tc_spec for
+ * &tc_options). A family the registry does not name is a bug. */
+const void *config_section(const struct config *c, const struct coh_options *family);
+
+/* The view of c the protocols read (coh/machine_view.h): its machine-wide
+ * values and every protocol family's section, pointing into c. */
+void config_view(const struct config *c, struct machine_view *v);
 
 /* The default configuration file (configs/tc-fermi.ini in the source tree). */
 const char *config_default_file(void);

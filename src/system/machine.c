@@ -325,6 +325,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     }
     m->cfg = *cfg;
     cfg = &m->cfg;
+    config_view(cfg, &m->view);
     m->proto = proto_find(cfg->coherence.protocol);
     panic_if(!m->proto, "unknown protocol %s", cfg->coherence.protocol);
     eng_init(&m->eng);
@@ -365,7 +366,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     /* every GPM alike: its controllers index SMs and banks within it */
     struct ctrl_wiring w = {.eng = &m->eng,
                             .msgs = &m->msgs,
-                            .cfg = cfg,
+                            .cfg = &m->view,
                             .n_sms = m->sms_per_gpm,
                             .n_banks = m->banks_per_gpm,
                             .store = &m->store,
@@ -377,11 +378,12 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                            g / cfg->topology.gpms, local, m->line_bytes, &m->msgs);
         if (m->proto->transactional) {
             struct getm_params gp;
-            getm_params_of_config(cfg, m->n_sms, &gp);
-            sm_enable_tx(m->sms[i], &gp, getm_warp_id(cfg, i, 0), cfg->getm.tx_warps,
-                         cfg->getm.backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
-            if (cfg->getm.trace_warp && (cfg->getm.trace_warp - 1) / cfg->sm.warps == i)
-                sm_trace_tx(m->sms[i], (int)((cfg->getm.trace_warp - 1) % cfg->sm.warps));
+            getm_params_of_config(&m->view, m->n_sms, &gp);
+            const struct getm_spec *tm = getm_spec_of(&m->view);
+            sm_enable_tx(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), tm->tx_warps,
+                         tm->backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (tm->trace_warp && (tm->trace_warp - 1) / cfg->sm.warps == i)
+                sm_trace_tx(m->sms[i], (int)((tm->trace_warp - 1) % cfg->sm.warps));
             if (gp.eager)
                 sm_set_tx_oracle(m->sms[i], tx_value_now, m);
             if (!m->tx_serial)
@@ -416,7 +418,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         w.name = name_of(m, "cpu[%u].l1", i);
         w.index = k;
         w.gpm = 0;
-        m->l1_ops[k] = m->proto->cpu_l1(cfg, &table);
+        m->l1_ops[k] = m->proto->cpu_l1(&m->view, &table);
         w.cov = m->cov + table;
         m->l1s[k] = m->l1_ops[k]->create(&w);
     }
@@ -436,7 +438,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     }
     if (m->proto->unit.create) {
         const struct unit_ops *u = &m->proto->unit;
-        m->unit_clk = (struct clock){"unit", clock_period_ps(u->mhz(cfg))};
+        m->unit_clk = (struct clock){"unit", clock_period_ps(u->mhz(&m->view))};
         w.clk = &m->unit_clk;
         w.name = "gpu.emu";
         w.index = 0;
@@ -444,7 +446,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
         m->unit = u->create(&w);
         m->to_unit = xcalloc(m->n_sms, sizeof *m->to_unit);
         m->from_unit = xcalloc(m->n_sms, sizeof *m->from_unit);
-        tick_t hop = MAX(u->link_cycles(cfg), 1u) * m->core_clk.period_ps;
+        tick_t hop = MAX(u->link_cycles(&m->view), 1u) * m->core_clk.period_ps;
         struct port **to = xcalloc(m->n_sms, sizeof *to), **from = xcalloc(m->n_sms, sizeof *from);
         for (unsigned i = 0; i < m->n_sms; i++) {
             port_init(&m->to_unit[i], name_of(m, "gpu.emu.from_l1[%u]", i), 1u << 16, hop,
@@ -572,6 +574,11 @@ void machine_free(struct machine *m)
     pool_destroy(&m->msgs);
     eng_destroy(&m->eng);
     free(m);
+}
+
+const struct machine_view *machine_coh_view(const struct machine *m)
+{
+    return &m->view;
 }
 
 const struct config *machine_config(const struct machine *m)

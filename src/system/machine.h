@@ -102,6 +102,8 @@ uint64_t machine_cycle(const struct machine *m);
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 
 const struct config *machine_config(const struct machine *m);
+/* The view of it the protocols read (coh/machine_view.h). */
+const struct machine_view *machine_coh_view(const struct machine *m);
 /* SMs and L2 banks of every GPM together (gpu.sms and l2.banks per GPM times
  * the GPMs of topology.*); SM i and bank b belong to GPM i / gpu.sms and
  * b / l2.banks. */

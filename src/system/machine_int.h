@@ -23,11 +23,13 @@
 #include "gpu/sm.h"
 #include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
+#include "coh/getm/getm_options.h"
 #include "coh/nc/nc.h"
 #include "gpu/tx_board.h"
 #include "gpu/tx_epoch.h"
 #include "gpu/tx_serial.h"
 #include "coh/spandex/fcs.h"
+#include "coh/spandex/fcs_options.h"
 #include "ptx/ir.h"
 #include "noc/net.h"
 #include "mem/pagemap.h"
@@ -38,6 +40,7 @@
 
 struct machine {
     struct config cfg;
+    struct machine_view view; /* what the protocols read of cfg (config_view) */
     const struct proto_desc *proto;
     struct eng eng;
     struct clock core_clk, icnt_clk, l2_clk, dram_clk, cpu_clk;

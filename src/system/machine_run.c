@@ -209,7 +209,7 @@ static void fcs_table_path(const struct machine *m, const struct ptx_module *mod
     size_t base_len = strcspn(base, ".");
     char rel[1024];
     size_t k = 0;
-    for (const char *t = m->cfg.fcs.table; *t && k + 1 < sizeof rel; t++) {
+    for (const char *t = fcs_spec_of(&m->view)->table; *t && k + 1 < sizeof rel; t++) {
         if (t[0] == '%' && t[1] == 'm') {
             k += (size_t)snprintf(rel + k, sizeof rel - k, "%.*s", (int)base_len, base);
             k = k < sizeof rel ? k : sizeof rel - 1;
@@ -240,7 +240,7 @@ static void fcs_table_path(const struct machine *m, const struct ptx_module *mod
  * error (exit 2). */
 static const uint8_t *fcs_types(struct machine *m, const struct ptx_module *mod)
 {
-    if (!m->cfg.fcs.table[0])
+    if (!fcs_spec_of(&m->view)->table[0])
         return NULL;
     if (m->fcs_mod != mod) {
         char err[1024], path[2048];

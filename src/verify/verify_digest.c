@@ -365,7 +365,7 @@ static void put_private(struct ser *s, const struct rig *r)
             PUT(s, v.hs);
             PUT(s, v.in_kernel);
             PUT(s, v.active_sent);
-            for (unsigned b = 0; b < r->cfg->stc.epochs; b++)
+            for (unsigned b = 0; b < stc_spec_of(&r->view)->epochs; b++)
                 put_list(s, r, &v.bsq[b]);
             put_list(s, r, v.to_emu);
             for (unsigned k = 0; k < r->o->lines; k++) {

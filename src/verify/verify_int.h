@@ -19,6 +19,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "coh/ctrl.h"
+#include "coh/machine_view.h"
 #include "coh/proto.h"
 #include "mem/backing.h"
 #include "mem/observe.h"
@@ -169,6 +170,7 @@ struct rig {
     struct backing *store; /* DRAM (the search's, reset for each rig) */
     struct observer *obs;  /* golden memory: the coherence order of each line (ditto) */
     const struct config *cfg;
+    struct machine_view view; /* what the controllers read of cfg (config_view) */
     const struct proto_desc *p;
     const struct verify_opts *o;
     struct profile prof;

@@ -212,6 +212,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     if (!r)
         panic("out of memory");
     r->cfg = cfg;
+    config_view(cfg, &r->view);
     r->p = p;
     r->o = o;
     r->n_l1 = o->l1s;
@@ -247,7 +248,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     struct ctrl_wiring w = {.eng = &r->eng,
                             .clk = &r->clk,
                             .msgs = &r->msgs,
-                            .cfg = cfg,
+                            .cfg = &r->view,
                             .n_sms = r->n_l1,
                             .n_banks = 1,
                             .store = r->store,
@@ -263,7 +264,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
         w.name = r->names[i];
         w.index = r->mg ? 0 : i;
         w.gpm = r->mg ? i : 0;
-        r->l1_ops[i] = vspx_l1_ops(p, cfg, i, &r->l1_table[i]);
+        r->l1_ops[i] = vspx_l1_ops(p, &r->view, i, &r->l1_table[i]);
         r->l1_write_atomic[i] = r->spandex ? vspx_write_atomic(p, r->l1_table[i]) : p->write_atomic;
         w.cov = cov + r->l1_table[i];
         r->l1[i] = r->l1_ops[i]->create(&w);

@@ -19,8 +19,8 @@ bool vspx_is(const struct proto_desc *p)
     return !strncmp(p->name, "spandex", 7);
 }
 
-const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
-                                   unsigned *table)
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct machine_view *cfg,
+                                   unsigned i, unsigned *table)
 {
     *table = 0;
     if (!p->cpu_l1 || i < cfg->gpu.sms)

@@ -20,8 +20,8 @@ bool vspx_is(const struct proto_desc *p);
 
 /* L1 i's controller ops and (*table) the index of its table in p->tables:
  * the protocol's own L1 for the first gpu.sms, the CPU device's after. */
-const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct config *cfg, unsigned i,
-                                   unsigned *table);
+const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct machine_view *cfg,
+                                   unsigned i, unsigned *table);
 
 /* Whether L1 i promises write atomicity to its core: a MESI device's copies
  * are writer-invalidated (Inv before any write is performed), so its loads

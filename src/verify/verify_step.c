@@ -389,7 +389,8 @@ void vx_check_quiescent(struct rig *r)
             if (r->unit)
                 stc_l1_view(r->l1[c], &sv);
             /* STC: a line of a current band is dead (scrubbed lazily, never read) */
-            bool dead = r->unit && (sv.cer >> stc_band(a, sv.seb, r->cfg->stc.epochs) & 1);
+            bool dead =
+                r->unit && (sv.cer >> stc_band(a, sv.seb, stc_spec_of(&r->view)->epochs) & 1);
             if (r->l1_write_atomic[c] && !r->prof.logical && !dead && st && has &&
                 word_of(buf) != gold)
                 vx_fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u",

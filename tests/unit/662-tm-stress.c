@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "base/file.h"
+#include "coh/getm/getm_options.h"
 #include "host/host.h"
 #include "system/config.h"
 #include "system/machine.h"
@@ -269,11 +270,12 @@ static const char *stress_run_tables(const char *protocol, const char *variant,
            (unsigned long long)t.stall_full, (unsigned long long)t.hold_full,
            (unsigned long long)t.rollovers, (unsigned long long)t.serial_grants,
            (unsigned long long)t.fruitless_max);
-    if (!bad && t.fruitless_max > (uint64_t)cfg.getm.progress_aborts + ALONE_FRUITLESS) {
+    const struct getm_spec *tm = config_section(&cfg, &getm_options);
+    if (!bad && t.fruitless_max > (uint64_t)tm->progress_aborts + ALONE_FRUITLESS) {
         snprintf(why, len,
                  "no progress: a warp had %llu attempts in a row with no lane "
                  "committed (bound: getm.progress_aborts %u + %u alone)",
-                 (unsigned long long)t.fruitless_max, cfg.getm.progress_aborts, ALONE_FRUITLESS);
+                 (unsigned long long)t.fruitless_max, tm->progress_aborts, ALONE_FRUITLESS);
         bad = why;
     }
     free(r), free(mem), free(text);

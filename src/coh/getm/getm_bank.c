@@ -13,7 +13,9 @@
 #include "coh/mg/mg.h"
 #include "coh/nc/nc.h"
 #include "coh/proto.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/getm/getm_options.h"
+#include "coh/getm/warptm_options.h"
 
 /* A commit's or cleanup's flags are the rc L1's too (getm_bank.h). */
 _Static_assert(!(GETM_F_WRITTEN &
@@ -33,7 +35,7 @@ struct getm_bank {
     struct getm_cu *cu;    /* the commit unit (getm.cu_bytes), or NULL: no limit */
     uint32_t cu_bytes;     /* its width: a commit writes regions of this many bytes */
     struct warptm_vu *wvu; /* WarpTM, or NULL */
-    const struct config *cfg;
+    const struct machine_view *cfg;
     unsigned n_gran;        /* granules per line */
     uint32_t vu_port;       /* granules per VU cycle (getm.vu_port); 0: no limit */
     tick_t vu_period;       /* ps per VU cycle */
@@ -43,9 +45,10 @@ struct getm_bank {
     struct getm_bank_stats st;
 };
 
-void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm_params *p)
+void getm_params_of_config(const struct machine_view *cfg, unsigned n_sms, struct getm_params *p)
 {
-    const struct getm_spec *s = &cfg->getm;
+    const struct getm_spec *s = getm_spec_of(cfg);
+    const struct warptm_spec *wt = warptm_spec_of(cfg);
     getm_params_default(p);
     p->granule = s->granule;
     p->precise_sets = s->precise_sets;
@@ -60,21 +63,21 @@ void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm
     p->evict_oldest = s->evict_oldest;
     const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
     p->warptm = pd && pd->lazy_tm;
-    p->silent = cfg->warptm.silent;
-    p->eager = p->warptm && cfg->warptm.eager; /* WarpTM's variants: nothing under getm */
-    p->eapg = p->warptm && cfg->warptm.eapg;
-    p->hold_entries = cfg->warptm.hold_entries;
+    p->silent = wt->silent;
+    p->eager = p->warptm && wt->eager; /* WarpTM's variants: nothing under getm */
+    p->eapg = p->warptm && wt->eapg;
+    p->hold_entries = wt->hold_entries;
     p->progress_aborts = s->progress_aborts;
-    p->tcd_entries = cfg->warptm.tcd_entries;
+    p->tcd_entries = wt->tcd_entries;
     p->seed ^= cfg->sim.seed;
     unsigned bits = 1;
     while ((1ull << bits) < (uint64_t)n_sms * cfg->sm.warps)
         bits++;
     p->warp_bits = bits;
-    p->ts_bits = cfg->getm.ts_bits;
+    p->ts_bits = s->ts_bits;
 }
 
-uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot)
+uint32_t getm_warp_id(const struct machine_view *cfg, unsigned sm, unsigned slot)
 {
     return sm * cfg->sm.warps + slot;
 }
@@ -91,11 +94,12 @@ struct getm_bank *getm_bank_new(const struct ctrl_wiring *w)
     if (line % g->p.granule || g->n_gran > GETM_MAX_GRANULES)
         panic("%s: getm needs lines of at most %u granules of %u bytes", w->name, GETM_MAX_GRANULES,
               g->p.granule);
-    g->vu_port = w->cfg->getm.vu_port;
-    g->vu_period = (tick_t)(1000000 / w->cfg->getm.vu_mhz);
-    g->cu_bytes = w->cfg->getm.cu_bytes;
+    const struct getm_spec *s = getm_spec_of(w->cfg);
+    g->vu_port = s->vu_port;
+    g->vu_period = (tick_t)(1000000 / s->vu_mhz);
+    g->cu_bytes = s->cu_bytes;
     if (g->cu_bytes)
-        g->cu = getm_cu_new(w->cfg->getm.cu_mhz, g->cu_bytes, w->cfg->getm.cu_buffer, w->name);
+        g->cu = getm_cu_new(s->cu_mhz, g->cu_bytes, s->cu_buffer, w->name);
     g->cap_woken = g->p.stall_lines * g->p.stall_entries;
     g->woken = calloc(g->cap_woken, sizeof *g->woken);
     if (!g->woken)
@@ -530,6 +534,7 @@ static const struct coh_table *const getm_tables[] = {&rc_l1_table, &nc_l2_table
                                                       NULL};
 
 const struct proto_desc proto_getm = {
+    .options = &getm_options,
     .name = "getm",
     .title = "GETM hardware transactional memory (eager conflict detection with logical "
              "timestamps at the L2) over the non-coherent rc baseline",
@@ -551,6 +556,7 @@ static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_tab
                                                         &warptm_vu_table, NULL};
 
 const struct proto_desc proto_warptm = {
+    .options = &warptm_options,
     .name = "warptm",
     .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
              "temporal conflict detection, two-round-trip commit) over the non-coherent rc "

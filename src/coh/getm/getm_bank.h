@@ -84,12 +84,12 @@
  * held (the token keeps every other transaction out until it is done). */
 #define WARPTM_ALONE (1ull << 63)
 
-struct config;
+struct machine_view;
 /* The VU parameters of a machine of n_sms SMs with cfg's [getm] and [sm]
  * sections: both the SMs (timestamps) and the banks use them. */
-void getm_params_of_config(const struct config *cfg, unsigned n_sms, struct getm_params *p);
+void getm_params_of_config(const struct machine_view *cfg, unsigned n_sms, struct getm_params *p);
 /* The global warp id of an SM's warp slot, the id the VU and timestamps use. */
-uint32_t getm_warp_id(const struct config *cfg, unsigned sm, unsigned slot);
+uint32_t getm_warp_id(const struct machine_view *cfg, unsigned sm, unsigned slot);
 
 /* The granules (bit k: bytes [k * granule, (k + 1) * granule)) of a line of
  * n_gran granules whose bytes the mask touches. */

@@ -10,7 +10,7 @@
 #include "base/bits.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/proto.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* GETM (spec 004a §4, Table 4.2; docs/transactions.md). */
 #define T struct getm_spec
@@ -92,9 +92,9 @@ static const struct cfg_opt getm_opts[] = {
 };
 #undef T
 
-static const char *getm_check(const struct config *c, char *why, size_t len)
+static const char *getm_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct getm_spec *g = &c->getm;
+    const struct getm_spec *g = getm_spec_of(c);
     if (!is_pow2(g->precise_sets) || !is_pow2(g->bloom_sets)) {
         snprintf(why, len, "getm.precise_sets (%u) and getm.bloom_sets (%u) must be powers of two",
                  g->precise_sets, g->bloom_sets);
@@ -141,4 +141,4 @@ static const char *getm_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options getm_options = {"getm", getm_opts, getm_check};
+const struct coh_options getm_options = {"getm", getm_opts, getm_check, sizeof(struct getm_spec)};

@@ -40,4 +40,10 @@ struct getm_spec {
 
 extern const struct coh_options getm_options;
 
+/* The [getm] section of the machine's configuration. */
+static inline const struct getm_spec *getm_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &getm_options);
+}
+
 #endif

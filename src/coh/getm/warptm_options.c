@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/bits.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* WarpTM (spec 004a §4.1; docs/transactions.md). */
 #define T struct warptm_spec
@@ -36,9 +36,9 @@ static const struct cfg_opt warptm_opts[] = {
 };
 #undef T
 
-static const char *warptm_check(const struct config *c, char *why, size_t len)
+static const char *warptm_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct warptm_spec *w = &c->warptm;
+    const struct warptm_spec *w = warptm_spec_of(c);
     if (!is_pow2(w->hold_entries) || !is_pow2(w->tcd_entries)) {
         snprintf(why, len,
                  "warptm.hold_entries (%u) and warptm.tcd_entries (%u) must be powers "
@@ -49,4 +49,5 @@ static const char *warptm_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options warptm_options = {"warptm", warptm_opts, warptm_check};
+const struct coh_options warptm_options = {"warptm", warptm_opts, warptm_check,
+                                           sizeof(struct warptm_spec)};

@@ -20,4 +20,10 @@ struct warptm_spec {
 
 extern const struct coh_options warptm_options;
 
+/* The [warptm] section of the machine's configuration. */
+static inline const struct warptm_spec *warptm_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &warptm_options);
+}
+
 #endif

@@ -40,7 +40,7 @@
 #include "base/log.h"
 #include "coh/mesi/mesi.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 #define MESI_L1_STATES(X)                                                                          \
     X(I, "not present")                                                                            \

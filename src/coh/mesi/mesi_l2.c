@@ -39,7 +39,7 @@
 #include "coh/mesi/mesi.h"
 #include "coh/sharers.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 #define MESI_L2_STATES(X)                                                                          \
     X(NP, "not present")                                                                           \
@@ -626,7 +626,7 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
 
 static const struct coh_table *const mesi_tables[] = {&mesi_l1_table, &mesi_l2_table, NULL};
 
-static const char *mesi_check(const struct config *c, char *why, size_t len)
+static const char *mesi_check(const struct machine_view *c, char *why, size_t len)
 {
     const char *key = coh_sharers_check(c, why, len);
     if (key)

@@ -46,7 +46,8 @@
 #include "base/log.h"
 #include "coh/mg/mg_l2_int.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/mg/mg_options.h"
 
 /* ---- the data array ---- */
 
@@ -764,16 +765,17 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     struct mg_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &mg_l2_table, mg_l2_tick, mg_l2_dump, 0x2000);
     ctrl_set_stats(&c->base, mg_l2_stat_rows, &c->st);
-    const struct config *cfg = w->cfg;
+    const struct machine_view *cfg = w->cfg;
+    const struct mg_spec *spec = mg_spec_of(cfg);
     c->f = f;
     c->gpm = w->gpm;
     c->n_gpms = cfg->topology.gpus * cfg->topology.gpms;
     c->gpms = cfg->topology.gpms;
     c->banks = w->n_banks;
-    c->dir_lines = cfg->mg.dir_lines;
-    c->one_round = cfg->mg.release != 0;
-    c->counted = cfg->mg.release == 2;
-    c->gpu_atomics = f.hier && cfg->mg.gpu_atomics == 1;
+    c->dir_lines = spec->dir_lines;
+    c->one_round = spec->release != 0;
+    c->counted = spec->release == 2;
+    c->gpu_atomics = f.hier && spec->gpu_atomics == 1;
     c->inv_slot = -1;
     c->max_remote = cfg->l2.mshrs / 2;
     if (c->counted) {
@@ -784,8 +786,8 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
             panic("out of memory");
     }
     if (f.directory) {
-        struct cache_spec ds = {.size_bytes = cfg->mg.dir_entries / w->n_banks * 16,
-                                .ways = cfg->mg.dir_ways,
+        struct cache_spec ds = {.size_bytes = spec->dir_entries / w->n_banks * 16,
+                                .ways = spec->dir_ways,
                                 .line_bytes = 16};
         char err[256];
         if (cache_init(&c->dir, &ds, err, sizeof err))
@@ -869,8 +871,9 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
  * acquiring, through the banks) and this bank in one of its flavours. */
 #define MG_PROTO(name_, title_, tables_, l1_create_, l2_create_)                                   \
     {                                                                                              \
-        .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true,                     \
-        .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,    \
+        .options = &mg_options, .name = name_, .title = title_, .model = MODEL_PTX,                \
+        .multi_gpm = true, .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_,   \
+        .n_l1_tables = 1,                                                                          \
         .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
         .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy,                              \
                mg_l2_dma,  ctrl_peek,       ctrl_stats},                                           \
@@ -891,6 +894,7 @@ const struct proto_desc proto_hmg =
 /* hmg with a deliberate bug for the explorer (tests/cli/verify-mg.sh): a write
  * at the home leaves the other GPMs' copies of its region valid. */
 const struct proto_desc proto_hmg_noinv = {
+    .options = &mg_options,
     .name = "hmg-noinv",
     .title = "hmg with a deliberate bug for testing the checkers: a write at the home does not "
              "invalidate other GPMs' copies",

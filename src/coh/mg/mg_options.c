@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/bits.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 static const char *const mg_releases[] = {"levels", "thesis", "counted", NULL};
 static const char *const mg_gpu_atomics[] = {"system", "gpu-home", NULL};
@@ -36,9 +36,9 @@ static const struct cfg_opt mg_opts[] = {
 };
 #undef T
 
-static const char *mg_check(const struct config *c, char *why, size_t len)
+static const char *mg_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct mg_spec *m = &c->mg;
+    const struct mg_spec *m = mg_spec_of(c);
     if (!is_pow2(m->dir_lines) || m->dir_entries % (m->dir_ways * c->l2.banks)) {
         snprintf(why, len,
                  "mg.dir_lines (%u) must be a power of two and mg.dir_entries (%u) a "
@@ -49,4 +49,4 @@ static const char *mg_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options mg_options = {"mg", mg_opts, mg_check};
+const struct coh_options mg_options = {"mg", mg_opts, mg_check, sizeof(struct mg_spec)};

@@ -22,4 +22,10 @@ struct mg_spec {
 
 extern const struct coh_options mg_options;
 
+/* The [mg] section of the machine's configuration. */
+static inline const struct mg_spec *mg_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &mg_options);
+}
+
 #endif

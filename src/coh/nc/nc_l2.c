@@ -30,7 +30,7 @@
 #include "base/log.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 #define NC_L2_STATES(X)                                                                            \
     X(I, "not present")                                                                            \

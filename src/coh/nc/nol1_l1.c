@@ -12,7 +12,7 @@
  */
 #include "coh/ctrl.h"
 #include "coh/nc/nc.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 #define NOL1_STATES(X) X(I, "the L1 holds nothing")
 

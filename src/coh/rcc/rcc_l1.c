@@ -51,7 +51,8 @@
 
 #include "base/log.h"
 #include "coh/rcc/rcc.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/rcc/rcc_options.h"
 
 _Static_assert((int)RCC_VNET_REQ == CTRL_VNET_REQ && (int)RCC_VNET_RSP == CTRL_VNET_RSP,
                "the RCC L1 sends on the write-through vnets");
@@ -644,9 +645,10 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     ctrl_l1_init(&c->base, w, t, rcc_l1_tick, rcc_l1_dump);
     ctrl_set_stats(&c->base, rcc_l1_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
-    c->ts_bits = w->cfg->rcc.ts_bits;
-    c->livelock = w->cfg->rcc.livelock_cycles;
-    c->strong_at_l2 = w->cfg->rcc.strong_loads == 0;
+    const struct rcc_spec *rcc = rcc_spec_of(w->cfg);
+    c->ts_bits = rcc->ts_bits;
+    c->livelock = rcc->livelock_cycles;
+    c->strong_at_l2 = rcc->strong_loads == 0;
     return &c->base.comp;
 }
 

@@ -58,7 +58,8 @@
 #include "base/log.h"
 #include "coh/rcc/rcc.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/rcc/rcc_options.h"
 
 #define RCC_L2_STATES(X)                                                                           \
     X(I, "not present")                                                                            \
@@ -755,7 +756,7 @@ static uint32_t fixed_lease(const char *s)
 
 struct comp *rcc_l2_create(const struct ctrl_wiring *w)
 {
-    const struct rcc_spec *r = &w->cfg->rcc;
+    const struct rcc_spec *r = rcc_spec_of(w->cfg);
     struct rcc_l2 *c = ctrl_alloc(sizeof *c);
     ctrl_l2_init(&c->base, w, &rcc_l2_table, rcc_l2_tick, rcc_l2_dump, 0x7d00);
     ctrl_set_stats(&c->base, rcc_l2_stat_rows, &c->st);
@@ -874,6 +875,7 @@ static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_
 static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table, NULL};
 
 const struct proto_desc proto_rccsc = {
+    .options = &rcc_options,
     .name = "rccsc",
     .title = "RCC-SC: logical-time leases; a write moves its writer's clock past every lease "
              "instead of waiting (SC with order.model = sc, which it requires)",
@@ -894,6 +896,7 @@ const struct proto_desc proto_rccsc = {
 };
 
 const struct proto_desc proto_rccwo = {
+    .options = &rcc_options,
     .name = "rccwo",
     .title = "RCC-WO: RCC with a read and a write clock per SM, joined by fences and "
              "acquire/release (weak ordering)",
@@ -913,6 +916,7 @@ const struct proto_desc proto_rccwo = {
 };
 
 const struct proto_desc proto_rccsc_nolease = {
+    .options = &rcc_options,
     .name = "rccsc-nolease",
     .title = "rccsc with a deliberate bug for testing the checkers: the bank gives a write the "
              "version max(now, ver), not past the leases it granted",

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/bits.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* Relativistic Cache Coherence (spec 004a §3, §9). */
 static const char *const rcc_rules[] = {"safe", "paper", NULL};
@@ -50,9 +50,9 @@ static const struct cfg_opt rcc_opts[] = {
 
 const char *const rcc_lease_words[] = {"predict", NULL};
 
-static const char *rcc_check(const struct config *c, char *why, size_t len)
+static const char *rcc_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct rcc_spec *r = &c->rcc;
+    const struct rcc_spec *r = rcc_spec_of(c);
     uint32_t n;
     if (coh_lease_parse(r->lease, rcc_lease_words, 1, RCC_LEASE_MAX, &n) < 0) {
         snprintf(why, len, "rcc.lease: '%s' is not predict or fixed:N (N from 1 to %u)", r->lease,
@@ -69,4 +69,4 @@ static const char *rcc_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options rcc_options = {"rcc", rcc_opts, rcc_check};
+const struct coh_options rcc_options = {"rcc", rcc_opts, rcc_check, sizeof(struct rcc_spec)};

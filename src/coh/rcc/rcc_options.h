@@ -27,4 +27,10 @@ struct rcc_spec {
 
 extern const struct coh_options rcc_options;
 
+/* The [rcc] section of the machine's configuration. */
+static inline const struct rcc_spec *rcc_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &rcc_options);
+}
+
 #endif

@@ -78,7 +78,8 @@
 #include "coh/spandex/fcs.h"
 #include "coh/spandex/spandex.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/spandex/fcs_options.h"
 
 #define DN_STATES(X)                                                                               \
     X(I, "not present")                                                                            \
@@ -1431,7 +1432,7 @@ struct comp *spx_dn_create(const struct ctrl_wiring *w)
     ctrl_l1_init(&c->base, w, &dn_l1_table, dn_tick, dn_dump);
     ctrl_set_stats(&c->base, dn_stat_rows, &c->st);
     c->words = c->base.line_bytes / SPX_WORD_BYTES;
-    c->types = w->cfg->fcs;
+    c->types = *fcs_spec_of(w->cfg);
     rng_seed(&c->rng, w->cfg->sim.seed, 0xfc5000u + w->index);
     if (!c->types.wb_clean)
         c->dirty_words =

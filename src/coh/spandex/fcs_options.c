@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* Spandex request types (spec 003 §2.6; src/coh/spandex/denovo_l1.c). */
 const char *const fcs_load_names[] = {"v", "vo", "odata", "s", NULL};
@@ -56,9 +56,9 @@ static const struct cfg_opt fcs_opts[] = {
 
 /* Request types per access (spec 003 §2.6, §2.9): only the Spandex DeNovo L1
  * sends them; elsewhere they would be ignored without a word. */
-static const char *fcs_check(const struct config *c, char *why, size_t len)
+static const char *fcs_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct fcs_spec *f = &c->fcs;
+    const struct fcs_spec *f = fcs_spec_of(c);
     const char *keys = f->table[0]     ? "fcs.table coherence.protocol"
                        : f->random     ? "fcs.random coherence.protocol"
                        : f->load       ? "fcs.load coherence.protocol"
@@ -75,4 +75,4 @@ static const char *fcs_check(const struct config *c, char *why, size_t len)
     return keys;
 }
 
-const struct coh_options fcs_options = {"fcs", fcs_opts, fcs_check};
+const struct coh_options fcs_options = {"fcs", fcs_opts, fcs_check, sizeof(struct fcs_spec)};

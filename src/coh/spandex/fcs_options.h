@@ -27,4 +27,10 @@ struct fcs_spec {
 
 extern const struct coh_options fcs_options;
 
+/* The [fcs] section of the machine's configuration. */
+static inline const struct fcs_spec *fcs_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &fcs_options);
+}
+
 #endif

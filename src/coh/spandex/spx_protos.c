@@ -9,7 +9,8 @@
 #include <string.h>
 
 #include "coh/spandex/spandex.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/spandex/fcs_options.h"
 
 static const struct coh_table *const spx_g_tables[] = {&rc_l1_table, &dn_l1_table,
                                                        &spx_mesi_l1_table, &spx_llc_table, NULL};
@@ -21,14 +22,14 @@ static const struct ctrl_ops dn_ops = {spx_dn_create, ctrl_connect, ctrl_in_port
 
 /* The CPU cores' L1s (cpu.device): DeNovo (the GPU's own table in
  * spandex-d, the one after it in spandex-g) or MESI (mesi_l1.c). */
-static const struct ctrl_ops *spx_g_cpu_l1(const struct config *cfg, unsigned *table)
+static const struct ctrl_ops *spx_g_cpu_l1(const struct machine_view *cfg, unsigned *table)
 {
     bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
     *table = mesi ? 2 : 1;
     return mesi ? &spx_mesi_l1_ops : &dn_ops;
 }
 
-static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *table)
+static const struct ctrl_ops *spx_d_cpu_l1(const struct machine_view *cfg, unsigned *table)
 {
     bool mesi = cfg->cpu.device == CPU_DEVICE_MESI;
     *table = mesi ? 1 : 0;
@@ -38,7 +39,7 @@ static const struct ctrl_ops *spx_d_cpu_l1(const struct config *cfg, unsigned *t
 /* The LLC keeps ReqS sharers as one bit per L1 of a line's meta word: MESI
  * CPU L1s send ReqS, and so do DeNovo L1s whose loads may be typed ReqS
  * (fcs.load = s, fcs.random, or an fcs.table, which may name ReqS). */
-static const char *spx_check(const struct config *c, char *why, size_t len)
+static const char *spx_check(const struct machine_view *c, char *why, size_t len)
 {
     unsigned l1s = c->gpu.sms + c->cpu.cores;
     if (c->cpu.cores && c->cpu.device == CPU_DEVICE_MESI && l1s > 64) {
@@ -49,10 +50,11 @@ static const char *spx_check(const struct config *c, char *why, size_t len)
         return "cpu.cores gpu.sms cpu.device";
     }
     if (!strcmp(c->coherence.protocol, "spandex-d") && l1s > 64) {
-        const char *key = c->fcs.load == FCS_LD_S ? "fcs.load gpu.sms cpu.cores"
-                          : c->fcs.random         ? "fcs.random gpu.sms cpu.cores"
-                          : c->fcs.table[0]       ? "fcs.table gpu.sms cpu.cores"
-                                                  : NULL;
+        const struct fcs_spec *f = fcs_spec_of(c);
+        const char *key = f->load == FCS_LD_S ? "fcs.load gpu.sms cpu.cores"
+                          : f->random         ? "fcs.random gpu.sms cpu.cores"
+                          : f->table[0]       ? "fcs.table gpu.sms cpu.cores"
+                                              : NULL;
         if (key)
             snprintf(why, len,
                      "DeNovo L1s that send ReqS are tracked as sharers of at most 64 "
@@ -65,6 +67,7 @@ static const char *spx_check(const struct config *c, char *why, size_t len)
 
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
+    .options = &fcs_options,
     .name = "spandex-g",
     .title = "Spandex LLC (word state, owner ids) with GPU-coherence L1s (ReqV/ReqWT, "
              "self-invalidation)",
@@ -80,6 +83,7 @@ const struct proto_desc proto_spandex_g = {
 };
 
 const struct proto_desc proto_spandex_d = {
+    .options = &fcs_options,
     .name = "spandex-d",
     .title = "Spandex LLC (word state, owner ids) with DeNovo L1s (ReqV, ReqO, ReqO+data; "
              "ownership, self-invalidation)",
@@ -95,6 +99,7 @@ const struct proto_desc proto_spandex_d = {
 };
 
 const struct proto_desc proto_spandex_d_noinv = {
+    .options = &fcs_options,
     .name = "spandex-d-noinv",
     .title = "spandex-d with a deliberate bug for testing the checkers: the DeNovo L1s' "
              "acquires do not self-invalidate valid words (kernel launches neither)",

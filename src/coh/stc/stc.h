@@ -20,7 +20,7 @@
 #define COH_STC_STC_H
 
 #include "coh/nc/nc.h"
-#include "system/config.h"
+#include "coh/stc/stc_options.h"
 
 enum stc_variant { STC_NV, STC_ES, STC_AB, STC_MB };
 
@@ -55,8 +55,8 @@ struct comp *stc_es_oneack_emu_create(const struct ctrl_wiring *w); /* test only
 void stc_emu_connect(struct comp *c, struct port *const *to_l1, struct port *const *from_l1);
 void stc_emu_destroy(struct comp *c);
 void stc_emu_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
-double stc_emu_mhz(const struct config *cfg);
-uint32_t stc_link_cycles(const struct config *cfg);
+double stc_emu_mhz(const struct machine_view *cfg);
+uint32_t stc_link_cycles(const struct machine_view *cfg);
 /* The variant a protocol name gives ("stc-mb" -> STC_MB). */
 enum stc_variant stc_variant_of(const char *proto);
 /* The EMU's view for the observer (--check): the granted set and SEB while no

@@ -360,7 +360,7 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
         panic("out of memory");
     comp_init(&e->comp, w->eng, w->name, w->clk, emu_tick, emu_dump);
     e->variant = stc_variant_of(w->cfg->coherence.protocol);
-    e->spec = w->cfg->stc;
+    e->spec = *stc_spec_of(w->cfg);
     e->msgs = w->msgs;
     e->n = w->n_sms;
     e->grant = 1; /* epoch 0 */
@@ -460,12 +460,12 @@ void stc_emu_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t)
     emit(arg, "seb", e->seb);
 }
 
-double stc_emu_mhz(const struct config *cfg)
+double stc_emu_mhz(const struct machine_view *cfg)
 {
-    return cfg->stc.emu_mhz;
+    return stc_spec_of(cfg)->emu_mhz;
 }
 
-uint32_t stc_link_cycles(const struct config *cfg)
+uint32_t stc_link_cycles(const struct machine_view *cfg)
 {
-    return cfg->stc.link_cycles;
+    return stc_spec_of(cfg)->link_cycles;
 }

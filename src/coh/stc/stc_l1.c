@@ -676,7 +676,7 @@ static struct comp *stc_l1_create_variant(const struct ctrl_wiring *w, enum stc_
     ctrl_l1_init(&c->base, w, &stc_l1_table, stc_l1_tick, stc_l1_dump);
     ctrl_set_stats(&c->base, stc_l1_stat_rows, &c->st);
     c->variant = v;
-    c->spec = w->cfg->stc;
+    c->spec = *stc_spec_of(w->cfg);
     c->seb = c->spec.seb;
     c->cer = 1; /* every CU starts in epoch 0 */
     c->scrubbed = calloc(c->base.cache.sets, sizeof *c->scrubbed);
@@ -754,6 +754,7 @@ static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table
 
 #define STC_PROTO(sym, name_, title_, create_)                                                     \
     const struct proto_desc sym = {                                                                \
+        .options = &stc_options,                                                                   \
         .name = name_,                                                                             \
         .title = title_,                                                                           \
         .model = MODEL_PTX,                                                                        \
@@ -784,6 +785,7 @@ STC_PROTO(proto_stc_mb, "stc-mb", "STC-AB granting up to stc.mb_width demanded b
 /* stc-es-oneack (test only): STC-ES whose EMU sends ChangeEpoch after the
  * first ReadyAck, while other CUs may still have stores outstanding. */
 const struct proto_desc proto_stc_es_oneack = {
+    .options = &stc_options,
     .name = "stc-es-oneack",
     .title = "stc-es with a deliberate bug for testing the checkers: the EMU changes the epoch "
              "after the first CU's ReadyAck, not every CU's",

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "base/bits.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* Spatiotemporal coherence (spec 000 §2-3, Table 3). */
 static const char *const stc_forms[] = {"safe", "paper", NULL};
@@ -53,9 +53,9 @@ static const struct cfg_opt stc_opts[] = {
 };
 #undef T
 
-static const char *stc_check(const struct config *c, char *why, size_t len)
+static const char *stc_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct stc_spec *s = &c->stc;
+    const struct stc_spec *s = stc_spec_of(c);
     if (!is_pow2(s->epochs)) {
         snprintf(why, len, "stc.epochs (%u) must be a power of two", s->epochs);
         return "stc.epochs";
@@ -73,4 +73,4 @@ static const char *stc_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options stc_options = {"stc", stc_opts, stc_check};
+const struct coh_options stc_options = {"stc", stc_opts, stc_check, sizeof(struct stc_spec)};

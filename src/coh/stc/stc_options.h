@@ -31,4 +31,10 @@ struct stc_spec {
 
 extern const struct coh_options stc_options;
 
+/* The [stc] section of the machine's configuration. */
+static inline const struct stc_spec *stc_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &stc_options);
+}
+
 #endif

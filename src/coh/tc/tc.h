@@ -57,7 +57,7 @@ enum tc_variant { TC_STRONG, TC_WEAK };
 
 /* The lease policy of tc.lease for `v`: a fixed lease (returns true, *cycles
  * set) or the predictor (false). config_load has checked its form. */
-bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles);
+bool tc_lease_fixed(const struct machine_view *cfg, enum tc_variant v, uint32_t *cycles);
 
 /* ---- controllers (tc_l1.c, tc_l2.c) ---- */
 extern const struct coh_table tcs_l1_table, tcw_l1_table, tcs_l2_table, tcw_l2_table;

@@ -43,7 +43,8 @@
 
 #include "base/log.h"
 #include "coh/tc/tc.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/tc/tc_options.h"
 
 _Static_assert((int)TC_VNET_REQ == CTRL_VNET_REQ && (int)TC_VNET_RSP == CTRL_VNET_RSP,
                "the TC L1 sends on the write-through vnets");
@@ -670,13 +671,14 @@ static struct tc_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     ctrl_l1_init(&c->base, w, t, tc_l1_tick, tc_l1_dump);
     ctrl_set_stats(&c->base, tc_l1_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
-    c->ts_bits = w->cfg->tc.ts_bits;
-    c->private_safe = w->cfg->tc.private_rule == 0;
-    c->end_wait = w->cfg->tc.end_wait;
-    c->sc_fence_invalidates = w->cfg->tc.sc_fence_invalidates;
-    c->fence_warp_gwct = w->cfg->tc.fence_gwct == 1;
-    c->load_gwct = w->cfg->tc.load_gwct;
-    c->strong_at_l2 = w->cfg->tc.strong_loads == 1;
+    const struct tc_spec *tc = tc_spec_of(w->cfg);
+    c->ts_bits = tc->ts_bits;
+    c->private_safe = tc->private_rule == 0;
+    c->end_wait = tc->end_wait;
+    c->sc_fence_invalidates = tc->sc_fence_invalidates;
+    c->fence_warp_gwct = tc->fence_gwct == 1;
+    c->load_gwct = tc->load_gwct;
+    c->strong_at_l2 = tc->strong_loads == 1;
     c->expired_addr = ~(addr_t)0;
     uint32_t fixed;
     if (tc_lease_fixed(w->cfg, v, &fixed) && v == TC_STRONG)

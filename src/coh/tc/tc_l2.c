@@ -44,7 +44,8 @@
 #include "base/rng.h"
 #include "coh/tc/tc.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/tc/tc_options.h"
 
 #define TC_L2_STATES(X)                                                                            \
     X(I, "not present (no unexpired timestamp kept)")                                              \
@@ -124,9 +125,10 @@ static uint64_t now_cycles(const struct tc_l2 *c)
     return c->base.comp.eng->now / c->core_ps;
 }
 
-bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycles)
+bool tc_lease_fixed(const struct machine_view *cfg, enum tc_variant v, uint32_t *cycles)
 {
-    switch (coh_lease_parse(cfg->tc.lease, tc_lease_words, 0, TC_LEASE_MAX, cycles)) {
+    const char *lease = tc_spec_of(cfg)->lease;
+    switch (coh_lease_parse(lease, tc_lease_words, 0, TC_LEASE_MAX, cycles)) {
     case 0: /* auto */
         *cycles = 800;
         return v == TC_STRONG;
@@ -135,7 +137,7 @@ bool tc_lease_fixed(const struct config *cfg, enum tc_variant v, uint32_t *cycle
     case COH_LEASE_FIXED:
         return true;
     }
-    panic("tc.lease '%s' passed config_load's check", cfg->tc.lease);
+    panic("tc.lease '%s' passed config_load's check", lease);
 }
 
 /* ---- the lease predictor (spec 002 §3.10) ---- */
@@ -799,7 +801,7 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     ctrl_set_stats(&c->base, tc_l2_stat_rows, &c->st);
     c->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     c->next_due = UINT64_MAX;
-    const struct tc_spec *tc = &w->cfg->tc;
+    const struct tc_spec *tc = tc_spec_of(w->cfg);
     uint32_t fixed;
     c->fixed = tc_lease_fixed(w->cfg, v, &fixed);
     c->lease = c->fixed ? fixed : MAX(tc->lease_min, MIN(tc->lease_max, tc->lease_init));
@@ -897,14 +899,15 @@ bool tc_l2_gts(struct comp *cp, addr_t line, uint64_t *gts)
 
 /* A write (tcs) or a fence (tcw) may wait for the longest lease to expire: a
  * lease the starvation watchdog would take for a hang is refused before the run. */
-static const char *tc_check(const struct config *c, char *why, size_t len)
+static const char *tc_check(const struct machine_view *c, char *why, size_t len)
 {
+    const struct tc_spec *tc = tc_spec_of(c);
     uint32_t n = 0;
-    int form = coh_lease_parse(c->tc.lease, tc_lease_words, 0, TC_LEASE_MAX, &n);
+    int form = coh_lease_parse(tc->lease, tc_lease_words, 0, TC_LEASE_MAX, &n);
     bool tcs = !strncmp(c->coherence.protocol, "tcs", 3); /* tcs-nowait too */
     const char *key = "tc.lease sim.starvation_cycles";
     if (form != COH_LEASE_FIXED) { /* the predictor's leases stay within lease_max */
-        n = tcs && form == 0 ? 800 : c->tc.lease_max; /* auto: tcs fixed:800, tcw predict */
+        n = tcs && form == 0 ? 800 : tc->lease_max; /* auto: tcs fixed:800, tcw predict */
         key = form == 0 && tcs ? NULL : "tc.lease_max tc.lease sim.starvation_cycles";
     }
     uint64_t limit = c->sim.starvation_cycles;
@@ -923,6 +926,7 @@ static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_tabl
 static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
 
 const struct proto_desc proto_tcs = {
+    .options = &tc_options,
     .name = "tcs",
     .title = "TC-Strong: write-through L1s with leases; the L2 stalls a write until every "
              "lease has expired (write-atomic)",
@@ -939,6 +943,7 @@ const struct proto_desc proto_tcs = {
 };
 
 const struct proto_desc proto_tcw = {
+    .options = &tc_options,
     .name = "tcw",
     .title = "TC-Weak: write-through L1s with leases; writes never stall, fences wait for the "
              "Global Write Completion Time (RCpc)",
@@ -954,6 +959,7 @@ const struct proto_desc proto_tcw = {
 };
 
 const struct proto_desc proto_tcs_nowait = {
+    .options = &tc_options,
     .name = "tcs-nowait",
     .title = "tcs with a deliberate bug for testing the checkers: the bank performs and "
              "acknowledges a write at once, leases on its line still running",
@@ -971,6 +977,7 @@ const struct proto_desc proto_tcs_nowait = {
 };
 
 const struct proto_desc proto_tcw_nogwct = {
+    .options = &tc_options,
     .name = "tcw-nogwct",
     .title = "tcw with a deliberate bug for testing the checkers: fences and releases do not "
              "wait for the Global Write Completion Time",

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 /* Temporal Coherence (spec 002 §3.7-3.11, §8). */
 static const char *const tc_write_when[] = {"fences", "always", "never", NULL};
@@ -71,9 +71,9 @@ static const struct cfg_opt tc_opts[] = {
 
 const char *const tc_lease_words[] = {"auto", "predict", NULL};
 
-static const char *tc_check(const struct config *c, char *why, size_t len)
+static const char *tc_check(const struct machine_view *c, char *why, size_t len)
 {
-    const struct tc_spec *tc = &c->tc;
+    const struct tc_spec *tc = tc_spec_of(c);
     if (tc->lease_min > tc->lease_max) {
         snprintf(why, len, "tc.lease_min (%u) exceeds tc.lease_max (%u)", tc->lease_min,
                  tc->lease_max);
@@ -90,4 +90,4 @@ static const char *tc_check(const struct config *c, char *why, size_t len)
     return NULL;
 }
 
-const struct coh_options tc_options = {"tc", tc_opts, tc_check};
+const struct coh_options tc_options = {"tc", tc_opts, tc_check, sizeof(struct tc_spec)};

@@ -36,4 +36,10 @@ struct tc_spec {
 
 extern const struct coh_options tc_options;
 
+/* The [tc] section of the machine's configuration. */
+static inline const struct tc_spec *tc_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &tc_options);
+}
+
 #endif

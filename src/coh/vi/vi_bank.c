@@ -17,7 +17,7 @@
 #include "base/bits.h"
 #include "base/log.h"
 #include "mem/observe.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
 
 const char *const vi_vnet_names[VI_NVNETS] = {"request", "response", "invalidation",
                                               "invalidation-ack"};

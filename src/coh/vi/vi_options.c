@@ -15,4 +15,4 @@ static const struct cfg_opt vi_opts[] = {
 };
 #undef T
 
-const struct coh_options vi_options = {"vi", vi_opts, NULL};
+const struct coh_options vi_options = {"vi", vi_opts, NULL, sizeof(struct vi_spec)};

@@ -15,4 +15,10 @@ struct vi_spec {
 
 extern const struct coh_options vi_options;
 
+/* The [vi] section of the machine's configuration. */
+static inline const struct vi_spec *vi_spec_of(const struct machine_view *m)
+{
+    return machine_section(m, &vi_options);
+}
+
 #endif

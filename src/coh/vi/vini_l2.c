@@ -30,7 +30,8 @@
 #include "base/bits.h"
 #include "base/log.h"
 #include "coh/vi/vi_bank.h"
-#include "system/config.h"
+#include "coh/machine_view.h"
+#include "coh/vi/vi_options.h"
 
 #define VINI_STATES(X)                                                                             \
     X(I, "not present, no directory entry")                                                        \
@@ -279,19 +280,20 @@ static const struct vi_bank_proto vini_proto = {&vini_l2_table, lookup,    take_
  * spread over the banks, dir_ways-way (fewer if the bank has fewer entries).
  * Entries are 4-byte lines of a cache array indexed by line number. Returns
  * 0, or -1 with what is wrong in `why`. */
-static int dir_spec(const struct config *cfg, struct cache_spec *spec, char *why, size_t len)
+static int dir_spec(const struct machine_view *cfg, struct cache_spec *spec, char *why, size_t len)
 {
+    const struct vi_spec *vi = vi_spec_of(cfg);
     uint64_t l1_lines =
         (uint64_t)cfg->gpu.sms * (cfg->l1.cache.size_bytes / cfg->l1.cache.line_bytes);
-    uint64_t entries = (cfg->vi.dir_ratio * l1_lines + cfg->l2.banks - 1) / cfg->l2.banks;
-    uint32_t ways = (uint32_t)MIN((uint64_t)cfg->vi.dir_ways, entries);
+    uint64_t entries = (vi->dir_ratio * l1_lines + cfg->l2.banks - 1) / cfg->l2.banks;
+    uint32_t ways = (uint32_t)MIN((uint64_t)vi->dir_ways, entries);
     uint64_t sets = (entries + ways - 1) / ways;
     if (sets * ways * 4 > UINT32_MAX) {
         snprintf(why, len,
                  "vi.dir_ratio = %u entries for each of the %llu L1 lines (gpu.sms x "
                  "l1.size / l1.line) over l2.banks = %u gives a directory of %llu entries per "
                  "bank, more than a bank can index",
-                 cfg->vi.dir_ratio, (unsigned long long)l1_lines, cfg->l2.banks,
+                 vi->dir_ratio, (unsigned long long)l1_lines, cfg->l2.banks,
                  (unsigned long long)(sets * ways));
         return -1;
     }
@@ -299,13 +301,13 @@ static int dir_spec(const struct config *cfg, struct cache_spec *spec, char *why
     char err[200];
     if (cache_spec_check(spec, err, sizeof err)) {
         snprintf(why, len, "the directory of vi.dir_ratio = %u, vi.dir_ways = %u: %s",
-                 cfg->vi.dir_ratio, cfg->vi.dir_ways, err);
+                 vi->dir_ratio, vi->dir_ways, err);
         return -1;
     }
     return 0;
 }
 
-static const char *vini_check(const struct config *c, char *why, size_t len)
+static const char *vini_check(const struct machine_view *c, char *why, size_t len)
 {
     struct cache_spec spec;
     const char *key = coh_sharers_check(c, why, len);
@@ -330,6 +332,7 @@ static struct comp *vini_l2_create(const struct ctrl_wiring *w)
 static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_table, NULL};
 
 const struct proto_desc proto_gpuvini = {
+    .options = &vi_options,
     .name = "gpuvini",
     .title = "GPU-VIni: GPU-VI with a non-inclusive L2 and a sparse directory (directory "
              "evictions recall, L2 evictions do not; write-atomic)",
