@@ -1,9 +1,10 @@
 /*
- * 711-stc-cells.c - every defined cell of the STC L1 table fires (or is
- * documented unreachable, and then must never fire), on the directed rig's
- * tiny machine (4 SMs, a one-set two-way L1 of 128-byte lines, merge_max 1)
- * with 4 epochs and bands one line apart (stc.seb = 7): line P<b> is in
- * band b, and every CU starts in epoch 0.
+ * 711-stc-cells.c - every defined cell of the STC tables (the L1's, the L2
+ * bank's and the EMU's) fires (or is documented unreachable, and then must
+ * never fire), on the directed rig's tiny machine (4 SMs, a one-set two-way
+ * L1 of 128-byte lines, merge_max 1) with 4 epochs and bands one line apart
+ * (stc.seb = 7): line P<b> is in band b, and every CU starts in epoch 0. The
+ * variants share the tables; the EMU's cells need NV, ES and AB rigs.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "directed-rig.h"
@@ -167,6 +168,45 @@ static void walk_paper(struct inject *r)
     inject_run(r);
 }
 
+/* ---- the EMU's table (stc.EMU) ---- */
+
+/* NV: a CU is busy while its BSQ holds stores (Busy, Quiet) and the EMU
+ * visits every epoch in turn while one is (Grant, Ready, LastReady, Done,
+ * LastDone). Stores of SMs 1-3, SM b's to band b, `spacing` cycles apart
+ * block and drain while transitions are under way, so that CUs turn busy and
+ * quiet in every phase; under the paper's EpochStart a CU drains as soon as
+ * it has switched, while the EMU, sending one ChangeEpoch every 20 of its
+ * cycles, still waits for other CUs' DoneAcks (Change+Quiet). */
+static void walk_emu_nv(struct inject *r, unsigned spacing)
+{
+    st_at(r, 0, P1, 1, 0);
+    for (unsigned k = 0; k < 60; k++)
+        st_at(r, 1 + k % 3, P1 + 0x80u * (k % 3) + 0x1000u * k, k, spacing * k);
+    inject_run(r);
+    assert_int_equal(ld(r, 0, P2 + 0x1000u * 58), 58); /* SM 2's last, band 2 */
+}
+
+/* AB: SM 0's store to P1 blocks (Demand) and its load of Q1, in the same
+ * band, conflicts with it (Conflict); under the paper's rule that moves the
+ * SEB up at the next wake-up (Remap). Stores and loads of SMs 1-3 to every
+ * band, `spacing` cycles apart, demand and conflict in every phase of
+ * transitions made long by links of 100 cycles, and under the paper's rule
+ * also under the old SEB while the EMU has moved it (Prepare and Change +
+ * DemandMoved, ConflictMoved); the safe rule moves no SEB before a round of
+ * grants, so conflicts meet the SEB in force. */
+static void walk_emu_ab(struct inject *r, unsigned spacing)
+{
+    st_at(r, 0, P1, 1, 0);
+    ld_at(r, 0, Q1, 1);
+    for (unsigned k = 0; k < 150; k++) {
+        addr_t a = 0x100000u + 0x80u * (k % 4) + 0x1000u * k;
+        st_at(r, 1 + k % 3, a, k, spacing * k);
+        ld_at(r, 1 + k % 3, a + 0x40000u, spacing * k + 1);
+    }
+    inject_run(r);
+    assert_int_equal(ld(r, 0, P1), 1);
+}
+
 static const struct unreached unreached[] = {
     {"stc.L1", "V", "Load_U",
      "a valid line of a current band is scrubbed before any request to its set"},
@@ -199,9 +239,30 @@ static void every_cell(void **state)
     struct inject *mem_paper =
         STC_RIG("coherence.protocol=stc-es", "dram.latency_cycles=3000", "stc.straddle=paper");
     walk_slow_memory(mem, mem_paper);
-    struct inject *rigs[] = {safe, paper, slow, fast, mem, mem_paper};
-    int bad = check_coverage_of(rigs, ARRAY_LEN(rigs), unreached, ARRAY_LEN(unreached));
-    for (unsigned i = 0; i < ARRAY_LEN(rigs); i++)
+    /* the EMU's cells: NV with short and long links, each in both EpochStart
+     * forms; AB under either rule */
+    struct inject *emu[8];
+    unsigned n_emu = 0;
+    static const unsigned nv_spacing[] = {173, 11};
+    static const unsigned ab_spacing[] = {9, 61};
+    for (unsigned i = 0; i < 2; i++) {
+        const char *link = i ? "stc.link_cycles=100" : NULL;
+        emu[n_emu] = STC_RIG("coherence.protocol=stc-nv", link);
+        walk_emu_nv(emu[n_emu++], nv_spacing[i]);
+        emu[n_emu] = STC_RIG("coherence.protocol=stc-nv", link, "stc.epoch_start=paper",
+                             "stc.emu_msg_cycles=20");
+        walk_emu_nv(emu[n_emu++], nv_spacing[i]);
+        emu[n_emu] =
+            STC_RIG("coherence.protocol=stc-ab", "stc.link_cycles=100", "stc.ab_rule=paper");
+        walk_emu_ab(emu[n_emu++], ab_spacing[i]);
+        emu[n_emu] = STC_RIG("coherence.protocol=stc-ab", "stc.link_cycles=100");
+        walk_emu_ab(emu[n_emu++], ab_spacing[i]);
+    }
+    struct inject *rigs[6 + ARRAY_LEN(emu)] = {safe, paper, slow, fast, mem, mem_paper};
+    for (unsigned i = 0; i < n_emu; i++)
+        rigs[6 + i] = emu[i];
+    int bad = check_coverage_of(rigs, 6 + n_emu, unreached, ARRAY_LEN(unreached));
+    for (unsigned i = 0; i < 6 + n_emu; i++)
         inject_free(rigs[i]);
     assert_int_equal(bad, 0);
 }

@@ -178,12 +178,12 @@ void mg_dir_step(struct mg_l2 *c, struct msg *m, bool write)
                                 .line = way,
                                 .state = MD_V,
                                 .event = MD_Replace};
-            coh_step(&mg_dir_table, &c->base.w.cov[1], &v);
+            coh_step(&mg_dir_table, &c->base.w.cov[MG_COV_DIR], &v);
         }
     }
     x.state = x.line ? MD_V : MD_I;
     x.event = !remote ? MD_LocalSt : write ? MD_RemoteSt : MD_RemoteLd;
-    coh_step(&mg_dir_table, &c->base.w.cov[1], &x);
+    coh_step(&mg_dir_table, &c->base.w.cov[MG_COV_DIR], &x);
 }
 
 /* At a sharer: drop the region's copies (and have its reads out now not
@@ -220,7 +220,7 @@ void mg_dir_take_inv(struct mg_l2 *c, struct msg *m)
                             .event = MD_Inv};
         x.line = cache_find(&c->dir, x.addr);
         x.state = x.line ? MD_V : MD_I;
-        coh_step(&mg_dir_table, &b->w.cov[1], &x);
+        coh_step(&mg_dir_table, &b->w.cov[MG_COV_DIR], &x);
         c->inv_slot = -1;
     }
     if (r)

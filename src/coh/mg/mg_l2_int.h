@@ -100,10 +100,12 @@ struct mg_l2 {
     unsigned n_rel;
     struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
     struct msg_list rel_round; /* ... those the round under way answers */
-    bool round_busy;
-    uint64_t round_start; /* when the round under way began (release_cycles) */
-    bool one_round;       /* mg.release = thesis or counted: one round of depth 1 to every L2
-                             in scope */
+    bool round_busy;           /* the rounds' table's state (mg_round_table): Round */
+    struct coh_cov *round_cov; /* its coverage */
+    int round_started;         /* the slot of the round a step started (-1: none) */
+    uint64_t round_start;      /* when the round under way began (release_cycles) */
+    bool one_round;            /* mg.release = thesis or counted: one round of depth 1 to every L2
+                                  in scope */
     /* mg.release = counted: what this bank sent that a release must see
      * arrive (invalidations; in a GPU home, writes and atomics it forwarded
      * to the system home), counted per generation until acknowledged. A
@@ -158,6 +160,11 @@ void mg_stale_fetch(struct mg_l2 *c, const struct cache_line *l);
 void mg_dir_step(struct mg_l2 *c, struct msg *m, bool write);
 /* An invalidation of a region from its home (MSG_MG_INV, from another GPM). */
 void mg_dir_take_inv(struct mg_l2 *c, struct msg *m);
+
+/* The bank's tables after the data array's, as its w->cov indexes them:
+ * the rounds of L1 releases (mg_release.c), then, with a directory, the
+ * directory's (mg_dir.c). */
+enum { MG_COV_L2, MG_COV_ROUNDS, MG_COV_DIR };
 
 /* ---- mg_release.c: release completion, bulk invalidation ---- */
 

@@ -196,27 +196,117 @@ void mg_take_invack(struct mg_l2 *c, struct msg *m)
         mg_slot_check(c, &c->rel[i]);
 }
 
-/* A round for every L1 release waiting at this bank: one set of markers at
+/* ---- the rounds of L1 releases: a table (nhcc.Rounds) ----
+ * A round for every L1 release waiting at this bank: one set of markers at
  * the widest scope among them answers them all. Releases that arrive while
  * a round is under way wait for the next (they must be covered from their
  * own arrival on), so a burst of them (every SM's kernel end) costs two
- * rounds, not one each. */
-static void start_round(struct mg_l2 *c)
+ * rounds, not one each. The round's slot is checked after the step that
+ * started it (a round with nothing to wait for ends at once, in a step of
+ * its own). */
+
+#define ROUND_STATES(X)                                                                            \
+    X(Idle, "no round under way")                                                                  \
+    X(Round, "a round of markers under way; L1 releases that arrive wait for the next")
+#define ROUND_EVENTS(X)                                                                            \
+    X(Release, "an L1 of this GPM releases (its kernel end, a release fence or store)")            \
+    X(Answered, "the round is answered: every marker's answer is in (counted: and what the bank "  \
+                "sent before it is acknowledged); no release waits")                               \
+    X(AnsweredMore, "the round is answered, and releases wait for the next")
+
+#define X(n, d) RND_##n,
+enum round_state { ROUND_STATES(X) RND_NSTATES };
+enum round_event { ROUND_EVENTS(X) RND_NEVENTS };
+#undef X
+COH_NAMES(ROUND_STATES, ROUND_EVENTS);
+
+static void queue_release(struct coh_ctx *x)
 {
+    struct mg_l2 *c = mg_of(x->ctrl);
+    msg_list_push(&c->rel_next, x->msg);
+}
+
+static void start_round(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
     struct mg_rel *r = mg_rel_slot(c);
     unsigned scope = SCOPE_CTA;
     for (struct msg *m = c->rel_next.head; m; m = m->next)
         scope = MAX(scope, (unsigned)m->req.scope);
     c->rel_round = c->rel_next;
     c->rel_next = (struct msg_list){0};
-    c->round_busy = true;
     r->m = c->rel_round.head;
     c->round_start = comp_cycle(&c->base.comp);
     c->st.releases++;
     c->st.sys_rounds += scope >= SCOPE_SYS;
     send_markers(c, r, scope, rel_depth(c, scope));
     slot_wait(c, r);
-    mg_slot_check(c, r);
+    c->round_started = (int)(r - c->rel);
+}
+
+static void answer_releases(struct coh_ctx *x)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    struct msg *m;
+    c->st.release_cycles += comp_cycle(&c->base.comp) - c->round_start;
+    while ((m = msg_list_pop(&c->rel_round))) {
+        c->st.l1_releases++;
+        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
+    }
+}
+
+static const struct coh_action_name actions[] = {
+    {queue_release, "queue_release", "the release waits for the next round"},
+    {start_round, "start_round",
+     "markers to every neighbour bank at the widest scope of the waiting releases, in as many "
+     "levels as that scope's writes take hops (mg.release = thesis, counted: one); counted: the "
+     "slot also waits for the open generation"},
+    {answer_releases, "answer_releases", "RELACK to every release the round answers"},
+    {0},
+};
+
+/*  state        event               next        uses  actions                                  */
+static const struct coh_trans round_cells[RND_NSTATES][RND_NEVENTS] = {
+    [RND_Idle][RND_Release] = DO(RND_Round, 0, queue_release, start_round),
+    [RND_Round][RND_Release] = DO(RND_Round, 0, queue_release),
+    [RND_Round][RND_Answered] = DO(RND_Idle, 0, answer_releases),
+    [RND_Round][RND_AnsweredMore] = DO(RND_Round, 0, answer_releases, start_round),
+    /* every cell not listed is a hole: a round answered while none is under way */
+};
+
+static void round_set_state(struct coh_ctx *x, unsigned next)
+{
+    mg_of(x->ctrl)->round_busy = next == RND_Round;
+}
+
+static void round_dump(struct coh_ctx *x, FILE *out)
+{
+    struct mg_l2 *c = mg_of(x->ctrl);
+    fprintf(out, "  rounds: %s, %u releases in the round, %u waiting for the next\n",
+            c->round_busy ? "under way" : "none", c->rel_round.n, c->rel_next.n);
+}
+
+const struct coh_table mg_round_table =
+    COH_TABLE("nhcc", "Rounds", round_cells, round_set_state, round_dump);
+
+/* Run `event` of the rounds' table (m: the release, NULL for an answer at
+ * `addr`), then check the slot of a round it started. */
+static void round_step(struct mg_l2 *c, struct msg *m, addr_t addr, unsigned event)
+{
+    struct coh_ctx x = {
+        .ctrl = c,
+        .ctrl_name = c->base.w.name,
+        .eng = c->base.comp.eng,
+        .addr = addr,
+        .msg = m,
+        .state = c->round_busy ? RND_Round : RND_Idle,
+        .event = event,
+    };
+    c->round_started = -1;
+    coh_step(&mg_round_table, c->round_cov, &x);
+    int started = c->round_started;
+    if (started >= 0)
+        mg_slot_check(c, &c->rel[started]);
 }
 
 static void rel_done(struct mg_l2 *c, struct mg_rel *r)
@@ -239,14 +329,7 @@ static void rel_done(struct mg_l2 *c, struct mg_rel *r)
         mg_sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
         return;
     }
-    c->st.release_cycles += comp_cycle(&c->base.comp) - c->round_start;
-    while ((m = msg_list_pop(&c->rel_round))) {
-        c->st.l1_releases++;
-        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
-    }
-    c->round_busy = false;
-    if (c->rel_next.n)
-        start_round(c);
+    round_step(c, NULL, m->addr, c->rel_next.n ? RND_AnsweredMore : RND_Answered);
 }
 
 /* A release from an L1 of this GPM (it joins the next round) or a marker
@@ -260,9 +343,7 @@ bool mg_take_rel(struct mg_l2 *c, struct msg *m)
         return false;
     }
     if (!(m->flags & MG_F_SYS)) {
-        msg_list_push(&c->rel_next, m);
-        if (!c->round_busy)
-            start_round(c);
+        round_step(c, m, m->addr, RND_Release);
         return true;
     }
     struct mg_rel *r = mg_rel_slot(c);

@@ -48,6 +48,11 @@ static inline unsigned stc_band(addr_t a, unsigned seb, unsigned epochs)
 }
 
 extern const struct coh_table stc_l1_table;
+/* The EMU's phases (stc_emu.c): the protocol's tables are the L1's, the L2
+ * bank's and this one, at index STC_EMU_TABLE (coverage: the unit's w->cov +
+ * STC_EMU_TABLE). */
+extern const struct coh_table stc_emu_table;
+enum { STC_EMU_TABLE = 2 };
 
 /* The EMU (stc_emu.c). */
 struct comp *stc_emu_create(const struct ctrl_wiring *w);

@@ -11,7 +11,7 @@
  * one after it) and decides the next grant:
  *   stc-nv  the next epoch in turn, always (while any CU is busy);
  *   stc-es  the next epoch with demand after the current one, round robin;
- *           none: the epoch stays (spec 000 §7.2d);
+ *           none: the epoch stays (spec 000 §7.2d): the EMU does not wake;
  *   stc-ab  ES, and ChangeEpoch also carries the start epoch bit that
  *           EpochConflicts moved (one bit per transition);
  *   stc-mb  AB granting the next stc.mb_width demanded bands at once.
@@ -27,6 +27,12 @@
  * timer, since the simulator spends no time between kernels.
  * With --check the observer asks the EMU, for every write an L2 performs,
  * whether the write's band is granted and no transition is under way (I-ER2).
+ * The EMU's phases are a transition table (stc.EMU) run by the protocol
+ * engine (coh.h) like any controller's: the classifier maps a CU's message,
+ * or a wake-up of the timer, to an event; the cells' actions do the work;
+ * a message the phase cannot take (a ReadyAck outside a transition) is a
+ * protocol hole, a simulator fault with the EMU's dump (exit 3). Its
+ * coverage is the protocol's third table's (stc_tables in stc_l1.c).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
@@ -36,14 +42,10 @@
 #include "coh/stc/stc.h"
 #include "mem/observe.h"
 
-enum emu_phase {
-    EMU_IDLE,    /* an epoch (set) is in force */
-    EMU_PREPARE, /* PrepareEpochChange sent: collecting ReadyAcks */
-    EMU_CHANGE,  /* ChangeEpoch sent: collecting DoneAcks */
-};
-
 struct emu_stats {
-    uint64_t wakeups, transitions, transition_cycles, skipped, bands_granted;
+    uint64_t wakeups, transitions, transition_cycles, bands_granted;
+    uint64_t skipped;      /* wake-ups that kept the epoch: none (Idle+Keep is a hole); emitted
+                              for the statistics' layout */
     uint64_t ready_cycles; /* of transition_cycles: PrepareEpochChange to the last
                               ReadyAck (the CUs' outstanding writes draining) */
     uint64_t demands, conflicts, seb_changes, msgs_in, msgs_out;
@@ -59,10 +61,11 @@ struct emu {
     struct port **to_l1, **from_l1;
     unsigned rr;         /* next CU port to take a message from */
     struct msg_list out; /* messages to send, one a cycle (dst = CU) */
-    enum emu_phase phase;
-    unsigned acks;  /* ReadyAcks or DoneAcks so far */
-    uint32_t grant; /* the epoch set in force (or being installed) */
-    unsigned ptr;   /* round-robin pointer: the last band granted */
+    struct coh_cov *cov; /* the stc.EMU table's coverage */
+    unsigned phase;      /* its state (EMU_Idle, EMU_Prepare, EMU_Change) */
+    unsigned acks;       /* ReadyAcks or DoneAcks so far */
+    uint32_t grant;      /* the epoch set in force (or being installed) */
+    unsigned ptr;        /* round-robin pointer: the last band granted */
     unsigned seb, seb_next;
     uint32_t erv;         /* epoch request vector: demand bits */
     addr_t erv_addr[32];  /* the last demand's write address per band (AB) */
@@ -121,11 +124,56 @@ static int next_set(uint32_t w, unsigned from, unsigned epochs)
     return -1;
 }
 
-/* The wake-up: decide the next grant and start its handshake, or keep the
- * epoch. */
-static void wakeup(struct emu *e)
+/* ---- the table ---- */
+
+#define EMU_STATES(X)                                                                              \
+    X(Idle, "an epoch (set) is in force; the timer wakes the EMU while there is demand beyond "    \
+            "it or a moved SEB (NV: while a CU is busy)")                                          \
+    X(Prepare, "PrepareEpochChange sent: collecting ReadyAcks (the CUs' writes draining)")         \
+    X(Change, "ChangeEpoch sent: collecting DoneAcks")
+
+#define EMU_EVENTS(X)                                                                              \
+    X(Grant, "wake-up with bands to grant under the SEB in force (NV: the next epoch in turn)")    \
+    X(Remap, "wake-up with the SEB moved by EpochConflicts: the grant (the bands demanded, else "  \
+             "the set in force) carries the new SEB")                                              \
+    X(Keep, "wake-up with no band demanded beyond the set in force and the SEB unchanged (the "    \
+            "timer does not wake the EMU then: a hole)")                                           \
+    X(Ready, "ReadyAck with more to come")                                                         \
+    X(LastReady, "the last CU's ReadyAck: every CU has PW = 0 and holds its stores")               \
+    X(Done, "DoneAck with more to come (its epoch set and SEB equal the grant: ER3)")              \
+    X(LastDone, "the last CU's DoneAck")                                                           \
+    X(Demand, "EpochDemand under the SEB in force (ES, AB, MB)")                                   \
+    X(DemandMoved,                                                                                 \
+      "EpochDemand under an older SEB: its band has moved, the CU demands again "                  \
+      "(only during a transition that moves the SEB: a CU's link keeps order, and its "            \
+      "DoneAck follows what it sent under the old SEB)")                                           \
+    X(Conflict, "EpochConflict under the SEB in force (AB, MB)")                                   \
+    X(ConflictMoved, "EpochConflict under an older SEB: its bands have moved (as DemandMoved)")    \
+    X(Busy, "NV: a CU reports a kernel running or stores blocked")                                 \
+    X(Quiet, "NV: a busy CU reports itself idle")
+
+#define X(n, d) EMU_##n,
+enum emu_state { EMU_STATES(X) EMU_NSTATES };
+enum emu_event { EMU_EVENTS(X) EMU_NEVENTS };
+#undef X
+COH_NAMES(EMU_STATES, EMU_EVENTS);
+
+static struct emu *emu_of_ctx(struct coh_ctx *x)
 {
-    e->st.wakeups++;
+    return x->ctrl;
+}
+
+static void count_wakeup(struct coh_ctx *x)
+{
+    emu_of_ctx(x)->st.wakeups++;
+}
+
+/* The next grant: NV the next epoch in turn; ES and AB the next demanded
+ * band after the last one granted, MB up to stc.mb_width of them; none
+ * (only the SEB moves): the set in force again. */
+static void pick_bands(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
     uint32_t grant = 0;
     if (e->variant == STC_NV) {
         e->ptr = (e->ptr + 1) & (e->spec.epochs - 1);
@@ -140,33 +188,88 @@ static void wakeup(struct emu *e)
             e->ptr = (unsigned)b;
             b = next_set(e->erv, e->ptr, e->spec.epochs);
         }
-        if (!grant && e->seb_next == e->seb) {
-            e->st.skipped++;
-            return;
-        }
         if (!grant)
             grant = e->grant; /* only the SEB moves */
     }
     e->grant = grant;
     e->since_remap++;
-    if (e->seb_next != e->seb) {
-        e->seb = e->seb_next;
-        e->since_remap = 0;
-        e->st.seb_changes++;
-        e->erv = e->erv_known = 0; /* its bands moved: the CUs demand again after ChangeEpoch */
-    }
-    e->phase = EMU_PREPARE;
+}
+
+/* The SEB that EpochConflicts chose takes effect with this grant. */
+static void move_seb(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
+    e->seb = e->seb_next;
+    e->since_remap = 0;
+    e->st.seb_changes++;
+    e->erv = e->erv_known = 0; /* its bands moved: the CUs demand again after ChangeEpoch */
+}
+
+static void send_prepare(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
     e->acks = 0;
     e->started = e->comp.eng->now;
     e->st.transitions++;
-    e->st.bands_granted += (uint64_t)__builtin_popcount(grant);
+    e->st.bands_granted += (uint64_t)__builtin_popcount(e->grant);
     broadcast(e, MSG_STC_PREPARE, 0, 0);
+}
+
+static void count_ack(struct coh_ctx *x)
+{
+    emu_of_ctx(x)->acks++;
+}
+
+static void send_change(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
+    e->st.ready_cycles += (e->comp.eng->now - e->started) / e->core_ps;
+    e->acks = 0;
+    broadcast(e, MSG_STC_CHANGE, e->grant, e->seb);
+    e->writable = e->spec.epoch_start == 1; /* paper: CUs write once switched */
+    e->check_grant = e->grant;
+    e->check_seb = e->seb;
+}
+
+static void end_transition(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
+    e->writable = true; /* no CU writes before its EpochStart */
+    if (e->spec.epoch_start == 0)
+        broadcast(e, MSG_STC_START, 0, 0);
+    e->st.transition_cycles += (e->comp.eng->now - e->started) / e->core_ps;
+    e->next_wake = e->comp.eng->now;
+}
+
+static void record_demand(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
+    unsigned b = (unsigned)x->msg->ts;
+    if (!((e->erv >> b) & 1))
+        e->erv_addr[b] = x->msg->addr; /* the first write since the band's last grant */
+    e->erv |= 1u << b;
+    e->erv_known |= 1u << b;
+}
+
+static void ack_demand(struct coh_ctx *x)
+{
+    struct emu *e = emu_of_ctx(x);
+    e->st.demands++;
+    send(e, x->msg->sharer, MSG_STC_DEMAND_ACK, 0, 0);
+}
+
+static void count_conflict(struct coh_ctx *x)
+{
+    emu_of_ctx(x)->st.conflicts++;
 }
 
 /* Adaptive bands (spec 000 §2.9): a read R of a band with a blocked write W
  * moves the start epoch bit one step, taking effect at the next ChangeEpoch. */
-static void conflict(struct emu *e, unsigned b, addr_t r)
+static void steer_seb(struct coh_ctx *x)
 {
+    struct emu *e = emu_of_ctx(x);
+    unsigned b = (unsigned)x->msg->ts;
+    addr_t r = x->msg->addr;
     if (!((e->erv_known >> b) & 1))
         return;
     addr_t w = e->erv_addr[b], d = r ^ w;
@@ -195,67 +298,145 @@ static void conflict(struct emu *e, unsigned b, addr_t r)
         e->seb_next = e->seb - 1;
 }
 
-static void take(struct emu *e, struct msg *m)
+static void count_busy(struct coh_ctx *x)
 {
-    e->st.msgs_in++;
+    emu_of_ctx(x)->busy++;
+}
+
+static void count_quiet(struct coh_ctx *x)
+{
+    emu_of_ctx(x)->busy--;
+}
+
+static const struct coh_action_name actions[] = {
+    {count_wakeup, "count_wakeup", "count the wake-up"},
+    {pick_bands, "pick_bands",
+     "the next grant: NV the next epoch; else the demanded bands after the last granted, round "
+     "robin (MB: up to stc.mb_width), taken off the ERV; none: the set in force"},
+    {move_seb, "move_seb", "the SEB becomes the one EpochConflicts chose; the ERV is cleared"},
+    {send_prepare, "send_prepare", "broadcast PrepareEpochChange; ReadyAcks counted from 0"},
+    {count_ack, "count_ack", "one more ReadyAck or DoneAck"},
+    {send_change, "send_change",
+     "broadcast ChangeEpoch(grant, SEB); DoneAcks counted from 0; the observer's grant (paper "
+     "form: writes allowed once switched)"},
+    {end_transition, "end_transition",
+     "broadcast EpochStart (safe form); writes allowed; no wake-up before the next period tick"},
+    {record_demand, "record_demand", "set the band's ERV bit (and the first write's address)"},
+    {ack_demand, "ack_demand", "send EpochDemandAck to the CU"},
+    {count_conflict, "count_conflict", "count the EpochConflict"},
+    {steer_seb, "steer_seb",
+     "move the next SEB one step (stc.ab_rule) if the read and the band's "
+     "blocked write can be separated"},
+    {count_busy, "count_busy", "one more busy CU"},
+    {count_quiet, "count_quiet", "one fewer busy CU"},
+    {0},
+};
+
+/*  state          event               next          uses  actions                              */
+static const struct coh_trans emu_cells[EMU_NSTATES][EMU_NEVENTS] = {
+    [EMU_Idle][EMU_Grant] = DO(EMU_Prepare, 0, count_wakeup, pick_bands, send_prepare),
+    [EMU_Idle][EMU_Remap] = DO(EMU_Prepare, 0, count_wakeup, pick_bands, move_seb, send_prepare),
+    [EMU_Idle][EMU_Demand] = DO(EMU_Idle, 0, record_demand, ack_demand),
+    [EMU_Idle][EMU_Conflict] = DO(EMU_Idle, 0, count_conflict, steer_seb),
+    [EMU_Idle][EMU_Busy] = DO(EMU_Idle, 0, count_busy),
+    [EMU_Idle][EMU_Quiet] = DO(EMU_Idle, 0, count_quiet),
+    [EMU_Prepare][EMU_Ready] = DO(EMU_Prepare, 0, count_ack),
+    [EMU_Prepare][EMU_LastReady] = DO(EMU_Change, 0, count_ack, send_change),
+    [EMU_Prepare][EMU_Demand] = DO(EMU_Prepare, 0, record_demand, ack_demand),
+    [EMU_Prepare][EMU_DemandMoved] = DO(EMU_Prepare, 0, ack_demand),
+    [EMU_Prepare][EMU_Conflict] = DO(EMU_Prepare, 0, count_conflict, steer_seb),
+    [EMU_Prepare][EMU_ConflictMoved] = DO(EMU_Prepare, 0, count_conflict),
+    [EMU_Prepare][EMU_Busy] = DO(EMU_Prepare, 0, count_busy),
+    [EMU_Prepare][EMU_Quiet] = DO(EMU_Prepare, 0, count_quiet),
+    [EMU_Change][EMU_Done] = DO(EMU_Change, 0, count_ack),
+    [EMU_Change][EMU_LastDone] = DO(EMU_Idle, 0, count_ack, end_transition),
+    [EMU_Change][EMU_Demand] = DO(EMU_Change, 0, record_demand, ack_demand),
+    [EMU_Change][EMU_DemandMoved] = DO(EMU_Change, 0, ack_demand),
+    [EMU_Change][EMU_Conflict] = DO(EMU_Change, 0, count_conflict, steer_seb),
+    [EMU_Change][EMU_ConflictMoved] = DO(EMU_Change, 0, count_conflict),
+    [EMU_Change][EMU_Busy] = DO(EMU_Change, 0, count_busy),
+    [EMU_Change][EMU_Quiet] = DO(EMU_Change, 0, count_quiet),
+    /* every cell not listed is a protocol hole: a wake-up during a transition or with nothing
+       to do, a ReadyAck outside Prepare, a DoneAck outside Change, a message under an older
+       SEB once every CU has switched */
+};
+
+static void set_state(struct coh_ctx *x, unsigned next)
+{
+    emu_of_ctx(x)->phase = next;
+}
+
+static void emu_dump(struct comp *cp, FILE *out);
+
+static void dump_ctx(struct coh_ctx *x, FILE *out)
+{
+    struct emu *e = emu_of_ctx(x);
+    if (x->msg)
+        fprintf(out, "  from CU %u\n", x->msg->sharer);
+    emu_dump(&e->comp, out);
+}
+
+const struct coh_table stc_emu_table = COH_TABLE("stc", "EMU", emu_cells, set_state, dump_ctx);
+
+/* ---- the classifier: the only place with protocol `if`s ---- */
+
+/* The wake-up's event (the tick wakes the EMU only in Idle). */
+static unsigned classify_wakeup(const struct emu *e)
+{
+    if (e->seb_next != e->seb)
+        return EMU_Remap;
+    if (e->variant != STC_NV && !(e->erv & ~e->grant))
+        return EMU_Keep;
+    return EMU_Grant;
+}
+
+/* A CU's message's event; checks what the message itself promises. */
+static unsigned classify_msg(const struct emu *e, const struct msg *m)
+{
     unsigned cu = m->sharer;
     switch (m->type) {
     case MSG_STC_READY:
-        panic_if(e->phase != EMU_PREPARE, "%s: ReadyAck from CU %u outside a transition",
-                 e->comp.name, cu);
-        if (++e->acks == e->n || (e->bug_first_ready && e->acks == 1)) {
-            /* every CU has PW = 0 and holds its stores */
-            e->st.ready_cycles += (e->comp.eng->now - e->started) / e->core_ps;
-            e->phase = EMU_CHANGE;
-            e->acks = 0;
-            broadcast(e, MSG_STC_CHANGE, e->grant, e->seb);
-            e->writable = e->spec.epoch_start == 1; /* paper: CUs write once switched */
-            e->check_grant = e->grant;
-            e->check_seb = e->seb;
-        }
-        break;
+        return e->acks + 1 == e->n || (e->bug_first_ready && e->acks == 0) ? EMU_LastReady
+                                                                           : EMU_Ready;
     case MSG_STC_DONE:
-        panic_if(e->phase != EMU_CHANGE, "%s: DoneAck from CU %u outside a transition",
-                 e->comp.name, cu);
-        if (m->ts != e->grant || m->ts2 != e->seb)
+        if (e->phase == EMU_Change && (m->ts != e->grant || m->ts2 != e->seb))
             panic("%s: invariant ER3: CU %u switched to epoch set %#llx SEB %llu, granted %#x "
                   "SEB %u",
                   e->comp.name, cu, (unsigned long long)m->ts, (unsigned long long)m->ts2, e->grant,
                   e->seb);
-        if (++e->acks == e->n) {
-            e->phase = EMU_IDLE;
-            e->writable = true; /* no CU writes before its EpochStart */
-            if (e->spec.epoch_start == 0)
-                broadcast(e, MSG_STC_START, 0, 0);
-            e->st.transition_cycles += (e->comp.eng->now - e->started) / e->core_ps;
-            e->next_wake = e->comp.eng->now;
-        }
-        break;
+        return e->acks + 1 == e->n ? EMU_LastDone : EMU_Done;
     case MSG_STC_DEMAND:
-        e->st.demands++;
-        if (m->ts2 == e->seb) { /* else its band has moved: it comes again */
-            if (!((e->erv >> m->ts) & 1))
-                e->erv_addr[m->ts] = m->addr; /* the first write since the band's last grant */
-            e->erv |= 1u << m->ts;
-            e->erv_known |= 1u << m->ts;
-        }
-        send(e, cu, MSG_STC_DEMAND_ACK, 0, 0);
-        break;
+        return m->ts2 == e->seb ? EMU_Demand : EMU_DemandMoved;
     case MSG_STC_CONFLICT:
-        e->st.conflicts++;
-        if (m->ts2 == e->seb)
-            conflict(e, (unsigned)m->ts, m->addr);
-        break;
+        return m->ts2 == e->seb ? EMU_Conflict : EMU_ConflictMoved;
     case MSG_STC_ACTIVE:
         panic_if(!m->ts && !e->busy, "%s: CU %u idle twice", e->comp.name, cu);
-        e->busy += m->ts ? 1 : -1u;
-        break;
+        return m->ts ? EMU_Busy : EMU_Quiet;
     default:
         panic("%s: unknown message type %u from CU %u", e->comp.name, m->type, cu);
     }
-    msg_free(e->msgs, m);
 }
 
+static void step(struct emu *e, struct msg *m, unsigned event)
+{
+    struct coh_ctx x = {
+        .ctrl = e,
+        .ctrl_name = e->comp.name,
+        .eng = e->comp.eng,
+        .addr = m ? m->addr : 0,
+        .msg = m,
+        .state = e->phase,
+        .event = event,
+    };
+    coh_step(&stc_emu_table, e->cov, &x);
+}
+
+static void take(struct emu *e, struct msg *m)
+{
+    e->st.msgs_in++;
+    step(e, m, classify_msg(e, m));
+    msg_free(e->msgs, m);
+}
 static bool emu_tick(struct comp *cp)
 {
     struct emu *e = emu_of(cp);
@@ -287,7 +468,7 @@ static bool emu_tick(struct comp *cp)
             e->next_out = now + e->msg_ps;
         }
     }
-    if (e->phase == EMU_IDLE && !e->out.n) {
+    if (e->phase == EMU_Idle && !e->out.n) {
         bool want =
             e->variant == STC_NV ? e->busy > 0 : (e->erv & ~e->grant) || e->seb_next != e->seb;
         if (want && (!e->wake_at || e->wake_at < e->next_wake)) { /* the next wake-up */
@@ -296,7 +477,7 @@ static bool emu_tick(struct comp *cp)
         }
         if (want && now >= e->wake_at) {
             e->wake_at = 0;
-            wakeup(e);
+            step(e, NULL, classify_wakeup(e));
             moved = true;
         } else if (want && !moved) {
             comp_wake_at(cp, e->wake_at);
@@ -373,6 +554,10 @@ struct comp *stc_emu_create(const struct ctrl_wiring *w)
     e->core_ps = clock_period_ps(w->cfg->gpu.core_mhz);
     e->period_ps = e->spec.period_cycles * e->core_ps;
     e->msg_ps = e->spec.emu_msg_cycles * w->clk->period_ps;
+    e->cov = w->cov + STC_EMU_TABLE; /* the unit's wiring starts at the L1's table */
+    if (e->cov->t != &stc_emu_table)
+        panic("%s: coverage for table %s.%s, not stc.EMU", w->name, e->cov->t->proto,
+              e->cov->t->ctrl);
     e->obs = w->obs;
     if (e->obs) {
         e->obs->on_write = check_write;

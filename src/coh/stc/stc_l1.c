@@ -750,7 +750,8 @@ STC_CREATE(stc_es_create, STC_ES)
 STC_CREATE(stc_ab_create, STC_AB)
 STC_CREATE(stc_mb_create, STC_MB)
 
-static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table, NULL};
+static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table, &stc_emu_table,
+                                                     NULL}; /* STC_EMU_TABLE: the EMU's */
 
 #define STC_PROTO(sym, name_, title_, create_)                                                     \
     const struct proto_desc sym = {                                                                \
