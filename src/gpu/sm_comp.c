@@ -95,8 +95,7 @@ static void sm_dump(struct comp *c, FILE *out)
             "  %s: kernel %s state %s, %u CTAs resident, memory stage %u/%u queued, "
             "%u warps waiting for it, %u instructions in flight\n",
             c->name, smi_kernel_name(sm), smi_kernel_state_names[sm->kstate], sm->n_ctas_res,
-            sm->lsu_n, sm->spec.lsu_queue, sm->lsu_wait_n,
-            sm->n_minst - sm->n_minst_free);
+            sm->lsu_n, sm->spec.lsu_queue, sm->lsu_wait_n, sm->n_minst - sm->n_minst_free);
     for (unsigned slot = 0; slot < sm->spec.warps; slot++) {
         const struct sm_warp *w = &sm->warps[slot];
         if (w->state == W_FREE)

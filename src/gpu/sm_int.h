@@ -34,8 +34,8 @@
 #define ID_LINE_BITS     5
 #define ID_SLOT_BITS     11
 #define ID_SLOT_MASK     ((1u << ID_SLOT_BITS) - 1)
-#define ID_KERNEL_SLOT   ID_SLOT_MASK       /* KERNEL_BEGIN/END */
-#define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1) /* prefetches (order.prefetch) */
+#define ID_KERNEL_SLOT   ID_SLOT_MASK           /* KERNEL_BEGIN/END */
+#define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1)     /* prefetches (order.prefetch) */
 #define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1) /* instruction slots, sm.max_inflight + 1 */
 #define ID_TX_SLOT                                                                                 \
     SM_MAX_INFLIGHT          /* GETM commit and cleanup messages (never an instruction slot) */

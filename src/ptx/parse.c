@@ -405,7 +405,8 @@ static void declare_params(struct parser *P, struct px_func *f, unsigned line)
         s->size = pp->size;
         if (f->is_entry) {
             /* CUDA layout: each parameter aligned to its size (or .align) */
-            pp->off = pp_place(P, line, pp->name, &off, pp->align, pp->size, "the kernel's parameters");
+            pp->off =
+                pp_place(P, line, pp->name, &off, pp->align, pp->size, "the kernel's parameters");
             s->rel = AR_KPARAM;
         } else {
             pp->off = pp_place(P, line, pp->name, &P->frame_cur, pp->align, pp->size,

@@ -46,8 +46,8 @@ uint64_t pp_parse_dims(struct parser *P, unsigned line, const char *name, unsign
 /* Places SIZE bytes at the next ALIGN boundary of *CURSOR (a space's bytes so
  * far) and returns their offset; a clear error when the space would pass
  * PX_SPACE_MAX_BYTES. */
-uint32_t pp_place(struct parser *P, unsigned line, const char *name, uint32_t *cursor, uint32_t align,
-                  uint64_t size, const char *space)
+uint32_t pp_place(struct parser *P, unsigned line, const char *name, uint32_t *cursor,
+                  uint32_t align, uint64_t size, const char *space)
 {
     uint32_t off = align_up32(*cursor, align ? align : 1);
     if (off < *cursor || size > PX_SPACE_MAX_BYTES || off > PX_SPACE_MAX_BYTES - size)
@@ -297,7 +297,8 @@ void pp_parse_var_decl(struct parser *P, int space, bool is_extern, unsigned lin
             s->rel = AR_ABS;
             s->idx = 1; /* marks "kernel-own": offset rebased when the module is complete */
         } else {
-            s->off = pp_place(P, line, name, &m->shared_common, align, size, "the module's .shared");
+            s->off =
+                pp_place(P, line, name, &m->shared_common, align, size, "the module's .shared");
             s->rel = AR_ABS;
         }
         break;

@@ -179,8 +179,8 @@ int pp_type_of(const char *s);
 uint32_t pp_imm_row(struct parser *P, uint64_t v);
 uint64_t pp_parse_dims(struct parser *P, unsigned line, const char *name, unsigned elem_bytes,
                        bool *unsized);
-uint32_t pp_place(struct parser *P, unsigned line, const char *name, uint32_t *cursor, uint32_t align,
-                  uint64_t size, const char *space);
+uint32_t pp_place(struct parser *P, unsigned line, const char *name, uint32_t *cursor,
+                  uint32_t align, uint64_t size, const char *space);
 void pp_parse_loc(struct parser *P, unsigned line);
 void pp_parse_file(struct parser *P, unsigned line);
 struct px_inst *pp_new_inst(struct parser *P, unsigned line);
