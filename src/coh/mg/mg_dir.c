@@ -52,7 +52,7 @@ static void send_inv(struct mg_l2 *c, addr_t key, uint64_t sharers, bool evict)
                 m->ts = mg_gen_count(c);
                 m->sharer = (uint32_t)(c->inv_slot + 1);
                 if (c->inv_slot >= 0)
-                    c->rel[c->inv_slot].left++;
+                    mg_slot_count(c, &c->rel[c->inv_slot]);
             }
             mg_sys_send(c, m, g, NC_VNET_REQ, MSG_MG_INV, TRAFFIC_INV, 0);
         }
@@ -207,9 +207,7 @@ void mg_dir_take_inv(struct mg_l2 *c, struct msg *m)
         /* Table 5.1's HMG-only cell: a GPU home passes it on to its GPMs
          * (counted: and acknowledges once they have it) */
         if (c->counted) {
-            r = mg_rel_slot(c);
-            r->m = m;
-            r->left = 0;
+            r = mg_slot_take(c, MG_SLOT_INV, m);
             c->inv_slot = (int)(r - c->rel);
         }
         struct coh_ctx x = {.ctrl = c,

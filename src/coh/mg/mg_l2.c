@@ -778,7 +778,8 @@ static struct comp *mg_create(const struct ctrl_wiring *w, struct mg_flavour f)
     c->gpu_atomics = f.hier && spec->gpu_atomics == 1;
     c->inv_slot = -1;
     c->round_cov = &w->cov[MG_COV_ROUNDS];
-    if (c->round_cov->t != &mg_round_table ||
+    c->slot_cov = &w->cov[MG_COV_SLOTS];
+    if (c->round_cov->t != &mg_round_table || c->slot_cov->t != &mg_slot_table ||
         (f.directory && w->cov[MG_COV_DIR].t != &mg_dir_table))
         panic("%s: the protocol's tables are not in the bank's order (MG_COV_*)", w->name);
     c->max_remote = cfg->l2.mshrs / 2;
@@ -869,9 +870,9 @@ static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct b
 
 /* The bank's tables in the order of MG_COV_* (mg_l2_int.h). */
 static const struct coh_table *const nhcc_tables[] = {&rc_l1_table, &mg_l2_table, &mg_round_table,
-                                                      &mg_dir_table, NULL};
+                                                      &mg_slot_table, &mg_dir_table, NULL};
 static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_table,
-                                                         &mg_round_table, NULL};
+                                                         &mg_round_table, &mg_slot_table, NULL};
 
 /* Every multi-GPM protocol: rc's L1 (releasing, for software coherence also
  * acquiring, through the banks) and this bank in one of its flavours. */

@@ -85,6 +85,7 @@ struct mg_rel {
     struct msg *m; /* the REL being answered */
     unsigned left; /* acknowledgements still expected */
     bool waiting;  /* counted: also until generations up to `gen` are drained */
+    uint8_t state; /* the slots' table's state (mg_slot_table, mg_slots.c) while m is set */
     uint64_t gen;
 };
 
@@ -102,6 +103,7 @@ struct mg_l2 {
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;           /* the rounds' table's state (mg_round_table): Round */
     struct coh_cov *round_cov; /* its coverage */
+    struct coh_cov *slot_cov;  /* the release slots' table's (mg_slot_table) */
     int round_started;         /* the slot of the round a step started (-1: none) */
     uint64_t round_start;      /* when the round under way began (release_cycles) */
     bool one_round;            /* mg.release = thesis or counted: one round of depth 1 to every L2
@@ -162,9 +164,24 @@ void mg_dir_step(struct mg_l2 *c, struct msg *m, bool write);
 void mg_dir_take_inv(struct mg_l2 *c, struct msg *m);
 
 /* The bank's tables after the data array's, as its w->cov indexes them:
- * the rounds of L1 releases (mg_release.c), then, with a directory, the
+ * the rounds of L1 releases (mg_release.c), the release slots (mg_slots.c),
+ * then, with a directory, the
  * directory's (mg_dir.c). */
-enum { MG_COV_L2, MG_COV_ROUNDS, MG_COV_DIR };
+enum { MG_COV_L2, MG_COV_ROUNDS, MG_COV_SLOTS, MG_COV_DIR };
+
+/* ---- mg_slots.c: the release slots' table (nhcc.Slots) ---- */
+
+/* What a slot is taken for: the table's Take events, in order. */
+enum mg_slot_kind { MG_SLOT_ROUND, MG_SLOT_MARKER, MG_SLOT_INV, MG_SLOT_FWD, MG_SLOT_ACQ };
+/* A free slot (mg_rel_slot) takes m for `kind`, with no answer outstanding. */
+struct mg_rel *mg_slot_take(struct mg_l2 *c, enum mg_slot_kind kind, struct msg *m);
+/* Counted: an invalidation sent now is counted in slot r (one more answer). */
+void mg_slot_count(struct mg_l2 *c, struct mg_rel *r);
+/* An answer m (MSG_MG_MARKACK or MSG_MG_INVACK) for slot r: one fewer. */
+void mg_slot_answer(struct mg_l2 *c, struct mg_rel *r, struct msg *m);
+/* Slot r is done: it answers its message and is free. True: it was a round
+ * (the rounds' table answers the releases next). */
+bool mg_slot_done(struct mg_l2 *c, struct mg_rel *r);
 
 /* ---- mg_release.c: release completion, bulk invalidation ---- */
 

@@ -166,12 +166,10 @@ static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
  * count in the slot returned (inv_slot while the directory steps). */
 int mg_ack_slot(struct mg_l2 *c, struct msg *m)
 {
-    struct mg_rel *r = mg_rel_slot(c);
     struct msg *k = msg_new(c->base.w.msgs, MSG_MG_INVACK, m->addr, c->base.comp.eng->now);
     k->ts = (uint32_t)m->acks; /* the GPU home's generation */
     k->ts2 = m->src / c->banks;
-    r->m = k;
-    r->left = 0;
+    struct mg_rel *r = mg_slot_take(c, MG_SLOT_FWD, k);
     m->flags &= (uint16_t)~MG_F_ACKME; /* once, also if the request is parked and replayed */
     c->inv_slot = (int)(r - c->rel);
     return c->inv_slot;
@@ -187,9 +185,9 @@ void mg_take_invack(struct mg_l2 *c, struct msg *m)
     c->gout[g % c->n_gout]--;
     c->st.acks_received++;
     if (m->sharer) {
-        struct mg_rel *r = &c->rel[m->sharer - 1];
-        panic_if(!r->m || !r->left, "%s: invalidation acknowledgement for no slot", c->base.w.name);
-        r->left--;
+        panic_if(m->sharer > c->n_rel, "%s: invalidation acknowledgement for no slot",
+                 c->base.w.name);
+        mg_slot_answer(c, &c->rel[m->sharer - 1], m);
     }
     msg_free(c->base.w.msgs, m);
     for (unsigned i = 0; i < c->n_rel; i++)
@@ -229,13 +227,12 @@ static void queue_release(struct coh_ctx *x)
 static void start_round(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    struct mg_rel *r = mg_rel_slot(c);
     unsigned scope = SCOPE_CTA;
     for (struct msg *m = c->rel_next.head; m; m = m->next)
         scope = MAX(scope, (unsigned)m->req.scope);
     c->rel_round = c->rel_next;
     c->rel_next = (struct msg_list){0};
-    r->m = c->rel_round.head;
+    struct mg_rel *r = mg_slot_take(c, MG_SLOT_ROUND, c->rel_round.head);
     c->round_start = comp_cycle(&c->base.comp);
     c->st.releases++;
     c->st.sys_rounds += scope >= SCOPE_SYS;
@@ -309,27 +306,13 @@ static void round_step(struct mg_l2 *c, struct msg *m, addr_t addr, unsigned eve
         mg_slot_check(c, &c->rel[started]);
 }
 
+/* Slot r answers its message (nhcc.Slots' Done); a round's end is then
+ * the rounds' table's step. */
 static void rel_done(struct mg_l2 *c, struct mg_rel *r)
 {
-    struct msg *m = r->m;
-    r->m = NULL;
-    if (m->type == MSG_MG_INV) { /* counted, a GPU home: its GPMs have it too */
-        mg_sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_INV, 0);
-        return;
-    }
-    if (m->type == MSG_MG_INVACK) { /* counted: a forwarded write's invalidations are in */
-        mg_sys_send(c, m, (unsigned)m->ts2, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
-        return;
-    }
-    if (m->type == MSG_MG_ACQ) { /* sw-h: every GPM of the GPU has dropped its copies */
-        ctrl_l2_respond(&c->base, m, MSG_MG_RELACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
-        return;
-    }
-    if (m->flags & MG_F_SYS) { /* m->sharer: the asking bank's slot */
-        mg_sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
-        return;
-    }
-    round_step(c, NULL, m->addr, c->rel_next.n ? RND_AnsweredMore : RND_Answered);
+    addr_t addr = r->m->addr;
+    if (mg_slot_done(c, r))
+        round_step(c, NULL, addr, c->rel_next.n ? RND_AnsweredMore : RND_Answered);
 }
 
 /* A release from an L1 of this GPM (it joins the next round) or a marker
@@ -346,8 +329,7 @@ bool mg_take_rel(struct mg_l2 *c, struct msg *m)
         round_step(c, m, m->addr, RND_Release);
         return true;
     }
-    struct mg_rel *r = mg_rel_slot(c);
-    r->m = m;
+    struct mg_rel *r = mg_slot_take(c, MG_SLOT_MARKER, m);
     send_markers(c, r, m->req.scope, (unsigned)m->ts);
     slot_wait(c, r);
     mg_slot_check(c, r);
@@ -399,9 +381,7 @@ bool mg_take_acq(struct mg_l2 *c, struct msg *m)
         mg_sys_send(c, m, m->src / c->banks, NC_VNET_RSP, MSG_MG_MARKACK, TRAFFIC_REQ, 0);
         return true;
     }
-    struct mg_rel *r = mg_rel_slot(c);
-    r->m = m;
-    r->left = 0;
+    struct mg_rel *r = mg_slot_take(c, MG_SLOT_ACQ, m);
     for (unsigned g = 0; c->f.hier && m->req.scope >= SCOPE_SYS && g < c->n_gpms; g++) {
         if (g == c->gpm || g / c->gpms != c->gpm / c->gpms)
             continue;
@@ -420,8 +400,7 @@ void mg_take_ack(struct mg_l2 *c, struct msg *m)
 {
     panic_if(m->sharer >= c->n_rel, "%s: acknowledgement for no release", c->base.w.name);
     struct mg_rel *r = &c->rel[m->sharer];
-    panic_if(m->sharer >= c->n_rel || !r->m, "%s: acknowledgement for no release", c->base.w.name);
+    mg_slot_answer(c, r, m); /* a free slot's is a hole */
     msg_free(c->base.w.msgs, m);
-    r->left--;
     mg_slot_check(c, r);
 }
