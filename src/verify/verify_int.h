@@ -170,6 +170,7 @@ struct rig {
     struct observer *obs;  /* golden memory: the coherence order of each line (ditto) */
     const struct config *cfg;
     const struct proto_desc *p;
+    void *proto_ctx; /* p->attach's context for this rig, or NULL */
     const struct verify_opts *o;
     struct profile prof;
     tick_t core_ps;   /* one core cycle: TC's unit of time */
