@@ -849,55 +849,6 @@ void ctrl_count_ack(struct coh_ctx *x)
 
 /* ---- the banks an invariant observer reads ---- */
 
-struct ctrl_bank_set *ctrl_bank_set_find(struct ctrl_bank_set *all, struct eng *e)
-{
-    for (struct ctrl_bank_set *s = all; s; s = s->next)
-        if (s->eng == e)
-            return s;
-    return NULL;
-}
-
-struct ctrl_bank_set *ctrl_bank_set_add(struct ctrl_bank_set **all, size_t size, struct eng *e,
-                                        unsigned bank, unsigned n_banks, struct comp *l2)
-{
-    struct ctrl_bank_set *s = ctrl_bank_set_find(*all, e);
-    if (!s) {
-        s = ctrl_alloc(size);
-        s->eng = e;
-        s->n_banks = n_banks;
-        s->banks = calloc(n_banks, sizeof *s->banks);
-        if (!s->banks)
-            panic("out of memory");
-        s->next = *all;
-        *all = s;
-    }
-    s->banks[bank] = l2;
-    s->n_live++;
-    return s;
-}
-
-struct ctrl_bank_set *ctrl_bank_set_remove(struct ctrl_bank_set **all, struct eng *e, unsigned bank)
-{
-    struct ctrl_bank_set *s = ctrl_bank_set_find(*all, e);
-    if (!s)
-        return NULL;
-    s->banks[bank] = NULL;
-    if (--s->n_live)
-        return NULL;
-    for (struct ctrl_bank_set **p = all; *p; p = &(*p)->next)
-        if (*p == s) {
-            *p = s->next;
-            break;
-        }
-    return s;
-}
-
-void ctrl_bank_set_free(struct ctrl_bank_set *s)
-{
-    free(s->banks);
-    free(s);
-}
-
 struct comp *ctrl_bank_set_home(const struct ctrl_bank_set *s, addr_t line, uint32_t line_bytes)
 {
     return s->banks[(line / line_bytes) % s->n_banks];

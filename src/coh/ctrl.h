@@ -339,25 +339,13 @@ coh_act ctrl_count_ack;     /* one invalidation ack in: one fewer expected */
 
 /* ---- the banks an invariant observer reads (--check) ----
  * An observer reads its machine's L2 banks directly (a global view that never
- * changes behaviour); a machine is known by its engine. Each kind of observer
- * keeps one list of sets, and may embed a set first in its own struct. */
+ * changes behaviour). The set lives in the protocol's per-machine context
+ * (proto_desc.attach): banks fill their slot when built, empty it when destroyed. */
 struct ctrl_bank_set {
     struct eng *eng;
     struct comp **banks;
     unsigned n_banks, n_live;
-    struct ctrl_bank_set *next;
 };
-/* The set of engine e in *all, or NULL. */
-struct ctrl_bank_set *ctrl_bank_set_find(struct ctrl_bank_set *all, struct eng *e);
-/* Register bank `bank` of `n_banks`; the set (zeroed, `size` bytes) is made
- * on the first registration. Returns it. */
-struct ctrl_bank_set *ctrl_bank_set_add(struct ctrl_bank_set **all, size_t size, struct eng *e,
-                                        unsigned bank, unsigned n_banks, struct comp *l2);
-/* Unregister a bank. When it was the last one the set is unlinked and
- * returned (the caller frees what it added, then ctrl_bank_set_free); else NULL. */
-struct ctrl_bank_set *ctrl_bank_set_remove(struct ctrl_bank_set **all, struct eng *e,
-                                           unsigned bank);
-void ctrl_bank_set_free(struct ctrl_bank_set *s);
 /* The home bank of `line` (banks interleave lines), NULL once it is gone. */
 struct comp *ctrl_bank_set_home(const struct ctrl_bank_set *s, addr_t line, uint32_t line_bytes);
 

@@ -41,6 +41,7 @@ struct ctrl_wiring {
     /* --- several GPMs (proto_desc.multi_gpm; zero on one GPM) --- */
     unsigned gpm;          /* this controller's GPM: gpu * topology.gpms + module */
     struct pagemap *pages; /* first-touch placement of pages on GPMs */
+    void *proto_ctx;       /* the machine's protocol context (proto_desc.attach), or NULL */
 };
 
 /* Where a controller's messages go and come from. */
@@ -153,6 +154,15 @@ struct proto_desc {
     unsigned n_series;
     const char *const *series_names;
     void (*series)(struct comp *l2, uint64_t *values);
+    /* The protocol's per-machine context (its invariant observer's state, say):
+     * the builder of a machine (or of gpucoh verify's rig) calls attach once,
+     * before its controllers, with the wiring they will get (eng, cfg, n_sms,
+     * n_banks, obs set), hands the result to every controller and unit in
+     * ctrl_wiring.proto_ctx, and calls detach with it after destroying them.
+     * State found by this pointer, not by a registry keyed on the engine. NULL
+     * attach: no context (proto_ctx NULL); attach may return NULL too. */
+    void *(*attach)(const struct ctrl_wiring *w);
+    void (*detach)(void *ctx);
 };
 
 /* Every protocol gpucoh implements, NULL-terminated: one line each in

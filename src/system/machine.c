@@ -372,6 +372,9 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
                             .store = &m->store,
                             .obs = m->obs,
                             .pages = m->n_gpms > 1 ? &m->pages : NULL};
+    if (m->proto->attach) /* the protocol's per-machine context, before its controllers */
+        m->proto_ctx = m->proto->attach(&w);
+    w.proto_ctx = m->proto_ctx;
     for (unsigned i = 0; i < m->n_sms; i++) {
         unsigned g = i / m->sms_per_gpm, local = i % m->sms_per_gpm;
         m->sms[i] = sm_new(&m->eng, &m->core_clk, gpm_name(m, g, "sm[%u]", local), &cfg->sm,
@@ -528,6 +531,8 @@ void machine_free(struct machine *m)
         free(m->to_unit);
         free(m->from_unit);
     }
+    if (m->proto->detach) /* after every controller and the unit */
+        m->proto->detach(m->proto_ctx);
     for (unsigned g = 0; g < m->n_gpms; g++) {
         net_free(m->up[g]);
         net_free(m->down[g]);

@@ -72,6 +72,7 @@ struct machine {
     struct xbar *type_up, *type_down; /* ... and their crossbars (SM -> MAC, MAC -> SM) */
     struct dram **drams;
     struct comp *unit;           /* the protocol's central unit, or NULL */
+    void *proto_ctx;             /* the protocol's per-machine context (proto_desc.attach) */
     struct tx_board *tx_board;   /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
     struct tx_epoch *tx_epoch;   /* GETM: the timestamp rollover board, or NULL */
     struct tx_serial *tx_serial; /* transactions: the forward-progress token, or NULL */

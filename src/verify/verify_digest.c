@@ -424,7 +424,7 @@ static void put_private(struct ser *s, const struct rig *r)
         put_time(s, v.next_due, TK_CLAMP);
         PUT(s, v.blocked);
         for (unsigned k = 0; k < r->o->lines; k++)
-            put_time(s, tc_obs_promised((struct eng *)&r->eng, line_addr(r, k)), TK_CLAMP);
+            put_time(s, tc_obs_promised(r->proto_ctx, line_addr(r, k)), TK_CLAMP);
         return;
     }
     if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))

@@ -172,6 +172,7 @@ struct rig {
     const struct config *cfg;
     struct machine_view view; /* what the controllers read of cfg (config_view) */
     const struct proto_desc *p;
+    void *proto_ctx; /* p->attach's context for this rig, or NULL */
     const struct verify_opts *o;
     struct profile prof;
     tick_t core_ps;   /* one core cycle: TC's unit of time */

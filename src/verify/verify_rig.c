@@ -258,6 +258,9 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
         w.pages = &r->pages;
         w.n_sms = 1;
     }
+    if (p->attach) /* the protocol's per-rig context, before its controllers */
+        r->proto_ctx = p->attach(&w);
+    w.proto_ctx = r->proto_ctx;
     tick_t hop = r->clk.period_ps;
     for (unsigned i = 0; i < r->n_l1; i++) {
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
@@ -381,6 +384,8 @@ void vx_rig_free(struct rig *r)
         r->l1_ops[i]->destroy(r->l1[i]);
     for (unsigned b = 0; b < r->n_l2; b++)
         r->p->l2.destroy(r->l2s[b]);
+    if (r->p->detach) /* after every controller and the unit */
+        r->p->detach(r->proto_ctx);
     for (unsigned i = 0; i < r->n_l1; i++) {
         port_destroy(&r->to_core[i]);
         for (unsigned v = 0; v < r->n_vnets; v++) {

@@ -63,6 +63,9 @@ extern const struct coh_table mesi_l1_table, mesi_l2_table;
 /* The L1 (mesi_l1.c). */
 struct comp *mesi_l1_create(const struct ctrl_wiring *w);
 void mesi_l1_destroy(struct comp *c);
+/* The SWMR observer's per-machine context (--check; NULL without an observer). */
+void *mesi_swmr_attach(const struct ctrl_wiring *w);
+void mesi_swmr_detach(void *ctx);
 
 /* The L2 bank (mesi_l2.c). */
 struct comp *mesi_l2_create(const struct ctrl_wiring *w);

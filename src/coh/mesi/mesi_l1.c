@@ -99,65 +99,59 @@ static struct mesi_l1 *l1_of(void *p)
 
 /* ---- the SWMR observer (--check only) ----
  * Observers may look at every controller (DESIGN.md, "components talk only
- * through messages" - except checkers). The L1s of a machine register here
- * under its engine when the observer is on; a grant then reads every other
- * L1's state of the line. Never used by the model. */
+ * through messages" - except checkers). The L1s of a machine register in
+ * MESI's per-machine context (proto_desc.attach, ctrl_wiring.proto_ctx) when
+ * the observer is on; a grant then reads every other L1's state of the line.
+ * Never used by the model. */
 struct swmr_reg {
-    struct eng *eng; /* NULL: free slot */
-    unsigned n_sms, n_attached;
+    unsigned n_sms;
     struct mesi_l1 **l1;
 };
 
-static struct swmr_reg *regs;
-static unsigned n_regs;
-
-static struct swmr_reg *swmr_find(struct eng *e)
+void *mesi_swmr_attach(const struct ctrl_wiring *w)
 {
-    for (unsigned i = 0; i < n_regs; i++)
-        if (regs[i].eng == e)
-            return &regs[i];
-    return NULL;
+    if (!w->obs)
+        return NULL; /* no --check: nothing to observe */
+    struct swmr_reg *r = calloc(1, sizeof *r);
+    if (!r)
+        panic("out of memory");
+    return r;
+}
+
+void mesi_swmr_detach(void *ctx)
+{
+    struct swmr_reg *r = ctx;
+    if (!r)
+        return;
+    free(r->l1);
+    free(r);
 }
 
 static void swmr_attach(struct mesi_l1 *c)
 {
-    struct swmr_reg *r = swmr_find(c->base.comp.eng);
-    if (!r) {
-        r = swmr_find(NULL);
-        if (!r) {
-            regs = realloc(regs, (n_regs + 1) * sizeof *regs);
-            if (!regs)
-                panic("out of memory");
-            r = &regs[n_regs++];
-        }
-        r->eng = c->base.comp.eng;
+    struct swmr_reg *r = c->base.w.proto_ctx;
+    if (!r)
+        return;
+    if (!r->l1) { /* the L1s' count comes with the first of them */
         r->n_sms = c->base.w.n_sms;
-        r->n_attached = 0;
-        r->l1 = calloc(c->base.w.n_sms, sizeof *r->l1);
+        r->l1 = calloc(r->n_sms, sizeof *r->l1);
         if (!r->l1)
             panic("out of memory");
     }
     r->l1[c->base.w.index] = c;
-    r->n_attached++;
 }
 
 static void swmr_detach(struct mesi_l1 *c)
 {
-    struct swmr_reg *r = swmr_find(c->base.comp.eng);
-    if (!r)
-        return;
-    r->l1[c->base.w.index] = NULL;
-    if (--r->n_attached == 0) {
-        free(r->l1);
-        r->l1 = NULL;
-        r->eng = NULL;
-    }
+    struct swmr_reg *r = c->base.w.proto_ctx;
+    if (r && r->l1)
+        r->l1[c->base.w.index] = NULL;
 }
 
 /* `c` is about to hold `line` in `granted` (S, E or M). */
 static void swmr_check(struct mesi_l1 *c, addr_t line, unsigned granted)
 {
-    struct swmr_reg *r = swmr_find(c->base.comp.eng);
+    struct swmr_reg *r = c->base.w.proto_ctx;
     for (unsigned i = 0; r && i < r->n_sms; i++) {
         struct mesi_l1 *o = r->l1[i];
         if (!o || o == c)

@@ -105,13 +105,14 @@ void rcc_l2_view(struct comp *l2, addr_t line, struct rcc_l2_view *v);
  * never exceeds its L2 line's (or, the line evicted, the bank's mnow); R4
  * no two values of a line are readable at one logical time: a hit at a
  * logical time at or past the L2 line's version returns the line's current
- * (serialised) value. Banks register; L1s report. Keyed by the engine. */
+ * (serialised) value. L1s report; the observer reads the banks of the
+ * machine's RCC context (proto_desc.attach, ctrl_wiring.proto_ctx). */
 struct observer;
-void rcc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2);
-void rcc_obs_bank_gone(struct eng *e, unsigned bank);
+/* The banks of an RCC context (NULL: none). */
+const struct ctrl_bank_set *rcc_banks(const void *ctx);
 /* An L1 installs (data NULL) or hits a copy valid until `exp` at logical
  * time `now`; `data`/`mask` are the bytes a hit hands out. */
-void rcc_obs_l1(struct eng *e, struct observer *o, const char *who, addr_t line, uint64_t exp,
+void rcc_obs_l1(const void *ctx, struct observer *o, const char *who, addr_t line, uint64_t exp,
                 uint64_t now, uint32_t line_bytes, const uint8_t *data,
                 const struct bytemask *mask);
 /* An SM's clock moved from `was` to `now` (R1). */

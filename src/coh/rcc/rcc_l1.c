@@ -219,7 +219,7 @@ static void reply_hit(struct coh_ctx *x)
     struct rcc_l1 *c = l1_of(x->ctrl);
     struct ctrl *b = &c->base;
     if (b->w.obs)
-        rcc_obs_l1(b->comp.eng, b->w.obs, b->w.name, x->addr, EXP(x->line), read_view(c),
+        rcc_obs_l1(b->w.proto_ctx, b->w.obs, b->w.name, x->addr, EXP(x->line), read_view(c),
                    b->line_bytes, x->line->data, &x->msg->mask);
     ctrl_l1_reply_hit(x);
 }
@@ -249,7 +249,7 @@ static void observe_copy(struct rcc_l1 *c, struct coh_ctx *x)
 {
     struct ctrl *b = &c->base;
     if (b->w.obs)
-        rcc_obs_l1(b->comp.eng, b->w.obs, b->w.name, x->addr, EXP(x->line), read_view(c),
+        rcc_obs_l1(b->w.proto_ctx, b->w.obs, b->w.name, x->addr, EXP(x->line), read_view(c),
                    b->line_bytes, NULL, NULL);
 }
 

@@ -103,16 +103,41 @@ struct l2_stats {
 /* The stall ring's flits (spec 004a §3.9). */
 enum ring_flit { RING_NONE, RING_STALL, RING_RESUME };
 
-/* The banks of one machine on the stall ring (keyed by its engine). */
+/* The banks of one machine on the stall ring: RCC's per-machine context
+ * (proto_desc.attach, ctrl_wiring.proto_ctx), which the observer reads too. */
 struct ring {
-    struct ctrl_bank_set set; /* first: the banks, in ring order */
+    struct ctrl_bank_set set; /* the banks, in ring order (not in any list) */
     bool busy;                /* a rollover is under way */
     unsigned origin;          /* ... started by this bank */
     uint64_t epoch;           /* ... moving everyone to this epoch */
     uint64_t again;           /* a later epoch asked for meanwhile (0: none) */
     unsigned flushed;         /* L1s that have answered FLUSH */
 };
-static struct ctrl_bank_set *rings;
+
+static void *rcc_attach(const struct ctrl_wiring *w)
+{
+    struct ring *r = calloc(1, sizeof *r);
+    if (!r)
+        panic("out of memory");
+    r->set.eng = w->eng;
+    r->set.n_banks = w->n_banks;
+    r->set.banks = calloc(w->n_banks, sizeof *r->set.banks);
+    if (!r->set.banks)
+        panic("out of memory");
+    return r;
+}
+
+static void rcc_detach(void *ctx)
+{
+    struct ring *r = ctx;
+    free(r->set.banks);
+    free(r);
+}
+
+const struct ctrl_bank_set *rcc_banks(const void *ctx)
+{
+    return ctx ? &((const struct ring *)ctx)->set : NULL;
+}
 
 struct rcc_l2 {
     struct ctrl base;
@@ -774,10 +799,11 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     if (!c->level || !c->mshr || !c->granted)
         panic("out of memory");
     c->ring_hop = r->ring_hop_cycles;
-    c->ring = (struct ring *)ctrl_bank_set_add(&rings, sizeof(struct ring), w->eng, w->index,
-                                               w->n_banks, &c->base.comp);
-    if (w->obs)
-        rcc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
+    c->ring = w->proto_ctx;
+    if (!c->ring)
+        panic("%s: built without RCC's machine context (proto_desc.attach)", w->name);
+    c->ring->set.banks[w->index] = &c->base.comp;
+    c->ring->set.n_live++;
     return &c->base.comp;
 }
 
@@ -793,11 +819,8 @@ static struct comp *rccsc_nolease_l2_create(const struct ctrl_wiring *w)
 void rcc_l2_destroy(struct comp *cp)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
-    if (c->base.w.obs)
-        rcc_obs_bank_gone(cp->eng, c->base.w.index);
-    struct ctrl_bank_set *s = ctrl_bank_set_remove(&rings, cp->eng, c->base.w.index);
-    if (s)
-        ctrl_bank_set_free(s);
+    c->ring->set.banks[c->base.w.index] = NULL;
+    c->ring->set.n_live--;
     struct msg *m;
     while ((m = msg_list_pop(&c->held)))
         msg_free(c->base.w.msgs, m);
@@ -891,6 +914,8 @@ const struct proto_desc proto_rccsc = {
     .n_l1_tables = 1,
     .l1 = {rccsc_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
            ctrl_stats},
+    .attach = rcc_attach,
+    .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
 };
@@ -911,6 +936,8 @@ const struct proto_desc proto_rccwo = {
     .n_l1_tables = 1,
     .l1 = {rccwo_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
            ctrl_stats},
+    .attach = rcc_attach,
+    .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
 };
@@ -933,6 +960,8 @@ const struct proto_desc proto_rccsc_nolease = {
     .n_l1_tables = 1,
     .l1 = {rccsc_l1_create, ctrl_connect, ctrl_in_port, rcc_l1_destroy, NULL, rcc_l1_peek,
            ctrl_stats},
+    .attach = rcc_attach,
+    .detach = rcc_detach,
     .l2 = {rccsc_nolease_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma,
            rcc_l2_peek, ctrl_stats},
 };

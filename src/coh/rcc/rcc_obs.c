@@ -14,26 +14,12 @@
  *     two values of the line at one logical time. A hit before ver reads an
  *     older version legitimately and is not compared.
  * The observer reads the banks' timestamps directly (an observer's global
- * view; it never changes behaviour). Keyed by the machine's engine.
+ * view; it never changes behaviour), those of the machine's RCC context.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "base/log.h"
 #include "coh/rcc/rcc.h"
 #include "mem/observe.h"
-
-static struct ctrl_bank_set *all;
-
-void rcc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2)
-{
-    ctrl_bank_set_add(&all, sizeof(struct ctrl_bank_set), e, bank, n_banks, l2);
-}
-
-void rcc_obs_bank_gone(struct eng *e, unsigned bank)
-{
-    struct ctrl_bank_set *s = ctrl_bank_set_remove(&all, e, bank);
-    if (s)
-        ctrl_bank_set_free(s);
-}
 
 void rcc_obs_now(const char *who, uint64_t was, uint64_t now)
 {
@@ -42,10 +28,10 @@ void rcc_obs_now(const char *who, uint64_t was, uint64_t now)
               (unsigned long long)was, (unsigned long long)now);
 }
 
-void rcc_obs_l1(struct eng *e, struct observer *obs, const char *who, addr_t line, uint64_t exp,
+void rcc_obs_l1(const void *ctx, struct observer *obs, const char *who, addr_t line, uint64_t exp,
                 uint64_t now, uint32_t line_bytes, const uint8_t *data, const struct bytemask *mask)
 {
-    struct ctrl_bank_set *o = ctrl_bank_set_find(all, e);
+    const struct ctrl_bank_set *o = rcc_banks(ctx);
     if (!o)
         return;
     struct comp *bank = ctrl_bank_set_home(o, line, line_bytes);

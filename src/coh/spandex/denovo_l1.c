@@ -238,8 +238,7 @@ static void apply_atomic(struct dn_l1 *c, struct cache_line *l, struct msg *m)
     uint64_t w = spx_atomic_words(m->req.atom);
     spx_bytes_of(&words, w, c->base.line_bytes);
     if (obs) {
-        spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr, w,
-                      c->base.line_bytes);
+        spx_obs_write(c->base.w.proto_ctx, c->base.w.name, c->base.w.index, l->addr, w);
         obs_check(obs, c->base.w.name, l->addr, l->data, &words);
     }
     atom_apply(m->req.atom, l->data);
@@ -364,8 +363,8 @@ static void reply_hit(struct coh_ctx *x)
 static void apply_store(struct dn_l1 *c, struct cache_line *l, struct msg *m)
 {
     if (c->base.w.obs)
-        spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr,
-                      spx_words_of(&m->mask, c->base.line_bytes), c->base.line_bytes);
+        spx_obs_write(c->base.w.proto_ctx, c->base.w.name, c->base.w.index, l->addr,
+                      spx_words_of(&m->mask, c->base.line_bytes));
     ctrl_apply_store(&c->base, l, m);
     mark_dirty(c, l, spx_words_of(&m->mask, c->base.line_bytes));
 }
@@ -1421,7 +1420,7 @@ void spx_dn_destroy(struct comp *cp)
 {
     struct dn_l1 *c = dn_of(cp);
     if (c->base.w.obs)
-        spx_obs_l1_gone(cp->eng, c->base.w.index);
+        spx_obs_l1_gone(c->base.w.proto_ctx, c->base.w.index);
     free(c->dirty_words);
     ctrl_destroy(cp);
 }
@@ -1440,7 +1439,7 @@ struct comp *spx_dn_create(const struct ctrl_wiring *w)
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: DeNovo keeps per-word state for at most 64 words a line", w->name);
     if (w->obs)
-        spx_obs_l1(w->eng, w->index, w->n_sms, &c->base.comp, owned_writable);
+        spx_obs_l1(w->proto_ctx, w->index, w->n_sms, &c->base.comp, owned_writable);
     return &c->base.comp;
 }
 

@@ -137,8 +137,8 @@ static void send_req_o(struct coh_ctx *x)
 static void note_write(struct me_l1 *c, struct cache_line *l)
 {
     if (c->base.w.obs)
-        spx_obs_write(c->base.comp.eng, c->base.w.name, c->base.w.index, l->addr,
-                      spx_all_words(c->base.line_bytes), c->base.line_bytes);
+        spx_obs_write(c->base.w.proto_ctx, c->base.w.name, c->base.w.index, l->addr,
+                      spx_all_words(c->base.line_bytes));
 }
 
 /* Perform a store or atomic on the Modified line and answer it. */
@@ -586,7 +586,7 @@ static void me_destroy(struct comp *cp)
 {
     struct me_l1 *c = me_of(cp);
     if (c->base.w.obs)
-        spx_obs_l1_gone(cp->eng, c->base.w.index);
+        spx_obs_l1_gone(c->base.w.proto_ctx, c->base.w.index);
     ctrl_destroy(cp);
 }
 
@@ -598,7 +598,7 @@ static struct comp *me_create(const struct ctrl_wiring *w)
     if (c->base.line_bytes / SPX_WORD_BYTES > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: Spandex keeps per-word state for at most 64 words a line", w->name);
     if (w->obs)
-        spx_obs_l1(w->eng, w->index, w->n_sms, &c->base.comp, owned_writable);
+        spx_obs_l1(w->proto_ctx, w->index, w->n_sms, &c->base.comp, owned_writable);
     return &c->base.comp;
 }
 

@@ -155,13 +155,17 @@ static inline uint64_t spx_all_words(unsigned line_bytes)
 }
 
 /* --check: the single-owner invariant (spx_obs.c). Device L1s that own
- * words register; before an L1 writes an owned word, no other L1 may hold
- * it owned in a writable state. */
-void spx_obs_l1(struct eng *e, unsigned index, unsigned n, struct comp *l1,
+ * words register in Spandex's per-machine context (proto_desc.attach,
+ * ctrl_wiring.proto_ctx; NULL without an observer, and then these do
+ * nothing); before an L1 writes an owned word, no other L1 may hold it owned
+ * in a writable state. */
+struct spx_obs;
+void *spx_obs_attach(const struct ctrl_wiring *w);
+void spx_obs_detach(void *ctx);
+void spx_obs_l1(struct spx_obs *o, unsigned index, unsigned n, struct comp *l1,
                 uint64_t (*owned)(struct comp *l1, addr_t line));
-void spx_obs_l1_gone(struct eng *e, unsigned index);
-void spx_obs_write(struct eng *e, const char *who, unsigned index, addr_t line, uint64_t words,
-                   uint32_t line_bytes);
+void spx_obs_l1_gone(struct spx_obs *o, unsigned index);
+void spx_obs_write(struct spx_obs *o, const char *who, unsigned index, addr_t line, uint64_t words);
 
 /* What the device L1s that own words share (spx_dev.c). A forward (x->msg:
  * FwdReqV, FwdReqO or RvkO) answered from the words of its mask in `owned`

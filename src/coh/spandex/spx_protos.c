@@ -79,6 +79,8 @@ const struct proto_desc proto_spandex_g = {
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,
+    .attach = spx_obs_attach,
+    .detach = spx_obs_detach,
     .cpu_l1 = spx_g_cpu_l1,
 };
 
@@ -95,6 +97,8 @@ const struct proto_desc proto_spandex_d = {
     .l1 = {spx_dn_create, ctrl_connect, ctrl_in_port, spx_dn_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,
+    .attach = spx_obs_attach,
+    .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
 };
 
@@ -113,5 +117,7 @@ const struct proto_desc proto_spandex_d_noinv = {
            ctrl_stats},
     .l2 = SPX_LLC_OPS,
     .check = spx_check,
+    .attach = spx_obs_attach,
+    .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
 };

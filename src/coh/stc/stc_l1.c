@@ -594,44 +594,51 @@ static void stc_l1_dump(struct comp *cp, FILE *out)
 
 /* ---- host writes ---- */
 
-/* The L1s of each machine, for the host's writes between kernels. */
+/* The L1s of a machine, for the host's writes between kernels: STC's
+ * per-machine context (proto_desc.attach, ctrl_wiring.proto_ctx). */
 struct stc_group {
-    struct eng *eng;
-    struct stc_l1 **l1s;
+    struct stc_l1 **l1s; /* made with the first L1 */
     unsigned n;
-    struct stc_group *next;
 };
-static struct stc_group *groups;
 
-static struct stc_group *group_of(struct eng *e, unsigned n)
+static void *stc_attach(const struct ctrl_wiring *w)
 {
-    for (struct stc_group *g = groups; g; g = g->next)
-        if (g->eng == e)
-            return g;
+    (void)w;
     struct stc_group *g = calloc(1, sizeof *g);
-    if (!g || !(g->l1s = calloc(n, sizeof *g->l1s)))
+    if (!g)
         panic("out of memory");
-    g->eng = e;
-    g->n = n;
-    g->next = groups;
-    groups = g;
     return g;
+}
+
+static void stc_detach(void *ctx)
+{
+    struct stc_group *g = ctx;
+    free(g->l1s);
+    free(g);
+}
+
+static void group_join(const struct ctrl_wiring *w, struct stc_l1 *c)
+{
+    struct stc_group *g = w->proto_ctx;
+    panic_if(!g, "%s: built without STC's machine context (proto_desc.attach)", w->name);
+    if (!g->l1s) {
+        g->n = w->n_sms;
+        if (!(g->l1s = calloc(g->n, sizeof *g->l1s)))
+            panic("out of memory");
+    }
+    g->l1s[w->index] = c;
 }
 
 /* A host write between kernels bypasses the epochs (spec 000 §7.1 item 9):
  * every L1 drops its copy of the line. The host's copies are an audited
  * exception to message passing (proto.h, dma); this is their STC part. */
-static void host_wrote(struct eng *e, addr_t line)
+static void host_wrote(struct stc_group *g, addr_t line)
 {
-    for (struct stc_group *g = groups; g; g = g->next) {
-        if (g->eng != e)
-            continue;
-        for (unsigned i = 0; i < g->n; i++) {
-            struct stc_l1 *c = g->l1s[i];
-            if (c && cache_find(&c->base.cache, line)) {
-                ctrl_fire(&c->base, line, NULL, STC_HostWrite);
-                c->st.host_invalidations++;
-            }
+    for (unsigned i = 0; g && i < g->n; i++) {
+        struct stc_l1 *c = g->l1s[i];
+        if (c && cache_find(&c->base.cache, line)) {
+            ctrl_fire(&c->base, line, NULL, STC_HostWrite);
+            c->st.host_invalidations++;
         }
     }
 }
@@ -640,7 +647,7 @@ static void stc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct 
 {
     nc_l2_dma(cp, line, buf, wmask);
     if (wmask)
-        host_wrote(cp->eng, line);
+        host_wrote(((struct ctrl *)cp)->w.proto_ctx, line);
 }
 
 /* ---- construction ---- */
@@ -684,7 +691,7 @@ static struct comp *stc_l1_create_variant(const struct ctrl_wiring *w, enum stc_
     if (!c->scrubbed || !c->drains)
         panic("out of memory");
     c->gen = 1; /* nothing cached yet: every set is "unscrubbed" but empty */
-    group_of(w->eng, w->n_sms)->l1s[w->index] = c;
+    group_join(w, c);
     return &c->base.comp;
 }
 
@@ -714,21 +721,8 @@ bool stc_l1_set_scrubbed(struct comp *cp, addr_t line)
 static void stc_l1_destroy(struct comp *cp)
 {
     struct stc_l1 *c = stc_of(cp);
-    for (struct stc_group **p = &groups; *p; p = &(*p)->next) {
-        struct stc_group *g = *p;
-        if (g->eng != cp->eng)
-            continue;
-        g->l1s[c->base.w.index] = NULL;
-        bool empty = true;
-        for (unsigned i = 0; i < g->n; i++)
-            empty &= !g->l1s[i];
-        if (empty) {
-            *p = g->next;
-            free(g->l1s);
-            free(g);
-        }
-        break;
-    }
+    struct stc_group *g = c->base.w.proto_ctx;
+    g->l1s[c->base.w.index] = NULL;
     struct msg *m;
     for (unsigned b = 0; b < STC_MAX_EPOCHS; b++)
         while ((m = msg_list_pop(&c->bsq[b])))
@@ -767,6 +761,8 @@ static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table
         .l1 = {create_, ctrl_connect, ctrl_in_port, stc_l1_destroy, NULL, ctrl_peek, ctrl_stats},  \
         .l2 = {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, stc_l2_dma, ctrl_peek,   \
                ctrl_stats},                                                                        \
+        .attach = stc_attach,                                                                      \
+        .detach = stc_detach,                                                                      \
         .unit = {stc_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,     \
                  stc_link_cycles},                                                                 \
     }
@@ -800,6 +796,8 @@ const struct proto_desc proto_stc_es_oneack = {
     .l1 = {stc_es_create, ctrl_connect, ctrl_in_port, stc_l1_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = {nc_l2_create, ctrl_l2_connect, ctrl_in_port, ctrl_destroy, stc_l2_dma, ctrl_peek,
            ctrl_stats},
+    .attach = stc_attach,
+    .detach = stc_detach,
     .unit = {stc_es_oneack_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,
              stc_link_cycles},
 };

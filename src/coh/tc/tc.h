@@ -78,22 +78,27 @@ unsigned tc_l2_peek(struct comp *c, addr_t line, uint8_t *data, bool *has_data);
  * never exceeds its L2 line's global timestamp (or the one an MSHR keeps for
  * an evicted line). Write visibility: a hit on a valid (not VM) L1 line
  * returns the serialised value, except - TC-Weak only - until the largest
- * GWCT promised to a writer of the line (§7 items 4-5). Banks register; L1s
- * and banks report. Keyed by the machine's engine, like vi_bus. */
+ * GWCT promised to a writer of the line (§7 items 4-5). Its state is the
+ * protocol's per-machine context (proto_desc.attach, ctrl_wiring.proto_ctx):
+ * NULL without an observer, and every call below then does nothing. Banks
+ * register; L1s and banks report. */
 struct observer;
-void tc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2);
-void tc_obs_bank_gone(struct eng *e, unsigned bank);
+struct tc_obs;
+void *tc_obs_attach(const struct ctrl_wiring *w);
+void tc_obs_detach(void *ctx);
+void tc_obs_bank(struct tc_obs *o, unsigned bank, struct comp *l2);
+void tc_obs_bank_gone(struct tc_obs *o, unsigned bank);
 /* The bank's global timestamp for `line` (line or MSHR), false if it keeps none. */
 bool tc_l2_gts(struct comp *l2, addr_t line, uint64_t *gts);
 /* A write performed at a bank was promised visibility by `gwct` (0: at once). */
-void tc_obs_write(struct eng *e, struct observer *o, addr_t line, uint64_t gwct);
+void tc_obs_write(struct tc_obs *o, addr_t line, uint64_t gwct);
 /* An L1 installs or hits a copy valid until `local_ts` at core cycle `now`;
  * `data`/`mask` the bytes handed out (NULL: an install, not a hit). */
-void tc_obs_l1(struct eng *e, struct observer *o, const char *who, enum tc_variant v, addr_t line,
-               uint64_t local_ts, uint64_t now, uint32_t line_bytes, const uint8_t *data,
-               const struct bytemask *mask);
+void tc_obs_l1(struct tc_obs *o, struct observer *obs, const char *who, enum tc_variant v,
+               addr_t line, uint64_t local_ts, uint64_t now, uint32_t line_bytes,
+               const uint8_t *data, const struct bytemask *mask);
 /* The largest GWCT promised to a writer of `line` (0: none, or no observer). */
-uint64_t tc_obs_promised(struct eng *e, addr_t line);
+uint64_t tc_obs_promised(struct tc_obs *o, addr_t line);
 
 /* ---- read-only views for gpucoh verify (src/verify) ----
  * The state a TC controller keeps outside struct ctrl, which the explorer's

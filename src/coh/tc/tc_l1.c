@@ -210,7 +210,7 @@ static void reply_hit(struct coh_ctx *x)
     struct tc_l1 *c = l1_of(x->ctrl);
     struct ctrl *b = &c->base;
     if (b->w.obs)
-        tc_obs_l1(b->comp.eng, b->w.obs, b->w.name, x->state == L1_V ? c->v : TC_WEAK, x->addr,
+        tc_obs_l1(b->w.proto_ctx, b->w.obs, b->w.name, x->state == L1_V ? c->v : TC_WEAK, x->addr,
                   LTS(x->line), now_cycles(c), b->line_bytes,
                   x->state == L1_V ? x->line->data : NULL, &x->msg->mask);
     ctrl_l1_reply_hit(x);
@@ -239,7 +239,7 @@ static void observe_copy(struct tc_l1 *c, struct coh_ctx *x)
 {
     struct ctrl *b = &c->base;
     if (b->w.obs)
-        tc_obs_l1(b->comp.eng, b->w.obs, b->w.name, c->v, x->addr, LTS(x->line), now_cycles(c),
+        tc_obs_l1(b->w.proto_ctx, b->w.obs, b->w.name, c->v, x->addr, LTS(x->line), now_cycles(c),
                   b->line_bytes, NULL, NULL);
 }
 

@@ -257,7 +257,7 @@ static uint64_t perform(struct tc_l2 *c, struct coh_ctx *x)
 static void promise(struct tc_l2 *c, struct coh_ctx *x, uint64_t gwct)
 {
     if (c->base.w.obs)
-        tc_obs_write(c->base.comp.eng, c->base.w.obs, x->addr, gwct);
+        tc_obs_write(c->base.w.proto_ctx, x->addr, gwct);
 }
 
 /* ACK: the write is visible everywhere (E, or TC-Strong after the wait). */
@@ -816,7 +816,7 @@ static struct comp *create(const struct ctrl_wiring *w, const struct coh_table *
     c->retained_safe = tc->retained == 0;
     c->load_gwct = tc->load_gwct;
     if (w->obs)
-        tc_obs_bank(w->eng, w->index, w->n_banks, &c->base.comp);
+        tc_obs_bank(w->proto_ctx, w->index, &c->base.comp);
     return &c->base.comp;
 }
 
@@ -843,7 +843,7 @@ void tc_l2_destroy(struct comp *cp)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
     if (c->base.w.obs)
-        tc_obs_bank_gone(cp->eng, c->base.w.index);
+        tc_obs_bank_gone(c->base.w.proto_ctx, c->base.w.index);
     ctrl_destroy(cp);
 }
 
@@ -938,6 +938,8 @@ const struct proto_desc proto_tcs = {
     .tables = tcs_tables,
     .n_l1_tables = 1,
     .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
+    .attach = tc_obs_attach,
+    .detach = tc_obs_detach,
     .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
 };
@@ -954,6 +956,8 @@ const struct proto_desc proto_tcw = {
     .tables = tcw_tables,
     .n_l1_tables = 1,
     .l1 = {tcw_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
+    .attach = tc_obs_attach,
+    .detach = tc_obs_detach,
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
 };
@@ -972,6 +976,8 @@ const struct proto_desc proto_tcs_nowait = {
     .tables = tcs_tables,
     .n_l1_tables = 1,
     .l1 = {tcs_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek, ctrl_stats},
+    .attach = tc_obs_attach,
+    .detach = tc_obs_detach,
     .l2 = {tcs_nowait_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma,
            tc_l2_peek, ctrl_stats},
 };
@@ -990,6 +996,8 @@ const struct proto_desc proto_tcw_nogwct = {
     .n_l1_tables = 1,
     .l1 = {tcw_nogwct_l1_create, ctrl_connect, ctrl_in_port, tc_l1_destroy, NULL, tc_l1_peek,
            ctrl_stats},
+    .attach = tc_obs_attach,
+    .detach = tc_obs_detach,
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
 };

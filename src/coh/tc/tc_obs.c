@@ -11,8 +11,8 @@
  *     copy may legally survive; after it, none may (a private ACK promises
  *     immediate visibility: GWCT 0).
  * The observer reads the banks' timestamps directly (an observer's global
- * view; it never changes behaviour). Its state hangs off the machine's
- * engine, found through a small registry, like the ideal reference's bus.
+ * view; it never changes behaviour). Its state is the protocol's per-machine
+ * context (proto_desc.attach), which every controller holds in its wiring.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
@@ -24,32 +24,52 @@
 
 /* Per machine: the banks, and per line the largest GWCT promised. */
 struct tc_obs {
-    struct ctrl_bank_set set; /* first: the set is the observer */
+    struct ctrl_bank_set set; /* the banks, for ctrl_bank_set_home (not in any list) */
     addr_t *keys;             /* open addressing; 0 = empty (line 0 stored as ~0) */
     uint64_t *gwct;
     size_t cap, n;
 };
 
-static struct ctrl_bank_set *all;
-
-static struct tc_obs *find(struct eng *e)
+void *tc_obs_attach(const struct ctrl_wiring *w)
 {
-    return (struct tc_obs *)ctrl_bank_set_find(all, e);
+    if (!w->obs)
+        return NULL; /* no --check: nothing to observe */
+    struct tc_obs *o = calloc(1, sizeof *o);
+    if (!o)
+        panic("out of memory");
+    o->set.eng = w->eng;
+    o->set.n_banks = w->n_banks;
+    o->set.banks = calloc(w->n_banks, sizeof *o->set.banks);
+    if (!o->set.banks)
+        panic("out of memory");
+    return o;
 }
 
-void tc_obs_bank(struct eng *e, unsigned bank, unsigned n_banks, struct comp *l2)
+void tc_obs_detach(void *ctx)
 {
-    ctrl_bank_set_add(&all, sizeof(struct tc_obs), e, bank, n_banks, l2);
-}
-
-void tc_obs_bank_gone(struct eng *e, unsigned bank)
-{
-    struct tc_obs *o = (struct tc_obs *)ctrl_bank_set_remove(&all, e, bank);
+    struct tc_obs *o = ctx;
     if (!o)
         return;
     free(o->keys);
     free(o->gwct);
-    ctrl_bank_set_free(&o->set);
+    free(o->set.banks);
+    free(o);
+}
+
+void tc_obs_bank(struct tc_obs *o, unsigned bank, struct comp *l2)
+{
+    if (!o)
+        return;
+    o->set.banks[bank] = l2;
+    o->set.n_live++;
+}
+
+void tc_obs_bank_gone(struct tc_obs *o, unsigned bank)
+{
+    if (!o)
+        return;
+    o->set.banks[bank] = NULL;
+    o->set.n_live--;
 }
 
 static size_t slot(const struct tc_obs *o, addr_t key)
@@ -99,21 +119,18 @@ static uint64_t *entry(struct tc_obs *o, addr_t line, bool create)
     return &o->gwct[i];
 }
 
-void tc_obs_write(struct eng *e, struct observer *obs, addr_t line, uint64_t gwct)
+void tc_obs_write(struct tc_obs *o, addr_t line, uint64_t gwct)
 {
-    (void)obs;
-    struct tc_obs *o = find(e);
     if (!o || !gwct)
         return;
     uint64_t *g = entry(o, line, true);
     *g = MAX(*g, gwct);
 }
 
-void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_variant v, addr_t line,
-               uint64_t local_ts, uint64_t now, uint32_t line_bytes, const uint8_t *data,
-               const struct bytemask *mask)
+void tc_obs_l1(struct tc_obs *o, struct observer *obs, const char *who, enum tc_variant v,
+               addr_t line, uint64_t local_ts, uint64_t now, uint32_t line_bytes,
+               const uint8_t *data, const struct bytemask *mask)
 {
-    struct tc_obs *o = find(e);
     if (!o)
         return;
     if (local_ts >= now) {
@@ -137,9 +154,8 @@ void tc_obs_l1(struct eng *e, struct observer *obs, const char *who, enum tc_var
     obs_check(obs, who, line, data, mask);
 }
 
-uint64_t tc_obs_promised(struct eng *e, addr_t line)
+uint64_t tc_obs_promised(struct tc_obs *o, addr_t line)
 {
-    struct tc_obs *o = find(e);
     uint64_t *g = o ? entry(o, line, false) : NULL;
     return g ? *g : 0;
 }

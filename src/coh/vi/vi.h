@@ -60,9 +60,13 @@ extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
  * One zero-latency port into every L1 of a machine, outside the crossbar
  * (so never counted as traffic). An ideal L1 attaches its port when it is
  * created; an ideal L2 bank looks the ports up when it is connected (every
- * L1 is created before any bank is connected). Keyed by the machine's engine. */
-void vi_bus_attach(struct eng *e, unsigned sm, unsigned n_sms, struct port *p);
-void vi_bus_detach(struct eng *e, unsigned sm);
-struct port *vi_bus_port(struct eng *e, unsigned sm);
+ * L1 is created before any bank is connected). The channel is the protocol's
+ * per-machine context (proto_desc.attach, ctrl_wiring.proto_ctx). */
+struct vi_bus;
+void *vi_bus_new(const struct ctrl_wiring *w);
+void vi_bus_free(void *ctx);
+void vi_bus_attach(struct vi_bus *b, unsigned sm, unsigned n_sms, struct port *p);
+void vi_bus_detach(struct vi_bus *b, unsigned sm);
+struct port *vi_bus_port(struct vi_bus *b, unsigned sm);
 
 #endif

@@ -302,7 +302,7 @@ void vi_bank_connect(struct comp *cp, const struct ctrl_links *l)
         if (!b->bus)
             panic("out of memory");
         for (unsigned i = 0; i < b->base.w.n_sms; i++)
-            b->bus[i] = vi_bus_port(cp->eng, i);
+            b->bus[i] = vi_bus_port(b->base.w.proto_ctx, i);
     }
 }
 

@@ -5,11 +5,9 @@
  * invalidations are still messages: an L2 bank sends each one into a port of
  * the target L1 with zero latency, outside the crossbar, so the traffic
  * statistics never see them. The machine builder wires only crossbar vnets,
- * so each ideal L1 registers its port here under the machine's engine and
- * the banks look the ports up once, when they are connected.
- * DEVIATION: a process-wide table (one entry per live machine with ideal
- *   controllers) stands in for a wiring hook in the machine builder; it holds
- *   only port addresses and is emptied when the L1s are destroyed.
+ * so each ideal L1 registers its port in the protocol's per-machine context
+ * (proto_desc.attach, ctrl_wiring.proto_ctx) and the banks look the ports up
+ * once, when they are connected.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>
@@ -17,37 +15,34 @@
 #include "base/log.h"
 #include "coh/vi/vi.h"
 
-struct bus {
-    struct eng *eng; /* the machine's engine; NULL: free slot */
+struct vi_bus {
     unsigned n_sms, n_attached;
-    struct port **port; /* [n_sms] */
+    struct port **port; /* [n_sms], made with the first L1 */
 };
 
-static struct bus *buses;
-static unsigned n_buses;
-
-static struct bus *find(struct eng *e)
+void *vi_bus_new(const struct ctrl_wiring *w)
 {
-    for (unsigned i = 0; i < n_buses; i++)
-        if (buses[i].eng == e)
-            return &buses[i];
-    return NULL;
+    (void)w;
+    struct vi_bus *b = calloc(1, sizeof *b);
+    if (!b)
+        panic("out of memory");
+    return b;
 }
 
-void vi_bus_attach(struct eng *e, unsigned sm, unsigned n_sms, struct port *p)
+void vi_bus_free(void *ctx)
 {
-    struct bus *b = find(e);
-    if (!b) {
-        b = find(NULL);
-        if (!b) {
-            buses = realloc(buses, (n_buses + 1) * sizeof *buses);
-            if (!buses)
-                panic("out of memory");
-            b = &buses[n_buses++];
-        }
-        b->eng = e;
+    struct vi_bus *b = ctx;
+    if (!b)
+        return;
+    free(b->port);
+    free(b);
+}
+
+void vi_bus_attach(struct vi_bus *b, unsigned sm, unsigned n_sms, struct port *p)
+{
+    panic_if(!b, "ideal: L1 %u built without the machine's invalidation channel", sm);
+    if (!b->port) {
         b->n_sms = n_sms;
-        b->n_attached = 0;
         b->port = calloc(n_sms, sizeof *b->port);
         if (!b->port)
             panic("out of memory");
@@ -57,21 +52,15 @@ void vi_bus_attach(struct eng *e, unsigned sm, unsigned n_sms, struct port *p)
     b->n_attached++;
 }
 
-void vi_bus_detach(struct eng *e, unsigned sm)
+void vi_bus_detach(struct vi_bus *b, unsigned sm)
 {
-    struct bus *b = find(e);
     panic_if(!b || sm >= b->n_sms || !b->port[sm], "ideal: L1 %u was never attached", sm);
     b->port[sm] = NULL;
-    if (--b->n_attached == 0) {
-        free(b->port);
-        b->port = NULL;
-        b->eng = NULL;
-    }
+    b->n_attached--;
 }
 
-struct port *vi_bus_port(struct eng *e, unsigned sm)
+struct port *vi_bus_port(struct vi_bus *b, unsigned sm)
 {
-    struct bus *b = find(e);
     panic_if(!b || sm >= b->n_sms || !b->port[sm],
              "ideal: no L1 %u on this machine's invalidation channel", sm);
     return b->port[sm];

@@ -333,7 +333,7 @@ static struct vi_l1 *create(const struct ctrl_wiring *w, const struct coh_table 
     if (ideal) {
         /* sized so that it never fills: the banks check room before a step */
         port_init(&c->bus_in, "ideal_inv", 4096, 0, NULL, &c->base.comp);
-        vi_bus_attach(w->eng, w->index, w->n_sms, &c->bus_in);
+        vi_bus_attach(w->proto_ctx, w->index, w->n_sms, &c->bus_in);
     }
     return c;
 }
@@ -364,7 +364,7 @@ void vi_l1_destroy(struct comp *cp)
 {
     struct vi_l1 *c = l1_of(cp);
     if (c->ideal) {
-        vi_bus_detach(cp->eng, c->base.w.index);
+        vi_bus_detach(c->base.w.proto_ctx, c->base.w.index);
         while (c->bus_in.n) /* invalidations sent after the last tick */
             msg_free(c->base.w.msgs, port_pop(&c->bus_in));
         port_destroy(&c->bus_in);

@@ -263,4 +263,6 @@ const struct proto_desc proto_ideal = {
     .n_l1_tables = 1,
     .l1 = VI_L1_OPS(ideal_l1_create),
     .l2 = VI_BANK_OPS(ideal_l2_create),
+    .attach = vi_bus_new,
+    .detach = vi_bus_free,
 };
