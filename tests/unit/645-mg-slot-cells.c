@@ -36,8 +36,9 @@ static struct inject *mg_rig(const char *protocol, const char *release)
     char proto[64], rel[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
     snprintf(rel, sizeof rel, "mg.release=%s", release);
-    const char *sets[] = {proto,           rel,         "topology.gpus=2", "topology.gpms=2",
-                          "topology.page_bytes=4K", "gpu.sms=2", "l2.banks=1"};
+    const char *sets[] = {
+        proto,       rel,         "topology.gpus=2", "topology.gpms=2", "topology.page_bytes=4K",
+        "gpu.sms=2", "l2.banks=1"};
     struct config cfg;
     char err[256];
     if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
@@ -77,10 +78,10 @@ static struct inject *write_shared(const char *protocol, const char *release)
 }
 
 static const char *const cells[][2] = {
-    {"Free", "TakeRound"},  {"Free", "TakeMarker"}, {"Free", "TakeInv"},  {"Free", "TakeFwd"},
-    {"Free", "TakeAcq"},    {"Round", "Ack"},       {"Round", "Done"},    {"Marker", "Ack"},
-    {"Marker", "Done"},     {"Inv", "Count"},       {"Inv", "InvAck"},    {"Inv", "Done"},
-    {"Fwd", "Count"},       {"Fwd", "InvAck"},      {"Fwd", "Done"},      {"Acq", "Ack"},
+    {"Free", "TakeRound"}, {"Free", "TakeMarker"}, {"Free", "TakeInv"}, {"Free", "TakeFwd"},
+    {"Free", "TakeAcq"},   {"Round", "Ack"},       {"Round", "Done"},   {"Marker", "Ack"},
+    {"Marker", "Done"},    {"Inv", "Count"},       {"Inv", "InvAck"},   {"Inv", "Done"},
+    {"Fwd", "Count"},      {"Fwd", "InvAck"},      {"Fwd", "Done"},     {"Acq", "Ack"},
     {"Acq", "Done"},
 };
 

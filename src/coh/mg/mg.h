@@ -50,8 +50,7 @@ enum {
     0x40 /* counted: a write or atomic a GPU home forwarded (its                                   \
             generation in msg->acks): acknowledge with MSG_MG_INVACK */
 
-extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table, mg_round_table,
-    mg_slot_table;
+extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table, mg_round_table, mg_slot_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 extern const struct proto_desc proto_sw_nh, proto_sw_h;
 extern const struct proto_desc proto_hmg_noinv; /* test only */

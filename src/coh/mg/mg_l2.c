@@ -869,8 +869,8 @@ static void mg_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct b
 }
 
 /* The bank's tables in the order of MG_COV_* (mg_l2_int.h). */
-static const struct coh_table *const nhcc_tables[] = {&rc_l1_table, &mg_l2_table, &mg_round_table,
-                                                      &mg_slot_table, &mg_dir_table, NULL};
+static const struct coh_table *const nhcc_tables[] = {
+    &rc_l1_table, &mg_l2_table, &mg_round_table, &mg_slot_table, &mg_dir_table, NULL};
 static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_table,
                                                          &mg_round_table, &mg_slot_table, NULL};
 

@@ -24,9 +24,9 @@
 #define SLOT_STATES(X)                                                                             \
     X(Free, "no message: the slot is free")                                                        \
     X(Round, "a round of this bank's L1 releases: its markers' answers are awaited")               \
-    X(Marker, "another GPM's marker: the markers of the next level down are awaited (counted: "   \
+    X(Marker, "another GPM's marker: the markers of the next level down are awaited (counted: "    \
               "and what this bank sent before it)")                                                \
-    X(Inv, "counted, a GPU home: a system home's invalidation passed on to the GPU's GPMs, "      \
+    X(Inv, "counted, a GPU home: a system home's invalidation passed on to the GPU's GPMs, "       \
            "acknowledged once they have it")                                                       \
     X(Fwd, "counted, a system home: a write or atomic a GPU home forwarded, acknowledged once "    \
            "its invalidations are")                                                                \
@@ -174,8 +174,8 @@ static void slot_dump(struct coh_ctx *x, FILE *out)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
     struct mg_rel *r = slot_of(x);
-    fprintf(out, "  release slot %u of %u: %s, %u answers outstanding%s\n",
-            (unsigned)(r - c->rel), c->n_rel, state_names[r->m ? r->state : SL_Free], r->left,
+    fprintf(out, "  release slot %u of %u: %s, %u answers outstanding%s\n", (unsigned)(r - c->rel),
+            c->n_rel, state_names[r->m ? r->state : SL_Free], r->left,
             r->waiting ? ", waiting for its generations" : "");
 }
 
