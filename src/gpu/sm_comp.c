@@ -48,7 +48,9 @@ const struct cfg_opt sm_opts[] = {
     CFG_U32("lsu_queue", struct sm_spec, lsu_queue, "8", 1, 1024, "",
             "warp memory instructions waiting in the in-order memory stage"),
     CFG_U32("max_inflight", struct sm_spec, max_inflight, "256", 2, SM_MAX_INFLIGHT - 1, "",
-            "warp memory instructions issued and not completed, per SM"),
+            "warp memory instructions issued and not completed, per SM (a "
+            "64-lane wavefront issues as two halves, and the second half takes a spare slot "
+            "kept for it, so there up to max_inflight + 1)"),
     CFG_U32("lat_int", struct sm_spec, lat[PTX_LAT_INT], "4", 1, 1000, "cycles",
             "integer add/logic/compare/move"),
     CFG_U32("lat_imul", struct sm_spec, lat[PTX_LAT_IMUL], "5", 1, 1000, "cycles",

@@ -27,7 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/inject.h"
+#include "640-mg-rig.h"
 
 #define X     0x10000u /* homed at GPM 2 (its first toucher) */
 #define Z     0x20000u /* 48 lines homed at GPM 2: the burst */
@@ -36,38 +36,10 @@
 
 enum { WRITER = 0, FLAG_SM = 2, HOME_SM = 4, READER = 6, STREAMER = 7 };
 
-static struct inject *mg_rig(const char *protocol, const char *release)
-{
-    char proto[64], rel[64];
-    snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
-    snprintf(rel, sizeof rel, "mg.release=%s", release);
-    const char *sets[] = {proto,
-                          rel,
-                          "topology.gpus=2",
-                          "topology.gpms=2",
-                          "topology.page_bytes=4K",
-                          "topology.gpm_link_gbs=1",
-                          "gpu.sms=2",
-                          "l2.banks=1"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-static uint64_t load(struct inject *r, unsigned sm, addr_t a, enum mem_sem sem,
-                     enum mem_scope scope)
-{
-    unsigned id = inject_load(r, sm, 0, a, 4, sem, scope, 0);
-    inject_run_until(r, id);
-    return inject_value(r, id);
-}
-
 /* One MP run; returns the reader's x once it has seen y = 1 (-1: never). */
 static int64_t message_passing(const char *protocol, const char *release)
 {
-    struct inject *r = mg_rig(protocol, release);
+    struct inject *r = mg_rig(protocol, release, "topology.gpm_link_gbs=1");
     load(r, HOME_SM, X, SEM_WEAK, SCOPE_CTA); /* first touches place the pages */
     for (unsigned k = 0; k < BURST; k++)
         load(r, HOME_SM, Z + 128 * k, SEM_WEAK, SCOPE_CTA);

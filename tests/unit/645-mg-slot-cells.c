@@ -27,39 +27,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/inject.h"
+#include "640-mg-rig.h"
 
 #define X 0x10000u /* homed at GPM 2 (its first toucher) */
-
-static struct inject *mg_rig(const char *protocol, const char *release)
-{
-    char proto[64], rel[64];
-    snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
-    snprintf(rel, sizeof rel, "mg.release=%s", release);
-    const char *sets[] = {
-        proto,       rel,         "topology.gpus=2", "topology.gpms=2", "topology.page_bytes=4K",
-        "gpu.sms=2", "l2.banks=1"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-static uint64_t load(struct inject *r, unsigned sm, addr_t a, enum mem_sem sem,
-                     enum mem_scope scope)
-{
-    unsigned id = inject_load(r, sm, 0, a, 4, sem, scope, 0);
-    inject_run_until(r, id);
-    return inject_value(r, id);
-}
 
 /* x homed at GPM 2; copies at GPMs 0, 1 and 3. GPM 1 writes it (.sys
  * release), GPMs 0 and 1 read it again, GPM 3 writes it (.sys release), and
  * GPM 1 acquires (.sys) and reads it. */
 static struct inject *write_shared(const char *protocol, const char *release)
 {
-    struct inject *r = mg_rig(protocol, release);
+    struct inject *r = mg_rig(protocol, release, NULL);
     load(r, 4, X, SEM_WEAK, SCOPE_CTA); /* first touch: GPM 2 */
     static const unsigned readers[] = {0, 2, 6};
     for (unsigned i = 0; i < ARRAY_LEN(readers); i++)
