@@ -73,7 +73,9 @@ void sm_set_ext(struct sm *sm, const struct sm_ext_ops *ops, void *ctx);
 struct sm_ext_wiring {
     struct eng *eng;     /* for the time its messages are born */
     struct pool *msgs;   /* the machine's message pool */
-    struct mem_req hdr;  /* the request header of its messages (warp 0) */
+    struct mem_req hdr;  /* the request header of its messages (warp 0); the lowest bit
+                          * of its id is clear and the extension's own, and comes back
+                          * in the answer */
     unsigned warps;      /* warp slots */
     unsigned line_bytes; /* the L1's line */
 };
