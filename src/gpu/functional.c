@@ -31,7 +31,7 @@
  * dump of the live warps.
  * Transactions (docs/transactions.md) run under GETM's rules with no timing:
  * every transactional access goes through one validation unit sized for the
- * whole GPU (functional_opts.tm: coh/getm/getm_fn.h); a load's data comes from the
+ * whole GPU (functional_set_tm: coh/getm/getm_fn.h); a load's data comes from the
  * backing store once the VU lets it through; a lane the VU parks in its stall
  * buffer holds its warp until the lane re-enters; the end of an attempt writes
  * the committed lanes' logs to the backing store, then releases every

@@ -35,7 +35,7 @@
 #define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1)     /* prefetches (order.prefetch) */
 #define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1) /* instruction slots, sm.max_inflight + 1 */
 #define ID_TX_SLOT                                                                                 \
-    SM_MAX_INFLIGHT          /* GETM commit and cleanup messages (never an instruction slot) */
+    SM_MAX_INFLIGHT          /* the transaction extension's messages (never an instruction slot) */
 #define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
