@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "cli/stats_series.h"
+#include "coh/getm/getm_fn.h"
 #include "coh/getm/getm_options.h"
 #include "gpu/inst_trace.h"
 #include "host/launcher.h"
@@ -220,6 +221,7 @@ void sim_open(struct sim_session *s, const struct sim_opts *o)
                                                                        : UINT64_MAX,
                                       .spin_rounds = s->cfg.sim.spin_cycles,
                                       .progress_aborts = getm_of(&s->cfg)->progress_aborts});
+        functional_set_tm(s->functional, &getm_functional_tm);
         s->host = host_new(functional_launcher(s->functional));
     } else {
         s->machine = machine_new_checked(&s->cfg, o->check);

@@ -30,8 +30,8 @@
  * cycles, which they never outnumber) is a simulator fault (exit 3) with a
  * dump of the live warps.
  * Transactions (docs/transactions.md) run under GETM's rules with no timing:
- * every transactional access goes through one validation unit
- * (coh/getm/getm_vu.h) sized for the whole GPU; a load's data comes from the
+ * every transactional access goes through one validation unit sized for the
+ * whole GPU (functional_set_tm: coh/getm/getm_fn.h); a load's data comes from the
  * backing store once the VU lets it through; a lane the VU parks in its stall
  * buffer holds its warp until the lane re-enters; the end of an attempt writes
  * the committed lanes' logs to the backing store, then releases every
@@ -46,7 +46,6 @@
 
 #include "base/log.h"
 #include "base/rng.h"
-#include "coh/getm/getm_vu.h"
 #include "gpu/inst_trace.h"
 #include "ptx/ptx.h"
 #include "sim/req.h"
@@ -77,8 +76,8 @@ struct fn_warp {
 #define FN_WARPS_PER_SLOT 32
 struct fn_tx {
     uint32_t wid, seq; /* seq: the attempt, which tags the VU's owners (item 19) */
-    getm_ts ts;
-    getm_ts horizon;      /* the largest abort cause, rts and wts the attempt saw */
+    uint64_t ts;
+    uint64_t horizon;     /* the largest abort cause, rts and wts the attempt saw */
     struct fn_warp *fw;   /* the warp running in the slot */
     struct ptx_memop op;  /* the access being validated */
     uint32_t queued;      /* its lanes parked in the stall buffer */
@@ -120,14 +119,13 @@ struct functional {
     struct fn_cta *slots;      /* the running kernel's CTA slots; kept here so that a kernel
                                   abandoned by a fault (tests longjmp out of fatal) is freed */
     unsigned n_slots;
-    /* transactions: made at the first transactional access */
-    struct getm_params vu_params;
-    struct getm_vu *vu;
-    struct eng vu_eng; /* only for the table engine's diagnostics: no timing here */
-    struct coh_cov vu_cov;
-    struct fn_tx **tx; /* [n_tx], by wid */
+    /* transactions: the conflict detection made at the first transactional access */
+    const struct functional_tm_ops *tm_ops; /* transactions' conflict detection, or NULL */
+    void *tm;                               /* made from it at the first transaction */
+    unsigned tm_wid_bits;                   /* it tells apart wids below 2^tm_wid_bits */
+    struct fn_tx **tx;                      /* [n_tx], by wid */
     unsigned n_tx;
-    /* the serialising fallback (as the timing mode's gpu/tx_serial.c): a warp
+    /* the serialising fallback (as the timing mode's coh/getm/tx_serial.c): a warp
      * with progress_aborts fruitless attempts in a row asks for the token; no
      * other attempt starts while it is asked for or held; once none runs, the
      * oldest asker runs its transaction alone until every lane has committed */
@@ -173,17 +171,21 @@ struct functional *functional_new(struct backing *store, const struct functional
     return f;
 }
 
+void functional_set_tm(struct functional *f, const struct functional_tm_ops *tm)
+{
+    if (f->tm)
+        panic("functional: the conflict detection changes after a transaction");
+    f->tm_ops = tm;
+}
+
 void functional_delete(struct functional *f)
 {
     if (!f)
         return;
     release_slots(f);
     free(f->askers);
-    if (f->vu) {
-        getm_vu_free(f->vu);
-        coh_cov_destroy(&f->vu_cov);
-        eng_destroy(&f->vu_eng);
-    }
+    if (f->tm)
+        f->tm_ops->destroy(f->tm);
     for (unsigned k = 0; k < f->n_tx; k++)
         free(f->tx[k]);
     free(f->tx);
@@ -369,21 +371,16 @@ static void do_mem(struct functional *f, struct fn_cta *c, unsigned warp)
 
 static struct fn_tx *tx_of(struct functional *f, struct fn_cta *c, unsigned warp)
 {
-    if (!f->vu) {
-        getm_params_default(&f->vu_params);
-        f->vu_params.precise_sets *= 8; /* one VU for the GPU: Table 4.2's 4K entries... */
-        f->vu_params.bloom_sets *= 8;   /* ...and 1K Bloom entries, rounded up */
-        unsigned bits = 1;
-        while ((1ull << bits) < (uint64_t)f->opts.max_resident_ctas * FN_WARPS_PER_SLOT)
-            bits++;
-        f->vu_params.warp_bits = bits;
-        f->vu_params.ts_bits = 64; /* the functional mode has no rollover */
-        eng_init(&f->vu_eng);
-        coh_cov_init(&f->vu_cov, &getm_vu_table);
-        f->vu = getm_vu_new(&f->vu_params, &f->vu_eng, "functional.vu", &f->vu_cov);
+    if (!f->tm) {
+        if (!f->tm_ops)
+            panic("functional: kernel %s runs a transaction, and no conflict detection was given "
+                  "(functional_set_tm)",
+                  f->kernel_name);
+        f->tm = f->tm_ops->create((uint64_t)f->opts.max_resident_ctas * FN_WARPS_PER_SLOT,
+                                  &f->tm_wid_bits);
     }
     unsigned slot = (unsigned)(c - f->slots), wid = slot * FN_WARPS_PER_SLOT + warp;
-    if (warp >= FN_WARPS_PER_SLOT || wid >> f->vu_params.warp_bits)
+    if (warp >= FN_WARPS_PER_SLOT || wid >> f->tm_wid_bits)
         panic("functional: warp %u of CTA slot %u has no transaction id", warp, slot);
     if (wid >= f->n_tx) {
         unsigned n = MAX(wid + 1, 2 * f->n_tx);
@@ -399,7 +396,7 @@ static struct fn_tx *tx_of(struct functional *f, struct fn_cta *c, unsigned warp
         if (!f->tx[wid])
             panic("out of memory");
         f->tx[wid]->wid = wid;
-        f->tx[wid]->ts = getm_first_ts(&f->vu_params, wid);
+        f->tx[wid]->ts = f->tm_ops->first_ts(f->tm, wid);
         rng_seed(&f->tx[wid]->rng, 0x6e7a, wid);
     }
     f->tx[wid]->fw = &c->warps[warp];
@@ -411,10 +408,10 @@ static void tx_lane(struct functional *f, struct fn_tx *t, unsigned l);
 /* Re-enter the requests a release woke, in the order the VU gives. */
 static void tx_release(struct functional *f, addr_t a)
 {
-    struct getm_req woken[64];
-    unsigned n = getm_vu_release(f->vu, a, 1, woken, 64);
+    uint64_t woken[64];
+    unsigned n = f->tm_ops->release(f->tm, a, woken, 64);
     for (unsigned k = 0; k < n; k++)
-        tx_lane(f, f->tx[woken[k].cookie >> 5], (unsigned)(woken[k].cookie & 31));
+        tx_lane(f, f->tx[woken[k] >> 5], (unsigned)(woken[k] & 31));
 }
 
 static void tx_access_done(struct fn_tx *t)
@@ -429,13 +426,14 @@ static void tx_lane(struct functional *f, struct fn_tx *t, unsigned l)
 {
     const struct ptx_memop *m = &t->op;
     bool store = m->op == MEM_STORE;
-    struct getm_req q = {m->addr[l], store, t->wid, t->seq, t->ts, (uint64_t)t->wid << 5 | l};
-    struct getm_result x = getm_vu_access(f->vu, &q);
+    uint64_t seen = 0;
+    enum functional_tm_reply x = f->tm_ops->access(f->tm, m->addr[l], store, t->wid, t->seq, t->ts,
+                                                   (uint64_t)t->wid << 5 | l, &seen);
     uint32_t bit = 1u << l, was_queued = t->queued;
     t->queued &= ~bit;
-    switch (x.reply) {
-    case GETM_OK:
-        t->horizon = MAX(t->horizon, MAX(x.rts, x.wts));
+    switch (x) {
+    case FUNCTIONAL_TM_OK:
+        t->horizon = MAX(t->horizon, seen);
         if (store) {
             t->resv[t->n_resv++] = m->addr[l];
         } else {
@@ -443,12 +441,12 @@ static void tx_lane(struct functional *f, struct fn_tx *t, unsigned l)
             backing_read(f->store, m->addr[l], t->data[l], m->size);
         }
         break;
-    case GETM_ABORT:
-        t->horizon = MAX(t->horizon, x.cause);
+    case FUNCTIONAL_TM_ABORT:
+        t->horizon = MAX(t->horizon, seen);
         ptx_warp_tx_abort(t->fw->w, bit);
         f->st.tx_vu_aborts++;
         break;
-    case GETM_QUEUED:
+    case FUNCTIONAL_TM_QUEUED:
         t->queued |= bit;
         break;
     }
@@ -543,7 +541,7 @@ static void tx_end(struct functional *f, struct fn_cta *c, unsigned warp)
     t->n_resv = 0;
     for (uint32_t k = 0; k < n; k++)
         tx_release(f, t->resv[k]);
-    t->ts = getm_advance_ts(&f->vu_params, t->wid, MAX(t->ts, t->horizon));
+    t->ts = f->tm_ops->advance_ts(f->tm, t->wid, MAX(t->ts, t->horizon));
     t->horizon = 0;
     t->seq++;
     bool alone = serial_holder(f) == t->wid;

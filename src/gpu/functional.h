@@ -28,6 +28,33 @@ struct functional_opts {
                                    mode's getm.progress_aborts; 0 = FUNCTIONAL_DEFAULT_PROGRESS */
 };
 
+/* The functional mode's transactional conflict detection, supplied by the
+ * transactional protocols (functional_set_tm; coh/getm/getm_fn.h: GETM's
+ * validation unit): the
+ * runner keeps each warp's timestamp, transaction sequence, log and backoff,
+ * and asks it about every lane's transactional access. */
+enum functional_tm_reply {
+    FUNCTIONAL_TM_OK,     /* performed (a store: reserved until released) */
+    FUNCTIONAL_TM_ABORT,  /* the lane's attempt aborts */
+    FUNCTIONAL_TM_QUEUED, /* waits; it re-enters, by its cookie, when a release wakes it */
+};
+struct functional_tm_ops {
+    /* A detector for warp ids below `wids`; *wid_bits: it tells apart the ids
+     * below 2^wid_bits. */
+    void *(*create)(uint64_t wids, unsigned *wid_bits);
+    void (*destroy)(void *tm);
+    /* Warp wid's first timestamp, and its next one after `past`. */
+    uint64_t (*first_ts)(void *tm, uint32_t wid);
+    uint64_t (*advance_ts)(void *tm, uint32_t wid, uint64_t past);
+    /* One lane's access by attempt `seq` of warp `wid` at timestamp `ts`;
+     * *seen: a timestamp the warp's next attempt must move past. */
+    enum functional_tm_reply (*access)(void *tm, addr_t addr, bool store, uint32_t wid,
+                                       uint32_t seq, uint64_t ts, uint64_t cookie, uint64_t *seen);
+    /* One reservation of the granule of addr released (a commit or cleanup):
+     * the cookies of the waiters to re-enter, in order (at most cap). */
+    unsigned (*release)(void *tm, addr_t addr, uint64_t *woken, unsigned cap);
+};
+
 #define FUNCTIONAL_AUTO_INSTS_PER_WARP (1ull << 24) /* as the timing machine's auto limit */
 #define FUNCTIONAL_DEFAULT_RESIDENT    4096u
 #define FUNCTIONAL_INDEPENDENT_RESIDENT                                                            \
@@ -54,6 +81,9 @@ struct functional_stats {
  * `o` may be NULL for the defaults. */
 struct functional *functional_new(struct backing *store, const struct functional_opts *o);
 void functional_delete(struct functional *f);
+/* Transactions' conflict detection (before the first transaction; without
+ * it a transaction is a fault). */
+void functional_set_tm(struct functional *f, const struct functional_tm_ops *tm);
 /* Change the options between kernels (NULL or zero fields: the defaults). */
 void functional_set_opts(struct functional *f, const struct functional_opts *o);
 /* The launcher the host API runs kernels with. */

@@ -116,7 +116,7 @@ void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     }
     if (res) {
         ptx_warp_complete(w->pw, &mi->mem, (const uint64_t(*)[2])mi->mem.data, cyc);
-        uint32_t doomed = mi->mem.tx && sm->tx ? sm_tx_eager_check(sm->tx, mi->warp, w->pw) : 0;
+        uint32_t doomed = mi->mem.tx && sm->tx ? sm->tx->loaded(sm->tx_ctx, mi->warp, w->pw) : 0;
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
         w->issue_at = ptx_warp_issue_cycle(w->pw);
@@ -315,9 +315,10 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
             trace_done_now(sm, op->op, cyc);
         return;
     }
-    if (op->tx && op->op == MEM_STORE && sm->tx && sm_tx_stores_local(sm->tx)) {
+    uint32_t doomed = 0;
+    if (op->tx && op->op == MEM_STORE && sm->tx &&
+        sm->tx->keeps_store(sm->tx_ctx, (unsigned)(w - sm->warps), w->pw, &doomed)) {
         sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
-        uint32_t doomed = sm_tx_eager_check(sm->tx, (unsigned)(w - sm->warps), w->pw);
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
         if (__builtin_expect(sm->itrace != NULL, 0))
@@ -473,7 +474,7 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
                 (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0], op->data[l][1], 0};
     }
     if (op->tx) {
-        sm_tx_stamp(sm->tx, mi->warp, m, op->op == MEM_STORE);
+        sm->tx->stamp(sm->tx_ctx, mi->warp, m, op->op == MEM_STORE);
         tx_trace(sm, mi->warp, cyc, "%s line 0x%llx sent (%d lanes, warpts %llu)",
                  op->op == MEM_STORE ? "store" : "load", (unsigned long long)cl->line,
                  __builtin_popcount(cl->lanes), (unsigned long long)m->ts);
@@ -547,8 +548,7 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
                 panic("%s: commit response id 0x%x for no transaction", sm->comp.name, id);
             struct sm_warp *w = &sm->warps[m->req.warp];
             uint32_t abort = 0;
-            bool last = li == 1 ? sm_tx_validated(sm->tx, m->req.warp, m, w->pw, &abort)
-                                : sm_tx_ack(sm->tx, m->req.warp, cyc);
+            bool last = sm->tx->answer(sm->tx_ctx, m->req.warp, m, w->pw, cyc, &abort);
             tx_trace(sm, m->req.warp, cyc, "%s line 0x%llx answered%s (%d lanes aborted)",
                      li == 1 ? "validation of" : "commit or cleanup of",
                      (unsigned long long)m->addr, last ? ", the last" : "",
@@ -589,7 +589,7 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             struct sm_warp *w = &sm->warps[mi->warp];
             uint32_t abort, n_log, live; /* lanes aborted since the request left have no verdict */
             ptx_warp_tx_log(w->pw, &n_log, &live);
-            bool last = sm_tx_verdict(sm->tx, mi->warp, m, op, cl->lanes & live, &abort);
+            bool last = sm->tx->verdict(sm->tx_ctx, mi->warp, m, op, cl->lanes & live, &abort);
             tx_trace(sm, mi->warp, cyc, "%s line 0x%llx verdict: %d lanes aborted%s",
                      op->op == MEM_STORE ? "store" : "load", (unsigned long long)cl->line,
                      __builtin_popcount(abort), last ? " (the last verdict awaited)" : "");
@@ -657,11 +657,8 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
                    cycle_t cyc)
 {
     bool left = !ptx_warp_in_tx(w->pw);
-    struct mem_req tmpl = {.gpu = (uint8_t)sm->gpu,
-                           .sm = (uint16_t)sm->id,
-                           .warp = (uint16_t)slot,
-                           .id = req_id(0, ID_TX_SLOT, 0)};
-    unsigned wait = sm_tx_end(sm->tx, slot, e, left, sm->msgs, sm->comp.eng->now, cyc, &tmpl);
+    uint64_t wake = 0;
+    unsigned wait = sm->tx->end(sm->tx_ctx, slot, e, left, cyc, &wake);
     tx_trace(sm, slot, cyc, "attempt ends: %d lanes commit, %d abort; %s, backoff %u cycles",
              __builtin_popcount(e->committed), __builtin_popcount(e->aborted),
              left ? "the transaction is done" : "the aborted lanes retry", wait);
@@ -669,90 +666,34 @@ static void tx_end(struct sm *sm, struct sm_warp *w, unsigned slot, const struct
         w->alu_ready = MAX(w->alu_ready, cyc + wait);
         w->issue_at = MAX(w->issue_at, cyc + wait);
     }
-    if (left)
-        tx_wake(sm, sm_tx_take_limit_waiters(sm->tx));
+    tx_wake(sm, wake);
 }
 
-/* WarpTM: a warp at the end of its attempt sends its read log to be
- * validated before the attempt may end. */
-static void tx_validate(struct sm *sm, struct sm_warp *w, unsigned slot)
+struct ptx_warp *sm_ext_warp(struct sm *sm, unsigned slot)
 {
-    struct mem_req tmpl = {.gpu = (uint8_t)sm->gpu,
-                           .sm = (uint16_t)sm->id,
-                           .warp = (uint16_t)slot,
-                           .id = req_id(0, ID_TX_SLOT, 0)};
-    uint32_t doomed = sm_tx_eager_check(sm->tx, slot, w->pw); /* WarpTM-EL: at no cost */
-    if (doomed)
-        ptx_warp_tx_abort(w->pw, doomed);
-    uint32_t abort = sm_tx_validate(sm->tx, slot, w->pw, sm->msgs, sm->comp.eng->now, &tmpl);
-    if (abort)
-        ptx_warp_tx_abort(w->pw, abort);
+    struct sm_warp *w = &sm->warps[slot];
+    return w->pw && w->state != W_FREE && w->state != W_EXITED ? w->pw : NULL;
 }
 
-/* EAPG (ideal): a commit's signature went up (sig != 0: running attempts
- * that read its granules abort now) or came down (validations it held go
- * on). Called from whichever SM's tick published or withdrew it. */
-static void tx_hear(void *obj, uint64_t sig)
+void sm_ext_abort(struct sm *sm, unsigned slot, uint32_t lanes)
 {
-    struct sm *sm = obj;
-    uint64_t wake = 0;
-    if (!sig) {
-        wake = sm_tx_take_paused(sm->tx);
-    } else {
-        for (unsigned slot = 0; slot < sm->spec.warps; slot++) {
-            struct sm_warp *w = &sm->warps[slot];
-            uint32_t doomed = w->pw && w->state != W_FREE && w->state != W_EXITED
-                                  ? sm_tx_doomed(sm->tx, slot, w->pw, sig)
-                                  : 0;
-            if (doomed) {
-                ptx_warp_tx_abort(w->pw, doomed);
-                w->issue_at = ptx_warp_issue_cycle(w->pw);
-                wake |= 1ull << slot;
-            }
-        }
-    }
-    tx_resume(sm, wake);
+    struct sm_warp *w = &sm->warps[slot];
+    ptx_warp_tx_abort(w->pw, lanes);
+    w->issue_at = ptx_warp_issue_cycle(w->pw);
 }
 
-/* GETM's timestamp rollover is done: the warps that waited for it go on. */
-static void tx_rolled(void *obj)
+void sm_ext_resume(struct sm *sm, uint64_t slots)
 {
-    struct sm *sm = obj;
-    tx_resume(sm, sm_tx_rollover(sm->tx));
+    tx_resume(sm, slots);
 }
 
-void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index)
-{
-    sm_tx_set_epoch(sm->tx, e);
-    tx_epoch_listen_sm(e, index, tx_rolled, sm);
-}
-
-/* The serial token changed hands or came free (gpu/tx_serial.h). */
-static void tx_serial_moved(void *obj)
-{
-    struct sm *sm = obj;
-    tx_resume(sm, sm_tx_serial_changed(sm->tx));
-}
-
-void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index)
-{
-    sm_tx_set_serial(sm->tx, s, index);
-    tx_serial_listen(s, index, tx_serial_moved, sm);
-}
-
-void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index)
-{
-    sm_tx_set_board(sm->tx, b, index);
-    tx_board_listen(b, index, tx_hear, sm);
-}
-
-/* The commit unit sends its next message when the L1 port has room. */
+/* The extension sends its next message when the L1 port has room. */
 static bool tx_send(struct sm *sm)
 {
-    struct msg *m = sm_tx_peek_out(sm->tx);
+    struct msg *m = sm->tx->peek_out(sm->tx_ctx);
     if (!m || !port_has_room(sm->to_l1, 1))
         return false;
-    sm_tx_pop_out(sm->tx);
+    sm->tx->pop_out(sm->tx_ctx);
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
     sm->comp.eng->n_outstanding++;
@@ -829,7 +770,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
             fatal("kernel %s: CTA %u warp %u: transactions need a transactional protocol "
                   "(coherence.protocol = getm or warptm; docs/transactions.md)",
                   smi_kernel_name(sm), w->cta->index, w->warp_in_cta);
-        sm_tx_begin(sm->tx, slot, cyc);
+        sm->tx->begin(sm->tx_ctx, slot, cyc);
         tx_trace(sm, slot, cyc, "transaction begins (CTA %u, warp %u of it)", w->cta->index,
                  w->warp_in_cta);
         break;
@@ -889,9 +830,8 @@ static bool try_issue(struct sm *sm, unsigned slot, cycle_t cyc)
     struct sm_warp *w = &sm->warps[slot];
     uint64_t at = w->issue_at;
     if (at <= cyc) {
-        if (sm->tx && sm_tx_wants_validation(sm->tx, slot, w->pw, w->n_out))
-            tx_validate(sm, w, slot);
-        if (sm->tx && sm_tx_blocks(sm->tx, slot, w->pw, w->n_out)) { /* polled again by tx_wake */
+        if (sm->tx &&
+            sm->tx->holds(sm->tx_ctx, slot, w->pw, w->n_out)) { /* polled again by tx_wake */
             set_state(sm, w, W_PARKED);
             return false;
         }
@@ -1025,7 +965,7 @@ bool smi_tick(struct comp *c)
             return true;
     }
     if (sm->ready || sm->lsu_wait_n || sm->sb_ready_n || sm->pf_n || smi_ta_busy(sm) ||
-        (sm->tx && sm_tx_peek_out(sm->tx)) || sm->kstate == K_BEGIN_SEND ||
+        (sm->tx && sm->tx->peek_out(sm->tx_ctx)) || sm->kstate == K_BEGIN_SEND ||
         sm->kstate == K_END_SEND ||
         (sm->kstate == K_RUN &&
          (ctas_left(sm) ? cta_fits(sm) : sm->n_ctas_res == 0 && sm->pf_out == 0)))

@@ -152,33 +152,10 @@ void sm_connect(struct sm *sm, struct port *to_l1, struct port *from_l1);
 /* sc-typeaware: attach the ports to and from the MACs' crossbar (messages
  * carry the MAC's index in dst); before the first kernel. */
 void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, unsigned n_macs);
-/* GETM (sm_tx.h): the SM stamps transactional requests and runs the commit
- * unit; wid_base is the global warp id of slot 0, limit the transactional
- * warps at once (0: any), backoff the retry backoff's first window in cycles
- * (0: none), seed its random stream. Before the first kernel. */
-struct getm_params;
-struct sm_tx_stats;
-/* EAPG (ideal): the SM publishes and hears commits' signatures on board b
- * (gpu/tx_board.h) as its `index`-th SM. */
-struct tx_board;
-void sm_join_tx_board(struct sm *sm, struct tx_board *b, unsigned index);
-/* GETM: the SM takes part in timestamp rollovers on board e (gpu/tx_epoch.h)
- * as its `index`-th SM. */
-struct tx_epoch;
-void sm_join_tx_epoch(struct sm *sm, struct tx_epoch *e, unsigned index);
-/* Every transactional design: the SM takes part in the serialising fallback
- * on token s (gpu/tx_serial.h) as its `index`-th SM. */
-struct tx_serial;
-void sm_join_tx_serial(struct sm *sm, struct tx_serial *s, unsigned index);
-/* WarpTM-EL (ideal): the SM's zero-latency view of the banks' values. */
-void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg);
-/* Print warp `slot`'s transactional events on stderr (getm.trace_warp); -1:
- * none (the default). */
+/* Transactions run through the protocol's extension (gpu/sm_ext.h,
+ * sm_set_ext). Print warp `slot`'s transactional events on stderr
+ * (getm.trace_warp); -1: none (the default). */
 void sm_trace_tx(struct sm *sm, int slot);
-void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
-                  unsigned backoff, uint64_t seed);
-/* Its statistics, NULL without transactions. */
-const struct sm_tx_stats *sm_tx_stats(const struct sm *sm);
 /* NULL when a CTA of launch `l` fits in the SM; else what it exceeds, in
  * `why`, and the configuration keys at fault separated by spaces (the one to
  * change first), for config_where. */

@@ -260,7 +260,6 @@ void sm_free(struct sm *sm)
         if (sm->ctas[i].pc)
             ptx_cta_free(sm->ctas[i].pc);
     pool_destroy(&sm->atoms);
-    sm_tx_free(sm->tx);
     free(sm->ctas);
     free(sm->minst);
     free(sm->minst_free);
@@ -300,25 +299,25 @@ void sm_connect_mac(struct sm *sm, struct port *to_mac, struct port *from_mac, u
     sm->ta->n_macs = n_macs;
 }
 
-void sm_enable_tx(struct sm *sm, const struct getm_params *p, uint32_t wid_base, unsigned limit,
-                  unsigned backoff, uint64_t seed)
+void sm_set_ext(struct sm *sm, const struct sm_ext_ops *ops, void *ctx)
 {
-    sm->tx = sm_tx_new(p, wid_base, sm->spec.warps, sm->line_bytes, limit, backoff, seed);
+    sm->tx = ops;
+    sm->tx_ctx = ctx;
+}
+
+void sm_ext_wiring(const struct sm *sm, struct sm_ext_wiring *w)
+{
+    *w = (struct sm_ext_wiring){
+        .eng = sm->comp.eng,
+        .msgs = sm->msgs,
+        .hdr = {.gpu = (uint8_t)sm->gpu, .sm = (uint16_t)sm->id, .id = req_id(0, ID_TX_SLOT, 0)},
+        .warps = sm->spec.warps,
+        .line_bytes = sm->line_bytes};
 }
 
 void sm_trace_tx(struct sm *sm, int slot)
 {
     sm->tx_trace_slot = slot;
-}
-
-void sm_set_tx_oracle(struct sm *sm, bool (*value_now)(void *, addr_t, uint8_t *), void *arg)
-{
-    sm_tx_set_oracle(sm->tx, value_now, arg);
-}
-
-const struct sm_tx_stats *sm_tx_stats(const struct sm *sm)
-{
-    return sm->tx ? sm_tx_stats_of(sm->tx) : NULL;
 }
 
 void sm_abandon_kernel(struct sm *sm)

@@ -16,10 +16,7 @@
 #include "gpu/coalesce.h"
 #include "gpu/inst_trace.h"
 #include "gpu/mac.h"
-#include "gpu/sm_tx.h"
-#include "gpu/tx_board.h"
-#include "gpu/tx_epoch.h"
-#include "gpu/tx_serial.h"
+#include "gpu/sm_ext.h"
 #include "mem/tbe.h"
 
 #define SM_MAX_WARPS  64 /* the ready sets are uint64 bitmasks */
@@ -38,7 +35,7 @@
 #define ID_PREFETCH_SLOT (ID_SLOT_MASK - 1)     /* prefetches (order.prefetch) */
 #define SM_MAX_INFLIGHT  (ID_PREFETCH_SLOT - 1) /* instruction slots, sm.max_inflight + 1 */
 #define ID_TX_SLOT                                                                                 \
-    SM_MAX_INFLIGHT          /* GETM commit and cleanup messages (never an instruction slot) */
+    SM_MAX_INFLIGHT          /* the transaction extension's messages (never an instruction slot) */
 #define SM_PREFETCH_QUEUE 64 /* prefetches waiting for the memory stage to be idle */
 
 enum warp_state {
@@ -189,10 +186,11 @@ struct sm {
     addr_t pf[SM_PREFETCH_QUEUE];       /* prefetch lines waiting, FIFO */
     uint8_t pf_warp[SM_PREFETCH_QUEUE]; /* the warp each is for */
     uint32_t pf_head, pf_n;
-    uint32_t pf_out;   /* prefetches sent and not answered */
-    struct sm_ta *ta;  /* sc-typeaware state, else NULL */
-    struct sm_tx *tx;  /* GETM: timestamps, verdicts, commit unit (sm_enable_tx), else NULL */
-    int tx_trace_slot; /* the warp slot whose transactional events are printed, or -1 */
+    uint32_t pf_out;             /* prefetches sent and not answered */
+    struct sm_ta *ta;            /* sc-typeaware state, else NULL */
+    const struct sm_ext_ops *tx; /* the transaction extension (sm_set_ext), else NULL */
+    void *tx_ctx;                /* its context */
+    int tx_trace_slot;           /* the warp slot whose transactional events are printed, or -1 */
 
     uint64_t last_cycle;
     tick_t last_tick_ps; /* time of that tick (TICK_MAX: none yet) */

@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "gfx/sfr.h"
-#include "gpu/sm_tx.h"
+#include "coh/getm/sm_tx.h"
 #include "sim/msg.h"
 
 #define SWEEP_MAX_SETTINGS 32

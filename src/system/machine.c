@@ -181,7 +181,7 @@ static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
     return nc_l2_value_now(m->l2s[bank], line, data);
 }
 
-/* GETM's timestamp rollover (gpu/tx_epoch.h): a bank's validation unit
+/* GETM's timestamp rollover (coh/getm/tx_epoch.h): a bank's validation unit
  * flushes its tables, called from the board when nothing is in flight. */
 static void tx_roll_bank(void *obj)
 {
@@ -383,24 +383,27 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
             struct getm_params gp;
             getm_params_of_config(&m->view, m->n_sms, &gp);
             const struct getm_spec *tm = getm_spec_of(&m->view);
-            sm_enable_tx(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), tm->tx_warps,
-                         tm->backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            if (!m->sm_txs)
+                m->sm_txs = xcalloc(m->n_cores, sizeof *m->sm_txs);
+            struct sm_tx *tx = m->sm_txs[i] =
+                sm_tx_new(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), tm->tx_warps,
+                          tm->backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
             if (tm->trace_warp && (tm->trace_warp - 1) / cfg->sm.warps == i)
                 sm_trace_tx(m->sms[i], (int)((tm->trace_warp - 1) % cfg->sm.warps));
             if (gp.eager)
-                sm_set_tx_oracle(m->sms[i], tx_value_now, m);
+                sm_tx_set_oracle(tx, tx_value_now, m);
             if (!m->tx_serial)
                 m->tx_serial = tx_serial_new(m->n_sms, cfg->sm.warps);
-            sm_join_tx_serial(m->sms[i], m->tx_serial, i);
+            sm_tx_join_serial(tx, m->tx_serial, i);
             if (gp.eapg) {
                 if (!m->tx_board)
                     m->tx_board = tx_board_new(m->n_sms, cfg->sm.warps);
-                sm_join_tx_board(m->sms[i], m->tx_board, i);
+                sm_tx_join_board(tx, m->tx_board, i);
             }
             if (!gp.warptm) {
                 if (!m->tx_epoch)
                     m->tx_epoch = tx_epoch_new(m->n_sms, m->n_banks);
-                sm_join_tx_epoch(m->sms[i], m->tx_epoch, i);
+                sm_tx_join_epoch(tx, m->tx_epoch, i);
             }
         }
         w.clk = &m->core_clk;
@@ -514,7 +517,10 @@ void machine_free(struct machine *m)
         sm_free(m->sms[i]);
         m->l1_ops[i]->destroy(m->l1s[i]);
         port_destroy(&m->from_l1[i]);
+        if (m->sm_txs)
+            sm_tx_free(m->sm_txs[i]);
     }
+    free(m->sm_txs);
     tx_board_free(m->tx_board);
     tx_epoch_free(m->tx_epoch);
     tx_serial_free(m->tx_serial);

@@ -15,7 +15,7 @@
 
 #include "coh/proto.h"
 #include "gpu/sm.h"
-#include "gpu/sm_tx.h"
+#include "coh/getm/sm_tx.h"
 #include "host/launcher.h"
 #include "sim/hist.h"
 #include "system/config.h"

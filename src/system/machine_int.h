@@ -21,13 +21,13 @@
 #include "dram/dram.h"
 #include "gpu/mac.h"
 #include "gpu/sm.h"
-#include "gpu/sm_tx.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/getm/getm_options.h"
+#include "coh/getm/sm_tx.h"
+#include "coh/getm/tx_board.h"
+#include "coh/getm/tx_epoch.h"
+#include "coh/getm/tx_serial.h"
 #include "coh/nc/nc.h"
-#include "gpu/tx_board.h"
-#include "gpu/tx_epoch.h"
-#include "gpu/tx_serial.h"
 #include "coh/spandex/fcs.h"
 #include "coh/spandex/fcs_options.h"
 #include "ptx/ir.h"
@@ -73,6 +73,7 @@ struct machine {
     struct dram **drams;
     struct comp *unit;           /* the protocol's central unit, or NULL */
     void *proto_ctx;             /* the protocol's per-machine context (proto_desc.attach) */
+    struct sm_tx **sm_txs;       /* per core: its transaction extension, or NULL */
     struct tx_board *tx_board;   /* EAPG (ideal): commits' broadcasts (warptm.eapg), or NULL */
     struct tx_epoch *tx_epoch;   /* GETM: the timestamp rollover board, or NULL */
     struct tx_serial *tx_serial; /* transactions: the forward-progress token, or NULL */

@@ -15,6 +15,12 @@ struct prefixed {
     const char *prefix;
 };
 
+/* Core i's transaction statistics, NULL without transactions. */
+static const struct sm_tx_stats *tx_stats(const struct machine *m, unsigned i)
+{
+    return m->sm_txs && m->sm_txs[i] ? sm_tx_stats_of(m->sm_txs[i]) : NULL;
+}
+
 static void emit_prefixed(void *arg, const char *name, uint64_t v)
 {
     struct prefixed *p = arg;
@@ -64,7 +70,7 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
             snprintf(buf, sizeof buf, "%s.holds.%s", n, sm_hold_names[k]);
             emit(arg, buf, s->holds[k]);
         }
-        const struct sm_tx_stats *tx = m->sms[i] ? sm_tx_stats(m->sms[i]) : NULL;
+        const struct sm_tx_stats *tx = tx_stats(m, i);
         if (tx) {
 #define T(f)                                                                                       \
     snprintf(buf, sizeof buf, "%s.tx." #f, n);                                                     \
@@ -264,7 +270,7 @@ void machine_summary(struct machine *m, struct machine_summary *s)
         s->thread_insts += sm_stats(m->sms[i])->thread_insts;
         s->warp_insts += sm_stats(m->sms[i])->warp_insts;
         hist_merge(&s->load_latency, &sm_stats(m->sms[i])->latency[MEM_LOAD]);
-        const struct sm_tx_stats *tx = m->sms[i] ? sm_tx_stats(m->sms[i]) : NULL;
+        const struct sm_tx_stats *tx = tx_stats(m, i);
         if (!tx)
             continue;
         s->tx_commits += tx->lane_commits;

@@ -24,6 +24,7 @@
 #include <cmocka.h>
 
 #include "base/log.h"
+#include "coh/getm/getm_fn.h"
 #include "gpu/functional.h"
 #include "host/host.h"
 #include "mem/backing.h"
@@ -52,6 +53,7 @@ static int setup(void **state)
     (void)state;
     backing_init(&store);
     fn = functional_new(&store, NULL);
+    functional_set_tm(fn, &getm_functional_tm);
     h = host_new(functional_launcher(fn));
     host_load_ptx(h, read_ptx("examples/unit/functional.ptx"), "functional.ptx");
     htx = host_new(functional_launcher(fn));

@@ -668,7 +668,7 @@ static void stress_printed_wake_order(void **state)
     stress_run(5000, 1, false);
 }
 
-/* Timestamp rollover (spec 004a §4.7; gpu/tx_epoch.h): with 8-bit
+/* Timestamp rollover (spec 004a §4.7; coh/getm/tx_epoch.h): with 8-bit
  * timestamps and 4 warp bits a warp may take logical times 0..14 (its wts
  * must fit: the limit is 254); with nothing reserved or waiting the VU
  * flushes its precise table, stash and Bloom filter, so every granule reads

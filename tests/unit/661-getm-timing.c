@@ -306,7 +306,7 @@ static void empty_transaction_after_a_store(void **state)
     assert_int_equal(t.commit_msgs, 0);
 }
 
-/* Timestamp rollover (getm.ts_bits; gpu/tx_epoch.h): 4 SMs of 48 warps need
+/* Timestamp rollover (getm.ts_bits; coh/getm/tx_epoch.h): 4 SMs of 48 warps need
  * 8 bits of warp id, so 10-bit timestamps give each warp logical times 0..2
  * and the counter's 512 increments roll over again and again (99 times).
  * Every SM and every bank takes part in each rollover, and the counter stays

@@ -53,7 +53,7 @@ static enum warptm_verdict val(struct rig *r, addr_t a, bool write, bool match)
     return warptm_vu_validate(r->v, &c);
 }
 
-/* A validation by the serial token's holder (gpu/tx_serial.h). */
+/* A validation by the serial token's holder (coh/getm/tx_serial.h). */
 static enum warptm_verdict val_alone(struct rig *r, addr_t a, bool write, bool match)
 {
     struct warptm_check c = {a, write, match, true};

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "coh/getm/getm_fn.h"
 #include "gpu/functional.h"
 #include "host/host.h"
 #include "host/launcher.h"
@@ -44,6 +45,7 @@ static inline struct wl_outcome run_functional_through(const struct workload *w,
     struct backing store;
     backing_init(&store);
     struct functional *f = functional_new(&store, NULL);
+    functional_set_tm(f, &getm_functional_tm);
     struct launcher machine = functional_launcher(f);
     struct host *h = host_new(wrap ? wrap(machine, wrap_arg) : machine);
     struct wl_params p = {.size = WL_TINY, .seed = seed, .variant = variant};

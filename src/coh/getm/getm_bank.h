@@ -80,7 +80,7 @@
 #define WARPTM_RELEASE_WRITE(t) ((uint32_t)((t) >> 8) & 0xffu)
 #define WARPTM_RELEASES(rd, wr) ((uint64_t)(rd) | (uint64_t)(wr) << 8)
 /* WarpTM: a validation's msg->ts2 bit: the warp holds the serial token
- * (gpu/tx_serial.h) and validates alone, so its granules are checked but not
+ * (coh/getm/tx_serial.h) and validates alone, so its granules are checked but not
  * held (the token keeps every other transaction out until it is done). */
 #define WARPTM_ALONE (1ull << 63)
 
@@ -130,7 +130,7 @@ bool getm_bank_holds(const struct getm_bank *g);
 /* The commit unit's entries and the stall buffer's waiters, for a simulator
  * fault's dump. */
 void getm_bank_dump(const struct getm_bank *g, FILE *out);
-/* Timestamp rollover (gpu/tx_epoch.h): GETM's VU flushes its tables. */
+/* Timestamp rollover (coh/getm/tx_epoch.h): GETM's VU flushes its tables. */
 void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */
 /* The time series' columns (proto_desc.series): GETM's stall buffer now. */

@@ -33,7 +33,7 @@ struct getm_spec {
     uint32_t cu_buffer;      /* bytes of the commit unit's buffer */
     uint32_t ts_bits;        /* width of a logical timestamp (warp id included) */
     uint32_t progress_aborts; /* attempts in a row with no lane committed after which a warp
-                                 takes the serial token (gpu/tx_serial.h) */
+                                 takes the serial token (coh/getm/tx_serial.h) */
     uint32_t trace_warp;      /* 1 + the GPU-wide warp slot whose transactional events are
                                  printed on stderr (docs/transactions.md); 0: none */
 };

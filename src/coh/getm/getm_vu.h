@@ -57,7 +57,7 @@ struct getm_params {
     bool eapg;             /* EAPG (ideal): commits broadcast their write signatures */
     uint32_t hold_entries; /* per bank: granules validated transactions may hold at once */
     uint32_t tcd_entries;  /* per bank: last-write times of the temporal conflict detector */
-    /* the SM (gpu/tx_serial.h): attempts in a row with no lane committed after
+    /* the SM (coh/getm/tx_serial.h): attempts in a row with no lane committed after
      * which a warp asks for the serial token */
     uint32_t progress_aborts;
 };
@@ -73,7 +73,7 @@ getm_ts getm_first_ts(const struct getm_params *p, uint32_t wid);
 getm_ts getm_advance_ts(const struct getm_params *p, uint32_t wid, getm_ts t);
 /* The largest warpts a warp may take: its wts (warpts + 1) must fit ts_bits.
  * A warp whose next timestamp is larger must wait for a rollover
- * (gpu/tx_epoch.h). */
+ * (coh/getm/tx_epoch.h). */
 getm_ts getm_ts_limit(const struct getm_params *p);
 
 struct getm_req {
@@ -150,7 +150,7 @@ unsigned getm_vu_release(struct getm_vu *v, addr_t addr, uint32_t count, struct 
  * the printed retry policy, the next oldest waiter when the granule is still
  * unreserved (copied to woken; returns 1), else 0. Always 0 under wake_all. */
 unsigned getm_vu_wake_next(struct getm_vu *v, addr_t addr, struct getm_req *woken, unsigned cap);
-/* Timestamp rollover (gpu/tx_epoch.h): nothing is in flight and no granule
+/* Timestamp rollover (coh/getm/tx_epoch.h): nothing is in flight and no granule
  * is reserved; the stall buffer and the metadata tables are flushed (every
  * rts and wts back to 0). A waiter or a reservation left is a fault (panic). */
 void getm_vu_rollover(struct getm_vu *v);

@@ -232,7 +232,7 @@ const struct coh_table warptm_vu_table = COH_TABLE("warptm", "VU", cells, set_st
  * key always meets an empty slot, which ends it). The limit is no bar to
  * forward progress, though at hold_entries = 4 it holds three granules and
  * one lane writing a whole 128-byte line needs four: a warp that cannot
- * commit asks for the serial token (gpu/tx_serial.h) and validates alone,
+ * commit asks for the serial token (coh/getm/tx_serial.h) and validates alone,
  * which takes no hold (ValAlone), so no table size can starve it. A
  * validation alone finds every granule free (every other transaction has
  * released its holds before the token is granted); a hold would be a hole. */

@@ -39,7 +39,7 @@ struct warptm_check {
     addr_t addr; /* the granule */
     bool write;  /* the transaction writes it (an exclusive hold) */
     bool match;  /* every byte it read still has the value it read */
-    bool alone;  /* the transaction holds the serial token (gpu/tx_serial.h): no
+    bool alone;  /* the transaction holds the serial token (coh/getm/tx_serial.h): no
                     other validated transaction can hold the granule, and it
                     takes no hold */
 };

@@ -2,7 +2,7 @@
  * tx_serial.c - the serialising fallback's token (see tx_serial.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "gpu/tx_serial.h"
+#include "coh/getm/tx_serial.h"
 
 #include <stdlib.h>
 

@@ -18,8 +18,8 @@
  *   message passing, like WarpTM-EL's ideal checks.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef GPU_TX_BOARD_H
-#define GPU_TX_BOARD_H
+#ifndef COH_GETM_TX_BOARD_H
+#define COH_GETM_TX_BOARD_H
 
 #include <stdbool.h>
 #include <stdint.h>

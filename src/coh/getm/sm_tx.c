@@ -1,9 +1,10 @@
 /*
- * sm_tx.c - the SM's part of GETM: warp timestamps, the transactional-warp
- * limit, verdicts and the commit unit (see sm_tx.h).
+ * sm_tx.c - the SM's part of GETM and WarpTM: warp timestamps, the
+ * transactional-warp limit, verdicts, validation and the commit unit, as the
+ * SM's transaction extension (see sm_tx.h, gpu/sm_ext.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "gpu/sm_tx.h"
+#include "coh/getm/sm_tx.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,10 @@
 #include "base/log.h"
 #include "base/rng.h"
 #include "coh/getm/getm_bank.h"
-#include "gpu/tx_board.h"
-#include "gpu/tx_epoch.h"
-#include "gpu/tx_serial.h"
+#include "coh/getm/tx_board.h"
+#include "coh/getm/tx_epoch.h"
+#include "coh/getm/tx_serial.h"
+#include "gpu/sm_ext.h"
 #include "mem/tbe.h"
 
 #define SM_TX_WARPS           64
@@ -63,6 +65,8 @@ struct sm_tx_warp {
 };
 
 struct sm_tx {
+    struct sm *sm; /* the SM it extends */
+    struct sm_ext_wiring io;
     struct getm_params p;
     uint32_t wid_base;
     unsigned line_bytes, limit, n_in_tx, backoff;
@@ -84,14 +88,21 @@ struct sm_tx {
     struct sm_tx_stats st;
 };
 
-struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned warps,
-                        unsigned line_bytes, unsigned limit, unsigned backoff, uint64_t seed)
+static const struct sm_ext_ops sm_tx_ops;
+
+struct sm_tx *sm_tx_new(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
+                        unsigned limit, unsigned backoff, uint64_t seed)
 {
+    struct sm_ext_wiring io;
+    sm_ext_wiring(sm, &io);
+    unsigned warps = io.warps, line_bytes = io.line_bytes;
     if (warps > SM_TX_WARPS || line_bytes / p->granule > GETM_MAX_GRANULES)
         panic("sm_tx: %u warps or %u-byte lines out of bounds", warps, line_bytes);
     struct sm_tx *t = calloc(1, sizeof *t);
     if (!t || !(t->build = calloc(PTX_TX_LOG_MAX, sizeof *t->build)))
         panic("out of memory");
+    t->sm = sm;
+    t->io = io;
     t->p = *p;
     t->wid_base = wid_base;
     t->line_bytes = line_bytes;
@@ -102,6 +113,7 @@ struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned
         t->w[s].ts = getm_first_ts(p, wid_base + s);
         t->w[s].first_read = UINT64_MAX;
     }
+    sm_set_ext(sm, &sm_tx_ops, t);
     return t;
 }
 
@@ -149,12 +161,7 @@ static void note_live(struct sm_tx *t, struct sm_tx_warp *w)
     }
 }
 
-void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e)
-{
-    t->epoch = e;
-}
-
-uint64_t sm_tx_rollover(struct sm_tx *t)
+static uint64_t sm_tx_rollover(struct sm_tx *t)
 {
     for (unsigned s = 0; s < SM_TX_WARPS; s++) {
         struct sm_tx_warp *w = &t->w[s];
@@ -172,13 +179,7 @@ uint64_t sm_tx_rollover(struct sm_tx *t)
     return m;
 }
 
-void sm_tx_set_serial(struct sm_tx *t, struct tx_serial *s, unsigned sm_id)
-{
-    t->serial = s;
-    t->serial_id = sm_id;
-}
-
-uint64_t sm_tx_serial_changed(struct sm_tx *t)
+static uint64_t sm_tx_serial_changed(struct sm_tx *t)
 {
     bool busy = tx_serial_busy(t->serial);
     uint64_t wake = 0;
@@ -218,7 +219,7 @@ static bool retry_waits_acks(const struct sm_tx *t)
     return t->p.commit_waits || !t->p.owner_seq || t->p.warptm;
 }
 
-bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
+static bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if ((w->ts_wait && (ptx_warp_in_tx(pw) || ptx_warp_at_tx_begin(pw))) ||
@@ -246,14 +247,14 @@ bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uns
     return false;
 }
 
-uint64_t sm_tx_take_limit_waiters(struct sm_tx *t)
+static uint64_t sm_tx_take_limit_waiters(struct sm_tx *t)
 {
     uint64_t m = t->limit_waiters;
     t->limit_waiters = 0;
     return m;
 }
 
-void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc)
+static void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc)
 {
     struct sm_tx_warp *w = &t->w[slot];
     w->start = cyc;
@@ -268,7 +269,7 @@ void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc)
     note_live(t, w);
 }
 
-void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
+static void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
 {
     struct sm_tx_warp *w = &t->w[slot];
     /* to the L1 a validation is a load performed at the L2 (item 20: it
@@ -282,8 +283,8 @@ void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store)
     w->n_access++;
 }
 
-bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_memop *op,
-                   uint32_t lanes, uint32_t *abort)
+static bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m,
+                          const struct ptx_memop *op, uint32_t lanes, uint32_t *abort)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_access)
@@ -314,11 +315,6 @@ bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m, const st
     return --w->n_access == 0;
 }
 
-bool sm_tx_stores_local(const struct sm_tx *t)
-{
-    return t->p.warptm;
-}
-
 /* The granules of a line (bit k: the k-th) that `size` bytes at `off` touch. */
 static uint32_t granules_in(const struct sm_tx *t, unsigned off, unsigned size)
 {
@@ -343,8 +339,8 @@ static uint64_t signature(const struct sm_tx *t, const struct ptx_warp *pw)
     return sig;
 }
 
-bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
-                            unsigned n_out)
+static bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                                   unsigned n_out)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!t->p.warptm || w->validated || w->n_val || n_out || w->n_access || !ptx_warp_at_tx_end(pw))
@@ -358,13 +354,8 @@ bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_war
     return true;
 }
 
-void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id)
-{
-    t->board = b;
-    t->sm_id = sm_id;
-}
-
-uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig)
+static uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
+                             uint64_t sig)
 {
     const struct sm_tx_warp *w = &t->w[slot];
     if (!ptx_warp_in_tx(pw) || w->n_val || w->validated)
@@ -382,7 +373,7 @@ uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
     return doomed;
 }
 
-uint64_t sm_tx_take_paused(struct sm_tx *t)
+static uint64_t sm_tx_take_paused(struct sm_tx *t)
 {
     uint64_t m = t->paused;
     t->paused = 0;
@@ -390,30 +381,31 @@ uint64_t sm_tx_take_paused(struct sm_tx *t)
 }
 
 /* The validation message of `line` among the first n being built, made if new. */
-static struct msg *validation_of(struct sm_tx *t, unsigned *n, addr_t line, struct pool *msgs,
-                                 tick_t now, const struct mem_req *tmpl)
+static struct msg *validation_of(struct sm_tx *t, unsigned *n, addr_t line,
+                                 const struct mem_req *tmpl)
 {
     for (unsigned i = 0; i < *n; i++)
         if (t->build[i]->addr == line)
             return t->build[i];
-    struct msg *m = msg_new(msgs, MSG_CORE_REQ, line, now);
+    struct msg *m = msg_new(t->io.msgs, MSG_CORE_REQ, line, t->io.eng->now);
     m->cls = TRAFFIC_ST;
     m->req = *tmpl;
     m->req.op = MEM_STORE; /* to the L1, a write-through of the values read */
     m->req.sem = SEM_WEAK;
     m->req.scope = SCOPE_GPU;
     m->req.tx = MEM_TX_VALIDATE;
-    m->req.id |= 1; /* line index 1: a validation, not a commit */
+    m->req.id |= 1; /* the header's free bit: a validation, not a commit (ext_answer) */
     m->ts2 = 0;
     memset(&m->mask, 0, sizeof m->mask);
     t->build[(*n)++] = m;
     return m;
 }
 
-uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
-                        struct pool *msgs, tick_t now, const struct mem_req *tmpl)
+static uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
 {
     struct sm_tx_warp *w = &t->w[slot];
+    struct mem_req tmpl = t->io.hdr;
+    tmpl.warp = (uint16_t)slot;
     uint32_t n_log, live, abort = 0;
     const struct ptx_tx_access *log = ptx_warp_tx_log(pw, &n_log, &live);
     bool writes = false;
@@ -432,7 +424,7 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
             continue;
         addr_t line = a->addr & ~(addr_t)(t->line_bytes - 1);
         unsigned off = (unsigned)(a->addr - line);
-        struct msg *m = validation_of(t, &n, line, msgs, now, tmpl);
+        struct msg *m = validation_of(t, &n, line, &tmpl);
         if (a->write) {
             m->ts2 |= WARPTM_RELEASES(0, granules_in(t, off, a->size));
             continue;
@@ -458,8 +450,8 @@ uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *p
     return abort;
 }
 
-bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_warp *pw,
-                     uint32_t *abort)
+static bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m,
+                            const struct ptx_warp *pw, uint32_t *abort)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_val)
@@ -504,7 +496,7 @@ void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg)
     t->value_arg = arg;
 }
 
-uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
+static uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw)
 {
     if (!t->p.eager || !t->value_now)
         return 0;
@@ -539,10 +531,12 @@ static struct msg *find_line(struct sm_tx *t, unsigned n, addr_t line)
     return NULL;
 }
 
-unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
-                   struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl)
+static unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
+                          cycle_t cyc)
 {
     struct sm_tx_warp *w = &t->w[slot];
+    struct mem_req tmpl = t->io.hdr;
+    tmpl.warp = (uint16_t)slot;
     unsigned n = 0;
     t->st.attempt_cycles += cyc - MIN(w->start, cyc);
     w->ended = cyc;
@@ -551,9 +545,9 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
         const struct sm_tx_resv *r = &w->resv[i];
         struct msg *m = find_line(t, n, r->line);
         if (!m) {
-            m = msg_new(msgs, MSG_CORE_REQ, r->line, now);
+            m = msg_new(t->io.msgs, MSG_CORE_REQ, r->line, t->io.eng->now);
             m->cls = TRAFFIC_ST;
-            m->req = *tmpl;
+            m->req = tmpl;
             m->req.op = MEM_STORE;
             m->req.sem = SEM_WEAK;
             m->req.scope = SCOPE_GPU;
@@ -675,17 +669,19 @@ unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, b
     return wait;
 }
 
-struct msg *sm_tx_peek_out(struct sm_tx *t)
+static struct msg *sm_tx_peek_out(void *ctx)
 {
+    struct sm_tx *t = ctx;
     return t->out.head;
 }
 
-void sm_tx_pop_out(struct sm_tx *t)
+static void sm_tx_pop_out(void *ctx)
 {
+    struct sm_tx *t = ctx;
     msg_list_pop(&t->out);
 }
 
-bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
+static bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
 {
     struct sm_tx_warp *w = &t->w[slot];
     if (!w->n_acks)
@@ -702,3 +698,143 @@ bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc)
     note_live(t, w); /* last: it may roll over */
     return true;
 }
+
+/* ---- the GPU-wide agreements: events that come from other SMs ---- */
+
+/* GETM's timestamp rollover is done: the warps that waited for it go on. */
+static void rolled(void *obj)
+{
+    struct sm_tx *t = obj;
+    sm_ext_resume(t->sm, sm_tx_rollover(t));
+}
+
+void sm_tx_join_epoch(struct sm_tx *t, struct tx_epoch *e, unsigned index)
+{
+    t->epoch = e;
+    tx_epoch_listen_sm(e, index, rolled, t);
+}
+
+/* The serial token changed hands or came free. */
+static void serial_moved(void *obj)
+{
+    struct sm_tx *t = obj;
+    sm_ext_resume(t->sm, sm_tx_serial_changed(t));
+}
+
+void sm_tx_join_serial(struct sm_tx *t, struct tx_serial *s, unsigned index)
+{
+    t->serial = s;
+    t->serial_id = index;
+    tx_serial_listen(s, index, serial_moved, t);
+}
+
+/* EAPG (ideal): a commit's signature went up (sig != 0: running attempts
+ * that read its granules abort now) or came down (validations it held go
+ * on). Called from whichever SM's tick published or withdrew it. */
+static void hear(void *obj, uint64_t sig)
+{
+    struct sm_tx *t = obj;
+    uint64_t wake = 0;
+    if (!sig) {
+        wake = sm_tx_take_paused(t);
+    } else {
+        for (unsigned slot = 0; slot < t->io.warps; slot++) {
+            struct ptx_warp *pw = sm_ext_warp(t->sm, slot);
+            uint32_t doomed = pw ? sm_tx_doomed(t, slot, pw, sig) : 0;
+            if (doomed) {
+                sm_ext_abort(t->sm, slot, doomed);
+                wake |= 1ull << slot;
+            }
+        }
+    }
+    sm_ext_resume(t->sm, wake);
+}
+
+void sm_tx_join_board(struct sm_tx *t, struct tx_board *b, unsigned index)
+{
+    t->board = b;
+    t->sm_id = index;
+    tx_board_listen(b, index, hear, t);
+}
+
+/* ---- the SM's hooks (gpu/sm_ext.h) ---- */
+
+static void ext_begin(void *ctx, unsigned slot, cycle_t cyc)
+{
+    sm_tx_begin(ctx, slot, cyc);
+}
+
+/* WarpTM: a warp at the end of its attempt sends its read log to be
+ * validated before the attempt may end. */
+static bool ext_holds(void *ctx, unsigned slot, struct ptx_warp *pw, unsigned n_out)
+{
+    struct sm_tx *t = ctx;
+    if (sm_tx_wants_validation(t, slot, pw, n_out)) {
+        uint32_t doomed = sm_tx_eager_check(t, slot, pw); /* WarpTM-EL: at no cost */
+        if (doomed)
+            ptx_warp_tx_abort(pw, doomed);
+        uint32_t abort = sm_tx_validate(t, slot, pw);
+        if (abort)
+            ptx_warp_tx_abort(pw, abort);
+    }
+    return sm_tx_blocks(t, slot, pw, n_out);
+}
+
+/* WarpTM: transactional stores stay in the warp's redo log (no message). */
+static bool ext_keeps_store(void *ctx, unsigned slot, const struct ptx_warp *pw, uint32_t *abort)
+{
+    struct sm_tx *t = ctx;
+    if (!t->p.warptm)
+        return false;
+    *abort = sm_tx_eager_check(t, slot, pw);
+    return true;
+}
+
+static void ext_stamp(void *ctx, unsigned slot, struct msg *m, bool store)
+{
+    sm_tx_stamp(ctx, slot, m, store);
+}
+
+static bool ext_verdict(void *ctx, unsigned slot, const struct msg *m, const struct ptx_memop *op,
+                        uint32_t lanes, uint32_t *abort)
+{
+    return sm_tx_verdict(ctx, slot, m, op, lanes, abort);
+}
+
+static uint32_t ext_loaded(void *ctx, unsigned slot, const struct ptx_warp *pw)
+{
+    return sm_tx_eager_check(ctx, slot, pw);
+}
+
+/* A validation answered (its id's free bit set: validation_of), or a commit
+ * or cleanup done. */
+static bool ext_answer(void *ctx, unsigned slot, const struct msg *m, const struct ptx_warp *pw,
+                       cycle_t cyc, uint32_t *abort)
+{
+    if (m->req.id & 1)
+        return sm_tx_validated(ctx, slot, m, pw, abort);
+    *abort = 0;
+    return sm_tx_ack(ctx, slot, cyc);
+}
+
+/* A warp that leaves its transaction makes room under the limit. */
+static unsigned ext_end(void *ctx, unsigned slot, const struct ptx_tx_end *e, bool left,
+                        cycle_t cyc, uint64_t *wake)
+{
+    unsigned wait = sm_tx_end(ctx, slot, e, left, cyc);
+    *wake = left ? sm_tx_take_limit_waiters(ctx) : 0;
+    return wait;
+}
+
+static const struct sm_ext_ops sm_tx_ops = {
+    .begin = ext_begin,
+    .holds = ext_holds,
+    .keeps_store = ext_keeps_store,
+    .stamp = ext_stamp,
+    .verdict = ext_verdict,
+    .loaded = ext_loaded,
+    .answer = ext_answer,
+    .end = ext_end,
+    .peek_out = sm_tx_peek_out,
+    .pop_out = sm_tx_pop_out,
+};

@@ -2,7 +2,7 @@
  * tx_epoch.c - GETM's timestamp rollover (see tx_epoch.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "gpu/tx_epoch.h"
+#include "coh/getm/tx_epoch.h"
 
 #include <stdlib.h>
 

@@ -24,12 +24,10 @@
  *   and its next transaction waits at the VU if it touches the same granules.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef GPU_SM_TX_H
-#define GPU_SM_TX_H
+#ifndef COH_GETM_SM_TX_H
+#define COH_GETM_SM_TX_H
 
-#include "base/pool.h"
 #include "coh/getm/getm_vu.h"
-#include "ptx/ptx.h"
 #include "sim/msg.h"
 
 /* Why a lane's attempt aborted (statistics tx.abort.<name>, lanes; one cause
@@ -87,92 +85,44 @@ struct sm_tx_stats {
     uint64_t serial_stalls;   /* times a warp waited while another asked for or held it */
 };
 
+struct sm;
 struct sm_tx;
-/* wid_base: the global warp id of slot 0; limit: tx warps at once (0: any);
- * backoff: cycles of the retry backoff's first window (0: none); seed: its
- * random stream. */
-struct sm_tx *sm_tx_new(const struct getm_params *p, uint32_t wid_base, unsigned warps,
-                        unsigned line_bytes, unsigned limit, unsigned backoff, uint64_t seed);
+/* The core side of SM `sm`'s transactions, plugged into it as its
+ * transaction extension (gpu/sm_ext.h): wid_base, the global warp id of slot
+ * 0; limit: tx warps at once (0: any); backoff: cycles of the retry backoff's
+ * first window (0: none); seed: its random stream. The caller frees it after
+ * the SM. */
+struct sm_tx *sm_tx_new(struct sm *sm, const struct getm_params *p, uint32_t wid_base,
+                        unsigned limit, unsigned backoff, uint64_t seed);
 void sm_tx_free(struct sm_tx *t);
 const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t);
 
-/* True when warp `slot` may not issue its next instruction now: a begin over
- * the limit, an attempt's end while the warp has memory instructions
- * outstanding (n_out: their verdicts must be in), or a commit or cleanup not
- * yet acknowledged. */
-bool sm_tx_blocks(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, unsigned n_out);
-/* Warps blocked at a begin by the limit (bit per slot), cleared. */
-uint64_t sm_tx_take_limit_waiters(struct sm_tx *t);
-
-/* Warp `slot` begins a transaction at core cycle `cyc`. */
-void sm_tx_begin(struct sm_tx *t, unsigned slot, cycle_t cyc);
-/* A transactional line request of warp `slot` leaves: stamp it. */
-void sm_tx_stamp(struct sm_tx *t, unsigned slot, struct msg *m, bool store);
-/* Its answer: the lanes (of `lanes`, the request's lanes still live in the
- * attempt) to abort. Returns true
- * when it was the warp's last outstanding verdict. */
-bool sm_tx_verdict(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_memop *op,
-                   uint32_t lanes, uint32_t *abort);
-/* The end of an attempt (ptx_step.tx) of warp `slot` at core cycle `cyc`;
- * `tmpl` is the request header its messages carry. `left` says the warp left
- * its transaction (no retry). Returns the cycles the warp backs off before
- * its retry (0: none). */
-unsigned sm_tx_end(struct sm_tx *t, unsigned slot, const struct ptx_tx_end *e, bool left,
-                   struct pool *msgs, tick_t now, cycle_t cyc, const struct mem_req *tmpl);
-/* GETM: this SM on the timestamp rollover board (gpu/tx_epoch.h). A warp
- * whose next timestamp would not fit getm.ts_bits asks for a rollover; no
- * attempt starts while one is asked for (sm_tx_blocks). */
+/* GETM: this SM, the `index`-th, on the timestamp rollover board
+ * (coh/getm/tx_epoch.h). A warp whose next timestamp would not fit
+ * getm.ts_bits asks for a rollover; no attempt starts while one is asked
+ * for; at the rollover every warp restarts from its first timestamp and the
+ * warps that waited go on. */
 struct tx_epoch;
-void sm_tx_set_epoch(struct sm_tx *t, struct tx_epoch *e);
-/* The rollover: every warp restarts from its first timestamp. Returns the
- * warps that waited for it (to poll again). */
-uint64_t sm_tx_rollover(struct sm_tx *t);
-/* Forward progress (gpu/tx_serial.h): this SM on the serial token. A warp
- * whose attempts had no lane commit getm.progress_aborts times in a row asks
- * for it and runs alone once granted; while it is asked for or held no other
- * attempt starts (sm_tx_blocks). */
+void sm_tx_join_epoch(struct sm_tx *t, struct tx_epoch *e, unsigned index);
+/* Forward progress: this SM, the `index`-th, on the serial token
+ * (coh/getm/tx_serial.h). A warp whose attempts had no lane commit
+ * getm.progress_aborts times in a row asks for it and runs alone once
+ * granted; while it is asked for or held no other attempt starts. */
 struct tx_serial;
-void sm_tx_set_serial(struct sm_tx *t, struct tx_serial *s, unsigned sm_id);
-/* The token changed hands or came free: the warps to poll again (the one
- * granted it, or every warp that waited). */
-uint64_t sm_tx_serial_changed(struct sm_tx *t);
-/* WarpTM: transactional stores stay in the warp's redo log (no message). */
-bool sm_tx_stores_local(const struct sm_tx *t);
-/* WarpTM: warp `slot` is at the end of an attempt with every load answered
- * and its validation not yet begun. */
-bool sm_tx_wants_validation(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
-                            unsigned n_out);
-/* EAPG (ideal, gpu/tx_board.h): this SM on the board. A validation whose
- * granules meet a signature up waits (Pause-n-Go): sm_tx_wants_validation
- * says no and the warp is among sm_tx_take_paused's when a signature comes
- * down. sm_tx_doomed: the lanes of warp `slot`'s running attempt (not yet
- * validating) that read a granule of a signature just up (EarlyAbort). */
+void sm_tx_join_serial(struct sm_tx *t, struct tx_serial *s, unsigned index);
+/* EAPG (ideal): this SM, the `index`-th, on the board of commits' signatures
+ * (coh/getm/tx_board.h). A validation whose granules meet a signature up
+ * waits until it comes down (Pause-n-Go); the lanes of a running attempt
+ * (not yet validating) that read a granule of a signature just up abort at
+ * once (EarlyAbort). */
 struct tx_board;
-void sm_tx_set_board(struct sm_tx *t, struct tx_board *b, unsigned sm_id);
-uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw, uint64_t sig);
-uint64_t sm_tx_take_paused(struct sm_tx *t);
-/* WarpTM: begin the validation: one MEM_TX_VALIDATE per line the live lanes
- * touched (the values read, the granules written) into the commit unit's
- * queue, or none when the TCD shows a read-only attempt read a snapshot.
- * Returns lanes to abort at once (two lanes read different values). */
-uint32_t sm_tx_validate(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
-                        struct pool *msgs, tick_t now, const struct mem_req *tmpl);
-/* WarpTM: a validation's answer: the lanes to abort (they touched a granule
- * that failed); true when it was the attempt's last. */
-bool sm_tx_validated(struct sm_tx *t, unsigned slot, const struct msg *m, const struct ptx_warp *pw,
-                     uint32_t *abort);
+void sm_tx_join_board(struct sm_tx *t, struct tx_board *b, unsigned index);
 /* WarpTM-EL (ideal): how the SM learns a bank's bytes of a line now (false:
- * the bank does not hold them), for its zero-latency early checks. */
+ * the bank does not hold them), for its zero-latency early checks: after
+ * each transactional load, store and before a validation, the live lanes
+ * whose completed reads no longer match the banks' values abort (only under
+ * warptm.eager). */
 typedef bool sm_tx_value_now(void *arg, addr_t line, uint8_t *data);
 void sm_tx_set_oracle(struct sm_tx *t, sm_tx_value_now *fn, void *arg);
-/* WarpTM-EL: the live lanes of warp `slot` whose completed reads no longer
- * match the banks' values (to abort now); 0 unless warptm.eager. */
-uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw);
-/* The commit unit's next message (NULL: none), and taking it. */
-struct msg *sm_tx_peek_out(struct sm_tx *t);
-void sm_tx_pop_out(struct sm_tx *t);
-/* A commit or cleanup acknowledgement for warp `slot` at core cycle `cyc`;
- * true when it was the last one the warp waited for. */
-bool sm_tx_ack(struct sm_tx *t, unsigned slot, cycle_t cyc);
 
 #endif

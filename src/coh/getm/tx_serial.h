@@ -28,12 +28,12 @@
  * progress_aborts fruitless ones.
  * DEVIATION: the token is an agreement between the SMs that costs no time
  *   and no traffic (an audited exception to message passing, like the
- *   rollover's board, gpu/tx_epoch.h); the drain until nothing else is in
+ *   rollover's board, coh/getm/tx_epoch.h); the drain until nothing else is in
  *   flight is modelled.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef GPU_TX_SERIAL_H
-#define GPU_TX_SERIAL_H
+#ifndef COH_GETM_TX_SERIAL_H
+#define COH_GETM_TX_SERIAL_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
  * tx_board.c - EAPG (ideal)'s broadcasts (see tx_board.h).
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include "gpu/tx_board.h"
+#include "coh/getm/tx_board.h"
 
 #include <stdlib.h>
 

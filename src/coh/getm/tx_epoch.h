@@ -23,8 +23,8 @@
  *   carries it), at the same moment.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#ifndef GPU_TX_EPOCH_H
-#define GPU_TX_EPOCH_H
+#ifndef COH_GETM_TX_EPOCH_H
+#define COH_GETM_TX_EPOCH_H
 
 #include <stdbool.h>
 #include <stdint.h>
