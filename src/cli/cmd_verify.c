@@ -32,7 +32,7 @@ static const char *const explorable[] = {
     "tcs-nowait", "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
     "stc-nv",     "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
     "spandex-g",  "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
-    "hmg-noinv",  NULL};
+    "hmg-noinv",  "ideal-mg", "sw-nh", "sw-h", "nocache-mg", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 

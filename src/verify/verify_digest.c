@@ -508,6 +508,11 @@ static void put_state(struct ser *s, const struct rig *r)
 {
     for (unsigned i = 0; i < r->n_l1; i++) {
         put_ctrl(s, r, r->l1[i], true);
+        if (r->mg) { /* its release or acquire round (verify_mg.c) */
+            struct mg_put a = {s, r};
+            const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+            verify_mg_l1(r->l1[i], &sink);
+        }
         for (unsigned v = 0; v < r->n_vnets; v++)
             put_port(s, r, &r->down[i][v]);
     }

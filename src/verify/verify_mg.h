@@ -29,4 +29,10 @@ struct verify_mg_sink {
 void verify_mg_bank(struct comp *bank, const addr_t *lines, unsigned n_lines,
                     const struct verify_mg_sink *out);
 
+/* Serialise a multi-GPM L1's state outside struct ctrl (mg_l1_view): the
+ * request held for its release or (software coherence) acquire at the banks
+ * and that round's counts; software coherence's acquiring responses waiting
+ * for a round of MSG_MG_ACQ and in one, and that round's counts. */
+void verify_mg_l1(struct comp *l1, const struct verify_mg_sink *out);
+
 #endif
