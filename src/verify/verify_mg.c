@@ -85,3 +85,13 @@ void verify_mg_l1(struct comp *l1, const struct verify_mg_sink *out)
         PUT(v.acq_acks);
     }
 }
+
+bool verify_mg_free(struct comp *bank)
+{
+    return mg_of(bank)->f.free_coherence;
+}
+
+bool verify_mg_hier(struct comp *bank)
+{
+    return mg_of(bank)->f.hier;
+}

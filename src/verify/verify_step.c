@@ -770,6 +770,7 @@ void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len
         char src[16], dst[16];
         unsigned vnet;
         vx_ch_describe(r, ev->ch, src, dst, &vnet);
-        snprintf(out, len, "deliver %s %s %u", src, dst, vnet);
+        snprintf(out, len, "deliver %s %s %u%s", src, dst, vnet,
+                 is_ch_free(r, ev->ch) ? " free" : "");
     }
 }
