@@ -192,6 +192,7 @@ struct rig {
     bool mg;
     bool free_links; /* ideal-mg: messages the sysnet carries free (SYSNET_F_FREE)
                         bypass the links' FIFOs: channels of their own */
+    bool mg_hier;    /* hmg, sw-h: a GPU home per GPU (verify_mg_hier) */
     unsigned n_l2;
     struct comp *l2s[V_MAX_L1];
     struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];

@@ -152,9 +152,8 @@ static bool rig_tick(struct comp *cp)
                     continue;
                 }
                 bool past = (m->flags & SYSNET_F_FREE) && !(m->flags & SYSNET_F_AFTER);
-                msg_list_push(&r->ch[past && r->free_links
-                                         ? ch_free(r, b, m->dst, v)
-                                         : ch_sys(r, b, m->dst, v)],
+                msg_list_push(&r->ch[past && r->free_links ? ch_free(r, b, m->dst, v)
+                                                           : ch_sys(r, b, m->dst, v)],
                               m);
             }
         }
@@ -288,6 +287,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     }
     r->l2 = r->l2s[0];
     r->free_links = r->mg && verify_mg_free(r->l2s[0]);
+    r->mg_hier = r->mg && verify_mg_hier(r->l2s[0]);
     r->n_ch = r->free_links ? ch_free(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
               : r->mg       ? ch_sys(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
                             : ch_dram(r) + 1;

@@ -536,9 +536,8 @@ struct comp *mg_sw_l1_create(const struct ctrl_wiring *w)
 void mg_l1_view(struct comp *l1, struct mg_l1_view *v)
 {
     const struct rc_l1 *c = rc_of(l1);
-    *v = (struct mg_l1_view){.rel_held = c->rel_held,
-                             .acq_next = &c->acq_next,
-                             .acq_round = &c->acq_round};
+    *v = (struct mg_l1_view){
+        .rel_held = c->rel_held, .acq_next = &c->acq_next, .acq_round = &c->acq_round};
     if (c->rel_held) { /* a finished round's counts are leftovers */
         v->rel_type = c->rel.type;
         v->rel_sent = c->rel.sent;
