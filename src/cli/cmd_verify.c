@@ -27,13 +27,13 @@ static const struct fcs_spec *fcs_of(const struct config *c)
  * central unit; TC's leases with time as an explorer event, RCC's logical
  * time with the livelock guard's tick as one. */
 static const char *const explorable[] = {
-    "nol1",       "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
-    "ideal",      "mesi",       "mesi-noinv",      "tcs",    "tcw",
-    "tcs-nowait", "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
-    "stc-nv",     "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
-    "spandex-g",  "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
-    "hmg-noinv",  "ideal-mg",   "sw-nh",           "sw-h",   "nocache-mg",
-    NULL};
+    "nol1",        "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
+    "ideal",       "mesi",       "mesi-noinv",      "tcs",    "tcw",
+    "tcs-nowait",  "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
+    "stc-nv",      "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
+    "spandex-g",   "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
+    "hmg-noinv",   "ideal-mg",   "sw-nh",           "sw-h",   "nocache-mg",
+    "gpuvi-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -78,8 +78,9 @@ static void usage(FILE *out)
         "logical time (a load returns the line's value at a time between its clock at\n"
         "issue and at the answer; a copy holds one value up to its lease end).\n"
         "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
-        "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
-        "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
+        "rccwo, and the deliberately broken rc-noinv, gpuvi-noinv, mesi-noinv,\n"
+        "tcs-nowait, tcw-nogwct and rccsc-nolease; `fast` is nol1 to mesi (the\n"
+        "protocols without time).\n"
         "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
         "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
         "judged write-atomic, the others' by release consistency.\n"

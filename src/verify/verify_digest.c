@@ -427,7 +427,8 @@ static void put_private(struct ser *s, const struct rig *r)
             put_time(s, tc_obs_promised(r->proto_ctx, line_addr(r, k)), TK_CLAMP);
         return;
     }
-    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
+    if (strncmp(r->p->name, "gpuvi", 5) && strcmp(r->p->name, "ideal")) /* gpuvi, gpuvini,
+                                                                            gpuvi-noinv */
         return;
     struct vi_bank *b = (struct vi_bank *)r->l2;
     put_list(s, r, &b->inv_out);
