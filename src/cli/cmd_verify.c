@@ -376,8 +376,9 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its transactions or several homes "
-                  "are not exposed to the explorer (docs/verify.md)",
+            fatal("protocol '%s' cannot be explored yet: its transactions (getm, warptm) or "
+                  "controllers are not exposed to the explorer (docs/verify.md, \"What is not "
+                  "explored yet\")",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;
