@@ -11,7 +11,8 @@ doc=$2
 # bounds it passed 400 000 states without finishing; docs/verify.md)
 # NAME:DEVICES runs NAME with --devices DEVICES (Spandex's device mixes)
 protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb spandex-g
-    spandex-g:gpu,denovo spandex-g:gpu,mesi spandex-d spandex-d:denovo,mesi nhcc hmg"
+    spandex-g:gpu,denovo spandex-g:gpu,mesi spandex-d spandex-d:denovo,mesi nhcc hmg ideal-mg
+    sw-nh sw-h nocache-mg"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -21,8 +22,8 @@ dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | hea
     echo "(2 L1s x 1 line x 2 values, 2 operations per L1, one in flight, atomics on; tcs and tcw with"
     echo "leases of up to 2 ticks; rccsc and rccwo with logical leases of 1 to 2 and up to 3 guard"
     echo "ticks a path; stc-* with two bands and the EMU waking once a tick; spandex-* with the"
-    echo "default request types, --devices naming each L1's device; nhcc and hmg on 1 GPU x 2"
-    echo "GPMs, one L1 each, with the fixed scopes of --scopes unset); seconds on a"
+    echo "default request types, --devices naming each L1's device; the multi-GPM protocols on"
+    echo "1 GPU x 2 GPMs, one L1 each, with the fixed scopes of --scopes unset); seconds on a"
     echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"

@@ -23,16 +23,17 @@ static const struct fcs_spec *fcs_of(const struct config *c)
 }
 
 /* The protocols the explorer can drive so far: an L1 per core and one L2
- * bank talking over vnets, no central unit or other GPMs' homes; TC's leases
- * with time as an explorer event, RCC's logical time with the livelock
- * guard's tick as one. */
+ * bank talking over vnets, or (multi-GPM) one L1 and one bank per GPM; STC's
+ * central unit; TC's leases with time as an explorer event, RCC's logical
+ * time with the livelock guard's tick as one. */
 static const char *const explorable[] = {
-    "nol1",       "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
-    "ideal",      "mesi",       "mesi-noinv",      "tcs",    "tcw",
-    "tcs-nowait", "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
-    "stc-nv",     "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
-    "spandex-g",  "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
-    "hmg-noinv",  NULL};
+    "nol1",        "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
+    "ideal",       "mesi",       "mesi-noinv",      "tcs",    "tcw",
+    "tcs-nowait",  "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
+    "stc-nv",      "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
+    "spandex-g",   "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
+    "hmg-noinv",   "ideal-mg",   "sw-nh",           "sw-h",   "nocache-mg",
+    "gpuvi-noinv", NULL};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -77,16 +78,19 @@ static void usage(FILE *out)
         "logical time (a load returns the line's value at a time between its clock at\n"
         "issue and at the answer; a copy holds one value up to its lease end).\n"
         "Explorable so far: nol1, rc, gpuvi, gpuvini, ideal, mesi, tcs, tcw, rccsc,\n"
-        "rccwo, and the deliberately broken rc-noinv, mesi-noinv, tcs-nowait, tcw-nogwct\n"
-        "and rccsc-nolease; `fast` is nol1 to mesi (the protocols without time).\n"
+        "rccwo, and the deliberately broken rc-noinv, gpuvi-noinv, mesi-noinv,\n"
+        "tcs-nowait, tcw-nogwct and rccsc-nolease; `fast` is nol1 to mesi (the\n"
+        "protocols without time).\n"
         "Spandex (spandex-g, spandex-d, the broken spandex-d-noinv): its LLC with\n"
         "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
         "judged write-atomic, the others' by release consistency.\n"
-        "The multi-GPM homes nhcc and hmg (and the broken hmg-noinv) run on --l1s GPMs\n"
-        "of one SM and one L2 bank each, the links between banks explored like the\n"
-        "network, homes placed by first touch; loads are judged by PTX's scoped\n"
-        "release/acquire (a load after an acquire sees the writes a morally strong\n"
-        "release completed before it covered).\n"
+        "The multi-GPM protocols (nhcc, hmg, ideal-mg, sw-nh, sw-h, nocache-mg and the\n"
+        "broken hmg-noinv) run on --l1s GPMs of one SM and one L2 bank each, the links\n"
+        "between banks explored like the network (ideal-mg's free invalidations and\n"
+        "acknowledgements on channels of their own, past the links: `deliver ... free`),\n"
+        "homes placed by first touch; loads are judged by PTX's scoped release/acquire\n"
+        "(a load after an acquire sees the writes a morally strong release completed\n"
+        "before it covered).\n"
         "STC (stc-nv, stc-es, stc-ab, stc-mb, the broken stc-es-oneack): its epoch\n"
         "management unit and the links to it explored like the network, its wake-up\n"
         "period one tick, two epochs; write-atomic.\n"
@@ -372,8 +376,9 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its transactions or several homes "
-                  "are not exposed to the explorer (docs/verify.md)",
+            fatal("protocol '%s' cannot be explored yet: its transactions (getm, warptm) or "
+                  "controllers are not exposed to the explorer (docs/verify.md, \"What is not "
+                  "explored yet\")",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;

@@ -49,10 +49,14 @@ static bool inject(struct sysnet *n, struct msg *m, unsigned src_ep)
     unsigned sg = src_ep / n->s.banks, dg = m->dst / n->s.banks;
     panic_if(m->dst >= n->n_ep || sg == dg, "%s: message %u from endpoint %u to %u", n->comp.name,
              m->type, src_ep, m->dst);
-    if (m->flags & SYSNET_F_FREE) /* straight into the destination's FIFO */
-        return port_send(&n->out[m->dst * n->s.n_vnets + m->vnet], m);
     size_t li = (size_t)sg * n->n_gpm + dg;
     struct port *far = &n->far[li * n->s.n_vnets + m->vnet];
+    /* free: straight into the destination's FIFO; ordered (a release
+     * marker): behind what its link and vnet still carry, if anything */
+    if ((m->flags & SYSNET_F_FREE) && (m->flags & SYSNET_F_AFTER) && far->n)
+        return port_send_delayed(far, m, 0);
+    if (m->flags & SYSNET_F_FREE)
+        return port_send(&n->out[m->dst * n->s.n_vnets + m->vnet], m);
     uint32_t bytes = n->s.header_bytes + m->size_bytes;
     bool cross = gpu_of(n, sg) != gpu_of(n, dg);
     struct p2p_link *l =

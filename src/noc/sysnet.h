@@ -24,8 +24,14 @@
 #include "sim/port.h"
 
 /* A bit of msg->flags the network reads: the message costs nothing (no
- * serialisation, no latency, not counted), for idealised protocols. */
-#define SYSNET_F_FREE 0x8000
+ * serialisation, no latency, not counted), for idealised protocols. It goes
+ * straight into its destination's input FIFO, past the messages still on
+ * its link, unless it also carries SYSNET_F_AFTER: then it keeps the link's
+ * order per vnet (it arrives with the last message sent before it on its
+ * link and vnet, or at once if none is in flight), as a release marker
+ * must: it asks whether everything sent before it has arrived. */
+#define SYSNET_F_FREE  0x8000
+#define SYSNET_F_AFTER 0x10
 
 struct sysnet_stats {
     uint64_t gpm_bytes[TRAFFIC_N], gpm_msgs[TRAFFIC_N]; /* between GPMs of one GPU */

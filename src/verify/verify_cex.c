@@ -170,11 +170,19 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,   (uint8_t)k,
                               (uint8_t)v, 0,          (uint8_t)scope};
         } else {
-            if (sscanf(line, "deliver %15s %15s %u", a, b, &v) != 3)
-                bad_line(file, ln, "expected: deliver SRC DST VNET");
+            char how[16] = "";
+            int got = sscanf(line, "deliver %15s %15s %u %15s", a, b, &v, how);
+            if (got < 3 || (got == 4 && strcmp(how, "free")))
+                bad_line(file, ln, "expected: deliver SRC DST VNET [free]");
+            bool free_msg = got == 4; /* ideal-mg: a message the sysnet carries free */
             unsigned s = endpoint(file, ln, a, o->l1s), d = endpoint(file, ln, b, o->l1s);
             unsigned ch;
-            if (r->mg && s >= 300 && d == s - 100 && v == 0)
+            if (free_msg && !(r->free_links && s >= 200 && s < 300 && d >= 200 && d < 300 &&
+                              s != d && v < r->n_vnets))
+                bad_line(file, ln, "no such channel (free: a link between two banks, ideal-mg)");
+            else if (free_msg)
+                ch = ch_free(r, s - 200, d - 200, v);
+            else if (r->mg && s >= 300 && d == s - 100 && v == 0)
                 ch = ch_dram_of(r, s - 300);
             else if (r->mg && s >= 200 && s < 300 && d >= 200 && d < 300 && s != d &&
                      v < r->n_vnets)

@@ -427,7 +427,8 @@ static void put_private(struct ser *s, const struct rig *r)
             put_time(s, tc_obs_promised(r->proto_ctx, line_addr(r, k)), TK_CLAMP);
         return;
     }
-    if (strcmp(r->p->name, "gpuvi") && strcmp(r->p->name, "gpuvini") && strcmp(r->p->name, "ideal"))
+    if (strncmp(r->p->name, "gpuvi", 5) && strcmp(r->p->name, "ideal")) /* gpuvi, gpuvini,
+                                                                            gpuvi-noinv */
         return;
     struct vi_bank *b = (struct vi_bank *)r->l2;
     put_list(s, r, &b->inv_out);
@@ -508,6 +509,11 @@ static void put_state(struct ser *s, const struct rig *r)
 {
     for (unsigned i = 0; i < r->n_l1; i++) {
         put_ctrl(s, r, r->l1[i], true);
+        if (r->mg) { /* its release or acquire round (verify_mg.c) */
+            struct mg_put a = {s, r};
+            const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+            verify_mg_l1(r->l1[i], &sink);
+        }
         for (unsigned v = 0; v < r->n_vnets; v++)
             put_port(s, r, &r->down[i][v]);
     }

@@ -33,7 +33,7 @@
 /* the L1s' links, DRAM, a central unit's links or, on several GPMs, the other
  * banks' DRAM and the links between banks */
 #define V_MAX_CH                                                                                   \
-    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1 + V_MAX_L1 + V_MAX_L1 * V_MAX_L1 * VNET_MAX)
+    (2 * V_MAX_L1 * VNET_MAX + 1 + 2 * V_MAX_L1 + V_MAX_L1 + 2 * V_MAX_L1 * V_MAX_L1 * VNET_MAX)
 #define LINE_BASE 0x20000000ull
 #define PORT_CAP  (1u << 16) /* never full: the explorer decides the order, not room */
 
@@ -190,6 +190,10 @@ struct rig {
      * the home or a remote cache per line, its links to the other banks explorer
      * channels (docs/verify.md, "Several GPMs"); otherwise one bank */
     bool mg;
+    bool free_links; /* ideal-mg: messages the sysnet carries free and unordered
+                        (SYSNET_F_FREE without SYSNET_F_AFTER: invalidations and
+                        acknowledgements) bypass the links' FIFOs: channels of their own */
+    bool mg_hier;    /* hmg, sw-h: a GPU home per GPU (verify_mg_hier) */
     unsigned n_l2;
     struct comp *l2s[V_MAX_L1];
     struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];
@@ -243,6 +247,21 @@ static inline unsigned ch_sys(const struct rig *r, unsigned s, unsigned d, unsig
 {
     return ch_dram(r) + r->n_l2 + (s * r->n_l2 + d) * r->n_vnets + v;
 }
+/* ideal-mg: the messages bank s sends bank d on vnet v free of cost and
+ * unordered (SYSNET_F_FREE without SYSNET_F_AFTER), which the sysnet puts
+ * straight into d's input FIFO, past those still on the link: a FIFO of
+ * their own, after the links', delivered in any order with them (a superset
+ * of the simulator's orders, where only timing keeps a later message on the
+ * link behind an earlier free one). */
+static inline unsigned ch_free(const struct rig *r, unsigned s, unsigned d, unsigned v)
+{
+    return ch_sys(r, 0, 0, 0) + (r->n_l2 * r->n_l2 + s * r->n_l2 + d) * r->n_vnets + v;
+}
+static inline bool is_ch_free(const struct rig *r, unsigned ch)
+{
+    return r->free_links && ch >= ch_free(r, 0, 0, 0);
+}
+
 /* The bank L1 i talks to: its GPM's. */
 static inline unsigned bank_of(const struct rig *r, unsigned l1)
 {

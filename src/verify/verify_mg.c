@@ -6,6 +6,7 @@
  */
 #include "verify/verify_mg.h"
 
+#include "coh/mg/mg.h"
 #include "coh/mg/mg_l2_int.h"
 
 static void put_list(const struct msg_list *l, const struct verify_mg_sink *out)
@@ -63,4 +64,34 @@ void verify_mg_bank(struct comp *bank, const addr_t *lines, unsigned n_lines,
             PUT(c->gout[g % c->n_gout]);
     }
     put_list(&c->outq, out);
+}
+
+void verify_mg_l1(struct comp *l1, const struct verify_mg_sink *out)
+{
+    struct mg_l1_view v;
+    mg_l1_view(l1, &v);
+    uint8_t held = v.rel_held != NULL;
+    PUT(held);
+    if (held) {
+        out->put_msg(out->arg, v.rel_held);
+        PUT(v.rel_type);
+        PUT(v.rel_sent);
+        PUT(v.rel_acks);
+    }
+    put_list(v.acq_next, out);
+    put_list(v.acq_round, out);
+    if (v.acq_round->n) {
+        PUT(v.acq_sent);
+        PUT(v.acq_acks);
+    }
+}
+
+bool verify_mg_free(struct comp *bank)
+{
+    return mg_of(bank)->f.free_coherence;
+}
+
+bool verify_mg_hier(struct comp *bank)
+{
+    return mg_of(bank)->f.hier;
 }

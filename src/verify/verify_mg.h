@@ -7,6 +7,7 @@
 #ifndef VERIFY_VERIFY_MG_H
 #define VERIFY_VERIFY_MG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "base/types.h"
@@ -28,5 +29,18 @@ struct verify_mg_sink {
  * counted release's generations and the queue for the links. */
 void verify_mg_bank(struct comp *bank, const addr_t *lines, unsigned n_lines,
                     const struct verify_mg_sink *out);
+
+/* Whether the bank sends invalidations and release markers free of cost
+ * (ideal-mg: SYSNET_F_FREE, which the sysnet delivers past the links' FIFOs). */
+bool verify_mg_free(struct comp *bank);
+/* Whether the bank has a GPU home per GPU between its GPMs and the system
+ * home (hmg, sw-h and their variants). */
+bool verify_mg_hier(struct comp *bank);
+
+/* Serialise a multi-GPM L1's state outside struct ctrl (mg_l1_view): the
+ * request held for its release or (software coherence) acquire at the banks
+ * and that round's counts; software coherence's acquiring responses waiting
+ * for a round of MSG_MG_ACQ and in one, and that round's counts. */
+void verify_mg_l1(struct comp *l1, const struct verify_mg_sink *out);
 
 #endif

@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "noc/sysnet.h"
+#include "verify/verify_mg.h"
 #include "verify/verify_spandex.h"
 
 /* Temporal Coherence: L1 meta[0] the local timestamp, meta[1] the VM writer;
@@ -49,8 +51,8 @@ struct profile vx_profile_of(const struct proto_desc *p)
 void vx_ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
 {
     if (r->mg) {
-        if (ch >= ch_sys(r, 0, 0, 0)) {
-            unsigned i = ch - ch_sys(r, 0, 0, 0);
+        if (ch >= ch_sys(r, 0, 0, 0)) { /* a link, or (ideal-mg) its free messages */
+            unsigned i = (ch - ch_sys(r, 0, 0, 0)) % (r->n_l2 * r->n_l2 * r->n_vnets);
             *vnet = i % r->n_vnets;
             sprintf(src, "l2[%u]", i / r->n_vnets / r->n_l2);
             sprintf(dst, "l2[%u]", i / r->n_vnets % r->n_l2);
@@ -149,7 +151,10 @@ static bool rig_tick(struct comp *cp)
                     msg_free(&r->msgs, m);
                     continue;
                 }
-                msg_list_push(&r->ch[ch_sys(r, b, m->dst, v)], m);
+                bool past = (m->flags & SYSNET_F_FREE) && !(m->flags & SYSNET_F_AFTER);
+                msg_list_push(&r->ch[past && r->free_links ? ch_free(r, b, m->dst, v)
+                                                           : ch_sys(r, b, m->dst, v)],
+                              m);
             }
         }
         while ((m = port_peek(&r->to_mem[b]))) {
@@ -281,7 +286,11 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
         r->l2s[b] = p->l2.create(&w);
     }
     r->l2 = r->l2s[0];
-    r->n_ch = r->mg ? ch_sys(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1 : ch_dram(r) + 1;
+    r->free_links = r->mg && verify_mg_free(r->l2s[0]);
+    r->mg_hier = r->mg && verify_mg_hier(r->l2s[0]);
+    r->n_ch = r->free_links ? ch_free(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
+              : r->mg       ? ch_sys(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
+                            : ch_dram(r) + 1;
     if (p->unit.create) { /* STC's EMU: its links to the L1s are explorer channels too */
         w.name = "emu";
         w.index = 0;

@@ -511,15 +511,16 @@ static void scoped_acquire(struct rig *r, unsigned d, unsigned scope)
 }
 
 /* A scoped relaxed load reads at the point of coherence of its scope (the
- * home; hmg's .gpu: the GPU home, the system home on one GPU), so at or
- * after the line's value at issue. On several GPUs hmg's (and its variants')
- * .gpu load reads the GPU home, which other GPUs' writes reach only through
- * invalidations no .gpu operation waits for: judged as a weak load. */
+ * home; a hierarchical protocol's .gpu: the GPU home, the system home on one
+ * GPU), so at or after the line's value at issue. On several GPUs the .gpu
+ * load of hmg, sw-h (and their variants) reads the GPU home, which other
+ * GPUs' writes reach only through invalidations (sw-h: a .sys acquire) no
+ * .gpu operation waits for: judged as a weak load. */
 static bool scoped_strong(const struct rig *r, unsigned scope)
 {
     if (scope == SCOPE_SYS)
         return true;
-    return scope == SCOPE_GPU && (r->o->gpus <= 1 || strncmp(r->p->name, "hmg", 3) != 0);
+    return scope == SCOPE_GPU && (r->o->gpus <= 1 || !r->mg_hier);
 }
 
 static void issue(struct rig *r, const struct vev *ev)
@@ -770,6 +771,7 @@ void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len
         char src[16], dst[16];
         unsigned vnet;
         vx_ch_describe(r, ev->ch, src, dst, &vnet);
-        snprintf(out, len, "deliver %s %s %u", src, dst, vnet);
+        snprintf(out, len, "deliver %s %s %u%s", src, dst, vnet,
+                 is_ch_free(r, ev->ch) ? " free" : "");
     }
 }

@@ -7,6 +7,11 @@
 # rule with a counterexample of < 30 events that --replay reproduces; on 2 GPUs x 1
 # GPM the same bug is caught through .sys fences and, as the scoped model allows
 # a stale read after .gpu synchronisation across GPUs, not flagged with .gpu alone.
+# The other multi-GPM protocols verify too: nocache-mg, software coherence (sw-nh;
+# sw-h hierarchical on 2 GPUs, its acquires through the banks) and ideal-mg, whose
+# free invalidations travel on channels of their own (replayed as `deliver ... free`)
+# and whose free release marker once overtook the write it covers (the bounds
+# that caught it verify now).
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -35,6 +40,34 @@ check_verified hmg "2 L1s x 1 lines x 2 values, 1 ops per L1 (1 in flight), acqu
 # the bounds under which hmg-noinv is caught below
 check_verified hmg "2 L1s x 1 lines x 1 values, 3 ops per L1 (1 in flight), no atomics, 1 GPU x 2 GPMs" \
     --ops 3 --values 1 --no-atomics
+
+# the other multi-GPM protocols, a few seconds each
+check_verified nocache-mg "2 L1s x 1 lines x 1 values, 2 ops per L1 (1 in flight), 1 GPU x 2 GPMs" \
+    --values 1
+check_verified sw-nh "2 L1s x 1 lines x 1 values, 2 ops per L1 (1 in flight), 1 GPU x 2 GPMs" \
+    --values 1
+check_verified sw-h "2 L1s x 1 lines x 2 values, 1 ops per L1 (1 in flight), acquire/release, 2 GPUs x 1 GPMs, scopes gpu sys" \
+    --ops 1 --gpus 2 --scopes gpu,sys --sync
+# ideal-mg: its free release marker overtook the forwarded write here (20 events)
+check_verified ideal-mg "2 L1s x 1 lines x 1 values, 3 ops per L1 (1 in flight), no atomics, 1 GPU x 2 GPMs" \
+    --ops 3 --values 1 --no-atomics
+
+# a free invalidation replays on its own channel: GPM 1 shares the line homed at
+# GPM 0, GPM 0's store invalidates it
+printf 'protocol ideal-mg\nl1s 2\nlines 1\nvalues 1\nops 3\natomics 0\ninflight 1\nsync 0\ngpus 1\n' > "$tmp/free.cex"
+printf '%s\n' "op 0 load 0 0" "deliver l1[0] l2[0] 0" "deliver dram[0] l2[0] 0" "deliver l2[0] l1[0] 1" \
+    "op 1 load 0 0" "deliver l1[1] l2[1] 0" "deliver l2[1] l2[0] 0" "deliver l2[0] l2[1] 1" \
+    "deliver l2[1] l1[1] 1" "op 0 store 0 1" "deliver l1[0] l2[0] 0" "deliver l2[0] l2[1] 0 free" >> "$tmp/free.cex"
+out=$("$bin" verify --replay "$tmp/free.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "ideal-mg free replay: expected exit 0"; }
+echo "$out" | grep -q "^step 12: deliver l2\[0\] l2\[1\] 0 free" || { echo "$out"; fail "ideal-mg: no free delivery"; }
+echo "$out" | grep -qE '^ +[0-9]+ l2\[1\] +Inv +V>I ' || { echo "$out"; fail "ideal-mg: the free invalidation did not drop the copy"; }
+n=$((n + 1))
+sed -i 's/^protocol ideal-mg/protocol nhcc/' "$tmp/free.cex"
+out=$("$bin" verify --replay "$tmp/free.cex" 2>&1)
+[ $? -eq 2 ] || { echo "$out"; fail "nhcc free replay: expected exit 2"; }
+echo "$out" | grep -q "free.cex:21: no such channel (free" || { echo "$out"; fail "nhcc free: no file:line"; }
+n=$((n + 1))
 
 out=$("$bin" verify --protocol hmg-noinv --ops 3 --values 1 --no-atomics --cex "$tmp/noinv.cex" 2>&1)
 [ $? -eq 1 ] || { echo "$out"; fail "hmg-noinv: expected exit 1"; }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # gpucoh verify: the explorable protocols verify on 2 L1s x 1 line x 2 values;
-# the deliberately broken rc-noinv and mesi-noinv are caught with a counterexample shorter than
+# the deliberately broken rc-noinv, gpuvi-noinv and mesi-noinv are caught with a counterexample shorter than
 # 30 steps, which --replay reproduces with a transition trace; a bound stops the
 # search with nothing proven; bad input is a usage error.
 set -u
@@ -60,6 +60,24 @@ out=$("$bin" verify --replay "$tmp/mesi.cex" 2>&1)
 [ $? -eq 1 ] || { echo "$out"; fail "mesi-noinv replay: expected exit 1"; }
 echo "$out" | grep -q "^replay mesi-noinv: VIOLATION after $steps steps: deadlock" || { echo "$out"; fail "mesi-noinv replay did not reproduce"; }
 echo "$out" | grep -q "Upgrade *SS>SS_MB" || fail "mesi-noinv replay: no trace of the upgrade"
+n=$((n + 1))
+
+# the seeded GPU-VI bug: the bank forgets the invalidation of the first other
+# sharer (with one, its write then waits in S_W for an ack nothing sends)
+out=$("$bin" verify --protocol gpuvi-noinv --cex "$tmp/vi.cex" 2>&1)
+rc=$?
+[ $rc -eq 1 ] || { echo "$out"; fail "gpuvi-noinv: exit $rc, expected 1"; }
+steps=$(echo "$out" | sed -nE 's/.*shortest event sequence \(([0-9]+) steps\).*/\1/p')
+[ -n "$steps" ] && [ "$steps" -lt 30 ] || fail "gpuvi-noinv: counterexample of '$steps' steps"
+echo "$out" | grep -q "^verify gpuvi-noinv: VIOLATION: deadlock" || { echo "$out"; fail "gpuvi-noinv: no deadlock"; }
+out=$("$bin" verify --replay "$tmp/vi.cex" 2>&1)
+[ $? -eq 1 ] || { echo "$out"; fail "gpuvi-noinv replay: expected exit 1"; }
+echo "$out" | grep -q "^replay gpuvi-noinv: VIOLATION after $steps steps: deadlock" || { echo "$out"; fail "gpuvi-noinv replay did not reproduce"; }
+echo "$out" | grep -q "WriteInv *S>S_W" || fail "gpuvi-noinv replay: no trace of the write waiting for acks"
+# the same events under the correct gpuvi: the invalidation goes out, no violation
+sed 's/^protocol gpuvi-noinv/protocol gpuvi/' "$tmp/vi.cex" > "$tmp/vi-ok.cex"
+out=$("$bin" verify --replay "$tmp/vi-ok.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "gpuvi replay of gpuvi-noinv's events: expected exit 0"; }
 n=$((n + 1))
 
 # two operations in flight per core: merges behind an outstanding fill become

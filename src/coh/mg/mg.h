@@ -59,4 +59,18 @@ extern const struct proto_desc proto_hmg_noinv; /* test only */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);
 struct comp *mg_sw_l1_create(const struct ctrl_wiring *w);
 
+/* The L1's release and acquire rounds, read-only, for gpucoh verify's
+ * digest (src/verify/verify_mg.c): the request held for its release or
+ * acquire at the banks and that round's type and counts; software
+ * coherence's acquiring responses waiting for a round and in one, and that
+ * round's counts. */
+struct mg_l1_view {
+    const struct msg *rel_held;
+    uint16_t rel_type;
+    unsigned rel_sent, rel_acks;
+    const struct msg_list *acq_next, *acq_round;
+    unsigned acq_sent, acq_acks;
+};
+void mg_l1_view(struct comp *l1, struct mg_l1_view *v);
+
 #endif

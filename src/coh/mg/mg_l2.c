@@ -68,6 +68,14 @@ void mg_sys_send(struct mg_l2 *c, struct msg *m, unsigned gpm, unsigned vnet, ui
     if (c->f.free_coherence && (type == MSG_MG_INV || type == MSG_MG_MARK ||
                                 type == MSG_MG_MARKACK || type == MSG_MG_INVACK))
         m->flags |= SYSNET_F_FREE;
+    /* ideal-mg: a free marker still arrives after what was sent before it on
+     * its link (the writes its release covers); past them, the release
+     * completed before its writes reached their homes (docs/verify.md,
+     * "Several GPMs": found by gpucoh verify); its answer, the same message,
+     * need not */
+    m->flags &= (uint16_t)~SYSNET_F_AFTER;
+    if (c->f.free_coherence && type == MSG_MG_MARK)
+        m->flags |= SYSNET_F_AFTER;
     if (c->outq.n || !port_send(c->base.links.sys_out[vnet], m))
         msg_list_push(&c->outq, m); /* the sysnet's FIFOs are deep: rare, and kept in order */
 }

@@ -533,6 +533,22 @@ struct comp *mg_sw_l1_create(const struct ctrl_wiring *w)
     return cp;
 }
 
+void mg_l1_view(struct comp *l1, struct mg_l1_view *v)
+{
+    const struct rc_l1 *c = rc_of(l1);
+    *v = (struct mg_l1_view){
+        .rel_held = c->rel_held, .acq_next = &c->acq_next, .acq_round = &c->acq_round};
+    if (c->rel_held) { /* a finished round's counts are leftovers */
+        v->rel_type = c->rel.type;
+        v->rel_sent = c->rel.sent;
+        v->rel_acks = c->rel.acks;
+    }
+    if (c->acq_round.n) {
+        v->acq_sent = c->acq.sent;
+        v->acq_acks = c->acq.acks;
+    }
+}
+
 static const struct coh_table *const rc_tables[] = {&rc_l1_table, &nc_l2_table, NULL};
 
 const struct proto_desc proto_rc = {

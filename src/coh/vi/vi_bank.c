@@ -85,6 +85,7 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
 {
     struct vi_bank *b = vi_bank_of(x);
     struct cache_line *d = vi_ctx_of(x)->dir;
+    bool forget = b->bug_forgets_inv && cls == TRAFFIC_INV;
     for (unsigned w = 0; d && w < 2; w++) {
         uint64_t bits = d->meta[w];
         while (bits) {
@@ -93,6 +94,10 @@ static void invalidate(struct coh_ctx *x, int keep, uint8_t cls)
             if ((int)sm == keep)
                 continue;
             coh_sharer_clear(d, sm);
+            if (forget) { /* the seeded bug: dropped from the vector, never told */
+                forget = false;
+                continue;
+            }
             send_inv(b, x->addr, sm, cls);
             if (cls == TRAFFIC_RCL)
                 b->st.recalls_sent++;

@@ -50,6 +50,8 @@ struct vi_bank {
     unsigned dir_shift;      /* line address >> dir_shift = directory key */
     struct msg_list inv_out; /* invalidations waiting for room on the INV vnet */
     struct port **bus;       /* ideal: every L1's free invalidation port; else NULL */
+    bool bug_forgets_inv;    /* gpuvi-noinv (test only): a write's or atomic's invalidation
+                                of the first other sharer is never sent nor its ack expected */
     struct vi_bank_stats st;
 };
 

@@ -227,6 +227,14 @@ static struct comp *vi_l2_create(const struct ctrl_wiring *w)
     return &vi_bank_create(w, &vi_proto)->base.comp;
 }
 
+/* gpuvi-noinv (test only): GPU-VI's bank with the seeded bug. */
+static struct comp *vi_noinv_l2_create(const struct ctrl_wiring *w)
+{
+    struct vi_bank *b = vi_bank_create(w, &vi_proto);
+    b->bug_forgets_inv = true;
+    return &b->base.comp;
+}
+
 static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 {
     return &vi_bank_create(w, &ideal_proto)->base.comp;
@@ -248,6 +256,24 @@ const struct proto_desc proto_gpuvi = {
     .n_l1_tables = 1,
     .l1 = VI_L1_OPS(vi_l1_create),
     .l2 = VI_BANK_OPS(vi_l2_create),
+};
+
+/* gpuvi with a deliberate bug for the explorer (tests/cli/verify.sh, docs/verify.md
+ * "Seeded bugs"): a write or atomic leaves the first other sharer's copy valid. */
+const struct proto_desc proto_gpuvi_noinv = {
+    .name = "gpuvi-noinv",
+    .title = "gpuvi with a deliberate bug for testing the checkers: a write's or atomic's "
+             "invalidation of the first other sharer is never sent nor its ack expected",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .write_atomic = true,
+    .check = coh_sharers_check,
+    .n_vnets = VI_NVNETS,
+    .vnet_names = vi_vnet_names,
+    .tables = vi_tables,
+    .n_l1_tables = 1,
+    .l1 = VI_L1_OPS(vi_l1_create),
+    .l2 = VI_BANK_OPS(vi_noinv_l2_create),
 };
 
 const struct proto_desc proto_ideal = {
