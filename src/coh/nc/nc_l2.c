@@ -74,15 +74,22 @@ _Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
 
 /* ---- actions ---- */
 
+/* Shared with the Spandex LLC, whose controller is not an nc_l2. */
 void nc_l2_reply_data(struct coh_ctx *x)
+{
+    ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
+    x->msg = NULL;
+}
+
+/* This bank's read for an answer: an extension may answer it instead. */
+static void reply_data(struct coh_ctx *x)
 {
     struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
     if (c->ext && c->ext->reading(c->ext_state, x->ctrl, x->msg, x->line->data)) {
         x->msg = NULL; /* answered by the extension (a WarpTM validation) */
         return;
     }
-    ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
-    x->msg = NULL;
+    nc_l2_reply_data(x);
 }
 
 /* Shared with the Spandex LLC, whose controller is not an nc_l2. */
@@ -182,7 +189,7 @@ static const struct coh_action_name actions[] = {
     {wake_parked, "wake_parked",
      "free the MSHR and replay its requests in order (before those "
      "waiting while a transactional request waits)"},
-    {nc_l2_reply_data, "reply_data", "send the line to the requester"},
+    {reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
     {write_now, "write_now", "merge the written bytes, acknowledge at once"},
     {write_filling, "write_filling",
@@ -203,11 +210,11 @@ static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
         DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
     [NL2_I][NL2_Atomic] =
         DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [NL2_V][NL2_GetS] = DO(NL2_V, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_V][NL2_GetS] = DO(NL2_V, TAG_RD | DATA_RD, reply_data),
     [NL2_V][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
     [NL2_V][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_V][NL2_Replace] = DO(NL2_I, TAG_WR, ctrl_drop_line),
-    [NL2_M][NL2_GetS] = DO(NL2_M, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_M][NL2_GetS] = DO(NL2_M, TAG_RD | DATA_RD, reply_data),
     [NL2_M][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
     [NL2_M][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_M][NL2_Replace] = DO(NL2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
