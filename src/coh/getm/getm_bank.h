@@ -4,10 +4,11 @@
  * §4.3-4.7; docs/transactions.md).
  *
  * Protocol `getm` is the non-coherent baseline (rc's L1, nc's L2 bank) with a
- * VU at every bank (getm_l2.c: the bank's extension, struct nc_l2_ext). The SM stamps each
- * transactional line request with its warp's timestamp (msg->ts) and transaction sequence
- * (msg->acks); the bank validates every 32-byte granule the request's byte mask touches before the
- * line's table sees it:
+ * VU at every bank (getm_l2.c: the bank's extension, struct nc_l2_ext). The
+ * SM stamps each transactional line request with its warp's timestamp
+ * (msg->ts) and transaction sequence (msg->acks); the bank validates every
+ * 32-byte granule the request's byte mask touches before the line's table
+ * sees it:
  *   MEM_TX_LOAD   validated, then read through the table as a GetS (the
  *                 answer carries the line, so values come from the bank);
  *   MEM_TX_STORE  validated (the granules are reserved) and answered, no data;
