@@ -185,7 +185,7 @@ static bool tx_value_now(void *arg, addr_t line, uint8_t *data)
  * flushes its tables, called from the board when nothing is in flight. */
 static void tx_roll_bank(void *obj)
 {
-    nc_l2_tm_rollover(obj);
+    getm_l2_rollover(obj);
 }
 
 /* A CPU core (docs/cpu.md): an in-order core running one thread, built as an

@@ -21,7 +21,7 @@ static inline struct inject *mg_rig(const char *protocol, const char *release, c
     char proto[64], rel[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
     snprintf(rel, sizeof rel, "mg.release=%s", release);
-    const char *sets[] = {proto,       rel,          "topology.gpus=2", "topology.gpms=2",
+    const char *sets[] = {proto,       rel,          "topology.gpus=2",        "topology.gpms=2",
                           "gpu.sms=2", "l2.banks=1", "topology.page_bytes=4K", extra};
     unsigned n_sets = ARRAY_LEN(sets) - (extra == NULL);
     struct config cfg;

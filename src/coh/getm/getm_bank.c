@@ -10,17 +10,11 @@
 #include "base/log.h"
 #include "coh/getm/getm_cu.h"
 #include "coh/getm/warptm_vu.h"
-#include "coh/mg/mg.h"
 #include "coh/nc/nc.h"
 #include "coh/proto.h"
 #include "coh/machine_view.h"
 #include "coh/getm/getm_options.h"
 #include "coh/getm/warptm_options.h"
-
-/* A commit's or cleanup's flags are the rc L1's too (getm_bank.h). */
-_Static_assert(!(GETM_F_WRITTEN &
-                 (NC_F_MERGED | MG_F_L1WT | MG_F_L1FETCH | MG_F_RELEASED | MG_F_ACQUIRED)),
-               "GETM_F_WRITTEN shares a bit with the rc L1's message flags");
 
 struct getm_bank_stats {
     uint64_t tx_loads, tx_stores, commits, cleanups; /* requests */
@@ -545,11 +539,11 @@ const struct proto_desc proto_getm = {
     .tables = getm_tables,
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
-           nc_l2_stats},
+    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
+           getm_l2_stats},
     .n_series = GETM_SERIES_N,
     .series_names = getm_series_names,
-    .series = nc_l2_series,
+    .series = getm_l2_series,
 };
 
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
@@ -570,6 +564,6 @@ const struct proto_desc proto_warptm = {
     .tables = warptm_tables,
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {nc_l2_create_getm, ctrl_l2_connect, ctrl_in_port, nc_l2_destroy, nc_l2_dma, ctrl_peek,
-           nc_l2_stats},
+    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
+           getm_l2_stats},
 };

@@ -4,10 +4,11 @@
  * §4.3-4.7; docs/transactions.md).
  *
  * Protocol `getm` is the non-coherent baseline (rc's L1, nc's L2 bank) with a
- * VU at every bank. The SM stamps each transactional line request with its
- * warp's timestamp (msg->ts) and transaction sequence (msg->acks); the bank
- * validates every 32-byte granule the request's byte mask touches before the
- * line's table sees it:
+ * VU at every bank (getm_l2.c: the bank's extension, struct nc_l2_ext). The
+ * SM stamps each transactional line request with its warp's timestamp
+ * (msg->ts) and transaction sequence (msg->acks); the bank validates every
+ * 32-byte granule the request's byte mask touches before the line's table
+ * sees it:
  *   MEM_TX_LOAD   validated, then read through the table as a GetS (the
  *                 answer carries the line, so values come from the bank);
  *   MEM_TX_STORE  validated (the granules are reserved) and answered, no data;
@@ -64,12 +65,11 @@
  * warptm_fail), 8 bits a granule. */
 #define WARPTM_FAIL_WHY(ts, k) ((unsigned)((ts) >> (8 * (k))) & 0xffu)
 /* msg->flags of a commit or cleanup inside the bank: the commit unit has
- * written it. The message is the rc L1's, whose own bits (NC_F_MERGED,
- * MG_F_L1WT, MG_F_L1FETCH, MG_F_RELEASED, MG_F_ACQUIRED) it must not share:
- * the L1 absorbed acknowledgements marked MG_F_L1WT (0x2, once this bit's
- * value), so every commit the unit wrote went unacknowledged and GETM
- * deadlocked. getm_bank.c asserts the bits apart; the bank clears this one
- * before it answers. */
+ * written it. The message is the rc L1's, whose bits (NC_F_L1 in
+ * coh/nc/nc.h) it must not share: the L1 absorbed acknowledgements marked
+ * NC_F_L1WT (0x2, once this bit's value), so every commit the unit wrote
+ * went unacknowledged and GETM deadlocked. getm_l2.c asserts the bits apart;
+ * the bank clears this one before it answers. */
 #define GETM_F_WRITTEN 0x20
 /* WarpTM: a validation's answer holds, besides GETM_ABORTED (failed) and
  * GETM_RESERVED (held exclusively), the granules held shared; a validation
@@ -139,5 +139,15 @@ extern const char *const getm_series_names[GETM_SERIES_N];
 void getm_bank_series(const struct getm_bank *g, uint64_t *values);
 void getm_bank_stats(const struct getm_bank *g, void (*emit)(void *, const char *, uint64_t),
                      void *arg);
+
+/* The bank of protocols getm and warptm (getm_l2.c): nc's, with the VU in
+ * front of its table; its component operations and the time series. */
+struct comp *getm_l2_create(const struct ctrl_wiring *w);
+void getm_l2_destroy(struct comp *c);
+void getm_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
+void getm_l2_series(struct comp *c, uint64_t *values);
+/* GETM's timestamp rollover (gpu/tx_epoch.h): the bank's VU flushes its
+ * tables (nothing transactional is in flight). */
+void getm_l2_rollover(struct comp *c);
 
 #endif

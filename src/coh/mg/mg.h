@@ -2,12 +2,13 @@
  * mg.h - the multi-GPM protocols (spec 004b §2.3-2.8): messages, flags and
  * the L2 bank they share.
  *
- * The L1 is rc's write-through L1 (coh/nc) whose releases wider than .cta
- * go through the L2 banks (mg_l1_create). Between an L1 and the banks of its
- * GPM travel rc's requests and responses plus MSG_MG_REL/RELACK; between the
- * banks of different GPMs (noc/sysnet) two vnets: requests, invalidations
- * and release markers on one (FIFO per GPM pair: a marker arrives after
- * everything sent before it), responses and acknowledgements on the other.
+ * The L1 is rc's write-through L1 (coh/nc) with an extension (mg_l1.c)
+ * whose releases wider than .cta go through the L2 banks (mg_l1_create).
+ * Between an L1 and the banks of its GPM travel rc's requests and responses
+ * plus MSG_MG_REL/RELACK; between the banks of different GPMs (noc/sysnet)
+ * two vnets: requests, invalidations and release markers on one (FIFO per
+ * GPM pair: a marker arrives after everything sent before it), responses and
+ * acknowledgements on the other.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_MG_MG_H
@@ -32,30 +33,32 @@ enum {
                                         invalidations have arrived */
 };
 
-/* msg->flags */
+/* msg->flags: the L1's, in the share nc.h gives rc's L1's extension
+ * (NC_F_L1_EXT) ... */
 #define MG_F_RELEASED 0x100  /* L1: this request's release is done */
 #define MG_F_ACQUIRED 0x4000 /* L1: this request's acquire at the banks is done */
-#define MG_F_SYS      0x200  /* arrived from another GPM: answer through the sysnet */
-#define MG_F_FILL     0x400  /* a forwarded load whose answer may fill this bank */
-#define MG_F_DIR      0x800  /* the home's directory has seen this request */
-#define MG_F_TO_SYS   0x1000 /* in a bank's pipeline: leaves through the sysnet */
-#define MG_F_FILL2    0x2000 /* hmg: ... may fill the GPU home that passed it on */
-#define MG_F_FETCH    0x80   /* hmg: a GPU home's read of a line for a .gpu atomic */
-#define MG_F_L1WT                                                                                  \
-    0x2                  /* a .cta atomic's write-through from the L1 that performed it            \
-                             (rc_l1.c): the L1 absorbs its acknowledgement */
-#define MG_F_L1FETCH 0x4 /* an L1's read of a line for a parked .cta atomic */
-#define MG_F_EVICT   0x8 /* MSG_MG_INV: caused by a directory eviction (Fig. 5.11) */
+/* ... and the banks', outside the L1's bits (NC_F_L1) */
+#define MG_F_SYS    0x200  /* arrived from another GPM: answer through the sysnet */
+#define MG_F_FILL   0x400  /* a forwarded load whose answer may fill this bank */
+#define MG_F_DIR    0x800  /* the home's directory has seen this request */
+#define MG_F_TO_SYS 0x1000 /* in a bank's pipeline: leaves through the sysnet */
+#define MG_F_FILL2  0x2000 /* hmg: ... may fill the GPU home that passed it on */
+#define MG_F_FETCH  0x80   /* hmg: a GPU home's read of a line for a .gpu atomic */
+#define MG_F_EVICT  0x8    /* MSG_MG_INV: caused by a directory eviction (Fig. 5.11) */
 #define MG_F_ACKME                                                                                 \
     0x40 /* counted: a write or atomic a GPU home forwarded (its                                   \
             generation in msg->acks): acknowledge with MSG_MG_INVACK */
+#define MG_F_BANK                                                                                  \
+    (MG_F_SYS | MG_F_FILL | MG_F_DIR | MG_F_TO_SYS | MG_F_FILL2 | MG_F_FETCH | MG_F_EVICT |        \
+     MG_F_ACKME)
+_Static_assert(!(MG_F_BANK & NC_F_L1), "a multi-GPM bank's flag shares a bit with the L1's");
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table, mg_round_table, mg_slot_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 extern const struct proto_desc proto_sw_nh, proto_sw_h;
 extern const struct proto_desc proto_hmg_noinv; /* test only */
 
-/* The L1 (coh/nc/rc_l1.c). */
+/* The L1 (mg_l1.c). */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);
 struct comp *mg_sw_l1_create(const struct ctrl_wiring *w);
 

@@ -24,7 +24,7 @@
  * the system home. Stores are written through and acknowledged to the L1 at
  * once by its own bank (posted); atomics are performed at the system home
  * (hmg and sw-h, mg.gpu_atomics = gpu-home: .gpu ones at the GPU home;
- * .cta ones are performed in the L1, coh/nc/rc_l1.c).
+ * .cta ones are performed in the L1, mg_l1.c).
  * Invalidations go only on read-write sharing and directory evictions and are
  * acknowledged only for the counted release completion (mg_release.c); a GPU home
  * passes those of the system home on to its GPMs. A fill that may be older

@@ -20,6 +20,10 @@
  * nothing but such writes before it, is merged into the allocated line and
  * the fill keeps the bytes written (MemDataW). Other requests still park
  * behind a fill, so a line's requests are performed in arrival order.
+ * An extension (struct nc_l2_ext in nc.h; GETM's and WarpTM's validation
+ * units, coh/getm/getm_l2.c) may sit in front of the table: it sees every
+ * request first, answers or holds those that are its matter, and is told of
+ * the lines the table reads for an answer and of the writes it performs.
  * DEVIATION: the spec's IS/IM are one state IV here: requests are parked
  *   and replayed, so what the first request was does not matter. A write
  *   miss always fetches (no full-line write optimisation).
@@ -28,7 +32,6 @@
 #include <string.h>
 
 #include "base/log.h"
-#include "coh/getm/getm_bank.h"
 #include "coh/nc/nc.h"
 #include "coh/machine_view.h"
 
@@ -58,9 +61,10 @@ const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 
 struct nc_l2 {
     struct ctrl base;
-    struct getm_bank *tm; /* protocol getm: the validation unit in front of the table */
-    bool ack_on_arrival;  /* l2.write_ack = arrival */
-    struct msg_list acks; /* acknowledgements sent on arrival, waiting for the vnet */
+    const struct nc_l2_ext *ext; /* an extension in front of the table (getm), or NULL */
+    void *ext_state;             /* ... its state */
+    bool ack_on_arrival;         /* l2.write_ack = arrival */
+    struct msg_list acks;        /* acknowledgements sent on arrival, waiting for the vnet */
 };
 
 /* The bytes written into a filling line (arrival mode) are kept in its
@@ -70,15 +74,22 @@ _Static_assert(sizeof(((struct tbe *)0)->meta) == sizeof(struct bytemask),
 
 /* ---- actions ---- */
 
+/* Shared with the Spandex LLC, whose controller is not an nc_l2. */
 void nc_l2_reply_data(struct coh_ctx *x)
 {
-    struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
-    if (c->tm && x->msg->req.tx && getm_bank_reading(c->tm, x->ctrl, x->msg, x->line->data)) {
-        x->msg = NULL; /* a WarpTM validation, answered */
-        return;
-    }
     ctrl_l2_reply_line(x->ctrl, x, x->msg, MSG_NC_DATA, NC_VNET_RSP);
     x->msg = NULL;
+}
+
+/* This bank's read for an answer: an extension may answer it instead. */
+static void reply_data(struct coh_ctx *x)
+{
+    struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
+    if (c->ext && c->ext->reading(c->ext_state, x->ctrl, x->msg, x->line->data)) {
+        x->msg = NULL; /* answered by the extension (a WarpTM validation) */
+        return;
+    }
+    nc_l2_reply_data(x);
 }
 
 /* Shared with the Spandex LLC, whose controller is not an nc_l2. */
@@ -89,17 +100,17 @@ void nc_l2_write_line(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-/* This bank's write: under getm a commit's reservations go once it is written. */
+/* This bank's write: an extension hears of it before the answer (under
+ * getm a commit's reservations go once it is written). */
 static void write_line(struct coh_ctx *x)
 {
     struct nc_l2 *c = (struct nc_l2 *)x->ctrl;
-    if (!c->tm || x->msg->req.tx != MEM_TX_COMMIT) {
+    if (!c->ext) {
         nc_l2_write_line(x);
         return;
     }
     ctrl_l2_perform_write(x->ctrl, x);
-    getm_bank_committed(c->tm, x->ctrl, x->msg);
-    x->msg->flags &= (uint16_t)~GETM_F_WRITTEN; /* the bank's mark stays in the bank */
+    c->ext->written(c->ext_state, x->ctrl, x->msg);
     ctrl_l2_respond(x->ctrl, x->msg, MSG_NC_WRACK, NC_VNET_RSP, TRAFFIC_REQ, 0);
     x->msg = NULL;
 }
@@ -178,7 +189,7 @@ static const struct coh_action_name actions[] = {
     {wake_parked, "wake_parked",
      "free the MSHR and replay its requests in order (before those "
      "waiting while a transactional request waits)"},
-    {nc_l2_reply_data, "reply_data", "send the line to the requester"},
+    {reply_data, "reply_data", "send the line to the requester"},
     {write_line, "write_line", "merge the written bytes, acknowledge"},
     {write_now, "write_now", "merge the written bytes, acknowledge at once"},
     {write_filling, "write_filling",
@@ -199,11 +210,11 @@ static const struct coh_trans nc_l2_cells[NL2_NSTATES][NL2_NEVENTS] = {
         DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
     [NL2_I][NL2_Atomic] =
         DO(NL2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [NL2_V][NL2_GetS] = DO(NL2_V, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_V][NL2_GetS] = DO(NL2_V, TAG_RD | DATA_RD, reply_data),
     [NL2_V][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
     [NL2_V][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_V][NL2_Replace] = DO(NL2_I, TAG_WR, ctrl_drop_line),
-    [NL2_M][NL2_GetS] = DO(NL2_M, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [NL2_M][NL2_GetS] = DO(NL2_M, TAG_RD | DATA_RD, reply_data),
     [NL2_M][NL2_Write] = DO(NL2_M, TAG_RD | DATA_WR, write_line),
     [NL2_M][NL2_Atomic] = DO(NL2_M, TAG_RD | DATA_RD | DATA_WR, nc_l2_do_atomic),
     [NL2_M][NL2_Replace] = DO(NL2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
@@ -262,10 +273,10 @@ static bool take_request(struct ctrl *b, struct msg *m)
         return false;
     }
     struct nc_l2 *c = (struct nc_l2 *)b;
-    enum getm_take t = c->tm ? getm_bank_take(c->tm, b, m) : GETM_TO_TABLE;
-    if (t == GETM_TAKEN)
+    enum nc_l2_take t = c->ext ? c->ext->take(c->ext_state, b, m) : NC_L2_TO_TABLE;
+    if (t == NC_L2_TAKEN)
         return true;
-    if (t == GETM_BUSY) { /* retried when the VU's port frees (nc_l2_tick) */
+    if (t == NC_L2_BUSY) { /* retried when the extension is free (nc_l2_tick) */
         b->st.resource_stalls++;
         return false;
     }
@@ -293,8 +304,9 @@ static void take_mem(struct ctrl *b, struct msg *m)
 static bool nc_l2_tick(struct comp *cp)
 {
     struct ctrl *b = (struct ctrl *)cp;
+    struct nc_l2 *c = (struct nc_l2 *)b;
     struct port *reqs = b->links.net_in[NC_VNET_REQ];
-    struct msg_list *acks = &((struct nc_l2 *)b)->acks;
+    struct msg_list *acks = &c->acks;
     ctrl_tick_begin(b);
     bool moved = false;
     while (acks->n && port_has_room(b->links.net_out[NC_VNET_RSP], 1)) {
@@ -302,17 +314,15 @@ static bool nc_l2_tick(struct comp *cp)
         moved = true;
     }
     moved |= ctrl_l2_drain_pipe(b);
-    if (((struct nc_l2 *)b)->tm)
-        moved |= getm_bank_tick(((struct nc_l2 *)b)->tm, b);
+    if (c->ext)
+        moved |= c->ext->tick(c->ext_state, b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= ctrl_take_next(b, reqs, take_request);
     if (moved)
         return true;
-    struct nc_l2 *c = (struct nc_l2 *)b;
-    if (c->tm &&
-        ((port_peek(reqs) && getm_bank_busy(c->tm, b->comp.eng->now)) || getm_bank_writing(c->tm)))
-        return true; /* a request waits for the VU's port, or the commit unit writes: only
-                        time frees them */
+    if (c->ext && c->ext->must_tick(c->ext_state, b, port_peek(reqs) != NULL))
+        return true; /* a request waits for the extension (GETM's VU port, say), or it
+                        works on its own (GETM's commit unit writes): only time frees them */
     /* a response held by a full vnet, or a request stalled on a resource (a
      * full DRAM port, MSHR table or set), and nothing else: sleep until it
      * may clear */
@@ -334,15 +344,15 @@ static void nc_l2_dump(struct comp *cp, FILE *out)
     struct ctrl *b = (struct ctrl *)cp;
     const struct nc_l2 *c = (const struct nc_l2 *)b;
     const struct msg_list *acks = &c->acks;
-    bool tm = c->tm && getm_bank_holds(c->tm); /* GETM's commit unit or stall buffer */
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !acks->n && !tm)
+    bool held = c->ext && c->ext->holds(c->ext_state); /* GETM's commit unit or stall buffer */
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !acks->n && !held)
         return;
     fprintf(out, "%s (nc L2): %u MSHRs, %u replaying, %u in pipeline, %u acknowledgements queued\n",
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, acks->n);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
-    if (tm)
-        getm_bank_dump(c->tm, out);
+    if (held)
+        c->ext->dump(c->ext_state, out);
 }
 
 /* ---- construction ---- */
@@ -362,11 +372,17 @@ struct comp *nc_l2_create(const struct ctrl_wiring *w)
     return &c->base.comp;
 }
 
-struct comp *nc_l2_create_getm(const struct ctrl_wiring *w)
+struct comp *nc_l2_create_ext(const struct ctrl_wiring *w, const struct nc_l2_ext *ops, void *ext)
 {
     struct comp *cp = nc_l2_create(w);
-    ((struct nc_l2 *)cp)->tm = getm_bank_new(w);
+    ((struct nc_l2 *)cp)->ext = ops;
+    ((struct nc_l2 *)cp)->ext_state = ext;
     return cp;
+}
+
+void *nc_l2_ext_of(struct comp *cp)
+{
+    return ((struct nc_l2 *)cp)->ext_state;
 }
 
 bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
@@ -377,30 +393,6 @@ bool nc_l2_value_now(struct comp *cp, addr_t line, uint8_t *data)
         return false;
     memcpy(data, l->data, b->line_bytes);
     return true;
-}
-
-void nc_l2_tm_rollover(struct comp *cp)
-{
-    getm_bank_rollover(((struct nc_l2 *)cp)->tm);
-}
-
-void nc_l2_destroy(struct comp *cp)
-{
-    getm_bank_free(((struct nc_l2 *)cp)->tm);
-    ctrl_destroy(cp);
-}
-
-void nc_l2_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), void *arg)
-{
-    struct nc_l2 *c = (struct nc_l2 *)cp;
-    ctrl_stats(cp, emit, arg);
-    if (c->tm)
-        getm_bank_stats(c->tm, emit, arg);
-}
-
-void nc_l2_series(struct comp *cp, uint64_t *values)
-{
-    getm_bank_series(((struct nc_l2 *)cp)->tm, values);
 }
 
 void nc_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytemask *wmask)

@@ -10,14 +10,16 @@
  * action here because the SM already waits for the warp's stores to be
  * acknowledged by the L2. Loads and atomics of .gpu/.sys scope (and
  * volatile loads) are performed at the L2 and never fill.
- * The multi-GPM protocols' L1 (mg_l1_create) performs .cta atomics itself
- * (spec 004b §2.2: .cta synchronisation at the L1): every thread a .cta
- * atomic must be atomic with (its CTA's, at any scope) goes through this L1,
- * which serialises them per line. On a valid copy it applies the atomic,
- * answers, and writes the bytes through (posted: the L1 absorbs the ack;
- * the write is ahead of anything later from this L1 to the bank); a miss
- * fetches the line first, with the atomic parked; while writes, atomics or
- * L2 loads of the line are outstanding (II) it goes to the L2 behind them.
+ * An extension (struct rc_l1_ext in nc.h; the multi-GPM protocols' L1,
+ * coh/mg/mg_l1.c) adds releases and acquires through the banks, and may have
+ * the L1 perform .cta atomics itself (spec 004b §2.2: .cta synchronisation
+ * at the L1): every thread a .cta atomic must be atomic with (its CTA's, at
+ * any scope) goes through this L1, which serialises them per line. On a
+ * valid copy it applies the atomic, answers, and writes the bytes through
+ * (posted: the L1 absorbs the ack; the write is ahead of anything later from
+ * this L1 to the bank); a miss fetches the line first, with the atomic
+ * parked; while writes, atomics or L2 loads of the line are outstanding (II)
+ * it goes to the L2 behind them.
  * Other CTAs' threads are not morally strong with it and may see a stale
  * value, as the scoped model allows.
  * A stale hit returns the stale value: that is the baseline's contract.
@@ -28,7 +30,6 @@
  */
 #include "coh/ctrl.h"
 #include "coh/nc/nc.h"
-#include "coh/mg/mg.h"
 
 _Static_assert((int)NC_VNET_REQ == CTRL_VNET_REQ && (int)NC_VNET_RSP == CTRL_VNET_RSP,
                "rc sends on the write-through vnets");
@@ -63,37 +64,13 @@ struct rc_stats {
     uint64_t cta_atomics; /* multi-GPM L1s: .cta atomics performed here */
 };
 
-/* Multi-GPM protocols: a round of markers (MSG_MG_REL or MSG_MG_ACQ), one to
- * every L2 bank of the GPM. A GPM may have more banks than the L1's request
- * port holds messages (noc.vc_flits), so the markers go out in batches as the
- * port has room; the round is done when every bank has acknowledged. */
-struct marker_round {
-    struct mem_req req; /* the scope and ids every marker carries */
-    uint16_t type;      /* MSG_MG_REL or MSG_MG_ACQ */
-    uint32_t id;        /* comes back in the acknowledgements' sharer field */
-    unsigned sent;      /* markers sent so far, to banks 0 .. sent - 1 */
-    unsigned acks;      /* acknowledgements still expected */
-};
-
 struct rc_l1 {
     struct ctrl base;
-    bool flash_pending;        /* an acquire completed in this step: invalidate after it */
-    bool bug_acquire_keeps_l1; /* rc-noinv (test only): acquires do not invalidate */
-    bool cta_atomics_here;     /* multi-GPM L1s: .cta atomics are performed in this L1 */
-    /* multi-GPM protocols (coh/mg): a release wider than .cta is completed by
-     * the L2 banks (every bank of the GPM acknowledges MSG_MG_REL once the
-     * writes and invalidations it must cover have arrived) */
-    bool release_at_l2;
-    struct msg *rel_held;    /* the request waiting for its release, or NULL */
-    struct marker_round rel; /* ... its round */
-    /* software coherence (sw-nh, sw-h): an acquire wider than .cta also has
-     * the L2 banks drop their copies of remote lines (MSG_MG_ACQ) before it
-     * completes; responses of acquiring loads and atomics wait for a round */
-    bool acquire_at_l2;
-    struct msg_list acq_next;  /* acquiring responses waiting for the next round */
-    struct msg_list acq_round; /* ... those the round under way completes */
-    struct marker_round acq;   /* ... its round */
+    bool flash_pending;          /* an acquire completed in this step: invalidate after it */
+    bool bug_acquire_keeps_l1;   /* rc-noinv (test only): acquires do not invalidate */
+    const struct rc_l1_ext *ext; /* its extension (multi-GPM protocols), or NULL */
     struct rc_stats st;
+    _Alignas(max_align_t) unsigned char ext_state[]; /* ext->state_bytes */
 };
 
 static struct rc_l1 *rc_of(void *p)
@@ -120,7 +97,7 @@ static void send_atomic(struct coh_ctx *x)
 
 /* A .cta atomic on the valid copy: every lane's atomic on the line, the old
  * values to the SM after the hit latency, and the new bytes written through
- * to the L2 (MG_F_L1WT: its acknowledgement stays here). */
+ * to the L2 (NC_F_L1WT: its acknowledgement stays here). */
 static void atomic_here(struct coh_ctx *x)
 {
     struct rc_l1 *c = rc_of(x->ctrl);
@@ -134,7 +111,7 @@ static void atomic_here(struct coh_ctx *x)
     w->req = m->req;
     w->req.op = MEM_STORE;
     w->req.atom = NULL;
-    w->flags = MG_F_L1WT;
+    w->flags = NC_F_L1WT;
     for (unsigned i = 0; i < a->n; i++)
         bytemask_set_range(&w->mask, a->lane[i].off, atom_type_bytes((enum atom_type)a->type));
     memcpy(w->data, x->line->data, b->line_bytes);
@@ -143,7 +120,7 @@ static void atomic_here(struct coh_ctx *x)
     x->msg = NULL;
 }
 
-/* A miss of a .cta atomic: read the line (MG_F_L1FETCH: the answer goes to
+/* A miss of a .cta atomic: read the line (NC_F_L1FETCH: the answer goes to
  * no request of the SM; loads that come meanwhile merge into it). */
 static void fetch_line(struct coh_ctx *x)
 {
@@ -152,7 +129,7 @@ static void fetch_line(struct coh_ctx *x)
     k->req = x->msg->req;
     k->req.op = MEM_LOAD;
     k->req.atom = NULL;
-    k->flags = MG_F_L1FETCH | NC_F_MERGED;
+    k->flags = NC_F_L1FETCH | NC_F_MERGED;
     x->tbe->pending++;
     b->st.load_misses++;
     ctrl_to_home(b, k, MSG_NC_GETS, NC_VNET_REQ, TRAFFIC_REQ, 0);
@@ -170,7 +147,7 @@ static void reply_rsp(struct coh_ctx *x)
         c->st.fills_dropped++;
     if (m->flags & NC_F_MERGED)
         ctrl_l1_answer_merged(&c->base, x->tbe, m->data);
-    if (m->flags & MG_F_L1FETCH) { /* a .cta atomic's fetch: it is parked, and replays */
+    if (m->flags & NC_F_L1FETCH) { /* a .cta atomic's fetch: it is parked, and replays */
         msg_free(c->base.w.msgs, m);
         x->msg = NULL;
         return;
@@ -251,7 +228,7 @@ static unsigned classify_core(const struct rc_l1 *c, const struct coh_ctx *x)
     case MEM_STORE:
         return RC_Store;
     default:
-        return c->cta_atomics_here && r->scope == SCOPE_CTA ? RC_CtaAtomic : RC_Atomic;
+        return c->ext && c->ext->cta_atomics && r->scope == SCOPE_CTA ? RC_CtaAtomic : RC_Atomic;
     }
 }
 
@@ -278,129 +255,17 @@ static void order_op(struct ctrl *b, struct msg *m)
     ctrl_to_core(&c->base, m, 0);
 }
 
-/* Multi-GPM protocols: does request m release at .gpu/.sys scope (a fence,
- * a kernel end, a store or atomic with release semantics)? */
-static bool releases_at_l2(const struct rc_l1 *c, const struct msg *m)
-{
-    const struct mem_req *r = &m->req;
-    if (!c->release_at_l2 || (m->flags & MG_F_RELEASED) || r->op == MEM_LOAD ||
-        r->op == MEM_KERNEL_BEGIN)
-        return false;
-    if (r->op == MEM_KERNEL_END)
-        return true;
-    return r->scope >= SCOPE_GPU &&
-           (r->sem == SEM_RELEASE || r->sem == SEM_ACQ_REL || r->sem == SEM_SC);
-}
-
-/* Software coherence: does the fence or kernel start m acquire at
- * .gpu/.sys scope (the banks must drop remote copies first)? */
-static bool acquires_at_l2(const struct rc_l1 *c, const struct msg *m)
-{
-    const struct mem_req *r = &m->req;
-    if (!c->acquire_at_l2 || (m->flags & MG_F_ACQUIRED))
-        return false;
-    return r->op == MEM_KERNEL_BEGIN || (r->op == MEM_FENCE && r->scope >= SCOPE_GPU);
-}
-
-/* Send the round's markers that the request vnet has room for, in bank
- * order. Left unsent, they wait for the tick: the port is then full, and a
- * full port wakes its sender when it frees. Returns whether it sent any. */
-static bool send_markers(struct rc_l1 *c, struct marker_round *r)
-{
-    struct ctrl *b = &c->base;
-    struct port *out = b->links.net_out[NC_VNET_REQ];
-    unsigned first = r->sent;
-    for (; r->sent < b->w.n_banks && port_has_room(out, 1); r->sent++) {
-        struct msg *k =
-            msg_new(b->w.msgs, r->type, (addr_t)r->sent * b->line_bytes, b->comp.eng->now);
-        k->req = r->req;
-        k->sharer = r->id;
-        ctrl_to_home(b, k, r->type, NC_VNET_REQ, TRAFFIC_REQ, 0);
-    }
-    return r->sent != first;
-}
-
-/* May a round start? It waits for room for its first batch: a marker to
- * every bank when the port holds that many (as it always did; a round never
- * trickles out behind other requests then), else a full port's worth. */
-static bool round_may_start(const struct rc_l1 *c)
-{
-    const struct port *out = c->base.links.net_out[NC_VNET_REQ];
-    unsigned n = c->base.w.n_banks;
-    return port_has_room(out, n < out->cap ? n : out->cap);
-}
-
-/* Begin round r of `type` for req: its first batch of markers goes now. */
-static void start_round(struct rc_l1 *c, struct marker_round *r, const struct mem_req *req,
-                        uint16_t type, uint32_t id)
-{
-    *r = (struct marker_round){.req = *req, .type = type, .id = id, .acks = c->base.w.n_banks};
-    send_markers(c, r);
-}
-
-/* A round for every acquiring response waiting, when none is under way and
- * the request vnet has room (else the tick tries again: a full port wakes
- * its sender when it frees): MSG_MG_ACQ at the widest scope among them.
- * Returns whether it started one. */
-static bool start_acq_round(struct rc_l1 *c)
-{
-    if (c->acq_round.n || !c->acq_next.n || !round_may_start(c))
-        return false;
-    struct msg widest = {0};
-    for (struct msg *m = c->acq_next.head; m; m = m->next)
-        if (!widest.req.op || m->req.scope > widest.req.scope)
-            widest.req = m->req;
-    c->acq_round = c->acq_next;
-    c->acq_next = (struct msg_list){0};
-    start_round(c, &c->acq, &widest.req, MSG_MG_ACQ, 1);
-    return true;
-}
-
-/* Start a release (or, for software coherence, an acquire) at the banks:
- * m waits for their acknowledgements. False (a resource stall) while
- * another is under way or the request vnet lacks room. */
-static bool start_release(struct rc_l1 *c, struct msg *m, bool acquire)
-{
-    struct ctrl *b = &c->base;
-    if (!round_may_start(c)) {
-        b->st.resource_stalls++;
-        return false;
-    }
-    m->flags |= acquire ? MG_F_ACQUIRED : MG_F_RELEASED;
-    c->rel_held = m;
-    start_round(c, &c->rel, &m->req, acquire ? MSG_MG_ACQ : MSG_MG_REL, 0);
-    return true;
-}
-
-/* Software coherence: the response m of a load or atomic that acquires at
- * .gpu/.sys scope waits for the banks to drop their remote copies; one
- * round at a time, later ones join the next. True: m is held. */
-static bool hold_acquire(struct rc_l1 *c, struct msg *m)
-{
-    const struct mem_req *r = &m->req;
-    if (!c->acquire_at_l2 || (m->flags & MG_F_ACQUIRED) || r->scope < SCOPE_GPU ||
-        (r->sem != SEM_ACQUIRE && r->sem != SEM_ACQ_REL && r->sem != SEM_SC))
-        return false;
-    m->flags |= MG_F_ACQUIRED;
-    msg_list_push(&c->acq_next, m);
-    start_acq_round(c);
-    return true;
-}
-
 /* One core request (new or replayed). Returns false on a resource stall (the
  * request stays where it was). */
 static bool take_core(struct ctrl *b, struct msg *m)
 {
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
-    if (c->rel_held) { /* nothing passes a request held for its release (program order) */
-        b->st.resource_stalls++;
-        return false;
+    if (c->ext) {
+        enum rc_l1_take t = c->ext->take_core(b, m);
+        if (t != RC_L1_TO_TABLE)
+            return t == RC_L1_TAKEN;
     }
-    if (releases_at_l2(c, m))
-        return start_release(c, m, false);
-    if (acquires_at_l2(c, m))
-        return start_release(c, m, true);
     enum ctrl_take r = ctrl_l1_begin(b, &x, m, order_op, ctrl_l1_room(b), NULL);
     if (r != CTRL_GO)
         return r == CTRL_TAKEN;
@@ -413,34 +278,15 @@ static bool take_core(struct ctrl *b, struct msg *m)
 
 static void take_response(struct ctrl *b, struct msg *m)
 {
-    /* (the acquiring responses a round held come back here) */
     struct rc_l1 *c = rc_of(b);
     struct coh_ctx x;
     /* a .cta atomic's write-through, answered already (only its own
      * acknowledgement: other protocols' responses may use the bit) */
-    if (m->type == MSG_NC_WRACK && (m->flags & MG_F_L1WT)) {
+    if (m->type == MSG_NC_WRACK && (m->flags & NC_F_L1WT)) {
         msg_free(b->w.msgs, m);
         return;
     }
-    if (m->type == MSG_MG_RELACK && m->sharer == 1) { /* an acquiring responses' round */
-        msg_free(b->w.msgs, m);
-        if (!--c->acq.acks) {
-            struct msg *r;
-            while ((r = msg_list_pop(&c->acq_round)))
-                take_response(b, r);
-            start_acq_round(c);
-        }
-        return;
-    }
-    if (m->type == MSG_MG_RELACK) {
-        msg_free(b->w.msgs, m);
-        if (!--c->rel.acks) { /* released: the held request goes on, first */
-            msg_list_push_front(&b->replay, c->rel_held);
-            c->rel_held = NULL;
-        }
-        return;
-    }
-    if (hold_acquire(c, m))
+    if (c->ext && c->ext->take_response(b, m))
         return;
     ctrl_l1_response(b, &x, m);
     if (x.state == RC_IV) {
@@ -461,10 +307,7 @@ static bool rc_l1_tick(struct comp *cp)
     struct ctrl *b = (struct ctrl *)cp;
     struct rc_l1 *c = rc_of(b);
     ctrl_tick_begin(b);
-    /* the rest of a round whose markers did not all fit the port */
-    bool moved = c->rel_held && send_markers(c, &c->rel);
-    moved |= c->acq_round.n && send_markers(c, &c->acq);
-    moved |= c->acq_next.n && start_acq_round(c);
+    bool moved = c->ext && c->ext->tick(b);
     moved |= ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
     if (moved)
@@ -472,7 +315,7 @@ static bool rc_l1_tick(struct comp *cp)
     /* a request left waiting stalled on a resource: sleep until it may clear */
     if (b->replay.n || port_peek(&b->in))
         return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
-    /* a release under way wakes us with its acknowledgements */
+    /* (an extension's release under way wakes us with its acknowledgements) */
     return false;
 }
 
@@ -490,8 +333,8 @@ static const struct ctrl_stat rc_l1_stat_rows[] = {
     CTRL_STAT_END,
 };
 
-/* The multi-GPM protocols' L1: rc's rows and the .cta atomics it performs. */
-static const struct ctrl_stat mg_l1_stat_rows[] = {
+/* With .cta atomics performed here: rc's rows and those atomics. */
+static const struct ctrl_stat cta_l1_stat_rows[] = {
     CTRL_STATS_L1_ACCESSES,
     CTRL_STAT_OWN(struct rc_stats, cta_atomics),
     RC_L1_STAT_ROWS,
@@ -515,38 +358,24 @@ static struct comp *rc_noinv_create(const struct ctrl_wiring *w)
     return cp;
 }
 
-/* The L1 of the multi-GPM protocols (coh/mg): rc's, releasing through the L2s. */
-struct comp *mg_l1_create(const struct ctrl_wiring *w)
+/* rc's L1 with an extension (nc.h). */
+struct comp *rc_l1_create_ext(const struct ctrl_wiring *w, const struct rc_l1_ext *ext)
 {
-    struct comp *cp = rc_l1_create(w);
-    rc_of(cp)->release_at_l2 = true;
-    rc_of(cp)->cta_atomics_here = true;
-    ctrl_set_stats(&rc_of(cp)->base, mg_l1_stat_rows, &rc_of(cp)->st);
-    return cp;
+    struct rc_l1 *c = ctrl_alloc(sizeof *c + ext->state_bytes);
+    ctrl_l1_init(&c->base, w, &rc_l1_table, rc_l1_tick, ctrl_l1_dump);
+    c->ext = ext;
+    ctrl_set_stats(&c->base, ext->cta_atomics ? cta_l1_stat_rows : rc_l1_stat_rows, &c->st);
+    return &c->base.comp;
 }
 
-/* ... and of software coherence (sw-nh, sw-h): acquiring through them too. */
-struct comp *mg_sw_l1_create(const struct ctrl_wiring *w)
+void *rc_l1_ext_of(struct ctrl *b)
 {
-    struct comp *cp = mg_l1_create(w);
-    rc_of(cp)->acquire_at_l2 = true;
-    return cp;
+    return rc_of(b)->ext_state;
 }
 
-void mg_l1_view(struct comp *l1, struct mg_l1_view *v)
+void rc_l1_take_response(struct ctrl *b, struct msg *m)
 {
-    const struct rc_l1 *c = rc_of(l1);
-    *v = (struct mg_l1_view){
-        .rel_held = c->rel_held, .acq_next = &c->acq_next, .acq_round = &c->acq_round};
-    if (c->rel_held) { /* a finished round's counts are leftovers */
-        v->rel_type = c->rel.type;
-        v->rel_sent = c->rel.sent;
-        v->rel_acks = c->rel.acks;
-    }
-    if (c->acq_round.n) {
-        v->acq_sent = c->acq.sent;
-        v->acq_acks = c->acq.acks;
-    }
+    take_response(b, m);
 }
 
 static const struct coh_table *const rc_tables[] = {&rc_l1_table, &nc_l2_table, NULL};
