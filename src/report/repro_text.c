@@ -340,7 +340,12 @@ static void table(struct repro *r, const struct rp_figure *f, bool plot)
     fputc('\n', o);
     if (len) {
         partial[len - 1] = 0;
-        fprintf(o, "(%s over fewer apps, the others' runs failed:%s)\n", label, partial);
+        /* an app has no value when a run is missing or failed, or when its
+         * baseline's statistic is 0 (a ratio of nothing) */
+        fprintf(o,
+                "(%s over fewer apps, the others without a value: a run missing or failed, or "
+                "a baseline of 0:%s)\n",
+                label, partial);
     }
 }
 
