@@ -52,6 +52,8 @@ enum {
     (MG_F_SYS | MG_F_FILL | MG_F_DIR | MG_F_TO_SYS | MG_F_FILL2 | MG_F_FETCH | MG_F_EVICT |        \
      MG_F_ACKME)
 _Static_assert(!(MG_F_BANK & NC_F_L1), "a multi-GPM bank's flag shares a bit with the L1's");
+_Static_assert(!((MG_F_BANK | NC_F_L1) & (SYSNET_F_FREE | SYSNET_F_AFTER)),
+               "a multi-GPM flag shares a bit with the system network's");
 
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table, mg_round_table, mg_slot_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
