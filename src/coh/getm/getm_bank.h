@@ -146,7 +146,7 @@ struct comp *getm_l2_create(const struct ctrl_wiring *w);
 void getm_l2_destroy(struct comp *c);
 void getm_l2_stats(struct comp *c, void (*emit)(void *, const char *, uint64_t), void *arg);
 void getm_l2_series(struct comp *c, uint64_t *values);
-/* GETM's timestamp rollover (gpu/tx_epoch.h): the bank's VU flushes its
+/* GETM's timestamp rollover (tx_epoch.h): the bank's VU flushes its
  * tables (nothing transactional is in flight). */
 void getm_l2_rollover(struct comp *c);
 
