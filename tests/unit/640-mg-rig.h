@@ -1,6 +1,7 @@
 /*
  * 640-mg-rig.h - what the directed tests of the multi-GPM bank (tests
- * 640-649) share: their machine and a load that waits for its value.
+ * 640-649) share: their machine (mg_rig; mg_machine for another) and a load
+ * that waits for its value.
  *
  * Machine: 2 GPUs x 2 GPMs, 2 SMs and one L2 bank per GPM (SM 2g and 2g+1
  * on GPM g; GPM 0, 1 on GPU 0, GPM 2, 3 on GPU 1), 4 KB pages placed by
@@ -14,8 +15,18 @@
 
 #include "check/inject.h"
 
-/* The machine under `protocol` with mg.release = `release`; `extra` is one
- * more setting (K=V) or NULL. */
+/* A multi-GPM machine of the settings (K=V) `sets`. */
+static inline struct inject *mg_machine(const char *const *sets, unsigned n_sets)
+{
+    struct config cfg;
+    char err[256];
+    if (config_load(&cfg, NULL, sets, n_sets, err, sizeof err))
+        fail_msg("%s", err);
+    return inject_new(&cfg);
+}
+
+/* The machine above under `protocol` with mg.release = `release`; `extra` is
+ * one more setting (K=V) or NULL. */
 static inline struct inject *mg_rig(const char *protocol, const char *release, const char *extra)
 {
     char proto[64], rel[64];
@@ -23,12 +34,7 @@ static inline struct inject *mg_rig(const char *protocol, const char *release, c
     snprintf(rel, sizeof rel, "mg.release=%s", release);
     const char *sets[] = {proto,       rel,          "topology.gpus=2",        "topology.gpms=2",
                           "gpu.sms=2", "l2.banks=1", "topology.page_bytes=4K", extra};
-    unsigned n_sets = ARRAY_LEN(sets) - (extra == NULL);
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, n_sets, err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
+    return mg_machine(sets, ARRAY_LEN(sets) - (extra == NULL));
 }
 
 /* The value SM `sm`'s load of `a` returns, once it has. */

@@ -31,7 +31,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "check/inject.h"
+#include "640-mg-rig.h"
 
 #define X     0x10000u /* homed at GPM 2 (its first toucher) */
 #define Z     0x20000u /* lines homed at GPM 0: the burst GPM 2 reads */
@@ -40,36 +40,20 @@
 
 enum { WRITER = 0, Z_OWNER = 1, READER = 2, HOME_SM = 4, STREAMER = 5 };
 
-static struct inject *mg_rig(const char *protocol)
+static struct inject *mg_rig_1x3(const char *protocol)
 {
     char proto[64];
     snprintf(proto, sizeof proto, "coherence.protocol=%s", protocol);
-    const char *sets[] = {proto,
-                          "topology.gpus=1",
-                          "topology.gpms=3",
-                          "topology.page_bytes=4K",
-                          "topology.gpm_link_gbs=1",
-                          "gpu.sms=2",
-                          "l2.banks=1"};
-    struct config cfg;
-    char err[256];
-    if (config_load(&cfg, NULL, sets, ARRAY_LEN(sets), err, sizeof err))
-        fail_msg("%s", err);
-    return inject_new(&cfg);
-}
-
-static uint64_t load(struct inject *r, unsigned sm, addr_t a, enum mem_sem sem,
-                     enum mem_scope scope)
-{
-    unsigned id = inject_load(r, sm, 0, a, 4, sem, scope, 0);
-    inject_run_until(r, id);
-    return inject_value(r, id);
+    const char *sets[] = {
+        proto,       "topology.gpus=1", "topology.gpms=3",        "topology.page_bytes=4K",
+        "gpu.sms=2", "l2.banks=1",      "topology.gpm_link_gbs=1"};
+    return mg_machine(sets, ARRAY_LEN(sets));
 }
 
 /* One MP run; returns the reader's x once it has seen y = 1 (-1: never). */
 static int64_t message_passing(const char *protocol)
 {
-    struct inject *r = mg_rig(protocol);
+    struct inject *r = mg_rig_1x3(protocol);
     load(r, HOME_SM, X, SEM_WEAK, SCOPE_CTA); /* first touches place the pages */
     for (unsigned k = 0; k < BURST; k++)
         load(r, Z_OWNER, Z + 128 * k, SEM_WEAK, SCOPE_CTA);
