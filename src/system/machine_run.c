@@ -17,6 +17,15 @@
 /* Core cycles simulated between checks of the clock and the limits. */
 #define RUN_CHUNK_CYCLES 20000
 
+/* Added to a no-progress fault on a machine of several GPUs: there the spin
+ * can be the program's, not the simulator's. A kernel's CTAs span every GPU,
+ * and PTX's scoped model never obliges a .gpu-scoped load on one GPU to see a
+ * .gpu-scoped store made on another; a protocol that keeps only scoped
+ * coherence (sw-h) lets such a poll spin for ever, legally. */
+#define SPIN_ACROSS_GPUS_HINT                                                                      \
+    " (or the program's scope: on a machine of several GPUs a flag set at .gpu scope on one GPU "  \
+    "need never be seen at .gpu scope on another; .sys scope makes it visible: docs/multi-gpu.md)"
+
 /* CTAs of the running launch finished, and in all (GPU and CPU cores). */
 static void launch_ctas(const struct machine *m, uint64_t *done, uint64_t *total)
 {
@@ -473,13 +482,14 @@ static void run_together(void *obj, const struct launch *ls, unsigned n)
                          (unsigned long long)((m->eng.now - quiet_from) / m->core_clk.period_ps));
             panic("no progress: in kernel %s, for %llu core cycles no warp stored, did an "
                   "atomic, loaded a value it had not just loaded, or finished%s "
-                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change%s; "
+                  "(sim.spin_cycles = %llu): warps spin on a condition that cannot change%s%s; "
                   "the warps:",
                   kname, (unsigned long long)((m->eng.now - advanced_at) / m->core_clk.period_ps),
                   leased, (unsigned long long)m->cfg.sim.spin_cycles,
                   m->spin_stops ? ", and a memory request has waited for half of that or more "
                                   "(stuck)"
-                                : "");
+                                : "",
+                  m->cfg.topology.gpus > 1 ? SPIN_ACROSS_GPUS_HINT : "");
         }
         check_starvation(m, kname);
         if (m->progress)

@@ -11,6 +11,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 tool=$root/tools/protocol-docs.sh
 
 bash "$tool" --check "$bin" "$root" >"$tmp/o" 2>&1 || fail "docs/protocols is stale: $(cat "$tmp/o")"
+# every action a cell runs is named in its table's actions[] (an unnamed one prints as ?)
+grep -nE '(\| |, )\?( →|,| \|)' "$root"/docs/protocols/*.md >"$tmp/o" &&
+    fail "a cell runs an action its table does not name: $(head -3 "$tmp/o")"
 
 mkdir -p "$tmp/r/docs"
 cp -r "$root/docs/protocols" "$tmp/r/docs/"

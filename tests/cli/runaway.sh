@@ -26,6 +26,8 @@ expect_fault() { # expect_fault PATTERN CMD...: exit 3 within $limit s, PATTERN 
 
 # histo_shared without its loop increment: every thread reloads one byte forever
 expect_fault "no progress: in kernel histo_shared" exec "$errs/runaway.spec"
+# one GPU: no hint about scope across GPUs (cli/mg-scope-mp tests it on four)
+grep -q "program's scope" "$tmp/err" && fail "one GPU: the fault names scope across GPUs"
 grep -qE "warp [0-9]+ \(CTA [01] warp [0-3]\): [a-z-]+ at $errs/histogram-noinc.ptx:[0-9]+" \
     "$tmp/err" || fail "the dump does not show the warps' PCs: $(head -40 "$tmp/err")"
 # ... and what each reads: its last load's first lane (thread t loads byte t)

@@ -11,6 +11,11 @@
  * reordered stores); the functional mode, sequentially consistent, still
  * passes it. The classic MP litmus shape (Alglave et al., ASPLOS 2015) at
  * message size.
+ * Variant "sys": the default at system scope (st.release.sys, ld.acquire.sys).
+ * The default flag is .gpu-scoped, which is all a kernel on one GPU needs; on
+ * a machine of several GPUs a kernel's CTAs span them (docs/multi-gpu.md), a
+ * pair may be split over two GPUs, and PTX's scoped model then lets the
+ * consumer spin on its own GPU's copy of the flag for ever (sw-h does).
  * Check: every word read after the flag is the new value; every word read
  * before it is the old or the new value.
  * Sizes (pairs x words): tiny 2 x 32, small 16 x 64, paper 64 x 32 (no
@@ -38,6 +43,8 @@ static int mp_run(struct host *h, const struct wl_params *p, char *why, size_t w
         kernel = "mp_acqrel";
     else if (strcmp(p->variant, "nofence") == 0)
         kernel = "mp_relaxed";
+    else if (strcmp(p->variant, "sys") == 0)
+        kernel = "mp_acqrel_sys";
     else {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;
@@ -102,9 +109,9 @@ const struct workload wl_mp = {
     .name = "mp",
     .set = "basic",
     .desc = "message passing between CTA pairs, flag release/acquire "
-            "(variant nofence: relaxed flag, no fences)",
+            "(variant nofence: relaxed flag, no fences; sys: system scope)",
     .ptx = wl_ptx_mp,
     .ptx_file = "workloads/mp/mp.ptx",
     .run = mp_run,
-    .variants = (const char *const[]){"nofence", NULL},
+    .variants = (const char *const[]){"nofence", "sys", NULL},
 };

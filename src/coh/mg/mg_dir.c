@@ -134,6 +134,7 @@ static const struct coh_action_name actions[] = {
     {dir_inv_all, "inv_all", "invalidate every sharer (unacknowledged)"},
     {dir_inv_others, "inv_others", "invalidate every sharer but the writer (unacknowledged)"},
     {dir_free, "free_entry", "free the entry"},
+    {ctrl_nothing, "nothing", "no action: the home holds no entry for the line"},
     {0},
 };
 
