@@ -993,17 +993,38 @@ static void stored_provenance(const char *text, char *buf, size_t n)
     snprintf(buf, n, "%s, commit %s", date, commit);
 }
 
+/* A size of the check that this run is at: its verdicts and effect ratios
+ * are this run's, not those stored at that size before (which a --store
+ * replaces only after the report is written): -1 when neither. */
+static int scale_check_current(const struct repro *r)
+{
+    for (int k = 0; k < 2; k++)
+        if (!strcmp(r->d.scale.sizes[k], r->size))
+            return k;
+    return -1;
+}
+
 static void scale_check(struct repro *r)
 {
     const struct rp_scale_check *sc = &r->d.scale;
     if (!sc->line)
         return;
     FILE *o = r->o;
-    fprintf(o, "\n== Scale check: %s against %s (their stored results) ==\n", sc->sizes[0],
-            sc->sizes[1]);
-    char *report[2], *summary[2], *prov[2];
+    int cur = scale_check_current(r);
+    if (cur < 0)
+        fprintf(o, "\n== Scale check: %s against %s (their stored results) ==\n", sc->sizes[0],
+                sc->sizes[1]);
+    else
+        fprintf(o,
+                "\n== Scale check: %s against %s (this run at %s, the stored results at %s) ==\n",
+                sc->sizes[0], sc->sizes[1], sc->sizes[cur], sc->sizes[!cur]);
+    char *report[2] = {NULL, NULL}, *summary[2] = {NULL, NULL}, *prov[2] = {NULL, NULL};
     bool have = true;
-    for (unsigned k = 0; k < 2; k++) {
+    for (int k = 0; k < 2; k++) {
+        if (k == cur) {
+            fprintf(o, "results/%s: this run\n", sc->sizes[k]);
+            continue;
+        }
         char path[4400];
         snprintf(path, sizeof path, "%s/results/%s/report.txt", r->d.dir, sc->sizes[k]);
         report[k] = file_read_text(path, NULL);
@@ -1029,7 +1050,9 @@ static void scale_check(struct repro *r)
         unsigned n_claims = 0, stable_claims = 0, n_effects = 0, stable_effects = 0;
         for (unsigned i = 0; i < r->d.n_claims; i++) {
             const struct rp_claim *c = &r->d.claims[i];
-            int v[2] = {stored_verdict(report[0], c->text), stored_verdict(report[1], c->text)};
+            int v[2];
+            for (int k = 0; k < 2; k++)
+                v[k] = k == cur ? r->claims[i].holds : stored_verdict(report[k], c->text);
             if (v[0] == -2 || v[1] == -2) {
                 fprintf(o, "claim %s: not in the stored report at %s\n", c->id,
                         sc->sizes[v[0] == -2 ? 0 : 1]);
@@ -1041,13 +1064,15 @@ static void scale_check(struct repro *r)
                     sc->sizes[0], verdict_word(v[1]), sc->sizes[1],
                     stable ? "stable" : "NOT stable");
         }
-        for (unsigned k = 0; k < 2; k++)
-            if (!strstr(summary[k], ",effect_ratio,"))
+        for (int k = 0; k < 2; k++)
+            if (k != cur && !strstr(summary[k], ",effect_ratio,"))
                 fprintf(o, "results/%s has no effect ratios (stored before they were computed)\n",
                         sc->sizes[k]);
         for (unsigned i = 0; i < r->n_paper; i++) {
             const struct rp_paper_row *p = &r->paper[i];
-            double e[2] = {stored_effect(summary[0], p), stored_effect(summary[1], p)};
+            double e[2];
+            for (int k = 0; k < 2; k++)
+                e[k] = k == cur ? p->effect.ratio : stored_effect(summary[k], p);
             if (isnan(e[0]) || isnan(e[1]))
                 continue; /* n/a at a size: no effect to compare */
             double lo = fmin(fabs(e[0]), fabs(e[1])), hi = fmax(fabs(e[0]), fabs(e[1]));
@@ -1061,7 +1086,7 @@ static void scale_check(struct repro *r)
         fprintf(o, "%u of %u claims and %u of %u effect ratios stable between %s and %s\n",
                 stable_claims, n_claims, stable_effects, n_effects, sc->sizes[0], sc->sizes[1]);
     }
-    for (unsigned k = 0; k < 2; k++)
+    for (int k = 0; k < 2; k++)
         free(report[k]), free(summary[k]), free(prov[k]);
 }
 

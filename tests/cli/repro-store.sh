@@ -48,22 +48,31 @@ grep -qx "$run_s" "$res/tiny/provenance" || fail "run_seconds changed on reuse: 
 [ "$(ls -A "$res")" = tiny ] || fail "left behind: $(ls -A "$res")"
 
 
-# the scale check ([scale_check] sizes = tiny quick, factor 2) compares the
-# stored results of both sizes: a made-up results/quick, the tiny one with a
-# claim's verdict flipped and an effect ratio 3 times as large
+# the scale check ([scale_check] sizes = tiny quick, factor 2) compares this
+# run at tiny with the stored results at quick: a made-up results/quick, the
+# tiny one with a claim's verdict flipped and an effect ratio 3 times as large.
+# The stored tiny is made wrong the same way, and must not be read: a --store
+# at tiny replaces it only after the report is written.
 cp -r "$res/tiny" "$res/quick"
 sed -i 's/^\[holds\] all: NO-COH more than 1.3/[does not hold] all: NO-COH more than 1.3/' "$res/quick/report.txt"
 awk -F, -v OFS=, '$1 == "Fig1" && $3 == "" { $9 = sprintf("%.4f", $9 * 3) } { print }' "$res/tiny/summary.csv" >"$res/quick/summary.csv"
 e=$(awk -F, '$1 == "Fig1" && $3 == "" { printf "%.2f", $9 }' "$res/tiny/summary.csv")
 e3=$(awk -F, '$1 == "Fig1" && $3 == "" { printf "%.2f", $9 }' "$res/quick/summary.csv")
 ek=$(awk -F, '$1 == "Fig1" && $3 == "kmn" { printf "%.2f", $9 }' "$res/tiny/summary.csv")
+cp "$res/quick/report.txt" "$res/quick/summary.csv" "$res/tiny/"
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "scale check run: $(cat "$tmp/log")"
-sed -n '/^== Scale check: tiny against quick (their stored results) ==$/,/^files: /p' "$tmp/report" >"$tmp/sc"
+sed -n '/^== Scale check: tiny against quick (this run at tiny, the stored results at quick) ==$/,/^files: /p' "$tmp/report" >"$tmp/sc"
 [ -s "$tmp/sc" ] || fail "no scale check: $(cat "$tmp/report")"
+grep -qxF "results/tiny: this run" "$tmp/sc" || fail "this run's line: $(cat "$tmp/sc")"
 grep -qE "^results/quick: 20[0-9-]+T[0-9:]+Z, commit " "$tmp/sc" || fail "provenance line: $(cat "$tmp/sc")"
 grep -qxF "claim rc-gains: [holds] at tiny, [does not hold] at quick: NOT stable" "$tmp/sc" || fail "flipped claim: $(cat "$tmp/sc")"
 grep -qxF "claim rc-fast: [does not hold] at tiny, [does not hold] at quick: stable" "$tmp/sc" || fail "same claim: $(cat "$tmp/sc")"
 grep -qxF "Fig1 all rc speedup_hm over nol1: effect $e at tiny, $e3 at quick: NOT stable" "$tmp/sc" || fail "effect x3: $(cat "$tmp/sc")"
 grep -qxF "Fig1 all kmn rc speedup over nol1: effect $ek at tiny, $ek at quick: stable" "$tmp/sc" || fail "same effect: $(cat "$tmp/sc")"
 grep -qxF "1 of 2 claims and 1 of 2 effect ratios stable between tiny and quick" "$tmp/sc" || fail "count: $(cat "$tmp/sc")"
-echo "ok: the scale check finds the flipped verdict and the tripled effect ratio"
+# at quick, tiny's side is the stored results (now the made-up ones)
+run repro toy --size quick --out "$tmp/q" >"$tmp/report" 2>"$tmp/log" || fail "scale check at quick: $(cat "$tmp/log")"
+sed -n '/^== Scale check: tiny against quick (this run at quick, the stored results at tiny) ==$/,/^files: /p' "$tmp/report" >"$tmp/sc"
+grep -q "^claim rc-gains: \[does not hold\] at tiny, " "$tmp/sc" ||
+    fail "at quick, the stored tiny was not read: $(cat "$tmp/sc")"
+echo "ok: the scale check finds the flipped verdict and the tripled effect ratio, and reads this run, not the stored results, at its own size"
