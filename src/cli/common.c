@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/alloc.h"
 #include "base/clock.h"
 #include "base/log.h"
 #include "cli/stats_series.h"
@@ -155,6 +156,46 @@ bool sim_opts_take_groups(struct sim_opts *o, unsigned groups, int argc, char **
     return taken > 0;
 }
 
+/* The traces of the open sessions, oldest first. A run that stops at a fault
+ * leaves the process through exit() (fatal: 2, panic: 3) from inside the
+ * simulator, returning to no caller, so only an exit handler can keep what
+ * was traced (FILE.partial, docs/trace.md). The list is process-wide because
+ * exit is; it lives here, with the owner of the sessions, so that the
+ * simulator knows no tracer (it sees gpu/inst_observer.h only). */
+static struct inst_trace **open_traces;
+static unsigned n_open_traces, cap_open_traces;
+
+static void keep_partial_traces_at_exit(void)
+{
+    for (unsigned i = n_open_traces; i--;)
+        inst_trace_keep_partial(open_traces[i]);
+}
+
+static void keep_at_exit(struct inst_trace *t)
+{
+    static bool handler;
+    if (!handler) {
+        handler = true;
+        atexit(keep_partial_traces_at_exit);
+    }
+    if (n_open_traces == cap_open_traces) {
+        cap_open_traces = cap_open_traces ? 2 * cap_open_traces : 4;
+        open_traces = xrealloc(open_traces, cap_open_traces * sizeof *open_traces);
+    }
+    open_traces[n_open_traces++] = t;
+}
+
+static void forget_at_exit(const struct inst_trace *t)
+{
+    for (unsigned i = 0; i < n_open_traces; i++)
+        if (open_traces[i] == t) {
+            memmove(&open_traces[i], &open_traces[i + 1],
+                    (n_open_traces - i - 1) * sizeof *open_traces);
+            n_open_traces--;
+            return;
+        }
+}
+
 /* --trace, --inst-stats: the observer, its filters checked against the machine. */
 static void open_inst_trace(struct sim_session *s, const struct sim_opts *o)
 {
@@ -189,10 +230,12 @@ static void open_inst_trace(struct sim_session *s, const struct sim_opts *o)
     s->itrace = inst_trace_new(&io, err, sizeof err);
     if (!s->itrace)
         fatal("%s", err);
+    keep_at_exit(s->itrace);
+    struct inst_observer obs = inst_trace_observer(s->itrace);
     if (s->machine)
-        machine_set_inst_trace(s->machine, s->itrace);
+        machine_set_inst_observer(s->machine, &obs);
     else
-        functional_set_inst_trace(s->functional, s->itrace);
+        functional_set_inst_observer(s->functional, &obs);
 }
 
 void sim_open(struct sim_session *s, const struct sim_opts *o)
@@ -241,6 +284,7 @@ void sim_close(struct sim_session *s)
     if (s->series) /* a run that did not report: no file */
         stats_series_finish(s->series, s->machine, NULL);
     host_delete(s->host);
+    forget_at_exit(s->itrace);
     inst_trace_free(s->itrace); /* not reported: no files */
     if (s->machine)
         machine_free(s->machine);

@@ -46,7 +46,7 @@
 
 #include "base/log.h"
 #include "base/rng.h"
-#include "gpu/inst_trace.h"
+#include "gpu/inst_observer.h"
 #include "ptx/ptx.h"
 #include "sim/req.h"
 
@@ -114,10 +114,10 @@ struct functional {
     uint32_t lat[PTX_LAT_N]; /* all zero: no timing */
     struct ptx_step step;    /* reused by every step: no per-instruction allocation */
     uint64_t lane_data[32][2];
-    const char *kernel_name;   /* of the kernel running, for messages */
-    struct inst_trace *itrace; /* --inst-stats (functional_set_inst_trace), else NULL */
-    struct fn_cta *slots;      /* the running kernel's CTA slots; kept here so that a kernel
-                                  abandoned by a fault (tests longjmp out of fatal) is freed */
+    const char *kernel_name;       /* of the kernel running, for messages */
+    struct inst_observer observer; /* functional_set_inst_observer; .done NULL: none */
+    struct fn_cta *slots;          /* the running kernel's CTA slots; kept here so that a kernel
+                                      abandoned by a fault (tests longjmp out of fatal) is freed */
     unsigned n_slots;
     /* transactions: the conflict detection made at the first transactional access */
     const struct functional_tm_ops *tm_ops; /* transactions' conflict detection, or NULL */
@@ -649,9 +649,10 @@ static _Noreturn void deadlock(struct functional *f, struct fn_cta *slots, unsig
     panic("functional: deadlock in kernel %s (barrier never completes)", f->kernel_name);
 }
 
-/* --inst-stats in the functional mode: counts only (no clock, no lines). */
-static void count_inst(struct functional *f, const struct launch *l, const struct fn_cta *c,
-                       unsigned warp, uint32_t pc)
+/* Tell the observer of one warp instruction: no clock, no lines (--inst-stats
+ * counts only in the functional mode). */
+static void observe_inst(struct functional *f, const struct launch *l, const struct fn_cta *c,
+                         unsigned warp, uint32_t pc)
 {
     const struct ptx_step *st = &f->step;
     struct inst_event e = {
@@ -663,7 +664,7 @@ static void count_inst(struct functional *f, const struct launch *l, const struc
         .active = st->active,
         .threads = st->n_thread_insts,
         .op = st->kind == PTX_STEP_MEM ? (uint8_t)st->mem.op : MEM_NOPS};
-    inst_trace_event(f->itrace, &e);
+    f->observer.done(f->observer.ctx, &e);
 }
 
 static void run_kernel(void *obj, const struct launch *l)
@@ -696,8 +697,8 @@ static void run_kernel(void *obj, const struct launch *l)
     f->slots = slots;
     f->n_slots = n_slots;
     f->kernel_name = ki->name;
-    if (f->itrace)
-        inst_trace_kernel(f->itrace, l->kernel);
+    if (f->observer.kernel_start)
+        f->observer.kernel_start(f->observer.ctx, l->kernel);
     for (unsigned s = 0; s < n_slots; s++)
         cta_admit(&slots[s], l, next_cta++);
     unsigned resident = n_slots;
@@ -728,13 +729,13 @@ static void run_kernel(void *obj, const struct launch *l)
                     continue;
                 env.warpid = i;
                 uint32_t pc = 0;
-                if (__builtin_expect(f->itrace != NULL, 0))
+                if (__builtin_expect(f->observer.done != NULL, 0))
                     pc = ptx_warp_pc(fw->w);
                 if (ptx_warp_step(fw->w, &env, &f->step, err, sizeof err))
                     fatal("kernel %s: CTA (%u,%u,%u) warp %u: %s", ki->name, c->id.x, c->id.y,
                           c->id.z, i, err);
-                if (__builtin_expect(f->itrace != NULL, 0))
-                    count_inst(f, l, c, i, pc);
+                if (__builtin_expect(f->observer.done != NULL, 0))
+                    observe_inst(f, l, c, i, pc);
                 f->st.warp_insts++;
                 f->st.thread_insts += f->step.n_thread_insts;
                 switch (f->step.kind) {
@@ -812,7 +813,7 @@ struct launcher functional_launcher(struct functional *f)
     return (struct launcher){&functional_ops, f};
 }
 
-void functional_set_inst_trace(struct functional *f, struct inst_trace *t)
+void functional_set_inst_observer(struct functional *f, const struct inst_observer *o)
 {
-    f->itrace = t;
+    f->observer = o && o->done ? *o : (struct inst_observer){0};
 }

@@ -90,9 +90,10 @@ void functional_set_opts(struct functional *f, const struct functional_opts *o);
 struct launcher functional_launcher(struct functional *f);
 /* Counters over every kernel run so far. */
 const struct functional_stats *functional_stats(const struct functional *f);
-/* Count every warp instruction into t (--inst-stats: counts only, as the
- * functional mode has no clock; gpu/inst_trace.h); NULL: none. */
-struct inst_trace;
-void functional_set_inst_trace(struct functional *f, struct inst_trace *t);
+/* Tell o of every warp instruction and kernel start (gpu/inst_observer.h;
+ * o is copied): no clock, so no cycles and no lines (--inst-stats counts
+ * only); NULL: none. Changes nothing the runner does. */
+struct inst_observer;
+void functional_set_inst_observer(struct functional *f, const struct inst_observer *o);
 
 #endif

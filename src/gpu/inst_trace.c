@@ -68,24 +68,19 @@ struct inst_trace {
     unsigned n_k, cap_k;
     struct ti_kernel *last; /* the last kernel an event named */
     bool finished;
-    struct inst_trace *next_live; /* unfinished traces, for the exit handler */
 };
-
-static struct inst_trace *live_traces;
 
 /* A run that stops at a fault (exit 2 or 3) leaves no trace file; what was
  * traced so far is kept beside it as FILE.partial, for finding the cause. */
-static void keep_partial_at_exit(void)
+void inst_trace_keep_partial(struct inst_trace *t)
 {
-    for (struct inst_trace *t = live_traces; t; t = t->next_live) {
-        if (t->finished || !t->trace)
-            continue;
-        fflush(t->trace);
-        char partial[4096];
-        snprintf(partial, sizeof partial, "%s.partial", t->o.trace_file);
-        if (!rename(t->trace_tmp, partial))
-            fprintf(stderr, "gpucoh: the run did not finish: its trace so far is in %s\n", partial);
-    }
+    if (t->finished || !t->trace)
+        return;
+    fflush(t->trace);
+    char partial[4096];
+    snprintf(partial, sizeof partial, "%s.partial", t->o.trace_file);
+    if (!rename(t->trace_tmp, partial))
+        fprintf(stderr, "gpucoh: the run did not finish: its trace so far is in %s\n", partial);
 }
 
 static int parse_u64(const char *s, const char **end, uint64_t *v)
@@ -199,13 +194,6 @@ struct inst_trace *inst_trace_new(const struct inst_trace_opts *o, char *err, si
               "line_cycles,cu\n",
               t->trace);
     }
-    static bool handler;
-    if (!handler) {
-        handler = true;
-        atexit(keep_partial_at_exit);
-    }
-    t->next_live = live_traces;
-    live_traces = t;
     return t;
 }
 
@@ -392,6 +380,22 @@ void inst_trace_event(struct inst_trace *t, const struct inst_event *e)
         write_row(t, k, e);
 }
 
+static void observe_done(void *t, const struct inst_event *e)
+{
+    inst_trace_event(t, e);
+}
+
+static void observe_kernel_start(void *t, const struct ptx_kernel *k)
+{
+    inst_trace_kernel(t, k);
+}
+
+struct inst_observer inst_trace_observer(struct inst_trace *t)
+{
+    return (struct inst_observer){
+        .done = observe_done, .kernel_start = observe_kernel_start, .ctx = t};
+}
+
 /* ---- the statistics ---- */
 
 static void add_counts(cJSON *o, const struct ti_count *c, bool timing)
@@ -544,11 +548,6 @@ void inst_trace_free(struct inst_trace *t)
 {
     if (!t)
         return;
-    for (struct inst_trace **p = &live_traces; *p; p = &(*p)->next_live)
-        if (*p == t) {
-            *p = t->next_live;
-            break;
-        }
     if (t->trace) { /* not finished: no file */
         fclose(t->trace);
         remove(t->trace_tmp);

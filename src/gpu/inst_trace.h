@@ -2,19 +2,19 @@
  * inst_trace.h - the per-warp-instruction trace (--trace) and the
  * per-instruction statistics (--inst-stats) of a run (docs/trace.md).
  *
- * One observer serves every SM of the machine (and the functional runner):
- * each SM holding one calls inst_trace_event once per warp instruction it
- * executes, when the instruction is done (an ALU instruction at issue, its
- * result ready `latency` cycles later; a memory instruction when its last
- * line is answered), and inst_trace_kernel when a kernel starts on it. An SM
- * without an observer pays one pointer test per instruction. Observing never
- * changes what runs: no statistic, no timing, no value.
+ * One instruction observer (gpu/inst_observer.h) that serves every SM of the
+ * machine (and the functional runner): the SMs know the observer interface
+ * only, and whoever builds the machine (the CLI) plugs a trace in. Files are
+ * written through a temporary name and put in place by inst_trace_finish;
+ * a run that stops before it (a fault: exit 2 or 3) keeps what was traced
+ * when its owner calls inst_trace_keep_partial, from an exit handler.
  *
  * Use:
  *     struct inst_trace_opts o = {.trace_file = "t.csv", .stats_file = "i.json"};
  *     inst_trace_filter(&o, "warps", "0:0,1:4", err, sizeof err);  (exit 2 on -1)
  *     struct inst_trace *t = inst_trace_new(&o, err, sizeof err);
- *     machine_set_inst_trace(m, t);  ... the run ...
+ *     struct inst_observer obs = inst_trace_observer(t);
+ *     machine_set_inst_observer(m, &obs);  ... the run ...
  *     inst_trace_finish(t, err, sizeof err);  (files renamed into place)
  *     inst_trace_free(t);
  * SPDX-License-Identifier: BSD-3-Clause
@@ -28,6 +28,7 @@
 
 #include "base/types.h"
 #include "gpu/coalesce.h"
+#include "gpu/inst_observer.h"
 #include "ptx/ptx.h"
 
 #define INST_TRACE_MAX_SEL 64 /* SM:slot pairs or CTAs a filter names at most */
@@ -52,26 +53,6 @@ struct inst_trace_opts {
 int inst_trace_filter(struct inst_trace_opts *o, const char *what, const char *text, char *err,
                       size_t errlen);
 
-/* One warp instruction, done. */
-struct inst_event {
-    const struct ptx_kernel *kernel;
-    uint64_t issued;        /* core cycle it issued */
-    uint64_t done;          /* core cycle its result was ready (ALU), its last line answered
-                               (memory), or it completed otherwise (a store buffered, a
-                               fence the model needs not send); 0 in the functional mode */
-    uint32_t pc;            /* instruction (index in the module) */
-    uint32_t cta;           /* CTA, linear index in the grid */
-    uint16_t gpu, sm, slot; /* SM and its warp slot */
-    uint16_t warp;          /* warp in its CTA */
-    uint32_t active;        /* lanes that executed it */
-    uint32_t threads;       /* of which counted as thread instructions */
-    uint8_t op;             /* enum mem_op of a global memory instruction, else MEM_NOPS */
-    uint8_t n_lines;        /* lines it sent (loads, stores, atomics) */
-    uint16_t l1_hits;       /* of which a load the L1 answered from its cache */
-    const struct coal_line *lines;
-    uint64_t line_cycles; /* sum over its lines of request-to-response core cycles */
-};
-
 struct inst_trace;
 
 /* NULL with a message (a file that cannot be written) in err. */
@@ -79,9 +60,15 @@ struct inst_trace *inst_trace_new(const struct inst_trace_opts *o, char *err, si
 /* A kernel starts (on one SM; every SM says so). */
 void inst_trace_kernel(struct inst_trace *t, const struct ptx_kernel *k);
 void inst_trace_event(struct inst_trace *t, const struct inst_event *e);
+/* The observer that calls the two above on t, for the runners. */
+struct inst_observer inst_trace_observer(struct inst_trace *t);
 /* Write the statistics and put both files in place (whole or not at all).
  * 0, or -1 with the fault in err. */
 int inst_trace_finish(struct inst_trace *t, char *err, size_t errlen);
+/* For a run that stops before inst_trace_finish (a fault): the trace so far
+ * is flushed and kept as FILE.partial, named on stderr; nothing if t was
+ * finished or traces nothing. Safe in an exit handler; t is not freed. */
+void inst_trace_keep_partial(struct inst_trace *t);
 /* Frees; files not finished are removed. */
 void inst_trace_free(struct inst_trace *t);
 

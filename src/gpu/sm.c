@@ -122,9 +122,9 @@ void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
         w->issue_at = ptx_warp_issue_cycle(w->pw);
         w->n_res--;
     }
-    if (__builtin_expect(sm->itrace != NULL, 0)) {
+    if (__builtin_expect(sm->observer.done != NULL, 0)) {
         mi->ev.done = cyc;
-        inst_trace_event(sm->itrace, &mi->ev);
+        sm->observer.done(sm->observer.ctx, &mi->ev);
     }
     mi->in_use = false;
     sm->minst_free[sm->n_minst_free++] = (uint16_t)(mi - sm->minst);
@@ -299,11 +299,11 @@ static void prefetch_lines(struct sm *sm, const struct sm_minst *mi)
 
 /* A memory instruction that completes as it issues (a fence the model needs
  * not send, a transactional store the redo log keeps). */
-static void trace_done_now(struct sm *sm, unsigned op, cycle_t cyc)
+static void observe_done_now(struct sm *sm, unsigned op, cycle_t cyc)
 {
     sm->iev.op = (uint8_t)op;
     sm->iev.done = cyc;
-    inst_trace_event(sm->itrace, &sm->iev);
+    sm->observer.done(sm->observer.ctx, &sm->iev);
 }
 
 static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *op, cycle_t cyc)
@@ -311,8 +311,8 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     if (op->op == MEM_FENCE && sm->ord->fences_free) {
         sm->st.mem_insts[MEM_FENCE]++;
         sm->st.fences_elided++;
-        if (__builtin_expect(sm->itrace != NULL, 0))
-            trace_done_now(sm, op->op, cyc);
+        if (__builtin_expect(sm->observer.done != NULL, 0))
+            observe_done_now(sm, op->op, cyc);
         return;
     }
     uint32_t doomed = 0;
@@ -321,8 +321,8 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
-        if (__builtin_expect(sm->itrace != NULL, 0))
-            trace_done_now(sm, op->op, cyc);
+        if (__builtin_expect(sm->observer.done != NULL, 0))
+            observe_done_now(sm, op->op, cyc);
         return;
     }
     if (!sm->n_minst_free) /* the scheduler admits an issue only while a slot is free */
@@ -355,7 +355,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         }
         mi->n_lines = (uint8_t)n;
     }
-    if (__builtin_expect(sm->itrace != NULL, 0)) {
+    if (__builtin_expect(sm->observer.done != NULL, 0)) {
         mi->ev = sm->iev;
         mi->ev.op = (uint8_t)op->op;
         mi->ev.n_lines = op->op == MEM_FENCE ? 0 : mi->n_lines;
@@ -600,7 +600,7 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
             if (last || abort)
                 tx_wake(sm, 1ull << mi->warp);
         }
-        if (__builtin_expect(sm->itrace != NULL, 0)) {
+        if (__builtin_expect(sm->observer.done != NULL, 0)) {
             mi->ev.line_cycles += round_trip;
             mi->ev.l1_hits = (uint16_t)(mi->ev.l1_hits + m->req.l1_hit);
         }
@@ -700,11 +700,11 @@ static bool tx_send(struct sm *sm)
     return true;
 }
 
-/* --trace, --inst-stats: the instruction just stepped; one that is not a
+/* For the observer: the instruction just stepped; one that is not a
  * global memory access is done when its result is ready (the scoreboard's
  * latency), a memory one when mem_issue or complete_minst says so. */
-static void trace_issue(struct sm *sm, const struct sm_warp *w, unsigned slot, cycle_t cyc,
-                        uint32_t pc)
+static void observe_issue(struct sm *sm, const struct sm_warp *w, unsigned slot, cycle_t cyc,
+                          uint32_t pc)
 {
     const struct ptx_step *st = &sm->step;
     sm->iev = (struct inst_event){.kernel = sm->run->launch.kernel,
@@ -713,14 +713,14 @@ static void trace_issue(struct sm *sm, const struct sm_warp *w, unsigned slot, c
                                   .pc = pc,
                                   .cta = w->cta->index,
                                   .gpu = (uint16_t)sm->gpu,
-                                  .sm = (uint16_t)sm->trace_index,
+                                  .sm = (uint16_t)sm->observed_index,
                                   .slot = (uint16_t)slot,
                                   .warp = w->warp_in_cta,
                                   .active = st->active,
                                   .threads = st->n_thread_insts,
                                   .op = MEM_NOPS};
     if (st->kind != PTX_STEP_MEM)
-        inst_trace_event(sm->itrace, &sm->iev);
+        sm->observer.done(sm->observer.ctx, &sm->iev);
 }
 
 static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, bool counted)
@@ -736,7 +736,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     sm->env.clock = cyc;
     sm->env.globaltimer_ns = sm->comp.eng->now / 1000;
     uint32_t pc = 0;
-    if (__builtin_expect(sm->itrace != NULL, 0))
+    if (__builtin_expect(sm->observer.done != NULL, 0))
         pc = ptx_warp_pc(w->pw);
     if (ptx_warp_step(w->pw, &sm->env, st, err, sizeof err))
         fatal("kernel %s: CTA %u warp %u: %s", smi_kernel_name(sm), w->cta->index, w->warp_in_cta,
@@ -751,8 +751,8 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     sm->st.thread_insts += st->n_thread_insts;
     if (sm->hook)
         sm->hook(sm->hook_obj, sm->id, cyc, slot, st);
-    if (__builtin_expect(sm->itrace != NULL, 0))
-        trace_issue(sm, w, slot, cyc, pc);
+    if (__builtin_expect(sm->observer.done != NULL, 0))
+        observe_issue(sm, w, slot, cyc, pc);
     switch (st->kind) {
     case PTX_STEP_ALU:
         break;

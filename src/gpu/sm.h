@@ -189,11 +189,11 @@ const struct sm_stats *sm_stats(const struct sm *sm);
 /* "name.stat value # description" lines, prefixed with the SM's name. */
 void sm_stats_print(const struct sm *sm, FILE *out);
 void sm_set_issue_hook(struct sm *sm, sm_issue_fn *fn, void *obj);
-/* Tell t of every warp instruction and kernel start (gpu/inst_trace.h),
- * naming the SM by `index` (its place in the machine); NULL: none (the
- * default). Changes nothing the SM does. */
-struct inst_trace;
-void sm_set_inst_trace(struct sm *sm, struct inst_trace *t, unsigned index);
+/* Tell o of every warp instruction and kernel start (gpu/inst_observer.h;
+ * o is copied), naming the SM by `index` (its place in the machine); NULL:
+ * none (the default). Changes nothing the SM does. */
+struct inst_observer;
+void sm_set_inst_observer(struct sm *sm, const struct inst_observer *o, unsigned index);
 /* Its warp slots (spec.warps). */
 unsigned sm_warp_slots(const struct sm *sm);
 

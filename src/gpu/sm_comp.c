@@ -470,8 +470,8 @@ void sm_start_kernel(struct sm *sm, struct kernel_run *run)
     sm->env.printf_log = run->launch.printf_log;
     sm->st.kernels++;
     sm->st.kernel_ctas = 0;
-    if (sm->itrace)
-        inst_trace_kernel(sm->itrace, run->launch.kernel);
+    if (sm->observer.kernel_start)
+        sm->observer.kernel_start(sm->observer.ctx, run->launch.kernel);
     sm->has_last = false;
     sm->abandoning = false;
     comp_wake(&sm->comp);
@@ -482,10 +482,10 @@ const struct sm_stats *sm_stats(const struct sm *sm)
     return &sm->st;
 }
 
-void sm_set_inst_trace(struct sm *sm, struct inst_trace *t, unsigned index)
+void sm_set_inst_observer(struct sm *sm, const struct inst_observer *o, unsigned index)
 {
-    sm->itrace = t;
-    sm->trace_index = index;
+    sm->observer = o && o->done ? *o : (struct inst_observer){0};
+    sm->observed_index = index;
 }
 
 unsigned sm_warp_slots(const struct sm *sm)

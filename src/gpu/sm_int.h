@@ -14,7 +14,7 @@
 
 #include "base/log.h"
 #include "gpu/coalesce.h"
-#include "gpu/inst_trace.h"
+#include "gpu/inst_observer.h"
 #include "gpu/mac.h"
 #include "gpu/sm_ext.h"
 #include "mem/tbe.h"
@@ -198,9 +198,9 @@ struct sm {
     struct ptx_step step; /* scratch for ptx_warp_step */
     sm_issue_fn *hook;
     void *hook_obj;
-    struct inst_trace *itrace; /* --trace, --inst-stats (sm_set_inst_trace), else NULL */
-    struct inst_event iev;     /* the instruction being issued, while itrace is set */
-    unsigned trace_index;      /* its place in the machine, as itrace names it */
+    struct inst_observer observer; /* sm_set_inst_observer; .done NULL: none */
+    struct inst_event iev;         /* the instruction being issued, while observed */
+    unsigned observed_index;       /* its place in the machine, as its events name it */
     struct sm_stats st;
     bool abandoning;   /* sm_abandon_kernel: warps exit instead of issuing */
     uint64_t advances; /* stores and atomics (issued, completed), loads of values new

@@ -495,10 +495,10 @@ void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj)
         sm_set_issue_hook(m->sms[i], fn ? cpu_issue : NULL, m);
 }
 
-void machine_set_inst_trace(struct machine *m, struct inst_trace *t)
+void machine_set_inst_observer(struct machine *m, const struct inst_observer *o)
 {
     for (unsigned i = 0; i < m->n_cores; i++)
-        sm_set_inst_trace(m->sms[i], t, i);
+        sm_set_inst_observer(m->sms[i], o, i);
 }
 
 unsigned machine_cores(const struct machine *m, unsigned *sms, unsigned *warps)

@@ -40,11 +40,12 @@ void machine_set_spin_stops(struct machine *m, bool on);
 /* Observe every warp instruction every SM issues (gpu/sm.h), and every CPU
  * core's, which reports as core gpu.sms + i. */
 void machine_set_issue_hook(struct machine *m, sm_issue_fn *fn, void *obj);
-/* Tell t of every warp instruction of every SM and CPU core (--trace,
- * --inst-stats: gpu/inst_trace.h), each naming itself by its index in the
- * machine (SMs of every GPM and GPU in order, then the CPU cores); NULL: none. */
-struct inst_trace;
-void machine_set_inst_trace(struct machine *m, struct inst_trace *t);
+/* Tell o of every warp instruction of every SM and CPU core
+ * (gpu/inst_observer.h; o is copied; the CLI's --trace and --inst-stats plug
+ * in gpu/inst_trace.h), each naming itself by its index in the machine (SMs
+ * of every GPM and GPU in order, then the CPU cores); NULL: none. */
+struct inst_observer;
+void machine_set_inst_observer(struct machine *m, const struct inst_observer *o);
 /* SMs and CPU cores together; the SMs alone in *sms, an SM's warp slots in *warps. */
 unsigned machine_cores(const struct machine *m, unsigned *sms, unsigned *warps);
 

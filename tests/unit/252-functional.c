@@ -2,8 +2,9 @@
  * 252-functional.c - the functional mode on kernels nvcc compiled
  * (examples/unit/functional.cu): barriers with a partial last warp, atomics
  * (values and the old values each lane gets back, in lane then warp order),
- * instruction counts, the watchdog for a barrier that can never complete and
- * for a spin that never ends (exit 3), and a misaligned access (exit 2).
+ * instruction counts (an instruction observer, gpu/inst_observer.h, sees
+ * every one), the watchdog for a barrier that can never complete and for a
+ * spin that never ends (exit 3), and a misaligned access (exit 2).
  * Transactions (tests/ptx/tx.cu, include/gpucoh_tx.cuh) under GETM's rules:
  * many warps over one counter (every thread's transaction commits once and
  * the values read are 0..n-1, each once: a serial order) and transfers
@@ -26,6 +27,7 @@
 #include "base/log.h"
 #include "coh/getm/getm_fn.h"
 #include "gpu/functional.h"
+#include "gpu/inst_observer.h"
 #include "host/host.h"
 #include "mem/backing.h"
 
@@ -261,6 +263,49 @@ static void same_input_gives_the_same_counts(void **state)
     }
 }
 
+/* What an observer other than the tracer sees: every warp instruction the
+ * stats count, with its lanes, and each kernel start; then, unplugged, none. */
+struct seen {
+    uint64_t insts, threads, starts;
+};
+
+static void see_inst(void *ctx, const struct inst_event *e)
+{
+    struct seen *s = ctx;
+    s->insts++;
+    s->threads += e->threads;
+    assert_true(e->threads <= (uint32_t)__builtin_popcount(e->active));
+    assert_int_equal(e->done, 0); /* no clock */
+}
+
+static void see_start(void *ctx, const struct ptx_kernel *k)
+{
+    (void)k;
+    ((struct seen *)ctx)->starts++;
+}
+
+static void an_observer_sees_every_instruction(void **state)
+{
+    (void)state;
+    addr_t out = host_malloc(h, 8 * 256 * 4);
+    struct karg a[] = {KARG_PTR(out), KARG_I32(5)};
+    struct seen seen = {0};
+    functional_set_inst_observer(
+        fn, &(struct inst_observer){.done = see_inst, .kernel_start = see_start, .ctx = &seen});
+    struct functional_stats before = *functional_stats(fn);
+    host_launch(h, "burn", DIM1(8), DIM1(256), 0, a, 2);
+    const struct functional_stats *st = functional_stats(fn);
+    assert_int_equal(seen.insts, st->warp_insts - before.warp_insts);
+    assert_int_equal(seen.threads, st->thread_insts - before.thread_insts);
+    assert_int_equal(seen.starts, 1);
+    functional_set_inst_observer(fn, NULL);
+    uint64_t insts = seen.insts, counted = st->warp_insts;
+    host_launch(h, "burn", DIM1(8), DIM1(256), 0, a, 2);
+    assert_true(st->warp_insts > counted);
+    assert_int_equal(seen.insts, insts);
+    assert_int_equal(seen.starts, 1);
+}
+
 enum { COUNTER_CTAS = 30, COUNTER_N = 64, COUNTER_T = COUNTER_CTAS * COUNTER_N };
 
 /* tx_counter over COUNTER_T threads: the counter ends at COUNTER_T and the
@@ -365,6 +410,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(a_misaligned_global_access_is_a_kernel_error, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(same_input_gives_the_same_counts, setup, teardown),
+        cmocka_unit_test_setup_teardown(an_observer_sees_every_instruction, setup, teardown),
         cmocka_unit_test_setup_teardown(independent_ctas_run_with_few_resident_and_the_same_results,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(counter_of_many_warps_is_serialisable, setup, teardown),
