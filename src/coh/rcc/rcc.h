@@ -22,7 +22,8 @@
  * rcc.ts_bits sets the stored width: a bank that must store a timestamp past
  * the current epoch (2^ts_bits values) rolls over and stops every bank and
  * L1 with the stall ring (see rcc_l2.c); FLUSH (response vnet) and FLUSHED
- * (request vnet) are its messages to and from the L1s.
+ * (request vnet) are its messages to and from the L1s; STALL and RESUME
+ * travel on the ring's own links, from each bank to the next.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_RCC_RCC_H
@@ -40,6 +41,8 @@ enum {
     MSG_RCC_ATOMRSP,               /* atomic results, performed at version ts2 */
     MSG_RCC_FLUSH,                 /* rollover: drop every copy, clock to the epoch's base ts */
     MSG_RCC_FLUSHED,               /* ... done (to the bank that started the rollover) */
+    MSG_RCC_STALL,                 /* the stall ring's flit: stop (bank to next bank) */
+    MSG_RCC_RESUME,                /* ... take requests again */
 };
 
 enum { RCC_VNET_REQ, RCC_VNET_RSP, RCC_NVNETS };

@@ -100,13 +100,18 @@ struct l2_stats {
     uint64_t ring_rollovers, ring_stall_cycles;
 };
 
-/* The stall ring's flits (spec 004a §3.9). */
-enum ring_flit { RING_NONE, RING_STALL, RING_RESUME };
-
 /* The banks of one machine on the stall ring: RCC's per-machine context
- * (proto_desc.attach, ctrl_wiring.proto_ctx), which the observer reads too. */
+ * (proto_desc.attach, ctrl_wiring.proto_ctx), which the observer reads too.
+ * The ring's links are ports it owns: hop[i] carries the flit (a STALL or
+ * RESUME message) from bank i to bank i + 1, with rcc.ring_hop_cycles as
+ * its latency; bank i only sends into hop[i] and receives from hop[i - 1].
+ * A link holds one flit (a second one on a hop is a protocol error), and
+ * the message it carries is the link's own (flit[i]), not one from the
+ * machine's pool: the ring is wires, not network traffic. */
 struct ring {
     struct ctrl_bank_set set; /* the banks, in ring order (not in any list) */
+    struct port *hop;         /* [n_banks]: bank i to bank i + 1 */
+    struct msg *flit;         /* [n_banks]: the message hop[i] carries */
     bool busy;                /* a rollover is under way */
     unsigned origin;          /* ... started by this bank */
     uint64_t epoch;           /* ... moving everyone to this epoch */
@@ -122,7 +127,9 @@ static void *rcc_attach(const struct ctrl_wiring *w)
     r->set.eng = w->eng;
     r->set.n_banks = w->n_banks;
     r->set.banks = calloc(w->n_banks, sizeof *r->set.banks);
-    if (!r->set.banks)
+    r->hop = calloc(w->n_banks, sizeof *r->hop);
+    r->flit = calloc(w->n_banks, sizeof *r->flit);
+    if (!r->set.banks || !r->hop || !r->flit)
         panic("out of memory");
     return r;
 }
@@ -130,6 +137,10 @@ static void *rcc_attach(const struct ctrl_wiring *w)
 static void rcc_detach(void *ctx)
 {
     struct ring *r = ctx;
+    for (unsigned i = 0; i < r->set.n_banks; i++)
+        port_destroy(&r->hop[i]); /* a flit left on it is the link's own message */
+    free(r->hop);
+    free(r->flit);
     free(r->set.banks);
     free(r);
 }
@@ -154,10 +165,10 @@ struct rcc_l2 {
     struct rcc_mshr *mshr; /* per TBE */
     uint64_t *granted;     /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
     struct ring *ring;
-    uint32_t ring_hop; /* rcc.ring_hop_cycles */
-    uint8_t flit;      /* enum ring_flit arriving at flit_at */
-    cycle_t flit_at;
-    bool stalled; /* stopped by the ring: requests are queued in held */
+    struct port *ring_in;  /* the ring's link from the previous bank */
+    struct port *ring_out; /* ... to the next bank */
+    struct msg *flit;      /* the message ring_out carries */
+    bool stalled;          /* stopped by the ring: requests are queued in held */
     cycle_t stalled_since;
     struct msg_list held;
     struct msg_list flush_out; /* the originator's FLUSHes, waiting for room */
@@ -231,20 +242,25 @@ static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
 
 /* ---- the stall ring ---- */
 
-static struct rcc_l2 *ring_bank(const struct ring *r, unsigned i)
+static const char *flit_name(unsigned type)
 {
-    return (struct rcc_l2 *)r->set.banks[i % r->set.n_banks];
+    return type == MSG_RCC_STALL ? "STALL" : "RESUME";
 }
 
-/* Send flit f to the next bank on the ring. */
-static void ring_send(struct rcc_l2 *c, enum ring_flit f)
+/* Send flit `type` (MSG_RCC_STALL, MSG_RCC_RESUME) to the next bank: it
+ * arrives rcc.ring_hop_cycles later, the link's latency. */
+static void ring_send(struct rcc_l2 *c, unsigned type)
 {
-    struct rcc_l2 *next = ring_bank(c->ring, c->base.w.index + 1);
-    if (next->flit != RING_NONE)
-        panic("%s: ring flit %u sent while flit %u is on the hop", c->base.w.name, f, next->flit);
-    next->flit = (uint8_t)f;
-    next->flit_at = comp_cycle(&c->base.comp) + c->ring_hop;
-    comp_wake_at(&next->base.comp, (tick_t)next->flit_at * next->base.comp.clk->period_ps);
+    struct port *out = c->ring_out;
+    if (!port_has_room(out, 1))
+        panic("%s: ring flit %s sent while %s is on the hop", c->base.w.name, flit_name(type),
+              flit_name(port_slot_at(out, 0)->m->type));
+    unsigned i = c->base.w.index;
+    *c->flit = (struct msg){.type = (uint16_t)type,
+                            .src = (uint16_t)i,
+                            .dst = (uint16_t)((i + 1) % c->ring->set.n_banks),
+                            .born = c->base.comp.eng->now};
+    port_send(out, c->flit);
 }
 
 static void ring_stall(struct rcc_l2 *c)
@@ -276,7 +292,7 @@ static void ring_start(struct rcc_l2 *c, uint64_t e)
     r->flushed = 0;
     c->st.ring_rollovers++;
     ring_stall(c);
-    ring_send(c, RING_STALL);
+    ring_send(c, MSG_RCC_STALL);
 }
 
 /* Every bank has stopped: FLUSH every L1 (the response vnet, in order). */
@@ -297,22 +313,23 @@ static void ring_flush_l1s(struct rcc_l2 *c)
 static bool ring_step(struct rcc_l2 *c)
 {
     struct ring *r = c->ring;
-    if (c->flit == RING_NONE || comp_cycle(&c->base.comp) < c->flit_at)
+    const struct msg *m = port_peek(c->ring_in);
+    if (!m)
         return false;
-    enum ring_flit f = c->flit;
-    c->flit = RING_NONE;
+    unsigned f = m->type;
+    port_pop(c->ring_in);
     bool origin = c->base.w.index == r->origin;
-    if (f == RING_STALL && origin) {
+    if (f == MSG_RCC_STALL && origin) {
         ring_flush_l1s(c);
         if (!c->base.w.n_sms) { /* nothing to flush */
             ring_resume(c);
-            ring_send(c, RING_RESUME);
+            ring_send(c, MSG_RCC_RESUME);
         }
-    } else if (f == RING_STALL) {
+    } else if (f == MSG_RCC_STALL) {
         if (r->epoch > c->epoch)
             roll_bank(c, r->epoch);
         ring_stall(c);
-        ring_send(c, RING_STALL);
+        ring_send(c, MSG_RCC_STALL);
     } else if (origin) { /* the resume flit is back: done */
         r->busy = false;
         if (r->again > r->epoch) {
@@ -322,7 +339,7 @@ static bool ring_step(struct rcc_l2 *c)
         }
     } else {
         ring_resume(c);
-        ring_send(c, RING_RESUME);
+        ring_send(c, MSG_RCC_RESUME);
     }
     return true;
 }
@@ -344,7 +361,7 @@ static bool ring_take_stalled(struct rcc_l2 *c, struct port *reqs)
         msg_free(c->base.w.msgs, m);
         if (++c->ring->flushed == c->base.w.n_sms) {
             ring_resume(c);
-            ring_send(c, RING_RESUME);
+            ring_send(c, MSG_RCC_RESUME);
         }
     }
     return moved;
@@ -702,8 +719,8 @@ static bool rcc_l2_tick(struct comp *cp)
         moved |= ctrl_take_next(b, reqs, take_request);
     if (moved || c->flush_out.n)
         return true;
-    if (c->flit != RING_NONE) /* the flit arrives later (woken then) */
-        comp_wake_at(cp, (tick_t)c->flit_at * cp->clk->period_ps);
+    if (c->ring_in->n) /* the flit arrives later (woken then) */
+        comp_wake_at(cp, port_slot_at(c->ring_in, 0)->ready);
     /* a response held by a full vnet, or a request stalled on a resource:
      * sleep until it may clear (as the baseline bank) */
     if (!c->stalled && (b->replay.n || port_peek(&b->pipe) || port_peek(reqs))) {
@@ -723,6 +740,11 @@ static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
             (unsigned long long)s->acked, t->merged.n, t->parked.n);
 }
 
+static void dump_flit(const struct msg *m, FILE *out)
+{
+    fprintf(out, "%s from bank %u\n", flit_name(m->type), m->src);
+}
+
 static void rcc_l2_dump(struct comp *cp, FILE *out)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
@@ -733,11 +755,12 @@ static void rcc_l2_dump(struct comp *cp, FILE *out)
             (unsigned long long)c->mnow, b->tbes.n_used, b->replay.n, b->pipe.n);
     if (c->ring->busy)
         fprintf(out,
-                "  rollover to epoch %llu from bank %u: %s, %u requests queued, flit %u at "
-                "cycle %llu, %u of %u L1s flushed, %u FLUSHes to send\n",
+                "  rollover to epoch %llu from bank %u: %s, %u requests queued, %u of %u L1s "
+                "flushed, %u FLUSHes to send\n",
                 (unsigned long long)c->ring->epoch, c->ring->origin,
-                c->stalled ? "stopped" : "running", c->held.n, c->flit,
-                (unsigned long long)c->flit_at, c->ring->flushed, b->w.n_sms, c->flush_out.n);
+                c->stalled ? "stopped" : "running", c->held.n, c->ring->flushed, b->w.n_sms,
+                c->flush_out.n);
+    port_dump(c->ring_in, out, dump_flit);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -798,12 +821,21 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     c->granted = calloc(MAX(w->n_sms, 1u), sizeof *c->granted);
     if (!c->level || !c->mshr || !c->granted)
         panic("out of memory");
-    c->ring_hop = r->ring_hop_cycles;
     c->ring = w->proto_ctx;
     if (!c->ring)
         panic("%s: built without RCC's machine context (proto_desc.attach)", w->name);
-    c->ring->set.banks[w->index] = &c->base.comp;
-    c->ring->set.n_live++;
+    struct ring *g = c->ring;
+    unsigned n = g->set.n_banks, prev = (w->index + n - 1) % n;
+    g->set.banks[w->index] = &c->base.comp;
+    g->set.n_live++;
+    /* The link into this bank. It names no sender: a flit never waits for
+     * room (a second flit on a hop panics in ring_send), so there is nobody
+     * to wake when one is taken. */
+    port_init(&g->hop[prev], "rcc.ring", 1, (tick_t)r->ring_hop_cycles * w->clk->period_ps, NULL,
+              &c->base.comp);
+    c->ring_in = &g->hop[prev];
+    c->ring_out = &g->hop[w->index];
+    c->flit = &g->flit[w->index];
     return &c->base.comp;
 }
 
@@ -876,7 +908,7 @@ void rcc_l2_view(struct comp *cp, addr_t line, struct rcc_l2_view *v)
                               .mshr = t != NULL,
                               .mnow = c->mnow,
                               .rolling = c->ring->busy || c->stalled || c->held.n ||
-                                         c->flush_out.n || c->flit != RING_NONE};
+                                         c->flush_out.n || c->ring_in->n};
     if (t) {
         const struct rcc_mshr *s = mshr_of(c, t);
         v->hasread = s->hasread;
