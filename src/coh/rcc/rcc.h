@@ -62,7 +62,7 @@ static inline uint64_t rcc_epoch(uint64_t t, unsigned bits)
 }
 
 /* ---- controllers (rcc_l1.c, rcc_l2.c) ---- */
-extern const struct coh_table rccsc_l1_table, rccwo_l1_table, rcc_l2_table;
+extern const struct coh_table rccsc_l1_table, rccwo_l1_table, rcc_l2_table, rcc_ring_table;
 struct comp *rccsc_l1_create(const struct ctrl_wiring *w);
 struct comp *rccwo_l1_create(const struct ctrl_wiring *w);
 void rcc_l1_destroy(struct comp *c);
