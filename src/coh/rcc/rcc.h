@@ -22,7 +22,8 @@
  * rcc.ts_bits sets the stored width: a bank that must store a timestamp past
  * the current epoch (2^ts_bits values) rolls over and stops every bank and
  * L1 with the stall ring (see rcc_l2.c); FLUSH (response vnet) and FLUSHED
- * (request vnet) are its messages to and from the L1s.
+ * (request vnet) are its messages to and from the L1s; STALL and RESUME
+ * travel on the ring's own links, from each bank to the next.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_RCC_RCC_H
@@ -40,6 +41,8 @@ enum {
     MSG_RCC_ATOMRSP,               /* atomic results, performed at version ts2 */
     MSG_RCC_FLUSH,                 /* rollover: drop every copy, clock to the epoch's base ts */
     MSG_RCC_FLUSHED,               /* ... done (to the bank that started the rollover) */
+    MSG_RCC_STALL,                 /* the stall ring's flit: stop (bank to next bank) */
+    MSG_RCC_RESUME,                /* ... take requests again */
 };
 
 enum { RCC_VNET_REQ, RCC_VNET_RSP, RCC_NVNETS };
@@ -59,7 +62,7 @@ static inline uint64_t rcc_epoch(uint64_t t, unsigned bits)
 }
 
 /* ---- controllers (rcc_l1.c, rcc_l2.c) ---- */
-extern const struct coh_table rccsc_l1_table, rccwo_l1_table, rcc_l2_table;
+extern const struct coh_table rccsc_l1_table, rccwo_l1_table, rcc_l2_table, rcc_ring_table;
 struct comp *rccsc_l1_create(const struct ctrl_wiring *w);
 struct comp *rccwo_l1_create(const struct ctrl_wiring *w);
 void rcc_l1_destroy(struct comp *c);

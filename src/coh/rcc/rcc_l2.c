@@ -36,7 +36,8 @@
  * Rollover (spec 004a §3.9): a bank that must store a timestamp past its
  * epoch of 2^rcc.ts_bits values raises every ver, exp, mnow and MSHR clock it
  * holds to the new epoch's base (the thesis's "set to 0") and starts the
- * stall ring: a STALL flit goes bank to bank (rcc.ring_hop_cycles a hop);
+ * stall ring: a STALL flit goes bank to bank (on the ring's links, ports of
+ * rcc.ring_hop_cycles latency; each bank's part is the table rcc.Ring);
  * each bank it reaches rolls over likewise and stops taking requests (it
  * queues them, MSHRs and fills go on). When the flit is back, every bank has
  * stopped: the originator sends FLUSH to every L1 (each drops its copies and
@@ -100,13 +101,18 @@ struct l2_stats {
     uint64_t ring_rollovers, ring_stall_cycles;
 };
 
-/* The stall ring's flits (spec 004a §3.9). */
-enum ring_flit { RING_NONE, RING_STALL, RING_RESUME };
-
 /* The banks of one machine on the stall ring: RCC's per-machine context
- * (proto_desc.attach, ctrl_wiring.proto_ctx), which the observer reads too. */
+ * (proto_desc.attach, ctrl_wiring.proto_ctx), which the observer reads too.
+ * The ring's links are ports it owns: hop[i] carries the flit (a STALL or
+ * RESUME message) from bank i to bank i + 1, with rcc.ring_hop_cycles as
+ * its latency; bank i only sends into hop[i] and receives from hop[i - 1].
+ * A link holds one flit (a second one on a hop is a protocol error), and
+ * the message it carries is the link's own (flit[i]), not one from the
+ * machine's pool: the ring is wires, not network traffic. */
 struct ring {
     struct ctrl_bank_set set; /* the banks, in ring order (not in any list) */
+    struct port *hop;         /* [n_banks]: bank i to bank i + 1 */
+    struct msg *flit;         /* [n_banks]: the message hop[i] carries */
     bool busy;                /* a rollover is under way */
     unsigned origin;          /* ... started by this bank */
     uint64_t epoch;           /* ... moving everyone to this epoch */
@@ -122,7 +128,9 @@ static void *rcc_attach(const struct ctrl_wiring *w)
     r->set.eng = w->eng;
     r->set.n_banks = w->n_banks;
     r->set.banks = calloc(w->n_banks, sizeof *r->set.banks);
-    if (!r->set.banks)
+    r->hop = calloc(w->n_banks, sizeof *r->hop);
+    r->flit = calloc(w->n_banks, sizeof *r->flit);
+    if (!r->set.banks || !r->hop || !r->flit)
         panic("out of memory");
     return r;
 }
@@ -130,6 +138,10 @@ static void *rcc_attach(const struct ctrl_wiring *w)
 static void rcc_detach(void *ctx)
 {
     struct ring *r = ctx;
+    for (unsigned i = 0; i < r->set.n_banks; i++)
+        port_destroy(&r->hop[i]); /* a flit left on it is the link's own message */
+    free(r->hop);
+    free(r->flit);
     free(r->set.banks);
     free(r);
 }
@@ -154,10 +166,14 @@ struct rcc_l2 {
     struct rcc_mshr *mshr; /* per TBE */
     uint64_t *granted;     /* per SM: the largest lease end sent it (rcc_l2_lease_mark) */
     struct ring *ring;
-    uint32_t ring_hop; /* rcc.ring_hop_cycles */
-    uint8_t flit;      /* enum ring_flit arriving at flit_at */
-    cycle_t flit_at;
-    bool stalled; /* stopped by the ring: requests are queued in held */
+    struct port *ring_in;     /* the ring's link from the previous bank */
+    struct port *ring_out;    /* ... to the next bank */
+    struct msg *flit;         /* the message ring_out carries */
+    uint8_t ring_state;       /* its state in the ring's table (rcc_ring_table) */
+    bool stalled;             /* stopped by the ring (Stopped, Circling, Flushing): requests
+                                 are queued in held */
+    uint64_t asked;           /* the epoch of this bank's latest rollover */
+    struct coh_cov *ring_cov; /* the ring's table's coverage */
     cycle_t stalled_since;
     struct msg_list held;
     struct msg_list flush_out; /* the originator's FLUSHes, waiting for room */
@@ -214,7 +230,7 @@ static void roll_bank(struct rcc_l2 *c, uint64_t e)
         }
 }
 
-static void ring_start(struct rcc_l2 *c, uint64_t e);
+static void ring_rollover(struct rcc_l2 *c, uint64_t e);
 
 /* Logical time t is about to be stored: past the bank's epoch, every stamp
  * it keeps jumps to the new epoch's base first, and the ring takes every
@@ -225,63 +241,150 @@ static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
     if (e <= c->epoch)
         return t;
     roll_bank(c, e);
-    ring_start(c, e);
+    ring_rollover(c, e);
     return t;
 }
 
-/* ---- the stall ring ---- */
+/* ---- the stall ring: a table (rcc.Ring) ----
+ * Each bank runs the ring's table beside its lines' (spec 004a §3.9): its
+ * state is its part in the rollover under way. The flits travel on the
+ * ring's links (struct ring's hop[]); the originator's FLUSHes go to the L1s
+ * on the response vnet and their FLUSHEDs come back on the request vnet.
+ * The ring's shared record (struct ring: busy, origin, epoch, again,
+ * flushed) is the state of the rollover itself, which every bank's
+ * classifier reads; only the actions of the bank the event happens at write
+ * it. */
 
-static struct rcc_l2 *ring_bank(const struct ring *r, unsigned i)
+#define RING_STATES(X)                                                                             \
+    X(Run, "taking requests: no rollover stops this bank (one may be under way elsewhere)")        \
+    X(Stopped, "stopped by another bank's STALL flit: requests are queued until RESUME")           \
+    X(Circling, "this bank started a rollover: stopped, its STALL flit goes round")                \
+    X(Flushing, "the STALL flit is back, every bank stopped: FLUSH sent to every L1, FLUSHEDs "    \
+                "counted")                                                                         \
+    X(Resuming, "every L1 flushed: this bank runs again, its RESUME flit goes round")
+
+#define RING_EVENTS(X)                                                                             \
+    X(Rollover, "the bank stores a timestamp past its epoch (it has rolled over); no rollover "    \
+                "is under way")                                                                    \
+    X(RolloverLater, "the bank stores a timestamp past its epoch while a rollover is under way")   \
+    X(Request, "a request from an L1 (the request vnet)")                                          \
+    X(Stall, "the STALL flit arrives from the previous bank")                                      \
+    X(StallBack, "the STALL flit is back at the bank that sent it first: every bank has stopped")  \
+    X(Flushed, "an L1's FLUSHED, not the last")                                                    \
+    X(LastFlushed, "the last L1's FLUSHED")                                                        \
+    X(Resume, "the RESUME flit arrives from the previous bank")                                    \
+    X(ResumeBack, "the RESUME flit is back at the bank that started the rollover")                 \
+    X(ResumeBackLater, "... and a later epoch was asked for meanwhile")
+
+#define X(n, d) RING_##n,
+enum ring_state { RING_STATES(X) RING_NSTATES };
+enum ring_event { RING_EVENTS(X) RING_NEVENTS };
+#undef X
+/* By hand: COH_NAMES and COH_TABLE name the file's table of lines (rcc.L2). */
+static const char *const ring_state_names[] = {RING_STATES(COH_X_NAME_)};
+static const char *const ring_state_descs[] = {RING_STATES(COH_X_DESC_)};
+static const char *const ring_event_names[] = {RING_EVENTS(COH_X_NAME_)};
+static const char *const ring_event_descs[] = {RING_EVENTS(COH_X_DESC_)};
+
+static const char *flit_name(unsigned type)
 {
-    return (struct rcc_l2 *)r->set.banks[i % r->set.n_banks];
+    return type == MSG_RCC_STALL ? "STALL" : "RESUME";
 }
 
-/* Send flit f to the next bank on the ring. */
-static void ring_send(struct rcc_l2 *c, enum ring_flit f)
+/* Send flit `type` (MSG_RCC_STALL, MSG_RCC_RESUME) to the next bank: it
+ * arrives rcc.ring_hop_cycles later, the link's latency. */
+static void ring_send(struct rcc_l2 *c, unsigned type)
 {
-    struct rcc_l2 *next = ring_bank(c->ring, c->base.w.index + 1);
-    if (next->flit != RING_NONE)
-        panic("%s: ring flit %u sent while flit %u is on the hop", c->base.w.name, f, next->flit);
-    next->flit = (uint8_t)f;
-    next->flit_at = comp_cycle(&c->base.comp) + c->ring_hop;
-    comp_wake_at(&next->base.comp, (tick_t)next->flit_at * next->base.comp.clk->period_ps);
+    struct port *out = c->ring_out;
+    if (!port_has_room(out, 1))
+        panic("%s: ring flit %s sent while %s is on the hop", c->base.w.name, flit_name(type),
+              flit_name(port_slot_at(out, 0)->m->type));
+    unsigned i = c->base.w.index;
+    *c->flit = (struct msg){.type = (uint16_t)type,
+                            .src = (uint16_t)i,
+                            .dst = (uint16_t)((i + 1) % c->ring->set.n_banks),
+                            .born = c->base.comp.eng->now};
+    port_send(out, c->flit);
 }
 
-static void ring_stall(struct rcc_l2 *c)
+static struct rcc_l2 *ring_l2(struct coh_ctx *x)
 {
-    c->stalled = true;
+    return x->ctrl;
+}
+
+/* The rollover to the epoch the bank asked for (c->asked) starts here. */
+static void start_rollover(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    struct ring *r = c->ring;
+    r->busy = true;
+    r->origin = c->base.w.index;
+    r->epoch = c->asked;
+    r->flushed = 0;
+    c->st.ring_rollovers++;
+}
+
+static void ask_later(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    c->ring->again = MAX(c->ring->again, c->asked);
+}
+
+/* The rollover just ended: the latest epoch asked for meanwhile is the next
+ * one's (this bank starts it, whichever asked). */
+static void take_later(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    c->asked = c->ring->again;
+    c->ring->again = 0;
+}
+
+static void end_rollover(struct coh_ctx *x)
+{
+    ring_l2(x)->ring->busy = false;
+}
+
+static void follow_epoch(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    if (c->ring->epoch > c->epoch)
+        roll_bank(c, c->ring->epoch);
+}
+
+static void stop(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
     c->stalled_since = comp_cycle(&c->base.comp);
 }
 
 /* Requests queued while stopped are taken again, before newer ones. */
-static void ring_resume(struct rcc_l2 *c)
+static void resume(struct coh_ctx *x)
 {
-    c->stalled = false;
+    struct rcc_l2 *c = ring_l2(x);
     c->st.ring_stall_cycles += comp_cycle(&c->base.comp) - c->stalled_since;
     msg_list_splice(&c->base.replay, &c->held);
 }
 
-/* Bank c rolled over to epoch e: stop every bank (or, with a rollover under
- * way, follow it with another). */
-static void ring_start(struct rcc_l2 *c, uint64_t e)
+static void hold_request(struct coh_ctx *x)
 {
-    struct ring *r = c->ring;
-    if (r->busy) {
-        r->again = MAX(r->again, e);
-        return;
-    }
-    r->busy = true;
-    r->origin = c->base.w.index;
-    r->epoch = e;
-    r->flushed = 0;
-    c->st.ring_rollovers++;
-    ring_stall(c);
-    ring_send(c, RING_STALL);
+    msg_list_push(&ring_l2(x)->held, x->msg);
+    x->msg = NULL;
+}
+
+static void send_stall(struct coh_ctx *x)
+{
+    ring_send(ring_l2(x), MSG_RCC_STALL);
+}
+
+static void send_resume(struct coh_ctx *x)
+{
+    ring_send(ring_l2(x), MSG_RCC_RESUME);
 }
 
 /* Every bank has stopped: FLUSH every L1 (the response vnet, in order). */
-static void ring_flush_l1s(struct rcc_l2 *c)
+static void flush_l1s(struct coh_ctx *x)
 {
+    struct rcc_l2 *c = ring_l2(x);
     for (unsigned sm = 0; sm < c->base.w.n_sms; sm++) {
         struct msg *m = msg_new(c->base.w.msgs, MSG_RCC_FLUSH, 0, c->base.comp.eng->now);
         m->vnet = RCC_VNET_RSP;
@@ -293,59 +396,154 @@ static void ring_flush_l1s(struct rcc_l2 *c)
     }
 }
 
-/* A flit that has arrived. */
+static void count_flushed(struct coh_ctx *x)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    msg_free(c->base.w.msgs, x->msg);
+    x->msg = NULL;
+    c->ring->flushed++;
+}
+
+static const struct coh_action_name ring_actions[] = {
+    {start_rollover, "start_rollover",
+     "the ring is busy with a rollover to the bank's new epoch, started here"},
+    {ask_later, "ask_later", "again = max(again, the bank's new epoch): a rollover to follow"},
+    {take_later, "take_later", "the next rollover is to epoch again (again = 0)"},
+    {end_rollover, "end_rollover", "the ring is free"},
+    {follow_epoch, "follow_epoch",
+     "every stamp the bank keeps jumps to the rollover's epoch's base (unless it is there)"},
+    {stop, "stop", "stop taking requests (the stall cycles count from here)"},
+    {resume, "resume", "take the queued requests again, before newer ones"},
+    {hold_request, "hold_request", "queue the request until RESUME"},
+    {send_stall, "send_stall", "STALL to the next bank (rcc.ring_hop_cycles later)"},
+    {send_resume, "send_resume", "RESUME to the next bank (rcc.ring_hop_cycles later)"},
+    {flush_l1s, "flush_l1s", "FLUSH{the epoch's base} to every L1 (the response vnet)"},
+    {count_flushed, "count_flushed", "one more L1 flushed"},
+    {0},
+};
+
+/*  state            event              next           uses  actions                           */
+static const struct coh_trans ring_cells[RING_NSTATES][RING_NEVENTS] = {
+    [RING_Run][RING_Rollover] = DO(RING_Circling, 0, start_rollover, stop, send_stall),
+    [RING_Run][RING_RolloverLater] = DO(RING_Run, 0, ask_later),
+    [RING_Run][RING_Stall] = DO(RING_Stopped, 0, follow_epoch, stop, send_stall),
+    [RING_Stopped][RING_RolloverLater] = DO(RING_Stopped, 0, ask_later),
+    [RING_Stopped][RING_Request] = DO(RING_Stopped, 0, hold_request),
+    [RING_Stopped][RING_Resume] = DO(RING_Run, 0, resume, send_resume),
+    [RING_Circling][RING_RolloverLater] = DO(RING_Circling, 0, ask_later),
+    [RING_Circling][RING_Request] = DO(RING_Circling, 0, hold_request),
+    [RING_Circling][RING_StallBack] = DO(RING_Flushing, 0, flush_l1s),
+    [RING_Flushing][RING_RolloverLater] = DO(RING_Flushing, 0, ask_later),
+    [RING_Flushing][RING_Request] = DO(RING_Flushing, 0, hold_request),
+    [RING_Flushing][RING_Flushed] = DO(RING_Flushing, 0, count_flushed),
+    [RING_Flushing][RING_LastFlushed] = DO(RING_Resuming, 0, count_flushed, resume, send_resume),
+    [RING_Resuming][RING_RolloverLater] = DO(RING_Resuming, 0, ask_later),
+    [RING_Resuming][RING_ResumeBack] = DO(RING_Run, 0, end_rollover),
+    [RING_Resuming][RING_ResumeBackLater] =
+        DO(RING_Circling, 0, end_rollover, take_later, start_rollover, stop, send_stall),
+    /* every cell not listed is a hole; a request reaches this table only
+     * while the bank is stopped (Run and Resuming take it in rcc.L2) */
+};
+
+static bool ring_stopped(unsigned s)
+{
+    return s == RING_Stopped || s == RING_Circling || s == RING_Flushing;
+}
+
+static void ring_set_state(struct coh_ctx *x, unsigned next)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    c->ring_state = (uint8_t)next;
+    c->stalled = ring_stopped(next);
+}
+
+static void ring_dump(struct coh_ctx *x, FILE *out)
+{
+    struct rcc_l2 *c = ring_l2(x);
+    struct ring *r = c->ring;
+    fprintf(out,
+            "  ring: %s, bank epoch %llu; rollover %s to epoch %llu from bank %u (again %llu), "
+            "%u of %u L1s flushed, %u requests queued\n",
+            ring_state_names[c->ring_state], (unsigned long long)c->epoch,
+            r->busy ? "under way" : "none", (unsigned long long)r->epoch, r->origin,
+            (unsigned long long)r->again, r->flushed, c->base.w.n_sms, c->held.n);
+}
+
+/* By hand, as the names above. */
+const struct coh_table rcc_ring_table = {
+    .proto = "rcc",
+    .ctrl = "Ring",
+    .n_states = RING_NSTATES,
+    .n_events = RING_NEVENTS,
+    .state_names = ring_state_names,
+    .state_descs = ring_state_descs,
+    .event_names = ring_event_names,
+    .event_descs = ring_event_descs,
+    .cells = &ring_cells[0][0],
+    .actions = ring_actions,
+    .set_state = ring_set_state,
+    .dump = ring_dump,
+};
+
+/* Fire `event` of the ring's table at bank c (m: the request, FLUSHED or
+ * flit that caused it; NULL for a rollover). */
+static void ring_event(struct rcc_l2 *c, unsigned event, struct msg *m)
+{
+    struct coh_ctx x = {
+        .ctrl = c,
+        .ctrl_name = c->base.w.name,
+        .eng = c->base.comp.eng,
+        .addr = m ? m->addr : 0,
+        .msg = m,
+        .state = c->ring_state,
+        .event = event,
+    };
+    coh_step(&rcc_ring_table, c->ring_cov, &x);
+}
+
+/* Bank c has rolled over to epoch e: stop every bank (or, with a rollover
+ * under way, have another follow it). */
+static void ring_rollover(struct rcc_l2 *c, uint64_t e)
+{
+    c->asked = e;
+    ring_event(c, c->ring->busy ? RING_RolloverLater : RING_Rollover, NULL);
+}
+
+/* A flit that has arrived on the link from the previous bank. */
 static bool ring_step(struct rcc_l2 *c)
 {
     struct ring *r = c->ring;
-    if (c->flit == RING_NONE || comp_cycle(&c->base.comp) < c->flit_at)
+    struct msg *m = port_peek(c->ring_in);
+    if (!m)
         return false;
-    enum ring_flit f = c->flit;
-    c->flit = RING_NONE;
+    port_pop(c->ring_in);
     bool origin = c->base.w.index == r->origin;
-    if (f == RING_STALL && origin) {
-        ring_flush_l1s(c);
-        if (!c->base.w.n_sms) { /* nothing to flush */
-            ring_resume(c);
-            ring_send(c, RING_RESUME);
-        }
-    } else if (f == RING_STALL) {
-        if (r->epoch > c->epoch)
-            roll_bank(c, r->epoch);
-        ring_stall(c);
-        ring_send(c, RING_STALL);
-    } else if (origin) { /* the resume flit is back: done */
-        r->busy = false;
-        if (r->again > r->epoch) {
-            uint64_t e = r->again;
-            r->again = 0;
-            ring_start(c, e);
-        }
-    } else {
-        ring_resume(c);
-        ring_send(c, RING_RESUME);
-    }
+    unsigned ev;
+    if (m->type == MSG_RCC_STALL) /* back: FLUSHEDs end it (gpu.sms >= 1) */
+        ev = !origin ? RING_Stall : RING_StallBack;
+    else
+        ev = !origin ? RING_Resume : r->again > r->epoch ? RING_ResumeBackLater : RING_ResumeBack;
+    ring_event(c, ev, m);
     return true;
 }
 
 /* While stopped: requests are queued (so the network keeps flowing and the
  * L1s' FLUSHED reach the originator); FLUSHED are counted, and the last one
- * resumes the originator and sends the resume flit. */
+ * resumes the originator and sends the resume flit. The requests behind it
+ * are the lines' table's again (before the table, this loop queued them
+ * too, where nothing took them before the next rollover; no run compared
+ * reached that case). */
 static bool ring_take_stalled(struct rcc_l2 *c, struct port *reqs)
 {
     bool moved = false;
     struct msg *m;
-    while ((m = port_peek(reqs))) {
+    while (c->stalled && (m = port_peek(reqs))) {
         port_pop(reqs);
         moved = true;
-        if (m->type != MSG_RCC_FLUSHED) {
-            msg_list_push(&c->held, m);
-            continue;
-        }
-        msg_free(c->base.w.msgs, m);
-        if (++c->ring->flushed == c->base.w.n_sms) {
-            ring_resume(c);
-            ring_send(c, RING_RESUME);
-        }
+        unsigned ev = m->type != MSG_RCC_FLUSHED                ? RING_Request
+                      : c->ring->flushed + 1 == c->base.w.n_sms ? RING_LastFlushed
+                                                                : RING_Flushed;
+        ring_event(c, ev, m);
     }
     return moved;
 }
@@ -702,8 +900,8 @@ static bool rcc_l2_tick(struct comp *cp)
         moved |= ctrl_take_next(b, reqs, take_request);
     if (moved || c->flush_out.n)
         return true;
-    if (c->flit != RING_NONE) /* the flit arrives later (woken then) */
-        comp_wake_at(cp, (tick_t)c->flit_at * cp->clk->period_ps);
+    if (c->ring_in->n) /* the flit arrives later (woken then) */
+        comp_wake_at(cp, port_slot_at(c->ring_in, 0)->ready);
     /* a response held by a full vnet, or a request stalled on a resource:
      * sleep until it may clear (as the baseline bank) */
     if (!c->stalled && (b->replay.n || port_peek(&b->pipe) || port_peek(reqs))) {
@@ -723,6 +921,11 @@ static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
             (unsigned long long)s->acked, t->merged.n, t->parked.n);
 }
 
+static void dump_flit(const struct msg *m, FILE *out)
+{
+    fprintf(out, "%s from bank %u\n", flit_name(m->type), m->src);
+}
+
 static void rcc_l2_dump(struct comp *cp, FILE *out)
 {
     struct rcc_l2 *c = (struct rcc_l2 *)cp;
@@ -733,11 +936,12 @@ static void rcc_l2_dump(struct comp *cp, FILE *out)
             (unsigned long long)c->mnow, b->tbes.n_used, b->replay.n, b->pipe.n);
     if (c->ring->busy)
         fprintf(out,
-                "  rollover to epoch %llu from bank %u: %s, %u requests queued, flit %u at "
-                "cycle %llu, %u of %u L1s flushed, %u FLUSHes to send\n",
+                "  rollover to epoch %llu from bank %u: %s, %u requests queued, %u of %u L1s "
+                "flushed, %u FLUSHes to send\n",
                 (unsigned long long)c->ring->epoch, c->ring->origin,
-                c->stalled ? "stopped" : "running", c->held.n, c->flit,
-                (unsigned long long)c->flit_at, c->ring->flushed, b->w.n_sms, c->flush_out.n);
+                c->stalled ? "stopped" : "running", c->held.n, c->ring->flushed, b->w.n_sms,
+                c->flush_out.n);
+    port_dump(c->ring_in, out, dump_flit);
     ctrl_dump_tbes(b, out, dump_mshr);
     ctrl_l2_dump_pipe(b, out);
 }
@@ -798,12 +1002,27 @@ struct comp *rcc_l2_create(const struct ctrl_wiring *w)
     c->granted = calloc(MAX(w->n_sms, 1u), sizeof *c->granted);
     if (!c->level || !c->mshr || !c->granted)
         panic("out of memory");
-    c->ring_hop = r->ring_hop_cycles;
     c->ring = w->proto_ctx;
     if (!c->ring)
         panic("%s: built without RCC's machine context (proto_desc.attach)", w->name);
-    c->ring->set.banks[w->index] = &c->base.comp;
-    c->ring->set.n_live++;
+    struct ring *g = c->ring;
+    unsigned n = g->set.n_banks, prev = (w->index + n - 1) % n;
+    g->set.banks[w->index] = &c->base.comp;
+    g->set.n_live++;
+    /* The link into this bank. It names no sender: a flit never waits for
+     * room (a second flit on a hop panics in ring_send), so there is nobody
+     * to wake when one is taken. */
+    port_init(&g->hop[prev], "rcc.ring", 1, (tick_t)r->ring_hop_cycles * w->clk->period_ps, NULL,
+              &c->base.comp);
+    c->ring_in = &g->hop[prev];
+    c->ring_out = &g->hop[w->index];
+    c->flit = &g->flit[w->index];
+    c->ring_state = RING_Run;
+    if (!w->n_sms) /* a rollover ends with the last L1's FLUSHED */
+        panic("%s: RCC's stall ring needs an L1", w->name);
+    c->ring_cov = &w->cov[1];
+    if (c->ring_cov->t != &rcc_ring_table)
+        panic("%s: the protocol's tables are not the bank's (rcc.L2, then rcc.Ring)", w->name);
     return &c->base.comp;
 }
 
@@ -876,7 +1095,7 @@ void rcc_l2_view(struct comp *cp, addr_t line, struct rcc_l2_view *v)
                               .mshr = t != NULL,
                               .mnow = c->mnow,
                               .rolling = c->ring->busy || c->stalled || c->held.n ||
-                                         c->flush_out.n || c->flit != RING_NONE};
+                                         c->flush_out.n || c->ring_in->n};
     if (t) {
         const struct rcc_mshr *s = mshr_of(c, t);
         v->hasread = s->hasread;
@@ -894,8 +1113,10 @@ uint64_t rcc_l2_lease_mark(struct comp *cp, unsigned sm)
     return ((struct rcc_l2 *)cp)->granted[sm];
 }
 
-static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_table, NULL};
-static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table, NULL};
+static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_table,
+                                                       &rcc_ring_table, NULL};
+static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table,
+                                                       &rcc_ring_table, NULL};
 
 const struct proto_desc proto_rccsc = {
     .options = &rcc_options,
