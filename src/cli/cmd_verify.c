@@ -27,13 +27,41 @@ static const struct fcs_spec *fcs_of(const struct config *c)
  * central unit; TC's leases with time as an explorer event, RCC's logical
  * time with the livelock guard's tick as one. */
 static const char *const explorable[] = {
-    "nol1",        "rc",         "rc-noinv",        "gpuvi",  "gpuvini",
-    "ideal",       "mesi",       "mesi-noinv",      "tcs",    "tcw",
-    "tcs-nowait",  "tcw-nogwct", "rccsc",           "rccwo",  "rccsc-nolease",
-    "stc-nv",      "stc-es",     "stc-ab",          "stc-mb", "stc-es-oneack",
-    "spandex-g",   "spandex-d",  "spandex-d-noinv", "nhcc",   "hmg",
-    "hmg-noinv",   "ideal-mg",   "sw-nh",           "sw-h",   "nocache-mg",
-    "gpuvi-noinv", NULL};
+    "nol1",
+    "rc",
+    "rc-noinv",
+    "gpuvi",
+    "gpuvini",
+    "ideal",
+    "mesi",
+    "mesi-noinv",
+    "tcs",
+    "tcw",
+    "tcs-nowait",
+    "tcw-nogwct",
+    "rccsc",
+    "rccwo",
+    "rccsc-nolease",
+    "stc-nv",
+    "stc-es",
+    "stc-ab",
+    "stc-mb",
+    "stc-es-oneack",
+    "spandex-g",
+    "spandex-d",
+    "spandex-d-noinv",
+    "nhcc",
+    "hmg",
+    "hmg-noinv",
+    "ideal-mg",
+    "sw-nh",
+    "sw-h",
+    "nocache-mg",
+    "gpuvi-noinv",
+    "sw-nh-noinv",
+    "nocache-mg-norel",
+    NULL,
+};
 /* `--protocol fast`: the ones the default test runs. */
 static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
 
@@ -85,12 +113,12 @@ static void usage(FILE *out)
         "GPU-coherence, DeNovo and MESI L1s mixed by --devices; MESI L1s' loads are\n"
         "judged write-atomic, the others' by release consistency.\n"
         "The multi-GPM protocols (nhcc, hmg, ideal-mg, sw-nh, sw-h, nocache-mg and the\n"
-        "broken hmg-noinv) run on --l1s GPMs of one SM and one L2 bank each, the links\n"
-        "between banks explored like the network (ideal-mg's free invalidations and\n"
-        "acknowledgements on channels of their own, past the links: `deliver ... free`),\n"
-        "homes placed by first touch; loads are judged by PTX's scoped release/acquire\n"
-        "(a load after an acquire sees the writes a morally strong release completed\n"
-        "before it covered).\n"
+        "broken hmg-noinv, sw-nh-noinv and nocache-mg-norel) run on --l1s GPMs of one SM\n"
+        "and one L2 bank each, the links between banks explored like the network\n"
+        "(ideal-mg's free invalidations and acknowledgements on channels of their own,\n"
+        "past the links: `deliver ... free`), homes placed by first touch; loads are\n"
+        "judged by PTX's scoped release/acquire (a load after an acquire sees the writes\n"
+        "a morally strong release completed before it covered).\n"
         "STC (stc-nv, stc-es, stc-ab, stc-mb, the broken stc-es-oneack): its epoch\n"
         "management unit and the links to it explored like the network, its wake-up\n"
         "period one tick, two epochs; write-atomic.\n"

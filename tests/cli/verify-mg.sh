@@ -7,6 +7,9 @@
 # rule with a counterexample of < 30 events that --replay reproduces; on 2 GPUs x 1
 # GPM the same bug is caught through .sys fences and, as the scoped model allows
 # a stale read after .gpu synchronisation across GPUs, not flagged with .gpu alone.
+# The seeded bugs sw-nh-noinv (an acquire leaves the bank's remote copies valid) and
+# nocache-mg-norel (a release is answered without its round of markers) are caught
+# the same way and replayed; the correct protocol replaying their events diverges.
 # The other multi-GPM protocols verify too: nocache-mg, software coherence (sw-nh;
 # sw-h hierarchical on 2 GPUs, its acquires through the banks) and ideal-mg, whose
 # free invalidations travel on channels of their own (replayed as `deliver ... free`)
@@ -94,6 +97,46 @@ n=$((n + 1))
 # ... and not through .gpu alone, which does not synchronise across GPUs
 check_verified hmg-noinv "2 L1s x 1 lines x 1 values, 3 ops per L1 (1 in flight), no atomics, 2 GPUs x 1 GPMs, scopes gpu" \
     --gpus 2 --scopes gpu --ops 3 --values 1 --no-atomics
+
+# the seeded bugs of software coherence and of nocache-mg: caught by the scoped
+# data-value rule in < 30 events and replayed; the correct protocol replaying the same
+# events parts from the bug's path at step AT (PATTERN traced there by the one SIDE
+# names, not the other) and cannot follow the file from step STOP on (exit 2)
+at_step() { sed -n "/^step $1:/,/^step /p" | grep -qE "$2"; }
+check_seeded() { # NAME CORRECT AT PATTERN SIDE STOP
+    local name=$1 good=$2 at=$3 pat=$4 side=$5 stop=$6 bad_out good_out line
+    out=$("$bin" verify --protocol "$name" --ops 3 --values 1 --no-atomics --cex "$tmp/$name.cex" 2>&1)
+    [ $? -eq 1 ] || { echo "$out"; fail "$name: expected exit 1"; }
+    echo "$out" | grep -q "^verify $name: VIOLATION: data value: l1\[[01]\]'s load of line 0 returned 0" ||
+        { echo "$out"; fail "$name: not caught by the data-value rule"; }
+    steps=$(echo "$out" | sed -nE 's/.*shortest event sequence \(([0-9]+) steps\).*/\1/p')
+    [ -n "$steps" ] && [ "$steps" -lt 30 ] || fail "$name: counterexample of '$steps' steps"
+    [ "$(grep -cE '^(op|deliver) ' "$tmp/$name.cex")" -eq "$steps" ] || fail "$name: file has not $steps steps"
+    bad_out=$("$bin" verify --replay "$tmp/$name.cex" 2>&1)
+    [ $? -eq 1 ] || { echo "$bad_out"; fail "$name replay: expected exit 1"; }
+    echo "$bad_out" | grep -q "^replay $name: VIOLATION after $steps steps: data value" ||
+        { echo "$bad_out"; fail "$name replay did not reproduce"; }
+    n=$((n + 2))
+    sed "s/^protocol $name\$/protocol $good/" "$tmp/$name.cex" > "$tmp/$good.cex"
+    good_out=$("$bin" verify --replay "$tmp/$good.cex" 2>&1)
+    [ $? -eq 2 ] || { echo "$good_out"; fail "$good replaying $name's events: expected exit 2"; }
+    echo "$good_out" | grep -q "VIOLATION" && { echo "$good_out"; fail "$good: a violation on $name's events"; }
+    if [ "$side" = good ]; then
+        echo "$good_out" | at_step "$at" "$pat" && ! echo "$bad_out" | at_step "$at" "$pat"
+    else
+        echo "$bad_out" | at_step "$at" "$pat" && ! echo "$good_out" | at_step "$at" "$pat"
+    fi || { echo "$good_out"; fail "$good and $name at step $at: '$pat' not only in $side's trace"; }
+    line=$(grep -nE '^(op|deliver) ' "$tmp/$good.cex" | sed -n "${stop}p" | cut -d: -f1)
+    echo "$good_out" | grep -q "^gpucoh: error: $tmp/$good.cex:$line: nothing in flight on that channel" ||
+        { echo "$good_out"; fail "$good: did not stop at step $stop (line $line)"; }
+    n=$((n + 1))
+}
+# sw-nh-noinv: core 1's acquire leaves its bank's copy valid and its load hits it;
+# under sw-nh the acquire drops it and the load goes to the home
+check_seeded sw-nh-noinv sw-nh 25 '^ +[0-9]+ l2\[1\] +Inv +V>I ' good 29
+# nocache-mg-norel: core 1's release is answered while its store is still on the link
+# to the home; under nocache-mg the round waits for its marker's answer
+check_seeded nocache-mg-norel nocache-mg 7 '^ +[0-9]+ l2\[1\] +Answered +Round>Idle ' bug 8
 
 printf 'protocol hmg\nl1s 2\nlines 1\nvalues 2\nops 2\ngpus 1\ndeliver l2[0] l2[1] 0\n' > "$tmp/bad.cex"
 out=$("$bin" verify --replay "$tmp/bad.cex" 2>&1)

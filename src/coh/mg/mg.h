@@ -58,7 +58,8 @@ _Static_assert(!((MG_F_BANK | NC_F_L1) & (SYSNET_F_FREE | SYSNET_F_AFTER)),
 extern const struct coh_table rc_l1_table, mg_l2_table, mg_dir_table, mg_round_table, mg_slot_table;
 extern const struct proto_desc proto_nhcc, proto_hmg, proto_ideal_mg, proto_nocache_mg;
 extern const struct proto_desc proto_sw_nh, proto_sw_h;
-extern const struct proto_desc proto_hmg_noinv; /* test only */
+extern const struct proto_desc proto_hmg_noinv, proto_sw_nh_noinv,
+    proto_nocache_mg_norel; /* test only */
 
 /* The L1 (mg_l1.c). */
 struct comp *mg_l1_create(const struct ctrl_wiring *w);

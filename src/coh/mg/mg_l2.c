@@ -852,9 +852,19 @@ static struct comp *swh_l2_create(const struct ctrl_wiring *w)
     return mg_create(w, (struct mg_flavour){.remote_fill = true, .hier = true});
 }
 
+static struct comp *swnh_noinv_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.remote_fill = true, .bug_acquire_keeps = true});
+}
+
 static struct comp *nocache_l2_create(const struct ctrl_wiring *w)
 {
     return mg_create(w, (struct mg_flavour){.directory = false, .remote_fill = false});
+}
+
+static struct comp *nocache_norel_l2_create(const struct ctrl_wiring *w)
+{
+    return mg_create(w, (struct mg_flavour){.bug_release_at_once = true});
 }
 
 /* Host access between kernels: the home's copy or memory; every other GPM
@@ -944,8 +954,48 @@ const struct proto_desc proto_sw_h =
              "the GPU",
              nocache_tables, mg_sw_l1_create, swh_l2_create);
 
+/* sw-nh with a deliberate bug for the explorer (tests/cli/verify-mg.sh,
+ * docs/verify.md "Seeded bugs"): an acquire leaves the bank's copies of
+ * remote lines valid, so a load after it may hit a stale one. */
+const struct proto_desc proto_sw_nh_noinv = {
+    .options = &mg_options,
+    .name = "sw-nh-noinv",
+    .title = "sw-nh with a deliberate bug for testing the checkers: an acquire does not drop the "
+             "L2's copies of remote lines",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nocache_tables,
+    .n_l1_tables = 1,
+    .l1 = {mg_sw_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {swnh_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};
+
 const struct proto_desc proto_nocache_mg =
     MG_PROTO("nocache-mg",
              "multi-GPM baseline: no caching of other GPMs' data in the L2 (the "
              "normalisation of Fig. 5.9); every remote access goes to its home",
              nocache_tables, mg_l1_create, nocache_l2_create);
+
+/* nocache-mg with a deliberate bug for the explorer (tests/cli/verify-mg.sh,
+ * docs/verify.md "Seeded bugs"): a release is answered without its round of
+ * markers, while the stores it covers may still be on their way to their homes. */
+const struct proto_desc proto_nocache_mg_norel = {
+    .options = &mg_options,
+    .name = "nocache-mg-norel",
+    .title = "nocache-mg with a deliberate bug for testing the checkers: a release completes "
+             "without waiting for its stores to reach their homes",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .multi_gpm = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = nocache_tables,
+    .n_l1_tables = 1,
+    .l1 = {mg_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {nocache_norel_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
+           ctrl_stats},
+};

@@ -56,12 +56,17 @@ enum ml2_event { MG_L2_EVENTS(X) ML2_NEVENTS };
 
 /* What distinguishes the protocols that share this bank. */
 struct mg_flavour {
-    bool directory;       /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
-    bool remote_fill;     /* non-home banks keep copies (false: no remote caching) */
-    bool hier;            /* hmg: a GPU home per GPU between the GPMs and the system home */
-    bool free_coherence;  /* ideal-mg: invalidations and release markers cost nothing */
-    bool bug_forgets_inv; /* hmg-noinv (test only): a write at the home invalidates no other
-                             GPM's copy (directory evictions still do) */
+    bool directory;           /* track sharers, invalidate on writes (nhcc, hmg, ideal-mg) */
+    bool remote_fill;         /* non-home banks keep copies (false: no remote caching) */
+    bool hier;                /* hmg: a GPU home per GPU between the GPMs and the system home */
+    bool free_coherence;      /* ideal-mg: invalidations and release markers cost nothing */
+    bool bug_forgets_inv;     /* hmg-noinv (test only): a write at the home invalidates no other
+                                 GPM's copy (directory evictions still do) */
+    bool bug_acquire_keeps;   /* sw-nh-noinv (test only): an acquire's bulk invalidation
+                                 leaves this bank's copies of remote lines valid */
+    bool bug_release_at_once; /* nocache-mg-norel (test only): a release is answered without
+                                 its round of markers, before the writes it covers that this
+                                 bank passed on have reached their homes */
 };
 
 struct mg_stats {

@@ -236,7 +236,8 @@ static void start_round(struct coh_ctx *x)
     c->round_start = comp_cycle(&c->base.comp);
     c->st.releases++;
     c->st.sys_rounds += scope >= SCOPE_SYS;
-    send_markers(c, r, scope, rel_depth(c, scope));
+    /* nocache-mg-norel (test only): no markers, so the round is answered at once */
+    send_markers(c, r, scope, c->f.bug_release_at_once ? 0 : rel_depth(c, scope));
     slot_wait(c, r);
     c->round_started = (int)(r - c->rel);
 }
@@ -371,7 +372,8 @@ bool mg_take_acq(struct mg_l2 *c, struct msg *m)
     }
     struct drop d = {c, m->req.scope};
     c->st.bulk_invalidations++;
-    cache_for_each(&c->base.cache, drop_if_remote, &d);
+    if (!c->f.bug_acquire_keeps) /* sw-nh-noinv (test only) keeps the stale copies */
+        cache_for_each(&c->base.cache, drop_if_remote, &d);
     for (uint32_t i = 0; i < c->base.tbes.cap; i++) { /* reads out now may be older */
         struct tbe *t = &c->base.tbes.e[i];
         if (t->used && t->state == ML2_IR)
