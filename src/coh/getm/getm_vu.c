@@ -443,19 +443,20 @@ static void a_wake(struct coh_ctx *x)
 }
 
 static const struct coh_action_name actions[] = {
-    {a_read_ts, "readTs", "rts = max(rts, warpts)"},
-    {a_reply_ok, "replyOk", "success (a load's data from the LLC, or the redo log for the owner)"},
-    {a_abort_wts, "abortWts", "abort, reporting wts"},
-    {a_abort_max, "abortMax", "abort, reporting max(wts, rts)"},
-    {a_abort_full, "abortFull", "abort: stall buffer full, reporting the requester's warpts"},
-    {a_count_write, "countWrite", "#writes++"},
+    {a_read_ts, "read_ts", "rts = max(rts, warpts)"},
+    {a_reply_ok, "reply_ok", "success (a load's data from the LLC, or the redo log for the owner)"},
+    {a_abort_wts, "abort_wts", "abort, reporting wts"},
+    {a_abort_max, "abort_max", "abort, reporting max(wts, rts)"},
+    {a_abort_full, "abort_full", "abort: stall buffer full, reporting the requester's warpts"},
+    {a_count_write, "count_write", "#writes++"},
     {a_reserve, "reserve", "wts = warpts + 1, owner = requester, #writes = 1"},
     {a_queue, "queue", "park the request in the stall buffer"},
     {a_release, "release", "#writes -= the log entry's count"},
     {a_wake, "wake", "waiters re-enter the VU in ascending warpts"},
-    {NULL, NULL, NULL},
+    {0},
 };
 
+/*  state    event              next    uses               actions                             */
 static const struct coh_trans cells[VS_N][VE_N] = {
     [VS_Free] =
         {

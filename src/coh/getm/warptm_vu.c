@@ -163,18 +163,19 @@ static void a_free_entry(struct coh_ctx *x)
 }
 
 static const struct coh_action_name actions[] = {
-    {a_hold_shared, "holdShared", "readers++: the granule's value is held for the commit"},
-    {a_hold_exclusive, "holdExclusive", "writer = the transaction, until its commit or cleanup"},
+    {a_hold_shared, "hold_shared", "readers++: the granule's value is held for the commit"},
+    {a_hold_exclusive, "hold_exclusive", "writer = the transaction, until its commit or cleanup"},
     {a_pass, "pass", "validation passes without a hold (the serial token isolates it)"},
-    {a_fail_mismatch, "failMismatch", "validation fails: a value read has changed"},
-    {a_fail_conflict, "failConflict", "validation fails: held by another transaction"},
-    {a_fail_full, "failFull", "validation fails: no room to hold the granule"},
-    {a_drop_reader, "dropReader", "readers--"},
-    {a_drop_writer, "dropWriter", "the writer's hold ends"},
-    {a_free_entry, "freeEntry", "the granule is free: its hold entry goes"},
-    {NULL, NULL, NULL},
+    {a_fail_mismatch, "fail_mismatch", "validation fails: a value read has changed"},
+    {a_fail_conflict, "fail_conflict", "validation fails: held by another transaction"},
+    {a_fail_full, "fail_full", "validation fails: no room to hold the granule"},
+    {a_drop_reader, "drop_reader", "readers--"},
+    {a_drop_writer, "drop_writer", "the writer's hold ends"},
+    {a_free_entry, "free_entry", "the granule is free: its hold entry goes"},
+    {0},
 };
 
+/*  state    event              next    uses               actions                             */
 static const struct coh_trans cells[WS_N][WE_N] =
     {
         [WS_Free] =
