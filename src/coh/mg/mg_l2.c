@@ -893,15 +893,22 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
                                                          &mg_round_table, &mg_slot_table, NULL};
 
 /* Every multi-GPM protocol: rc's L1 (releasing, for software coherence also
- * acquiring, through the banks) and this bank in one of its flavours. */
+ * acquiring, through the banks) and this bank in one of its flavours.
+ * MG_PROTO makes its descriptor, MG_TEST_PROTO one of a deliberately broken
+ * variant (test only). */
+#define MG_PROTO_FIELDS(name_, title_, tables_, l1_create_, l2_create_)                            \
+    .options = &mg_options, .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true, \
+    .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,        \
+    .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},     \
+    .l2 = {                                                                                        \
+        l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek, ctrl_stats}
 #define MG_PROTO(name_, title_, tables_, l1_create_, l2_create_)                                   \
     {                                                                                              \
-        .options = &mg_options, .name = name_, .title = title_, .model = MODEL_PTX,                \
-        .multi_gpm = true, .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_,   \
-        .n_l1_tables = 1,                                                                          \
-        .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats}, \
-        .l2 = {l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy,                              \
-               mg_l2_dma,  ctrl_peek,       ctrl_stats},                                           \
+        MG_PROTO_FIELDS(name_, title_, tables_, l1_create_, l2_create_)                            \
+    }
+#define MG_TEST_PROTO(name_, title_, tables_, l1_create_, l2_create_)                              \
+    {                                                                                              \
+        MG_PROTO_FIELDS(name_, title_, tables_, l1_create_, l2_create_), .test_only = true         \
     }
 
 const struct proto_desc proto_nhcc =
@@ -918,22 +925,11 @@ const struct proto_desc proto_hmg =
 
 /* hmg with a deliberate bug for the explorer (tests/cli/verify-mg.sh): a write
  * at the home leaves the other GPMs' copies of its region valid. */
-const struct proto_desc proto_hmg_noinv = {
-    .options = &mg_options,
-    .name = "hmg-noinv",
-    .title = "hmg with a deliberate bug for testing the checkers: a write at the home does not "
-             "invalidate other GPMs' copies",
-    .test_only = true,
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nhcc_tables,
-    .n_l1_tables = 1,
-    .l1 = {mg_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {hmg_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+const struct proto_desc proto_hmg_noinv = MG_TEST_PROTO(
+    "hmg-noinv",
+    "hmg with a deliberate bug for testing the checkers: a write at the home does not "
+    "invalidate other GPMs' copies",
+    nhcc_tables, mg_l1_create, hmg_noinv_l2_create);
 
 const struct proto_desc proto_ideal_mg =
     MG_PROTO("ideal-mg",
@@ -957,22 +953,11 @@ const struct proto_desc proto_sw_h =
 /* sw-nh with a deliberate bug for the explorer (tests/cli/verify-mg.sh,
  * docs/verify.md "Seeded bugs"): an acquire leaves the bank's copies of
  * remote lines valid, so a load after it may hit a stale one. */
-const struct proto_desc proto_sw_nh_noinv = {
-    .options = &mg_options,
-    .name = "sw-nh-noinv",
-    .title = "sw-nh with a deliberate bug for testing the checkers: an acquire does not drop the "
-             "L2's copies of remote lines",
-    .test_only = true,
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nocache_tables,
-    .n_l1_tables = 1,
-    .l1 = {mg_sw_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {swnh_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+const struct proto_desc proto_sw_nh_noinv = MG_TEST_PROTO(
+    "sw-nh-noinv",
+    "sw-nh with a deliberate bug for testing the checkers: an acquire does not drop the "
+    "L2's copies of remote lines",
+    nocache_tables, mg_sw_l1_create, swnh_noinv_l2_create);
 
 const struct proto_desc proto_nocache_mg =
     MG_PROTO("nocache-mg",
@@ -983,19 +968,8 @@ const struct proto_desc proto_nocache_mg =
 /* nocache-mg with a deliberate bug for the explorer (tests/cli/verify-mg.sh,
  * docs/verify.md "Seeded bugs"): a release is answered without its round of
  * markers, while the stores it covers may still be on their way to their homes. */
-const struct proto_desc proto_nocache_mg_norel = {
-    .options = &mg_options,
-    .name = "nocache-mg-norel",
-    .title = "nocache-mg with a deliberate bug for testing the checkers: a release completes "
-             "without waiting for its stores to reach their homes",
-    .test_only = true,
-    .model = MODEL_PTX,
-    .multi_gpm = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = nocache_tables,
-    .n_l1_tables = 1,
-    .l1 = {mg_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {nocache_norel_l2_create, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek,
-           ctrl_stats},
-};
+const struct proto_desc proto_nocache_mg_norel =
+    MG_TEST_PROTO("nocache-mg-norel",
+                  "nocache-mg with a deliberate bug for testing the checkers: a release completes "
+                  "without waiting for its stores to reach their homes",
+                  nocache_tables, mg_l1_create, nocache_norel_l2_create);
