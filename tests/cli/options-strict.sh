@@ -36,7 +36,7 @@ expect_usage "--timeout: 'soon'" sweep --timeout soon x.sweep
 expect_usage "--max-insts: '0'" exec "$root/examples/vecadd.spec" --functional --max-insts 0
 # enums and names from their list
 expect_usage "--size: 'huge' is not one of tiny quick small paper" run --workload mp --size huge
-expect_usage "workload mp has no variant 'bogus' (known: nofence)" \
+expect_usage "workload mp has no variant 'bogus' (known: nofence, sys)" \
     run --workload mp --size tiny --variant bogus
 expect_usage "workload saxpy has no variant 'x' (it has none)" run --workload saxpy --variant x
 expect_usage "--format: 'svg' is not one of md dot" protocol show rc --format svg
