@@ -388,6 +388,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
             struct sm_tx *tx = m->sm_txs[i] =
                 sm_tx_new(m->sms[i], &gp, getm_warp_id(&m->view, i, 0), tm->tx_warps,
                           tm->backoff_cycles, cfg->sim.seed ^ (0x5eed0000ull + i));
+            sm_tx_cover(tx, m->cov, m->n_tables);
             if (tm->trace_warp && (tm->trace_warp - 1) / cfg->sm.warps == i)
                 sm_trace_tx(m->sms[i], (int)((tm->trace_warp - 1) % cfg->sm.warps));
             if (gp.eager)

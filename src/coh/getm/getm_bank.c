@@ -9,6 +9,7 @@
 
 #include "base/log.h"
 #include "coh/getm/getm_cu.h"
+#include "coh/getm/sm_tx.h"
 #include "coh/getm/warptm_vu.h"
 #include "coh/nc/nc.h"
 #include "coh/proto.h"
@@ -525,7 +526,7 @@ void getm_bank_series(const struct getm_bank *g, uint64_t *values)
 /* ---- the protocol ---- */
 
 static const struct coh_table *const getm_tables[] = {&rc_l1_table, &nc_l2_table, &getm_vu_table,
-                                                      NULL};
+                                                      &getm_sm_table, NULL};
 
 const struct proto_desc proto_getm = {
     .options = &getm_options,
@@ -547,7 +548,7 @@ const struct proto_desc proto_getm = {
 };
 
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
-                                                        &warptm_vu_table, NULL};
+                                                        &warptm_vu_table, &warptm_sm_table, NULL};
 
 const struct proto_desc proto_warptm = {
     .options = &warptm_options,

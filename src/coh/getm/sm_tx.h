@@ -96,6 +96,12 @@ struct sm_tx *sm_tx_new(struct sm *sm, const struct getm_params *p, uint32_t wid
                         unsigned limit, unsigned backoff, uint64_t seed);
 void sm_tx_free(struct sm_tx *t);
 const struct sm_tx_stats *sm_tx_stats_of(const struct sm_tx *t);
+/* Each warp slot's transaction as a table (states Idle, Running,
+ * Committing, ...; docs/protocols/getm.md, warptm.md), one per protocol. */
+extern const struct coh_table getm_sm_table, warptm_sm_table;
+/* Count the table's cells in the machine's coverage: the one of covs[0..n)
+ * for this SM's table (without it, in the SM's own). */
+void sm_tx_cover(struct sm_tx *t, struct coh_cov *covs, unsigned n);
 
 /* GETM: this SM, the `index`-th, on the timestamp rollover board
  * (coh/getm/tx_epoch.h). A warp whose next timestamp would not fit
