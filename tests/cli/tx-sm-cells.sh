@@ -6,11 +6,13 @@
 # Spent, LeavingRoll, RollWait, RollSerialWait), GETM whose retries do not
 # wait for the commit's acks (Running + Ack), GETM with one transactional warp
 # per SM (HoldLimit), WarpTM with the serial token after 2 fruitless attempts
-# (Grant, Free), EAPG (Pause) and WarpTM-EL (Check). The cells not listed are
-# defined for states a run may reach but these runs do not (a transaction
-# that sends no commit or cleanup, a retry's pc elsewhere than its begin); a
-# cell that should not exist is a hole (a panic, exit 3), which a run here
-# would meet as a failure.
+# (Grant, Free), EAPG (Pause, EarlyAbort) and WarpTM-EL (Check). The cells not
+# listed are defined for states a run may reach but these runs do not (a transaction
+# that sends no commit or cleanup: Leave, LeaveRoll; a warp at a begin while
+# its last commit's acks are out and a rollover or the token is asked for:
+# Leaving + HoldRoll or HoldToken; WarpTM's limit); a cell that should not
+# exist is a hole (a panic, exit 3), which a run here would meet as a
+# failure.
 # usage: tx-sm-cells.sh GPUCOH REPO
 set -u
 bin=$1
@@ -59,6 +61,7 @@ warptm.SM.Idle.Begin warptm.SM.Idle.HoldToken
 warptm.SM.Leaving.Ack warptm.SM.Leaving.HoldAcks warptm.SM.Leaving.LastAck
 warptm.SM.Running.Issue warptm.SM.Running.Verdict warptm.SM.Running.LastVerdict
 warptm.SM.Running.HoldEnd warptm.SM.Running.Check warptm.SM.Running.Pause
+warptm.SM.Running.EarlyAbort
 warptm.SM.Running.Validate warptm.SM.Running.ValidateNone
 warptm.SM.Validating.Answer warptm.SM.Validating.LastAnswer warptm.SM.Validating.HoldEnd
 warptm.SM.Validated.Retry warptm.SM.Validated.RetryAcks warptm.SM.Validated.RetryToken

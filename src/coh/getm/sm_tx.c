@@ -4,7 +4,7 @@
  * SM's transaction extension (see sm_tx.h, gpu/sm_ext.h). Each warp slot's
  * transaction is a transition table (getm_sm_table, warptm_sm_table): the
  * hooks are its classifier, the SM-wide agreements (a rollover, the serial
- * token) step the warps they concern; EAPG's early aborts and the waiters'
+ * token, a commit's broadcast) step the warps they concern; the waiters'
  * wake-ups are SM-wide and stay outside it.
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -275,6 +275,7 @@ static struct msg *find_line(struct sm_tx *t, unsigned n, addr_t line)
     X(Check,                                                                                       \
       "WarpTM-EL (ideal): the early value check after a load, a store or before validating")       \
     X(Pause, "EAPG (ideal): the validation waits for a commit's signature to come down")           \
+    X(EarlyAbort, "EAPG (ideal): a commit's signature just up meets granules the attempt read")    \
     X(Validate, "WarpTM: the attempt at its end sends its read and write sets to be validated")    \
     X(ValidateNone, "WarpTM: the attempt at its end needs no validation (TCD, or nothing live)")   \
     X(Answer, "WarpTM: a validation answer, others still awaited")                                 \
@@ -322,7 +323,7 @@ struct tx_op {
     bool store;                 /* Issue: a store */
     const struct msg *ans;      /* Verdict, Answer: the answer */
     const struct ptx_memop *op; /* Verdict: the request's instruction */
-    uint32_t lanes;             /* Verdict: its lanes still live */
+    uint32_t lanes;             /* Verdict: its lanes still live; EarlyAbort: lanes to abort */
     const struct ptx_warp *pw;  /* Check, Validate, Answer: the warp */
     const struct ptx_tx_end *e; /* the end events: the attempt's outcome */
     bool left;                  /* the end events: the warp left its transaction */
@@ -474,6 +475,13 @@ static void a_pause(struct coh_ctx *x)
     struct sm_tx *t = o->t;
     t->st.eapg_pauses += !(t->paused >> o->slot & 1);
     t->paused |= 1ull << o->slot; /* Pause-n-Go: validate once that commit is done */
+}
+
+static void a_abort_early(struct coh_ctx *x)
+{
+    struct tx_op *o = x->ctrl;
+    o->t->st.eapg_aborts += (uint64_t)__builtin_popcount(o->lanes);
+    claim(o->t, o->slot, o->lanes, SM_TX_ABORT_eapg);
 }
 
 static void a_send_validation(struct coh_ctx *x)
@@ -801,6 +809,7 @@ static const struct coh_action_name actions[] = {
     {a_count_verdict, "count_verdict", "one verdict fewer awaited"},
     {a_check_values, "check_values", "abort the live lanes whose reads no longer match the banks"},
     {a_pause, "pause", "EAPG: hold the validation until the signature comes down"},
+    {a_abort_early, "abort_early", "EAPG: the lanes that read a granule of the signature abort"},
     {a_send_validation, "send_validation",
      "one validation message per line read or written (none: TCD or nothing live)"},
     {a_take_validation, "take_validation", "abort the failed lanes, keep the granules held"},
@@ -861,7 +870,6 @@ static const struct coh_trans getm_cells[TS_N][TE_N] = {
     [TS_Running][TE_LeaveAcksRoll] = DO(TS_LeavingRoll, 0, END_LEAVE_ROLL),
     [TS_Running][TE_Ack] = DO(TS_Running, 0, a_count_ack),
     [TS_Running][TE_LastAck] = DO(TS_Running, 0, a_count_ack, a_acks_in),
-    [TS_Running][TE_HoldAcks] = STALL,
     [TS_Running][TE_HoldEnd] = STALL,
     [TS_Running][TE_Retry] = DO(TS_Running, 0, END_RETRY),
     [TS_Running][TE_RetryAcks] = DO(TS_Committing, 0, END_RETRY),
@@ -876,18 +884,15 @@ static const struct coh_trans getm_cells[TS_N][TE_N] = {
     [TS_RollWait][TE_LastAck] = DO(TS_RollWait, 0, a_count_ack, a_acks_in),
     [TS_RollWait][TE_Rollover] = DO(TS_Running, 0, a_end_rollover_wait, a_resume),
     [TS_RollWait][TE_HoldRoll] = DO(TS_RollWait, 0, a_hold_for_rollover),
-    [TS_RollWait][TE_HoldAcks] = STALL,
     [TS_SerialWait][TE_Ack] = DO(TS_SerialWait, 0, a_count_ack),
     [TS_SerialWait][TE_LastAck] = DO(TS_SerialWait, 0, a_count_ack, a_acks_in),
     [TS_SerialWait][TE_Grant] = DO(TS_Running, 0, a_take_token, a_end_token_wait, a_resume),
     [TS_SerialWait][TE_Free] = DO(TS_Running, 0, a_end_token_wait, a_resume),
     [TS_SerialWait][TE_HoldToken] = DO(TS_SerialWait, 0, a_hold_for_token),
-    [TS_SerialWait][TE_HoldRoll] = DO(TS_SerialWait, 0, a_hold_for_rollover),
     [TS_RollSerialWait][TE_Ack] = DO(TS_RollSerialWait, 0, a_count_ack),
     [TS_RollSerialWait][TE_LastAck] = DO(TS_RollSerialWait, 0, a_count_ack, a_acks_in),
     [TS_RollSerialWait][TE_Rollover] = DO(TS_SerialWait, 0, a_end_rollover_wait),
     [TS_RollSerialWait][TE_HoldRoll] = DO(TS_RollSerialWait, 0, a_hold_for_rollover),
-    [TS_RollSerialWait][TE_HoldToken] = DO(TS_RollSerialWait, 0, a_hold_for_token),
 };
 
 /* WarpTM: loads' data and times as the attempt runs; validation at its
@@ -906,6 +911,7 @@ static const struct coh_trans warptm_cells[TS_Spent][TE_RetryRoll] = {
     [TS_Running][TE_LastVerdict] = DO(TS_Running, 0, a_take_times, a_count_verdict),
     [TS_Running][TE_Check] = DO(TS_Running, 0, a_check_values),
     [TS_Running][TE_Pause] = DO(TS_Running, 0, a_pause),
+    [TS_Running][TE_EarlyAbort] = DO(TS_Running, 0, a_abort_early),
     [TS_Running][TE_Validate] = DO(TS_Validating, 0, a_send_validation),
     [TS_Running][TE_ValidateNone] = DO(TS_Validated, 0, a_send_validation),
     [TS_Running][TE_HoldEnd] = STALL,
@@ -1122,6 +1128,8 @@ static uint32_t sm_tx_eager_check(struct sm_tx *t, unsigned slot, const struct p
     return o.abort;
 }
 
+/* EAPG (ideal): a commit's signature just up meets granules the running
+ * attempt has read: those lanes abort now (EarlyAbort). */
 static uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_warp *pw,
                              uint64_t sig)
 {
@@ -1136,8 +1144,8 @@ static uint32_t sm_tx_doomed(struct sm_tx *t, unsigned slot, const struct ptx_wa
             (tx_board_bit(a->addr / t->p.granule) & sig))
             doomed |= 1u << a->lane;
     }
-    t->st.eapg_aborts += (uint64_t)__builtin_popcount(doomed);
-    claim(t, slot, doomed, SM_TX_ABORT_eapg);
+    if (doomed)
+        step(t, &(struct tx_op){.slot = slot, .lanes = doomed}, TE_EarlyAbort);
     return doomed;
 }
 
