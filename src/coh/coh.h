@@ -58,23 +58,31 @@ struct coh_trans {
  * declared once as X-macros of X(Name, "description") rows: defines the
  * file's state_names, state_descs, event_names and event_descs, which
  * COH_TABLE uses. */
-#define COH_X_NAME_(n, d) #n,
-#define COH_X_DESC_(n, d) d,
-#define COH_NAMES(STATES, EVENTS)                                                                  \
-    static const char *const state_names[] = {STATES(COH_X_NAME_)};                                \
-    static const char *const state_descs[] = {STATES(COH_X_DESC_)};                                \
-    static const char *const event_names[] = {EVENTS(COH_X_NAME_)};                                \
-    static const char *const event_descs[] = {EVENTS(COH_X_DESC_)}
+#define COH_X_NAME_(n, d)         #n,
+#define COH_X_DESC_(n, d)         d,
+#define COH_NAMES(STATES, EVENTS) COH_NAMES_OF(, STATES, EVENTS)
 
 /* A controller's table over its cells array [states][events] (the first
  * states and events of the file's COH_NAMES may be all it uses) and its
  * `actions` list. */
 #define COH_TABLE(proto_, ctrl_, cells_, set_state_, dump_)                                        \
+    COH_TABLE_OF(, proto_, ctrl_, cells_, set_state_, dump_)
+
+/* The same for a file's second table, whose arrays carry a prefix:
+ * COH_NAMES_OF(ring_, ...) defines ring_state_names and the others, and
+ * COH_TABLE_OF(ring_, ...) uses them and ring_actions. */
+#define COH_NAMES_OF(prefix_, STATES, EVENTS)                                                      \
+    static const char *const prefix_##state_names[] = {STATES(COH_X_NAME_)};                       \
+    static const char *const prefix_##state_descs[] = {STATES(COH_X_DESC_)};                       \
+    static const char *const prefix_##event_names[] = {EVENTS(COH_X_NAME_)};                       \
+    static const char *const prefix_##event_descs[] = {EVENTS(COH_X_DESC_)}
+#define COH_TABLE_OF(prefix_, proto_, ctrl_, cells_, set_state_, dump_)                            \
     {                                                                                              \
         .proto = proto_, .ctrl = ctrl_, .n_states = sizeof cells_ / sizeof cells_[0],              \
-        .n_events = sizeof cells_[0] / sizeof cells_[0][0], .state_names = state_names,            \
-        .state_descs = state_descs, .event_names = event_names, .event_descs = event_descs,        \
-        .cells = &cells_[0][0], .actions = actions, .set_state = set_state_, .dump = dump_,        \
+        .n_events = sizeof cells_[0] / sizeof cells_[0][0], .state_names = prefix_##state_names,   \
+        .state_descs = prefix_##state_descs, .event_names = prefix_##event_names,                  \
+        .event_descs = prefix_##event_descs, .cells = &cells_[0][0], .actions = prefix_##actions,  \
+        .set_state = set_state_, .dump = dump_,                                                    \
     }
 
 struct coh_action_name {

@@ -280,11 +280,7 @@ static uint64_t stamp(struct rcc_l2 *c, uint64_t t)
 enum ring_state { RING_STATES(X) RING_NSTATES };
 enum ring_event { RING_EVENTS(X) RING_NEVENTS };
 #undef X
-/* By hand: COH_NAMES and COH_TABLE name the file's table of lines (rcc.L2). */
-static const char *const ring_state_names[] = {RING_STATES(COH_X_NAME_)};
-static const char *const ring_state_descs[] = {RING_STATES(COH_X_DESC_)};
-static const char *const ring_event_names[] = {RING_EVENTS(COH_X_NAME_)};
-static const char *const ring_event_descs[] = {RING_EVENTS(COH_X_DESC_)};
+COH_NAMES_OF(ring_, RING_STATES, RING_EVENTS); /* the file's second table (the first: rcc.L2) */
 
 static const char *flit_name(unsigned type)
 {
@@ -469,21 +465,8 @@ static void ring_dump(struct coh_ctx *x, FILE *out)
             (unsigned long long)r->again, r->flushed, c->base.w.n_sms, c->held.n);
 }
 
-/* By hand, as the names above. */
-const struct coh_table rcc_ring_table = {
-    .proto = "rcc",
-    .ctrl = "Ring",
-    .n_states = RING_NSTATES,
-    .n_events = RING_NEVENTS,
-    .state_names = ring_state_names,
-    .state_descs = ring_state_descs,
-    .event_names = ring_event_names,
-    .event_descs = ring_event_descs,
-    .cells = &ring_cells[0][0],
-    .actions = ring_actions,
-    .set_state = ring_set_state,
-    .dump = ring_dump,
-};
+const struct coh_table rcc_ring_table =
+    COH_TABLE_OF(ring_, "rcc", "Ring", ring_cells, ring_set_state, ring_dump);
 
 /* Fire `event` of the ring's table at bank c (m: the request, FLUSHED or
  * flit that caused it; NULL for a rollover). */
