@@ -60,6 +60,8 @@ static const char *const explorable[] = {
     "gpuvi-noinv",
     "sw-nh-noinv",
     "nocache-mg-norel",
+    "getm",
+    "getm-nowts",
     NULL,
 };
 /* `--protocol fast`: the ones the default test runs. */
@@ -122,6 +124,13 @@ static void usage(FILE *out)
         "STC (stc-nv, stc-es, stc-ab, stc-mb, the broken stc-es-oneack): its epoch\n"
         "management unit and the links to it explored like the network, its wake-up\n"
         "period one tick, two epochs; write-atomic.\n"
+        "GETM (getm, the broken getm-nowts): each core runs transactions of up to two\n"
+        "transactional loads and stores (txload, txstore; the first begins an attempt)\n"
+        "and a commit against the bank's validation unit, an abort cleaning up at once;\n"
+        "--ops bounds the attempts per core. Every commit is judged serializable in\n"
+        "timestamp order (each value read is the latest committed write with a smaller\n"
+        "timestamp), memory takes only committed writes, in timestamp order, and the\n"
+        "VU's reservations match the cores'. warptm cannot be explored yet.\n"
         "\n"
         "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
         "                     explorable one but the broken variants)\n"
@@ -404,9 +413,9 @@ int cmd_verify(int argc, char **argv)
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
         else if (!is_explorable(name))
-            fatal("protocol '%s' cannot be explored yet: its transactions (getm, warptm) or "
-                  "controllers are not exposed to the explorer (docs/verify.md, \"What is not "
-                  "explored yet\")",
+            fatal("protocol '%s' cannot be explored yet: its transactions (warptm's lazy "
+                  "validation) or controllers are not exposed to the explorer (docs/verify.md, "
+                  "\"What is not explored yet\")",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;
