@@ -5,7 +5,8 @@
  * functions each part offers the others. Private to src/verify: verify_rig.c
  * builds and runs the rig, verify_step.c holds the reference state, the
  * properties and the events, verify_digest.c the canonical digest, verify.c
- * the search and verify_cex.c the counterexample files and their replay.
+ * the search and verify_cex.c the counterexample files and their replay;
+ * verify_tx.c drives and judges GETM's transactions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_INT_H
