@@ -250,8 +250,8 @@ void vtx_take(struct rig *r, const struct msg *m)
         return; /* the redo log answers it (the lane's own write) */
     uint32_t v = word_of(m->data);
     if (v > V_MAX_VALUE) {
-        vx_fail(r, "core %u's transactional load of line %u returned %u, a value no core wrote",
-                c, k, v);
+        vx_fail(r, "core %u's transactional load of line %u returned %u, a value no core wrote", c,
+                k, v);
         return;
     }
     if (!t->read[k]) {
