@@ -12,6 +12,7 @@
 
 #include "base/hash.h"
 #include "coh/getm/getm_bank.h"
+#include "coh/getm/warptm_vu.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
@@ -42,6 +43,18 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* First pass: a ranked time (sorted and made distinct after the pass). */
+static void keep_past(struct ser *s, uint64_t v)
+{
+    if (s->n_past == s->cap_past) {
+        s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
+        s->past = realloc(s->past, s->cap_past * sizeof *s->past);
+        if (!s->past)
+            panic("out of memory");
+    }
+    s->past[s->n_past++] = v;
+}
+
 /* A word of kind k (enum tkind). A time: 0 ("none": time 0 precedes the
  * rig's start) and UINT64_MAX ("never") as themselves; one not yet passed as
  * its offset from now (and, unless a stamp, a candidate for the next
@@ -56,6 +69,23 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
         return;
     }
     uint8_t tag;
+    if (k == TK_RANK && v) { /* WarpTM's TCD: the rank among the state's times */
+        if (s->collect) {
+            keep_past(s, v);
+            return;
+        }
+        tag = 7;
+        const uint64_t *at = bsearch(&v, s->past, s->n_past, sizeof v, cmp_u64);
+        uint64_t x = (uint64_t)(at - s->past);
+        PUT(s, tag);
+        PUT(s, x);
+        return;
+    }
+    if (k == TK_RANK) {
+        tag = 0;
+        PUT(s, tag);
+        return;
+    }
     if (k == TK_GTS || k == TK_GTS0) { /* GETM: from the smallest, whole warp-id periods */
         if (k == TK_GTS0 && v == 0) {
             tag = 0;
@@ -107,13 +137,7 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
     } else if (k == TK_CLAMP) {
         tag = 3;
     } else if (s->collect) {
-        if (s->n_past == s->cap_past) {
-            s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
-            s->past = realloc(s->past, s->cap_past * sizeof *s->past);
-            if (!s->past)
-                panic("out of memory");
-        }
-        s->past[s->n_past++] = v;
+        keep_past(s, v);
         return;
     } else {
         tag = 4;
@@ -192,8 +216,14 @@ static void rcc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2
  * request's ts is its warpts; a load's or store's ts2 the largest timestamp
  * the VU saw (0 before it decided), a commit's or cleanup's the release
  * counts; other messages' are raw. */
-static void getm_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2)
+static void getm_msg_times(const struct rig *r, const struct msg *m, enum tkind *kts,
+                           enum tkind *kts2)
 {
+    if (r->prof.lazy) { /* WarpTM: a load's answer carries TCD times; its bank reads no ts */
+        bool load = m->req.tx == MEM_TX_LOAD || m->req.tx == MEM_TX_LOAD_OK;
+        *kts = *kts2 = load ? TK_RANK : TK_RAW;
+        return;
+    }
     *kts = m->req.tx != MEM_TX_NONE ? TK_GTS : TK_RAW;
     *kts2 = m->req.tx == MEM_TX_LOAD || m->req.tx == MEM_TX_STORE || m->req.tx == MEM_TX_LOAD_OK ||
                     m->req.tx == MEM_TX_STORE_OK
@@ -228,7 +258,7 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
         PUT(s, m->req.atom->lane[0].a);
     }
     if (kts == TK_BY_TYPE && r->prof.tx)
-        getm_msg_times(m, &kts, &kts2);
+        getm_msg_times(r, m, &kts, &kts2);
     else if (kts == TK_BY_TYPE && r->prof.logical)
         rcc_msg_times(m, &kts, &kts2);
     else if (kts == TK_BY_TYPE)
@@ -374,9 +404,27 @@ static void put_tx(struct ser *s, const struct rig *r)
                         TK_BY_TYPE, TK_BY_TYPE);
             }
         }
+    const struct warptm_vu *wvu = getm_l2_wvu(r->l2);
+    for (unsigned k = 0; wvu && k < r->o->lines; k++)
+        for (unsigned g = 0; g < n_gran; g++) {
+            addr_t a = line_addr(r, k) + (addr_t)g * r->gp.granule;
+            bool writer;
+            unsigned readers = warptm_vu_holds(wvu, a, &writer);
+            PUT(s, readers);
+            PUT(s, writer);
+            put_time(s, warptm_vu_tcd(wvu, a), TK_RANK);
+        }
     const struct txenv *e = &r->tx;
     for (unsigned c = 0; c < r->n_l1; c++) {
         const struct txcore *t = &e->c[c];
+        if (r->prof.lazy) {
+            PUT(s, t->n_val);
+            PUT(s, t->failed);
+            put(s, t->held_rd, sizeof t->held_rd);
+            put(s, t->held_wr, sizeof t->held_wr);
+            put_time(s, t->first_read, TK_RANK);
+            put_time(s, t->last_write, TK_RANK);
+        }
         PUT(s, t->attempts);
         PUT(s, t->in_tx);
         PUT(s, t->n_acc);

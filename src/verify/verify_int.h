@@ -102,6 +102,9 @@ enum tkind {
      * (TK_GTS0: 0 is the initial value, below every timestamp, kept as is) */
     TK_GTS,
     TK_GTS0,
+    /* WarpTM's TCD times (physical ps, only compared, new ones later than all):
+     * written by their rank among the state's (0: none, kept as is) */
+    TK_RANK,
 };
 
 /* Which values a load may return (docs/verify.md, "Properties"). */
@@ -122,7 +125,8 @@ struct profile {
     bool timed;           /* leases: time advances only by EV_TICK */
     bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
     bool unit;            /* stc: a central unit (the EMU); EV_TICK is its wake-up period */
-    bool tx;              /* getm: transactions (verify_tx.c), judged by RULE_TX */
+    bool tx;              /* getm, warptm: transactions (verify_tx.c), judged by RULE_TX */
+    bool lazy;            /* warptm: lazy value-based validation at the commit */
     bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
@@ -203,6 +207,9 @@ struct txcore {
     uint8_t rval[V_MAX_LINES];
     uint32_t seq;         /* the transaction sequence (owner tag, item 19) */
     uint64_t ts, horizon; /* warpts; the largest timestamp the verdicts carried */
+    /* WarpTM: validation answers awaited, a granule failed, the holds granted */
+    uint8_t n_val, failed, held_rd[V_MAX_LINES], held_wr[V_MAX_LINES];
+    uint64_t first_read, last_write; /* the TCD's times (ps; first_read 0: none yet) */
 };
 struct txcommit {
     uint8_t core, reads, writes; /* lines (bit k) read before written; written */

@@ -44,8 +44,8 @@ struct profile vx_profile_of(const struct proto_desc *p)
         f.l1_tbe[1] = TK_SKIP;
     if (p->multi_gpm)
         f.rule = RULE_SCOPED;
-    if (p->transactional && !p->lazy_tm) /* getm: transactions (verify_tx.c) */
-        f = (struct profile){.tx = true, .rule = RULE_TX};
+    if (p->transactional) /* getm, warptm: transactions (verify_tx.c) */
+        f = (struct profile){.tx = true, .lazy = p->lazy_tm, .rule = RULE_TX};
     return f;
 }
 

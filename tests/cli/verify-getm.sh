@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpucoh verify on GETM (docs/verify.md, "Transactions"): cores run small
+# gpucoh verify on GETM and WarpTM (docs/verify.md, "Transactions"): cores run small
 # transactions (transactional loads and stores, commits; aborts clean up and
 # retry) against the real L2 bank and validation unit, and every commit is
 # judged serializable in timestamp order. getm verifies on 2 L1s x 1 line x
@@ -51,6 +51,23 @@ n=$((n + 1))
 # two lines: an aborted store's cleanup releases the other line's reservation
 out=$("$bin" verify --protocol getm --lines 2 --ops 1 2>&1)
 [ $? -eq 0 ] || { echo "$out"; fail "verify getm --lines 2"; }
+n=$((n + 1))
+
+# WarpTM: stores stay in the core until the commit validates the values read;
+# on two lines a read-only attempt may commit silently (the TCD), judged as a
+# snapshot of the commit order
+out=$("$bin" verify --protocol warptm --lines 2 --ops 1 --values 1 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "verify warptm --lines 2"; }
+echo "$out" | grep -q "^verify warptm .* verified: 2 L1s x 2 lines x 1 values, 1 ops per L1" || { echo "$out"; fail "warptm: no result line"; }
+n=$((n + 1))
+
+# what the cores do not model is refused
+for s in getm.commit_waits=false warptm.eager=true warptm.eapg=true; do
+    p=getm; [ "${s%%.*}" = warptm ] && p=warptm
+    out=$("$bin" verify --protocol $p --set $s 2>&1)
+    [ $? -eq 2 ] || { echo "$out"; fail "$p --set $s: expected exit 2"; }
+    echo "$out" | grep -q "are not explored" || { echo "$out"; fail "$p --set $s: no reason"; }
+done
 n=$((n + 1))
 
 # a transactional operation under a protocol without transactions

@@ -465,6 +465,11 @@ const struct getm_vu *getm_bank_vu(const struct getm_bank *g)
     return g->vu;
 }
 
+const struct warptm_vu *getm_bank_wvu(const struct getm_bank *g)
+{
+    return g->wvu;
+}
+
 void getm_bank_rollover(struct getm_bank *g)
 {
     if (g->vu)
