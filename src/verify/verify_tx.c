@@ -54,7 +54,7 @@ static uint32_t wid_of(const struct rig *r, unsigned c)
 void vtx_init(struct rig *r)
 {
     getm_params_of_config(&r->view, r->n_l1, &r->gp);
-    for (unsigned c = 0; c < r->n_l1; c++)
+    for (unsigned c = 0; c < r->n_l1 && !r->prof.lazy; c++) /* (WarpTM: no warpts, 0) */
         r->tx.c[c].ts = getm_first_ts(&r->gp, wid_of(r, c));
 }
 
