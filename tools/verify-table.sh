@@ -12,7 +12,7 @@ doc=$2
 # NAME:DEVICES runs NAME with --devices DEVICES (Spandex's device mixes)
 protos="nol1 rc gpuvi gpuvini ideal mesi tcs tcw rccsc rccwo stc-es stc-ab stc-mb spandex-g
     spandex-g:gpu,denovo spandex-g:gpu,mesi spandex-d spandex-d:denovo,mesi nhcc hmg ideal-mg
-    sw-nh sw-h nocache-mg"
+    sw-nh sw-h nocache-mg getm warptm"
 table=$(mktemp)
 trap 'rm -f "$table"' EXIT
 commit=$(git -C "$(dirname "$doc")" rev-parse --short HEAD 2>/dev/null || echo unknown)
@@ -23,7 +23,8 @@ dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | hea
     echo "leases of up to 2 ticks; rccsc and rccwo with logical leases of 1 to 2 and up to 3 guard"
     echo "ticks a path; stc-* with two bands and the EMU waking once a tick; spandex-* with the"
     echo "default request types, --devices naming each L1's device; the multi-GPM protocols on"
-    echo "1 GPU x 2 GPMs, one L1 each, with the fixed scopes of --scopes unset); seconds on a"
+    echo "1 GPU x 2 GPMs, one L1 each, with the fixed scopes of --scopes unset; getm and warptm with 2"
+    echo "attempts per core, at most 2 transactional accesses an attempt); seconds on a"
     echo "shared 2-core machine, so states/s moves with its load."
     echo
     echo "| protocol | result | states | transitions | depth | seconds | MiB | states/s | cells reached |"

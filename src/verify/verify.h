@@ -18,7 +18,10 @@
  * tick is the livelock guard's (every L1's logical clock + 1, --ticks a path
  * at most) and logical times are written relative to the state's smallest;
  * STC's epoch management unit is built beside the controllers, its links are
- * channels and its wake-up period is the tick.
+ * channels and its wake-up period is the tick. Under GETM and WarpTM the cores
+ * run small transactions against the banks' validation units, and committed
+ * transactions are judged serializable (GETM in timestamp order, WarpTM in
+ * commit order; timestamps relative in the digest).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_H

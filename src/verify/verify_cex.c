@@ -152,7 +152,9 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             ev.kind = EV_TICK;
         } else if (!strcmp(kind, "op")) {
             if (sscanf(line, "op %u %23s %u %u", &c, a, &k, &v) != 4)
-                bad_line(file, ln, "expected: op CORE load|store|atomic|fence LINE VALUE");
+                bad_line(
+                    file, ln,
+                    "expected: op CORE load|store|atomic|fence|txload|txstore|commit LINE VALUE");
             unsigned op = OPK_N, scope = 0;
             char *dot = strrchr(a, '.');
             for (unsigned i = 1; dot && o->scopes && i < 4; i++)
@@ -167,6 +169,19 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                 bad_line(file, ln, "core, operation, line or value out of range");
             if (vx_free_slot(r, c) == V_MAX_SLOTS)
                 bad_line(file, ln, "the core has --inflight operations in flight");
+            if (!r->prof.tx && op >= OPK_TX_LOAD)
+                bad_line(file, ln, "a transactional operation under a protocol without them");
+            if (r->prof.tx) { /* transactions: only what the core may do now */
+                struct vev en[MAX_ENABLED];
+                unsigned n_en = vtx_enabled(r, c, en), i = 0;
+                while (i < n_en && !(en[i].op == op && en[i].line == k && en[i].value == v))
+                    i++;
+                if (i == n_en)
+                    bad_line(file, ln,
+                             "the core cannot take this transactional operation now (no "
+                             "attempt to commit, --ops attempts begun, an answer or "
+                             "acknowledgement awaited, or an operation of another kind)");
+            }
             ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,   (uint8_t)k,
                               (uint8_t)v, 0,          (uint8_t)scope};
         } else {

@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/hash.h"
+#include "coh/getm/getm_bank.h"
+#include "coh/getm/warptm_vu.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
@@ -41,6 +43,18 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* First pass: a ranked time (sorted and made distinct after the pass). */
+static void keep_past(struct ser *s, uint64_t v)
+{
+    if (s->n_past == s->cap_past) {
+        s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
+        s->past = realloc(s->past, s->cap_past * sizeof *s->past);
+        if (!s->past)
+            panic("out of memory");
+    }
+    s->past[s->n_past++] = v;
+}
+
 /* A word of kind k (enum tkind). A time: 0 ("none": time 0 precedes the
  * rig's start) and UINT64_MAX ("never") as themselves; one not yet passed as
  * its offset from now (and, unless a stamp, a candidate for the next
@@ -55,6 +69,39 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
         return;
     }
     uint8_t tag;
+    if (k == TK_RANK && v) { /* WarpTM's TCD: the rank among the state's times */
+        if (s->collect) {
+            keep_past(s, v);
+            return;
+        }
+        tag = 7;
+        const uint64_t *at = bsearch(&v, s->past, s->n_past, sizeof v, cmp_u64);
+        uint64_t x = (uint64_t)(at - s->past);
+        PUT(s, tag);
+        PUT(s, x);
+        return;
+    }
+    if (k == TK_RANK) {
+        tag = 0;
+        PUT(s, tag);
+        return;
+    }
+    if (k == TK_GTS || k == TK_GTS0) { /* GETM: from the smallest, whole warp-id periods */
+        if (k == TK_GTS0 && v == 0) {
+            tag = 0;
+            PUT(s, tag);
+            return;
+        }
+        if (s->collect) {
+            s->gts_base = MIN(s->gts_base, v);
+            return;
+        }
+        tag = 6;
+        uint64_t x = v - (s->gts_base & ~s->gts_align);
+        PUT(s, tag);
+        PUT(s, x);
+        return;
+    }
     if (k >= TK_LCLOCK) { /* logical time: the offset from the state's smallest */
         if (k == TK_LTIME0 && v == 0) {
             tag = 0;
@@ -90,13 +137,7 @@ static void put_time(struct ser *s, uint64_t v, enum tkind k)
     } else if (k == TK_CLAMP) {
         tag = 3;
     } else if (s->collect) {
-        if (s->n_past == s->cap_past) {
-            s->cap_past = s->cap_past ? 2 * s->cap_past : 64;
-            s->past = realloc(s->past, s->cap_past * sizeof *s->past);
-            if (!s->past)
-                panic("out of memory");
-        }
-        s->past[s->n_past++] = v;
+        keep_past(s, v);
         return;
     } else {
         tag = 4;
@@ -171,6 +212,25 @@ static void rcc_msg_times(const struct msg *m, enum tkind *kts, enum tkind *kts2
     }
 }
 
+/* What a GETM message's two words are (getm_bank.h): a transactional
+ * request's ts is its warpts; a load's or store's ts2 the largest timestamp
+ * the VU saw (0 before it decided), a commit's or cleanup's the release
+ * counts; other messages' are raw. */
+static void getm_msg_times(const struct rig *r, const struct msg *m, enum tkind *kts,
+                           enum tkind *kts2)
+{
+    if (r->prof.lazy) { /* WarpTM: a load's answer carries TCD times; its bank reads no ts */
+        bool load = m->req.tx == MEM_TX_LOAD || m->req.tx == MEM_TX_LOAD_OK;
+        *kts = *kts2 = load ? TK_RANK : TK_RAW;
+        return;
+    }
+    *kts = m->req.tx != MEM_TX_NONE ? TK_GTS : TK_RAW;
+    *kts2 = m->req.tx == MEM_TX_LOAD || m->req.tx == MEM_TX_STORE || m->req.tx == MEM_TX_LOAD_OK ||
+                    m->req.tx == MEM_TX_STORE_OK
+                ? TK_GTS0
+                : TK_RAW;
+}
+
 /* A message as the receiver can tell it apart: every field but its birth
  * time and pool link; data only where the mask says it is meaningful; its
  * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
@@ -197,7 +257,9 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
         PUT(s, m->req.atom->kind);
         PUT(s, m->req.atom->lane[0].a);
     }
-    if (kts == TK_BY_TYPE && r->prof.logical)
+    if (kts == TK_BY_TYPE && r->prof.tx)
+        getm_msg_times(r, m, &kts, &kts2);
+    else if (kts == TK_BY_TYPE && r->prof.logical)
         rcc_msg_times(m, &kts, &kts2);
     else if (kts == TK_BY_TYPE)
         tc_msg_times(m, &kts, &kts2);
@@ -215,7 +277,7 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
 /* The kind of a message's time words: under TC by its type, elsewhere plain words. */
 static enum tkind msg_time(const struct rig *r)
 {
-    return r->prof.timed && !r->prof.unit ? TK_BY_TYPE : TK_RAW;
+    return (r->prof.timed && !r->prof.unit) || r->prof.tx ? TK_BY_TYPE : TK_RAW;
 }
 
 static void put_list_as(struct ser *s, const struct rig *r, const struct msg_list *l,
@@ -303,8 +365,113 @@ static void put_msg_cb(void *arg, const struct msg *m)
 /* State a protocol keeps outside struct ctrl: GPU-VI's banks (also ideal's; gpuvini's
  * sparse directory entries, invalidations waiting for room); TC's warp slots,
  * hints, lease and blocked bank (tc.h) and its observer's promised GWCTs. */
+static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enum tkind kts,
+                    enum tkind kts2);
+
+/* GETM: the VU's granules of each line (precise table: rts, wts, #writes and,
+ * while reserved, the owner; getm_vu_peek) and its stall buffer's waiters
+ * with their messages (a waiter's cookie is its message); the cores'
+ * attempts and the committed history (verify_tx.c), timestamps relative. */
+static void put_tx(struct ser *s, const struct rig *r)
+{
+    const struct getm_vu *vu = getm_l2_vu(r->l2);
+    unsigned n_gran = r->line_bytes / r->gp.granule;
+    for (unsigned k = 0; vu && k < r->o->lines; k++)
+        for (unsigned g = 0; g < n_gran; g++) {
+            addr_t a = line_addr(r, k) + (addr_t)g * r->gp.granule;
+            struct getm_meta m;
+            uint8_t precise = getm_vu_peek(vu, a, &m);
+            PUT(s, precise);
+            put_time(s, m.rts, TK_GTS0);
+            put_time(s, m.wts, TK_GTS0);
+            PUT(s, m.nwrites);
+            PUT(s, m.approx);
+            if (m.nwrites) {
+                PUT(s, m.owner);
+                PUT(s, m.owner_seq);
+            }
+            const struct getm_req *w;
+            unsigned n = getm_vu_stalled(vu, a, &w);
+            PUT(s, n);
+            for (unsigned i = 0; i < n; i++) {
+                PUT(s, w[i].store);
+                PUT(s, w[i].wid);
+                PUT(s, w[i].seq);
+                put_time(s, w[i].warpts, TK_GTS);
+                uint8_t gran = (uint8_t)(w[i].cookie & 7);
+                PUT(s, gran);
+                put_msg(s, r, (const struct msg *)(uintptr_t)(w[i].cookie & ~(uint64_t)7),
+                        TK_BY_TYPE, TK_BY_TYPE);
+            }
+        }
+    const struct warptm_vu *wvu = getm_l2_wvu(r->l2);
+    for (unsigned k = 0; wvu && k < r->o->lines; k++)
+        for (unsigned g = 0; g < n_gran; g++) {
+            addr_t a = line_addr(r, k) + (addr_t)g * r->gp.granule;
+            bool writer;
+            unsigned readers = warptm_vu_holds(wvu, a, &writer);
+            PUT(s, readers);
+            PUT(s, writer);
+            put_time(s, warptm_vu_tcd(wvu, a), TK_RANK);
+        }
+    const struct txenv *e = &r->tx;
+    for (unsigned c = 0; c < r->n_l1; c++) {
+        const struct txcore *t = &e->c[c];
+        if (r->prof.lazy) {
+            PUT(s, t->n_val);
+            PUT(s, t->failed);
+            put(s, t->held_rd, sizeof t->held_rd);
+            put(s, t->held_wr, sizeof t->held_wr);
+            put_time(s, t->first_read, TK_RANK);
+            put_time(s, t->last_write, TK_RANK);
+        }
+        PUT(s, t->attempts);
+        PUT(s, t->in_tx);
+        PUT(s, t->n_acc);
+        PUT(s, t->acks);
+        PUT(s, t->pend);
+        PUT(s, t->pend_line);
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            PUT(s, t->resv[k]);
+            PUT(s, t->wrote[k]);
+            PUT(s, t->wval[k]);
+            PUT(s, t->read[k]);
+            PUT(s, t->rval[k]);
+        }
+        PUT(s, t->seq);
+        put_time(s, t->ts, TK_GTS);
+        put_time(s, t->horizon, TK_GTS0);
+    }
+    PUT(s, e->n_commits);
+    for (unsigned i = 0; i < e->n_commits; i++) {
+        const struct txcommit *h = &e->commits[i];
+        PUT(s, h->core);
+        PUT(s, h->reads);
+        PUT(s, h->writes);
+        for (unsigned k = 0; k < r->o->lines; k++) {
+            PUT(s, h->rval[k]);
+            PUT(s, h->wval[k]);
+        }
+        put_time(s, h->ts, TK_GTS);
+    }
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        PUT(s, e->n_unperf[k]);
+        for (unsigned i = 0; i < e->n_unperf[k]; i++) {
+            PUT(s, e->unperf_val[k][i]);
+            put_time(s, e->unperf_ts[k][i], TK_GTS);
+        }
+        PUT(s, e->has_last[k]);
+        if (e->has_last[k])
+            put_time(s, e->last_ts[k], TK_GTS);
+    }
+}
+
 static void put_private(struct ser *s, const struct rig *r)
 {
+    if (r->prof.tx) {
+        put_tx(s, r);
+        return;
+    }
     if (r->spandex) { /* owner ids, held stores, DeNovo's predictor (verify_spandex.h) */
         struct put_ctx x = {s, r};
         struct vspx_out o = {put_bytes_cb, put_msg_cb, &x};
@@ -555,6 +722,8 @@ static void scan_times(struct ser *s, const struct rig *r)
     s->base = s->min_clock = UINT64_MAX;
     s->max_other = 0;
     s->any_other = false;
+    s->gts_base = UINT64_MAX;
+    s->gts_align = r->gp.unique_ts ? (1ull << r->gp.warp_bits) - 1 : 0;
     put_state(s, r);
     s->collect = false;
     if (s->n_past > 1) /* the array is NULL until a first time is kept */
@@ -591,7 +760,7 @@ bool vx_time_can_advance(const struct rig *r)
 
 struct digest vx_state_digest(const struct rig *r, struct ser *s)
 {
-    if (r->prof.timed)
+    if (r->prof.timed || r->prof.tx)
         scan_times(s, r);
     s->n = 0;
     put_state(s, r);

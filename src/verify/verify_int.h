@@ -5,7 +5,8 @@
  * functions each part offers the others. Private to src/verify: verify_rig.c
  * builds and runs the rig, verify_step.c holds the reference state, the
  * properties and the events, verify_digest.c the canonical digest, verify.c
- * the search and verify_cex.c the counterexample files and their replay.
+ * the search and verify_cex.c the counterexample files and their replay;
+ * verify_tx.c drives and judges GETM's transactions.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef VERIFY_VERIFY_INT_H
@@ -19,6 +20,7 @@
 #include "base/clock.h"
 #include "base/log.h"
 #include "coh/ctrl.h"
+#include "coh/getm/getm_vu.h"
 #include "coh/machine_view.h"
 #include "coh/proto.h"
 #include "mem/backing.h"
@@ -40,9 +42,23 @@
 /* EV_TICK: time advances one tick (protocols with leases only) */
 enum ev_kind { EV_OP, EV_DELIVER, EV_TICK };
 /* ld.acquire.gpu and st.release.gpu come with --sync */
-enum op_kind { OPK_LOAD, OPK_STORE, OPK_ATOMIC, OPK_FENCE, OPK_LOAD_ACQ, OPK_STORE_REL, OPK_N };
-static const char *const op_names[OPK_N] = {"load",  "store",        "atomic",
-                                            "fence", "load.acquire", "store.release"};
+/* transactional protocols (getm): OPK_TX_LOAD and OPK_TX_STORE (the first begins
+ * an attempt) and OPK_TX_COMMIT (verify_tx.c) */
+enum op_kind {
+    OPK_LOAD,
+    OPK_STORE,
+    OPK_ATOMIC,
+    OPK_FENCE,
+    OPK_LOAD_ACQ,
+    OPK_STORE_REL,
+    OPK_TX_LOAD,
+    OPK_TX_STORE,
+    OPK_TX_COMMIT,
+    OPK_N
+};
+static const char *const op_names[OPK_N] = {"load",   "store",        "atomic",
+                                            "fence",  "load.acquire", "store.release",
+                                            "txload", "txstore",      "commit"};
 
 /* One nondeterministic step: a core operation or a channel's head delivered. */
 struct vev {
@@ -81,6 +97,14 @@ enum tkind {
     TK_LTIME,
     TK_LTIME0,
     TK_LREF,
+    /* GETM's timestamps (docs/verify.md, "Transactions"): written as the offset
+     * from the state's smallest, rounded down to a multiple of 2^warp_bits
+     * (TK_GTS0: 0 is the initial value, below every timestamp, kept as is) */
+    TK_GTS,
+    TK_GTS0,
+    /* WarpTM's TCD times (physical ps, only compared, new ones later than all):
+     * written by their rank among the state's (0: none, kept as is) */
+    TK_RANK,
 };
 
 /* Which values a load may return (docs/verify.md, "Properties"). */
@@ -93,12 +117,16 @@ enum value_rule {
                           its core's clock at issue and at the answer */
     RULE_SCOPED,       /* multi-GPM: PTX's scoped release/acquire (docs/verify.md, "Several
                           GPMs") */
+    RULE_TX,           /* getm: committed transactions serializable in timestamp order
+                          (docs/verify.md, "Transactions") */
 };
 
 struct profile {
     bool timed;           /* leases: time advances only by EV_TICK */
     bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
     bool unit;            /* stc: a central unit (the EMU); EV_TICK is its wake-up period */
+    bool tx;              /* getm, warptm: transactions (verify_tx.c), judged by RULE_TX */
+    bool lazy;            /* warptm: lazy value-based validation at the commit */
     bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
@@ -118,6 +146,7 @@ struct ser {
      * is not a clock, the smallest clock (UINT64_MAX / 0: none) */
     uint64_t base, max_other, min_clock;
     bool any_other;
+    uint64_t gts_base, gts_align; /* GETM: the smallest timestamp; 2^warp_bits - 1 */
 };
 
 /* ---- the checker's reference state (part of every state's digest) ---- */
@@ -160,6 +189,43 @@ struct lenv {
     bool fence_has_w[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: wmax at its issue */
     uint64_t fence_w[V_MAX_L1][V_MAX_SLOTS];
     uint8_t ticks; /* the livelock guard's ticks so far (at most --ticks) */
+};
+
+/* Transactions (getm; verify_tx.c, docs/verify.md "Transactions"): each core's
+ * attempt as its SM keeps it (sm_tx.c: warpts, sequence, reservations, redo
+ * log) and the checker's history of committed transactions. */
+#define V_TX_ACCESSES 2 /* transactional accesses per attempt, at most */
+#define V_TX_COMMITS  32
+struct txcore {
+    uint8_t attempts;           /* begun (retries included): at most --ops */
+    uint8_t in_tx, n_acc, acks; /* in an attempt; its accesses; commit/cleanup acks due */
+    uint8_t pend, pend_line;    /* an access in flight: OPK_TX_LOAD/STORE + 1, its line */
+    uint8_t resv[V_MAX_LINES];  /* reservations the VU granted the attempt (granule 0) */
+    uint8_t wrote[V_MAX_LINES]; /* the redo log: the attempt stored wval */
+    uint8_t wval[V_MAX_LINES];
+    uint8_t read[V_MAX_LINES]; /* 1: read rval before writing the line; 2: read two values */
+    uint8_t rval[V_MAX_LINES];
+    uint32_t seq;         /* the transaction sequence (owner tag, item 19) */
+    uint64_t ts, horizon; /* warpts; the largest timestamp the verdicts carried */
+    /* WarpTM: validation answers awaited, a granule failed, the holds granted */
+    uint8_t n_val, failed, held_rd[V_MAX_LINES], held_wr[V_MAX_LINES];
+    uint64_t first_read, last_write; /* the TCD's times (ps; first_read 0: none yet) */
+};
+struct txcommit {
+    uint8_t core, reads, writes; /* lines (bit k) read before written; written */
+    uint8_t rval[V_MAX_LINES], wval[V_MAX_LINES];
+    uint64_t ts;
+};
+struct txenv {
+    struct txcore c[V_MAX_L1];
+    uint8_t n_commits;
+    struct txcommit commits[V_TX_COMMITS];
+    /* committed writes the L2 has not performed yet, per line, in commit order */
+    uint8_t n_unperf[V_MAX_LINES];
+    uint8_t unperf_val[V_MAX_LINES][V_TX_COMMITS];
+    uint64_t unperf_ts[V_MAX_LINES][V_TX_COMMITS];
+    uint8_t has_last[V_MAX_LINES]; /* the last committed write performed: its timestamp */
+    uint64_t last_ts[V_MAX_LINES];
 };
 
 struct rig {
@@ -214,8 +280,10 @@ struct rig {
     struct atom_ops atom[V_MAX_L1][V_MAX_SLOTS];
     struct env env;
     struct lenv lenv;
-    unsigned l1_valid[2]; /* rcc: the L1 table's states of a readable copy (V, VI) */
-    unsigned l2_valid;    /* rcc: the L2 table's state whose ver and exp are set (V) */
+    struct txenv tx;
+    struct getm_params gp; /* getm: the SMs' timestamp rules (getm_params_of_config) */
+    unsigned l1_valid[2];  /* rcc: the L1 table's states of a readable copy (V, VI) */
+    unsigned l2_valid;     /* rcc: the L2 table's state whose ver and exp are set (V) */
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
 };
@@ -333,6 +401,21 @@ unsigned vx_enabled(const struct rig *r, struct vev *out);
          (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) +       \
      V_MAX_CH + 1)
 void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len);
+
+/* ---- verify_tx.c: transactions (getm) ---- */
+
+void vtx_init(struct rig *r);
+void vtx_issue(struct rig *r, const struct vev *ev);
+void vtx_take(struct rig *r, const struct msg *m);
+/* The golden memory moved on line k: a committed write was performed. */
+void vtx_performed(struct rig *r, unsigned k);
+/* Core c's enabled transactional operations, into out. */
+unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out);
+/* A core is inside an attempt, or waits for an answer or an acknowledgement. */
+bool vtx_busy(const struct rig *r);
+/* The validation unit against the cores' reservations (every state; at a
+ * quiescent one, exactly). */
+void vtx_check(struct rig *r, bool quiescent);
 
 /* ---- verify_digest.c: the canonical digest ---- */
 

@@ -44,6 +44,8 @@ struct profile vx_profile_of(const struct proto_desc *p)
         f.l1_tbe[1] = TK_SKIP;
     if (p->multi_gpm)
         f.rule = RULE_SCOPED;
+    if (p->transactional) /* getm, warptm: transactions (verify_tx.c) */
+        f = (struct profile){.tx = true, .lazy = p->lazy_tm, .rule = RULE_TX};
     return f;
 }
 
@@ -345,6 +347,8 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
         p->l2.connect(bank, &l);
         p->l2.in_port(bank)->sender = &r->comp;
     }
+    if (r->prof.tx)
+        vtx_init(r);
     if (r->prof.lease_exclusive)
         for (unsigned st = 0; st < p->tables[0]->n_states; st++)
             if (!strcmp(p->tables[0]->state_names[st], "V"))

@@ -53,6 +53,10 @@ void vx_follow_gold(void *arg, addr_t line)
             continue;
         const uint8_t *g = backing_peek(&r->obs->golden, line);
         e->gold[k] = g ? word_of(g) : 0;
+        if (r->prof.tx) {
+            vtx_performed(r, k);
+            continue;
+        }
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
             if (!r->prof.logical) /* (rcc judges loads by logical time) */
@@ -271,6 +275,10 @@ static void take_response(struct rig *r, struct msg *m)
     unsigned q = m->req.id;
     if (m->req.op == MEM_KERNEL_BEGIN)
         return; /* the rig's launch (STC) */
+    if (r->prof.tx) {
+        vtx_take(r, m);
+        return;
+    }
     if (c >= r->n_l1 || q >= V_MAX_SLOTS || !e->busy[c][q]) {
         vx_fail(r, "a core response (op %s) for core %u, which has nothing in flight",
                 mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
@@ -362,6 +370,8 @@ static bool busy_any(const struct rig *r, unsigned c)
 
 bool vx_quiescent(const struct rig *r)
 {
+    if (r->prof.tx && vtx_busy(r))
+        return false;
     for (unsigned c = 0; c < r->n_l1; c++)
         if (busy_any(r, c))
             return false;
@@ -439,6 +449,19 @@ uint64_t vx_now_cycles(const struct rig *r)
  * write waiting for leases to expire), which only EV_TICK advances. */
 void vx_settle(struct rig *r)
 {
+    if (r->prof.tx) { /* an answer may make the core send (an abort's cleanup): run again */
+        struct msg *m;
+        for (bool again = true; again;) {
+            eng_run(&r->eng, TICK_MAX);
+            again = false;
+            while ((m = msg_list_pop(&r->rsp))) {
+                take_response(r, m);
+                msg_free(&r->msgs, m);
+                again = true;
+            }
+        }
+        return;
+    }
     if (!r->prof.timed) {
         eng_run(&r->eng, TICK_MAX);
     } else {
@@ -674,7 +697,10 @@ static void tick(struct rig *r)
 
 void vx_apply(struct rig *r, const struct vev *ev)
 {
-    if (ev->kind == EV_OP) {
+    if (ev->kind == EV_OP && r->prof.tx) {
+        vtx_issue(r, ev);
+        vx_settle(r);
+    } else if (ev->kind == EV_OP) {
         issue(r, ev);
         vx_settle(r);
     } else if (ev->kind == EV_DELIVER) {
@@ -687,6 +713,8 @@ void vx_apply(struct rig *r, const struct vev *ev)
         rcc_prune(r);
         rcc_check_copies(r);
     }
+    if (r->prof.tx)
+        vtx_check(r, vx_quiescent(r));
 }
 
 /* Every event enabled in the rig's state, in a fixed order. */
@@ -729,6 +757,10 @@ unsigned vx_enabled(const struct rig *r, struct vev *out)
 {
     unsigned n = 0;
     for (unsigned c = 0; c < r->n_l1; c++) {
+        if (r->prof.tx) { /* (vtx_enabled bounds the attempts, not the operations) */
+            n += vtx_enabled(r, c, out + n);
+            continue;
+        }
         if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
             continue;
         if (r->o->scopes) {

@@ -58,6 +58,7 @@ void getm_params_of_config(const struct machine_view *cfg, unsigned n_sms, struc
     p->evict_oldest = s->evict_oldest;
     const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
     p->warptm = pd && pd->lazy_tm;
+    p->bug_load_ignores_wts = pd == &proto_getm_nowts;
     p->silent = wt->silent;
     p->eager = p->warptm && wt->eager; /* WarpTM's variants: nothing under getm */
     p->eapg = p->warptm && wt->eapg;
@@ -460,6 +461,16 @@ void getm_bank_dump(const struct getm_bank *g, FILE *out)
         getm_vu_dump(g->vu, out);
 }
 
+const struct getm_vu *getm_bank_vu(const struct getm_bank *g)
+{
+    return g->vu;
+}
+
+const struct warptm_vu *getm_bank_wvu(const struct getm_bank *g)
+{
+    return g->wvu;
+}
+
 void getm_bank_rollover(struct getm_bank *g)
 {
     if (g->vu)
@@ -545,6 +556,25 @@ const struct proto_desc proto_getm = {
     .n_series = GETM_SERIES_N,
     .series_names = getm_series_names,
     .series = getm_l2_series,
+};
+
+/* The deliberately broken variant the explorer must catch (docs/verify.md):
+ * a load's warpts is never compared with its granule's wts. */
+const struct proto_desc proto_getm_nowts = {
+    .options = &getm_options,
+    .name = "getm-nowts",
+    .title = "getm with a deliberate bug for testing the checkers: the validation unit never "
+             "compares a transactional load's timestamp with its granule's write timestamp",
+    .test_only = true,
+    .model = MODEL_PTX,
+    .transactional = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = getm_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
+           getm_l2_stats},
 };
 
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,

@@ -130,6 +130,9 @@ bool getm_bank_holds(const struct getm_bank *g);
 /* The commit unit's entries and the stall buffer's waiters, for a simulator
  * fault's dump. */
 void getm_bank_dump(const struct getm_bank *g, FILE *out);
+/* The bank's GETM validation unit (NULL under warptm), read-only. */
+const struct getm_vu *getm_bank_vu(const struct getm_bank *g);
+const struct warptm_vu *getm_bank_wvu(const struct getm_bank *g);
 /* Timestamp rollover (coh/getm/tx_epoch.h): GETM's VU flushes its tables. */
 void getm_bank_rollover(struct getm_bank *g);
 /* Statistics rows of the bank's VU. */
@@ -149,5 +152,14 @@ void getm_l2_series(struct comp *c, uint64_t *values);
 /* GETM's timestamp rollover (tx_epoch.h): the bank's VU flushes its
  * tables (nothing transactional is in flight). */
 void getm_l2_rollover(struct comp *c);
+/* The bank's validation unit (NULL under warptm), read-only, for the
+ * explorer's digest and checks (src/verify). */
+const struct getm_vu *getm_l2_vu(struct comp *c);
+/* ... and WarpTM's (NULL under getm). */
+struct warptm_vu;
+const struct warptm_vu *getm_l2_wvu(struct comp *c);
+/* The protocol's deliberately broken variant (test only): getm-nowts, whose
+ * VU never compares a load's warpts with its granule's wts. */
+extern const struct proto_desc proto_getm_nowts;
 
 #endif

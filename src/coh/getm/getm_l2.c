@@ -91,3 +91,13 @@ void getm_l2_rollover(struct comp *cp)
 {
     getm_bank_rollover(nc_l2_ext_of(cp));
 }
+
+const struct getm_vu *getm_l2_vu(struct comp *cp)
+{
+    return getm_bank_vu(nc_l2_ext_of(cp));
+}
+
+const struct warptm_vu *getm_l2_wvu(struct comp *cp)
+{
+    return getm_bank_wvu(nc_l2_ext_of(cp));
+}

@@ -507,7 +507,7 @@ static unsigned classify(const struct getm_vu *v, const struct getm_meta *m,
     bool own = m->nwrites && m->owner == r->wid && (!v->p.owner_seq || m->owner_seq == r->seq);
     if (own)
         return r->store ? VE_TxStOwn : VE_TxLdOwn;
-    if (r->warpts < (r->store ? MAX(m->wts, m->rts) : m->wts))
+    if (r->warpts < (r->store ? MAX(m->wts, m->rts) : v->p.bug_load_ignores_wts ? 0 : m->wts))
         return r->store ? VE_TxStLate : VE_TxLdLate;
     if (m->nwrites)
         return !stall_room(v, key) ? VE_WaitFull : r->store ? VE_TxStWait : VE_TxLdWait;
@@ -627,6 +627,13 @@ bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m)
 const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v)
 {
     return &v->st;
+}
+
+unsigned getm_vu_stalled(const struct getm_vu *v, addr_t addr, const struct getm_req **e)
+{
+    const struct stall_line *s = stall_line(v, addr / v->p.granule + 1, false);
+    *e = s ? s->e : NULL;
+    return s ? s->n : 0;
 }
 
 unsigned getm_vu_waiting(const struct getm_vu *v)

@@ -60,6 +60,9 @@ struct getm_params {
     /* the SM (coh/getm/tx_serial.h): attempts in a row with no lane committed after
      * which a warp asks for the serial token */
     uint32_t progress_aborts;
+    /* getm-nowts (test only, for the checkers): a load is never compared with
+     * its granule's wts, so it reads writes logically later than itself */
+    bool bug_load_ignores_wts;
 };
 
 /* Table 4.2's sizes for one of 6 partitions (4K precise entries and 1K
@@ -158,6 +161,10 @@ void getm_vu_rollover(struct getm_vu *v);
  * filter's overestimate); true when it is in the precise table. */
 bool getm_vu_peek(const struct getm_vu *v, addr_t addr, struct getm_meta *m);
 const struct getm_vu_stats *getm_vu_stats(const struct getm_vu *v);
+/* The requests waiting in the stall buffer for addr's granule, in their
+ * order (*e: their array; returns how many): a read-only view for the
+ * explorer's digest (src/verify). */
+unsigned getm_vu_stalled(const struct getm_vu *v, addr_t addr, const struct getm_req **e);
 /* How many requests wait in the stall buffer. */
 unsigned getm_vu_waiting(const struct getm_vu *v);
 /* How many stall buffer lines (granules waited for) are in use. */

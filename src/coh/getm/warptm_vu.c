@@ -308,6 +308,18 @@ void warptm_vu_written(struct warptm_vu *v, addr_t addr, uint64_t now)
     *t = MAX(*t, now);
 }
 
+unsigned warptm_vu_holds(const struct warptm_vu *v, addr_t addr, bool *writer)
+{
+    const struct hold *h = hold_find(v, addr / v->p.granule + 1);
+    *writer = h->key && h->writer;
+    return h->key ? h->readers : 0;
+}
+
+uint64_t warptm_vu_tcd(const struct warptm_vu *v, addr_t addr)
+{
+    return *tcd_slot(v, addr);
+}
+
 const struct warptm_vu_stats *warptm_vu_stats(const struct warptm_vu *v)
 {
     return &v->st;

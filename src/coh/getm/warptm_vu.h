@@ -71,6 +71,11 @@ uint64_t warptm_vu_last_write(const struct warptm_vu *v, addr_t addr, uint64_t n
 /* TCD: a commit wrote the granule at `now`. */
 void warptm_vu_written(struct warptm_vu *v, addr_t addr, uint64_t now);
 const struct warptm_vu_stats *warptm_vu_stats(const struct warptm_vu *v);
+/* Read-only views for the explorer's digest and checks (src/verify): the
+ * holds on addr's granule (returns the shared holds; *writer: an exclusive
+ * one), and the TCD's time of its last committed write (its slot's maximum). */
+unsigned warptm_vu_holds(const struct warptm_vu *v, addr_t addr, bool *writer);
+uint64_t warptm_vu_tcd(const struct warptm_vu *v, addr_t addr);
 
 extern const struct coh_table warptm_vu_table;
 
