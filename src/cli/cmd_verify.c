@@ -77,9 +77,16 @@ static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs
 /* Transactions: the explorer's cores are one warp each that waits for its
  * commits' acknowledgements, with none of WarpTM's ideal variants (their
  * oracles and signature board are the SM's, which the rig does not build). */
-static void check_tx_config(const struct config *cfg, const char *name)
+static void check_tx_config(const struct config *cfg, const char *name,
+                            const struct verify_opts *vo)
 {
     const struct proto_desc *pd = proto_find(name);
+    if (vo->plain && (!pd || !pd->transactional))
+        fatal("--plain: protocol '%s' has no transactions (its cores issue plain accesses "
+              "anyway)",
+              name);
+    if (vo->plain && vo->values > 3)
+        fatal("--plain: --values at most 3 (plain writes store values V+1..2V, up to 7)");
     if (!pd || !pd->transactional)
         return;
     struct machine_view v;
@@ -166,6 +173,9 @@ static void usage(FILE *out)
         "  --no-atomics       cores issue no atomics\n"
         "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
         "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
+        "  --plain            getm, warptm: cores also issue plain loads, stores of\n"
+        "                     V+1..2V, atomics (unless --no-atomics) and fences\n"
+        "                     outside their transactions (--values at most 3)\n"
         "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
         "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
         "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
@@ -358,6 +368,7 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
+        OPT_FLAG_ROW("--plain", NULL, &vo.plain),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_STR_ROW("--devices", NULL, &devices),
@@ -418,7 +429,7 @@ int cmd_verify(int argc, char **argv)
             fatal("%s: protocol '%s' cannot be explored (gpucoh verify --help)", replay, proto);
         struct config cfg;
         load_config(&cfg, o.config_file, proto, &ro);
-        check_tx_config(&cfg, proto);
+        check_tx_config(&cfg, proto, &ro);
         return verify_replay(&cfg, &ro, replay, stdout);
     }
     if (!protos) {
@@ -448,7 +459,7 @@ int cmd_verify(int argc, char **argv)
          name = strtok_r(NULL, ",", &save)) {
         struct config cfg;
         load_config(&cfg, o.config_file, name, &vo);
-        check_tx_config(&cfg, name);
+        check_tx_config(&cfg, name, &vo);
         struct verify_result r;
         if (verify_run(&cfg, &vo, &r, stdout))
             worst = EXIT_CHECK_FAILED;

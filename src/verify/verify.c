@@ -152,6 +152,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
             "protocol %s\nl1s %u\nlines %u\nvalues %u\nops %u\natomics %u\ninflight %u\nsync %u\n",
             s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight,
             o->sync ? 1u : 0u);
+    if (o->plain)
+        fprintf(out, "plain 1\n");
     if (r->prof.timed)
         fprintf(out, "lease %u\n", o->lease);
     if (r->prof.logical)
@@ -471,7 +473,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                 s.p->name, s.n_nodes > o->max_states ? "state" : "memory",
                 (unsigned long long)s.n_nodes, (double)search_bytes(&s) / (1 << 20));
     fprintf(out,
-            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s%s: "
+            "verify %-9s %s: %u L1s x %u lines x %u values, %u ops per L1 (%u in flight)%s%s%s: "
             "%llu states, %llu transitions, depth %u, %.2f s, %.1f MiB, cells reached %u of %u\n",
             s.p->name,
             res->violation    ? "VIOLATION"
@@ -480,9 +482,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             o->l1s, o->lines, o->values, o->ops, o->inflight,
             o->atomics ? (o->sync ? ", acquire/release" : "")
                        : (o->sync ? ", no atomics, acquire/release" : ", no atomics"),
-            lease_text, (unsigned long long)res->states, (unsigned long long)res->transitions,
-            res->depth, res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached,
-            res->cells_total);
+            o->plain ? ", plain accesses" : "", lease_text, (unsigned long long)res->states,
+            (unsigned long long)res->transitions, res->depth, res->seconds,
+            (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
     search_free(&s);
     rc = res->violation || res->incomplete;
     return rc;

@@ -52,6 +52,8 @@ struct verify_opts {
     bool atomics;              /* cores also issue atomic exchanges */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
+    bool plain;                /* getm, warptm: cores also issue plain loads, stores, atomics
+                                  and fences outside their transactions */
     unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
                                   RCC: in logical time units (1, 2 or 4) */
     unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */

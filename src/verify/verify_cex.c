@@ -73,6 +73,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->atomics = u;
         } else if (!strcmp(key, "sync") && u <= 1) {
             o->sync = u;
+        } else if (!strcmp(key, "plain") && u <= 1) {
+            o->plain = u;
         } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
             o->inflight = u;
         } else if (!strcmp(key, "lease") && u >= 1 && u <= VERIFY_MAX_LEASE) {
@@ -165,7 +167,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             for (unsigned i = 0; i < OPK_N; i++)
                 if (!strcmp(a, op_names[i]))
                     op = i;
-            if (c >= o->l1s || op == OPK_N || k >= o->lines || v > o->values)
+            /* (--plain: plain writes store values above --values) */
+            if (c >= o->l1s || op == OPK_N || k >= o->lines || v > o->values * (o->plain ? 2 : 1))
                 bad_line(file, ln, "core, operation, line or value out of range");
             if (vx_free_slot(r, c) == V_MAX_SLOTS)
                 bad_line(file, ln, "the core has --inflight operations in flight");

@@ -437,6 +437,8 @@ static void put_tx(struct ser *s, const struct rig *r)
             PUT(s, t->wval[k]);
             PUT(s, t->read[k]);
             PUT(s, t->rval[k]);
+            if (r->o->plain) /* (without it, read and rval say the same) */
+                PUT(s, t->rseen[k]);
         }
         PUT(s, t->seq);
         put_time(s, t->ts, TK_GTS);
@@ -451,6 +453,8 @@ static void put_tx(struct ser *s, const struct rig *r)
         for (unsigned k = 0; k < r->o->lines; k++) {
             PUT(s, h->rval[k]);
             PUT(s, h->wval[k]);
+            if (r->o->plain)
+                PUT(s, h->rseen[k]);
         }
         put_time(s, h->ts, TK_GTS);
     }
@@ -463,6 +467,8 @@ static void put_tx(struct ser *s, const struct rig *r)
         PUT(s, e->has_last[k]);
         if (e->has_last[k])
             put_time(s, e->last_ts[k], TK_GTS);
+        if (r->o->plain)
+            PUT(s, e->plain[k]);
     }
 }
 

@@ -205,15 +205,16 @@ struct txcore {
     uint8_t wval[V_MAX_LINES];
     uint8_t read[V_MAX_LINES]; /* 1: read rval before writing the line; 2: read two values */
     uint8_t rval[V_MAX_LINES];
-    uint32_t seq;         /* the transaction sequence (owner tag, item 19) */
-    uint64_t ts, horizon; /* warpts; the largest timestamp the verdicts carried */
+    uint8_t rseen[V_MAX_LINES]; /* every value read (bit v; --plain: a plain write's too) */
+    uint32_t seq;               /* the transaction sequence (owner tag, item 19) */
+    uint64_t ts, horizon;       /* warpts; the largest timestamp the verdicts carried */
     /* WarpTM: validation answers awaited, a granule failed, the holds granted */
     uint8_t n_val, failed, held_rd[V_MAX_LINES], held_wr[V_MAX_LINES];
     uint64_t first_read, last_write; /* the TCD's times (ps; first_read 0: none yet) */
 };
 struct txcommit {
     uint8_t core, reads, writes; /* lines (bit k) read before written; written */
-    uint8_t rval[V_MAX_LINES], wval[V_MAX_LINES];
+    uint8_t rval[V_MAX_LINES], wval[V_MAX_LINES], rseen[V_MAX_LINES];
     uint64_t ts;
 };
 struct txenv {
@@ -226,6 +227,9 @@ struct txenv {
     uint64_t unperf_ts[V_MAX_LINES][V_TX_COMMITS];
     uint8_t has_last[V_MAX_LINES]; /* the last committed write performed: its timestamp */
     uint64_t last_ts[V_MAX_LINES];
+    /* --plain: the values plain stores and atomics wrote to each line (bit v;
+     * above --values, so never a transaction's) */
+    uint8_t plain[V_MAX_LINES];
 };
 
 struct rig {
@@ -406,6 +410,7 @@ void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len
 
 void vtx_init(struct rig *r);
 void vtx_issue(struct rig *r, const struct vev *ev);
+void vtx_plain(struct rig *r, const struct vev *ev);
 void vtx_take(struct rig *r, const struct msg *m);
 /* The golden memory moved on line k: a committed write was performed. */
 void vtx_performed(struct rig *r, unsigned k);

@@ -55,7 +55,8 @@ void vx_follow_gold(void *arg, addr_t line)
         e->gold[k] = g ? word_of(g) : 0;
         if (r->prof.tx) {
             vtx_performed(r, k);
-            continue;
+            if (!r->o->plain) /* (--plain: plain loads and atomics follow it too) */
+                continue;
         }
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
@@ -275,7 +276,10 @@ static void take_response(struct rig *r, struct msg *m)
     unsigned q = m->req.id;
     if (m->req.op == MEM_KERNEL_BEGIN)
         return; /* the rig's launch (STC) */
-    if (r->prof.tx) {
+    /* transactions: every answer is the driver's but a plain operation's
+     * (--plain; only one in flight, outside any attempt) */
+    if (r->prof.tx &&
+        !(c < r->n_l1 && q < V_MAX_SLOTS && e->busy[c][q] && e->busy[c][q] <= OPK_TX_LOAD)) {
         vtx_take(r, m);
         return;
     }
@@ -697,8 +701,12 @@ static void tick(struct rig *r)
 
 void vx_apply(struct rig *r, const struct vev *ev)
 {
-    if (ev->kind == EV_OP && r->prof.tx) {
+    if (ev->kind == EV_OP && r->prof.tx && ev->op >= OPK_TX_LOAD) {
         vtx_issue(r, ev);
+        vx_settle(r);
+    } else if (ev->kind == EV_OP && r->prof.tx) { /* --plain: a plain operation */
+        vtx_plain(r, ev);
+        issue(r, ev);
         vx_settle(r);
     } else if (ev->kind == EV_OP) {
         issue(r, ev);

@@ -82,11 +82,22 @@ static void send_core(struct rig *r, unsigned c, struct msg *m)
         panic("verify: an L1's core port is full");
 }
 
+/* A value of `seen` (bit v: v was read) other than `want`. */
+static unsigned tx_value(uint8_t seen, unsigned want)
+{
+    unsigned v = 0;
+    while (v < 8 && (!(seen >> v & 1) || v == want))
+        v++;
+    return v;
+}
+
 /* The committed transactions, in timestamp order: every line a committed
  * transaction read before writing it returned the value of the committed
  * write to that line with the largest timestamp below its own, or the
  * initial 0 (docs/verify.md, "Transactions"). Judged again at every commit:
- * a later commit with a smaller timestamp may invalidate an earlier reader. */
+ * a later commit with a smaller timestamp may invalidate an earlier reader.
+ * --plain: a value a plain write stored may also be read (weak isolation,
+ * item 21: plain accesses ignore the VU), and is judged by nothing else. */
 static void check_serial(struct rig *r)
 {
     const struct txenv *e = &r->tx;
@@ -103,19 +114,20 @@ static void check_serial(struct rig *r)
                     best = (int)j;
             }
             unsigned want = best < 0 ? 0 : e->commits[best].wval[k];
-            if (t->rval[k] != want) {
+            uint8_t tx_seen = (uint8_t)(t->rseen[k] & ~e->plain[k]);
+            if (tx_seen && tx_seen != 1u << want) {
                 if (best < 0)
                     vx_fail(r,
                             "serializability: core %u's transaction at warpts %llu committed "
                             "having read %u from line %u, but no committed transaction with a "
                             "smaller timestamp wrote it (its value then is the initial 0)",
-                            t->core, (unsigned long long)t->ts, t->rval[k], k);
+                            t->core, (unsigned long long)t->ts, tx_value(tx_seen, want), k);
                 else
                     vx_fail(r,
                             "serializability: core %u's transaction at warpts %llu committed "
                             "having read %u from line %u, but the committed write before it in "
                             "timestamp order (core %u's, warpts %llu) wrote %u",
-                            t->core, (unsigned long long)t->ts, t->rval[k], k,
+                            t->core, (unsigned long long)t->ts, tx_value(tx_seen, want), k,
                             e->commits[best].core, (unsigned long long)e->commits[best].ts, want);
                 return;
             }
@@ -137,14 +149,17 @@ static unsigned committed_value(const struct txenv *e, unsigned k, unsigned n)
  * validation holds what it checked until the commit is performed): every
  * line a validated transaction read before writing it returned the line's
  * committed value now; a read-only one the TCD let commit silently read a
- * snapshot, the committed values after some prefix of the commit order. */
+ * snapshot, the committed values after some prefix of the commit order.
+ * --plain: a value a plain write stored may be read whatever the order (weak
+ * isolation; the validation compares values, so it commits if still there). */
 static void check_lazy(struct rig *r, unsigned c, bool silent)
 {
     const struct txenv *e = &r->tx;
     const struct txcore *t = &e->c[c];
     for (int n = e->n_commits; n >= (silent ? 0 : e->n_commits); n--) {
         unsigned k = 0;
-        while (k < r->o->lines && (!t->read[k] || t->rval[k] == committed_value(e, k, (unsigned)n)))
+        while (k < r->o->lines && (!t->read[k] || e->plain[k] >> t->rval[k] & 1 ||
+                                   t->rval[k] == committed_value(e, k, (unsigned)n)))
             k++;
         if (k == r->o->lines)
             return;
@@ -177,7 +192,8 @@ static void end_attempt(struct rig *r, unsigned c, bool commit, bool silent)
         /* WarpTM has no logical time: its order is the commits' */
         *h = (struct txcommit){.core = (uint8_t)c, .ts = r->prof.lazy ? e->n_commits : t->ts};
         for (unsigned k = 0; k < r->o->lines; k++) {
-            if (t->read[k] == 2) {
+            /* (--plain: a plain write between its loads is weak isolation's) */
+            if (t->read[k] == 2 && __builtin_popcount(t->rseen[k] & ~e->plain[k]) > 1) {
                 vx_fail(r,
                         "serializability: core %u's transaction at warpts %llu committed having "
                         "read two values of line %u",
@@ -187,6 +203,7 @@ static void end_attempt(struct rig *r, unsigned c, bool commit, bool silent)
             if (t->read[k]) {
                 h->reads |= (uint8_t)(1u << k);
                 h->rval[k] = t->rval[k];
+                h->rseen[k] = t->rseen[k];
             }
             if (t->wrote[k]) {
                 h->writes |= (uint8_t)(1u << k);
@@ -233,6 +250,7 @@ static void end_attempt(struct rig *r, unsigned c, bool commit, bool silent)
     memset(t->wval, 0, sizeof t->wval);
     memset(t->read, 0, sizeof t->read);
     memset(t->rval, 0, sizeof t->rval);
+    memset(t->rseen, 0, sizeof t->rseen);
     memset(t->held_rd, 0, sizeof t->held_rd);
     memset(t->held_wr, 0, sizeof t->held_wr);
     t->failed = 0;
@@ -375,6 +393,7 @@ void vtx_take(struct rig *r, const struct msg *m)
                 k, v);
         return;
     }
+    t->rseen[k] |= (uint8_t)(1u << v);
     if (!t->read[k]) {
         t->read[k] = 1;
         t->rval[k] = (uint8_t)v;
@@ -384,11 +403,14 @@ void vtx_take(struct rig *r, const struct msg *m)
 }
 
 /* A write reached the L2 (the golden memory moved): it must be a committed
- * transaction's, performed in timestamp order. */
+ * transaction's, performed in timestamp order, or (--plain) a plain write's,
+ * in any order (weak isolation). */
 void vtx_performed(struct rig *r, unsigned k)
 {
     struct txenv *e = &r->tx;
     uint32_t v = r->env.gold[k];
+    if (v > r->o->values && v < 8 && e->plain[k] >> v & 1)
+        return;
     for (unsigned i = 0; i < e->n_unperf[k]; i++) {
         if (e->unperf_val[k][i] != v)
             continue;
@@ -413,13 +435,24 @@ void vtx_performed(struct rig *r, unsigned k)
             k, v);
 }
 
+/* --plain: a plain store or atomic (issued outside any attempt, verify_step.c
+ * judges its values as rc's): its value is one a line may take. */
+void vtx_plain(struct rig *r, const struct vev *ev)
+{
+    if (ev->op == OPK_STORE || ev->op == OPK_ATOMIC)
+        r->tx.plain[ev->line] |= (uint8_t)(1u << ev->value);
+}
+
+/* Outside an attempt, with nothing awaited, a core may begin one or (--plain)
+ * issue a plain operation; --ops bounds both together. */
 unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out)
 {
     const struct txcore *t = &r->tx.c[c];
     unsigned n = 0;
-    if (t->pend || t->acks || t->n_val)
+    if (t->pend || t->acks || t->n_val || r->env.busy[c][0])
         return 0;
-    bool access = t->in_tx ? t->n_acc < V_TX_ACCESSES : t->attempts < r->o->ops;
+    bool access =
+        t->in_tx ? t->n_acc < V_TX_ACCESSES : (unsigned)t->attempts + r->env.issued[c] < r->o->ops;
     for (unsigned k = 0; access && k < r->o->lines; k++) {
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_TX_LOAD, (uint8_t)k, 0, 0, 0};
         for (unsigned v = 1; v <= r->o->values; v++)
@@ -427,6 +460,18 @@ unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out)
     }
     if (t->in_tx)
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_TX_COMMIT, 0, 0, 0, 0};
+    if (t->in_tx || !access || !r->o->plain)
+        return n;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, 0};
+        for (unsigned v = r->o->values + 1; v <= 2 * r->o->values; v++) {
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0, 0};
+            if (r->o->atomics)
+                out[n++] =
+                    (struct vev){EV_OP, (uint8_t)c, OPK_ATOMIC, (uint8_t)k, (uint8_t)v, 0, 0};
+        }
+    }
+    out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0, 0};
     return n;
 }
 

@@ -61,6 +61,30 @@ out=$("$bin" verify --protocol warptm --lines 2 --ops 1 --values 1 2>&1)
 echo "$out" | grep -q "^verify warptm .* verified: 2 L1s x 2 lines x 1 values, 1 ops per L1" || { echo "$out"; fail "warptm: no result line"; }
 n=$((n + 1))
 
+# --plain: plain operations outside the transactions. A plain store of 3 (the
+# values above --values are the plain writes') and another core's
+# transactional load of the line that reads it: the commit is serializable
+# (weak isolation, item 21: a plain value may be read); without --plain the
+# value is out of range; --plain needs transactions and at most 3 values
+printf 'protocol getm\nl1s 2\nlines 1\nvalues 2\nops 2\natomics 1\ninflight 1\nsync 0\nplain 1\nop 0 store 0 3\ndeliver l1[0] l2 0\ndeliver dram l2 0\ndeliver l2 l1[0] 1\nop 1 txload 0 0\ndeliver l1[1] l2 0\ndeliver l2 l1[1] 1\nop 1 commit 0 0\n' > "$tmp/mix.cex"
+out=$("$bin" verify --replay "$tmp/mix.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "plain store then txload: expected no violation"; }
+echo "$out" | grep -qE "l1\[0\] +Store +I>II" || { echo "$out"; fail "plain store: not issued"; }
+echo "$out" | grep -qE "l2 +TxLd +Free>Free" || { echo "$out"; fail "txload after the plain store: not at the VU"; }
+grep -v '^plain' "$tmp/mix.cex" > "$tmp/noplain.cex"
+out=$("$bin" verify --replay "$tmp/noplain.cex" 2>&1)
+[ $? -eq 2 ] || { echo "$out"; fail "a store of 3 without --plain: expected exit 2"; }
+for p in getm warptm; do
+    out=$("$bin" verify --protocol $p --plain --ops 1 --values 1 2>&1)
+    [ $? -eq 0 ] || { echo "$out"; fail "verify $p --plain"; }
+    echo "$out" | grep -q "^verify $p .* verified: .*, plain accesses: " || { echo "$out"; fail "$p --plain: no result line"; }
+done
+"$bin" verify --protocol rc --plain >/dev/null 2>&1
+[ $? -eq 2 ] || fail "rc --plain: expected exit 2"
+"$bin" verify --protocol getm --plain --values 4 >/dev/null 2>&1
+[ $? -eq 2 ] || fail "getm --plain --values 4: expected exit 2"
+n=$((n + 1))
+
 # what the cores do not model is refused
 for s in getm.commit_waits=false warptm.eager=true warptm.eapg=true; do
     p=getm; [ "${s%%.*}" = warptm ] && p=warptm
