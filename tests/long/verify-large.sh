@@ -5,7 +5,7 @@
 # MESI bug on 3 L1s, where the forgotten sharer is not the only one (the bank
 # does not wait for it), caught; tcs and tcw on 3 L1s and on 2 lines (about 10
 # minutes more, measured 2026-12-02); rccsc, rccwo and stc-es on 2 lines and rccsc on
-# 3 L1s (about 3 minutes more). About 21 minutes on 2 cores (docs/verify.md).
+# 3 L1s (about 3 minutes more); getm and warptm on 2 lines and on 3 L1s. About 22 minutes on 2 cores (docs/verify.md).
 # usage: verify-large.sh GPUCOH REPO
 set -u
 bin=$1
@@ -37,8 +37,12 @@ for p in tcs tcw; do
 done
 # RCC (logical time, the guard's tick) and STC-ES (its EMU) on 2 lines, and
 # rccsc on 3 L1s (986 215 states, about 2 minutes; measured 2026-12-02)
+# GETM and WarpTM (transactions against the validation units) on 2 lines and
+# on 3 L1s, one attempt per core (about 1.5 minutes in all, warptm on 3 L1s
+# 707 058 states; measured 2026-12-03)
 for run in "rccsc --lines 2 --ops 1" "rccwo --lines 2 --ops 1" "stc-es --lines 2 --ops 1" \
-    "rccsc --l1s 3 --ops 1"; do
+    "rccsc --l1s 3 --ops 1" "getm --lines 2 --ops 1" "getm --l1s 3 --ops 1" \
+    "warptm --lines 2 --ops 1" "warptm --l1s 3 --ops 1"; do
     p=${run%% *}
     # shellcheck disable=SC2086
     out=$("$bin" verify --protocol $run 2>&1)
