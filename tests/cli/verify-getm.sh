@@ -10,6 +10,7 @@
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/../verify-caught.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 n=0
@@ -23,15 +24,8 @@ states=$(echo "$line" | sed -E 's/.* ([0-9]+) states.*/\1/')
 n=$((n + 1))
 
 # a load that reads a write logically later than itself commits
-out=$("$bin" verify --protocol getm-nowts --cex "$tmp/nowts.cex" 2>&1)
-[ $? -eq 1 ] || { echo "$out"; fail "getm-nowts: expected exit 1"; }
-echo "$out" | grep -qE "^verify getm-nowts: VIOLATION: serializability: core [01]'s transaction at warpts [0-9]+ committed having read 1 from line 0" ||
-    { echo "$out"; fail "getm-nowts: no serializability violation"; }
-steps=$(echo "$out" | sed -nE 's/.*shortest event sequence \(([0-9]+) steps\).*/\1/p')
-[ -n "$steps" ] && [ "$steps" -lt 30 ] || fail "getm-nowts: counterexample of '$steps' steps"
-out=$("$bin" verify --replay "$tmp/nowts.cex" 2>&1)
-[ $? -eq 1 ] || { echo "$out"; fail "getm-nowts replay: expected exit 1"; }
-echo "$out" | grep -q "^replay getm-nowts: VIOLATION after $steps steps: serializability" || { echo "$out"; fail "getm-nowts replay did not reproduce"; }
+caught getm-nowts "$tmp/nowts.cex" serializability \
+    "serializability: core [01]'s transaction at warpts [0-9]+ committed having read 1 from line 0"
 echo "$out" | grep -qE "l2 +TxLdWait +Locked>Locked" || { echo "$out"; fail "getm-nowts replay: the load did not wait for the owner"; }
 n=$((n + 1))
 
