@@ -377,6 +377,8 @@ void vx_memories_destroy(struct memories *mem);
 void vx_ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet);
 /* Record the step's violated property (the first one of a step is kept). */
 void vx_fail(struct rig *r, const char *fmt, ...) PRINTF_LIKE(2, 3);
+/* Hand core c's request m to its L1 (its core port never fills here). */
+void vx_send_core(struct rig *r, unsigned c, struct msg *m);
 
 /* ---- verify_step.c: the reference state, the properties, the events ---- */
 

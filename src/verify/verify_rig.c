@@ -212,6 +212,12 @@ static void memories_reset(struct memories *mem, const struct verify_opts *o, ui
     mem->obs.writes = mem->obs.checks = 0;
 }
 
+void vx_send_core(struct rig *r, unsigned c, struct msg *m)
+{
+    if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
+        panic("verify: an L1's core port is full");
+}
+
 struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
                        const struct verify_opts *o, struct coh_cov *cov, struct memories *mem)
 {
@@ -372,8 +378,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
         for (unsigned c = 0; c < r->n_l1; c++) {
             struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, 0, r->eng.now);
             m->req = (struct mem_req){.sm = (uint16_t)c, .op = MEM_KERNEL_BEGIN};
-            if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
-                panic("verify: an L1's core port is full");
+            vx_send_core(r, c, m);
         }
         vx_settle(r);
     } else if (r->prof.timed) { /* time 0 precedes the start: every "none" timestamp has passed */

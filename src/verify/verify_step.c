@@ -645,8 +645,7 @@ static void issue(struct rig *r, const struct vev *ev)
     e->scope[c][q] = (uint8_t)m->req.scope;
     e->busy[c][q] = (uint8_t)(ev->op + 1);
     e->line[c][q] = ev->line;
-    if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
-        panic("verify: an L1's core port is full");
+    vx_send_core(r, c, m);
 }
 
 static void deliver(struct rig *r, unsigned ch)

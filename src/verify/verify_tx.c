@@ -76,12 +76,6 @@ static struct msg *tx_msg(struct rig *r, unsigned c, unsigned k)
     return m;
 }
 
-static void send_core(struct rig *r, unsigned c, struct msg *m)
-{
-    if (!port_send(r->l1_ops[c]->in_port(r->l1[c]), m))
-        panic("verify: an L1's core port is full");
-}
-
 /* A value of `seen` (bit v: v was read) other than `want`. */
 static unsigned tx_value(uint8_t seen, unsigned want)
 {
@@ -237,7 +231,7 @@ static void end_attempt(struct rig *r, unsigned c, bool commit, bool silent)
             bytemask_set_range(&m->mask, 0, 4);
         }
         t->acks++;
-        send_core(r, c, m);
+        vx_send_core(r, c, m);
     }
     if (!r->prof.lazy) /* WarpTM's timestamps are physical (the TCD's) */
         t->ts = getm_advance_ts(&r->gp, wid_of(r, c), MAX(t->ts, t->horizon));
@@ -292,7 +286,7 @@ static void lazy_commit(struct rig *r, unsigned c)
             bytemask_set_range(&m->mask, 0, 4);
         }
         t->n_val++;
-        send_core(r, c, m);
+        vx_send_core(r, c, m);
     }
 }
 
@@ -333,7 +327,7 @@ void vtx_issue(struct rig *r, const struct vev *ev)
     t->pend = (uint8_t)(ev->op + 1);
     t->pend_line = (uint8_t)k;
     r->env.busy[c][0] = (uint8_t)(ev->op + 1);
-    send_core(r, c, m);
+    vx_send_core(r, c, m);
 }
 
 void vtx_take(struct rig *r, const struct msg *m)
