@@ -838,171 +838,142 @@ static const struct coh_action_name actions[] = {
 };
 
 /* A line busy with a request of its own: the core's typed misses wait. */
-#define TYPED_STALLS                                                                               \
-    [DN_LoadOwn] = STALL, [DN_LoadPred] = STALL, [DN_StoreWT] = STALL, [DN_AtomicWT] = STALL,      \
-    [DN_LoadShared] = STALL
+#define TYPED_STALLS(s)                                                                            \
+    [s][DN_LoadOwn] = STALL, [s][DN_LoadPred] = STALL, [s][DN_StoreWT] = STALL,                    \
+    [s][DN_AtomicWT] = STALL, [s][DN_LoadShared] = STALL
 /* A line with a request out (BV, BS, BO): every core request but a load hit
  * on its words waits. */
-#define BUSY_STALLS                                                                                \
-    [DN_Load] = STALL, [DN_LoadL2] = STALL, [DN_StoreHit] = STALL, [DN_Store] = STALL,             \
-    [DN_AtomicHit] = STALL, [DN_Atomic] = STALL, TYPED_STALLS
+#define BUSY_STALLS(s)                                                                             \
+    [s][DN_Load] = STALL, [s][DN_LoadL2] = STALL, [s][DN_StoreHit] = STALL, [s][DN_Store] = STALL, \
+    [s][DN_AtomicHit] = STALL, [s][DN_Atomic] = STALL, TYPED_STALLS(s)
 /* ... and every core request waits. */
-#define CORE_STALLS [DN_LoadHit] = STALL, BUSY_STALLS
+#define CORE_STALLS(s) [s][DN_LoadHit] = STALL, BUSY_STALLS(s)
 
 /*  state    event              next    uses               actions                             */
-static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] =
-    {
-        [DN_I] =
-            {
-                [DN_Load] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
-                [DN_LoadL2] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
-                [DN_Store] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-                [DN_Atomic] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadOwn] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadPred] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-                [DN_StoreWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-                [DN_AtomicWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
-                [DN_LoadShared] =
-                    DO(DN_BS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
-                [DN_FwdNack] = DO(DN_I, 0, nack),
-                [DN_Inv] = DO(DN_I, 0, ack_inv), /* dropped silently before */
-            },
-        [DN_V] =
-            {
-                [DN_LoadHit] = DO(DN_V, TAG_RD | DATA_RD, reply_hit),
-                [DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
-                [DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
-                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
-                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
-                [DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s),
-                [DN_FwdNack] = DO(DN_V, 0, nack),
-                [DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line),
-                [DN_SelfInv] = DO(DN_I, TAG_WR, self_inv, ctrl_drop_line),
-                [DN_Inv] = DO(DN_V, 0, ack_inv), /* shared words dropped before */
-            },
-        /* every word valid and shared, so loads hit; no word owned, so no
-         * forward comes (a predicted request is Nacked) */
-        [DN_S] =
-            {
-                [DN_LoadHit] = DO(DN_S, TAG_RD | DATA_RD, reply_hit),
-                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
-                [DN_FwdNack] = DO(DN_S, 0, nack),
-                [DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line), /* silently */
-                [DN_SelfInv] = DO(DN_S, 0, self_inv),            /* acquires keep shared words */
-                [DN_Inv] = DO(DN_I, TAG_WR, ack_inv, ctrl_drop_line),
-                [DN_KernelStart] = DO(DN_I, TAG_WR, ctrl_drop_line),
-            },
-        [DN_O] =
-            {
-                [DN_LoadHit] = DO(DN_O, TAG_RD | DATA_RD, reply_hit),
-                [DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
-                [DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
-                [DN_StoreHit] = DO(DN_O, TAG_RD | DATA_WR, store_hit),
-                [DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_AtomicHit] = DO(DN_O, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
-                [DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
-                [DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
-                [DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
-                [DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s), /* revokes */
-                [DN_FwdWT] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
-                [DN_PredV] = DO(DN_O, DATA_RD, serve_pred_v),
-                [DN_FwdNack] = DO(DN_O, 0, nack),
-                [DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-                [DN_SelfInv] = DO(DN_O, TAG_WR, self_inv),
-                [DN_Flush] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-                [DN_FwdV] = DO(DN_O, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
-                [DN_FwdOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
-            },
-        [DN_BV] =
-            {
-                [DN_LoadHit] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
-                BUSY_STALLS,
-                [DN_SelfInv] = DO(DN_BV, TAG_WR, self_inv),
-                [DN_Fill] = DO(DN_V, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-                [DN_FillOwned] = DO(DN_O, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-                [DN_FwdWT] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
-                [DN_PredV] = DO(DN_BV, DATA_RD, serve_pred_v),
-                [DN_FwdNack] = DO(DN_BV, 0, nack),
-                [DN_FwdV] = DO(DN_BV, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
-                [DN_Inv] = DO(DN_BV, 0, ack_inv), /* a stale registration */
-            },
-        [DN_BS] =
-            {
-                [DN_LoadHit] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
-                BUSY_STALLS,
-                [DN_SelfInv] = DO(DN_BS, TAG_WR, self_inv), /* the ReqS fill still installs */
-                [DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
-                [DN_FillSharedLate] = DO(DN_V, TAG_WR, fill_shared, ctrl_wake_parked),
-                [DN_FwdWT] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
-                [DN_PredV] = DO(DN_BS, DATA_RD, serve_pred_v),
-                [DN_FwdNack] = DO(DN_BS, 0, nack),
-                [DN_FwdV] = DO(DN_BS, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward), /* the ReqS revokes */
-                [DN_Inv] = DO(DN_BS, 0, ack_inv, fill_late),
-            },
-        [DN_BO] =
-            {
-                [DN_LoadHit] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
-                BUSY_STALLS,
-                [DN_SelfInv] = DO(DN_BO, TAG_WR, self_inv),
-                [DN_Grant] = DO(DN_BO, DATA_WR, take_grant),
-                [DN_GrantDone] =
-                    DO(DN_O, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
-                [DN_Relay] = DO(DN_BO, DATA_WR, take_relay),
-                [DN_RelayDone] =
-                    DO(DN_O, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
-                [DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
-                [DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
-                [DN_FwdV] = DO(DN_BO, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
-                [DN_FwdPending] = DO(DN_BO, 0, ctrl_park),
-                [DN_FwdWT] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
-                [DN_PredV] = DO(DN_BO, DATA_RD, serve_pred_v),
-                [DN_FwdNack] = DO(DN_BO, 0, nack),
-                [DN_Inv] = DO(DN_BO, TAG_WR, ack_inv), /* before the grant */
-            },
-        [DN_W] =
-            {
-                CORE_STALLS,
-                [DN_SelfInv] = DO(DN_W, 0, self_inv),
-                [DN_FwdV] = DO(DN_W, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_W, DATA_RD, serve_forward),
-                [DN_RvkO] = DO(DN_W, DATA_RD, serve_forward),
-                [DN_WbAck] = DO(DN_I, TAG_WR, wb_done, ctrl_drop_line, ctrl_wake_parked),
-                [DN_FwdNack] = DO(DN_W, 0, nack),
-            },
-        [DN_BW] =
-            {
-                CORE_STALLS, [DN_SelfInv] = DO(DN_BW, TAG_WR, self_inv),
-                [DN_FwdV] = DO(DN_BW, DATA_RD, serve_forward),
-                [DN_FwdO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
-                [DN_RvkO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
-                [DN_FwdWT] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
-                [DN_PredV] = DO(DN_BW, DATA_RD, serve_pred_v), [DN_FwdNack] = DO(DN_BW, 0, nack),
-                [DN_WTDone] = DO(DN_V, TAG_WR, wt_done, ctrl_wake_parked),
-                [DN_WTDoneOwned] = DO(DN_O, TAG_WR, wt_done, ctrl_wake_parked),
-                [DN_PredFill] = DO(DN_V, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
-                [DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
-                [DN_Nack] = DO(DN_BW, 0, retry_at_llc),
-                [DN_NackLoad] = DO(DN_BV, TAG_WR, retry_at_llc),
-                [DN_Inv] = DO(DN_BW, TAG_WR, ack_inv), /* before the write is performed */
-            },
+static const struct coh_trans dn_cells[DN_NSTATES][DN_NEVENTS] = {
+    [DN_I][DN_Load] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+    [DN_I][DN_LoadL2] = DO(DN_BV, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_v),
+    [DN_I][DN_Store] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    [DN_I][DN_Atomic] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    [DN_I][DN_LoadOwn] = DO(DN_BO, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    [DN_I][DN_LoadPred] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+    [DN_I][DN_StoreWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+    [DN_I][DN_AtomicWT] = DO(DN_BW, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_wt),
+    [DN_I][DN_LoadShared] = DO(DN_BS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
+    [DN_I][DN_FwdNack] = DO(DN_I, 0, nack),
+    [DN_I][DN_Inv] = DO(DN_I, 0, ack_inv), /* dropped silently before */
+    [DN_V][DN_LoadHit] = DO(DN_V, TAG_RD | DATA_RD, reply_hit),
+    [DN_V][DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+    [DN_V][DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+    [DN_V][DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_V][DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_V][DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_V][DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+    [DN_V][DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+    [DN_V][DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+    [DN_V][DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s),
+    [DN_V][DN_FwdNack] = DO(DN_V, 0, nack),
+    [DN_V][DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line),
+    [DN_V][DN_SelfInv] = DO(DN_I, TAG_WR, self_inv, ctrl_drop_line),
+    [DN_V][DN_Inv] = DO(DN_V, 0, ack_inv), /* shared words dropped before */
+    /* every word valid and shared, so loads hit; no word owned, so no
+     * forward comes (a predicted request is Nacked) */
+    [DN_S][DN_LoadHit] = DO(DN_S, TAG_RD | DATA_RD, reply_hit),
+    [DN_S][DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_S][DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_S][DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+    [DN_S][DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+    [DN_S][DN_FwdNack] = DO(DN_S, 0, nack),
+    [DN_S][DN_Replace] = DO(DN_I, TAG_WR, ctrl_drop_line), /* silently */
+    [DN_S][DN_SelfInv] = DO(DN_S, 0, self_inv),            /* acquires keep shared words */
+    [DN_S][DN_Inv] = DO(DN_I, TAG_WR, ack_inv, ctrl_drop_line),
+    [DN_S][DN_KernelStart] = DO(DN_I, TAG_WR, ctrl_drop_line),
+    [DN_O][DN_LoadHit] = DO(DN_O, TAG_RD | DATA_RD, reply_hit),
+    [DN_O][DN_Load] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+    [DN_O][DN_LoadL2] = DO(DN_BV, TAG_RD, ctrl_alloc_tbe, send_req_v),
+    [DN_O][DN_StoreHit] = DO(DN_O, TAG_RD | DATA_WR, store_hit),
+    [DN_O][DN_Store] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_O][DN_AtomicHit] = DO(DN_O, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
+    [DN_O][DN_Atomic] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_O][DN_LoadOwn] = DO(DN_BO, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [DN_O][DN_LoadPred] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+    [DN_O][DN_StoreWT] = DO(DN_BW, TAG_RD | DATA_WR, ctrl_alloc_tbe, send_wt),
+    [DN_O][DN_AtomicWT] = DO(DN_BW, TAG_RD, ctrl_alloc_tbe, send_wt),
+    [DN_O][DN_LoadShared] = DO(DN_BS, TAG_RD, ctrl_alloc_tbe, send_req_s), /* revokes */
+    [DN_O][DN_FwdWT] = DO(DN_O, DATA_RD | DATA_WR, serve_fwd_wt),
+    [DN_O][DN_PredV] = DO(DN_O, DATA_RD, serve_pred_v),
+    [DN_O][DN_FwdNack] = DO(DN_O, 0, nack),
+    [DN_O][DN_ReplaceOwned] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+    [DN_O][DN_SelfInv] = DO(DN_O, TAG_WR, self_inv),
+    [DN_O][DN_Flush] = DO(DN_W, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+    [DN_O][DN_FwdV] = DO(DN_O, DATA_RD, serve_forward),
+    [DN_O][DN_FwdO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
+    [DN_O][DN_RvkO] = DO(DN_O, DATA_RD | TAG_WR, serve_forward),
+    [DN_O][DN_FwdOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
+    [DN_O][DN_RvkOLast] = DO(DN_V, DATA_RD | TAG_WR, serve_forward),
+    [DN_BV][DN_LoadHit] = DO(DN_BV, TAG_RD | DATA_RD, reply_hit),
+    BUSY_STALLS(DN_BV),
+    [DN_BV][DN_SelfInv] = DO(DN_BV, TAG_WR, self_inv),
+    [DN_BV][DN_Fill] = DO(DN_V, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+    [DN_BV][DN_FillOwned] = DO(DN_O, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+    [DN_BV][DN_FwdWT] = DO(DN_BV, DATA_RD | DATA_WR, serve_fwd_wt),
+    [DN_BV][DN_PredV] = DO(DN_BV, DATA_RD, serve_pred_v),
+    [DN_BV][DN_FwdNack] = DO(DN_BV, 0, nack),
+    [DN_BV][DN_FwdV] = DO(DN_BV, DATA_RD, serve_forward),
+    [DN_BV][DN_FwdO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+    [DN_BV][DN_RvkO] = DO(DN_BV, DATA_RD | TAG_WR, serve_forward),
+    [DN_BV][DN_Inv] = DO(DN_BV, 0, ack_inv), /* a stale registration */
+    [DN_BS][DN_LoadHit] = DO(DN_BS, TAG_RD | DATA_RD, reply_hit),
+    BUSY_STALLS(DN_BS),
+    [DN_BS][DN_SelfInv] = DO(DN_BS, TAG_WR, self_inv), /* the ReqS fill still installs */
+    [DN_BS][DN_FillShared] = DO(DN_S, TAG_WR | DATA_WR, fill_shared, ctrl_wake_parked),
+    [DN_BS][DN_FillSharedLate] = DO(DN_V, TAG_WR, fill_shared, ctrl_wake_parked),
+    [DN_BS][DN_FwdWT] = DO(DN_BS, DATA_RD | DATA_WR, serve_fwd_wt),
+    [DN_BS][DN_PredV] = DO(DN_BS, DATA_RD, serve_pred_v),
+    [DN_BS][DN_FwdNack] = DO(DN_BS, 0, nack),
+    [DN_BS][DN_FwdV] = DO(DN_BS, DATA_RD, serve_forward),
+    [DN_BS][DN_FwdO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward),
+    [DN_BS][DN_RvkO] = DO(DN_BS, DATA_RD | TAG_WR, serve_forward), /* the ReqS revokes */
+    [DN_BS][DN_Inv] = DO(DN_BS, 0, ack_inv, fill_late),
+    [DN_BO][DN_LoadHit] = DO(DN_BO, TAG_RD | DATA_RD, reply_hit),
+    BUSY_STALLS(DN_BO),
+    [DN_BO][DN_SelfInv] = DO(DN_BO, TAG_WR, self_inv),
+    [DN_BO][DN_Grant] = DO(DN_BO, DATA_WR, take_grant),
+    [DN_BO][DN_GrantDone] = DO(DN_O, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
+    [DN_BO][DN_Relay] = DO(DN_BO, DATA_WR, take_relay),
+    [DN_BO][DN_RelayDone] = DO(DN_O, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
+    [DN_BO][DN_GrantRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_grant, perform_held),
+    [DN_BO][DN_RelayRetry] = DO(DN_BO, TAG_WR | DATA_WR, take_relay, perform_held),
+    [DN_BO][DN_FwdV] = DO(DN_BO, DATA_RD, serve_forward),
+    [DN_BO][DN_FwdO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+    [DN_BO][DN_RvkO] = DO(DN_BO, DATA_RD | TAG_WR, serve_forward),
+    [DN_BO][DN_FwdPending] = DO(DN_BO, 0, ctrl_park),
+    [DN_BO][DN_FwdWT] = DO(DN_BO, DATA_RD | DATA_WR, serve_fwd_wt),
+    [DN_BO][DN_PredV] = DO(DN_BO, DATA_RD, serve_pred_v),
+    [DN_BO][DN_FwdNack] = DO(DN_BO, 0, nack),
+    [DN_BO][DN_Inv] = DO(DN_BO, TAG_WR, ack_inv), /* before the grant */
+    CORE_STALLS(DN_W),
+    [DN_W][DN_SelfInv] = DO(DN_W, 0, self_inv),
+    [DN_W][DN_FwdV] = DO(DN_W, DATA_RD, serve_forward),
+    [DN_W][DN_FwdO] = DO(DN_W, DATA_RD, serve_forward),
+    [DN_W][DN_RvkO] = DO(DN_W, DATA_RD, serve_forward),
+    [DN_W][DN_WbAck] = DO(DN_I, TAG_WR, wb_done, ctrl_drop_line, ctrl_wake_parked),
+    [DN_W][DN_FwdNack] = DO(DN_W, 0, nack),
+    CORE_STALLS(DN_BW),
+    [DN_BW][DN_SelfInv] = DO(DN_BW, TAG_WR, self_inv),
+    [DN_BW][DN_FwdV] = DO(DN_BW, DATA_RD, serve_forward),
+    [DN_BW][DN_FwdO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+    [DN_BW][DN_RvkO] = DO(DN_BW, DATA_RD | TAG_WR, serve_forward),
+    [DN_BW][DN_FwdWT] = DO(DN_BW, DATA_RD | DATA_WR, serve_fwd_wt),
+    [DN_BW][DN_PredV] = DO(DN_BW, DATA_RD, serve_pred_v),
+    [DN_BW][DN_FwdNack] = DO(DN_BW, 0, nack),
+    [DN_BW][DN_WTDone] = DO(DN_V, TAG_WR, wt_done, ctrl_wake_parked),
+    [DN_BW][DN_WTDoneOwned] = DO(DN_O, TAG_WR, wt_done, ctrl_wake_parked),
+    [DN_BW][DN_PredFill] = DO(DN_V, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
+    [DN_BW][DN_PredFillOwned] = DO(DN_O, TAG_WR | DATA_WR, pred_fill, ctrl_wake_parked),
+    [DN_BW][DN_Nack] = DO(DN_BW, 0, retry_at_llc),
+    [DN_BW][DN_NackLoad] = DO(DN_BV, TAG_WR, retry_at_llc),
+    [DN_BW][DN_Inv] = DO(DN_BW, TAG_WR, ack_inv), /* before the write is performed */
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)

@@ -296,71 +296,51 @@ static const struct coh_action_name actions[] = {
     {0},
 };
 
-#define CORE_STALLS [ME_Load] = STALL, [ME_Store] = STALL, [ME_Atomic] = STALL
+/* The core's requests wait in state s (a line with a request out). */
+#define CORE_STALLS(s) [s][ME_Load] = STALL, [s][ME_Store] = STALL, [s][ME_Atomic] = STALL
 
 /*  state    event              next    uses               actions                             */
-static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] =
-    {
-        [ME_I] =
-            {
-                [ME_Load] = DO(ME_IS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
-                [ME_Store] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-                [ME_Atomic] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
-                [ME_Inv] = DO(ME_I, 0, ack_inv),
-                [ME_FwdNack] = DO(ME_I, 0, nack),
-            },
-        [ME_S] =
-            {
-                [ME_Load] = DO(ME_S, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-                [ME_Store] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [ME_Atomic] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
-                [ME_Replace] = DO(ME_I, TAG_WR, ctrl_drop_line),
-                [ME_KernelStart] = DO(ME_I, TAG_WR, ctrl_drop_line),
-                [ME_Inv] = DO(ME_I, TAG_WR, ack_inv, ctrl_drop_line),
-                [ME_FwdNack] = DO(ME_S, 0, nack),
-            },
-        [ME_M] =
-            {
-                [ME_Load] = DO(ME_M, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
-                [ME_Store] = DO(ME_M, TAG_RD | DATA_WR, store_hit),
-                [ME_Atomic] = DO(ME_M, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
-                [ME_Replace] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-                [ME_Flush] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
-                [ME_FwdV] = DO(ME_M, DATA_RD, serve_forward),
-                [ME_FwdO] = DO(ME_MI, DATA_RD | TAG_WR, serve_forward, ctrl_alloc_tbe, send_wb),
-                [ME_FwdOLast] = DO(ME_I, DATA_RD | TAG_WR, serve_forward, ctrl_drop_line),
-                [ME_FwdNack] = DO(ME_M, 0, nack),
-            },
-        [ME_IS] =
-            {
-                CORE_STALLS,
-                [ME_Fill] = DO(ME_S, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
-                [ME_FillInvalid] = DO(ME_I, TAG_WR, fill, ctrl_drop_line, ctrl_wake_parked),
-                [ME_Inv] = DO(ME_IS, 0, ack_inv),
-                [ME_FwdNack] = DO(ME_IS, 0, nack),
-            },
-        [ME_IM] =
-            {
-                CORE_STALLS,
-                [ME_Grant] = DO(ME_IM, DATA_WR, take_grant),
-                [ME_GrantDone] =
-                    DO(ME_M, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
-                [ME_Relay] = DO(ME_IM, DATA_WR, take_relay),
-                [ME_RelayDone] =
-                    DO(ME_M, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
-                [ME_Inv] = DO(ME_IM, 0, ack_inv),
-                [ME_FwdPending] = DO(ME_IM, 0, ctrl_park),
-                [ME_FwdNack] = DO(ME_IM, 0, nack),
-            },
-        [ME_MI] =
-            {
-                CORE_STALLS,
-                [ME_FwdV] = DO(ME_MI, DATA_RD, serve_forward),
-                [ME_FwdO] = DO(ME_MI, DATA_RD, serve_forward),
-                [ME_FwdOLast] = DO(ME_MI, DATA_RD, serve_forward),
-                [ME_WbAck] = DO(ME_I, TAG_WR, free_msg, ctrl_drop_line, ctrl_wake_parked),
-                [ME_FwdNack] = DO(ME_MI, 0, nack),
-            },
+static const struct coh_trans me_cells[ME_NSTATES][ME_NEVENTS] = {
+    [ME_I][ME_Load] = DO(ME_IS, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_s),
+    [ME_I][ME_Store] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    [ME_I][ME_Atomic] = DO(ME_IM, TAG_RD | TAG_WR, take_way_now, ctrl_alloc_tbe, send_req_o),
+    [ME_I][ME_Inv] = DO(ME_I, 0, ack_inv),
+    [ME_I][ME_FwdNack] = DO(ME_I, 0, nack),
+    [ME_S][ME_Load] = DO(ME_S, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+    [ME_S][ME_Store] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [ME_S][ME_Atomic] = DO(ME_IM, TAG_RD, ctrl_alloc_tbe, send_req_o),
+    [ME_S][ME_Replace] = DO(ME_I, TAG_WR, ctrl_drop_line),
+    [ME_S][ME_KernelStart] = DO(ME_I, TAG_WR, ctrl_drop_line),
+    [ME_S][ME_Inv] = DO(ME_I, TAG_WR, ack_inv, ctrl_drop_line),
+    [ME_S][ME_FwdNack] = DO(ME_S, 0, nack),
+    [ME_M][ME_Load] = DO(ME_M, TAG_RD | DATA_RD, ctrl_l1_reply_hit),
+    [ME_M][ME_Store] = DO(ME_M, TAG_RD | DATA_WR, store_hit),
+    [ME_M][ME_Atomic] = DO(ME_M, TAG_RD | DATA_RD | DATA_WR, atomic_hit),
+    [ME_M][ME_Replace] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+    [ME_M][ME_Flush] = DO(ME_MI, TAG_RD | DATA_RD, ctrl_alloc_tbe, send_wb),
+    [ME_M][ME_FwdV] = DO(ME_M, DATA_RD, serve_forward),
+    [ME_M][ME_FwdO] = DO(ME_MI, DATA_RD | TAG_WR, serve_forward, ctrl_alloc_tbe, send_wb),
+    [ME_M][ME_FwdOLast] = DO(ME_I, DATA_RD | TAG_WR, serve_forward, ctrl_drop_line),
+    [ME_M][ME_FwdNack] = DO(ME_M, 0, nack),
+    CORE_STALLS(ME_IS),
+    [ME_IS][ME_Fill] = DO(ME_S, TAG_WR | DATA_WR, fill, ctrl_wake_parked),
+    [ME_IS][ME_FillInvalid] = DO(ME_I, TAG_WR, fill, ctrl_drop_line, ctrl_wake_parked),
+    [ME_IS][ME_Inv] = DO(ME_IS, 0, ack_inv),
+    [ME_IS][ME_FwdNack] = DO(ME_IS, 0, nack),
+    CORE_STALLS(ME_IM),
+    [ME_IM][ME_Grant] = DO(ME_IM, DATA_WR, take_grant),
+    [ME_IM][ME_GrantDone] = DO(ME_M, TAG_WR | DATA_WR, take_grant, perform_held, ctrl_wake_parked),
+    [ME_IM][ME_Relay] = DO(ME_IM, DATA_WR, take_relay),
+    [ME_IM][ME_RelayDone] = DO(ME_M, TAG_WR | DATA_WR, take_relay, perform_held, ctrl_wake_parked),
+    [ME_IM][ME_Inv] = DO(ME_IM, 0, ack_inv),
+    [ME_IM][ME_FwdPending] = DO(ME_IM, 0, ctrl_park),
+    [ME_IM][ME_FwdNack] = DO(ME_IM, 0, nack),
+    CORE_STALLS(ME_MI),
+    [ME_MI][ME_FwdV] = DO(ME_MI, DATA_RD, serve_forward),
+    [ME_MI][ME_FwdO] = DO(ME_MI, DATA_RD, serve_forward),
+    [ME_MI][ME_FwdOLast] = DO(ME_MI, DATA_RD, serve_forward),
+    [ME_MI][ME_WbAck] = DO(ME_I, TAG_WR, free_msg, ctrl_drop_line, ctrl_wake_parked),
+    [ME_MI][ME_FwdNack] = DO(ME_MI, 0, nack),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)

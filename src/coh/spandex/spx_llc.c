@@ -547,117 +547,93 @@ static const struct coh_action_name actions[] = {
     {0},
 };
 
-#define REQ_STALLS                                                                                 \
-    [SL_ReqV] = STALL, [SL_ReqVOwned] = STALL, [SL_ReqWT] = STALL, [SL_ReqWTdata] = STALL,         \
-    [SL_ReqWTOwned] = STALL, [SL_ReqO] = STALL, [SL_ReqWTfwd] = STALL, [SL_ReqS] = STALL,          \
-    [SL_ReqSOwned] = STALL
+/* The request events that wait in state s (a transient state: IV, G, R, SI). */
+#define REQ_STALLS(s)                                                                              \
+    [s][SL_ReqV] = STALL, [s][SL_ReqVOwned] = STALL, [s][SL_ReqWT] = STALL,                        \
+    [s][SL_ReqWTdata] = STALL, [s][SL_ReqWTOwned] = STALL, [s][SL_ReqO] = STALL,                   \
+    [s][SL_ReqWTfwd] = STALL, [s][SL_ReqS] = STALL, [s][SL_ReqSOwned] = STALL
 
 /* Predicted requests and owners' answers pass in every state, changing none. */
 #define PASSES(s)                                                                                  \
-    [SL_Predicted] = DO(s, 0, pass_predicted), [SL_OwnerAnswer] = DO(s, 0, pass_answer)
+    [s][SL_Predicted] = DO(s, 0, pass_predicted), [s][SL_OwnerAnswer] = DO(s, 0, pass_answer)
 
 /*  state     event              next    uses               actions                            */
-static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] =
-    {
-        [SL_I] =
-            {
-                PASSES(SL_I),
-                [SL_ReqV] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                               ctrl_l2_send_fetch, ctrl_park),
-                [SL_ReqWT] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                                ctrl_l2_send_fetch, ctrl_park),
-                [SL_ReqWTdata] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners,
-                                    ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-                [SL_ReqO] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                               ctrl_l2_send_fetch, ctrl_park),
-                [SL_ReqS] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
-                               ctrl_l2_send_fetch, ctrl_park),
-                [SL_ReqWBStale] = DO(SL_I, TAG_RD, take_wb),
-                [SL_Relay] = DO(SL_I, 0, relay),
-            },
-        [SL_V] =
-            {
-                PASSES(SL_V),
-                [SL_ReqV] = DO(SL_V, TAG_RD | DATA_RD, nc_l2_reply_data),
-                [SL_ReqWT] = DO(SL_V, TAG_RD | DATA_WR, nc_l2_write_line),
-                [SL_ReqWTdata] = DO(SL_V, TAG_RD | DATA_RD | DATA_WR, do_atomic),
-                [SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
-                [SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
-                [SL_ReqWBStale] = DO(SL_V, TAG_RD, take_wb),
-                [SL_Relay] = DO(SL_V, 0, relay),
-                [SL_Replace] = DO(SL_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
-            },
-        [SL_O] =
-            {
-                PASSES(SL_O),
-                [SL_ReqVOwned] = DO(SL_G, TAG_RD, ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
-                [SL_ReqWT] = DO(SL_O, TAG_RD | DATA_WR, nc_l2_write_line),
-                [SL_ReqWTdata] = DO(SL_O, TAG_RD | DATA_RD | DATA_WR, do_atomic),
-                [SL_ReqWTOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
-                [SL_ReqWTfwd] = DO(SL_O, TAG_RD, forward_wt),
-                [SL_ReqSOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
-                [SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
-                [SL_ReqWB] = DO(SL_O, TAG_RD | TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBLast] = DO(SL_V, TAG_RD | TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBStale] = DO(SL_O, TAG_RD, take_wb),
-                [SL_Relay] = DO(SL_O, 0, relay),
-                [SL_Replace] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk),
-            },
-        [SL_IV] =
-            {
-                PASSES(SL_IV),
-                REQ_STALLS,
-                [SL_ReqWBStale] = DO(SL_IV, 0, take_wb),
-                [SL_Relay] = DO(SL_IV, 0, relay),
-                [SL_MemData] = DO(SL_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-            },
-        [SL_G] =
-            {
-                PASSES(SL_G),
-                REQ_STALLS,
-                [SL_ReqWB] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBLast] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBStale] = DO(SL_G, 0, take_wb),
-                [SL_Relay] = DO(SL_G, 0, relay),
-                [SL_FwdRsp] = DO(SL_G, DATA_WR, take_fwd_rsp),
-                [SL_FwdRspLastO] =
-                    DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
-                [SL_FwdRspLastV] =
-                    DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
-            },
-        [SL_R] =
-            {
-                PASSES(SL_R),
-                REQ_STALLS,
-                [SL_ReqWB] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBLast] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
-                [SL_ReqWBStale] = DO(SL_R, 0, take_wb),
-                [SL_Relay] = DO(SL_R, 0, relay),
-                [SL_FwdRsp] = DO(SL_R, DATA_WR, take_fwd_rsp),
-                [SL_FwdRspLastO] = DO(SL_O, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
-                [SL_FwdRspLastV] = DO(SL_V, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
-            },
-        [SL_S] =
-            {
-                PASSES(SL_S),
-                [SL_ReqV] = DO(SL_S, TAG_RD | DATA_RD, nc_l2_reply_data),
-                [SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
-                [SL_ReqWT] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
-                [SL_ReqWTdata] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
-                [SL_ReqO] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
-                [SL_ReqWBStale] = DO(SL_S, TAG_RD, take_wb),
-                [SL_Relay] = DO(SL_S, 0, relay),
-                [SL_Replace] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv),
-            },
-        [SL_SI] =
-            {
-                PASSES(SL_SI),
-                REQ_STALLS,
-                [SL_ReqWBStale] = DO(SL_SI, 0, take_wb),
-                [SL_Relay] = DO(SL_SI, 0, relay),
-                [SL_InvAck] = DO(SL_SI, 0, take_inv_ack),
-                [SL_InvAckLast] = DO(SL_V, TAG_WR, take_inv_ack, ctrl_wake_parked),
-            },
+static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
+    PASSES(SL_I),
+    [SL_I][SL_ReqV] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                         ctrl_l2_send_fetch, ctrl_park),
+    [SL_I][SL_ReqWT] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                          ctrl_l2_send_fetch, ctrl_park),
+    [SL_I][SL_ReqWTdata] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                              ctrl_l2_send_fetch, ctrl_park),
+    [SL_I][SL_ReqO] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                         ctrl_l2_send_fetch, ctrl_park),
+    [SL_I][SL_ReqS] = DO(SL_IV, TAG_RD | TAG_WR, ctrl_take_way, clear_owners, ctrl_alloc_tbe,
+                         ctrl_l2_send_fetch, ctrl_park),
+    [SL_I][SL_ReqWBStale] = DO(SL_I, TAG_RD, take_wb),
+    [SL_I][SL_Relay] = DO(SL_I, 0, relay),
+    PASSES(SL_V),
+    [SL_V][SL_ReqV] = DO(SL_V, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [SL_V][SL_ReqWT] = DO(SL_V, TAG_RD | DATA_WR, nc_l2_write_line),
+    [SL_V][SL_ReqWTdata] = DO(SL_V, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [SL_V][SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+    [SL_V][SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
+    [SL_V][SL_ReqWBStale] = DO(SL_V, TAG_RD, take_wb),
+    [SL_V][SL_Relay] = DO(SL_V, 0, relay),
+    [SL_V][SL_Replace] = DO(SL_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
+    PASSES(SL_O),
+    [SL_O][SL_ReqVOwned] = DO(SL_G, TAG_RD, ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
+    [SL_O][SL_ReqWT] = DO(SL_O, TAG_RD | DATA_WR, nc_l2_write_line),
+    [SL_O][SL_ReqWTdata] = DO(SL_O, TAG_RD | DATA_RD | DATA_WR, do_atomic),
+    [SL_O][SL_ReqWTOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
+    [SL_O][SL_ReqWTfwd] = DO(SL_O, TAG_RD, forward_wt),
+    [SL_O][SL_ReqSOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
+    [SL_O][SL_ReqO] = DO(SL_O, TAG_RD | TAG_WR | DATA_RD, grant_ownership),
+    [SL_O][SL_ReqWB] = DO(SL_O, TAG_RD | TAG_WR | DATA_WR, take_wb),
+    [SL_O][SL_ReqWBLast] = DO(SL_V, TAG_RD | TAG_WR | DATA_WR, take_wb),
+    [SL_O][SL_ReqWBStale] = DO(SL_O, TAG_RD, take_wb),
+    [SL_O][SL_Relay] = DO(SL_O, 0, relay),
+    [SL_O][SL_Replace] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk),
+    PASSES(SL_IV),
+    REQ_STALLS(SL_IV),
+    [SL_IV][SL_ReqWBStale] = DO(SL_IV, 0, take_wb),
+    [SL_IV][SL_Relay] = DO(SL_IV, 0, relay),
+    [SL_IV][SL_MemData] = DO(SL_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
+    PASSES(SL_G),
+    REQ_STALLS(SL_G),
+    [SL_G][SL_ReqWB] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
+    [SL_G][SL_ReqWBLast] = DO(SL_G, TAG_WR | DATA_WR, take_wb),
+    [SL_G][SL_ReqWBStale] = DO(SL_G, 0, take_wb),
+    [SL_G][SL_Relay] = DO(SL_G, 0, relay),
+    [SL_G][SL_FwdRsp] = DO(SL_G, DATA_WR, take_fwd_rsp),
+    [SL_G][SL_FwdRspLastO] =
+        DO(SL_O, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+    [SL_G][SL_FwdRspLastV] =
+        DO(SL_V, DATA_WR | DATA_RD, take_fwd_rsp, reply_held, ctrl_wake_parked),
+    PASSES(SL_R),
+    REQ_STALLS(SL_R),
+    [SL_R][SL_ReqWB] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
+    [SL_R][SL_ReqWBLast] = DO(SL_R, TAG_WR | DATA_WR, take_wb),
+    [SL_R][SL_ReqWBStale] = DO(SL_R, 0, take_wb),
+    [SL_R][SL_Relay] = DO(SL_R, 0, relay),
+    [SL_R][SL_FwdRsp] = DO(SL_R, DATA_WR, take_fwd_rsp),
+    [SL_R][SL_FwdRspLastO] = DO(SL_O, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
+    [SL_R][SL_FwdRspLastV] = DO(SL_V, DATA_WR, take_fwd_rsp, ctrl_wake_parked),
+    PASSES(SL_S),
+    [SL_S][SL_ReqV] = DO(SL_S, TAG_RD | DATA_RD, nc_l2_reply_data),
+    [SL_S][SL_ReqS] = DO(SL_S, TAG_RD | TAG_WR | DATA_RD, add_sharer, nc_l2_reply_data),
+    [SL_S][SL_ReqWT] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+    [SL_S][SL_ReqWTdata] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+    [SL_S][SL_ReqO] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv, ctrl_park),
+    [SL_S][SL_ReqWBStale] = DO(SL_S, TAG_RD, take_wb),
+    [SL_S][SL_Relay] = DO(SL_S, 0, relay),
+    [SL_S][SL_Replace] = DO(SL_SI, TAG_RD, ctrl_alloc_tbe, send_inv),
+    PASSES(SL_SI),
+    REQ_STALLS(SL_SI),
+    [SL_SI][SL_ReqWBStale] = DO(SL_SI, 0, take_wb),
+    [SL_SI][SL_Relay] = DO(SL_SI, 0, relay),
+    [SL_SI][SL_InvAck] = DO(SL_SI, 0, take_inv_ack),
+    [SL_SI][SL_InvAckLast] = DO(SL_V, TAG_WR, take_inv_ack, ctrl_wake_parked),
 };
 
 static void dump_ctx(struct coh_ctx *x, FILE *out)
