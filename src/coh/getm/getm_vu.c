@@ -458,26 +458,20 @@ static const struct coh_action_name actions[] = {
 
 /*  state    event              next    uses               actions                             */
 static const struct coh_trans cells[VS_N][VE_N] = {
-    [VS_Free] =
-        {
-            [VE_TxLd] = DO(VS_Free, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
-            [VE_TxLdLate] = DO(VS_Free, TAG_RD, a_abort_wts),
-            [VE_TxSt] = DO(VS_Locked, TAG_RD | TAG_WR, a_reserve, a_reply_ok),
-            [VE_TxStLate] = DO(VS_Free, TAG_RD, a_abort_max),
-            [VE_WakeNext] = DO(VS_Free, TAG_RD, a_wake),
-        },
-    [VS_Locked] =
-        {
-            [VE_TxLdOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
-            [VE_TxLdLate] = DO(VS_Locked, TAG_RD, a_abort_wts),
-            [VE_TxLdWait] = DO(VS_Locked, TAG_RD, a_queue),
-            [VE_TxStOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_count_write, a_reply_ok),
-            [VE_TxStLate] = DO(VS_Locked, TAG_RD, a_abort_max),
-            [VE_TxStWait] = DO(VS_Locked, TAG_RD, a_queue),
-            [VE_WaitFull] = DO(VS_Locked, TAG_RD, a_abort_full),
-            [VE_Release] = DO(VS_Locked, TAG_RD | TAG_WR, a_release),
-            [VE_ReleaseLast] = DO(VS_Free, TAG_RD | TAG_WR, a_release, a_wake),
-        },
+    [VS_Free][VE_TxLd] = DO(VS_Free, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
+    [VS_Free][VE_TxLdLate] = DO(VS_Free, TAG_RD, a_abort_wts),
+    [VS_Free][VE_TxSt] = DO(VS_Locked, TAG_RD | TAG_WR, a_reserve, a_reply_ok),
+    [VS_Free][VE_TxStLate] = DO(VS_Free, TAG_RD, a_abort_max),
+    [VS_Free][VE_WakeNext] = DO(VS_Free, TAG_RD, a_wake),
+    [VS_Locked][VE_TxLdOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_read_ts, a_reply_ok),
+    [VS_Locked][VE_TxLdLate] = DO(VS_Locked, TAG_RD, a_abort_wts),
+    [VS_Locked][VE_TxLdWait] = DO(VS_Locked, TAG_RD, a_queue),
+    [VS_Locked][VE_TxStOwn] = DO(VS_Locked, TAG_RD | TAG_WR, a_count_write, a_reply_ok),
+    [VS_Locked][VE_TxStLate] = DO(VS_Locked, TAG_RD, a_abort_max),
+    [VS_Locked][VE_TxStWait] = DO(VS_Locked, TAG_RD, a_queue),
+    [VS_Locked][VE_WaitFull] = DO(VS_Locked, TAG_RD, a_abort_full),
+    [VS_Locked][VE_Release] = DO(VS_Locked, TAG_RD | TAG_WR, a_release),
+    [VS_Locked][VE_ReleaseLast] = DO(VS_Free, TAG_RD | TAG_WR, a_release, a_wake),
 };
 
 /* The state is a function of #writes; the table's next state must agree

@@ -176,30 +176,20 @@ static const struct coh_action_name actions[] = {
 };
 
 /*  state    event              next    uses               actions                             */
-static const struct coh_trans cells[WS_N][WE_N] =
-    {
-        [WS_Free] =
-            {
-                [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
-                [WE_ValWrite] = DO(WS_Held, TAG_RD | TAG_WR, a_hold_exclusive),
-                [WE_ValMismatch] = DO(WS_Free, TAG_RD, a_fail_mismatch),
-                [WE_ValFull] = DO(WS_Free, TAG_RD, a_fail_full),
-                [WE_ValAlone] = DO(WS_Free, TAG_RD, a_pass),
-            },
-        [WS_Shared] =
-            {
-                [WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
-                [WE_ValMismatch] = DO(WS_Shared, TAG_RD, a_fail_mismatch),
-                [WE_ValConflict] = DO(WS_Shared, TAG_RD, a_fail_conflict),
-                [WE_Release] = DO(WS_Shared, TAG_RD | TAG_WR, a_drop_reader),
-                [WE_ReleaseLast] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_reader, a_free_entry),
-            },
-        [WS_Held] =
-            {
-                [WE_ValMismatch] = DO(WS_Held, TAG_RD, a_fail_mismatch),
-                [WE_ValConflict] = DO(WS_Held, TAG_RD, a_fail_conflict),
-                [WE_ReleaseWrite] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_writer, a_free_entry),
-            },
+static const struct coh_trans cells[WS_N][WE_N] = {
+    [WS_Free][WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
+    [WS_Free][WE_ValWrite] = DO(WS_Held, TAG_RD | TAG_WR, a_hold_exclusive),
+    [WS_Free][WE_ValMismatch] = DO(WS_Free, TAG_RD, a_fail_mismatch),
+    [WS_Free][WE_ValFull] = DO(WS_Free, TAG_RD, a_fail_full),
+    [WS_Free][WE_ValAlone] = DO(WS_Free, TAG_RD, a_pass),
+    [WS_Shared][WE_ValRead] = DO(WS_Shared, TAG_RD | TAG_WR, a_hold_shared),
+    [WS_Shared][WE_ValMismatch] = DO(WS_Shared, TAG_RD, a_fail_mismatch),
+    [WS_Shared][WE_ValConflict] = DO(WS_Shared, TAG_RD, a_fail_conflict),
+    [WS_Shared][WE_Release] = DO(WS_Shared, TAG_RD | TAG_WR, a_drop_reader),
+    [WS_Shared][WE_ReleaseLast] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_reader, a_free_entry),
+    [WS_Held][WE_ValMismatch] = DO(WS_Held, TAG_RD, a_fail_mismatch),
+    [WS_Held][WE_ValConflict] = DO(WS_Held, TAG_RD, a_fail_conflict),
+    [WS_Held][WE_ReleaseWrite] = DO(WS_Free, TAG_RD | TAG_WR, a_drop_writer, a_free_entry),
 };
 
 static unsigned state_of(const struct hold *h)
