@@ -70,30 +70,36 @@ static const struct coh_action_name actions[] = {VI_BANK_ACTION_NAMES, {0}};
 
 /* ---- the tables ---- */
 
+/* The cells GPU-VI and IDEAL share: misses, the fill, reads, writes and
+ * atomics no other L1 sees, evictions without copies. They differ in S +
+ * WriteInv, AtomicInv and Recall: GPU-VI waits for the acks (S_W, S_A, S_R,
+ * states IDEAL does not have), IDEAL performs at once. */
+/*  state      event            next     uses               actions                            */
+#define VI_L2_COMMON_CELLS                                                                         \
+    [L2_I][L2_GetS] =                                                                              \
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
+    [L2_I][L2_Write] =                                                                             \
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
+    [L2_I][L2_Atomic] =                                                                            \
+        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
+    [L2_IV][L2_GetS] = STALL, [L2_IV][L2_Write] = STALL, [L2_IV][L2_Atomic] = STALL,               \
+    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),         \
+    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                          \
+    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),                                  \
+    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),                        \
+    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),             \
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                          \
+    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),                                  \
+    [L2_S][L2_Atomic] =                                                                            \
+        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),             \
+    [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line)
+
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
-    [L2_I][L2_GetS] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_I][L2_Write] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_I][L2_Atomic] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_IV][L2_GetS] = STALL,
-    [L2_IV][L2_Write] = STALL,
-    [L2_IV][L2_Atomic] = STALL,
-    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),
-    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),
+    VI_L2_COMMON_CELLS,
     [L2_S][L2_WriteInv] = DO(L2_S_W, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, ctrl_hold),
-    [L2_S][L2_Atomic] =
-        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),
     [L2_S][L2_AtomicInv] =
         DO(L2_S_A, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_invs, vi_clear_sharers, ctrl_hold),
-    [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [L2_S][L2_Recall] = DO(L2_S_R, TAG_RD | TAG_WR, ctrl_alloc_tbe, vi_send_recalls),
     [L2_S_W][L2_GetS] = STALL,
     [L2_S_W][L2_Write] = STALL,
@@ -117,30 +123,14 @@ static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
                               vi_drop_line, ctrl_wake_parked),
 };
 
+/* IDEAL's writes and atomics are performed the moment they reach the bank, and
+ * its invalidations and recalls cost nothing: no state waits for acks. */
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans ideal_l2_cells[ID_NSTATES][ID_NEVENTS] = {
-    [L2_I][L2_GetS] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_I][L2_Write] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_I][L2_Atomic] =
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),
-    [L2_IV][L2_GetS] = STALL,
-    [L2_IV][L2_Write] = STALL,
-    [L2_IV][L2_Atomic] = STALL,
-    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),
-    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),
-    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),
-    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
-    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),
-    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),
+    VI_L2_COMMON_CELLS,
     [L2_S][L2_WriteInv] = DO(L2_S, TAG_RD | TAG_WR | DATA_WR, vi_send_invs, vi_write_line),
-    [L2_S][L2_Atomic] =
-        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),
     [L2_S][L2_AtomicInv] =
         DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_send_invs, vi_clear_sharers, vi_do_atomic),
-    [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),
     [L2_S][L2_Recall] =
         DO(L2_I, TAG_WR | DATA_RD, vi_send_recalls, ctrl_l2_write_back, vi_drop_line),
 };
