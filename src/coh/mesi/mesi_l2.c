@@ -311,8 +311,8 @@ static const struct coh_action_name actions[] = {
  * always names at least two L1s, so every request to an SS line meets
  * another listed copy (GetXInv, Upgrade) and evicting one recalls
  * (Recall). [SS][GetX] and [SS][Replace] are left undefined: reaching one
- * would be a protocol hole (exit 3).
- *  state       event            next      uses               actions                           */
+ * would be a protocol hole (exit 3). */
+/*  state       event            next      uses               actions                           */
 static const struct coh_trans mesi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
     [L2_NP][L2_GetS] =
         DO(L2_ISS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_hold, ctrl_l2_send_fetch),

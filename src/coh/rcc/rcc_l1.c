@@ -366,6 +366,7 @@ static const struct coh_action_name actions[] = {
     [L1_II][L1_Rsp] = DO(L1_II, 0, take_version, reply_rsp),                                       \
     [L1_II][L1_LastRsp] = DO(L1_I, 0, take_version, reply_rsp, ctrl_free_tbe)
 
+/*  state    event              next    uses               actions                               */
 static const struct coh_trans rccsc_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     RCC_L1_COMMON_CELLS,
     /* the old copy serves the SM's other warps until the ACK moves the clock past it */
@@ -383,6 +384,7 @@ static const struct coh_trans rccsc_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     [L1_VI][L1_LastRsp] = DO(L1_I, TAG_WR, take_version, reply_rsp, ctrl_drop_line, ctrl_free_tbe),
 };
 
+/*  state    event              next    uses               actions                               */
 static const struct coh_trans rccwo_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     RCC_L1_COMMON_CELLS,
     /* the write view's ACK leaves the read view where it was: drop the copy

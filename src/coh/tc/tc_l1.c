@@ -360,11 +360,14 @@ static const struct coh_action_name actions[] = {
   [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic), [L1_II][L1_Rsp] = DO(L1_II, 0, reply_rsp),  \
   [L1_II][L1_LastRsp] = DO(L1_I, 0, reply_rsp, ctrl_free_tbe)
 
+/*  state    event             next   uses               actions                                 */
 static const struct coh_trans tcs_l1_cells[L1_NSTATES][L1_NEVENTS] = {
-    TC_L1_COMMON_CELLS, [L1_VM][L1_Load] = DO(L1_VM, TAG_RD, send_gets), /* Opt 2: write atomicity
-                                                                          */
+    TC_L1_COMMON_CELLS,
+    /* Opt 2: write atomicity */
+    [L1_VM][L1_Load] = DO(L1_VM, TAG_RD, send_gets),
 };
 
+/*  state    event             next   uses               actions                                 */
 static const struct coh_trans tcw_l1_cells[L1_NSTATES][L1_NEVENTS] = {
     TC_L1_COMMON_CELLS,
     [L1_VM][L1_Load] = DO(L1_VM, TAG_RD | DATA_RD, reply_hit), /* RCpc: own writes early */
