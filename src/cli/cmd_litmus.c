@@ -224,15 +224,36 @@ static void collect(struct file_list *l, const char *path)
     free(here.v);
 }
 
-static unsigned parse_uint(const char *opt, const char *v, unsigned long min, unsigned long max)
+/* --protocol NAME, repeatable; "all" selects every protocol a litmus pass takes. */
+struct protocol_choice {
+    const char **names;
+    unsigned n, max;
+    bool all;
+};
+
+static int take_protocol(void *ctx, const char *name, const char *value, char *err, size_t errlen)
 {
-    char err[256];
-    uint64_t x;
-    if (!v)
-        fatal("%s needs a value", opt);
-    if (opt_number(opt, v, min, max, &x, err, sizeof err))
-        fatal("%s", err);
-    return (unsigned)x;
+    struct protocol_choice *pc = ctx;
+    if (!strcmp(value, "all")) {
+        pc->all = true;
+        return 0;
+    }
+    if (pc->n == pc->max) {
+        snprintf(err, errlen, "%s: at most %u protocols", name, pc->max);
+        return -1;
+    }
+    pc->names[pc->n++] = value;
+    return 0;
+}
+
+static int take_model(void *ctx, const char *name, const char *value, char *err, size_t errlen)
+{
+    if (oracle_model_find(value) < 0) {
+        snprintf(err, errlen, "%s: expected ptx, ptx6, sc or tso, got '%s'", name, value);
+        return -1;
+    }
+    *(const char **)ctx = value;
+    return 0;
 }
 
 static cJSON *result_json(const struct litmus_result *r)
@@ -467,7 +488,7 @@ int cmd_litmus(int argc, char **argv)
     const char *protocols[64];
     unsigned n_protocols = 0;
     const char *json = NULL;
-    bool core_only = false, all = false, explain = false, dry_run = false;
+    bool core_only = false, all = false, explain = false, dry_run = false, no_prewarm = false;
     unsigned jitter = 16;
     struct litmus_run_opts ro = {.iterations = 100,
                                  .seed = 1,
@@ -476,67 +497,48 @@ int cmd_litmus(int argc, char **argv)
                                  .ptx = {.prewarm = true, .spin_budget = 4096}};
     struct file_list files = {0};
 
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if (!strcmp(a, "--protocol")) {
-            if (!v)
-                fatal("--protocol needs a name (or all)");
-            if (!strcmp(v, "all"))
-                all = true;
-            else if (n_protocols < ARRAY_LEN(protocols))
-                protocols[n_protocols++] = v;
-            i++;
-        } else if (!strcmp(a, "--iterations")) {
-            ro.iterations = parse_uint(a, v, 1, 100000000), i++;
-        } else if (!strcmp(a, "--seed")) {
-            ro.seed = parse_uint(a, v, 0, 0xffffffffu), i++;
-        } else if (!strcmp(a, "--json")) {
-            char jerr[512];
-            if (!v)
-                fatal("--json needs a file name");
-            if (opt_check_output("--json", v, jerr, sizeof jerr))
-                fatal("%s", jerr);
-            json = v, i++;
-        } else if (!strcmp(a, "--core")) {
-            core_only = true;
-        } else if (!strcmp(a, "--dry-run")) {
-            dry_run = true;
-        } else if (!strcmp(a, "--skew")) {
-            ro.max_skew = parse_uint(a, v, 0, 1000000), i++;
-        } else if (!strcmp(a, "--jitter")) {
-            jitter = parse_uint(a, v, 0, 100000), i++;
-        } else if (!strcmp(a, "--no-prewarm")) {
-            ro.ptx.prewarm = false;
-        } else if (!strcmp(a, "--all-lanes")) {
-            ro.ptx.all_lanes = true;
-        } else if (!strcmp(a, "--pack")) {
-            ro.ptx.pack = true;
-        } else if (!strcmp(a, "--model")) {
-            if (!v || oracle_model_find(v) < 0)
-                fatal("--model: expected ptx, ptx6, sc or tso, got '%s'", v ? v : "");
-            ro.model = v, i++;
-        } else if (!strcmp(a, "--unroll")) {
-            ro.unroll = parse_uint(a, v, 1, 1000), i++;
-        } else if (!strcmp(a, "--spin-budget")) {
-            ro.ptx.spin_budget = parse_uint(a, v, 0, 100000000), i++;
-        } else if (!strcmp(a, "--explain")) {
-            explain = true;
-        } else if (sim_opts_take(&so, argc, argv, &i)) {
-        } else if (a[0] == '-' && a[1]) {
-            fprintf(stderr, "gpucoh litmus: unknown option '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        } else {
-            unsigned before = files.n;
-            collect(&files, a);
-            if (files.n == before)
-                fatal("%s: a folder with no .litmus file in it (or its subfolders)", a);
-        }
+    struct protocol_choice pc = {.names = protocols, .max = ARRAY_LEN(protocols)};
+    const char *model = NULL;
+    const char **paths = calloc((size_t)argc, sizeof *paths);
+    if (!paths)
+        fatal("out of memory");
+    const struct opt rows[] = {
+        OPT_CALL_ROW("--protocol", NULL, take_protocol, &pc),
+        OPT_UINT_ROW("--iterations", NULL, &ro.iterations, 1, 100000000),
+        OPT_U64_ROW("--seed", NULL, &ro.seed, 0, 0xffffffffu),
+        OPT_OUT_ROW("--json", NULL, &json),
+        OPT_FLAG_ROW("--core", NULL, &core_only),
+        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
+        OPT_UINT_ROW("--skew", NULL, &ro.max_skew, 0, 1000000),
+        OPT_UINT_ROW("--jitter", NULL, &jitter, 0, 100000),
+        OPT_FLAG_ROW("--all-lanes", NULL, &ro.ptx.all_lanes),
+        OPT_FLAG_ROW("--pack", NULL, &ro.ptx.pack),
+        OPT_CALL_ROW("--model", NULL, take_model, &model),
+        OPT_UINT_ROW("--unroll", NULL, &ro.unroll, 1, 1000),
+        OPT_UINT_ROW("--spin-budget", NULL, &ro.ptx.spin_budget, 0, 100000000),
+        OPT_FLAG_ROW("--explain", NULL, &explain),
+        OPT_FLAG_ROW("--no-prewarm", NULL, &no_prewarm),
+        OPT_END,
+    };
+    struct opt sim_rows[SIM_OPT_ROWS];
+    sim_opts_rows(&so, SIM_OPT_ALL, sim_rows);
+    struct opt_args pos = {paths, 0, (unsigned)argc};
+    int parsed = opt_parse("litmus", (const struct opt *const[]){rows, sim_rows, NULL}, argc, argv,
+                           1, &pos, usage);
+    if (parsed != OPT_CONTINUE) {
+        free(paths);
+        return parsed;
     }
+    all = pc.all, n_protocols = pc.n;
+    ro.model = model;
+    ro.ptx.prewarm = !no_prewarm;
+    for (unsigned k = 0; k < pos.n; k++) {
+        unsigned before = files.n;
+        collect(&files, paths[k]);
+        if (files.n == before)
+            fatal("%s: a folder with no .litmus file in it (or its subfolders)", paths[k]);
+    }
+    free(paths);
     if (explain && json) {
         fprintf(stderr, "gpucoh litmus: --json records runs; --explain runs nothing\n");
         return EXIT_USAGE;

@@ -14,6 +14,7 @@
 
 #include "base/log.h"
 #include "cli/cmd_sweep.h"
+#include "cli/opt.h"
 #include "host/workload.h"
 #include "report/repro.h"
 #include "report/repro_site.h"
@@ -330,57 +331,31 @@ int cmd_repro(int argc, char **argv)
     bool lint = false, store = false, slurm = false, dry_run = false, collect = false;
     struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
     struct sweep_slurm_opts so = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_v = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        } else if ((!strcmp(a, "-j") || !strcmp(a, "--jobs")) && has_v) {
-            char *end;
-            unsigned long n = strtoul(argv[++i], &end, 10);
-            if (*end || !n || n > 256)
-                fatal("-j %s: expected a number of runs from 1 to 256", argv[i]);
-            eo.jobs = (unsigned)n;
-        } else if (!strcmp(a, "--out") && has_v) {
-            out = argv[++i];
-        } else if (!strcmp(a, "--size") && has_v) {
-            size = argv[++i];
-            if (wl_size_find(size) < 0)
-                fatal("--size %s: expected " WL_SIZE_CHOICES, size);
-        } else if (!strcmp(a, "--timeout") && has_v) {
-            char *end;
-            eo.timeout_s = strtod(argv[++i], &end);
-            if (*end || eo.timeout_s <= 0)
-                fatal("--timeout %s: expected a number of seconds", argv[i]);
-        } else if (!strcmp(a, "--retry-failed")) {
-            eo.retry_failed = true;
-        } else if (!strcmp(a, "--progress")) {
-            eo.progress = true;
-        } else if (!strcmp(a, "--lint")) {
-            lint = true;
-        } else if (!strcmp(a, "--store")) {
-            store = true;
-        } else if (!strcmp(a, "--slurm")) {
-            slurm = true;
-        } else if (!strcmp(a, "--dry-run")) {
-            dry_run = true;
-        } else if (!strcmp(a, "--collect")) {
-            collect = true;
-        } else if (!strcmp(a, "--partition") && has_v) {
-            so.partition = argv[++i];
-        } else if (!strcmp(a, "--time") && has_v) {
-            so.time = argv[++i];
-        } else if (!strcmp(a, "--mem") && has_v) {
-            so.mem = argv[++i];
-        } else if (a[0] != '-' && !which) {
-            which = a;
-        } else {
-            fprintf(stderr, "gpucoh repro: unknown option or missing value '%s'\n", a);
-            usage(stderr);
-            return EXIT_USAGE;
-        }
-    }
+    int size_index = -1;
+    const struct opt rows[] = {
+        OPT_UINT_ROW("--jobs", "-j", &eo.jobs, 1, 256),
+        OPT_STR_ROW("--out", NULL, &out),
+        OPT_ENUM_ROW("--size", NULL, &size_index, wl_size_names),
+        OPT_F64_ROW("--timeout", NULL, &eo.timeout_s, 0.001, 1e9),
+        OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
+        OPT_FLAG_ROW("--progress", NULL, &eo.progress),
+        OPT_FLAG_ROW("--lint", NULL, &lint),
+        OPT_FLAG_ROW("--store", NULL, &store),
+        OPT_FLAG_ROW("--slurm", NULL, &slurm),
+        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
+        OPT_FLAG_ROW("--collect", NULL, &collect),
+        OPT_STR_ROW("--partition", NULL, &so.partition),
+        OPT_STR_ROW("--time", NULL, &so.time),
+        OPT_STR_ROW("--mem", NULL, &so.mem),
+        OPT_END,
+    };
+    struct opt_args pos = {&which, 0, 1};
+    int parsed =
+        opt_parse("repro", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos, usage);
+    if (parsed != OPT_CONTINUE)
+        return parsed;
+    if (size_index >= 0)
+        size = wl_size_names[size_index];
     if (!which) {
         usage(stderr);
         return EXIT_USAGE;
