@@ -65,6 +65,7 @@ static const char *const explorable[] = {
     "getm",
     "getm-nowts",
     "warptm",
+    "warptm-noval",
     NULL,
 };
 /* `--protocol fast`: the ones the default test runs. */
@@ -153,10 +154,10 @@ static void usage(FILE *out)
         "STC (stc-nv, stc-es, stc-ab, stc-mb, the broken stc-es-oneack): its epoch\n"
         "management unit and the links to it explored like the network, its wake-up\n"
         "period one tick, two epochs; write-atomic.\n"
-        "GETM (getm, the broken getm-nowts) and WarpTM (warptm): each core runs\n"
-        "transactions of up to two transactional loads and stores (txload, txstore;\n"
-        "the first begins an attempt) and a commit against the bank's validation unit,\n"
-        "an abort cleaning up at once;\n"
+        "GETM (getm, the broken getm-nowts) and WarpTM (warptm, the broken\n"
+        "warptm-noval): each core runs transactions of up to two transactional loads\n"
+        "and stores (txload, txstore; the first begins an attempt) and a commit against\n"
+        "the bank's validation unit, an abort cleaning up at once;\n"
         "--ops bounds the attempts per core. Every commit is judged serializable in\n"
         "timestamp order (each value read is the latest committed write with a smaller\n"
         "timestamp), memory takes only committed writes, in timestamp order, and the\n"
@@ -199,8 +200,9 @@ static void usage(FILE *out)
         "                     not under the multi-GPM protocols). Default: arrays where\n"
         "                     two lines never conflict in a set\n"
         "  --merge-max N      l1.merge_max, 0 to 8: loads merged into one outstanding\n"
-        "                     miss (with --inflight 2, 1 makes rc's MergeFull reachable,\n"
-        "                     0 MESI's; default: the configuration's, 8)\n"
+        "                     miss (0 with --inflight 2: a second load to a line\n"
+        "                     whose fill is outstanding finds it full, MergeFull;\n"
+        "                     default: the configuration's, 8)\n"
         "  --max-states N     stop past N states (default 2000000)\n"
         "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
         "  --cex FILE         write a counterexample there (one protocol only)\n"
