@@ -264,7 +264,7 @@ static unsigned device_sets(const char *proto, const struct verify_opts *vo, cha
 static void load_config(struct config *cfg, const char *file, const char *proto,
                         const struct verify_opts *vo)
 {
-    const char *sets[SIM_MAX_SETS + 20];
+    const char *sets[SIM_MAX_SETS + 32]; /* the rig's own (at most 22) and the user's */
     unsigned n = 0;
     char set_proto[96], set_sms[32];
     snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", proto);
@@ -362,14 +362,14 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     }
     if (vo->merge_max != VERIFY_MERGE_CONFIG)
         snprintf(geo[n_geo++], sizeof geo[0], "l1.merge_max=%u", vo->merge_max);
-    if (!n_geo)
-        return;
-    memmove(&sets[n_rig + n_geo], &sets[n_rig], (n - n_rig) * sizeof *sets);
-    for (unsigned k = 0; k < n_geo; k++)
-        sets[n_rig + k] = geo[k];
-    n += n_geo;
-    if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
-        fatal("%s", err);
+    if (n_geo) {
+        memmove(&sets[n_rig + n_geo], &sets[n_rig], (n - n_rig) * sizeof *sets);
+        for (unsigned k = 0; k < n_geo; k++)
+            sets[n_rig + k] = geo[k];
+        n += n_geo;
+        if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
+            fatal("%s", err);
+    }
     static const char *const level[] = {"l1", "l2"};
     const struct cache_spec *spec[] = {&cfg->l1.cache, &cfg->l2.cache};
     for (unsigned i = 0; i < 2; i++)
