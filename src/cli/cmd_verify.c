@@ -65,6 +65,7 @@ static const char *const explorable[] = {
     "getm",
     "getm-nowts",
     "warptm",
+    "warptm-noval",
     NULL,
 };
 /* `--protocol fast`: the ones the default test runs. */
@@ -106,7 +107,8 @@ static void usage(FILE *out)
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
         "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
         "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
-        "                     [--scopes LIST] [--max-states N]\n"
+        "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
+        "                     [--max-states N]\n"
         "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
         "                     [--config F] [--set K=V]...\n"
         "       gpucoh verify --replay FILE\n"
@@ -152,10 +154,10 @@ static void usage(FILE *out)
         "STC (stc-nv, stc-es, stc-ab, stc-mb, the broken stc-es-oneack): its epoch\n"
         "management unit and the links to it explored like the network, its wake-up\n"
         "period one tick, two epochs; write-atomic.\n"
-        "GETM (getm, the broken getm-nowts) and WarpTM (warptm): each core runs\n"
-        "transactions of up to two transactional loads and stores (txload, txstore;\n"
-        "the first begins an attempt) and a commit against the bank's validation unit,\n"
-        "an abort cleaning up at once;\n"
+        "GETM (getm, the broken getm-nowts) and WarpTM (warptm, the broken\n"
+        "warptm-noval): each core runs transactions of up to two transactional loads\n"
+        "and stores (txload, txstore; the first begins an attempt) and a commit against\n"
+        "the bank's validation unit, an abort cleaning up at once;\n"
         "--ops bounds the attempts per core. Every commit is judged serializable in\n"
         "timestamp order (each value read is the latest committed write with a smaller\n"
         "timestamp), memory takes only committed writes, in timestamp order, and the\n"
@@ -191,6 +193,16 @@ static void usage(FILE *out)
         "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
         "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
         "                     (default: the fixed scopes, .gpu for synchronisation)\n"
+        "  --conflict WHERE   caches of one line (one set of one way, from l1.size,\n"
+        "                     l1.ways, l2.size, l2.ways) so that the lines evict each\n"
+        "                     other: l1 (every L1), l2 (the L2 bank) or both; this\n"
+        "                     makes replacements and write-backs reachable (--lines 2;\n"
+        "                     not under the multi-GPM protocols). Default: arrays where\n"
+        "                     two lines never conflict in a set\n"
+        "  --merge-max N      l1.merge_max, 0 to 8: loads merged into one outstanding\n"
+        "                     miss (0 with --inflight 2: a second load to a line\n"
+        "                     whose fill is outstanding finds it full, MergeFull;\n"
+        "                     default: the configuration's, 8)\n"
         "  --max-states N     stop past N states (default 2000000)\n"
         "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
         "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -252,7 +264,7 @@ static unsigned device_sets(const char *proto, const struct verify_opts *vo, cha
 static void load_config(struct config *cfg, const char *file, const char *proto,
                         const struct verify_opts *vo)
 {
-    const char *sets[SIM_MAX_SETS + 20];
+    const char *sets[SIM_MAX_SETS + 32]; /* the rig's own (at most 22) and the user's */
     unsigned n = 0;
     char set_proto[96], set_sms[32];
     snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", proto);
@@ -329,11 +341,45 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     char dev[3][48];
     for (unsigned k = 0, nd = vo->devices[0] ? device_sets(proto, vo, dev) : 0; k < nd; k++)
         sets[n++] = dev[k];
+    unsigned n_rig = n; /* the rig's own settings; the user's --set come after them */
     for (unsigned k = 0; k < vo->n_sets; k++)
         sets[n++] = vo->sets[k];
     char err[512];
     if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
         fatal("%s", err);
+    /* --conflict: the caches named hold one line (one set of one way, the line
+     * size the configuration gives, so this takes a second load); --merge-max:
+     * l1.merge_max. Both before the user's --set, which are checked after. */
+    char geo[5][48];
+    unsigned n_geo = 0;
+    if (vo->conflict & VERIFY_CONFLICT_L1) {
+        snprintf(geo[n_geo++], sizeof geo[0], "l1.size=%u", cfg->l1.cache.line_bytes);
+        snprintf(geo[n_geo++], sizeof geo[0], "l1.ways=1");
+    }
+    if (vo->conflict & VERIFY_CONFLICT_L2) {
+        snprintf(geo[n_geo++], sizeof geo[0], "l2.size=%u", cfg->l2.cache.line_bytes);
+        snprintf(geo[n_geo++], sizeof geo[0], "l2.ways=1");
+    }
+    if (vo->merge_max != VERIFY_MERGE_CONFIG)
+        snprintf(geo[n_geo++], sizeof geo[0], "l1.merge_max=%u", vo->merge_max);
+    if (n_geo) {
+        memmove(&sets[n_rig + n_geo], &sets[n_rig], (n - n_rig) * sizeof *sets);
+        for (unsigned k = 0; k < n_geo; k++)
+            sets[n_rig + k] = geo[k];
+        n += n_geo;
+        if (config_load(cfg, file ? file : config_default_file(), sets, n, err, sizeof err))
+            fatal("%s", err);
+    }
+    static const char *const level[] = {"l1", "l2"};
+    const struct cache_spec *spec[] = {&cfg->l1.cache, &cfg->l2.cache};
+    for (unsigned i = 0; i < 2; i++)
+        if ((vo->conflict >> i & 1) && spec[i]->size_bytes != spec[i]->line_bytes)
+            fatal("--conflict: %s.size %u and %s.ways %u (--set) give the %s more than one line; "
+                  "conflicting lines need one set of one way",
+                  level[i], spec[i]->size_bytes, level[i], spec[i]->ways, level[i]);
+    if (vo->merge_max != VERIFY_MERGE_CONFIG && cfg->l1.merge_max != vo->merge_max)
+        fatal("--merge-max %u and --set l1.merge_max=%u disagree", vo->merge_max,
+              cfg->l1.merge_max);
     /* a DeNovo L1's random draws are not in the explorer's digest */
     if (!strncmp(proto, "spandex", 7) && (fcs_of(cfg)->random || fcs_of(cfg)->mispredict))
         fatal("fcs.random and fcs.mispredict draw request types and owners at random: the "
@@ -353,10 +399,11 @@ int cmd_verify(int argc, char **argv)
                              .lease = 2,
                              .ticks = 3,
                              .gpus = 1,
+                             .merge_max = VERIFY_MERGE_CONFIG,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
-    const char *scopes = NULL;
+    const char *scopes = NULL, *conflict = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
     const struct opt rows[] = {
@@ -374,6 +421,8 @@ int cmd_verify(int argc, char **argv)
         OPT_STR_ROW("--devices", NULL, &devices),
         OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
         OPT_STR_ROW("--scopes", NULL, &scopes),
+        OPT_STR_ROW("--conflict", NULL, &conflict),
+        OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -411,6 +460,18 @@ int cmd_verify(int argc, char **argv)
             }
             vo.scopes |= 1u << i;
         }
+    }
+    if (conflict) { /* which caches hold one line */
+        if (!strcmp(conflict, "l1"))
+            vo.conflict = VERIFY_CONFLICT_L1;
+        else if (!strcmp(conflict, "l2"))
+            vo.conflict = VERIFY_CONFLICT_L2;
+        else if (!strcmp(conflict, "both"))
+            vo.conflict = VERIFY_CONFLICT_L1 | VERIFY_CONFLICT_L2;
+        else
+            fatal("--conflict: '%s' is not l1, l2 or both", conflict);
+        if (vo.lines < 2)
+            fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
@@ -452,6 +513,10 @@ int cmd_verify(int argc, char **argv)
         else if (!is_explorable(name))
             fatal("protocol '%s' cannot be explored: its controllers are not exposed to the "
                   "explorer (docs/verify.md, \"What is not explored yet\")",
+                  name);
+        else if (vo.conflict && proto_find(name)->multi_gpm)
+            fatal("--conflict: protocol '%s' is multi-GPM, whose banks and directory are not "
+                  "explored with conflicting lines yet (docs/verify.md)",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;

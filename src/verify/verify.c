@@ -164,6 +164,10 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "gpus %u\n", o->gpus);
     if (o->scopes)
         fprintf(out, "scopes %u\n", o->scopes);
+    if (o->conflict)
+        fprintf(out, "conflict %u\n", o->conflict);
+    if (o->merge_max != VERIFY_MERGE_CONFIG)
+        fprintf(out, "merge_max %u\n", o->merge_max);
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -445,7 +449,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
-    char lease_text[128] = "";
+    char lease_text[192] = "";
     if (vx_profile_of(s.p).logical)
         snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
                  o->ticks);
@@ -465,6 +469,16 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         snprintf(lease_text + len, sizeof lease_text - len, ", scopes%s%s%s",
                  o->scopes & 1 ? " cta" : "", o->scopes & 2 ? " gpu" : "",
                  o->scopes & 4 ? " sys" : "");
+    }
+    if (o->conflict) {
+        static const char *const where[] = {"", "L1s", "L2", "L1s and L2"};
+        size_t len = strlen(lease_text);
+        snprintf(lease_text + len, sizeof lease_text - len, ", one-way %s (lines conflict)",
+                 where[o->conflict & 3]);
+    }
+    if (o->merge_max != VERIFY_MERGE_CONFIG) {
+        size_t len = strlen(lease_text);
+        snprintf(lease_text + len, sizeof lease_text - len, ", merge_max %u", o->merge_max);
     }
     if (res->incomplete)
         fprintf(out,

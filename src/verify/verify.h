@@ -43,6 +43,13 @@
 /* RCC: the livelock guard's ticks (one logical time unit on every L1's clock)
  * an event path may take, at most (docs/verify.md, "Logical time"). */
 #define VERIFY_MAX_TICKS 16u
+/* --conflict: caches of one set of one way, so that the rig's lines evict each
+ * other (docs/verify.md, "Conflicting lines"): the L1s, the L2 bank, or both. */
+#define VERIFY_CONFLICT_L1 1u
+#define VERIFY_CONFLICT_L2 2u
+/* --merge-max not given: l1.merge_max is the configuration's. */
+#define VERIFY_MERGE_CONFIG 0xffffffffu
+#define VERIFY_MAX_MERGE    8u
 
 struct verify_opts {
     unsigned l1s;              /* L1s (gpu.sms) */
@@ -63,6 +70,9 @@ struct verify_opts {
     unsigned scopes;           /* operations carry scopes: bit (1 << enum mem_scope) for each
                                   scope fences, acquires and releases take (0: the fixed
                                   scopes of before) */
+    unsigned conflict;         /* VERIFY_CONFLICT_* bits: those caches have one set of one
+                                  way (0: small arrays where the lines never conflict) */
+    unsigned merge_max;        /* l1.merge_max (VERIFY_MERGE_CONFIG: the configuration's) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

@@ -29,6 +29,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     proto[0] = 0;
     o->n_sets = 0;
     o->devices[0] = 0;
+    o->conflict = 0;
+    o->merge_max = VERIFY_MERGE_CONFIG;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -85,6 +87,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->gpus = u;
         } else if (!strcmp(key, "scopes") && u < 8) {
             o->scopes = u;
+        } else if (!strcmp(key, "conflict") && u >= 1 && u <= 3) {
+            o->conflict = u;
+        } else if (!strcmp(key, "merge_max") && u <= VERIFY_MAX_MERGE) {
+            o->merge_max = u;
         } else {
             bad_line(file, ln, "unknown key or value out of range");
         }

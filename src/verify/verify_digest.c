@@ -518,9 +518,9 @@ static void put_private(struct ser *s, const struct rig *r)
                 PUT(s, b);
             }
         }
-        /* mnow is read only by a miss (its refill, an early write ACK); the rig's
-         * lines never conflict in a set, so once all are in V none comes again */
-        if (miss_ahead)
+        /* mnow is read only by a miss (its refill, an early write ACK); unless the
+         * bank's lines conflict (--conflict l2), once all are in V none comes again */
+        if (miss_ahead || (r->o->conflict & VERIFY_CONFLICT_L2))
             put_time(s, v.mnow, TK_LTIME);
         return;
     }

@@ -7,6 +7,7 @@
 # the granule's wts) is caught with a short counterexample that --replay
 # reproduces, and the correct getm replays the same events up to the broken
 # commit with the load aborted instead (TxLdLate), where the commit is refused.
+# The seeded warptm-noval (its validation never compares values) likewise.
 set -u
 bin=$1
 fail() { echo "FAIL: $*"; exit 1; }
@@ -40,6 +41,19 @@ echo "$out" | grep -qE "l2 +TxLdLate +Locked>Locked" || { echo "$out"; fail "get
 out=$("$bin" verify --replay "$tmp/getm.cex" 2>&1)
 [ $? -eq 2 ] || { echo "$out"; fail "getm: the commit of an aborted attempt: expected exit 2"; }
 echo "$out" | grep -q "getm.cex:$(wc -l < "$tmp/getm.cex"): the core cannot take this transactional operation now" || { echo "$out"; fail "getm commit: no file:line"; }
+n=$((n + 1))
+
+# WarpTM's seeded warptm-noval (its validation never compares the values read
+# with the bank's): a transaction whose read another commit overwrote is
+# validated and commits; the correct warptm replays the same events with that
+# validation failing on the value (ValMismatch) and no violation
+caught warptm-noval "$tmp/noval.cex" serializability \
+    "serializability: core [01]'s transaction was validated and committed having read 0 from line 0, whose committed value is 1"
+echo "$out" | grep -qE "l2 +ValRead +Free>Shared" || { echo "$out"; fail "warptm-noval replay: the stale read was not validated"; }
+sed 's/^protocol warptm-noval/protocol warptm/' "$tmp/noval.cex" > "$tmp/warptm.cex"
+out=$("$bin" verify --replay "$tmp/warptm.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "warptm replays the warptm-noval events with a violation"; }
+echo "$out" | grep -qE "l2 +ValMismatch +Free>Free" || { echo "$out"; fail "warptm: the stale read passed validation"; }
 n=$((n + 1))
 
 # two lines: an aborted store's cleanup releases the other line's reservation

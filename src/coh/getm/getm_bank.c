@@ -59,6 +59,7 @@ void getm_params_of_config(const struct machine_view *cfg, unsigned n_sms, struc
     const struct proto_desc *pd = proto_find(cfg->coherence.protocol);
     p->warptm = pd && pd->lazy_tm;
     p->bug_load_ignores_wts = pd == &proto_getm_nowts;
+    p->bug_validate_ignores_values = pd == &proto_warptm_noval;
     p->silent = wt->silent;
     p->eager = p->warptm && wt->eager; /* WarpTM's variants: nothing under getm */
     p->eapg = p->warptm && wt->eapg;
@@ -389,7 +390,8 @@ static enum warptm_verdict validate(struct getm_bank *g, const struct msg *m, un
                              .write = WARPTM_RELEASE_WRITE(m->ts2) >> k & 1,
                              .match = true,
                              .alone = (m->ts2 & WARPTM_ALONE) != 0};
-    for (unsigned i = k * g->p.granule; i < (k + 1) * g->p.granule && c.match; i++)
+    for (unsigned i = k * g->p.granule;
+         i < (k + 1) * g->p.granule && c.match && !g->p.bug_validate_ignores_values; i++)
         if (bytemask_test(&m->mask, i) && m->data[i] != line[i])
             c.match = false;
     return warptm_vu_validate(g->wvu, &c);
@@ -586,6 +588,28 @@ const struct proto_desc proto_warptm = {
     .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
              "temporal conflict detection, two-round-trip commit) over the non-coherent rc "
              "baseline",
+    .model = MODEL_PTX,
+    .transactional = true,
+    .lazy_tm = true,
+    .not_in_all = true,
+    .n_vnets = NC_NVNETS,
+    .vnet_names = nc_vnet_names,
+    .tables = warptm_tables,
+    .n_l1_tables = 1,
+    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
+    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
+           getm_l2_stats},
+};
+
+/* The deliberately broken variant the explorer must catch (docs/verify.md):
+ * a validation never compares the values the transaction read with the
+ * bank's, so a transaction whose reads another commit overwrote commits. */
+const struct proto_desc proto_warptm_noval = {
+    .options = &warptm_options,
+    .name = "warptm-noval",
+    .title = "warptm with a deliberate bug for testing the checkers: the validation unit never "
+             "compares the values a transaction read with the bank's",
+    .test_only = true,
     .model = MODEL_PTX,
     .transactional = true,
     .lazy_tm = true,

@@ -161,5 +161,7 @@ const struct warptm_vu *getm_l2_wvu(struct comp *c);
 /* The protocol's deliberately broken variant (test only): getm-nowts, whose
  * VU never compares a load's warpts with its granule's wts. */
 extern const struct proto_desc proto_getm_nowts;
+/* ... and WarpTM's: warptm-noval, whose validation never compares values. */
+extern const struct proto_desc proto_warptm_noval;
 
 #endif

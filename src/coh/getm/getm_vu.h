@@ -63,6 +63,9 @@ struct getm_params {
     /* getm-nowts (test only, for the checkers): a load is never compared with
      * its granule's wts, so it reads writes logically later than itself */
     bool bug_load_ignores_wts;
+    /* warptm-noval (test only, for the checkers): a validation never compares
+     * the values read with the bank's, so a transaction commits on stale reads */
+    bool bug_validate_ignores_values;
 };
 
 /* Table 4.2's sizes for one of 6 partitions (4K precise entries and 1K
