@@ -14,7 +14,6 @@
 
 #include "base/log.h"
 #include "cli/cmd_sweep.h"
-#include "cli/opt.h"
 #include "host/workload.h"
 #include "report/repro.h"
 #include "report/repro_site.h"
@@ -327,35 +326,27 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
 
 int cmd_repro(int argc, char **argv)
 {
-    const char *which = NULL, *out = NULL, *size = "small";
-    bool lint = false, store = false, slurm = false, dry_run = false, collect = false;
-    struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
-    struct sweep_slurm_opts so = {0};
-    int size_index = -1;
+    const char *which = NULL, *size = "small";
+    bool lint = false, store = false;
     const struct opt rows[] = {
-        OPT_UINT_ROW("--jobs", "-j", &eo.jobs, 1, 256),
-        OPT_STR_ROW("--out", NULL, &out),
-        OPT_ENUM_ROW("--size", NULL, &size_index, wl_size_names),
-        OPT_F64_ROW("--timeout", NULL, &eo.timeout_s, 0.001, 1e9),
-        OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
-        OPT_FLAG_ROW("--progress", NULL, &eo.progress),
         OPT_FLAG_ROW("--lint", NULL, &lint),
         OPT_FLAG_ROW("--store", NULL, &store),
-        OPT_FLAG_ROW("--slurm", NULL, &slurm),
-        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
-        OPT_FLAG_ROW("--collect", NULL, &collect),
-        OPT_STR_ROW("--partition", NULL, &so.partition),
-        OPT_STR_ROW("--time", NULL, &so.time),
-        OPT_STR_ROW("--mem", NULL, &so.mem),
         OPT_END,
     };
+    struct sweep_cli cli;
+    struct opt shared[SWEEP_CLI_ROWS];
+    sweep_cli_rows(&cli, shared);
     struct opt_args pos = {&which, 0, 1};
-    int parsed =
-        opt_parse("repro", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos, usage);
+    int parsed = opt_parse("repro", (const struct opt *const[]){rows, shared, NULL}, argc, argv, 1,
+                           &pos, usage);
     if (parsed != OPT_CONTINUE)
         return parsed;
-    if (size_index >= 0)
-        size = wl_size_names[size_index];
+    if (cli.size >= 0)
+        size = wl_size_names[cli.size];
+    struct sweep_exec_opts eo = cli.exec;
+    struct sweep_slurm_opts so = cli.slurm_opts;
+    const char *out = cli.out;
+    bool slurm = cli.slurm, dry_run = cli.dry_run, collect = cli.collect;
     if (!which) {
         usage(stderr);
         return EXIT_USAGE;
@@ -364,8 +355,7 @@ int cmd_repro(int argc, char **argv)
         fatal("repro: --slurm, --collect, --lint and --store do not go together (after --collect, "
               "`gpucoh repro NAME --out DIR --store` finds every run finished and stores the "
               "report)");
-    if (!slurm && (so.partition || so.time || so.mem || dry_run))
-        fatal("repro: --partition, --time, --mem and --dry-run go with --slurm");
+    sweep_cli_check("repro", &cli);
     if ((slurm || collect) && (!strcmp(which, "all") || !strcmp(which, "list")))
         fatal("repro %s: --slurm and --collect take one reproduction's NAME", which);
     static char names[64][RP_NAME];

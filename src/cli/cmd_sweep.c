@@ -74,48 +74,67 @@ static void usage(FILE *out)
             "\nexample: gpucoh sweep repro/tc/tc.sweep --size tiny -j 2 --out /tmp/tc\n");
 }
 
-int cmd_sweep(int argc, char **argv)
+void sweep_cli_rows(struct sweep_cli *c, struct opt rows[SWEEP_CLI_ROWS])
 {
-    const char *spec_path = NULL, *out = NULL;
-    struct sweep_parse_opts po = {0};
-    struct sweep_exec_opts eo = {.jobs = 2, .log = stderr};
-    bool list = false, slurm = false, dry_run = false, collect = false;
-    struct sweep_slurm_opts so = {0};
-    unsigned run_index = UINT_MAX;
-    int size = -1;
-    const struct opt rows[] = {
-        OPT_UINT_ROW("--jobs", "-j", &eo.jobs, 1, 256),
-        OPT_STR_ROW("--out", NULL, &out),
-        OPT_ENUM_ROW("--size", NULL, &size, wl_size_names),
-        OPT_F64_ROW("--timeout", NULL, &eo.timeout_s, 0.001, 1e9),
-        OPT_FLAG_ROW("--retry-failed", NULL, &eo.retry_failed),
-        OPT_FLAG_ROW("--skip-missing", NULL, &po.skip_missing),
-        OPT_FLAG_ROW("--list", NULL, &list),
-        OPT_FLAG_ROW("--progress", NULL, &eo.progress),
-        OPT_FLAG_ROW("--slurm", NULL, &slurm),
-        OPT_STR_ROW("--partition", NULL, &so.partition),
-        OPT_STR_ROW("--time", NULL, &so.time),
-        OPT_STR_ROW("--mem", NULL, &so.mem),
-        OPT_FLAG_ROW("--dry-run", NULL, &dry_run),
-        OPT_UINT_ROW("--run-index", NULL, &run_index, 0, 100000000),
-        OPT_FLAG_ROW("--collect", NULL, &collect),
+    *c = (struct sweep_cli){.exec = {.jobs = 2, .log = stderr}, .size = -1};
+    const struct opt shared[SWEEP_CLI_ROWS] = {
+        OPT_UINT_ROW("--jobs", "-j", &c->exec.jobs, 1, 256),
+        OPT_STR_ROW("--out", NULL, &c->out),
+        OPT_ENUM_ROW("--size", NULL, &c->size, wl_size_names),
+        OPT_F64_ROW("--timeout", NULL, &c->exec.timeout_s, 0.001, 1e9),
+        OPT_FLAG_ROW("--retry-failed", NULL, &c->exec.retry_failed),
+        OPT_FLAG_ROW("--progress", NULL, &c->exec.progress),
+        OPT_FLAG_ROW("--slurm", NULL, &c->slurm),
+        OPT_STR_ROW("--partition", NULL, &c->slurm_opts.partition),
+        OPT_STR_ROW("--time", NULL, &c->slurm_opts.time),
+        OPT_STR_ROW("--mem", NULL, &c->slurm_opts.mem),
+        OPT_FLAG_ROW("--dry-run", NULL, &c->dry_run),
+        OPT_FLAG_ROW("--collect", NULL, &c->collect),
         OPT_END,
     };
+    memcpy(rows, shared, sizeof shared);
+}
+
+void sweep_cli_check(const char *cmd, const struct sweep_cli *c)
+{
+    const struct sweep_slurm_opts *so = &c->slurm_opts;
+    if (!c->slurm && (so->partition || so->time || so->mem || c->dry_run))
+        fatal("%s: --partition, --time, --mem and --dry-run go with --slurm", cmd);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    const char *spec_path = NULL;
+    struct sweep_parse_opts po = {0};
+    bool list = false;
+    unsigned run_index = UINT_MAX;
+    const struct opt rows[] = {
+        OPT_FLAG_ROW("--skip-missing", NULL, &po.skip_missing),
+        OPT_FLAG_ROW("--list", NULL, &list),
+        OPT_UINT_ROW("--run-index", NULL, &run_index, 0, 100000000),
+        OPT_END,
+    };
+    struct sweep_cli cli;
+    struct opt shared[SWEEP_CLI_ROWS];
+    sweep_cli_rows(&cli, shared);
     struct opt_args pos = {&spec_path, 0, 1};
-    int rc =
-        opt_parse("sweep", (const struct opt *const[]){rows, NULL}, argc, argv, 1, &pos, usage);
+    int rc = opt_parse("sweep", (const struct opt *const[]){rows, shared, NULL}, argc, argv, 1,
+                       &pos, usage);
     if (rc != OPT_CONTINUE)
         return rc;
-    if (size >= 0)
-        po.size = wl_size_names[size];
+    if (cli.size >= 0)
+        po.size = wl_size_names[cli.size];
     if (!spec_path) {
         usage(stderr);
         return EXIT_USAGE;
     }
-    if (slurm + collect + list + (run_index != UINT_MAX) > 1)
+    if (cli.slurm + cli.collect + list + (run_index != UINT_MAX) > 1)
         fatal("sweep: --slurm, --collect, --list and --run-index do not go together");
-    if (!slurm && (so.partition || so.time || so.mem || dry_run))
-        fatal("sweep: --partition, --time, --mem and --dry-run go with --slurm");
+    sweep_cli_check("sweep", &cli);
+    struct sweep_exec_opts eo = cli.exec;
+    struct sweep_slurm_opts so = cli.slurm_opts;
+    const char *out = cli.out;
+    bool slurm = cli.slurm, dry_run = cli.dry_run, collect = cli.collect;
     struct sweep_spec s;
     char err[1024];
     if (sweep_spec_load(&s, spec_path, &po, err, sizeof err))
