@@ -474,6 +474,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     if (order_policies[cfg->sm.order.model]->typeaware)
         build_macs(m);
     order_components(m);
+    machine_partition(m);
+    machine_check_senders(m);
     return m;
 }
 
