@@ -32,8 +32,9 @@ void port_wire(struct port *p, const struct comp *c)
 {
     const struct comp *other = p->wired_sender ? p->wired_sender : p->sender;
     if (other && other != c)
-        panic("port %s has two senders, %s and %s (one sender per port: docs/parallel.md, C2)",
-              p->name, other->name, c->name);
+        panic("port %s (into %s) has two senders, %s and %s (one sender per port: "
+              "docs/parallel.md, C2)",
+              p->name, p->receiver ? p->receiver->name : "nobody", other->name, c->name);
     p->wired_sender = c;
 }
 

@@ -202,7 +202,8 @@ static void two_senders_are_a_fault(void **state)
         stderr = saved;
         log_set_exit(NULL);
         assert_int_equal(exit_code, EXIT_SIM_FAULT);
-        if (!strstr(buf, k ? "port q has two senders, a and b" : "port p has two senders, a and b"))
+        if (!strstr(buf, k ? "port q (into r) has two senders, a and b"
+                           : "port p (into r) has two senders, a and b"))
             fail_msg("message '%s'", buf);
         free(buf);
         buf = NULL;
