@@ -4,15 +4,17 @@
 # under every multi-GPM protocol (and hmg and sw-h with mg.gpu_atomics =
 # gpu-home, whose .gpu atomics at a GPU home fetch the line: I + GAtomic, IA +
 # Fill, IA + FillOnce) and gpucoh stress on a small machine with a 16-entry
-# directory (V + Replace) fire every cell listed below, checked in their
-# --coverage. The bank's cells not listed are defined for races these runs do
-# not produce (none is known to be unreachable): a request to a line while the
+# directory (V + Replace) fire every defined cell of both tables, checked in
+# their --coverage (every defined cell is printed there, so a cell added to a
+# table is asserted too), but those listed below: races these runs do not
+# produce (none is known to be unreachable): a request to a line while the
 # GPU home's fetch for a .gpu atomic is out (the five IA stalls); a .gpu
 # atomic at a GPU home, or an atomic or a far read from an L1, while the
 # bank's read of the remote line is out (IR, IRX + GAtomic, Atomic,
 # LoadFar); an invalidation of a line the bank holds no copy of or whose
 # read already raced (I + Inv, IRX + Inv). nhcc.Rounds and nhcc.Slots have
-# directed tests of their own (tests/unit/644, 645). A cell that should not
+# directed tests of their own (tests/unit/644, 645). A listed cell that a
+# change of timing makes fire is noted, not failed. A cell that should not
 # exist is a hole (a panic, exit 3), which a run here would meet as a failure.
 # usage: mg-l2-cells.sh GPUCOH REPO
 set -u
@@ -43,28 +45,29 @@ done
 for p in hmg sw-h; do
     run litmus --protocol $p --set mg.gpu_atomics=gpu-home "${lit[@]}"
 done
-cat "$tmp"/cov.* | awk '$1 ~ /^coverage\.nhcc(\/hmg)?\.(L2|Dir)\./ { c[$1] += $2 }
-    END { for (k in c) if (c[k] > 0) print substr(k, 10) }' | sort >"$tmp/fired"
-cells="
-nhcc.L2.I.HLoad nhcc.L2.I.HWrite nhcc.L2.I.HAtomic nhcc.L2.I.Load nhcc.L2.I.LoadFar
-nhcc.L2.I.Write nhcc.L2.I.Atomic nhcc.L2.I.GAtomic
-nhcc.L2.V.HLoad nhcc.L2.V.HWrite nhcc.L2.V.HAtomic nhcc.L2.V.Load nhcc.L2.V.LoadFar
-nhcc.L2.V.Write nhcc.L2.V.Atomic nhcc.L2.V.GAtomic nhcc.L2.V.Inv nhcc.L2.V.Replace
-nhcc.L2.M.HLoad nhcc.L2.M.HWrite nhcc.L2.M.HAtomic nhcc.L2.M.Replace
-nhcc.L2.IV.HLoad nhcc.L2.IV.HWrite nhcc.L2.IV.HAtomic nhcc.L2.IV.MemData
-nhcc.L2.IA.Fill nhcc.L2.IA.FillOnce
-nhcc.L2.IR.Load nhcc.L2.IR.Write nhcc.L2.IR.Inv nhcc.L2.IR.Fill nhcc.L2.IR.FillNoWay
-nhcc.L2.IRX.Load nhcc.L2.IRX.Write nhcc.L2.IRX.Fill
-nhcc/hmg.Dir.I.RemoteLd nhcc/hmg.Dir.I.RemoteSt nhcc/hmg.Dir.I.LocalSt nhcc/hmg.Dir.I.Inv
-nhcc/hmg.Dir.V.RemoteLd nhcc/hmg.Dir.V.RemoteSt nhcc/hmg.Dir.V.LocalSt nhcc/hmg.Dir.V.Inv
-nhcc/hmg.Dir.V.Replace
+# defined cells of nhcc.L2 that no run here reaches
+unreached="
+nhcc.L2.IA.Load nhcc.L2.IA.LoadFar nhcc.L2.IA.Write nhcc.L2.IA.Atomic nhcc.L2.IA.GAtomic
+nhcc.L2.IR.Atomic nhcc.L2.IR.LoadFar nhcc.L2.IR.GAtomic
+nhcc.L2.IRX.Atomic nhcc.L2.IRX.LoadFar nhcc.L2.IRX.GAtomic
+nhcc.L2.I.Inv nhcc.L2.IRX.Inv
 "
-never=0
-for c in $cells; do
-    grep -qx "$c" "$tmp/fired" || {
-        echo "$c never fired"
-        never=$((never + 1))
-    }
+cat "$tmp"/cov.* | awk '$1 ~ /^coverage\.nhcc(\/hmg)?\.(L2|Dir)\./ { c[substr($1, 10)] += $2 }
+    END { for (k in c) print k, c[k] }' | sort >"$tmp/cells"
+[ -s "$tmp/cells" ] || fail "no nhcc.L2 or nhcc/hmg.Dir cell in the coverage"
+bad=0
+while read -r cell hits; do
+    case " $(echo $unreached) " in
+    *" $cell "*) [ "$hits" -eq 0 ] || echo "note: $cell fired $hits times; it may come off the list" ;;
+    *) [ "$hits" -gt 0 ] || {
+        echo "$cell never fired"
+        bad=$((bad + 1))
+    } ;;
+    esac
+done <"$tmp/cells"
+for c in $unreached; do
+    grep -q "^$c " "$tmp/cells" || { echo "$c is listed but not defined"; bad=$((bad + 1)); }
 done
-[ $never -eq 0 ] || fail "$never cells never fired"
-echo "ok: $(echo $cells | wc -w) cells of nhcc.L2 and nhcc/hmg.Dir fired in $n runs"
+[ $bad -eq 0 ] || fail "$bad cells"
+total=$(wc -l <"$tmp/cells")
+echo "ok: $((total - $(echo $unreached | wc -w))) of $total cells of nhcc.L2 and nhcc/hmg.Dir fired in $n runs"
