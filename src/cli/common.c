@@ -465,6 +465,17 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
         cJSON_AddNumberToObject(sp, "thread_insts_per_second",
                                 wall > 0 ? m.thread_insts / wall : 0);
         cJSON_AddNumberToObject(sp, "events_per_second", wall > 0 ? m.events / wall : 0);
+        const char *why;
+        unsigned np = machine_n_partitions(s->machine, &why);
+        cJSON *parts = cJSON_AddObjectToObject(sp, "partitions"); /* docs/parallel.md */
+        if (why)
+            cJSON_AddStringToObject(parts, "one_because", why);
+        cJSON *pt = cJSON_AddObjectToObject(parts, "ticks");
+        for (unsigned p = 0; p < np; p++) {
+            char pn[64];
+            cJSON_AddNumberToObject(pt, machine_partition_name(s->machine, p, pn, sizeof pn),
+                                    (double)machine_partition_ticks(s->machine, p));
+        }
         machine_stats(s->machine, json_stat, cJSON_AddObjectToObject(root, "stats"));
         if (machine_kernel_stats(s->machine))
             json_kernel_stats(root, machine_kernel_stats(s->machine));

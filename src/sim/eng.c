@@ -409,6 +409,7 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->tick = tick;
     c->dump = dump;
     c->last = TICK_MAX;
+    c->part = 0;
     c->pend_head = c->n_pend = 0;
     c->all_next = e->comps;
     e->comps = c;
@@ -561,7 +562,9 @@ bool eng_run(struct eng *e, tick_t until)
                 s->tick[w] = bits & (bits - 1);
                 s->n_ticks--;
                 e->passed = r + 1;
-                run_tick(e->by_rank[r], s->when);
+                struct comp *c = e->by_rank[r];
+                e->part_ticks[c->part]++;
+                run_tick(c, s->when);
             }
             e->n_events++;
             if (overdue && e->n_outstanding && e->now - e->last_progress > e->watchdog_ps)

@@ -70,7 +70,9 @@ struct comp {
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
     tick_t last;                         /* last tick that ran */
     uint32_t rank;                       /* place among simultaneous ticks (lower first) */
-    struct comp *all_next;               /* engine's list of every component */
+    uint32_t part; /* its partition (docs/parallel.md): 0 unless the machine sets it; its ticks
+                      are counted in eng->part_ticks[part] */
+    struct comp *all_next; /* engine's list of every component */
     /* --- private to eng.c --- */
     uint64_t rank_bit;          /* 1 << (rank % 64) */
     uint32_t pend_head, n_pend; /* pend[pend_head] is the earliest of n_pend ... */
@@ -108,6 +110,9 @@ struct eng_slot {
 #define ENG_WHEEL_SHIFT   9
 #define ENG_WHEEL_BUCKETS 2048 /* a power of two */
 
+/* Partitions whose ticks the engine counts apart (comp.part is below it). */
+#define ENG_PARTS_MAX 256
+
 struct eng {
     tick_t now;
     uint32_t passed;         /* ranks below this have ticked (or been passed) at now */
@@ -138,6 +143,9 @@ struct eng {
 
     /* statistics */
     uint64_t n_events; /* events executed (ticks included) */
+    /* ticks run per partition (comp.part; host work, not a simulated figure):
+     * a fixed array, so that counting a tick allocates nothing */
+    uint64_t part_ticks[ENG_PARTS_MAX];
 };
 
 void eng_init(struct eng *e);

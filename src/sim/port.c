@@ -25,6 +25,17 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->occupied_word = NULL;
     p->occupied_bit = 0;
     p->n_sent = p->n_full = 0;
+    p->wired_sender = NULL;
+}
+
+void port_wire(struct port *p, const struct comp *c)
+{
+    const struct comp *other = p->wired_sender ? p->wired_sender : p->sender;
+    if (other && other != c)
+        panic("port %s (into %s) has two senders, %s and %s (one sender per port: "
+              "docs/parallel.md, C2)",
+              p->name, p->receiver ? p->receiver->name : "nobody", other->name, c->name);
+    p->wired_sender = c;
 }
 
 void port_watch(struct port *p, uint64_t *word, uint64_t bit)

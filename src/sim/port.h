@@ -36,6 +36,10 @@ struct port {
     struct port_slot *slots;
     uint64_t *occupied_word; /* port_watch: this bit is set while n > 0 (NULL: none) */
     uint64_t occupied_bit;
+    /* The one component wired to send into it (condition C2 of docs/parallel.md),
+     * recorded by port_wire when the machine is built; NULL until then. Unlike
+     * `sender` it is set also where nobody is to be woken. */
+    const struct comp *wired_sender;
     uint64_t n_sent; /* statistics */
     uint64_t n_full; /* sends refused because the port was full */
 };
@@ -43,6 +47,11 @@ struct port {
 void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,
                struct comp *sender, struct comp *receiver);
 void port_destroy(struct port *p);
+
+/* Record that c sends into p (C2: one sender per port). Panics (exit 3),
+ * naming the port and both components, when p is already wired to another
+ * component or names another sender. */
+void port_wire(struct port *p, const struct comp *c);
 
 /* Keep `bit` of *word set while p holds a message, from now on (p must be
  * empty). */

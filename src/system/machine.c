@@ -474,6 +474,8 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     if (order_policies[cfg->sm.order.model]->typeaware)
         build_macs(m);
     order_components(m);
+    machine_partition(m);
+    machine_check_senders(m);
     return m;
 }
 
@@ -676,7 +678,10 @@ void machine_detach_sm(struct machine *m, unsigned sm, struct port *rsp, struct 
     struct ctrl_links *l = &m->l1_links[sm];
     l->to_core = rsp;
     rsp->sender = m->l1s[sm];
+    port_wire(rsp, m->l1s[sm]);
     (void)receiver;
     m->l1_ops[sm]->connect(m->l1s[sm], l);
-    machine_l1_port(m, sm)->sender = NULL;
+    struct port *req = machine_l1_port(m, sm);
+    req->sender = NULL;
+    req->wired_sender = NULL; /* no longer the SM's: the driver that stands in sends into it */
 }

@@ -99,6 +99,14 @@ void machine_series_values(struct machine *m, uint64_t *values);
 /* The machine's clock, in core cycles. */
 uint64_t machine_cycle(const struct machine *m);
 
+/* Partitions of the machine (docs/parallel.md; partition.c): how many, and
+ * why it is only one (NULL when cut); each one's name ("core", "mem",
+ * "gpu0.gpm1.core", "sys.net", "all") and the ticks its components ran, a
+ * host figure like engine.events (the stats' "speed" block). */
+unsigned machine_n_partitions(const struct machine *m, const char **why);
+const char *machine_partition_name(const struct machine *m, unsigned p, char *buf, size_t size);
+uint64_t machine_partition_ticks(const struct machine *m, unsigned p);
+
 /* Cycles of each kernel launched so far, in order. */
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 

@@ -82,6 +82,8 @@ struct machine {
     struct coh_cov *cov;              /* per table */
     struct coh_history hist;          /* recent transitions, when asked for */
     struct observer *obs;             /* --check */
+    unsigned n_parts;                 /* partitions (partition.c), at least 1 */
+    const char *part_why;             /* why the machine is one partition, or NULL */
     char **names;                     /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
@@ -104,5 +106,11 @@ struct machine {
     tick_t sample_ps, next_sample;
     tick_t launch_start; /* when the running launch started */
 };
+
+/* partition.c: place every component in its partition (comp.part), and
+ * check C2 (one sender per port) on the machine's wiring; both after the
+ * machine is built. */
+void machine_partition(struct machine *m);
+void machine_check_senders(struct machine *m);
 
 #endif

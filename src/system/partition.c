@@ -1,0 +1,159 @@
+/*
+ * partition.c - which partition each component of a built machine belongs
+ * to, and the check of condition C2 (one sender per port) on its wiring
+ * (docs/parallel.md: the cuts of section 1, step 0 of section 5).
+ *
+ * Nothing here changes what is simulated. The partitioning is the finest
+ * that the exact mode of the design allows: on one GPU, P_core (SMs, CPU
+ * cores, their L1s, the down network, the central unit, type_down) and P_mem
+ * (the up network, banks, DRAM channels, MACs, type_up); on several GPMs,
+ * P_core and P_mem of each GPM, and the sysnet apart (step 2 splits it into a
+ * send and a receive half per GPM). Machines joined by a zero-latency
+ * shortcut (section 3) or by one component that cannot be cut (the mesh,
+ * section 1.6) are one partition. It is a function of the configuration only
+ * (never of the host). Today the engine only counts ticks per partition
+ * (eng.part_ticks, a host figure in the stats' "speed" block).
+ * SPDX-License-Identifier: BSD-3-Clause
+ */
+#include "system/machine_int.h"
+
+/* Why the whole machine is one partition, or NULL when it is cut. */
+static const char *one_partition_why(const struct machine *m)
+{
+    const char *p = m->proto->name;
+    if (!strcmp(p, "ideal"))
+        return "protocol ideal: its invalidation bus (bank -> L1) has no latency";
+    if (!strcmp(p, "ideal-mg"))
+        return "protocol ideal-mg: its free messages between GPMs have no latency";
+    if (m->tx_epoch)
+        return "GETM's rollover board flushes every bank from the SMs";
+    if (m->proto->transactional) {
+        struct getm_params gp;
+        getm_params_of_config(&m->view, m->n_sms, &gp);
+        if (gp.eager)
+            return "WarpTM-EL's early checks read the banks at the SMs' time";
+    }
+    if (m->cfg.noc.topology == NOC_MESH)
+        return "the mesh is one component (docs/parallel.md 1.6)";
+    if (m->macs && m->n_gpms > 1)
+        return "sc-typeaware's MAC crossbars join every GPM";
+    if (m->unit && m->n_gpms > 1)
+        return "the protocol's central unit joins every GPM";
+    if (2 * m->n_gpms + 1 > ENG_PARTS_MAX)
+        return "more GPMs than the engine counts partitions for";
+    return NULL;
+}
+
+/* The partition of a component of GPM g on the core side (SMs, L1s, down
+ * network, unit) or the memory side (up network, banks, DRAM, MACs). */
+static uint32_t part_of(const struct machine *m, unsigned g, bool mem)
+{
+    return m->n_parts == 1 ? 0 : 2 * g + mem;
+}
+
+void machine_partition(struct machine *m)
+{
+    m->part_why = one_partition_why(m);
+    m->n_parts = m->part_why ? 1 : m->n_gpms == 1 ? 2 : 2 * m->n_gpms + 1;
+    struct eng *e = &m->eng;
+    for (struct comp *c = e->comps; c; c = c->all_next)
+        c->part = UINT32_MAX; /* every component must be placed below */
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        unsigned g = i < m->n_sms ? i / m->sms_per_gpm : 0;
+        sm_comp(m->sms[i])->part = m->l1s[i]->part = part_of(m, g, false);
+    }
+    for (unsigned g = 0; g < m->n_gpms; g++) {
+        net_comp(m->down[g])->part = part_of(m, g, false);
+        net_comp(m->up[g])->part = part_of(m, g, true);
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        unsigned g = b / m->banks_per_gpm;
+        m->l2s[b]->part = dram_comp(m->drams[b])->part = part_of(m, g, true);
+        if (m->macs)
+            mac_comp(m->macs[b])->part = part_of(m, g, true);
+    }
+    if (m->macs) {
+        xbar_comp(m->type_down)->part = part_of(m, 0, false);
+        xbar_comp(m->type_up)->part = part_of(m, 0, true);
+    }
+    if (m->unit)
+        m->unit->part = part_of(m, 0, false);
+    if (m->sys)
+        sysnet_comp(m->sys)->part = m->n_parts == 1 ? 0 : 2 * m->n_gpms;
+    for (const struct comp *c = e->comps; c; c = c->all_next)
+        panic_if(c->part == UINT32_MAX, "%s: a component the partitioning does not know", c->name);
+}
+
+const char *machine_partition_name(const struct machine *m, unsigned p, char *buf, size_t size)
+{
+    if (m->n_parts == 1)
+        snprintf(buf, size, "all");
+    else if (m->n_gpms == 1)
+        snprintf(buf, size, "%s", p ? "mem" : "core");
+    else if (p == 2 * m->n_gpms)
+        snprintf(buf, size, "sys.net");
+    else
+        snprintf(buf, size, "gpu%u.gpm%u.%s", p / 2 / m->cfg.topology.gpms,
+                 p / 2 % m->cfg.topology.gpms, p % 2 ? "mem" : "core");
+    return buf;
+}
+
+unsigned machine_n_partitions(const struct machine *m, const char **why)
+{
+    if (why)
+        *why = m->part_why;
+    return m->n_parts;
+}
+
+uint64_t machine_partition_ticks(const struct machine *m, unsigned p)
+{
+    return p < m->n_parts ? m->eng.part_ticks[p] : 0;
+}
+
+/* C2 on every port the machine wires: each is handed to one sending
+ * component, the one its `sender` names where it names one. Ports made and
+ * used inside a protocol are not wired here: an L2 bank's `pipe` (the bank
+ * into itself), RCC's ring hops (bank i into bank i + 1, rcc_l2_create) and
+ * the sysnet's `far` links (the sysnet into itself) have one sender each.
+ * EXEMPT: the ideal reference's invalidation port of each L1 ("ideal_inv",
+ * vi_bus.c) has every L2 bank as sender; protocol `ideal` is one partition
+ * (one_partition_why), so the port is never cut. */
+void machine_check_senders(struct machine *m)
+{
+    unsigned nv = m->proto->n_vnets;
+    for (unsigned i = 0; i < m->n_cores; i++) {
+        unsigned g = i < m->n_sms ? i / m->sms_per_gpm : 0,
+                 local = i < m->n_sms ? i % m->sms_per_gpm : i;
+        port_wire(m->l1_ops[i]->in_port(m->l1s[i]), sm_comp(m->sms[i]));
+        port_wire(&m->from_l1[i], m->l1s[i]);
+        for (unsigned v = 0; v < nv; v++) {
+            port_wire(m->l1_links[i].net_out[v], m->l1s[i]);
+            port_wire(net_out(m->down[g], local, v), net_comp(m->down[g]));
+        }
+        if (m->unit && i < m->n_sms) {
+            port_wire(&m->to_unit[i], m->l1s[i]);
+            port_wire(&m->from_unit[i], m->unit);
+        }
+        if (m->macs && i < m->n_sms) {
+            port_wire(xbar_in(m->type_up, i, 0), sm_comp(m->sms[i]));
+            port_wire(xbar_out(m->type_down, i, 0), xbar_comp(m->type_down));
+        }
+    }
+    for (unsigned b = 0; b < m->n_banks; b++) {
+        unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
+        for (unsigned v = 0; v < nv; v++) {
+            port_wire(net_in(m->down[g], local, v), m->l2s[b]);
+            port_wire(net_out(m->up[g], local, v), net_comp(m->up[g]));
+            if (m->sys) {
+                port_wire(sysnet_in(m->sys, b, v), m->l2s[b]);
+                port_wire(sysnet_out(m->sys, b, v), sysnet_comp(m->sys));
+            }
+        }
+        port_wire(dram_req_port(m->drams[b]), m->l2s[b]);
+        port_wire(m->proto->l2.in_port(m->l2s[b]), dram_comp(m->drams[b]));
+        if (m->macs) {
+            port_wire(xbar_in(m->type_down, b, 0), mac_comp(m->macs[b]));
+            port_wire(xbar_out(m->type_up, b, 0), xbar_comp(m->type_up));
+        }
+    }
+}
