@@ -9,9 +9,6 @@
 
 #include "base/log.h"
 
-FILE *coh_trace_out;
-addr_t coh_trace_addr;
-
 void coh_cov_init(struct coh_cov *c, const struct coh_table *t)
 {
     size_t n = (size_t)t->n_states * t->n_events;
@@ -75,10 +72,10 @@ enum coh_result coh_step(const struct coh_table *t, struct coh_cov *cov, struct 
             (struct coh_hist_entry){x->eng->now,       x->addr,       x->ctrl_name,       t,
                                     (uint8_t)x->event, (uint8_t)from, (uint8_t)cell->next};
     }
-    if (coh_trace_out && (!coh_trace_addr || coh_trace_addr == x->addr))
-        fprintf(coh_trace_out, "%12llu %-18s %-12s %6s>%-6s %#llx\n",
-                (unsigned long long)x->eng->now, x->ctrl_name, t->event_names[x->event],
-                t->state_names[from], t->state_names[cell->next], (unsigned long long)x->addr);
+    if (cov->trace)
+        fprintf(cov->trace, "%12llu %-18s %-12s %6s>%-6s %#llx\n", (unsigned long long)x->eng->now,
+                x->ctrl_name, t->event_names[x->event], t->state_names[from],
+                t->state_names[cell->next], (unsigned long long)x->addr);
     return COH_FIRED;
 }
 

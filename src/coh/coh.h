@@ -136,6 +136,7 @@ struct coh_cov {
     uint64_t *hits;           /* [n_states * n_events] transitions fired */
     uint64_t *stalls;         /* [n_states * n_events] protocol stalls */
     struct coh_history *hist; /* NULL: not recorded */
+    FILE *trace; /* each fired transition printed (gem5 ProtocolTrace shape); NULL: off */
 };
 
 /* Print the recorded transitions of `line`, oldest first. */
@@ -161,9 +162,5 @@ void coh_table_print_dot(const struct coh_table *t, FILE *out);
 /* Coverage lines "coverage.<proto>.<ctrl>.<State>.<Event> <count>", cells
  * never fired first (marked "<--"). Returns the number never fired. */
 unsigned coh_cov_print(const struct coh_cov *c, FILE *out);
-
-/* Tracing of fired transitions (gem5 ProtocolTrace shape). */
-extern FILE *coh_trace_out;   /* NULL: off */
-extern addr_t coh_trace_addr; /* only this line if nonzero */
 
 #endif

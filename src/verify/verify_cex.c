@@ -138,7 +138,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
     vx_memories_init(&mem, cfg->l1.cache.line_bytes);
     struct rig *r = vx_rig_new(cfg, p, o, cov, &mem);
     vx_settle(r);
-    coh_trace_out = out;
+    for (unsigned t = 0; t < n_tables; t++)
+        cov[t].trace = out; /* the replay's steps only, not the rig's settling */
     char line[256];
     unsigned ln = 0, step = 0;
     while (fgets(line, sizeof line, f) && !r->fault[0]) {
@@ -247,7 +248,6 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
             vx_fail(r, "deadlock: no event is possible, yet requests are unanswered or messages "
                        "undelivered");
     }
-    coh_trace_out = NULL;
     int rc = r->fault[0] != 0;
     if (rc)
         fprintf(out, "replay %s: VIOLATION after %u steps: %s\n", p->name, step, r->fault);
