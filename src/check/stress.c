@@ -42,7 +42,9 @@ struct loc {
     uint32_t writer_sm, writer_warp;
 };
 
-struct pending { /* a load in flight: what it must return */
+struct pending { /* a request in flight; for a load, what it must return */
+    uint32_t id; /* the request's, while in_flight */
+    bool in_flight;
     unsigned agent, loc;
     uint32_t expect;
     uint64_t writer_episode;
@@ -58,7 +60,7 @@ struct stress {
     struct agent *agents;
     unsigned n_agents, n_sms, line_bytes;
     struct loc *locs;
-    struct pending *pend; /* by request id modulo pend_mask + 1 */
+    struct pending *pend; /* by request id modulo pend_mask + 1 (grown: grow_pending) */
     uint32_t pend_mask, next_id;
     uint64_t started, finished;
     uint32_t next_value;
@@ -127,6 +129,28 @@ static void wrong_value(struct stress *s, const struct pending *pd, uint32_t got
     eng_stop(s->comp.eng);
 }
 
+/* Double the ring until the slot of the next id is free. Ids are given in
+ * order but a request may stay in flight while any number of later ones
+ * complete (an LLC a few lines large, thrashed by many L1s, serves some
+ * requests hundreds of thousands of cycles late), so no fixed size is
+ * enough: a response must never meet a slot that a later request reused. */
+static void grow_pending(struct stress *s)
+{
+    while (s->pend[s->next_id & s->pend_mask].in_flight) {
+        uint32_t cap = (s->pend_mask + 1) * 2;
+        panic_if(!cap, "stress: more requests in flight than ids");
+        struct pending *p = calloc(cap, sizeof *p);
+        if (!p)
+            panic("out of memory");
+        for (uint32_t i = 0; i <= s->pend_mask; i++)
+            if (s->pend[i].in_flight)
+                p[s->pend[i].id & (cap - 1)] = s->pend[i];
+        free(s->pend);
+        s->pend = p;
+        s->pend_mask = cap - 1;
+    }
+}
+
 static struct msg *new_req(struct stress *s, struct agent *a, enum mem_op op, addr_t addr,
                            enum mem_sem sem)
 {
@@ -140,7 +164,10 @@ static struct msg *new_req(struct stress *s, struct agent *a, enum mem_op op, ad
                               .sm = (uint16_t)a->sm,
                               .warp = (uint16_t)a->warp,
                               .id = s->next_id};
-    s->pend[s->next_id++ & s->pend_mask] = (struct pending){.agent = (unsigned)(a - s->agents)};
+    grow_pending(s);
+    s->pend[s->next_id & s->pend_mask] =
+        (struct pending){.id = s->next_id, .in_flight = true, .agent = (unsigned)(a - s->agents)};
+    s->next_id++;
     return m;
 }
 
@@ -292,6 +319,9 @@ static bool stress_tick(struct comp *cp)
         while ((r = port_peek(&s->rsp[i]))) {
             port_pop(&s->rsp[i]);
             struct pending *pd = &s->pend[r->req.id & s->pend_mask];
+            panic_if(!pd->in_flight || pd->id != r->req.id,
+                     "stress: response to request %u, which is not in flight", r->req.id);
+            pd->in_flight = false;
             struct agent *a = &s->agents[pd->agent];
             a->n_out--;
             cp->eng->n_outstanding--;
@@ -349,12 +379,13 @@ int stress_run(const struct config *cfg, const struct stress_opts *o, struct str
     s->n_agents = s->n_sms * o->warps_per_sm;
     s->agents = calloc(s->n_agents, sizeof *s->agents);
     s->locs = calloc(o->locations, sizeof *s->locs);
-    /* ids are reused once they wrap: the ring is larger than what can be in flight */
+    /* a slot is reused once the ids wrap round the ring: grow_pending makes
+     * room when the request that holds it is still in flight */
     uint32_t cap = 1024;
     while (cap < 4u * s->n_agents * (o->max_body + 4))
         cap *= 2;
     s->pend_mask = cap - 1;
-    s->pend = malloc(cap * sizeof *s->pend);
+    s->pend = calloc(cap, sizeof *s->pend);
     if (!s->rsp || !s->agents || !s->locs || !s->pend)
         panic("out of memory");
     for (unsigned i = 0; i < o->locations; i++)

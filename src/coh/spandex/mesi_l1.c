@@ -15,7 +15,10 @@
  * DeNovo owner does: FwdReqV (send them, keep them), FwdReqO (to the new
  * owner through the LLC) and RvkO (back to the LLC); a line that loses any
  * word to a FwdReqO or RvkO writes the others back (ReqWB) and leaves, since
- * a MESI line is owned whole or not at all. Forwards that reach a line whose
+ * a MESI line is owned whole or not at all; an RvkO that finds no TBE or
+ * request slot free for that write-back gives every word back in its answer
+ * instead, since the LLC waits for it (R) and may take the requests that
+ * hold the TBEs only after it. Forwards that reach a line whose
  * grant is still on its way wait for the grant (they were sent after it).
  * An Inv that overtakes the fill of a ReqS (the LLC answered the ReqS before
  * the write that sent the Inv) lets the fill answer its load, which was
@@ -379,6 +382,12 @@ static bool evictable(const struct cache_line *l, void *arg)
 
 static void order_op(struct ctrl *b, struct msg *m);
 
+/* Room to write a line's other words back: a TBE (MI) and a request slot. */
+static bool wb_room(struct ctrl *b)
+{
+    return port_has_room(b->links.net_out[SPX_VNET_REQ], 1) && !tbe_full(&b->tbes);
+}
+
 static void take_forward(struct ctrl *b, struct msg *m)
 {
     struct coh_ctx x;
@@ -394,6 +403,15 @@ static void take_forward(struct ctrl *b, struct msg *m)
         uint64_t words = spx_words_of(&m->mask, b->line_bytes);
         panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
                  (unsigned long long)m->addr);
+        if (m->type == SPX_RVK_O && x.state == ME_M && (*owned_of(x.line) & ~words) &&
+            !wb_room(b)) {
+            /* The LLC waits for this answer (R), and the TBEs and requests
+             * that a write-back of the other words needs may all wait on
+             * requests the LLC takes only after it (their set's ways all
+             * revoking): the answer gives every owned word back instead. */
+            words = *owned_of(x.line);
+            spx_bytes_of(&m->mask, words, b->line_bytes);
+        }
         if (x.state == ME_IM && (words & x.tbe->meta[0]))
             x.event = ME_FwdPending;
         else if (m->type == SPX_FWD_V)
@@ -405,18 +423,19 @@ static void take_forward(struct ctrl *b, struct msg *m)
 }
 
 /* Room to take message m of the forward vnet: a forward or an Inv answers
- * on the forward-response vnet, and a forward to a Modified line may write
- * the rest of it back (a TBE and a request); a write-back's ack needs
- * nothing, so the TBEs of lines in MI always free. */
+ * on the forward-response vnet, and a FwdReqO that takes some of a Modified
+ * line's words writes the rest back (wb_room); a write-back's ack needs
+ * nothing, so the TBEs of lines in MI always free. A FwdReqO that takes
+ * every word writes nothing back, and an RvkO never waits for that room
+ * (take_forward), so that neither waits on the TBEs' requests. */
 static bool fwd_room(struct ctrl *b, const struct msg *m)
 {
     if (m->type == SPX_RSP_WB)
         return true;
     const struct cache_line *l = cache_find(&b->cache, m->addr);
-    bool may_write_back = l && l->state == ME_M && (m->type == SPX_FWD_O || m->type == SPX_RVK_O);
-    return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) &&
-           (!may_write_back ||
-            (port_has_room(b->links.net_out[SPX_VNET_REQ], 1) && !tbe_full(&b->tbes)));
+    bool may_write_back = l && l->state == ME_M && m->type == SPX_FWD_O &&
+                          (l->meta[1] & ~spx_words_of(&m->mask, b->line_bytes));
+    return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) && (!may_write_back || wb_room(b));
 }
 
 /* One core request (new or replayed), or a message of the forward vnet: a
