@@ -13,7 +13,9 @@
 # from S, which has none, and no grant happens in either, so a request there
 # is never classified Owned or WTfwd. The others are races these runs do not
 # produce (not shown unreachable), which a change of timing may make fire
-# (noted, not failed); a dead one that fires fails the test. A cell that
+# (noted, not failed); a dead one that fires fails the test. MESI-L1's
+# S.FwdNack fired twice in the first run until an RvkO stopped waiting for
+# write-back room (mesi_l1.c, take_forward), which moved that run's timing. A cell that
 # should not exist is a hole (a panic, exit 3), which a run here would meet as
 # a failure.
 # usage: spandex-cells.sh GPUCOH REPO
@@ -35,8 +37,7 @@ run() { # a gpucoh command line; its coverage goes to $tmp/cov.N
 }
 cfg=(--config "$src/configs/spandex.ini")
 rnd=(--set fcs.random=true --set fcs.mispredict=30)
-# a 2-set LLC on the default machine (on spandex.ini's it is not run here:
-# see docs/protocols/README.md, "Coverage")
+# a 2-set LLC on the default machine (spandex.ini's: stress-spandex-small-llc.sh)
 llc=(--small-caches --set l2.size=256 --set l2.banks=1 --set cpu.cores=2 --warps 16)
 run stress --protocol spandex-d --episodes 20000 --warps 16 --small-caches "${cfg[@]}" \
     --set cpu.device=mesi "${rnd[@]}"
@@ -65,7 +66,7 @@ DeNovo-L1.BS.FwdV DeNovo-L1.BS.FwdO DeNovo-L1.BS.FwdWT DeNovo-L1.BS.PredV
 DeNovo-L1.BO.AtomicHit DeNovo-L1.BO.FwdWT DeNovo-L1.BO.PredV
 DeNovo-L1.BW.AtomicHit DeNovo-L1.BW.PredV DeNovo-L1.BW.PredFillOwned
 DeNovo-L1.W.AtomicHit
-MESI-L1.IS.Atomic
+MESI-L1.IS.Atomic MESI-L1.S.FwdNack
 "
 dead="
 LLC.IV.ReqVOwned LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
