@@ -328,43 +328,48 @@ static const struct coh_action_name actions[] = {
 /* ---- the tables ---- */
 
 /* The cells RCC-SC and RCC-WO share; they differ in V + Store/Atomic. */
+// clang-format off
 /*  state    event              next    uses               actions                               */
-#define RCC_L1_COMMON_CELLS                                                                        \
-    [L1_I][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                \
-    [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_write),                              \
-    [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                            \
-    [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                        \
-    [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                       \
-    [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                         \
-    [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                        \
-    [L1_V][L1_Expire] = DO(L1_E, TAG_WR, count_expiry),                                            \
-    [L1_V][L1_LoadL2] =                                                                            \
-        DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2),               \
-    [L1_E][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                \
-    [L1_E][L1_Store] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),     \
-    [L1_E][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic),   \
-    [L1_E][L1_LoadL2] =                                                                            \
-        DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2),               \
-    [L1_E][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                         \
-    [L1_E][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                        \
-    [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_MergeFull] = STALL,               \
-    [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_Store] = STALL,                 \
-    [L1_IV][L1_Atomic] = STALL, [L1_IV][L1_Replace] = DO(L1_IV, TAG_WR, ctrl_drop_line),           \
-    [L1_IV][L1_FlashInv] = DO(L1_IV, TAG_WR, ctrl_drop_line),                                      \
-    [L1_IV][L1_Data] =                                                                             \
-        DO(L1_V, TAG_WR | DATA_WR, take_version, fill_line, reply_fill, ctrl_free_tbe),            \
-    [L1_IV][L1_DataExpired] = DO(L1_E, TAG_WR | DATA_WR, take_version, fill_line,                  \
-                                 count_expired_fill, reply_fill, ctrl_free_tbe),                   \
-    [L1_IV][L1_Renew] = DO(L1_V, TAG_WR | DATA_RD, renew_line, reply_fill, ctrl_free_tbe),         \
-    [L1_IV][L1_RenewExpired] =                                                                     \
-        DO(L1_E, TAG_WR | DATA_RD, renew_line, count_expired_fill, reply_fill, ctrl_free_tbe),     \
-    [L1_IV][L1_RenewLost] = DO(L1_IV, 0, resend_gets),                                             \
-    [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                               \
-    [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                       \
-    [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_write),                                             \
-    [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),                                           \
-    [L1_II][L1_Rsp] = DO(L1_II, 0, take_version, reply_rsp),                                       \
+#define RCC_L1_COMMON_CELLS                                                                      \
+    [L1_I][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                              \
+    [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_write),                            \
+    [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                          \
+    [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                      \
+    [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                     \
+    [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                       \
+    [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                      \
+    [L1_V][L1_Expire] = DO(L1_E, TAG_WR, count_expiry),                                          \
+    [L1_V][L1_LoadL2] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe,               \
+        send_gets_at_l2),                                                                        \
+    [L1_E][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                              \
+    [L1_E][L1_Store] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_write),   \
+    [L1_E][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_atomic), \
+    [L1_E][L1_LoadL2] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe,               \
+        send_gets_at_l2),                                                                        \
+    [L1_E][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                       \
+    [L1_E][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                      \
+    [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load),                                            \
+    [L1_IV][L1_MergeFull] = STALL,                                                               \
+    [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load),                                          \
+    [L1_IV][L1_Store] = STALL,                                                                   \
+    [L1_IV][L1_Atomic] = STALL,                                                                  \
+    [L1_IV][L1_Replace] = DO(L1_IV, TAG_WR, ctrl_drop_line),                                     \
+    [L1_IV][L1_FlashInv] = DO(L1_IV, TAG_WR, ctrl_drop_line),                                    \
+    [L1_IV][L1_Data] = DO(L1_V, TAG_WR | DATA_WR, take_version, fill_line, reply_fill,           \
+        ctrl_free_tbe),                                                                          \
+    [L1_IV][L1_DataExpired] = DO(L1_E, TAG_WR | DATA_WR, take_version, fill_line,                \
+        count_expired_fill, reply_fill, ctrl_free_tbe),                                          \
+    [L1_IV][L1_Renew] = DO(L1_V, TAG_WR | DATA_RD, renew_line, reply_fill, ctrl_free_tbe),       \
+    [L1_IV][L1_RenewExpired] = DO(L1_E, TAG_WR | DATA_RD, renew_line, count_expired_fill,        \
+        reply_fill, ctrl_free_tbe),                                                              \
+    [L1_IV][L1_RenewLost] = DO(L1_IV, 0, resend_gets),                                           \
+    [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                             \
+    [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                     \
+    [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_write),                                           \
+    [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),                                         \
+    [L1_II][L1_Rsp] = DO(L1_II, 0, take_version, reply_rsp),                                     \
     [L1_II][L1_LastRsp] = DO(L1_I, 0, take_version, reply_rsp, ctrl_free_tbe)
+// clang-format on
 
 /*  state    event              next    uses               actions                               */
 static const struct coh_trans rccsc_l1_cells[L1_NSTATES][L1_NEVENTS] = {

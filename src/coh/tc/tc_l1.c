@@ -327,38 +327,44 @@ static const struct coh_action_name actions[] = {
 
 /* The cells TC-Strong and TC-Weak share; they differ in VM + Load only.
  * LoadL2 arises only under tc.strong_loads = l2. */
+// clang-format off
 /*  state    event             next   uses               actions                                 */
-#define TC_L1_COMMON_CELLS                                                                         \
-    [L1_I]                                                                                         \
-        [L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                                  \
-  [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_getx),                                 \
-  [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                              \
-  [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                          \
-  [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                         \
-  [L1_V][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),           \
-  [L1_V][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, ctrl_alloc_tbe, send_atomic),    \
-  [L1_V][L1_LoadL2] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe, send_gets_at_l2), \
-  [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                           \
-  [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                          \
-  [L1_V][L1_Expire] = DO(L1_I, TAG_WR, expire_line),                                               \
-  [L1_VM][L1_LoadL2] = DO(L1_VM, TAG_RD, send_gets_at_l2), /* after its writes */                  \
-        [L1_VM][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                    \
-  [L1_VM][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, send_atomic),                   \
-  [L1_VM][L1_Replace] = DO(L1_II, TAG_WR, ctrl_drop_line),                                         \
-  [L1_VM][L1_FlashInv] = DO(L1_II, TAG_WR, ctrl_drop_line),                                        \
-  [L1_VM][L1_Expire] = DO(L1_II, TAG_WR, expire_line), [L1_VM][L1_Rsp] = DO(L1_VM, 0, reply_rsp),  \
-  [L1_VM][L1_LastRsp] = DO(L1_V, TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),         \
-  [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load), [L1_IV][L1_MergeFull] = STALL,                 \
-  [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load), /* a fill in flight */                       \
-        [L1_IV][L1_Store] = STALL, [L1_IV][L1_Atomic] = STALL,                                     \
-  [L1_IV][L1_FlashInv] = DO(L1_II, 0, ctrl_nothing),                                               \
-  [L1_IV][L1_Data] = DO(L1_V, TAG_WR | DATA_WR, fill_line, reply_rsp, ctrl_free_tbe),              \
-  [L1_IV][L1_DataExpired] = DO(L1_I, 0, count_expired_fill, reply_rsp, ctrl_free_tbe),             \
-  [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                                 \
-  [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                         \
-  [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_getx),                                                \
-  [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic), [L1_II][L1_Rsp] = DO(L1_II, 0, reply_rsp),  \
-  [L1_II][L1_LastRsp] = DO(L1_I, 0, reply_rsp, ctrl_free_tbe)
+#define TC_L1_COMMON_CELLS                                                                        \
+    [L1_I][L1_Load] = DO(L1_IV, TAG_RD, ctrl_alloc_tbe, send_gets),                               \
+    [L1_I][L1_Store] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_getx),                              \
+    [L1_I][L1_Atomic] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_atomic),                           \
+    [L1_I][L1_LoadL2] = DO(L1_II, TAG_RD, ctrl_alloc_tbe, send_gets_at_l2),                       \
+    [L1_V][L1_Load] = DO(L1_V, TAG_RD | DATA_RD, reply_hit),                                      \
+    [L1_V][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, ctrl_alloc_tbe, send_upgr),        \
+    [L1_V][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, ctrl_alloc_tbe, send_atomic), \
+    [L1_V][L1_LoadL2] = DO(L1_II, TAG_RD | TAG_WR, ctrl_drop_line, ctrl_alloc_tbe,                \
+        send_gets_at_l2),                                                                         \
+    [L1_V][L1_Replace] = DO(L1_I, TAG_WR, ctrl_drop_line),                                        \
+    [L1_V][L1_FlashInv] = DO(L1_I, TAG_WR, ctrl_drop_line),                                       \
+    [L1_V][L1_Expire] = DO(L1_I, TAG_WR, expire_line),                                            \
+    [L1_VM][L1_LoadL2] = DO(L1_VM, TAG_RD, send_gets_at_l2), /* after its writes */               \
+    [L1_VM][L1_Store] = DO(L1_VM, TAG_RD | DATA_WR, write_line, send_upgr),                       \
+    [L1_VM][L1_Atomic] = DO(L1_II, TAG_RD | TAG_WR, drop_for_atomic, send_atomic),                \
+    [L1_VM][L1_Replace] = DO(L1_II, TAG_WR, ctrl_drop_line),                                      \
+    [L1_VM][L1_FlashInv] = DO(L1_II, TAG_WR, ctrl_drop_line),                                     \
+    [L1_VM][L1_Expire] = DO(L1_II, TAG_WR, expire_line),                                          \
+    [L1_VM][L1_Rsp] = DO(L1_VM, 0, reply_rsp),                                                    \
+    [L1_VM][L1_LastRsp] = DO(L1_V, TAG_WR | DATA_WR, update_line, reply_rsp, ctrl_free_tbe),      \
+    [L1_IV][L1_Load] = DO(L1_IV, TAG_RD, merge_load),                                             \
+    [L1_IV][L1_MergeFull] = STALL,                                                                \
+    [L1_IV][L1_LoadL2] = DO(L1_IV, TAG_RD, merge_load), /* a fill in flight */                    \
+    [L1_IV][L1_Store] = STALL,                                                                    \
+    [L1_IV][L1_Atomic] = STALL,                                                                   \
+    [L1_IV][L1_FlashInv] = DO(L1_II, 0, ctrl_nothing),                                            \
+    [L1_IV][L1_Data] = DO(L1_V, TAG_WR | DATA_WR, fill_line, reply_rsp, ctrl_free_tbe),           \
+    [L1_IV][L1_DataExpired] = DO(L1_I, 0, count_expired_fill, reply_rsp, ctrl_free_tbe),          \
+    [L1_II][L1_Load] = DO(L1_II, TAG_RD, send_gets),                                              \
+    [L1_II][L1_LoadL2] = DO(L1_II, TAG_RD, send_gets_at_l2),                                      \
+    [L1_II][L1_Store] = DO(L1_II, TAG_RD, send_getx),                                             \
+    [L1_II][L1_Atomic] = DO(L1_II, TAG_RD, send_atomic),                                          \
+    [L1_II][L1_Rsp] = DO(L1_II, 0, reply_rsp),                                                    \
+    [L1_II][L1_LastRsp] = DO(L1_I, 0, reply_rsp, ctrl_free_tbe)
+// clang-format on
 
 /*  state    event             next   uses               actions                                 */
 static const struct coh_trans tcs_l1_cells[L1_NSTATES][L1_NEVENTS] = {

@@ -425,49 +425,57 @@ static const struct coh_action_name actions[] = {
 /* ---- the tables ---- */
 
 /* Cells TC-Strong and TC-Weak share: misses, reads, E, eviction, expiry. */
+// clang-format off
 /*  state     event              next     uses              actions                              */
-#define TC_L2_COMMON_CELLS                                                                         \
-    [L2_I][L2_GetS] =                                                                              \
-        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
-    [L2_I][L2_GetSOnce] =                                                                          \
-        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
-    [L2_I][L2_GetX] =                                                                              \
-        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
-    [L2_I][L2_Upgr] =                                                                              \
-        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
-    [L2_I][L2_Atomic] =                                                                            \
-        DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_hold),  \
-    [L2_P][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                  \
-    [L2_P][L2_GetSOnce] = DO(L2_P, TAG_RD | DATA_RD, reply_data),                                  \
-    [L2_P][L2_UpgrOwn] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_private),                       \
-    [L2_P][L2_Replace] =                                                                           \
-        DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts, ctrl_l2_write_back, ctrl_drop_line),  \
-    [L2_P][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                            \
-    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                  \
-    [L2_S][L2_GetSOnce] = DO(L2_S, TAG_RD | DATA_RD, reply_data),                                  \
-    [L2_S][L2_Replace] =                                                                           \
-        DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts, ctrl_l2_write_back, ctrl_drop_line),  \
-    [L2_S][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                            \
-    [L2_E][L2_GetS] = DO(L2_P, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data, set_owner),       \
-    [L2_E][L2_GetSOnce] = DO(L2_E, TAG_RD | DATA_RD, reply_data),                                  \
-    [L2_E][L2_GetX] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                       \
-    [L2_E][L2_Upgr] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                       \
-    [L2_E][L2_Atomic] = DO(L2_E, TAG_RD | DATA_RD | DATA_WR, do_atomic),                           \
-    [L2_E][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),           \
-    [L2_IS][L2_GetS] = STALL, [L2_IS][L2_GetSOnce] = STALL, [L2_IS][L2_GetX] = STALL,              \
-    [L2_IS][L2_Upgr] = STALL, [L2_IS][L2_Atomic] = STALL,                                          \
-    [L2_IS][L2_MemData] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held,    \
-                             set_owner, ctrl_wake_parked),                                         \
-    [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,          \
-                                     restore_ts, perform_held, ctrl_wake_parked),                  \
-    [L2_IM][L2_GetS] = STALL, [L2_IM][L2_GetSOnce] = STALL, [L2_IM][L2_GetX] = STALL,              \
-    [L2_IM][L2_Upgr] = STALL, [L2_IM][L2_Atomic] = STALL,                                          \
-    [L2_IM][L2_MemData] =                                                                          \
-        DO(L2_E, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held, ctrl_wake_parked),   \
-    [L2_MI][L2_GetS] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),   \
-    [L2_MI][L2_GetSOnce] =                                                                         \
-        DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold),                  \
+#define TC_L2_COMMON_CELLS                                                                       \
+    [L2_I][L2_GetS] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,                  \
+        ctrl_l2_send_fetch, ctrl_hold),                                                          \
+    [L2_I][L2_GetSOnce] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,              \
+        ctrl_l2_send_fetch, ctrl_hold),                                                          \
+    [L2_I][L2_GetX] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,                  \
+        ctrl_l2_send_fetch, ctrl_hold),                                                          \
+    [L2_I][L2_Upgr] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,                  \
+        ctrl_l2_send_fetch, ctrl_hold),                                                          \
+    [L2_I][L2_Atomic] = DO(L2_IM, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,                \
+        ctrl_l2_send_fetch, ctrl_hold),                                                          \
+    [L2_P][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                \
+    [L2_P][L2_GetSOnce] = DO(L2_P, TAG_RD | DATA_RD, reply_data),                                \
+    [L2_P][L2_UpgrOwn] = DO(L2_P, TAG_RD | TAG_WR | DATA_WR, write_private),                     \
+    [L2_P][L2_Replace] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                    \
+        ctrl_l2_write_back, ctrl_drop_line),                                                     \
+    [L2_P][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                          \
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data),                \
+    [L2_S][L2_GetSOnce] = DO(L2_S, TAG_RD | DATA_RD, reply_data),                                \
+    [L2_S][L2_Replace] = DO(L2_MI, TAG_WR | DATA_RD, ctrl_alloc_tbe, keep_ts,                    \
+        ctrl_l2_write_back, ctrl_drop_line),                                                     \
+    [L2_S][L2_Expire] = DO(L2_E, TAG_WR, ctrl_nothing),                                          \
+    [L2_E][L2_GetS] = DO(L2_P, TAG_RD | TAG_WR | DATA_RD, extend_ts, reply_data, set_owner),     \
+    [L2_E][L2_GetSOnce] = DO(L2_E, TAG_RD | DATA_RD, reply_data),                                \
+    [L2_E][L2_GetX] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                     \
+    [L2_E][L2_Upgr] = DO(L2_E, TAG_RD | DATA_WR, write_ack),                                     \
+    [L2_E][L2_Atomic] = DO(L2_E, TAG_RD | DATA_RD | DATA_WR, do_atomic),                         \
+    [L2_E][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),         \
+    [L2_IS][L2_GetS] = STALL,                                                                    \
+    [L2_IS][L2_GetSOnce] = STALL,                                                                \
+    [L2_IS][L2_GetX] = STALL,                                                                    \
+    [L2_IS][L2_Upgr] = STALL,                                                                    \
+    [L2_IS][L2_Atomic] = STALL,                                                                  \
+    [L2_IS][L2_MemData] = DO(L2_P, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held,  \
+        set_owner, ctrl_wake_parked),                                                            \
+    [L2_IS][L2_MemDataRetained] = DO(L2_S, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line,        \
+        restore_ts, perform_held, ctrl_wake_parked),                                             \
+    [L2_IM][L2_GetS] = STALL,                                                                    \
+    [L2_IM][L2_GetSOnce] = STALL,                                                                \
+    [L2_IM][L2_GetX] = STALL,                                                                    \
+    [L2_IM][L2_Upgr] = STALL,                                                                    \
+    [L2_IM][L2_Atomic] = STALL,                                                                  \
+    [L2_IM][L2_MemData] = DO(L2_E, TAG_WR | DATA_WR | DATA_RD, ctrl_l2_fill_line, perform_held,  \
+        ctrl_wake_parked),                                                                       \
+    [L2_MI][L2_GetS] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch, ctrl_hold), \
+    [L2_MI][L2_GetSOnce] = DO(L2_IS, TAG_RD | TAG_WR, ctrl_take_way, ctrl_l2_send_fetch,         \
+        ctrl_hold),                                                                              \
     [L2_MI][L2_Expire] = DO(L2_I, 0, free_kept)
+// clang-format on
 
 /*  state     event              next     uses              actions                              */
 static const struct coh_trans tcs_l2_cells[L2_NSTATES][L2_NEVENTS] = {

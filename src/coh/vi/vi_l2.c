@@ -74,25 +74,29 @@ static const struct coh_action_name actions[] = {VI_BANK_ACTION_NAMES, {0}};
  * atomics no other L1 sees, evictions without copies. They differ in S +
  * WriteInv, AtomicInv and Recall: GPU-VI waits for the acks (S_W, S_A, S_R,
  * states IDEAL does not have), IDEAL performs at once. */
+// clang-format off
 /*  state      event            next     uses               actions                            */
-#define VI_L2_COMMON_CELLS                                                                         \
-    [L2_I][L2_GetS] =                                                                              \
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
-    [L2_I][L2_Write] =                                                                             \
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
-    [L2_I][L2_Atomic] =                                                                            \
-        DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe, ctrl_l2_send_fetch, ctrl_park),  \
-    [L2_IV][L2_GetS] = STALL, [L2_IV][L2_Write] = STALL, [L2_IV][L2_Atomic] = STALL,               \
-    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked),         \
-    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                          \
-    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),                                  \
-    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),                        \
-    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),             \
-    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                          \
-    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),                                  \
-    [L2_S][L2_Atomic] =                                                                            \
-        DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers, vi_do_atomic),             \
+#define VI_L2_COMMON_CELLS                                                                 \
+    [L2_I][L2_GetS] = DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,            \
+        ctrl_l2_send_fetch, ctrl_park),                                                    \
+    [L2_I][L2_Write] = DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,           \
+        ctrl_l2_send_fetch, ctrl_park),                                                    \
+    [L2_I][L2_Atomic] = DO(L2_IV, TAG_RD | TAG_WR, ctrl_take_way, ctrl_alloc_tbe,          \
+        ctrl_l2_send_fetch, ctrl_park),                                                    \
+    [L2_IV][L2_GetS] = STALL,                                                              \
+    [L2_IV][L2_Write] = STALL,                                                             \
+    [L2_IV][L2_Atomic] = STALL,                                                            \
+    [L2_IV][L2_MemData] = DO(L2_V, TAG_WR | DATA_WR, ctrl_l2_fill_line, ctrl_wake_parked), \
+    [L2_V][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                  \
+    [L2_V][L2_Write] = DO(L2_V, TAG_RD | DATA_WR, vi_write_line),                          \
+    [L2_V][L2_Atomic] = DO(L2_V, TAG_RD | DATA_RD | DATA_WR, vi_do_atomic),                \
+    [L2_V][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line),     \
+    [L2_S][L2_GetS] = DO(L2_S, TAG_RD | TAG_WR | DATA_RD, vi_reply_data),                  \
+    [L2_S][L2_Write] = DO(L2_S, TAG_RD | DATA_WR, vi_write_line),                          \
+    [L2_S][L2_Atomic] = DO(L2_V, TAG_RD | TAG_WR | DATA_RD | DATA_WR, vi_clear_sharers,    \
+        vi_do_atomic),                                                                     \
     [L2_S][L2_Replace] = DO(L2_I, TAG_WR | DATA_RD, ctrl_l2_write_back, vi_drop_line)
+// clang-format on
 
 /*  state      event            next     uses               actions                            */
 static const struct coh_trans vi_l2_cells[L2_NSTATES][L2_NEVENTS] = {
