@@ -23,16 +23,7 @@ src=${2:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-n=0
-run() { # a gpucoh command line; its coverage goes to $tmp/cov.N
-    n=$((n + 1))
-    "$bin" "$@" --coverage "$tmp/cov.$n" >"$tmp/out.$n" 2>&1
-    rc=$?
-    [ $rc -eq 0 ] || {
-        tail -n 20 "$tmp/out.$n"
-        fail "$*: exit $rc"
-    }
-}
+. "$src/tests/cells-check.sh"
 lit=(--set topology.gpus=3 --set topology.gpms=2 --set gpu.sms=2 --set l2.banks=2
      --set topology.page_bytes=4K --iterations 100 "$src/litmus/multi-gpu")
 small=(--set topology.gpus=2 --set topology.gpms=2 --set gpu.sms=2 --set l2.banks=2
@@ -52,22 +43,4 @@ nhcc.L2.IR.Atomic nhcc.L2.IR.LoadFar nhcc.L2.IR.GAtomic
 nhcc.L2.IRX.Atomic nhcc.L2.IRX.LoadFar nhcc.L2.IRX.GAtomic
 nhcc.L2.I.Inv nhcc.L2.IRX.Inv
 "
-cat "$tmp"/cov.* | awk '$1 ~ /^coverage\.nhcc(\/hmg)?\.(L2|Dir)\./ { c[substr($1, 10)] += $2 }
-    END { for (k in c) print k, c[k] }' | sort >"$tmp/cells"
-[ -s "$tmp/cells" ] || fail "no nhcc.L2 or nhcc/hmg.Dir cell in the coverage"
-bad=0
-while read -r cell hits; do
-    case " $(echo $unreached) " in
-    *" $cell "*) [ "$hits" -eq 0 ] || echo "note: $cell fired $hits times; it may come off the list" ;;
-    *) [ "$hits" -gt 0 ] || {
-        echo "$cell never fired"
-        bad=$((bad + 1))
-    } ;;
-    esac
-done <"$tmp/cells"
-for c in $unreached; do
-    grep -q "^$c " "$tmp/cells" || { echo "$c is listed but not defined"; bad=$((bad + 1)); }
-done
-[ $bad -eq 0 ] || fail "$bad cells"
-total=$(wc -l <"$tmp/cells")
-echo "ok: $((total - $(echo $unreached | wc -w))) of $total cells of nhcc.L2 and nhcc/hmg.Dir fired in $n runs"
+check_cells '^coverage[.]nhcc(/hmg)?[.](L2|Dir)[.]' 9 "nhcc.L2 and nhcc/hmg.Dir" "$unreached"

@@ -25,16 +25,7 @@ src=${2:-.}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-n=0
-run() { # a gpucoh command line; its coverage goes to $tmp/cov.N
-    n=$((n + 1))
-    "$bin" "$@" --coverage "$tmp/cov.$n" >"$tmp/out.$n" 2>&1
-    rc=$?
-    [ $rc -eq 0 ] || {
-        tail -n 20 "$tmp/out.$n"
-        fail "$*: exit $rc"
-    }
-}
+. "$src/tests/cells-check.sh"
 cfg=(--config "$src/configs/spandex.ini")
 rnd=(--set fcs.random=true --set fcs.mispredict=30)
 # a 2-set LLC on the default machine (spandex.ini's: stress-spandex-small-llc.sh)
@@ -72,30 +63,4 @@ dead="
 LLC.IV.ReqVOwned LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
 LLC.SI.ReqVOwned LLC.SI.ReqSOwned LLC.SI.ReqWTOwned LLC.SI.ReqWTfwd
 "
-cat "$tmp"/cov.* | awk '$1 ~ /^coverage\.spandex\./ { c[substr($1, 18)] += $2 }
-    END { for (k in c) print k, c[k] }' | sort >"$tmp/cells"
-[ -s "$tmp/cells" ] || fail "no spandex cell in the coverage"
-bad=0
-while read -r cell hits; do
-    case " $(echo $unreached) " in
-    *" $cell "*)
-        [ "$hits" -eq 0 ] ||
-            case " $(echo $dead) " in
-            *" $cell "*)
-                echo "spandex.$cell fired $hits times; listed as dead"
-                bad=$((bad + 1))
-                ;;
-            *) echo "note: spandex.$cell fired $hits times; it may come off the list" ;;
-            esac ;;
-    *) [ "$hits" -gt 0 ] || {
-        echo "spandex.$cell never fired"
-        bad=$((bad + 1))
-    } ;;
-    esac
-done <"$tmp/cells"
-for c in $unreached; do
-    grep -q "^$c " "$tmp/cells" || { echo "spandex.$c is listed but not defined"; bad=$((bad + 1)); }
-done
-[ $bad -eq 0 ] || fail "$bad cells"
-total=$(wc -l <"$tmp/cells")
-echo "ok: $((total - $(echo $unreached | wc -w))) of $total cells of spandex.LLC, DeNovo-L1 and MESI-L1 fired in $n runs"
+check_cells '^coverage[.]spandex[.]' 17 "spandex.LLC, DeNovo-L1 and MESI-L1" "$unreached" "$dead"
