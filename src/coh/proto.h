@@ -134,6 +134,8 @@ struct proto_desc {
                            is getm's rc): "all" skips it */
     bool example;       /* a minimal protocol showing how one is built (coh/template,
                            docs/adding-a-protocol.md): "all" skips it, listings mark it */
+    const char *uncut;  /* why its machine is one partition (a zero-latency shortcut
+                           between the parts docs/parallel.md would cut), or NULL */
     bool multi_gpm;     /* runs on a machine of several GPMs or GPUs (topology.*): its
                            L2 banks also talk to other GPMs' banks (struct ctrl_links's
                            sys_out/sys_in) */

@@ -20,11 +20,8 @@
 /* Why the whole machine is one partition, or NULL when it is cut. */
 static const char *one_partition_why(const struct machine *m)
 {
-    const char *p = m->proto->name;
-    if (!strcmp(p, "ideal"))
-        return "protocol ideal: its invalidation bus (bank -> L1) has no latency";
-    if (!strcmp(p, "ideal-mg"))
-        return "protocol ideal-mg: its free messages between GPMs have no latency";
+    if (m->proto->uncut)
+        return m->proto->uncut;
     if (m->tx_epoch)
         return "GETM's rollover board flushes every bank from the SMs";
     if (m->proto->transactional) {

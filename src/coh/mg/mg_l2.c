@@ -931,11 +931,12 @@ const struct proto_desc proto_hmg_noinv = MG_TEST_PROTO(
     "invalidate other GPMs' copies",
     nhcc_tables, mg_l1_create, hmg_noinv_l2_create);
 
-const struct proto_desc proto_ideal_mg =
-    MG_PROTO("ideal-mg",
-             "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
-             "nothing (no latency, no bandwidth, not counted)",
-             nhcc_tables, mg_l1_create, ideal_l2_create);
+const struct proto_desc proto_ideal_mg = {
+    MG_PROTO_FIELDS("ideal-mg",
+                    "multi-GPM upper bound: nhcc whose invalidations and release markers cost "
+                    "nothing (no latency, no bandwidth, not counted)",
+                    nhcc_tables, mg_l1_create, ideal_l2_create),
+    .uncut = "protocol ideal-mg: its free messages between GPMs have no latency"};
 
 const struct proto_desc proto_sw_nh =
     MG_PROTO("sw-nh",

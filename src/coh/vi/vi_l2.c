@@ -277,6 +277,7 @@ const struct proto_desc proto_ideal = {
     .model = MODEL_PTX,
     .write_atomic = true,
     .check = coh_sharers_check,
+    .uncut = "protocol ideal: its invalidation bus (bank -> L1) has no latency",
     .n_vnets = 2, /* request, response; invalidations use the free channel */
     .vnet_names = vi_vnet_names,
     .tables = ideal_tables,
