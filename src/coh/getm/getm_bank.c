@@ -538,6 +538,21 @@ void getm_bank_series(const struct getm_bank *g, uint64_t *values)
 
 /* ---- the protocol ---- */
 
+/* What GETM, WarpTM and their seeded variants share: the rc L1 and the
+ * baseline L2 with the protocol's validation unit in front (getm_l2_create). */
+#define TM_PROTO_FIELDS(tables_)                                                                   \
+    .model = MODEL_PTX, .transactional = true, .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names,  \
+    .tables = tables_, .n_l1_tables = 1, .l1 = TM_L1_OPS, .l2 = TM_L2_OPS
+#define TM_L1_OPS                                                                                  \
+    {                                                                                              \
+        rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats        \
+    }
+#define TM_L2_OPS                                                                                  \
+    {                                                                                              \
+        getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,      \
+            getm_l2_stats                                                                          \
+    }
+
 static const struct coh_table *const getm_tables[] = {&rc_l1_table, &nc_l2_table, &getm_vu_table,
                                                       &getm_sm_table, NULL};
 
@@ -546,15 +561,7 @@ const struct proto_desc proto_getm = {
     .name = "getm",
     .title = "GETM hardware transactional memory (eager conflict detection with logical "
              "timestamps at the L2) over the non-coherent rc baseline",
-    .model = MODEL_PTX,
-    .transactional = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = getm_tables,
-    .n_l1_tables = 1,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
-           getm_l2_stats},
+    TM_PROTO_FIELDS(getm_tables),
     .n_series = GETM_SERIES_N,
     .series_names = getm_series_names,
     .series = getm_l2_series,
@@ -568,15 +575,7 @@ const struct proto_desc proto_getm_nowts = {
     .title = "getm with a deliberate bug for testing the checkers: the validation unit never "
              "compares a transactional load's timestamp with its granule's write timestamp",
     .test_only = true,
-    .model = MODEL_PTX,
-    .transactional = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = getm_tables,
-    .n_l1_tables = 1,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
-           getm_l2_stats},
+    TM_PROTO_FIELDS(getm_tables),
 };
 
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
@@ -588,17 +587,9 @@ const struct proto_desc proto_warptm = {
     .title = "WarpTM hardware transactional memory (lazy value-based validation at the L2 with "
              "temporal conflict detection, two-round-trip commit) over the non-coherent rc "
              "baseline",
-    .model = MODEL_PTX,
-    .transactional = true,
     .lazy_tm = true,
     .not_in_all = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = warptm_tables,
-    .n_l1_tables = 1,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
-           getm_l2_stats},
+    TM_PROTO_FIELDS(warptm_tables),
 };
 
 /* The deliberately broken variant the explorer must catch (docs/verify.md):
@@ -610,15 +601,7 @@ const struct proto_desc proto_warptm_noval = {
     .title = "warptm with a deliberate bug for testing the checkers: the validation unit never "
              "compares the values a transaction read with the bank's",
     .test_only = true,
-    .model = MODEL_PTX,
-    .transactional = true,
     .lazy_tm = true,
     .not_in_all = true,
-    .n_vnets = NC_NVNETS,
-    .vnet_names = nc_vnet_names,
-    .tables = warptm_tables,
-    .n_l1_tables = 1,
-    .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
-    .l2 = {getm_l2_create, ctrl_l2_connect, ctrl_in_port, getm_l2_destroy, nc_l2_dma, ctrl_peek,
-           getm_l2_stats},
+    TM_PROTO_FIELDS(warptm_tables),
 };
