@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/build.h"
 #include "base/log.h"
 #include "cli/cmd_exec.h"
 #include "cli/cmd_litmus.h"
@@ -19,7 +20,8 @@ static int cmd_version(int argc, char **argv)
         fprintf(stderr, "gpucoh version: unexpected argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
-    printf("gpucoh %s\n", GPUCOH_VERSION);
+    printf("gpucoh %s (build %s: the fingerprint of its sources and compiler)\n", GPUCOH_VERSION,
+           build_fingerprint());
     return 0;
 }
 

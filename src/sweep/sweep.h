@@ -107,7 +107,6 @@ struct sweep_exec_opts {
     unsigned jobs;       /* at most this many children at once (>= 1) */
     bool retry_failed;   /* redo runs that have an .err file */
     double timeout_s;    /* kill a run after this long (0: never) */
-    const char *exe;     /* the gpucoh binary (NULL: this one, /proc/self/exe) */
     FILE *log;           /* progress: a status line on a terminal, a line per run otherwise */
     bool one_run;        /* run only the distinct run of index run_index (a Slurm
                             array task; sweep_slurm.c), as resumable as a whole sweep */
@@ -161,13 +160,13 @@ int sweep_slurm_submit(const char *script);
 
 /* In the order a changed part is named as the reason for a rerun. */
 enum sweep_ident_part {
-    SWEEP_IDENT_BINARY,   /* the gpucoh binary's bytes */
+    SWEEP_IDENT_BUILD,    /* the build's fingerprint: its sources and toolchain */
     SWEEP_IDENT_CONFIG,   /* the resolved configuration and the files it names */
     SWEEP_IDENT_WORKLOAD, /* the workload's PTX (frames: game and seed) */
     SWEEP_IDENT_N
 };
 extern const char *const sweep_ident_parts[SWEEP_IDENT_N]; /* keys in .ident: "binary" */
-/* why a stored run is rerun: a part changed ("gpucoh binary changed"), or
+/* why a stored run is rerun: a part changed ("gpucoh build changed"), or
  * [SWEEP_IDENT_N] "no identity recorded" */
 extern const char *const sweep_ident_reasons[SWEEP_IDENT_N + 1];
 
@@ -175,11 +174,9 @@ struct sweep_ident {
     uint64_t part[SWEEP_IDENT_N];
 };
 
-/* The hash of the binary file `exe` (computed once per path and process).
- * Returns 0, or -1 if it cannot be read. */
-int sweep_binary_hash(const char *exe, uint64_t *out);
-/* The identity of run r under a binary whose hash is `binary`. */
-void sweep_ident_of(const struct sweep_run *r, uint64_t binary, struct sweep_ident *id);
+/* The identity of run r under the build whose fingerprint is `build`
+ * (build_fingerprint_value(): the sweep's children run this binary). */
+void sweep_ident_of(const struct sweep_run *r, uint64_t build, struct sweep_ident *id);
 /* Write it to path (whole or not at all). Returns 0 or -1. */
 int sweep_ident_write(const char *path, const struct sweep_ident *id);
 /* Compare the identity stored at path with `now`: -1 when equal, else the

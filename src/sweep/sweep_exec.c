@@ -12,7 +12,7 @@
  *
  * Finished runs are not redone: a JSON, or an .err with an exit or timeout
  * status, whose identity (DIR/runs/<id>.ident, written after the child
- * exits: the binary, the resolved configuration, the workload; see
+ * exits: the build, the resolved configuration, the workload; see
  * sweep_ident.c) is still the run's. A stale one is rerun, its old files
  * removed first, and the log says how many were and why. A run killed by a
  * signal it did not ask for (the sweep was interrupted, the machine ran out
@@ -30,6 +30,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 
+#include "base/build.h"
 #include "base/clock.h"
 #include "base/file.h"
 #include "base/log.h"
@@ -312,14 +313,10 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
         return -1;
     }
     /* /proc/self/exe is this very binary even if the file is rebuilt while
-     * the sweep runs: every run of one sweep uses the same simulator */
-    const char *exe = o->exe ? o->exe : "/proc/self/exe";
-    uint64_t binary;
-    if (sweep_binary_hash(exe, &binary)) {
-        fprintf(stderr, "gpucoh sweep: cannot read %s to fingerprint it: %s\n", exe,
-                strerror(errno));
-        return -1;
-    }
+     * the sweep runs: every run of one sweep uses the same simulator, this
+     * build */
+    const char *exe = "/proc/self/exe";
+    uint64_t build = build_fingerprint_value();
     /* distinct runs, and which of them still need running */
     unsigned *todo = malloc((s->n_runs + 1) * sizeof *todo);
     struct sweep_ident *idents = malloc((s->n_runs + 1) * sizeof *idents);
@@ -345,7 +342,7 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
             done = false;
         else if (has_err)
             done = true;
-        sweep_ident_of(&s->runs[i], binary, &idents[i]);
+        sweep_ident_of(&s->runs[i], build, &idents[i]);
         if (done) { /* a result: still this run's? */
             run_path(path, sizeof path, o->out_dir, s->runs[i].id, "ident");
             int stale = sweep_ident_compare(path, &idents[i]);

@@ -5,9 +5,13 @@
  * A run's id (sweep_spec.c) names what the run does: workload, size,
  * protocol, settings, machine file as written. Its identity fingerprints
  * what its result depends on, in three parts:
- *   binary    the bytes of the gpucoh binary that runs the children, hashed
- *             once per process: a rebuild with any change, committed or not,
- *             changes it (the embedded PTX and the trace generator too)
+ *   build     the fingerprint of the gpucoh build that runs the children:
+ *             every file compiled or embedded into it and the compiler and
+ *             flags (tools/source_fingerprint.cmake). A build with any change,
+ *             committed or not, has another (the embedded PTX and the trace
+ *             generator too); the same commit built again, on another machine
+ *             or in another folder, has the same, so a sweep stored with the
+ *             code resumes there (docs/sweep.md)
  *   config    the resolved configuration: every option's value after the
  *             machine file (the default one too) and the settings, and the
  *             contents of the files an option names (fcs.table; with %m,
@@ -19,7 +23,7 @@
  *             whose trace the binary generates)
  * The sweep writes DIR/runs/<id>.ident after each run and, on resuming,
  * reruns a stored run whose identity differs, naming the first part that
- * differs in this order (a rebuilt binary may resolve the same machine file
+ * differs in this order (another build may resolve the same machine file
  * differently, with a new option or default, so it is named first); a result without an .ident (an
  * older gpucoh, or a sweep stopped between the child's exit and the write) is rerun too.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -37,9 +41,9 @@
 #include "sweep/sweep.h"
 #include "system/config.h"
 
-const char *const sweep_ident_parts[SWEEP_IDENT_N] = {"binary", "config", "workload"};
+const char *const sweep_ident_parts[SWEEP_IDENT_N] = {"build", "config", "workload"};
 const char *const sweep_ident_reasons[SWEEP_IDENT_N + 1] = {
-    "gpucoh binary changed", "machine configuration changed", "workload changed",
+    "gpucoh build changed", "machine configuration changed", "workload changed",
     "no identity recorded"};
 
 /* h updated with a file's bytes; -1 if it cannot be read. */
@@ -55,21 +59,6 @@ static int hash_file(uint64_t *h, const char *path)
     int bad = ferror(f);
     fclose(f);
     return bad ? -1 : 0;
-}
-
-int sweep_binary_hash(const char *exe, uint64_t *out)
-{
-    static char hashed[4096];
-    static uint64_t hash;
-    if (!hashed[0] || strcmp(hashed, exe)) {
-        uint64_t h = HASH_FNV_INIT;
-        if (hash_file(&h, exe))
-            return -1;
-        snprintf(hashed, sizeof hashed, "%s", exe);
-        hash = h;
-    }
-    *out = hash;
-    return 0;
 }
 
 /* h updated with the names and contents of the files matching `pattern`. */
@@ -189,11 +178,11 @@ static uint64_t workload_part(const struct sweep_run *r)
     return w ? hash_fnv1a(h, w->ptx, strlen(w->ptx)) : h;
 }
 
-void sweep_ident_of(const struct sweep_run *r, uint64_t binary, struct sweep_ident *id)
+void sweep_ident_of(const struct sweep_run *r, uint64_t build, struct sweep_ident *id)
 {
     id->part[SWEEP_IDENT_CONFIG] = config_part(r);
     id->part[SWEEP_IDENT_WORKLOAD] = workload_part(r);
-    id->part[SWEEP_IDENT_BINARY] = binary;
+    id->part[SWEEP_IDENT_BUILD] = build;
 }
 
 int sweep_ident_write(const char *path, const struct sweep_ident *id)

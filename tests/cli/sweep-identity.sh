@@ -3,9 +3,11 @@
 # unchanged (docs/sweep.md, "Stale results are rerun"). With one's own machine
 # file: a value changed in the file's contents (same path) reruns the run,
 # says why, and the run's cycles become those of `gpucoh run` on the new
-# file; a rebuilt binary (a copy of gpucoh with a byte appended: other bytes,
-# same behaviour) reruns it with "gpucoh binary changed"; a result without an
-# identity (an older gpucoh's) is rerun; unchanged, it is reused untouched.
+# file; another build (a copy of gpucoh whose embedded build fingerprint is
+# rewritten: the fingerprint of other sources) reruns it with "gpucoh build
+# changed", while the same build in other bytes (a copy with a byte appended,
+# as the same commit built elsewhere) reuses it; a result without an identity
+# (an older gpucoh's) is rerun; unchanged, it is reused untouched.
 # The same for a frames run (gpucoh chopin) and its model file, and for
 # `gpucoh repro`, which stands on the same runner (its report says so), with
 # the default machine file.
@@ -28,7 +30,7 @@ sweep "$bin" sweep "$tmp/c.sweep" --out "$tmp/cs"
 c150=$(cycles "$tmp/cs" rc)
 [ -n "$c150" ] || fail "no cycles: $(cat "$tmp/cs/results.csv")"
 ident=$(ls "$tmp/cs/runs"/*.ident) || fail "no .ident beside the result: $(ls "$tmp/cs/runs")"
-grep -qE '^binary [0-9a-f]{16}$' "$ident" && grep -qE '^config [0-9a-f]{16}$' "$ident" &&
+grep -qE "^build $("$bin" version | sed -n 's/.*(build \([0-9a-f]*\):.*/\1/p')\$" "$ident" && grep -qE '^config [0-9a-f]{16}$' "$ident" &&
     grep -qE '^workload [0-9a-f]{16}$' "$ident" || fail ".ident: $(cat "$ident")"
 
 # unchanged: reused, files untouched
@@ -53,13 +55,30 @@ direct=$("$bin" run --workload mp --size tiny --protocol rc --config "$tmp/m.ini
 [ "$c600" = "$direct" ] || fail "after the change the sweep has $c600 cycles, gpucoh run $direct"
 [ "$c600" != "$c150" ] || fail "cycles did not change with l2.latency_cycles 150 -> 600 ($c150)"
 
-# a rebuilt binary: the same ELF with a byte appended still runs (under
-# make test-asan $bin is a shim script; GPUCOH_REAL_BIN is the ELF behind it)
-cp "${GPUCOH_REAL_BIN:-$bin}" "$tmp/gpucoh-rebuilt"
-printf '\n' >>"$tmp/gpucoh-rebuilt"
+# the same build in other bytes: the ELF with a byte appended still runs
+# (under make test-asan $bin is a shim script; GPUCOH_REAL_BIN is the ELF
+# behind it) and reuses the result
+cp "${GPUCOH_REAL_BIN:-$bin}" "$tmp/gpucoh-samebuild"
+printf '\n' >>"$tmp/gpucoh-samebuild"
+sweep "$tmp/gpucoh-samebuild" sweep "$tmp/c.sweep" --out "$tmp/cs"
+grep -q "1 runs: 0 run now, 1 finished before" "$tmp/log" || fail "same build, reran: $(cat "$tmp/log")"
+# another build: the fingerprint after its marker rewritten (same length)
+python3 - "${GPUCOH_REAL_BIN:-$bin}" "$tmp/gpucoh-rebuilt" <<'PY' || fail "no build fingerprint in the binary"
+import sys
+data = bytearray(open(sys.argv[1], "rb").read())
+marker = b"gpucoh-build-fingerprint:"
+at = data.find(marker)
+assert at >= 0 and data.find(marker, at + 1) < 0
+at += len(marker)
+old = bytes(data[at:at + 16])
+data[at:at + 16] = b"0123456789abcdef" if old != b"0123456789abcdef" else b"fedcba9876543210"
+open(sys.argv[2], "wb").write(data)
+PY
+chmod +x "$tmp/gpucoh-rebuilt"
+"$tmp/gpucoh-rebuilt" version | grep -q "(build 0123456789abcdef:" || fail "rewritten: $("$tmp/gpucoh-rebuilt" version)"
 sweep "$tmp/gpucoh-rebuilt" sweep "$tmp/c.sweep" --out "$tmp/cs"
-grep -q "1 rerun, their stored results stale: gpucoh binary changed (1)" "$tmp/log" ||
-    fail "binary change: $(cat "$tmp/log")"
+grep -q "1 rerun, their stored results stale: gpucoh build changed (1)" "$tmp/log" ||
+    fail "build change: $(cat "$tmp/log")"
 [ "$(cycles "$tmp/cs" rc)" = "$c600" ] || fail "same simulator, other cycles: $(cat "$tmp/cs/results.csv")"
 sweep "$tmp/gpucoh-rebuilt" sweep "$tmp/c.sweep" --out "$tmp/cs"
 grep -q "1 runs: 0 run now, 1 finished before" "$tmp/log" || fail "rebuilt, unchanged: $(cat "$tmp/log")"
@@ -94,8 +113,8 @@ grep -q "1 rerun, their stored results stale: machine configuration changed (1)"
     fail "frames config change: $(cat "$tmp/log")"
 [ "$(cycles "$tmp/fs" dup)" != "$f200" ] || fail "frames cycles did not change ($f200)"
 sweep "$tmp/gpucoh-rebuilt" sweep "$tmp/f.sweep" --out "$tmp/fs"
-grep -q "1 rerun, their stored results stale: gpucoh binary changed (1)" "$tmp/log" ||
-    fail "frames binary change: $(cat "$tmp/log")"
+grep -q "1 rerun, their stored results stale: gpucoh build changed (1)" "$tmp/log" ||
+    fail "frames build change: $(cat "$tmp/log")"
 
 # repro stands on the same runner: a small reproduction in a project root of
 # its own, whose default machine file (configs/tc-fermi.ini) the runs use
@@ -134,6 +153,6 @@ grep -q "^4 of those run now were stored but stale: machine configuration change
     fail "repro, default machine file changed: $(head -4 "$tmp/rep")"
 repro "$tmp/gpucoh-rebuilt" "$tmp/rep"
 grep -q "^4 runs (4 run now, 0 from before, 0 failed)" "$tmp/rep" || fail "repro counts: $(head -3 "$tmp/rep")"
-grep -q "^4 of those run now were stored but stale: gpucoh binary changed (4)" "$tmp/rep" ||
+grep -q "^4 of those run now were stored but stale: gpucoh build changed (4)" "$tmp/rep" ||
     fail "repro, rebuilt: $(head -4 "$tmp/rep")"
 exit 0

@@ -221,7 +221,7 @@ static void identity_follows_the_resolved_configuration(void **state)
     assert_true(id[0].part[SWEEP_IDENT_CONFIG] != id[3].part[SWEEP_IDENT_CONFIG]);
     assert_true(id[0].part[SWEEP_IDENT_WORKLOAD] == id[3].part[SWEEP_IDENT_WORKLOAD]);
     assert_true(id[0].part[SWEEP_IDENT_WORKLOAD] != id[4].part[SWEEP_IDENT_WORKLOAD]);
-    assert_true(id[0].part[SWEEP_IDENT_BINARY] == 42);
+    assert_true(id[0].part[SWEEP_IDENT_BUILD] == 42);
     sweep_spec_free(&s);
 }
 
