@@ -24,7 +24,7 @@ BUILD ?= build
 ASAN  ?= build-asan
 
 DEB_PACKAGES := cmake gcc make pkg-config libinih-dev libcjson-dev libcmocka-dev libzstd-dev liblz4-dev python3-matplotlib \
-	python3-pandas chromium clang-format
+	python3-pandas chromium clang-format zstd
 FUZZ_PACKAGES := clang
 # tests/long/slurm-local.sh: a single-node Slurm on localhost (not a default dependency)
 LONG_PACKAGES := slurm-wlm munge

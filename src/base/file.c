@@ -84,14 +84,19 @@ char *file_read_source(const char *path, size_t *len_out, char *err, size_t errl
 
 int write_file_atomic(const char *path, const char *text)
 {
+    return write_bytes_atomic(path, text, strlen(text));
+}
+
+int write_bytes_atomic(const char *path, const void *data, size_t len)
+{
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%d", path, (int)getpid());
-    FILE *f = fopen(tmp, "w");
+    FILE *f = fopen(tmp, "wb");
     if (!f) {
         fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));
         return -1;
     }
-    bool ok = fputs(text, f) >= 0;
+    bool ok = fwrite(data, 1, len, f) == len;
     ok = (fclose(f) == 0) && ok;
     if (!ok || rename(tmp, path)) {
         fprintf(stderr, "gpucoh: error: cannot write %s: %s\n", path, strerror(errno));

@@ -29,6 +29,8 @@ int file_check_text(const char *path, const char *text, size_t len, char *err, s
 /* Write text to `path` whole or not at all (temp file + rename); -1 with
  * "gpucoh: error: cannot write PATH: WHY" on stderr when it cannot. */
 int write_file_atomic(const char *path, const char *text);
+/* The same for len bytes of any kind. */
+int write_bytes_atomic(const char *path, const void *data, size_t len);
 
 /* Writes s as one CSV field (RFC 4180): quoted, with quotes doubled, when it
  * holds a comma, quote or newline; as it is otherwise. */

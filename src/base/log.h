@@ -21,6 +21,8 @@ enum {
     EXIT_CHECK_FAILED = 1, /* wrong output, forbidden outcome, wrong value */
     EXIT_USAGE = 2,        /* usage or input error */
     EXIT_SIM_FAULT = 3,    /* deadlock, protocol hole, broken invariant */
+    EXIT_UNFINISHED = 75,  /* a sweep stopped at its --time-limit: run it again to go on
+                              (sysexits.h's EX_TEMPFAIL) */
 };
 
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))

@@ -25,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
             "                         [--timeout SECONDS] [--retry-failed] [--lint] [--store]\n"
-            "                         [--progress]\n"
+            "                         [--time-limit SECONDS] [--progress]\n"
             "       gpucoh repro NAME --slurm [--partition P] [--time T] [--mem M] [--dry-run]\n"
             "                         [--size S] [--out DIR] [--timeout SECONDS]\n"
             "       gpucoh repro NAME --collect [--size S] [--out DIR]\n"
@@ -75,6 +75,10 @@ static void usage(FILE *out)
             "  -j, --jobs N        runs at once (default 2)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
             "  --retry-failed      redo runs that failed before\n"
+            "  --time-limit SECONDS\n"
+            "                      stop after this long: the runs in progress are stopped\n"
+            "                      and keep nothing, no report is made (exit 75); with\n"
+            "                      --store the finished runs become a checkpoint\n"
             "  --progress          the sweep's status line with its ETA whenever runs finish,\n"
             "                      even when stderr is not a terminal (gpucoh sweep --help)\n"
             "  --lint              run nothing: check the declaration against the sweep and\n"
@@ -87,7 +91,13 @@ static void usage(FILE *out)
             "                      provenance: size, gpucoh commit, date, wall time, host\n"
             "                      cores), replaced whole or not at all; with all, each\n"
             "                      reproduction's. The report says the size in its header and\n"
-            "                      every table's title\n"
+            "                      every table's title. Stopped with runs left (--time-limit,\n"
+            "                      Ctrl-C), it keeps a checkpoint instead: every finished\n"
+            "                      run, with the commit and build that made it, in\n"
+            "                      repro/NAME/checkpoints/SIZE/. Every repro NAME --size SIZE\n"
+            "                      starts from its size's checkpoint, so a reproduction longer\n"
+            "                      than a sitting is run in parts, on any machine that builds\n"
+            "                      the checkpoint's commit (docs/repro.md, \"Checkpoints\")\n"
             "\n"
             "On a Slurm cluster (docs/sweep.md; NAME only, not all):\n"
             "  --slurm             write DIR/slurm/sweep.sbatch, a job array of one task per run\n"
@@ -106,7 +116,8 @@ static void usage(FILE *out)
             "names what it could not run), `repro all` lists it as not built. No number is\n"
             "ever filled in for what did not run.\n"
             "\nexit status: 0 done (whatever the numbers), 1 some run failed, 2 usage or a\n"
-            "malformed declaration (file:line: what is wrong), 130 interrupted\n");
+            "malformed declaration (file:line: what is wrong), 75 stopped at --time-limit\n"
+            "with runs left, 130 interrupted\n");
 }
 
 static const char *root(void)
@@ -242,6 +253,16 @@ static int run_one(struct repro *r, const char *out, const struct sweep_exec_opt
     int rc = collect ? repro_collect(r, out) : repro_run(r, out, eo);
     if (rc == EXIT_USAGE && collect)
         fprintf(stderr, "gpucoh repro %s --collect: cannot write %s/results.csv\n", r->d.name, out);
+    if ((rc == EXIT_UNFINISHED || rc == 130) && store) {
+        char dest[4400], err[4600];
+        int kept = repro_checkpoint_store(r, root(), dest, sizeof dest, err, sizeof err);
+        if (kept < 0) {
+            fprintf(stderr, "gpucoh repro %s: checkpoint not stored: %s\n", r->d.name, err);
+            return EXIT_USAGE;
+        }
+        fprintf(stderr, "repro %s: stopped with runs left; the %d of %u finished kept in %s\n",
+                r->d.name, kept, r->counts.total, dest);
+    }
     if (rc)
         return rc;
     if (collect) {

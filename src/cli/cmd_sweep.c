@@ -4,8 +4,9 @@
  * write DIR/runs/<id>.json per run and DIR/results.csv for all of them.
  *
  * Exit status: 0 every run passed; 1 some run failed (wrong check, fault,
- * timeout; their rows are in the CSV); 2 a bad spec or option; 130 when
- * interrupted (what finished is kept, the rest runs next time).
+ * timeout; their rows are in the CSV); 2 a bad spec or option; 75 when
+ * stopped at --time-limit and 130 when interrupted (what finished is kept,
+ * the rest runs next time).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include "cli/cmd_sweep.h"
@@ -24,7 +25,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: gpucoh sweep SPEC [-j N] [--out DIR] [--size " WL_SIZE_USAGE "]\n"
-            "                    [--retry-failed] [--timeout SECONDS] [--list] [--progress]\n"
+            "                    [--retry-failed] [--timeout SECONDS] [--time-limit SECONDS]\n"
+            "                    [--list] [--progress]\n"
             "       gpucoh sweep SPEC --slurm [--partition P] [--time T] [--mem M] [--dry-run]\n"
             "                    [--out DIR] [--size S] [--timeout SECONDS]\n"
             "       gpucoh sweep SPEC --collect [--out DIR] [--size S]\n"
@@ -49,6 +51,10 @@ static void usage(FILE *out)
             "                      (frames blocks have one size)\n"
             "  --retry-failed      redo runs that failed before (their .err files)\n"
             "  --timeout SECONDS   stop a run that takes longer (recorded as failed)\n"
+            "  --time-limit SECONDS\n"
+            "                      stop the whole sweep after this long, as Ctrl-C does: the\n"
+            "                      runs in progress are stopped and keep nothing, what\n"
+            "                      finished is kept, the same command goes on (exit 75)\n"
             "  --skip-missing      skip protocols this build does not have (default: error)\n"
             "  --list              print the runs and their ids, run nothing\n"
             "  --progress          print the status line (done/total, running, failed,\n"
@@ -70,7 +76,7 @@ static void usage(FILE *out)
             "                      is missing or failed)\n"
             "\n"
             "exit status: 0 all runs passed, 1 some run failed, 2 bad spec or option,\n"
-            "130 interrupted\n"
+            "75 stopped at --time-limit with runs left, 130 interrupted\n"
             "\nexample: gpucoh sweep repro/tc/tc.sweep --size tiny -j 2 --out /tmp/tc\n");
 }
 
@@ -82,6 +88,7 @@ void sweep_cli_rows(struct sweep_cli *c, struct opt rows[SWEEP_CLI_ROWS])
         OPT_STR_ROW("--out", NULL, &c->out),
         OPT_ENUM_ROW("--size", NULL, &c->size, wl_size_names),
         OPT_F64_ROW("--timeout", NULL, &c->exec.timeout_s, 0.001, 1e9),
+        OPT_F64_ROW("--time-limit", NULL, &c->exec.time_limit_s, 1, 1e9),
         OPT_FLAG_ROW("--retry-failed", NULL, &c->exec.retry_failed),
         OPT_FLAG_ROW("--progress", NULL, &c->exec.progress),
         OPT_FLAG_ROW("--slurm", NULL, &c->slurm),
@@ -100,6 +107,10 @@ void sweep_cli_check(const char *cmd, const struct sweep_cli *c)
     const struct sweep_slurm_opts *so = &c->slurm_opts;
     if (!c->slurm && (so->partition || so->time || so->mem || c->dry_run))
         fatal("%s: --partition, --time, --mem and --dry-run go with --slurm", cmd);
+    if ((c->slurm || c->collect) && c->exec.time_limit_s > 0)
+        fatal("%s: --time-limit limits a sweep run here, not --slurm or --collect (Slurm's own "
+              "limit is --time)",
+              cmd);
 }
 
 int cmd_sweep(int argc, char **argv)
@@ -230,6 +241,8 @@ int cmd_sweep(int argc, char **argv)
                 "%s/results.csv\n",
                 c.total, c.ran, rerun, c.skipped, c.failed, c.wall_seconds, out);
     sweep_spec_free(&s);
+    if (rc == SWEEP_STOPPED)
+        return EXIT_UNFINISHED;
     if (rc)
         return c.total == 0 ? EXIT_USAGE : 130;
     if (csv_bad)

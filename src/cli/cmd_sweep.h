@@ -22,7 +22,7 @@ struct sweep_cli {
     bool slurm, dry_run, collect;
 };
 
-#define SWEEP_CLI_ROWS 13
+#define SWEEP_CLI_ROWS 14
 /* Set c to the defaults and fill rows (OPT_END included) with the shared
  * options writing into c; pass them to opt_parse() after the command's own. */
 void sweep_cli_rows(struct sweep_cli *c, struct opt rows[SWEEP_CLI_ROWS]);

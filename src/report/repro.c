@@ -13,8 +13,10 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/log.h"
 #include "report/mean.h"
 #include "report/repro.h"
+#include "report/repro_store.h"
 #include "report/repro_values.h"
 
 /* ---- statistics by name ---- */
@@ -1260,19 +1262,20 @@ int repro_run(struct repro *r, const char *out_dir, const struct sweep_exec_opts
     r->out_dir = out_dir;
     struct sweep_exec_opts o = *eo;
     o.out_dir = out_dir;
+    if (repro_checkpoint_take(r, eo->log) < 0)
+        return 2;
     int erc = sweep_execute(&r->spec, &o, &r->counts);
     if (erc && !r->counts.total)
         return 2;
     if (sweep_write_csv(out_dir, &r->spec))
         return 2;
-    if (erc)
-        return 130;
+    /* stopped, the results so far too: a checkpoint keeps them */
     r->res = calloc(r->spec.n_runs ? r->spec.n_runs : 1, sizeof *r->res);
     if (!r->res)
         abort();
     for (unsigned i = 0; i < r->spec.n_runs; i++)
         sweep_result_load(out_dir, &r->spec.runs[i], &r->res[i]);
-    return 0;
+    return erc == SWEEP_STOPPED ? EXIT_UNFINISHED : erc ? 130 : 0;
 }
 
 int repro_collect(struct repro *r, const char *out_dir)

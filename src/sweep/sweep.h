@@ -107,6 +107,8 @@ struct sweep_exec_opts {
     unsigned jobs;       /* at most this many children at once (>= 1) */
     bool retry_failed;   /* redo runs that have an .err file */
     double timeout_s;    /* kill a run after this long (0: never) */
+    double time_limit_s; /* stop the sweep after this long (0: never): the runs in
+                            progress are stopped as by Ctrl-C, the rest left */
     FILE *log;           /* progress: a status line on a terminal, a line per run otherwise */
     bool one_run;        /* run only the distinct run of index run_index (a Slurm
                             array task; sweep_slurm.c), as resumable as a whole sweep */
@@ -196,9 +198,11 @@ struct sweep_counts {
 
 /* Run every distinct run of the spec that is not finished, or whose stored
  * result is stale (its identity changed: rerun, counted by reason). Returns
- * 0, or -1 if the output folder cannot be made or the binary cannot be read
- * (message printed) or the sweep was interrupted (SIGINT/SIGTERM: running
- * children are stopped, nothing of theirs is kept). */
+ * 0; SWEEP_STOPPED when o->time_limit_s ran out first (running children are
+ * stopped, nothing of theirs is kept, the rest is left for the next call);
+ * or -1 if the output folder cannot be made (message printed) or the sweep
+ * was interrupted (SIGINT/SIGTERM: running children stopped likewise). */
+#define SWEEP_STOPPED 1
 int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                   struct sweep_counts *c);
 /* The stale runs' reasons with their counts: "machine configuration changed

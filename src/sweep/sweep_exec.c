@@ -383,7 +383,9 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
     double t0 = wall_seconds(), busy = 0, last_draw = 0;
     unsigned next = 0, running = 0, done_now = 0;
     int rc = 0;
-    while ((next < n_todo || running) && !interrupted) {
+    bool out_of_time = false;
+    while ((next < n_todo || running) && !interrupted && !out_of_time) {
+        out_of_time = o->time_limit_s > 0 && wall_seconds() - t0 >= o->time_limit_s;
         bool reaped = false;
         for (unsigned j = 0; j < jobs; j++) {
             if (!slots[j].pid)
@@ -426,7 +428,7 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
         }
         /* after reaping, so that the status counts the runs started in
          * the freed slots as running */
-        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted; j++) {
+        for (unsigned j = 0; j < jobs && next < n_todo && !interrupted && !out_of_time; j++) {
             if (slots[j].pid)
                 continue;
             const struct sweep_run *r = &s->runs[todo[next]];
@@ -462,7 +464,7 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
         if (!reaped)
             nanosleep(&(struct timespec){0, 50 * 1000 * 1000}, NULL);
     }
-    if (interrupted) {
+    if (interrupted || out_of_time) {
         for (unsigned j = 0; j < jobs; j++)
             if (slots[j].pid)
                 kill(slots[j].pid, SIGTERM);
@@ -472,9 +474,10 @@ int sweep_execute(const struct sweep_spec *s, const struct sweep_exec_opts *o,
                 remove(slots[j].out);
             }
         if (o->log)
-            fprintf(o->log, "%ssweep: interrupted; %u runs left for next time\n", tty ? "\n" : "",
+            fprintf(o->log, "%ssweep: %s; %u runs left for next time\n", tty ? "\n" : "",
+                    interrupted ? "interrupted" : "stopped at its time limit",
                     c->total - c->skipped - done_now);
-        rc = -1;
+        rc = interrupted ? -1 : SWEEP_STOPPED;
     } else if (tty && o->log) {
         fputc('\n', o->log);
     }
