@@ -64,8 +64,83 @@ static void conv_ref(const int *in, const int *w, int *out, int C, int K, int H,
             }
 }
 
+/* Variant `first`: conv as first written, before repro/hmg's [calibration
+ * conv-input] (commit f285112): a chain of 3x3 layers keeping C channels
+ * (conv_layer), side, channels and layers tiny 16, 8, 2; quick and small 32,
+ * 16, 3; paper 64, 32, 4. With C output channels each GPM computes about one
+ * channel and reads the input once. */
+static const struct {
+    int side, channels, layers;
+} conv_first_sizes[WL_NSIZES] = {
+    [WL_TINY] = {16, 8, 2},
+    [WL_QUICK] = {32, 16, 3},
+    [WL_SMALL] = {32, 16, 3},
+    [WL_PAPER] = {64, 32, 4},
+};
+
+static int conv_run_first(struct host *h, const struct wl_params *p, char *why, size_t why_len)
+{
+    int C = conv_first_sizes[p->size].channels, H = conv_first_sizes[p->size].side, W = H;
+    int L = conv_first_sizes[p->size].layers;
+    size_t act = (size_t)C * H * W, wlen = (size_t)C * C * 9;
+    int *a = calloc(act, sizeof *a), *b = calloc(act, sizeof *b), *got = calloc(act, sizeof *got);
+    int *w = calloc(wlen * (size_t)L, sizeof *w);
+    if (!a || !b || !got || !w) {
+        free(a), free(b), free(got), free(w);
+        snprintf(why, why_len, "conv: out of host memory");
+        return 1;
+    }
+    struct rng r;
+    rng_seed(&r, p->seed, 0xc0a7);
+    for (size_t i = 0; i < act; i++)
+        a[i] = (int)rng_below(&r, 256);
+    for (size_t i = 0; i < wlen * (size_t)L; i++)
+        w[i] = (int)rng_below(&r, 7) - 3;
+
+    host_load_ptx(h, wl_ptx_conv, "workloads/conv/conv.ptx");
+    addr_t d_act[2] = {host_malloc(h, act * sizeof(int)), host_malloc(h, act * sizeof(int))};
+    addr_t d_w = host_malloc(h, wlen * (size_t)L * sizeof(int));
+    host_memcpy_to_dev(h, d_act[0], a, act * sizeof(int));
+    host_memcpy_to_dev(h, d_w, w, wlen * (size_t)L * sizeof(int));
+    uint32_t tiles = (uint32_t)(((W + 15) / 16) * ((H + 15) / 16));
+    for (int l = 0; l < L; l++) {
+        struct karg args[] = {KARG_PTR(d_act[l & 1]),
+                              KARG_PTR(d_w + (addr_t)l * wlen * sizeof(int)),
+                              KARG_PTR(d_act[1 - (l & 1)]),
+                              KARG_I32(C),
+                              KARG_I32(H),
+                              KARG_I32(W),
+                              KARG_I32(CONV_SHIFT)};
+        host_launch(h, "conv_layer", DIM3(tiles, (uint32_t)C, 1), DIM3(16, 16, 1), 0, args,
+                    ARRAY_LEN(args));
+    }
+    host_memcpy_from_dev(h, got, d_act[L & 1], act * sizeof(int));
+    for (int l = 0; l < L; l++) {
+        conv_ref(a, w + (size_t)l * wlen, b, C, C, H, W, 3);
+        int *t = a;
+        a = b;
+        b = t;
+    }
+    int rc = 0;
+    for (size_t i = 0; i < act && rc == 0; i++)
+        if (got[i] != a[i]) {
+            snprintf(why, why_len,
+                     "conv: channel %zu pixel (%zu,%zu) after %d layers is %d, expected %d",
+                     i / ((size_t)H * W), i % (size_t)W, i / (size_t)W % (size_t)H, L, got[i],
+                     a[i]);
+            rc = 1;
+        }
+    host_free(h, d_act[0]);
+    host_free(h, d_act[1]);
+    host_free(h, d_w);
+    free(a), free(b), free(got), free(w);
+    return rc;
+}
+
 static int conv_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
+    if (p->variant && !strcmp(p->variant, "first"))
+        return conv_run_first(h, p, why, why_len);
     const struct conv_size *s = &conv_sizes[p->size];
     int C = s->channels, H = s->side, W = s->side;
     size_t plane = (size_t)H * W, wlen[CONV_LAYERS], wall = 0;
@@ -147,4 +222,5 @@ const struct workload wl_conv = {
     .ptx = wl_ptx_conv,
     .ptx_file = "workloads/conv/conv.ptx",
     .run = conv_run,
+    .variants = (const char *const[]){"first", NULL},
 };

@@ -52,3 +52,39 @@ extern "C" __global__ void conv1_layer(const int *in, const int *w, int *out, in
 {
     conv_body<1>(in, w, out, C, H, W, shift);
 }
+
+// The first form of conv (variant `first`; repro/hmg's [calibration
+// conv-input] undone): a chain of 3x3 layers that keep C channels, CTA (tile,
+// k) computing output channel k, so that with C output channels each GPM
+// computes about one channel and reads the input once. Kept as it was first
+// written, loops not unrolled, so that the undone calibration runs the same
+// instructions as the first results did.
+extern "C" __global__ void conv_layer(const int *in, const int *w, int *out, int C, int H, int W,
+                                      int shift)
+{
+    int tiles_x = (W + 15) / 16;
+    int x = (blockIdx.x % tiles_x) * 16 + threadIdx.x;
+    int y = (blockIdx.x / tiles_x) * 16 + threadIdx.y;
+    int k = blockIdx.y;
+    if (x >= W || y >= H)
+        return;
+    const int *wk = w + k * C * 9;
+    int acc = 0;
+    for (int c = 0; c < C; c++) {
+        const int *plane = in + c * H * W;
+        const int *wc = wk + c * 9;
+        for (int dy = -1; dy <= 1; dy++) {
+            int yy = y + dy;
+            if (yy < 0 || yy >= H)
+                continue;
+            for (int dx = -1; dx <= 1; dx++) {
+                int xx = x + dx;
+                if (xx < 0 || xx >= W)
+                    continue;
+                acc += wc[(dy + 1) * 3 + dx + 1] * plane[yy * W + xx];
+            }
+        }
+    }
+    int v = acc > 0 ? acc >> shift : 0;
+    out[(k * H + y) * W + x] = v > 255 ? 255 : v;
+}
