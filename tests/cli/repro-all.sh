@@ -20,7 +20,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 mkdir -p "$tmp/root"
 for f in "$root"/*; do [ "$(basename "$f")" = repro ] || ln -s "$f" "$tmp/root/"; done
 cp -r "$root/repro" "$tmp/root/"
-# repro hmg's 432 runs at tiny would cost minutes: two of its six workloads
+# repro hmg's 456 runs at tiny would cost minutes: two of its six workloads
 sed -i 's/^workloads mg$/workloads conv rnn/' "$tmp/root/repro/hmg/hmg.sweep"
 mkdir -p "$tmp/root/repro/zz-unbuilt"
 cat >"$tmp/root/repro/zz-unbuilt/s.sweep" <<'SWEEP'
