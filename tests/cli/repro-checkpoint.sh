@@ -32,7 +32,7 @@ for _ in $(seq 600); do
     ls "$tmp/b/runs/"*.json >/dev/null 2>&1 && break
     sleep 0.1
 done
-kill -INT $pid
+kill -TERM $pid # as Ctrl-C (a background job of a script ignores SIGINT)
 wait $pid
 rc=$?
 [ $rc -eq 130 ] || fail "interrupted: exit $rc, expected 130: $(cat "$tmp/log")"
