@@ -25,8 +25,9 @@ enum spandex_micro { SPXM_FLEXVS, SPXM_FLEXOWT, SPXM_FLEXOAWTA, SPXM_PRODCONS };
 int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_micro which,
                       const char *ptx, const char *ptx_file, char *why, size_t why_len);
 
-/* The workload `wl_DIR` of folder workloads/DIR: benchmark WHICH, named NAME. */
-#define SPANDEX_MICRO_WORKLOAD(DIR, NAME, WHICH, DESC)                                             \
+/* The workload `wl_DIR` of folder workloads/DIR: benchmark WHICH, named NAME,
+ * with the --variant names VARIANTS (a NULL-terminated array, or NULL). */
+#define SPANDEX_MICRO_WORKLOAD(DIR, NAME, WHICH, DESC, VARIANTS)                                   \
     extern const char wl_ptx_##DIR[];                                                              \
     static int DIR##_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)     \
     {                                                                                              \
@@ -40,6 +41,7 @@ int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_mi
         .ptx = wl_ptx_##DIR,                                                                       \
         .ptx_file = "workloads/" #DIR "/" #DIR ".ptx",                                             \
         .run = DIR##_run,                                                                          \
+        .variants = VARIANTS,                                                                      \
     }
 
 #endif

@@ -8,4 +8,4 @@
 
 SPANDEX_MICRO_WORKLOAD(
     flexoawta, "flex-oa-wta", SPXM_FLEXOAWTA,
-    "dense atomics on an own partition, sparse atomics on another's (spec 003 §4.3)");
+    "dense atomics on an own partition, sparse atomics on another's (spec 003 §4.3)", NULL);

@@ -8,4 +8,5 @@
 
 SPANDEX_MICRO_WORKLOAD(
     flexowt, "flex-o-wt", SPXM_FLEXOWT,
-    "dense own-partition updates, sparse writes to the other side's partitions (spec 003 §4.2)");
+    "dense own-partition updates, sparse writes to the other side's partitions (spec 003 §4.2)",
+    NULL);

@@ -8,4 +8,4 @@
 
 SPANDEX_MICRO_WORKLOAD(
     prodcons, "prod-cons", SPXM_PRODCONS,
-    "CPU threads turn A into B, GPU CTAs B into A, same partitions (spec 003 §4.4)");
+    "CPU threads turn A into B, GPU CTAs B into A, same partitions (spec 003 §4.4)", NULL);

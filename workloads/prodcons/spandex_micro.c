@@ -218,11 +218,19 @@ int spandex_micro_run(struct host *h, const struct wl_params *p, enum spandex_mi
     static const uint32_t side[WL_NSIZES] = {4, 16, 16, 16},
                           words[WL_NSIZES] = {128, 512, 1024, 4096},
                           iters[WL_NSIZES] = {2, 4, 8, 20};
-    if (p->variant) {
+    struct dev d = {.h = h, .n = side[p->size], .P = words[p->size], .iters = iters[p->size]};
+    if (p->variant && which == SPXM_FLEXVS && !strcmp(p->variant, "prop")) {
+        /* FlexV/S at spec 003 §4.1's proposed proportions (its [PROP]: A read
+         * whole by every CPU, 4 times a CPU's partition of B; at quick A 32 KB
+         * and B's partitions 8 KB, as proposed) with the same kernels: 4
+         * participants a side, A of the size's n P words, partitions of B a
+         * quarter of that. An ablation of the weight of B (repro/spandex). */
+        d.P = d.n * d.P / 4;
+        d.n = 4;
+    } else if (p->variant) {
         snprintf(why, why_len, "unknown variant '%s'", p->variant);
         return 1;
     }
     host_load_ptx(h, ptx, ptx_file);
-    struct dev d = {.h = h, .n = side[p->size], .P = words[p->size], .iters = iters[p->size]};
     return run_one(&d, which, why, why_len);
 }
