@@ -88,7 +88,7 @@ void sweep_cli_rows(struct sweep_cli *c, struct opt rows[SWEEP_CLI_ROWS])
         OPT_STR_ROW("--out", NULL, &c->out),
         OPT_ENUM_ROW("--size", NULL, &c->size, wl_size_names),
         OPT_F64_ROW("--timeout", NULL, &c->exec.timeout_s, 0.001, 1e9),
-        OPT_F64_ROW("--time-limit", NULL, &c->exec.time_limit_s, 1, 1e9),
+        OPT_F64_ROW("--time-limit", NULL, &c->exec.time_limit_s, 0.001, 1e9),
         OPT_FLAG_ROW("--retry-failed", NULL, &c->exec.retry_failed),
         OPT_FLAG_ROW("--progress", NULL, &c->exec.progress),
         OPT_FLAG_ROW("--slurm", NULL, &c->slurm),

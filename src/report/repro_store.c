@@ -328,7 +328,11 @@ int repro_checkpoint_store(const struct repro *r, const char *root, char *dest, 
         const char *id = r->spec.runs[i].id;
         char from[4700], to[4800];
         snprintf(from, sizeof from, "%s/runs/%s.ident", r->out_dir, id);
-        if (!r->res[i].finished || !exists(from)) /* a result has its identity */
+        /* a result of this build only: a stale run taken from an earlier
+         * checkpoint that the sweep stopped before rerunning is left out */
+        struct sweep_ident now;
+        sweep_ident_of(&r->spec.runs[i], build_fingerprint_value(), &now);
+        if (!r->res[i].finished || sweep_ident_compare(from, &now) >= 0)
             continue;
         for (unsigned e = 0; e < 3 && !rc; e++) {
             bool json = e == 2;

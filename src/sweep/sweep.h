@@ -167,7 +167,7 @@ enum sweep_ident_part {
     SWEEP_IDENT_WORKLOAD, /* the workload's PTX (frames: game and seed) */
     SWEEP_IDENT_N
 };
-extern const char *const sweep_ident_parts[SWEEP_IDENT_N]; /* keys in .ident: "binary" */
+extern const char *const sweep_ident_parts[SWEEP_IDENT_N]; /* keys in .ident: "build" ... */
 /* why a stored run is rerun: a part changed ("gpucoh build changed"), or
  * [SWEEP_IDENT_N] "no identity recorded" */
 extern const char *const sweep_ident_reasons[SWEEP_IDENT_N + 1];

@@ -7,7 +7,8 @@
 # NAME --size SIZE`, into any output folder, takes those runs first and runs
 # only the rest; its results equal a run from nothing; the complete --store
 # drops the checkpoint. Another build (the fingerprint rewritten, as in
-# sweep-identity.sh) says so and reruns the checkpoint's runs. The toy
+# sweep-identity.sh) says so, reruns the checkpoint's runs, and never keeps
+# them in a checkpoint of its own. The toy
 # reproduction of tests/data/repro-explain at size quick: 3 runs of about 2 s.
 set -u
 bin=$1; root=$2
@@ -17,10 +18,10 @@ res=$tmp/root/repro/toy/results
 build=$("$bin" version | sed -n 's/.*(build \([0-9a-f]*\):.*/\1/p')
 [ ${#build} -eq 16 ] || fail "gpucoh version names no build: $("$bin" version)"
 
-# --time-limit shorter than any run: stopped, exit 75, nothing finished, no report
-run repro toy --size quick -j 1 --time-limit 1 --store --out "$tmp/a" >"$tmp/report" 2>"$tmp/log"
+# --time-limit shorter than any run (50 ms): stopped, exit 75, nothing finished, no report
+run repro toy --size quick -j 1 --time-limit 0.05 --store --out "$tmp/a" >"$tmp/report" 2>"$tmp/log"
 rc=$?
-[ $rc -eq 75 ] || fail "--time-limit 1: exit $rc, expected 75: $(cat "$tmp/log")"
+[ $rc -eq 75 ] || fail "--time-limit 0.05: exit $rc, expected 75: $(cat "$tmp/log")"
 grep -q "stopped at its time limit; 3 runs left for next time" "$tmp/log" || fail "no stop line: $(cat "$tmp/log")"
 [ ! -e "$tmp/a/report.txt" ] && [ ! -e "$res/quick" ] || fail "a stopped reproduction made a report"
 grep -qx "runs_finished = 0" "$ck/provenance" || fail "checkpoint of nothing: $(cat "$ck/provenance")"
@@ -29,7 +30,7 @@ grep -qx "runs_finished = 0" "$ck/provenance" || fail "checkpoint of nothing: $(
 GPUCOH_ROOT=$tmp/root "$bin" repro toy --size quick -j 1 --store --out "$tmp/b" >/dev/null 2>"$tmp/log" &
 pid=$!
 for _ in $(seq 600); do
-    ls "$tmp/b/runs/"*.json >/dev/null 2>&1 && break
+    ls "$tmp/b/runs/"*.ident >/dev/null 2>&1 && break # written after the run's JSON
     sleep 0.1
 done
 kill -TERM $pid # as Ctrl-C (a background job of a script ignores SIGINT)
@@ -57,7 +58,7 @@ data[at:at + 16] = b"0123456789abcdef"
 open(sys.argv[2], "wb").write(data)
 PY
 chmod +x "$tmp/other"
-GPUCOH_ROOT=$tmp/root "$tmp/other" repro toy --size quick -j 1 --time-limit 1 --out "$tmp/o" >/dev/null 2>"$tmp/log"
+GPUCOH_ROOT=$tmp/root "$tmp/other" repro toy --size quick -j 1 --time-limit 0.05 --out "$tmp/o" >/dev/null 2>"$tmp/log"
 grep -q "^repro toy: $k runs taken from the checkpoint $ck (commit .*, build $build, " "$tmp/log" ||
     fail "other build, taken: $(cat "$tmp/log")"
 grep -q "^repro toy: this is build 0123456789abcdef, not the checkpoint's: its runs are stale" "$tmp/log" ||
@@ -78,4 +79,18 @@ awk -F, -v OFS=, '{ NF--; print }' "$tmp/c/results.csv" >"$tmp/c.csv" # the last
 awk -F, -v OFS=, '{ NF--; print }' "$tmp/d/results.csv" >"$tmp/d.csv"
 cmp -s "$tmp/c.csv" "$tmp/d.csv" || fail "resumed results differ: $(diff "$tmp/c.csv" "$tmp/d.csv" | head)"
 cmp -s "$tmp/c/summary.csv" "$tmp/d/summary.csv" || fail "resumed summary differs"
-echo "ok: stopped, interrupted ($k of 3 kept), another build told and rerun, resumed equal to a fresh run"
+# a checkpoint again; another build that stops before rerunning its runs
+# stores none of them: a checkpoint holds one build's results only
+GPUCOH_ROOT=$tmp/root "$bin" repro toy --size quick -j 1 --store --out "$tmp/e" >/dev/null 2>"$tmp/log" &
+pid=$!
+for _ in $(seq 600); do
+    ls "$tmp/e/runs/"*.ident >/dev/null 2>&1 && break
+    sleep 0.1
+done
+kill -TERM $pid
+wait $pid
+grep -qx "build = $build" "$ck/provenance" || fail "second checkpoint: $(cat "$ck/provenance")"
+GPUCOH_ROOT=$tmp/root "$tmp/other" repro toy --size quick -j 1 --store --time-limit 0.05 --out "$tmp/f" >/dev/null 2>"$tmp/log"
+grep -qx "build = 0123456789abcdef" "$ck/provenance" && grep -qx "runs_finished = 0" "$ck/provenance" &&
+    [ -z "$(ls "$ck/runs")" ] || fail "another build kept stale runs: $(cat "$ck/provenance"; ls "$ck/runs")"
+echo "ok: stopped, interrupted ($k of 3 kept), another build told and rerun and keeps none, resumed equal to a fresh run"
