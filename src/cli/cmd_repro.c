@@ -298,6 +298,7 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
     if (!e || sweep_mkdir_p(out))
         fatal("%s: cannot make the output folder", out);
     int worst = 0;
+    double start = now_s();
     for (unsigned k = 0; k < n; k++) {
         e[k].r = calloc(1, sizeof *e[k].r);
         if (!e[k].r)
@@ -310,13 +311,36 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
         }
         char dir[4400];
         snprintf(dir, sizeof dir, "%s/%s", out, names[k]);
+        /* --time-limit is one limit for all of them, not one each */
+        struct sweep_exec_opts o = *eo;
+        if (eo->time_limit_s > 0) {
+            o.time_limit_s = eo->time_limit_s - (now_s() - start);
+            if (o.time_limit_s <= 0) { /* nothing to keep: no checkpoint either */
+                e[k].unfinished = true;
+                snprintf(e[k].why, sizeof e[k].why, "not started: the --time-limit ran out first");
+                printf("repro %s: no report: %s\n", names[k], e[k].why);
+                worst = MAX(worst, EXIT_UNFINISHED);
+                continue;
+            }
+        }
         fprintf(stderr, "repro %s -> %s\n", names[k], dir);
-        int rc = run_one(e[k].r, dir, eo, NULL, store, false);
+        int rc = run_one(e[k].r, dir, &o, NULL, store, false);
         if (rc == 130)
             return rc;
+        if (rc == EXIT_UNFINISHED) {
+            e[k].unfinished = true;
+            snprintf(e[k].why, sizeof e[k].why,
+                     "stopped at --time-limit with runs left%s; the same command goes on",
+                     store ? " (the finished ones kept as a checkpoint)" : "");
+        }
         e[k].ran = e[k].r->text != NULL;
         if (rc > worst)
             worst = rc;
+        if (!e[k].ran) {
+            printf("repro %s: no report: %s\n", names[k],
+                   e[k].why[0] ? e[k].why : "its runs could not be run");
+            continue;
+        }
         unsigned held = 0, failed = 0, unknown = 0;
         for (unsigned i = 0; i < e[k].r->d.n_claims; i++) {
             int h = e[k].r->claims[i].holds;

@@ -53,6 +53,13 @@ static const char *headline_design(const struct repro *r, const char *name)
     return NULL;
 }
 
+/* Why a reproduction has no numbers, as a label: "not built", or "not
+ * finished" (stopped at --time-limit, its finished runs kept). */
+static const char *not_ran(const struct repro_entry *e)
+{
+    return e->unfinished ? "not finished" : "not built";
+}
+
 /* gpucoh's number for a headline of a built reproduction; why not in `why`. */
 static double headline_value(const struct repro *r, const char *set, const char *metric,
                              const char *baseline, const char *design, char *why, size_t n)
@@ -353,7 +360,7 @@ static void html_repro(FILE *h, const struct repro_entry *all, unsigned k, unsig
         fputs("</p>\n", h);
     }
     if (!e->ran) {
-        fputs("<p class=\"notbuilt\">Not built: ", h);
+        fprintf(h, "<p class=\"notbuilt\">%s: ", e->unfinished ? "Not finished" : "Not built");
         html_text(h, e->why);
         fputs(". No numbers.</p>\n", h);
         return;
@@ -433,7 +440,7 @@ static void md_repro(FILE *m, const struct repro_entry *e)
     if (r->d.about[0])
         fprintf(m, "%s\n\n", r->d.about);
     if (!e->ran) {
-        fprintf(m, "Not built: %s. No numbers.\n", e->why);
+        fprintf(m, "%s: %s. No numbers.\n", e->unfinished ? "Not finished" : "Not built", e->why);
         return;
     }
     fprintf(m, "Size %s; full report: [%s/report.txt](%s/report.txt)\n\n", r->size, r->d.name,
@@ -568,10 +575,10 @@ static void scoreboard(FILE *hf, FILE *mf, const struct repro_entry *e, unsigned
         md_text(mf, r->d.title);
         fputs(" | ", mf);
         if (!e[k].ran) {
-            fputs("<td colspan=\"8\" class=\"notbuilt\">not built: ", hf);
+            fprintf(hf, "<td colspan=\"8\" class=\"notbuilt\">%s: ", not_ran(&e[k]));
             html_text(hf, e[k].why);
             fputs("</td></tr>\n", hf);
-            fputs("not built: ", mf);
+            fprintf(mf, "%s: ", not_ran(&e[k]));
             md_text(mf, e[k].why);
             fputs(" | | | | | | | |\n", mf);
             continue;
@@ -726,7 +733,7 @@ int repro_site(const char *out_dir, const struct repro_site_info *info, struct r
             if (strcasecmp(e[k].r->d.paper_key, x->paper))
                 continue;
             if (!e[k].ran) {
-                snprintf(x->why, sizeof x->why, "not built");
+                snprintf(x->why, sizeof x->why, "%s", not_ran(&e[k]));
                 break;
             }
             x->why[0] = 0;
@@ -799,9 +806,12 @@ int repro_site(const char *out_dir, const struct repro_site_info *info, struct r
     for (unsigned k = 0; k < n; k++) {
         fprintf(hf, "<li><a href=\"#%s\">%s</a>: ", e[k].r->d.name, e[k].r->d.name);
         html_prose(hf, e[k].r->d.title, &bib);
-        fprintf(hf, "%s</li>\n", e[k].ran ? "" : " <span class=\"notbuilt\">(not built)</span>");
-        fprintf(mf, "- %s: %s%s\n", e[k].r->d.name, e[k].r->d.title,
-                e[k].ran ? "" : " (not built)");
+        if (e[k].ran)
+            fputs("</li>\n", hf);
+        else
+            fprintf(hf, " <span class=\"notbuilt\">(%s)</span></li>\n", not_ran(&e[k]));
+        fprintf(mf, "- %s: %s%s%s%s\n", e[k].r->d.name, e[k].r->d.title, e[k].ran ? "" : " (",
+                e[k].ran ? "" : not_ran(&e[k]), e[k].ran ? "" : ")");
     }
     fputs("</ul>\n", hf);
     for (unsigned k = 0; k < n; k++) {

@@ -12,7 +12,8 @@
 struct repro_entry {
     struct repro *r; /* loaded; run and rendered when ran */
     bool ran;
-    char why[256]; /* not ran: why ("needs protocol stc") */
+    bool unfinished; /* not ran: started, stopped at --time-limit with runs left */
+    char why[256];   /* not ran: why ("needs protocol stc") */
 };
 
 /* Where the page's numbers come from, for its provenance line, and the

@@ -93,4 +93,12 @@ grep -qx "build = $build" "$ck/provenance" || fail "second checkpoint: $(cat "$c
 GPUCOH_ROOT=$tmp/root "$tmp/other" repro toy --size quick -j 1 --store --time-limit 0.05 --out "$tmp/f" >/dev/null 2>"$tmp/log"
 grep -qx "build = 0123456789abcdef" "$ck/provenance" && grep -qx "runs_finished = 0" "$ck/provenance" &&
     [ -z "$(ls "$ck/runs")" ] || fail "another build kept stale runs: $(cat "$ck/provenance"; ls "$ck/runs")"
+# repro all: one --time-limit for every reproduction; a stopped one is "not
+# finished" on the page, not "not built", and repro all exits 75
+run repro all --size quick -j 1 --time-limit 0.05 --out "$tmp/all" >"$tmp/out" 2>"$tmp/log"
+rc=$?
+[ $rc -eq 75 ] || fail "repro all --time-limit: exit $rc: $(cat "$tmp/out" "$tmp/log")"
+grep -q "^repro toy: no report: stopped at --time-limit with runs left; the same command goes on" "$tmp/out" ||
+    fail "repro all's line: $(cat "$tmp/out")"
+grep -q "Not finished: stopped at --time-limit" "$tmp/all/index.html" || fail "index.html: not finished not said"
 echo "ok: stopped, interrupted ($k of 3 kept), another build told and rerun and keeps none, resumed equal to a fresh run"
