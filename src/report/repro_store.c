@@ -109,6 +109,32 @@ static int swap_into_place(const char *tmp, const char *dest, const char *old, c
     return 0;
 }
 
+/* The folder tmp, filled but for its provenance: write provenance (freed
+ * here) into it, then put it at dest (swap_into_place); on failure remove
+ * tmp. Returns 0, or -1 with what failed in err. */
+static int seal_folder(const char *tmp, const char *dest, const char *old, char *provenance,
+                       char *err, size_t errlen)
+{
+    char to[4500];
+    snprintf(to, sizeof to, "%s/provenance", tmp);
+    int rc = write_file_atomic(to, provenance);
+    if (rc)
+        snprintf(err, errlen, "%s: cannot write", to);
+    free(provenance);
+    if (!rc)
+        rc = swap_into_place(tmp, dest, old, err, errlen);
+    if (rc)
+        remove_tree(tmp);
+    return rc;
+}
+
+/* Now, as provenance files write it: 2026-12-04T12:40:00Z. */
+static void utc_now(char *buf, size_t n)
+{
+    time_t now = time(NULL);
+    strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
+}
+
 int repro_store(const struct repro *r, const char *root, const struct repro_store_info *info,
                 char *dest, size_t dest_len, char *err, size_t errlen)
 {
@@ -132,57 +158,47 @@ int repro_store(const struct repro *r, const char *root, const struct repro_stor
             snprintf(err, errlen, "%s: cannot copy to %s", from, to);
         free(text);
     }
-    if (!rc) {
-        char commit[160], date[64];
-        repro_source_commit(root, commit, sizeof commit);
-        time_t now = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
-        /* wall_seconds is this call's; a sweep resumed over several calls
-         * reuses most runs, so each run's own wall time, kept in its result,
-         * is what says how long the whole took */
-        double run_s = 0, longest_s = 0;
-        for (unsigned i = 0; i < r->spec.n_runs; i++)
-            if (r->res[i].finished && r->res[i].has_stats) {
-                run_s += r->res[i].wall_seconds;
-                longest_s = MAX(longest_s, r->res[i].wall_seconds);
-            }
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        fprintf(f,
-                "# Where the numbers in this folder come from (docs/repro.md). Retake them with\n"
-                "#   build/gpucoh repro %s --size %s --store\n"
-                "[provenance]\n"
-                "size = %s\n"
-                "numbers_size = %s\n"
-                "commit = %s\n"
-                "date = %s\n"
-                "wall_seconds = %.1f\n"
-                "run_seconds = %.1f\n"
-                "longest_run_seconds = %.1f\n"
-                "host_cores = %ld\n"
-                "jobs = %u\n"
-                "runs = %u\n"
-                "runs_run_now = %u\n"
-                "runs_failed = %u\n",
-                r->d.name, r->size, r->size, repro_numbers_size(r), commit, date, info->wall_s,
-                run_s, longest_s, cores, info->jobs, r->counts.total, r->counts.ran,
-                r->counts.failed);
-        fclose(f);
-        char to[4500];
-        snprintf(to, sizeof to, "%s/provenance", tmp);
-        rc = write_file_atomic(to, text);
-        if (rc)
-            snprintf(err, errlen, "%s: cannot write", to);
-        free(text);
-    }
-    if (!rc)
-        rc = swap_into_place(tmp, dest, old, err, errlen);
     if (rc) {
         remove_tree(tmp);
         return -1;
     }
+    char commit[160], date[64];
+    repro_source_commit(root, commit, sizeof commit);
+    utc_now(date, sizeof date);
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    /* wall_seconds is this call's; a sweep resumed over several calls
+     * reuses most runs, so each run's own wall time, kept in its result,
+     * is what says how long the whole took */
+    double run_s = 0, longest_s = 0;
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (r->res[i].finished && r->res[i].has_stats) {
+            run_s += r->res[i].wall_seconds;
+            longest_s = MAX(longest_s, r->res[i].wall_seconds);
+        }
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f,
+            "# Where the numbers in this folder come from (docs/repro.md). Retake them with\n"
+            "#   build/gpucoh repro %s --size %s --store\n"
+            "[provenance]\n"
+            "size = %s\n"
+            "numbers_size = %s\n"
+            "commit = %s\n"
+            "date = %s\n"
+            "wall_seconds = %.1f\n"
+            "run_seconds = %.1f\n"
+            "longest_run_seconds = %.1f\n"
+            "host_cores = %ld\n"
+            "jobs = %u\n"
+            "runs = %u\n"
+            "runs_run_now = %u\n"
+            "runs_failed = %u\n",
+            r->d.name, r->size, r->size, repro_numbers_size(r), commit, date, info->wall_s, run_s,
+            longest_s, cores, info->jobs, r->counts.total, r->counts.ran, r->counts.failed);
+    fclose(f);
+    if (seal_folder(tmp, dest, old, text, err, errlen))
+        return -1;
     /* the complete result supersedes a checkpoint of the same size */
     char ckpt[4400];
     snprintf(ckpt, sizeof ckpt, "%s/checkpoints/%s", r->d.dir, r->size);
@@ -347,41 +363,33 @@ int repro_checkpoint_store(const struct repro *r, const char *root, char *dest, 
         failed += r->res[i].exit_status != 0;
         run_s += r->res[i].wall_seconds;
     }
-    if (!rc) {
-        char commit[160], date[64], to[4500];
-        repro_source_commit(root, commit, sizeof commit);
-        time_t now = time(NULL);
-        strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-        char *text = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&text, &len);
-        fprintf(f,
-                "# A reproduction not yet finished: the runs finished so far (docs/repro.md,\n"
-                "# \"Checkpoints\"). Every `gpucoh repro %s --size %s` takes them first; a\n"
-                "# build of `commit` (its `gpucoh version` says build = `build`) goes on from\n"
-                "# them, any other build reruns them:\n"
-                "#   build/gpucoh repro %s --size %s --store --time-limit SECONDS\n"
-                "[checkpoint]\n"
-                "size = %s\n"
-                "commit = %s\n"
-                "build = %s\n"
-                "date = %s\n"
-                "runs = %u\n"
-                "runs_finished = %u\n"
-                "runs_failed = %u\n"
-                "run_seconds = %.1f\n",
-                r->d.name, r->size, r->d.name, r->size, r->size, commit, build_fingerprint(), date,
-                total, kept, failed, run_s);
-        fclose(f);
-        snprintf(to, sizeof to, "%s/provenance", tmp);
-        rc = write_file_atomic(to, text);
-        if (rc)
-            snprintf(err, errlen, "%s: cannot write", to);
-        free(text);
-    }
-    if (!rc)
-        rc = swap_into_place(tmp, dest, old, err, errlen);
-    if (rc)
+    if (rc) {
         remove_tree(tmp);
-    return rc ? -1 : (int)kept;
+        return -1;
+    }
+    char commit[160], date[64];
+    repro_source_commit(root, commit, sizeof commit);
+    utc_now(date, sizeof date);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    fprintf(f,
+            "# A reproduction not yet finished: the runs finished so far (docs/repro.md,\n"
+            "# \"Checkpoints\"). Every `gpucoh repro %s --size %s` takes them first; a\n"
+            "# build of `commit` (its `gpucoh version` says build = `build`) goes on from\n"
+            "# them, any other build reruns them:\n"
+            "#   build/gpucoh repro %s --size %s --store --time-limit SECONDS\n"
+            "[checkpoint]\n"
+            "size = %s\n"
+            "commit = %s\n"
+            "build = %s\n"
+            "date = %s\n"
+            "runs = %u\n"
+            "runs_finished = %u\n"
+            "runs_failed = %u\n"
+            "run_seconds = %.1f\n",
+            r->d.name, r->size, r->d.name, r->size, r->size, commit, build_fingerprint(), date,
+            total, kept, failed, run_s);
+    fclose(f);
+    return seal_folder(tmp, dest, old, text, err, errlen) ? -1 : (int)kept;
 }
