@@ -42,6 +42,14 @@ reaches "one-way L1s (lines conflict)" \
     --protocol mesi --lines 2 --conflict l1 --no-atomics --values 1
 reaches "one-way L1s and L2 (lines conflict)" "mesi.L2.MT.Recall mesi.L2.MT_I.OwnerData" \
     --protocol mesi --lines 2 --conflict both --ops 1
+# TC's bank of one way: a line replaced while its lease runs (P) or after (E);
+# the bank waiting for a busy way (a fill, a TC-Strong write waiting for a
+# lease) sleeps until the time it waits for instead of retrying every cycle,
+# without which this run did not finish (docs/verify.md, "Conflicting lines")
+reaches "one-way L1s and L2 (lines conflict)" "tcs.L2.P.Replace tcs.L2.E.Replace" \
+    --protocol tcs --lines 2 --conflict both --ops 1
+reaches "one-way L1s and L2 (lines conflict)" "tcw.L2.P.Replace tcw.L2.E.Replace" \
+    --protocol tcw --lines 2 --conflict both --ops 1
 # two loads of a line in flight, the fill taking none merged
 reaches "merge_max 0" "rc.L1.IV.MergeFull" --protocol rc --inflight 2 --merge-max 0 \
     --values 1 --no-atomics
