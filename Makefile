@@ -11,6 +11,9 @@
 #   make bench   simulator speed table (bench/README.md)
 #   make verify  exhaustive exploration of the explorable protocols: the result table
 #                in docs/verify.md regenerated (tools/verify-table.sh)
+#   make verify-stress  the cells the explorer and the stress tester reach, per
+#                protocol: the comparison in docs/verify.md regenerated
+#                (tools/verify-stress-table.sh)
 #   make ptx     regenerate the committed PTX with nvcc (needs the CUDA toolkit)
 #   make fuzz    run each libFuzzer harness for FUZZ_SECONDS (default 60; fuzz/README.md)
 #   make fuzz-long  each harness until it has had an hour of CPU (resumable)
@@ -32,7 +35,7 @@ FUZZ ?= build-fuzz
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS := $(filter-out replay,$(basename $(notdir $(wildcard fuzz/*.c))))
 
-.PHONY: all deps fuzz-deps long-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify ptx \
+.PHONY: all deps fuzz-deps long-deps build asan fuzz-build demo test test-asan test-asan-all long bench verify verify-stress ptx \
 	cuda-examples fuzz fuzz-long validate validation-hosts protocol-docs format clean
 
 all: build
@@ -100,6 +103,9 @@ bench: build
 
 verify: build
 	@tools/verify-table.sh $(BUILD)/gpucoh docs/verify.md
+
+verify-stress: build
+	@tools/verify-stress-table.sh $(BUILD)/gpucoh docs/verify.md
 
 VALIDATE_SIZE ?= tiny
 validate: build

@@ -195,10 +195,10 @@ static void usage(FILE *out)
         "                     (default: the fixed scopes, .gpu for synchronisation)\n"
         "  --conflict WHERE   caches of one line (one set of one way, from l1.size,\n"
         "                     l1.ways, l2.size, l2.ways) so that the lines evict each\n"
-        "                     other: l1 (every L1), l2 (the L2 bank) or both; this\n"
-        "                     makes replacements and write-backs reachable (--lines 2;\n"
-        "                     not under the multi-GPM protocols). Default: arrays where\n"
-        "                     two lines never conflict in a set\n"
+        "                     other: l1 (every L1), l2 (the L2 bank, every GPM's under\n"
+        "                     the multi-GPM protocols) or both; this makes replacements\n"
+        "                     and write-backs reachable (--lines 2). Default: arrays\n"
+        "                     where two lines never conflict in a set\n"
         "  --merge-max N      l1.merge_max, 0 to 8: loads merged into one outstanding\n"
         "                     miss (0 with --inflight 2: a second load to a line\n"
         "                     whose fill is outstanding finds it full, MergeFull;\n"
@@ -513,10 +513,6 @@ int cmd_verify(int argc, char **argv)
         else if (!is_explorable(name))
             fatal("protocol '%s' cannot be explored: its controllers are not exposed to the "
                   "explorer (docs/verify.md, \"What is not explored yet\")",
-                  name);
-        else if (vo.conflict && proto_find(name)->multi_gpm)
-            fatal("--conflict: protocol '%s' is multi-GPM, whose banks and directory are not "
-                  "explored with conflicting lines yet (docs/verify.md)",
                   name);
     snprintf(list, sizeof list, "%s", protos);
     int worst = 0;

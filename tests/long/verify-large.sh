@@ -64,11 +64,14 @@ for run in "rc --lines 2 --conflict both" "gpuvi --lines 2 --conflict both" \
     "gpuvi --lines 2 --conflict l1 --inflight 2 --merge-max 0 --values 1 --no-atomics" \
     "mesi --lines 2 --conflict l1 --inflight 2 --merge-max 0 --values 1 --no-atomics" \
     "tcs --lines 2 --conflict l1 --ops 2 --no-atomics --values 1" \
+    "tcs --lines 2 --conflict both --ops 2 --no-atomics --values 1 --lease 1" \
     "rccsc --lines 2 --conflict both --ops 1" \
     "rccsc --lines 2 --conflict l1 --ops 2 --no-atomics --ticks 1" \
     "stc-es --lines 2 --conflict both --ops 1" "stc-es --lines 2 --conflict l1 --ops 2 --no-atomics" \
     "spandex-d --lines 2 --conflict both --ops 1" "spandex-d --lines 2 --conflict l1 --no-atomics" \
-    "getm --lines 2 --conflict both --ops 1" "warptm --lines 2 --conflict both --ops 1"; do
+    "getm --lines 2 --conflict both --ops 1" "warptm --lines 2 --conflict both --ops 1" \
+    "nhcc --lines 2 --conflict both" \
+    "hmg --gpus 2 --scopes gpu,sys --lines 2 --conflict both --ops 2 --values 1 --no-atomics"; do
     p=${run%% *}
     # shellcheck disable=SC2086
     out=$("$bin" verify --protocol $run 2>&1)

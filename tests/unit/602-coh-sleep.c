@@ -9,7 +9,8 @@
  * event count, which is lower. Checked under every protocol family on
  * workloads and machines chosen to stall: narrow crossbar buffers and few
  * L1 MSHRs (L1s stall on their request port), few L2 MSHRs and a short DRAM
- * queue (banks stall on their DRAM port).
+ * queue (banks stall on their DRAM port), and TC's bank on an L2 of one way
+ * per set (a request waits for a busy way).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -66,6 +67,12 @@ static const struct {
     {"cl", "tcs", L1_STALLS},
     {"kmn", "tcw", L1_STALLS}, /* leases, GWCT waits */
     {"saxpy", "rc", L2_STALLS},
+    /* TC's bank: a set whose one way is busy (a fill, a TC-Strong write
+     * waiting for leases) and full MSHRs, which time alone may free (an MI
+     * entry's timestamp passing: the bank wakes for it) */
+    {"kmn", "tcs", "l2.size=2048", "l2.ways=1"},
+    {"kmn", "tcw", "l2.size=2048", "l2.ways=1"},
+    {"kmn", "tcs", L2_STALLS},
 };
 
 static void sleeping_controllers_change_no_statistic(void **state)

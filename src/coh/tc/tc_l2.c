@@ -730,20 +730,53 @@ static bool sweep(struct tc_l2 *c, bool force)
     return moved;
 }
 
+/* The first core cycle after `now` at which time alone changes what a stalled
+ * request's retry does: an MI or S_W entry's kept timestamp passing (a forced
+ * sweep frees it when the MSHRs are full; the request's own line expires
+ * lazily at its lookup). UINT64_MAX when none. */
+static uint64_t next_kept_due(const struct tc_l2 *c)
+{
+    uint64_t now = now_cycles(c), due = UINT64_MAX;
+    for (uint32_t i = 0; i < c->base.tbes.cap; i++) {
+        const struct tbe *t = &c->base.tbes.e[i];
+        if (t->used && (t->state == L2_MI || t->state == L2_S_W) && KEPT(t) >= now)
+            due = MIN(due, KEPT(t) + 1);
+    }
+    return due;
+}
+
 static bool tc_l2_tick(struct comp *cp)
 {
     struct tc_l2 *c = (struct tc_l2 *)cp;
     struct ctrl *b = &c->base;
     struct port *reqs = b->links.net_in[TC_VNET_REQ];
 
+    ctrl_tick_begin(b);
     bool moved = ctrl_l2_drain_pipe(b);
     moved |= ctrl_take_one(b, &b->in, take_mem);
     moved |= sweep(c, false);
     moved |= ctrl_take_next(b, reqs, take_request);
-    /* stay awake while a stall may clear by itself; a blocked write set its
-     * own wake-up */
-    bool waiting = b->replay.n || port_peek(reqs);
-    return moved || port_peek(&b->pipe) || (waiting && !c->blocked);
+    if (moved || port_peek(&b->pipe))
+        return true;
+    /* a blocked write set its own wake-up */
+    if (!(b->replay.n || port_peek(reqs)) || c->blocked)
+        return false;
+    /* A request stalled on a resource (a full MSHR table or DRAM port, a set
+     * whose every way is busy: a fill, a TC-Strong write waiting for its
+     * leases). Ticking every cycle until it clears would retry it up to a
+     * lease's length of cycles (and `gpucoh verify`'s rig, whose controllers
+     * run at a cycle per ps, could not finish a tick of time). Messages wake
+     * the bank (a fill, a freed port slot), the sweep arms the S_W expiry; what
+     * else time alone changes for the retry is an MI or S_W entry's timestamp
+     * passing, so the bank sleeps until the first of those (exact: the cycles
+     * slept through are counted as stalled ticks, ctrl.h). */
+    struct port *const in[] = {&b->in, &b->pipe};
+    if (ctrl_stall_sleep(b, in, 2))
+        return true;
+    uint64_t due = next_kept_due(c);
+    if (due != UINT64_MAX)
+        comp_wake_at(cp, due * c->core_ps);
+    return false;
 }
 
 static void dump_mshr(const struct ctrl *b, const struct tbe *t, FILE *out)
