@@ -119,13 +119,5 @@ done
 } >"$tmp/out"
 named=${*:-}
 [ -n "$named" ] && { cat "$tmp/out"; exit 0; } # named protocols: print only
-python3 - "$doc" "$tmp/out" <<'PY'
-import os, sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-s = open(doc).read()
-a, b = "<!-- verify-stress -->\n", "<!-- /verify-stress -->"
-i, j = s.index(a) + len(a), s.index(b)
-open(doc + ".tmp", "w").write(s[:i] + table + s[j:])
-os.replace(doc + ".tmp", doc)
-PY
+python3 "$(dirname "$0")/splice_block.py" "$doc" verify-stress "$tmp/out"
 cat "$tmp/out"

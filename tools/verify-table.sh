@@ -48,14 +48,5 @@ dirty=$(git -C "$(dirname "$doc")" status --porcelain -- :/src 2>/dev/null | hea
         }'
     done
 } > "$table"
-python3 - "$doc" "$table" <<'PY'
-import sys
-doc, table = sys.argv[1], open(sys.argv[2]).read()
-s = open(doc).read()
-a, b = "<!-- verify-table -->\n", "<!-- /verify-table -->"
-i, j = s.index(a) + len(a), s.index(b)
-open(doc + ".tmp", "w").write(s[:i] + table + s[j:])
-import os
-os.replace(doc + ".tmp", doc)
-PY
+python3 "$(dirname "$0")/splice_block.py" "$doc" verify-table "$table"
 cat "$table"
