@@ -35,7 +35,7 @@ static void usage(FILE *out)
             "that SPEC describes (format: docs/sweep.md), each as a child `gpucoh run`,\n"
             "at most N at once. Writes DIR/runs/<id>.json per run and DIR/results.csv\n"
             "(one row per run). Resumable: runs whose results exist are not redone\n"
-            "unless what they were computed from changed (the gpucoh binary, the resolved\n"
+            "unless what they were computed from changed (the gpucoh build, the resolved\n"
             "configuration's contents, the workload): those are rerun, and it says why.\n"
             "A block that starts with `model frames` runs the split-frame rendering model\n"
             "instead (games x designs, each a child `gpucoh chopin run`; docs/chopin.md).\n"
