@@ -21,8 +21,11 @@
  * A tick visits only the (input, vnet) FIFOs that hold messages (a bit each,
  * kept by the ports: port_watch), only the outputs that some head wants (a
  * bit each) in the rotating order, and each output only the heads that want it
- * (a bit each, collected first), in the same round-robin order as a scan of
- * every FIFO: the cost per cycle follows the traffic, not the crossbar's size.
+ * (a bit each, collected first; an output that only one head wants, the
+ * common case, keeps that head and no bits), in the same round-robin order as
+ * a scan of every FIFO: the cost per cycle follows the traffic, not the
+ * crossbar's size. Whether the next cycle is needed (a ready head is left) is
+ * counted on the way, not found by visiting the FIFOs again.
  * NOT MODELED: separate pipeline stages, speculation, power. The crossbar
  * ticks every cycle while a ready head waits (e.g. for output room).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -93,11 +96,15 @@ struct xbar {
     uint16_t *seen_flits;    /* ... and its size in flits */
     unsigned *n_want;        /* [dst]: grantable heads wanting it this cycle (all 0 between
                                 ticks) */
+    unsigned *want_first;    /* [dst]: the first head wanting it this cycle; its bit in want[]
+                                is set only when a second one comes (most outputs have one) */
     unsigned n_out_words;    /* words of a bit per output: ceil(n_out / 64) */
     uint64_t *wanted;        /* [n_out_words]: bit dst set while n_want[dst] > 0, so that a
                                 tick visits only the outputs that some head wants */
     int32_t *reserved;       /* [dst * n_vnets + vnet]: the head waiting for room there, or -1 */
     unsigned out_first;      /* output visited first this cycle (rotates) */
+    unsigned n_ready;        /* heads ready now, counted as they are collected and granted: a
+                                tick that leaves one ticks again next cycle */
     struct rng rng;          /* jitter stream */
     char *names;             /* storage for the name of every port */
     struct xbar_stats st;
@@ -124,8 +131,13 @@ static bool out_has_room(const struct xbar *x, const struct port *p, unsigned f)
 static void grant(struct xbar *x, unsigned s, unsigned v, unsigned d, cycle_t now)
 {
     unsigned j = s * x->n_vnets + v;
-    struct msg *m = port_pop(&x->in[j]);
+    struct port *in = &x->in[j];
+    struct msg *m = port_pop(in);
     x->seen[j] = NULL; /* the message may come back (pooled) with another header */
+    /* this head is gone; the one behind it, if any, is a new head */
+    x->n_ready--;
+    if (in->n && in->slots[in->head].ready <= x->comp.eng->now)
+        x->n_ready++;
     unsigned f = xbar_flits(&x->spec, m->size_bytes);
     uint64_t delay = f;
     if (x->spec.jitter_cycles)
@@ -160,11 +172,13 @@ static inline int32_t next_bit(const uint64_t *mask, unsigned n_words, unsigned 
     return (int32_t)((w << 6) | (unsigned)__builtin_ctzll(bits));
 }
 
-/* Record which heads could be granted this cycle (a bit in want[] of their
- * output); check their headers. Visits the occupied inputs in index order. */
+/* Record which heads could be granted this cycle (want_first[] or a bit in
+ * want[] of their output) and count the ready heads; check their headers.
+ * Visits the occupied inputs in index order. */
 static void collect_heads(struct xbar *x, cycle_t now)
 {
     tick_t now_ps = x->comp.eng->now;
+    x->n_ready = 0;
     for (unsigned w = 0; w < x->n_words; w++) {
         for (uint64_t bits = x->occupied[w]; bits; bits &= bits - 1) {
             unsigned j = (w << 6) | (unsigned)__builtin_ctzll(bits);
@@ -173,6 +187,7 @@ static void collect_heads(struct xbar *x, cycle_t now)
             const struct port_slot *h = &p->slots[p->head];
             if (h->ready > now_ps)
                 continue;
+            x->n_ready++;
             const struct msg *m = h->m;
             if (m != x->seen[j] &&
                 (m->dst >= x->n_out || m->src != s || m->vnet != v || m->cls >= TRAFFIC_N))
@@ -189,11 +204,51 @@ static void collect_heads(struct xbar *x, cycle_t now)
                 x->st.blocked_cycles++;
                 continue;
             }
-            x->want[(size_t)dst * x->n_words + (j >> 6)] |= 1ull << (j & 63);
-            if (!x->n_want[dst]++)
+            uint64_t *want = &x->want[(size_t)dst * x->n_words];
+            switch (x->n_want[dst]++) {
+            case 0: /* the first: remembered; a bit only if another one comes */
+                x->want_first[dst] = j;
                 x->wanted[dst >> 6] |= 1ull << (dst & 63);
+                break;
+            case 1: {
+                unsigned first = x->want_first[dst];
+                want[first >> 6] |= 1ull << (first & 63);
+            }
+                /* fall through */
+            default:
+                want[j >> 6] |= 1ull << (j & 63);
+            }
         }
     }
+}
+
+/* Head j (input s, vnet v), which wants output d, gets d now if its input,
+ * d and room in d's FIFO are free; otherwise what stopped it is counted. */
+static void try_grant(struct xbar *x, unsigned j, unsigned s, unsigned v, unsigned d, cycle_t now)
+{
+    if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
+        x->st.blocked_cycles++;
+        return;
+    }
+    if (x->out_free_at[d] > now) { /* lost to the head granted this cycle */
+        x->st.blocked_cycles++;
+        return;
+    }
+    int32_t *r = &x->reserved[d * x->n_vnets + v];
+    if (*r >= 0 && *r != (int32_t)j) { /* the room is promised to an earlier head */
+        x->st.blocked_cycles++;
+        x->st.full_out_cycles++;
+        return;
+    }
+    if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
+        *r = (int32_t)j;
+        x->st.blocked_cycles++;
+        x->st.full_out_cycles++;
+        return;
+    }
+    *r = -1;
+    grant(x, s, v, d, now);
+    x->rr[d] = j + 1 == x->n_in * x->n_vnets ? 0 : j + 1;
 }
 
 /* Output d's turn this cycle: its wanting heads in round-robin order from
@@ -201,44 +256,28 @@ static void collect_heads(struct xbar *x, cycle_t now)
  * in wanted[] clear. */
 static void arbitrate(struct xbar *x, unsigned d, cycle_t now)
 {
-    uint64_t *want = &x->want[(size_t)d * x->n_words];
-    unsigned n_j = x->n_in * x->n_vnets;
-    int32_t jj = next_bit(want, x->n_words, x->rr[d]);
-    for (unsigned left = x->n_want[d]; left;
-         left--, jj = next_bit(want, x->n_words, (unsigned)jj + 1)) {
-        if (jj < 0) /* wrap around to the heads before rr[d] */
-            jj = next_bit(want, x->n_words, 0);
-        unsigned j = (unsigned)jj, s = j / x->n_vnets, v = j % x->n_vnets;
-        /* each head wanting d is visited once (n_want[d] of them, from rr[d]
-         * round to before it): clearing its bit as it is visited leaves the
-         * later searches' answers as they were and want[] clear at the end */
-        want[j >> 6] &= ~(1ull << (j & 63));
-        if (x->in_free_at[s] > now) { /* granted to an earlier output this cycle */
-            x->st.blocked_cycles++;
-            continue;
-        }
-        if (x->out_free_at[d] > now) { /* lost to the head granted this cycle */
-            x->st.blocked_cycles++;
-            continue;
-        }
-        int32_t *r = &x->reserved[d * x->n_vnets + v];
-        if (*r >= 0 && *r != (int32_t)j) { /* the room is promised to an earlier head */
-            x->st.blocked_cycles++;
-            x->st.full_out_cycles++;
-            continue;
-        }
-        if (!out_has_room(x, &x->out[d * x->n_vnets + v], x->seen_flits[j])) {
-            *r = (int32_t)j;
-            x->st.blocked_cycles++;
-            x->st.full_out_cycles++;
-            continue;
-        }
-        *r = -1;
-        grant(x, s, v, d, now);
-        x->rr[d] = j + 1 == n_j ? 0 : j + 1;
-    }
+    unsigned n = x->n_want[d];
     x->n_want[d] = 0;
     x->wanted[d >> 6] &= ~(1ull << (d & 63));
+    if (n == 1) { /* the only one (no bit in want[]): the order does not matter */
+        unsigned j = x->want_first[d];
+        try_grant(x, j, j / x->n_vnets, j % x->n_vnets, d, now);
+        return;
+    }
+    uint64_t *want = &x->want[(size_t)d * x->n_words];
+    int32_t jj = next_bit(want, x->n_words, x->rr[d]);
+    for (unsigned left = n; left; left--, jj = next_bit(want, x->n_words, (unsigned)jj + 1)) {
+        if (jj < 0) /* wrap around to the heads before rr[d] */
+            jj = next_bit(want, x->n_words, 0);
+        unsigned j = (unsigned)jj;
+        /* each head wanting d is visited once (n of them, from rr[d] round to
+         * before it): clearing its bit as it is visited leaves the later
+         * searches' answers as they were and want[] clear at the end. A head
+         * that does not get d goes on to the next; one that does leaves d busy,
+         * so the rest are counted as blocked, as before. */
+        want[j >> 6] &= ~(1ull << (j & 63));
+        try_grant(x, j, j / x->n_vnets, j % x->n_vnets, d, now);
+    }
 }
 
 /* One crossbar cycle: every free output grants at most one head. Returns
@@ -260,20 +299,10 @@ static bool xbar_tick(struct comp *c)
         arbitrate(x, (unsigned)d, now);
     x->out_first = x->out_first + 1 == x->n_out ? 0 : x->out_first + 1;
 
-    /* A head that is ready but waits needs the next cycle; one still in the
-     * pipeline needs a wake at its ready time (the engine keeps only a
-     * component's earliest pending wake, so a later one may have been lost). */
-    tick_t first = TICK_MAX;
-    for (unsigned w = 0; w < x->n_words; w++)
-        for (uint64_t bits = x->occupied[w]; bits; bits &= bits - 1) {
-            const struct port *p = &x->in[(w << 6) | (unsigned)__builtin_ctzll(bits)];
-            first = MIN(first, p->slots[p->head].ready);
-        }
-    if (first <= c->eng->now)
-        return true;
-    if (first != TICK_MAX)
-        comp_wake_at(c, first);
-    return false;
+    /* A head that is ready but waits needs the next cycle. One still in the
+     * pipeline needs nothing: its send woke the crossbar for its ready time
+     * (port_send), and that tick stays pending until it runs. */
+    return x->n_ready > 0;
 }
 
 static void dump_msg(FILE *out, const struct msg *m, tick_t now, tick_t period)
@@ -352,6 +381,7 @@ struct xbar *xbar_new(struct eng *e, const char *name, const struct clock *clk,
     x->seen_dst = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_dst);
     x->seen_flits = xcalloc((size_t)n_in * n_vnets, sizeof *x->seen_flits);
     x->n_want = xcalloc(n_out, sizeof *x->n_want);
+    x->want_first = xcalloc(n_out, sizeof *x->want_first);
     x->n_out_words = (n_out + 63) / 64;
     x->wanted = xcalloc(x->n_out_words, sizeof *x->wanted);
     x->reserved = xcalloc((size_t)n_out * n_vnets, sizeof *x->reserved);
@@ -400,6 +430,7 @@ void xbar_free(struct xbar *x)
     free(x->seen_dst);
     free(x->seen_flits);
     free(x->n_want);
+    free(x->want_first);
     free(x->wanted);
     free(x->reserved);
     free(x->names);

@@ -19,8 +19,13 @@
  * The wheel replaced the hash and heap for every time: they cost a probe, an
  * insertion and a removal of a heap of hundreds of slots per distinct time,
  * and nearly every distinct time is scheduled once.
- * pend[], a ring of a component's earliest pending tick times, lets most
- * wakes for a time already pending return without looking up the slot.
+ * A component remembers the tick time it asked for last (`asked`), so that a
+ * wake for that time again (several messages sent to it in one cycle, a tick
+ * asking for the next cycle that a send already asked for) returns without
+ * looking up the slot. One time is enough: it catches most repeats, and the
+ * sorted ring of 8 pending times it replaced cost more to keep (an insertion
+ * per wake and a removal per tick) than the look-ups it saved now that a
+ * look-up is a hit on the last slot or a short walk of a wheel bucket.
  * A slot stays at the top of the heap until everything due at its time has
  * run, so a tick may wake a higher-ranked component for the current time
  * (a zero-latency port) and see it tick in the same time step.
@@ -371,33 +376,28 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg)
     push_call(e, when, fn, obj, arg);
 }
 
-/* comp_wake_at(c, edge) for a component that has just ticked at now, with
- * edge its next clock edge: most ticks ask for the next cycle this way, so
- * the edge arithmetic and the search of pend[] are left out. Every tick time
- * is an edge of c's clock and each pending one is after now, so none is
- * before `edge`: it is either pend[]'s earliest or a new earliest. */
-static inline void wake_next_edge(struct comp *c, tick_t edge)
+/* Mark c's tick at `edge` (a clock edge of c, later than its last tick and
+ * at or after now, not before its rank when it is now). Setting a bit twice
+ * is one tick, so asking again changes nothing; `asked` only saves the slot
+ * look-up when the time is the one asked for last. That time is still
+ * pending when it equals `edge`: a tick asked for stays pending until it runs
+ * at its time, and once it has run `last` is at or after it, while `edge` is
+ * later than `last`. */
+static inline void schedule_tick(struct comp *c, tick_t edge)
 {
-    const uint32_t mask = COMP_PENDING - 1;
-    uint32_t n = c->n_pend;
-    if (n && c->pend[c->pend_head] == edge)
+    if (edge == c->asked)
         return;
-    c->pend_head = (c->pend_head + mask) & mask;
-    c->pend[c->pend_head] = edge;
-    c->n_pend = n < COMP_PENDING ? n + 1 : COMP_PENDING;
+    c->asked = edge;
     push_tick(c->eng, edge, c);
 }
 
-/* c's tick at `when` (= now). */
+/* c's tick at `when` (= now); a tick that reports progress asks for the next
+ * edge, without comp_wake_at's edge arithmetic. */
 static inline void run_tick(struct comp *c, tick_t when)
 {
-    if (c->n_pend && c->pend[c->pend_head] == when) {
-        c->n_pend--;
-        c->pend_head = (c->pend_head + 1) & (COMP_PENDING - 1);
-    }
     c->last = when;
     if (c->tick(c))
-        wake_next_edge(c, when + c->clk->period_ps);
+        schedule_tick(c, when + c->clk->period_ps);
 }
 
 void comp_init(struct comp *c, struct eng *e, const char *name, const struct clock *clk,
@@ -410,7 +410,7 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
     c->dump = dump;
     c->last = TICK_MAX;
     c->part = 0;
-    c->pend_head = c->n_pend = 0;
+    c->asked = TICK_MAX;
     c->all_next = e->comps;
     e->comps = c;
     if (e->n_comps == e->cap_comps) {
@@ -473,36 +473,10 @@ void comp_wake_at(struct comp *c, tick_t t)
         edge = clock_edge_at_or_after(c->clk, t);
     if (edge == c->eng->now && c->rank < c->eng->passed)
         edge += p; /* this time step is past its place: as if it ticked and saw nothing */
-    /* already pending? pend[] is a short ascending ring; the common cases are
-     * the next edge, at the front, and a far one, at the back */
-    const uint32_t mask = COMP_PENDING - 1;
-    uint32_t n = c->n_pend, h = c->pend_head;
-#define PEND(k) c->pend[(h + (k)) & mask]
-    if (!n || edge < PEND(0)) { /* a new earliest: in front (the latest falls off when full) */
-        c->pend_head = h = (h + mask) & mask;
-        PEND(0) = edge;
-        c->n_pend = n < COMP_PENDING ? n + 1 : COMP_PENDING;
-    } else if (edge == PEND(0)) {
-        return;
-    } else {
-        uint32_t i = n;
-        while (PEND(i - 1) > edge) /* stops at PEND(0) < edge */
-            i--;
-        if (PEND(i - 1) == edge)
-            return;
-        if (i < COMP_PENDING) { /* make room at i; the latest falls off when full */
-            uint32_t last = n < COMP_PENDING ? n : COMP_PENDING - 1;
-            for (uint32_t j = last; j > i; j--)
-                PEND(j) = PEND(j - 1);
-            PEND(i) = edge;
-            c->n_pend = last + 1;
-        }
-    }
-#undef PEND
     if (edge < c->eng->now)
         panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
               (unsigned long long)c->eng->now);
-    push_tick(c->eng, edge, c);
+    schedule_tick(c, edge);
 }
 
 void eng_stop(struct eng *e)

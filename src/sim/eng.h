@@ -57,11 +57,6 @@ static inline tick_t clock_edge_at_or_after(const struct clock *clk, tick_t t)
     return r ? t + clk->period_ps - r : t;
 }
 
-/* Tick times a component has pending that the engine knows of (a subset of
- * its pending ticks, earliest first): a wake for one of them needs no look-up
- * of the time's slot. Small and inline so that components need no destructor. */
-#define COMP_PENDING 8 /* a power of two: pend[] is a ring */
-
 struct comp {
     const char *name;        /* hierarchical: "gpu.sm[3].l1" */
     const struct clock *clk; /* its domain */
@@ -74,9 +69,9 @@ struct comp {
                       are counted in eng->part_ticks[part] */
     struct comp *all_next; /* engine's list of every component */
     /* --- private to eng.c --- */
-    uint64_t rank_bit;          /* 1 << (rank % 64) */
-    uint32_t pend_head, n_pend; /* pend[pend_head] is the earliest of n_pend ... */
-    tick_t pend[COMP_PENDING];  /* ... known pending tick times, ascending (a ring) */
+    uint64_t rank_bit; /* 1 << (rank % 64) */
+    tick_t asked;      /* the tick time last scheduled (TICK_MAX: none yet); still pending
+                          while it is later than `last` */
 };
 
 /* One scheduled call (eng_at). */
