@@ -245,34 +245,37 @@ static void getm_msg_times(const struct rig *r, const struct msg *m, enum tkind 
  * apart. The seeded bugs of gpuvi-noinv and mesi-noinv forget the
  * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
  * only other one, on 3 a choice by number that relabelling would not keep. */
+#define NC_UP   (TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC))
+#define NC_DOWN (TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP))
+#define VI_UP   (TBIT(MSG_VI_GETS) | TBIT(MSG_VI_WRITE) | TBIT(MSG_VI_ATOMIC) | TBIT(MSG_VI_INVACK))
+#define VI_DOWN (TBIT(MSG_VI_DATA) | TBIT(MSG_VI_WRACK) | TBIT(MSG_VI_ATOMRSP) | TBIT(MSG_VI_INV))
+#define MESI_UP                                                                                    \
+    (TBIT(MSG_MESI_GETS) | TBIT(MSG_MESI_GETX) | TBIT(MSG_MESI_UPGRADE) | TBIT(MSG_MESI_PUTX) |    \
+     TBIT(MSG_MESI_INV_ACK) | TBIT(MSG_MESI_OWNER_DATA) | TBIT(MSG_MESI_UNBLOCK))
+#define MESI_DOWN                                                                                  \
+    (TBIT(MSG_MESI_DATA) | TBIT(MSG_MESI_DATA_E) | TBIT(MSG_MESI_DATA_X) | TBIT(MSG_MESI_ACK_X) |  \
+     TBIT(MSG_MESI_FWD_GETS) | TBIT(MSG_MESI_FWD_GETX) | TBIT(MSG_MESI_INV) |                      \
+     TBIT(MSG_MESI_WB_ACK))
+#define FIRST_OTHER "its seeded bug skips the lowest-numbered other sharer"
 static const struct vsym vsyms[] = {
-    {"nol1", TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC),
-     TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP), false, 0, NULL},
-    {"rc", TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC),
-     TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP), false, 0, NULL},
-    {"rc-noinv", TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC),
-     TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP), false, 0, NULL},
-    {"gpuvi", TBIT(MSG_VI_GETS) | TBIT(MSG_VI_WRITE) | TBIT(MSG_VI_ATOMIC) | TBIT(MSG_VI_INVACK),
-     TBIT(MSG_VI_DATA) | TBIT(MSG_VI_WRACK) | TBIT(MSG_VI_ATOMRSP) | TBIT(MSG_VI_INV), true, 0,
-     NULL},
-    {"gpuvi-noinv",
-     TBIT(MSG_VI_GETS) | TBIT(MSG_VI_WRITE) | TBIT(MSG_VI_ATOMIC) | TBIT(MSG_VI_INVACK),
-     TBIT(MSG_VI_DATA) | TBIT(MSG_VI_WRACK) | TBIT(MSG_VI_ATOMRSP) | TBIT(MSG_VI_INV), true, 2,
-     "its seeded bug skips the lowest-numbered other sharer"},
-    {"mesi",
-     TBIT(MSG_MESI_GETS) | TBIT(MSG_MESI_GETX) | TBIT(MSG_MESI_UPGRADE) | TBIT(MSG_MESI_PUTX) |
-         TBIT(MSG_MESI_INV_ACK) | TBIT(MSG_MESI_OWNER_DATA) | TBIT(MSG_MESI_UNBLOCK),
-     TBIT(MSG_MESI_DATA) | TBIT(MSG_MESI_DATA_E) | TBIT(MSG_MESI_DATA_X) | TBIT(MSG_MESI_ACK_X) |
-         TBIT(MSG_MESI_FWD_GETS) | TBIT(MSG_MESI_FWD_GETX) | TBIT(MSG_MESI_INV) |
-         TBIT(MSG_MESI_WB_ACK),
-     true, 0, NULL},
-    {"mesi-noinv",
-     TBIT(MSG_MESI_GETS) | TBIT(MSG_MESI_GETX) | TBIT(MSG_MESI_UPGRADE) | TBIT(MSG_MESI_PUTX) |
-         TBIT(MSG_MESI_INV_ACK) | TBIT(MSG_MESI_OWNER_DATA) | TBIT(MSG_MESI_UNBLOCK),
-     TBIT(MSG_MESI_DATA) | TBIT(MSG_MESI_DATA_E) | TBIT(MSG_MESI_DATA_X) | TBIT(MSG_MESI_ACK_X) |
-         TBIT(MSG_MESI_FWD_GETS) | TBIT(MSG_MESI_FWD_GETX) | TBIT(MSG_MESI_INV) |
-         TBIT(MSG_MESI_WB_ACK),
-     true, 2, "its seeded bug skips the lowest-numbered other sharer"},
+    {.proto = "nol1", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "rc", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "rc-noinv", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "gpuvi", .up = VI_UP, .down = VI_DOWN, .l2_sharers = true},
+    {.proto = "gpuvini", .up = VI_UP, .down = VI_DOWN, .dir_sharers = true},
+    {.proto = "gpuvi-noinv",
+     .up = VI_UP,
+     .down = VI_DOWN,
+     .l2_sharers = true,
+     .only_l1s = 2,
+     .only_why = FIRST_OTHER},
+    {.proto = "mesi", .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true},
+    {.proto = "mesi-noinv",
+     .up = MESI_UP,
+     .down = MESI_DOWN,
+     .l2_sharers = true,
+     .only_l1s = 2,
+     .only_why = FIRST_OTHER},
 };
 
 const struct vsym *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why)
@@ -729,7 +732,11 @@ static void put_private(struct ser *s, const struct rig *r)
         struct cache_line *l = cache_find(&b->dir, line_addr(r, k) >> b->dir_shift);
         uint8_t present = l != NULL;
         PUT(s, present);
-        if (l) {
+        if (l && s->sym && s->sym->dir_sharers) { /* the entry's sharer vector, relabelled */
+            PUT(s, l->state);
+            uint64_t meta[3] = {relabel_sharers(s, r, l->meta[0]), l->meta[1], l->meta[2]};
+            PUT(s, meta);
+        } else if (l) {
             PUT(s, l->state);
             PUT(s, l->meta);
         }

@@ -143,6 +143,7 @@ struct vsym {
     const char *proto;
     uint64_t up, down; /* bit t - MSG_PROTO_BASE: the type's sender is an L1 / the bank */
     bool l2_sharers;   /* the bank's lines keep a sharer vector in meta[0], meta[1] */
+    bool dir_sharers;  /* ... its directory's entries do (gpuvini's vi_bank.dir) */
     unsigned only_l1s; /* 0: any number of L1s; else only this many are symmetric */
     const char *only_why;
 };

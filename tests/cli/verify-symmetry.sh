@@ -33,10 +33,13 @@ done <<'TABLE'
 nol1 --l1s=2 5926 2998 5926
 rc --l1s=2 6170 3122 6170
 gpuvi --l1s=2 9899 4997 9899
+gpuvini --l1s=2 9899 4997 9899
 mesi --l1s=2 12327 6232 12429
 nol1 --l1s=3,--ops=1 15144 2728 15144
 rc --l1s=3,--ops=1 14886 2685 14886
 gpuvi --l1s=3,--ops=1 20146 3611 20146
+gpuvini --l1s=3,--ops=1 20146 3611 20146
+gpuvini --lines=2,--ops=2,--no-atomics,--conflict=both 68135 34366 68135
 mesi --l1s=3,--ops=1 24067 4177 24067
 TABLE
 # (mesi on 2 L1s: the orbits add up to 102 more than the whole search finds. The
