@@ -43,9 +43,9 @@ gpuvini --lines=2,--ops=2,--no-atomics,--conflict=both 68135 34366 68135
 mesi --l1s=3,--ops=1 24067 4177 24067
 TABLE
 # (mesi on 2 L1s: the orbits add up to 102 more than the whole search finds. The
-# whole search's digest leaves out a part of an L1's state that a later load
-# reads, so which of two states with one digest it keeps decides what it reaches
-# next; the relabelled search keeps others. docs/verify.md says more.)
+# digest writes the stale bytes of an L1 way reinstalled for a miss, before its
+# fill, so states that differ only there count apart, and which of two states with
+# one digest a search keeps decides which stale bytes it sees next; docs/verify.md.)
 
 # the seeded bugs, caught in the reduced search; the event path is the rig's own
 caught rc-noinv "$tmp/rc.cex" "data value" "data value" --ops 3 --symmetry on
