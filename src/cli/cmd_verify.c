@@ -203,6 +203,11 @@ static void usage(FILE *out)
         "                     miss (0 with --inflight 2: a second load to a line\n"
         "                     whose fill is outstanding finds it full, MergeFull;\n"
         "                     default: the configuration's, 8)\n"
+        "  --symmetry on|off  count states that differ only by a relabelling of the\n"
+        "                     L1s as one (nol1, rc, gpuvi, gpuvini, mesi and rc-noinv;\n"
+        "                     gpuvi-noinv and mesi-noinv on 2 L1s; other protocols\n"
+        "                     are explored whole and say so). Default off: the state\n"
+        "                     counts stay those of the whole space\n"
         "  --max-states N     stop past N states (default 2000000)\n"
         "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
         "  --cex FILE         write a counterexample there (one protocol only)\n"
@@ -403,7 +408,7 @@ int cmd_verify(int argc, char **argv)
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
-    const char *scopes = NULL, *conflict = NULL;
+    const char *scopes = NULL, *conflict = NULL, *symmetry = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
     const struct opt rows[] = {
@@ -423,6 +428,7 @@ int cmd_verify(int argc, char **argv)
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
         OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),
+        OPT_STR_ROW("--symmetry", NULL, &symmetry),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
         OPT_U64_ROW("--max-mem", NULL, &vo.max_mem_mb, 1, 1e6),
         OPT_OUT_ROW("--cex", NULL, &vo.cex_file),
@@ -473,6 +479,11 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
+    if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off")) {
+        fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on or off\n", symmetry);
+        return EXIT_USAGE;
+    }
+    vo.symmetry = symmetry && !strcmp(symmetry, "on");
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 

@@ -339,6 +339,22 @@ static void coverage(struct search *s, struct verify_result *res)
     free(text);
 }
 
+/* A state's key in the visited set: its digest, or under symmetry its
+ * canonical digest; *orbit (added to) counts the unreduced states it stands
+ * for. The node keeps the event path that reached it, never relabelled: a
+ * counterexample is a real path of the rig, as --replay runs it. */
+static struct digest state_key(struct search *s, const struct rig *r, uint64_t *orbit)
+{
+    if (!s->ser.sym) {
+        *orbit += 1;
+        return vx_state_digest(r, &s->ser);
+    }
+    unsigned n;
+    struct digest d = vx_canonical_digest(r, &s->ser, &n);
+    *orbit += n;
+    return d;
+}
+
 int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
                FILE *out)
 {
@@ -362,8 +378,13 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     vx_memories_init(&s.mem, cfg->l1.cache.line_bytes);
     struct rig *r = vx_rig_new(cfg, s.p, o, s.scratch, &s.mem);
     vx_settle(r);
+    const char *not_reduced = NULL;
+    s.ser.sym = o->symmetry ? vx_sym_of(s.p, o->l1s, &not_reduced) : NULL;
+    res->reduced = s.ser.sym != NULL;
+    if (not_reduced)
+        fprintf(out, "verify %s: symmetry not used (%u L1s): %s\n", s.p->name, o->l1s, not_reduced);
     add_node(&s, 0, &(struct vev){0}, 0, vx_quiescent(r));
-    visited_put(&s.seen, vx_state_digest(r, &s.ser), 0);
+    visited_put(&s.seen, state_key(&s, r, &res->states_full), 0);
     vx_rig_free(r);
 
     struct vev evs[MAX_ENABLED];
@@ -416,10 +437,12 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
                 vx_rig_free(r);
                 break;
             }
-            struct digest d = vx_state_digest(r, &s.ser);
+            uint64_t orbit = 0;
+            struct digest d = state_key(&s, r, &orbit);
             uint32_t old = visited_put(&s.seen, d, (uint32_t)s.n_nodes);
             uint32_t to = old;
             if (old == UINT32_MAX) {
+                res->states_full += orbit;
                 to = (uint32_t)s.n_nodes;
                 if (depth + 1 > UINT16_MAX)
                     panic("verify: a path longer than %u events", UINT16_MAX);
@@ -499,6 +522,13 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             o->plain ? ", plain accesses" : "", lease_text, (unsigned long long)res->states,
             (unsigned long long)res->transitions, res->depth, res->seconds,
             (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+    if (res->reduced)
+        fprintf(out,
+                "verify %s: symmetry over %u L1s: %llu states up to relabelling stand for "
+                "%llu states of the unreduced space (%.2fx fewer)\n",
+                s.p->name, o->l1s, (unsigned long long)res->states,
+                (unsigned long long)res->states_full,
+                res->states ? (double)res->states_full / (double)res->states : 0.0);
     search_free(&s);
     rc = res->violation || res->incomplete;
     return rc;

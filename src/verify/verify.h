@@ -77,6 +77,10 @@ struct verify_opts {
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */
     const char *coverage_file; /* where the coverage of every table is written (NULL: none) */
+    bool symmetry;             /* --symmetry on: states that differ only by a relabelling
+                                  of the L1s are one (protocols whose L1-naming fields
+                                  are described; docs/verify.md "Search, bounds and
+                                  symmetry") */
     const char *const *sets;   /* the --set overrides, recorded in a counterexample */
     unsigned n_sets;
 };
@@ -89,7 +93,10 @@ struct verify_result {
     double seconds;
     uint64_t mem_bytes; /* the search's own tables */
     unsigned cells_reached, cells_total;
-    unsigned cex_steps; /* the counterexample's length (violation) */
+    unsigned cex_steps;   /* the counterexample's length (violation) */
+    bool reduced;         /* --symmetry on and the protocol reducible: states counts
+                             representatives, each standing for its orbit */
+    uint64_t states_full; /* reduced: the states of the unreduced space they stand for */
 };
 
 /* Explore the protocol of `cfg` (loaded with gpu.sms = o->l1s, one L2 bank)

@@ -13,9 +13,12 @@
 #include "base/hash.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/getm/warptm_vu.h"
+#include "coh/mesi/mesi.h"
+#include "coh/nc/nc.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
+#include "coh/vi/vi.h"
 #include "coh/vi/vi_bank.h"
 #include "verify/verify_mg.h"
 #include "verify/verify_spandex.h"
@@ -231,6 +234,116 @@ static void getm_msg_times(const struct rig *r, const struct msg *m, enum tkind 
                 : TK_RAW;
 }
 
+/* ---- symmetry over the L1s ---- */
+
+#define TBIT(t) (1ull << ((t)-MSG_PROTO_BASE))
+
+/* The protocols whose L1-naming fields are known (struct vsym): their
+ * message types by sender, and where the bank keeps sharer vectors. Their
+ * controllers treat every L1 alike: nothing but these fields, the rig's
+ * per-L1 arrays and each L1's own index (which only stamps src) tells them
+ * apart. The seeded bugs of gpuvi-noinv and mesi-noinv forget the
+ * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
+ * only other one, on 3 a choice by number that relabelling would not keep. */
+#define NC_UP   (TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC))
+#define NC_DOWN (TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP))
+#define VI_UP   (TBIT(MSG_VI_GETS) | TBIT(MSG_VI_WRITE) | TBIT(MSG_VI_ATOMIC) | TBIT(MSG_VI_INVACK))
+#define VI_DOWN (TBIT(MSG_VI_DATA) | TBIT(MSG_VI_WRACK) | TBIT(MSG_VI_ATOMRSP) | TBIT(MSG_VI_INV))
+#define MESI_UP                                                                                    \
+    (TBIT(MSG_MESI_GETS) | TBIT(MSG_MESI_GETX) | TBIT(MSG_MESI_UPGRADE) | TBIT(MSG_MESI_PUTX) |    \
+     TBIT(MSG_MESI_INV_ACK) | TBIT(MSG_MESI_OWNER_DATA) | TBIT(MSG_MESI_UNBLOCK))
+#define MESI_DOWN                                                                                  \
+    (TBIT(MSG_MESI_DATA) | TBIT(MSG_MESI_DATA_E) | TBIT(MSG_MESI_DATA_X) | TBIT(MSG_MESI_ACK_X) |  \
+     TBIT(MSG_MESI_FWD_GETS) | TBIT(MSG_MESI_FWD_GETX) | TBIT(MSG_MESI_INV) |                      \
+     TBIT(MSG_MESI_WB_ACK))
+#define FIRST_OTHER "its seeded bug skips the lowest-numbered other sharer"
+static const struct vsym vsyms[] = {
+    {.proto = "nol1", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "rc", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "rc-noinv", .up = NC_UP, .down = NC_DOWN},
+    {.proto = "gpuvi", .up = VI_UP, .down = VI_DOWN, .l2_sharers = true},
+    {.proto = "gpuvini", .up = VI_UP, .down = VI_DOWN, .dir_sharers = true},
+    {.proto = "gpuvi-noinv",
+     .up = VI_UP,
+     .down = VI_DOWN,
+     .l2_sharers = true,
+     .only_l1s = 2,
+     .only_why = FIRST_OTHER},
+    {.proto = "mesi", .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true},
+    {.proto = "mesi-noinv",
+     .up = MESI_UP,
+     .down = MESI_DOWN,
+     .l2_sharers = true,
+     .only_l1s = 2,
+     .only_why = FIRST_OTHER},
+};
+
+const struct vsym *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why)
+{
+    for (size_t i = 0; i < sizeof vsyms / sizeof vsyms[0]; i++) {
+        if (strcmp(vsyms[i].proto, p->name))
+            continue;
+        if (vsyms[i].only_l1s && vsyms[i].only_l1s != n_l1) {
+            *why = vsyms[i].only_why;
+            return NULL;
+        }
+        return &vsyms[i];
+    }
+    *why = "the fields that name an L1 in its state are not described to the relabeller";
+    return NULL;
+}
+
+static uint16_t relabel(const struct ser *s, const struct rig *r, unsigned l1)
+{
+    return l1 < r->n_l1 ? s->perm[l1] : (uint16_t)l1;
+}
+
+/* A message's ends and its request's SM, relabelled: the L1 end of a
+ * protocol message by its type's sender; a core request's or response's SM
+ * (the core is its L1's). A request's SM travels inside the protocol
+ * messages made from it (and back into the core's response), always its L1
+ * end's own: there it says nothing the end does not, and is not written. A
+ * message made fresh (an invalidation, a forward, its ack) carries 0 there,
+ * which nobody reads; any other SM breaks what the relabelling relies on and
+ * stops the search. DRAM's messages name no L1. */
+static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct msg *m)
+{
+    uint16_t src = m->src, dst = m->dst, sm = m->req.sm, end = UINT16_MAX;
+    if (m->type == MSG_CORE_REQ || m->type == MSG_CORE_RSP) {
+        sm = relabel(s, r, sm);
+    } else if (m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
+               (s->sym->up | s->sym->down) & TBIT(m->type)) {
+        bool up = s->sym->up & TBIT(m->type);
+        end = up ? src : dst;
+        if (up)
+            src = relabel(s, r, src);
+        else
+            dst = relabel(s, r, dst);
+        if (sm != end && sm != 0)
+            panic("verify --symmetry: %s's message type %u between L1 %u and the bank carries "
+                  "SM %u's request",
+                  s->sym->proto, m->type, end, sm);
+        sm = UINT16_MAX;
+    } else if (m->type != MSG_DRAM_READ && m->type != MSG_DRAM_WRITE && m->type != MSG_DRAM_DATA &&
+               m->type != MSG_DRAM_WRACK) {
+        panic("verify --symmetry: %s's message type %u is not described (verify_digest.c)",
+              s->sym->proto, m->type);
+    }
+    PUT(s, src);
+    PUT(s, dst);
+    PUT(s, sm);
+}
+
+/* A sharer vector's bit of L1 i at bit perm[i]. */
+static uint64_t relabel_sharers(const struct ser *s, const struct rig *r, uint64_t v)
+{
+    uint64_t out = v & ~((1ull << r->n_l1) - 1);
+    for (unsigned i = 0; i < r->n_l1; i++)
+        if (v >> i & 1)
+            out |= 1ull << s->perm[i];
+    return out;
+}
+
 /* A message as the receiver can tell it apart: every field but its birth
  * time and pool link; data only where the mask says it is meaningful; its
  * two time words (TC: lease ends, local timestamps, GWCTs) as kinds kts, kts2. */
@@ -240,15 +353,20 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     PUT(s, m->type);
     PUT(s, m->vnet);
     PUT(s, m->cls);
-    PUT(s, m->src);
-    PUT(s, m->dst);
+    if (s->sym) {
+        put_ends_relabelled(s, r, m);
+    } else {
+        PUT(s, m->src);
+        PUT(s, m->dst);
+    }
     PUT(s, m->size_bytes);
     PUT(s, m->flags);
     PUT(s, m->addr);
     PUT(s, m->req.op);
     PUT(s, m->req.sem);
     PUT(s, m->req.scope);
-    PUT(s, m->req.sm);
+    if (!s->sym)
+        PUT(s, m->req.sm);
     PUT(s, m->req.warp);
     PUT(s, m->req.tx);
     PUT(s, m->req.req_type);
@@ -320,7 +438,10 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             /* an RCC bank's line not yet filled has no ver or exp */
             bool meta = !r->prof.logical || is_l1 || l->state == r->l2_valid;
             for (unsigned i = 0; meta && i < 3; i++)
-                put_time(s, l->meta[i], line_k[i]);
+                if (s->sym && s->sym->l2_sharers && !is_l1 && i < 2)
+                    put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
+                else
+                    put_time(s, l->meta[i], line_k[i]);
             put(s, l->data, r->line_bytes);
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
@@ -611,7 +732,11 @@ static void put_private(struct ser *s, const struct rig *r)
         struct cache_line *l = cache_find(&b->dir, line_addr(r, k) >> b->dir_shift);
         uint8_t present = l != NULL;
         PUT(s, present);
-        if (l) {
+        if (l && s->sym && s->sym->dir_sharers) { /* the entry's sharer vector, relabelled */
+            PUT(s, l->state);
+            uint64_t meta[3] = {relabel_sharers(s, r, l->meta[0]), l->meta[1], l->meta[2]};
+            PUT(s, meta);
+        } else if (l) {
             PUT(s, l->state);
             PUT(s, l->meta);
         }
@@ -678,9 +803,42 @@ static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b)
     verify_mg_bank(r->l2s[b], lines, r->o->lines, &sink);
 }
 
+/* Symmetry: the checker's per-core reference with core i's entries at perm[i]. */
+static void put_env_relabelled(struct ser *s, const struct rig *r)
+{
+    const struct env *e = &r->env;
+    struct env p = *e;
+    for (unsigned i = 0; i < r->n_l1; i++) {
+        unsigned j = s->perm[i];
+        p.issued[j] = e->issued[i];
+        memcpy(p.busy[j], e->busy[i], sizeof p.busy[j]);
+        memcpy(p.line[j], e->line[i], sizeof p.line[j]);
+        memcpy(p.allowed[j], e->allowed[i], sizeof p.allowed[j]);
+        memcpy(p.floor[j], e->floor[i], sizeof p.floor[j]);
+        memcpy(p.val[j], e->val[i], sizeof p.val[j]);
+        memcpy(p.vis[j], e->vis[i], sizeof p.vis[j]);
+        p.wrote[j] = e->wrote[i];
+        memcpy(p.fence_lines[j], e->fence_lines[i], sizeof p.fence_lines[j]);
+        memcpy(p.scope[j], e->scope[i], sizeof p.scope[j]);
+        memcpy(p.rel[j], e->rel[i], sizeof p.rel[j]);
+    }
+    PUT(s, p);
+}
+
+/* The channel written in place ch: under symmetry, the L1 links of the L1
+ * relabelled into that place. */
+static unsigned ch_in_place(const struct ser *s, const struct rig *r, unsigned ch)
+{
+    if (!s->sym || ch >= ch_dram(r))
+        return ch;
+    unsigned v = ch % r->n_vnets, slot = ch / r->n_vnets;
+    return slot < r->n_l1 ? ch_up(r, s->inv[slot], v) : ch_down(r, s->inv[slot - r->n_l1], v);
+}
+
 static void put_state(struct ser *s, const struct rig *r)
 {
-    for (unsigned i = 0; i < r->n_l1; i++) {
+    for (unsigned slot = 0; slot < r->n_l1; slot++) {
+        unsigned i = s->sym ? s->inv[slot] : slot;
         put_ctrl(s, r, r->l1[i], true);
         if (r->mg) { /* its release or acquire round (verify_mg.c) */
             struct mg_put a = {s, r};
@@ -702,17 +860,20 @@ static void put_state(struct ser *s, const struct rig *r)
     }
     put_private(s, r);
     for (unsigned ch = 0; ch < r->n_ch; ch++)
-        put_list(s, r, &r->ch[ch]);
+        put_list(s, r, &r->ch[ch_in_place(s, r, ch)]);
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
         backing_read(r->store, line_addr(r, k), buf, r->line_bytes);
         put(s, buf, r->line_bytes);
     }
-    PUT(s, r->env);
+    if (s->sym)
+        put_env_relabelled(s, r);
+    else
+        PUT(s, r->env);
     if (r->prof.logical)
         put_lenv(s, r);
-    for (unsigned c = 0; c < r->n_l1; c++) /* an atomic's old value, once performed */
-        for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+    for (unsigned slot = 0; slot < r->n_l1; slot++) /* an atomic's old value, once performed */
+        for (unsigned q = 0, c = s->sym ? s->inv[slot] : slot; q < V_MAX_SLOTS; q++)
             if (r->env.busy[c][q] == OPK_ATOMIC + 1)
                 PUT(s, r->atom[c][q].lane[0].result);
 }
@@ -764,12 +925,67 @@ bool vx_time_can_advance(const struct rig *r)
     return r->scan->any_other && r->scan->min_clock <= r->scan->max_other + r->o->lease + 1;
 }
 
+static struct digest digest_of(const struct ser *s);
+
+/* Every permutation of n L1s (n <= V_MAX_L1), as perm[] rows. */
+static unsigned permutations(unsigned n, uint8_t out[][V_MAX_L1])
+{
+    unsigned count = 0;
+    uint8_t p[V_MAX_L1];
+    for (unsigned code = 0; code < 256; code++) { /* 4 digits of base 4 */
+        bool used[V_MAX_L1] = {false}, ok = true;
+        for (unsigned i = 0; i < n && ok; i++) {
+            p[i] = (uint8_t)(code >> (2 * i) & 3);
+            ok = p[i] < n && !used[p[i]];
+            if (ok)
+                used[p[i]] = true;
+        }
+        bool first = true; /* each permutation once: the digits above n are 0 */
+        for (unsigned i = n; i < V_MAX_L1; i++)
+            first &= (code >> (2 * i) & 3) == 0;
+        if (ok && first)
+            memcpy(out[count++], p, V_MAX_L1);
+    }
+    return count;
+}
+
+struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *orbit)
+{
+    uint8_t perms[24][V_MAX_L1];
+    unsigned n_perms = permutations(r->n_l1, perms);
+    struct digest all[24], best = {{UINT64_MAX, UINT64_MAX}};
+    for (unsigned k = 0; k < n_perms; k++) {
+        for (unsigned i = 0; i < r->n_l1; i++) {
+            s->perm[i] = perms[k][i];
+            s->inv[perms[k][i]] = (uint8_t)i;
+        }
+        s->n = 0;
+        put_state(s, r);
+        all[k] = digest_of(s);
+        if (all[k].h[0] < best.h[0] || (all[k].h[0] == best.h[0] && all[k].h[1] < best.h[1]))
+            best = all[k];
+    }
+    *orbit = 0;
+    for (unsigned k = 0; k < n_perms; k++) {
+        bool again = false;
+        for (unsigned j = 0; j < k && !again; j++)
+            again = all[j].h[0] == all[k].h[0] && all[j].h[1] == all[k].h[1];
+        *orbit += !again;
+    }
+    return best;
+}
+
 struct digest vx_state_digest(const struct rig *r, struct ser *s)
 {
     if (r->prof.timed || r->prof.tx)
         scan_times(s, r);
     s->n = 0;
     put_state(s, r);
+    return digest_of(s);
+}
+
+static struct digest digest_of(const struct ser *s)
+{
     struct digest d;
     d.h[0] = hash_fnv1a(0xcbf29ce484222325ull, s->b, s->n);
     uint64_t h = 0x9e3779b97f4a7c15ull ^ s->n;
