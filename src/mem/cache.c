@@ -23,8 +23,17 @@ int cache_spec_check(const struct cache_spec *spec, char *err, size_t errlen)
                  spec->size_bytes, spec->ways, spec->line_bytes);
         return -1;
     }
-    if (!(spec->size_bytes / ((uint64_t)spec->ways * spec->line_bytes))) {
+    uint64_t sets = spec->size_bytes / ((uint64_t)spec->ways * spec->line_bytes);
+    if (!sets) {
         snprintf(err, errlen, "cache of %u bytes has no sets", spec->size_bytes);
+        return -1;
+    }
+    if (spec->index == CACHE_INDEX_FERMI_HASH &&
+        (spec->line_bytes != 128 || (sets != 32 && sets != 64))) {
+        snprintf(err, errlen,
+                 "index fermi-hash needs 128-byte lines and 32 or 64 sets (here %u-byte lines, "
+                 "%llu sets)",
+                 spec->line_bytes, (unsigned long long)sets);
         return -1;
     }
     return 0;

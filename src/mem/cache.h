@@ -15,11 +15,20 @@
 
 #include "base/types.h"
 
+/* How a line address picks its set. */
+enum cache_index {
+    CACHE_INDEX_LINEAR,     /* the line number's low bits */
+    CACHE_INDEX_FERMI_HASH, /* Fermi's L1 (Nugteren et al., HPCA 2014): address bits 7-11
+                               XOR bits 13, 14, 15, 17 and 19; bit 12 above them when
+                               there are 64 sets. 128-byte lines, 32 or 64 sets only. */
+};
+
 struct cache_spec {
     uint32_t size_bytes; /* capacity */
     uint32_t ways;       /* associativity */
     uint32_t line_bytes; /* line size (power of two, <= LINE_MAX_BYTES) */
     uint32_t hit_cycles; /* tag + data access latency */
+    uint32_t index;      /* enum cache_index */
 };
 
 struct cache_line {
@@ -68,6 +77,12 @@ static inline addr_t cache_line_addr(const struct cache *c, addr_t a)
 
 static inline uint32_t cache_set_of(const struct cache *c, addr_t line)
 {
+    if (c->spec.index == CACHE_INDEX_FERMI_HASH) {
+        uint32_t low = (uint32_t)(line >> 7) & 0x1f;
+        uint32_t high = (uint32_t)((line >> 13) & 0x7) | (uint32_t)((line >> 14) & 0x8) |
+                        (uint32_t)((line >> 15) & 0x10);
+        return (low ^ high) | (c->sets == 64 ? (uint32_t)(line >> 7) & 0x20 : 0);
+    }
     uint64_t n = line >> c->line_shift;
     uint32_t d = c->index_div;
     n = (d & (d - 1)) == 0 ? n >> __builtin_ctz(d) : n / d; /* no divide for powers of two */

@@ -52,6 +52,7 @@ static const struct cfg_opt gpu_opts[] = {
 
 const char *const l1_issue_names[] = {"in-order", "out-of-order", NULL};
 const char *const l1_merge_full_names[] = {"park", "stall", NULL};
+const char *const cache_index_names[] = {"linear", "fermi-hash", NULL}; /* enum cache_index */
 
 #define T struct l1_spec
 static const struct cfg_opt l1_opts[] = {
@@ -59,6 +60,11 @@ static const struct cfg_opt l1_opts[] = {
     CFG_U32("ways", T, cache.ways, "4", 1, 64, "", "associativity"),
     CFG_U32("line", T, cache.line_bytes, "128", 16, LINE_MAX_BYTES, "bytes", "line size"),
     CFG_U32("hit_cycles", T, cache.hit_cycles, "20", 0, 10000, "core cycles", "load hit latency"),
+    CFG_ENUM("index", T, cache.index, "linear", cache_index_names,
+             "how a line address picks its set: the line number's low bits (linear), or "
+             "Fermi's hash (fermi-hash: bits 7-11 XOR bits 13, 14, 15, 17, 19, and bit 12 with "
+             "64 sets; Nugteren et al., HPCA 2014, GPGPU-Sim's Fermi L1; 128-byte lines, 32 or "
+             "64 sets)"),
     CFG_U32("mshrs", T, mshrs, "128", 1, 65536, "", "MSHR/TBE entries"),
     CFG_U32("merge_max", T, merge_max, "8", 0, 1024, "",
             "loads merged into one outstanding miss (beyond it they wait)"),

@@ -51,6 +51,7 @@ struct gpu_spec {
 
 /* struct l1_spec, struct l2_spec and their enums: coh/machine_view.h (the
  * controllers read them); their option rows are here. */
+extern const char *const cache_index_names[];   /* NULL-terminated */
 extern const char *const l1_issue_names[];      /* NULL-terminated */
 extern const char *const l1_merge_full_names[]; /* NULL-terminated */
 extern const char *const l2_write_ack_names[];  /* NULL-terminated */

@@ -9,7 +9,8 @@
  * Cache array: random installs, removals and lookups against a list of the
  * lines it must hold; the tag array that lookups use must agree with the
  * lines' own address and presence, also for a bank-interleaved L2 geometry
- * (index_div) that is not a power of two.
+ * (index_div) that is not a power of two. Fermi's hashed set index against a
+ * bit-by-bit reading of its definition, on both geometries it allows.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -148,11 +149,67 @@ static void cache_tags_follow_installs_and_removals(void **state)
     }
 }
 
+/* Fermi's set index, one bit at a time as Nugteren et al. (HPCA 2014) state it:
+ * index bit i (0-4) is address bit 7 + i XOR address bit 13, 14, 15, 17 or 19;
+ * with 64 sets, index bit 5 is address bit 12. */
+static uint32_t fermi_set_reference(addr_t a, uint32_t sets)
+{
+    static const unsigned upper[5] = {13, 14, 15, 17, 19};
+    uint32_t set = 0;
+    for (unsigned i = 0; i < 5; i++)
+        set |= (uint32_t)(((a >> (7 + i)) ^ (a >> upper[i])) & 1) << i;
+    if (sets == 64)
+        set |= (uint32_t)((a >> 12) & 1) << 5;
+    return set;
+}
+
+static void fermi_hash_index(void **state)
+{
+    (void)state;
+    char err[160];
+    struct cache c;
+    static const uint32_t sizes[] = {16 * 1024, 32 * 1024}; /* 32 and 64 sets of 4 ways */
+    for (unsigned s = 0; s < ARRAY_LEN(sizes); s++) {
+        struct cache_spec spec = {
+            .size_bytes = sizes[s], .ways = 4, .line_bytes = LINE, .index = CACHE_INDEX_FERMI_HASH};
+        assert_int_equal(cache_init(&c, &spec, err, sizeof err), 0);
+        uint64_t reached = 0;
+        struct rng g;
+        rng_seed(&g, 5, s);
+        for (unsigned i = 0; i < 100000; i++) {
+            addr_t a = rng_below(&g, 1u << 24) * LINE;
+            uint32_t set = cache_set_of(&c, a);
+            assert_int_equal(set, fermi_set_reference(a, c.sets));
+            reached |= 1ull << set;
+        }
+        assert_int_equal(__builtin_popcountll(reached), c.sets);
+        /* kmn's shape at size tiny: feature lines 4 KB apart, the even ones and
+         * the centre line 32 KB above the first all in linear set 0 of 64 (five
+         * lines for four ways); the hash puts the five in five sets. */
+        if (c.sets == 64) {
+            uint64_t sets_used = 0;
+            for (unsigned f = 0; f < 8; f += 2)
+                sets_used |= 1ull << cache_set_of(&c, 0x10008000u + f * 0x1000u);
+            sets_used |= 1ull << cache_set_of(&c, 0x10010000u);
+            assert_int_equal(__builtin_popcountll(sets_used), 5);
+        }
+        cache_destroy(&c);
+    }
+    struct cache_spec sixteen_sets = {
+        .size_bytes = 8 * 1024, .ways = 4, .line_bytes = LINE, .index = CACHE_INDEX_FERMI_HASH};
+    assert_int_equal(cache_init(&c, &sixteen_sets, err, sizeof err), -1);
+    assert_non_null(strstr(err, "32 or 64 sets"));
+    struct cache_spec short_lines = {
+        .size_bytes = 16 * 1024, .ways = 4, .line_bytes = 64, .index = CACHE_INDEX_FERMI_HASH};
+    assert_int_equal(cache_init(&c, &short_lines, err, sizeof err), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(backing_matches_a_flat_array),
         cmocka_unit_test(cache_tags_follow_installs_and_removals),
+        cmocka_unit_test(fermi_hash_index),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
