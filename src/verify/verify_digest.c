@@ -442,7 +442,8 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
                     put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
                 else
                     put_time(s, l->meta[i], line_k[i]);
-            put(s, l->data, r->line_bytes);
+            if (!((is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1))
+                put(s, l->data, r->line_bytes); /* (not a way's old bytes before its fill) */
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
         present = t != NULL;

@@ -131,6 +131,12 @@ struct profile {
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
     uint8_t l1_tbe[2], l2_tbe[2];   /* ... and of each TBE meta word */
+    /* The L1's and the bank's states (names, space-separated) of a way taken
+     * for a miss whose fill will overwrite the whole line: until then its
+     * bytes are whatever the way held before (cache_install keeps them), which
+     * nobody reads, so the digest leaves them out (docs/verify.md, "How a
+     * state is captured"). NULL: every present line's bytes are its data. */
+    const char *l1_unfilled, *l2_unfilled;
 };
 
 /* Symmetry over the L1s (--symmetry, docs/verify.md "Search, bounds and
@@ -307,6 +313,8 @@ struct rig {
     struct getm_params gp; /* getm: the SMs' timestamp rules (getm_params_of_config) */
     unsigned l1_valid[2];  /* rcc: the L1 table's states of a readable copy (V, VI) */
     unsigned l2_valid;     /* rcc: the L2 table's state whose ver and exp are set (V) */
+    /* prof's unfilled states of the L1's and the bank's table: bit s, state s */
+    uint64_t l1_unfilled, l2_unfilled;
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
 };
