@@ -656,8 +656,9 @@ static void put_private(struct ser *s, const struct rig *r)
         }
         return;
     }
-    if (r->prof.timed) {
-        for (unsigned i = 0; i < r->n_l1; i++) {
+    if (r->prof.timed) { /* (under symmetry each L1 in its relabelled place) */
+        for (unsigned slot = 0; slot < r->n_l1; slot++) {
+            unsigned i = s->sym ? s->inv[slot] : slot;
             for (unsigned w = 0; w < tc_l1_slots(r->l1[i]); w++) {
                 const struct msg_list *held;
                 put_time(s, tc_l1_slot(r->l1[i], w, &held), TK_CLAMP);
@@ -913,6 +914,11 @@ struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *
     uint8_t perms[24][V_MAX_L1];
     unsigned n_perms = permutations(r->n_l1, perms);
     struct digest all[24], best = {{UINT64_MAX, UINT64_MAX}};
+    if (r->prof.timed || r->prof.tx) { /* the state's passed times: the same in every order */
+        for (unsigned i = 0; i < r->n_l1; i++)
+            s->perm[i] = s->inv[i] = (uint8_t)i;
+        scan_times(s, r);
+    }
     for (unsigned k = 0; k < n_perms; k++) {
         for (unsigned i = 0; i < r->n_l1; i++) {
             s->perm[i] = perms[k][i];
