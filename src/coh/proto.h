@@ -91,6 +91,24 @@ struct unit_ops {
     uint32_t (*link_cycles)(const struct machine_view *cfg);
 };
 
+/* Symmetry over the L1s (`gpucoh verify --symmetry on`, docs/verify.md "Search,
+ * bounds and symmetry"): what names an L1 in the protocol's state beyond the
+ * explorer's own per-L1 arrays, so that a relabelling of the L1s can relabel
+ * it. Every message type of the protocol is listed as sent by an L1 (src the
+ * L1's index, dst the bank) or by the bank (dst the L1's index); the explorer
+ * stops with a fault on a type in neither, never leaving one unrelabelled.
+ * Describing a protocol asserts that its controllers treat every L1 alike:
+ * nothing but these fields and each L1's own index (which only stamps src)
+ * tells them apart. Read only by the explorer; the simulation ignores it. */
+#define PROTO_MSG_BIT(type) (1ull << ((type)-MSG_PROTO_BASE))
+struct proto_symmetry {
+    uint64_t up, down;    /* PROTO_MSG_BIT(type): the type's sender is an L1 / the bank */
+    bool l2_sharers;      /* the bank's lines keep a sharer vector in meta[0], meta[1] */
+    bool dir_sharers;     /* ... its directory's entries do (gpuvini's vi_bank.dir) */
+    unsigned only_l1s;    /* 0: any number of L1s; else only this many are symmetric */
+    const char *only_why; /* why not on another number */
+};
+
 enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
 extern const char *const mem_model_names[MODEL_N];
 
@@ -165,6 +183,9 @@ struct proto_desc {
      * attach: no context (proto_ctx NULL); attach may return NULL too. */
     void *(*attach)(const struct ctrl_wiring *w);
     void (*detach)(void *ctx);
+    /* What names an L1 in its state, for the explorer's symmetry reduction.
+     * NULL: not described, and `gpucoh verify --symmetry on` explores it whole. */
+    const struct proto_symmetry *symmetry;
 };
 
 /* Every protocol gpucoh implements, NULL-terminated: one line each in

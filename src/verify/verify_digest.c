@@ -13,8 +13,6 @@
 #include "base/hash.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/getm/warptm_vu.h"
-#include "coh/mesi/mesi.h"
-#include "coh/nc/nc.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
@@ -236,61 +234,20 @@ static void getm_msg_times(const struct rig *r, const struct msg *m, enum tkind 
 
 /* ---- symmetry over the L1s ---- */
 
-#define TBIT(t) (1ull << ((t)-MSG_PROTO_BASE))
-
-/* The protocols whose L1-naming fields are known (struct vsym): their
- * message types by sender, and where the bank keeps sharer vectors. Their
- * controllers treat every L1 alike: nothing but these fields, the rig's
- * per-L1 arrays and each L1's own index (which only stamps src) tells them
- * apart. The seeded bugs of gpuvi-noinv and mesi-noinv forget the
- * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
- * only other one, on 3 a choice by number that relabelling would not keep. */
-#define NC_UP   (TBIT(MSG_NC_GETS) | TBIT(MSG_NC_WRITE) | TBIT(MSG_NC_ATOMIC))
-#define NC_DOWN (TBIT(MSG_NC_DATA) | TBIT(MSG_NC_WRACK) | TBIT(MSG_NC_ATOMRSP))
-#define VI_UP   (TBIT(MSG_VI_GETS) | TBIT(MSG_VI_WRITE) | TBIT(MSG_VI_ATOMIC) | TBIT(MSG_VI_INVACK))
-#define VI_DOWN (TBIT(MSG_VI_DATA) | TBIT(MSG_VI_WRACK) | TBIT(MSG_VI_ATOMRSP) | TBIT(MSG_VI_INV))
-#define MESI_UP                                                                                    \
-    (TBIT(MSG_MESI_GETS) | TBIT(MSG_MESI_GETX) | TBIT(MSG_MESI_UPGRADE) | TBIT(MSG_MESI_PUTX) |    \
-     TBIT(MSG_MESI_INV_ACK) | TBIT(MSG_MESI_OWNER_DATA) | TBIT(MSG_MESI_UNBLOCK))
-#define MESI_DOWN                                                                                  \
-    (TBIT(MSG_MESI_DATA) | TBIT(MSG_MESI_DATA_E) | TBIT(MSG_MESI_DATA_X) | TBIT(MSG_MESI_ACK_X) |  \
-     TBIT(MSG_MESI_FWD_GETS) | TBIT(MSG_MESI_FWD_GETX) | TBIT(MSG_MESI_INV) |                      \
-     TBIT(MSG_MESI_WB_ACK))
-#define FIRST_OTHER "its seeded bug skips the lowest-numbered other sharer"
-static const struct vsym vsyms[] = {
-    {.proto = "nol1", .up = NC_UP, .down = NC_DOWN},
-    {.proto = "rc", .up = NC_UP, .down = NC_DOWN},
-    {.proto = "rc-noinv", .up = NC_UP, .down = NC_DOWN},
-    {.proto = "gpuvi", .up = VI_UP, .down = VI_DOWN, .l2_sharers = true},
-    {.proto = "gpuvini", .up = VI_UP, .down = VI_DOWN, .dir_sharers = true},
-    {.proto = "gpuvi-noinv",
-     .up = VI_UP,
-     .down = VI_DOWN,
-     .l2_sharers = true,
-     .only_l1s = 2,
-     .only_why = FIRST_OTHER},
-    {.proto = "mesi", .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true},
-    {.proto = "mesi-noinv",
-     .up = MESI_UP,
-     .down = MESI_DOWN,
-     .l2_sharers = true,
-     .only_l1s = 2,
-     .only_why = FIRST_OTHER},
-};
-
-const struct vsym *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why)
+/* p's symmetry over the L1s (its descriptor's; docs/verify.md, "Search,
+ * bounds and symmetry") on n_l1 L1s, or NULL and why not. */
+const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why)
 {
-    for (size_t i = 0; i < sizeof vsyms / sizeof vsyms[0]; i++) {
-        if (strcmp(vsyms[i].proto, p->name))
-            continue;
-        if (vsyms[i].only_l1s && vsyms[i].only_l1s != n_l1) {
-            *why = vsyms[i].only_why;
-            return NULL;
-        }
-        return &vsyms[i];
+    const struct proto_symmetry *sym = p->symmetry;
+    if (!sym) {
+        *why = "the fields that name an L1 in its state are not described to the relabeller";
+        return NULL;
     }
-    *why = "the fields that name an L1 in its state are not described to the relabeller";
-    return NULL;
+    if (sym->only_l1s && sym->only_l1s != n_l1) {
+        *why = sym->only_why;
+        return NULL;
+    }
+    return sym;
 }
 
 static uint16_t relabel(const struct ser *s, const struct rig *r, unsigned l1)
@@ -312,8 +269,8 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
     if (m->type == MSG_CORE_REQ || m->type == MSG_CORE_RSP) {
         sm = relabel(s, r, sm);
     } else if (m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
-               (s->sym->up | s->sym->down) & TBIT(m->type)) {
-        bool up = s->sym->up & TBIT(m->type);
+               (s->sym->up | s->sym->down) & PROTO_MSG_BIT(m->type)) {
+        bool up = s->sym->up & PROTO_MSG_BIT(m->type);
         end = up ? src : dst;
         if (up)
             src = relabel(s, r, src);
@@ -322,12 +279,13 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
         if (sm != end && sm != 0)
             panic("verify --symmetry: %s's message type %u between L1 %u and the bank carries "
                   "SM %u's request",
-                  s->sym->proto, m->type, end, sm);
+                  r->p->name, m->type, end, sm);
         sm = UINT16_MAX;
     } else if (m->type != MSG_DRAM_READ && m->type != MSG_DRAM_WRITE && m->type != MSG_DRAM_DATA &&
                m->type != MSG_DRAM_WRACK) {
-        panic("verify --symmetry: %s's message type %u is not described (verify_digest.c)",
-              s->sym->proto, m->type);
+        panic("verify --symmetry: %s's message type %u is not described (its "
+              "proto_desc.symmetry)",
+              r->p->name, m->type);
     }
     PUT(s, src);
     PUT(s, dst);
@@ -442,7 +400,8 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
                     put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
                 else
                     put_time(s, l->meta[i], line_k[i]);
-            put(s, l->data, r->line_bytes);
+            if (!((is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1))
+                put(s, l->data, r->line_bytes); /* (not a way's old bytes before its fill) */
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
         present = t != NULL;
@@ -697,8 +656,9 @@ static void put_private(struct ser *s, const struct rig *r)
         }
         return;
     }
-    if (r->prof.timed) {
-        for (unsigned i = 0; i < r->n_l1; i++) {
+    if (r->prof.timed) { /* (under symmetry each L1 in its relabelled place) */
+        for (unsigned slot = 0; slot < r->n_l1; slot++) {
+            unsigned i = s->sym ? s->inv[slot] : slot;
             for (unsigned w = 0; w < tc_l1_slots(r->l1[i]); w++) {
                 const struct msg_list *held;
                 put_time(s, tc_l1_slot(r->l1[i], w, &held), TK_CLAMP);
@@ -954,6 +914,11 @@ struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *
     uint8_t perms[24][V_MAX_L1];
     unsigned n_perms = permutations(r->n_l1, perms);
     struct digest all[24], best = {{UINT64_MAX, UINT64_MAX}};
+    if (r->prof.timed || r->prof.tx) { /* the state's passed times: the same in every order */
+        for (unsigned i = 0; i < r->n_l1; i++)
+            s->perm[i] = s->inv[i] = (uint8_t)i;
+        scan_times(s, r);
+    }
     for (unsigned k = 0; k < n_perms; k++) {
         for (unsigned i = 0; i < r->n_l1; i++) {
             s->perm[i] = perms[k][i];

@@ -131,28 +131,19 @@ struct profile {
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
     uint8_t l1_tbe[2], l2_tbe[2];   /* ... and of each TBE meta word */
-};
-
-/* Symmetry over the L1s (--symmetry, docs/verify.md "Search, bounds and
- * symmetry"): what names an L1 in a protocol's state beyond the rig's own
- * per-L1 arrays. Every message type of the protocol is listed as sent by an
- * L1 (src the L1's index, dst the bank) or by the bank (dst the L1's index);
- * a type in neither is a fault, never silently left unrelabelled. A
- * protocol without such a description is not reduced. */
-struct vsym {
-    const char *proto;
-    uint64_t up, down; /* bit t - MSG_PROTO_BASE: the type's sender is an L1 / the bank */
-    bool l2_sharers;   /* the bank's lines keep a sharer vector in meta[0], meta[1] */
-    bool dir_sharers;  /* ... its directory's entries do (gpuvini's vi_bank.dir) */
-    unsigned only_l1s; /* 0: any number of L1s; else only this many are symmetric */
-    const char *only_why;
+    /* The L1's and the bank's states (names, space-separated) of a way taken
+     * for a miss whose fill will overwrite the whole line: until then its
+     * bytes are whatever the way held before (cache_install keeps them), which
+     * nobody reads, so the digest leaves them out (docs/verify.md, "How a
+     * state is captured"). NULL: every present line's bytes are its data. */
+    const char *l1_unfilled, *l2_unfilled;
 };
 
 /* A state serialised for its digest; with times, in two passes (see put_time). */
 struct ser {
-    /* symmetry: the protocol's description (NULL: written as is) and the
-     * relabelling: L1 i is written as perm[i], in slot order inv[] */
-    const struct vsym *sym;
+    /* symmetry: the protocol's description (proto_desc.symmetry; NULL: written
+     * as is) and the relabelling: L1 i is written as perm[i], in slot order inv[] */
+    const struct proto_symmetry *sym;
     uint8_t perm[V_MAX_L1], inv[V_MAX_L1];
     uint8_t *b;
     size_t n, cap;
@@ -307,6 +298,8 @@ struct rig {
     struct getm_params gp; /* getm: the SMs' timestamp rules (getm_params_of_config) */
     unsigned l1_valid[2];  /* rcc: the L1 table's states of a readable copy (V, VI) */
     unsigned l2_valid;     /* rcc: the L2 table's state whose ver and exp are set (V) */
+    /* prof's unfilled states of the L1's and the bank's table: bit s, state s */
+    uint64_t l1_unfilled, l2_unfilled;
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
 };
@@ -452,7 +445,7 @@ bool vx_time_can_advance(const struct rig *r);
 /* The digest of r's state (s: the serialiser, reused). */
 struct digest vx_state_digest(const struct rig *r, struct ser *s);
 /* Symmetry: p's description on n_l1 L1s, or NULL with why it cannot be reduced. */
-const struct vsym *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why);
+const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why);
 /* With s->sym set: the smallest digest over every relabelling of the L1s (the
  * state's canonical one) and, into *orbit, how many distinct states the
  * relabellings make (the state's share of the unreduced space). */

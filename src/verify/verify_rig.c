@@ -44,9 +44,33 @@ struct profile vx_profile_of(const struct proto_desc *p)
         f.l1_tbe[1] = TK_SKIP;
     if (p->multi_gpm)
         f.rule = RULE_SCOPED;
+    /* MESI takes a way when a miss is sent (mesi_l1.c, mesi_l2.c); the fill
+     * (fill_line, ctrl_l2_fill_line) copies the whole line over it */
+    if (!strcmp(p->name, "mesi") || !strcmp(p->name, "mesi-noinv")) {
+        f.l1_unfilled = "IS IM IS_I";
+        f.l2_unfilled = "ISS IM";
+    }
     if (p->transactional) /* getm, warptm: transactions (verify_tx.c) */
         f = (struct profile){.tx = true, .lazy = p->lazy_tm, .rule = RULE_TX};
     return f;
+}
+
+/* The states of table t named in names (space-separated), as bits. */
+static uint64_t state_bits(const struct coh_table *t, const char *names)
+{
+    uint64_t bits = 0;
+    for (const char *n = names; n && *n;) {
+        size_t len = strcspn(n, " ");
+        unsigned st = 0;
+        while (st < t->n_states &&
+               (strlen(t->state_names[st]) != len || strncmp(t->state_names[st], n, len)))
+            st++;
+        panic_if(st == t->n_states || st >= 64, "verify: %s %s has no state %.*s", t->proto,
+                 t->ctrl, (int)len, n);
+        bits |= 1ull << st;
+        n += len + strspn(n + len, " ");
+    }
+    return bits;
 }
 
 /* The channel's ends and vnet, for printing and for counterexample files. */
@@ -355,6 +379,12 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     }
     if (r->prof.tx)
         vtx_init(r);
+    panic_if(r->prof.l1_unfilled && p->n_l1_tables != 1,
+             "verify: %s: unfilled L1 states of "
+             "which of its %u L1 tables?",
+             p->name, p->n_l1_tables);
+    r->l1_unfilled = state_bits(p->tables[0], r->prof.l1_unfilled);
+    r->l2_unfilled = state_bits(p->tables[p->n_l1_tables], r->prof.l2_unfilled);
     if (r->prof.lease_exclusive)
         for (unsigned st = 0; st < p->tables[0]->n_states; st++)
             if (!strcmp(p->tables[0]->state_names[st], "V"))

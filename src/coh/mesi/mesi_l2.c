@@ -626,6 +626,29 @@ void mesi_l2_dma(struct comp *cp, addr_t line, uint8_t *buf, const struct bytema
 
 static const struct coh_table *const mesi_tables[] = {&mesi_l1_table, &mesi_l2_table, NULL};
 
+/* Symmetry over the L1s (struct proto_symmetry): the message types by sender;
+ * the bank's sharer vectors name L1s (the owner of an MT line too). mesi-noinv's
+ * bug forgets the invalidation of the lowest-numbered other sharer: on 2 L1s
+ * the only other one, on 3 a choice by number that a relabelling would not keep. */
+#define MESI_UP                                                                                    \
+    (PROTO_MSG_BIT(MSG_MESI_GETS) | PROTO_MSG_BIT(MSG_MESI_GETX) |                                 \
+     PROTO_MSG_BIT(MSG_MESI_UPGRADE) | PROTO_MSG_BIT(MSG_MESI_PUTX) |                              \
+     PROTO_MSG_BIT(MSG_MESI_INV_ACK) | PROTO_MSG_BIT(MSG_MESI_OWNER_DATA) |                        \
+     PROTO_MSG_BIT(MSG_MESI_UNBLOCK))
+#define MESI_DOWN                                                                                  \
+    (PROTO_MSG_BIT(MSG_MESI_DATA) | PROTO_MSG_BIT(MSG_MESI_DATA_E) |                               \
+     PROTO_MSG_BIT(MSG_MESI_DATA_X) | PROTO_MSG_BIT(MSG_MESI_ACK_X) |                              \
+     PROTO_MSG_BIT(MSG_MESI_FWD_GETS) | PROTO_MSG_BIT(MSG_MESI_FWD_GETX) |                         \
+     PROTO_MSG_BIT(MSG_MESI_INV) | PROTO_MSG_BIT(MSG_MESI_WB_ACK))
+static const struct proto_symmetry mesi_symmetry = {
+    .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true};
+static const struct proto_symmetry mesi_noinv_symmetry = {
+    .up = MESI_UP,
+    .down = MESI_DOWN,
+    .l2_sharers = true,
+    .only_l1s = 2,
+    .only_why = "its seeded bug skips the lowest-numbered other sharer"};
+
 static const char *mesi_check(const struct machine_view *c, char *why, size_t len)
 {
     const char *key = coh_sharers_check(c, why, len);
@@ -656,6 +679,7 @@ const struct proto_desc proto_mesi = {
            ctrl_stats},
     .l2 = {mesi_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma, ctrl_peek,
            ctrl_stats},
+    .symmetry = &mesi_symmetry,
 };
 
 const struct proto_desc proto_mesi_noinv = {
@@ -676,4 +700,5 @@ const struct proto_desc proto_mesi_noinv = {
            ctrl_stats},
     .l2 = {mesi_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma,
            ctrl_peek, ctrl_stats},
+    .symmetry = &mesi_noinv_symmetry,
 };

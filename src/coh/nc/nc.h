@@ -24,6 +24,10 @@ enum {
 
 enum { NC_VNET_REQ, NC_VNET_RSP, NC_NVNETS };
 
+/* The L1-naming fields of nol1's, rc's and rc-noinv's state (nc_l2.c): only
+ * the ends of their messages. */
+extern const struct proto_symmetry nc_symmetry;
+
 /* msg->flags of the messages between rc's L1 and a bank (nc's, or a bank of
  * a protocol built on them: coh/mg, coh/getm). A request carries its L1's
  * bits to the bank and its response brings them back, so the space is split

@@ -59,6 +59,12 @@ COH_NAMES(NC_L2_STATES, NC_L2_EVENTS);
 
 const char *const nc_vnet_names[NC_NVNETS] = {"request", "response"};
 
+const struct proto_symmetry nc_symmetry = {
+    .up = PROTO_MSG_BIT(MSG_NC_GETS) | PROTO_MSG_BIT(MSG_NC_WRITE) | PROTO_MSG_BIT(MSG_NC_ATOMIC),
+    .down =
+        PROTO_MSG_BIT(MSG_NC_DATA) | PROTO_MSG_BIT(MSG_NC_WRACK) | PROTO_MSG_BIT(MSG_NC_ATOMRSP),
+};
+
 struct nc_l2 {
     struct ctrl base;
     const struct nc_l2_ext *ext; /* an extension in front of the table (getm), or NULL */

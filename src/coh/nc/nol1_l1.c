@@ -185,4 +185,5 @@ const struct proto_desc proto_nol1 = {
     .n_l1_tables = 1,
     .l1 = {nol1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, nol1_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
+    .symmetry = &nc_symmetry,
 };

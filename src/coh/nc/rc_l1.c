@@ -390,6 +390,7 @@ const struct proto_desc proto_rc = {
     .n_l1_tables = 1,
     .l1 = {rc_l1_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
+    .symmetry = &nc_symmetry,
 };
 
 const struct proto_desc proto_rc_noinv = {
@@ -404,4 +405,5 @@ const struct proto_desc proto_rc_noinv = {
     .n_l1_tables = 1,
     .l1 = {rc_noinv_create, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},
     .l2 = NC_L2_OPS,
+    .symmetry = &nc_symmetry,
 };

@@ -966,6 +966,17 @@ static const char *tc_check(const struct machine_view *c, char *why, size_t len)
 static const struct coh_table *const tcs_tables[] = {&tcs_l1_table, &tcs_l2_table, NULL};
 static const struct coh_table *const tcw_tables[] = {&tcw_l1_table, &tcw_l2_table, NULL};
 
+/* Symmetry over the L1s (struct proto_symmetry): nothing in a bank names an
+ * L1 (OWNER is one bit: a private write is recognised by its timestamp, not
+ * by its sender), so only the messages' ends do. The seeded bugs (a bank that
+ * never stalls a write, L1s whose fences ignore the GWCT) treat every L1 alike. */
+static const struct proto_symmetry tc_symmetry = {
+    .up = PROTO_MSG_BIT(MSG_TC_GETS) | PROTO_MSG_BIT(MSG_TC_GETX) | PROTO_MSG_BIT(MSG_TC_UPGR) |
+          PROTO_MSG_BIT(MSG_TC_ATOMIC),
+    .down = PROTO_MSG_BIT(MSG_TC_DATA) | PROTO_MSG_BIT(MSG_TC_ACK) | PROTO_MSG_BIT(MSG_TC_DATAG) |
+            PROTO_MSG_BIT(MSG_TC_ATOMRSP),
+};
+
 const struct proto_desc proto_tcs = {
     .options = &tc_options,
     .name = "tcs",
@@ -983,6 +994,7 @@ const struct proto_desc proto_tcs = {
     .detach = tc_obs_detach,
     .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
+    .symmetry = &tc_symmetry,
 };
 
 const struct proto_desc proto_tcw = {
@@ -1001,6 +1013,7 @@ const struct proto_desc proto_tcw = {
     .detach = tc_obs_detach,
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
+    .symmetry = &tc_symmetry,
 };
 
 const struct proto_desc proto_tcs_nowait = {
@@ -1021,6 +1034,7 @@ const struct proto_desc proto_tcs_nowait = {
     .detach = tc_obs_detach,
     .l2 = {tcs_nowait_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma,
            tc_l2_peek, ctrl_stats},
+    .symmetry = &tc_symmetry,
 };
 
 const struct proto_desc proto_tcw_nogwct = {
@@ -1041,4 +1055,5 @@ const struct proto_desc proto_tcw_nogwct = {
     .detach = tc_obs_detach,
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
+    .symmetry = &tc_symmetry,
 };

@@ -56,6 +56,16 @@ void vi_l1_destroy(struct comp *c);
 /* ---- the L2 banks (vi_l2.c: GPU-VI and ideal; vini_l2.c: GPU-VIni) ---- */
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
 
+/* Symmetry over the L1s (struct proto_symmetry): the message types an L1
+ * sends and those a bank sends. ideal is not described: its free
+ * invalidation channel (below) is one port per L1. */
+#define VI_SYMMETRY_UP                                                                             \
+    (PROTO_MSG_BIT(MSG_VI_GETS) | PROTO_MSG_BIT(MSG_VI_WRITE) | PROTO_MSG_BIT(MSG_VI_ATOMIC) |     \
+     PROTO_MSG_BIT(MSG_VI_INVACK))
+#define VI_SYMMETRY_DOWN                                                                           \
+    (PROTO_MSG_BIT(MSG_VI_DATA) | PROTO_MSG_BIT(MSG_VI_WRACK) | PROTO_MSG_BIT(MSG_VI_ATOMRSP) |    \
+     PROTO_MSG_BIT(MSG_VI_INV))
+
 /* ---- the ideal reference's free invalidation channel (vi_bus.c) ----
  * One zero-latency port into every L1 of a machine, outside the crossbar
  * (so never counted as traffic). An ideal L1 attaches its port when it is

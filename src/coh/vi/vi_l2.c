@@ -237,6 +237,18 @@ static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 static const struct coh_table *const vi_tables[] = {&vi_l1_table, &vi_l2_table, NULL};
 static const struct coh_table *const ideal_tables[] = {&ideal_l1_table, &ideal_l2_table, NULL};
 
+/* Symmetry: the bank's sharer vectors name L1s. gpuvi-noinv's bug forgets the
+ * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
+ * only other one, on 3 a choice by number that a relabelling would not keep. */
+static const struct proto_symmetry vi_symmetry = {
+    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .l2_sharers = true};
+static const struct proto_symmetry vi_noinv_symmetry = {
+    .up = VI_SYMMETRY_UP,
+    .down = VI_SYMMETRY_DOWN,
+    .l2_sharers = true,
+    .only_l1s = 2,
+    .only_why = "its seeded bug skips the lowest-numbered other sharer"};
+
 const struct proto_desc proto_gpuvi = {
     .name = "gpuvi",
     .title = "GPU-VI: coherent write-through L1s, inclusive L2 with a sharer vector, "
@@ -250,6 +262,7 @@ const struct proto_desc proto_gpuvi = {
     .n_l1_tables = 1,
     .l1 = VI_L1_OPS(vi_l1_create),
     .l2 = VI_BANK_OPS(vi_l2_create),
+    .symmetry = &vi_symmetry,
 };
 
 /* gpuvi with a deliberate bug for the explorer (tests/cli/verify.sh, docs/verify.md
@@ -268,6 +281,7 @@ const struct proto_desc proto_gpuvi_noinv = {
     .n_l1_tables = 1,
     .l1 = VI_L1_OPS(vi_l1_create),
     .l2 = VI_BANK_OPS(vi_noinv_l2_create),
+    .symmetry = &vi_noinv_symmetry,
 };
 
 const struct proto_desc proto_ideal = {

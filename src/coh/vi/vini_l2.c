@@ -331,6 +331,10 @@ static struct comp *vini_l2_create(const struct ctrl_wiring *w)
 
 static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_table, NULL};
 
+/* Symmetry: the sparse directory's entries keep the sharer vectors. */
+static const struct proto_symmetry vini_symmetry = {
+    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .dir_sharers = true};
+
 const struct proto_desc proto_gpuvini = {
     .options = &vi_options,
     .name = "gpuvini",
@@ -345,4 +349,5 @@ const struct proto_desc proto_gpuvini = {
     .n_l1_tables = 1,
     .l1 = VI_L1_OPS(vini_l1_create),
     .l2 = VI_BANK_OPS(vini_l2_create),
+    .symmetry = &vini_symmetry,
 };
