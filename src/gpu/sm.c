@@ -421,6 +421,46 @@ static bool prefetch_send(struct sm *sm)
     return true;
 }
 
+/* The lanes of line cl into m: their bytes in its mask, a store's data, an
+ * atomic's operands (into a). Always inlined, and called with a constant
+ * `size` for the usual 4 and 8 bytes: a copy of a size known only at run
+ * time is a branchy sequence (about 9 instructions a lane in unpack_lanes on
+ * cl), a fixed one a load and a store. */
+static inline __attribute__((always_inline)) void pack_lanes(struct msg *m, struct atom_ops *a,
+                                                             const struct ptx_memop *op,
+                                                             const struct coal_line *cl,
+                                                             unsigned size)
+{
+    /* accesses are aligned to their size (coalesce checked), so a lane's
+     * bytes never straddle a 64-bit word of the mask */
+    uint64_t lane_bits = size >= 64 ? ~0ull : (1ull << size) - 1;
+    for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        unsigned off = (unsigned)(op->addr[l] - cl->line);
+        if (size <= 64)
+            m->mask.w[off >> 6] |= lane_bits << (off & 63);
+        else
+            bytemask_set_range(&m->mask, off, size);
+        if (op->op == MEM_STORE)
+            memcpy(m->data + off, op->data[l], size);
+        else if (a)
+            a->lane[a->n++] =
+                (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0], op->data[l][1], 0};
+    }
+}
+
+/* A load's lanes of line cl from the answer's data into op->data,
+ * zero-extended; inlined with a constant size like pack_lanes. */
+static inline __attribute__((always_inline)) void
+unpack_lanes(struct ptx_memop *op, const struct coal_line *cl, const uint8_t *data, unsigned size)
+{
+    for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
+        unsigned l = (unsigned)__builtin_ctz(lanes);
+        op->data[l][0] = op->data[l][1] = 0;
+        memcpy(op->data[l], data + (op->addr[l] - cl->line), size);
+    }
+}
+
 /* The memory stage: the head instruction sends its next line, if the port
  * has room (else retried next cycle and counted). */
 static bool lsu_send(struct sm *sm, cycle_t cyc)
@@ -456,22 +496,15 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
         a->is_red = op->is_red;
         m->req.atom = a;
     }
-    unsigned size = op->size;
-    /* accesses are aligned to their size (coalesce checked), so a lane's
-     * bytes never straddle a 64-bit word of the mask */
-    uint64_t lane_bits = size >= 64 ? ~0ull : (1ull << size) - 1;
-    for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
-        unsigned l = (unsigned)__builtin_ctz(lanes);
-        unsigned off = (unsigned)(op->addr[l] - cl->line);
-        if (size <= 64)
-            m->mask.w[off >> 6] |= lane_bits << (off & 63);
-        else
-            bytemask_set_range(&m->mask, off, size);
-        if (op->op == MEM_STORE)
-            memcpy(m->data + off, op->data[l], size);
-        else if (a)
-            a->lane[a->n++] =
-                (struct atom_lane){(uint8_t)l, (uint8_t)off, op->data[l][0], op->data[l][1], 0};
+    switch (op->size) { /* the usual sizes with a constant size (pack_lanes) */
+    case 4:
+        pack_lanes(m, a, op, cl, 4);
+        break;
+    case 8:
+        pack_lanes(m, a, op, cl, 8);
+        break;
+    default:
+        pack_lanes(m, a, op, cl, op->size);
     }
     if (op->tx) {
         sm->tx->stamp(sm->tx_ctx, mi->warp, m, op->op == MEM_STORE);
@@ -569,10 +602,15 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
         struct ptx_memop *op = &mi->mem;
         const struct coal_line *cl = &mi->line[li];
         if (op->op == MEM_LOAD) {
-            for (uint32_t lanes = cl->lanes; lanes; lanes &= lanes - 1) {
-                unsigned l = (unsigned)__builtin_ctz(lanes);
-                op->data[l][0] = op->data[l][1] = 0;
-                memcpy(op->data[l], m->data + (op->addr[l] - cl->line), op->size);
+            switch (op->size) {
+            case 4:
+                unpack_lanes(op, cl, m->data, 4);
+                break;
+            case 8:
+                unpack_lanes(op, cl, m->data, 8);
+                break;
+            default:
+                unpack_lanes(op, cl, m->data, op->size);
             }
         } else if (op->op == MEM_ATOMIC) {
             struct atom_ops *a = m->req.atom;

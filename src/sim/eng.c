@@ -12,10 +12,12 @@
  * Slots are kept in a timing wheel: a bucket per 512 ps from now's bucket on,
  * each a short list in increasing time (the edges of the clock domains that
  * fall in it), and a bit per non-empty bucket; finding a time's slot is a
- * shift and a walk of that list, and the earliest slot is the head of the
- * first non-empty bucket. Times beyond the wheel's reach (about 1 us) wait in
- * the far queue, an open-addressed hash and a binary min-heap, and move into
- * the wheel when time comes close enough, before anything looks for them there.
+ * shift and a walk of that list (a new time's slot is linked in where that
+ * walk stopped), and the earliest slot is the head of the first non-empty
+ * bucket, which is also where it is unlinked when its time is done. Times
+ * beyond the wheel's reach (about 1 us) wait in the far queue, an
+ * open-addressed hash and a binary min-heap, and move into the wheel when
+ * time comes close enough, before anything looks for them there.
  * The wheel replaced the hash and heap for every time: they cost a probe, an
  * insertion and a removal of a heap of hundreds of slots per distinct time,
  * and nearly every distinct time is scheduled once.
@@ -122,20 +124,27 @@ static void grow_ticks(struct eng_slot *s, uint32_t n)
     s->n_words = n;
 }
 
-static struct eng_slot *slot_alloc(struct eng *e)
+/* Carve a block of slots onto the free list (warm-up, and whenever more times
+ * are pending than ever before). Apart from slot_alloc so that taking a slot
+ * stays a few instructions inline on the path that makes a new time's slot. */
+static void __attribute__((noinline)) refill_free_slots(struct eng *e)
 {
-    if (!e->free_slots) {
-        struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
-        memset(b, 0, ENG_BLOCK * sizeof *b);
-        for (size_t i = ENG_BLOCK; i-- > 0;) {
-            b[i].tick = b[i].tick_small;
-            b[i].n_words = ENG_SLOT_WORDS;
-            if (e->slot_words > ENG_SLOT_WORDS)
-                grow_ticks(&b[i], e->slot_words);
-            b[i].next_free = e->free_slots;
-            e->free_slots = &b[i];
-        }
+    struct eng_slot *b = new_chunk(e, ENG_BLOCK * sizeof *b);
+    memset(b, 0, ENG_BLOCK * sizeof *b);
+    for (size_t i = ENG_BLOCK; i-- > 0;) {
+        b[i].tick = b[i].tick_small;
+        b[i].n_words = ENG_SLOT_WORDS;
+        if (e->slot_words > ENG_SLOT_WORDS)
+            grow_ticks(&b[i], e->slot_words);
+        b[i].next_free = e->free_slots;
+        e->free_slots = &b[i];
     }
+}
+
+static inline struct eng_slot *slot_alloc(struct eng *e)
+{
+    if (!e->free_slots)
+        refill_free_slots(e);
     struct eng_slot *s = e->free_slots;
     e->free_slots = s->next_free;
     return s;
@@ -232,13 +241,10 @@ static inline size_t bucket_of(tick_t when)
     return (size_t)(when >> ENG_WHEEL_SHIFT) & (ENG_WHEEL_BUCKETS - 1);
 }
 
-/* Put s (not in the wheel, its time within reach) in its bucket, in order. */
-static void wheel_put(struct eng *e, struct eng_slot *s)
+/* Link s (not in the wheel, its time within reach) into bucket b at *at,
+ * where it keeps the bucket's list in increasing time. */
+static inline void wheel_link(struct eng *e, struct eng_slot *s, size_t b, struct eng_slot **at)
 {
-    size_t b = bucket_of(s->when);
-    struct eng_slot **at = &e->wheel[b];
-    while (*at && (*at)->when < s->when)
-        at = &(*at)->next;
     s->next = *at;
     *at = s;
     s->far = false;
@@ -246,15 +252,22 @@ static void wheel_put(struct eng *e, struct eng_slot *s)
     e->n_wheel++;
 }
 
-/* Take s out of its bucket. */
-static void wheel_del(struct eng *e, struct eng_slot *s)
+/* Put s (not in the wheel, its time within reach) in its bucket, in order. */
+static void wheel_put(struct eng *e, struct eng_slot *s)
 {
     size_t b = bucket_of(s->when);
     struct eng_slot **at = &e->wheel[b];
-    while (*at != s)
+    while (*at && (*at)->when < s->when)
         at = &(*at)->next;
-    *at = s->next;
-    if (!e->wheel[b])
+    wheel_link(e, s, b, at);
+}
+
+/* Take s, the head of its bucket, out of the wheel. */
+static inline void wheel_del_head(struct eng *e, struct eng_slot *s)
+{
+    size_t b = bucket_of(s->when);
+    e->wheel[b] = s->next;
+    if (!s->next)
         e->wheel_used[b >> 6] &= ~(1ull << (b & 63));
     e->n_wheel--;
 }
@@ -292,49 +305,68 @@ static void far_to_wheel(struct eng *e)
     }
 }
 
-/* The slot of time `when` (>= now) that is not in the wheel, created (empty)
- * if there is none: a new wheel slot or a far one. */
-static struct eng_slot *slot_far_or_new(struct eng *e, tick_t when)
+/* A slot just taken for a time pending from now on: nothing due yet. */
+static inline struct eng_slot *slot_start(struct eng *e, struct eng_slot *s, tick_t when)
 {
-    struct eng_slot *s;
-    if (in_wheel(e, when)) {
-        s = slot_alloc(e);
-        s->when = when;
-        wheel_put(e, s);
-    } else {
-        for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
-            s = e->hash[i];
-            if (!s)
-                break;
-            if (s->when == when)
-                return e->last_slot = s;
-        }
-        if (2 * (e->n_heap + 1) > e->hash_mask + 1)
-            hash_grow(e);
-        s = slot_alloc(e);
-        s->when = when;
-        s->far = true;
-        hash_put(e, s);
-        heap_push(e, s);
-    }
+    s->when = when;
     s->head = s->n = 0;
     s->n_ticks = 0;
     e->n_times++;
     return e->last_slot = s;
 }
 
+/* The slot of time `when`, beyond the wheel's reach, created (empty) if there
+ * is none. */
+static struct eng_slot *slot_far(struct eng *e, tick_t when)
+{
+    struct eng_slot *s;
+    for (size_t i = hash_of(e, when);; i = (i + 1) & e->hash_mask) {
+        s = e->hash[i];
+        if (!s)
+            break;
+        if (s->when == when)
+            return e->last_slot = s;
+    }
+    if (2 * (e->n_heap + 1) > e->hash_mask + 1)
+        hash_grow(e);
+    s = slot_start(e, slot_alloc(e), when);
+    s->far = true;
+    hash_put(e, s);
+    heap_push(e, s);
+    return s;
+}
+
+/* A new slot for time `when`, within the wheel's reach, linked into bucket b
+ * at *at (where the walk of the bucket that found no slot for it stopped).
+ * Out of line: inlined into every schedule, it made the common paths (a hit
+ * on the slot used last, or on one in the wheel) save and restore more
+ * registers. */
+static struct eng_slot *__attribute__((noinline))
+slot_new_in_wheel(struct eng *e, size_t b, struct eng_slot **at, tick_t when)
+{
+    struct eng_slot *s = slot_alloc(e);
+    wheel_link(e, s, b, at);
+    return slot_start(e, s, when);
+}
+
 /* The slot of time `when` (>= now), created (empty) if there is none. Inline:
- * most schedules find the slot used last or one in the wheel. */
+ * most schedules find the slot used last or one in the wheel. A new time's
+ * slot (most distinct times are scheduled once) is linked in where the walk
+ * of its bucket stopped, so making it costs no second walk. */
 static inline struct eng_slot *slot_for(struct eng *e, tick_t when)
 {
     struct eng_slot *s = e->last_slot;
     if (s && s->when == when)
         return s;
-    if (in_wheel(e, when))
-        for (s = e->wheel[bucket_of(when)]; s && s->when <= when; s = s->next)
-            if (s->when == when)
-                return e->last_slot = s;
-    return slot_far_or_new(e, when);
+    if (!in_wheel(e, when))
+        return slot_far(e, when);
+    size_t b = bucket_of(when);
+    struct eng_slot **at = &e->wheel[b];
+    while ((s = *at) && s->when < when)
+        at = &s->next;
+    if (s && s->when == when)
+        return e->last_slot = s;
+    return slot_new_in_wheel(e, b, at, when);
 }
 
 static void grow_slot(struct eng_slot *s)
@@ -493,10 +525,13 @@ void eng_dump_all(struct eng *e, FILE *out)
             c->dump(c, out);
 }
 
-/* The slot's time (now) is done: out of the wheel, onto the free list. */
+/* The slot's time (now) is done: out of the wheel, onto the free list. It
+ * heads its bucket: now is within reach (far_to_wheel moved s in), every
+ * other slot of the bucket is later, and a bucket holds the times of one turn
+ * of the wheel only. */
 static void retire(struct eng *e, struct eng_slot *s)
 {
-    wheel_del(e, s); /* now is within reach: far_to_wheel moved s in */
+    wheel_del_head(e, s);
     e->n_times--;
     if (e->last_slot == s)
         e->last_slot = NULL;

@@ -67,6 +67,13 @@ static void grow(struct port *p)
     p->head = 0;
 }
 
+static bool send_after_growing(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
+
+/* Nothing is live across its one call, the wake at the end, so the compiler
+ * saves one register, not six: the ring's growth, which would keep the
+ * arguments across a call, is a tail call to send_after_growing (with the
+ * growth inline, the saves and restores were about a quarter of this
+ * function's instructions: 35.5 M -> 26.3 M on bench-memsys). */
 bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight)
 {
     if (p->n == p->cap) {
@@ -74,7 +81,7 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
         return false;
     }
     if (p->n == p->alloc)
-        grow(p);
+        return send_after_growing(p, m, extra_ps, weight);
     tick_t ready = p->receiver->eng->now + p->latency_ps + extra_ps;
     /* A later message never overtakes an earlier one: FIFO order is kept even
      * when the extra delay of the previous one was larger. */
@@ -91,6 +98,13 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
     p->n_sent++;
     comp_wake_at(p->receiver, ready);
     return true;
+}
+
+static bool __attribute__((noinline))
+send_after_growing(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight)
+{
+    grow(p);
+    return port_send_weighted(p, m, extra_ps, weight);
 }
 
 bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
