@@ -35,11 +35,13 @@ grep -q "run tools/repro_readme.py --write rcc" "$tmp/e" || fail "no remedy: $(c
 python3 "$tool" --root "$tmp/copy" --write rcc >/dev/null || fail "--write"
 cmp -s "$readme" "$root/repro/rcc/README.md" || fail "--write did not restore the stored numbers"
 
+rm -rf "$tmp/copy/repro/rcc/results/paper" # a size whose results are not stored (in the copy)
 printf '\n<!-- headline:begin size=paper -->\n<!-- headline:end -->\n' >>"$readme"
 python3 "$tool" --root "$tmp/copy" --check rcc >"$tmp/o" 2>"$tmp/e"
 [ $? -eq 2 ] || fail "a size with no stored results: want exit 2"
 grep -q "^repro/rcc/README.md:[0-9]*: repro/rcc/results/paper: no stored results" "$tmp/e" ||
     fail "no stored results: $(cat "$tmp/e")"
+cp -r "$root/repro/rcc/results/paper" "$tmp/copy/repro/rcc/results/paper"
 cp "$root/repro/rcc/README.md" "$readme"
 printf '\n<!-- headline:begin size=tiny -->\n' >>"$readme"
 python3 "$tool" --root "$tmp/copy" --check rcc >"$tmp/o" 2>"$tmp/e"
