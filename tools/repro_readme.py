@@ -90,11 +90,14 @@ def section(sections, prefix):
 
 
 def evidence_of(misses):
-    """{miss line's key: evidence}: the first ablation's 'NAME: A -> B', or 'unexplained'."""
+    """{(miss line's key, metric): evidence}: the first ablation's 'NAME: A -> B', or
+    'unexplained'. The metric is part of the key: one design over one baseline can state
+    several numbers (speedup_gmean and speedup_max), each with its own explains."""
     found, key = {}, None
     for line in misses:
         if line and not line.startswith(" "):
-            key = line.split(": paper ", 1)[0] if ": paper " in line else None
+            m = re.match(r"^(.*?): paper .*\((\S+), effect [^)]*\)$", line)
+            key = (m.group(1), m.group(2)) if m else None
             continue
         if key is None or key in found:
             continue
@@ -157,7 +160,7 @@ def render(root, name, size):
             direction = {"yes": "\u2713", "no": "\u2717"}.get(r["direction"], "")
             out.append(f"| {r['figure']} | {r['set']} | {r['app']} | {number} | "
                        f"{fmt(r['paper'])} | {fmt(r['gpucoh'])} | {fmt(r['effect_ratio'])} | "
-                       f"{direction} | {evidence.get(key, chr(0x2014))} |")
+                       f"{direction} | {evidence.get((key, r['metric']), chr(0x2014))} |")
         tally = [x for x in misses if re.match(r"^\d+ misses, \d+ of them unexplained$", x)]
         out += ["", claim_count(sections) + "; " + (tally[0] if tally else "misses not listed")
                 + " (`report.txt`)."]

@@ -239,7 +239,7 @@ static int cmd_sfr_config(int argc, char **argv)
 
 /* A trace named on the command line: a file, or a game generated here. */
 static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint64_t seed,
-                      enum gfx_generator gen)
+                      enum gfx_generator gen, double draw_sigma)
 {
     if (!generate) {
         load_trace(t, name);
@@ -249,7 +249,7 @@ static void get_trace(struct gfx_trace *t, const char *name, bool generate, uint
     char err[256];
     if (!g)
         fatal("chopin run: unknown game '%s' (cod2 cry grid mirror nfs stal ut3 wolf)", name);
-    if (gfx_generate_with(t, g, seed, gen, err, sizeof err))
+    if (gfx_generate_spread(t, g, seed, gen, draw_sigma, err, sizeof err))
         fatal("chopin run: %s", err);
 }
 
@@ -343,9 +343,9 @@ static int cmd_sfr_run(int argc, char **argv)
         if (!n_vals)
             fatal("chopin run: --vary %s: no values", vary);
     }
-    if (vary && !strcmp(vary_key, "trace.generator"))
-        fatal("chopin run: --vary trace.generator: the trace is made once per game; use --set");
-    struct sfr_config base; /* what makes the traces: trace.generator */
+    if (vary && !strncmp(vary_key, "trace.", 6))
+        fatal("chopin run: --vary %s: the trace is made once per game; use --set", vary_key);
+    struct sfr_config base; /* what makes the traces: trace.generator, trace.draw_sigma */
     char berr[512];
     if (sfr_config_load(&base, config, sets, n_sets, berr, sizeof berr))
         fatal("%s", berr);
@@ -364,7 +364,8 @@ static int cmd_sfr_run(int argc, char **argv)
     int rc = 0;
     for (unsigned ti = 0; ti < n_tr; ti++) {
         struct gfx_trace t;
-        get_trace(&t, tr[ti], games_arg != NULL, seed, (enum gfx_generator)base.trace_generator);
+        get_trace(&t, tr[ti], games_arg != NULL, seed, (enum gfx_generator)base.trace_generator,
+                  base.trace_draw_sigma);
         for (unsigned vi = 0; vi < n_vals; vi++) {
             char assign[256];
             const char *all_sets[SIM_MAX_SETS + 1];

@@ -162,6 +162,12 @@ static void first_rect(struct rng *r, const struct gfx_trace *t, enum kind kind,
 int gfx_generate_with(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
                       enum gfx_generator gen, char *err, size_t errlen)
 {
+    return gfx_generate_spread(t, g, seed, gen, GFX_GEN_DRAW_SIGMA, err, errlen);
+}
+
+int gfx_generate_spread(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
+                        enum gfx_generator gen, double draw_sigma, char *err, size_t errlen)
+{
     bool first_gen = gen == GFX_GEN_FIRST;
     struct rng r;
     uint64_t stream = 0x6766782d67656eull; /* "gfx-gen", then the game's name */
@@ -300,7 +306,8 @@ int gfx_generate_with(struct gfx_trace *t, const struct gfx_game *g, uint64_t se
                 dt[k] = 2;
             dt[0] += p->tris - 2ull * p->draws;
         } else {
-            split(&r, p->tris, p->draws, 1, p->kind == K_UI || p->kind == K_DECAL ? 0.8 : 1.3, dt);
+            split(&r, p->tris, p->draws, 1,
+                  p->kind == K_UI || p->kind == K_DECAL ? 0.8 : draw_sigma, dt);
         }
         for (uint32_t k = 0; k < p->draws; k++) {
             struct gfx_draw d = st;

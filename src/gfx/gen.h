@@ -44,4 +44,13 @@ extern const char *const gfx_generator_names[]; /* "budget", "first", NULL */
 int gfx_generate_with(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
                       enum gfx_generator gen, char *err, size_t errlen);
 
+/* The spread (log-normal sigma) of triangles among the draws of the object,
+ * shadow and transparent groups: heavy-tailed, so that a few draws hold much
+ * of a group. gfx_generate_spread with another value is an ablation (0: each
+ * such group's triangles split evenly); the draws' pixels keep their budget. */
+#define GFX_GEN_DRAW_SIGMA 1.3
+
+int gfx_generate_spread(struct gfx_trace *t, const struct gfx_game *g, uint64_t seed,
+                        enum gfx_generator gen, double draw_sigma, char *err, size_t errlen);
+
 #endif

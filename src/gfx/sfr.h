@@ -59,6 +59,7 @@ struct sfr_config {
     uint32_t ics_pairs; /* CompSched: senders a receiver takes at once (and receivers a sender) */
     bool ics_free_messages;   /* CompSched: READY/START/DONE cross no link (an ablation) */
     uint32_t trace_generator; /* a generated game's trace: enum gfx_generator (gfx/gen.h) */
+    double trace_draw_sigma;  /* ... and its draws' triangle spread (GFX_GEN_DRAW_SIGMA) */
 };
 extern const struct cfg_opt sfr_opts[];
 

@@ -64,6 +64,10 @@ const struct cfg_opt sfr_opts[] = {
              "how a game's trace is generated when the run generates one (--game): budget "
              "(draw sizes scaled to 3 + 1 screens of pixels) or first (the first generator: "
              "per-draw screen fractions, 20-60 screens; docs/frame-trace.md)"),
+    CFG_F64("trace.draw_sigma", T, trace_draw_sigma, "1.3", 0, 4, "",
+            "spread (log-normal sigma) of triangles among the draws of a generated trace's "
+            "object, shadow and transparent groups: 1.3 the generator's; 0 splits each such "
+            "group evenly (an ablation of heavy-tailed draws; docs/frame-trace.md)"),
     CFG_END,
 };
 #undef T

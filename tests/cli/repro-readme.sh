@@ -51,4 +51,11 @@ cp "$root/repro/rcc/README.md" "$readme"
 sed -i '/^<!-- headline:/d' "$readme"
 python3 "$tool" --root "$tmp/copy" --check rcc >"$tmp/o" 2>"$tmp/e" && fail "a README without a block passed"
 grep -q "^repro/rcc/README.md: no headline block" "$tmp/e" || fail "missing block: $(cat "$tmp/e")"
+# a miss's evidence goes to the row of its own metric: chopin's explain of CHOPIN+CompSched's gmean
+# over duplication (cs-dcs-credit1) is not shown beside the max of the same design and baseline
+block=$(sed -n '/^<!-- headline:begin size=small -->$/,/^<!-- headline:end -->$/p' "$root/repro/chopin/README.md")
+grep -q '^| Fig6.12 | games |  | chopin-cs speedup_gmean over dup | .* | cs-dcs-credit1: ' <<<"$block" ||
+    fail "chopin's gmean row lacks its evidence: $block"
+grep -q '^| Fig6.12 | games |  | chopin-cs speedup_max over dup | .* | — |$' <<<"$block" ||
+    fail "chopin's max row took another metric's evidence: $block"
 echo "repro-readme: ok"

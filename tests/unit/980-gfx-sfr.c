@@ -162,6 +162,39 @@ static void first_generator(void **state)
     }
 }
 
+/* The draw-spread ablation: at the generator's own spread it is the generator;
+ * at 0 every object, shadow and transparent group splits its triangles evenly
+ * (the largest group's draws differ by at most one triangle), with the same
+ * totals; at 1.3 the same group's draws are far apart. */
+static void draw_spread(void **state)
+{
+    (void)state;
+    const struct gfx_game *g = gfx_game_find("cod2");
+    struct gfx_trace a, b, even;
+    char gerr[256];
+    assert_int_equal(gfx_generate_with(&a, g, 1, GFX_GEN_BUDGET, gerr, sizeof gerr), 0);
+    assert_int_equal(
+        gfx_generate_spread(&b, g, 1, GFX_GEN_BUDGET, GFX_GEN_DRAW_SIGMA, gerr, sizeof gerr), 0);
+    assert_same_draws(&a, &b);
+    assert_int_equal(gfx_generate_spread(&even, g, 1, GFX_GEN_BUDGET, 0, gerr, sizeof gerr), 0);
+    assert_int_equal(even.n_draws, g->draws);
+    assert_int_equal(even.tris, g->tris);
+    assert_int_equal(even.n_groups, a.n_groups);
+    const struct gfx_group *big = &even.groups[0], *was = &a.groups[0];
+    for (uint32_t k = 0; k < even.n_groups; k++)
+        if (even.groups[k].tris > big->tris)
+            big = &even.groups[k], was = &a.groups[k];
+    assert_true(big->n > 8);
+    uint32_t lo = UINT32_MAX, hi = 0, was_lo = UINT32_MAX, was_hi = 0;
+    for (uint32_t i = 0; i < big->n; i++) {
+        uint32_t n = even.draws[big->first + i].tris, m = a.draws[was->first + i].tris;
+        lo = MIN(lo, n), hi = MAX(hi, n), was_lo = MIN(was_lo, m), was_hi = MAX(was_hi, m);
+    }
+    assert_true(hi - lo <= 1);
+    assert_true(was_hi > 10 * was_lo);
+    gfx_trace_free(&a), gfx_trace_free(&b), gfx_trace_free(&even);
+}
+
 /* CompSched's decision counters and its ablations: direct-send makes no
  * pairing; CompSched pairs every receiver with every sender of each composed
  * group, holds some back (at most every pairing), and with the handshake free
@@ -319,6 +352,7 @@ int main(void)
         cmocka_unit_test(random_frames_every_state),
         cmocka_unit_test(deterministic),
         cmocka_unit_test(first_generator),
+        cmocka_unit_test(draw_spread),
         cmocka_unit_test(compsched_decisions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
