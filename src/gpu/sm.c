@@ -654,20 +654,28 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
 
 /* ---- issue ---- */
 
-static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
+enum sm_stall smi_stall_of_states(unsigned bits)
 {
-    const uint16_t *n = sm->n_state[s];
-    if (n[W_HELD_ORDER])
+#define HAS(k) (bits & (1u << (k)))
+    if (HAS(W_HELD_ORDER))
         return SM_STALL_ORDER;
-    if (n[W_HELD_SB])
+    if (HAS(W_HELD_SB))
         return SM_STALL_SB_FULL;
-    if (n[W_HELD_LSU])
+    if (HAS(W_HELD_LSU))
         return SM_STALL_LSU;
-    if (n[W_READY] || n[W_TIMED] || n[W_PARKED])
+    if (HAS(W_READY) || HAS(W_TIMED) || HAS(W_PARKED))
         return SM_STALL_SCOREBOARD;
-    if (n[W_BARRIER])
+    if (HAS(W_BARRIER))
         return SM_STALL_BARRIER;
     return SM_STALL_IDLE;
+#undef HAS
+}
+
+/* Why scheduler s issues nothing this cycle: smi_stall_of_states of the
+ * states its warps are in, looked up (sm_comp.c fills stall_of[]). */
+static inline enum sm_stall stall_reason(const struct sm *sm, unsigned s)
+{
+    return (enum sm_stall)sm->stall_of[sm->state_bits[s]];
 }
 
 /* A parked warp that may issue again is polled again. */
