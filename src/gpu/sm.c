@@ -65,6 +65,7 @@
 #include "gpu/sm_int.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,7 +331,15 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
               sm->comp.name, (unsigned)(w - sm->warps));
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
-    memcpy(&mi->mem, op, sizeof *op);
+    /* A load's data is not copied (512 of the operation's 792 bytes): every
+     * lane of its mask gets its bytes written before anything reads them, as
+     * its lines return (drain_responses) or from the store buffer
+     * (sb_forward). */
+    memcpy(&mi->mem, op, offsetof(struct ptx_memop, data));
+    if (op->op != MEM_LOAD)
+        memcpy(mi->mem.data, op->data, sizeof op->data);
+    mi->mem.tag = op->tag;
+    mi->mem.tx = op->tx;
     mi->warp = (uint16_t)(w - sm->warps);
     mi->gen++;
     mi->in_use = true;
