@@ -103,9 +103,18 @@ static inline void bytes_merge(uint8_t *dst, const uint8_t *src, const struct by
             __builtin_memcpy(dst + i, src + i, 64);
             continue;
         }
-        for (; w; w &= w - 1) {
-            unsigned j = (unsigned)__builtin_ctzll(w);
-            dst[i + j] = src[i + j];
+        while (w) {
+            unsigned j = (unsigned)__builtin_ctzll(w) & ~3u; /* the lowest masked byte's quad */
+            unsigned q = (unsigned)(w >> j) & 0xfu;
+            w &= ~(0xfull << j);
+            if (q == 0xfu) { /* a whole 4-byte word (a 4-byte lane's store) */
+                __builtin_memcpy(dst + i + j, src + i + j, 4);
+                continue;
+            }
+            for (; q; q &= q - 1) {
+                unsigned k = j + (unsigned)__builtin_ctz(q);
+                dst[i + k] = src[i + k];
+            }
         }
     }
 }

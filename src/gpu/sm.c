@@ -65,6 +65,7 @@
 #include "gpu/sm_int.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +89,31 @@ static void tx_trace(const struct sm *sm, unsigned slot, cycle_t cyc, const char
     va_end(ap);
 }
 
+/* One step of a load's hash: lane l's address and value. */
+static inline uint64_t load_hash_lane(uint64_t h, const struct ptx_memop *op, unsigned l)
+{
+    return (h ^ op->addr[l] ^ op->data[l][0] ^ (op->data[l][1] << 1)) * 0x9e3779b97f4a7c15ull;
+}
+
+/* The hash of a completed load's lanes (mask, then each lane's address and
+ * value in lane order) that the spin check compares with the warp's last
+ * one. A whole warp's load, the common case, walks the lanes by index
+ * instead of by the mask's bits, four a turn: the same hash in fewer
+ * instructions. */
+static uint64_t load_hash(const struct ptx_memop *op)
+{
+    uint64_t h = op->mask;
+    if (op->mask == 0xffffffffu) {
+#pragma GCC unroll 4
+        for (unsigned l = 0; l < 32; l++)
+            h = load_hash_lane(h, op, l);
+        return h;
+    }
+    for (uint32_t lanes = op->mask; lanes; lanes &= lanes - 1)
+        h = load_hash_lane(h, op, (unsigned)__builtin_ctz(lanes));
+    return h;
+}
+
 void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
 {
     struct sm_warp *w = &sm->warps[mi->warp];
@@ -100,12 +126,7 @@ void smi_complete_minst(struct sm *sm, struct sm_minst *mi, cycle_t cyc)
     if (mi->mem.op == MEM_LOAD) {
         /* a warp that loads what it loaded last time (a spin on a flag) is not
          * progressing; a new address or a new value is */
-        uint64_t h = mi->mem.mask;
-        for (uint32_t lanes = mi->mem.mask; lanes; lanes &= lanes - 1) {
-            unsigned l = (unsigned)__builtin_ctz(lanes);
-            h = (h ^ mi->mem.addr[l] ^ mi->mem.data[l][0] ^ (mi->mem.data[l][1] << 1)) *
-                0x9e3779b97f4a7c15ull;
-        }
+        uint64_t h = load_hash(&mi->mem);
         sm->advances += h != w->last_load;
         w->last_load = h;
         if (mi->mem.mask) {
@@ -330,7 +351,15 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
               sm->comp.name, (unsigned)(w - sm->warps));
     unsigned idx = sm->minst_free[--sm->n_minst_free];
     struct sm_minst *mi = &sm->minst[idx];
-    memcpy(&mi->mem, op, sizeof *op);
+    /* A load's data is not copied (512 of the operation's 792 bytes): every
+     * lane of its mask gets its bytes written before anything reads them, as
+     * its lines return (drain_responses) or from the store buffer
+     * (sb_forward). */
+    memcpy(&mi->mem, op, offsetof(struct ptx_memop, data));
+    if (op->op != MEM_LOAD)
+        memcpy(mi->mem.data, op->data, sizeof op->data);
+    mi->mem.tag = op->tag;
+    mi->mem.tx = op->tx;
     mi->warp = (uint16_t)(w - sm->warps);
     mi->gen++;
     mi->in_use = true;
@@ -654,20 +683,28 @@ static bool drain_responses(struct sm *sm, cycle_t cyc)
 
 /* ---- issue ---- */
 
-static enum sm_stall stall_reason(const struct sm *sm, unsigned s)
+enum sm_stall smi_stall_of_states(unsigned bits)
 {
-    const uint16_t *n = sm->n_state[s];
-    if (n[W_HELD_ORDER])
+#define HAS(k) (bits & (1u << (k)))
+    if (HAS(W_HELD_ORDER))
         return SM_STALL_ORDER;
-    if (n[W_HELD_SB])
+    if (HAS(W_HELD_SB))
         return SM_STALL_SB_FULL;
-    if (n[W_HELD_LSU])
+    if (HAS(W_HELD_LSU))
         return SM_STALL_LSU;
-    if (n[W_READY] || n[W_TIMED] || n[W_PARKED])
+    if (HAS(W_READY) || HAS(W_TIMED) || HAS(W_PARKED))
         return SM_STALL_SCOREBOARD;
-    if (n[W_BARRIER])
+    if (HAS(W_BARRIER))
         return SM_STALL_BARRIER;
     return SM_STALL_IDLE;
+#undef HAS
+}
+
+/* Why scheduler s issues nothing this cycle: smi_stall_of_states of the
+ * states its warps are in, looked up (sm_comp.c fills stall_of[]). */
+static inline enum sm_stall stall_reason(const struct sm *sm, unsigned s)
+{
+    return (enum sm_stall)sm->stall_of[sm->state_bits[s]];
 }
 
 /* A parked warp that may issue again is polled again. */

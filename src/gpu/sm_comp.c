@@ -239,11 +239,14 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
         unsigned s = slot / sm->gang % spec->schedulers;
         sm->sched_mask[s] |= 1ull << slot;
         sm->n_state[s][W_FREE]++;
+        sm->state_bits[s] |= 1u << W_FREE;
         sm->warps[slot].sched = (uint8_t)s;
         sm->warps[slot].held = SM_NONE;
     }
     for (unsigned s = 0; s < SM_MAX_SCHED; s++)
         sm->last[s] = SM_NONE;
+    for (unsigned b = 0; b < (1u << W_NSTATES); b++)
+        sm->stall_of[b] = (uint8_t)smi_stall_of_states(b);
     sm->last_tick_ps = TICK_MAX;
     comp_init(&sm->comp, e, name, clk, smi_tick, sm_dump);
     return sm;

@@ -156,6 +156,11 @@ struct sm {
     uint64_t ready;      /* bit per W_READY warp */
     uint64_t sched_mask[SM_MAX_SCHED];
     uint16_t n_state[SM_MAX_SCHED][W_NSTATES];
+    /* a bit per state some warp of the scheduler is in (n_state[s][k] > 0), so
+     * that a stall's reason, asked for on every scheduler-cycle with no issue,
+     * is one look-up in stall_of[] instead of a call testing the counts */
+    uint16_t state_bits[SM_MAX_SCHED];
+    uint8_t stall_of[1u << W_NSTATES];       /* enum sm_stall of a state_bits value */
     uint16_t last[SM_MAX_SCHED];             /* last slot issued (LRR start, GTO greedy) */
     uint8_t age[SM_MAX_SCHED][SM_MAX_WARPS]; /* slots, oldest first (GTO) */
     uint8_t n_age[SM_MAX_SCHED];
@@ -211,11 +216,20 @@ struct sm {
 
 /* ---- warp state bookkeeping ---- */
 
+/* The stall reason of a scheduler whose warps are in the states of `bits` (a
+ * bit per enum warp_state present), highest priority first: held by the
+ * ordering policy, by a full store buffer, by a full memory stage, operands
+ * not ready, at a barrier, else idle. */
+enum sm_stall smi_stall_of_states(unsigned bits);
+
 static inline void set_state(struct sm *sm, struct sm_warp *w, enum warp_state s)
 {
     unsigned slot = (unsigned)(w - sm->warps);
-    sm->n_state[w->sched][w->state]--;
-    sm->n_state[w->sched][s]++;
+    uint16_t *n = sm->n_state[w->sched];
+    if (!--n[w->state])
+        sm->state_bits[w->sched] &= (uint16_t) ~(1u << w->state);
+    n[s]++;
+    sm->state_bits[w->sched] |= (uint16_t)(1u << s);
     w->state = (uint8_t)s;
     if (s == W_READY) {
         sm->ready |= 1ull << slot;
