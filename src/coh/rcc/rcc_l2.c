@@ -1101,6 +1101,16 @@ static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_
 static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table,
                                                        &rcc_ring_table, NULL};
 
+/* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Logical
+ * time"): logical time, the livelock guard its one input from physical time.
+ * An L1 line's meta[0] is its copy's lease end; a bank line's meta[0] and
+ * meta[1] its ver and exp, set in V only. A readable copy is V or VI. */
+#define RCC_VERIFY                                                                                 \
+    .time = PROTO_TIME_LOGICAL, .l1_line = {PROTO_WORD_LOGICAL},                                   \
+    .l2_line = {PROTO_WORD_LOGICAL, PROTO_WORD_LOGICAL}, .l1_leased = "V VI", .l2_leased = "V"
+static const struct proto_verify rccsc_verify = {RCC_VERIFY};
+static const struct proto_verify rccwo_verify = {RCC_VERIFY, .two_clocks = true};
+
 const struct proto_desc proto_rccsc = {
     .options = &rcc_options,
     .name = "rccsc",
@@ -1122,6 +1132,7 @@ const struct proto_desc proto_rccsc = {
     .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
+    .verify = &rccsc_verify,
 };
 
 const struct proto_desc proto_rccwo = {
@@ -1144,6 +1155,7 @@ const struct proto_desc proto_rccwo = {
     .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
+    .verify = &rccwo_verify,
 };
 
 const struct proto_desc proto_rccsc_nolease = {
@@ -1168,4 +1180,5 @@ const struct proto_desc proto_rccsc_nolease = {
     .detach = rcc_detach,
     .l2 = {rccsc_nolease_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma,
            rcc_l2_peek, ctrl_stats},
+    .verify = &rccsc_verify,
 };
