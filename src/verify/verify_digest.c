@@ -568,7 +568,8 @@ static void put_private(struct ser *s, const struct rig *r)
         return;
     }
     if (r->prof.logical) { /* RCC (rcc.h): the clocks, the bank's mnow and MSHRs, the predictor */
-        for (unsigned i = 0; i < r->n_l1; i++) {
+        for (unsigned slot = 0; slot < r->n_l1; slot++) { /* (under symmetry relabelled) */
+            unsigned i = s->sym ? s->inv[slot] : slot;
             uint64_t w, now = rcc_l1_now(r->l1[i], &w);
             put_time(s, now, TK_LCLOCK);
             if (r->prof.two_clocks)
@@ -717,7 +718,8 @@ static void put_lenv(struct ser *s, const struct rig *r)
                 put_time(s, e->hist_ver[k][i], TK_LREF);
         }
     }
-    for (unsigned c = 0; c < r->n_l1; c++) {
+    for (unsigned slot = 0; slot < r->n_l1; slot++) { /* (under symmetry relabelled) */
+        unsigned c = s->sym ? s->inv[slot] : slot;
         for (unsigned q = 0; q < V_MAX_SLOTS; q++) {
             if (!r->env.busy[c][q])
                 continue;
