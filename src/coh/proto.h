@@ -109,6 +109,63 @@ struct proto_symmetry {
     const char *only_why; /* why not on another number */
 };
 
+/* How `gpucoh verify` reads and judges the protocol beyond what every protocol
+ * shares (docs/verify.md): the time it exposes to the explorer as a bounded
+ * nondeterministic input, what its lines' and TBEs' meta words hold, which of
+ * its states hold a way whose bytes are not yet data, and the few checks
+ * particular to it. A protocol joins the explorer by describing itself here
+ * (and, for symmetry, in proto_symmetry); the explorer knows no protocol by
+ * name. Read only by the explorer; the simulation ignores it. */
+enum proto_time {
+    PROTO_TIME_NONE,    /* it decides nothing by time */
+    PROTO_TIME_LEASES,  /* leases in core cycles (TC): the explorer's tick moves time a tick */
+    PROTO_TIME_LOGICAL, /* logical clocks moved by its messages, and a livelock guard that
+                           moves every L1's clock by one a period (RCC): the tick is the
+                           guard's */
+    PROTO_TIME_PERIOD,  /* a central unit that wakes once a period (STC's EMU): the tick is
+                           its period */
+};
+/* What a meta word (struct cache_line, struct tbe) holds. */
+enum proto_word {
+    PROTO_WORD_PLAIN,   /* a value (a bit, a sharer vector, a writer): written as is */
+    PROTO_WORD_UNREAD,  /* read by nobody (a statistic): left out */
+    PROTO_WORD_EXPIRY,  /* a time in core cycles compared only with now, or maxed with a time
+                           still running: once passed, only "expired" */
+    PROTO_WORD_ORDERED, /* a time in core cycles that, once passed, may still be compared with
+                           another passed time: written by its rank among them */
+    PROTO_WORD_LOGICAL, /* a logical time (PROTO_TIME_LOGICAL): only compared, maxed and
+                           offset, so written relative to the state's smallest */
+};
+struct proto_verify {
+    enum proto_time time;
+    /* Meta words 0..2 of an L1's and a bank's lines, 0..1 of their TBEs (zero: plain). */
+    uint8_t l1_line[3], l2_line[3]; /* enum proto_word */
+    uint8_t l1_tbe[2], l2_tbe[2];
+    /* The L1's and the bank's states (names, space-separated) of a way taken
+     * for a miss whose fill will overwrite the whole line: until then its
+     * bytes are whatever the way held before (cache_install keeps them), which
+     * nobody reads, so the digest leaves them out (docs/verify.md, "How a
+     * state is captured"). NULL: every present line's bytes are its data. */
+    const char *l1_unfilled, *l2_unfilled;
+    /* Leases: the L1's states (names) of a copy that holds one (PROTO_TIME_LEASES:
+     * checked by lease_exclusive; PROTO_TIME_LOGICAL: judged up to its lease end),
+     * and the bank's states whose meta words are set (PROTO_TIME_LOGICAL: the
+     * others' are left out). */
+    const char *l1_leased, *l2_leased;
+    bool lease_exclusive; /* a write is performed only when no L1 holds a lease on its line
+                             (TC-Strong): checked at every write */
+    bool writer_fence;    /* not write-atomic: once a core's fence completes, its earlier
+                             writes are the oldest values any core's later load may return
+                             (TC-Weak's GWCT), rather than a reader's fence bounding what it
+                             reads */
+    bool two_clocks;      /* PROTO_TIME_LOGICAL: each L1 keeps a read and a write clock
+                             (RCC-WO), both in its state */
+    bool vi_bank;         /* its banks are struct vi_bank (coh/vi/vi_bank.h), whose invalidation
+                             queue and sparse directory are state outside struct ctrl */
+    bool device_mix;      /* Spandex: an LLC with device L1s mixed by --devices, read through
+                             verify/verify_spandex.h */
+};
+
 enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };
 extern const char *const mem_model_names[MODEL_N];
 
@@ -186,6 +243,9 @@ struct proto_desc {
     /* What names an L1 in its state, for the explorer's symmetry reduction.
      * NULL: not described, and `gpucoh verify --symmetry on` explores it whole. */
     const struct proto_symmetry *symmetry;
+    /* How the explorer reads and judges it (struct proto_verify). NULL: no time,
+     * plain meta words, nothing particular. */
+    const struct proto_verify *verify;
 };
 
 /* Every protocol gpucoh implements, NULL-terminated: one line each in

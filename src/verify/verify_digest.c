@@ -394,7 +394,7 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             PUT(s, l->state);
             PUT(s, l->dirty);
             /* an RCC bank's line not yet filled has no ver or exp */
-            bool meta = !r->prof.logical || is_l1 || l->state == r->l2_valid;
+            bool meta = !r->prof.logical || is_l1 || in_states(r->l2_leased, l->state);
             for (unsigned i = 0; meta && i < 3; i++)
                 if (s->sym && s->sym->l2_sharers && !is_l1 && i < 2)
                     put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
@@ -568,17 +568,18 @@ static void put_private(struct ser *s, const struct rig *r)
         return;
     }
     if (r->prof.logical) { /* RCC (rcc.h): the clocks, the bank's mnow and MSHRs, the predictor */
-        for (unsigned i = 0; i < r->n_l1; i++) {
+        for (unsigned slot = 0; slot < r->n_l1; slot++) { /* (under symmetry relabelled) */
+            unsigned i = s->sym ? s->inv[slot] : slot;
             uint64_t w, now = rcc_l1_now(r->l1[i], &w);
             put_time(s, now, TK_LCLOCK);
-            if (!strcmp(r->p->name, "rccwo"))
+            if (r->prof.two_clocks)
                 put_time(s, w, TK_LCLOCK);
         }
         struct rcc_l2_view v = {0};
         bool miss_ahead = false; /* a line not yet filled: its refill reads mnow */
         for (unsigned k = 0; k < r->o->lines; k++) {
             struct cache_line *l = cache_find(&((struct ctrl *)r->l2)->cache, line_addr(r, k));
-            miss_ahead |= !l || l->state != r->l2_valid;
+            miss_ahead |= !l || !in_states(r->l2_leased, l->state);
             rcc_l2_view(r->l2, line_addr(r, k), &v);
             PUT(s, v.level);
             PUT(s, v.mshr);
@@ -681,8 +682,7 @@ static void put_private(struct ser *s, const struct rig *r)
             put_time(s, tc_obs_promised(r->proto_ctx, line_addr(r, k)), TK_CLAMP);
         return;
     }
-    if (strncmp(r->p->name, "gpuvi", 5) && strcmp(r->p->name, "ideal")) /* gpuvi, gpuvini,
-                                                                            gpuvi-noinv */
+    if (!r->prof.vi_bank) /* gpuvi, gpuvini, gpuvi-noinv, ideal */
         return;
     struct vi_bank *b = (struct vi_bank *)r->l2;
     put_list(s, r, &b->inv_out);
@@ -718,7 +718,8 @@ static void put_lenv(struct ser *s, const struct rig *r)
                 put_time(s, e->hist_ver[k][i], TK_LREF);
         }
     }
-    for (unsigned c = 0; c < r->n_l1; c++) {
+    for (unsigned slot = 0; slot < r->n_l1; slot++) { /* (under symmetry relabelled) */
+        unsigned c = s->sym ? s->inv[slot] : slot;
         for (unsigned q = 0; q < V_MAX_SLOTS; q++) {
             if (!r->env.busy[c][q])
                 continue;

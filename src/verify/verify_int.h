@@ -121,6 +121,8 @@ enum value_rule {
                           (docs/verify.md, "Transactions") */
 };
 
+/* The protocol's description (proto_desc.verify, struct proto_verify) as
+ * the explorer uses it. */
 struct profile {
     bool timed;           /* leases: time advances only by EV_TICK */
     bool logical;         /* rcc: logical time; EV_TICK is the livelock guard's tick */
@@ -128,15 +130,14 @@ struct profile {
     bool tx;              /* getm, warptm: transactions (verify_tx.c), judged by RULE_TX */
     bool lazy;            /* warptm: lazy value-based validation at the commit */
     bool lease_exclusive; /* tcs: a write is performed only when no L1 holds a lease on its line */
+    bool two_clocks;      /* rccwo: a read and a write clock per L1 */
+    bool vi_bank;         /* gpuvi, gpuvini, ideal: the bank's struct vi_bank state */
+    bool device_mix;      /* spandex: device L1s (verify_spandex.h) */
     enum value_rule rule;
     uint8_t l1_line[3], l2_line[3]; /* enum tkind of each cache line meta word */
     uint8_t l1_tbe[2], l2_tbe[2];   /* ... and of each TBE meta word */
-    /* The L1's and the bank's states (names, space-separated) of a way taken
-     * for a miss whose fill will overwrite the whole line: until then its
-     * bytes are whatever the way held before (cache_install keeps them), which
-     * nobody reads, so the digest leaves them out (docs/verify.md, "How a
-     * state is captured"). NULL: every present line's bytes are its data. */
-    const char *l1_unfilled, *l2_unfilled;
+    /* state names (space-separated): struct proto_verify's */
+    const char *l1_unfilled, *l2_unfilled, *l1_leased, *l2_leased;
 };
 
 /* A state serialised for its digest; with times, in two passes (see put_time). */
@@ -256,7 +257,6 @@ struct rig {
     const struct verify_opts *o;
     struct profile prof;
     tick_t core_ps;   /* one core cycle: TC's unit of time */
-    unsigned v_state; /* lease_exclusive: the L1 table's state of a valid leased copy */
     struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
     struct comp *l1[V_MAX_L1], *l2; /* l2: bank 0 (l2s[0]) */
@@ -296,10 +296,10 @@ struct rig {
     struct lenv lenv;
     struct txenv tx;
     struct getm_params gp; /* getm: the SMs' timestamp rules (getm_params_of_config) */
-    unsigned l1_valid[2];  /* rcc: the L1 table's states of a readable copy (V, VI) */
-    unsigned l2_valid;     /* rcc: the L2 table's state whose ver and exp are set (V) */
-    /* prof's unfilled states of the L1's and the bank's table: bit s, state s */
-    uint64_t l1_unfilled, l2_unfilled;
+    /* prof's unfilled and leased states of the L1's and the bank's table: bit s,
+     * state s (l1_leased: tc a valid leased copy, rcc a readable one; l2_leased:
+     * rcc the states whose ver and exp are set) */
+    uint64_t l1_unfilled, l2_unfilled, l1_leased, l2_leased;
     char names[V_MAX_L1][32];
     char fault[512]; /* the violated property ("" none) */
 };
@@ -375,6 +375,12 @@ struct digest {
 };
 
 /* ---- verify_rig.c: the rig ---- */
+
+/* State st is among bits (a set of a table's states, bit s state s). */
+static inline bool in_states(uint64_t bits, unsigned st)
+{
+    return st < 64 && (bits >> st & 1);
+}
 
 /* What the explorer reads of protocol p's words (enum tkind) and how loads
  * are judged. */

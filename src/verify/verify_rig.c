@@ -15,43 +15,48 @@
 #include "verify/verify_mg.h"
 #include "verify/verify_spandex.h"
 
-/* Temporal Coherence: L1 meta[0] the local timestamp, meta[1] the VM writer;
- * L2 meta[0] the global timestamp (a read takes its maximum with the requested
- * lease end, which may both have passed), meta[1] the owner bit, meta[2] the
- * latest write's GWCT; MSHR meta[0] the kept timestamp, meta[1] when an S_W
- * write began to wait (a statistic). */
+/* How the explorer writes each kind of meta word a protocol describes. */
+static const uint8_t word_kind[] = {
+    [PROTO_WORD_PLAIN] = TK_RAW,     [PROTO_WORD_UNREAD] = TK_SKIP,
+    [PROTO_WORD_EXPIRY] = TK_CLAMP,  [PROTO_WORD_ORDERED] = TK_ORDER,
+    [PROTO_WORD_LOGICAL] = TK_LTIME,
+};
+
+static void word_kinds(uint8_t *out, const uint8_t *in, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        panic_if(in[i] >= sizeof word_kind, "verify: meta word kind %u", in[i]);
+        out[i] = word_kind[in[i]];
+    }
+}
+
 struct profile vx_profile_of(const struct proto_desc *p)
 {
-    struct profile f = {.rule = p->write_atomic ? RULE_WRITE_ATOMIC : RULE_READER_FENCE};
-    if (!strncmp(p->name, "tcs", 3) || !strncmp(p->name, "tcw", 3)) {
-        f = (struct profile){.timed = true,
-                             .lease_exclusive = p->name[2] == 's',
-                             .rule = p->name[2] == 's' ? RULE_WRITE_ATOMIC : RULE_WRITER_FENCE,
-                             .l1_line = {TK_CLAMP, TK_RAW, TK_RAW},
-                             .l2_line = {TK_ORDER, TK_RAW, TK_CLAMP},
-                             .l2_tbe = {TK_CLAMP, TK_SKIP}};
-    }
-    /* RCC: L1 meta[0] the copy's lease end; L2 meta[0] ver, meta[1] exp (in V) */
-    if (!strncmp(p->name, "rcc", 3))
-        f = (struct profile){.timed = true,
-                             .logical = true,
-                             .rule = RULE_LOGICAL,
-                             .l1_line = {TK_LTIME, TK_RAW, TK_RAW},
-                             .l2_line = {TK_LTIME, TK_LTIME, TK_RAW}};
-    if (p->unit.create) /* STC: write-atomic; time moves only for the EMU's period */
-        f = (struct profile){.timed = true, .unit = true, .rule = RULE_WRITE_ATOMIC};
-    if (vspx_is(p)) /* Spandex: a device L1's TBE meta[1] points to its held store */
-        f.l1_tbe[1] = TK_SKIP;
-    if (p->multi_gpm)
-        f.rule = RULE_SCOPED;
-    /* MESI takes a way when a miss is sent (mesi_l1.c, mesi_l2.c); the fill
-     * (fill_line, ctrl_l2_fill_line) copies the whole line over it */
-    if (!strcmp(p->name, "mesi") || !strcmp(p->name, "mesi-noinv")) {
-        f.l1_unfilled = "IS IM IS_I";
-        f.l2_unfilled = "ISS IM";
-    }
-    if (p->transactional) /* getm, warptm: transactions (verify_tx.c) */
-        f = (struct profile){.tx = true, .lazy = p->lazy_tm, .rule = RULE_TX};
+    static const struct proto_verify plain = {0};
+    const struct proto_verify *v = p->verify ? p->verify : &plain;
+    struct profile f = {.timed = v->time != PROTO_TIME_NONE,
+                        .logical = v->time == PROTO_TIME_LOGICAL,
+                        .unit = v->time == PROTO_TIME_PERIOD,
+                        .tx = p->transactional,
+                        .lazy = p->lazy_tm,
+                        .lease_exclusive = v->lease_exclusive,
+                        .two_clocks = v->two_clocks,
+                        .vi_bank = v->vi_bank,
+                        .device_mix = v->device_mix,
+                        .l1_unfilled = v->l1_unfilled,
+                        .l2_unfilled = v->l2_unfilled,
+                        .l1_leased = v->l1_leased,
+                        .l2_leased = v->l2_leased};
+    f.rule = p->transactional  ? RULE_TX
+             : p->multi_gpm    ? RULE_SCOPED
+             : p->logical_time ? RULE_LOGICAL
+             : v->writer_fence ? RULE_WRITER_FENCE
+             : p->write_atomic ? RULE_WRITE_ATOMIC
+                               : RULE_READER_FENCE;
+    word_kinds(f.l1_line, v->l1_line, 3);
+    word_kinds(f.l2_line, v->l2_line, 3);
+    word_kinds(f.l1_tbe, v->l1_tbe, 2);
+    word_kinds(f.l2_tbe, v->l2_tbe, 2);
     return f;
 }
 
@@ -257,7 +262,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     r->line_bytes = cfg->l1.cache.line_bytes;
     r->cov = cov;
     r->prof = vx_profile_of(p);
-    r->spandex = vspx_is(p);
+    r->spandex = r->prof.device_mix;
     r->mg = p->multi_gpm;
     r->n_l2 = r->mg ? r->n_l1 : 1;
     r->scan = &mem->scan;
@@ -385,21 +390,9 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
              p->name, p->n_l1_tables);
     r->l1_unfilled = state_bits(p->tables[0], r->prof.l1_unfilled);
     r->l2_unfilled = state_bits(p->tables[p->n_l1_tables], r->prof.l2_unfilled);
-    if (r->prof.lease_exclusive)
-        for (unsigned st = 0; st < p->tables[0]->n_states; st++)
-            if (!strcmp(p->tables[0]->state_names[st], "V"))
-                r->v_state = st;
+    r->l1_leased = state_bits(p->tables[0], r->prof.l1_leased);
+    r->l2_leased = state_bits(p->tables[p->n_l1_tables], r->prof.l2_leased);
     if (r->prof.logical) {
-        for (unsigned st = 0; st < p->tables[0]->n_states; st++) {
-            if (!strcmp(p->tables[0]->state_names[st], "V"))
-                r->l1_valid[0] = st;
-            if (!strcmp(p->tables[0]->state_names[st], "VI"))
-                r->l1_valid[1] = st;
-        }
-        const struct coh_table *t2 = p->tables[p->n_l1_tables];
-        for (unsigned st = 0; st < t2->n_states; st++)
-            if (!strcmp(t2->state_names[st], "V"))
-                r->l2_valid = st;
         for (unsigned k = 0; k < V_MAX_LINES; k++) { /* memory starts zeroed */
             r->lenv.n_hist[k] = 1;
             r->lenv.hist_init[k][0] = 1;

@@ -14,11 +14,6 @@
 #include "coh/spandex/spandex.h"
 #include "system/config.h"
 
-bool vspx_is(const struct proto_desc *p)
-{
-    return !strncmp(p->name, "spandex", 7);
-}
-
 const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct machine_view *cfg,
                                    unsigned i, unsigned *table)
 {

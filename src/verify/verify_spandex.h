@@ -15,9 +15,6 @@
 
 #include "coh/proto.h"
 
-/* Whether p is a Spandex protocol (its LLC, its device L1s). */
-bool vspx_is(const struct proto_desc *p);
-
 /* L1 i's controller ops and (*table) the index of its table in p->tables:
  * the protocol's own L1 for the first gpu.sms, the CPU device's after. */
 const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct machine_view *cfg,

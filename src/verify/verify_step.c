@@ -86,7 +86,7 @@ void vx_check_no_lease(struct rig *r, unsigned k)
     uint8_t buf[LINE_MAX_BYTES];
     for (unsigned c = 0; c < r->n_l1; c++) {
         bool has = false;
-        if (r->l1_ops[c]->peek(r->l1[c], line_addr(r, k), buf, &has) == r->v_state)
+        if (in_states(r->l1_leased, r->l1_ops[c]->peek(r->l1[c], line_addr(r, k), buf, &has)))
             vx_fail(r,
                     "lease: a write to line %u was performed at the L2 while l1[%u] holds a "
                     "valid copy (value %u): TC-Strong performs a write only after every lease "
@@ -205,7 +205,7 @@ static void rcc_check_copies(struct rig *r)
     for (unsigned c = 0; c < r->n_l1; c++)
         for (unsigned k = 0; k < r->o->lines; k++) {
             struct cache_line *l = cache_find(&((struct ctrl *)r->l1[c])->cache, line_addr(r, k));
-            if (!l || (l->state != r->l1_valid[0] && l->state != r->l1_valid[1]))
+            if (!l || !in_states(r->l1_leased, l->state))
                 continue;
             uint64_t now = l1_clock(r, c, NULL), exp = l->meta[0];
             if (exp < now)
@@ -234,7 +234,7 @@ static void rcc_take(struct rig *r, const struct msg *m, unsigned c, unsigned q,
     struct lenv *e = &r->lenv;
     uint64_t w, now = l1_clock(r, c, &w);
     unsigned k = r->env.line[c][q];
-    bool two_views = !strcmp(r->p->name, "rccwo");
+    bool two_views = r->prof.two_clocks;
     if (op == OPK_LOAD || op == OPK_LOAD_ACQ) {
         uint32_t got = word_of(m->data);
         uint8_t ok = values_between(r, k, e->t_issue[c][q], now);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpucoh verify --symmetry on: states that differ only by a relabelling of the
 # L1s count once (docs/verify.md, "Search, bounds and symmetry"). On 2 L1s and on
-# 3 (--ops 1; TC with leases of one tick) each reducible protocol gives the measured count of representatives,
+# 3 (--ops 1; TC with leases of one tick, RCC with one guard tick a path) each reducible
+# protocol gives the measured count of representatives,
 # the same depth and cells as the whole search, and representatives whose orbits
 # add up to the whole search's states; the seeded bugs are still caught with a
 # counterexample that --replay reproduces; protocols the relabeller does not know
@@ -45,6 +46,9 @@ tcs --l1s=2 70407 35370 70407
 tcw --l1s=2 100151 50215 100151
 tcs --l1s=3,--ops=1,--lease=1 50555 8975 50555
 tcw --l1s=3,--ops=1,--lease=1 37600 6647 37600
+rccsc --ticks=1 71360 35829 71360
+rccwo --inflight=2,--ticks=0,--no-atomics 22865 11566 22865
+rccsc --l1s=3,--ops=1,--ticks=1 100502 17886 100502
 TABLE
 # (mesi on 2 L1s: its counts fell from 12327, 6232 and 12429 once the digest left
 # out the bytes a way reinstalled for a miss keeps from its previous line until the
@@ -68,6 +72,14 @@ n=$((n + 1))
 caught tcw-nogwct "$tmp/nogwct.cex" "data value" \
     "data value: l1\[[01]\]'s load of line 0 returned 0; the protocol's model allows only \{1\}" --symmetry on
 [ "$steps" = 9 ] || fail "tcw-nogwct: $steps steps, not 9"
+n=$((n + 1))
+# RCC (logical times relative to the smallest): the same 6 steps as without it
+caught rccsc-nolease "$tmp/nolease.cex" "" \
+    "data value: l1\[[01]\]'s load of line 0 returned 0" --ticks 1 --symmetry on
+[ "$steps" = 6 ] || fail "rccsc-nolease: $steps steps, not 6"
+out=$("$bin" verify --protocol rccsc-nolease --ticks 1 --symmetry on 2>&1)
+echo "$out" | grep -q "^verify rccsc-nolease: symmetry over 2 L1s: 1639 states up to relabelling stand for 3226" ||
+    { echo "$out"; fail "rccsc-nolease: not reduced to 1639 states"; }
 n=$((n + 1))
 out=$("$bin" verify --protocol rc-noinv --ops 3 --symmetry on 2>&1)
 echo "$out" | grep -q "^verify rc-noinv: symmetry over 2 L1s: 2686 states up to relabelling" ||

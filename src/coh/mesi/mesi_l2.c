@@ -649,6 +649,12 @@ static const struct proto_symmetry mesi_noinv_symmetry = {
     .only_l1s = 2,
     .only_why = "its seeded bug skips the lowest-numbered other sharer"};
 
+/* What `gpucoh verify` reads (struct proto_verify): MESI takes a way when a
+ * miss is sent (mesi_l1.c, mesi_l2.c), and the fill (fill_line,
+ * ctrl_l2_fill_line) copies the whole line over it. */
+static const struct proto_verify mesi_verify = {.l1_unfilled = "IS IM IS_I",
+                                                .l2_unfilled = "ISS IM"};
+
 static const char *mesi_check(const struct machine_view *c, char *why, size_t len)
 {
     const char *key = coh_sharers_check(c, why, len);
@@ -680,6 +686,7 @@ const struct proto_desc proto_mesi = {
     .l2 = {mesi_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma, ctrl_peek,
            ctrl_stats},
     .symmetry = &mesi_symmetry,
+    .verify = &mesi_verify,
 };
 
 const struct proto_desc proto_mesi_noinv = {
@@ -701,4 +708,5 @@ const struct proto_desc proto_mesi_noinv = {
     .l2 = {mesi_noinv_l2_create, ctrl_l2_connect, ctrl_in_port, mesi_l2_destroy, mesi_l2_dma,
            ctrl_peek, ctrl_stats},
     .symmetry = &mesi_noinv_symmetry,
+    .verify = &mesi_verify,
 };

@@ -1101,6 +1101,32 @@ static const struct coh_table *const rccsc_tables[] = {&rccsc_l1_table, &rcc_l2_
 static const struct coh_table *const rccwo_tables[] = {&rccwo_l1_table, &rcc_l2_table,
                                                        &rcc_ring_table, NULL};
 
+/* Symmetry over the L1s (struct proto_symmetry): the bank names no L1 that
+ * it reads back (its per-SM granted marks feed only the simulator's lease
+ * watchdog, not the protocol), and no line keeps sharers: leases end by
+ * themselves. So only the messages' ends do. FLUSH and FLUSHED (a rollover)
+ * never travel on the rig (64-bit times); STALL and RESUME go from bank to
+ * bank on the ring's own links. The guard ticks every L1's clock alike, and
+ * rccsc-nolease's bug (a write's version not past the leases) treats every
+ * L1 alike too. */
+static const struct proto_symmetry rcc_symmetry = {
+    .up = PROTO_MSG_BIT(MSG_RCC_GETS) | PROTO_MSG_BIT(MSG_RCC_WRITE) |
+          PROTO_MSG_BIT(MSG_RCC_ATOMIC) | PROTO_MSG_BIT(MSG_RCC_FLUSHED),
+    .down = PROTO_MSG_BIT(MSG_RCC_DATA) | PROTO_MSG_BIT(MSG_RCC_RENEW) |
+            PROTO_MSG_BIT(MSG_RCC_ACK) | PROTO_MSG_BIT(MSG_RCC_ATOMRSP) |
+            PROTO_MSG_BIT(MSG_RCC_FLUSH),
+};
+
+/* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Logical
+ * time"): logical time, the livelock guard its one input from physical time.
+ * An L1 line's meta[0] is its copy's lease end; a bank line's meta[0] and
+ * meta[1] its ver and exp, set in V only. A readable copy is V or VI. */
+#define RCC_VERIFY                                                                                 \
+    .time = PROTO_TIME_LOGICAL, .l1_line = {PROTO_WORD_LOGICAL},                                   \
+    .l2_line = {PROTO_WORD_LOGICAL, PROTO_WORD_LOGICAL}, .l1_leased = "V VI", .l2_leased = "V"
+static const struct proto_verify rccsc_verify = {RCC_VERIFY};
+static const struct proto_verify rccwo_verify = {RCC_VERIFY, .two_clocks = true};
+
 const struct proto_desc proto_rccsc = {
     .options = &rcc_options,
     .name = "rccsc",
@@ -1122,6 +1148,8 @@ const struct proto_desc proto_rccsc = {
     .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
+    .symmetry = &rcc_symmetry,
+    .verify = &rccsc_verify,
 };
 
 const struct proto_desc proto_rccwo = {
@@ -1144,6 +1172,8 @@ const struct proto_desc proto_rccwo = {
     .detach = rcc_detach,
     .l2 = {rcc_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma, rcc_l2_peek,
            ctrl_stats},
+    .symmetry = &rcc_symmetry,
+    .verify = &rccwo_verify,
 };
 
 const struct proto_desc proto_rccsc_nolease = {
@@ -1168,4 +1198,6 @@ const struct proto_desc proto_rccsc_nolease = {
     .detach = rcc_detach,
     .l2 = {rccsc_nolease_l2_create, ctrl_l2_connect, ctrl_in_port, rcc_l2_destroy, rcc_l2_dma,
            rcc_l2_peek, ctrl_stats},
+    .symmetry = &rcc_symmetry,
+    .verify = &rccsc_verify,
 };

@@ -65,6 +65,13 @@ static const char *spx_check(const struct machine_view *c, char *why, size_t len
     return NULL;
 }
 
+/* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Spandex"):
+ * device L1s mixed by --devices, the LLC's and devices' word state read by
+ * verify/verify_spandex.c; a device L1's TBE meta[1] points to its held store
+ * (covered there), not a value. */
+static const struct proto_verify spx_verify = {.l1_tbe = {PROTO_WORD_PLAIN, PROTO_WORD_UNREAD},
+                                               .device_mix = true};
+
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
     .options = &fcs_options,
@@ -82,6 +89,7 @@ const struct proto_desc proto_spandex_g = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_g_cpu_l1,
+    .verify = &spx_verify,
 };
 
 const struct proto_desc proto_spandex_d = {
@@ -100,6 +108,7 @@ const struct proto_desc proto_spandex_d = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .verify = &spx_verify,
 };
 
 const struct proto_desc proto_spandex_d_noinv = {
@@ -120,4 +129,5 @@ const struct proto_desc proto_spandex_d_noinv = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .verify = &spx_verify,
 };

@@ -747,6 +747,10 @@ STC_CREATE(stc_mb_create, STC_MB)
 static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table, &stc_emu_table,
                                                      NULL}; /* STC_EMU_TABLE: the EMU's */
 
+/* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "A central
+ * unit"): time moves only for the EMU's wake-up period. */
+static const struct proto_verify stc_verify = {.time = PROTO_TIME_PERIOD};
+
 #define STC_PROTO(sym, name_, title_, create_)                                                     \
     const struct proto_desc sym = {                                                                \
         .options = &stc_options,                                                                   \
@@ -765,6 +769,7 @@ static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table
         .detach = stc_detach,                                                                      \
         .unit = {stc_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,     \
                  stc_link_cycles},                                                                 \
+        .verify = &stc_verify,                                                                     \
     }
 
 STC_PROTO(proto_stc_nv, "stc-nv",
@@ -800,4 +805,5 @@ const struct proto_desc proto_stc_es_oneack = {
     .detach = stc_detach,
     .unit = {stc_es_oneack_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,
              stc_link_cycles},
+    .verify = &stc_verify,
 };

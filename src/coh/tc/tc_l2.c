@@ -977,6 +977,22 @@ static const struct proto_symmetry tc_symmetry = {
             PROTO_MSG_BIT(MSG_TC_ATOMRSP),
 };
 
+/* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Time"):
+ * time is leases in core cycles. An L1 line's meta[0] is its local timestamp
+ * (compared only with now), meta[1] the VM writer; a bank line's meta[0] the
+ * global timestamp (a read maxes it with the lease end it asks for, both may
+ * have passed: their order counts), meta[1] the owner bit, meta[2] the latest
+ * write's GWCT; an MSHR's meta[0] the kept timestamp, meta[1] when an S_W
+ * write began to wait (a statistic). TC-Strong performs a write only once no
+ * valid (V) copy holds a lease; TC-Weak's fences wait for the GWCT instead. */
+#define TC_VERIFY                                                                                  \
+    .time = PROTO_TIME_LEASES, .l1_line = {PROTO_WORD_EXPIRY, PROTO_WORD_PLAIN, PROTO_WORD_PLAIN}, \
+    .l2_line = {PROTO_WORD_ORDERED, PROTO_WORD_PLAIN, PROTO_WORD_EXPIRY},                          \
+    .l2_tbe = {PROTO_WORD_EXPIRY, PROTO_WORD_UNREAD}
+static const struct proto_verify tcs_verify = {TC_VERIFY, .l1_leased = "V",
+                                               .lease_exclusive = true};
+static const struct proto_verify tcw_verify = {TC_VERIFY, .writer_fence = true};
+
 const struct proto_desc proto_tcs = {
     .options = &tc_options,
     .name = "tcs",
@@ -995,6 +1011,7 @@ const struct proto_desc proto_tcs = {
     .l2 = {tcs_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
     .symmetry = &tc_symmetry,
+    .verify = &tcs_verify,
 };
 
 const struct proto_desc proto_tcw = {
@@ -1014,6 +1031,7 @@ const struct proto_desc proto_tcw = {
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
     .symmetry = &tc_symmetry,
+    .verify = &tcw_verify,
 };
 
 const struct proto_desc proto_tcs_nowait = {
@@ -1035,6 +1053,7 @@ const struct proto_desc proto_tcs_nowait = {
     .l2 = {tcs_nowait_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma,
            tc_l2_peek, ctrl_stats},
     .symmetry = &tc_symmetry,
+    .verify = &tcs_verify,
 };
 
 const struct proto_desc proto_tcw_nogwct = {
@@ -1056,4 +1075,5 @@ const struct proto_desc proto_tcw_nogwct = {
     .l2 = {tcw_l2_create, ctrl_l2_connect, ctrl_in_port, tc_l2_destroy, tc_l2_dma, tc_l2_peek,
            ctrl_stats},
     .symmetry = &tc_symmetry,
+    .verify = &tcw_verify,
 };

@@ -249,6 +249,10 @@ static const struct proto_symmetry vi_noinv_symmetry = {
     .only_l1s = 2,
     .only_why = "its seeded bug skips the lowest-numbered other sharer"};
 
+/* What `gpucoh verify` reads (struct proto_verify): the bank's invalidations
+ * waiting for room, in struct vi_bank beside struct ctrl. */
+static const struct proto_verify vi_verify = {.vi_bank = true};
+
 const struct proto_desc proto_gpuvi = {
     .name = "gpuvi",
     .title = "GPU-VI: coherent write-through L1s, inclusive L2 with a sharer vector, "
@@ -263,6 +267,7 @@ const struct proto_desc proto_gpuvi = {
     .l1 = VI_L1_OPS(vi_l1_create),
     .l2 = VI_BANK_OPS(vi_l2_create),
     .symmetry = &vi_symmetry,
+    .verify = &vi_verify,
 };
 
 /* gpuvi with a deliberate bug for the explorer (tests/cli/verify.sh, docs/verify.md
@@ -282,6 +287,7 @@ const struct proto_desc proto_gpuvi_noinv = {
     .l1 = VI_L1_OPS(vi_l1_create),
     .l2 = VI_BANK_OPS(vi_noinv_l2_create),
     .symmetry = &vi_noinv_symmetry,
+    .verify = &vi_verify,
 };
 
 const struct proto_desc proto_ideal = {
@@ -300,4 +306,5 @@ const struct proto_desc proto_ideal = {
     .l2 = VI_BANK_OPS(ideal_l2_create),
     .attach = vi_bus_new,
     .detach = vi_bus_free,
+    .verify = &vi_verify,
 };

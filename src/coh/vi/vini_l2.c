@@ -335,6 +335,10 @@ static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_t
 static const struct proto_symmetry vini_symmetry = {
     .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .dir_sharers = true};
 
+/* What `gpucoh verify` reads (struct proto_verify): besides the bank's waiting
+ * invalidations, its sparse directory (struct vi_bank). */
+static const struct proto_verify vini_verify = {.vi_bank = true};
+
 const struct proto_desc proto_gpuvini = {
     .options = &vi_options,
     .name = "gpuvini",
@@ -350,4 +354,5 @@ const struct proto_desc proto_gpuvini = {
     .l1 = VI_L1_OPS(vini_l1_create),
     .l2 = VI_BANK_OPS(vini_l2_create),
     .symmetry = &vini_symmetry,
+    .verify = &vini_verify,
 };
