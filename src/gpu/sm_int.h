@@ -50,6 +50,7 @@ enum warp_state {
     W_HELD_SB,    /* its store waits for room in its TSO store buffer */
     W_NSTATES
 };
+_Static_assert(W_NSTATES <= 12, "state_bits is a uint16_t and stall_of[] has 2^W_NSTATES entries");
 
 enum kernel_state { K_IDLE, K_BEGIN_SEND, K_BEGIN_WAIT, K_RUN, K_END_SEND, K_END_WAIT };
 
