@@ -28,6 +28,7 @@
     X(l1_hit_rate)                                                                                 \
     X(l2_hit_rate)                                                                                 \
     X(bytes_total)                                                                                 \
+    X(flits_total)                                                                                 \
     X(lease_avg)                                                                                   \
     X(fence_wait)                                                                                  \
     X(lease_ups)                                                                                   \
@@ -559,6 +560,8 @@ static const struct rp_paper_metric paper_metrics[] = {
     {"speedup_max", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
     {"speedup", RP_SPEEDUP, RP_AGG_MAX, "speedup"},
     {"traffic_norm", RP_TRAFFIC, RP_AGG_MEAN, "traffic"},
+    /* the same traffic counted in flits (a Garnet network counts flits) */
+    {"traffic_flits_norm", RP_RATIO, RP_AGG_MEAN, "traffic in flits", "flits_total"},
     {"slowdown_max", RP_RATIO, RP_AGG_MAX, "slowdown"},
     {"slowdown_mean", RP_RATIO, RP_AGG_MEAN, "slowdown"},
     {"slowdown_gmean", RP_RATIO, RP_AGG_GM, "slowdown"},
@@ -595,7 +598,8 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
                          const char *set, const char *app, const char *base, const char *design,
                          unsigned *used, unsigned *total, bool *wrong)
 {
-    int cycles = pm->metric == RP_VALUE ? stat : repro_stat_find("cycles");
+    int cycles =
+        pm->metric == RP_VALUE ? stat : repro_stat_find(pm->ratio_of ? pm->ratio_of : "cycles");
     *used = *total = 1;
     if (app[0])
         return repro_ratio(r, pm->metric, cycles, app, base, design, wrong);
@@ -648,7 +652,8 @@ int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab
 /* An [explain]'s number (its row) or claim before the change (after =
  * false: the main block's, or its reference's over the ablation block's
  * apps) and after it (in the ablation; with a reference, what the ablation's
- * block does not run is taken from it, over the same apps). A row's value is
+ * block does not run is taken from it, over the same apps; with a measure,
+ * in the main block by the measure's metric). A row's value is
  * returned (NaN: a run it needs is missing); a claim's verdict goes to
  * *holds (1, 0, -1) with its values in detail. */
 double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
@@ -665,14 +670,15 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
         snprintf(detail, n, "%s", r->claims[x->claim_index].detail);
         return NAN;
     }
-    r->ablation = after ? &x->ab : &x->ref;
+    r->ablation = x->measure_pm ? NULL : after ? &x->ab : &x->ref;
     r->reference = after && ref ? &x->ref : NULL;
     r->scope = ref ? x->ab.block : NULL;
     if (x->row_index >= 0) {
         const struct rp_paper_row *p = &r->paper[x->row_index];
+        const struct rp_paper_metric *pm = x->measure_pm ? x->measure_pm : p->pm;
         unsigned used, total;
         if ((!p->baseline[0] || repro_have(r, p->baseline)) && repro_have(r, p->design))
-            v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
+            v = repro_paper_value(r, pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
                                   &total, NULL) /
                 p->divisor;
     } else {
@@ -713,7 +719,7 @@ void repro_evidence(struct repro *r, const char *set, const char *metric, const 
                           : repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
                                               p->design, &used, &total, NULL) /
                                 p->divisor;
-        if (repro_block_absent(r, x->ab.block))
+        if (!x->measure_pm && repro_block_absent(r, x->ab.block))
             continue; /* not run at this size */
         if (isnan(in))
             snprintf(buf, n, "%s: not measured", x->name);
@@ -1069,8 +1075,26 @@ static int check_ablations(struct repro *r, char *err, size_t errlen)
                "[explain %s]: row '%s': no such row of %s "
                "(figure,set,app,metric,baseline,design)",
                x->name, x->row, d->numbers);
+        if (x->measure[0]) {
+            x->measure_pm = repro_paper_metric(x->measure);
+            char names[512];
+            repro_paper_metric_names(names, sizeof names);
+            if (!x->measure_pm || x->measure_pm->metric == RP_VALUE)
+                AT(x->measure_line,
+                   "[explain %s]: measure = %s: not a metric (expected one of %s; "
+                   "not value:)",
+                   x->name, x->measure, names);
+        }
+        const struct rp_paper_metric *row_pm = x->row_index >= 0 ? r->paper[x->row_index].pm : NULL;
+        if (x->measure_pm && row_pm &&
+            (row_pm->metric == RP_VALUE || row_pm->agg != x->measure_pm->agg ||
+             strncmp(x->measure_pm->what, row_pm->what, strlen(row_pm->what))))
+            AT(x->measure_line,
+               "[explain %s]: measure %s does not state row '%s' in another unit (another "
+               "quantity, or its apps summed up differently)",
+               x->name, x->measure, x->row);
         snprintf(what, sizeof what, "[explain %s] ablation", x->name);
-        if (check_ablation(r, &x->ab, what, err, errlen))
+        if (!x->measure_pm && check_ablation(r, &x->ab, what, err, errlen))
             return -1;
         snprintf(what, sizeof what, "[explain %s] reference", x->name);
         if (x->ref.block[0] && check_ablation(r, &x->ref, what, err, errlen))

@@ -153,7 +153,13 @@ struct rp_explain {
      * takes what its block does not run from there, and a set's number is
      * computed in both over the apps the ablation's block runs */
     struct rp_ablation ref;
-    unsigned line, target_line;
+    /* measure = METRIC instead of an ablation: the row's number computed
+     * again from the main block's own runs by another metric (traffic in
+     * flits where the paper may count flits): a choice of measurement, not
+     * of model */
+    char measure[32];
+    const struct rp_paper_metric *measure_pm; /* resolved by repro_open */
+    unsigned line, target_line, measure_line;
     int claim_index, row_index; /* resolved by repro_open; -1 none */
 };
 
@@ -224,6 +230,7 @@ struct rp_paper_metric {
     enum rp_metric metric; /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
     enum rp_agg agg;       /* over a set; one app's when the row names an app */
     const char *what;      /* "speedup", for the report */
+    const char *ratio_of;  /* RP_RATIO: the statistic whose ratio it is; NULL: cycles */
 };
 
 /* A row of paper.csv with gpucoh's number beside it. */

@@ -282,10 +282,13 @@ static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char 
         return ablation_value(rd, &x->ab, key, v);
     else if (!strcmp(key, "reference"))
         return ablation_value(rd, &x->ref, key, v);
-    else
+    else if (!strcmp(key, "measure")) {
+        x->measure_line = rd->line; /* resolved with the paper's numbers (repro.c) */
+        return name_value(rd, x->measure, sizeof x->measure, key, v);
+    } else
         return bad(rd,
-                   "[explain %s]: unknown key '%s' (expected claim, row, ablation, reference, "
-                   "text)",
+                   "[explain %s]: unknown key '%s' (expected claim, row, ablation, measure, "
+                   "reference, text)",
                    x->name, key);
     return 1;
 }
@@ -646,10 +649,18 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
     }
     for (unsigned i = 0; i < d->n_explains; i++) {
         const struct rp_explain *x = &d->explains[i];
-        if ((!x->claim[0] && !x->row[0]) || !x->ab.block[0] || !x->text[0]) {
+        if ((!x->claim[0] && !x->row[0]) || !x->ab.block[0] == !x->measure[0] || !x->text[0]) {
             snprintf(err, errlen,
-                     "%s:%u: [explain %s] needs a claim or row, an ablation and its text", d->path,
-                     x->line, x->name);
+                     "%s:%u: [explain %s] needs a claim or row, an ablation or a measure (one of "
+                     "the two) and its text",
+                     d->path, x->line, x->name);
+            return -1;
+        }
+        if (x->measure[0] && (!x->row[0] || x->ref.block[0])) {
+            snprintf(err, errlen,
+                     "%s:%u: [explain %s]: a measure recomputes a paper.csv row from the main "
+                     "block's runs (a row, no claim, no reference)",
+                     d->path, x->line, x->name);
             return -1;
         }
     }

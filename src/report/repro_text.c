@@ -666,7 +666,10 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
 {
     FILE *o = r->o;
     char where[256], ref[256] = "";
-    ablation_name(&x->ab, where, sizeof where);
+    if (x->measure_pm)
+        snprintf(where, sizeof where, "the main block's runs as %s", x->measure);
+    else
+        ablation_name(&x->ab, where, sizeof where);
     if (x->ref.block[0]) { /* against a reference, over the ablation's apps */
         char apps[256] = "";
         size_t k = 0;
@@ -685,7 +688,7 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         snprintf(where + n, sizeof where - n, " against %.80s; apps %.80s", ref, apps);
     }
     fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
-    if (repro_block_absent(r, x->ab.block) ||
+    if ((!x->measure_pm && repro_block_absent(r, x->ab.block)) ||
         (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
         fprintf(o, "not run at size %s (the block is not in %s)\n", r->size, r->sweep_file);
         return;

@@ -222,8 +222,9 @@ struct sweep_result {
     double cycles, thread_insts, warp_insts, l1_hit_rate, l2_hit_rate, wall_seconds;
     double bytes[TRAFFIC_N]; /* interconnect bytes per traffic class */
     double bytes_total;
-    double lease_avg;  /* mean over L2 banks of gpu.l2[b].lease_avg; < 0 without */
-    double fence_wait; /* sum over SMs of gpu.sm[s].l1.fence_wait_cycles (warp-cycles) */
+    double flits_total; /* the same traffic in flits (header and payload rounded up per message) */
+    double lease_avg;   /* mean over L2 banks of gpu.l2[b].lease_avg; < 0 without */
+    double fence_wait;  /* sum over SMs of gpu.sm[s].l1.fence_wait_cycles (warp-cycles) */
     /* TC's lease predictor, summed over L2 banks: reads of an expired L1 copy
      * plus reads of an expired line (+t_hit each), writes to an unexpired line
      * (-t_write), evictions of an unexpired line (-t_evict) */

@@ -91,8 +91,10 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     res->wall_seconds = num(cJSON_GetObjectItemCaseSensitive(root, "speed"), "wall_seconds");
     const cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
     for (unsigned c = 0; c < TRAFFIC_N; c++) {
-        res->bytes[c] = num(cJSON_GetObjectItemCaseSensitive(tr, traffic_class_names[c]), "bytes");
+        const cJSON *cls = cJSON_GetObjectItemCaseSensitive(tr, traffic_class_names[c]);
+        res->bytes[c] = num(cls, "bytes");
         res->bytes_total += res->bytes[c];
+        res->flits_total += num(cls, "flits");
     }
     const cJSON *st = cJSON_GetObjectItemCaseSensitive(root, "stats");
     if (r->model == SWEEP_FRAMES) { /* gpucoh chopin run --stats: the model's statistics */

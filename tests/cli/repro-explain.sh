@@ -63,4 +63,43 @@ check "ablation = l1-small l1.size=4K" "ablation = main" "'main' is not a sweep 
 check "ablation = l1-small l1.size=4K" "ablation = l1-small l1.size=8K" \
     "block 'l1-small' has no setting l1.size=8K"
 check "text = with a 4 KB L1 under NO-COH" "texts = a 4 KB L1" "[explain small-l1]: unknown key 'texts'"
-echo "ok: $main → $abl explained; two misses unexplained; 6 bad explains refused"
+
+# measure = METRIC instead of an ablation: the row's number from the main
+# block's own runs in another unit (traffic in flits), checked against the
+# runs' JSON; a measure of another quantity, an unknown one, or one beside an
+# ablation is refused
+# (MESI over NO-COH: MESI's control messages weigh more in flits than in bytes)
+sed -i 's/^protocols nol1 rc$/protocols nol1 rc mesi/' "$tmp/root/repro/toy/toy.sweep"
+echo "Fig1,all,,traffic_norm,rc,mesi,0.1,made up: a traffic no run reaches" >>"$tmp/root/repro/toy/paper.csv"
+sed 's/^rc = NO-COH$/rc = NO-COH\nmesi = MESI/' "$tmp/ini" >"$ini"
+cat >>"$ini" <<'INI'
+
+[explain in-flits]
+row = Fig1,all,,traffic_norm,rc,mesi
+measure = traffic_flits_norm
+text = counted in flits
+INI
+cp "$ini" "$tmp/ini"
+run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy (measure): $(cat "$tmp/log")"
+units=$(python3 - "$tmp/r" <<'PY'
+import csv, json, sys
+out = sys.argv[1]
+runs = {r["config"]: r["id"] for r in csv.DictReader(open(out + "/results.csv")) if r["settings"] == ""}
+def total(config, unit):
+    t = json.load(open("%s/runs/%s.json" % (out, runs[config])))["traffic"]
+    return sum(c[unit] for c in t.values())
+print("%.2f %.2f" % tuple(total("mesi", u) / total("rc", u) for u in ("bytes", "flits")))
+PY
+) || fail "reading the runs"
+set -- $units
+[ "$1" != "$2" ] || fail "flits and bytes agree ($1): the test shows nothing"
+grep -qF "    in-flits: counted in flits (the main block's runs as traffic_flits_norm): $1 → $2; paper 0.10" \
+    "$tmp/report" || fail "the measure's line ($1 → $2): $(grep -A1 'traffic' "$tmp/report")"
+grep -qx "4 misses, 2 of them unexplained" "$tmp/report" || fail "miss count (measure): $(cat "$tmp/report")"
+check "measure = traffic_flits_norm" "measure = traffic_bogus" "measure = traffic_bogus: not a metric"
+check "measure = traffic_flits_norm" "measure = slowdown_mean" \
+    "measure slowdown_mean does not state row 'Fig1,all,,traffic_norm,rc,mesi' in another unit"
+awk '{ print } $0 == "text = counted in flits" { print "ablation = l1-small l1.size=4K" }' "$tmp/ini" >"$ini"
+run repro toy --lint >"$tmp/o" 2>"$tmp/e" && fail "a measure beside an ablation was accepted"
+grep -qF "an ablation or a measure (one of the two)" "$tmp/e" || fail "measure + ablation: $(cat "$tmp/e")"
+echo "ok: $main → $abl explained; two misses unexplained; 6 bad explains refused; bytes $1 → flits $2"
