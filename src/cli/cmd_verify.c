@@ -174,11 +174,14 @@ static void usage(FILE *out)
         "                     miss (0 with --inflight 2: a second load to a line\n"
         "                     whose fill is outstanding finds it full, MergeFull;\n"
         "                     default: the configuration's, 8)\n"
-        "  --symmetry on|off  count states that differ only by a relabelling of the\n"
-        "                     L1s as one (nol1, rc, gpuvi, gpuvini, mesi, tcs, tcw,\n"
+        "  --symmetry on|values|off  count states that differ only by a relabelling of\n"
+        "                     the L1s as one (nol1, rc, gpuvi, gpuvini, mesi, tcs, tcw,\n"
         "                     rccsc, rccwo and their broken variants; gpuvi-noinv and\n"
         "                     mesi-noinv on 2 L1s only; other protocols are explored\n"
-        "                     whole and say so). Default off: the state counts stay\n"
+        "                     whole and say so); values: also those that differ only\n"
+        "                     by a relabelling of the stores' values (the same\n"
+        "                     protocols, none of whose controllers reads a value; at\n"
+        "                     most 3 values). Default off: the state counts stay\n"
         "                     those of the whole space\n"
         "  --max-states N     stop past N states (default 2000000)\n"
         "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
@@ -457,11 +460,13 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
-    if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off")) {
-        fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on or off\n", symmetry);
+    if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
+        strcmp(symmetry, "values")) {
+        fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on, values or off\n", symmetry);
         return EXIT_USAGE;
     }
-    vo.symmetry = symmetry && !strcmp(symmetry, "on");
+    vo.value_symmetry = symmetry && !strcmp(symmetry, "values");
+    vo.symmetry = vo.value_symmetry || (symmetry && !strcmp(symmetry, "on"));
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 

@@ -107,6 +107,11 @@ struct proto_symmetry {
     bool dir_sharers;     /* ... its directory's entries do (gpuvini's vi_bank.dir) */
     unsigned only_l1s;    /* 0: any number of L1s; else only this many are symmetric */
     const char *only_why; /* why not on another number */
+    /* Its controllers never read a data value: they copy data, merge it under byte
+     * masks and apply atomics whose outcome does not depend on the values (the
+     * explorer's exchange), so relabelling the stores' values, everywhere at once,
+     * is a symmetry too (`--symmetry values`, docs/verify.md). */
+    bool data_blind;
 };
 
 /* How `gpucoh verify` reads and judges the protocol beyond what every protocol

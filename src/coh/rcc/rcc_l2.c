@@ -1115,6 +1115,7 @@ static const struct proto_symmetry rcc_symmetry = {
     .down = PROTO_MSG_BIT(MSG_RCC_DATA) | PROTO_MSG_BIT(MSG_RCC_RENEW) |
             PROTO_MSG_BIT(MSG_RCC_ACK) | PROTO_MSG_BIT(MSG_RCC_ATOMRSP) |
             PROTO_MSG_BIT(MSG_RCC_FLUSH),
+    .data_blind = true,
 };
 
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Logical

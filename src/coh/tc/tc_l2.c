@@ -975,6 +975,7 @@ static const struct proto_symmetry tc_symmetry = {
           PROTO_MSG_BIT(MSG_TC_ATOMIC),
     .down = PROTO_MSG_BIT(MSG_TC_DATA) | PROTO_MSG_BIT(MSG_TC_ACK) | PROTO_MSG_BIT(MSG_TC_DATAG) |
             PROTO_MSG_BIT(MSG_TC_ATOMRSP),
+    .data_blind = true,
 };
 
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Time"):
