@@ -15,61 +15,32 @@
 #include "coh/getm/getm_bank.h"
 #include "coh/machine_view.h"
 #include "coh/proto.h"
-#include "coh/spandex/fcs_options.h"
 #include "verify/verify.h"
 
-/* The configuration's [fcs] section. */
-static const struct fcs_spec *fcs_of(const struct config *c)
+/* The protocols the explorer drives: every one the registry holds but the
+ * examples (coh/template), whose controllers were never joined to it. */
+static bool is_explorable(const struct proto_desc *pd)
 {
-    return config_section(c, &fcs_options);
+    return pd && !pd->example;
 }
 
-/* The protocols the explorer can drive so far: an L1 per core and one L2
- * bank talking over vnets, or (multi-GPM) one L1 and one bank per GPM; STC's
- * central unit; TC's leases with time as an explorer event, RCC's logical
- * time with the livelock guard's tick as one. */
-static const char *const explorable[] = {
-    "nol1",
-    "rc",
-    "rc-noinv",
-    "gpuvi",
-    "gpuvini",
-    "ideal",
-    "mesi",
-    "mesi-noinv",
-    "tcs",
-    "tcw",
-    "tcs-nowait",
-    "tcw-nogwct",
-    "rccsc",
-    "rccwo",
-    "rccsc-nolease",
-    "stc-nv",
-    "stc-es",
-    "stc-ab",
-    "stc-mb",
-    "stc-es-oneack",
-    "spandex-g",
-    "spandex-d",
-    "spandex-d-noinv",
-    "nhcc",
-    "hmg",
-    "hmg-noinv",
-    "ideal-mg",
-    "sw-nh",
-    "sw-h",
-    "nocache-mg",
-    "gpuvi-noinv",
-    "sw-nh-noinv",
-    "nocache-mg-norel",
-    "getm",
-    "getm-nowts",
-    "warptm",
-    "warptm-noval",
-    NULL,
-};
-/* `--protocol fast`: the ones the default test runs. */
-static const char fast_set[] = "nol1,rc,gpuvi,gpuvini,ideal,mesi";
+/* `--protocol fast`: the ones the default test runs, in registry order: the
+ * protocols of one GPU without time, a central unit, transactions or a mix of
+ * devices, broken variants left out (nol1, rc, gpuvi, gpuvini, ideal, mesi). */
+static void fast_set(char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = 0;
+    for (const struct proto_desc *const *p = proto_registry; *p; p++) {
+        const struct proto_desc *pd = *p;
+        const struct proto_verify *v = pd->verify;
+        if (!is_explorable(pd) || pd->test_only || pd->multi_gpm || pd->transactional ||
+            pd->unit.create || (v && (v->time != PROTO_TIME_NONE || v->device_mix)))
+            continue;
+        n += snprintf(out + n, n < len ? len - n : 0, "%s%s", n ? "," : "", pd->name);
+    }
+    panic_if(n >= len, "verify: the fast set is longer than %zu characters", len);
+}
 
 /* The rig's arrays: two lines land in different sets of both. */
 static const char *const small_arrays[] = {"l1.size=1K", "l1.ways=2",  "l1.mshrs=8", "l2.size=2K",
@@ -203,11 +174,14 @@ static void usage(FILE *out)
         "                     miss (0 with --inflight 2: a second load to a line\n"
         "                     whose fill is outstanding finds it full, MergeFull;\n"
         "                     default: the configuration's, 8)\n"
-        "  --symmetry on|off  count states that differ only by a relabelling of the\n"
-        "                     L1s as one (nol1, rc, gpuvi, gpuvini, mesi, tcs, tcw,\n"
+        "  --symmetry on|values|off  count states that differ only by a relabelling of\n"
+        "                     the L1s as one (nol1, rc, gpuvi, gpuvini, mesi, tcs, tcw,\n"
         "                     rccsc, rccwo and their broken variants; gpuvi-noinv and\n"
         "                     mesi-noinv on 2 L1s only; other protocols are explored\n"
-        "                     whole and say so). Default off: the state counts stay\n"
+        "                     whole and say so); values: also those that differ only\n"
+        "                     by a relabelling of the stores' values (the same\n"
+        "                     protocols, none of whose controllers reads a value; at\n"
+        "                     most 3 values). Default off: the state counts stay\n"
         "                     those of the whole space\n"
         "  --max-states N     stop past N states (default 2000000)\n"
         "  --max-mem MB       stop past MB MiB of search tables (default 2048)\n"
@@ -218,35 +192,43 @@ static void usage(FILE *out)
         "  --config FILE, --set SECTION.KEY=V   machine configuration, as for gpucoh run\n");
 }
 
-static bool is_explorable(const char *name)
+/* A device mix's names (--devices, struct proto_verify): whether `d` is one of
+ * the space-separated `list`. */
+static bool names_device(const char *list, const char *d)
 {
-    for (const char *const *e = explorable; *e; e++)
-        if (!strcmp(*e, name))
+    size_t len = strlen(d);
+    for (const char *n = list; n && *n; n += strspn(n, " ")) {
+        size_t l = strcspn(n, " ");
+        if (l == len && !strncmp(n, d, len))
             return true;
+        n += l;
+    }
     return false;
 }
 
-/* Spandex's device mix (--devices): the protocol's own L1s (spandex-g: gpu,
- * spandex-d: denovo) first, as the machine numbers them, then CPU-device L1s
- * of one kind (cpu.device). Into gpu.sms, cpu.cores and cpu.device sets. */
+/* The device mix (--devices) of a protocol that has one (proto_verify's
+ * device_mix): its own L1s first, as the machine numbers them, then CPU-device
+ * L1s of one kind (cpu.device). Into gpu.sms, cpu.cores and cpu.device sets. */
 static unsigned device_sets(const char *proto, const struct verify_opts *vo, char (*out)[48])
 {
-    const char *own = !strcmp(proto, "spandex-g") ? "gpu" : "denovo";
-    if (strncmp(proto, "spandex", 7))
+    const struct proto_desc *pd = proto_find(proto);
+    const struct proto_verify *v = pd ? pd->verify : NULL;
+    if (!v || !v->device_mix)
         fatal("--devices: protocol '%s' has one kind of L1 (Spandex's device mix only)", proto);
+    const char *own = v->own_device;
     char list[sizeof vo->devices], cpu[16] = "";
     snprintf(list, sizeof list, "%s", vo->devices);
     unsigned n_own = 0, n_cpu = 0;
     for (char *save = NULL, *d = strtok_r(list, ",", &save); d; d = strtok_r(NULL, ",", &save)) {
-        if (strcmp(d, "gpu") && strcmp(d, "denovo") && strcmp(d, "mesi"))
-            fatal("--devices: unknown device '%s' (gpu, denovo or mesi)", d);
+        if (strcmp(d, own) && !names_device(v->cpu_devices, d))
+            fatal("--devices: unknown device '%s' for %s (its own L1s, %s, first, then CPU "
+                  "devices of one kind, cpu.device: %s)",
+                  d, proto, own, v->cpu_devices);
         if (!n_cpu && !strcmp(d, own)) {
             n_own++;
         } else if (!strcmp(d, own)) { /* after a CPU device */
             fatal("--devices: %s's own L1s (%s) come first, as the machine numbers them", proto,
                   own);
-        } else if (!strcmp(d, "gpu")) {
-            fatal("--devices: gpu is spandex-g's own L1 (GPU coherence), not a CPU device");
         } else if (cpu[0] && strcmp(cpu, d)) {
             fatal("--devices: the CPU-device L1s are of one kind (cpu.device): %s and %s", cpu, d);
         } else {
@@ -266,11 +248,37 @@ static unsigned device_sets(const char *proto, const struct verify_opts *vo, cha
     return n;
 }
 
+/* The most settings a protocol's descriptor gives the rig (proto_verify's rig_sets). */
+#define VERIFY_RIG_SETS 8
+
+/* One of the protocol's rig settings (proto_verify's rig_sets) with the
+ * explorer's bounds in place of their names. */
+static void rig_setting(char *out, size_t len, const char *set, const struct verify_opts *vo)
+{
+    static const char *const names[] = {"{tick}", "{lease}", "{lease_ticks}"};
+    const unsigned values[] = {VERIFY_TICK_CYCLES, vo->lease, vo->lease * VERIFY_TICK_CYCLES};
+    size_t n = 0;
+    for (const char *c = set; *c && n < len;) {
+        unsigned i = 0;
+        while (i < 3 && (*c != '{' || strncmp(c, names[i], strlen(names[i]))))
+            i++;
+        panic_if(*c == '{' && i == 3, "verify: rig setting '%s' names no bound it knows", set);
+        if (i < 3) {
+            n += snprintf(out + n, len - n, "%u", values[i]);
+            c += strlen(names[i]);
+        } else {
+            out[n++] = *c++;
+        }
+    }
+    panic_if(n >= len, "verify: rig setting '%s' longer than %zu characters", set, len - 1);
+    out[n] = 0;
+}
+
 /* Load the rig's configuration: the protocol on N L1s and one L2 bank. */
 static void load_config(struct config *cfg, const char *file, const char *proto,
                         const struct verify_opts *vo)
 {
-    const char *sets[SIM_MAX_SETS + 32]; /* the rig's own (at most 22) and the user's */
+    const char *sets[SIM_MAX_SETS + 32]; /* the rig's own (at most 31) and the user's */
     unsigned n = 0;
     char set_proto[96], set_sms[32];
     snprintf(set_proto, sizeof set_proto, "coherence.protocol=%s", proto);
@@ -297,52 +305,20 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     /* small arrays (the lines never conflict in a set): a fresh rig per path is cheap */
     for (const char *const *s = small_arrays; *s; s++)
         sets[n++] = *s;
-    /* TC: leases of whole ticks on a rig whose time only the explorer moves
-     * (a core cycle of 1 us holds any number of the controllers' reactions) */
-    char lease[6][48];
-    if (!strncmp(proto, "tc", 2)) {
-        unsigned tick = VERIFY_TICK_CYCLES, most = vo->lease * VERIFY_TICK_CYCLES;
+    /* the protocol's own settings: a timed one on a rig whose time only the
+     * explorer moves (a core cycle of 1 us holds any number of the controllers'
+     * reactions), its time made the explorer's input (struct proto_verify) */
+    const struct proto_verify *pv = pd ? pd->verify : NULL;
+    char rig[VERIFY_RIG_SETS][64];
+    if (pv && pv->time != PROTO_TIME_NONE)
         sets[n++] = "gpu.core_mhz=1";
-        if (!strncmp(proto, "tcs", 3)) {
-            snprintf(lease[0], sizeof lease[0], "tc.lease=fixed:%u", most);
-            sets[n++] = lease[0];
-        } else { /* the predictor, between one tick and the longest, a tick a step */
-            sets[n++] = "tc.lease=predict";
-            snprintf(lease[0], sizeof lease[0], "tc.lease_init=%u", most);
-            snprintf(lease[1], sizeof lease[1], "tc.lease_min=%u", tick);
-            snprintf(lease[2], sizeof lease[2], "tc.lease_max=%u", most);
-            snprintf(lease[3], sizeof lease[3], "tc.t_hit=%u", tick);
-            snprintf(lease[4], sizeof lease[4], "tc.t_evict=%u", tick);
-            snprintf(lease[5], sizeof lease[5], "tc.t_write=%u", tick);
-            for (unsigned i = 0; i < 6; i++)
-                sets[n++] = lease[i];
-        }
-    }
-    /* RCC: logical leases of 1 to --lease units (the predictor's whole range),
-     * the livelock guard's tick as the explorer's time event, no rollover */
-    if (!strncmp(proto, "rcc", 3)) {
-        if (vo->lease & (vo->lease - 1))
-            fatal("--lease %u: RCC's leases are powers of two (1, 2 or 4)", vo->lease);
-        sets[n++] = "gpu.core_mhz=1";
-        sets[n++] = "rcc.lease=predict";
-        sets[n++] = "rcc.lease_min=1";
-        snprintf(lease[0], sizeof lease[0], "rcc.lease_max=%u", vo->lease);
-        sets[n++] = lease[0];
-        snprintf(lease[1], sizeof lease[1], "rcc.livelock_cycles=%u", VERIFY_TICK_CYCLES);
-        sets[n++] = lease[1];
-        sets[n++] = "rcc.ts_bits=64";
-    }
-    /* STC: two bands, the rig's lines both in band 1 (address bit 29; band 0 is
-     * current at the start, so stores block and demand); the EMU wakes once a
-     * tick, the explorer's time event */
-    if (!strncmp(proto, "stc", 3)) {
-        sets[n++] = "gpu.core_mhz=1";
-        sets[n++] = "stc.epochs=2";
-        sets[n++] = "stc.seb=29";
-        sets[n++] = "stc.seb_min=12";
-        sets[n++] = "stc.seb_max=30";
-        snprintf(lease[2], sizeof lease[2], "stc.period_cycles=%u", VERIFY_TICK_CYCLES);
-        sets[n++] = lease[2];
+    if (pv && pv->lease_pow2 && (vo->lease & (vo->lease - 1)))
+        fatal("--lease %u: %s's leases are powers of two (1, 2 or 4)", vo->lease, proto);
+    for (unsigned k = 0; pv && pv->rig_sets && pv->rig_sets[k]; k++) {
+        panic_if(k == VERIFY_RIG_SETS, "verify: %s has more than %u rig settings", proto,
+                 VERIFY_RIG_SETS);
+        rig_setting(rig[k], sizeof rig[k], pv->rig_sets[k], vo);
+        sets[n++] = rig[k];
     }
     char dev[3][48];
     for (unsigned k = 0, nd = vo->devices[0] ? device_sets(proto, vo, dev) : 0; k < nd; k++)
@@ -386,10 +362,14 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     if (vo->merge_max != VERIFY_MERGE_CONFIG && cfg->l1.merge_max != vo->merge_max)
         fatal("--merge-max %u and --set l1.merge_max=%u disagree", vo->merge_max,
               cfg->l1.merge_max);
-    /* a DeNovo L1's random draws are not in the explorer's digest */
-    if (!strncmp(proto, "spandex", 7) && (fcs_of(cfg)->random || fcs_of(cfg)->mispredict))
-        fatal("fcs.random and fcs.mispredict draw request types and owners at random: the "
-              "explorer cannot enumerate them (docs/verify.md, \"Spandex\")");
+    /* a configuration whose choices the explorer cannot enumerate */
+    if (pv && pv->unexplorable) {
+        struct machine_view view;
+        config_view(cfg, &view);
+        const char *why = pv->unexplorable(&view);
+        if (why)
+            fatal("%s", why);
+    }
 }
 
 int cmd_verify(int argc, char **argv)
@@ -480,11 +460,13 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
-    if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off")) {
-        fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on or off\n", symmetry);
+    if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
+        strcmp(symmetry, "values")) {
+        fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on, values or off\n", symmetry);
         return EXIT_USAGE;
     }
-    vo.symmetry = symmetry && !strcmp(symmetry, "on");
+    vo.value_symmetry = symmetry && !strcmp(symmetry, "values");
+    vo.symmetry = vo.value_symmetry || (symmetry && !strcmp(symmetry, "on"));
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 
@@ -498,7 +480,7 @@ int cmd_verify(int argc, char **argv)
         char proto[64];
         struct verify_opts ro = vo;
         verify_read_header(replay, proto, sizeof proto, &ro, sets, SIM_MAX_SETS, buf, sizeof buf);
-        if (!is_explorable(proto))
+        if (!is_explorable(proto_find(proto)))
             fatal("%s: protocol '%s' cannot be explored (gpucoh verify --help)", replay, proto);
         struct config cfg;
         load_config(&cfg, o.config_file, proto, &ro);
@@ -509,8 +491,11 @@ int cmd_verify(int argc, char **argv)
         fprintf(stderr, "gpucoh: error: verify needs --protocol (or --replay)\n");
         return EXIT_USAGE;
     }
-    if (!strcmp(protos, "fast") || !strcmp(protos, "all"))
-        protos = fast_set; /* every explorable protocol but the broken variants */
+    char fast[256];
+    if (!strcmp(protos, "fast") || !strcmp(protos, "all")) {
+        fast_set(fast, sizeof fast);
+        protos = fast;
+    }
     char list[512];
     snprintf(list, sizeof list, "%s", protos);
     bool several = strchr(list, ',') != NULL;
@@ -522,7 +507,7 @@ int cmd_verify(int argc, char **argv)
          name = strtok_r(NULL, ",", &save))
         if (!proto_find(name))
             fatal("unknown protocol '%s' (gpucoh list protocols)", name);
-        else if (!is_explorable(name))
+        else if (!is_explorable(proto_find(name)))
             fatal("protocol '%s' cannot be explored: its controllers are not exposed to the "
                   "explorer (docs/verify.md, \"What is not explored yet\")",
                   name);

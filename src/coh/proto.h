@@ -107,6 +107,11 @@ struct proto_symmetry {
     bool dir_sharers;     /* ... its directory's entries do (gpuvini's vi_bank.dir) */
     unsigned only_l1s;    /* 0: any number of L1s; else only this many are symmetric */
     const char *only_why; /* why not on another number */
+    /* Its controllers never read a data value: they copy data, merge it under byte
+     * masks and apply atomics whose outcome does not depend on the values (the
+     * explorer's exchange), so relabelling the stores' values, everywhere at once,
+     * is a symmetry too (`--symmetry values`, docs/verify.md). */
+    bool data_blind;
 };
 
 /* How `gpucoh verify` reads and judges the protocol beyond what every protocol
@@ -164,6 +169,20 @@ struct proto_verify {
                              queue and sparse directory are state outside struct ctrl */
     bool device_mix;      /* Spandex: an LLC with device L1s mixed by --devices, read through
                              verify/verify_spandex.h */
+    /* device_mix: the device (--devices) of the protocol's own L1s, which come first,
+     * and the CPU devices (cpu.device, space-separated) that may follow them */
+    const char *own_device, *cpu_devices;
+    /* The rig's settings of the protocol's own keys (docs/verify.md, "The rig"):
+     * `key=value`, NULL-terminated, applied after the rig's generic ones (a timed
+     * protocol's gpu.core_mhz = 1 among them) and before the user's --set. A value
+     * may name the explorer's bounds, which the rig puts in their place: {tick}, one
+     * tick of its time in core cycles; {lease}, --lease; {lease_ticks}, --lease
+     * ticks in core cycles. NULL: none. */
+    const char *const *rig_sets;
+    bool lease_pow2; /* --lease must be a power of two (RCC's predictor doubles its leases) */
+    /* NULL when the explorer can drive the protocol on this configuration, else why
+     * not (a choice it cannot enumerate, say). NULL hook: every configuration. */
+    const char *(*unexplorable)(const struct machine_view *c);
 };
 
 enum mem_model { MODEL_PTX, MODEL_SC, MODEL_N };

@@ -383,6 +383,18 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->reduced = s.ser.sym != NULL;
     if (not_reduced)
         fprintf(out, "verify %s: symmetry not used (%u L1s): %s\n", s.p->name, o->l1s, not_reduced);
+    /* over values too: a data-blind protocol (proto_symmetry's data_blind), the
+     * stores' values 1..V permuted, at most V_MAX_SYM_VALUES of them */
+    const char *not_values = !o->value_symmetry || !s.ser.sym ? NULL
+                             : !s.ser.sym->data_blind
+                                 ? "its controllers are not described as blind to data values"
+                             : o->values > V_MAX_SYM_VALUES ? "more than 3 values (--values)"
+                                                            : NULL;
+    _Static_assert(V_MAX_SYM_VALUES == 3, "the message above says 3");
+    s.ser.values = o->value_symmetry && s.ser.sym && !not_values;
+    res->values_reduced = s.ser.values;
+    if (not_values)
+        fprintf(out, "verify %s: symmetry over values not used: %s\n", s.p->name, not_values);
     add_node(&s, 0, &(struct vev){0}, 0, vx_quiescent(r));
     visited_put(&s.seen, state_key(&s, r, &res->states_full), 0);
     vx_rig_free(r);
@@ -524,10 +536,10 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
     if (res->reduced)
         fprintf(out,
-                "verify %s: symmetry over %u L1s: %llu states up to relabelling stand for "
+                "verify %s: symmetry over %u L1s%s: %llu states up to relabelling stand for "
                 "%llu states of the unreduced space (%.2fx fewer)\n",
-                s.p->name, o->l1s, (unsigned long long)res->states,
-                (unsigned long long)res->states_full,
+                s.p->name, o->l1s, res->values_reduced ? " and the stores' values" : "",
+                (unsigned long long)res->states, (unsigned long long)res->states_full,
                 res->states ? (double)res->states_full / (double)res->states : 0.0);
     search_free(&s);
     rc = res->violation || res->incomplete;

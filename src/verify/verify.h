@@ -81,6 +81,8 @@ struct verify_opts {
                                   of the L1s are one (protocols whose L1-naming fields
                                   are described; docs/verify.md "Search, bounds and
                                   symmetry") */
+    bool value_symmetry;       /* --symmetry values: also states that differ only by a
+                                  relabelling of the stores' values (data-blind protocols) */
     const char *const *sets;   /* the --set overrides, recorded in a counterexample */
     unsigned n_sets;
 };
@@ -97,6 +99,7 @@ struct verify_result {
     bool reduced;         /* --symmetry on and the protocol reducible: states counts
                              representatives, each standing for its orbit */
     uint64_t states_full; /* reduced: the states of the unreduced space they stand for */
+    bool values_reduced;  /* reduced over the stores' values too (--symmetry values) */
 };
 
 /* Explore the protocol of `cfg` (loaded with gpu.sms = o->l1s, one L2 bank)

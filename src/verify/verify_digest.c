@@ -38,6 +38,40 @@ static void put(struct ser *s, const void *p, size_t n)
 }
 #define PUT(s, v) put(s, &(v), sizeof(v))
 
+/* Symmetry over values: a data value relabelled (struct ser's vmap). */
+static uint64_t vrel(const struct ser *s, uint64_t v)
+{
+    return s->values && v <= V_MAX_VALUE ? s->vmap[v] : v;
+}
+
+/* A set of values (bit v: value v), each at its relabelled bit. */
+static uint8_t vrel_bits(const struct ser *s, uint8_t bits)
+{
+    if (!s->values)
+        return bits;
+    uint8_t out = 0;
+    for (unsigned v = 0; v <= V_MAX_VALUE; v++)
+        if (bits >> v & 1)
+            out |= (uint8_t)(1u << s->vmap[v]);
+    return out;
+}
+
+/* A line's data bytes: each is 0 or the low byte of a stored value (stores
+ * write a word of a value 1..V into lines that start at 0, so every other
+ * byte stays 0), relabelled byte by byte. */
+static void put_data(struct ser *s, const uint8_t *p, size_t n)
+{
+    if (!s->values) {
+        put(s, p, n);
+        return;
+    }
+    uint8_t buf[LINE_MAX_BYTES];
+    panic_if(n > sizeof buf, "verify: a line of %zu bytes", n);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = (uint8_t)vrel(s, p[i]);
+    put(s, buf, n);
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -330,8 +364,9 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     PUT(s, m->req.req_type);
     PUT(s, m->req.id);
     if (m->req.atom) {
+        uint64_t a = vrel(s, m->req.atom->lane[0].a); /* an exchange's value */
         PUT(s, m->req.atom->kind);
-        PUT(s, m->req.atom->lane[0].a);
+        PUT(s, a);
     }
     if (kts == TK_BY_TYPE && r->prof.tx)
         getm_msg_times(r, m, &kts, &kts2);
@@ -345,7 +380,7 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     PUT(s, m->sharer);
     PUT(s, m->mask);
     for (unsigned i = 0; i < r->line_bytes; i++) {
-        uint8_t b = bytemask_test(&m->mask, i) ? m->data[i] : 0;
+        uint8_t b = bytemask_test(&m->mask, i) ? (uint8_t)vrel(s, m->data[i]) : 0;
         PUT(s, b);
     }
 }
@@ -401,7 +436,7 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
                 else
                     put_time(s, l->meta[i], line_k[i]);
             if (!((is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1))
-                put(s, l->data, r->line_bytes); /* (not a way's old bytes before its fill) */
+                put_data(s, l->data, r->line_bytes); /* (not a way's old bytes before its fill) */
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
         present = t != NULL;
@@ -595,7 +630,7 @@ static void put_private(struct ser *s, const struct rig *r)
             }
             PUT(s, *v.wmask);
             for (unsigned i = 0; i < r->line_bytes; i++) {
-                uint8_t b = bytemask_test(v.wmask, i) ? v.wdata[i] : 0;
+                uint8_t b = bytemask_test(v.wmask, i) ? (uint8_t)vrel(s, v.wdata[i]) : 0;
                 PUT(s, b);
             }
         }
@@ -712,8 +747,9 @@ static void put_lenv(struct ser *s, const struct rig *r)
     for (unsigned k = 0; k < r->o->lines; k++) {
         PUT(s, e->n_hist[k]);
         for (unsigned i = 0; i < e->n_hist[k]; i++) {
+            uint8_t val = (uint8_t)vrel(s, e->hist_val[k][i]);
             PUT(s, e->hist_init[k][i]);
-            PUT(s, e->hist_val[k][i]);
+            PUT(s, val);
             if (!e->hist_init[k][i])
                 put_time(s, e->hist_ver[k][i], TK_LREF);
         }
@@ -783,6 +819,22 @@ static void put_env_relabelled(struct ser *s, const struct rig *r)
         memcpy(p.scope[j], e->scope[i], sizeof p.scope[j]);
         memcpy(p.rel[j], e->rel[i], sizeof p.rel[j]);
     }
+    if (s->values) { /* every value in it relabelled: the line's and the cores' value sets */
+        for (unsigned k = 0; k < V_MAX_LINES; k++)
+            p.gold[k] = (uint32_t)vrel(s, p.gold[k]);
+        for (unsigned c = 0; c < V_MAX_L1; c++) {
+            for (unsigned q = 0; q < V_MAX_SLOTS; q++) {
+                p.allowed[c][q] = vrel_bits(s, p.allowed[c][q]);
+                p.val[c][q] = vrel_bits(s, p.val[c][q]);
+            }
+            for (unsigned k = 0; k < V_MAX_LINES; k++) {
+                p.floor[c][k] = vrel_bits(s, p.floor[c][k]);
+                p.vis[c][k] = vrel_bits(s, p.vis[c][k]);
+                p.rel[c][0][k] = vrel_bits(s, p.rel[c][0][k]);
+                p.rel[c][1][k] = vrel_bits(s, p.rel[c][1][k]);
+            }
+        }
+    }
     PUT(s, p);
 }
 
@@ -825,7 +877,7 @@ static void put_state(struct ser *s, const struct rig *r)
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
         backing_read(r->store, line_addr(r, k), buf, r->line_bytes);
-        put(s, buf, r->line_bytes);
+        put_data(s, buf, r->line_bytes);
     }
     if (s->sym)
         put_env_relabelled(s, r);
@@ -835,8 +887,10 @@ static void put_state(struct ser *s, const struct rig *r)
         put_lenv(s, r);
     for (unsigned slot = 0; slot < r->n_l1; slot++) /* an atomic's old value, once performed */
         for (unsigned q = 0, c = s->sym ? s->inv[slot] : slot; q < V_MAX_SLOTS; q++)
-            if (r->env.busy[c][q] == OPK_ATOMIC + 1)
-                PUT(s, r->atom[c][q].lane[0].result);
+            if (r->env.busy[c][q] == OPK_ATOMIC + 1) {
+                uint64_t old = vrel(s, r->atom[c][q].lane[0].result);
+                PUT(s, old);
+            }
 }
 
 /* The first pass over a state with times: the passed ranked times (sorted,
@@ -912,25 +966,38 @@ static unsigned permutations(unsigned n, uint8_t out[][V_MAX_L1])
 
 struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *orbit)
 {
-    uint8_t perms[24][V_MAX_L1];
+    uint8_t perms[24][V_MAX_L1], vperms[24][V_MAX_L1];
     unsigned n_perms = permutations(r->n_l1, perms);
-    struct digest all[24], best = {{UINT64_MAX, UINT64_MAX}};
+    /* symmetry over values: every permutation of the stores' values 1..V
+     * (verify_run allows V up to V_MAX_SYM_VALUES), 0 and the rest fixed */
+    unsigned n_vperms = s->values ? permutations(r->o->values, vperms) : 1;
+    struct digest all[24 * 6], best = {{UINT64_MAX, UINT64_MAX}};
+    panic_if(n_perms * n_vperms > sizeof all / sizeof *all, "verify: %u relabellings",
+             n_perms * n_vperms);
+    for (unsigned v = 0; v <= V_MAX_VALUE; v++)
+        s->vmap[v] = (uint8_t)v;
     if (r->prof.timed || r->prof.tx) { /* the state's passed times: the same in every order */
         for (unsigned i = 0; i < r->n_l1; i++)
             s->perm[i] = s->inv[i] = (uint8_t)i;
         scan_times(s, r);
     }
+    unsigned n_all = 0;
     for (unsigned k = 0; k < n_perms; k++) {
         for (unsigned i = 0; i < r->n_l1; i++) {
             s->perm[i] = perms[k][i];
             s->inv[perms[k][i]] = (uint8_t)i;
         }
-        s->n = 0;
-        put_state(s, r);
-        all[k] = digest_of(s);
-        if (all[k].h[0] < best.h[0] || (all[k].h[0] == best.h[0] && all[k].h[1] < best.h[1]))
-            best = all[k];
+        for (unsigned j = 0; j < n_vperms; j++) {
+            for (unsigned v = 0; s->values && v < r->o->values; v++)
+                s->vmap[1 + v] = (uint8_t)(1 + vperms[j][v]);
+            s->n = 0;
+            put_state(s, r);
+            struct digest d = all[n_all++] = digest_of(s);
+            if (d.h[0] < best.h[0] || (d.h[0] == best.h[0] && d.h[1] < best.h[1]))
+                best = d;
+        }
     }
+    n_perms = n_all;
     *orbit = 0;
     for (unsigned k = 0; k < n_perms; k++) {
         bool again = false;

@@ -28,10 +28,11 @@
 #include "mem/pagemap.h"
 #include "verify/verify.h"
 
-#define V_MAX_L1    4
-#define V_MAX_LINES 2
-#define V_MAX_VALUE 7 /* values 0..7: a reference mask fits a byte */
-#define V_MAX_SLOTS 4 /* operations in flight per core */
+#define V_MAX_L1         4
+#define V_MAX_LINES      2
+#define V_MAX_VALUE      7 /* values 0..7: a reference mask fits a byte */
+#define V_MAX_SYM_VALUES 3 /* --symmetry values: at most 3! relabellings of the values */
+#define V_MAX_SLOTS      4 /* operations in flight per core */
 /* the L1s' links, DRAM, a central unit's links or, on several GPMs, the other
  * banks' DRAM and the links between banks */
 #define V_MAX_CH                                                                                   \
@@ -146,6 +147,10 @@ struct ser {
      * as is) and the relabelling: L1 i is written as perm[i], in slot order inv[] */
     const struct proto_symmetry *sym;
     uint8_t perm[V_MAX_L1], inv[V_MAX_L1];
+    /* symmetry over values (values true): a data value v is written as vmap[v]; 0,
+     * every line's initial value, and the values no store writes stay themselves */
+    bool values;
+    uint8_t vmap[V_MAX_VALUE + 1];
     uint8_t *b;
     size_t n, cap;
     uint64_t now;   /* core cycle the times are relative to */

@@ -58,7 +58,7 @@ n=$((n + 1))
 
 for bad in "spandex-d mesi,denovo:spandex-d's own L1s (denovo) come first" \
            "spandex-d mesi,mesi:needs its own L1 (denovo) first" \
-           "spandex-d denovo,gpu:gpu is spandex-g's own L1" \
+           "spandex-d denovo,gpu:unknown device 'gpu' for spandex-d" \
            "spandex-g denovo,gpu:spandex-g's own L1s (gpu) come first" \
            "spandex-g gpu,mesi,denovo:of one kind" \
            "spandex-d denovo,cpu:unknown device 'cpu'" \

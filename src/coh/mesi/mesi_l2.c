@@ -641,13 +641,14 @@ static const struct coh_table *const mesi_tables[] = {&mesi_l1_table, &mesi_l2_t
      PROTO_MSG_BIT(MSG_MESI_FWD_GETS) | PROTO_MSG_BIT(MSG_MESI_FWD_GETX) |                         \
      PROTO_MSG_BIT(MSG_MESI_INV) | PROTO_MSG_BIT(MSG_MESI_WB_ACK))
 static const struct proto_symmetry mesi_symmetry = {
-    .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true};
+    .up = MESI_UP, .down = MESI_DOWN, .l2_sharers = true, .data_blind = true};
 static const struct proto_symmetry mesi_noinv_symmetry = {
     .up = MESI_UP,
     .down = MESI_DOWN,
     .l2_sharers = true,
     .only_l1s = 2,
-    .only_why = "its seeded bug skips the lowest-numbered other sharer"};
+    .only_why = "its seeded bug skips the lowest-numbered other sharer",
+    .data_blind = true};
 
 /* What `gpucoh verify` reads (struct proto_verify): MESI takes a way when a
  * miss is sent (mesi_l1.c, mesi_l2.c), and the fill (fill_line,

@@ -63,6 +63,7 @@ const struct proto_symmetry nc_symmetry = {
     .up = PROTO_MSG_BIT(MSG_NC_GETS) | PROTO_MSG_BIT(MSG_NC_WRITE) | PROTO_MSG_BIT(MSG_NC_ATOMIC),
     .down =
         PROTO_MSG_BIT(MSG_NC_DATA) | PROTO_MSG_BIT(MSG_NC_WRACK) | PROTO_MSG_BIT(MSG_NC_ATOMRSP),
+    .data_blind = true,
 };
 
 struct nc_l2 {

@@ -1115,15 +1115,23 @@ static const struct proto_symmetry rcc_symmetry = {
     .down = PROTO_MSG_BIT(MSG_RCC_DATA) | PROTO_MSG_BIT(MSG_RCC_RENEW) |
             PROTO_MSG_BIT(MSG_RCC_ACK) | PROTO_MSG_BIT(MSG_RCC_ATOMRSP) |
             PROTO_MSG_BIT(MSG_RCC_FLUSH),
+    .data_blind = true,
 };
 
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Logical
  * time"): logical time, the livelock guard its one input from physical time.
  * An L1 line's meta[0] is its copy's lease end; a bank line's meta[0] and
- * meta[1] its ver and exp, set in V only. A readable copy is V or VI. */
+ * meta[1] its ver and exp, set in V only. A readable copy is V or VI. On the
+ * rig the predictor's leases span its whole range, 1 to --lease logical units,
+ * the livelock guard moves the clocks once a tick, and timestamps never roll
+ * over. */
+static const char *const rcc_rig[] = {"rcc.lease=predict",     "rcc.lease_min=1",
+                                      "rcc.lease_max={lease}", "rcc.livelock_cycles={tick}",
+                                      "rcc.ts_bits=64",        NULL};
 #define RCC_VERIFY                                                                                 \
     .time = PROTO_TIME_LOGICAL, .l1_line = {PROTO_WORD_LOGICAL},                                   \
-    .l2_line = {PROTO_WORD_LOGICAL, PROTO_WORD_LOGICAL}, .l1_leased = "V VI", .l2_leased = "V"
+    .l2_line = {PROTO_WORD_LOGICAL, PROTO_WORD_LOGICAL}, .l1_leased = "V VI", .l2_leased = "V",    \
+    .rig_sets = rcc_rig, .lease_pow2 = true
 static const struct proto_verify rccsc_verify = {RCC_VERIFY};
 static const struct proto_verify rccwo_verify = {RCC_VERIFY, .two_clocks = true};
 

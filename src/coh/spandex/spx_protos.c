@@ -68,9 +68,24 @@ static const char *spx_check(const struct machine_view *c, char *why, size_t len
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Spandex"):
  * device L1s mixed by --devices, the LLC's and devices' word state read by
  * verify/verify_spandex.c; a device L1's TBE meta[1] points to its held store
- * (covered there), not a value. */
-static const struct proto_verify spx_verify = {.l1_tbe = {PROTO_WORD_PLAIN, PROTO_WORD_UNREAD},
-                                               .device_mix = true};
+ * (covered there), not a value. The protocol's own L1s come first in the mix
+ * (spandex-g's GPU-coherence L1, spandex-d's DeNovo one), then CPU-device L1s
+ * of one kind. fcs.random and fcs.mispredict draw request types and owners at
+ * random, which the explorer cannot enumerate (a DeNovo L1's draws are not in
+ * its digest). */
+static const char *spx_unexplorable(const struct machine_view *c)
+{
+    const struct fcs_spec *f = fcs_spec_of(c);
+    return f->random || f->mispredict
+               ? "fcs.random and fcs.mispredict draw request types and owners at random: the "
+                 "explorer cannot enumerate them (docs/verify.md, \"Spandex\")"
+               : NULL;
+}
+#define SPX_VERIFY(own_)                                                                           \
+    .l1_tbe = {PROTO_WORD_PLAIN, PROTO_WORD_UNREAD}, .device_mix = true, .own_device = own_,       \
+    .cpu_devices = "denovo mesi", .unexplorable = spx_unexplorable
+static const struct proto_verify spx_g_verify = {SPX_VERIFY("gpu")};
+static const struct proto_verify spx_d_verify = {SPX_VERIFY("denovo")};
 
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
@@ -89,7 +104,7 @@ const struct proto_desc proto_spandex_g = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_g_cpu_l1,
-    .verify = &spx_verify,
+    .verify = &spx_g_verify,
 };
 
 const struct proto_desc proto_spandex_d = {
@@ -108,7 +123,7 @@ const struct proto_desc proto_spandex_d = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
-    .verify = &spx_verify,
+    .verify = &spx_d_verify,
 };
 
 const struct proto_desc proto_spandex_d_noinv = {
@@ -129,5 +144,5 @@ const struct proto_desc proto_spandex_d_noinv = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
-    .verify = &spx_verify,
+    .verify = &spx_d_verify,
 };

@@ -748,8 +748,16 @@ static const struct coh_table *const stc_tables[] = {&stc_l1_table, &nc_l2_table
                                                      NULL}; /* STC_EMU_TABLE: the EMU's */
 
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "A central
- * unit"): time moves only for the EMU's wake-up period. */
-static const struct proto_verify stc_verify = {.time = PROTO_TIME_PERIOD};
+ * unit"): time moves only for the EMU's wake-up period. On the rig: two bands,
+ * the rig's lines both in band 1 (address bit 29; band 0 is current at the
+ * start, so stores block and demand), the EMU waking once a tick. */
+static const char *const stc_rig[] = {"stc.epochs=2",
+                                      "stc.seb=29",
+                                      "stc.seb_min=12",
+                                      "stc.seb_max=30",
+                                      "stc.period_cycles={tick}",
+                                      NULL};
+static const struct proto_verify stc_verify = {.time = PROTO_TIME_PERIOD, .rig_sets = stc_rig};
 
 #define STC_PROTO(sym, name_, title_, create_)                                                     \
     const struct proto_desc sym = {                                                                \

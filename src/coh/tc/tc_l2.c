@@ -975,6 +975,7 @@ static const struct proto_symmetry tc_symmetry = {
           PROTO_MSG_BIT(MSG_TC_ATOMIC),
     .down = PROTO_MSG_BIT(MSG_TC_DATA) | PROTO_MSG_BIT(MSG_TC_ACK) | PROTO_MSG_BIT(MSG_TC_DATAG) |
             PROTO_MSG_BIT(MSG_TC_ATOMRSP),
+    .data_blind = true,
 };
 
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Time"):
@@ -984,14 +985,22 @@ static const struct proto_symmetry tc_symmetry = {
  * have passed: their order counts), meta[1] the owner bit, meta[2] the latest
  * write's GWCT; an MSHR's meta[0] the kept timestamp, meta[1] when an S_W
  * write began to wait (a statistic). TC-Strong performs a write only once no
- * valid (V) copy holds a lease; TC-Weak's fences wait for the GWCT instead. */
+ * valid (V) copy holds a lease; TC-Weak's fences wait for the GWCT instead.
+ * On the rig leases are whole ticks: TC-Strong's --lease ticks, TC-Weak's
+ * predictor's between one tick and --lease, a tick a step. */
 #define TC_VERIFY                                                                                  \
     .time = PROTO_TIME_LEASES, .l1_line = {PROTO_WORD_EXPIRY, PROTO_WORD_PLAIN, PROTO_WORD_PLAIN}, \
     .l2_line = {PROTO_WORD_ORDERED, PROTO_WORD_PLAIN, PROTO_WORD_EXPIRY},                          \
     .l2_tbe = {PROTO_WORD_EXPIRY, PROTO_WORD_UNREAD}
-static const struct proto_verify tcs_verify = {TC_VERIFY, .l1_leased = "V",
-                                               .lease_exclusive = true};
-static const struct proto_verify tcw_verify = {TC_VERIFY, .writer_fence = true};
+static const char *const tcs_rig[] = {"tc.lease=fixed:{lease_ticks}", NULL};
+static const char *const tcw_rig[] = {"tc.lease=predict",    "tc.lease_init={lease_ticks}",
+                                      "tc.lease_min={tick}", "tc.lease_max={lease_ticks}",
+                                      "tc.t_hit={tick}",     "tc.t_evict={tick}",
+                                      "tc.t_write={tick}",   NULL};
+static const struct proto_verify tcs_verify = {TC_VERIFY, .l1_leased = "V", .lease_exclusive = true,
+                                               .rig_sets = tcs_rig};
+static const struct proto_verify tcw_verify = {TC_VERIFY, .writer_fence = true,
+                                               .rig_sets = tcw_rig};
 
 const struct proto_desc proto_tcs = {
     .options = &tc_options,

@@ -241,13 +241,14 @@ static const struct coh_table *const ideal_tables[] = {&ideal_l1_table, &ideal_l
  * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
  * only other one, on 3 a choice by number that a relabelling would not keep. */
 static const struct proto_symmetry vi_symmetry = {
-    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .l2_sharers = true};
+    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .l2_sharers = true, .data_blind = true};
 static const struct proto_symmetry vi_noinv_symmetry = {
     .up = VI_SYMMETRY_UP,
     .down = VI_SYMMETRY_DOWN,
     .l2_sharers = true,
     .only_l1s = 2,
-    .only_why = "its seeded bug skips the lowest-numbered other sharer"};
+    .only_why = "its seeded bug skips the lowest-numbered other sharer",
+    .data_blind = true};
 
 /* What `gpucoh verify` reads (struct proto_verify): the bank's invalidations
  * waiting for room, in struct vi_bank beside struct ctrl. */

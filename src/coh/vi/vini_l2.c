@@ -333,7 +333,7 @@ static const struct coh_table *const vini_tables[] = {&vini_l1_table, &vini_l2_t
 
 /* Symmetry: the sparse directory's entries keep the sharer vectors. */
 static const struct proto_symmetry vini_symmetry = {
-    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .dir_sharers = true};
+    .up = VI_SYMMETRY_UP, .down = VI_SYMMETRY_DOWN, .dir_sharers = true, .data_blind = true};
 
 /* What `gpucoh verify` reads (struct proto_verify): besides the bank's waiting
  * invalidations, its sparse directory (struct vi_bank). */
