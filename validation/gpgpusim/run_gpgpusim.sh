@@ -85,6 +85,18 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #                 lazy fetch on read works only in a sectored L2; bh stops
 #                 on an assertion). Not combinable with -linearl1,
 #                 -fillalloc, -fetchonwrite (one -gpgpu_cache line each)
+#   -l1banks      the L1 takes up to four lines a cycle from the memory
+#                 stage (-gpgpu_l1_banks 4, line-interleaved) instead of one:
+#                 a divergent warp's lines no longer enter one per cycle
+#                 (gpucoh's memory stage also sends one line a cycle)
+#   -localinsm    .local loads and stores are served in the SM through the
+#                 shared-memory pipeline (-gpgpu_smem_latency), as gpucoh
+#                 serves them (at sm.lat_shmem), instead of through the L1
+#                 and L2. Needs the build notes' local option
+#                 -gpgpu_local_in_sm (off: unchanged)
+#   -l1hit10      the L1's hit latency 10 cycles instead of 20 (not a
+#                 difference, gpucoh's l1.hit_cycles is 20 too: a sensitivity
+#                 run, compared with gpucoh's --set l1.hit_cycles=10)
 #   -sectoraddr   the L2 addresses the sectors of a split 64-byte request
 #                 from the line's base; GPGPU-Sim adds 32 x sector to the
 #                 request's own address, so an upper-half request (line +
@@ -103,6 +115,10 @@ baseline_options() {
     *-nosectorl2) baseline_options "${1%-nosectorl2}"
         echo "-gpgpu_cache:dl2 N:128:128:8,L:B:m:F:L,A:128:4,4:0,32"
         echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:H,A:128:8,8" ;;
+    *-l1banks) baseline_options "${1%-l1banks}"
+        echo "-gpgpu_l1_banks 4"; echo "-gpgpu_l1_banks_byte_interleaving 128" ;;
+    *-localinsm) baseline_options "${1%-localinsm}"; echo "-gpgpu_local_in_sm 1" ;;
+    *-l1hit10) baseline_options "${1%-l1hit10}"; echo "-gpgpu_l1_latency 10" ;;
     *-sectoraddr) baseline_options "${1%-sectoraddr}"; echo "-gpgpu_l2_sector_split_line_addr 1" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
