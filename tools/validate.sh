@@ -28,9 +28,14 @@ done
 out=${out:-$root/results/validate-$size}
 reference=$root/validation/gpgpusim/tc-$size.csv
 [ -f "$reference" ] || { echo "validate.sh: no GPGPU-Sim data for size $size ($reference)" >&2; exit 2; }
+# The RCC and strong-ordering sets' GPGPU-Sim data, where it exists.
+references=("$reference")
+for set in rcc so; do
+    [ -f "$root/validation/gpgpusim/$set-$size.csv" ] && references+=("$root/validation/gpgpusim/$set-$size.csv")
+done
 gpucoh=${GPUCOH:-$root/build/gpucoh}
 
 # A failed run is reported by the report (check column), not here.
 "$gpucoh" sweep "$root/validation/validation.sweep" --size "$size" -j "$jobs" --out "$out" || true
 /usr/bin/python3 "$root/tools/validate_report.py" --gpucoh-runs "$out/runs" \
-    --gpgpusim "$reference" --out "$out"
+    --gpgpusim "${references[@]}" --out "$out"

@@ -76,6 +76,33 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #                 caches do) instead of Fermi's hashed set index
 #   -fillalloc    the L1 takes a load miss's way when the fill arrives (as
 #                 gpucoh's rc L1 does) instead of when the miss is sent
+#   -nosectorl2   the L2 keeps whole 128-byte lines (gpucoh's L2 does)
+#                 instead of four 32-byte sectors: a request is not split
+#                 into sector requests, a miss fetches the whole line; the
+#                 L1's MSHRs then expect one reply per miss (A), not the
+#                 sector L2's four (S), and a write miss fetches the line
+#                 (F, as -fetchonwrite and gpucoh's L2: this GPGPU-Sim's
+#                 lazy fetch on read works only in a sectored L2; bh stops
+#                 on an assertion). Not combinable with -linearl1,
+#                 -fillalloc, -fetchonwrite (one -gpgpu_cache line each)
+#   -l1banks      the L1 takes up to four lines a cycle from the memory
+#                 stage (-gpgpu_l1_banks 4, line-interleaved) instead of one:
+#                 a divergent warp's lines no longer enter one per cycle
+#                 (gpucoh's memory stage also sends one line a cycle)
+#   -localinsm    .local loads and stores are served in the SM through the
+#                 shared-memory pipeline (-gpgpu_smem_latency), as gpucoh
+#                 serves them (at sm.lat_shmem), instead of through the L1
+#                 and L2. Needs the build notes' local option
+#                 -gpgpu_local_in_sm (off: unchanged)
+#   -l1hit10      the L1's hit latency 10 cycles instead of 20 (not a
+#                 difference, gpucoh's l1.hit_cycles is 20 too: a sensitivity
+#                 run, compared with gpucoh's --set l1.hit_cycles=10)
+#   -sectoraddr   the L2 addresses the sectors of a split 64-byte request
+#                 from the line's base; GPGPU-Sim adds 32 x sector to the
+#                 request's own address, so an upper-half request (line +
+#                 64, sectors 2-3) lands in the next line's sectors 2-3.
+#                 Needs the build notes' local option
+#                 -gpgpu_l2_sector_split_line_addr (off: unchanged)
 baseline_options() {
     case $1 in
     *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
@@ -85,6 +112,14 @@ baseline_options() {
         echo "-gpgpu_cache:dl2 S:128:128:8,L:B:m:F:L,A:128:4,4:0,32" ;;
     *-linearl1) baseline_options "${1%-linearl1}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:L,S:128:8,8" ;;
     *-fillalloc) baseline_options "${1%-fillalloc}"; echo "-gpgpu_cache:dl1 N:64:128:4,L:L:f:N:H,S:128:8,8" ;;
+    *-nosectorl2) baseline_options "${1%-nosectorl2}"
+        echo "-gpgpu_cache:dl2 N:128:128:8,L:B:m:F:L,A:128:4,4:0,32"
+        echo "-gpgpu_cache:dl1 N:64:128:4,L:L:m:N:H,A:128:8,8" ;;
+    *-l1banks) baseline_options "${1%-l1banks}"
+        echo "-gpgpu_l1_banks 4"; echo "-gpgpu_l1_banks_byte_interleaving 128" ;;
+    *-localinsm) baseline_options "${1%-localinsm}"; echo "-gpgpu_local_in_sm 1" ;;
+    *-l1hit10) baseline_options "${1%-l1hit10}"; echo "-gpgpu_l1_latency 10" ;;
+    *-sectoraddr) baseline_options "${1%-sectoraddr}"; echo "-gpgpu_l2_sector_split_line_addr 1" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
     *) echo "run_gpgpusim.sh: unknown baseline $1" >&2; exit 2 ;;
