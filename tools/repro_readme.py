@@ -17,8 +17,9 @@ that hold (report.txt). Results stored before effect ratios were recorded have n
 section in summary.csv; their numbers are read from report.txt's table of the paper's numbers
 and the block says that the effect ratios were not stored. Without NAME every README under
 repro/ is handled; --check also fails a README with no block (--allow-missing NAME exempts
-one). A marker that is malformed or names a size with no stored results is
-`README.md:LINE: what is wrong`, exit 2.
+one), and --check fails a stored result whose provenance names a dirty tree (a commit
+ending in -dirty: no commit reproduces it). A marker that is malformed or names a size with
+no stored results is `README.md:LINE: what is wrong`, exit 2.
 """
 import argparse
 import configparser
@@ -49,6 +50,24 @@ def read_provenance(results, rel):
     if not ini.has_section("provenance"):
         fail_input(os.path.join(rel, "provenance"), "no [provenance] section")
     return ini["provenance"]
+
+
+def dirty_results(root, name):
+    """Stored results of repro/NAME taken from a tree with uncommitted changes (provenance's
+    commit ends in -dirty): no commit reproduces them. One message per folder; their count."""
+    base = os.path.join(root, "repro", name, "results")
+    found = 0
+    for size in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+        rel = f"repro/{name}/results/{size}"
+        if not os.path.exists(os.path.join(root, rel, "provenance")):
+            continue
+        commit = read_provenance(os.path.join(root, rel), rel).get("commit", "")
+        if commit.endswith("-dirty"):
+            print(f"{rel}/provenance: commit = {commit}: taken from a tree with uncommitted "
+                  f"changes, so no commit reproduces it; commit, then retake it with `gpucoh "
+                  f"repro {name} --size {size} --store`", file=sys.stderr)
+            found += 1
+    return found
 
 
 def summary_paper_rows(results):
@@ -224,6 +243,8 @@ def main():
             if not os.path.exists(path):
                 fail_input(rel, "no such README")
             lines, found = blocks(path, rel)
+            if a.check:
+                problems += dirty_results(a.root, name)
             if not found:
                 if a.check and name not in a.allow_missing:
                     print(f"{rel}: no headline block ('<!-- headline:begin size=SIZE -->' ... "

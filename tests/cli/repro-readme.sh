@@ -4,8 +4,9 @@
 # headline block equal to what repro/NAME/results/SIZE/ gives, and a README
 # with no block fails. On a copy: a number changed by hand in a block fails
 # the check naming README:LINE and the command that rewrites it, --write puts
-# the stored number back, and a block left open or naming a size with no
-# stored results is README.md:LINE, exit 2.
+# the stored number back, a stored result taken from a dirty tree fails, and a
+# block left open or naming a size with no stored results is README.md:LINE,
+# exit 2.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -51,6 +52,15 @@ cp "$root/repro/rcc/README.md" "$readme"
 sed -i '/^<!-- headline:/d' "$readme"
 python3 "$tool" --root "$tmp/copy" --check rcc >"$tmp/o" 2>"$tmp/e" && fail "a README without a block passed"
 grep -q "^repro/rcc/README.md: no headline block" "$tmp/e" || fail "missing block: $(cat "$tmp/e")"
+# a stored result taken from a tree with uncommitted changes fails the check, naming it
+cp "$root/repro/rcc/README.md" "$readme"
+sed -i 's/^commit = \([0-9a-f]*\)$/commit = \1-dirty/' "$tmp/copy/repro/rcc/results/tiny/provenance"
+grep -q '^commit = [0-9a-f]*-dirty$' "$tmp/copy/repro/rcc/results/tiny/provenance" || fail "no dirty commit made"
+python3 "$tool" --root "$tmp/copy" --write rcc >/dev/null || fail "--write (dirty)"
+python3 "$tool" --root "$tmp/copy" --check rcc >"$tmp/o" 2>"$tmp/e" && fail "a dirty stored result passed"
+grep -q "^repro/rcc/results/tiny/provenance: commit = [0-9a-f]*-dirty: taken from a tree with uncommitted changes" \
+    "$tmp/e" || fail "the dirty result not named: $(cat "$tmp/e")"
+grep -q "retake it with \`gpucoh repro rcc --size tiny --store\`" "$tmp/e" || fail "no remedy (dirty): $(cat "$tmp/e")"
 # a miss's evidence goes to the row of its own metric: chopin's explain of CHOPIN+CompSched's gmean
 # over duplication (cs-dcs-credit1) is not shown beside the max of the same design and baseline
 block=$(sed -n '/^<!-- headline:begin size=small -->$/,/^<!-- headline:end -->$/p' "$root/repro/chopin/README.md")
