@@ -155,6 +155,8 @@ void ctrl_tick_begin(struct ctrl *c)
         else /* ctrl_stats already counted this cycle; the tick counts it again */
             c->st.resource_stalls -= c->stall_per_cycle;
         c->stall_asleep = false;
+        if (c->in.quiet)
+            port_unquiet(&c->in);
     }
     c->stall_mark = c->st.resource_stalls;
     c->steps_mark = c->n_steps;
@@ -170,6 +172,15 @@ bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
     for (unsigned i = 0; i < n; i++) /* a head not ready yet (a ready one is stalled) */
         if (in[i] && in[i]->n && port_slot_at(in[i], 0)->ready > c->comp.eng->now)
             comp_wake_at(&c->comp, port_slot_at(in[i], 0)->ready);
+    return false;
+}
+
+bool ctrl_l1_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
+{
+    if (ctrl_stall_sleep(c, in, n))
+        return true;
+    if (!c->issue_ooo)
+        port_quiet(&c->in);
     return false;
 }
 

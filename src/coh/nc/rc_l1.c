@@ -321,7 +321,7 @@ static bool rc_l1_tick(struct comp *cp)
                port_peek(b->links.net_in[NC_VNET_RSP]);
     /* a request left waiting stalled on a resource: sleep until it may clear */
     if (b->replay.n || port_peek(&b->in))
-        return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+        return ctrl_l1_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
     /* (an extension's release under way wakes us with its acknowledgements) */
     return false;
 }
