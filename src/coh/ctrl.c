@@ -674,6 +674,13 @@ bool ctrl_l2_drain_pipe(struct ctrl *c)
         port_send(c->links.net_out[m->vnet], port_pop(&c->pipe));
         moved = true;
     }
+    /* A ready head left waits for room in its vnet, and nothing behind it may
+     * pass: what becomes ready behind it would wake the bank for nothing, so
+     * the pipeline keeps quiet until the head has gone. */
+    if (m)
+        port_quiet(&c->pipe);
+    else if (c->pipe.quiet)
+        port_unquiet(&c->pipe);
     return moved;
 }
 
