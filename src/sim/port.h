@@ -40,7 +40,7 @@ struct port {
      * recorded by port_wire when the machine is built; NULL until then. Unlike
      * `sender` it is set also where nobody is to be woken. */
     const struct comp *wired_sender;
-    bool quiet; /* a send does not wake the receiver (port_quiet) */
+    bool quiet;      /* a send does not wake the receiver (port_quiet) */
     uint64_t n_sent; /* statistics */
     uint64_t n_full; /* sends refused because the port was full */
 };
