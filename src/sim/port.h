@@ -33,6 +33,7 @@ struct port {
                               a nearly unbounded port stays small in the cache */
     uint32_t head, n;
     uint32_t weight; /* sum of the queued messages' weights */
+    bool quiet;      /* a send does not wake the receiver (port_quiet); in weight's padding */
     struct port_slot *slots;
     uint64_t *occupied_word; /* port_watch: this bit is set while n > 0 (NULL: none) */
     uint64_t occupied_bit;
@@ -40,7 +41,6 @@ struct port {
      * recorded by port_wire when the machine is built; NULL until then. Unlike
      * `sender` it is set also where nobody is to be woken. */
     const struct comp *wired_sender;
-    bool quiet;      /* a send does not wake the receiver (port_quiet) */
     uint64_t n_sent; /* statistics */
     uint64_t n_full; /* sends refused because the port was full */
 };
