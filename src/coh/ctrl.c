@@ -146,18 +146,34 @@ void ctrl_stats(struct comp *cp, void (*emit)(void *, const char *, uint64_t), v
 
 /* ---- sleeping on a resource stall ---- */
 
-void ctrl_tick_begin(struct ctrl *c)
+static void tick_marks(struct ctrl *c)
 {
-    if (c->stall_asleep) { /* each cycle slept through stalled as the last tick did */
-        cycle_t now = comp_cycle(&c->comp);
-        if (now > c->stall_cycle)
-            c->st.resource_stalls += (now - c->stall_cycle - 1) * c->stall_per_cycle;
-        else /* ctrl_stats already counted this cycle; the tick counts it again */
-            c->st.resource_stalls -= c->stall_per_cycle;
-        c->stall_asleep = false;
-    }
     c->stall_mark = c->st.resource_stalls;
     c->steps_mark = c->n_steps;
+}
+
+/* Out of line, and a tail call: most ticks do not follow a sleep, and save no
+ * register for it. */
+static void __attribute__((noinline)) wake_from_stall(struct ctrl *c)
+{
+    /* each cycle slept through stalled as the last tick did */
+    cycle_t now = comp_cycle(&c->comp);
+    if (now > c->stall_cycle)
+        c->st.resource_stalls += (now - c->stall_cycle - 1) * c->stall_per_cycle;
+    else /* ctrl_stats already counted this cycle; the tick counts it again */
+        c->st.resource_stalls -= c->stall_per_cycle;
+    c->stall_asleep = false;
+    if (c->in.quiet)
+        port_unquiet(&c->in);
+    tick_marks(c);
+}
+
+void ctrl_tick_begin(struct ctrl *c)
+{
+    if (c->stall_asleep)
+        wake_from_stall(c);
+    else
+        tick_marks(c);
 }
 
 bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
@@ -170,6 +186,15 @@ bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
     for (unsigned i = 0; i < n; i++) /* a head not ready yet (a ready one is stalled) */
         if (in[i] && in[i]->n && port_slot_at(in[i], 0)->ready > c->comp.eng->now)
             comp_wake_at(&c->comp, port_slot_at(in[i], 0)->ready);
+    return false;
+}
+
+bool ctrl_l1_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n)
+{
+    if (ctrl_stall_sleep(c, in, n))
+        return true;
+    if (!c->issue_ooo)
+        port_quiet(&c->in);
     return false;
 }
 
@@ -659,10 +684,20 @@ bool ctrl_l2_drain_pipe(struct ctrl *c)
 {
     bool moved = false;
     struct msg *m;
-    while ((m = port_peek(&c->pipe)) && port_has_room(c->links.net_out[m->vnet], 1)) {
-        port_send(c->links.net_out[m->vnet], port_pop(&c->pipe));
+    while ((m = port_peek(&c->pipe))) {
+        struct port *out = c->links.net_out[m->vnet];
+        if (!port_has_room(out, 1)) {
+            /* It waits for room in its vnet, and nothing behind it may pass:
+             * what becomes ready behind it would wake the bank for nothing,
+             * so the pipeline keeps quiet until the head has gone. */
+            port_quiet(&c->pipe);
+            return moved;
+        }
+        port_send(out, port_pop(&c->pipe));
         moved = true;
     }
+    if (moved && c->pipe.quiet) /* the head that held the rest back has gone */
+        port_unquiet(&c->pipe);
     return moved;
 }
 

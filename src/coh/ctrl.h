@@ -122,6 +122,10 @@ void ctrl_tick_begin(struct ctrl *c);
  * the request that stalls retries) did move: it ticks on. The input ports in `in[0..n)` (NULL
  * entries skipped) whose head is not ready yet are re-armed to wake it when it is. */
 bool ctrl_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n);
+/* ctrl_stall_sleep for an L1 whose core requests issue in order: what the core
+ * sends meanwhile waits behind the stalled request, so it does not wake the
+ * L1 either (port_quiet) until something that may end the stall does. */
+bool ctrl_l1_stall_sleep(struct ctrl *c, struct port *const *in, unsigned n);
 
 /* ---- statistics: rows emitted in order ---- */
 enum ctrl_stat_kind { CTRL_ST_BASE, CTRL_ST_OWN, CTRL_ST_FN };

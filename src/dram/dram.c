@@ -494,9 +494,10 @@ static bool dram_tick(struct comp *cp)
      * in the latch (counted in queue_full_cycles) or responses are held;
      * otherwise sleep until the next command can issue (an arrival wakes the
      * channel sooner). A tick in between would find nothing: no response is
-     * due and the plan says no command can issue. */
-    if ((issued && d->sched_at <= c + 1) || took || stuck || d->req.n ||
-        (d->n_q && d->rq_n == d->rq_cap))
+     * due and the plan says no command can issue. Taking a request is no
+     * reason to tick again: the plan above has it, and the latch is empty (the
+     * next request's send wakes the channel). */
+    if ((issued && d->sched_at <= c + 1) || stuck || d->req.n || (d->n_q && d->rq_n == d->rq_cap))
         return true;
     if (d->n_q && d->sched_at != UINT64_MAX)
         wake_once(cp, d->sched_at * cp->clk->period_ps, &d->sched_wake);

@@ -26,6 +26,7 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->occupied_bit = 0;
     p->n_sent = p->n_full = 0;
     p->wired_sender = NULL;
+    p->quiet = false;
 }
 
 void port_wire(struct port *p, const struct comp *c)
@@ -96,7 +97,8 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
         *p->occupied_word |= p->occupied_bit;
     p->weight += weight;
     p->n_sent++;
-    comp_wake_at(p->receiver, ready);
+    if (!p->quiet)
+        comp_wake_at(p->receiver, ready);
     return true;
 }
 
@@ -115,6 +117,18 @@ bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps)
 bool port_send(struct port *p, struct msg *m)
 {
     return port_send_delayed(p, m, 0);
+}
+
+void port_unquiet(struct port *p)
+{
+    p->quiet = false;
+    tick_t now = p->receiver->eng->now;
+    for (uint32_t i = p->n; i-- > 0;) { /* ready times never fall along the FIFO */
+        tick_t ready = port_slot_at(p, i)->ready;
+        if (ready <= now)
+            break;
+        comp_wake_at(p->receiver, ready);
+    }
 }
 
 struct msg *port_pop(struct port *p)

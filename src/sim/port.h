@@ -33,6 +33,7 @@ struct port {
                               a nearly unbounded port stays small in the cache */
     uint32_t head, n;
     uint32_t weight; /* sum of the queued messages' weights */
+    bool quiet;      /* a send does not wake the receiver (port_quiet); in weight's padding */
     struct port_slot *slots;
     uint64_t *occupied_word; /* port_watch: this bit is set while n > 0 (NULL: none) */
     uint64_t occupied_bit;
@@ -69,6 +70,20 @@ bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps);
 /* ... and a weight the port sums over what it holds (the crossbar counts the
  * flits held by an output FIFO this way). */
 bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
+
+/* The receiver sleeps on a stall that nothing sent into p can end (its head
+ * waits, and what is behind it may not pass): from now on a send does not
+ * wake it, until port_unquiet. */
+static inline void port_quiet(struct port *p)
+{
+    p->quiet = true;
+}
+
+/* Sends wake the receiver again, and the messages sent meanwhile that are
+ * not ready yet ask for the ticks their sends would have asked for (those
+ * that are ready are the receiver's to take now: it calls this from its
+ * tick, and a pop that leaves a ready head wakes it for that head). */
+void port_unquiet(struct port *p);
 
 /* Slot i (0 = head) of the FIFO. */
 static inline struct port_slot *port_slot_at(const struct port *p, uint32_t i)

@@ -310,11 +310,18 @@ static bool rc_l1_tick(struct comp *cp)
     bool moved = c->ext && c->ext->tick(b);
     moved |= ctrl_take_one(b, b->links.net_in[NC_VNET_RSP], take_response);
     moved |= ctrl_take_next(b, &b->in, take_core);
+    /* After a cycle that moved, the next has work only if a request is left
+     * on the replay list or at the head of a port, ready (refused this cycle;
+     * a pop that leaves a ready head has woken the L1 for it already): a
+     * message not ready yet wakes the L1 when it is (its send asked for that
+     * tick), so a tick in between would find nothing. An extension may keep
+     * work of its own, so with one the L1 ticks on. */
     if (moved)
-        return true;
+        return c->ext || b->replay.n || port_peek(&b->in) ||
+               port_peek(b->links.net_in[NC_VNET_RSP]);
     /* a request left waiting stalled on a resource: sleep until it may clear */
     if (b->replay.n || port_peek(&b->in))
-        return ctrl_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
+        return ctrl_l1_stall_sleep(b, &b->links.net_in[NC_VNET_RSP], 1);
     /* (an extension's release under way wakes us with its acknowledgements) */
     return false;
 }
