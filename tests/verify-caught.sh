@@ -1,6 +1,16 @@
-# Sourced by tests/cli/verify*.sh: the check every seeded bug of `gpucoh verify`
-# must pass (docs/verify.md: caught with a counterexample shorter than 30 steps,
-# which --replay reproduces). The sourcing script defines bin and fail.
+# Sourced by tests/cli/verify*.sh: what they share, and the check every seeded
+# bug of `gpucoh verify` must pass (docs/verify.md: caught with a counterexample
+# shorter than 30 steps, which --replay reproduces). The sourcing script defines
+# bin; this defines fail, a scratch folder tmp (removed on exit), a counter n
+# the script counts its checks in, caught and field.
+fail() { echo "FAIL: $*"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# field TEXT WORD: the number before WORD in TEXT ("1596" of "... 1596 states ...")
+field() { echo "$1" | sed -nE "s/.* ([0-9]+) $2.*/\1/p" | head -1; }
+
 #
 # caught NAME CEX KIND PATTERN [ARG...]: `verify --protocol NAME ARG... --cex CEX`
 # exits 1 with the line "verify NAME: VIOLATION: PATTERN" (an extended regular

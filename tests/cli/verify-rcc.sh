@@ -10,11 +10,7 @@
 # events without a violation, and its copy expires after guard ticks.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-. "$(dirname "$0")/../verify-caught.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
 
 out=$("$bin" verify --protocol rccsc,rccwo --ticks 1 2>&1)
 [ $? -eq 0 ] || { echo "$out"; fail "verify rccsc,rccwo"; }

@@ -10,11 +10,7 @@
 # and the random request types the explorer cannot enumerate, are input errors.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-. "$(dirname "$0")/../verify-caught.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
 
 # verified NAME ARGS...: the result line says verified, with more than MIN states
 verified() {

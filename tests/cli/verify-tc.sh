@@ -8,11 +8,7 @@
 # keep each under its CPU budget.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-. "$(dirname "$0")/../verify-caught.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
 
 out=$("$bin" verify --protocol tcs,tcw 2>&1)
 [ $? -eq 0 ] || { echo "$out"; fail "verify tcs,tcw"; }

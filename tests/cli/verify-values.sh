@@ -9,13 +9,8 @@
 # protocol the relabeller does not describe, the reduction says why it is not used.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-. "$(dirname "$0")/../verify-caught.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
 
-field() { echo "$1" | sed -nE "s/.* ([0-9]+) $2.*/\1/p" | head -1; }
 shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*depth ([0-9]+).*cells reached ([0-9]+) of.*/\1 \2/'; }
 
 # protocol, extra arguments, representatives, whole-space states (the orbits'

@@ -5,11 +5,7 @@
 # search with nothing proven; bad input is a usage error.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-. "$(dirname "$0")/../verify-caught.sh"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
 
 out=$("$bin" verify --protocol fast 2>&1)
 rc=$?
