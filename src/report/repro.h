@@ -227,7 +227,7 @@ struct rp_decl {
 enum rp_agg { RP_AGG_HM, RP_AGG_GM, RP_AGG_MEAN, RP_AGG_MAX };
 struct rp_paper_metric {
     const char *name;      /* "speedup_hm" */
-    enum rp_metric metric; /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles) */
+    enum rp_metric metric; /* RP_SPEEDUP, RP_TRAFFIC or RP_RATIO (of cycles, or ratio_of) */
     enum rp_agg agg;       /* over a set; one app's when the row names an app */
     const char *what;      /* "speedup", for the report */
     const char *ratio_of;  /* RP_RATIO: the statistic whose ratio it is; NULL: cycles */
