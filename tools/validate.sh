@@ -28,9 +28,9 @@ done
 out=${out:-$root/results/validate-$size}
 reference=$root/validation/gpgpusim/tc-$size.csv
 [ -f "$reference" ] || { echo "validate.sh: no GPGPU-Sim data for size $size ($reference)" >&2; exit 2; }
-# The RCC and strong-ordering sets' GPGPU-Sim data, where it exists.
+# The RCC, strong-ordering and GETM sets' GPGPU-Sim data, where it exists.
 references=("$reference")
-for set in rcc so; do
+for set in rcc so getm; do
     [ -f "$root/validation/gpgpusim/$set-$size.csv" ] && references+=("$root/validation/gpgpusim/$set-$size.csv")
 done
 gpucoh=${GPUCOH:-$root/build/gpucoh}

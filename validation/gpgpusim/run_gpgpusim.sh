@@ -97,6 +97,12 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #   -l1hit10      the L1's hit latency 10 cycles instead of 20 (not a
 #                 difference, gpucoh's l1.hit_cycles is 20 too: a sensitivity
 #                 run, compared with gpucoh's --set l1.hit_cycles=10)
+#   -lat1         every ALU, FP, DP and SFU opcode's latency and initiation
+#                 interval 1 cycle (-ptx_opcode_latency_* and
+#                 -ptx_opcode_initiation_*): a warp's dependent instructions
+#                 then follow each other at the pipeline's own distance (the
+#                 operand collector, dispatch and writeback: 7 cycles,
+#                 measured), compared with gpucoh's sm.lat_* classes set to 7
 #   -sectoraddr   the L2 addresses the sectors of a split 64-byte request
 #                 from the line's base; GPGPU-Sim adds 32 x sector to the
 #                 request's own address, so an upper-half request (line +
@@ -119,6 +125,11 @@ baseline_options() {
         echo "-gpgpu_l1_banks 4"; echo "-gpgpu_l1_banks_byte_interleaving 128" ;;
     *-localinsm) baseline_options "${1%-localinsm}"; echo "-gpgpu_local_in_sm 1" ;;
     *-l1hit10) baseline_options "${1%-l1hit10}"; echo "-gpgpu_l1_latency 10" ;;
+    *-lat1) baseline_options "${1%-lat1}"
+        echo "-ptx_opcode_latency_int 1,1,1,1,1,1"; echo "-ptx_opcode_initiation_int 1,1,1,1,1,1"
+        echo "-ptx_opcode_latency_fp 1,1,1,1,1"; echo "-ptx_opcode_initiation_fp 1,1,1,1,1"
+        echo "-ptx_opcode_latency_dp 1,1,1,1,1"; echo "-ptx_opcode_initiation_dp 1,1,1,1,1"
+        echo "-ptx_opcode_latency_sfu 1"; echo "-ptx_opcode_initiation_sfu 1" ;;
     *-sectoraddr) baseline_options "${1%-sectoraddr}"; echo "-gpgpu_l2_sector_split_line_addr 1" ;;
     nol1) echo "-gpgpu_gmem_skip_L1D 1" ;;
     rc) echo "-gpgpu_gmem_skip_L1D 0" ;;
