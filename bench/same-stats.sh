@@ -7,11 +7,15 @@
 # kernel_stats, which a faster engine may change without changing anything
 # simulated). A speed change to the
 # simulator must leave every other number identical.
-# Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|all]
+# Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|all] [ARG...]
+# ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
+# that must not change a statistic, which BEFORE may not know).
 # Exit 0 when every pair matches, 1 when one differs (its diff is printed).
 # SPDX-License-Identifier: BSD-3-Clause
 set -u
 before=$1 after=$2 out=${3:-/tmp/same-stats} which=${4:-all}
+shift $(($# < 4 ? $# : 4))
+after_args=("$@")
 mkdir -p "$out"
 workloads="kmn cl stn spinlock histogram"
 protocols="nol1 rc tcw mesi gpuvi rccsc getm"
@@ -21,8 +25,8 @@ fail=0 n=0
 run() {
   local name=$1; shift
   for b in before after; do
-    local bin=$before; [ $b = after ] && bin=$after
-    "$bin" "$@" --stats "$out/$name.$b.json" >"$out/$name.$b.log" 2>&1
+    local bin=$before extra=(); [ $b = after ] && bin=$after extra=(${after_args[@]+"${after_args[@]}"})
+    "$bin" "$@" ${extra[@]+"${extra[@]}"} --stats "$out/$name.$b.json" >"$out/$name.$b.log" 2>&1
     echo $? >"$out/$name.$b.rc"
   done
   n=$((n + 1))
