@@ -26,6 +26,7 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->occupied_bit = 0;
     p->n_sent = p->n_full = 0;
     p->wired_sender = NULL;
+    p->outbox = NULL;
     p->quiet = false;
 }
 
@@ -70,6 +71,47 @@ static void grow(struct port *p)
 
 static bool send_after_growing(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
 
+/* A send into a cut port: its announcement waits in the outbox. */
+static bool __attribute__((noinline)) outbox_add(struct port *p, tick_t ready)
+{
+    struct port_outbox *ob = p->outbox;
+    if (ob->n == ob->cap) {
+        ob->cap = ob->cap ? 2 * ob->cap : 256;
+        ob->e = realloc(ob->e, ob->cap * sizeof *ob->e);
+        if (!ob->e)
+            panic("out of memory");
+    }
+    ob->e[ob->n++] = (struct port_outbox_entry){p, ready, !p->quiet};
+    return true;
+}
+
+void port_cut(struct port *p, struct port_outbox *ob)
+{
+    p->outbox = ob;
+}
+
+bool port_outbox_deliver(struct port_outbox *ob)
+{
+    uint32_t n = ob->n;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct port_outbox_entry *x = &ob->e[i];
+        if (x->p->occupied_word && x->p->n)
+            *x->p->occupied_word |= x->p->occupied_bit;
+        if (x->wake)
+            comp_wake_at(x->p->receiver, x->ready);
+    }
+    ob->n = 0;
+    ob->n_delivered += n;
+    return n > 0;
+}
+
+void port_outbox_free(struct port_outbox *ob)
+{
+    free(ob->e);
+    ob->e = NULL;
+    ob->n = ob->cap = 0;
+}
+
 /* Nothing is live across its one call, the wake at the end, so the compiler
  * saves one register, not six: the ring's growth, which would keep the
  * arguments across a call, is a tail call to send_after_growing (with the
@@ -93,10 +135,12 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
     }
     *port_slot_at(p, p->n) = (struct port_slot){m, ready, weight};
     p->n++;
-    if (p->occupied_word)
-        *p->occupied_word |= p->occupied_bit;
     p->weight += weight;
     p->n_sent++;
+    if (__builtin_expect(p->outbox != NULL, 0))
+        return outbox_add(p, ready);
+    if (p->occupied_word)
+        *p->occupied_word |= p->occupied_bit;
     if (!p->quiet)
         comp_wake_at(p->receiver, ready);
     return true;
