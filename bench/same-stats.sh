@@ -5,7 +5,8 @@
 # --stats JSON of each pair with the host-speed figures left out (the "speed"
 # block and "engine.events", the count of host events, also among each launch's
 # kernel_stats, which a faster engine may change without changing anything
-# simulated). A speed change to the
+# simulated; and the setting sim.partitions, which only says how the engine
+# runs the machine). A speed change to the
 # simulator must leave every other number identical.
 # Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|all] [ARG...]
 # ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
@@ -40,6 +41,7 @@ def load(p):
         return None
     d.pop("speed", None)
     d.get("stats", {}).pop("engine.events", None)
+    d.get("config", {}).pop("sim.partitions", None)  # how the host runs it, not what
     ks = d.get("kernel_stats", {})  # per launch: the same host-speed field
     if "engine.events" in ks.get("names", []):
         i = ks["names"].index("engine.events")
