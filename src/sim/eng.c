@@ -310,8 +310,9 @@ bool eng_parts_pending(const struct eng *e)
     return false;
 }
 
-/* Time has advanced: move the far slots now within the wheel's reach into it. */
-static void far_to_wheel(struct eng *e)
+/* Time has advanced: move the far slots now within the wheel's reach into it.
+ * Inline in eng_run, as it was before the merge executor also called it. */
+static inline __attribute__((always_inline)) void far_to_wheel(struct eng *e)
 {
     while (e->n_heap && in_wheel(e, e->heap[0]->when)) {
         struct eng_slot *s = e->heap[0];
@@ -522,11 +523,12 @@ void comp_wake_at(struct comp *c, tick_t t)
         edge = c->last + p;
     else
         edge = clock_edge_at_or_after(c->clk, t);
-    if (edge == c->eng->now && c->rank < c->eng->passed)
+    const struct eng *q = c->q; /* its queue's time and passed are its engine's (merge_run) */
+    if (edge == q->now && c->rank < q->passed)
         edge += p; /* this time step is past its place: as if it ticked and saw nothing */
-    if (edge < c->eng->now)
+    if (edge < q->now)
         panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
-              (unsigned long long)c->eng->now);
+              (unsigned long long)q->now);
     schedule_tick(c, edge);
 }
 
@@ -548,7 +550,7 @@ void eng_dump_all(struct eng *e, FILE *out)
  * heads its bucket: now is within reach (far_to_wheel moved s in), every
  * other slot of the bucket is later, and a bucket holds the times of one turn
  * of the wheel only. */
-static void retire(struct eng *e, struct eng_slot *s)
+static inline __attribute__((always_inline)) void retire(struct eng *e, struct eng_slot *s)
 {
     wheel_del_head(e, s);
     e->n_times--;
@@ -697,6 +699,7 @@ static void merge_advance(struct eng *e, tick_t t)
     far_to_wheel(e);
     for (uint32_t i = 0; i < e->n_parts; i++) {
         e->parts[i]->now = t;
+        e->parts[i]->passed = 0;
         far_to_wheel(e->parts[i]);
     }
 }
@@ -709,9 +712,11 @@ static inline bool merge_deliver(struct eng *e)
 
 /* The merge executor: one event at a time, from the queue (e's own, for
  * eng_at calls and late drivers, or a partition's) whose next (time, rank)
- * is smallest. Every queue's time is e's, and a wake reads e's `passed`
- * (machine-wide ranks), so wakes, ties and the watchdog behave as in
- * eng_run's single queue and the order of events is the same. At each
+ * is smallest. Every queue's time and `passed` (by machine-wide rank) are
+ * e's, set at each time and tick (a wake reads its own queue's, which keeps
+ * the single-queue path free of a second pointer), so wakes, ties and the
+ * watchdog behave as in eng_run's single queue and the order of events is
+ * the same. At each
  * window end of the grid, and before returning, the outboxes of cut ports
  * are delivered: delivering early is harmless (what they hold is ready at
  * or after the window's end), late never happens. */
@@ -759,7 +764,9 @@ static bool merge_run(struct eng *e, tick_t until)
             s->tick[w] = bits & (bits - 1);
             s->n_ticks--;
             struct comp *c = q->by_rank[slot];
-            e->passed = c->rank + 1;
+            e->passed = c->rank + 1; /* by global rank, in every queue: a wake reads its own */
+            for (uint32_t i = 0; i < e->n_parts; i++)
+                e->parts[i]->passed = e->passed;
             e->part_ticks[c->part]++;
             run_tick(c, t);
         }

@@ -119,7 +119,9 @@ typedef bool eng_window_fn(void *obj);
 
 struct eng {
     tick_t now;
-    uint32_t passed;         /* ranks below this have ticked (or been passed) at now */
+    uint32_t
+        passed;              /* ranks below this have ticked (or been passed) at now (machine-wide
+                                ranks; a partition's queue gets the value of the engine it was split from) */
     size_t n_times;          /* distinct times with events pending (0: queue empty) */
     struct eng_slot **wheel; /* [ENG_WHEEL_BUCKETS]: the slots of times within the wheel's
                                 reach, a list per bucket in increasing time */

@@ -81,13 +81,14 @@ static bool __attribute__((noinline)) outbox_add(struct port *p, tick_t ready)
         if (!ob->e)
             panic("out of memory");
     }
-    ob->e[ob->n++] = (struct port_outbox_entry){p, ready, !p->quiet};
+    ob->e[ob->n++] = (struct port_outbox_entry){p, ready};
     return true;
 }
 
 void port_cut(struct port *p, struct port_outbox *ob)
 {
     p->outbox = ob;
+    p->quiet = true; /* sends take the quiet path, which hands the wake to the outbox */
 }
 
 bool port_outbox_deliver(struct port_outbox *ob)
@@ -95,10 +96,7 @@ bool port_outbox_deliver(struct port_outbox *ob)
     uint32_t n = ob->n;
     for (uint32_t i = 0; i < n; i++) {
         const struct port_outbox_entry *x = &ob->e[i];
-        if (x->p->occupied_word && x->p->n)
-            *x->p->occupied_word |= x->p->occupied_bit;
-        if (x->wake)
-            comp_wake_at(x->p->receiver, x->ready);
+        comp_wake_at(x->p->receiver, x->ready);
     }
     ob->n = 0;
     ob->n_delivered += n;
@@ -135,14 +133,14 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
     }
     *port_slot_at(p, p->n) = (struct port_slot){m, ready, weight};
     p->n++;
-    p->weight += weight;
-    p->n_sent++;
-    if (__builtin_expect(p->outbox != NULL, 0))
-        return outbox_add(p, ready);
     if (p->occupied_word)
         *p->occupied_word |= p->occupied_bit;
+    p->weight += weight;
+    p->n_sent++;
     if (!p->quiet)
         comp_wake_at(p->receiver, ready);
+    else if (p->outbox) /* a cut port is quiet: its wake waits for the window's end */
+        return outbox_add(p, ready);
     return true;
 }
 
@@ -165,6 +163,10 @@ bool port_send(struct port *p, struct msg *m)
 
 void port_unquiet(struct port *p)
 {
+    if (p->outbox)
+        panic("%s: the receiver of a cut port sleeps on it (port_quiet): its wakes would "
+              "come at window ends",
+              p->name);
     p->quiet = false;
     tick_t now = p->receiver->eng->now;
     for (uint32_t i = p->n; i-- > 0;) { /* ready times never fall along the FIFO */

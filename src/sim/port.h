@@ -44,8 +44,10 @@ struct port {
      * `sender` it is set also where nobody is to be woken. */
     const struct comp *wired_sender;
     /* A cut port (docs/parallel.md 2.3): the sending partition's outbox, where a send is
-     * recorded and announced to the receiver (its wake, the port_watch bit) only at the end
-     * of the window; NULL: at once */
+     * recorded and the receiver's wake for it asked for only at the end of the window
+     * (the message itself is in the ring at once, so room queries see it); NULL: at once.
+     * A cut port is `quiet` for good: its receiver may not sleep on it (port_unquiet
+     * panics), and sends pay nothing for the outbox on the ports that are not cut */
     struct port_outbox *outbox;
     uint64_t n_sent; /* statistics */
     uint64_t n_full; /* sends refused because the port was full */
@@ -57,7 +59,6 @@ struct port {
 struct port_outbox_entry {
     struct port *p;
     tick_t ready;
-    bool wake; /* the receiver was not quiet at the send */
 };
 struct port_outbox {
     struct port_outbox_entry *e;
@@ -80,8 +81,7 @@ void port_wire(struct port *p, const struct comp *c);
 void port_cut(struct port *p, struct port_outbox *ob);
 
 /* Announce every send of ob to its receiver, in send order, as the send would
- * have (the port_watch bit, the wake for its ready time); true when ob held
- * any. */
+ * have (the wake for its ready time); true when ob held any. */
 bool port_outbox_deliver(struct port_outbox *ob);
 void port_outbox_free(struct port_outbox *ob);
 

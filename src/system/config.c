@@ -43,7 +43,7 @@ static const struct cfg_opt sim_opts[] = {
              "finest exact cut (docs/parallel.md: core and memory side of each GPM, the sysnet "
              "apart; one partition where a zero-latency shortcut joins them), run in one thread "
              "by the merge executor in exactly the order of one queue, with cut ports "
-             "announcing their sends at window ends: the same statistics, slower; a check of "
+             "announcing their sends at window ends: the same statistics; a check of "
              "the partitioned engine"),
     CFG_END,
 };
