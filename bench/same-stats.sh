@@ -5,17 +5,22 @@
 # --stats JSON of each pair with the host-speed figures left out (the "speed"
 # block and "engine.events", the count of host events, also among each launch's
 # kernel_stats, which a faster engine may change without changing anything
-# simulated). A speed change to the
+# simulated; and the setting sim.partitions, which only says how the engine
+# runs the machine). A speed change to the
 # simulator must leave every other number identical.
-# Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|small|all]
-# (all: tiny and quick, minutes. small: a few long runs at size small, about
-# ten minutes on two cores, where a wake-up or an order that tiny and quick
+# Use: bench/same-stats.sh BEFORE AFTER [OUTDIR] [tiny|quick|small|all] [ARG...]
+# (all: tiny and quick, minutes. small: a few long runs at size small, a few
+# minutes on two cores, where a wake-up or an order that tiny and quick
 # never reach can show: a TC L2 bank's left-over wake-up moved one of repro
 # tc's small numbers and no tiny or quick run.)
+# ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
+# that must not change a statistic, which BEFORE may not know).
 # Exit 0 when every pair matches, 1 when one differs (its diff is printed).
 # SPDX-License-Identifier: BSD-3-Clause
 set -u
 before=$1 after=$2 out=${3:-/tmp/same-stats} which=${4:-all}
+shift $(($# < 4 ? $# : 4))
+after_args=("$@")
 mkdir -p "$out"
 workloads="kmn cl stn spinlock histogram"
 protocols="nol1 rc tcw mesi gpuvi rccsc getm"
@@ -25,8 +30,8 @@ fail=0 n=0
 run() {
   local name=$1; shift
   for b in before after; do
-    local bin=$before; [ $b = after ] && bin=$after
-    "$bin" "$@" --stats "$out/$name.$b.json" >"$out/$name.$b.log" 2>&1
+    local bin=$before extra=(); [ $b = after ] && bin=$after extra=(${after_args[@]+"${after_args[@]}"})
+    "$bin" "$@" ${extra[@]+"${extra[@]}"} --stats "$out/$name.$b.json" >"$out/$name.$b.log" 2>&1
     echo $? >"$out/$name.$b.rc"
   done
   n=$((n + 1))
@@ -40,6 +45,7 @@ def load(p):
         return None
     d.pop("speed", None)
     d.get("stats", {}).pop("engine.events", None)
+    d.get("config", {}).pop("sim.partitions", None)  # how the host runs it, not what
     ks = d.get("kernel_stats", {})  # per launch: the same host-speed field
     if "engine.events" in ks.get("names", []):
         i = ks["names"].index("engine.events")

@@ -476,6 +476,14 @@ int sim_report(struct sim_session *s, FILE *out, const char *title, struct cJSON
             cJSON_AddNumberToObject(pt, machine_partition_name(s->machine, p, pn, sizeof pn),
                                     (double)machine_partition_ticks(s->machine, p));
         }
+        struct machine_split_info si;
+        machine_split_info(s->machine, &si);
+        if (si.apart) { /* sim.partitions = max: a queue each */
+            cJSON_AddNumberToObject(parts, "cut_ports", si.cut_ports);
+            cJSON_AddNumberToObject(parts, "direct_ports", si.direct_ports);
+            cJSON_AddNumberToObject(parts, "window_ps", (double)si.window_ps);
+            cJSON_AddNumberToObject(parts, "outbox_sends", (double)si.outbox_sends);
+        }
         machine_stats(s->machine, json_stat, cJSON_AddObjectToObject(root, "stats"));
         if (machine_kernel_stats(s->machine))
             json_kernel_stats(root, machine_kernel_stats(s->machine));

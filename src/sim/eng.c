@@ -288,14 +288,31 @@ static struct eng_slot *first_slot(const struct eng *e)
     return e->wheel[(w << 6) | (size_t)__builtin_ctzll(bits)];
 }
 
-tick_t eng_next_time(const struct eng *e)
+static tick_t queue_next_time(const struct eng *e)
 {
     const struct eng_slot *s = first_slot(e);
     return s ? s->when : TICK_MAX;
 }
 
-/* Time has advanced: move the far slots now within the wheel's reach into it. */
-static void far_to_wheel(struct eng *e)
+tick_t eng_next_time(const struct eng *e)
+{
+    tick_t t = queue_next_time(e);
+    for (uint32_t i = 0; i < e->n_parts; i++)
+        t = MIN(t, queue_next_time(e->parts[i]));
+    return t;
+}
+
+bool eng_parts_pending(const struct eng *e)
+{
+    for (uint32_t i = 0; i < e->n_parts; i++)
+        if (e->parts[i]->n_times)
+            return true;
+    return false;
+}
+
+/* Time has advanced: move the far slots now within the wheel's reach into it.
+ * Inline in eng_run, as it was before the merge executor also called it. */
+static inline __attribute__((always_inline)) void far_to_wheel(struct eng *e)
 {
     while (e->n_heap && in_wheel(e, e->heap[0]->when)) {
         struct eng_slot *s = e->heap[0];
@@ -395,7 +412,7 @@ static inline void push_tick(struct eng *e, tick_t when, const struct comp *c)
     struct eng_slot *s = e->last_slot;
     if (!s || s->when != when)
         s = slot_for(e, when);
-    uint64_t *w = &s->tick[c->rank >> 6], old = *w;
+    uint64_t *w = &s->tick[c->slot >> 6], old = *w;
     *w = old | c->rank_bit;
     s->n_ticks += !(old & c->rank_bit); /* a bit set twice is one tick */
 }
@@ -420,7 +437,7 @@ static inline void schedule_tick(struct comp *c, tick_t edge)
     if (edge == c->asked)
         return;
     c->asked = edge;
-    push_tick(c->eng, edge, c);
+    push_tick(c->q, edge, c);
 }
 
 /* c's tick at `when` (= now); a tick that reports progress asks for the next
@@ -451,7 +468,8 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
         if (!e->by_rank)
             panic("out of memory");
     }
-    c->rank = e->n_comps;
+    c->q = e;
+    c->rank = c->slot = e->n_comps;
     c->rank_bit = 1ull << (c->rank & 63);
     e->by_rank[e->n_comps++] = c;
     if (e->n_comps > 64 * e->slot_words) { /* every slot gets room for the new ranks */
@@ -486,8 +504,10 @@ void eng_order(struct eng *e, struct comp *const *order, size_t n)
     for (uint32_t r = 0; r < e->n_comps; r++)
         if (!taken[r])
             by[k++] = e->by_rank[r];
+    if (e->n_parts)
+        panic("eng_order after eng_split");
     for (uint32_t r = 0; r < e->n_comps; r++) {
-        by[r]->rank = r;
+        by[r]->rank = by[r]->slot = r;
         by[r]->rank_bit = 1ull << (r & 63);
     }
     free(taken);
@@ -503,11 +523,12 @@ void comp_wake_at(struct comp *c, tick_t t)
         edge = c->last + p;
     else
         edge = clock_edge_at_or_after(c->clk, t);
-    if (edge == c->eng->now && c->rank < c->eng->passed)
+    const struct eng *q = c->q; /* its queue's time and passed are its engine's (merge_run) */
+    if (edge == q->now && c->rank < q->passed)
         edge += p; /* this time step is past its place: as if it ticked and saw nothing */
-    if (edge < c->eng->now)
+    if (edge < q->now)
         panic("%s: tick scheduled in the past (%llu < %llu)", c->name, (unsigned long long)edge,
-              (unsigned long long)c->eng->now);
+              (unsigned long long)q->now);
     schedule_tick(c, edge);
 }
 
@@ -529,7 +550,7 @@ void eng_dump_all(struct eng *e, FILE *out)
  * heads its bucket: now is within reach (far_to_wheel moved s in), every
  * other slot of the bucket is later, and a bucket holds the times of one turn
  * of the wheel only. */
-static void retire(struct eng *e, struct eng_slot *s)
+static inline __attribute__((always_inline)) void retire(struct eng *e, struct eng_slot *s)
 {
     wheel_del_head(e, s);
     e->n_times--;
@@ -539,8 +560,12 @@ static void retire(struct eng *e, struct eng_slot *s)
     e->free_slots = s;
 }
 
+static bool merge_run(struct eng *e, tick_t until);
+
 bool eng_run(struct eng *e, tick_t until)
 {
+    if (e->n_parts)
+        return merge_run(e, until);
     e->stop = false;
     while (e->n_times > 0 && !e->stop) {
         struct eng_slot *s = first_slot(e); /* stays first while anything is due at its time */
@@ -585,6 +610,179 @@ bool eng_run(struct eng *e, tick_t until)
         if (!s->n_ticks && s->head == s->n)
             retire(e, s);
     }
+    if (!e->stop && e->n_outstanding)
+        panic("deadlock: every component is asleep with %llu memory operations outstanding",
+              (unsigned long long)e->n_outstanding);
+    return !e->stop;
+}
+
+/* --- partitions and the merge executor (docs/parallel.md, step 1) --- */
+
+/* Make room in e's slots for a bit at index `slot` (see comp_init). */
+static void room_for_slot(struct eng *e, uint32_t slot)
+{
+    while (slot >= 64 * e->slot_words) {
+        e->slot_words *= 2;
+        for (size_t i = 0; i < e->n_chunks; i++)
+            for (size_t k = 0; k < ENG_BLOCK; k++)
+                grow_ticks((struct eng_slot *)e->chunks[i] + k, e->slot_words);
+    }
+}
+
+void eng_split(struct eng *e, struct eng **parts, uint32_t n)
+{
+    if (e->n_parts || !n)
+        panic("eng_split: split twice, or into nothing");
+    for (size_t b = 0; b < ENG_WHEEL_BUCKETS; b++)
+        for (const struct eng_slot *s = e->wheel[b]; s; s = s->next)
+            if (s->n_ticks)
+                panic("eng_split with ticks pending");
+    for (size_t i = 0; i < e->n_heap; i++)
+        if (e->heap[i]->n_ticks)
+            panic("eng_split with ticks pending");
+    for (uint32_t r = 0; r < e->n_comps; r++) { /* in rank order: dense local slots, same order */
+        struct comp *c = e->by_rank[r];
+        if (c->part >= n)
+            panic("eng_split: %s is in partition %u of %u", c->name, c->part, n);
+        struct eng *q = parts[c->part];
+        if (q->n_comps == q->cap_comps) {
+            q->cap_comps = q->cap_comps ? 2 * q->cap_comps : 64;
+            q->by_rank = realloc(q->by_rank, q->cap_comps * sizeof *q->by_rank);
+            if (!q->by_rank)
+                panic("out of memory");
+        }
+        room_for_slot(q, q->n_comps);
+        c->q = q;
+        c->slot = q->n_comps;
+        c->rank_bit = 1ull << (c->slot & 63);
+        c->asked = TICK_MAX;
+        q->by_rank[q->n_comps++] = c;
+        q->now = e->now;
+    }
+    e->parts = parts;
+    e->n_parts = n;
+}
+
+void eng_set_windows(struct eng *e, tick_t window_ps, eng_window_fn *fn, void *obj)
+{
+    e->window_ps = window_ps;
+    e->window_end = window_ps ? (e->now / window_ps + 1) * window_ps : TICK_MAX;
+    e->at_window = fn;
+    e->window_obj = obj;
+}
+
+/* The key of q's next event: its time, and 0 for an eng_at call (calls run
+ * first) or 1 + the rank of the tick. False when q is empty. */
+static inline bool queue_key(const struct eng *q, tick_t *t, uint64_t *k)
+{
+    const struct eng_slot *s = first_slot(q);
+    if (!s)
+        return false;
+    *t = s->when;
+    if (s->head < s->n) {
+        *k = 0;
+        return true;
+    }
+    uint32_t w = 0;
+    while (!s->tick[w])
+        w++;
+    uint32_t slot = (w << 6) | (uint32_t)__builtin_ctzll(s->tick[w]);
+    *k = 1 + (uint64_t)q->by_rank[slot]->rank;
+    return true;
+}
+
+/* Every queue's time moves to t (no event of any is earlier). */
+static void merge_advance(struct eng *e, tick_t t)
+{
+    e->now = t;
+    e->passed = 0;
+    far_to_wheel(e);
+    for (uint32_t i = 0; i < e->n_parts; i++) {
+        e->parts[i]->now = t;
+        e->parts[i]->passed = 0;
+        far_to_wheel(e->parts[i]);
+    }
+}
+
+/* Deliver the outboxes (returns true when that scheduled anything). */
+static inline bool merge_deliver(struct eng *e)
+{
+    return e->at_window && e->at_window(e->window_obj);
+}
+
+/* The merge executor: one event at a time, from the queue (e's own, for
+ * eng_at calls and late drivers, or a partition's) whose next (time, rank)
+ * is smallest. Every queue's time and `passed` (by machine-wide rank) are
+ * e's, set at each time and tick (a wake reads its own queue's, which keeps
+ * the single-queue path free of a second pointer), so wakes, ties and the
+ * watchdog behave as in eng_run's single queue and the order of events is
+ * the same. At each
+ * window end of the grid, and before returning, the outboxes of cut ports
+ * are delivered: delivering early is harmless (what they hold is ready at
+ * or after the window's end), late never happens. */
+static bool merge_run(struct eng *e, tick_t until)
+{
+    e->stop = false;
+    tick_t horizon = until == TICK_MAX ? TICK_MAX : until + 1;
+    bool beyond = false; /* the next event lies beyond `until` */
+    while (!e->stop) {
+        struct eng *q = NULL;
+        tick_t t = TICK_MAX;
+        uint64_t k = 0;
+        {
+            tick_t qt;
+            uint64_t qk;
+            if (queue_key(e, &qt, &qk))
+                q = e, t = qt, k = qk;
+            for (uint32_t i = 0; i < e->n_parts; i++)
+                if (queue_key(e->parts[i], &qt, &qk) && (qt < t || (qt == t && qk < k)))
+                    q = e->parts[i], t = qt, k = qk;
+        }
+        if (!q || t >= MIN(e->window_end, horizon)) { /* a window or the run ends first */
+            if (merge_deliver(e))
+                continue;
+            if (!q)
+                break;
+            if (t > until) {
+                beyond = true;
+                break;
+            }
+            e->window_end = e->window_ps ? (t / e->window_ps + 1) * e->window_ps : TICK_MAX;
+        }
+        if (t != e->now)
+            merge_advance(e, t);
+        struct eng_slot *s = first_slot(q);
+        if (k == 0) {
+            struct eng_event ev = s->ev[s->head++];
+            ev.fn(ev.obj, ev.arg);
+        } else {
+            uint32_t w = 0;
+            while (!s->tick[w])
+                w++;
+            uint64_t bits = s->tick[w];
+            uint32_t slot = (w << 6) | (uint32_t)__builtin_ctzll(bits);
+            s->tick[w] = bits & (bits - 1);
+            s->n_ticks--;
+            struct comp *c = q->by_rank[slot];
+            e->passed = c->rank + 1; /* by global rank, in every queue: a wake reads its own */
+            for (uint32_t i = 0; i < e->n_parts; i++)
+                e->parts[i]->passed = e->passed;
+            e->part_ticks[c->part]++;
+            run_tick(c, t);
+        }
+        e->n_events++;
+        if (e->watchdog_ps && e->n_outstanding && e->now - e->last_progress > e->watchdog_ps)
+            panic("watchdog: no memory operation completed for %llu ps with %llu "
+                  "outstanding (deadlock or livelock)",
+                  (unsigned long long)(e->now - e->last_progress),
+                  (unsigned long long)e->n_outstanding);
+        s = first_slot(q);
+        if (s && s->when == t && !s->n_ticks && s->head == s->n)
+            retire(q, s);
+    }
+    merge_deliver(e);
+    if (beyond)
+        return false;
     if (!e->stop && e->n_outstanding)
         panic("deadlock: every component is asleep with %llu memory operations outstanding",
               (unsigned long long)e->n_outstanding);

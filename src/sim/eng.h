@@ -64,12 +64,16 @@ struct comp {
     bool (*tick)(struct comp *);         /* one cycle; returns true if anything moved */
     void (*dump)(struct comp *, FILE *); /* watchdog / panic diagnostics; may be NULL */
     tick_t last;                         /* last tick that ran */
-    uint32_t rank;                       /* place among simultaneous ticks (lower first) */
+    uint32_t rank; /* place among simultaneous ticks (lower first), machine-wide */
     uint32_t part; /* its partition (docs/parallel.md): 0 unless the machine sets it; its ticks
                       are counted in eng->part_ticks[part] */
     struct comp *all_next; /* engine's list of every component */
     /* --- private to eng.c --- */
-    uint64_t rank_bit; /* 1 << (rank % 64) */
+    struct eng *q;     /* the engine whose queue holds its ticks: `eng`, or the engine of its
+                          partition (eng_split) */
+    uint32_t slot;     /* its bit in q's slots: a dense index in q, in rank order (= rank
+                          while q is eng) */
+    uint64_t rank_bit; /* 1 << (slot % 64) */
     tick_t asked;      /* the tick time last scheduled (TICK_MAX: none yet); still pending
                           while it is later than `last` */
 };
@@ -108,9 +112,16 @@ struct eng_slot {
 /* Partitions whose ticks the engine counts apart (comp.part is below it). */
 #define ENG_PARTS_MAX 256
 
+/* Called by the merge executor at a window boundary (and before it returns):
+ * hands over what the partitions' outboxes hold; returns true when it
+ * delivered anything. */
+typedef bool eng_window_fn(void *obj);
+
 struct eng {
     tick_t now;
-    uint32_t passed;         /* ranks below this have ticked (or been passed) at now */
+    uint32_t
+        passed;              /* ranks below this have ticked (or been passed) at now (machine-wide
+                                ranks; a partition's queue gets the value of the engine it was split from) */
     size_t n_times;          /* distinct times with events pending (0: queue empty) */
     struct eng_slot **wheel; /* [ENG_WHEEL_BUCKETS]: the slots of times within the wheel's
                                 reach, a list per bucket in increasing time */
@@ -136,6 +147,16 @@ struct eng {
     tick_t last_progress;   /* time of the last eng_progress() */
     tick_t watchdog_ps;     /* 0 disables the time-based check */
 
+    /* partitions (eng_split): each has a queue of its own; this engine keeps the time, the
+     * tie order (passed, by global rank), the watchdog and the statistics of them all, and
+     * eng_run runs them with the merge executor */
+    struct eng **parts;
+    uint32_t n_parts;
+    tick_t window_ps;         /* the window grid (docs/parallel.md 2.1); 0: no windows */
+    tick_t window_end;        /* end of the current window */
+    eng_window_fn *at_window; /* outbox delivery, or NULL */
+    void *window_obj;
+
     /* statistics */
     uint64_t n_events; /* events executed (ticks included) */
     /* ticks run per partition (comp.part; host work, not a simulated figure):
@@ -156,10 +177,12 @@ void eng_at(struct eng *e, tick_t when, eng_fn *fn, void *obj, uint64_t arg);
 bool eng_run(struct eng *e, tick_t until);
 void eng_stop(struct eng *e);
 
+bool eng_parts_pending(const struct eng *e);
+
 /* Whether any event is pending. */
 static inline bool eng_pending(const struct eng *e)
 {
-    return e->n_times > 0;
+    return e->n_times > 0 || (e->n_parts && eng_parts_pending(e));
 }
 
 /* Time of the earliest pending event (TICK_MAX when none). */
@@ -181,6 +204,20 @@ void comp_init(struct comp *c, struct eng *e, const char *name, const struct clo
  * its relative order after them. Only while no tick is pending (panics
  * otherwise), i.e. after building a machine and before running it. */
 void eng_order(struct eng *e, struct comp *const *order, size_t n);
+
+/* Give e's components to the engines parts[0..n) (initialised, empty): c
+ * goes to parts[c->part], where its ticks are queued from now on. Ranks stay
+ * machine-wide (the order eng_order gave); e keeps the time and runs the
+ * parts with the merge executor (eng_run): always the part whose next
+ * (time, rank) is smallest, which is exactly the order of one queue. Only
+ * while no tick is pending, like eng_order. Components registered later stay
+ * in e's own queue (drivers that rank last). */
+void eng_split(struct eng *e, struct eng **parts, uint32_t n);
+
+/* Windows of `window_ps` on the grid of docs/parallel.md 2.1 for the merge
+ * executor: fn(obj) is called before the first event at or after each window
+ * end (and whenever eng_run returns), to deliver the outboxes of cut ports. */
+void eng_set_windows(struct eng *e, tick_t window_ps, eng_window_fn *fn, void *obj);
 
 /* Tick `c` at its first clock edge at or after `t` that is later than its
  * last tick, and, when that edge is now, not before its rank (else the edge

@@ -26,6 +26,7 @@ void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps
     p->occupied_bit = 0;
     p->n_sent = p->n_full = 0;
     p->wired_sender = NULL;
+    p->outbox = NULL;
     p->quiet = false;
 }
 
@@ -70,6 +71,45 @@ static void grow(struct port *p)
 
 static bool send_after_growing(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
 
+/* A send into a cut port: its announcement waits in the outbox. */
+static bool __attribute__((noinline)) outbox_add(struct port *p, tick_t ready)
+{
+    struct port_outbox *ob = p->outbox;
+    if (ob->n == ob->cap) {
+        ob->cap = ob->cap ? 2 * ob->cap : 256;
+        ob->e = realloc(ob->e, ob->cap * sizeof *ob->e);
+        if (!ob->e)
+            panic("out of memory");
+    }
+    ob->e[ob->n++] = (struct port_outbox_entry){p, ready};
+    return true;
+}
+
+void port_cut(struct port *p, struct port_outbox *ob)
+{
+    p->outbox = ob;
+    p->quiet = true; /* sends take the quiet path, which hands the wake to the outbox */
+}
+
+bool port_outbox_deliver(struct port_outbox *ob)
+{
+    uint32_t n = ob->n;
+    for (uint32_t i = 0; i < n; i++) {
+        const struct port_outbox_entry *x = &ob->e[i];
+        comp_wake_at(x->p->receiver, x->ready);
+    }
+    ob->n = 0;
+    ob->n_delivered += n;
+    return n > 0;
+}
+
+void port_outbox_free(struct port_outbox *ob)
+{
+    free(ob->e);
+    ob->e = NULL;
+    ob->n = ob->cap = 0;
+}
+
 /* Nothing is live across its one call, the wake at the end, so the compiler
  * saves one register, not six: the ring's growth, which would keep the
  * arguments across a call, is a tail call to send_after_growing (with the
@@ -99,6 +139,8 @@ bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t
     p->n_sent++;
     if (!p->quiet)
         comp_wake_at(p->receiver, ready);
+    else if (p->outbox) /* a cut port is quiet: its wake waits for the window's end */
+        return outbox_add(p, ready);
     return true;
 }
 
@@ -121,6 +163,10 @@ bool port_send(struct port *p, struct msg *m)
 
 void port_unquiet(struct port *p)
 {
+    if (p->outbox)
+        panic("%s: the receiver of a cut port sleeps on it (port_quiet): its wakes would "
+              "come at window ends",
+              p->name);
     p->quiet = false;
     tick_t now = p->receiver->eng->now;
     for (uint32_t i = p->n; i-- > 0;) { /* ready times never fall along the FIFO */

@@ -23,6 +23,8 @@ struct port_slot {
     uint32_t weight; /* what the sender counts it as (flits); 0 by default */
 };
 
+struct port_outbox;
+
 struct port {
     const char *name;
     struct comp *receiver; /* woken when a message is sent */
@@ -41,8 +43,27 @@ struct port {
      * recorded by port_wire when the machine is built; NULL until then. Unlike
      * `sender` it is set also where nobody is to be woken. */
     const struct comp *wired_sender;
+    /* A cut port (docs/parallel.md 2.3): the sending partition's outbox, where a send is
+     * recorded and the receiver's wake for it asked for only at the end of the window
+     * (the message itself is in the ring at once, so room queries see it); NULL: at once.
+     * A cut port is `quiet` for good: its receiver may not sleep on it (port_unquiet
+     * panics), and sends pay nothing for the outbox on the ports that are not cut */
+    struct port_outbox *outbox;
     uint64_t n_sent; /* statistics */
     uint64_t n_full; /* sends refused because the port was full */
+};
+
+/* The sender half of a partition's cut ports: the sends of the current
+ * window, in send order, each waiting for its announcement. Its array grows
+ * in warm-up only (doubling). */
+struct port_outbox_entry {
+    struct port *p;
+    tick_t ready;
+};
+struct port_outbox {
+    struct port_outbox_entry *e;
+    uint32_t n, cap;
+    uint64_t n_delivered; /* statistics of the host: sends announced at a window end */
 };
 
 void port_init(struct port *p, const char *name, uint32_t cap, tick_t latency_ps,
@@ -53,6 +74,16 @@ void port_destroy(struct port *p);
  * naming the port and both components, when p is already wired to another
  * component or names another sender. */
 void port_wire(struct port *p, const struct comp *c);
+
+/* Make p a cut port whose sends go through `ob` (p's latency must be at
+ * least the window: what it holds is then never ready before the window
+ * ends). */
+void port_cut(struct port *p, struct port_outbox *ob);
+
+/* Announce every send of ob to its receiver, in send order, as the send would
+ * have (the wake for its ready time); true when ob held any. */
+bool port_outbox_deliver(struct port_outbox *ob);
+void port_outbox_free(struct port_outbox *ob);
 
 /* Keep `bit` of *word set while p holds a message, from now on (p must be
  * empty). */

@@ -16,6 +16,8 @@
 #include "coh/options.h"
 #include "coh/proto.h"
 
+const char *const sim_partitions_names[] = {"1", "max", NULL}; /* enum sim_partitions */
+
 #define T struct sim_spec
 static const struct cfg_opt sim_opts[] = {
     CFG_U64("seed", T, seed, "1", 0, 1.8e19, "", "seed of every random stream"),
@@ -36,6 +38,13 @@ static const struct cfg_opt sim_opts[] = {
             "cannot change (functional mode: rounds of one instruction per warp; RCC: counted "
             "from when every L1's clock has passed the leases it held at the last progress); "
             "0 = off"),
+    CFG_ENUM("partitions", T, partitions, "1", sim_partitions_names,
+             "1 = one event queue for the whole machine; max = a queue per partition of the "
+             "finest exact cut (docs/parallel.md: core and memory side of each GPM, the sysnet "
+             "apart; one partition where a zero-latency shortcut joins them), run in one thread "
+             "by the merge executor in exactly the order of one queue, with cut ports "
+             "announcing their sends at window ends: the same statistics; a check of "
+             "the partitioned engine"),
     CFG_END,
 };
 #undef T

@@ -34,7 +34,13 @@ struct sim_spec {
                                    limit; CFG_AUTO = SIM_AUTO_INSTS_PER_WARP per warp */
     uint64_t spin_cycles;       /* core cycles without a store, atomic, new loaded value or
                                    finished warp before exit 3; 0 = off */
+    uint32_t partitions;        /* enum sim_partitions */
 };
+
+/* sim.partitions: one engine, or a queue per partition run by the merge
+ * executor (docs/parallel.md, step 1) */
+enum sim_partitions { SIM_PARTITIONS_ONE, SIM_PARTITIONS_MAX };
+extern const char *const sim_partitions_names[]; /* NULL-terminated */
 
 /* The automatic runaway limits: generous for any kernel that ends, and
  * scaled to the launch so that a small launch that cannot end stops soon.

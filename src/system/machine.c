@@ -476,6 +476,7 @@ struct machine *machine_new_checked(const struct config *cfg, bool check)
     order_components(m);
     machine_partition(m);
     machine_check_senders(m);
+    machine_split(m);
     return m;
 }
 
@@ -587,6 +588,7 @@ void machine_free(struct machine *m)
     }
     pool_destroy(&m->msgs);
     eng_destroy(&m->eng);
+    machine_split_free(m);
     free(m);
 }
 

@@ -107,6 +107,17 @@ unsigned machine_n_partitions(const struct machine *m, const char **why);
 const char *machine_partition_name(const struct machine *m, unsigned p, char *buf, size_t size);
 uint64_t machine_partition_ticks(const struct machine *m, unsigned p);
 
+/* How the partitions run (sim.partitions; host figures): with a queue each
+ * or not, the cut ports whose sends wait in outboxes and those left direct
+ * (no latency), the window (ps; 0: none) and the sends announced at window
+ * ends so far. */
+struct machine_split_info {
+    bool apart;
+    unsigned cut_ports, direct_ports;
+    uint64_t window_ps, outbox_sends;
+};
+void machine_split_info(const struct machine *m, struct machine_split_info *out);
+
 /* Cycles of each kernel launched so far, in order. */
 unsigned machine_kernel_cycles(struct machine *m, const char ***names, const uint64_t **cycles);
 

@@ -38,6 +38,14 @@
 #include "base/clock.h"
 #include "system/kernel_stats.h"
 
+/* A partition with a queue of its own (sim.partitions = max; docs/parallel.md
+ * step 1): its engine queues its components' ticks, and its outbox holds what
+ * they sent into cut ports in the current window. */
+struct part {
+    struct eng eng;
+    struct port_outbox outbox;
+};
+
 struct machine {
     struct config cfg;
     struct machine_view view; /* what the protocols read of cfg (config_view) */
@@ -84,7 +92,13 @@ struct machine {
     struct observer *obs;             /* --check */
     unsigned n_parts;                 /* partitions (partition.c), at least 1 */
     const char *part_why;             /* why the machine is one partition, or NULL */
-    char **names;                     /* every component name, freed at the end */
+    struct port **wired;              /* every port machine_check_senders wired */
+    unsigned n_wired, cap_wired;
+    struct part *parts;     /* [n_parts] when they run apart (sim.partitions = max), else NULL */
+    struct eng **part_engs; /* [n_parts]: their engines, for eng_split */
+    unsigned n_cut, n_cut_direct; /* cut ports through outboxes; cut with no latency (direct) */
+    tick_t window_ps;             /* the lookahead: the smallest latency of a cut port */
+    char **names;                 /* every component name, freed at the end */
     unsigned n_names;
     /* kernels run so far */
     const char **kernel_names; /* each points into kernel_name_pool */
@@ -112,5 +126,9 @@ struct machine {
  * machine is built. */
 void machine_partition(struct machine *m);
 void machine_check_senders(struct machine *m);
+/* sim.partitions = max on a machine of several partitions: give each its
+ * queue (eng_split) and the cut ports their outboxes; after the above. */
+void machine_split(struct machine *m);
+void machine_split_free(struct machine *m);
 
 #endif

@@ -107,6 +107,18 @@ uint64_t machine_partition_ticks(const struct machine *m, unsigned p)
     return p < m->n_parts ? m->eng.part_ticks[p] : 0;
 }
 
+/* Wire p to its sender c (C2) and remember it (machine_split finds the cut
+ * ports among them). */
+static void wire(struct machine *m, struct port *p, const struct comp *c)
+{
+    port_wire(p, c);
+    if (m->n_wired == m->cap_wired) {
+        m->cap_wired = m->cap_wired ? 2 * m->cap_wired : 256;
+        m->wired = xrealloc(m->wired, m->cap_wired * sizeof *m->wired);
+    }
+    m->wired[m->n_wired++] = p;
+}
+
 /* C2 on every port the machine wires: each is handed to one sending
  * component, the one its `sender` names where it names one. Ports made and
  * used inside a protocol are not wired here: an L2 bank's `pipe` (the bank
@@ -121,36 +133,105 @@ void machine_check_senders(struct machine *m)
     for (unsigned i = 0; i < m->n_cores; i++) {
         unsigned g = i < m->n_sms ? i / m->sms_per_gpm : 0,
                  local = i < m->n_sms ? i % m->sms_per_gpm : i;
-        port_wire(m->l1_ops[i]->in_port(m->l1s[i]), sm_comp(m->sms[i]));
-        port_wire(&m->from_l1[i], m->l1s[i]);
+        wire(m, m->l1_ops[i]->in_port(m->l1s[i]), sm_comp(m->sms[i]));
+        wire(m, &m->from_l1[i], m->l1s[i]);
         for (unsigned v = 0; v < nv; v++) {
-            port_wire(m->l1_links[i].net_out[v], m->l1s[i]);
-            port_wire(net_out(m->down[g], local, v), net_comp(m->down[g]));
+            wire(m, m->l1_links[i].net_out[v], m->l1s[i]);
+            wire(m, net_out(m->down[g], local, v), net_comp(m->down[g]));
         }
         if (m->unit && i < m->n_sms) {
-            port_wire(&m->to_unit[i], m->l1s[i]);
-            port_wire(&m->from_unit[i], m->unit);
+            wire(m, &m->to_unit[i], m->l1s[i]);
+            wire(m, &m->from_unit[i], m->unit);
         }
         if (m->macs && i < m->n_sms) {
-            port_wire(xbar_in(m->type_up, i, 0), sm_comp(m->sms[i]));
-            port_wire(xbar_out(m->type_down, i, 0), xbar_comp(m->type_down));
+            wire(m, xbar_in(m->type_up, i, 0), sm_comp(m->sms[i]));
+            wire(m, xbar_out(m->type_down, i, 0), xbar_comp(m->type_down));
         }
     }
     for (unsigned b = 0; b < m->n_banks; b++) {
         unsigned g = b / m->banks_per_gpm, local = b % m->banks_per_gpm;
         for (unsigned v = 0; v < nv; v++) {
-            port_wire(net_in(m->down[g], local, v), m->l2s[b]);
-            port_wire(net_out(m->up[g], local, v), net_comp(m->up[g]));
+            wire(m, net_in(m->down[g], local, v), m->l2s[b]);
+            wire(m, net_out(m->up[g], local, v), net_comp(m->up[g]));
             if (m->sys) {
-                port_wire(sysnet_in(m->sys, b, v), m->l2s[b]);
-                port_wire(sysnet_out(m->sys, b, v), sysnet_comp(m->sys));
+                wire(m, sysnet_in(m->sys, b, v), m->l2s[b]);
+                wire(m, sysnet_out(m->sys, b, v), sysnet_comp(m->sys));
             }
         }
-        port_wire(dram_req_port(m->drams[b]), m->l2s[b]);
-        port_wire(m->proto->l2.in_port(m->l2s[b]), dram_comp(m->drams[b]));
+        wire(m, dram_req_port(m->drams[b]), m->l2s[b]);
+        wire(m, m->proto->l2.in_port(m->l2s[b]), dram_comp(m->drams[b]));
         if (m->macs) {
-            port_wire(xbar_in(m->type_down, b, 0), mac_comp(m->macs[b]));
-            port_wire(xbar_out(m->type_up, b, 0), xbar_comp(m->type_up));
+            wire(m, xbar_in(m->type_down, b, 0), mac_comp(m->macs[b]));
+            wire(m, xbar_out(m->type_up, b, 0), xbar_comp(m->type_up));
         }
     }
+}
+
+/* The window end: every partition's outbox is announced, in partition order
+ * (the order of the wakes does not matter: a wake is a bit per component). */
+static bool deliver_outboxes(void *obj)
+{
+    struct machine *m = obj;
+    bool any = false;
+    for (unsigned p = 0; p < m->n_parts; p++)
+        any |= port_outbox_deliver(&m->parts[p].outbox);
+    return any;
+}
+
+void machine_split(struct machine *m)
+{
+    if (m->cfg.sim.partitions != SIM_PARTITIONS_MAX || m->n_parts == 1)
+        return;
+    m->parts = xcalloc(m->n_parts, sizeof *m->parts);
+    m->part_engs = xcalloc(m->n_parts, sizeof *m->part_engs);
+    for (unsigned p = 0; p < m->n_parts; p++) {
+        eng_init(&m->parts[p].eng);
+        log_pop_dump(&m->parts[p].eng); /* the machine's engine dumps every component */
+        m->part_engs[p] = &m->parts[p].eng;
+    }
+    eng_split(&m->eng, m->part_engs, m->n_parts);
+    /* The lookahead: the smallest latency of a port between partitions. A
+     * port with none (the sysnet's outputs into the banks, until step 2
+     * splits the sysnet into halves at its links) is left direct: the merge
+     * executor needs no window for it. */
+    tick_t window = TICK_MAX;
+    for (unsigned i = 0; i < m->n_wired; i++) {
+        const struct port *p = m->wired[i];
+        if (p->wired_sender->part != p->receiver->part && p->latency_ps)
+            window = MIN(window, p->latency_ps);
+    }
+    for (unsigned i = 0; i < m->n_wired; i++) {
+        struct port *p = m->wired[i];
+        if (p->wired_sender->part == p->receiver->part)
+            continue;
+        if (p->latency_ps && p->latency_ps >= window) {
+            port_cut(p, &m->parts[p->wired_sender->part].outbox);
+            m->n_cut++;
+        } else
+            m->n_cut_direct++;
+    }
+    m->window_ps = window == TICK_MAX ? 0 : window;
+    eng_set_windows(&m->eng, m->window_ps, deliver_outboxes, m);
+}
+
+void machine_split_free(struct machine *m)
+{
+    for (unsigned p = 0; m->parts && p < m->n_parts; p++) {
+        port_outbox_free(&m->parts[p].outbox);
+        eng_destroy(&m->parts[p].eng);
+    }
+    free(m->parts);
+    free(m->part_engs);
+    free(m->wired);
+}
+
+void machine_split_info(const struct machine *m, struct machine_split_info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->apart = m->parts != NULL;
+    out->cut_ports = m->n_cut;
+    out->direct_ports = m->n_cut_direct;
+    out->window_ps = m->window_ps;
+    for (unsigned p = 0; m->parts && p < m->n_parts; p++)
+        out->outbox_sends += m->parts[p].outbox.n_delivered;
 }
