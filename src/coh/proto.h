@@ -103,6 +103,8 @@ struct unit_ops {
 #define PROTO_MSG_BIT(type) (1ull << ((type)-MSG_PROTO_BASE))
 struct proto_symmetry {
     uint64_t up, down;    /* PROTO_MSG_BIT(type): the type's sender is an L1 / the bank */
+    uint64_t up_sharer;   /* ... the type's sender is the L1 its `sharer` names (src and dst
+                             unused: STC's messages to its central unit) */
     bool l2_sharers;      /* the bank's lines keep a sharer vector in meta[0], meta[1] */
     bool dir_sharers;     /* ... its directory's entries do (gpuvini's vi_bank.dir) */
     unsigned only_l1s;    /* 0: any number of L1s; else only this many are symmetric */

@@ -303,6 +303,12 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
     if (m->type == MSG_CORE_REQ || m->type == MSG_CORE_RSP) {
         sm = relabel(s, r, sm);
     } else if (m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
+               s->sym->up_sharer & PROTO_MSG_BIT(m->type)) {
+        /* the sender in `sharer` (put_msg relabels it); a request's SM is never in one */
+        if (sm != 0)
+            panic("verify --symmetry: %s's message type %u from L1 %u carries SM %u's request",
+                  r->p->name, m->type, m->sharer, sm);
+    } else if (m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
                (s->sym->up | s->sym->down) & PROTO_MSG_BIT(m->type)) {
         bool up = s->sym->up & PROTO_MSG_BIT(m->type);
         end = up ? src : dst;
@@ -377,7 +383,11 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     put_time(s, m->ts, kts);
     put_time(s, m->ts2, kts2);
     PUT(s, m->acks);
-    PUT(s, m->sharer);
+    uint16_t sharer = m->sharer;
+    if (s->sym && m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
+        s->sym->up_sharer & PROTO_MSG_BIT(m->type))
+        sharer = relabel(s, r, sharer);
+    PUT(s, sharer);
     PUT(s, m->mask);
     for (unsigned i = 0; i < r->line_bytes; i++) {
         uint8_t b = bytemask_test(&m->mask, i) ? (uint8_t)vrel(s, m->data[i]) : 0;
@@ -414,8 +424,8 @@ static void put_port(struct ser *s, const struct rig *r, const struct port *p)
 /* A controller's lines, TBEs and queues, in line order (TBE slots and ways
  * are allocation history, not state); meta words by their kinds. An L1's
  * merged loads carry the time they merged (TC: answered only if the fill's
- * lease reached it) in ts2. */
-static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool is_l1)
+ * lease reached it) in ts2. l1: an L1's index (Spandex: its device's table). */
+static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool is_l1, unsigned l1)
 {
     struct ctrl *c = (struct ctrl *)cp;
     const uint8_t *line_k = is_l1 ? r->prof.l1_line : r->prof.l2_line;
@@ -435,7 +445,10 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
                     put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
                 else
                     put_time(s, l->meta[i], line_k[i]);
-            if (!((is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1))
+            bool unfilled = (is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1;
+            if (is_l1 && r->spandex) /* a device L1's, by its word state (verify_spandex.h) */
+                unfilled = vspx_unfilled(r->p, r->l1_table[l1], l);
+            if (!unfilled)
                 put_data(s, l->data, r->line_bytes); /* (not a way's old bytes before its fill) */
         }
         struct tbe *t = c->tbes.cap ? tbe_find(&c->tbes, a) : NULL;
@@ -641,7 +654,8 @@ static void put_private(struct ser *s, const struct rig *r)
         return;
     }
     if (r->prof.unit) { /* STC (stc.h): the L1s' epoch state and BSQs, the EMU's */
-        for (unsigned i = 0; i < r->n_l1; i++) {
+        for (unsigned slot = 0; slot < r->n_l1; slot++) { /* (under symmetry relabelled) */
+            unsigned i = s->sym ? s->inv[slot] : slot;
             struct stc_l1_view v;
             stc_l1_view(r->l1[i], &v);
             PUT(s, v.cer);
@@ -670,7 +684,18 @@ static void put_private(struct ser *s, const struct rig *r)
         PUT(s, e.seb);
         PUT(s, e.seb_next);
         PUT(s, e.busy);
-        PUT(s, e.rr);
+        /* The input pointer chooses among CUs whose messages wait at once; every
+         * step delivers one message to the EMU and runs it to the end of its
+         * handling, so here at most one ever waits and the pointer (the last
+         * sender's successor) is history, not state: written only when it could
+         * choose (docs/verify.md, "A central unit"). */
+        unsigned waiting = 0;
+        for (unsigned i = 0; i < r->n_l1; i++)
+            waiting += r->unit_in[i].n != 0;
+        if (waiting > 1) {
+            uint16_t rr = relabel(s, r, e.rr);
+            PUT(s, rr);
+        }
         PUT(s, e.check_seb);
         PUT(s, e.grant);
         PUT(s, e.erv);
@@ -682,11 +707,16 @@ static void put_private(struct ser *s, const struct rig *r)
         /* only compared with the round: past it, all the same */
         uint64_t since = MIN(e.since_remap, e.round);
         PUT(s, since);
+        /* (its queue out is in CU order, a broadcast's; each step sends all of it) */
+        if (s->sym && e.out->n)
+            panic("verify --symmetry: %s's EMU ended a step with %u messages to send", r->p->name,
+                  e.out->n);
         put_list(s, r, e.out);
         PUT(s, e.writable);
         PUT(s, e.wake);
         PUT(s, e.wake_stale);
-        for (unsigned i = 0; i < r->n_l1; i++) {
+        for (unsigned slot = 0; slot < r->n_l1; slot++) {
+            unsigned i = s->sym ? s->inv[slot] : slot;
             put_port(s, r, &r->unit_in[i]);
             put_port(s, r, &r->unit_down[i]);
         }
@@ -842,6 +872,11 @@ static void put_env_relabelled(struct ser *s, const struct rig *r)
  * relabelled into that place. */
 static unsigned ch_in_place(const struct ser *s, const struct rig *r, unsigned ch)
 {
+    if (s->sym && r->unit && ch > ch_dram(r)) { /* a central unit's links, L1 by L1 */
+        unsigned slot = ch - ch_unit_up(r, 0);
+        return slot < r->n_l1 ? ch_unit_up(r, s->inv[slot])
+                              : ch_unit_down(r, s->inv[slot - r->n_l1]);
+    }
     if (!s->sym || ch >= ch_dram(r))
         return ch;
     unsigned v = ch % r->n_vnets, slot = ch / r->n_vnets;
@@ -852,7 +887,7 @@ static void put_state(struct ser *s, const struct rig *r)
 {
     for (unsigned slot = 0; slot < r->n_l1; slot++) {
         unsigned i = s->sym ? s->inv[slot] : slot;
-        put_ctrl(s, r, r->l1[i], true);
+        put_ctrl(s, r, r->l1[i], true, i);
         if (r->mg) { /* its release or acquire round (verify_mg.c) */
             struct mg_put a = {s, r};
             const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
@@ -862,7 +897,7 @@ static void put_state(struct ser *s, const struct rig *r)
             put_port(s, r, &r->down[i][v]);
     }
     for (unsigned b = 0; b < r->n_l2; b++) {
-        put_ctrl(s, r, r->l2s[b], false);
+        put_ctrl(s, r, r->l2s[b], false, 0);
         for (unsigned v = 0; v < r->n_vnets; v++) { /* a request a blocked bank has not taken */
             put_port(s, r, &r->l2_in[b][v]);
             if (r->mg)

@@ -76,6 +76,17 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
     }
 }
 
+static bool state_is(const struct coh_table *t, unsigned st, const char *name)
+{
+    return st < t->n_states && !strcmp(t->state_names[st], name);
+}
+
+bool vspx_unfilled(const struct proto_desc *p, unsigned table, const struct cache_line *l)
+{
+    const struct coh_table *t = p->tables[table];
+    return t == &spx_mesi_l1_table && state_is(t, l->state, "IS");
+}
+
 static uint32_t word0(const uint8_t *data)
 {
     uint32_t w;

@@ -15,6 +15,8 @@
 
 #include "coh/proto.h"
 
+struct cache_line;
+
 /* L1 i's controller ops and (*table) the index of its table in p->tables:
  * the protocol's own L1 for the first gpu.sms, the CPU device's after. */
 const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct machine_view *cfg,
@@ -40,6 +42,17 @@ struct vspx_out {
 void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp *const *l1,
               const unsigned *tables, unsigned n_l1, struct comp *llc, const addr_t *lines,
               unsigned n_lines);
+
+/* Whether L1 line l of a device L1 with table `table` holds no data yet: a
+ * way taken for a miss keeps the bytes of the line it held before, which
+ * nobody reads, and the digest leaves them out (docs/verify.md, "Spandex"). A
+ * MESI device's line in IS: taken in I for a ReqS, whose fill replaces the
+ * whole line (an Inv that overtook it drops the line instead), and neither
+ * read nor served before. Its IM and DeNovo's BV, BS and BO are not: words
+ * may come in before the word state says so (a grant or relay merged before
+ * the perform), or leave the old bytes in a line kept present (a fill that
+ * an acquire or Inv overtook), so which bytes are old is not in the state. */
+bool vspx_unfilled(const struct proto_desc *p, unsigned table, const struct cache_line *l);
 
 /* Quiescent agreement by ownership: each line's word 0 (the word the cores
  * use) has the value `gold[k]` where it is current, at its owner if an L1

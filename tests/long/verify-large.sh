@@ -56,8 +56,9 @@ for run in "rccsc --lines 2 --ops 1" "rccwo --lines 2 --ops 1" "stc-es --lines 2
 done
 # conflicting lines (--conflict: caches of one line, so the two lines evict each
 # other) and the merge limit, the runs docs/verify.md compares with the stress
-# tester; mesi with both conflicting takes 1 346 785 states (about 7.5 minutes
-# on the shared machine), the others under 2.5 minutes each (measured 2026-12-03)
+# tester; mesi with both conflicting takes 1 286 889 states (about 4 minutes
+# on the shared machine), nhcc 1 331 541 (2.5 minutes), the others under 1.5 minutes
+# each (measured one at a time 2026-12-05: 13 minutes for the 19; docs/verify.md)
 for run in "rc --lines 2 --conflict both" "gpuvi --lines 2 --conflict both" \
     "gpuvi --lines 2 --conflict l1" "mesi --lines 2 --conflict both" \
     "rc --lines 2 --conflict l1 --inflight 2 --merge-max 0 --values 1 --no-atomics" \

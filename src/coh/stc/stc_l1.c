@@ -759,6 +759,25 @@ static const char *const stc_rig[] = {"stc.epochs=2",
                                       NULL};
 static const struct proto_verify stc_verify = {.time = PROTO_TIME_PERIOD, .rig_sets = stc_rig};
 
+/* Symmetry over the L1s (struct proto_symmetry): the bank is the baselines'
+ * (nc_symmetry's messages); an L1's messages to the EMU name it in `sharer`,
+ * the EMU's to an L1 in dst. Every CU runs the same code, and the EMU keeps
+ * counts (acks, busy CUs) and bands, never a CU, but for its input pointer,
+ * which the digest writes only when it could choose (docs/verify.md, "A
+ * central unit"). Data-blind: the L1s and the EMU read addresses and bands,
+ * the bank is nc's. */
+static const struct proto_symmetry stc_symmetry = {
+    .up = PROTO_MSG_BIT(MSG_NC_GETS) | PROTO_MSG_BIT(MSG_NC_WRITE) | PROTO_MSG_BIT(MSG_NC_ATOMIC),
+    .down = PROTO_MSG_BIT(MSG_NC_DATA) | PROTO_MSG_BIT(MSG_NC_WRACK) |
+            PROTO_MSG_BIT(MSG_NC_ATOMRSP) | PROTO_MSG_BIT(MSG_STC_PREPARE) |
+            PROTO_MSG_BIT(MSG_STC_CHANGE) | PROTO_MSG_BIT(MSG_STC_START) |
+            PROTO_MSG_BIT(MSG_STC_DEMAND_ACK),
+    .up_sharer = PROTO_MSG_BIT(MSG_STC_READY) | PROTO_MSG_BIT(MSG_STC_DONE) |
+                 PROTO_MSG_BIT(MSG_STC_DEMAND) | PROTO_MSG_BIT(MSG_STC_CONFLICT) |
+                 PROTO_MSG_BIT(MSG_STC_ACTIVE),
+    .data_blind = true,
+};
+
 #define STC_PROTO(sym, name_, title_, create_)                                                     \
     const struct proto_desc sym = {                                                                \
         .options = &stc_options,                                                                   \
@@ -777,6 +796,7 @@ static const struct proto_verify stc_verify = {.time = PROTO_TIME_PERIOD, .rig_s
         .detach = stc_detach,                                                                      \
         .unit = {stc_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,     \
                  stc_link_cycles},                                                                 \
+        .symmetry = &stc_symmetry,                                                                 \
         .verify = &stc_verify,                                                                     \
     }
 
@@ -813,5 +833,6 @@ const struct proto_desc proto_stc_es_oneack = {
     .detach = stc_detach,
     .unit = {stc_es_oneack_emu_create, stc_emu_connect, stc_emu_destroy, stc_emu_stats, stc_emu_mhz,
              stc_link_cycles},
+    .symmetry = &stc_symmetry, /* its bug takes the first ReadyAck, whichever CU's */
     .verify = &stc_verify,
 };

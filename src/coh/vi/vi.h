@@ -57,8 +57,8 @@ void vi_l1_destroy(struct comp *c);
 extern const struct coh_table vi_l2_table, ideal_l2_table, vini_l2_table;
 
 /* Symmetry over the L1s (struct proto_symmetry): the message types an L1
- * sends and those a bank sends. ideal is not described: its free
- * invalidation channel (below) is one port per L1. */
+ * sends and those a bank sends (ideal's too: its free invalidation channel,
+ * below, is one port per L1, empty between the explorer's events). */
 #define VI_SYMMETRY_UP                                                                             \
     (PROTO_MSG_BIT(MSG_VI_GETS) | PROTO_MSG_BIT(MSG_VI_WRITE) | PROTO_MSG_BIT(MSG_VI_ATOMIC) |     \
      PROTO_MSG_BIT(MSG_VI_INVACK))

@@ -237,7 +237,11 @@ static struct comp *ideal_l2_create(const struct ctrl_wiring *w)
 static const struct coh_table *const vi_tables[] = {&vi_l1_table, &vi_l2_table, NULL};
 static const struct coh_table *const ideal_tables[] = {&ideal_l1_table, &ideal_l2_table, NULL};
 
-/* Symmetry: the bank's sharer vectors name L1s. gpuvi-noinv's bug forgets the
+/* Symmetry: the bank's sharer vectors name L1s (ideal's too: its free channel
+ * is a port per L1 that the bank picks by the sharer's index, the L1's own, and
+ * each L1 takes what arrives there within the step that sent it, so no
+ * invalidation is ever left in one between the explorer's events; its INV
+ * names the L1 in dst like GPU-VI's, and no INVACK is sent). gpuvi-noinv's bug forgets the
  * invalidation of the lowest-numbered other sharer: on 2 L1s that is the
  * only other one, on 3 a choice by number that a relabelling would not keep. */
 static const struct proto_symmetry vi_symmetry = {
@@ -307,5 +311,6 @@ const struct proto_desc proto_ideal = {
     .l2 = VI_BANK_OPS(ideal_l2_create),
     .attach = vi_bus_new,
     .detach = vi_bus_free,
+    .symmetry = &vi_symmetry,
     .verify = &vi_verify,
 };
