@@ -43,8 +43,7 @@ static struct result run(const char *wl, const char *proto, const char *m1, cons
 {
     char p[64];
     snprintf(p, sizeof p, "coherence.protocol=%s", proto);
-    const char *sets[] = {p, m1, m2, sleep ? "coherence.sleep=true" : "coherence.sleep=false",
-                          m3};
+    const char *sets[] = {p, m1, m2, sleep ? "coherence.sleep=true" : "coherence.sleep=false", m3};
     struct result r = {0};
     struct rig_run x = rig_run(wl, sets, m3 ? 5 : 4, sum_stalls, &r.stalls);
     r.text = x.text;
