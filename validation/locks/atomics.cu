@@ -7,7 +7,7 @@
 // Built and run on both simulators as validation/pipeline/pipeline.cu:
 //   nvcc -O3 -gencode arch=compute_75,code=compute_75 --no-compress -cudart shared \
 //        -o atomics validation/locks/atomics.cu
-//   gpucoh cuda --protocol rc -- ./atomics   (and --protocol nol1)
+//   gpucoh cuda --protocol rc -- ./atomics   (and --protocol nol1; `./atomics cs`: k_cs only)
 //   (GPGPU-Sim: from a directory holding run_gpgpusim.sh's gpgpusim.config of
 //    the baseline, and tc-fermi.icnt)
 #include <cstdio>
@@ -115,7 +115,7 @@ extern "C" __global__ void k_cs(unsigned *o, unsigned s) {
     }
   }
 }
-int main() {
+int main(int argc, char **argv) {
   unsigned *d;
   unsigned h[1536] = {0};
   cudaMalloc(&d, sizeof h);
@@ -125,9 +125,10 @@ int main() {
   const void *ks[] = {(const void *)k_none,  (const void *)k_cas_ok, (const void *)k_cas_fail,
                       (const void *)k_exch,  (const void *)k_ldvol,  (const void *)k_fence,
                       (const void *)k_st_fence, (const void *)k_exch_nouse};
-  for (int k = 0; k < 8; k++) cudaLaunchKernel(ks[k], dim3(1), dim3(1), args, 0, 0);
-  cudaLaunchKernel((const void *)k_contend_cas, dim3(16), dim3(64), args, 0, 0);
-  cudaLaunchKernel((const void *)k_contend_ldvol, dim3(16), dim3(64), args, 0, 0);
+  bool cs_only = argc > 1; // `atomics cs`: only the two k_cs launches
+  for (int k = 0; k < 8 && !cs_only; k++) cudaLaunchKernel(ks[k], dim3(1), dim3(1), args, 0, 0);
+  if (!cs_only) cudaLaunchKernel((const void *)k_contend_cas, dim3(16), dim3(64), args, 0, 0);
+  if (!cs_only) cudaLaunchKernel((const void *)k_contend_ldvol, dim3(16), dim3(64), args, 0, 0);
   cudaLaunchKernel((const void *)k_cs, dim3(1), dim3(1), args, 0, 0);
   cudaLaunchKernel((const void *)k_cs, dim3(1), dim3(32), args, 0, 0);
   cudaDeviceSynchronize();
