@@ -109,8 +109,15 @@ dirty=$(git -C "$GPGPUSIM_ROOT" status --porcelain --untracked-files=no | wc -l)
 #                 64, sectors 2-3) lands in the next line's sectors 2-3.
 #                 Needs the build notes' local option
 #                 -gpgpu_l2_sector_split_line_addr (off: unchanged)
+#   -lineil       the memory channels (each one L2 bank) interleave
+#                 128-byte lines (-gpgpu_mem_addr_mapping dramid@7, same
+#                 mask), as gpucoh's L2 banks do, instead of 256-byte
+#                 chunks (dramid@8): two consecutive lines no longer share
+#                 a bank (cl-tm's 1 KB lock array: 8 banks, not 4)
 baseline_options() {
     case $1 in
+    *-lineil) baseline_options "${1%-lineil}"
+        echo "-gpgpu_mem_addr_mapping dramid@7;00000000.00000000.00000000.00000000.0000RRRR.RRRRRRRR.BBBCCCCB.CCSSSSSS" ;;
     *-coldcopy) baseline_options "${1%-coldcopy}"; echo "-gpgpu_perf_sim_memcpy 0" ;;
     *-perfectic) baseline_options "${1%-perfectic}"; echo "-gpgpu_perfect_inst_const_cache 1" ;;
     *-wholeline) baseline_options "${1%-wholeline}"; echo "-gpgpu_coalesce_arch 13" ;;
