@@ -272,6 +272,18 @@ static inline void wheel_del_head(struct eng *e, struct eng_slot *s)
     e->n_wheel--;
 }
 
+/* The lowest index whose tick is due in slot s (one is), taken out of it. */
+static inline uint32_t slot_take_tick(struct eng_slot *s)
+{
+    uint32_t w = 0;
+    while (!s->tick[w])
+        w++;
+    uint64_t bits = s->tick[w];
+    s->tick[w] = bits & (bits - 1);
+    s->n_ticks--;
+    return (w << 6) | (uint32_t)__builtin_ctzll(bits);
+}
+
 /* The earliest pending slot, or NULL: the head of the first used bucket from
  * now's on (buckets before now's hold the latest times of the reach), else
  * the top of the far queue. */
@@ -588,13 +600,7 @@ bool eng_run(struct eng *e, tick_t until)
                 struct eng_event ev = s->ev[s->head++];
                 ev.fn(ev.obj, ev.arg);
             } else {
-                uint32_t w = 0;
-                while (!s->tick[w])
-                    w++;
-                uint64_t bits = s->tick[w];
-                uint32_t r = (w << 6) | (uint32_t)__builtin_ctzll(bits);
-                s->tick[w] = bits & (bits - 1);
-                s->n_ticks--;
+                uint32_t r = slot_take_tick(s);
                 e->passed = r + 1;
                 struct comp *c = e->by_rank[r];
                 e->part_ticks[c->part]++;
@@ -756,14 +762,7 @@ static bool merge_run(struct eng *e, tick_t until)
             struct eng_event ev = s->ev[s->head++];
             ev.fn(ev.obj, ev.arg);
         } else {
-            uint32_t w = 0;
-            while (!s->tick[w])
-                w++;
-            uint64_t bits = s->tick[w];
-            uint32_t slot = (w << 6) | (uint32_t)__builtin_ctzll(bits);
-            s->tick[w] = bits & (bits - 1);
-            s->n_ticks--;
-            struct comp *c = q->by_rank[slot];
+            struct comp *c = q->by_rank[slot_take_tick(s)];
             e->passed = c->rank + 1; /* by global rank, in every queue: a wake reads its own */
             for (uint32_t i = 0; i < e->n_parts; i++)
                 e->parts[i]->passed = e->passed;
