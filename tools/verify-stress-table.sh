@@ -39,11 +39,27 @@ runs() {
               $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1 --lease 1;
               $C2 both --ops 2 --no-atomics --values 1 --lease 1; --l1s 3 --ops 1" ;;
     rccsc | rccwo)
+        # one L1 with conflicting lines: a load behind a fill, atomics, a copy expired
+        # (E) or being renewed (IV) or written (VI) meeting the other line's fill
         echo "--ops 2; --inflight 2 --merge-max 0 --ticks 0 --no-atomics;
-              $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1 --ticks 1" ;;
+              $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1 --ticks 1;
+              --l1s 1 $C2 l1 --ops 3 --inflight 2 --ticks 2 --values 1 --merge-max 1;
+              --l1s 1 $C2 l1 --ops 4 --inflight 2 --ticks 3 --values 1 --no-atomics --merge-max 1 --lease 1" ;;
     stc-es | stc-ab | stc-mb)
+        # one L1: atomics and loads behind outstanding requests; the lines in two
+        # bands (stc.seb=7, the bit between them); the EMU's SEB moves (stc-ab:
+        # only under the paper's rule with two lines; docs/verify.md)
+        local emu=""
+        [ "$1" = stc-es ] || emu="; --l1s 1 --lines 2 --inflight 2 --ops 4 --values 1 --no-atomics"
+        [ "$1" != stc-ab ] || emu="$emu --set stc.ab_rule=paper"
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
-              $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1" ;;
+              $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1;
+              --l1s 1 --inflight 2 --ops 2 --values 1 --merge-max 1;
+              --l1s 1 --lines 2 --set stc.seb=7 --set stc.seb_min=7 --inflight 4 --ops 4 --values 1
+              --no-atomics --merge-max 1$emu" ;;
+    spandex-g)
+        # an atomic and a second load behind an outstanding miss; the runs below follow (;;&)
+        echo "--inflight 2 --merge-max 1 --ops 2 --values 1;" ;;&
     spandex-g | spandex-d)
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
               $C2 both --ops 1; $C2 l1 --no-atomics" ;;
