@@ -488,6 +488,10 @@ int cmd_verify(int argc, char **argv)
         const char *why = verify_kinds_parse(&vo, kinds);
         if (why)
             fatal("--kinds %s: %s", kinds, why);
+        for (unsigned c = 0; c < vo.l1s; c++)
+            if (!vo.atomics && vo.kinds[c] == VERIFY_KIND_ATOMIC)
+                fatal("--kinds %s: L1 %u issues only atomics, which --no-atomics removes", kinds,
+                      c);
         if (vo.scopes || vo.sync || vo.plain)
             fatal("--kinds restricts the plain operations (load, store, atomic, fence); not with "
                   "--scopes, --sync or --plain");

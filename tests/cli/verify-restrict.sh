@@ -66,6 +66,7 @@ bad "no operation kind" --protocol rc --kinds l,
 bad "not interchangeable" --protocol rc --kinds l,s --symmetry on
 bad "not with --scopes" --protocol rc --kinds l,s --sync
 bad "runs transactions" --protocol getm --kinds l,s
+bad "only atomics, which --no-atomics" --protocol rc --kinds l,a --no-atomics
 n=$((n + 1))
 
 echo "verify-restrict: $n passed, 0 failed"
