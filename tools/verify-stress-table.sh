@@ -30,14 +30,20 @@ runs() {
         echo "--ops 2; --inflight 2; $C2 both; $C2 l1; $C2 l1 $FULL" ;;
     gpuvi | gpuvini | ideal)
         echo "--ops 2; --inflight 2; $C2 both; $C2 l1; $C2 l1 $FULL;
-              --inflight 2 --ops 3 --values 1 --no-atomics; --l1s 3 --ops 1" ;;
+              --inflight 2 --ops 3 --values 1 --no-atomics; --l1s 3 --ops 1;
+              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics" ;;
     mesi)
         echo "--ops 2; --inflight 2; $C2 both --ops 1; $C2 l1 $FULL; --l1s 3 --ops 1;
-              $C2 both --ops 2 --values 1 --no-atomics" ;;
+              $C2 both --ops 2 --values 1 --no-atomics;
+              --inflight 2 --ops 3 --values 1 --no-atomics --symmetry on;
+              $C2 l1 --ops 3 --values 1 --no-atomics --kinds l,ls;
+              $C2 l1 --ops-each 3,2 --values 1 --no-atomics --kinds ls,ls" ;;
     tcs | tcw)
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics --lease 1;
               $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1 --lease 1;
-              $C2 both --ops 2 --no-atomics --values 1 --lease 1; --l1s 3 --ops 1" ;;
+              $C2 both --ops 2 --no-atomics --values 1 --lease 1; --l1s 3 --ops 1;
+              --l1s 1 --inflight 2 --ops 2 --values 1;
+              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics" ;;
     rccsc | rccwo)
         # one L1 with conflicting lines: a load behind a fill, atomics, a copy expired
         # (E) or being renewed (IV) or written (VI) meeting the other line's fill

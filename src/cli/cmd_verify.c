@@ -59,6 +59,8 @@ static void check_tx_config(const struct config *cfg, const char *name,
               name);
     if (vo->plain && vo->values > 3)
         fatal("--plain: --values at most 3 (plain writes store values V+1..2V, up to 7)");
+    if (vo->kinds[0] && pd && pd->transactional)
+        fatal("--kinds: protocol '%s' runs transactions, which --kinds does not restrict", name);
     if (!pd || !pd->transactional)
         return;
     struct machine_view v;
@@ -76,7 +78,8 @@ static void usage(FILE *out)
     fprintf(
         out,
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
-        "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
+        "                     [--values V] [--ops BOUND] [--ops-each LIST] [--kinds LIST]\n"
+        "                     [--no-atomics] [--inflight N]\n"
         "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
         "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
         "                     [--max-states N]\n"
@@ -143,6 +146,13 @@ static void usage(FILE *out)
         "  --lines K          line addresses, 1 or 2 (default 1)\n"
         "  --values V         data values stores write, 1 to 7 (default 2)\n"
         "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
+        "  --ops-each LIST    each L1's own bound, comma-separated, one per L1 (e.g. 3,1\n"
+        "                     lets core 0 run a longer sequence than core 1; not with\n"
+        "                     --symmetry unless all equal); --ops becomes the largest\n"
+        "  --kinds LIST       the operations each L1's core issues, one group of the\n"
+        "                     letters l (load), s (store), a (atomic), f (fence) per\n"
+        "                     L1, comma-separated (e.g. l,lsf); not with --scopes,\n"
+        "                     --sync, --plain, nor with --symmetry unless all equal\n"
         "  --no-atomics       cores issue no atomics\n"
         "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
         "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
@@ -375,7 +385,7 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
 int cmd_verify(int argc, char **argv)
 {
     struct sim_opts o = {0};
-    const char *protos = NULL, *replay = NULL, *devices = NULL;
+    const char *protos = NULL, *replay = NULL, *devices = NULL, *ops_each = NULL, *kinds = NULL;
     struct verify_opts vo = {.l1s = 2,
                              .lines = 1,
                              .values = 2,
@@ -398,6 +408,8 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--lines", NULL, &vo.lines, 1, 2),
         OPT_UINT_ROW("--values", NULL, &vo.values, 1, 7),
         OPT_UINT_ROW("--ops", NULL, &vo.ops, 1, 255),
+        OPT_STR_ROW("--ops-each", NULL, &ops_each),
+        OPT_STR_ROW("--kinds", NULL, &kinds),
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
@@ -460,6 +472,11 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
+    if (ops_each) { /* after --l1s and --devices: one bound per L1 */
+        const char *why = verify_ops_each_parse(&vo, ops_each);
+        if (why)
+            fatal("--ops-each %s: %s", ops_each, why);
+    }
     if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
         strcmp(symmetry, "values")) {
         fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on, values or off\n", symmetry);
@@ -467,6 +484,28 @@ int cmd_verify(int argc, char **argv)
     }
     vo.value_symmetry = symmetry && !strcmp(symmetry, "values");
     vo.symmetry = vo.value_symmetry || (symmetry && !strcmp(symmetry, "on"));
+    if (kinds) { /* after --l1s and --devices: one group per L1 */
+        const char *why = verify_kinds_parse(&vo, kinds);
+        if (why)
+            fatal("--kinds %s: %s", kinds, why);
+        for (unsigned c = 0; c < vo.l1s; c++)
+            if (!vo.atomics && vo.kinds[c] == VERIFY_KIND_ATOMIC)
+                fatal("--kinds %s: L1 %u issues only atomics, which --no-atomics removes", kinds,
+                      c);
+        if (vo.scopes || vo.sync || vo.plain)
+            fatal("--kinds restricts the plain operations (load, store, atomic, fence); not with "
+                  "--scopes, --sync or --plain");
+    }
+    for (unsigned c = 1; vo.symmetry && kinds && c < vo.l1s; c++)
+        if (vo.kinds[c] != vo.kinds[0])
+            fatal("--kinds %s with --symmetry: L1s that issue different kinds are not "
+                  "interchangeable; leave --symmetry off",
+                  kinds);
+    for (unsigned c = 1; vo.symmetry && ops_each && c < vo.l1s; c++)
+        if (vo.ops_each[c] != vo.ops_each[0])
+            fatal("--ops-each %s with --symmetry: L1s with different bounds are not "
+                  "interchangeable; leave --symmetry off",
+                  ops_each);
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 

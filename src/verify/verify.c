@@ -143,6 +143,103 @@ static struct rig *rig_at(struct search *s, unsigned depth)
     return r;
 }
 
+/* --ops-each's list, "3,1" (as given; o->l1s entries). */
+void verify_ops_each_text(const struct verify_opts *o, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned c = 0; c < o->l1s && n < len; c++)
+        n += (size_t)snprintf(out + n, len - n, "%s%u", c ? "," : "", o->ops_each[c]);
+}
+
+const char *verify_ops_each_parse(struct verify_opts *o, const char *list)
+{
+    static char why[64];
+    unsigned n = 0, max = 0;
+    uint8_t each[sizeof o->ops_each] = {0};
+    for (const char *p = list;; p++) {
+        char *end;
+        unsigned long u = strtoul(p, &end, 10);
+        if (end == p || *p == '-' || *p == '+' || u < 1 || u > 255 || (*end && *end != ','))
+            return "a list of operation bounds, each 1 to 255, one per L1 (e.g. 3,1)";
+        if (n < sizeof each)
+            each[n] = (uint8_t)u;
+        n++;
+        max = u > max ? (unsigned)u : max;
+        if (!*end)
+            break;
+        p = end;
+    }
+    if (n != o->l1s) {
+        snprintf(why, sizeof why, "%u bounds for %u L1s: give one per L1", n, o->l1s);
+        return why;
+    }
+    memcpy(o->ops_each, each, sizeof each);
+    o->ops = max;
+    return NULL;
+}
+
+static const char kind_letters[] = "lsaf"; /* bit k of VERIFY_KIND_* */
+
+void verify_kinds_text(const struct verify_opts *o, char *out, size_t len)
+{
+    size_t n = 0;
+    out[0] = '\0';
+    for (unsigned c = 0; c < o->l1s && n + 6 < len; c++) {
+        if (c)
+            out[n++] = ',';
+        for (unsigned k = 0; k < 4; k++)
+            if (o->kinds[c] >> k & 1)
+                out[n++] = kind_letters[k];
+        out[n] = '\0';
+    }
+}
+
+const char *verify_kinds_parse(struct verify_opts *o, const char *list)
+{
+    static char why[64];
+    unsigned n = 0;
+    uint8_t each[sizeof o->kinds] = {0};
+    for (const char *p = list;; p++) {
+        unsigned bits = 0;
+        for (; *p && *p != ','; p++) {
+            const char *k = strchr(kind_letters, *p);
+            if (!k || (bits >> (k - kind_letters) & 1))
+                return "one group of the letters l, s, a, f (load, store, atomic, fence) per "
+                       "L1, e.g. l,lsf";
+            bits |= 1u << (k - kind_letters);
+        }
+        if (!bits)
+            return "an L1 with no operation kind: give at least one of l, s, a, f";
+        if (n < sizeof each)
+            each[n] = (uint8_t)bits;
+        n++;
+        if (!*p)
+            break;
+    }
+    if (n != o->l1s) {
+        snprintf(why, sizeof why, "%u groups for %u L1s: give one per L1", n, o->l1s);
+        return why;
+    }
+    memcpy(o->kinds, each, sizeof each);
+    return NULL;
+}
+
+/* --ops-each and --kinds, each a line after the result's. */
+static void print_restrictions(const struct verify_opts *o, const char *name, FILE *out)
+{
+    if (o->ops_each[0]) {
+        char t[24];
+        verify_ops_each_text(o, t, sizeof t);
+        fprintf(out, "verify %s: operations per L1 bounded one by one (--ops-each %s)\n", name, t);
+    }
+    if (o->kinds[0]) {
+        char t[24];
+        verify_kinds_text(o, t, sizeof t);
+        fprintf(out, "verify %s: operation kinds per L1 restricted (--kinds %s)\n", name, t);
+    }
+}
+
 static void write_cex(const struct search *s, const struct rig *r, unsigned steps, const char *why,
                       FILE *out)
 {
@@ -168,6 +265,16 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "conflict %u\n", o->conflict);
     if (o->merge_max != VERIFY_MERGE_CONFIG)
         fprintf(out, "merge_max %u\n", o->merge_max);
+    if (o->ops_each[0]) {
+        char t[24];
+        verify_ops_each_text(o, t, sizeof t);
+        fprintf(out, "ops_each %s\n", t);
+    }
+    if (o->kinds[0]) {
+        char t[24];
+        verify_kinds_text(o, t, sizeof t);
+        fprintf(out, "kinds %s\n", t);
+    }
     for (unsigned i = 0; i < o->n_sets; i++)
         fprintf(out, "set %s\n", o->sets[i]);
     for (unsigned i = 0; i < steps; i++) {
@@ -534,6 +641,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             o->plain ? ", plain accesses" : "", lease_text, (unsigned long long)res->states,
             (unsigned long long)res->transitions, res->depth, res->seconds,
             (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+    print_restrictions(o, s.p->name, out);
     if (res->reduced)
         fprintf(out,
                 "verify %s: symmetry over %u L1s%s: %llu states up to relabelling stand for "

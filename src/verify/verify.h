@@ -51,12 +51,22 @@
 #define VERIFY_MERGE_CONFIG 0xffffffffu
 #define VERIFY_MAX_MERGE    8u
 
+/* --kinds: the operations a core may issue (the letters l, s, a, f). */
+#define VERIFY_KIND_LOAD   1u
+#define VERIFY_KIND_STORE  2u
+#define VERIFY_KIND_ATOMIC 4u
+#define VERIFY_KIND_FENCE  8u
+
 struct verify_opts {
     unsigned l1s;              /* L1s (gpu.sms) */
     unsigned lines;            /* line addresses the cores use */
     unsigned values;           /* data values stores and atomics write: 1..values */
     unsigned ops;              /* core operations per L1, at most */
+    uint8_t ops_each[4];       /* --ops-each: L1 c's core issues at most ops_each[c]
+                                  operations (ops is their largest; all 0: ops each) */
     bool atomics;              /* cores also issue atomic exchanges */
+    uint8_t kinds[4];          /* --kinds: L1 c's core issues only the operations of bits
+                                  VERIFY_KIND_* in kinds[c] (all 0: every kind) */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
     bool plain;                /* getm, warptm: cores also issue plain loads, stores, atomics
@@ -113,6 +123,20 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
  * exits 2 on a malformed file (file:line: what is wrong). */
 int verify_replay(const struct config *cfg, const struct verify_opts *o, const char *file,
                   FILE *out);
+
+/* --ops-each's list as text, "3,1". */
+void verify_ops_each_text(const struct verify_opts *o, char *out, size_t len);
+
+/* Parse --ops-each's LIST (N,N,...: each 1 to 255, one per L1) into o->ops_each
+ * and o->ops (their largest). Returns NULL, or what is wrong with it. */
+const char *verify_ops_each_parse(struct verify_opts *o, const char *list);
+
+/* --kinds's list as text, "l,lsf". */
+void verify_kinds_text(const struct verify_opts *o, char *out, size_t len);
+
+/* Parse --kinds's LIST (one group of the letters l, s, a, f per L1,
+ * comma-separated) into o->kinds. Returns NULL, or what is wrong with it. */
+const char *verify_kinds_parse(struct verify_opts *o, const char *list);
 
 /* Read the header of a counterexample file: the protocol, the bounds and the
  * --set overrides it was found under (into `sets`, strings owned by the

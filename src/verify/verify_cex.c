@@ -49,7 +49,16 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             size_t n = strlen(val) + 1;
             if (n > sizeof o->devices)
                 bad_line(file, ln, "devices: a list of at most 39 characters");
-            memcpy(o->devices, val, n); /* checked: snprintf here warns of truncation */
+            memcpy(o->devices, val, n);        /* checked: snprintf here warns of truncation */
+        } else if (!strcmp(key, "ops_each")) { /* after l1s, as write_cex puts it */
+            const char *why = verify_ops_each_parse(o, val);
+            if (why)
+                bad_line(file, ln, why);
+            got |= 16;
+        } else if (!strcmp(key, "kinds")) { /* after l1s, as write_cex puts it */
+            const char *why = verify_kinds_parse(o, val);
+            if (why)
+                bad_line(file, ln, why);
         } else if (!strcmp(key, "set")) {
             size_t n = strlen(val) + 1;
             if (o->n_sets == max_sets || used + n > buf_len)

@@ -412,6 +412,8 @@ void vx_check_no_lease(struct rig *r, unsigned k);
 void vx_rcc_follow(struct rig *r, unsigned k);
 /* The lowest free operation slot of core c (V_MAX_SLOTS: --inflight in use). */
 unsigned vx_free_slot(const struct rig *r, unsigned c);
+/* The operations core c may issue in all (--ops, or --ops-each's for c). */
+unsigned vx_ops_bound(const struct rig *r, unsigned c);
 /* No core has an operation in flight and no channel holds a message. */
 bool vx_quiescent(const struct rig *r);
 /* The properties of a quiescent state (values agree where they must). */

@@ -760,6 +760,15 @@ static unsigned enabled_scoped(const struct rig *r, unsigned c, struct vev *out)
     return n;
 }
 
+/* The operations core c may issue: --ops, or its own bound from --ops-each
+ * (a restriction of --ops's space to fewer paths, so what it reaches --ops
+ * reaches too; it lets one core run the longer sequence a cell needs while
+ * the others run short ones). */
+unsigned vx_ops_bound(const struct rig *r, unsigned c)
+{
+    return r->o->ops_each[0] ? r->o->ops_each[c] : r->o->ops;
+}
+
 unsigned vx_enabled(const struct rig *r, struct vev *out)
 {
     unsigned n = 0;
@@ -768,22 +777,28 @@ unsigned vx_enabled(const struct rig *r, struct vev *out)
             n += vtx_enabled(r, c, out + n);
             continue;
         }
-        if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
+        if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= vx_ops_bound(r, c))
             continue;
         if (r->o->scopes) {
             n += enabled_scoped(r, c, out + n);
             continue;
         }
+        /* --kinds: this core's operation kinds (0: all) */
+        unsigned kinds = r->o->kinds[0] ? r->o->kinds[c] : ~0u;
         for (unsigned k = 0; k < r->o->lines; k++) {
-            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
+            if (kinds & VERIFY_KIND_LOAD)
+                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
             for (unsigned v = 1; v <= r->o->values; v++) {
-                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0};
-                if (r->o->atomics)
+                if (kinds & VERIFY_KIND_STORE)
+                    out[n++] =
+                        (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0};
+                if (r->o->atomics && (kinds & VERIFY_KIND_ATOMIC))
                     out[n++] =
                         (struct vev){EV_OP, (uint8_t)c, OPK_ATOMIC, (uint8_t)k, (uint8_t)v, 0};
             }
         }
-        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
+        if (kinds & VERIFY_KIND_FENCE)
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
         for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
             out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0};
             for (unsigned v = 1; v <= r->o->values; v++)

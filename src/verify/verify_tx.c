@@ -445,8 +445,8 @@ unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out)
     unsigned n = 0;
     if (t->pend || t->acks || t->n_val || r->env.busy[c][0])
         return 0;
-    bool access =
-        t->in_tx ? t->n_acc < V_TX_ACCESSES : (unsigned)t->attempts + r->env.issued[c] < r->o->ops;
+    bool access = t->in_tx ? t->n_acc < V_TX_ACCESSES
+                           : (unsigned)t->attempts + r->env.issued[c] < vx_ops_bound(r, c);
     for (unsigned k = 0; access && k < r->o->lines; k++) {
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_TX_LOAD, (uint8_t)k, 0, 0, 0};
         for (unsigned v = 1; v <= r->o->values; v++)
