@@ -480,7 +480,10 @@ int cmd_verify(int argc, char **argv)
             vo.conflict = VERIFY_CONFLICT_L1 | VERIFY_CONFLICT_L2;
         else
             fatal("--conflict: '%s' is not l1, l2 or both", conflict);
-        if (vo.lines < 2 || vo.words > 1)
+        if (vo.words > 1)
+            fatal("--conflict: --words 2 puts both locations in one line, which has nothing to "
+                  "conflict with");
+        if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
     if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
