@@ -64,18 +64,28 @@ runs() {
               --l1s 1 --lines 2 --set stc.seb=7 --set stc.seb_min=7 --inflight 4 --ops 4 --values 1
               --no-atomics --merge-max 1$emu" ;;
     spandex-g)
-        # an atomic and a second load behind an outstanding miss; the runs below follow (;;&)
-        echo "--inflight 2 --merge-max 1 --ops 2 --values 1;" ;;&
-    spandex-g | spandex-d)
+        # the last: an atomic and a second load behind an outstanding miss
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
-              $C2 both --ops 1; $C2 l1 --no-atomics" ;;
+              $C2 both --ops 1; $C2 l1 --no-atomics; --inflight 2 --merge-max 1 --ops 2 --values 1" ;;
+    spandex-d)
+        echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
+              $C2 both --ops 1; $C2 l1 --no-atomics;
+              --words 2 --inflight 2 --ops 2 --values 1 --no-atomics;
+              --l1s 1 --words 2 --inflight 2 --ops 3 --values 1;
+              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --set l1.issue=out-of-order;
+              --devices denovo,mesi --words 2 --ops 2 --values 1;
+              --devices denovo,denovo,mesi --words 2 --ops 1 --values 1;
+              --devices denovo,mesi $C2 both --ops 2 --values 1;
+              $C2 l1 --ops 3 --values 1 --no-atomics" ;;
     nhcc | hmg | ideal-mg | sw-nh | sw-h | nocache-mg)
         echo "--ops 2; $C2 both --ops 2 --values 1 --no-atomics;
               --inflight 2 --merge-max 0 --values 1 --no-atomics; --ops 3 --values 1 --no-atomics;
               --gpus 2 --scopes gpu,sys --ops 2 --values 1;
               --gpus 2 --scopes gpu,sys $C2 both --ops 2 --values 1 --no-atomics" ;;
     getm | warptm)
-        echo "--ops 1; --plain --ops 2 --values 1; $C2 both --ops 1" ;;
+        echo "--ops 1; --plain --ops 2 --values 1; $C2 both --ops 1;
+              --plain-only --inflight 2 --ops 2 --values 1;
+              --plain-only $C2 l1 --inflight 2 --merge-max 0 --values 1 --no-atomics" ;;
     *) return 1 ;;
     esac
 }

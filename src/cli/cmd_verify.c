@@ -53,12 +53,13 @@ static void check_tx_config(const struct config *cfg, const char *name,
                             const struct verify_opts *vo)
 {
     const struct proto_desc *pd = proto_find(name);
+    const char *opt = vo->plain == VERIFY_PLAIN_ONLY ? "--plain-only" : "--plain";
     if (vo->plain && (!pd || !pd->transactional))
-        fatal("--plain: protocol '%s' has no transactions (its cores issue plain accesses "
+        fatal("%s: protocol '%s' has no transactions (its cores issue plain accesses "
               "anyway)",
-              name);
+              opt, name);
     if (vo->plain && vo->values > 3)
-        fatal("--plain: --values at most 3 (plain writes store values V+1..2V, up to 7)");
+        fatal("%s: --values at most 3 (plain writes store values V+1..2V, up to 7)", opt);
     if (vo->kinds[0] && pd && pd->transactional)
         fatal("--kinds: protocol '%s' runs transactions, which --kinds does not restrict", name);
     if (!pd || !pd->transactional)
@@ -80,7 +81,8 @@ static void usage(FILE *out)
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
         "                     [--values V] [--ops BOUND] [--ops-each LIST] [--kinds LIST]\n"
         "                     [--no-atomics] [--inflight N]\n"
-        "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
+        "                     [--sync] [--plain|--plain-only] [--lease N]\n"
+        "                     [--devices LIST] [--words W] [--gpus N]\n"
         "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
         "                     [--max-states N]\n"
         "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
@@ -158,7 +160,12 @@ static void usage(FILE *out)
         "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
         "  --plain            getm, warptm: cores also issue plain loads, stores of\n"
         "                     V+1..2V, atomics (unless --no-atomics) and fences\n"
-        "                     outside their transactions (--values at most 3)\n"
+        "                     outside their transactions (--values at most 3), up\n"
+        "                     to --inflight at a time\n"
+        "  --plain-only       getm, warptm: as --plain, but the cores run no\n"
+        "                     transactions: the L1 and the bank under plain traffic\n"
+        "                     only, as the stress tester drives them (several in\n"
+        "                     flight, --conflict, --merge-max stay small)\n"
         "  --lease N          TC: leases of N ticks (tcs), 1 to N ticks (tcw's\n"
         "                     predictor); 1 to 4 (default 2); RCC: its predictor's\n"
         "                     leases from 1 to N logical units (N = 1, 2 or 4)\n"
@@ -169,6 +176,9 @@ static void usage(FILE *out)
         "                     spandex-d: denovo), then CPU-device L1s of one kind\n"
         "                     (cpu.device; default: every L1 the protocol's own);\n"
         "                     the list's length is the number of L1s\n"
+        "  --words W          Spandex: the cores use words 0..W-1 of the line, 1 or 2\n"
+        "                     (default 1: word 0; 2 needs --lines 1): part of a line\n"
+        "                     owned, forwarded or revoked while other words stay\n"
         "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
         "                     (default 1)\n"
         "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
@@ -398,7 +408,8 @@ int cmd_verify(int argc, char **argv)
                              .merge_max = VERIFY_MERGE_CONFIG,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
-    bool no_atomics = false;
+    bool no_atomics = false, plain = false, plain_only = false;
+    unsigned words = 1;
     const char *scopes = NULL, *conflict = NULL, *symmetry = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
@@ -413,10 +424,12 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
-        OPT_FLAG_ROW("--plain", NULL, &vo.plain),
+        OPT_FLAG_ROW("--plain", NULL, &plain),
+        OPT_FLAG_ROW("--plain-only", NULL, &plain_only),
         OPT_UINT_ROW("--lease", NULL, &vo.lease, 1, VERIFY_MAX_LEASE),
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_STR_ROW("--devices", NULL, &devices),
+        OPT_UINT_ROW("--words", NULL, &words, 1, 2),
         OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
@@ -434,6 +447,9 @@ int cmd_verify(int argc, char **argv)
     if (rc != OPT_CONTINUE)
         return rc;
     vo.atomics = !no_atomics;
+    if (plain && plain_only)
+        fatal("--plain and --plain-only: name one (--plain-only is --plain without transactions)");
+    vo.plain = plain_only ? VERIFY_PLAIN_ONLY : plain ? 1u : 0u;
     if (devices && strlen(devices) >= sizeof vo.devices)
         fatal("--devices: a list of at most %zu characters", sizeof vo.devices - 1);
     if (devices) { /* --l1s follows the list unless given */
@@ -460,6 +476,13 @@ int cmd_verify(int argc, char **argv)
             vo.scopes |= 1u << i;
         }
     }
+    if (words > 1) { /* the two locations: words 0 and 1 of one line */
+        if (vo.lines != 1)
+            fatal("--words 2: the cores use two words of one line (--lines 1), not of %u lines",
+                  vo.lines);
+        vo.lines = 2;
+        vo.words = 2;
+    }
     if (conflict) { /* which caches hold one line */
         if (!strcmp(conflict, "l1"))
             vo.conflict = VERIFY_CONFLICT_L1;
@@ -469,6 +492,9 @@ int cmd_verify(int argc, char **argv)
             vo.conflict = VERIFY_CONFLICT_L1 | VERIFY_CONFLICT_L2;
         else
             fatal("--conflict: '%s' is not l1, l2 or both", conflict);
+        if (vo.words > 1)
+            fatal("--conflict: --words 2 puts both locations in one line, which has nothing to "
+                  "conflict with");
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
@@ -555,6 +581,10 @@ int cmd_verify(int argc, char **argv)
     for (char *save = NULL, *name = strtok_r(list, ",", &save); name;
          name = strtok_r(NULL, ",", &save)) {
         struct config cfg;
+        const struct proto_verify *pv = proto_find(name)->verify;
+        if (vo.words > 1 && !(pv && pv->device_mix))
+            fatal("--words 2: protocol '%s' keeps state per line (Spandex's word state only)",
+                  name);
         load_config(&cfg, o.config_file, name, &vo);
         check_tx_config(&cfg, name, &vo);
         struct verify_result r;

@@ -250,13 +250,15 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
             s->p->name, o->l1s, o->lines, o->values, o->ops, o->atomics ? 1u : 0u, o->inflight,
             o->sync ? 1u : 0u);
     if (o->plain)
-        fprintf(out, "plain 1\n");
+        fprintf(out, "plain %u\n", o->plain);
     if (r->prof.timed)
         fprintf(out, "lease %u\n", o->lease);
     if (r->prof.logical)
         fprintf(out, "ticks %u\n", o->ticks);
     if (o->devices[0])
         fprintf(out, "devices %s\n", o->devices);
+    if (o->words > 1)
+        fprintf(out, "words %u\n", o->words);
     if (r->mg)
         fprintf(out, "gpus %u\n", o->gpus);
     if (o->scopes)
@@ -606,6 +608,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
                  ", devices %s", o->devices);
+    if (o->words > 1) /* the lines counted are locations: words of one line */
+        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
+                 ", the %u lines words 0..%u of one", o->lines, o->words - 1);
     if (o->scopes) {
         size_t len = strlen(lease_text);
         snprintf(lease_text + len, sizeof lease_text - len, ", scopes%s%s%s",
@@ -638,9 +643,12 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
             o->l1s, o->lines, o->values, o->ops, o->inflight,
             o->atomics ? (o->sync ? ", acquire/release" : "")
                        : (o->sync ? ", no atomics, acquire/release" : ", no atomics"),
-            o->plain ? ", plain accesses" : "", lease_text, (unsigned long long)res->states,
-            (unsigned long long)res->transitions, res->depth, res->seconds,
-            (double)res->mem_bytes / (1 << 20), res->cells_reached, res->cells_total);
+            o->plain == VERIFY_PLAIN_ONLY ? ", plain accesses only"
+            : o->plain                    ? ", plain accesses"
+                                          : "",
+            lease_text, (unsigned long long)res->states, (unsigned long long)res->transitions,
+            res->depth, res->seconds, (double)res->mem_bytes / (1 << 20), res->cells_reached,
+            res->cells_total);
     print_restrictions(o, s.p->name, out);
     if (res->reduced)
         fprintf(out,

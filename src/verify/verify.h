@@ -47,6 +47,8 @@
  * other (docs/verify.md, "Conflicting lines"): the L1s, the L2 bank, or both. */
 #define VERIFY_CONFLICT_L1 1u
 #define VERIFY_CONFLICT_L2 2u
+/* --plain-only: plain operations and no transactions (struct verify_opts' plain) */
+#define VERIFY_PLAIN_ONLY 2u
 /* --merge-max not given: l1.merge_max is the configuration's. */
 #define VERIFY_MERGE_CONFIG 0xffffffffu
 #define VERIFY_MAX_MERGE    8u
@@ -69,11 +71,15 @@ struct verify_opts {
                                   VERIFY_KIND_* in kinds[c] (all 0: every kind) */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
-    bool plain;                /* getm, warptm: cores also issue plain loads, stores, atomics
-                                  and fences outside their transactions */
+    unsigned plain;            /* getm, warptm: cores also issue plain loads, stores, atomics
+                                  and fences outside their transactions, up to --inflight
+                                  at a time (1; VERIFY_PLAIN_ONLY: and no transactions) */
     unsigned lease;            /* TC: the longest lease, in ticks (1..VERIFY_MAX_LEASE);
                                   RCC: in logical time units (1, 2 or 4) */
     unsigned ticks;            /* RCC: guard ticks per event path (0..VERIFY_MAX_TICKS) */
+    unsigned words;            /* Spandex, --words 2: the two locations (lines = 2) are words
+                                  0 and 1 of one line, so part of a line can be owned,
+                                  forwarded or revoked (0 or 1: a line each, word 0) */
     char devices[40];          /* Spandex: each L1's device, "gpu,mesi" ("": the protocol's own) */
     unsigned gpus;             /* multi-GPM protocols: GPUs the l1s GPMs (one SM and one L2
                                   bank each) are divided among (1 or 2) */

@@ -84,8 +84,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->atomics = u;
         } else if (!strcmp(key, "sync") && u <= 1) {
             o->sync = u;
-        } else if (!strcmp(key, "plain") && u <= 1) {
+        } else if (!strcmp(key, "plain") && u <= VERIFY_PLAIN_ONLY) {
             o->plain = u;
+        } else if (!strcmp(key, "words") && u >= 1 && u <= 2) {
+            o->words = u;
         } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
             o->inflight = u;
         } else if (!strcmp(key, "lease") && u >= 1 && u <= VERIFY_MAX_LEASE) {

@@ -321,9 +321,15 @@ static inline unsigned ch_dram(const struct rig *r)
 {
     return 2 * r->n_l1 * r->n_vnets;
 }
+/* Location k's line and the byte offset of its word there: a line each, word
+ * 0, or (--words 2) words 0 and 1 of line 0. */
 static inline addr_t line_addr(const struct rig *r, unsigned line)
 {
-    return LINE_BASE + (addr_t)line * r->line_bytes;
+    return LINE_BASE + (addr_t)(r->o->words > 1 ? 0 : line) * r->line_bytes;
+}
+static inline unsigned loc_off(const struct rig *r, unsigned k)
+{
+    return r->o->words > 1 ? k * 4u : 0;
 }
 
 /* Several GPMs: bank b's DRAM (bank 0's is ch_dram) and the link from bank s

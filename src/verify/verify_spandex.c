@@ -87,56 +87,59 @@ bool vspx_unfilled(const struct proto_desc *p, unsigned table, const struct cach
     return t == &spx_mesi_l1_table && state_is(t, l->state, "IS");
 }
 
-static uint32_t word0(const uint8_t *data)
+static uint32_t word_at(const uint8_t *data, unsigned w)
 {
-    uint32_t w;
-    memcpy(&w, data, 4);
-    return w;
+    uint32_t v;
+    memcpy(&v, data + (size_t)w * SPX_WORD_BYTES, 4);
+    return v;
 }
 
 bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
-                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
-                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len)
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, const unsigned *words,
+                    unsigned n_lines, const uint32_t *gold, const uint32_t *dram, char *why,
+                    size_t len)
 {
     for (unsigned k = 0; k < n_lines; k++) {
         uint16_t ids[64] = {0};
+        unsigned w = words[k];
         uint64_t owned = spx_llc_owners(llc, lines[k], ids, 64);
         struct cache_line *l = cache_find(&((struct ctrl *)llc)->cache, lines[k]);
-        if (owned & 1) {
-            unsigned o = ids[0];
+        if (owned >> w & 1) {
+            unsigned o = ids[w];
             struct cache_line *ol =
                 o < n_l1 ? cache_find(&((struct ctrl *)l1[o])->cache, lines[k]) : NULL;
-            if (!ol || !(ol->meta[1] & 1)) {
+            if (!ol || !(ol->meta[1] >> w & 1)) {
                 snprintf(why, len,
-                         "quiescent: the LLC says l1[%u] owns word 0 of line %u, but that L1 does "
-                         "not own it",
-                         o, k);
+                         "quiescent: the LLC says l1[%u] owns word %u of location %u, but that L1 "
+                         "does not own it",
+                         o, w, k);
                 return false;
             }
-            if (word0(ol->data) != gold[k]) {
+            if (word_at(ol->data, w) != gold[k]) {
                 snprintf(why, len,
-                         "quiescent: line %u's owner l1[%u] holds %u, but its value is %u", k, o,
-                         word0(ol->data), gold[k]);
+                         "quiescent: location %u's owner l1[%u] holds %u, but its value is %u", k,
+                         o, word_at(ol->data, w), gold[k]);
                 return false;
             }
         } else {
-            uint32_t have = l ? word0(l->data) : dram[k];
+            uint32_t have = l ? word_at(l->data, w) : dram[k];
             if (have != gold[k]) {
                 snprintf(why, len,
-                         "quiescent: the %s holds line %u = %u with word 0 owned by no L1, but "
-                         "its value is %u",
-                         l ? "LLC" : "DRAM", k, have, gold[k]);
+                         "quiescent: the %s holds location %u = %u with word %u owned by no L1, "
+                         "but its value is %u",
+                         l ? "LLC" : "DRAM", k, have, w, gold[k]);
                 return false;
             }
         }
-        /* and no other L1 says it owns word 0 (a MESI line in M, a DeNovo owned word) */
+        /* and no other L1 says it owns the word (a MESI line in M, a DeNovo owned word) */
         for (unsigned i = 0; i < n_l1; i++) {
             struct cache_line *il = cache_find(&((struct ctrl *)l1[i])->cache, lines[k]);
-            if (il && owns_words(p, tables[i]) && (il->meta[1] & 1) &&
-                !((owned & 1) && ids[0] == i)) {
+            if (il && owns_words(p, tables[i]) && (il->meta[1] >> w & 1) &&
+                !((owned >> w & 1) && ids[w] == i)) {
                 snprintf(why, len,
-                         "quiescent: l1[%u] owns word 0 of line %u, but the LLC gives it to %s", i,
-                         k, owned & 1 ? "another L1" : "no L1");
+                         "quiescent: l1[%u] owns word %u of location %u, but the LLC gives it to "
+                         "%s",
+                         i, w, k, owned >> w & 1 ? "another L1" : "no L1");
                 return false;
             }
         }

@@ -54,13 +54,15 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
  * an acquire or Inv overtook), so which bytes are old is not in the state. */
 bool vspx_unfilled(const struct proto_desc *p, unsigned table, const struct cache_line *l);
 
-/* Quiescent agreement by ownership: each line's word 0 (the word the cores
- * use) has the value `gold[k]` where it is current, at its owner if an L1
- * owns it (which must then say it does), else at the LLC (or DRAM, absent
- * there), and no other L1 owns it; `dram[k]` is DRAM's word. Writes what is wrong into why (returns
- * false) or returns true. */
+/* Quiescent agreement by ownership: each location k, word `words[k]` of line
+ * `lines[k]` (a word the cores use), has the value `gold[k]` where it is
+ * current, at its owner if an L1 owns it (which must then say it does), else
+ * at the LLC (or DRAM, absent there), and no other L1 owns it; `dram[k]` is
+ * DRAM's word. A MESI L1 owns every word of a line in M (its meta[1] says so
+ * too). Writes what is wrong into why (returns false) or returns true. */
 bool vspx_quiescent(const struct proto_desc *p, struct comp *const *l1, const unsigned *tables,
-                    unsigned n_l1, struct comp *llc, const addr_t *lines, unsigned n_lines,
-                    const uint32_t *gold, const uint32_t *dram, char *why, size_t len);
+                    unsigned n_l1, struct comp *llc, const addr_t *lines, const unsigned *words,
+                    unsigned n_lines, const uint32_t *gold, const uint32_t *dram, char *why,
+                    size_t len);
 
 #endif

@@ -52,7 +52,7 @@ void vx_follow_gold(void *arg, addr_t line)
         if (line_addr(r, k) != line)
             continue;
         const uint8_t *g = backing_peek(&r->obs->golden, line);
-        e->gold[k] = g ? word_of(g) : 0;
+        e->gold[k] = g ? word_of(g + loc_off(r, k)) : 0;
         if (r->prof.tx) {
             vtx_performed(r, k);
             if (!r->o->plain) /* (--plain: plain loads and atomics follow it too) */
@@ -277,7 +277,7 @@ static void take_response(struct rig *r, struct msg *m)
     if (m->req.op == MEM_KERNEL_BEGIN)
         return; /* the rig's launch (STC) */
     /* transactions: every answer is the driver's but a plain operation's
-     * (--plain; only one in flight, outside any attempt) */
+     * (--plain; outside any attempt, up to --inflight of them) */
     if (r->prof.tx &&
         !(c < r->n_l1 && q < V_MAX_SLOTS && e->busy[c][q] && e->busy[c][q] <= OPK_TX_LOAD)) {
         vtx_take(r, m);
@@ -296,7 +296,7 @@ static void take_response(struct rig *r, struct msg *m)
     if (r->prof.logical && op != OPK_ATOMIC)
         check = false;
     else if (op == OPK_LOAD || op == OPK_LOAD_ACQ)
-        got = word_of(m->data);
+        got = word_of(m->data + loc_off(r, e->line[c][q]));
     else if (op == OPK_ATOMIC)
         got = (uint32_t)r->atom[c][q].lane[0].result;
     else
@@ -405,13 +405,14 @@ void vx_check_quiescent(struct rig *r)
             /* STC: a line of a current band is dead (scrubbed lazily, never read) */
             bool dead =
                 r->unit && (sv.cer >> stc_band(a, sv.seb, stc_spec_of(&r->view)->epochs) & 1);
-            if (r->l1_write_atomic[c] && !r->prof.logical && !dead && st && has &&
-                word_of(buf) != gold)
+            uint32_t w = word_of(buf + loc_off(r, k));
+            if (r->l1_write_atomic[c] && !r->prof.logical && !dead && st && has && w != gold)
                 vx_fail(r, "quiescent: l1[%u] holds line %u = %u in state %s, but its value is %u",
-                        c, k, word_of(buf), r->p->tables[r->l1_table[c]]->state_names[st], gold);
+                        c, k, w, r->p->tables[r->l1_table[c]]->state_names[st], gold);
         }
         if (r->spandex)
             continue; /* by word ownership, below */
+        /* (--words is Spandex's: every other protocol's locations are word 0) */
         bool has = false;
         struct comp *bank = r->l2; /* several GPMs: the line's home, once its page has one */
         if (r->mg) {
@@ -429,13 +430,15 @@ void vx_check_quiescent(struct rig *r)
     if (r->spandex) {
         addr_t lines[V_MAX_LINES];
         uint32_t dram[V_MAX_LINES];
+        unsigned words[V_MAX_LINES];
         char why[256];
         for (unsigned k = 0; k < r->o->lines; k++) {
             lines[k] = line_addr(r, k);
+            words[k] = loc_off(r, k) / 4;
             backing_read(r->store, lines[k], buf, r->line_bytes);
-            dram[k] = word_of(buf);
+            dram[k] = word_of(buf + loc_off(r, k));
         }
-        if (!vspx_quiescent(r->p, r->l1, r->l1_table, r->n_l1, r->l2, lines, r->o->lines,
+        if (!vspx_quiescent(r->p, r->l1, r->l1_table, r->n_l1, r->l2, lines, words, r->o->lines,
                             r->env.gold, dram, why, sizeof why))
             vx_fail(r, "%s", why);
     }
@@ -553,7 +556,7 @@ static bool scoped_strong(const struct rig *r, unsigned scope)
 static void issue(struct rig *r, const struct vev *ev)
 {
     struct env *e = &r->env;
-    unsigned c = ev->core, q = vx_free_slot(r, c);
+    unsigned c = ev->core, q = vx_free_slot(r, c), off = loc_off(r, ev->line);
     if (q == V_MAX_SLOTS)
         panic("verify: core %u issues with every slot in use", c);
     addr_t a = line_addr(r, ev->line);
@@ -579,12 +582,12 @@ static void issue(struct rig *r, const struct vev *ev)
             for (unsigned k = 0; k < r->o->lines; k++)
                 e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
         m->req.op = MEM_LOAD;
-        bytemask_set_range(&m->mask, 0, 4);
+        bytemask_set_range(&m->mask, off, 4);
         break;
     case OPK_LOAD:
         m->req.op = MEM_LOAD;
         m->req.scope = SCOPE_CTA;
-        bytemask_set_range(&m->mask, 0, 4);
+        bytemask_set_range(&m->mask, off, 4);
         e->allowed[c][q] = load_allows(r, c, ev->line);
         if (ev->scope) { /* ld.relaxed.SCOPE */
             m->req.scope = (uint8_t)scope;
@@ -603,8 +606,8 @@ static void issue(struct rig *r, const struct vev *ev)
             m->req.scope = SCOPE_CTA;
         }
         memset(m->data, 0, r->line_bytes);
-        memcpy(m->data, &(uint32_t){ev->value}, 4);
-        bytemask_set_range(&m->mask, 0, 4);
+        memcpy(m->data + off, &(uint32_t){ev->value}, 4);
+        bytemask_set_range(&m->mask, off, 4);
         wrote(r, c, q, ev);
         break;
     case OPK_ATOMIC:
@@ -612,9 +615,9 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.sem = SEM_RELAXED;
         m->req.scope = (uint8_t)scope;
         r->atom[c][q] = (struct atom_ops){.kind = ATOM_EXCH, .type = ATYPE_U32, .n = 1};
-        r->atom[c][q].lane[0] = (struct atom_lane){.off = 0, .a = ev->value};
+        r->atom[c][q].lane[0] = (struct atom_lane){.off = (uint8_t)off, .a = ev->value};
         m->req.atom = &r->atom[c][q];
-        bytemask_set_range(&m->mask, 0, 4);
+        bytemask_set_range(&m->mask, off, 4);
         /* an atomic reads its line's value in coherence order, whatever the model */
         e->allowed[c][q] = value_bit(r, e->gold[ev->line], "the golden memory");
         wrote(r, c, q, ev);

@@ -438,15 +438,23 @@ void vtx_plain(struct rig *r, const struct vev *ev)
 }
 
 /* Outside an attempt, with nothing awaited, a core may begin one or (--plain)
- * issue a plain operation; --ops bounds both together. */
+ * issue a plain operation; --ops bounds both together. Plain operations may
+ * be several in flight (--inflight); an attempt begins only when none is (a
+ * warp's transaction follows its earlier accesses), and none is issued while
+ * an attempt or its acknowledgements are under way, so the answers to the
+ * two never share a request id. --plain-only: no attempt at all. */
 unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out)
 {
     const struct txcore *t = &r->tx.c[c];
     unsigned n = 0;
-    if (t->pend || t->acks || t->n_val || r->env.busy[c][0])
+    if (t->pend || t->acks || t->n_val)
         return 0;
+    bool plain_busy = false;
+    for (unsigned q = 0; q < V_MAX_SLOTS; q++)
+        plain_busy |= r->env.busy[c][q] != 0;
+    bool budget = (unsigned)t->attempts + r->env.issued[c] < vx_ops_bound(r, c);
     bool access = t->in_tx ? t->n_acc < V_TX_ACCESSES
-                           : (unsigned)t->attempts + r->env.issued[c] < vx_ops_bound(r, c);
+                           : budget && !plain_busy && r->o->plain != VERIFY_PLAIN_ONLY;
     for (unsigned k = 0; access && k < r->o->lines; k++) {
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_TX_LOAD, (uint8_t)k, 0, 0, 0};
         for (unsigned v = 1; v <= r->o->values; v++)
@@ -454,7 +462,7 @@ unsigned vtx_enabled(const struct rig *r, unsigned c, struct vev *out)
     }
     if (t->in_tx)
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_TX_COMMIT, 0, 0, 0, 0};
-    if (t->in_tx || !access || !r->o->plain)
+    if (t->in_tx || !budget || !r->o->plain || vx_free_slot(r, c) == V_MAX_SLOTS)
         return n;
     for (unsigned k = 0; k < r->o->lines; k++) {
         out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0, 0};
