@@ -78,6 +78,7 @@ static void usage(FILE *out)
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
         "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
         "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
+        "                     [--gpm-sms N] [--core-ops LIST]\n"
         "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
         "                     [--max-states N]\n"
         "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
@@ -161,6 +162,11 @@ static void usage(FILE *out)
         "                     the list's length is the number of L1s\n"
         "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
         "                     (default 1)\n"
+        "  --gpm-sms N        multi-GPM: SMs (L1s) per GPM sharing its bank, 1 or 2\n"
+        "                     (default 1): --l1s / N GPMs, L1 i in GPM i / N\n"
+        "  --core-ops LIST    each core's operations, at most, comma-separated, one per\n"
+        "                     L1, 0 to --ops (0: the core issues nothing); a core's\n"
+        "                     bound in place of --ops (default: --ops for every core)\n"
         "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
         "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
         "                     (default: the fixed scopes, .gpu for synchronisation)\n"
@@ -289,12 +295,17 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
      * one L2 bank each; a directory of a few entries (the rig's lines share one) */
     char topo[2][40];
     const struct proto_desc *pd = proto_find(proto);
+    unsigned gpm_sms = vo->gpm_sms ? vo->gpm_sms : 1;
+    if (gpm_sms > 1 && !(pd && pd->multi_gpm))
+        fatal("--gpm-sms %u: protocol '%s' has no GPMs (the multi-GPM protocols only)", gpm_sms,
+              proto);
     if (pd && pd->multi_gpm) {
-        if (vo->l1s % vo->gpus)
-            fatal("--l1s %u: the GPMs must divide evenly among --gpus %u", vo->l1s, vo->gpus);
+        if (vo->l1s % (vo->gpus * gpm_sms))
+            fatal("--l1s %u: the GPMs of --gpm-sms %u L1s must divide evenly among --gpus %u",
+                  vo->l1s, gpm_sms, vo->gpus);
         snprintf(topo[0], sizeof topo[0], "topology.gpus=%u", vo->gpus);
-        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus);
-        sets[n - 1] = "gpu.sms=1";
+        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus / gpm_sms);
+        snprintf(set_sms, sizeof set_sms, "gpu.sms=%u", gpm_sms);
         sets[n++] = topo[0];
         sets[n++] = topo[1];
         sets[n++] = "mg.dir_entries=8";
@@ -372,6 +383,39 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     }
 }
 
+/* --core-ops LIST: each core's bound on its operations (a smaller space: the
+ * cores that only make a line's home, or only serve as one, issue little or
+ * nothing; docs/verify.md, "Several GPMs"). 1 on bad input. */
+static int parse_core_ops(const char *list, struct verify_opts *vo)
+{
+    unsigned n = 0;
+    for (const char *c = list; *c;) {
+        char *end;
+        unsigned long u = strtoul(c, &end, 10);
+        if (end == c || (*end && *end != ',') || u > vo->ops || n == 4) {
+            fprintf(stderr,
+                    "gpucoh: error: --core-ops: '%s' is not a list of at most 4 bounds, each 0 "
+                    "to --ops %u\n",
+                    list, vo->ops);
+            return 1;
+        }
+        vo->core_ops[n++] = (uint8_t)u;
+        c = *end ? end + 1 : end;
+    }
+    if (n != vo->l1s) {
+        fprintf(stderr, "gpucoh: error: --core-ops: %u bounds for --l1s %u (one per core)\n", n,
+                vo->l1s);
+        return 1;
+    }
+    if (vo->symmetry) {
+        fprintf(stderr, "gpucoh: error: --core-ops: the cores differ, so --symmetry cannot "
+                        "relabel them\n");
+        return 1;
+    }
+    vo->n_core_ops = n;
+    return 0;
+}
+
 int cmd_verify(int argc, char **argv)
 {
     struct sim_opts o = {0};
@@ -385,11 +429,12 @@ int cmd_verify(int argc, char **argv)
                              .lease = 2,
                              .ticks = 3,
                              .gpus = 1,
+                             .gpm_sms = 1,
                              .merge_max = VERIFY_MERGE_CONFIG,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
     bool no_atomics = false;
-    const char *scopes = NULL, *conflict = NULL, *symmetry = NULL;
+    const char *scopes = NULL, *conflict = NULL, *symmetry = NULL, *core_ops = NULL;
     struct opt sim_rows[SIM_OPT_ROWS];
     sim_opts_rows(&o, SIM_OPT_MACHINE, sim_rows);
     const struct opt rows[] = {
@@ -406,6 +451,8 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--ticks", NULL, &vo.ticks, 0, VERIFY_MAX_TICKS),
         OPT_STR_ROW("--devices", NULL, &devices),
         OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
+        OPT_UINT_ROW("--gpm-sms", NULL, &vo.gpm_sms, 1, 2),
+        OPT_STR_ROW("--core-ops", NULL, &core_ops),
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
         OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),
@@ -467,6 +514,8 @@ int cmd_verify(int argc, char **argv)
     }
     vo.value_symmetry = symmetry && !strcmp(symmetry, "values");
     vo.symmetry = vo.value_symmetry || (symmetry && !strcmp(symmetry, "on"));
+    if (core_ops && parse_core_ops(core_ops, &vo))
+        return EXIT_USAGE;
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 

@@ -162,6 +162,11 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "devices %s\n", o->devices);
     if (r->mg)
         fprintf(out, "gpus %u\n", o->gpus);
+    if (r->gpm_sms > 1)
+        fprintf(out, "gpm_sms %u\n", r->gpm_sms);
+    for (unsigned i = 0; i < o->n_core_ops; i++)
+        fprintf(out, "%s%u%s", i ? "," : "core_ops ", o->core_ops[i],
+                i + 1 == o->n_core_ops ? "\n" : "");
     if (o->scopes)
         fprintf(out, "scopes %u\n", o->scopes);
     if (o->conflict)
@@ -494,8 +499,16 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  vx_profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
     else if (s.p->multi_gpm)
-        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs", o->gpus,
-                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus);
+        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs%s", o->gpus,
+                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
+                 o->gpm_sms > 1 ? " of 2 SMs" : "");
+    if (o->n_core_ops) { /* --core-ops */
+        size_t len = strlen(lease_text);
+        len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, ", core ops ");
+        for (unsigned i = 0; i < o->n_core_ops && len < sizeof lease_text; i++)
+            len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, "%s%u",
+                                    i ? "," : "", o->core_ops[i]);
+    }
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
                  ", devices %s", o->devices);

@@ -73,6 +73,9 @@ struct verify_opts {
     unsigned conflict;         /* VERIFY_CONFLICT_* bits: those caches have one set of one
                                   way (0: small arrays where the lines never conflict) */
     unsigned merge_max;        /* l1.merge_max (VERIFY_MERGE_CONFIG: the configuration's) */
+    unsigned n_core_ops;       /* --core-ops: core_ops gives each core's bound (0: --ops for all) */
+    uint8_t core_ops[4];       /* ... core i's operations, at most (0: it issues none) */
+    unsigned gpm_sms;          /* multi-GPM protocols: SMs (L1s) per GPM, 1 or 2 (0: 1) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

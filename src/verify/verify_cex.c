@@ -31,6 +31,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     o->devices[0] = 0;
     o->conflict = 0;
     o->merge_max = VERIFY_MERGE_CONFIG;
+    o->gpm_sms = 1;
+    o->n_core_ops = 0;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -50,6 +52,15 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             if (n > sizeof o->devices)
                 bad_line(file, ln, "devices: a list of at most 39 characters");
             memcpy(o->devices, val, n); /* checked: snprintf here warns of truncation */
+        } else if (!strcmp(key, "core_ops")) { /* --core-ops: one bound per core */
+            unsigned n = 0;
+            for (char *save = NULL, *t = strtok_r(val, ",", &save); t;
+                 t = strtok_r(NULL, ",", &save)) {
+                if (n == 4 || sscanf(t, "%u", &u) != 1 || u > 255)
+                    bad_line(file, ln, "core_ops: at most 4 bounds of 0 to 255");
+                o->core_ops[n++] = (uint8_t)u;
+            }
+            o->n_core_ops = n;
         } else if (!strcmp(key, "set")) {
             size_t n = strlen(val) + 1;
             if (o->n_sets == max_sets || used + n > buf_len)
@@ -85,6 +96,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->ticks = u;
         } else if (!strcmp(key, "gpus") && u >= 1 && u <= V_MAX_L1) {
             o->gpus = u;
+        } else if (!strcmp(key, "gpm_sms") && u >= 1 && u <= 2) {
+            o->gpm_sms = u;
         } else if (!strcmp(key, "scopes") && u < 8) {
             o->scopes = u;
         } else if (!strcmp(key, "conflict") && u >= 1 && u <= 3) {
@@ -98,6 +111,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     fclose(f);
     if (got != 31)
         fatal("%s:%u: the header needs protocol, l1s, lines, values and ops", file, ln);
+    if (o->n_core_ops && o->n_core_ops != o->l1s)
+        fatal("%s: core_ops: %u bounds for %u L1s", file, o->n_core_ops, o->l1s);
     o->sets = sets;
 }
 

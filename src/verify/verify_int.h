@@ -280,6 +280,8 @@ struct rig {
                         acknowledgements) bypass the links' FIFOs: channels of their own */
     bool mg_hier;    /* hmg, sw-h: a GPU home per GPU (verify_mg_hier) */
     unsigned n_l2;
+    unsigned gpm_sms; /* L1s (SMs) per GPM, GPM-major: L1 i is SM i % gpm_sms of GPM
+                         i / gpm_sms (--gpm-sms; 1 otherwise) */
     struct comp *l2s[V_MAX_L1];
     struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];
     struct pagemap pages;
@@ -354,7 +356,7 @@ static inline bool is_ch_free(const struct rig *r, unsigned ch)
 /* The bank L1 i talks to: its GPM's. */
 static inline unsigned bank_of(const struct rig *r, unsigned l1)
 {
-    return r->mg ? l1 : 0;
+    return r->mg ? l1 / r->gpm_sms : 0;
 }
 
 /* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */

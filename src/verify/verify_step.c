@@ -493,8 +493,12 @@ static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
     if (r->prof.rule == RULE_LOGICAL)
         return 0; /* judged at the answer (rcc_take) */
     uint8_t m = e->floor[c][k];
-    /* TC-Weak (RCpc): a core sees its own writes early, before they are performed */
-    for (unsigned q = 0; r->prof.rule == RULE_WRITER_FENCE && q < V_MAX_SLOTS; q++)
+    /* TC-Weak (RCpc): a core sees its own writes early, before they are performed;
+     * so may a multi-GPM core (--inflight): its bank updates its copy with a write
+     * it forwards to a remote home, and a later load of the core reads that copy
+     * before the home performs the write (program order allows the write's value) */
+    bool early = r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED;
+    for (unsigned q = 0; early && q < V_MAX_SLOTS; q++)
         if (e->val[c][q] && e->line[c][q] == k)
             m |= e->val[c][q];
     return m;
@@ -560,7 +564,7 @@ static void issue(struct rig *r, const struct vev *ev)
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
     m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
     if (r->mg)
-        m->req.sm = 0; /* the one SM of its GPM */
+        m->req.sm = (uint16_t)(c % r->gpm_sms); /* its SM within its GPM */
     bool scoped = r->prof.rule == RULE_SCOPED;
     unsigned scope = ev->scope ? ev->scope - 1u : SCOPE_GPU;
     if (scoped && (ev->op == OPK_FENCE || ev->op == OPK_STORE_REL))
@@ -768,7 +772,8 @@ unsigned vx_enabled(const struct rig *r, struct vev *out)
             n += vtx_enabled(r, c, out + n);
             continue;
         }
-        if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= r->o->ops)
+        unsigned bound = r->o->n_core_ops ? r->o->core_ops[c] : r->o->ops; /* --core-ops */
+        if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= bound)
             continue;
         if (r->o->scopes) {
             n += enabled_scoped(r, c, out + n);
