@@ -506,8 +506,8 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         size_t len = strlen(lease_text);
         len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, ", core ops ");
         for (unsigned i = 0; i < o->n_core_ops && len < sizeof lease_text; i++)
-            len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, "%s%u",
-                                    i ? "," : "", o->core_ops[i]);
+            len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, "%s%u", i ? "," : "",
+                                    o->core_ops[i]);
     }
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),

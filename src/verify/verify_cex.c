@@ -51,7 +51,7 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             size_t n = strlen(val) + 1;
             if (n > sizeof o->devices)
                 bad_line(file, ln, "devices: a list of at most 39 characters");
-            memcpy(o->devices, val, n); /* checked: snprintf here warns of truncation */
+            memcpy(o->devices, val, n);        /* checked: snprintf here warns of truncation */
         } else if (!strcmp(key, "core_ops")) { /* --core-ops: one bound per core */
             unsigned n = 0;
             for (char *save = NULL, *t = strtok_r(val, ",", &save); t;
