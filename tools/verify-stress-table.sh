@@ -56,7 +56,8 @@ runs() {
               --inflight 2 --ops 3 --core-ops 3,1 --values 1 --no-atomics --merge-max 0;
               --l1s 4 --gpm-sms 2 --core-ops 2,2,0,0 --values 1;
               --l1s 4 --gpus 2 --core-ops 1,1,0,1 --values 1 --no-atomics;
-              --scopes sys --ops 1 --values 1 --no-atomics" ;;
+              --scopes sys --ops 1 --values 1 --no-atomics;
+              $C2 l2 --line-pages --ops 2 --values 1 --no-atomics" ;;
     getm | warptm)
         echo "--ops 1; --plain --ops 2 --values 1; $C2 both --ops 1" ;;
     *) return 1 ;;

@@ -78,7 +78,7 @@ static void usage(FILE *out)
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
         "                     [--values V] [--ops BOUND] [--no-atomics] [--inflight N]\n"
         "                     [--sync] [--lease N] [--devices LIST] [--gpus N]\n"
-        "                     [--gpm-sms N] [--core-ops LIST]\n"
+        "                     [--gpm-sms N] [--line-pages] [--core-ops LIST]\n"
         "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
         "                     [--max-states N]\n"
         "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
@@ -165,6 +165,8 @@ static void usage(FILE *out)
         "                     (default 1)\n"
         "  --gpm-sms N        multi-GPM: SMs (L1s) per GPM sharing its bank, 1 or 2\n"
         "                     (default 1): --l1s / N GPMs, L1 i in GPM i / N\n"
+        "  --line-pages       multi-GPM: each line on a page of its own, so the lines'\n"
+        "                     homes are placed apart (by each one's first touch)\n"
         "  --core-ops LIST    each core's operations, at most, comma-separated, one per\n"
         "                     L1, 0 to --ops (0: the core issues nothing); a core's\n"
         "                     bound in place of --ops (default: --ops for every core)\n"
@@ -300,6 +302,8 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     if (gpm_sms > 1 && !(pd && pd->multi_gpm))
         fatal("--gpm-sms %u: protocol '%s' has no GPMs (the multi-GPM protocols only)", gpm_sms,
               proto);
+    if (vo->line_pages && !(pd && pd->multi_gpm))
+        fatal("--line-pages: protocol '%s' has no homes (the multi-GPM protocols only)", proto);
     if (pd && pd->multi_gpm) {
         if (vo->l1s % (vo->gpus * gpm_sms))
             fatal("--l1s %u: the GPMs of --gpm-sms %u L1s must divide evenly among --gpus %u",
@@ -454,6 +458,7 @@ int cmd_verify(int argc, char **argv)
         OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
         OPT_UINT_ROW("--gpm-sms", NULL, &vo.gpm_sms, 1, 2),
         OPT_STR_ROW("--core-ops", NULL, &core_ops),
+        OPT_FLAG_ROW("--line-pages", NULL, &vo.line_pages),
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
         OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),

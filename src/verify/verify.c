@@ -164,6 +164,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "gpus %u\n", o->gpus);
     if (r->gpm_sms > 1)
         fprintf(out, "gpm_sms %u\n", r->gpm_sms);
+    if (o->line_pages)
+        fprintf(out, "line_pages 1\n");
     for (unsigned i = 0; i < o->n_core_ops; i++)
         fprintf(out, "%s%u%s", i ? "," : "core_ops ", o->core_ops[i],
                 i + 1 == o->n_core_ops ? "\n" : "");
@@ -502,6 +504,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs%s", o->gpus,
                  o->gpus > 1 ? "s" : "", o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
                  o->gpm_sms > 1 ? " of 2 SMs" : "");
+    if (o->line_pages)
+        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
+                 ", a page per line");
     if (o->n_core_ops) { /* --core-ops */
         size_t len = strlen(lease_text);
         len += (size_t)snprintf(lease_text + len, sizeof lease_text - len, ", core ops ");

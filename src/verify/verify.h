@@ -76,6 +76,8 @@ struct verify_opts {
     unsigned n_core_ops;       /* --core-ops: core_ops gives each core's bound (0: --ops for all) */
     uint8_t core_ops[4];       /* ... core i's operations, at most (0: it issues none) */
     unsigned gpm_sms;          /* multi-GPM protocols: SMs (L1s) per GPM, 1 or 2 (0: 1) */
+    bool line_pages;           /* multi-GPM protocols: each line on a page of its own (its
+                                  home placed by its own first touch) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */

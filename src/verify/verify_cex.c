@@ -33,6 +33,7 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     o->merge_max = VERIFY_MERGE_CONFIG;
     o->gpm_sms = 1;
     o->n_core_ops = 0;
+    o->line_pages = false;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -98,6 +99,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->gpus = u;
         } else if (!strcmp(key, "gpm_sms") && u >= 1 && u <= 2) {
             o->gpm_sms = u;
+        } else if (!strcmp(key, "line_pages") && u <= 1) {
+            o->line_pages = u;
         } else if (!strcmp(key, "scopes") && u < 8) {
             o->scopes = u;
         } else if (!strcmp(key, "conflict") && u >= 1 && u <= 3) {

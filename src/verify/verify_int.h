@@ -264,6 +264,8 @@ struct rig {
     tick_t core_ps;   /* one core cycle: TC's unit of time */
     struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
+    addr_t line_stride;             /* from one line's address to the next: line_bytes, or a page
+                                       (--line-pages) */
     struct comp *l1[V_MAX_L1], *l2; /* l2: bank 0 (l2s[0]) */
     /* each L1's controller and table (Spandex: the device mix, verify_spandex.h),
      * and whether its loads are judged write-atomic */
@@ -325,7 +327,7 @@ static inline unsigned ch_dram(const struct rig *r)
 }
 static inline addr_t line_addr(const struct rig *r, unsigned line)
 {
-    return LINE_BASE + (addr_t)line * r->line_bytes;
+    return LINE_BASE + (addr_t)line * r->line_stride;
 }
 
 /* Several GPMs: bank b's DRAM (bank 0's is ch_dram) and the link from bank s

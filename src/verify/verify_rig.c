@@ -230,11 +230,12 @@ void vx_memories_destroy(struct memories *mem)
 
 /* Every line the cores use back to zero in DRAM and the golden memory (only
  * those lines are ever written), the observer's counters cleared. */
-static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes)
+static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes,
+                           addr_t stride)
 {
     static const uint8_t zeros[LINE_MAX_BYTES];
     for (unsigned k = 0; k < o->lines; k++) {
-        addr_t a = LINE_BASE + (addr_t)k * line_bytes;
+        addr_t a = LINE_BASE + (addr_t)k * stride;
         backing_write(&mem->store, a, zeros, line_bytes);
         backing_write(&mem->obs.golden, a, zeros, line_bytes);
     }
@@ -260,6 +261,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     r->n_l1 = o->l1s;
     r->n_vnets = p->n_vnets;
     r->line_bytes = cfg->l1.cache.line_bytes;
+    r->line_stride = o->line_pages ? cfg->topology.page_bytes : r->line_bytes;
     r->cov = cov;
     r->prof = vx_profile_of(p);
     r->spandex = r->prof.device_mix;
@@ -276,7 +278,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
      * only EV_TICK moves it (docs/verify.md, "Time"). */
     r->clk = (struct clock){"core", r->prof.timed ? 1 : r->core_ps};
     msg_pool_init(&r->msgs);
-    memories_reset(mem, o, r->line_bytes);
+    memories_reset(mem, o, r->line_bytes, r->line_stride);
     r->store = &mem->store;
     r->obs = &mem->obs;
     r->obs->on_golden = vx_follow_gold;

@@ -5,7 +5,8 @@
 # --core-ops bounds each core's operations, so that hmg on 2 GPUs x 2 GPMs, where a GPU
 # home is not the system home, reaches its forwarding slots and Dir.V.Inv in seconds;
 # and a core with two in flight may load its own store's value from its bank's copy
-# before the remote home performs it (nhcc's L2.IR.Load, IRX.Load). Each run verifies
+# before the remote home performs it (nhcc's L2.IR.Load, IRX.Load); --line-pages puts
+# each line on a page of its own. Each run verifies
 # (exit 0) and reaches its cells (a count above 0 in --coverage); bad values exit 2.
 set -u
 bin=$1
@@ -37,6 +38,10 @@ check_reaches hmg "2 GPUs x 2 GPMs, core ops 1,1,0,1" \
     --l1s 4 --gpus 2 --core-ops 1,1,0,1 --values 1 --no-atomics
 check_reaches nhcc "core ops 3,1" "nhcc.L2.IR.Load nhcc.L2.IRX.Load" \
     --inflight 2 --ops 3 --core-ops 3,1 --values 1 --no-atomics --merge-max 0
+# two lines on pages of their own: one bank the home of one line, a remote cache of
+# the other, whose answer finds the one way held by a home line (IR.FillNoWay)
+check_reaches nhcc "a page per line" "nhcc.L2.IR.FillNoWay" \
+    --lines 2 --line-pages --conflict l2 --values 1 --no-atomics
 
 # a counterexample header carries both: two SMs' loads reach GPM 0's one bank
 printf 'protocol nhcc\nl1s 4\nlines 1\nvalues 1\nops 1\natomics 0\ninflight 1\nsync 0\ngpus 1\ngpm_sms 2\ncore_ops 1,1,0,0\nop 0 load 0 0\nop 1 load 0 0\ndeliver l1[0] l2[0] 0\ndeliver l1[1] l2[0] 0\n' >"$tmp/two.cex"
@@ -66,5 +71,6 @@ bad "--core-ops: 2 bounds for --l1s 4" --protocol nhcc --l1s 4 --core-ops 1,1
 bad "--core-ops" --protocol nhcc --ops 2 --core-ops 3,0
 bad "--core-ops" --protocol nhcc --core-ops 1,x
 bad "--symmetry" --protocol rc --symmetry on --core-ops 1,1
+bad "--line-pages: protocol 'rc'" --protocol rc --lines 2 --line-pages
 
 echo "verify-mg-rig: $n passed, 0 failed"
