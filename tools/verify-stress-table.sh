@@ -81,7 +81,13 @@ runs() {
         echo "--ops 2; $C2 both --ops 2 --values 1 --no-atomics;
               --inflight 2 --merge-max 0 --values 1 --no-atomics; --ops 3 --values 1 --no-atomics;
               --gpus 2 --scopes gpu,sys --ops 2 --values 1;
-              --gpus 2 --scopes gpu,sys $C2 both --ops 2 --values 1 --no-atomics" ;;
+              --gpus 2 --scopes gpu,sys $C2 both --ops 2 --values 1 --no-atomics;
+              --inflight 2 --values 1 --no-atomics; --inflight 2 --ops 3 --ops-each 3,0 --values 1 --merge-max 0;
+              --inflight 2 --ops 3 --ops-each 3,1 --values 1 --no-atomics --merge-max 0;
+              --l1s 4 --gpm-sms 2 --ops-each 2,2,0,0 --values 1;
+              --l1s 4 --gpus 2 --ops-each 1,1,0,1 --values 1 --no-atomics;
+              --scopes sys --ops 1 --values 1 --no-atomics;
+              $C2 l2 --line-pages --ops 2 --values 1 --no-atomics" ;;
     getm | warptm)
         echo "--ops 1; --plain --ops 2 --values 1; $C2 both --ops 1;
               --plain-only --inflight 2 --ops 2 --values 1;

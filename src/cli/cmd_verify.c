@@ -83,6 +83,7 @@ static void usage(FILE *out)
         "                     [--no-atomics] [--inflight N]\n"
         "                     [--sync] [--plain|--plain-only] [--lease N]\n"
         "                     [--devices LIST] [--words W] [--gpus N]\n"
+        "                     [--gpm-sms N] [--line-pages]\n"
         "                     [--scopes LIST] [--conflict WHERE] [--merge-max N]\n"
         "                     [--max-states N]\n"
         "                     [--max-mem MB] [--cex FILE] [--coverage FILE]\n"
@@ -122,8 +123,9 @@ static void usage(FILE *out)
         "judged write-atomic, the others' by release consistency.\n"
         "The multi-GPM protocols (nhcc, hmg, ideal-mg, sw-nh, sw-h, nocache-mg and the\n"
         "broken hmg-noinv, sw-nh-noinv and nocache-mg-norel) run on --l1s GPMs of one SM\n"
-        "and one L2 bank each, the links between banks explored like the network\n"
-        "(ideal-mg's free invalidations and acknowledgements on channels of their own,\n"
+        "(--gpm-sms 2: two) and one L2 bank each, the links between banks explored like\n"
+        "the network (ideal-mg's free invalidations and acknowledgements on channels of their "
+        "own,\n"
         "past the links: `deliver ... free`), homes placed by first touch; loads are\n"
         "judged by PTX's scoped release/acquire (a load after an acquire sees the writes\n"
         "a morally strong release completed before it covered).\n"
@@ -150,7 +152,9 @@ static void usage(FILE *out)
         "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
         "  --ops-each LIST    each L1's own bound, comma-separated, one per L1 (e.g. 3,1\n"
         "                     lets core 0 run a longer sequence than core 1; not with\n"
-        "                     --symmetry unless all equal); --ops becomes the largest\n"
+        "                     --symmetry unless all equal; 0: the core issues nothing,\n"
+        "                     e.g. a GPM that only serves as a home); --ops becomes\n"
+        "                     the largest\n"
         "  --kinds LIST       the operations each L1's core issues, one group of the\n"
         "                     letters l (load), s (store), a (atomic), f (fence) per\n"
         "                     L1, comma-separated (e.g. l,lsf); not with --scopes,\n"
@@ -181,6 +185,10 @@ static void usage(FILE *out)
         "                     owned, forwarded or revoked while other words stay\n"
         "  --gpus N           multi-GPM: the GPMs (--l1s) divided among N GPUs, 1 or 2\n"
         "                     (default 1)\n"
+        "  --gpm-sms N        multi-GPM: SMs (L1s) per GPM sharing its bank, 1 or 2\n"
+        "                     (default 1): --l1s / N GPMs, L1 i in GPM i / N\n"
+        "  --line-pages       multi-GPM: each line on a page of its own, so the lines'\n"
+        "                     homes are placed apart (by each one's first touch)\n"
         "  --scopes LIST      cta,gpu,sys: fences, acquires and releases at each listed\n"
         "                     scope, relaxed loads and atomics at its .gpu and .sys\n"
         "                     (default: the fixed scopes, .gpu for synchronisation)\n"
@@ -309,12 +317,19 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
      * one L2 bank each; a directory of a few entries (the rig's lines share one) */
     char topo[2][40];
     const struct proto_desc *pd = proto_find(proto);
+    unsigned gpm_sms = vo->gpm_sms ? vo->gpm_sms : 1;
+    if (gpm_sms > 1 && !(pd && pd->multi_gpm))
+        fatal("--gpm-sms %u: protocol '%s' has no GPMs (the multi-GPM protocols only)", gpm_sms,
+              proto);
+    if (vo->line_pages && !(pd && pd->multi_gpm))
+        fatal("--line-pages: protocol '%s' has no homes (the multi-GPM protocols only)", proto);
     if (pd && pd->multi_gpm) {
-        if (vo->l1s % vo->gpus)
-            fatal("--l1s %u: the GPMs must divide evenly among --gpus %u", vo->l1s, vo->gpus);
+        if (vo->l1s % (vo->gpus * gpm_sms))
+            fatal("--l1s %u: the GPMs of --gpm-sms %u L1s must divide evenly among --gpus %u",
+                  vo->l1s, gpm_sms, vo->gpus);
         snprintf(topo[0], sizeof topo[0], "topology.gpus=%u", vo->gpus);
-        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus);
-        sets[n - 1] = "gpu.sms=1";
+        snprintf(topo[1], sizeof topo[1], "topology.gpms=%u", vo->l1s / vo->gpus / gpm_sms);
+        snprintf(set_sms, sizeof set_sms, "gpu.sms=%u", gpm_sms);
         sets[n++] = topo[0];
         sets[n++] = topo[1];
         sets[n++] = "mg.dir_entries=8";
@@ -405,6 +420,7 @@ int cmd_verify(int argc, char **argv)
                              .lease = 2,
                              .ticks = 3,
                              .gpus = 1,
+                             .gpm_sms = 1,
                              .merge_max = VERIFY_MERGE_CONFIG,
                              .max_states = 2000000,
                              .max_mem_mb = 2048};
@@ -431,6 +447,8 @@ int cmd_verify(int argc, char **argv)
         OPT_STR_ROW("--devices", NULL, &devices),
         OPT_UINT_ROW("--words", NULL, &words, 1, 2),
         OPT_UINT_ROW("--gpus", NULL, &vo.gpus, 1, 2),
+        OPT_UINT_ROW("--gpm-sms", NULL, &vo.gpm_sms, 1, 2),
+        OPT_FLAG_ROW("--line-pages", NULL, &vo.line_pages),
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
         OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),

@@ -160,8 +160,8 @@ const char *verify_ops_each_parse(struct verify_opts *o, const char *list)
     for (const char *p = list;; p++) {
         char *end;
         unsigned long u = strtoul(p, &end, 10);
-        if (end == p || *p == '-' || *p == '+' || u < 1 || u > 255 || (*end && *end != ','))
-            return "a list of operation bounds, each 1 to 255, one per L1 (e.g. 3,1)";
+        if (end == p || *p == '-' || *p == '+' || u > 255 || (*end && *end != ','))
+            return "a list of operation bounds, each 0 to 255, one per L1 (e.g. 3,1)";
         if (n < sizeof each)
             each[n] = (uint8_t)u;
         n++;
@@ -174,7 +174,10 @@ const char *verify_ops_each_parse(struct verify_opts *o, const char *list)
         snprintf(why, sizeof why, "%u bounds for %u L1s: give one per L1", n, o->l1s);
         return why;
     }
+    if (max == 0)
+        return "every bound is 0: no core would issue anything";
     memcpy(o->ops_each, each, sizeof each);
+    o->n_ops_each = n;
     o->ops = max;
     return NULL;
 }
@@ -228,7 +231,7 @@ const char *verify_kinds_parse(struct verify_opts *o, const char *list)
 /* --ops-each and --kinds, each a line after the result's. */
 static void print_restrictions(const struct verify_opts *o, const char *name, FILE *out)
 {
-    if (o->ops_each[0]) {
+    if (o->n_ops_each) {
         char t[24];
         verify_ops_each_text(o, t, sizeof t);
         fprintf(out, "verify %s: operations per L1 bounded one by one (--ops-each %s)\n", name, t);
@@ -261,13 +264,17 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "words %u\n", o->words);
     if (r->mg)
         fprintf(out, "gpus %u\n", o->gpus);
+    if (r->gpm_sms > 1)
+        fprintf(out, "gpm_sms %u\n", r->gpm_sms);
+    if (o->line_pages)
+        fprintf(out, "line_pages 1\n");
     if (o->scopes)
         fprintf(out, "scopes %u\n", o->scopes);
     if (o->conflict)
         fprintf(out, "conflict %u\n", o->conflict);
     if (o->merge_max != VERIFY_MERGE_CONFIG)
         fprintf(out, "merge_max %u\n", o->merge_max);
-    if (o->ops_each[0]) {
+    if (o->n_ops_each) {
         char t[24];
         verify_ops_each_text(o, t, sizeof t);
         fprintf(out, "ops_each %s\n", t);
@@ -464,6 +471,14 @@ static struct digest state_key(struct search *s, const struct rig *r, uint64_t *
     return d;
 }
 
+/* The result line's words for --line-pages, appended to buf. */
+static void rig_text(const struct verify_opts *o, char *buf, size_t size)
+{
+    size_t len = strlen(buf);
+    if (o->line_pages && len < size)
+        snprintf(buf + len, size - len, ", a page per line");
+}
+
 int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
                FILE *out)
 {
@@ -603,8 +618,10 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
                  vx_profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
     else if (s.p->multi_gpm)
-        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs", o->gpus,
-                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus);
+        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs%s", o->gpus,
+                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
+                 o->gpm_sms > 1 ? " of 2 SMs" : "");
+    rig_text(o, lease_text, sizeof lease_text);
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
                  ", devices %s", o->devices);

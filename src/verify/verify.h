@@ -65,7 +65,8 @@ struct verify_opts {
     unsigned values;           /* data values stores and atomics write: 1..values */
     unsigned ops;              /* core operations per L1, at most */
     uint8_t ops_each[4];       /* --ops-each: L1 c's core issues at most ops_each[c]
-                                  operations (ops is their largest; all 0: ops each) */
+                                  operations (0: none; ops is their largest) */
+    unsigned n_ops_each;       /* the bounds given, one per L1 (0: ops each) */
     bool atomics;              /* cores also issue atomic exchanges */
     uint8_t kinds[4];          /* --kinds: L1 c's core issues only the operations of bits
                                   VERIFY_KIND_* in kinds[c] (all 0: every kind) */
@@ -89,6 +90,9 @@ struct verify_opts {
     unsigned conflict;         /* VERIFY_CONFLICT_* bits: those caches have one set of one
                                   way (0: small arrays where the lines never conflict) */
     unsigned merge_max;        /* l1.merge_max (VERIFY_MERGE_CONFIG: the configuration's) */
+    unsigned gpm_sms;          /* multi-GPM protocols: SMs (L1s) per GPM, 1 or 2 (0: 1) */
+    bool line_pages;           /* multi-GPM protocols: each line on a page of its own (its
+                                  home placed by its own first touch) */
     uint64_t max_states;       /* stop (incomplete) past this many states */
     uint64_t max_mem_mb;       /* ... or past this much memory for the search */
     const char *cex_file;      /* where a counterexample is written (NULL: not written) */
@@ -133,7 +137,7 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
 /* --ops-each's list as text, "3,1". */
 void verify_ops_each_text(const struct verify_opts *o, char *out, size_t len);
 
-/* Parse --ops-each's LIST (N,N,...: each 1 to 255, one per L1) into o->ops_each
+/* Parse --ops-each's LIST (N,N,...: each 0 to 255, not all 0, one per L1) into o->ops_each
  * and o->ops (their largest). Returns NULL, or what is wrong with it. */
 const char *verify_ops_each_parse(struct verify_opts *o, const char *list);
 

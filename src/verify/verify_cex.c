@@ -31,6 +31,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     o->devices[0] = 0;
     o->conflict = 0;
     o->merge_max = VERIFY_MERGE_CONFIG;
+    o->gpm_sms = 1;
+    o->line_pages = false;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -96,6 +98,10 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->ticks = u;
         } else if (!strcmp(key, "gpus") && u >= 1 && u <= V_MAX_L1) {
             o->gpus = u;
+        } else if (!strcmp(key, "gpm_sms") && u >= 1 && u <= 2) {
+            o->gpm_sms = u;
+        } else if (!strcmp(key, "line_pages") && u <= 1) {
+            o->line_pages = u;
         } else if (!strcmp(key, "scopes") && u < 8) {
             o->scopes = u;
         } else if (!strcmp(key, "conflict") && u >= 1 && u <= 3) {

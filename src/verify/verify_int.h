@@ -264,6 +264,8 @@ struct rig {
     tick_t core_ps;   /* one core cycle: TC's unit of time */
     struct ser *scan; /* for finding the next deadline (the memories') */
     unsigned n_l1, n_vnets, line_bytes;
+    addr_t line_stride;             /* from one line's address to the next: line_bytes, or a page
+                                       (--line-pages) */
     struct comp *l1[V_MAX_L1], *l2; /* l2: bank 0 (l2s[0]) */
     /* each L1's controller and table (Spandex: the device mix, verify_spandex.h),
      * and whether its loads are judged write-atomic */
@@ -280,6 +282,8 @@ struct rig {
                         acknowledgements) bypass the links' FIFOs: channels of their own */
     bool mg_hier;    /* hmg, sw-h: a GPU home per GPU (verify_mg_hier) */
     unsigned n_l2;
+    unsigned gpm_sms; /* L1s (SMs) per GPM, GPM-major: L1 i is SM i % gpm_sms of GPM
+                         i / gpm_sms (--gpm-sms; 1 otherwise) */
     struct comp *l2s[V_MAX_L1];
     struct port sys_out[V_MAX_L1][VNET_MAX], sys_in[V_MAX_L1][VNET_MAX];
     struct pagemap pages;
@@ -325,7 +329,7 @@ static inline unsigned ch_dram(const struct rig *r)
  * 0, or (--words 2) words 0 and 1 of line 0. */
 static inline addr_t line_addr(const struct rig *r, unsigned line)
 {
-    return LINE_BASE + (addr_t)(r->o->words > 1 ? 0 : line) * r->line_bytes;
+    return LINE_BASE + (addr_t)(r->o->words > 1 ? 0 : line) * r->line_stride;
 }
 static inline unsigned loc_off(const struct rig *r, unsigned k)
 {
@@ -360,7 +364,7 @@ static inline bool is_ch_free(const struct rig *r, unsigned ch)
 /* The bank L1 i talks to: its GPM's. */
 static inline unsigned bank_of(const struct rig *r, unsigned l1)
 {
-    return r->mg ? l1 : 0;
+    return r->mg ? l1 / r->gpm_sms : 0;
 }
 
 /* A central unit's links, each a FIFO: L1 i to the unit, the unit to L1 i. */

@@ -161,7 +161,7 @@ static bool rig_tick(struct comp *cp)
                 port_pop(&r->up[i][v]);
                 msg_list_push(&r->ch[ch_up(r, i, v)], m);
             }
-    unsigned per_bank = r->mg ? 1 : r->n_l1; /* the L1s a bank's crossbar reaches */
+    unsigned per_bank = r->mg ? r->gpm_sms : r->n_l1; /* the L1s a bank's crossbar reaches */
     for (unsigned b = 0; b < r->n_l2; b++) {
         for (unsigned v = 0; v < r->n_vnets; v++) {
             while ((m = port_peek(&r->l2_out[b][v]))) {
@@ -172,7 +172,7 @@ static bool rig_tick(struct comp *cp)
                     msg_free(&r->msgs, m);
                     continue;
                 }
-                msg_list_push(&r->ch[ch_down(r, b * (r->mg ? 1 : 0) + m->dst, v)], m);
+                msg_list_push(&r->ch[ch_down(r, b * (r->mg ? r->gpm_sms : 0) + m->dst, v)], m);
             }
             while (r->mg && (m = port_peek(&r->sys_out[b][v]))) {
                 port_pop(&r->sys_out[b][v]);
@@ -207,7 +207,7 @@ static bool rig_tick(struct comp *cp)
         while ((m = port_peek(&r->to_core[i]))) {
             port_pop(&r->to_core[i]);
             if (r->mg)
-                m->req.sm = (uint16_t)i; /* each GPM's SM 0: the core is the L1's */
+                m->req.sm = (uint16_t)i; /* the GPM's SM i % gpm_sms: the core is the L1's */
             msg_list_push(&r->rsp, m);
         }
     return false;
@@ -230,11 +230,12 @@ void vx_memories_destroy(struct memories *mem)
 
 /* Every line the cores use back to zero in DRAM and the golden memory (only
  * those lines are ever written), the observer's counters cleared. */
-static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes)
+static void memories_reset(struct memories *mem, const struct verify_opts *o, uint32_t line_bytes,
+                           addr_t stride)
 {
     static const uint8_t zeros[LINE_MAX_BYTES];
     for (unsigned k = 0; k < o->lines; k++) {
-        addr_t a = LINE_BASE + (addr_t)k * line_bytes;
+        addr_t a = LINE_BASE + (addr_t)k * stride;
         backing_write(&mem->store, a, zeros, line_bytes);
         backing_write(&mem->obs.golden, a, zeros, line_bytes);
     }
@@ -260,11 +261,13 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     r->n_l1 = o->l1s;
     r->n_vnets = p->n_vnets;
     r->line_bytes = cfg->l1.cache.line_bytes;
+    r->line_stride = o->line_pages ? cfg->topology.page_bytes : r->line_bytes;
     r->cov = cov;
     r->prof = vx_profile_of(p);
     r->spandex = r->prof.device_mix;
     r->mg = p->multi_gpm;
-    r->n_l2 = r->mg ? r->n_l1 : 1;
+    r->gpm_sms = r->mg && o->gpm_sms ? o->gpm_sms : 1;
+    r->n_l2 = r->mg ? r->n_l1 / r->gpm_sms : 1;
     r->scan = &mem->scan;
     eng_init(&r->eng);
     r->eng.watchdog_ps = 0;
@@ -275,7 +278,7 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
      * only EV_TICK moves it (docs/verify.md, "Time"). */
     r->clk = (struct clock){"core", r->prof.timed ? 1 : r->core_ps};
     msg_pool_init(&r->msgs);
-    memories_reset(mem, o, r->line_bytes);
+    memories_reset(mem, o, r->line_bytes, r->line_stride);
     r->store = &mem->store;
     r->obs = &mem->obs;
     r->obs->on_golden = vx_follow_gold;
@@ -295,10 +298,10 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
                             .n_banks = 1,
                             .store = r->store,
                             .obs = r->obs};
-    if (r->mg) { /* one SM and one bank per GPM; the first toucher of the page is its home */
+    if (r->mg) { /* gpm_sms SMs and one bank per GPM; the first toucher of the page is its home */
         pagemap_init(&r->pages, cfg->topology.page_bytes);
         w.pages = &r->pages;
-        w.n_sms = 1;
+        w.n_sms = r->gpm_sms;
     }
     if (p->attach) /* the protocol's per-rig context, before its controllers */
         r->proto_ctx = p->attach(&w);
@@ -307,8 +310,8 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     for (unsigned i = 0; i < r->n_l1; i++) {
         snprintf(r->names[i], sizeof r->names[i], "l1[%u]", i);
         w.name = r->names[i];
-        w.index = r->mg ? 0 : i;
-        w.gpm = r->mg ? i : 0;
+        w.index = r->mg ? i % r->gpm_sms : i;
+        w.gpm = r->mg ? i / r->gpm_sms : 0;
         r->l1_ops[i] = vspx_l1_ops(p, &r->view, i, &r->l1_table[i]);
         r->l1_write_atomic[i] = r->spandex ? vspx_write_atomic(p, r->l1_table[i]) : p->write_atomic;
         w.cov = cov + r->l1_table[i];

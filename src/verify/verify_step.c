@@ -496,8 +496,12 @@ static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
     if (r->prof.rule == RULE_LOGICAL)
         return 0; /* judged at the answer (rcc_take) */
     uint8_t m = e->floor[c][k];
-    /* TC-Weak (RCpc): a core sees its own writes early, before they are performed */
-    for (unsigned q = 0; r->prof.rule == RULE_WRITER_FENCE && q < V_MAX_SLOTS; q++)
+    /* TC-Weak (RCpc): a core sees its own writes early, before they are performed;
+     * so may a multi-GPM core (--inflight): its bank updates its copy with a write
+     * it forwards to a remote home, and a later load of the core reads that copy
+     * before the home performs the write (program order allows the write's value) */
+    bool early = r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED;
+    for (unsigned q = 0; early && q < V_MAX_SLOTS; q++)
         if (e->val[c][q] && e->line[c][q] == k)
             m |= e->val[c][q];
     return m;
@@ -563,7 +567,7 @@ static void issue(struct rig *r, const struct vev *ev)
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
     m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
     if (r->mg)
-        m->req.sm = 0; /* the one SM of its GPM */
+        m->req.sm = (uint16_t)(c % r->gpm_sms); /* its SM within its GPM */
     bool scoped = r->prof.rule == RULE_SCOPED;
     unsigned scope = ev->scope ? ev->scope - 1u : SCOPE_GPU;
     if (scoped && (ev->op == OPK_FENCE || ev->op == OPK_STORE_REL))
@@ -769,7 +773,7 @@ static unsigned enabled_scoped(const struct rig *r, unsigned c, struct vev *out)
  * the others run short ones). */
 unsigned vx_ops_bound(const struct rig *r, unsigned c)
 {
-    return r->o->ops_each[0] ? r->o->ops_each[c] : r->o->ops;
+    return r->o->n_ops_each ? r->o->ops_each[c] : r->o->ops;
 }
 
 unsigned vx_enabled(const struct rig *r, struct vev *out)
