@@ -30,13 +30,13 @@ check_reaches() {
     n=$((n + 1))
 }
 
-check_reaches nhcc "1 GPU x 2 GPMs of 2 SMs, core ops 2,2,0,0" \
+check_reaches nhcc "1 GPU x 2 GPMs of 2 SMs" \
     "nhcc.Rounds.Round.Release nhcc.Rounds.Round.AnsweredMore" \
     --l1s 4 --gpm-sms 2 --ops-each 2,2,0,0 --values 1
-check_reaches hmg "2 GPUs x 2 GPMs, core ops 1,1,0,1" \
+check_reaches hmg "2 GPUs x 2 GPMs" \
     "nhcc.Slots.Fwd.Count nhcc.Slots.Fwd.InvAck nhcc.Slots.Inv.Count nhcc/hmg.Dir.V.Inv" \
     --l1s 4 --gpus 2 --ops-each 1,1,0,1 --values 1 --no-atomics
-check_reaches nhcc "core ops 3,1" "nhcc.L2.IR.Load nhcc.L2.IRX.Load" \
+check_reaches nhcc "3 ops per L1" "nhcc.L2.IR.Load nhcc.L2.IRX.Load" \
     --inflight 2 --ops 3 --ops-each 3,1 --values 1 --no-atomics --merge-max 0
 # two lines on pages of their own: one bank the home of one line, a remote cache of
 # the other, whose answer finds the one way held by a home line (IR.FillNoWay)

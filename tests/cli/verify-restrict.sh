@@ -55,9 +55,9 @@ bad() {
 }
 bad "1 bounds for 2 L1s" --protocol rc --ops-each 3
 bad "3 bounds for 2 L1s" --protocol rc --ops-each 3,1,1
-bad "each 1 to 255" --protocol rc --ops-each 3,0
-bad "each 1 to 255" --protocol rc --ops-each 3,x
-bad "each 1 to 255" --protocol rc --ops-each 256,1
+bad "each 0 to 255" --protocol rc --ops-each 3,256
+bad "each 0 to 255" --protocol rc --ops-each 3,x
+bad "each 0 to 255" --protocol rc --ops-each 256,1
 bad "not interchangeable" --protocol rc --ops-each 3,1 --symmetry on
 bad "1 groups for 2 L1s" --protocol rc --kinds ls
 bad "the letters l, s, a, f" --protocol rc --kinds lx,l
