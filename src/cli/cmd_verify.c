@@ -407,6 +407,39 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     }
 }
 
+/* --ops-each and --kinds, after --l1s, --devices and --symmetry are known: one
+ * entry per L1, and the same for every L1 under --symmetry. Exits 2 on bad input. */
+static void parse_restrictions(struct verify_opts *vo, const char *ops_each, const char *kinds)
+{
+    if (ops_each) {
+        const char *why = verify_ops_each_parse(vo, ops_each);
+        if (why)
+            fatal("--ops-each %s: %s", ops_each, why);
+    }
+    if (kinds) { /* after --l1s and --devices: one group per L1 */
+        const char *why = verify_kinds_parse(vo, kinds);
+        if (why)
+            fatal("--kinds %s: %s", kinds, why);
+        for (unsigned c = 0; c < vo->l1s; c++)
+            if (!vo->atomics && vo->kinds[c] == VERIFY_KIND_ATOMIC)
+                fatal("--kinds %s: L1 %u issues only atomics, which --no-atomics removes", kinds,
+                      c);
+        if (vo->scopes || vo->sync || vo->plain)
+            fatal("--kinds restricts the plain operations (load, store, atomic, fence); not with "
+                  "--scopes, --sync or --plain");
+    }
+    for (unsigned c = 1; vo->symmetry && kinds && c < vo->l1s; c++)
+        if (vo->kinds[c] != vo->kinds[0])
+            fatal("--kinds %s with --symmetry: L1s that issue different kinds are not "
+                  "interchangeable; leave --symmetry off",
+                  kinds);
+    for (unsigned c = 1; vo->symmetry && ops_each && c < vo->l1s; c++)
+        if (vo->ops_each[c] != vo->ops_each[0])
+            fatal("--ops-each %s with --symmetry: L1s with different bounds are not "
+                  "interchangeable; leave --symmetry off",
+                  ops_each);
+}
+
 int cmd_verify(int argc, char **argv)
 {
     struct sim_opts o = {0};
@@ -516,11 +549,6 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
-    if (ops_each) { /* after --l1s and --devices: one bound per L1 */
-        const char *why = verify_ops_each_parse(&vo, ops_each);
-        if (why)
-            fatal("--ops-each %s: %s", ops_each, why);
-    }
     if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
         strcmp(symmetry, "values")) {
         fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on, values or off\n", symmetry);
@@ -528,28 +556,7 @@ int cmd_verify(int argc, char **argv)
     }
     vo.value_symmetry = symmetry && !strcmp(symmetry, "values");
     vo.symmetry = vo.value_symmetry || (symmetry && !strcmp(symmetry, "on"));
-    if (kinds) { /* after --l1s and --devices: one group per L1 */
-        const char *why = verify_kinds_parse(&vo, kinds);
-        if (why)
-            fatal("--kinds %s: %s", kinds, why);
-        for (unsigned c = 0; c < vo.l1s; c++)
-            if (!vo.atomics && vo.kinds[c] == VERIFY_KIND_ATOMIC)
-                fatal("--kinds %s: L1 %u issues only atomics, which --no-atomics removes", kinds,
-                      c);
-        if (vo.scopes || vo.sync || vo.plain)
-            fatal("--kinds restricts the plain operations (load, store, atomic, fence); not with "
-                  "--scopes, --sync or --plain");
-    }
-    for (unsigned c = 1; vo.symmetry && kinds && c < vo.l1s; c++)
-        if (vo.kinds[c] != vo.kinds[0])
-            fatal("--kinds %s with --symmetry: L1s that issue different kinds are not "
-                  "interchangeable; leave --symmetry off",
-                  kinds);
-    for (unsigned c = 1; vo.symmetry && ops_each && c < vo.l1s; c++)
-        if (vo.ops_each[c] != vo.ops_each[0])
-            fatal("--ops-each %s with --symmetry: L1s with different bounds are not "
-                  "interchangeable; leave --symmetry off",
-                  ops_each);
+    parse_restrictions(&vo, ops_each, kinds);
     vo.sets = o.sets;
     vo.n_sets = o.n_sets;
 
