@@ -207,7 +207,7 @@ static bool rig_tick(struct comp *cp)
         while ((m = port_peek(&r->to_core[i]))) {
             port_pop(&r->to_core[i]);
             if (r->mg)
-                m->req.sm = (uint16_t)i; /* the GPM's SM i % gpm_sms: the core is the L1's */
+                m->req.sm = (uint16_t)i; /* the rig's core i, the L1's (the answer names it) */
             msg_list_push(&r->rsp, m);
         }
     return false;
