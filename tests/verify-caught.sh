@@ -2,7 +2,7 @@
 # bug of `gpucoh verify` must pass (docs/verify.md: caught with a counterexample
 # shorter than 30 steps, which --replay reproduces). The sourcing script defines
 # bin; this defines fail, a scratch folder tmp (removed on exit), a counter n
-# the script counts its checks in, caught and field.
+# the script counts its checks in, caught, field, reaches and bad.
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -30,4 +30,33 @@ caught() {
     [ $? -eq 1 ] || { echo "$out"; fail "$name replay: expected exit 1"; }
     echo "$out" | grep -q "^replay $name: VIOLATION after $steps steps: $kind" ||
         { echo "$out"; fail "$name replay did not reproduce"; }
+}
+
+# reaches WHAT CELLS ARG...: `verify ARG... --coverage F` verifies (exit 0 and a
+# "verified:" result line), its output says WHAT (a basic regular expression;
+# empty: nothing more), and each of CELLS (coverage names, space-separated)
+# fired or stalled at least once. Counts a check.
+reaches() {
+    local what=$1 cells=$2 c
+    shift 2
+    out=$("$bin" verify "$@" --coverage "$tmp/cov" 2>&1)
+    [ $? -eq 0 ] || { echo "$out"; fail "verify $*: expected verified"; }
+    echo "$out" | grep -q " verified: " || { echo "$out"; fail "verify $*: no result line"; }
+    echo "$out" | grep -q -- "$what" || { echo "$out"; fail "verify $*: no '$what'"; }
+    for c in $cells; do
+        awk -v c="coverage.$c" '$1 == c && $2 > 0 {ok = 1} END {exit !ok}' "$tmp/cov" ||
+            { grep -F "coverage.$c " "$tmp/cov"; fail "verify $*: $c not reached"; }
+    done
+    n=$((n + 1))
+}
+
+# bad WHY ARG...: `verify ARG...` exits 2 (bad input) with WHY in its message.
+# Counts a check.
+bad() {
+    local why=$1
+    shift
+    out=$("$bin" verify "$@" 2>&1)
+    [ $? -eq 2 ] || { echo "$out"; fail "verify $*: expected exit 2"; }
+    echo "$out" | grep -q -- "$why" || { echo "$out"; fail "verify $*: no '$why'"; }
+    n=$((n + 1))
 }

@@ -8,23 +8,7 @@
 # About 15 CPU seconds.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
-
-# verified, with each named cell reached (fired or stalled at least once)
-reaches() {
-    local what=$1
-    shift
-    local cells=$1
-    shift
-    out=$("$bin" verify "$@" --coverage "$tmp/cov" 2>&1)
-    [ $? -eq 0 ] || { echo "$out"; fail "$what: expected verified"; }
-    echo "$out" | grep -q " verified: .*$what" || { echo "$out"; fail "$what: no result line"; }
-    for c in $cells; do
-        awk -v c="coverage.$c" '$1 == c && $2 > 0 {ok = 1} END {exit !ok}' "$tmp/cov" ||
-            { grep "coverage.$c " "$tmp/cov"; fail "$what: $c not reached"; }
-    done
-    n=$((n + 1))
-}
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
 
 # rc: an L1 of one line drops a valid copy for the other line
 reaches "one-way L1s (lines conflict)" "rc.L1.V.Replace" --protocol rc --lines 2 --conflict l1
@@ -61,14 +45,6 @@ grep -q "^conflict 1$" "$tmp/noinv.cex" && grep -q "^merge_max 1$" "$tmp/noinv.c
     { cat "$tmp/noinv.cex"; fail "the counterexample does not record --conflict and --merge-max"; }
 n=$((n + 1))
 
-# bad combinations: exit 2 with the reason
-bad() {
-    local why=$1
-    shift
-    out=$("$bin" verify "$@" 2>&1)
-    [ $? -eq 2 ] || { echo "$out"; fail "verify $*: expected exit 2"; }
-    echo "$out" | grep -q "$why" || { echo "$out"; fail "verify $*: no '$why'"; }
-}
 bad "needs --lines 2" --protocol rc --conflict l1
 bad "is not l1, l2 or both" --protocol rc --lines 2 --conflict l3
 bad "more than one line" --protocol rc --lines 2 --conflict both --set l2.ways=2 --set l2.size=256

@@ -10,38 +10,20 @@
 # (exit 0) and reaches its cells (a count above 0 in --coverage); bad values exit 2.
 set -u
 bin=$1
-fail() { echo "FAIL: $*"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-n=0
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, reaches, bad
 
-# PROTO WANT-TEXT CELLS ARGS...: verified, the result line says WANT-TEXT, each of
-# CELLS (space-separated) reached
-check_reaches() {
-    local p=$1 want=$2 cells=$3
-    shift 3
-    out=$("$bin" verify --protocol "$p" "$@" --coverage "$tmp/cov" 2>&1)
-    [ $? -eq 0 ] || { echo "$out"; fail "verify $p $*: expected exit 0"; }
-    echo "$out" | grep -q "^verify $p .* verified: .*$want" || { echo "$out"; fail "$p $*: $want"; }
-    for c in $cells; do
-        awk -v c="coverage.$c" '$1 == c && $2 > 0 {f = 1} END {exit !f}' "$tmp/cov" ||
-            { grep "$c" "$tmp/cov"; fail "$p $*: $c not reached"; }
-    done
-    n=$((n + 1))
-}
-
-check_reaches nhcc "1 GPU x 2 GPMs of 2 SMs" \
+reaches "^verify nhcc .* verified: .*1 GPU x 2 GPMs of 2 SMs" \
     "nhcc.Rounds.Round.Release nhcc.Rounds.Round.AnsweredMore" \
-    --l1s 4 --gpm-sms 2 --ops-each 2,2,0,0 --values 1
-check_reaches hmg "2 GPUs x 2 GPMs" \
+    --protocol nhcc --l1s 4 --gpm-sms 2 --ops-each 2,2,0,0 --values 1
+reaches "^verify hmg .* verified: .*2 GPUs x 2 GPMs" \
     "nhcc.Slots.Fwd.Count nhcc.Slots.Fwd.InvAck nhcc.Slots.Inv.Count nhcc/hmg.Dir.V.Inv" \
-    --l1s 4 --gpus 2 --ops-each 1,1,0,1 --values 1 --no-atomics
-check_reaches nhcc "3 ops per L1" "nhcc.L2.IR.Load nhcc.L2.IRX.Load" \
-    --inflight 2 --ops 3 --ops-each 3,1 --values 1 --no-atomics --merge-max 0
+    --protocol hmg --l1s 4 --gpus 2 --ops-each 1,1,0,1 --values 1 --no-atomics
+reaches "^verify nhcc .* verified: .*3 ops per L1" "nhcc.L2.IR.Load nhcc.L2.IRX.Load" \
+    --protocol nhcc --inflight 2 --ops 3 --ops-each 3,1 --values 1 --no-atomics --merge-max 0
 # two lines on pages of their own: one bank the home of one line, a remote cache of
 # the other, whose answer finds the one way held by a home line (IR.FillNoWay)
-check_reaches nhcc "a page per line" "nhcc.L2.IR.FillNoWay" \
-    --lines 2 --line-pages --conflict l2 --values 1 --no-atomics
+reaches "^verify nhcc .* verified: .*a page per line" "nhcc.L2.IR.FillNoWay" \
+    --protocol nhcc --lines 2 --line-pages --conflict l2 --values 1 --no-atomics
 
 # a counterexample header carries both: two SMs' loads reach GPM 0's one bank
 printf 'protocol nhcc\nl1s 4\nlines 1\nvalues 1\nops 1\natomics 0\ninflight 1\nsync 0\ngpus 1\ngpm_sms 2\nops_each 1,1,0,0\nop 0 load 0 0\nop 1 load 0 0\ndeliver l1[0] l2[0] 0\ndeliver l1[1] l2[0] 0\n' >"$tmp/two.cex"
@@ -55,15 +37,6 @@ out=$("$bin" verify --replay "$tmp/two.cex" 2>&1)
 [ $? -eq 2 ] || { echo "$out"; fail "ops_each of 2 for 4 L1s: expected exit 2"; }
 n=$((n + 1))
 
-# bad values: exit 2 with the option named
-bad() { # MESSAGE-PATTERN ARGS...
-    local pat=$1
-    shift
-    out=$("$bin" verify "$@" 2>&1)
-    [ $? -eq 2 ] || { echo "$out"; fail "verify $*: expected exit 2"; }
-    echo "$out" | grep -q -- "$pat" || { echo "$out"; fail "verify $*: no '$pat' in the message"; }
-    n=$((n + 1))
-}
 bad "--gpm-sms" --protocol nhcc --l1s 4 --gpm-sms 3
 bad "--gpm-sms 2" --protocol nhcc --l1s 3 --gpm-sms 2
 bad "--gpm-sms 2: protocol 'rc'" --protocol rc --gpm-sms 2

@@ -9,21 +9,7 @@
 # lists exit 2. About 2 CPU seconds.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
-
-# verified, with the restriction reported and each named cell reached
-reaches() {
-    local what=$1 cells=$2
-    shift 2
-    out=$("$bin" verify "$@" --coverage "$tmp/cov" 2>&1)
-    [ $? -eq 0 ] || { echo "$out"; fail "$*: expected verified"; }
-    echo "$out" | grep -q "$what" || { echo "$out"; fail "$*: no '$what'"; }
-    for c in $cells; do
-        awk -v c="coverage.$c" '$1 == c && $2 > 0 {ok = 1} END {exit !ok}' "$tmp/cov" ||
-            { grep "coverage.$c " "$tmp/cov"; fail "$*: $c not reached"; }
-    done
-    n=$((n + 1))
-}
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
 
 # core 0: load, store (UPGRADE from S), a load behind it; core 1 one load (the sharer)
 reaches "bounded one by one (--ops-each 3,1)" "mesi.L1.SM.Busy" \
@@ -45,14 +31,6 @@ grep -q "^ops_each 3,1$" "$tmp/r.cex" && grep -q "^kinds lf,s$" "$tmp/r.cex" ||
     { cat "$tmp/r.cex"; fail "the counterexample does not record --ops-each and --kinds"; }
 n=$((n + 1))
 
-# bad lists: exit 2 with the reason
-bad() {
-    local why=$1
-    shift
-    out=$("$bin" verify "$@" 2>&1)
-    [ $? -eq 2 ] || { echo "$out"; fail "verify $*: expected exit 2"; }
-    echo "$out" | grep -q -- "$why" || { echo "$out"; fail "verify $*: no '$why'"; }
-}
 bad "1 bounds for 2 L1s" --protocol rc --ops-each 3
 bad "3 bounds for 2 L1s" --protocol rc --ops-each 3,1,1
 bad "each 0 to 255" --protocol rc --ops-each 3,256

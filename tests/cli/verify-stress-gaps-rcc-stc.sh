@@ -10,28 +10,15 @@
 # second load behind an outstanding miss with a merge limit of 1.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, reaches
 
-# reaches PROTOCOL "CELL..." ARG...: verify exits 0 and each CELL's count is above 0
-reaches() {
-    local p=$1 cells=$2 out c
-    shift 2
-    out=$("$bin" verify --protocol "$p" "$@" --coverage "$tmp/cov" 2>&1)
-    [ $? -eq 0 ] || { echo "$out"; fail "verify $p $*"; }
-    for c in $cells; do
-        awk -v c="coverage.$c" '$1 == c && $2 > 0 {f = 1} END {exit !f}' "$tmp/cov" ||
-            { grep -F "coverage.$c " "$tmp/cov"; fail "$p $*: $c not reached"; }
-    done
-    n=$((n + 1))
-}
-
-reaches rccsc "rccsc.L1.VI.Load rccsc.L1.VI.Store rccsc.L1.VI.Rsp rccsc.L1.VI.Replace" \
+reaches "^verify rccsc " "rccsc.L1.VI.Load rccsc.L1.VI.Store rccsc.L1.VI.Rsp rccsc.L1.VI.Replace" --protocol rccsc \
     --l1s 1 --lines 2 --conflict l1 --ops 3 --inflight 2 --ticks 0 --values 1 --no-atomics
-reaches stc-es "stc.L1.I_I.Atomic stc.L1.I_V.Load" \
+reaches "^verify stc-es " "stc.L1.I_I.Atomic stc.L1.I_V.Load" --protocol stc-es \
     --l1s 1 --inflight 2 --ops 2 --values 1 --merge-max 1
-reaches stc-es "stc.L1.I_I.Load" \
+reaches "^verify stc-es " "stc.L1.I_I.Load" --protocol stc-es \
     --l1s 1 --lines 2 --set stc.seb=7 --set stc.seb_min=7 --inflight 3 --ops 3 --values 1 --no-atomics
-reaches stc-mb "stc.EMU.Idle.Remap stc.EMU.Prepare.DemandMoved" \
+reaches "^verify stc-mb " "stc.EMU.Idle.Remap stc.EMU.Prepare.DemandMoved" --protocol stc-mb \
     --l1s 1 --lines 2 --inflight 2 --ops 3 --values 1 --no-atomics
-reaches spandex-g "rc.L1.II.Atomic rc.L1.IV.Load" --inflight 2 --merge-max 1 --ops 2 --values 1
+reaches "^verify spandex-g " "rc.L1.II.Atomic rc.L1.IV.Load" --protocol spandex-g --inflight 2 --merge-max 1 --ops 2 --values 1
 echo "ok: $n checks"

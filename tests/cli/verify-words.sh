@@ -9,23 +9,7 @@
 # 10 CPU seconds.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
-
-# verified, with each named cell reached (fired or stalled at least once)
-reaches() {
-    local what=$1
-    shift
-    local cells=$1
-    shift
-    out=$("$bin" verify "$@" --coverage "$tmp/cov" 2>&1)
-    [ $? -eq 0 ] || { echo "$out"; fail "$what: expected verified"; }
-    echo "$out" | grep -q " verified: .*$what" || { echo "$out"; fail "$what: no result line"; }
-    for c in $cells; do
-        awk -v c="coverage.$c" '$1 == c && $2 > 0 {ok = 1} END {exit !ok}' "$tmp/cov" ||
-            { grep "coverage.$c " "$tmp/cov"; fail "$what: $c not reached"; }
-    done
-    n=$((n + 1))
-}
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
 
 # DeNovo: a load of word 1 while word 0 is owned (O.Load), a load hit on word 0
 # while a ReqO for word 1 is out (BO.LoadHit), a store to word 0 waiting behind
@@ -55,14 +39,6 @@ caught spandex-d-noinv "$tmp/w.cex" "data value" "data value: l1\[[01]\]'s load 
 grep -q "^words 2$" "$tmp/w.cex" || { cat "$tmp/w.cex"; fail "the counterexample does not record --words"; }
 n=$((n + 1))
 
-# bad values and combinations: exit 2 with the reason
-bad() {
-    local why=$1
-    shift
-    out=$("$bin" verify "$@" 2>&1)
-    [ $? -eq 2 ] || { echo "$out"; fail "verify $*: expected exit 2"; }
-    echo "$out" | grep -q -- "$why" || { echo "$out"; fail "verify $*: no '$why'"; }
-}
 bad "'3' is not a whole number from 1 to 2" --protocol spandex-d --words 3
 bad "two words of one line (--lines 1)" --protocol spandex-d --words 2 --lines 2
 bad "keeps state per line" --protocol rc --words 2
