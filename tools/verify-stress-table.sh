@@ -31,7 +31,8 @@ runs() {
     gpuvi | gpuvini | ideal)
         echo "--ops 2; --inflight 2; $C2 both; $C2 l1; $C2 l1 $FULL;
               --inflight 2 --ops 3 --values 1 --no-atomics; --l1s 3 --ops 1;
-              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics" ;;
+              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics;
+              --lines 3 --conflict l2 --conflict-ways 2 --ops-each 3,1 --values 1 --no-atomics" ;;
     mesi)
         echo "--ops 2; --inflight 2; $C2 both --ops 1; $C2 l1 $FULL; --l1s 3 --ops 1;
               $C2 both --ops 2 --values 1 --no-atomics;
@@ -53,11 +54,12 @@ runs() {
               --l1s 1 $C2 l1 --ops 4 --inflight 2 --ticks 3 --values 1 --no-atomics --merge-max 1 --lease 1" ;;
     stc-es | stc-ab | stc-mb)
         # one L1: atomics and loads behind outstanding requests; the lines in two
-        # bands (stc.seb=7, the bit between them); the EMU's SEB moves (stc-ab:
-        # only under the paper's rule with two lines; docs/verify.md)
+        # bands (stc.seb=7, the bit between them); the EMU's SEB moves (stc-ab's
+        # safe rule: three lines, two of them in one band; docs/verify.md)
         local emu=""
-        [ "$1" = stc-es ] || emu="; --l1s 1 --lines 2 --inflight 2 --ops 4 --values 1 --no-atomics"
-        [ "$1" != stc-ab ] || emu="$emu --set stc.ab_rule=paper"
+        [ "$1" != stc-mb ] || emu="; --l1s 1 --lines 2 --inflight 2 --ops 4 --values 1 --no-atomics"
+        [ "$1" != stc-ab ] || emu="; --l1s 1 --lines 3 --inflight 2 --ops 5 --values 1 --no-atomics
+              --set stc.seb_min=7 --set stc.seb=8"
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
               $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1;
               --l1s 1 --inflight 2 --ops 2 --values 1 --merge-max 1;
@@ -76,7 +78,9 @@ runs() {
               --devices denovo,mesi --words 2 --ops 2 --values 1;
               --devices denovo,denovo,mesi --words 2 --ops 1 --values 1;
               --devices denovo,mesi $C2 both --ops 2 --values 1;
-              $C2 l1 --ops 3 --values 1 --no-atomics" ;;
+              $C2 l1 --ops 3 --values 1 --no-atomics;
+              --l1s 1 --lines 3 --conflict l1 --conflict-ways 2 --inflight 2 --ops 4 --values 1
+              --no-atomics --sync --set l1.issue=out-of-order" ;;
     nhcc | hmg | ideal-mg | sw-nh | sw-h | nocache-mg)
         echo "--ops 2; $C2 both --ops 2 --values 1 --no-atomics;
               --inflight 2 --merge-max 0 --values 1 --no-atomics; --ops 3 --values 1 --no-atomics;

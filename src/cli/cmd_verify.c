@@ -147,7 +147,7 @@ static void usage(FILE *out)
         "  --protocol LIST    protocols to explore, comma-separated, or fast (= all: every\n"
         "                     explorable one but the broken variants)\n"
         "  --l1s N            L1s, 1 to 4 (default 2)\n"
-        "  --lines K          line addresses, 1 or 2 (default 1)\n"
+        "  --lines K          line addresses, 1 to 3 (default 1)\n"
         "  --values V         data values stores write, 1 to 7 (default 2)\n"
         "  --ops BOUND        operations per core, 1 to 255 (default 2)\n"
         "  --ops-each LIST    each L1's own bound, comma-separated, one per L1 (e.g. 3,1\n"
@@ -197,7 +197,10 @@ static void usage(FILE *out)
         "                     other: l1 (every L1), l2 (the L2 bank, every GPM's under\n"
         "                     the multi-GPM protocols) or both; this makes replacements\n"
         "                     and write-backs reachable (--lines 2). Default: arrays\n"
-        "                     where two lines never conflict in a set\n"
+        "                     where the lines never conflict in a set\n"
+        "  --conflict-ways W  the --conflict caches one set of W ways, 1 or 2 (default\n"
+        "                     1; 2 takes --lines 3): a line evicted while the set's\n"
+        "                     other way stays in use (a request meeting a recall)\n"
         "  --merge-max N      l1.merge_max, 0 to 8: loads merged into one outstanding\n"
         "                     miss (0 with --inflight 2: a second load to a line\n"
         "                     whose fill is outstanding finds it full, MergeFull;\n"
@@ -369,13 +372,14 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
      * l1.merge_max. Both before the user's --set, which are checked after. */
     char geo[5][48];
     unsigned n_geo = 0;
+    unsigned ways = vo->conflict_ways ? vo->conflict_ways : 1;
     if (vo->conflict & VERIFY_CONFLICT_L1) {
-        snprintf(geo[n_geo++], sizeof geo[0], "l1.size=%u", cfg->l1.cache.line_bytes);
-        snprintf(geo[n_geo++], sizeof geo[0], "l1.ways=1");
+        snprintf(geo[n_geo++], sizeof geo[0], "l1.size=%u", ways * cfg->l1.cache.line_bytes);
+        snprintf(geo[n_geo++], sizeof geo[0], "l1.ways=%u", ways);
     }
     if (vo->conflict & VERIFY_CONFLICT_L2) {
-        snprintf(geo[n_geo++], sizeof geo[0], "l2.size=%u", cfg->l2.cache.line_bytes);
-        snprintf(geo[n_geo++], sizeof geo[0], "l2.ways=1");
+        snprintf(geo[n_geo++], sizeof geo[0], "l2.size=%u", ways * cfg->l2.cache.line_bytes);
+        snprintf(geo[n_geo++], sizeof geo[0], "l2.ways=%u", ways);
     }
     if (vo->merge_max != VERIFY_MERGE_CONFIG)
         snprintf(geo[n_geo++], sizeof geo[0], "l1.merge_max=%u", vo->merge_max);
@@ -390,10 +394,12 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     static const char *const level[] = {"l1", "l2"};
     const struct cache_spec *spec[] = {&cfg->l1.cache, &cfg->l2.cache};
     for (unsigned i = 0; i < 2; i++)
-        if ((vo->conflict >> i & 1) && spec[i]->size_bytes != spec[i]->line_bytes)
-            fatal("--conflict: %s.size %u and %s.ways %u (--set) give the %s more than one line; "
-                  "conflicting lines need one set of one way",
-                  level[i], spec[i]->size_bytes, level[i], spec[i]->ways, level[i]);
+        if ((vo->conflict >> i & 1) &&
+            (spec[i]->size_bytes != ways * spec[i]->line_bytes || spec[i]->ways != ways))
+            fatal("--conflict: %s.size %u and %s.ways %u (--set) do not make the %s one set of "
+                  "%u way%s, which conflicting lines need",
+                  level[i], spec[i]->size_bytes, level[i], spec[i]->ways, level[i], ways,
+                  ways > 1 ? "s" : "");
     if (vo->merge_max != VERIFY_MERGE_CONFIG && cfg->l1.merge_max != vo->merge_max)
         fatal("--merge-max %u and --set l1.merge_max=%u disagree", vo->merge_max,
               cfg->l1.merge_max);
@@ -465,7 +471,7 @@ int cmd_verify(int argc, char **argv)
     const struct opt rows[] = {
         OPT_STR_ROW("--protocol", NULL, &protos),
         OPT_UINT_ROW("--l1s", NULL, &vo.l1s, 1, 4),
-        OPT_UINT_ROW("--lines", NULL, &vo.lines, 1, 2),
+        OPT_UINT_ROW("--lines", NULL, &vo.lines, 1, VERIFY_MAX_LINES),
         OPT_UINT_ROW("--values", NULL, &vo.values, 1, 7),
         OPT_UINT_ROW("--ops", NULL, &vo.ops, 1, 255),
         OPT_STR_ROW("--ops-each", NULL, &ops_each),
@@ -484,6 +490,7 @@ int cmd_verify(int argc, char **argv)
         OPT_FLAG_ROW("--line-pages", NULL, &vo.line_pages),
         OPT_STR_ROW("--scopes", NULL, &scopes),
         OPT_STR_ROW("--conflict", NULL, &conflict),
+        OPT_UINT_ROW("--conflict-ways", NULL, &vo.conflict_ways, 1, 2),
         OPT_UINT_ROW("--merge-max", NULL, &vo.merge_max, 0, VERIFY_MAX_MERGE),
         OPT_STR_ROW("--symmetry", NULL, &symmetry),
         OPT_U64_ROW("--max-states", NULL, &vo.max_states, 1, 4e9),
@@ -549,6 +556,10 @@ int cmd_verify(int argc, char **argv)
         if (vo.lines < 2)
             fatal("--conflict needs --lines 2: one line has nothing to conflict with");
     }
+    if (vo.conflict_ways > 1 && !(conflict && vo.lines > vo.conflict_ways))
+        fatal("--conflict-ways %u needs --conflict and --lines %u: a set of %u ways holds %u "
+              "lines",
+              vo.conflict_ways, vo.conflict_ways + 1, vo.conflict_ways, vo.conflict_ways);
     if (symmetry && strcmp(symmetry, "on") && strcmp(symmetry, "off") &&
         strcmp(symmetry, "values")) {
         fprintf(stderr, "gpucoh: error: --symmetry: '%s' is not on, values or off\n", symmetry);

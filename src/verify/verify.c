@@ -272,6 +272,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "scopes %u\n", o->scopes);
     if (o->conflict)
         fprintf(out, "conflict %u\n", o->conflict);
+    if (o->conflict_ways > 1)
+        fprintf(out, "conflict_ways %u\n", o->conflict_ways);
     if (o->merge_max != VERIFY_MERGE_CONFIG)
         fprintf(out, "merge_max %u\n", o->merge_max);
     if (o->n_ops_each) {
@@ -637,8 +639,8 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     if (o->conflict) {
         static const char *const where[] = {"", "L1s", "L2", "L1s and L2"};
         size_t len = strlen(lease_text);
-        snprintf(lease_text + len, sizeof lease_text - len, ", one-way %s (lines conflict)",
-                 where[o->conflict & 3]);
+        snprintf(lease_text + len, sizeof lease_text - len, ", %s %s (lines conflict)",
+                 o->conflict_ways > 1 ? "one-set two-way" : "one-way", where[o->conflict & 3]);
     }
     if (o->merge_max != VERIFY_MERGE_CONFIG) {
         size_t len = strlen(lease_text);

@@ -47,6 +47,8 @@
  * other (docs/verify.md, "Conflicting lines"): the L1s, the L2 bank, or both. */
 #define VERIFY_CONFLICT_L1 1u
 #define VERIFY_CONFLICT_L2 2u
+/* --lines: the line addresses the cores use, at most */
+#define VERIFY_MAX_LINES 3u
 /* --plain-only: plain operations and no transactions (struct verify_opts' plain) */
 #define VERIFY_PLAIN_ONLY 2u
 /* --merge-max not given: l1.merge_max is the configuration's. */
@@ -89,6 +91,7 @@ struct verify_opts {
                                   scopes of before) */
     unsigned conflict;         /* VERIFY_CONFLICT_* bits: those caches have one set of one
                                   way (0: small arrays where the lines never conflict) */
+    unsigned conflict_ways;    /* ... of this many ways, 1 or 2 (0: 1; 2 wants --lines 3) */
     unsigned merge_max;        /* l1.merge_max (VERIFY_MERGE_CONFIG: the configuration's) */
     unsigned gpm_sms;          /* multi-GPM protocols: SMs (L1s) per GPM, 1 or 2 (0: 1) */
     bool line_pages;           /* multi-GPM protocols: each line on a page of its own (its

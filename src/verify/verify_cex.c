@@ -106,6 +106,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->scopes = u;
         } else if (!strcmp(key, "conflict") && u >= 1 && u <= 3) {
             o->conflict = u;
+        } else if (!strcmp(key, "conflict_ways") && u >= 1 && u <= 2) {
+            o->conflict_ways = u;
         } else if (!strcmp(key, "merge_max") && u <= VERIFY_MAX_MERGE) {
             o->merge_max = u;
         } else {

@@ -421,8 +421,22 @@ static void put_port(struct ser *s, const struct rig *r, const struct port *p)
         put_msg(s, r, port_slot_at(p, i)->m, msg_time(r), msg_time(r));
 }
 
+/* How many lines of l's set were used before l: the replacement order, which
+ * chooses the next victim once a set holds two of the rig's lines
+ * (--conflict-ways 2), so it is state; 0 whenever the rig's lines lie in sets
+ * of their own or of one way, which keeps those digests' classes as they were. */
+static uint8_t older_in_set(const struct cache *ca, const struct cache_line *l)
+{
+    size_t i = (size_t)(l - ca->lines), base = i - i % ca->spec.ways;
+    uint8_t older = 0;
+    for (size_t j = base; j < base + ca->spec.ways; j++)
+        older += ca->tags[j] != CACHE_NO_TAG && ca->lru[j] < ca->lru[i];
+    return older;
+}
+
 /* A controller's lines, TBEs and queues, in line order (TBE slots and ways
- * are allocation history, not state); meta words by their kinds. An L1's
+ * are allocation history, not state, but the order of use within a set is);
+ * meta words by their kinds. An L1's
  * merged loads carry the time they merged (TC: answered only if the fill's
  * lease reached it) in ts2. l1: an L1's index (Spandex: its device's table). */
 static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool is_l1, unsigned l1)
@@ -438,6 +452,8 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
         if (l) {
             PUT(s, l->state);
             PUT(s, l->dirty);
+            uint8_t older = older_in_set(&c->cache, l);
+            PUT(s, older);
             /* an RCC bank's line not yet filled has no ver or exp */
             bool meta = !r->prof.logical || is_l1 || in_states(r->l2_leased, l->state);
             for (unsigned i = 0; meta && i < 3; i++)

@@ -29,7 +29,7 @@
 #include "verify/verify.h"
 
 #define V_MAX_L1         4
-#define V_MAX_LINES      2
+#define V_MAX_LINES      VERIFY_MAX_LINES
 #define V_MAX_VALUE      7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_SYM_VALUES 3 /* --symmetry values: at most 3! relabellings of the values */
 #define V_MAX_SLOTS      4 /* operations in flight per core */

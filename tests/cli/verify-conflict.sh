@@ -3,9 +3,10 @@
 # "Conflicting lines"): --conflict gives the L1s (l1), the L2 bank (l2) or both
 # one set of one way, so the rig's two lines evict each other and the
 # replacement cells are reached, and the protocols still verify; --merge-max 0
-# with two operations in flight reaches MergeFull. A counterexample found with
-# them replays under them (the file records both); bad combinations exit 2.
-# About 15 CPU seconds.
+# with two operations in flight reaches MergeFull; --conflict-ways 2 makes it one
+# set of two ways for three lines (a recall or a write-back while the other way
+# stays in use). A counterexample found with them replays under them (the file
+# records them); bad combinations exit 2. About 25 CPU seconds.
 set -u
 bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
@@ -38,6 +39,21 @@ reaches "one-way L1s and L2 (lines conflict)" "nhcc.L2.M.Replace nhcc.L2.V.Repla
 reaches "merge_max 0" "rc.L1.IV.MergeFull" --protocol rc --inflight 2 --merge-max 0 \
     --values 1 --no-atomics
 
+# three lines in one set of two ways: a request meets a line the bank is recalling
+# (GPU-VI's S_R.GetS, S_R.Write) while the other way stays in use
+reaches "one-set two-way L2 (lines conflict)" "gpuvi.L2.S_R.GetS gpuvi.L2.S_R.Write" \
+    --protocol gpuvi --lines 3 --conflict l2 --conflict-ways 2 --ops-each 3,1 --values 1 --no-atomics
+# ... and an acquire load of the other way's line passes a request waiting for the
+# evicted way while its write-back is in flight (Spandex-D's W.SelfInv)
+reaches "one-set two-way L1s (lines conflict)" "spandex.DeNovo-L1.W.SelfInv" \
+    --protocol spandex-d --l1s 1 --lines 3 --conflict l1 --conflict-ways 2 --inflight 2 --ops 4 \
+    --values 1 --no-atomics --sync --set l1.issue=out-of-order
+caught rc-noinv "$tmp/ways.cex" "data value" "data value: l1\[[01]\]'s load of line [012] returned" \
+    --ops 3 --lines 3 --conflict l1 --conflict-ways 2
+grep -q "^conflict_ways 2$" "$tmp/ways.cex" ||
+    { cat "$tmp/ways.cex"; fail "the counterexample does not record --conflict-ways"; }
+n=$((n + 1))
+
 # a counterexample under --conflict and --merge-max replays under them
 caught rc-noinv "$tmp/noinv.cex" "data value" "data value: l1\[[01]\]'s load of line [01] returned" \
     --ops 3 --lines 2 --conflict l1 --merge-max 1
@@ -47,7 +63,11 @@ n=$((n + 1))
 
 bad "needs --lines 2" --protocol rc --conflict l1
 bad "is not l1, l2 or both" --protocol rc --lines 2 --conflict l3
-bad "more than one line" --protocol rc --lines 2 --conflict both --set l2.ways=2 --set l2.size=256
+bad "one set of 1 way" --protocol rc --lines 2 --conflict both --set l2.ways=2 --set l2.size=256
+bad "--conflict-ways 2 needs --conflict and --lines 3" --protocol rc --lines 2 --conflict l2 --conflict-ways 2
+bad "--conflict-ways 2 needs --conflict and --lines 3" --protocol rc --lines 3 --conflict-ways 2
+bad "conflict-ways" --protocol rc --lines 3 --conflict l2 --conflict-ways 3
+bad "lines" --protocol rc --lines 4
 bad "disagree" --protocol rc --merge-max 1 --set l1.merge_max=2
 bad "merge-max" --protocol rc --merge-max 9
 n=$((n + 1))
