@@ -4,7 +4,7 @@
 #                (the unit tests also under ASan+UBSan)
 #   make test-asan  the command-line tests (tests/cli/*.sh) against the ASan+UBSan
 #                build, failing on any sanitizer report (tests/asan-cli.sh; CI runs it
-#                after make test), less the six slowest (CMakeLists.txt, ASAN_CLI_SLOW)
+#                after make test), less the slowest (CMakeLists.txt, ASAN_CLI_SLOW)
 #   make test-asan-all  every command-line test under ASan+UBSan, the slowest too
 #   make long    the long runs (1 M stress episodes, every litmus test, a sweep on a
 #                single-node Slurm started on localhost: long-deps installs slurm-wlm, munge)
