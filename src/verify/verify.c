@@ -473,14 +473,6 @@ static struct digest state_key(struct search *s, const struct rig *r, uint64_t *
     return d;
 }
 
-/* The result line's words for --line-pages, appended to buf. */
-static void rig_text(const struct verify_opts *o, char *buf, size_t size)
-{
-    size_t len = strlen(buf);
-    if (o->line_pages && len < size)
-        snprintf(buf + len, size - len, ", a page per line");
-}
-
 int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
                FILE *out)
 {
@@ -623,7 +615,9 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs%s", o->gpus,
                  o->gpus > 1 ? "s" : "", o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
                  o->gpm_sms > 1 ? " of 2 SMs" : "");
-    rig_text(o, lease_text, sizeof lease_text);
+    if (o->line_pages)
+        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
+                 ", a page per line");
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
                  ", devices %s", o->devices);
