@@ -473,6 +473,47 @@ static struct digest state_key(struct search *s, const struct rig *r, uint64_t *
     return d;
 }
 
+/* The machine a run explored, beyond L1s x lines x values, for its result
+ * line: leases or ticks, GPMs, devices, words, scopes, conflicts. */
+static void describe_machine(char *text, size_t n, const struct proto_desc *p,
+                             const struct verify_opts *o)
+{
+    text[0] = 0;
+    if (vx_profile_of(p).logical)
+        snprintf(text, n, ", logical leases 1..%u, %u guard ticks", o->lease, o->ticks);
+    else if (vx_profile_of(p).unit)
+        snprintf(text, n, ", the EMU waking once a tick");
+    else if (vx_profile_of(p).timed)
+        snprintf(text, n, ", leases %s%u ticks",
+                 vx_profile_of(p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
+    else if (p->multi_gpm)
+        snprintf(text, n, ", %u GPU%s x %u GPMs%s", o->gpus, o->gpus > 1 ? "s" : "",
+                 o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
+                 o->gpm_sms > 1 ? " of 2 SMs" : "");
+    if (o->line_pages)
+        snprintf(text + strlen(text), n - strlen(text), ", a page per line");
+    if (o->devices[0]) /* Spandex's device mix */
+        snprintf(text + strlen(text), n - strlen(text), ", devices %s", o->devices);
+    if (o->words > 1) /* the lines counted are locations: words of one line */
+        snprintf(text + strlen(text), n - strlen(text), ", the %u lines words 0..%u of one",
+                 o->lines, o->words - 1);
+    if (o->scopes) {
+        size_t len = strlen(text);
+        snprintf(text + len, n - len, ", scopes%s%s%s", o->scopes & 1 ? " cta" : "",
+                 o->scopes & 2 ? " gpu" : "", o->scopes & 4 ? " sys" : "");
+    }
+    if (o->conflict) {
+        static const char *const where[] = {"", "L1s", "L2", "L1s and L2"};
+        size_t len = strlen(text);
+        snprintf(text + len, n - len, ", %s %s (lines conflict)",
+                 o->conflict_ways > 1 ? "one-set two-way" : "one-way", where[o->conflict & 3]);
+    }
+    if (o->merge_max != VERIFY_MERGE_CONFIG) {
+        size_t len = strlen(text);
+        snprintf(text + len, n - len, ", merge_max %u", o->merge_max);
+    }
+}
+
 int verify_run(const struct config *cfg, const struct verify_opts *o, struct verify_result *res,
                FILE *out)
 {
@@ -602,44 +643,8 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     res->seconds = wall_seconds_since(t0);
     res->mem_bytes = search_bytes(&s);
     coverage(&s, res);
-    char lease_text[192] = "";
-    if (vx_profile_of(s.p).logical)
-        snprintf(lease_text, sizeof lease_text, ", logical leases 1..%u, %u guard ticks", o->lease,
-                 o->ticks);
-    else if (vx_profile_of(s.p).unit)
-        snprintf(lease_text, sizeof lease_text, ", the EMU waking once a tick");
-    else if (vx_profile_of(s.p).timed)
-        snprintf(lease_text, sizeof lease_text, ", leases %s%u ticks",
-                 vx_profile_of(s.p).rule == RULE_WRITER_FENCE ? "1.." : "of ", o->lease);
-    else if (s.p->multi_gpm)
-        snprintf(lease_text, sizeof lease_text, ", %u GPU%s x %u GPMs%s", o->gpus,
-                 o->gpus > 1 ? "s" : "", o->l1s / o->gpus / (o->gpm_sms ? o->gpm_sms : 1),
-                 o->gpm_sms > 1 ? " of 2 SMs" : "");
-    if (o->line_pages)
-        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
-                 ", a page per line");
-    if (o->devices[0]) /* Spandex's device mix */
-        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
-                 ", devices %s", o->devices);
-    if (o->words > 1) /* the lines counted are locations: words of one line */
-        snprintf(lease_text + strlen(lease_text), sizeof lease_text - strlen(lease_text),
-                 ", the %u lines words 0..%u of one", o->lines, o->words - 1);
-    if (o->scopes) {
-        size_t len = strlen(lease_text);
-        snprintf(lease_text + len, sizeof lease_text - len, ", scopes%s%s%s",
-                 o->scopes & 1 ? " cta" : "", o->scopes & 2 ? " gpu" : "",
-                 o->scopes & 4 ? " sys" : "");
-    }
-    if (o->conflict) {
-        static const char *const where[] = {"", "L1s", "L2", "L1s and L2"};
-        size_t len = strlen(lease_text);
-        snprintf(lease_text + len, sizeof lease_text - len, ", %s %s (lines conflict)",
-                 o->conflict_ways > 1 ? "one-set two-way" : "one-way", where[o->conflict & 3]);
-    }
-    if (o->merge_max != VERIFY_MERGE_CONFIG) {
-        size_t len = strlen(lease_text);
-        snprintf(lease_text + len, sizeof lease_text - len, ", merge_max %u", o->merge_max);
-    }
+    char lease_text[192];
+    describe_machine(lease_text, sizeof lease_text, s.p, o);
     if (res->incomplete)
         fprintf(out,
                 "verify %s: STOPPED at the %s bound (%llu states, %.1f MiB): nothing is proven; "
