@@ -6,7 +6,9 @@
 # with two operations in flight reaches MergeFull; --conflict-ways 2 makes it one
 # set of two ways for three lines (a recall or a write-back while the other way
 # stays in use). A counterexample found with them replays under them (the file
-# records them); bad combinations exit 2. About 25 CPU seconds.
+# records them); bad combinations exit 2. About 28 CPU seconds (27.7 s user on
+# 2026-12-05 with Spandex-D's W.Load, W.Store and R.ReqWBStale runs, 71 s wall under
+# other jobs).
 set -u
 bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
@@ -38,6 +40,19 @@ reaches "one-way L1s and L2 (lines conflict)" "nhcc.L2.M.Replace nhcc.L2.V.Repla
 # two loads of a line in flight, the fill taking none merged
 reaches "merge_max 0" "rc.L1.IV.MergeFull" --protocol rc --inflight 2 --merge-max 0 \
     --values 1 --no-atomics
+
+# Spandex-D's writer asking for a word of its line in W that a forward took
+# meanwhile (W.Load, W.Store): core 0 stores A, loads B (A's way: A written back,
+# B waits for the ack), core 1's store of A has the LLC forward A's word to core
+# 0, whose next load or store of A passes the waiting B out of order
+reaches "one-way L1s (lines conflict)" "spandex.DeNovo-L1.W.Load spandex.DeNovo-L1.W.Store" \
+    --protocol spandex-d --lines 2 --conflict l1 --inflight 2 --ops-each 3,1 --kinds ls,s \
+    --values 1 --no-atomics --set l1.issue=out-of-order
+# ... and that write-back, stale once core 1 owns A, reaching the LLC while a MESI
+# device's ReqS has it revoke A from core 1 (R.ReqWBStale)
+reaches "devices denovo,denovo,mesi" "spandex.LLC.R.ReqWBStale" \
+    --protocol spandex-d --devices denovo,denovo,mesi --lines 2 --conflict l1 --ops-each 2,1,1 \
+    --kinds s,s,l --values 1 --no-atomics
 
 # three lines in one set of two ways: a request meets a line the bank is recalling
 # (GPU-VI's S_R.GetS, S_R.Write) while the other way stays in use
