@@ -6,9 +6,11 @@
 # with two operations in flight reaches MergeFull; --conflict-ways 2 makes it one
 # set of two ways for three lines (a recall or a write-back while the other way
 # stays in use). A counterexample found with them replays under them (the file
-# records them); bad combinations exit 2. About 28 CPU seconds (27.7 s user on
-# 2026-12-05 with Spandex-D's W.Load, W.Store and R.ReqWBStale runs, 71 s wall under
-# other jobs).
+# records them); bad combinations exit 2. Spandex-D's W.Load, W.Store and
+# R.ReqWBStale (docs/verify.md, "Against the stress tester") are reached, and the
+# sequences that reach them, written out as event files, replay with their
+# transitions. About 27 CPU seconds (25 to 28 s user on 2026-12-05, 55 to 71 s
+# wall under other jobs).
 set -u
 bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
@@ -53,6 +55,66 @@ reaches "one-way L1s (lines conflict)" "spandex.DeNovo-L1.W.Load spandex.DeNovo-
 reaches "devices denovo,denovo,mesi" "spandex.LLC.R.ReqWBStale" \
     --protocol spandex-d --devices denovo,denovo,mesi --lines 2 --conflict l1 --ops-each 2,1,1 \
     --kinds s,s,l --values 1 --no-atomics
+# the two sequences, written out as event files, replay with those transitions
+# (the load of A in W stalls: it moves only after the write-back's ack)
+cat >"$tmp/w.cex" <<'END'
+protocol spandex-d
+l1s 2
+lines 2
+values 1
+ops 3
+atomics 0
+inflight 2
+sync 0
+conflict 1
+ops_each 3,1
+set l1.issue=out-of-order
+op 0 store 0 1
+deliver l1[0] l2 0
+deliver dram l2 0
+deliver l2 l1[0] 1
+op 0 load 1 0
+op 1 store 0 1
+deliver l1[1] l2 0
+deliver l2 l1[0] 2
+op 0 load 0 0
+deliver l1[0] l2 0
+deliver l2 l1[0] 2
+END
+out=$("$bin" verify --replay "$tmp/w.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "W.Load sequence: expected a replay without violation"; }
+echo "$out" | grep -qE "l1\[0\] +ReplaceOwned +O>W" && echo "$out" | grep -qE "l1\[0\] +FwdO +W>W" &&
+    echo "$out" | grep -A1 "^step 9: op 0 load 0 0" | grep -q "^step 10" &&
+    echo "$out" | grep -A1 -E "l1\[0\] +WbAck +W>I" | grep -qE "l1\[0\] +Load +I>BV" ||
+    { echo "$out"; fail "W.Load sequence: not the forward in W, the stalled load, the ack"; }
+cat >"$tmp/r.cex" <<'END'
+protocol spandex-d
+l1s 3
+lines 2
+values 1
+ops 2
+atomics 0
+inflight 1
+sync 0
+conflict 1
+ops_each 2,1,1
+devices denovo,denovo,mesi
+op 0 store 0 1
+deliver l1[0] l2 0
+deliver dram l2 0
+deliver l2 l1[0] 1
+op 0 store 1 1
+op 1 store 0 1
+deliver l1[1] l2 0
+op 2 load 0 0
+deliver l1[2] l2 0
+deliver l1[0] l2 0
+END
+out=$("$bin" verify --replay "$tmp/r.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "R.ReqWBStale sequence: expected a replay without violation"; }
+echo "$out" | grep -qE "l2 +ReqSOwned +O>R" && echo "$out" | grep -qE "l2 +ReqWBStale +R>R" ||
+    { echo "$out"; fail "R.ReqWBStale sequence: no stale write-back in R"; }
+n=$((n + 1))
 
 # three lines in one set of two ways: a request meets a line the bank is recalling
 # (GPU-VI's S_R.GetS, S_R.Write) while the other way stays in use
