@@ -70,6 +70,9 @@ runs() {
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
               $C2 both --ops 1; $C2 l1 --no-atomics; --inflight 2 --merge-max 1 --ops 2 --values 1" ;;
     spandex-d)
+        # the last two: a forward taking the words of a line in W before the
+        # writer's core asks for them (out of order, past the request waiting
+        # for the way); a stale write-back meeting a MESI device's revocation
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics;
               $C2 both --ops 1; $C2 l1 --no-atomics;
               --words 2 --inflight 2 --ops 2 --values 1 --no-atomics;
@@ -80,7 +83,9 @@ runs() {
               --devices denovo,mesi $C2 both --ops 2 --values 1;
               $C2 l1 --ops 3 --values 1 --no-atomics;
               --l1s 1 --lines 3 --conflict l1 --conflict-ways 2 --inflight 2 --ops 4 --values 1
-              --no-atomics --sync --set l1.issue=out-of-order" ;;
+              --no-atomics --sync --set l1.issue=out-of-order;
+              $C2 l1 --inflight 2 --ops-each 3,1 --values 1 --no-atomics --set l1.issue=out-of-order;
+              --devices denovo,denovo,mesi $C2 l1 --ops-each 2,1,1 --values 1 --no-atomics" ;;
     nhcc | hmg | ideal-mg | sw-nh | sw-h | nocache-mg)
         echo "--ops 2; $C2 both --ops 2 --values 1 --no-atomics;
               --inflight 2 --merge-max 0 --values 1 --no-atomics; --ops 3 --values 1 --no-atomics;

@@ -6,7 +6,11 @@
 # with two operations in flight reaches MergeFull; --conflict-ways 2 makes it one
 # set of two ways for three lines (a recall or a write-back while the other way
 # stays in use). A counterexample found with them replays under them (the file
-# records them); bad combinations exit 2. About 25 CPU seconds.
+# records them); bad combinations exit 2. Spandex-D's W.Load, W.Store and
+# R.ReqWBStale (docs/verify.md, "Against the stress tester") are reached, and the
+# sequences that reach them, written out as event files, replay with their
+# transitions. About 27 CPU seconds (25 to 28 s user on 2026-12-05, 55 to 71 s
+# wall under other jobs).
 set -u
 bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reaches, bad
@@ -38,6 +42,79 @@ reaches "one-way L1s and L2 (lines conflict)" "nhcc.L2.M.Replace nhcc.L2.V.Repla
 # two loads of a line in flight, the fill taking none merged
 reaches "merge_max 0" "rc.L1.IV.MergeFull" --protocol rc --inflight 2 --merge-max 0 \
     --values 1 --no-atomics
+
+# Spandex-D's writer asking for a word of its line in W that a forward took
+# meanwhile (W.Load, W.Store): core 0 stores A, loads B (A's way: A written back,
+# B waits for the ack), core 1's store of A has the LLC forward A's word to core
+# 0, whose next load or store of A passes the waiting B out of order
+reaches "one-way L1s (lines conflict)" "spandex.DeNovo-L1.W.Load spandex.DeNovo-L1.W.Store" \
+    --protocol spandex-d --lines 2 --conflict l1 --inflight 2 --ops-each 3,1 --kinds ls,s \
+    --values 1 --no-atomics --set l1.issue=out-of-order
+# ... and that write-back, stale once core 1 owns A, reaching the LLC while a MESI
+# device's ReqS has it revoke A from core 1 (R.ReqWBStale)
+reaches "devices denovo,denovo,mesi" "spandex.LLC.R.ReqWBStale" \
+    --protocol spandex-d --devices denovo,denovo,mesi --lines 2 --conflict l1 --ops-each 2,1,1 \
+    --kinds s,s,l --values 1 --no-atomics
+# the two sequences, written out as event files, replay with those transitions
+# (the load of A in W stalls: it moves only after the write-back's ack)
+cat >"$tmp/w.cex" <<'END'
+protocol spandex-d
+l1s 2
+lines 2
+values 1
+ops 3
+atomics 0
+inflight 2
+sync 0
+conflict 1
+ops_each 3,1
+set l1.issue=out-of-order
+op 0 store 0 1
+deliver l1[0] l2 0
+deliver dram l2 0
+deliver l2 l1[0] 1
+op 0 load 1 0
+op 1 store 0 1
+deliver l1[1] l2 0
+deliver l2 l1[0] 2
+op 0 load 0 0
+deliver l1[0] l2 0
+deliver l2 l1[0] 2
+END
+out=$("$bin" verify --replay "$tmp/w.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "W.Load sequence: expected a replay without violation"; }
+echo "$out" | grep -qE "l1\[0\] +ReplaceOwned +O>W" && echo "$out" | grep -qE "l1\[0\] +FwdO +W>W" &&
+    echo "$out" | grep -A1 "^step 9: op 0 load 0 0" | grep -q "^step 10" &&
+    echo "$out" | grep -A1 -E "l1\[0\] +WbAck +W>I" | grep -qE "l1\[0\] +Load +I>BV" ||
+    { echo "$out"; fail "W.Load sequence: not the forward in W, the stalled load, the ack"; }
+cat >"$tmp/r.cex" <<'END'
+protocol spandex-d
+l1s 3
+lines 2
+values 1
+ops 2
+atomics 0
+inflight 1
+sync 0
+conflict 1
+ops_each 2,1,1
+devices denovo,denovo,mesi
+op 0 store 0 1
+deliver l1[0] l2 0
+deliver dram l2 0
+deliver l2 l1[0] 1
+op 0 store 1 1
+op 1 store 0 1
+deliver l1[1] l2 0
+op 2 load 0 0
+deliver l1[2] l2 0
+deliver l1[0] l2 0
+END
+out=$("$bin" verify --replay "$tmp/r.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "R.ReqWBStale sequence: expected a replay without violation"; }
+echo "$out" | grep -qE "l2 +ReqSOwned +O>R" && echo "$out" | grep -qE "l2 +ReqWBStale +R>R" ||
+    { echo "$out"; fail "R.ReqWBStale sequence: no stale write-back in R"; }
+n=$((n + 1))
 
 # three lines in one set of two ways: a request meets a line the bank is recalling
 # (GPU-VI's S_R.GetS, S_R.Write) while the other way stays in use
