@@ -102,11 +102,27 @@ struct unit_ops {
  * tells them apart. Read only by the explorer; the simulation ignores it. */
 #define PROTO_MSG_BIT(type) (1ull << ((type)-MSG_PROTO_BASE))
 struct proto_symmetry {
-    uint64_t up, down;    /* PROTO_MSG_BIT(type): the type's sender is an L1 / the bank */
-    uint64_t up_sharer;   /* ... the type's sender is the L1 its `sharer` names (src and dst
-                             unused: STC's messages to its central unit) */
-    bool l2_sharers;      /* the bank's lines keep a sharer vector in meta[0], meta[1] */
-    bool dir_sharers;     /* ... its directory's entries do (gpuvini's vi_bank.dir) */
+    uint64_t up, down;  /* PROTO_MSG_BIT(type): the type's sender is an L1 / the bank */
+    uint64_t up_sharer; /* ... the type's sender is the L1 its `sharer` names (src and dst
+                           unused: STC's messages to its central unit) */
+    bool l2_sharers;    /* the bank's lines keep a sharer vector in meta[0], meta[1] */
+    bool dir_sharers;   /* ... its directory's entries do (gpuvini's vi_bank.dir) */
+    /* What Spandex adds (docs/verify.md, "Spandex under the reduction"); zero elsewhere.
+     * Types the bank passes on from one L1 to another (a predicted request) travel
+     * both ways: their direction is their vnet's, bank to L1 on the vnets of
+     * down_vnets (bit v: vnet v), L1 to bank on the others. */
+    uint64_t passed;
+    uint32_t down_vnets;
+    /* What a type's `sharer` names: an L1's index (sharer_l1), or index + 1 with 0
+     * the bank (sharer_l1p1); a type also in sharer_when names one only when its
+     * flags hold a bit of sharer_flags (else the word is 0, unread). With either
+     * set, any other type's nonzero sharer stops the search with a fault. */
+    uint64_t sharer_l1, sharer_l1p1, sharer_when;
+    uint16_t sharer_flags;
+    /* Types whose request may be that of the L1 their sharer names (a request
+     * forwarded to an owner keeps its requester's SM; put_ends_relabelled) */
+    uint64_t sm_sharer;
+    bool l2_sharers1;     /* the bank's lines keep a sharer vector in meta[1] (not meta[0]) */
     unsigned only_l1s;    /* 0: any number of L1s; else only this many are symmetric */
     const char *only_why; /* why not on another number */
     /* Its controllers never read a data value: they copy data, merge it under byte

@@ -538,7 +538,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     struct rig *r = vx_rig_new(cfg, s.p, o, s.scratch, &s.mem);
     vx_settle(r);
     const char *not_reduced = NULL;
-    s.ser.sym = o->symmetry ? vx_sym_of(s.p, o->l1s, &not_reduced) : NULL;
+    s.ser.sym = o->symmetry ? vx_sym_of_rig(r, &not_reduced) : NULL;
     res->reduced = s.ser.sym != NULL;
     if (not_reduced)
         fprintf(out, "verify %s: symmetry not used (%u L1s): %s\n", s.p->name, o->l1s, not_reduced);

@@ -284,6 +284,14 @@ const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1
     return sym;
 }
 
+const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why)
+{
+    const struct proto_symmetry *sym = vx_sym_of(r->p, r->n_l1, why);
+    if (sym && r->spandex && (*why = vspx_asymmetric(r->p, r->l1_table, r->n_l1)))
+        return NULL;
+    return sym;
+}
+
 static uint16_t relabel(const struct ser *s, const struct rig *r, unsigned l1)
 {
     return l1 < r->n_l1 ? s->perm[l1] : (uint16_t)l1;
@@ -309,14 +317,19 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
             panic("verify --symmetry: %s's message type %u from L1 %u carries SM %u's request",
                   r->p->name, m->type, m->sharer, sm);
     } else if (m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
-               (s->sym->up | s->sym->down) & PROTO_MSG_BIT(m->type)) {
-        bool up = s->sym->up & PROTO_MSG_BIT(m->type);
+               (s->sym->up | s->sym->down | s->sym->passed) & PROTO_MSG_BIT(m->type)) {
+        uint64_t bit = PROTO_MSG_BIT(m->type);
+        /* a type passed from L1 to L1 goes the way its vnet goes (Spandex) */
+        bool up = s->sym->passed & bit ? !(s->sym->down_vnets >> m->vnet & 1) : s->sym->up & bit;
         end = up ? src : dst;
         if (up)
             src = relabel(s, r, src);
         else
             dst = relabel(s, r, dst);
-        if (sm != end && sm != 0)
+        /* a request forwarded to an owner carries its requester's SM, the L1 its
+         * sharer names (sm_sharer): implied by that word, relabelled in put_msg */
+        bool requester = s->sym->sm_sharer & bit && sm == m->sharer;
+        if (sm != end && sm != 0 && !requester)
             panic("verify --symmetry: %s's message type %u between L1 %u and the bank carries "
                   "SM %u's request",
                   r->p->name, m->type, end, sm);
@@ -340,6 +353,25 @@ static uint64_t relabel_sharers(const struct ser *s, const struct rig *r, uint64
         if (v >> i & 1)
             out |= 1ull << s->perm[i];
     return out;
+}
+
+/* A message's `sharer` word by what its type says it names (proto_symmetry's
+ * sharer_l1, sharer_l1p1, sharer_when: Spandex's owners, requesters and
+ * predicted owners); a word its type does not describe must be 0. */
+static uint16_t sharer_relabelled(const struct ser *s, const struct rig *r, const struct msg *m)
+{
+    const struct proto_symmetry *y = s->sym;
+    bool proto = m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64;
+    uint64_t bit = proto ? PROTO_MSG_BIT(m->type) : 0;
+    if (y->sharer_l1 & bit && (!(y->sharer_when & bit) || m->flags & y->sharer_flags))
+        return relabel(s, r, m->sharer);
+    if (y->sharer_l1p1 & bit)
+        return m->sharer ? (uint16_t)(relabel(s, r, m->sharer - 1u) + 1u) : 0;
+    if (proto && m->sharer != 0)
+        panic("verify --symmetry: %s's message type %u (flags %#x) carries sharer %u, which its "
+              "proto_desc.symmetry does not describe",
+              r->p->name, m->type, m->flags, m->sharer);
+    return m->sharer;
 }
 
 /* A message as the receiver can tell it apart: every field but its birth
@@ -387,6 +419,8 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     if (s->sym && m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
         s->sym->up_sharer & PROTO_MSG_BIT(m->type))
         sharer = relabel(s, r, sharer);
+    else if (s->sym && (s->sym->sharer_l1 | s->sym->sharer_l1p1))
+        sharer = sharer_relabelled(s, r, m);
     PUT(s, sharer);
     PUT(s, m->mask);
     for (unsigned i = 0; i < r->line_bytes; i++) {
@@ -457,7 +491,9 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             /* an RCC bank's line not yet filled has no ver or exp */
             bool meta = !r->prof.logical || is_l1 || in_states(r->l2_leased, l->state);
             for (unsigned i = 0; meta && i < 3; i++)
-                if (s->sym && s->sym->l2_sharers && !is_l1 && i < 2)
+                if (s->sym && s->sym->l2_sharers1 && !is_l1 && i == 1) /* Spandex's ReqS */
+                    put_time(s, relabel_sharers(s, r, l->meta[1]), line_k[1]);
+                else if (s->sym && s->sym->l2_sharers && !is_l1 && i < 2)
                     put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
                 else
                     put_time(s, l->meta[i], line_k[i]);
@@ -624,7 +660,8 @@ static void put_private(struct ser *s, const struct rig *r)
     }
     if (r->spandex) { /* owner ids, held stores, DeNovo's predictor (verify_spandex.h) */
         struct put_ctx x = {s, r};
-        struct vspx_out o = {put_bytes_cb, put_msg_cb, &x};
+        struct vspx_out o = {put_bytes_cb, put_msg_cb, &x, s->sym ? s->perm : NULL,
+                             s->sym ? s->inv : NULL};
         addr_t lines[V_MAX_LINES];
         for (unsigned k = 0; k < r->o->lines; k++)
             lines[k] = line_addr(r, k);

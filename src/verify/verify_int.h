@@ -469,6 +469,9 @@ bool vx_time_can_advance(const struct rig *r);
 struct digest vx_state_digest(const struct rig *r, struct ser *s);
 /* Symmetry: p's description on n_l1 L1s, or NULL with why it cannot be reduced. */
 const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1, const char **why);
+/* ... and on the rig r: NULL (with why) where its L1s are not alike (Spandex's
+ * mix of devices). */
+const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why);
 /* With s->sym set: the smallest digest over every relabelling of the L1s (the
  * state's canonical one) and, into *orbit, how many distinct states the
  * relabellings make (the state's share of the unreduced space). */

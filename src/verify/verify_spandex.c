@@ -36,6 +36,26 @@ static bool owns_words(const struct proto_desc *p, unsigned table)
     return p->tables[table] == &dn_l1_table || p->tables[table] == &spx_mesi_l1_table;
 }
 
+const char *vspx_asymmetric(const struct proto_desc *p, const unsigned *tables, unsigned n_l1)
+{
+    for (unsigned i = 1; i < n_l1; i++)
+        if (p->tables[tables[i]] != p->tables[tables[0]])
+            return "its L1s are of different devices (--devices): they run different tables";
+    return NULL;
+}
+
+/* Under symmetry: an L1's index, and an index + 1 with 0 the LLC (the owner
+ * predictor's), relabelled. */
+static uint16_t rel_l1(const struct vspx_out *o, unsigned i, unsigned n_l1)
+{
+    return o->perm && i < n_l1 ? o->perm[i] : (uint16_t)i;
+}
+
+static uint32_t rel_l1p1(const struct vspx_out *o, uint32_t v, unsigned n_l1)
+{
+    return v ? rel_l1(o, v - 1, n_l1) + 1u : 0;
+}
+
 void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp *const *l1,
               const unsigned *tables, unsigned n_l1, struct comp *llc, const addr_t *lines,
               unsigned n_lines)
@@ -45,8 +65,10 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
         uint64_t owned = spx_llc_owners(llc, lines[k], ids, 64);
         o->bytes(o->s, &owned, sizeof owned);
         for (unsigned w = 0; w < 64; w++)
-            if (owned >> w & 1)
-                o->bytes(o->s, &ids[w], sizeof ids[w]);
+            if (owned >> w & 1) {
+                uint16_t id = rel_l1(o, ids[w], n_l1); /* an owner names an L1 */
+                o->bytes(o->s, &id, sizeof id);
+            }
     }
     const struct msg_list *fwd, *rsp;
     spx_llc_passing(llc, &fwd, &rsp);
@@ -56,7 +78,8 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
         for (const struct msg *m = pass[i]->head; m; m = m->next)
             o->msg(o->s, m);
     }
-    for (unsigned i = 0; i < n_l1; i++) {
+    for (unsigned slot = 0; slot < n_l1; slot++) { /* (under symmetry relabelled) */
+        unsigned i = o->inv ? o->inv[slot] : slot;
         if (!owns_words(p, tables[i]))
             continue;
         struct ctrl *c = (struct ctrl *)l1[i];
@@ -71,6 +94,8 @@ void vspx_put(const struct vspx_out *o, const struct proto_desc *p, struct comp 
         if (p->tables[tables[i]] == &dn_l1_table) {
             uint32_t pred[8] = {0};
             unsigned n = spx_dn_predictor(l1[i], pred, 8);
+            for (unsigned j = 0; j < n; j++) /* the last responders: index + 1, 0 the LLC */
+                pred[j] = rel_l1p1(o, pred[j], n_l1);
             o->bytes(o->s, pred, n * sizeof *pred);
         }
     }

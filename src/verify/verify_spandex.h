@@ -28,12 +28,19 @@ const struct ctrl_ops *vspx_l1_ops(const struct proto_desc *p, const struct mach
  * and DeNovo L1s promise data-race-free (release) consistency only. */
 bool vspx_write_atomic(const struct proto_desc *p, unsigned table);
 
-/* How the explorer writes the state out: bytes and whole messages. */
+/* How the explorer writes the state out: bytes and whole messages; under
+ * symmetry over the L1s (docs/verify.md, "Spandex under the reduction") L1 i
+ * is written as perm[i], the L1s in slot order inv[] (NULL: as they are). */
 struct vspx_out {
     void (*bytes)(void *s, const void *p, size_t n);
     void (*msg)(void *s, const struct msg *m);
     void *s;
+    const uint8_t *perm, *inv;
 };
+
+/* Why the rig's L1s are not symmetric (L1s of different devices run different
+ * tables), or NULL: every L1 is of one device. */
+const char *vspx_asymmetric(const struct proto_desc *p, const unsigned *tables, unsigned n_l1);
 
 /* The state outside struct ctrl, in line order: for each owned word the
  * LLC's owner id, the messages it is passing on; per L1 (DeNovo, MESI) each

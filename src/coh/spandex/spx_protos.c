@@ -87,6 +87,51 @@ static const char *spx_unexplorable(const struct machine_view *c)
 static const struct proto_verify spx_g_verify = {SPX_VERIFY("gpu")};
 static const struct proto_verify spx_d_verify = {SPX_VERIFY("denovo")};
 
+/* What names an L1 in Spandex's state (struct proto_symmetry; docs/verify.md,
+ * "Spandex under the reduction"), for `gpucoh verify --symmetry on` when every
+ * L1 is of one device (verify_spandex.c refuses a mix). Messages: requests,
+ * write-backs, an owner's forward responses and InvAcks go up, src the L1;
+ * responses, forwards, relays, write-back acks and Invs go down, dst the L1.
+ * The predicted requests (ReqVo, ReqWTo(+data)) go up to the LLC on the
+ * request vnet and on to the predicted owner on the forward vnet: their
+ * direction is their vnet's. `sharer` holds an L1's index in a predicted
+ * request (the owner, then the requester: pass_predicted), FwdReqO and the
+ * relay (the new owner), FwdWT (the requester) and an owner's forward
+ * response when it is relayed or passed (SPX_F_RELAY, SPX_F_PASS: the new
+ * owner, the requester; a FwdReqV's or RvkO's is 0); an index + 1, 0 the LLC,
+ * in RspV and RspOwner (who answered, for DeNovo's owner predictor). A request
+ * forwarded to an owner keeps its requester's SM (sm_sharer). The LLC's ReqS
+ * sharers are meta[1]; its owner ids and DeNovo's predictor are relabelled by
+ * verify_spandex.c. Every L1 of one device runs one table, and nothing in the
+ * LLC orders L1s by number: it picks owners word by word (forward_to_owners,
+ * sole_owner, reply_held), sends Invs to every sharer at once, and counts
+ * requests by side (gpu_l1s) in statistics only.
+ * Data-blind: the LLC and the device L1s copy lines and words, merge bytes
+ * under byte and word masks (spx_words_of, bytes_merge), apply atomics
+ * (atom_apply) and compare data only in the observer's equality checks against
+ * the golden memory; every branch is on word masks, owner ids, sharers, flags
+ * and states, so relabelling the stores' values is a symmetry too. */
+#define SPX_BITS2(a, b) (PROTO_MSG_BIT(a) | PROTO_MSG_BIT(b))
+static const struct proto_symmetry spx_symmetry = {
+    .up = SPX_BITS2(SPX_REQ_V, SPX_REQ_WT) | SPX_BITS2(SPX_REQ_WT_DATA, SPX_REQ_O) |
+          SPX_BITS2(SPX_REQ_O_DATA, SPX_REQ_WB) | SPX_BITS2(SPX_REQ_S, SPX_REQ_WTFWD) |
+          SPX_BITS2(SPX_REQ_WTFWD_DATA, SPX_FWD_RSP) | PROTO_MSG_BIT(SPX_INV_ACK),
+    .down = SPX_BITS2(SPX_RSP_V, SPX_RSP_WT) | SPX_BITS2(SPX_RSP_WT_DATA, SPX_RSP_O) |
+            SPX_BITS2(SPX_RSP_WB, SPX_FWD_V) | SPX_BITS2(SPX_FWD_O, SPX_RVK_O) |
+            SPX_BITS2(SPX_RELAY, SPX_FWD_WT) | SPX_BITS2(SPX_RSP_OWNER, SPX_INV),
+    .passed = SPX_BITS2(SPX_REQ_VO, SPX_REQ_WTO) | PROTO_MSG_BIT(SPX_REQ_WTO_DATA),
+    .down_vnets = 1u << SPX_VNET_RSP | 1u << SPX_VNET_FWD,
+    .sharer_l1 = SPX_BITS2(SPX_REQ_VO, SPX_REQ_WTO) | SPX_BITS2(SPX_REQ_WTO_DATA, SPX_FWD_O) |
+                 SPX_BITS2(SPX_RELAY, SPX_FWD_WT) | PROTO_MSG_BIT(SPX_FWD_RSP),
+    .sharer_when = PROTO_MSG_BIT(SPX_FWD_RSP),
+    .sharer_flags = SPX_F_RELAY | SPX_F_PASS,
+    .sharer_l1p1 = SPX_BITS2(SPX_RSP_V, SPX_RSP_OWNER),
+    .sm_sharer = SPX_BITS2(SPX_REQ_VO, SPX_REQ_WTO) | SPX_BITS2(SPX_REQ_WTO_DATA, SPX_FWD_WT) |
+                 PROTO_MSG_BIT(SPX_FWD_RSP),
+    .l2_sharers1 = true,
+    .data_blind = true,
+};
+
 /* GPU coherence on Spandex: rc's L1 (ReqV, ReqWT, ReqWT+data). */
 const struct proto_desc proto_spandex_g = {
     .options = &fcs_options,
@@ -104,6 +149,7 @@ const struct proto_desc proto_spandex_g = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_g_cpu_l1,
+    .symmetry = &spx_symmetry,
     .verify = &spx_g_verify,
 };
 
@@ -123,6 +169,7 @@ const struct proto_desc proto_spandex_d = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .symmetry = &spx_symmetry,
     .verify = &spx_d_verify,
 };
 
@@ -144,5 +191,6 @@ const struct proto_desc proto_spandex_d_noinv = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .symmetry = &spx_symmetry,
     .verify = &spx_d_verify,
 };
