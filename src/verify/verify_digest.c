@@ -558,9 +558,12 @@ static void put_tx(struct ser *s, const struct rig *r)
             PUT(s, writer);
             put_time(s, warptm_vu_tcd(wvu, a), TK_RANK);
         }
+    /* under symmetry (WarpTM only: GETM's VU names warps by SM, above, and
+     * its timestamps tie-break by it) each core in its relabelled place */
+    panic_if(s->sym && !r->prof.lazy, "verify --symmetry: %s's VU names warps", r->p->name);
     const struct txenv *e = &r->tx;
-    for (unsigned c = 0; c < r->n_l1; c++) {
-        const struct txcore *t = &e->c[c];
+    for (unsigned slot = 0; slot < r->n_l1; slot++) {
+        const struct txcore *t = &e->c[s->sym ? s->inv[slot] : slot];
         if (r->prof.lazy) {
             PUT(s, t->n_val);
             PUT(s, t->failed);
@@ -591,7 +594,8 @@ static void put_tx(struct ser *s, const struct rig *r)
     PUT(s, e->n_commits);
     for (unsigned i = 0; i < e->n_commits; i++) {
         const struct txcommit *h = &e->commits[i];
-        PUT(s, h->core);
+        uint8_t core = s->sym ? (uint8_t)relabel(s, r, h->core) : h->core;
+        PUT(s, core);
         PUT(s, h->reads);
         PUT(s, h->writes);
         for (unsigned k = 0; k < r->o->lines; k++) {
