@@ -539,6 +539,10 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     vx_settle(r);
     const char *not_reduced = NULL;
     s.ser.sym = o->symmetry ? vx_sym_of(s.p, o->l1s, &not_reduced) : NULL;
+    if (s.ser.sym && s.ser.sym->gpms && (o->gpus > 1 || o->gpm_sms > 1)) {
+        s.ser.sym = NULL; /* GPU homes and neighbours are arithmetic on GPM numbers */
+        not_reduced = "over GPMs only on one GPU with one SM per GPM (docs/verify.md)";
+    }
     res->reduced = s.ser.sym != NULL;
     if (not_reduced)
         fprintf(out, "verify %s: symmetry not used (%u L1s): %s\n", s.p->name, o->l1s, not_reduced);
