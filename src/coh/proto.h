@@ -130,6 +130,11 @@ struct proto_symmetry {
      * explorer's exchange), so relabelling the stores' values, everywhere at once,
      * is a symmetry too (`--symmetry values`, docs/verify.md). */
     bool data_blind;
+    /* Multi-GPM: what is relabelled is a GPM, its L1 and its bank together, and a
+     * message by where it is (between banks: src and dst name GPMs; between an L1
+     * and its bank: indices within the GPM), not by type (up, down unused). Only
+     * on one GPU with one SM per GPM (docs/verify.md, "Where the reduction stops"). */
+    bool gpms;
 };
 
 /* How `gpucoh verify` reads and judges the protocol beyond what every protocol

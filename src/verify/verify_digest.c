@@ -13,6 +13,7 @@
 #include "base/hash.h"
 #include "coh/getm/getm_bank.h"
 #include "coh/getm/warptm_vu.h"
+#include "coh/mg/mg.h"
 #include "coh/rcc/rcc.h"
 #include "coh/stc/stc.h"
 #include "coh/tc/tc.h"
@@ -289,6 +290,11 @@ const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why
     const struct proto_symmetry *sym = vx_sym_of(r->p, r->n_l1, why);
     if (sym && r->spandex && (*why = vspx_asymmetric(r->p, r->l1_table, r->n_l1)))
         return NULL;
+    if (sym && sym->gpms && (r->o->gpus > 1 || r->gpm_sms > 1)) {
+        /* GPU homes and release neighbours are arithmetic on GPM numbers */
+        *why = "over GPMs only on one GPU with one SM per GPM (docs/verify.md)";
+        return NULL;
+    }
     return sym;
 }
 
@@ -345,6 +351,22 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
     PUT(s, sm);
 }
 
+/* Symmetry over the GPMs (proto_symmetry's gpms): where the messages being
+ * written lie. Between banks (a link, a bank's sys_in, or held by a bank
+ * flagged MG_F_SYS, from another GPM, or MG_F_TO_SYS, an answer to one) src
+ * and dst are GPMs; between an L1 and its bank (and DRAM's) they and req.sm
+ * are indices within the GPM, the same under every relabelling. */
+enum { MW_L1, MW_SYS, MW_BANK };
+
+static void put_ends_gpms(struct ser *s, const struct rig *r, const struct msg *m)
+{
+    bool sys = s->where == MW_SYS || (s->where == MW_BANK && (m->flags & (MG_F_SYS | MG_F_TO_SYS)));
+    uint16_t src = sys ? relabel(s, r, m->src) : m->src, dst = sys ? relabel(s, r, m->dst) : m->dst;
+    PUT(s, src);
+    PUT(s, dst);
+    PUT(s, m->req.sm);
+}
+
 /* A sharer vector's bit of L1 i at bit perm[i]. */
 static uint64_t relabel_sharers(const struct ser *s, const struct rig *r, uint64_t v)
 {
@@ -383,7 +405,9 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     PUT(s, m->type);
     PUT(s, m->vnet);
     PUT(s, m->cls);
-    if (s->sym) {
+    if (s->sym && s->sym->gpms) {
+        put_ends_gpms(s, r, m);
+    } else if (s->sym) {
         put_ends_relabelled(s, r, m);
     } else {
         PUT(s, m->src);
@@ -594,9 +618,12 @@ static void put_tx(struct ser *s, const struct rig *r)
             PUT(s, writer);
             put_time(s, warptm_vu_tcd(wvu, a), TK_RANK);
         }
+    /* under symmetry (WarpTM only: GETM's VU names warps by SM, above, and
+     * its timestamps tie-break by it) each core in its relabelled place */
+    panic_if(s->sym && !r->prof.lazy, "verify --symmetry: %s's VU names warps", r->p->name);
     const struct txenv *e = &r->tx;
-    for (unsigned c = 0; c < r->n_l1; c++) {
-        const struct txcore *t = &e->c[c];
+    for (unsigned slot = 0; slot < r->n_l1; slot++) {
+        const struct txcore *t = &e->c[s->sym ? s->inv[slot] : slot];
         if (r->prof.lazy) {
             PUT(s, t->n_val);
             PUT(s, t->failed);
@@ -627,7 +654,8 @@ static void put_tx(struct ser *s, const struct rig *r)
     PUT(s, e->n_commits);
     for (unsigned i = 0; i < e->n_commits; i++) {
         const struct txcommit *h = &e->commits[i];
-        PUT(s, h->core);
+        uint8_t core = s->sym ? (uint8_t)relabel(s, r, h->core) : h->core;
+        PUT(s, core);
         PUT(s, h->reads);
         PUT(s, h->writes);
         for (unsigned k = 0; k < r->o->lines; k++) {
@@ -868,18 +896,29 @@ static void mg_put_msg(void *arg, const struct msg *m)
     struct mg_put *a = arg;
     put_msg(a->s, a->r, m, TK_RAW, TK_RAW);
 }
-static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b)
+static uint64_t mg_put_gpms(void *arg, uint64_t sharers)
 {
+    struct mg_put *a = arg;
+    return relabel_sharers(a->s, a->r, sharers);
+}
+/* first: the bank written first, with the homes (under symmetry over the GPMs
+ * relabelled, as the directory's sharer vectors) */
+static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b, bool first)
+{
+    bool gpms = s->sym && s->sym->gpms;
     addr_t lines[V_MAX_LINES];
     for (unsigned k = 0; k < r->o->lines; k++) {
         lines[k] = line_addr(r, k);
-        if (!b) {
+        if (first) {
             uint16_t home = (uint16_t)pagemap_owner(&r->pages, lines[k]);
+            if (gpms)
+                home = relabel(s, r, home);
             PUT(s, home);
         }
     }
     struct mg_put a = {s, r};
-    const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+    const struct verify_mg_sink sink = {
+        .put = mg_put_bytes, .put_msg = mg_put_msg, .gpms = gpms ? mg_put_gpms : NULL, .arg = &a};
     verify_mg_bank(r->l2s[b], lines, r->o->lines, &sink);
 }
 
@@ -930,6 +969,14 @@ static unsigned ch_in_place(const struct ser *s, const struct rig *r, unsigned c
         return slot < r->n_l1 ? ch_unit_up(r, s->inv[slot])
                               : ch_unit_down(r, s->inv[slot - r->n_l1]);
     }
+    if (s->sym && s->sym->gpms && ch >= ch_dram(r)) { /* a bank's DRAM channel, a link's */
+        if (ch < ch_sys(r, 0, 0, 0))
+            return ch_dram_of(r, s->inv[ch - ch_dram(r)]);
+        bool fr = is_ch_free(r, ch);
+        unsigned i = ch - (fr ? ch_free(r, 0, 0, 0) : ch_sys(r, 0, 0, 0)), v = i % r->n_vnets;
+        unsigned src = s->inv[i / r->n_vnets / r->n_l2], dst = s->inv[i / r->n_vnets % r->n_l2];
+        return fr ? ch_free(r, src, dst, v) : ch_sys(r, src, dst, v);
+    }
     if (!s->sym || ch >= ch_dram(r))
         return ch;
     unsigned v = ch % r->n_vnets, slot = ch / r->n_vnets;
@@ -938,30 +985,42 @@ static unsigned ch_in_place(const struct ser *s, const struct rig *r, unsigned c
 
 static void put_state(struct ser *s, const struct rig *r)
 {
+    bool gpms = s->sym && s->sym->gpms; /* (the L1s' messages name no GPM) */
+    s->where = MW_L1;
     for (unsigned slot = 0; slot < r->n_l1; slot++) {
         unsigned i = s->sym ? s->inv[slot] : slot;
         put_ctrl(s, r, r->l1[i], true, i);
         if (r->mg) { /* its release or acquire round (verify_mg.c) */
             struct mg_put a = {s, r};
-            const struct verify_mg_sink sink = {mg_put_bytes, mg_put_msg, &a};
+            const struct verify_mg_sink sink = {
+                .put = mg_put_bytes, .put_msg = mg_put_msg, .arg = &a};
             verify_mg_l1(r->l1[i], &sink);
         }
         for (unsigned v = 0; v < r->n_vnets; v++)
             put_port(s, r, &r->down[i][v]);
     }
-    for (unsigned b = 0; b < r->n_l2; b++) {
+    for (unsigned slot = 0; slot < r->n_l2; slot++) { /* (over GPMs relabelled) */
+        unsigned b = gpms ? s->inv[slot] : slot;
+        s->where = MW_BANK;
         put_ctrl(s, r, r->l2s[b], false, 0);
         for (unsigned v = 0; v < r->n_vnets; v++) { /* a request a blocked bank has not taken */
+            s->where = MW_L1;
             put_port(s, r, &r->l2_in[b][v]);
+            s->where = MW_SYS;
             if (r->mg)
                 put_port(s, r, &r->sys_in[b][v]);
         }
+        s->where = MW_BANK;
         if (r->mg)
-            put_mg_bank(s, r, b);
+            put_mg_bank(s, r, b, slot == 0);
     }
+    s->where = MW_L1;
     put_private(s, r);
-    for (unsigned ch = 0; ch < r->n_ch; ch++)
+    for (unsigned ch = 0; ch < r->n_ch; ch++) {
+        s->where = r->mg && ch >= ch_sys(r, 0, 0, 0) ? MW_SYS : MW_L1;
         put_list(s, r, &r->ch[ch_in_place(s, r, ch)]);
+    }
+    s->where = MW_L1;
     for (unsigned k = 0; k < r->o->lines; k++) {
         uint8_t buf[LINE_MAX_BYTES];
         backing_read(r->store, line_addr(r, k), buf, r->line_bytes);

@@ -147,6 +147,7 @@ struct ser {
      * as is) and the relabelling: L1 i is written as perm[i], in slot order inv[] */
     const struct proto_symmetry *sym;
     uint8_t perm[V_MAX_L1], inv[V_MAX_L1];
+    uint8_t where; /* symmetry over GPMs: where the messages being written lie (verify_digest.c) */
     /* symmetry over values (values true): a data value v is written as vmap[v]; 0,
      * every line's initial value, and the values no store writes stay themselves */
     bool values;

@@ -30,8 +30,9 @@ void verify_mg_bank(struct comp *bank, const addr_t *lines, unsigned n_lines,
         uint8_t present = e != NULL;
         PUT(present);
         if (e) {
+            uint64_t sharers = out->gpms ? out->gpms(out->arg, e->meta[0]) : e->meta[0];
             PUT(e->state);
-            PUT(e->meta[0]);
+            PUT(sharers);
         }
     }
     PUT(c->n_remote);

@@ -20,6 +20,9 @@ struct msg_list;
 struct verify_mg_sink {
     void (*put)(void *arg, const void *p, size_t n);
     void (*put_msg)(void *arg, const struct msg *m);
+    /* a directory entry's sharer vector (bit per GPM) as written: relabelled under
+     * symmetry over the GPMs; NULL: as it is */
+    uint64_t (*gpms)(void *arg, uint64_t sharers);
     void *arg;
 };
 

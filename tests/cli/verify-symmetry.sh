@@ -107,13 +107,14 @@ out=$("$bin" verify --replay "$tmp/oneack.cex" 2>&1)
 [ $? -eq 3 ] || { echo "$out"; fail "stc-es-oneack replay: expected exit 3"; }
 n=$((n + 1))
 
-# a protocol whose L1-naming fields are not described: the whole search, said so
-# (Spandex is described: tests/cli/verify-symmetry-spandex.sh)
-out=$("$bin" verify --protocol nhcc --ops 1 --symmetry on 2>&1)
-[ $? -eq 0 ] || { echo "$out"; fail "nhcc: not verified"; }
-echo "$out" | grep -q "^verify nhcc: symmetry not used (2 L1s): the fields that name an L1" ||
-    { echo "$out"; fail "nhcc: no reason for not reducing"; }
-echo "$out" | grep -q "symmetry over" && fail "nhcc: reported as reduced"
+# a protocol whose L1-naming fields are not described (GETM: its timestamps
+# tie-break by SM): the whole search, said so (Spandex, WarpTM and the
+# multi-GPM protocols are described: verify-symmetry-spandex.sh, -tm.sh, -mg.sh)
+out=$("$bin" verify --protocol getm --ops 1 --symmetry on 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "getm: not verified"; }
+echo "$out" | grep -q "^verify getm: symmetry not used (2 L1s): the fields that name an L1" ||
+    { echo "$out"; fail "getm: no reason for not reducing"; }
+echo "$out" | grep -q "symmetry over" && fail "getm: reported as reduced"
 n=$((n + 1))
 
 out=$("$bin" verify --protocol rc --symmetry yes 2>&1)

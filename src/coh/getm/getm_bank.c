@@ -581,6 +581,25 @@ const struct proto_desc proto_getm_nowts = {
 static const struct coh_table *const warptm_tables[] = {&rc_l1_table, &nc_l2_table,
                                                         &warptm_vu_table, &warptm_sm_table, NULL};
 
+/* Symmetry over the L1s (struct proto_symmetry; docs/verify.md, "Search,
+ * bounds and symmetry"): WarpTM's bank names no core. Its validation unit
+ * keeps, per granule, a reader count and a writer bit (warptm_vu.c) and the
+ * TCD's last-write times, found by hashing the granule's address; a
+ * validation is decided by the values it carries against the line's and by
+ * those holds, whoever sent it; releases name granules; the commit unit is a
+ * FIFO by arrival. The one use of req.sm in the bank, getm_warp_id in
+ * req_of, is GETM's alone (its timestamps tie-break by SM, so `getm` is not
+ * described). The messages are rc's and nc's (nc_symmetry's types: a
+ * validation comes as a write-through and is read as a GETS, its verdict goes
+ * back in a WRACK's sharer and ts), every request's SM its L1's own. The
+ * cores' attempts and committed history (verify_tx.c) the digest writes in
+ * the relabelled order. Not data-blind: a validation compares values. */
+static const struct proto_symmetry warptm_symmetry = {
+    .up = PROTO_MSG_BIT(MSG_NC_GETS) | PROTO_MSG_BIT(MSG_NC_WRITE) | PROTO_MSG_BIT(MSG_NC_ATOMIC),
+    .down =
+        PROTO_MSG_BIT(MSG_NC_DATA) | PROTO_MSG_BIT(MSG_NC_WRACK) | PROTO_MSG_BIT(MSG_NC_ATOMRSP),
+};
+
 const struct proto_desc proto_warptm = {
     .options = &warptm_options,
     .name = "warptm",
@@ -589,6 +608,7 @@ const struct proto_desc proto_warptm = {
              "baseline",
     .lazy_tm = true,
     .not_in_all = true,
+    .symmetry = &warptm_symmetry,
     TM_PROTO_FIELDS(warptm_tables),
 };
 
@@ -603,5 +623,6 @@ const struct proto_desc proto_warptm_noval = {
     .test_only = true,
     .lazy_tm = true,
     .not_in_all = true,
+    .symmetry = &warptm_symmetry,
     TM_PROTO_FIELDS(warptm_tables),
 };

@@ -896,9 +896,21 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
  * acquiring, through the banks) and this bank in one of its flavours.
  * MG_PROTO makes its descriptor, MG_TEST_PROTO one of a deliberately broken
  * variant (test only). */
+/* Symmetry over the GPMs (struct proto_symmetry's gpms; docs/verify.md, "Where
+ * the reduction stops"): on one GPU nothing here decides by a GPM's number. The
+ * loops over GPMs (send_inv, send_markers, the acquire's fan-out) send one
+ * message per GPM, each into its own link FIFO; release slots are per bank, by
+ * allocation; mg_gpu_home and neighbour are the identity and "every other GPM"
+ * on one GPU; the one test of gpm == 0 is the host's access (mg_l2_dma). What
+ * names a GPM: a bank-to-bank message's src and dst, the directory's sharer
+ * vectors and the page's home (verify_digest.c). The seeded bugs treat every
+ * GPM alike. */
+static const struct proto_symmetry mg_symmetry = {.gpms = true};
+
 #define MG_PROTO_FIELDS(name_, title_, tables_, l1_create_, l2_create_)                            \
-    .options = &mg_options, .name = name_, .title = title_, .model = MODEL_PTX, .multi_gpm = true, \
-    .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names, .tables = tables_, .n_l1_tables = 1,        \
+    .symmetry = &mg_symmetry, .options = &mg_options, .name = name_, .title = title_,              \
+    .model = MODEL_PTX, .multi_gpm = true, .n_vnets = NC_NVNETS, .vnet_names = nc_vnet_names,      \
+    .tables = tables_, .n_l1_tables = 1,                                                           \
     .l1 = {l1_create_, ctrl_connect, ctrl_in_port, ctrl_destroy, NULL, ctrl_peek, ctrl_stats},     \
     .l2 = {                                                                                        \
         l2_create_, ctrl_l2_connect, ctrl_in_port, mg_destroy, mg_l2_dma, ctrl_peek, ctrl_stats}
