@@ -271,6 +271,21 @@ static void rcc_take(struct rig *r, const struct msg *m, unsigned c, unsigned q,
     e->fence_w[c][q] = 0;
 }
 
+static bool is_write(unsigned op)
+{
+    return op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC;
+}
+
+/* Whether warp w of core c has a write to slot q's line in flight in another slot. */
+static bool other_write_in_flight(const struct env *e, unsigned c, unsigned w, unsigned q)
+{
+    for (unsigned p = 0; p < V_MAX_SLOTS; p++)
+        if (p != q && e->busy[c][p] && is_write(e->busy[c][p] - 1u) && e->warp[c][p] == w &&
+            e->line[c][p] == e->line[c][q])
+            return true;
+    return false;
+}
+
 static void take_response(struct rig *r, struct msg *m)
 {
     struct env *e = &r->env;
@@ -315,7 +330,13 @@ static void take_response(struct rig *r, struct msg *m)
         }
     }
     if (r->prof.rule == RULE_WRITER_FENCE) {
-        if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC)
+        /* vis follows the warp's last write to the line issued: it is done only
+         * when no other write of the warp to the line is in flight (with
+         * --inflight 2 the first of two stores may complete while the second,
+         * which reset vis at its issue, is still out; marking the line then
+         * made a later fence publish values from the second's issue only,
+         * which excluded the first's, an empty floor: measured 2026-12-05) */
+        if (is_write(op) && !other_write_in_flight(e, c, w, q))
             e->wrote[c][w] |= (uint8_t)(1u << e->line[c][q]);
         /* the fence has waited for the GWCTs of its warp's writes done before
          * it: from now on no warp of any core may read a line older than them */
