@@ -177,7 +177,12 @@ struct env {
     uint8_t warp[V_MAX_L1][V_MAX_SLOTS];    /* ... its warp (--warps) */
     uint8_t allowed[V_MAX_L1][V_MAX_SLOTS]; /* ... the values a load or atomic may return */
     /* Program order is a warp's (--warps; docs/verify.md, "Two warps per core"): what
-     * follows is kept per (core, warp), [c][w]; with one warp, w = 0 only. */
+     * follows is kept per (core, warp), [c][w]; with one warp, w = 0 only. So a fence
+     * publishes (tcw) or bounds (floor rule) its own warp's accesses only: PTX orders
+     * a thread's accesses by its fence, and another warp is another thread, whose
+     * stores program order does not place before the fence (its SM sharing the L1
+     * changes nothing; TC-Weak's tc.fence_gwct = warp waits for its own warp's GWCT
+     * alone, which a per-core rule would wrongly fail). */
     uint8_t floor[V_MAX_L1][V_MAX_WARPS][V_MAX_LINES]; /* values a load may return since
                                                           the warp's last fence (protocols
                                                           that are not write-atomic) */
