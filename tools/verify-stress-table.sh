@@ -40,11 +40,15 @@ runs() {
               $C2 l1 --ops 3 --values 1 --no-atomics --kinds l,ls;
               $C2 l1 --ops-each 3,2 --values 1 --no-atomics --kinds ls,ls" ;;
     tcs | tcw)
+        # tcw: two warps per core, a load to a VM line from a warp other than its
+        # writer (L1.VM.LoadOther; docs/verify.md, "Two warps per core")
+        local warps=""
+        [ "$1" != tcw ] || warps="; --inflight 2 --ops 3 --ops-each 3,1 --values 1 --no-atomics --warps 2"
         echo "--ops 2; --inflight 2 --merge-max 0 --ops 2 --values 1 --no-atomics --lease 1;
               $C2 both --ops 1; $C2 l1 --ops 2 --no-atomics --values 1 --lease 1;
               $C2 both --ops 2 --no-atomics --values 1 --lease 1; --l1s 3 --ops 1;
               --l1s 1 --inflight 2 --ops 2 --values 1;
-              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics" ;;
+              --l1s 1 $C2 l1 --inflight 2 --ops 3 --values 1 --no-atomics$warps" ;;
     rccsc | rccwo)
         # one L1 with conflicting lines: a load behind a fill, atomics, a copy expired
         # (E) or being renewed (IV) or written (VI) meeting the other line's fill

@@ -80,7 +80,7 @@ static void usage(FILE *out)
         out,
         "usage: gpucoh verify --protocol NAME[,NAME...]|fast [--l1s N] [--lines K]\n"
         "                     [--values V] [--ops BOUND] [--ops-each LIST] [--kinds LIST]\n"
-        "                     [--no-atomics] [--inflight N]\n"
+        "                     [--no-atomics] [--inflight N] [--warps N]\n"
         "                     [--sync] [--plain|--plain-only] [--lease N]\n"
         "                     [--devices LIST] [--words W] [--gpus N]\n"
         "                     [--gpm-sms N] [--line-pages]\n"
@@ -161,6 +161,13 @@ static void usage(FILE *out)
         "                     --sync, --plain, nor with --symmetry unless all equal\n"
         "  --no-atomics       cores issue no atomics\n"
         "  --inflight N       operations in flight per core, 1 to 4 (default 1)\n"
+        "  --warps N          TC (tcs, tcw and their broken variants): each operation\n"
+        "                     comes from one of N warps of its core's SM, 1 or 2\n"
+        "                     (default 1), whose L1 keeps its GWCT and a VM line's\n"
+        "                     writer per warp (TC-Weak's LoadOther: a load of another\n"
+        "                     warp's write in flight); program order, and with it the\n"
+        "                     reference's fence and own-write rules, is each warp's;\n"
+        "                     --ops and --inflight count the core's warps together\n"
         "  --sync             cores also issue ld.acquire.gpu and st.release.gpu\n"
         "  --plain            getm, warptm: cores also issue plain loads, stores of\n"
         "                     V+1..2V, atomics (unless --no-atomics) and fences\n"
@@ -413,6 +420,22 @@ static void load_config(struct config *cfg, const char *file, const char *proto,
     }
 }
 
+/* --warps 2: TC's L1s only (tcs, tcw and their broken variants, the protocols
+ * with leases), the only explorable ones whose controllers read req.warp (the
+ * warp's GWCT slot and held requests, a VM line's writer): under the others a
+ * second warp would only repeat every path with another id in its requests,
+ * and their references (RCC's clocks, the multi-GPM releases, transactions)
+ * would first have to be made per warp. Exits 2. */
+static void check_warps(const struct verify_opts *vo, const char *proto)
+{
+    const struct proto_desc *pd = proto_find(proto);
+    if (vo->warps > 1 && !(pd && pd->verify && pd->verify->time == PROTO_TIME_LEASES))
+        fatal("--warps %u: protocol '%s' is explored with one warp per core (two only under TC, "
+              "tcs and tcw, whose L1 keeps state per warp: docs/verify.md, \"Two warps per "
+              "core\")",
+              vo->warps, proto);
+}
+
 /* --ops-each and --kinds, after --l1s, --devices and --symmetry are known: one
  * entry per L1, and the same for every L1 under --symmetry. Exits 2 on bad input. */
 static void parse_restrictions(struct verify_opts *vo, const char *ops_each, const char *kinds)
@@ -456,6 +479,7 @@ int cmd_verify(int argc, char **argv)
                              .ops = 2,
                              .atomics = true,
                              .inflight = 1,
+                             .warps = 1,
                              .lease = 2,
                              .ticks = 3,
                              .gpus = 1,
@@ -478,6 +502,7 @@ int cmd_verify(int argc, char **argv)
         OPT_STR_ROW("--kinds", NULL, &kinds),
         OPT_FLAG_ROW("--no-atomics", NULL, &no_atomics),
         OPT_UINT_ROW("--inflight", NULL, &vo.inflight, 1, 4),
+        OPT_UINT_ROW("--warps", NULL, &vo.warps, 1, VERIFY_MAX_WARPS),
         OPT_FLAG_ROW("--sync", NULL, &vo.sync),
         OPT_FLAG_ROW("--plain", NULL, &plain),
         OPT_FLAG_ROW("--plain-only", NULL, &plain_only),
@@ -584,6 +609,7 @@ int cmd_verify(int argc, char **argv)
         if (!is_explorable(proto_find(proto)))
             fatal("%s: protocol '%s' cannot be explored (gpucoh verify --help)", replay, proto);
         struct config cfg;
+        check_warps(&ro, proto);
         load_config(&cfg, o.config_file, proto, &ro);
         check_tx_config(&cfg, proto, &ro);
         return verify_replay(&cfg, &ro, replay, stdout);
@@ -621,8 +647,12 @@ int cmd_verify(int argc, char **argv)
         if (vo.words > 1 && !(pv && pv->device_mix))
             fatal("--words 2: protocol '%s' keeps state per line (Spandex's word state only)",
                   name);
+        check_warps(&vo, name);
         load_config(&cfg, o.config_file, name, &vo);
         check_tx_config(&cfg, name, &vo);
+        if (vo.warps > cfg.sm.warps)
+            fatal("--warps %u: sm.warps = %u gives the SM fewer warp slots", vo.warps,
+                  cfg.sm.warps);
         struct verify_result r;
         if (verify_run(&cfg, &vo, &r, stdout))
             worst = EXIT_CHECK_FAILED;

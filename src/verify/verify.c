@@ -268,6 +268,8 @@ static void write_cex(const struct search *s, const struct rig *r, unsigned step
         fprintf(out, "gpm_sms %u\n", r->gpm_sms);
     if (o->line_pages)
         fprintf(out, "line_pages 1\n");
+    if (vx_warps(o) > 1)
+        fprintf(out, "warps %u\n", o->warps);
     if (o->scopes)
         fprintf(out, "scopes %u\n", o->scopes);
     if (o->conflict)
@@ -492,6 +494,8 @@ static void describe_machine(char *text, size_t n, const struct proto_desc *p,
                  o->gpm_sms > 1 ? " of 2 SMs" : "");
     if (o->line_pages)
         snprintf(text + strlen(text), n - strlen(text), ", a page per line");
+    if (vx_warps(o) > 1)
+        snprintf(text + strlen(text), n - strlen(text), ", %u warps per L1", o->warps);
     if (o->devices[0]) /* Spandex's device mix */
         snprintf(text + strlen(text), n - strlen(text), ", devices %s", o->devices);
     if (o->words > 1) /* the lines counted are locations: words of one line */

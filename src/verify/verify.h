@@ -54,6 +54,8 @@
 /* --merge-max not given: l1.merge_max is the configuration's. */
 #define VERIFY_MERGE_CONFIG 0xffffffffu
 #define VERIFY_MAX_MERGE    8u
+/* --warps: warps per core, at most (each operation from one of them) */
+#define VERIFY_MAX_WARPS 2u
 
 /* --kinds: the operations a core may issue (the letters l, s, a, f). */
 #define VERIFY_KIND_LOAD   1u
@@ -73,6 +75,9 @@ struct verify_opts {
     uint8_t kinds[4];          /* --kinds: L1 c's core issues only the operations of bits
                                   VERIFY_KIND_* in kinds[c] (all 0: every kind) */
     unsigned inflight;         /* operations in flight per core, at most (1..4) */
+    unsigned warps;            /* --warps: each core operation comes from one of this many
+                                  warps of its SM, 1 or VERIFY_MAX_WARPS (0: 1); TC only
+                                  (docs/verify.md, "Two warps per core") */
     bool sync;                 /* cores also issue ld.acquire.gpu and st.release.gpu */
     unsigned plain;            /* getm, warptm: cores also issue plain loads, stores, atomics
                                   and fences outside their transactions, up to --inflight

@@ -33,6 +33,7 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
     o->merge_max = VERIFY_MERGE_CONFIG;
     o->gpm_sms = 1;
     o->line_pages = false;
+    o->warps = 1;
     while (fgets(line, sizeof line, f)) {
         ln++;
         char key[32], val[400];
@@ -90,6 +91,8 @@ void verify_read_header(const char *file, char *proto, size_t proto_len, struct 
             o->plain = u;
         } else if (!strcmp(key, "words") && u >= 1 && u <= 2) {
             o->words = u;
+        } else if (!strcmp(key, "warps") && u >= 1 && u <= V_MAX_WARPS) {
+            o->warps = u;
         } else if (!strcmp(key, "inflight") && u >= 1 && u <= V_MAX_SLOTS) {
             o->inflight = u;
         } else if (!strcmp(key, "lease") && u >= 1 && u <= VERIFY_MAX_LEASE) {
@@ -179,10 +182,17 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                                          : "tick: no lease or wait is running");
             ev.kind = EV_TICK;
         } else if (!strcmp(kind, "op")) {
-            if (sscanf(line, "op %u %23s %u %u", &c, a, &k, &v) != 4)
-                bad_line(
-                    file, ln,
-                    "expected: op CORE load|store|atomic|fence|txload|txstore|commit LINE VALUE");
+            unsigned w = 0; /* --warps 2: "warp W" follows */
+            if (sscanf(line, "op %u %23s %u %u", &c, a, &k, &v) != 4 ||
+                (vx_warps(o) > 1 && sscanf(line, "op %*u %*s %*u %*u warp %u", &w) != 1))
+                bad_line(file, ln,
+                         vx_warps(o) > 1 ? "expected: op CORE load|store|atomic|fence LINE VALUE "
+                                           "warp W"
+                                         : "expected: op CORE "
+                                           "load|store|atomic|fence|txload|txstore|commit LINE "
+                                           "VALUE");
+            if (w >= vx_warps(o))
+                bad_line(file, ln, "warp out of range (the header's warps)");
             unsigned op = OPK_N, scope = 0;
             char *dot = strrchr(a, '.');
             for (unsigned i = 1; dot && o->scopes && i < 4; i++)
@@ -211,8 +221,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                              "attempt to commit, --ops attempts begun, an answer or "
                              "acknowledgement awaited, or an operation of another kind)");
             }
-            ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,   (uint8_t)k,
-                              (uint8_t)v, 0,          (uint8_t)scope};
+            ev = (struct vev){EV_OP,      (uint8_t)c, (uint8_t)op,    (uint8_t)k,
+                              (uint8_t)v, 0,          (uint8_t)scope, (uint8_t)w};
         } else {
             char how[16] = "";
             int got = sscanf(line, "deliver %15s %15s %u %15s", a, b, &v, how);

@@ -932,11 +932,12 @@ static void put_env_relabelled(struct ser *s, const struct rig *r)
         p.issued[j] = e->issued[i];
         memcpy(p.busy[j], e->busy[i], sizeof p.busy[j]);
         memcpy(p.line[j], e->line[i], sizeof p.line[j]);
+        memcpy(p.warp[j], e->warp[i], sizeof p.warp[j]); /* (warps go with their core) */
         memcpy(p.allowed[j], e->allowed[i], sizeof p.allowed[j]);
         memcpy(p.floor[j], e->floor[i], sizeof p.floor[j]);
         memcpy(p.val[j], e->val[i], sizeof p.val[j]);
         memcpy(p.vis[j], e->vis[i], sizeof p.vis[j]);
-        p.wrote[j] = e->wrote[i];
+        memcpy(p.wrote[j], e->wrote[i], sizeof p.wrote[j]);
         memcpy(p.fence_lines[j], e->fence_lines[i], sizeof p.fence_lines[j]);
         memcpy(p.scope[j], e->scope[i], sizeof p.scope[j]);
         memcpy(p.rel[j], e->rel[i], sizeof p.rel[j]);
@@ -949,12 +950,13 @@ static void put_env_relabelled(struct ser *s, const struct rig *r)
                 p.allowed[c][q] = vrel_bits(s, p.allowed[c][q]);
                 p.val[c][q] = vrel_bits(s, p.val[c][q]);
             }
-            for (unsigned k = 0; k < V_MAX_LINES; k++) {
-                p.floor[c][k] = vrel_bits(s, p.floor[c][k]);
-                p.vis[c][k] = vrel_bits(s, p.vis[c][k]);
-                p.rel[c][0][k] = vrel_bits(s, p.rel[c][0][k]);
-                p.rel[c][1][k] = vrel_bits(s, p.rel[c][1][k]);
-            }
+            for (unsigned w = 0; w < V_MAX_WARPS; w++)
+                for (unsigned k = 0; k < V_MAX_LINES; k++) {
+                    p.floor[c][w][k] = vrel_bits(s, p.floor[c][w][k]);
+                    p.vis[c][w][k] = vrel_bits(s, p.vis[c][w][k]);
+                    p.rel[c][w][0][k] = vrel_bits(s, p.rel[c][w][0][k]);
+                    p.rel[c][w][1][k] = vrel_bits(s, p.rel[c][w][1][k]);
+                }
         }
     }
     PUT(s, p);

@@ -33,6 +33,7 @@
 #define V_MAX_VALUE      7 /* values 0..7: a reference mask fits a byte */
 #define V_MAX_SYM_VALUES 3 /* --symmetry values: at most 3! relabellings of the values */
 #define V_MAX_SLOTS      4 /* operations in flight per core */
+#define V_MAX_WARPS      VERIFY_MAX_WARPS
 /* the L1s' links, DRAM, a central unit's links or, on several GPMs, the other
  * banks' DRAM and the links between banks */
 #define V_MAX_CH                                                                                   \
@@ -68,6 +69,7 @@ struct vev {
     uint16_t ch;                   /* EV_DELIVER */
     uint8_t scope;                 /* EV_OP under --scopes: enum mem_scope + 1 (0: the
                                       operation's default scope) */
+    uint8_t warp;                  /* EV_OP: the issuing warp of the core (--warps) */
 };
 static const char *const scope_names[] = {"", "cta", "gpu", "sys"};
 
@@ -169,26 +171,42 @@ struct ser {
 /* ---- the checker's reference state (part of every state's digest) ---- */
 
 struct env {
-    uint8_t issued[V_MAX_L1]; /* operations each core has issued */
+    uint8_t issued[V_MAX_L1]; /* operations each core has issued (its warps' together) */
     /* the operations in flight, by slot (the request id; a new one takes the lowest free) */
     uint8_t busy[V_MAX_L1][V_MAX_SLOTS];    /* op + 1, 0 none */
     uint8_t line[V_MAX_L1][V_MAX_SLOTS];    /* ... its line */
+    uint8_t warp[V_MAX_L1][V_MAX_SLOTS];    /* ... its warp (--warps) */
     uint8_t allowed[V_MAX_L1][V_MAX_SLOTS]; /* ... the values a load or atomic may return */
-    uint8_t floor[V_MAX_L1][V_MAX_LINES];   /* values a load may return since the core's last
-                                               fence (protocols that are not write-atomic) */
-    uint32_t gold[V_MAX_LINES];             /* the line's value in coherence order (word 0) */
+    /* Program order is a warp's (--warps; docs/verify.md, "Two warps per core"): what
+     * follows is kept per (core, warp), [c][w]; with one warp, w = 0 only. So a fence
+     * publishes (tcw) or bounds (floor rule) its own warp's accesses only: PTX orders
+     * a thread's accesses by its fence, and another warp is another thread, whose
+     * stores program order does not place before the fence (its SM sharing the L1
+     * changes nothing; TC-Weak's tc.fence_gwct = warp waits for its own warp's GWCT
+     * alone, which a per-core rule would wrongly fail). */
+    uint8_t floor[V_MAX_L1][V_MAX_WARPS][V_MAX_LINES]; /* values a load may return since
+                                                          the warp's last fence (protocols
+                                                          that are not write-atomic) */
+    uint32_t gold[V_MAX_LINES]; /* the line's value in coherence order (word 0) */
     /* RULE_WRITER_FENCE */
-    uint8_t val[V_MAX_L1][V_MAX_SLOTS]; /* a store in flight: its value's bit */
-    uint8_t vis[V_MAX_L1][V_MAX_LINES]; /* values the line took since the core's last
-                                           write to it was issued */
-    uint8_t wrote[V_MAX_L1];            /* lines (bit k) whose last write by the core is done */
+    uint8_t val[V_MAX_L1][V_MAX_SLOTS];              /* a store in flight: its value's bit */
+    uint8_t vis[V_MAX_L1][V_MAX_WARPS][V_MAX_LINES]; /* values the line took since the
+                                                        warp's last write to it was issued */
+    uint8_t wrote[V_MAX_L1][V_MAX_WARPS]; /* lines (bit k) whose last write by the warp is done */
     uint8_t fence_lines[V_MAX_L1][V_MAX_SLOTS]; /* a fence in flight: the lines it publishes */
     /* RULE_SCOPED */
-    uint8_t scope[V_MAX_L1][V_MAX_SLOTS];  /* the operation's enum mem_scope */
-    uint8_t rel[V_MAX_L1][2][V_MAX_LINES]; /* values the line took since the core's last
-                                              write to it that a release of scope .gpu
-                                              ([0]) or .sys ([1]) has completed for */
+    uint8_t scope[V_MAX_L1][V_MAX_SLOTS];               /* the operation's enum mem_scope */
+    uint8_t rel[V_MAX_L1][V_MAX_WARPS][2][V_MAX_LINES]; /* values the line took since the
+                                                           warp's last write to it that a
+                                                           release of scope .gpu ([0]) or
+                                                           .sys ([1]) has completed for */
 };
+
+/* The warps each core's operations come from (--warps; 1 unless given). */
+static inline unsigned vx_warps(const struct verify_opts *o)
+{
+    return o->warps ? o->warps : 1;
+}
 
 /* RCC's reference (RULE_LOGICAL): each line's writes in coherence order
  * with the logical time (version) each was performed at, from the oldest one
@@ -439,7 +457,7 @@ void vx_apply(struct rig *r, const struct vev *ev);
 /* The events enabled in r's state, into out (at most MAX_ENABLED). */
 unsigned vx_enabled(const struct rig *r, struct vev *out);
 #define MAX_ENABLED                                                                                \
-    (V_MAX_L1 *                                                                                    \
+    (V_MAX_L1 * V_MAX_WARPS *                                                                      \
          (V_MAX_LINES * (3 + 3 * V_MAX_VALUE) + 3 * (1 + V_MAX_LINES * (1 + V_MAX_VALUE))) +       \
      V_MAX_CH + 1)
 void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len);

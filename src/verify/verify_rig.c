@@ -284,11 +284,12 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     r->obs->on_golden = vx_follow_gold;
     r->obs->on_golden_arg = r;
     for (unsigned c = 0; c < r->n_l1; c++) /* memory starts zeroed: value 0 everywhere */
-        for (unsigned k = 0; k < V_MAX_LINES; k++) {
-            r->env.floor[c][k] = 1;
-            if (r->prof.rule == RULE_SCOPED) /* nothing released yet: no constraint */
-                r->env.rel[c][0][k] = r->env.rel[c][1][k] = 0xff;
-        }
+        for (unsigned w = 0; w < V_MAX_WARPS; w++)
+            for (unsigned k = 0; k < V_MAX_LINES; k++) {
+                r->env.floor[c][w][k] = 1;
+                if (r->prof.rule == RULE_SCOPED) /* nothing released yet: no constraint */
+                    r->env.rel[c][w][0][k] = r->env.rel[c][w][1][k] = 0xff;
+            }
     comp_init(&r->comp, &r->eng, "verify", &r->clk, rig_tick, NULL);
     struct ctrl_wiring w = {.eng = &r->eng,
                             .clk = &r->clk,

@@ -60,12 +60,14 @@ void vx_follow_gold(void *arg, addr_t line)
         }
         uint8_t bit = value_bit(r, e->gold[k], "the golden memory");
         for (unsigned c = 0; c < r->n_l1; c++) {
-            if (!r->prof.logical) /* (rcc judges loads by logical time) */
-                e->floor[c][k] |= bit;
-            if (r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED)
-                e->vis[c][k] |= bit;
-            if (r->prof.rule == RULE_SCOPED)
-                e->rel[c][0][k] |= bit, e->rel[c][1][k] |= bit;
+            for (unsigned w = 0; w < vx_warps(r->o); w++) {
+                if (!r->prof.logical) /* (rcc judges loads by logical time) */
+                    e->floor[c][w][k] |= bit;
+                if (r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED)
+                    e->vis[c][w][k] |= bit;
+                if (r->prof.rule == RULE_SCOPED)
+                    e->rel[c][w][0][k] |= bit, e->rel[c][w][1][k] |= bit;
+            }
             for (unsigned q = 0; q < V_MAX_SLOTS; q++)
                 if (e->busy[c][q] && e->line[c][q] == k &&
                     (!r->prof.logical || e->busy[c][q] == OPK_ATOMIC + 1))
@@ -269,6 +271,21 @@ static void rcc_take(struct rig *r, const struct msg *m, unsigned c, unsigned q,
     e->fence_w[c][q] = 0;
 }
 
+static bool is_write(unsigned op)
+{
+    return op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC;
+}
+
+/* Whether warp w of core c has a write to slot q's line in flight in another slot. */
+static bool other_write_in_flight(const struct env *e, unsigned c, unsigned w, unsigned q)
+{
+    for (unsigned p = 0; p < V_MAX_SLOTS; p++)
+        if (p != q && e->busy[c][p] && is_write(e->busy[c][p] - 1u) && e->warp[c][p] == w &&
+            e->line[c][p] == e->line[c][q])
+            return true;
+    return false;
+}
+
 static void take_response(struct rig *r, struct msg *m)
 {
     struct env *e = &r->env;
@@ -288,7 +305,7 @@ static void take_response(struct rig *r, struct msg *m)
                 mem_op_names[m->req.op < MEM_NOPS ? m->req.op : 0], c);
         return;
     }
-    unsigned op = e->busy[c][q] - 1u;
+    unsigned op = e->busy[c][q] - 1u, w = e->warp[c][q];
     uint32_t got = 0;
     bool check = true;
     if (r->prof.logical)
@@ -313,32 +330,40 @@ static void take_response(struct rig *r, struct msg *m)
         }
     }
     if (r->prof.rule == RULE_WRITER_FENCE) {
-        if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC)
-            e->wrote[c] |= (uint8_t)(1u << e->line[c][q]);
-        /* the fence has waited for the GWCTs of the core's writes done before
-         * it: from now on no core may read a line older than them */
+        /* vis follows the warp's last write to the line issued: it is done only
+         * when no other write of the warp to the line is in flight (with
+         * --inflight 2 the first of two stores may complete while the second,
+         * which reset vis at its issue, is still out; marking the line then
+         * made a later fence publish values from the second's issue only,
+         * which excluded the first's, an empty floor: measured 2026-12-05) */
+        if (is_write(op) && !other_write_in_flight(e, c, w, q))
+            e->wrote[c][w] |= (uint8_t)(1u << e->line[c][q]);
+        /* the fence has waited for the GWCTs of its warp's writes done before
+         * it: from now on no warp of any core may read a line older than them */
         for (unsigned k = 0; op == OPK_FENCE && k < r->o->lines; k++)
             if (e->fence_lines[c][q] >> k & 1)
                 for (unsigned d = 0; d < r->n_l1; d++)
-                    e->floor[d][k] &= e->vis[c][k];
+                    for (unsigned x = 0; x < vx_warps(r->o); x++)
+                        e->floor[d][x][k] &= e->vis[c][w][k];
     }
     if (r->prof.rule == RULE_SCOPED) {
         unsigned k0 = e->line[c][q];
         if (op == OPK_STORE || op == OPK_STORE_REL || op == OPK_ATOMIC) {
-            /* the core's own write: its later loads return it or a later value */
-            e->wrote[c] |= (uint8_t)(1u << k0);
-            e->floor[c][k0] = (uint8_t)((e->floor[c][k0] & e->vis[c][k0]) | e->val[c][q]);
+            /* the warp's own write: its later loads return it or a later value */
+            e->wrote[c][w] |= (uint8_t)(1u << k0);
+            e->floor[c][w][k0] = (uint8_t)((e->floor[c][w][k0] & e->vis[c][w][k0]) | e->val[c][q]);
         }
-        /* a release of .gpu or .sys completed: the core's writes done before it
+        /* a release of .gpu or .sys completed: the warp's writes done before it
          * (a release store's own line: its earlier write is not followed, the
          * store reset it) */
         if ((op == OPK_FENCE || op == OPK_STORE_REL) && e->scope[c][q] != SCOPE_CTA)
             for (unsigned k = 0; k < r->o->lines; k++)
                 if (e->fence_lines[c][q] >> k & 1 && !(op == OPK_STORE_REL && k == k0))
                     for (unsigned l = 0; l <= (e->scope[c][q] == SCOPE_SYS ? 1u : 0u); l++)
-                        e->rel[c][l][k] &= e->vis[c][k];
+                        e->rel[c][w][l][k] &= e->vis[c][w][k];
     }
     e->busy[c][q] = 0;
+    e->warp[c][q] = 0;
     e->scope[c][q] = 0;
     e->allowed[c][q] = 0;
     e->line[c][q] = 0;
@@ -486,20 +511,26 @@ void vx_settle(struct rig *r)
     }
 }
 
-/* The values a load of core c on line k may return, given at its issue (the
- * golden updates while it is in flight add theirs). */
-static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
+/* The values a load of warp w of core c on line k may return, given at its
+ * issue (the golden updates while it is in flight add theirs). */
+static uint8_t load_allows(struct rig *r, unsigned c, unsigned w, unsigned k)
 {
     struct env *e = &r->env;
     if (r->prof.rule == RULE_WRITE_ATOMIC || (r->spandex && r->l1_write_atomic[c]))
         return value_bit(r, e->gold[k], "the golden memory");
     if (r->prof.rule == RULE_LOGICAL)
         return 0; /* judged at the answer (rcc_take) */
-    uint8_t m = e->floor[c][k];
+    uint8_t m = e->floor[c][w][k];
     /* TC-Weak (RCpc): a core sees its own writes early, before they are performed;
      * so may a multi-GPM core (--inflight): its bank updates its copy with a write
      * it forwards to a remote home, and a later load of the core reads that copy
-     * before the home performs the write (program order allows the write's value) */
+     * before the home performs the write (program order allows the write's value).
+     * With two warps (--warps 2) the writes in flight of either warp of the core:
+     * the warp's own by program order; the other warp's because nothing orders
+     * the load before that store, so PTX lets the load read it (it bounds only how
+     * old a value may be), and the SM's L1 holds it. TC-Weak's tc.load_gwct sends
+     * such a load to the L2 instead (LoadOther), for cumulativity, which this
+     * reference does not model (docs/verify.md, "Two warps per core"). */
     bool early = r->prof.rule == RULE_WRITER_FENCE || r->prof.rule == RULE_SCOPED;
     for (unsigned q = 0; early && q < V_MAX_SLOTS; q++)
         if (e->val[c][q] && e->line[c][q] == k)
@@ -507,14 +538,15 @@ static uint8_t load_allows(struct rig *r, unsigned c, unsigned k)
     return m;
 }
 
-/* A store or atomic of core c issued in slot q: what RULE_WRITER_FENCE follows. */
+/* A store or atomic of core c issued in slot q: what RULE_WRITER_FENCE follows
+ * (per warp: the issuing warp's last write to the line). */
 static void wrote(struct rig *r, unsigned c, unsigned q, const struct vev *ev)
 {
     struct env *e = &r->env;
     if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_SCOPED)
         return;
-    e->vis[c][ev->line] = 0;
-    e->wrote[c] &= (uint8_t) ~(1u << ev->line);
+    e->vis[c][ev->warp][ev->line] = 0;
+    e->wrote[c][ev->warp] &= (uint8_t) ~(1u << ev->line);
     e->val[c][q] = value_bit(r, ev->value, "a stored word");
 }
 
@@ -526,11 +558,11 @@ static bool same_gpu(const struct rig *r, unsigned c, unsigned d)
     return c / per == d / per;
 }
 
-/* An acquire of `scope` by core d: its later loads return, of each line, no
- * value older than the writes of another core that a release completed for,
- * where the two scopes include both cores (morally strong: .gpu within a GPU,
- * .sys across GPUs). */
-static void scoped_acquire(struct rig *r, unsigned d, unsigned scope)
+/* An acquire of `scope` by warp x of core d: its later loads return, of each
+ * line, no value older than the writes of another core's warp that a release
+ * completed for, where the two scopes include both cores (morally strong: .gpu
+ * within a GPU, .sys across GPUs). (Multi-GPM rigs run one warp per core.) */
+static void scoped_acquire(struct rig *r, unsigned d, unsigned x, unsigned scope)
 {
     struct env *e = &r->env;
     for (unsigned c = 0; c < r->n_l1; c++) {
@@ -539,8 +571,9 @@ static void scoped_acquire(struct rig *r, unsigned d, unsigned scope)
         unsigned level = same_gpu(r, c, d) ? 0 : 1;
         if (level == 1 && scope != SCOPE_SYS)
             continue;
-        for (unsigned k = 0; k < r->o->lines; k++)
-            e->floor[d][k] &= e->rel[c][level][k];
+        for (unsigned w = 0; w < vx_warps(r->o); w++)
+            for (unsigned k = 0; k < r->o->lines; k++)
+                e->floor[d][x][k] &= e->rel[c][w][level][k];
     }
 }
 
@@ -560,31 +593,32 @@ static bool scoped_strong(const struct rig *r, unsigned scope)
 static void issue(struct rig *r, const struct vev *ev)
 {
     struct env *e = &r->env;
-    unsigned c = ev->core, q = vx_free_slot(r, c), off = loc_off(r, ev->line);
+    unsigned c = ev->core, w = ev->warp, q = vx_free_slot(r, c), off = loc_off(r, ev->line);
     if (q == V_MAX_SLOTS)
         panic("verify: core %u issues with every slot in use", c);
     addr_t a = line_addr(r, ev->line);
     struct msg *m = msg_new(&r->msgs, MSG_CORE_REQ, a, r->eng.now);
-    m->req = (struct mem_req){.sm = (uint16_t)c, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
+    m->req = (struct mem_req){
+        .sm = (uint16_t)c, .warp = (uint16_t)w, .id = q, .scope = SCOPE_GPU, .sem = SEM_WEAK};
     if (r->mg)
         m->req.sm = (uint16_t)(c % r->gpm_sms); /* its SM within its GPM */
     bool scoped = r->prof.rule == RULE_SCOPED;
     unsigned scope = ev->scope ? ev->scope - 1u : SCOPE_GPU;
     if (scoped && (ev->op == OPK_FENCE || ev->op == OPK_STORE_REL))
-        e->fence_lines[c][q] = e->wrote[c]; /* the release covers the core's writes done */
+        e->fence_lines[c][q] = e->wrote[c][w]; /* the release covers the warp's writes done */
     switch (ev->op) {
     case OPK_LOAD_ACQ:
         /* what it reads is judged as a plain load's; the loads after it, as after a fence */
         m->req.sem = SEM_ACQUIRE;
         m->req.scope = (uint8_t)scope;
-        e->allowed[c][q] = load_allows(r, c, ev->line);
+        e->allowed[c][q] = load_allows(r, c, w, ev->line);
         if (scoped && scoped_strong(r, scope))
             e->allowed[c][q] &= value_bit(r, e->gold[ev->line], "the golden memory");
         if (scoped)
-            scoped_acquire(r, c, scope);
+            scoped_acquire(r, c, w, scope);
         else if (r->prof.rule != RULE_WRITER_FENCE && r->prof.rule != RULE_LOGICAL)
             for (unsigned k = 0; k < r->o->lines; k++)
-                e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+                e->floor[c][w][k] = value_bit(r, e->gold[k], "the golden memory");
         m->req.op = MEM_LOAD;
         bytemask_set_range(&m->mask, off, 4);
         break;
@@ -592,7 +626,7 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.op = MEM_LOAD;
         m->req.scope = SCOPE_CTA;
         bytemask_set_range(&m->mask, off, 4);
-        e->allowed[c][q] = load_allows(r, c, ev->line);
+        e->allowed[c][q] = load_allows(r, c, w, ev->line);
         if (ev->scope) { /* ld.relaxed.SCOPE */
             m->req.scope = (uint8_t)scope;
             m->req.sem = SEM_RELAXED;
@@ -632,15 +666,15 @@ static void issue(struct rig *r, const struct vev *ev)
         m->req.scope = (uint8_t)scope;
         m->addr = 0;
         if (scoped) {
-            scoped_acquire(r, c, scope);
+            scoped_acquire(r, c, w, scope);
         } else if (r->prof.rule == RULE_LOGICAL) {
             r->lenv.fence_has_w[c][q] = r->lenv.has_w[c];
             r->lenv.fence_w[c][q] = r->lenv.wmax[c];
         } else if (r->prof.rule != RULE_WRITER_FENCE)
             for (unsigned k = 0; k < r->o->lines; k++)
-                e->floor[c][k] = value_bit(r, e->gold[k], "the golden memory");
+                e->floor[c][w][k] = value_bit(r, e->gold[k], "the golden memory");
         else
-            e->fence_lines[c][q] = e->wrote[c];
+            e->fence_lines[c][q] = e->wrote[c][w];
         break;
     }
     if (r->prof.logical) { /* loads read at the read view, writes at the write view */
@@ -652,6 +686,7 @@ static void issue(struct rig *r, const struct vev *ev)
     e->scope[c][q] = (uint8_t)m->req.scope;
     e->busy[c][q] = (uint8_t)(ev->op + 1);
     e->line[c][q] = ev->line;
+    e->warp[c][q] = ev->warp;
     vx_send_core(r, c, m);
 }
 
@@ -776,6 +811,32 @@ unsigned vx_ops_bound(const struct rig *r, unsigned c)
     return r->o->n_ops_each ? r->o->ops_each[c] : r->o->ops;
 }
 
+/* Core c's plain operations (no --scopes), for warp 0. */
+static unsigned enabled_plain(const struct rig *r, unsigned c, struct vev *out)
+{
+    unsigned n = 0;
+    /* --kinds: this core's operation kinds (0: all) */
+    unsigned kinds = r->o->kinds[0] ? r->o->kinds[c] : ~0u;
+    for (unsigned k = 0; k < r->o->lines; k++) {
+        if (kinds & VERIFY_KIND_LOAD)
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
+        for (unsigned v = 1; v <= r->o->values; v++) {
+            if (kinds & VERIFY_KIND_STORE)
+                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0};
+            if (r->o->atomics && (kinds & VERIFY_KIND_ATOMIC))
+                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_ATOMIC, (uint8_t)k, (uint8_t)v, 0};
+        }
+    }
+    if (kinds & VERIFY_KIND_FENCE)
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
+    for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
+        out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0};
+        for (unsigned v = 1; v <= r->o->values; v++)
+            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
+    }
+    return n;
+}
+
 unsigned vx_enabled(const struct rig *r, struct vev *out)
 {
     unsigned n = 0;
@@ -786,32 +847,15 @@ unsigned vx_enabled(const struct rig *r, struct vev *out)
         }
         if (vx_free_slot(r, c) == V_MAX_SLOTS || r->env.issued[c] >= vx_ops_bound(r, c))
             continue;
-        if (r->o->scopes) {
-            n += enabled_scoped(r, c, out + n);
-            continue;
-        }
-        /* --kinds: this core's operation kinds (0: all) */
-        unsigned kinds = r->o->kinds[0] ? r->o->kinds[c] : ~0u;
-        for (unsigned k = 0; k < r->o->lines; k++) {
-            if (kinds & VERIFY_KIND_LOAD)
-                out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD, (uint8_t)k, 0, 0};
-            for (unsigned v = 1; v <= r->o->values; v++) {
-                if (kinds & VERIFY_KIND_STORE)
-                    out[n++] =
-                        (struct vev){EV_OP, (uint8_t)c, OPK_STORE, (uint8_t)k, (uint8_t)v, 0};
-                if (r->o->atomics && (kinds & VERIFY_KIND_ATOMIC))
-                    out[n++] =
-                        (struct vev){EV_OP, (uint8_t)c, OPK_ATOMIC, (uint8_t)k, (uint8_t)v, 0};
+        unsigned first = n;
+        n += r->o->scopes ? enabled_scoped(r, c, out + n) : enabled_plain(r, c, out + n);
+        /* --warps 2: each of them again from warp 1 (the core's --ops and
+         * --inflight are its warps' together) */
+        for (unsigned w = 1, len = n - first; w < vx_warps(r->o); w++)
+            for (unsigned i = 0; i < len; i++) {
+                out[n] = out[first + i];
+                out[n++].warp = (uint8_t)w;
             }
-        }
-        if (kinds & VERIFY_KIND_FENCE)
-            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_FENCE, 0, 0, 0};
-        for (unsigned k = 0; r->o->sync && k < r->o->lines; k++) {
-            out[n++] = (struct vev){EV_OP, (uint8_t)c, OPK_LOAD_ACQ, (uint8_t)k, 0, 0};
-            for (unsigned v = 1; v <= r->o->values; v++)
-                out[n++] =
-                    (struct vev){EV_OP, (uint8_t)c, OPK_STORE_REL, (uint8_t)k, (uint8_t)v, 0};
-        }
     }
     for (unsigned ch = 0; ch < r->n_ch; ch++)
         if (r->ch[ch].n)
@@ -824,8 +868,11 @@ unsigned vx_enabled(const struct rig *r, struct vev *out)
 void vx_ev_text(const struct rig *r, const struct vev *ev, char *out, size_t len)
 {
     if (ev->kind == EV_OP) {
-        snprintf(out, len, "op %u %s%s%s %u %u", ev->core, op_names[ev->op], ev->scope ? "." : "",
-                 scope_names[ev->scope < 4 ? ev->scope : 0], ev->line, ev->value);
+        int n = snprintf(out, len, "op %u %s%s%s %u %u", ev->core, op_names[ev->op],
+                         ev->scope ? "." : "", scope_names[ev->scope < 4 ? ev->scope : 0], ev->line,
+                         ev->value);
+        if (vx_warps(r->o) > 1 && n >= 0 && (size_t)n < len) /* --warps 2: which one */
+            snprintf(out + n, len - (size_t)n, " warp %u", ev->warp);
     } else if (ev->kind == EV_TICK) {
         snprintf(out, len, "tick");
     } else {
