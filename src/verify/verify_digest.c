@@ -285,6 +285,11 @@ const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1
     return sym;
 }
 
+bool vx_sym_by_device(const struct rig *r)
+{
+    return r->spandex && !vspx_one_device(r->p, r->l1_table, r->n_l1);
+}
+
 const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why)
 {
     const struct proto_symmetry *sym = vx_sym_of(r->p, r->n_l1, why);
@@ -1132,6 +1137,8 @@ struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *
     }
     unsigned n_all = 0;
     for (unsigned k = 0; k < n_perms; k++) {
+        if (r->spandex && !vspx_keeps_devices(r->p, r->l1_table, perms[k], r->n_l1))
+            continue; /* a mix of devices: each L1 only with those of its device */
         for (unsigned i = 0; i < r->n_l1; i++) {
             s->perm[i] = perms[k][i];
             s->inv[perms[k][i]] = (uint8_t)i;

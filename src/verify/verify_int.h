@@ -491,6 +491,9 @@ const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1
 /* ... and on the rig r: NULL (with why) where its L1s are not alike (Spandex's
  * mix of devices). */
 const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why);
+/* Whether the relabellings are only those that keep each L1's device (a mix
+ * of Spandex devices; vspx_keeps_devices). */
+bool vx_sym_by_device(const struct rig *r);
 /* With s->sym set: the smallest digest over every relabelling of the L1s (the
  * state's canonical one) and, into *orbit, how many distinct states the
  * relabellings make (the state's share of the unreduced space). */

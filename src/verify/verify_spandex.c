@@ -38,10 +38,29 @@ static bool owns_words(const struct proto_desc *p, unsigned table)
 
 const char *vspx_asymmetric(const struct proto_desc *p, const unsigned *tables, unsigned n_l1)
 {
+    for (unsigned i = 0; i < n_l1; i++)
+        for (unsigned j = i + 1; j < n_l1; j++)
+            if (p->tables[tables[i]] == p->tables[tables[j]])
+                return NULL;
+    return "no two of its L1s are of one device (--devices): L1s of different devices run "
+           "different tables";
+}
+
+bool vspx_one_device(const struct proto_desc *p, const unsigned *tables, unsigned n_l1)
+{
     for (unsigned i = 1; i < n_l1; i++)
         if (p->tables[tables[i]] != p->tables[tables[0]])
-            return "its L1s are of different devices (--devices): they run different tables";
-    return NULL;
+            return false;
+    return true;
+}
+
+bool vspx_keeps_devices(const struct proto_desc *p, const unsigned *tables, const uint8_t *perm,
+                        unsigned n_l1)
+{
+    for (unsigned i = 0; i < n_l1; i++)
+        if (p->tables[tables[perm[i]]] != p->tables[tables[i]])
+            return false;
+    return true;
 }
 
 /* Under symmetry: an L1's index, and an index + 1 with 0 the LLC (the owner

@@ -38,9 +38,19 @@ struct vspx_out {
     const uint8_t *perm, *inv;
 };
 
-/* Why the rig's L1s are not symmetric (L1s of different devices run different
- * tables), or NULL: every L1 is of one device. */
+/* Why the rig's L1s have no symmetry (no two L1s of one device: L1s of
+ * different devices run different tables), or NULL. */
 const char *vspx_asymmetric(const struct proto_desc *p, const unsigned *tables, unsigned n_l1);
+
+/* Whether every L1 is of one device (then every relabelling is a symmetry). */
+bool vspx_one_device(const struct proto_desc *p, const unsigned *tables, unsigned n_l1);
+
+/* Whether relabelling L1 i as perm[i] keeps every L1's device: in a mix only
+ * the relabellings that permute the L1s of each device among themselves are
+ * symmetries (they form a group, so the smallest digest over them is
+ * canonical). */
+bool vspx_keeps_devices(const struct proto_desc *p, const unsigned *tables, const uint8_t *perm,
+                        unsigned n_l1);
 
 /* The state outside struct ctrl, in line order: for each owned word the
  * LLC's owner id, the messages it is passing on; per L1 (DeNovo, MESI) each
