@@ -2,7 +2,8 @@
 # bug of `gpucoh verify` must pass (docs/verify.md: caught with a counterexample
 # shorter than 30 steps, which --replay reproduces). The sourcing script defines
 # bin; this defines fail, a scratch folder tmp (removed on exit), a counter n
-# the script counts its checks in, caught, field, reaches and bad.
+# the script counts its checks in, caught, field, shape, symmetry_table, reaches
+# and bad.
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -10,6 +11,30 @@ n=0
 
 # field TEXT WORD: the number before WORD in TEXT ("1596" of "... 1596 states ...")
 field() { echo "$1" | sed -nE "s/.* ([0-9]+) $2.*/\1/p" | head -1; }
+
+# shape TEXT NAME: "depth D cells reached C of T" of NAME's result line in TEXT
+shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*(depth [0-9]+).*(cells reached [0-9]+ of [0-9]+).*/\1 \2/'; }
+
+# symmetry_table L1S: for each line "NAME ARGS WHOLE REDUCED ORBITS" of standard
+# input (ARGS comma-separated), `verify --protocol NAME ARGS` with --symmetry off
+# explores WHOLE states, with --symmetry on REDUCED representatives whose orbits
+# add up to ORBITS ("symmetry over L1S L1s", L1S a regular expression), at the
+# same depth and cells.
+symmetry_table() {
+    local p args whole reduced orbits off on
+    while read -r p args whole reduced orbits; do
+        args=${args//,/ }
+        off=$("$bin" verify --protocol "$p" $args --symmetry off 2>&1) || { echo "$off"; fail "$p $args off"; }
+        on=$("$bin" verify --protocol "$p" $args --symmetry on 2>&1) || { echo "$on"; fail "$p $args on"; }
+        [ "$(field "$off" states)" = "$whole" ] || { echo "$off"; fail "$p $args: not $whole states"; }
+        [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p $args: not $reduced representatives"; }
+        echo "$on" | grep -q "^verify $p: symmetry over $1 L1s: $reduced states up to relabelling stand for $orbits states" ||
+            { echo "$on"; fail "$p $args: no symmetry line with $orbits states"; }
+        [ "$(shape "$off" "$p")" = "$(shape "$on" "$p")" ] ||
+            fail "$p $args: depth or cells differ: '$(shape "$off" "$p")' vs '$(shape "$on" "$p")'"
+        n=$((n + 1))
+    done
+}
 
 #
 # caught NAME CEX KIND PATTERN [ARG...]: `verify --protocol NAME ARG... --cex CEX`

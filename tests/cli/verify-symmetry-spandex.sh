@@ -14,9 +14,7 @@
 # why.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
-
-shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*(depth [0-9]+).*(cells reached [0-9]+ of [0-9]+).*/\1 \2/'; }
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, shape
 
 # protocol, arguments (commas for spaces), whole-space states, representatives over
 # the L1s, representatives over the L1s and values (-: not run)

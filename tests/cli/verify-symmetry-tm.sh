@@ -11,23 +11,10 @@
 # depth and replays; WarpTM is not reduced over values (it validates by value).
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
-
-shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*(depth [0-9]+).*(cells reached [0-9]+ of [0-9]+).*/\1 \2/'; }
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table
 
 # protocol, extra arguments, whole-space states, representatives, orbits' total
-while read -r p args whole reduced orbits; do
-    args=${args//,/ }
-    off=$("$bin" verify --protocol "$p" $args --symmetry off 2>&1) || { echo "$off"; fail "$p $args off"; }
-    on=$("$bin" verify --protocol "$p" $args --symmetry on 2>&1) || { echo "$on"; fail "$p $args on"; }
-    [ "$(field "$off" states)" = "$whole" ] || { echo "$off"; fail "$p $args: not $whole states"; }
-    [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p $args: not $reduced representatives"; }
-    echo "$on" | grep -q "^verify $p: symmetry over 2 L1s: $reduced states up to relabelling stand for $orbits states" ||
-        { echo "$on"; fail "$p $args: no symmetry line with $orbits states"; }
-    [ "$(shape "$off" "$p")" = "$(shape "$on" "$p")" ] ||
-        fail "$p $args: depth or cells differ: '$(shape "$off" "$p")' vs '$(shape "$on" "$p")'"
-    n=$((n + 1))
-done <<'TABLE'
+symmetry_table '2' <<'TABLE'
 warptm --ops=1 4748 2380 4748
 warptm --ops=1,--values=1 1655 831 1655
 warptm --ops=1,--plain 9208 4617 9208
