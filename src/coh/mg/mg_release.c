@@ -167,8 +167,8 @@ static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
 int mg_ack_slot(struct mg_l2 *c, struct msg *m)
 {
     struct msg *k = msg_new(c->base.w.msgs, MSG_MG_INVACK, m->addr, c->base.comp.eng->now);
-    k->ts = (uint32_t)m->acks; /* the GPU home's generation */
-    k->ts2 = m->src / c->banks;
+    k->ts = (uint32_t)m->acks;       /* the GPU home's generation */
+    k->ts2 = m->src / c->banks + 1u; /* + 1, as a passed-on request's (forward): 0 names no GPM */
     struct mg_rel *r = mg_slot_take(c, MG_SLOT_FWD, k);
     m->flags &= (uint16_t)~MG_F_ACKME; /* once, also if the request is parked and replayed */
     c->inv_slot = (int)(r - c->rel);

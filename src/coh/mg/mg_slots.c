@@ -118,8 +118,10 @@ static void answer_inv(struct coh_ctx *x)
 static void answer_fwd(struct coh_ctx *x)
 {
     struct mg_l2 *c = mg_of(x->ctrl);
-    struct msg *m = free_slot(x); /* m->ts2: the GPU home's GPM */
-    mg_sys_send(c, m, (unsigned)m->ts2, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
+    struct msg *m = free_slot(x); /* m->ts2: the GPU home's GPM + 1 (mg_ack_slot) */
+    unsigned to = (unsigned)(m->ts2 - 1);
+    m->ts2 = 0;
+    mg_sys_send(c, m, to, NC_VNET_RSP, MSG_MG_INVACK, TRAFFIC_REQ, 0);
 }
 
 static void answer_acq(struct coh_ctx *x)
