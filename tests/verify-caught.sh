@@ -15,20 +15,20 @@ field() { echo "$1" | sed -nE "s/.* ([0-9]+) $2.*/\1/p" | head -1; }
 # shape TEXT NAME: "depth D cells reached C of T" of NAME's result line in TEXT
 shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*(depth [0-9]+).*(cells reached [0-9]+ of [0-9]+).*/\1 \2/'; }
 
-# symmetry_table L1S: for each line "NAME ARGS WHOLE REDUCED ORBITS" of standard
-# input (ARGS comma-separated), `verify --protocol NAME ARGS` with --symmetry off
+# symmetry_table OVER: for each line "NAME ARGS WHOLE REDUCED ORBITS" of standard
+# input (ARGS: options joined by commas), `verify --protocol NAME ARGS` with --symmetry off
 # explores WHOLE states, with --symmetry on REDUCED representatives whose orbits
-# add up to ORBITS ("symmetry over L1S L1s", L1S a regular expression), at the
-# same depth and cells.
+# add up to ORBITS ("symmetry over OVER: ", OVER a regular expression such as
+# '2 L1s'), at the same depth and cells.
 symmetry_table() {
     local p args whole reduced orbits off on
     while read -r p args whole reduced orbits; do
-        args=${args//,/ }
+        args=${args//,--/ --} # (a comma before an option: a value may hold commas)
         off=$("$bin" verify --protocol "$p" $args --symmetry off 2>&1) || { echo "$off"; fail "$p $args off"; }
         on=$("$bin" verify --protocol "$p" $args --symmetry on 2>&1) || { echo "$on"; fail "$p $args on"; }
         [ "$(field "$off" states)" = "$whole" ] || { echo "$off"; fail "$p $args: not $whole states"; }
         [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p $args: not $reduced representatives"; }
-        echo "$on" | grep -q "^verify $p: symmetry over $1 L1s: $reduced states up to relabelling stand for $orbits states" ||
+        echo "$on" | grep -q "^verify $p: symmetry over $1: $reduced states up to relabelling stand for $orbits states" ||
             { echo "$on"; fail "$p $args: no symmetry line with $orbits states"; }
         [ "$(shape "$off" "$p")" = "$(shape "$on" "$p")" ] ||
             fail "$p $args: depth or cells differ: '$(shape "$off" "$p")' vs '$(shape "$on" "$p")'"

@@ -132,8 +132,9 @@ struct proto_symmetry {
     bool data_blind;
     /* Multi-GPM: what is relabelled is a GPM, its L1 and its bank together, and a
      * message by where it is (between banks: src and dst name GPMs; between an L1
-     * and its bank: indices within the GPM), not by type (up, down unused). Only
-     * on one GPU with one SM per GPM (docs/verify.md, "Where the reduction stops"). */
+     * and its bank: indices within the GPM), not by type (up, down unused); on
+     * several GPUs only the relabellings that keep the GPU structure, each L1
+     * with its GPM (docs/verify.md, "The multi-GPM protocols under the reduction"). */
     bool gpms;
 };
 

@@ -544,7 +544,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
     const char *not_reduced = NULL;
     s.ser.sym = o->symmetry ? vx_sym_of_rig(r, &not_reduced) : NULL;
     res->reduced = s.ser.sym != NULL;
-    res->by_device = res->reduced && vx_sym_by_device(r);
+    res->subgroup = res->reduced ? vx_sym_subgroup(r) : "";
     if (not_reduced)
         fprintf(out, "verify %s: symmetry not used (%u L1s): %s\n", s.p->name, o->l1s, not_reduced);
     /* over values too: a data-blind protocol (proto_symmetry's data_blind), the
@@ -677,7 +677,7 @@ int verify_run(const struct config *cfg, const struct verify_opts *o, struct ver
         fprintf(out,
                 "verify %s: symmetry over %u L1s%s%s: %llu states up to relabelling stand for "
                 "%llu states of the unreduced space (%.2fx fewer)\n",
-                s.p->name, o->l1s, res->by_device ? ", each among those of its device" : "",
+                s.p->name, o->l1s, res->subgroup,
                 res->values_reduced ? " and the stores' values" : "",
                 (unsigned long long)res->states, (unsigned long long)res->states_full,
                 res->states ? (double)res->states_full / (double)res->states : 0.0);

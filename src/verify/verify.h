@@ -128,7 +128,9 @@ struct verify_result {
                              representatives, each standing for its orbit */
     uint64_t states_full; /* reduced: the states of the unreduced space they stand for */
     bool values_reduced;  /* reduced over the stores' values too (--symmetry values) */
-    bool by_device;       /* reduced in a mix of Spandex devices: each L1 with its device's */
+    /* reduced over a subgroup of the L1s' relabellings: what keeps it (" (each
+     * among those of its device)", " (by GPM, ...)"); "": every relabelling */
+    const char *subgroup;
 };
 
 /* Explore the protocol of `cfg` (loaded with gpu.sms = o->l1s, one L2 bank)

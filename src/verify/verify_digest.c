@@ -285,9 +285,16 @@ const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1
     return sym;
 }
 
-bool vx_sym_by_device(const struct rig *r)
+const char *vx_sym_subgroup(const struct rig *r)
 {
-    return r->spandex && !vspx_one_device(r->p, r->l1_table, r->n_l1);
+    if (r->spandex && !vspx_one_device(r->p, r->l1_table, r->n_l1))
+        return " (each among those of its device)";
+    if (r->mg && r->o->gpus > 1)
+        return r->gpm_sms > 1 ? " (by GPM with its SMs, keeping the GPUs)"
+                              : " (by GPM, keeping the GPUs)";
+    if (r->mg && r->gpm_sms > 1)
+        return " (by GPM with its SMs)";
+    return "";
 }
 
 const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why)
@@ -295,9 +302,8 @@ const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why
     const struct proto_symmetry *sym = vx_sym_of(r->p, r->n_l1, why);
     if (sym && r->spandex && (*why = vspx_asymmetric(r->p, r->l1_table, r->n_l1)))
         return NULL;
-    if (sym && sym->gpms && (r->o->gpus > 1 || r->gpm_sms > 1)) {
-        /* GPU homes and release neighbours are arithmetic on GPM numbers */
-        *why = "over GPMs only on one GPU with one SM per GPM (docs/verify.md)";
+    if (sym && sym->gpms && r->n_l2 < 2) {
+        *why = "one GPM: no relabelling of GPMs to make (docs/verify.md)";
         return NULL;
     }
     return sym;
@@ -306,6 +312,11 @@ const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why
 static uint16_t relabel(const struct ser *s, const struct rig *r, unsigned l1)
 {
     return l1 < r->n_l1 ? s->perm[l1] : (uint16_t)l1;
+}
+
+static uint16_t relabel_gpm(const struct ser *s, const struct rig *r, unsigned gpm)
+{
+    return gpm < r->n_l2 ? s->gperm[gpm] : (uint16_t)gpm;
 }
 
 /* A message's ends and its request's SM, relabelled: the L1 end of a
@@ -357,28 +368,34 @@ static void put_ends_relabelled(struct ser *s, const struct rig *r, const struct
 }
 
 /* Symmetry over the GPMs (proto_symmetry's gpms): where the messages being
- * written lie. Between banks (a link, a bank's sys_in, or held by a bank
- * flagged MG_F_SYS, from another GPM, or MG_F_TO_SYS, an answer to one) src
- * and dst are GPMs; between an L1 and its bank (and DRAM's) they and req.sm
- * are indices within the GPM, the same under every relabelling. */
+ * written lie. Between banks (a link, a bank's sys_in, or held by a bank:
+ * flagged MG_F_SYS, from another GPM, or MG_F_TO_SYS, an answer to one, or an
+ * invalidation) src and dst are GPMs; between an L1 and its bank (and DRAM's)
+ * they and req.sm are indices within the GPM, which the relabellings keep
+ * (gpm_relabellings). */
 enum { MW_L1, MW_SYS, MW_BANK };
 
 static void put_ends_gpms(struct ser *s, const struct rig *r, const struct msg *m)
 {
-    bool sys = s->where == MW_SYS || (s->where == MW_BANK && (m->flags & (MG_F_SYS | MG_F_TO_SYS)));
-    uint16_t src = sys ? relabel(s, r, m->src) : m->src, dst = sys ? relabel(s, r, m->dst) : m->dst;
+    /* an invalidation only ever comes from another GPM's bank; a GPU home
+     * holds one in a release slot, unflagged, while it passes it on (mg_dir_take_inv) */
+    bool held_sys = m->flags & (MG_F_SYS | MG_F_TO_SYS) || m->type == MSG_MG_INV;
+    bool sys = s->where == MW_SYS || (s->where == MW_BANK && held_sys);
+    uint16_t src = sys ? relabel_gpm(s, r, m->src) : m->src;
+    uint16_t dst = sys ? relabel_gpm(s, r, m->dst) : m->dst;
     PUT(s, src);
     PUT(s, dst);
     PUT(s, m->req.sm);
 }
 
-/* A sharer vector's bit of L1 i at bit perm[i]. */
-static uint64_t relabel_sharers(const struct ser *s, const struct rig *r, uint64_t v)
+/* A sharer vector's bit of L1 i at bit perm[i] (of GPM i at gperm[i]: gpms). */
+static uint64_t relabel_sharers(const struct ser *s, const struct rig *r, uint64_t v, bool gpms)
 {
-    uint64_t out = v & ~((1ull << r->n_l1) - 1);
-    for (unsigned i = 0; i < r->n_l1; i++)
+    unsigned n = gpms ? r->n_l2 : r->n_l1;
+    uint64_t out = v & ~((1ull << n) - 1);
+    for (unsigned i = 0; i < n; i++)
         if (v >> i & 1)
-            out |= 1ull << s->perm[i];
+            out |= 1ull << (gpms ? s->gperm : s->perm)[i];
     return out;
 }
 
@@ -442,7 +459,10 @@ static void put_msg(struct ser *s, const struct rig *r, const struct msg *m, enu
     else if (kts == TK_BY_TYPE)
         tc_msg_times(m, &kts, &kts2);
     put_time(s, m->ts, kts);
-    put_time(s, m->ts2, kts2);
+    if (s->sym && s->sym->gpms) /* 0 or a GPM + 1 (mg_l2.c's forward, mg_ack_slot) */
+        put_time(s, m->ts2 ? relabel_gpm(s, r, (unsigned)(m->ts2 - 1)) + 1u : 0, kts2);
+    else
+        put_time(s, m->ts2, kts2);
     PUT(s, m->acks);
     uint16_t sharer = m->sharer;
     if (s->sym && m->type >= MSG_PROTO_BASE && m->type - MSG_PROTO_BASE < 64 &&
@@ -521,9 +541,9 @@ static void put_ctrl(struct ser *s, const struct rig *r, struct comp *cp, bool i
             bool meta = !r->prof.logical || is_l1 || in_states(r->l2_leased, l->state);
             for (unsigned i = 0; meta && i < 3; i++)
                 if (s->sym && s->sym->l2_sharers1 && !is_l1 && i == 1) /* Spandex's ReqS */
-                    put_time(s, relabel_sharers(s, r, l->meta[1]), line_k[1]);
+                    put_time(s, relabel_sharers(s, r, l->meta[1], false), line_k[1]);
                 else if (s->sym && s->sym->l2_sharers && !is_l1 && i < 2)
-                    put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0]), TK_RAW);
+                    put_time(s, i ? l->meta[1] : relabel_sharers(s, r, l->meta[0], false), TK_RAW);
                 else
                     put_time(s, l->meta[i], line_k[i]);
             bool unfilled = (is_l1 ? r->l1_unfilled : r->l2_unfilled) >> l->state & 1;
@@ -845,7 +865,7 @@ static void put_private(struct ser *s, const struct rig *r)
         PUT(s, present);
         if (l && s->sym && s->sym->dir_sharers) { /* the entry's sharer vector, relabelled */
             PUT(s, l->state);
-            uint64_t meta[3] = {relabel_sharers(s, r, l->meta[0]), l->meta[1], l->meta[2]};
+            uint64_t meta[3] = {relabel_sharers(s, r, l->meta[0], false), l->meta[1], l->meta[2]};
             PUT(s, meta);
         } else if (l) {
             PUT(s, l->state);
@@ -904,7 +924,7 @@ static void mg_put_msg(void *arg, const struct msg *m)
 static uint64_t mg_put_gpms(void *arg, uint64_t sharers)
 {
     struct mg_put *a = arg;
-    return relabel_sharers(a->s, a->r, sharers);
+    return relabel_sharers(a->s, a->r, sharers, true);
 }
 /* first: the bank written first, with the homes (under symmetry over the GPMs
  * relabelled, as the directory's sharer vectors) */
@@ -917,7 +937,7 @@ static void put_mg_bank(struct ser *s, const struct rig *r, unsigned b, bool fir
         if (first) {
             uint16_t home = (uint16_t)pagemap_owner(&r->pages, lines[k]);
             if (gpms)
-                home = relabel(s, r, home);
+                home = relabel_gpm(s, r, home);
             PUT(s, home);
         }
     }
@@ -978,10 +998,10 @@ static unsigned ch_in_place(const struct ser *s, const struct rig *r, unsigned c
     }
     if (s->sym && s->sym->gpms && ch >= ch_dram(r)) { /* a bank's DRAM channel, a link's */
         if (ch < ch_sys(r, 0, 0, 0))
-            return ch_dram_of(r, s->inv[ch - ch_dram(r)]);
+            return ch_dram_of(r, s->ginv[ch - ch_dram(r)]);
         bool fr = is_ch_free(r, ch);
         unsigned i = ch - (fr ? ch_free(r, 0, 0, 0) : ch_sys(r, 0, 0, 0)), v = i % r->n_vnets;
-        unsigned src = s->inv[i / r->n_vnets / r->n_l2], dst = s->inv[i / r->n_vnets % r->n_l2];
+        unsigned src = s->ginv[i / r->n_vnets / r->n_l2], dst = s->ginv[i / r->n_vnets % r->n_l2];
         return fr ? ch_free(r, src, dst, v) : ch_sys(r, src, dst, v);
     }
     if (!s->sym || ch >= ch_dram(r))
@@ -1007,7 +1027,7 @@ static void put_state(struct ser *s, const struct rig *r)
             put_port(s, r, &r->down[i][v]);
     }
     for (unsigned slot = 0; slot < r->n_l2; slot++) { /* (over GPMs relabelled) */
-        unsigned b = gpms ? s->inv[slot] : slot;
+        unsigned b = gpms ? s->ginv[slot] : slot;
         s->where = MW_BANK;
         put_ctrl(s, r, r->l2s[b], false, 0);
         for (unsigned v = 0; v < r->n_vnets; v++) { /* a request a blocked bank has not taken */
@@ -1118,10 +1138,43 @@ static unsigned permutations(unsigned n, uint8_t out[][V_MAX_L1])
     return count;
 }
 
+/* The relabellings of the GPMs that keep the machine (symmetry over GPMs):
+ * GPU homes and release neighbours are arithmetic on GPM numbers (mg_gpu_home:
+ * the GPM of a GPU with the system home's index in its GPU; mg_release.c's
+ * neighbour: the same GPU, or for .sys the same index in another), which
+ * exactly the permutations that move whole GPUs and the GPM indices within a
+ * GPU alike keep: those that keep both "same GPU" and "same index". Each L1
+ * goes with its GPM and keeps its SM index in it (swapping two SMs of one GPM
+ * would need every word naming an SM within a GPM relabelled by the GPM it
+ * lies in, which is not done). Rows of gperms (GPMs) and perms (L1s). */
+static unsigned gpm_relabellings(const struct rig *r, uint8_t gperms[][V_MAX_L1],
+                                 uint8_t perms[][V_MAX_L1])
+{
+    uint8_t all[24][V_MAX_L1];
+    unsigned n_all = permutations(r->n_l2, all), n = 0;
+    unsigned per_gpu = r->n_l2 / (r->o->gpus ? r->o->gpus : 1);
+    for (unsigned k = 0; k < n_all; k++) {
+        const uint8_t *g = all[k];
+        bool keeps = true;
+        for (unsigned x = 0; x < r->n_l2; x++)
+            for (unsigned y = 0; y < r->n_l2; y++)
+                keeps &= (x / per_gpu == y / per_gpu) == (g[x] / per_gpu == g[y] / per_gpu) &&
+                         (x % per_gpu == y % per_gpu) == (g[x] % per_gpu == g[y] % per_gpu);
+        if (!keeps)
+            continue;
+        memcpy(gperms[n], g, V_MAX_L1);
+        for (unsigned i = 0; i < r->n_l1; i++)
+            perms[n][i] = (uint8_t)(g[i / r->gpm_sms] * r->gpm_sms + i % r->gpm_sms);
+        n++;
+    }
+    return n;
+}
+
 struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *orbit)
 {
-    uint8_t perms[24][V_MAX_L1], vperms[24][V_MAX_L1];
-    unsigned n_perms = permutations(r->n_l1, perms);
+    uint8_t perms[24][V_MAX_L1], gperms[24][V_MAX_L1], vperms[24][V_MAX_L1];
+    bool gpms = s->sym && s->sym->gpms;
+    unsigned n_perms = gpms ? gpm_relabellings(r, gperms, perms) : permutations(r->n_l1, perms);
     /* symmetry over values: every permutation of the stores' values 1..V
      * (verify_run allows V up to V_MAX_SYM_VALUES), 0 and the rest fixed */
     unsigned n_vperms = s->values ? permutations(r->o->values, vperms) : 1;
@@ -1132,7 +1185,7 @@ struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *
         s->vmap[v] = (uint8_t)v;
     if (r->prof.timed || r->prof.tx) { /* the state's passed times: the same in every order */
         for (unsigned i = 0; i < r->n_l1; i++)
-            s->perm[i] = s->inv[i] = (uint8_t)i;
+            s->perm[i] = s->inv[i] = s->gperm[i] = s->ginv[i] = (uint8_t)i;
         scan_times(s, r);
     }
     unsigned n_all = 0;
@@ -1142,6 +1195,10 @@ struct digest vx_canonical_digest(const struct rig *r, struct ser *s, unsigned *
         for (unsigned i = 0; i < r->n_l1; i++) {
             s->perm[i] = perms[k][i];
             s->inv[perms[k][i]] = (uint8_t)i;
+        }
+        for (unsigned g = 0; gpms && g < r->n_l2; g++) {
+            s->gperm[g] = gperms[k][g];
+            s->ginv[gperms[k][g]] = (uint8_t)g;
         }
         for (unsigned j = 0; j < n_vperms; j++) {
             for (unsigned v = 0; s->values && v < r->o->values; v++)

@@ -146,9 +146,11 @@ struct profile {
 /* A state serialised for its digest; with times, in two passes (see put_time). */
 struct ser {
     /* symmetry: the protocol's description (proto_desc.symmetry; NULL: written
-     * as is) and the relabelling: L1 i is written as perm[i], in slot order inv[] */
+     * as is) and the relabelling: L1 i is written as perm[i], in slot order inv[];
+     * under symmetry over GPMs GPM g as gperm[g], in slot order ginv[] (each L1
+     * goes with its GPM: the same as perm[] with one SM per GPM) */
     const struct proto_symmetry *sym;
-    uint8_t perm[V_MAX_L1], inv[V_MAX_L1];
+    uint8_t perm[V_MAX_L1], inv[V_MAX_L1], gperm[V_MAX_L1], ginv[V_MAX_L1];
     uint8_t where; /* symmetry over GPMs: where the messages being written lie (verify_digest.c) */
     /* symmetry over values (values true): a data value v is written as vmap[v]; 0,
      * every line's initial value, and the values no store writes stay themselves */
@@ -491,9 +493,11 @@ const struct proto_symmetry *vx_sym_of(const struct proto_desc *p, unsigned n_l1
 /* ... and on the rig r: NULL (with why) where its L1s are not alike (Spandex's
  * mix of devices). */
 const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why);
-/* Whether the relabellings are only those that keep each L1's device (a mix
- * of Spandex devices; vspx_keeps_devices). */
-bool vx_sym_by_device(const struct rig *r);
+/* Which relabellings of the L1s the reduction takes, as words for its result
+ * line: "" every one; in a mix of Spandex devices those that keep each L1's
+ * device (vspx_keeps_devices); on several GPUs or with two SMs a GPM those of
+ * whole GPMs that keep the machine (gpm_relabellings in verify_digest.c). */
+const char *vx_sym_subgroup(const struct rig *r);
 /* With s->sym set: the smallest digest over every relabelling of the L1s (the
  * state's canonical one) and, into *orbit, how many distinct states the
  * relabellings make (the state's share of the unreduced space). */

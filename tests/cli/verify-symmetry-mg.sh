@@ -1,20 +1,24 @@
 #!/usr/bin/env bash
 # gpucoh verify --symmetry on for the multi-GPM protocols (docs/verify.md, "Search,
-# bounds and symmetry", "The multi-GPM protocols under the reduction"): on one GPU
-# with one SM per GPM a relabelling of the GPMs (each L1 with its bank, the homes,
-# the links, the directory's sharer vectors) is a symmetry. On 2 GPMs both searches
+# bounds and symmetry", "The multi-GPM protocols under the reduction"): a
+# relabelling of the GPMs (each L1 with its bank, the homes, the links, the
+# directory's sharer vectors) that keeps the GPUs is a symmetry. On 2 GPMs both searches
 # run: the measured count of representatives, the same depth and cells as the whole
 # search, and orbits that add up to the whole search's states (with --line-pages
 # the two lines may have different homes). On 3 GPMs only the reduced search runs
 # (4 s; the whole ones took 7 s on the shared 2-core machine on 2026-12-05): its
 # orbits must add up to the whole search's count, at its depth and cells. A seeded
-# bug is caught in the whole search's steps and replays; 2 GPUs are not reduced.
+# bug is caught in the whole search's steps and replays. On 2 GPUs and with two
+# SMs a GPM a subgroup: whole GPMs, keeping the GPU structure.
+# Each part is a test of its own (cli/verify-symmetry-mg-PART; tests/data/parts.sh):
+# parts: one-gpu gpus
 set -u
-bin=$1
+bin=$1 root=$2
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table
 
+part_one_gpu() {
 # protocol, extra arguments, whole-space states, representatives, orbits' total
-symmetry_table '2' <<'TABLE'
+symmetry_table '2 L1s' <<'TABLE'
 nhcc --ops=1 1075 543 1075
 hmg --ops=1 1075 543 1075
 ideal-mg --ops=1 1075 543 1075
@@ -53,11 +57,53 @@ echo "$out" | grep -q "^verify nocache-mg-norel: symmetry over 2 L1s: 10043 stat
     { echo "$out"; fail "nocache-mg-norel: not reduced to 10043 states"; }
 n=$((n + 1))
 
-# 2 GPUs: GPU homes and neighbours are arithmetic on GPM numbers; explored whole
-out=$("$bin" verify --protocol nhcc --gpus 2 --ops 1 --symmetry on 2>&1) || { echo "$out"; fail "nhcc on 2 GPUs"; }
-echo "$out" | grep -q "^verify nhcc: symmetry not used (2 L1s): over GPMs only on one GPU with one SM per GPM" ||
-    { echo "$out"; fail "nhcc on 2 GPUs: no reason for not reducing"; }
-[ "$(field "$out" states)" = 1075 ] || { echo "$out"; fail "nhcc on 2 GPUs: not the whole search's 1075 states"; }
+}
+
+part_gpus() {
+# 2 GPUs: the relabellings of whole GPUs and of the GPM index within a GPU
+# alike (GPU homes and release neighbours are arithmetic on GPM numbers); with
+# two SMs a GPM, each L1 with its GPM. Both searches on 2 GPUs x 1 GPM; on
+# 2 x 1 of 2 SMs and 2 x 2 the reduced search alone, against the whole one's
+# count and shape (measured with both on 2026-12-05)
+symmetry_table '2 L1s (by GPM, keeping the GPUs)' <<'TABLE'
+nhcc --gpus=2,--ops=1 1075 543 1075
+hmg --gpus=2,--ops=1 959 484 959
+ideal-mg --gpus=2,--ops=1 1075 543 1075
+sw-nh --gpus=2,--ops=1 1199 606 1199
+sw-h --gpus=2,--ops=1 1075 543 1075
+nocache-mg --gpus=2,--ops=1 1075 543 1075
+hmg --gpus=2,--ops=1,--scopes=gpu,sys,--sync 9401 4718 9401
+TABLE
+while read -r p args whole reduced depth cells over; do
+    on=$("$bin" verify --protocol "$p" --l1s 4 ${args//,--/ --} --symmetry on 2>&1) || { echo "$on"; fail "$p $args"; }
+    [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p $args: not $reduced representatives"; }
+    echo "$on" | grep -q "^verify $p: symmetry over 4 L1s (${over//_/ }): $reduced states up to relabelling stand for $whole states" ||
+        { echo "$on"; fail "$p $args: the orbits do not add up to the whole search's $whole"; }
+    [ "$(shape "$on" "$p")" = "depth $depth cells reached ${cells//_/ }" ] ||
+        { echo "$on"; fail "$p $args: not the whole search's depth $depth and $cells cells"; }
+    n=$((n + 1))
+done <<'TABLE'
+hmg --gpus=2,--gpm-sms=2,--ops=1,--values=1,--no-atomics 93944 46990 19 38_of_106 by_GPM_with_its_SMs,_keeping_the_GPUs
+hmg --gpus=2,--ops=1,--values=1,--kinds=ls,ls,ls,ls 240057 60021 25 41_of_106 by_GPM,_keeping_the_GPUs
+TABLE
+
+# over the stores' values too (data-blind: the banks copy, merge and exchange
+# data, never read it): the orbits add up to the whole search (measured both ways)
+for row in "nhcc --ops=1 1075 302 2_L1s" "sw-h --gpus=2,--ops=1,--scopes=gpu,sys,--sync 11105 3162 2_L1s_(by_GPM,_keeping_the_GPUs)"; do
+    set -- $row
+    out=$("$bin" verify --protocol "$1" ${2//,--/ --} --symmetry values 2>&1) || { echo "$out"; fail "$1 $2 values"; }
+    echo "$out" | grep -qF "verify $1: symmetry over ${5//_/ } and the stores' values: $4 states up to relabelling stand for $3 states" ||
+        { echo "$out"; fail "$1 $2: not $4 representatives standing for $3 states"; }
+    n=$((n + 1))
+done
+
+# one GPM: nothing to relabel
+out=$("$bin" verify --protocol nhcc --l1s 2 --gpm-sms 2 --ops 1 --symmetry on 2>&1) || { echo "$out"; fail "nhcc on one GPM"; }
+echo "$out" | grep -q "^verify nhcc: symmetry not used (2 L1s): one GPM: no relabelling of GPMs to make" ||
+    { echo "$out"; fail "nhcc on one GPM: no reason for not reducing"; }
 n=$((n + 1))
 
-echo "verify-symmetry-mg: $n passed, 0 failed"
+}
+
+source "$root/tests/data/parts.sh" "$0" "${3:-}"
+echo "verify-symmetry-mg: ${3:-every part}: $n passed, 0 failed"

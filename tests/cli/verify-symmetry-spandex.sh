@@ -70,7 +70,7 @@ for mix in "spandex-g gpu,gpu,mesi 12178 23938" "spandex-d denovo,denovo,mesi 32
     echo "$out" | grep -q "^verify $1 *verified: .*: $4 states," ||
         { echo "$out"; fail "$1 --devices $2: the whole search is not $4 states"; }
     out=$("$bin" verify --protocol "$1" --l1s 3 --devices "$2" --ops 1 --symmetry on 2>&1)
-    echo "$out" | grep -q "^verify $1: symmetry over 3 L1s, each among those of its device: $3 states up to relabelling stand for $4 states" ||
+    echo "$out" | grep -q "^verify $1: symmetry over 3 L1s (each among those of its device): $3 states up to relabelling stand for $4 states" ||
         { echo "$out"; fail "$1 --devices $2: not reduced to $3 states standing for $4"; }
     n=$((n + 1))
 done

@@ -14,7 +14,7 @@ bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table
 
 # protocol, extra arguments, whole-space states, representatives, orbits' total
-symmetry_table '2' <<'TABLE'
+symmetry_table '2 L1s' <<'TABLE'
 warptm --ops=1 4748 2380 4748
 warptm --ops=1,--values=1 1655 831 1655
 warptm --ops=1,--plain 9208 4617 9208

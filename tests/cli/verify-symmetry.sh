@@ -12,7 +12,7 @@ bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table
 
 # protocol, extra arguments, whole-space states, representatives, orbits' total
-symmetry_table '[23]' <<'TABLE'
+symmetry_table '[23] L1s' <<'TABLE'
 nol1 --l1s=2 5926 2998 5926
 rc --l1s=2 6170 3122 6170
 gpuvi --l1s=2 9899 4997 9899

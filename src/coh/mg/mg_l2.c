@@ -896,16 +896,19 @@ static const struct coh_table *const nocache_tables[] = {&rc_l1_table, &mg_l2_ta
  * acquiring, through the banks) and this bank in one of its flavours.
  * MG_PROTO makes its descriptor, MG_TEST_PROTO one of a deliberately broken
  * variant (test only). */
-/* Symmetry over the GPMs (struct proto_symmetry's gpms; docs/verify.md, "Where
- * the reduction stops"): on one GPU nothing here decides by a GPM's number. The
- * loops over GPMs (send_inv, send_markers, the acquire's fan-out) send one
- * message per GPM, each into its own link FIFO; release slots are per bank, by
- * allocation; mg_gpu_home and neighbour are the identity and "every other GPM"
- * on one GPU; the one test of gpm == 0 is the host's access (mg_l2_dma). What
- * names a GPM: a bank-to-bank message's src and dst, the directory's sharer
- * vectors and the page's home (verify_digest.c). The seeded bugs treat every
- * GPM alike. */
-static const struct proto_symmetry mg_symmetry = {.gpms = true};
+/* Symmetry over the GPMs (struct proto_symmetry's gpms; docs/verify.md, "The
+ * multi-GPM protocols under the reduction"): nothing here decides by a GPM's
+ * number but through the GPU structure. The loops over GPMs (send_inv,
+ * send_markers, the acquire's fan-out) send one message per GPM, each into its
+ * own link FIFO; release slots are per bank, by allocation; mg_gpu_home and
+ * neighbour relate GPMs by "same GPU" and "same index in its GPU", which the
+ * relabellings the explorer takes keep (verify_digest.c's gpm_relabellings);
+ * the one test of gpm == 0 is the host's access (mg_l2_dma). What names a GPM:
+ * a bank-to-bank message's src and dst (also while a GPU home holds an
+ * invalidation it passes on), the directory's sharer vectors, the page's home,
+ * and ts2 as a GPM + 1 (forward, mg_ack_slot). The seeded bugs treat every GPM
+ * alike. */
+static const struct proto_symmetry mg_symmetry = {.gpms = true, .data_blind = true};
 
 #define MG_PROTO_FIELDS(name_, title_, tables_, l1_create_, l2_create_)                            \
     .symmetry = &mg_symmetry, .options = &mg_options, .name = name_, .title = title_,              \
