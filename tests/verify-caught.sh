@@ -2,7 +2,7 @@
 # bug of `gpucoh verify` must pass (docs/verify.md: caught with a counterexample
 # shorter than 30 steps, which --replay reproduces). The sourcing script defines
 # bin; this defines fail, a scratch folder tmp (removed on exit), a counter n
-# the script counts its checks in, caught, field, shape, symmetry_table, reaches
+# the script counts its checks in, caught, field, shape, symmetry_table, reduced_table, reaches
 # and bad.
 fail() { echo "FAIL: $*"; exit 1; }
 tmp=$(mktemp -d)
@@ -32,6 +32,26 @@ symmetry_table() {
             { echo "$on"; fail "$p $args: no symmetry line with $orbits states"; }
         [ "$(shape "$off" "$p")" = "$(shape "$on" "$p")" ] ||
             fail "$p $args: depth or cells differ: '$(shape "$off" "$p")' vs '$(shape "$on" "$p")'"
+        n=$((n + 1))
+    done
+}
+
+# reduced_table MODE OVER: for each line "NAME ARGS WHOLE REDUCED DEPTH CELLS" of
+# standard input (ARGS: options joined by commas), `verify --protocol NAME ARGS
+# --symmetry MODE` alone gives REDUCED representatives whose orbits add up to
+# WHOLE ("symmetry over OVER: ", OVER a regular expression), at depth DEPTH with
+# CELLS cells reached: the whole search's count and shape, measured without the
+# reduction.
+reduced_table() {
+    local p args whole reduced depth cells out
+    while read -r p args whole reduced depth cells; do
+        args=${args//,--/ --}
+        out=$("$bin" verify --protocol "$p" $args --symmetry "$1" 2>&1) || { echo "$out"; fail "$p $args"; }
+        [ "$(field "$out" states)" = "$reduced" ] || { echo "$out"; fail "$p $args: not $reduced representatives"; }
+        echo "$out" | grep -q "^verify $p: symmetry over $2: $reduced states up to relabelling stand for $whole states" ||
+            { echo "$out"; fail "$p $args: the orbits do not add up to the whole search's $whole"; }
+        echo "$out" | grep -q "^verify $p .*depth $depth,.*cells reached $cells of" ||
+            { echo "$out"; fail "$p $args: not the whole search's depth $depth and $cells cells"; }
         n=$((n + 1))
     done
 }

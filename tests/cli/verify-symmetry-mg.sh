@@ -14,7 +14,7 @@
 # parts: one-gpu gpus
 set -u
 bin=$1 root=$2
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, symmetry_table, reduced_table
 
 part_one_gpu() {
 # protocol, extra arguments, whole-space states, representatives, orbits' total
@@ -33,18 +33,9 @@ hmg --scopes=sys,--sync,--ops=1,--values=1 1622 819 1622
 TABLE
 
 # 3 GPMs: the reduced search alone, against the whole search's count and shape
-while read -r p whole reduced depth cells; do
-    on=$("$bin" verify --protocol "$p" --l1s 3 --ops 1 --values 1 --symmetry on 2>&1) ||
-        { echo "$on"; fail "$p on 3 GPMs"; }
-    [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p on 3 GPMs: not $reduced representatives"; }
-    echo "$on" | grep -q "^verify $p: symmetry over 3 L1s: $reduced states up to relabelling stand for $whole states" ||
-        { echo "$on"; fail "$p on 3 GPMs: the orbits do not add up to the whole search's $whole"; }
-    [ "$(shape "$on" "$p")" = "depth $depth cells reached ${cells//_/ }" ] ||
-        { echo "$on"; fail "$p on 3 GPMs: not the whole search's depth $depth and $cells cells"; }
-    n=$((n + 1))
-done <<'TABLE'
-nhcc 33789 5821 21 37_of_106
-sw-nh 36611 6329 27 31_of_97
+reduced_table on '3 L1s' <<'TABLE'
+nhcc --l1s=3,--ops=1,--values=1 33789 5821 21 37
+sw-nh --l1s=3,--ops=1,--values=1 36611 6329 27 31
 TABLE
 
 # the seeded bug (a release answered without its markers), caught in the whole
@@ -74,28 +65,21 @@ sw-h --gpus=2,--ops=1 1075 543 1075
 nocache-mg --gpus=2,--ops=1 1075 543 1075
 hmg --gpus=2,--ops=1,--scopes=gpu,sys,--sync 9401 4718 9401
 TABLE
-while read -r p args whole reduced depth cells over; do
-    on=$("$bin" verify --protocol "$p" --l1s 4 ${args//,--/ --} --symmetry on 2>&1) || { echo "$on"; fail "$p $args"; }
-    [ "$(field "$on" states)" = "$reduced" ] || { echo "$on"; fail "$p $args: not $reduced representatives"; }
-    echo "$on" | grep -q "^verify $p: symmetry over 4 L1s (${over//_/ }): $reduced states up to relabelling stand for $whole states" ||
-        { echo "$on"; fail "$p $args: the orbits do not add up to the whole search's $whole"; }
-    [ "$(shape "$on" "$p")" = "depth $depth cells reached ${cells//_/ }" ] ||
-        { echo "$on"; fail "$p $args: not the whole search's depth $depth and $cells cells"; }
-    n=$((n + 1))
-done <<'TABLE'
-hmg --gpus=2,--gpm-sms=2,--ops=1,--values=1,--no-atomics 93944 46990 19 38_of_106 by_GPM_with_its_SMs,_keeping_the_GPUs
-hmg --gpus=2,--ops=1,--values=1,--kinds=ls,ls,ls,ls 240057 60021 25 41_of_106 by_GPM,_keeping_the_GPUs
+reduced_table on '4 L1s (by GPM with its SMs, keeping the GPUs)' <<'TABLE'
+hmg --l1s=4,--gpus=2,--gpm-sms=2,--ops=1,--values=1,--no-atomics 93944 46990 19 38
+TABLE
+reduced_table on '4 L1s (by GPM, keeping the GPUs)' <<'TABLE'
+hmg --l1s=4,--gpus=2,--ops=1,--values=1,--kinds=ls,ls,ls,ls 240057 60021 25 41
 TABLE
 
 # over the stores' values too (data-blind: the banks copy, merge and exchange
 # data, never read it): the orbits add up to the whole search (measured both ways)
-for row in "nhcc --ops=1 1075 302 2_L1s" "sw-h --gpus=2,--ops=1,--scopes=gpu,sys,--sync 11105 3162 2_L1s_(by_GPM,_keeping_the_GPUs)"; do
-    set -- $row
-    out=$("$bin" verify --protocol "$1" ${2//,--/ --} --symmetry values 2>&1) || { echo "$out"; fail "$1 $2 values"; }
-    echo "$out" | grep -qF "verify $1: symmetry over ${5//_/ } and the stores' values: $4 states up to relabelling stand for $3 states" ||
-        { echo "$out"; fail "$1 $2: not $4 representatives standing for $3 states"; }
-    n=$((n + 1))
-done
+reduced_table values "2 L1s and the stores' values" <<'TABLE'
+nhcc --ops=1 1075 302 10 32
+TABLE
+reduced_table values "2 L1s (by GPM, keeping the GPUs) and the stores' values" <<'TABLE'
+sw-h --gpus=2,--ops=1,--scopes=gpu,sys,--sync 11105 3162 14 33
+TABLE
 
 # one GPM: nothing to relabel
 out=$("$bin" verify --protocol nhcc --l1s 2 --gpm-sms 2 --ops 1 --symmetry on 2>&1) || { echo "$out"; fail "nhcc on one GPM"; }

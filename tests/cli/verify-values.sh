@@ -9,35 +9,24 @@
 # protocol the relabeller does not describe, the reduction says why it is not used.
 set -u
 bin=$1
-. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
+. "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field, reduced_table
 
-shape() { echo "$1" | grep "^verify $2 " | sed -E 's/.*depth ([0-9]+).*cells reached ([0-9]+) of.*/\1 \2/'; }
-
-# protocol, extra arguments, representatives, whole-space states (the orbits'
-# total), the whole search's depth and cells reached
-while read -r p args reduced whole depth cells; do
-    args=${args//,/ }
-    out=$("$bin" verify --protocol "$p" $args --symmetry values 2>&1) || { echo "$out"; fail "$p $args"; }
-    [ "$(field "$out" states)" = "$reduced" ] || { echo "$out"; fail "$p $args: not $reduced representatives"; }
-    echo "$out" | grep -q "^verify $p: symmetry over [23] L1s and the stores' values: $reduced states up to relabelling stand for $whole states" ||
-        { echo "$out"; fail "$p $args: no symmetry line with $whole states"; }
-    [ "$(shape "$out" "$p")" = "$depth $cells" ] ||
-        { echo "$out"; fail "$p $args: not depth $depth and $cells cells"; }
-    n=$((n + 1))
-done <<'TABLE'
-nol1 --l1s=2 1529 5926 11 17
-rc --l1s=2 1596 6170 13 22
-gpuvi --l1s=2 2531 9899 14 38
-gpuvini --l1s=2 2531 9899 14 38
-mesi --l1s=2 2982 11717 21 41
-rc --values=3 2069 20413 13 22
-mesi --values=3 3739 37549 21 41
-gpuvi --l1s=3,--ops=1 1834 20146 12 32
-mesi --l1s=3,--ops=1 2127 24067 17 31
-rccwo --inflight=2,--ticks=0,--no-atomics 5834 22865 13 19
-ideal --l1s=2 2081 8099 13 28
-ideal --l1s=3,--ops=1 1566 16978 10 22
-stc-es --l1s=2 19965 79269 28 33
+# protocol, extra arguments, whole-space states (the orbits' total),
+# representatives, the whole search's depth and cells reached
+reduced_table values "[23] L1s and the stores' values" <<'TABLE'
+nol1 --l1s=2 5926 1529 11 17
+rc --l1s=2 6170 1596 13 22
+gpuvi --l1s=2 9899 2531 14 38
+gpuvini --l1s=2 9899 2531 14 38
+mesi --l1s=2 11717 2982 21 41
+rc --values=3 20413 2069 13 22
+mesi --values=3 37549 3739 21 41
+gpuvi --l1s=3,--ops=1 20146 1834 12 32
+mesi --l1s=3,--ops=1 24067 2127 17 31
+rccwo --inflight=2,--ticks=0,--no-atomics 22865 5834 13 19
+ideal --l1s=2 8099 2081 13 28
+ideal --l1s=3,--ops=1 16978 1566 10 22
+stc-es --l1s=2 79269 19965 28 33
 TABLE
 
 # the seeded bugs, caught in the reduced search in the whole search's steps
