@@ -204,6 +204,13 @@ unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, uns
     return id;
 }
 
+unsigned inject_prefetch(struct inject *r, unsigned sm, unsigned warp, addr_t a, uint64_t at)
+{
+    unsigned id = inject_load(r, sm, warp, a, 1, SEM_WEAK, SCOPE_GPU, at);
+    r->ops[id].req.prefetch = 1;
+    return id;
+}
+
 unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
                       uint64_t value, enum mem_sem sem, enum mem_scope scope, uint64_t at)
 {

@@ -31,6 +31,9 @@ struct machine *inject_machine(struct inject *r);
  * names an SM, or gpu.sms + i for CPU core i's L1 (cpu.cores). */
 unsigned inject_load(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
                      enum mem_sem sem, enum mem_scope scope, uint64_t at);
+/* A prefetch as the SM sends one (order.prefetch): a weak one-byte load marked
+ * req.prefetch, whose line the L1's prefetch statistics follow. */
+unsigned inject_prefetch(struct inject *r, unsigned sm, unsigned warp, addr_t a, uint64_t at);
 unsigned inject_store(struct inject *r, unsigned sm, unsigned warp, addr_t a, unsigned size,
                       uint64_t value, enum mem_sem sem, enum mem_scope scope, uint64_t at);
 unsigned inject_atomic(struct inject *r, unsigned sm, unsigned warp, addr_t a, enum atom_kind kind,

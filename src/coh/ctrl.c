@@ -111,6 +111,11 @@ uint64_t ctrl_stat_accesses(const struct ctrl *c)
     return c->st.reads + c->st.writes + c->st.atomics;
 }
 
+uint64_t ctrl_stat_prefetch_unused(const struct ctrl *c)
+{
+    return c->cache.st.prefetched_unused;
+}
+
 void ctrl_set_stats(struct ctrl *c, const struct ctrl_stat *rows, const void *own)
 {
     c->stat_rows = rows;
@@ -480,6 +485,19 @@ void ctrl_l1_answer_merged(struct ctrl *c, struct tbe *t, const uint8_t *data)
     }
 }
 
+void ctrl_l1_note_fill(struct ctrl *c, struct cache_line *l, const struct msg_list *held)
+{
+    if (!held->head || !held->head->req.prefetch)
+        return;
+    for (const struct msg *m = held->head->next; m; m = m->next)
+        if (!m->req.prefetch) {
+            c->st.prefetch_late++;
+            return;
+        }
+    l->prefetched = true;
+    c->st.prefetch_fills++;
+}
+
 unsigned ctrl_l1_answer_in_time(struct ctrl *c, struct tbe *t, const uint8_t *data,
                                 uint64_t lease_end)
 {
@@ -512,6 +530,10 @@ enum ctrl_take ctrl_l1_begin(struct ctrl *c, struct coh_ctx *x, struct msg *m,
     }
     (lookup ? lookup : ctrl_lookup)(c, x, m->addr);
     x->msg = m;
+    if (x->line && x->line->prefetched && !m->req.prefetch) {
+        x->line->prefetched = false; /* a demand request found it: the prefetch was used */
+        c->st.prefetch_used++;
+    }
     return ctrl_park_behind(c, x) ? CTRL_TAKEN : CTRL_GO;
 }
 

@@ -36,6 +36,11 @@ struct ctrl_stats {
     uint64_t reads, writes, misses, writebacks, acks;          /* L2 */
     uint64_t resource_stalls, protocol_stalls;
     uint64_t issue_bypasses; /* L1, l1.issue = out-of-order: requests taken past a stalled one */
+    /* L1, the SM's prefetches (order.prefetch; ctrl_l1_note_fill): fills made for prefetches
+       alone, such lines a demand request then found present, and fills a demand request
+       merged into behind a prefetch (late prefetches). Lines removed unused: the cache's
+       prefetched_unused. */
+    uint64_t prefetch_fills, prefetch_used, prefetch_late;
 };
 
 struct ctrl_stat;
@@ -160,8 +165,14 @@ struct ctrl_stat {
         CTRL_STAT_FN("accesses", ctrl_stat_accesses),                                              \
         CTRL_STAT_BASE(misses), /* DRAM fetches; requests parked behind one hit */                 \
         CTRL_STAT_BASE(writebacks)
+/* The L1's prefetch rows (order.prefetch), for an L1 that calls ctrl_l1_note_fill. */
+#define CTRL_STATS_L1_PREFETCH                                                                     \
+    CTRL_STAT_BASE(prefetch_fills), CTRL_STAT_BASE(prefetch_used),                                 \
+        CTRL_STAT_FN("prefetch_unused", ctrl_stat_prefetch_unused), CTRL_STAT_BASE(prefetch_late)
 /* The accesses of an L2 bank: reads + writes + atomics. */
 uint64_t ctrl_stat_accesses(const struct ctrl *c);
+/* Lines an L1 filled for prefetches alone and removed before a demand request found them. */
+uint64_t ctrl_stat_prefetch_unused(const struct ctrl *c);
 /* The rows ctrl_stats emits; `own` holds the protocol's own counters. */
 void ctrl_set_stats(struct ctrl *c, const struct ctrl_stat *rows, const void *own);
 /* ctrl_ops.stats: every row, in order. */
@@ -235,6 +246,10 @@ void ctrl_l1_send_write(struct coh_ctx *x, uint16_t type);
 void ctrl_l1_send_atomic(struct coh_ctx *x, uint16_t type);
 /* Answer the loads merged behind a fill with `data`, at once. */
 void ctrl_l1_answer_merged(struct ctrl *c, struct tbe *t, const uint8_t *data);
+/* A fill of line l for the requests `held` (in arrival order) is cached: marks
+ * the line prefetched when a prefetch missed and no demand request merged
+ * behind it, counts a late prefetch when one did (the L1's prefetch rows). */
+void ctrl_l1_note_fill(struct ctrl *c, struct cache_line *l, const struct msg_list *held);
 /* Answer the loads merged behind a fill whose lease ends at `lease_end`
  * with `data`: those that reached the L1 in time (msg->ts2 <= lease_end, the
  * time each merged at) at once; later ones go back to the replay list (they

@@ -21,6 +21,11 @@ const struct cfg_opt order_opts[] = {
     CFG_BOOL("prefetch", struct order_spec, prefetch, "false",
              "send a prefetch (a load whose data is dropped) for each line of an access while "
              "it is held for ordering (spec 001 §2.4)"),
+    CFG_ENUM("prefetch_issue", struct order_spec, prefetch_issue, "idle",
+             order_prefetch_issue_names,
+             "with prefetch: a queued prefetch takes the memory stage only in a cycle when no "
+             "demand access is ready to send (idle), or before the demand accesses (first: "
+             "prefetches take their cycles of the L1's port; spec 001 §2.4 does not say)"),
     CFG_U32("sector_bytes", struct order_spec, sector_bytes, "16K", 128, 1u << 30, "bytes",
             "sc-typeaware: classification granularity (a power of two, at least a line)"),
     CFG_U32("mac_entries", struct order_spec, mac_entries, "512", 1, 1u << 20, "",
@@ -46,6 +51,7 @@ const struct cfg_opt order_opts[] = {
 };
 
 const char *const order_recall_names[] = {"safe", "paper", NULL};
+const char *const order_prefetch_issue_names[] = {"idle", "first", NULL};
 
 #define ACQ_ONLY ORDER_BIT(ORDER_ACQ)
 #define FREE                                                                                       \

@@ -76,17 +76,25 @@ struct order_policy {
 enum order_recall { ORDER_RECALL_SAFE, ORDER_RECALL_PAPER };
 extern const char *const order_recall_names[]; /* "safe", "paper" */
 
+/* When a queued prefetch (order.prefetch) takes the memory stage's cycle. */
+enum order_prefetch_issue {
+    ORDER_PREFETCH_IDLE,  /* only in a cycle with no demand access to send */
+    ORDER_PREFETCH_FIRST, /* ahead of the demand accesses */
+};
+extern const char *const order_prefetch_issue_names[]; /* "idle", "first" */
+
 /* The [order] section of the configuration. */
 struct order_spec {
-    uint32_t model;        /* index into order_policies */
-    uint32_t store_buffer; /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
-    bool prefetch;         /* prefetch the lines of an access held for ordering */
-    bool sb_combine;       /* send the buffered stores that follow the head in its line
-                              with it, as one request (a CPU core's write-combining
-                              buffer; set by the machine, no configuration key) */
-    bool sb_parallel;      /* the store buffer sends its head while earlier stores are still
-                              outstanding (a CPU core's cpu.store_drain = parallel; set by
-                              the machine, no configuration key) */
+    uint32_t model;          /* index into order_policies */
+    uint32_t store_buffer;   /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
+    bool prefetch;           /* prefetch the lines of an access held for ordering */
+    uint32_t prefetch_issue; /* enum order_prefetch_issue */
+    bool sb_combine;         /* send the buffered stores that follow the head in its line
+                                with it, as one request (a CPU core's write-combining
+                                buffer; set by the machine, no configuration key) */
+    bool sb_parallel;        /* the store buffer sends its head while earlier stores are still
+                                outstanding (a CPU core's cpu.store_drain = parallel; set by
+                                the machine, no configuration key) */
     /* type-aware SC (spec 001 §2.5, Table 2) */
     uint32_t sector_bytes;                        /* classification granularity */
     uint32_t mac_entries, mac_ways;               /* per memory partition */

@@ -423,8 +423,9 @@ static const uint8_t class_of_op[MEM_NOPS] = {
     [MEM_FENCE] = TRAFFIC_REQ, [MEM_KERNEL_BEGIN] = TRAFFIC_REQ, [MEM_KERNEL_END] = TRAFFIC_REQ};
 
 /* A prefetch leaves when the memory stage has nothing else to send this
- * cycle: a weak load of one byte of the line, answered with data that is
- * dropped (a plain load to the protocol, so it allocates and merges as one). */
+ * cycle (order.prefetch_issue = idle; `first` sends it ahead): a weak load of one byte of the line,
+ * answered with data that is dropped (a plain load to the protocol, so it allocates and merges as
+ * one). */
 static bool prefetch_send(struct sm *sm)
 {
     if (!port_has_room(sm->to_l1, 1))
@@ -440,6 +441,7 @@ static bool prefetch_send(struct sm *sm)
                               .gpu = (uint8_t)sm->gpu,
                               .sm = (uint16_t)sm->id,
                               .warp = sm->pf_warp[k],
+                              .prefetch = 1,
                               .id = req_id(0, ID_PREFETCH_SLOT, 0)};
     bytemask_set_range(&m->mask, 0, 1);
     if (!port_send(sm->to_l1, m))
@@ -494,6 +496,8 @@ unpack_lanes(struct ptx_memop *op, const struct coal_line *cl, const uint8_t *da
  * has room (else retried next cycle and counted). */
 static bool lsu_send(struct sm *sm, cycle_t cyc)
 {
+    if (sm->pf_n && sm->spec.order.prefetch_issue == ORDER_PREFETCH_FIRST && prefetch_send(sm))
+        return true;
     if (!sm->lsu_n)
         return sm->pf_n && prefetch_send(sm);
     unsigned idx = sm->lsu[sm->lsu_head];

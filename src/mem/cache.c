@@ -108,6 +108,7 @@ void cache_install(struct cache *c, struct cache_line *way, addr_t line)
     c->tags[way - c->lines] = line;
     way->dirty = false;
     way->state = 0;
+    way->prefetched = false;
     memset(way->meta, 0, sizeof way->meta);
     cache_touch(c, way);
     c->st.fills++;
@@ -120,6 +121,10 @@ void cache_remove(struct cache *c, struct cache_line *l)
     l->dirty = false;
     l->state = 0;
     c->st.evictions++;
+    if (l->prefetched) {
+        l->prefetched = false;
+        c->st.prefetched_unused++;
+    }
 }
 
 void cache_for_each(struct cache *c, void (*fn)(struct cache_line *, void *), void *arg)

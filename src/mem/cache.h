@@ -36,6 +36,8 @@ struct cache_line {
     bool present;     /* the way holds this line */
     bool dirty;       /* data differs from the next level */
     uint8_t state;    /* protocol state, set only by the controller's table */
+    bool prefetched;  /* filled for prefetches alone and not yet accessed by a demand
+                         request (the L1's prefetch statistics; ctrl_l1_note_fill) */
     uint64_t meta[3]; /* protocol metadata (sharers, timestamps, ...) */
     uint8_t *data;    /* line_bytes of data */
 };
@@ -44,6 +46,7 @@ struct cache_line {
 
 struct cache_stats {
     uint64_t lookups, hits, fills, evictions;
+    uint64_t prefetched_unused; /* lines removed (evicted, invalidated) while `prefetched` */
 };
 
 struct cache {

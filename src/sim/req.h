@@ -131,6 +131,8 @@ struct mem_req {
                               src/coh/spandex/fcs.h); 0: the L1's own choice */
     uint8_t l1_hit;        /* in a response: a load the L1 answered from its cache (what its
                               load_hits counts), for per-instruction statistics */
+    uint8_t prefetch;      /* a prefetch of a line for an access held for ordering
+                              (order.prefetch): a load whose data the SM drops */
     uint32_t id;           /* the LSU's id for matching the response */
     struct atom_ops *atom; /* MEM_ATOMIC only; owned by the LSU */
 };

@@ -87,4 +87,25 @@ for m in tso sc; do
         done
     done
 done
+# prefetches ahead of the demand accesses (order.prefetch_issue=first): the
+# same checks; and the MESI L1 follows the prefetched lines: on streamcluster
+# some are used, and used + unused never exceed the fills
+for w in $("$bin" list workloads | awk '$2=="sync"{print $1}') mp spinlock; do
+    "$bin" run --workload $w --size tiny --protocol mesi --set order.model=sc \
+        --set order.prefetch=true --set order.prefetch_issue=first --input-seed 2 --check \
+        --quiet >"$tmp/w.out" 2>&1 || fail "$w under sc+prefetch first: $(tail -5 "$tmp/w.out")"
+done
+"$bin" run --workload streamcluster --size tiny --protocol mesi --set order.model=sc \
+    --set order.prefetch=true --check --quiet --stats "$tmp/pf.json" >"$tmp/w.out" 2>&1 ||
+    fail "streamcluster under sc+prefetch: $(tail -5 "$tmp/w.out")"
+python3 - "$tmp/pf.json" <<'PY' || fail "the L1's prefetch rows"
+import json, sys
+st = json.load(open(sys.argv[1]))["stats"]
+def total(row):
+    return sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(".l1." + row))
+fills, used, unused = total("prefetch_fills"), total("prefetch_used"), total("prefetch_unused")
+sent = sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith("].prefetches"))
+print(f"streamcluster tiny: {sent} prefetches, {fills} fills, {used} used, {unused} unused")
+assert 0 < used and used + unused <= fills <= sent, "rows out of balance"
+PY
 echo "order-models: 1 passed, 0 failed"

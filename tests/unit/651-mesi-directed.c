@@ -289,6 +289,52 @@ static void requests_behind_a_miss_keep_order(void **state)
         ok_;                                                                                       \
     })
 
+/* The L1's prefetch rows (order.prefetch): a line filled for a prefetch
+ * alone is counted used when a demand request then finds it, unused when it
+ * leaves the L1 first (the paper's premature prefetch), and a fill that a
+ * demand load merged into behind the prefetch is late, not a prefetch fill. */
+static void prefetched_lines_are_followed(void **state)
+{
+    (void)state;
+    struct inject *r = rig(MESI);
+    const char *fills = "gpu.sm[0].l1.prefetch_fills", *used = "gpu.sm[0].l1.prefetch_used",
+               *unused = "gpu.sm[0].l1.prefetch_unused", *late = "gpu.sm[0].l1.prefetch_late";
+    st(r, 1, A, 7); /* A's value is SM 1's (M there): the prefetch's fill is forwarded */
+    inject_prefetch(r, 0, 0, A, 0);
+    inject_run(r);
+    assert_int_equal(stat(r, fills), 1);
+    assert_int_equal(stat(r, used), 0);
+    uint64_t hits = stat(r, "gpu.sm[0].l1.load_hits");
+    assert_int_equal(ld(r, 0, A), 7); /* the demand load hits the prefetched line */
+    assert_int_equal(stat(r, "gpu.sm[0].l1.load_hits"), hits + 1);
+    assert_int_equal(stat(r, used), 1);
+    assert_int_equal(ld(r, 0, A), 7); /* a line is used once */
+    assert_int_equal(stat(r, used), 1);
+    /* B is prefetched into the one set's other way; C then evicts A (LRU)
+     * and X evicts B, which no demand request found */
+    inject_prefetch(r, 0, 0, B, 0);
+    inject_run(r);
+    assert_int_equal(stat(r, fills), 2);
+    ld(r, 0, C);
+    assert_int_equal(stat(r, unused), 0);
+    ld(r, 0, X);
+    assert_int_equal(stat(r, unused), 1);
+    assert_int_equal(stat(r, used), 1);
+    /* a demand load merged into the prefetch's fill: late, not a prefetch fill */
+    inject_prefetch(r, 0, 0, Y, 0);
+    unsigned y = ld_at(r, 0, Y, 1);
+    inject_run(r);
+    assert_int_equal(inject_value(r, y), 0);
+    assert_int_equal(stat(r, late), 1);
+    assert_int_equal(stat(r, fills), 2);
+    /* a prefetch that finds its line present fills nothing */
+    inject_prefetch(r, 0, 0, Y, 0);
+    inject_run(r);
+    assert_int_equal(stat(r, fills), 2);
+    assert_int_equal(stat(r, "gpu.sm[0].l1.load_merged"), 1);
+    inject_free(r);
+}
+
 static unsigned next_line;
 
 /* A fresh line of bank 1 set 1. */
@@ -550,6 +596,7 @@ int main(void)
         cmocka_unit_test(kernel_boundaries_and_host_copies),
         cmocka_unit_test(fill_raced_by_inv_is_used_once),
         cmocka_unit_test(requests_behind_a_miss_keep_order),
+        cmocka_unit_test(prefetched_lines_are_followed),
         cmocka_unit_test(every_transition),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -270,6 +270,7 @@ static void fill_line(struct coh_ctx *x)
     memcpy(x->line->data, x->msg->data, c->base.line_bytes);
     x->line->dirty = false;
     cache_touch(&c->base.cache, x->line);
+    ctrl_l1_note_fill(&c->base, x->line, &x->tbe->merged);
     if (c->base.w.obs)
         obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, NULL);
 }
@@ -737,6 +738,7 @@ static const struct ctrl_stat mesi_l1_stat_rows[] = {
     CTRL_STAT_OWN(struct l1_stats, fills_used_once),
     CTRL_STAT_OWN(struct l1_stats, kernel_end_flushes),
     CTRL_STAT_OWN(struct l1_stats, kernel_begin_drops),
+    CTRL_STATS_L1_PREFETCH,
     CTRL_STAT_BASE(resource_stalls),
     CTRL_STAT_BASE(protocol_stalls),
     CTRL_STAT_END,
