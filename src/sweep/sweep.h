@@ -52,7 +52,8 @@ struct sweep_run {
                                 mg, getm; frames: games; a launch spec: spec */
     const char *size;        /* wl_size_names[]: tiny, quick, small, paper; frames: "frame";
                                 a launch spec: "spec" (its inputs are what it says) */
-    const char *seed;        /* frames: the trace generator's seed; "" otherwise */
+    const char *seed;        /* frames: the trace generator's seed; memory: the generated
+                                input's (`--input-seed`), "" for the default */
     const char *config;      /* configuration name: the protocol entry's name ("tcw-fixed") */
     const char *protocol;    /* registry protocol ("tcw"); frames: the design ("chopin-cs") */
     const char *config_file; /* resolved machine file, NULL for the default */

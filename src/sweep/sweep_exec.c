@@ -150,6 +150,10 @@ static void child_argv(const struct sweep_run *r, const char *json, const char *
         }
         argv[n++] = "--size";
         argv[n++] = r->size;
+        if (*r->seed) {
+            argv[n++] = "--input-seed";
+            argv[n++] = r->seed;
+        }
         argv[n++] = "--protocol";
     }
     argv[n++] = r->protocol;

@@ -175,6 +175,8 @@ static uint64_t workload_part(const struct sweep_run *r)
         return h;
     }
     const struct workload *w = wl_find(r->wl);
+    if (*r->seed) /* a generated input's own seed (runs without one keep their idents) */
+        h = hash_fnv1a(h, r->seed, strlen(r->seed) + 1);
     return w ? hash_fnv1a(h, w->ptx, strlen(w->ptx)) : h;
 }
 

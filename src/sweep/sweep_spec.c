@@ -11,7 +11,8 @@
  *   set KEY V...               a parameter axis; several axes multiply
  *   config FILE...             machine files, an axis (default: the default machine)
  *   model memory|frames        what the block simulates (first in its block; default memory)
- *   seed N                     frames: the trace generator's seed (default 1)
+ *   seed N                     the generated input's seed (`--input-seed`, default 1);
+ *                              frames: the trace generator's seed (default 1)
  *
  * A frames block runs the split-frame rendering model (gpucoh chopin run):
  * its workloads are games (gpucoh chopin gen), its protocols designs, its
@@ -65,7 +66,8 @@ struct block {
     unsigned line; /* its `sweep` line (0 for the leading block) */
     enum sweep_model model;
     unsigned n_directives; /* other than sweep and model: model must come first */
-    const char *seed;      /* frames */
+    const char *seed;      /* frames: the trace's; memory: the input's, NULL for the default */
+    unsigned seed_line;
     const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
     const struct workload *wls[MAX_TOKENS]; /* memory blocks: the registry entry */
     const char *wl_variants[MAX_TOKENS];    /* W:VARIANT's variant, or NULL */
@@ -464,7 +466,7 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     r.variant = b->model == SWEEP_MEMORY ? run_variant(s, b, w, p) : NULL;
     r.set = b->wl_sets[w];
     r.size = size;
-    r.seed = b->model == SWEEP_FRAMES ? b->seed : "";
+    r.seed = b->seed ? b->seed : "";
     r.config = p->name;
     r.protocol = p->protocol;
     r.config_file = cfg_path;
@@ -476,6 +478,8 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     h = fnv1a(h, cfg_written ? cfg_written : "");
     if (b->model == SWEEP_FRAMES) /* memory runs' ids stay what they were */
         h = fnv1a(fnv1a(h, "frames"), r.seed);
+    else if (*r.seed) /* and so do those without a seed of their own */
+        h = fnv1a(fnv1a(h, "input-seed"), r.seed);
     if (r.variant) /* so do those of runs without a variant */
         h = fnv1a(fnv1a(h, "variant"), r.variant);
     char app[128]; /* "ht:m" names its files ht.m-... */
@@ -525,6 +529,12 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
         n_sizes = 1;
     }
     unsigned n_cfg = b->n_configs ? b->n_configs : 1;
+    for (unsigned w = 0; w < b->n_wls && b->model == SWEEP_MEMORY && b->seed; w++)
+        if (b->wl_specs[w]) /* gpucoh exec reads its inputs from the spec */
+            return fail(err, n, path, b->seed_line,
+                        "seed: the launch spec %s names its own inputs (line %u); a seed is for "
+                        "generated inputs",
+                        b->wl_names[w], b->wl_lines[w]);
     for (unsigned w = 0; w < b->n_wls && b->model == SWEEP_MEMORY; w++)
         for (unsigned p = 0; p < b->n_prs; p++) { /* every run's variant must exist */
             const char *v = run_variant(s, b, w, &b->prs[p]);
@@ -608,9 +618,8 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
             strtoull(tok[1], &end, 10);
         if (nt != 2 || end == tok[1] || *end || errno)
             return fail(err, n, path, line, "expected: seed N (a whole number)");
-        if (b->model != SWEEP_FRAMES)
-            return fail(err, n, path, line, "seed is for a frames block (model frames)");
         b->seed = own(s, tok[1]);
+        b->seed_line = line;
     } else if (!strcmp(d, "workloads")) {
         for (unsigned i = 1; i < nt; i++)
             if (take_workload(s, b, tok[i], path, line, err, n))

@@ -82,8 +82,8 @@ printf 'sweep a\nmodel frames\nworkloads wolf\nprotocols dup\nset link.nope 1\n'
 expect_error "b2.sweep:5: .*link.nope" "$bin" sweep "$tmp/b2.sweep" --list
 printf 'sweep a\nworkloads vecadd\nmodel frames\n' >"$tmp/b3.sweep"
 expect_error "b3.sweep:3: model goes first in its block" "$bin" sweep "$tmp/b3.sweep" --list
-printf 'sweep a\nworkloads vecadd\nprotocols rc\nseed 2\n' >"$tmp/b4.sweep"
-expect_error "b4.sweep:4: seed is for a frames block" "$bin" sweep "$tmp/b4.sweep" --list
+printf 'sweep a\nmodel frames\nworkloads wolf\nprotocols dup\nseed x\n' >"$tmp/b4.sweep"
+expect_error "b4.sweep:5: expected: seed N" "$bin" sweep "$tmp/b4.sweep" --list
 printf 'sweep a\nmodel frames\nworkloads vecadd\n' >"$tmp/b5.sweep"
 expect_error "b5.sweep:3: unknown game 'vecadd'" "$bin" sweep "$tmp/b5.sweep" --list
 

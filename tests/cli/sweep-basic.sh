@@ -9,6 +9,9 @@
 # each row's cycles are those of `gpucoh run` with that --variant, and the ids
 # of runs without a variant do not change; a variant a workload lacks, a
 # variant on a set or a game, and variant as a set axis are file:line errors.
+# A memory block's `seed N` runs its workloads on the input of seed N (the
+# cycles of `gpucoh run --input-seed N`, an id of its own); a run without a
+# seed keeps its id.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -122,6 +125,17 @@ grep -q '^ht\.m-tiny-getm-' "$csv" || fail "ht:m's id: $(cat "$csv")"
 printf 'workloads mp\nprotocols rc\nsizes tiny\n' >"$tmp/p.sweep"
 "$bin" sweep "$tmp/p.sweep" --list | grep -q '^mp-tiny-rc-f37c54f3a132 ' \
     || fail "mp's id changed: $("$bin" sweep "$tmp/p.sweep" --list)"
+
+# a memory block's seed is the generated input's
+printf 'workloads streamcluster\nprotocols rc\nsizes tiny\nsweep s3\nworkloads streamcluster\nprotocols rc\nsizes tiny\nseed 3\n' >"$tmp/s.sweep"
+"$bin" sweep "$tmp/s.sweep" --out "$tmp/sd" >"$tmp/log" 2>&1 || fail "seed sweep exited $?: $(cat "$tmp/log")"
+csv=$tmp/sd/results.csv
+[ "$(tail -n +2 "$csv" | cut -d, -f1 | sort -u | wc -l)" -eq 2 ] || fail "seeded run's id: $(cat "$csv")"
+for sd in 1 3; do
+    cyc=$("$bin" run --workload streamcluster --size tiny --protocol rc --input-seed $sd --quiet | awk '/^  cycles/ {print $2}')
+    grep -q ",streamcluster,order,tiny,rc,rc,,0,ok,$cyc," "$csv" || fail "seed $sd: cycles $cyc not in: $(cat "$csv")"
+done
+[ "$(tail -n +2 "$csv" | cut -d, -f10 | sort -u | wc -l)" -eq 2 ] || fail "seeds 1 and 3 ran the same input: $(cat "$csv")"
 
 expect_error "bad.sweep:1: workload ht has no variant 'q' (tx, m, m-tx, l, l-tx)" 'workloads ht:q\nprotocols rc\n'
 expect_error "bad.sweep:3: configuration x runs vecadd with variant 'tx', which workload vecadd does not have (it has none; line 1 names it)" \

@@ -44,6 +44,10 @@ printf 'workloads bad.spec\nprotocols rc\n' >study/bad.sweep
 "$bin" sweep study/bad.sweep --out bad >log 2>&1; rc=$?
 [ $rc -eq 2 ] || fail "broken spec exited $rc: $(cat log)"
 grep -q "study/bad.sweep:1: workload bad.spec: .*bad.spec:2: " log || fail "broken spec message: $(cat log)"
+printf 'workloads mine.spec\nprotocols rc\nseed 2\n' >study/seed.sweep
+"$bin" sweep study/seed.sweep --out seed >log 2>&1; rc=$?
+[ $rc -eq 2 ] && grep -q "seed.sweep:3: seed: the launch spec mine.spec names its own inputs (line 1)" log \
+    || fail "seed on a launch spec: $rc $(cat log)"
 printf 'workloads none.spec\nprotocols rc\n' >study/none.sweep
 "$bin" sweep study/none.sweep --out none >log 2>&1; rc=$?
 [ $rc -eq 2 ] && grep -q "none.sweep:1: launch spec 'none.spec' not found" log || fail "missing spec: $rc $(cat log)"
