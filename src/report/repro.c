@@ -459,9 +459,12 @@ const struct sweep_result *repro_get(const struct repro *r, const char *app, con
     bool built;
     if (!in_scope(r, app))
         return NULL;
-    if (!v && r->ablation && block_has(r, r->ablation->block, design, &built))
-        return repro_get_in(r, app, r->ablation->block, design,
-                            r->ablation->setting[0] ? r->ablation->setting : NULL);
+    if (!v && r->ablation && block_has(r, r->ablation->block, design, &built)) {
+        const char *setting = r->ablation->setting[0] ? r->ablation->setting : NULL;
+        if (r->ablation->replica && !sweep_find(&r->spec, r->ablation->block, app, design, setting))
+            return repro_get_in(r, app, r->d.block, design, NULL);
+        return repro_get_in(r, app, r->ablation->block, design, setting);
+    }
     if (!v && r->ablation && r->reference && block_has(r, r->reference->block, design, &built))
         return repro_get_in(r, app, r->reference->block, design,
                             r->reference->setting[0] ? r->reference->setting : NULL);

@@ -141,6 +141,10 @@ struct rp_ablation {
     char block[RP_NAME], setting[128];
     char none[256]; /* a calibration's undo = none (REASON): nothing to run */
     unsigned line;  /* of block = (or undo =) */
+    /* a replica (the main block on another input): an app its block does
+     * not run is the main block's run there (an app whose input, and so
+     * whose every number, the seed does not change need not run again) */
+    bool replica;
 };
 
 /* [explain NAME]: the ablation that explains a miss, a claim or a row of

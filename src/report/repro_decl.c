@@ -402,6 +402,7 @@ static int repro_key(struct decl_reader *rd, struct rp_decl *d, const char *key,
                 struct rp_ablation *x = &d->replicas[d->n_replicas++];
                 snprintf(x->block, sizeof x->block, "%s", b);
                 x->line = rd->line;
+                x->replica = true;
             }
         }
     } else if (!strcmp(key, "built")) {
