@@ -912,19 +912,33 @@ static void replicas(struct repro *r)
           " mean [min, max] over the replicas that have it; a claim: in how many it holds; a\n"
           " claim or number read from another sweep block's figure is that block's in each)\n",
           o);
-    for (unsigned i = 0; i < d->n_replicas; i++) { /* apps a replica takes from the main block */
-        unsigned shown = 0;
+    /* the apps each replica takes from the main block, replicas with the
+     * same list on one line */
+    char taken[RP_MAX_REPLICAS][1024];
+    for (unsigned i = 0; i < d->n_replicas; i++) {
+        size_t len = 0;
+        taken[i][0] = 0;
         for (unsigned a = 0; a < r->n_apps; a++) {
             bool runs = false;
             for (unsigned k = 0; k < r->spec.n_runs && !runs; k++)
                 runs = !strcmp(r->spec.runs[k].block, d->replicas[i].block) &&
                        !strcmp(r->spec.runs[k].workload, r->apps[a]);
-            if (!runs)
-                fprintf(o, "%s%s", shown++ ? " " : "", r->apps[a]);
+            if (!runs && len < sizeof taken[i])
+                len += (size_t)snprintf(taken[i] + len, sizeof taken[i] - len, "%s%s",
+                                        len ? " " : "", r->apps[a]);
         }
-        if (shown)
-            fprintf(o, ": not run in %s; the main block's runs stand for them there\n",
-                    d->replicas[i].block);
+    }
+    for (unsigned i = 0; i < d->n_replicas; i++) {
+        bool said = !taken[i][0];
+        for (unsigned j = 0; j < i && !said; j++)
+            said = !strcmp(taken[j], taken[i]);
+        if (said)
+            continue;
+        fprintf(o, "%s: not run in", taken[i]);
+        for (unsigned j = i; j < d->n_replicas; j++)
+            if (!strcmp(taken[j], taken[i]))
+                fprintf(o, " %s", d->replicas[j].block);
+        fputs("; the main block's runs stand for them there\n", o);
     }
     for (unsigned k = 0; k < r->n_paper; k++) {
         const struct rp_paper_row *p = &r->paper[k];

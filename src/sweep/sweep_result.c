@@ -250,6 +250,13 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
     cJSON_Delete(root);
 }
 
+/* The seed a run's input came from: its block's, else the default 1; a
+ * launch spec's inputs are its own ("") */
+static const char *input_seed(const struct sweep_run *r)
+{
+    return *r->seed ? r->seed : r->spec_file ? "" : "1";
+}
+
 int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
 {
     char *text = NULL;
@@ -260,7 +267,7 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
           f);
     for (unsigned c = 0; c < TRAFFIC_N; c++)
         fprintf(f, ",bytes_%s", traffic_class_names[c]);
-    fputs(",wall_seconds\n", f);
+    fputs(",seed,wall_seconds\n", f);
     for (unsigned i = 0; i < s->n_runs; i++) {
         const struct sweep_run *r = &s->runs[i];
         bool dup = false;
@@ -284,12 +291,12 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
                     res.bytes_total);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
                 fprintf(f, ",%.0f", res.bytes[c]);
-            fprintf(f, ",%.3f\n", res.wall_seconds);
+            fprintf(f, ",%s,%.3f\n", input_seed(r), res.wall_seconds);
         } else {
             fputs(",,,,", f);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
                 fputc(',', f);
-            fputs(",\n", f);
+            fprintf(f, ",%s,\n", input_seed(r));
         }
     }
     fclose(f);
