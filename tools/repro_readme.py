@@ -12,8 +12,9 @@ A headline block in repro/NAME/README.md is the text between
 
 and is generated from repro/NAME/results/SIZE/ (docs/repro.md, "Stored results"): the
 provenance (size, commit, date, runs), every number of paper.csv with gpucoh's, its effect
-ratio, direction and evidence (summary.csv and the report's misses), and the count of claims
-that hold (report.txt). Results stored before effect ratios were recorded have no paper
+ratio, direction and evidence (summary.csv and the report's misses), its mean [min, max] over
+the main block's inputs where the reproduction has replicas (report.txt's spread), and the
+count of claims that hold (report.txt). Results stored before effect ratios were recorded have no paper
 section in summary.csv; their numbers are read from report.txt's table of the paper's numbers
 and the block says that the effect ratios were not stored. Without NAME every README under
 repro/ is handled; --check also fails a README with no block (--allow-missing NAME exempts
@@ -130,6 +131,18 @@ def evidence_of(misses):
     return found
 
 
+def spread_of(lines):
+    """{(key, metric): 'MEAN [MIN, MAX]'} from the report's spread over replicas (the main block
+    repeated on other inputs), and the replicas' count; ({}, 0) without replicas."""
+    found, count = {}, 0
+    for line in lines:
+        m = re.match(r"^(.*?) \((\S+)\): \S+; mean (\S+) \[(\S+), (\S+)\] over (\d+); paper ", line)
+        if m:
+            found[(m.group(1), m.group(2))] = f"{m.group(3)} [{m.group(4)}, {m.group(5)}]"
+            count = max(count, int(m.group(6)))
+    return found, count
+
+
 def fmt(value, digits=2):
     if value in ("", None):
         return "n/a"
@@ -168,8 +181,13 @@ def render(root, name, size):
     if rows is not None:
         misses = section(sections, "Misses and the ablations")
         evidence = evidence_of(misses)
-        out += ["| figure | set | app | number | paper | gpucoh | effect | dir | evidence |",
-                "|---|---|---|---|---:|---:|---:|---|---|"]
+        spread, inputs = spread_of(section(sections, "Spread over"))
+        if inputs:  # the mean [min, max] over the main block's inputs
+            out += [f"| figure | set | app | number | paper | gpucoh | over {inputs} inputs | effect "
+                    f"| dir | evidence |", "|---|---|---|---|---:|---:|---:|---:|---|---|"]
+        else:
+            out += ["| figure | set | app | number | paper | gpucoh | effect | dir | evidence |",
+                    "|---|---|---|---|---:|---:|---:|---|---|"]
         for r in rows:
             over = r["baseline"] or "-"
             key = f"{r['figure']} {r['set']} {r['app'] + ' ' if r['app'] else ''}" \
@@ -177,8 +195,9 @@ def render(root, name, size):
             number = f"{r['design']} {r['metric']}" + (f" over {r['baseline']}" if r["baseline"]
                                                        else "")
             direction = {"yes": "\u2713", "no": "\u2717"}.get(r["direction"], "")
+            over = f" {spread.get((key, r['metric']), 'n/a')} |" if inputs else ""
             out.append(f"| {r['figure']} | {r['set']} | {r['app']} | {number} | "
-                       f"{fmt(r['paper'])} | {fmt(r['gpucoh'])} | {fmt(r['effect_ratio'])} | "
+                       f"{fmt(r['paper'])} | {fmt(r['gpucoh'])} |{over} {fmt(r['effect_ratio'])} | "
                        f"{direction} | {evidence.get((key, r['metric']), chr(0x2014))} |")
         tally = [x for x in misses if re.match(r"^\d+ misses, \d+ of them unexplained$", x)]
         out += ["", claim_count(sections) + "; " + (tally[0] if tally else "misses not listed")

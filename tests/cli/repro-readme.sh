@@ -68,4 +68,15 @@ grep -q '^| Fig6.12 | games |  | chopin-cs speedup_gmean over dup | .* | cs-dcs-
     fail "chopin's gmean row lacks its evidence: $block"
 grep -q '^| Fig6.12 | games |  | chopin-cs speedup_max over dup | .* | — |$' <<<"$block" ||
     fail "chopin's max row took another metric's evidence: $block"
+# a reproduction with replicas (chopin: its main block on the traces of seeds 2-5) gives each
+# number's mean [min, max] over its inputs, as its report's spread section has it
+spread=$(grep -m1 '^Fig6.12 games chopin-cs over dup (speedup_gmean): ' "$root/repro/chopin/results/small/report.txt" |
+    sed -n 's/^.*; mean \([^ ]*\) \(\[[^]]*\]\) over 5; .*$/\1 \2/p')
+[ -n "$spread" ] || fail "chopin's report has no spread for Fig6.12's gmean"
+grep -q '^| figure | set | app | number | paper | gpucoh | over 5 inputs | effect | dir | evidence |$' <<<"$block" ||
+    fail "chopin's block has no column for its 5 inputs: $block"
+grep -qF "| chopin-cs speedup_gmean over dup | 1.25 | 1.19 | $spread | " <<<"$block" ||
+    fail "chopin's gmean row lacks its spread $spread: $block"
+grep -q '^| figure | set | app | number | paper | gpucoh | effect | dir | evidence |$' "$root/repro/rcc/README.md" ||
+    fail "rcc (no replicas) has a spread column"
 echo "repro-readme: ok"
