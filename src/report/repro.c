@@ -342,6 +342,12 @@ static bool block_has(const struct repro *r, const char *block, const char *cfg,
     return false;
 }
 
+bool repro_runs_block(const struct repro *r, const char *block)
+{
+    bool built = false;
+    return spec_has(&r->spec, block, NULL, &built) && built;
+}
+
 bool repro_have(const struct repro *r, const char *design)
 {
     bool built = false;
@@ -461,7 +467,8 @@ const struct sweep_result *repro_get(const struct repro *r, const char *app, con
         return NULL;
     if (!v && r->ablation && block_has(r, r->ablation->block, design, &built)) {
         const char *setting = r->ablation->setting[0] ? r->ablation->setting : NULL;
-        if (r->ablation->replica && !sweep_find(&r->spec, r->ablation->block, app, design, setting))
+        if (r->ablation->replica && repro_runs_block(r, r->ablation->block) &&
+            !sweep_find(&r->spec, r->ablation->block, app, design, setting))
             return repro_get_in(r, app, r->d.block, design, NULL);
         return repro_get_in(r, app, r->ablation->block, design, setting);
     }

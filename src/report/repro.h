@@ -331,6 +331,9 @@ void repro_close(struct repro *r);
 const struct sweep_result *repro_get(const struct repro *r, const char *app, const char *design);
 /* Whether a design can have results (its protocol is built). */
 bool repro_have(const struct repro *r, const char *design);
+/* Whether sweep block `block` runs at this size (another size's sweep file
+ * may be the only one that names it). */
+bool repro_runs_block(const struct repro *r, const char *block);
 /* A best = KEY variant's run for an app: the fewest cycles over the axis
  * (NULL unless every value ran with statistics). */
 const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_variant *v,

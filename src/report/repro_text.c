@@ -900,14 +900,19 @@ static void replicas(struct repro *r)
 {
     FILE *o = r->o;
     const struct rp_decl *d = &r->d;
-    if (!d->n_replicas)
+    const struct rp_ablation *rep[RP_MAX_REPLICAS]; /* those that run at this size */
+    unsigned n_rep = 0;
+    for (unsigned i = 0; i < d->n_replicas; i++)
+        if (repro_runs_block(r, d->replicas[i].block))
+            rep[n_rep++] = &d->replicas[i];
+    if (!n_rep)
         return;
-    unsigned k_all = d->n_replicas + 1;
+    unsigned k_all = n_rep + 1;
     fprintf(o, "\n== Spread over %u replicas of block %s (size %s) ==\n", k_all, d->block,
             repro_numbers_size(r));
     fprintf(o, "(the main block and blocks");
-    for (unsigned i = 0; i < d->n_replicas; i++)
-        fprintf(o, " %s", d->replicas[i].block);
+    for (unsigned i = 0; i < n_rep; i++)
+        fprintf(o, " %s", rep[i]->block);
     fputs(", each the same runs with another input; a number: the main block's value, then\n"
           " mean [min, max] over the replicas that have it; a claim: in how many it holds; a\n"
           " claim or number read from another sweep block's figure is that block's in each)\n",
@@ -915,29 +920,29 @@ static void replicas(struct repro *r)
     /* the apps each replica takes from the main block, replicas with the
      * same list on one line */
     char taken[RP_MAX_REPLICAS][1024];
-    for (unsigned i = 0; i < d->n_replicas; i++) {
+    for (unsigned i = 0; i < n_rep; i++) {
         size_t len = 0;
         taken[i][0] = 0;
         for (unsigned a = 0; a < r->n_apps; a++) {
             bool runs = false;
             for (unsigned k = 0; k < r->spec.n_runs && !runs; k++)
-                runs = !strcmp(r->spec.runs[k].block, d->replicas[i].block) &&
+                runs = !strcmp(r->spec.runs[k].block, rep[i]->block) &&
                        !strcmp(r->spec.runs[k].workload, r->apps[a]);
             if (!runs && len < sizeof taken[i])
                 len += (size_t)snprintf(taken[i] + len, sizeof taken[i] - len, "%s%s",
                                         len ? " " : "", r->apps[a]);
         }
     }
-    for (unsigned i = 0; i < d->n_replicas; i++) {
+    for (unsigned i = 0; i < n_rep; i++) {
         bool said = !taken[i][0];
         for (unsigned j = 0; j < i && !said; j++)
             said = !strcmp(taken[j], taken[i]);
         if (said)
             continue;
         fprintf(o, "%s: not run in", taken[i]);
-        for (unsigned j = i; j < d->n_replicas; j++)
+        for (unsigned j = i; j < n_rep; j++)
             if (!strcmp(taken[j], taken[i]))
-                fprintf(o, " %s", d->replicas[j].block);
+                fprintf(o, " %s", rep[j]->block);
         fputs("; the main block's runs stand for them there\n", o);
     }
     for (unsigned k = 0; k < r->n_paper; k++) {
@@ -945,7 +950,7 @@ static void replicas(struct repro *r)
         double sum = 0, lo = NAN, hi = NAN;
         unsigned n = 0;
         for (unsigned i = 0; i < k_all; i++) {
-            double v = i ? repro_row_in(r, p, &d->replicas[i - 1]) : p->ours;
+            double v = i ? repro_row_in(r, p, rep[i - 1]) : p->ours;
             if (isnan(v))
                 continue;
             sum += v, n++;
@@ -963,7 +968,7 @@ static void replicas(struct repro *r)
         unsigned holds = 0, known = 0;
         for (unsigned i = 0; i < k_all; i++) {
             char detail[1024];
-            int h = i ? repro_claim_in(r, k, &d->replicas[i - 1], detail, sizeof detail)
+            int h = i ? repro_claim_in(r, k, rep[i - 1], detail, sizeof detail)
                       : r->claims[k].holds;
             known += h >= 0;
             holds += h == 1;

@@ -8,7 +8,8 @@
 # replicas where it holds. A replica that is not a block, or that lacks one
 # of the main block's configurations, is report.ini:LINE, exit 2. A replica
 # on another input seed that runs some of the main block's apps takes the
-# others' runs from the main block, and the report names them.
+# others' runs from the main block, and the report names them; one that
+# this size's sweep file does not run gives no spread.
 set -u
 bin=$1; root=$2
 . "$root/tests/data/repro-toy.sh"
@@ -57,6 +58,14 @@ grep -qxF "Fig1 all rc over nol1 (speedup_hm): $want; paper 9.00" "$tmp/spread" 
     fail "the spread of Fig1 with kmn from main (kmn $kmn, streamcluster $s1 and $s2): $(cat "$tmp/spread")"
 grep -qxF "kmn: not run in seeded; the main block's runs stand for them there" "$tmp/spread" ||
     fail "kmn taken from main not said: $(cat "$tmp/spread")"
+# a replica that another size's sweep file does not name is not run at that size: no spread there
+# (sweep.quick = the main block alone, at tiny as written), not main's runs standing in for it
+printf 'sweep main\nworkloads kmn streamcluster\nprotocols nol1 rc\nsizes tiny\n' >"$tmp/root/repro/toy/quick.sweep"
+ini_replace "sweep = toy.sweep" "sweep = toy.sweep
+sweep.quick = quick.sweep
+replicas = seeded"
+run repro toy --size quick --out "$tmp/q" >"$tmp/report" 2>"$tmp/log" || fail "repro toy (quick): $(cat "$tmp/log")"
+grep -q "^== Spread" "$tmp/report" && fail "a spread over replicas not run at this size: $(cat "$tmp/report")"
 cp "$tmp/ini" "$ini"
 
 check() {
