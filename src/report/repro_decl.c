@@ -665,6 +665,14 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
             return -1;
         }
     }
+    /* an [explain] on a replica's block (the main block on another input) is
+     * computed as the replica is: its apps the block does not run are the
+     * main block's */
+    for (unsigned i = 0; i < d->n_explains; i++)
+        for (unsigned k = 0; k < d->n_replicas; k++)
+            if (!strcmp(d->explains[i].ab.block, d->replicas[k].block) &&
+                !d->explains[i].ab.setting[0])
+                d->explains[i].ab.replica = true;
     for (unsigned i = 0; i < d->n_calibs; i++) {
         struct rp_calibration *c = &d->calibs[i];
         char msg[512];

@@ -8,7 +8,8 @@
 # replicas where it holds. A replica that is not a block, or that lacks one
 # of the main block's configurations, is report.ini:LINE, exit 2. A replica
 # on another input seed that runs some of the main block's apps takes the
-# others' runs from the main block, and the report names them; one that
+# others' runs from the main block, and the report names them (so does an
+# [explain] on a replica's block); one that
 # this size's sweep file does not run gives no spread.
 set -u
 bin=$1; root=$2
@@ -45,6 +46,7 @@ sed -i '0,/^workloads kmn$/s//workloads kmn streamcluster/' "$sweep"
 printf '\nsweep seeded\nseed 2\nworkloads streamcluster\nprotocols nol1 rc\nsizes tiny\n' >>"$sweep"
 ini_replace "sweep = toy.sweep" "sweep = toy.sweep
 replicas = seeded"
+printf '\n[explain gains-input]\nclaim = rc-gains\nablation = seeded\ntext = on the input of seed 2\n' >>"$ini"
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy (seeded): $(cat "$tmp/log")"
 sc() { "$bin" run --workload streamcluster --size tiny --protocol "$1" --input-seed "$2" --quiet | awk '/^  cycles/ {print $2}'; }
 kmn=$(awk -F, '$2 == "kmn" && $7 == "" { c[$5] = $10 } END { print c["nol1"] / c["rc"] }' "$tmp/r/results.csv")
@@ -58,6 +60,10 @@ grep -qxF "Fig1 all rc over nol1 (speedup_hm): $want; paper 9.00" "$tmp/spread" 
     fail "the spread of Fig1 with kmn from main (kmn $kmn, streamcluster $s1 and $s2): $(cat "$tmp/spread")"
 grep -qxF "kmn: not run in seeded; the main block's runs stand for them there" "$tmp/spread" ||
     fail "kmn taken from main not said: $(cat "$tmp/spread")"
+# an [explain] on the replica's block computes the claim as the replica does: kmn from main
+in2=$(awk -v k="$kmn" -v b="$s2" 'BEGIN { printf "%.2f", 2 / (1 / k + 1 / b) }')
+grep -q "^    gains-input: on the input of seed 2 (block seeded): \[.*\]: speedup(all, rc, nol1) $in2\$" "$tmp/report" ||
+    fail "the explain on the replica (want speedup(all, rc, nol1) $in2): $(grep -A1 'gains-input' "$tmp/report")"
 # a replica that another size's sweep file does not name is not run at that size: no spread there
 # (sweep.quick = the main block alone, at tiny as written), not main's runs standing in for it
 printf 'sweep main\nworkloads kmn streamcluster\nprotocols nol1 rc\nsizes tiny\n' >"$tmp/root/repro/toy/quick.sweep"
