@@ -968,8 +968,8 @@ static void replicas(struct repro *r)
         unsigned holds = 0, known = 0;
         for (unsigned i = 0; i < k_all; i++) {
             char detail[1024];
-            int h = i ? repro_claim_in(r, k, rep[i - 1], detail, sizeof detail)
-                      : r->claims[k].holds;
+            int h =
+                i ? repro_claim_in(r, k, rep[i - 1], detail, sizeof detail) : r->claims[k].holds;
             known += h >= 0;
             holds += h == 1;
         }
