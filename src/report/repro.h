@@ -142,8 +142,8 @@ struct rp_ablation {
     char none[256]; /* a calibration's undo = none (REASON): nothing to run */
     unsigned line;  /* of block = (or undo =) */
     /* a replica (the main block on another input): an app its block does
-     * not run is the main block's run there (an app whose input, and so
-     * whose every number, the seed does not change need not run again) */
+     * not run is the main block's run there (an app whose accesses do not
+     * depend on its input's values runs the same on every seed) */
     bool replica;
 };
 

@@ -13,7 +13,9 @@
 # must be the same; the claim no-inv, removed because it could not fail, is
 # gone from the stored reports. (6) The size in every section's title, the
 # misses section and the calibrations section came later too and are left
-# out, as is a claim's `[rests on calibration NAME]` flag.
+# out, as is a claim's `[rests on calibration NAME]` flag. (7) The run count:
+# the sweep has grown since (the replicas on other inputs, whose spread
+# section, after the misses, is left out too).
 # Prints what differs and exits 1, or exits 0.
 set -u
 want=$1; report=$2; sum=$3; ini=$4
@@ -29,7 +31,7 @@ norm() {
     awk '/^== (Misses and the ablations|Calibrations: )/ { skip = 1 } /^files: / { skip = 0 }
          !skip { print }' "$1" |
     sed -E -e 's/ \(size [a-z]+\)( ==)?$/\1/' -e 's/ \[rests on calibration [^]]*\]//g' \
-        -e '/^files: /d' -e '/^    the paper: /d' -e '2s/ in .*$/ in DIR/' -e '2s/\([0-9]+ run now, [0-9]+ from before/(RUNS/' \
+        -e '/^files: /d' -e '/^    the paper: /d' -e '2s/ in .*$/ in DIR/' -e '2s/\([0-9]+ run now, [0-9]+ from before/(RUNS/' -e '2s/^[0-9]+ runs \(/N runs (/' \
         -e '/^\(effect: /d' -e '/^ effect, 0 none/d' -e 's/gpucoh effect dir  verdict$/gpucoh  verdict/' \
         -e 's/^(.{66}) +(-?[0-9]+\.[0-9]{2}|n\/a) (✓  |✗  |n\/a)  /\1  /' -e 's/^(.{58} {7}-) {13}/\1  /' |
         awk -v texts="$texts" 'BEGIN { n = split(texts, t, "\n") }
