@@ -133,14 +133,16 @@ def evidence_of(misses):
 
 def spread_of(lines):
     """{(key, metric): 'MEAN [MIN, MAX]'} from the report's spread over replicas (the main block
-    repeated on other inputs), and the replicas' count; ({}, 0) without replicas."""
-    found, count = {}, 0
+    repeated on other inputs), and the replicas' count; ({}, 0) without replicas. A number that
+    fewer inputs have (one read from a block the replicas do not run) says over how many."""
+    rows, count = {}, 0
     for line in lines:
         m = re.match(r"^(.*?) \((\S+)\): \S+; mean (\S+) \[(\S+), (\S+)\] over (\d+); paper ", line)
         if m:
-            found[(m.group(1), m.group(2))] = f"{m.group(3)} [{m.group(4)}, {m.group(5)}]"
+            rows[(m.group(1), m.group(2))] = (f"{m.group(3)} [{m.group(4)}, {m.group(5)}]",
+                                              int(m.group(6)))
             count = max(count, int(m.group(6)))
-    return found, count
+    return {k: text + (f" (over {n})" if n < count else "") for k, (text, n) in rows.items()}, count
 
 
 def fmt(value, digits=2):
