@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# gpucoh repro getm at size tiny (189 runs of FGLock, GETM, WarpTM, EAPG and
-# WarpTM-EL; about a minute on 2 cores): every run finishes with its final state checked, every claim
+# gpucoh repro getm at size tiny (369 runs of FGLock, GETM, WarpTM, EAPG and
+# WarpTM-EL, 180 of them the replicas; about a minute on 2 cores): every run finishes with its final state checked, every claim
 # that needs only GETM and FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
 set -u
