@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # gpucoh repro getm at size tiny (369 runs of FGLock, GETM, WarpTM, EAPG and
-# WarpTM-EL, 180 of them the replicas; about a minute on 2 cores): every run finishes with its final state checked, every claim
-# that needs only GETM and FGLock gets a verdict, and those that need WarpTM
+# WarpTM-EL, 180 of them the replicas; about a minute on 2 cores): every run
+# finishes with its final state checked, every claim that needs only GETM and
+# FGLock gets a verdict, and those that need WarpTM
 # are `cannot check` while the protocol is not built.
 set -u
 bin=$1; root=$2
