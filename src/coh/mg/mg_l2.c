@@ -725,12 +725,27 @@ static void mg_l2_dump(struct comp *cp, FILE *out)
     unsigned rels = 0;
     for (unsigned i = 0; i < c->n_rel; i++)
         rels += c->rel[i].m != NULL;
-    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !rels && !c->outq.n)
+    unsigned arrived = 0;
+    for (unsigned v = 0; b->links.sys_in[0] && v < NC_NVNETS; v++)
+        arrived += b->links.sys_in[v]->n;
+    if (!b->tbes.n_used && !b->replay.n && !b->pipe.n && !rels && !c->outq.n && !arrived)
         return;
     fprintf(out,
             "%s (multi-GPM L2): %u MSHRs, %u replaying, %u in pipeline, %u releases, "
             "%u waiting for the sysnet\n",
             b->w.name, b->tbes.n_used, b->replay.n, b->pipe.n, rels, c->outq.n);
+    /* what the sysnet delivered and the bank has not taken: a message's
+     * ready time is when its link's serialisation lets it arrive */
+    for (unsigned v = 0; b->links.sys_in[0] && v < NC_NVNETS; v++) {
+        const struct port *p = b->links.sys_in[v];
+        if (p->n)
+            fprintf(out,
+                    "  from the sysnet, vnet %u: %u messages, the first ready at %llu ps, "
+                    "the last at %llu ps (now %llu ps)\n",
+                    v, p->n, (unsigned long long)port_slot_at(p, 0)->ready,
+                    (unsigned long long)port_slot_at(p, p->n - 1)->ready,
+                    (unsigned long long)cp->eng->now);
+    }
     for (unsigned i = 0; i < c->n_rel; i++)
         if (c->rel[i].m)
             fprintf(out, "  release %u: %u acknowledgements expected%s\n", i, c->rel[i].left,
