@@ -915,7 +915,9 @@ static void replicas(struct repro *r)
         fprintf(o, " %s", rep[i]->block);
     fputs(", each the same runs with another input; a number: the main block's value, then\n"
           " mean [min, max] over the replicas that have it; a claim: in how many it holds; a\n"
-          " claim or number read from another sweep block's figure is that block's in each)\n",
+          " claim or number read from another sweep block's figure is that block's in each;\n"
+          " one that compares with another block's variant cannot be checked in a replica,\n"
+          " that block having run on one input only)\n",
           o);
     /* the apps each replica takes from the main block, replicas with the
      * same list on one line */
