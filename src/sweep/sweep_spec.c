@@ -68,6 +68,10 @@ struct block {
     unsigned n_directives; /* other than sweep and model: model must come first */
     const char *seed;      /* frames: the trace's; memory: the input's, NULL for the default */
     unsigned seed_line;
+    /* seed N1 N2...: the block once per seed, each copy named NAME followed
+     * by its seed (sweep seed + seed 2 3: blocks seed2 and seed3) */
+    const char *seeds[MAX_TOKENS];
+    unsigned n_seeds;
     const char *wl_names[MAX_TOKENS], *wl_sets[MAX_TOKENS];
     const struct workload *wls[MAX_TOKENS]; /* memory blocks: the registry entry */
     const char *wl_variants[MAX_TOKENS];    /* W:VARIANT's variant, or NULL */
@@ -505,6 +509,17 @@ static void add_run(struct sweep_spec *s, const struct block *b, unsigned w, con
     s->runs[s->n_runs++] = r;
 }
 
+static void add_block_runs(struct sweep_spec *s, struct block *b, const char *const *sizes,
+                           unsigned n_sizes);
+
+static bool block_defined(const struct sweep_spec *s, const char *name)
+{
+    for (unsigned i = 0; i < s->n_runs; i++)
+        if (!strcmp(s->runs[i].block, name))
+            return true;
+    return false;
+}
+
 static int expand(struct sweep_spec *s, struct block *b, const struct sweep_parse_opts *o,
                   const char *path, char *err, size_t n)
 {
@@ -528,7 +543,6 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
         sizes[0] = "small";
         n_sizes = 1;
     }
-    unsigned n_cfg = b->n_configs ? b->n_configs : 1;
     for (unsigned w = 0; w < b->n_wls && b->model == SWEEP_MEMORY && b->seed; w++)
         if (b->wl_specs[w]) /* gpucoh exec reads its inputs from the spec */
             return fail(err, n, path, b->seed_line,
@@ -552,6 +566,31 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
                         "have (%s; line %u names it)",
                         b->prs[p].name, b->wl_names[w], v, b->wls[w]->name, list, b->wl_lines[w]);
         }
+    if (b->n_seeds < 2) {
+        add_block_runs(s, b, sizes, n_sizes);
+    } else {
+        const char *name = b->name;
+        for (unsigned i = 0; i < b->n_seeds; i++) {
+            char copy[256];
+            snprintf(copy, sizeof copy, "%s%s", name, b->seeds[i]);
+            if (!valid_name(copy) || block_defined(s, copy))
+                return fail(err, n, path, b->seed_line, "seed %s makes block '%s', %s", b->seeds[i],
+                            copy,
+                            valid_name(copy) ? "which is defined already" : "not a valid name");
+            b->name = own(s, copy);
+            b->seed = b->seeds[i];
+            add_block_runs(s, b, sizes, n_sizes);
+        }
+    }
+    memset(b, 0, sizeof *b);
+    return 0;
+}
+
+/* One block's runs (and the configurations it names that are not built). */
+static void add_block_runs(struct sweep_spec *s, struct block *b, const char *const *sizes,
+                           unsigned n_sizes)
+{
+    unsigned n_cfg = b->n_configs ? b->n_configs : 1;
     for (unsigned p = 0; p < b->n_prs; p++) {
         if (!b->prs[p].missing)
             continue;
@@ -576,8 +615,6 @@ static int expand(struct sweep_spec *s, struct block *b, const struct sweep_pars
                             break;
                     }
                 }
-    memset(b, 0, sizeof *b);
-    return 0;
 }
 
 static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigned nt,
@@ -588,9 +625,8 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
     if (!strcmp(d, "sweep")) {
         if (nt != 2 || !valid_name(tok[1]))
             return fail(err, n, path, line, "expected: sweep NAME");
-        for (unsigned i = 0; i < s->n_runs; i++)
-            if (!strcmp(s->runs[i].block, tok[1]))
-                return fail(err, n, path, line, "block '%s' is defined twice", tok[1]);
+        if (block_defined(s, tok[1]))
+            return fail(err, n, path, line, "block '%s' is defined twice", tok[1]);
         if (expand(s, b, o, path, err, n))
             return -1;
         b->name = own(s, tok[1]);
@@ -612,13 +648,26 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
     }
     b->n_directives++;
     if (!strcmp(d, "seed")) {
-        char *end = tok[1];
-        errno = 0;
-        if (tok[1][0] != '-')
-            strtoull(tok[1], &end, 10);
-        if (nt != 2 || end == tok[1] || *end || errno)
-            return fail(err, n, path, line, "expected: seed N (a whole number)");
-        b->seed = own(s, tok[1]);
+        if (b->seed_line)
+            return fail(err, n, path, line, "a second seed line in one block (list them on one)");
+        for (unsigned i = 1; i < nt; i++) {
+            char *end = tok[i];
+            errno = 0;
+            if (tok[i][0] != '-')
+                strtoull(tok[i], &end, 10);
+            if (end == tok[i] || *end || errno)
+                return fail(err, n, path, line,
+                            "expected: seed N... (whole numbers; several: the block once per "
+                            "seed, named NAME followed by it)");
+            for (unsigned k = 0; k < b->n_seeds; k++)
+                if (!strcmp(b->seeds[k], tok[i]))
+                    return fail(err, n, path, line, "seed %s is named twice", tok[i]);
+            b->seeds[b->n_seeds++] = own(s, tok[i]);
+        }
+        if (b->n_seeds > 1 && !b->line)
+            return fail(err, n, path, line,
+                        "several seeds need a block name to add them to (a sweep NAME line)");
+        b->seed = b->seeds[0];
         b->seed_line = line;
     } else if (!strcmp(d, "workloads")) {
         for (unsigned i = 1; i < nt; i++)

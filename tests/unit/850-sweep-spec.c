@@ -2,7 +2,8 @@
  * 850-sweep-spec.c - the sweep spec parser: cross products, named
  * configurations, canonical settings and deterministic ids (the same run
  * named twice has one id), --size and protocols not built; every kind of
- * bad input answered with "spec:line: what is wrong"; and a run's identity
+ * bad input answered with "spec:line: what is wrong"; a block over several
+ * seeds, the same as its copies written out; and a run's identity
  * (sweep_ident.c), which follows the resolved configuration's values, not
  * how they were written.
  * SPDX-License-Identifier: BSD-3-Clause
@@ -171,6 +172,56 @@ static void bad_specs_name_file_and_line(void **state)
     expect_error("# nothing\n\n", "bad.sweep:2: the spec defines no runs");
 }
 
+/* seed N1 N2...: the block once per seed, each copy named NAME followed by
+ * its seed, the same runs (ids too) as blocks written out one by one. */
+static void several_seeds_make_one_block_per_seed(void **state)
+{
+    (void)state;
+    struct sweep_spec s, t;
+    char err[512] = "";
+    assert_int_equal(sweep_spec_parse(&s, "t.sweep",
+                                      "sweep main\nworkloads mp saxpy\nprotocols nol1 rc\n"
+                                      "sizes tiny\n"
+                                      "sweep seed\nseed 2 3\nworkloads saxpy\nprotocols nol1 rc\n"
+                                      "sizes tiny\n",
+                                      NULL, err, sizeof err),
+                     0);
+    assert_int_equal(sweep_spec_parse(&t, "t.sweep",
+                                      "sweep main\nworkloads mp saxpy\nprotocols nol1 rc\n"
+                                      "sizes tiny\n"
+                                      "sweep seed2\nseed 2\nworkloads saxpy\nprotocols nol1 rc\n"
+                                      "sizes tiny\n"
+                                      "sweep seed3\nseed 3\nworkloads saxpy\nprotocols nol1 rc\n"
+                                      "sizes tiny\n",
+                                      NULL, err, sizeof err),
+                     0);
+    assert_int_equal(s.n_runs, 4 + 2 * 2);
+    assert_int_equal(t.n_runs, s.n_runs);
+    for (unsigned i = 0; i < s.n_runs; i++) {
+        assert_string_equal(s.runs[i].block, t.runs[i].block);
+        assert_string_equal(s.runs[i].seed, t.runs[i].seed);
+        assert_string_equal(s.runs[i].id, t.runs[i].id);
+    }
+    assert_string_equal(s.runs[4].block, "seed2");
+    assert_string_equal(s.runs[4].seed, "2");
+    assert_string_equal(s.runs[7].block, "seed3");
+    assert_string_equal(s.runs[7].seed, "3");
+    assert_string_not_equal(s.runs[4].id, s.runs[6].id); /* saxpy under nol1, seeds 2 and 3 */
+    sweep_spec_free(&s);
+    sweep_spec_free(&t);
+    expect_error("sweep a\nseed 2 x\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:2: expected: seed N... (whole numbers");
+    expect_error("sweep a\nseed 2 3 2\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:2: seed 2 is named twice");
+    expect_error("sweep a\nseed 2\nseed 3\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:3: a second seed line in one block");
+    expect_error("seed 2 3\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:1: several seeds need a block name");
+    expect_error("sweep a2\nworkloads mp\nprotocols rc\n"
+                 "sweep a\nseed 1 2\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:5: seed 2 makes block 'a2', which is defined already");
+}
+
 static void machine_files_are_an_axis_and_part_of_the_id(void **state)
 {
     (void)state;
@@ -234,6 +285,7 @@ int main(void)
         cmocka_unit_test(sets_expand_and_size_option_replaces_sizes),
         cmocka_unit_test(protocols_not_built_are_errors_or_noted),
         cmocka_unit_test(bad_specs_name_file_and_line),
+        cmocka_unit_test(several_seeds_make_one_block_per_seed),
         cmocka_unit_test(machine_files_are_an_axis_and_part_of_the_id),
         cmocka_unit_test(identity_follows_the_resolved_configuration),
     };
