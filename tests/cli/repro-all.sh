@@ -21,9 +21,9 @@ mkdir -p "$tmp/root"
 for f in "$root"/*; do [ "$(basename "$f")" = repro ] || ln -s "$f" "$tmp/root/"; done
 cp -r "$root/repro" "$tmp/root/"
 # repro hmg's 504 runs at tiny would cost minutes: two of its six workloads,
-# without the replicas (the blocks from seed2 on, last in the file)
+# without the replicas (the block seed, last in the file)
 sed -i 's/^workloads mg$/workloads conv rnn/' "$tmp/root/repro/hmg/hmg.sweep"
-sed -i '/^sweep seed2$/,$d' "$tmp/root/repro/hmg/hmg.sweep"
+sed -i '/^sweep seed$/,$d' "$tmp/root/repro/hmg/hmg.sweep"
 sed -i '/^replicas = /d' "$tmp/root/repro/hmg/report.ini"
 mkdir -p "$tmp/root/repro/zz-unbuilt"
 cat >"$tmp/root/repro/zz-unbuilt/s.sweep" <<'SWEEP'
