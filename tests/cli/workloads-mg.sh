@@ -4,7 +4,8 @@
 # invariant observers on (--check), under hmg (GPU homes, directories,
 # release markers in levels), sw-h (bulk invalidation at acquires; chainscan's
 # .gpu handoffs served at GPU homes) and nocache-mg; and the multi-GPM
-# statistics the sweeps read are present and consistent in a run's JSON.
+# statistics the sweeps read are present and consistent in a run's JSON;
+# sssp's variant flag-once passes its check with fewer stores.
 set -u
 bin=$1
 src=${2:-.}
@@ -34,5 +35,19 @@ if not total(conv, "sys.gpu_links.bytes.LD") > 0 or not total(conv, "sys.gpm_lin
     sys.exit("FAIL: conv under hmg moved no data between GPUs or GPMs")
 if total(nc, ".invs_sent") != 0 or total(nc, ".lines_invalidated") != 0:
     sys.exit("FAIL: nocache-mg sent invalidations")
+PY
+# sssp's variant flag-once (an ablation of its `changed` flag) computes the
+# same distances with fewer stores: one per improving thread, not per edge.
+"$bin" run --workload sssp --variant flag-once --size tiny --config "$src/configs/hmg-scaled.ini" \
+    --protocol hmg --check --quiet --stats "$tmp/sssp-once.json" >"$tmp/out" 2>&1 ||
+    fail "sssp flag-once under hmg: $(tail -5 "$tmp/out")"
+python3 - "$tmp/sssp-hmg.json" "$tmp/sssp-once.json" <<'PY' || exit 1
+import json, sys
+def writes(p):
+    return sum(v for k, v in json.load(open(p))["stats"].items()
+               if ".l2[" in k and k.endswith(".writes"))
+every, once = writes(sys.argv[1]), writes(sys.argv[2])
+if not 0 < once < every:
+    sys.exit("FAIL: sssp's L2 writes: %d per edge, %d with flag-once" % (every, once))
 PY
 echo "workloads-mg: passed"

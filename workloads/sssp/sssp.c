@@ -34,6 +34,14 @@ struct sssp_edge {
 
 static int sssp_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
+    /* flag-once: an ablation of the `changed` flag (sssp.cu) */
+    const char *relax_kernel = "sssp_relax";
+    if (p->variant && !strcmp(p->variant, "flag-once")) {
+        relax_kernel = "sssp_relax_flag_once";
+    } else if (p->variant) {
+        snprintf(why, why_len, "sssp: unknown variant '%s' (known: flag-once)", p->variant);
+        return 1;
+    }
     int side = sssp_sides[p->size], n = side * side;
     int n_short = n / 8, m = 2 * side * (side - 1) + n_short; /* undirected edges */
     struct sssp_edge *e = malloc((size_t)m * sizeof *e);
@@ -97,7 +105,7 @@ static int sssp_run(struct host *h, const struct wl_params *p, char *why, size_t
         struct karg relax[] = {KARG_PTR(d_row),     KARG_PTR(d_col),    KARG_PTR(d_wgt),
                                KARG_PTR(d_dist),    KARG_PTR(d_active), KARG_PTR(d_next),
                                KARG_PTR(d_changed), KARG_I32(n)};
-        host_launch(h, "sssp_relax", grid, DIM1(256), 0, relax, ARRAY_LEN(relax));
+        host_launch(h, relax_kernel, grid, DIM1(256), 0, relax, ARRAY_LEN(relax));
         struct karg swap[] = {KARG_PTR(d_active), KARG_PTR(d_next), KARG_I32(n)};
         host_launch(h, "sssp_swap", grid, DIM1(256), 0, swap, ARRAY_LEN(swap));
         host_memcpy_from_dev(h, &changed, d_changed, sizeof(int));
@@ -143,5 +151,6 @@ const struct workload wl_sssp = {
     .desc = "graph: Bellman-Ford SSSP on a road-like grid, .sys atomicMin, a kernel pair per round",
     .ptx = wl_ptx_sssp,
     .ptx_file = "workloads/sssp/sssp.ptx",
+    .variants = (const char *const[]){"flag-once", NULL},
     .run = sssp_run,
 };
