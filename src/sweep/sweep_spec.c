@@ -625,10 +625,10 @@ static int parse_line(struct sweep_spec *s, struct block *b, char **tok, unsigne
     if (!strcmp(d, "sweep")) {
         if (nt != 2 || !valid_name(tok[1]))
             return fail(err, n, path, line, "expected: sweep NAME");
+        if (expand(s, b, o, path, err, n)) /* the block before: its runs are known now */
+            return -1;
         if (block_defined(s, tok[1]))
             return fail(err, n, path, line, "block '%s' is defined twice", tok[1]);
-        if (expand(s, b, o, path, err, n))
-            return -1;
         b->name = own(s, tok[1]);
         b->line = line;
         b->any = true;

@@ -220,6 +220,11 @@ static void several_seeds_make_one_block_per_seed(void **state)
     expect_error("sweep a2\nworkloads mp\nprotocols rc\n"
                  "sweep a\nseed 1 2\nworkloads mp\nprotocols rc\n",
                  "bad.sweep:5: seed 2 makes block 'a2', which is defined already");
+    expect_error("sweep a\nseed 1 2\nworkloads mp\nprotocols rc\n"
+                 "sweep a2\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:5: block 'a2' is defined twice");
+    expect_error("sweep a\nworkloads mp\nprotocols rc\nsweep a\nworkloads mp\nprotocols rc\n",
+                 "bad.sweep:4: block 'a' is defined twice");
 }
 
 static void machine_files_are_an_axis_and_part_of_the_id(void **state)
