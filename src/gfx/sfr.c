@@ -183,7 +183,8 @@ struct sfr {
     struct gpu gpu[SFR_MAX_GPUS];
     struct dcs dcs;
     struct ics ics;
-    struct p2p_link link[SFR_MAX_GPUS][SFR_MAX_GPUS];
+    struct p2p_link link[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to], topology pairs */
+    struct p2p_link port_out[SFR_MAX_GPUS], port_in[SFR_MAX_GPUS]; /* topology switch */
     struct port tile[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] composition tiles */
     struct port ctrl[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] syncs, IDs, tokens */
     struct port to_dcs[SFR_MAX_GPUS], to_ics[SFR_MAX_GPUS];
@@ -219,7 +220,10 @@ static bool send(struct sfr *m, unsigned from, unsigned to, struct port *p, stru
     if (from == to)
         return port_send(p, x);
     uint64_t bytes = payload + m->cfg.msg_header_bytes;
-    if (!p2p_send(&m->link[from][to], p, x, bytes))
+    struct p2p_link *path[2] = {&m->port_out[from], &m->port_in[to]};
+    bool sent = m->cfg.topology == SFR_LINK_SWITCH ? p2p_send_path(path, 2, p, x, bytes)
+                                                   : p2p_send(&m->link[from][to], p, x, bytes);
+    if (!sent)
         return false;
     m->traffic[cls] += bytes;
     m->n_msgs++;
@@ -1098,6 +1102,8 @@ void sfr_run(const struct gfx_trace *t, const struct sfr_config *cfg, enum sfr_d
     uint32_t rx = m->cfg.rx_buffer_tiles ? m->cfg.rx_buffer_tiles + 1 : big;
     for (unsigned s = 0; s < n; s++) {
         tick_t l0 = s ? lat : 0, li = m->cfg.ics_free_messages ? 0 : l0;
+        p2p_init(&m->port_out[s], m->cfg.link_gbps * 1e9);
+        p2p_init(&m->port_in[s], m->cfg.link_gbps * 1e9);
         port_init(&m->to_dcs[s], "to_dcs", big, l0, &m->gpu[s].c, &m->dcs.c);
         port_init(&m->to_ics[s], "to_ics", big, li, &m->gpu[s].c, &m->ics.c);
         port_init(&m->from_dcs[s], "from_dcs", big, l0, &m->dcs.c, &m->gpu[s].c);

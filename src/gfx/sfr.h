@@ -34,6 +34,13 @@ enum sfr_design {
 extern const char *const sfr_design_names[SFR_N_DESIGNS];
 int sfr_design_find(const char *name);
 
+/* How the GPUs are joined (link.topology). */
+enum sfr_topology {
+    SFR_LINK_PAIRS,  /* a link per ordered GPU pair (Table 6.2) */
+    SFR_LINK_SWITCH, /* one port per GPU and direction into a switch (an ablation) */
+};
+extern const char *const sfr_topology_names[]; /* "pairs", "switch", NULL */
+
 /* Table 6.2 and the parameters the thesis leaves open (spec 004b §8 item 17). */
 struct sfr_config {
     uint32_t gpus;
@@ -42,7 +49,9 @@ struct sfr_config {
     double rop_px_per_cycle;      /* composition (blend / depth test at the receiver) */
     uint32_t draw_setup_cycles;   /* per draw per GPU that processes it */
     uint32_t step_tris;           /* triangles per pipeline step (composition interleaves) */
-    double link_gbps;             /* GB/s per direction per pair; 0 = unlimited */
+    uint32_t topology;            /* enum sfr_topology */
+    double link_gbps;             /* GB/s per direction per pair (per GPU port with a switch);
+                                     0 = unlimited */
     uint32_t link_latency_cycles;
     uint32_t rx_buffer_tiles;      /* composition receive buffer per sender; 0 = unlimited */
     uint32_t color_bytes;          /* per pixel */

@@ -11,6 +11,8 @@
 #include "gfx/gen.h"
 #include "gfx/sfr.h"
 
+const char *const sfr_topology_names[] = {"pairs", "switch", NULL};
+
 #define T struct sfr_config
 const struct cfg_opt sfr_opts[] = {
     CFG_U32("machine.gpus", T, gpus, "8", 1, SFR_MAX_GPUS, "",
@@ -26,8 +28,14 @@ const struct cfg_opt sfr_opts[] = {
     CFG_U32("gpu.step_tris", T, step_tris, "16", 1, 1e6, "triangles",
             "triangles per pipeline step: composition work and scheduler updates interleave "
             "with rendering at this granularity"),
+    CFG_ENUM("link.topology", T, topology, "pairs", sfr_topology_names,
+             "pairs (Table 6.2: a link per GPU pair and direction, so a GPU can receive from "
+             "all others at once) or switch (each GPU has one port per direction into a "
+             "switch, and a message occupies its sender's and its receiver's port together: "
+             "an ablation of the links' parallelism)"),
     CFG_F64("link.gbps", T, link_gbps, "64", 0, 1e6, "GB/s",
-            "per direction per GPU pair (Table 6.2: 64); 0 = unlimited"),
+            "per direction per GPU pair (Table 6.2: 64), or per GPU port with "
+            "link.topology = switch; 0 = unlimited"),
     CFG_U32("link.latency_cycles", T, link_latency_cycles, "200", 0, 1e7, "cycles",
             "inter-GPU latency (Table 6.2: 200)"),
     CFG_U32("link.rx_buffer_tiles", T, rx_buffer_tiles, "4", 0, 1e6, "tiles",

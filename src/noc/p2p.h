@@ -33,4 +33,11 @@ void p2p_init(struct p2p_link *l, double bytes_per_second);
  * latency is the link's). False, with nothing sent, when the port is full. */
 bool p2p_send(struct p2p_link *l, struct port *p, struct msg *m, uint64_t bytes);
 
+/* The same over a path of `n` links crossed cut-through, as a sender's port
+ * into a switch and the switch's port to the receiver: the message starts
+ * when every link on the path is free and occupies each for the slowest
+ * link's serialisation; the first link's latency_ps is the path's. */
+bool p2p_send_path(struct p2p_link *const *path, unsigned n, struct port *p, struct msg *m,
+                   uint64_t bytes);
+
 #endif
