@@ -183,7 +183,7 @@ struct sfr {
     struct gpu gpu[SFR_MAX_GPUS];
     struct dcs dcs;
     struct ics ics;
-    struct p2p_link link[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to], topology pairs */
+    struct p2p_link link[SFR_MAX_GPUS][SFR_MAX_GPUS];              /* [from][to], topology pairs */
     struct p2p_link port_out[SFR_MAX_GPUS], port_in[SFR_MAX_GPUS]; /* topology switch */
     struct port tile[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] composition tiles */
     struct port ctrl[SFR_MAX_GPUS][SFR_MAX_GPUS]; /* [from][to] syncs, IDs, tokens */
