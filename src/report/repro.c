@@ -447,14 +447,49 @@ const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_va
     return best;
 }
 
+static bool block_runs_app(const struct repro *r, const char *block, const char *app)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, block) && !strcmp(r->spec.runs[i].workload, app))
+            return true;
+    return false;
+}
+
 /* Whether the app is one the scope block (an ablation's, set while an
- * [explain] with a reference is computed) runs. */
+ * ablation that runs fewer apps than the main block is computed) runs. */
 static bool in_scope(const struct repro *r, const char *app)
 {
-    if (!r->scope)
-        return true;
+    return !r->scope || block_runs_app(r, r->scope, app);
+}
+
+unsigned repro_block_apps(const struct repro *r, const char *block, char *buf, size_t n)
+{
+    unsigned count = 0;
+    size_t k = 0;
+    if (buf && n)
+        buf[0] = 0;
+    for (unsigned i = 0; i < r->spec.n_runs; i++) {
+        const struct sweep_run *run = &r->spec.runs[i];
+        bool seen = strcmp(run->block, block) != 0;
+        for (unsigned j = 0; j < i && !seen; j++)
+            seen = !strcmp(r->spec.runs[j].block, block) &&
+                   !strcmp(r->spec.runs[j].workload, run->workload);
+        if (seen)
+            continue;
+        count++;
+        if (buf && k < n)
+            k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? " " : "", run->workload);
+    }
+    return count;
+}
+
+bool repro_ablation_scoped(const struct repro *r, const struct rp_ablation *ab)
+{
+    if (ab->rest_main || ab->none[0] || !repro_runs_block(r, ab->block))
+        return false;
     for (unsigned i = 0; i < r->spec.n_runs; i++)
-        if (!strcmp(r->spec.runs[i].block, r->scope) && !strcmp(r->spec.runs[i].workload, app))
+        if (!strcmp(r->spec.runs[i].block, r->d.block) &&
+            !block_runs_app(r, ab->block, r->spec.runs[i].workload))
             return true;
     return false;
 }
@@ -467,7 +502,7 @@ const struct sweep_result *repro_get(const struct repro *r, const char *app, con
         return NULL;
     if (!v && r->ablation && block_has(r, r->ablation->block, design, &built)) {
         const char *setting = r->ablation->setting[0] ? r->ablation->setting : NULL;
-        if (r->ablation->replica && repro_runs_block(r, r->ablation->block) &&
+        if (r->ablation->rest_main && repro_runs_block(r, r->ablation->block) &&
             !sweep_find(&r->spec, r->ablation->block, app, design, setting))
             return repro_get_in(r, app, r->d.block, design, NULL);
         return repro_get_in(r, app, r->ablation->block, design, setting);
@@ -633,30 +668,78 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
 
 /* A number of paper.csv computed again in an ablation: NaN when the
  * ablation's block lacks a run it needs. */
-double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab)
+static double row_value(struct repro *r, const struct rp_paper_row *p)
 {
     unsigned used, total;
-    const struct rp_ablation *was = r->ablation;
-    r->ablation = ab;
-    double v = NAN;
     if ((!p->baseline[0] || repro_have(r, p->baseline)) && repro_have(r, p->design))
-        v = repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
-                              &total, NULL) /
-            p->divisor;
-    r->ablation = was;
+        return repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline, p->design, &used,
+                                 &total, NULL) /
+               p->divisor;
+    return NAN;
+}
+
+static int claim_value_in(struct repro *r, unsigned claim, char *detail, size_t n)
+{
+    double v = cx_eval(r->d.claims[claim].node, repro_claim_env(r), detail, n);
+    return isnan(v) ? -1 : v != 0;
+}
+
+/* Evaluate in the ablation `ab` (after) or in the main block (before), over
+ * the ablation block's apps where it is scoped: *saved keeps what to restore. */
+struct eval_state {
+    const struct rp_ablation *ablation;
+    const char *scope;
+};
+static struct eval_state eval_enter(struct repro *r, const struct rp_ablation *ab, bool after)
+{
+    struct eval_state was = {r->ablation, r->scope};
+    r->ablation = after ? ab : NULL;
+    r->scope = repro_ablation_scoped(r, ab) ? ab->block : NULL;
+    return was;
+}
+static void eval_leave(struct repro *r, struct eval_state was)
+{
+    r->ablation = was.ablation, r->scope = was.scope;
+}
+
+double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab)
+{
+    struct eval_state was = eval_enter(r, ab, true);
+    double v = row_value(r, p);
+    eval_leave(r, was);
     return v;
 }
 
-/* A claim evaluated again in an ablation: 1 holds, 0 not, -1 cannot check;
- * its values into detail. */
+double repro_row_before(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab)
+{
+    if (!repro_ablation_scoped(r, ab))
+        return p->ours;
+    struct eval_state was = eval_enter(r, ab, false);
+    double v = row_value(r, p);
+    eval_leave(r, was);
+    return v;
+}
+
 int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
                    size_t n)
 {
-    const struct rp_ablation *was = r->ablation;
-    r->ablation = ab;
-    double v = cx_eval(r->d.claims[claim].node, repro_claim_env(r), detail, n);
-    r->ablation = was;
-    return isnan(v) ? -1 : v != 0;
+    struct eval_state was = eval_enter(r, ab, true);
+    int holds = claim_value_in(r, claim, detail, n);
+    eval_leave(r, was);
+    return holds;
+}
+
+int repro_claim_before(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
+                       size_t n)
+{
+    if (!repro_ablation_scoped(r, ab)) {
+        snprintf(detail, n, "%s", r->claims[claim].detail);
+        return r->claims[claim].holds;
+    }
+    struct eval_state was = eval_enter(r, ab, false);
+    int holds = claim_value_in(r, claim, detail, n);
+    eval_leave(r, was);
+    return holds;
 }
 
 /* An [explain]'s number (its row) or claim before the change (after =
@@ -672,14 +755,17 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
     const struct rp_ablation *was = r->ablation, *was_ref = r->reference;
     const char *was_scope = r->scope;
     bool ref = x->ref.block[0] != 0;
-    double v = NAN;
-    if (!after && !ref) { /* the main block's, as the report computed it */
+    if (!ref && !x->measure_pm) { /* against the main block */
         if (x->row_index >= 0)
-            return r->paper[x->row_index].ours;
-        *holds = r->claims[x->claim_index].holds;
-        snprintf(detail, n, "%s", r->claims[x->claim_index].detail);
+            return after ? repro_row_in(r, &r->paper[x->row_index], &x->ab)
+                         : repro_row_before(r, &r->paper[x->row_index], &x->ab);
+        *holds = after ? repro_claim_in(r, (unsigned)x->claim_index, &x->ab, detail, n)
+                       : repro_claim_before(r, (unsigned)x->claim_index, &x->ab, detail, n);
         return NAN;
     }
+    double v = NAN;
+    if (!after && !ref) /* a measure: the main block's number, as the report computed it */
+        return r->paper[x->row_index].ours;
     r->ablation = x->measure_pm ? NULL : after ? &x->ab : &x->ref;
     r->reference = after && ref ? &x->ref : NULL;
     r->scope = ref ? x->ab.block : NULL;
@@ -692,8 +778,7 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
                                   &total, NULL) /
                 p->divisor;
     } else {
-        double c = cx_eval(r->d.claims[x->claim_index].node, repro_claim_env(r), detail, n);
-        *holds = isnan(c) ? -1 : c != 0;
+        *holds = claim_value_in(r, (unsigned)x->claim_index, detail, n);
     }
     r->ablation = was;
     r->reference = was_ref;

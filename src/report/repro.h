@@ -141,10 +141,13 @@ struct rp_ablation {
     char block[RP_NAME], setting[128];
     char none[256]; /* a calibration's undo = none (REASON): nothing to run */
     unsigned line;  /* of block = (or undo =) */
-    /* a replica (the main block on another input): an app its block does
-     * not run is the main block's run there (an app whose accesses do not
-     * depend on its input's values runs the same on every seed) */
-    bool replica;
+    /* a replica (the main block on another input), or `rest = main`: an app
+     * its block does not run is the main block's run there (a replica's
+     * apps whose accesses do not depend on the input's values run the same
+     * on every seed; an explain's or a calibration's block that changes only
+     * its apps' input). Without it a block that runs fewer apps than the
+     * main block is compared with the main block over its own apps. */
+    bool rest_main;
 };
 
 /* [explain NAME]: the ablation that explains a miss, a claim or a row of

@@ -265,6 +265,19 @@ static int ablation_value(struct decl_reader *rd, struct rp_ablation *ab, const 
     return ablation_parse(ab, key, v, false, msg, sizeof msg) ? bad(rd, "%s", msg) : 1;
 }
 
+/* rest = main: the apps the ablation's block does not run are the main
+ * block's runs (the block changes only its own apps' input or kernel). */
+static int rest_value(struct decl_reader *rd, struct rp_ablation *ab, const char *v)
+{
+    if (strcmp(v, "main"))
+        return bad(rd,
+                   "rest = %s: expected main (the apps the block does not run are the main "
+                   "block's; without it they are left out on both sides)",
+                   v);
+    ab->rest_main = true;
+    return 1;
+}
+
 static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char *key, const char *v)
 {
     if (!strcmp(key, "text"))
@@ -282,13 +295,15 @@ static int explain_key(struct decl_reader *rd, struct rp_explain *x, const char 
         return ablation_value(rd, &x->ab, key, v);
     else if (!strcmp(key, "reference"))
         return ablation_value(rd, &x->ref, key, v);
+    else if (!strcmp(key, "rest"))
+        return rest_value(rd, &x->ab, v);
     else if (!strcmp(key, "measure")) {
         x->measure_line = rd->line; /* resolved with the paper's numbers (repro.c) */
         return name_value(rd, x->measure, sizeof x->measure, key, v);
     } else
         return bad(rd,
                    "[explain %s]: unknown key '%s' (expected claim, row, ablation, measure, "
-                   "reference, text)",
+                   "reference, rest, text)",
                    x->name, key);
     return 1;
 }
@@ -320,10 +335,12 @@ static int calibration_key(struct decl_reader *rd, struct rp_calibration *c, con
         if (!c->undo_text[0])
             c->undo.line = rd->line;
         text_value(rd, c->undo_text, sizeof c->undo_text, key, v);
-    } else
+    } else if (!strcmp(key, "rest"))
+        return rest_value(rd, &c->undo, v);
+    else
         return bad(rd,
                    "[calibration %s]: unknown key '%s' (expected what, why, source, "
-                   "after_result, affects, undo)",
+                   "after_result, affects, undo, rest)",
                    c->name, key);
     return 1;
 }
@@ -402,7 +419,7 @@ static int repro_key(struct decl_reader *rd, struct rp_decl *d, const char *key,
                 struct rp_ablation *x = &d->replicas[d->n_replicas++];
                 snprintf(x->block, sizeof x->block, "%s", b);
                 x->line = rd->line;
-                x->replica = true;
+                x->rest_main = true;
             }
         }
     } else if (!strcmp(key, "built")) {
@@ -672,7 +689,7 @@ int repro_decl_load(struct rp_decl *d, const char *dir, char *err, size_t errlen
         for (unsigned k = 0; k < d->n_replicas; k++)
             if (!strcmp(d->explains[i].ab.block, d->replicas[k].block) &&
                 !d->explains[i].ab.setting[0])
-                d->explains[i].ab.replica = true;
+                d->explains[i].ab.rest_main = true;
     for (unsigned i = 0; i < d->n_calibs; i++) {
         struct rp_calibration *c = &d->calibs[i];
         char msg[512];

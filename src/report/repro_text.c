@@ -630,8 +630,11 @@ static void claims(struct repro *r)
         for (unsigned k = 0; k < r->d.n_calibs; k++) {
             const struct rp_calibration *cal = &r->d.calibs[k];
             char detail[1024];
-            if (!cal->undo.none[0] && x->holds >= 0 &&
-                repro_claim_in(r, i, &cal->undo, detail, sizeof detail) == !x->holds)
+            if (cal->undo.none[0] || !repro_runs_block(r, cal->undo.block))
+                continue;
+            int was = repro_claim_before(r, i, &cal->undo, detail, sizeof detail);
+            int undone = repro_claim_in(r, i, &cal->undo, detail, sizeof detail);
+            if (was >= 0 && undone >= 0 && was != undone)
                 fprintf(o, " [rests on calibration %s]", cal->name);
         }
         fputc('\n', o);
@@ -670,23 +673,16 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         snprintf(where, sizeof where, "the main block's runs as %s", x->measure);
     else
         ablation_name(&x->ab, where, sizeof where);
+    char apps[256];
+    repro_block_apps(r, x->ab.block, apps, sizeof apps);
+    size_t len = strlen(where);
     if (x->ref.block[0]) { /* against a reference, over the ablation's apps */
-        char apps[256] = "";
-        size_t k = 0;
-        for (unsigned i = 0; i < r->spec.n_runs && k < sizeof apps; i++) {
-            const struct sweep_run *run = &r->spec.runs[i];
-            bool seen = strcmp(run->block, x->ab.block) != 0;
-            for (unsigned j = 0; j < i && !seen; j++)
-                seen = !strcmp(r->spec.runs[j].block, x->ab.block) &&
-                       !strcmp(r->spec.runs[j].workload, run->workload);
-            if (!seen)
-                k += (size_t)snprintf(apps + k, sizeof apps - k, "%s%s", k ? " " : "",
-                                      run->workload);
-        }
         ablation_name(&x->ref, ref, sizeof ref);
-        size_t n = strlen(where);
-        snprintf(where + n, sizeof where - n, " against %.80s; apps %.80s", ref, apps);
-    }
+        snprintf(where + len, sizeof where - len, " against %.80s; apps %.80s", ref, apps);
+    } else if (!x->measure_pm && repro_ablation_scoped(r, &x->ab))
+        snprintf(where + len, sizeof where - len, "; over its apps %.80s", apps);
+    else if (!x->measure_pm && x->ab.rest_main && repro_runs_block(r, x->ab.block))
+        snprintf(where + len, sizeof where - len, "; apps %.80s, the rest the main block's", apps);
     fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
     if ((!x->measure_pm && repro_block_absent(r, x->ab.block)) ||
         (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
@@ -864,27 +860,40 @@ static void calibrations(struct repro *r)
             fprintf(o, "    undone: not measured (%s)\n", c->undo.none);
             continue;
         }
-        char where[256];
+        char where[256], apps[256];
         ablation_name(&c->undo, where, sizeof where);
-        fprintf(o, "    undone (%s):\n", where);
+        if (!repro_runs_block(r, c->undo.block)) {
+            fprintf(o, "    undone (%s): not run at size %s (the block is not in %s)\n", where,
+                    r->size, r->sweep_file);
+            continue;
+        }
+        repro_block_apps(r, c->undo.block, apps, sizeof apps);
+        if (repro_ablation_scoped(r, &c->undo))
+            fprintf(o, "    undone (%s; before and after over its apps %s):\n", where, apps);
+        else if (c->undo.rest_main)
+            fprintf(o, "    undone (%s; apps %s, the rest the main block's):\n", where, apps);
+        else
+            fprintf(o, "    undone (%s):\n", where);
         unsigned shown = 0;
         for (unsigned k = 0; k < r->d.n_claims; k++) {
             char detail[1024];
+            int was = repro_claim_before(r, k, &c->undo, detail, sizeof detail);
             int holds = repro_claim_in(r, k, &c->undo, detail, sizeof detail);
-            if (holds < 0 || holds == r->claims[k].holds)
+            if (holds < 0 || was < 0 || holds == was)
                 continue;
             fprintf(o, "      claim %s [%s] \u2192 [%s]: rests on this calibration\n",
-                    r->d.claims[k].id, verdict_word(r->claims[k].holds), verdict_word(holds));
+                    r->d.claims[k].id, verdict_word(was), verdict_word(holds));
             shown++;
         }
         for (unsigned k = 0; k < r->n_paper; k++) { /* the paper's numbers it moves */
             const struct rp_paper_row *p = &r->paper[k];
+            double was = repro_row_before(r, p, &c->undo);
             double in = repro_row_in(r, p, &c->undo);
-            if (isnan(in) || isnan(p->ours) || fabs(in - p->ours) < 0.005)
+            if (isnan(in) || isnan(was) || fabs(in - was) < 0.005)
                 continue;
             fprintf(o, "      %s %s %s%s%s over %s: ", p->figure, p->set, p->app,
                     p->app[0] ? " " : "", p->design, p->baseline[0] ? p->baseline : "-");
-            number(o, p->ours);
+            number(o, was);
             fprintf(o, " \u2192 %.2f; paper %.2f\n", in, p->value);
             shown++;
         }

@@ -90,10 +90,23 @@ const char *repro_x_find(const struct repro *r, const struct rp_figure *f, const
 void repro_evidence(struct repro *r, const char *set, const char *metric, const char *baseline,
                     const char *design, const struct effect *e, char *buf, size_t n);
 /* A number of paper.csv, or a claim (1 holds, 0 not, -1 cannot check; its
- * values into detail), computed again in an ablation (repro.h). */
+ * values into detail), computed again in an ablation (repro.h), and the same
+ * before it: the main block's, over the ablation block's apps where the
+ * ablation is scoped (it runs fewer apps than the main block, without
+ * rest = main), else as the report computed it. */
 double repro_row_in(struct repro *r, const struct rp_paper_row *p, const struct rp_ablation *ab);
+double repro_row_before(struct repro *r, const struct rp_paper_row *p,
+                        const struct rp_ablation *ab);
 int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
                    size_t n);
+int repro_claim_before(struct repro *r, unsigned claim, const struct rp_ablation *ab, char *detail,
+                       size_t n);
+/* Whether an ablation's block runs here and leaves out an app the main block
+ * runs, and has no rest = main: its numbers are compared over its apps. */
+bool repro_ablation_scoped(const struct repro *r, const struct rp_ablation *ab);
+/* The apps a block runs at this size: their count, their names joined by
+ * spaces into buf (may be NULL). */
+unsigned repro_block_apps(const struct repro *r, const char *block, char *buf, size_t n);
 int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
 /* An [explain]'s row (returned; NaN when a run is missing) or claim (*holds,
  * detail) before its change (the main block's, or its reference's) and after
