@@ -2,7 +2,9 @@
  * 402-p2p.c - point-to-point links: a message is ready one serialisation
  * (bytes / bandwidth, after the link is free) plus the latency after it is
  * sent; messages keep send order; a full port refuses without using the
- * link; bandwidth 0 serialises nothing; ports sharing a link share its time.
+ * link; bandwidth 0 serialises nothing; ports sharing a link share its time;
+ * a path of links (a switch's ports) starts when every link on it is free
+ * and occupies each.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -102,12 +104,56 @@ static void unlimited_bandwidth(void **state)
     teardown_engine(&p, 1);
 }
 
+/* Two senders into one receiver through a switch: the second message waits
+ * for the receiver's port though its own sender's port is free, and then
+ * holds that port too. */
+static void path_waits_for_every_link(void **state)
+{
+    (void)state;
+    setup_engine();
+    struct port p[2];
+    port_init(&p[0], "from-a", 4, 200 * NS, NULL, &rx.c);
+    port_init(&p[1], "from-b", 4, 200 * NS, NULL, &rx.c);
+    struct p2p_link out_a, out_b, in_c;
+    p2p_init(&out_a, 64e9), p2p_init(&out_b, 64e9), p2p_init(&in_c, 64e9);
+    struct p2p_link *a_to_c[2] = {&out_a, &in_c}, *b_to_c[2] = {&out_b, &in_c};
+    assert_true(p2p_send_path(a_to_c, 2, &p[0], msg_new(&pool, 1, 0, 0), 6400)); /* 100 ns */
+    assert_true(p2p_send_path(b_to_c, 2, &p[1], msg_new(&pool, 1, 0, 0), 6400));
+    assert_int_equal(ready_at(&p[0], 0), 100 * NS + 200 * NS);
+    assert_int_equal(ready_at(&p[1], 0), 200 * NS + 200 * NS);
+    assert_int_equal(out_a.free_at, 100 * NS);
+    assert_int_equal(out_b.free_at, 200 * NS);
+    assert_int_equal(in_c.free_at, 200 * NS);
+    assert_int_equal(in_c.bytes, 12800);
+    assert_int_equal(out_b.busy_ps, 100 * NS);
+    teardown_engine(p, 2);
+}
+
+/* The same two messages on links of their own (pairs) go side by side. */
+static void pairs_go_side_by_side(void **state)
+{
+    (void)state;
+    setup_engine();
+    struct port p[2];
+    port_init(&p[0], "from-a", 4, 200 * NS, NULL, &rx.c);
+    port_init(&p[1], "from-b", 4, 200 * NS, NULL, &rx.c);
+    struct p2p_link ac, bc;
+    p2p_init(&ac, 64e9), p2p_init(&bc, 64e9);
+    assert_true(p2p_send(&ac, &p[0], msg_new(&pool, 1, 0, 0), 6400));
+    assert_true(p2p_send(&bc, &p[1], msg_new(&pool, 1, 0, 0), 6400));
+    assert_int_equal(ready_at(&p[0], 0), 100 * NS + 200 * NS);
+    assert_int_equal(ready_at(&p[1], 0), 100 * NS + 200 * NS);
+    teardown_engine(p, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(serialisation_and_latency),
         cmocka_unit_test(full_port_refuses_without_using_the_link),
         cmocka_unit_test(unlimited_bandwidth),
+        cmocka_unit_test(path_waits_for_every_link),
+        cmocka_unit_test(pairs_go_side_by_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
