@@ -62,7 +62,7 @@ grep -qxF "kmn: not run in seeded; the main block's runs stand for them there" "
     fail "kmn taken from main not said: $(cat "$tmp/spread")"
 # an [explain] on the replica's block computes the claim as the replica does: kmn from main
 in2=$(awk -v k="$kmn" -v b="$s2" 'BEGIN { printf "%.2f", 2 / (1 / k + 1 / b) }')
-grep -q "^    gains-input: on the input of seed 2 (block seeded): \[.*\]: speedup(all, rc, nol1) $in2\$" "$tmp/report" ||
+grep -q "^    gains-input: on the input of seed 2 (block seeded; apps streamcluster, the rest the main block.s): \[.*\]: speedup(all, rc, nol1) $in2\$" "$tmp/report" ||
     fail "the explain on the replica (want speedup(all, rc, nol1) $in2): $(grep -A1 'gains-input' "$tmp/report")"
 # a replica that another size's sweep file does not name is not run at that size: no spread there
 # (sweep.quick = the main block alone, at tiny as written), not main's runs standing in for it
