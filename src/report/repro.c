@@ -666,8 +666,8 @@ double repro_paper_value(const struct repro *r, const struct rp_paper_metric *pm
     return best; /* "up to": the set's largest app's */
 }
 
-/* A number of paper.csv computed again in an ablation: NaN when the
- * ablation's block lacks a run it needs. */
+/* A number of paper.csv in the current ablation and scope: NaN when a run
+ * it needs is missing. */
 static double row_value(struct repro *r, const struct rp_paper_row *p)
 {
     unsigned used, total;
@@ -685,7 +685,8 @@ static int claim_value_in(struct repro *r, unsigned claim, char *detail, size_t 
 }
 
 /* Evaluate in the ablation `ab` (after) or in the main block (before), over
- * the ablation block's apps where it is scoped: *saved keeps what to restore. */
+ * the ablation block's apps where it is scoped; eval_leave restores what
+ * eval_enter returns. */
 struct eval_state {
     const struct rp_ablation *ablation;
     const char *scope;

@@ -630,7 +630,7 @@ static void claims(struct repro *r)
         for (unsigned k = 0; k < r->d.n_calibs; k++) {
             const struct rp_calibration *cal = &r->d.calibs[k];
             char detail[1024];
-            if (cal->undo.none[0] || !repro_runs_block(r, cal->undo.block))
+            if (cal->undo.none[0] || repro_block_absent(r, cal->undo.block))
                 continue;
             int was = repro_claim_before(r, i, &cal->undo, detail, sizeof detail);
             int undone = repro_claim_in(r, i, &cal->undo, detail, sizeof detail);
@@ -862,7 +862,7 @@ static void calibrations(struct repro *r)
         }
         char where[256], apps[256];
         ablation_name(&c->undo, where, sizeof where);
-        if (!repro_runs_block(r, c->undo.block)) {
+        if (repro_block_absent(r, c->undo.block)) {
             fprintf(o, "    undone (%s): not run at size %s (the block is not in %s)\n", where,
                     r->size, r->sweep_file);
             continue;
