@@ -220,9 +220,13 @@ static bool send(struct sfr *m, unsigned from, unsigned to, struct port *p, stru
     if (from == to)
         return port_send(p, x);
     uint64_t bytes = payload + m->cfg.msg_header_bytes;
-    struct p2p_link *path[2] = {&m->port_out[from], &m->port_in[to]};
-    bool sent = m->cfg.topology == SFR_LINK_SWITCH ? p2p_send_path(path, 2, p, x, bytes)
-                                                   : p2p_send(&m->link[from][to], p, x, bytes);
+    bool sent;
+    if (m->cfg.topology == SFR_LINK_SWITCH) {
+        struct p2p_link *path[2] = {&m->port_out[from], &m->port_in[to]};
+        sent = p2p_send_path(path, 2, m->cfg.switch_mode, p, x, bytes);
+    } else {
+        sent = p2p_send(&m->link[from][to], p, x, bytes);
+    }
     if (!sent)
         return false;
     m->traffic[cls] += bytes;

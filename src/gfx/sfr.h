@@ -50,6 +50,7 @@ struct sfr_config {
     uint32_t draw_setup_cycles;   /* per draw per GPU that processes it */
     uint32_t step_tris;           /* triangles per pipeline step (composition interleaves) */
     uint32_t topology;            /* enum sfr_topology */
+    uint32_t switch_mode;         /* enum p2p_path_mode: how a message crosses the switch */
     double link_gbps;             /* GB/s per direction per pair (per GPU port with a switch);
                                      0 = unlimited */
     uint32_t link_latency_cycles;

@@ -10,6 +10,7 @@
 
 #include "gfx/gen.h"
 #include "gfx/sfr.h"
+#include "noc/p2p.h"
 
 const char *const sfr_topology_names[] = {"pairs", "switch", NULL};
 
@@ -31,8 +32,13 @@ const struct cfg_opt sfr_opts[] = {
     CFG_ENUM("link.topology", T, topology, "pairs", sfr_topology_names,
              "pairs (Table 6.2: a link per GPU pair and direction, so a GPU can receive from "
              "all others at once) or switch (each GPU has one port per direction into a "
-             "switch, and a message occupies its sender's and its receiver's port together: "
-             "an ablation of the links' parallelism)"),
+             "switch, which every message to or from it shares: an ablation of the links' "
+             "parallelism)"),
+    CFG_ENUM("link.switch", T, switch_mode, "buffered", p2p_path_mode_names,
+             "with link.topology = switch, how a message crosses it: buffered (a packet "
+             "switch: the receiver's port takes the message when free, the sender's port "
+             "goes on meanwhile) or circuit (the message starts when both ports are free and "
+             "holds both, so a sender's port idles while its receiver's is busy)"),
     CFG_F64("link.gbps", T, link_gbps, "64", 0, 1e6, "GB/s",
             "per direction per GPU pair (Table 6.2: 64), or per GPU port with "
             "link.topology = switch; 0 = unlimited"),

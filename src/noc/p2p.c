@@ -15,32 +15,52 @@ void p2p_init(struct p2p_link *l, double bytes_per_second)
     l->ps_per_byte = bytes_per_second > 0 ? 1e12 / bytes_per_second : 0;
 }
 
+const char *const p2p_path_mode_names[] = {"buffered", "circuit", NULL};
+
 bool p2p_send(struct p2p_link *l, struct port *p, struct msg *m, uint64_t bytes)
 {
-    return p2p_send_path(&l, 1, p, m, bytes);
+    return p2p_send_path(&l, 1, P2P_PATH_BUFFERED, p, m, bytes);
 }
 
-bool p2p_send_path(struct p2p_link *const *path, unsigned n, struct port *p, struct msg *m,
-                   uint64_t bytes)
+static tick_t serialisation(const struct p2p_link *l, uint64_t bytes)
+{
+    return (tick_t)ceil((double)bytes * l->ps_per_byte);
+}
+
+static void occupy(struct p2p_link *l, uint64_t bytes, tick_t start, tick_t end)
+{
+    l->free_at = end;
+    l->bytes += bytes;
+    l->msgs++;
+    l->busy_ps += end - start;
+}
+
+bool p2p_send_path(struct p2p_link *const *path, unsigned n, enum p2p_path_mode mode,
+                   struct port *p, struct msg *m, uint64_t bytes)
 {
     if (!port_has_room(p, 1)) {
         p->n_full++;
         return false;
     }
     tick_t now = p->receiver->eng->now;
-    tick_t start = now, ser = 0;
-    for (unsigned i = 0; i < n; i++) {
-        start = MAX(start, path[i]->free_at);
-        ser = MAX(ser, (tick_t)ceil((double)bytes * path[i]->ps_per_byte));
+    tick_t head = now, tail = now; /* when the message starts and ends on the link so far */
+    if (mode == P2P_PATH_CIRCUIT) {
+        tick_t ser = 0;
+        for (unsigned i = 0; i < n; i++) {
+            head = MAX(head, path[i]->free_at);
+            ser = MAX(ser, serialisation(path[i], bytes));
+        }
+        tail = head + ser;
+        for (unsigned i = 0; i < n; i++)
+            occupy(path[i], bytes, head, tail);
+    } else {
+        for (unsigned i = 0; i < n; i++) {
+            head = MAX(head, path[i]->free_at);
+            tail = MAX(tail, head + serialisation(path[i], bytes));
+            occupy(path[i], bytes, head, tail);
+        }
     }
-    for (unsigned i = 0; i < n; i++) {
-        struct p2p_link *l = path[i];
-        l->free_at = start + ser;
-        l->bytes += bytes;
-        l->msgs++;
-        l->busy_ps += ser;
-    }
-    bool ok = port_send_delayed(p, m, start + ser - now + path[0]->latency_ps);
+    bool ok = port_send_delayed(p, m, tail - now + path[0]->latency_ps);
     panic_if(!ok, "p2p_send: port %s refused after room check", p->name);
     return true;
 }

@@ -33,11 +33,27 @@ void p2p_init(struct p2p_link *l, double bytes_per_second);
  * latency is the link's). False, with nothing sent, when the port is full. */
 bool p2p_send(struct p2p_link *l, struct port *p, struct msg *m, uint64_t bytes);
 
-/* The same over a path of `n` links crossed cut-through, as a sender's port
- * into a switch and the switch's port to the receiver: the message starts
- * when every link on the path is free and occupies each for the slowest
- * link's serialisation; the first link's latency_ps is the path's. */
-bool p2p_send_path(struct p2p_link *const *path, unsigned n, struct port *p, struct msg *m,
-                   uint64_t bytes);
+/* How a message crosses a path of links (a sender's port into a switch, then
+ * the switch's port to the receiver). */
+enum p2p_path_mode {
+    /* A packet switch with buffers between the links: each link takes the
+     * message once it is free and the message's head has reached it (cut-through)
+     * and is held until the message has passed, which is no earlier than the link
+     * before it let the message go. A busy link delays the links after it, not
+     * those before it: a sender's port goes on to other receivers while one
+     * receiver's port is busy. */
+    P2P_PATH_BUFFERED,
+    /* A circuit: the message starts when every link on the path is free and holds
+     * them all for the slowest link's serialisation, so a sender's port idles
+     * while its receiver's is busy, and the reservations, made at send time and
+     * never backfilled, queue one sender's burst behind another's. */
+    P2P_PATH_CIRCUIT,
+};
+extern const char *const p2p_path_mode_names[]; /* "buffered", "circuit", NULL */
+
+/* The same over a path of `n` links, crossed as `mode` says; the first link's
+ * latency_ps is the path's. */
+bool p2p_send_path(struct p2p_link *const *path, unsigned n, enum p2p_path_mode mode,
+                   struct port *p, struct msg *m, uint64_t bytes);
 
 #endif

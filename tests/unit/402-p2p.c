@@ -3,8 +3,8 @@
  * (bytes / bandwidth, after the link is free) plus the latency after it is
  * sent; messages keep send order; a full port refuses without using the
  * link; bandwidth 0 serialises nothing; ports sharing a link share its time;
- * a path of links (a switch's ports) starts when every link on it is free
- * and occupies each.
+ * a path of links (a switch's ports) either holds every link at once (a
+ * circuit) or lets each go once the message has passed it (buffered).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -104,29 +104,80 @@ static void unlimited_bandwidth(void **state)
     teardown_engine(&p, 1);
 }
 
-/* Two senders into one receiver through a switch: the second message waits
- * for the receiver's port though its own sender's port is free, and then
- * holds that port too. */
-static void path_waits_for_every_link(void **state)
+/* Two senders into one receiver through a switch, then the second sender to
+ * another receiver, all sent at time 0. */
+struct switch_run {
+    tick_t b_to_c_ready, b_to_d_ready;
+    struct p2p_link out_b, in_c;
+};
+
+static struct switch_run two_into_one(enum p2p_path_mode mode)
+{
+    setup_engine();
+    struct port p[3];
+    port_init(&p[0], "a-c", 4, 200 * NS, NULL, &rx.c);
+    port_init(&p[1], "b-c", 4, 200 * NS, NULL, &rx.c);
+    port_init(&p[2], "b-d", 4, 200 * NS, NULL, &rx.c);
+    struct switch_run r;
+    struct p2p_link out_a, in_d;
+    p2p_init(&out_a, 64e9), p2p_init(&r.out_b, 64e9), p2p_init(&r.in_c, 64e9);
+    p2p_init(&in_d, 64e9);
+    struct p2p_link *a_to_c[2] = {&out_a, &r.in_c}, *b_to_c[2] = {&r.out_b, &r.in_c},
+                    *b_to_d[2] = {&r.out_b, &in_d};
+    assert_true(p2p_send_path(a_to_c, 2, mode, &p[0], msg_new(&pool, 1, 0, 0), 6400)); /* 100 ns */
+    assert_true(p2p_send_path(b_to_c, 2, mode, &p[1], msg_new(&pool, 1, 0, 0), 6400));
+    assert_true(p2p_send_path(b_to_d, 2, mode, &p[2], msg_new(&pool, 1, 0, 0), 6400));
+    assert_int_equal(ready_at(&p[0], 0), 100 * NS + 200 * NS);
+    r.b_to_c_ready = ready_at(&p[1], 0);
+    r.b_to_d_ready = ready_at(&p[2], 0);
+    teardown_engine(p, 3);
+    return r;
+}
+
+/* A circuit: B's message to C waits for C's port though B's is free, and holds
+ * B's port meanwhile, so B's next message, to an idle receiver, waits too. */
+static void circuit_holds_every_link(void **state)
+{
+    (void)state;
+    struct switch_run r = two_into_one(P2P_PATH_CIRCUIT);
+    assert_int_equal(r.b_to_c_ready, 200 * NS + 200 * NS);
+    assert_int_equal(r.b_to_d_ready, 300 * NS + 200 * NS);
+    assert_int_equal(r.out_b.free_at, 300 * NS);
+    assert_int_equal(r.in_c.free_at, 200 * NS);
+    assert_int_equal(r.in_c.bytes, 12800);
+    assert_int_equal(r.out_b.busy_ps, 200 * NS);
+}
+
+/* A buffered switch: B's message to C leaves B's port at once and waits in the
+ * switch for C's port; B's next message goes to D while it waits. */
+static void buffered_frees_the_senders_port(void **state)
+{
+    (void)state;
+    struct switch_run r = two_into_one(P2P_PATH_BUFFERED);
+    assert_int_equal(r.b_to_c_ready, 200 * NS + 200 * NS);
+    assert_int_equal(r.b_to_d_ready, 200 * NS + 200 * NS);
+    assert_int_equal(r.out_b.free_at, 200 * NS);
+    assert_int_equal(r.in_c.free_at, 200 * NS);
+    assert_int_equal(r.in_c.bytes, 12800);
+    assert_int_equal(r.out_b.busy_ps, 200 * NS);
+}
+
+/* Cut-through onto a faster link: the message cannot leave the second link
+ * before it has arrived over the first, so the slower link sets its end. */
+static void buffered_path_ends_with_its_slowest_link(void **state)
 {
     (void)state;
     setup_engine();
-    struct port p[2];
-    port_init(&p[0], "from-a", 4, 200 * NS, NULL, &rx.c);
-    port_init(&p[1], "from-b", 4, 200 * NS, NULL, &rx.c);
-    struct p2p_link out_a, out_b, in_c;
-    p2p_init(&out_a, 64e9), p2p_init(&out_b, 64e9), p2p_init(&in_c, 64e9);
-    struct p2p_link *a_to_c[2] = {&out_a, &in_c}, *b_to_c[2] = {&out_b, &in_c};
-    assert_true(p2p_send_path(a_to_c, 2, &p[0], msg_new(&pool, 1, 0, 0), 6400)); /* 100 ns */
-    assert_true(p2p_send_path(b_to_c, 2, &p[1], msg_new(&pool, 1, 0, 0), 6400));
-    assert_int_equal(ready_at(&p[0], 0), 100 * NS + 200 * NS);
-    assert_int_equal(ready_at(&p[1], 0), 200 * NS + 200 * NS);
-    assert_int_equal(out_a.free_at, 100 * NS);
-    assert_int_equal(out_b.free_at, 200 * NS);
-    assert_int_equal(in_c.free_at, 200 * NS);
-    assert_int_equal(in_c.bytes, 12800);
-    assert_int_equal(out_b.busy_ps, 100 * NS);
-    teardown_engine(p, 2);
+    struct port p;
+    port_init(&p, "p", 4, 200 * NS, NULL, &rx.c);
+    struct p2p_link slow, fast;
+    p2p_init(&slow, 32e9), p2p_init(&fast, 64e9);
+    struct p2p_link *path[2] = {&slow, &fast};
+    assert_true(p2p_send_path(path, 2, P2P_PATH_BUFFERED, &p, msg_new(&pool, 1, 0, 0), 6400));
+    assert_int_equal(ready_at(&p, 0), 200 * NS + 200 * NS);
+    assert_int_equal(fast.free_at, 200 * NS);
+    assert_int_equal(slow.busy_ps, 200 * NS);
+    teardown_engine(&p, 1);
 }
 
 /* The same two messages on links of their own (pairs) go side by side. */
@@ -152,7 +203,9 @@ int main(void)
         cmocka_unit_test(serialisation_and_latency),
         cmocka_unit_test(full_port_refuses_without_using_the_link),
         cmocka_unit_test(unlimited_bandwidth),
-        cmocka_unit_test(path_waits_for_every_link),
+        cmocka_unit_test(circuit_holds_every_link),
+        cmocka_unit_test(buffered_frees_the_senders_port),
+        cmocka_unit_test(buffered_path_ends_with_its_slowest_link),
         cmocka_unit_test(pairs_go_side_by_side),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
