@@ -25,7 +25,7 @@ static void chopin_usage(FILE *out)
           "       gpucoh chopin gen --game NAME|all [--seed N] [--draws N --tris N]\n"
           "                         [--generator budget|first] [--out F|--dir D]\n"
           "       gpucoh chopin groups --trace FILE [--threshold N]\n"
-          "       gpucoh chopin run --trace F[,F...]|--game G[,G...] [--seed N]\n"
+          "       gpucoh chopin run --trace F[,F...]|--game G[,G...]|all [--seed N]\n"
           "                         [--design D[,D...]|all] [--config FILE]\n"
           "                         [--set section.key=value]... [--vary section.key=V1,V2,...]\n"
           "                         [--json FILE] [--csv FILE] [--stats FILE] [--quiet]\n"
@@ -54,9 +54,9 @@ static void chopin_usage(FILE *out)
           "design (and each --vary value), prints frame cycles and speedup over dup (dup runs\n"
           "first; 0 when it is not among the designs), and checks that the composed frame\n"
           "equals a sequential rendering of the trace (exit 1 if not). --game generates the\n"
-          "game's trace (with --seed, default 1) instead of reading a file; --stats writes one\n"
-          "run's statistics as JSON (one trace, one design: what a sweep's frames run reads,\n"
-          "docs/chopin.md); --quiet prints no table.\n"
+          "game's trace (with --seed, default 1) instead of reading a file, all of them with\n"
+          "--game all; --stats writes one run's statistics as JSON (one trace, one design: what\n"
+          "a sweep's frames run reads, docs/chopin.md); --quiet prints no table.\n"
           "repro is gpucoh repro chopin: thesis Figs. 6.12-6.19 from repro/chopin/ (a sweep of\n"
           "frames runs, the thesis's numbers and claims as data), on the reproduction engine\n"
           "(docs/repro.md).\n"
@@ -308,7 +308,13 @@ static int cmd_sfr_run(int argc, char **argv)
     if (!traces_arg == !games_arg)
         fatal("chopin run: --trace FILE or --game NAME is required (one of them)");
     char *tr[MAX_LIST], *dn[MAX_LIST], *vals[MAX_LIST];
-    unsigned n_tr = split_list(games_arg ? games_arg : traces_arg, tr);
+    unsigned n_tr = 0;
+    if (games_arg && !strcmp(games_arg, "all")) { /* as `gen --game all`: every game of Table 6.3 */
+        for (const struct gfx_game *g = gfx_games; g->name && n_tr < MAX_LIST; g++)
+            tr[n_tr++] = (char *)g->name;
+    } else {
+        n_tr = split_list(games_arg ? games_arg : traces_arg, tr);
+    }
     int designs[SFR_N_DESIGNS];
     unsigned n_d = 0;
     if (!strcmp(designs_arg, "all")) {

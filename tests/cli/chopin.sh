@@ -62,6 +62,11 @@ grep -q '"check_passed":	true' "$tmp/one.json" || fail "stats lacks check_passed
 grep -q '"bytes_compose":	[1-9]' "$tmp/one.json" || fail "stats lacks bytes_compose"
 expect_error "\-\-stats FILE is for one run" "$bin" chopin run --game wolf --design all --stats "$tmp/x.json"
 expect_error "unknown game 'halo'" "$bin" chopin run --game halo
+expect_error "link.switch" "$bin" chopin run --game wolf --set link.switch=ring
+# --game all: the eight games of Table 6.3, one row each
+"$bin" chopin run --game all --design dup --quiet --csv "$tmp/all.csv" || fail "--game all"
+[ "$(tail -n +2 "$tmp/all.csv" | cut -d, -f1 | tr '\n' ' ')" = "cod2 cry grid mirror nfs stal ut3 wolf " ] \
+    || fail "--game all rows: $(cat "$tmp/all.csv")"
 
 # frames blocks of a sweep: games x designs x settings, checked before anything runs
 cat >"$tmp/f.sweep" <<'SWEEP'
