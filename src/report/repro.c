@@ -348,10 +348,27 @@ bool repro_runs_block(const struct repro *r, const char *block)
     return spec_has(&r->spec, block, NULL, &built) && built;
 }
 
+/* A variant that is one setting of a block (getm-c8: the concurrency block's
+ * getm at getm.tx_warps=8), in an ablation against that block at that setting
+ * (its reference; before the change, the reference is the ablation), is the
+ * configuration the ablation changes: its design, taken as a design of the
+ * ablation. NULL for any other variant or outside such an ablation. */
+static const char *variant_as_reference(const struct repro *r, const struct rp_variant *v)
+{
+    const struct rp_ablation *ref = r->reference ? r->reference : r->ablation;
+    if (!v || !ref || v->best[0] || !v->setting[0] || strcmp(v->block, ref->block) ||
+        strcmp(v->setting, ref->setting))
+        return NULL;
+    return v->design;
+}
+
 bool repro_have(const struct repro *r, const char *design)
 {
     bool built = false;
     const struct rp_variant *v = repro_variant(r, design);
+    const char *as_ref = variant_as_reference(r, v);
+    if (as_ref)
+        design = as_ref, v = NULL;
     if (v) /* not run in an ablation: no number from it there */
         return !r->ablation && block_has(r, v->block, v->design, &built) && built;
     if (r->ablation && block_has(r, r->ablation->block, design, &built))
@@ -500,6 +517,9 @@ const struct sweep_result *repro_get(const struct repro *r, const char *app, con
     bool built;
     if (!in_scope(r, app))
         return NULL;
+    const char *as_ref = variant_as_reference(r, v);
+    if (as_ref)
+        design = as_ref, v = NULL;
     if (!v && r->ablation && block_has(r, r->ablation->block, design, &built)) {
         const char *setting = r->ablation->setting[0] ? r->ablation->setting : NULL;
         if (r->ablation->rest_main && repro_runs_block(r, r->ablation->block) &&
