@@ -134,32 +134,34 @@ static struct switch_run two_into_one(enum p2p_path_mode mode)
     return r;
 }
 
-/* A circuit: B's message to C waits for C's port though B's is free, and holds
- * B's port meanwhile, so B's next message, to an idle receiver, waits too. */
+/* What both forms share: B's message to C waits for C's port (ready at 200 ns
+ * plus the latency), C's port carries both messages, and B's port is busy for
+ * 200 ns; they differ in when B's port is let go and so when B reaches D. */
+static void check_two_into_one(enum p2p_path_mode mode, tick_t b_to_d_ready, tick_t out_b_free)
+{
+    struct switch_run r = two_into_one(mode);
+    assert_int_equal(r.b_to_c_ready, 200 * NS + 200 * NS);
+    assert_int_equal(r.in_c.free_at, 200 * NS);
+    assert_int_equal(r.in_c.bytes, 12800);
+    assert_int_equal(r.out_b.busy_ps, 200 * NS);
+    assert_int_equal(r.b_to_d_ready, b_to_d_ready);
+    assert_int_equal(r.out_b.free_at, out_b_free);
+}
+
+/* A circuit holds B's port while B's message to C waits for C's, so B's next
+ * message, to an idle receiver, waits too. */
 static void circuit_holds_every_link(void **state)
 {
     (void)state;
-    struct switch_run r = two_into_one(P2P_PATH_CIRCUIT);
-    assert_int_equal(r.b_to_c_ready, 200 * NS + 200 * NS);
-    assert_int_equal(r.b_to_d_ready, 300 * NS + 200 * NS);
-    assert_int_equal(r.out_b.free_at, 300 * NS);
-    assert_int_equal(r.in_c.free_at, 200 * NS);
-    assert_int_equal(r.in_c.bytes, 12800);
-    assert_int_equal(r.out_b.busy_ps, 200 * NS);
+    check_two_into_one(P2P_PATH_CIRCUIT, 300 * NS + 200 * NS, 300 * NS);
 }
 
-/* A buffered switch: B's message to C leaves B's port at once and waits in the
- * switch for C's port; B's next message goes to D while it waits. */
+/* A buffered switch takes B's message to C off B's port at once (it waits in
+ * the switch for C's port), and B's next message goes to D meanwhile. */
 static void buffered_frees_the_senders_port(void **state)
 {
     (void)state;
-    struct switch_run r = two_into_one(P2P_PATH_BUFFERED);
-    assert_int_equal(r.b_to_c_ready, 200 * NS + 200 * NS);
-    assert_int_equal(r.b_to_d_ready, 200 * NS + 200 * NS);
-    assert_int_equal(r.out_b.free_at, 200 * NS);
-    assert_int_equal(r.in_c.free_at, 200 * NS);
-    assert_int_equal(r.in_c.bytes, 12800);
-    assert_int_equal(r.out_b.busy_ps, 200 * NS);
+    check_two_into_one(P2P_PATH_BUFFERED, 200 * NS + 200 * NS, 200 * NS);
 }
 
 /* Cut-through onto a faster link: the message cannot leave the second link
