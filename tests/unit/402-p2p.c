@@ -128,6 +128,7 @@ static struct switch_run two_into_one(enum p2p_path_mode mode)
     assert_true(p2p_send_path(b_to_c, 2, mode, &p[1], msg_new(&pool, 1, 0, 0), 6400));
     assert_true(p2p_send_path(b_to_d, 2, mode, &p[2], msg_new(&pool, 1, 0, 0), 6400));
     assert_int_equal(ready_at(&p[0], 0), 100 * NS + 200 * NS);
+    assert_int_equal(out_a.free_at, 100 * NS);
     r.b_to_c_ready = ready_at(&p[1], 0);
     r.b_to_d_ready = ready_at(&p[2], 0);
     teardown_engine(p, 3);
