@@ -363,6 +363,20 @@ void ctrl_to_home(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, u
         panic("%s: vnet %u full after room check", c->w.name, vnet);
 }
 
+void ctrl_to_peer(struct ctrl *c, struct msg *m, unsigned l1, uint16_t type, unsigned vnet,
+                  uint8_t cls, uint16_t bytes)
+{
+    panic_if(!c->links.peer_out[vnet], "%s: no path to other L1s on vnet %u", c->w.name, vnet);
+    m->type = type;
+    m->vnet = (uint8_t)vnet;
+    m->cls = cls;
+    m->src = (uint16_t)(c->w.n_banks + c->w.index);
+    m->dst = (uint16_t)l1;
+    m->size_bytes = bytes;
+    if (!port_send(c->links.peer_out[vnet], m))
+        panic("%s: vnet %u to the L1s full after room check", c->w.name, vnet);
+}
+
 static void wt_tbe_line(const struct ctrl *c, const struct tbe *t, FILE *out)
 {
     fprintf(out, "  tbe %#llx %s pending %d merged %u parked %u\n", (unsigned long long)t->addr,

@@ -218,6 +218,11 @@ void ctrl_to_core(struct ctrl *c, struct msg *m, tick_t delay_ps);
 /* Send m to the home bank of its line on `vnet` (room checked before). */
 void ctrl_to_home(struct ctrl *c, struct msg *m, uint16_t type, unsigned vnet, uint8_t cls,
                   uint16_t bytes);
+/* Send m to L1 `l1` of the GPM on `vnet` through links.peer_out (room
+ * checked before): its source is this L1's input of the L2 -> L1 network,
+ * after the banks'. */
+void ctrl_to_peer(struct ctrl *c, struct msg *m, unsigned l1, uint16_t type, unsigned vnet,
+                  uint8_t cls, uint16_t bytes);
 /* Print the used TBEs with `line` (NULL: the write-through L1 format). */
 void ctrl_dump_tbes(const struct ctrl *c, FILE *out,
                     void (*line)(const struct ctrl *, const struct tbe *, FILE *));

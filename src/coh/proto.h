@@ -46,15 +46,18 @@ struct ctrl_wiring {
 
 /* Where a controller's messages go and come from. */
 struct ctrl_links {
-    struct port *to_core;           /* L1: responses to the SM */
-    struct port *net_out[VNET_MAX]; /* into the crossbar, per vnet */
-    struct port *net_in[VNET_MAX];  /* out of the crossbar, per vnet */
-    struct port *to_mem;            /* L2: requests to DRAM */
-    struct port *to_unit;           /* L1: to the protocol's central unit (NULL: none) */
-    struct port *from_unit;         /* L1: from it */
-    struct port *sys_out[VNET_MAX]; /* L2 of a multi-GPM protocol: into the network between
-                                       GPMs' banks (noc/sysnet), per vnet */
-    struct port *sys_in[VNET_MAX];  /* ... and out of it */
+    struct port *to_core;            /* L1: responses to the SM */
+    struct port *net_out[VNET_MAX];  /* into the crossbar, per vnet */
+    struct port *net_in[VNET_MAX];   /* out of the crossbar, per vnet */
+    struct port *to_mem;             /* L2: requests to DRAM */
+    struct port *to_unit;            /* L1: to the protocol's central unit (NULL: none) */
+    struct port *from_unit;          /* L1: from it */
+    struct port *sys_out[VNET_MAX];  /* L2 of a multi-GPM protocol: into the network between
+                                        GPMs' banks (noc/sysnet), per vnet */
+    struct port *sys_in[VNET_MAX];   /* ... and out of it */
+    struct port *peer_out[VNET_MAX]; /* L1 of a protocol whose L1s message each other
+                                        (proto_desc.l1_peers): into its GPM's L2 -> L1
+                                        network, to another L1, per vnet; NULL: none */
 };
 
 struct ctrl_ops {
@@ -267,6 +270,11 @@ struct proto_desc {
      * (cpu.device), and in *table the index in `tables` of its table. NULL:
      * the protocol has no CPU device. */
     const struct ctrl_ops *(*cpu_l1)(const struct machine_view *cfg, unsigned *table);
+    /* Whether its L1s send each other messages directly under this configuration
+     * (Spandex's owners answering requesters, fcs.l1_to_l1): every L1 is then a
+     * source of its GPM's L2 -> L1 network too, reached through ctrl_links's
+     * peer_out (gpucoh verify: a channel per pair of L1s). NULL: never. */
+    bool (*l1_peers)(const struct machine_view *cfg);
     /* The protocol's own columns of the time series (--stats-series,
      * docs/stats.md), after the machine-wide ones: n_series names, and an L2
      * bank's values at this moment (levels, not counts; the series sums them

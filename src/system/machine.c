@@ -237,6 +237,29 @@ static uint16_t *l1_nodes(const struct machine *m)
     return at;
 }
 
+/* The sources of a GPM's L2 -> L1 network when its L1s message each other:
+ * the banks, then the L1s, each at its mesh node (where the endpoints of a
+ * network without a placement sit: source k of n at node k * nodes / n). */
+struct down_sources {
+    struct comp **senders;
+    uint16_t *nodes;
+};
+
+static struct down_sources down_sources(const struct machine *m, struct comp **l2s,
+                                        struct comp **l1s, unsigned n_l1, const uint16_t *at)
+{
+    unsigned nb = m->banks_per_gpm, nodes = m->cfg.noc.mesh_cols * m->cfg.noc.mesh_rows;
+    struct down_sources d = {xcalloc(nb + n_l1, sizeof *d.senders),
+                             xcalloc(nb + n_l1, sizeof *d.nodes)};
+    for (unsigned k = 0; k < nb + n_l1; k++) {
+        bool bank = k < nb;
+        unsigned i = bank ? k : k - nb, n = bank ? nb : n_l1;
+        d.senders[k] = bank ? l2s[i] : l1s[i];
+        d.nodes[k] = !bank && at ? at[i] : (uint16_t)((uint64_t)i * nodes / n);
+    }
+    return d;
+}
+
 /* The SM -> L2 and L2 -> SM networks of each GPM (the CPU cores' L1s are
  * endpoints after the SMs'), DRAM's seeds and, on several GPMs, the
  * network between the GPMs' banks. */
@@ -246,13 +269,26 @@ static void build_networks(struct machine *m, const struct config *cfg)
     m->down = xcalloc(m->n_gpms, sizeof *m->down);
     /* the CPU cores' L1s (one GPM only) are endpoints after the SMs' */
     uint16_t *at = m->n_cpus ? l1_nodes(m) : NULL;
+    bool peers = m->proto->l1_peers && m->proto->l1_peers(&m->view);
     for (unsigned g = 0; g < m->n_gpms; g++) {
         struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
         unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
         m->up[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.up", 0), &m->icnt_clk, &cfg->noc,
                                   n_l1, m->banks_per_gpm, m->proto->n_vnets, l1s, l2s, at, NULL);
-        m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
-                                    m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s, l1s, NULL, at);
+        if (peers) {
+            /* L1s message each other (proto_desc.l1_peers): they are sources of
+             * the L2 -> L1 network after the banks, at their own nodes */
+            struct down_sources d = down_sources(m, l2s, l1s, n_l1, at);
+            m->down[g] = net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk,
+                                        &cfg->noc, m->banks_per_gpm + n_l1, n_l1, m->proto->n_vnets,
+                                        d.senders, l1s, d.nodes, at);
+            free(d.senders);
+            free(d.nodes);
+        } else {
+            m->down[g] =
+                net_new_placed(&m->eng, gpm_name(m, g, "noc.down", 0), &m->icnt_clk, &cfg->noc,
+                               m->banks_per_gpm, n_l1, m->proto->n_vnets, l2s, l1s, NULL, at);
+        }
         net_set_seed(m->up[g], cfg->sim.seed * 2 + 1 + 1000003ull * g);
         net_set_seed(m->down[g], cfg->sim.seed * 2 + 2 + 1000003ull * g);
     }
@@ -278,6 +314,7 @@ static void build_networks(struct machine *m, const struct config *cfg)
  * the links between GPMs and its DRAM. */
 static void connect_cores_and_banks(struct machine *m)
 {
+    bool peers = m->proto->l1_peers && m->proto->l1_peers(&m->view);
     for (unsigned i = 0; i < m->n_cores; i++) {
         bool cpu = i >= m->n_sms;
         unsigned g = cpu ? 0 : i / m->sms_per_gpm, local = cpu ? i : i % m->sms_per_gpm;
@@ -293,6 +330,8 @@ static void connect_cores_and_banks(struct machine *m)
         for (unsigned v = 0; v < m->proto->n_vnets; v++) {
             l->net_out[v] = net_in(m->up[g], local, v);
             l->net_in[v] = net_out(m->down[g], local, v);
+            if (peers)
+                l->peer_out[v] = net_in(m->down[g], m->banks_per_gpm + local, v);
         }
         m->l1_ops[i]->connect(m->l1s[i], l);
         sm_connect(m->sms[i], to_l1, &m->from_l1[i]);

@@ -137,6 +137,8 @@ void machine_check_senders(struct machine *m)
         wire(m, &m->from_l1[i], m->l1s[i]);
         for (unsigned v = 0; v < nv; v++) {
             wire(m, m->l1_links[i].net_out[v], m->l1s[i]);
+            if (m->l1_links[i].peer_out[v])
+                wire(m, m->l1_links[i].peer_out[v], m->l1s[i]);
             wire(m, net_out(m->down[g], local, v), net_comp(m->down[g]));
         }
         if (m->unit && i < m->n_sms) {

@@ -247,6 +247,8 @@ int verify_replay(const struct config *cfg, const struct verify_opts *o, const c
                 ch = ch_down(r, d, v);
             else if (r->mg)
                 bad_line(file, ln, "no such channel");
+            else if (r->peers && s < 100 && d < 100 && s != d && v < r->n_vnets)
+                ch = ch_peer(r, s, d, v);
             else if (s == 101 && d == 100 && v == 0)
                 ch = ch_dram(r);
             else if (r->unit && s < 100 && d == 102 && v == 0)

@@ -302,6 +302,11 @@ const struct proto_symmetry *vx_sym_of_rig(const struct rig *r, const char **why
     const struct proto_symmetry *sym = vx_sym_of(r->p, r->n_l1, why);
     if (sym && r->spandex && (*why = vspx_asymmetric(r->p, r->l1_table, r->n_l1)))
         return NULL;
+    if (sym && r->peers) {
+        *why = "the L1s message each other (fcs.l1_to_l1): relabelling messages with an L1 at "
+               "both ends is not built (docs/verify.md)";
+        return NULL;
+    }
     if (sym && sym->gpms && r->n_l2 < 2) {
         *why = "one GPM: no relabelling of GPMs to make (docs/verify.md)";
         return NULL;

@@ -294,6 +294,8 @@ struct rig {
     unsigned l1_table[V_MAX_L1];
     bool l1_write_atomic[V_MAX_L1];
     bool spandex; /* the LLC and device L1s of verify_spandex.h */
+    bool peers;   /* the L1s message each other (proto_desc.l1_peers): a channel per
+                     pair of L1s and vnet, after DRAM's (no central unit, one GPM) */
     /* Several GPMs (multi-GPM protocols): one L1 and one bank per GPM, bank b
      * the home or a remote cache per line, its links to the other banks explorer
      * channels (docs/verify.md, "Several GPMs"); otherwise one bank */
@@ -313,6 +315,7 @@ struct rig {
     struct port to_core[V_MAX_L1];
     struct port up[V_MAX_L1][VNET_MAX];                                /* L1 -> network */
     struct port down[V_MAX_L1][VNET_MAX];                              /* network -> L1 */
+    struct port peer[V_MAX_L1][VNET_MAX];                              /* L1 -> other L1s */
     struct port l2_out[V_MAX_L1][VNET_MAX], l2_in[V_MAX_L1][VNET_MAX]; /* per bank */
     struct port to_mem[V_MAX_L1];
     struct comp *unit;                                   /* STC's EMU (NULL: no central unit) */
@@ -345,6 +348,15 @@ static inline unsigned ch_down(const struct rig *r, unsigned l1, unsigned v)
 static inline unsigned ch_dram(const struct rig *r)
 {
     return 2 * r->n_l1 * r->n_vnets;
+}
+/* The L1s' messages to each other (rig.peers): L1 s to L1 d on vnet v. */
+static inline unsigned ch_peer(const struct rig *r, unsigned s, unsigned d, unsigned v)
+{
+    return ch_dram(r) + 1 + (s * r->n_l1 + d) * r->n_vnets + v;
+}
+static inline bool is_ch_peer(const struct rig *r, unsigned ch)
+{
+    return r->peers && ch >= ch_peer(r, 0, 0, 0);
 }
 /* Location k's line and the byte offset of its word there: a line each, word
  * 0, or (--words 2) words 0 and 1 of line 0. */

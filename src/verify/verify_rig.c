@@ -81,6 +81,13 @@ static uint64_t state_bits(const struct coh_table *t, const char *names)
 /* The channel's ends and vnet, for printing and for counterexample files. */
 void vx_ch_describe(const struct rig *r, unsigned ch, char *src, char *dst, unsigned *vnet)
 {
+    if (is_ch_peer(r, ch)) {
+        unsigned i = ch - ch_peer(r, 0, 0, 0);
+        *vnet = i % r->n_vnets;
+        sprintf(src, "l1[%u]", i / r->n_vnets / r->n_l1);
+        sprintf(dst, "l1[%u]", i / r->n_vnets % r->n_l1);
+        return;
+    }
     if (r->mg) {
         if (ch >= ch_sys(r, 0, 0, 0)) { /* a link, or (ideal-mg) its free messages */
             unsigned i = (ch - ch_sys(r, 0, 0, 0)) % (r->n_l2 * r->n_l2 * r->n_vnets);
@@ -156,11 +163,22 @@ static bool rig_tick(struct comp *cp)
     struct rig *r = (struct rig *)cp;
     struct msg *m;
     for (unsigned i = 0; i < r->n_l1; i++)
-        for (unsigned v = 0; v < r->n_vnets; v++)
+        for (unsigned v = 0; v < r->n_vnets; v++) {
             while ((m = port_peek(&r->up[i][v]))) {
                 port_pop(&r->up[i][v]);
                 msg_list_push(&r->ch[ch_up(r, i, v)], m);
             }
+            while (r->peers && (m = port_peek(&r->peer[i][v]))) {
+                port_pop(&r->peer[i][v]);
+                if (m->dst >= r->n_l1 || m->dst == i) {
+                    vx_fail(r, "L1 %u sent message type %u to endpoint %u, not another L1", i,
+                            m->type, m->dst);
+                    msg_free(&r->msgs, m);
+                    continue;
+                }
+                msg_list_push(&r->ch[ch_peer(r, i, m->dst, v)], m);
+            }
+        }
     unsigned per_bank = r->mg ? r->gpm_sms : r->n_l1; /* the L1s a bank's crossbar reaches */
     for (unsigned b = 0; b < r->n_l2; b++) {
         for (unsigned v = 0; v < r->n_vnets; v++) {
@@ -332,6 +350,11 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
     r->n_ch = r->free_links ? ch_free(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
               : r->mg       ? ch_sys(r, r->n_l2 - 1, r->n_l2 - 1, r->n_vnets - 1) + 1
                             : ch_dram(r) + 1;
+    r->peers = p->l1_peers && p->l1_peers(&r->view);
+    panic_if(r->peers && (r->mg || p->unit.create),
+             "verify: %s: L1-to-L1 channels on several GPMs or beside a central unit", p->name);
+    if (r->peers)
+        r->n_ch = ch_peer(r, r->n_l1 - 1, r->n_l1 - 1, r->n_vnets - 1) + 1;
     if (p->unit.create) { /* STC's EMU: its links to the L1s are explorer channels too */
         w.name = "emu";
         w.index = 0;
@@ -362,6 +385,10 @@ struct rig *vx_rig_new(const struct config *cfg, const struct proto_desc *p,
             port_init(&r->down[i][v], "down", PORT_CAP, hop, &r->comp, r->l1[i]);
             l.net_out[v] = &r->up[i][v];
             l.net_in[v] = &r->down[i][v];
+            if (r->peers) {
+                port_init(&r->peer[i][v], "peer", PORT_CAP, hop, r->l1[i], &r->comp);
+                l.peer_out[v] = &r->peer[i][v];
+            }
         }
         r->l1_ops[i]->connect(r->l1[i], &l);
         r->l1_ops[i]->in_port(r->l1[i])->sender = &r->comp;
@@ -436,6 +463,8 @@ void vx_rig_free(struct rig *r)
         for (unsigned v = 0; v < r->n_vnets; v++) {
             port_destroy(&r->up[i][v]);
             port_destroy(&r->down[i][v]);
+            if (r->peers)
+                port_destroy(&r->peer[i][v]);
         }
     }
     for (unsigned b = 0; b < r->n_l2; b++) {

@@ -694,7 +694,10 @@ static void deliver(struct rig *r, unsigned ch)
 {
     struct msg *m = msg_list_pop(&r->ch[ch]);
     struct port *to;
-    if (r->mg && ch >= ch_sys(r, 0, 0, 0)) {
+    if (is_ch_peer(r, ch)) {
+        unsigned i = ch - ch_peer(r, 0, 0, 0);
+        to = &r->down[i / r->n_vnets % r->n_l1][i % r->n_vnets];
+    } else if (r->mg && ch >= ch_sys(r, 0, 0, 0)) {
         unsigned i = ch - ch_sys(r, 0, 0, 0);
         to = &r->sys_in[i / r->n_vnets % r->n_l2][i % r->n_vnets];
     } else if (r->mg && ch >= ch_dram(r))

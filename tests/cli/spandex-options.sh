@@ -3,7 +3,8 @@
 # ablations measure"): fcs.wb_clean = false writes back only the owned words
 # that differ from the LLC's copy (FCNN's weights, owned and only read, leave
 # with no data; the LLC checks under --check that the words it keeps equal
-# the golden memory) and moves fewer bytes; fcs.strong_shared = true lets the
+# the golden memory) and moves fewer bytes; fcs.l1_to_l1 = true sends the
+# owners' answers and the predicted requests from L1 to L1, past the LLC; fcs.strong_shared = true lets the
 # flag polls typed ReqS read their line as registered sharers (FlexV/S: GPU
 # ReqS requests at the LLC, far fewer ReqV); cpu.store_drain = parallel and
 # cpu.order = rmo change the CPU cores' timing and keep every value right
@@ -49,13 +50,30 @@ run pollss flex-vs "${fcs[@]}" --set "fcs.table=$T/fcs-polls-s/%m.fcs" --set fcs
 [ "$(sum "$tmp/polls.json" requests.gpu.Odata)" -eq "$(sum "$tmp/polls.json" ownership_requests)" ] ||
     fail "requests.gpu.Odata $(sum "$tmp/polls.json" requests.gpu.Odata), ownership requests $(sum "$tmp/polls.json" ownership_requests)"
 
+# fcs.l1_to_l1: an old owner's words (FlexO/WT under SDD), the owners' answers
+# and the predicted requests (Prod-Cons under FCS+pred) go from L1 to L1, none
+# through the LLC, every value right under --check; faster with one hop less
+run relay flex-o-wt --protocol spandex-d
+run direct flex-o-wt --protocol spandex-d --set fcs.l1_to_l1=true
+[ "$(sum "$tmp/relay.json" relays)" -gt 0 ] || fail "FlexO/WT under SDD: no relayed words by default"
+[ "$(sum "$tmp/direct.json" relays)" -eq 0 ] || fail "fcs.l1_to_l1: the LLC relayed $(sum "$tmp/direct.json" relays) times"
+[ "$(cycles "$tmp/direct.json")" -lt "$(cycles "$tmp/relay.json")" ] ||
+    fail "fcs.l1_to_l1: $(cycles "$tmp/direct.json") cycles, relayed $(cycles "$tmp/relay.json")"
+run predrelay prod-cons --protocol spandex-d --set "fcs.table=$T/fcs-pred/%m.fcs"
+run preddirect prod-cons --protocol spandex-d --set "fcs.table=$T/fcs-pred/%m.fcs" --set fcs.l1_to_l1=true
+for k in predicted_passed answers_passed; do
+    [ "$(sum "$tmp/predrelay.json" $k)" -gt 0 ] || fail "Prod-Cons under FCS+pred: no $k by default"
+    [ "$(sum "$tmp/preddirect.json" $k)" -eq 0 ] || fail "fcs.l1_to_l1: $k $(sum "$tmp/preddirect.json" $k)"
+done
+[ "$(sum "$tmp/preddirect.json" predicted_sent)" -gt 0 ] || fail "fcs.l1_to_l1: no predicted request sent"
+
 # cpu.store_drain, cpu.order
 run serial prod-cons --protocol spandex-g
 run parallel prod-cons --protocol spandex-g --set cpu.store_drain=parallel
 run rmo prod-cons --protocol spandex-g --set cpu.order=rmo
 [ "$(cycles "$tmp/parallel.json")" -ne "$(cycles "$tmp/serial.json")" ] || fail "cpu.store_drain changed nothing"
 [ "$(cycles "$tmp/rmo.json")" -ne "$(cycles "$tmp/serial.json")" ] || fail "cpu.order changed nothing"
-for bad in cpu.store_drain=sideways cpu.order=pso fcs.wb_clean=maybe; do
+for bad in cpu.store_drain=sideways cpu.order=pso fcs.wb_clean=maybe fcs.l1_to_l1=2; do
     "$bin" run --workload prod-cons --size tiny "${cfg[@]}" --set "$bad" >"$tmp/bad.out" 2>&1
     [ $? -eq 2 ] || fail "--set $bad not refused with exit 2: $(tail -2 "$tmp/bad.out")"
 done

@@ -12,7 +12,8 @@
 # ReqO, ReqWT, ReqWTfwd, ReqWTo and the +data atomics) and 30% of owner
 # predictions sent to a wrong L1 on purpose, the litmus suite passes at 200
 # (1000) iterations and the stress tester 20 K episodes with the observers on
-# (forwarded updates performed exactly once, no Nack loop). (tests/long/spandex.sh: the
+# (forwarded updates performed exactly once, no Nack loop), with the owners'
+# answers relayed by the LLC and sent from L1 to L1 (fcs.l1_to_l1). (tests/long/spandex.sh: the
 # litmus suite on spandex.ini and 1 M stress episodes.)
 # Each part is a test of its own (cli/spandex-PART; tests/data/parts.sh):
 # parts: random-litmus random-stress denovo-litmus gpu-litmus stress workloads
@@ -28,19 +29,28 @@ done
 fcs=(--set fcs.random=true --set fcs.mispredict=30)
 iterations=${GPUCOH_SPANDEX_ITERATIONS:-200}
 
-# every request type drawn at random, 30% of owner predictions wrong
+# every request type drawn at random, 30% of owner predictions wrong; again
+# with the owners' answers and predicted requests sent from L1 to L1
+# (fcs.l1_to_l1)
 part_random_litmus() {
-    "$bin" litmus --protocol spandex-d --iterations "$iterations" "${fcs[@]}" "${tests[@]}" >"$tmp/l.out" 2>&1 ||
-        fail "litmus with random request types: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
-    grep -q "^== spandex-d (model ptx): [1-9][0-9]* passed, 0 failed" "$tmp/l.out" ||
-        fail "litmus summary, random request types"
+    local peers
+    for peers in false true; do
+        "$bin" litmus --protocol spandex-d --iterations "$iterations" "${fcs[@]}" \
+            --set fcs.l1_to_l1=$peers "${tests[@]}" >"$tmp/l.out" 2>&1 ||
+            fail "litmus with random request types, l1_to_l1 $peers: $(grep -E 'FAIL|^==' "$tmp/l.out" | head)"
+        grep -q "^== spandex-d (model ptx): [1-9][0-9]* passed, 0 failed" "$tmp/l.out" ||
+            fail "litmus summary, random request types, l1_to_l1 $peers"
+    done
     echo "random request types: litmus passed"
 }
 part_random_stress() {
-    local out
-    out=$("$bin" stress "${cfg[@]}" --protocol spandex-d --episodes 20000 --small-caches --check \
-        "${fcs[@]}" 2>&1) || { echo "$out" | head -40; fail "stress with random request types"; }
-    echo "$out" | grep -q "^stress spandex-d *passed: 20000 episodes" || fail "stress fcs: no pass line"
+    local out peers
+    for peers in false true; do
+        out=$("$bin" stress "${cfg[@]}" --protocol spandex-d --episodes 20000 --small-caches --check \
+            "${fcs[@]}" --set fcs.l1_to_l1=$peers 2>&1) ||
+            { echo "$out" | head -40; fail "stress with random request types, l1_to_l1 $peers"; }
+        echo "$out" | grep -q "^stress spandex-d *passed: 20000 episodes" || fail "stress fcs: no pass line"
+    done
     echo "random request types: stress passed"
 }
 

@@ -8,6 +8,8 @@
 # reproduces, also with the device mix recorded in the file; the correct
 # spandex-d replays the same events without a violation; a bad device list,
 # and the random request types the explorer cannot enumerate, are input errors.
+# With fcs.l1_to_l1 (owners answer requesters from L1 to L1) both verify, and a
+# counterexample file delivers between two L1s.
 set -u
 bin=$1
 . "$(dirname "$0")/../verify-caught.sh" # fail, tmp (removed on exit), n, caught, field
@@ -30,6 +32,45 @@ verified spandex-d 20000 --devices denovo,mesi
 echo "$line" | grep -q ", devices denovo,mesi: " || fail "the device mix is not in the result line: $line"
 verified spandex-g 10000 --devices gpu,mesi
 verified spandex-g 10000 --devices gpu,denovo
+n=$((n + 1))
+
+# fcs.l1_to_l1: owners answer requesters from L1 to L1, a channel per pair of
+# L1s; an old owner's words can now reach the new owner before its grant
+# (DeNovo-L1.BO.Relay, never reached through the LLC), and the LLC relays nothing
+verified spandex-d 15000 --set fcs.l1_to_l1=true --coverage "$tmp/peer.cov"
+grep -qE "^coverage.spandex.DeNovo-L1.BO.Relay [1-9]" "$tmp/peer.cov" || fail "l1_to_l1: no relay before its grant"
+grep -qE "^coverage.spandex.LLC.O.Relay 0" "$tmp/peer.cov" || fail "l1_to_l1: the LLC relayed"
+verified spandex-d 15000 --set fcs.l1_to_l1=true --devices denovo,mesi --set fcs.store=wto --set fcs.load=vo
+verified spandex-g 5000 --set fcs.l1_to_l1=true --devices gpu,denovo
+out=$("$bin" verify --protocol spandex-d --set fcs.l1_to_l1=true --symmetry on 2>&1)
+echo "$out" | grep -q "symmetry not used (2 L1s): the L1s message each other" || { echo "$out"; fail "l1_to_l1 under --symmetry on"; }
+cat > "$tmp/peer.cex" <<'CEX'
+protocol spandex-d
+l1s 2
+lines 1
+values 2
+ops 2
+atomics 1
+inflight 1
+sync 0
+set fcs.l1_to_l1=true
+op 0 store 0 1
+deliver l1[0] l2 0
+deliver dram l2 0
+deliver l2 l1[0] 1
+op 1 store 0 2
+deliver l1[1] l2 0
+deliver l2 l1[0] 2
+deliver l1[0] l1[1] 1
+deliver l2 l1[1] 1
+CEX
+out=$("$bin" verify --replay "$tmp/peer.cex" 2>&1)
+[ $? -eq 0 ] || { echo "$out"; fail "replay of a relay from L1 to L1"; }
+echo "$out" | grep -qE "l1\[1\] +Relay +BO>BO" || { echo "$out"; fail "replay: the relay did not reach l1[1] first"; }
+echo "$out" | grep -qE "l1\[1\] +GrantDone +BO>O" || { echo "$out"; fail "replay: the grant did not complete the store"; }
+sed 's/^set fcs.l1_to_l1=true$//' "$tmp/peer.cex" > "$tmp/nopeer.cex"
+out=$("$bin" verify --replay "$tmp/nopeer.cex" 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "no such channel" || { echo "$out"; fail "an L1-to-L1 channel without fcs.l1_to_l1"; }
 n=$((n + 1))
 
 caught spandex-d-noinv "$tmp/noinv.cex" "data value" \

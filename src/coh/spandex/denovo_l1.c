@@ -13,12 +13,11 @@
  * is still on its way wait for it (they were sent after it); a word a
  * forward takes from a waiting request is asked for again. Owned words
  * serve forwarded requests: FwdReqV (send them, keep them), FwdReqO (send
- * them to the new owner through the LLC, drop them) and RvkO (give them back
- * to the LLC). An evicted line with owned words is written back (ReqWB) and
- * kept, serving forwards, until the write-back's ack.
- * Acquires (kernel launch, .gpu/.sys fences and acquire loads or atomics)
- * drop every valid word that is neither owned nor shared; a ReqV fill
- * requested before an acquire answers its load but is not installed.
+ * them to the new owner through the LLC, or straight to it with
+ * fcs.l1_to_l1, drop them) and RvkO (give them back to the LLC). An evicted line with owned words
+ * is written back (ReqWB) and kept, serving forwards, until the write-back's ack. Acquires (kernel
+ * launch, .gpu/.sys fences and acquire loads or atomics) drop every valid word that is neither
+ * owned nor shared; a ReqV fill requested before an acquire answers its load but is not installed.
  * Releases need nothing here: the SM waits for its stores' acks, which
  * arrive once ownership is held.
  * Shared words (spec 003 §2.4, I6, I7): a load typed ReqS that misses reads
@@ -630,14 +629,21 @@ static void send_as(struct dn_l1 *c, struct coh_ctx *x, uint16_t type)
 {
     struct msg *m = x->msg;
     bool atomic = m->req.op == MEM_ATOMIC, load = m->req.op == MEM_LOAD;
-    ctrl_l1_request(x, type,
-                    load     ? TRAFFIC_REQ
-                    : atomic ? TRAFFIC_ATO
-                             : TRAFFIC_ST,
-                    load     ? 0
-                    : atomic ? (uint16_t)atom_operand_bytes(m->req.atom)
-                             : (uint16_t)bytemask_count(&m->mask));
-    (void)c;
+    uint8_t cls = load ? TRAFFIC_REQ : atomic ? TRAFFIC_ATO : TRAFFIC_ST;
+    uint16_t bytes = load     ? 0
+                     : atomic ? (uint16_t)atom_operand_bytes(m->req.atom)
+                              : (uint16_t)bytemask_count(&m->mask);
+    if (spx_predicted(type) && c->base.links.peer_out[SPX_VNET_FWD]) {
+        /* L1 to L1 (fcs.l1_to_l1): to the predicted owner's forward vnet,
+         * naming this L1 as the requester, as the LLC would pass it on */
+        unsigned owner = m->sharer;
+        m->sharer = c->base.w.index;
+        x->tbe->pending++;
+        ctrl_to_peer(&c->base, m, owner, type, SPX_VNET_FWD, cls, bytes);
+        x->msg = NULL;
+        return;
+    }
+    ctrl_l1_request(x, type, cls, bytes);
 }
 
 /* StoreWT, AtomicWT, LoadPred: the classifier's type (pick_type), to the
@@ -1179,7 +1185,7 @@ static void take_forward(struct ctrl *b, struct msg *m)
  * ack answers on the forward-response vnet (no forward here needs a TBE). */
 static bool fwd_room(struct ctrl *b, const struct msg *m)
 {
-    return m->type == SPX_RSP_WB || port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1);
+    return m->type == SPX_RSP_WB || spx_dev_answer_room(b);
 }
 
 static bool take_core(struct ctrl *b, struct msg *m)

@@ -50,6 +50,12 @@ static const struct cfg_opt fcs_opts[] = {
              "misses reads the line as a registered sharer (ReqS), so later polls hit until a "
              "write invalidates it; false: it reads the LLC with ReqV and installs nothing, "
              "whatever its type"),
+    CFG_BOOL("l1_to_l1", T, l1_to_l1, "false",
+             "spandex-d and spandex-g: owners answer requesters, and predicted requests reach "
+             "their owners, over the network from L1 to L1 (the paper's 3-hop forwards, spec "
+             "003 §2.5-2.6); false: through the home bank, which relays an old owner's words "
+             "(after its access pipeline) and passes predicted requests and owners' answers on "
+             "(docs/protocols/spandex.md)"),
     CFG_END,
 };
 #undef T

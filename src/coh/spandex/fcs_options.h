@@ -23,6 +23,7 @@ struct fcs_spec {
     bool fwd, pred;            /* the hardware forwards write-throughs, predicts owners (§2.10) */
     bool wb_clean;             /* DeNovo L1s write back owned words the LLC already holds */
     bool strong_shared;        /* a strong load typed ReqS misses with ReqS, not ReqV at the LLC */
+    bool l1_to_l1;             /* owners' answers and predicted requests go L1 to L1 */
 };
 
 extern const struct coh_options fcs_options;

@@ -435,7 +435,7 @@ static bool fwd_room(struct ctrl *b, const struct msg *m)
     const struct cache_line *l = cache_find(&b->cache, m->addr);
     bool may_write_back = l && l->state == ME_M && m->type == SPX_FWD_O &&
                           (l->meta[1] & ~spx_words_of(&m->mask, b->line_bytes));
-    return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) && (!may_write_back || wb_room(b));
+    return spx_dev_answer_room(b) && (!may_write_back || wb_room(b));
 }
 
 /* One core request (new or replayed), or a message of the forward vnet: a

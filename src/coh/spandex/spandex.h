@@ -30,7 +30,11 @@
  * An owner's answer to a forwarded or predicted request (RspOwner: done,
  * the words' data for ReqVo, or Nack) is passed back through the LLC the
  * same way. Passing skips the bank's access pipeline: the bank's router
- * hands the message on (see DEVIATION).
+ * hands the message on (see DEVIATION). With fcs.l1_to_l1 the L1s send
+ * these straight to each other instead (ctrl_links.peer_out: their
+ * messages cross the LLC -> L1 network from L1 to L1): a predicted request
+ * to its owner on the forward vnet, an owner's answer (RspOwner) and an old
+ * owner's words (Relay) to the requester on the response vnet.
  * The GPU-coherence device is rc's L1 (src/coh/nc/rc_l1.c): its GETS, WRITE
  * and ATOMIC are ReqV, ReqWT and ReqWT+data, and their responses keep the
  * numbers rc expects, so the same table serves both.
@@ -39,10 +43,12 @@
  * owner: FwdReqV, FwdReqO, RvkO, and the write-back acks, which must follow
  * the forwards the LLC sent before them: one vnet keeps that order), and
  * forward responses (owner -> LLC).
- * DEVIATION: the machine's networks run L1 -> LLC and LLC -> L1 only, so an
- * owner's answer to a forwarded request reaches the requester through the
- * LLC (the owner's data is relayed without a state change) rather than
- * directly: one more network crossing than the paper's 3-hop forwards.
+ * DEVIATION (the default, fcs.l1_to_l1 = false): the machine's networks run
+ * L1 -> LLC and LLC -> L1 only, so an owner's answer to a forwarded request
+ * reaches the requester through the LLC (the owner's data is relayed
+ * without a state change) rather than directly: one more network crossing
+ * than the paper's 3-hop forwards. fcs.l1_to_l1 = true is the paper's path
+ * for everything but reads of owned words (ReqV, gathered at the LLC).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_SPANDEX_SPANDEX_H
@@ -169,7 +175,8 @@ void spx_obs_write(struct spx_obs *o, const char *who, unsigned index, addr_t li
 
 /* What the device L1s that own words share (spx_dev.c). A forward (x->msg:
  * FwdReqV, FwdReqO or RvkO) answered from the words of its mask in `owned`
- * (FwdReqO: relayed to the new owner); returns those words, frees the
+ * (FwdReqO: to the new owner, relayed by the LLC or, with L1-to-L1 paths,
+ * fcs.l1_to_l1, sent to it directly); returns those words, frees the
  * forward. The caller drops them for FwdReqO and RvkO. */
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
 /* ReqWB of the `owned` words of x->line. */
@@ -178,10 +185,13 @@ void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
  * words equal the LLC's copy. */
 void spx_dev_send_wb_dirty(struct ctrl *b, struct coh_ctx *x, uint64_t owned, uint64_t dirty);
 /* Answer a forwarded or predicted request (x->msg) through the LLC, which
- * passes the answer to the requester: done, the words, or (SPX_F_NACK) not
- * performed. */
+ * passes the answer to the requester, or (fcs.l1_to_l1) to the requester
+ * directly: done, the words, or (SPX_F_NACK) not performed. */
 void spx_dev_answer_owner(struct ctrl *b, struct coh_ctx *x, uint16_t flags, uint8_t cls,
                           uint16_t bytes);
+/* Room to answer any forward: on the forward-response vnet to the LLC and,
+ * with L1-to-L1 paths, on the response vnet to the L1s. */
+bool spx_dev_answer_room(const struct ctrl *b);
 /* Whether a line of `line`'s set is in state wb_state (being written back). */
 bool spx_dev_writing_back(const struct ctrl *b, addr_t line, unsigned wb_state);
 /* Whether the replay list holds a message of the forward vnet (a forward,

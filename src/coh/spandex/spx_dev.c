@@ -23,10 +23,13 @@ uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owne
     r->sharer = f->sharer;
     r->req = f->req;
     uint8_t cls = f->type == SPX_RVK_O ? TRAFFIC_RCL : data ? TRAFFIC_LD : TRAFFIC_REQ;
+    uint16_t bytes = data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0;
     msg_free(b->w.msgs, f);
     x->msg = NULL;
-    ctrl_to_home(b, r, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls,
-                 data ? (uint16_t)(__builtin_popcountll(words) * SPX_WORD_BYTES) : 0);
+    if (relay && b->links.peer_out[SPX_VNET_RSP]) /* straight to the new owner */
+        ctrl_to_peer(b, r, r->sharer, SPX_RELAY, SPX_VNET_RSP, cls, bytes);
+    else
+        ctrl_to_home(b, r, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls, bytes);
     return words;
 }
 
@@ -57,7 +60,19 @@ void spx_dev_answer_owner(struct ctrl *b, struct coh_ctx *x, uint16_t flags, uin
     struct msg *m = x->msg;
     m->flags = (uint16_t)(SPX_F_PASS | flags);
     x->msg = NULL;
+    if (b->links.peer_out[SPX_VNET_RSP]) { /* straight to the requester, naming the owner */
+        unsigned requester = m->sharer;
+        m->sharer = b->w.index + 1u;
+        ctrl_to_peer(b, m, requester, SPX_RSP_OWNER, SPX_VNET_RSP, cls, bytes);
+        return;
+    }
     ctrl_to_home(b, m, SPX_FWD_RSP, SPX_VNET_FWDRSP, cls, bytes);
+}
+
+bool spx_dev_answer_room(const struct ctrl *b)
+{
+    const struct port *peer = b->links.peer_out[SPX_VNET_RSP];
+    return port_has_room(b->links.net_out[SPX_VNET_FWDRSP], 1) && (!peer || port_has_room(peer, 1));
 }
 
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
@@ -100,7 +115,9 @@ bool spx_dev_forward_waits(const struct ctrl *b, addr_t line)
 
 bool spx_dev_room(const struct ctrl *b)
 {
-    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && b->tbes.n_used + 2 <= b->tbes.cap;
+    const struct port *peer = b->links.peer_out[SPX_VNET_FWD];
+    return port_has_room(b->links.net_out[SPX_VNET_REQ], 2) && (!peer || port_has_room(peer, 1)) &&
+           b->tbes.n_used + 2 <= b->tbes.cap;
 }
 
 static void dump_tbe(const struct ctrl *b, const struct tbe *t, FILE *out)

@@ -48,8 +48,10 @@
  * one L1 owns all its words (words of several owners, or a ReqWTfwd+data's
  * owned and not: served as ReqWT(+data), which revokes);
  * predicted requests and owners' answers reach their target through the
- * home bank's node (passed on past the access pipeline) since the networks
- * join L1s to banks only.
+ * home bank's node (passed on past the access pipeline) and an old owner's
+ * words reach the new owner through the bank (relayed after its pipeline),
+ * unless the L1s send them to each other (fcs.l1_to_l1: then the Relay,
+ * Predicted and OwnerAnswer events never happen here).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <stdlib.h>

@@ -65,6 +65,14 @@ static const char *spx_check(const struct machine_view *c, char *why, size_t len
     return NULL;
 }
 
+/* fcs.l1_to_l1: the device L1s answer requesters and send predicted
+ * requests over the network from L1 to L1 (ctrl_links.peer_out), not
+ * through the home bank (spx_dev.c, denovo_l1.c's send_wt). */
+static bool spx_l1_peers(const struct machine_view *c)
+{
+    return fcs_spec_of(c)->l1_to_l1;
+}
+
 /* What `gpucoh verify` reads (struct proto_verify; docs/verify.md, "Spandex"):
  * device L1s mixed by --devices, the LLC's and devices' word state read by
  * verify/verify_spandex.c; a device L1's TBE meta[1] points to its held store
@@ -149,6 +157,7 @@ const struct proto_desc proto_spandex_g = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_g_cpu_l1,
+    .l1_peers = spx_l1_peers,
     .symmetry = &spx_symmetry,
     .verify = &spx_g_verify,
 };
@@ -169,6 +178,7 @@ const struct proto_desc proto_spandex_d = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .l1_peers = spx_l1_peers,
     .symmetry = &spx_symmetry,
     .verify = &spx_d_verify,
 };
@@ -191,6 +201,7 @@ const struct proto_desc proto_spandex_d_noinv = {
     .attach = spx_obs_attach,
     .detach = spx_obs_detach,
     .cpu_l1 = spx_d_cpu_l1,
+    .l1_peers = spx_l1_peers,
     .symmetry = &spx_symmetry,
     .verify = &spx_d_verify,
 };
