@@ -237,6 +237,13 @@ static uint16_t *l1_nodes(const struct machine *m)
     return at;
 }
 
+/* Whether the protocol's L1s message each other under this configuration
+ * (proto_desc.l1_peers). */
+static bool l1_peers(const struct machine *m)
+{
+    return m->proto->l1_peers && m->proto->l1_peers(&m->view);
+}
+
 /* The sources of a GPM's L2 -> L1 network when its L1s message each other:
  * the banks, then the L1s, each at its mesh node (where the endpoints of a
  * network without a placement sit: source k of n at node k * nodes / n). */
@@ -269,7 +276,7 @@ static void build_networks(struct machine *m, const struct config *cfg)
     m->down = xcalloc(m->n_gpms, sizeof *m->down);
     /* the CPU cores' L1s (one GPM only) are endpoints after the SMs' */
     uint16_t *at = m->n_cpus ? l1_nodes(m) : NULL;
-    bool peers = m->proto->l1_peers && m->proto->l1_peers(&m->view);
+    bool peers = l1_peers(m);
     for (unsigned g = 0; g < m->n_gpms; g++) {
         struct comp **l1s = m->l1s + g * m->sms_per_gpm, **l2s = m->l2s + g * m->banks_per_gpm;
         unsigned n_l1 = m->sms_per_gpm + m->n_cpus;
@@ -314,7 +321,7 @@ static void build_networks(struct machine *m, const struct config *cfg)
  * the links between GPMs and its DRAM. */
 static void connect_cores_and_banks(struct machine *m)
 {
-    bool peers = m->proto->l1_peers && m->proto->l1_peers(&m->view);
+    bool peers = l1_peers(m);
     for (unsigned i = 0; i < m->n_cores; i++) {
         bool cpu = i >= m->n_sms;
         unsigned g = cpu ? 0 : i / m->sms_per_gpm, local = cpu ? i : i % m->sms_per_gpm;

@@ -14,10 +14,12 @@
  * forward takes from a waiting request is asked for again. Owned words
  * serve forwarded requests: FwdReqV (send them, keep them), FwdReqO (send
  * them to the new owner through the LLC, or straight to it with
- * fcs.l1_to_l1, drop them) and RvkO (give them back to the LLC). An evicted line with owned words
- * is written back (ReqWB) and kept, serving forwards, until the write-back's ack. Acquires (kernel
- * launch, .gpu/.sys fences and acquire loads or atomics) drop every valid word that is neither
- * owned nor shared; a ReqV fill requested before an acquire answers its load but is not installed.
+ * fcs.l1_to_l1, drop them) and RvkO (give them back to the LLC). An
+ * evicted line with owned words is written back (ReqWB) and kept, serving
+ * forwards, until the write-back's ack.
+ * Acquires (kernel launch, .gpu/.sys fences and acquire loads or atomics)
+ * drop every valid word that is neither owned nor shared; a ReqV fill
+ * requested before an acquire answers its load but is not installed.
  * Releases need nothing here: the SM waits for its stores' acks, which
  * arrive once ownership is held.
  * Shared words (spec 003 §2.4, I6, I7): a load typed ReqS that misses reads
