@@ -8,7 +8,8 @@
 # reproduces, also with the device mix recorded in the file; the correct
 # spandex-d replays the same events without a violation; a bad device list,
 # and the random request types the explorer cannot enumerate, are input errors.
-# With fcs.l1_to_l1 (owners answer requesters from L1 to L1) both verify, and a
+# With fcs.l1_to_l1 (owners answer requesters from L1 to L1) spandex-d and a
+# GPU-coherence L1 beside a DeNovo one verify, and a
 # counterexample file delivers between two L1s.
 set -u
 bin=$1
@@ -35,12 +36,17 @@ verified spandex-g 10000 --devices gpu,denovo
 n=$((n + 1))
 
 # fcs.l1_to_l1: owners answer requesters from L1 to L1, a channel per pair of
-# L1s; an old owner's words can now reach the new owner before its grant
-# (DeNovo-L1.BO.Relay, never reached through the LLC), and the LLC relays nothing
-verified spandex-d 15000 --set fcs.l1_to_l1=true --coverage "$tmp/peer.cov"
+# L1s; with stores sent to the predicted owner (ReqWTo) and atomics taking
+# ownership, an owner performs a predicted write sent to it from L1 to L1
+# (DeNovo-L1.O.FwdWT), an old owner's words can reach the new owner before its
+# grant (DeNovo-L1.BO.Relay, never reached through the LLC), and the LLC relays
+# and passes nothing
+verified spandex-d 15000 --set fcs.l1_to_l1=true --set fcs.store=wto --set fcs.load=vo --coverage "$tmp/peer.cov"
 grep -qE "^coverage.spandex.DeNovo-L1.BO.Relay [1-9]" "$tmp/peer.cov" || fail "l1_to_l1: no relay before its grant"
-grep -qE "^coverage.spandex.LLC.O.Relay 0" "$tmp/peer.cov" || fail "l1_to_l1: the LLC relayed"
-verified spandex-d 15000 --set fcs.l1_to_l1=true --devices denovo,mesi --set fcs.store=wto --set fcs.load=vo
+grep -qE "^coverage.spandex.DeNovo-L1.O.FwdWT [1-9]" "$tmp/peer.cov" || fail "l1_to_l1: no predicted write performed"
+for cell in O.Relay O.Predicted O.OwnerAnswer; do
+    grep -qE "^coverage.spandex.LLC.$cell 0" "$tmp/peer.cov" || fail "l1_to_l1: the LLC's $cell reached"
+done
 verified spandex-g 5000 --set fcs.l1_to_l1=true --devices gpu,denovo
 out=$("$bin" verify --protocol spandex-d --set fcs.l1_to_l1=true --symmetry on 2>&1)
 echo "$out" | grep -q "symmetry not used (2 L1s): the L1s message each other" || { echo "$out"; fail "l1_to_l1 under --symmetry on"; }
