@@ -18,8 +18,13 @@ struct sysnet {
     struct comp comp;
     struct sysnet_shape s;
     unsigned n_ep, n_gpm;
-    struct port *in, *out;     /* [ep][vnet] */
-    struct port *far;          /* [src gpm][dst gpm][vnet]: the far end of each link */
+    struct port *in, *out; /* [ep][vnet] */
+    struct port *far;      /* [src gpm][dst gpm][vnet]: the far end of each link */
+    /* A bit per port of in[] and of far[], set while it holds messages
+     * (port_watch): a tick visits only those, in index order, which is the
+     * order of a scan of every port (a machine of 16 GPMs has 768 far ports,
+     * most of them empty at any time). */
+    uint64_t *in_occupied, *far_occupied;
     struct p2p_link *link;     /* [src gpm][dst gpm] of one GPU (the diagonal unused) */
     struct p2p_link *gpu_link; /* [src gpu][dst gpu] through the switch (the diagonal unused):
                                   one serialisation for every GPM pair of the two GPUs */
@@ -36,6 +41,11 @@ static const char *add_name(struct sysnet *n, const char *fmt, unsigned a, unsig
     if (!n->names[n->n_names])
         panic("out of memory");
     return n->names[n->n_names++];
+}
+
+static size_t words_for(size_t n_ports)
+{
+    return (n_ports + 63) / 64;
 }
 
 static unsigned gpu_of(const struct sysnet *n, unsigned gpm)
@@ -73,21 +83,26 @@ static bool sysnet_tick(struct comp *c)
     struct sysnet *n = (struct sysnet *)c;
     bool more = false;
     unsigned nv = n->s.n_vnets;
-    for (unsigned i = 0; i < n->n_ep * nv; i++) {
-        struct msg *m;
-        while ((m = port_peek(&n->in[i])) && inject(n, m, i / nv))
-            port_pop(&n->in[i]);
-        more |= m != NULL;
-    }
-    for (size_t i = 0; i < (size_t)n->n_gpm * n->n_gpm * nv; i++) {
-        struct msg *m;
-        while ((m = port_peek(&n->far[i]))) {
-            struct port *out = &n->out[m->dst * nv + i % nv];
-            if (!port_send(out, m))
-                break; /* the bank pops: a pop of a full port wakes us */
-            port_pop(&n->far[i]);
+    size_t n_in = (size_t)n->n_ep * nv, n_far = (size_t)n->n_gpm * n->n_gpm * nv;
+    for (size_t w = 0; w < words_for(n_in); w++)
+        for (uint64_t bits = n->in_occupied[w]; bits; bits &= bits - 1) {
+            size_t i = (w << 6) | (unsigned)__builtin_ctzll(bits);
+            struct msg *m;
+            while ((m = port_peek(&n->in[i])) && inject(n, m, (unsigned)(i / nv)))
+                port_pop(&n->in[i]);
+            more |= m != NULL;
         }
-    }
+    for (size_t w = 0; w < words_for(n_far); w++) /* read after the injections above */
+        for (uint64_t bits = n->far_occupied[w]; bits; bits &= bits - 1) {
+            size_t i = (w << 6) | (unsigned)__builtin_ctzll(bits);
+            struct msg *m;
+            while ((m = port_peek(&n->far[i]))) {
+                struct port *out = &n->out[m->dst * nv + i % nv];
+                if (!port_send(out, m))
+                    break; /* the bank pops: a pop of a full port wakes us */
+                port_pop(&n->far[i]);
+            }
+        }
     return more;
 }
 
@@ -121,12 +136,17 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
     n->link = calloc((size_t)n->n_gpm * n->n_gpm, sizeof *n->link);
     n->gpu_link = calloc((size_t)shape->gpus * shape->gpus, sizeof *n->gpu_link);
     n->names = calloc(2 * (size_t)n->n_ep * nv + n_far, sizeof *n->names);
-    if (!n->in || !n->out || !n->far || !n->link || !n->gpu_link || !n->names)
+    n->in_occupied = calloc(words_for((size_t)n->n_ep * nv), sizeof *n->in_occupied);
+    n->far_occupied = calloc(words_for(n_far), sizeof *n->far_occupied);
+    if (!n->in || !n->out || !n->far || !n->link || !n->gpu_link || !n->names || !n->in_occupied ||
+        !n->far_occupied)
         panic("out of memory");
     for (unsigned ep = 0; ep < n->n_ep; ep++)
         for (unsigned v = 0; v < nv; v++) {
-            port_init(&n->in[ep * nv + v], add_name(n, "%s.in[%u].vnet%u", ep, v, 0), SYSNET_FIFO,
-                      0, banks[ep], &n->comp);
+            size_t i = (size_t)ep * nv + v;
+            port_init(&n->in[i], add_name(n, "%s.in[%u].vnet%u", ep, v, 0), SYSNET_FIFO, 0,
+                      banks[ep], &n->comp);
+            port_watch(&n->in[i], &n->in_occupied[i >> 6], 1ull << (i & 63));
             port_init(&n->out[ep * nv + v], add_name(n, "%s.out[%u].vnet%u", ep, v, 0), SYSNET_FIFO,
                       0, &n->comp, banks[ep]);
         }
@@ -139,10 +159,12 @@ struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *c
             struct p2p_link *l = &n->link[(size_t)a * n->n_gpm + b];
             p2p_init(l, shape->gpm_bytes_per_s);
             l->latency_ps = shape->gpm_latency_ps;
-            for (unsigned v = 0; v < nv; v++)
-                port_init(&n->far[((size_t)a * n->n_gpm + b) * nv + v],
-                          add_name(n, "%s.link[%u->%u].vnet%u", a, b, v), SYSNET_FIFO, 0, &n->comp,
-                          &n->comp);
+            for (unsigned v = 0; v < nv; v++) {
+                size_t i = ((size_t)a * n->n_gpm + b) * nv + v;
+                port_init(&n->far[i], add_name(n, "%s.link[%u->%u].vnet%u", a, b, v), SYSNET_FIFO,
+                          0, &n->comp, &n->comp);
+                port_watch(&n->far[i], &n->far_occupied[i >> 6], 1ull << (i & 63));
+            }
         }
     return n;
 }
@@ -164,6 +186,8 @@ void sysnet_free(struct sysnet *n)
     free(n->in);
     free(n->out);
     free(n->far);
+    free(n->in_occupied);
+    free(n->far_occupied);
     free(n->link);
     free(n->gpu_link);
     free(n);
