@@ -830,6 +830,7 @@ static void mg_destroy(struct comp *cp)
     if (c->f.directory)
         cache_destroy(&c->dir);
     free(c->rel);
+    free(c->rel_used);
     free(c->gout);
     ctrl_destroy(cp);
 }

@@ -104,6 +104,8 @@ struct mg_l2 {
     struct mg_rel *rel;            /* slots, doubled when all are busy (warm-up only): a
                                       marker is never refused, so markers cannot deadlock */
     unsigned n_rel;
+    uint64_t *rel_used;        /* bit i set while rel[i].m is: what an acknowledgement
+                                  checks (a slot grown in warm-up stays, most idle) */
     struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;           /* the rounds' table's state (mg_round_table): Round */
@@ -201,6 +203,8 @@ void mg_slot_check(struct mg_l2 *c, struct mg_rel *r);
 int mg_ack_slot(struct mg_l2 *c, struct msg *m);
 /* Counted: an invalidation or a forwarded write acknowledged (MSG_MG_INVACK). */
 void mg_take_invack(struct mg_l2 *c, struct msg *m);
+/* The slots' table takes (used) or frees slot r: its bit in rel_used. */
+void mg_slot_mark_used(struct mg_l2 *c, const struct mg_rel *r, bool used);
 /* An L1's release (MSG_MG_REL) or another GPM's marker (MSG_MG_MARK). False:
  * the pipeline lacks room for the answers. */
 bool mg_take_rel(struct mg_l2 *c, struct msg *m);

@@ -74,6 +74,11 @@ static uint64_t gen_close(struct mg_l2 *c)
 
 /* ---- release completion ---- */
 
+static size_t used_words(unsigned n_slots)
+{
+    return (n_slots + 63) / 64;
+}
+
 struct mg_rel *mg_rel_slot(struct mg_l2 *c)
 {
     for (unsigned i = 0; i < c->n_rel; i++)
@@ -81,12 +86,38 @@ struct mg_rel *mg_rel_slot(struct mg_l2 *c)
             return &c->rel[i];
     unsigned old = c->n_rel, n = old ? 2 * old : 16;
     struct mg_rel *r = realloc(c->rel, n * sizeof *r);
-    if (!r)
+    uint64_t *used = realloc(c->rel_used, used_words(n) * sizeof *used);
+    if (!r || !used)
         panic("out of memory");
     memset(r + old, 0, (n - old) * sizeof *r);
+    memset(used + used_words(old), 0, (used_words(n) - used_words(old)) * sizeof *used);
     c->rel = r;
+    c->rel_used = used;
     c->n_rel = n;
     return &c->rel[old];
+}
+
+void mg_slot_mark_used(struct mg_l2 *c, const struct mg_rel *r, bool used)
+{
+    size_t i = (size_t)(r - c->rel);
+    if (used)
+        c->rel_used[i >> 6] |= 1ull << (i & 63);
+    else
+        c->rel_used[i >> 6] &= ~(1ull << (i & 63));
+}
+
+/* The first slot at or after `from` in use, or n_rel: read afresh at each
+ * step, since checking a slot may free it or take others. */
+static unsigned next_used(const struct mg_l2 *c, unsigned from)
+{
+    for (unsigned w = from >> 6; w < used_words(c->n_rel); w++) {
+        uint64_t bits = c->rel_used[w];
+        if (w == from >> 6)
+            bits &= ~0ull << (from & 63);
+        if (bits)
+            return (w << 6) | (unsigned)__builtin_ctzll(bits);
+    }
+    return c->n_rel;
 }
 
 /* The banks a release marker of `scope` goes to from this one: every other
@@ -184,13 +215,26 @@ void mg_take_invack(struct mg_l2 *c, struct msg *m)
              c->base.w.name);
     c->gout[g % c->n_gout]--;
     c->st.acks_received++;
+    struct mg_rel *answered = NULL;
     if (m->sharer) {
         panic_if(m->sharer > c->n_rel, "%s: invalidation acknowledgement for no slot",
                  c->base.w.name);
-        mg_slot_answer(c, &c->rel[m->sharer - 1], m);
+        answered = &c->rel[m->sharer - 1];
+        mg_slot_answer(c, answered, m);
     }
     msg_free(c->base.w.msgs, m);
-    for (unsigned i = 0; i < c->n_rel; i++)
+    /* Every waiting slot has been checked since the last acknowledgement, and
+     * only generation g's count fell: while some generation up to g still
+     * has messages out, no waiting slot drains, and only the slot answered
+     * can be done. */
+    if (!gen_drained(c, g)) {
+        if (answered)
+            mg_slot_check(c, answered);
+        return;
+    }
+    /* A free slot is never waiting (it is freed only once done), so only
+     * those in use can change; in index order, as a scan of all of them. */
+    for (unsigned i = next_used(c, 0); i < c->n_rel; i = next_used(c, i + 1))
         mg_slot_check(c, &c->rel[i]);
 }
 

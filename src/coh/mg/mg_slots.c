@@ -71,6 +71,7 @@ static void take_slot(struct coh_ctx *x)
     struct mg_rel *r = slot_of(x);
     r->m = x->msg;
     r->left = 0;
+    mg_slot_mark_used(mg_of(x->ctrl), r, true);
 }
 
 static void count_answer(struct coh_ctx *x)
@@ -93,6 +94,7 @@ static struct msg *free_slot(struct coh_ctx *x)
     struct mg_rel *r = slot_of(x);
     struct msg *m = r->m;
     r->m = NULL;
+    mg_slot_mark_used(mg_of(x->ctrl), r, false);
     return m;
 }
 
