@@ -835,7 +835,7 @@ void repro_evidence(struct repro *r, const char *set, const char *metric, const 
                           : repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
                                               p->design, &used, &total, NULL) /
                                 p->divisor;
-        if (!x->measure_pm && repro_block_absent(r, x->ab.block))
+        if (!repro_explain_run_here(r, x))
             continue; /* not run at this size */
         if (isnan(in))
             snprintf(buf, n, "%s: not measured", x->name);
@@ -1244,6 +1244,12 @@ bool repro_block_absent(const struct repro *r, const char *block)
 {
     bool built;
     return !spec_has(&r->spec, block, NULL, &built) && block_has(r, block, NULL, &built);
+}
+
+bool repro_explain_run_here(const struct repro *r, const struct rp_explain *x)
+{
+    return (x->measure_pm || !repro_block_absent(r, x->ab.block)) &&
+           (!x->ref.block[0] || !repro_block_absent(r, x->ref.block));
 }
 
 bool repro_design_absent(const struct repro *r, const char *design)

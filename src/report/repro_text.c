@@ -684,8 +684,7 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
     else if (!x->measure_pm && x->ab.rest_main && repro_runs_block(r, x->ab.block))
         snprintf(where + len, sizeof where - len, "; apps %.80s, the rest the main block's", apps);
     fprintf(o, "    %s: %s (%s): ", x->name, x->text, where);
-    if ((!x->measure_pm && repro_block_absent(r, x->ab.block)) ||
-        (x->ref.block[0] && repro_block_absent(r, x->ref.block))) {
+    if (!repro_explain_run_here(r, x)) {
         fprintf(o, "not run at size %s (the block is not in %s)\n", r->size, r->sweep_file);
         return;
     }
@@ -801,11 +800,15 @@ static void misses(struct repro *r)
             bool is_row = i < r->n_paper;
             unsigned k = is_row ? i : i - r->n_paper;
             bool miss = is_row ? effect_miss(&r->paper[k].effect) : r->claims[k].holds == 0;
-            unsigned n_x = 0;
-            for (unsigned e = 0; e < r->d.n_explains; e++)
-                n_x += (unsigned)(is_row ? r->d.explains[e].row_index == (int)k
-                                         : r->d.explains[e].claim_index == (int)k);
-            if (pass == 0 ? !miss : miss || !n_x)
+            /* only an explain measured at this size explains (one whose
+             * block is not run here is listed, as not run) */
+            unsigned n_run = 0;
+            for (unsigned e = 0; e < r->d.n_explains; e++) {
+                const struct rp_explain *x = &r->d.explains[e];
+                bool names = is_row ? x->row_index == (int)k : x->claim_index == (int)k;
+                n_run += names && repro_explain_run_here(r, x);
+            }
+            if (pass == 0 ? !miss : miss || !n_run)
                 continue;
             if (pass == 1 && !header) {
                 fputs("explained, though not a miss at this size:\n", o);
@@ -825,8 +828,8 @@ static void misses(struct repro *r)
                         verdict_word(r->claims[k].holds), r->d.claims[k].text);
             }
             n_miss += pass == 0;
-            n_unexplained += pass == 0 && !n_x;
-            if (!n_x)
+            n_unexplained += pass == 0 && !n_run;
+            if (!n_run)
                 fputs("    unexplained\n", o);
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];

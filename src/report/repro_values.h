@@ -115,6 +115,10 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
                         char *detail, size_t n);
 /* Whether a block is run only by another size's sweep file: not at this size. */
 bool repro_block_absent(const struct repro *r, const char *block);
+/* Whether an [explain] is measured at this size: its ablation's block and its
+ * reference's both run here (a measurement in another unit always is). One
+ * that is not explains nothing at this size. */
+bool repro_explain_run_here(const struct repro *r, const struct rp_explain *x);
 /* Whether a design (a main-block configuration or a variant) is run only by
  * another size's sweep file. */
 bool repro_design_absent(const struct repro *r, const char *design);

@@ -10,7 +10,8 @@
 # reference computes its number there and takes what the ablation's block
 # does not run from it. A mapping to a missing file, an unknown size, a best
 # key the block does not sweep or a best beside a setting is
-# report.ini:LINE, exit 2, and runs nothing.
+# report.ini:LINE, exit 2, and runs nothing. An explain whose block this
+# size does not run is listed as not run, and its miss counts as unexplained.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -31,6 +32,13 @@ grep -qxF "not in toyb-tiny.sweep, so not run at this size (their numbers are un
     fail "the absent block: $(cat "$tmp/report")"
 grep -qF "not run at size tiny: rc-extra is not in toyb-tiny.sweep" "$tmp/report" ||
     fail "the absent variant's row: $(cat "$tmp/report")"
+# an explain not run at this size explains nothing here: the miss stays unexplained
+grep -A2 -F "Fig1 all rc-best over nol1: paper 9.00" "$tmp/report" | sed -n 2p | grep -qx "    unexplained" ||
+    fail "a miss explained by a block not run here: $(cat "$tmp/report")"
+grep -A2 -F "Fig1 all rc-best over nol1: paper 9.00" "$tmp/report" | sed -n 3p |
+    grep -qF "extra-absent: NO-COH with an 8 KB L1, a block only the default sweep runs (block extra): not run at size tiny (the block is not in toyb-tiny.sweep)" ||
+    fail "the explain not run here: $(cat "$tmp/report")"
+grep -qx "3 misses, 2 of them unexplained" "$tmp/report" || fail "miss count: $(cat "$tmp/report")"
 [ -n "$(cyc quick rc "")" ] || fail "the quick block was run at another size: $(cat "$tmp/r/results.csv")"
 [ "$(awk -F, 'NR > 1' "$tmp/r/results.csv" | wc -l)" -eq 7 ] || fail "run count: $(cat "$tmp/r/results.csv")"
 
