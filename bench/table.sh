@@ -9,6 +9,8 @@
 #  - kmn, spinlock, histogram, stn (memory-bound workloads) at SIZE: thread
 #    instructions per second in timing mode (tc-fermi, rc) and in functional
 #    mode, and timing as a share of functional;
+#  - cl on hmg-scaled under hmg (4 GPUs x 4 GPMs: the sysnet, the L2 banks'
+#    release rounds) at SIZE: thread instructions per second in timing mode;
 #  - then the explorer of `gpucoh verify`: states, transitions, seconds and
 #    states per second for a few protocols at fixed bounds (bench/verify.sh).
 # Use: bench/table.sh [BUILD_DIR] (default build); SIZE=small for the issue's
@@ -46,5 +48,12 @@ for w in $workloads; do
         printf "%-22s %-12s %13.1f%% %10s  %s\n", w, "timing/func", 100 * ti / fi, "", "of functional rate"
     }'
 done
+# the multi-GPM path: 16 GPMs' L2 banks, the sysnet between them
+"$build/gpucoh" run --workload cl --size "$size" --protocol hmg --config configs/hmg-scaled.ini \
+    --stats "$tmp/m.json" >/dev/null
+read -r mi mw <<<"$(speed "$tmp/m.json")"
+awk -v w="cl-$size" -v mi="$mi" -v mw="$mw" 'BEGIN {
+    printf "%-22s %-12s %14.2f %10.2f  %s\n", w, "hmg-scaled", mi / 1e6, mw, "M thread insts/s"
+}'
 echo
 "$(dirname "$0")/verify.sh" "$build"
