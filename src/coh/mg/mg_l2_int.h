@@ -106,6 +106,7 @@ struct mg_l2 {
     unsigned n_rel;
     uint64_t *rel_used;        /* bit i set while rel[i].m is: what an acknowledgement
                                   checks (a slot grown in warm-up stays, most idle) */
+    unsigned n_waiting;        /* slots with `waiting` set */
     struct msg_list rel_next;  /* L1 releases waiting for the next round of this bank */
     struct msg_list rel_round; /* ... those the round under way answers */
     bool round_busy;           /* the rounds' table's state (mg_round_table): Round */

@@ -177,8 +177,10 @@ static void rel_done(struct mg_l2 *c, struct mg_rel *r);
  * generations it waits for are drained. */
 void mg_slot_check(struct mg_l2 *c, struct mg_rel *r)
 {
-    if (r->waiting && gen_drained(c, r->gen))
+    if (r->waiting && gen_drained(c, r->gen)) {
         r->waiting = false;
+        c->n_waiting--;
+    }
     if (r->m && !r->left && !r->waiting)
         rel_done(c, r);
 }
@@ -188,6 +190,7 @@ static void slot_wait(struct mg_l2 *c, struct mg_rel *r)
 {
     if (c->counted) {
         r->waiting = true;
+        c->n_waiting++;
         r->gen = gen_close(c);
     }
 }
@@ -224,10 +227,11 @@ void mg_take_invack(struct mg_l2 *c, struct msg *m)
     }
     msg_free(c->base.w.msgs, m);
     /* Every waiting slot has been checked since the last acknowledgement, and
-     * only generation g's count fell: while some generation up to g still
-     * has messages out, no waiting slot drains, and only the slot answered
-     * can be done. */
-    if (!gen_drained(c, g)) {
+     * only generation g's count fell: with no slot waiting, or while some
+     * generation up to g still has messages out, none drains, and only the
+     * slot answered can be done. (gen_drained moves gen_low on only where a
+     * waiting slot's check would have: gpucoh verify's states hold it.) */
+    if (!c->n_waiting || !gen_drained(c, g)) {
         if (answered)
             mg_slot_check(c, answered);
         return;
