@@ -54,3 +54,21 @@ void obs_check(struct observer *o, const char *who, addr_t line, const uint8_t *
                   who, (unsigned long long)line, i, data[i], gold[i]);
     }
 }
+
+void obs_golden(struct observer *o, addr_t line, uint8_t *out, const struct bytemask *mask)
+{
+    uint8_t gold[LINE_MAX_BYTES];
+    backing_read(&o->golden, line, gold, o->line_bytes);
+    bytes_merge(out, gold, mask, o->line_bytes);
+}
+
+void obs_check_since(struct observer *o, const char *who, addr_t line, const uint8_t *data,
+                     const uint8_t *then, const struct bytemask *mask)
+{
+    for (unsigned i = 0; i < o->line_bytes; i++)
+        if (bytemask_test(mask, i) && data[i] != then[i]) {
+            obs_check(o, who, line, data, mask);
+            return;
+        }
+    o->checks++;
+}

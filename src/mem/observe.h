@@ -52,4 +52,16 @@ static inline void obs_performed(struct observer *o, addr_t line)
 void obs_check(struct observer *o, const char *who, addr_t line, const uint8_t *data,
                const struct bytemask *mask);
 
+/* The golden line's bytes in `mask` into `out` (the other bytes of `out`
+ * untouched): what a read ordered now must return there, for a check made
+ * later by obs_check_since. */
+void obs_golden(struct observer *o, addr_t line, uint8_t *out, const struct bytemask *mask);
+
+/* obs_check for data a protocol may hand out after its read was ordered (a
+ * forwarded read answered by the owner, which may have given the words back
+ * since): the bytes in `mask` must equal either `then` (obs_golden's bytes at
+ * the read's ordering point) or the golden line now. */
+void obs_check_since(struct observer *o, const char *who, addr_t line, const uint8_t *data,
+                     const uint8_t *then, const struct bytemask *mask);
+
 #endif

@@ -146,20 +146,12 @@ static int check_frame_setting(const char *kv, const char *path, unsigned line, 
     return fail(err, n, path, line, "%s (gpucoh chopin config --verbose)", msg);
 }
 
-/* Check one "key=value" against the option table and by loading it: alone
- * on the default machine, and, for a protocols entry (proto not NULL), on
- * its protocol too. It is wrong only when both fail, so that a setting valid
- * only on some protocols (order.model=tso needs a write-atomic one) is judged
- * on its own, and one that needs the block's machine file (rccsc needs the
- * order.model = sc of configs/rcc-fermi.ini) is left to the run. */
-static int check_setting(enum sweep_model model, const char *kv, const char *proto,
-                         const char *path, unsigned line, char *err, size_t n)
+/* Check one "key=value" against the option table: its form and its key. */
+static int check_key(const char *kv, const char *path, unsigned line, char *err, size_t n)
 {
     const char *eq = strchr(kv, '=');
     if (!eq || eq == kv)
         return fail(err, n, path, line, "'%s' is not KEY=VALUE", kv);
-    if (model == SWEEP_FRAMES)
-        return check_frame_setting(kv, path, line, err, n);
     size_t klen = (size_t)(eq - kv);
     const struct cfg_opt *o;
     for (o = config_options(); o->name; o++)
@@ -175,18 +167,72 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pro
     if (!strncmp(kv, "coherence.protocol", klen))
         return fail(err, n, path, line, "set the protocol with a protocols line, not %.*s",
                     (int)klen, kv);
+    return 0;
+}
+
+/* Whether the settings kvs[0..n_kv) load together: on the default machine,
+ * or, with proto (a protocol's name), on that protocol. why: the reason of
+ * the last load that failed. */
+static bool loads(const char *const *kvs, unsigned n_kv, const char *proto, char *why,
+                  size_t why_len)
+{
+    const char *with[SWEEP_MAX_SETTINGS + 1];
+    char proto_kv[80];
     struct config cfg;
-    char why[512], with[80];
-    const char *kvs[2] = {with, kv};
-    bool on_proto = proto && proto_find(proto) &&
-                    snprintf(with, sizeof with, "coherence.protocol=%s", proto) < (int)sizeof with;
-    bool ok = !config_load(&cfg, NULL, &kv, 1, why, sizeof why);
-    if (on_proto) /* judged on its protocol; the message, if both fail, is this one's */
-        ok = !config_load(&cfg, NULL, kvs, 2, why, sizeof why) || ok;
-    if (!ok) {
+    if (!config_load(&cfg, NULL, kvs, n_kv, why, why_len))
+        return true;
+    if (!proto || !proto_find(proto) ||
+        snprintf(proto_kv, sizeof proto_kv, "coherence.protocol=%s", proto) >= (int)sizeof proto_kv)
+        return false;
+    with[0] = proto_kv;
+    memcpy(with + 1, kvs, n_kv * sizeof *kvs);
+    return !config_load(&cfg, NULL, with, n_kv + 1, why, why_len);
+}
+
+/* Check one "key=value" by its key and by loading it: alone on the default
+ * machine, and, for a protocols entry (proto not NULL), on its protocol too.
+ * It is wrong only when both fail, so that a setting valid only on some
+ * protocols (order.model=tso needs a write-atomic one) is judged on its own,
+ * and one that needs the block's machine file (rccsc needs the order.model =
+ * sc of configs/rcc-fermi.ini) is left to the run. */
+static int check_setting(enum sweep_model model, const char *kv, const char *proto,
+                         const char *path, unsigned line, char *err, size_t n)
+{
+    if (model == SWEEP_FRAMES)
+        return check_frame_setting(kv, path, line, err, n);
+    if (check_key(kv, path, line, err, n))
+        return -1;
+    char why[512];
+    if (!loads(&kv, 1, proto, why, sizeof why)) {
         const char *msg = strncmp(why, "--set: ", 7) ? why : why + 7; /* it is not a --set here */
         return fail(err, n, path, line, "%s", msg);
     }
+    return 0;
+}
+
+/* A protocols entry's settings: each one's key, then the entry's settings
+ * loaded together (a pair that is valid only together, l1.line=32 with
+ * l2.line=32, is a configuration), or else each alone, as check_setting
+ * judges them, so that the message names the setting that is wrong. */
+static int check_entry_settings(enum sweep_model model, const char *const *kvs, unsigned n_kv,
+                                const char *proto, const char *path, unsigned line, char *err,
+                                size_t n)
+{
+    if (model == SWEEP_FRAMES) {
+        for (unsigned i = 0; i < n_kv; i++)
+            if (check_frame_setting(kvs[i], path, line, err, n))
+                return -1;
+        return 0;
+    }
+    for (unsigned i = 0; i < n_kv; i++)
+        if (check_key(kvs[i], path, line, err, n))
+            return -1;
+    char why[512];
+    if (n_kv > 1 && loads(kvs, n_kv, proto, why, sizeof why))
+        return 0;
+    for (unsigned i = 0; i < n_kv; i++)
+        if (check_setting(model, kvs[i], proto, path, line, err, n))
+            return -1;
     return 0;
 }
 
@@ -243,10 +289,10 @@ static int parse_pentry(struct sweep_spec *s, struct pentry *p, enum sweep_model
             }
             if (p->n_settings == SWEEP_MAX_SETTINGS)
                 return fail(err, n, path, line, "too many settings in '%s'", tok);
-            if (check_setting(model, kv, proto, path, line, err, n))
-                return -1;
             p->settings[p->n_settings++] = own(s, kv);
         }
+        if (check_entry_settings(model, p->settings, p->n_settings, proto, path, line, err, n))
+            return -1;
     }
     if (model == SWEEP_FRAMES) {
         if (sfr_design_find(p->protocol) < 0)

@@ -4,7 +4,8 @@
 # that differ from the LLC's copy (FCNN's weights, owned and only read, leave
 # with no data; the LLC checks under --check that the words it keeps equal
 # the golden memory) and moves fewer bytes; fcs.l1_to_l1 = true sends the
-# owners' answers and the predicted requests from L1 to L1, past the LLC; fcs.strong_shared = true lets the
+# owners' answers and the predicted requests from L1 to L1, past the LLC, and
+# has a line's one owner answer its readers; fcs.strong_shared = true lets the
 # flag polls typed ReqS read their line as registered sharers (FlexV/S: GPU
 # ReqS requests at the LLC, far fewer ReqV); cpu.store_drain = parallel and
 # cpu.order = rmo change the CPU cores' timing and keep every value right
@@ -66,6 +67,18 @@ for k in predicted_passed answers_passed; do
     [ "$(sum "$tmp/preddirect.json" $k)" -eq 0 ] || fail "fcs.l1_to_l1: $k $(sum "$tmp/preddirect.json" $k)"
 done
 [ "$(sum "$tmp/preddirect.json" predicted_sent)" -gt 0 ] || fail "fcs.l1_to_l1: no predicted request sent"
+# ... and a read of a line that one other L1 owns is answered by that owner
+# (Prod-Cons under SDD: the consumer's ReqV of the producer's words), not
+# gathered at the LLC: fewer bytes, every value right under --check
+run gather prod-cons --protocol spandex-d
+run directread prod-cons --protocol spandex-d --set fcs.l1_to_l1=true
+[ "$(sum "$tmp/gather.json" gathers)" -gt 0 ] || fail "Prod-Cons under SDD: no gathered read by default"
+[ "$(sum "$tmp/gather.json" direct_reads)" -eq 0 ] || fail "a read answered by its owner by default"
+[ "$(sum "$tmp/directread.json" direct_reads)" -gt 0 ] || fail "fcs.l1_to_l1: no read answered by its owner"
+[ "$(sum "$tmp/directread.json" gathers)" -lt "$(sum "$tmp/gather.json" gathers)" ] ||
+    fail "fcs.l1_to_l1: $(sum "$tmp/directread.json" gathers) gathers, $(sum "$tmp/gather.json" gathers) by default"
+[ "$(bytes "$tmp/directread.json")" -lt "$(bytes "$tmp/gather.json")" ] ||
+    fail "fcs.l1_to_l1: $(bytes "$tmp/directread.json") bytes, gathered $(bytes "$tmp/gather.json")"
 
 # cpu.store_drain, cpu.order
 run serial prod-cons --protocol spandex-g

@@ -11,7 +11,8 @@
 # variant on a set or a game, and variant as a set axis are file:line errors.
 # A memory block's `seed N` runs its workloads on the input of seed N (the
 # cycles of `gpucoh run --input-seed N`, an id of its own); a run without a
-# seed keeps its id.
+# seed keeps its id. A configuration's settings are checked on its protocol and
+# together (a pair valid only together runs).
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -99,6 +100,18 @@ expect_error "bad.sweep:3: unknown option 'l1.nope'" 'workloads mp\nprotocols rc
 expect_error "bad.sweep:2: .*needs a write-atomic protocol" 'workloads mp\nprotocols t=rc:order.model=tso\n'
 printf 'workloads mp\nprotocols t=mesi:order.model=tso\nsizes tiny\n' >"$tmp/tso.sweep"
 "$bin" sweep "$tmp/tso.sweep" --out "$tmp/tso" >"$tmp/log" 2>&1 || fail "tso on mesi: $(cat "$tmp/log")"
+# and together: a pair valid only together (the L1's and the L2's lines must be
+# equal) is one configuration, and its run has both settings; one of the pair
+# alone, or a pair that disagrees, is refused at its line
+printf 'workloads mp\nprotocols n32=nol1:l1.line=32,l2.line=32\nsizes tiny\n' >"$tmp/l32.sweep"
+"$bin" sweep "$tmp/l32.sweep" --out "$tmp/l32" >"$tmp/log" 2>&1 || fail "32-byte lines: $(cat "$tmp/log")"
+grep -q ",mp,basic,tiny,n32,nol1,l1.line=32;l2.line=32,0,ok," "$tmp/l32/results.csv" \
+    || fail "32-byte row: $(cat "$tmp/l32/results.csv")"
+cyc=$("$bin" run --workload mp --size tiny --protocol nol1 --set l1.line=32 --set l2.line=32 --quiet | awk '/^  cycles/ {print $2}')
+grep -q ",n32,nol1,l1.line=32;l2.line=32,0,ok,$cyc," "$tmp/l32/results.csv" \
+    || fail "32-byte cycles $cyc not in: $(cat "$tmp/l32/results.csv")"
+expect_error "bad.sweep:2: .*l1.line (32) and l2.line (128) must be equal" 'workloads mp\nprotocols n=nol1:l1.line=32\n'
+expect_error "bad.sweep:2: .*must be equal" 'workloads mp\nprotocols n=nol1:l1.line=32,l2.line=64\n'
 "$bin" sweep "$tmp/missing.sweep" >/dev/null 2>"$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "missing.sweep: cannot read: No such file" "$tmp/err" || fail "missing spec: $rc $(cat "$tmp/err")"
 "$bin" sweep "$tmp/t.sweep" -j 0 >/dev/null 2>&1; [ $? -eq 2 ] || fail "-j 0 accepted"

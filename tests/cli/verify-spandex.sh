@@ -8,8 +8,9 @@
 # reproduces, also with the device mix recorded in the file; the correct
 # spandex-d replays the same events without a violation; a bad device list,
 # and the random request types the explorer cannot enumerate, are input errors.
-# With fcs.l1_to_l1 (owners answer requesters from L1 to L1) spandex-d and a
-# GPU-coherence L1 beside a DeNovo one verify, and a
+# With fcs.l1_to_l1 (owners answer requesters from L1 to L1, a line's one
+# owner its readers too) spandex-d and a GPU-coherence L1 beside a DeNovo or a
+# MESI one verify, and a
 # counterexample file delivers between two L1s.
 set -u
 bin=$1
@@ -47,7 +48,16 @@ grep -qE "^coverage.spandex.DeNovo-L1.O.FwdWT [1-9]" "$tmp/peer.cov" || fail "l1
 for cell in O.Relay O.Predicted O.OwnerAnswer; do
     grep -qE "^coverage.spandex.LLC.$cell 0" "$tmp/peer.cov" || fail "l1_to_l1: the LLC's $cell reached"
 done
+# and a read of a line the other L1 owns is answered by that owner
+grep -qE "^coverage.spandex.LLC.O.ReqVOwnedOne [1-9]" "$tmp/peer.cov" || fail "l1_to_l1: no read answered by its owner"
+grep -qE "^coverage.spandex.DeNovo-L1.O.FwdV [1-9]" "$tmp/peer.cov" || fail "l1_to_l1: no owner answered a read"
 verified spandex-g 5000 --set fcs.l1_to_l1=true --devices gpu,denovo
+# a GPU-coherence L1's read of a line a MESI CPU owns is answered by the CPU,
+# also while its write-back is in flight (MI: the values as of the LLC's
+# forward, which a write the LLC took after the write-back may have replaced)
+verified spandex-g 10000 --set fcs.l1_to_l1=true --devices gpu,mesi --coverage "$tmp/mesi.cov"
+grep -qE "^coverage.spandex.MESI-L1.MI.FwdV [1-9]" "$tmp/mesi.cov" || fail "l1_to_l1: no read answered during a write-back"
+grep -qE "^coverage.spandex.LLC.O.ReqVOwnedOne [1-9]" "$tmp/mesi.cov" || fail "l1_to_l1: no GPU read answered by the CPU"
 out=$("$bin" verify --protocol spandex-d --set fcs.l1_to_l1=true --symmetry on 2>&1)
 echo "$out" | grep -q "symmetry not used (2 L1s): the L1s message each other" || { echo "$out"; fail "l1_to_l1 under --symmetry on"; }
 cat > "$tmp/peer.cex" <<'CEX'

@@ -70,6 +70,43 @@ static void store_owns_the_word_and_remote_reads_gather_it(void **state)
     inject_free(r);
 }
 
+/* With paths between L1s (fcs.l1_to_l1), the same remote read goes on to
+ * the word's one owner with the LLC's other words (FwdReqV, SPX_F_DIRECT),
+ * and the owner answers the reader with the whole line from L1 to L1: no
+ * gather, the LLC stays O, the owner keeps its word; the reader's other
+ * words are the LLC's. A GPU-coherence L1 (spandex-g) reads a MESI CPU's
+ * line the same way. */
+static void remote_reads_are_answered_by_the_one_owner_with_l1_to_l1(void **state)
+{
+    (void)state;
+    struct inject *r = rig(SPXD, "fcs.l1_to_l1=true");
+    st(r, 2, X + 4, 0x21); /* another L1 writes a word of the line first, then gives it back */
+    inject_order(r, 2, 0, MEM_KERNEL_END, SEM_RELEASE, SCOPE_GPU, 0);
+    inject_run(r);
+    st(r, 0, X, 0x11);
+    assert_int_equal(ld(r, 1, X), 0x11);
+    assert_int_equal(ld(r, 1, X + 4), 0x21);
+    assert_int_equal(llc(r, "O", "ReqVOwnedOne"), 1);
+    assert_int_equal(llc(r, "O", "ReqVOwned"), 0);
+    assert_int_equal(dn(r, "O", "FwdV"), 1);
+    assert_int_equal(stat(r, "gpu.l2[0].direct_reads"), 1);
+    assert_int_equal(stat(r, "gpu.l2[0].gathers"), 0);
+    assert_string_equal(inject_l2_state(r, X), "O");
+    assert_string_equal(inject_l1_state(r, 0, X), "O"); /* kept */
+    assert_string_equal(inject_l1_state(r, 1, X), "V");
+    inject_free(r);
+
+    r = rig(SPXG, MESI_CPUS, "fcs.l1_to_l1=true");
+    st(r, CPU0, X, 0x44);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "M");
+    assert_int_equal(ld(r, 0, X), 0x44);
+    assert_int_equal(me(r, "M", "FwdV"), 1);
+    assert_int_equal(llc(r, "O", "ReqVOwnedOne"), 1);
+    assert_int_equal(stat(r, "gpu.l2[0].direct_reads"), 1);
+    assert_string_equal(inject_l1_state(r, CPU0, X), "M");
+    inject_free(r);
+}
+
 /* A second store moves the word: the LLC names the new owner at once and
  * the old owner's word is relayed (FwdReqO); the old owner keeps no valid
  * copy of it and reads the new value after an acquire. */
@@ -639,6 +676,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(store_owns_the_word_and_remote_reads_gather_it),
+        cmocka_unit_test(remote_reads_are_answered_by_the_one_owner_with_l1_to_l1),
         cmocka_unit_test(ownership_moves_between_l1s),
         cmocka_unit_test(atomics_are_performed_at_the_owner),
         cmocka_unit_test(kernel_end_writes_owned_words_back),

@@ -1167,7 +1167,7 @@ static void take_forward(struct ctrl *b, struct msg *m)
         else
             x.event = m->type == SPX_REQ_VO ? DN_PredV : DN_FwdWT;
     } else {
-        uint64_t words = spx_words_of(&m->mask, b->line_bytes);
+        uint64_t words = spx_fwd_words(m, b->line_bytes);
         panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
                  (unsigned long long)m->addr);
         if (x.state == DN_BO && (words & x.tbe->meta[0]))

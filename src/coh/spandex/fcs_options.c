@@ -53,9 +53,10 @@ static const struct cfg_opt fcs_opts[] = {
     CFG_BOOL("l1_to_l1", T, l1_to_l1, "false",
              "spandex-d and spandex-g: owners answer requesters, and predicted requests reach "
              "their owners, over the network from L1 to L1 (the paper's 3-hop forwards, spec "
-             "003 §2.5-2.6); false: through the home bank, which relays an old owner's words "
-             "(after its access pipeline) and passes predicted requests and owners' answers on "
-             "(docs/protocols/spandex.md)"),
+             "003 §2.5-2.6), and a line's one owner answers its readers (ReqV); false: through "
+             "the home bank, which relays an old owner's words (after its access pipeline), "
+             "passes predicted requests and owners' answers on and gathers owned words for a "
+             "read (docs/protocols/spandex.md)"),
     CFG_END,
 };
 #undef T

@@ -400,7 +400,7 @@ static void take_forward(struct ctrl *b, struct msg *m)
     } else if (m->type == SPX_FWD_WT || spx_predicted(m->type)) {
         x.event = ME_FwdNack;
     } else {
-        uint64_t words = spx_words_of(&m->mask, b->line_bytes);
+        uint64_t words = spx_fwd_words(m, b->line_bytes);
         panic_if(!x.line, "%s: forward for %#llx, which it does not hold", b->w.name,
                  (unsigned long long)m->addr);
         if (m->type == SPX_RVK_O && x.state == ME_M && (*owned_of(x.line) & ~words) &&

@@ -48,7 +48,9 @@
  * reaches the requester through the LLC (the owner's data is relayed
  * without a state change) rather than directly: one more network crossing
  * than the paper's 3-hop forwards. fcs.l1_to_l1 = true is the paper's path
- * for everything but reads of owned words (ReqV, gathered at the LLC).
+ * for everything but a read of a line whose owned words several L1s own, or
+ * the reader itself (ReqV, gathered at the LLC): a line with one other owner
+ * is read from it directly (FwdReqV with SPX_F_DIRECT).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef COH_SPANDEX_SPANDEX_H
@@ -120,6 +122,11 @@ extern const char *const spx_vnet_names[SPX_NVNETS];
  * data; the mask's other words are clean (equal to the LLC's copy: fcs.wb_clean
  * = false) and only give ownership back. */
 #define SPX_F_CLEAN 0x20
+/* msg->flags of SPX_FWD_V (fcs.l1_to_l1, spec 003 §2.5): answer the
+ * requester (msg->sharer) from L1 to L1 with the whole line, the owner's
+ * words of msg->ts over the bank's others in msg->data; msg->mask is still
+ * the request's. Not a bit of rc's L1 (NC_F_L1), whose flags it carries. */
+#define SPX_F_DIRECT 0x40
 
 #define SPX_WORD_BYTES 4u
 
@@ -140,6 +147,14 @@ static inline void spx_bytes_of(struct bytemask *m, uint64_t words, unsigned lin
     for (unsigned w = 0; w < line_bytes / SPX_WORD_BYTES; w++)
         if (words >> w & 1)
             bytemask_set_range(m, w * SPX_WORD_BYTES, SPX_WORD_BYTES);
+}
+
+/* The words a forward asks this L1 for: msg->ts for a direct FwdReqV
+ * (SPX_F_DIRECT), else its mask's. */
+static inline uint64_t spx_fwd_words(const struct msg *m, unsigned line_bytes)
+{
+    return (m->type == SPX_FWD_V && (m->flags & SPX_F_DIRECT)) ? m->ts
+                                                               : spx_words_of(&m->mask, line_bytes);
 }
 
 /* The words an atomic's lanes touch. */
@@ -176,8 +191,10 @@ void spx_obs_write(struct spx_obs *o, const char *who, unsigned index, addr_t li
 /* What the device L1s that own words share (spx_dev.c). A forward (x->msg:
  * FwdReqV, FwdReqO or RvkO) answered from the words of its mask in `owned`
  * (FwdReqO: to the new owner, relayed by the LLC or, with L1-to-L1 paths,
- * fcs.l1_to_l1, sent to it directly); returns those words, frees the
- * forward. The caller drops them for FwdReqO and RvkO. */
+ * fcs.l1_to_l1, sent to it directly; a direct FwdReqV, SPX_F_DIRECT: the
+ * whole line to the requester, the words the bank named this L1 owner of
+ * taken from the line); returns those words, frees or sends on the forward.
+ * The caller drops them for FwdReqO and RvkO. */
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned);
 /* ReqWB of the `owned` words of x->line. */
 void spx_dev_send_wb(struct ctrl *b, struct coh_ctx *x, uint64_t owned);

@@ -9,9 +9,36 @@
 #include "coh/spandex/spandex.h"
 #include "mem/observe.h"
 
+/* A direct FwdReqV (SPX_F_DIRECT): the request itself, its data the bank's
+ * words; the words the bank named this L1 owner of (msg->ts) go over them
+ * from the line (current in O; in W, kept until the write-back's ack, their
+ * values when the bank ordered the read, which writes the bank took after the
+ * write-back may have replaced since), and the whole line goes to the
+ * requester from L1 to L1 as the bank's RspV would, naming this L1 as the
+ * responder (its owner predictors learn it). The words stay owned here. */
+static uint64_t answer_read_direct(struct ctrl *b, struct coh_ctx *x)
+{
+    struct msg *f = x->msg;
+    uint64_t words = f->ts;
+    struct bytemask mine;
+    spx_bytes_of(&mine, words, b->line_bytes);
+    if (b->w.obs) /* current here, or (written back since) as of the bank's forward */
+        obs_check_since(b->w.obs, b->w.name, x->addr, x->line->data, f->data, &mine);
+    bytes_merge(f->data, x->line->data, &mine, b->line_bytes);
+    unsigned requester = f->sharer;
+    f->flags &= (uint16_t)~SPX_F_DIRECT;
+    f->ts = 0;
+    f->sharer = b->w.index + 1u;
+    x->msg = NULL;
+    ctrl_to_peer(b, f, requester, SPX_RSP_V, SPX_VNET_RSP, TRAFFIC_LD, (uint16_t)b->line_bytes);
+    return words;
+}
+
 uint64_t spx_dev_answer_forward(struct ctrl *b, struct coh_ctx *x, uint64_t owned)
 {
     struct msg *f = x->msg;
+    if (f->type == SPX_FWD_V && (f->flags & SPX_F_DIRECT))
+        return answer_read_direct(b, x);
     uint64_t words = spx_words_of(&f->mask, b->line_bytes) & owned;
     bool relay = f->type == SPX_FWD_O, data = !relay || (f->flags & SPX_F_DATA);
     struct msg *r = msg_new(b->w.msgs, SPX_FWD_RSP, x->addr, b->comp.eng->now);

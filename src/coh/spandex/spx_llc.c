@@ -40,7 +40,11 @@
  * only by that timing.
  * DEVIATION: a ReqV of a line with owned words waits for the owners (G)
  * rather than letting each owner answer the requester directly (the
- * networks run L1 <-> LLC only); a ReqWT to an owned word revokes the word
+ * networks run L1 <-> LLC only), unless fcs.l1_to_l1 gives the L1s paths to
+ * each other and one L1 other than the reader owns every owned word: then
+ * that owner answers with the whole line (forward_read; a line of several
+ * owners is still gathered, where the paper's owners each answer their
+ * words); a ReqWT to an owned word revokes the word
  * before writing (the paper writes at once and revokes in the background:
  * equal for whole-word writes, and this keeps partial-word writes exact);
  * a ReqWTfwd is forwarded only when one other L1 owns all its owned words
@@ -57,6 +61,7 @@
 #include <stdlib.h>
 
 #include "base/log.h"
+#include "coh/spandex/fcs_options.h"
 #include "coh/spandex/spandex.h"
 #include "mem/observe.h"
 
@@ -73,6 +78,7 @@
 #define SPX_LLC_EVENTS(X)                                                                          \
     X(ReqV, "read of a line with no word owned by an L1")                                          \
     X(ReqVOwned, "read of a line with owned words")                                                \
+    X(ReqVOwnedOne, "read of a line whose owned words one other L1 owns (fcs.l1_to_l1)")           \
     X(ReqWT, "write-through to words not owned")                                                   \
     X(ReqWTdata, "atomic (performed here) on words not owned")                                     \
     X(ReqWTOwned, "write-through or atomic to an owned word")                                      \
@@ -125,8 +131,8 @@ enum { SPX_REQ_KINDS(X) SPX_RK_N };
 #undef X
 
 struct spx_llc_stats {
-    uint64_t ownership_grants, forwards, revokes, gathers, relays, wb_stale, wt_forwarded, wt_split,
-        predicted_passed, answers_passed, invalidations;
+    uint64_t ownership_grants, forwards, revokes, gathers, direct_reads, relays, wb_stale,
+        wt_forwarded, wt_split, predicted_passed, answers_passed, invalidations;
     /* [side: 0 GPU, 1 CPU][kind]: requests taken, and the words their masks name */
     uint64_t req_n[2][SPX_RK_N], req_words[2][SPX_RK_N];
 };
@@ -143,9 +149,10 @@ static unsigned req_kind(uint16_t type)
 
 struct spx_llc {
     struct ctrl base;
-    unsigned words;   /* per line */
-    unsigned gpu_l1s; /* L1 indices below it are the GPU's, the rest the CPU's */
-    uint16_t *owner;  /* [way index * words + word]: owner id of an owned word */
+    unsigned words;    /* per line */
+    unsigned gpu_l1s;  /* L1 indices below it are the GPU's, the rest the CPU's */
+    bool direct_reads; /* fcs.l1_to_l1: a line's one owner answers its readers */
+    uint16_t *owner;   /* [way index * words + word]: owner id of an owned word */
     /* passed on past the access pipeline, in order, as the vnet has room */
     struct msg_list pass_fwd, pass_rsp;
     struct spx_llc_stats st;
@@ -223,6 +230,47 @@ static void send_fwd_v(struct coh_ctx *x)
     x->tbe->acks = forward_to_owners(c, x, ~0ull, SPX_FWD_V, UINT32_MAX, 0, 0);
     c->st.gathers++;
     c->st.forwards += (uint64_t)x->tbe->acks;
+}
+
+/* ReqV of a line whose owned words one other L1 owns, with fcs.l1_to_l1
+ * (spec 003 §2.5: the owner answers the requester directly): the request goes
+ * on to the owner as a FwdReqV carrying the bank's words (SPX_F_DIRECT;
+ * msg->ts the owner's words, msg->sharer the requester), and the owner
+ * answers with the whole line from L1 to L1, keeping its words. The line
+ * stays O: a later request to it is served in order behind this forward on
+ * the owner's forward vnet. The read is ordered here: an owner that has
+ * written the words back since (a write-back the bank took after this
+ * forward) answers with their values as of now, which later writes here may
+ * already have replaced (the observer's check allows that: obs_check_since). */
+static void forward_read(struct coh_ctx *x)
+{
+    struct spx_llc *c = llc_of(x->ctrl);
+    struct msg *m = x->msg;
+    uint64_t owned = *owned_of(x->line), here = spx_all_words(c->base.line_bytes) & ~owned;
+    unsigned owner = owners_of(c, x->line)[__builtin_ctzll(owned)];
+    c->base.st.reads++;
+    c->st.direct_reads++;
+    c->st.forwards++;
+    cache_touch(&c->base.cache, x->line);
+    if (c->base.w.obs) {
+        struct bytemask held_here;
+        spx_bytes_of(&held_here, here, c->base.line_bytes);
+        obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &held_here);
+    }
+    memcpy(m->data, x->line->data, c->base.line_bytes);
+    if (c->base.w
+            .obs) { /* the owner's words as of now, for its check (the owner overwrites them) */
+        struct bytemask theirs;
+        spx_bytes_of(&theirs, owned, c->base.line_bytes);
+        obs_golden(c->base.w.obs, x->addr, m->data, &theirs);
+    }
+    m->ts = owned;
+    m->flags |= SPX_F_DIRECT;
+    m->sharer = m->src;
+    m->src = (uint16_t)owner; /* ctrl_l2_respond sends to m->src */
+    uint16_t bytes = (uint16_t)(__builtin_popcountll(here) * SPX_WORD_BYTES);
+    ctrl_l2_respond(&c->base, m, SPX_FWD_V, SPX_VNET_FWD, bytes ? TRAFFIC_LD : TRAFFIC_REQ, bytes);
+    x->msg = NULL;
 }
 
 /* R: the owners of the request's words give them back (the whole line's for
@@ -538,6 +586,8 @@ static const struct coh_action_name actions[] = {
     {take_fwd_rsp, "take_fwd_rsp", "an owner's words into the line (R: owned by no one now)"},
     {reply_held, "reply_held", "answer the held read with the gathered line"},
     {relay, "relay", "pass an old owner's words on to the new owner"},
+    {forward_read, "forward_read",
+     "FwdReqV with the bank's words to the line's one owner, which answers the reader"},
     {forward_wt, "forward_wt", "FwdWT to the words' owner (it performs and keeps them)"},
     {pass_predicted, "pass_predicted", "hand the request to the predicted owner, no lookup"},
     {pass_answer, "pass_answer", "hand the owner's answer to the requester, no lookup"},
@@ -551,9 +601,10 @@ static const struct coh_action_name actions[] = {
 
 /* The request events that wait in state s (a transient state: IV, G, R, SI). */
 #define REQ_STALLS(s)                                                                              \
-    [s][SL_ReqV] = STALL, [s][SL_ReqVOwned] = STALL, [s][SL_ReqWT] = STALL,                        \
-    [s][SL_ReqWTdata] = STALL, [s][SL_ReqWTOwned] = STALL, [s][SL_ReqO] = STALL,                   \
-    [s][SL_ReqWTfwd] = STALL, [s][SL_ReqS] = STALL, [s][SL_ReqSOwned] = STALL
+    [s][SL_ReqV] = STALL, [s][SL_ReqVOwned] = STALL, [s][SL_ReqVOwnedOne] = STALL,                 \
+    [s][SL_ReqWT] = STALL, [s][SL_ReqWTdata] = STALL, [s][SL_ReqWTOwned] = STALL,                  \
+    [s][SL_ReqO] = STALL, [s][SL_ReqWTfwd] = STALL, [s][SL_ReqS] = STALL,                          \
+    [s][SL_ReqSOwned] = STALL
 
 /* Predicted requests and owners' answers pass in every state, changing none. */
 #define PASSES(s)                                                                                  \
@@ -585,6 +636,7 @@ static const struct coh_trans spx_llc_cells[SL_NSTATES][SL_NEVENTS] = {
     [SL_V][SL_Replace] = DO(SL_I, TAG_WR | DATA_RD, ctrl_l2_write_back, ctrl_drop_line),
     PASSES(SL_O),
     [SL_O][SL_ReqVOwned] = DO(SL_G, TAG_RD, ctrl_alloc_tbe, send_fwd_v, ctrl_hold),
+    [SL_O][SL_ReqVOwnedOne] = DO(SL_O, TAG_RD | DATA_RD, forward_read),
     [SL_O][SL_ReqWT] = DO(SL_O, TAG_RD | DATA_WR, nc_l2_write_line),
     [SL_O][SL_ReqWTdata] = DO(SL_O, TAG_RD | DATA_RD | DATA_WR, do_atomic),
     [SL_O][SL_ReqWTOwned] = DO(SL_R, TAG_RD, ctrl_alloc_tbe, send_rvk, ctrl_park),
@@ -675,8 +727,12 @@ static uint64_t owned_words(struct spx_llc *c, const struct coh_ctx *x, const st
 static unsigned classify_request(struct spx_llc *c, const struct coh_ctx *x, const struct msg *m)
 {
     switch (m->type) {
-    case SPX_REQ_V:
-        return owned_words(c, x, m) ? SL_ReqVOwned : SL_ReqV;
+    case SPX_REQ_V: {
+        if (!owned_words(c, x, m))
+            return SL_ReqV;
+        unsigned o = c->direct_reads ? sole_owner(c, x->line, *owned_of(x->line)) : UINT32_MAX;
+        return o != UINT32_MAX && o != m->src ? SL_ReqVOwnedOne : SL_ReqVOwned;
+    }
     case SPX_REQ_WTFWD:
     case SPX_REQ_WTFWD_DATA: {
         /* a write-through's words are forwarded to their owner, the others
@@ -860,6 +916,7 @@ static const struct ctrl_stat spx_llc_stat_rows[] = {
     CTRL_STAT_OWN(struct spx_llc_stats, forwards),
     CTRL_STAT_OWN(struct spx_llc_stats, revokes),
     CTRL_STAT_OWN(struct spx_llc_stats, gathers),
+    CTRL_STAT_OWN(struct spx_llc_stats, direct_reads),
     CTRL_STAT_OWN(struct spx_llc_stats, relays),
     CTRL_STAT_OWN(struct spx_llc_stats, wb_stale),
     CTRL_STAT_OWN(struct spx_llc_stats, wt_forwarded),
@@ -894,6 +951,7 @@ struct comp *spx_llc_create(const struct ctrl_wiring *w)
     ctrl_set_stats(&c->base, spx_llc_stat_rows, &c->st);
     c->words = c->base.line_bytes / SPX_WORD_BYTES;
     c->gpu_l1s = w->n_sms;
+    c->direct_reads = fcs_spec_of(w->cfg)->l1_to_l1;
     if (c->words > 64 || c->base.line_bytes % SPX_WORD_BYTES)
         fatal("%s: Spandex keeps per-word state for at most 64 words of %u bytes a line (line "
               "%u bytes)",
