@@ -146,13 +146,19 @@ static int check_frame_setting(const char *kv, const char *path, unsigned line, 
     return fail(err, n, path, line, "%s (gpucoh chopin config --verbose)", msg);
 }
 
+/* "key=value" must have that form (file:line and exit 2 if not). */
+static int check_form(const char *kv, const char *path, unsigned line, char *err, size_t n)
+{
+    const char *eq = strchr(kv, '=');
+    return !eq || eq == kv ? fail(err, n, path, line, "'%s' is not KEY=VALUE", kv) : 0;
+}
+
 /* Check one "key=value" against the option table: its form and its key. */
 static int check_key(const char *kv, const char *path, unsigned line, char *err, size_t n)
 {
-    const char *eq = strchr(kv, '=');
-    if (!eq || eq == kv)
-        return fail(err, n, path, line, "'%s' is not KEY=VALUE", kv);
-    size_t klen = (size_t)(eq - kv);
+    if (check_form(kv, path, line, err, n))
+        return -1;
+    size_t klen = (size_t)(strchr(kv, '=') - kv);
     const struct cfg_opt *o;
     for (o = config_options(); o->name; o++)
         if (strlen(o->name) == klen && !strncmp(o->name, kv, klen))
@@ -199,7 +205,8 @@ static int check_setting(enum sweep_model model, const char *kv, const char *pro
                          const char *path, unsigned line, char *err, size_t n)
 {
     if (model == SWEEP_FRAMES)
-        return check_frame_setting(kv, path, line, err, n);
+        return check_form(kv, path, line, err, n) ? -1
+                                                  : check_frame_setting(kv, path, line, err, n);
     if (check_key(kv, path, line, err, n))
         return -1;
     char why[512];
@@ -220,7 +227,7 @@ static int check_entry_settings(enum sweep_model model, const char *const *kvs, 
 {
     if (model == SWEEP_FRAMES) {
         for (unsigned i = 0; i < n_kv; i++)
-            if (check_frame_setting(kvs[i], path, line, err, n))
+            if (check_setting(model, kvs[i], NULL, path, line, err, n))
                 return -1;
         return 0;
     }

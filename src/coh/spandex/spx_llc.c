@@ -252,15 +252,13 @@ static void forward_read(struct coh_ctx *x)
     c->st.direct_reads++;
     c->st.forwards++;
     cache_touch(&c->base.cache, x->line);
+    memcpy(m->data, x->line->data, c->base.line_bytes);
     if (c->base.w.obs) {
-        struct bytemask held_here;
+        /* the bank's words are current here; the owner's, as of now, go in
+         * their place for the owner's check (it overwrites them) */
+        struct bytemask held_here, theirs;
         spx_bytes_of(&held_here, here, c->base.line_bytes);
         obs_check(c->base.w.obs, c->base.w.name, x->addr, x->line->data, &held_here);
-    }
-    memcpy(m->data, x->line->data, c->base.line_bytes);
-    if (c->base.w
-            .obs) { /* the owner's words as of now, for its check (the owner overwrites them) */
-        struct bytemask theirs;
         spx_bytes_of(&theirs, owned, c->base.line_bytes);
         obs_golden(c->base.w.obs, x->addr, m->data, &theirs);
     }
