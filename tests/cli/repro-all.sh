@@ -25,6 +25,8 @@ cp -r "$root/repro" "$tmp/root/"
 sed -i 's/^workloads mg$/workloads conv rnn/' "$tmp/root/repro/hmg/hmg.sweep"
 sed -i '/^sweep seed$/,$d' "$tmp/root/repro/hmg/hmg.sweep"
 sed -i '/^replicas = /d' "$tmp/root/repro/hmg/report.ini"
+# (and without the claim that names the other four apps)
+sed -i -e '/^\[claim ml-gains-most\]$/,/^$/d' -e 's/ ml-gains-most//' "$tmp/root/repro/hmg/report.ini"
 mkdir -p "$tmp/root/repro/zz-unbuilt"
 cat >"$tmp/root/repro/zz-unbuilt/s.sweep" <<'SWEEP'
 sweep main

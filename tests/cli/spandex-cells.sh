@@ -7,7 +7,7 @@
 # of 256 bytes: evictions, RvkO, write-backs that find the line gone), fire
 # every defined cell of the three tables but those listed below, checked in
 # their --coverage (every defined cell is printed there, so a cell added to a
-# table is asserted too). Eight listed cells seem dead: the LLC's IV and SI
+# table is asserted too). Ten listed cells seem dead: the LLC's IV and SI
 # stall every request (REQ_STALLS, spx_llc.c), the owned forms too, but an IV
 # line was just allocated with no owner (clear_owners) and an SI line came
 # from S, which has none, and no grant happens in either, so a request there
@@ -40,6 +40,12 @@ run stress --protocol spandex-g --episodes 5000 --small-caches "${cfg[@]}" --set
 run stress --protocol spandex-d --episodes 20000 "${llc[@]}" --set cpu.device=mesi "${rnd[@]}"
 run stress --protocol spandex-d --episodes 20000 "${llc[@]}" --set cpu.device=denovo \
     --set fcs.load=s --set fcs.strong_shared=true
+# with paths between L1s: reads answered by a line's one owner (O), and such a
+# read waiting while the LLC gathers (G) or revokes (R)
+run stress --protocol spandex-d --episodes 20000 --small-caches "${cfg[@]}" \
+    --set cpu.device=denovo --set cpu.cores=4 --set fcs.l1_to_l1=true
+run stress --protocol spandex-d --episodes 5000 "${llc[@]}" --set cpu.device=mesi "${rnd[@]}" \
+    --set fcs.l1_to_l1=true
 run litmus --protocol spandex-d --iterations 10 "${rnd[@]}" "$src/litmus/ptx"
 run litmus --protocol spandex-d "${cfg[@]}" --set cpu.device=mesi --iterations 100 \
     "$src/litmus/cpu-gpu"
@@ -47,8 +53,8 @@ run verify --protocol spandex-d --devices denovo,mesi
 run run --workload bfs --size tiny --protocol spandex-d "${cfg[@]}" --quiet
 # defined cells that no run here reaches: table.State.Event
 unreached="
-LLC.IV.ReqVOwned LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
-LLC.SI.ReqVOwned LLC.SI.ReqSOwned LLC.SI.ReqWTOwned LLC.SI.ReqWTfwd
+LLC.IV.ReqVOwned LLC.IV.ReqVOwnedOne LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
+LLC.SI.ReqVOwned LLC.SI.ReqVOwnedOne LLC.SI.ReqSOwned LLC.SI.ReqWTOwned LLC.SI.ReqWTfwd
 LLC.G.ReqWTdata
 LLC.I.Relay LLC.IV.Relay LLC.V.Relay LLC.S.Relay LLC.SI.Relay
 DeNovo-L1.BV.AtomicHit DeNovo-L1.BV.FwdWT DeNovo-L1.BV.PredV
@@ -60,7 +66,7 @@ DeNovo-L1.W.AtomicHit
 MESI-L1.IS.Atomic MESI-L1.S.FwdNack
 "
 dead="
-LLC.IV.ReqVOwned LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
-LLC.SI.ReqVOwned LLC.SI.ReqSOwned LLC.SI.ReqWTOwned LLC.SI.ReqWTfwd
+LLC.IV.ReqVOwned LLC.IV.ReqVOwnedOne LLC.IV.ReqSOwned LLC.IV.ReqWTOwned LLC.IV.ReqWTfwd
+LLC.SI.ReqVOwned LLC.SI.ReqVOwnedOne LLC.SI.ReqSOwned LLC.SI.ReqWTOwned LLC.SI.ReqWTfwd
 "
 check_cells '^coverage[.]spandex[.]' 17 "spandex.LLC, DeNovo-L1 and MESI-L1" "$unreached" "$dead"
