@@ -87,12 +87,12 @@ for m in tso sc; do
         done
     done
 done
-# gemm's and 3mm's variants hoisted (four iterations' loads before their
-# multiply-adds) pass their checks under every model on both L1s, and give RMO
+# gemm's, 3mm's and mvt's variants hoisted (four iterations' loads before
+# their multiply-adds) pass their checks under every model on both L1s, and give RMO
 # the intra-thread memory-level parallelism that naive SC gives up: at tiny
 # naive SC costs gemm 1.03x RMO and the hoisted kernel 3.2x (18 020 / 18 621
 # and 5 732 / 18 336 cycles on mesi)
-for w in gemm 3mm; do
+for w in gemm 3mm mvt; do
     for m in rmo tso sc sc-typeaware; do
         for p in mesi gpuvi; do
             [ $m = sc-typeaware ] && [ $p = gpuvi ] && continue
