@@ -87,16 +87,18 @@ for m in tso sc; do
         done
     done
 done
-# gemm's variant hoisted (four iterations' loads before their multiply-adds)
-# passes its check under every model on both L1s, and gives RMO the
-# intra-thread memory-level parallelism that naive SC gives up: at tiny naive
-# SC costs gemm 1.03x RMO and the hoisted kernel 3.2x (18 020 / 18 621 and
-# 5 732 / 18 336 cycles on mesi)
-for m in rmo tso sc sc-typeaware; do
-    for p in mesi gpuvi; do
-        [ $m = sc-typeaware ] && [ $p = gpuvi ] && continue
-        "$bin" run --workload gemm --variant hoisted --size tiny --protocol $p --set order.model=$m \
-            --check --quiet >"$tmp/w.out" 2>&1 || fail "gemm hoisted under $m on $p: $(tail -5 "$tmp/w.out")"
+# gemm's, 3mm's and mvt's variants hoisted (four iterations' loads before
+# their multiply-adds) pass their checks under every model on both L1s, and give RMO
+# the intra-thread memory-level parallelism that naive SC gives up: at tiny
+# naive SC costs gemm 1.03x RMO and the hoisted kernel 3.2x (18 020 / 18 621
+# and 5 732 / 18 336 cycles on mesi)
+for w in gemm 3mm mvt; do
+    for m in rmo tso sc sc-typeaware; do
+        for p in mesi gpuvi; do
+            [ $m = sc-typeaware ] && [ $p = gpuvi ] && continue
+            "$bin" run --workload $w --variant hoisted --size tiny --protocol $p --set order.model=$m \
+                --check --quiet >"$tmp/w.out" 2>&1 || fail "$w hoisted under $m on $p: $(tail -5 "$tmp/w.out")"
+        done
     done
 done
 cycles() { "$bin" run --workload gemm --size tiny --protocol mesi --quiet "$@" | awk '/^  cycles/{print $2}'; }

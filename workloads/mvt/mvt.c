@@ -6,6 +6,9 @@
  * its element in memory once per j. Inputs are uniform floats in [0, 1)
  * from the seed. The CPU reference does the kernels' float operations in
  * their order (x = fmaf(a, y, x) per j), so the check is exact.
+ * Variant "hoisted": kernels mvt_kernel1_hoisted and mvt_kernel2_hoisted, the
+ * same products and stores with the loads of four iterations issued before
+ * their multiply-adds (as gemm's variant of that name).
  * Sizes (n): tiny 64, quick 512, small 1024, paper 2048 (Polybench-GPU's
  * standard dataset is 4096; a quarter of its footprint here, 16 MB of A).
  * SPDX-License-Identifier: BSD-3-Clause
@@ -13,6 +16,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
 #include "base/rng.h"
@@ -30,6 +34,11 @@ static float mvt_unit(struct rng *r)
 static int mvt_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     static const uint32_t sizes[WL_NSIZES] = {64, 512, 1024, 2048};
+    bool hoisted = p->variant && !strcmp(p->variant, "hoisted");
+    if (p->variant && !hoisted) {
+        snprintf(why, why_len, "unknown variant '%s' (hoisted)", p->variant);
+        return 1;
+    }
     uint32_t n = sizes[p->size];
     size_t abytes = (size_t)n * n * sizeof(float), vbytes = n * sizeof(float);
     float *a = malloc(abytes), *v[4], *got = malloc(vbytes); /* x1 x2 y1 y2 */
@@ -54,9 +63,11 @@ static int mvt_run(struct host *h, const struct wl_params *p, char *why, size_t 
     }
     struct dim3 grid = {(n + MVT_BLOCK - 1) / MVT_BLOCK, 1, 1}, block = {MVT_BLOCK, 1, 1};
     struct karg a1[] = {KARG_I32(n), KARG_PTR(da), KARG_PTR(dv[0]), KARG_PTR(dv[2])};
-    host_launch(h, "mvt_kernel1", grid, block, 0, a1, ARRAY_LEN(a1));
+    host_launch(h, hoisted ? "mvt_kernel1_hoisted" : "mvt_kernel1", grid, block, 0, a1,
+                ARRAY_LEN(a1));
     struct karg a2[] = {KARG_I32(n), KARG_PTR(da), KARG_PTR(dv[1]), KARG_PTR(dv[3])};
-    host_launch(h, "mvt_kernel2", grid, block, 0, a2, ARRAY_LEN(a2));
+    host_launch(h, hoisted ? "mvt_kernel2_hoisted" : "mvt_kernel2", grid, block, 0, a2,
+                ARRAY_LEN(a2));
 
     int rc = 0;
     for (int x = 0; x < 2 && !rc; x++) {
@@ -88,8 +99,9 @@ const struct workload wl_mvt = {
     .name = "mvt",
     .set = "order",
     .desc = "x1 += A*y1 and x2 += A^T*y2, one thread per element accumulating in memory "
-            "(Polybench-GPU mvt; spec 001)",
+            "(Polybench-GPU mvt; spec 001); variant hoisted (four j's loads first)",
     .ptx = wl_ptx_mvt,
     .ptx_file = "workloads/mvt/mvt.ptx",
     .run = mvt_run,
+    .variants = (const char *const[]){"hoisted", NULL},
 };

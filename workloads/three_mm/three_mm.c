@@ -7,6 +7,9 @@
  * floats in [0, 1) from the seed. The CPU reference does the kernel's float
  * operations in its order (c = 0; then per k: c = fmaf(a, b, c), as nvcc
  * compiled it), so the check is exact.
+ * Variant "hoisted": kernel mm3_kernel_hoisted, the same products and stores
+ * with the loads of four iterations issued before their multiply-adds (as
+ * gemm's variant of that name).
  * Sizes (n): tiny 32, quick 64, small 128, paper 256 (Polybench-GPU's
  * standard dataset is 512; a quarter of its footprint here, 6 matrices of
  * 256 KB).
@@ -15,6 +18,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/log.h"
 #include "base/rng.h"
@@ -42,17 +46,25 @@ static void mm3_cpu(uint32_t n, const float *x, const float *y, float *out)
         }
 }
 
-static void mm3_launch(struct host *h, uint32_t n, addr_t x, addr_t y, addr_t out)
+static void mm3_launch(struct host *h, const char *kernel, uint32_t n, addr_t x, addr_t y,
+                       addr_t out)
 {
     struct karg args[] = {KARG_I32(n), KARG_I32(n), KARG_I32(n),
                           KARG_PTR(x), KARG_PTR(y), KARG_PTR(out)};
     struct dim3 grid = {(n + MM3_BX - 1) / MM3_BX, (n + MM3_BY - 1) / MM3_BY, 1};
-    host_launch(h, "mm3_kernel", grid, (struct dim3){MM3_BX, MM3_BY, 1}, 0, args, ARRAY_LEN(args));
+    host_launch(h, kernel, grid, (struct dim3){MM3_BX, MM3_BY, 1}, 0, args, ARRAY_LEN(args));
 }
 
 static int three_mm_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
     static const uint32_t sizes[WL_NSIZES] = {32, 64, 128, 256};
+    const char *kernel = "mm3_kernel";
+    if (p->variant && !strcmp(p->variant, "hoisted")) {
+        kernel = "mm3_kernel_hoisted";
+    } else if (p->variant) {
+        snprintf(why, why_len, "unknown variant '%s' (hoisted)", p->variant);
+        return 1;
+    }
     uint32_t n = sizes[p->size];
     size_t cells = (size_t)n * n, bytes = cells * sizeof(float);
     float *m[7]; /* A B C D E F G; E F G are the CPU's */
@@ -74,9 +86,9 @@ static int three_mm_run(struct host *h, const struct wl_params *p, char *why, si
         d[i] = host_malloc(h, bytes);
     for (int i = 0; i < 4; i++)
         host_memcpy_to_dev(h, d[i], m[i], bytes);
-    mm3_launch(h, n, d[0], d[1], d[4]);
-    mm3_launch(h, n, d[2], d[3], d[5]);
-    mm3_launch(h, n, d[4], d[5], d[6]);
+    mm3_launch(h, kernel, n, d[0], d[1], d[4]);
+    mm3_launch(h, kernel, n, d[2], d[3], d[5]);
+    mm3_launch(h, kernel, n, d[4], d[5], d[6]);
     host_memcpy_from_dev(h, got, d[6], bytes);
 
     mm3_cpu(n, m[0], m[1], m[4]);
@@ -102,8 +114,9 @@ const struct workload wl_three_mm = {
     .name = "3mm",
     .set = "order",
     .desc = "E = A*B, F = C*D, G = E*F, one thread per element accumulating in memory "
-            "(Polybench-GPU 3mm; spec 001)",
+            "(Polybench-GPU 3mm; spec 001); variant hoisted (four k's loads first)",
     .ptx = wl_ptx_three_mm,
     .ptx_file = "workloads/three_mm/three_mm.ptx",
     .run = three_mm_run,
+    .variants = (const char *const[]){"hoisted", NULL},
 };
