@@ -25,7 +25,7 @@
 
 #define RP_MAX_SETS     8
 #define RP_MAX_DESIGNS  32
-#define RP_MAX_VARIANTS 16
+#define RP_MAX_VARIANTS 32
 #define RP_MAX_FIGURES  32
 #define RP_MAX_CLAIMS   32
 #define RP_MAX_PAPER    64

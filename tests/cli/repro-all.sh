@@ -173,8 +173,8 @@ for f in "Fig. 3.9 (top)" "Fig. 3.9 (bottom)" "Fig. 3.7 (right)"; do
     awk -v f="$f" 'index($0, f) { on = 1 } on && /^bh / { print; exit }' "$tmp/all/rcc/report.txt" |
         grep -qE '^bh +1\.00 +[0-9]+\.[0-9]+' || fail "rcc: $f has no bh row with numbers"
 done
-grep -c "<img " "$tmp/all/index.html" | grep -qx 87 ||
-    fail "expected 87 plots in index.html (8 of them stc's, 9 rcc's, 7 sc's, 12 hmg's, 6 spandex's, 17 getm's, 17 chopin's), not $(grep -c "<img " "$tmp/all/index.html")"
+grep -c "<img " "$tmp/all/index.html" | grep -qx 89 ||
+    fail "expected 89 plots in index.html (8 of them stc's, 9 rcc's, 9 sc's, 12 hmg's, 6 spandex's, 17 getm's, 17 chopin's), not $(grep -c "<img " "$tmp/all/index.html")"
 
 # the page in a browser
 chrome=$(command -v chromium || command -v chromium-browser || true)
@@ -185,7 +185,7 @@ page="file://$tmp/all/index.html"
 timeout 120 "$chrome" "${flags[@]}" --dump-dom "$page" >"$tmp/dom" 2>"$tmp/chrome.log" ||
     fail "chromium --dump-dom failed: $(tail -5 "$tmp/chrome.log")"
 first "$tmp/dom" || fail "the rendered page does not show the headline table first"
-grep -q 'data-plots="ok 87"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
+grep -q 'data-plots="ok 89"' "$tmp/dom" || fail "plots did not all load: $(grep -o 'data-plots="[^"]*"' "$tmp/dom")"
 grep -q 'data-errors=' "$tmp/dom" && fail "page error: $(grep -o 'data-errors="[^"]*"' "$tmp/dom")"
 timeout 120 "$chrome" "${flags[@]}" --screenshot="$tmp/shot.png" "$page" >/dev/null 2>>"$tmp/chrome.log" ||
     fail "chromium --screenshot failed: $(tail -5 "$tmp/chrome.log")"

@@ -10,6 +10,13 @@
  * Sizes (records / queries): tiny 2048 / 64 (height 2), quick 32768 / 1024
  * (height 2), small 65536 / 2048 (height 3), paper 1048576 / 10000 (Rodinia's
  * mil.txt and its 10000-query command; height 4).
+ * Variant `range`: the range query of the same program instead (Rodinia's
+ * `j` command, findRangeK): each block descends to the range's first and last
+ * keys at once; the range spans 32, 500, 1000 or 3000 records (tiny to paper;
+ * paper is Rodinia's `j 6000 3000`, 6000 queries; the other sizes keep
+ * findK's query counts). Its starts are uniform, so about half are even keys
+ * that match no record (then neither answer is written). Check: every
+ * query's first record and length equal the CPU's.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <limits.h>
@@ -90,11 +97,80 @@ static struct bt_knode *bt_build(uint32_t n_rec, uint32_t *n_nodes, uint32_t *he
     return nodes;
 }
 
+static const uint32_t bt_records[WL_NSIZES] = {2048, 32768, 65536, 1048576};
+
+/* Rodinia's range query (`j`): every block's first record and length. */
+static int btree_range(struct host *h, const struct wl_params *p, char *why, size_t why_len)
+{
+    static const uint32_t queries[WL_NSIZES] = {64, 1024, 2048, 6000};
+    static const uint32_t spans[WL_NSIZES] = {32, 500, 1000, 3000};
+    uint32_t n_rec = bt_records[p->size], nq = queries[p->size], span = spans[p->size];
+    uint32_t n_nodes, height;
+    struct bt_knode *nodes = bt_build(n_rec, &n_nodes, &height);
+    int32_t *start = malloc(nq * sizeof(int32_t)), *end = malloc(nq * sizeof(int32_t)),
+            *recstart = malloc(nq * sizeof(int32_t)), *reclen = malloc(nq * sizeof(int32_t));
+    panic_if(!start || !end || !recstart || !reclen, "out of memory");
+    struct rng r;
+    rng_seed(&r, p->seed, 0x42545247);  /* "BTRG" */
+    for (uint32_t q = 0; q < nq; q++) { /* keys are 2c + 1: a span of records is twice as wide */
+        start[q] = (int32_t)rng_below(&r, 2 * (n_rec - span) + 1);
+        end[q] = start[q] + 2 * (int32_t)span;
+    }
+
+    host_load_ptx(h, wl_ptx_btree, "workloads/btree/btree.ptx");
+    size_t lsz = nq * sizeof(int64_t), isz = nq * sizeof(int32_t);
+    addr_t dnodes = host_malloc(h, n_nodes * sizeof *nodes), dcurr = host_malloc(h, lsz),
+           doff = host_malloc(h, lsz), dlast = host_malloc(h, lsz), doff2 = host_malloc(h, lsz),
+           dstart = host_malloc(h, isz), dend = host_malloc(h, isz), drs = host_malloc(h, isz),
+           drl = host_malloc(h, isz);
+    host_memcpy_to_dev(h, dnodes, nodes, n_nodes * sizeof *nodes);
+    host_memcpy_to_dev(h, dstart, start, isz);
+    host_memcpy_to_dev(h, dend, end, isz);
+    addr_t zeroed[] = {dcurr, doff, dlast, doff2};
+    for (size_t i = 0; i < ARRAY_LEN(zeroed); i++)
+        host_memset(h, zeroed[i], 0, lsz);
+    host_memset(h, drs, 0xff, isz);
+    host_memset(h, drl, 0xff, isz);
+    struct karg args[] = {KARG_U64(height), KARG_PTR(dnodes), KARG_U64(n_nodes), KARG_PTR(dcurr),
+                          KARG_PTR(doff),   KARG_PTR(dlast),  KARG_PTR(doff2),   KARG_PTR(dstart),
+                          KARG_PTR(dend),   KARG_PTR(drs),    KARG_PTR(drl)};
+    host_launch(h, "findRangeK", (struct dim3){nq, 1, 1}, (struct dim3){BT_THREADS, 1, 1}, 0, args,
+                ARRAY_LEN(args));
+    host_memcpy_from_dev(h, recstart, drs, isz);
+    host_memcpy_from_dev(h, reclen, drl, isz);
+
+    int rc = 0;
+    for (uint32_t q = 0; q < nq && !rc; q++) {
+        bool hit = start[q] & 1; /* the end has the start's parity: both match, or neither */
+        int32_t want_start = hit ? start[q] / 2 : -1, want_len = hit ? (int32_t)span + 1 : -1;
+        if (recstart[q] != want_start || reclen[q] != want_len) {
+            snprintf(why, why_len,
+                     "range query %u [%d, %d]: expected record %d length %d, got %d %d", q,
+                     start[q], end[q], want_start, want_len, recstart[q], reclen[q]);
+            rc = 1;
+        }
+    }
+    addr_t bufs[] = {dnodes, dcurr, doff, dlast, doff2, dstart, dend, drs, drl};
+    for (size_t i = 0; i < ARRAY_LEN(bufs); i++)
+        host_free(h, bufs[i]);
+    free(nodes);
+    free(start);
+    free(end);
+    free(recstart);
+    free(reclen);
+    return rc;
+}
+
 static int btree_run(struct host *h, const struct wl_params *p, char *why, size_t why_len)
 {
-    static const uint32_t recs[WL_NSIZES] = {2048, 32768, 65536, 1048576};
+    if (p->variant && !strcmp(p->variant, "range"))
+        return btree_range(h, p, why, why_len);
+    if (p->variant) {
+        snprintf(why, why_len, "unknown variant '%s' (range)", p->variant);
+        return 1;
+    }
     static const uint32_t queries[WL_NSIZES] = {64, 1024, 2048, 10000};
-    uint32_t n_rec = recs[p->size], nq = queries[p->size], n_nodes, height;
+    uint32_t n_rec = bt_records[p->size], nq = queries[p->size], n_nodes, height;
     struct bt_knode *nodes = bt_build(n_rec, &n_nodes, &height);
     int32_t *records = malloc(n_rec * sizeof(int32_t)), *keys = malloc(nq * sizeof(int32_t)),
             *ans = malloc(nq * sizeof(int32_t));
@@ -152,8 +228,9 @@ const struct workload wl_btree = {
     .name = "btree",
     .set = "order",
     .desc = "B+ tree lookups, one block per query descending from the root "
-            "(Rodinia b+tree findK; spec 001)",
+            "(Rodinia b+tree findK; spec 001); variant range (findRangeK)",
     .ptx = wl_ptx_btree,
     .ptx_file = "workloads/btree/btree.ptx",
     .run = btree_run,
+    .variants = (const char *const[]){"range", NULL},
 };

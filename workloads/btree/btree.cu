@@ -6,6 +6,11 @@
 // whose key matches writes the record's value to ans. The tree is read by
 // every SM; currKnode and offset are small arrays written by every block
 // (what makes their sectors shared read-write under type-aware SC).
+// findRangeK is the range query of the same program (Rodinia's `j` command):
+// each block walks two paths at once, one to the range's start and one to
+// its end, so a level's loads of currKnode and lastKnode (and the stores to
+// offset and offset2) are independent of each other: two shared read-write
+// sectors per level in place of one.
 #define ORDER 63
 
 struct knode {
@@ -35,4 +40,36 @@ extern "C" __global__ void findK(long height, const knode *knodes, long knodes_e
     }
     if (knodes[currKnode[bid]].keys[thid] == keys[bid])
         ans[bid] = records[knodes[currKnode[bid]].indices[thid]];
+}
+
+extern "C" __global__ void findRangeK(long height, const knode *knodes, long knodes_elem,
+                                      long *currKnode, long *offset, long *lastKnode,
+                                      long *offset2, const int *start, const int *end,
+                                      int *recstart, int *reclen)
+{
+    int thid = threadIdx.x;
+    int bid = blockIdx.x;
+    for (int i = 0; i < height; i++) {
+        if (thid < ORDER && knodes[currKnode[bid]].keys[thid] <= start[bid] &&
+            knodes[currKnode[bid]].keys[thid + 1] > start[bid]) {
+            if (knodes[currKnode[bid]].indices[thid] < knodes_elem)
+                offset[bid] = knodes[currKnode[bid]].indices[thid];
+        }
+        if (thid < ORDER && knodes[lastKnode[bid]].keys[thid] <= end[bid] &&
+            knodes[lastKnode[bid]].keys[thid + 1] > end[bid]) {
+            if (knodes[lastKnode[bid]].indices[thid] < knodes_elem)
+                offset2[bid] = knodes[lastKnode[bid]].indices[thid];
+        }
+        __syncthreads();
+        if (thid == 0) {
+            currKnode[bid] = offset[bid];
+            lastKnode[bid] = offset2[bid];
+        }
+        __syncthreads();
+    }
+    if (knodes[currKnode[bid]].keys[thid] == start[bid])
+        recstart[bid] = knodes[currKnode[bid]].indices[thid];
+    __syncthreads();
+    if (knodes[lastKnode[bid]].keys[thid] == end[bid])
+        reclen[bid] = knodes[lastKnode[bid]].indices[thid] - recstart[bid] + 1;
 }
