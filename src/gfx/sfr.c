@@ -172,6 +172,18 @@ struct ics {
     uint32_t lo[SFR_MAX_GPUS], hi[SFR_MAX_GPUS];
 };
 
+/* A message inside the switch (link.switch = arrival), between its sender's
+ * port and its receiver's: the receiver's port takes it when its head gets
+ * there (an eng_at call then), in the order heads arrive. */
+struct transit {
+    struct port *p;   /* where it goes (sent pending: its place there is kept) */
+    struct msg *x;
+    uint64_t bytes;
+    tick_t out_end;   /* when its tail has left the sender's port */
+    unsigned to;      /* the receiving GPU */
+    uint32_t next_free;
+};
+
 struct sfr {
     const struct gfx_trace *t;
     struct sfr_config cfg;
@@ -196,6 +208,8 @@ struct sfr {
     uint64_t traffic[SFR_N_TRAFFIC];
     uint64_t n_msgs, geometry_tris, shaded_px, tris_composed, tiles_refused;
     uint32_t groups_composed;
+    struct transit *transit; /* messages in the switch; a free list through next_free */
+    uint32_t n_transit, free_transit;
 };
 
 static tick_t cycles_ps(const struct sfr *m, double cycles)
@@ -212,6 +226,46 @@ static struct msg *new_msg(struct sfr *m, uint16_t type, uint64_t ts)
     return x;
 }
 
+#define NO_TRANSIT UINT32_MAX
+
+/* The message's head reaches its receiver's port in the switch: it takes the
+ * port once free (in the order heads arrive), and is ready a latency after
+ * its tail has passed. */
+static void switch_arrive(void *obj, uint64_t i)
+{
+    struct sfr *m = obj;
+    struct transit *t = &m->transit[i];
+    tick_t start, end = p2p_take(&m->port_in[t->to], t->bytes, m->eng.now, t->out_end, &start);
+    port_ready_at(t->p, t->x, end + t->p->latency_ps);
+    t->next_free = m->free_transit;
+    m->free_transit = (uint32_t)i;
+}
+
+/* Into the switch in arrival order: the sender's port serialises the message
+ * now (in send order); its receiver's port is taken when its head arrives. */
+static bool switch_send_arrival(struct sfr *m, unsigned from, unsigned to, struct port *p,
+                                struct msg *x, uint64_t bytes)
+{
+    if (!port_send_pending(p, x))
+        return false;
+    if (m->free_transit == NO_TRANSIT) { /* grows while more are in flight than ever before */
+        uint32_t n = m->n_transit ? 2 * m->n_transit : 64;
+        m->transit = realloc(m->transit, n * sizeof *m->transit);
+        panic_if(!m->transit, "out of memory");
+        for (uint32_t i = n; i-- > m->n_transit;) {
+            m->transit[i].next_free = m->free_transit;
+            m->free_transit = i;
+        }
+        m->n_transit = n;
+    }
+    uint32_t i = m->free_transit;
+    m->free_transit = m->transit[i].next_free;
+    tick_t head, out_end = p2p_take(&m->port_out[from], bytes, m->eng.now, 0, &head);
+    m->transit[i] = (struct transit){p, x, bytes, out_end, to, NO_TRANSIT};
+    eng_at(&m->eng, head, switch_arrive, m, i);
+    return true;
+}
+
 /* Send from GPU `from` to GPU `to` (the far side of the port). A message that
  * stays on its GPU skips the link. False when the port is full. */
 static bool send(struct sfr *m, unsigned from, unsigned to, struct port *p, struct msg *x,
@@ -221,7 +275,9 @@ static bool send(struct sfr *m, unsigned from, unsigned to, struct port *p, stru
         return port_send(p, x);
     uint64_t bytes = payload + m->cfg.msg_header_bytes;
     bool sent;
-    if (m->cfg.topology == SFR_LINK_SWITCH) {
+    if (m->cfg.topology == SFR_LINK_SWITCH && m->cfg.switch_mode == P2P_PATH_ARRIVAL) {
+        sent = switch_send_arrival(m, from, to, p, x, bytes);
+    } else if (m->cfg.topology == SFR_LINK_SWITCH) {
         struct p2p_link *path[2] = {&m->port_out[from], &m->port_in[to]};
         sent = p2p_send_path(path, 2, m->cfg.switch_mode, p, x, bytes);
     } else {
@@ -1098,6 +1154,7 @@ void sfr_run(const struct gfx_trace *t, const struct sfr_config *cfg, enum sfr_d
         for (unsigned q = 0; q < n; q++)
             G->send_list[q] = zalloc(nt * sizeof(uint32_t));
     }
+    m->free_transit = NO_TRANSIT;
     m->dcs.m = m, m->ics.m = m;
     comp_init(&m->dcs.c, &m->eng, "dcs", &m->clk, dcs_tick, NULL);
     comp_init(&m->ics.c, &m->eng, "ics", &m->clk, ics_tick, NULL);
@@ -1183,7 +1240,7 @@ void sfr_run(const struct gfx_trace *t, const struct sfr_config *cfg, enum sfr_d
         for (unsigned q = 0; q < n; q++)
             free(G->send_list[q]);
     }
-    free(m->batches), free(m->dcs.groups), free(m->owner), free(m->own_frac);
+    free(m->batches), free(m->dcs.groups), free(m->owner), free(m->own_frac), free(m->transit);
     pool_destroy(&m->msgs);
     eng_destroy(&m->eng);
     free(m);

@@ -37,8 +37,10 @@ const struct cfg_opt sfr_opts[] = {
     CFG_ENUM("link.switch", T, switch_mode, "buffered", p2p_path_mode_names,
              "with link.topology = switch, how a message crosses it: buffered (a packet "
              "switch: the receiver's port takes the message when free, the sender's port "
-             "goes on meanwhile) or circuit (the message starts when both ports are free and "
-             "holds both, so a sender's port idles while its receiver's is busy)"),
+             "goes on meanwhile; the receiver's port serves messages in send order), arrival "
+             "(buffered, the receiver's port serving messages in the order their heads reach "
+             "it) or circuit (the message starts when both ports are free and holds both, so a "
+             "sender's port idles while its receiver's is busy)"),
     CFG_F64("link.gbps", T, link_gbps, "64", 0, 1e6, "GB/s",
             "per direction per GPU pair (Table 6.2: 64), or per GPU port with "
             "link.topology = switch; 0 = unlimited"),

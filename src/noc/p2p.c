@@ -15,7 +15,7 @@ void p2p_init(struct p2p_link *l, double bytes_per_second)
     l->ps_per_byte = bytes_per_second > 0 ? 1e12 / bytes_per_second : 0;
 }
 
-const char *const p2p_path_mode_names[] = {"buffered", "circuit", NULL};
+const char *const p2p_path_mode_names[] = {"buffered", "circuit", "arrival", NULL};
 
 bool p2p_send(struct p2p_link *l, struct port *p, struct msg *m, uint64_t bytes)
 {
@@ -35,9 +35,18 @@ static void occupy(struct p2p_link *l, uint64_t bytes, tick_t start, tick_t end)
     l->busy_ps += end - start;
 }
 
+tick_t p2p_take(struct p2p_link *l, uint64_t bytes, tick_t at, tick_t not_before, tick_t *start)
+{
+    *start = MAX(at, l->free_at);
+    tick_t end = MAX(not_before, *start + serialisation(l, bytes));
+    occupy(l, bytes, *start, end);
+    return end;
+}
+
 bool p2p_send_path(struct p2p_link *const *path, unsigned n, enum p2p_path_mode mode,
                    struct port *p, struct msg *m, uint64_t bytes)
 {
+    panic_if(mode == P2P_PATH_ARRIVAL, "p2p_send_path: arrival order needs its path's owner");
     if (!port_has_room(p, 1)) {
         p->n_full++;
         return false;

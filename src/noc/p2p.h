@@ -48,8 +48,19 @@ enum p2p_path_mode {
      * while its receiver's is busy, and the reservations, made at send time and
      * never backfilled, queue one sender's burst behind another's. */
     P2P_PATH_CIRCUIT,
+    /* Buffered, but each link after the first serves messages in the order their
+     * heads reach it, not the order they were sent: a message's place on a later
+     * link is taken when its head arrives there, so it needs the owner of the
+     * path to defer that step (src/gfx/sfr.c); p2p_send_path does not take it. */
+    P2P_PATH_ARRIVAL,
 };
-extern const char *const p2p_path_mode_names[]; /* "buffered", "circuit", NULL */
+extern const char *const p2p_path_mode_names[]; /* "buffered", "circuit", "arrival", NULL */
+
+/* Serialise `bytes` on l once it is free, from `at` on, and hold l until the
+ * message has passed, no earlier than `not_before` (when it has left the link
+ * before l): *start gets when the message starts on l; returns when it has
+ * passed. */
+tick_t p2p_take(struct p2p_link *l, uint64_t bytes, tick_t at, tick_t not_before, tick_t *start);
 
 /* The same over a path of `n` links, crossed as `mode` says; the first link's
  * latency_ps is the path's. */

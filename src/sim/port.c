@@ -161,6 +161,40 @@ bool port_send(struct port *p, struct msg *m)
     return port_send_delayed(p, m, 0);
 }
 
+bool port_send_pending(struct port *p, struct msg *m)
+{
+    if (p->outbox || p->quiet)
+        panic("%s: a pending send into a cut or quiet port", p->name);
+    if (p->n == p->cap) {
+        p->n_full++;
+        return false;
+    }
+    if (p->n == p->alloc)
+        grow(p);
+    *port_slot_at(p, p->n) = (struct port_slot){m, TICK_MAX, 0};
+    p->n++;
+    if (p->occupied_word)
+        *p->occupied_word |= p->occupied_bit;
+    p->n_sent++;
+    return true;
+}
+
+void port_ready_at(struct port *p, const struct msg *m, tick_t ready)
+{
+    for (uint32_t i = 0; i < p->n; i++) {
+        struct port_slot *s = port_slot_at(p, i);
+        if (s->m != m)
+            continue;
+        if (s->ready != TICK_MAX || (i && port_slot_at(p, i - 1)->ready > ready))
+            panic("%s: a pending send released twice, out of order or with a falling ready time",
+                  p->name);
+        s->ready = ready;
+        comp_wake_at(p->receiver, ready);
+        return;
+    }
+    panic("%s: port_ready_at of a message the port does not hold", p->name);
+}
+
 void port_unquiet(struct port *p)
 {
     if (p->outbox)

@@ -102,6 +102,18 @@ bool port_send_delayed(struct port *p, struct msg *m, tick_t extra_ps);
  * flits held by an output FIFO this way). */
 bool port_send_weighted(struct port *p, struct msg *m, tick_t extra_ps, uint32_t weight);
 
+/* A send whose ready time the sender learns later (a switch that serves its
+ * output in the order messages reach it, src/gfx/sfr.c): m takes its place at
+ * the tail now, so room is counted as for any send, but is not ready, and the
+ * receiver is not woken, until port_ready_at. Returns false (and counts it)
+ * when full. Not for cut or quiet ports. */
+bool port_send_pending(struct port *p, struct msg *m);
+/* m, sent pending, is ready at `ready`: the receiver is woken for it. The
+ * pending sends of a port must be released in send order and with ready
+ * times that do not fall (panics otherwise): the FIFO's order stays its
+ * ready order. */
+void port_ready_at(struct port *p, const struct msg *m, tick_t ready);
+
 /* The receiver sleeps on a stall that nothing sent into p can end (its head
  * waits, and what is behind it may not pass): from now on a send does not
  * wake it, until port_unquiet. */

@@ -101,6 +101,39 @@ static void port_delivers_after_latency_and_applies_backpressure(void **state)
     eng_destroy(&e);
 }
 
+/* A pending send (port_send_pending) keeps its place and counts against the
+ * capacity at once, but is not ready, and wakes nobody, until port_ready_at
+ * names its time; the receiver is woken then, for that time. */
+static void pending_send_is_ready_when_released(void **state)
+{
+    (void)state;
+    struct eng e;
+    eng_init(&e);
+    struct clock clk = {"core", 1000};
+    struct counter rx = {.budget = 1};
+    comp_init(&rx.c, &e, "rx", &clk, count_tick, NULL);
+    struct port p;
+    port_init(&p, "p", 2, 3000, NULL, &rx.c);
+    struct msg a, b, c;
+    assert_true(port_send_pending(&p, &a));
+    assert_true(port_send_pending(&p, &b));
+    assert_false(port_send(&p, &c)); /* the pending two fill it */
+    eng_run(&e, TICK_MAX);
+    assert_int_equal(rx.ticks, 0); /* nothing was announced */
+    assert_null(port_peek(&p));
+    port_ready_at(&p, &a, 7000);
+    port_ready_at(&p, &b, 9000);
+    eng_run(&e, 6999);
+    assert_null(port_peek(&p));
+    eng_run(&e, 7000);
+    assert_int_equal(rx.ticks, 1);
+    assert_int_equal(rx.seen[0], 7000); /* woken for the released time */
+    assert_ptr_equal(port_pop(&p), &a);
+    assert_null(port_peek(&p)); /* b is ready at 9000 */
+    port_destroy(&p);
+    eng_destroy(&e);
+}
+
 /* port_remove_at (l1.issue = out-of-order takes a request past a stalled
  * head): the others keep their order across the ring's wrap, and the slot
  * freed in a full port is usable again. */
@@ -263,6 +296,7 @@ int main(void)
         cmocka_unit_test(component_ticks_on_edges_while_busy_then_sleeps),
         cmocka_unit_test(port_delivers_after_latency_and_applies_backpressure),
         cmocka_unit_test(port_remove_at_keeps_the_rest_in_order),
+        cmocka_unit_test(pending_send_is_ready_when_released),
         cmocka_unit_test(later_wake_survives_an_earlier_idle_tick),
         cmocka_unit_test(simultaneous_ticks_run_by_rank_after_calls),
         cmocka_unit_test(wake_for_now_of_a_passed_rank_is_the_next_edge),
