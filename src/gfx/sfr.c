@@ -176,11 +176,11 @@ struct ics {
  * port and its receiver's: the receiver's port takes it when its head gets
  * there (an eng_at call then), in the order heads arrive. */
 struct transit {
-    struct port *p;   /* where it goes (sent pending: its place there is kept) */
+    struct port *p; /* where it goes (sent pending: its place there is kept) */
     struct msg *x;
     uint64_t bytes;
-    tick_t out_end;   /* when its tail has left the sender's port */
-    unsigned to;      /* the receiving GPU */
+    tick_t out_end; /* when its tail has left the sender's port */
+    unsigned to;    /* the receiving GPU */
     uint32_t next_free;
 };
 
