@@ -122,7 +122,7 @@ open(sys.argv[1], 'w').write(''.join(keep))
 PY
 GPUCOH_ROOT=$tmp/root "$bin" chopin repro --out "$tmp/rep" >"$tmp/out" 2>"$tmp/log" \
     || fail "chopin repro exited $?: $(tail -3 "$tmp/log")"
-grep -q "^252 runs (252 run now, 0 from before, 0 failed)" "$tmp/out" || fail "repro runs: $(head -3 "$tmp/out")"
+grep -q "^260 runs (260 run now, 0 from before, 0 failed)" "$tmp/out" || fail "repro runs: $(head -3 "$tmp/out")"
 grep -q "^== Fig. 6.12: speedup over primitive duplication" "$tmp/rep/report.txt" || fail "repro lacks Fig. 6.12"
 grep -q "^\[holds\] every design's composed frame equals the sequential rendering" "$tmp/rep/report.txt" \
     || fail "frames not all correct: $(grep runs_wrong "$tmp/rep/report.txt")"
