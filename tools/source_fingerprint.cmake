@@ -1,15 +1,20 @@
 # The fingerprint of a gpucoh build: every file compiled or embedded into the
-# binary and the toolchain that compiles it, hashed at every build. Two builds
-# of the same sources with the same compiler and flags have the same
-# fingerprint wherever they are built, so a sweep's stored results stay valid
-# when the same commit is built again on another machine (docs/sweep.md, "Stale
-# results are rerun"). OUT is rewritten only when the fingerprint changes, so an
-# unchanged build recompiles nothing.
+# binary that can change what a run computes, and the toolchain that compiles
+# it, hashed at every build. Two builds of the same sources with the same
+# compiler and flags have the same fingerprint wherever they are built, so a
+# sweep's stored results stay valid when the same commit is built again on
+# another machine (docs/sweep.md, "Stale results are rerun"). The report
+# engine (src/report/ and the command that drives it, src/cli/cmd_repro.c)
+# only reads finished runs, so it is left out: a change to how a reproduction
+# is reported re-renders its stored runs instead of rerunning them. OUT is
+# rewritten only when the fingerprint changes, so an unchanged build
+# recompiles nothing.
 #   cmake -DROOT=<source dir> -DOUT=<header> -DTOOLCHAIN=<text> -P source_fingerprint.cmake
 file(GLOB_RECURSE files RELATIVE ${ROOT}
      ${ROOT}/src/*.c ${ROOT}/src/*.h ${ROOT}/include/*
      ${ROOT}/workloads/*.c ${ROOT}/workloads/*.h ${ROOT}/workloads/*.ptx
      ${ROOT}/litmus/models/*.cat)
+list(FILTER files EXCLUDE REGEX "^src/report/|^src/cli/cmd_repro\\.c$")
 list(APPEND files CMakeLists.txt tools/embed.cmake tools/source_fingerprint.cmake)
 list(SORT files)
 set(manifest "${TOOLCHAIN}\n")

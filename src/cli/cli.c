@@ -20,8 +20,9 @@ static int cmd_version(int argc, char **argv)
         fprintf(stderr, "gpucoh version: unexpected argument '%s'\n", argv[1]);
         return EXIT_USAGE;
     }
-    printf("gpucoh %s (build %s: the fingerprint of its sources and compiler)\n", GPUCOH_VERSION,
-           build_fingerprint());
+    printf("gpucoh %s (build %s: the fingerprint of the sources a run depends on and the "
+           "compiler)\n",
+           GPUCOH_VERSION, build_fingerprint());
     return 0;
 }
 
