@@ -434,6 +434,58 @@ double cx_eval(const struct cx_node *n, const struct cx_env *env, char *detail, 
     return eval(n, env, &d);
 }
 
+/* ---- how far an expression is from holding ---- */
+
+/* One comparison's margin: (r - l) for l < r, scaled by the larger side so
+ * that the links of a chain and the terms of an and, each in its own unit,
+ * can be weighed against each other. */
+static double link_margin(const char *op, double l, double r)
+{
+    double scale = fmax(fabs(l), fabs(r));
+    double d = (r - l) / (scale > 0 ? scale : 1);
+    if (op[0] == '<')
+        return d;
+    if (op[0] == '>')
+        return -d;
+    return op[0] == '=' ? -fabs(d) : fabs(d);
+}
+
+static double margin(const struct cx_node *n, const struct cx_env *env)
+{
+    switch (n->kind) {
+    case CX_CMP: {
+        double l = eval(n->kid[0], env, &(struct cx_detail){0}), least = INFINITY;
+        for (unsigned i = 1; i < n->n_kids; i++) {
+            const struct cx_node *link = n->kid[i];
+            double r = eval(link->kid[0], env, &(struct cx_detail){0});
+            if (isnan(l) || isnan(r))
+                return NAN;
+            least = fmin(least, link_margin(link->op, l, r));
+            l = r;
+        }
+        return least;
+    }
+    case CX_NOT:
+        return -margin(n->kid[0], env);
+    case CX_AND:
+    case CX_OR: {
+        double a = margin(n->kid[0], env), b = margin(n->kid[1], env);
+        if (isnan(a) || isnan(b))
+            return NAN;
+        return n->kind == CX_AND ? fmin(a, b) : fmax(a, b);
+    }
+    default: { /* a number as a truth value: true by 1, false by 1 */
+        double v = eval(n, env, &(struct cx_detail){0});
+        return isnan(v) ? NAN : v != 0 ? 1 : -1;
+    }
+    }
+}
+
+double cx_margin(const struct cx_node *n, const struct cx_env *env)
+{
+    return margin(n, env);
+}
+
 /* ---- what the lint reads of an expression ---- */
 
 static bool has_call(const struct cx_node *n)

@@ -47,6 +47,15 @@ void cx_free(struct cx_node *n);
  * "speedup(inter, tcw) 1.17, ...") goes into detail when it is not NULL. */
 double cx_eval(const struct cx_node *n, const struct cx_env *env, char *detail, size_t len);
 
+/* How far an expression is from holding: above 0 where it holds (by that
+ * much), below where it does not, NaN where it cannot be checked. A
+ * comparison's margin is the distance between its sides over the larger one
+ * (l < r: (r - l) / max(|l|, |r|); ==: minus that distance); a chain's is
+ * its least link's, `and` takes the lesser, `or` the greater, `not` negates.
+ * The report weighs an ablation by it: a claim that still fails can be
+ * nearer to holding. */
+double cx_margin(const struct cx_node *n, const struct cx_env *env);
+
 /* The thresholds an expression compares against: the value of every largest
  * part without calls (1 / 1.07 is one threshold, 0.935), up to max of them;
  * returns how many. */

@@ -698,9 +698,14 @@ static double row_value(struct repro *r, const struct rp_paper_row *p)
     return NAN;
 }
 
-static int claim_value_in(struct repro *r, unsigned claim, char *detail, size_t n)
+/* A claim's verdict in the current state, its values into detail and, where
+ * margin is not NULL, how far it is from holding (cx_margin). */
+static int claim_value_in(struct repro *r, unsigned claim, char *detail, size_t n, double *margin)
 {
-    double v = cx_eval(r->d.claims[claim].node, repro_claim_env(r), detail, n);
+    const struct rp_claim *c = &r->d.claims[claim];
+    double v = cx_eval(c->node, repro_claim_env(r), detail, n);
+    if (margin)
+        *margin = cx_margin(c->node, repro_claim_env(r));
     return isnan(v) ? -1 : v != 0;
 }
 
@@ -745,7 +750,7 @@ int repro_claim_in(struct repro *r, unsigned claim, const struct rp_ablation *ab
                    size_t n)
 {
     struct eval_state was = eval_enter(r, ab, true);
-    int holds = claim_value_in(r, claim, detail, n);
+    int holds = claim_value_in(r, claim, detail, n, NULL);
     eval_leave(r, was);
     return holds;
 }
@@ -758,7 +763,7 @@ int repro_claim_before(struct repro *r, unsigned claim, const struct rp_ablation
         return r->claims[claim].holds;
     }
     struct eval_state was = eval_enter(r, ab, false);
-    int holds = claim_value_in(r, claim, detail, n);
+    int holds = claim_value_in(r, claim, detail, n, NULL);
     eval_leave(r, was);
     return holds;
 }
@@ -769,7 +774,8 @@ int repro_claim_before(struct repro *r, unsigned claim, const struct rp_ablation
  * block does not run is taken from it, over the same apps; with a measure,
  * in the main block by the measure's metric). A row's value is
  * returned (NaN: a run it needs is missing); a claim's verdict goes to
- * *holds (1, 0, -1) with its values in detail. */
+ * *holds (1, 0, -1) with its values in detail, and its margin (cx_margin:
+ * how far it is from holding) is returned. */
 double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
                         char *detail, size_t n)
 {
@@ -780,9 +786,11 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
         if (x->row_index >= 0)
             return after ? repro_row_in(r, &r->paper[x->row_index], &x->ab)
                          : repro_row_before(r, &r->paper[x->row_index], &x->ab);
-        *holds = after ? repro_claim_in(r, (unsigned)x->claim_index, &x->ab, detail, n)
-                       : repro_claim_before(r, (unsigned)x->claim_index, &x->ab, detail, n);
-        return NAN;
+        struct eval_state was_state = eval_enter(r, &x->ab, after);
+        double margin;
+        *holds = claim_value_in(r, (unsigned)x->claim_index, detail, n, &margin);
+        eval_leave(r, was_state);
+        return margin;
     }
     double v = NAN;
     if (!after && !ref) /* a measure: the main block's number, as the report computed it */
@@ -799,12 +807,36 @@ double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after,
                                   &total, NULL) /
                 p->divisor;
     } else {
-        *holds = claim_value_in(r, (unsigned)x->claim_index, detail, n);
+        *holds = claim_value_in(r, (unsigned)x->claim_index, detail, n, &v);
     }
     r->ablation = was;
     r->reference = was_ref;
     r->scope = was_scope;
     return v;
+}
+
+/* A number as the report prints it (two decimals). */
+static double printed(double v)
+{
+    return rint(v * 100) / 100;
+}
+
+bool repro_explain_toward(struct repro *r, const struct rp_explain *x)
+{
+    if (!repro_explain_run_here(r, x))
+        return false;
+    int was_holds, holds;
+    char detail[8];
+    double before = repro_explain_in(r, x, false, &was_holds, detail, sizeof detail);
+    double after = repro_explain_in(r, x, true, &holds, detail, sizeof detail);
+    if (isnan(before) || isnan(after))
+        return false;
+    if (x->row_index >= 0) { /* nearer the paper's number, as printed */
+        double paper = r->paper[x->row_index].value;
+        return fabs(printed(after) - paper) < fabs(printed(before) - paper) - 1e-9;
+    }
+    /* a claim: it comes to hold, or comes nearer to holding by half a percent */
+    return (holds == 1 && was_holds == 0) || after > before + RP_TOWARD_MARGIN;
 }
 
 /* "fig7a,inter,,speedup_hm,nol1,tcw": a row of paper.csv by its columns. */
@@ -835,8 +867,8 @@ void repro_evidence(struct repro *r, const char *set, const char *metric, const 
                           : repro_paper_value(r, p->pm, p->stat, p->set, p->app, p->baseline,
                                               p->design, &used, &total, NULL) /
                                 p->divisor;
-        if (!repro_explain_run_here(r, x))
-            continue; /* not run at this size */
+        if (!repro_explain_toward(r, x))
+            continue; /* not run at this size, or not toward the paper */
         if (isnan(in))
             snprintf(buf, n, "%s: not measured", x->name);
         else

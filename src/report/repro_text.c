@@ -664,6 +664,10 @@ static void number(FILE *o, double v)
         fprintf(o, "%.2f", v);
 }
 
+/* The mark of an explain that does not move its number or claim toward the
+ * paper (repro_explain_toward): listed, it explains nothing. */
+#define NOT_TOWARD " [not toward the paper: explains nothing]"
+
 /* One explain entry: its ablation and the number (or the claim) it moves. */
 static void explain_line(struct repro *r, const struct rp_explain *x)
 {
@@ -705,18 +709,19 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         } else {
             fputs(" (the block lacks a run it needs)", o);
         }
-        fputc('\n', o);
+        fprintf(o, "%s\n", repro_explain_toward(r, x) ? "" : NOT_TOWARD);
         return;
     }
     int before;
     repro_explain_in(r, x, false, &before, before_detail, sizeof before_detail);
     repro_explain_in(r, x, true, &holds, detail, sizeof detail);
     if (x->ref.block[0]) /* the reference's values too: they are not the claim's above */
-        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s\n", verdict_word(before), before_detail[0] ? ": " : "",
+        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s", verdict_word(before), before_detail[0] ? ": " : "",
                 before_detail, verdict_word(holds), detail[0] ? ": " : "", detail);
     else
-        fprintf(o, "[%s] \u2192 [%s]%s%s\n", verdict_word(before), verdict_word(holds),
+        fprintf(o, "[%s] \u2192 [%s]%s%s", verdict_word(before), verdict_word(holds),
                 detail[0] ? ": " : "", detail);
+    fprintf(o, "%s\n", repro_explain_toward(r, x) ? "" : NOT_TOWARD);
 }
 
 /* Every best = KEY variant: per app the value of KEY with the fewest cycles,
@@ -791,7 +796,9 @@ static void misses(struct repro *r)
     fputs("(a miss: a claim that does not hold, or one of the paper's numbers in the wrong\n"
           " direction or with an effect ratio outside 0.5-2; an explanation is an ablation, a\n"
           " sweep block that changes one modelling choice or input, where the number is\n"
-          " computed again: gpucoh's value -> the ablation's; paper's beside it)\n",
+          " computed again: gpucoh's value -> the ablation's; paper's beside it. It explains\n"
+          " the miss only if it moves the number nearer the paper's, or the claim to hold or\n"
+          " nearer to holding)\n",
           o);
     unsigned n_miss = 0, n_unexplained = 0;
     for (int pass = 0; pass < 2; pass++) {
@@ -800,13 +807,15 @@ static void misses(struct repro *r)
             bool is_row = i < r->n_paper;
             unsigned k = is_row ? i : i - r->n_paper;
             bool miss = is_row ? effect_miss(&r->paper[k].effect) : r->claims[k].holds == 0;
-            /* only an explain measured at this size explains (one whose
-             * block is not run here is listed, as not run) */
-            unsigned n_run = 0;
+            /* only an explain measured at this size that moves the number
+             * or claim toward the paper explains (the others are listed:
+             * not run here, or not toward the paper) */
+            unsigned n_run = 0, n_toward = 0;
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];
                 bool names = is_row ? x->row_index == (int)k : x->claim_index == (int)k;
                 n_run += names && repro_explain_run_here(r, x);
+                n_toward += names && repro_explain_toward(r, x);
             }
             if (pass == 0 ? !miss : miss || !n_run)
                 continue;
@@ -828,8 +837,8 @@ static void misses(struct repro *r)
                         verdict_word(r->claims[k].holds), r->d.claims[k].text);
             }
             n_miss += pass == 0;
-            n_unexplained += pass == 0 && !n_run;
-            if (!n_run)
+            n_unexplained += pass == 0 && !n_toward;
+            if (!n_toward)
                 fputs("    unexplained\n", o);
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];

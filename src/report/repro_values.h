@@ -109,10 +109,16 @@ bool repro_ablation_scoped(const struct repro *r, const struct rp_ablation *ab);
 unsigned repro_block_apps(const struct repro *r, const char *block, char *buf, size_t n);
 int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
 /* An [explain]'s row (returned; NaN when a run is missing) or claim (*holds,
- * detail) before its change (the main block's, or its reference's) and after
- * it (repro.h, struct rp_explain). */
+ * detail; its margin, cx_margin, returned) before its change (the main block's, or its reference's)
+ * and after it (repro.h, struct rp_explain). */
 double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
                         char *detail, size_t n);
+/* Whether an [explain] explains its miss: measured at this size, it moves the
+ * number nearer the paper's (as printed, two decimals), or the claim to hold
+ * or nearer to holding (cx_margin, by RP_TOWARD_MARGIN or more). An ablation
+ * that moves it away, or not at all, is listed but explains nothing. */
+#define RP_TOWARD_MARGIN 0.005
+bool repro_explain_toward(struct repro *r, const struct rp_explain *x);
 /* Whether a block is run only by another size's sweep file: not at this size. */
 bool repro_block_absent(const struct repro *r, const char *block);
 /* Whether an [explain] is measured at this size: its ablation's block and its

@@ -93,6 +93,36 @@ static void claims_evaluate(void **state)
     assert_true(isnan(eval("f(u) > 1 and f(a) > 1", NULL, 0)));
 }
 
+static double margin(const char *text)
+{
+    char err[256];
+    struct cx_node *n = cx_parse(text, &env, err, sizeof err);
+    if (!n)
+        fail_msg("%s: %s", text, err);
+    double m = cx_margin(n, &env);
+    cx_free(n);
+    return m;
+}
+
+/* How far a claim is from holding: its sides' distance over the larger one,
+ * positive where it holds; a chain's least link, and's lesser, or's greater. */
+static void claims_margin(void **state)
+{
+    (void)state;
+    assert_float_equal(margin("f(a) > 1.5"), 0.25, 1e-12); /* (2 - 1.5) / 2 */
+    assert_float_equal(margin("f(a) < 1.5"), -0.25, 1e-12);
+    assert_float_equal(margin("f(tcw-fixed) >= 1"), -0.5, 1e-12); /* (0.5 - 1) / 1 */
+    assert_float_equal(margin("1 < f(a) < 3"), 1.0 / 3, 1e-12);   /* min(1/2, 1/3) */
+    assert_float_equal(margin("f(a) == 2"), 0, 0);
+    assert_float_equal(margin("f(a) == 4"), -0.5, 1e-12);
+    assert_float_equal(margin("f(a) > 1.5 and f(tcw-fixed) >= 1"), -0.5, 1e-12);
+    assert_float_equal(margin("f(a) > 1.5 or f(tcw-fixed) >= 1"), 0.25, 1e-12);
+    assert_float_equal(margin("not f(a) > 1.5"), -0.25, 1e-12);
+    assert_true(isnan(margin("f(u) > 1")));
+    /* nearer to holding while still failing: a larger margin */
+    assert_true(margin("f(tcw-fixed) >= 0.6") > margin("f(tcw-fixed) >= 1"));
+}
+
 static void claims_refuse_bad_text(void **state)
 {
     (void)state;
@@ -114,6 +144,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(harmonic_mean_as_the_paper),
         cmocka_unit_test(claims_evaluate),
+        cmocka_unit_test(claims_margin),
         cmocka_unit_test(claims_refuse_bad_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
