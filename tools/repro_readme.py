@@ -36,7 +36,8 @@ PAPER_HEADER = "figure,set,app,metric,baseline,design,paper,gpucoh,effect_ratio,
 # its misses section's preamble; an older one counted every explain measured at its size.
 TOWARD_RULE = "It explains"
 OLD_RULE = (" (counted when any explain measured at this size explained its miss; one rendered "
-            "now counts only those that move the number toward the paper: docs/repro.md)")
+            "now counts only those that move the number a tenth of the way toward the paper: "
+            "docs/repro.md)")
 
 
 class InputError(Exception):
@@ -116,7 +117,7 @@ def section(sections, prefix):
 
 def evidence_of(misses):
     """{(miss line's key, metric): evidence}: the first ablation's 'NAME: A -> B' that moves the
-    number toward the paper, or 'unexplained'. The metric is part of the key: one design over
+    number a tenth of the way toward the paper, or 'unexplained'. The metric is part of the key: one design over
     one baseline can state several numbers (speedup_gmean and speedup_max), each with its own
     explains. A report rendered since the rule marks an explain that does not move its number
     toward the paper; in an older one (no TOWARD_RULE in the preamble) the rule is applied here
@@ -135,7 +136,7 @@ def evidence_of(misses):
         if key is None or found.get(key, "unexplained") != "unexplained":
             continue
         text = line.strip()
-        if text.endswith("[not toward the paper: explains nothing]"):
+        if text.endswith("[under a tenth of the way to the paper: explains nothing]"):
             continue  # listed under the miss, but it explains nothing
         m = re.match(r"^([^:]+): .*: (\S+) \u2192 (\S+); paper (\S+)", text)
         if m and old_rule and not toward(m.group(2), m.group(3), m.group(4)):
@@ -146,12 +147,13 @@ def evidence_of(misses):
 
 
 def toward(before, after, paper):
-    """Whether a number printed as `before -> after` comes nearer the paper's (the report's
-    rule, repro_explain_toward)."""
+    """Whether a number printed as `before -> after` comes a tenth of the way to the paper's (the
+    report's rule, repro_explain_toward in src/report/repro.c)."""
     try:
-        return abs(float(after) - float(paper)) < abs(float(before) - float(paper)) - 1e-9
+        was, now = abs(float(before) - float(paper)), abs(float(after) - float(paper))
     except ValueError:  # '-': not measured
         return False
+    return now < was - 1e-9 and now <= 0.9 * was + 1e-9
 
 
 def spread_of(lines):

@@ -831,12 +831,16 @@ bool repro_explain_toward(struct repro *r, const struct rp_explain *x)
     double after = repro_explain_in(r, x, true, &holds, detail, sizeof detail);
     if (isnan(before) || isnan(after))
         return false;
-    if (x->row_index >= 0) { /* nearer the paper's number, as printed */
+    if (x->row_index >= 0) { /* a tenth of the way to the paper's number, as printed */
         double paper = r->paper[x->row_index].value;
-        return fabs(printed(after) - paper) < fabs(printed(before) - paper) - 1e-9;
+        double was = fabs(printed(before) - paper), now = fabs(printed(after) - paper);
+        return now < was - 1e-9 && now <= (1 - RP_TOWARD_SHARE) * was + 1e-9;
     }
-    /* a claim: it comes to hold, or comes nearer to holding by half a percent */
-    return (holds == 1 && was_holds == 0) || after > before + RP_TOWARD_MARGIN;
+    /* a claim: it comes to hold, or a tenth of the way nearer to holding
+     * (its margin, and by RP_TOWARD_MARGIN at least) */
+    double gain = after - before;
+    return (holds == 1 && was_holds == 0) ||
+           (gain >= RP_TOWARD_MARGIN && gain >= RP_TOWARD_SHARE * fabs(before) - 1e-12);
 }
 
 /* "fig7a,inter,,speedup_hm,nol1,tcw": a row of paper.csv by its columns. */

@@ -666,7 +666,7 @@ static void number(FILE *o, double v)
 
 /* The mark of an explain that does not move its number or claim toward the
  * paper (repro_explain_toward): listed, it explains nothing. */
-#define NOT_TOWARD " [not toward the paper: explains nothing]"
+#define NOT_TOWARD " [under a tenth of the way to the paper: explains nothing]"
 
 /* One explain entry: its ablation and the number (or the claim) it moves. */
 static void explain_line(struct repro *r, const struct rp_explain *x)
@@ -797,8 +797,8 @@ static void misses(struct repro *r)
           " direction or with an effect ratio outside 0.5-2; an explanation is an ablation, a\n"
           " sweep block that changes one modelling choice or input, where the number is\n"
           " computed again: gpucoh's value -> the ablation's; paper's beside it. It explains\n"
-          " the miss only if it moves the number nearer the paper's, or the claim to hold or\n"
-          " nearer to holding)\n",
+          " the miss only if it moves the number at least a tenth of the way to the paper's,\n"
+          " or the claim to hold or a tenth of the way nearer to holding)\n",
           o);
     unsigned n_miss = 0, n_unexplained = 0;
     for (int pass = 0; pass < 2; pass++) {

@@ -114,9 +114,12 @@ int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
 double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
                         char *detail, size_t n);
 /* Whether an [explain] explains its miss: measured at this size, it moves the
- * number nearer the paper's (as printed, two decimals), or the claim to hold
- * or nearer to holding (cx_margin, by RP_TOWARD_MARGIN or more). An ablation
- * that moves it away, or not at all, is listed but explains nothing. */
+ * number at least a tenth of the way to the paper's (RP_TOWARD_SHARE of the
+ * distance, the numbers as printed, two decimals), or the claim to hold or a
+ * tenth of the way nearer to holding (its margin, cx_margin, and by
+ * RP_TOWARD_MARGIN or more). An ablation that moves it less, away, or not at
+ * all is listed but explains nothing. */
+#define RP_TOWARD_SHARE  0.1
 #define RP_TOWARD_MARGIN 0.005
 bool repro_explain_toward(struct repro *r, const struct rp_explain *x);
 /* Whether a block is run only by another size's sweep file: not at this size. */
