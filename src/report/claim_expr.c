@@ -450,14 +450,21 @@ static double link_margin(const char *op, double l, double r)
     return op[0] == '=' ? -fabs(d) : fabs(d);
 }
 
+/* A term's value, its calls noted nowhere. */
+static double value_of(const struct cx_node *n, const struct cx_env *env)
+{
+    struct cx_detail none = {0};
+    return eval(n, env, &none);
+}
+
 static double margin(const struct cx_node *n, const struct cx_env *env)
 {
     switch (n->kind) {
     case CX_CMP: {
-        double l = eval(n->kid[0], env, &(struct cx_detail){0}), least = INFINITY;
+        double l = value_of(n->kid[0], env), least = INFINITY;
         for (unsigned i = 1; i < n->n_kids; i++) {
             const struct cx_node *link = n->kid[i];
-            double r = eval(link->kid[0], env, &(struct cx_detail){0});
+            double r = value_of(link->kid[0], env);
             if (isnan(l) || isnan(r))
                 return NAN;
             least = fmin(least, link_margin(link->op, l, r));
@@ -475,7 +482,7 @@ static double margin(const struct cx_node *n, const struct cx_env *env)
         return n->kind == CX_AND ? fmin(a, b) : fmax(a, b);
     }
     default: { /* a number as a truth value: true by 1, false by 1 */
-        double v = eval(n, env, &(struct cx_detail){0});
+        double v = value_of(n, env);
         return isnan(v) ? NAN : v != 0 ? 1 : -1;
     }
     }

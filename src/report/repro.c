@@ -872,7 +872,7 @@ void repro_evidence(struct repro *r, const char *set, const char *metric, const 
                                               p->design, &used, &total, NULL) /
                                 p->divisor;
         if (!repro_explain_toward(r, x))
-            continue; /* not run at this size, or not toward the paper */
+            continue; /* not run at this size, or too little toward the paper */
         if (isnan(in))
             snprintf(buf, n, "%s: not measured", x->name);
         else

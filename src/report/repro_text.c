@@ -664,8 +664,9 @@ static void number(FILE *o, double v)
         fprintf(o, "%.2f", v);
 }
 
-/* The mark of an explain that does not move its number or claim toward the
- * paper (repro_explain_toward): listed, it explains nothing. */
+/* The mark of an explain that does not move its number or claim at least a
+ * tenth of the way toward the paper (repro_explain_toward): listed, it
+ * explains nothing. */
 #define NOT_TOWARD " [under a tenth of the way to the paper: explains nothing]"
 
 /* One explain entry: its ablation and the number (or the claim) it moves. */
@@ -808,8 +809,8 @@ static void misses(struct repro *r)
             unsigned k = is_row ? i : i - r->n_paper;
             bool miss = is_row ? effect_miss(&r->paper[k].effect) : r->claims[k].holds == 0;
             /* only an explain measured at this size that moves the number
-             * or claim toward the paper explains (the others are listed:
-             * not run here, or not toward the paper) */
+             * or claim a tenth of the way toward the paper explains (the
+             * others are listed: not run here, or too little toward it) */
             unsigned n_run = 0, n_toward = 0;
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];

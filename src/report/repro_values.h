@@ -109,8 +109,8 @@ bool repro_ablation_scoped(const struct repro *r, const struct rp_ablation *ab);
 unsigned repro_block_apps(const struct repro *r, const char *block, char *buf, size_t n);
 int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
 /* An [explain]'s row (returned; NaN when a run is missing) or claim (*holds,
- * detail; its margin, cx_margin, returned) before its change (the main block's, or its reference's)
- * and after it (repro.h, struct rp_explain). */
+ * detail; its margin, cx_margin, returned) before its change (the main
+ * block's, or its reference's) and after it (repro.h, struct rp_explain). */
 double repro_explain_in(struct repro *r, const struct rp_explain *x, bool after, int *holds,
                         char *detail, size_t n);
 /* Whether an [explain] explains its miss: measured at this size, it moves the
