@@ -163,4 +163,4 @@ check "measure = traffic_flits_norm" "measure = slowdown_mean" \
 awk '{ print } $0 == "text = counted in flits" { print "ablation = l1-small l1.size=4K" }' "$tmp/ini" >"$ini"
 run repro toy --lint >"$tmp/o" 2>"$tmp/e" && fail "a measure beside an ablation was accepted"
 grep -qF "an ablation or a measure (one of the two)" "$tmp/e" || fail "measure + ablation: $(cat "$tmp/e")"
-echo "ok: $main → $abl away from 9.00 explains nothing, toward 0.50 explains; a claim nearer to holding explained; 6 bad explains refused; bytes $1 → flits $2"
+echo "ok: $main → $abl away from 9.00 explains nothing, toward 0.50 explains, toward $mid under a tenth of the way does not; a claim nearer to holding explained; 6 bad explains refused; bytes $1 → flits $2"
