@@ -32,8 +32,9 @@ import sys
 BEGIN = re.compile(r"^<!-- headline:begin size=([a-z]+) -->$")
 END = "<!-- headline:end -->"
 PAPER_HEADER = "figure,set,app,metric,baseline,design,paper,gpucoh,effect_ratio,direction"
-# A report rendered since an explain has to move its number toward the paper to count says so in
-# its misses section's preamble; an older one counted every explain measured at its size.
+# A report rendered since an explain has to move its number a tenth of the way toward the paper to
+# count says so in its misses section's preamble; an older one counted every explain measured at
+# its size.
 TOWARD_RULE = "It explains"
 OLD_RULE = (" (counted when any explain measured at this size explained its miss; one rendered "
             "now counts only those that move the number a tenth of the way toward the paper: "
@@ -117,11 +118,12 @@ def section(sections, prefix):
 
 def evidence_of(misses):
     """{(miss line's key, metric): evidence}: the first ablation's 'NAME: A -> B' that moves the
-    number a tenth of the way toward the paper, or 'unexplained'. The metric is part of the key: one design over
-    one baseline can state several numbers (speedup_gmean and speedup_max), each with its own
-    explains. A report rendered since the rule marks an explain that does not move its number
-    toward the paper; in an older one (no TOWARD_RULE in the preamble) the rule is applied here
-    to the numbers as printed, so that its block names no explain that moves a number away."""
+    number a tenth of the way toward the paper, or 'unexplained'. The metric is part of the key:
+    one design over one baseline can state several numbers (speedup_gmean and speedup_max), each
+    with its own explains. A report rendered since the rule marks an explain that moves its
+    number too little; in an older one (no TOWARD_RULE in the preamble) the rule is applied here
+    to the numbers as printed, so that its block names no explain that moves a number too little
+    or away. Its claims cannot be judged from the text: its tally line says how it counted."""
     old_rule = not any(TOWARD_RULE in x for x in misses)
     found, key, is_miss = {}, None, True
     for line in misses:
