@@ -669,8 +669,9 @@ static void number(FILE *o, double v)
  * explains nothing. */
 #define NOT_TOWARD " [under a tenth of the way to the paper: explains nothing]"
 
-/* One explain entry: its ablation and the number (or the claim) it moves. */
-static void explain_line(struct repro *r, const struct rp_explain *x)
+/* One explain entry: its ablation and the number (or the claim) it moves;
+ * under a miss (miss), marked where it moves it too little to explain it. */
+static void explain_line(struct repro *r, const struct rp_explain *x, bool miss)
 {
     FILE *o = r->o;
     char where[256], ref[256] = "";
@@ -710,7 +711,7 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
         } else {
             fputs(" (the block lacks a run it needs)", o);
         }
-        fprintf(o, "%s\n", repro_explain_toward(r, x) ? "" : NOT_TOWARD);
+        fprintf(o, "%s\n", miss && !isnan(in) && !repro_explain_toward(r, x) ? NOT_TOWARD : "");
         return;
     }
     int before;
@@ -722,7 +723,8 @@ static void explain_line(struct repro *r, const struct rp_explain *x)
     else
         fprintf(o, "[%s] \u2192 [%s]%s%s", verdict_word(before), verdict_word(holds),
                 detail[0] ? ": " : "", detail);
-    fprintf(o, "%s\n", repro_explain_toward(r, x) ? "" : NOT_TOWARD);
+    bool measured = before >= 0 && holds >= 0;
+    fprintf(o, "%s\n", miss && measured && !repro_explain_toward(r, x) ? NOT_TOWARD : "");
 }
 
 /* Every best = KEY variant: per app the value of KEY with the fewest cycles,
@@ -844,7 +846,7 @@ static void misses(struct repro *r)
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];
                 if (is_row ? x->row_index == (int)k : x->claim_index == (int)k)
-                    explain_line(r, x);
+                    explain_line(r, x, pass == 0);
             }
         }
     }
