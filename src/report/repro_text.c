@@ -841,7 +841,7 @@ static void misses(struct repro *r)
             }
             n_miss += pass == 0;
             n_unexplained += pass == 0 && !n_toward;
-            if (!n_toward)
+            if (pass == 0 && !n_toward)
                 fputs("    unexplained\n", o);
             for (unsigned e = 0; e < r->d.n_explains; e++) {
                 const struct rp_explain *x = &r->d.explains[e];
