@@ -62,12 +62,9 @@ bool p2p_send_path(struct p2p_link *const *path, unsigned n, enum p2p_path_mode 
         tail = head + ser;
         for (unsigned i = 0; i < n; i++)
             occupy(path[i], bytes, head, tail);
-    } else {
-        for (unsigned i = 0; i < n; i++) {
-            head = MAX(head, path[i]->free_at);
-            tail = MAX(tail, head + serialisation(path[i], bytes));
-            occupy(path[i], bytes, head, tail);
-        }
+    } else { /* each link takes it once the one before has begun it, ending no earlier */
+        for (unsigned i = 0; i < n; i++)
+            tail = p2p_take(path[i], bytes, head, tail, &head);
     }
     bool ok = port_send_delayed(p, m, tail - now + path[0]->latency_ps);
     panic_if(!ok, "p2p_send: port %s refused after room check", p->name);
