@@ -61,14 +61,17 @@ static int hash_file(uint64_t *h, const char *path)
     return bad ? -1 : 0;
 }
 
-/* h updated with the names and contents of the files matching `pattern`. */
-static uint64_t hash_glob(uint64_t h, const char *pattern)
+/* h updated with the names and contents of the files matching `pattern`,
+ * each name without its first `base` characters (the folder the pattern was
+ * rooted in: a checkout elsewhere names the same files). */
+static uint64_t hash_glob(uint64_t h, const char *pattern, size_t base)
 {
     glob_t g;
     if (glob(pattern, 0, NULL, &g))
         return hash_fnv1a(h, "-", 2); /* none: differs from any file */
     for (size_t i = 0; i < g.gl_pathc; i++) {
-        h = hash_fnv1a(h, g.gl_pathv[i], strlen(g.gl_pathv[i]) + 1);
+        const char *name = g.gl_pathv[i] + base;
+        h = hash_fnv1a(h, name, strlen(name) + 1);
         if (hash_file(&h, g.gl_pathv[i]))
             h = hash_fnv1a(h, "?", 2);
     }
@@ -92,11 +95,14 @@ static uint64_t hash_fcs_tables(uint64_t h, const char *table)
         }
     }
     pattern[k] = 0;
-    h = hash_glob(h, pattern);
+    h = hash_glob(h, pattern, 0);
     if (pattern[0] != '/') {
         const char *root = getenv("GPUCOH_ROOT");
-        snprintf(rooted, sizeof rooted, "%s/%s", root ? root : GPUCOH_SOURCE_DIR, pattern);
-        h = hash_glob(h, rooted);
+        int n = snprintf(rooted, sizeof rooted, "%s/", root ? root : GPUCOH_SOURCE_DIR);
+        if (n > 0 && (size_t)n < sizeof rooted) {
+            snprintf(rooted + n, sizeof rooted - (size_t)n, "%s", pattern);
+            h = hash_glob(h, rooted, (size_t)n);
+        }
     }
     return h;
 }

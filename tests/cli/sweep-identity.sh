@@ -10,7 +10,9 @@
 # (an older gpucoh's) is rerun; unchanged, it is reused untouched.
 # The same for a frames run (gpucoh chopin) and its model file, and for
 # `gpucoh repro`, which stands on the same runner (its report says so), with
-# the default machine file.
+# the default machine file. A run whose configuration names files by pattern
+# (fcs.table's %m) keeps its identity in a copy of the root elsewhere, and
+# loses it when a table changes.
 set -u
 bin=$1; root=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -155,4 +157,27 @@ repro "$tmp/gpucoh-rebuilt" "$tmp/rep"
 grep -q "^4 runs (4 run now, 0 from before, 0 failed)" "$tmp/rep" || fail "repro counts: $(head -3 "$tmp/rep")"
 grep -q "^4 of those run now were stored but stale: gpucoh build changed (4)" "$tmp/rep" ||
     fail "repro, rebuilt: $(head -4 "$tmp/rep")"
+
+# a configuration that names files by pattern (fcs.table with %m, looked for
+# under the project root): its identity is that of the files, wherever the
+# checkout is, so a copy of the root in another folder reuses the run
+for r in a b; do
+    mkdir -p "$tmp/root-$r/repro/spandex"
+    cp -r "$root/repro/spandex/tables" "$tmp/root-$r/repro/spandex/"
+    ln -s "$root/configs" "$tmp/root-$r/configs"
+done
+cat >"$tmp/t.sweep" <<'SPEC'
+workloads ep
+protocols fcs=spandex-d:fcs.table=repro/spandex/tables/fcs/%m.fcs
+sizes tiny
+config configs/spandex.ini
+SPEC
+(cd "$tmp/root-a" && GPUCOH_ROOT=$tmp/root-a sweep "$bin" sweep "$tmp/t.sweep" --out "$tmp/ts") || exit 1
+mv "$tmp/root-a" "$tmp/root-elsewhere"
+(cd "$tmp/root-b" && GPUCOH_ROOT=$tmp/root-b sweep "$bin" sweep "$tmp/t.sweep" --out "$tmp/ts") || exit 1
+grep -q "1 runs: 0 run now, 1 finished before" "$tmp/log" ||
+    fail "an fcs.table run from a copy of the root in another folder was rerun: $(cat "$tmp/log")"
+echo "# changed" >>"$tmp/root-b/repro/spandex/tables/fcs/ep.fcs"
+(cd "$tmp/root-b" && GPUCOH_ROOT=$tmp/root-b sweep "$bin" sweep "$tmp/t.sweep" --out "$tmp/ts") || exit 1
+grep -q "machine configuration changed (1)" "$tmp/log" || fail "a changed fcs table kept the run: $(cat "$tmp/log")"
 exit 0
