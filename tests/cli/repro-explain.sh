@@ -44,23 +44,15 @@ grep -qx "3 misses, 3 of them unexplained" "$tmp/report" || fail "miss count: $(
 # claim comes a tenth of the way nearer to holding (rc-modest: still fails,
 # nearer), not when it goes further (rc-fast).
 sed -i 's/^Fig1,all,,speedup_hm,nol1,rc,9.0,/Fig1,all,,speedup_hm,nol1,rc,0.5,/' "$tmp/root/repro/toy/paper.csv"
-cat >>"$ini" <<'INI'
-
-[claim rc-modest]
-text = all: NO-COH no faster than NO-L1
-paper = made up
-expr = speedup(all, rc, nol1) <= 1
-
-[explain modest-small-l1]
-claim = rc-modest
-ablation = l1-small l1.size=4K
-text = with a 4 KB L1 under NO-COH
-
-[explain fast-small-l1]
-claim = rc-fast
-ablation = l1-small l1.size=4K
-text = with a 4 KB L1 under NO-COH
-INI
+# claim_explain CLAIM EXPLAIN [TEXT EXPR]: a made-up claim (when TEXT and EXPR
+# are given) and an explain of it by the 4 KB L1 block, appended to report.ini
+claim_explain() {
+    [ $# -lt 4 ] || printf '\n[claim %s]\ntext = %s\npaper = made up\nexpr = %s\n' "$1" "$3" "$4" >>"$ini"
+    printf '\n[explain %s]\nclaim = %s\nablation = l1-small l1.size=4K\ntext = with a 4 KB L1 under NO-COH\n' \
+        "$2" "$1" >>"$ini"
+}
+claim_explain rc-modest modest-small-l1 "all: NO-COH no faster than NO-L1" "speedup(all, rc, nol1) <= 1"
+claim_explain rc-fast fast-small-l1
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
 grep -qxF "    small-l1: with a 4 KB L1 under NO-COH (block l1-small, l1.size=4K): $main → $abl; paper 0.50 (effect $(
     awk -v a="$abl" 'BEGIN { printf "%.2f", (a - 1) / (0.5 - 1) }'))" "$tmp/report" ||
@@ -81,18 +73,7 @@ cp "$ini" "$tmp/ini"
 # grows by less than a tenth of itself, so the explain explains nothing
 awk -v m="$main" -v a="$abl" 'BEGIN { b = (0.2 - m) / m; f = (0.2 - a) / a; exit !(f > b && f - b < -0.1 * b) }' ||
     fail "claim rc-tiny does not come under a tenth nearer ($main → $abl)"
-cat >>"$ini" <<'INI'
-
-[claim rc-tiny]
-text = all: NO-COH at most a fifth as fast as NO-L1
-paper = made up
-expr = speedup(all, rc, nol1) <= 0.2
-
-[explain tiny-small-l1]
-claim = rc-tiny
-ablation = l1-small l1.size=4K
-text = with a 4 KB L1 under NO-COH
-INI
+claim_explain rc-tiny tiny-small-l1 "all: NO-COH at most a fifth as fast as NO-L1" "speedup(all, rc, nol1) <= 0.2"
 run repro toy --size tiny --out "$tmp/r" >"$tmp/report" 2>"$tmp/log" || fail "repro toy: $(cat "$tmp/log")"
 grep -A2 -F "claim rc-tiny [does not hold]" "$tmp/report" | sed -n 2,3p | tr '\n' '|' |
     grep -qE "^    unexplained\|    tiny-small-l1: .* \[under a tenth of the way to the paper: explains nothing\]\|$" ||
