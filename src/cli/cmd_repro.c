@@ -25,7 +25,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: gpucoh repro NAME [--size " WL_SIZE_USAGE "] [--out DIR] [-j N]\n"
             "                         [--timeout SECONDS] [--retry-failed] [--lint] [--store]\n"
-            "                         [--time-limit SECONDS] [--progress]\n"
+            "                         [--time-limit SECONDS] [--progress] [--candidates]\n"
             "       gpucoh repro NAME --slurm [--partition P] [--time T] [--mem M] [--dry-run]\n"
             "                         [--size S] [--out DIR] [--timeout SECONDS]\n"
             "       gpucoh repro NAME --collect [--size S] [--out DIR]\n"
@@ -88,6 +88,12 @@ static void usage(FILE *out)
             "                      fail, or cannot hold, or says \"within N%%\" and is\n"
             "                      one-sided, is refused: report.ini:LINE, exit 2); the same\n"
             "                      checks run before every reproduction\n"
+            "  --candidates        after the report, on stdout only: for every miss, each\n"
+            "                      sweep block not declared as its [explain] that moves it a\n"
+            "                      tenth of the way to the paper, at each value of each key\n"
+            "                      it sweeps, computed as an [explain] naming it would be:\n"
+            "                      ablations to study, not explanations (re-rendering stored\n"
+            "                      runs with --out DIR reruns nothing)\n"
             "  --store             also keep the results with the code: repro/NAME/results/SIZE/\n"
             "                      (report.txt, summary.csv, figures.csv, plot-data.csv and\n"
             "                      provenance: size, gpucoh commit, date, wall time, host\n"
@@ -374,9 +380,10 @@ static int cmd_all(const char *out, const char *size, const struct sweep_exec_op
 int cmd_repro(int argc, char **argv)
 {
     const char *which = NULL, *size = "small";
-    bool lint = false, store = false;
+    bool lint = false, store = false, candidates = false;
     const struct opt rows[] = {
         OPT_FLAG_ROW("--lint", NULL, &lint),
+        OPT_FLAG_ROW("--candidates", NULL, &candidates),
         OPT_FLAG_ROW("--store", NULL, &store),
         OPT_END,
     };
@@ -398,6 +405,9 @@ int cmd_repro(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (candidates && (slurm || lint || !strcmp(which, "all") || !strcmp(which, "list")))
+        fatal("repro: --candidates takes one reproduction's NAME and a run or --collect (it reads "
+              "the report's misses)");
     if (slurm + collect + lint > 1 || ((slurm || collect) && store))
         fatal("repro: --slurm, --collect, --lint and --store do not go together (after --collect, "
               "`gpucoh repro NAME --out DIR --store` finds every run finished and stores the "
@@ -455,6 +465,8 @@ int cmd_repro(int argc, char **argv)
         fatal("repro %s: not built (%s/report.ini says built = no)", which, r.d.dir);
     int rc = slurm ? slurm_one(&r, out, size, &eo, &so, dry_run)
                    : run_one(&r, out, &eo, stdout, store, collect);
+    if (candidates && r.text && rc != EXIT_USAGE)
+        repro_candidates(&r, stdout);
     repro_close(&r);
     return rc;
 }

@@ -325,6 +325,11 @@ int repro_collect(struct repro *r, const char *out_dir);
  * figures.csv and the plots; r->text keeps the report. Returns 0 or 2. */
 int repro_render(struct repro *r);
 
+/* After repro_render: for every miss, each sweep block not declared as its
+ * [explain] that would explain it if declared (moves it a tenth of the way
+ * to the paper), printed to o; `gpucoh repro NAME --candidates`. */
+void repro_candidates(struct repro *r, FILE *o);
+
 void repro_close(struct repro *r);
 
 /* ---- for the engine's parts ---- */
