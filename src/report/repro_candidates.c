@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/claim_expr.h"
 #include "report/repro_values.h"
 
 #define MAX_CANDIDATES 256
@@ -146,6 +147,46 @@ struct found {
     char where[384], what[1100];
 };
 
+/* Whether the block runs configuration cfg at all. */
+static bool block_runs(const struct repro *r, const char *block, const char *cfg)
+{
+    for (unsigned i = 0; i < r->spec.n_runs; i++)
+        if (!strcmp(r->spec.runs[i].block, block) && !strcmp(r->spec.runs[i].config, cfg))
+            return true;
+    return false;
+}
+
+/* The main block's configurations the miss reads (a row's baseline and
+ * design; a claim's calls' arguments) that the block does not run, so that
+ * the ablation takes them from the main block: "; nol1 from the main
+ * block". Right where the block changes one design's own modelling, wrong
+ * where it changes the machine under all of them: the reader decides. */
+static void from_main(const struct repro *r, const struct rp_explain *c, char *buf, size_t n)
+{
+    const char *read[CX_MAX_ARGS * 16];
+    unsigned nr = 0;
+    if (c->row_index >= 0) {
+        read[nr++] = r->paper[c->row_index].baseline;
+        read[nr++] = r->paper[c->row_index].design;
+    } else {
+        const struct cx_call *calls[16];
+        unsigned nc = cx_calls(r->d.claims[c->claim_index].node, calls, 16);
+        for (unsigned i = 0; i < nc; i++)
+            for (unsigned a = 0; a < calls[i]->n_args; a++)
+                read[nr++] = calls[i]->args[a];
+    }
+    size_t len = 0;
+    for (unsigned k = 0; k < r->n_cfgs; k++) {
+        bool reads = false;
+        for (unsigned i = 0; i < nr && !reads; i++)
+            reads = !strcmp(read[i], r->cfgs[k]);
+        if (reads && !block_runs(r, c->ab.block, r->cfgs[k]) && len < n)
+            len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? ", " : "; ", r->cfgs[k]);
+    }
+    if (len && len < n)
+        snprintf(buf + len, n - len, " from the main block");
+}
+
 static void describe(struct repro *r, const struct rp_explain *c, struct found *f)
 {
     char apps[256];
@@ -156,6 +197,8 @@ static void describe(struct repro *r, const struct rp_explain *c, struct found *
         snprintf(f->where, sizeof f->where, "; over its apps %s", apps);
     else if (c->ab.rest_main)
         snprintf(f->where, sizeof f->where, "; apps %s, the rest the main block's", apps);
+    size_t len = strlen(f->where);
+    from_main(r, c, f->where + len, sizeof f->where - len);
     int was, now;
     char detail[1024];
     double before = repro_explain_in(r, c, false, &was, detail, sizeof detail);

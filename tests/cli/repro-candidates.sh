@@ -6,7 +6,8 @@
 # runs NO-COH with a 4 KB L1, which slows it): with the paper's number out of
 # reach above (9.0) the block moves every miss away and nothing is listed;
 # with it below (0.5) the block moves the app's row toward it and is listed
-# with the numbers of results.csv's cycles, while the set's row, whose
+# with the numbers of results.csv's cycles and NO-L1 named as the main
+# block's (the block does not run it), while the set's row, whose
 # [explain] names the block, is not. report.txt is the same with and without
 # the option; it is refused where there is no one report to read.
 set -u
@@ -37,7 +38,7 @@ run repro toy --size tiny --out "$tmp/r" --candidates >"$tmp/out" 2>"$tmp/log" |
     fail "repro toy --candidates (0.5): $(cat "$tmp/log")"
 sed -n '/^== Undeclared ablations/,$p' "$tmp/out" >"$tmp/cand"
 grep -A1 -xF "Fig1 all kmn rc over nol1: paper 0.50, gpucoh $main (speedup)" "$tmp/cand" | sed -n 2p |
-    grep -qxF "    block l1-small: $main → $abl; paper 0.50" ||
+    grep -qxF "    block l1-small; nol1 from the main block: $main → $abl; paper 0.50" ||
     fail "the app's row moved toward 0.50 ($main → $abl): $(cat "$tmp/cand")"
 grep -q "^Fig1 all rc over nol1" "$tmp/cand" && fail "a row with a declared explain listed: $(cat "$tmp/cand")"
 grep -q "^claim rc-fast" "$tmp/cand" && fail "a claim moved further from holding listed: $(cat "$tmp/cand")"
