@@ -39,8 +39,8 @@ static bool key_varies(const struct sweep_run *const *runs, unsigned n, const ch
     for (unsigned i = 0; i < n; i++) {
         const char *va = value_of(runs[i], key, kl);
         for (unsigned j = i + 1; va && j < n; j++) {
-            const char *vb = strcmp(runs[j]->config, runs[i]->config) ? NULL
-                                                                      : value_of(runs[j], key, kl);
+            const char *vb =
+                strcmp(runs[j]->config, runs[i]->config) ? NULL : value_of(runs[j], key, kl);
             if (vb && strcmp(va, vb))
                 return true;
         }
@@ -127,8 +127,8 @@ static bool declared(const struct repro *r, const struct rp_explain *c)
 {
     for (unsigned e = 0; e < r->d.n_explains; e++) {
         const struct rp_explain *x = &r->d.explains[e];
-        if (x->row_index == c->row_index && x->claim_index == c->claim_index &&
-            !x->ref.block[0] && !strcmp(x->ab.block, c->ab.block) &&
+        if (x->row_index == c->row_index && x->claim_index == c->claim_index && !x->ref.block[0] &&
+            !strcmp(x->ab.block, c->ab.block) &&
             (!c->ab.setting[0] || !strcmp(x->ab.setting, c->ab.setting)))
             return true;
     }
@@ -207,8 +207,8 @@ static void describe(struct repro *r, const struct rp_explain *c, struct found *
         snprintf(f->what, sizeof f->what, "%.2f \u2192 %.2f; paper %.2f", before, after,
                  r->paper[c->row_index].value);
     else
-        snprintf(f->what, sizeof f->what, "[%s] \u2192 [%s]%s%s", verdict_of(was),
-                 verdict_of(now), detail[0] ? ": " : "", detail);
+        snprintf(f->what, sizeof f->what, "[%s] \u2192 [%s]%s%s", verdict_of(was), verdict_of(now),
+                 detail[0] ? ": " : "", detail);
 }
 
 /* The candidates of one miss, those of one block that move it the same way
@@ -223,8 +223,7 @@ static void print_found(const struct found *f, unsigned n, FILE *o)
         fprintf(o, "    block %s", f[i].ab->block);
         for (unsigned k = i; k < j; k++) {
             const char *set = f[k].ab->setting, *eq = strchr(set, '=');
-            fprintf(o, "%s%s", k == i ? (set[0] ? ", " : "") : ", ",
-                    k == i || !eq ? set : eq + 1);
+            fprintf(o, "%s%s", k == i ? (set[0] ? ", " : "") : ", ", k == i || !eq ? set : eq + 1);
         }
         fprintf(o, "%s: %s\n", f[i].where, f[i].what);
         i = j;
