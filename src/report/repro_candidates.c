@@ -11,7 +11,6 @@
  * [explain] that a person declared with the mechanism it tests.
  * SPDX-License-Identifier: BSD-3-Clause
  */
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +20,8 @@
 
 #define MAX_CANDIDATES 256
 
-/* Whether a run sets KEY (its settings are "key=value"). */
+/* The value a run sets KEY (n characters) to, its settings being
+ * "key=value", or NULL. */
 static const char *value_of(const struct sweep_run *run, const char *key, size_t n)
 {
     for (unsigned k = 0; k < run->n_settings; k++)
