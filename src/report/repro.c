@@ -435,10 +435,9 @@ const struct sweep_result *repro_get_in(const struct repro *r, const char *app, 
     return res->has_stats && res->cycles > 0 ? res : NULL;
 }
 
-/* The value of a run's setting KEY ("8" of getm.tx_warps=8), or NULL. */
-static const char *setting_of(const struct sweep_run *run, const char *key)
+/* The value of a run's setting KEY, its first n characters ("8" of getm.tx_warps=8), or NULL. */
+const char *repro_setting_of(const struct sweep_run *run, const char *key, size_t n)
 {
-    size_t n = strlen(key);
     for (unsigned k = 0; k < run->n_settings; k++)
         if (!strncmp(run->settings[k], key, n) && run->settings[k][n] == '=')
             return run->settings[k] + n + 1;
@@ -453,7 +452,7 @@ const struct sweep_run *repro_best_run(const struct repro *r, const struct rp_va
     for (unsigned i = 0; i < r->spec.n_runs; i++) {
         const struct sweep_run *run = &r->spec.runs[i];
         if (strcmp(run->block, v->block) || strcmp(run->workload, app) ||
-            strcmp(run->config, v->design) || !setting_of(run, v->best))
+            strcmp(run->config, v->design) || !repro_setting_of(run, v->best, strlen(v->best)))
             continue;
         const struct sweep_result *res = r->res ? &r->res[i] : NULL;
         if (!res || !res->has_stats || !(res->cycles > 0))

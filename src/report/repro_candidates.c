@@ -20,16 +20,6 @@
 
 #define MAX_CANDIDATES 256
 
-/* The value a run sets KEY (n characters) to, its settings being
- * "key=value", or NULL. */
-static const char *value_of(const struct sweep_run *run, const char *key, size_t n)
-{
-    for (unsigned k = 0; k < run->n_settings; k++)
-        if (!strncmp(run->settings[k], key, n) && run->settings[k][n] == '=')
-            return run->settings[k] + n + 1;
-    return NULL;
-}
-
 /* Whether KEY takes two values or more over one configuration's runs among
  * a block's (runs, n): a key its `set` lines sweep, which an ablation must
  * name (`l1size l1.size=8K`) to mean one of them; not one that only tells
@@ -37,10 +27,11 @@ static const char *value_of(const struct sweep_run *run, const char *key, size_t
 static bool key_varies(const struct sweep_run *const *runs, unsigned n, const char *key, size_t kl)
 {
     for (unsigned i = 0; i < n; i++) {
-        const char *va = value_of(runs[i], key, kl);
+        const char *va = repro_setting_of(runs[i], key, kl);
         for (unsigned j = i + 1; va && j < n; j++) {
-            const char *vb =
-                strcmp(runs[j]->config, runs[i]->config) ? NULL : value_of(runs[j], key, kl);
+            const char *vb = strcmp(runs[j]->config, runs[i]->config)
+                                 ? NULL
+                                 : repro_setting_of(runs[j], key, kl);
             if (vb && strcmp(va, vb))
                 return true;
         }
@@ -135,11 +126,6 @@ static bool declared(const struct repro *r, const struct rp_explain *c)
     return false;
 }
 
-static const char *verdict_of(int holds)
-{
-    return holds > 0 ? "holds" : holds == 0 ? "does not hold" : "cannot check";
-}
-
 /* One candidate that moves its miss: where (its block, scope) and what
  * (the number or claim before and after, as an [explain] line prints it). */
 struct found {
@@ -207,8 +193,8 @@ static void describe(struct repro *r, const struct rp_explain *c, struct found *
         snprintf(f->what, sizeof f->what, "%.2f \u2192 %.2f; paper %.2f", before, after,
                  r->paper[c->row_index].value);
     else
-        snprintf(f->what, sizeof f->what, "[%s] \u2192 [%s]%s%s", verdict_of(was), verdict_of(now),
-                 detail[0] ? ": " : "", detail);
+        snprintf(f->what, sizeof f->what, "[%s] \u2192 [%s]%s%s", repro_verdict_word(was),
+                 repro_verdict_word(now), detail[0] ? ": " : "", detail);
 }
 
 /* The candidates of one miss, those of one block that move it the same way

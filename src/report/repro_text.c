@@ -607,7 +607,7 @@ static void figure(struct repro *r, const struct rp_figure *f)
     }
 }
 
-static const char *verdict_word(int holds)
+const char *repro_verdict_word(int holds)
 {
     return holds < 0 ? "cannot check" : holds ? "holds" : "does not hold";
 }
@@ -624,7 +624,7 @@ static void claims(struct repro *r)
         struct rp_claim_result *x = &r->claims[i];
         double v = cx_eval(c->node, repro_claim_env(r), x->detail, sizeof x->detail);
         x->holds = isnan(v) ? -1 : v != 0;
-        fprintf(o, "[%s] %s%s%s", verdict_word(x->holds), c->text, x->detail[0] ? ": " : "",
+        fprintf(o, "[%s] %s%s%s", repro_verdict_word(x->holds), c->text, x->detail[0] ? ": " : "",
                 x->detail);
         /* its verdict flips when a calibration is undone */
         for (unsigned k = 0; k < r->d.n_calibs; k++) {
@@ -718,10 +718,11 @@ static void explain_line(struct repro *r, const struct rp_explain *x, bool miss)
     repro_explain_in(r, x, false, &before, before_detail, sizeof before_detail);
     repro_explain_in(r, x, true, &holds, detail, sizeof detail);
     if (x->ref.block[0]) /* the reference's values too: they are not the claim's above */
-        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s", verdict_word(before), before_detail[0] ? ": " : "",
-                before_detail, verdict_word(holds), detail[0] ? ": " : "", detail);
+        fprintf(o, "[%s]%s%s \u2192 [%s]%s%s", repro_verdict_word(before),
+                before_detail[0] ? ": " : "", before_detail, repro_verdict_word(holds),
+                detail[0] ? ": " : "", detail);
     else
-        fprintf(o, "[%s] \u2192 [%s]%s%s", verdict_word(before), verdict_word(holds),
+        fprintf(o, "[%s] \u2192 [%s]%s%s", repro_verdict_word(before), repro_verdict_word(holds),
                 detail[0] ? ": " : "", detail);
     bool measured = before >= 0 && holds >= 0;
     fprintf(o, "%s\n", miss && measured && !repro_explain_toward(r, x) ? NOT_TOWARD : "");
@@ -837,7 +838,7 @@ static void misses(struct repro *r)
                 fprintf(o, " (%s, effect %s)\n", p->metric, eff);
             } else {
                 fprintf(o, "claim %s [%s]: %s\n", r->d.claims[k].id,
-                        verdict_word(r->claims[k].holds), r->d.claims[k].text);
+                        repro_verdict_word(r->claims[k].holds), r->d.claims[k].text);
             }
             n_miss += pass == 0;
             n_unexplained += pass == 0 && !n_toward;
@@ -897,7 +898,7 @@ static void calibrations(struct repro *r)
             if (holds < 0 || was < 0 || holds == was)
                 continue;
             fprintf(o, "      claim %s [%s] \u2192 [%s]: rests on this calibration\n",
-                    r->d.claims[k].id, verdict_word(was), verdict_word(holds));
+                    r->d.claims[k].id, repro_verdict_word(was), repro_verdict_word(holds));
             shown++;
         }
         for (unsigned k = 0; k < r->n_paper; k++) { /* the paper's numbers it moves */
@@ -1000,7 +1001,7 @@ static void replicas(struct repro *r)
             holds += h == 1;
         }
         fprintf(o, "claim %s [%s]: holds in %u of %u replicas (%u cannot check)\n", d->claims[k].id,
-                verdict_word(r->claims[k].holds), holds, k_all, k_all - known);
+                repro_verdict_word(r->claims[k].holds), holds, k_all, k_all - known);
     }
 }
 
@@ -1122,8 +1123,8 @@ static void scale_check(struct repro *r)
             }
             bool stable = v[0] == v[1];
             n_claims++, stable_claims += stable;
-            fprintf(o, "claim %s: [%s] at %s, [%s] at %s: %s\n", c->id, verdict_word(v[0]),
-                    sc->sizes[0], verdict_word(v[1]), sc->sizes[1],
+            fprintf(o, "claim %s: [%s] at %s, [%s] at %s: %s\n", c->id, repro_verdict_word(v[0]),
+                    sc->sizes[0], repro_verdict_word(v[1]), sc->sizes[1],
                     stable ? "stable" : "NOT stable");
         }
         for (int k = 0; k < 2; k++)

@@ -108,6 +108,11 @@ bool repro_ablation_scoped(const struct repro *r, const struct rp_ablation *ab);
  * spaces into buf (may be NULL). */
 unsigned repro_block_apps(const struct repro *r, const char *block, char *buf, size_t n);
 int repro_claim_index(const struct repro *r, const char *id); /* or -1 */
+/* The value a run sets KEY (its first n characters) to, its settings being
+ * "key=value", or NULL. */
+const char *repro_setting_of(const struct sweep_run *run, const char *key, size_t n);
+/* A claim's verdict as the report prints it: holds, does not hold, cannot check. */
+const char *repro_verdict_word(int holds);
 /* An [explain]'s row (returned; NaN when a run is missing) or claim (*holds,
  * detail; its margin, cx_margin, returned) before its change (the main
  * block's, or its reference's) and after it (repro.h, struct rp_explain). */
