@@ -101,7 +101,7 @@ static bool inject_tick(struct comp *cp)
         port_send(p, make_msg(r, o));
         o->sent = true;
         o->t_sent = cp->eng->now;
-        cp->eng->n_outstanding++;
+        eng_work_issued(cp->eng);
         r->next_unsent++;
         moved = true;
     }

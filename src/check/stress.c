@@ -177,7 +177,7 @@ static bool send(struct stress *s, struct agent *a, struct msg *m)
     if (!port_send(p, m))
         panic("stress: L1 port full after room check");
     a->n_out++;
-    s->comp.eng->n_outstanding++;
+    eng_work_issued(s->comp.eng);
     return true;
 }
 

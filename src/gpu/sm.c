@@ -446,7 +446,7 @@ static bool prefetch_send(struct sm *sm)
     bytemask_set_range(&m->mask, 0, 1);
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
-    sm->comp.eng->n_outstanding++;
+    eng_work_issued(sm->comp.eng);
     sm->pf_out++;
     sm->st.prefetches++;
     return true;
@@ -547,7 +547,7 @@ static bool lsu_send(struct sm *sm, cycle_t cyc)
     }
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
-    sm->comp.eng->n_outstanding++;
+    eng_work_issued(sm->comp.eng);
     sm->st.mem_reqs[op->op]++;
     if (li == 0)
         mi->first_sent = sm->comp.eng->now;
@@ -775,7 +775,7 @@ static bool tx_send(struct sm *sm)
     sm->tx->pop_out(sm->tx_ctx);
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
-    sm->comp.eng->n_outstanding++;
+    eng_work_issued(sm->comp.eng);
     return true;
 }
 

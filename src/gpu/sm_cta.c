@@ -200,7 +200,7 @@ static bool send_kernel_op(struct sm *sm, enum mem_op op)
                               .id = req_id(sm->kgen, ID_KERNEL_SLOT, 0)};
     if (!port_send(sm->to_l1, m))
         panic("%s: send on a port that had room", sm->comp.name);
-    sm->comp.eng->n_outstanding++;
+    eng_work_issued(sm->comp.eng);
     sm->st.mem_reqs[op]++;
     return true;
 }

@@ -26,7 +26,8 @@
  * receiver ranks after the sender, else one receiver cycle later.
  *
  * The watchdog: whoever issues work into the memory system counts it in
- * eng->n_outstanding and calls eng_progress() when work completes. If work is
+ * eng->n_outstanding (eng_work_issued) and calls eng_progress() when work
+ * completes. If work is
  * outstanding and nothing completes for watchdog_ps, or the event queue runs
  * dry with work outstanding, the engine panics and every component's dump()
  * prints what it holds (exit 3).
@@ -191,6 +192,15 @@ tick_t eng_next_time(const struct eng *e);
 static inline void eng_progress(struct eng *e)
 {
     e->last_progress = e->now;
+}
+
+/* Work issued into the memory system, counted for the watchdog. Issued when
+ * nothing was outstanding, it starts the watchdog's count afresh: a warp that
+ * computed for longer than watchdog_ps before its next access is not stuck. */
+static inline void eng_work_issued(struct eng *e)
+{
+    if (!e->n_outstanding++)
+        e->last_progress = e->now;
 }
 
 /* Print every component's dump (used by the watchdog and panics). */
