@@ -136,7 +136,7 @@ format: deps
 ptx:
 	@command -v nvcc >/dev/null || { echo "make ptx needs nvcc (CUDA toolkit)"; exit 2; }
 	@for cu in workloads/*/*.cu bench/kernels/*.cu examples/*.cu tests/ptx-sm/*.cu \
-	    tests/exec/constants.cu; do \
+	    tests/exec/constants.cu tests/exec/alu_latency.cu; do \
 	  ptx=$${cu%.cu}.ptx; echo "nvcc -ptx $$cu"; \
 	  nvcc -ptx -arch=sm_75 -O3 -o $$ptx $$cu || exit 1; done
 	@echo "nvcc -ptx -lineinfo tests/exec/lineinfo_loop.cu"; \

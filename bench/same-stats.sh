@@ -13,7 +13,8 @@
 # minutes on two cores, where a wake-up or an order that tiny and quick
 # never reach can show: a TC L2 bank's left-over wake-up moved one of repro
 # tc's small numbers and no tiny or quick run.)
-# ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
+# Options only one binary has (new ones, at their defaults) are left out of
+# the compared config. ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
 # that must not change a statistic, which BEFORE may not know).
 # Exit 0 when every pair matches, 1 when one differs (its diff is printed).
 # SPDX-License-Identifier: BSD-3-Clause
@@ -53,6 +54,10 @@ def load(p):
             launch["values"].pop(i)
     return d
 a, b = load(sys.argv[1]), load(sys.argv[2])
+if a and b:  # an option only one binary has (a new one, at its default) is not compared
+    for k in set(a.get("config", {})) ^ set(b.get("config", {})):
+        a.get("config", {}).pop(k, None)
+        b.get("config", {}).pop(k, None)
 if a != b:
     if a and b:
         for k in sorted(set(a.get("stats", {})) | set(b.get("stats", {}))):

@@ -788,7 +788,7 @@ static void observe_issue(struct sm *sm, const struct sm_warp *w, unsigned slot,
     const struct ptx_step *st = &sm->step;
     sm->iev = (struct inst_event){.kernel = sm->run->launch.kernel,
                                   .issued = cyc,
-                                  .done = cyc + sm->spec.lat[st->lat_class],
+                                  .done = cyc + st->lat,
                                   .pc = pc,
                                   .cta = w->cta->index,
                                   .gpu = (uint16_t)sm->gpu,
@@ -823,7 +823,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
     if (st->lat_class >= PTX_LAT_N)
         panic("%s: instruction class %u out of range", sm->comp.name, st->lat_class);
     w->issue_at = ptx_warp_issue_cycle(w->pw); /* while the warp is in the host's cache */
-    uint64_t ready = cyc + sm->spec.lat[st->lat_class];
+    uint64_t ready = cyc + st->lat;
     if (ready > w->alu_ready)
         w->alu_ready = ready;
     sm->st.warp_insts += counted;

@@ -49,11 +49,30 @@ struct sm_spec {
     uint32_t lsu_queue;      /* memory instructions waiting in the in-order memory stage */
     uint32_t max_inflight;   /* memory instructions issued and not completed, per SM */
     uint32_t lat[PTX_LAT_N]; /* issue-to-result cycles per instruction class */
-    bool sleep;              /* sleep through cycles with nothing to do (false: tick each one) */
+    uint32_t alu_latency;    /* enum sm_alu_latency: ALU latencies by class or by opcode */
+    char opcode_latency_int[CFG_STR_MAX]; /* "add,max,mul,mad,div,shfl" (GPGPU-Sim's lists) */
+    char opcode_latency_fp[CFG_STR_MAX];  /* "add,max,mul,mad,div" on f32 */
+    char opcode_latency_dp[CFG_STR_MAX];  /* the same on f64 */
+    uint32_t opcode_latency_sfu;          /* sqrt rcp rsqrt ex2 lg2 sin cos */
+    uint32_t lat_pipeline; /* cycles every ALU result adds beyond its unit's latency */
+    bool sleep;            /* sleep through cycles with nothing to do (false: tick each one) */
 };
 
 /* Option rows, names relative to the section ("warps", "lat_int", ...). */
 extern const struct cfg_opt sm_opts[];
+
+/* How an ALU instruction's result latency is set (sm.alu_latency). */
+enum sm_alu_latency {
+    SM_ALU_CLASSES, /* lat_int ... lat_sfu by the instruction's class */
+    SM_ALU_OPCODES, /* by opcode and type, as GPGPU-Sim: opcode_latency_* */
+};
+extern const char *const sm_alu_latency_names[];
+
+/* The per-opcode latencies of a spec's opcode_latency_* lists, by slot (enum
+ * ptx_oplat; ONE is 1). Returns 0, or -1 with the option at fault in *key and
+ * what is wrong in why. */
+int sm_opcode_latencies(const struct sm_spec *s, uint32_t lat[PTX_OPLAT_N], const char **key,
+                        char *why, size_t len);
 
 enum sm_stall {
     SM_STALL_SCOREBOARD, /* warps present but their operands are not ready */

@@ -67,11 +67,76 @@ const struct cfg_opt sm_opts[] = {
             "control flow, barriers, votes, shuffles"),
     CFG_U32("lat_gmem", struct sm_spec, lat[PTX_LAT_GMEM], "4", 1, 1000, "cycles",
             "global memory: issue to the first line leaving the memory stage"),
+    CFG_ENUM("alu_latency", struct sm_spec, alu_latency, "classes", sm_alu_latency_names,
+             "an ALU instruction's result latency: classes (lat_int, lat_imul, lat_fp32, "
+             "lat_fp64, lat_sfu by its class) or opcodes (by opcode and type as GPGPU-Sim times "
+             "them: opcode_latency_*, 1 cycle for every opcode those do not list, shfl included)"),
+    CFG_STR("opcode_latency_int", struct sm_spec, opcode_latency_int, "4,13,4,5,145,32",
+            "alu_latency = opcodes: cycles of add/sub, min/max, mul, mad/fma, div/rem, shfl on "
+            "integer and half-precision types (GPGPU-Sim's -ptx_opcode_latency_int; the default "
+            "is its SM2_GTX480 configuration's)"),
+    CFG_STR("opcode_latency_fp", struct sm_spec, opcode_latency_fp, "4,13,4,5,39",
+            "alu_latency = opcodes: add/sub, min/max, mul, mad/fma, div/rem on f32 "
+            "(-ptx_opcode_latency_fp, SM2_GTX480)"),
+    CFG_STR("opcode_latency_dp", struct sm_spec, opcode_latency_dp, "8,19,8,8,330",
+            "alu_latency = opcodes: the same five on f64 (-ptx_opcode_latency_dp, SM2_GTX480)"),
+    CFG_U32("opcode_latency_sfu", struct sm_spec, opcode_latency_sfu, "8", 1, 100000, "cycles",
+            "alu_latency = opcodes: sqrt rcp rsqrt ex2 lg2 sin cos (-ptx_opcode_latency_sfu)"),
+    CFG_U32("lat_pipeline", struct sm_spec, lat_pipeline, "0", 0, 1000, "cycles",
+            "added to every ALU result: the pipeline around the unit (operand collection, "
+            "dispatch, writeback), which lat_* and opcode_latency_* leave out; GPGPU-Sim's "
+            "Fermi model takes 6 (validation/pipeline)"),
     CFG_BOOL("sleep", struct sm_spec, sleep, "true",
              "sleep through cycles in which nothing can issue or move (false: tick every cycle "
              "while a kernel runs; results are identical, only slower)"),
     CFG_END,
 };
+
+const char *const sm_alu_latency_names[] = {"classes", "opcodes", NULL};
+
+/* One opcode_latency_* list: exactly n cycle counts, comma-separated, into
+ * lat[first..first+n). */
+static int parse_latency_list(const char *text, unsigned n, uint32_t *lat, char *why, size_t len)
+{
+    const char *p = text;
+    for (unsigned k = 0; k < n; k++) {
+        char *end;
+        unsigned long v = strtoul(p, &end, 10);
+        if (end == p || v < 1 || v > 100000 || (*end != ',' && *end) || (*end && k + 1 == n) ||
+            (!*end && k + 1 < n)) {
+            snprintf(why, len, "'%s' is not %u cycle counts from 1 to 100000, separated by commas",
+                     text, n);
+            return -1;
+        }
+        lat[k] = (uint32_t)v;
+        p = end + 1;
+    }
+    return 0;
+}
+
+int sm_opcode_latencies(const struct sm_spec *s, uint32_t lat[PTX_OPLAT_N], const char **key,
+                        char *why, size_t len)
+{
+    static const struct {
+        const char *key;
+        size_t off;
+        unsigned first, n;
+    } lists[] = {
+        {"sm.opcode_latency_int", offsetof(struct sm_spec, opcode_latency_int), PTX_OPLAT_INT_ADD,
+         6},
+        {"sm.opcode_latency_fp", offsetof(struct sm_spec, opcode_latency_fp), PTX_OPLAT_FP_ADD, 5},
+        {"sm.opcode_latency_dp", offsetof(struct sm_spec, opcode_latency_dp), PTX_OPLAT_DP_ADD, 5},
+    };
+    for (size_t k = 0; k < ARRAY_LEN(lists); k++)
+        if (parse_latency_list((const char *)s + lists[k].off, lists[k].n, lat + lists[k].first,
+                               why, len)) {
+            *key = lists[k].key;
+            return -1;
+        }
+    lat[PTX_OPLAT_SFU] = s->opcode_latency_sfu;
+    lat[PTX_OPLAT_ONE] = 1;
+    return 0;
+}
 
 static void dump_minst(const struct sm *sm, const struct sm_minst *mi, FILE *out)
 {
@@ -223,6 +288,14 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     pool_init(&sm->atoms, sizeof(struct atom_ops), 64);
     sm->env.smid = id;
     sm->env.lat = sm->spec.lat;
+    sm->env.lat_pipeline = spec->lat_pipeline;
+    if (spec->alu_latency == SM_ALU_OPCODES) {
+        const char *key;
+        char why[256];
+        if (sm_opcode_latencies(spec, sm->op_lat, &key, why, sizeof why))
+            panic("%s: %s: %s", name, key, why); /* config_load checked them */
+        sm->env.op_lat = sm->op_lat;
+    }
     sm->ctas = calloc(spec->ctas, sizeof *sm->ctas);
     sm->minst_spare = sm->gang - 1;
     sm->n_minst = spec->max_inflight + sm->minst_spare;

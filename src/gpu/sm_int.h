@@ -208,11 +208,12 @@ struct sm {
     struct inst_event iev;         /* the instruction being issued, while observed */
     unsigned observed_index;       /* its place in the machine, as its events name it */
     struct sm_stats st;
-    bool abandoning;   /* sm_abandon_kernel: warps exit instead of issuing */
-    uint64_t advances; /* stores and atomics (issued, completed), loads of values new
-                          to their warp and finished warps: the spin watchdog's
-                          progress (sm_advances);
-                          not a statistic, so statistics stay as they were */
+    bool abandoning;              /* sm_abandon_kernel: warps exit instead of issuing */
+    uint64_t advances;            /* stores and atomics (issued, completed), loads of values new
+                                     to their warp and finished warps: the spin watchdog's
+                                     progress (sm_advances);
+                                     not a statistic, so statistics stay as they were */
+    uint32_t op_lat[PTX_OPLAT_N]; /* env.op_lat's table (sm.alu_latency = opcodes) */
 };
 
 /* ---- warp state bookkeeping ---- */

@@ -57,6 +57,19 @@
 const char *const ptx_lat_names[PTX_LAT_N] = {PTX_LAT_CLASSES(X)};
 #undef X
 
+/* Cycles from issue to an instruction's result: its class's latency, or with
+ * sm.alu_latency = opcodes its opcode's (GPGPU-Sim's way of timing ALU work),
+ * plus the pipeline around an ALU unit (sm.lat_pipeline). Functional runs
+ * (no latencies) take one cycle. */
+static inline uint32_t result_latency(const struct ptx_env *env, const struct px_inst *i)
+{
+    if (!env->lat)
+        return 1;
+    if (env->op_lat && i->op_lat != PTX_OPLAT_NONE)
+        return env->op_lat[i->op_lat] + env->lat_pipeline;
+    return env->lat[i->lat] + (i->lat <= PTX_LAT_SFU ? env->lat_pipeline : 0);
+}
+
 /* ------------------------------------------------------------------ the step */
 
 /* popcount without a library call (the build does not assume POPCNT) */
@@ -462,6 +475,7 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     }
     uint64_t now = env->clock;
     uint32_t lat = env->lat ? env->lat[PTX_LAT_SHMEM] : 1;
+    out->lat = lat;
     bool has_dst = is_ld || i->op == PX_ATOM;
     if (!gmask) {
         if (has_dst)
@@ -475,6 +489,7 @@ static int exec_mem(struct ptx_warp *w, const struct px_inst *i, uint32_t active
     }
     out->kind = PTX_STEP_MEM;
     out->lat_class = PTX_LAT_GMEM;
+    out->lat = env->lat ? env->lat[PTX_LAT_GMEM] : 1;
     mo->op = is_ld ? MEM_LOAD : is_st ? MEM_STORE : MEM_ATOMIC;
     mo->sem = i->sem;
     mo->scope = i->scope;
@@ -931,6 +946,7 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
     if (w->tx_at == w->sp && !mask) {
         /* every lane of the attempt aborted: it ends here, without a commit */
         out->lat_class = PTX_LAT_BRANCH;
+        out->lat = env->lat ? env->lat[PTX_LAT_BRANCH] : 1;
         out->active = 0;
         out->n_thread_insts = 0;
         tx_end(w, out, 0, 0);
@@ -946,7 +962,8 @@ static inline int step(struct ptx_warp *w, const struct ptx_env *env, struct ptx
     out->active = active;
     out->n_thread_insts = active == 0xffffffffu ? 32 : popc32(active);
     uint64_t now = env->clock;
-    uint32_t lat = env->lat ? env->lat[i->lat] : 1;
+    uint32_t lat = result_latency(env, i);
+    out->lat = lat;
     top->pc = pc + 1;
     bool set_ready = true;
     switch (i->op) {

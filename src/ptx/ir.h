@@ -288,6 +288,7 @@ struct px_inst {
     uint8_t sem, scope; /* enum mem_sem / mem_scope */
     uint8_t vec;        /* number of elements: 1, 2 or 4 */
     uint8_t lat;        /* enum ptx_lat_class */
+    uint8_t op_lat;     /* enum ptx_oplat: its latency slot by opcode (sm.alu_latency) */
     uint8_t addr_rel;   /* enum px_addr_rel */
     uint8_t addr32;     /* the address register is 32-bit: register + offset wraps at 2^32 */
     uint8_t n_dst, n_src;

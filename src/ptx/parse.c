@@ -173,6 +173,7 @@ static __attribute__((noinline)) int decode_catching(struct parser *P, struct px
     if (!caught) {
         pp_decode_inst(P, i, base, parts, np, o, n, opname, line);
         pp_fill_sb(P, i);
+        i->op_lat = pp_oplat_slot(i);
     }
     memcpy(P->jb, outer, sizeof outer);
     return caught;

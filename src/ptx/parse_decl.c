@@ -130,6 +130,7 @@ struct px_inst *pp_new_inst(struct parser *P, unsigned line)
     i->guard = -1;
     i->vec = 1;
     i->line = line;
+    i->op_lat = PTX_OPLAT_NONE; /* until decoded */
     return i;
 }
 

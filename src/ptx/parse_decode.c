@@ -868,6 +868,67 @@ void pp_decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts
     pp_perr(P, line, "unknown instruction '%s' (not a PTX instruction)", opname);
 }
 
+/* The opcode latency slot of an ALU instruction (enum ptx_oplat), the way
+ * GPGPU-Sim's set_opcode_and_latency sorts opcodes: by operation, then f32,
+ * f64 or anything else (integers, and half precision, which it times as
+ * integers). Opcodes it does not list take one cycle (ONE). */
+uint8_t pp_oplat_slot(const struct px_inst *i)
+{
+    if (i->op == PX_SHFL)
+        return PTX_OPLAT_INT_SHFL;
+    if (i->lat > PTX_LAT_SFU)
+        return PTX_OPLAT_NONE;
+    unsigned row; /* add, max, mul, mad, div as in -ptx_opcode_latency_* */
+    switch (i->op) {
+    case PX_ADD:
+    case PX_SUB:
+    case PX_HADD:
+    case PX_HSUB:
+        row = 0;
+        break;
+    case PX_MIN:
+    case PX_MAX:
+    case PX_HMIN:
+    case PX_HMAX:
+        row = 1;
+        break;
+    case PX_MUL:
+    case PX_MUL_LO:
+    case PX_MUL_HI:
+    case PX_MUL_WIDE:
+    case PX_HMUL:
+        row = 2;
+        break;
+    case PX_MAD_LO:
+    case PX_MAD_HI:
+    case PX_MAD_WIDE:
+    case PX_FMA:
+    case PX_HFMA:
+        row = 3;
+        break;
+    case PX_DIV:
+    case PX_REM:
+        row = 4;
+        break;
+    case PX_SQRT:
+    case PX_RCP:
+    case PX_RSQRT:
+    case PX_EX2:
+    case PX_LG2:
+    case PX_SIN:
+    case PX_COS:
+    case PX_HEX2:
+        return PTX_OPLAT_SFU;
+    default:
+        return PTX_OPLAT_ONE;
+    }
+    if (i->type == PT_F32)
+        return (uint8_t)(PTX_OPLAT_FP_ADD + row);
+    if (i->type == PT_F64)
+        return (uint8_t)(PTX_OPLAT_DP_ADD + row);
+    return (uint8_t)(PTX_OPLAT_INT_ADD + row);
+}
+
 /* Scoreboard slots: every register row and predicate the instruction touches. */
 void pp_fill_sb(struct parser *P, struct px_inst *i)
 {

@@ -219,6 +219,7 @@ void pp_decode_half(struct ctx *c, struct px_inst *i, int op, int nsrc, struct m
 void pp_decode_inst(struct parser *P, struct px_inst *i, char *base, char *parts[], int np,
                     struct rop *o, int n, const char *opname, unsigned line);
 void pp_fill_sb(struct parser *P, struct px_inst *i);
+uint8_t pp_oplat_slot(const struct px_inst *i);
 
 /* parse_decode_alu.c */
 void pp_decode_mul_mad(struct ctx *c, struct px_inst *i);

@@ -50,6 +50,36 @@ enum ptx_lat_class { PTX_LAT_CLASSES(X) PTX_LAT_N };
 #undef X
 extern const char *const ptx_lat_names[PTX_LAT_N];
 
+/* Latency slots of an ALU instruction by its opcode and type, as GPGPU-Sim
+ * times them (sm.alu_latency = opcodes; its -ptx_opcode_latency_{int,fp,dp,
+ * sfu} lists, cuda-sim.cc's set_opcode_and_latency): add/sub, min/max, mul,
+ * mad/fma, div/rem and shfl on integers (any type but f32/f64), the first five
+ * on f32 and on f64, the special functions, and ONE for every other ALU
+ * opcode (logic, moves, compares, conversions: one cycle). NONE: not timed by
+ * the table (memory, branches, barriers). */
+#define PTX_OPLAT_SLOTS(X)                                                                         \
+    X(INT_ADD, "integer add, sub")                                                                 \
+    X(INT_MAX, "integer min, max")                                                                 \
+    X(INT_MUL, "integer mul")                                                                      \
+    X(INT_MAD, "integer mad")                                                                      \
+    X(INT_DIV, "integer div, rem")                                                                 \
+    X(INT_SHFL, "shfl")                                                                            \
+    X(FP_ADD, "f32 add, sub")                                                                      \
+    X(FP_MAX, "f32 min, max")                                                                      \
+    X(FP_MUL, "f32 mul")                                                                           \
+    X(FP_MAD, "f32 fma, mad")                                                                      \
+    X(FP_DIV, "f32 div")                                                                           \
+    X(DP_ADD, "f64 add, sub")                                                                      \
+    X(DP_MAX, "f64 min, max")                                                                      \
+    X(DP_MUL, "f64 mul")                                                                           \
+    X(DP_MAD, "f64 fma, mad")                                                                      \
+    X(DP_DIV, "f64 div")                                                                           \
+    X(SFU, "sqrt rcp rsqrt ex2 lg2 sin cos")                                                       \
+    X(ONE, "every other ALU opcode: 1 cycle")
+#define X(n, d) PTX_OPLAT_##n,
+enum ptx_oplat { PTX_OPLAT_SLOTS(X) PTX_OPLAT_N, PTX_OPLAT_NONE = PTX_OPLAT_N };
+#undef X
+
 /* ---- modules ---- */
 
 /* Parse and decode. Returns NULL with "file:line: what is wrong" in err for
@@ -205,6 +235,9 @@ struct ptx_env {
     uint64_t clock;                    /* %clock/%clock64: the SM's cycle counter */
     uint64_t globaltimer_ns;           /* %globaltimer */
     const uint32_t *lat;               /* [PTX_LAT_N] issue-to-result cycles */
+    const uint32_t *op_lat;            /* [PTX_OPLAT_N] by opcode, or NULL: by class */
+    uint32_t lat_pipeline;             /* added to every ALU result (operand collection,
+                                          dispatch, writeback) */
     struct ptx_printf_log *printf_log; /* where printf calls go; NULL: nowhere */
 };
 
@@ -274,6 +307,7 @@ struct ptx_barrier {
 struct ptx_step {
     enum ptx_step_kind kind;
     uint8_t lat_class;       /* enum ptx_lat_class of the instruction */
+    uint32_t lat;            /* its issue-to-result cycles (global memory: to the memory stage) */
     uint32_t active;         /* lanes that executed it */
     uint32_t n_thread_insts; /* active lanes counted as thread instructions */
     struct ptx_memop mem;    /* PTX_STEP_MEM */

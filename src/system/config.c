@@ -580,6 +580,14 @@ static int cross_check(const struct config *c, char *err, size_t errlen)
                  at, c->sm.warps);
         return -1;
     }
+    uint32_t op_lat[PTX_OPLAT_N];
+    const char *op_key;
+    char op_why[256];
+    if (sm_opcode_latencies(&c->sm, op_lat, &op_key, op_why, sizeof op_why)) {
+        blame(c, at, sizeof at, op_key, (char *)NULL);
+        snprintf(err, errlen, "%s%s: %s", at, op_key, op_why);
+        return -1;
+    }
     if (!proto_find(c->coherence.protocol)) {
         blame(c, at, sizeof at, "coherence.protocol", (char *)NULL);
         size_t n = (size_t)snprintf(err, errlen,
