@@ -287,13 +287,18 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     sm->msgs = msgs;
     pool_init(&sm->atoms, sizeof(struct atom_ops), 64);
     sm->env.smid = id;
-    sm->env.lat = sm->spec.lat;
-    sm->env.lat_pipeline = spec->lat_pipeline;
+    /* the interpreter's latency tables, the pipeline around an ALU unit
+     * included, so that an instruction's latency is one lookup */
+    for (unsigned c = 0; c < PTX_LAT_N; c++)
+        sm->lat[c] = spec->lat[c] + (c <= PTX_LAT_SFU ? spec->lat_pipeline : 0);
+    sm->env.lat = sm->lat;
     if (spec->alu_latency == SM_ALU_OPCODES) {
         const char *key;
         char why[256];
         if (sm_opcode_latencies(spec, sm->op_lat, &key, why, sizeof why))
             panic("%s: %s: %s", name, key, why); /* config_load checked them */
+        for (unsigned k = 0; k < PTX_OPLAT_N; k++)
+            sm->op_lat[k] += spec->lat_pipeline;
         sm->env.op_lat = sm->op_lat;
     }
     sm->ctas = calloc(spec->ctas, sizeof *sm->ctas);

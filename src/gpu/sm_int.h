@@ -213,7 +213,8 @@ struct sm {
                                      to their warp and finished warps: the spin watchdog's
                                      progress (sm_advances);
                                      not a statistic, so statistics stay as they were */
-    uint32_t op_lat[PTX_OPLAT_N]; /* env.op_lat's table (sm.alu_latency = opcodes) */
+    uint32_t lat[PTX_LAT_N];      /* env.lat: spec.lat, sm.lat_pipeline added to ALU classes */
+    uint32_t op_lat[PTX_OPLAT_N]; /* env.op_lat (sm.alu_latency = opcodes), the same */
 };
 
 /* ---- warp state bookkeeping ---- */

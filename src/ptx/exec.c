@@ -58,16 +58,16 @@ const char *const ptx_lat_names[PTX_LAT_N] = {PTX_LAT_CLASSES(X)};
 #undef X
 
 /* Cycles from issue to an instruction's result: its class's latency, or with
- * sm.alu_latency = opcodes its opcode's (GPGPU-Sim's way of timing ALU work),
- * plus the pipeline around an ALU unit (sm.lat_pipeline). Functional runs
- * (no latencies) take one cycle. */
+ * sm.alu_latency = opcodes its opcode's (GPGPU-Sim's way of timing ALU work);
+ * both tables include the pipeline around an ALU unit (sm.lat_pipeline).
+ * Functional runs (no latencies) take one cycle. */
 static inline uint32_t result_latency(const struct ptx_env *env, const struct px_inst *i)
 {
     if (!env->lat)
         return 1;
     if (env->op_lat && i->op_lat != PTX_OPLAT_NONE)
-        return env->op_lat[i->op_lat] + env->lat_pipeline;
-    return env->lat[i->lat] + (i->lat <= PTX_LAT_SFU ? env->lat_pipeline : 0);
+        return env->op_lat[i->op_lat];
+    return env->lat[i->lat];
 }
 
 /* ------------------------------------------------------------------ the step */

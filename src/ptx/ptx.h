@@ -234,10 +234,8 @@ struct ptx_env {
     uint32_t warpid;                   /* %warpid: the warp's slot in its SM */
     uint64_t clock;                    /* %clock/%clock64: the SM's cycle counter */
     uint64_t globaltimer_ns;           /* %globaltimer */
-    const uint32_t *lat;               /* [PTX_LAT_N] issue-to-result cycles */
-    const uint32_t *op_lat;            /* [PTX_OPLAT_N] by opcode, or NULL: by class */
-    uint32_t lat_pipeline;             /* added to every ALU result (operand collection,
-                                          dispatch, writeback) */
+    const uint32_t *lat;               /* [PTX_LAT_N] issue-to-result cycles by class */
+    const uint32_t *op_lat;            /* [PTX_OPLAT_N] of ALU work by opcode, or NULL */
     struct ptx_printf_log *printf_log; /* where printf calls go; NULL: nowhere */
 };
 
