@@ -32,7 +32,7 @@
 #define RP_MAX_APPS     64
 #define RP_MAX_X        32
 #define RP_MAX_PARTS    12
-#define RP_MAX_EXPLAINS 48
+#define RP_MAX_EXPLAINS 96
 #define RP_MAX_CALIBS   8
 #define RP_MAX_REPLICAS 16
 #define RP_NAME         64
