@@ -57,10 +57,10 @@ if has tcs && has tcw && has gpuvi && has mesi && has ideal && has gpuvini; then
         "$root/repro/tc/report.ini" >"$tmp/same" || fail "$(cat "$tmp/same")"
 fi
 # the numbers are the runs': the inter tcw speedup is the HM of nol1/tcw cycles in results.csv
-# (block main's tcw: blocks strong-l2 and lease-max run a tcw of the same name with
-# tc.strong_loads=l2 and tc.lease_max=3200, and the replicas on the inputs of seeds 2-5, the
-# column before the last)
-awk -F, 'NR > 1 && $3 == "inter" && ($5 == "nol1" || $5 == "tcw") && $7 !~ /tc\.(strong_loads|lease_max)=/ && $(NF - 1) == 1 { c[$2 "," $5] = $10 }
+# (block main's nol1 and tcw: blocks strong-l2, lease-max and gs-alu run configurations of the
+# same names with tc.strong_loads=l2, tc.lease_max=3200 and sm.alu_latency=opcodes, and the
+# replicas on the inputs of seeds 2-5, the column before the last)
+awk -F, 'NR > 1 && $3 == "inter" && ($5 == "nol1" || $5 == "tcw") && $7 !~ /tc\.(strong_loads|lease_max)=|sm\.alu_latency=/ && $(NF - 1) == 1 { c[$2 "," $5] = $10 }
          END { for (k in c) { split(k, a, ","); if (a[2] == "tcw") { n++; s += c[k] / c[a[1] ",nol1"] } }
                if (n) printf "%.4f\n", n / s }' "$tmp/r/results.csv" >"$tmp/hm"
 if has tcw; then
