@@ -14,6 +14,14 @@
  * destination GPM, vnet): the FIFO channels a release relies on (spec 004b
  * §2.7). Traffic is counted in bytes and messages per class, inter-GPM and
  * inter-GPU apart.
+ *
+ * The network is two components per GPM (docs/parallel.md 1.5): a send half
+ * that takes its banks' messages onto the links, and a receive half that
+ * takes what its links delivered into its banks' FIFOs. A link's far FIFO
+ * is the one port between GPMs, so a machine can be partitioned per GPM
+ * with the network inside the partitions. Every send half ranks before every
+ * receive half (order_components), which keeps one component's order: at
+ * one time every injection, in endpoint order, then every delivery.
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef NOC_SYSNET_H
@@ -29,7 +37,10 @@
  * its link, unless it also carries SYSNET_F_AFTER: then it keeps the link's
  * order per vnet (it arrives with the last message sent before it on its
  * link and vnet, or at once if none is in flight), as a release marker
- * must: it asks whether everything sent before it has arrived. */
+ * must: it asks whether everything sent before it has arrived. A free
+ * message is sent by its source GPM's send half into the destination's
+ * FIFO, which is another GPM's: the one port with two senders, for the one
+ * protocol that uses it (ideal-mg), whose machine is one partition. */
 #define SYSNET_F_FREE  0x8000
 #define SYSNET_F_AFTER 0x10
 
@@ -51,11 +62,17 @@ struct sysnet;
 struct sysnet *sysnet_new(struct eng *e, const char *name, const struct clock *clk,
                           const struct sysnet_shape *shape, struct comp *const *banks);
 void sysnet_free(struct sysnet *n);
+/* The half of GPM gpm (gpu * gpms + module) that sends onto the links, and
+ * the one that receives from them. */
+struct comp *sysnet_sender(struct sysnet *n, unsigned gpm);
+struct comp *sysnet_receiver(struct sysnet *n, unsigned gpm);
 /* A bank sends here (m->dst: the destination endpoint; m->src: its own). */
 struct port *sysnet_in(struct sysnet *n, unsigned ep, unsigned vnet);
 /* A bank receives here. */
 struct port *sysnet_out(struct sysnet *n, unsigned ep, unsigned vnet);
+/* The far FIFO of the link from GPM src to GPM dst (src != dst), vnet v:
+ * sysnet_sender(src) sends into it, sysnet_receiver(dst) drains it. */
+struct port *sysnet_link(struct sysnet *n, unsigned src, unsigned dst, unsigned vnet);
 const struct sysnet_stats *sysnet_stats(const struct sysnet *n);
-struct comp *sysnet_comp(struct sysnet *n);
 
 #endif

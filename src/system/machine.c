@@ -110,10 +110,14 @@ struct machine *machine_new(const struct config *cfg)
 static void order_components(struct machine *m)
 {
     /* the crossbars, the MACs' crossbars and the central unit; per bank L2, DRAM and MAC; per SM */
-    size_t n = 0, cap = 6 + 2 * (size_t)m->n_gpms + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_cores;
+    size_t n = 0, cap = 6 + 4 * (size_t)m->n_gpms + 3 * (size_t)m->n_banks + 2 * (size_t)m->n_cores;
     struct comp **order = xcalloc(cap, sizeof *order);
-    if (m->sys) /* its input ports have a latency of a cycle; its outputs none */
-        order[n++] = sysnet_comp(m->sys);
+    /* the sysnet: its input ports have a latency of a cycle, its outputs
+     * none; every send half before every receive half (sysnet.h) */
+    for (unsigned g = 0; m->sys && g < m->n_gpms; g++)
+        order[n++] = sysnet_sender(m->sys, g);
+    for (unsigned g = 0; m->sys && g < m->n_gpms; g++)
+        order[n++] = sysnet_receiver(m->sys, g);
     for (unsigned g = 0; g < m->n_gpms; g++) {
         order[n++] = net_comp(m->up[g]);
         order[n++] = net_comp(m->down[g]);

@@ -7,13 +7,12 @@
  * that the exact mode of the design allows: on one GPU, P_core (SMs, CPU
  * cores, their L1s, the down network, the central unit, type_down) and P_mem
  * (the up network, banks, DRAM channels, MACs, type_up); on several GPMs,
- * P_core and P_mem of each GPM, and the sysnet apart (step 2 splits it into a
- * send and a receive half per GPM). Machines joined by a zero-latency
- * shortcut (section 3) or by one component that cannot be cut (the mesh,
- * section 1.6) are one partition. It is a function of the configuration only
- * (never of the host). Today the engine only counts ticks per partition
- * (eng.part_ticks, a host figure in the stats' "speed" block).
- * SPDX-License-Identifier: BSD-3-Clause
+ * P_core and P_mem of each GPM, the sysnet's send and receive halves of a
+ * GPM in its P_mem (the links' far FIFOs are the ports between GPMs). Machines joined by a
+ * zero-latency shortcut (section 3) or by one component that cannot be cut (the mesh, section 1.6)
+ * are one partition. It is a function of the configuration only (never of the host). Today the
+ * engine only counts ticks per partition (eng.part_ticks, a host figure in the stats' "speed"
+ * block). SPDX-License-Identifier: BSD-3-Clause
  */
 #include "system/machine_int.h"
 
@@ -36,7 +35,7 @@ static const char *one_partition_why(const struct machine *m)
         return "sc-typeaware's MAC crossbars join every GPM";
     if (m->unit && m->n_gpms > 1)
         return "the protocol's central unit joins every GPM";
-    if (2 * m->n_gpms + 1 > ENG_PARTS_MAX)
+    if (2 * m->n_gpms > ENG_PARTS_MAX)
         return "more GPMs than the engine counts partitions for";
     return NULL;
 }
@@ -51,7 +50,7 @@ static uint32_t part_of(const struct machine *m, unsigned g, bool mem)
 void machine_partition(struct machine *m)
 {
     m->part_why = one_partition_why(m);
-    m->n_parts = m->part_why ? 1 : m->n_gpms == 1 ? 2 : 2 * m->n_gpms + 1;
+    m->n_parts = m->part_why ? 1 : 2 * m->n_gpms;
     struct eng *e = &m->eng;
     for (struct comp *c = e->comps; c; c = c->all_next)
         c->part = UINT32_MAX; /* every component must be placed below */
@@ -75,8 +74,8 @@ void machine_partition(struct machine *m)
     }
     if (m->unit)
         m->unit->part = part_of(m, 0, false);
-    if (m->sys)
-        sysnet_comp(m->sys)->part = m->n_parts == 1 ? 0 : 2 * m->n_gpms;
+    for (unsigned g = 0; m->sys && g < m->n_gpms; g++)
+        sysnet_sender(m->sys, g)->part = sysnet_receiver(m->sys, g)->part = part_of(m, g, true);
     for (const struct comp *c = e->comps; c; c = c->all_next)
         panic_if(c->part == UINT32_MAX, "%s: a component the partitioning does not know", c->name);
 }
@@ -87,8 +86,6 @@ const char *machine_partition_name(const struct machine *m, unsigned p, char *bu
         snprintf(buf, size, "all");
     else if (m->n_gpms == 1)
         snprintf(buf, size, "%s", p ? "mem" : "core");
-    else if (p == 2 * m->n_gpms)
-        snprintf(buf, size, "sys.net");
     else
         snprintf(buf, size, "gpu%u.gpm%u.%s", p / 2 / m->cfg.topology.gpms,
                  p / 2 % m->cfg.topology.gpms, p % 2 ? "mem" : "core");
@@ -122,11 +119,12 @@ static void wire(struct machine *m, struct port *p, const struct comp *c)
 /* C2 on every port the machine wires: each is handed to one sending
  * component, the one its `sender` names where it names one. Ports made and
  * used inside a protocol are not wired here: an L2 bank's `pipe` (the bank
- * into itself), RCC's ring hops (bank i into bank i + 1, rcc_l2_create) and
- * the sysnet's `far` links (the sysnet into itself) have one sender each.
- * EXEMPT: the ideal reference's invalidation port of each L1 ("ideal_inv",
- * vi_bus.c) has every L2 bank as sender; protocol `ideal` is one partition
- * (one_partition_why), so the port is never cut. */
+ * into itself) and RCC's ring hops (bank i into bank i + 1, rcc_l2_create)
+ * have one sender each. EXEMPT: the ideal reference's invalidation port of
+ * each L1 ("ideal_inv", vi_bus.c) has every L2 bank as sender, and ideal-mg's
+ * free messages go from a GPM's sysnet send half straight into another GPM's
+ * bank FIFO (sysnet.h); protocols `ideal` and `ideal-mg` are one partition
+ * (one_partition_why), so those ports are never cut. */
 void machine_check_senders(struct machine *m)
 {
     unsigned nv = m->proto->n_vnets;
@@ -157,7 +155,7 @@ void machine_check_senders(struct machine *m)
             wire(m, net_out(m->up[g], local, v), net_comp(m->up[g]));
             if (m->sys) {
                 wire(m, sysnet_in(m->sys, b, v), m->l2s[b]);
-                wire(m, sysnet_out(m->sys, b, v), sysnet_comp(m->sys));
+                wire(m, sysnet_out(m->sys, b, v), sysnet_receiver(m->sys, g));
             }
         }
         wire(m, dram_req_port(m->drams[b]), m->l2s[b]);
@@ -167,6 +165,10 @@ void machine_check_senders(struct machine *m)
             wire(m, xbar_out(m->type_up, b, 0), xbar_comp(m->type_up));
         }
     }
+    for (unsigned src = 0; m->sys && src < m->n_gpms; src++)
+        for (unsigned dst = 0; dst < m->n_gpms; dst++)
+            for (unsigned v = 0; dst != src && v < nv; v++)
+                wire(m, sysnet_link(m->sys, src, dst, v), sysnet_sender(m->sys, src));
 }
 
 /* The window end: every partition's outbox is announced, in partition order
@@ -193,9 +195,11 @@ void machine_split(struct machine *m)
     }
     eng_split(&m->eng, m->part_engs, m->n_parts);
     /* The lookahead: the smallest latency of a port between partitions. A
-     * port with none (the sysnet's outputs into the banks, until step 2
-     * splits the sysnet into halves at its links) is left direct: the merge
-     * executor needs no window for it. */
+     * port with none is left direct: the merge executor needs no window for
+     * it. The sysnet's links are such ports: their flight time is added per
+     * message (p2p_send) on ports of latency 0, and ideal-mg's release
+     * markers fly none, so their lookahead is for the threaded step to state
+     * (docs/parallel.md, step 2). */
     tick_t window = TICK_MAX;
     for (unsigned i = 0; i < m->n_wired; i++) {
         const struct port *p = m->wired[i];

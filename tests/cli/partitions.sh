@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The --stats JSON's speed.partitions (docs/parallel.md 1.8, step 0): the
 # ticks the engine ran per partition of the machine, core | mem on one GPU,
-# core and mem per GPM and the sysnet on hmg-scaled, one partition with its
+# core and mem per GPM on hmg-scaled (the sysnet in the mem sides), one partition with its
 # reason under protocol ideal; they add up to engine.events (the machine
 # schedules nothing but ticks), and, host figures in the speed block, they
 # are left out by gpucoh stats diff (a run whose ticks differ, as a faster or
@@ -29,7 +29,7 @@ one = load("one")
 assert list(one["ticks"]) == ["core", "mem"] and "one_because" not in one, one
 gpms = load("gpms")
 names = list(gpms["ticks"])
-assert len(names) == 33 and names[0] == "gpu0.gpm0.core" and names[-1] == "sys.net", names
+assert len(names) == 32 and names[0] == "gpu0.gpm0.core" and names[-1] == "gpu3.gpm3.mem", names
 ideal = load("ideal")
 assert list(ideal["ticks"]) == ["all"] and "ideal" in ideal["one_because"], ideal
 d = json.load(open(f"{sys.argv[1]}/one.json"))

@@ -104,13 +104,21 @@ static void several_gpms_are_cut_per_gpm(void **state)
     (void)state;
     struct machine *m = build("hmg-scaled.ini", NULL);
     unsigned n = machine_n_partitions(m, NULL);
-    assert_int_equal(n, 2 * 16 + 1); /* core and mem of 16 GPMs, and the sysnet */
+    assert_int_equal(n, 2 * 16); /* core and mem of 16 GPMs */
     char buf[64];
     assert_string_equal(machine_partition_name(m, 2 * 5 + 1, buf, sizeof buf), "gpu1.gpm1.mem");
-    assert_string_equal(machine_partition_name(m, n - 1, buf, sizeof buf), "sys.net");
+    assert_string_equal(machine_partition_name(m, n - 1, buf, sizeof buf), "gpu3.gpm3.mem");
     /* SM 2 and bank 2 belong to GPM 1 (2 SMs and 2 banks per GPM) */
     assert_int_equal(machine_l1(m, 2)->part, 2);
     assert_int_equal(machine_l2(m, 2)->part, 3);
+    /* the sysnet's halves of GPM 5 in its mem partition */
+    unsigned halves = 0;
+    for (const struct comp *c = machine_eng(m)->comps; c; c = c->all_next)
+        if (!strcmp(c->name, "sys.net.gpm5.send") || !strcmp(c->name, "sys.net.gpm5.receive")) {
+            assert_int_equal(c->part, 2 * 5 + 1);
+            halves++;
+        }
+    assert_int_equal(halves, 2);
     machine_free(m);
 }
 
