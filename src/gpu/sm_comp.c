@@ -95,7 +95,7 @@ const struct cfg_opt sm_opts[] = {
 const char *const sm_alu_latency_names[] = {"classes", "opcodes", NULL};
 
 /* One opcode_latency_* list: exactly n cycle counts, comma-separated, into
- * lat[first..first+n). */
+ * lat[0..n). */
 static int parse_latency_list(const char *text, unsigned n, uint32_t *lat, char *why, size_t len)
 {
     const char *p = text;

@@ -27,10 +27,9 @@
  *
  * The watchdog: whoever issues work into the memory system counts it in
  * eng->n_outstanding (eng_work_issued) and calls eng_progress() when work
- * completes. If work is
- * outstanding and nothing completes for watchdog_ps, or the event queue runs
- * dry with work outstanding, the engine panics and every component's dump()
- * prints what it holds (exit 3).
+ * completes. If work is outstanding and nothing completes for watchdog_ps,
+ * or the event queue runs dry with work outstanding, the engine panics and
+ * every component's dump() prints what it holds (exit 3).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #ifndef SIM_ENG_H
