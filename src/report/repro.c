@@ -46,6 +46,7 @@
     X(sc_hold_cycles)                                                                              \
     X(sc_hold_mean)                                                                                \
     X(sc_held_frac)                                                                                \
+    X(sc_held_insts)                                                                               \
     X(load_latency)                                                                                \
     X(store_latency)                                                                               \
     X(store_load_ratio)                                                                            \

@@ -248,6 +248,11 @@ struct sweep_result {
     /* holds begun (holds.order + .cta) per memory request sent (loads, stores
      * and atomics, lines): how often an access was held (Fig. 3.1a) */
     double sc_held_frac;
+    /* global warp memory instructions (loads, stores, atomics) held by the
+     * issue rule (holds.order) per global warp memory instruction: the same
+     * unit above and below the line (shared accesses and barriers held for
+     * global ones are left out) */
+    double sc_held_insts;
     /* mean load and store latency in core cycles (LSU to response, over all
      * SMs; Fig. 3.1c) and their ratio (0 without loads or stores) */
     double load_latency, store_latency, store_load_ratio;

@@ -103,7 +103,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0, holds = 0, tx_begins = 0;
+    double lsum = 0, bsq_sum = 0, holds = 0, order_holds = 0, tx_begins = 0;
+    double global_insts = 0; /* warp loads, stores and atomics of global memory */
     double bsq_blocked = 0, stc_holds = 0, emu_tcycles = 0;
     double vu[4] = {0};  /* table cycles, VU accesses, stall line peaks, stall line uses */
     double lat[4] = {0}; /* load sum, count; store sum, count */
@@ -137,8 +138,14 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         if (!strncmp(k, "gpu.sm[", 7)) {
             if (ends_with(k, len, ".hold_cycles.order") || ends_with(k, len, ".hold_cycles.cta"))
                 res->sc_hold_cycles += item->valuedouble;
-            else if (ends_with(k, len, ".holds.order") || ends_with(k, len, ".holds.cta"))
+            else if (ends_with(k, len, ".holds.order") || ends_with(k, len, ".holds.cta")) {
                 holds += item->valuedouble;
+                if (ends_with(k, len, ".holds.order"))
+                    order_holds += item->valuedouble;
+            } else if (ends_with(k, len, ".mem_insts.LOAD") ||
+                       ends_with(k, len, ".mem_insts.STORE") ||
+                       ends_with(k, len, ".mem_insts.ATOMIC"))
+                global_insts += item->valuedouble;
             else if (ends_with(k, len, ".latency.LOAD.sum"))
                 lat[0] += item->valuedouble;
             else if (ends_with(k, len, ".latency.LOAD.count"))
@@ -228,6 +235,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->sc_hold_mean = res->sc_hold_cycles / holds;
     if (lat[1] + lat[3] + atomics > 0)
         res->sc_held_frac = holds / (lat[1] + lat[3] + atomics);
+    if (global_insts > 0)
+        res->sc_held_insts = order_holds / global_insts;
     if (lat[1] > 0)
         res->load_latency = lat[0] / lat[1];
     if (lat[3] > 0)

@@ -4,7 +4,9 @@
  * blocked store spends in the BSQ (entry-cycles over entries, over every
  * CU), the share of stores and atomics blocked, the share of a CU's cycles
  * its stores are held by epoch changes, the cycles per transition and the
- * kernels launched; all 0 without STC.
+ * kernels launched; all 0 without STC. Also the SC issue rule's holds (spec
+ * 004a Fig. 3.1a): per line request (sc_held_frac) and, global instructions
+ * over global instructions, per warp instruction (sc_held_insts).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -75,11 +77,28 @@ static void without_stc_all_are_zero(void **state)
     assert_true(res.transition_mean == 0 && res.kernels == 4);
 }
 
+static void sc_holds_per_request_and_per_instruction(void **state)
+{
+    (void)state;
+    struct sweep_result res;
+    load("\"gpu.sm[0].holds.order\": 6, \"gpu.sm[1].holds.order\": 4, \"gpu.sm[1].holds.cta\": 30,"
+         "\"gpu.sm[0].mem_insts.LOAD\": 30, \"gpu.sm[1].mem_insts.STORE\": 8,"
+         "\"gpu.sm[1].mem_insts.ATOMIC\": 2, \"gpu.sm[0].mem_insts.FENCE\": 50,"
+         "\"gpu.sm[0].latency.LOAD.count\": 60, \"gpu.sm[1].latency.STORE.count\": 16,"
+         "\"gpu.sm[1].latency.ATOMIC.count\": 4",
+         &res);
+    assert_true(stat(&res, "sc_held_frac") == 0.5);   /* 40 holds / 80 requests */
+    assert_true(stat(&res, "sc_held_insts") == 0.25); /* 10 order holds / 40 instructions */
+    load("\"gpu.sm[0].holds.cta\": 3", &res);
+    assert_true(res.sc_held_insts == 0 && res.sc_held_frac == 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(waits_are_summed_over_the_cus),
         cmocka_unit_test(without_stc_all_are_zero),
+        cmocka_unit_test(sc_holds_per_request_and_per_instruction),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
