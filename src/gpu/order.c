@@ -26,6 +26,13 @@ const struct cfg_opt order_opts[] = {
              "with prefetch: a queued prefetch takes the memory stage only in a cycle when no "
              "demand access is ready to send (idle), or before the demand accesses (first: "
              "prefetches take their cycles of the L1's port; spec 001 §2.4 does not say)"),
+    CFG_ENUM("shared", struct order_spec, shared, "ordered", order_shared_names,
+             "tso, sc, sc-typeaware: shared-memory accesses and barriers wait until the warp has "
+             "nothing outstanding (ordered: they take effect at issue and would otherwise pass "
+             "earlier global accesses, spec 001 Fig. 1b) or go at once (free: the RCC thesis's "
+             "SC holds 'local' accesses behind global ones, which may mean CUDA local memory, "
+             "served in the SM; an ablation: shared and global accesses of a warp are then not "
+             "ordered, which is not SC for a program that communicates through both)"),
     CFG_U32("sector_bytes", struct order_spec, sector_bytes, "16K", 128, 1u << 30, "bytes",
             "sc-typeaware: classification granularity (a power of two, at least a line)"),
     CFG_U32("mac_entries", struct order_spec, mac_entries, "512", 1, 1u << 20, "",
@@ -52,6 +59,7 @@ const struct cfg_opt order_opts[] = {
 
 const char *const order_recall_names[] = {"safe", "paper", NULL};
 const char *const order_prefetch_issue_names[] = {"idle", "first", NULL};
+const char *const order_shared_names[] = {"ordered", "free", NULL};
 
 #define ACQ_ONLY ORDER_BIT(ORDER_ACQ)
 #define FREE                                                                                       \

@@ -26,7 +26,8 @@
  *   sc   naive SC of spec 001 §2.3: every operation waits for all earlier
  *        ones; fences are no-ops.
  * Under tso and sc, shared-memory accesses and barriers also wait until the
- * warp has nothing outstanding (cta_ordered): they take effect at issue,
+ * warp has nothing outstanding (cta_ordered; order.shared = free lets them
+ * go at once, an ablation): they take effect at issue,
  * so they would otherwise pass earlier global accesses (spec 001 Fig. 1b).
  *
  * NOT MODELED: scope does not relax ordering (a .cta release waits as a .gpu
@@ -83,12 +84,21 @@ enum order_prefetch_issue {
 };
 extern const char *const order_prefetch_issue_names[]; /* "idle", "first" */
 
+/* Whether shared-memory accesses and barriers wait for the warp's global
+ * accesses under a policy that orders them (cta_ordered). */
+enum order_shared {
+    ORDER_SHARED_ORDERED, /* they wait (spec 001 Fig. 1b) */
+    ORDER_SHARED_FREE,    /* they go at once: an ablation, not SC for every program */
+};
+extern const char *const order_shared_names[]; /* "ordered", "free" */
+
 /* The [order] section of the configuration. */
 struct order_spec {
     uint32_t model;          /* index into order_policies */
     uint32_t store_buffer;   /* TSO store-buffer entries (lines) per warp; 0 = naive TSO */
     bool prefetch;           /* prefetch the lines of an access held for ordering */
     uint32_t prefetch_issue; /* enum order_prefetch_issue */
+    uint32_t shared;         /* enum order_shared */
     bool sb_combine;         /* send the buffered stores that follow the head in its line
                                 with it, as one request (a CPU core's write-combining
                                 buffer; set by the machine, no configuration key) */

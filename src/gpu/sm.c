@@ -861,7 +861,7 @@ static void issue(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc, 
 
 static bool hold_for_cta(struct sm *sm, struct sm_warp *w, unsigned slot, cycle_t cyc)
 {
-    if (!sm->ord->cta_ordered || smi_cta_clear(sm, w) || !ptx_warp_next_orders_cta(w->pw))
+    if (!sm->cta_ordered || smi_cta_clear(sm, w) || !ptx_warp_next_orders_cta(w->pw))
         return false;
     hold(sm, w, SM_NONE, SM_HOLD_CTA, cyc);
     if (sm->ta)

@@ -253,6 +253,7 @@ struct sm *sm_new(struct eng *e, const struct clock *clk, const char *name,
     sm->spec.warps = spec->warps * sm->gang; /* from here on: slots of 32-thread halves */
     spec = &sm->spec;
     sm->ord = order_policies[spec->order.model];
+    sm->cta_ordered = sm->ord->cta_ordered && spec->order.shared == ORDER_SHARED_ORDERED;
     if (sm->ord->store_buffer && spec->order.store_buffer) {
         sm->sb = calloc((size_t)spec->warps * spec->order.store_buffer, sizeof *sm->sb);
         if (!sm->sb)

@@ -133,6 +133,7 @@ struct sm {
     struct comp comp;
     struct sm_spec spec;
     const struct order_policy *ord;
+    bool cta_ordered; /* the policy's, unless order.shared = free */
     uint32_t gpu, id;
     unsigned gang; /* PTX warps per wavefront: warp_size / 32 (1 or 2) */
     unsigned line_bytes;

@@ -9,6 +9,7 @@
 #    S) and do show store buffering (SB);
 #  - every workload passes its CPU check at tiny under tso and sc, the sync
 #    set with several input seeds and prefetching on.
+# order.shared = free lets shared accesses and barriers go at once (lps).
 # rmo is today's behaviour, checked by litmus-core.sh and workloads-tiny.sh.
 set -u
 bin=$1; root=$2
@@ -150,4 +151,21 @@ sent = sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith("]
 print(f"streamcluster tiny: {sent} prefetches, {fills} fills, {used} used, {unused} unused")
 assert 0 < used and used + unused <= fills <= sent, "rows out of balance"
 PY
+# order.shared: under sc, a shared access or barrier behind the warp's global
+# accesses waits (holds.cta) unless free lets it go (the check still passes)
+for s in ordered free; do
+    "$bin" run --workload lps --size tiny --protocol gpuvi --set order.model=sc \
+        --set order.shared=$s --check --quiet --stats "$tmp/sh-$s.json" >"$tmp/w.out" 2>&1 ||
+        fail "lps under sc, order.shared=$s: $(tail -5 "$tmp/w.out")"
+done
+python3 - "$tmp" <<'PY' || fail "order.shared"
+import json, sys
+def holds(s, why):
+    st = json.load(open(f"{sys.argv[1]}/sh-{s}.json"))["stats"]
+    return sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(".holds." + why))
+assert holds("ordered", "cta") > 100 and holds("free", "cta") == 0, (holds("ordered", "cta"), holds("free", "cta"))
+assert holds("free", "order") > 0
+PY
+"$bin" run --workload vecadd --size tiny --set order.shared=sometimes >"$tmp/o" 2>&1
+[ $? -eq 2 ] && grep -q "order.shared" "$tmp/o" || fail "a bad order.shared: $(cat "$tmp/o")"
 echo "order-models: 1 passed, 0 failed"
