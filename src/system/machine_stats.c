@@ -140,6 +140,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         }
 #undef E
         for (unsigned k = 0; k < MEM_NOPS; k++) {
+            snprintf(buf, sizeof buf, "%s.mem_insts.%s", n, mem_op_names[k]);
+            emit(arg, buf, s->mem_insts[k]);
             snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_reqs[k]);
             snprintf(buf, sizeof buf, "%s.latency.%s", n, mem_op_names[k]);

@@ -165,6 +165,10 @@ def holds(s, why):
     return sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(".holds." + why))
 assert holds("ordered", "cta") > 100 and holds("free", "cta") == 0, (holds("ordered", "cta"), holds("free", "cta"))
 assert holds("free", "order") > 0
+# the SC rule's holds per global warp instruction (repro rcc's sc_held_insts) read these
+st = json.load(open(f"{sys.argv[1]}/sh-free.json"))["stats"]
+insts = sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(".mem_insts.LOAD"))
+assert insts >= holds("free", "order") > 0, insts
 PY
 "$bin" run --workload vecadd --size tiny --set order.shared=sometimes >"$tmp/o" 2>&1
 [ $? -eq 2 ] && grep -q "order.shared" "$tmp/o" || fail "a bad order.shared: $(cat "$tmp/o")"
