@@ -14,7 +14,8 @@
 # never reach can show: a TC L2 bank's left-over wake-up moved one of repro
 # tc's small numbers and no tiny or quick run.)
 # Options only one binary has (new ones, at their defaults) are left out of
-# the compared config. ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
+# the compared config, and counters only one has (new statistics) out of the
+# compared statistics. ARGs are given to AFTER only (e.g. `--set sim.partitions=max`: a setting
 # that must not change a statistic, which BEFORE may not know).
 # Exit 0 when every pair matches, 1 when one differs (its diff is printed).
 # SPDX-License-Identifier: BSD-3-Clause
@@ -47,17 +48,25 @@ def load(p):
     d.pop("speed", None)
     d.get("stats", {}).pop("engine.events", None)
     d.get("config", {}).pop("sim.partitions", None)  # how the host runs it, not what
-    ks = d.get("kernel_stats", {})  # per launch: the same host-speed field
-    if "engine.events" in ks.get("names", []):
-        i = ks["names"].index("engine.events")
-        for launch in ks.get("launches", []):
-            launch["values"].pop(i)
     return d
+def per_launch(d, keep):  # each launch's counters by name, those in `keep` only
+    ks = d.get("kernel_stats", {})
+    names = ks.pop("names", [])
+    ks["launches"] = [{**{k: v for k, v in l.items() if k != "values"},
+                       "values": {n: v for n, v in zip(names, l.get("values", [])) if n in keep}}
+                      for l in ks.get("launches", [])]
 a, b = load(sys.argv[1]), load(sys.argv[2])
-if a and b:  # an option only one binary has (a new one, at its default) is not compared
+if a and b:  # an option or a counter only one binary has (a new one) is not compared
     for k in set(a.get("config", {})) ^ set(b.get("config", {})):
         a.get("config", {}).pop(k, None)
         b.get("config", {}).pop(k, None)
+    for k in set(a.get("stats", {})) ^ set(b.get("stats", {})):
+        a.get("stats", {}).pop(k, None)
+        b.get("stats", {}).pop(k, None)
+    both = set(a.get("kernel_stats", {}).get("names", [])) & set(b.get("kernel_stats", {}).get("names", []))
+    both.discard("engine.events")  # a host-speed field
+    per_launch(a, both)
+    per_launch(b, both)
 if a != b:
     if a and b:
         for k in sorted(set(a.get("stats", {})) | set(b.get("stats", {}))):
