@@ -5,7 +5,9 @@
 # sweep's stored results stay valid when the same commit is built again on
 # another machine (docs/sweep.md, "Stale results are rerun"). The report
 # engine (src/report/ and the command that drives it, src/cli/cmd_repro.c)
-# only reads finished runs, so it is left out: a change to how a reproduction
+# and the sweep's reader of finished runs (src/sweep/sweep_result.[ch]: the
+# figures derived from a run's statistics) only read finished runs, so they
+# are left out: a change to how a reproduction
 # is reported re-renders its stored runs instead of rerunning them. OUT is
 # rewritten only when the fingerprint changes, so an unchanged build
 # recompiles nothing.
@@ -14,7 +16,7 @@ file(GLOB_RECURSE files RELATIVE ${ROOT}
      ${ROOT}/src/*.c ${ROOT}/src/*.h ${ROOT}/include/*
      ${ROOT}/workloads/*.c ${ROOT}/workloads/*.h ${ROOT}/workloads/*.ptx
      ${ROOT}/litmus/models/*.cat)
-list(FILTER files EXCLUDE REGEX "^src/report/|^src/cli/cmd_repro\\.c$")
+list(FILTER files EXCLUDE REGEX "^src/report/|^src/cli/cmd_repro\\.c$|^src/sweep/sweep_result\\.[ch]$")
 list(APPEND files CMakeLists.txt tools/embed.cmake tools/source_fingerprint.cmake)
 list(SORT files)
 set(manifest "${TOOLCHAIN}\n")

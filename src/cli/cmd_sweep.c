@@ -19,7 +19,7 @@
 #include "base/log.h"
 #include "cli/opt.h"
 #include "host/workload.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_result.h"
 
 static void usage(FILE *out)
 {

@@ -21,7 +21,7 @@
 
 #include "report/claim_expr.h"
 #include "report/effect.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_result.h"
 
 #define RP_MAX_SETS     8
 #define RP_MAX_DESIGNS  32

@@ -10,11 +10,12 @@
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/file.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_result.h"
 
 const char *const sweep_check_names[3] = {"-", "ok", "wrong"};
 
@@ -61,6 +62,62 @@ static bool read_err(const char *out_dir, const struct sweep_run *r, struct swee
     return has_err;
 }
 
+/* The SMs' memory-model holds and accesses, summed over SMs. */
+struct order_sums {
+    double holds, order_holds; /* holds begun: order + cta; order alone */
+    double lat[4];             /* load latency sum, count; store sum, count (requests) */
+    double atomics;            /* atomic requests */
+    double global_insts;       /* warp loads, stores and atomics of global memory */
+    bool has_insts;            /* the run's statistics count them (builds before 0641f038 do not) */
+};
+
+/* Add one gpu.sm[i] statistic k (of length len) to the sums; false if it is
+ * none of theirs. */
+static bool add_order_stat(struct order_sums *o, struct sweep_result *res, const char *k,
+                           size_t len, double v)
+{
+    if (ends_with(k, len, ".hold_cycles.order") || ends_with(k, len, ".hold_cycles.cta"))
+        res->sc_hold_cycles += v;
+    else if (ends_with(k, len, ".holds.order")) {
+        o->holds += v;
+        o->order_holds += v;
+    } else if (ends_with(k, len, ".holds.cta"))
+        o->holds += v;
+    else if (ends_with(k, len, ".mem_insts.LOAD") || ends_with(k, len, ".mem_insts.STORE") ||
+             ends_with(k, len, ".mem_insts.ATOMIC")) {
+        o->global_insts += v;
+        o->has_insts = true;
+    } else if (ends_with(k, len, ".latency.LOAD.sum"))
+        o->lat[0] += v;
+    else if (ends_with(k, len, ".latency.LOAD.count"))
+        o->lat[1] += v;
+    else if (ends_with(k, len, ".latency.STORE.sum"))
+        o->lat[2] += v;
+    else if (ends_with(k, len, ".latency.STORE.count"))
+        o->lat[3] += v;
+    else if (ends_with(k, len, ".latency.ATOMIC.count"))
+        o->atomics += v;
+    else
+        return false;
+    return true;
+}
+
+static void derive_order(const struct order_sums *o, struct sweep_result *res)
+{
+    if (o->holds > 0)
+        res->sc_hold_mean = res->sc_hold_cycles / o->holds;
+    if (o->lat[1] + o->lat[3] + o->atomics > 0)
+        res->sc_held_frac = o->holds / (o->lat[1] + o->lat[3] + o->atomics);
+    if (o->global_insts > 0)
+        res->sc_held_insts = o->order_holds / o->global_insts;
+    else if (!o->has_insts)
+        res->sc_held_insts = NAN; /* not counted: no value, rather than a 0 a claim could pass on */
+    if (o->lat[1] > 0)
+        res->load_latency = o->lat[0] / o->lat[1];
+    if (o->lat[3] > 0)
+        res->store_latency = o->lat[2] / o->lat[3];
+}
+
 void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sweep_result *res)
 {
     memset(res, 0, sizeof *res);
@@ -103,12 +160,10 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         for (unsigned k = 0; k < SFR_N_TRAFFIC; k++)
             res->bytes_total += res->frame[k];
     }
-    double lsum = 0, bsq_sum = 0, holds = 0, order_holds = 0, tx_begins = 0;
-    double global_insts = 0; /* warp loads, stores and atomics of global memory */
+    double lsum = 0, bsq_sum = 0, tx_begins = 0;
     double bsq_blocked = 0, stc_holds = 0, emu_tcycles = 0;
-    double vu[4] = {0};  /* table cycles, VU accesses, stall line peaks, stall line uses */
-    double lat[4] = {0}; /* load sum, count; store sum, count */
-    double atomics = 0;
+    double vu[4] = {0}; /* table cycles, VU accesses, stall line peaks, stall line uses */
+    struct order_sums order = {0};
     unsigned ln = 0, n_l1 = 0;
     const cJSON *item;
     cJSON_ArrayForEach(item, st)
@@ -135,28 +190,8 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
             emu_tcycles = item->valuedouble;
         if (!strncmp(k, "gpu.sm[", 7) && ends_with(k, len, ".l1.bsq_max"))
             res->bsq_max = MAX(res->bsq_max, item->valuedouble);
-        if (!strncmp(k, "gpu.sm[", 7)) {
-            if (ends_with(k, len, ".hold_cycles.order") || ends_with(k, len, ".hold_cycles.cta"))
-                res->sc_hold_cycles += item->valuedouble;
-            else if (ends_with(k, len, ".holds.order") || ends_with(k, len, ".holds.cta")) {
-                holds += item->valuedouble;
-                if (ends_with(k, len, ".holds.order"))
-                    order_holds += item->valuedouble;
-            } else if (ends_with(k, len, ".mem_insts.LOAD") ||
-                       ends_with(k, len, ".mem_insts.STORE") ||
-                       ends_with(k, len, ".mem_insts.ATOMIC"))
-                global_insts += item->valuedouble;
-            else if (ends_with(k, len, ".latency.LOAD.sum"))
-                lat[0] += item->valuedouble;
-            else if (ends_with(k, len, ".latency.LOAD.count"))
-                lat[1] += item->valuedouble;
-            else if (ends_with(k, len, ".latency.STORE.sum"))
-                lat[2] += item->valuedouble;
-            else if (ends_with(k, len, ".latency.STORE.count"))
-                lat[3] += item->valuedouble;
-            else if (ends_with(k, len, ".latency.ATOMIC.count"))
-                atomics += item->valuedouble;
-            else if (ends_with(k, len, ".l1.renewals_asked"))
+        if (!strncmp(k, "gpu.sm[", 7) && !add_order_stat(&order, res, k, len, item->valuedouble)) {
+            if (ends_with(k, len, ".l1.renewals_asked"))
                 res->expired_loads += item->valuedouble;
             else if (ends_with(k, len, ".tx.lane_commits"))
                 res->tx_commits += item->valuedouble;
@@ -231,16 +266,7 @@ void sweep_result_load(const char *out_dir, const struct sweep_run *r, struct sw
         res->hold_frac = stc_holds / n_l1 / res->cycles;
     if (res->epoch_changes > 0)
         res->transition_mean = emu_tcycles / res->epoch_changes;
-    if (holds > 0)
-        res->sc_hold_mean = res->sc_hold_cycles / holds;
-    if (lat[1] + lat[3] + atomics > 0)
-        res->sc_held_frac = holds / (lat[1] + lat[3] + atomics);
-    if (global_insts > 0)
-        res->sc_held_insts = order_holds / global_insts;
-    if (lat[1] > 0)
-        res->load_latency = lat[0] / lat[1];
-    if (lat[3] > 0)
-        res->store_latency = lat[2] / lat[3];
+    derive_order(&order, res);
     if (res->l1_writes > 0)
         res->invs_per_store = res->lines_invalidated / res->l1_writes;
     res->tx_cycles = res->tx_exec_cycles + res->tx_wait_cycles;

@@ -2,8 +2,10 @@
 # The build fingerprint (tools/source_fingerprint.cmake) covers what a run
 # computes and nothing else: on a copy of the sources, an edit to a protocol's
 # C file or to a workload's PTX changes it, and one to the report engine
-# (src/report/, src/cli/cmd_repro.c) leaves it, so a change to how
-# reproductions are reported re-renders stored runs instead of rerunning them
+# (src/report/, src/cli/cmd_repro.c) or to the reader of a run's results
+# (src/sweep/sweep_result.[ch]) leaves it, so a change to how reproductions
+# are reported re-renders stored runs instead of rerunning them; one to the
+# sweep's runner (src/sweep/sweep.h) changes it
 # (docs/sweep.md, "Stale results are rerun").
 set -u
 root=$2
@@ -22,12 +24,13 @@ fingerprint() {
 base=$(fingerprint)
 [ ${#base} -eq 16 ] || fail "no fingerprint: $(cat "$tmp/fp.h")"
 edit() { echo "/* an edit */" >>"$tmp/src/$1"; }
-for f in src/report/repro_text.c src/report/claim_expr.h src/cli/cmd_repro.c; do
+for f in src/report/repro_text.c src/report/claim_expr.h src/cli/cmd_repro.c \
+    src/sweep/sweep_result.c src/sweep/sweep_result.h; do
     edit "$f"
     [ "$(fingerprint)" = "$base" ] || fail "an edit to $f changed the fingerprint"
 done
 ptx=$(cd "$tmp/src" && ls workloads/*/*.ptx | head -1)
-for f in src/coh/tc/tc_l1.c src/cli/cmd_run.c "$ptx"; do
+for f in src/coh/tc/tc_l1.c src/cli/cmd_run.c src/sweep/sweep.h "$ptx"; do
     [ -f "$tmp/src/$f" ] || fail "no $f in the sources"
     before=$(fingerprint)
     edit "$f"

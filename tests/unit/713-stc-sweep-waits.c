@@ -13,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@
 
 #include "base/file.h"
 #include "report/repro.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_result.h"
 
 static void load(const char *stats_json, struct sweep_result *res)
 {
@@ -89,8 +90,10 @@ static void sc_holds_per_request_and_per_instruction(void **state)
          &res);
     assert_true(stat(&res, "sc_held_frac") == 0.5);   /* 40 holds / 80 requests */
     assert_true(stat(&res, "sc_held_insts") == 0.25); /* 10 order holds / 40 instructions */
-    load("\"gpu.sm[0].holds.cta\": 3", &res);
+    load("\"gpu.sm[0].holds.cta\": 3, \"gpu.sm[0].mem_insts.LOAD\": 0", &res);
     assert_true(res.sc_held_insts == 0 && res.sc_held_frac == 0);
+    load("\"gpu.sm[0].holds.order\": 3", &res); /* a build that did not count instructions */
+    assert_true(isnan(stat(&res, "sc_held_insts")));
 }
 
 int main(void)

@@ -18,7 +18,7 @@
 
 #include "base/file.h"
 #include "report/repro.h"
-#include "sweep/sweep.h"
+#include "sweep/sweep_result.h"
 
 static void load(const char *stats_json, struct sweep_result *res)
 {
