@@ -8,7 +8,9 @@
 # once the networks gained the hop_flits statistic, after checking that every
 # other statistic of the 12 runs was still equal to f2d5fee's; mesi's three
 # again once its L1 gained the prefetch rows (0 here), after checking that
-# the digest without them was the one before.
+# the digest without them was the one before; all twelve again once the SM's
+# warp memory instructions (mem_insts.*) were in the statistics, after the
+# same check.
 # A statistics change meant elsewhere shows here too: regenerate the digests
 # with tests/data/hmg-ref/digest.py from a build of the commit before it.
 set -e
