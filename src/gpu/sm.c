@@ -241,13 +241,13 @@ void smi_retry_held(struct sm *sm, struct sm_warp *w, cycle_t cyc)
         g = smi_mem_decide(sm, w, idx, &why);
         if (g == GO_HOLD) {
             if (why != w->hold) {
-                sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+                unhold(sm, w, cyc);
                 hold(sm, w, idx, why, cyc);
             }
             return;
         }
     }
-    sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+    unhold(sm, w, cyc);
     if (g == GO_LSU) {
         /* joins the queue for the memory stage, behind warps already waiting */
         hold_for_lsu(sm, w, idx);

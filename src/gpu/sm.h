@@ -127,11 +127,16 @@ struct sm_stats {
     struct hist latency[MEM_NOPS];   /* core cycles from sending a request to its response */
     uint64_t hold_cycles[SM_HOLD_N]; /* warp-cycles held for the memory model, by reason */
     uint64_t holds[SM_HOLD_N];       /* holds begun, by reason */
-    uint64_t fences_elided;          /* fences not sent: the model already orders (sc) */
-    uint64_t sb_stores;              /* stores that waited in the TSO store buffer */
-    uint64_t sb_forwards;            /* loads served from the warp's buffered stores */
-    uint64_t prefetches;             /* prefetches sent for held accesses */
-    uint64_t prefetches_dropped;     /* prefetches not sent: the queue was full */
+    /* what an order hold waits on (spec 004a Fig. 3.1b): holds by the order rule begun while
+     * a store or atomic of the warp (sent, or in its store buffer) was outstanding, and their
+     * warp-cycles; the rest wait on loads, fences or kernel markers alone */
+    uint64_t order_holds_on_write;
+    uint64_t order_hold_cycles_on_write;
+    uint64_t fences_elided;      /* fences not sent: the model already orders (sc) */
+    uint64_t sb_stores;          /* stores that waited in the TSO store buffer */
+    uint64_t sb_forwards;        /* loads served from the warp's buffered stores */
+    uint64_t prefetches;         /* prefetches sent for held accesses */
+    uint64_t prefetches_dropped; /* prefetches not sent: the queue was full */
     /* sc-typeaware */
     uint64_t ta_wait_cycles[SM_TA_N]; /* warp-cycles a type-wait queue head waited, by reason */
     uint64_t ta_safe_insts;           /* memory instructions sent as SM-safe */

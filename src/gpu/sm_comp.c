@@ -615,6 +615,8 @@ static const struct stat_row stat_rows[] = {
     ROW(max_warps_resident, "most warps resident at once"),
     ARR(hold_cycles, SM_HOLD_N, sm_hold_names, "warp-cycles held for the memory model, by reason"),
     ARR(holds, SM_HOLD_N, sm_hold_names, "holds for the memory model, by reason"),
+    ROW(order_holds_on_write, "order holds begun with a store or atomic of the warp outstanding"),
+    ROW(order_hold_cycles_on_write, "warp-cycles of those holds"),
     ROW(fences_elided, "fences not sent: the memory model already orders"),
     ROW(sb_stores, "stores that waited in the TSO store buffer"),
     ROW(sb_forwards, "loads served from the warp's buffered stores"),

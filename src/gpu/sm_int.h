@@ -66,6 +66,7 @@ struct sm_warp {
     uint16_t held;          /* instruction slot held at issue, or SM_NONE (a hold before
                                execution: SM_HOLD_CTA) */
     uint8_t hold;           /* enum sm_hold of a W_HELD_ORDER or W_HELD_SB warp */
+    bool hold_on_write;     /* an order hold begun with a store or atomic outstanding */
     bool sb_queued;         /* in sm->sb_ready: its store buffer's head may be sent */
     uint16_t sb_head, sb_n; /* TSO store buffer: ring of instruction slots (sm->sb) */
     uint16_t sb_lines;      /* lines the buffered stores write (entries used) */
@@ -290,6 +291,10 @@ enum mem_go {
     GO_HOLD,    /* the warp waits (reason in *why) */
 };
 
+/* The kinds of outstanding operations that make an order hold one on a write
+ * (Fig. 3.1b's "previous store (or atomic)"). */
+#define ORDER_WRITES (ORDER_BIT(ORDER_ST) | ORDER_BIT(ORDER_ATOM) | ORDER_BIT(ORDER_SB))
+
 static inline void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_hold why,
                         cycle_t cyc)
 {
@@ -297,7 +302,17 @@ static inline void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_
     w->hold = (uint8_t)why;
     w->held_since = cyc;
     sm->st.holds[why]++;
+    w->hold_on_write = why == SM_HOLD_ORDER && (w->ord.nz & ORDER_WRITES);
+    sm->st.order_holds_on_write += w->hold_on_write;
     set_state(sm, w, why == SM_HOLD_SB_FULL ? W_HELD_SB : W_HELD_ORDER);
+}
+
+/* A hold ends (or changes reason) at cyc: its warp-cycles to its reason. */
+static inline void unhold(struct sm *sm, struct sm_warp *w, cycle_t cyc)
+{
+    sm->st.hold_cycles[w->hold] += cyc - w->held_since;
+    if (w->hold_on_write)
+        sm->st.order_hold_cycles_on_write += cyc - w->held_since;
 }
 
 #define TA_MARKER_SECTORS 4

@@ -69,6 +69,10 @@ struct order_sums {
     double atomics;            /* atomic requests */
     double global_insts;       /* warp loads, stores and atomics of global memory */
     bool has_insts;            /* the run's statistics count them (builds before 0641f038 do not) */
+    double order_cycles;       /* warp-cycles of order holds */
+    double on_write_cycles;    /* of which begun with a store or atomic outstanding */
+    bool has_on_write;         /* the run's statistics count those (builds before 2026-12-08 do
+                                  not) */
 };
 
 /* Add one gpu.sm[i] statistic k (of length len) to the sums; false if it is
@@ -76,9 +80,15 @@ struct order_sums {
 static bool add_order_stat(struct order_sums *o, struct sweep_result *res, const char *k,
                            size_t len, double v)
 {
-    if (ends_with(k, len, ".hold_cycles.order") || ends_with(k, len, ".hold_cycles.cta"))
+    if (ends_with(k, len, ".hold_cycles.order")) {
         res->sc_hold_cycles += v;
-    else if (ends_with(k, len, ".holds.order")) {
+        o->order_cycles += v;
+    } else if (ends_with(k, len, ".hold_cycles.cta"))
+        res->sc_hold_cycles += v;
+    else if (ends_with(k, len, ".order_hold_cycles_on_write")) {
+        o->on_write_cycles += v;
+        o->has_on_write = true;
+    } else if (ends_with(k, len, ".holds.order")) {
         o->holds += v;
         o->order_holds += v;
     } else if (ends_with(k, len, ".holds.cta"))
@@ -112,6 +122,10 @@ static void derive_order(const struct order_sums *o, struct sweep_result *res)
         res->sc_held_insts = o->order_holds / o->global_insts;
     else if (!o->has_insts)
         res->sc_held_insts = NAN; /* not counted: no value, rather than a 0 a claim could pass on */
+    if (!o->has_on_write)
+        res->sc_hold_on_write = NAN;
+    else if (o->order_cycles > 0)
+        res->sc_hold_on_write = o->on_write_cycles / o->order_cycles;
     if (o->lat[1] > 0)
         res->load_latency = o->lat[0] / o->lat[1];
     if (o->lat[3] > 0)

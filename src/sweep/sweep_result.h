@@ -55,6 +55,10 @@ struct sweep_result {
      * global ones are left out); NaN where the run's statistics lack
      * mem_insts */
     double sc_held_insts;
+    /* the share of the order holds' warp-cycles (hold_cycles.order) spent waiting while a store
+     * or atomic of the warp was outstanding (order_hold_cycles_on_write; Fig. 3.1b): 0 without
+     * order holds, NaN where the run's statistics lack the counter */
+    double sc_hold_on_write;
     /* mean load and store latency in core cycles (LSU to response, over all
      * SMs; Fig. 3.1c) and their ratio (0 without loads or stores) */
     double load_latency, store_latency, store_load_ratio;

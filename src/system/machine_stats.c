@@ -116,6 +116,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
 #define E(f)                                                                                       \
     snprintf(buf, sizeof buf, "%s." #f, n);                                                        \
     emit(arg, buf, s->f)
+        E(order_holds_on_write);
+        E(order_hold_cycles_on_write);
         E(fences_elided);
         E(sb_stores);
         E(sb_forwards);

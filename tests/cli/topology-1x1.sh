@@ -10,7 +10,8 @@
 # again once its L1 gained the prefetch rows (0 here), after checking that
 # the digest without them was the one before; all twelve again once the SM's
 # warp memory instructions (mem_insts.*) were in the statistics, after the
-# same check.
+# same check; all twelve again with the SM's order_holds_on_write and
+# order_hold_cycles_on_write (Fig. 3.1b), after the same check.
 # A statistics change meant elsewhere shows here too: regenerate the digests
 # with tests/data/hmg-ref/digest.py from a build of the commit before it.
 set -e

@@ -6,7 +6,8 @@
  * its stores are held by epoch changes, the cycles per transition and the
  * kernels launched; all 0 without STC. Also the SC issue rule's holds (spec
  * 004a Fig. 3.1a): per line request (sc_held_frac) and, global instructions
- * over global instructions, per warp instruction (sc_held_insts).
+ * over global instructions, per warp instruction (sc_held_insts), and the
+ * share of order-hold cycles spent behind a store or atomic (sc_hold_on_write).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
@@ -96,12 +97,30 @@ static void sc_holds_per_request_and_per_instruction(void **state)
     assert_true(isnan(stat(&res, "sc_held_insts")));
 }
 
+static void sc_hold_cycles_on_writes(void **state)
+{
+    (void)state;
+    struct sweep_result res;
+    load("\"gpu.sm[0].hold_cycles.order\": 300, \"gpu.sm[1].hold_cycles.order\": 100,"
+         "\"gpu.sm[0].hold_cycles.cta\": 1000,"
+         "\"gpu.sm[0].order_hold_cycles_on_write\": 250,"
+         "\"gpu.sm[1].order_hold_cycles_on_write\": 50",
+         &res);
+    assert_true(stat(&res, "sc_hold_on_write") == 0.75); /* 300 of 400 order-hold cycles */
+    assert_true(stat(&res, "sc_hold_cycles") == 1400);
+    load("\"gpu.sm[0].order_hold_cycles_on_write\": 0", &res); /* no order holds at all */
+    assert_true(stat(&res, "sc_hold_on_write") == 0);
+    load("\"gpu.sm[0].hold_cycles.order\": 30", &res); /* a build without the counter */
+    assert_true(isnan(stat(&res, "sc_hold_on_write")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(waits_are_summed_over_the_cus),
         cmocka_unit_test(without_stc_all_are_zero),
         cmocka_unit_test(sc_holds_per_request_and_per_instruction),
+        cmocka_unit_test(sc_hold_cycles_on_writes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,13 @@
 // its point's features (a large array re-read by every launch), the small
 // centre array (read by every thread), and writes its point's membership
 // once. The host recomputes the centres between launches.
+//
+// kmn_assign_cmem (variant `cmem`) is kmn_assign with the centres in constant
+// memory, as Rodinia's kmeansPoint keeps them (`__constant__ float
+// c_clusters[ASSUMED_NR_CLUSTERS * 34]`, ASSUMED_NR_CLUSTERS = 32; the host
+// writes them with cudaMemcpyToSymbol before each launch). Rodinia also reads
+// the features through a texture (tex1Dfetch); gpucoh has no texture path, so
+// the features stay global loads in both kernels.
 
 extern "C" __global__ void kmn_invert(const float *pts, float *feat, int npoints, int nfeat)
 {
@@ -32,6 +39,32 @@ extern "C" __global__ void kmn_assign(const float *feat, const float *centres, i
 #pragma unroll 1
         for (int f = 0; f < nfeat; f++) {
             float d = feat[f * npoints + p] - centres[c * nfeat + f];
+            dist = fmaf(d, d, dist);
+        }
+        if (dist < best_dist) {
+            best_dist = dist;
+            best = c;
+        }
+    }
+    membership[p] = best;
+}
+
+#define KMN_CMEM_FLOATS (32 * 34)
+__constant__ float kmn_centres_c[KMN_CMEM_FLOATS];
+
+extern "C" __global__ void kmn_assign_cmem(const float *feat, int *membership, int npoints,
+                                           int nfeat, int nclusters)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= npoints)
+        return;
+    int best = 0;
+    float best_dist = 3.0e38f;
+    for (int c = 0; c < nclusters; c++) {
+        float dist = 0.0f;
+#pragma unroll 1
+        for (int f = 0; f < nfeat; f++) {
+            float d = feat[f * npoints + p] - kmn_centres_c[c * nfeat + f];
             dist = fmaf(d, d, dist);
         }
         if (dist < best_dist) {
