@@ -340,6 +340,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
     if (op->tx && op->op == MEM_STORE && sm->tx &&
         sm->tx->keeps_store(sm->tx_ctx, (unsigned)(w - sm->warps), w->pw, &doomed)) {
         sm->st.mem_insts[MEM_STORE]++; /* WarpTM: the redo log holds it until the commit */
+        sm->st.mem_lanes[MEM_STORE] += (unsigned)__builtin_popcount(op->mask);
         if (doomed)
             ptx_warp_tx_abort(w->pw, doomed);
         if (__builtin_expect(sm->observer.done != NULL, 0))
@@ -391,6 +392,7 @@ static void mem_issue(struct sm *sm, struct sm_warp *w, const struct ptx_memop *
         mi->ev.lines = mi->line;
     }
     sm->st.mem_insts[op->op]++;
+    sm->st.mem_lanes[op->op] += (unsigned)__builtin_popcount(op->mask);
     sm->advances += op->op == MEM_STORE || op->op == MEM_ATOMIC;
     enum sm_hold why = SM_HOLD_ORDER;
     switch (smi_mem_decide(sm, w, idx, &why)) {

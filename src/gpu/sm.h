@@ -116,6 +116,7 @@ struct sm_stats {
     uint64_t warp_insts;             /* warp instructions issued (a wavefront's, once) */
     uint64_t stall[SM_STALL_N];      /* scheduler-cycles with no issue, by reason */
     uint64_t mem_insts[MEM_NOPS];    /* warp memory instructions by op */
+    uint64_t mem_lanes[MEM_NOPS];    /* their active lanes to global memory: thread operations */
     uint64_t mem_reqs[MEM_NOPS];     /* requests sent to the L1 by op (lines) */
     uint64_t port_full;              /* cycles a request found the L1 port full */
     uint64_t barriers;               /* barrier releases */
@@ -132,6 +133,7 @@ struct sm_stats {
      * warp-cycles; the rest wait on loads, fences or kernel markers alone */
     uint64_t order_holds_on_write;
     uint64_t order_hold_cycles_on_write;
+    uint64_t order_held_lanes;   /* active lanes of the global accesses held by the order rule */
     uint64_t fences_elided;      /* fences not sent: the model already orders (sc) */
     uint64_t sb_stores;          /* stores that waited in the TSO store buffer */
     uint64_t sb_forwards;        /* loads served from the warp's buffered stores */

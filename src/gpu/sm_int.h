@@ -304,6 +304,8 @@ static inline void hold(struct sm *sm, struct sm_warp *w, unsigned idx, enum sm_
     sm->st.holds[why]++;
     w->hold_on_write = why == SM_HOLD_ORDER && (w->ord.nz & ORDER_WRITES);
     sm->st.order_holds_on_write += w->hold_on_write;
+    if (why == SM_HOLD_ORDER && idx != SM_NONE)
+        sm->st.order_held_lanes += (unsigned)__builtin_popcount(sm->minst[idx].mem.mask);
     set_state(sm, w, why == SM_HOLD_SB_FULL ? W_HELD_SB : W_HELD_ORDER);
 }
 

@@ -47,6 +47,7 @@
     X(sc_hold_mean)                                                                                \
     X(sc_held_frac)                                                                                \
     X(sc_held_insts)                                                                               \
+    X(sc_held_lanes)                                                                               \
     X(sc_hold_on_write)                                                                            \
     X(load_latency)                                                                                \
     X(store_latency)                                                                               \

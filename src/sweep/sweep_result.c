@@ -69,6 +69,10 @@ struct order_sums {
     double atomics;            /* atomic requests */
     double global_insts;       /* warp loads, stores and atomics of global memory */
     bool has_insts;            /* the run's statistics count them (builds before 0641f038 do not) */
+    double held_lanes;         /* active lanes of the global accesses held by the order rule */
+    double global_lanes;       /* active lanes of warp loads, stores and atomics of global memory */
+    bool has_lanes;            /* the run's statistics count them (builds before 2026-12-08 do
+                                  not) */
     double order_cycles;       /* warp-cycles of order holds */
     double on_write_cycles;    /* of which begun with a store or atomic outstanding */
     bool has_on_write;         /* the run's statistics count those (builds before 2026-12-08 do
@@ -97,7 +101,13 @@ static bool add_order_stat(struct order_sums *o, struct sweep_result *res, const
              ends_with(k, len, ".mem_insts.ATOMIC")) {
         o->global_insts += v;
         o->has_insts = true;
-    } else if (ends_with(k, len, ".latency.LOAD.sum"))
+    } else if (ends_with(k, len, ".mem_lanes.LOAD") || ends_with(k, len, ".mem_lanes.STORE") ||
+               ends_with(k, len, ".mem_lanes.ATOMIC")) {
+        o->global_lanes += v;
+        o->has_lanes = true;
+    } else if (ends_with(k, len, ".order_held_lanes"))
+        o->held_lanes += v;
+    else if (ends_with(k, len, ".latency.LOAD.sum"))
         o->lat[0] += v;
     else if (ends_with(k, len, ".latency.LOAD.count"))
         o->lat[1] += v;
@@ -122,6 +132,10 @@ static void derive_order(const struct order_sums *o, struct sweep_result *res)
         res->sc_held_insts = o->order_holds / o->global_insts;
     else if (!o->has_insts)
         res->sc_held_insts = NAN; /* not counted: no value, rather than a 0 a claim could pass on */
+    if (o->global_lanes > 0)
+        res->sc_held_lanes = o->held_lanes / o->global_lanes;
+    else if (!o->has_lanes)
+        res->sc_held_lanes = NAN;
     if (!o->has_on_write)
         res->sc_hold_on_write = NAN;
     else if (o->order_cycles > 0)

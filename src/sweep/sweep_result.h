@@ -55,6 +55,10 @@ struct sweep_result {
      * global ones are left out); NaN where the run's statistics lack
      * mem_insts */
     double sc_held_insts;
+    /* the same per thread operation: active lanes of the global accesses held by the issue rule
+     * (order_held_lanes) per active lane of global warp loads, stores and atomics (mem_lanes);
+     * NaN where the run's statistics lack them */
+    double sc_held_lanes;
     /* the share of the order holds' warp-cycles (hold_cycles.order) spent waiting while a store
      * or atomic of the warp was outstanding (order_hold_cycles_on_write; Fig. 3.1b): 0 without
      * order holds, NaN where the run's statistics lack the counter */

@@ -118,6 +118,7 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
     emit(arg, buf, s->f)
         E(order_holds_on_write);
         E(order_hold_cycles_on_write);
+        E(order_held_lanes);
         E(fences_elided);
         E(sb_stores);
         E(sb_forwards);
@@ -144,6 +145,8 @@ void machine_stats(struct machine *m, stat_emit_fn *emit, void *arg)
         for (unsigned k = 0; k < MEM_NOPS; k++) {
             snprintf(buf, sizeof buf, "%s.mem_insts.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_insts[k]);
+            snprintf(buf, sizeof buf, "%s.mem_lanes.%s", n, mem_op_names[k]);
+            emit(arg, buf, s->mem_lanes[k]);
             snprintf(buf, sizeof buf, "%s.mem_reqs.%s", n, mem_op_names[k]);
             emit(arg, buf, s->mem_reqs[k]);
             snprintf(buf, sizeof buf, "%s.latency.%s", n, mem_op_names[k]);

@@ -10,7 +10,10 @@
 #     kmeansPoint keeps them): the assign kernel's loads no longer follow one
 #     another, so the holds left are the transpose's, all on writes, and far
 #     fewer global instructions are held; its memberships are checked;
-#   - under rmo nothing is held.
+#   - under rmo nothing is held;
+#   - per thread operation (mem_lanes, order_held_lanes): kmn's warps are all
+#     full, so every count is 32 lanes a warp instruction; bfs's held accesses
+#     (its frontier threads') have fewer than half their warps' lanes.
 set -e
 GPUCOH=${1:-./build/gpucoh}
 T=$(mktemp -d)
@@ -26,6 +29,8 @@ cd "${2:-.}"
 run sc --set order.model=sc
 run cmem --set order.model=sc --variant cmem
 run rmo --set order.model=rmo
+"$GPUCOH" run --workload bfs --size tiny --config configs/rcc-fermi.ini --protocol gpuvi --quiet \
+    --set order.model=sc --stats "$T/bfs.json" >"$T/bfs.out" 2>&1 || { echo "FAIL: bfs"; exit 1; }
 python3 - "$T" <<'PY'
 import json, sys
 def sums(name):
@@ -36,14 +41,25 @@ def sums(name):
         return sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(tail))
     return {"holds": s(".holds.order"), "on_write": s(".order_holds_on_write"),
             "cycles": s(".hold_cycles.order"), "cycles_on_write": s(".order_hold_cycles_on_write"),
-            "insts": s(".mem_insts.LOAD") + s(".mem_insts.STORE") + s(".mem_insts.ATOMIC")}
+            "insts": s(".mem_insts.LOAD") + s(".mem_insts.STORE") + s(".mem_insts.ATOMIC"),
+            "held_lanes": s(".order_held_lanes"),
+            "lanes": s(".mem_lanes.LOAD") + s(".mem_lanes.STORE") + s(".mem_lanes.ATOMIC")}
 sc, cmem, rmo = sums("sc"), sums("cmem"), sums("rmo")
 assert 0 < sc["on_write"] < sc["holds"], sc
 assert 0 < sc["cycles_on_write"] < sc["cycles"], sc
 assert cmem["holds"] > 0 and cmem["on_write"] == cmem["holds"], cmem
 assert cmem["cycles_on_write"] == cmem["cycles"], cmem
 assert cmem["holds"] / cmem["insts"] < sc["holds"] / sc["insts"] / 4, (sc, cmem)
-assert rmo["holds"] == rmo["on_write"] == rmo["cycles_on_write"] == 0, rmo
+assert rmo["holds"] == rmo["on_write"] == rmo["cycles_on_write"] == rmo["held_lanes"] == 0, rmo
+# per thread operation: kmn tiny's 1024 points fill every warp, so a held access holds 32 lanes
+for r in (sc, cmem, rmo):
+    assert r["lanes"] == 32 * r["insts"] and r["held_lanes"] == 32 * r["holds"], r
+# bfs's frontier threads are few: its held accesses (after the frontier test) have few lanes
+st = json.load(open(f"{sys.argv[1]}/bfs.json"))["stats"]
+lane = lambda t: sum(v for k, v in st.items() if k.startswith("gpu.sm[") and k.endswith(t))
+holds, held = lane(".holds.order"), lane(".order_held_lanes")
+assert 0 < holds <= held < 32 * holds / 2, (holds, held)
+assert lane(".mem_lanes.LOAD") < 32 * lane(".mem_insts.LOAD"), "bfs lanes"
 print("sc-hold-on-write: kmn tiny, holds on writes", sc["on_write"], "of", sc["holds"],
       "(sc),", cmem["on_write"], "of", cmem["holds"], "(cmem)")
 PY

@@ -11,7 +11,8 @@
 # the digest without them was the one before; all twelve again once the SM's
 # warp memory instructions (mem_insts.*) were in the statistics, after the
 # same check; all twelve again with the SM's order_holds_on_write and
-# order_hold_cycles_on_write (Fig. 3.1b), after the same check.
+# order_hold_cycles_on_write (Fig. 3.1b), order_held_lanes and mem_lanes.*,
+# after the same check.
 # A statistics change meant elsewhere shows here too: regenerate the digests
 # with tests/data/hmg-ref/digest.py from a build of the commit before it.
 set -e

@@ -6,7 +6,8 @@
  * its stores are held by epoch changes, the cycles per transition and the
  * kernels launched; all 0 without STC. Also the SC issue rule's holds (spec
  * 004a Fig. 3.1a): per line request (sc_held_frac) and, global instructions
- * over global instructions, per warp instruction (sc_held_insts), and the
+ * over global instructions, per warp instruction (sc_held_insts) and per thread operation
+ * (sc_held_lanes), and the
  * share of order-hold cycles spent behind a store or atomic (sc_hold_on_write).
  * SPDX-License-Identifier: BSD-3-Clause
  */
@@ -95,6 +96,12 @@ static void sc_holds_per_request_and_per_instruction(void **state)
     assert_true(res.sc_held_insts == 0 && res.sc_held_frac == 0);
     load("\"gpu.sm[0].holds.order\": 3", &res); /* a build that did not count instructions */
     assert_true(isnan(stat(&res, "sc_held_insts")));
+    assert_true(isnan(stat(&res, "sc_held_lanes")));
+    load("\"gpu.sm[0].order_held_lanes\": 64, \"gpu.sm[1].order_held_lanes\": 16,"
+         "\"gpu.sm[0].mem_lanes.LOAD\": 200, \"gpu.sm[1].mem_lanes.STORE\": 100,"
+         "\"gpu.sm[1].mem_lanes.ATOMIC\": 20, \"gpu.sm[0].mem_lanes.FENCE\": 500",
+         &res);
+    assert_true(stat(&res, "sc_held_lanes") == 0.25); /* 80 held lanes / 320 lanes */
 }
 
 static void sc_hold_cycles_on_writes(void **state)
