@@ -330,7 +330,7 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
           f);
     for (unsigned c = 0; c < TRAFFIC_N; c++)
         fprintf(f, ",bytes_%s", traffic_class_names[c]);
-    fputs(",seed,wall_seconds\n", f);
+    fputs(",seed,wall_seconds,variant\n", f);
     for (unsigned i = 0; i < s->n_runs; i++) {
         const struct sweep_run *r = &s->runs[i];
         bool dup = false;
@@ -354,13 +354,15 @@ int sweep_write_csv(const char *out_dir, const struct sweep_spec *s)
                     res.bytes_total);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
                 fprintf(f, ",%.0f", res.bytes[c]);
-            fprintf(f, ",%s,%.3f\n", input_seed(r), res.wall_seconds);
+            fprintf(f, ",%s,%.3f,", input_seed(r), res.wall_seconds);
         } else {
             fputs(",,,,", f);
             for (unsigned c = 0; c < TRAFFIC_N; c++)
                 fputc(',', f);
-            fprintf(f, ",%s,\n", input_seed(r));
+            fprintf(f, ",%s,,", input_seed(r));
         }
+        csv_field(f, r->variant ? r->variant : "");
+        fputc('\n', f);
     }
     fclose(f);
     char path[4200];

@@ -30,7 +30,7 @@ grep -q "4 runs, 0 finished before, 4 to run with -j 2" "$tmp/log" || fail "star
 [ "$(ls "$tmp/out/runs"/*.ident | wc -l)" -eq 4 ] || fail "expected 4 .ident files: $(ls "$tmp/out/runs")"
 ls "$tmp/out/runs" | grep -qvE '\.(json|ident)$' && fail "stray files in runs/: $(ls "$tmp/out/runs")"
 csv=$tmp/out/results.csv
-head -1 "$csv" | grep -q '^id,workload,set,size,config,protocol,settings,exit,check,cycles,thread_insts,l1_hit_rate,bytes,bytes_LD,bytes_ST,bytes_ATO,bytes_REQ,bytes_INV,bytes_RCL,seed,wall_seconds$' \
+head -1 "$csv" | grep -q '^id,workload,set,size,config,protocol,settings,exit,check,cycles,thread_insts,l1_hit_rate,bytes,bytes_LD,bytes_ST,bytes_ATO,bytes_REQ,bytes_INV,bytes_RCL,seed,wall_seconds,variant$' \
     || fail "header: $(head -1 "$csv")"
 [ "$(tail -n +2 "$csv" | wc -l)" -eq 4 ] || fail "expected 4 rows: $(cat "$csv")"
 for w in mp saxpy; do for p in nol1 rc; do
@@ -149,7 +149,7 @@ for sd in 1 3; do
     grep -q ",streamcluster,order,tiny,rc,rc,,0,ok,$cyc," "$csv" || fail "seed $sd: cycles $cyc not in: $(cat "$csv")"
 done
 [ "$(tail -n +2 "$csv" | cut -d, -f10 | sort -u | wc -l)" -eq 2 ] || fail "seeds 1 and 3 ran the same input: $(cat "$csv")"
-[ "$(tail -n +2 "$csv" | awk -F, '{ print $(NF - 1) }' | sort | tr '\n' ' ')" = "1 3 " ] || fail "seed column: $(cat "$csv")"
+[ "$(tail -n +2 "$csv" | awk -F, '{ print $(NF - 2) }' | sort | tr '\n' ' ')" = "1 3 " ] || fail "seed column: $(cat "$csv")"
 
 expect_error "bad.sweep:1: workload ht has no variant 'q' (tx, m, m-tx, l, l-tx)" 'workloads ht:q\nprotocols rc\n'
 expect_error "bad.sweep:3: configuration x runs vecadd with variant 'tx', which workload vecadd does not have (it has none; line 1 names it)" \

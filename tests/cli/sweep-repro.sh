@@ -59,8 +59,8 @@ fi
 # the numbers are the runs': the inter tcw speedup is the HM of nol1/tcw cycles in results.csv
 # (block main's nol1 and tcw: blocks strong-l2, lease-max and gs-alu run configurations of the
 # same names with tc.strong_loads=l2, tc.lease_max=3200 and sm.alu_latency=opcodes, and the
-# replicas on the inputs of seeds 2-5, the column before the last)
-awk -F, 'NR > 1 && $3 == "inter" && ($5 == "nol1" || $5 == "tcw") && $7 !~ /tc\.(strong_loads|lease_max)=|sm\.alu_latency=/ && $(NF - 1) == 1 { c[$2 "," $5] = $10 }
+# replicas on the inputs of seeds 2-5, the column two before the last)
+awk -F, 'NR > 1 && $3 == "inter" && ($5 == "nol1" || $5 == "tcw") && $7 !~ /tc\.(strong_loads|lease_max)=|sm\.alu_latency=/ && $(NF - 2) == 1 { c[$2 "," $5] = $10 }
          END { for (k in c) { split(k, a, ","); if (a[2] == "tcw") { n++; s += c[k] / c[a[1] ",nol1"] } }
                if (n) printf "%.4f\n", n / s }' "$tmp/r/results.csv" >"$tmp/hm"
 if has tcw; then
