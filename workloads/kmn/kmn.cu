@@ -49,6 +49,9 @@ extern "C" __global__ void kmn_assign(const float *feat, const float *centres, i
     membership[p] = best;
 }
 
+// A copy of kmn_assign but for where the centres live: a shared device
+// function taking a pointer would read them through a generic address, and
+// each kernel's loads are meant to be the ones its source names.
 #define KMN_CMEM_FLOATS (32 * 34)
 __constant__ float kmn_centres_c[KMN_CMEM_FLOATS];
 
