@@ -23,12 +23,13 @@ extern "C" __global__ void kmn_invert(const float *pts, float *feat, int npoints
         feat[f * npoints + p] = pts[p * nfeat + f];
 }
 
-extern "C" __global__ void kmn_assign(const float *feat, const float *centres, int *membership,
-                                      int npoints, int nfeat, int nclusters)
+// Index of the centre nearest point p (first minimum wins), the distances
+// summed with fmaf. Inlined into both kernels, where nvcc sees which memory
+// `centres` points into and loads from that space (ld.global in kmn_assign,
+// ld.const in kmn_assign_cmem).
+static __device__ __forceinline__ int kmn_nearest(const float *feat, const float *centres, int p,
+                                                  int npoints, int nfeat, int nclusters)
 {
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p >= npoints)
-        return;
     int best = 0;
     float best_dist = 3.0e38f;
     for (int c = 0; c < nclusters; c++) {
@@ -46,12 +47,18 @@ extern "C" __global__ void kmn_assign(const float *feat, const float *centres, i
             best = c;
         }
     }
-    membership[p] = best;
+    return best;
 }
 
-// A copy of kmn_assign but for where the centres live: a shared device
-// function taking a pointer would read them through a generic address, and
-// each kernel's loads are meant to be the ones its source names.
+extern "C" __global__ void kmn_assign(const float *feat, const float *centres, int *membership,
+                                      int npoints, int nfeat, int nclusters)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p >= npoints)
+        return;
+    membership[p] = kmn_nearest(feat, centres, p, npoints, nfeat, nclusters);
+}
+
 #define KMN_CMEM_FLOATS (32 * 34)
 __constant__ float kmn_centres_c[KMN_CMEM_FLOATS];
 
@@ -61,19 +68,5 @@ extern "C" __global__ void kmn_assign_cmem(const float *feat, int *membership, i
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p >= npoints)
         return;
-    int best = 0;
-    float best_dist = 3.0e38f;
-    for (int c = 0; c < nclusters; c++) {
-        float dist = 0.0f;
-#pragma unroll 1
-        for (int f = 0; f < nfeat; f++) {
-            float d = feat[f * npoints + p] - kmn_centres_c[c * nfeat + f];
-            dist = fmaf(d, d, dist);
-        }
-        if (dist < best_dist) {
-            best_dist = dist;
-            best = c;
-        }
-    }
-    membership[p] = best;
+    membership[p] = kmn_nearest(feat, kmn_centres_c, p, npoints, nfeat, nclusters);
 }
