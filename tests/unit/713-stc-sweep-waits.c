@@ -6,9 +6,9 @@
  * its stores are held by epoch changes, the cycles per transition and the
  * kernels launched; all 0 without STC. Also the SC issue rule's holds (spec
  * 004a Fig. 3.1a): per line request (sc_held_frac) and, global instructions
- * over global instructions, per warp instruction (sc_held_insts) and per thread operation
- * (sc_held_lanes), and the
- * share of order-hold cycles spent behind a store or atomic (sc_hold_on_write).
+ * over global instructions, per warp instruction (sc_held_insts) and per
+ * thread operation (sc_held_lanes), and the share of order-hold cycles spent
+ * behind a store or atomic (sc_hold_on_write).
  * SPDX-License-Identifier: BSD-3-Clause
  */
 #include <setjmp.h>
